@@ -1,0 +1,218 @@
+"""One audit, end to end: walk the project, read pins, scan every file for sites, build each
+site's facts, run the checks, plan the changes in the site's syntax."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from . import catalog as catalog_mod
+from . import hardware as hw
+from .errors import UsageError
+from .evaluate import Result, evaluate_all
+from .facts import site_facts
+from .fixes import Change, diffs, fixables, plan
+from .knowledge import FixOp
+from .knowledge import Knowledge, load
+from .messages import msg
+from .scan import pins as pins_mod
+from .scan import python_calls, scripts
+from .scan.context import ScanContext, Skipped
+from .scan.walk import walk
+from .site import Finding, Site
+from .versions import try_parse
+
+
+@dataclass
+class SiteReport:
+    site: Site
+    facts: dict[str, Any]
+    results: list[Result]
+    changes: list[Change]
+    after: list[dict]
+    version: pins_mod.VersionChoice
+    lookup_version: str
+    lookup_note: str | None
+    remarks: list[Finding] = field(default_factory=list)
+
+
+@dataclass
+class AuditReport:
+    root: Path
+    sites: list[SiteReport]
+    skipped: list[Skipped]
+    hardware: hw.Hardware
+    files_scanned: int
+    pins: list[pins_mod.Pin]
+    default_version: pins_mod.VersionChoice
+    kb: Knowledge
+
+
+def resolve_hardware(kb: Knowledge, gpu: str | None, nvml=None) -> hw.Hardware:
+    if gpu and gpu.lower() != "auto":
+        return hw.parse_spec(gpu, kb.gpus)
+    return hw.probe(kb.gpus, nvml=nvml)
+
+
+def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None = None, nvml=None,
+          kb: Knowledge | None = None) -> AuditReport:
+    kb = kb or load()
+    cat = catalog_mod.load()
+    root = Path(path)
+    if not root.exists():
+        raise UsageError(f"no such file or folder: {path}")
+    single = None
+    if root.is_file():
+        single, root = root.name, root.parent
+    if vllm_version is not None and try_parse(vllm_version) is None:
+        raise UsageError(f"--vllm-version {vllm_version!r} is not a version number")
+    hardware = resolve_hardware(kb, gpu, nvml)
+    files = [single] if single else walk(root)
+    ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest)
+
+    all_pins: list[pins_mod.Pin] = []
+    for rel in files:
+        if pins_mod.is_pin_file(rel):
+            text = ctx.read(rel)
+            if text is not None:
+                all_pins += pins_mod.scan(ctx, rel, text)
+    known = _known_releases(cat)
+    by_folder: dict[str, list[pins_mod.Pin]] = {}
+    for p in all_pins:
+        by_folder.setdefault(p.folder, []).append(p)
+    if vllm_version:
+        forced = pins_mod.VersionChoice(vllm_version, True, "cli")
+        choices = {"": forced}
+        default = forced
+    else:
+        choices = {folder: pins_mod.choose(ps, known, cat.newest) for folder, ps in by_folder.items()}
+        if "" in choices:
+            default = choices[""]
+        elif len({c.version for c in choices.values()}) == 1 and choices:
+            default = next(iter(choices.values()))
+        else:
+            default = pins_mod.choose([], known, cat.newest)
+    ctx.default_version = cat.resolve(default.version).version
+    ctx.versions_by_dir = {f: cat.resolve(c.version).version for f, c in choices.items()}
+
+    sites: list[Site] = []
+    for rel in files:
+        suffix = PurePosixPath(rel).suffix.lower()
+        if suffix == ".py":
+            text = ctx.read(rel)
+            if text is not None:
+                sites += python_calls.scan(ctx, rel, text)
+        elif suffix in scripts.SHELL_SUFFIXES or suffix == "":
+            text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
+            if text is not None and ("vllm" in text) and scripts.is_shell(rel, text):
+                sites += scripts.scan(ctx, rel, text)
+
+    reports = []
+    for site in sites:
+        choice = _choice_for(site.file, choices, default)
+        reports.append(_site_report(site, choice, hardware, kb, cat, ctx))
+    return AuditReport(root=root, sites=reports, skipped=ctx.skipped, hardware=hardware, files_scanned=len(files),
+                       pins=all_pins, default_version=default, kb=kb)
+
+
+def _head_if_script(ctx: ScanContext, rel: str) -> str | None:
+    try:
+        with open(ctx.root / rel, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    return ctx.read(rel)
+
+
+def _known_releases(cat) -> list:
+    from .versions import parse
+
+    return [parse(v) for v in cat.raw.get("releases", cat.raw["versions"])]
+
+
+def _choice_for(file: str, choices: dict, default):
+    parts = PurePosixPath(file).parent.parts
+    for depth in range(len(parts), -1, -1):
+        key = "/".join(parts[:depth])
+        if key in choices:
+            return choices[key]
+    return default
+
+
+def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext) -> SiteReport:
+    resolved = cat.resolve(choice.version)
+    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat)
+    unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items() if not s.resolved}
+    results = evaluate_all(kb, facts, unresolved)
+    handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
+    remarks = list(site.remarks) + _version_remarks(site, cat, resolved.version, handled) + _env_remarks(site, cat, resolved.version, handled)
+    if site.kind == "api_server" and cat.index_version(choice.version) >= cat.index_version("0.29.0"):
+        remarks.append(Finding("deprecated-entrypoint", msg("finding.api_server_deprecated", version=choice.version), site.file, site.line, "P2"))
+    changes = plan(site, fixables(results, remarks), cat, resolved.version)
+    urgent = [c for c in changes if c.priority in ("P0", "P1")]
+    after = diffs(site, urgent, ctx.read)
+    return SiteReport(site, facts, results, changes, after, choice, resolved.version, resolved.note, remarks)
+
+
+def _version_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Finding]:
+    """Options the site passes that its vLLM version does not have (launch fails)."""
+    out = []
+    for s in list(site.settings.values()) + list(site.unknown.values()):
+        if s.known or s.name in handled:
+            continue
+        key = s.key or s.name
+        entry = cat.arg(s.name) if s.syntax == "python-call" else None
+        flag_entry = None
+        if s.syntax in ("cli", "yaml-config"):
+            from .scan.cli_args import normalise_flag
+            flag_entry = cat.flag(normalise_flag(key if key.startswith("-") else "--" + key)[0])
+        e = entry or flag_entry
+        if e is not None and e.within_life(version):
+            continue
+        fix = [(FixOp("unset", s.name), None)]
+        if e is not None:
+            removed = e.removed_in() if cat.index_version(version) > cat.index_version(e.last) else None
+            extra = msg("finding.removed_in", removed=removed) if removed else msg("finding.added_in", first=e.first)
+            text = {lang: msg("finding.not_in_version", key=key, version=version, extra=extra[lang])[lang] for lang in ("en", "zh")}
+            out.append(Finding("not-in-version", text, s.file, s.line, "P0", fix=fix, safe=True, subject=s.name))
+        else:
+            guess = _did_you_mean(s, cat, version)
+            hint = msg("finding.did_you_mean", guess=guess) if guess else {"en": "", "zh": ""}
+            text = {lang: msg("finding.unknown_option", key=key, hint=hint[lang])[lang] for lang in ("en", "zh")}
+            out.append(Finding("unknown-option", text, s.file, s.line, "P0", fix=fix, safe=True, subject=s.name))
+    return out
+
+
+def _env_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Finding]:
+    """VLLM_* variables the site's vLLM does not know: ignored (and warned about from 0.17)."""
+    out = []
+    for name, s in site.env.items():
+        if not name.startswith("VLLM_") or name in handled:
+            continue
+        e = cat.env(name)
+        if e is not None and e.exists(version):
+            continue
+        if e is not None:
+            removed = e.removed_in() if cat.index_version(version) > cat.index_version(e.last) else None
+            extra = msg("finding.removed_in", removed=removed) if removed else msg("finding.added_in", first=e.first)
+        else:
+            extra = {"en": "", "zh": ""}
+        text = {lang: msg("finding.env_not_in_version", name=name, version=version, extra=extra[lang])[lang] for lang in ("en", "zh")}
+        out.append(Finding("env-not-in-version", text, s.file, s.line, "P2", fix=[(FixOp("unset_env", name), None)], safe=True, subject=name))
+    return out
+
+
+def _did_you_mean(s, cat, version: str) -> str | None:
+    """The closest real option, spelled the way the site writes options."""
+    names = [n for n in cat.arg_names if cat.arg(n).exists(version)]
+    hit = difflib.get_close_matches(s.name, names, n=1, cutoff=0.75)
+    if not hit:
+        return None
+    if s.syntax == "cli":
+        return cat.long_flag(hit[0], version) or "--" + hit[0].replace("_", "-")
+    if s.syntax == "yaml-config":
+        return hit[0].replace("_", "-") if "-" in s.key else hit[0]
+    return hit[0]

@@ -1,0 +1,166 @@
+"""The vLLM catalog: which engine args, CLI flags and env vars exist in which release, with
+their types, defaults and allowed values (knowledge/vllm/catalog.json, built by
+tools/vllm_catalog.py)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Any
+
+from . import resources
+from .versions import Version, parse
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A user's version mapped onto the nearest catalog release at or below it."""
+
+    requested: str
+    version: str  # catalog release used for lookups
+    note: str | None = None  # older | newer | nearest (i18n: catalog.<note>)
+
+
+class Entry:
+    """One name's history: spans of releases it exists in, and per-field change points."""
+
+    def __init__(self, name: str, raw: dict, catalog: "Catalog"):
+        self.name = name
+        self._raw = raw
+        self._cat = catalog
+        self.spans = [(parse(a), parse(b)) for a, b in raw["in"]]
+
+    def exists(self, version: str) -> bool:
+        v = self._cat.index_version(version)
+        return any(a <= v <= b for a, b in self.spans)
+
+    def within_life(self, version: str) -> bool:
+        """Between its first and last release. A gap inside that range is more often an
+        extraction miss than a removal and re-addition, so callers that would report a
+        launch failure use this instead of `exists`."""
+        v = self._cat.index_version(version)
+        return self.spans[0][0] <= v <= self.spans[-1][1]
+
+    def field(self, key: str, version: str | None = None) -> Any:
+        val = self._raw.get(key)
+        if isinstance(val, dict) and "changes" in val:
+            changes = val["changes"]
+            if version is None:
+                return changes[-1][1]
+            v = self._cat.index_version(version)
+            current = None
+            for at, value in changes:
+                if parse(at) > v:
+                    break
+                current = value
+            return current
+        return val
+
+    @property
+    def first(self) -> str:
+        return str(self.spans[0][0])
+
+    @property
+    def last(self) -> str:
+        return str(self.spans[-1][1])
+
+    def removed_in(self) -> str | None:
+        """The first catalog release after the name's last appearance, if any."""
+        last = self.spans[-1][1]
+        later = [v for v in self._cat.versions if v > last]
+        return str(later[0]) if later else None
+
+
+class Catalog:
+    def __init__(self, raw: dict):
+        self.raw = raw
+        self.versions: list[Version] = [parse(v) for v in raw["versions"]]
+        self._entries: dict[tuple[str, str], Entry] = {}
+
+    @property
+    def newest(self) -> str:
+        return str(self.versions[-1])
+
+    @property
+    def oldest(self) -> str:
+        return str(self.versions[0])
+
+    def index_version(self, version: str) -> Version:
+        """The catalog release a version is looked up as (nearest at or below, clamped)."""
+        v = parse(version)
+        below = [c for c in self.versions if c <= v]
+        return below[-1] if below else self.versions[0]
+
+    def resolve(self, version: str) -> Resolved:
+        v = parse(version)
+        used = self.index_version(version)
+        note = None
+        if v < self.versions[0]:
+            note = "older"
+        elif v > self.versions[-1] and v.release[:2] != self.versions[-1].release[:2]:
+            note = "newer"
+        elif used.release != v.release:
+            note = "nearest"
+        return Resolved(requested=str(version), version=str(used), note=note)
+
+    def _entry(self, section: str, name: str) -> Entry | None:
+        key = (section, name)
+        if key not in self._entries:
+            raw = self.raw[section].get(name)
+            if raw is None:
+                return None
+            self._entries[key] = Entry(name, raw, self)
+        return self._entries[key]
+
+    def arg(self, name: str) -> Entry | None:
+        """An EngineArgs field or a serve-only (frontend) argument, by canonical dest name."""
+        return self._entry("engine_args", name) or self._entry("frontend_args", name)
+
+    def is_engine_arg(self, name: str) -> bool:
+        return name in self.raw["engine_args"]
+
+    def flag(self, flag: str) -> Entry | None:
+        return self._entry("cli_flags", flag)
+
+    def env(self, name: str) -> Entry | None:
+        return self._entry("env_vars", name)
+
+    @cached_property
+    def arg_names(self) -> frozenset[str]:
+        return frozenset(self.raw["engine_args"]) | frozenset(self.raw["frontend_args"])
+
+    @cached_property
+    def env_names(self) -> frozenset[str]:
+        return frozenset(self.raw["env_vars"])
+
+    def flags_for_dest(self, dest: str, version: str) -> list[str]:
+        out = []
+        for fl in self.raw["cli_flags"]:
+            e = self.flag(fl)
+            # a flag's dest can change between releases (-O), so ask for the release's own
+            if e and e.exists(version) and e.field("dest", version) == dest:
+                out.append(fl)
+        return out
+
+    def long_flag(self, dest: str, version: str) -> str | None:
+        """The canonical long spelling of an argument's flag in a release."""
+        flags = [f for f in self.flags_for_dest(dest, version) if f.startswith("--")]
+        preferred = "--" + dest.replace("_", "-")
+        if preferred in flags:
+            return preferred
+        return flags[0] if flags else None
+
+    def defaults(self, version: str) -> dict[str, Any]:
+        """Every argument's declared default in a release (None where vLLM decides at run time)."""
+        out = {}
+        for section in ("engine_args", "frontend_args"):
+            for name in self.raw[section]:
+                e = self._entry(section, name)
+                if e.exists(version):
+                    out.setdefault(name, e.field("default", version))
+        return out
+
+
+@lru_cache(maxsize=1)
+def load() -> Catalog:
+    return Catalog(json.loads(resources.read_text("knowledge", "vllm", "catalog.json")))

@@ -1,0 +1,122 @@
+"""Runs the checks against one site's facts. A check is not applicable outside its modes and
+vLLM versions; otherwise its rules are tried in order and the first that holds decides. A rule
+that needs a fact the site lacks, or one the scanner could not resolve, makes the verdict
+`unknown` — never a silent pass."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import cel
+from .knowledge import Check, FixOp, Knowledge, Rule, Text
+
+STATUSES = ("enabled", "not_enabled", "recommended", "not_applicable", "unknown")
+NO_CHANGE = ("enabled", "not_enabled", "not_applicable")
+
+
+@dataclass
+class Result:
+    check: Check
+    status: str
+    reason: Text
+    priority: str | None = None
+    rule: Rule | None = None
+    missing: tuple[str, ...] = ()
+    fix: list[tuple[FixOp, Any]] = field(default_factory=list)  # (op, concrete value)
+    safe: bool = False
+    values: dict[str, Any] = field(default_factory=dict)  # placeholders for the reason text
+
+    @property
+    def needs_change(self) -> bool:
+        return self.status == "recommended"
+
+    def reason_text(self, lang: str) -> str:
+        return render(self.reason(lang), self.values)
+
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+(?:\.[A-Za-z0-9_]+)+)\}")
+
+
+def placeholders(text: str) -> list[str]:
+    return _PLACEHOLDER.findall(text)
+
+
+def render(text: str, values: dict[str, Any]) -> str:
+    def sub(m):
+        v = values.get(m.group(1))
+        if v is None:
+            return "?"
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, float) and v.is_integer():
+            return str(int(v))
+        return str(v)
+    return _PLACEHOLDER.sub(sub, text)
+
+
+def _lookup(facts: dict, dotted: str):
+    cur: Any = facts
+    for part in dotted.split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            return None
+        cur = cur[part]
+    return cur
+
+
+def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[str, str], kb: Knowledge) -> Result:
+    mode = facts.get("site", {}).get("mode")
+    version = facts.get("vllm", {}).get("version")
+    if mode not in check.modes:
+        return Result(check, "not_applicable", Text(
+            en=kb.t("reason.mode", "en", modes=", ".join(check.modes), mode=mode),
+            zh=kb.t("reason.mode", "zh", modes=", ".join(check.modes), mode=mode)))
+    if check.vllm and version and not check.vllm.contains(version):
+        text = check.outside_versions or Text(
+            en=kb.t("reason.versions", "en", spec=str(check.vllm), version=version),
+            zh=kb.t("reason.versions", "zh", spec=str(check.vllm), version=version))
+        return Result(check, "not_applicable", text, values=_values(text, facts))
+    for rule in check.rules:
+        if rule.vllm and version and not rule.vllm.contains(version):
+            continue
+        pred = cel.compile(rule.when)
+        blocked = sorted({unresolved[p[1]] for p in pred.paths if len(p) > 1 and p[0] in ("args", "engine") and p[1] in unresolved})
+        if blocked:
+            return Result(check, "unknown", Text(
+                en=kb.t("reason.unresolved", "en", what="; ".join(blocked)),
+                zh=kb.t("reason.unresolved", "zh", what="; ".join(blocked))), missing=tuple(blocked), rule=rule)
+        out = pred.evaluate(act)
+        if out.value is None:
+            what = ", ".join(out.missing) if out.missing else (out.error or "?")
+            return Result(check, "unknown", Text(
+                en=kb.t("reason.missing", "en", what=what), zh=kb.t("reason.missing", "zh", what=what)),
+                missing=out.missing, rule=rule)
+        if out.value:
+            res = Result(check, rule.status, rule.reason, rule=rule, values=_values(rule.reason, facts))
+            if rule.status == "recommended":
+                res.priority = rule.priority or check.priority
+                res.safe = rule.safe
+                res.fix = _concrete(rule.fix, act)
+            return res
+    return Result(check, check.otherwise_status, check.otherwise_reason, values=_values(check.otherwise_reason, facts))
+
+
+def _values(text: Text, facts: dict) -> dict[str, Any]:
+    return {p: _lookup(facts, p) for p in placeholders(text.en + " " + text.zh)}
+
+
+def _concrete(ops: tuple[FixOp, ...], act: cel.Activation) -> list[tuple[FixOp, Any]]:
+    out = []
+    for op in ops:
+        value = op.value
+        if op.value_from:
+            value, err = cel.compile(op.value_from).compute(act)
+            if err is not None:
+                continue
+        out.append((op, value))
+    return out
+
+
+def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str]) -> list[Result]:
+    act = cel.Activation(facts)
+    return [evaluate(c, facts, act, unresolved, kb) for c in kb.checks]

@@ -1,0 +1,96 @@
+"""The facts a check predicate reads for one site (see schema/facts.schema.json): what the
+user set (`args`), the effective configuration (`engine` = version defaults ⊕ args), env,
+GPU, model, memory estimate and vLLM version."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import cel, memory
+from .catalog import Catalog
+from .hardware import Hardware
+from .knowledge import Knowledge
+from .models import model_facts
+from .site import Site
+
+
+# Names vLLM accepts for compilation levels (≤0.11.0) and modes (0.11.1+), as numbers.
+_COMPILE_NAMES = {"NONE": 0, "NO_COMPILATION": 0, "STOCK_TORCH_COMPILE": 1, "DYNAMO_AS_IS": 1,
+                  "DYNAMO_TRACE_ONCE": 2, "DYNAMO_ONCE": 2, "VLLM_COMPILE": 3, "PIECEWISE": 3}
+
+
+def _normalise(name: str, value: Any) -> Any:
+    """One spelling per value, so predicates compare numbers with numbers."""
+    if name == "optimization_level" and isinstance(value, str):
+        v = value.strip().upper().removeprefix("O")
+        return int(v) if v.isdigit() else value
+    if name == "compilation_config" and isinstance(value, dict):
+        out = dict(value)
+        for key in ("level", "mode"):
+            v = out.get(key)
+            if isinstance(v, str):
+                name_ = v.strip().upper().split(".")[-1]
+                out[key] = int(name_) if name_.isdigit() else _COMPILE_NAMES.get(name_, v)
+        return out
+    return value
+
+
+def _visible_gpus(env: dict[str, str]) -> int | None:
+    cvd = env.get("CUDA_VISIBLE_DEVICES")
+    if cvd is None or not cvd.strip() or "$" in cvd:
+        return None
+    return len([d for d in cvd.split(",") if d.strip() and d.strip() != "-1"])
+
+
+def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog) -> dict[str, Any]:
+    lookup = cat.resolve(version).version
+    args = {n: _normalise(n, s.value) for n, s in site.settings.items() if s.resolved}
+    facts: dict[str, Any] = {
+        "site": {
+            "mode": site.mode, "syntax": site.syntax, "kind": site.kind, "framework": site.framework,
+            "serves_http": site.kind in ("vllm serve", "api_server", "legacy api_server"),
+            "has_config_file": site.config_file is not None,
+            "cli_flag_count": float(sum(1 for s in site.settings.values() if s.syntax == "cli")),
+            "passes_extra_args": any(o["code"] == "forwards-args" for o in site.opaque),
+        },
+        "vllm": {"version": version, "pinned": pinned},
+        "args": args,
+        "env": {n: str(s.value) for n, s in site.env.items() if s.resolved and s.value is not None},
+    }
+    facts.update(hardware.facts())
+    visible = _visible_gpus(facts["env"])
+    if visible is not None and "gpu" in facts:
+        # CUDA_VISIBLE_DEVICES narrows what this site can use on the machine
+        facts["gpu"]["count"] = min(facts["gpu"]["count"], visible)
+    model_name = site.model.value if site.model and site.model.resolved else None
+    mf = model_facts(model_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []))
+    if mf:
+        facts["model"] = mf
+    engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
+    engine.update(_effective_defaults(kb, facts, lookup))
+    engine.update(args)
+    for name in site.unresolved:
+        engine.pop(name, None)
+    facts["engine"] = engine
+    if mf and facts.get("gpu"):
+        est = memory.estimate(mf, facts["gpu"], engine)
+        if est:
+            facts["memory"] = est
+    return facts
+
+
+def _effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, Any]:
+    """Defaults vLLM decides at start-up (declared None in EngineArgs), from
+    knowledge/vllm/effective_defaults.yaml."""
+    from .versions import SpecifierSet
+
+    out: dict[str, Any] = {}
+    act = cel.Activation(facts)
+    for d in kb.effective_defaults:
+        if d.get("vllm") and not SpecifierSet(d["vllm"]).contains(version):
+            continue
+        if d.get("when"):
+            res = cel.compile(d["when"]).evaluate(act)
+            if res.value is not True:
+                continue
+        out.setdefault(d["arg"], d["value"])
+    return out

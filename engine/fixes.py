@@ -1,0 +1,355 @@
+"""Turns recommended fixes into changes written in the site's own syntax — a flag for a shell
+command, a kwarg for Python, a key for a `--config` YAML — and renders each touched command,
+call or file as it reads after the changes."""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import edits as edits_mod
+from .catalog import Catalog
+from .edits import TextEdit
+from .evaluate import Result
+from .site import Setting, Site
+from .textpos import LineIndex
+
+PRIORITY_ORDER = {"P0": 0, "P1": 1, "P2": 2}
+
+
+@dataclass
+class Change:
+    op: str  # set | unset | env | unset_env
+    target: str
+    value: Any
+    file: str
+    syntax: str  # cli | python-call | yaml-config
+    line: int | None  # of the setting changed or removed; None when added
+    before: str | None
+    after: str | None  # None for a removal
+    checks: list[str] = field(default_factory=list)
+    priority: str = "P2"
+    safe: bool = False
+    setting: Setting | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,
+                "line": self.line, "before": self.before, "after": self.after, "checks": self.checks,
+                "priority": self.priority, "safe": self.safe}
+
+
+# --- value rendering -------------------------------------------------------------------------
+
+def _num(v) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def py_literal(v: Any) -> str:
+    if isinstance(v, bool):
+        return "True" if v else "False"
+    if v is None:
+        return "None"
+    if isinstance(v, (int, float)):
+        return _num(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{py_literal(str(k))}: {py_literal(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(py_literal(x) for x in v) + "]"
+    return repr(v)
+
+
+def yaml_scalar(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return _num(v)
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, ensure_ascii=False)
+    s = str(v)
+    if re.fullmatch(r"[A-Za-z0-9_./@:+-]+", s) and s.lower() not in ("true", "false", "yes", "no", "on", "off", "null", "~") and not re.fullmatch(r"[-+]?[\d.]+(e[-+]?\d+)?", s, re.I):
+        return s
+    return json.dumps(s, ensure_ascii=False)
+
+
+def shell_word(v: Any) -> str:
+    if isinstance(v, (dict, list)):
+        return "'" + json.dumps(v, ensure_ascii=False, separators=(", ", ": ")) + "'"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return _num(v)
+    return shlex.quote(str(v))
+
+
+def merge_value(value: Any, existing: Setting | None) -> Any:
+    """A dict fix updates the dict the site already has; a key set to None is removed."""
+    if isinstance(value, dict):
+        base = dict(existing.value) if existing is not None and isinstance(existing.value, dict) else {}
+        base.update(value)
+        return {k: v for k, v in base.items() if v is not None}
+    return value
+
+
+# --- flag spelling ---------------------------------------------------------------------------
+
+def _flag_for(cat: Catalog, version: str, dest: str, site: Site, existing: Setting | None) -> str:
+    if existing is not None and existing.key.startswith("-") and "." not in existing.key:
+        key = existing.key.split("=", 1)[0]
+        if key.startswith("--no-"):
+            key = "--" + key[5:]
+        return key
+    flag = cat.long_flag(dest, version) or "--" + dest.replace("_", "-")
+    if site.flag_style == "snake":
+        flag = "--" + flag[2:].replace("-", "_")
+    return flag
+
+
+def _flag_kind(cat: Catalog, version: str, flag: str) -> str:
+    from .scan.cli_args import normalise_flag
+
+    e = cat.flag(normalise_flag(flag)[0])
+    if e is None:
+        return "value"
+    return e.field("kind", version if e.exists(version) else e.last) or "value"
+
+
+def cli_text(cat: Catalog, version: str, site: Site, dest: str, value: Any, existing: Setting | None) -> str | None:
+    """`--kv-cache-dtype fp8`, `--enable-prefix-caching`, `--no-enable-prefix-caching`; None
+    when the value is the flag's absence (a switch set to False)."""
+    flag = _flag_for(cat, version, dest, site, existing)
+    kind = _flag_kind(cat, version, flag)
+    if isinstance(value, bool) and kind in ("switch", "negatable"):
+        if value:
+            return flag
+        if existing is not None and existing.value is True:
+            return None  # dropping `--enforce-eager` is clearer than adding `--no-enforce-eager`
+        return "--no-" + flag[2:] if kind == "negatable" else None
+    if kind == "values" and isinstance(value, list):
+        return flag + " " + " ".join(shell_word(x) for x in value)
+    value = merge_value(value, existing)
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    return f"{flag} {shell_word(value)}"
+
+
+def yaml_key(site: Site, dest: str, existing: Setting | None) -> str:
+    if existing is not None and existing.syntax == "yaml-config":
+        return existing.key
+    return dest if site.config_key_style == "snake" else dest.replace("_", "-")
+
+
+# --- planning --------------------------------------------------------------------------------
+
+@dataclass
+class Fixable:
+    """Anything that asks for changes: a check's recommendation or a finding."""
+
+    id: str
+    priority: str
+    safe: bool
+    ops: list  # [(FixOp, concrete value)]
+
+
+def fixables(results: list[Result], findings: list) -> list[Fixable]:
+    out = [Fixable(r.check.id, r.priority or "P2", r.safe, r.fix) for r in results if r.needs_change and r.fix]
+    out += [Fixable(f.id, f.priority or "P2", f.safe, f.fix) for f in findings if f.fix]
+    return out
+
+
+def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[Change]:
+    changes: dict[tuple[str, str], Change] = {}
+    asked: dict[tuple[str, str], tuple[str, Any]] = {}
+    for item in sorted(items, key=lambda x: PRIORITY_ORDER.get(x.priority, 3)):
+        for op, value in item.ops:
+            key = ("env" if op.is_env else "arg", op.target)
+            if key in asked:
+                # The same change asked for by another item is credited to it too; a different
+                # value for a setting already being changed loses to the higher priority.
+                if asked[key] == (op.kind, value) and key in changes and item.id not in changes[key].checks:
+                    changes[key].checks.append(item.id)
+                continue
+            asked[key] = (op.kind, value)
+            ch = _change(site, op.kind, op.target, value, cat, version)
+            if ch is None:
+                continue
+            ch.checks.append(item.id)
+            ch.priority = item.priority
+            ch.safe = item.safe
+            changes[key] = ch
+    return list(changes.values())
+
+
+def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version: str) -> Change | None:
+    if op in ("env", "unset_env"):
+        existing = site.env.get(target)
+        if op == "unset_env" and existing is None:
+            return None
+        file = existing.file if existing else site.file
+        syntax = "python-call" if site.syntax == "python-call" else "cli"
+        if op == "env":
+            after = f'os.environ["{target}"] = {json.dumps(str(value))}' if syntax == "python-call" else f"export {target}={shlex.quote(str(value))}"
+        else:
+            after = None
+        before = (f'os.environ["{target}"] = {existing.raw}' if syntax == "python-call" else f"{target}={existing.raw}") if existing else None
+        return Change(op, target, value, file, syntax, existing.line if existing else None, before, after, setting=existing)
+    existing = site.settings.get(target) or site.unknown.get(target)
+    if op == "unset":
+        if existing is None:
+            return None
+        return Change("unset", target, None, existing.file, existing.syntax, existing.line, _as_written(existing), None, setting=existing)
+    syntax = existing.syntax if existing else ("yaml-config" if site.config_file else site.syntax)
+    file = existing.file if existing else (site.config_file or site.file)
+    if syntax == "cli":
+        after = cli_text(cat, version, site, target, value, existing)
+        if after is None and existing is None:
+            return None
+        op_kind = "set" if after else "unset"
+    elif syntax == "yaml-config":
+        after = f"{yaml_key(site, target, existing)}: {yaml_scalar(merge_value(value, existing))}"
+        op_kind = "set"
+    else:
+        after = f"{target}={py_literal(merge_value(value, existing))}"
+        op_kind = "set"
+    return Change(op_kind, target, value, file, syntax, existing.line if existing else None,
+                  _as_written(existing) if existing else None, after, setting=existing)
+
+
+def _as_written(s: Setting) -> str:
+    if s.syntax == "cli":
+        if not s.raw or s.raw.startswith(s.key):  # a switch, or `--k=v` kept whole
+            return s.raw or s.key
+        return f"{s.key} {s.raw}"
+    if s.syntax == "yaml-config":
+        return f"{s.key}: {s.raw}"
+    return f"{s.key}={s.raw}" if s.key else s.raw
+
+
+# --- edits in each file ----------------------------------------------------------------------
+
+def file_edits(site: Site, changes: list[Change], read) -> dict[str, list[TextEdit]]:
+    """The text edits each change makes, grouped by file. `read(path)` gives a file's text."""
+    out: dict[str, list[TextEdit]] = {}
+    for ch in changes:
+        text = read(ch.file)
+        if text is None:
+            continue
+        edit = _edit(site, ch, text)
+        if edit is not None:
+            out.setdefault(ch.file, []).append(edit)
+    return out
+
+
+def diffs(site: Site, changes: list[Change], read) -> list[dict]:
+    """A unified diff per touched file, with the given changes applied."""
+    blocks = []
+    for file, edits in file_edits(site, changes, read).items():
+        old = read(file)
+        try:
+            new = edits_mod.apply(old, edits)
+        except edits_mod.EditConflict:
+            continue
+        text = edits_mod.unified_diff(file, old, new)
+        if text:
+            blocks.append({"file": file, "lang": "diff", "text": text.rstrip("\n")})
+    return blocks
+
+
+def _edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+    if ch.syntax == "cli":
+        return _cli_edit(site, ch, text)
+    if ch.syntax == "python-call":
+        return _python_edit(site, ch, text)
+    if ch.syntax == "yaml-config":
+        return _yaml_edit(site, ch, text)
+    return None
+
+
+def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+    src = site.source or {}
+    words = src.get("words")
+    s = ch.setting
+    if ch.op in ("env", "unset_env"):
+        pos = s.pos if s is not None else None
+        if ch.op == "unset_env":
+            if not pos:
+                return None
+            a, b = pos["word"]
+            if pos["kind"] in ("export", "assign") and pos.get("count") == 1:
+                return edits_mod.remove_words(text, *pos["cmd"])
+            return edits_mod.remove_words(text, a, b)
+        if pos and pos["kind"] in ("prefix", "export", "assign"):
+            a, b = pos["word"]
+            return TextEdit(a, b, f"{ch.target}={shlex.quote(str(ch.value))}")
+        if words is None:
+            return None
+        return edits_mod.insert_before_line(text, words[0].start, ch.after)
+    if words is None or ch.file != site.file:
+        return None
+    if s is not None and s.span is not None:
+        a, b = words[s.span[0]].start, words[s.span[1]].end
+        if ch.op == "unset" or ch.after is None:
+            return edits_mod.remove_words(text, a, b)
+        after = ch.after
+        if "=" in words[s.span[0]].raw.split(" ")[0] and " " in after and words[s.span[0]].raw.startswith("--"):
+            after = after.replace(" ", "=", 1)  # keep the `--k=v` spelling the script uses
+        return TextEdit(a, b, after)
+    if ch.op != "set" or not ch.after:
+        return None
+    launch = src["launch"]
+    return edits_mod.append_shell_arg(text, words, launch.program_start, len(words) - 1, ch.after)
+
+
+def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+    s = ch.setting
+    lines = LineIndex(text)
+    if ch.op == "env":
+        if s is not None:
+            return _replace_line(text, lines, s.line, f'os.environ["{ch.target}"] = {json.dumps(str(ch.value))}')
+        call = site.source["call"]
+        stmt_start = lines.line_start(call.lineno)
+        indent = re.match(r"[ \t]*", text[stmt_start:]).group(0)
+        prefix = "" if re.search(r"^\s*import os\b|^\s*import .*\bos\b", text, re.M) else f"{indent}import os\n"
+        return TextEdit(stmt_start, stmt_start, f"{prefix}{indent}{ch.after}\n")
+    if ch.op == "unset_env":
+        if s is None:
+            return None
+        return _replace_line(text, lines, s.line, None)
+    if s is not None and s.pos:
+        if ch.op == "unset":
+            return edits_mod.remove_python_item(text, *s.pos["item"]) if "item" in s.pos else None
+        a, b = s.pos["value"]
+        return TextEdit(a, b, py_literal(merge_value(ch.value, s)))
+    if ch.op == "set" and ch.after and ch.file == site.file:
+        return edits_mod.insert_python_kwarg(text, site.source["call"], lines, ch.after)
+    return None
+
+
+def _replace_line(text: str, lines: LineIndex, line: int, new: str | None) -> TextEdit | None:
+    start = lines.line_start(line)
+    end = lines.line_start(line + 1) if line < len(lines.starts) else len(text)
+    old = text[start:end]
+    if "os.environ" not in old:
+        return None
+    if new is None:
+        return TextEdit(start, end, "")
+    indent = re.match(r"[ \t]*", old).group(0)
+    return TextEdit(start, end, f"{indent}{new}\n")
+
+
+def _yaml_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+    s = ch.setting
+    key_lines = [x.line for x in list(site.settings.values()) + list(site.unknown.values()) + ([site.model] if site.model else [])
+                 if x is not None and x.syntax == "yaml-config" and x.file == ch.file]
+    if s is not None and s.syntax == "yaml-config":
+        a, b = edits_mod.yaml_block(text, s.line, key_lines)
+        if ch.op == "unset" or ch.after is None:
+            return TextEdit(a, b, "")
+        return TextEdit(a, b, ch.after + "\n")
+    if ch.op != "set" or not ch.after:
+        return None
+    end = len(text)
+    return TextEdit(end, end, ("" if text.endswith("\n") or not text else "\n") + ch.after + "\n")

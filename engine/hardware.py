@@ -1,0 +1,184 @@
+"""Hardware facts: from a `--gpu "H100-80GB x8"` spec, or probed through NVML (pynvml).
+No driver, no pynvml or an NVML error is a fact ("no GPU visible"), never a crash."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import UsageError
+
+
+def arch_of(cc: float) -> str:
+    if cc >= 10.0:
+        return "blackwell"
+    if cc >= 9.0:
+        return "hopper"
+    if cc >= 8.9:
+        return "ada"
+    if cc >= 8.0:
+        return "ampere"
+    if cc >= 7.5:
+        return "turing"
+    return "volta"
+
+
+@dataclass
+class Hardware:
+    source: str  # how we know: "--gpu …", "NVML", "none"
+    gpu: dict[str, Any] | None = None
+    cpu_cores: int | None = None
+    driver: str | None = None
+    cuda: str | None = None
+    note: str | None = None
+    devices: list[dict[str, Any]] = field(default_factory=list)
+
+    def facts(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.gpu:
+            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink") and v is not None}
+        if self.cpu_cores:
+            out["cpu"] = {"cores": self.cpu_cores}
+        return out
+
+    def describe(self) -> str:
+        if not self.gpu:
+            return self.note or "no GPU information"
+        g = self.gpu
+        return f"{g['name']} x {int(g['count'])} ({g['memory_gib']:g} GiB each, {g['arch']}, sm_{str(g['compute_capability']).replace('.', '')})"
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", str(s).lower().replace("nvidia", "").replace("geforce", "").replace("tesla", ""))
+
+
+_COUNT = [
+    re.compile(r"^\s*(?P<n>\d+)\s*[x×*]\s*(?P<g>.+?)\s*$", re.I),
+    re.compile(r"^\s*(?P<g>.+?)\s*(?:[x×*:]|\s)\s*(?P<n>\d+)\s*$", re.I),
+]
+
+
+def parse_spec(spec: str, gpus: list[dict]) -> Hardware:
+    """'H100-80GB x8', '8xH100', 'A100-40GB', 'L40S:4', 'none'."""
+    text = spec.strip()
+    if text.lower() in ("none", "cpu", "no-gpu", "nogpu"):
+        return Hardware(source=f"--gpu {spec}", note="no GPU (as given by --gpu)")
+    count, name = 1, text
+    for rx in _COUNT:
+        m = rx.match(text)
+        if m and not re.fullmatch(r".*\d+\s*gb", m.group("g") + "x" + m.group("n"), re.I):
+            cand = m.group("g")
+            if find_gpu(cand, gpus) is not None:
+                count, name = int(m.group("n")), cand
+                break
+    entry = find_gpu(name, gpus)
+    if entry is None:
+        known = ", ".join(g["id"] for g in gpus)
+        raise UsageError(f"unknown GPU {name!r} in --gpu {spec!r}; known: {known}")
+    if count < 1 or count > 1024:
+        raise UsageError(f"GPU count must be 1…1024 in --gpu {spec!r}")
+    gpu = _facts_from_entry(entry, count)
+    return Hardware(source=f"--gpu {spec}", gpu=gpu, note=entry.get("_note"))
+
+
+def find_gpu(name: str, gpus: list[dict]) -> dict | None:
+    key = _norm(name)
+    if not key:
+        return None
+    mem = re.search(r"(\d+)\s*g(i)?b", name, re.I)
+    exact = [g for g in gpus if key in {_norm(a) for a in [g["id"], g["name"], *g.get("aliases", []), *g.get("nvml_names", [])]}]
+    if exact:
+        return exact[0]
+    if mem:
+        stem = _norm(re.sub(r"[-_ ]?\d+\s*g(i)?b", "", name, flags=re.I))
+        for g in gpus:
+            if stem in {_norm(a) for a in [g["id"], *g.get("aliases", [])]} or _norm(g["id"]).startswith(stem):
+                if abs(float(g["memory_gib"]) - float(mem.group(1))) <= max(4.0, 0.06 * float(mem.group(1))):
+                    return g
+    return None
+
+
+def _facts_from_entry(entry: dict, count: int) -> dict:
+    return {
+        "name": entry["name"], "id": entry["id"], "arch": entry["arch"], "count": count,
+        "memory_gib": float(entry["memory_gib"]), "compute_capability": float(entry["compute_capability"]),
+        "fp8": bool(entry.get("fp8")), "fp4": bool(entry.get("fp4")), "nvlink": bool(entry.get("nvlink")),
+    }
+
+
+def cpu_cores() -> int | None:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count()
+
+
+def probe(gpus: list[dict], nvml: Any = None) -> Hardware:
+    """Ask NVML what this machine has. `nvml` is the pynvml module (a fake in tests)."""
+    cores = cpu_cores()
+    if nvml is None:
+        try:
+            import pynvml as nvml  # the nvidia-ml-py distribution
+        except ImportError:
+            return Hardware(source="NVML", cpu_cores=cores, note="pynvml (nvidia-ml-py) is not installed; no GPU information")
+    try:
+        nvml.nvmlInit()
+    except Exception as e:  # NVMLError_LibraryNotFound, _DriverNotLoaded, …
+        return Hardware(source="NVML", cpu_cores=cores, note=f"no NVIDIA driver / no GPU visible ({_nvml_reason(e)})")
+    try:
+        n = nvml.nvmlDeviceGetCount()
+        if n == 0:
+            return Hardware(source="NVML", cpu_cores=cores, note="NVML found no GPU")
+        devices = []
+        for i in range(n):
+            h = nvml.nvmlDeviceGetHandleByIndex(i)
+            name = nvml.nvmlDeviceGetName(h)
+            name = name.decode() if isinstance(name, bytes) else str(name)
+            mem = nvml.nvmlDeviceGetMemoryInfo(h).total / 2**30
+            major, minor = nvml.nvmlDeviceGetCudaComputeCapability(h)
+            devices.append({"name": name, "memory_gib": round(mem, 1), "compute_capability": float(f"{major}.{minor}"), "nvlink": _nvlink(nvml, h)})
+        driver = nvml.nvmlSystemGetDriverVersion()
+        driver = driver.decode() if isinstance(driver, bytes) else str(driver)
+        try:
+            cv = int(nvml.nvmlSystemGetCudaDriverVersion())
+            cuda = f"{cv // 1000}.{(cv % 1000) // 10}"
+        except Exception:
+            cuda = None
+    except Exception as e:
+        return Hardware(source="NVML", cpu_cores=cores, note=f"NVML error: {_nvml_reason(e)}")
+    finally:
+        try:
+            nvml.nvmlShutdown()
+        except Exception:
+            pass
+    first = devices[0]
+    entry = find_gpu(first["name"], gpus)
+    cc = first["compute_capability"]
+    gpu = {
+        "name": first["name"], "id": entry["id"] if entry else None, "arch": arch_of(cc), "count": len(devices),
+        "memory_gib": first["memory_gib"], "compute_capability": cc, "fp8": cc >= 8.9, "fp4": cc >= 10.0,
+        "nvlink": first["nvlink"] if first["nvlink"] is not None else (bool(entry.get("nvlink")) if entry else None),
+    }
+    note = None
+    if len({d["name"] for d in devices}) > 1:
+        note = "mixed GPU models; facts describe GPU 0"
+    return Hardware(source="NVML", gpu=gpu, cpu_cores=cores, driver=driver, cuda=cuda, note=note, devices=devices)
+
+
+def _nvlink(nvml, handle) -> bool | None:
+    links = getattr(nvml, "NVML_NVLINK_MAX_LINKS", 18)
+    seen = False
+    for link in range(links):
+        try:
+            state = nvml.nvmlDeviceGetNvLinkState(handle, link)
+        except Exception:
+            break
+        seen = True
+        if state:
+            return True
+    return False if seen else None
+
+
+def _nvml_reason(e: Exception) -> str:
+    return str(e) or type(e).__name__

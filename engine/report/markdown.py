@@ -1,0 +1,50 @@
+"""Markdown report in the seed's "第四步" layout, per site, in English or Chinese."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..knowledge import load
+
+
+def _num(v) -> str:
+    if v is None:
+        return "?"
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() else f"{v:g}"
+    return str(v)
+
+
+@lru_cache(maxsize=1)
+def _template():
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("vllm_kb.engine.report", "templates"),
+        autoescape=False, keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
+        undefined=jinja2.StrictUndefined,
+    )
+    return env.get_template("report.md.j2")
+
+
+def render(report: dict) -> str:
+    kb = load()
+    lang = report["lang"]
+
+    def t(key, **kw):
+        return kb.t(key, lang, **kw)
+
+    text = _template().render(r=report, t=t, num=_num)
+    return _tidy(text)
+
+
+def _tidy(text: str) -> str:
+    out, blank = [], 0
+    for line in text.splitlines():
+        if line.strip() == "":
+            blank += 1
+            if blank > 1:
+                continue
+        else:
+            blank = 0
+        out.append(line.rstrip())
+    return "\n".join(out).strip() + "\n"

@@ -1,0 +1,153 @@
+"""The report as data: one JSON-able dict (the versioned contract in schema/report.schema.json)
+that every output format renders, so text, Markdown and JSON never disagree."""
+from __future__ import annotations
+
+import re
+from importlib.metadata import PackageNotFoundError, version as dist_version
+from typing import Any
+
+from ..audit import AuditReport, SiteReport
+from ..evaluate import NO_CHANGE
+from ..fixes import PRIORITY_ORDER
+from ..memory import RUNTIME_OVERHEAD_GIB
+
+SCHEMA_VERSION = 1
+_SECRET_NAME = re.compile(r"(api[_-]?key|token|secret|password|passwd|credential)", re.I)
+REDACTED = "***"
+# The effective values a reader wants beside the model and hardware.
+KEY_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "gpu_memory_utilization",
+            "max_model_len", "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "quantization")
+
+
+def tool_version() -> str:
+    try:
+        return dist_version("vllm-kb")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _redact(name: str, value: Any) -> Any:
+    if value is not None and _SECRET_NAME.search(name or ""):
+        return REDACTED
+    return value
+
+
+def version_text(kb, choice, lang: str) -> str:
+    p = choice.pin
+    return kb.t(f"version.{choice.basis}", lang, version=choice.version, where=choice.where, text=p.text if p else "")
+
+
+def hardware_text(kb, hw, lang: str) -> str:
+    if not hw.gpu:
+        return kb.t("hw.none", lang, note=hw.note or "")
+    g = hw.gpu
+    cc = f"{g['compute_capability']:.1f}".replace(".", "")
+    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc)
+
+
+def build(rep: AuditReport, lang: str = "en") -> dict[str, Any]:
+    kb = rep.kb
+    sites = [_site(s, rep, lang) for s in rep.sites]
+    counts = {p: sum(1 for s in sites for r in s["recommendations"] if r["priority"] == p) for p in ("P0", "P1", "P2")}
+    findings = sum(len(s["findings"]) for s in sites) + sum(1 for s in sites for r in s["recommendations"] if r["kind"] == "finding")
+    hw = rep.hardware
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "vllm-kb", "version": tool_version(), "knowledge_version": kb.version},
+        "lang": lang,
+        "project": {
+            "root": str(rep.root),
+            "files_scanned": rep.files_scanned,
+            "vllm": {"version": rep.default_version.version, "pinned": rep.default_version.pinned,
+                     "basis": rep.default_version.basis, "source": version_text(kb, rep.default_version, lang)},
+            "pins": [{"file": p.file, "line": p.line, "text": p.text} for p in rep.pins],
+            "skipped": [{"file": s.file, "line": s.line, "code": s.code,
+                         "reason": kb.t(f"skip.{s.code}", lang) + (f": {s.detail}" if s.detail else "")} for s in rep.skipped],
+        },
+        "hardware": {
+            "source": hw.source, "description": hardware_text(kb, hw, lang), "gpu": _gpu(hw.gpu), "cpu_cores": hw.cpu_cores,
+            "driver": hw.driver, "cuda": hw.cuda, "note": hw.note,
+        },
+        "summary": {"sites": len(sites), "recommendations": counts, "findings": findings,
+                    "unknown": sum(1 for s in sites for c in s["checks"] if c["status"] == "unknown")},
+        "sites": sites,
+    }
+
+
+def _gpu(g: dict | None) -> dict | None:
+    if not g:
+        return None
+    return {k: g.get(k) for k in ("name", "id", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink")}
+
+
+def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
+    kb = rep.kb
+    site = sr.site
+    checks = []
+    for r in sr.results:
+        checks.append({
+            "id": r.check.id, "name": r.check.name, "category": r.check.category, "title": r.check.title(lang),
+            "status": r.status, "priority": r.priority if r.status == "recommended" else None,
+            "reason": r.reason_text(lang), "missing": list(r.missing),
+            "fix": [{"op": op.kind, "target": op.target, "value": v} for op, v in r.fix], "safe": r.safe,
+        })
+    changes = [c.to_json() for c in sr.changes]
+    for c in changes:
+        c["value"] = _redact(c["target"], c["value"])
+    by_check: dict[str, list[dict]] = {}
+    for c in changes:
+        for cid in c["checks"]:
+            by_check.setdefault(cid, []).append(c)
+    recs = []
+    for r in sr.results:
+        if r.status != "recommended":
+            continue
+        recs.append({"priority": r.priority, "check": r.check.id, "name": r.check.name, "title": r.check.title(lang),
+                     "reason": r.reason_text(lang), "advice": r.check.advice(lang), "safe": r.safe, "kind": "check",
+                     "file": site.file, "line": site.line, "changes": by_check.get(r.check.id, [])})
+    for f in sr.remarks:
+        if f.priority:
+            recs.append({"priority": f.priority, "check": f.id, "name": f.code, "title": f.message[lang],
+                         "reason": "", "advice": "", "safe": f.safe, "kind": "finding", "file": f.file, "line": f.line,
+                         "changes": by_check.get(f.id, []) if f.fix else []})
+    recs.sort(key=lambda x: (PRIORITY_ORDER.get(x["priority"], 3), x["kind"] == "finding",
+                             x["check"] if x["kind"] == "check" else "", x["file"], x["line"]))
+    scores = []
+    for cat in kb.categories:
+        cid = cat["id"]
+        rs = [r for r in sr.results if r.check.category == cid]
+        scores.append({
+            "category": cid, "title": cat["title"][lang] if lang in cat["title"] else cat["title"]["en"],
+            "score": sum(1 for r in rs if r.status in NO_CHANGE), "total": len(rs),
+            "enabled": [r.check.id for r in rs if r.status == "enabled"],
+            "recommended": [r.check.id for r in rs if r.status == "recommended"],
+            "unknown": [r.check.id for r in rs if r.status == "unknown"],
+        })
+    f = sr.facts
+    eng = f.get("engine", {})
+    memory = f.get("memory")
+    return {
+        "id": site.id, "file": site.file, "line": site.line, "end_line": site.end_line or site.line,
+        "syntax": site.syntax, "kind": site.kind, "mode": site.mode,
+        "mode_evidence": kb.t("report.evidence", lang, kind=site.kind, where=site.mode_evidence),
+        "framework": site.framework,
+        "vllm": {"version": sr.version.version, "pinned": sr.version.pinned, "basis": sr.version.basis,
+                 "source": version_text(kb, sr.version, lang), "catalog_version": sr.lookup_version,
+                 "note": kb.t(f"catalog.{sr.lookup_note}", lang, used=sr.lookup_version) if sr.lookup_note else None},
+        "model": f.get("model"),
+        "effective": {k: eng.get(k) for k in KEY_ARGS},
+        "memory": dict(memory, assumptions_overhead_gib=RUNTIME_OVERHEAD_GIB) if memory else None,
+        "config_file": site.config_file,
+        "settings": [{"name": s.name, "value": _redact(s.name, s.value), "resolved": s.resolved, "file": s.file,
+                      "line": s.line, "key": s.key, "raw": _redact(s.name, s.raw), "syntax": s.syntax, "note": s.note, "known": s.known}
+                     for s in sorted(list(site.settings.values()) + list(site.unknown.values()), key=lambda s: (s.file != site.file, s.file, s.line))],
+        "env": [{"name": s.name, "value": _redact(s.name, s.value), "file": s.file, "line": s.line} for s in site.env.values()],
+        "scores": scores,
+        "score": {"score": sum(x["score"] for x in scores), "total": sum(x["total"] for x in scores)},
+        "checks": checks,
+        "recommendations": recs,
+        "changes": changes,
+        "after": sr.after,
+        "findings": [{"code": r.code, "priority": r.priority, "file": r.file, "line": r.line, "message": r.message[lang]} for r in sr.remarks if not r.priority],
+        "opaque": [kb.t(f"opaque.{o['code']}", lang, what=o["what"], where=o["where"]) for o in site.opaque],
+    }

@@ -1,0 +1,84 @@
+"""Terminal report (rich): the same content as the Markdown report, laid out for a console."""
+from __future__ import annotations
+
+import io
+
+from ..knowledge import load
+
+STATUS_STYLE = {"enabled": "green", "not_enabled": "dim", "recommended": "yellow", "not_applicable": "dim", "unknown": "magenta"}
+PRIO_STYLE = {"P0": "bold red", "P1": "yellow", "P2": "cyan"}
+
+
+def _render(data: dict, console) -> None:
+    from rich.markup import escape
+    from rich.panel import Panel
+    from rich.syntax import Syntax
+    from rich.table import Table
+
+    kb = load()
+    lang = data["lang"]
+
+    def t(key, **kw):
+        return kb.t(key, lang, **kw)
+
+    p = data["project"]
+    head = (f"[bold]{t('report.project')}:[/] {escape(p['root'])} ({t('report.files', n=p['files_scanned'])})\n"
+            f"[bold]{t('report.vllm_version')}:[/] {escape(p['vllm']['version'])} — {escape(p['vllm']['source'])}\n"
+            f"[bold]{t('report.hardware')}:[/] {escape(data['hardware']['description'])}")
+    console.print(Panel(head, title=t("report.title"), expand=False))
+    if not data["sites"]:
+        console.print(t("report.no_sites"))
+    for n, s in enumerate(data["sites"], 1):
+        console.rule(f"[bold]{t('report.site')} {n}: {escape(s['id'])} — {escape(s['kind'])}")
+        model = s["model"]["name"] if s["model"] else t("report.not_detected")
+        console.print(f"{t('report.model')}: {escape(model)}   {t('report.mode')}: {s['mode']}   "
+                      f"{t('report.vllm_version')}: {s['vllm']['version']}")
+        for o in s["opaque"]:
+            console.print(f"[magenta]![/] {escape(o)}")
+        table = Table(show_header=True, header_style="bold")
+        for col in (t("report.category"), t("report.score"), t("report.enabled"), t("report.recommended"), t("report.unknown")):
+            table.add_column(col)
+        for c in s["scores"]:
+            table.add_row(f"{c['category']}. {c['title']}", f"{c['score']}/{c['total']}", ", ".join(c["enabled"]) or "—",
+                          ", ".join(c["recommended"]) or "—", ", ".join(c["unknown"]) or "—")
+        table.add_row(f"[bold]{t('report.total')}[/]", f"[bold]{s['score']['score']}/{s['score']['total']}[/]", "", "", "")
+        console.print(table)
+        if s["recommendations"]:
+            console.print(f"[bold]{t('report.priorities')}[/]")
+            for r in s["recommendations"]:
+                if r["kind"] == "finding":
+                    console.print(f"  [{PRIO_STYLE.get(r['priority'], '')}]{r['priority']}[/] {escape(r['file'])}:{r['line']} {escape(r['title'])}")
+                else:
+                    console.print(f"  [{PRIO_STYLE.get(r['priority'], '')}]{r['priority']}[/] [bold]{r['check']}[/] {escape(r['title'])} — {escape(r['reason'])}")
+                for c in r["changes"]:
+                    where = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
+                    what = c["after"] if c["after"] else t("fix.remove", what=c["before"])
+                    console.print(f"      {escape(where)}: {escape(what)}")
+        for f in s["findings"]:
+            console.print(f"  [{PRIO_STYLE.get(f['priority'] or '', '')}]{f['priority'] or '•'}[/] {escape(f['file'])}:{f['line']} {escape(f['message'])}")
+        if s["after"]:
+            console.print(t("report.changes_note"))
+        for b in s["after"]:
+            console.print(f"[bold]{t('report.changes_in', file=b['file'])}[/]")
+            console.print(Syntax(b["text"], b["lang"], word_wrap=True, theme="ansi_dark"))
+    if p["skipped"]:
+        console.print(f"[bold]{t('report.skipped_n', n=len(p['skipped']))}[/]")
+        for k in p["skipped"]:
+            console.print(f"  {escape(k['file'])}{':' + str(k['line']) if k['line'] else ''} — {escape(k['reason'])}")
+    sm = data["summary"]
+    console.print(t("report.summary", sites=sm["sites"], p0=sm["recommendations"]["P0"], p1=sm["recommendations"]["P1"],
+                    p2=sm["recommendations"]["P2"], unknown=sm["unknown"]))
+
+
+def print_report(data: dict) -> None:
+    from rich.console import Console
+
+    _render(data, Console(highlight=False))
+
+
+def render(data: dict, width: int = 100, color: bool = False) -> str:
+    from rich.console import Console
+
+    buf = io.StringIO()
+    _render(data, Console(file=buf, width=width, color_system="standard" if color else None, highlight=False, force_terminal=color))
+    return buf.getvalue()

@@ -1,0 +1,26 @@
+"""Files shipped inside the package (knowledge/, schema/), found through importlib.resources so
+the same code works from a checkout, an editable install and a wheel."""
+from __future__ import annotations
+
+from importlib import resources
+from importlib.resources.abc import Traversable
+
+
+def root(package: str) -> Traversable:
+    return resources.files(f"vllm_kb.{package}")
+
+
+def path(package: str, *parts: str) -> Traversable:
+    node = root(package)
+    for part in parts:
+        node = node / part
+    return node
+
+
+def read_text(package: str, *parts: str) -> str:
+    return path(package, *parts).read_text(encoding="utf-8")
+
+
+def display_name(package: str, *parts: str) -> str:
+    """How a shipped file is named in messages: relative to the project, as in the repo."""
+    return "/".join((package,) + parts)

@@ -1,0 +1,280 @@
+"""Reads vLLM command-line arguments the way vLLM's FlexibleArgumentParser does: `--a_b` is
+`--a-b`, `--k=v`, `--no-x`, short aliases (`-tp`), `-O3`, dotted JSON keys
+(`--compilation-config.mode 3`), JSON values, list flags, and `--config FILE`."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..catalog import Catalog
+from ..site import Setting
+from .shell import Word
+
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+
+
+@dataclass
+class Arg:
+    """One argument as it will reach vLLM: text, line, and whether it was resolvable."""
+
+    text: str | None
+    line: int
+    raw: str
+    note: str | None = None
+    unresolved: str | None = None
+    index: int = 0
+
+    @classmethod
+    def from_word(cls, w: Word, index: int) -> "Arg":
+        return cls(text=w.value, line=w.line, raw=w.raw, note=w.assumed, unresolved=w.unresolved, index=index)
+
+
+@dataclass
+class Parsed:
+    settings: dict[str, Setting] = field(default_factory=dict)
+    unknown: dict[str, Setting] = field(default_factory=dict)
+    model: Setting | None = None
+    model_positional: bool = False
+    config_path: Arg | None = None
+    extra_args: list[Arg] = field(default_factory=list)  # "$@", unresolved flags
+    positionals: list[Arg] = field(default_factory=list)
+    flag_style: str = "kebab"
+    flag_count: int = 0
+
+
+def normalise_flag(flag: str) -> tuple[str, str | None]:
+    """`--gpu_memory_utilization` → (`--gpu-memory-utilization`, None);
+    `--compilation-config.mode` → (`--compilation-config`, 'mode')."""
+    if flag.startswith("--"):
+        body = flag[2:]
+        head, dot, rest = body.partition(".")
+        return "--" + head.replace("_", "-"), (rest or None) if dot else None
+    head, dot, rest = flag.partition(".")
+    return head, (rest or None) if dot else None
+
+
+def coerce(text: str, typ: str) -> Any:
+    """A flag's text as the Python value vLLM would get (best effort; text when unsure)."""
+    t = text.strip()
+    if typ == "json":
+        try:
+            return json.loads(t)
+        except ValueError:
+            return t
+    if typ == "bool":
+        low = t.lower()
+        if low in ("true", "1", "yes"):
+            return True
+        if low in ("false", "0", "no"):
+            return False
+        return t
+    if typ == "int":
+        try:
+            return int(t)
+        except ValueError:
+            try:
+                f = float(t)
+                return int(f) if f.is_integer() else f
+            except ValueError:
+                return t
+    if typ == "float":
+        try:
+            return float(t)
+        except ValueError:
+            return t
+    if typ in ("dict", "list"):
+        if t[:1] in "{[":
+            try:
+                return json.loads(t)
+            except ValueError:
+                return t
+        if typ == "list":
+            return [coerce(x, "int") if _NUMBER.match(x) else x for x in t.split(",")] if "," in t else [coerce(t, "int") if _NUMBER.match(t) else t]
+        if _NUMBER.match(t):
+            return coerce(t, "int")
+        return t
+    return t
+
+
+def _set_nested(d: dict, dotted: str, value: Any) -> None:
+    keys = dotted.split(".")
+    cur = d
+    for k in keys[:-1]:
+        nxt = cur.get(k)
+        if not isinstance(nxt, dict):
+            nxt = cur[k] = {}
+        cur = nxt
+    cur[keys[-1]] = value
+
+
+class ArgParser:
+    def __init__(self, catalog: Catalog, version: str, file: str, syntax: str = "cli"):
+        self.cat = catalog
+        self.version = version
+        self.file = file
+        self.syntax = syntax
+
+    def _compile_key(self) -> str:
+        from ..versions import parse
+
+        return "mode" if parse(self.version) >= parse("0.11.1") else "level"
+
+    def _lookup(self, flag: str):
+        """(dest, kind, exists-in-version) for a normalised flag, or None when vLLM never had it."""
+        e = self.cat.flag(flag)
+        if e is None:
+            return None
+        exists = e.exists(self.version)
+        kind = e.field("kind", self.version if exists else e.last)
+        return e.field("dest", self.version if exists else e.last), kind, exists
+
+    def parse(self, args: list[Arg], *, positional_model: bool) -> Parsed:
+        out = Parsed()
+        i = 0
+        styles = {"kebab": 0, "snake": 0}
+        if positional_model and args and args[0].text is not None and not args[0].text.startswith("-"):
+            a = args[0]
+            out.model = Setting("model", a.text, True, self.file, a.line, "", a.raw, self.syntax, a.note, span=(a.index, a.index))
+            out.model_positional = True
+            i = 1
+        elif positional_model and args and args[0].text is None and not args[0].raw.startswith("-"):
+            a = args[0]
+            out.model = Setting("model", None, False, self.file, a.line, "", a.raw, self.syntax, a.unresolved, span=(a.index, a.index))
+            out.model_positional = True
+            i = 1
+        while i < len(args):
+            a = args[i]
+            if a.text is None:
+                out.extra_args.append(a)
+                i += 1
+                continue
+            text = a.text
+            if not text.startswith("-") or text == "-" or _NUMBER.match(text):
+                out.positionals.append(a)
+                i += 1
+                continue
+            out.flag_count += 1
+            value_text: str | None = None
+            value_arg: Arg | None = None
+            if text.startswith("-O") and not text.startswith("--") and text != "-O":
+                flag, value_text = "-O", text[3:] if text[2:3] == "=" else text[2:]
+                value_arg = a
+                if value_text.startswith("."):
+                    # -O.mode=3 is --compilation-config.mode=3
+                    flag, sub = "--compilation-config", value_text[1:]
+                    key, _, v = sub.partition("=")
+                    value_text = v
+                    flag = flag + "." + key
+            elif "=" in text and text.startswith("-"):
+                flag, value_text = text.split("=", 1)
+                value_arg = a
+            else:
+                flag = text
+            if flag.startswith("--") and "_" in flag.partition(".")[0]:
+                styles["snake"] += 1
+            elif flag.startswith("--") and "-" in flag[2:].partition(".")[0]:
+                styles["kebab"] += 1
+            base, sub = normalise_flag(flag)
+            if base == "-O" and self.cat.flag("--optimization-level") and self.cat.flag("--optimization-level").exists(self.version):
+                base = "--optimization-level"
+            if base == "--config":
+                if value_text is None and i + 1 < len(args):
+                    out.config_path = args[i + 1]
+                    i += 2
+                else:
+                    out.config_path = value_arg
+                    i += 1
+                continue
+            negated = False
+            info = self._lookup(base)
+            if info is None and base.startswith("--no-"):
+                pos = self._lookup("--" + base[5:])
+                if pos is not None and pos[1] in ("negatable", "switch"):
+                    info, negated = pos, True
+            start = a.index
+            if info is None:
+                # vLLM never had this flag: keep it, take a value if one follows.
+                dest = base.lstrip("-").replace("-", "_")
+                if value_text is None and i + 1 < len(args) and args[i + 1].text is not None and not (args[i + 1].text.startswith("-") and not _NUMBER.match(args[i + 1].text)):
+                    value_arg = args[i + 1]
+                    value_text = value_arg.text
+                    i += 1
+                out.unknown[dest] = Setting(dest, value_text, True, self.file, a.line, flag, value_arg.raw if value_arg else "", self.syntax, known=False, span=(start, (value_arg or a).index))
+                i += 1
+                continue
+            dest, kind, exists = info
+            entry = self.cat.arg(dest)
+            typ = entry.field("type", self.version if entry and entry.exists(self.version) else (entry.last if entry else None)) if entry else "str"
+            unresolved = None
+            note = a.note
+            end = a.index
+            if negated:
+                value: Any = False
+                raw = ""
+            elif kind in ("switch", "negatable") and value_text is None:
+                value, raw = True, ""
+            elif kind == "values" and value_text is None:
+                items = []
+                j = i + 1
+                while j < len(args) and (args[j].text is None or not args[j].text.startswith("-") or _NUMBER.match(args[j].text)):
+                    if args[j].text is None:
+                        unresolved = args[j].unresolved
+                    items.append(args[j])
+                    j += 1
+                value = [coerce(x.text, "int") if x.text and _NUMBER.match(x.text) else x.text for x in items]
+                raw = " ".join(x.raw for x in items)
+                end = items[-1].index if items else a.index
+                i = j - 1
+            else:
+                if value_text is None:
+                    if i + 1 >= len(args):
+                        out.unknown.setdefault(dest, Setting(dest, None, False, self.file, a.line, flag, "", self.syntax, "flag has no value", known=exists, span=(start, start)))
+                        i += 1
+                        continue
+                    value_arg = args[i + 1]
+                    i += 1
+                    end = value_arg.index
+                    value_text = value_arg.text
+                    unresolved = value_arg.unresolved
+                    note = note or value_arg.note
+                raw = value_arg.raw if value_arg is not None else ""
+                if value_arg is a and a.unresolved:
+                    unresolved = a.unresolved
+                if value_text is None or unresolved:
+                    value = None
+                elif kind in ("switch", "negatable"):
+                    value = coerce(value_text, "bool")
+                elif dest == "compilation_config" and not sub and _NUMBER.match(value_text.strip()):
+                    # ≤0.11: `-O3` / `--compilation-config 3` set the level (0.11.1+: the mode)
+                    value = {self._compile_key(): int(float(value_text))}
+                elif dest == "optimization_level":
+                    value = _opt_level(value_text)
+                else:
+                    value = coerce(value_text, "json" if sub else typ)
+            resolved = unresolved is None and value is not None
+            if sub:
+                prev = out.settings.get(dest)
+                container = dict(prev.value) if prev and isinstance(prev.value, dict) else {}
+                if resolved:
+                    _set_nested(container, sub, value)
+                s = Setting(dest, container, resolved and (prev is None or prev.resolved), self.file, a.line, base + "." + sub, raw, self.syntax, note, known=exists, span=(start, end))
+            else:
+                s = Setting(dest, value if resolved else None, resolved, self.file, a.line, flag, raw, self.syntax, note if resolved else (unresolved or note), known=exists, span=(start, end))
+            if dest == "model":
+                out.model = s
+            else:
+                out.settings[dest] = s
+            i += 1
+        out.flag_style = "snake" if styles["snake"] > styles["kebab"] else "kebab"
+        return out
+
+
+def _opt_level(text: str):
+    t = text.strip().upper().removeprefix("O")
+    return int(t) if t.isdigit() else text
+
+
+def args_from_words(words: list[Word], start: int = 0) -> list[Arg]:
+    return [Arg.from_word(w, start + k) for k, w in enumerate(words)]

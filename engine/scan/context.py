@@ -1,0 +1,96 @@
+"""What every scanner gets: the project root, a safe file reader, the vLLM catalog and the
+version each file's sites are read against, and a place to report files it had to skip."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from ..catalog import Catalog
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+
+
+@dataclass
+class Skipped:
+    file: str
+    line: int | None
+    code: str  # why, as a key of knowledge/i18n.yaml › skip.<code>
+    detail: str = ""  # the parser's own message, when there is one
+
+    @property
+    def reason(self) -> str:
+        return f"{self.code}: {self.detail}" if self.detail else self.code
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.reason}" if self.line else f"{self.file}: {self.reason}"
+
+
+@dataclass
+class ScanContext:
+    root: Path
+    catalog: Catalog
+    default_version: str
+    versions_by_dir: dict[str, str] = field(default_factory=dict)  # "" is the root
+    skipped: list[Skipped] = field(default_factory=list)
+    _cache: dict[str, str | None] = field(default_factory=dict)
+
+    def version_for(self, rel: str) -> str:
+        """The catalog release for a file: from the nearest pin at or above its folder."""
+        parts = PurePosixPath(rel).parent.parts
+        for depth in range(len(parts), -1, -1):
+            key = "/".join(parts[:depth])
+            if key in self.versions_by_dir:
+                return self.versions_by_dir[key]
+        return self.default_version
+
+    def skip(self, rel: str, code: str, line: int | None = None, detail: str = "") -> None:
+        if not any(s.file == rel and s.code == code for s in self.skipped):
+            self.skipped.append(Skipped(rel, line, code, detail))
+
+    def read(self, rel: str) -> str | None:
+        """Text of a project file, or None (and a skip record) when it cannot be read as text."""
+        if rel in self._cache:
+            return self._cache[rel]
+        text = None
+        path = self.root / rel
+        try:
+            resolved = path.resolve()
+            if self.root.resolve() not in (resolved, *resolved.parents):
+                self.skip(rel, "outside-root")
+            elif path.stat().st_size > MAX_FILE_BYTES:
+                self.skip(rel, "too-large", detail=f"> {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+            else:
+                data = path.read_bytes()
+                if b"\x00" in data[:8192]:
+                    self.skip(rel, "binary")
+                else:
+                    try:
+                        text = data.decode("utf-8-sig")
+                    except UnicodeDecodeError as e:
+                        line = data[: e.start].count(b"\n") + 1
+                        self.skip(rel, "not-utf8", line)
+        except OSError as e:
+            self.skip(rel, "unreadable", detail=str(e.strerror or e))
+        self._cache[rel] = text
+        return text
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def resolve_ref(self, from_file: str, ref: str) -> str | None:
+        """A path written in a project file (e.g. `--config conf/x.yaml`), as a project path."""
+        ref = ref.strip()
+        if not ref or "$" in ref:
+            return None
+        base_dirs = [PurePosixPath(from_file).parent, PurePosixPath(".")]
+        for base in base_dirs:
+            cand = (self.root / base / ref)
+            try:
+                if cand.is_file():
+                    r = cand.resolve()
+                    root = self.root.resolve()
+                    if root in r.parents:
+                        return r.relative_to(root).as_posix()
+            except OSError:
+                continue
+        return None

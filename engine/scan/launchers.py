@@ -1,0 +1,86 @@
+"""Recognising a vLLM launch inside a shell command: skip env assignments and wrappers
+(nohup, env, exec, timeout, numactl, uv run …), then match the program."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .shell import Word, split_assignment
+
+# wrapper → options of it that take a value
+WRAPPERS: dict[str, set[str]] = {
+    "nohup": set(), "exec": set(), "time": set(), "command": set(), "builtin": set(),
+    "sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U"}, "nice": {"-n"},
+    "ionice": {"-c", "-n", "-p"}, "stdbuf": {"-i", "-o", "-e"}, "setsid": set(),
+    "taskset": set(), "numactl": {"--cpunodebind", "--membind", "--physcpubind", "--interleave", "-N", "-m", "-C", "-i"},
+    "timeout": {"-s", "-k", "--signal", "--kill-after"}, "env": {"-u", "--unset", "-C", "--chdir"},
+    "then": set(), "do": set(), "else": set(), "elif": set(), "!": set(), "{": set(),
+    "xargs": set(), "unbuffer": set(),
+}
+RUNNERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("conda", "run"), ("micromamba", "run"), ("mamba", "run"), ("pixi", "run"), ("hatch", "run"), ("rye", "run")}
+_PYTHON = re.compile(r"^(.*/)?python(\d(\.\d+)?)?$")
+
+
+@dataclass
+class Launch:
+    kind: str  # 'vllm serve' | 'api_server' | 'legacy api_server'
+    argv_start: int  # index of the first argument word after the program
+    positional_model: bool
+    env: list[tuple[str, Word, int]]  # prefix assignments: name, value word, word index
+    program_start: int
+
+
+def find_launch(words: list[Word]) -> Launch | None:
+    vals = [w.value for w in words]
+    i, n = 0, len(words)
+    env: list[tuple[str, Word, int]] = []
+    while i < n:
+        v = vals[i]
+        a = split_assignment(words[i])
+        if a is not None:
+            env.append((a[0], a[1], i))
+            i += 1
+            continue
+        if v is None:
+            return None
+        base = v.rsplit("/", 1)[-1]
+        if base in WRAPPERS:
+            takes = WRAPPERS[base]
+            i += 1
+            if base == "timeout":
+                while i < n and (vals[i] or "").startswith("-"):
+                    i += 2 if vals[i] in takes else 1
+                i += 1  # the duration
+                continue
+            if base == "taskset":
+                while i < n and (vals[i] or "").startswith("-"):
+                    i += 1
+                i += 1  # the mask
+                continue
+            while i < n and (vals[i] or "").startswith("-") and not (vals[i] or "").startswith("--model"):
+                i += 2 if vals[i].split("=")[0] in takes and "=" not in vals[i] else 1
+            continue
+        if i + 1 < n and (base, vals[i + 1]) in RUNNERS:
+            i += 2
+            while i < n and (vals[i] or "").startswith("-"):
+                i += 2 if vals[i] in ("-n", "--name", "-p", "--prefix", "--with", "--python", "-e", "--env", "--project") else 1
+            continue
+        if base == "vllm":
+            if i + 1 < n and vals[i + 1] == "serve":
+                return Launch("vllm serve", i + 2, True, env, i)
+            return None
+        if _PYTHON.match(base):
+            j = i + 1
+            while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
+                j += 1
+            if j + 1 < n and vals[j] == "-m":
+                mod = vals[j + 1] or ""
+                if mod in ("vllm.entrypoints.openai.api_server",):
+                    return Launch("api_server", j + 2, False, env, i)
+                if mod == "vllm.entrypoints.cli.main" and j + 2 < n and vals[j + 2] == "serve":
+                    return Launch("vllm serve", j + 3, True, env, i)
+                if mod == "vllm.entrypoints.api_server":
+                    return Launch("legacy api_server", j + 2, False, env, i)
+            return None
+        return None
+    return None

@@ -1,0 +1,229 @@
+"""The vLLM version a project pins: requirements*.txt, pyproject.toml (PEP 621, Poetry, uv
+dependency groups), setup.py / setup.cfg, conda environment files and uv/poetry lock files."""
+from __future__ import annotations
+
+import ast
+import configparser
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from .. import yamlio
+from ..versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
+from .context import ScanContext
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+# `vllm` itself, not vllm-flash-attn / vllmx: the name must end at an operator, `[`, `@`, `;` or the end.
+_REQ = re.compile(r"^\s*vllm(?P<extras>\[[^\]]*\])?(?=\s*(?:$|[<>=!~;@(]))\s*(?:@\s*(?P<url>\S+)|(?P<spec>[^;#@]*))(?:;.*)?$", re.I)
+_WHEEL_VERSION = re.compile(r"vllm-(\d+(?:\.\d+)+(?:\.post\d+)?)", re.I)
+
+# Where a pin comes from decides which wins inside one folder: the lock file saw what was installed.
+RANK = {"lock": 0, "requirements": 1, "pyproject": 2, "setup": 3, "conda": 4}
+
+
+@dataclass
+class Pin:
+    file: str
+    line: int
+    text: str  # as written, e.g. "vllm==0.6.3"
+    spec: str  # specifier part, e.g. "==0.6.3"
+    kind: str  # lock | requirements | pyproject | setup | conda
+    exact: str | None = None
+
+    @property
+    def folder(self) -> str:
+        p = PurePosixPath(self.file).parent.as_posix()
+        return "" if p == "." else p
+
+
+def is_pin_file(rel: str) -> bool:
+    name = PurePosixPath(rel).name.lower()
+    return (
+        (name.startswith("requirements") and name.endswith((".txt", ".in")))
+        or (name.startswith("constraints") and name.endswith(".txt"))
+        or PurePosixPath(rel).parent.name.lower() == "requirements" and name.endswith((".txt", ".in"))
+        or name in ("pyproject.toml", "setup.py", "setup.cfg", "environment.yml", "environment.yaml", "conda.yml", "conda.yaml", "uv.lock", "poetry.lock")
+    )
+
+
+def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
+    if "vllm" not in text.lower():
+        return []
+    name = PurePosixPath(rel).name.lower()
+    try:
+        if name == "pyproject.toml":
+            return _pyproject(rel, text)
+        if name in ("uv.lock", "poetry.lock"):
+            return _lock(rel, text)
+        if name == "setup.py":
+            return _setup_py(rel, text)
+        if name == "setup.cfg":
+            return _setup_cfg(rel, text)
+        if name.endswith((".yml", ".yaml")):
+            return _conda(rel, text)
+        return _requirements(rel, text)
+    except tomllib.TOMLDecodeError as e:
+        ctx.skip(rel, "toml-error", getattr(e, "lineno", None), str(e))
+    except yamlio.YamlError as e:
+        ctx.skip(rel, "yaml-error", e.line, str(e))
+    except SyntaxError as e:
+        ctx.skip(rel, "python-syntax", e.lineno, e.msg)
+    except (configparser.Error, ValueError, RecursionError) as e:
+        ctx.skip(rel, "parse-error", detail=type(e).__name__)
+    return []
+
+
+def _from_requirement(rel: str, line: int, req: str, kind: str) -> Pin | None:
+    m = _REQ.match(req)
+    if not m:
+        return None
+    if m["url"]:
+        wm = _WHEEL_VERSION.search(m["url"])
+        return Pin(rel, line, req.strip(), f"=={wm.group(1)}" if wm else "", kind, wm.group(1) if wm else None)
+    spec = (m["spec"] or "").strip().strip("()").strip()
+    return _pin(rel, line, req.strip(), spec, kind)
+
+
+def _pin(rel, line, text, spec, kind) -> Pin:
+    try:
+        exact = SpecifierSet(spec).exact
+    except InvalidSpecifier:
+        exact = None
+    return Pin(rel, line, text, spec, kind, exact)
+
+
+def _requirements(rel: str, text: str) -> list[Pin]:
+    out = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.split(" #", 1)[0].strip()
+        if not line or line.startswith(("#", "-")):
+            continue
+        p = _from_requirement(rel, n, line, "requirements")
+        if p:
+            out.append(p)
+    return out
+
+
+def _line_of(text: str, needle: str) -> int:
+    for n, raw in enumerate(text.splitlines(), 1):
+        if needle in raw:
+            return n
+    return 1
+
+
+def _pyproject(rel: str, text: str) -> list[Pin]:
+    data = tomllib.loads(text)
+    reqs: list[str] = []
+    proj = data.get("project", {})
+    reqs += [r for r in proj.get("dependencies", []) if isinstance(r, str)]
+    for group in (proj.get("optional-dependencies") or {}).values():
+        reqs += [r for r in group if isinstance(r, str)]
+    for group in (data.get("dependency-groups") or {}).values():
+        reqs += [r for r in group if isinstance(r, str)]
+    out = [p for r in reqs if (p := _from_requirement(rel, _line_of(text, r), r, "pyproject"))]
+    poetry = (data.get("tool", {}).get("poetry", {}) or {})
+    tables = [poetry.get("dependencies", {})] + [g.get("dependencies", {}) for g in (poetry.get("group") or {}).values() if isinstance(g, dict)]
+    for deps in tables:
+        for key, val in (deps or {}).items():
+            if key.lower() != "vllm":
+                continue
+            spec = val if isinstance(val, str) else (val.get("version", "") if isinstance(val, dict) else "")
+            spec = "" if spec.strip() == "*" else spec.strip()
+            out.append(_pin(rel, _line_of(text, key), f"vllm = {spec!r}", spec, "pyproject"))
+    return out
+
+
+def _lock(rel: str, text: str) -> list[Pin]:
+    data = tomllib.loads(text)
+    out = []
+    for pkg in data.get("package", []):
+        if isinstance(pkg, dict) and str(pkg.get("name", "")).lower() == "vllm" and pkg.get("version"):
+            v = str(pkg["version"])
+            out.append(Pin(rel, _line_of(text, f'version = "{v}"'), f"vllm {v}", f"=={v}", "lock", v))
+    return out
+
+
+def _setup_py(rel: str, text: str) -> list[Pin]:
+    tree = ast.parse(text, filename=rel)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lower().startswith("vllm"):
+            p = _from_requirement(rel, node.lineno, node.value, "setup")
+            if p:
+                out.append(p)
+    return out
+
+
+def _setup_cfg(rel: str, text: str) -> list[Pin]:
+    out = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        p = _from_requirement(rel, n, raw.strip(), "setup")
+        if p and raw.startswith((" ", "\t")):
+            out.append(p)
+    return out
+
+
+def _conda(rel: str, text: str) -> list[Pin]:
+    doc = yamlio.load(text)
+    data = doc.data
+    if not isinstance(data, dict) or not isinstance(data.get("dependencies"), list):
+        return []
+    out = []
+    for i, dep in enumerate(data["dependencies"]):
+        if isinstance(dep, str):
+            spec = dep.strip()
+            m = re.match(r"^(?:[\w-]+::)?vllm\s*(=?=?)\s*([\w.*]+)?$", spec, re.I)
+            if m:
+                op, ver = m.group(1), m.group(2)
+                if op == "=" and ver and not ver.endswith("*"):
+                    ver_spec = f"=={ver}.*" if ver.count(".") < 2 else f"=={ver}"  # conda `=` is a prefix match
+                else:
+                    ver_spec = f"=={ver}" if ver else ""
+                out.append(_pin(rel, doc.line_of(("dependencies", i)), spec, ver_spec, "conda"))
+            elif spec.lower().startswith("vllm"):
+                p = _from_requirement(rel, doc.line_of(("dependencies", i)), spec, "conda")
+                if p:
+                    out.append(p)
+        elif isinstance(dep, dict) and isinstance(dep.get("pip"), list):
+            for j, r in enumerate(dep["pip"]):
+                if isinstance(r, str):
+                    p = _from_requirement(rel, doc.line_of(("dependencies", i, "pip", j)), r, "conda")
+                    if p:
+                        out.append(p)
+    return out
+
+
+@dataclass
+class VersionChoice:
+    version: str  # what checks are evaluated against
+    pinned: bool
+    basis: str  # pin | range | unbounded | none | unreadable | no-match | cli (i18n: version.<basis>)
+    pin: Pin | None = None
+
+    @property
+    def where(self) -> str:
+        return f"{self.pin.file}:{self.pin.line}" if self.pin else ""
+
+
+def choose(pins: list[Pin], known: list[Version], newest: str) -> VersionChoice:
+    """One version from the pins of one folder (best-ranked file first)."""
+    if not pins:
+        return VersionChoice(newest, False, "none")
+    best = sorted(pins, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, p.file, p.line))[0]
+    if best.exact and try_parse(best.exact):
+        return VersionChoice(str(try_parse(best.exact)), True, "pin", best)
+    try:
+        spec = SpecifierSet(best.spec)
+    except InvalidSpecifier:
+        return VersionChoice(newest, False, "unreadable", best)
+    if not spec:
+        return VersionChoice(newest, False, "unbounded", best)
+    hit = newest_matching(spec, known)
+    if hit is None:
+        return VersionChoice(newest, False, "no-match", best)
+    return VersionChoice(str(hit), False, "range", best)

@@ -1,0 +1,391 @@
+"""A POSIX-shell tokenizer, enough to find and read vLLM launch commands in scripts: quotes,
+backslash-newline continuations, comments, operators, heredocs, redirections and parameter
+expansion against the script's own literal assignments. Nothing is ever executed."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+OPERATORS = ("&&", "||", ";;", "|&", ";", "&", "|", "(", ")")
+# A redirection operator with its optional fd; its target is the next word.
+_REDIR_AT = re.compile(r"(\d*)(&>>|&>|>>|>\||>&|<&|<>|<<<|<<-|<<|>|<)")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass
+class Seg:
+    kind: str  # lit | var | cmd
+    text: str = ""
+    name: str = ""
+    op: str = ""  # '', ':-', '-', ':=', '=', ':+', '+', '#', '%', ...
+    arg: str = ""
+    quoted: bool = False
+
+
+@dataclass
+class Word:
+    raw: str
+    line: int
+    segs: list[Seg] = field(default_factory=list)
+    start: int = 0  # character offsets of the word in the script
+    end: int = 0
+    value: str | None = None  # after expansion; None when unresolved
+    assumed: str | None = None  # e.g. "default of ${TP:-2}"
+    unresolved: str | None = None  # the expansion that could not be resolved
+
+    @property
+    def literal(self) -> str:
+        """Text with quotes removed and expansions kept as written (for display)."""
+        out = []
+        for s in self.segs:
+            out.append(s.text if s.kind == "lit" else s.arg if s.kind == "cmd" else _show_var(s))
+        return "".join(out)
+
+    @property
+    def is_all_args(self) -> bool:
+        return any(s.kind == "var" and s.name in ("@", "*") for s in self.segs)
+
+
+def _show_var(s: Seg) -> str:
+    if s.op:
+        return "${" + s.name + s.op + s.arg + "}"
+    return "$" + s.name if len(s.name) == 1 or not s.quoted else "${" + s.name + "}"
+
+
+@dataclass
+class Command:
+    words: list[Word]
+    line: int
+    end_line: int
+    assignments: list[tuple[str, Word]] = field(default_factory=list)
+
+
+class ShellSyntaxError(ValueError):
+    def __init__(self, message: str, line: int):
+        self.line = line
+        super().__init__(message)
+
+
+class _Lexer:
+    def __init__(self, text: str):
+        self.s = text
+        self.i = 0
+        self.line = 1
+        self.pending_heredocs: list[tuple[str, bool]] = []
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.s[j] if j < len(self.s) else ""
+
+    def advance(self, n: int = 1) -> str:
+        chunk = self.s[self.i:self.i + n]
+        self.line += chunk.count("\n")
+        self.i += n
+        return chunk
+
+    def tokens(self):
+        """Yields ('word', Word) | ('op', text, line) | ('nl', line)."""
+        while self.i < len(self.s):
+            c = self.peek()
+            if c == "\\" and self.peek(1) == "\n":
+                self.advance(2)
+                continue
+            if c in " \t\r":
+                self.advance()
+                continue
+            if c == "\n":
+                line = self.line
+                self.advance()
+                yield ("nl", line)
+                if self.pending_heredocs:
+                    self._skip_heredocs()
+                continue
+            if c == "#":
+                while self.i < len(self.s) and self.peek() != "\n":
+                    self.advance()
+                continue
+            rm = _REDIR_AT.match(self.s, self.i)
+            if rm:
+                line = self.line
+                self.advance(rm.end() - self.i)
+                yield ("redir", rm.group(2), line)
+                continue
+            op = next((o for o in OPERATORS if self.s.startswith(o, self.i)), None)
+            if op:
+                line = self.line
+                self.advance(len(op))
+                yield ("op", op, line)
+                continue
+            yield ("word", self._word())
+
+    def _skip_heredocs(self) -> None:
+        for delim, strip_tabs in self.pending_heredocs:
+            while self.i < len(self.s):
+                end = self.s.find("\n", self.i)
+                end = len(self.s) if end < 0 else end
+                line_text = self.s[self.i:end]
+                self.advance(end - self.i + (1 if end < len(self.s) else 0))
+                if (line_text.lstrip("\t") if strip_tabs else line_text) == delim:
+                    break
+        self.pending_heredocs = []
+
+    def _word(self) -> Word:
+        start, line = self.i, self.line
+        segs: list[Seg] = []
+        lit: list[str] = []
+
+        def flush(quoted=False):
+            if lit:
+                segs.append(Seg("lit", "".join(lit), quoted=quoted))
+                lit.clear()
+
+        while self.i < len(self.s):
+            c = self.peek()
+            if c in " \t\r\n<>" or any(self.s.startswith(o, self.i) for o in OPERATORS):
+                break
+            if c == "\\":
+                if self.peek(1) == "\n":
+                    self.advance(2)
+                    continue
+                self.advance()
+                lit.append(self.advance() if self.i < len(self.s) else "")
+            elif c == "'":
+                flush()
+                self.advance()
+                end = self.s.find("'", self.i)
+                if end < 0:
+                    raise ShellSyntaxError("unterminated single quote", line)
+                segs.append(Seg("lit", self.advance(end - self.i), quoted=True))
+                self.advance()
+            elif c == "$" and self.peek(1) == "'":
+                flush()
+                self.advance(2)
+                buf = []
+                while self.i < len(self.s) and self.peek() != "'":
+                    if self.peek() == "\\":
+                        self.advance()
+                        e = self.advance()
+                        buf.append({"n": "\n", "t": "\t", "'": "'", "\\": "\\"}.get(e, "\\" + e))
+                    else:
+                        buf.append(self.advance())
+                if self.i >= len(self.s):
+                    raise ShellSyntaxError("unterminated $'…' quote", line)
+                self.advance()
+                segs.append(Seg("lit", "".join(buf), quoted=True))
+            elif c == '"':
+                flush()
+                self.advance()
+                self._double_quoted(segs, line)
+            elif c == "$":
+                flush()
+                segs.append(self._dollar(quoted=False, line=line))
+            elif c == "`":
+                flush()
+                self.advance()
+                end = self.s.find("`", self.i)
+                if end < 0:
+                    raise ShellSyntaxError("unterminated backquote", line)
+                body = self.advance(end - self.i)
+                self.advance()
+                segs.append(Seg("cmd", arg="`" + body + "`"))
+            else:
+                lit.append(self.advance())
+        flush()
+        return Word(raw=self.s[start:self.i], line=line, segs=segs, start=start, end=self.i)
+
+    def _double_quoted(self, segs: list[Seg], line: int) -> None:
+        buf: list[str] = []
+        while True:
+            if self.i >= len(self.s):
+                raise ShellSyntaxError("unterminated double quote", line)
+            c = self.peek()
+            if c == '"':
+                self.advance()
+                break
+            if c == "\\" and self.peek(1) in '"\\$`\n':
+                self.advance()
+                e = self.advance()
+                if e != "\n":
+                    buf.append(e)
+            elif c == "$":
+                if buf:
+                    segs.append(Seg("lit", "".join(buf), quoted=True))
+                    buf = []
+                segs.append(self._dollar(quoted=True, line=line))
+            elif c == "`":
+                if buf:
+                    segs.append(Seg("lit", "".join(buf), quoted=True))
+                    buf = []
+                self.advance()
+                end = self.s.find("`", self.i)
+                if end < 0:
+                    raise ShellSyntaxError("unterminated backquote", line)
+                segs.append(Seg("cmd", arg="`" + self.advance(end - self.i) + "`", quoted=True))
+                self.advance()
+            else:
+                buf.append(self.advance())
+        segs.append(Seg("lit", "".join(buf), quoted=True))
+
+    def _dollar(self, quoted: bool, line: int) -> Seg:
+        self.advance()  # $
+        c = self.peek()
+        if c == "{":
+            depth, j = 1, self.i + 1
+            while j < len(self.s) and depth:
+                if self.s[j] == "{":
+                    depth += 1
+                elif self.s[j] == "}":
+                    depth -= 1
+                j += 1
+            if depth:
+                raise ShellSyntaxError("unterminated ${…}", line)
+            body = self.s[self.i + 1:j - 1]
+            self.advance(j - self.i)
+            m = re.match(r"^(#?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(:?[-=+?]|##?|%%?|:)?(.*)$", body, re.S)
+            if not m:
+                return Seg("var", name=body, op="?bad", quoted=quoted)
+            name = m.group(2)
+            op = m.group(3) or ""
+            if m.group(1):
+                op = "#len"
+            return Seg("var", name=name, op=op, arg=_unquote_simple(m.group(4)), quoted=quoted)
+        if c == "(":
+            depth, j = 1, self.i + 1
+            while j < len(self.s) and depth:
+                if self.s[j] == "(":
+                    depth += 1
+                elif self.s[j] == ")":
+                    depth -= 1
+                j += 1
+            body = self.s[self.i - 1:j]
+            self.advance(j - self.i)
+            return Seg("cmd", arg=body, quoted=quoted)
+        m = _NAME.match(self.s, self.i)
+        if m:
+            self.advance(m.end() - self.i)
+            return Seg("var", name=m.group(0), quoted=quoted)
+        if c and (c.isdigit() or c in "@*#?$!-"):
+            self.advance()
+            return Seg("var", name=c, quoted=quoted)
+        return Seg("lit", "$", quoted=quoted)
+
+
+def _unquote_simple(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    return text
+
+
+ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?=)")
+
+
+def parse(text: str) -> list[Command]:
+    """Split a script into simple commands, expanding parameters from earlier literal
+    assignments (`MODEL=x`, `export TP=2`, `: ${TP:=2}`) in file order."""
+    lex = _Lexer(text)
+    commands: list[Command] = []
+    current: list[Word] = []
+
+    def end_command():
+        if current:
+            commands.append(Command(words=list(current), line=current[0].line, end_line=current[-1].line))
+            current.clear()
+
+    target_of = None
+    for tok in lex.tokens():
+        if tok[0] == "redir":
+            target_of = tok[1]
+            continue
+        if tok[0] == "word":
+            w = tok[1]
+            if target_of is not None:
+                if target_of in ("<<", "<<-"):
+                    delim = "".join(s.text for s in w.segs if s.kind == "lit")
+                    lex.pending_heredocs.append((delim, target_of == "<<-"))
+                target_of = None
+                continue
+            current.append(w)
+        else:
+            target_of = None
+            end_command()
+    end_command()
+    return commands
+
+
+class Expander:
+    """Expands words against literal assignments seen so far in the script."""
+
+    def __init__(self, initial: dict[str, str] | None = None):
+        self.vars: dict[str, str] = dict(initial or {})
+        self.notes: dict[str, str] = {}  # why a variable's value is only an assumption
+        self.unknown: set[str] = set()
+
+    def expand(self, w: Word) -> Word:
+        out: list[str] = []
+        assumed = None
+        unresolved = None
+        for s in w.segs:
+            if s.kind == "lit":
+                out.append(s.text)
+            elif s.kind == "cmd":
+                unresolved = unresolved or s.arg
+            else:
+                val, how = self._var(s)
+                if val is None:
+                    unresolved = unresolved or _show_var(s)
+                else:
+                    out.append(val)
+                    if how:
+                        assumed = assumed or how
+        w.value = None if unresolved else "".join(out)
+        w.assumed = assumed
+        w.unresolved = unresolved
+        return w
+
+    def _var(self, s: Seg) -> tuple[str | None, str | None]:
+        known = s.name in self.vars
+        val = self.vars.get(s.name)
+        note = self.notes.get(s.name)
+        if s.op in ("", ):
+            return (val, note) if known else (None, None)
+        if s.op in (":-", "-", ":=", "="):
+            if known and (val != "" or s.op in ("-", "=")):
+                return val, note
+            default = self._expand_text(s.arg)
+            if s.op in (":=", "="):
+                self.vars[s.name] = default
+            return default, "default of ${" + s.name + s.op + s.arg + "}"
+        if s.op in (":+", "+"):
+            return (self._expand_text(s.arg), None) if known and val else ("", None) if s.name in self.vars else (None, None)
+        return None, None
+
+    def _expand_text(self, text: str) -> str:
+        def sub(m):
+            name = m.group(1) or m.group(2)
+            return self.vars.get(name, m.group(0))
+        return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", sub, text)
+
+    def assign(self, name: str, w: Word) -> None:
+        self.expand(w)
+        self.notes.pop(name, None)
+        if w.value is None:
+            self.vars.pop(name, None)
+            self.unknown.add(name)
+        else:
+            self.vars[name] = w.value
+            if w.assumed:
+                self.notes[name] = w.assumed
+
+
+def split_assignment(w: Word) -> tuple[str, Word] | None:
+    """`NAME=value` as (NAME, value-word), keeping the value's segments."""
+    if not w.segs or w.segs[0].kind != "lit" or w.segs[0].quoted:
+        return None
+    m = ASSIGN.match(w.segs[0].text)
+    if not m:
+        return None
+    name = m.group(1)
+    rest_text = w.segs[0].text[m.end():]
+    segs = ([Seg("lit", rest_text)] if rest_text else []) + w.segs[1:]
+    eq = w.raw.index("=") + 1 if "=" in w.raw else len(w.raw)
+    return name, Word(raw=w.raw[eq:], line=w.line, segs=segs or [Seg("lit", "")], start=w.start + eq, end=w.end)

@@ -1,0 +1,77 @@
+"""Deployment sites: one per `vllm serve` command, `LLM(...)` call, RL trainer config … with
+every setting's value and where it was written, so a fix can go back in the same syntax."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Setting:
+    name: str  # canonical vLLM argument (EngineArgs field or serve flag dest), or env var
+    value: Any = None
+    resolved: bool = True  # False: the scanner could not work out the value ($MODEL, f(x))
+    file: str = ""
+    line: int = 0
+    key: str = ""  # as written: --gpu_memory_utilization, gpu-memory-utilization, kv_cache_dtype
+    raw: str = ""  # the value as written
+    syntax: str = "cli"
+    note: str | None = None  # e.g. "default of ${TP:-2}"
+    known: bool = True  # the name exists in the site's vLLM version
+    span: tuple[int, int] | None = None  # word indices (cli) of this setting, for edits
+    pos: dict | None = None  # where it sits in its file (character offsets), for edits
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass
+class Finding:
+    """A remark about a site that is not one of the checks (unknown flag, unreadable value)."""
+
+    code: str
+    message: dict[str, str]  # en / zh
+    file: str
+    line: int
+    priority: str | None = None
+    fix: list = field(default_factory=list)  # [(FixOp, value)]
+    safe: bool = False
+    subject: str = ""  # the option or variable it is about
+
+    @property
+    def id(self) -> str:
+        return f"{self.code}:{self.subject}" if self.subject else self.code
+
+
+@dataclass
+class Site:
+    file: str
+    line: int
+    syntax: str  # cli | python-call | yaml-config | …
+    kind: str  # 'vllm serve', 'api_server', 'LLM()', 'EngineArgs()', 'AsyncEngineArgs()'
+    mode: str
+    mode_evidence: str  # where the site was recognised (file:line)
+    framework: str = "none"
+    settings: dict[str, Setting] = field(default_factory=dict)
+    env: dict[str, Setting] = field(default_factory=dict)
+    model: Setting | None = None
+    config_file: str | None = None
+    config_key_style: str = "kebab"  # how keys are written in the --config YAML
+    flag_style: str = "kebab"  # --a-b or --a_b on the command line
+    opaque: list[dict] = field(default_factory=list)  # {code, what, where}: more args may arrive unseen
+    remarks: list[Finding] = field(default_factory=list)
+    unknown: dict[str, Setting] = field(default_factory=dict)  # flags vLLM does not have at all
+    source: Any = None  # scanner-specific handle used when rendering changes (words, call text)
+    end_line: int = 0
+
+    @property
+    def id(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def set(self, s: Setting) -> None:
+        self.settings[s.name] = s
+
+    @property
+    def unresolved(self) -> set[str]:
+        return {n for n, s in self.settings.items() if not s.resolved}

@@ -1,0 +1,295 @@
+"""`vllm-kb kb validate`: the knowledge linted as a whole — every file against its schema,
+every CEL predicate compiled, every fact, flag and env var it names checked against the
+facts schema and the vLLM catalog for the versions it claims, ids unique, cases passing."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from . import catalog as catalog_mod
+from . import cel, resources, schemas, yamlio
+from .errors import KnowledgeError, Problem
+from .evaluate import placeholders
+from .knowledge import Knowledge, Registry, _check_from
+from .versions import SpecifierSet
+
+FILES = [
+    (("manifest.yaml",), "manifest"),
+    (("categories.yaml",), "categories"),
+    (("gpus.yaml",), "gpus"),
+    (("models.yaml",), "models"),
+    (("i18n.yaml",), "i18n"),
+    (("vllm", "effective_defaults.yaml"), "effective_defaults"),
+]
+FACT_GROUPS_FREE = ("args", "engine", "env")
+# Env vars a predicate may read that are not vLLM's own.
+EXTRA_ENV = frozenset({"CUDA_VISIBLE_DEVICES", "HF_TOKEN", "HF_HOME", "HF_HUB_OFFLINE", "NCCL_DEBUG", "PYTORCH_CUDA_ALLOC_CONF", "CUDA_DEVICE_MAX_CONNECTIONS", "OMP_NUM_THREADS"})
+_TEXT_FLAG = re.compile(r"`(--[a-z][a-z0-9-]*)")
+_TEXT_ENV = re.compile(r"\b(VLLM_[A-Z0-9_]+)\b")
+# VLLM_-prefixed names in prose that are enum members, not env vars.
+NOT_ENV = frozenset({"VLLM_COMPILE"})
+
+
+class Validator:
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.cat = catalog_mod.load()
+        self.facts_schema = schemas.raw("facts")
+        self.n_predicates = 0
+        self.n_cases = 0
+
+    def add(self, file: str, id_: str, path: str, message: str) -> None:
+        self.problems.append(Problem(file, id_, path, message))
+
+    # -- files ------------------------------------------------------------------------------
+
+    def load(self, parts: tuple[str, ...]) -> yamlio.Document | None:
+        name = resources.display_name("knowledge", *parts)
+        try:
+            return yamlio.load(resources.read_text("knowledge", *parts))
+        except yamlio.YamlError as e:
+            self.add(f"{name}:{e.line}" if e.line else name, "", "", f"invalid YAML: {e}")
+        except FileNotFoundError:
+            self.add(name, "", "", "file is missing")
+        return None
+
+    def schema(self, name: str, schema: str, data: Any, id_for=None) -> bool:
+        ok = True
+        for path, msg in schemas.errors(schema, data):
+            ok = False
+            id_, rest = (id_for(path) if id_for else ("", path))
+            self.add(name, id_, schemas.json_path(rest), msg)
+        return ok
+
+    def run(self) -> tuple[list[Problem], str]:
+        for parts, schema in FILES:
+            doc = self.load(parts)
+            if doc is not None:
+                self.schema(resources.display_name("knowledge", *parts), schema, doc.data)
+        catalog_errs = schemas.errors("catalog", self.cat.raw)
+        for path, msg in catalog_errs[:20]:
+            self.add("knowledge/vllm/catalog.json", "", schemas.json_path(path), msg)
+        self.manifest()
+        try:
+            kb = Knowledge()
+            categories = [c["id"] for c in kb.categories]
+        except KnowledgeError as e:
+            self.problems += e.problems
+            return self.problems, ""
+        checks = self.checks(categories)
+        self.effective_defaults()
+        self.i18n_usage()
+        stats = f"{len(checks)} checks in {len(categories)} categories, {self.n_predicates} CEL predicates, {self.n_cases} cases; catalog {self.cat.oldest} … {self.cat.newest}"
+        return self.problems, stats
+
+    def manifest(self) -> None:
+        doc = self.load(("manifest.yaml",))
+        verified = ((doc.data or {}).get("verified_vllm") or {}) if doc else {}
+        for key, want in (("oldest", self.cat.oldest), ("newest", self.cat.newest)):
+            if verified.get(key) and verified[key] != want:
+                self.add("knowledge/manifest.yaml", "", f"verified_vllm.{key}", f"says {verified[key]!r} but the catalog's {key} release is {want!r}")
+
+    # -- checks -----------------------------------------------------------------------------
+
+    def checks(self, categories: list[str]):
+        out = []
+        for cat in categories:
+            parts = ("checks", f"{cat}.yaml")
+            name = resources.display_name("knowledge", *parts)
+            doc = self.load(parts)
+            if doc is None:
+                continue
+            data = doc.data or {}
+
+            def id_for(path, data=data):
+                if len(path) >= 2 and path[0] == "checks" and isinstance(path[1], int):
+                    items = data.get("checks") or []
+                    cid = items[path[1]].get("id", f"checks[{path[1]}]") if path[1] < len(items) and isinstance(items[path[1]], dict) else f"checks[{path[1]}]"
+                    return cid, path[2:]
+                return "", path
+
+            if not self.schema(name, "checks", data, id_for):
+                continue
+            if data.get("category") != cat:
+                self.add(name, "", "category", f"expected {cat!r}, got {data.get('category')!r}")
+            for raw in data.get("checks", []):
+                c = _check_from(raw, cat, name)
+                if not c.id.startswith(cat):
+                    self.add(name, c.id, "id", f"id must start with its category letter {cat!r}")
+                self.check(c)
+                out.append(c)
+        try:
+            Registry(out)
+        except KnowledgeError as e:
+            self.problems += e.problems
+        return out
+
+    def _versions(self, *specs: SpecifierSet | None) -> list[str]:
+        return [str(v) for v in self.cat.versions if all(s is None or s.contains(v) for s in specs)]
+
+    def check(self, c) -> None:
+        f = c.file
+        in_range = self._versions(c.vllm)
+        if c.vllm and not in_range:
+            self.add(f, c.id, "applies_to.vllm", f"{c.vllm} matches no catalog release ({self.cat.oldest} … {self.cat.newest})")
+        for i, r in enumerate(c.rules):
+            where = f"rules[{i}]"
+            self.predicate(f, c.id, f"{where}.when", r.when)
+            versions = self._versions(c.vllm, r.vllm)
+            if r.vllm and not versions and r.fix:
+                # a fix's names cannot be checked against releases the catalog does not hold
+                self.add(f, c.id, f"{where}.vllm", f"{r.vllm} (within {c.vllm or 'any'}) matches no catalog release, so its fix cannot be verified")
+            for k, op in enumerate(r.fix):
+                self.fix_target(f, c.id, f"{where}.fix[{k}]", op, versions)
+                if op.value_from:
+                    self.predicate(f, c.id, f"{where}.fix[{k}].value_from", op.value_from, want_bool=False)
+            for lang in ("en", "zh"):
+                self.placeholders(f, c.id, f"{where}.reason.{lang}", getattr(r.reason, lang))
+        for lang in ("en", "zh"):
+            self.placeholders(f, c.id, f"otherwise.reason.{lang}", getattr(c.otherwise_reason, lang))
+            for field_name in ("title", "advice", "rationale"):
+                self.text_names(f, c.id, f"{field_name}.{lang}", getattr(getattr(c, field_name), lang), in_range)
+            for i, r in enumerate(c.rules):
+                self.text_names(f, c.id, f"rules[{i}].reason.{lang}", getattr(r.reason, lang), self._versions(c.vllm, r.vllm), removal_ok=True)
+        self.cases(c)
+
+    def predicate(self, file, id_, path, source, want_bool=True) -> None:
+        self.n_predicates += 1
+        try:
+            p = cel.compile(source)
+        except cel.CelSyntaxError as e:
+            self.add(file, id_, path, f"CEL syntax error: {e}")
+            return
+        for fn in sorted(p.functions - cel.BUILTIN_FUNCTIONS - cel.REGISTERED_FUNCTIONS):
+            self.add(file, id_, path, f"unregistered CEL function {fn!r}")
+        for parts in sorted(p.paths):
+            err = self.fact_name(parts)
+            if err:
+                self.add(file, id_, path, err)
+
+    def fact_name(self, parts: tuple[str, ...]) -> str | None:
+        props = self.facts_schema["properties"]
+        group = parts[0]
+        if group not in props:
+            return f"unknown fact {'.'.join(parts)!r} (no group {group!r}; groups: {', '.join(props)})"
+        if len(parts) < 2:
+            return None
+        name = parts[1]
+        if group in ("args", "engine"):
+            if name not in self.cat.arg_names:
+                return f"unknown fact {'.'.join(parts)!r}: no vLLM argument {name!r} in any catalog release"
+            return None
+        if group == "env":
+            if name not in self.cat.env_names and name not in EXTRA_ENV:
+                return f"unknown fact {'.'.join(parts)!r}: no vLLM env var {name!r} in any catalog release"
+            return None
+        sub = props[group].get("properties", {})
+        if name not in sub:
+            return f"unknown fact {'.'.join(parts)!r} (known under {group}: {', '.join(sorted(sub))})"
+        return None
+
+    def fix_target(self, file, id_, path, op, versions: list[str]) -> None:
+        if op.kind in ("set", "unset"):
+            entry = self.cat.arg(op.target)
+            if entry is None:
+                self.add(file, id_, path, f"no vLLM argument {op.target!r} in any catalog release")
+                return
+            if op.kind == "set":
+                missing = [v for v in versions if not entry.exists(v)]
+                if missing:
+                    self.add(file, id_, path, f"{op.target!r} is set for vLLM {_spans(missing)} but does not exist there (exists {_spans([str(v) for v in self.cat.versions if entry.exists(str(v))])})")
+                choices = entry.field("choices", versions[-1]) if versions else None
+                if choices and isinstance(op.value, str) and op.value not in [str(x) for x in choices]:
+                    self.add(file, id_, path + ".value", f"{op.value!r} is not an allowed value of {op.target} ({', '.join(map(str, choices))})")
+        else:
+            entry = self.cat.env(op.target)
+            if entry is None:
+                self.add(file, id_, path, f"no vLLM env var {op.target!r} in any catalog release")
+                return
+            if op.kind == "env":
+                missing = [v for v in versions if not entry.exists(v)]
+                if missing:
+                    self.add(file, id_, path, f"env {op.target} is set for vLLM {_spans(missing)} but does not exist there")
+
+    def placeholders(self, file, id_, path, text: str) -> None:
+        for ph in placeholders(text):
+            err = self.fact_name(tuple(ph.split(".")))
+            if err:
+                self.add(file, id_, path, f"placeholder {{{ph}}}: {err}")
+
+    def text_names(self, file, id_, path, text: str, versions: list[str], removal_ok: bool = False) -> None:
+        """Flags (`--x`) and VLLM_* env vars named in prose must exist in a claimed release."""
+        for flag in _TEXT_FLAG.findall(text):
+            base = flag.split("=")[0]
+            e = self.cat.flag(base) or (self.cat.flag("--" + base[5:]) if base.startswith("--no-") else None)
+            if e is None:
+                self.add(file, id_, path, f"names flag {base!r}, which no catalog release has")
+            elif not removal_ok and versions and not any(e.exists(v) for v in versions):
+                self.add(file, id_, path, f"names flag {base!r}, absent from every release the check covers")
+        for env in _TEXT_ENV.findall(text):
+            if env in NOT_ENV:
+                continue
+            e = self.cat.env(env)
+            if e is None:
+                self.add(file, id_, path, f"names env var {env!r}, which no catalog release has")
+            elif not removal_ok and versions and not any(e.exists(v) for v in versions):
+                self.add(file, id_, path, f"names env var {env!r}, absent from every release the check covers")
+
+    def cases(self, c) -> None:
+        from .evaluate import evaluate
+
+        kb = _kb()
+        for i, case in enumerate(c.cases):
+            self.n_cases += 1
+            where = f"cases[{i}]"
+            facts = case.get("facts") or {}
+            for path, msg in schemas.errors("facts", facts):
+                self.add(c.file, c.id, f"{where}.facts" + ("." + schemas.json_path(path) if path else ""), msg)
+            for group in FACT_GROUPS_FREE:
+                for name in (facts.get(group) or {}):
+                    err = self.fact_name((group, name))
+                    if err:
+                        self.add(c.file, c.id, f"{where}.facts.{group}.{name}", err)
+            res = evaluate(c, facts, cel.Activation(facts), {}, kb)
+            if res.status != case["expect"]:
+                self.add(c.file, c.id, where, f"case {case['name']!r}: expected {case['expect']}, got {res.status} ({res.reason_text('en')})")
+            elif case.get("priority") and res.priority != case["priority"]:
+                self.add(c.file, c.id, where, f"case {case['name']!r}: expected priority {case['priority']}, got {res.priority}")
+
+    def effective_defaults(self) -> None:
+        doc = self.load(("vllm", "effective_defaults.yaml"))
+        if doc is None:
+            return
+        for i, d in enumerate((doc.data or {}).get("defaults", [])):
+            if not isinstance(d, dict):
+                continue
+            if d.get("arg") and self.cat.arg(d["arg"]) is None:
+                self.add("knowledge/vllm/effective_defaults.yaml", d.get("arg", ""), f"defaults[{i}].arg", "no such vLLM argument in any catalog release")
+            if d.get("when"):
+                self.predicate("knowledge/vllm/effective_defaults.yaml", d.get("arg", ""), f"defaults[{i}].when", d["when"])
+
+    def i18n_usage(self) -> None:
+        """Every UI string key used in code or templates exists."""
+        kb = _kb()
+        used = set()
+        for mod in ("report/templates/report.md.j2",):
+            used |= set(re.findall(r"""t\(\s*["']([a-z_]+\.[A-Za-z0-9_.]+)["']""", resources.read_text("engine", *mod.split("/"))))
+        for key in sorted(used - set(kb.strings)):
+            self.add("knowledge/i18n.yaml", key, "", "used by the report template but not defined")
+
+
+def _spans(versions: list[str]) -> str:
+    if not versions:
+        return "none"
+    return versions[0] if len(versions) == 1 else f"{versions[0]} … {versions[-1]}"
+
+
+def _kb() -> Knowledge:
+    from .knowledge import load
+
+    return load()
+
+
+def validate_all() -> tuple[list[Problem], str]:
+    return Validator().run()

@@ -1,0 +1,178 @@
+"""Release numbers and requirement specifiers, enough for vLLM pins (PEP 440 subset plus
+Poetry's ^ and ~), without depending on `packaging` at run time."""
+from __future__ import annotations
+
+import re
+from functools import total_ordering
+
+_VERSION = re.compile(
+    r"^\s*v?(?P<rel>\d+(?:\.\d+)*)"
+    r"(?:[-_.]?(?P<pre>a|b|rc|alpha|beta|c)[-_.]?(?P<pren>\d*))?"
+    r"(?:[-_.]?post[-_.]?(?P<post>\d*))?"
+    r"(?:[-_.]?dev[-_.]?(?P<dev>\d*))?"
+    r"(?:\+(?P<local>[a-z0-9.]+))?\s*$",
+    re.I,
+)
+_PRE_ORDER = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2}
+
+
+class InvalidVersion(ValueError):
+    pass
+
+
+@total_ordering
+class Version:
+    __slots__ = ("text", "release", "_key")
+
+    def __init__(self, text: str):
+        m = _VERSION.match(str(text))
+        if not m:
+            raise InvalidVersion(f"not a version: {text!r}")
+        self.text = str(text).strip().lstrip("vV")
+        rel = tuple(int(x) for x in m["rel"].split("."))
+        self.release = rel
+        padded = rel + (0,) * (4 - len(rel)) if len(rel) < 4 else rel
+        if m["pre"]:
+            pre = (_PRE_ORDER[m["pre"].lower()], int(m["pren"] or 0))
+        elif m["dev"] is not None and m["post"] is None:
+            pre = (-1, 0)  # 1.0.dev1 sorts before 1.0a1
+        else:
+            pre = (9, 0)
+        post = int(m["post"] or 0) if m["post"] is not None else -1
+        dev = int(m["dev"] or 0) if m["dev"] is not None else 1 << 30
+        self._key = (padded, pre, post, dev)
+
+    @property
+    def public(self) -> str:
+        return ".".join(str(x) for x in self.release)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Version) and self._key == other._key
+
+    def __lt__(self, other: "Version") -> bool:
+        return self._key < other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        return f"Version({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse(text: str) -> Version:
+    return Version(text)
+
+
+def try_parse(text: str | None) -> Version | None:
+    try:
+        return Version(text) if text is not None else None
+    except InvalidVersion:
+        return None
+
+
+_CLAUSE = re.compile(r"^\s*(===|==|!=|~=|>=|<=|>|<|\^|~|=)?\s*([^\s,;]+)\s*$")
+
+
+class InvalidSpecifier(ValueError):
+    pass
+
+
+class SpecifierSet:
+    """A comma-separated list of clauses; all must hold. Empty means "any version"."""
+
+    def __init__(self, text: str = ""):
+        self.text = (text or "").strip()
+        self._clauses: list[tuple[str, str]] = []
+        if self.text in ("", "*"):
+            return
+        for part in self.text.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            m = _CLAUSE.match(part)
+            if not m:
+                raise InvalidSpecifier(f"not a version specifier: {part!r}")
+            op = m[1] or "=="
+            if op == "=":
+                op = "=="
+            ver = m[2]
+            if not ver.endswith(".*"):
+                try:
+                    Version(ver)
+                except InvalidVersion:
+                    raise InvalidSpecifier(f"not a version in specifier: {part!r}") from None
+            self._clauses.append((op, ver))
+
+    def __bool__(self) -> bool:
+        return bool(self._clauses)
+
+    @property
+    def exact(self) -> str | None:
+        """The version when the set pins exactly one (`==0.6.3`)."""
+        if len(self._clauses) == 1 and self._clauses[0][0] in ("==", "===") and not self._clauses[0][1].endswith(".*"):
+            return self._clauses[0][1]
+        return None
+
+    def contains(self, version: Version | str) -> bool:
+        v = version if isinstance(version, Version) else Version(version)
+        return all(_holds(op, ver, v) for op, ver in self._clauses)
+
+    def __contains__(self, version) -> bool:
+        return self.contains(version)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"SpecifierSet({self.text!r})"
+
+
+def _holds(op: str, ver: str, v: Version) -> bool:
+    if ver.endswith(".*"):
+        prefix = tuple(int(x) for x in ver[:-2].split("."))
+        match = v.release[: len(prefix)] == prefix
+        return match if op == "==" else (not match if op == "!=" else False)
+    w = Version(ver)
+    if op in ("==", "==="):
+        width = max(len(v.release), len(w.release))
+        same_release = _pad(v.release, width) == _pad(w.release, width)
+        # A post or local release of the pinned version is the same code for our purposes.
+        plain_pin = w._key[1:] == ((9, 0), -1, 1 << 30)
+        return same_release and (v._key[1:] == w._key[1:] or (plain_pin and v._key[1] == (9, 0)))
+    if op == "!=":
+        return not _holds("==", ver, v)
+    if op == ">=":
+        return v >= w
+    if op == "<=":
+        return v <= w
+    if op == ">":
+        return v > w
+    if op == "<":
+        return v < w
+    if op == "~=":
+        if len(w.release) < 2:
+            raise InvalidSpecifier("~= needs at least two release numbers")
+        upper = w.release[:-2] + (w.release[-2] + 1,)
+        return v >= w and v < Version(".".join(map(str, upper)))
+    if op == "^":  # Poetry: ^0.6.3 → >=0.6.3,<0.7.0 ; ^1.2 → >=1.2,<2
+        rel = w.release
+        idx = next((i for i, x in enumerate(rel) if x != 0), len(rel) - 1)
+        upper = rel[:idx] + (rel[idx] + 1,)
+        return v >= w and v < Version(".".join(map(str, upper)))
+    if op == "~":  # Poetry: ~0.6.3 → >=0.6.3,<0.7.0 ; ~1 → >=1,<2
+        rel = w.release
+        upper = (rel[0] + 1,) if len(rel) == 1 else rel[:1] + (rel[1] + 1,)
+        return v >= w and v < Version(".".join(map(str, upper)))
+    raise InvalidSpecifier(f"unknown operator {op!r}")
+
+
+def _pad(rel: tuple, width: int) -> tuple:
+    return rel + (0,) * (width - len(rel))
+
+
+def newest_matching(spec: SpecifierSet, candidates: list[Version]) -> Version | None:
+    hits = [c for c in candidates if spec.contains(c)]
+    return max(hits) if hits else None

@@ -1,0 +1,58 @@
+import pytest
+
+from vllm_kb.engine import catalog
+from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
+from vllm_kb.engine.scan.shell import Expander, parse
+
+CAT = catalog.load()
+
+
+def parsed(line, version="0.33.0", positional=True):
+    cmd = parse(line)[0]
+    ex = Expander()
+    for w in cmd.words:
+        ex.expand(w)
+    return ArgParser(CAT, version, "s.sh").parse(args_from_words(cmd.words), positional_model=positional)
+
+
+def test_spellings_of_the_same_flag():
+    p = parsed("m --gpu_memory_utilization=0.8 -tp 2 --max-num-seqs 64 --enable-prefix-caching")
+    assert p.model.value == "m"
+    assert p.settings["gpu_memory_utilization"].value == 0.8
+    assert p.settings["tensor_parallel_size"].value == 2
+    assert p.settings["max_num_seqs"].value == 64
+    assert p.settings["enable_prefix_caching"].value is True
+    assert p.settings["gpu_memory_utilization"].key == "--gpu_memory_utilization"
+
+
+def test_negation_json_and_dotted_keys():
+    p = parsed("m --no-enable-prefix-caching --speculative-config '{\"method\": \"ngram\", \"num_speculative_tokens\": 5}' "
+               "--compilation-config.cudagraph_capture_sizes '[1, 2, 4]' -cc.mode 3")
+    assert p.settings["enable_prefix_caching"].value is False
+    assert p.settings["speculative_config"].value == {"method": "ngram", "num_speculative_tokens": 5}
+    assert p.settings["compilation_config"].value == {"cudagraph_capture_sizes": [1, 2, 4], "mode": 3}
+
+
+@pytest.mark.parametrize("version,expected", [("0.33.0", ("optimization_level", 3)), ("0.10.2", ("compilation_config", {"level": 3}))])
+def test_dash_O_means_different_things_per_release(version, expected):
+    p = parsed("m -O3", version=version)
+    name, value = expected
+    assert p.settings[name].value == value
+
+
+def test_unresolved_values_and_extra_args_are_kept_apart():
+    p = parsed('m --tensor-parallel-size $TP "$@"')
+    s = p.settings["tensor_parallel_size"]
+    assert not s.resolved and s.note == "$TP"
+    assert [a.raw for a in p.extra_args] == ['"$@"']
+
+
+def test_removed_and_unknown_flags():
+    p = parsed("m --swap-space 16 --gpu-memory-utilisation 0.9")
+    assert p.settings["swap_space"].known is False  # existed until 0.17
+    assert "gpu_memory_utilisation" in p.unknown
+
+
+def test_config_flag_is_collected():
+    p = parsed("--config conf.yaml --port 8000")
+    assert p.model is None and p.config_path.text == "conf.yaml"

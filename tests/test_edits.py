@@ -1,0 +1,55 @@
+"""Changes land where the setting is written, and nothing else in the file moves."""
+from vllm_kb.engine import edits
+from vllm_kb.engine.audit import audit
+
+SCRIPT = """#!/bin/bash
+export VLLM_USE_V1=0
+vllm serve m \\
+    --swap-space 16 \\
+    --gpu_memory_utilization=0.6 \\
+    --enforce-eager \\
+    "$@"
+"""
+
+
+def apply_all(rep_site, read):
+    by_file = {}
+    from vllm_kb.engine.fixes import file_edits
+
+    for f, es in file_edits(rep_site.site, rep_site.changes, read).items():
+        by_file[f] = edits.apply(read(f), es)
+    return by_file
+
+
+def test_shell_script_fix_keeps_formatting(tmp_path):
+    (tmp_path / "serve.sh").write_text(SCRIPT)
+    (tmp_path / "requirements.txt").write_text("vllm==0.33.0\n")
+    rep = audit(tmp_path, gpu="H100 x1")
+    (site,) = rep.sites
+    new = apply_all(site, lambda f: (tmp_path / f).read_text())["serve.sh"]
+    assert "--swap-space" not in new and "VLLM_USE_V1" not in new and "--enforce-eager" not in new
+    assert "--gpu_memory_utilization=0.92 \\\n" in new  # same spelling, new value
+    assert new.startswith("#!/bin/bash\n") and new.rstrip().endswith('"$@"')
+    lines = new.splitlines()
+    assert "    --kv-cache-dtype fp8 \\" in lines  # added on its own continuation line
+    assert lines[-1] == '    "$@"'  # ... before the forwarded args
+
+
+def test_python_fix_edits_the_dict_entry_not_the_call(tmp_path):
+    (tmp_path / "job.py").write_text(
+        'from vllm import LLM\nKW = dict(\n    gpu_memory_utilization=0.5,\n    enable_prefix_caching=False,\n)\n'
+        'llm = LLM("Qwen/Qwen2.5-7B-Instruct", **KW)\n')
+    rep = audit(tmp_path, gpu="H100 x1", vllm_version="0.33.0")
+    (site,) = rep.sites
+    new = apply_all(site, lambda f: (tmp_path / f).read_text())["job.py"]
+    assert "gpu_memory_utilization=0.92," in new and "enable_prefix_caching" not in new
+    assert 'llm = LLM("Qwen/Qwen2.5-7B-Instruct", **KW, max_model_len=16384, kv_cache_dtype="fp8")' in new
+    compile(new, "job.py", "exec")
+
+
+def test_remove_and_insert_primitives():
+    text = "f(\n    a=1,\n    b=2,\n)\n"
+    assert edits.apply(text, [edits.remove_python_item(text, text.index("a=1"), text.index("a=1") + 3)]) == "f(\n    b=2,\n)\n"
+    line = "vllm serve m --x 1 --y\n"
+    e = edits.remove_words(line, line.index("--x"), line.index("--x") + 5)
+    assert edits.apply(line, [e]) == "vllm serve m --y\n"

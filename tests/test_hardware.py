@@ -1,0 +1,92 @@
+"""The GPU path: `--gpu` specs against the catalog, and the NVML probe against fakes of the
+pynvml API surface (the real library runs in CI too and must report "no driver")."""
+from types import SimpleNamespace
+
+import pytest
+
+from vllm_kb.engine import hardware
+from vllm_kb.engine.errors import UsageError
+from vllm_kb.engine.knowledge import load
+
+GPUS = load().gpus
+
+
+@pytest.mark.parametrize("spec,name,count,arch", [
+    ("H100-80GB x8", "NVIDIA H100 SXM 80GB", 8, "hopper"),
+    ("8xH100", "NVIDIA H100 SXM 80GB", 8, "hopper"),
+    ("A100-40GB", "NVIDIA A100 40GB", 1, "ampere"),
+    ("A100 x 4", "NVIDIA A100 80GB", 4, "ampere"),
+    ("L40S:2", "NVIDIA L40S", 2, "ada"),
+    ("rtx4090", "NVIDIA GeForce RTX 4090", 1, "ada"),
+    ("B200 x8", "NVIDIA B200 180GB", 8, "blackwell"),
+    ("H20", "NVIDIA H20", 1, "hopper"),
+])
+def test_specs(spec, name, count, arch):
+    hw = hardware.parse_spec(spec, GPUS)
+    assert (hw.gpu["name"], hw.gpu["count"], hw.gpu["arch"]) == (name, count, arch)
+
+
+def test_unknown_gpu_is_a_usage_error():
+    with pytest.raises(UsageError, match="unknown GPU"):
+        hardware.parse_spec("Z9000", GPUS)
+
+
+def test_none_means_no_gpu_facts():
+    hw = hardware.parse_spec("none", GPUS)
+    assert hw.gpu is None and hw.facts().get("gpu") is None
+
+
+class FakeNVMLError(Exception):
+    pass
+
+
+def fake_nvml(devices, init_error=None):
+    def init():
+        if init_error:
+            raise init_error
+
+    return SimpleNamespace(
+        NVML_NVLINK_MAX_LINKS=2,
+        nvmlInit=init,
+        nvmlShutdown=lambda: None,
+        nvmlDeviceGetCount=lambda: len(devices),
+        nvmlDeviceGetHandleByIndex=lambda i: devices[i],
+        nvmlDeviceGetName=lambda h: h["name"].encode(),
+        nvmlDeviceGetMemoryInfo=lambda h: SimpleNamespace(total=h["mem"]),
+        nvmlDeviceGetCudaComputeCapability=lambda h: h["cc"],
+        nvmlDeviceGetNvLinkState=lambda h, link: h["nvlink"],
+        nvmlSystemGetDriverVersion=lambda: "580.65.06",
+        nvmlSystemGetCudaDriverVersion=lambda: 13000,
+    )
+
+
+def test_probe_reads_devices():
+    h200 = {"name": "NVIDIA H200", "mem": 150_754_820_096, "cc": (9, 0), "nvlink": 1}
+    hw = hardware.probe(GPUS, nvml=fake_nvml([h200, h200]))
+    assert hw.gpu["count"] == 2 and hw.gpu["arch"] == "hopper" and hw.gpu["fp8"] is True
+    assert hw.gpu["memory_gib"] == pytest.approx(140.4, abs=0.1) and hw.gpu["nvlink"] is True
+    assert hw.driver == "580.65.06" and hw.cuda == "13.0" and hw.gpu["id"] == "H200"
+
+
+def test_probe_without_driver_is_a_fact_not_a_crash():
+    hw = hardware.probe(GPUS, nvml=fake_nvml([], init_error=FakeNVMLError("NVML Shared Library Not Found")))
+    assert hw.gpu is None and "no NVIDIA driver" in hw.note
+
+
+def test_probe_with_errors_midway():
+    bad = fake_nvml([{"name": "x"}])
+    bad.nvmlDeviceGetMemoryInfo = lambda h: (_ for _ in ()).throw(FakeNVMLError("GPU is lost"))
+    hw = hardware.probe(GPUS, nvml=bad)
+    assert hw.gpu is None and "GPU is lost" in hw.note
+
+
+def test_mixed_gpus_are_flagged():
+    a = {"name": "NVIDIA A100-SXM4-80GB", "mem": 85_899_345_920, "cc": (8, 0), "nvlink": 0}
+    b = {"name": "NVIDIA A10", "mem": 24_146_608_128, "cc": (8, 6), "nvlink": 0}
+    hw = hardware.probe(GPUS, nvml=fake_nvml([a, b]))
+    assert "mixed" in hw.note and hw.gpu["arch"] == "ampere"
+
+
+def test_real_pynvml_on_this_machine_never_raises():
+    hw = hardware.probe(GPUS)
+    assert hw.gpu is not None or hw.note

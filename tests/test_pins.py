@@ -1,0 +1,52 @@
+import pytest
+
+from vllm_kb.engine import catalog
+from vllm_kb.engine.scan import pins
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.versions import Version
+
+CAT = catalog.load()
+KNOWN = [Version(v) for v in CAT.raw.get("releases", CAT.raw["versions"])]
+
+
+def scan(tmp_path, name, text):
+    p = tmp_path / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+    return pins.scan(ScanContext(root=tmp_path, catalog=CAT, default_version="0.33.0"), name, text)
+
+
+@pytest.mark.parametrize("name,text,spec,line", [
+    ("requirements.txt", "torch\nvllm==0.6.3  # pinned\n", "==0.6.3", 2),
+    ("requirements/serve.txt", "vllm[tensorizer]>=0.8.5,<0.9 ; python_version>'3.9'\n", ">=0.8.5,<0.9", 1),
+    ("requirements.txt", "vllm @ https://host/vllm-0.10.2-cp38-abi3-manylinux1_x86_64.whl\n", "==0.10.2", 1),
+    ("pyproject.toml", '[project]\nname="x"\ndependencies=["vllm>=0.10,<0.12"]\n', ">=0.10,<0.12", 3),
+    ("pyproject.toml", '[tool.poetry.dependencies]\npython="^3.10"\nvllm = "^0.6.3"\n', "^0.6.3", 3),
+    ("setup.py", 'from setuptools import setup\nsetup(install_requires=["vllm==0.9.2", "x"])\n', "==0.9.2", 2),
+    ("environment.yml", "dependencies:\n  - python=3.11\n  - pip:\n    - vllm==0.31.0\n", "==0.31.0", 4),
+    ("environment.yml", "dependencies:\n  - conda-forge::vllm=0.8\n", "==0.8.*", 2),
+    ("uv.lock", '[[package]]\nname = "vllm"\nversion = "0.20.0"\n', "==0.20.0", 3),
+])
+def test_pin_forms(tmp_path, name, text, spec, line):
+    (p,) = scan(tmp_path, name, text)
+    assert p.spec == spec and p.line == line
+
+
+def test_lookalike_packages_are_not_pins(tmp_path):
+    assert scan(tmp_path, "requirements.txt", "vllm-flash-attn==2.6.2\nvllmx==1\n") == []
+
+
+def test_choosing_a_version():
+    exact = pins.Pin("requirements.txt", 1, "vllm==0.6.3", "==0.6.3", "requirements", "0.6.3")
+    ranged = pins.Pin("pyproject.toml", 3, "vllm>=0.10,<0.12", ">=0.10,<0.12", "pyproject")
+    assert pins.choose([ranged, exact], KNOWN, "0.33.0").version == "0.6.3"
+    c = pins.choose([ranged], KNOWN, "0.33.0")
+    assert not c.pinned and c.version.startswith("0.11") and c.basis == "range" and c.where == "pyproject.toml:3"
+    c = pins.choose([], KNOWN, "0.33.0")
+    assert c.version == "0.33.0" and not c.pinned and c.basis == "none"
+
+
+def test_broken_toml_is_skipped_with_reason(tmp_path):
+    ctx = ScanContext(root=tmp_path, catalog=CAT, default_version="0.33.0")
+    assert pins.scan(ctx, "pyproject.toml", "[project\nvllm") == []
+    assert ctx.skipped[0].code == "toml-error"

@@ -1,0 +1,80 @@
+from pathlib import Path
+
+from vllm_kb.engine import catalog
+from vllm_kb.engine.scan import python_calls
+from vllm_kb.engine.scan.context import ScanContext
+
+CAT = catalog.load()
+
+
+def scan(tmp_path: Path, src: str, version="0.33.0"):
+    (tmp_path / "job.py").write_text(src)
+    ctx = ScanContext(root=tmp_path, catalog=CAT, default_version=version)
+    return python_calls.scan(ctx, "job.py", src), ctx
+
+
+def test_literal_constant_and_spread_kwargs(tmp_path):
+    sites, _ = scan(tmp_path, '''
+from vllm import LLM
+TP = 2
+KW = {"max_num_seqs": 64, "enforce_eager": True}
+def main(path):
+    extra = dict(gpu_memory_utilization=0.8)
+    llm = LLM("org/m", tensor_parallel_size=TP, max_model_len=4 * 1024, **KW, **extra, seed=int(path))
+''')
+    (s,) = sites
+    assert s.kind == "LLM()" and s.mode == "standalone_offline" and s.model.value == "org/m"
+    v = {k: x.value for k, x in s.settings.items()}
+    assert v["tensor_parallel_size"] == 2 and v["max_model_len"] == 4096
+    assert v["max_num_seqs"] == 64 and v["enforce_eager"] is True and v["gpu_memory_utilization"] == 0.8
+    assert s.settings["max_num_seqs"].line == 4  # the dict entry, not the call
+    assert not s.settings["seed"].resolved
+
+
+def test_only_vllm_bound_names_are_sites(tmp_path):
+    sites, _ = scan(tmp_path, '''
+import vllm
+from mylib import LLM
+LLM("not vllm")
+vllm.LLM(model="real")
+''')
+    assert [s.model.value for s in sites] == ["real"]
+
+
+def test_engine_args_absorbed_into_the_call_that_uses_them(tmp_path):
+    sites, _ = scan(tmp_path, '''
+from dataclasses import asdict
+from vllm import LLM, EngineArgs
+args = EngineArgs(model="m", tensor_parallel_size=4)
+llm = LLM(**asdict(args))
+''')
+    (s,) = sites
+    assert s.kind == "LLM()" and s.settings["tensor_parallel_size"].value == 4
+
+
+def test_async_engine_args_is_a_server_and_unresolved_spread_is_opaque(tmp_path):
+    sites, _ = scan(tmp_path, '''
+from vllm.engine.arg_utils import AsyncEngineArgs
+def build(cfg):
+    return AsyncEngineArgs(model=cfg.model, **cfg.kwargs)
+''')
+    (s,) = sites
+    assert s.mode == "standalone_serve" and not s.model.resolved
+    assert s.opaque and s.opaque[0]["code"] == "spread" and "cfg.kwargs" in s.opaque[0]["what"]
+
+
+def test_env_assignments_and_unknown_kwargs(tmp_path):
+    sites, _ = scan(tmp_path, '''
+import os
+os.environ["VLLM_USE_V1"] = "0"
+from vllm import LLM
+LLM(model="m", gpu_memory_utilisation=0.9)
+''')
+    (s,) = sites
+    assert s.env["VLLM_USE_V1"].value == "0"
+    assert "gpu_memory_utilisation" in s.unknown
+
+
+def test_syntax_error_is_skipped_with_line(tmp_path):
+    sites, ctx = scan(tmp_path, "from vllm import LLM\nprint 'py2'\n")
+    assert sites == [] and ctx.skipped[0].line == 2 and ctx.skipped[0].code == "python-syntax"

@@ -1,0 +1,37 @@
+from vllm_kb.engine.scan.shell import Expander, parse, split_assignment
+
+
+def words(cmd):
+    return [w.raw for w in cmd.words]
+
+
+def test_continuations_quotes_comments_and_operators():
+    text = 'A=1\n# vllm serve nope\nvllm serve m \\\n  --x "a b" \'{\n "k": 1}\' && echo ok # tail\n'
+    cmds = parse(text)
+    assert [words(c) for c in cmds] == [["A=1"], ["vllm", "serve", "m", "--x", '"a b"', "'{\n \"k\": 1}'"], ["echo", "ok"]]
+    assert cmds[1].line == 3 and cmds[1].words[3].line == 4
+
+
+def test_heredoc_bodies_and_redirections_are_not_commands():
+    text = "cat <<EOF > x\nvllm serve inside\nEOF\nnohup vllm serve m > log 2>&1 &\n"
+    cmds = parse(text)
+    assert [words(c) for c in cmds] == [["cat"], ["nohup", "vllm", "serve", "m"]]
+
+
+def test_expansion_against_earlier_assignments_and_defaults():
+    ex = Expander()
+    cmds = parse('M=${1:-org/model}\nTP=4\nvllm serve $M -tp "${TP}" --x ${UNSET:-7} --y $NOPE "$@"\n')
+    for c in cmds[:2]:
+        ex.assign(*split_assignment(c.words[0]))
+    ws = [ex.expand(w) for w in cmds[2].words]
+    assert ws[2].value == "org/model" and "default of ${1:-org/model}" in ws[2].assumed
+    assert ws[4].value == "4"
+    assert ws[6].value == "7" and ws[6].assumed
+    assert ws[8].value is None and ws[8].unresolved == "$NOPE"
+    assert ws[9].is_all_args
+
+
+def test_word_offsets_point_into_the_text():
+    text = "vllm serve m --gpu-memory-utilization 0.8\n"
+    w = parse(text)[0].words[3]
+    assert text[w.start:w.end] == "--gpu-memory-utilization"
