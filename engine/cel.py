@@ -151,7 +151,8 @@ class Predicate:
     functions: frozenset[str]
     _program: Any = field(default=None, repr=False)
 
-    def evaluate(self, activation: Activation | dict) -> Outcome:
+    def _run(self, activation: "Activation | dict"):
+        """(CEL result, None) or (None, unknown Outcome)."""
         act = activation if isinstance(activation, Activation) else Activation(activation)
         be = _backend()
         if self._program is None:
@@ -159,26 +160,25 @@ class Predicate:
         try:
             result = self._program.evaluate(act.cel)
         except Exception as e:  # cel-python raises CELEvalError and also plain KeyError/TypeError
-            return self._unknown(act.facts, e)
+            return None, self._unknown(act.facts, e)
         if isinstance(result, Exception):  # CELEvalError can come back as a value
-            return self._unknown(act.facts, result)
-        if not isinstance(result, be.types.BoolType):
+            return None, self._unknown(act.facts, result)
+        return result, None
+
+    def evaluate(self, activation: "Activation | dict") -> Outcome:
+        result, unknown = self._run(activation)
+        if unknown is not None:
+            return unknown
+        if not isinstance(result, _backend().types.BoolType):
             return Outcome(None, error=f"predicate gave {type(result).__name__}, not a bool")
         return Outcome(bool(result))
 
     def compute(self, activation: "Activation | dict") -> tuple[Any, Outcome | None]:
         """The expression's value as plain Python (for `value_from`), or an unknown Outcome."""
-        act = activation if isinstance(activation, Activation) else Activation(activation)
-        be = _backend()
-        if self._program is None:
-            self._program = be.env.program(be.env.compile(self.source), functions=be.functions)
-        try:
-            result = self._program.evaluate(act.cel)
-        except Exception as e:
-            return None, self._unknown(act.facts, e)
-        if isinstance(result, Exception):
-            return None, self._unknown(act.facts, result)
-        return _to_python(result, be.types), None
+        result, unknown = self._run(activation)
+        if unknown is not None:
+            return None, unknown
+        return _to_python(result, _backend().types), None
 
     def _unknown(self, facts: dict, err: Exception) -> Outcome:
         missing = tuple(sorted(".".join(p) for p in self.paths if not _present(facts, p)))

@@ -190,27 +190,22 @@ class Validator:
         return None
 
     def fix_target(self, file, id_, path, op, versions: list[str]) -> None:
-        if op.kind in ("set", "unset"):
-            entry = self.cat.arg(op.target)
-            if entry is None:
-                self.add(file, id_, path, f"no vLLM argument {op.target!r} in any catalog release")
-                return
-            if op.kind == "set":
-                missing = [v for v in versions if not entry.exists(v)]
-                if missing:
-                    self.add(file, id_, path, f"{op.target!r} is set for vLLM {_spans(missing)} but does not exist there (exists {_spans([str(v) for v in self.cat.versions if entry.exists(str(v))])})")
-                choices = entry.field("choices", versions[-1]) if versions else None
-                if choices and isinstance(op.value, str) and op.value not in [str(x) for x in choices]:
-                    self.add(file, id_, path + ".value", f"{op.value!r} is not an allowed value of {op.target} ({', '.join(map(str, choices))})")
-        else:
-            entry = self.cat.env(op.target)
-            if entry is None:
-                self.add(file, id_, path, f"no vLLM env var {op.target!r} in any catalog release")
-                return
-            if op.kind == "env":
-                missing = [v for v in versions if not entry.exists(v)]
-                if missing:
-                    self.add(file, id_, path, f"env {op.target} is set for vLLM {_spans(missing)} but does not exist there")
+        """A fix names a real argument or env var, and one that exists wherever it is set."""
+        is_env = op.is_env
+        entry = self.cat.env(op.target) if is_env else self.cat.arg(op.target)
+        what = f"env var {op.target!r}" if is_env else f"argument {op.target!r}"
+        if entry is None:
+            self.add(file, id_, path, f"no vLLM {what} in any catalog release")
+            return
+        if op.kind not in ("set", "env"):
+            return
+        missing = [v for v in versions if not entry.exists(v)]
+        if missing:
+            exists = _spans([str(v) for v in self.cat.versions if entry.exists(str(v))])
+            self.add(file, id_, path, f"{what} is set for vLLM {_spans(missing)} but does not exist there (exists {exists})")
+        choices = None if is_env or not versions else entry.field("choices", versions[-1])
+        if choices and isinstance(op.value, str) and op.value not in [str(x) for x in choices]:
+            self.add(file, id_, path + ".value", f"{op.value!r} is not an allowed value of {op.target} ({', '.join(map(str, choices))})")
 
     def placeholders(self, file, id_, path, text: str) -> None:
         for ph in placeholders(text):

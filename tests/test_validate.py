@@ -46,7 +46,7 @@ def test_unknown_fact_flag_and_function_are_rejected():
     assert "no vLLM argument 'kv_cache_dtpye'" in out
     assert "unknown fact 'gpu.colour'" in out
     assert "unregistered CEL function 'shout'" in out
-    assert "'swap_space' is set for vLLM" in out  # swap_space is gone from 0.18
+    assert "argument 'swap_space' is set for vLLM" in out  # swap_space is gone from 0.18
 
 
 def test_case_expectations_are_checked():

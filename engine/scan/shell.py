@@ -226,18 +226,23 @@ class _Lexer:
                 buf.append(self.advance())
         segs.append(Seg("lit", "".join(buf), quoted=True))
 
+    def _closing(self, open_: str, close: str) -> int:
+        """Offset just past the bracket that closes the one at self.i, or -1."""
+        depth, j = 1, self.i + 1
+        while j < len(self.s) and depth:
+            if self.s[j] == open_:
+                depth += 1
+            elif self.s[j] == close:
+                depth -= 1
+            j += 1
+        return -1 if depth else j
+
     def _dollar(self, quoted: bool, line: int) -> Seg:
         self.advance()  # $
         c = self.peek()
         if c == "{":
-            depth, j = 1, self.i + 1
-            while j < len(self.s) and depth:
-                if self.s[j] == "{":
-                    depth += 1
-                elif self.s[j] == "}":
-                    depth -= 1
-                j += 1
-            if depth:
+            j = self._closing("{", "}")
+            if j < 0:
                 raise ShellSyntaxError("unterminated ${…}", line)
             body = self.s[self.i + 1:j - 1]
             self.advance(j - self.i)
@@ -250,13 +255,8 @@ class _Lexer:
                 op = "#len"
             return Seg("var", name=name, op=op, arg=_unquote_simple(m.group(4)), quoted=quoted)
         if c == "(":
-            depth, j = 1, self.i + 1
-            while j < len(self.s) and depth:
-                if self.s[j] == "(":
-                    depth += 1
-                elif self.s[j] == ")":
-                    depth -= 1
-                j += 1
+            j = self._closing("(", ")")
+            j = len(self.s) if j < 0 else j
             body = self.s[self.i - 1:j]
             self.advance(j - self.i)
             return Seg("cmd", arg=body, quoted=quoted)
