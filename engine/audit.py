@@ -148,7 +148,8 @@ def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCont
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items() if not s.resolved}
     results = evaluate_all(kb, facts, unresolved)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
-    remarks = list(site.remarks) + _version_remarks(site, cat, resolved.version, handled) + _env_remarks(site, cat, resolved.version, handled)
+    remarks = (list(site.remarks) + _version_remarks(site, cat, resolved.version, handled, kb)
+               + _value_remarks(site, cat, resolved.version, handled) + _env_remarks(site, cat, resolved.version, handled, kb))
     if site.kind == "api_server" and cat.index_version(choice.version) >= cat.index_version("0.29.0"):
         remarks.append(Finding("deprecated-entrypoint", msg("finding.api_server_deprecated", version=choice.version), site.file, site.line, "P2"))
     changes = plan(site, fixables(results, remarks), cat, resolved.version)
@@ -157,18 +158,17 @@ def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCont
     return SiteReport(site, facts, results, changes, after, choice, resolved.version, resolved.note, remarks)
 
 
-def _version_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Finding]:
+def _version_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:
     """Options the site passes that its vLLM version does not have (launch fails)."""
+    from .scan.cli_args import normalise_flag
+
     out = []
     for s in list(site.settings.values()) + list(site.unknown.values()):
         if s.known or s.name in handled:
             continue
         key = s.key or s.name
         entry = cat.arg(s.name) if s.syntax == "python-call" else None
-        flag_entry = None
-        if s.syntax in ("cli", "yaml-config"):
-            from .scan.cli_args import normalise_flag
-            flag_entry = cat.flag(normalise_flag(key if key.startswith("-") else "--" + key)[0])
+        flag_entry = cat.flag(normalise_flag(key if key.startswith("-") else "--" + key)[0]) if s.syntax in ("cli", "yaml-config") else None
         e = entry or flag_entry
         if e is not None and e.within_life(version):
             continue
@@ -176,7 +176,11 @@ def _version_remarks(site: Site, cat, version: str, handled: set[str]) -> list[F
         if e is not None:
             removed = e.removed_in() if cat.index_version(version) > cat.index_version(e.last) else None
             extra = msg("finding.removed_in", removed=removed) if removed else msg("finding.added_in", first=e.first)
+            rename = kb.renames.get((False, s.name)) if removed else None
             text = {lang: msg("finding.not_in_version", key=key, version=version, extra=extra[lang])[lang] for lang in ("en", "zh")}
+            if rename:
+                text = {lang: text[lang] + kb.t("finding.replaced_by", lang, what=rename["replacement"][lang]) for lang in ("en", "zh")}
+                fix += _carry(rename, s.value, cat, version)
             out.append(Finding("not-in-version", text, s.file, s.line, "P0", fix=fix, safe=True, subject=s.name))
         else:
             guess = _did_you_mean(s, cat, version)
@@ -186,7 +190,56 @@ def _version_remarks(site: Site, cat, version: str, handled: set[str]) -> list[F
     return out
 
 
-def _env_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Finding]:
+def _carry(rename: dict, value, cat, version: str) -> list:
+    """Move an old option's value to the argument that replaced it, when that one exists."""
+    if not rename.get("carry") or value is None:
+        return []
+    head, _, key = rename["carry"].partition(".")
+    e = cat.arg(head)
+    if e is None or not e.exists(version):
+        return []
+    return [(FixOp("set", head), {key: value} if key else value)]
+
+
+def _value_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Finding]:
+    """Values vLLM does not accept in this release (`--quantization fp8_per_block` on 0.19)."""
+    out = []
+    for s in site.settings.values():
+        if not s.resolved or not s.known or s.name in handled or s.value is None:
+            continue
+        candidates = [((s.name,), s.value)]
+        if isinstance(s.value, dict):
+            candidates = [((s.name, k), v) for k, v in s.value.items()]
+        for path, value in candidates:
+            if isinstance(value, (dict, list, bool)) or value is None:
+                continue
+            allowed = cat.allowed_values(path, version)
+            if not allowed or not allowed[0]:
+                continue
+            values, _ = allowed
+            if str(value) in {str(v) for v in values}:
+                continue
+            what = ".".join(path)
+            history = cat.value_history(path, value) or cat.value_history(path, str(value))
+            if history:
+                first, last = history[0], history[-1]
+                when = msg("finding.value_available", first=first, last=last)
+                text = {lang: msg("finding.value_not_in_version", value=value, what=what, version=version, when=when[lang])[lang] for lang in ("en", "zh")}
+                out.append(Finding("value-not-in-version", text, s.file, s.line, "P0", subject=f"{what}={value}"))
+                continue
+            guess = difflib.get_close_matches(str(value), [str(v) for v in values], n=1, cutoff=0.75)
+            if guess:
+                hint = msg("finding.did_you_mean", guess=guess[0])
+                text = {lang: msg("finding.value_unknown", value=value, what=what, version=version)[lang] + hint[lang] for lang in ("en", "zh")}
+                fix = [(FixOp("set", s.name), {path[1]: guess[0]} if len(path) == 2 else guess[0])]
+                out.append(Finding("value-unknown", text, s.file, s.line, "P0", fix=fix, subject=f"{what}={value}"))
+            else:
+                text = msg("finding.value_unlisted", value=value, what=what, version=version)
+                out.append(Finding("value-unlisted", text, s.file, s.line, "P1", subject=f"{what}={value}"))
+    return out
+
+
+def _env_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:
     """VLLM_* variables the site's vLLM does not know: ignored (and warned about from 0.17)."""
     out = []
     for name, s in site.env.items():
@@ -201,7 +254,12 @@ def _env_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Findi
         else:
             extra = {"en": "", "zh": ""}
         text = {lang: msg("finding.env_not_in_version", name=name, version=version, extra=extra[lang])[lang] for lang in ("en", "zh")}
-        out.append(Finding("env-not-in-version", text, s.file, s.line, "P2", fix=[(FixOp("unset_env", name), None)], safe=True, subject=name))
+        fix = [(FixOp("unset_env", name), None)]
+        rename = kb.renames.get((True, name))
+        if rename:
+            text = {lang: text[lang] + kb.t("finding.replaced_by", lang, what=rename["replacement"][lang]) for lang in ("en", "zh")}
+            fix += _carry(rename, s.value, cat, version)
+        out.append(Finding("env-not-in-version", text, s.file, s.line, "P2", fix=fix, safe=True, subject=name))
     return out
 
 

@@ -12,6 +12,16 @@ from . import resources
 from .versions import Version, parse
 
 
+# Arguments whose allowed values are a vLLM enum rather than a Literal on the EngineArgs field.
+ENUM_FOR_PATH: dict[tuple[str, ...], str] = {
+    ("quantization",): "quantization_methods",
+    ("kv_cache_dtype",): "kv_cache_dtypes",
+    ("attention_backend",): "attention_backends",
+    ("speculative_config", "method"): "speculative_methods",
+    ("kv_transfer_config", "kv_connector"): "kv_connectors",
+}
+
+
 @dataclass(frozen=True)
 class Resolved:
     """A user's version mapped onto the nearest catalog release at or below it."""
@@ -116,6 +126,12 @@ class Catalog:
         """An EngineArgs field or a serve-only (frontend) argument, by canonical dest name."""
         return self._entry("engine_args", name) or self._entry("frontend_args", name)
 
+    def last_release(self, name: str) -> str | None:
+        """The last release with an argument, as an EngineArgs field or a serve option (some
+        moved from one to the other, e.g. disable_log_requests)."""
+        entries = [e for e in (self._entry("engine_args", name), self._entry("frontend_args", name)) if e]
+        return str(max(parse(e.last) for e in entries)) if entries else None
+
     def is_engine_arg(self, name: str) -> bool:
         return name in self.raw["engine_args"]
 
@@ -124,6 +140,35 @@ class Catalog:
 
     def env(self, name: str) -> Entry | None:
         return self._entry("env_vars", name)
+
+    def enum(self, name: str) -> Entry | None:
+        """Allowed values of a vLLM enum (quantization_methods, attention_backends, …)."""
+        return self._entry("enums", name) if "enums" in self.raw else None
+
+    def allowed_values(self, path: tuple[str, ...], version: str) -> tuple[list, str] | None:
+        """The values vLLM accepts for an argument (or a key inside a JSON argument) in a
+        release, and where that list comes from; None when vLLM does not enumerate them."""
+        enum_name = ENUM_FOR_PATH.get(path)
+        if enum_name:
+            e = self.enum(enum_name)
+            if e is not None and e.exists(version):
+                return list(e.field("values", version) or []), enum_name
+        if len(path) == 1:
+            e = self.arg(path[0])
+            if e is not None and e.exists(version):
+                choices = e.field("choices", version)
+                if choices:
+                    return list(choices), path[0]
+        return None
+
+    def value_history(self, path: tuple[str, ...], value) -> list[str]:
+        """Catalog releases in which `value` is allowed for `path`."""
+        out = []
+        for v in self.versions:
+            got = self.allowed_values(path, str(v))
+            if got and value in got[0]:
+                out.append(str(v))
+        return out
 
     @cached_property
     def arg_names(self) -> frozenset[str]:

@@ -167,6 +167,17 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
         for op, value in item.ops:
             key = ("env" if op.is_env else "arg", op.target)
             if key in asked:
+                prev_kind, prev_value = asked[key]
+                if op.kind == prev_kind == "set" and isinstance(value, dict) and isinstance(prev_value, dict) \
+                        and not set(value) & set(prev_value) and key in changes:
+                    # two keys of one JSON argument (e.g. two old flags carried into speculative_config)
+                    merged = {**prev_value, **value}
+                    ch = _change(site, op.kind, op.target, merged, cat, version)
+                    if ch is not None:
+                        ch.checks, ch.priority, ch.safe = changes[key].checks + [item.id], changes[key].priority, changes[key].safe
+                        changes[key] = ch
+                        asked[key] = ("set", merged)
+                    continue
                 # The same change asked for by another item is credited to it too; a different
                 # value for a setting already being changed loses to the higher priority.
                 if asked[key] == (op.kind, value) and key in changes and item.id not in changes[key].checks:

@@ -208,6 +208,11 @@ class Knowledge:
         return list(self.doc("vllm", "effective_defaults.yaml").data["defaults"])
 
     @cached_property
+    def renames(self) -> dict[tuple[bool, str], dict]:
+        """(is_env, name) → what replaced a removed option."""
+        return {(bool(r.get("env")), r["name"]): r for r in self.doc("vllm", "renames.yaml").data["renames"]}
+
+    @cached_property
     def strings(self) -> dict[str, Text]:
         raw = self.doc("i18n.yaml").data["strings"]
         return {k: Text.of(v) for k, v in raw.items()}

@@ -21,11 +21,13 @@ FILES = [
     (("models.yaml",), "models"),
     (("i18n.yaml",), "i18n"),
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
+    (("vllm", "renames.yaml"), "renames"),
 ]
 FACT_GROUPS_FREE = ("args", "engine", "env")
 # Env vars a predicate may read that are not vLLM's own.
 EXTRA_ENV = frozenset({"CUDA_VISIBLE_DEVICES", "HF_TOKEN", "HF_HOME", "HF_HUB_OFFLINE", "NCCL_DEBUG", "PYTORCH_CUDA_ALLOC_CONF", "CUDA_DEVICE_MAX_CONNECTIONS", "OMP_NUM_THREADS"})
 _TEXT_FLAG = re.compile(r"`(--[a-z][a-z0-9-]*)")
+_BARE_FLAG = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
 _TEXT_ENV = re.compile(r"\b(VLLM_[A-Z0-9_]+)\b")
 # VLLM_-prefixed names in prose that are enum members, not env vars.
 NOT_ENV = frozenset({"VLLM_COMPILE"})
@@ -79,6 +81,7 @@ class Validator:
             return self.problems, ""
         checks = self.checks(categories)
         self.effective_defaults()
+        self.renames()
         self.i18n_usage()
         stats = f"{len(checks)} checks in {len(categories)} categories, {self.n_predicates} CEL predicates, {self.n_cases} cases; catalog {self.cat.oldest} … {self.cat.newest}"
         return self.problems, stats
@@ -213,9 +216,9 @@ class Validator:
             if err:
                 self.add(file, id_, path, f"placeholder {{{ph}}}: {err}")
 
-    def text_names(self, file, id_, path, text: str, versions: list[str], removal_ok: bool = False) -> None:
+    def text_names(self, file, id_, path, text: str, versions: list[str], removal_ok: bool = False, bare: bool = False) -> None:
         """Flags (`--x`) and VLLM_* env vars named in prose must exist in a claimed release."""
-        for flag in _TEXT_FLAG.findall(text):
+        for flag in (_BARE_FLAG if bare else _TEXT_FLAG).findall(text):
             base = flag.split("=")[0]
             e = self.cat.flag(base) or (self.cat.flag("--" + base[5:]) if base.startswith("--no-") else None)
             if e is None:
@@ -263,6 +266,27 @@ class Validator:
                 self.add("knowledge/vllm/effective_defaults.yaml", d.get("arg", ""), f"defaults[{i}].arg", "no such vLLM argument in any catalog release")
             if d.get("when"):
                 self.predicate("knowledge/vllm/effective_defaults.yaml", d.get("arg", ""), f"defaults[{i}].when", d["when"])
+
+    def renames(self) -> None:
+        """Each removed name really ends at `last`, and what it carries to exists after it."""
+        f = "knowledge/vllm/renames.yaml"
+        doc = self.load(("vllm", "renames.yaml"))
+        for i, r in enumerate(((doc.data or {}).get("renames") or []) if doc else []):
+            if not isinstance(r, dict) or "name" not in r:
+                continue
+            entry = self.cat.env(r["name"]) if r.get("env") else self.cat.arg(r["name"])
+            if entry is None:
+                self.add(f, r["name"], f"renames[{i}].name", "not in the catalog")
+                continue
+            last = entry.last if r.get("env") else self.cat.last_release(r["name"])
+            if str(r.get("last")) != last:
+                self.add(f, r["name"], f"renames[{i}].last", f"says {r.get('last')!r}; the catalog's last release with it is {last!r}")
+            for lang in ("en", "zh"):
+                self.text_names(f, r["name"], f"renames[{i}].replacement.{lang}", (r.get("replacement") or {}).get(lang, ""), [], removal_ok=True, bare=True)
+            if r.get("carry"):
+                head = r["carry"].split(".")[0]
+                if self.cat.arg(head) is None:
+                    self.add(f, r["name"], f"renames[{i}].carry", f"no vLLM argument {head!r}")
 
     def i18n_usage(self) -> None:
         """Every UI string key used in code or templates exists."""

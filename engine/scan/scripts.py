@@ -100,7 +100,10 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex) -
     if parsed.model is not None:
         site.model = parsed.model
         if not parsed.model_positional and launch.kind == "vllm serve":
-            site.remarks.append(Finding("model-flag", msg("finding.model_flag"), rel, parsed.model.line, "P2"))
+            # 0.5.5–0.11.0 reject `vllm serve --model X`; from 0.11.1 it only warns
+            fails = ctx.catalog.index_version(version) < ctx.catalog.index_version("0.11.1")
+            site.remarks.append(Finding("model-flag", msg("finding.model_flag_error" if fails else "finding.model_flag"),
+                                        rel, parsed.model.line, "P0" if fails else "P2"))
     for a in parsed.extra_args:
         if a.unresolved and a.unresolved in ("$@", "$*"):
             site.opaque.append({"code": "forwards-args", "what": a.raw, "where": f"{rel}:{a.line}"})
