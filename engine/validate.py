@@ -206,9 +206,17 @@ class Validator:
         if missing:
             exists = _spans([str(v) for v in self.cat.versions if entry.exists(str(v))])
             self.add(file, id_, path, f"{what} is set for vLLM {_spans(missing)} but does not exist there (exists {exists})")
-        choices = None if is_env or not versions else entry.field("choices", versions[-1])
-        if choices and isinstance(op.value, str) and op.value not in [str(x) for x in choices]:
-            self.add(file, id_, path + ".value", f"{op.value!r} is not an allowed value of {op.target} ({', '.join(map(str, choices))})")
+        if is_env or op.value is None:
+            return
+        pairs = [((op.target,), op.value)]
+        if isinstance(op.value, dict):
+            pairs = [((op.target, k), v) for k, v in op.value.items()]
+        for vpath, value in pairs:
+            if not isinstance(value, (str, int)) or isinstance(value, bool):
+                continue
+            bad = [v for v in versions if (got := self.cat.allowed_values(vpath, v)) and got[0] and str(value) not in {str(x) for x in got[0]}]
+            if bad:
+                self.add(file, id_, path + ".value", f"{value!r} is not an allowed {'.'.join(vpath)} in vLLM {_spans(bad)}")
 
     def placeholders(self, file, id_, path, text: str) -> None:
         for ph in placeholders(text):
