@@ -8,7 +8,7 @@ import traceback
 
 from vllm_kb.engine.errors import EXIT_INTERNAL, EXIT_USAGE, KnowledgeError, UsageError, VllmKbError
 
-from . import commands
+from . import commands, mcp_cmd, skill_cmd
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     ksub = k.add_subparsers(dest="kb_command", parser_class=_Parser)
     kv = ksub.add_parser("validate", help="validate every knowledge file (schemas, CEL, names, versions)")
     kv.set_defaults(func=commands.kb_validate)
+
+    mcp_cmd.add_parser(sub)
+    skill_cmd.add_parser(sub)
     return p
 
 

@@ -1,0 +1,137 @@
+"""The vllm-kb MCP server: the engine's knowledge and audit as read-only tools, resources and
+prompts, over stdio (the default) or streamable HTTP.
+
+Every tool that takes a path confines it to the client's roots (or the server's fallback
+roots when the client declares none) before the engine sees it; see roots.py."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Callable, Literal, Sequence
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.prompts import Prompt
+from mcp.server.mcpserver.tools import Tool
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from vllm_kb.engine.report.model import tool_version
+
+from . import prompts, resources, tools
+from . import models as m
+from .roots import ClientRoots, Roots
+from .schema import report_schema
+
+NAME = "vllm-kb"
+INSTRUCTIONS = (
+    "Static auditor for projects that run vLLM. It reads files and never imports or runs them. "
+    "Start with `audit` on the project folder (a JSON report: sites with file:line, checks, P0/P1/P2 "
+    "recommendations and the changes in each site's own syntax); `explain_check` and the "
+    "vllm-kb://checks/<id> resources explain a check; `detect` answers whether a folder uses vLLM. "
+    "Paths must lie inside the client's roots."
+)
+# Nothing here writes anything or reaches outside this machine.
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+Lang = m.Lang
+PathArg = Annotated[str, Field(description="project folder or single file; relative paths start at the first root")]
+GpuArg = Annotated[str, Field(description='target machine: "H100-80GB x8", "8xH100", "A100-40GB", "L40S:2"; '
+                                          '"auto" probes this machine with NVML, "none" uses no hardware facts')]
+VersionArg = Annotated[str | None, Field(description="evaluate as this vLLM release instead of the project's pin")]
+LangArg = Annotated[Lang, Field(description="language of every human-readable text")]
+
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLevel = "WARNING") -> MCPServer:
+    """The server. `fallback_roots` (default: the working directory) are the folders tools may
+    read when the client declares no roots of its own. Logs go to stderr; stdout carries only
+    the protocol on stdio. WARNING by default: MCP clients show a server's stderr to the user."""
+    fallback = tuple(Path(p) for p in (fallback_roots or [Path.cwd()]))
+
+    def confine(path: str, client: Any) -> Path:
+        return Roots.of(client, fallback).confine(path)
+
+    def audit(path: PathArg = ".", gpu: GpuArg = "auto", vllm_version: VersionArg = None, lang: LangArg = "en",
+              select: Annotated[list[str] | None, Field(
+                  description="check ids or names to keep (B3, kv-cache-fp8); the report then covers only "
+                              "those checks. Findings that are not checks (options the release lacks) stay.")] = None,
+              roots: ClientRoots = None) -> dict[str, Any]:
+        """Audit a project's vLLM usage: every launch site (vllm serve, python -m vllm.entrypoints…, LLM(),
+        EngineArgs(), AsyncEngineArgs()) with file:line, each check's verdict for the project's vLLM
+        release, and P0/P1/P2 changes written in the site's own syntax, as the versioned JSON report
+        of `vllm-kb audit --format json` (schema/report.schema.json)."""
+        return tools.audit(confine(path, roots), gpu=gpu, vllm_version=vllm_version, lang=lang, select=select)
+
+    def detect(path: PathArg = ".", roots: ClientRoots = None) -> m.Detection:
+        """Does this folder use vLLM? The launch sites (file:line and kind) and the vLLM version pins found."""
+        return tools.detect(confine(path, roots))
+
+    def explain_check(check: Annotated[str, Field(description="check id or name: B3, kv-cache-fp8")],
+                      lang: LangArg = "en") -> m.CheckRecord:
+        """One check in full: why it matters, the advice, its rules in the order the audit tries them, and
+        how its fix is written as a serve flag, a Python keyword, a --config YAML key or an env var."""
+        return tools.explain_check(check, lang)
+
+    def list_checks(category: Annotated[str | None, Field(description="a category letter A–J; omit for all")] = None,
+                    lang: LangArg = "en") -> m.CheckList:
+        """The checks (id, name, title, default priority, modes, vLLM range), optionally of one category."""
+        return tools.list_checks(category, lang)
+
+    def match_scenario(description: Annotated[str, Field(description="the workload, in words")],
+                       lang: LangArg = "en") -> m.NotAvailable:
+        """Which checks matter for a workload (chat serving, offline batch, RL rollout, long context …).
+        Not available yet: answers {"available": false} with the reason."""
+        return tools.not_available("mcp.scenarios", lang)
+
+    def diagnose(error: Annotated[str, Field(description="an error message or log excerpt")],
+                 lang: LangArg = "en") -> m.NotAvailable:
+        """The checks behind a vLLM error or log. Not available yet: answers {"available": false} with the reason."""
+        return tools.not_available("mcp.diagnose", lang)
+
+    def estimate_memory(
+        model: Annotated[str, Field(description="model name or path, e.g. meta-llama/Llama-3.3-70B-Instruct")],
+        gpu: GpuArg = "auto",
+        tensor_parallel_size: Annotated[int | None, Field(ge=1)] = None,
+        pipeline_parallel_size: Annotated[int | None, Field(ge=1)] = None,
+        gpu_memory_utilization: Annotated[float | None, Field(gt=0, le=1)] = None,
+        quantization: Annotated[str | None, Field(description="vLLM quantization method, e.g. fp8, awq")] = None,
+        dtype: Annotated[str | None, Field(description="auto, bfloat16, float16, float32")] = None,
+        vllm_version: VersionArg = None,
+        lang: LangArg = "en",
+    ) -> m.MemoryEstimate:
+        """A first-order memory fit of a model on a GPU: weights in total and per GPU, what
+        gpu_memory_utilization leaves per GPU, whether it fits and the smallest tensor-parallel size that does."""
+        args = {"tensor_parallel_size": tensor_parallel_size, "pipeline_parallel_size": pipeline_parallel_size,
+                "gpu_memory_utilization": gpu_memory_utilization, "quantization": quantization, "dtype": dtype}
+        return tools.estimate_memory(model, gpu=gpu, vllm_version=vllm_version, lang=lang, engine_args=args)
+
+    def gpu_info(spec: GpuArg = "auto", lang: LangArg = "en") -> m.GpuInfo:
+        """The hardware facts the audit uses: from a spec such as "H100-80GB x8", or probed on this machine."""
+        return tools.gpu_info(spec, lang)
+
+    tool_list = [
+        _tool(audit, "Audit a project", output_schema=report_schema()),
+        _tool(detect, "Detect vLLM usage"),
+        _tool(explain_check, "Explain a check"),
+        _tool(list_checks, "List the checks"),
+        _tool(match_scenario, "Match a scenario (not available yet)"),
+        _tool(diagnose, "Diagnose an error (not available yet)"),
+        _tool(estimate_memory, "Estimate memory"),
+        _tool(gpu_info, "GPU facts"),
+    ]
+    server: MCPServer = MCPServer(NAME, title="vLLM knowledge base", instructions=INSTRUCTIONS,
+                                  version=tool_version(), tools=tool_list, resources=resources.all_resources(),
+                                  log_level=log_level)
+    server.add_prompt(Prompt.from_function(prompts.audit_project, name="audit-project", title="Audit this project"))
+    server.add_prompt(Prompt.from_function(prompts.fix_finding, name="fix-finding", title="Fix finding X"))
+    return server
+
+
+def _tool(fn: Callable[..., Any], title: str, output_schema: dict[str, Any] | None = None) -> Tool:
+    tool = Tool.from_function(fn, title=title, annotations=READ_ONLY, structured_output=True)
+    if output_schema is not None:
+        # The report is a plain dict whose contract is a JSON Schema file, not a pydantic model:
+        # publish that schema. FuncMetadata reads the field live (documented in the SDK).
+        tool.fn_metadata.output_schema = output_schema
+    return tool

@@ -1,0 +1,140 @@
+"""What each MCP tool does, on top of the engine. The functions take already-confined paths
+and plain values and return the typed results of models.py (the audit returns the report
+dict itself); server.py turns them into MCP tools. Errors a user can act on — an unknown
+check, GPU or category, a missing path — leave as ToolError with the engine's own message."""
+from __future__ import annotations
+
+import copy
+import functools
+from pathlib import Path
+from typing import Any, Callable, Sequence, TypeVar
+
+from mcp.server.mcpserver.exceptions import ToolError
+
+from vllm_kb.engine import audit as audit_mod
+from vllm_kb.engine import catalog as catalog_mod
+from vllm_kb.engine import memory, models
+from vllm_kb.engine.errors import KnowledgeError, UsageError
+from vllm_kb.engine.knowledge import Knowledge, Registry, load
+from vllm_kb.engine.report import model as report_model
+from vllm_kb.engine.versions import try_parse
+from vllm_kb.engine import records
+
+from . import models as m
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def user_errors(fn: F) -> F:
+    """Turn the engine's "you asked for something impossible" errors into tool errors, which
+    the model reads and can correct; anything else stays a crash the SDK reports as such."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except UsageError as e:
+            raise ToolError(str(e)) from e
+        except KnowledgeError as e:
+            raise ToolError(f"the knowledge base is invalid: {e}") from e
+
+    return wrapper  # type: ignore[return-value]
+
+
+def with_checks(kb: Knowledge, keys: Sequence[str]) -> Knowledge:
+    """The knowledge base seen through a selection of checks. The engine evaluates, scores and
+    plans fixes from `kb.checks`, so narrowing that one registry keeps the whole report
+    consistent (scores, changes and diffs cover only the selected checks)."""
+    chosen = []
+    for key in keys:
+        c = kb.checks.get(key)  # UsageError for an unknown id or name
+        if c not in chosen:
+            chosen.append(c)
+    order = {c.id: i for i, c in enumerate(kb.checks)}
+    view = copy.copy(kb)  # shares the loaded documents; only `checks` (a cached property) differs
+    view.__dict__["checks"] = Registry(sorted(chosen, key=lambda c: order[c.id]))
+    return view
+
+
+@user_errors
+def audit(path: Path, *, gpu: str, vllm_version: str | None, lang: str, select: Sequence[str] | None) -> dict[str, Any]:
+    kb = load()
+    if select:
+        kb = with_checks(kb, select)
+    rep = audit_mod.audit(path, gpu=gpu, vllm_version=vllm_version, kb=kb)
+    return report_model.build(rep, lang)
+
+
+@user_errors
+def detect(path: Path) -> m.Detection:
+    # The audit's own scanners find the launch sites; hardware is irrelevant to "is vLLM here".
+    rep = audit_mod.audit(path, gpu="none")
+    return m.Detection(
+        path=str(path),
+        uses_vllm=bool(rep.sites or rep.pins),
+        sites=[m.DetectedSite(file=s.site.file, line=s.site.line, kind=s.site.kind, syntax=s.site.syntax,
+                              mode=s.site.mode, framework=s.site.framework) for s in rep.sites],
+        pins=[m.Pin(file=p.file, line=p.line, text=p.text) for p in rep.pins],
+        files_scanned=rep.files_scanned,
+        method="launch-site scan of the audit (vllm serve, python -m vllm.entrypoints…, LLM(), EngineArgs(), "
+               "AsyncEngineArgs()) and vLLM version pins",
+    )
+
+
+@user_errors
+def explain_check(key: str, lang: str) -> m.CheckRecord:
+    kb = load()
+    return m.CheckRecord.model_validate(records.record(kb.checks.get(key), kb, lang))
+
+
+@user_errors
+def list_checks(category: str | None, lang: str) -> m.CheckList:
+    kb = load()
+    if category is not None:
+        cid = category.strip().upper()
+        known = [c["id"] for c in kb.categories]
+        if cid not in known:
+            raise UsageError(f"no such category: {category!r}; categories are {', '.join(known)}")
+        checks = kb.checks.in_category(cid)
+    else:
+        checks = list(kb.checks)
+    return m.CheckList(checks=[m.CheckSummary(**records.summary(c, lang)) for c in checks])
+
+
+def not_available(what_key: str, lang: str) -> m.NotAvailable:
+    kb = load()
+    return m.NotAvailable(reason=kb.t("mcp.not_available", lang, what=kb.t(what_key, lang), version=kb.version),
+                          instead=["audit", "explain_check", "list_checks"])
+
+
+@user_errors
+def estimate_memory(model: str, *, gpu: str, vllm_version: str | None, lang: str,
+                    engine_args: dict[str, Any]) -> m.MemoryEstimate:
+    kb = load()
+    cat = catalog_mod.load()
+    if vllm_version is not None and try_parse(vllm_version) is None:
+        raise UsageError(f"vllm_version {vllm_version!r} is not a version number")
+    hardware = audit_mod.resolve_hardware(kb, gpu)
+    lookup = cat.resolve(vllm_version or cat.newest).version
+    # The engine arguments as the audit builds them: the release's declared defaults, then
+    # what the caller sets (None means "not set").
+    engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
+    engine.update({k: v for k, v in engine_args.items() if v is not None})
+    facts = models.model_facts(model, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []))
+    gpu_facts = hardware.facts().get("gpu")
+    # memory.estimate is being extended: pass what it reads today and return its dict as it comes.
+    est = dict(memory.estimate(facts, gpu_facts or {}, engine) or {})
+    known = bool(est)
+    note = (kb.t("report.memory_assumptions", lang, overhead=memory.RUNTIME_OVERHEAD_GIB) if known
+            else kb.t("mcp.memory_unknown", lang))
+    shown = {k: engine.get(k) for k in report_model.KEY_ARGS if k in engine} | {
+        k: v for k, v in engine_args.items() if v is not None}
+    return m.MemoryEstimate(model=facts, gpu=gpu_facts, engine=shown, known=known, estimate=est, note=note)
+
+
+@user_errors
+def gpu_info(spec: str, lang: str) -> m.GpuInfo:
+    kb = load()
+    hw = audit_mod.resolve_hardware(kb, spec)
+    return m.GpuInfo(source=hw.source, description=report_model.hardware_text(kb, hw, lang), gpu=hw.gpu,
+                     cpu_cores=hw.cpu_cores, driver=hw.driver, cuda=hw.cuda, note=hw.note, devices=hw.devices)
