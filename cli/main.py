@@ -1,5 +1,6 @@
 """`vllm-kb`: the command line. One error boundary maps every failure to a documented exit
-code (0 clean, 1 findings at or above --fail-on, 2 usage/knowledge error, 3 internal error)."""
+code (0 clean, 1 findings at or above --fail-on — for `detect`: vLLM not used —, 2 usage/knowledge
+error, 3 internal error)."""
 from __future__ import annotations
 
 import argparse
@@ -8,7 +9,7 @@ import traceback
 
 from vllm_kb.engine.errors import EXIT_INTERNAL, EXIT_USAGE, KnowledgeError, UsageError, VllmKbError
 
-from . import commands, mcp_cmd, skill_cmd
+from . import commands, detect_cmd, estimate, mcp_cmd, skill_cmd
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     kv = ksub.add_parser("validate", help="validate every knowledge file (schemas, CEL, names, versions)")
     kv.set_defaults(func=commands.kb_validate)
 
+    detect_cmd.add_parser(sub)
+    estimate.add_parser(sub)
     mcp_cmd.add_parser(sub)
     skill_cmd.add_parser(sub)
     return p

@@ -17,7 +17,7 @@ from .knowledge import FixOp
 from .knowledge import Knowledge, load
 from .messages import msg
 from .scan import pins as pins_mod
-from .scan import python_calls, scripts
+from .scan import configs, deploy, python_calls, scripts
 from .scan.context import ScanContext, Skipped
 from .scan.walk import walk
 from .site import Finding, Site
@@ -55,9 +55,34 @@ def resolve_hardware(kb: Knowledge, gpu: str | None, nvml=None) -> hw.Hardware:
     return hw.probe(kb.gpus, nvml=nvml)
 
 
+@dataclass
+class Scan:
+    """What reading a project found, before any check runs (shared by audit and detect)."""
+
+    root: Path
+    files: list[str]
+    ctx: ScanContext
+    pins: list
+    sites: list[Site]
+    choices: dict
+    default: pins_mod.VersionChoice
+
+
 def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None = None, nvml=None,
           kb: Knowledge | None = None) -> AuditReport:
     kb = kb or load()
+    cat = catalog_mod.load()
+    sc = scan_project(path, vllm_version=vllm_version)
+    hardware = resolve_hardware(kb, gpu, nvml)
+    reports = []
+    for site in sc.sites:
+        choice = _choice_for(site.file, sc.choices, sc.default)
+        reports.append(_site_report(site, choice, hardware, kb, cat, sc.ctx))
+    return AuditReport(root=sc.root, sites=reports, skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
+                       pins=sc.pins, default_version=sc.default, kb=kb)
+
+
+def scan_project(path: str | Path, *, vllm_version: str | None = None) -> Scan:
     cat = catalog_mod.load()
     root = Path(path)
     if not root.exists():
@@ -67,7 +92,6 @@ def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None 
         single, root = root.name, root.parent
     if vllm_version is not None and try_parse(vllm_version) is None:
         raise UsageError(f"--vllm-version {vllm_version!r} is not a version number")
-    hardware = resolve_hardware(kb, gpu, nvml)
     files = [single] if single else walk(root)
     ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest)
 
@@ -80,7 +104,9 @@ def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None 
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
     for p in all_pins:
-        by_folder.setdefault(p.folder, []).append(p)
+        if p.package == "vllm":
+            by_folder.setdefault(p.folder, []).append(p)
+    ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}
     if vllm_version:
         forced = pins_mod.VersionChoice(vllm_version, True, "cli")
         choices = {"": forced}
@@ -97,23 +123,95 @@ def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None 
     ctx.versions_by_dir = {f: cat.resolve(c.version).version for f, c in choices.items()}
 
     sites: list[Site] = []
+    yaml_files = []
     for rel in files:
         suffix = PurePosixPath(rel).suffix.lower()
         if suffix == ".py":
             text = ctx.read(rel)
             if text is not None:
                 sites += python_calls.scan(ctx, rel, text)
+        elif deploy.is_dockerfile(rel):
+            text = ctx.read(rel)
+            if text is not None:
+                sites += deploy.scan_dockerfile(ctx, rel, text)
+        elif suffix in (".yaml", ".yml", ".json"):
+            yaml_files.append(rel)
         elif suffix in scripts.SHELL_SUFFIXES or suffix == "":
             text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
-            if text is not None and ("vllm" in text) and scripts.is_shell(rel, text):
+            if text is not None and ("vllm" in text or _framework_words(text)) and scripts.is_shell(rel, text):
                 sites += scripts.scan(ctx, rel, text)
+    # after the commands, so that a config a command already read is not read again
+    for rel in yaml_files:
+        if rel in ctx.referenced or pins_mod.is_pin_file(rel):
+            continue
+        text = ctx.read(rel)
+        if text is None or not _yaml_candidate(text):
+            continue
+        docs = _load_yaml_docs(ctx, rel, text)
+        sites += deploy.scan_yaml(ctx, rel, text, docs) + configs.scan(ctx, rel, docs)
+    pair_peers(sites)
+    return Scan(root, files, ctx, all_pins, sites, choices, default)
 
-    reports = []
-    for site in sites:
-        choice = _choice_for(site.file, choices, default)
-        reports.append(_site_report(site, choice, hardware, kb, cat, ctx))
-    return AuditReport(root=root, sites=reports, skipped=ctx.skipped, hardware=hardware, files_scanned=len(files),
-                       pins=all_pins, default_version=default, kb=kb)
+
+def pair_peers(sites: list[Site]) -> None:
+    """Link each trainer that is a client of a rollout server (TRL/ms-swift server mode) with the
+    server it most likely talks to: same file, then same folder, then the same port. Ambiguous
+    pairs stay unlinked."""
+    servers = [s for s in sites if s.mode == "rlhf_server" and not s.engine_elsewhere and s.framework in ("trl", "ms-swift")]
+    for c in (s for s in sites if s.engine_elsewhere):
+        cands = [s for s in servers if s.framework == c.framework]
+        port = c.framework_keys.get("vllm_server_port")
+        for narrow in (lambda s: s.file == c.file, lambda s: _folder(s.file) == _folder(c.file),
+                       lambda s: port is not None and _port(s) == port):
+            hit = [s for s in cands if narrow(s)]
+            if hit:
+                cands = hit
+                break
+        if len(cands) > 1 and all(s.file == c.file for s in cands):
+            cands = [min(cands, key=lambda s: abs(s.line - c.line))]
+        if len(cands) == 1:
+            c.peer = cands[0].id
+            cands[0].peer = cands[0].peer or c.id
+
+
+def _folder(f: str) -> str:
+    return PurePosixPath(f).parent.as_posix()
+
+
+def _port(s: Site):
+    st = s.settings.get("port")
+    return st.value if st is not None else s.framework_keys.get("port")
+
+
+# Words a script must contain to be worth lexing; a script that launches a training script
+# through a launcher may name vLLM only in the recipe it passes (accelerate launch x.py --config r.yaml).
+_FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
+                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config")
+
+
+def _framework_words(text: str) -> bool:
+    return any(w in text for w in _FRAMEWORK_WORDS)
+
+
+def _yaml_candidate(text: str) -> bool:
+    """Cheap test before parsing: only YAML that could configure vLLM is read."""
+    return any(w in text for w in ("vllm", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec"))
+
+
+def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:
+    import json
+
+    from . import yamlio
+
+    try:
+        if rel.endswith(".json"):
+            return [yamlio.Document(data=json.loads(text))]
+        return yamlio.load_all(text)
+    except yamlio.YamlError as e:
+        ctx.skip(rel, "yaml-error", e.line, str(e))
+    except ValueError as e:
+        ctx.skip(rel, "parse-error", detail=str(e)[:120])
+    return []
 
 
 def _head_if_script(ctx: ScanContext, rel: str) -> str | None:
@@ -143,19 +241,40 @@ def _choice_for(file: str, choices: dict, default):
 
 
 def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext) -> SiteReport:
+    tag = deploy.image_version(site.image)
+    if tag and choice.basis != "cli":
+        choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(site.file, site.line, site.image, f"=={tag}", "image", tag))
+    elif site.installed and choice.basis != "cli":
+        v, where, text = site.installed
+        f, _, ln = where.rpartition(":")
+        choice = pins_mod.VersionChoice(v, True, "build", pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v))
     resolved = cat.resolve(choice.version)
-    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat)
+    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items() if not s.resolved}
-    results = evaluate_all(kb, facts, unresolved)
+    results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = (list(site.remarks) + _version_remarks(site, cat, resolved.version, handled, kb)
                + _value_remarks(site, cat, resolved.version, handled) + _env_remarks(site, cat, resolved.version, handled, kb))
+    remarks += _framework_remarks(site, choice.version)
     if site.kind == "api_server" and cat.index_version(choice.version) >= cat.index_version("0.29.0"):
         remarks.append(Finding("deprecated-entrypoint", msg("finding.api_server_deprecated", version=choice.version), site.file, site.line, "P2"))
     changes = plan(site, fixables(results, remarks), cat, resolved.version)
     urgent = [c for c in changes if c.priority in ("P0", "P1")]
     after = diffs(site, urgent, ctx.read)
     return SiteReport(site, facts, results, changes, after, choice, resolved.version, resolved.note, remarks)
+
+
+def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
+    if site.framework == "none":
+        return []
+    from . import frameworks
+
+    fw = frameworks.get(site.framework)
+    out = []
+    for f in fw.findings(site.framework_keys, site.framework_version, site.framework_command, vllm_version):
+        text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version) for lang in ("en", "zh")}
+        out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], subject=""))
+    return out
 
 
 def _version_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:

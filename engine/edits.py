@@ -22,7 +22,21 @@ class EditConflict(ValueError):
 
 
 def apply(text: str, edits: list[TextEdit]) -> str:
-    """Apply edits given against the original text; insertions at one point keep their order."""
+    """Apply edits given against the original text; insertions at one point keep their order.
+    An insertion that falls inside a span another edit removes moves to where the removal starts
+    (appending after a last argument that is itself removed); one inside a replaced span moves
+    after the replacement."""
+    spans = [e for e in edits if e.end > e.start]
+    moved = []
+    for e in edits:
+        if e.start == e.end:
+            for d in spans:
+                if d.start < e.start <= d.end:
+                    at = d.start if not d.text else d.end
+                    e = TextEdit(at, at, e.text)
+                    break
+        moved.append(e)
+    edits = moved
     ordered = sorted(enumerate(edits), key=lambda e: (e[1].start, e[1].end, e[0]))
     out, pos = [], 0
     for _, e in ordered:
@@ -52,6 +66,12 @@ def remove_words(text: str, start: int, end: int) -> TextEdit:
     """Delete a span of shell words; the whole line when nothing else (but `\\`) is on it."""
     ls, le = _line_bounds(text, start, end)
     before, after = text[ls:start], text[end:le]
+    if not before.strip() and after.strip() == "" and ls > 0:
+        # the command's last line: the line before must lose its continuation backslash too
+        prev = text[:ls - 1]
+        m = re.search(r"[ \t]*\\$", prev)
+        if m:
+            return TextEdit(m.start(), le, "")
     if not before.strip() and after.strip() in ("", "\\"):
         return TextEdit(ls, min(le + 1, len(text)), "")
     s = start
@@ -82,7 +102,7 @@ def append_shell_arg(text: str, words: list, first: int, last: int, new: str) ->
         return TextEdit(tail.start, tail.start, f"{new} ")
     ls, _ = _line_bounds(text, tail.start, tail.start)
     multi = words[first].line != tail.line
-    if multi and not text[ls:tail.start].strip():
+    if multi:  # one argument per continuation line: add a line of the same indent
         indent = re.match(r"[ \t]*", text[ls:]).group(0)
         return TextEdit(tail.end, tail.end, f" \\\n{indent}{new}")
     return TextEdit(tail.end, tail.end, f" {new}")

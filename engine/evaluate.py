@@ -117,6 +117,15 @@ def _concrete(ops: tuple[FixOp, ...], act: cel.Activation) -> list[tuple[FixOp, 
     return out
 
 
-def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str]) -> list[Result]:
+def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_elsewhere: bool = False) -> list[Result]:
     act = cel.Activation(facts)
-    return [evaluate(c, facts, act, unresolved, kb) for c in kb.checks]
+    out = []
+    for c in kb.checks:
+        if engine_elsewhere and c.category != "H":
+            # a trainer that talks to a separately launched rollout server: its engine checks
+            # are answered at the server's own site
+            text = Text(en=kb.t("reason.engine_elsewhere", "en"), zh=kb.t("reason.engine_elsewhere", "zh"))
+            out.append(Result(c, "not_applicable", text))
+            continue
+        out.append(evaluate(c, facts, act, unresolved, kb))
+    return out

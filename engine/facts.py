@@ -3,15 +3,31 @@ user set (`args`), the effective configuration (`engine` = version defaults ⊕ 
 GPU, model, memory estimate and vLLM version."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from . import cel, memory
 from .catalog import Catalog
 from .hardware import Hardware
 from .knowledge import Knowledge
-from .models import model_facts
+from .models import model_facts, read_local_config
 from .site import Site
 
+
+# Site kinds that put vLLM behind an HTTP (OpenAI-compatible) endpoint.
+# Sites that run vLLM's own OpenAI-compatible HTTP server (a framework's own server around an
+# engine — swift deploy/rollout, llamafactory-cli api, TRL's FastAPI vllm-serve — is not one).
+SERVES_HTTP = frozenset({"vllm serve", "api_server", "legacy api_server"})
+
+
+def serves_http(site: Site) -> bool:
+    if site.kind in SERVES_HTTP:
+        return True
+    if site.kind == "trl vllm-serve":
+        from .frameworks import get, version_matches
+
+        return version_matches(get("trl").raw["serve"].get("vllm_http"), site.framework_version)
+    return False
 
 # Names vLLM accepts for compilation levels (≤0.11.0) and modes (0.11.1+), as numbers.
 _COMPILE_NAMES = {"NONE": 0, "NO_COMPILATION": 0, "STOCK_TORCH_COMPILE": 1, "DYNAMO_AS_IS": 1,
@@ -41,13 +57,16 @@ def _visible_gpus(env: dict[str, str]) -> int | None:
     return len([d for d in cvd.split(",") if d.strip() and d.strip() != "-1"])
 
 
-def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog) -> dict[str, Any]:
+def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
+               root: Path | None = None) -> dict[str, Any]:
+    """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
+    config.json (read as JSON, never imported)."""
     lookup = cat.resolve(version).version
     args = {n: _normalise(n, s.value) for n, s in site.settings.items() if s.resolved}
     facts: dict[str, Any] = {
         "site": {
             "mode": site.mode, "syntax": site.syntax, "kind": site.kind, "framework": site.framework,
-            "serves_http": site.kind in ("vllm serve", "api_server", "legacy api_server"),
+            "serves_http": serves_http(site),
             "has_config_file": site.config_file is not None,
             "cli_flag_count": float(sum(1 for s in site.settings.values() if s.syntax == "cli")),
             "passes_extra_args": any(o["code"] == "forwards-args" for o in site.opaque),
@@ -62,23 +81,35 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # CUDA_VISIBLE_DEVICES narrows what this site can use on the machine
         facts["gpu"]["count"] = min(facts["gpu"]["count"], visible)
     model_name = site.model.value if site.model and site.model.resolved else None
-    mf = model_facts(model_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []))
+    config = read_local_config(root, model_name, base=(root / site.file).parent) if root is not None and model_name else None
+    mf = model_facts(model_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []), config=config)
     if mf:
         facts["model"] = mf
     engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
-    engine.update(_effective_defaults(kb, facts, lookup))
+    engine.update(effective_defaults(kb, facts, lookup))
+    engine.update(site.framework_defaults)
+    engine.update(site.fixed)
     engine.update(args)
     for name in site.unresolved:
         engine.pop(name, None)
     facts["engine"] = engine
+    facts["site"]["pooling"] = _pooling(engine)
     if mf and facts.get("gpu"):
-        est = memory.estimate(mf, facts["gpu"], engine)
+        est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])
         if est:
             facts["memory"] = est
     return facts
 
 
-def _effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, Any]:
+_POOLING_TASKS = frozenset({"embed", "embedding", "classify", "score", "reward"})
+
+
+def _pooling(engine: dict[str, Any]) -> bool:
+    return (engine.get("runner") == "pooling" or engine.get("task") in _POOLING_TASKS
+            or engine.get("convert") in _POOLING_TASKS)
+
+
+def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, Any]:
     """Defaults vLLM decides at start-up (declared None in EngineArgs), from
     knowledge/vllm/effective_defaults.yaml."""
     from .versions import SpecifierSet

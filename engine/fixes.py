@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import edits as edits_mod
+from . import site_syntax
 from .catalog import Catalog
 from .edits import TextEdit
 from .evaluate import Result
@@ -33,11 +34,13 @@ class Change:
     priority: str = "P2"
     safe: bool = False
     setting: Setting | None = field(default=None, repr=False, compare=False)
+    blocked: str | None = None  # why it cannot be written at this site: fixed | not_exposed
+    container: str | None = None  # the framework mapping (vllm_config, vllm_engine_kwargs) this sets a key of
 
     def to_json(self) -> dict:
         return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,
                 "line": self.line, "before": self.before, "after": self.after, "checks": self.checks,
-                "priority": self.priority, "safe": self.safe}
+                "priority": self.priority, "safe": self.safe, "blocked": self.blocked}
 
 
 # --- value rendering -------------------------------------------------------------------------
@@ -191,7 +194,7 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
             ch.priority = item.priority
             ch.safe = item.safe
             changes[key] = ch
-    return list(changes.values())
+    return _merge_containers(site, list(changes.values()))
 
 
 def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version: str) -> Change | None:
@@ -200,18 +203,32 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         if op == "unset_env" and existing is None:
             return None
         file = existing.file if existing else site.file
-        syntax = "python-call" if site.syntax == "python-call" else "cli"
-        if op == "env":
-            after = f'os.environ["{target}"] = {json.dumps(str(value))}' if syntax == "python-call" else f"export {target}={shlex.quote(str(value))}"
-        else:
-            after = None
+        syntax = site.syntax if site.syntax in ("python-call", *site_syntax.DEPLOY_SYNTAXES) else "cli"
+        after = site_syntax.env_text(syntax, target, value, (site.source or {}).get("env_style")) if op == "env" else None
         before = (f'os.environ["{target}"] = {existing.raw}' if syntax == "python-call" else f"{target}={existing.raw}") if existing else None
         return Change(op, target, value, file, syntax, existing.line if existing else None, before, after, setting=existing)
     existing = site.settings.get(target) or site.unknown.get(target)
+    if op == "unset" and existing is not None and existing.implied and existing.syntax in site_syntax.DEPLOY_SYNTAXES:
+        # nothing written to remove (the chart emits --no-enable-prefix-caching itself): write the default
+        default = cat.defaults(version).get(target)
+        if default is None and isinstance(existing.value, bool):
+            default = not existing.value  # undoing what the chart does when the key is absent
+        if default is None:
+            return None
+        after = site_syntax.deploy_text(site, target, default, cat.long_flag(target, version))
+        return Change("set", target, default, site.file, site.syntax, None, None, after)
     if op == "unset":
         if existing is None:
             return None
         return Change("unset", target, None, existing.file, existing.syntax, existing.line, _as_written(existing), None, setting=existing)
+    if site.kind == "trl vllm-serve" and existing is None and not _serve_accepts(site, target):
+        return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="not_exposed")
+    if site.framework != "none" and site.kind != "trl vllm-serve":
+        return _framework_change(site, target, value, existing)
+    if site.syntax in site_syntax.DEPLOY_SYNTAXES and (existing is None or existing.syntax in site_syntax.DEPLOY_SYNTAXES):
+        after = site_syntax.deploy_text(site, target, merge_value(value, existing), cat.long_flag(target, version))
+        return Change("set" if after else "unset", target, value, existing.file if existing else site.file, site.syntax,
+                      existing.line if existing else None, _as_written(existing) if existing else None, after, setting=existing)
     syntax = existing.syntax if existing else ("yaml-config" if site.config_file else site.syntax)
     file = existing.file if existing else (site.config_file or site.file)
     if syntax == "cli":
@@ -229,12 +246,79 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
                   _as_written(existing) if existing else None, after, setting=existing)
 
 
+def _serve_accepts(site: Site, target: str) -> bool:
+    """`trl vllm-serve` takes its own list of vLLM flags; recent releases forward the rest."""
+    from .frameworks import get, version_matches
+
+    serve = get("trl").raw["serve"]
+    return target in serve.get("args", ()) or version_matches(serve.get("forwards_unknown"), site.framework_version)
+
+
+def _framework_change(site: Site, target: str, value: Any, existing: Setting | None) -> Change:
+    """A change written in the framework's own keys, or marked blocked with the reason."""
+    if existing is not None and existing.implied:
+        existing = None  # sleep_level=1 is not how to write enable_sleep_mode=false
+    if existing is not None:
+        after = site_syntax.framework_text(site, existing.key, merge_value(value, existing), existing, existing.syntax)
+        return Change("set" if after else "unset", target, value, existing.file, existing.syntax, existing.line,
+                      _as_written(existing), after, setting=existing)
+    if target in site.fixed:
+        return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="fixed")
+    got = site_syntax.framework_key(site, target, value)
+    if got is None:
+        return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="not_exposed")
+    key, val = got
+    pt = site.passthrough
+    container = key if isinstance(val, dict) and key == (frameworks_passthrough(site) or "") else None
+    if pt is not None and _same_key(key, pt.key):
+        after = site_syntax.framework_text(site, key, val, pt, pt.syntax)
+        return Change("set", target, val, pt.file, pt.syntax, pt.line, _as_written(pt), after, setting=pt, container=container)
+    after = site_syntax.framework_text(site, key, val, None, site.syntax)
+    return Change("set", target, val if container else value, site.file, site.syntax, None, None, after, container=container)
+
+
+def _same_key(a: str, b: str) -> bool:
+    return a.lstrip("-+").replace("-", "_") == b.lstrip("-+").replace("-", "_")
+
+
+def frameworks_passthrough(site: Site) -> str | None:
+    from .frameworks import get
+
+    pt = get(site.framework).passthrough
+    return pt["key"] if pt else None
+
+
+def _merge_containers(site: Site, changes: list[Change]) -> list[Change]:
+    """Several keys of one mapping (`--vllm_engine_kwargs '{…}'`, `vllm_config: {…}`) become one
+    change: written twice, the second would replace the first."""
+    out: list[Change] = []
+    first: dict[tuple[str, str], Change] = {}
+    for ch in changes:
+        if ch.container is None or ch.blocked:
+            out.append(ch)
+            continue
+        k = (ch.file, ch.container)
+        if k not in first:
+            first[k] = ch
+            out.append(ch)
+            continue
+        base = first[k]
+        base.value = {**base.value, **{t: v for t, v in ch.value.items() if t not in base.value or t == ch.target}}
+        base.target = f"{base.target}, {ch.target}"
+        base.checks += [c for c in ch.checks if c not in base.checks]
+        if PRIORITY_ORDER.get(ch.priority, 3) < PRIORITY_ORDER.get(base.priority, 3):
+            base.priority = ch.priority
+        base.safe = base.safe and ch.safe
+        base.after = site_syntax.framework_text(site, ch.container, base.value, base.setting, base.setting.syntax if base.setting else site.syntax)
+    return out
+
+
 def _as_written(s: Setting) -> str:
-    if s.syntax == "cli":
+    if s.syntax == "cli" or (s.syntax in site_syntax.DEPLOY_SYNTAXES and s.key.startswith("-")):
         if not s.raw or s.raw.startswith(s.key):  # a switch, or `--k=v` kept whole
             return s.raw or s.key
         return f"{s.key} {s.raw}"
-    if s.syntax == "yaml-config":
+    if s.syntax == "yaml-config" or (s.syntax == "helm-values" and not s.key.startswith("-")):
         return f"{s.key}: {s.raw}"
     return f"{s.key}={s.raw}" if s.key else s.raw
 
@@ -270,11 +354,13 @@ def diffs(site: Site, changes: list[Change], read) -> list[dict]:
 
 
 def _edit(site: Site, ch: Change, text: str) -> TextEdit | None:
-    if ch.syntax == "cli":
+    if ch.blocked:
+        return None
+    if ch.syntax in ("cli", "hydra-override"):
         return _cli_edit(site, ch, text)
     if ch.syntax == "python-call":
         return _python_edit(site, ch, text)
-    if ch.syntax == "yaml-config":
+    if ch.syntax in ("yaml-config", "framework-config"):
         return _yaml_edit(site, ch, text)
     return None
 
@@ -354,12 +440,15 @@ def _replace_line(text: str, lines: LineIndex, line: int, new: str | None) -> Te
 def _yaml_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     s = ch.setting
     key_lines = [x.line for x in list(site.settings.values()) + list(site.unknown.values()) + ([site.model] if site.model else [])
-                 if x is not None and x.syntax == "yaml-config" and x.file == ch.file]
-    if s is not None and s.syntax == "yaml-config":
+                 if x is not None and x.syntax in ("yaml-config", "framework-config") and x.file == ch.file]
+    if s is not None and s.syntax in ("yaml-config", "framework-config"):
         a, b = edits_mod.yaml_block(text, s.line, key_lines)
         if ch.op == "unset" or ch.after is None:
             return TextEdit(a, b, "")
-        return TextEdit(a, b, ch.after + "\n")
+        indent = re.match(r"[ \t-]*", text[a:b]).group(0)  # keep the key's place in a nested mapping
+        return TextEdit(a, b, indent + ch.after + "\n")
+    if ch.syntax == "framework-config" and "." in (ch.after or "").split(":")[0]:
+        return None  # a new nested key: shown as a snippet, not inserted
     if ch.op != "set" or not ch.after:
         return None
     end = len(text)

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from . import resources
 
 SCHEMA_FILES = ("common", "checks", "facts", "categories", "manifest", "gpus", "models", "i18n",
-                "effective_defaults", "renames", "catalog", "report")
+                "effective_defaults", "renames", "framework", "triggers", "catalog", "report")
 BASE = "https://vllm-kb.dev/schema/"
 
 

@@ -20,6 +20,7 @@ class Setting:
     known: bool = True  # the name exists in the site's vLLM version
     span: tuple[int, int] | None = None  # word indices (cli) of this setting, for edits
     pos: dict | None = None  # where it sits in its file (character offsets), for edits
+    implied: bool = False  # not written as this argument: the framework derives it from `key`
 
     @property
     def where(self) -> str:
@@ -64,6 +65,17 @@ class Site:
     unknown: dict[str, Setting] = field(default_factory=dict)  # flags vLLM does not have at all
     source: Any = None  # scanner-specific handle used when rendering changes (words, call text)
     end_line: int = 0
+    framework_version: str | None = None
+    framework_defaults: dict[str, Any] = field(default_factory=dict)  # what the framework passes when unset
+    fixed: dict[str, Any] = field(default_factory=dict)  # what the framework hard-codes
+    framework_keys: dict[str, Any] = field(default_factory=dict)  # the framework's own keys, as read
+    image: str | None = None  # container image the command runs in, when known
+    installed: tuple[str, str, str] | None = None  # (version, file:line, text): the image build's `pip install vllm==X`
+    passthrough: Setting | None = None  # the framework's pass-through mapping (vllm_config, …), when set
+    framework_command: str | None = None
+    unmapped: dict[str, Setting] = field(default_factory=dict)  # framework keys its pinned release does not have
+    engine_elsewhere: bool = False
+    peer: str | None = None  # id of the other half of a rollout server / trainer client pair  # a client of a rollout server: engine arguments belong to the server
 
     @property
     def id(self) -> str:

@@ -3,7 +3,6 @@ every CEL predicate compiled, every fact, flag and env var it names checked agai
 facts schema and the vLLM catalog for the versions it claims, ids unique, cases passing."""
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -22,7 +21,9 @@ FILES = [
     (("i18n.yaml",), "i18n"),
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
     (("vllm", "renames.yaml"), "renames"),
+    (("triggers.yaml",), "triggers"),
 ]
+OBS_FIELDS = ("kind", "name", "file", "line", "vllm_context", "extras", "framework", "mode", "syntax")
 FACT_GROUPS_FREE = ("args", "engine", "env")
 # Env vars a predicate may read that are not vLLM's own.
 EXTRA_ENV = frozenset({"CUDA_VISIBLE_DEVICES", "HF_TOKEN", "HF_HOME", "HF_HUB_OFFLINE", "NCCL_DEBUG", "PYTORCH_CUDA_ALLOC_CONF", "CUDA_DEVICE_MAX_CONNECTIONS", "OMP_NUM_THREADS"})
@@ -82,6 +83,8 @@ class Validator:
         checks = self.checks(categories)
         self.effective_defaults()
         self.renames()
+        self.frameworks()
+        self.triggers()
         self.i18n_usage()
         stats = f"{len(checks)} checks in {len(categories)} categories, {self.n_predicates} CEL predicates, {self.n_cases} cases; catalog {self.cat.oldest} … {self.cat.newest}"
         return self.problems, stats
@@ -296,6 +299,56 @@ class Validator:
                 if self.cat.arg(head) is None:
                     self.add(f, r["name"], f"renames[{i}].carry", f"no vLLM argument {head!r}")
 
+    def frameworks(self) -> None:
+        """Framework files: schema, predicates compile, every mapped or fixed argument is vLLM's."""
+        from .frameworks import FRAMEWORK_IDS
+
+        for fid in FRAMEWORK_IDS:
+            parts = ("frameworks", f"{fid}.yaml")
+            name = resources.display_name("knowledge", *parts)
+            doc = self.load(parts)
+            if doc is None or not self.schema(name, "framework", doc.data):
+                continue
+            data = doc.data
+            for i, k in enumerate(data["keys"]):
+                if k.get("arg") and self.cat.arg(k["arg"]) is None:
+                    self.add(name, k["key"], f"keys[{i}].arg", f"no vLLM argument {k['arg']!r} in any catalog release")
+            for i, f in enumerate(data.get("fixed", []) + (data.get("serve") or {}).get("fixed", [])):
+                if self.cat.arg(f["arg"]) is None:
+                    self.add(name, f["arg"], f"fixed[{i}].arg", "no vLLM argument of that name in any catalog release")
+            for section in ("modes", "findings"):
+                for i, rule in enumerate(data.get(section, [])):
+                    self.n_predicates += 1
+                    try:
+                        p = cel.compile(rule["when"])
+                    except cel.CelSyntaxError as e:
+                        self.add(name, "", f"{section}[{i}].when", f"CEL syntax error: {e}")
+                        continue
+                    for path in p.paths:
+                        if path[0] not in ("keys", "command", "framework", "vllm"):
+                            self.add(name, "", f"{section}[{i}].when", f"unknown name {'.'.join(path)!r} (keys, command, framework.version, vllm.version)")
+
+    def triggers(self) -> None:
+        """Trigger ids are unique and each `when` compiles and reads only `obs`."""
+        name = "knowledge/triggers.yaml"
+        doc = self.load(("triggers.yaml",))
+        seen = set()
+        for i, t in enumerate(((doc.data or {}).get("triggers") or []) if doc else []):
+            if not isinstance(t, dict) or "when" not in t:
+                continue
+            if t.get("id") in seen:
+                self.add(name, t["id"], f"triggers[{i}].id", "duplicate trigger id")
+            seen.add(t.get("id"))
+            self.n_predicates += 1
+            try:
+                p = cel.compile(t["when"])
+            except cel.CelSyntaxError as e:
+                self.add(name, t.get("id", ""), f"triggers[{i}].when", f"CEL syntax error: {e}")
+                continue
+            for path in p.paths:
+                if path[0] != "obs" or (len(path) > 1 and path[1] not in OBS_FIELDS):
+                    self.add(name, t.get("id", ""), f"triggers[{i}].when", f"unknown name {'.'.join(path)!r} (obs.{', obs.'.join(OBS_FIELDS)})")
+
     def i18n_usage(self) -> None:
         """Every UI string key used in code or templates exists."""
         kb = _kb()
@@ -303,6 +356,8 @@ class Validator:
         for mod in ("report/templates/report.md.j2",):
             used |= set(re.findall(r"""t\(\s*["']([a-z_]+\.[A-Za-z0-9_.]+)["']""", resources.read_text("engine", *mod.split("/"))))
         for key in sorted(used - set(kb.strings)):
+            if key.endswith(("_", ".")) and any(k.startswith(key) for k in kb.strings):
+                continue  # a prefix the template completes at run time
             self.add("knowledge/i18n.yaml", key, "", "used by the report template but not defined")
 
 

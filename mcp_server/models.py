@@ -25,11 +25,21 @@ class Pin(BaseModel):
     text: str = Field(description="as written, e.g. 'vllm==0.6.3'")
 
 
+class Evidence(BaseModel):
+    trigger: str = Field(description="trigger id and name from knowledge/triggers.yaml, e.g. 'T1 python-import'")
+    title: str
+    file: str
+    line: int
+    what: str = Field(description="what was read there, as written")
+
+
 class Detection(BaseModel):
     path: str = Field(description="the folder or file looked at, resolved")
-    uses_vllm: bool = Field(description="true when a launch site or a vLLM pin was found")
-    sites: list[DetectedSite] = Field(description="every place vLLM is started, with file:line")
-    pins: list[Pin] = Field(description="every vLLM version pin")
+    uses_vllm: bool = Field(description="true when any trigger of knowledge/triggers.yaml fired")
+    summary: str
+    evidence: list[Evidence] = Field(description="every observation a trigger counted, with file:line")
+    sites: list[DetectedSite] = Field(description="every place vLLM is started or configured, with file:line")
+    pins: list[Pin] = Field(description="every dependency pin that brings in vLLM")
     files_scanned: int
     method: str = Field(description="how detection was done")
 

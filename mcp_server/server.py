@@ -63,9 +63,10 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
         of `vllm-kb audit --format json` (schema/report.schema.json)."""
         return tools.audit(confine(path, roots), gpu=gpu, vllm_version=vllm_version, lang=lang, select=select)
 
-    def detect(path: PathArg = ".", roots: ClientRoots = None) -> m.Detection:
-        """Does this folder use vLLM? The launch sites (file:line and kind) and the vLLM version pins found."""
-        return tools.detect(confine(path, roots))
+    def detect(path: PathArg = ".", lang: LangArg = "en", roots: ClientRoots = None) -> m.Detection:
+        """Does this folder use vLLM? Each piece of evidence (import, dependency, launch command, RL
+        framework backend, vLLM config key, VLLM_ variable) with file:line; mentions in docs do not count."""
+        return tools.detect(confine(path, roots), lang)
 
     def explain_check(check: Annotated[str, Field(description="check id or name: B3, kv-cache-fp8")],
                       lang: LangArg = "en") -> m.CheckRecord:

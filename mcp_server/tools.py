@@ -66,18 +66,24 @@ def audit(path: Path, *, gpu: str, vllm_version: str | None, lang: str, select: 
 
 
 @user_errors
-def detect(path: Path) -> m.Detection:
-    # The audit's own scanners find the launch sites; hardware is irrelevant to "is vLLM here".
-    rep = audit_mod.audit(path, gpu="none")
+def detect(path: Path, lang: str = "en") -> m.Detection:
+    from vllm_kb.engine import detect as detect_mod
+
+    det = detect_mod.detect(path)
+    rec = detect_mod.record(det, lang)
     return m.Detection(
         path=str(path),
-        uses_vllm=bool(rep.sites or rep.pins),
-        sites=[m.DetectedSite(file=s.site.file, line=s.site.line, kind=s.site.kind, syntax=s.site.syntax,
-                              mode=s.site.mode, framework=s.site.framework) for s in rep.sites],
-        pins=[m.Pin(file=p.file, line=p.line, text=p.text) for p in rep.pins],
-        files_scanned=rep.files_scanned,
-        method="launch-site scan of the audit (vllm serve, python -m vllm.entrypoints…, LLM(), EngineArgs(), "
-               "AsyncEngineArgs()) and vLLM version pins",
+        uses_vllm=det.used,
+        summary=rec["summary"],
+        evidence=[m.Evidence(trigger=f"{t['id']} {t['name']}", title=t["title"], file=e["file"], line=e["line"], what=e["what"])
+                  for t in rec["triggers"] for e in t["evidence"]],
+        sites=[m.DetectedSite(file=s.file, line=s.line, kind=s.kind, syntax=s.syntax, mode=s.mode, framework=s.framework)
+               for s in det.scan.sites],
+        pins=[m.Pin(file=p.file, line=p.line, text=p.text) for p in det.scan.pins if p.package == "vllm" or "vllm" in p.extras],
+        files_scanned=len(det.scan.files),
+        method="the trigger rules of knowledge/triggers.yaml over what the files say (imports, dependency pins, "
+               "launch commands, framework backends, vLLM configuration keys, VLLM_ variables); "
+               "documentation and comments do not count",
     )
 
 
@@ -122,11 +128,9 @@ def estimate_memory(model: str, *, gpu: str, vllm_version: str | None, lang: str
     engine.update({k: v for k, v in engine_args.items() if v is not None})
     facts = models.model_facts(model, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []))
     gpu_facts = hardware.facts().get("gpu")
-    # memory.estimate is being extended: pass what it reads today and return its dict as it comes.
-    est = dict(memory.estimate(facts, gpu_facts or {}, engine) or {})
+    est = dict(memory.estimate(facts, gpu_facts or {}, engine, vllm_version=lookup) or {})
     known = bool(est)
-    note = (kb.t("report.memory_assumptions", lang, overhead=memory.RUNTIME_OVERHEAD_GIB) if known
-            else kb.t("mcp.memory_unknown", lang))
+    note = ("; ".join(report_model.memory_assumptions(kb, est, lang)) if known else kb.t("mcp.memory_unknown", lang))
     shown = {k: engine.get(k) for k in report_model.KEY_ARGS if k in engine} | {
         k: v for k, v in engine_args.items() if v is not None}
     return m.MemoryEstimate(model=facts, gpu=gpu_facts, engine=shown, known=known, estimate=est, note=note)

@@ -120,6 +120,7 @@ def render(kb: Knowledge | None = None) -> dict[str, str]:
         "name": NAME, "kb_version": kb.version, "n_checks": len(kb.checks), "categories": cats, "stubs": stubs,
         "oldest": cat.oldest, "newest": cat.newest, "schema_version": _report_schema_version(),
         "statuses": ("enabled", "not_enabled", "recommended", "not_applicable", "unknown"),
+        "n_triggers": len(kb.doc("triggers.yaml").data["triggers"]),
     }
     modes = _modes()
     out: dict[str, str] = {}

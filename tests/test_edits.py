@@ -53,3 +53,30 @@ def test_remove_and_insert_primitives():
     line = "vllm serve m --x 1 --y\n"
     e = edits.remove_words(line, line.index("--x"), line.index("--x") + 5)
     assert edits.apply(line, [e]) == "vllm serve m --y\n"
+
+
+def test_removing_the_last_argument_takes_the_continuation_with_it():
+    text = "vllm serve m \\\n    --max-num-seqs 256 \\\n    --enforce-eager\necho done\n"
+    a = text.index("--enforce-eager")
+    e = edits.remove_words(text, a, a + len("--enforce-eager"))
+    assert edits.apply(text, [e]) == "vllm serve m \\\n    --max-num-seqs 256\necho done\n"
+
+
+def test_appending_after_a_removed_last_argument(tmp_path):
+    # the new flags follow the argument before the removed one, on continuation lines of their own
+    (tmp_path / "serve.sh").write_text("#!/bin/bash\nvllm serve meta-llama/Llama-3.1-8B-Instruct \\\n"
+                                       "    --max-num-seqs 256 \\\n    --enforce-eager\n")
+    (tmp_path / "requirements.txt").write_text("vllm==0.33.0\n")
+    (site,) = audit(tmp_path, gpu="H100 x1").sites
+    new = apply_all(site, lambda f: (tmp_path / f).read_text())["serve.sh"]
+    assert "--enforce-eager" not in new and "--kv-cache-dtype fp8" in new
+    lines = new.splitlines()
+    cmd = lines[next(i for i, ln in enumerate(lines) if ln.startswith("vllm serve")):]
+    assert all(ln.endswith("\\") for ln in cmd[:-1]) and not cmd[-1].endswith("\\")
+    assert all(ln.startswith("    --") for ln in cmd[1:])
+
+
+def test_insertion_inside_a_replaced_span_goes_after_it():
+    text = "a --x 1\n"
+    out = edits.apply(text, [edits.TextEdit(2, 7, "--x 2"), edits.TextEdit(5, 5, " --y 3")])
+    assert out == "a --x 2 --y 3\n"

@@ -11,6 +11,10 @@ from vllm_kb.engine.report import markdown, model
 
 GPU = "H100-80GB x4"
 PROJECTS = ["stale-serve", "offline-batch", "config-yaml", "no-vllm"]
+# One per RL framework and deployment syntax, plus the negative corpus (tests/test_frameworks.py
+# holds their asserted site facts); their whole reports are snapshots too.
+SYNTAX_PROJECTS = ["rl-trl", "rl-verl", "rl-openrlhf", "rl-llamafactory", "rl-msswift", "deploy-docker",
+                   "deploy-compose", "deploy-k8s", "deploy-helm", "neg-mentions", "neg-sglang"]
 
 
 def report(name: str, lang: str = "en") -> dict:
@@ -80,7 +84,7 @@ def test_project_without_vllm(fixtures_dir):
     assert r["summary"]["recommendations"] == {"P0": 0, "P1": 0, "P2": 0}
 
 
-@pytest.mark.parametrize("name", PROJECTS)
+@pytest.mark.parametrize("name", PROJECTS + SYNTAX_PROJECTS)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_markdown_report(fixtures_dir, name, lang, snapshot):
     assert markdown.render(report(name, lang)) == snapshot
@@ -91,3 +95,9 @@ def test_json_report(fixtures_dir, name, snapshot):
     data = report(name)
     assert schemas.errors("report", data) == []
     assert data == snapshot(extension_class=JSONSnapshotExtension)
+
+
+@pytest.mark.parametrize("name", SYNTAX_PROJECTS)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_json_report_is_valid(fixtures_dir, name, lang):
+    assert schemas.errors("report", report(name, lang)) == []

@@ -163,8 +163,12 @@ async def test_detect(server):
     assert found["uses_vllm"] and found["sites"] == [{"file": "scripts/serve.sh", "line": 13, "kind": "api_server",
                                                       "syntax": "cli", "mode": "standalone_serve", "framework": "none"}]
     assert found["pins"][0]["text"].startswith("vllm")
+    assert {"trigger": "T4 launch-command", "file": "scripts/serve.sh", "line": 13} .items() <= \
+        next(e for e in found["evidence"] if e["trigger"].startswith("T4")).items()
     nothing = (await call(server, "detect", {"path": "no-vllm"})).structured_content
     assert nothing["uses_vllm"] is False and nothing["sites"] == [] and nothing["files_scanned"] > 0
+    sglang = (await call(server, "detect", {"path": "neg-sglang", "lang": "zh"})).structured_content
+    assert sglang["uses_vllm"] is False and sglang["pins"] == [] and "未使用" in sglang["summary"]
 
 
 async def test_explain_check(server):

@@ -35,3 +35,18 @@ def test_word_offsets_point_into_the_text():
     text = "vllm serve m --gpu-memory-utilization 0.8\n"
     w = parse(text)[0].words[3]
     assert text[w.start:w.end] == "--gpu-memory-utilization"
+
+
+def test_cluster_wrappers_before_vllm_serve():
+    from vllm_kb.engine.scan.launchers import find_launch
+    from vllm_kb.engine.scan.shell import Expander, parse
+
+    for line in ('ray job submit --address="http://127.0.0.1:8265" --job-id vllm-server -- vllm serve m --port 8000',
+                 "srun -N 1 --gpus=8 --container-image vllm/vllm-openai:v0.11.0 vllm serve m --port 8000"):
+        (cmd,) = parse(line)
+        ex = Expander()
+        for w in cmd.words:
+            ex.expand(w)
+        launch = find_launch(cmd.words)
+        assert launch is not None and launch.kind == "vllm serve", line
+        assert cmd.words[launch.argv_start].value == "m"

@@ -41,7 +41,8 @@ def test_schema_errors_point_at_the_value():
 def test_unknown_fact_flag_and_function_are_rejected():
     bad = copy.deepcopy(B3)
     bad["rules"][1]["when"] = 'engine.kv_cache_dtpye == "fp8" && gpu.colour == 1 && shout(gpu.name)'
-    bad["rules"][4]["fix"] = [{"set": "swap_space", "value": 4}]
+    fixing = max(i for i, r in enumerate(bad["rules"]) if r.get("fix"))
+    bad["rules"][fixing]["fix"] = [{"set": "swap_space", "value": 4}]
     out = "\n".join(problems_for(bad))
     assert "no vLLM argument 'kv_cache_dtpye'" in out
     assert "unknown fact 'gpu.colour'" in out
@@ -51,7 +52,7 @@ def test_unknown_fact_flag_and_function_are_rejected():
 
 def test_case_expectations_are_checked():
     bad = copy.deepcopy(B3)
-    bad["cases"][0]["expect"] = "enabled"
+    next(c for c in bad["cases"] if c["name"] == "hopper-new")["expect"] = "enabled"
     assert any("case 'hopper-new': expected enabled, got recommended" in p for p in problems_for(bad))
 
 

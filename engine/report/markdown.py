@@ -6,9 +6,13 @@ from functools import lru_cache
 from ..knowledge import load
 
 
-def _num(v) -> str:
+def num(v) -> str:
     if v is None:
         return "?"
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int) and abs(v) >= 10_000:
+        return f"{v:,}"  # token and block counts
     if isinstance(v, float):
         return str(int(v)) if v.is_integer() else f"{v:g}"
     return str(v)
@@ -33,7 +37,7 @@ def render(report: dict) -> str:
     def t(key, **kw):
         return kb.t(key, lang, **kw)
 
-    text = _template().render(r=report, t=t, num=_num)
+    text = _template().render(r=report, t=t, num=num)
     return _tidy(text)
 
 

@@ -9,10 +9,10 @@ from typing import Any
 from ..audit import AuditReport, SiteReport
 from ..evaluate import NO_CHANGE
 from ..fixes import PRIORITY_ORDER
-from ..memory import RUNTIME_OVERHEAD_GIB
 
 SCHEMA_VERSION = 1
-_SECRET_NAME = re.compile(r"(api[_-]?key|token|secret|password|passwd|credential)", re.I)
+# api_key, HF_TOKEN, *_SECRET …, but not max_num_batched_tokens
+_SECRET_NAME = re.compile(r"(api[_-]?key|access[_-]?key|(^|_)token$|secret|password|passwd|credential)", re.I)
 REDACTED = "***"
 # The effective values a reader wants beside the model and hardware.
 KEY_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "gpu_memory_utilization",
@@ -35,6 +35,15 @@ def _redact(name: str, value: Any) -> Any:
 def version_text(kb, choice, lang: str) -> str:
     p = choice.pin
     return kb.t(f"version.{choice.basis}", lang, version=choice.version, where=choice.where, text=p.text if p else "")
+
+
+def memory_assumptions(kb, est: dict, lang: str) -> list[str]:
+    """Each assumption of a memory estimate in words; a key without a UI string reads `key = value`."""
+    out = []
+    for a in est.get("assumptions", []):
+        key = f"estimate.assumption.{a['key']}"
+        out.append(kb.t(key, lang, value=a["value"]) if key in kb.strings else f"{a['key']} = {a['value']}")
+    return out
 
 
 def hardware_text(kb, hw, lang: str) -> str:
@@ -60,7 +69,7 @@ def build(rep: AuditReport, lang: str = "en") -> dict[str, Any]:
             "files_scanned": rep.files_scanned,
             "vllm": {"version": rep.default_version.version, "pinned": rep.default_version.pinned,
                      "basis": rep.default_version.basis, "source": version_text(kb, rep.default_version, lang)},
-            "pins": [{"file": p.file, "line": p.line, "text": p.text} for p in rep.pins],
+            "pins": [{"file": p.file, "line": p.line, "text": p.text, "package": p.package} for p in rep.pins],
             "skipped": [{"file": s.file, "line": s.line, "code": s.code,
                          "reason": kb.t(f"skip.{s.code}", lang) + (f": {s.detail}" if s.detail else "")} for s in rep.skipped],
         },
@@ -72,6 +81,17 @@ def build(rep: AuditReport, lang: str = "en") -> dict[str, Any]:
                     "unknown": sum(1 for s in sites for c in s["checks"] if c["status"] == "unknown")},
         "sites": sites,
     }
+
+
+def _framework_info(site, lang: str) -> dict | None:
+    if site.framework == "none":
+        return None
+    from .. import frameworks
+
+    fw = frameworks.get(site.framework)
+    return {"id": fw.id, "name": fw.name, "version": site.framework_version, "command": site.framework_command,
+            "fixed": site.fixed, "defaults": site.framework_defaults, "engine_elsewhere": site.engine_elsewhere,
+            "peer": site.peer, "unmapped": sorted(site.unmapped)}
 
 
 def _gpu(g: dict | None) -> dict | None:
@@ -136,8 +156,10 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
                  "note": kb.t(f"catalog.{sr.lookup_note}", lang, used=sr.lookup_version) if sr.lookup_note else None},
         "model": f.get("model"),
         "effective": {k: eng.get(k) for k in KEY_ARGS},
-        "memory": dict(memory, assumptions_overhead_gib=RUNTIME_OVERHEAD_GIB) if memory else None,
+        # a trainer that only talks to a rollout server holds no KV cache of its own
+        "memory": dict(memory, assumption_texts=memory_assumptions(kb, memory, lang)) if memory and not site.engine_elsewhere else None,
         "config_file": site.config_file,
+        "framework_info": _framework_info(site, lang),
         "settings": [{"name": s.name, "value": _redact(s.name, s.value), "resolved": s.resolved, "file": s.file,
                       "line": s.line, "key": s.key, "raw": _redact(s.name, s.raw), "syntax": s.syntax, "note": s.note, "known": s.known}
                      for s in sorted(list(site.settings.values()) + list(site.unknown.values()), key=lambda s: (s.file != site.file, s.file, s.line))],

@@ -33,6 +33,18 @@ def _render(data: dict, console) -> None:
         model = s["model"]["name"] if s["model"] else t("report.not_detected")
         console.print(f"{t('report.model')}: {escape(model)}   {t('report.mode')}: {s['mode']}   "
                       f"{t('report.vllm_version')}: {s['vllm']['version']}")
+        mem = s.get("memory")
+        if mem:
+            from .markdown import num
+
+            line = t("report.memory_line", weights=num(mem["weights_gib"]), per_gpu=num(mem["weights_per_gpu_gib"]),
+                     usable=num(mem["usable_per_gpu_gib"]), gmu=num(s["effective"].get("gpu_memory_utilization")))
+            if not mem.get("fits"):
+                line += " " + t("report.memory_no_fit", min_tp=mem.get("min_tp"))
+            elif mem.get("kv_tokens") is not None:
+                line += " " + t("report.memory_kv", kv=num(mem["kv_cache_gib"]), tokens=num(mem["kv_tokens"]),
+                                conc=num(mem["max_concurrency"]), mml=mem["max_model_len"])
+            console.print(f"{t('report.memory')}: {escape(line)}")
         for o in s["opaque"]:
             console.print(f"[magenta]![/] {escape(o)}")
         table = Table(show_header=True, header_style="bold")
@@ -52,7 +64,9 @@ def _render(data: dict, console) -> None:
                     console.print(f"  [{PRIO_STYLE.get(r['priority'], '')}]{r['priority']}[/] [bold]{r['check']}[/] {escape(r['title'])} — {escape(r['reason'])}")
                 for c in r["changes"]:
                     where = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
-                    what = c["after"] if c["after"] else t("fix.remove", what=c["before"])
+                    fw = s["framework_info"]["name"] if s.get("framework_info") else s["framework"]
+                    what = (t("fix.blocked_" + c["blocked"], target=c["target"], framework=fw) if c.get("blocked")
+                            else c["after"] if c["after"] else t("fix.remove", what=c["before"]))
                     console.print(f"      {escape(where)}: {escape(what)}")
         for f in s["findings"]:
             console.print(f"  [{PRIO_STYLE.get(f['priority'] or '', '')}]{f['priority'] or '•'}[/] {escape(f['file'])}:{f['line']} {escape(f['message'])}")

@@ -10,6 +10,13 @@ from ..catalog import Catalog
 MAX_FILE_BYTES = 2 * 1024 * 1024
 
 
+def _lower_bound(spec: str) -> str | None:
+    import re
+
+    m = re.search(r"(?:>=|~=|\^|==)\s*([\d.]+)", spec or "")
+    return m.group(1) if m else None
+
+
 @dataclass
 class Skipped:
     file: str
@@ -32,7 +39,18 @@ class ScanContext:
     default_version: str
     versions_by_dir: dict[str, str] = field(default_factory=dict)  # "" is the root
     skipped: list[Skipped] = field(default_factory=list)
+    framework_pins: dict = field(default_factory=dict)  # (folder, package) → best Pin
+    referenced: set[str] = field(default_factory=set)  # config files a command already read
     _cache: dict[str, str | None] = field(default_factory=dict)
+
+    def framework_version(self, rel: str, package: str) -> str | None:
+        """The exactly pinned version of a framework for a file, by the nearest folder."""
+        parts = PurePosixPath(rel).parent.parts
+        for depth in range(len(parts), -1, -1):
+            pin = self.framework_pins.get(("/".join(parts[:depth]), package))
+            if pin is not None:
+                return pin.exact or _lower_bound(pin.spec)
+        return None
 
     def version_for(self, rel: str) -> str:
         """The catalog release for a file: from the nearest pin at or above its folder."""

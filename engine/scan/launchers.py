@@ -16,6 +16,10 @@ WRAPPERS: dict[str, set[str]] = {
     "timeout": {"-s", "-k", "--signal", "--kill-after"}, "env": {"-u", "--unset", "-C", "--chdir"},
     "then": set(), "do": set(), "else": set(), "elif": set(), "!": set(), "{": set(),
     "xargs": set(), "unbuffer": set(),
+    # cluster launchers (options that take a separate value; `--opt=v` is one word)
+    "srun": {"-N", "-n", "-c", "-p", "-G", "-w", "-t", "-J", "-o", "-e", "-A", "-q", "--nodes", "--ntasks", "--gpus",
+             "--partition", "--job-name", "--time", "--account", "--qos", "--nodelist", "--cpus-per-task",
+             "--gres", "--ntasks-per-node", "--mem", "--container-image", "--container-mounts"},
 }
 RUNNERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("conda", "run"), ("micromamba", "run"), ("mamba", "run"), ("pixi", "run"), ("hatch", "run"), ("rye", "run")}
 _PYTHON = re.compile(r"^(.*/)?python(\d(\.\d+)?)?$")
@@ -30,7 +34,10 @@ class Launch:
     program_start: int
 
 
-def find_launch(words: list[Word]) -> Launch | None:
+def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] | None:
+    """Where the program of a command starts, past env assignments, wrappers (nohup, srun, …),
+    runners (uv run, …) and `ray job submit … --`, with the assignments seen on the way; None
+    when a word before the program cannot be resolved or there is no program."""
     vals = [w.value for w in words]
     i, n = 0, len(words)
     env: list[tuple[str, Word, int]] = []
@@ -60,27 +67,42 @@ def find_launch(words: list[Word]) -> Launch | None:
             while i < n and (vals[i] or "").startswith("-") and not (vals[i] or "").startswith("--model"):
                 i += 2 if vals[i].split("=")[0] in takes and "=" not in vals[i] else 1
             continue
+        if base == "ray" and i + 2 < n and vals[i + 1] == "job" and vals[i + 2] == "submit":
+            # `ray job submit [options] -- vllm serve …`: the job's command follows `--`
+            j = next((k for k in range(i + 3, n) if vals[k] == "--"), None)
+            if j is None:
+                return None
+            i = j + 1
+            continue
         if i + 1 < n and (base, vals[i + 1]) in RUNNERS:
             i += 2
             while i < n and (vals[i] or "").startswith("-"):
                 i += 2 if vals[i] in ("-n", "--name", "-p", "--prefix", "--with", "--python", "-e", "--env", "--project") else 1
             continue
-        if base == "vllm":
-            if i + 1 < n and vals[i + 1] == "serve":
-                return Launch("vllm serve", i + 2, True, env, i)
-            return None
-        if _PYTHON.match(base):
-            j = i + 1
-            while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
-                j += 1
-            if j + 1 < n and vals[j] == "-m":
-                mod = vals[j + 1] or ""
-                if mod in ("vllm.entrypoints.openai.api_server",):
-                    return Launch("api_server", j + 2, False, env, i)
-                if mod == "vllm.entrypoints.cli.main" and j + 2 < n and vals[j + 2] == "serve":
-                    return Launch("vllm serve", j + 3, True, env, i)
-                if mod == "vllm.entrypoints.api_server":
-                    return Launch("legacy api_server", j + 2, False, env, i)
-            return None
+        return i, env
+    return None
+
+
+def find_launch(words: list[Word]) -> Launch | None:
+    if (got := program_start(words)) is None:
         return None
+    i, env = got
+    vals, n = [w.value for w in words], len(words)
+    base = (vals[i] or "").rsplit("/", 1)[-1]
+    if base == "vllm":
+        if i + 1 < n and vals[i + 1] == "serve":
+            return Launch("vllm serve", i + 2, True, env, i)
+        return None
+    if _PYTHON.match(base):
+        j = i + 1
+        while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
+            j += 1
+        if j + 1 < n and vals[j] == "-m":
+            mod = vals[j + 1] or ""
+            if mod in ("vllm.entrypoints.openai.api_server",):
+                return Launch("api_server", j + 2, False, env, i)
+            if mod == "vllm.entrypoints.cli.main" and j + 2 < n and vals[j + 2] == "serve":
+                return Launch("vllm serve", j + 3, True, env, i)
+            if mod == "vllm.entrypoints.api_server":
+                return Launch("legacy api_server", j + 2, False, env, i)
     return None

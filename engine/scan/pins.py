@@ -18,9 +18,15 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-# `vllm` itself, not vllm-flash-attn / vllmx: the name must end at an operator, `[`, `@`, `;` or the end.
-_REQ = re.compile(r"^\s*vllm(?P<extras>\[[^\]]*\])?(?=\s*(?:$|[<>=!~;@(]))\s*(?:@\s*(?P<url>\S+)|(?P<spec>[^;#@]*))(?:;.*)?$", re.I)
-_WHEEL_VERSION = re.compile(r"vllm-(\d+(?:\.\d+)+(?:\.post\d+)?)", re.I)
+# Packages whose version changes what an audit says: vLLM itself and the frameworks that drive it.
+PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "sglang")
+# A package name must end at an operator, `[`, `@`, `;` or the end (vllm, not vllm-flash-attn).
+_REQ = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[^\]]*\])?(?=\s*(?:$|[<>=!~;@(]))\s*(?:@\s*(?P<url>\S+)|(?P<spec>[^;#@]*))(?:;.*)?$", re.I)
+_WHEEL_VERSION = re.compile(r"[A-Za-z0-9_.]+-(\d+(?:\.\d+)+(?:\.post\d+)?)", re.I)
+
+
+def package_name(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 # Where a pin comes from decides which wins inside one folder: the lock file saw what was installed.
 RANK = {"lock": 0, "requirements": 1, "pyproject": 2, "setup": 3, "conda": 4}
@@ -34,6 +40,8 @@ class Pin:
     spec: str  # specifier part, e.g. "==0.6.3"
     kind: str  # lock | requirements | pyproject | setup | conda
     exact: str | None = None
+    package: str = "vllm"
+    extras: tuple[str, ...] = ()  # trl[vllm]: the framework pulls vLLM in
 
     @property
     def folder(self) -> str:
@@ -52,7 +60,8 @@ def is_pin_file(rel: str) -> bool:
 
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
-    if "vllm" not in text.lower():
+    low = text.lower()
+    if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang")):
         return []
     name = PurePosixPath(rel).name.lower()
     try:
@@ -80,13 +89,17 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
 
 def _from_requirement(rel: str, line: int, req: str, kind: str) -> Pin | None:
     m = _REQ.match(req)
-    if not m:
+    if not m or package_name(m["name"]) not in PACKAGES:
         return None
+    pkg = package_name(m["name"])
+    extras = tuple(sorted(package_name(x) for x in (m["extras"] or "[]")[1:-1].split(",") if x.strip()))
     if m["url"]:
-        wm = _WHEEL_VERSION.search(m["url"])
-        return Pin(rel, line, req.strip(), f"=={wm.group(1)}" if wm else "", kind, wm.group(1) if wm else None)
+        wm = _WHEEL_VERSION.search(m["url"].rsplit("/", 1)[-1])
+        return Pin(rel, line, req.strip(), f"=={wm.group(1)}" if wm else "", kind, wm.group(1) if wm else None, pkg, extras)
     spec = (m["spec"] or "").strip().strip("()").strip()
-    return _pin(rel, line, req.strip(), spec, kind)
+    p = _pin(rel, line, req.strip(), spec, kind)
+    p.package, p.extras = pkg, extras
+    return p
 
 
 def _pin(rel, line, text, spec, kind) -> Pin:
@@ -130,11 +143,13 @@ def _pyproject(rel: str, text: str) -> list[Pin]:
     tables = [poetry.get("dependencies", {})] + [g.get("dependencies", {}) for g in (poetry.get("group") or {}).values() if isinstance(g, dict)]
     for deps in tables:
         for key, val in (deps or {}).items():
-            if key.lower() != "vllm":
+            if package_name(key) not in PACKAGES:
                 continue
             spec = val if isinstance(val, str) else (val.get("version", "") if isinstance(val, dict) else "")
             spec = "" if spec.strip() == "*" else spec.strip()
-            out.append(_pin(rel, _line_of(text, key), f"vllm = {spec!r}", spec, "pyproject"))
+            p = _pin(rel, _line_of(text, key), f"{key} = {spec!r}", spec, "pyproject")
+            p.package = package_name(key)
+            out.append(p)
     return out
 
 
@@ -142,9 +157,10 @@ def _lock(rel: str, text: str) -> list[Pin]:
     data = tomllib.loads(text)
     out = []
     for pkg in data.get("package", []):
-        if isinstance(pkg, dict) and str(pkg.get("name", "")).lower() == "vllm" and pkg.get("version"):
+        name = package_name(str(pkg.get("name", ""))) if isinstance(pkg, dict) else ""
+        if name in PACKAGES and pkg.get("version"):
             v = str(pkg["version"])
-            out.append(Pin(rel, _line_of(text, f'version = "{v}"'), f"vllm {v}", f"=={v}", "lock", v))
+            out.append(Pin(rel, _line_of(text, f'name = "{pkg["name"]}"') + 1, f"{name} {v}", f"=={v}", "lock", v, name))
     return out
 
 
@@ -152,7 +168,7 @@ def _setup_py(rel: str, text: str) -> list[Pin]:
     tree = ast.parse(text, filename=rel)
     out = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lower().startswith("vllm"):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()[:1].isalpha():
             p = _from_requirement(rel, node.lineno, node.value, "setup")
             if p:
                 out.append(p)
@@ -177,15 +193,17 @@ def _conda(rel: str, text: str) -> list[Pin]:
     for i, dep in enumerate(data["dependencies"]):
         if isinstance(dep, str):
             spec = dep.strip()
-            m = re.match(r"^(?:[\w-]+::)?vllm\s*(=?=?)\s*([\w.*]+)?$", spec, re.I)
-            if m:
-                op, ver = m.group(1), m.group(2)
+            m = re.match(r"^(?:[\w-]+::)?([A-Za-z][\w.-]*)\s*(=?=?)\s*([\w.*]+)?$", spec, re.I)
+            if m and package_name(m.group(1)) in PACKAGES:
+                op, ver = m.group(2), m.group(3)
                 if op == "=" and ver and not ver.endswith("*"):
                     ver_spec = f"=={ver}.*" if ver.count(".") < 2 else f"=={ver}"  # conda `=` is a prefix match
                 else:
                     ver_spec = f"=={ver}" if ver else ""
-                out.append(_pin(rel, doc.line_of(("dependencies", i)), spec, ver_spec, "conda"))
-            elif spec.lower().startswith("vllm"):
+                p = _pin(rel, doc.line_of(("dependencies", i)), spec, ver_spec, "conda")
+                p.package = package_name(m.group(1))
+                out.append(p)
+            else:
                 p = _from_requirement(rel, doc.line_of(("dependencies", i)), spec, "conda")
                 if p:
                     out.append(p)

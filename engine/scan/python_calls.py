@@ -20,7 +20,8 @@ TARGETS = {
     "EngineArgs": ("EngineArgs()", "standalone_offline"),
     "AsyncEngineArgs": ("AsyncEngineArgs()", "standalone_serve"),
 }
-VLLM_MODULES = ("vllm", "vllm.entrypoints.llm", "vllm.engine.arg_utils")
+# TRL trainer configs whose use_vllm / vllm_* keys drive a vLLM engine (trl ≥0.14 layout).
+TRL_CONFIGS = {"GRPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "XPOConfig", "NashMDConfig", "DistillationConfig"}
 
 
 class Unresolved(Exception):
@@ -70,6 +71,7 @@ class _Resolver:
         self.calls = calls  # id(call node) of target calls, for **asdict(x)
         self.lines = lines
         self.depth = 0
+        self.assumed: str | None = None  # set when a value is only a default (os.environ.get)
 
     def value(self, node: ast.AST) -> Any:
         self.depth += 1
@@ -113,6 +115,11 @@ class _Resolver:
                 return _BINOPS[type(node.op)](a, b)
             if isinstance(a, str) and isinstance(b, str) and isinstance(node.op, ast.Add):
                 return a + b
+        env = _env_default(node)
+        if env is not None:
+            name, default = env
+            self.assumed = f"default of os.environ.get({name!r})"
+            return self.value(default)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and not node.args:
             out = {}
             for kw in node.keywords:
@@ -128,17 +135,18 @@ class _Resolver:
 
 
 def _imports(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
-    """Local names bound to vLLM target classes, and local names bound to the vllm module."""
+    """Local names bound to vLLM/TRL target classes, and local names bound to those modules."""
     classes: dict[str, str] = {}
     modules: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and (node.module == "vllm" or node.module.startswith("vllm.")):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            top = node.module.split(".")[0]
             for a in node.names:
-                if a.name in TARGETS:
+                if (top == "vllm" and a.name in TARGETS) or (top == "trl" and a.name in TRL_CONFIGS):
                     classes[a.asname or a.name] = a.name
         elif isinstance(node, ast.Import):
             for a in node.names:
-                if a.name == "vllm" or a.name.startswith("vllm."):
+                if a.name.split(".")[0] in ("vllm", "trl"):
                     modules.add(a.asname or a.name.split(".")[0])
     return classes, modules
 
@@ -147,7 +155,7 @@ def _target(call: ast.Call, classes: dict[str, str], modules: set[str]) -> str |
     f = call.func
     if isinstance(f, ast.Name):
         return classes.get(f.id)
-    if isinstance(f, ast.Attribute) and f.attr in TARGETS:
+    if isinstance(f, ast.Attribute) and (f.attr in TARGETS or f.attr in TRL_CONFIGS):
         root = f.value
         while isinstance(root, ast.Attribute):
             root = root.value
@@ -157,7 +165,7 @@ def _target(call: ast.Call, classes: dict[str, str], modules: set[str]) -> str |
 
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
-    if "vllm" not in text:
+    if "vllm" not in text:  # TRL configs use vllm_* / use_vllm keys too
         return []
     try:
         tree = ast.parse(text, filename=rel)
@@ -190,6 +198,11 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     absorbed: set[int] = set()
     sites = []
     for call, target, scope in sorted(found, key=lambda x: (x[0].lineno, x[0].col_offset)):
+        if target in TRL_CONFIGS:
+            site = _trl_site(ctx, rel, text, call, target, scope, by_id)
+            if site is not None:
+                sites.append((id(call), site))
+            continue
         site = _site(ctx, rel, text, version, call, target, scope, by_id, absorbed)
         site.env = dict(env)
         sites.append((id(call), site))
@@ -259,6 +272,65 @@ def _site(ctx, rel, text, version, call, target, scope, by_id, absorbed) -> Site
     return site
 
 
+def _trl_site(ctx, rel, text, call, target, scope, by_id) -> Site | None:
+    """GRPOConfig(use_vllm=True, vllm_mode=…, vllm_gpu_memory_utilization=…): TRL's keys, mapped
+    to engine arguments by knowledge/frameworks/trl.yaml."""
+    from .. import frameworks
+
+    fw = frameworks.get("trl")
+    resolver = _Resolver(scope, by_id, LineIndex(text))
+    entries = []
+    for kw in call.keywords:
+        if kw.arg is None:
+            continue
+        entries.append(frameworks.Entry(kw.arg, _setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))))
+    site = frameworks.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
+                                 syntax="python-call", kind=f"{target}()", version=ctx.framework_version(rel, fw.package),
+                                 source={"call": call, "text": text, "target": target,
+                                         "func": ast.get_source_segment(text, call.func) or target})
+    if site is not None and any(kw.arg is None for kw in call.keywords):
+        for kw in call.keywords:
+            if kw.arg is None:
+                site.opaque.append({"code": "spread", "what": "**" + ast.unparse(kw.value), "where": f"{rel}:{kw.value.lineno}"})
+    if site is not None and site.model is None:
+        node = _trainer_model(text)
+        if node is not None:
+            site.model = _setting(resolver, "model", node, rel, text, "model")
+    return site
+
+
+def _trainer_model(text: str):
+    """What vLLM loads in TRL is the policy: `GRPOTrainer(model=…)` (or its first argument) in the
+    same file as the config."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _call_name(node.func).endswith("Trainer"):
+            for kw in node.keywords:
+                if kw.arg == "model":
+                    return kw.value
+            if node.args:
+                return node.args[0]
+    return None
+
+
+def _env_default(node):
+    """`os.environ.get("X", d)` / `os.getenv("X", d)`: (name, default node), else None."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 2 and isinstance(node.args[0], ast.Constant)):
+        return None
+    f = node.func
+    if isinstance(f, ast.Attribute) and ((f.attr == "get" and _is_environ(f.value)) or
+                                         (f.attr == "getenv" and isinstance(f.value, ast.Name) and f.value.id == "os")):
+        return str(node.args[0].value), node.args[1]
+    return None
+
+
+def _call_name(func) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
 def _place(ctx, site: Site, s: Setting, version: str) -> None:
     if s.name == "model":
         site.model = s
@@ -282,8 +354,9 @@ def _setting(resolver, name, node, rel, text, key, item=None) -> Setting:
         first, last = item
         pos["item"] = (resolver.lines.offset(first.lineno, first.col_offset), resolver.lines.offset(last.end_lineno, last.end_col_offset))
     try:
+        resolver.assumed = None
         value = resolver.value(node)
-        return Setting(name, value, value is not None, rel, node.lineno, key, raw, "python-call", pos=pos)
+        return Setting(name, value, value is not None, rel, node.lineno, key, raw, "python-call", resolver.assumed, pos=pos)
     except Unresolved as u:
         return Setting(name, None, False, rel, node.lineno, key, raw, "python-call", u.why or f"`{raw}` is not a literal", pos=pos)
 

@@ -2,9 +2,13 @@
 command, with the script's exported env vars and its `--config` file merged in."""
 from __future__ import annotations
 
+import re
+
 from pathlib import PurePosixPath
 
+from .. import frameworks
 from ..messages import msg
+from . import fw_launch
 from ..site import Finding, Setting, Site
 from . import serve_config
 from .cli_args import ArgParser, args_from_words
@@ -68,24 +72,127 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         if head == ":":
             continue
         launch = find_launch(words)
-        if launch is None:
+        if launch is not None:
+            sites.append(_site(ctx, rel, version, cmd, launch, exported, ex))
             continue
-        sites.append(_site(ctx, rel, version, cmd, launch, exported, ex))
+        fw = fw_launch.find(words)
+        if fw is not None:
+            site = _framework_site(ctx, rel, version, cmd, fw, exported, ex)
+            if site is not None:
+                sites.append(site)
     return sites
+
+
+def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_launch.FwLaunch, exported, ex) -> Site | None:
+    words = cmd.words
+    fw = frameworks.get(launch.framework)
+    fw_version = ctx.framework_version(rel, fw.package)
+    env = dict(exported)
+    for name, val, idx in launch.env:
+        ex.expand(val)
+        env[name] = _env_setting(name, val, rel, {"kind": "prefix", "word": (words[idx].start, words[idx].end)})
+    if launch.serve:
+        site = _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version)
+    else:
+        found, positionals, opaque = fw_launch.entries(words, launch, rel)
+        config = _framework_config(ctx, rel, launch, found, positionals)
+        entries = (fw_launch.config_entries(ctx, config, launch.framework, flatten=launch.framework == "verl") if config else []) + found
+        site = frameworks.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,
+                                     syntax="hydra-override" if launch.style == "hydra" else "cli", kind=launch.kind,
+                                     version=fw_version, command=launch.command,
+                                     source={"words": words, "launch": _as_launch(launch), "arg_style": launch.style})
+        if site is None:
+            return None
+        site.config_file = config
+        for w in opaque:
+            site.opaque.append({"code": "forwards-args" if w.is_all_args else "unresolved", "what": w.raw, "where": f"{rel}:{w.line}"})
+    if site is None:
+        return None
+    site.env = {**env, **site.env}
+    if not launch.serve:  # `trl vllm-serve` takes both spellings: keep the one the script uses
+        site.flag_style = "snake"
+    return site
+
+
+def _as_launch(fw: fw_launch.FwLaunch):
+    """The part of a launch the shell editors need: where the arguments start."""
+    from .launchers import Launch
+
+    return Launch(fw.kind, fw.args_start, False, fw.env, fw.program_start)
+
+
+def _framework_config(ctx, rel, launch, found, positionals) -> str | None:
+    """The config file a framework command reads: --config (TRL), the first positional (LLaMA-Factory,
+    ms-swift), --config-path/--config-name (verl/Hydra)."""
+    ref = None
+    named = {e.written.lstrip("-"): e.setting for e in found}
+    if launch.framework == "verl" and "config-name" in named:
+        base = named.get("config-path")
+        name = str(named["config-name"].value or "").strip("'\"")
+        name = name if name.endswith((".yaml", ".yml")) else name + ".yaml"
+        if base is not None and not base.value:
+            # --config-path="$PROJECT_DIR/config": the folder's own name is still written
+            tail = re.sub(r".*[/}]", "", (base.raw or "").strip("'\""))
+            for up in ("", "../", "../../"):
+                found_ref = tail and ctx.resolve_ref(rel, f"{up}{tail}/{name}")
+                if found_ref:
+                    return found_ref
+            return None
+        ref = f"{base.value}/{name}" if base is not None else name
+    elif "config" in named and named["config"].value:
+        ref = str(named["config"].value)
+    elif launch.framework in ("llamafactory", "ms-swift") and positionals:
+        first = positionals[0].value or ""
+        if first.endswith((".yaml", ".yml", ".json")):
+            ref = first
+    if not ref:
+        return None
+    return ctx.resolve_ref(rel, ref)
+
+
+def _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version) -> Site | None:
+    """`trl vllm-serve`: vLLM's own flag names (with TRL's renames); TRL ≥1.0 execs `vllm serve`
+    and adds weight transfer, processed logprobs and the dev endpoints."""
+    words = cmd.words
+    serve = fw.raw.get("serve", {})
+    renames = serve.get("renames", {})
+    argv = args_from_words(words[launch.args_start:], launch.args_start)
+    for a in argv:
+        if a.text and a.text.startswith("--"):
+            key = a.text[2:].split("=", 1)[0].replace("-", "_")
+            if key in renames:
+                a.text = "--" + renames[key] + a.text[2 + len(key):]
+    parsed = ArgParser(ctx.catalog, version, rel).parse(argv, positional_model=False)
+    site = Site(file=rel, line=cmd.line, syntax="cli", kind=launch.kind, mode=serve.get("mode", "rlhf_server"),
+                mode_evidence=f"{rel}:{words[launch.program_start].line}", framework="trl", end_line=cmd.end_line)
+    site.source = {"words": words, "launch": _as_launch(launch), "parsed": parsed}
+    site.flag_style = parsed.flag_style
+    site.settings = dict(parsed.settings)
+    site.unknown = dict(parsed.unknown)
+    site.model = parsed.model
+    site.framework_version = fw_version
+    applies = lambda item: frameworks.version_matches(item.get("trl"), fw_version)  # noqa: E731
+    site.fixed = {f["arg"]: f["value"] for f in serve.get("fixed", []) if applies(f)}
+    for e in serve.get("env", []):
+        if applies(e):
+            site.env[e["name"]] = Setting(e["name"], e["value"], True, rel, cmd.line, e["name"], e["value"], "cli", "set by trl vllm-serve")
+    return site
 
 
 def _env_setting(name, val, rel, pos=None) -> Setting:
     return Setting(name, val.value, val.value is not None, rel, val.line, name, val.raw, "cli", val.assumed or val.unresolved, pos=pos)
 
 
-def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex) -> Site:
+def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, syntax: str = "cli", source: dict | None = None) -> Site:
+    """A `vllm serve` / api_server site. Also used by the container scanners (Dockerfile, compose,
+    Kubernetes, Helm), which hand in their argv as words and say how the site writes arguments."""
     words = cmd.words
     argv = args_from_words(words[launch.argv_start:], launch.argv_start)
-    parsed = ArgParser(ctx.catalog, version, rel).parse(argv, positional_model=launch.positional_model)
+    parsed = ArgParser(ctx.catalog, version, rel, syntax).parse(argv, positional_model=launch.positional_model)
     mode_evidence = f"{rel}:{words[launch.program_start].line}"
-    site = Site(file=rel, line=cmd.line, syntax="cli", kind=launch.kind, mode="standalone_serve",
+    site = Site(file=rel, line=cmd.line, syntax=syntax, kind=launch.kind, mode="standalone_serve",
                 mode_evidence=mode_evidence, end_line=cmd.end_line)
-    site.source = {"words": words, "launch": launch, "parsed": parsed}
+    site.source = dict(source or {}, words=words, launch=launch, parsed=parsed)
     site.flag_style = parsed.flag_style
     env = dict(exported)
     for name, val, idx in launch.env:

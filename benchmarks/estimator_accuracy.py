@@ -1,0 +1,141 @@
+"""How close engine/memory.py comes to what real vLLM start-ups logged.
+
+    python benchmarks/estimator_accuracy.py            # the table, one line per logged number
+    python benchmarks/estimator_accuracy.py --json     # the same rows as JSON
+
+The rows live in tests/data/kv_startup_logs.yaml (sources and assumptions there);
+tests/test_memory.py loads this module to assert the same comparisons."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from vllm_kb.engine import hardware, knowledge, memory, models
+
+ROWS = Path(__file__).resolve().parent.parent / "tests" / "data" / "kv_startup_logs.yaml"
+TOLERANCE = 0.15
+# logged field → estimate field
+METRICS = {
+    "kv_tokens": "kv_tokens",
+    "max_concurrency": "max_concurrency",
+    "kv_cache_gib": "kv_cache_gib",
+    "weights_gib": "weights_per_gpu_gib",
+}
+
+
+def load_rows(path: Path = ROWS) -> list[dict[str, Any]]:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["rows"]
+
+
+def model_facts(row: dict) -> dict[str, Any]:
+    kb = knowledge.load()
+    markers = kb.doc("models.yaml").data.get("quantized_markers", [])
+    return models.model_facts(row["model"], kb.models, markers)
+
+
+def gpu_facts(row: dict) -> dict[str, Any]:
+    """The row's GPU: a --gpu spec from the catalog, or the facts written in the row. A total
+    that vLLM printed replaces the catalog's (the estimator takes the driver reserve off)."""
+    spec = row["gpu"]
+    gpu = dict(spec) if isinstance(spec, dict) else dict(hardware.parse_spec(spec, knowledge.load().gpus).gpu)
+    if row.get("gpu_total_gib"):
+        gpu["memory_gib"] = float(row["gpu_total_gib"]) + memory.DRIVER_RESERVED_GIB
+    return gpu
+
+
+def engine_args(row: dict) -> dict[str, Any]:
+    engine = dict(row.get("engine") or {})
+    engine["tensor_parallel_size"] = int(row.get("tp") or 1)
+    engine["pipeline_parallel_size"] = int(row.get("pp") or 1)
+    return engine
+
+
+def estimate_row(row: dict) -> dict[str, Any]:
+    return memory.estimate(model_facts(row), gpu_facts(row), engine_args(row), vllm_version=str(row["vllm"]))
+
+
+def comparisons(row: dict, est: dict | None = None) -> list[dict[str, Any]]:
+    """One entry per logged number the estimate also gives: logged, estimated, relative error,
+    and whether the row asserts it."""
+    est = est if est is not None else estimate_row(row)
+    out = []
+    for field, logged in (row.get("logged") or {}).items():
+        key = METRICS.get(field)
+        if key is None or est.get(key) is None:
+            continue
+        estimated = est[key]
+        error = (estimated - logged) / abs(logged) if logged else None
+        out.append({"row": row["id"], "metric": field, "logged": logged, "estimated": estimated,
+                    "error": error, "asserted": field in (row.get("asserted") or [])})
+    return out
+
+
+def layout_check(row: dict) -> dict[str, Any]:
+    """For a `kind: layout` row: derive the block count from the logged token count and see
+    whether the estimator's grouping gives the concurrency and padding vLLM logged."""
+    mf = model_facts(row)
+    engine = engine_args(row)
+    rt = memory.runtime(str(row["vllm"]))
+    layout = memory.kv_layout(mf, engine, engine["tensor_parallel_size"], mf["num_hidden_layers"], rt)
+    full_groups, sliding_groups = layout.groups
+    groups = full_groups + sliding_groups
+    blocks = row["logged"]["kv_tokens"] // layout.block * groups
+    per_request = layout.blocks_per_request(engine["max_model_len"], memory.batched_tokens(engine, engine["max_model_len"], rt))
+    padding = sliding_groups * layout.group_size - layout.sliding if layout.hybrid else 0
+    return {"concurrency": round(blocks / per_request, 2), "padding_layers": padding, "groups": groups}
+
+
+def table(rows: list[dict]) -> list[dict[str, Any]]:
+    lines = []
+    for row in rows:
+        if row.get("kind") == "layout":
+            got = layout_check(row)
+            logged = row["logged"]["max_concurrency"]
+            lines.append({"row": row["id"], "metric": "max_concurrency (layout)", "logged": logged,
+                          "estimated": got["concurrency"], "error": (got["concurrency"] - logged) / logged,
+                          "asserted": True})
+            continue
+        est = estimate_row(row)
+        lines.extend(comparisons(row, est))
+        for field, want in (row.get("expect") or {}).items():
+            lines.append({"row": row["id"], "metric": field, "logged": want, "estimated": est.get(field),
+                          "error": None, "asserted": True})
+    return lines
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, float):
+        return f"{v:,.2f}"
+    return f"{v:,}" if isinstance(v, int) else str(v)
+
+
+def render(lines: list[dict]) -> str:
+    head = f"{'row':34} {'metric':26} {'logged':>12} {'estimated':>12} {'error':>8}  checked"
+    out = [head, "-" * len(head)]
+    for x in lines:
+        err = "" if x["error"] is None else f"{x['error'] * 100:+.1f}%"
+        out.append(f"{x['row']:34} {x['metric']:26} {_fmt(x['logged']):>12} {_fmt(x['estimated']):>12} {err:>8}  "
+                   f"{'yes' if x['asserted'] else 'no'}")
+    worst = max((abs(x["error"]) for x in lines if x["asserted"] and x["error"] is not None), default=0.0)
+    out.append(f"\nworst checked error: {worst * 100:.1f}% (tolerance {TOLERANCE * 100:.0f}%)")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--json", action="store_true", help="print the rows as JSON")
+    ns = p.parse_args(argv)
+    lines = table(load_rows())
+    print(json.dumps(lines, indent=2) if ns.json else render(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,231 @@
+"""RL and fine-tuning frameworks that drive vLLM (knowledge/frameworks/*.yaml): which of their
+keys map to which engine argument, their defaults, what they fix in code, and how they decide
+between colocated and server rollouts. Scanners hand this module the keys they read; it
+returns a Site in the framework's own terms."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from . import cel, resources, yamlio
+from .site import Setting, Site
+from .versions import SpecifierSet, parse, try_parse
+
+FRAMEWORK_IDS = ("trl", "verl", "openrlhf", "llamafactory", "ms-swift")
+
+
+@dataclass(frozen=True)
+class Key:
+    key: str  # canonical spelling (verl: the full Hydra path)
+    arg: str | None = None
+    role: str | None = None
+    default: Any = None
+    aliases: tuple[str, ...] = ()
+    legacy: bool = False
+    backend: str | None = None
+    versions: str | None = None  # framework releases that have the key
+
+    def default_for(self, version: str | None) -> Any:
+        d = self.default
+        if isinstance(d, dict) and "changes" in d:
+            v = try_parse(version) if version else None
+            chosen = d["changes"][-1][1] if v is None else None
+            if v is not None:
+                for at, value in d["changes"]:
+                    if parse(at) <= v:
+                        chosen = value
+            return chosen
+        return d
+
+
+@dataclass
+class Framework:
+    id: str
+    name: str
+    package: str
+    raw: dict
+    keys: list[Key] = field(default_factory=list)
+
+    def __post_init__(self):
+        self._by_name: dict[str, Key] = {}
+        for k in self.keys:
+            for n in (k.key, *k.aliases):
+                self._by_name[_norm(n)] = k
+
+    def key(self, written: str) -> Key | None:
+        """The key a spelling means: `--vllm_num_engines`, `vllm.num_engines`, `+a.b=…`, `vllm-mode`."""
+        return self._by_name.get(_norm(written))
+
+    def key_for_arg(self, arg: str) -> Key | None:
+        keys = [k for k in self.keys if k.arg == arg]
+        return next((k for k in keys if not k.legacy), keys[0] if keys else None)
+
+    @property
+    def passthrough(self) -> dict | None:
+        return self.raw.get("passthrough")
+
+    @property
+    def cli_style(self) -> dict:
+        return self.raw["cli_style"]
+
+    def defaults(self, version: str | None) -> dict[str, Any]:
+        """Engine arguments the framework passes when its key is left unset."""
+        return {k.arg: k.default_for(version) for k in self.keys if k.arg and k.default is not None and not k.legacy}
+
+    def fixed(self, mode: str) -> dict[str, Any]:
+        return {f["arg"]: f["value"] for f in self.raw.get("fixed", []) if not f.get("modes") or mode in f["modes"]}
+
+    def _activation(self, values, version, command, vllm_version=None, with_defaults=True) -> cel.Activation:
+        keys = {k.key: k.default_for(version) for k in self.keys if k.default is not None} if with_defaults else {}
+        keys.update(values)
+        return cel.Activation({"keys": keys, "command": command or "", "framework": {"version": version or ""},
+                               "vllm": {"version": vllm_version or ""}})
+
+    def findings(self, values, version, command, vllm_version) -> list[dict]:
+        """The framework's own pitfalls (knowledge/frameworks/<id>.yaml › findings) that hold."""
+        out = []
+        for f in self.raw.get("findings", []):
+            # legacy keys are looked for as written, without defaults
+            act = self._activation(values, version, command, vllm_version, with_defaults=f["code"] != "legacy-key")
+            if cel.compile(f["when"]).evaluate(act).value:
+                out.append(f)
+        return out
+
+    def implied(self, values: dict[str, Any], version: str | None, command: str | None) -> list[tuple[dict, Any]]:
+        """(rule, value) for each `implies` rule that holds: engine arguments the framework derives
+        from its own keys."""
+        act = self._activation(values, version, command)
+        out = []
+        for rule in self.raw.get("implies", []):
+            if not cel.compile(rule["when"]).evaluate(act).value:
+                continue
+            if "value_from" in rule:
+                value, unknown = cel.compile(rule["value_from"]).compute(act)
+                if unknown is not None:
+                    continue
+            else:
+                value = rule["value"]
+            out.append((rule, value))
+        return out
+
+    def mode(self, values: dict[str, Any], version: str | None, command: str | None = None) -> tuple[str, bool]:
+        """First rule whose predicate holds, over the framework's keys with defaults filled in."""
+        act = self._activation(values, version, command)
+        for rule in self.raw["modes"]:
+            out = cel.compile(rule["when"]).evaluate(act)
+            if out.value:
+                return rule["mode"], bool(rule.get("client"))
+        return "none", False
+
+
+def _norm(name: str) -> str:
+    n = name.strip().lstrip("+~").lstrip("-")
+    return n.replace("-", "_").lower()
+
+
+@lru_cache(maxsize=1)
+def load_all() -> dict[str, Framework]:
+    out = {}
+    for fid in FRAMEWORK_IDS:
+        raw = yamlio.load(resources.read_text("knowledge", "frameworks", f"{fid}.yaml")).data
+        keys = [Key(key=k["key"], arg=k.get("arg"), role=k.get("role"), default=k.get("default"),
+                    aliases=tuple(k.get("aliases", ())), legacy=bool(k.get("legacy")), backend=k.get("backend"),
+                    versions=k.get("versions"))
+                for k in raw["keys"]]
+        out[fid] = Framework(fid, raw["name"], raw["package"], raw, keys)
+    return out
+
+
+def get(fid: str) -> Framework:
+    return load_all()[fid]
+
+
+@dataclass
+class Entry:
+    """One framework key as a scanner read it."""
+
+    written: str  # as in the file: `--vllm_gpu_memory_utilization`, `actor_rollout_ref.rollout.name`
+    setting: Setting  # value and provenance; its name is replaced by the engine argument
+    lines: dict[str, int] = field(default_factory=dict)  # a mapping value: the line of each of its keys
+
+
+def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syntax: str, kind: str,
+               version: str | None, command: str | None = None, source: Any = None, end_line: int = 0) -> Site | None:
+    """The vLLM site a framework config describes, or None when it does not use vLLM."""
+    values: dict[str, Any] = {}
+    passthrough = None
+    settings: dict[str, Setting] = {}
+    unknown: dict[str, Setting] = {}
+    unmapped: dict[str, Setting] = {}
+    written: dict[str, Setting] = {}  # framework key → its setting, as read
+    model = None
+    pt = fw.passthrough
+    for e in entries:
+        key = fw.key(e.written)
+        s = e.setting
+        if key is None and pt and _norm(e.written).startswith(_norm(pt["key"]) + "."):
+            # engine_kwargs.vllm.X=… / vllm_config.X: a vLLM argument passed straight through
+            arg = _norm(e.written)[len(_norm(pt["key"])) + 1:]
+            s.name = arg
+            settings[arg] = s
+            continue
+        if key is None and pt and _norm(e.written) == _norm(pt["key"]) and isinstance(s.value, dict):
+            for arg, v in s.value.items():
+                # a YAML mapping: each key on its own line; a JSON string (--vllm_config '{…}'): the flag's
+                nested = str(arg) in e.lines
+                settings[str(arg)] = Setting(str(arg), v, True, s.file, e.lines.get(str(arg), s.line), str(arg) if nested else s.key,
+                                             repr(v), s.syntax, pos=None)
+            values[pt["key"]] = s.value
+            passthrough = s
+            continue
+        if key is None:
+            continue
+        if s.resolved:
+            values[key.key] = s.value
+        written[key.key] = s
+        if not version_matches(key.versions, version):
+            unmapped[key.key] = s  # this release of the framework ignores (or rejects) the key
+            continue
+        if key.arg == "model":
+            s.name = "model"
+            model = s
+        elif key.arg:
+            s.name = key.arg
+            settings[key.arg] = s
+    mode, client = fw.mode(values, version, command)
+    if mode == "none":
+        return None
+    site = Site(file=file, line=line, syntax=syntax, kind=kind, mode=mode, mode_evidence=f"{file}:{line}",
+                framework=fw.id, end_line=end_line or line)
+    implied_defaults = {}
+    for rule, value in fw.implied(values, version, command):
+        if rule["arg"] in settings:
+            continue
+        src = [written[k] for k in rule["from"] if k in written]
+        if not src:  # derived from the framework's own defaults only
+            implied_defaults[rule["arg"]] = value
+            continue
+        first = src[0]
+        settings[rule["arg"]] = Setting(rule["arg"], value, True, first.file, first.line, first.key, first.raw, first.syntax,
+                                        note="implied by " + " + ".join(f"{k}={values.get(k)!r}" for k in rule["from"]),
+                                        implied=True)
+    site.settings = settings
+    site.unknown = unknown
+    site.unmapped = unmapped
+    site.model = model
+    site.source = source
+    site.framework_version = version
+    site.framework_defaults = {k: v for k, v in {**fw.defaults(version), **implied_defaults}.items() if k not in settings}
+    site.fixed = fw.fixed(mode)
+    site.framework_keys = values
+    site.framework_command = command
+    site.passthrough = passthrough
+    site.engine_elsewhere = client
+    return site
+
+
+def version_matches(spec: str | None, version: str | None) -> bool:
+    if not spec or not version:
+        return True
+    return SpecifierSet(spec).contains(version)

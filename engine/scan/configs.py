@@ -1,0 +1,60 @@
+"""Framework config files no command in the project points at: verl Hydra YAML
+(actor_rollout_ref.rollout…), TRL recipes (use_vllm), LLaMA-Factory (infer_backend: vllm) and
+ms-swift YAML/JSON. Which framework a file belongs to is decided by keys only it uses."""
+from __future__ import annotations
+
+from .. import frameworks, yamlio
+from ..site import Site
+from .context import ScanContext
+from .fw_launch import mapping_entries
+
+SWIFT_ONLY = {"rlhf_type", "sleep_level", "train_type", "vllm_engine_kwargs", "vllm_use_async_engine", "offload_model"}
+LLAMAFACTORY_ONLY = {"vllm_maxlen", "vllm_gpu_util", "vllm_config", "template", "finetuning_type", "stage"}
+
+
+def framework_of(data: dict) -> str | None:
+    if isinstance(data.get("actor_rollout_ref"), dict) and isinstance(data["actor_rollout_ref"].get("rollout"), dict):
+        return "verl"
+    keys = set(map(str, data))
+    if keys & SWIFT_ONLY:
+        return "ms-swift"
+    if "infer_backend" in keys and keys & LLAMAFACTORY_ONLY:
+        return "llamafactory"
+    if "infer_backend" in keys and "model" in keys:
+        return "ms-swift"
+    if keys & {"use_vllm", "vllm_mode"}:
+        return "trl"
+    return None
+
+
+def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
+    if rel in ctx.referenced:
+        return []
+    out = []
+    for doc in docs:
+        if not isinstance(doc.data, dict):
+            continue
+        fid = framework_of(doc.data)
+        if fid is None:
+            continue
+        fw = frameworks.get(fid)
+        verl = fid == "verl"
+        entries = mapping_entries(doc.data, doc, rel, flatten=verl)
+        line = _selector_line(fw, entries) or (doc.line_of(("actor_rollout_ref", "rollout")) if verl else doc.start_line)
+        command = "rlhf" if fid == "ms-swift" and "rlhf_type" in doc.data else None
+        site = frameworks.build_site(fw, entries, file=rel, line=line,
+                                     syntax="framework-config", kind=f"{fw.name} config", version=ctx.framework_version(rel, fw.package),
+                                     command=command)
+        if site is not None:
+            site.config_key_style = "snake"
+            out.append(site)
+    return out
+
+
+def _selector_line(fw, entries) -> int | None:
+    """The site is anchored on the key that turns vLLM on (`infer_backend: vllm`, `use_vllm: true`)."""
+    for e in entries:
+        k = fw.key(e.written)
+        if k is not None and k.role in ("enable", "backend", "enable_count"):
+            return e.setting.line
+    return None

@@ -1,0 +1,202 @@
+"""Framework launches inside shell commands: `trl grpo|vllm-serve …`, `python -m
+verl.trainer.main_ppo key=value …`, `python -m openrlhf.cli.train_ppo_ray --vllm.num_engines …`
+(also under `ray job submit … --` and `deepspeed --module`), `llamafactory-cli api cfg.yaml k=v`,
+`swift rlhf|rollout|deploy …`, and `accelerate launch train.py --config recipe.yaml` for TRL
+scripts. Each yields the framework's keys as written, with their words, for frameworks.build_site."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from .. import yamlio
+from ..frameworks import Entry
+from ..site import Setting
+from .context import ScanContext
+from .launchers import _PYTHON, program_start
+from .shell import Word
+
+TRL_COMMANDS = {"grpo", "rloo", "dpo", "online_dpo", "online-dpo", "kto", "sft", "reward", "gkd", "xpo", "nash_md", "ppo"}
+SWIFT_COMMANDS = {"rlhf", "rollout", "infer", "deploy", "sft", "pt", "app", "eval", "export", "sample"}
+LF_COMMANDS = {"api", "chat", "webchat", "webui", "train", "eval", "export"}
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+
+
+@dataclass
+class FwLaunch:
+    framework: str
+    kind: str  # what the report calls it: 'trl grpo', 'verl main_ppo', 'openrlhf train_ppo_ray', …
+    style: str  # flags | hydra | kv
+    args_start: int
+    command: str | None = None  # swift/llamafactory subcommand
+    serve: bool = False  # `trl vllm-serve`: the rollout server itself
+    env: list = field(default_factory=list)
+    program_start: int = 0
+
+
+def find(words: list[Word]) -> FwLaunch | None:
+    if (got := program_start(words)) is None:
+        return None
+    i, env = got
+    vals, n = [w.value for w in words], len(words)
+    base = (vals[i] or "").rsplit("/", 1)[-1]
+    if base in ("accelerate", "torchrun", "deepspeed"):
+        j = i + 1 if base != "accelerate" else i + 2  # `accelerate launch`
+        while j < n and (vals[j] or "").startswith("-"):
+            if vals[j] == "--module" and j + 1 < n:
+                return _module(vals[j + 1] or "", j + 2, env, i)
+            j += 1 if "=" in (vals[j] or "") or j + 1 >= n or (vals[j + 1] or "").startswith("-") else 2
+        return _script(vals, j, env, i)
+    if base == "trl" and i + 1 < n:
+        cmd = vals[i + 1] or ""
+        if cmd == "vllm-serve":
+            return FwLaunch("trl", "trl vllm-serve", "flags", i + 2, serve=True, env=env, program_start=i)
+        if cmd in TRL_COMMANDS:
+            return FwLaunch("trl", f"trl {cmd}", "flags", i + 2, command=cmd, env=env, program_start=i)
+        return None
+    if base == "swift" and i + 1 < n and vals[i + 1] in SWIFT_COMMANDS:
+        return FwLaunch("ms-swift", f"swift {vals[i + 1]}", "flags", i + 2, command=vals[i + 1], env=env, program_start=i)
+    if base in ("llamafactory-cli", "lmf") and i + 1 < n and vals[i + 1] in LF_COMMANDS:
+        return FwLaunch("llamafactory", f"llamafactory-cli {vals[i + 1]}", "kv", i + 2, command=vals[i + 1], env=env, program_start=i)
+    if _PYTHON.match(base):
+        j = i + 1
+        while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
+            j += 1
+        if j + 1 < n and vals[j] == "-m":
+            return _module(vals[j + 1] or "", j + 2, env, i)
+        return _script(vals, j, env, i)
+    return None
+
+
+def _module(mod: str, start: int, env, program: int) -> FwLaunch | None:
+    if mod.startswith("verl.") or re.match(r"^recipe\.[\w.]+\.main", mod):
+        return FwLaunch("verl", f"verl {mod.rsplit('.', 1)[-1]}", "hydra", start, env=env, program_start=program)
+    if mod.startswith("openrlhf.cli."):
+        return FwLaunch("openrlhf", f"openrlhf {mod.rsplit('.', 1)[-1]}", "flags", start, env=env, program_start=program)
+    if mod.startswith("trl.scripts.") or mod == "trl":
+        return None
+    return None
+
+
+def _script(vals: list, j: int, env, program: int) -> FwLaunch | None:
+    """`python train_grpo.py --config recipe.yaml --use_vllm …`: a user script that parses TRL
+    keys (TrlParser). Recognised by the keys it is given, or by the recipe it reads."""
+    if j >= len(vals) or not (vals[j] or "").endswith(".py"):
+        return None
+    script = vals[j]
+    rest = [v for v in vals[j + 1:] if v]
+    if script.endswith("vllm_infer.py"):
+        return FwLaunch("llamafactory", "llamafactory vllm_infer.py", "flags", j + 1, command="vllm_infer", env=env, program_start=program)
+    if any(v.lstrip("-").split("=")[0] in ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization") for v in rest) or "--config" in rest:
+        return FwLaunch("trl", f"python {script.rsplit('/', 1)[-1]}", "flags", j + 1, command="script", env=env, program_start=program)
+    return None
+
+
+def _typed(text: str):
+    t = text.strip()
+    low = t.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null", "~"):
+        return None
+    if _NUMBER.match(t):
+        f = float(t)
+        return int(f) if f.is_integer() and "." not in t and "e" not in low else f
+    if t[:1] in "{[":
+        try:
+            return json.loads(t)
+        except ValueError:
+            try:
+                return yamlio.load(t).data
+            except yamlio.YamlError:
+                return t
+    return t
+
+
+def entries(words: list[Word], launch: FwLaunch, rel: str) -> tuple[list[Entry], list[Word], list[Word]]:
+    """(framework keys as read, positional words, words that could not be resolved)."""
+    out: list[Entry] = []
+    positionals, opaque = [], []
+    i = launch.args_start
+    n = len(words)
+    while i < n:
+        w = words[i]
+        if w.value is None:
+            lit = w.literal
+            if lit.startswith("--") and "=" in lit:
+                # --config-path="$PROJECT_DIR/config": the key is known, only its value is not
+                key, _, val = lit[2:].partition("=")
+                out.append(Entry(key, _setting("--" + key, None, False, rel, w, (i, i), "cli", val, w.unresolved)))
+            elif launch.style in ("hydra", "kv") and re.match(r"^[+~]{0,2}[A-Za-z_][\w.]*=", lit):
+                # data.train_files=$HOME/…: an unknown value for a known key, not unknown arguments
+                key, _, val = lit.partition("=")
+                out.append(Entry(key, _setting(key, None, False, rel, w, (i, i), "hydra-override" if launch.style == "hydra" else "cli", lit, w.unresolved)))
+            else:
+                opaque.append(w)
+            i += 1
+            continue
+        t = w.value
+        if launch.style in ("hydra", "kv") and not t.startswith("-") and "=" in t:
+            key, _, val = t.partition("=")
+            out.append(Entry(key, _setting(key, _typed(val), True, rel, w, (i, i), "hydra-override" if launch.style == "hydra" else "cli", t, w.assumed)))
+            i += 1
+            continue
+        if t.startswith("--") and len(t) > 2:
+            key, eq, val = t[2:].partition("=")
+            if eq:
+                out.append(Entry(key, _setting("--" + key, _typed(val), True, rel, w, (i, i), "cli", t, w.assumed)))
+                i += 1
+                continue
+            nxt = words[i + 1] if i + 1 < n else None
+            if nxt is None or (nxt.value is not None and nxt.value.startswith("--")) or (nxt.value is None and nxt.is_all_args):
+                out.append(Entry(key, _setting("--" + key, True, True, rel, w, (i, i), "cli", "", None)))
+                i += 1
+                continue
+            if nxt.value is None:
+                out.append(Entry(key, _setting("--" + key, None, False, rel, w, (i, i + 1), "cli", nxt.raw, nxt.unresolved)))
+            else:
+                out.append(Entry(key, _setting("--" + key, _typed(nxt.value), True, rel, w, (i, i + 1), "cli", nxt.raw, nxt.assumed)))
+            i += 2
+            continue
+        if not t.startswith("-"):
+            positionals.append(w)
+        i += 1
+    return out, positionals, opaque
+
+
+def _setting(key, value, resolved, rel, w, span, syntax, raw, note) -> Setting:
+    return Setting(key, value, resolved and value is not None, rel, w.line, key, raw, syntax, note, span=span)
+
+
+def config_entries(ctx: ScanContext, rel: str, framework: str, flatten: bool) -> list[Entry]:
+    """A framework config file's keys (nested paths joined with dots for Hydra configs)."""
+    text = ctx.read(rel)
+    if text is None:
+        return []
+    try:
+        if rel.endswith(".json"):
+            data = json.loads(text)
+            doc = yamlio.Document(data=data)
+        else:
+            doc = yamlio.load(text)
+    except (yamlio.YamlError, ValueError) as e:
+        ctx.skip(rel, "yaml-error", getattr(e, "line", None), str(e))
+        return []
+    if not isinstance(doc.data, dict):
+        return []
+    ctx.referenced.add(rel)
+    return mapping_entries(doc.data, doc, rel, flatten)
+
+
+def mapping_entries(data: dict, doc: yamlio.Document, rel: str, flatten: bool, base: tuple = ()) -> list[Entry]:
+    out = []
+    for k, v in data.items():
+        path = base + (str(k),)
+        if flatten and isinstance(v, dict):
+            out += mapping_entries(v, doc, rel, flatten, path)
+            continue
+        key = ".".join(path)
+        raw = json.dumps(v) if isinstance(v, (dict, list)) else ("true" if v is True else "false" if v is False else str(v))
+        lines = {str(sk): doc.line_of(path + (sk,)) for sk in v} if isinstance(v, dict) else {}
+        out.append(Entry(key, Setting(key, v, v is not None, rel, doc.line_of(path), str(k) if not flatten else key, raw, "framework-config"), lines))
+    return out

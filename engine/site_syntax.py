@@ -1,0 +1,147 @@
+"""How a change is spelled at sites that are not a plain `vllm serve` line, a vLLM Python call or
+a serve YAML: RL-framework keys (a TRL kwarg, a verl Hydra override, an OpenRLHF flag in the
+generation the script already uses, a LLaMA-Factory/ms-swift key) and container launches
+(Dockerfile CMD, compose `command:`, Kubernetes `args:`, Helm values)."""
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+from . import frameworks
+from .site import Setting, Site
+
+DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values")
+# production-stack's vllmConfig keys (helm/templates/deployment-vllm-multi.yaml); anything else
+# goes in extraArgs.
+PRODUCTION_STACK_KEYS = {
+    "enable_chunked_prefill": "enableChunkedPrefill", "enable_prefix_caching": "enablePrefixCaching",
+    "max_model_len": "maxModelLen", "dtype": "dtype", "tensor_parallel_size": "tensorParallelSize",
+    "max_num_seqs": "maxNumSeqs", "gpu_memory_utilization": "gpuMemoryUtilization", "max_loras": "maxLoras",
+}
+
+
+def literal(value: Any, style: str) -> str:
+    """A value as the site writes values: python, yaml, shell word or Hydra."""
+    if style == "python":
+        from .fixes import py_literal
+
+        return py_literal(value)
+    if isinstance(value, bool):
+        return ("True" if value else "False") if style == "hydra" else ("true" if value else "false")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, (dict, list)):
+        text = json.dumps(value, ensure_ascii=False)
+        return f"'{text}'" if style in ("shell", "hydra") else text
+    if style == "shell":
+        return shlex.quote(str(value))
+    return str(value)
+
+
+def framework_text(site: Site, key: str, value: Any, existing: Setting | None, syntax: str) -> str | None:
+    """`vllm_gpu_memory_utilization=0.4`, `--vllm.enable_sleep`, `actor_rollout_ref.rollout.x=1`, …
+    None when the value is a switch's absence."""
+    fw = frameworks.get(site.framework)
+    style = _cli_style(site, fw)
+    if syntax == "python-call":
+        return f"{key}={literal(value, 'python')}"
+    if syntax in ("yaml-config", "framework-config"):
+        return f"{key.rsplit('.', 1)[-1] if '.' in key and existing is not None else key}: {literal(value, 'yaml')}"
+    if syntax == "hydra-override" or style["flag"] == "{key}={value}":
+        return f"{key}={literal(value, 'hydra' if syntax == 'hydra-override' else 'shell')}"
+    flag = "--" + key.lstrip("-")
+    if isinstance(value, bool) and style["bool"] == "switch":
+        return flag if value else None
+    return f"{flag} {literal(value, 'shell')}"
+
+
+def framework_key(site: Site, target: str, value: Any) -> tuple[str, Any] | None:
+    """The key (as this site would write it) and value that set an engine argument through the
+    framework; None when the framework does not expose the argument."""
+    fw = frameworks.get(site.framework)
+    k = fw.key_for_arg(target)
+    if k is not None:
+        return _spelling(site, fw, k), value
+    pt = fw.passthrough
+    if not pt:
+        return None
+    # key=value overrides (Hydra, OmegaConf) reach into the mapping with a dotted key; flags and
+    # config files write the whole mapping (a JSON string on a command line)
+    dotted = site.syntax == "hydra-override" or (site.syntax == "cli" and _cli_style(site, fw)["flag"] == "{key}={value}")
+    if pt.get("json") or not dotted:
+        merged = dict(site.framework_keys.get(pt["key"]) or {})
+        merged[target] = value
+        return pt["key"], merged
+    prefix = pt.get("new_key_prefix", "")
+    return f"{prefix}{pt['key']}.{target}", value
+
+
+def _cli_style(site: Site, fw) -> dict:
+    """The framework's flag style, unless this command takes plain flags (LLaMA-Factory's
+    scripts/vllm_infer.py reads `--key value`, not the CLI's `key=value`)."""
+    if (site.source or {}).get("arg_style") == "flags" and fw.cli_style["flag"] == "{key}={value}":
+        return {"flag": "--{key}", "bool": "value"}
+    return fw.cli_style
+
+
+def _spelling(site: Site, fw, k) -> str:
+    """OpenRLHF has two generations of flags: write the one the script already uses."""
+    if not k.aliases:
+        return k.key
+    written = [s.key for s in site.settings.values()] + list(site.framework_keys)
+    dotted = any("." in w.lstrip("-") for w in written if fw.key(w) is not None)
+    flat = any("." not in w.lstrip("-") and fw.key(w) is not None and fw.key(w).aliases for w in written)
+    if flat and not dotted:
+        return k.aliases[0]
+    if not written and site.framework_version and fw.raw.get("spelling", {}).get("dotted_from"):
+        from .versions import parse
+
+        if parse(site.framework_version) < parse(fw.raw["spelling"]["dotted_from"]):
+            return k.aliases[0]
+    return k.key
+
+
+def deploy_text(site: Site, target: str, value: Any, flag: str | None) -> str | None:
+    """An argument as the container spec writes arguments: JSON-array items, a YAML list, a
+    command string, or a production-stack vllmConfig key."""
+    style = (site.source or {}).get("argv_style", "string")
+    if style == "production-stack":
+        key = PRODUCTION_STACK_KEYS.get(target)
+        if key:
+            return f"{key}: {literal(value, 'yaml')}"
+    if flag is None:
+        return None
+    tokens = [flag] if isinstance(value, bool) and value else ([] if isinstance(value, bool) else [flag, _plain(value)])
+    if not tokens:
+        return None
+    if style == "production-stack":
+        return "extraArgs: [" + ", ".join(json.dumps(t) for t in tokens) + "]"
+    if style in ("json", "yaml-list"):
+        return ", ".join(json.dumps(t) for t in tokens)
+    return " ".join(shlex.quote(t) for t in tokens)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def env_text(syntax: str, name: str, value: Any, env_style: str | None = None) -> str:
+    """Setting an environment variable where this site's environment is declared; `env_style`:
+    how a compose service already writes its `environment:` ("map" or "list")."""
+    v = str(value)
+    if syntax == "compose" and env_style == "map":
+        return f"environment: {{{name}: {json.dumps(v)}}}"
+    if syntax == "python-call":
+        return f"os.environ[{json.dumps(name)}] = {json.dumps(v)}"
+    if syntax == "dockerfile":
+        return f"ENV {name}={shlex.quote(v)}"
+    if syntax == "compose":
+        return f"environment: [{json.dumps(name + '=' + v)}]"
+    if syntax in ("k8s-args", "helm-values"):
+        return f"env: [{{name: {name}, value: {json.dumps(v)}}}]"
+    return f"export {name}={shlex.quote(v)}"

@@ -1,0 +1,206 @@
+"""The model catalog (knowledge/models.yaml) and engine/models.py: the facts a name yields, the
+architecture dimensions against the parameter counts they imply, and reading a local
+checkpoint's config.json without leaving the project."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from vllm_kb.engine import knowledge, models, schemas
+
+KB = knowledge.load()
+MARKERS = KB.doc("models.yaml").data["quantized_markers"]
+SCHEMA = schemas.raw("facts")["properties"]["model"]
+
+
+def facts(name: str, config: dict | None = None) -> dict:
+    return models.model_facts(name, KB.models, MARKERS, config=config)
+
+
+# --- the catalog ------------------------------------------------------------------------
+
+# (name, total B, active B or None) for the sizes the catalog gives full dimensions for
+SIZES = [
+    ("meta-llama/Llama-3.2-1B-Instruct", 1.24, None), ("meta-llama/Llama-3.2-3B-Instruct", 3.21, None),
+    ("meta-llama/Llama-3.1-8B-Instruct", 8.03, None), ("meta-llama/Llama-3.3-70B-Instruct", 70.55, None),
+    ("meta-llama/Llama-3.1-405B-Instruct", 405.85, None),
+    ("Qwen/Qwen2.5-0.5B-Instruct", 0.49, None), ("Qwen/Qwen2.5-1.5B-Instruct", 1.54, None),
+    ("Qwen/Qwen2.5-3B-Instruct", 3.09, None), ("Qwen/Qwen2.5-7B-Instruct", 7.62, None),
+    ("Qwen/Qwen2.5-14B-Instruct", 14.77, None), ("Qwen/Qwen2.5-32B-Instruct", 32.76, None),
+    ("Qwen/Qwen2.5-72B-Instruct", 72.71, None),
+    ("Qwen/Qwen3-0.6B", 0.6, None), ("Qwen/Qwen3-1.7B", 1.7, None), ("Qwen/Qwen3-4B", 4.02, None),
+    ("Qwen/Qwen3-8B", 8.19, None), ("Qwen/Qwen3-14B", 14.77, None), ("Qwen/Qwen3-32B", 32.76, None),
+    ("Qwen/Qwen3-30B-A3B", 30.5, 3.3), ("Qwen/Qwen3-235B-A22B", 235.1, 22),
+    ("deepseek-ai/DeepSeek-V3", 671, 37), ("deepseek-ai/DeepSeek-R1", 671, 37),
+    ("deepseek-ai/DeepSeek-V2-Lite-Chat", 15.7, 2.4),
+    ("mistralai/Mistral-7B-Instruct-v0.3", 7.24, None), ("mistralai/Mixtral-8x7B-Instruct-v0.1", 46.7, 12.9),
+    ("mistralai/Mixtral-8x22B-Instruct-v0.1", 141, 39),
+    ("google/gemma-2-2b-it", 2.61, None), ("google/gemma-2-9b-it", 9.24, None), ("google/gemma-2-27b-it", 27.2, None),
+    ("google/gemma-3-1b-it", 1.0, None), ("google/gemma-3-4b-it", 4.3, None), ("google/gemma-3-12b-it", 12.2, None),
+    ("google/gemma-3-27b-it", 27.4, None),
+    ("openai/gpt-oss-20b", 20.9, 3.6), ("openai/gpt-oss-120b", 116.8, 5.1),
+    ("zai-org/GLM-4.5", 355, 32), ("zai-org/GLM-4.5-Air", 106, 12),
+]
+
+
+@pytest.mark.parametrize("name,total,active", SIZES)
+def test_catalog_sizes_and_dims_agree(name, total, active):
+    f = facts(name)
+    assert f["params_b"] == pytest.approx(total)
+    if active is not None:
+        assert f["active_params_b"] == pytest.approx(active)
+    # The dimensions must add up to the parameter count the model card states: a typo in a
+    # layer count or width shows up here. Gemma 3 4B+ also carry a ~0.42B vision tower.
+    computed, _ = models.params_from_arch(f)
+    vision = 0.42 if f.get("multimodal") else 0.0
+    assert computed == pytest.approx(total - vision, rel=0.03), f"{name}: dims give {computed}B"
+    assert f["arch_source"].startswith("https://huggingface.co/"), "every entry names its config.json"
+
+
+def test_every_entry_with_dims_names_its_source():
+    for fam in KB.models:
+        if "arch" in fam:
+            assert "source" in fam or all("source" in s for s in fam.get("sizes", []) if "arch" in s), fam["id"]
+        for size in fam.get("sizes", []):
+            if "arch" in size:
+                assert "source" in size or "source" in fam, (fam["id"], size["match"])
+
+
+def test_fact_names_and_meanings_are_kept():
+    f = facts("meta-llama/Llama-3.1-8B-Instruct")
+    assert f["family"] == "llama3" and f["moe"] is False and f["max_context"] == 131072
+    assert f["eagle_draft"] == "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B" and f["eagle_method"] == "eagle3"
+    ds = facts("deepseek-ai/DeepSeek-R1")
+    assert ds["mla"] and ds["mtp"] and ds["moe"] and ds["quantized"] and ds["quant_method"] == "fp8"
+    assert facts("unsloth/DeepSeek-R1-BF16")["quantized"] is False
+    oss = facts("openai/gpt-oss-120b")
+    assert oss["quantized"] and oss["quant_method"] == "mxfp4" and oss["sliding_window"]
+    assert facts("Qwen/Qwen2.5-7B-Instruct-AWQ")["quant_method"] == "awq"
+    assert facts("google/gemma-3-4b-it")["multimodal"] and not facts("google/gemma-3-1b-it")["multimodal"]
+
+
+@pytest.mark.parametrize("name", [n for n, _, _ in SIZES] + ["acme/mystery-13B", "Qwen/Qwen3-30B-A3B-Instruct-2507"])
+def test_model_facts_follow_the_facts_schema(name):
+    f = facts(name)
+    unknown = set(f) - set(SCHEMA["properties"])
+    assert not unknown, f"facts the schema does not declare: {sorted(unknown)}"
+    assert not schemas.errors("facts", {"model": f})
+
+
+def test_names_do_not_borrow_a_neighbours_size():
+    assert facts("openai/gpt-oss-120b")["num_hidden_layers"] == 36  # not the 20b entry
+    assert facts("openai/gpt-oss-20b")["num_hidden_layers"] == 24
+    assert facts("meta-llama/Meta-Llama-3-8B-Instruct")["max_context"] == 8192
+    assert facts("meta-llama/Llama-3.1-8B-Instruct")["max_context"] == 131072
+    assert facts("Qwen/Qwen2.5-7B-Instruct")["max_context"] == 32768  # what vLLM derives from config.json
+    assert facts("Qwen/Qwen2.5-7B")["max_context"] == 131072
+    assert facts("Qwen/Qwen3-30B-A3B-Instruct-2507")["max_context"] == 262144
+    assert facts("Qwen/Qwen3-30B-A3B")["active_params_b"] == 3.3  # the catalog, not the name's "A3B"
+    assert facts("mistralai/Mistral-7B-v0.1")["sliding_window_size"] == 4096
+    assert "sliding_window_size" not in facts("mistralai/Mistral-7B-Instruct-v0.3")
+
+
+@pytest.mark.parametrize("name,local,window", [
+    ("google/gemma-3-4b-it", 29, 1024), ("google/gemma-3-27b-it", 52, 1024), ("google/gemma-3-1b-it", 22, 512),
+    ("google/gemma-2-9b-it", 21, 4096), ("openai/gpt-oss-120b", 18, 128), ("openai/gpt-oss-20b", 12, 128),
+    ("mistralai/Mistral-7B-v0.1", 32, 4096),
+])
+def test_sliding_window_layer_counts(name, local, window):
+    f = facts(name)
+    assert f["num_sliding_layers"] == local and f["sliding_window_size"] == window
+
+
+def test_mla_dims():
+    f = facts("deepseek-ai/DeepSeek-V3")
+    assert (f["kv_lora_rank"], f["qk_rope_head_dim"], f["num_hidden_layers"]) == (512, 64, 61)
+
+
+def test_tp_divides_heads():
+    llama = facts("meta-llama/Llama-3.1-8B-Instruct")  # 32 heads, 8 KV heads
+    assert [t for t in (1, 2, 4, 8, 16, 32, 64) if models.tp_divides(llama, t)] == [1, 2, 4, 8, 16, 32]
+    qwen = facts("Qwen/Qwen2.5-7B-Instruct")  # 28 heads, 4 KV heads
+    assert [t for t in (1, 2, 4, 8) if models.tp_divides(qwen, t)] == [1, 2, 4]
+    assert models.kv_heads_per_gpu(llama, 16) == 1 and models.kv_heads_per_gpu(llama, 4) == 2
+
+
+# --- config.json --------------------------------------------------------------------------
+
+LLAMA_CONFIG = {
+    "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336,
+    "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+    "max_position_embeddings": 131072, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
+    "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192},
+}
+
+
+def test_arch_from_a_llama_config():
+    arch = models.arch_from_config(LLAMA_CONFIG)
+    assert arch["num_hidden_layers"] == 32 and arch["num_key_value_heads"] == 8 and "head_dim" not in arch
+    assert models.derived_max_len(LLAMA_CONFIG) == 131072  # llama3 scaling is already in the table
+    assert models.params_from_arch(arch)[0] == pytest.approx(8.03, rel=0.01)
+
+
+def test_a_local_checkpoint_overrides_the_catalog():
+    cfg = dict(LLAMA_CONFIG, num_hidden_layers=16, quantization_config={"quant_method": "awq", "bits": 4})
+    f = facts("./checkpoints/my-llama-3.1-8b-finetune", config=cfg)
+    assert f["family"] == "llama3" and f["num_hidden_layers"] == 16 and f["arch_source"] == "config.json"
+    assert f["quantized"] and f["quant_method"] == "awq"
+
+
+def test_an_unknown_local_model_gets_its_size_from_the_config():
+    f = facts("/models/house-model", config=LLAMA_CONFIG)
+    assert "family" not in f and f["params_b"] == pytest.approx(8.03, rel=0.01) and f["max_context"] == 131072
+
+
+def test_multimodal_text_config_layer_types_and_yarn():
+    gemma = {"model_type": "gemma3", "text_config": {
+        "hidden_size": 2560, "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 4,
+        "head_dim": 256, "vocab_size": 262208, "sliding_window": 1024, "max_position_embeddings": 131072,
+        "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention", "full_attention"]}}
+    arch = models.arch_from_config(gemma)
+    assert arch["num_sliding_layers"] == 3 and arch["sliding_window_size"] == 1024
+    qwen = {"hidden_size": 3584, "num_hidden_layers": 28, "num_attention_heads": 28, "num_key_value_heads": 4,
+            "vocab_size": 152064, "max_position_embeddings": 32768, "sliding_window": 131072, "use_sliding_window": False,
+            "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}
+    assert "sliding_window_size" not in models.arch_from_config(qwen)  # a window Qwen2 does not use
+    assert models.derived_max_len(qwen) == 131072
+    mixtral = {"hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+               "vocab_size": 32000, "intermediate_size": 14336, "num_local_experts": 8, "num_experts_per_tok": 2}
+    arch = models.arch_from_config(mixtral)
+    assert arch["num_experts"] == 8 and arch["moe_intermediate_size"] == 14336
+    assert models.arch_from_config({"model_type": "bert"}) == {}
+
+
+def _write(path, data) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data) if not isinstance(data, str) else data, encoding="utf-8")
+
+
+def test_read_local_config_inside_the_project(tmp_path):
+    _write(tmp_path / "models" / "llama" / "config.json", LLAMA_CONFIG)
+    _write(tmp_path / "deploy" / "ckpt" / "config.json", LLAMA_CONFIG)
+    assert models.read_local_config(tmp_path, "models/llama")["num_hidden_layers"] == 32
+    assert models.read_local_config(tmp_path, "./models/llama/")["vocab_size"] == 128256
+    assert models.read_local_config(tmp_path, "ckpt", base=tmp_path / "deploy") is not None  # next to the file naming it
+    assert models.read_local_config(tmp_path, str(tmp_path / "models" / "llama")) is not None  # absolute, inside
+    assert models.read_local_config(tmp_path, "meta-llama/Llama-3.1-8B") is None  # a Hub id, not a folder here
+    assert models.read_local_config(tmp_path, "$MODEL_DIR") is None
+    assert models.read_local_config(tmp_path, None) is None
+
+
+def test_read_local_config_refuses_what_leaves_the_project_or_is_not_json(tmp_path):
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    _write(outside / "ckpt" / "config.json", LLAMA_CONFIG)
+    _write(project / "bad" / "config.json", "{not json")
+    _write(project / "list" / "config.json", "[1, 2]")
+    assert models.read_local_config(project, "../outside/ckpt") is None
+    assert models.read_local_config(project, str(outside / "ckpt")) is None
+    os.symlink(outside / "ckpt", project / "linked")
+    assert models.read_local_config(project, "linked") is None  # a link out of the project
+    assert models.read_local_config(project, "bad") is None
+    assert models.read_local_config(project, "list") is None
+    huge = project / "huge" / "config.json"
+    _write(huge, " " * (models.CONFIG_MAX_BYTES + 1))
+    assert models.read_local_config(project, "huge") is None
