@@ -3,21 +3,8 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, UsageError
-
-PRIORITY_RANK = {"P0": 0, "P1": 1, "P2": 2}
-
-
-def _write(text: str, output: str | None) -> None:
-    if output:
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
-    else:
-        sys.stdout.write(text)
+from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_USAGE
 
 
 def print_version() -> int:
@@ -31,48 +18,9 @@ def print_version() -> int:
 
 
 def audit(ns) -> int:
-    from vllm_kb.engine.audit import audit as run
-    from vllm_kb.engine.report import model
+    from . import audit_cmd
 
-    rep = run(ns.path, gpu=ns.gpu, vllm_version=ns.vllm_version)
-    data = model.build(rep, ns.lang)
-    if ns.format == "json":
-        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    elif ns.format == "markdown":
-        from vllm_kb.engine.report import markdown
-
-        text = markdown.render(data)
-    else:
-        from vllm_kb.engine.report import text as text_mod
-
-        if ns.output:
-            text = text_mod.render(data, width=100, color=False)
-        else:
-            text_mod.print_report(data)
-            text = None
-    if text is not None:
-        _write(text, ns.output)
-    _summary(data, ns)
-    if ns.exit_zero or ns.fail_on == "never":
-        return EXIT_CLEAN
-    threshold = PRIORITY_RANK[ns.fail_on]
-    worst = min((PRIORITY_RANK.get(p, 9) for s in data["sites"] for p in
-                 [r["priority"] for r in s["recommendations"]] + [f["priority"] for f in s["findings"] if f["priority"]]), default=9)
-    return EXIT_FINDINGS if worst <= threshold else EXIT_CLEAN
-
-
-def _summary(data: dict, ns) -> None:
-    from vllm_kb.engine.knowledge import load
-
-    kb = load()
-    s = data["summary"]
-    line = kb.t("report.summary", ns.lang, sites=s["sites"], p0=s["recommendations"]["P0"], p1=s["recommendations"]["P1"],
-                p2=s["recommendations"]["P2"], unknown=s["unknown"])
-    skipped = data["project"]["skipped"]
-    if skipped:
-        line += " " + kb.t("report.skipped_n", ns.lang, n=len(skipped))
-    if ns.format != "text" or ns.output:
-        print(line, file=sys.stderr)
+    return audit_cmd.run(ns)
 
 
 def checks_list(ns) -> int:

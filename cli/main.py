@@ -9,7 +9,7 @@ import traceback
 
 from vllm_kb.engine.errors import EXIT_INTERNAL, EXIT_USAGE, KnowledgeError, UsageError, VllmKbError
 
-from . import commands, detect_cmd, estimate, mcp_cmd, skill_cmd
+from . import audit_cmd, commands, detect_cmd, diagnose_cmd, estimate, gpu_cmd, mcp_cmd, skill_cmd
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,16 +23,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="store_true", help="print versions and exit")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
-    a = sub.add_parser("audit", help="audit a project (the main job)")
-    a.add_argument("path", nargs="?", default=".", help="project folder or single file (default: .)")
-    a.add_argument("--gpu", default="auto", help='"H100-80GB x8", "none", or auto (probe this machine with NVML; default)')
-    a.add_argument("--vllm-version", help="evaluate as this vLLM release instead of the project's pin")
-    a.add_argument("--lang", choices=("en", "zh"), default="en")
-    a.add_argument("--format", choices=("text", "markdown", "json"), default="text")
-    a.add_argument("--output", "-o", help="write the report to this file instead of stdout")
-    a.add_argument("--fail-on", choices=("P0", "P1", "P2", "never"), default="P0",
-                   help="exit 1 when a recommendation or finding of this priority or higher exists (default P0)")
-    a.add_argument("--exit-zero", action="store_true", help="always exit 0 after a report")
+    a = sub.add_parser("audit", help="audit a project (the main job)",
+                       description="Audit a project's vLLM launch sites against the knowledge base; configuration in "
+                                   "[tool.vllm-kb] (pyproject.toml) or .vllm-kb.toml, flags win.")
+    audit_cmd.add_arguments(a)
     a.set_defaults(func=commands.audit)
 
     c = sub.add_parser("checks", help="list or show the checks")
@@ -52,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     detect_cmd.add_parser(sub)
     estimate.add_parser(sub)
+    diagnose_cmd.add_parser(sub)
+    gpu_cmd.add_parser(sub)
     mcp_cmd.add_parser(sub)
     skill_cmd.add_parser(sub)
     return p

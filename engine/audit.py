@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Callable
 
 from . import catalog as catalog_mod
 from . import hardware as hw
@@ -35,6 +35,8 @@ class SiteReport:
     lookup_version: str
     lookup_note: str | None
     remarks: list[Finding] = field(default_factory=list)
+    key: str = ""  # file|kind|n, what fingerprints are made of (engine/baseline.py)
+    suppressed: list = field(default_factory=list)  # engine/suppressions.Suppressed
 
 
 @dataclass
@@ -47,6 +49,9 @@ class AuditReport:
     pins: list[pins_mod.Pin]
     default_version: pins_mod.VersionChoice
     kb: Knowledge
+    files: list[str] = field(default_factory=list)  # what was read, relative to root
+    ctx: ScanContext | None = None
+    findings: list[Finding] = field(default_factory=list)  # about no site (engine/suppressions.py)
 
 
 def resolve_hardware(kb: Knowledge, gpu: str | None, nvml=None) -> hw.Hardware:
@@ -69,20 +74,39 @@ class Scan:
 
 
 def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None = None, nvml=None,
-          kb: Knowledge | None = None) -> AuditReport:
+          kb: Knowledge | None = None, exclude: Callable[[str], bool] | None = None,
+          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> AuditReport:
+    """`exclude(rel)` drops files before they are read; `overlay` gives files' texts instead of
+    the disk's (how --diff sees the project after earlier fixes); `progress(phase, n)` is told of
+    each file read and each site checked."""
     kb = kb or load()
     cat = catalog_mod.load()
-    sc = scan_project(path, vllm_version=vllm_version)
+    sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress)
     hardware = resolve_hardware(kb, gpu, nvml)
     reports = []
     for site in sc.sites:
         choice = _choice_for(site.file, sc.choices, sc.default)
-        reports.append(_site_report(site, choice, hardware, kb, cat, sc.ctx))
+        try:
+            reports.append(_site_report(site, choice, hardware, kb, cat, sc.ctx))
+        except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
+            sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
+        if progress is not None:
+            progress("check", len(sc.sites))
     return AuditReport(root=sc.root, sites=reports, skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
-                       pins=sc.pins, default_version=sc.default, kb=kb)
+                       pins=sc.pins, default_version=sc.default, kb=kb, files=list(sc.files), ctx=sc.ctx)
 
 
-def scan_project(path: str | Path, *, vllm_version: str | None = None) -> Scan:
+def replan(rep: AuditReport, sr: SiteReport) -> None:
+    """Plan a site's changes again after its results or findings were filtered (config,
+    suppressions, baseline): what is hidden is not changed either."""
+    cat = catalog_mod.load()
+    sr.changes = plan(sr.site, fixables(sr.results, sr.remarks), cat, sr.lookup_version)
+    urgent = [c for c in sr.changes if c.priority in ("P0", "P1")]
+    sr.after = diffs(sr.site, urgent, rep.ctx.read)
+
+
+def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
+                 overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> Scan:
     cat = catalog_mod.load()
     root = Path(path)
     if not root.exists():
@@ -94,13 +118,19 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None) -> Scan:
         raise UsageError(f"--vllm-version {vllm_version!r} is not a version number")
     files = [single] if single else walk(root)
     ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest)
+    for rel, code, detail in getattr(files, "skipped", ()):
+        ctx.skip(rel, code, detail=detail)
+    if exclude is not None:
+        files = [rel for rel in files if not exclude(rel)]
+    if overlay:
+        ctx._cache.update(overlay)
 
     all_pins: list[pins_mod.Pin] = []
     for rel in files:
         if pins_mod.is_pin_file(rel):
             text = ctx.read(rel)
             if text is not None:
-                all_pins += pins_mod.scan(ctx, rel, text)
+                all_pins += _guarded(ctx, rel, pins_mod.scan, text)
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
     for p in all_pins:
@@ -125,21 +155,23 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None) -> Scan:
     sites: list[Site] = []
     yaml_files = []
     for rel in files:
-        suffix = PurePosixPath(rel).suffix.lower()
+        if progress is not None:
+            progress("scan", len(files))
+        suffix = _suffix(rel)
         if suffix == ".py":
             text = ctx.read(rel)
             if text is not None:
-                sites += python_calls.scan(ctx, rel, text)
+                sites += _guarded(ctx, rel, python_calls.scan, text)
         elif deploy.is_dockerfile(rel):
             text = ctx.read(rel)
             if text is not None:
-                sites += deploy.scan_dockerfile(ctx, rel, text)
+                sites += _guarded(ctx, rel, deploy.scan_dockerfile, text)
         elif suffix in (".yaml", ".yml", ".json"):
             yaml_files.append(rel)
         elif suffix in scripts.SHELL_SUFFIXES or suffix == "":
             text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
             if text is not None and ("vllm" in text or _framework_words(text)) and scripts.is_shell(rel, text):
-                sites += scripts.scan(ctx, rel, text)
+                sites += _guarded(ctx, rel, scripts.scan, text)
     # after the commands, so that a config a command already read is not read again
     for rel in yaml_files:
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):
@@ -148,9 +180,21 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None) -> Scan:
         if text is None or not _yaml_candidate(text):
             continue
         docs = _load_yaml_docs(ctx, rel, text)
-        sites += deploy.scan_yaml(ctx, rel, text, docs) + configs.scan(ctx, rel, docs)
+        sites += _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
     pair_peers(sites)
     return Scan(root, files, ctx, all_pins, sites, choices, default)
+
+
+def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:
+    """A scanner's findings in one file. A scanner bug (tests/test_fuzz.py hunts for them) costs
+    that file, reported as skipped with the error, never the audit."""
+    try:
+        return scanner(ctx, rel, *args)
+    except RecursionError:
+        ctx.skip(rel, "parse-error", detail="nesting too deep")
+    except Exception as e:  # noqa: BLE001 — the boundary: every other file is still audited
+        ctx.skip(rel, "scanner-error", detail=f"{type(e).__name__}: {e}"[:160])
+    return []
 
 
 def pair_peers(sites: list[Site]) -> None:
@@ -172,6 +216,13 @@ def pair_peers(sites: list[Site]) -> None:
         if len(cands) == 1:
             c.peer = cands[0].id
             cands[0].peer = cands[0].peer or c.id
+
+
+def _suffix(rel: str) -> str:
+    """PurePosixPath(rel).suffix.lower(), without building a path per file."""
+    name = rel.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
 
 
 def _folder(f: str) -> str:
@@ -205,13 +256,31 @@ def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:
 
     try:
         if rel.endswith(".json"):
-            return [yamlio.Document(data=json.loads(text))]
+            data = json.loads(text)
+            if _too_deep(data, yamlio.MAX_DEPTH):  # the scanners walk what they get
+                raise ValueError("nesting too deep")
+            return [yamlio.Document(data=data)]
         return yamlio.load_all(text)
     except yamlio.YamlError as e:
         ctx.skip(rel, "yaml-error", e.line, str(e))
     except ValueError as e:
         ctx.skip(rel, "parse-error", detail=str(e)[:120])
+    except RecursionError:  # json.loads on [[[[…]]]]
+        ctx.skip(rel, "parse-error", detail="nesting too deep")
     return []
+
+
+def _too_deep(data, limit: int) -> bool:
+    stack = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return False
 
 
 def _head_if_script(ctx: ScanContext, rel: str) -> str | None:

@@ -86,6 +86,10 @@ class Catalog:
         self.raw = raw
         self.versions: list[Version] = [parse(v) for v in raw["versions"]]
         self._entries: dict[tuple[str, str], Entry] = {}
+        # memos: every site asks the same questions of the same few releases
+        self._index: dict = {}
+        self._by_dest: dict[str, dict[str, list[str]]] = {}
+        self._defaults: dict[str, dict[str, Any]] = {}
 
     @property
     def newest(self) -> str:
@@ -97,9 +101,12 @@ class Catalog:
 
     def index_version(self, version: str) -> Version:
         """The catalog release a version is looked up as (nearest at or below, clamped)."""
-        v = parse(version)
-        below = [c for c in self.versions if c <= v]
-        return below[-1] if below else self.versions[0]
+        hit = self._index.get(version)
+        if hit is None:
+            v = parse(version)
+            below = [c for c in self.versions if c <= v]
+            hit = self._index[version] = below[-1] if below else self.versions[0]
+        return hit
 
     def resolve(self, version: str) -> Resolved:
         v = parse(version)
@@ -179,13 +186,16 @@ class Catalog:
         return frozenset(self.raw["env_vars"])
 
     def flags_for_dest(self, dest: str, version: str) -> list[str]:
-        out = []
-        for fl in self.raw["cli_flags"]:
-            e = self.flag(fl)
-            # a flag's dest can change between releases (-O), so ask for the release's own
-            if e and e.exists(version) and e.field("dest", version) == dest:
-                out.append(fl)
-        return out
+        key = str(self.index_version(version))
+        by_dest = self._by_dest.get(key)
+        if by_dest is None:
+            by_dest = self._by_dest[key] = {}
+            for fl in self.raw["cli_flags"]:
+                e = self.flag(fl)
+                # a flag's dest can change between releases (-O), so ask for the release's own
+                if e and e.exists(version):
+                    by_dest.setdefault(e.field("dest", version), []).append(fl)
+        return list(by_dest.get(dest, ()))
 
     def long_flag(self, dest: str, version: str) -> str | None:
         """The canonical long spelling of an argument's flag in a release."""
@@ -197,13 +207,16 @@ class Catalog:
 
     def defaults(self, version: str) -> dict[str, Any]:
         """Every argument's declared default in a release (None where vLLM decides at run time)."""
-        out = {}
-        for section in ("engine_args", "frontend_args"):
-            for name in self.raw[section]:
-                e = self._entry(section, name)
-                if e.exists(version):
-                    out.setdefault(name, e.field("default", version))
-        return out
+        key = str(self.index_version(version))
+        out = self._defaults.get(key)
+        if out is None:
+            out = self._defaults[key] = {}
+            for section in ("engine_args", "frontend_args"):
+                for name in self.raw[section]:
+                    e = self._entry(section, name)
+                    if e.exists(version):
+                        out.setdefault(name, e.field("default", version))
+        return dict(out)
 
 
 @lru_cache(maxsize=1)

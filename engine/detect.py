@@ -16,6 +16,7 @@ from .errors import KnowledgeError, Problem
 from .knowledge import Text, load_yaml
 from .scan import pins as pins_mod
 from .scan import scripts, shell
+from .scan.context import parse_python
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -159,7 +160,7 @@ def _python(sc: Scan, rel: str) -> list[Observation]:
     if text is None:
         return []
     try:
-        tree = ast.parse(text, filename=rel)
+        tree = parse_python(text, rel)
     except (SyntaxError, ValueError, RecursionError):
         return []  # scan_project already reported it
     out: list[Observation] = []
@@ -346,7 +347,9 @@ def record(det: Detection, lang: str) -> dict[str, Any]:
     by_trigger: dict[str, list[Evidence]] = {}
     for e in det.evidence:
         by_trigger.setdefault(e.trigger.id, []).append(e)
-    return {
+    from .redact import redact
+
+    return redact({
         "root": str(det.root),
         "used": det.used,
         "summary": kb.t("detect.used" if det.used else "detect.not_used", lang, n=len(det.evidence)),
@@ -362,4 +365,4 @@ def record(det: Detection, lang: str) -> dict[str, Any]:
         "observations": det.observations,
         "skipped": [{"file": s.file, "line": s.line, "code": s.code,
                      "reason": kb.t(f"skip.{s.code}", lang) + (f": {s.detail}" if s.detail else "")} for s in det.scan.ctx.skipped],
-    }
+    })

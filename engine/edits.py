@@ -85,10 +85,25 @@ def remove_words(text: str, start: int, end: int) -> TextEdit:
     return TextEdit(s, end, "")
 
 
+def above_comments(text: str, line_start: int) -> int:
+    """The start of the block of `#` comment lines right above a line (no blank line between),
+    else the line itself: a new line goes above the comments that belong to the command —
+    descriptions and `# vllm-kb: ignore[…]` suppressions stay attached to it."""
+    pos = line_start
+    while pos > 0:
+        prev = text.rfind("\n", 0, pos - 1) + 1
+        stripped = text[prev:pos].strip()
+        if not stripped.startswith("#") or stripped.startswith("#!"):
+            break
+        pos = prev
+    return pos
+
+
 def insert_before_line(text: str, offset: int, new_line: str) -> TextEdit:
     ls, _ = _line_bounds(text, offset, offset)
     indent = re.match(r"[ \t]*", text[ls:]).group(0)
-    return TextEdit(ls, ls, f"{indent}{new_line}\n")
+    at = above_comments(text, ls)
+    return TextEdit(at, at, f"{indent}{new_line}\n")
 
 
 def append_shell_arg(text: str, words: list, first: int, last: int, new: str) -> TextEdit:

@@ -410,7 +410,8 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         stmt_start = lines.line_start(call.lineno)
         indent = re.match(r"[ \t]*", text[stmt_start:]).group(0)
         prefix = "" if re.search(r"^\s*import os\b|^\s*import .*\bos\b", text, re.M) else f"{indent}import os\n"
-        return TextEdit(stmt_start, stmt_start, f"{prefix}{indent}{ch.after}\n")
+        at = edits_mod.above_comments(text, stmt_start)  # keep the call's comments (and suppressions) on it
+        return TextEdit(at, at, f"{prefix}{indent}{ch.after}\n")
     if ch.op == "unset_env":
         if s is None:
             return None

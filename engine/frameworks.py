@@ -128,7 +128,7 @@ def _norm(name: str) -> str:
 def load_all() -> dict[str, Framework]:
     out = {}
     for fid in FRAMEWORK_IDS:
-        raw = yamlio.load(resources.read_text("knowledge", "frameworks", f"{fid}.yaml")).data
+        raw = yamlio.load_cached(resources.read_text("knowledge", "frameworks", f"{fid}.yaml")).data
         keys = [Key(key=k["key"], arg=k.get("arg"), role=k.get("role"), default=k.get("default"),
                     aliases=tuple(k.get("aliases", ())), legacy=bool(k.get("legacy")), backend=k.get("backend"),
                     versions=k.get("versions"))

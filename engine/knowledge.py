@@ -152,7 +152,7 @@ class Registry:
 def load_yaml(*parts: str) -> yamlio.Document:
     name = resources.display_name("knowledge", *parts)
     try:
-        return yamlio.load(resources.read_text("knowledge", *parts))
+        return yamlio.load_cached(resources.read_text("knowledge", *parts))
     except yamlio.YamlError as e:
         where = f"{name}:{e.line}" if e.line else name
         raise KnowledgeError([Problem(where, "", "", str(e))]) from None

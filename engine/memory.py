@@ -11,6 +11,8 @@ counts them. Every number is an estimate; `assumptions` lists what it rests on a
 machine-readable {key, value} pairs so that reports can word them in any language."""
 from __future__ import annotations
 
+import math
+
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -274,6 +276,8 @@ class KVLayout:
 
     def blocks(self, available: float) -> int:
         page = self.per_layer * self.block
+        if page * self.group_size <= 0:  # a config.json with zero heads or widths
+            return 0
         return max(0, int(available // (page * self.group_size)))
 
     def blocks_per_request(self, max_len: int, batched: int) -> int:
@@ -388,6 +392,28 @@ class _Site:
         return _Site(self.model, self.gpu, self.engine, self.rt, tp, self.pp)
 
 
+# Arguments the sizing does arithmetic with; a site can write anything there ("$TP", "\x01128").
+_NUMERIC_ARGS = {"tensor_parallel_size": int, "pipeline_parallel_size": int, "data_parallel_size": int,
+                 "max_num_seqs": int, "block_size": int, "gpu_memory_utilization": float}
+
+
+def numeric_args(engine: dict) -> dict:
+    """The engine arguments with every numeric one a finite number, or dropped (its default is used)."""
+    out = dict(engine)
+    for key, typ in _NUMERIC_ARGS.items():
+        v = out.get(key)
+        if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)):
+            continue
+        try:
+            f = float(v)
+            out[key] = typ(f) if math.isfinite(f) else None
+        except (TypeError, ValueError, OverflowError):
+            out[key] = None
+        if out[key] is None:
+            del out[key]
+    return out
+
+
 def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = None,
              env: dict | None = None) -> dict[str, Any]:
     """Memory facts for one site. `model` = models.model_facts(...), `gpu` = hardware facts,
@@ -396,6 +422,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     is unknown."""
     if not model.get("params_b"):
         return {}
+    engine = numeric_args(engine)
     notes = _Notes()
     weights = weights_bytes(model, engine)
     out: dict[str, Any] = {"weights_gib": round(weights / GIB, 1)}

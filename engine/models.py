@@ -177,7 +177,7 @@ def arch_from_config(config: dict) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k in ARCH_KEYS:
         names = _CONFIG_NAMES.get(k, (k,))
-        v = next((cfg[n] for n in names if isinstance(cfg.get(n), (int, bool))), None)
+        v = next((cfg[n] for n in names if _dim(cfg.get(n)) is not None), None)
         if v is not None:
             out[k] = v
     if not out.get("num_hidden_layers") or not out.get("hidden_size"):
@@ -189,12 +189,20 @@ def arch_from_config(config: dict) -> dict[str, Any]:
     return out
 
 
+def _dim(v):
+    """A config.json dimension as the sizing can use it: a flag, or a whole number from 0 to 2**40
+    (a project's file may say anything: "abc", -1, 1e30, a list)."""
+    if isinstance(v, bool) or (isinstance(v, int) and 0 <= v <= 1 << 40):
+        return v
+    return None
+
+
 def _config_moe(cfg: dict, out: dict) -> None:
     # Mixtral and gpt-oss give the expert width as intermediate_size
-    if out.get("num_experts") and not out.get("moe_intermediate_size") and cfg.get("intermediate_size"):
+    if out.get("num_experts") and not out.get("moe_intermediate_size") and _dim(cfg.get("intermediate_size")):
         out["moe_intermediate_size"] = cfg["intermediate_size"]
     # Qwen2-MoE style: one shared expert of its own width
-    if cfg.get("shared_expert_intermediate_size") and not out.get("n_shared_experts") and out.get("moe_intermediate_size"):
+    if _dim(cfg.get("shared_expert_intermediate_size")) and not out.get("n_shared_experts") and out.get("moe_intermediate_size"):
         out["n_shared_experts"] = max(1, round(cfg["shared_expert_intermediate_size"] / out["moe_intermediate_size"]))
 
 
@@ -203,12 +211,12 @@ def _config_sliding(cfg: dict, out: dict) -> None:
     types = cfg.get("layer_types")
     if isinstance(types, list) and types:
         local = sum(1 for t in types if t == "sliding_attention")
-        if local and isinstance(window, int):
+        if local and _dim(window):
             out["sliding_window_size"] = window
             out["num_sliding_layers"] = local
         return
     # Qwen2-style configs carry a window they do not use
-    if not isinstance(window, int) or cfg.get("use_sliding_window") is False:
+    if not _dim(window) or cfg.get("use_sliding_window") is False:
         return
     out["sliding_window_size"] = window
     pattern = cfg.get("sliding_window_pattern")
@@ -261,7 +269,7 @@ def _read_json_inside(top: Path, path: Path) -> dict | None:
         if not real.is_file() or real.stat().st_size > CONFIG_MAX_BYTES:
             return None
         data = json.loads(real.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError, RecursionError):  # RuntimeError: a loop of links
         return None
     return data if isinstance(data, dict) else None
 

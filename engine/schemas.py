@@ -9,7 +9,8 @@ from typing import Any, Iterator
 from . import resources
 
 SCHEMA_FILES = ("common", "checks", "facts", "categories", "manifest", "gpus", "models", "i18n",
-                "effective_defaults", "renames", "framework", "triggers", "catalog", "report")
+                "effective_defaults", "renames", "framework", "triggers", "catalog", "report",
+                "decision_tree", "scenarios", "tables")
 BASE = "https://vllm-kb.dev/schema/"
 
 

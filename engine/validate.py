@@ -22,6 +22,7 @@ FILES = [
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
     (("vllm", "renames.yaml"), "renames"),
     (("triggers.yaml",), "triggers"),
+    (("decision_tree.yaml",), "decision_tree"),
 ]
 OBS_FIELDS = ("kind", "name", "file", "line", "vllm_context", "extras", "framework", "mode", "syntax")
 FACT_GROUPS_FREE = ("args", "engine", "env")
@@ -86,7 +87,11 @@ class Validator:
         self.frameworks()
         self.triggers()
         self.i18n_usage()
-        stats = f"{len(checks)} checks in {len(categories)} categories, {self.n_predicates} CEL predicates, {self.n_cases} cases; catalog {self.cat.oldest} … {self.cat.newest}"
+        self.decision_tree()
+        from . import scenario_lint, tables
+
+        n_scenarios, n_tables = scenario_lint.lint(self), tables.lint(self)
+        stats = f"{len(checks)} checks in {len(categories)} categories, {self.n_predicates} CEL predicates, {self.n_cases} cases, {n_scenarios} scenarios, {n_tables} tables; catalog {self.cat.oldest} … {self.cat.newest}"
         return self.problems, stats
 
     def manifest(self) -> None:
@@ -348,6 +353,14 @@ class Validator:
             for path in p.paths:
                 if path[0] != "obs" or (len(path) > 1 and path[1] not in OBS_FIELDS):
                     self.add(name, t.get("id", ""), f"triggers[{i}].when", f"unknown name {'.'.join(path)!r} (obs.{', obs.'.join(OBS_FIELDS)})")
+
+    def decision_tree(self) -> None:
+        """knowledge/decision_tree.yaml beyond its schema: engine/diagnose.py lints it."""
+        from . import diagnose
+
+        doc = self.load(("decision_tree.yaml",))
+        if doc is not None and not schemas.errors("decision_tree", doc.data):
+            diagnose.lint(self, doc.data)
 
     def i18n_usage(self) -> None:
         """Every UI string key used in code or templates exists."""

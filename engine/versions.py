@@ -3,7 +3,7 @@ Poetry's ^ and ~), without depending on `packaging` at run time."""
 from __future__ import annotations
 
 import re
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 
 _VERSION = re.compile(
     r"^\s*v?(?P<rel>\d+(?:\.\d+)*)"
@@ -117,7 +117,7 @@ class SpecifierSet:
         return None
 
     def contains(self, version: Version | str) -> bool:
-        v = version if isinstance(version, Version) else Version(version)
+        v = version if isinstance(version, Version) else _version(version)
         return all(_holds(op, ver, v) for op, ver in self._clauses)
 
     def __contains__(self, version) -> bool:
@@ -130,12 +130,18 @@ class SpecifierSet:
         return f"SpecifierSet({self.text!r})"
 
 
+@lru_cache(maxsize=4096)
+def _version(text) -> Version:
+    """Version(text), remembered: specifiers compare the same few releases again and again."""
+    return Version(text)
+
+
 def _holds(op: str, ver: str, v: Version) -> bool:
     if ver.endswith(".*"):
         prefix = tuple(int(x) for x in ver[:-2].split("."))
         match = v.release[: len(prefix)] == prefix
         return match if op == "==" else (not match if op == "!=" else False)
-    w = Version(ver)
+    w = _version(ver)
     if op in ("==", "==="):
         width = max(len(v.release), len(w.release))
         same_release = _pad(v.release, width) == _pad(w.release, width)

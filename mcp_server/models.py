@@ -128,6 +128,98 @@ class CheckRecord(BaseModel):
     file: str
 
 
+class SymptomRef(BaseModel):
+    id: str = Field(description="oom | throughput | ttft | itl | rlhf")
+    title: str
+
+
+class Matched(BaseModel):
+    matcher: str = Field(description="the keyword rule of knowledge/decision_tree.yaml that recognised the text")
+    text: str
+
+
+class PathStep(BaseModel):
+    node: str = Field(description="stable node id of knowledge/decision_tree.yaml")
+    depth: int
+    answer: str | None = Field(description="the answer this node stands for (null at the root)")
+    question: str | None = Field(description="what this node asks of its children")
+    evidence: list[dict[str, Any]] = Field(description="the facts that decided it: {fact, value}")
+    ruled_out: list[dict[str, Any]] = Field(description="answers whose condition failed, with the facts")
+    alternatives: list[dict[str, Any]] = Field(description="later answers that also held")
+
+
+class LeafAdvice(BaseModel):
+    node: str
+    answer: str
+    advice: str
+    priority: str
+    checks: list[dict[str, Any]] = Field(description="the audit verdict of each check the leaf points at")
+    changes: list[int] = Field(description="indexes into the diagnosis' changes")
+    unresolved: list[dict[str, Any]] = Field(description="changes whose value needs a missing fact")
+    sources: list[dict[str, Any]]
+
+
+class OpenQuestion(BaseModel):
+    node: str
+    question: str
+    needs: list[dict[str, Any]] = Field(description="the missing facts; an `observation` is answered through `answers`")
+    candidates: list[dict[str, Any]] = Field(description="the answers still open, each with the advice beneath it")
+
+
+class SiteDiagnosis(BaseModel):
+    site: dict[str, Any] | None = Field(description="the launch site (null: no project was given)")
+    skipped: str | None
+    path: list[PathStep]
+    leaves: list[LeafAdvice]
+    questions: list[OpenQuestion]
+    changes: list[dict[str, Any]] = Field(description="changes in the site's own syntax, as in the audit report")
+    diffs: list[dict[str, Any]]
+
+
+class DiagnoseResult(BaseModel):
+    symptom: SymptomRef
+    matched: Matched | None
+    observed: dict[str, Any] = Field(description="answers given or read from the error text")
+    hardware: str
+    root: str | None
+    diagnoses: list[SiteDiagnosis]
+
+
+class ScenarioBlock(BaseModel):
+    label: str = Field(description="what the block is: launch command, Python, serve.yaml, trainer config …")
+    lang: str = Field(description="bash | python | yaml")
+    text: str
+
+
+class ScenarioMatch(BaseModel):
+    id: str = Field(description="stable scenario id, S1 … S8 (knowledge/scenarios.yaml)")
+    name: str
+    title: str
+    description: str
+    seed: str = Field(description="the section of the seed checklist it comes from")
+    score: int = Field(description="base score plus each preference that holds; the highest wins")
+    status: Literal["match", "partial"] = Field(description="partial: a requirement needs a fact that was not given")
+    why: list[str] = Field(description="the requirements and preferences that hold")
+    missing: list[str] = Field(description="facts a requirement needed and did not get")
+    plan: dict[str, Any] = Field(description="estimated layout for the scenario's settings: tp, pp, dp, kv_tokens, max_concurrency …")
+    settings: list[dict[str, Any]] = Field(description="engine arguments it sets: {name, value}")
+    env: list[dict[str, Any]] = Field(description="environment variables it sets: {name, value}")
+    blocks: list[ScenarioBlock] = Field(description="the configuration rendered in the requested syntax for that vLLM release")
+    notes: list[str]
+    blocked: list[str] = Field(description="settings the framework does not let you write")
+    by_framework: list[str] = Field(description="settings the framework already makes")
+    corrections: list[str] = Field(description="where the scenario differs from the seed, and why")
+
+
+class ScenarioResult(BaseModel):
+    understood: dict[str, Any] = Field(description="model, gpu, mode, framework, syntax and vllm_version used, "
+                                                   "and which of them came from the description")
+    summary: str
+    hardware: str
+    scenarios: list[ScenarioMatch] = Field(description="best first")
+    tables: list[dict[str, Any]] = Field(description="reference tables (knowledge/tables.yaml) that apply")
+
+
 class NotAvailable(BaseModel):
     available: Literal[False] = False
     reason: str

@@ -26,7 +26,9 @@ INSTRUCTIONS = (
     "Static auditor for projects that run vLLM. It reads files and never imports or runs them. "
     "Start with `audit` on the project folder (a JSON report: sites with file:line, checks, P0/P1/P2 "
     "recommendations and the changes in each site's own syntax); `explain_check` and the "
-    "vllm-kb://checks/<id> resources explain a check; `detect` answers whether a folder uses vLLM. "
+    "vllm-kb://checks/<id> resources explain a check; `detect` answers whether a folder uses vLLM; "
+    "`match_scenario` renders the recommended configuration for a workload described in words; "
+    "`diagnose` walks the decision tree for a symptom or an error message (OOM, throughput, TTFT, ITL, RLHF). "
     "Paths must lie inside the client's roots."
 )
 # Nothing here writes anything or reaches outside this machine.
@@ -79,16 +81,52 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
         """The checks (id, name, title, default priority, modes, vLLM range), optionally of one category."""
         return tools.list_checks(category, lang)
 
-    def match_scenario(description: Annotated[str, Field(description="the workload, in words")],
-                       lang: LangArg = "en") -> m.NotAvailable:
-        """Which checks matter for a workload (chat serving, offline batch, RL rollout, long context …).
-        Not available yet: answers {"available": false} with the reason."""
-        return tools.not_available("mcp.scenarios", lang)
+    def match_scenario(
+        description: Annotated[str, Field(description="the workload in words, e.g. \"GRPO with TRL colocate, "
+                                                      "Qwen2.5-7B on 8xH100\" or \"serve Llama-3.3-70B on 4 x A100-80GB, vllm 0.12\"")] = "",
+        model: Annotated[str | None, Field(description="model name or path; overrides the description")] = None,
+        gpu: Annotated[str | None, Field(description='target machine, e.g. "H100-80GB x8"; overrides the description '
+                                                     '(neither: "auto", this machine)')] = None,
+        mode: Annotated[Literal["standalone_serve", "standalone_offline", "rlhf_server", "rlhf_colocate"] | None,
+                        Field(description="usage mode; default from the description, else standalone_serve")] = None,
+        framework: Annotated[Literal["none", "trl", "verl", "openrlhf", "llamafactory", "ms-swift"] | None,
+                             Field(description="the RL / fine-tuning framework that drives vLLM, if any")] = None,
+        syntax: Annotated[Literal["cli", "python", "yaml"] | None,
+                          Field(description="how to write a plain vLLM config: vllm serve flags, LLM(...), --config YAML")] = None,
+        vllm_version: VersionArg = None,
+        limit: Annotated[int, Field(ge=1, le=8, description="how many scenarios to return, best first")] = 3,
+        lang: LangArg = "en",
+    ) -> m.ScenarioResult:
+        """Match the seed's scenario templates (knowledge/scenarios.yaml: single-GPU serving, TP, DP × TP replicas,
+        TRL colocate and server mode, a small GPU with FP8, MoE expert parallelism, EAGLE speculative decoding)
+        to a workload given in words and/or as model, GPU, mode and framework. Returns the best matches with
+        why, the estimated parallel layout, and each configuration rendered for that model, GPU count, syntax
+        (vllm serve / LLM() / --config YAML / TRL GRPOConfig and trl vllm-serve / framework keys) and vLLM release."""
+        return tools.match_scenario(description, model=model, gpu=gpu, mode=mode, framework=framework, syntax=syntax,
+                                    vllm_version=vllm_version, limit=limit, lang=lang)
 
-    def diagnose(error: Annotated[str, Field(description="an error message or log excerpt")],
-                 lang: LangArg = "en") -> m.NotAvailable:
-        """The checks behind a vLLM error or log. Not available yet: answers {"available": false} with the reason."""
-        return tools.not_available("mcp.diagnose", lang)
+    def diagnose(
+        symptom: Annotated[Literal["oom", "throughput", "ttft", "itl", "rlhf"] | None, Field(
+            description="what goes wrong; omit when `error` is given")] = None,
+        error: Annotated[str | None, Field(description="an error message or log excerpt, mapped to a symptom "
+                                                       "(\"CUDA out of memory\" → oom) and to what it already answers")] = None,
+        path: Annotated[str | None, Field(description="project folder or file; omit to diagnose from the GPU and "
+                                                      "the answers alone")] = None,
+        gpu: GpuArg = "auto",
+        site: Annotated[str | None, Field(description="only the launch site at FILE[:LINE]")] = None,
+        answers: Annotated[dict[str, str | bool | float] | None, Field(
+            description="answers to the open questions, by observation id, e.g. {\"oom_phase\": \"runtime\"}")] = None,
+        vllm_version: VersionArg = None,
+        lang: LangArg = "en",
+        roots: ClientRoots = None,
+    ) -> m.DiagnoseResult:
+        """Walk the decision tree (knowledge/decision_tree.yaml) for a symptom — OOM, low throughput, high
+        TTFT or ITL, an RL rollout set-up — over each launch site's audit facts: the path taken with the
+        evidence, the questions the facts cannot answer (answer them through `answers` and call again), and
+        the concrete changes in the site's own syntax."""
+        where = confine(path, roots) if path is not None else None
+        return tools.diagnose(where, symptom=symptom, error=error, gpu=gpu, site=site, answers=answers,
+                              vllm_version=vllm_version, lang=lang)
 
     def estimate_memory(
         model: Annotated[str, Field(description="model name or path, e.g. meta-llama/Llama-3.3-70B-Instruct")],
@@ -116,8 +154,8 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
         _tool(detect, "Detect vLLM usage"),
         _tool(explain_check, "Explain a check"),
         _tool(list_checks, "List the checks"),
-        _tool(match_scenario, "Match a scenario (not available yet)"),
-        _tool(diagnose, "Diagnose an error (not available yet)"),
+        _tool(match_scenario, "Match a scenario template"),
+        _tool(diagnose, "Diagnose a symptom or an error"),
         _tool(estimate_memory, "Estimate memory"),
         _tool(gpu_info, "GPU facts"),
     ]

@@ -19,6 +19,7 @@ from vllm_kb.engine.knowledge import Knowledge, Registry, load
 from vllm_kb.engine.report import model as report_model
 from vllm_kb.engine.versions import try_parse
 from vllm_kb.engine import records
+from vllm_kb.engine import redact as redact_mod
 
 from . import models as m
 
@@ -41,6 +42,22 @@ def user_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def redacted(fn: F) -> F:
+    """Results that carry project content leave with every secret hidden (engine/redact.py):
+    the dict as it is, a typed result through its JSON form."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        if isinstance(out, dict):
+            return redact_mod.redact(out)
+        if hasattr(out, "model_dump") and hasattr(type(out), "model_validate"):
+            return type(out).model_validate(redact_mod.redact(out.model_dump()))
+        return out
+
+    return wrapper  # type: ignore[return-value]
+
+
 def with_checks(kb: Knowledge, keys: Sequence[str]) -> Knowledge:
     """The knowledge base seen through a selection of checks. The engine evaluates, scores and
     plans fixes from `kb.checks`, so narrowing that one registry keeps the whole report
@@ -57,6 +74,7 @@ def with_checks(kb: Knowledge, keys: Sequence[str]) -> Knowledge:
 
 
 @user_errors
+@redacted
 def audit(path: Path, *, gpu: str, vllm_version: str | None, lang: str, select: Sequence[str] | None) -> dict[str, Any]:
     kb = load()
     if select:
@@ -66,6 +84,7 @@ def audit(path: Path, *, gpu: str, vllm_version: str | None, lang: str, select: 
 
 
 @user_errors
+@redacted
 def detect(path: Path, lang: str = "en") -> m.Detection:
     from vllm_kb.engine import detect as detect_mod
 
@@ -107,6 +126,48 @@ def list_checks(category: str | None, lang: str) -> m.CheckList:
     return m.CheckList(checks=[m.CheckSummary(**records.summary(c, lang)) for c in checks])
 
 
+@user_errors
+def match_scenario(description: str, *, model: str | None, gpu: str | None, mode: str | None, framework: str | None,
+                   syntax: str | None, vllm_version: str | None, limit: int, lang: str) -> m.ScenarioResult:
+    """The scenario templates that fit a workload, each rendered for its model, GPUs and syntax.
+    Explicit arguments win over what the description says; what neither gives stays unknown
+    (a requirement that needs it makes the match `partial`)."""
+    from vllm_kb.engine import scenarios, tables
+
+    kb = load()
+    cat = catalog_mod.load()
+    if vllm_version is not None and try_parse(vllm_version) is None:
+        raise UsageError(f"vllm_version {vllm_version!r} is not a version number")
+    read = scenarios.read_description(description or "", kb)
+    given = {"model": model, "gpu": gpu, "mode": mode, "framework": framework, "vllm_version": vllm_version,
+             "syntax": {"cli": "cli", "python": "python-call", "yaml": "yaml-config"}.get(syntax or "", syntax)}
+    use = {k: v if v is not None else read.get(k) for k, v in given.items()}
+    use["model"] = use["model"] or "<model>"
+    use["gpu"] = use["gpu"] or "auto"
+    use["mode"] = use["mode"] or "standalone_serve"
+    use["framework"] = use["framework"] or "none"
+    use["vllm_version"] = use["vllm_version"] or cat.newest
+    ctx = scenarios.context_for(model=use["model"], gpu=use["gpu"], mode=use["mode"], vllm_version=use["vllm_version"],
+                                framework=use["framework"], syntax=use["syntax"], description=description or "", kb=kb)
+    hw = audit_mod.resolve_hardware(kb, use["gpu"])
+    understood = dict(use, syntax=ctx.site.syntax if not ctx.site.config_file else "yaml-config",
+                      from_description=sorted(k for k in read if given.get(k) is None))
+    found = scenarios.match(ctx)[:limit]
+    out = []
+    for x in found:
+        obj = scenarios.report_object(x, ctx, lang)
+        out.append(m.ScenarioMatch(seed=x.scenario.seed, corrections=[c(lang) for c in x.scenario.corrections],
+                                   **{k: obj[k] for k in ("id", "name", "title", "description", "score", "status", "why",
+                                                          "missing", "plan", "settings", "env", "blocks", "notes",
+                                                          "blocked", "by_framework")}))
+    summary = kb.t("scenario.mcp_understood", lang, model=use["model"], gpu=report_model.hardware_text(kb, hw, lang),
+                   mode=use["mode"], framework=use["framework"], version=use["vllm_version"])
+    if not out:
+        summary += " " + kb.t("scenario.mcp_none", lang)
+    return m.ScenarioResult(understood=understood, summary=summary, hardware=report_model.hardware_text(kb, hw, lang),
+                            scenarios=out, tables=tables.for_facts(ctx.facts, kb, lang, ctx.version))
+
+
 def not_available(what_key: str, lang: str) -> m.NotAvailable:
     kb = load()
     return m.NotAvailable(reason=kb.t("mcp.not_available", lang, what=kb.t(what_key, lang), version=kb.version),
@@ -114,6 +175,7 @@ def not_available(what_key: str, lang: str) -> m.NotAvailable:
 
 
 @user_errors
+@redacted
 def estimate_memory(model: str, *, gpu: str, vllm_version: str | None, lang: str,
                     engine_args: dict[str, Any]) -> m.MemoryEstimate:
     kb = load()
@@ -134,6 +196,18 @@ def estimate_memory(model: str, *, gpu: str, vllm_version: str | None, lang: str
     shown = {k: engine.get(k) for k in report_model.KEY_ARGS if k in engine} | {
         k: v for k, v in engine_args.items() if v is not None}
     return m.MemoryEstimate(model=facts, gpu=gpu_facts, engine=shown, known=known, estimate=est, note=note)
+
+
+@user_errors
+@redacted
+def diagnose(path: Path | None, *, symptom: str | None, error: str | None, gpu: str, site: str | None,
+             answers: dict[str, Any] | None, vllm_version: str | None, lang: str) -> m.DiagnoseResult:
+    from vllm_kb.engine import diagnose as diagnose_mod
+
+    res = diagnose_mod.diagnose(path, symptom=symptom, error=error, gpu=gpu, site=site, answers=answers,
+                                vllm_version=vllm_version)
+    rec = diagnose_mod.record(res, lang)
+    return m.DiagnoseResult.model_validate({k: rec[k] for k in m.DiagnoseResult.model_fields})
 
 
 @user_errors

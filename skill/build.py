@@ -6,7 +6,9 @@ Layout (Agent Skills spec: https://agentskills.io/specification):
     vllm-optimization/
       SKILL.md                 frontmatter + the English instructions (< 500 lines)
       references/<A…J>-*.md    one file per category: every check's texts, rules and fix spellings
-      references/{scenarios,decision-tree,tables}.md   placeholders for knowledge still to come
+      references/decision-tree.md   the decision tree of knowledge/decision_tree.yaml (vllm-kb diagnose)
+      references/scenarios.md  the scenario templates of knowledge/scenarios.yaml, each with a rendered example
+      references/tables.md     the reference tables of knowledge/tables.yaml, with vllm-kb's estimates
       references/zh/…          the same files in Chinese, plus README.md (the instructions in Chinese)
 
 One skill with a Chinese reference tree rather than a sibling `vllm-optimization-zh` skill: the
@@ -63,8 +65,12 @@ class Stub:
     key: str  # i18n key of its title
 
 
-STUBS = (Stub("scenarios.md", "skill.scenarios"), Stub("decision-tree.md", "skill.decision_tree"),
-         Stub("tables.md", "skill.tables"))
+STUBS: tuple[Stub, ...] = ()
+# The scenario templates and reference tables (knowledge/scenarios.yaml, knowledge/tables.yaml).
+SCENARIOS = Stub("scenarios.md", "scenario.skill_title")
+TABLES = Stub("tables.md", "scenario.skill_tables_title")
+# Generated references beyond the categories: file, i18n key of its title.
+DECISION_TREE = Stub("decision-tree.md", "skill.decision_tree")
 
 
 def slug(text: str) -> str:
@@ -116,7 +122,10 @@ def render(kb: Knowledge | None = None) -> dict[str, str]:
                      "ids": [x.id for x in checks], "file": f"{c['id']}-{slug(c['title']['en'])}.md",
                      "source": f"knowledge/checks/{c['id']}.yaml"})
     stubs = [{"file": s.file, "key": s.key, "title_en": kb.t(s.key, "en"), "title_zh": kb.t(s.key, "zh")} for s in STUBS]
+    decision_tree = {"file": DECISION_TREE.file, "title_en": kb.t(DECISION_TREE.key, "en"), "title_zh": kb.t(DECISION_TREE.key, "zh")}
+    more = [{"file": x.file, "title_en": kb.t(x.key, "en"), "title_zh": kb.t(x.key, "zh")} for x in (SCENARIOS, TABLES)]
     common = {
+        "decision_tree": decision_tree, "more_references": more,
         "name": NAME, "kb_version": kb.version, "n_checks": len(kb.checks), "categories": cats, "stubs": stubs,
         "oldest": cat.oldest, "newest": cat.newest, "schema_version": _report_schema_version(),
         "statuses": ("enabled", "not_enabled", "recommended", "not_applicable", "unknown"),
@@ -151,7 +160,89 @@ def render(kb: Knowledge | None = None) -> dict[str, str]:
             )
         for s in stubs:
             out[prefix + s["file"]] = env.get_template("later.md.j2").render(t=t, generated=gen, stub=s)
+        out[prefix + DECISION_TREE.file] = _decision_tree(env, kb, lang, t, gen, cats)
+        out[prefix + SCENARIOS.file] = _scenarios(env, lang, t, gen)
+        out[prefix + TABLES.file] = _tables(env, kb, lang, t, gen, cat)
     return {path: _tidy(text) for path, text in sorted(out.items())}
+
+
+def _decision_tree(env, kb: Knowledge, lang: str, t, generated: str, cats: list[dict]) -> str:
+    """references/decision-tree.md from knowledge/decision_tree.yaml (engine/diagnose.py's tree)."""
+    from vllm_kb.engine import diagnose
+
+    tree = diagnose.tree(kb)
+    check_files = {cid: c["file"] for c in cats for cid in c["ids"]}
+    return env.get_template("decision-tree.md.j2").render(
+        t=t, lang=lang, generated=generated, symptoms=list(tree.symptoms.values()),
+        observations=list(tree.observations.values()), matchers=tree.matchers, check_files=check_files)
+
+
+def _scenarios(env, lang: str, t, generated: str) -> str:
+    """references/scenarios.md: each scenario's conditions and settings as data, and its first own
+    case rendered the way `vllm-kb audit` renders it."""
+    from vllm_kb.engine import scenarios as scn_mod
+
+    def item(x) -> str:
+        value = f"`{json.dumps(x.value, ensure_ascii=False)}`" if x.value is not None else ""
+        if x.value_from:
+            value = f"`<{x.value_from}>`" + (f" (→ {value})" if value else "")
+        extra = [t("scenario.skill_setting_vllm", spec=str(x.vllm))] if x.vllm else []
+        extra += [t("scenario.skill_setting_when", when=x.when)] if x.when else []
+        return f"`{x.name}` = {value}" + (f" — {'; '.join(extra)}" if extra else "")
+
+    out = []
+    for s in scn_mod.load():
+        settings = [item(a) for a in s.args] + [("env " if lang == "en" else "环境变量 ") + item(e) for e in s.env]
+        for fid, keys in s.framework_keys.items():
+            settings.append(f"{fid}: " + ", ".join(f"`{k['key']}` = `{json.dumps(k['value'], ensure_ascii=False)}`" for k in keys))
+        examples = []
+        for case in s.cases:
+            if case.get("expect") == s.id or case.get("applies"):
+                ctx = scn_mod.context_for(model=case["model"], gpu=case["gpu"], mode=case["mode"], vllm_version=case["vllm"],
+                                          framework=case.get("framework", "none"), syntax=case.get("syntax"), args=case.get("args"))
+                m = next(x for x in scn_mod.match(ctx) if x.scenario.id == s.id)
+                blocks = scn_mod.render(m, ctx, lang).blocks
+                examples.append({"model": case["model"], "gpu": case["gpu"], "version": case["vllm"], "blocks": blocks})
+                break
+        out.append({"id": s.id, "name": s.name, "title": s.title(lang), "description": s.description(lang), "seed": s.seed,
+                    "modes": s.modes, "vllm": str(s.vllm), "parallel": s.parallel, "score": s.score,
+                    "requires": [{"when": c.when, "why": c.why(lang)} for c in s.requires],
+                    "prefers": [{"when": c.when, "why": c.why(lang), "score": c.score} for c in s.prefers],
+                    "settings": settings, "examples": examples,
+                    "notes": [(f"`{w}` — " if w else "") + n(lang) for w, n in s.notes],
+                    "corrections": [c(lang) for c in s.corrections], "sources": s.sources})
+    return env.get_template("scenarios.md.j2").render(t=t, lang=lang, generated=generated, scenarios=out)
+
+
+def _tables(env, kb: Knowledge, lang: str, t, generated: str, cat) -> str:
+    """references/tables.md: every row of every table, with the estimate at the newest release."""
+    from vllm_kb.engine import tables as tables_mod
+
+    out = []
+    for tb in tables_mod.load():
+        rows = []
+        for r in tb.rows:
+            est = None
+            if r.get("estimate") and tb.gpu:
+                e = r["estimate"]
+                est = tables_mod.estimate_text(kb, tables_mod.estimate(e["model"], tb.gpu, tuple(sorted((e.get("args") or {}).items())), cat.newest), lang)
+                est = f"{est} ({e['model']})"
+            rows.append({"id": r["id"], "when": r["when"], "estimate": est,
+                         "cells": [tables_mod._text(r["cells"].get(k, "—"))(lang) for k, _ in tb.columns],
+                         "note": _text_of(r.get("note"), lang)})
+        cols = [c(lang) for _, c in tb.columns]
+        has_estimate = any(r["estimate"] for r in rows)
+        if has_estimate:
+            cols.append(kb.t("scenario.table_estimate_column", lang, gpu=tb.gpu, version=cat.newest))
+        out.append({"title": tb.title(lang), "note": tb.note(lang), "seed": tb.seed, "when": tb.when, "columns": cols,
+                    "rows": rows, "has_estimate": has_estimate, "source": tb.source})
+    return env.get_template("tables.md.j2").render(t=t, lang=lang, generated=generated, tables=out)
+
+
+def _text_of(raw, lang: str) -> str | None:
+    from vllm_kb.engine.knowledge import Text
+
+    return Text.of(raw)(lang) if raw else None
 
 
 def _tidy(text: str) -> str:

@@ -188,10 +188,54 @@ async def test_list_checks(server):
     assert "no such category" in error_text(await call(server, "list_checks", {"category": "Z"}))
 
 
-@pytest.mark.parametrize("tool, arg", [("match_scenario", "description"), ("diagnose", "error")])
-async def test_not_yet_available_tools_say_so(server, tool, arg):
-    out = (await call(server, tool, {arg: "chat serving on 8 GPUs"})).structured_content
-    assert out["available"] is False and "not available" in out["reason"] and "audit" in out["instead"]
+async def test_match_scenario(server):
+    # a description alone: model, GPUs, mode and framework read from it, the config rendered for them
+    out = (await call(server, "match_scenario", {"description": "GRPO with TRL colocate, Qwen2.5-7B on 8xH100",
+                                                 "vllm_version": "0.33.0"})).structured_content
+    assert out["understood"]["mode"] == "rlhf_colocate" and out["understood"]["framework"] == "trl"
+    assert set(out["understood"]["from_description"]) == {"model", "gpu", "mode", "framework"}
+    best = out["scenarios"][0]
+    assert best["id"] == "S4" and best["status"] == "match" and best["seed"].startswith("场景 4")
+    assert "vllm_enable_sleep_mode=True" in best["blocks"][0]["text"] and best["corrections"]
+    assert [t["id"] for t in out["tables"]] == ["rlhf-memory-split"]
+    # explicit arguments, another syntax and release
+    out = (await call(server, "match_scenario", {"model": "meta-llama/Llama-3.3-70B-Instruct", "gpu": "H100-80GB x8",
+                                                 "vllm_version": "0.12.0", "syntax": "yaml", "limit": 1,
+                                                 "lang": "zh"})).structured_content
+    (best,) = out["scenarios"]
+    assert best["id"] == "S3" and [b["lang"] for b in best["blocks"]] == ["yaml", "bash"]
+    assert "quantization: fp8\n" in best["blocks"][0]["text"] + "\n" and "api-server-count: 4" in best["blocks"][0]["text"]
+    assert "从描述与参数中读取" in out["summary"]
+    # what nobody said stays unknown: the matches are partial and say what is missing
+    out = (await call(server, "match_scenario", {"description": "chat serving on 8 GPUs", "gpu": "none"})).structured_content
+    assert out["scenarios"] and all(x["status"] == "partial" and x["missing"] for x in out["scenarios"])
+    assert "not a version number" in error_text(await call(server, "match_scenario", {"vllm_version": "latest"}))
+    assert "unknown GPU" in error_text(await call(server, "match_scenario", {"gpu": "Z9000"}))
+
+
+async def test_diagnose(server):
+    # a symptom over a project inside the roots: the path, the evidence and changes in the site's syntax
+    out = (await call(server, "diagnose", {"symptom": "oom", "path": "rl-trl", "gpu": "H100 x8",
+                                           "site": "scripts/train_recipe.sh"})).structured_content
+    (d,) = out["diagnoses"]
+    assert out["symptom"]["id"] == "oom" and d["site"]["id"] == "scripts/train_recipe.sh:7"
+    assert [p["node"] for p in d["path"]][:2] == ["oom", "oom.colocated"]
+    assert {c["after"] for c in d["changes"]} >= {"--vllm_enable_sleep_mode", "vllm_gpu_memory_utilization: 0.5"}
+    # an error message alone: mapped to a symptom, the rest asked, not guessed
+    out = (await call(server, "diagnose", {"error": "ValueError: No available memory for the cache blocks.",
+                                           "gpu": "none", "lang": "zh"})).structured_content
+    assert out["matched"]["matcher"] == "no-cache-blocks" and out["observed"] == {"oom_phase": "kv_cache"}
+    q = out["diagnoses"][0]["questions"][0]
+    assert q["needs"][0]["observation"] == "colocated" and "GPU" in q["question"] + q["needs"][0]["hint"]
+    # answered, the walk goes on
+    out = (await call(server, "diagnose", {"error": "No available memory for the cache blocks", "gpu": "H100 x1",
+                                           "answers": {"colocated": False}})).structured_content
+    assert [p["node"] for p in out["diagnoses"][0]["path"]][:2] == ["oom", "oom.weights"]
+    assert "no symptom recognised" in error_text(await call(server, "diagnose", {"error": "chat serving on 8 GPUs"}))
+    assert "no such observation" in error_text(await call(server, "diagnose", {"symptom": "itl", "gpu": "none",
+                                                                               "answers": {"nope": True}}))
+    outside = error_text(await call(server, "diagnose", {"symptom": "oom", "path": "/etc", "gpu": "none"}))
+    assert "root" in outside.lower() or "outside" in outside.lower()
 
 
 async def test_estimate_memory(server):

@@ -104,8 +104,18 @@ def test_every_check_is_in_its_category_reference_in_both_languages(files):
             assert text.startswith(f"# {cat['id']}. {cat['title'][lang]}")
             for c in kb.checks.in_category(cat["id"]):
                 assert f"## {c.id} `{c.name}` — {c.title(lang)}" in text
-    for stub in ("scenarios.md", "decision-tree.md", "tables.md"):
-        assert "coming later" in files["references/" + stub] and "后续提供" in files["references/zh/" + stub]
+
+    # the scenario templates and reference tables, generated from their knowledge in both languages
+    from vllm_kb.engine import scenarios, tables
+
+    for prefix, lang in (("references/", "en"), ("references/zh/", "zh")):
+        text = files[prefix + "scenarios.md"]
+        for s in scenarios.load():
+            assert f"## {s.id} `{s.name}` — {s.title(lang)}" in text
+        assert "vllm serve meta-llama/Llama-3.3-70B-Instruct \\\n    --quantization fp8_per_block" in text
+        for tb in tables.load():
+            assert f"## {tb.title(lang)}" in files[prefix + "tables.md"]
+    assert "coming later" not in files["references/scenarios.md"] + files["references/tables.md"]
 
 
 def test_fix_spellings_come_from_the_engine():

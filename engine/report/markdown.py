@@ -31,6 +31,9 @@ def _template():
 
 
 def render(report: dict) -> str:
+    from ..redact import redact
+
+    report = redact(report)  # model.build already did; a renderer never trusts its input
     kb = load()
     lang = report["lang"]
 
@@ -38,10 +41,11 @@ def render(report: dict) -> str:
         return kb.t(key, lang, **kw)
 
     text = _template().render(r=report, t=t, num=num)
-    return _tidy(text)
+    return tidy(text)
 
 
-def _tidy(text: str) -> str:
+def tidy(text: str) -> str:
+    """At most one blank line in a row, no trailing spaces, one final newline."""
     out, blank = [], 0
     for line in text.splitlines():
         if line.strip() == "":

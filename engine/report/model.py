@@ -2,24 +2,39 @@
 that every output format renders, so text, Markdown and JSON never disagree."""
 from __future__ import annotations
 
-import re
-from importlib.metadata import PackageNotFoundError, version as dist_version
 from typing import Any
 
+from .. import redact as redact_mod
+from .. import scenarios, tables
+from .. import baseline
 from ..audit import AuditReport, SiteReport
 from ..evaluate import NO_CHANGE
-from ..fixes import PRIORITY_ORDER
+from ..fixes import PRIORITY_ORDER, file_edits
+from ..suppressions import locate
 
 SCHEMA_VERSION = 1
-# api_key, HF_TOKEN, *_SECRET …, but not max_num_batched_tokens
-_SECRET_NAME = re.compile(r"(api[_-]?key|access[_-]?key|(^|_)token$|secret|password|passwd|credential)", re.I)
-REDACTED = "***"
+REDACTED = redact_mod.REDACTED
 # The effective values a reader wants beside the model and hardware.
 KEY_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "gpu_memory_utilization",
             "max_model_len", "max_num_seqs", "max_num_batched_tokens", "kv_cache_dtype", "quantization")
 
 
 def tool_version() -> str:
+    """The installed distribution's version. Read from the `vllm_kb-X.dist-info` folder's name
+    first: importlib.metadata costs ~20 ms of every cold start (it imports the email package)."""
+    import os
+    import sys
+
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for n in names:
+            if n.startswith("vllm_kb-") and n.endswith(".dist-info"):
+                return n[len("vllm_kb-"):-len(".dist-info")]
+    from importlib.metadata import PackageNotFoundError, version as dist_version
+
     try:
         return dist_version("vllm-kb")
     except PackageNotFoundError:
@@ -27,9 +42,8 @@ def tool_version() -> str:
 
 
 def _redact(name: str, value: Any) -> Any:
-    if value is not None and _SECRET_NAME.search(name or ""):
-        return REDACTED
-    return value
+    """A value under its name, secrets hidden (engine/redact.py decides what is one)."""
+    return redact_mod.redact_value(name, value)
 
 
 def version_text(kb, choice, lang: str) -> str:
@@ -56,11 +70,14 @@ def hardware_text(kb, hw, lang: str) -> str:
 
 def build(rep: AuditReport, lang: str = "en") -> dict[str, Any]:
     kb = rep.kb
+    for sr, key in zip(rep.sites, baseline.site_keys(rep.sites)):
+        sr.key = sr.key or key
     sites = [_site(s, rep, lang) for s in rep.sites]
     counts = {p: sum(1 for s in sites for r in s["recommendations"] if r["priority"] == p) for p in ("P0", "P1", "P2")}
     findings = sum(len(s["findings"]) for s in sites) + sum(1 for s in sites for r in s["recommendations"] if r["kind"] == "finding")
     hw = rep.hardware
-    return {
+    # every renderer (text, Markdown, JSON, …) reads this dict: secrets are hidden once, here
+    return redact_mod.redact({
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "vllm-kb", "version": tool_version(), "knowledge_version": kb.version},
         "lang": lang,
@@ -80,7 +97,17 @@ def build(rep: AuditReport, lang: str = "en") -> dict[str, Any]:
         "summary": {"sites": len(sites), "recommendations": counts, "findings": findings,
                     "unknown": sum(1 for s in sites for c in s["checks"] if c["status"] == "unknown")},
         "sites": sites,
-    }
+        # findings that belong to no site (a suppression comment in a project with none)
+        **({"findings": [{"code": f.code, "priority": f.priority, "file": f.file, "line": f.line, "message": f.message[lang],
+                          "fingerprint": baseline.fingerprint(f.code, f.file, f.subject)} for f in rep.findings]}
+           if rep.findings else {}),
+    })
+
+
+def _where(sr: SiteReport, rule: str, subject: str, loc: tuple[str, int]) -> dict[str, Any]:
+    """Where a recommendation or finding is (the setting's line, else the site's) and its
+    line-independent fingerprint (engine/baseline.py)."""
+    return {"location": {"file": loc[0], "line": loc[1]}, "fingerprint": baseline.fingerprint(rule, sr.key, subject)}
 
 
 def _framework_info(site, lang: str) -> dict | None:
@@ -112,8 +139,10 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
             "fix": [{"op": op.kind, "target": op.target, "value": v} for op, v in r.fix], "safe": r.safe,
         })
     changes = [c.to_json() for c in sr.changes]
-    for c in changes:
+    for c, ch in zip(changes, sr.changes):
         c["value"] = _redact(c["target"], c["value"])
+        # whether --fix can write it (a text edit exists in the file as it is now)
+        c["fixable"] = not ch.blocked and rep.ctx is not None and bool(file_edits(site, [ch], rep.ctx.read))
     by_check: dict[str, list[dict]] = {}
     for c in changes:
         for cid in c["checks"]:
@@ -124,12 +153,13 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
             continue
         recs.append({"priority": r.priority, "check": r.check.id, "name": r.check.name, "title": r.check.title(lang),
                      "reason": r.reason_text(lang), "advice": r.check.advice(lang), "safe": r.safe, "kind": "check",
-                     "file": site.file, "line": site.line, "changes": by_check.get(r.check.id, [])})
+                     "file": site.file, "line": site.line, "changes": by_check.get(r.check.id, []),
+                     **_where(sr, r.check.id, "", locate(site, r.fix))})
     for f in sr.remarks:
         if f.priority:
             recs.append({"priority": f.priority, "check": f.id, "name": f.code, "title": f.message[lang],
                          "reason": "", "advice": "", "safe": f.safe, "kind": "finding", "file": f.file, "line": f.line,
-                         "changes": by_check.get(f.id, []) if f.fix else []})
+                         "changes": by_check.get(f.id, []) if f.fix else [], **_where(sr, f.code, f.subject, (f.file, f.line))})
     recs.sort(key=lambda x: (PRIORITY_ORDER.get(x["priority"], 3), x["kind"] == "finding",
                              x["check"] if x["kind"] == "check" else "", x["file"], x["line"]))
     scores = []
@@ -170,6 +200,11 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
         "recommendations": recs,
         "changes": changes,
         "after": sr.after,
-        "findings": [{"code": r.code, "priority": r.priority, "file": r.file, "line": r.line, "message": r.message[lang]} for r in sr.remarks if not r.priority],
+        "findings": [{"code": r.code, "priority": r.priority, "file": r.file, "line": r.line, "message": r.message[lang],
+                      "fingerprint": _where(sr, r.code, r.subject, (r.file, r.line))["fingerprint"]} for r in sr.remarks if not r.priority],
+        "suppressed": [x.to_json(lang) for x in sr.suppressed],
         "opaque": [kb.t(f"opaque.{o['code']}", lang, what=o["what"], where=o["where"]) for o in site.opaque],
+        # the best-matching scenario template rendered for this site, and the reference tables that apply
+        "scenario": scenarios.for_site(sr, kb, lang),
+        "tables": tables.for_site(sr, kb, lang),
     }

@@ -15,6 +15,9 @@ def _render(data: dict, console) -> None:
     from rich.syntax import Syntax
     from rich.table import Table
 
+    from ..redact import redact
+
+    data = redact(data)  # model.build already did; a renderer never trusts its input
     kb = load()
     lang = data["lang"]
 
@@ -75,6 +78,13 @@ def _render(data: dict, console) -> None:
         for b in s["after"]:
             console.print(f"[bold]{t('report.changes_in', file=b['file'])}[/]")
             console.print(Syntax(b["text"], b["lang"], word_wrap=True, theme="ansi_dark"))
+        sc = s.get("scenario")
+        if sc:  # the closest scenario template; the Markdown and JSON reports carry its rendered config
+            line = t("scenario.line", id=sc["id"], name=sc["name"], score=sc["score"], title=sc["title"])
+            if sc["differences"]:
+                line += "; " + t("scenario.line_diff", changes=", ".join(
+                    f"{d['name']} {d['current'] if d['current'] is not None else t('scenario.unset')} → {d['scenario']}" for d in sc["differences"]))
+            console.print(f"[bold]{escape(line)}[/]")
     if p["skipped"]:
         console.print(f"[bold]{t('report.skipped_n', n=len(p['skipped']))}[/]")
         for k in p["skipped"]:

@@ -2,12 +2,28 @@
 version each file's sites are read against, and a place to report files it had to skip."""
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..catalog import Catalog
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
+
+
+def parse_python(text: str, filename: str = "<unknown>"):
+    """ast.parse without the SyntaxWarnings (`"\\d"`, `1if x`) it prints about the audited code."""
+    import ast
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text, filename=filename)
+
+
+def _within(real: str, root: str) -> bool:
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _lower_bound(spec: str) -> str | None:
@@ -42,6 +58,8 @@ class ScanContext:
     framework_pins: dict = field(default_factory=dict)  # (folder, package) → best Pin
     referenced: set[str] = field(default_factory=set)  # config files a command already read
     _cache: dict[str, str | None] = field(default_factory=dict)
+    _dirs_inside: dict[str, bool] = field(default_factory=dict)  # folder → resolves inside the root
+    _root_real: str = ""
 
     def framework_version(self, rel: str, package: str) -> str | None:
         """The exactly pinned version of a framework for a file, by the nearest folder."""
@@ -70,16 +88,28 @@ class ScanContext:
         if rel in self._cache:
             return self._cache[rel]
         text = None
-        path = self.root / rel
+        if not self._root_real:
+            self._root_real = os.path.realpath(self.root)
+        full = os.path.join(self._root_real, rel)
         try:
-            resolved = path.resolve()
-            if self.root.resolve() not in (resolved, *resolved.parents):
+            st = os.lstat(full)
+            if stat.S_ISLNK(st.st_mode) or not self._dir_inside(os.path.dirname(full)):
+                st = os.stat(full) if _within(os.path.realpath(full), self._root_real) else None
+            if st is None:
                 self.skip(rel, "outside-root")
-            elif path.stat().st_size > MAX_FILE_BYTES:
+            elif not stat.S_ISREG(st.st_mode):  # a FIFO would block the read forever
+                self.skip(rel, "not-regular")
+            elif st.st_size > MAX_FILE_BYTES:
                 self.skip(rel, "too-large", detail=f"> {MAX_FILE_BYTES // (1024 * 1024)} MiB")
             else:
-                data = path.read_bytes()
-                if b"\x00" in data[:8192]:
+                with open(full, "rb") as f:
+                    # sized reads: read(2 MiB) would allocate 2 MiB for every small file
+                    data = f.read(st.st_size + 1)
+                    if len(data) > st.st_size:  # grew since the stat
+                        data += f.read(MAX_FILE_BYTES + 1 - len(data))
+                if len(data) > MAX_FILE_BYTES:  # grew since the stat
+                    self.skip(rel, "too-large", detail=f"> {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+                elif b"\x00" in data[:8192]:
                     self.skip(rel, "binary")
                 else:
                     try:
@@ -87,10 +117,17 @@ class ScanContext:
                     except UnicodeDecodeError as e:
                         line = data[: e.start].count(b"\n") + 1
                         self.skip(rel, "not-utf8", line)
-        except OSError as e:
-            self.skip(rel, "unreadable", detail=str(e.strerror or e))
+        except (OSError, ValueError) as e:  # ValueError: a NUL byte in the name
+            self.skip(rel, "unreadable", detail=str(getattr(e, "strerror", None) or e))
         self._cache[rel] = text
         return text
+
+    def _dir_inside(self, folder: str) -> bool:
+        """Whether a folder resolves inside the root; each folder is resolved once."""
+        ok = self._dirs_inside.get(folder)
+        if ok is None:
+            ok = self._dirs_inside[folder] = _within(os.path.realpath(folder), self._root_real)
+        return ok
 
     def rel(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()

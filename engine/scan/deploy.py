@@ -86,7 +86,7 @@ def _launch_site(ctx: ScanContext, rel: str, words: list[Word], line: int, end_l
 # --- Dockerfile -------------------------------------------------------------------------------
 
 def is_dockerfile(rel: str) -> bool:
-    name = PurePosixPath(rel).name
+    name = rel.rpartition("/")[2]
     return name in ("Dockerfile", "Containerfile") or name.startswith("Dockerfile.") or name.endswith(".Dockerfile") or name.endswith(".dockerfile")
 
 

@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 
 from .. import yamlio
 from ..versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
-from .context import ScanContext
+from .context import ScanContext, parse_python
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -50,11 +50,12 @@ class Pin:
 
 
 def is_pin_file(rel: str) -> bool:
-    name = PurePosixPath(rel).name.lower()
+    head, _, name = rel.rpartition("/")
+    name = name.lower()
     return (
         (name.startswith("requirements") and name.endswith((".txt", ".in")))
         or (name.startswith("constraints") and name.endswith(".txt"))
-        or PurePosixPath(rel).parent.name.lower() == "requirements" and name.endswith((".txt", ".in"))
+        or head.rpartition("/")[2].lower() == "requirements" and name.endswith((".txt", ".in"))
         or name in ("pyproject.toml", "setup.py", "setup.cfg", "environment.yml", "environment.yaml", "conda.yml", "conda.yaml", "uv.lock", "poetry.lock")
     )
 
@@ -165,7 +166,7 @@ def _lock(rel: str, text: str) -> list[Pin]:
 
 
 def _setup_py(rel: str, text: str) -> list[Pin]:
-    tree = ast.parse(text, filename=rel)
+    tree = parse_python(text, rel)
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()[:1].isalpha():

@@ -13,7 +13,7 @@ from typing import Any
 from ..messages import msg
 from ..site import Finding, Setting, Site
 from ..textpos import LineIndex
-from .context import ScanContext
+from .context import ScanContext, parse_python
 
 TARGETS = {
     "LLM": ("LLM()", "standalone_offline"),
@@ -168,7 +168,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     if "vllm" not in text:  # TRL configs use vllm_* / use_vllm keys too
         return []
     try:
-        tree = ast.parse(text, filename=rel)
+        tree = parse_python(text, rel)
     except SyntaxError as e:
         ctx.skip(rel, "python-syntax", e.lineno, e.msg)
         return []
@@ -303,7 +303,7 @@ def _trainer_model(text: str):
     """What vLLM loads in TRL is the policy: `GRPOTrainer(model=…)` (or its first argument) in the
     same file as the config."""
     try:
-        tree = ast.parse(text)
+        tree = parse_python(text)
     except (SyntaxError, ValueError, RecursionError):
         return None
     for node in ast.walk(tree):

@@ -10,6 +10,11 @@ OPERATORS = ("&&", "||", ";;", "|&", ";", "&", "|", "(", ")")
 # A redirection operator with its optional fd; its target is the next word.
 _REDIR_AT = re.compile(r"(\d*)(&>>|&>|>>|>\||>&|<&|<>|<<<|<<-|<<|>|<)")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Characters that end a word (blanks, redirections, the first character of every operator) and
+# runs of characters that need no care inside one.
+_WORD_END = frozenset(" \t\r\n<>") | {o[0] for o in OPERATORS}
+_OP_START = frozenset(o[0] for o in OPERATORS)
+_PLAIN_RUN = re.compile(r"[^ \t\r\n<>&|;()\\'\"$`]+")
 
 
 @dataclass
@@ -110,7 +115,7 @@ class _Lexer:
                 self.advance(rm.end() - self.i)
                 yield ("redir", rm.group(2), line)
                 continue
-            op = next((o for o in OPERATORS if self.s.startswith(o, self.i)), None)
+            op = next((o for o in OPERATORS if self.s.startswith(o, self.i)), None) if c in _OP_START else None
             if op:
                 line = self.line
                 self.advance(len(op))
@@ -131,6 +136,10 @@ class _Lexer:
 
     def _word(self) -> Word:
         start, line = self.i, self.line
+        m = _PLAIN_RUN.match(self.s, start)
+        if m and (m.end() == len(self.s) or self.s[m.end()] in _WORD_END):  # the common case: no quotes, no $
+            self.i = m.end()
+            return Word(raw=m.group(), line=line, segs=[Seg("lit", m.group())], start=start, end=self.i)
         segs: list[Seg] = []
         lit: list[str] = []
 
@@ -141,7 +150,7 @@ class _Lexer:
 
         while self.i < len(self.s):
             c = self.peek()
-            if c in " \t\r\n<>" or any(self.s.startswith(o, self.i) for o in OPERATORS):
+            if c in _WORD_END:
                 break
             if c == "\\":
                 if self.peek(1) == "\n":
@@ -189,7 +198,8 @@ class _Lexer:
                 self.advance()
                 segs.append(Seg("cmd", arg="`" + body + "`"))
             else:
-                lit.append(self.advance())
+                m = _PLAIN_RUN.match(self.s, self.i)
+                lit.append(self.advance(m.end() - self.i if m else 1))
         flush()
         return Word(raw=self.s[start:self.i], line=line, segs=segs, start=start, end=self.i)
 

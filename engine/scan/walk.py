@@ -1,10 +1,14 @@
-"""Which files an audit reads: everything under the root except VCS folders, virtualenvs,
-dependency and build trees and what .gitignore excludes; symlinks out of the root are not
-followed."""
+"""Which files an audit reads: every regular file under the root except VCS folders,
+virtualenvs (any folder holding pyvenv.cfg), dependency and build trees and what .gitignore
+(nested files, negations, `**`, anchors, `dir/`) and .git/info/exclude exclude. Symlinked
+folders are never entered (so no loop and no way out of the root); a symlinked file is kept
+only when it resolves inside the root. Folders that cannot be listed and links that point out
+of the root are reported, not fatal."""
 from __future__ import annotations
 
-import fnmatch
 import os
+import re
+import stat
 from pathlib import Path
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
@@ -12,87 +16,199 @@ SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "ven
              "build", "dist", ".cache", ".hypothesis"}
 
 
+def _translate(pat: str) -> str:
+    """A gitignore glob as a regex body: `*` and `?` stop at `/`, `**` spans folders."""
+    out, i, n = [], 0, len(pat)
+    while i < n:
+        c = pat[i]
+        if c == "*":
+            if pat.startswith("**", i):
+                before = i == 0 or pat[i - 1] == "/"
+                after = i + 2 == n or pat[i + 2] == "/"
+                if before and after:
+                    if i + 2 == n:  # trailing /** (or a lone **): everything below
+                        out.append(".*")
+                        i += 2
+                    else:  # **/ : zero or more folders
+                        out.append("(?:.*/)?")
+                        i += 3
+                    continue
+                while i < n and pat[i] == "*":
+                    i += 1
+                out.append("[^/]*")
+                continue
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            j = i + 1
+            if j < n and pat[j] in "!^":
+                j += 1
+            if j < n and pat[j] == "]":
+                j += 1
+            while j < n and pat[j] != "]":
+                j += 1
+            if j >= n:
+                out.append(re.escape(c))
+            else:
+                body = pat[i + 1:j]
+                if body[:1] in ("!", "^"):
+                    body = "^" + body[1:]
+                out.append("[" + body.replace("\\", "\\\\") + "]")
+                i = j
+        elif c == "\\" and i + 1 < n:
+            i += 1
+            out.append(re.escape(pat[i]))
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
 class GitIgnore:
-    """The common subset of .gitignore: globs, `dir/`, leading `/` anchors, `!` re-includes."""
+    """One .gitignore (or info/exclude) file; patterns are relative to its folder."""
 
     def __init__(self, lines: list[str]):
-        self.rules: list[tuple[bool, bool, bool, str]] = []  # (negate, dir_only, anchored, pattern)
+        # (negate, dir_only, anchored, regex)
+        self.rules: list[tuple[bool, bool, bool, re.Pattern]] = []
         for raw in lines:
-            line = raw.rstrip("\n").rstrip()
+            line = raw.rstrip("\n").rstrip("\r")
+            # trailing blanks are dropped unless escaped
+            stripped = line.rstrip(" \t")
+            if stripped.endswith("\\") and len(stripped) < len(line):
+                stripped += line[len(stripped)]
+            line = stripped
             if not line or line.startswith("#"):
                 continue
             neg = line.startswith("!")
             if neg:
                 line = line[1:]
-            dir_only = line.endswith("/")
+            elif line.startswith(("\\!", "\\#")):
+                line = line[1:]
+            dir_only = line.endswith("/") and not line.endswith("\\/")
             line = line.rstrip("/")
-            anchored = line.startswith("/") or "/" in line
-            self.rules.append((neg, dir_only, anchored, line.lstrip("/")))
+            if not line:
+                continue
+            anchored = "/" in line
+            line = line.lstrip("/")
+            try:
+                rx = re.compile(_translate(line) + r"\Z", re.S)
+            except re.error:
+                continue
+            self.rules.append((neg, dir_only, anchored, rx))
+        # one combined test per kind, so that a path no rule touches costs two regex calls
+        self._any = {}
+        for anchored in (False, True):
+            parts = [r.pattern for _, _, a, r in self.rules if a == anchored]
+            self._any[anchored] = re.compile("|".join(f"(?:{p})" for p in parts), re.S) if parts else None
 
-    def ignored(self, rel: str, is_dir: bool) -> bool:
-        hit = False
+    def match(self, rel: str, is_dir: bool) -> bool | None:
+        """True: ignored, False: re-included by a `!` rule, None: no rule says."""
         name = rel.rsplit("/", 1)[-1]
-        for neg, dir_only, anchored, pat in self.rules:
+        a, b = self._any[False], self._any[True]
+        if not ((a and a.match(name)) or (b and b.match(rel))):
+            return None
+        hit = None
+        for neg, dir_only, anchored, rx in self.rules:
             if dir_only and not is_dir:
                 continue
-            target = rel if anchored else name
-            if fnmatch.fnmatchcase(target, pat) or (anchored and fnmatch.fnmatchcase(rel, pat + "/*")):
+            if rx.match(rel if anchored else name):
                 hit = not neg
         return hit
 
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        return bool(self.match(rel, is_dir))
 
-def walk(root: Path) -> list[str]:
-    root = root.resolve()
-    ignores: list[tuple[str, GitIgnore]] = []
-    out: list[str] = []
-    seen_dirs: set[tuple[int, int]] = set()
+
+def _read_ignore(path: str) -> GitIgnore | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(1024 * 1024)
+    except OSError:
+        return None
+    return GitIgnore(data.decode("utf-8", "replace").splitlines())
+
+
+class WalkResult(list):
+    """The files (project-relative, POSIX), plus what was left out and why:
+    `skipped` holds (path, code, detail) for folders that cannot be listed and links out of the root."""
+
+    def __init__(self, files=(), skipped=None):
+        super().__init__(files)
+        self.skipped: list[tuple[str, str, str]] = skipped or []
+
+
+def walk(root: Path) -> WalkResult:
+    root_s = os.path.realpath(root)
+    out = WalkResult()
+    ignores: list[tuple[str, GitIgnore]] = []  # (base folder, rules), root first
+    exclude = _read_ignore(os.path.join(root_s, ".git", "info", "exclude"))
+    if exclude is not None and exclude.rules:
+        ignores.append(("", exclude))
 
     def ignored(rel: str, is_dir: bool) -> bool:
-        for base, gi in ignores:
-            if base and not rel.startswith(base + "/"):
-                continue
-            sub = rel[len(base) + 1:] if base else rel
-            if gi.ignored(sub, is_dir):
-                return True
-        return False
+        hit = None
+        for base, gi in ignores:  # deeper files come later and win, as in git
+            if base:
+                if not rel.startswith(base + "/"):
+                    continue
+                sub = rel[len(base) + 1:]
+            else:
+                sub = rel
+            m = gi.match(sub, is_dir)
+            if m is not None:
+                hit = m
+        return bool(hit)
 
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        d = Path(dirpath)
-        rel_dir = "" if d == root else d.relative_to(root).as_posix()
+    # Depth first, folders in name order, a folder's files before its subfolders (os.walk's order).
+    stack: list[str] = [""]
+    while stack:
+        rel_dir = stack.pop()
+        while ignores and ignores[-1][0] and not (rel_dir == ignores[-1][0] or rel_dir.startswith(ignores[-1][0] + "/")):
+            ignores.pop()  # left the folder that .gitignore belongs to
+        full_dir = os.path.join(root_s, rel_dir) if rel_dir else root_s
         try:
-            st = d.stat()
-            if (st.st_dev, st.st_ino) in seen_dirs:
-                dirnames[:] = []
-                continue
-            seen_dirs.add((st.st_dev, st.st_ino))
-        except OSError:
-            dirnames[:] = []
+            with os.scandir(full_dir) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as e:
+            out.skipped.append((rel_dir or ".", "unreadable", str(e.strerror or e)))
             continue
-        if ".gitignore" in filenames:
+        names = {e.name for e in entries}
+        if rel_dir and "pyvenv.cfg" in names:
+            continue  # a virtualenv under another name
+        if ".gitignore" in names:
+            gi = _read_ignore(os.path.join(full_dir, ".gitignore"))
+            if gi is not None and gi.rules:
+                ignores.append((rel_dir, gi))
+        subdirs = []
+        for e in entries:
+            name = e.name
+            rel = f"{rel_dir}/{name}" if rel_dir else name
             try:
-                ignores.append((rel_dir, GitIgnore((d / ".gitignore").read_text(errors="replace").splitlines())))
-            except OSError:
-                pass
-        keep = []
-        for name in sorted(dirnames):
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            if name in SKIP_DIRS or name.endswith(".egg-info") or (d / name / "pyvenv.cfg").exists():
-                continue
-            if ignored(rel, True):
-                continue
-            keep.append(name)
-        dirnames[:] = keep
-        for name in sorted(filenames):
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            p = d / name
-            if p.is_symlink():
-                try:
-                    target = p.resolve()
-                except OSError:
+                if e.is_symlink():
+                    if ignored(rel, False):
+                        continue
+                    target = os.path.realpath(e.path)
+                    if not (target == root_s or target.startswith(root_s.rstrip(os.sep) + os.sep)):
+                        out.skipped.append((rel, "outside-root", ""))
+                        continue
+                    try:
+                        st = os.stat(e.path)
+                    except OSError:  # dangling, or a loop of links
+                        continue
+                    if stat.S_ISREG(st.st_mode):
+                        out.append(rel)  # a folder link is not entered: its target is walked as itself
                     continue
-                if root not in target.parents:
-                    continue
-            if ignored(rel, False):
-                continue
-            out.append(rel)
+                if e.is_dir(follow_symlinks=False):
+                    if name in SKIP_DIRS or name.endswith(".egg-info") or ignored(rel, True):
+                        continue
+                    subdirs.append(rel)
+                elif e.is_file(follow_symlinks=False):
+                    if not ignored(rel, False):
+                        out.append(rel)
+                # FIFOs, sockets and devices are not files to read
+            except OSError as err:
+                out.skipped.append((rel, "unreadable", str(err.strerror or err)))
+        for sub in reversed(subdirs):
+            stack.append(sub)
     return out

@@ -1,0 +1,318 @@
+"""`vllm-kb audit`: the main job, shaped like the linters it runs beside (ruff, Semgrep).
+
+    vllm-kb audit [PATH ...] [--format text|markdown|json|sarif|github|json-lines] [-o FILE]
+                  [--fail-on P0|P1|P2|never] [--exit-zero] [--config FILE | --isolated]
+                  [--select IDS] [--ignore IDS] [--exclude GLOB] [--baseline FILE [--update-baseline]]
+                  [--diff | --fix [--unsafe-fixes]] [-q]
+
+Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it (with --diff: there is
+something to fix), 2 usage, configuration or knowledge error, 3 internal error. The report goes
+to stdout (or -o); the summary and notes go to stderr, so machine formats stay parseable.
+Flags win over `[tool.vllm-kb]` / `.vllm-kb.toml` (engine/config.py)."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from vllm_kb.engine.config import FAIL_ON, FORMATS, LANGS
+from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_FINDINGS, UsageError
+
+PRIORITY_RANK = {"P0": 0, "P1": 1, "P2": 2}
+PROGRESS_MIN_FILES = 300  # a tree smaller than this is read before a bar would be seen
+
+
+def add_arguments(a) -> None:
+    a.add_argument("paths", nargs="*", metavar="PATH",
+                   help="project folder or single file (default: .); several paths audit the project around them "
+                        "and report only what touches them")
+    t = a.add_argument_group("target")
+    t.add_argument("--gpu", help='"H100-80GB x8", "none", or auto (probe this machine with NVML; the default)')
+    t.add_argument("--vllm-version", help="evaluate as this vLLM release instead of the project's pin")
+    o = a.add_argument_group("output")
+    o.add_argument("--format", choices=FORMATS, help="report format (default text)")
+    o.add_argument("--output", "-o", help="write the report to this file instead of stdout")
+    o.add_argument("--lang", choices=LANGS, help="language of everything a person reads (default en)")
+    o.add_argument("--docs-url", metavar="URL", help="base URL of the docs/ pages SARIF rules link to")
+    o.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary on stderr")
+    g = a.add_argument_group("exit status")
+    g.add_argument("--fail-on", choices=FAIL_ON,
+                   help="exit 1 when a recommendation or finding of this priority or higher exists (default P0)")
+    g.add_argument("--exit-zero", action="store_true", help="exit 0 whatever is found (errors still exit 2 or 3)")
+    c = a.add_argument_group("configuration")
+    c.add_argument("--config", metavar="FILE", help="read this .vllm-kb.toml or pyproject.toml instead of searching")
+    c.add_argument("--isolated", action="store_true", help="read no configuration file")
+    c.add_argument("--select", metavar="IDS", help="comma-separated checks, categories or finding codes to report "
+                                                   "(replaces the configuration's select)")
+    c.add_argument("--ignore", metavar="IDS", help="comma-separated checks or finding codes not to report (added to the configuration's)")
+    c.add_argument("--exclude", metavar="GLOB", action="append", default=[],
+                   help="do not read files matching this glob (relative to the audited folder; repeatable)")
+    b = a.add_argument_group("suppressions")
+    b.add_argument("--baseline", metavar="FILE", help="hide the findings listed in FILE; a missing FILE is written with the current ones")
+    b.add_argument("--update-baseline", action="store_true", help="rewrite the --baseline FILE with the current findings")
+    f = a.add_argument_group("fixes")
+    f.add_argument("--diff", action="store_true", help="print the fixes as unified diffs and change nothing (exit 1 when there are any)")
+    f.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then report what is left")
+    f.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff, also the fixes that depend on hardware or accuracy")
+
+
+class Progress:
+    """A transient rich bar on stderr, only for a large tree, only on a terminal."""
+
+    def __init__(self, enabled: bool, lang: str):
+        self.enabled = enabled
+        self.lang = lang
+        self.bar = None
+        self.tasks: dict[str, int] = {}
+
+    def __call__(self, phase: str, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            if phase != "scan" or total < PROGRESS_MIN_FILES:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+            from rich.progress import Progress as Bar
+
+            self.bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           console=Console(stderr=True), transient=True)
+            self.bar.start()
+        if phase not in self.tasks:
+            from vllm_kb.engine.knowledge import load
+
+            self.tasks[phase] = self.bar.add_task(load().t(f"config.progress_{phase}", self.lang), total=total)
+        self.bar.advance(self.tasks[phase])
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def _target(paths: list[str], kb, lang: str) -> tuple[Path, set[str] | None]:
+    for p in paths:
+        if not Path(p).exists():
+            raise UsageError(kb.t("config.no_such_path", lang, path=p))
+    if len(paths) == 1:
+        return Path(paths[0]), None
+    cwd = Path.cwd().resolve()
+    full = [Path(p).resolve() for p in paths]
+    if all(x == cwd or cwd in x.parents for x in full):
+        root = cwd
+    else:
+        root = Path(os.path.commonpath(full))
+        root = root if root.is_dir() else root.parent
+    return root, {x.relative_to(root).as_posix() for x in full}
+
+
+def _touches(files: set[str], only: set[str]) -> bool:
+    return any(f == o or o in ("", ".") or f.startswith(o + "/") for f in files for o in only)
+
+
+def _site_files(sr) -> set[str]:
+    s = sr.site
+    return {s.file, *(x.file for x in list(s.settings.values()) + list(s.env.values()) + list(s.unknown.values()) if x.file),
+            *([s.config_file] if s.config_file else [])}
+
+
+def _ids(value: str, where: str, kb, lang: str) -> set[str]:
+    from vllm_kb.engine.rules import rules
+
+    out: set[str] = set()
+    for name in (x.strip() for x in value.split(",")):
+        if not name:
+            continue
+        hit = rules().expand(name)
+        if hit is None:
+            raise UsageError(f"{where}: " + kb.t("config.unknown_rule", lang, rule=name, hint=""))
+        out |= {r.id for r in hit}
+    return out
+
+
+def run(ns) -> int:
+    from vllm_kb.engine import apply_fixes, suppressions
+    from vllm_kb.engine import baseline as baseline_mod
+    from vllm_kb.engine import config as config_mod
+    from vllm_kb.engine.audit import audit
+    from vllm_kb.engine.knowledge import load
+    from vllm_kb.engine.report import findings as flat
+    from vllm_kb.engine.report import model
+    from vllm_kb.engine.rules import SUPPRESSION_FINDINGS
+
+    kb = load()
+    lang = ns.lang or "en"
+    paths = ns.paths or ["."]
+    target, only = _target(paths, kb, lang)
+    cfg = config_mod.resolve(target, ns.config, ns.isolated, lang)
+    lang = ns.lang or cfg.lang or "en"
+    gpu = ns.gpu or cfg.gpu or "auto"
+    vllm_version = ns.vllm_version or cfg.vllm_version
+    fmt = ns.format or cfg.format or "text"
+    fail_on = ns.fail_on or cfg.fail_on or "P0"
+    docs_url = ns.docs_url or cfg.docs_url
+    unsafe = bool(ns.unsafe_fixes or cfg.unsafe_fixes)
+    if ns.select:
+        cfg.select = _ids(ns.select, "--select", kb, lang)
+    if ns.ignore:
+        cfg.ignore = cfg.ignore | _ids(ns.ignore, "--ignore", kb, lang)
+    if ns.diff and ns.fix:
+        ns.fix = False  # --diff shows what --fix would do and writes nothing
+    scan_root = target if target.is_dir() else target.parent
+    exclude = _excluder(cfg, scan_root, ns.exclude)
+
+    bl_path = ns.baseline or (str(cfg.base / cfg.baseline) if cfg.baseline else None)
+    if ns.update_baseline and not bl_path:
+        raise UsageError(kb.t("suppress.update_needs_baseline", lang))
+    bl = None
+    writing = False
+    if bl_path:
+        bl = baseline_mod.read(bl_path, lang)
+        writing = ns.update_baseline or not bl.existed
+    notes: list[str] = []
+    progress = Progress(not ns.quiet and sys.stderr.isatty(), lang)
+
+    def one(overlay=None, show=None):
+        rep = audit(target, gpu=gpu, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=show)
+        outcome = suppressions.apply(rep, cfg)
+        if only is not None:
+            rep.sites = [sr for sr in rep.sites if _touches(_site_files(sr), only)]
+            rep.findings = [f for f in rep.findings if _touches({f.file}, only)]
+        if bl is not None and not writing:
+            outcome.baseline_hidden = suppressions.apply_baseline(rep, bl)
+        return rep, outcome
+
+    try:
+        rep, outcome = one(show=progress)
+    finally:
+        progress.close()
+
+    if writing:
+        data = model.build(rep, lang)
+        entries = [{"fingerprint": e["fingerprint"], "rule": e["rule"], "file": e["file"], "line": e["line"],
+                    "message": e["message"]} for e in flat.entries(data) if e["fingerprint"] and e["rule"] not in SUPPRESSION_FINDINGS]
+        n = baseline_mod.write(bl_path, entries)
+        notes.append(kb.t("suppress.baseline_written", lang, file=bl_path, n=n))
+        bl = baseline_mod.Baseline(Path(bl_path), {e["fingerprint"] for e in entries}, existed=True)
+        writing = False
+        outcome.baseline_hidden = suppressions.apply_baseline(rep, bl)
+
+    if ns.fix or ns.diff:
+        res = apply_fixes.run(lambda overlay: one(overlay)[0], unsafe=unsafe)
+        if ns.diff:
+            from vllm_kb.engine.redact import redact_text
+
+            text = redact_text(res.diff())  # shown, not applied: secrets stay *** (engine/redact.py)
+            _write(text, ns.output)
+            if not ns.quiet:
+                _fix_notes(res, kb, lang, would=True)
+            return EXIT_FINDINGS if text and not ns.exit_zero else EXIT_CLEAN
+        try:
+            written = apply_fixes.write(scan_root, res)
+        except apply_fixes.WriteError as e:
+            raise UsageError(kb.t("fix.refused", lang, error=e)) from None
+        if not ns.quiet:
+            _fix_notes(res, kb, lang, would=False, written=written)
+        if written:
+            rep, outcome = one()
+
+    data = model.build(rep, lang)
+    text = _render(data, fmt, ns.output, docs_url)
+    if text is not None:
+        _write(text, ns.output)
+    if not ns.quiet:
+        _summary(data, fmt, ns.output, kb, lang, outcome, bl, notes)
+    if ns.exit_zero or fail_on == "never":
+        return EXIT_CLEAN
+    worst = flat.worst(data)
+    return EXIT_FINDINGS if worst is not None and PRIORITY_RANK[worst] <= PRIORITY_RANK[fail_on] else EXIT_CLEAN
+
+
+def _excluder(cfg, root: Path, cli_globs: list[str]):
+    from vllm_kb.engine.config import glob_match
+
+    if not cfg.exclude and not cli_globs:
+        return None
+
+    def excluded(rel: str) -> bool:
+        return cfg.excluded(root, rel) or any(glob_match(g, rel) for g in cli_globs)
+
+    return excluded
+
+
+def _render(data: dict, fmt: str, output: str | None, docs_url: str | None) -> str | None:
+    import json
+
+    if fmt == "json":
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if fmt == "markdown":
+        from vllm_kb.engine.report import markdown
+
+        return markdown.render(data)
+    if fmt == "sarif":
+        from vllm_kb.engine.report import sarif
+
+        return sarif.render(data, docs_url)
+    if fmt == "github":
+        from vllm_kb.engine.report import github
+
+        return github.render(data)
+    if fmt == "json-lines":
+        from vllm_kb.engine.report import jsonl
+
+        return jsonl.render(data)
+    from vllm_kb.engine.report import text as text_mod
+
+    if output:
+        return text_mod.render(data, width=100, color=False)
+    text_mod.print_report(data)
+    return None
+
+
+def _write(text: str, output: str | None) -> None:
+    if output:
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
+    else:
+        sys.stdout.write(text)
+
+
+def _fix_notes(res, kb, lang: str, would: bool, written: list[str] | None = None) -> None:
+    err = sys.stderr
+    files = res.changed_files if would else (written or [])
+    n = len(res.applied)
+    if n:
+        print(kb.t("fix.would_apply" if would else "fix.applied", lang, n=n, files=len(files)), file=err)
+        for a in res.applied:
+            what = kb.t("fix.write", lang, what=a.after) if a.after else kb.t("fix.remove", lang, what=f"`{a.before}`")
+            where = f"{a.file}:{a.line}" if a.line else a.file
+            print(f"  {where}: {what} ({', '.join(a.checks)})", file=err)
+    else:
+        print(kb.t("fix.nothing", lang), file=err)
+    if res.unsafe_left:
+        print(kb.t("fix.unsafe_hidden", lang, n=res.unsafe_left), file=err)
+    if res.manual:
+        print(kb.t("fix.manual", lang, n=res.manual), file=err)
+    if not res.converged:
+        print(kb.t("fix.not_converged", lang, passes=res.passes), file=err)
+
+
+def _summary(data: dict, fmt: str, output: str | None, kb, lang: str, outcome, bl, notes: list[str]) -> None:
+    s = data["summary"]
+    err = sys.stderr
+    if fmt != "text" or output:
+        line = kb.t("report.summary", lang, sites=s["sites"], p0=s["recommendations"]["P0"], p1=s["recommendations"]["P1"],
+                    p2=s["recommendations"]["P2"], unknown=s["unknown"])
+        skipped = data["project"]["skipped"]
+        if skipped:
+            line += " " + kb.t("report.skipped_n", lang, n=len(skipped))
+        print(line, file=err)
+    for note in notes:
+        print(note, file=err)
+    if outcome.suppressed:
+        print(kb.t("suppress.summary", lang, n=outcome.suppressed), file=err)
+    hidden = getattr(outcome, "baseline_hidden", 0)
+    if bl is not None and (hidden or bl.stale):
+        print(kb.t("suppress.baseline_summary", lang, file=bl.path, n=hidden, stale=bl.stale), file=err)

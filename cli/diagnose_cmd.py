@@ -1,0 +1,124 @@
+"""`vllm-kb diagnose --symptom oom|throughput|ttft|itl|rlhf [PATH]`: walk the decision tree of
+knowledge/decision_tree.yaml over each site's audit facts and print the path taken, the
+evidence, the open questions and the changes in the site's own syntax. Exit 0 after a diagnosis
+(it is advice, not a gate), 2 for a usage error."""
+from __future__ import annotations
+
+import json
+import sys
+
+from vllm_kb.engine.errors import EXIT_CLEAN
+
+
+def add_parser(sub) -> None:
+    d = sub.add_parser("diagnose", help="walk the decision tree for a symptom (oom, throughput, ttft, itl, rlhf)")
+    d.add_argument("path", nargs="?", default=None,
+                   help="project folder or single file; omit to diagnose from the hardware and your answers alone")
+    d.add_argument("--symptom", choices=("oom", "throughput", "ttft", "itl", "rlhf"),
+                   help="what goes wrong (or give --error)")
+    d.add_argument("--error", help="an error message or log excerpt; mapped to a symptom by knowledge/decision_tree.yaml")
+    d.add_argument("--gpu", default="auto", help='"H100-80GB x8", "none", or auto (probe this machine with NVML; default)')
+    d.add_argument("--site", help="only the launch site at FILE[:LINE] (relative to PATH)")
+    d.add_argument("--answer", action="append", default=[], metavar="ID=VALUE",
+                   help="answer a question the facts cannot (repeatable), e.g. --answer oom_phase=runtime")
+    d.add_argument("--vllm-version", help="evaluate as this vLLM release instead of the project's pin")
+    d.add_argument("--lang", choices=("en", "zh"), default="en")
+    d.add_argument("--format", choices=("text", "json"), default="text")
+    d.set_defaults(func=run)
+
+
+def run(ns) -> int:
+    from vllm_kb.engine import diagnose
+
+    res = diagnose.diagnose(ns.path, symptom=ns.symptom, error=ns.error, gpu=ns.gpu, site=ns.site,
+                            answers=ns.answer, vllm_version=ns.vllm_version)
+    data = diagnose.record(res, ns.lang)
+    if ns.format == "json":
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(render(data, res.kb, ns.lang))
+    return EXIT_CLEAN
+
+
+def _fmt(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, ensure_ascii=False)
+    return str(v)
+
+
+def change_text(kb, lang: str, c: dict, framework: str | None) -> str:
+    if c.get("blocked"):
+        return kb.t("fix.blocked_" + c["blocked"], lang, target=c["target"], framework=framework or "")
+    text = c["after"] if c["after"] else kb.t("fix.remove", lang, what=c["before"])
+    where = (f"{c['file']}:{c['line']}" if c["line"] else c["file"]) if c["file"] else ""
+    return f"{where}: {text}" if where else text
+
+
+def render(data: dict, kb, lang: str) -> str:
+    t = lambda key, **kw: kb.t(key, lang, **kw)
+    out = [t("diagnose.title", symptom=data["symptom"]["title"])]
+    if data["matched"]:
+        out.append(t("diagnose.matched", matcher=data["matched"]["matcher"]))
+    if data["observed"]:
+        out.append(t("diagnose.observed", what=", ".join(f"{k}={_fmt(v)}" for k, v in data["observed"].items())))
+    out.append(t("diagnose.hardware", hw=data["hardware"]))
+    if not data["diagnoses"]:
+        out.append(t("diagnose.no_sites", path=data["root"] or "."))
+    for d in data["diagnoses"]:
+        out.append("")
+        out += _site(d, kb, lang, t)
+    out += ["", t("diagnose.estimates")]
+    return "\n".join(out) + "\n"
+
+
+def _site(d: dict, kb, lang: str, t) -> list[str]:
+    colon = "：" if lang == "zh" else ":"
+    s = d["site"]
+    lines = [t("diagnose.site", id=s["id"], kind=s["kind"], mode=s["mode"], model=s["model"] or "?", version=s["vllm"])
+             if s else t("diagnose.no_site")]
+    if d["skipped"]:
+        return lines + ["  " + d["skipped"]]
+    lines.append(t("diagnose.path") + colon)
+    for p in d["path"]:
+        pad = "  " * (p["depth"] + 1)
+        head = p["answer"] or p["question"] or p["node"]
+        ev = ", ".join(f"{e['fact']} = {_fmt(e['value'])}" for e in p["evidence"])
+        lines.append(f"{pad}{'→ ' if p['depth'] else ''}{head}" + (f"  [{ev}]" if ev else "") + f"  ({p['node']})")
+        if p["answer"] and p["question"]:
+            lines.append(f"{pad}  {p['question']}")
+        if p["alternatives"]:
+            lines.append(f"{pad}  " + t("diagnose.also", what="; ".join(a["answer"] for a in p["alternatives"])))
+    framework = s["framework"] if s and s["framework"] != "none" else None
+    if d["leaves"]:
+        lines.append(t("diagnose.leaves") + colon)
+    for leaf in d["leaves"]:
+        lines.append(f"  [{leaf['priority']}] {leaf['advice']}  ({leaf['node']})")
+        for c in leaf["checks"]:
+            lines.append("      " + t("diagnose.check", id=c["id"], title=c["title"], status=kb.t("status." + c["status"], lang),
+                                      reason=c["reason"]))
+        for u in leaf["unresolved"]:
+            lines.append("      " + t("diagnose.unresolved", target=u["target"], what="; ".join(n["hint"] for n in u["needs"])))
+    lines.append(t("diagnose.changes") + colon)
+    if not d["changes"]:
+        lines.append("  " + t("diagnose.changes_none"))
+    for i, c in enumerate(d["changes"], 1):
+        lines.append(f"  {i}. [{c['priority']}] {change_text(kb, lang, c, framework)}  ({', '.join(c['checks'])})")
+    if d["questions"]:
+        lines.append(t("diagnose.questions") + colon)
+    for q in d["questions"]:
+        lines.append(f"  ? {q['question']}  ({q['node']})")
+        for n in q["needs"]:
+            hint = n["hint"]
+            if n.get("observation"):
+                hint += "  — " + t("diagnose.answer_with", id=n["observation"], values="|".join(n["values"]))
+            lines.append("      " + t("diagnose.needs", what=hint))
+        if len(q["candidates"]) > 1 or q["candidates"][0]["node"] != q["node"]:
+            lines.append("      " + t("diagnose.candidates"))
+            for c in q["candidates"]:
+                lines.append(f"        - {c['answer']}  ({c['node']})")
+    for b in d["diffs"]:
+        lines.append(t("diagnose.diff", file=b["file"]))
+        lines += ["    " + x for x in b["text"].splitlines()]
+    return lines

@@ -1,0 +1,230 @@
+"""Secrets never leave the audit: the one place that decides what a secret looks like and hides
+it. Every output goes through here — the report dict (so text, Markdown, JSON and any other
+renderer of it), the diffs inside it, `detect` records and MCP tool results.
+
+A value is hidden when its name says it is a secret (HF_TOKEN, *_API_KEY, *_TOKEN, *_SECRET,
+passwords, `--api-key`, `api_key=` …), when it sits in a URL's user-info or a token-like query
+parameter, or when it has the shape of a well-known token (hf_…, sk-…, ghp_…, AKIA…, a JWT).
+References (`$HF_TOKEN`, `os.environ["HF_TOKEN"]`) are kept: they are not secrets and say where
+the secret comes from. Redaction is idempotent."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+REDACTED = "***"
+
+# Names of secrets, as env vars, YAML/JSON keys, Python keywords or long flags (either spelling).
+_SECRET_WORDS = re.compile(
+    r"api[_-]?key|apikey|access[_-]?key|secret|passw(?:or)?d|credential|private[_-]?key|auth[_-]?token|bearer"
+    r"|(?:^|[_-])token$|(?:^|[_-])(?:hf|hub|api|access|refresh|session|auth|bot|github|gh|gitlab|wandb|openai|oauth|pat)[_-]?token",
+    re.I)
+# …but not counts and limits that merely end in "token" (max_prompt_adapter_token).
+_NOT_SECRET = re.compile(r"^(?:max|min|num|n)[_-]|(?:adapter|prefill|decode|image|video|audio|special|spec)[_-]token$", re.I)
+
+
+def is_secret_name(name: Any) -> bool:
+    if not isinstance(name, str) or not name:
+        return False
+    hit = _NAME_MEMO.get(name)
+    if hit is None:
+        n = name.strip().lstrip("-+~$").strip("\"'{}")
+        hit = bool(_SECRET_WORDS.search(n)) and not _NOT_SECRET.search(n)
+        _remember(_NAME_MEMO, name, hit)
+    return hit
+
+
+# Reports repeat the same keys and texts for every site: remember answers (bounded).
+_NAME_MEMO: dict[str, bool] = {}
+_TEXT_MEMO: dict[str, str] = {}
+_MEMO_LIMIT = 50_000
+
+
+def _remember(memo: dict, key, value) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
+
+_REFERENCE = re.compile(r"^\s*(?:\$|os\.environ|os\.getenv|environ\[|getenv\(|\{\{|<|\*\*\*$)")
+
+
+def _is_reference(value: str) -> bool:
+    """`$HF_TOKEN`, `${HF_TOKEN}`, os.environ[...]: where a secret comes from, not the secret
+    (a `${X:-default}` default is redacted separately)."""
+    return bool(_REFERENCE.match(value))
+
+
+# -- free text ---------------------------------------------------------------------------------
+
+# Shapes of well-known tokens, redacted wherever they appear.
+_TOKEN_SHAPES = re.compile(
+    r"\b(?:hf_[A-Za-z0-9]{20,}|sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"
+    r"|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}"
+    r"|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})")
+# scheme://user:password@host and scheme://token@host
+_URL_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]{0,31}://)(?P<info>[^\s/@'\"<>]{1,512})@")
+# ?token=…, &api_key=…
+_URL_QUERY = re.compile(
+    r"(?P<head>[?&;](?:[\w.-]{0,64}(?:token|api[_-]?key|apikey|secret|password|passwd|signature|sig|auth|credential)[\w.-]{0,64})=)(?P<val>[^&\s\"'#<>]+)",
+    re.I)
+_BEARER = re.compile(r"(?P<head>\b(?:Bearer|Basic)[ \t]+)(?P<val>[A-Za-z0-9._~+/=-]{12,})")
+_VALUE = r"(?P<q>[\"'])?(?P<val>(?(q)[^\"'\n]*|[^\s\"',;&()}\]]+))(?(q)(?P=q))"
+# NAME=value, NAME: value, "name": "value", name = 'value' (shell, .env, YAML, JSON, Python, TOML)
+# Only names that may be secrets match, and only where a name starts: every regex here runs in
+# linear time, also on a 1 MB line (a lookahead from every position would be quadratic).
+_HINT = r"(?=[\w.-]*(?i:key|token|secret|pass|credential|auth|bearer))"
+_ASSIGN = re.compile(r"(?<![\w.-])(?P<nq>[\"']?)" + _HINT + r"(?P<name>[A-Za-z_][\w.-]*)(?P=nq)\]?(?P<sep>[ \t]*(?:=|:(?!//))[ \t]*)" + _VALUE)
+# --api-key value / --api-key=value / "--api-key", "value" / - --api-key⏎ - value (YAML lists, diffs)
+_FLAG = re.compile(
+    r"(?<![\w-])(?P<flag>--" + _HINT + r"[A-Za-z][\w-]*)(?P<sep>=|[\"']?[ \t]*,[ \t]*|[ \t]+(?:\\[ \t]*\n[ \t+]*)?|[\"']?[ \t]*\n[ \t+-]*?-[ \t]+)"
+    r"(?!-)" + _VALUE)  # a next flag is not a value (and must stay free to match itself)
+# ${HF_TOKEN:-default}
+_DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_]\w*)(?P<op>:?[-=+?])(?P<val>[^}]*)\}")
+# Kubernetes / compose env entries: name: HF_TOKEN ⏎ value: …
+_K8S_ENV = re.compile(
+    r"(?P<head>\bname:[ \t]*[\"']?(?P<name>[A-Za-z_]\w*)[\"']?[ \t]*\n[ \t+-]*value:[ \t]*)" + _VALUE)
+# Cheap test before the regexes: most strings hold none of these.
+_TRIGGERS = ("key", "token", "secret", "pass", "credential", "auth", "bearer", "://", "hf_", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat", "glpat", "xox",
+             "akia", "aiza", "eyj")
+
+
+def _triggered(text: str) -> bool:
+    low = text.lower()  # substring tests in C: a megabyte in about a millisecond
+    return any(w in low for w in _TRIGGERS)
+
+
+def _keep_quotes(m: re.Match) -> str:
+    q = m.group("q") or ""
+    return f"{q}{REDACTED}{q}"
+
+
+def _secret_value(val: str) -> bool:
+    v = val.strip()
+    return bool(v) and v != REDACTED and not _is_reference(v) and v.lower() not in ("none", "null", "true", "false", '""', "''")
+
+
+def redact_text(text: str) -> str:
+    """Hide secrets in free text: a script line, a diff, a pin, an evidence line, a message."""
+    if not isinstance(text, str) or not text:
+        return text
+    hit = _TEXT_MEMO.get(text)
+    if hit is None:
+        hit = _redact_text(text) if _triggered(text) else text
+        if len(text) < 65536:
+            _remember(_TEXT_MEMO, text, hit)
+    return hit
+
+
+def _redact_text(text: str) -> str:
+
+    def assign(m: re.Match) -> str:
+        if not is_secret_name(m.group("name")) or not _secret_value(m.group("val")):
+            return m.group(0)
+        if re.fullmatch(r"-?\d+(?:\.\d+)?", m.group("val")) and not re.search(r"pass|secret|key", m.group("name"), re.I):
+            return m.group(0)  # a count (…_token = 4), never a secret
+        cut = m.start("q") if m.group("q") else m.start("val")
+        return m.group(0)[: cut - m.start(0)] + _keep_quotes(m)
+
+    def flag(m: re.Match) -> str:
+        val = m.group("val")
+        if not is_secret_name(m.group("flag")) or not _secret_value(val) or val.startswith("-"):
+            return m.group(0)
+        if re.fullmatch(r"-?\d+(?:\.\d+)?", val) and not re.search(r"pass|secret|key", m.group("flag"), re.I):
+            return m.group(0)
+        return m.group("flag") + m.group("sep") + _keep_quotes(m)
+
+    def default(m: re.Match) -> str:
+        if not is_secret_name(m.group("name")) or not _secret_value(m.group("val")):
+            return m.group(0)
+        return "${" + m.group("name") + m.group("op") + REDACTED + "}"
+
+    def k8s(m: re.Match) -> str:
+        if not is_secret_name(m.group("name")) or not _secret_value(m.group("val")):
+            return m.group(0)
+        return m.group("head") + _keep_quotes(m)
+
+    def userinfo(m: re.Match) -> str:
+        info = m.group("info")
+        if info == REDACTED or info.endswith(":" + REDACTED):
+            return m.group(0)
+        user, colon, _ = info.partition(":")
+        if not colon and len(info) < 20 and not _TOKEN_SHAPES.search(info):
+            return m.group(0)  # git@, user@: a user name, not a credential
+        return m.group("scheme") + (f"{user}:{REDACTED}" if colon else REDACTED) + "@"
+
+    def query(m: re.Match) -> str:
+        return m.group("head") + (m.group("val") if m.group("val") == REDACTED or _is_reference(m.group("val")) else REDACTED)
+
+    def bearer(m: re.Match) -> str:
+        return m.group(0) if m.group("val") == REDACTED else m.group("head") + REDACTED
+
+    out = _TOKEN_SHAPES.sub(REDACTED, text)
+    for _ in range(4):  # a replacement can free a neighbour to match (x--api-key → ***--api-key): to a fixpoint
+        before = out
+        out = _DEFAULT.sub(default, out)
+        out = _K8S_ENV.sub(k8s, out)
+        out = _FLAG.sub(flag, out)
+        out = _ASSIGN.sub(assign, out)
+        out = _URL_USERINFO.sub(userinfo, out)
+        out = _URL_QUERY.sub(query, out)
+        out = _BEARER.sub(bearer, out)
+        if out == before:
+            break
+    return out
+
+
+# -- values and structures ---------------------------------------------------------------------
+
+def redact_value(name: Any, value: Any) -> Any:
+    """A setting's or a variable's value: hidden whole when its name is a secret's, otherwise
+    with any embedded secret (a URL's password, a token) hidden."""
+    if value is None:
+        return None
+    if is_secret_name(name) and not isinstance(value, bool):
+        if isinstance(value, (int, float)) and not re.search(r"pass|secret|key", str(name), re.I):
+            return value
+        if isinstance(value, str) and (not _secret_value(value)):
+            return redact_text(value)
+        if isinstance(value, (list, tuple)):  # --api-key may be given more than once
+            return [redact_value(name, v) for v in value]
+        if isinstance(value, dict):
+            return {k: redact_value(name, v) for k, v in value.items()}
+        return REDACTED
+    return redact(value)
+
+
+# Keys of a record that hold the value of the thing its `name`/`target`/`key` names.
+_VALUE_FIELDS = ("value", "raw", "default")
+_NAME_FIELDS = ("name", "target", "key", "subject")
+
+
+def redact(obj: Any) -> Any:
+    """A copy of a JSON-like structure (the report dict, a detect record, a tool result) with
+    every secret hidden: values under secret names, records whose name/target/key is a secret
+    name, and secrets inside any string (diffs included)."""
+    t = type(obj)
+    if t in _SCALARS or obj is None:
+        return obj
+    if t is str or isinstance(obj, str):
+        return redact_text(obj)
+    if t is list or isinstance(obj, list):
+        return [redact(x) for x in obj]
+    if isinstance(obj, tuple):
+        return tuple(redact(x) for x in obj)
+    if isinstance(obj, dict):
+        secret_record = any(is_secret_name(obj[k]) for k in _NAME_FIELDS if k in obj)
+        out = {}
+        for k, v in obj.items():
+            if secret_record and k in _VALUE_FIELDS:
+                out[k] = redact_value(obj.get("name") or obj.get("target") or obj.get("key"), v)
+            elif type(v) not in _CONTAINERS and is_secret_name(k):
+                out[k] = redact_value(k, v)
+            else:
+                out[k] = redact(v)
+        return out
+    return obj
+
+
+_SCALARS = frozenset({int, float, bool})
+_CONTAINERS = frozenset({dict, list})

@@ -1,0 +1,144 @@
+"""`--diff` and `--fix` on copies of the fixture projects (tests/fixtures is never written):
+formatting and comments survive, only files inside the audited root are written, and a second
+audit finds nothing left to fix."""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PROJECTS = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
+GPU = ("--gpu", "H100 x4", "--isolated")
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def pristine() -> dict[str, bytes]:
+    return snapshot(FIXTURES)
+
+
+def copy(name: str, tmp_path: Path) -> Path:
+    dst = tmp_path / name
+    shutil.copytree(FIXTURES / name, dst, symlinks=True)
+    return dst
+
+
+def left_to_fix(cli, root: Path, unsafe: bool) -> list[dict]:
+    code, out, err = cli("audit", str(root), *GPU, "--format", "json")
+    assert code in (EXIT_CLEAN, EXIT_FINDINGS), err
+    return [c for s in json.loads(out)["sites"] for c in s["changes"] if c["fixable"] and (c["safe"] or unsafe)]
+
+
+def assert_still_parses(root: Path) -> None:
+    for p in root.rglob("*"):
+        if p.suffix == ".py":
+            ast.parse(p.read_text())
+        elif p.suffix in (".yaml", ".yml"):
+            list(yaml.safe_load_all(p.read_text()))
+        elif p.suffix == ".sh" or (p.is_file() and p.read_bytes()[:2] == b"#!"):
+            assert subprocess.run(["bash", "-n", str(p)], capture_output=True, check=False).returncode == 0, p
+
+
+@pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
+@pytest.mark.parametrize("name", PROJECTS)
+def test_fix_then_audit_leaves_nothing_to_fix(cli, tmp_path, name, unsafe, pristine):
+    root = copy(name, tmp_path)
+    before = snapshot(root)
+    extra = ("--unsafe-fixes",) if unsafe else ()
+    wanted = left_to_fix(cli, root, unsafe)
+    code, diff, err = cli("audit", str(root), *GPU, "--diff", *extra)
+    assert snapshot(root) == before  # --diff writes nothing
+    assert (code == EXIT_FINDINGS) == bool(diff) and bool(diff) == bool(wanted), err
+    code, _, err = cli("audit", str(root), *GPU, "--fix", *extra, "--format", "json")
+    assert code in (EXIT_CLEAN, EXIT_FINDINGS), err
+    assert left_to_fix(cli, root, unsafe) == []
+    changed = {k for k, v in snapshot(root).items() if before.get(k) != v}
+    assert bool(changed) == bool(wanted)
+    assert changed == {line[6:] for line in diff.splitlines() if line.startswith("+++ b/")}  # --diff showed just that
+    assert_still_parses(root)
+    assert snapshot(FIXTURES) == pristine
+
+
+def test_fix_keeps_formatting_and_says_what_it_did(cli, tmp_path):
+    root = copy("stale-serve", tmp_path)
+    script = root / "scripts/serve.sh"
+    old = script.read_text()
+    _, _, err = cli("audit", str(root), *GPU, "--fix")
+    new = script.read_text()
+    assert "fixed: 7 change(s) in 1 file(s)" in err and "scripts/serve.sh:18: remove `--swap-space 16` (B4)" in err
+    assert "more fix(es) depend on hardware or accuracy" in err
+    removed = [line for line in old.splitlines() if line not in new.splitlines()]
+    assert all(any(w in line for w in ("VLLM_USE_V1", "--swap-space", "--num-scheduler-steps", "--use-v2-block-manager",
+                                       "--max-seq-len-to-capture", "--disable-log-requests", "--calculate-kv-scales"))
+               for line in removed), removed
+    assert [line for line in new.splitlines() if line not in old.splitlines()] == []  # only removals
+    assert new.rstrip().endswith('"$@"')
+    assert os.stat(script).st_mode == os.stat(FIXTURES / "stale-serve/scripts/serve.sh").st_mode
+
+
+def test_diff_in_chinese_and_quiet(cli, tmp_path):
+    root = copy("stale-serve", tmp_path)
+    code, out, err = cli("audit", str(root), *GPU, "--diff", "--lang", "zh")
+    assert code == EXIT_FINDINGS and out.startswith("--- a/scripts/serve.sh") and "将修复" in err
+    code, out, err = cli("audit", str(root), *GPU, "--diff", "-q")
+    assert out and err == ""
+
+
+def test_fix_never_writes_outside_the_root(cli, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = outside / "serve.sh"
+    target.write_text("vllm serve m --swap-space 4\n")
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "requirements.txt").write_text("vllm==0.33.0\n")
+    (root / "serve.sh").symlink_to(target)
+    code, _, err = cli("audit", str(root), *GPU, "--fix")
+    assert target.read_text() == "vllm serve m --swap-space 4\n"
+    assert code != EXIT_USAGE or "outside" in err
+
+
+def test_fix_through_a_symlink_inside_the_root_edits_the_target(cli, tmp_path):
+    root = tmp_path / "proj"
+    (root / "real").mkdir(parents=True)
+    (root / "requirements.txt").write_text("vllm==0.33.0\n")
+    (root / "real/serve.sh").write_text("# keep me\nvllm serve m --swap-space 4  # trailing\n")
+    (root / "serve.sh").symlink_to(root / "real/serve.sh")
+    cli("audit", str(root), *GPU, "--fix")
+    assert (root / "serve.sh").is_symlink()
+    assert (root / "real/serve.sh").read_text() == "# keep me\nvllm serve m  # trailing\n"
+
+
+def test_refuses_a_file_changed_while_fixing(tmp_path):
+    from vllm_kb.engine import apply_fixes
+
+    (tmp_path / "a.sh").write_text("new\n")
+    res = apply_fixes.FixResult(originals={"a.sh": "old\n"}, texts={"a.sh": "fixed\n"})
+    with pytest.raises(apply_fixes.WriteError, match="changed on disk"):
+        apply_fixes.write(tmp_path, res)
+    assert (tmp_path / "a.sh").read_text() == "new\n"
+
+
+def test_write_refuses_a_path_that_resolves_outside(tmp_path):
+    from vllm_kb.engine import apply_fixes
+
+    outside = tmp_path / "outside.sh"
+    outside.write_text("old\n")
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.sh").symlink_to(outside)
+    res = apply_fixes.FixResult(originals={"a.sh": "old\n"}, texts={"a.sh": "fixed\n"})
+    with pytest.raises(apply_fixes.WriteError, match="outside"):
+        apply_fixes.write(root, res)
+    assert outside.read_text() == "old\n"
