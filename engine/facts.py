@@ -77,6 +77,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     }
     facts.update(hardware.facts())
     visible = _visible_gpus(facts["env"])
+    if site.gpu_request is not None:
+        # a container gets the GPUs its manifest asks for, not the whole machine
+        visible = min(visible, site.gpu_request) if visible is not None else site.gpu_request
     if visible is not None and "gpu" in facts:
         # CUDA_VISIBLE_DEVICES narrows what this site can use on the machine
         facts["gpu"]["count"] = min(facts["gpu"]["count"], visible)

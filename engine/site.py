@@ -70,6 +70,7 @@ class Site:
     fixed: dict[str, Any] = field(default_factory=dict)  # what the framework hard-codes
     framework_keys: dict[str, Any] = field(default_factory=dict)  # the framework's own keys, as read
     image: str | None = None  # container image the command runs in, when known
+    gpu_request: int | None = None  # GPUs the container asks for (k8s nvidia.com/gpu, compose devices, requestGPU)
     installed: tuple[str, str, str] | None = None  # (version, file:line, text): the image build's `pip install vllm==X`
     passthrough: Setting | None = None  # the framework's pass-through mapping (vllm_config, …), when set
     framework_command: str | None = None

@@ -102,3 +102,15 @@ def test_detect(project):
 def test_detect_ignores_mentions_and_lookalikes():
     det = detect(FIXTURES / "neg-mentions")
     assert not det.used and det.observations > 0  # it read the files; nothing there counts
+
+
+@pytest.mark.parametrize("project,site_id,gpus", [
+    ("deploy-compose", "docker-compose.yml:16", 2),      # device_ids: ["0", "1"]
+    ("deploy-k8s", "manifests/qwen3-32b.yaml:21", 2),    # resources.limits nvidia.com/gpu
+    ("deploy-helm", "production-stack/values.yaml:25", 2),  # requestGPU
+    ("deploy-helm", "vllm-chart/values.yaml:5", 1),      # chart resources
+])
+def test_a_container_counts_the_gpus_its_manifest_asks_for(project, site_id, gpus):
+    rep = audit(FIXTURES / project, gpu="H100-80GB x8")
+    r = next(r for r in rep.sites if r.site.id == site_id)
+    assert r.site.gpu_request == gpus and r.facts["gpu"]["count"] == gpus

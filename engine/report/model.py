@@ -189,6 +189,8 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
         # a trainer that only talks to a rollout server holds no KV cache of its own
         "memory": dict(memory, assumption_texts=memory_assumptions(kb, memory, lang)) if memory and not site.engine_elsewhere else None,
         "config_file": site.config_file,
+        "gpu_request": site.gpu_request,
+        "gpu_count": (f.get("gpu") or {}).get("count"),
         "framework_info": _framework_info(site, lang),
         "settings": [{"name": s.name, "value": _redact(s.name, s.value), "resolved": s.resolved, "file": s.file,
                       "line": s.line, "key": s.key, "raw": _redact(s.name, s.raw), "syntax": s.syntax, "note": s.note, "known": s.known}

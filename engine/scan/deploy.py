@@ -364,8 +364,46 @@ def _compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         site = _launch_site(ctx, rel, words, doc.line_of(anchor), words[-1].line, "compose", style, env, image,
                             {"service": name, "env_style": "map" if isinstance(raw_env, dict) else "list"})
         if site is not None:
+            site.gpu_request = _compose_gpus(svc)
             out.append(site)
     return out
+
+
+def _int_gpus(v) -> int | None:
+    """A GPU count as a manifest writes it (2, "2"); None for anything else ("all", 0.5)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int) and v > 0:
+        return v
+    if isinstance(v, str) and v.strip().isdigit() and int(v) > 0:
+        return int(v)
+    return None
+
+
+def _compose_gpus(svc: dict) -> int | None:
+    """deploy.resources.reservations.devices[] with nvidia/gpu: `count` or `device_ids`."""
+    res = ((svc.get("deploy") or {}).get("resources") or {}) if isinstance(svc.get("deploy"), dict) else {}
+    devices = ((res.get("reservations") or {}).get("devices") or []) if isinstance(res, dict) else []
+    total = 0
+    for d in devices if isinstance(devices, list) else []:
+        if not isinstance(d, dict):
+            continue
+        if "device_ids" in d and isinstance(d["device_ids"], list):
+            total += len(d["device_ids"])
+        elif _int_gpus(d.get("count")):
+            total += _int_gpus(d["count"])
+    return total or None
+
+
+def _resource_gpus(resources) -> int | None:
+    """Kubernetes `resources.limits` / `requests` of nvidia.com/gpu (limits win, as the scheduler uses them)."""
+    if not isinstance(resources, dict):
+        return None
+    for part in ("limits", "requests"):
+        got = _int_gpus((resources.get(part) or {}).get("nvidia.com/gpu")) if isinstance(resources.get(part), dict) else None
+        if got:
+            return got
+    return None
 
 
 def _containers(data: dict, base: tuple) -> list[tuple[tuple, dict]]:
@@ -414,6 +452,7 @@ def _k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 words += [_word(str(t), doc.line_of(path + ("args", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(args)]
             site = _launch_site(ctx, rel, words, line, words[-1].line if words else line, "k8s-args", "yaml-list", env, image) if words else None
         if site is not None:
+            site.gpu_request = _resource_gpus(c.get("resources"))
             out.append(site)
     return out
 
@@ -424,6 +463,8 @@ def _helm_chart(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     words = [_word(str(t), doc.line_of(("image", "command", i)), Expander()) for i, t in enumerate(img["command"])]
     site = _launch_site(ctx, rel, words, doc.line_of(("image", "command")), words[-1].line if words else 1,
                         "helm-values", "json", {}, image)
+    if site is not None:
+        site.gpu_request = _resource_gpus(doc.data.get("resources"))
     return [site] if site is not None else []
 
 
@@ -465,6 +506,7 @@ def _production_stack(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[
         site = _launch_site(ctx, rel, words, start, words[-1].line, "helm-values", "production-stack", {}, image,
                             {"model_spec": spec.get("name", i)})
         if site is not None:
+            site.gpu_request = _int_gpus(spec.get("requestGPU"))
             # settings read from vllmConfig keys are named as written there, not as the flags the chart emits
             by_line = {doc.line_of(cb + (k,)): k for k in cfg if k != "extraArgs"}
             for st in site.settings.values():
