@@ -1,4 +1,4 @@
-"""How close engine/memory.py comes to what real vLLM start-ups logged.
+"""How close engine/check/memory.py comes to what real vLLM start-ups logged.
 
     python benchmarks/estimator_accuracy.py            # the table, one line per logged number
     python benchmarks/estimator_accuracy.py --json     # the same rows as JSON
@@ -15,7 +15,8 @@ from typing import Any
 
 import yaml
 
-from vllm_kb.engine import hardware, knowledge, memory, models
+from vllm_kb.engine.kb import hardware, knowledge, models
+from vllm_kb.engine.check import memory
 
 ROWS = Path(__file__).resolve().parent.parent / "tests" / "data" / "kv_startup_logs.yaml"
 TOLERANCE = 0.15

@@ -8,15 +8,15 @@
 Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it (with --diff: there is
 something to fix), 2 usage, configuration or knowledge error, 3 internal error. The report goes
 to stdout (or -o); the summary and notes go to stderr, so machine formats stay parseable.
-Flags win over `[tool.vllm-kb]` / `.vllm-kb.toml` (engine/config.py)."""
+Flags win over `[tool.vllm-kb]` / `.vllm-kb.toml` (engine/check/config.py)."""
 from __future__ import annotations
 
 import os
 import sys
 from pathlib import Path
 
-from vllm_kb.engine.config import FAIL_ON, FORMATS, LANGS
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_FINDINGS, UsageError
+from vllm_kb.engine.check.config import FAIL_ON, FORMATS, LANGS
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, UsageError
 
 PRIORITY_RANK = {"P0": 0, "P1": 1, "P2": 2}
 PROGRESS_MIN_FILES = 300  # a tree smaller than this is read before a bar would be seen
@@ -79,7 +79,7 @@ class Progress:
                            console=Console(stderr=True), transient=True)
             self.bar.start()
         if phase not in self.tasks:
-            from vllm_kb.engine.knowledge import load
+            from vllm_kb.engine.kb.knowledge import load
 
             self.tasks[phase] = self.bar.add_task(load().t(f"config.progress_{phase}", self.lang), total=total)
         self.bar.advance(self.tasks[phase])
@@ -117,7 +117,7 @@ def _site_files(sr) -> set[str]:
 
 
 def _ids(value: str, where: str, kb, lang: str) -> set[str]:
-    from vllm_kb.engine.rules import rules
+    from vllm_kb.engine.check.rules import rules
 
     out: set[str] = set()
     for name in (x.strip() for x in value.split(",")):
@@ -131,14 +131,15 @@ def _ids(value: str, where: str, kb, lang: str) -> set[str]:
 
 
 def run(ns) -> int:
-    from vllm_kb.engine import apply_fixes, suppressions
-    from vllm_kb.engine import baseline as baseline_mod
-    from vllm_kb.engine import config as config_mod
+    from vllm_kb.engine.fix import apply as apply_fixes
+    from vllm_kb.engine.check import suppressions
+    from vllm_kb.engine.check import baseline as baseline_mod
+    from vllm_kb.engine.check import config as config_mod
     from vllm_kb.engine.audit import audit
-    from vllm_kb.engine.knowledge import load
+    from vllm_kb.engine.kb.knowledge import load
     from vllm_kb.engine.report import findings as flat
     from vllm_kb.engine.report import model
-    from vllm_kb.engine.rules import SUPPRESSION_FINDINGS
+    from vllm_kb.engine.check.rules import SUPPRESSION_FINDINGS
 
     kb = load()
     lang = ns.lang or "en"
@@ -200,9 +201,9 @@ def run(ns) -> int:
     if ns.fix or ns.diff:
         res = apply_fixes.run(lambda overlay: one(overlay)[0], unsafe=unsafe)
         if ns.diff:
-            from vllm_kb.engine.redact import redact_text
+            from vllm_kb.engine.kb.redact import redact_text
 
-            text = redact_text(res.diff())  # shown, not applied: secrets stay *** (engine/redact.py)
+            text = redact_text(res.diff())  # shown, not applied: secrets stay *** (engine/kb/redact.py)
             _write(text, ns.output)
             if not ns.quiet:
                 _fix_notes(res, kb, lang, would=True)
@@ -229,7 +230,7 @@ def run(ns) -> int:
 
 
 def _excluder(cfg, root: Path, cli_globs: list[str]):
-    from vllm_kb.engine.config import glob_match
+    from vllm_kb.engine.check.config import glob_match
 
     if not cfg.exclude and not cli_globs:
         return None

@@ -4,11 +4,11 @@ from __future__ import annotations
 import json
 import sys
 
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_USAGE
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_USAGE
 
 
 def print_version() -> int:
-    from vllm_kb.engine import catalog, knowledge
+    from vllm_kb.engine.kb import catalog, knowledge
     from vllm_kb.engine.report.model import tool_version
 
     kb = knowledge.load()
@@ -18,13 +18,13 @@ def print_version() -> int:
 
 
 def audit(ns) -> int:
-    from . import audit_cmd
+    from vllm_kb.cli import audit_cmd
 
     return audit_cmd.run(ns)
 
 
 def checks_list(ns) -> int:
-    from vllm_kb.engine.knowledge import load
+    from vllm_kb.engine.kb.knowledge import load
 
     kb = load()
     for cat in kb.categories:
@@ -35,7 +35,7 @@ def checks_list(ns) -> int:
 
 
 def checks_show(ns) -> int:
-    from vllm_kb.engine.knowledge import load
+    from vllm_kb.engine.kb.knowledge import load
 
     kb = load()
     c = kb.checks.get(ns.check)
@@ -57,7 +57,7 @@ def checks_show(ns) -> int:
 
 
 def kb_validate(ns) -> int:
-    from vllm_kb.engine import validate
+    from vllm_kb.engine.kb import validate
 
     problems, stats = validate.validate_all()
     for p in problems:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_FINDINGS
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS
 
 
 def add_parser(sub) -> None:
@@ -18,8 +18,8 @@ def add_parser(sub) -> None:
 
 
 def run(ns) -> int:
-    from vllm_kb.engine import detect
-    from vllm_kb.engine.knowledge import load
+    from vllm_kb.engine.advise import detect
+    from vllm_kb.engine.kb.knowledge import load
 
     det = detect.detect(ns.path)
     data = detect.record(det, ns.lang)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 
-from vllm_kb.engine.errors import EXIT_CLEAN
+from vllm_kb.engine.kb.errors import EXIT_CLEAN
 
 
 def add_parser(sub) -> None:
@@ -28,7 +28,7 @@ def add_parser(sub) -> None:
 
 
 def run(ns) -> int:
-    from vllm_kb.engine import diagnose
+    from vllm_kb.engine.advise import diagnose
 
     res = diagnose.diagnose(ns.path, symptom=ns.symptom, error=ns.error, gpu=ns.gpu, site=ns.site,
                             answers=ns.answer, vllm_version=ns.vllm_version)

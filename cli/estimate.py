@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vllm_kb.engine.errors import EXIT_CLEAN, UsageError
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, UsageError
 
 # engine arguments the command line can set, as (flag, EngineArgs name, type)
 _ENGINE_FLAGS = (
@@ -38,7 +38,8 @@ def add_parser(subparsers) -> Any:
 
 
 def run(ns) -> int:
-    from vllm_kb.engine import catalog, knowledge, memory
+    from vllm_kb.engine.kb import catalog, knowledge
+    from vllm_kb.engine.check import memory
 
     kb = knowledge.load()
     cat = catalog.load()
@@ -58,7 +59,7 @@ def run(ns) -> int:
 
 
 def _gpu(kb, spec: str) -> dict:
-    from vllm_kb.engine import hardware
+    from vllm_kb.engine.kb import hardware
 
     hw = hardware.parse_spec(spec, kb.gpus)  # UsageError for a GPU the catalog lacks
     if not hw.gpu:
@@ -67,7 +68,7 @@ def _gpu(kb, spec: str) -> dict:
 
 
 def _version(cat, wanted: str | None) -> str:
-    from vllm_kb.engine.versions import try_parse
+    from vllm_kb.engine.kb.versions import try_parse
 
     if wanted is None:
         return cat.newest
@@ -78,7 +79,7 @@ def _version(cat, wanted: str | None) -> str:
 
 def _model(kb, name: str) -> dict:
     """Catalog facts, completed by the checkpoint's config.json when --model is a folder."""
-    from vllm_kb.engine import models
+    from vllm_kb.engine.kb import models
 
     config = None
     folder = Path(name)
@@ -91,7 +92,7 @@ def _model(kb, name: str) -> dict:
 def _engine(kb, cat, ns, model: dict, gpu: dict, version: str) -> dict:
     """Effective arguments as an audit builds them: the release's declared defaults, the
     defaults vLLM picks at start-up for this GPU and entry point, then the flags given."""
-    from vllm_kb.engine import facts as facts_mod
+    from vllm_kb.engine.check import facts as facts_mod
 
     lookup = cat.resolve(version).version
     engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
@@ -156,6 +157,6 @@ def _assumption_texts(kb, est: dict, lang: str) -> list[str]:
 
 
 def memory_default() -> float:
-    from vllm_kb.engine import memory
+    from vllm_kb.engine.check import memory
 
     return memory.DEFAULT_GMU

@@ -10,9 +10,9 @@ import re
 import sys
 from typing import Any
 
-from vllm_kb.engine.errors import EXIT_CLEAN
+from vllm_kb.engine.kb.errors import EXIT_CLEAN
 
-# How engine/hardware.py words why there are no GPU facts → the reason's i18n key.
+# How engine/kb/hardware.py words why there are no GPU facts → the reason's i18n key.
 _REASONS = (
     (re.compile(r"pynvml .*not installed"), "no_pynvml"),
     (re.compile(r"no NVIDIA driver / no GPU visible \((?P<detail>.*)\)$"), "no_driver"),
@@ -32,7 +32,7 @@ def add_parser(sub) -> None:
 
 def run(ns, nvml=None) -> int:
     from vllm_kb.engine.audit import resolve_hardware
-    from vllm_kb.engine.knowledge import load
+    from vllm_kb.engine.kb.knowledge import load
 
     kb = load()
     hw = resolve_hardware(kb, ns.gpu, nvml)
@@ -54,7 +54,7 @@ def reason(note: str | None) -> tuple[str, str]:
 
 
 def record(hw, kb, lang: str) -> dict[str, Any]:
-    from vllm_kb.engine.hardware import arch_of
+    from vllm_kb.engine.kb.hardware import arch_of
 
     g = hw.gpu
     out: dict[str, Any] = {

@@ -7,9 +7,9 @@ import argparse
 import sys
 import traceback
 
-from vllm_kb.engine.errors import EXIT_INTERNAL, EXIT_USAGE, KnowledgeError, UsageError, VllmKbError
+from vllm_kb.engine.kb.errors import EXIT_INTERNAL, EXIT_USAGE, KnowledgeError, UsageError, VllmKbError
 
-from . import audit_cmd, commands, detect_cmd, diagnose_cmd, estimate, gpu_cmd, mcp_cmd, skill_cmd
+from vllm_kb.cli import audit_cmd, commands, detect_cmd, diagnose_cmd, estimate, gpu_cmd, mcp_cmd, skill_cmd
 
 
 class _Parser(argparse.ArgumentParser):

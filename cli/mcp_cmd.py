@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from vllm_kb.engine.errors import EXIT_CLEAN, UsageError
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, UsageError
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vllm_kb.engine.errors import EXIT_CLEAN, UsageError
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, UsageError
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

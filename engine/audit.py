@@ -7,21 +7,21 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
-from . import catalog as catalog_mod
-from . import hardware as hw
-from .errors import UsageError
-from .evaluate import Result, evaluate_all
-from .facts import site_facts
-from .fixes import Change, diffs, fixables, plan
-from .knowledge import FixOp
-from .knowledge import Knowledge, load
-from .messages import msg
-from .scan import pins as pins_mod
-from .scan import configs, deploy, python_calls, scripts
-from .scan.context import ScanContext, Skipped
-from .scan.walk import walk
-from .site import Finding, Site
-from .versions import try_parse
+from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb import hardware as hw
+from vllm_kb.engine.kb.errors import UsageError
+from vllm_kb.engine.check.evaluate import Result, evaluate_all
+from vllm_kb.engine.check.facts import site_facts
+from vllm_kb.engine.fix.changes import Change, diffs, fixables, plan
+from vllm_kb.engine.kb.knowledge import FixOp
+from vllm_kb.engine.kb.knowledge import Knowledge, load
+from vllm_kb.engine.kb.messages import msg
+from vllm_kb.engine.scan import pins as pins_mod
+from vllm_kb.engine.scan import configs, deploy, python_calls, scripts
+from vllm_kb.engine.scan.context import ScanContext, Skipped
+from vllm_kb.engine.scan.walk import walk
+from vllm_kb.engine.scan.site import Finding, Site
+from vllm_kb.engine.kb.versions import try_parse
 
 
 @dataclass
@@ -35,7 +35,7 @@ class SiteReport:
     lookup_version: str
     lookup_note: str | None
     remarks: list[Finding] = field(default_factory=list)
-    key: str = ""  # file|kind|n, what fingerprints are made of (engine/baseline.py)
+    key: str = ""  # file|kind|n, what fingerprints are made of (engine/check/baseline.py)
     suppressed: list = field(default_factory=list)  # engine/suppressions.Suppressed
 
 
@@ -51,7 +51,7 @@ class AuditReport:
     kb: Knowledge
     files: list[str] = field(default_factory=list)  # what was read, relative to root
     ctx: ScanContext | None = None
-    findings: list[Finding] = field(default_factory=list)  # about no site (engine/suppressions.py)
+    findings: list[Finding] = field(default_factory=list)  # about no site (engine/check/suppressions.py)
 
 
 def resolve_hardware(kb: Knowledge, gpu: str | None, nvml=None) -> hw.Hardware:
@@ -252,7 +252,7 @@ def _yaml_candidate(text: str) -> bool:
 def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:
     import json
 
-    from . import yamlio
+    from vllm_kb.engine.kb import yamlio
 
     try:
         if rel.endswith(".json"):
@@ -295,7 +295,7 @@ def _head_if_script(ctx: ScanContext, rel: str) -> str | None:
 
 
 def _known_releases(cat) -> list:
-    from .versions import parse
+    from vllm_kb.engine.kb.versions import parse
 
     return [parse(v) for v in cat.raw.get("releases", cat.raw["versions"])]
 
@@ -336,7 +336,7 @@ def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCont
 def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
     if site.framework == "none":
         return []
-    from . import frameworks
+    from vllm_kb.engine.kb import frameworks
 
     fw = frameworks.get(site.framework)
     out = []
@@ -348,7 +348,7 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
 
 def _version_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:
     """Options the site passes that its vLLM version does not have (launch fails)."""
-    from .scan.cli_args import normalise_flag
+    from vllm_kb.engine.scan.cli_args import normalise_flag
 
     out = []
     for s in list(site.settings.values()) + list(site.unknown.values()):

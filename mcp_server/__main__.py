@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from vllm_kb.cli import mcp_cmd
-from vllm_kb.engine.errors import VllmKbError
+from vllm_kb.engine.kb.errors import VllmKbError
 
 
 def main(argv: list[str] | None = None) -> int:

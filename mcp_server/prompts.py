@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from vllm_kb.engine.knowledge import load
+from vllm_kb.engine.kb.knowledge import load
 
 Lang = Literal["en", "zh"]
 

@@ -9,9 +9,9 @@ from typing import Iterator
 
 from mcp.server.mcpserver.resources import FunctionResource, Resource
 
-from vllm_kb.engine import resources as shipped
-from vllm_kb.engine.knowledge import load
-from vllm_kb.engine import records
+from vllm_kb.engine.kb import resources as shipped
+from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.report import check_docs as records
 
 SCHEME = "vllm-kb://"
 MIME = {".yaml": "application/yaml", ".yml": "application/yaml", ".json": "application/json"}

@@ -8,7 +8,7 @@ import copy
 from functools import lru_cache
 from typing import Any
 
-from vllm_kb.engine import schemas
+from vllm_kb.engine.kb import schemas
 
 _COMMON = "common.schema.json#/$defs/"
 _LOCAL = "#/$defs/"

@@ -16,10 +16,10 @@ from pydantic import Field
 
 from vllm_kb.engine.report.model import tool_version
 
-from . import prompts, resources, tools
-from . import models as m
-from .roots import ClientRoots, Roots
-from .schema import report_schema
+from vllm_kb.mcp_server import prompts, resources, tools
+from vllm_kb.mcp_server import models as m
+from vllm_kb.mcp_server.roots import ClientRoots, Roots
+from vllm_kb.mcp_server.schema import report_schema
 
 NAME = "vllm-kb"
 INSTRUCTIONS = (

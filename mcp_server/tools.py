@@ -12,16 +12,17 @@ from typing import Any, Callable, Sequence, TypeVar
 from mcp.server.mcpserver.exceptions import ToolError
 
 from vllm_kb.engine import audit as audit_mod
-from vllm_kb.engine import catalog as catalog_mod
-from vllm_kb.engine import memory, models
-from vllm_kb.engine.errors import KnowledgeError, UsageError
-from vllm_kb.engine.knowledge import Knowledge, Registry, load
+from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.check import memory
+from vllm_kb.engine.kb import models
+from vllm_kb.engine.kb.errors import KnowledgeError, UsageError
+from vllm_kb.engine.kb.knowledge import Knowledge, Registry, load
 from vllm_kb.engine.report import model as report_model
-from vllm_kb.engine.versions import try_parse
-from vllm_kb.engine import records
-from vllm_kb.engine import redact as redact_mod
+from vllm_kb.engine.kb.versions import try_parse
+from vllm_kb.engine.report import check_docs as records
+from vllm_kb.engine.kb import redact as redact_mod
 
-from . import models as m
+from vllm_kb.mcp_server import models as m
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,7 +44,7 @@ def user_errors(fn: F) -> F:
 
 
 def redacted(fn: F) -> F:
-    """Results that carry project content leave with every secret hidden (engine/redact.py):
+    """Results that carry project content leave with every secret hidden (engine/kb/redact.py):
     the dict as it is, a typed result through its JSON form."""
 
     @functools.wraps(fn)
@@ -86,7 +87,7 @@ def audit(path: Path, *, gpu: str, vllm_version: str | None, lang: str, select: 
 @user_errors
 @redacted
 def detect(path: Path, lang: str = "en") -> m.Detection:
-    from vllm_kb.engine import detect as detect_mod
+    from vllm_kb.engine.advise import detect as detect_mod
 
     det = detect_mod.detect(path)
     rec = detect_mod.record(det, lang)
@@ -132,7 +133,7 @@ def match_scenario(description: str, *, model: str | None, gpu: str | None, mode
     """The scenario templates that fit a workload, each rendered for its model, GPUs and syntax.
     Explicit arguments win over what the description says; what neither gives stays unknown
     (a requirement that needs it makes the match `partial`)."""
-    from vllm_kb.engine import scenarios, tables
+    from vllm_kb.engine.advise import scenarios, tables
 
     kb = load()
     cat = catalog_mod.load()
@@ -202,7 +203,7 @@ def estimate_memory(model: str, *, gpu: str, vllm_version: str | None, lang: str
 @redacted
 def diagnose(path: Path | None, *, symptom: str | None, error: str | None, gpu: str, site: str | None,
              answers: dict[str, Any] | None, vllm_version: str | None, lang: str) -> m.DiagnoseResult:
-    from vllm_kb.engine import diagnose as diagnose_mod
+    from vllm_kb.engine.advise import diagnose as diagnose_mod
 
     res = diagnose_mod.diagnose(path, symptom=symptom, error=error, gpu=gpu, site=site, answers=answers,
                                 vllm_version=vllm_version)

@@ -27,12 +27,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from vllm_kb.engine import catalog as catalog_mod
-from vllm_kb.engine import resources, schemas, yamlio
-from vllm_kb.engine.errors import UsageError
-from vllm_kb.engine.knowledge import Knowledge, load
+from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb import resources, schemas, yamlio
+from vllm_kb.engine.kb.errors import UsageError
+from vllm_kb.engine.kb.knowledge import Knowledge, load
 
-from vllm_kb.engine import records
+from vllm_kb.engine.report import check_docs as records
 
 NAME = "vllm-optimization"  # the skill's name and folder (lowercase-hyphen, ≤ 64)
 LANGS = ("en", "zh")
@@ -167,8 +167,8 @@ def render(kb: Knowledge | None = None) -> dict[str, str]:
 
 
 def _decision_tree(env, kb: Knowledge, lang: str, t, generated: str, cats: list[dict]) -> str:
-    """references/decision-tree.md from knowledge/decision_tree.yaml (engine/diagnose.py's tree)."""
-    from vllm_kb.engine import diagnose
+    """references/decision-tree.md from knowledge/decision_tree.yaml (engine/advise/diagnose.py's tree)."""
+    from vllm_kb.engine.advise import diagnose
 
     tree = diagnose.tree(kb)
     check_files = {cid: c["file"] for c in cats for cid in c["ids"]}
@@ -180,7 +180,7 @@ def _decision_tree(env, kb: Knowledge, lang: str, t, generated: str, cats: list[
 def _scenarios(env, lang: str, t, generated: str) -> str:
     """references/scenarios.md: each scenario's conditions and settings as data, and its first own
     case rendered the way `vllm-kb audit` renders it."""
-    from vllm_kb.engine import scenarios as scn_mod
+    from vllm_kb.engine.advise import scenarios as scn_mod
 
     def item(x) -> str:
         value = f"`{json.dumps(x.value, ensure_ascii=False)}`" if x.value is not None else ""
@@ -216,7 +216,7 @@ def _scenarios(env, lang: str, t, generated: str) -> str:
 
 def _tables(env, kb: Knowledge, lang: str, t, generated: str, cat) -> str:
     """references/tables.md: every row of every table, with the estimate at the newest release."""
-    from vllm_kb.engine import tables as tables_mod
+    from vllm_kb.engine.advise import tables as tables_mod
 
     out = []
     for tb in tables_mod.load():
@@ -240,7 +240,7 @@ def _tables(env, kb: Knowledge, lang: str, t, generated: str, cat) -> str:
 
 
 def _text_of(raw, lang: str) -> str | None:
-    from vllm_kb.engine.knowledge import Text
+    from vllm_kb.engine.kb.knowledge import Text
 
     return Text.of(raw)(lang) if raw else None
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from vllm_kb.engine.errors import UsageError
+from vllm_kb.engine.kb.errors import UsageError
 
-from . import build
+from vllm_kb.skill import build
 
 TARGETS = ("claude", "codex", "agents", "zip")
 SKILL_DIRS = {"claude": (".claude", "skills"), "codex": (".agents", "skills"), "agents": (".agents", "skills")}

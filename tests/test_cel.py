@@ -1,6 +1,6 @@
 import pytest
 
-from vllm_kb.engine import cel
+from vllm_kb.engine.kb import cel
 
 
 def ev(expr, facts):

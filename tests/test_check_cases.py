@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from vllm_kb.engine import cel, schemas
-from vllm_kb.engine.evaluate import evaluate
-from vllm_kb.engine.knowledge import load
+from vllm_kb.engine.kb import cel, schemas
+from vllm_kb.engine.check.evaluate import evaluate
+from vllm_kb.engine.kb.knowledge import load
 
 KB = load()
 CASES = [(c, case) for c in KB.checks for case in c.cases]

@@ -1,7 +1,7 @@
 """The CLI boundary: exit codes, output destinations, errors people can act on."""
 import json
 
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 
 
 def test_audit_exits_1_on_p0_and_0_with_exit_zero(fixtures_dir, cli):

@@ -1,6 +1,6 @@
 import pytest
 
-from vllm_kb.engine import catalog
+from vllm_kb.engine.kb import catalog
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.shell import Expander, parse
 

@@ -6,8 +6,8 @@ import json
 import shutil
 
 import pytest
-from vllm_kb.engine import config
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from vllm_kb.engine.check import config
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 
 SERVE = """#!/bin/bash
 vllm serve meta-llama/Llama-3.1-8B-Instruct \\

@@ -8,9 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from vllm_kb.engine import diagnose, validate
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_USAGE, UsageError
-from vllm_kb.engine.knowledge import load
+from vllm_kb.engine.advise import diagnose
+from vllm_kb.engine.kb import validate
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_USAGE, UsageError
+from vllm_kb.engine.kb.knowledge import load
 
 KB = load()
 TREE = diagnose.tree(KB)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROJECTS = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
@@ -121,7 +121,7 @@ def test_fix_through_a_symlink_inside_the_root_edits_the_target(cli, tmp_path):
 
 
 def test_refuses_a_file_changed_while_fixing(tmp_path):
-    from vllm_kb.engine import apply_fixes
+    from vllm_kb.engine.fix import apply as apply_fixes
 
     (tmp_path / "a.sh").write_text("new\n")
     res = apply_fixes.FixResult(originals={"a.sh": "old\n"}, texts={"a.sh": "fixed\n"})
@@ -131,7 +131,7 @@ def test_refuses_a_file_changed_while_fixing(tmp_path):
 
 
 def test_write_refuses_a_path_that_resolves_outside(tmp_path):
-    from vllm_kb.engine import apply_fixes
+    from vllm_kb.engine.fix import apply as apply_fixes
 
     outside = tmp_path / "outside.sh"
     outside.write_text("old\n")

@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_FINDINGS
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS
 from vllm_kb.engine.report import jsonl
-from vllm_kb.engine.rules import ENGINE_FINDINGS, rules
+from vllm_kb.engine.check.rules import ENGINE_FINDINGS, rules
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMATS = ("json", "sarif", "github", "json-lines", "markdown")
@@ -151,7 +151,7 @@ def test_exit_codes_and_streams_agree_across_formats(fixtures_dir, cli, fmt, tmp
 
 
 def test_every_engine_finding_is_registered():
-    """A Finding("code", …) raised anywhere in the engine must be in engine/rules.py, so that
+    """A Finding("code", …) raised anywhere in the engine must be in engine/check/rules.py, so that
     configs and suppressions can name it and SARIF can describe it."""
     codes = set()
     for f in (ROOT / "engine").rglob("*.py"):

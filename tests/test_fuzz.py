@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vllm_kb.engine import catalog, cel, yamlio
+from vllm_kb.engine.kb import catalog, cel, yamlio
 from vllm_kb.engine.audit import _load_yaml_docs, audit, scan_project
 from vllm_kb.engine.scan import cli_args, configs, deploy, pins, python_calls, scripts, serve_config, shell
 from vllm_kb.engine.scan.context import ScanContext
@@ -158,7 +158,7 @@ def test_python_calls_scan(root, text, version):
 def test_pins_scan(root, text, rel):
     ctx = _ctx(root)
     found = pins.scan(ctx, rel, "vllm trl verl\n" + text) + pins.scan(ctx, rel, text)
-    known = [__import__("vllm_kb.engine.versions", fromlist=["parse"]).parse(v) for v in CAT.raw["versions"]]
+    known = [__import__("vllm_kb.engine.kb.versions", fromlist=["parse"]).parse(v) for v in CAT.raw["versions"]]
     pins.choose([p for p in found if p.package == "vllm"], known, CAT.newest)
 
 
@@ -402,7 +402,7 @@ def test_hostile_files_are_skipped_with_reasons_and_the_audit_completes(tmp_path
                                                     "\n", " ", "x", "${A:-", "}", "name: HF_TOKEN\n  value: ", "hf_" + "a" * 30]),
                                     max_size=40).map("".join)))
 def test_redaction_never_fails_and_is_idempotent(text):
-    from vllm_kb.engine import redact
+    from vllm_kb.engine.kb import redact
 
     once = redact.redact_text(text)
     assert redact.redact_text(once) == once
@@ -412,7 +412,7 @@ def test_redaction_is_linear_on_megabyte_lines():
     """Every pattern is anchored where a name starts: no backtracking blow-up on huge lines."""
     import time
 
-    from vllm_kb.engine import redact
+    from vllm_kb.engine.kb import redact
 
     for text in ("a" * 1_000_000 + " token", "a." * 500_000 + "key=1", "--a " * 250_000 + "--api-key x",
                  "&token" * 150_000, "name: x\n" * 120_000 + "value: y", "x=" * 500_000 + "secret"):

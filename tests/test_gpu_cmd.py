@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 from vllm_kb.cli import gpu_cmd
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_USAGE
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_USAGE
 
 H200 = {"name": "NVIDIA H200", "mem": 150_754_820_096, "cc": (9, 0), "nvlink": 1}
 L40S = {"name": "NVIDIA L40S", "mem": 48_305_799_168, "cc": (8, 9), "nvlink": None}

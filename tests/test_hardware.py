@@ -4,9 +4,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from vllm_kb.engine import hardware
-from vllm_kb.engine.errors import UsageError
-from vllm_kb.engine.knowledge import load
+from vllm_kb.engine.kb import hardware
+from vllm_kb.engine.kb.errors import UsageError
+from vllm_kb.engine.kb.knowledge import load
 
 GPUS = load().gpus
 

@@ -15,9 +15,9 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import ListRootsResult, Root
 
-from vllm_kb.engine import schemas
+from vllm_kb.engine.kb import schemas
 from vllm_kb.engine.audit import audit as engine_audit
-from vllm_kb.engine.knowledge import load
+from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.report import model as report_model
 from vllm_kb.mcp_server.schema import report_schema
 from vllm_kb.mcp_server.server import build_server

@@ -1,4 +1,4 @@
-"""engine/memory.py: the formulas vLLM sizes the KV cache with, and the accuracy table of real
+"""engine/check/memory.py: the formulas vLLM sizes the KV cache with, and the accuracy table of real
 start-up logs (tests/data/kv_startup_logs.yaml) every estimate must stay within 15% of."""
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from vllm_kb.engine import hardware, knowledge, memory, models, schemas
-from vllm_kb.engine.errors import UsageError
+from vllm_kb.engine.kb import hardware, knowledge, models, schemas
+from vllm_kb.engine.check import memory
+from vllm_kb.engine.kb.errors import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 KB = knowledge.load()

@@ -1,4 +1,4 @@
-"""The model catalog (knowledge/models.yaml) and engine/models.py: the facts a name yields, the
+"""The model catalog (knowledge/models.yaml) and engine/kb/models.py: the facts a name yields, the
 architecture dimensions against the parameter counts they imply, and reading a local
 checkpoint's config.json without leaving the project."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from vllm_kb.engine import knowledge, models, schemas
+from vllm_kb.engine.kb import knowledge, models, schemas
 
 KB = knowledge.load()
 MARKERS = KB.doc("models.yaml").data["quantized_markers"]

@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from vllm_kb.engine import catalog
+from vllm_kb.engine.kb import catalog
 from vllm_kb.engine.scan import python_calls
 from vllm_kb.engine.scan.context import ScanContext
 

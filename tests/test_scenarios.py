@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from vllm_kb.engine import resources, scenario_lint, scenarios, validate, yamlio
+from vllm_kb.engine.kb import resources, validate, yamlio
+from vllm_kb.engine.advise import scenario_lint, scenarios
 from vllm_kb.engine.audit import audit
-from vllm_kb.engine.errors import KnowledgeError, UsageError
+from vllm_kb.engine.kb.errors import KnowledgeError, UsageError
 from vllm_kb.engine.report import markdown, model
 
 ROOT = Path(__file__).parent.parent

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from vllm_kb.engine import redact
+from vllm_kb.engine.kb import redact
 
 # Every value below is a secret; each must be absent from every output.
 SECRETS = {
@@ -121,7 +121,7 @@ def test_the_project_is_audited_at_every_planted_place(project, cli):
 def _formats() -> list[str]:
     """Every --format the CLI offers (other formats come and go; each must hide secrets)."""
     try:
-        from vllm_kb.engine.config import FORMATS
+        from vllm_kb.engine.check.config import FORMATS
     except ImportError:
         return ["text", "markdown", "json"]
     return list(FORMATS)

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from vllm_kb.engine import catalog, schemas
-from vllm_kb.engine.errors import UsageError
-from vllm_kb.engine.knowledge import load
-from vllm_kb.engine import records
+from vllm_kb.engine.kb import catalog, schemas
+from vllm_kb.engine.kb.errors import UsageError
+from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.report import check_docs as records
 from vllm_kb.skill import build, install
 
 COMMITTED = Path(__file__).parents[1] / "skill" / build.NAME
@@ -106,7 +106,7 @@ def test_every_check_is_in_its_category_reference_in_both_languages(files):
                 assert f"## {c.id} `{c.name}` — {c.title(lang)}" in text
 
     # the scenario templates and reference tables, generated from their knowledge in both languages
-    from vllm_kb.engine import scenarios, tables
+    from vllm_kb.engine.advise import scenarios, tables
 
     for prefix, lang in (("references/", "en"), ("references/zh/", "zh")):
         text = files[prefix + "scenarios.md"]

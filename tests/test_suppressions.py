@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from vllm_kb.engine import suppressions
-from vllm_kb.engine.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from vllm_kb.engine.check import suppressions
+from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 
 SERVE = """#!/bin/bash
 # vllm-kb: ignore[B4] -- the cluster image is still 0.17

@@ -6,10 +6,11 @@ import copy
 
 import pytest
 
-from vllm_kb.engine import resources, scenarios, tables, validate, yamlio
+from vllm_kb.engine.kb import resources, validate, yamlio
+from vllm_kb.engine.advise import scenarios, tables
 from vllm_kb.engine.audit import audit
-from vllm_kb.engine.errors import KnowledgeError
-from vllm_kb.engine.knowledge import load
+from vllm_kb.engine.kb.errors import KnowledgeError
+from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.report import markdown, model
 
 

@@ -161,7 +161,7 @@ def test_fifos_and_sockets_are_not_read(tmp_path, cli):
 
 
 def test_a_fifo_named_on_purpose_is_skipped_with_a_reason(tmp_path):
-    from vllm_kb.engine import catalog
+    from vllm_kb.engine.kb import catalog
     from vllm_kb.engine.scan.context import ScanContext
 
     if not hasattr(os, "mkfifo"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..knowledge import load
+from vllm_kb.engine.kb.knowledge import load
 
 LEVEL = {"P0": "error", "P1": "warning", "P2": "note", None: "note"}
 

@@ -4,8 +4,8 @@ P0 is an error, P1 a warning, P2 and notes are notices. Paths are relative to th
 folder when the audited root is inside it (a workflow runs from the repository root)."""
 from __future__ import annotations
 
-from . import findings as flat
-from .sarif import _base
+from vllm_kb.engine.report import findings as flat
+from vllm_kb.engine.report.sarif import _base
 
 COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 

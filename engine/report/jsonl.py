@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from . import findings as flat
+from vllm_kb.engine.report import findings as flat
 
 FIELDS = ("rule", "id", "name", "kind", "priority", "level", "file", "line", "site", "title", "reason", "message",
           "fix", "fingerprint", "safe", "fixable", "changes")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..knowledge import load
+from vllm_kb.engine.kb.knowledge import load
 
 
 def num(v) -> str:
@@ -31,7 +31,7 @@ def _template():
 
 
 def render(report: dict) -> str:
-    from ..redact import redact
+    from vllm_kb.engine.kb.redact import redact
 
     report = redact(report)  # model.build already did; a renderer never trusts its input
     kb = load()

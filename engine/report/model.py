@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import redact as redact_mod
-from .. import scenarios, tables
-from .. import baseline
-from ..audit import AuditReport, SiteReport
-from ..evaluate import NO_CHANGE
-from ..fixes import PRIORITY_ORDER, file_edits
-from ..suppressions import locate
+from vllm_kb.engine.kb import redact as redact_mod
+from vllm_kb.engine.advise import scenarios, tables
+from vllm_kb.engine.check import baseline
+from vllm_kb.engine.audit import AuditReport, SiteReport
+from vllm_kb.engine.check.evaluate import NO_CHANGE
+from vllm_kb.engine.fix.changes import PRIORITY_ORDER, file_edits
+from vllm_kb.engine.check.suppressions import locate
 
 SCHEMA_VERSION = 1
 REDACTED = redact_mod.REDACTED
@@ -42,7 +42,7 @@ def tool_version() -> str:
 
 
 def _redact(name: str, value: Any) -> Any:
-    """A value under its name, secrets hidden (engine/redact.py decides what is one)."""
+    """A value under its name, secrets hidden (engine/kb/redact.py decides what is one)."""
     return redact_mod.redact_value(name, value)
 
 
@@ -106,14 +106,14 @@ def build(rep: AuditReport, lang: str = "en") -> dict[str, Any]:
 
 def _where(sr: SiteReport, rule: str, subject: str, loc: tuple[str, int]) -> dict[str, Any]:
     """Where a recommendation or finding is (the setting's line, else the site's) and its
-    line-independent fingerprint (engine/baseline.py)."""
+    line-independent fingerprint (engine/check/baseline.py)."""
     return {"location": {"file": loc[0], "line": loc[1]}, "fingerprint": baseline.fingerprint(rule, sr.key, subject)}
 
 
 def _framework_info(site, lang: str) -> dict | None:
     if site.framework == "none":
         return None
-    from .. import frameworks
+    from vllm_kb.engine.kb import frameworks
 
     fw = frameworks.get(site.framework)
     return {"id": fw.id, "name": fw.name, "version": site.framework_version, "command": site.framework_command,

@@ -6,7 +6,7 @@
 - level: P0 error, P1 warning, P2 and unprioritised notes: note.
 - the region is the line of the setting a change touches, else the site's line; the site is a
   related location when it is elsewhere.
-- partialFingerprints["vllmKb/v1"] is the line-independent fingerprint of engine/baseline.py.
+- partialFingerprints["vllmKb/v1"] is the line-independent fingerprint of engine/check/baseline.py.
 - what a suppression comment or the baseline hides is included with `suppressions` (inSource /
   external), so code scanning shows it as dismissed rather than fixed.
 - artifact URIs are relative to the working folder when the audited root is inside it (run it
@@ -18,9 +18,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..knowledge import load
-from ..rules import Rule, pascal, rules
-from . import findings as flat
+from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.check.rules import Rule, pascal, rules
+from vllm_kb.engine.report import findings as flat
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 # Where docs/ is published; a project can point elsewhere with `docs-url` / --docs-url.

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 
-from ..knowledge import load
+from vllm_kb.engine.kb.knowledge import load
 
 STATUS_STYLE = {"enabled": "green", "not_enabled": "dim", "recommended": "yellow", "not_applicable": "dim", "unknown": "magenta"}
 PRIO_STYLE = {"P0": "bold red", "P1": "yellow", "P2": "cyan"}
@@ -15,7 +15,7 @@ def _render(data: dict, console) -> None:
     from rich.syntax import Syntax
     from rich.table import Table
 
-    from ..redact import redact
+    from vllm_kb.engine.kb.redact import redact
 
     data = redact(data)  # model.build already did; a renderer never trusts its input
     kb = load()
@@ -38,7 +38,7 @@ def _render(data: dict, console) -> None:
                       f"{t('report.vllm_version')}: {s['vllm']['version']}")
         mem = s.get("memory")
         if mem:
-            from .markdown import num
+            from vllm_kb.engine.report.markdown import num
 
             line = t("report.memory_line", weights=num(mem["weights_gib"]), per_gpu=num(mem["weights_per_gpu_gib"]),
                      usable=num(mem["usable_per_gpu_gib"]), gmu=num(s["effective"].get("gpu_memory_utilization")))

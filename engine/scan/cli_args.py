@@ -8,9 +8,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..catalog import Catalog
-from ..site import Setting
-from .shell import Word
+from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.scan.site import Setting
+from vllm_kb.engine.scan.shell import Word
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
 
@@ -117,7 +117,7 @@ class ArgParser:
         self.syntax = syntax
 
     def _compile_key(self) -> str:
-        from ..versions import parse
+        from vllm_kb.engine.kb.versions import parse
 
         return "mode" if parse(self.version) >= parse("0.11.1") else "level"
 

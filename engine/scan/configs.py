@@ -3,10 +3,10 @@
 ms-swift YAML/JSON. Which framework a file belongs to is decided by keys only it uses."""
 from __future__ import annotations
 
-from .. import frameworks, yamlio
-from ..site import Site
-from .context import ScanContext
-from .fw_launch import mapping_entries
+from vllm_kb.engine.kb import frameworks, yamlio
+from vllm_kb.engine.scan.site import Site
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.fw_launch import mapping_entries
 
 SWIFT_ONLY = {"rlhf_type", "sleep_level", "train_type", "vllm_engine_kwargs", "vllm_use_async_engine", "offload_model"}
 LLAMAFACTORY_ONLY = {"vllm_maxlen", "vllm_gpu_util", "vllm_config", "template", "finetuning_type", "stage"}

@@ -7,7 +7,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from ..catalog import Catalog
+from vllm_kb.engine.kb.catalog import Catalog
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from .. import yamlio
-from ..site import Setting, Site
-from ..versions import try_parse
-from . import scripts
-from .context import ScanContext
-from .launchers import find_launch
-from .shell import Command, Expander, Seg, ShellSyntaxError, Word, parse
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan.site import Setting, Site
+from vllm_kb.engine.kb.versions import try_parse
+from vllm_kb.engine.scan import scripts
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.launchers import find_launch
+from vllm_kb.engine.scan.shell import Command, Expander, Seg, ShellSyntaxError, Word, parse
 
 # The vllm/vllm-openai image's ENTRYPOINT by tag (docker/Dockerfile of each release; from 0.25
 # a non-root wrapper that execs `vllm serve "$@"`).

@@ -9,12 +9,12 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from .. import yamlio
-from ..frameworks import Entry
-from ..site import Setting
-from .context import ScanContext
-from .launchers import _PYTHON, program_start
-from .shell import Word
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.kb.frameworks import Entry
+from vllm_kb.engine.scan.site import Setting
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.launchers import _PYTHON, program_start
+from vllm_kb.engine.scan.shell import Word
 
 TRL_COMMANDS = {"grpo", "rloo", "dpo", "online_dpo", "online-dpo", "kto", "sft", "reward", "gkd", "xpo", "nash_md", "ppo"}
 SWIFT_COMMANDS = {"rlhf", "rollout", "infer", "deploy", "sft", "pt", "app", "eval", "export", "sample"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .shell import Word, split_assignment
+from vllm_kb.engine.scan.shell import Word, split_assignment
 
 # wrapper → options of it that take a value
 WRAPPERS: dict[str, set[str]] = {

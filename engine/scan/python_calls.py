@@ -10,10 +10,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..messages import msg
-from ..site import Finding, Setting, Site
-from ..textpos import LineIndex
-from .context import ScanContext, parse_python
+from vllm_kb.engine.kb.messages import msg
+from vllm_kb.engine.scan.site import Finding, Setting, Site
+from vllm_kb.engine.kb.textpos import LineIndex
+from vllm_kb.engine.scan.context import ScanContext, parse_python
 
 TARGETS = {
     "LLM": ("LLM()", "standalone_offline"),
@@ -275,7 +275,7 @@ def _site(ctx, rel, text, version, call, target, scope, by_id, absorbed) -> Site
 def _trl_site(ctx, rel, text, call, target, scope, by_id) -> Site | None:
     """GRPOConfig(use_vllm=True, vllm_mode=…, vllm_gpu_memory_utilization=…): TRL's keys, mapped
     to engine arguments by knowledge/frameworks/trl.yaml."""
-    from .. import frameworks
+    from vllm_kb.engine.kb import frameworks
 
     fw = frameworks.get("trl")
     resolver = _Resolver(scope, by_id, LineIndex(text))

@@ -6,15 +6,15 @@ import re
 
 from pathlib import PurePosixPath
 
-from .. import frameworks
-from ..messages import msg
-from . import fw_launch
-from ..site import Finding, Setting, Site
-from . import serve_config
-from .cli_args import ArgParser, args_from_words
-from .context import ScanContext
-from .launchers import find_launch
-from .shell import Expander, ShellSyntaxError, parse, split_assignment
+from vllm_kb.engine.kb import frameworks
+from vllm_kb.engine.kb.messages import msg
+from vllm_kb.engine.scan import fw_launch
+from vllm_kb.engine.scan.site import Finding, Setting, Site
+from vllm_kb.engine.scan import serve_config
+from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.launchers import find_launch
+from vllm_kb.engine.scan.shell import Expander, ShellSyntaxError, parse, split_assignment
 
 SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", ".bsub"}
 SHEBANG = ("#!/bin/sh", "#!/bin/bash", "#!/usr/bin/env bash", "#!/usr/bin/env sh", "#!/bin/zsh", "#!/usr/bin/env zsh", "#!/bin/dash", "#!/bin/ksh")
@@ -116,7 +116,7 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
 
 def _as_launch(fw: fw_launch.FwLaunch):
     """The part of a launch the shell editors need: where the arguments start."""
-    from .launchers import Launch
+    from vllm_kb.engine.scan.launchers import Launch
 
     return Launch(fw.kind, fw.args_start, False, fw.env, fw.program_start)
 

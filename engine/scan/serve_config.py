@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import yamlio
-from ..site import Setting
-from .cli_args import coerce, normalise_flag
-from .context import ScanContext
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan.site import Setting
+from vllm_kb.engine.scan.cli_args import coerce, normalise_flag
+from vllm_kb.engine.scan.context import ScanContext
 
 
 def read_config(ctx: ScanContext, rel: str, version: str):

@@ -19,14 +19,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from . import catalog as catalog_mod
-from . import cel, memory, resources, yamlio
-from .errors import KnowledgeError, Problem, UsageError
-from .evaluate import _lookup, placeholders
-from .evaluate import render as fill
-from .knowledge import Knowledge, Text
-from .site import Setting, Site
-from .versions import SpecifierSet
+from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb import cel, resources, yamlio
+from vllm_kb.engine.check import memory
+from vllm_kb.engine.kb.errors import KnowledgeError, Problem, UsageError
+from vllm_kb.engine.check.evaluate import _lookup, placeholders
+from vllm_kb.engine.check.evaluate import render as fill
+from vllm_kb.engine.kb.knowledge import Knowledge, Text
+from vllm_kb.engine.scan.site import Setting, Site
+from vllm_kb.engine.kb.versions import SpecifierSet
 
 FILE = "knowledge/scenarios.yaml"
 # What `plan` holds (CEL and placeholders may read only these).
@@ -196,7 +197,7 @@ def _model_text(site: Site) -> str:
 
 
 def make_context(site: Site, facts: dict, version: str, kb: Knowledge, description: str = "") -> Context:
-    from .facts import effective_defaults
+    from vllm_kb.engine.check.facts import effective_defaults
 
     cat = catalog_mod.load()
     base = {k: v for k, v in cat.defaults(version).items() if v is not None}
@@ -224,10 +225,10 @@ def context_for(*, model: str, gpu: str, mode: str, vllm_version: str | None = N
                 kb: Knowledge | None = None) -> Context:
     """A site that is only described (MCP, a scenario's own cases): built as a scanner would
     build it, then given the same facts as an audited site."""
-    from . import frameworks
-    from .audit import resolve_hardware
-    from .facts import site_facts
-    from .knowledge import load as load_kb
+    from vllm_kb.engine.kb import frameworks
+    from vllm_kb.engine.audit import resolve_hardware
+    from vllm_kb.engine.check.facts import site_facts
+    from vllm_kb.engine.kb.knowledge import load as load_kb
 
     kb = kb or load_kb()
     cat = catalog_mod.load()
@@ -414,7 +415,7 @@ _VAR = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}?$")
 
 
 def _shell(v: Any) -> str:
-    from .fixes import shell_word
+    from vllm_kb.engine.fix.changes import shell_word
 
     if isinstance(v, str) and _VAR.match(v):
         return f'"{v}"'
@@ -422,13 +423,13 @@ def _shell(v: Any) -> str:
 
 
 def _py(v: Any) -> str:
-    from .fixes import py_literal
+    from vllm_kb.engine.fix.changes import py_literal
 
     return py_literal(v)
 
 
 def _yaml(v: Any) -> str:
-    from .fixes import yaml_scalar
+    from vllm_kb.engine.fix.changes import yaml_scalar
 
     if isinstance(v, (dict, list)):
         # a JSON string: vLLM's --config reader nests mappings only in recent releases
@@ -479,7 +480,8 @@ def _fw_lang(syntax: str) -> str:
 
 def _framework_lines(m: Match, ctx: Context, lang: str) -> tuple[list[str], list[str], list[str]]:
     """The scenario's settings as the site's framework writes them: lines, blocked, by-framework."""
-    from . import frameworks, site_syntax
+    from vllm_kb.engine.kb import frameworks
+    from vllm_kb.engine.fix import syntax as site_syntax
 
     site = ctx.site
     fw = frameworks.get(site.framework)
@@ -527,7 +529,7 @@ def _framework_lines(m: Match, ctx: Context, lang: str) -> tuple[list[str], list
 
 def _serve_args(rargs: list[dict]) -> list[dict]:
     """What `trl vllm-serve` accepts among the settings (its ScriptArguments, knowledge/frameworks/trl.yaml)."""
-    from . import frameworks
+    from vllm_kb.engine.kb import frameworks
 
     accepted = set(frameworks.get("trl").raw["serve"]["args"])
     out = []
@@ -546,7 +548,7 @@ def _same(a: Any, b: Any) -> bool:
 
 def render(m: Match, ctx: Context, lang: str = "en", target: str | None = None,
            templates: dict | None = None) -> Rendered:
-    from . import frameworks
+    from vllm_kb.engine.kb import frameworks
 
     target = target or ctx.target
     site = ctx.site
@@ -577,7 +579,7 @@ def render(m: Match, ctx: Context, lang: str = "en", target: str | None = None,
         if when is None or cel.compile(when).evaluate(act).value is True:
             notes.append(fill(text(lang), _values(text, m.values)))
     if not m.plan.get("sized"):
-        from .knowledge import load as load_kb
+        from vllm_kb.engine.kb.knowledge import load as load_kb
 
         notes.append(load_kb().t("scenario.unsized", lang))
     engine, env_now = ctx.facts.get("engine", {}), ctx.facts.get("env", {})
@@ -631,7 +633,7 @@ _VERSION = re.compile(r"(?i)vllm\s*(?:==|v|version)?\s*(\d+\.\d+(?:\.\d+)?)")
 def read_description(text: str, kb: Knowledge) -> dict[str, str]:
     """What a description says about the model, GPUs, mode, framework, syntax and vLLM release;
     only what it names (a caller's explicit arguments win over these)."""
-    from .models import model_facts
+    from vllm_kb.engine.kb.models import model_facts
 
     out: dict[str, str] = {}
     low = text.lower()

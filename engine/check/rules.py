@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .knowledge import Check, Knowledge, Text, load
+from vllm_kb.engine.kb.knowledge import Check, Knowledge, Text, load
 
 # Findings the engine itself raises (engine/audit.py, engine/scan/*), with a default priority.
 # A new Finding code must be added here and get `sarif.rule.<code>` in knowledge/i18n.yaml
@@ -25,7 +25,7 @@ ENGINE_FINDINGS = {
     "stray-positional": "P0",
     "positional-arg": "P2",
 }
-# Findings about vllm-kb's own suppressions (engine/suppressions.py).
+# Findings about vllm-kb's own suppressions (engine/check/suppressions.py).
 SUPPRESSION_FINDINGS = {
     "suppression-no-reason": "P2",
     "suppression-unknown-rule": "P1",
@@ -101,7 +101,7 @@ def _text(kb: Knowledge, key: str) -> Text:
 
 
 def _framework_findings():
-    from . import frameworks
+    from vllm_kb.engine.kb import frameworks
 
     for fid in frameworks.FRAMEWORK_IDS:
         fw = frameworks.get(fid)

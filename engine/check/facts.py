@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import cel, memory
-from .catalog import Catalog
-from .hardware import Hardware
-from .knowledge import Knowledge
-from .models import model_facts, read_local_config
-from .site import Site
+from vllm_kb.engine.kb import cel
+from vllm_kb.engine.check import memory
+from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.hardware import Hardware
+from vllm_kb.engine.kb.knowledge import Knowledge
+from vllm_kb.engine.kb.models import model_facts, read_local_config
+from vllm_kb.engine.scan.site import Site
 
 
 # Site kinds that put vLLM behind an HTTP (OpenAI-compatible) endpoint.
@@ -24,7 +25,7 @@ def serves_http(site: Site) -> bool:
     if site.kind in SERVES_HTTP:
         return True
     if site.kind == "trl vllm-serve":
-        from .frameworks import get, version_matches
+        from vllm_kb.engine.kb.frameworks import get, version_matches
 
         return version_matches(get("trl").raw["serve"].get("vllm_http"), site.framework_version)
     return False
@@ -115,7 +116,7 @@ def _pooling(engine: dict[str, Any]) -> bool:
 def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, Any]:
     """Defaults vLLM decides at start-up (declared None in EngineArgs), from
     knowledge/vllm/effective_defaults.yaml."""
-    from .versions import SpecifierSet
+    from vllm_kb.engine.kb.versions import SpecifierSet
 
     out: dict[str, Any] = {}
     act = cel.Activation(facts)

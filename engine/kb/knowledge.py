@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, Iterator
 
-from . import resources, yamlio
-from .errors import KnowledgeError, Problem, UsageError
-from .versions import SpecifierSet
+from vllm_kb.engine.kb import resources, yamlio
+from vllm_kb.engine.kb.errors import KnowledgeError, Problem, UsageError
+from vllm_kb.engine.kb.versions import SpecifierSet
 
 LANGS = ("en", "zh")
 CATEGORY_FILES = tuple("ABCDEFGHIJ")

@@ -4,7 +4,7 @@ Python keyword argument, `--config` YAML key, environment variable).
 
 The skill's references and the MCP server's `explain_check` tool and `vllm-kb://checks/…`
 resources all read these records, so an agent sees the same thing whichever face it uses.
-The spellings come from the engine's own fix renderers (engine/fixes.py) and the vLLM
+The spellings come from the engine's own fix renderers (engine/fix/changes.py) and the vLLM
 catalog, so a reference never shows a flag the audit would not write."""
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import json
 from functools import lru_cache
 from typing import Any, Callable
 
-from vllm_kb.engine import catalog as catalog_mod
-from vllm_kb.engine import fixes
-from vllm_kb.engine.knowledge import Check, FixOp, Knowledge, Rule, Text
-from vllm_kb.engine.site import Site
-from vllm_kb.engine.versions import SpecifierSet, newest_matching, parse
+from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.fix import changes as fixes
+from vllm_kb.engine.kb.knowledge import Check, FixOp, Knowledge, Rule, Text
+from vllm_kb.engine.scan.site import Site
+from vllm_kb.engine.kb.versions import SpecifierSet, newest_matching, parse
 
 # How a text field is shown: one language ("en"/"zh"), or both as {"en": …, "zh": …}.
 Lang = str | None

@@ -9,13 +9,13 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import edits as edits_mod
-from . import site_syntax
-from .catalog import Catalog
-from .edits import TextEdit
-from .evaluate import Result
-from .site import Setting, Site
-from .textpos import LineIndex
+from vllm_kb.engine.fix import edits as edits_mod
+from vllm_kb.engine.fix import syntax as site_syntax
+from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.fix.edits import TextEdit
+from vllm_kb.engine.check.evaluate import Result
+from vllm_kb.engine.scan.site import Setting, Site
+from vllm_kb.engine.kb.textpos import LineIndex
 
 PRIORITY_ORDER = {"P0": 0, "P1": 1, "P2": 2}
 
@@ -112,7 +112,7 @@ def _flag_for(cat: Catalog, version: str, dest: str, site: Site, existing: Setti
 
 
 def _flag_kind(cat: Catalog, version: str, flag: str) -> str:
-    from .scan.cli_args import normalise_flag
+    from vllm_kb.engine.scan.cli_args import normalise_flag
 
     e = cat.flag(normalise_flag(flag)[0])
     if e is None:
@@ -248,7 +248,7 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
 
 def _serve_accepts(site: Site, target: str) -> bool:
     """`trl vllm-serve` takes its own list of vLLM flags; recent releases forward the rest."""
-    from .frameworks import get, version_matches
+    from vllm_kb.engine.kb.frameworks import get, version_matches
 
     serve = get("trl").raw["serve"]
     return target in serve.get("args", ()) or version_matches(serve.get("forwards_unknown"), site.framework_version)
@@ -282,7 +282,7 @@ def _same_key(a: str, b: str) -> bool:
 
 
 def frameworks_passthrough(site: Site) -> str | None:
-    from .frameworks import get
+    from vllm_kb.engine.kb.frameworks import get
 
     pt = get(site.framework).passthrough
     return pt["key"] if pt else None

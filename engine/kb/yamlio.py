@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# PyYAML is imported on first use: a run whose knowledge comes from the cache (engine/cache.py)
+# PyYAML is imported on first use: a run whose knowledge comes from the cache (engine/kb/cache.py)
 # and whose project has no YAML to read never needs it.
 
 MAX_EXPANDED_NODES = 200_000
@@ -63,12 +63,12 @@ def load_all(text: str) -> list[Document]:
 
 def load_cached(text: str) -> Document:
     """load(text) for the shipped knowledge files, remembered on disk as JSON under the text's
-    hash (engine/cache.py): parsing YAML with a line for every value is ~100 ms of a cold
+    hash (engine/kb/cache.py): parsing YAML with a line for every value is ~100 ms of a cold
     start, reading it back as JSON ~10 ms. Data JSON cannot hold exactly (dates, non-string
     keys) is not kept. Never used for audited files: the cache holds nothing of a project."""
     import hashlib
 
-    from . import cache
+    from vllm_kb.engine.kb import cache
 
     folder = cache.folder("knowledge")
     path = folder / (hashlib.sha1(b"yamlio-1\0" + text.encode("utf-8")).hexdigest() + ".json") if folder else None

@@ -19,10 +19,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .baseline import Baseline, fingerprint, site_keys
-from .config import Config
-from .rules import rules
-from .site import Finding
+from vllm_kb.engine.check.baseline import Baseline, fingerprint, site_keys
+from vllm_kb.engine.check.config import Config
+from vllm_kb.engine.check.rules import rules
+from vllm_kb.engine.scan.site import Finding
 
 MARKER = "vllm-kb:"
 _COMMENT = re.compile(r"(?:^|[\s;])#\s*vllm-kb:\s*ignore(?P<bracket>\[(?P<ids>[^\]]*)\])?(?P<rest>.*)$")
@@ -101,7 +101,7 @@ def parse(rel: str, text: str) -> list[Comment]:
 
 
 def _comment_file(rel: str) -> bool:
-    from .scan.deploy import is_dockerfile
+    from vllm_kb.engine.scan.deploy import is_dockerfile
 
     name = rel.rpartition("/")[2]
     dot = name.rfind(".")
@@ -192,7 +192,7 @@ class Outcome:
 def apply(rep, cfg: Config | None = None) -> Outcome:
     """Filter the audit in place by the configuration and the suppression comments (results,
     findings, then the planned changes) and add the findings about the comments."""
-    from .audit import replan
+    from vllm_kb.engine.audit import replan
 
     cfg = cfg or Config()
     kb = rep.kb
@@ -248,8 +248,8 @@ def _suppress(sr, live, rid, places, priority, message, file, line, fp) -> bool:
 def apply_baseline(rep, baseline: Baseline) -> int:
     """Hide what the baseline lists (after `apply`, which gives every site its key). Findings
     about suppression comments are never baselined: fix the comment instead."""
-    from .audit import replan
-    from .rules import SUPPRESSION_FINDINGS
+    from vllm_kb.engine.audit import replan
+    from vllm_kb.engine.check.rules import SUPPRESSION_FINDINGS
 
     hidden = 0
     for sr, key in zip(rep.sites, site_keys(rep.sites)):
@@ -280,7 +280,7 @@ def apply_baseline(rep, baseline: Baseline) -> int:
 
 def _comment_findings(rep, comments: list[Comment], cfg: Config, kb) -> None:
     """Suppression comments that are wrong or do nothing become findings of their own."""
-    from .audit import replan
+    from vllm_kb.engine.audit import replan
 
     touched = set()
     for c in comments:
@@ -297,7 +297,7 @@ def _comment_findings(rep, comments: list[Comment], cfg: Config, kb) -> None:
         for code, key, kw, subject in found:
             if not cfg.enabled(code, rep.root, c.file):
                 continue
-            from .rules import SUPPRESSION_FINDINGS
+            from vllm_kb.engine.check.rules import SUPPRESSION_FINDINGS
 
             message = {lang: kb.t(key, lang, **kw) for lang in ("en", "zh")}
             f = Finding(code, message, c.file, c.line, SUPPRESSION_FINDINGS[code], subject=f"{subject}@{c.line}")

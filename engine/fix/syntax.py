@@ -8,8 +8,8 @@ import json
 import shlex
 from typing import Any
 
-from . import frameworks
-from .site import Setting, Site
+from vllm_kb.engine.kb import frameworks
+from vllm_kb.engine.scan.site import Setting, Site
 
 DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values")
 # production-stack's vllmConfig keys (helm/templates/deployment-vllm-multi.yaml); anything else
@@ -24,7 +24,7 @@ PRODUCTION_STACK_KEYS = {
 def literal(value: Any, style: str) -> str:
     """A value as the site writes values: python, yaml, shell word or Hydra."""
     if style == "python":
-        from .fixes import py_literal
+        from vllm_kb.engine.fix.changes import py_literal
 
         return py_literal(value)
     if isinstance(value, bool):
@@ -95,7 +95,7 @@ def _spelling(site: Site, fw, k) -> str:
     if flat and not dotted:
         return k.aliases[0]
     if not written and site.framework_version and fw.raw.get("spelling", {}).get("dotted_from"):
-        from .versions import parse
+        from vllm_kb.engine.kb.versions import parse
 
         if parse(site.framework_version) < parse(fw.raw["spelling"]["dotted_from"]):
             return k.aliases[0]

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import catalog as catalog_mod
-from . import cel, resources, schemas, yamlio
-from .errors import KnowledgeError, Problem
-from .evaluate import placeholders
-from .knowledge import Knowledge, Registry, _check_from
-from .versions import SpecifierSet
+from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb import cel, resources, schemas, yamlio
+from vllm_kb.engine.kb.errors import KnowledgeError, Problem
+from vllm_kb.engine.check.evaluate import placeholders
+from vllm_kb.engine.kb.knowledge import Knowledge, Registry, _check_from
+from vllm_kb.engine.kb.versions import SpecifierSet
 
 FILES = [
     (("manifest.yaml",), "manifest"),
@@ -88,7 +88,7 @@ class Validator:
         self.triggers()
         self.i18n_usage()
         self.decision_tree()
-        from . import scenario_lint, tables
+        from vllm_kb.engine.advise import scenario_lint, tables
 
         n_scenarios, n_tables = scenario_lint.lint(self), tables.lint(self)
         stats = f"{len(checks)} checks in {len(categories)} categories, {self.n_predicates} CEL predicates, {self.n_cases} cases, {n_scenarios} scenarios, {n_tables} tables; catalog {self.cat.oldest} … {self.cat.newest}"
@@ -251,7 +251,7 @@ class Validator:
                 self.add(file, id_, path, f"names env var {env!r}, absent from every release the check covers")
 
     def cases(self, c) -> None:
-        from .evaluate import evaluate
+        from vllm_kb.engine.check.evaluate import evaluate
 
         kb = _kb()
         for i, case in enumerate(c.cases):
@@ -306,7 +306,7 @@ class Validator:
 
     def frameworks(self) -> None:
         """Framework files: schema, predicates compile, every mapped or fixed argument is vLLM's."""
-        from .frameworks import FRAMEWORK_IDS
+        from vllm_kb.engine.kb.frameworks import FRAMEWORK_IDS
 
         for fid in FRAMEWORK_IDS:
             parts = ("frameworks", f"{fid}.yaml")
@@ -355,8 +355,8 @@ class Validator:
                     self.add(name, t.get("id", ""), f"triggers[{i}].when", f"unknown name {'.'.join(path)!r} (obs.{', obs.'.join(OBS_FIELDS)})")
 
     def decision_tree(self) -> None:
-        """knowledge/decision_tree.yaml beyond its schema: engine/diagnose.py lints it."""
-        from . import diagnose
+        """knowledge/decision_tree.yaml beyond its schema: engine/advise/diagnose.py lints it."""
+        from vllm_kb.engine.advise import diagnose
 
         doc = self.load(("decision_tree.yaml",))
         if doc is not None and not schemas.errors("decision_tree", doc.data):
@@ -381,7 +381,7 @@ def _spans(versions: list[str]) -> str:
 
 
 def _kb() -> Knowledge:
-    from .knowledge import load
+    from vllm_kb.engine.kb.knowledge import load
 
     return load()
 

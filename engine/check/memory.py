@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .models import ceil_div, embedding_params, expert_params, head_dim, kv_heads_per_gpu, tp_divides
-from .versions import Version, try_parse
+from vllm_kb.engine.kb.models import (ceil_div, embedding_params, expert_params, head_dim, kv_heads_per_gpu, tp_divides)
+from vllm_kb.engine.kb.versions import Version, try_parse
 
 GIB = 2**30
 

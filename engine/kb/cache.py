@@ -1,5 +1,5 @@
 """Derived data kept between runs so that a cold start does not redo what never changes: the CEL
-parser tables (engine/cel.py) and the knowledge files as parsed (engine/knowledge.py). Each
+parser tables (engine/kb/cel.py) and the knowledge files as parsed (engine/kb/knowledge.py). Each
 entry is named by a hash of what it was derived from, so an edited knowledge file or another
 library version simply misses; the cache holds nothing about audited projects.
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
-from . import resources
-from .versions import Version, parse
+from vllm_kb.engine.kb import resources
+from vllm_kb.engine.kb.versions import Version, parse
 
 
 # Arguments whose allowed values are a vLLM enum rather than a Literal on the EngineArgs field.

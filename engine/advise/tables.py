@@ -6,10 +6,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from . import catalog as catalog_mod
-from . import cel, memory, resources, yamlio
-from .errors import KnowledgeError, Problem
-from .knowledge import Knowledge, Text
+from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb import cel, resources, yamlio
+from vllm_kb.engine.check import memory
+from vllm_kb.engine.kb.errors import KnowledgeError, Problem
+from vllm_kb.engine.kb.knowledge import Knowledge, Text
 
 FILE = "knowledge/tables.yaml"
 
@@ -55,10 +56,10 @@ def load() -> list[Table]:
 @lru_cache(maxsize=64)
 def estimate(model: str, gpu: str, args_items: tuple, version: str) -> dict[str, Any]:
     """The memory estimate of a row's representative model on the table's GPU, in one release."""
-    from .audit import resolve_hardware
-    from .facts import effective_defaults
-    from .knowledge import load as load_kb
-    from .models import model_facts
+    from vllm_kb.engine.audit import resolve_hardware
+    from vllm_kb.engine.check.facts import effective_defaults
+    from vllm_kb.engine.kb.knowledge import load as load_kb
+    from vllm_kb.engine.kb.models import model_facts
 
     kb, cat = load_kb(), catalog_mod.load()
     mf = model_facts(model, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []))
@@ -72,7 +73,7 @@ def estimate(model: str, gpu: str, args_items: tuple, version: str) -> dict[str,
 
 
 def estimate_text(kb: Knowledge, est: dict, lang: str) -> str:
-    from .report.markdown import num
+    from vllm_kb.engine.report.markdown import num
 
     if not est or est.get("fits") is None:
         return "—"
@@ -134,8 +135,8 @@ def for_site(sr, kb: Knowledge, lang: str) -> list[dict]:
 
 def lint(v) -> int:
     """Problems of knowledge/tables.yaml for a validate.Validator; returns the number of tables."""
-    from .knowledge import load as load_kb
-    from .models import model_facts
+    from vllm_kb.engine.kb.knowledge import load as load_kb
+    from vllm_kb.engine.kb.models import model_facts
 
     doc = v.load(("tables.yaml",))
     if doc is None:
@@ -161,7 +162,7 @@ def lint(v) -> int:
         _cel(v, t.id, "when", t.when)
         keys = {k for k, _ in t.columns}
         if t.gpu:
-            from .hardware import find_gpu
+            from vllm_kb.engine.kb.hardware import find_gpu
 
             if find_gpu(t.gpu, kb.gpus) is None:
                 v.add(FILE, t.id, "gpu", f"unknown GPU {t.gpu!r} (knowledge/gpus.yaml)")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
-from . import versions
+from vllm_kb.engine.kb import versions
 
 MACROS = frozenset({"all", "exists", "exists_one", "map", "filter"})
 BUILTIN_FUNCTIONS = frozenset(
@@ -63,7 +63,7 @@ def _environment(celpy):
     written under a temporary name and renamed, in a folder only the user can write."""
     from celpy import celparser
 
-    from . import cache
+    from vllm_kb.engine.kb import cache
 
     folder = cache.folder("cel")
     if folder is None or celparser.CELParser.CEL_PARSER is not None:

@@ -7,7 +7,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from .textpos import LineIndex
+from vllm_kb.engine.kb.textpos import LineIndex
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from typing import Any, Iterator
 
-from . import resources
+from vllm_kb.engine.kb import resources
 
 SCHEMA_FILES = ("common", "checks", "facts", "categories", "manifest", "gpus", "models", "i18n",
                 "effective_defaults", "renames", "framework", "triggers", "catalog", "report",

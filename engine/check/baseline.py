@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from .errors import UsageError
-from .knowledge import load
+from vllm_kb.engine.kb.errors import UsageError
+from vllm_kb.engine.kb.knowledge import load
 
 VERSION = 1
 FINGERPRINT_KEY = "vllmKb/v1"  # the partialFingerprints key in SARIF

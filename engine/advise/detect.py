@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import cel, resources
-from .audit import Scan, _head_if_script, _load_yaml_docs, scan_project
-from .errors import KnowledgeError, Problem
-from .knowledge import Text, load_yaml
-from .scan import pins as pins_mod
-from .scan import scripts, shell
-from .scan.context import parse_python
+from vllm_kb.engine.kb import cel, resources
+from vllm_kb.engine.audit import Scan, _head_if_script, _load_yaml_docs, scan_project
+from vllm_kb.engine.kb.errors import KnowledgeError, Problem
+from vllm_kb.engine.kb.knowledge import Text, load_yaml
+from vllm_kb.engine.scan import pins as pins_mod
+from vllm_kb.engine.scan import scripts, shell
+from vllm_kb.engine.scan.context import parse_python
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -74,7 +74,7 @@ class Detection:
 def load_triggers() -> list[Trigger]:
     doc = load_yaml("triggers.yaml")
     name = resources.display_name("knowledge", "triggers.yaml")
-    from . import schemas
+    from vllm_kb.engine.kb import schemas
 
     errs = schemas.errors("triggers", doc.data)
     if errs:
@@ -341,13 +341,13 @@ def _assignment(rel: str, a, line: int) -> list[Observation]:
 
 def record(det: Detection, lang: str) -> dict[str, Any]:
     """The detection as plain data (JSON output, MCP tool), texts in `lang`."""
-    from .knowledge import load
+    from vllm_kb.engine.kb.knowledge import load
 
     kb = load()
     by_trigger: dict[str, list[Evidence]] = {}
     for e in det.evidence:
         by_trigger.setdefault(e.trigger.id, []).append(e)
-    from .redact import redact
+    from vllm_kb.engine.kb.redact import redact
 
     return redact({
         "root": str(det.root),

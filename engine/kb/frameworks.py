@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from . import cel, resources, yamlio
-from .site import Setting, Site
-from .versions import SpecifierSet, parse, try_parse
+from vllm_kb.engine.kb import cel, resources, yamlio
+from vllm_kb.engine.scan.site import Setting, Site
+from vllm_kb.engine.kb.versions import SpecifierSet, parse, try_parse
 
 FRAMEWORK_IDS = ("trl", "verl", "openrlhf", "llamafactory", "ms-swift")
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import UsageError
+from vllm_kb.engine.kb.errors import UsageError
 
 
 def arch_of(cc: float) -> str:

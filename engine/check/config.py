@@ -30,12 +30,12 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .errors import Problem, UsageError
+from vllm_kb.engine.kb.errors import Problem, UsageError
 
 
 def load():
     """The knowledge base, imported only when a config file is read (keeps `--help` fast)."""
-    from .knowledge import load as _load
+    from vllm_kb.engine.kb.knowledge import load as _load
 
     return _load()
 
@@ -186,7 +186,7 @@ def load_file(f: Path, lang: str = "en") -> Config:
 
 
 def parse(data: dict[str, Any], f: Path, lang: str = "en", prefix: str = "") -> Config:
-    from .rules import rules as rules_of
+    from vllm_kb.engine.check.rules import rules as rules_of
 
     kb = load()
     name = display(f)
@@ -259,7 +259,7 @@ def parse(data: dict[str, Any], f: Path, lang: str = "en", prefix: str = "") -> 
         elif key == "gpu":
             cfg.gpu = string(key, value)
             if cfg.gpu and cfg.gpu.lower() != "auto":
-                from . import hardware
+                from vllm_kb.engine.kb import hardware
 
                 try:
                     hardware.parse_spec(cfg.gpu, kb.gpus)
@@ -267,7 +267,7 @@ def parse(data: dict[str, Any], f: Path, lang: str = "en", prefix: str = "") -> 
                     bad(key, "config.invalid_value", error=e)
                     cfg.gpu = None
         elif key == "vllm-version":
-            from .versions import try_parse
+            from vllm_kb.engine.kb.versions import try_parse
 
             cfg.vllm_version = string(key, value)
             if cfg.vllm_version and try_parse(cfg.vllm_version) is None:

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import cel
-from .knowledge import Check, FixOp, Knowledge, Rule, Text
+from vllm_kb.engine.kb import cel
+from vllm_kb.engine.kb.knowledge import Check, FixOp, Knowledge, Rule, Text
 
 STATUSES = ("enabled", "not_enabled", "recommended", "not_applicable", "unknown")
 NO_CHANGE = ("enabled", "not_enabled", "not_applicable")

@@ -12,11 +12,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import cel
-from .errors import UsageError
-from .evaluate import _lookup, placeholders, render
-from .knowledge import FixOp, Knowledge, Text, load
-from .versions import SpecifierSet
+from vllm_kb.engine.kb import cel
+from vllm_kb.engine.kb.errors import UsageError
+from vllm_kb.engine.check.evaluate import _lookup, placeholders, render
+from vllm_kb.engine.kb.knowledge import FixOp, Knowledge, Text, load
+from vllm_kb.engine.kb.versions import SpecifierSet
 
 FILE = "knowledge/decision_tree.yaml"
 SYMPTOMS = ("oom", "throughput", "ttft", "itl", "rlhf")
@@ -335,7 +335,7 @@ def plan_leaves(w: Walk, facts: dict, results: dict, version: str) -> list[LeafP
 
 
 def fixables(plans: list[LeafPlan]):
-    from .fixes import PRIORITY_ORDER, Fixable
+    from vllm_kb.engine.fix.changes import PRIORITY_ORDER, Fixable
 
     items = []
     for p in plans:
@@ -381,8 +381,8 @@ def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str 
              kb: Knowledge | None = None) -> Result:
     """Walk the tree of `symptom` (or of the symptom `error` maps to) for each site of the project
     at `path` (or the one `site` names, FILE[:LINE]); without a path, for the hardware alone."""
-    from . import audit as audit_mod
-    from . import catalog as catalog_mod
+    from vllm_kb.engine import audit as audit_mod
+    from vllm_kb.engine.kb import catalog as catalog_mod
 
     kb = kb or load()
     t = tree(kb)
@@ -437,9 +437,9 @@ def _select(reports: list, site: str | None) -> list:
 
 def _diagnose_facts(sym: Symptom, sr, facts: dict, observed: dict, results: dict, version: str, cat, kb: Knowledge,
                     root: Path | None) -> Diagnosis:
-    from .evaluate import evaluate_all
-    from .fixes import diffs, plan
-    from .site import Site
+    from vllm_kb.engine.check.evaluate import evaluate_all
+    from vllm_kb.engine.fix.changes import diffs, plan
+    from vllm_kb.engine.scan.site import Site
 
     facts = dict(facts)
     if observed:
@@ -493,8 +493,8 @@ def need(t: Tree, kb: Knowledge, fact: str, lang: str, site=None) -> dict[str, A
 
 
 def record(res: Result, lang: str = "en") -> dict[str, Any]:
-    from .redact import redact
-    from .report.model import hardware_text, tool_version
+    from vllm_kb.engine.kb.redact import redact
+    from vllm_kb.engine.report.model import hardware_text, tool_version
 
     kb, t = res.kb, res.tree
     out: dict[str, Any] = {
@@ -564,10 +564,10 @@ def _diagnosis(d: Diagnosis, t: Tree, kb: Knowledge, lang: str) -> dict[str, Any
 # --- kb validate ----------------------------------------------------------------------------------
 
 def lint(v, data: dict) -> None:
-    """Problems of knowledge/decision_tree.yaml, added to the Validator `v` (engine/validate.py):
+    """Problems of knowledge/decision_tree.yaml, added to the Validator `v` (engine/kb/validate.py):
     unique ids, CEL that compiles over known facts and declared observations, fix targets that
     exist in the releases they claim, known check ids and symptoms, and every case."""
-    from .cel import BUILTIN_FUNCTIONS, REGISTERED_FUNCTIONS, CelSyntaxError
+    from vllm_kb.engine.kb.cel import BUILTIN_FUNCTIONS, REGISTERED_FUNCTIONS, CelSyntaxError
 
     t = parse(data)
     observations = t.observations
@@ -673,6 +673,6 @@ def _kb_checks():
 
 
 def _facts_errors(facts: dict) -> list[tuple[str, str]]:
-    from . import schemas
+    from vllm_kb.engine.kb import schemas
 
     return [(schemas.json_path(p), msg) for p, msg in schemas.errors("facts", facts)]

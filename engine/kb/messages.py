@@ -1,7 +1,7 @@
 """Bilingual messages for findings, from knowledge/i18n.yaml."""
 from __future__ import annotations
 
-from .knowledge import load
+from vllm_kb.engine.kb.knowledge import load
 
 
 def msg(_key: str, /, **kw) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""`kb validate` for knowledge/scenarios.yaml (called from engine/validate.py): beyond the
+"""`kb validate` for knowledge/scenarios.yaml (called from engine/kb/validate.py): beyond the
 schema, every CEL predicate compiles and names known facts or plan fields, every argument,
 flag and env var a scenario can render exists in every vLLM release the item covers, literal
 values are allowed there, templates compile, and each scenario's own cases hold — the best
@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 
-from . import catalog as catalog_mod
-from . import cel
-from .errors import KnowledgeError, UsageError
-from .evaluate import placeholders
-from .knowledge import Text
-from .scenarios import FILE, PLAN_FIELDS, Item, Scenario, Scenarios, _jinja, context_for, match, parse, render
+from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb import cel
+from vllm_kb.engine.kb.errors import KnowledgeError, UsageError
+from vllm_kb.engine.check.evaluate import placeholders
+from vllm_kb.engine.kb.knowledge import Text
+from vllm_kb.engine.advise.scenarios import (FILE, PLAN_FIELDS, Item, Scenario, Scenarios, _jinja, context_for, match, parse, render)
 
 
 def lint(v) -> int:
@@ -84,7 +84,7 @@ def _lint_text(v, sid: str, path: str, text: Text, versions: list[str], removal_
 
 
 def _lint_scenario(v, s: Scenario, scns: Scenarios, where: str) -> None:
-    from . import frameworks
+    from vllm_kb.engine.kb import frameworks
 
     versions = [str(x) for x in v.cat.versions if s.vllm.contains(x)]
     if not versions:
@@ -125,7 +125,7 @@ def _lint_scenario(v, s: Scenario, scns: Scenarios, where: str) -> None:
 
 
 def _lint_item(v, sid: str, path: str, item: Item, versions: list[str]) -> None:
-    from .validate import _spans
+    from vllm_kb.engine.kb.validate import _spans
 
     entry = v.cat.env(item.name) if item.env else v.cat.arg(item.name)
     what = f"env var {item.name!r}" if item.env else f"argument {item.name!r}"

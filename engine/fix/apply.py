@@ -2,7 +2,7 @@
 
 Each pass audits the project as it would read after the earlier passes (the new texts are
 given to the scanner instead of the disk's), turns every applicable change into text edits
-(engine/fixes.py → engine/edits.py: only the setting's own words move, comments and layout
+(engine/fix/changes.py → engine/fix/edits.py: only the setting's own words move, comments and layout
 stay) and applies them, until a pass finds nothing left to change. Safe changes only, unless
 unsafe ones are allowed; a change the site's syntax cannot take (blocked by a framework, a
 nested key shown only as a snippet) is left for a person. Files are written only inside the
@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import edits as edits_mod
-from .fixes import Change, file_edits
+from vllm_kb.engine.fix import edits as edits_mod
+from vllm_kb.engine.fix.changes import Change, file_edits
 
 MAX_PASSES = 10
 
