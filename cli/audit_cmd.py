@@ -135,7 +135,7 @@ def run(ns) -> int:
     from vllm_kb.engine.check import suppressions
     from vllm_kb.engine.check import baseline as baseline_mod
     from vllm_kb.engine.check import config as config_mod
-    from vllm_kb.engine.audit import audit
+    from vllm_kb.engine.audit import audit, replan
     from vllm_kb.engine.kb.knowledge import load
     from vllm_kb.engine.report import findings as flat
     from vllm_kb.engine.report import model
@@ -175,12 +175,12 @@ def run(ns) -> int:
 
     def one(overlay=None, show=None):
         rep = audit(target, gpu=gpu, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=show)
-        outcome = suppressions.apply(rep, cfg)
+        outcome = suppressions.apply(rep, cfg, replan)
         if only is not None:
             rep.sites = [sr for sr in rep.sites if _touches(_site_files(sr), only)]
             rep.findings = [f for f in rep.findings if _touches({f.file}, only)]
         if bl is not None and not writing:
-            outcome.baseline_hidden = suppressions.apply_baseline(rep, bl)
+            outcome.baseline_hidden = suppressions.apply_baseline(rep, bl, replan)
         return rep, outcome
 
     try:
@@ -196,7 +196,7 @@ def run(ns) -> int:
         notes.append(kb.t("suppress.baseline_written", lang, file=bl_path, n=n))
         bl = baseline_mod.Baseline(Path(bl_path), {e["fingerprint"] for e in entries}, existed=True)
         writing = False
-        outcome.baseline_hidden = suppressions.apply_baseline(rep, bl)
+        outcome.baseline_hidden = suppressions.apply_baseline(rep, bl, replan)
 
     if ns.fix or ns.diff:
         res = apply_fixes.run(lambda overlay: one(overlay)[0], unsafe=unsafe)

@@ -31,6 +31,12 @@ def checks_list(ns) -> int:
         print(f"{cat['id']}. {cat['title'][ns.lang]}")
         for c in kb.checks.in_category(cat["id"]):
             print(f"  {c.id:<4} {c.name:<32} {c.priority}  {c.title(ns.lang)}")
+    from vllm_kb.engine.check.rules import rules
+
+    print(kb.t("checks.findings_heading", ns.lang))
+    for r in rules(kb):
+        if r.kind != "check":
+            print(f"  {r.id:<37} {r.priority}  {r.short(ns.lang)}")
     return EXIT_CLEAN
 
 
@@ -38,8 +44,19 @@ def checks_show(ns) -> int:
     from vllm_kb.engine.kb.knowledge import load
 
     kb = load()
-    c = kb.checks.get(ns.check)
     lang = ns.lang
+    if kb.checks.find(ns.check) is None:
+        from vllm_kb.engine.check.rules import rules
+
+        r = rules(kb).find(ns.check)
+        if r is not None:
+            # a finding that is not a YAML check: same registry, fewer fields
+            print(f"{r.id} — {r.short(lang)}")
+            print(f"  kind: {r.kind}   priority: {r.priority}   defined in: {r.origin}")
+            if r.full(lang) != r.short(lang):
+                print(f"\n  {r.full(lang)}")
+            return EXIT_CLEAN
+    c = kb.checks.get(ns.check)
     print(f"{c.id} {c.name} — {c.title(lang)}")
     print(f"  category: {c.category} ({kb.category(c.category)['title'][lang]})   priority: {c.priority}")
     print(f"  modes: {', '.join(c.modes)}" + (f"   vLLM: {c.vllm}" if c.vllm else ""))
@@ -57,7 +74,7 @@ def checks_show(ns) -> int:
 
 
 def kb_validate(ns) -> int:
-    from vllm_kb.engine.kb import validate
+    from vllm_kb.engine import validate
 
     problems, stats = validate.validate_all()
     for p in problems:

@@ -28,11 +28,12 @@ def add_parser(sub) -> None:
 
 
 def run(ns) -> int:
-    from vllm_kb.engine.advise import diagnose
+    from vllm_kb.engine.diagnosis import diagnose
+    from vllm_kb.engine.report.diagnosis import record
 
-    res = diagnose.diagnose(ns.path, symptom=ns.symptom, error=ns.error, gpu=ns.gpu, site=ns.site,
-                            answers=ns.answer, vllm_version=ns.vllm_version)
-    data = diagnose.record(res, ns.lang)
+    res = diagnose(ns.path, symptom=ns.symptom, error=ns.error, gpu=ns.gpu, site=ns.site,
+                   answers=ns.answer, vllm_version=ns.vllm_version)
+    data = record(res, ns.lang)
     if ns.format == "json":
         sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     else:

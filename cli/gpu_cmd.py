@@ -31,11 +31,11 @@ def add_parser(sub) -> None:
 
 
 def run(ns, nvml=None) -> int:
-    from vllm_kb.engine.audit import resolve_hardware
+    from vllm_kb.engine.kb.hardware import resolve as resolve_hardware
     from vllm_kb.engine.kb.knowledge import load
 
     kb = load()
-    hw = resolve_hardware(kb, ns.gpu, nvml)
+    hw = resolve_hardware(kb.gpus, ns.gpu, nvml)
     data = record(hw, kb, ns.lang)
     if ns.format == "json":
         sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from vllm_kb.cli import mcp_cmd
+from vllm_kb.mcp_server import command as mcp_cmd
 from vllm_kb.engine.kb.errors import VllmKbError
 
 

@@ -167,10 +167,10 @@ def render(kb: Knowledge | None = None) -> dict[str, str]:
 
 
 def _decision_tree(env, kb: Knowledge, lang: str, t, generated: str, cats: list[dict]) -> str:
-    """references/decision-tree.md from knowledge/decision_tree.yaml (engine/advise/diagnose.py's tree)."""
-    from vllm_kb.engine.advise import diagnose
+    """references/decision-tree.md from knowledge/decision_tree.yaml (engine/advise/diagnose/tree.py)."""
+    from vllm_kb.engine.advise.diagnose.tree import tree as load_tree
 
-    tree = diagnose.tree(kb)
+    tree = load_tree(kb)
     check_files = {cid: c["file"] for c in cats for cid in c["ids"]}
     return env.get_template("decision-tree.md.j2").render(
         t=t, lang=lang, generated=generated, symptoms=list(tree.symptoms.values()),

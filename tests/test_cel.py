@@ -1,5 +1,4 @@
 import pytest
-
 from vllm_kb.engine.kb import cel
 
 

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import pytest
-
-from vllm_kb.engine.kb import cel, schemas
 from vllm_kb.engine.check.evaluate import evaluate
+from vllm_kb.engine.kb import cel, schemas
 from vllm_kb.engine.kb.knowledge import load
 
 KB = load()

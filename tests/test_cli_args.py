@@ -1,8 +1,8 @@
 import pytest
-
 from vllm_kb.engine.kb import catalog
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
-from vllm_kb.engine.scan.shell import Expander, parse
+from vllm_kb.engine.scan.shell import parse
+from vllm_kb.engine.scan.shell_expand import Expander
 
 CAT = catalog.load()
 

@@ -1,7 +1,6 @@
 """Upgrades: a launch script written for vLLM 0.6, audited against newer releases, must list
 every option that no longer exists and say what replaced it; values must exist in the release."""
 import pytest
-
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.report import model
 

@@ -8,13 +8,16 @@ import json
 from pathlib import Path
 
 import pytest
-from vllm_kb.engine.advise import diagnose
-from vllm_kb.engine.kb import validate
+from vllm_kb.engine import diagnosis, validate
+from vllm_kb.engine.advise.diagnose import lint as dlint
+from vllm_kb.engine.advise.diagnose import tree as dtree
+from vllm_kb.engine.advise.diagnose import walk as dwalk
 from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_USAGE, UsageError
 from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.report import diagnosis as report_diagnosis
 
 KB = load()
-TREE = diagnose.tree(KB)
+TREE = dtree.tree(KB)
 FIXTURES = Path(__file__).parent / "fixtures"
 QUICKSTART = Path(__file__).parents[1] / "examples" / "quickstart"
 PROJECTS = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
@@ -23,7 +26,7 @@ CASES = [(s, case) for s in TREE.symptoms.values() for case in s.cases]
 
 
 def run(path, symptom=None, lang="en", **kw) -> dict:
-    return diagnose.record(diagnose.diagnose(path, symptom=symptom, gpu=kw.pop("gpu", GPU), **kw), lang)
+    return report_diagnosis.record(diagnosis.diagnose(path, symptom=symptom, gpu=kw.pop("gpu", GPU), **kw), lang)
 
 
 def site(rec: dict, sid: str) -> dict:
@@ -42,11 +45,11 @@ def leaves(d: dict) -> list[str]:
 
 @pytest.mark.parametrize("symptom,case", CASES, ids=[f"{s.id}-{c['name']}" for s, c in CASES])
 def test_tree_cases(symptom, case):
-    assert diagnose.run_case(symptom, case) is None
+    assert dwalk.run_case(symptom, case) is None
 
 
 def test_every_symptom_has_a_tree_and_cases():
-    assert set(TREE.symptoms) == set(diagnose.SYMPTOMS)
+    assert set(TREE.symptoms) == set(dtree.SYMPTOMS)
     for s in TREE.symptoms.values():
         assert len(s.cases) >= 2 and s.root.children, s.id
         assert any(c.get("leaves") for c in s.cases) and any(c.get("asks") for c in s.cases), s.id
@@ -68,7 +71,7 @@ def test_lint_catches_broken_trees():
     root["children"][2]["id"] = "oom"
     data["matchers"][0]["observed"] = {"nope": True}
     v = validate.Validator()
-    diagnose.lint(v, data)
+    dlint.lint(v, data)
     text = "\n".join(str(p) for p in v.problems)
     for want in ("unknown fact 'memory.nope'", "oom_phase has no value 'zzz'", "'fp8_blah' is not an allowed quantization",
                  "no such check 'Z9'", "duplicate node id", "no such observation: 'nope'", "case 'weights-need-tp'"):
@@ -89,24 +92,24 @@ def test_error_texts_map_to_symptoms():
         "the server is slow": ("throughput", {}),
     }
     for text, (symptom, observed) in cases.items():
-        got = diagnose.match_text(TREE, text)
+        got = dtree.match_text(TREE, text)
         assert got is not None and got[:2] == (symptom, observed), text
-    assert diagnose.match_text(TREE, "a bloom filter zoomed in") is None  # whole words only ("OOM")
+    assert dtree.match_text(TREE, "a bloom filter zoomed in") is None  # whole words only ("OOM")
 
 
 def test_answers_are_checked():
-    assert diagnose.parse_answers(TREE, ["oom_phase=runtime", "preemption=yes", "logged_max_len=8192"]) == {
+    assert dtree.parse_answers(TREE, ["oom_phase=runtime", "preemption=yes", "logged_max_len=8192"]) == {
         "oom_phase": "runtime", "preemption": True, "logged_max_len": 8192.0}
     for bad, msg in (["nope=1"], "no such observation"), (["oom_phase=later"], "takes one of"), \
                     (["preemption=maybe"], "yes or no"), (["oom_phase"], "ID=VALUE"):
         with pytest.raises(UsageError, match=msg):
-            diagnose.parse_answers(TREE, bad)
+            dtree.parse_answers(TREE, bad)
 
 
 # --- every symptom on every project ----------------------------------------------------------------
 
 @pytest.mark.parametrize("project", PROJECTS + ["quickstart"])
-@pytest.mark.parametrize("symptom", diagnose.SYMPTOMS)
+@pytest.mark.parametrize("symptom", dtree.SYMPTOMS)
 def test_every_symptom_gives_a_path(project, symptom):
     path = QUICKSTART if project == "quickstart" else FIXTURES / project
     rec = run(path, symptom)

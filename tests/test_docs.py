@@ -12,9 +12,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import gen_docs
+from vllm_kb.engine.check.rules import rules
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.report.sarif import doc_path
-from vllm_kb.engine.check.rules import rules
 
 
 @pytest.fixture(scope="module")

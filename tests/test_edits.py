@@ -1,6 +1,6 @@
 """Changes land where the setting is written, and nothing else in the file moves."""
-from vllm_kb.engine.fix import edits
 from vllm_kb.engine.audit import audit
+from vllm_kb.engine.fix import edits
 
 SCRIPT = """#!/bin/bash
 export VLLM_USE_V1=0
@@ -14,7 +14,7 @@ vllm serve m \\
 
 def apply_all(rep_site, read):
     by_file = {}
-    from vllm_kb.engine.fix.changes import file_edits
+    from vllm_kb.engine.fix.text_edits import file_edits
 
     for f, es in file_edits(rep_site.site, rep_site.changes, read).items():
         by_file[f] = edits.apply(read(f), es)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 from syrupy.extensions.json import JSONSnapshotExtension
-
-from vllm_kb.engine.kb import schemas
 from vllm_kb.engine.audit import audit
+from vllm_kb.engine.kb import schemas
 from vllm_kb.engine.report import markdown, model
 
 GPU = "H100-80GB x4"

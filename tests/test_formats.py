@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+from vllm_kb.engine.check.rules import ENGINE_FINDINGS, rules
 from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS
 from vllm_kb.engine.report import jsonl
-from vllm_kb.engine.check.rules import ENGINE_FINDINGS, rules
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMATS = ("json", "sarif", "github", "json-lines", "markdown")

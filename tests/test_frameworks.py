@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from vllm_kb.engine.kb import frameworks
-from vllm_kb.engine.audit import audit
 from vllm_kb.engine.advise.detect import detect
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.kb import frameworks
 
 DATA = Path(__file__).parent / "data" / "expected_sites.yaml"
 FIXTURES = Path(__file__).parent / "fixtures"

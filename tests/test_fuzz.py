@@ -16,11 +16,21 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
+from vllm_kb.engine.audit import audit
 from vllm_kb.engine.kb import catalog, cel, yamlio
-from vllm_kb.engine.audit import _load_yaml_docs, audit, scan_project
-from vllm_kb.engine.scan import cli_args, configs, deploy, pins, python_calls, scripts, serve_config, shell
+from vllm_kb.engine.scan import (
+    cli_args,
+    configs,
+    deploy,
+    pins,
+    python_calls,
+    scripts,
+    serve_config,
+    shell,
+    shell_expand,
+)
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.project import _load_yaml_docs, scan_project
 
 N = int(os.environ.get("VLLM_KB_FUZZ_EXAMPLES", "40"))
 cel._backend()  # celpy raises the recursion limit when it starts; do it before hypothesis watches
@@ -128,11 +138,11 @@ def test_shell_parse_raises_only_its_own_error(text):
         cmds = shell.parse(text)
     except shell.ShellSyntaxError:
         return
-    ex = shell.Expander()
+    ex = shell_expand.Expander()
     for c in cmds:
         for w in c.words:
             ex.expand(w)
-            shell.split_assignment(w)
+            shell_expand.split_assignment(w)
             _ = w.literal, w.is_all_args
 
 
@@ -224,7 +234,7 @@ def test_cli_args_parser(text, version, positional):
     except shell.ShellSyntaxError:
         cmds = []
     words = [w for c in cmds for w in c.words]
-    ex = shell.Expander()
+    ex = shell_expand.Expander()
     words = [ex.expand(w) for w in words]
     parser = cli_args.ArgParser(CAT, version, "run.sh")
     parser.parse(cli_args.args_from_words(words), positional_model=positional)

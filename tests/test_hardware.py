@@ -3,7 +3,6 @@ pynvml API surface (the real library runs in CI too and must report "no driver")
 from types import SimpleNamespace
 
 import pytest
-
 from vllm_kb.engine.kb import hardware
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.knowledge import load

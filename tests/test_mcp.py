@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import ListRootsResult, Root
-
-from vllm_kb.engine.kb import schemas
 from vllm_kb.engine.audit import audit as engine_audit
+from vllm_kb.engine.kb import schemas
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.report import model as report_model
 from vllm_kb.mcp_server.schema import report_schema

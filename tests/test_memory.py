@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-from vllm_kb.engine.kb import hardware, knowledge, models, schemas
 from vllm_kb.engine.check import memory
+from vllm_kb.engine.kb import hardware, knowledge, models, schemas
 from vllm_kb.engine.kb.errors import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent

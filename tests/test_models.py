@@ -7,7 +7,6 @@ import json
 import os
 
 import pytest
-
 from vllm_kb.engine.kb import knowledge, models, schemas
 
 KB = knowledge.load()

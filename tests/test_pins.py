@@ -1,9 +1,8 @@
 import pytest
-
 from vllm_kb.engine.kb import catalog
+from vllm_kb.engine.kb.versions import Version
 from vllm_kb.engine.scan import pins
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.kb.versions import Version
 
 CAT = catalog.load()
 KNOWN = [Version(v) for v in CAT.raw.get("releases", CAT.raw["versions"])]

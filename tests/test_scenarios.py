@@ -8,10 +8,11 @@ import copy
 from pathlib import Path
 
 import pytest
-
-from vllm_kb.engine.kb import resources, validate, yamlio
-from vllm_kb.engine.advise import scenario_lint, scenarios
+from vllm_kb.engine import validate
+from vllm_kb.engine.advise import scenarios
+from vllm_kb.engine.advise.scenarios import lint as scenario_lint
 from vllm_kb.engine.audit import audit
+from vllm_kb.engine.kb import resources, yamlio
 from vllm_kb.engine.kb.errors import KnowledgeError, UsageError
 from vllm_kb.engine.report import markdown, model
 

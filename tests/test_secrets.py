@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from vllm_kb.engine.kb import redact
 
 # Every value below is a secret; each must be absent from every output.
@@ -201,7 +200,6 @@ def anyio_backend():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_mcp_tools_hide_every_secret(project, lang):
     from mcp import Client
-
     from vllm_kb.mcp_server.server import build_server
 
     server = build_server([project.parent])

@@ -1,4 +1,5 @@
-from vllm_kb.engine.scan.shell import Expander, parse, split_assignment
+from vllm_kb.engine.scan.shell import parse
+from vllm_kb.engine.scan.shell_expand import Expander, split_assignment
 
 
 def words(cmd):
@@ -39,7 +40,8 @@ def test_word_offsets_point_into_the_text():
 
 def test_cluster_wrappers_before_vllm_serve():
     from vllm_kb.engine.scan.launchers import find_launch
-    from vllm_kb.engine.scan.shell import Expander, parse
+    from vllm_kb.engine.scan.shell import parse
+    from vllm_kb.engine.scan.shell_expand import Expander
 
     for line in ('ray job submit --address="http://127.0.0.1:8265" --job-id vllm-server -- vllm serve m --port 8000',
                  "srun -N 1 --gpus=8 --container-image vllm/vllm-openai:v0.11.0 vllm serve m --port 8000"):

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from vllm_kb.engine.kb import catalog, schemas
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.knowledge import load

@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 
 import pytest
-
-from vllm_kb.engine.kb import resources, validate, yamlio
+from vllm_kb.engine import validate
 from vllm_kb.engine.advise import scenarios, tables
 from vllm_kb.engine.audit import audit
+from vllm_kb.engine.kb import resources, yamlio
 from vllm_kb.engine.kb.errors import KnowledgeError
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.report import markdown, model

@@ -2,11 +2,10 @@
 import copy
 
 import pytest
-
 from vllm_kb.engine.kb import schemas
 from vllm_kb.engine.kb.errors import KnowledgeError, UsageError
 from vllm_kb.engine.kb.knowledge import Registry, _check_from, load
-from vllm_kb.engine.kb.validate import Validator
+from vllm_kb.engine.validate import Validator
 
 KB = load()
 B3 = next(c for c in KB.checks if c.id == "B3").raw

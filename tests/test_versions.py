@@ -1,6 +1,10 @@
 import pytest
-
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, newest_matching
+from vllm_kb.engine.kb.versions import (
+    InvalidSpecifier,
+    SpecifierSet,
+    Version,
+    newest_matching,
+)
 
 
 @pytest.mark.parametrize("spec,yes,no", [

@@ -4,13 +4,12 @@ loops do not hang), unreadable folders and special files reported, not fatal."""
 from __future__ import annotations
 
 import os
-import subprocess
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
 from vllm_kb.engine.scan.walk import GitIgnore, walk
 
 

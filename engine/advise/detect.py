@@ -11,11 +11,11 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from vllm_kb.engine.kb import cel, resources
-from vllm_kb.engine.audit import Scan, _head_if_script, _load_yaml_docs, scan_project
+from vllm_kb.engine.scan.project import Scan, _head_if_script, _load_yaml_docs, scan_project
 from vllm_kb.engine.kb.errors import KnowledgeError, Problem
 from vllm_kb.engine.kb.knowledge import Text, load_yaml
 from vllm_kb.engine.scan import pins as pins_mod
-from vllm_kb.engine.scan import scripts, shell
+from vllm_kb.engine.scan import scripts, shell, shell_expand
 from vllm_kb.engine.scan.context import parse_python
 
 if sys.version_info >= (3, 11):
@@ -305,7 +305,7 @@ def _shell(sc: Scan, rel: str) -> list[Observation]:
     context = False
     for cmd in commands:
         words = list(cmd.words)
-        while words and (a := shell.split_assignment(words[0])) is not None:
+        while words and (a := shell_expand.split_assignment(words[0])) is not None:
             out += _assignment(rel, a, words[0].line)
             context |= bool(_VLLM_NAME.search(words[0].literal))
             words.pop(0)
@@ -316,7 +316,7 @@ def _shell(sc: Scan, rel: str) -> list[Observation]:
             continue
         if prog in ("export", "declare", "local", "readonly"):
             for w in words[1:]:
-                if (a := shell.split_assignment(w)) is not None:
+                if (a := shell_expand.split_assignment(w)) is not None:
                     out += _assignment(rel, a, w.line)
             continue
         for w in words:

@@ -56,14 +56,14 @@ def load() -> list[Table]:
 @lru_cache(maxsize=64)
 def estimate(model: str, gpu: str, args_items: tuple, version: str) -> dict[str, Any]:
     """The memory estimate of a row's representative model on the table's GPU, in one release."""
-    from vllm_kb.engine.audit import resolve_hardware
+    from vllm_kb.engine.kb.hardware import resolve as resolve_hardware
     from vllm_kb.engine.check.facts import effective_defaults
     from vllm_kb.engine.kb.knowledge import load as load_kb
     from vllm_kb.engine.kb.models import model_facts
 
     kb, cat = load_kb(), catalog_mod.load()
     mf = model_facts(model, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []))
-    g = resolve_hardware(kb, gpu).facts().get("gpu") or {}
+    g = resolve_hardware(kb.gpus, gpu).facts().get("gpu") or {}
     facts = {"site": {"mode": "standalone_serve", "kind": "vllm serve", "serves_http": True}, "gpu": g, "model": mf}
     engine = {k: v for k, v in cat.defaults(version).items() if v is not None}
     engine.update(effective_defaults(kb, facts, version))
@@ -73,7 +73,7 @@ def estimate(model: str, gpu: str, args_items: tuple, version: str) -> dict[str,
 
 
 def estimate_text(kb: Knowledge, est: dict, lang: str) -> str:
-    from vllm_kb.engine.report.markdown import num
+    from vllm_kb.engine.kb.messages import num
 
     if not est or est.get("fits") is None:
         return "—"

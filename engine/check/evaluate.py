@@ -4,12 +4,12 @@ that needs a fact the site lacks, or one the scanner could not resolve, makes th
 `unknown` — never a silent pass."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.kb.knowledge import Check, FixOp, Knowledge, Rule, Text
+from vllm_kb.engine.kb.messages import lookup, placeholders, render
 
 STATUSES = ("enabled", "not_enabled", "recommended", "not_applicable", "unknown")
 NO_CHANGE = ("enabled", "not_enabled", "not_applicable")
@@ -33,35 +33,6 @@ class Result:
 
     def reason_text(self, lang: str) -> str:
         return render(self.reason(lang), self.values)
-
-
-_PLACEHOLDER = re.compile(r"\{([a-z_]+(?:\.[A-Za-z0-9_]+)+)\}")
-
-
-def placeholders(text: str) -> list[str]:
-    return _PLACEHOLDER.findall(text)
-
-
-def render(text: str, values: dict[str, Any]) -> str:
-    def sub(m):
-        v = values.get(m.group(1))
-        if v is None:
-            return "?"
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, float) and v.is_integer():
-            return str(int(v))
-        return str(v)
-    return _PLACEHOLDER.sub(sub, text)
-
-
-def _lookup(facts: dict, dotted: str):
-    cur: Any = facts
-    for part in dotted.split("."):
-        if not isinstance(cur, dict) or part not in cur:
-            return None
-        cur = cur[part]
-    return cur
 
 
 def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[str, str], kb: Knowledge) -> Result:
@@ -102,7 +73,7 @@ def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[st
 
 
 def _values(text: Text, facts: dict) -> dict[str, Any]:
-    return {p: _lookup(facts, p) for p in placeholders(text.en + " " + text.zh)}
+    return {p: lookup(facts, p) for p in placeholders(text.en + " " + text.zh)}
 
 
 def _concrete(ops: tuple[FixOp, ...], act: cel.Activation) -> list[tuple[FixOp, Any]]:

@@ -8,23 +8,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from vllm_kb.engine.check import catalog_findings
+from vllm_kb.engine.kb.errors import KnowledgeError, Problem
 from vllm_kb.engine.kb.knowledge import Check, Knowledge, Text, load
+from vllm_kb.engine.scan.site import SCAN_FINDINGS
 
-# Findings the engine itself raises (engine/audit.py, engine/scan/*), with a default priority.
-# A new Finding code must be added here and get `sarif.rule.<code>` in knowledge/i18n.yaml
-# (tests/test_formats.py greps the engine for Finding("…") and fails otherwise).
-ENGINE_FINDINGS = {
-    "not-in-version": "P0",
-    "unknown-option": "P0",
-    "value-not-in-version": "P0",
-    "value-unknown": "P0",
-    "value-unlisted": "P1",
-    "env-not-in-version": "P2",
-    "deprecated-entrypoint": "P2",
-    "model-flag": "P1",
-    "stray-positional": "P0",
-    "positional-arg": "P2",
-}
+# Findings the engine itself raises, with a default priority: each stage declares its own codes
+# (engine/scan/site.py, engine/check/catalog_findings.py). A new Finding code must be declared
+# there and get `sarif.rule.<code>` in knowledge/i18n.yaml (tests/test_formats.py greps the
+# engine for Finding("…") and fails otherwise).
+_FINDING_SOURCES = (("engine/check/catalog_findings.py", catalog_findings.CODES), ("engine/scan/site.py", SCAN_FINDINGS))
+
+
+def _engine_findings() -> tuple[dict[str, str], dict[str, str]]:
+    out: dict[str, str] = {}
+    origin: dict[str, str] = {}
+    for where, codes in _FINDING_SOURCES:
+        for code, prio in codes.items():
+            if code in out:
+                raise KnowledgeError([Problem(where, code, "", f"finding code also declared in {origin[code]}")])
+            out[code], origin[code] = prio, where
+    return out, origin
+
+
+ENGINE_FINDINGS, _ORIGIN = _engine_findings()
 # Findings about vllm-kb's own suppressions (engine/check/suppressions.py).
 SUPPRESSION_FINDINGS = {
     "suppression-no-reason": "P2",
@@ -43,6 +50,7 @@ class Rule:
     full: Text
     category: str | None = None
     check: Check | None = None
+    origin: str = ""  # where it is defined: a knowledge file or the engine module that raises it
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -54,16 +62,19 @@ class Rules:
         self.kb = kb
         self._rules: list[Rule] = []
         for c in kb.checks:
-            self._rules.append(Rule(c.id, c.name, "check", c.priority, c.title, _join(c.rationale, c.advice), c.category, c))
+            self._rules.append(Rule(c.id, c.name, "check", c.priority, c.title, _join(c.rationale, c.advice), c.category, c,
+                                    c.file))
         for code, prio in {**ENGINE_FINDINGS, **SUPPRESSION_FINDINGS}.items():
             text = _text(kb, f"sarif.rule.{code}")
             kind = "suppression" if code in SUPPRESSION_FINDINGS else "finding"
-            self._rules.append(Rule(code, code, kind, prio, text, text))
+            origin = _ORIGIN.get(code, "engine/check/suppressions.py")
+            self._rules.append(Rule(code, code, kind, prio, text, text, origin=origin))
         for fid, name, f in _framework_findings():
             short = Text(en=kb.t("sarif.rule.framework", "en", framework=name, code=f["code"]),
                          zh=kb.t("sarif.rule.framework", "zh", framework=name, code=f["code"]))
             full = Text.of({k: v.replace("{vllm_version}", "X") for k, v in f["text"].items()})
-            self._rules.append(Rule(f"{fid}-{f['code']}", f"{fid}-{f['code']}", "framework", f["priority"], short, full))
+            self._rules.append(Rule(f"{fid}-{f['code']}", f"{fid}-{f['code']}", "framework", f["priority"], short, full,
+                                    origin=f"knowledge/frameworks/{fid}.yaml"))
         self._by_key = {k.lower(): r for r in self._rules for k in r.keys}
         self._categories = {c["id"] for c in kb.categories}
 

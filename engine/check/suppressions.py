@@ -17,13 +17,15 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from vllm_kb.engine.check.baseline import Baseline, fingerprint, site_keys
 from vllm_kb.engine.check.config import Config
 from vllm_kb.engine.check.rules import rules
 from vllm_kb.engine.scan.site import Finding
 
+# Plans a site's changes again once its results were filtered (engine/audit.py `replan`).
+Replan = Callable[[Any, Any], None]
 MARKER = "vllm-kb:"
 _COMMENT = re.compile(r"(?:^|[\s;])#\s*vllm-kb:\s*ignore(?P<bracket>\[(?P<ids>[^\]]*)\])?(?P<rest>.*)$")
 _REASON = re.compile(r"^\s*--\s*(?P<reason>.*?)\s*$")
@@ -189,11 +191,10 @@ class Outcome:
     comments: list[Comment] = field(default_factory=list)
 
 
-def apply(rep, cfg: Config | None = None) -> Outcome:
+def apply(rep, cfg: Config | None, replan: Replan) -> Outcome:
     """Filter the audit in place by the configuration and the suppression comments (results,
-    findings, then the planned changes) and add the findings about the comments."""
-    from vllm_kb.engine.audit import replan
-
+    findings, then the planned changes, through `replan`) and add the findings about the
+    comments."""
     cfg = cfg or Config()
     kb = rep.kb
     comments = collect(rep)
@@ -231,7 +232,7 @@ def apply(rep, cfg: Config | None = None) -> Outcome:
         sr.results, sr.remarks = results, remarks
         if changed:
             replan(rep, sr)
-    _comment_findings(rep, out.comments, cfg, kb)
+    _comment_findings(rep, out.comments, cfg, kb, replan)
     return out
 
 
@@ -245,10 +246,9 @@ def _suppress(sr, live, rid, places, priority, message, file, line, fp) -> bool:
     return False
 
 
-def apply_baseline(rep, baseline: Baseline) -> int:
+def apply_baseline(rep, baseline: Baseline, replan: Replan) -> int:
     """Hide what the baseline lists (after `apply`, which gives every site its key). Findings
     about suppression comments are never baselined: fix the comment instead."""
-    from vllm_kb.engine.audit import replan
     from vllm_kb.engine.check.rules import SUPPRESSION_FINDINGS
 
     hidden = 0
@@ -278,10 +278,8 @@ def apply_baseline(rep, baseline: Baseline) -> int:
     return hidden
 
 
-def _comment_findings(rep, comments: list[Comment], cfg: Config, kb) -> None:
+def _comment_findings(rep, comments: list[Comment], cfg: Config, kb, replan: Replan) -> None:
     """Suppression comments that are wrong or do nothing become findings of their own."""
-    from vllm_kb.engine.audit import replan
-
     touched = set()
     for c in comments:
         found = []

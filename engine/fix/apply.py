@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vllm_kb.engine.fix import edits as edits_mod
-from vllm_kb.engine.fix.changes import Change, file_edits
+from vllm_kb.engine.fix.changes import Change
+from vllm_kb.engine.fix.text_edits import file_edits
 
 MAX_PASSES = 10
 

@@ -24,7 +24,7 @@ PRODUCTION_STACK_KEYS = {
 def literal(value: Any, style: str) -> str:
     """A value as the site writes values: python, yaml, shell word or Hydra."""
     if style == "python":
-        from vllm_kb.engine.fix.changes import py_literal
+        from vllm_kb.engine.fix.literals import py_literal
 
         return py_literal(value)
     if isinstance(value, bool):

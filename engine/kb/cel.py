@@ -19,8 +19,9 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from vllm_kb.engine.kb import versions
+from vllm_kb.engine.kb.cel_paths import MACROS, collect, conjuncts
 
-MACROS = frozenset({"all", "exists", "exists_one", "map", "filter"})
+
 BUILTIN_FUNCTIONS = frozenset(
     {"has", "size", "int", "uint", "double", "string", "bool", "bytes", "type", "duration",
      "timestamp", "contains", "startsWith", "endsWith", "matches", "dyn"}
@@ -339,108 +340,6 @@ def compile(source: str) -> Predicate:
         raise CelSyntaxError(str(e).splitlines()[0] if str(e) else "syntax error") from None
     paths: set[tuple[str, ...]] = set()
     funcs: set[str] = set()
-    _collect(tree, frozenset(), paths, funcs)
+    collect(tree, frozenset(), paths, funcs)
     return Predicate(source=source, paths=frozenset(paths), functions=frozenset(funcs), _tree=tree,
-                     _parts=_conjuncts(tree))
-
-
-def _conjuncts(tree) -> list | None:
-    """`a && b && c` (nothing else at the top) as three expressions of their own, else None."""
-    from lark import Tree
-
-    if not (isinstance(tree, Tree) and tree.data == "expr" and len(tree.children) == 1):
-        return None
-    orn = tree.children[0]
-    if not (isinstance(orn, Tree) and orn.data == "conditionalor" and len(orn.children) == 1):
-        return None
-    node = orn.children[0]
-    if not (isinstance(node, Tree) and node.data == "conditionaland" and len(node.children) == 2):
-        return None
-    parts = []
-    while isinstance(node, Tree) and node.data == "conditionaland" and len(node.children) == 2:
-        parts.append(node.children[1])
-        node = node.children[0]
-    if not (isinstance(node, Tree) and node.data == "conditionaland" and len(node.children) == 1):
-        return None
-    parts.append(node.children[0])
-    return [Tree("expr", [Tree("conditionalor", [Tree("conditionaland", [p])])]) for p in reversed(parts)]
-
-
-def _collect(node, bound: frozenset[str], paths: set, funcs: set) -> None:
-    from lark import Tree, Token
-
-    if not isinstance(node, Tree):
-        return
-    kind = node.data
-    if kind == "member_dot":
-        chain = _chain(node)
-        if chain is not None:
-            if chain[0] not in bound:
-                paths.add(tuple(chain))
-            return
-    if kind == "member_dot_arg":
-        target, method, *rest = node.children
-        method_name = str(method)
-        args = rest[0].children if rest and isinstance(rest[0], Tree) else []
-        if method_name in MACROS and args:
-            var = _ident(args[0])
-            _collect(target, bound, paths, funcs)
-            inner = bound | {var} if var else bound
-            for a in args[1:]:
-                _collect(a, inner, paths, funcs)
-            return
-        funcs.add(method_name)
-        _collect(target, bound, paths, funcs)
-        for a in args:
-            _collect(a, bound, paths, funcs)
-        return
-    if kind == "ident_arg":
-        name, *rest = node.children
-        funcs.add(str(name))
-        for child in rest:
-            _collect(child, bound, paths, funcs)
-        return
-    if kind == "ident":
-        name = str(node.children[0])
-        if name not in bound and name not in ("true", "false", "null"):
-            paths.add((name,))
-        return
-    for child in node.children:
-        if isinstance(child, Tree):
-            _collect(child, bound, paths, funcs)
-        elif isinstance(child, Token):
-            continue
-
-
-def _chain(node) -> list[str] | None:
-    """`a.b.c` as ['a','b','c'] when it is a plain dotted path from an identifier."""
-    from lark import Tree
-
-    parts: list[str] = []
-    cur = node
-    while True:
-        if isinstance(cur, Tree) and cur.data == "member":
-            cur = cur.children[0]
-            continue
-        if isinstance(cur, Tree) and cur.data == "member_dot":
-            parts.append(str(cur.children[1]))
-            cur = cur.children[0]
-            continue
-        if isinstance(cur, Tree) and cur.data == "primary":
-            cur = cur.children[0]
-            continue
-        if isinstance(cur, Tree) and cur.data == "ident":
-            parts.append(str(cur.children[0]))
-            return list(reversed(parts))
-        return None
-
-
-def _ident(expr) -> str | None:
-    from lark import Tree
-
-    cur = expr
-    while isinstance(cur, Tree) and len(cur.children) == 1 and cur.data != "ident":
-        cur = cur.children[0]
-    if isinstance(cur, Tree) and cur.data == "ident":
-        return str(cur.children[0])
-    return None
+                     _parts=conjuncts(tree))

@@ -9,7 +9,6 @@ from functools import lru_cache
 from typing import Any
 
 from vllm_kb.engine.kb import cel, resources, yamlio
-from vllm_kb.engine.scan.site import Setting, Site
 from vllm_kb.engine.kb.versions import SpecifierSet, parse, try_parse
 
 FRAMEWORK_IDS = ("trl", "verl", "openrlhf", "llamafactory", "ms-swift")
@@ -51,11 +50,11 @@ class Framework:
         self._by_name: dict[str, Key] = {}
         for k in self.keys:
             for n in (k.key, *k.aliases):
-                self._by_name[_norm(n)] = k
+                self._by_name[normalise_key(n)] = k
 
     def key(self, written: str) -> Key | None:
         """The key a spelling means: `--vllm_num_engines`, `vllm.num_engines`, `+a.b=…`, `vllm-mode`."""
-        return self._by_name.get(_norm(written))
+        return self._by_name.get(normalise_key(written))
 
     def key_for_arg(self, arg: str) -> Key | None:
         keys = [k for k in self.keys if k.arg == arg]
@@ -119,7 +118,7 @@ class Framework:
         return "none", False
 
 
-def _norm(name: str) -> str:
+def normalise_key(name: str) -> str:
     n = name.strip().lstrip("+~").lstrip("-")
     return n.replace("-", "_").lower()
 
@@ -139,90 +138,6 @@ def load_all() -> dict[str, Framework]:
 
 def get(fid: str) -> Framework:
     return load_all()[fid]
-
-
-@dataclass
-class Entry:
-    """One framework key as a scanner read it."""
-
-    written: str  # as in the file: `--vllm_gpu_memory_utilization`, `actor_rollout_ref.rollout.name`
-    setting: Setting  # value and provenance; its name is replaced by the engine argument
-    lines: dict[str, int] = field(default_factory=dict)  # a mapping value: the line of each of its keys
-
-
-def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syntax: str, kind: str,
-               version: str | None, command: str | None = None, source: Any = None, end_line: int = 0) -> Site | None:
-    """The vLLM site a framework config describes, or None when it does not use vLLM."""
-    values: dict[str, Any] = {}
-    passthrough = None
-    settings: dict[str, Setting] = {}
-    unknown: dict[str, Setting] = {}
-    unmapped: dict[str, Setting] = {}
-    written: dict[str, Setting] = {}  # framework key → its setting, as read
-    model = None
-    pt = fw.passthrough
-    for e in entries:
-        key = fw.key(e.written)
-        s = e.setting
-        if key is None and pt and _norm(e.written).startswith(_norm(pt["key"]) + "."):
-            # engine_kwargs.vllm.X=… / vllm_config.X: a vLLM argument passed straight through
-            arg = _norm(e.written)[len(_norm(pt["key"])) + 1:]
-            s.name = arg
-            settings[arg] = s
-            continue
-        if key is None and pt and _norm(e.written) == _norm(pt["key"]) and isinstance(s.value, dict):
-            for arg, v in s.value.items():
-                # a YAML mapping: each key on its own line; a JSON string (--vllm_config '{…}'): the flag's
-                nested = str(arg) in e.lines
-                settings[str(arg)] = Setting(str(arg), v, True, s.file, e.lines.get(str(arg), s.line), str(arg) if nested else s.key,
-                                             repr(v), s.syntax, pos=None)
-            values[pt["key"]] = s.value
-            passthrough = s
-            continue
-        if key is None:
-            continue
-        if s.resolved:
-            values[key.key] = s.value
-        written[key.key] = s
-        if not version_matches(key.versions, version):
-            unmapped[key.key] = s  # this release of the framework ignores (or rejects) the key
-            continue
-        if key.arg == "model":
-            s.name = "model"
-            model = s
-        elif key.arg:
-            s.name = key.arg
-            settings[key.arg] = s
-    mode, client = fw.mode(values, version, command)
-    if mode == "none":
-        return None
-    site = Site(file=file, line=line, syntax=syntax, kind=kind, mode=mode, mode_evidence=f"{file}:{line}",
-                framework=fw.id, end_line=end_line or line)
-    implied_defaults = {}
-    for rule, value in fw.implied(values, version, command):
-        if rule["arg"] in settings:
-            continue
-        src = [written[k] for k in rule["from"] if k in written]
-        if not src:  # derived from the framework's own defaults only
-            implied_defaults[rule["arg"]] = value
-            continue
-        first = src[0]
-        settings[rule["arg"]] = Setting(rule["arg"], value, True, first.file, first.line, first.key, first.raw, first.syntax,
-                                        note="implied by " + " + ".join(f"{k}={values.get(k)!r}" for k in rule["from"]),
-                                        implied=True)
-    site.settings = settings
-    site.unknown = unknown
-    site.unmapped = unmapped
-    site.model = model
-    site.source = source
-    site.framework_version = version
-    site.framework_defaults = {k: v for k, v in {**fw.defaults(version), **implied_defaults}.items() if k not in settings}
-    site.fixed = fw.fixed(mode)
-    site.framework_keys = values
-    site.framework_command = command
-    site.passthrough = passthrough
-    site.engine_elsewhere = client
-    return site
 
 
 def version_matches(spec: str | None, version: str | None) -> bool:

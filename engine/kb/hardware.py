@@ -182,3 +182,10 @@ def _nvlink(nvml, handle) -> bool | None:
 
 def _nvml_reason(e: Exception) -> str:
     return str(e) or type(e).__name__
+
+
+def resolve(gpus: list[dict], spec: str | None, nvml: Any = None) -> Hardware:
+    """The machine an audit is for: `--gpu SPEC`, or the local probe for `auto` / no spec."""
+    if spec and spec.lower() != "auto":
+        return parse_spec(spec, gpus)
+    return probe(gpus, nvml=nvml)

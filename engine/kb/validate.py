@@ -1,6 +1,8 @@
-"""`vllm-kb kb validate`: the knowledge linted as a whole — every file against its schema,
-every CEL predicate compiled, every fact, flag and env var it names checked against the
-facts schema and the vLLM catalog for the versions it claims, ids unique, cases passing."""
+"""The knowledge's own consistency, the first part of `vllm-kb kb validate` (engine/validate.py
+runs it with the rest): every file against its schema, every CEL predicate compiled, every
+fact, flag and env var it names checked against the facts schema and the vLLM catalog for the
+releases it claims, ids unique. Cases and stage lints are hooks (`cases`, `stages`) that
+engine/validate.py fills, since they need the later stages' code."""
 from __future__ import annotations
 
 import re
@@ -9,7 +11,7 @@ from typing import Any
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import cel, resources, schemas, yamlio
 from vllm_kb.engine.kb.errors import KnowledgeError, Problem
-from vllm_kb.engine.check.evaluate import placeholders
+from vllm_kb.engine.kb.messages import placeholders
 from vllm_kb.engine.kb.knowledge import Knowledge, Registry, _check_from
 from vllm_kb.engine.kb.versions import SpecifierSet
 
@@ -87,12 +89,15 @@ class Validator:
         self.frameworks()
         self.triggers()
         self.i18n_usage()
-        self.decision_tree()
-        from vllm_kb.engine.advise import scenario_lint, tables
-
-        n_scenarios, n_tables = scenario_lint.lint(self), tables.lint(self)
-        stats = f"{len(checks)} checks in {len(categories)} categories, {self.n_predicates} CEL predicates, {self.n_cases} cases, {n_scenarios} scenarios, {n_tables} tables; catalog {self.cat.oldest} … {self.cat.newest}"
+        counts = self.stages()
+        stats = (f"{len(checks)} checks in {len(categories)} categories, {self.n_predicates} CEL predicates, {self.n_cases} cases, "
+                 f"{counts.get('scenarios', 0)} scenarios, {counts.get('tables', 0)} tables; catalog {self.cat.oldest} … {self.cat.newest}")
         return self.problems, stats
+
+    def stages(self) -> dict[str, int]:
+        """Knowledge whose lint needs a later stage's code (decision tree, scenarios, tables):
+        engine/validate.py lints it. Returns how many of each kind were linted."""
+        return {}
 
     def manifest(self) -> None:
         doc = self.load(("manifest.yaml",))
@@ -251,25 +256,7 @@ class Validator:
                 self.add(file, id_, path, f"names env var {env!r}, absent from every release the check covers")
 
     def cases(self, c) -> None:
-        from vllm_kb.engine.check.evaluate import evaluate
-
-        kb = _kb()
-        for i, case in enumerate(c.cases):
-            self.n_cases += 1
-            where = f"cases[{i}]"
-            facts = case.get("facts") or {}
-            for path, msg in schemas.errors("facts", facts):
-                self.add(c.file, c.id, f"{where}.facts" + ("." + schemas.json_path(path) if path else ""), msg)
-            for group in FACT_GROUPS_FREE:
-                for name in (facts.get(group) or {}):
-                    err = self.fact_name((group, name))
-                    if err:
-                        self.add(c.file, c.id, f"{where}.facts.{group}.{name}", err)
-            res = evaluate(c, facts, cel.Activation(facts), {}, kb)
-            if res.status != case["expect"]:
-                self.add(c.file, c.id, where, f"case {case['name']!r}: expected {case['expect']}, got {res.status} ({res.reason_text('en')})")
-            elif case.get("priority") and res.priority != case["priority"]:
-                self.add(c.file, c.id, where, f"case {case['name']!r}: expected priority {case['priority']}, got {res.priority}")
+        """Each check's own cases need the check stage to run: engine/validate.py runs them."""
 
     def effective_defaults(self) -> None:
         doc = self.load(("vllm", "effective_defaults.yaml"))
@@ -354,14 +341,6 @@ class Validator:
                 if path[0] != "obs" or (len(path) > 1 and path[1] not in OBS_FIELDS):
                     self.add(name, t.get("id", ""), f"triggers[{i}].when", f"unknown name {'.'.join(path)!r} (obs.{', obs.'.join(OBS_FIELDS)})")
 
-    def decision_tree(self) -> None:
-        """knowledge/decision_tree.yaml beyond its schema: engine/advise/diagnose.py lints it."""
-        from vllm_kb.engine.advise import diagnose
-
-        doc = self.load(("decision_tree.yaml",))
-        if doc is not None and not schemas.errors("decision_tree", doc.data):
-            diagnose.lint(self, doc.data)
-
     def i18n_usage(self) -> None:
         """Every UI string key used in code or templates exists."""
         kb = _kb()
@@ -386,5 +365,6 @@ def _kb() -> Knowledge:
     return load()
 
 
-def validate_all() -> tuple[list[Problem], str]:
+def validate_kb() -> tuple[list[Problem], str]:
+    """The knowledge's own consistency, without running any case or stage lint."""
     return Validator().run()

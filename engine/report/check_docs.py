@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.fix import changes as fixes
+from vllm_kb.engine.fix import literals
 from vllm_kb.engine.kb.knowledge import Check, FixOp, Knowledge, Rule, Text
 from vllm_kb.engine.scan.site import Site
 from vllm_kb.engine.kb.versions import SpecifierSet, newest_matching, parse
@@ -197,8 +198,8 @@ def _set(target: str, value: Any, syntax: str, cat: catalog_mod.Catalog, version
         text = fixes.cli_text(cat, version, _blank_site("cli"), target, value, None)
         return text if text is not None else _name(target, syntax, cat, version)
     if syntax == "yaml":
-        return f"{_name(target, syntax, cat, version)}: {fixes.yaml_scalar(value)}"
-    return f"{target}={fixes.py_literal(value)}"
+        return f"{_name(target, syntax, cat, version)}: {literals.yaml_scalar(value)}"
+    return f"{target}={literals.py_literal(value)}"
 
 
 def records(kb: Knowledge, lang: Lang, keep: Callable[[Check], bool] = lambda c: True) -> list[dict[str, Any]]:

@@ -4,18 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from vllm_kb.engine.kb.knowledge import load
-
-
-def num(v) -> str:
-    if v is None:
-        return "?"
-    if isinstance(v, bool):
-        return str(v)
-    if isinstance(v, int) and abs(v) >= 10_000:
-        return f"{v:,}"  # token and block counts
-    if isinstance(v, float):
-        return str(int(v)) if v.is_integer() else f"{v:g}"
-    return str(v)
+from vllm_kb.engine.kb.messages import num
 
 
 @lru_cache(maxsize=1)

@@ -7,9 +7,10 @@ from typing import Any
 from vllm_kb.engine.kb import redact as redact_mod
 from vllm_kb.engine.advise import scenarios, tables
 from vllm_kb.engine.check import baseline
-from vllm_kb.engine.audit import AuditReport, SiteReport
+from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.check.evaluate import NO_CHANGE
-from vllm_kb.engine.fix.changes import PRIORITY_ORDER, file_edits
+from vllm_kb.engine.fix.changes import PRIORITY_ORDER
+from vllm_kb.engine.fix.text_edits import file_edits
 from vllm_kb.engine.check.suppressions import locate
 
 SCHEMA_VERSION = 1

@@ -38,7 +38,7 @@ def _render(data: dict, console) -> None:
                       f"{t('report.vllm_version')}: {s['vllm']['version']}")
         mem = s.get("memory")
         if mem:
-            from vllm_kb.engine.report.markdown import num
+            from vllm_kb.engine.kb.messages import num
 
             line = t("report.memory_line", weights=num(mem["weights_gib"]), per_gpu=num(mem["weights_per_gpu_gib"]),
                      usable=num(mem["usable_per_gpu_gib"]), gmu=num(s["effective"].get("gpu_memory_utilization")))

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vllm_kb.engine.kb.catalog import Catalog
-from vllm_kb.engine.scan.site import Setting
 from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.site import Setting
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
 

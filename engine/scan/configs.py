@@ -4,9 +4,10 @@ ms-swift YAML/JSON. Which framework a file belongs to is decided by keys only it
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks, yamlio
-from vllm_kb.engine.scan.site import Site
+from vllm_kb.engine.scan import framework_site
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.fw_launch import mapping_entries
+from vllm_kb.engine.scan.site import Site
 
 SWIFT_ONLY = {"rlhf_type", "sleep_level", "train_type", "vllm_engine_kwargs", "vllm_use_async_engine", "offload_model"}
 LLAMAFACTORY_ONLY = {"vllm_maxlen", "vllm_gpu_util", "vllm_config", "template", "finetuning_type", "stage"}
@@ -42,7 +43,7 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
         entries = mapping_entries(doc.data, doc, rel, flatten=verl)
         line = _selector_line(fw, entries) or (doc.line_of(("actor_rollout_ref", "rollout")) if verl else doc.start_line)
         command = "rlhf" if fid == "ms-swift" and "rlhf_type" in doc.data else None
-        site = frameworks.build_site(fw, entries, file=rel, line=line,
+        site = framework_site.build_site(fw, entries, file=rel, line=line,
                                      syntax="framework-config", kind=f"{fw.name} config", version=ctx.framework_version(rel, fw.package),
                                      command=command)
         if site is not None:

@@ -10,11 +10,11 @@ import re
 from dataclasses import dataclass, field
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.kb.frameworks import Entry
-from vllm_kb.engine.scan.site import Setting
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.framework_site import Entry
 from vllm_kb.engine.scan.launchers import _PYTHON, program_start
 from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.site import Setting
 
 TRL_COMMANDS = {"grpo", "rloo", "dpo", "online_dpo", "online-dpo", "kto", "sft", "reward", "gkd", "xpo", "nash_md", "ppo"}
 SWIFT_COMMANDS = {"rlhf", "rollout", "infer", "deploy", "sft", "pt", "app", "eval", "export", "sample"}

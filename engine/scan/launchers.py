@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from vllm_kb.engine.scan.shell import Word, split_assignment
+from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.shell_expand import split_assignment
 
 # wrapper → options of it that take a value
 WRAPPERS: dict[str, set[str]] = {

@@ -10,7 +10,13 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
+from vllm_kb.engine.kb.versions import (
+    InvalidSpecifier,
+    SpecifierSet,
+    Version,
+    newest_matching,
+    try_parse,
+)
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 
 if sys.version_info >= (3, 11):

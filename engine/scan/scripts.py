@@ -3,18 +3,17 @@ command, with the script's exported env vars and its `--config` file merged in."
 from __future__ import annotations
 
 import re
-
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import fw_launch
-from vllm_kb.engine.scan.site import Finding, Setting, Site
-from vllm_kb.engine.scan import serve_config
+from vllm_kb.engine.scan import framework_site, fw_launch, serve_config
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.launchers import find_launch
-from vllm_kb.engine.scan.shell import Expander, ShellSyntaxError, parse, split_assignment
+from vllm_kb.engine.scan.shell import ShellSyntaxError, parse
+from vllm_kb.engine.scan.shell_expand import Expander, split_assignment
+from vllm_kb.engine.scan.site import Finding, Setting, Site
 
 SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", ".bsub"}
 SHEBANG = ("#!/bin/sh", "#!/bin/bash", "#!/usr/bin/env bash", "#!/usr/bin/env sh", "#!/bin/zsh", "#!/usr/bin/env zsh", "#!/bin/dash", "#!/bin/ksh")
@@ -97,7 +96,7 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
         found, positionals, opaque = fw_launch.entries(words, launch, rel)
         config = _framework_config(ctx, rel, launch, found, positionals)
         entries = (fw_launch.config_entries(ctx, config, launch.framework, flatten=launch.framework == "verl") if config else []) + found
-        site = frameworks.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,
+        site = framework_site.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,
                                      syntax="hydra-override" if launch.style == "hydra" else "cli", kind=launch.kind,
                                      version=fw_version, command=launch.command,
                                      source={"words": words, "launch": _as_launch(launch), "arg_style": launch.style})

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.scan.site import Setting
 from vllm_kb.engine.scan.cli_args import coerce, normalise_flag
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.site import Setting
 
 
 def read_config(ctx: ScanContext, rel: str, version: str):

@@ -27,6 +27,15 @@ class Setting:
         return f"{self.file}:{self.line}"
 
 
+# Findings the scanners raise while reading a launch (engine/scan/scripts.py,
+# engine/scan/python_calls.py), with their default priority; engine/check/rules.py registers them.
+SCAN_FINDINGS = {
+    "model-flag": "P1",
+    "stray-positional": "P0",
+    "positional-arg": "P2",
+}
+
+
 @dataclass
 class Finding:
     """A remark about a site that is not one of the checks (unknown flag, unreadable value)."""

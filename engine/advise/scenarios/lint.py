@@ -1,4 +1,4 @@
-"""`kb validate` for knowledge/scenarios.yaml (called from engine/kb/validate.py): beyond the
+"""`kb validate` for knowledge/scenarios.yaml (called from engine/validate.py): beyond the
 schema, every CEL predicate compiles and names known facts or plan fields, every argument,
 flag and env var a scenario can render exists in every vLLM release the item covers, literal
 values are allowed there, templates compile, and each scenario's own cases hold — the best
@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 
+from vllm_kb.engine.advise.scenarios.matching import context_for, match
+from vllm_kb.engine.advise.scenarios.model import FILE, PLAN_FIELDS, Item, Scenario, Scenarios, parse
+from vllm_kb.engine.advise.scenarios.rendering import _jinja, render
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.kb.errors import KnowledgeError, UsageError
-from vllm_kb.engine.check.evaluate import placeholders
 from vllm_kb.engine.kb.knowledge import Text
-from vllm_kb.engine.advise.scenarios import (FILE, PLAN_FIELDS, Item, Scenario, Scenarios, _jinja, context_for, match, parse, render)
+from vllm_kb.engine.kb.messages import placeholders
 
 
 def lint(v) -> int:

@@ -1,0 +1,166 @@
+"""Findings drawn from the vLLM catalog rather than from a check's CEL: an option, value or
+environment variable that the site's vLLM release does not have, the deprecated API-server
+entry point, and a framework's own pitfalls. Each code is registered in `CODES` (id → default
+priority) and reaches the same rule registry as the YAML checks (engine/check/rules.py), so
+`vllm-kb checks show not-in-version` works like `checks show B3`."""
+from __future__ import annotations
+
+import difflib
+
+from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
+from vllm_kb.engine.kb.messages import msg
+from vllm_kb.engine.scan.cli_args import normalise_flag
+from vllm_kb.engine.scan.site import Finding, Site
+
+# What each finding means lives in knowledge/i18n.yaml as `sarif.rule.<code>`.
+CODES = {
+    "not-in-version": "P0",
+    "unknown-option": "P0",
+    "value-not-in-version": "P0",
+    "value-unknown": "P0",
+    "value-unlisted": "P1",
+    "env-not-in-version": "P2",
+    "deprecated-entrypoint": "P2",
+}
+# The release from which `python -m vllm.entrypoints.openai.api_server` warns that it is deprecated.
+API_SERVER_DEPRECATED = "0.29.0"
+
+
+def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: set[str], kb: Knowledge) -> list[Finding]:
+    """Every catalog finding of one site. `version` is the release the project uses, `lookup`
+    the catalogued release it resolves to; `handled` names settings a check already removes."""
+    out = (_version_remarks(site, cat, lookup, handled, kb) + _value_remarks(site, cat, lookup, handled)
+           + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version))
+    if site.kind == "api_server" and cat.index_version(version) >= cat.index_version(API_SERVER_DEPRECATED):
+        out.append(Finding("deprecated-entrypoint", msg("finding.api_server_deprecated", version=version), site.file, site.line, "P2"))
+    return out
+
+
+def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
+    if site.framework == "none":
+        return []
+    from vllm_kb.engine.kb import frameworks
+
+    fw = frameworks.get(site.framework)
+    out = []
+    for f in fw.findings(site.framework_keys, site.framework_version, site.framework_command, vllm_version):
+        text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version) for lang in ("en", "zh")}
+        out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], subject=""))
+    return out
+
+
+def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:
+    """Options the site passes that its vLLM version does not have (launch fails)."""
+    out = []
+    for s in list(site.settings.values()) + list(site.unknown.values()):
+        if s.known or s.name in handled:
+            continue
+        key = s.key or s.name
+        entry = cat.arg(s.name) if s.syntax == "python-call" else None
+        flag_entry = cat.flag(normalise_flag(key if key.startswith("-") else "--" + key)[0]) if s.syntax in ("cli", "yaml-config") else None
+        e = entry or flag_entry
+        if e is not None and e.within_life(version):
+            continue
+        fix = [(FixOp("unset", s.name), None)]
+        if e is not None:
+            removed = e.removed_in() if cat.index_version(version) > cat.index_version(e.last) else None
+            extra = msg("finding.removed_in", removed=removed) if removed else msg("finding.added_in", first=e.first)
+            rename = kb.renames.get((False, s.name)) if removed else None
+            text = {lang: msg("finding.not_in_version", key=key, version=version, extra=extra[lang])[lang] for lang in ("en", "zh")}
+            if rename:
+                text = {lang: text[lang] + kb.t("finding.replaced_by", lang, what=rename["replacement"][lang]) for lang in ("en", "zh")}
+                fix += _carry(rename, s.value, cat, version)
+            out.append(Finding("not-in-version", text, s.file, s.line, "P0", fix=fix, safe=True, subject=s.name))
+        else:
+            guess = _did_you_mean(s, cat, version)
+            hint = msg("finding.did_you_mean", guess=guess) if guess else {"en": "", "zh": ""}
+            text = {lang: msg("finding.unknown_option", key=key, hint=hint[lang])[lang] for lang in ("en", "zh")}
+            out.append(Finding("unknown-option", text, s.file, s.line, "P0", fix=fix, safe=True, subject=s.name))
+    return out
+
+
+def _carry(rename: dict, value, cat, version: str) -> list:
+    """Move an old option's value to the argument that replaced it, when that one exists."""
+    if not rename.get("carry") or value is None:
+        return []
+    head, _, key = rename["carry"].partition(".")
+    e = cat.arg(head)
+    if e is None or not e.exists(version):
+        return []
+    return [(FixOp("set", head), {key: value} if key else value)]
+
+
+def _value_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Finding]:
+    """Values vLLM does not accept in this release (`--quantization fp8_per_block` on 0.19)."""
+    out = []
+    for s in site.settings.values():
+        if not s.resolved or not s.known or s.name in handled or s.value is None:
+            continue
+        candidates = [((s.name,), s.value)]
+        if isinstance(s.value, dict):
+            candidates = [((s.name, k), v) for k, v in s.value.items()]
+        for path, value in candidates:
+            if isinstance(value, (dict, list, bool)) or value is None:
+                continue
+            allowed = cat.allowed_values(path, version)
+            if not allowed or not allowed[0]:
+                continue
+            values, _ = allowed
+            if str(value) in {str(v) for v in values}:
+                continue
+            what = ".".join(path)
+            history = cat.value_history(path, value) or cat.value_history(path, str(value))
+            if history:
+                first, last = history[0], history[-1]
+                when = msg("finding.value_available", first=first, last=last)
+                text = {lang: msg("finding.value_not_in_version", value=value, what=what, version=version, when=when[lang])[lang] for lang in ("en", "zh")}
+                out.append(Finding("value-not-in-version", text, s.file, s.line, "P0", subject=f"{what}={value}"))
+                continue
+            guess = difflib.get_close_matches(str(value), [str(v) for v in values], n=1, cutoff=0.75)
+            if guess:
+                hint = msg("finding.did_you_mean", guess=guess[0])
+                text = {lang: msg("finding.value_unknown", value=value, what=what, version=version)[lang] + hint[lang] for lang in ("en", "zh")}
+                fix = [(FixOp("set", s.name), {path[1]: guess[0]} if len(path) == 2 else guess[0])]
+                out.append(Finding("value-unknown", text, s.file, s.line, "P0", fix=fix, subject=f"{what}={value}"))
+            else:
+                text = msg("finding.value_unlisted", value=value, what=what, version=version)
+                out.append(Finding("value-unlisted", text, s.file, s.line, "P1", subject=f"{what}={value}"))
+    return out
+
+
+def _env_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:
+    """VLLM_* variables the site's vLLM does not know: ignored (and warned about from 0.17)."""
+    out = []
+    for name, s in site.env.items():
+        if not name.startswith("VLLM_") or name in handled:
+            continue
+        e = cat.env(name)
+        if e is not None and e.exists(version):
+            continue
+        if e is not None:
+            removed = e.removed_in() if cat.index_version(version) > cat.index_version(e.last) else None
+            extra = msg("finding.removed_in", removed=removed) if removed else msg("finding.added_in", first=e.first)
+        else:
+            extra = {"en": "", "zh": ""}
+        text = {lang: msg("finding.env_not_in_version", name=name, version=version, extra=extra[lang])[lang] for lang in ("en", "zh")}
+        fix = [(FixOp("unset_env", name), None)]
+        rename = kb.renames.get((True, name))
+        if rename:
+            text = {lang: text[lang] + kb.t("finding.replaced_by", lang, what=rename["replacement"][lang]) for lang in ("en", "zh")}
+            fix += _carry(rename, s.value, cat, version)
+        out.append(Finding("env-not-in-version", text, s.file, s.line, "P2", fix=fix, safe=True, subject=name))
+    return out
+
+
+def _did_you_mean(s, cat, version: str) -> str | None:
+    """The closest real option, spelled the way the site writes options."""
+    names = [n for n in cat.arg_names if cat.arg(n).exists(version)]
+    hit = difflib.get_close_matches(s.name, names, n=1, cutoff=0.75)
+    if not hit:
+        return None
+    if s.syntax == "cli":
+        return cat.long_flag(hit[0], version) or "--" + hit[0].replace("_", "-")
+    if s.syntax == "yaml-config":
+        return hit[0].replace("_", "-") if "-" in s.key else hit[0]
+    return hit[0]

@@ -1,0 +1,204 @@
+"""A memory estimate that follows vLLM's own KV-cache sizing (vllm/v1/worker/gpu_worker.py
+determine_available_memory, vllm/v1/core/kv_cache_utils.py; the V0 worker before 0.8):
+
+    requested  = GPU total (as torch sees it) x gpu_memory_utilization
+    available  = requested - weights - peak activation of the profile run - non-torch memory
+                 - CUDA-graph memory (subtracted from vLLM 0.20, when it is profiled first)
+    blocks     = available // (page bytes x layers sharing a block), tokens = blocks x block_size
+
+with full-attention, MLA and sliding-window layers counted as vLLM's (hybrid) KV-cache manager
+counts them. Every number is an estimate; `assumptions` lists what it rests on as
+machine-readable {key, value} pairs so that reports can word them in any language."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layout,
+                                            pp_stage_layers)
+from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
+                                                 non_torch_bytes)
+from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
+                                                 KV_RESERVE_FRACTION, TP_CHOICES, Runtime, human_int, runtime)
+from vllm_kb.engine.check.memory.weights import BYTES_PER_PARAM, weight_width, weights_bytes, weights_per_gpu_bytes
+from vllm_kb.engine.kb.models import tp_divides
+
+__all__ = ["BYTES_PER_PARAM", "DEFAULT_GMU", "DRIVER_RESERVED_GIB", "GIB", "batched_tokens", "estimate", "human_int",
+           "kv_layout", "numeric_args", "pp_stage_layers", "runtime", "weights_bytes", "weights_per_gpu_bytes"]
+
+
+class _Notes:
+    """The assumptions of one estimate, in the order they were made."""
+
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any]] = []
+
+    def add(self, key: str, value: Any) -> Any:
+        self.items.append({"key": key, "value": value})
+        return value
+
+
+@dataclass(frozen=True)
+class _Site:
+    """What one estimate is about: model, GPU, engine arguments, release behaviour."""
+    model: dict
+    gpu: dict
+    engine: dict
+    rt: Runtime
+    tp: int
+    pp: int
+
+    @property
+    def has_dims(self) -> bool:
+        return bool(self.model.get("num_hidden_layers") and self.model.get("hidden_size"))
+
+    @property
+    def max_len(self) -> int:
+        m, e = self.model, self.engine
+        given = human_int(e.get("max_model_len"))
+        if given and given > 0:  # -1 / "auto": vLLM fits the context to memory; size the model's
+            return given
+        return int(m.get("max_context") or m.get("max_position_embeddings") or 4096)
+
+    @property
+    def batched(self) -> int:
+        return batched_tokens(self.engine, self.max_len, self.rt)
+
+    def with_tp(self, tp: int) -> "_Site":
+        return _Site(self.model, self.gpu, self.engine, self.rt, tp, self.pp)
+
+
+# Arguments the sizing does arithmetic with; a site can write anything there ("$TP", "\x01128").
+_NUMERIC_ARGS = {"tensor_parallel_size": int, "pipeline_parallel_size": int, "data_parallel_size": int,
+                 "max_num_seqs": int, "block_size": int, "gpu_memory_utilization": float}
+
+
+def numeric_args(engine: dict) -> dict:
+    """The engine arguments with every numeric one a finite number, or dropped (its default is used)."""
+    out = dict(engine)
+    for key, typ in _NUMERIC_ARGS.items():
+        v = out.get(key)
+        if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)):
+            continue
+        try:
+            f = float(v)
+            out[key] = typ(f) if math.isfinite(f) else None
+        except (TypeError, ValueError, OverflowError):
+            out[key] = None
+        if out[key] is None:
+            del out[key]
+    return out
+
+
+def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = None,
+             env: dict | None = None) -> dict[str, Any]:
+    """Memory facts for one site. `model` = models.model_facts(...), `gpu` = hardware facts,
+    `engine` = effective engine arguments; `vllm_version` picks the release's sizing rules
+    (None: the newest), `env` the site's environment (VLLM_USE_V1). Empty when the model size
+    is unknown."""
+    if not model.get("params_b"):
+        return {}
+    engine = numeric_args(engine)
+    notes = _Notes()
+    weights = weights_bytes(model, engine)
+    out: dict[str, Any] = {"weights_gib": round(weights / GIB, 1)}
+    width = notes.add("weight_width", weight_width(engine, model))
+    if BYTES_PER_PARAM[width] < 2.0:  # only quantized layers shrink; the note says so
+        notes.add("weight_bytes_per_param", BYTES_PER_PARAM[width])
+    if not gpu.get("memory_gib"):
+        out["assumptions"] = notes.items
+        return out
+    site = _Site(model, gpu, engine, runtime(vllm_version, env),
+                 int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
+    budget = _budget(site, last_stage=True, notes=notes)
+    per_gpu = weights_per_gpu_bytes(model, engine, weights, site.tp, site.pp)
+    out["weights_per_gpu_gib"] = round(per_gpu / GIB, 1)
+    out["usable_per_gpu_gib"] = round(budget["usable"] / GIB, 1)
+    out["fits"] = per_gpu <= budget["usable"] * (1 - KV_RESERVE_FRACTION)
+    min_tp = _min_tp(site, weights)
+    if min_tp is not None:
+        out["min_tp"] = min_tp
+    out.update({f"{k}_gib": round(budget[k] / GIB, 2) for k in ("activation_peak", "non_torch", "cudagraph")})
+    out["requested_per_gpu_gib"] = round(budget["requested"] / GIB, 2)
+    if site.has_dims:
+        out.update(_kv_facts(site, per_gpu, notes))
+    out["assumptions"] = notes.items
+    return out
+
+
+def _budget(site: _Site, last_stage: bool, notes: _Notes | None = None) -> dict[str, float]:
+    """Bytes per GPU: requested, the non-KV terms, and `usable` (left for weights and KV)."""
+    add = notes.add if notes else (lambda k, v: v)
+    model, gpu, engine, rt = site.model, site.gpu, site.engine, site.rt
+    total = (float(gpu["memory_gib"]) - add("driver_reserved_gib", DRIVER_RESERVED_GIB)) * GIB
+    gmu = float(add("gpu_memory_utilization", float(engine.get("gpu_memory_utilization") or DEFAULT_GMU)))
+    if site.has_dims:
+        tokens = add("profile_batched_tokens", site.batched)
+        add("profile_max_num_seqs", int(engine.get("max_num_seqs") or 256))
+        activation = activation_peak_bytes(model, engine, tokens, site.tp, rt, last_stage)
+        graphs = cudagraph_bytes(model, engine, site.pp, rt)
+    else:  # no dimensions: a share of the GPU, as the first-order estimate did
+        activation = ACTIVATION_FRACTION * float(gpu["memory_gib"]) * GIB
+        graphs = 0.0
+        add("no_architecture_dims", True)
+    non_torch = non_torch_bytes(site.tp, site.pp, rt, gpu)
+    add("activation_peak_gib", round(activation / GIB, 2))
+    add("non_torch_gib", round(non_torch / GIB, 2))
+    add("cudagraph_gib", round(graphs / GIB, 2))
+    add("vllm_version", rt.version or "newest")
+    requested = total * gmu
+    return {"requested": requested, "activation_peak": activation, "non_torch": non_torch,
+            "cudagraph": graphs, "usable": requested - activation - non_torch - graphs}
+
+
+def _kv_facts(site: _Site, weights_per_gpu: float, notes: _Notes) -> dict[str, Any]:
+    """KV cache of the tightest GPU. With PP the last stage samples (more activation) and the
+    earlier ones may hold one layer more; vLLM sizes every stage's cache alike, to the smallest."""
+    model, engine, rt = site.model, site.engine, site.rt
+    stages = pp_stage_layers(model["num_hidden_layers"], site.pp)
+    kinds = {(stages[-1], True)} | ({(max(stages[:-1]), False)} if site.pp > 1 else set())
+    best: tuple[dict, KVLayout, float] | None = None
+    for layers, last in sorted(kinds):
+        available = _budget(site, last)["usable"] - weights_per_gpu
+        if human_int(engine.get("kv_cache_memory_bytes")):
+            available = float(human_int(engine["kv_cache_memory_bytes"]))
+        layout = kv_layout(model, engine, site.tp, layers, rt)
+        cap = kv_capacity(layout, max(available, 0.0), site.max_len, site.batched, rt)
+        if best is None or cap["kv_blocks"] < best[0]["kv_blocks"]:
+            best = (cap, layout, available)
+    cap, layout, available = best
+    if human_int(engine.get("kv_cache_memory_bytes")):
+        notes.add("kv_cache_memory_bytes", human_int(engine["kv_cache_memory_bytes"]))
+    kv_dtype = str(engine.get("kv_cache_dtype") or "auto")
+    notes.add("kv_cache_dtype", kv_dtype)
+    notes.add("kv_bytes_per_element", kv_element_bytes(engine, model))
+    notes.add("block_size", layout.block)
+    notes.add("max_model_len", site.max_len)
+    if model.get("num_sliding_layers"):
+        notes.add("hybrid_kv_cache_manager", hybrid_manager_on(engine, rt))
+    per_gpu_token = layout.per_layer * (layout.full + layout.sliding)
+    replicas = 1 if model.get("kv_lora_rank") else site.tp  # MLA: every rank holds the same latent
+    out: dict[str, Any] = {
+        # negative when the weights and activations overrun the budget, as vLLM logs it
+        "kv_cache_gib": round(available / GIB, 2),
+        "kv_cache_dtype": kv_dtype,
+        "kv_bytes_per_token_per_gpu": int(per_gpu_token),
+        "kv_bytes_per_token": int(layout.per_layer * model["num_hidden_layers"] * replicas),
+        "block_size": layout.block,
+        "max_model_len": site.max_len,
+        "hybrid_kv_cache": layout.hybrid,
+    }
+    out.update(cap)
+    return out
+
+
+def _min_tp(site: _Site, weights: float) -> int | None:
+    """Smallest power-of-two TP that splits the heads evenly and leaves room for KV cache."""
+    for t in TP_CHOICES:
+        if site.has_dims and not tp_divides(site.model, t):
+            continue
+        usable = _budget(site.with_tp(t), last_stage=True)["usable"]
+        if weights_per_gpu_bytes(site.model, site.engine, weights, t, site.pp) <= usable * (1 - KV_RESERVE_FRACTION):
+            return t
+    return None

@@ -1,0 +1,132 @@
+"""The KV cache as vLLM's (hybrid) KV-cache manager sizes it: bytes per token and layer
+(full attention, MLA, sliding window), layers per pipeline stage, blocks, tokens and the
+concurrency vLLM logs."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from vllm_kb.engine.check.memory.runtime import DEFAULT_BLOCK, Runtime
+from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
+
+KV_BYTES = {"auto": None, "fp8": 1.0, "fp8_e4m3": 1.0, "fp8_e5m2": 1.0, "fp8_inc": 1.0, "int8": 1.0,
+            "int8_per_token_head": 1.0, "nvfp4": 0.5625, "bfloat16": 2.0, "float16": 2.0, "half": 2.0, "float": 4.0}
+FP8_DS_MLA_BYTES = 656  # DeepSeek V3.2 sparse MLA: fp8 latent + scales + bf16 rope, per token and layer
+
+
+def kv_element_bytes(engine: dict, model: dict) -> float:
+    kv = str(engine.get("kv_cache_dtype") or "auto").lower()
+    per = KV_BYTES.get(kv)
+    if per is not None:
+        return per
+    if kv.startswith("fp8"):
+        return 1.0
+    dtype = str(engine.get("dtype") or "auto").lower()
+    return 4.0 if dtype in ("float32", "fp32", "float") else 2.0
+
+
+def kv_bytes_per_token_layer(model: dict, engine: dict, tp: int) -> float:
+    """One token, one layer, one GPU. Full attention stores K and V for this rank's KV heads;
+    MLA stores one latent (kv_lora_rank + qk_rope_head_dim) that every TP rank keeps whole."""
+    if model.get("kv_lora_rank"):
+        if str(engine.get("kv_cache_dtype") or "") == "fp8_ds_mla":
+            return FP8_DS_MLA_BYTES
+        return (model["kv_lora_rank"] + (model.get("qk_rope_head_dim") or 0)) * kv_element_bytes(engine, model)
+    return 2 * kv_heads_per_gpu(model, tp) * head_dim(model) * kv_element_bytes(engine, model)
+
+
+@dataclass(frozen=True)
+class KVLayout:
+    per_layer: float   # bytes per token per layer on one GPU
+    full: int          # full-attention layers on one GPU (its pipeline stage)
+    sliding: int       # sliding-window layers kept to their window
+    window: int
+    block: int
+
+    @property
+    def hybrid(self) -> bool:
+        return self.full > 0 and self.sliding > 0
+
+    @property
+    def group_size(self) -> int:
+        """Layers that share one block tensor: all of them, or for a hybrid model the smaller
+        of the two kinds (vLLM groups layers n:1, padding the last group)."""
+        return min(self.full, self.sliding) if self.hybrid else self.full + self.sliding
+
+    @property
+    def groups(self) -> tuple[int, int]:
+        """(full-attention groups, sliding-window groups)."""
+        if not self.hybrid:
+            return (1, 0) if self.full else (0, 1)
+        gs = self.group_size
+        return ceil_div(self.full, gs), ceil_div(self.sliding, gs)
+
+    def blocks(self, available: float) -> int:
+        page = self.per_layer * self.block
+        if page * self.group_size <= 0:  # a config.json with zero heads or widths
+            return 0
+        return max(0, int(available // (page * self.group_size)))
+
+    def blocks_per_request(self, max_len: int, batched: int) -> int:
+        full_groups, sliding_groups = self.groups
+        full = ceil_div(max_len, self.block)
+        local = ceil_div(min(self.window - 1 + batched, max_len), self.block) + 1
+        return full_groups * full + sliding_groups * local
+
+
+def pp_stage_layers(layers: int, pp: int) -> list[int]:
+    """Layers per pipeline stage as vLLM splits them (get_pp_indices): an even share, the
+    remainder going to the stages before the last."""
+    parts = [layers // pp] * pp
+    for i in range(2, layers % pp + 2):
+        parts[-i] += 1
+    return parts
+
+
+def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> KVLayout:
+    """The KV-cache shape of one GPU holding `layers` of the model."""
+    sliding = 0
+    window = int(model.get("sliding_window_size") or 0)
+    if window and model.get("num_sliding_layers"):
+        sliding = round(int(model["num_sliding_layers"]) * layers / model["num_hidden_layers"])
+        if sliding < layers and not hybrid_manager_on(engine, rt):
+            sliding = 0  # without the hybrid manager a local layer keeps every token
+    block = int(engine.get("block_size") or DEFAULT_BLOCK)
+    return KVLayout(kv_bytes_per_token_layer(model, engine, tp), layers - sliding, sliding, window, block)
+
+
+def hybrid_manager_on(engine: dict, rt: Runtime) -> bool:
+    """vLLM turns the hybrid KV-cache manager off on request, for KV connectors and KV events."""
+    return rt.hybrid_manager and not any(engine.get(k) for k in (
+        "disable_hybrid_kv_cache_manager", "kv_transfer_config", "kv_events_config", "disable_sliding_window"))
+
+
+def kv_capacity(layout: KVLayout, available: float, max_len: int, batched: int, rt: Runtime) -> dict[str, Any]:
+    """The numbers vLLM logs: blocks, "GPU KV cache size: N tokens" and
+    "Maximum concurrency for L tokens per request: Xx"."""
+    blocks = layout.blocks(available)
+    per_request = layout.blocks_per_request(max_len, batched)
+    full_groups, sliding_groups = layout.groups
+    if rt.group_concurrency:
+        concurrency = blocks / per_request if per_request else 0.0
+    else:  # V0 and early V1: tokens over max_model_len
+        concurrency = blocks * layout.block / max_len
+    if rt.tokens_from_concurrency:
+        tokens = int(concurrency * max_len)
+    else:  # blocks spread evenly over the groups, counted in the smallest block size
+        tokens = blocks // (full_groups + sliding_groups) * layout.block
+    return {"kv_blocks": blocks, "kv_tokens": tokens, "max_concurrency": round(concurrency, 2),
+            "kv_groups": full_groups + sliding_groups, "fits_max_model_len": concurrency >= 1.0,
+            "max_model_len_fit": _longest_fit(layout, blocks, batched, max_len)}
+
+
+def _longest_fit(layout: KVLayout, blocks: int, batched: int, max_len: int) -> int:
+    """Longest request the cache holds (vLLM's "estimated maximum model length")."""
+    lo, hi = 0, max(max_len, blocks * layout.block)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if layout.blocks_per_request(mid, batched) <= blocks:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

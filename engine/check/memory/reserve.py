@@ -1,0 +1,76 @@
+"""Memory outside weights and KV cache that vLLM subtracts before sizing the cache: the peak
+activation of the profile run (forward pass or dummy sampler), non-torch workspaces, and
+CUDA-graph memory in the releases that profile it first."""
+from __future__ import annotations
+
+from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, CUDAGRAPH_BASE_GIB, CUDAGRAPH_PER_LAYER_GIB,
+                                                 CUDAGRAPH_PER_MOE_LAYER_GIB, GIB, NON_TORCH_GIB, NON_TORCH_PARALLEL_GIB,
+                                                 PROFILE_WORKSPACE_GIB, SAMPLER_BYTES_PER_LOGIT, Runtime, human_int)
+from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
+
+def batched_tokens(engine: dict, max_len: int, rt: Runtime) -> int:
+    """Tokens of the profile run: max_num_batched_tokens, or V0's own default."""
+    mnbt = human_int(engine.get("max_num_batched_tokens"))
+    if mnbt:
+        return mnbt
+    if rt.v1:
+        return 8192
+    # V0: chunked prefill (512-token chunks) only for contexts above 32K
+    return 512 if max_len > 32768 else max(max_len, 2048)
+
+
+def activation_peak_bytes(model: dict, engine: dict, tokens: int, tp: int, rt: Runtime,
+                          last_stage: bool = True) -> float:
+    """Peak torch memory of the profile run: the widest MLP/MoE step over `tokens`, or the dummy
+    sampler over max_num_seqs rows of logits (only the last pipeline stage samples), whichever
+    is larger."""
+    h = model["hidden_size"]
+    act = 2.0  # activations run in the model dtype (bf16/fp16) whatever the weights are
+    width = max(_mlp_width(model, engine, tp), _attention_width(model, tp))
+    forward = tokens * act * (2.5 * h + width)
+    rows = min(int(engine.get("max_num_seqs") or 256), tokens)
+    sampler = rows * (model.get("vocab_size") or 0) * SAMPLER_BYTES_PER_LOGIT if last_stage else 0.0
+    return max(forward, sampler) + PROFILE_WORKSPACE_GIB["v1" if rt.v1 else "v0"] * GIB
+
+
+def _mlp_width(model: dict, engine: dict, tp: int) -> float:
+    """Elements per token alive in the widest MLP step (gate/up output, activation, MoE caches)."""
+    dense = 3 * (model.get("intermediate_size") or 0) / tp
+    if not model.get("num_experts"):
+        return dense
+    ep = bool(engine.get("enable_expert_parallel"))
+    inter = (model.get("moe_intermediate_size") or 0) / (1 if ep else tp)
+    k = model.get("num_experts_per_tok") or 1
+    shared = 3 * (model.get("n_shared_experts") or 0) * (model.get("moe_intermediate_size") or 0) / tp
+    moe = k * (3 * inter + model["hidden_size"]) + shared
+    return max(moe, dense if model.get("first_k_dense_replace") else 0)
+
+
+def _attention_width(model: dict, tp: int) -> float:
+    heads = (model.get("num_attention_heads") or 1) / tp
+    if model.get("kv_lora_rank"):  # MLA prefill expands the latent to per-head K and V
+        return heads * ((model.get("qk_nope_head_dim") or 128) * 2 + (model.get("qk_rope_head_dim") or 64) * 2
+                        + (model.get("v_head_dim") or 128) * 2)
+    hd = head_dim(model)
+    return (2 * heads + 2 * kv_heads_per_gpu(model, tp)) * hd
+
+
+def non_torch_bytes(tp: int, pp: int, rt: Runtime, gpu: dict) -> float:
+    """Memory the profile run adds outside torch. With TP over NVSwitch (Hopper, Blackwell)
+    NCCL's NVLS and the all-reduce workspaces take about a GiB more; over PCIe they stay small."""
+    engine = "v1" if rt.v1 else "v0"
+    gib = NON_TORCH_GIB[engine]
+    if tp > 1:
+        nvls = gpu.get("nvlink") and gpu.get("arch") in ("hopper", "blackwell") and rt.v1
+        gib += NON_TORCH_PARALLEL_GIB["v1" if nvls else "v0"]
+    if not rt.new_profiler:
+        gib += CUDA_CONTEXT_GIB
+    return gib * GIB
+
+
+def cudagraph_bytes(model: dict, engine: dict, pp: int, rt: Runtime) -> float:
+    if not rt.cudagraph_profiled or engine.get("enforce_eager"):
+        return 0.0
+    layers = ceil_div(model["num_hidden_layers"], pp)
+    moe = ceil_div(model["num_hidden_layers"] - (model.get("first_k_dense_replace") or 0), pp) if model.get("num_experts") else 0
+    return (CUDAGRAPH_BASE_GIB + CUDAGRAPH_PER_LAYER_GIB * layers + CUDAGRAPH_PER_MOE_LAYER_GIB * moe) * GIB

@@ -1,0 +1,77 @@
+"""What the estimate rests on besides the model: the vLLM behaviours that change the sizing,
+decided per release (and by a site's environment), the terms vLLM does not say in advance
+(calibrated on the start-up logs in docs/estimator.md), and vLLM's human-readable integers."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from vllm_kb.engine.kb.versions import Version, try_parse
+
+GIB = 2**30
+
+# --- what vLLM does not say in advance; calibrated on the startup logs in docs/estimator.md ----
+DRIVER_RESERVED_GIB = 0.5      # NVML total minus what torch.cuda.mem_get_info reports as total
+CUDA_CONTEXT_GIB = 0.5         # counted against the budget by vLLM < 0.6.4 only
+NON_TORCH_GIB = {"v1": 0.15, "v0": 0.35}  # cuBLAS/NCCL/attention workspaces outside torch
+NON_TORCH_PARALLEL_GIB = {"v1": 1.0, "v0": 0.1}  # extra with TP: NVSwitch (NVLS) / PCIe buffers
+SAMPLER_BYTES_PER_LOGIT = 32   # dummy sampler run, PyTorch top-k/top-p: fp32 logits, sort values +
+                               # int64 indices, probs, scatter, sort workspace
+PROFILE_WORKSPACE_GIB = {"v1": 0.25, "v0": 0.0}  # compile/attention workspaces in the V1 profile run
+CUDAGRAPH_BASE_GIB = 0.3       # CUDA-graph pool, from vLLM 0.20 subtracted before KV sizing
+CUDAGRAPH_PER_LAYER_GIB = 0.006
+CUDAGRAPH_PER_MOE_LAYER_GIB = 0.02
+DEFAULT_GMU = 0.9
+DEFAULT_BLOCK = 16
+
+RUNTIME_OVERHEAD_GIB = 1.5  # kept for the report's wording; the estimate uses the terms above
+ACTIVATION_FRACTION = 0.03  # used only when the model's dimensions are unknown
+KV_RESERVE_FRACTION = 0.15  # what must stay free for KV cache to be worth serving
+TP_CHOICES = (1, 2, 4, 8, 16, 32, 64)
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """The vLLM behaviours that change the sizing, decided from the release."""
+    version: str | None
+    v1: bool
+    new_profiler: bool          # 0.6.4+: budget = total x util (context not counted)
+    hybrid_manager: bool        # 0.9.1+ V1: sliding-window layers keep only window + batch
+    group_concurrency: bool     # 0.9.1+: concurrency counts blocks per KV-cache group
+    cudagraph_profiled: bool    # 0.20+: CUDA-graph memory subtracted before KV sizing
+    tokens_from_concurrency: bool  # 0.24+: "KV cache size" = concurrency x max_model_len
+
+
+def runtime(vllm_version: str | None, env: dict | None = None) -> Runtime:
+    """Which sizing rules apply. An unknown release gets the newest behaviour; the site's
+    environment can still select V0 (VLLM_USE_V1=0, before 0.11) or turn the CUDA-graph
+    estimate on or off (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, 0.18+)."""
+    v = try_parse(vllm_version) if vllm_version else None
+
+    def since(release: str) -> bool:
+        return v is None or not v < Version(release)
+
+    env = env or {}
+    v1 = since("0.8.0") and not (not since("0.11.0") and str(env.get("VLLM_USE_V1", "1")) == "0")
+    graphs = since("0.20.0")
+    if since("0.18.0") and env.get("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS") in ("0", "1"):
+        graphs = env["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"] == "1"
+    return Runtime(vllm_version, v1=v1, new_profiler=since("0.6.4"), hybrid_manager=v1 and since("0.9.1"),
+                   group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
+                   tokens_from_concurrency=v1 and since("0.24.0"))
+
+
+_HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgG]?)")
+_MULTIPLIER = {"k": 10**3, "m": 10**6, "g": 10**9, "K": 2**10, "M": 2**20, "G": 2**30, "": 1}
+
+
+def human_int(value: Any) -> int | None:
+    """vLLM's human-readable integers (max_model_len, max_num_batched_tokens,
+    kv_cache_memory_bytes): 32768, "32K" (2**10), "25.6k" (10**3). None when not a number."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return int(value)
+    m = _HUMAN.fullmatch(str(value).strip())
+    return int(float(m.group(1)) * _MULTIPLIER[m.group(2)]) if m else None

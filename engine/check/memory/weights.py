@@ -1,0 +1,69 @@
+"""Weights: checkpoint bytes by quantization width, and what each GPU holds under TP x PP."""
+from __future__ import annotations
+
+from vllm_kb.engine.kb.models import ceil_div, embedding_params, expert_params, head_dim, kv_heads_per_gpu
+
+BYTES_PER_PARAM = {
+    "fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "auto": 2.0,
+    "fp8": 1.0, "int8": 1.0,
+    # 4-bit integer with a 16-bit scale (and zero) per group of 128: ~4.2 bits
+    "4bit": 0.53,
+    # MXFP4: 4 bits + an 8-bit scale per 32 values; NVFP4: + an FP8 scale per 16 values
+    "mxfp4": 0.53, "fp4": 0.5625,
+}
+# quantization method → weight width class
+QUANT_WIDTH = {
+    "fp8": "fp8", "fp8_per_tensor": "fp8", "fp8_per_block": "fp8", "fp8_per_channel": "fp8", "mxfp8": "fp8",
+    "fbgemm_fp8": "fp8", "modelopt": "fp8", "modelopt_mxfp8": "fp8", "deepseek_v4_fp8": "fp8",
+    "experts_int8": "int8", "int8": "int8", "int8_per_channel_weight_only": "int8", "compressed-tensors": "int8",
+    "awq": "4bit", "awq_marlin": "4bit", "auto_awq": "4bit", "gptq": "4bit", "gptq_marlin": "4bit", "auto_gptq": "4bit",
+    "bitsandbytes": "4bit", "gguf": "4bit", "int4": "4bit", "moe_wna16": "4bit", "marlin": "4bit", "auto_round": "4bit",
+    "mxfp4": "mxfp4", "gpt_oss_mxfp4": "mxfp4", "nvfp4": "fp4", "modelopt_fp4": "fp4", "nvfp4_per_token": "fp4",
+}
+# methods that quantize the routed experts only (gpt-oss ships attention and embeddings in BF16)
+EXPERTS_ONLY = {"mxfp4", "gpt_oss_mxfp4", "experts_int8", "moe_wna16"}
+
+
+def weight_width(engine: dict, model: dict) -> str:
+    q = engine.get("quantization") or model.get("quant_method")
+    if q:
+        return QUANT_WIDTH.get(str(q), "4bit" if "4" in str(q) else "fp8" if "8" in str(q) else "bf16")
+    dtype = str(engine.get("dtype") or "auto").lower()
+    return "fp32" if dtype in ("float32", "fp32", "float") else "bf16"
+
+
+def weights_bytes(model: dict, engine: dict) -> float:
+    """Checkpoint bytes: quantized layers at their width, embeddings/LM head (and what a
+    method leaves alone) at 16 bits."""
+    total = model["params_b"] * 1e9
+    width = weight_width(engine, model)
+    per = BYTES_PER_PARAM[width]
+    if per >= 2.0 or not model.get("hidden_size"):
+        return total * per
+    embed = embedding_params(model) if model.get("vocab_size") else 0
+    q = str(engine.get("quantization") or model.get("quant_method") or "")
+    if q in EXPERTS_ONLY and model.get("num_experts"):
+        experts = min(expert_params(model), total - embed)
+        return experts * per * _mxfp4_padding(model) + (total - experts) * 2.0
+    return embed * 2.0 + (total - embed) * per
+
+
+def _mxfp4_padding(model: dict) -> float:
+    """vLLM's MXFP4 MoE kernels (Marlin, FlashInfer) pad the expert matrices: hidden size to a
+    multiple of 256, expert width to 128 (vllm/model_executor/layers/quantization/mxfp4.py)."""
+    h, inter = model.get("hidden_size") or 0, model.get("moe_intermediate_size") or 0
+    if not h or not inter:
+        return 1.0
+    return (ceil_div(h, 256) * 256 * ceil_div(inter, 128) * 128) / (h * inter)
+
+
+def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int) -> float:
+    """Sharded over TP x PP, plus the KV projections each rank holds whole when TP exceeds the
+    KV heads (vLLM replicates them)."""
+    per = weights / (tp * pp)
+    kv = model.get("num_key_value_heads")
+    if kv and tp > kv and not model.get("kv_lora_rank") and model.get("hidden_size"):
+        width = BYTES_PER_PARAM[weight_width(engine, model)]
+        kv_proj = 2 * model["hidden_size"] * head_dim(model) * model["num_hidden_layers"] / pp
+        per += kv_proj * (kv_heads_per_gpu(model, tp) - kv / tp) * width
+    return per

@@ -1,0 +1,73 @@
+"""One diagnosis, end to end — orchestration only: audit the project (engine/audit.py), walk the
+symptom's decision tree over each site's facts (engine/advise/diagnose), plan the leaves'
+changes (engine/fix). Without a project, the tree is walked over the hardware alone."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from vllm_kb.engine import audit as audit_mod
+from vllm_kb.engine.advise.diagnose.tree import match_text, parse_answers, tree
+from vllm_kb.engine.advise.diagnose.walk import Diagnosis, Result, diagnose_facts
+from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb import hardware as hw_mod
+from vllm_kb.engine.kb.errors import UsageError
+from vllm_kb.engine.kb.knowledge import Knowledge, load
+
+
+def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str | None = None, gpu: str | None = "auto",
+             site: str | None = None, answers=None, vllm_version: str | None = None, nvml=None,
+             kb: Knowledge | None = None) -> Result:
+    """Walk the tree of `symptom` (or of the symptom `error` maps to) for each site of the project
+    at `path` (or the one `site` names, FILE[:LINE]); without a path, for the hardware alone."""
+
+    kb = kb or load()
+    t = tree(kb)
+    matched = None
+    observed: dict[str, Any] = {}
+    if error:
+        hit = match_text(t, error)
+        if hit is None and symptom is None:
+            raise UsageError("no symptom recognised in the error text; give one of " + ", ".join(t.symptoms))
+        if hit is not None:
+            if symptom is None or symptom == hit[0]:
+                symptom = hit[0]
+                observed.update(hit[1])
+            matched = (hit[2], error.strip()[:200])
+    if symptom is None:
+        raise UsageError("give a symptom (" + ", ".join(t.symptoms) + ") or an error text")
+    sym = t.symptom(symptom)
+    observed.update(parse_answers(t, answers))
+    cat = catalog_mod.load()
+    if path is None:
+        hardware = hw_mod.resolve(kb.gpus, gpu, nvml)
+        version = vllm_version or cat.newest
+        facts: dict[str, Any] = {"vllm": {"version": version, "pinned": False}, **hardware.facts()}
+        d = diagnose_facts(sym, None, facts, observed, {}, cat.resolve(version).version, cat, kb, None)
+        return Result(sym, observed, matched, [d], hardware, None, t, kb)
+    rep = audit_mod.audit(path, gpu=gpu, vllm_version=vllm_version, nvml=nvml, kb=kb)
+    reports = _select(rep.sites, site)
+    out = []
+    ids = {sr.site.id for sr in rep.sites}
+    for sr in reports:
+        if sym.modes and sr.site.mode not in sym.modes:
+            out.append(Diagnosis(sym, sr, sr.facts, None, [], [], [], "diagnose.skipped_mode", {"mode": sr.site.mode}))
+            continue
+        if sr.site.engine_elsewhere and sr.site.peer in ids:
+            out.append(Diagnosis(sym, sr, sr.facts, None, [], [], [], "diagnose.skipped_peer", {"peer": sr.site.peer}))
+            continue
+        results = {r.check.id: r for r in sr.results}
+        out.append(diagnose_facts(sym, sr, sr.facts, observed, results, sr.lookup_version, cat, kb, rep.root))
+    return Result(sym, observed, matched, out, rep.hardware, rep.root, t, kb)
+
+
+def _select(reports: list, site: str | None) -> list:
+    if not site:
+        return list(reports)
+    file, _, line = site.rpartition(":") if re.search(r":\d+$", site) else (site, "", "")
+    hits = [sr for sr in reports if sr.site.file == file.removeprefix("./") and (not line or sr.site.line == int(line))]
+    if not hits:
+        known = ", ".join(sr.site.id for sr in reports) or "none"
+        raise UsageError(f"no launch site at {site!r}; sites: {known}")
+    return hits

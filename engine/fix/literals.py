@@ -1,0 +1,50 @@
+"""A value written as a literal of each syntax a fix can write: Python, YAML, a shell word."""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from typing import Any
+
+
+def _num(v) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def py_literal(v: Any) -> str:
+    if isinstance(v, bool):
+        return "True" if v else "False"
+    if v is None:
+        return "None"
+    if isinstance(v, (int, float)):
+        return _num(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{py_literal(str(k))}: {py_literal(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(py_literal(x) for x in v) + "]"
+    return repr(v)
+
+
+def yaml_scalar(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return _num(v)
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, ensure_ascii=False)
+    s = str(v)
+    if re.fullmatch(r"[A-Za-z0-9_./@:+-]+", s) and s.lower() not in ("true", "false", "yes", "no", "on", "off", "null", "~") and not re.fullmatch(r"[-+]?[\d.]+(e[-+]?\d+)?", s, re.I):
+        return s
+    return json.dumps(s, ensure_ascii=False)
+
+
+def shell_word(v: Any) -> str:
+    if isinstance(v, (dict, list)):
+        return "'" + json.dumps(v, ensure_ascii=False, separators=(", ", ": ")) + "'"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return _num(v)
+    return shlex.quote(str(v))

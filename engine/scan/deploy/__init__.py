@@ -1,0 +1,38 @@
+"""Containers that run vLLM: Dockerfile CMD/ENTRYPOINT (exec and shell forms, the official
+image's own entrypoint), docker-compose `command:`/`entrypoint:` with `${VAR:-default}` and
+.env, Kubernetes containers (`sh -c "vllm serve …"`, command + args, image entrypoint + args,
+`$(ENV)`), the vLLM Helm chart's `image.command`, and production-stack `modelSpec[].vllmConfig`.
+Each is turned into the argv the container really runs and read like a shell launch."""
+from __future__ import annotations
+
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy.common import (
+    entrypoint_for,
+    image_version,
+    is_vllm_image,
+)
+from vllm_kb.engine.scan.deploy.compose import scan_compose
+from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile, scan_dockerfile
+from vllm_kb.engine.scan.deploy.helm import scan_helm_chart, scan_production_stack
+from vllm_kb.engine.scan.deploy.kubernetes import scan_k8s
+from vllm_kb.engine.scan.site import Site
+
+__all__ = ["entrypoint_for", "image_version", "is_dockerfile", "is_vllm_image", "scan_dockerfile", "scan_yaml"]
+
+
+def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]) -> list[Site]:
+    sites: list[Site] = []
+    for doc in docs:
+        data = doc.data
+        if not isinstance(data, dict):
+            continue
+        if isinstance(data.get("services"), dict):
+            sites += scan_compose(ctx, rel, doc)
+        elif "kind" in data and "spec" in data:
+            sites += scan_k8s(ctx, rel, doc)
+        elif isinstance(data.get("servingEngineSpec"), dict):
+            sites += scan_production_stack(ctx, rel, doc)
+        elif isinstance(data.get("image"), dict) and isinstance(data["image"].get("command"), list):
+            sites += scan_helm_chart(ctx, rel, doc)
+    return sites

@@ -1,0 +1,99 @@
+"""docker-compose: `command:`/`entrypoint:` (list or folded string) with `${VAR:-default}` from
+.env, `environment:` list or map, and the GPUs a service reserves."""
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy.common import (
+    entrypoint_for,
+    int_gpus,
+    is_vllm_image,
+    launch_site,
+    relocate,
+    yaml_word,
+)
+from vllm_kb.engine.scan.shell import ShellSyntaxError, Word, parse
+from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.site import Setting, Site
+
+
+def _dotenv(ctx: ScanContext, folder: str) -> dict[str, str]:
+    rel = f"{folder}/.env" if folder else ".env"
+    text = ctx.read(rel) if (ctx.root / rel).is_file() else None
+    out = {}
+    for line in (text or "").splitlines():
+        m = re.match(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$", line)
+        if m and not line.lstrip().startswith("#"):
+            out[m.group(1)] = m.group(2).strip().strip("'\"")
+    return out
+
+
+def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+    folder = PurePosixPath(rel).parent.as_posix()
+    dotenv = _dotenv(ctx, "" if folder == "." else folder)
+    out = []
+    for name, svc in doc.data["services"].items():
+        if not isinstance(svc, dict):
+            continue
+        base = ("services", str(name))
+        env: dict[str, Setting] = {}
+        raw_env = svc.get("environment")
+        if isinstance(raw_env, dict):
+            items = [(str(k), "" if v is None else str(v), doc.line_of(base + ("environment", str(k)))) for k, v in raw_env.items()]
+        elif isinstance(raw_env, list):
+            items = [(str(e).split("=", 1)[0], str(e).split("=", 1)[1] if "=" in str(e) else dotenv.get(str(e), ""), doc.line_of(base + ("environment", i))) for i, e in enumerate(raw_env)]
+        else:
+            items = []
+        ex = Expander(dotenv)
+        for k, v, ln in items:
+            w = yaml_word(v, ln, ex, compose=True)
+            env[k] = Setting(k, w.value, w.value is not None, rel, ln, k, v, "compose", w.assumed or w.unresolved)
+        image = svc.get("image")
+        words: list[Word] = []
+        style = "yaml-list"
+        for part in ("entrypoint", "command"):
+            val = svc.get(part)
+            ln = doc.line_of(base + (part,))
+            if isinstance(val, list):
+                words += [yaml_word(str(t), doc.line_of(base + (part, i)), ex, compose=True) for i, t in enumerate(val)]
+            elif isinstance(val, str):
+                style = "string"
+                try:
+                    cmds = parse(val)
+                except ShellSyntaxError:
+                    continue
+                for c in cmds[:1]:
+                    for w in c.words:
+                        ex.expand(w)
+                        w.line = ln
+                    relocate(c.words, (ctx.read(rel) or "").splitlines(), ln)
+                    words += c.words
+            elif part == "entrypoint" and val is None and is_vllm_image(image):
+                words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in entrypoint_for(image, ctx.catalog.newest)]
+        if not words:
+            continue
+        anchor = next((base + (k,) for k in ("command", "entrypoint") if k in svc), base)
+        site = launch_site(ctx, rel, words, doc.line_of(anchor), words[-1].line, "compose", style, env, image,
+                            {"service": name, "env_style": "map" if isinstance(raw_env, dict) else "list"})
+        if site is not None:
+            site.gpu_request = _compose_gpus(svc)
+            out.append(site)
+    return out
+
+
+def _compose_gpus(svc: dict) -> int | None:
+    """deploy.resources.reservations.devices[] with nvidia/gpu: `count` or `device_ids`."""
+    res = ((svc.get("deploy") or {}).get("resources") or {}) if isinstance(svc.get("deploy"), dict) else {}
+    devices = ((res.get("reservations") or {}).get("devices") or []) if isinstance(res, dict) else []
+    total = 0
+    for d in devices if isinstance(devices, list) else []:
+        if not isinstance(d, dict):
+            continue
+        if "device_ids" in d and isinstance(d["device_ids"], list):
+            total += len(d["device_ids"])
+        elif int_gpus(d.get("count")):
+            total += int_gpus(d["count"])
+    return total or None

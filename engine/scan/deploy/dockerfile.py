@@ -1,0 +1,182 @@
+"""Dockerfile: CMD/ENTRYPOINT in exec and shell form (the official image's own entrypoint when
+only CMD is given), ARG/ENV, and `pip install vllm==X` as the version the image installs."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy.common import (
+    entrypoint_for,
+    is_vllm_image,
+    launch_site,
+    shell_site,
+    yaml_word,
+)
+from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.site import Setting, Site
+
+
+def is_dockerfile(rel: str) -> bool:
+    name = rel.rpartition("/")[2]
+    return name in ("Dockerfile", "Containerfile") or name.startswith("Dockerfile.") or name.endswith(".Dockerfile") or name.endswith(".dockerfile")
+
+
+@dataclass
+class _Instr:
+    kw: str
+    arg: str  # continuations joined with spaces
+    line: int
+    pieces: list[tuple[int, str]]  # (line, text) of each physical line, continuation backslash removed
+
+    @property
+    def shell_text(self) -> str:
+        """The argument as the shell sees it, line breaks kept so words keep their lines."""
+        first = self.pieces[0][1].lstrip()
+        first = first[len(self.kw):] if first.upper().startswith(self.kw) else first
+        return " \\\n".join([first] + [t for _, t in self.pieces[1:]])
+
+    def lines_of(self, needles: list[str]) -> list[int]:
+        """The line each needle (in order) is written on; the instruction's line when not found."""
+        out, i, col = [], 0, 0
+        for nd in needles:
+            found = None
+            for j in range(i, len(self.pieces)):
+                k = self.pieces[j][1].find(nd, col if j == i else 0)
+                if k >= 0:
+                    found, i, col = self.pieces[j][0], j, k + len(nd)
+                    break
+            out.append(found or self.line)
+        return out
+
+
+def _instructions(text: str) -> list[_Instr]:
+    """Instructions with continuations joined and comment lines dropped."""
+    out: list[_Instr] = []
+    buf: list[tuple[int, str]] = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip()
+        if not buf and (not line.strip() or line.lstrip().startswith("#")):
+            continue
+        if buf and line.lstrip().startswith("#"):
+            continue
+        cont = line.endswith("\\")
+        buf.append((n, line[:-1] if cont else line))
+        if not cont:
+            joined = " ".join(x.strip() for _, x in buf)
+            kw, _, arg = joined.partition(" ")
+            out.append(_Instr(kw.upper(), arg.strip(), buf[0][0], buf))
+            buf = []
+    return out
+
+
+def _exec_form(arg: str) -> list[str] | None:
+    import json
+
+    if arg.startswith("["):
+        try:
+            v = json.loads(arg)
+            return [str(x) for x in v] if isinstance(v, list) else None
+        except ValueError:
+            return None
+    return None
+
+
+# `RUN pip install vllm==0.11.0`: the image installs that vLLM whatever the project pins.
+_PIP_VLLM = re.compile(r"\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\b[^&|;]*?(?<![\w-])(vllm(?:\[[^\]]*\])?==([\w.+]+))")
+
+
+def scan_dockerfile(ctx: ScanContext, rel: str, text: str) -> list[Site]:
+    stages: dict[str, dict] = {}
+    cur: dict[str, Any] = {}
+    args: dict[str, str] = {}  # ARG defaults before the first FROM apply to FROM lines only; later ones to the stage
+    for ins in _instructions(text):
+        kw, arg = ins.kw, ins.arg
+        if kw == "FROM":
+            parts = _expand_vars(arg, args).split()
+            base = parts[0] if parts else ""
+            inherited = stages.get(base.lower())
+            cur = dict(inherited) if inherited else {"image": base, "env": {}, "args": {}, "entrypoint": None, "cmd": None, "installed": None}
+            cur["env"] = dict(cur["env"])
+            cur["args"] = dict(cur.get("args") or {})
+            if len(parts) >= 3 and parts[1].upper() == "AS":
+                stages[parts[2].lower()] = cur
+        elif kw == "ARG":
+            name, eq, default = arg.partition("=")
+            target = cur.setdefault("args", {}) if cur else args
+            if eq:
+                target[name.strip()] = default.strip().strip("'\"")
+        elif kw == "ENV":
+            known = {**args, **(cur.get("args") or {}), **{k: str(v.value) for k, v in cur.get("env", {}).items()}}
+            pairs = _env_pairs(arg)
+            for (k, v), ln in zip(pairs, ins.lines_of([f"{k}=" if "=" in arg.split(" ", 1)[0] else k for k, _ in pairs])):
+                cur.setdefault("env", {})[k] = Setting(k, _expand_vars(v, known), True, rel, ln, k, v, "dockerfile")
+        elif kw == "RUN":
+            m = _PIP_VLLM.search(arg)
+            if m and cur:
+                cur["installed"] = (m.group(2), ins.lines_of([m.group(1)])[0], m.group(1))
+        elif kw in ("ENTRYPOINT", "CMD") and cur:
+            cur[kw.lower()] = ins
+            if kw == "ENTRYPOINT":
+                cur["cmd"] = None  # a new ENTRYPOINT resets an inherited CMD
+    if not cur:
+        return []
+    return [s for s in [_docker_site(ctx, rel, cur)] if s is not None]
+
+
+def _expand_vars(text: str, known: dict[str, str]) -> str:
+    """`${MODEL}` / `$MODEL` from ARG and ENV values seen so far; others are left as written."""
+    return re.sub(r"\$\{(\w+)\}|\$(\w+)", lambda m: known.get(m.group(1) or m.group(2), m.group(0)), text)
+
+
+def _env_pairs(arg: str):
+    if "=" not in arg.split(" ", 1)[0]:
+        k, _, v = arg.partition(" ")
+        return [(k, v.strip().strip('"'))]
+    out = []
+    for tok in re.findall(r'([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\'[^\']*\'|\S*)', arg):
+        out.append((tok[0], tok[1].strip("'\"")))
+    return out
+
+
+def _docker_site(ctx: ScanContext, rel: str, st: dict) -> Site | None:
+    import json
+
+    image = st.get("image")
+    known = {**(st.get("args") or {}), **{k: str(s.value) for k, s in st["env"].items()}}
+    ex = Expander(known)
+    env = st["env"]
+    words: list[Word] = []
+    line = end = 1
+    ep, cmd = st.get("entrypoint"), st.get("cmd")
+    if ep is not None:
+        form = _exec_form(ep.arg)
+        if form is None:  # shell form: the CMD is ignored
+            return _installed(shell_site(ctx, rel, ep.shell_text, ep.line, "dockerfile", env, image, known), st, rel)
+        words += [yaml_word(t, ln, ex) for t, ln in zip(form, ep.lines_of([json.dumps(t) for t in form]))]
+        line = end = ep.line
+    elif is_vllm_image(image):
+        words += [yaml_word(t, 1, ex) for t in entrypoint_for(image, ctx.catalog.newest)]
+    if cmd is not None:
+        form = _exec_form(cmd.arg)
+        if form is None:
+            if ep is None:
+                return _installed(shell_site(ctx, rel, cmd.shell_text, cmd.line, "dockerfile", env, image, known), st, rel)
+            form = ["/bin/sh", "-c", cmd.arg]
+            words += [yaml_word(t, cmd.line, ex) for t in form]
+        else:
+            words += [yaml_word(t, ln, ex) for t, ln in zip(form, cmd.lines_of([json.dumps(t) for t in form]))]
+        line = cmd.line if ep is None else line
+        end = cmd.pieces[-1][0]
+    if not words:
+        return None
+    return _installed(launch_site(ctx, rel, words, line, end, "dockerfile", "json", env, image), st, rel)
+
+
+def _installed(site: Site | None, st: dict, rel: str) -> Site | None:
+    if site is not None and st.get("installed"):
+        version, line, text = st["installed"]
+        site.installed = (version, f"{rel}:{line}", text)
+    return site

@@ -1,0 +1,81 @@
+"""Kubernetes: every container of a workload (`sh -c "vllm serve …"`, command + args, the image
+entrypoint + args, `$(ENV)`), with the GPUs its resources ask for."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy.common import (
+    entrypoint_for,
+    int_gpus,
+    is_vllm_image,
+    launch_site,
+    shell_site,
+    yaml_word,
+)
+from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.site import Setting, Site
+
+
+def resource_gpus(resources) -> int | None:
+    """Kubernetes `resources.limits` / `requests` of nvidia.com/gpu (limits win, as the scheduler uses them)."""
+    if not isinstance(resources, dict):
+        return None
+    for part in ("limits", "requests"):
+        got = int_gpus((resources.get(part) or {}).get("nvidia.com/gpu")) if isinstance(resources.get(part), dict) else None
+        if got:
+            return got
+    return None
+
+
+def _containers(data: dict, base: tuple) -> list[tuple[tuple, dict]]:
+    """Every container spec in a Kubernetes object, wherever the pod template sits."""
+    out = []
+    stack = [(data, base)]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k in ("containers", "initContainers") and isinstance(v, list):
+                    out += [(path + (k, i), c) for i, c in enumerate(v) if isinstance(c, dict)]
+                elif isinstance(v, (dict, list)):
+                    stack.append((v, path + (k,)))
+        elif isinstance(node, list):
+            stack += [(v, path + (i,)) for i, v in enumerate(node)]
+    return sorted(out, key=lambda x: [str(p) for p in x[0]])
+
+
+def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+    out = []
+    for path, c in _containers(doc.data, ()):
+        env: dict[str, Setting] = {}
+        k8s_env: dict[str, str] = {}
+        for i, e in enumerate(c.get("env") or []):
+            if isinstance(e, dict) and "name" in e and "value" in e:
+                k8s_env[str(e["name"])] = str(e["value"])
+                ln = doc.line_of(path + ("env", i))
+                env[str(e["name"])] = Setting(str(e["name"]), str(e["value"]), True, rel, ln, str(e["name"]), str(e["value"]), "k8s-args")
+        image = c.get("image")
+        command, args = c.get("command"), c.get("args")
+        line = doc.line_of(path + ("command",)) if command is not None else doc.line_of(path + ("args",))
+        if isinstance(command, list) and len(command) >= 2 and str(command[0]).rsplit("/", 1)[-1] in ("sh", "bash") and command[1] == "-c":
+            script = str(args[0]) if isinstance(args, list) and args else str(command[2]) if len(command) > 2 else ""
+            ln = doc.line_of(path + ("args", 0)) if isinstance(args, list) and args else line
+            script = re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", lambda m: k8s_env.get(m.group(1), m.group(0)), script)
+            site = shell_site(ctx, rel, script, ln, "k8s-args", env, image, anchor=line,
+                               source_lines=(ctx.read(rel) or "").splitlines())
+        else:
+            words: list[Word] = []
+            if isinstance(command, list):
+                words += [yaml_word(str(t), doc.line_of(path + ("command", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(command)]
+            elif is_vllm_image(image):
+                words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in entrypoint_for(image, ctx.catalog.newest)]
+            if isinstance(args, list):
+                words += [yaml_word(str(t), doc.line_of(path + ("args", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(args)]
+            site = launch_site(ctx, rel, words, line, words[-1].line if words else line, "k8s-args", "yaml-list", env, image) if words else None
+        if site is not None:
+            site.gpu_request = resource_gpus(c.get("resources"))
+            out.append(site)
+    return out

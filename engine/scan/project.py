@@ -1,0 +1,234 @@
+"""A project read: walk the tree, read the pins, run every scanner over the files that can hold
+a site, and link trainers to the rollout servers they talk to. What `audit` and `detect` share,
+before any check runs."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Callable
+
+from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb.errors import UsageError
+from vllm_kb.engine.kb.versions import try_parse
+from vllm_kb.engine.scan import configs, deploy, python_calls, scripts
+from vllm_kb.engine.scan import pins as pins_mod
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.site import Site
+from vllm_kb.engine.scan.walk import walk
+
+
+@dataclass
+class Scan:
+    """What reading a project found, before any check runs (shared by audit and detect)."""
+
+    root: Path
+    files: list[str]
+    ctx: ScanContext
+    pins: list
+    sites: list[Site]
+    choices: dict
+    default: pins_mod.VersionChoice
+
+
+def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
+                 overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> Scan:
+    cat = catalog_mod.load()
+    root = Path(path)
+    if not root.exists():
+        raise UsageError(f"no such file or folder: {path}")
+    single = None
+    if root.is_file():
+        single, root = root.name, root.parent
+    if vllm_version is not None and try_parse(vllm_version) is None:
+        raise UsageError(f"--vllm-version {vllm_version!r} is not a version number")
+    files = [single] if single else walk(root)
+    ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest)
+    for rel, code, detail in getattr(files, "skipped", ()):
+        ctx.skip(rel, code, detail=detail)
+    if exclude is not None:
+        files = [rel for rel in files if not exclude(rel)]
+    if overlay:
+        ctx._cache.update(overlay)
+
+    all_pins: list[pins_mod.Pin] = []
+    for rel in files:
+        if pins_mod.is_pin_file(rel):
+            text = ctx.read(rel)
+            if text is not None:
+                all_pins += _guarded(ctx, rel, pins_mod.scan, text)
+    known = _known_releases(cat)
+    by_folder: dict[str, list[pins_mod.Pin]] = {}
+    for p in all_pins:
+        if p.package == "vllm":
+            by_folder.setdefault(p.folder, []).append(p)
+    ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}
+    if vllm_version:
+        forced = pins_mod.VersionChoice(vllm_version, True, "cli")
+        choices = {"": forced}
+        default = forced
+    else:
+        choices = {folder: pins_mod.choose(ps, known, cat.newest) for folder, ps in by_folder.items()}
+        if "" in choices:
+            default = choices[""]
+        elif len({c.version for c in choices.values()}) == 1 and choices:
+            default = next(iter(choices.values()))
+        else:
+            default = pins_mod.choose([], known, cat.newest)
+    ctx.default_version = cat.resolve(default.version).version
+    ctx.versions_by_dir = {f: cat.resolve(c.version).version for f, c in choices.items()}
+
+    sites: list[Site] = []
+    yaml_files = []
+    for rel in files:
+        if progress is not None:
+            progress("scan", len(files))
+        suffix = _suffix(rel)
+        if suffix == ".py":
+            text = ctx.read(rel)
+            if text is not None:
+                sites += _guarded(ctx, rel, python_calls.scan, text)
+        elif deploy.is_dockerfile(rel):
+            text = ctx.read(rel)
+            if text is not None:
+                sites += _guarded(ctx, rel, deploy.scan_dockerfile, text)
+        elif suffix in (".yaml", ".yml", ".json"):
+            yaml_files.append(rel)
+        elif suffix in scripts.SHELL_SUFFIXES or suffix == "":
+            text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
+            if text is not None and ("vllm" in text or _framework_words(text)) and scripts.is_shell(rel, text):
+                sites += _guarded(ctx, rel, scripts.scan, text)
+    # after the commands, so that a config a command already read is not read again
+    for rel in yaml_files:
+        if rel in ctx.referenced or pins_mod.is_pin_file(rel):
+            continue
+        text = ctx.read(rel)
+        if text is None or not _yaml_candidate(text):
+            continue
+        docs = _load_yaml_docs(ctx, rel, text)
+        sites += _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
+    pair_peers(sites)
+    return Scan(root, files, ctx, all_pins, sites, choices, default)
+
+
+def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:
+    """A scanner's findings in one file. A scanner bug (tests/test_fuzz.py hunts for them) costs
+    that file, reported as skipped with the error, never the audit."""
+    try:
+        return scanner(ctx, rel, *args)
+    except RecursionError:
+        ctx.skip(rel, "parse-error", detail="nesting too deep")
+    except Exception as e:  # noqa: BLE001 — the boundary: every other file is still audited
+        ctx.skip(rel, "scanner-error", detail=f"{type(e).__name__}: {e}"[:160])
+    return []
+
+
+def pair_peers(sites: list[Site]) -> None:
+    """Link each trainer that is a client of a rollout server (TRL/ms-swift server mode) with the
+    server it most likely talks to: same file, then same folder, then the same port. Ambiguous
+    pairs stay unlinked."""
+    servers = [s for s in sites if s.mode == "rlhf_server" and not s.engine_elsewhere and s.framework in ("trl", "ms-swift")]
+    for c in (s for s in sites if s.engine_elsewhere):
+        cands = [s for s in servers if s.framework == c.framework]
+        port = c.framework_keys.get("vllm_server_port")
+        for narrow in (lambda s: s.file == c.file, lambda s: _folder(s.file) == _folder(c.file),
+                       lambda s: port is not None and _port(s) == port):
+            hit = [s for s in cands if narrow(s)]
+            if hit:
+                cands = hit
+                break
+        if len(cands) > 1 and all(s.file == c.file for s in cands):
+            cands = [min(cands, key=lambda s: abs(s.line - c.line))]
+        if len(cands) == 1:
+            c.peer = cands[0].id
+            cands[0].peer = cands[0].peer or c.id
+
+
+def _suffix(rel: str) -> str:
+    """PurePosixPath(rel).suffix.lower(), without building a path per file."""
+    name = rel.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
+
+
+def _folder(f: str) -> str:
+    return PurePosixPath(f).parent.as_posix()
+
+
+def _port(s: Site):
+    st = s.settings.get("port")
+    return st.value if st is not None else s.framework_keys.get("port")
+
+
+# Words a script must contain to be worth lexing; a script that launches a training script
+# through a launcher may name vLLM only in the recipe it passes (accelerate launch x.py --config r.yaml).
+_FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
+                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config")
+
+
+def _framework_words(text: str) -> bool:
+    return any(w in text for w in _FRAMEWORK_WORDS)
+
+
+def _yaml_candidate(text: str) -> bool:
+    """Cheap test before parsing: only YAML that could configure vLLM is read."""
+    return any(w in text for w in ("vllm", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec"))
+
+
+def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:
+    import json
+
+    from vllm_kb.engine.kb import yamlio
+
+    try:
+        if rel.endswith(".json"):
+            data = json.loads(text)
+            if _too_deep(data, yamlio.MAX_DEPTH):  # the scanners walk what they get
+                raise ValueError("nesting too deep")
+            return [yamlio.Document(data=data)]
+        return yamlio.load_all(text)
+    except yamlio.YamlError as e:
+        ctx.skip(rel, "yaml-error", e.line, str(e))
+    except ValueError as e:
+        ctx.skip(rel, "parse-error", detail=str(e)[:120])
+    except RecursionError:  # json.loads on [[[[…]]]]
+        ctx.skip(rel, "parse-error", detail="nesting too deep")
+    return []
+
+
+def _too_deep(data, limit: int) -> bool:
+    stack = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return False
+
+
+def _head_if_script(ctx: ScanContext, rel: str) -> str | None:
+    try:
+        with open(ctx.root / rel, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    return ctx.read(rel)
+
+
+def _known_releases(cat) -> list:
+    from vllm_kb.engine.kb.versions import parse
+
+    return [parse(v) for v in cat.raw.get("releases", cat.raw["versions"])]
+
+
+def choice_for(file: str, choices: dict, default):
+    parts = PurePosixPath(file).parent.parts
+    for depth in range(len(parts), -1, -1):
+        key = "/".join(parts[:depth])
+        if key in choices:
+            return choices[key]
+    return default
