@@ -1,4 +1,4 @@
-"""How close engine/check/memory.py comes to what real vLLM start-ups logged.
+"""How close engine/check/memory/ comes to what real vLLM start-ups logged.
 
     python benchmarks/estimator_accuracy.py            # the table, one line per logged number
     python benchmarks/estimator_accuracy.py --json     # the same rows as JSON

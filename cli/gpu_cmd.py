@@ -6,21 +6,10 @@ the command still exits 0."""
 from __future__ import annotations
 
 import json
-import re
 import sys
 from typing import Any
 
 from vllm_kb.engine.kb.errors import EXIT_CLEAN
-
-# How engine/kb/hardware.py words why there are no GPU facts → the reason's i18n key.
-_REASONS = (
-    (re.compile(r"pynvml .*not installed"), "no_pynvml"),
-    (re.compile(r"no NVIDIA driver / no GPU visible \((?P<detail>.*)\)$"), "no_driver"),
-    (re.compile(r"^NVML found no GPU"), "no_devices"),
-    (re.compile(r"^NVML error: (?P<detail>.*)$"), "nvml_error"),
-    (re.compile(r"as given by --gpu"), "spec_none"),
-)
-
 
 def add_parser(sub) -> None:
     g = sub.add_parser("gpu", help="the GPU facts an audit uses: probed with NVML, or from --gpu SPEC")
@@ -44,15 +33,6 @@ def run(ns, nvml=None) -> int:
     return EXIT_CLEAN
 
 
-def reason(note: str | None) -> tuple[str, str]:
-    """(code, detail) of why no GPU is visible."""
-    for rx, code in _REASONS:
-        m = rx.search(note or "")
-        if m:
-            return code, (m.groupdict().get("detail") or "")
-    return "other", note or ""
-
-
 def record(hw, kb, lang: str) -> dict[str, Any]:
     from vllm_kb.engine.kb.hardware import arch_of
 
@@ -64,11 +44,11 @@ def record(hw, kb, lang: str) -> dict[str, Any]:
         "driver": hw.driver, "cuda": hw.cuda, "cpu_cores": hw.cpu_cores, "reason": None, "note": None,
     }
     if not g:
-        code, detail = reason(hw.note)
+        code, detail = hw.reason or "other", hw.detail or (hw.note or "")
         text = kb.t(f"gpu.reason.{code}", lang, detail=detail)
         out["reason"] = {"code": code, "detail": detail, "text": kb.t("gpu.none", lang, reason=text)}
     elif hw.note:
-        out["note"] = kb.t("gpu.mixed", lang) if "mixed" in hw.note else hw.note
+        out["note"] = kb.t("gpu.mixed", lang) if hw.reason == "mixed" else hw.note
     return out
 
 

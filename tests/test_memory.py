@@ -1,4 +1,4 @@
-"""engine/check/memory.py: the formulas vLLM sizes the KV cache with, and the accuracy table of real
+"""engine/check/memory/: the formulas vLLM sizes the KV cache with, and the accuracy table of real
 start-up logs (tests/data/kv_startup_logs.yaml) every estimate must stay within 15% of."""
 from __future__ import annotations
 

@@ -31,8 +31,12 @@ class Hardware:
     cpu_cores: int | None = None
     driver: str | None = None
     cuda: str | None = None
-    note: str | None = None
+    note: str | None = None  # English, for the report's JSON; faces word it from `reason`
     devices: list[dict[str, Any]] = field(default_factory=list)
+    # why the facts are missing or partial, as a code faces translate (knowledge/i18n.yaml
+    # gpu.reason.<code>): no_pynvml | no_driver | no_devices | nvml_error | spec_none | mixed
+    reason: str | None = None
+    detail: str = ""  # the driver's own words, for no_driver / nvml_error
 
     def facts(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -63,7 +67,7 @@ def parse_spec(spec: str, gpus: list[dict]) -> Hardware:
     """'H100-80GB x8', '8xH100', 'A100-40GB', 'L40S:4', 'none'."""
     text = spec.strip()
     if text.lower() in ("none", "cpu", "no-gpu", "nogpu"):
-        return Hardware(source=f"--gpu {spec}", note="no GPU (as given by --gpu)")
+        return Hardware(source=f"--gpu {spec}", note="no GPU (as given by --gpu)", reason="spec_none")
     count, name = 1, text
     for rx in _COUNT:
         m = rx.match(text)
@@ -121,15 +125,17 @@ def probe(gpus: list[dict], nvml: Any = None) -> Hardware:
         try:
             import pynvml as nvml  # the nvidia-ml-py distribution
         except ImportError:
-            return Hardware(source="NVML", cpu_cores=cores, note="pynvml (nvidia-ml-py) is not installed; no GPU information")
+            return Hardware(source="NVML", cpu_cores=cores, note="pynvml (nvidia-ml-py) is not installed; no GPU information",
+                            reason="no_pynvml")
     try:
         nvml.nvmlInit()
     except Exception as e:  # NVMLError_LibraryNotFound, _DriverNotLoaded, …
-        return Hardware(source="NVML", cpu_cores=cores, note=f"no NVIDIA driver / no GPU visible ({_nvml_reason(e)})")
+        return Hardware(source="NVML", cpu_cores=cores, note=f"no NVIDIA driver / no GPU visible ({_nvml_reason(e)})",
+                        reason="no_driver", detail=_nvml_reason(e))
     try:
         n = nvml.nvmlDeviceGetCount()
         if n == 0:
-            return Hardware(source="NVML", cpu_cores=cores, note="NVML found no GPU")
+            return Hardware(source="NVML", cpu_cores=cores, note="NVML found no GPU", reason="no_devices")
         devices = []
         for i in range(n):
             h = nvml.nvmlDeviceGetHandleByIndex(i)
@@ -146,7 +152,8 @@ def probe(gpus: list[dict], nvml: Any = None) -> Hardware:
         except Exception:
             cuda = None
     except Exception as e:
-        return Hardware(source="NVML", cpu_cores=cores, note=f"NVML error: {_nvml_reason(e)}")
+        return Hardware(source="NVML", cpu_cores=cores, note=f"NVML error: {_nvml_reason(e)}", reason="nvml_error",
+                        detail=_nvml_reason(e))
     finally:
         try:
             nvml.nvmlShutdown()
@@ -160,10 +167,11 @@ def probe(gpus: list[dict], nvml: Any = None) -> Hardware:
         "memory_gib": first["memory_gib"], "compute_capability": cc, "fp8": cc >= 8.9, "fp4": cc >= 10.0,
         "nvlink": first["nvlink"] if first["nvlink"] is not None else (bool(entry.get("nvlink")) if entry else None),
     }
-    note = None
+    note = reason = None
     if len({d["name"] for d in devices}) > 1:
-        note = "mixed GPU models; facts describe GPU 0"
-    return Hardware(source="NVML", gpu=gpu, cpu_cores=cores, driver=driver, cuda=cuda, note=note, devices=devices)
+        note, reason = "mixed GPU models; facts describe GPU 0", "mixed"
+    return Hardware(source="NVML", gpu=gpu, cpu_cores=cores, driver=driver, cuda=cuda, note=note, devices=devices,
+                    reason=reason)
 
 
 def _nvlink(nvml, handle) -> bool | None:
