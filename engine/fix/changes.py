@@ -31,6 +31,7 @@ class Change:
     setting: Setting | None = field(default=None, repr=False, compare=False)
     blocked: str | None = None  # why it cannot be written at this site: fixed | not_exposed
     container: str | None = None  # the framework mapping (vllm_config, vllm_engine_kwargs) this sets a key of
+    key: str | None = None  # a new key as the file writes keys (dotted for a nested YAML path), when one is added
 
     def to_json(self) -> dict:
         return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,
@@ -193,7 +194,8 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         after = f"{target}={py_literal(merge_value(value, existing))}"
         op_kind = "set"
     return Change(op_kind, target, value, file, syntax, existing.line if existing else None,
-                  _as_written(existing) if existing else None, after, setting=existing)
+                  _as_written(existing) if existing else None, after, setting=existing,
+                  key=yaml_key(site, target, existing) if syntax == "yaml-config" else None)
 
 
 def _serve_accepts(site: Site, target: str) -> bool:
@@ -224,7 +226,8 @@ def _framework_change(site: Site, target: str, value: Any, existing: Setting | N
         after = site_syntax.framework_text(site, key, val, pt, pt.syntax)
         return Change("set", target, val, pt.file, pt.syntax, pt.line, _as_written(pt), after, setting=pt, container=container)
     after = site_syntax.framework_text(site, key, val, None, site.syntax)
-    return Change("set", target, val if container else value, site.file, site.syntax, None, None, after, container=container)
+    return Change("set", target, val if container else value, site.file, site.syntax, None, None, after, container=container,
+                  key=key)
 
 
 def _same_key(a: str, b: str) -> bool:

@@ -38,15 +38,23 @@ def apply(text: str, edits: list[TextEdit]) -> str:
         moved.append(e)
     edits = moved
     ordered = sorted(enumerate(edits), key=lambda e: (e[1].start, e[1].end, e[0]))
+    nl = newline_of(text)
     out, pos = [], 0
     for _, e in ordered:
         if e.start < pos:
             raise EditConflict(f"overlapping edits at offset {e.start}")
         out.append(text[pos:e.start])
-        out.append(e.text)
+        # new lines end the way the file's lines end (CRLF stays CRLF)
+        out.append(e.text if nl == "\n" or "\n" not in e.text else e.text.replace("\r\n", "\n").replace("\n", nl))
         pos = e.end
     out.append(text[pos:])
     return "".join(out)
+
+
+def newline_of(text: str) -> str:
+    """The line ending a file mostly uses."""
+    crlf = text.count("\r\n")
+    return "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
 
 
 def unified_diff(path: str, old: str, new: str, context: int = 2) -> str:

@@ -7,6 +7,7 @@ import re
 import shlex
 
 from vllm_kb.engine.fix import edits as edits_mod
+from vllm_kb.engine.fix import yaml_edits
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.literals import py_literal
@@ -21,9 +22,11 @@ def file_edits(site: Site, changes: list[Change], read) -> dict[str, list[TextEd
         text = read(ch.file)
         if text is None:
             continue
-        edit = _edit(site, ch, text)
-        if edit is not None:
-            out.setdefault(ch.file, []).append(edit)
+        got = _edit(site, ch, text)
+        if isinstance(got, TextEdit):
+            got = [got]
+        if got:
+            out.setdefault(ch.file, []).extend(got)
     return out
 
 
@@ -42,7 +45,7 @@ def diffs(site: Site, changes: list[Change], read) -> list[dict]:
     return blocks
 
 
-def _edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     if ch.blocked:
         return None
     if ch.syntax in ("cli", "hydra-override"):
@@ -127,19 +130,33 @@ def _replace_line(text: str, lines: LineIndex, line: int, new: str | None) -> Te
     return TextEdit(start, end, f"{indent}{new}\n")
 
 
-def _yaml_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+def _yaml_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
+    """A key of a YAML (or JSON) file, edited at the parser's positions (engine/fix/yaml_edits.py)."""
     s = ch.setting
-    key_lines = [x.line for x in list(site.settings.values()) + list(site.unknown.values()) + ([site.model] if site.model else [])
-                 if x is not None and x.syntax in ("yaml-config", "framework-config") and x.file == ch.file]
     if s is not None and s.syntax in ("yaml-config", "framework-config"):
-        a, b = edits_mod.yaml_block(text, s.line, key_lines)
+        if not (s.pos and "yaml" in s.pos):
+            return None
+        index, path = s.pos["yaml"]
+        d = yaml_edits.doc(text, index)
+        if d is None:
+            return None
+        path = tuple(path)
         if ch.op == "unset" or ch.after is None:
-            return TextEdit(a, b, "")
-        indent = re.match(r"[ \t-]*", text[a:b]).group(0)  # keep the key's place in a nested mapping
-        return TextEdit(a, b, indent + ch.after + "\n")
-    if ch.syntax == "framework-config" and "." in (ch.after or "").split(":")[0]:
-        return None  # a new nested key: shown as a snippet, not inserted
-    if ch.op != "set" or not ch.after:
+            return yaml_edits.remove(text, d, path)
+        node = d.get(path)
+        patch = isinstance(ch.value, dict) and node is not None and node.kind == "map"
+        return yaml_edits.set_value(text, d, path, ch.value if patch else merge_value(ch.value, s))
+    if ch.op != "set" or not ch.after or not ch.key:
         return None
-    end = len(text)
-    return TextEdit(end, end, ("" if text.endswith("\n") or not text else "\n") + ch.after + "\n")
+    src = site.source if isinstance(site.source, dict) else {}
+    if ch.syntax == "framework-config":
+        if ch.file != site.file or "yaml_doc" not in src:
+            return None
+        d = yaml_edits.doc(text, src["yaml_doc"])
+        keys = tuple(ch.key.split(".")) if src.get("flatten") else (ch.key,)
+    else:
+        d = yaml_edits.doc(text, 0)
+        keys = (ch.key,)
+    if d is None:
+        return None
+    return yaml_edits.set_value(text, d, keys, ch.value)

@@ -25,6 +25,12 @@ class Document:
     data: Any
     lines: dict[Path, int] = field(default_factory=dict)
     start_line: int = 1
+    index: int = 0  # which document of its file (`---` separated) this is
+
+    def pos(self, path: Path) -> dict:
+        """Where a value sits, for a fix: the document and the path (engine/kb/yamlpos.py gives the
+        offsets when the fix is made, from the text as it is then)."""
+        return {"yaml": [self.index, list(path)]}
 
     def line_of(self, path: Path) -> int:
         """Line of `path`, or of its nearest ancestor that has one."""
@@ -45,20 +51,37 @@ def load_all(text: str) -> list[Document]:
         while loader.check_node():
             node = loader.get_node()
             data = loader.construct_document(node)
-            doc = Document(data=data, start_line=node.start_mark.line + 1)
+            doc = Document(data=data, start_line=node.start_mark.line + 1, index=len(docs))
             _record_lines(node, (), doc.lines)
             docs.append(doc)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line = mark.line + 1 if mark else None
-        raise YamlError(f"{e.problem or e.context or 'invalid YAML'}", line) from None
-    except yaml.YAMLError as e:
-        raise YamlError(str(e)) from None
-    except RecursionError:
-        raise YamlError("nesting too deep") from None
+    except (yaml.YAMLError, RecursionError) as e:
+        raise _error(e) from None
     finally:
         loader.dispose()
     return docs
+
+
+def _error(e: Exception) -> YamlError:
+    import yaml
+
+    if isinstance(e, yaml.MarkedYAMLError):
+        mark = e.problem_mark or e.context_mark
+        return YamlError(f"{e.problem or e.context or 'invalid YAML'}", mark.line + 1 if mark else None)
+    if isinstance(e, RecursionError):
+        return YamlError("nesting too deep")
+    return YamlError(str(e))
+
+
+def positions(text: str):
+    """Offsets of every key and value of every document (engine/kb/yamlpos.py), for fixes."""
+    import yaml
+
+    from vllm_kb.engine.kb.yamlpos import positions as _positions
+
+    try:
+        return _positions(text)
+    except (yaml.YAMLError, RecursionError) as e:
+        raise _error(e) from None
 
 
 def load_cached(text: str) -> Document:

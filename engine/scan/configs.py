@@ -45,7 +45,7 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
         command = "rlhf" if fid == "ms-swift" and "rlhf_type" in doc.data else None
         site = framework_site.build_site(fw, entries, file=rel, line=line,
                                      syntax="framework-config", kind=f"{fw.name} config", version=ctx.framework_version(rel, fw.package),
-                                     command=command)
+                                     command=command, source={"yaml_doc": doc.index, "flatten": verl})
         if site is not None:
             site.config_key_style = "snake"
             out.append(site)

@@ -43,8 +43,9 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
             for arg, v in s.value.items():
                 # a YAML mapping: each key on its own line; a JSON string (--vllm_config '{…}'): the flag's
                 nested = str(arg) in e.lines
+                pos = {"yaml": [s.pos["yaml"][0], list(s.pos["yaml"][1]) + [str(arg)]]} if nested and s.pos and "yaml" in s.pos else None
                 settings[str(arg)] = Setting(str(arg), v, True, s.file, e.lines.get(str(arg), s.line), str(arg) if nested else s.key,
-                                             repr(v), s.syntax, pos=None)
+                                             repr(v), s.syntax, pos=pos)
             values[pt["key"]] = s.value
             passthrough = s
             continue

@@ -198,5 +198,6 @@ def mapping_entries(data: dict, doc: yamlio.Document, rel: str, flatten: bool, b
         key = ".".join(path)
         raw = json.dumps(v) if isinstance(v, (dict, list)) else ("true" if v is True else "false" if v is False else str(v))
         lines = {str(sk): doc.line_of(path + (sk,)) for sk in v} if isinstance(v, dict) else {}
-        out.append(Entry(key, Setting(key, v, v is not None, rel, doc.line_of(path), str(k) if not flatten else key, raw, "framework-config"), lines))
+        out.append(Entry(key, Setting(key, v, v is not None, rel, doc.line_of(path), str(k) if not flatten else key, raw, "framework-config",
+                                      pos=doc.pos(path)), lines))
     return out

@@ -48,7 +48,8 @@ def settings_from_mapping(ctx: ScanContext, rel: str, version: str, data: dict, 
                 e, negated = e2, True
         if e is None:
             dest = key_s.replace("-", "_")
-            unknown[dest] = Setting(dest, value, True, rel, line, key_s, _raw(value), "yaml-config", known=False)
+            unknown[dest] = Setting(dest, value, True, rel, line, key_s, _raw(value), "yaml-config", known=False,
+                                    pos=doc.pos(base + (key_s,)))
             continue
         exists = e.exists(version)
         dest = e.field("dest", version if exists else e.last)
@@ -64,7 +65,8 @@ def settings_from_mapping(ctx: ScanContext, rel: str, version: str, data: dict, 
         if dest == "optimization_level" and not isinstance(v, int):
             s = str(v).upper().removeprefix("O")
             v = int(s) if s.isdigit() else v
-        s = Setting(dest, v, v is not None, rel, line, key_s, _raw(value), "yaml-config", known=exists)
+        s = Setting(dest, v, v is not None, rel, line, key_s, _raw(value), "yaml-config", known=exists,
+                    pos=doc.pos(base + (key_s,)))
         if dest == "model":
             model = s
         else:

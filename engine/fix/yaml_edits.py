@@ -1,0 +1,341 @@
+"""Edits of a YAML file built from the parser's positions (engine/kb/yamlpos.py): a value is
+replaced by writing exactly its own bytes, a key is added as a new line at its mapping's
+indentation (or inside `{…}`), a key is removed only when its line holds nothing else (a comment
+after it stays), list items the same way. Every function returns the edits or None when the
+file's shape does not allow a safe edit (an anchored value, a key inherited through `<<`, an
+entry sharing its line with another): that change is then left for a person."""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+from vllm_kb.engine.fix.edits import TextEdit
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.kb.yamlpos import DocPositions, Node, json_positions
+
+_PLAIN = re.compile(r"[A-Za-z0-9_./@+-][A-Za-z0-9_./@:+ -]*")
+_RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"}
+
+
+@lru_cache(maxsize=64)
+def docs(text: str) -> tuple[DocPositions, ...] | None:
+    """Positions of every document of a file's text; None when it does not parse."""
+    if text.lstrip()[:1] in ("{", "["):
+        js = json_positions(text)
+        if js is not None:
+            return (js,)
+    try:
+        return tuple(yamlio.positions(text))
+    except yamlio.YamlError:
+        return None
+
+
+def doc(text: str, index: int = 0) -> DocPositions | None:
+    got = docs(text)
+    return got[index] if got is not None and 0 <= index < len(got) else None
+
+
+# --- literals ---------------------------------------------------------------------------------
+
+def scalar(v: Any, like: Node | None = None, js: bool = False) -> str:
+    """A value as YAML text, in the quoting the value it replaces used when that still reads back
+    the same; as JSON in a JSON file."""
+    if js:
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, bool):
+        word = "true" if v else "false"
+        old = str(like.value) if like is not None and like.kind == "scalar" and not like.style else ""
+        if old.lower() in ("true", "false"):  # True / TRUE as the file writes them
+            return word.upper() if old.isupper() else word.capitalize() if old[0].isupper() else word
+        return word
+    if v is None:
+        return "null"
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{key(str(k))}: {scalar(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(scalar(x) for x in v) + "]"
+    s = str(v)
+    style = like.style if like is not None and like.kind == "scalar" else ""
+    if style == "'" and "\n" not in s and _printable(s):
+        return "'" + s.replace("'", "''") + "'"
+    if style == '"' or not _plain_ok(s):
+        return json.dumps(s, ensure_ascii=False)
+    return s
+
+
+def key(k: str) -> str:
+    return k if _plain_ok(k) and ":" not in k and " " not in k else json.dumps(k, ensure_ascii=False)
+
+
+def _printable(s: str) -> bool:
+    return all(c == "\t" or (ord(c) >= 0x20 and not 0x7F <= ord(c) <= 0x9F) for c in s)
+
+
+def _plain_ok(s: str) -> bool:
+    """Whether `s` written plain reads back as the same string."""
+    if not s or not _PLAIN.fullmatch(s) or s != s.strip() or s.lower() in _RESERVED or ": " in s or " #" in s:
+        return False
+    if s.startswith(("-", "?", ":")) and (len(s) == 1 or s[1] in " \t"):
+        return False
+    try:
+        import yaml
+
+        return yaml.safe_load(s) == s
+    except Exception:  # noqa: BLE001 — anything odd is quoted
+        return False
+
+
+# --- text helpers -----------------------------------------------------------------------------
+
+def _line_start(text: str, i: int) -> int:
+    return text.rfind("\n", 0, i) + 1
+
+
+def _next_line(text: str, i: int) -> int | None:
+    """Start of the line after the one holding offset i; None when that line is the last."""
+    j = text.find("\n", i)
+    return None if j < 0 else j + 1
+
+
+def _content_end(n: Node) -> int:
+    return n.end if not n.null else n.start
+
+
+def _insert_lines(text: str, after: int, lines: list[str]) -> TextEdit:
+    """New lines after the line holding offset `after` (edits.apply writes the file's line ending)."""
+    nxt = _next_line(text, after)
+    if nxt is None:
+        return TextEdit(len(text), len(text), "".join("\n" + x for x in lines))
+    return TextEdit(nxt, nxt, "".join(x + "\n" for x in lines))
+
+
+def _step(d: DocPositions, path: tuple) -> int:
+    """The indentation step a mapping's file uses (2 unless its nesting says otherwise)."""
+    n = d.get(path)
+    parent = d.get(path[:-1]) if path else None
+    if n is not None and parent is not None and n.kind == "map" and not n.flow and parent.kind == "map" and not parent.flow:
+        if n.col > parent.col:
+            return n.col - parent.col
+    return 2
+
+
+# --- values -----------------------------------------------------------------------------------
+
+def set_value(text: str, d: DocPositions, path: tuple, value: Any) -> list[TextEdit] | None:
+    """Write `value` at `path`. A mapping value given a dict is changed key by key (keys set to
+    None are removed); a path that is not written yet is inserted in its mapping."""
+    n = d.get(path)
+    if n is None:
+        if not path:
+            return None
+        return insert(text, d, path[:-1], path[-1:], value)
+    if n.anchored:
+        return None
+    if isinstance(value, dict) and n.kind == "map" and not n.alias:
+        out: list[TextEdit] = []
+        for k, v in value.items():
+            sub = path + (str(k),)
+            child = d.get(sub)
+            if v is None:
+                if child is not None:
+                    got = remove(text, d, sub)
+                    if got is None:
+                        return None
+                    out += got
+                continue
+            if child is not None and child.kind == "scalar" and not child.null and _reads_as(child, v):
+                continue
+            got = set_value(text, d, sub, v)
+            if got is None:
+                return None
+            out += got
+        return out
+    lit = scalar(value, n, d.json)
+    if n.null:
+        return [TextEdit(n.start, n.end, " " + lit)]
+    if n.kind != "scalar" and not n.flow and not n.alias:
+        return None  # a block collection turned into a scalar: a person decides
+    return [TextEdit(n.start, n.end, lit)]
+
+
+def _reads_as(n: Node, v: Any) -> bool:
+    import yaml
+
+    try:
+        return yaml.safe_load(scalar(v)) == yaml.safe_load(f"{n.style}{n.value}{n.style}" if n.style in ('"', "'") else str(n.value))
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def insert(text: str, d: DocPositions, base: tuple, keys: tuple, value: Any) -> list[TextEdit] | None:
+    """Add `keys` (a chain of nested keys) with `value` under the mapping at `base`, creating the
+    mappings of the chain that are not written yet."""
+    full = tuple(base) + tuple(keys)
+    depth = len(full) - 1
+    while depth > 0 and d.get(full[:depth]) is None:
+        depth -= 1
+    at, rest = full[:depth], full[depth:]
+    n = d.get(at)
+    if n is None:
+        return None
+    if n.kind == "map" and n.flow:
+        entry = _flow_entry(rest, value, d.json)
+        if n.children:
+            last = d.get(at + (n.children[-1],))
+            return [TextEdit(_content_end(last), _content_end(last), ", " + entry)]
+        close = text.rfind("}", n.start, n.end)
+        return [TextEdit(close, close, entry)] if close >= 0 else None
+    if n.kind == "map":
+        if n.anchored or n.alias:
+            return None
+        return [_insert_lines(text, _content_end(_last_leaf(d, at)), _block_entry(rest, value, n.col, _step(d, at)))]
+    if n.kind == "scalar" and (n.null or str(n.value).lower() in ("null", "~")) and not n.anchored:
+        if not at:
+            # an empty document: the new keys open it
+            return [_insert_lines(text, len(text), _block_entry(rest, value, 0, 2))] if text.strip() else \
+                [TextEdit(len(text), len(text), "\n".join(_block_entry(rest, value, 0, 2)) + "\n")]
+        if n.null:
+            parent = d.get(at[:-1])
+            col = (n.key[0] - _line_start(text, n.key[0])) if n.key else 0
+            step = _step(d, at[:-1]) if parent is not None else 2
+            return [_insert_lines(text, n.start, _block_entry(rest, value, col + step, step))]
+        return [TextEdit(n.start, n.end, _flow_entry(rest, value, d.json).join("{}"))]
+    return None
+
+
+def _last_leaf(d: DocPositions, path: tuple) -> Node:
+    n = d.get(path)
+    while n.kind != "scalar" and not n.flow and not n.alias and n.children:
+        path = path + (n.children[-1],)
+        n = d.get(path)
+    return n
+
+
+def _flow_entry(keys: tuple, value: Any, js: bool = False) -> str:
+    name = (lambda k: json.dumps(k, ensure_ascii=False)) if js else key
+    out = scalar(value, js=js)
+    for k in reversed(keys[1:]):
+        out = f"{{{name(str(k))}: {out}}}"
+    return f"{name(str(keys[0]))}: {out}"
+
+
+def _block_entry(keys: tuple, value: Any, col: int, step: int) -> list[str]:
+    """`a:⏎  b: v` at column `col`; a mapping value is written as nested lines too."""
+    lines = []
+    for i, k in enumerate(keys[:-1]):
+        lines.append(" " * (col + i * step) + key(str(k)) + ":")
+    inner = col + (len(keys) - 1) * step
+    if isinstance(value, dict) and value and all(v is not None for v in value.values()):
+        lines.append(" " * inner + key(str(keys[-1])) + ":")
+        for k, v in value.items():
+            lines += _block_entry((k,), v, inner + step, step)
+        return lines
+    lines.append(" " * inner + f"{key(str(keys[-1]))}: {scalar(value)}")
+    return lines
+
+
+# --- removals ---------------------------------------------------------------------------------
+
+def remove(text: str, d: DocPositions, path: tuple) -> list[TextEdit] | None:
+    """Remove a mapping entry or a list item; its line goes only when nothing but it is written there."""
+    n = d.get(path)
+    parent = d.get(path[:-1]) if path else None
+    if n is None or parent is None or n.anchored:
+        return None
+    if parent.kind == "seq":
+        return remove_items(text, d, path[:-1], path[-1], path[-1])
+    if n.key is None:
+        return None
+    if parent.flow:
+        return [_flow_cut(text, n.key[0], _content_end(n))]
+    ls = _line_start(text, n.key[0])
+    if text[ls:n.key[0]].strip():
+        return None  # `- key: v`: the key shares its line with the item's dash
+    out = [_line_cut(text, ls, n.key[0], _content_end(n))]
+    if len(parent.children) == 1 and path[:-1]:
+        gp = d.get(path[:-2])
+        if parent.key is None or gp is None or gp.kind != "map":
+            return None
+        out.append(_empty_marker(text, parent.key[1], "{}"))
+    return out
+
+
+def remove_items(text: str, d: DocPositions, seq: tuple, i: int, j: int) -> list[TextEdit] | None:
+    """Remove items i..j (inclusive) of the list at `seq`."""
+    s = d.get(seq)
+    if s is None or s.kind != "seq" or s.alias or s.anchored:
+        return None
+    first, last = d.get(seq + (i,)), d.get(seq + (j,))
+    if first is None or last is None:
+        return None
+    if s.flow:
+        return [_flow_cut(text, first.start, _content_end(last))]
+    if first.dash is None:
+        return None
+    ls = _line_start(text, first.dash)
+    if text[ls:first.dash].strip():
+        return None
+    out = [_line_cut(text, ls, first.dash, _content_end(last))]
+    if j - i + 1 == len(s.children):
+        if s.key is None:
+            return None
+        out.append(_empty_marker(text, s.key[1], "[]"))
+    return out
+
+
+def _line_cut(text: str, ls: int, start: int, end: int) -> TextEdit:
+    """Lines ls…(line of end), or, when a comment follows on the last line, up to the comment."""
+    nxt = _next_line(text, end)
+    stop = len(text) if nxt is None else nxt
+    tail = text[end:stop].strip(" \t\r\n")
+    if tail.startswith("#"):
+        c = text.index("#", end)
+        return TextEdit(start, c, "")
+    if nxt is None and ls > 0:
+        return TextEdit(ls - 1 - (text[ls - 2:ls - 1] == "\r"), stop, "")  # the last line: take the break before it
+    return TextEdit(ls, stop, "")
+
+
+def _flow_cut(text: str, start: int, end: int) -> TextEdit:
+    """An entry of […] or {…} with the comma that separates it from a neighbour."""
+    m = re.compile(r"[ \t\r\n]*,[ \t\r\n]*").match(text, end)
+    if m:
+        return TextEdit(start, m.end(), "")
+    b = start
+    while b > 0 and text[b - 1] in " \t\r\n":
+        b -= 1
+    if b > 0 and text[b - 1] == ",":
+        return TextEdit(b - 1, end, "")
+    return TextEdit(start, end, "")
+
+
+def _empty_marker(text: str, key_end: int, marker: str) -> TextEdit:
+    """`parent:` whose last entry goes reads `parent: {}` (or `[]`), not null."""
+    colon = text.index(":", key_end)
+    return TextEdit(colon + 1, colon + 1, " " + marker)
+
+
+# --- lists ------------------------------------------------------------------------------------
+
+def append_items(text: str, d: DocPositions, seq: tuple, values: list[Any]) -> list[TextEdit] | None:
+    s = d.get(seq)
+    if s is None or s.kind != "seq" or s.alias or s.anchored:
+        return None
+    like = d.get(seq + (s.children[-1],)) if s.children else None
+    lits = [scalar(v, like, d.json) for v in values]
+    if s.flow:
+        if s.children:
+            end = _content_end(like)
+            return [TextEdit(end, end, "".join(", " + x for x in lits))]
+        close = text.rfind("]", s.start, s.end)
+        return [TextEdit(close, close, ", ".join(lits))] if close >= 0 else None
+    col = (like.dash - _line_start(text, like.dash)) if like is not None and like.dash is not None else s.col
+    return [_insert_lines(text, _content_end(_last_leaf(d, seq)), [" " * col + "- " + x for x in lits])]
