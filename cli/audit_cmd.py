@@ -207,6 +207,8 @@ def run(ns) -> int:
             _write(text, ns.output)
             if not ns.quiet:
                 _fix_notes(res, kb, lang, would=True)
+                for f, lines in res.withheld().items():
+                    print(kb.t("fix.withheld", lang, file=f, lines=", ".join(map(str, lines))), file=sys.stderr)
             return EXIT_FINDINGS if text and not ns.exit_zero else EXIT_CLEAN
         try:
             written = apply_fixes.write(scan_root, res)

@@ -88,7 +88,7 @@ def test_insert_in_flow_mappings_and_lists():
     text = "a: {x: 1}\nb: {}\nc: [--x, '1']\nd: []\n"
     assert run(text, yaml_edits.set_value, ("a", "k"), 2).startswith("a: {x: 1, k: 2}\n")
     assert "b: {k: 2}\n" in run(text, yaml_edits.set_value, ("b", "k"), 2)
-    assert "c: [--x, '1', '--y', '2']\n" in run(text, yaml_edits.append_items, ("c",), ["--y", "2"])
+    assert "c: [--x, '1', --y, '2']\n" in run(text, yaml_edits.append_items, ("c",), ["--y", "2"])
     assert "d: [--y]\n" in run(text, yaml_edits.append_items, ("d",), ["--y"])
 
 

@@ -51,6 +51,15 @@ class FixResult:
     def diff(self) -> str:
         return "".join(edits_mod.unified_diff(f, self.originals[f], self.texts[f]) for f in self.changed_files)
 
+    def withheld(self) -> dict[str, list[int]]:
+        """Per file, the lines whose change the diff does not show (they hold a secret)."""
+        out = {}
+        for f in self.changed_files:
+            lines = edits_mod.shown_diff(f, self.originals[f], self.texts[f])[1]
+            if lines:
+                out[f] = lines
+        return out
+
 
 def wanted(ch: Change, unsafe: bool) -> bool:
     return not ch.blocked and (ch.safe or unsafe)

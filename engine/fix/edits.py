@@ -15,6 +15,12 @@ class TextEdit:
     start: int
     end: int
     text: str
+    # An insertion that opens something (a YAML key new items go under): two changes that open
+    # the same one write it once, and their items follow it in order.
+    claim: tuple | None = None
+    # Insertions at one offset: (depth, group). Deeper containers first (they continue the last
+    # value), then each group (a new key with everything under it) together, in order of appearance.
+    order: tuple | None = None
 
 
 class EditConflict(ValueError):
@@ -26,6 +32,15 @@ def apply(text: str, edits: list[TextEdit]) -> str:
     An insertion that falls inside a span another edit removes moves to where the removal starts
     (appending after a last argument that is itself removed); one inside a replaced span moves
     after the replacement."""
+    seen: set = set()
+    unique = []
+    for e in edits:
+        if e.claim is not None:
+            if e in seen:
+                continue
+            seen.add(e)
+        unique.append(e)
+    edits = unique
     spans = [e for e in edits if e.end > e.start]
     moved = []
     for e in edits:
@@ -33,11 +48,22 @@ def apply(text: str, edits: list[TextEdit]) -> str:
             for d in spans:
                 if d.start < e.start <= d.end:
                     at = d.start if not d.text else d.end
-                    e = TextEdit(at, at, e.text)
+                    e = TextEdit(at, at, e.text, e.claim, e.order)
                     break
         moved.append(e)
     edits = moved
-    ordered = sorted(enumerate(edits), key=lambda e: (e[1].start, e[1].end, e[0]))
+    first: dict = {}
+    for i, e in enumerate(edits):
+        if e.order is not None:
+            first.setdefault(e.order[1], i)
+
+    def rank(item):
+        i, e = item
+        if e.order is None:
+            return (e.start, e.end, 0, i, i)
+        return (e.start, e.end, e.order[0], first[e.order[1]], i)
+
+    ordered = sorted(enumerate(edits), key=rank)
     nl = newline_of(text)
     out, pos = [], 0
     for _, e in ordered:
@@ -58,10 +84,76 @@ def newline_of(text: str) -> str:
 
 
 def unified_diff(path: str, old: str, new: str, context: int = 2) -> str:
-    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                 fromfile=f"a/{path}", tofile=f"b/{path}", n=context)
-    out = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    return shown_diff(path, old, new, context)[0]
+
+
+def shown_diff(path: str, old: str, new: str, context: int = 2) -> tuple[str, list[int]]:
+    """A unified diff that is safe to show and to apply: a line that holds a secret appears only
+    as context, masked (`patch` checks context, it never writes it); a change on such a line is
+    not shown at all — its hunk is withheld and its old line numbers returned — because a `+` line
+    shown masked would write `***` over the secret, and shown whole would leak it. `--fix` writes
+    those changes itself, keeping the secret's bytes (engine/fix edits touch only their target)."""
+    from vllm_kb.engine.kb.redact import redact_text
+
+    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    masked_a, masked_b = _masked_lines(a, redact_text), _masked_lines(b, redact_text)
+    out: list[str] = []
+    withheld: list[int] = []
+    for group in difflib.SequenceMatcher(None, a, b).get_grouped_opcodes(context):
+        hunk = _hunk(group, a, b, masked_a)
+        touched_secret = any((tag != "equal" and (any(masked_a[i] != a[i] for i in range(i1, i2))
+                                                  or any(masked_b[j] != b[j] for j in range(j1, j2))))
+                             for tag, i1, i2, j1, j2 in group)
+        # a second look at the hunk as shown: a secret spread over lines of its own is still caught
+        if not touched_secret and _changed_lines_differ(hunk, redact_text("".join(hunk))):
+            touched_secret = True
+        if touched_secret:
+            withheld.append(group[0][1] + 1)
+            continue
+        out += hunk
+    if not out:
+        return "", withheld
+    head = [f"--- a/{path}\n", f"+++ b/{path}\n"]
+    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in head + out)
+    return text, withheld
+
+
+def _masked_lines(lines: list[str], redact) -> list[str]:
+    """Each line with the secrets the whole text shows hidden (a flag's value on the next line too)."""
+    masked = redact("".join(lines)).splitlines(keepends=True)
+    if len(masked) != len(lines):  # a redaction that moved line breaks: treat every line as secret
+        return ["\x00" + x for x in lines]
+    return masked
+
+
+def _hunk(group, a: list[str], b: list[str], masked_a: list[str]) -> list[str]:
+    first, last = group[0], group[-1]
+    i1, i2, j1, j2 = first[1], last[2], first[3], last[4]
+    out = [f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n"]
+    for tag, x1, x2, y1, y2 in group:
+        if tag == "equal":
+            out += [" " + (masked_a[i] if not masked_a[i].startswith("\x00") else "***\n") for i in range(x1, x2)]
+            continue
+        out += ["-" + a[i] for i in range(x1, x2)]
+        out += ["+" + b[j] for j in range(y1, y2)]
     return out
+
+
+def _range(start: int, stop: int) -> str:
+    """difflib's `start,length` (1-based; an empty range names the line before it)."""
+    begin, length = start + 1, stop - start
+    if length == 1:
+        return str(begin)
+    if not length:
+        begin -= 1
+    return f"{begin},{length}"
+
+
+def _changed_lines_differ(hunk: list[str], masked: str) -> bool:
+    shown = masked.splitlines(keepends=True)
+    if len(shown) != len(hunk):
+        return True
+    return any(h != m for h, m in zip(hunk, shown) if h[:1] in "+-")
 
 
 def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:

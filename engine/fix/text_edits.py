@@ -9,8 +9,10 @@ import shlex
 from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix import yaml_edits
 from vllm_kb.engine.fix.changes import Change, merge_value
+from vllm_kb.engine.fix.deploy_edits import deploy_edit
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.literals import py_literal
+from vllm_kb.engine.fix.syntax import DEPLOY_SYNTAXES
 from vllm_kb.engine.kb.textpos import LineIndex
 from vllm_kb.engine.scan.site import Site
 
@@ -39,9 +41,12 @@ def diffs(site: Site, changes: list[Change], read) -> list[dict]:
             new = edits_mod.apply(old, edits)
         except edits_mod.EditConflict:
             continue
-        text = edits_mod.unified_diff(file, old, new)
-        if text:
-            blocks.append({"file": file, "lang": "diff", "text": text.rstrip("\n")})
+        text, withheld = edits_mod.shown_diff(file, old, new)
+        if text or withheld:
+            block = {"file": file, "lang": "diff", "text": text.rstrip("\n")}
+            if withheld:
+                block["withheld"] = withheld  # lines whose change is not shown: they hold a secret
+            blocks.append(block)
     return blocks
 
 
@@ -54,6 +59,8 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
         return _python_edit(site, ch, text)
     if ch.syntax in ("yaml-config", "framework-config"):
         return _yaml_edit(site, ch, text)
+    if ch.syntax in DEPLOY_SYNTAXES:
+        return deploy_edit(site, ch, text)
     return None
 
 

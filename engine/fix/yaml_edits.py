@@ -15,7 +15,7 @@ from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.yamlpos import DocPositions, Node, json_positions
 
-_PLAIN = re.compile(r"[A-Za-z0-9_./@+-][A-Za-z0-9_./@:+ -]*")
+_PLAIN = re.compile(r"[A-Za-z0-9_./@+-][A-Za-z0-9_./@:+= -]*")
 _RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"}
 
 
@@ -109,12 +109,24 @@ def _content_end(n: Node) -> int:
     return n.end if not n.null else n.start
 
 
-def _insert_lines(text: str, after: int, lines: list[str]) -> TextEdit:
-    """New lines after the line holding offset `after` (edits.apply writes the file's line ending)."""
+def _insert_lines(text: str, after: int, lines: list, d: DocPositions, container: tuple, group: tuple) -> list[TextEdit]:
+    """New lines after the line holding offset `after` (edits.apply writes the file's line ending),
+    into the collection at `container`. A line given as (claim, text) opens a new key: an edit of
+    its own, written once however many changes open it; the lines of one `group` stay together."""
     nxt = _next_line(text, after)
-    if nxt is None:
-        return TextEdit(len(text), len(text), "".join("\n" + x for x in lines))
-    return TextEdit(nxt, nxt, "".join(x + "\n" for x in lines))
+    if nxt is None and (not text or text.endswith("\n")):
+        nxt = len(text)
+    at = len(text) if nxt is None else nxt
+    order = (-len(container), json.dumps([d.start] + [str(p) for p in group]))
+    out: list[TextEdit] = []
+    for x in lines:
+        c, x = x if isinstance(x, tuple) else (None, x)
+        body = "\n" + x if nxt is None else x + "\n"
+        if c is None and out and out[-1].claim is None:
+            out[-1] = TextEdit(at, at, out[-1].text + body, None, order)
+        else:
+            out.append(TextEdit(at, at, body, ("yaml", d.start) + tuple(c) if c is not None else None, order))
+    return out
 
 
 def _step(d: DocPositions, path: tuple) -> int:
@@ -193,20 +205,21 @@ def insert(text: str, d: DocPositions, base: tuple, keys: tuple, value: Any) -> 
             return [TextEdit(_content_end(last), _content_end(last), ", " + entry)]
         close = text.rfind("}", n.start, n.end)
         return [TextEdit(close, close, entry)] if close >= 0 else None
+    group = at + rest[:1]
     if n.kind == "map":
         if n.anchored or n.alias:
             return None
-        return [_insert_lines(text, _content_end(_last_leaf(d, at)), _block_entry(rest, value, n.col, _step(d, at)))]
+        lines = _block_entry(rest, value, n.col, _step(d, at), at)
+        return _insert_lines(text, _content_end(_last_leaf(d, at)), lines, d, at, group)
     if n.kind == "scalar" and (n.null or str(n.value).lower() in ("null", "~")) and not n.anchored:
         if not at:
             # an empty document: the new keys open it
-            return [_insert_lines(text, len(text), _block_entry(rest, value, 0, 2))] if text.strip() else \
-                [TextEdit(len(text), len(text), "\n".join(_block_entry(rest, value, 0, 2)) + "\n")]
+            return _insert_lines(text, len(text), _block_entry(rest, value, 0, 2), d, at, group)
         if n.null:
             parent = d.get(at[:-1])
             col = (n.key[0] - _line_start(text, n.key[0])) if n.key else 0
             step = _step(d, at[:-1]) if parent is not None else 2
-            return [_insert_lines(text, n.start, _block_entry(rest, value, col + step, step))]
+            return _insert_lines(text, n.start, _block_entry(rest, value, col + step, step, at), d, at, group)
         return [TextEdit(n.start, n.end, _flow_entry(rest, value, d.json).join("{}"))]
     return None
 
@@ -227,16 +240,22 @@ def _flow_entry(keys: tuple, value: Any, js: bool = False) -> str:
     return f"{name(str(keys[0]))}: {out}"
 
 
-def _block_entry(keys: tuple, value: Any, col: int, step: int) -> list[str]:
-    """`a:⏎  b: v` at column `col`; a mapping value is written as nested lines too."""
-    lines = []
+def _block_entry(keys: tuple, value: Any, col: int, step: int, claim: tuple = ()) -> list:
+    """`a:⏎  b: v` at column `col`; a mapping or a list value is written as nested lines too. A
+    line that opens a key others may add to is (claim, text)."""
+    lines: list = []
     for i, k in enumerate(keys[:-1]):
-        lines.append(" " * (col + i * step) + key(str(k)) + ":")
+        lines.append((claim + tuple(keys[:i + 1]), " " * (col + i * step) + key(str(k)) + ":"))
     inner = col + (len(keys) - 1) * step
+    last = claim + tuple(keys)
     if isinstance(value, dict) and value and all(v is not None for v in value.values()):
-        lines.append(" " * inner + key(str(keys[-1])) + ":")
+        lines.append((last, " " * inner + key(str(keys[-1])) + ":"))
         for k, v in value.items():
-            lines += _block_entry((k,), v, inner + step, step)
+            lines += _block_entry((k,), v, inner + step, step, last)
+        return lines
+    if isinstance(value, list) and value and all(not isinstance(v, (dict, list)) for v in value):
+        lines.append((last, " " * inner + key(str(keys[-1])) + ":"))
+        lines += [" " * (inner + step) + "- " + scalar(v) for v in value]
         return lines
     lines.append(" " * inner + f"{key(str(keys[-1]))}: {scalar(value)}")
     return lines
@@ -255,7 +274,7 @@ def remove(text: str, d: DocPositions, path: tuple) -> list[TextEdit] | None:
     if n.key is None:
         return None
     if parent.flow:
-        return [_flow_cut(text, n.key[0], _content_end(n))]
+        return [flow_cut(text, n.key[0], _content_end(n))]
     ls = _line_start(text, n.key[0])
     if text[ls:n.key[0]].strip():
         return None  # `- key: v`: the key shares its line with the item's dash
@@ -277,7 +296,7 @@ def remove_items(text: str, d: DocPositions, seq: tuple, i: int, j: int) -> list
     if first is None or last is None:
         return None
     if s.flow:
-        return [_flow_cut(text, first.start, _content_end(last))]
+        return [flow_cut(text, first.start, _content_end(last))]
     if first.dash is None:
         return None
     ls = _line_start(text, first.dash)
@@ -304,7 +323,7 @@ def _line_cut(text: str, ls: int, start: int, end: int) -> TextEdit:
     return TextEdit(ls, stop, "")
 
 
-def _flow_cut(text: str, start: int, end: int) -> TextEdit:
+def flow_cut(text: str, start: int, end: int) -> TextEdit:
     """An entry of […] or {…} with the comma that separates it from a neighbour."""
     m = re.compile(r"[ \t\r\n]*,[ \t\r\n]*").match(text, end)
     if m:
@@ -330,7 +349,15 @@ def append_items(text: str, d: DocPositions, seq: tuple, values: list[Any]) -> l
     if s is None or s.kind != "seq" or s.alias or s.anchored:
         return None
     like = d.get(seq + (s.children[-1],)) if s.children else None
-    lits = [scalar(v, like, d.json) for v in values]
+    items = [d.get(seq + (i,)) for i in s.children]
+    style = items[0] if items else None  # quoting as the list's first item
+    quoted = next((c for c in items if c is not None and c.kind == "scalar" and c.style in ('"', "'")), None)
+    lits = []
+    for v in values:
+        lit = scalar(v, style, d.json)
+        if lit.startswith('"') and quoted is not None and quoted.style == "'" and not d.json:
+            lit = scalar(v, quoted)  # a value that needs quotes gets the list's own kind
+        lits.append(lit)
     if s.flow:
         if s.children:
             end = _content_end(like)
@@ -338,4 +365,4 @@ def append_items(text: str, d: DocPositions, seq: tuple, values: list[Any]) -> l
         close = text.rfind("]", s.start, s.end)
         return [TextEdit(close, close, ", ".join(lits))] if close >= 0 else None
     col = (like.dash - _line_start(text, like.dash)) if like is not None and like.dash is not None else s.col
-    return [_insert_lines(text, _content_end(_last_leaf(d, seq)), [" " * col + "- " + x for x in lits])]
+    return _insert_lines(text, _content_end(_last_leaf(d, seq)), [" " * col + "- " + x for x in lits], d, seq, seq + ("-",))

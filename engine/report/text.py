@@ -76,8 +76,11 @@ def _render(data: dict, console) -> None:
         if s["after"]:
             console.print(t("report.changes_note"))
         for b in s["after"]:
-            console.print(f"[bold]{t('report.changes_in', file=b['file'])}[/]")
-            console.print(Syntax(b["text"], b["lang"], word_wrap=True, theme="ansi_dark"))
+            console.print(f"[bold]{t('report.changes_in', file=escape(b['file']))}[/]")
+            if b["text"]:
+                console.print(Syntax(b["text"], b["lang"], word_wrap=True, theme="ansi_dark"))
+            if b.get("withheld"):
+                console.print(escape(t("fix.withheld", file=b["file"], lines=", ".join(map(str, b["withheld"])))))
         sc = s.get("scenario")
         if sc:  # the closest scenario template; the Markdown and JSON reports carry its rendered config
             line = t("scenario.line", id=sc["id"], name=sc["name"], score=sc["score"], title=sc["title"])

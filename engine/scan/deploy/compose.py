@@ -42,23 +42,29 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
         env: dict[str, Setting] = {}
         raw_env = svc.get("environment")
         if isinstance(raw_env, dict):
-            items = [(str(k), "" if v is None else str(v), doc.line_of(base + ("environment", str(k)))) for k, v in raw_env.items()]
+            items = [(str(k), "" if v is None else str(v), base + ("environment", str(k))) for k, v in raw_env.items()]
         elif isinstance(raw_env, list):
-            items = [(str(e).split("=", 1)[0], str(e).split("=", 1)[1] if "=" in str(e) else dotenv.get(str(e), ""), doc.line_of(base + ("environment", i))) for i, e in enumerate(raw_env)]
+            items = [(str(e).split("=", 1)[0], str(e).split("=", 1)[1] if "=" in str(e) else dotenv.get(str(e), ""), base + ("environment", i)) for i, e in enumerate(raw_env)]
         else:
             items = []
         ex = Expander(dotenv)
-        for k, v, ln in items:
+        for k, v, path in items:
+            ln = doc.line_of(path)
             w = yaml_word(v, ln, ex, compose=True)
-            env[k] = Setting(k, w.value, w.value is not None, rel, ln, k, v, "compose", w.assumed or w.unresolved)
+            env[k] = Setting(k, w.value, w.value is not None, rel, ln, k, v, "compose", w.assumed or w.unresolved,
+                             pos=dict(doc.pos(path), env_style="map" if isinstance(raw_env, dict) else "list"))
         image = svc.get("image")
         words: list[Word] = []
+        argv_pos: list = []  # where each word is written, for fixes (None: not in this file's lists)
+        append = doc.pos(base + ("command",))  # where new arguments go
         style = "yaml-list"
         for part in ("entrypoint", "command"):
             val = svc.get(part)
             ln = doc.line_of(base + (part,))
             if isinstance(val, list):
                 words += [yaml_word(str(t), doc.line_of(base + (part, i)), ex, compose=True) for i, t in enumerate(val)]
+                argv_pos += [doc.pos(base + (part, i)) for i in range(len(val))]
+                append = doc.pos(base + (part,))
             elif isinstance(val, str):
                 style = "string"
                 try:
@@ -71,13 +77,19 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                         w.line = ln
                     relocate(c.words, (ctx.read(rel) or "").splitlines(), ln)
                     words += c.words
+                    argv_pos += [None] * len(c.words)
+                    append = None  # a command string: its words are not edited in place
             elif part == "entrypoint" and val is None and is_vllm_image(image):
-                words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in entrypoint_for(image, ctx.catalog.newest)]
+                implicit = entrypoint_for(image, ctx.catalog.newest)
+                words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in implicit]
+                argv_pos += [None] * len(implicit)
         if not words:
             continue
         anchor = next((base + (k,) for k in ("command", "entrypoint") if k in svc), base)
         site = launch_site(ctx, rel, words, doc.line_of(anchor), words[-1].line, "compose", style, env, image,
-                            {"service": name, "env_style": "map" if isinstance(raw_env, dict) else "list"})
+                            {"service": name, "env_style": "map" if isinstance(raw_env, dict) else "list",
+                             "argv_pos": argv_pos, "argv_append": append,
+                             "env_at": dict(doc.pos(base + ("environment",)), env_style="list" if isinstance(raw_env, list) else "map")})
         if site is not None:
             site.gpu_request = _compose_gpus(svc)
             out.append(site)

@@ -112,7 +112,8 @@ def scan_dockerfile(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             known = {**args, **(cur.get("args") or {}), **{k: str(v.value) for k, v in cur.get("env", {}).items()}}
             pairs = _env_pairs(arg)
             for (k, v), ln in zip(pairs, ins.lines_of([f"{k}=" if "=" in arg.split(" ", 1)[0] else k for k, _ in pairs])):
-                cur.setdefault("env", {})[k] = Setting(k, _expand_vars(v, known), True, rel, ln, k, v, "dockerfile")
+                cur.setdefault("env", {})[k] = Setting(k, _expand_vars(v, known), True, rel, ln, k, v, "dockerfile",
+                                                       pos=_env_pos(text, ins, k, len(pairs)))
         elif kw == "RUN":
             m = _PIP_VLLM.search(arg)
             if m and cur:
@@ -123,7 +124,61 @@ def scan_dockerfile(ctx: ScanContext, rel: str, text: str) -> list[Site]:
                 cur["cmd"] = None  # a new ENTRYPOINT resets an inherited CMD
     if not cur:
         return []
-    return [s for s in [_docker_site(ctx, rel, cur)] if s is not None]
+    return [s for s in [_docker_site(ctx, rel, cur, text)] if s is not None]
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_BETWEEN = re.compile(r"(?:[ \t,]|\\[ \t]*\r?\n)*")
+
+
+def _line_offset(text: str, line: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        pos = text.index("\n", pos) + 1
+    return pos
+
+
+def _exec_spans(text: str, ins: _Instr, n: int) -> tuple[list, int] | None:
+    """Offsets of each string of an exec-form `["a", "b"]` and where a new item goes; None when
+    the array is not written plainly (a comment inside it, a count that does not match)."""
+    start = _line_offset(text, ins.line)
+    i = text.find("[", start)
+    if i < 0:
+        return None
+    spans, j = [], i + 1
+    while True:
+        j = _BETWEEN.match(text, j).end()
+        if text[j:j + 1] == "]":
+            break
+        m = _JSON_STRING.match(text, j)
+        if not m:
+            return None
+        spans.append((m.start(), m.end()))
+        j = m.end()
+    if len(spans) != n:
+        return None
+    return spans, (spans[-1][1] if spans else i + 1)
+
+
+def _env_pos(text: str, ins: _Instr, name: str, pairs: int) -> dict | None:
+    """Where an `ENV NAME=value` (or `ENV NAME value`) value is written, on a one-line ENV."""
+    if len(ins.pieces) != 1:
+        return None
+    ls = _line_offset(text, ins.line)
+    le = text.find("\n", ls)
+    le = len(text) if le < 0 else le
+    line = text[ls:le].rstrip("\r")
+    m = re.match(r"[ \t]*ENV[ \t]+", line, re.I)
+    if not m:
+        return None
+    if pairs == 1 and "=" not in line[m.end():].split(None, 1)[0]:
+        v = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]+(?P<val>.*?)[ \t]*$").match(line, m.end())
+    else:
+        v = re.compile(r"(?<![\w$])(?P<name>" + re.escape(name) + r")=(?P<val>\"[^\"]*\"|'[^']*'|[^\s]*)").search(line, m.end())
+    if not v or v.group("name") != name:
+        return None
+    return {"docker_env": [ls + v.start("val"), ls + v.end("val")], "pair": [ls + v.start("name"), ls + v.end("val")],
+            "line": [ls, le], "pairs": pairs}
 
 
 def _expand_vars(text: str, known: dict[str, str]) -> str:
@@ -141,7 +196,7 @@ def _env_pairs(arg: str):
     return out
 
 
-def _docker_site(ctx: ScanContext, rel: str, st: dict) -> Site | None:
+def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None:
     import json
 
     image = st.get("image")
@@ -149,16 +204,25 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict) -> Site | None:
     ex = Expander(known)
     env = st["env"]
     words: list[Word] = []
+    argv_pos: list = []  # where each word is written, for fixes
+    append = None
     line = end = 1
     ep, cmd = st.get("entrypoint"), st.get("cmd")
+    first = min((i for i in (ep, cmd) if i is not None), key=lambda i: i.line, default=None)
+    extra = {"env_at": {"docker_line": _line_offset(text, first.line)} if first is not None else None}
     if ep is not None:
         form = _exec_form(ep.arg)
         if form is None:  # shell form: the CMD is ignored
             return _installed(shell_site(ctx, rel, ep.shell_text, ep.line, "dockerfile", env, image, known), st, rel)
         words += [yaml_word(t, ln, ex) for t, ln in zip(form, ep.lines_of([json.dumps(t) for t in form]))]
+        spans = _exec_spans(text, ep, len(form))
+        argv_pos += [{"json": list(sp)} for sp in spans[0]] if spans else [None] * len(form)
+        append = {"json_after": spans[1], "empty": not form} if spans else None
         line = end = ep.line
     elif is_vllm_image(image):
-        words += [yaml_word(t, 1, ex) for t in entrypoint_for(image, ctx.catalog.newest)]
+        implicit = entrypoint_for(image, ctx.catalog.newest)
+        words += [yaml_word(t, 1, ex) for t in implicit]
+        argv_pos += [None] * len(implicit)
     if cmd is not None:
         form = _exec_form(cmd.arg)
         if form is None:
@@ -166,13 +230,19 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict) -> Site | None:
                 return _installed(shell_site(ctx, rel, cmd.shell_text, cmd.line, "dockerfile", env, image, known), st, rel)
             form = ["/bin/sh", "-c", cmd.arg]
             words += [yaml_word(t, cmd.line, ex) for t in form]
+            argv_pos += [None] * len(form)
+            append = None
         else:
             words += [yaml_word(t, ln, ex) for t, ln in zip(form, cmd.lines_of([json.dumps(t) for t in form]))]
+            spans = _exec_spans(text, cmd, len(form))
+            argv_pos += [{"json": list(sp)} for sp in spans[0]] if spans else [None] * len(form)
+            append = {"json_after": spans[1], "empty": not form} if spans else None
         line = cmd.line if ep is None else line
         end = cmd.pieces[-1][0]
     if not words:
         return None
-    return _installed(launch_site(ctx, rel, words, line, end, "dockerfile", "json", env, image), st, rel)
+    extra.update(argv_pos=argv_pos, argv_append=append)
+    return _installed(launch_site(ctx, rel, words, line, end, "dockerfile", "json", env, image, extra), st, rel)
 
 
 def _installed(site: Site | None, st: dict, rel: str) -> Site | None:

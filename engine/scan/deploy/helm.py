@@ -19,8 +19,10 @@ def scan_helm_chart(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Si
     img = doc.data["image"]
     image = f"{img.get('repository', '')}:{img.get('tag', '')}" if img.get("repository") else None
     words = [yaml_word(str(t), doc.line_of(("image", "command", i)), Expander()) for i, t in enumerate(img["command"])]
+    extra = {"argv_pos": [doc.pos(("image", "command", i)) for i in range(len(words))],
+             "argv_append": doc.pos(("image", "command"))}
     site = launch_site(ctx, rel, words, doc.line_of(("image", "command")), words[-1].line if words else 1,
-                        "helm-values", "json", {}, image)
+                        "helm-values", "json", {}, image, extra)
     if site is not None:
         site.gpu_request = resource_gpus(doc.data.get("resources"))
     return [site] if site is not None else []
@@ -44,25 +46,33 @@ def scan_production_stack(ctx: ScanContext, rel: str, doc: yamlio.Document) -> l
         ex = Expander()
         start = doc.line_of(base)
         words = [yaml_word("vllm", start, ex), yaml_word("serve", start, ex)]
+        argv_pos: list = [None, None]  # a vllmConfig key's words point at the key (fixes edit the key)
         if spec.get("modelURL"):
             words.append(yaml_word(str(spec["modelURL"]), doc.line_of(base + ("modelURL",)), ex))
+            argv_pos.append(None)
         cfg = spec.get("vllmConfig") if isinstance(spec.get("vllmConfig"), dict) else {}
         cb = base + ("vllmConfig",)
         for key, flag in _PS_FLAGS.items():
             if key in cfg:
                 ln = doc.line_of(cb + (key,))
                 words += [yaml_word(flag, ln, ex), yaml_word(str(cfg[key]), ln, ex)]
+                argv_pos += [dict(doc.pos(cb + (key,)), ps_key=key)] * 2
         if "enableChunkedPrefill" in cfg:
             ln = doc.line_of(cb + ("enableChunkedPrefill",))
             words.append(yaml_word("--enable-chunked-prefill" if cfg["enableChunkedPrefill"] else "--no-enable-chunked-prefill", ln, ex))
+            argv_pos.append(dict(doc.pos(cb + ("enableChunkedPrefill",)), ps_key="enableChunkedPrefill"))
         # the chart emits --no-enable-prefix-caching unless enablePrefixCaching is set
         ln = doc.line_of(cb + ("enablePrefixCaching",) if "enablePrefixCaching" in cfg else cb)
         words.append(yaml_word("--enable-prefix-caching" if cfg.get("enablePrefixCaching") else "--no-enable-prefix-caching", ln, ex))
-        for j, extra in enumerate(cfg.get("extraArgs") or []):
+        argv_pos.append(dict(doc.pos(cb + ("enablePrefixCaching",)), ps_key="enablePrefixCaching") if "enablePrefixCaching" in cfg else None)
+        extra_args = cfg.get("extraArgs") if isinstance(cfg.get("extraArgs"), list) else []
+        for j, extra in enumerate(extra_args):
             words.append(yaml_word(str(extra), doc.line_of(cb + ("extraArgs", j)), ex))
+            argv_pos.append(doc.pos(cb + ("extraArgs", j)))
         image = f"{spec.get('repository', '')}:{spec.get('tag', '')}" if spec.get("repository") else None
         site = launch_site(ctx, rel, words, start, words[-1].line, "helm-values", "production-stack", {}, image,
-                            {"model_spec": spec.get("name", i)})
+                            {"model_spec": spec.get("name", i), "argv_pos": argv_pos, "argv_append": doc.pos(cb + ("extraArgs",)),
+                             "vllm_config": doc.pos(cb)})
         if site is not None:
             site.gpu_request = int_gpus(spec.get("requestGPU"))
             # settings read from vllmConfig keys are named as written there, not as the flags the chart emits

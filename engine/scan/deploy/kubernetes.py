@@ -56,7 +56,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             if isinstance(e, dict) and "name" in e and "value" in e:
                 k8s_env[str(e["name"])] = str(e["value"])
                 ln = doc.line_of(path + ("env", i))
-                env[str(e["name"])] = Setting(str(e["name"]), str(e["value"]), True, rel, ln, str(e["name"]), str(e["value"]), "k8s-args")
+                env[str(e["name"])] = Setting(str(e["name"]), str(e["value"]), True, rel, ln, str(e["name"]), str(e["value"]), "k8s-args",
+                                              pos=dict(doc.pos(path + ("env", i)), env_style="k8s"))
         image = c.get("image")
         command, args = c.get("command"), c.get("args")
         line = doc.line_of(path + ("command",)) if command is not None else doc.line_of(path + ("args",))
@@ -68,13 +69,22 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                                source_lines=(ctx.read(rel) or "").splitlines())
         else:
             words: list[Word] = []
+            argv_pos: list = []  # where each word is written, for fixes
             if isinstance(command, list):
                 words += [yaml_word(str(t), doc.line_of(path + ("command", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(command)]
+                argv_pos += [doc.pos(path + ("command", i)) for i in range(len(command))]
             elif is_vllm_image(image):
-                words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in entrypoint_for(image, ctx.catalog.newest)]
+                implicit = entrypoint_for(image, ctx.catalog.newest)
+                words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in implicit]
+                argv_pos += [None] * len(implicit)
             if isinstance(args, list):
                 words += [yaml_word(str(t), doc.line_of(path + ("args", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(args)]
-            site = launch_site(ctx, rel, words, line, words[-1].line if words else line, "k8s-args", "yaml-list", env, image) if words else None
+                argv_pos += [doc.pos(path + ("args", i)) for i in range(len(args))]
+            # new arguments go to args (created when missing), or to command when only it is written
+            append = doc.pos(path + ("command",) if isinstance(command, list) and args is None else path + ("args",))
+            extra = {"argv_pos": argv_pos, "argv_append": append, "env_at": dict(doc.pos(path + ("env",)), env_style="k8s")}
+            site = launch_site(ctx, rel, words, line, words[-1].line if words else line, "k8s-args", "yaml-list", env, image,
+                               extra) if words else None
         if site is not None:
             site.gpu_request = resource_gpus(c.get("resources"))
             out.append(site)
