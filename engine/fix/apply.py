@@ -6,16 +6,17 @@ given to the scanner instead of the disk's), turns every applicable change into 
 stay) and applies them, until a pass finds nothing left to change. Safe changes only, unless
 unsafe ones are allowed; a change the site's syntax cannot take (blocked by a framework, a
 nested key shown only as a snippet) is left for a person. Files are written only inside the
-audited root, through no symlink that leads out of it, and atomically."""
+audited root, through no symlink that leads out of it, all or none (engine/fix/atomic.py)."""
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vllm_kb.engine.fix import atomic
 from vllm_kb.engine.fix import edits as edits_mod
+from vllm_kb.engine.fix.atomic import WriteError
+from vllm_kb.engine.kb.encoding import display_path
 from vllm_kb.engine.fix.changes import Change
 from vllm_kb.engine.fix.text_edits import file_edits
 
@@ -32,6 +33,7 @@ class Applied:
     after: str | None
     checks: list[str]
     safe: bool
+    value: object = None  # what the setting becomes (None for a removal)
 
 
 @dataclass
@@ -118,7 +120,7 @@ def run(audit: Callable[[dict[str, str]], object], unsafe: bool = False, max_pas
                 progressed = True
                 overlay[f] = new
                 res.texts[f] = new
-                res.applied += [Applied(f, ch.line, ch.op, ch.target, ch.before, ch.after, list(ch.checks), ch.safe) for ch in done]
+                res.applied += [Applied(f, ch.line, ch.op, ch.target, ch.before, ch.after, list(ch.checks), ch.safe, ch.value) for ch in done]
         if not progressed:
             break
     if rep is not None:
@@ -134,38 +136,42 @@ def run(audit: Callable[[dict[str, str]], object], unsafe: bool = False, max_pas
     return res
 
 
-class WriteError(OSError):
-    pass
+def verify(res: FixResult) -> dict[str, str]:
+    """Files whose fixed text no longer parses although the original did: {file: error}."""
+    return {f: err for f in res.changed_files if (err := _parse_error(f, res.texts[f])) and not _parse_error(f, res.originals[f])}
+
+
+def _parse_error(rel: str, text: str) -> str | None:
+    import json
+
+    from vllm_kb.engine.kb import yamlio
+    from vllm_kb.engine.scan import shell
+    from vllm_kb.engine.scan.context import parse_python
+
+    name = rel.rsplit("/", 1)[-1]
+    try:
+        if name.endswith((".py", ".pyi")):
+            parse_python(text, rel)
+        elif name.endswith((".yaml", ".yml")):
+            yamlio.load_all(text)
+        elif name.endswith(".json"):
+            json.loads(text)
+        elif name.endswith((".sh", ".bash")):
+            shell.parse(text)
+    except (SyntaxError, ValueError, shell.ShellSyntaxError, RecursionError) as e:
+        return f"{type(e).__name__}: {e}"[:200]
+    return None
 
 
 def write(root: str | Path, res: FixResult) -> list[str]:
-    """Write the changed files under `root`; returns what was written. A file that resolves
-    outside the root, is not a regular file, or changed on disk since it was read is refused."""
-    root_real = os.path.realpath(root)
-    written = []
-    for rel in res.changed_files:
-        full = os.path.join(root_real, rel)
-        real = os.path.realpath(full)
-        if not real.startswith(root_real.rstrip(os.sep) + os.sep):
-            raise WriteError(f"{rel}: resolves outside {root}")
-        st = os.stat(real)
-        if not os.path.isfile(real):
-            raise WriteError(f"{rel}: not a regular file")
-        with open(real, "rb") as fh:
-            raw = fh.read()
-        bom = raw.startswith(b"\xef\xbb\xbf")
-        if raw.decode("utf-8-sig", errors="replace") != res.originals[rel]:
-            raise WriteError(f"{rel}: changed on disk while vllm-kb was fixing it")
-        data = (b"\xef\xbb\xbf" if bom else b"") + res.texts[rel].encode("utf-8")
-        fd, tmp = tempfile.mkstemp(prefix=".vllm-kb-", dir=os.path.dirname(real))
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            os.chmod(tmp, st.st_mode & 0o7777)
-            os.replace(tmp, real)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-        written.append(rel)
-    return written
+    """Write every changed file under `root`, all or none (engine/fix/atomic.py); returns what was
+    written. Refuses, writing nothing, when a fix broke a file's syntax, a file resolves outside the
+    root, is not a regular file, changed on disk since it was read, or is one file behind two paths
+    that would get different fixes."""
+    broken = verify(res)
+    if broken:
+        f, err = next(iter(sorted(broken.items())))
+        raise WriteError(f"{display_path(f)}: the fixed text would not parse ({err}); nothing was changed")
+    targets = atomic.plan(str(root), res.originals, {f: res.texts[f] for f in res.changed_files})
+    atomic.write(targets)
+    return sorted(r for t in targets for r in t.rels)

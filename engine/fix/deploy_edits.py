@@ -125,7 +125,9 @@ def _append(text: str, at: dict | None, tokens: list[str]) -> list[TextEdit] | N
     if "json_after" in at:
         pos = at["json_after"]
         lits = ", ".join(json.dumps(t, ensure_ascii=False) for t in tokens)
-        return [TextEdit(pos, pos, lits if at.get("empty") else ", " + lits)]
+        if at.get("empty"):
+            return [TextEdit(pos, pos, lits, ("flow", pos), strict=True)]  # a second item waits: it needs a comma
+        return [TextEdit(pos, pos, ", " + lits, strict=True)]
     d, path = _yaml(text, at)
     if d is None:
         return None

@@ -21,6 +21,9 @@ class TextEdit:
     # Insertions at one offset: (depth, group). Deeper containers first (they continue the last
     # value), then each group (a new key with everything under it) together, in order of appearance.
     order: tuple | None = None
+    # An insertion that belongs exactly where it is (after a list's last item): when another edit
+    # removes the text around it, the two conflict and the insertion waits for the next pass.
+    strict: bool = False
 
 
 class EditConflict(ValueError):
@@ -32,13 +35,15 @@ def apply(text: str, edits: list[TextEdit]) -> str:
     An insertion that falls inside a span another edit removes moves to where the removal starts
     (appending after a last argument that is itself removed); one inside a replaced span moves
     after the replacement."""
-    seen: set = set()
+    seen: dict = {}
     unique = []
     for e in edits:
         if e.claim is not None:
-            if e in seen:
-                continue
-            seen.add(e)
+            if e.claim in seen:
+                if seen[e.claim] == e:
+                    continue  # the same key opened twice: written once
+                raise EditConflict(f"two different edits open {e.claim}")  # the second waits for the next pass
+            seen[e.claim] = e
         unique.append(e)
     edits = unique
     spans = [e for e in edits if e.end > e.start]
@@ -47,6 +52,8 @@ def apply(text: str, edits: list[TextEdit]) -> str:
         if e.start == e.end:
             for d in spans:
                 if d.start < e.start <= d.end:
+                    if e.strict:
+                        raise EditConflict(f"an insertion at offset {e.start} inside an edit")
                     at = d.start if not d.text else d.end
                     e = TextEdit(at, at, e.text, e.claim, e.order)
                     break

@@ -33,14 +33,20 @@ def file_edits(site: Site, changes: list[Change], read) -> dict[str, list[TextEd
 
 
 def diffs(site: Site, changes: list[Change], read) -> list[dict]:
-    """A unified diff per touched file, with the given changes applied."""
+    """A unified diff per touched file, with the given changes applied (one that collides with an
+    earlier one is left out: --fix writes it in its next pass)."""
+    taken: dict[str, list[TextEdit]] = {}
+    for ch in changes:
+        for file, edits in file_edits(site, [ch], read).items():
+            try:
+                edits_mod.apply(read(file), taken.get(file, []) + edits)
+            except edits_mod.EditConflict:
+                continue
+            taken.setdefault(file, []).extend(edits)
     blocks = []
-    for file, edits in file_edits(site, changes, read).items():
+    for file, edits in taken.items():
         old = read(file)
-        try:
-            new = edits_mod.apply(old, edits)
-        except edits_mod.EditConflict:
-            continue
+        new = edits_mod.apply(old, edits)
         text, withheld = edits_mod.shown_diff(file, old, new)
         if text or withheld:
             block = {"file": file, "lang": "diff", "text": text.rstrip("\n")}

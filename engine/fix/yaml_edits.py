@@ -123,9 +123,9 @@ def _insert_lines(text: str, after: int, lines: list, d: DocPositions, container
         c, x = x if isinstance(x, tuple) else (None, x)
         body = "\n" + x if nxt is None else x + "\n"
         if c is None and out and out[-1].claim is None:
-            out[-1] = TextEdit(at, at, out[-1].text + body, None, order)
+            out[-1] = TextEdit(at, at, out[-1].text + body, None, order, True)
         else:
-            out.append(TextEdit(at, at, body, ("yaml", d.start) + tuple(c) if c is not None else None, order))
+            out.append(TextEdit(at, at, body, ("yaml", d.start) + tuple(c) if c is not None else None, order, True))
     return out
 
 
@@ -172,7 +172,7 @@ def set_value(text: str, d: DocPositions, path: tuple, value: Any) -> list[TextE
         return out
     lit = scalar(value, n, d.json)
     if n.null:
-        return [TextEdit(n.start, n.end, " " + lit)]
+        return [TextEdit(n.start, n.end, " " + lit, strict=True)]
     if n.kind != "scalar" and not n.flow and not n.alias:
         return None  # a block collection turned into a scalar: a person decides
     return [TextEdit(n.start, n.end, lit)]
@@ -202,9 +202,9 @@ def insert(text: str, d: DocPositions, base: tuple, keys: tuple, value: Any) -> 
         entry = _flow_entry(rest, value, d.json)
         if n.children:
             last = d.get(at + (n.children[-1],))
-            return [TextEdit(_content_end(last), _content_end(last), ", " + entry)]
+            return [TextEdit(_content_end(last), _content_end(last), ", " + entry, strict=True)]
         close = text.rfind("}", n.start, n.end)
-        return [TextEdit(close, close, entry)] if close >= 0 else None
+        return [TextEdit(close, close, entry, ("flow", close), strict=True)] if close >= 0 else None
     group = at + rest[:1]
     if n.kind == "map":
         if n.anchored or n.alias:
@@ -361,8 +361,8 @@ def append_items(text: str, d: DocPositions, seq: tuple, values: list[Any]) -> l
     if s.flow:
         if s.children:
             end = _content_end(like)
-            return [TextEdit(end, end, "".join(", " + x for x in lits))]
+            return [TextEdit(end, end, "".join(", " + x for x in lits), strict=True)]
         close = text.rfind("]", s.start, s.end)
-        return [TextEdit(close, close, ", ".join(lits))] if close >= 0 else None
+        return [TextEdit(close, close, ", ".join(lits), ("flow", close), strict=True)] if close >= 0 else None
     col = (like.dash - _line_start(text, like.dash)) if like is not None and like.dash is not None else s.col
     return _insert_lines(text, _content_end(_last_leaf(d, seq)), [" " * col + "- " + x for x in lits], d, seq, seq + ("-",))

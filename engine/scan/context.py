@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.encoding import decode, sniff
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 
@@ -109,11 +110,11 @@ class ScanContext:
                         data += f.read(MAX_FILE_BYTES + 1 - len(data))
                 if len(data) > MAX_FILE_BYTES:  # grew since the stat
                     self.skip(rel, "too-large", detail=f"> {MAX_FILE_BYTES // (1024 * 1024)} MiB")
-                elif b"\x00" in data[:8192]:
+                elif b"\x00" in data[:8192] and not sniff(data)[1]:  # UTF-16/32 say so with a BOM
                     self.skip(rel, "binary")
                 else:
                     try:
-                        text = data.decode("utf-8-sig")
+                        text = decode(data)[0]
                     except UnicodeDecodeError as e:
                         line = data[: e.start].count(b"\n") + 1
                         self.skip(rel, "not-utf8", line)

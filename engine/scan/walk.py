@@ -11,6 +11,8 @@ import re
 import stat
 from pathlib import Path
 
+# a temporary file of an interrupted `vllm-kb audit --fix` (engine/fix/atomic.py), never project text
+_FIX_TEMP = re.compile(r"^\.vllm-kb-fix-\d+-.*\.tmp$")
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
              ".mypy_cache", ".pytest_cache", ".ruff_cache", "site-packages", ".eggs", ".idea", ".vscode",
              "build", "dist", ".cache", ".hypothesis"}
@@ -204,7 +206,7 @@ def walk(root: Path) -> WalkResult:
                         continue
                     subdirs.append(rel)
                 elif e.is_file(follow_symlinks=False):
-                    if not ignored(rel, False):
+                    if not ignored(rel, False) and not _FIX_TEMP.match(name):
                         out.append(rel)
                 # FIFOs, sockets and devices are not files to read
             except OSError as err:
