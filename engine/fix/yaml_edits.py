@@ -123,10 +123,17 @@ def _insert_lines(text: str, after: int, lines: list, d: DocPositions, container
         c, x = x if isinstance(x, tuple) else (None, x)
         body = "\n" + x if nxt is None else x + "\n"
         if c is None and out and out[-1].claim is None:
-            out[-1] = TextEdit(at, at, out[-1].text + body, None, order, True)
+            out[-1] = TextEdit(at, at, out[-1].text + body, None, order)
         else:
-            out.append(TextEdit(at, at, body, ("yaml", d.start) + tuple(c) if c is not None else None, order, True))
-    return out
+            out.append(TextEdit(at, at, body, ("yaml", d.start) + tuple(c) if c is not None else None, order))
+    return out + [_fills(d, container)]
+
+
+def _fills(d: DocPositions, path: tuple) -> TextEdit:
+    """Says "this change adds to the collection at `path`": written once for any number of
+    additions, it conflicts with the removal of that collection's last entry (which writes
+    `{}`/`[]` after its key), so the two never land in one pass."""
+    return TextEdit(0, 0, "", ("fill", d.start) + tuple(path))
 
 
 def _step(d: DocPositions, path: tuple) -> int:
@@ -202,9 +209,9 @@ def insert(text: str, d: DocPositions, base: tuple, keys: tuple, value: Any) -> 
         entry = _flow_entry(rest, value, d.json)
         if n.children:
             last = d.get(at + (n.children[-1],))
-            return [TextEdit(_content_end(last), _content_end(last), ", " + entry, strict=True)]
+            return [TextEdit(_content_end(last), _content_end(last), ", " + entry, strict=True), _fills(d, at)]
         close = text.rfind("}", n.start, n.end)
-        return [TextEdit(close, close, entry, ("flow", close), strict=True)] if close >= 0 else None
+        return [TextEdit(close, close, entry, ("flow", close), strict=True), _fills(d, at)] if close >= 0 else None
     group = at + rest[:1]
     if n.kind == "map":
         if n.anchored or n.alias:
@@ -283,7 +290,7 @@ def remove(text: str, d: DocPositions, path: tuple) -> list[TextEdit] | None:
         gp = d.get(path[:-2])
         if parent.key is None or gp is None or gp.kind != "map":
             return None
-        out.append(_empty_marker(text, parent.key[1], "{}"))
+        out.append(_empty_marker(text, parent.key[1], "{}", d, path[:-1]))
     return out
 
 
@@ -306,7 +313,7 @@ def remove_items(text: str, d: DocPositions, seq: tuple, i: int, j: int) -> list
     if j - i + 1 == len(s.children):
         if s.key is None:
             return None
-        out.append(_empty_marker(text, s.key[1], "[]"))
+        out.append(_empty_marker(text, s.key[1], "[]", d, seq))
     return out
 
 
@@ -336,10 +343,10 @@ def flow_cut(text: str, start: int, end: int) -> TextEdit:
     return TextEdit(start, end, "")
 
 
-def _empty_marker(text: str, key_end: int, marker: str) -> TextEdit:
+def _empty_marker(text: str, key_end: int, marker: str, d: DocPositions, path: tuple) -> TextEdit:
     """`parent:` whose last entry goes reads `parent: {}` (or `[]`), not null."""
     colon = text.index(":", key_end)
-    return TextEdit(colon + 1, colon + 1, " " + marker)
+    return TextEdit(colon + 1, colon + 1, " " + marker, ("fill", d.start) + tuple(path))
 
 
 # --- lists ------------------------------------------------------------------------------------
@@ -361,8 +368,8 @@ def append_items(text: str, d: DocPositions, seq: tuple, values: list[Any]) -> l
     if s.flow:
         if s.children:
             end = _content_end(like)
-            return [TextEdit(end, end, "".join(", " + x for x in lits), strict=True)]
+            return [TextEdit(end, end, "".join(", " + x for x in lits), strict=True), _fills(d, seq)]
         close = text.rfind("]", s.start, s.end)
-        return [TextEdit(close, close, ", ".join(lits), ("flow", close), strict=True)] if close >= 0 else None
+        return [TextEdit(close, close, ", ".join(lits), ("flow", close), strict=True), _fills(d, seq)] if close >= 0 else None
     col = (like.dash - _line_start(text, like.dash)) if like is not None and like.dash is not None else s.col
     return _insert_lines(text, _content_end(_last_leaf(d, seq)), [" " * col + "- " + x for x in lits], d, seq, seq + ("-",))
