@@ -54,6 +54,9 @@ def add_arguments(a) -> None:
     f.add_argument("--diff", action="store_true", help="print the fixes as unified diffs and change nothing (exit 1 when there are any)")
     f.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then report what is left")
     f.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff, also the fixes that depend on hardware or accuracy")
+    f.add_argument("--fixable", metavar="IDS", help="with --fix/--diff, apply only these checks' or findings' fixes "
+                                                    "(replaces the configuration's fixable)")
+    f.add_argument("--unfixable", metavar="IDS", help="with --fix/--diff, never apply these (added to the configuration's)")
 
 
 class Progress:
@@ -157,6 +160,10 @@ def run(ns) -> int:
         cfg.select = _ids(ns.select, "--select", kb, lang)
     if ns.ignore:
         cfg.ignore = cfg.ignore | _ids(ns.ignore, "--ignore", kb, lang)
+    if getattr(ns, "fixable", None):
+        cfg.fixable = _ids(ns.fixable, "--fixable", kb, lang)
+    if getattr(ns, "unfixable", None):
+        cfg.unfixable = cfg.unfixable | _ids(ns.unfixable, "--unfixable", kb, lang)
     if ns.diff and ns.fix:
         ns.fix = False  # --diff shows what --fix would do and writes nothing
     scan_root = target if target.is_dir() else target.parent
@@ -199,7 +206,9 @@ def run(ns) -> int:
         outcome.baseline_hidden = suppressions.apply_baseline(rep, bl, replan)
 
     if ns.fix or ns.diff:
-        res = apply_fixes.run(lambda overlay: one(overlay)[0], unsafe=unsafe)
+        selection = apply_fixes.Selection(unsafe, frozenset(cfg.fixable) if cfg.fixable is not None else None,
+                                          frozenset(cfg.unfixable))
+        res = apply_fixes.run(lambda overlay: one(overlay)[0], unsafe=selection)
         if ns.diff:
             from vllm_kb.engine.kb.redact import redact_text
 
@@ -296,6 +305,9 @@ def _fix_notes(res, kb, lang: str, would: bool, written: list[str] | None = None
         print(kb.t("fix.nothing", lang), file=err)
     if res.unsafe_left:
         print(kb.t("fix.unsafe_hidden", lang, n=res.unsafe_left), file=err)
+    for why in ("unfixable", "not_fixable"):
+        if res.skipped.get(why):
+            print(kb.t(f"fix.skipped_{why}", lang, ids=", ".join(sorted(res.skipped[why]))), file=err)
     if res.manual:
         print(kb.t("fix.manual", lang, n=res.manual), file=err)
     if not res.converged:

@@ -142,3 +142,52 @@ def test_write_refuses_a_path_that_resolves_outside(tmp_path):
     with pytest.raises(apply_fixes.WriteError, match="outside"):
         apply_fixes.write(root, res)
     assert outside.read_text() == "old\n"
+
+
+# --- which fixes a run applies (like ruff: --select/--ignore, fixable/unfixable) -----------------
+
+SELECT_SCRIPT = "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct \\\n    --swap-space 8 \\\n    --enforce-eager \\\n    --disable-log-requests\n"
+
+
+def _select_project(tmp_path: Path, config: str = "") -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "requirements.txt").write_text("vllm==0.33.0\n")
+    (root / "serve.sh").write_text(SELECT_SCRIPT)
+    if config:
+        (root / ".vllm-kb.toml").write_text(config)
+    return root
+
+
+@pytest.mark.parametrize("args, kept, gone", [
+    (("--select", "B4"), ["--enforce-eager", "--disable-log-requests"], ["--swap-space"]),
+    (("--ignore", "B4"), ["--swap-space"], ["--disable-log-requests"]),
+    (("--fixable", "B4"), ["--enforce-eager", "--disable-log-requests"], ["--swap-space"]),
+    (("--unfixable", "B4"), ["--swap-space"], ["--disable-log-requests"]),
+    (("--select", "B4", "--unsafe-fixes"), ["--enforce-eager", "--disable-log-requests"], ["--swap-space"]),
+])
+def test_fix_applies_only_the_selected_checks(cli, tmp_path, args, kept, gone):
+    root = _select_project(tmp_path)
+    code, _, err = cli("audit", str(root), "--gpu", "H100-80GB x8", "--fix", *args)
+    text = (root / "serve.sh").read_text()
+    assert all(k in text for k in kept) and not any(g in text for g in gone), (text, err)
+
+
+def test_unsafe_fixes_honour_the_selection(cli, tmp_path):
+    root = _select_project(tmp_path)
+    cli("audit", str(root), "--gpu", "H100-80GB x8", "--fix", "--unsafe-fixes", "--unfixable", "A2")
+    assert "--enforce-eager" in (root / "serve.sh").read_text()  # A2 removes it, but only as an unsafe fix
+
+
+def test_config_fixable_and_the_summary_says_what_was_held_back(cli, tmp_path):
+    root = _select_project(tmp_path, 'fixable = ["B4"]\nunfixable = ["A2"]\n')
+    code, _, err = cli("audit", str(root), "--gpu", "H100-80GB x8", "--fix", "--unsafe-fixes")
+    text = (root / "serve.sh").read_text()
+    assert "--swap-space" not in text and "--enforce-eager" in text and "--disable-log-requests" in text
+    assert "not in the fixable list" in err and "marked unfixable" in err and "A2" in err, err
+
+
+def test_config_rejects_unknown_fixable_ids(cli, tmp_path):
+    root = _select_project(tmp_path, 'unfixable = ["B99"]\n')
+    code, _, err = cli("audit", str(root), "--gpu", "H100-80GB x8")
+    assert code == EXIT_USAGE and "unfixable[0]" in err

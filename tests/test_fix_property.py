@@ -75,7 +75,7 @@ def check(p: Project) -> None:
         assert res.converged, f"{p.syntax}: fixes still pending after {res.passes} passes"
         apply_fixes.write(root, res)
         rep = audit(root, gpu=GPU)
-        leftover = [(ch.file, ch.target, ch.op) for _, ch, _ in apply_fixes.pending(rep, unsafe=True)]
+        leftover = [(ch.file, ch.target, ch.op) for _, ch, _ in apply_fixes.pending(rep, True)]
         assert leftover == [], f"{p.syntax}: a second audit still proposes {leftover}\n{res.diff()}"
         for rel in p.files:
             raw = (root / rel).read_bytes()

@@ -14,6 +14,8 @@ pyproject.toml without the table is passed over. Command-line flags win over the
     baseline = ".vllm-kb-baseline.json"
     docs-url = "https://example.org/vllm-kb/docs/"
     unsafe-fixes = false
+    fixable = ["B4", "not-in-version"]    # --fix applies only these rules' fixes (default: all)
+    unfixable = ["C5"]                    # … and never these (reported all the same)
     [tool.vllm-kb.per-file-ignores]       # (in .vllm-kb.toml: [per-file-ignores])
     "tests/**" = ["B2", "B3"]
 
@@ -50,7 +52,7 @@ FORMATS = ("text", "markdown", "json", "sarif", "github", "json-lines")
 FAIL_ON = ("P0", "P1", "P2", "never")
 LANGS = ("en", "zh")
 KEYS = ("select", "ignore", "per-file-ignores", "exclude", "gpu", "vllm-version", "lang", "fail-on", "format",
-        "baseline", "docs-url", "unsafe-fixes")
+        "baseline", "docs-url", "unsafe-fixes", "fixable", "unfixable")
 
 
 class ConfigError(UsageError):
@@ -77,6 +79,8 @@ class Config:
     baseline: str | None = None
     docs_url: str | None = None
     unsafe_fixes: bool | None = None
+    fixable: set[str] | None = None  # rule ids --fix may apply; None: every rule
+    unfixable: set[str] = field(default_factory=set)  # rule ids --fix never applies
 
     def rel(self, root: Path, rel: str) -> str | None:
         """A project file (relative to the audited root) relative to the config's folder, or None
@@ -234,6 +238,10 @@ def parse(data: dict[str, Any], f: Path, lang: str = "en", prefix: str = "") -> 
             cfg.select = ids(key, value)
         elif key == "ignore":
             cfg.ignore = ids(key, value)
+        elif key == "fixable":
+            cfg.fixable = ids(key, value)
+        elif key == "unfixable":
+            cfg.unfixable = ids(key, value)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 bad(key, "config.expected_table")

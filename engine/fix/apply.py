@@ -45,6 +45,8 @@ class FixResult:
     converged: bool = True
     unsafe_left: int = 0  # writable changes held back because they are unsafe
     manual: int = 0  # changes no edit can write
+    # writable changes the selection held back: reason (unsafe | unfixable | not_fixable) → rule ids
+    skipped: dict[str, set[str]] = field(default_factory=dict)
 
     @property
     def changed_files(self) -> list[str]:
@@ -63,17 +65,50 @@ class FixResult:
         return out
 
 
-def wanted(ch: Change, unsafe: bool) -> bool:
-    return not ch.blocked and (ch.safe or unsafe)
+@dataclass(frozen=True)
+class Selection:
+    """Which fixes a run applies, as ruff chooses: `fixable` (None: every rule) and `unfixable`
+    rule ids (the config's `fixable`/`unfixable`, `--fixable`/`--unfixable`); `--select` and
+    `--ignore` already took what is not reported out of the changes. A change several rules ask
+    for is applied when one of them is fixable and none is unfixable."""
+
+    unsafe: bool = False
+    fixable: frozenset[str] | None = None
+    unfixable: frozenset[str] = frozenset()
+
+    def reason(self, ch: Change) -> str | None:
+        """Why a writable change is held back, or None when it is applied."""
+        rules = {rule_of(c) for c in ch.checks}
+        if rules & self.unfixable:
+            return "unfixable"
+        if self.fixable is not None and not rules & self.fixable:
+            return "not_fixable"
+        if not ch.safe and not self.unsafe:
+            return "unsafe"
+        return None
 
 
-def pending(rep, unsafe: bool) -> list[tuple[object, Change, dict]]:
+def rule_of(check: str) -> str:
+    """A change's credit (`B4`, `not-in-version:swap_space`) as a rule id."""
+    return check.split(":", 1)[0]
+
+
+def _selection(sel: Selection | bool) -> Selection:
+    return sel if isinstance(sel, Selection) else Selection(unsafe=bool(sel))
+
+
+def wanted(ch: Change, sel: Selection | bool) -> bool:
+    return not ch.blocked and _selection(sel).reason(ch) is None
+
+
+def pending(rep, sel: Selection | bool) -> list[tuple[object, Change, dict]]:
     """(site report, change, {file: [edits]}) for every change this audit would write."""
     out = []
     read = rep.ctx.read
+    sel = _selection(sel)
     for sr in rep.sites:
         for ch in sr.changes:
-            if not wanted(ch, unsafe):
+            if not wanted(ch, sel):
                 continue
             got = file_edits(sr.site, [ch], read)
             if got:
@@ -81,9 +116,11 @@ def pending(rep, unsafe: bool) -> list[tuple[object, Change, dict]]:
     return out
 
 
-def run(audit: Callable[[dict[str, str]], object], unsafe: bool = False, max_passes: int = MAX_PASSES) -> FixResult:
+def run(audit: Callable[[dict[str, str]], object], unsafe: bool | Selection = False, max_passes: int = MAX_PASSES) -> FixResult:
     """`audit(overlay)` audits the project with `overlay` (rel → text) over the disk and applies
-    the project's configuration, suppressions and baseline."""
+    the project's configuration, suppressions and baseline. `unsafe`: a bool (--unsafe-fixes)
+    or a whole Selection."""
+    unsafe = _selection(unsafe)
     res = FixResult()
     overlay: dict[str, str] = {}
     rep = None
@@ -129,10 +166,12 @@ def run(audit: Callable[[dict[str, str]], object], unsafe: bool = False, max_pas
                 if ch.blocked:
                     continue
                 writable = bool(file_edits(sr.site, [ch], rep.ctx.read))
+                why = unsafe.reason(ch) if writable else None
                 if not writable:
                     res.manual += 1
-                elif not ch.safe and not unsafe:
-                    res.unsafe_left += 1
+                elif why is not None:
+                    res.skipped.setdefault(why, set()).update(rule_of(c) for c in ch.checks)
+                    res.unsafe_left += why == "unsafe"
     return res
 
 
