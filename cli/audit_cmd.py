@@ -305,7 +305,7 @@ def _fix_notes(res, kb, lang: str, would: bool, written: list[str] | None = None
         print(kb.t("fix.nothing", lang), file=err)
     if res.unsafe_left:
         print(kb.t("fix.unsafe_hidden", lang, n=res.unsafe_left), file=err)
-    for why in ("unfixable", "not_fixable"):
+    for why in ("unfixable", "not_fixable", "coupled"):
         if res.skipped.get(why):
             print(kb.t(f"fix.skipped_{why}", lang, ids=", ".join(sorted(res.skipped[why]))), file=err)
     if res.manual:

@@ -103,17 +103,35 @@ def wanted(ch: Change, sel: Selection | bool) -> bool:
 
 def pending(rep, sel: Selection | bool) -> list[tuple[object, Change, dict]]:
     """(site report, change, {file: [edits]}) for every change this audit would write."""
-    out = []
-    read = rep.ctx.read
-    sel = _selection(sel)
-    for sr in rep.sites:
-        for ch in sr.changes:
-            if not wanted(ch, sel):
-                continue
-            got = file_edits(sr.site, [ch], read)
-            if got:
-                out.append((sr, ch, got))
-    return out
+    return [(sr, ch, got) for sr, ch, got, why in _sorted_changes(rep, _selection(sel)) if why is None]
+
+
+def fixable(site, changes: list[Change], read) -> list[bool]:
+    """Per change, whether `--fix --unsafe-fixes` can write it here (the report's `fixable`)."""
+    sel = Selection(unsafe=True)
+    rows = _site_rows(site, changes, read, sel)
+    return [why is None for _, _, why in rows]
+
+
+def _site_rows(site, changes: list[Change], read, sel: Selection) -> list[tuple[Change, dict, str | None]]:
+    rows = []
+    held: set[str] = set()
+    for ch in changes:
+        got = {} if ch.blocked else file_edits(site, [ch], read)
+        why = ("blocked" if ch.blocked else "manual") if not got else sel.reason(ch)
+        if why is not None:
+            held.update(ch.checks)
+        rows.append((ch, got, why))
+    return [(ch, got, "coupled" if why is None and held & set(ch.checks) else why) for ch, got, why in rows]
+
+
+def _sorted_changes(rep, sel: Selection) -> list[tuple[object, Change, dict, str | None]]:
+    """Every unblocked change with its edits and why it is held back (None: it is written).
+    A check's changes go together: when one of them cannot be written here or is held back, the
+    others of that check are held too (`coupled`) — half of "tensor_parallel_size 2 → 1 with
+    data_parallel_size 2" would ask for more GPUs than there are."""
+    return [(sr, ch, got, why) for sr in rep.sites for ch, got, why in _site_rows(sr.site, sr.changes, rep.ctx.read, sel)
+            if why != "blocked"]
 
 
 def run(audit: Callable[[dict[str, str]], object], unsafe: bool | Selection = False, max_passes: int = MAX_PASSES) -> FixResult:
@@ -161,17 +179,12 @@ def run(audit: Callable[[dict[str, str]], object], unsafe: bool | Selection = Fa
         if not progressed:
             break
     if rep is not None:
-        for sr in rep.sites:
-            for ch in sr.changes:
-                if ch.blocked:
-                    continue
-                writable = bool(file_edits(sr.site, [ch], rep.ctx.read))
-                why = unsafe.reason(ch) if writable else None
-                if not writable:
-                    res.manual += 1
-                elif why is not None:
-                    res.skipped.setdefault(why, set()).update(rule_of(c) for c in ch.checks)
-                    res.unsafe_left += why == "unsafe"
+        for _, ch, _, why in _sorted_changes(rep, unsafe):
+            if why == "manual":
+                res.manual += 1
+            elif why is not None:
+                res.skipped.setdefault(why, set()).update(rule_of(c) for c in ch.checks)
+                res.unsafe_left += why == "unsafe"
     return res
 
 

@@ -32,6 +32,7 @@ class Change:
     blocked: str | None = None  # why it cannot be written at this site: fixed | not_exposed
     container: str | None = None  # the framework mapping (vllm_config, vllm_engine_kwargs) this sets a key of
     key: str | None = None  # a new key as the file writes keys (dotted for a nested YAML path), when one is added
+    positional: bool = False  # `vllm serve MODEL`: the model goes first after `serve`, not as `--model`
 
     def to_json(self) -> dict:
         return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,
@@ -158,7 +159,7 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         after = site_syntax.env_text(syntax, target, value, (site.source or {}).get("env_style")) if op == "env" else None
         before = (f'os.environ["{target}"] = {existing.raw}' if syntax == "python-call" else f"{target}={existing.raw}") if existing else None
         return Change(op, target, value, file, syntax, existing.line if existing else None, before, after, setting=existing)
-    existing = site.settings.get(target) or site.unknown.get(target)
+    existing = site.settings.get(target) or site.unknown.get(target) or (site.model if target == "model" else None)
     if op == "unset" and existing is not None and existing.implied and existing.syntax in site_syntax.DEPLOY_SYNTAXES:
         # nothing written to remove (the chart emits --no-enable-prefix-caching itself): write the default
         default = cat.defaults(version).get(target)
@@ -172,6 +173,14 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         if existing is None:
             return None
         return Change("unset", target, None, existing.file, existing.syntax, existing.line, _as_written(existing), None, setting=existing)
+    if target == "model" and op == "set" and site.kind == "vllm serve" and site.syntax == "cli":
+        # vLLM's own form is the positional right after `serve` (a `--model X` there is moved to it)
+        existing = site.model if site.model is not None and site.model.syntax == "cli" else None
+        return Change("set", target, value, site.file, "cli", existing.line if existing else None,
+                      _as_written(existing) if existing else None, shell_word(value), setting=existing, positional=True)
+    if existing is not None and existing.resolved and not existing.implied and existing.value == merge_value(value, existing) \
+            and not isinstance(value, dict):
+        return None  # already so: nothing to write
     if site.kind == "trl vllm-serve" and existing is None and not _serve_accepts(site, target):
         return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="not_exposed")
     if site.framework != "none" and site.kind != "trl vllm-serve":

@@ -10,7 +10,7 @@ from vllm_kb.engine.check import baseline
 from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.check.evaluate import NO_CHANGE
 from vllm_kb.engine.fix.changes import PRIORITY_ORDER
-from vllm_kb.engine.fix.text_edits import file_edits
+from vllm_kb.engine.fix import apply as apply_fixes
 from vllm_kb.engine.check.suppressions import locate
 
 SCHEMA_VERSION = 1
@@ -140,10 +140,12 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
             "fix": [{"op": op.kind, "target": op.target, "value": v} for op, v in r.fix], "safe": r.safe,
         })
     changes = [c.to_json() for c in sr.changes]
-    for c, ch in zip(changes, sr.changes):
+    # whether --fix can write it: a text edit exists in the file as it is now, and so do those of
+    # every other change of the same check (engine/fix/apply.py writes a check's changes together)
+    can = apply_fixes.fixable(site, sr.changes, rep.ctx.read) if rep.ctx is not None else [False] * len(changes)
+    for c, ok in zip(changes, can):
         c["value"] = _redact(c["target"], c["value"])
-        # whether --fix can write it (a text edit exists in the file as it is now)
-        c["fixable"] = not ch.blocked and rep.ctx is not None and bool(file_edits(site, [ch], rep.ctx.read))
+        c["fixable"] = ok
     by_check: dict[str, list[dict]] = {}
     for c in changes:
         for cid in c["checks"]:
