@@ -217,7 +217,7 @@ def run(ns) -> int:
             if not ns.quiet:
                 _fix_notes(res, kb, lang, would=True)
                 for f, lines in res.withheld().items():
-                    print(kb.t("fix.withheld", lang, file=f, lines=", ".join(map(str, lines))), file=sys.stderr)
+                    print(_say(kb.t("fix.withheld", lang, file=f, lines=", ".join(map(str, lines)))), file=sys.stderr)
             return EXIT_FINDINGS if text and not ns.exit_zero else EXIT_CLEAN
         try:
             written = apply_fixes.write(scan_root, res)
@@ -256,7 +256,9 @@ def _render(data: dict, fmt: str, output: str | None, docs_url: str | None) -> s
     import json
 
     if fmt == "json":
-        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        from vllm_kb.engine.kb.safe_text import json_dumps
+
+        return json_dumps(data, indent=2) + "\n"
     if fmt == "markdown":
         from vllm_kb.engine.report import markdown
 
@@ -291,6 +293,15 @@ def _write(text: str, output: str | None) -> None:
         sys.stdout.write(text)
 
 
+def _say(text: str) -> str:
+    """A note on stderr: project text in it (file names, flags) with secrets hidden and control
+    characters escaped, like every report format."""
+    from vllm_kb.engine.kb.redact import redact_text
+    from vllm_kb.engine.kb.safe_text import escape, paths
+
+    return escape(redact_text(paths(text)))
+
+
 def _fix_notes(res, kb, lang: str, would: bool, written: list[str] | None = None) -> None:
     err = sys.stderr
     files = res.changed_files if would else (written or [])
@@ -298,16 +309,17 @@ def _fix_notes(res, kb, lang: str, would: bool, written: list[str] | None = None
     if n:
         print(kb.t("fix.would_apply" if would else "fix.applied", lang, n=n, files=len(files)), file=err)
         for a in res.applied:
-            what = kb.t("fix.write", lang, what=a.after) if a.after else kb.t("fix.remove", lang, what=f"`{a.before}`")
+            what = (kb.t("fix.rename", lang, before=a.before, after=a.after) if a.op == "rename"
+                    else kb.t("fix.write", lang, what=a.after) if a.after else kb.t("fix.remove", lang, what=f"`{a.before}`"))
             where = f"{a.file}:{a.line}" if a.line else a.file
-            print(f"  {where}: {what} ({', '.join(a.checks)})", file=err)
+            print(_say(f"  {where}: {what} ({', '.join(a.checks)})"), file=err)
     else:
         print(kb.t("fix.nothing", lang), file=err)
     if res.unsafe_left:
         print(kb.t("fix.unsafe_hidden", lang, n=res.unsafe_left), file=err)
     for why in ("unfixable", "not_fixable", "coupled"):
         if res.skipped.get(why):
-            print(kb.t(f"fix.skipped_{why}", lang, ids=", ".join(sorted(res.skipped[why]))), file=err)
+            print(_say(kb.t(f"fix.skipped_{why}", lang, ids=", ".join(sorted(res.skipped[why])))), file=err)
     if res.manual:
         print(kb.t("fix.manual", lang, n=res.manual), file=err)
     if not res.converged:
@@ -325,9 +337,9 @@ def _summary(data: dict, fmt: str, output: str | None, kb, lang: str, outcome, b
             line += " " + kb.t("report.skipped_n", lang, n=len(skipped))
         print(line, file=err)
     for note in notes:
-        print(note, file=err)
+        print(_say(note), file=err)
     if outcome.suppressed:
         print(kb.t("suppress.summary", lang, n=outcome.suppressed), file=err)
     hidden = getattr(outcome, "baseline_hidden", 0)
     if bl is not None and (hidden or bl.stale):
-        print(kb.t("suppress.baseline_summary", lang, file=bl.path, n=hidden, stale=bl.stale), file=err)
+        print(_say(kb.t("suppress.baseline_summary", lang, file=bl.path, n=hidden, stale=bl.stale)), file=err)

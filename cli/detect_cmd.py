@@ -2,10 +2,10 @@
 Exit 0 when it does, 1 when it does not (so a hook or an agent can branch on it)."""
 from __future__ import annotations
 
-import json
 import sys
 
 from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS
+from vllm_kb.engine.kb.safe_text import json_dumps, paths, shown
 
 
 def add_parser(sub) -> None:
@@ -26,9 +26,9 @@ def run(ns) -> int:
     if ns.quiet:
         pass
     elif ns.format == "json":
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_dumps(paths(data), indent=2) + "\n")
     else:
-        sys.stdout.write(render(data, load(), ns.lang))
+        sys.stdout.write(render(shown(data), load(), ns.lang))
     return EXIT_CLEAN if det.used else EXIT_FINDINGS
 
 

@@ -29,15 +29,16 @@ def add_parser(sub) -> None:
 
 def run(ns) -> int:
     from vllm_kb.engine.diagnosis import diagnose
+    from vllm_kb.engine.kb.safe_text import json_dumps, paths, shown
     from vllm_kb.engine.report.diagnosis import record
 
     res = diagnose(ns.path, symptom=ns.symptom, error=ns.error, gpu=ns.gpu, site=ns.site,
                    answers=ns.answer, vllm_version=ns.vllm_version)
     data = record(res, ns.lang)
     if ns.format == "json":
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_dumps(paths(data), indent=2) + "\n")
     else:
-        sys.stdout.write(render(data, res.kb, ns.lang))
+        sys.stdout.write(render(shown(data), res.kb, ns.lang))
     return EXIT_CLEAN
 
 

@@ -66,11 +66,16 @@ def main(argv: list[str] | None = None) -> int:
         return func(ns)
     except KnowledgeError as e:
         print("vllm-kb: the knowledge base is invalid:", file=sys.stderr)
+        from vllm_kb.engine.kb.safe_text import escape
+
         for p in e.problems:
-            print(f"  {p}", file=sys.stderr)
+            print(f"  {escape(str(p))}", file=sys.stderr)
         return e.exit_code
     except VllmKbError as e:
-        print(f"vllm-kb: error: {e}", file=sys.stderr)
+        from vllm_kb.engine.kb.redact import redact_text
+        from vllm_kb.engine.kb.safe_text import escape
+
+        print(f"vllm-kb: error: {escape(redact_text(str(e)))}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
         print("vllm-kb: interrupted", file=sys.stderr)

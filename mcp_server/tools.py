@@ -21,7 +21,7 @@ from vllm_kb.engine.kb.knowledge import Knowledge, Registry, load
 from vllm_kb.engine.report import model as report_model
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.report import check_docs as records
-from vllm_kb.engine.kb import redact as redact_mod
+from vllm_kb.engine.kb.safe_text import shown
 
 from vllm_kb.mcp_server import models as m
 
@@ -45,16 +45,17 @@ def user_errors(fn: F) -> F:
 
 
 def redacted(fn: F) -> F:
-    """Results that carry project content leave with every secret hidden (engine/kb/redact.py):
-    the dict as it is, a typed result through its JSON form."""
+    """Results that carry project content leave with every secret hidden (engine/kb/redact.py),
+    file names displayable and control characters escaped (engine/kb/safe_text.py): the dict as
+    it is, a typed result through its JSON form."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         out = fn(*args, **kwargs)
         if isinstance(out, dict):
-            return redact_mod.redact(out)
+            return shown(out)
         if hasattr(out, "model_dump") and hasattr(type(out), "model_validate"):
-            return type(out).model_validate(redact_mod.redact(out.model_dump()))
+            return type(out).model_validate(shown(out.model_dump()))
         return out
 
     return wrapper  # type: ignore[return-value]

@@ -154,9 +154,30 @@ def test_unreadable_folder_is_reported_not_fatal(tmp_path):
 def test_fifos_and_sockets_are_not_read(tmp_path, cli):
     tree(tmp_path, {"serve.sh": "#!/bin/bash\nvllm serve m\n"})
     os.mkfifo(tmp_path / "pipe.sh")  # reading it would block forever
-    assert walk(tmp_path) == ["serve.sh"]
+    import socket
+
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(tmp_path / "vllm.sock"))
+    except OSError:
+        pass
+    (tmp_path / "null.sh").symlink_to("/dev/null")
+    try:  # a device node inside the tree, where the machine allows making one
+        os.mknod(tmp_path / "tty.sh", 0o600 | __import__("stat").S_IFCHR, os.makedev(1, 3))
+    except (OSError, AttributeError):
+        pass
+    res = walk(tmp_path)
+    assert res == ["serve.sh"]
+    # never silently: each is reported with what it is
+    expected = [("null.sh", "outside-root", ""), ("pipe.sh", "not-regular", "FIFO")]
+    expected += [("vllm.sock", "not-regular", "socket")] if (tmp_path / "vllm.sock").exists() else []
+    expected += [("tty.sh", "not-regular", "character device")] if os.path.lexists(tmp_path / "tty.sh") else []
+    assert sorted(res.skipped) == sorted(expected)
     code, out, err = cli("audit", str(tmp_path), "--gpu", "none", "--format", "json")
     assert code in (0, 1), err
+    skipped = {s["file"]: s["reason"] for s in __import__("json").loads(out)["project"]["skipped"]}
+    assert "FIFO" in skipped["pipe.sh"] and "null.sh" in skipped
+    sock.close()
 
 
 def test_a_fifo_named_on_purpose_is_skipped_with_a_reason(tmp_path):

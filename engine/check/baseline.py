@@ -33,7 +33,8 @@ def site_keys(sites: Iterable) -> list[str]:
 
 
 def fingerprint(rule: str, site_key: str, subject: str = "") -> str:
-    return hashlib.sha256(f"{rule}\x00{site_key}\x00{subject}".encode()).hexdigest()[:32]
+    # surrogateescape: a file name that is not UTF-8 hashes by its bytes, never crashes
+    return hashlib.sha256(f"{rule}\x00{site_key}\x00{subject}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 class Baseline:

@@ -9,6 +9,7 @@ from typing import Any
 from vllm_kb.engine.fix import syntax as site_syntax
 from vllm_kb.engine.fix.literals import py_literal, shell_word, yaml_scalar
 from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.guards import guards_access
 from vllm_kb.engine.check.evaluate import Result
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -17,7 +18,7 @@ PRIORITY_ORDER = {"P0": 0, "P1": 1, "P2": 2}
 
 @dataclass
 class Change:
-    op: str  # set | unset | env | unset_env
+    op: str  # set | unset | env | unset_env | rename (value: the new argument name, key: as written)
     target: str
     value: Any
     file: str
@@ -146,10 +147,38 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
             ch.priority = item.priority
             ch.safe = item.safe
             changes[key] = ch
-    return _merge_containers(site, list(changes.values()))
+    out = _merge_containers(site, list(changes.values()))
+    for ch in out:
+        # removing what guards access (an API key, TLS, allowed origins, a token) is never safe
+        if ch.op in ("unset", "unset_env") and (guards_access(ch.target) or guards_access(ch.setting.key if ch.setting else None)):
+            ch.safe = False
+    return out
+
+
+def _rename(site: Site, target: str, new: str, cat: Catalog, version: str) -> Change | None:
+    """A misspelt option renamed to the one meant: only the key's own bytes change."""
+    existing = site.unknown.get(target) or site.settings.get(target)
+    if existing is None or not existing.key or existing.implied:
+        return None
+    old = existing.key.split("=", 1)[0]
+    if existing.syntax in ("cli", *site_syntax.DEPLOY_SYNTAXES) and old.startswith("-"):
+        key = cat.long_flag(new, version) or "--" + new.replace("_", "-")
+        if "_" in old and "-" not in old.lstrip("-"):
+            key = "--" + key[2:].replace("-", "_")
+    elif existing.syntax == "yaml-config":
+        key = new.replace("_", "-") if "-" in old else new
+    elif existing.syntax == "python-call":
+        key = new
+    else:
+        return None
+    before = _as_written(existing)
+    return Change("rename", target, new, existing.file, existing.syntax, existing.line, before,
+                  before.replace(old, key, 1), setting=existing, key=key)
 
 
 def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version: str) -> Change | None:
+    if op == "rename":
+        return _rename(site, target, value, cat, version)
     if op in ("env", "unset_env"):
         existing = site.env.get(target)
         if op == "unset_env" and existing is None:

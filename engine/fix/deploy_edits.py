@@ -158,6 +158,26 @@ def _plain(v: Any) -> Any:
     return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
+def deploy_rename(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
+    """A misspelt flag in a container's argv renamed in its own item (`--k=v` keeps its value)."""
+    src = site.source if isinstance(site.source, dict) else {}
+    s = ch.setting
+    where = src.get("argv_pos") or []
+    if s is None or s.span is None or s.span[0] >= len(where) or where[s.span[0]] is None or "ps_key" in where[s.span[0]]:
+        return None
+    p = where[s.span[0]]
+    old = s.key.split("=", 1)[0]
+    if "json" in p:
+        a, b = p["json"]
+        try:
+            token = json.loads(text[a:b])
+        except ValueError:
+            return None
+        return [TextEdit(a, b, json.dumps(token.replace(old, ch.key, 1), ensure_ascii=False))] if token.startswith(old) else None
+    token = _written(text, p)
+    return _replace(text, p, token.replace(old, ch.key, 1)) if token.startswith(old) else None
+
+
 # --- environment ----------------------------------------------------------------------------
 
 def _env_edit(src: dict, ch: Change, text: str) -> list[TextEdit] | None:

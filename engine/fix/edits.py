@@ -95,15 +95,20 @@ def unified_diff(path: str, old: str, new: str, context: int = 2) -> str:
 
 
 def shown_diff(path: str, old: str, new: str, context: int = 2) -> tuple[str, list[int]]:
-    """A unified diff that is safe to show and to apply: a line that holds a secret appears only
-    as context, masked (`patch` checks context, it never writes it); a change on such a line is
-    not shown at all — its hunk is withheld and its old line numbers returned — because a `+` line
-    shown masked would write `***` over the secret, and shown whole would leak it. `--fix` writes
-    those changes itself, keeping the secret's bytes (engine/fix edits touch only their target)."""
+    """A unified diff that is safe to show and to apply: a line that holds a secret (or a control
+    character, engine/kb/safe_text.py) appears only as context, masked or escaped (`patch` checks
+    context, it never writes it); a change on such a line is not shown at all — its hunk is
+    withheld and its old line numbers returned — because a `+` line shown masked would write `***`
+    over the secret, and shown whole would leak it. `--fix` writes those changes itself, keeping
+    the secret's bytes (engine/fix edits touch only their target)."""
     from vllm_kb.engine.kb.redact import redact_text
+    from vllm_kb.engine.kb.safe_text import escape, paths
+
+    def hide(text: str) -> str:  # secrets masked, control characters (ESC, a lone CR …) escaped
+        return escape(redact_text(text))
 
     a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    masked_a, masked_b = _masked_lines(a, redact_text), _masked_lines(b, redact_text)
+    masked_a, masked_b = _masked_lines(a, hide), _masked_lines(b, hide)
     out: list[str] = []
     withheld: list[int] = []
     for group in difflib.SequenceMatcher(None, a, b).get_grouped_opcodes(context):
@@ -112,7 +117,7 @@ def shown_diff(path: str, old: str, new: str, context: int = 2) -> tuple[str, li
                                                   or any(masked_b[j] != b[j] for j in range(j1, j2))))
                              for tag, i1, i2, j1, j2 in group)
         # a second look at the hunk as shown: a secret spread over lines of its own is still caught
-        if not touched_secret and _changed_lines_differ(hunk, redact_text("".join(hunk))):
+        if not touched_secret and _changed_lines_differ(hunk, hide("".join(hunk))):
             touched_secret = True
         if touched_secret:
             withheld.append(group[0][1] + 1)
@@ -120,7 +125,8 @@ def shown_diff(path: str, old: str, new: str, context: int = 2) -> tuple[str, li
         out += hunk
     if not out:
         return "", withheld
-    head = [f"--- a/{path}\n", f"+++ b/{path}\n"]
+    shown = escape(paths(path))  # a file name with an escape sequence (or bytes that are not UTF-8) is shown, not obeyed
+    head = [f"--- a/{shown}\n", f"+++ b/{shown}\n"]
     text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in head + out)
     return text, withheld
 

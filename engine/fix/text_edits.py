@@ -9,7 +9,7 @@ import shlex
 from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix import yaml_edits
 from vllm_kb.engine.fix.changes import Change, merge_value
-from vllm_kb.engine.fix.deploy_edits import deploy_edit
+from vllm_kb.engine.fix.deploy_edits import deploy_edit, deploy_rename
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.literals import py_literal
 from vllm_kb.engine.fix.syntax import DEPLOY_SYNTAXES
@@ -59,6 +59,8 @@ def diffs(site: Site, changes: list[Change], read) -> list[dict]:
 def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     if ch.blocked:
         return None
+    if ch.op == "rename":
+        return _rename_edit(site, ch, text)
     if ch.syntax in ("cli", "hydra-override"):
         return _cli_edit(site, ch, text)
     if ch.syntax == "python-call":
@@ -191,3 +193,33 @@ def _yaml_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
     if d is None:
         return None
     return yaml_edits.set_value(text, d, keys, ch.value)
+
+
+def _rename_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
+    """The key of a misspelt option rewritten, and nothing else: its value's bytes (a secret
+    behind `--api-keyz`) stay as they are."""
+    s = ch.setting
+    if s is None or not ch.key:
+        return None
+    old = s.key.split("=", 1)[0]
+    src = site.source if isinstance(site.source, dict) else {}
+    if s.syntax == "cli" and s.span is not None and src.get("words") is not None and s.file == site.file:
+        w = src["words"][s.span[0]]
+        at = text.find(old, w.start, w.end)
+        return [TextEdit(at, at + len(old), ch.key)] if at >= 0 else None
+    if s.syntax == "yaml-config" and s.pos and "yaml" in s.pos:
+        index, path = s.pos["yaml"]
+        d = yaml_edits.doc(text, index)
+        node = d.get(tuple(path)) if d is not None else None
+        if node is None or node.key is None:
+            return None
+        a, b = node.key
+        quoted = text[a:a + 1] in ("'", '"')
+        return [TextEdit(a, b, json.dumps(ch.key) if quoted or d.json else yaml_edits.key(ch.key))]
+    if s.syntax == "python-call" and s.pos and "item" in s.pos:
+        a, b = s.pos["item"][0], s.pos["value"][0]
+        m = re.search(r"(?<![\w])" + re.escape(old) + r"(?![\w])", text[a:b])
+        return [TextEdit(a + m.start(), a + m.end(), ch.key)] if m else None
+    if s.syntax in DEPLOY_SYNTAXES:
+        return deploy_rename(site, ch, text)
+    return None

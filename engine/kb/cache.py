@@ -4,11 +4,18 @@ entry is named by a hash of what it was derived from, so an edited knowledge fil
 library version simply misses; the cache holds nothing about audited projects.
 
 Where: $VLLM_KB_CACHE_DIR, else $XDG_CACHE_HOME/vllm-kb, else ~/.cache/vllm-kb (created 0700);
-VLLM_KB_NO_CACHE=1 turns it off. Any failure to read or write it is ignored."""
+VLLM_KB_NO_CACHE=1 turns it off. Any failure to read or write it is ignored.
+
+Trust: the CEL tables are lark's pickle, and a pickle runs code when loaded. So a cache folder is
+used only when it is the user's own and no one else can write it (0700, verified before each
+use; one found open to others is closed and emptied first, since anything in it may have been
+planted), and a file in it is read only when it is a regular file of the user's that no one else
+can write (`trusted`). A file that fails is rebuilt, never loaded."""
 from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +37,54 @@ def folder(name: str) -> Path | None:
         return None
     p = root / name
     try:
-        p.mkdir(mode=0o700, parents=True, exist_ok=True)
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        p.mkdir(mode=0o700, exist_ok=True)
     except OSError:
         return None
-    return p
+    return p if _private(root) and _private(p) else None
+
+
+def _mine(st: os.stat_result) -> bool:
+    return not hasattr(os, "getuid") or st.st_uid == os.getuid()
+
+
+def _private(d: Path) -> bool:
+    """The folder is a real folder of the user's that only the user can write; an open one of
+    the user's is closed and emptied (what is in it may not be theirs)."""
+    try:
+        st = os.lstat(d)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode) or not _mine(st):
+        return False
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        try:
+            os.chmod(d, 0o700)
+            for entry in os.scandir(d):
+                if entry.is_file(follow_symlinks=False) or entry.is_symlink():
+                    os.unlink(entry.path)
+        except OSError:
+            return False
+        try:
+            return not stat.S_IMODE(os.lstat(d).st_mode) & 0o077
+        except OSError:
+            return False
+    return True
+
+
+def trusted(path: Path) -> bool:
+    """Whether a cache file may be loaded: a regular file (not a link) of the user's that no one
+    else can write, in a folder `folder` verified."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and _mine(st) and not stat.S_IMODE(st.st_mode) & 0o022
 
 
 def read_json(path: Path) -> Any | None:
+    if not trusted(path):
+        return None
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
@@ -48,7 +96,8 @@ def write_json(path: Path, data: Any) -> None:
     """Atomically (a temporary name, then a rename): a reader never sees half a file."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(data, f, ensure_ascii=False, separators=(",", ":"))
         os.replace(tmp, path)
     except (OSError, TypeError, ValueError):

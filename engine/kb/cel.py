@@ -73,7 +73,7 @@ def _environment(celpy):
         import lark
 
         target = folder / f"cel-grammar-lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.cache"
-        fresh = not target.is_file()
+        fresh = not cache.trusted(target)  # a pickle runs code: only the user's own file is loaded
         cache_fn = folder / f".{target.name}.{os.getpid()}.tmp" if fresh else target
     except OSError:
         return celpy.Environment()
@@ -89,6 +89,7 @@ def _environment(celpy):
         celparser.Lark = orig
     if fresh:
         try:
+            os.chmod(cache_fn, 0o600)
             os.replace(cache_fn, target)
         except OSError:
             pass

@@ -31,7 +31,7 @@ class Text:
 
 @dataclass(frozen=True)
 class FixOp:
-    kind: str  # set | unset | env | unset_env
+    kind: str  # set | unset | env | unset_env | rename (value: the argument a misspelt one should be)
     target: str
     value: Any = None
     value_from: str | None = None

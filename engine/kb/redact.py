@@ -46,7 +46,7 @@ def _remember(memo: dict, key, value) -> None:
     memo[key] = value
 
 
-_REFERENCE = re.compile(r"^\s*(?:\$|os\.environ|os\.getenv|environ\[|getenv\(|\{\{|<|\*\*\*$)")
+_REFERENCE = re.compile(r"^\s*(?:\$(?![(`])|os\.environ|os\.getenv|environ\[|getenv\(|\{\{|<|\*\*\*$)")
 
 
 def _is_reference(value: str) -> bool:
@@ -69,7 +69,7 @@ _URL_QUERY = re.compile(
     r"(?P<head>[?&;](?:[\w.-]{0,64}(?:token|api[_-]?key|apikey|secret|password|passwd|signature|sig|auth|credential)[\w.-]{0,64})=)(?P<val>[^&\s\"'#<>]+)",
     re.I)
 _BEARER = re.compile(r"(?P<head>\b(?:Bearer|Basic)[ \t]+)(?P<val>[A-Za-z0-9._~+/=-]{12,})")
-_VALUE = r"(?P<q>[\"'])?(?P<val>(?(q)[^\"'\n]*|[^\s\"',;&()}\]]+))(?(q)(?P=q))"
+_VALUE = r"(?P<q>[\"'])?(?P<val>(?(q)[^\"'\n]*|[^\s\"'`,;&()}\]]+))(?(q)(?P=q))"
 # NAME=value, NAME: value, "name": "value", name = 'value' (shell, .env, YAML, JSON, Python, TOML)
 # Only names that may be secrets match, and only where a name starts: every regex here runs in
 # linear time, also on a 1 MB line (a lookahead from every position would be quadratic).
@@ -84,9 +84,25 @@ _DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_]\w*)(?P<op>:?[-=+?])(?P<val>[^}]*)
 # Kubernetes / compose env entries: name: HF_TOKEN ⏎ value: …
 _K8S_ENV = re.compile(
     r"(?P<head>\bname:[ \t]*[\"']?(?P<name>[A-Za-z_]\w*)[\"']?[ \t]*\n[ \t+-]*value:[ \t]*)" + _VALUE)
+# A secret name given a command substitution: HF_TOKEN=$(echo hf_…), --api-key "`cat k`" — the
+# command may hold the secret itself, so what it runs is hidden.
+_CMDSUB = re.compile(r"(?P<head>(?<![\w.-])(?P<name>--[A-Za-z][\w-]*|[A-Za-z_][\w.-]*)(?:[ \t]*[=:][ \t]*|[ \t]+)[\"']?"
+                     r"(?:\$\(|`))(?P<val>[^)`\n]+)(?P<end>[)`])")
+# A secret name and its value as two arguments: os.environ.setdefault("HF_TOKEN", "…"),
+# os.getenv("API_KEY", "…"), putenv, headers.setdefault(…)
+_PAIR = re.compile(r"(?P<head>[\"'](?P<name>[A-Za-z_][\w.-]*)[\"'][ \t]*,[ \t]*)" + _VALUE)
+# Passwords given to a command: mysql -pSECRET, sshpass -p SECRET, docker login -p SECRET,
+# echo SECRET | docker login --password-stdin, wandb login KEY
+_COMMAND_SECRETS = [
+    re.compile(r"(?P<head>\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p)(?P<val>[^\s'\"-][^\s'\"]*|'[^'\n]*'|\"[^\"\n]*\")"),
+    re.compile(r"(?P<head>\bsshpass\b[^\n|;&]*?[ \t]-p[ \t]*)(?P<val>[^\s'\"-][^\s'\"]*|'[^'\n]*'|\"[^\"\n]*\")"),
+    re.compile(r"(?P<head>\b(?:docker|podman|nerdctl|buildah|skopeo|helm[ \t]+registry)[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+)(?P<val>[^\s'\"-][^\s'\"]*|'[^'\n]*'|\"[^\"\n]*\")"),
+    re.compile(r"(?P<head>\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?)(?P<val>[^\s|]+)(?=[ \t]*\|[^\n]*--password-stdin)"),
+    re.compile(r"(?P<head>\bwandb[ \t]+login[ \t]+(?:--\S+[ \t]+)*)(?P<val>[^\s'\"-][^\s'\"]*)"),
+]
 # Cheap test before the regexes: most strings hold none of these.
 _TRIGGERS = ("key", "token", "secret", "pass", "credential", "auth", "bearer", "://", "hf_", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat", "glpat", "xox",
-             "akia", "aiza", "eyj")
+             "akia", "aiza", "eyj", "mysql", "mariadb", "sshpass", "login")
 
 
 def _triggered(text: str) -> bool:
@@ -159,13 +175,34 @@ def _redact_text(text: str) -> str:
     def bearer(m: re.Match) -> str:
         return m.group(0) if m.group("val") == REDACTED else m.group("head") + REDACTED
 
+    def cmdsub(m: re.Match) -> str:
+        if not is_secret_name(m.group("name")) or m.group("val").strip() == REDACTED:
+            return m.group(0)
+        return m.group("head") + REDACTED + m.group("end")
+
+    def pair(m: re.Match) -> str:
+        if not is_secret_name(m.group("name")) or not _secret_value(m.group("val")):
+            return m.group(0)
+        return m.group("head") + _keep_quotes(m)
+
+    def command(m: re.Match) -> str:
+        val = m.group("val")
+        if val.strip("'\"") == REDACTED or _is_reference(val.strip("'\"")):
+            return m.group(0)
+        q = val[0] if val[:1] in "'\"" and len(val) > 1 and val[-1] == val[0] else ""
+        return m.group("head") + q + REDACTED + q
+
     out = _TOKEN_SHAPES.sub(REDACTED, text)
+    out = _CMDSUB.sub(cmdsub, out)
+    for rx in _COMMAND_SECRETS:
+        out = rx.sub(command, out)
     for _ in range(4):  # a replacement can free a neighbour to match (x--api-key → ***--api-key): to a fixpoint
         before = out
         out = _DEFAULT.sub(default, out)
         out = _K8S_ENV.sub(k8s, out)
         out = _FLAG.sub(flag, out)
         out = _ASSIGN.sub(assign, out)
+        out = _PAIR.sub(pair, out)
         out = _URL_USERINFO.sub(userinfo, out)
         out = _URL_QUERY.sub(query, out)
         out = _BEARER.sub(bearer, out)
@@ -213,7 +250,8 @@ def redact(obj: Any) -> Any:
     if isinstance(obj, tuple):
         return tuple(redact(x) for x in obj)
     if isinstance(obj, dict):
-        secret_record = any(is_secret_name(obj[k]) for k in _NAME_FIELDS if k in obj)
+        # (a rename's value is the option's new name, not what it is set to)
+        secret_record = any(is_secret_name(obj[k]) for k in _NAME_FIELDS if k in obj) and obj.get("op") != "rename"
         out = {}
         for k, v in obj.items():
             if secret_record and k in _VALUE_FIELDS:

@@ -19,6 +19,9 @@ def _prop(text: str) -> str:
 
 
 def render(data: dict, cwd: str | None = None) -> str:
+    from vllm_kb.engine.kb.safe_text import shown
+
+    data = shown(data)  # annotations are printed in the job log: no secret, no control character
     _, prefix = _base(data["project"]["root"], cwd)
     lines = []
     for e in flat.entries(data, prefix):

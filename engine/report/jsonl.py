@@ -6,7 +6,7 @@ name, kind (check | finding | note), priority, level (error | warning | note), f
 fingerprint, safe, fixable and changes (as in the JSON report). Suppressed findings are left out."""
 from __future__ import annotations
 
-import json
+from vllm_kb.engine.kb.safe_text import json_dumps
 
 from vllm_kb.engine.report import findings as flat
 
@@ -17,5 +17,5 @@ FIELDS = ("rule", "id", "name", "kind", "priority", "level", "file", "line", "si
 def render(data: dict) -> str:
     out = []
     for e in flat.entries(data):
-        out.append(json.dumps({k: e[k] for k in FIELDS}, ensure_ascii=False, separators=(",", ":")))
+        out.append(json_dumps({k: e[k] for k in FIELDS}, separators=(",", ":")))
     return "\n".join(out) + ("\n" if out else "")

@@ -20,9 +20,9 @@ def _template():
 
 
 def render(report: dict) -> str:
-    from vllm_kb.engine.kb.redact import redact
+    from vllm_kb.engine.kb.safe_text import shown
 
-    report = redact(report)  # model.build already did; a renderer never trusts its input
+    report = shown(report)  # secrets hidden, control characters escaped: a renderer never trusts its input
     kb = load()
     lang = report["lang"]
 

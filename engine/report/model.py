@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.kb import redact as redact_mod
+from vllm_kb.engine.kb import safe_text
 from vllm_kb.engine.advise import scenarios, tables
 from vllm_kb.engine.check import baseline
 from vllm_kb.engine.report.results import AuditReport, SiteReport
@@ -77,8 +78,9 @@ def build(rep: AuditReport, lang: str = "en") -> dict[str, Any]:
     counts = {p: sum(1 for s in sites for r in s["recommendations"] if r["priority"] == p) for p in ("P0", "P1", "P2")}
     findings = sum(len(s["findings"]) for s in sites) + sum(1 for s in sites for r in s["recommendations"] if r["kind"] == "finding")
     hw = rep.hardware
-    # every renderer (text, Markdown, JSON, …) reads this dict: secrets are hidden once, here
-    return redact_mod.redact({
+    # every renderer (text, Markdown, JSON, …) reads this dict: secrets are hidden once, here, and
+    # file names that are not UTF-8 are written \xNN (engine/kb/safe_text.py)
+    return safe_text.paths(redact_mod.redact({
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "vllm-kb", "version": tool_version(), "knowledge_version": kb.version},
         "lang": lang,
@@ -102,7 +104,7 @@ def build(rep: AuditReport, lang: str = "en") -> dict[str, Any]:
         **({"findings": [{"code": f.code, "priority": f.priority, "file": f.file, "line": f.line, "message": f.message[lang],
                           "fingerprint": baseline.fingerprint(f.code, f.file, f.subject)} for f in rep.findings]}
            if rep.findings else {}),
-    })
+    }))
 
 
 def _where(sr: SiteReport, rule: str, subject: str, loc: tuple[str, int]) -> dict[str, Any]:
@@ -144,7 +146,8 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
     # every other change of the same check (engine/fix/apply.py writes a check's changes together)
     can = apply_fixes.fixable(site, sr.changes, rep.ctx.read) if rep.ctx is not None else [False] * len(changes)
     for c, ok in zip(changes, can):
-        c["value"] = _redact(c["target"], c["value"])
+        if c["op"] != "rename":  # a rename's value is the new option name
+            c["value"] = _redact(c["target"], c["value"])
         c["fixable"] = ok
     by_check: dict[str, list[dict]] = {}
     for c in changes:

@@ -91,7 +91,9 @@ def _rule_json(rule: Rule, lang: str, docs_url: str | None) -> dict[str, Any]:
 
 
 def render(data: dict, docs_url: str | None = None, cwd: str | None = None) -> str:
-    return json.dumps(build(data, docs_url, cwd), ensure_ascii=False, indent=2) + "\n"
+    from vllm_kb.engine.kb.safe_text import json_dumps
+
+    return json_dumps(build(data, docs_url, cwd), indent=2) + "\n"
 
 
 def build(data: dict, docs_url: str | None = None, cwd: str | None = None) -> dict[str, Any]:

@@ -15,9 +15,9 @@ def _render(data: dict, console) -> None:
     from rich.syntax import Syntax
     from rich.table import Table
 
-    from vllm_kb.engine.kb.redact import redact
+    from vllm_kb.engine.kb.safe_text import shown
 
-    data = redact(data)  # model.build already did; a renderer never trusts its input
+    data = shown(data)  # secrets hidden, control characters escaped: a renderer never trusts its input
     kb = load()
     lang = data["lang"]
 
@@ -69,6 +69,7 @@ def _render(data: dict, console) -> None:
                     where = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
                     fw = s["framework_info"]["name"] if s.get("framework_info") else s["framework"]
                     what = (t("fix.blocked_" + c["blocked"], target=c["target"], framework=fw) if c.get("blocked")
+                            else t("fix.rename", before=c["before"], after=c["after"]) if c["op"] == "rename"
                             else c["after"] if c["after"] else t("fix.remove", what=c["before"]))
                     console.print(f"      {escape(where)}: {escape(what)}")
         for f in s["findings"]:

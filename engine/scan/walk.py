@@ -131,6 +131,18 @@ def _read_ignore(path: str) -> GitIgnore | None:
     return GitIgnore(data.decode("utf-8", "replace").splitlines())
 
 
+def _special(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode):
+        return "character device"
+    if stat.S_ISBLK(mode):
+        return "block device"
+    return "special file"
+
+
 class WalkResult(list):
     """The files (project-relative, POSIX), plus what was left out and why:
     `skipped` holds (path, code, detail) for folders that cannot be listed and links out of the root."""
@@ -200,6 +212,8 @@ def walk(root: Path) -> WalkResult:
                         continue
                     if stat.S_ISREG(st.st_mode):
                         out.append(rel)  # a folder link is not entered: its target is walked as itself
+                    elif not stat.S_ISDIR(st.st_mode):
+                        out.skipped.append((rel, "not-regular", _special(st.st_mode)))
                     continue
                 if e.is_dir(follow_symlinks=False):
                     if name in SKIP_DIRS or name.endswith(".egg-info") or ignored(rel, True):
@@ -208,7 +222,10 @@ def walk(root: Path) -> WalkResult:
                 elif e.is_file(follow_symlinks=False):
                     if not ignored(rel, False) and not _FIX_TEMP.match(name):
                         out.append(rel)
-                # FIFOs, sockets and devices are not files to read
+                elif not ignored(rel, False):
+                    # FIFOs, sockets and devices are not files to read (a FIFO would block the
+                    # read forever); they are said to be skipped, with what they are
+                    out.skipped.append((rel, "not-regular", _special(e.stat(follow_symlinks=False).st_mode)))
             except OSError as err:
                 out.skipped.append((rel, "unreadable", str(err.strerror or err)))
         for sub in reversed(subdirs):

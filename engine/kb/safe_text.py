@@ -1,0 +1,86 @@
+"""Text from a scanned project is shown, never obeyed: before any output a person reads (text,
+Markdown, GitHub annotations, notes on stderr, diffs), control characters — ESC and the other
+C0 codes but newline and tab, a CR that does not end a line, DEL, the C1 codes (U+0080–U+009F,
+CSI among them), and the invisible format characters that reorder or hide text (bidi overrides,
+zero-width marks, line and paragraph separators) — are written as visible escapes (`\\x1b`,
+`\\u202e`). A scanned repository cannot rewrite the reader's terminal (`\\e]0;…\\a\\e[2J`) or hide
+text from them.
+
+JSON outputs escape C0 by construction; `json_dumps` also escapes DEL, C1, the format characters
+and lone surrogates as `\\uXXXX` (still valid, lossless JSON). File names that are not UTF-8 reach
+every output as `\\xNN` (engine/kb/encoding.py `display_path`)."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from vllm_kb.engine.kb.encoding import display_path
+
+_UNSAFE = (r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064"
+           r"\u2066-\u2069\ufeff\ufff9-\ufffb")
+_HUMAN = re.compile(f"[{_UNSAFE}]|\\r(?!\\n)|[\\ud800-\\udfff]")
+_JSON = re.compile(f"[{_UNSAFE}\\ud800-\\udfff]")
+
+
+def _visible(m: re.Match) -> str:
+    c = m.group(0)
+    n = ord(c)
+    if 0xD800 <= n <= 0xDFFF:
+        return display_path(c)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+
+def escape(text: str) -> str:
+    """`text` with every control or hiding character written as a visible escape."""
+    if not isinstance(text, str) or not _HUMAN.search(text):
+        return text
+    return _HUMAN.sub(_visible, text)
+
+
+def has_controls(text: str) -> bool:
+    return isinstance(text, str) and bool(_HUMAN.search(text))
+
+
+def human(obj: Any) -> Any:
+    """A copy of a JSON-like structure (a report dict) with every string escaped."""
+    if isinstance(obj, str):
+        return escape(obj)
+    if isinstance(obj, dict):
+        return {escape(k) if isinstance(k, str) else k: human(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [human(x) for x in obj]
+    if isinstance(obj, tuple):
+        return tuple(human(x) for x in obj)
+    return obj
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def paths(obj: Any) -> Any:
+    """A copy with lone surrogates (bytes of a file name that is not UTF-8) written `\\xNN`: what
+    every format, the baseline and MCP results carry, so that no writer can fail on them."""
+    if isinstance(obj, str):
+        return display_path(obj) if _SURROGATE.search(obj) else obj
+    if isinstance(obj, dict):
+        return {paths(k): paths(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [paths(x) for x in obj]
+    if isinstance(obj, tuple):
+        return tuple(paths(x) for x in obj)
+    return obj
+
+
+def shown(obj: Any) -> Any:
+    """What a human format renders: secrets hidden (engine/kb/redact.py), file names displayable,
+    control characters escaped — whatever the renderer was handed."""
+    from vllm_kb.engine.kb.redact import redact
+
+    return human(paths(redact(obj)))
+
+
+def json_dumps(obj: Any, **kw) -> str:
+    """json.dumps (UTF-8 kept readable) with DEL, C1, the format characters and surrogates escaped."""
+    text = json.dumps(obj, ensure_ascii=False, **kw)
+    return _JSON.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
