@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable
 
 from vllm_kb.engine.check import catalog_findings
-from vllm_kb.engine.check.evaluate import evaluate_all
+from vllm_kb.engine.check.evaluate import evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
 from vllm_kb.engine.fix.text_edits import diffs
@@ -55,6 +55,19 @@ def replan(rep: AuditReport, sr: SiteReport) -> None:
     sr.after = diffs(sr.site, urgent, rep.ctx.read)
 
 
+def _allowed(cat, choice) -> list:
+    """The known releases a version range allows (empty when the choice is no range)."""
+    from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
+
+    if choice.basis != "range" or choice.pin is None:
+        return []
+    try:
+        spec = SpecifierSet(choice.pin.spec)
+    except InvalidSpecifier:
+        return []
+    return [v for v in cat.versions if spec.contains(str(v))]
+
+
 def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext) -> SiteReport:
     tag = deploy.image_version(site.image)
     if tag and choice.basis != "cli":
@@ -69,6 +82,7 @@ def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCont
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)
+    settle_priorities(results, remarks, choice.basis, _allowed(cat, choice))
     changes = plan(site, fixables(results, remarks), cat, resolved.version)
     urgent = [c for c in changes if c.priority in ("P0", "P1")]
     after = diffs(site, urgent, ctx.read)

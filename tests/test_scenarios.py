@@ -94,12 +94,13 @@ def _site(rep: dict, sid: str) -> dict:
 def test_quickstart_70b_on_8_h100_is_dp_tp_replicas():
     rep = _report(ROOT / "examples" / "quickstart", "H100-80GB x8")
     sc = _site(rep, "deploy/serve.sh:10")["scenario"]
-    assert sc["id"] == "S3" and sc["plan"]["tp"] == 2 and sc["plan"]["dp"] == 4
+    # the layout is the one the site's own check (C5) proposes: one report, one layout
+    assert sc["id"] == "S3" and sc["plan"]["tp"] == 4 and sc["plan"]["dp"] == 2
     (block,) = sc["blocks"]
     assert block["text"].startswith("vllm serve meta-llama/Llama-3.3-70B-Instruct \\")
     assert "--quantization fp8_per_block" in block["text"] and "-O2" not in block["text"]
     diff = {d["name"]: (d["current"], d["scenario"]) for d in sc["differences"]}
-    assert diff["tensor_parallel_size"] == (8, 2) and diff["data_parallel_size"] == (1, 4)
+    assert diff["tensor_parallel_size"] == (8, 4) and diff["data_parallel_size"] == (1, 2)
     batch = _site(rep, "batch/score.py:17")["scenario"]
     assert batch["id"] == "S1" and batch["target"] == "python" and "llm = LLM(" in batch["blocks"][0]["text"]
 

@@ -100,3 +100,28 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
             continue
         out.append(evaluate(c, facts, act, unresolved, kb))
     return out
+
+
+# Version bases that say nothing about the release the project really runs.
+UNKNOWN_RELEASE = ("none", "unbounded", "unreadable", "no-match")
+# Catalog findings that hold only for some releases.
+VERSIONED_FINDINGS = ("not-in-version", "value-not-in-version")
+
+
+def settle_priorities(results: list[Result], findings: list, basis: str, allowed: list | None = None) -> None:
+    """P0 means vLLM will not start. When that depends on the release (a rule with a `vllm:`
+    range, an option some releases lack) and the project pins no release (none found, a bare
+    `vllm`, an unreadable specifier), the launch failure is only what the newest release would
+    do: P1, not P0. With a range (`vllm>=0.6`), a rule stays P0 only when it fails in every
+    known release the range allows (`allowed`)."""
+    if basis not in UNKNOWN_RELEASE and not (basis == "range" and allowed):
+        return
+    for r in results:
+        if r.status == "recommended" and r.priority == "P0" and r.rule is not None and r.rule.vllm is not None:
+            if basis == "range" and all(r.rule.vllm.contains(str(v)) for v in allowed):
+                continue
+            r.priority = "P1"
+    if basis in UNKNOWN_RELEASE:
+        for f in findings:
+            if f.priority == "P0" and f.code in VERSIONED_FINDINGS:
+                f.priority = "P1"

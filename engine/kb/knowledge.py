@@ -99,7 +99,10 @@ def _check_from(raw: dict, category: str, file: str) -> Check:
             status=r["status"], when=r["when"], reason=Text.of(r.get("reason")),
             vllm=SpecifierSet(r["vllm"]) if r.get("vllm") else None,
             priority=r.get("priority"), fix=tuple(FixOp.of(f) for f in r.get("fix", [])),
-            safe=bool(r.get("safe", False)), index=i, source=tuple(r.get("source", ())),
+            # a P0 means vLLM will not start without the fix (or a verified gain at no risk):
+            # its fix is safe unless the rule says otherwise (engine/report/consistency.py)
+            safe=bool(r.get("safe", (r.get("priority") or raw.get("priority", "P2")) == "P0")),
+            index=i, source=tuple(r.get("source", ())),
         ))
     other = raw.get("otherwise", {})
     return Check(

@@ -2,6 +2,7 @@
 that every output format renders, so text, Markdown and JSON never disagree."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vllm_kb.engine.kb import redact as redact_mod
@@ -124,6 +125,40 @@ def _framework_info(site, lang: str) -> dict | None:
             "peer": site.peer, "unmapped": sorted(site.unmapped)}
 
 
+# Options whose presence turns a feature off: removing one enables what the check is about.
+_DISABLER = re.compile(r"^(?:enforce_eager|disable_|no_)|_disable(?:_|$)|^VLLM_DISABLE_", re.I)
+_OFF = (False, 0, "0", "false", "False", "off")
+
+
+def _enables(op: str, target: str, value: Any, site) -> bool:
+    """Whether a fix op turns something on: a switch set on, a disabling option set off or
+    removed, an environment variable that was "0" removed, a value given to what was unset or
+    `auto` (FP8 KV cache, a draft model, quantization)."""
+    current = (site.env if op in ("env", "unset_env") else site.settings).get(target)
+    if op in ("unset", "unset_env"):
+        return bool(_DISABLER.search(target)) or (current is not None and current.value in _OFF)
+    if op in ("set", "env"):
+        if _DISABLER.search(target):
+            return value in _OFF
+        if value is True or (op == "env" and str(value) in ("1", "true", "True")):
+            return True
+        if target in ("model", "served_model_name", "tokenizer"):
+            return False  # which model, not a feature
+        return value not in _OFF and value is not None and (current is None or current.value in (None, "auto", False))
+    return False
+
+
+def _action(fix: list[dict]) -> str | None:
+    """enable | remove | change: the word a recommended check's status is shown with."""
+    if not fix:
+        return None
+    if any(f["enables"] for f in fix):
+        return "enable"
+    if all(f["op"] in ("unset", "unset_env") for f in fix):
+        return "remove"
+    return "change"
+
+
 def _gpu(g: dict | None) -> dict | None:
     if not g:
         return None
@@ -135,11 +170,13 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
     site = sr.site
     checks = []
     for r in sr.results:
+        fix = [{"op": op.kind, "target": op.target, "value": v, "enables": _enables(op.kind, op.target, v, site)} for op, v in r.fix]
         checks.append({
             "id": r.check.id, "name": r.check.name, "category": r.check.category, "title": r.check.title(lang),
             "status": r.status, "priority": r.priority if r.status == "recommended" else None,
             "reason": r.reason_text(lang), "missing": list(r.missing),
-            "fix": [{"op": op.kind, "target": op.target, "value": v} for op, v in r.fix], "safe": r.safe,
+            "fix": fix, "safe": r.safe,
+            "action": _action(fix) if r.status == "recommended" else None,
         })
     changes = [c.to_json() for c in sr.changes]
     # whether --fix can write it: a text edit exists in the file as it is now, and so do those of

@@ -174,7 +174,13 @@ def _lock(rel: str, text: str) -> list[Pin]:
 def _setup_py(rel: str, text: str) -> list[Pin]:
     tree = parse_python(text, rel)
     out = []
+    # extras_require={"vllm": [...]}: a key names an extra, it is no requirement
+    keys = {id(k) for node in ast.walk(tree) if isinstance(node, ast.Dict) for k in node.keys if k is not None}
+    keys |= {id(kw.value) for node in ast.walk(tree) if isinstance(node, ast.Call) for kw in node.keywords
+             if kw.arg in ("name", "version", "description", "author", "url", "license", "python_requires")}
     for node in ast.walk(tree):
+        if id(node) in keys:
+            continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()[:1].isalpha():
             p = _from_requirement(rel, node.lineno, node.value, "setup")
             if p:
@@ -239,7 +245,8 @@ def choose(pins: list[Pin], known: list[Version], newest: str) -> VersionChoice:
     """One version from the pins of one folder (best-ranked file first)."""
     if not pins:
         return VersionChoice(newest, False, "none")
-    best = sorted(pins, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, p.file, p.line))[0]
+    # a pin, else a bounded range, else a bare name: `vllm` in one extra says less than `vllm>=0.6` in another
+    best = sorted(pins, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, not p.spec.strip(), p.file, p.line))[0]
     if best.exact and try_parse(best.exact):
         return VersionChoice(str(try_parse(best.exact)), True, "pin", best)
     try:

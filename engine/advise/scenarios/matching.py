@@ -36,6 +36,10 @@ class Context:
     target: str
     model: str
     description: str = ""  # words from the caller (MCP), matched against keywords
+    # what the site's own recommended checks and findings change (engine/fix plan): a scenario
+    # never proposes another value for those, nor sets what they remove — one report, one advice
+    advised: dict = field(default_factory=dict)
+    removed: frozenset = frozenset()
 
 
 def target_for(site: Site) -> str:
@@ -71,8 +75,16 @@ def make_context(site: Site, facts: dict, version: str, kb: Knowledge, descripti
 
 
 def site_context(sr, kb: Knowledge) -> Context:
-    """The context of an audited site (engine.audit.SiteReport)."""
-    return make_context(sr.site, sr.facts, sr.lookup_version, kb)
+    """The context of an audited site (engine.audit.SiteReport), with what its changes set."""
+    ctx = make_context(sr.site, sr.facts, sr.lookup_version, kb)
+    for ch in sr.changes:
+        if ch.blocked or ch.op in ("env", "unset_env", "rename") or "," in ch.target:
+            continue
+        if ch.op == "unset":
+            ctx.removed = ctx.removed | {ch.target}
+        elif ch.op == "set" and not isinstance(ch.value, dict):
+            ctx.advised[ch.target] = ch.value
+    return ctx
 
 
 _KIND = {("none", "cli"): "vllm serve", ("none", "yaml-config"): "vllm serve", ("none", "python-call"): "LLM()",
@@ -175,7 +187,11 @@ def plan(scn: Scenario, ctx: Context, args: dict[str, Any]) -> dict[str, Any]:
     est = memory.estimate(model, gpu, eng, vllm_version=ctx.version, env=facts.get("env")) if model.get("params_b") and gpu.get("memory_gib") else {}
     min_tp = est.get("min_tp")
     out: dict[str, Any] = {"sized": bool(est.get("weights_per_gpu_gib") is not None)}
-    if min_tp is None:
+    layout = {k: ctx.advised[k] for k in PARALLEL_ARGS if k in ctx.advised}
+    if layout:  # the site's checks already size the layout: the scenario keeps theirs
+        user = memory.numeric_args(dict(facts.get("engine", {}), **layout))
+        tp, pp, dp = (int(user.get(k) or 1) for k in PARALLEL_ARGS)
+    elif min_tp is None:
         user = memory.numeric_args(facts.get("engine", {}))  # "$TP", "x": the default
         tp, pp, dp = (int(user.get(k) or 1) for k in PARALLEL_ARGS)
         if out["sized"]:  # known, but no TP up to 64 fits
@@ -212,14 +228,16 @@ def evaluate(scn: Scenario, ctx: Context) -> Match | None:
         if item not in late:
             ok, v = _resolve(item, act, version)
             if ok:
-                args.setdefault(item.name, v)
+                args.setdefault(item.name, ctx.advised.get(item.name, v))
     p = plan(scn, ctx, args)
     values = dict(facts, plan=p)
     act = cel.Activation(values)
     for item in late:
         ok, v = _resolve(item, act, version)
         if ok:
-            args.setdefault(item.name, v)
+            args.setdefault(item.name, ctx.advised.get(item.name, v))
+    for name in ctx.removed:
+        args.pop(name, None)
     ordered = [(a.name, args[a.name]) for a in scn.args if a.name in args]
     ordered = list(dict(ordered).items())
     env = []

@@ -1,0 +1,162 @@
+"""A report that agrees with itself: checks run over the report dict (schema/report.schema.json)
+before anyone reads it, and a test runs them over every fixture, example and a generated corpus
+(tests/test_consistency.py). Each problem names the site and what disagrees:
+
+- `opposite-values`: two checks or findings propose different values for one setting (or one
+  sets what another removes);
+- `memory`: a verdict about memory that the site's own estimate contradicts (C1 "the weights do
+  not fit" beside an estimate that says they fit, or the reverse; B2 "one request does not fit"
+  beside a KV cache that holds it);
+- `p0-estimate`: a P0 issued from the memory estimate alone when the estimate is not conclusive
+  (the weights alone must exceed what vLLM may use, or the cache must miss by a clear margin);
+- `scenario`: the scenario proposes a value for a setting that a recommended check sets otherwise
+  or removes;
+- `status-word`: the word a check's status is shown with does not fit its change (a removal
+  labelled "enable");
+- `p0-unsafe`: a P0 whose fix is marked unsafe although P0 means vLLM will not start without it
+  (or a verified gain at no risk) — only removing an access guard may stay unsafe;
+- `no-op`: a change that writes what is already there."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.guards import guards_access
+
+# A KV cache that misses one max_model_len request by less than this share is not a certain
+# launch failure: the estimate's own error is about that size.
+CONCLUSIVE_MISS = 0.85
+
+
+def check(report: dict) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for s in report.get("sites", []):
+        for kind, detail in _site(s):
+            out.append({"site": s["id"], "kind": kind, "detail": detail})
+    return out
+
+
+def _site(s: dict):
+    yield from _opposite_values(s)
+    yield from _memory(s)
+    yield from _scenario(s)
+    yield from _status_words(s)
+    yield from _p0_unsafe(s)
+    yield from _no_op(s)
+
+
+def _norm(v: Any) -> Any:
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, dict):
+        return {k: _norm(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_norm(x) for x in v]
+    return v
+
+
+def _proposals(s: dict) -> dict[str, list[tuple[str, str, Any]]]:
+    """target → [(who, op, value)] over the recommended checks and the findings' changes."""
+    props: dict[str, list[tuple[str, str, Any]]] = {}
+    for c in s.get("checks", []):
+        if c["status"] != "recommended":
+            continue
+        for f in c.get("fix", []):
+            props.setdefault(f["target"], []).append((c["id"], f["op"], _norm(f["value"])))
+    for r in s.get("recommendations", []):
+        if r["kind"] != "finding":
+            continue
+        for ch in r.get("changes", []):
+            if r["check"] in ch.get("checks", []):
+                props.setdefault(ch["target"], []).append((r["check"], ch["op"], _norm(ch["value"])))
+    return props
+
+
+def _agree(a: tuple[str, Any], b: tuple[str, Any]) -> bool:
+    (op1, v1), (op2, v2) = a, b
+    removal = {"unset", "unset_env"}
+    if op1 in removal or op2 in removal:
+        return op1 in removal and op2 in removal
+    if op1 == "rename" or op2 == "rename":
+        return op1 == op2 and v1 == v2
+    if isinstance(v1, dict) and isinstance(v2, dict):  # keys of one mapping: only shared keys must agree
+        return all(v1[k] == v2[k] for k in set(v1) & set(v2))
+    return v1 == v2
+
+
+def _opposite_values(s: dict):
+    for target, props in _proposals(s).items():
+        for i, (who1, op1, v1) in enumerate(props):
+            for who2, op2, v2 in props[i + 1:]:
+                if who1 != who2 and not _agree((op1, v1), (op2, v2)):
+                    yield "opposite-values", f"{target}: {who1} proposes {_say(op1, v1)}, {who2} proposes {_say(op2, v2)}"
+
+
+def _say(op: str, v: Any) -> str:
+    return "removing it" if op in ("unset", "unset_env") else f"{v!r}"
+
+
+def _check(s: dict, cid: str) -> dict | None:
+    return next((c for c in s.get("checks", []) if c["id"] == cid), None)
+
+
+def _memory(s: dict):
+    mem = s.get("memory") or {}
+    c1, b2 = _check(s, "C1"), _check(s, "B2")
+    if "fits" in mem and c1 is not None:
+        says_no_fit = c1["status"] == "recommended"
+        if says_no_fit and mem["fits"]:
+            yield "memory", "C1 says the weights do not fit; the site's memory estimate says they fit"
+        if c1["status"] in ("enabled", "not_enabled") and not mem["fits"]:
+            yield "memory", f"C1 is {c1['status']} although the memory estimate says the weights do not fit"
+        if says_no_fit and c1.get("priority") == "P0" and mem.get("weights_per_gpu_gib") is not None \
+                and mem.get("requested_per_gpu_gib") is not None and mem["weights_per_gpu_gib"] <= mem["requested_per_gpu_gib"]:
+            yield "p0-estimate", (f"C1 is P0 though the weights (≈{mem['weights_per_gpu_gib']} GiB per GPU) fit in what vLLM "
+                                  f"may use (≈{mem['requested_per_gpu_gib']} GiB): whether they leave room is an estimate")
+    if b2 is not None and b2["status"] == "recommended" and b2.get("priority") == "P0":
+        fit, mml = mem.get("max_model_len_fit"), mem.get("max_model_len")
+        if mem.get("fits_max_model_len"):
+            yield "memory", "B2 says one max_model_len request does not fit; the estimate says it does"
+        elif fit is not None and mml and fit >= CONCLUSIVE_MISS * mml:
+            yield "p0-estimate", f"B2 is P0 though the KV cache (≈{fit} tokens) misses max_model_len {mml} by less than the estimate's error"
+
+
+def _scenario(s: dict):
+    sc = s.get("scenario") or {}
+    if not sc or sc.get("status") not in ("match", None):
+        return
+    props = _proposals(s)
+    for d in sc.get("differences", []):
+        for who, op, v in props.get(d["name"], []):
+            if who.split(":")[0] in ("L34",) or not who[:1].isalpha():
+                continue
+            if not _agree((op, v), ("set", _norm(d["scenario"]))):
+                yield "scenario", f"{d['name']}: scenario {sc['id']} proposes {d['scenario']!r}, {who} proposes {_say(op, v)}"
+
+
+def _status_words(s: dict):
+    for c in s.get("checks", []):
+        action = c.get("action")
+        if c["status"] != "recommended" or action is None:
+            continue
+        ops = c.get("fix", [])
+        if action == "enable" and ops and all(f["op"] in ("unset", "unset_env") and not f.get("enables") for f in ops):
+            yield "status-word", f"{c['id']} is shown as 'enable' but its change removes {', '.join(f['target'] for f in ops)}"
+        if action == "remove" and any(f["op"] in ("set", "env") for f in ops):
+            yield "status-word", f"{c['id']} is shown as 'remove' but its change sets {', '.join(f['target'] for f in ops)}"
+
+
+def _p0_unsafe(s: dict):
+    for r in s.get("recommendations", []):
+        if r["priority"] != "P0" or r["safe"] or not r.get("changes"):
+            continue
+        if all(ch["op"] in ("unset", "unset_env") and guards_access(ch["target"]) for ch in r["changes"]):
+            continue  # removing an access guard stays for a person to decide
+        if r["kind"] == "finding" and r["check"].startswith("unknown-option") and all(ch["op"] == "rename" for ch in r["changes"]):
+            continue  # a rename whose target is a guess between close candidates
+        yield "p0-unsafe", f"{r['check']} is P0 but its fix is marked unsafe"
+
+
+def _no_op(s: dict):
+    for ch in s.get("changes", []):
+        if ch["op"] == "set" and ch.get("before") is not None and ch.get("after") == ch["before"]:
+            yield "no-op", f"{ch['file']}:{ch['line']}: {ch['target']} is already {ch['after']}"
