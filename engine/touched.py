@@ -173,7 +173,7 @@ def audit_touched(touches: list[Touch], *, cwd: Path, lang: str | None = None, g
     from vllm_kb.engine.report import findings as flat
     from vllm_kb.engine.report import model
 
-    data = model.build(rep, lang)
+    data = model.build(rep, lang, advice=False)
     out = []
     for rel in (r for r in by_rel if r in used):
         t = by_rel[rel]
@@ -194,17 +194,20 @@ def audit_touched(touches: list[Touch], *, cwd: Path, lang: str | None = None, g
 
 
 def _vllm_files(rep, rels: set[str]) -> set[str]:
-    """The touched files with detect evidence, a site reading them, or a vLLM pin."""
-    from vllm_kb.engine.advise import detect
-    from vllm_kb.engine.scan.project import Scan
-
-    sc = Scan(rep.root, [r for r in rep.files if r in rels], rep.ctx, [p for p in rep.pins if p.file in rels],
-              [sr.site for sr in rep.sites if sr.site.file in rels], {}, None)
-    found = {e.obs.file for e in detect.detect_scan(sc).evidence}
+    """The touched files a site reads, or else with detect evidence (a vLLM pin, an import …)."""
+    found: set[str] = set()
     for sr in rep.sites:
         s = sr.site
         found |= rels & {s.file, *(x.file for x in list(s.settings.values()) + list(s.env.values()) if x.file),
                          *([s.config_file] if s.config_file else [])}
+    rest = rels - found
+    if rest:  # the triggers only for files no site answered for: they cost a CEL program each
+        from vllm_kb.engine.advise import detect
+        from vllm_kb.engine.scan.project import Scan
+
+        sc = Scan(rep.root, [r for r in rep.files if r in rest], rep.ctx, [p for p in rep.pins if p.file in rest],
+                  [], {}, None)
+        found |= {e.obs.file for e in detect.detect_scan(sc).evidence}
     return found & rels
 
 
