@@ -10,6 +10,7 @@ the P0 findings of those sites."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -21,6 +22,11 @@ CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 _REFERRER_SUFFIXES = {".sh", ".bash", ".zsh", ".slurm", ".sbatch", ".py", ".yaml", ".yml"}
 _REFERRER_MAX_BYTES = 512 * 1024
 _REFERRERS_MAX = 20
+_REFERRER_READS_MAX = 3000  # files read looking for who passes a config: bounds a monorepo's cost
+# Engine arguments that other tools' configs use as well: they alone do not make a vLLM config.
+_COMMON_KEYS = frozenset({"model", "host", "port", "seed", "dtype", "config", "device", "revision", "tokenizer",
+                          "api_key", "served_model_name", "download_dir", "max_tokens"})
+_KEY = re.compile(r"""^\s*-?\s*["']?([A-Za-z_][\w.-]*)["']?\s*[:=]""", re.M)
 
 
 @dataclass(frozen=True)
@@ -69,7 +75,7 @@ def relevant(path: Path, cwd: Path) -> bool:
         return False
     if words.may_configure_vllm(text):
         return True
-    if not path.name.lower().endswith(CONFIG_SUFFIXES):
+    if not path.name.lower().endswith(CONFIG_SUFFIXES) or not _engine_keys(text):
         return False
     from vllm_kb.engine.scan.walk import walk
 
@@ -77,6 +83,16 @@ def relevant(path: Path, cwd: Path) -> bool:
     if root not in path.parents:
         return False
     return bool(_referrers(root, walk(root), [path.relative_to(root).as_posix()], need_vllm=True))
+
+
+def _engine_keys(text: str) -> bool:
+    """Two keys or more that are vLLM engine arguments (as `--config` YAML writes them), beyond
+    the names every serving config has."""
+    from vllm_kb.engine.kb import catalog
+
+    names = catalog.load().arg_names - _COMMON_KEYS
+    found = {k.lower().replace("-", "_") for k in _KEY.findall(text)} & names
+    return len(found) >= 2
 
 
 def context_files(root: Path, rels: list[str]) -> list[str]:
@@ -118,9 +134,13 @@ def _referrers(root: Path, tree: list[str], configs: list[str], need_vllm: bool 
         return []
     names = {PurePosixPath(c).name for c in configs}
     found = []
+    reads = 0
     for r in tree:
         if r in configs or PurePosixPath(r).suffix.lower() not in _REFERRER_SUFFIXES:
             continue
+        reads += 1
+        if reads > _REFERRER_READS_MAX:
+            break
         try:
             if (root / r).stat().st_size > _REFERRER_MAX_BYTES:
                 continue

@@ -206,3 +206,28 @@ def test_skill_build_zip_is_one_agent_skill(tmp_path, capsys):
     assert sorted(names) == sorted(f"{build.NAME}/{rel}" for rel in build.render())
     validator = pytest.importorskip("skills_ref", reason="skills-ref is not installed here; .ci/agents-check runs it")
     assert validator.validate(tmp_path / "x" / build.NAME) == []
+
+
+def _claude_cli() -> str | None:
+    import shutil
+
+    found = shutil.which("claude")
+    if found:
+        return found
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "vllm-kb-ci" / "claude-code"
+    hits = sorted(cache.glob("*/node_modules/.bin/claude"))
+    return str(hits[-1]) if hits else None
+
+
+def test_claude_code_validates_the_plugin(tmp_path):
+    """Claude Code's own validator, when it is installed (.ci/agents-check installs it)."""
+    cli = _claude_cli()
+    if cli is None:
+        pytest.skip("the Claude Code CLI is not installed here; .ci/agents-check runs `claude plugin validate`")
+    env = dict(os.environ, HOME=str(tmp_path))  # its settings go to a HOME of its own
+    p = subprocess.run([cli, "plugin", "validate", "--strict", "--json", str(ROOT)], capture_output=True, env=env,
+                       cwd=tmp_path, timeout=120)
+    report = json.loads(p.stdout)
+    assert p.returncode == 0 and report["success"], p.stdout[:2000]
+    assert {(h["event"], h.get("matcher")) for h in report["provides"]["hooks"]} == {
+        ("PostToolUse", "Write|Edit|MultiEdit"), ("SessionStart", None)}

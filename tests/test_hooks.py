@@ -184,6 +184,19 @@ def test_a_config_file_is_audited_through_the_script_that_passes_it(project):
     assert "deploy/engine.yaml" in out["reason"] and "P0 B4" in out["reason"] and "deploy/engine.yaml:3" in out["reason"]
 
 
+@pytest.mark.parametrize("rel, text", [
+    (".github/workflows/ci.yml", "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pytest\n"),
+    # engine keys, but no script in the project passes this file to vLLM
+    ("conf/engine.yaml", "model: m\nmax-model-len: 16384\nswap-space: 4\n"),
+])
+def test_yaml_that_configures_no_vllm_gets_nothing(project, rel, text):
+    path = project / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    ev = {"hook_event_name": "PostToolUse", "cwd": str(project), "tool_name": "Write", "tool_input": {"file_path": str(path)}}
+    assert hook_cmd.answer(json.dumps(ev).encode(), hook_cmd.parser().parse_args([])) is None
+
+
 def test_suppressed_findings_stay_suppressed(project):
     (project / "pyproject.toml").write_text('[tool.vllm-kb]\nignore = ["B4"]\n')
     assert answer("claude/edit-add-flag.json", project) is None
@@ -228,6 +241,15 @@ def test_codex_apply_patch_elsewhere_and_session_start(project):
     assert answer("codex/apply-patch-non-vllm.json", project, agent="codex") is None
     line = answer("codex/session-start.json", project, agent="codex")["hookSpecificOutput"]["additionalContext"]
     assert "This repository uses vLLM" in line
+
+
+def test_patch_parsing_of_several_files(tmp_path):
+    (tmp_path / "b.sh").write_text("one\ntwo\nTHREE\nfour\nfive\nsix\nSEVEN\n")
+    (tmp_path / "new.sh").write_text("x\n")
+    patch = ("*** Begin Patch\n*** Add File: new.sh\n+x\n*** Delete File: gone.sh\n*** Update File: a.sh\n*** Move to: b.sh\n"
+             "@@ def f\n two\n-three\n+THREE\n four\n@@\n six\n-seven\n+SEVEN\n*** End of File\n*** End Patch\n")
+    t = hook_events.patch_touches(patch, tmp_path)
+    assert [(x.path.name, x.lines, x.located) for x in t] == [("new.sh", None, True), ("b.sh", frozenset({3, 7}), True)]
 
 
 def test_a_patch_that_does_not_match_the_file_looks_at_p0_only(project):
