@@ -93,11 +93,12 @@ def edit_text(result: TouchedAudit | None, lang: str, limit: int = MAX_CHARS) ->
 
 
 def _item(e: dict, kb, lang: str, pin: bool) -> str:
-    what = e["title"] + (f": {e['reason']}" if e["reason"] else "")
-    where = f" ({e['site_kind']}, {e['site_file']}:{e['site_line']})" if pin and e.get("site_file") else ""
-    line = f"- {e['priority']} {e['id']} {what}{where}"
+    what = kb.t("hook.reason", lang, title=e["title"], reason=e["reason"]) if e["reason"] else e["title"]
+    if pin and e.get("site_file"):
+        what += f" ({e['site_kind']}, {e['site_file']}:{e['site_line']})"
+    line = kb.t("hook.item", lang, priority=e["priority"], id=e["id"], what=what)
     for fix in e["fix"][:3]:
-        line += f"\n  {kb.t('hook.fix', lang)}: {fix}"
+        line += "\n  " + kb.t("hook.fix", lang, what=fix)
     return line
 
 
