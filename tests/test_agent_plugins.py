@@ -231,3 +231,20 @@ def test_claude_code_validates_the_plugin(tmp_path):
     assert p.returncode == 0 and report["success"], p.stdout[:2000]
     assert {(h["event"], h.get("matcher")) for h in report["provides"]["hooks"]} == {
         ("PostToolUse", "Write|Edit|MultiEdit"), ("SessionStart", None)}
+
+
+def test_codex_reads_the_plugin_and_the_project_hooks():
+    """Codex's own loaders (its app server), when a Codex CLI is installed (.ci/agents-check installs it)."""
+    import importlib.util
+    import shutil
+
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "vllm-kb-ci" / "codex"
+    hits = sorted(cache.glob("*/node_modules/.bin/codex"))
+    codex = shutil.which("codex") or (str(hits[-1]) if hits else None)
+    exe = Path(sys.executable).with_name("vllm-kb")
+    if codex is None or not exe.exists():
+        pytest.skip("no Codex CLI (or no vllm-kb executable) here; .ci/agents-check runs tools/codex_check.py")
+    spec = importlib.util.spec_from_file_location("codex_check", ROOT / "tools" / "codex_check.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main([codex, "--vllm-kb", str(exe)]) == 0
