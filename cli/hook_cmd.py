@@ -90,8 +90,10 @@ def answer(raw: bytes, ns) -> dict | None:
         if not ev.cwd.is_dir() or ev.cwd in (Path.home(), Path(ev.cwd.anchor)):
             return None
         from vllm_kb.engine.advise import detect
+        from vllm_kb.engine.check import config
 
-        return hook_answer.session_start(hook_answer.session_line(detect.detect(ev.cwd), ns.lang or "en"))
+        lang = ns.lang or config.resolve(ev.cwd).lang or "en"
+        return hook_answer.session_start(hook_answer.session_line(detect.detect(ev.cwd), lang))
     if ev.name != "PostToolUse" or ev.tool not in hook_events.EDIT_TOOLS:
         return None
     from vllm_kb.engine import touched
