@@ -26,13 +26,15 @@ from vllm_kb.engine.scan.site import Site
 
 def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None = None, nvml=None,
           kb: Knowledge | None = None, exclude: Callable[[str], bool] | None = None,
-          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> AuditReport:
+          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None,
+          files: list[str] | None = None) -> AuditReport:
     """`exclude(rel)` drops files before they are read; `overlay` gives files' texts instead of
     the disk's (how --diff sees the project after earlier fixes); `progress(phase, n)` is told of
-    each file read and each site checked."""
+    each file read and each site checked; `files` limits the read to those files of the folder
+    `path` (engine/scan/project.py)."""
     kb = kb or load()
     cat = catalog_mod.load()
-    sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress)
+    sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
     hardware = hw.resolve(kb.gpus, gpu, nvml)
     prepared = []
     for site in sc.sites:
