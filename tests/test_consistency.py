@@ -143,11 +143,14 @@ def test_a_setup_py_extra_is_no_unbounded_pin(tmp_path):
     assert _p0s(root) == []
 
 
-def test_an_unpinned_release_makes_no_release_dependent_p0(tmp_path):
-    root = _tree(tmp_path, {"serve.sh": "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct --swap-space 4 --api-keyz x\n"})
+def test_a_range_that_allows_working_releases_makes_no_release_dependent_p0(tmp_path):
+    root = _tree(tmp_path, {"requirements.txt": "vllm>=0.10,<0.20\n",
+                            "serve.sh": "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct --swap-space 4 --api-keyz x\n"})
     assert _p0s(root) == ["unknown-option:api_keyz"], "a flag no release has stays P0; swap-space (gone in 0.18) does not"
-    (root / "requirements.txt").write_text("vllm==0.33.0\n")
-    assert sorted(_p0s(root)) == ["B4", "unknown-option:api_keyz"]
+    (root / "requirements.txt").write_text("vllm>=0.18\n")
+    assert sorted(_p0s(root)) == ["B4", "unknown-option:api_keyz"]  # every allowed release refuses it
+    (root / "requirements.txt").unlink()
+    assert sorted(_p0s(root)) == ["B4", "unknown-option:api_keyz"]  # no bound: pip installs the newest
 
 
 def test_the_kv_reserve_alone_is_no_p0(tmp_path):
@@ -174,5 +177,5 @@ def test_vllm_serve_model_flag_is_p0_only_where_vllm_rejects_it(tmp_path):
     assert "L33" not in _p0s(root)  # 0.33 warns, it starts
     (root / "requirements.txt").write_text("vllm==0.10.1\n")
     assert "L33" in _p0s(root)  # 0.8.3–0.11.0 reject it
-    (root / "requirements.txt").unlink()
-    assert "L33" not in _p0s(root)  # no pin: which release it runs is not known
+    (root / "requirements.txt").write_text("vllm>=0.8,<0.12\n")
+    assert "L33" not in _p0s(root)  # 0.11.1 is allowed and takes it

@@ -102,26 +102,15 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
     return out
 
 
-# Version bases that say nothing about the release the project really runs.
-UNKNOWN_RELEASE = ("none", "unbounded", "unreadable", "no-match")
-# Catalog findings that hold only for some releases.
-VERSIONED_FINDINGS = ("not-in-version", "value-not-in-version")
-
-
 def settle_priorities(results: list[Result], findings: list, basis: str, allowed: list | None = None) -> None:
     """P0 means vLLM will not start. When that depends on the release (a rule with a `vllm:`
-    range, an option some releases lack) and the project pins no release (none found, a bare
-    `vllm`, an unreadable specifier), the launch failure is only what the newest release would
-    do: P1, not P0. With a range (`vllm>=0.6`), a rule stays P0 only when it fails in every
-    known release the range allows (`allowed`)."""
-    if basis not in UNKNOWN_RELEASE and not (basis == "range" and allowed):
+    range) and the project allows a range of releases (`vllm>=0.6`), the rule stays P0 only when
+    it fails in every known release the range allows (`allowed`); otherwise the failure is what
+    the newest of them would do, and the project says it runs others: P1. (With no bound at all,
+    what `pip install vllm` gives is the newest release: its verdict stands.)"""
+    if basis != "range" or not allowed:
         return
     for r in results:
-        if r.status == "recommended" and r.priority == "P0" and r.rule is not None and r.rule.vllm is not None:
-            if basis == "range" and all(r.rule.vllm.contains(str(v)) for v in allowed):
-                continue
+        if r.status == "recommended" and r.priority == "P0" and r.rule is not None and r.rule.vllm is not None \
+                and not all(r.rule.vllm.contains(str(v)) for v in allowed):
             r.priority = "P1"
-    if basis in UNKNOWN_RELEASE:
-        for f in findings:
-            if f.priority == "P0" and f.code in VERSIONED_FINDINGS:
-                f.priority = "P1"

@@ -13,6 +13,7 @@ from vllm_kb.engine.fix.deploy_edits import deploy_edit, deploy_rename
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.literals import py_literal
 from vllm_kb.engine.fix.syntax import DEPLOY_SYNTAXES
+from vllm_kb.engine.fix.pins import pin_edit
 from vllm_kb.engine.kb.textpos import LineIndex
 from vllm_kb.engine.scan.site import Site
 
@@ -69,6 +70,8 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
         return _yaml_edit(site, ch, text)
     if ch.syntax in DEPLOY_SYNTAXES:
         return deploy_edit(site, ch, text)
+    if ch.syntax == "pin":
+        return pin_edit(ch, text)
     return None
 
 
