@@ -122,8 +122,16 @@ def python(draw) -> Project:
             kwargs.append(f"{name}={value!r}" if not value.replace(".", "").isdigit() else f"{name}={value}")
     multi = draw(st.booleans())
     lines = [k.line(rel, f"# {k.mark()} header"), "import os", "from vllm import LLM", k.line(rel, f"KEEP_{k.mark()} = 'v'  # kept")]
-    if draw(st.booleans()):
+    env_form = draw(st.sampled_from(["none", "assign", "shared-line", "update", "setdefault"]))
+    if env_form == "assign":
         lines.append('os.environ["VLLM_USE_V1"] = "0"')
+    elif env_form == "shared-line":  # the other statement on the line stays
+        lines.append(f'os.environ["KEEP_{k.mark()}"] = "1"; os.environ["VLLM_USE_V1"] = "0"')
+    elif env_form == "update":
+        keep = k.mark()
+        lines.append(f'os.environ.update({{"VLLM_USE_V1": "0", "KEEP_{keep}": "1"}})')
+    elif env_form == "setdefault":
+        lines.append('os.environ.setdefault("VLLM_USE_V1", "0")')
     if multi:
         lines += [f'llm = LLM(\n    model="{MODEL}",'] + [f"    {a}," for a in kwargs] + [")"]
     else:

@@ -80,3 +80,16 @@ def test_insertion_inside_a_replaced_span_goes_after_it():
     text = "a --x 1\n"
     out = edits.apply(text, [edits.TextEdit(2, 7, "--x 2"), edits.TextEdit(5, 5, " --y 3")])
     assert out == "a --x 2 --y 3\n"
+
+
+def test_removing_a_python_statement_keeps_its_neighbours_on_the_line():
+    text = 'import os\nos.environ["A"] = "1"; os.environ["B"] = "0"\nos.environ["C"] = "0"  # old\nx = 1\n'
+    b = text.index('os.environ["B"]')
+    assert edits.apply(text, [edits.remove_statement(text, b, text.index("\n", b))]) == \
+        'import os\nos.environ["A"] = "1"\nos.environ["C"] = "0"  # old\nx = 1\n'
+    a = text.index('os.environ["A"]')
+    assert edits.apply(text, [edits.remove_statement(text, a, text.index(";", a))]) == \
+        'import os\nos.environ["B"] = "0"\nos.environ["C"] = "0"  # old\nx = 1\n'
+    c = text.index('os.environ["C"]')
+    assert edits.apply(text, [edits.remove_statement(text, c, text.index("  #", c))]) == \
+        'import os\nos.environ["A"] = "1"; os.environ["B"] = "0"\nx = 1\n'

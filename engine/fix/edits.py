@@ -261,6 +261,28 @@ def remove_python_item(text: str, start: int, end: int) -> TextEdit:
     return TextEdit(start, end, "")
 
 
+def remove_statement(text: str, start: int, end: int) -> TextEdit:
+    """A Python statement: its whole line when nothing else is on it (a comment after it goes
+    too, it was about the statement), else just the statement and a `;` that joins it to the
+    next or the previous one."""
+    ls, le = _line_bounds(text, start, end)
+    before, after = text[ls:start], text[end:le].rstrip("\r")
+    if not before.strip() and (not after.strip() or after.strip().startswith("#")):
+        return TextEdit(ls, min(le + 1, len(text)), "")
+    m = re.compile(r"[ \t]*;[ \t]*").match(text, end)
+    if m:
+        return TextEdit(start, m.end(), "")
+    s = start
+    while s > ls and text[s - 1] in " \t":
+        s -= 1
+    if s > ls and text[s - 1] == ";":
+        s -= 1
+        while s > ls and text[s - 1] in " \t":
+            s -= 1
+        return TextEdit(s, end, "")
+    return TextEdit(start, end, "")
+
+
 def insert_python_kwarg(text: str, call, lines: LineIndex, new: str) -> TextEdit:
     """Add `new` (e.g. `kv_cache_dtype="fp8"`) as the call's last argument, in its layout."""
     items = list(call.args) + [k for k in call.keywords]

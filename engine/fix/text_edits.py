@@ -133,7 +133,10 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     lines = LineIndex(text)
     if ch.op == "env":
         if s is not None:
-            return _replace_line(text, lines, s.line, f'os.environ["{ch.target}"] = {json.dumps(str(ch.value))}')
+            if not (s.pos and "py_value" in s.pos):
+                return None
+            l1, c1, l2, c2 = s.pos["py_value"]
+            return TextEdit(lines.offset(l1, c1), lines.offset(l2, c2), json.dumps(str(ch.value)))
         call = site.source["call"]
         stmt_start = lines.line_start(call.lineno)
         indent = re.match(r"[ \t]*", text[stmt_start:]).group(0)
@@ -141,9 +144,15 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         at = edits_mod.above_comments(text, stmt_start)  # keep the call's comments (and suppressions) on it
         return TextEdit(at, at, f"{prefix}{indent}{ch.after}\n")
     if ch.op == "unset_env":
-        if s is None:
+        if s is None or not s.pos:
             return None
-        return _replace_line(text, lines, s.line, None)
+        if "py_item" in s.pos:  # one entry of os.environ.update({...})
+            l1, c1, l2, c2 = s.pos["py_item"]
+            return edits_mod.remove_python_item(text, lines.offset(l1, c1), lines.offset(l2, c2))
+        if "py_stmt" in s.pos:
+            l1, c1, l2, c2 = s.pos["py_stmt"]
+            return edits_mod.remove_statement(text, lines.offset(l1, c1), lines.offset(l2, c2))
+        return None
     if s is not None and s.pos:
         if ch.op == "unset":
             return edits_mod.remove_python_item(text, *s.pos["item"]) if "item" in s.pos else None
@@ -152,18 +161,6 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     if ch.op == "set" and ch.after and ch.file == site.file:
         return edits_mod.insert_python_kwarg(text, site.source["call"], lines, ch.after)
     return None
-
-
-def _replace_line(text: str, lines: LineIndex, line: int, new: str | None) -> TextEdit | None:
-    start = lines.line_start(line)
-    end = lines.line_start(line + 1) if line < len(lines.starts) else len(text)
-    old = text[start:end]
-    if "os.environ" not in old:
-        return None
-    if new is None:
-        return TextEdit(start, end, "")
-    indent = re.match(r"[ \t]*", old).group(0)
-    return TextEdit(start, end, f"{indent}{new}\n")
 
 
 def _yaml_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
