@@ -206,7 +206,9 @@ def insert(text: str, d: DocPositions, base: tuple, keys: tuple, value: Any) -> 
     if n is None:
         return None
     if n.kind == "map" and n.flow:
-        entry = _flow_entry(rest, value, d.json)
+        first = d.get(at + (n.children[0],)) if n.children else None
+        quoted = d.json or (first is not None and first.key is not None and text[first.key[0]:first.key[0] + 1] == '"')
+        entry = _flow_entry(rest, value, quoted)  # {"a": 1} gets "b": 2, as JSON
         if n.children:
             last = d.get(at + (n.children[-1],))
             return [TextEdit(_content_end(last), _content_end(last), ", " + entry, strict=True), _fills(d, at)]
@@ -260,7 +262,7 @@ def _block_entry(keys: tuple, value: Any, col: int, step: int, claim: tuple = ()
         for k, v in value.items():
             lines += _block_entry((k,), v, inner + step, step, last)
         return lines
-    if isinstance(value, list) and value and all(not isinstance(v, (dict, list)) for v in value):
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):  # an argv: one item a line
         lines.append((last, " " * inner + key(str(keys[-1])) + ":"))
         lines += [" " * (inner + step) + "- " + scalar(v) for v in value]
         return lines
