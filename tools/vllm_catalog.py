@@ -99,10 +99,10 @@ def snapshot_from_reference(doc: dict) -> dict:
     return {"engine_args": engine, "frontend_args": frontend, "cli_flags": flags, "env_vars": env}
 
 
-def merge(snapshots: dict[str, dict]) -> dict:
+def merge(snapshots: dict[str, dict], sections: tuple[str, ...] = SECTIONS) -> dict:
     versions = sorted(snapshots, key=vkey)
     out = {"format": FORMAT, "versions": versions}
-    for section in SECTIONS:
+    for section in sections:
         # A release whose input has no such section at all (the reference format has no enums)
         # says nothing about it: spans then bridge that release rather than break around it.
         stated = [v for v in versions if section in snapshots[v]]

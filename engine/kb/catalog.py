@@ -171,6 +171,9 @@ class Catalog:
         e = self._entry("features", name) if "features" in self.raw else None
         return e.field("value", version) if e is not None and e.exists(version) else None
 
+    def feature_known(self, name: str) -> bool:
+        return name in (self.raw.get("features") or {})
+
     def performance_mode(self, mode: str, version: str) -> dict[str, dict] | None:
         """What a performance_mode does to unset defaults ({arg: {"multiply": 2, …}})."""
         e = self._entry("performance_modes", mode) if "performance_modes" in self.raw else None
@@ -204,11 +207,12 @@ class Catalog:
         if enum_name:
             e = self.enum(enum_name)
             if e is not None and e.exists(version):
-                return list(e.field("values", version) or []), enum_name
+                # an int enum takes its member names too (compilation_config.mode "VLLM_COMPILE")
+                return list(e.field("values", version) or []) + list(e.field("names", version) or {}), enum_name
         if len(path) == 2:
             f = self.config_field(".".join(path))
             if f is not None and f.exists(version) and f.field("choices", version):
-                return list(f.field("choices", version)), ".".join(path)
+                return list(f.field("choices", version)) + list(f.field("names", version) or {}), ".".join(path)
         if len(path) == 1:
             e = self.arg(path[0])
             if e is not None and e.exists(version):

@@ -25,7 +25,7 @@ def _class_name(field: str) -> str:
 
 def _config_class(it: Interp, field: str, ann_hints: list) -> ClassInfo | None:
     for h in ann_hints:
-        if h[0] == "cls" and h[1].name.endswith("Config") and not h[1].is_enum:
+        if h[0] == "cls" and h[1].name.endswith(("Config", "ConfigArgs")) and not h[1].is_enum:
             return h[1]
     if not field.endswith("_config"):
         return None
