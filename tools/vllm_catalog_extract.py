@@ -42,7 +42,8 @@ def snapshot_from_source(root: Path, version: str) -> dict:
     enum.update(level_enums(src))
     context, modes = runtime_defaults(it)
     methods = (enum.get("speculative_methods") or {}).get("values") or []
-    features = {**engines(root, env), **v1_fallbacks(src, engine), **v1_spec_methods(root, src, methods), **spawn(root)}
+    eng = engines(root, env)
+    features = {**eng, **v1_fallbacks(src, engine, eng["engine.v0"]["value"]), **v1_spec_methods(root, src, methods), **spawn(root)}
     return {"engine_args": engine, "frontend_args": frontend, "cli_flags": flags, "env_vars": env,
             "enums": enum, "config_fields": config_fields(it, engine), "context_defaults": context,
             "performance_modes": modes, "features": features}

@@ -54,13 +54,31 @@ def _label(node, assigns: dict) -> str:
     return ast.unparse(node) if node is not None else "?"
 
 
-def v1_fallbacks(src: Source, engine_args: dict) -> dict:
-    """EngineArgs._is_v1_supported_oracle: each `if` that calls _raise_or_fallback, as the
-    feature vLLM names and the engine arguments its test reads."""
+def v1_fallbacks(src: Source, engine_args: dict, has_v0: bool = True) -> dict:
+    """EngineArgs._is_v1_supported_oracle (0.8–0.11.0): each `if` that calls _raise_or_fallback,
+    as the feature vLLM names and the engine arguments its test reads; with V0 there, these send
+    V1 back to V0 (engine.v1_fallbacks), without it (0.11.0) they fail. _check_feature_supported
+    (0.11.1+) raises for its features outright. engine.v1_unsupported: what the V1 engine
+    refuses with no V0 to fall back to."""
     info = src.find_class(["vllm.engine.arg_utils"], "EngineArgs")
-    fn = info.method("_is_v1_supported_oracle")[1] if info else None
+    out = {}
+    oracle = _raising_rows(info, "_is_v1_supported_oracle", engine_args)
+    if oracle is not None:
+        out["engine.v1_fallbacks"] = {"value": oracle, "where": "vllm/engine/arg_utils.py EngineArgs._is_v1_supported_oracle"}
+    check = _raising_rows(info, "_check_feature_supported", engine_args)
+    refused = (check or []) + ([] if has_v0 else (oracle or []))
+    if check is not None or (oracle is not None and not has_v0):
+        out["engine.v1_unsupported"] = {"value": sorted({(r["feature"], tuple(r["args"])): r for r in refused}.values(),
+                                                        key=lambda r: r["feature"]),
+                                        "where": "vllm/engine/arg_utils.py " + ("EngineArgs._check_feature_supported" if check is not None
+                                                                                 else "EngineArgs._is_v1_supported_oracle (no V0)")}
+    return out
+
+
+def _raising_rows(info, method: str, engine_args: dict) -> list | None:
+    fn = info.method(method)[1] if info else None
     if fn is None:
-        return {}
+        return None
     rows = []
     assigns = {t.id: st.value for st in ast.walk(fn) if isinstance(st, ast.Assign) for t in st.targets
                if isinstance(t, ast.Name) and isinstance(st.value, (ast.Constant, ast.JoinedStr))}
@@ -80,8 +98,7 @@ def v1_fallbacks(src: Source, engine_args: dict) -> dict:
 
     visit(fn.body, [])
     uniq = {(r["feature"], tuple(r["args"])): r for r in rows}
-    return {"engine.v1_fallbacks": {"value": sorted(uniq.values(), key=lambda r: r["feature"]),
-                                    "where": "vllm/engine/arg_utils.py EngineArgs._is_v1_supported_oracle"}}
+    return sorted(uniq.values(), key=lambda r: r["feature"])
 
 
 def _use_eagle_methods(src: Source) -> list[str]:

@@ -33,6 +33,7 @@ class Claim:
     source: dict | None = None
     group: str = ""
     shadow: list = field(default_factory=list)  # (specs, when) of earlier rules in the same check
+    cited: set = field(default_factory=set)  # releases whose sources a rule cites (source: [{release, file, line}])
     errors: list[str] = field(default_factory=list)  # evidence that does not parse
 
 
@@ -86,7 +87,12 @@ def _stated(raw: dict, claim: Claim) -> Claim:
             claim.evidence.append(parse(text))
         except FactSyntaxError as e:
             claim.errors.append(str(e))
-    claim.source = raw.get("source") if isinstance(raw.get("source"), dict) and raw["source"].get("reason") else None
+    src = raw.get("source")
+    # a rule's `source` is a list of citations (docs: the raising line); one with a `reason` keeps it by hand
+    items = [x for x in (src if isinstance(src, list) else [src]) if isinstance(x, dict)]
+    kept = [x for x in items if x.get("reason")]
+    claim.source = kept[0] if kept else None
+    claim.cited = {str(x["release"]) for x in items if x.get("release") and x.get("file")}
     return claim
 
 

@@ -4,8 +4,10 @@
 - each version bound it sets (its own `vllm:` and the version literals in its CEL) sits where
   something it reads or states changes: between the last release before the bound and the
   first after it, a witness or evidence fact of the claim (or of a sibling in the same check,
-  scenario or tree leaf) takes a different value. A bound nothing explains is either wrong or
-  about behaviour the catalog does not hold; the latter needs `source: {url, reason}`;
+  scenario or tree leaf) takes a different value, or the rule (or a sibling) cites the source
+  line that decides it (`source: [{release, file, line}]`) in one of those two releases. A bound nothing
+  explains is either wrong or about behaviour the catalog does not hold; the latter needs
+  `source: {url, reason}`;
 - an effective default that the catalog does not declare (or declares otherwise) is kept by
   hand and needs `source:` too."""
 from __future__ import annotations
@@ -69,8 +71,10 @@ def flips(cat: Catalog, fact: Fact) -> list[str]:
 def verify(claims: list[Claim], cat: Catalog) -> list[tuple[Claim, str, str]]:
     """Problems as (claim, path suffix, message)."""
     pool: dict[str, list[Fact]] = defaultdict(list)
+    cited: dict[str, set] = defaultdict(set)
     for c in claims:
         pool[c.group] += c.witnesses + c.evidence
+        cited[c.group] |= c.cited
     out = []
     for c in claims:
         for err in c.errors:
@@ -100,6 +104,8 @@ def verify(claims: list[Claim], cat: Catalog) -> list[tuple[Claim, str, str]]:
             for lo, hi in pairs(spec, cat.versions):
                 if any(_differs(f, cat, str(lo), str(hi)) for f in facts):
                     continue
+                if {str(lo), str(hi)} & cited[c.group]:
+                    continue  # the check cites the line that decides it in the release at the bound
                 out.append((c, "", f"{label}: nothing the claim reads or states changes between vLLM {lo} and {hi}"
                             f"{_hint(cat, c.witnesses + c.evidence, str(hi))}; move the bound, or state the catalog fact it rests on "
                             "(`evidence:`), or keep it by hand with `source: {url, reason}`"))
