@@ -14,7 +14,7 @@ from vllm_kb.engine.audit import audit
 from vllm_kb.engine.fix import apply as apply_mod
 from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix.changes import plan
-from vllm_kb.engine.fix.pins import image_edits, pin_edits
+from vllm_kb.engine.fix.pins import bump_image_edits, bump_pin_edits
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import parse, try_parse
@@ -87,8 +87,8 @@ def fix(path: str | Path, target: str | None = None, *, gpu: str | None = None, 
     res = apply_mod.run(audit_at_target, unsafe=False)
     if bump_pins:
         read = lambda rel: res.texts.get(rel, base.now.ctx.read(rel))  # noqa: E731
-        extra = pin_edits(base.now.pins, target, read)
-        for f, es in image_edits([sr.site for sr in base.now.sites], target, read).items():
+        extra = bump_pin_edits(base.now.pins, target, read)
+        for f, es in bump_image_edits([sr.site for sr in base.now.sites], target, read).items():
             extra.setdefault(f, []).extend(es)
         for f, es in extra.items():
             text = read(f)

@@ -130,3 +130,28 @@ def gpu_layout(engine: dict, visible: int | None, gpu_count) -> dict[str, Any]:
             fit["tensor_parallel_size"] = new_tp
     out["fit"] = fit
     return out
+
+
+def parser_facts(engine: dict, version: str, cat) -> dict[str, Any]:
+    """Whether the tool-call / reasoning parser the site names is registered in its release, what
+    to write instead (a renamed or misspelt name), and the first release that has it."""
+    from vllm_kb.engine.kb import parsers
+
+    out: dict[str, Any] = {}
+    for kind, prefix in (("tool_call_parser", "tool_parser"), ("reasoning_parser", "reasoning_parser")):
+        name = engine.get(kind)
+        if not isinstance(name, str) or not name:
+            continue
+        have = parsers.names(kind, version, cat)
+        if have is None:
+            continue
+        out[f"{prefix}_known"] = name in have
+        if name in have:
+            continue
+        better = parsers.suggest(kind, name, version, cat)
+        if better:
+            out[f"{prefix}_suggest"] = better
+        first = parsers.first_release(kind, name)
+        if first and cat.index_version(first) > cat.index_version(version):
+            out[f"{prefix}_first"] = "==" + first
+    return out
