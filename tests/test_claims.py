@@ -30,7 +30,9 @@ def test_shipped_knowledge_holds_in_every_release_it_claims(cat):
 def test_every_versioned_claim_is_collected(cat):
     """Each check gate, rule range, scenario (item), tree fix range and effective default is a claim."""
     got = {(c.file.rsplit("/", 1)[-1], c.id, c.path) for c in claims.all_claims()}
-    for cat_id in "ABCDEFGHIJ":
+    from vllm_kb.engine.kb.knowledge import CATEGORY_FILES
+
+    for cat_id in CATEGORY_FILES:
         for check in _doc("checks", f"{cat_id}.yaml")["checks"]:
             if (check.get("applies_to") or {}).get("vllm"):
                 assert (f"{cat_id}.yaml", check["id"], "applies_to.vllm") in got
@@ -147,3 +149,19 @@ def test_facts_evaluate_per_release(cat):
     assert parse("default gpu_memory_utilization = 0.92").value_at(cat, "0.20.0") is True
     assert parse("enum tool_call_parser hermes").value_at(cat, "0.8.5") is True
     assert parse("feature engine.default = \"v0\"").value_at(cat, "0.7.3") is True
+
+
+def test_parser_table_agrees_with_the_catalog(cat):
+    """knowledge/vllm/parsers.yaml (kept by hand for L38) says what the catalog's enums say."""
+    from vllm_kb.engine.kb.versions import parse as vparse
+
+    table = _doc("vllm", "parsers.yaml")["parsers"]
+    bad = []
+    for kind, names in table.items():
+        for name, span in names.items():
+            a, _, b = span.partition("..")
+            for v in cat.versions:
+                got = cat.allowed_values((kind,), str(v))
+                if got and (vparse(a) <= v <= vparse(b or a)) != (name in got[0]):
+                    bad.append((kind, name, str(v)))
+    assert bad == []
