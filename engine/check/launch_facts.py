@@ -168,13 +168,17 @@ def gpu_layout(engine: dict, visible: int | None, gpu_count) -> dict[str, Any]:
     return out
 
 
-def parser_facts(engine: dict, version: str, cat) -> dict[str, Any]:
+def parser_facts(engine: dict, version: str, cat, model: str | None = None) -> dict[str, Any]:
     """Whether the tool-call / reasoning parser the site names is registered in its release, what
-    to write instead (a renamed or misspelt name), and the first release that has it."""
+    to write instead (a renamed or misspelt name), the first release that has it, and the parser
+    the model's family needs."""
     from vllm_kb.engine.kb import parsers
 
     out: dict[str, Any] = {}
     for kind, prefix in (("tool_call_parser", "tool_parser"), ("reasoning_parser", "reasoning_parser")):
+        mine = parsers.for_model(kind, model, version, cat)
+        if mine:
+            out[f"model_{prefix}"] = mine
         name = engine.get(kind)
         if not isinstance(name, str) or not name:
             continue
