@@ -114,8 +114,16 @@ def container_facts(site: Site) -> dict[str, Any]:
     return out
 
 
+def config_mappings(site: Site) -> dict[str, Any]:
+    """Arguments the `vllm serve --config` YAML gives as a mapping: vLLM < 0.16 hands them to
+    argparse as `str(dict)`, which no JSON parser reads."""
+    names = sorted(n for n, s in site.settings.items()
+                   if s.syntax == "yaml-config" and s.resolved and isinstance(s.value, dict) and "." not in (s.key or ""))
+    return {"config_mappings": names} if names else {}
+
+
 def launch_facts(site: Site) -> dict[str, Any]:
-    out = {**arg_forms(site), **site.launch, **container_facts(site)}
+    out = {**arg_forms(site), **site.launch, **container_facts(site), **config_mappings(site)}
     level = sleep_level(site)
     if level is not None:
         out["sleep_level"] = level
