@@ -29,7 +29,9 @@ def arg_forms(site: Site) -> dict[str, Any]:
                 if text:
                     kv_text[name] = text
             continue
-        if isinstance(s.value, dict):
+        if isinstance(s.value, dict) and re.fullmatch(r"-?\d+", (s.raw or "").strip("'\"")) and (s.key or "").startswith("--"):
+            forms[name] = "number"  # `--compilation-config 3`: read as a level by ≤0.9, a JSON value later
+        elif isinstance(s.value, dict):
             forms[name] = "json"
             text = _as_kv(s.value)
             if text:
