@@ -20,7 +20,12 @@ def arg_forms(site: Site) -> dict[str, Any]:
     kv_value: dict[str, dict] = {}
     kv_text: dict[str, str] = {}
     for name, s in site.settings.items():
-        if s.syntax not in ARGV_SYNTAXES or not s.resolved or s.implied:
+        if not s.resolved or s.implied:
+            continue
+        if s.syntax not in ARGV_SYNTAXES:
+            # a Python dict or a YAML mapping: only per-item options are a form of their own
+            if isinstance(s.value, dict) and any(isinstance(v, dict) for v in s.value.values()):
+                forms[name] = "nested"
             continue
         if "." in (s.key or "").lstrip("-"):
             forms[name] = "dotted"
@@ -31,6 +36,11 @@ def arg_forms(site: Site) -> dict[str, Any]:
             continue
         if isinstance(s.value, dict) and re.fullmatch(r"-?\d+", (s.raw or "").strip("'\"")) and (s.key or "").startswith("--"):
             forms[name] = "number"  # `--compilation-config 3`: read as a level by ≤0.9, a JSON value later
+        elif isinstance(s.value, dict) and any(isinstance(v, dict) for v in s.value.values()):
+            forms[name] = "nested"  # {"video": {"count": 1, "num_frames": 32}}: per-item options, 0.11.1+
+            flat = {k: v.get("count") if isinstance(v, dict) else v for k, v in s.value.items()}
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in flat.values()):
+                kv_value[name] = flat
         elif isinstance(s.value, dict):
             forms[name] = "json"
             text = _as_kv(s.value)
