@@ -165,10 +165,10 @@ def _chunked_prefill(engine: dict, version: str, v1: bool, max_len: int | None, 
 
 def _backend(facts: dict, table: dict, cat: Catalog, version: str) -> dict[str, Any]:
     """The attention backend a site forces: `--attention-backend` (0.13+), else the
-    VLLM_ATTENTION_BACKEND variable in the releases that read it (0.4.2–0.14.1)."""
+    VLLM_ATTENTION_BACKEND variable in the releases that read it (0.4.2–0.14.x)."""
     engine, env, gpu = facts.get("engine") or {}, facts.get("env") or {}, facts.get("gpu") or {}
     name = engine.get("attention_backend") if since(version, "0.13.0") else None
-    if not name and since(version, "0.4.2") and not since(version, "0.16.0"):
+    if not name and since(version, "0.4.2") and not since(version, "0.15.0"):
         name = env.get("VLLM_ATTENTION_BACKEND")
     if not isinstance(name, str) or not name.strip():
         return {}
