@@ -136,9 +136,20 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
                         changes[key] = ch
                         asked[key] = ("set", merged)
                     continue
+                # Two of one priority that move a number the same way: the one that moves it
+                # further satisfies both (max_model_len within the model's limit and the KV cache).
+                stricter = _stricter(site, op.target, prev_value, value, cat, version) \
+                    if op.kind == prev_kind == "set" and key in changes and changes[key].priority == item.priority else None
+                if stricter is not None and stricter != prev_value:
+                    ch = _change(site, op.kind, op.target, stricter, cat, version)
+                    if ch is not None:
+                        ch.checks, ch.priority, ch.safe = [item.id] + changes[key].checks, item.priority, item.safe
+                        changes[key] = ch
+                        asked[key] = ("set", stricter)
+                    continue
                 # The same change asked for by another item is credited to it too; a different
                 # value for a setting already being changed loses to the higher priority.
-                if asked[key] == (op.kind, value) and key in changes and item.id not in changes[key].checks:
+                if (asked[key] == (op.kind, value) or stricter is not None) and key in changes and item.id not in changes[key].checks:
                     changes[key].checks.append(item.id)
                 continue
             asked[key] = (op.kind, value)
@@ -155,6 +166,25 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
         if ch.op in ("unset", "unset_env") and (guards_access(ch.target) or guards_access(ch.setting.key if ch.setting else None)):
             ch.safe = False
     return out
+
+
+def _number(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _stricter(site: Site, target: str, a: Any, b: Any, cat: Catalog, version: str) -> Any | None:
+    """Of two values that move a number the same way from where it is, the one that moves it
+    further; None when they move it opposite ways (or it is not a number)."""
+    x, y = _number(a), _number(b)
+    s = site.settings.get(target)
+    cur = _number(s.value) if s is not None and s.resolved else _number(cat.defaults(version).get(target))
+    if x is None or y is None or cur is None:
+        return None
+    if x > cur and y > cur:
+        return a if x >= y else b
+    if x < cur and y < cur:
+        return a if x <= y else b
+    return None
 
 
 def _rename(site: Site, target: str, new: str, cat: Catalog, version: str) -> Change | None:

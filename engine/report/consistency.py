@@ -71,23 +71,55 @@ def _proposals(s: dict) -> dict[str, list[tuple[str, str, Any]]]:
     return props
 
 
-def _agree(a: tuple[str, Any], b: tuple[str, Any]) -> bool:
+def _agree(a: tuple[str, Any], b: tuple[str, Any], current: Any = None, default: Any = None) -> bool:
+    """Whether two proposals for one setting can both hold: the same, a removal and the default
+    it leaves, two numbers that move it the same way from where it is (the further one satisfies
+    both: the planner takes it), keys of one mapping that do not clash."""
     (op1, v1), (op2, v2) = a, b
     removal = {"unset", "unset_env"}
     if op1 in removal or op2 in removal:
-        return op1 in removal and op2 in removal
+        if op1 in removal and op2 in removal:
+            return True
+        kept = v2 if op1 in removal else v1
+        return default is not None and _norm(kept) == _norm(default)
     if op1 == "rename" or op2 == "rename":
         return op1 == op2 and v1 == v2
     if isinstance(v1, dict) and isinstance(v2, dict):  # keys of one mapping: only shared keys must agree
         return all(v1[k] == v2[k] for k in set(v1) & set(v2))
+    if _num(v1) is not None and _num(v2) is not None and _num(current) is not None:
+        return (_num(v1) - _num(current)) * (_num(v2) - _num(current)) > 0
     return v1 == v2
+
+
+def _num(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _current(s: dict, target: str) -> Any:
+    for st in s.get("settings", []):
+        if st["name"] == target and st.get("resolved"):
+            return st["value"]
+    return (s.get("effective") or {}).get(target) if target in (s.get("effective") or {}) else _default(s, target)
+
+
+def _default(s: dict, target: str) -> Any:
+    from vllm_kb.engine.kb import catalog as catalog_mod
+
+    version = (s.get("vllm") or {}).get("catalog_version")
+    if not version:
+        return None
+    try:
+        return catalog_mod.load().defaults(version).get(target)
+    except (KeyError, ValueError):
+        return None
 
 
 def _opposite_values(s: dict):
     for target, props in _proposals(s).items():
+        current, default = _current(s, target), _default(s, target)
         for i, (who1, op1, v1) in enumerate(props):
             for who2, op2, v2 in props[i + 1:]:
-                if who1 != who2 and not _agree((op1, v1), (op2, v2)):
+                if who1 != who2 and not _agree((op1, v1), (op2, v2), current, default):
                     yield "opposite-values", f"{target}: {who1} proposes {_say(op1, v1)}, {who2} proposes {_say(op2, v2)}"
 
 
@@ -127,9 +159,7 @@ def _scenario(s: dict):
     props = _proposals(s)
     for d in sc.get("differences", []):
         for who, op, v in props.get(d["name"], []):
-            if who.split(":")[0] in ("L34",) or not who[:1].isalpha():
-                continue
-            if not _agree((op, v), ("set", _norm(d["scenario"]))):
+            if not _agree((op, v), ("set", _norm(d["scenario"])), d.get("current"), _default(s, d["name"])):
                 yield "scenario", f"{d['name']}: scenario {sc['id']} proposes {d['scenario']!r}, {who} proposes {_say(op, v)}"
 
 
