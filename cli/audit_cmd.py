@@ -3,7 +3,7 @@
     vllm-kb audit [PATH ...] [--format text|markdown|json|sarif|github|json-lines] [-o FILE]
                   [--fail-on P0|P1|P2|never] [--exit-zero] [--config FILE | --isolated]
                   [--select IDS] [--ignore IDS] [--exclude GLOB] [--baseline FILE [--update-baseline]]
-                  [--diff | --fix [--unsafe-fixes]] [-q]
+                  [--diff | --fix [--unsafe-fixes] [--fixable IDS] [--unfixable IDS]] [-q]
 
 Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it (with --diff: there is
 something to fix), 2 usage, configuration or knowledge error, 3 internal error. The report goes

@@ -9,7 +9,6 @@ Exit codes: 0 nothing breaks at VERSION (after --fix: nothing left that --fix ca
 3 internal error."""
 from __future__ import annotations
 
-import json
 import sys
 
 from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS
@@ -34,6 +33,7 @@ def add_parser(sub) -> None:
 def run(ns) -> int:
     from vllm_kb.engine.fix import apply as apply_fixes
     from vllm_kb.engine.kb.errors import UsageError
+    from vllm_kb.engine.kb.safe_text import json_dumps, paths, shown
     from vllm_kb.engine.report import upgrade as report
     from vllm_kb.engine.upgrade import fix, upgrade
 
@@ -43,13 +43,16 @@ def run(ns) -> int:
     if ns.fix or ns.diff:
         fixed = fix(ns.path, ns.target, gpu=ns.gpu, bump_pins=ns.bump_pins)
         if ns.fix and fixed.changed_files:
-            apply_fixes.write(upgrade(ns.path, ns.target, gpu=ns.gpu).now.root, fixed)
+            try:
+                apply_fixes.write(upgrade(ns.path, ns.target, gpu=ns.gpu).now.root, fixed)
+            except apply_fixes.WriteError as e:
+                raise UsageError(f"refusing to write: {e}") from None
     res = upgrade(ns.path, ns.target, gpu=ns.gpu)
     data = report.record(res, ns.lang, fixed if ns.diff else None)
     if ns.format == "json":
-        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    else:
-        text = (report.markdown if ns.format == "markdown" else report.text)(data, res.kb, ns.lang)
+        text = json_dumps(paths(data), indent=2) + "\n"
+    else:  # what a person reads: secrets hidden, control characters escaped (engine/kb/safe_text.py)
+        text = (report.markdown if ns.format == "markdown" else report.text)(shown(data), res.kb, ns.lang)
     if ns.fix and fixed is not None:
         kb = res.kb
         written = kb.t("upgrade.fix_written", ns.lang)

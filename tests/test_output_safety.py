@@ -199,3 +199,17 @@ def test_a_poisoned_cache_cannot_run_code(tmp_path, how):
     _audit(tmp_path, cache)
     assert not (tmp_path / "PWNED-BY-CACHE").exists(), f"{how}: the planted pickle ran"
     assert not (stat_mode := os.stat(cache / "cel").st_mode & 0o077), oct(stat_mode)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_upgrade_outputs_escape_and_survive_odd_names(hostile, cli, fmt, tmp_path):
+    code, out, err = cli("upgrade", str(hostile), "--to", "0.34.0", "--gpu", "H100-80GB x8", "--format", fmt)
+    assert code in (0, 1), err
+    assert raw_controls(out + err) == []
+    if sys.platform != "darwin":
+        root = tmp_path / "odd"
+        root.mkdir()
+        (root / "requirements.txt").write_text("vllm==0.10.1\n")
+        (root / os.fsdecode(b"s\xff.sh")).write_text("#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct --swap-space 4\n")
+        code, out, err = cli("upgrade", str(root), "--to", "0.34.0", "--format", fmt)
+        assert code in (0, 1), err
