@@ -9,10 +9,12 @@ from typing import Any
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import host_memory, memory
 from vllm_kb.engine.check.launch_facts import gpu_layout, launch_facts, parser_facts
+from vllm_kb.engine.check.startup_facts import startup_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
-from vllm_kb.engine.kb.models import model_facts, read_local_config
+from vllm_kb.engine.kb.checkpoint import read_checkpoint
+from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan.site import Site
 
 
@@ -87,8 +89,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # CUDA_VISIBLE_DEVICES narrows what this site can use on the machine
         facts["gpu"]["count"] = min(facts["gpu"]["count"], visible)
     model_name = site.model.value if site.model and site.model.resolved else None
-    config = read_local_config(root, model_name, base=(root / site.file).parent) if root is not None and model_name else None
-    mf = model_facts(model_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []), config=config)
+    ck = read_checkpoint(root, model_name, base=(root / site.file).parent if root is not None else None) if model_name else None
+    mf = model_facts(model_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []),
+                     config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup)
     if mf:
         facts["model"] = mf
     engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
@@ -106,6 +109,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])
         if est:
             facts["memory"] = est
+    facts["startup"] = startup_facts(facts, kb, cat, lookup)
     host = host_memory.estimate(facts)
     if host:
         facts["host"] = {**facts.get("host", {}), **host}
