@@ -32,7 +32,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     table = kb.doc("vllm", "startup.yaml").data
     model, engine, env = facts.get("model") or {}, facts.get("engine") or {}, facts.get("env") or {}
     gpu = facts.get("gpu") or {}
-    out: dict[str, Any] = {"v1": runtime(version, env).v1}
+    out: dict[str, Any] = {"v1": (facts.get("vllm") or {}).get("engine", "v1" if runtime(version, env).v1 else "v0") == "v1"}
     out.update(_parallel(model, engine, gpu))
     out.update(_dtype(model, engine, gpu, version, table))
     out.update(quant_facts(facts, table, cat, version))

@@ -12,7 +12,7 @@ from vllm_kb.engine.kb.models import normalise_quant
 from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 
 # Checkpoint methods a name marker names without doubt (FP8, INT4, W8A8 names hide several formats).
-CERTAIN_FROM_NAME = frozenset({"awq", "gptq", "gguf"})
+CERTAIN_FROM_NAME = frozenset({"awq", "gptq", "gguf", "marlin"})
 # CLI syntaxes whose values go through vLLM's argparse (choices were case-sensitive up to 0.12).
 _ARGV = frozenset({"cli", "yaml-config", "compose", "k8s-args", "helm-values", "dockerfile"})
 

@@ -132,6 +132,9 @@ def _markers(facts: dict, short: str, markers: list[dict], config: dict | None) 
             facts["quantized"] = True
             facts["quant_method"] = mk["method"]
             facts["quant_source"] = "name"
+            if not (config and (config.get("torch_dtype") or config.get("dtype"))):
+                # the base family's dtype says nothing of a quantized upload's (AWQ/GPTQ ones are mostly float16)
+                facts.pop("torch_dtype", None)
             break
 
 

@@ -103,6 +103,8 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if not model.get("params_b"):
         return {}
     engine = numeric_args(engine)
+    if weight_width(engine, model) is None:
+        return {}  # a GGUF file: how many bits a weight takes is not known
     notes = _Notes()
     weights = weights_bytes(model, engine)
     out: dict[str, Any] = {"weights_gib": round(weights / GIB, 1)}
@@ -112,7 +114,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if not gpu.get("memory_gib"):
         out["assumptions"] = notes.items
         return out
-    site = _Site(model, gpu, engine, runtime(vllm_version, env),
+    site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability")),
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
     per_gpu = weights_per_gpu_bytes(model, engine, weights, site.tp, site.pp)
@@ -127,7 +129,23 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     out["gpu_memory_utilization"] = budget["gmu"]
     if site.has_dims:
         out.update(_kv_facts(site, per_gpu, notes))
+    else:
+        out.update(_kv_bound(budget, per_gpu))
     out["assumptions"] = notes.items
+    return out
+
+
+def _kv_bound(budget: dict, weights_per_gpu: float) -> dict[str, Any]:
+    """Without the model's dimensions the activation peak is unknown, but weights larger than the
+    budget less the non-torch memory leave no KV cache whatever the activations take."""
+    left = budget["requested"] - budget["non_torch"] - weights_per_gpu
+    if left >= 0:
+        return {}
+    total = budget["requested"] / budget["gmu"]
+    need = weights_per_gpu + budget["non_torch"] + budget["activation_peak"]
+    out: dict[str, Any] = {"kv_cache_gib": round(left / GIB, 2)}
+    if need * (1 + SUGGEST_MARGIN) <= total:
+        out["gmu_needed"] = math.ceil(need * (1 + SUGGEST_MARGIN) / total * 100) / 100
     return out
 
 
