@@ -201,7 +201,7 @@ def _yaml(sc: Scan, rel: str) -> list[Observation]:
     text = _text(sc, rel)
     if text is None:
         return []
-    docs = _load_yaml_docs(sc.ctx, rel, text) if rel not in _skipped(sc) else []
+    docs = _load_yaml_docs(sc.ctx, rel, text) if not sc.ctx.was_skipped(rel) else []
     found: list[tuple[str, int]] = []
     env: list[tuple[str, int]] = []
     context = False
@@ -223,10 +223,6 @@ def _yaml(sc: Scan, rel: str) -> list[Observation]:
     out = [Observation("key", _last(k), rel, line, k, vllm_context=context) for k, line in found]
     out += [Observation("env", n, rel, line, n) for n, line in env]
     return out
-
-
-def _skipped(sc: Scan) -> set[str]:
-    return {s.file for s in sc.ctx.skipped}
 
 
 def _walk(data, path):
@@ -258,7 +254,7 @@ def _toml(sc: Scan, rel: str) -> list[Observation]:
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError):
-        if rel not in _skipped(sc):
+        if not sc.ctx.was_skipped(rel):
             sc.ctx.skip(rel, "parse-error", detail="invalid TOML")
         return []
     lines = text.splitlines()
