@@ -10,7 +10,7 @@ from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.literals import py_literal
-from vllm_kb.engine.kb.textpos import LineIndex
+from vllm_kb.engine.kb.textpos import LineIndex, index as line_index
 from vllm_kb.engine.scan.site import Site
 
 
@@ -91,7 +91,7 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
 
 def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     s = ch.setting
-    lines = LineIndex(text)
+    lines = line_index(text)
     if ch.op == "env":
         if s is not None:
             return _replace_line(text, lines, s.line, f'os.environ["{ch.target}"] = {json.dumps(str(ch.value))}')

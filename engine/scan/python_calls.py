@@ -18,6 +18,8 @@ from vllm_kb.engine.scan.python_values import (
     _is_environ,
     _Resolver,
     _walk_no_defs,
+    statements,
+    walk,
 )
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
@@ -34,7 +36,7 @@ def _imports(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
     """Local names bound to vLLM/TRL target classes, and local names bound to those modules."""
     classes: dict[str, str] = {}
     modules: set[str] = set()
-    for node in ast.walk(tree):
+    for node in statements(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
             top = node.module.split(".")[0]
             for a in node.names:
@@ -106,7 +108,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         return []
     version = ctx.version_for(rel)
     module_scope = Scope(_assignments(tree.body))
-    env = _env_assignments(tree, rel)
+    # os.environ is named in the text of a file that sets it (as Python reads the text)
+    env = _env_assignments(tree, rel) if "environ" in text or not text.isascii() else {}
     found: list[tuple[ast.Call, str, Scope]] = []
 
     def visit(body: list[ast.stmt], scope: Scope):
@@ -137,7 +140,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
 
 def _env_assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:
     env: dict[str, Setting] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         # os.environ["X"] = "1"
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             t = node.targets[0]
@@ -213,7 +216,7 @@ def _trl_site(ctx, rel, text, call, target, scope, by_id, tree) -> Site | None:
 def _trainer_model(tree: ast.Module):
     """What vLLM loads in TRL is the policy: `GRPOTrainer(model=…)` (or its first argument) in the
     same file as the config."""
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Call) and _call_name(node.func).endswith("Trainer"):
             for kw in node.keywords:
                 if kw.arg == "model":
