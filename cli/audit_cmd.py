@@ -246,6 +246,13 @@ def _render(data: dict, fmt: str, output: str | None, docs_url: str | None) -> s
 
     if fmt == "json":
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if fmt == "summary":  # what an agent reads first: bounded whatever the project (engine/report/summary.py)
+        from vllm_kb.engine.kb.knowledge import load
+        from vllm_kb.engine.report import summary
+
+        kb = load()
+        t = lambda key, **kw: kb.t(key, data["lang"], **kw)  # noqa: E731
+        return json.dumps(summary.summary(data, t, t("summary.next_cli")), ensure_ascii=False, indent=2) + "\n"
     if fmt == "markdown":
         from vllm_kb.engine.report import markdown
 

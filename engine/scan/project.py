@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Callable
+from typing import Callable, Iterator
 
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
@@ -32,6 +32,16 @@ class Scan:
 
 def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
                  overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> Scan:
+    sc = begin(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay)
+    for _rel, found in sites_by_file(sc, progress):
+        sc.sites += found
+    pair_peers(sc.sites)
+    return sc
+
+
+def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
+          overlay: dict[str, str] | None = None) -> Scan:
+    """The walk, the pins and the vLLM release of each folder: a Scan with no sites yet."""
     cat = catalog_mod.load()
     root = Path(path)
     if not root.exists():
@@ -76,8 +86,14 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
             default = pins_mod.choose([], known, cat.newest)
     ctx.default_version = cat.resolve(default.version).version
     ctx.versions_by_dir = {f: cat.resolve(c.version).version for f, c in choices.items()}
+    return Scan(root, files, ctx, all_pins, [], choices, default)
 
-    sites: list[Site] = []
+
+def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) -> Iterator[tuple[str, list[Site]]]:
+    """(file, its sites) for every file that can hold one, in the order of the walk: commands,
+    Python and Dockerfiles first, then the YAML and JSON no command already read. A consumer may
+    stop early (detect); peers are not linked yet (pair_peers)."""
+    ctx, files = sc.ctx, sc.files
     yaml_files = []
     for rel in files:
         if progress is not None:
@@ -86,17 +102,17 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         if suffix == ".py":
             text = ctx.read(rel)
             if text is not None:
-                sites += _guarded(ctx, rel, python_calls.scan, text)
+                yield rel, _guarded(ctx, rel, python_calls.scan, text)
         elif deploy.is_dockerfile(rel):
             text = ctx.read(rel)
             if text is not None:
-                sites += _guarded(ctx, rel, deploy.scan_dockerfile, text)
+                yield rel, _guarded(ctx, rel, deploy.scan_dockerfile, text)
         elif suffix in (".yaml", ".yml", ".json"):
             yaml_files.append(rel)
         elif suffix in scripts.SHELL_SUFFIXES or suffix == "":
             text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
             if text is not None and ("vllm" in text or _framework_words(text)) and scripts.is_shell(rel, text):
-                sites += _guarded(ctx, rel, scripts.scan, text)
+                yield rel, _guarded(ctx, rel, scripts.scan, text)
     # after the commands, so that a config a command already read is not read again
     for rel in yaml_files:
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):
@@ -105,9 +121,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         if text is None or not _yaml_candidate(text):
             continue
         docs = _load_yaml_docs(ctx, rel, text)
-        sites += _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
-    pair_peers(sites)
-    return Scan(root, files, ctx, all_pins, sites, choices, default)
+        yield rel, _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
 
 
 def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:
