@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 from vllm_kb.engine.check.config import FAIL_ON, FORMATS, LANGS
+from vllm_kb.cli.progress import Progress
 from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, UsageError
 
 PRIORITY_RANK = {"P0": 0, "P1": 1, "P2": 2}
-PROGRESS_MIN_FILES = 300  # a tree smaller than this is read before a bar would be seen
 
 
 def add_arguments(a) -> None:
@@ -54,40 +54,6 @@ def add_arguments(a) -> None:
     f.add_argument("--diff", action="store_true", help="print the fixes as unified diffs and change nothing (exit 1 when there are any)")
     f.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then report what is left")
     f.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff, also the fixes that depend on hardware or accuracy")
-
-
-class Progress:
-    """A transient rich bar on stderr, only for a large tree, only on a terminal."""
-
-    def __init__(self, enabled: bool, lang: str):
-        self.enabled = enabled
-        self.lang = lang
-        self.bar = None
-        self.tasks: dict[str, int] = {}
-
-    def __call__(self, phase: str, total: int) -> None:
-        if not self.enabled:
-            return
-        if self.bar is None:
-            if phase != "scan" or total < PROGRESS_MIN_FILES:
-                return
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
-            from rich.progress import Progress as Bar
-
-            self.bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                           console=Console(stderr=True), transient=True)
-            self.bar.start()
-        if phase not in self.tasks:
-            from vllm_kb.engine.kb.knowledge import load
-
-            self.tasks[phase] = self.bar.add_task(load().t(f"config.progress_{phase}", self.lang), total=total)
-        self.bar.advance(self.tasks[phase])
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
 
 
 def _target(paths: list[str], kb, lang: str) -> tuple[Path, set[str] | None]:
@@ -185,8 +151,9 @@ def run(ns) -> int:
 
     try:
         rep, outcome = one(show=progress)
-    finally:
+    except BaseException:
         progress.close()
+        raise
 
     if writing:
         data = model.build(rep, lang)
@@ -217,8 +184,14 @@ def run(ns) -> int:
         if written:
             rep, outcome = one()
 
-    data = model.build(rep, lang)
-    text = _render(data, fmt, ns.output, docs_url)
+    try:
+        data = model.build(rep, lang, progress=progress)
+        if fmt != "text" or ns.output:
+            text = _render(data, fmt, ns.output, docs_url)
+    finally:
+        progress.close()  # gone before the report and the summary are written
+    if fmt == "text" and not ns.output:
+        text = _render(data, fmt, ns.output, docs_url)
     if text is not None:
         _write(text, ns.output)
     if not ns.quiet:

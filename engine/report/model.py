@@ -2,7 +2,7 @@
 that every output format renders, so text, Markdown and JSON never disagree."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from vllm_kb.engine.kb import redact as redact_mod
 from vllm_kb.engine.advise import scenarios, tables
@@ -69,11 +69,16 @@ def hardware_text(kb, hw, lang: str) -> str:
     return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc)
 
 
-def build(rep: AuditReport, lang: str = "en") -> dict[str, Any]:
+def build(rep: AuditReport, lang: str = "en", progress: Callable[[str, int], None] | None = None) -> dict[str, Any]:
+    """`progress("render", n)` is told of each site written."""
     kb = rep.kb
     for sr, key in zip(rep.sites, baseline.site_keys(rep.sites)):
         sr.key = sr.key or key
-    sites = [_site(s, rep, lang) for s in rep.sites]
+    sites = []
+    for s in rep.sites:
+        sites.append(_site(s, rep, lang))
+        if progress is not None:
+            progress("render", len(rep.sites))
     counts = {p: sum(1 for s in sites for r in s["recommendations"] if r["priority"] == p) for p in ("P0", "P1", "P2")}
     findings = sum(len(s["findings"]) for s in sites) + sum(1 for s in sites for r in s["recommendations"] if r["kind"] == "finding")
     hw = rep.hardware

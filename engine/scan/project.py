@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, deploy, python_calls, scripts
+from vllm_kb.engine.scan import configs, deploy, parallel, python_calls, scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -32,7 +32,7 @@ class Scan:
 
 def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
                  overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> Scan:
-    sc = begin(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay)
+    sc = begin(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress)
     for _rel, found in sites_by_file(sc, progress):
         sc.sites += found
     pair_peers(sc.sites)
@@ -40,7 +40,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
 
 
 def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
-          overlay: dict[str, str] | None = None) -> Scan:
+          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> Scan:
     """The walk, the pins and the vLLM release of each folder: a Scan with no sites yet."""
     cat = catalog_mod.load()
     root = Path(path)
@@ -51,7 +51,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         single, root = root.name, root.parent
     if vllm_version is not None and try_parse(vllm_version) is None:
         raise UsageError(f"--vllm-version {vllm_version!r} is not a version number")
-    files = [single] if single else walk(root)
+    files = [single] if single else walk(root, progress)
     ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest)
     for rel, code, detail in getattr(files, "skipped", ()):
         ctx.skip(rel, code, detail=detail)
@@ -95,24 +95,16 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
     stop early (detect); peers are not linked yet (pair_peers)."""
     ctx, files = sc.ctx, sc.files
     yaml_files = []
-    for rel in files:
+    n = parallel.workers(len(files))
+    done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
+    for rel, found in done:
         if progress is not None:
             progress("scan", len(files))
-        suffix = _suffix(rel)
-        if suffix == ".py":
-            text = ctx.read(rel)
-            if text is not None:
-                yield rel, _guarded(ctx, rel, python_calls.scan, text)
-        elif deploy.is_dockerfile(rel):
-            text = ctx.read(rel)
-            if text is not None:
-                yield rel, _guarded(ctx, rel, deploy.scan_dockerfile, text)
-        elif suffix in (".yaml", ".yml", ".json"):
-            yaml_files.append(rel)
-        elif suffix in scripts.SHELL_SUFFIXES or suffix == "":
-            text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
-            if text is not None and ("vllm" in text or _framework_words(text)) and scripts.is_shell(rel, text):
-                yield rel, _guarded(ctx, rel, scripts.scan, text)
+        if found is None:
+            if _suffix(rel) in (".yaml", ".yml", ".json"):
+                yaml_files.append(rel)
+            continue
+        yield rel, found
     # after the commands, so that a config a command already read is not read again
     for rel in yaml_files:
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):
@@ -122,6 +114,25 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
             continue
         docs = _load_yaml_docs(ctx, rel, text)
         yield rel, _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
+
+
+def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
+    """The sites of a command, Python or Dockerfile; None for a file this pass does not scan
+    (YAML and JSON come after every command, other files are not read)."""
+    suffix = _suffix(rel)
+    if suffix == ".py":
+        text = ctx.read(rel)
+        return _guarded(ctx, rel, python_calls.scan, text) if text is not None else []
+    if deploy.is_dockerfile(rel):
+        text = ctx.read(rel)
+        return _guarded(ctx, rel, deploy.scan_dockerfile, text) if text is not None else []
+    if suffix in (".yaml", ".yml", ".json"):
+        return None
+    if suffix in scripts.SHELL_SUFFIXES or suffix == "":
+        text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
+        if text is not None and ("vllm" in text or _framework_words(text)) and scripts.is_shell(rel, text):
+            return _guarded(ctx, rel, scripts.scan, text)
+    return None
 
 
 def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:
