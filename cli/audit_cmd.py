@@ -218,7 +218,9 @@ def _render(data: dict, fmt: str, output: str | None, docs_url: str | None) -> s
     import json
 
     if fmt == "json":
-        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        from vllm_kb.engine.report import json_text
+
+        return json_text.dumps(data) + "\n"
     if fmt == "summary":  # what an agent reads first: bounded whatever the project (engine/report/summary.py)
         from vllm_kb.engine.kb.knowledge import load
         from vllm_kb.engine.report import summary
