@@ -149,8 +149,22 @@ def run(ns) -> int:
             outcome.baseline_hidden = suppressions.apply_baseline(rep, bl, replan)
         return rep, outcome
 
+    if fmt == "json" and not (ns.fix or ns.diff) and bl is None and only is None and (ns.output or not progress.enabled):
+        try:
+            streamed = _stream(target, gpu, vllm_version, exclude, cfg, lang, ns.output, progress)
+        finally:
+            progress.close()
+        if isinstance(streamed[0], dict):
+            head, worst, outcome = streamed
+            if not ns.quiet:
+                _summary(head, fmt, ns.output, kb, lang, outcome, bl, notes)
+            if ns.exit_zero or fail_on == "never":
+                return EXIT_CLEAN
+            return EXIT_FINDINGS if worst is not None and PRIORITY_RANK[worst] <= PRIORITY_RANK[fail_on] else EXIT_CLEAN
+    else:
+        streamed = None
     try:
-        rep, outcome = one(show=progress)
+        rep, outcome = one(show=progress) if streamed is None else streamed
     except BaseException:
         progress.close()
         raise
@@ -200,6 +214,45 @@ def run(ns) -> int:
         return EXIT_CLEAN
     worst = flat.worst(data)
     return EXIT_FINDINGS if worst is not None and PRIORITY_RANK[worst] <= PRIORITY_RANK[fail_on] else EXIT_CLEAN
+
+
+def _stream(target, gpu, vllm_version, exclude, cfg, lang: str, output: str | None, progress):
+    """The JSON report written site by site (engine/report/stream.py), so that memory does not grow
+    with the number of sites: (the report without its sites, the worst priority, the suppression
+    outcome). When the project has suppression comments, what they hide is only known once every
+    site is checked: (the audit with every site, the suppression outcome), to be built whole."""
+    import tempfile
+
+    from vllm_kb.engine.audit import audit_lazily, replan
+    from vllm_kb.engine.check import suppressions
+    from vllm_kb.engine.report import stream
+
+    rep, sites, reports = audit_lazily(target, gpu=gpu, vllm_version=vllm_version, exclude=exclude, progress=progress)
+    if suppressions.collect(rep):
+        rep.sites = list(reports)
+        return rep, suppressions.apply(rep, cfg, replan)
+    if rep.ctx is not None:
+        rep.ctx._cache.clear()  # the texts of the sites' files are read again for their diffs, one site at a time
+    outcome = suppressions.Outcome()
+
+    def each(sr) -> None:  # the configuration's filter, as suppressions.apply does it
+        suppressions.apply_site(rep, sr, sr.key, cfg, [], replan, outcome)
+
+    if output is None:
+        res = stream.write(rep, reports, lang, sys.stdout, each, progress, len(sites))
+        return res.head, res.worst, outcome
+    folder = Path(output).resolve().parent
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=".vllm-kb-", delete=False) as f:
+            tmp = f.name
+            res = stream.write(rep, reports, lang, f, each, progress, len(sites))
+        os.replace(tmp, output)
+    except OSError as e:
+        raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
+    finally:
+        if os.path.exists(locals().get("tmp", "")):
+            os.unlink(tmp)
+    return res.head, res.worst, outcome
 
 
 def _excluder(cfg, root: Path, cli_globs: list[str]):

@@ -5,7 +5,7 @@ renderers (report)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from vllm_kb.engine.check import catalog_findings
 from vllm_kb.engine.check.evaluate import evaluate_all
@@ -29,21 +29,40 @@ def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None 
     """`exclude(rel)` drops files before they are read; `overlay` gives files' texts instead of
     the disk's (how --diff sees the project after earlier fixes); `progress(phase, n)` is told of
     each file read and each site checked."""
+    rep, _sites, reports = audit_lazily(path, gpu=gpu, vllm_version=vllm_version, nvml=nvml, kb=kb, exclude=exclude,
+                                overlay=overlay, progress=progress)
+    rep.sites = list(reports)
+    return rep
+
+
+def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str | None = None, nvml=None,
+                 kb: Knowledge | None = None, exclude: Callable[[str], bool] | None = None,
+                 overlay: dict[str, str] | None = None,
+                 progress: Callable[[str, int], None] | None = None,
+                 ) -> tuple[AuditReport, list[Site], Iterator[SiteReport]]:
+    """The project read and its report without sites, the sites found, and their reports one at
+    a time (what a streamed report writes and forgets, so memory does not grow with the sites)."""
     kb = kb or load()
     cat = catalog_mod.load()
     sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress)
     hardware = hw.resolve(kb.gpus, gpu, nvml)
-    reports = []
-    for site in sc.sites:
-        choice = choice_for(site.file, sc.choices, sc.default)
-        try:
-            reports.append(_site_report(site, choice, hardware, kb, cat, sc.ctx))
-        except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
-            sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
-        if progress is not None:
-            progress("check", len(sc.sites))
-    return AuditReport(root=sc.root, sites=reports, skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
-                       pins=sc.pins, default_version=sc.default, kb=kb, files=list(sc.files), ctx=sc.ctx)
+    rep = AuditReport(root=sc.root, sites=[], skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
+                      pins=sc.pins, default_version=sc.default, kb=kb, files=list(sc.files), ctx=sc.ctx)
+
+    def reports() -> Iterator[SiteReport]:
+        for site in sc.sites:
+            choice = choice_for(site.file, sc.choices, sc.default)
+            try:
+                sr = _site_report(site, choice, hardware, kb, cat, sc.ctx)
+            except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
+                sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
+                sr = None
+            if progress is not None:
+                progress("check", len(sc.sites))
+            if sr is not None:
+                yield sr
+
+    return rep, sc.sites, reports()
 
 
 def replan(rep: AuditReport, sr: SiteReport) -> None:

@@ -128,8 +128,8 @@ class Predicate:
     code: str | None = None  # the Python translation (engine/kb/cel_compile.py); None: interpreted
     _fn: Any = field(default=None, repr=False)
 
-    def _compiled(self, act: "Activation"):
-        """(value, unknown, True) from the translation, or None when the interpreter must decide."""
+    def _compiled(self, act: "Activation", value_wanted: bool = False):
+        """(value, unknown) from the translation, or None when the interpreter must decide."""
         if self.code is None:
             return None
         fn = self._fn
@@ -139,9 +139,11 @@ class Predicate:
             value = fn(act.plain)
         except cel_runtime.Defer:
             return None
-        if value is cel_runtime.ERR:
+        if value is cel_runtime.ERR or (value is cel_runtime.ERR_INSIDE and value_wanted):
             missing = tuple(sorted(".".join(p) for p in self.paths if not _present(act.facts, p)))
             return (None, Outcome(None, missing=missing)) if missing else None  # the message is the interpreter's
+        if value is cel_runtime.ERR_INSIDE:
+            return None
         return value, None
 
     def _run(self, activation: "Activation | dict"):
@@ -228,17 +230,22 @@ class Predicate:
     def compute(self, activation: "Activation | dict") -> tuple[Any, Outcome | None]:
         """The expression's value as plain Python (for `value_from`), or an unknown Outcome."""
         act = activation if isinstance(activation, Activation) else Activation(activation)
-        fast = self._compiled(act)
+        fast = self._compiled(act, value_wanted=True)
         if fast is not None:
             value, unknown = fast
             return (None, unknown) if unknown is not None else (_plain_to_python(value), None)
         return self.compute_interpreted(act)
 
     def compute_interpreted(self, activation: "Activation | dict") -> tuple[Any, Outcome | None]:
-        result, unknown = self._run(activation)
+        act = activation if isinstance(activation, Activation) else Activation(activation)
+        result, unknown = self._run(act)
         if unknown is not None:
             return None, unknown
-        return _to_python(result, _backend().types), None
+        value = _to_python(result, _backend().types)
+        err = _error_in(value)
+        if err is not None:  # a value that could not be computed in full is not known: never handed on
+            return None, self._unknown(act.facts, err)
+        return value, None
 
     def _unknown(self, facts: dict, err: Exception) -> Outcome:
         missing = tuple(sorted(".".join(p) for p in self.paths if not _present(facts, p)))
@@ -246,6 +253,17 @@ class Predicate:
         if missing:
             return Outcome(None, missing=missing)
         return Outcome(None, error=msg[:200])
+
+
+def _error_in(v):
+    """The first error inside a computed value (a CEL error in a map or list), else None."""
+    if isinstance(v, Exception):
+        return v
+    for x in v.values() if isinstance(v, dict) else v if isinstance(v, list) else ():
+        e = _error_in(x)
+        if e is not None:
+            return e
+    return None
 
 
 def _plain_to_python(v):

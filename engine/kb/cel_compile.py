@@ -18,7 +18,7 @@ from typing import Any, Callable
 from vllm_kb.engine.kb.cel_runtime import RUNTIME
 
 # Bumped whenever the translation changes: cached translations of another version miss.
-VERSION = 1
+VERSION = 2
 # Names the interpreter resolves to types or functions when they are not facts.
 _RESERVED = frozenset({"bool", "bytes", "double", "duration", "int", "list", "map", "null_type", "string",
                        "timestamp", "uint", "type", "dyn", "has", "true", "false", "null"})
@@ -37,15 +37,28 @@ def translate(tree, registered: frozenset[str]) -> str | None:
     """The Python expression (over `g`, the plain facts) for a parse tree, or None when the tree
     uses something the translation leaves to the interpreter."""
     try:
-        return _Translator(registered).expr(tree)
+        t = _Translator(registered)
+        t.top = _top(tree)
+        return t.expr(tree)
     except _Unsupported:
         return None
+
+
+def _top(tree):
+    """The node the whole expression comes down to through single-child nodes."""
+    from lark import Tree
+
+    node = tree
+    while isinstance(node, Tree) and len(node.children) == 1 and node.data not in ("list_lit", "map_lit", "literal", "ident"):
+        node = node.children[0]
+    return node
 
 
 class _Translator:
     def __init__(self, registered: frozenset[str]):
         self.registered = registered
         self.n = 0  # conditions named so far
+        self.top = None  # the node that is the whole expression (engine/kb/cel_runtime.py top_map)
 
     def expr(self, t) -> str:
         from lark import Token, Tree
@@ -119,10 +132,10 @@ class _Translator:
             return repr(_literal(ch[0]))
         if kind == "list_lit":
             items = self._args(ch)
-            return f"make_list({', '.join(items)})"
+            return f"{'top' if t is self.top else 'make'}_list({', '.join(items)})"
         if kind == "map_lit":
             items = self._args(ch, of="mapinits")
-            return f"make_map({', '.join(items)})"
+            return f"{'top' if t is self.top else 'make'}_map({', '.join(items)})"
         raise _Unsupported(kind)
 
     def _args(self, rest, of: str = "exprlist") -> list[str]:

@@ -21,6 +21,7 @@ class _Err:
 
 
 ERR = _Err()  # a CEL error value
+ERR_INSIDE = _Err()  # a map or list (the whole expression) holding an error value
 
 
 def normalise(value):
@@ -229,6 +230,18 @@ def make_list(*items):
     return list(items)
 
 
+def top_list(*items):
+    """A list literal that is the whole expression: one holding an error is ERR_INSIDE."""
+    return ERR_INSIDE if any(x is ERR for x in items) else list(items)
+
+
+def top_map(*kv):
+    """A map literal that is the whole expression: one holding an error is ERR_INSIDE."""
+    if any(v is ERR for v in kv[1::2]) and all(type(k) is str for k in kv[::2]) and len(set(kv[::2])) == len(kv[::2]):
+        return ERR_INSIDE
+    return make_map(*kv)
+
+
 def make_map(*kv):
     out = {}
     for k, v in zip(kv[::2], kv[1::2]):
@@ -288,5 +301,5 @@ REGISTERED: dict[str, Callable[..., Any]] = {}  # filled by engine/kb/cel.py
 
 RUNTIME = {"path": path, "dot": dot, "index": index, "land": land, "lor": lor, "lnot": lnot, "neg": neg, "eq": eq,
            "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge, "in_": in_, "add": add, "sub": sub, "mul": mul,
-           "div": div, "either": either, "has": has, "make_list": make_list, "make_map": make_map, "call": call,
+           "div": div, "either": either, "has": has, "make_list": make_list, "make_map": make_map, "top_list": top_list, "top_map": top_map, "call": call,
            "method": method, "ERR": ERR}

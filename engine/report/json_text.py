@@ -104,9 +104,15 @@ def _enc(o: Any, level: int, out: list[str]) -> None:
 
 
 def dumps(data: Any) -> str:
+    return dumps_at(data, 0)
+
+
+def dumps_at(data: Any, level: int) -> str:
+    """The text of `data` as it reads at nesting `level` of a larger document."""
     out: list[str] = []
     try:
-        _enc(data, 0, out)
+        _enc(data, level, out)
     except (_Other, RecursionError):
-        return json.dumps(data, ensure_ascii=False, indent=2)
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+        return text.replace("\n", "\n" + "  " * level) if level else text
     return "".join(out)

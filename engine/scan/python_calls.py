@@ -116,7 +116,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         for stmt in body:
             for node in _walk_no_defs(stmt):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    visit(node.body, Scope(_assignments(node.body), scope))
+                    visit(node.body, Scope.of(node.body, scope))
                 elif isinstance(node, ast.Call):
                     t = _target(node, classes, modules)
                     if t:
