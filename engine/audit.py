@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterator
 
-from vllm_kb.engine.check import catalog_findings
+from vllm_kb.engine.check import catalog_findings, colocation
 from vllm_kb.engine.check.evaluate import evaluate_all
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
+from vllm_kb.engine.fix.pins import pin_changes
 from vllm_kb.engine.fix.text_edits import diffs
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import hardware as hw
@@ -25,12 +26,14 @@ from vllm_kb.engine.scan.site import Site
 
 def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None = None, nvml=None,
           kb: Knowledge | None = None, exclude: Callable[[str], bool] | None = None,
-          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> AuditReport:
+          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None,
+          files: list[str] | None = None) -> AuditReport:
     """`exclude(rel)` drops files before they are read; `overlay` gives files' texts instead of
     the disk's (how --diff sees the project after earlier fixes); `progress(phase, n)` is told of
-    each file read and each site checked."""
+    each file read and each site checked; `files` limits the read to those files of the folder
+    `path` (engine/scan/project.py)."""
     rep, _sites, reports = audit_lazily(path, gpu=gpu, vllm_version=vllm_version, nvml=nvml, kb=kb, exclude=exclude,
-                                overlay=overlay, progress=progress)
+                                        overlay=overlay, progress=progress, files=files)
     rep.sites = list(reports)
     return rep
 
@@ -38,23 +41,30 @@ def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None 
 def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str | None = None, nvml=None,
                  kb: Knowledge | None = None, exclude: Callable[[str], bool] | None = None,
                  overlay: dict[str, str] | None = None,
-                 progress: Callable[[str, int], None] | None = None,
+                 progress: Callable[[str, int], None] | None = None, files: list[str] | None = None,
                  ) -> tuple[AuditReport, list[Site], Iterator[SiteReport]]:
     """The project read and its report without sites, the sites found, and their reports one at
     a time (what a streamed report writes and forgets, so memory does not grow with the sites)."""
     kb = kb or load()
     cat = catalog_mod.load()
-    sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress)
+    sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
     hardware = hw.resolve(kb.gpus, gpu, nvml)
     rep = AuditReport(root=sc.root, sites=[], skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
                       pins=sc.pins, default_version=sc.default, kb=kb, files=list(sc.files), ctx=sc.ctx)
+    prepared: list = []
+    for site in sc.sites:
+        try:
+            prepared.append((site, *_site_facts(site, choice_for(site.file, sc.choices, sc.default), hardware, kb, cat, sc.ctx)))
+        except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
+            sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
+    colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
 
     def reports() -> Iterator[SiteReport]:
-        for site in sc.sites:
-            choice = choice_for(site.file, sc.choices, sc.default)
+        for i, (site, choice, facts) in enumerate(prepared):
+            prepared[i] = None  # the report holds what is still needed; a streamed report lets it go
             try:
-                sr = _site_report(site, choice, hardware, kb, cat, sc.ctx)
-            except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
+                sr = _site_report(site, choice, facts, kb, cat, sc.ctx, sc.pins)
+            except Exception as e:  # noqa: BLE001
                 sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
                 sr = None
             if progress is not None:
@@ -69,12 +79,14 @@ def replan(rep: AuditReport, sr: SiteReport) -> None:
     """Plan a site's changes again after its results or findings were filtered (config,
     suppressions, baseline): what is hidden is not changed either."""
     cat = catalog_mod.load()
-    sr.changes = plan(sr.site, fixables(sr.results, sr.remarks), cat, sr.lookup_version)
+    items = fixables(sr.results, sr.remarks)
+    sr.changes = plan(sr.site, items, cat, sr.lookup_version) + pin_changes(sr.site, items, rep.pins, sr.version)
     urgent = [c for c in sr.changes if c.priority in ("P0", "P1")]
     sr.after = diffs(sr.site, urgent, rep.ctx.read)
 
 
-def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext) -> SiteReport:
+def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext):
+    """The release the site runs (pin, image tag or image build) and its facts."""
     tag = deploy.image_version(site.image)
     if tag and choice.basis != "cli":
         choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(site.file, site.line, site.image, f"=={tag}", "image", tag))
@@ -82,13 +94,17 @@ def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCont
         v, where, text = site.installed
         f, _, ln = where.rpartition(":")
         choice = pins_mod.VersionChoice(v, True, "build", pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v))
+    return choice, site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
+
+
+def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:
     resolved = cat.resolve(choice.version)
-    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items() if not s.resolved}
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)
-    changes = plan(site, fixables(results, remarks), cat, resolved.version)
+    items = fixables(results, remarks)
+    changes = plan(site, items, cat, resolved.version) + pin_changes(site, items, pins, choice)
     urgent = [c for c in changes if c.priority in ("P0", "P1")]
     after = diffs(site, urgent, ctx.read)
     return SiteReport(site, facts, results, changes, after, choice, resolved.version, resolved.note, remarks)

@@ -68,6 +68,15 @@ def load_triggers() -> list[Trigger]:
     return out
 
 
+def detect_scan(sc: Scan, *, triggers: list[Trigger] | None = None) -> Detection:
+    """The triggers over every observation of a project already read (an agent hook reads only
+    the files it touched)."""
+    judge = _Judge(triggers if triggers is not None else load_triggers())
+    for ob in collect(sc):
+        judge.add(ob)
+    return judge.detection(sc, True)
+
+
 class _Judge:
     """Observations in, evidence out: each signature is evaluated once."""
 
@@ -100,13 +109,10 @@ def detect(path: str | Path, *, triggers: list[Trigger] | None = None, exhaustiv
     launch sites and what the file says — and a stop at the first file that gives some; files
     that never name vLLM are not parsed for observations (no trigger fires on one: see
     tests/test_frameworks.py), so the answer never costs more than an audit's own scan."""
+    if exhaustive:
+        return detect_scan(scan_project(path), triggers=triggers)
     triggers = triggers if triggers is not None else load_triggers()
     judge = _Judge(triggers)
-    if exhaustive:
-        sc = scan_project(path)
-        for ob in collect(sc):
-            judge.add(ob)
-        return judge.detection(sc, True)
     sc = begin(path)
     for ob in pin_observations(sc.pins):
         judge.add(ob)

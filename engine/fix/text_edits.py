@@ -10,6 +10,7 @@ from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.literals import py_literal
+from vllm_kb.engine.fix.pins import pin_edit
 from vllm_kb.engine.kb.textpos import LineIndex, index as line_index
 from vllm_kb.engine.scan.site import Site
 
@@ -22,7 +23,9 @@ def file_edits(site: Site, changes: list[Change], read) -> dict[str, list[TextEd
         if text is None:
             continue
         edit = _edit(site, ch, text)
-        if edit is not None:
+        if isinstance(edit, list):
+            out.setdefault(ch.file, []).extend(edit)
+        elif edit is not None:
             out.setdefault(ch.file, []).append(edit)
     return out
 
@@ -51,6 +54,8 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         return _python_edit(site, ch, text)
     if ch.syntax in ("yaml-config", "framework-config"):
         return _yaml_edit(site, ch, text)
+    if ch.syntax == "pin":
+        return pin_edit(ch, text)
     return None
 
 
@@ -75,6 +80,8 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         return edits_mod.insert_before_line(text, words[0].start, ch.after)
     if words is None or ch.file != site.file:
         return None
+    if ch.positional:
+        return _positional_edits(src, ch, text)
     if s is not None and s.span is not None:
         a, b = words[s.span[0]].start, words[s.span[1]].end
         if ch.op == "unset" or ch.after is None:
@@ -87,6 +94,22 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         return None
     launch = src["launch"]
     return edits_mod.append_shell_arg(text, words, launch.program_start, len(words) - 1, ch.after)
+
+
+def _positional_edits(src: dict, ch: Change, text: str) -> list[TextEdit]:
+    """`vllm serve … --model M` → `vllm serve M …`: the model first after `serve`, where every
+    vLLM release reads it (0.17+ insists on it when --served-model-name is given)."""
+    words, launch, s = src["words"], src["launch"], ch.setting
+    out = []
+    if s is not None and s.span is not None:
+        out.append(edits_mod.remove_words(text, words[s.span[0]].start, words[s.span[1]].end))
+    if launch.argv_start < len(words):
+        at = words[launch.argv_start].start
+        out.append(TextEdit(at, at, f"{ch.after} "))
+    else:
+        at = words[launch.argv_start - 1].end
+        out.append(TextEdit(at, at, f" {ch.after}"))
+    return out
 
 
 def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:

@@ -69,13 +69,16 @@ def hardware_text(kb, hw, lang: str) -> str:
     return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc)
 
 
-def build(rep: AuditReport, lang: str = "en", progress: Callable[[str, int], None] | None = None) -> dict[str, Any]:
-    """`progress("render", n)` is told of each site written."""
+def build(rep: AuditReport, lang: str = "en", *, advice: bool = True,
+          progress: Callable[[str, int], None] | None = None) -> dict[str, Any]:
+    """`advice=False` leaves out each site's scenario and tables (None and []): an agent hook
+    that only relays findings does not wait for them. `progress("render", n)` is told of each
+    site written."""
     for sr, key in zip(rep.sites, baseline.site_keys(rep.sites)):
         sr.key = sr.key or key
     sites = []
     for s in rep.sites:
-        sites.append(_site(s, rep, lang))
+        sites.append(_site(s, rep, lang, advice))
         if progress is not None:
             progress("render", len(rep.sites))
     # every renderer (text, Markdown, JSON, …) reads this dict: secrets are hidden once, here
@@ -166,7 +169,7 @@ def _gpu(g: dict | None) -> dict | None:
     return {k: g.get(k) for k in ("name", "id", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink")}
 
 
-def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
+def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> dict[str, Any]:
     kb = rep.kb
     site = sr.site
     checks = []
@@ -246,6 +249,6 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
         "suppressed": [x.to_json(lang) for x in sr.suppressed],
         "opaque": [kb.t(f"opaque.{o['code']}", lang, what=o["what"], where=o["where"]) for o in site.opaque],
         # the best-matching scenario template rendered for this site, and the reference tables that apply
-        "scenario": scenarios.for_site(sr, kb, lang),
-        "tables": tables.for_site(sr, kb, lang),
+        "scenario": scenarios.for_site(sr, kb, lang) if advice else None,
+        "tables": tables.for_site(sr, kb, lang) if advice else [],
     }

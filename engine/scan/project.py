@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, deploy, parallel, python_calls, scripts
+from vllm_kb.engine.scan import configs, deploy, parallel, python_calls, scripts, words
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -31,8 +31,11 @@ class Scan:
 
 
 def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
-                 overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> Scan:
-    sc = begin(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress)
+                 overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None,
+                 files: list[str] | None = None) -> Scan:
+    """`files` (relative to the folder `path`) are read instead of walking the tree: how an agent
+    hook audits the files it just wrote with only the pins and configs around them."""
+    sc = begin(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
     for _rel, found in sites_by_file(sc, progress):
         sc.sites += found
     pair_peers(sc.sites)
@@ -40,8 +43,10 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
 
 
 def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
-          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> Scan:
-    """The walk, the pins and the vLLM release of each folder: a Scan with no sites yet."""
+          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None,
+          files: list[str] | None = None) -> Scan:
+    """The walk (or the `files` given), the pins and the vLLM release of each folder: a Scan with
+    no sites yet."""
     cat = catalog_mod.load()
     root = Path(path)
     if not root.exists():
@@ -51,7 +56,10 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         single, root = root.name, root.parent
     if vllm_version is not None and try_parse(vllm_version) is None:
         raise UsageError(f"--vllm-version {vllm_version!r} is not a version number")
-    files = [single] if single else walk(root, progress)
+    if files is not None and single is None:
+        files = list(files)
+    else:
+        files = [single] if single else walk(root, progress)
     ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest)
     for rel, code, detail in getattr(files, "skipped", ()):
         ctx.skip(rel, code, detail=detail)
@@ -110,7 +118,7 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):
             continue
         text = ctx.read(rel)
-        if text is None or not _yaml_candidate(text):
+        if text is None or not words.yaml_candidate(text):
             continue
         docs = _load_yaml_docs(ctx, rel, text)
         yield rel, _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
@@ -130,7 +138,7 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         return None
     if suffix in scripts.SHELL_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
-        if text is not None and ("vllm" in text or _framework_words(text)) and scripts.is_shell(rel, text):
+        if text is not None and ("vllm" in text or words.framework_words(text)) and scripts.is_shell(rel, text):
             return _guarded(ctx, rel, scripts.scan, text)
     return None
 
@@ -182,21 +190,6 @@ def _folder(f: str) -> str:
 def _port(s: Site):
     st = s.settings.get("port")
     return st.value if st is not None else s.framework_keys.get("port")
-
-
-# Words a script must contain to be worth lexing; a script that launches a training script
-# through a launcher may name vLLM only in the recipe it passes (accelerate launch x.py --config r.yaml).
-_FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
-                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config")
-
-
-def _framework_words(text: str) -> bool:
-    return any(w in text for w in _FRAMEWORK_WORDS)
-
-
-def _yaml_candidate(text: str) -> bool:
-    """Cheap test before parsing: only YAML that could configure vLLM is read."""
-    return any(w in text for w in ("vllm", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec"))
 
 
 def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:
