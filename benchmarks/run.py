@@ -142,7 +142,6 @@ def bench_tree(name: str, tree: Path, kbs: dict[str, list[str]], ruff: list[str]
     for label, kb in kbs.items():
         out = work / f"{name}-{label}.json"
         audit = kb + ["audit", str(tree), "--gpu", GPU, "--format", "json", "-o", str(out), "--quiet"]
-        timed(audit, env=env)  # warm: page cache, bytecode, the vllm-kb cache
         row[f"audit_{label}"] = median_run(audit, repeat, env=env)
         row[f"detect_{label}"] = median_run(kb + ["detect", str(tree), "--quiet"], repeat, env=env)
         try:
@@ -173,6 +172,12 @@ def main(argv: list[str] | None = None) -> int:
                  "trees": []}
     try:
         ruff = ruff_cmd(work)
+        small = work / "gen-20"
+        if not small.exists():
+            gen_repo.generate(small, 20, 3, seed=1)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        for kb in kbs.values():  # warm: bytecode and the vllm-kb cache, as on any run after the first
+            timed(kb + ["audit", str(small), "--gpu", GPU, "--quiet"], env=env)
         trees = []
         if not a.skip_vllm:
             src = Path(a.vllm_tree) if a.vllm_tree else fetch_vllm_tree(work)
@@ -184,12 +189,7 @@ def main(argv: list[str] | None = None) -> int:
             trees.append((name, git_tree(dst, work, name)))
         for name, tree in trees:
             res["trees"].append(bench_tree(name, tree, kbs, ruff, a.repeat, work))
-        small = work / "gen-20"
-        if not small.exists():
-            gen_repo.generate(small, 20, 3, seed=1)
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         for label, kb in kbs.items():
-            timed(kb + ["audit", str(small), "--gpu", GPU, "--quiet"], env=env)
             res[f"cold_20_{label}"] = median_run(kb + ["audit", str(small), "--gpu", GPU, "--quiet"], max(5, a.repeat), env=env)
         mcp_tree = work / "gen-1000-sites"
         if not mcp_tree.exists():
