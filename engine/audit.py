@@ -18,6 +18,7 @@ from vllm_kb.engine.kb import hardware as hw
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
+from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
@@ -58,6 +59,10 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
+    clients = tool_clients(sc.ctx, sc.files)  # code that asks a server for automatic tool choice
+    for _, _, facts in prepared:
+        if clients and facts["site"].get("serves_http"):
+            facts["launch"]["tool_clients"] = clients[:5]
 
     def reports() -> Iterator[SiteReport]:
         for i, (site, choice, facts) in enumerate(prepared):

@@ -100,7 +100,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         engine.pop(name, None)
     facts["engine"] = engine
     facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count")))
-    facts["launch"].update(parser_facts(engine, lookup, cat))
+    facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     facts["site"]["pooling"] = _pooling(engine)
     if mf and facts.get("gpu"):
         est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])

@@ -78,8 +78,44 @@ def sleep_level(site: Site) -> int | None:
     return site.launch.get("sleep_level")
 
 
+# A container's /dev/shm when nothing sets it: Docker's and containerd's 64 MiB.
+DEFAULT_SHM_GIB = 0.0625
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?)b?\s*$", re.I)
+_POW = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+
+
+def size_gib(v) -> float | None:
+    """A shm size as Docker (`16g`, `10.24gb`, bytes) or Kubernetes (`2Gi`, `512Mi`) writes it."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v) / 2**30
+    m = _SIZE.match(str(v))
+    if not m:
+        return None
+    n, unit, binary = float(m.group(1)), m.group(2).lower(), m.group(3)
+    base = 1024 if binary or unit in ("", "k", "m", "g", "t", "p") else 1000
+    return n * base ** _POW[unit] / 2**30
+
+
+def container_facts(site: Site) -> dict[str, Any]:
+    """Where the launch runs in a container: the tool, whether it shares the host's IPC
+    namespace, and the size of its /dev/shm (64 MiB when nothing sets it)."""
+    c = getattr(site, "container", None)
+    if not c or not c.get("tool"):
+        return {}
+    out: dict[str, Any] = {"container_tool": str(c["tool"]), "ipc_host": str(c.get("ipc") or "").lower() == "host"}
+    shm = c.get("shm_size")
+    if shm == "unbounded":
+        return {**out, "shm_unbounded": True}
+    gib = size_gib(shm) if shm is not None else DEFAULT_SHM_GIB
+    if gib is not None:
+        out["shm_gib"] = round(gib, 4)
+    return out
+
+
 def launch_facts(site: Site) -> dict[str, Any]:
-    out = {**arg_forms(site), **site.launch}
+    out = {**arg_forms(site), **site.launch, **container_facts(site)}
     level = sleep_level(site)
     if level is not None:
         out["sleep_level"] = level
@@ -132,13 +168,17 @@ def gpu_layout(engine: dict, visible: int | None, gpu_count) -> dict[str, Any]:
     return out
 
 
-def parser_facts(engine: dict, version: str, cat) -> dict[str, Any]:
+def parser_facts(engine: dict, version: str, cat, model: str | None = None) -> dict[str, Any]:
     """Whether the tool-call / reasoning parser the site names is registered in its release, what
-    to write instead (a renamed or misspelt name), and the first release that has it."""
+    to write instead (a renamed or misspelt name), the first release that has it, and the parser
+    the model's family needs."""
     from vllm_kb.engine.kb import parsers
 
     out: dict[str, Any] = {}
     for kind, prefix in (("tool_call_parser", "tool_parser"), ("reasoning_parser", "reasoning_parser")):
+        mine = parsers.for_model(kind, model, version, cat)
+        if mine:
+            out[f"model_{prefix}"] = mine
         name = engine.get(kind)
         if not isinstance(name, str) or not name:
             continue

@@ -61,3 +61,15 @@ def suggest(kind: str, name: str, version: str, cat=None) -> str | None:
         return norm[name.replace("-", "_").lower()]
     close = difflib.get_close_matches(name, sorted(have), n=1, cutoff=0.8)
     return close[0] if close else None
+
+
+def for_model(kind: str, model: str | None, version: str, cat=None) -> str | None:
+    """The parser the model family's template needs, when this release registers it."""
+    if not model:
+        return None
+    low = model.lower()
+    for row in (_table().get("for_models") or {}).get(kind) or []:
+        if any(part and part in low for part in row["match"].split("|")):
+            have = names(kind, version, cat) or set()
+            return row["parser"] if row["parser"] in have else None
+    return None

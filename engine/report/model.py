@@ -62,11 +62,12 @@ def memory_assumptions(kb, est: dict, lang: str) -> list[str]:
 
 
 def hardware_text(kb, hw, lang: str) -> str:
+    host = kb.t("hw.host", lang, mem=f"{hw.host_memory_gib:g}") if getattr(hw, "host_memory_gib", None) else ""
     if not hw.gpu:
-        return kb.t("hw.none", lang, note=hw.note or "")
+        return kb.t("hw.none", lang, note=hw.note or "") + host
     g = hw.gpu
     cc = f"{g['compute_capability']:.1f}".replace(".", "")
-    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc)
+    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc) + host
 
 
 def build(rep: AuditReport, lang: str = "en", *, advice: bool = True,
