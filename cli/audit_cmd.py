@@ -238,14 +238,18 @@ def _stream(target, gpu, vllm_version, exclude, cfg, lang: str, output: str | No
     def each(sr) -> None:  # the configuration's filter, as suppressions.apply does it
         suppressions.apply_site(rep, sr, sr.key, cfg, [], replan, outcome)
 
+    from vllm_kb.engine.scan import parallel
+
+    workers = parallel.workers(max(len(rep.files), parallel.MIN_FILES if len(sites) >= stream.MIN_SITES else 0))
+    kw = {"workers": workers, "tally": outcome, "fields": ("by_config", "suppressed")}
     if output is None:
-        res = stream.write(rep, reports, lang, sys.stdout, each, progress, len(sites))
+        res = stream.write(rep, reports, lang, sys.stdout, each, progress, len(sites), **kw)
         return res.head, res.worst, outcome
     folder = Path(output).resolve().parent
     try:
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=".vllm-kb-", delete=False) as f:
             tmp = f.name
-            res = stream.write(rep, reports, lang, f, each, progress, len(sites))
+            res = stream.write(rep, reports, lang, f, each, progress, len(sites), **kw)
         os.replace(tmp, output)
     except OSError as e:
         raise UsageError(f"cannot write {output}: {e.strerror or e}") from None

@@ -43,7 +43,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
                  kb: Knowledge | None = None, exclude: Callable[[str], bool] | None = None,
                  overlay: dict[str, str] | None = None,
                  progress: Callable[[str, int], None] | None = None, files: list[str] | None = None,
-                 ) -> tuple[AuditReport, list[Site], Iterator[SiteReport]]:
+                 ) -> tuple[AuditReport, list[Site], "SiteReports"]:
     """The project read and its report without sites, the sites found, and their reports one at
     a time (what a streamed report writes and forgets, so memory does not grow with the sites)."""
     kb = kb or load()
@@ -64,20 +64,36 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
 
-    def reports() -> Iterator[SiteReport]:
-        for i, (site, choice, facts) in enumerate(prepared):
-            prepared[i] = None  # the report holds what is still needed; a streamed report lets it go
-            try:
-                sr = _site_report(site, choice, facts, kb, cat, sc.ctx, sc.pins)
-            except Exception as e:  # noqa: BLE001
-                sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
-                sr = None
-            if progress is not None:
-                progress("check", len(sc.sites))
+    return rep, sc.sites, SiteReports(prepared, kb, cat, sc, progress)
+
+
+class SiteReports:
+    """The site reports of an audit, made one at a time, in order (iterate) or by index (`make`,
+    what a forked worker of engine/report/stream.py calls for its share). Each site's facts are
+    let go once its report is made."""
+
+    def __init__(self, prepared: list, kb: Knowledge, cat, sc, progress: Callable[[str, int], None] | None):
+        self.prepared, self.kb, self.cat, self.sc, self.progress = prepared, kb, cat, sc, progress
+
+    def __len__(self) -> int:
+        return len(self.prepared)
+
+    def make(self, i: int) -> SiteReport | None:
+        site, choice, facts = self.prepared[i]
+        self.prepared[i] = None  # the report holds what is still needed; a streamed report lets it go
+        try:
+            return _site_report(site, choice, facts, self.kb, self.cat, self.sc.ctx, self.sc.pins)
+        except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
+            self.sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
+            return None
+
+    def __iter__(self) -> Iterator[SiteReport]:
+        for i in range(len(self.prepared)):
+            sr = self.make(i)
+            if self.progress is not None:
+                self.progress("check", len(self.sc.sites))
             if sr is not None:
                 yield sr
-
-    return rep, sc.sites, reports()
 
 
 def replan(rep: AuditReport, sr: SiteReport) -> None:

@@ -54,3 +54,21 @@ def test_suppression_comments_fall_back_to_the_whole_report(cli, tmp_path):
     assert out == written and data["sites"][0]["suppressed"]
     codes = {f["code"] for s in data["sites"] for f in s["findings"]} | {r["check"] for s in data["sites"] for r in s["recommendations"]}
     assert any(c.startswith("suppression-") for c in codes)
+
+
+def test_workers_write_the_same_report(tmp_path, monkeypatch):
+    import sys
+
+    sys.path.insert(0, str(ROOT.parent / "benchmarks"))
+    import gen_repo
+
+    tree = tmp_path / "repo"
+    gen_repo.generate(tree, files=320, sites=240, seed=7)
+    texts = []
+    for workers in (1, 2, 3):
+        rep, _sites, reports = audit_lazily(tree, gpu="H100-80GB x8")
+        out = io.StringIO()
+        stream.write(rep, reports, "en", out, workers=workers)
+        texts.append(out.getvalue())
+    assert texts[0] == texts[1] == texts[2]
+    assert len(json.loads(texts[0])["sites"]) >= stream.MIN_SITES
