@@ -128,6 +128,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     by_id = {id(c): c for c, _, _ in found}
     absorbed: set[int] = set()
     sites = []
+    per_file: dict = {}  # what _process_facts reads of the whole file, read once for all its sites
     for call, target, scope in sorted(found, key=lambda x: (x[0].lineno, x[0].col_offset)):
         if target in TRL_CONFIGS:
             site = _trl_site(ctx, rel, text, call, target, scope, by_id, tree)
@@ -136,22 +137,32 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             continue
         site = _site(ctx, rel, text, version, call, target, scope, by_id, absorbed)
         site.env = dict(env)
-        site.launch.update(_process_facts(importing, tree, call, target))
+        site.launch.update(_process_facts(importing, tree, call, target, per_file, text))
         sites.append((id(call), site))
     return [s for cid, s in sites if cid not in absorbed]
 
 
-def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str) -> dict:
+def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str, per_file: dict,
+                   text: str) -> dict:
     """Whether the engine is built when the module is imported (LLM() itself; for engine
-    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before."""
+    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before.
+    `per_file` keeps what is read of the whole file once for all of its sites (a file of vLLM's
+    own tests has dozens)."""
+    # a method of that name is spelled in the text (as Python reads it) before any walk
+    plain = text.isascii()
     if target == "LLM":
         builds = [call]
     else:
-        builds = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                  and n.func.attr in ("from_engine_args", "from_vllm_config")]
+        if "builds" not in per_file:
+            per_file["builds"] = [n for n in walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                                  and n.func.attr in ("from_engine_args", "from_vllm_config")] \
+                if not plain or "from_engine_args" in text or "from_vllm_config" in text else []
+        builds = per_file["builds"]
     at_import = [n for n in builds if importing.runs(n)]
     out: dict = {"module_level": bool(at_import)}
-    level = _sleep_level(tree)
+    if "sleep" not in per_file:
+        per_file["sleep"] = _sleep_level(tree) if not plain or "sleep" in text else None
+    level = per_file["sleep"]
     if level is not None:
         out["sleep_level"] = level
     if at_import:
@@ -163,7 +174,7 @@ def _sleep_level(tree: ast.Module) -> int | None:
     """The level the script puts the engine to sleep at: `llm.sleep(level=2)`, `llm.sleep(1)`,
     `llm.sleep()` (vLLM's default, 1); the deepest one when there are several."""
     levels = []
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "sleep"):
             continue
         if isinstance(n.func.value, ast.Name) and n.func.value.id in ("time", "asyncio", "gevent", "trio", "anyio"):
