@@ -72,3 +72,30 @@ def test_workers_write_the_same_report(tmp_path, monkeypatch):
         texts.append(out.getvalue())
     assert texts[0] == texts[1] == texts[2]
     assert len(json.loads(texts[0])["sites"]) >= stream.MIN_SITES
+
+
+def test_a_failing_site_sends_the_workers_back_to_one_process(tmp_path, monkeypatch):
+    import sys
+
+    from vllm_kb.engine import audit as audit_mod
+
+    sys.path.insert(0, str(ROOT.parent / "benchmarks"))
+    import gen_repo
+
+    tree = tmp_path / "repo"
+    gen_repo.generate(tree, files=260, sites=220, seed=9)
+    real = audit_mod._site_report
+
+    def flaky(site, *a, **kw):
+        if site.file.endswith("svc7/serve.sh"):
+            raise RuntimeError("boom")
+        return real(site, *a, **kw)
+
+    monkeypatch.setattr(audit_mod, "_site_report", flaky)
+    texts = []
+    for workers in (1, 2):
+        rep, _sites, reports = audit_lazily(tree, gpu="H100-80GB x8")
+        out = io.StringIO()
+        stream.write(rep, reports, "en", out, workers=workers)
+        texts.append(out.getvalue())
+    assert texts[0] == texts[1] and '"code": "scanner-error"' in texts[0]

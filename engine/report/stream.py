@@ -80,25 +80,22 @@ def _work(span: tuple[int, int]) -> list[tuple]:
     return out
 
 
-def _parallel(rep, reports, lang, each, tally, fields, workers: int, progress, total):
-    """The entries made by forked workers; None when a site failed (the caller starts over in order)."""
+def _parallel(rep, reports, lang, each, tally, fields, workers: int):
+    """The entries made by forked workers, a run of sites at a time in order; a run that is None
+    means a site failed (the caller starts over in order)."""
     import multiprocessing
 
     _job.update(reports=reports, rep=rep, lang=lang, each=each, tally=tally, fields=fields, keys=_keys(reports))
     spans = [(a, min(a + _CHUNK, len(reports))) for a in range(0, len(reports), _CHUNK)]
-    done = []
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             for part in pool.imap(_work, spans):
                 if part and part[0] is None:
-                    return None
-                done.append(part)
-                if progress is not None:
-                    for _ in part:
-                        progress("render", total)
+                    yield None
+                    return
+                yield part
     finally:
         _job.clear()
-    return done
 
 
 def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[str],
@@ -111,22 +108,31 @@ def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[st
     worst = None
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
         first = True
-        parts = None
-        if workers > 1 and hasattr(reports, "make") and len(reports) >= MIN_SITES and hasattr(os, "fork"):
-            parts = _parallel(rep, reports, lang, each, tally, fields, workers, progress, total)
-        if parts is not None:
-            for part in parts:
+        parallel = workers > 1 and hasattr(reports, "make") and len(reports) >= MIN_SITES and hasattr(os, "fork")
+        if parallel:
+            applied = [0] * len(fields)
+            for part in _parallel(rep, reports, lang, each, tally, fields, workers):
+                if part is None:  # start over in one process: what was spooled and added goes
+                    for f, d in zip(fields, applied):
+                        setattr(tally, f, getattr(tally, f) - d)
+                    spool.seek(0)
+                    spool.truncate()
+                    counts, worst, first, parallel = model.Counts(), None, True, False
+                    break
                 for text, n, w, skips, deltas in part:
                     for file, code, line, detail in skips:
                         rep.ctx.skip(file, code, line, detail)
-                    for f, d in zip(fields, deltas):
+                    for k, (f, d) in enumerate(zip(fields, deltas)):
                         setattr(tally, f, getattr(tally, f) + d)
+                        applied[k] += d
                     for k, v in n.items():
                         counts.n[k] += v
                     worst = _worse(worst, w)
                     spool.write(("\n    " if first else ",\n    ") + text)
                     first = False
-        else:
+                    if progress is not None:
+                        progress("render", total)
+        if not parallel:
             seen: Counter = Counter()  # the site keys fingerprints are made of (engine/check/baseline.py site_keys)
             for sr in reports:
                 k = (sr.site.file, sr.site.kind)
