@@ -20,7 +20,12 @@ def arg_forms(site: Site) -> dict[str, Any]:
     kv_value: dict[str, dict] = {}
     kv_text: dict[str, str] = {}
     for name, s in site.settings.items():
-        if s.syntax not in ARGV_SYNTAXES or not s.resolved or s.implied:
+        if not s.resolved or s.implied:
+            continue
+        if s.syntax not in ARGV_SYNTAXES:
+            # a Python dict or a YAML mapping: only per-item options are a form of their own
+            if isinstance(s.value, dict) and any(isinstance(v, dict) for v in s.value.values()):
+                forms[name] = "nested"
             continue
         if "." in (s.key or "").lstrip("-"):
             forms[name] = "dotted"
@@ -29,7 +34,14 @@ def arg_forms(site: Site) -> dict[str, Any]:
                 if text:
                     kv_text[name] = text
             continue
-        if isinstance(s.value, dict):
+        if isinstance(s.value, dict) and re.fullmatch(r"-?\d+", (s.raw or "").strip("'\"")) and (s.key or "").startswith("--"):
+            forms[name] = "number"  # `--compilation-config 3`: read as a level by ≤0.9, a JSON value later
+        elif isinstance(s.value, dict) and any(isinstance(v, dict) for v in s.value.values()):
+            forms[name] = "nested"  # {"video": {"count": 1, "num_frames": 32}}: per-item options, 0.11.1+
+            flat = {k: v.get("count") if isinstance(v, dict) else v for k, v in s.value.items()}
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in flat.values()):
+                kv_value[name] = flat
+        elif isinstance(s.value, dict):
             forms[name] = "json"
             text = _as_kv(s.value)
             if text:
@@ -114,8 +126,16 @@ def container_facts(site: Site) -> dict[str, Any]:
     return out
 
 
+def config_mappings(site: Site) -> dict[str, Any]:
+    """Arguments the `vllm serve --config` YAML gives as a mapping: vLLM < 0.16 hands them to
+    argparse as `str(dict)`, which no JSON parser reads."""
+    names = sorted(n for n, s in site.settings.items()
+                   if s.syntax == "yaml-config" and s.resolved and isinstance(s.value, dict) and "." not in (s.key or ""))
+    return {"config_mappings": names} if names else {}
+
+
 def launch_facts(site: Site) -> dict[str, Any]:
-    out = {**arg_forms(site), **site.launch, **container_facts(site)}
+    out = {**arg_forms(site), **site.launch, **container_facts(site), **config_mappings(site)}
     level = sleep_level(site)
     if level is not None:
         out["sleep_level"] = level

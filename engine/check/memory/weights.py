@@ -17,17 +17,25 @@ QUANT_WIDTH = {
     "fbgemm_fp8": "fp8", "modelopt": "fp8", "modelopt_mxfp8": "fp8", "deepseek_v4_fp8": "fp8",
     "experts_int8": "int8", "int8": "int8", "int8_per_channel_weight_only": "int8", "compressed-tensors": "int8",
     "awq": "4bit", "awq_marlin": "4bit", "auto_awq": "4bit", "gptq": "4bit", "gptq_marlin": "4bit", "auto_gptq": "4bit",
-    "bitsandbytes": "4bit", "gguf": "4bit", "int4": "4bit", "moe_wna16": "4bit", "marlin": "4bit", "auto_round": "4bit",
+    "bitsandbytes": "4bit", "int4": "4bit", "moe_wna16": "4bit", "marlin": "4bit", "auto_round": "4bit",
     "mxfp4": "mxfp4", "gpt_oss_mxfp4": "mxfp4", "nvfp4": "fp4", "modelopt_fp4": "fp4", "nvfp4_per_token": "fp4",
 }
 # methods that quantize the routed experts only (gpt-oss ships attention and embeddings in BF16)
 EXPERTS_ONLY = {"mxfp4", "gpt_oss_mxfp4", "experts_int8", "moe_wna16"}
 
 
-def weight_width(engine: dict, model: dict) -> str:
+# GGUF files hold anything from 2 to 8 bits per weight: the width is not in the name
+UNKNOWN_WIDTH = frozenset({"gguf"})
+
+
+def weight_width(engine: dict, model: dict) -> str | None:
+    """The width class of the weights, or None when it cannot be told (a GGUF file)."""
     q = engine.get("quantization") or model.get("quant_method")
     if q:
-        return QUANT_WIDTH.get(str(q), "4bit" if "4" in str(q) else "fp8" if "8" in str(q) else "bf16")
+        q = str(q).strip().lower()
+        if q in UNKNOWN_WIDTH:
+            return None
+        return QUANT_WIDTH.get(q, "4bit" if "4" in q else "fp8" if "8" in q else "bf16")
     dtype = str(engine.get("dtype") or "auto").lower()
     return "fp32" if dtype in ("float32", "fp32", "float") else "bf16"
 
