@@ -9,6 +9,7 @@ from typing import Callable, Iterator
 
 from vllm_kb.engine.check import catalog_findings, colocation
 from vllm_kb.engine.check.framework_compat import framework_compat
+from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.evaluate import evaluate_all
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
@@ -63,6 +64,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
     clients = tool_clients(sc.ctx, sc.files)  # code that asks a server for automatic tool choice
     for site, _, facts in prepared:
+        facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
         if site.framework != "none":  # the framework's pin against vLLM's
