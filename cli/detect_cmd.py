@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS
-from vllm_kb.engine.kb.safe_text import json_dumps, paths, shown
+from vllm_kb.engine.kb.safe_text import paths, shown
 
 
 def add_parser(sub) -> None:
@@ -14,6 +14,8 @@ def add_parser(sub) -> None:
     d.add_argument("--lang", choices=("en", "zh"), default="en")
     d.add_argument("--format", choices=("text", "json"), default="text")
     d.add_argument("--quiet", "-q", action="store_true", help="print nothing; only the exit code")
+    d.add_argument("--all", action="store_true", dest="exhaustive",
+                   help="every piece of evidence in every file (default: stop at the first file that gives some)")
     d.set_defaults(func=run)
 
 
@@ -21,19 +23,21 @@ def run(ns) -> int:
     from vllm_kb.engine.advise import detect
     from vllm_kb.engine.kb.knowledge import load
 
-    det = detect.detect(ns.path)
+    det = detect.detect(ns.path, exhaustive=ns.exhaustive)
     data = detect.record(det, ns.lang)
     if ns.quiet:
         pass
     elif ns.format == "json":
-        sys.stdout.write(json_dumps(paths(data), indent=2) + "\n")
+        from vllm_kb.engine.report import json_text
+
+        sys.stdout.write(json_text.dumps(paths(data)) + "\n")
     else:
         sys.stdout.write(render(shown(data), load(), ns.lang))
     return EXIT_CLEAN if det.used else EXIT_FINDINGS
 
 
 def render(data: dict, kb, lang: str) -> str:
-    lines = [data["summary"]]
+    lines = [data["summary"] + ("" if data.get("complete", True) else " " + kb.t("detect.first_only", lang))]
     for t in data["triggers"]:
         lines.append(f"  {t['id']} {t['name']} — {t['title']}")
         for e in t["evidence"]:

@@ -29,14 +29,15 @@ def add_parser(sub) -> None:
 
 def run(ns) -> int:
     from vllm_kb.engine.diagnosis import diagnose
-    from vllm_kb.engine.kb.safe_text import json_dumps, paths, shown
+    from vllm_kb.engine.kb.safe_text import paths, shown
+    from vllm_kb.engine.report import json_text
     from vllm_kb.engine.report.diagnosis import record
 
     res = diagnose(ns.path, symptom=ns.symptom, error=ns.error, gpu=ns.gpu, site=ns.site,
                    answers=ns.answer, vllm_version=ns.vllm_version)
     data = record(res, ns.lang)
     if ns.format == "json":
-        sys.stdout.write(json_dumps(paths(data), indent=2) + "\n")
+        sys.stdout.write(json_text.dumps(paths(data)) + "\n")
     else:
         sys.stdout.write(render(shown(data), res.kb, ns.lang))
     return EXIT_CLEAN

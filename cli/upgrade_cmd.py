@@ -33,7 +33,8 @@ def add_parser(sub) -> None:
 def run(ns) -> int:
     from vllm_kb.engine.fix import apply as apply_fixes
     from vllm_kb.engine.kb.errors import UsageError
-    from vllm_kb.engine.kb.safe_text import json_dumps, paths, shown
+    from vllm_kb.engine.kb.safe_text import paths, shown
+    from vllm_kb.engine.report import json_text
     from vllm_kb.engine.report import upgrade as report
     from vllm_kb.engine.upgrade import fix, upgrade
 
@@ -50,7 +51,7 @@ def run(ns) -> int:
     res = upgrade(ns.path, ns.target, gpu=ns.gpu)
     data = report.record(res, ns.lang, fixed if ns.diff else None)
     if ns.format == "json":
-        text = json_dumps(paths(data), indent=2) + "\n"
+        text = json_text.dumps(paths(data)) + "\n"
     else:  # what a person reads: secrets hidden, control characters escaped (engine/kb/safe_text.py)
         text = (report.markdown if ns.format == "markdown" else report.text)(shown(data), res.kb, ns.lang)
     if ns.fix and fixed is not None:

@@ -9,13 +9,14 @@ import json
 import os
 import pickle
 import re
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
 GPU = ("--gpu", "H100-80GB x8")
-FORMATS = ["text", "markdown", "json", "sarif", "github", "json-lines"]
+FORMATS = ["text", "markdown", "json", "sarif", "github", "json-lines", "summary"]
 # ESC, BEL, a C1 CSI, a bidi override, a zero-width space, a CR that does not end a line, DEL
 RAW = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b]|\r(?!\n)")
 HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202eevil\u200b\rX\x7f"
@@ -134,8 +135,12 @@ async def test_mcp_audit_of_a_name_that_is_not_utf8(latin1):
     server = build_server([latin1.parent])
     async with Client(server) as c:
         r = await c.call_tool("audit", {"path": str(latin1), "gpu": "H100-80GB x8"})
-    assert not r.is_error, r.content
-    assert r.structured_content["sites"][0]["file"] == "d\\xe9ploy\\xff.sh"
+        assert not r.is_error, r.content
+        site = r.structured_content["sites"][0]["id"]
+        assert site.startswith("d\\xe9ploy\\xff.sh:")
+        page = await c.call_tool("audit_details", {"report_id": r.structured_content["report_id"], "site": site})
+    assert not page.is_error, page.content
+    assert page.structured_content["items"][0]["file"] == "d\\xe9ploy\\xff.sh"
 
 
 # --- the parser cache -------------------------------------------------------------------------
@@ -176,6 +181,9 @@ def test_a_poisoned_cache_cannot_run_code(tmp_path, how):
     target = cache / "cel" / f"cel-grammar-lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.cache"
     _audit(tmp_path, cache)  # a real cache file first
     assert target.exists()
+    # a warm start runs the predicates' cached translations and builds no parser: without them the
+    # parser, and so its tables, are needed again
+    shutil.rmtree(cache / "cel-py")
     evil = tmp_path / "evil.pickle"
     evil.write_bytes(_payload())
     # the payload is live: lark itself would run it
@@ -199,6 +207,35 @@ def test_a_poisoned_cache_cannot_run_code(tmp_path, how):
     _audit(tmp_path, cache)
     assert not (tmp_path / "PWNED-BY-CACHE").exists(), f"{how}: the planted pickle ran"
     assert not (stat_mode := os.stat(cache / "cel").st_mode & 0o077), oct(stat_mode)
+    if how != "link":
+        assert cache.joinpath("cel-py").is_dir(), "the parser ran (and wrote the translations again)"
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX ownership")
+@pytest.mark.parametrize("how", ["folder-open-to-others", "file-writable-by-others", "link"])
+def test_a_poisoned_translation_cannot_run_code(tmp_path, how):
+    """A predicate's cached translation is Python the engine evaluates (engine/kb/cel.py): one
+    planted where the user's own, unshared cache would keep it is never run."""
+    cache = tmp_path / "cache"
+    _audit(tmp_path, cache)
+    entries = sorted((cache / "cel-py").glob("*.json"))
+    assert entries, "the audit cached its translations"
+    planted = tmp_path / "planted.json"
+    for path in entries:
+        entry = json.loads(path.read_text())
+        entry["code"] = "__import__('os').system('touch PWNED-BY-CACHE') and False"
+        if how == "link":
+            planted.write_text(json.dumps(entry))
+            path.unlink()
+            path.symlink_to(planted)
+        else:
+            path.write_text(json.dumps(entry))
+            if how == "file-writable-by-others":
+                os.chmod(path, 0o666)
+    if how == "folder-open-to-others":
+        os.chmod(cache / "cel-py", 0o777)
+    _audit(tmp_path, cache)
+    assert not (tmp_path / "PWNED-BY-CACHE").exists(), f"{how}: the planted translation ran"
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "json"])

@@ -6,12 +6,12 @@ zero-width marks, line and paragraph separators) — are written as visible esca
 `\\u202e`). A scanned repository cannot rewrite the reader's terminal (`\\e]0;…\\a\\e[2J`) or hide
 text from them.
 
-JSON outputs escape C0 by construction; `json_dumps` also escapes DEL, C1, the format characters
-and lone surrogates as `\\uXXXX` (still valid, lossless JSON). File names that are not UTF-8 reach
+JSON outputs escape C0 by construction; `json_escape` (what engine/report/json_text.py writes
+every JSON output with) also escapes DEL, C1, the format characters and lone surrogates as
+`\\uXXXX` (still valid, lossless JSON). File names that are not UTF-8 reach
 every output as `\\xNN` (engine/kb/encoding.py `display_path`)."""
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -80,7 +80,11 @@ def shown(obj: Any) -> Any:
     return human(paths(redact(obj)))
 
 
-def json_dumps(obj: Any, **kw) -> str:
-    """json.dumps (UTF-8 kept readable) with DEL, C1, the format characters and surrogates escaped."""
-    text = json.dumps(obj, ensure_ascii=False, **kw)
+def json_escape(text: str) -> str:
+    """JSON text (json.dumps with ensure_ascii=False, which escapes only C0) with DEL, C1, the
+    format characters and lone surrogates also written `\\uXXXX`: still valid, lossless JSON.
+    Such characters can only stand inside the text's strings, so the whole text is rewritten at
+    once. Every JSON output goes through engine/report/json_text.py, which calls this."""
+    if not _JSON.search(text):
+        return text
     return _JSON.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)

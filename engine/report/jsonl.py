@@ -6,9 +6,8 @@ name, kind (check | finding | note), priority, level (error | warning | note), f
 fingerprint, safe, fixable and changes (as in the JSON report). Suppressed findings are left out."""
 from __future__ import annotations
 
-from vllm_kb.engine.kb.safe_text import json_dumps
-
 from vllm_kb.engine.report import findings as flat
+from vllm_kb.engine.report import json_text
 
 FIELDS = ("rule", "id", "name", "kind", "priority", "level", "file", "line", "site", "title", "reason", "message",
           "fix", "fingerprint", "safe", "fixable", "changes")
@@ -17,5 +16,5 @@ FIELDS = ("rule", "id", "name", "kind", "priority", "level", "file", "line", "si
 def render(data: dict) -> str:
     out = []
     for e in flat.entries(data):
-        out.append(json_dumps({k: e[k] for k in FIELDS}, separators=(",", ":")))
+        out.append(json_text.line({k: e[k] for k in FIELDS}))
     return "\n".join(out) + ("\n" if out else "")

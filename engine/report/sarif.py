@@ -91,9 +91,9 @@ def _rule_json(rule: Rule, lang: str, docs_url: str | None) -> dict[str, Any]:
 
 
 def render(data: dict, docs_url: str | None = None, cwd: str | None = None) -> str:
-    from vllm_kb.engine.kb.safe_text import json_dumps
+    from vllm_kb.engine.report import json_text
 
-    return json_dumps(build(data, docs_url, cwd), indent=2) + "\n"
+    return json_text.dumps(build(data, docs_url, cwd)) + "\n"
 
 
 def build(data: dict, docs_url: str | None = None, cwd: str | None = None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import Callable
 
 # a temporary file of an interrupted `vllm-kb audit --fix` (engine/fix/atomic.py), never project text
 _FIX_TEMP = re.compile(r"^\.vllm-kb-fix-\d+-.*\.tmp$")
@@ -152,7 +153,8 @@ class WalkResult(list):
         self.skipped: list[tuple[str, str, str]] = skipped or []
 
 
-def walk(root: Path) -> WalkResult:
+def walk(root: Path, progress: Callable[[str, int], None] | None = None) -> WalkResult:
+    """`progress("walk", 0)` is told of each file found (how many there are is not known yet)."""
     root_s = os.path.realpath(root)
     out = WalkResult()
     ignores: list[tuple[str, GitIgnore]] = []  # (base folder, rules), root first
@@ -222,6 +224,8 @@ def walk(root: Path) -> WalkResult:
                 elif e.is_file(follow_symlinks=False):
                     if not ignored(rel, False) and not _FIX_TEMP.match(name):
                         out.append(rel)
+                        if progress is not None:
+                            progress("walk", 0)
                 elif not ignored(rel, False):
                     # FIFOs, sockets and devices are not files to read (a FIFO would block the
                     # read forever); they are said to be skipped, with what they are
