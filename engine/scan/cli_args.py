@@ -13,6 +13,7 @@ from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.site import Setting
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+_HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 
 
 @dataclass
@@ -25,10 +26,16 @@ class Arg:
     note: str | None = None
     unresolved: str | None = None
     index: int = 0
+    flag_text: str | None = None  # `--flag=$UNKNOWN`: the flag part is known even if the value is not
 
     @classmethod
     def from_word(cls, w: Word, index: int) -> "Arg":
-        return cls(text=w.value, line=w.line, raw=w.raw, note=w.assumed, unresolved=w.unresolved, index=index)
+        flag = None
+        if w.value is None and w.text and w.text.startswith("-") and "=" in w.text:
+            head = w.text.split("=", 1)[0]
+            if "\ue000" not in head:
+                flag = head
+        return cls(text=w.value, line=w.line, raw=w.raw, note=w.assumed, unresolved=w.unresolved, index=index, flag_text=flag)
 
 
 @dataclass
@@ -71,6 +78,11 @@ def coerce(text: str, typ: str) -> Any:
             return False
         return t
     if typ == "int":
+        hr = _HUMAN.fullmatch(t)
+        if hr:  # 16k, 1K, 25.6k (vLLM's human_readable_int, 0.8.5+)
+            num, suffix = hr.groups()
+            mult = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}[suffix]
+            return int(float(num) * mult)
         try:
             return int(t)
         except ValueError:
@@ -125,6 +137,9 @@ class ArgParser:
         """(dest, kind, exists-in-version) for a normalised flag, or None when vLLM never had it."""
         e = self.cat.flag(flag)
         if e is None:
+            full = self.cat.expand_abbreviation(flag, self.version)
+            e = self.cat.flag(full) if full else None
+        if e is None:
             return None
         exists = e.exists(self.version)
         kind = e.field("kind", self.version if exists else e.last)
@@ -146,13 +161,35 @@ class ArgParser:
             i = 1
         while i < len(args):
             a = args[i]
+            if a.text is None and a.flag_text is not None:
+                info = self._lookup(normalise_flag(a.flag_text)[0])
+                if info is not None:
+                    dest, _kind, exists = info
+                    s = Setting(dest, None, False, self.file, a.line, a.flag_text, a.raw, self.syntax, a.unresolved,
+                                known=exists, span=(a.index, a.index))
+                    if dest == "model":
+                        out.model = s
+                    else:
+                        out.settings[dest] = s
+                    out.flag_count += 1
+                    i += 1
+                    continue
             if a.text is None:
+                if positional_model and out.model is None and not a.raw.startswith("-"):
+                    out.model = Setting("model", None, False, self.file, a.line, "", a.raw, self.syntax, a.unresolved, span=(a.index, a.index))
+                    out.model_positional = True
+                    i += 1
+                    continue
                 out.extra_args.append(a)
                 i += 1
                 continue
             text = a.text
             if not text.startswith("-") or text == "-" or _NUMBER.match(text):
-                out.positionals.append(a)
+                if positional_model and out.model is None:  # `vllm serve --opt=x MODEL`: argparse takes it anywhere
+                    out.model = Setting("model", text, True, self.file, a.line, "", a.raw, self.syntax, a.note, span=(a.index, a.index))
+                    out.model_positional = True
+                else:
+                    out.positionals.append(a)
                 i += 1
                 continue
             out.flag_count += 1

@@ -34,7 +34,7 @@ class FwLaunch:
     program_start: int = 0
 
 
-def find(words: list[Word]) -> FwLaunch | None:
+def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = None) -> FwLaunch | None:
     if (got := program_start(words)) is None:
         return None
     i, env = got

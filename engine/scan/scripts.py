@@ -8,11 +8,12 @@ from pathlib import PurePosixPath
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.scan import framework_site, fw_launch, serve_config
+from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.launchers import find_launch
-from vllm_kb.engine.scan.shell import ShellSyntaxError, parse
-from vllm_kb.engine.scan.shell_expand import Expander, split_assignment
+from vllm_kb.engine.scan.shell import Command, ShellSyntaxError
+from vllm_kb.engine.scan.shell_run import Candidate, Runner
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
 SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", ".bsub"}
@@ -26,60 +27,45 @@ def is_shell(rel: str, head: str) -> bool:
     return first.startswith("#!") and any(first.startswith(s) for s in SHEBANG)
 
 
-def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
+def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: bool = True) -> list[Site]:
+    """The vLLM sites a shell script starts (see shell_run for how the script is walked)."""
+    version = ctx.version_for(rel)
+    sites: dict[str, Site] = {}
+
+    def emit(c: Candidate) -> None:
+        site = site_for(ctx, rel, version, c)
+        if site is not None and site.id not in sites:
+            sites[site.id] = site
+
+    runner = Runner(ctx, rel, emit, state=state)
     try:
-        commands = parse(text)
+        runner.run_text(text)
+        runner.finish()
     except ShellSyntaxError as e:
         ctx.skip(rel, "shell-syntax", e.line, str(e))
-        return []
-    version = ctx.version_for(rel)
-    ex = Expander()
-    exported: dict[str, Setting] = {}
-    sites: list[Site] = []
-    for cmd in commands:
-        words = cmd.words
-        head = words[0].raw if words else ""
-        # Assignments and exports update the variables later commands expand against.
-        if head in ("export", "declare", "typeset", "local", "readonly"):
-            names = [w for w in words[1:] if not w.raw.startswith("-")]
-            where = {"kind": "export", "cmd": (words[0].start, words[-1].end), "count": len(names)}
-            for w in names:
-                a = split_assignment(w)
-                if a:
-                    name, val = a
-                    ex.assign(name, val)
-                    if head == "export":
-                        exported[name] = _env_setting(name, val, rel, dict(where, word=(w.start, w.end)))
-                elif w.raw in ex.vars and head == "export":
-                    exported[w.raw] = Setting(w.raw, ex.vars[w.raw], True, rel, w.line, w.raw, ex.vars[w.raw], "cli",
-                                              pos=dict(where, word=(w.start, w.end)))
-            continue
-        if all(split_assignment(w) for w in words):
-            for w in words:
-                name, val = split_assignment(w)
-                ex.assign(name, val)
-                if name in exported:
-                    exported[name] = _env_setting(name, val, rel, {"kind": "assign", "word": (w.start, w.end), "cmd": (words[0].start, words[-1].end), "count": len(words)})
-            continue
-        if head == "unset":
-            for w in words[1:]:
-                ex.vars.pop(w.raw, None)
-                exported.pop(w.raw, None)
-            continue
-        for w in words:
-            ex.expand(w)
-        if head == ":":
-            continue
-        launch = find_launch(words)
-        if launch is not None:
-            sites.append(_site(ctx, rel, version, cmd, launch, exported, ex))
-            continue
-        fw = fw_launch.find(words)
-        if fw is not None:
-            site = _framework_site(ctx, rel, version, cmd, fw, exported, ex)
-            if site is not None:
-                sites.append(site)
-    return sites
+    except RecursionError:
+        ctx.skip(rel, "parse-error", detail="nesting too deep")
+    return list(sites.values())
+
+
+def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str = "cli") -> Site | None:
+    """The site a command starts, if it starts vLLM (directly or through a framework)."""
+    cmd = Command(c.words, c.line, c.end_line)
+    image = (c.container or {}).get("image")
+    if image and deploy_common.image_version(image):
+        version = ctx.catalog.resolve(deploy_common.image_version(image)).version
+    launch = find_launch(c.words)
+    if launch is not None:
+        site = _site(ctx, rel, version, cmd, launch, c.env, c.ex, syntax=syntax)
+    else:
+        fw = fw_launch.find(c.words, ctx=ctx, rel=rel)
+        site = _framework_site(ctx, rel, version, cmd, fw, c.env, c.ex) if fw is not None else None
+    if site is not None and c.container:
+        site.image = image
+        site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file")}
+        site.container["tool"] = "docker run"
+        site.gpu_request = c.container.get("gpu_count")
+    return site
 
 
 def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_launch.FwLaunch, exported, ex) -> Site | None:

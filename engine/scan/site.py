@@ -85,6 +85,8 @@ class Site:
     framework_command: str | None = None
     unmapped: dict[str, Setting] = field(default_factory=dict)  # framework keys its pinned release does not have
     engine_elsewhere: bool = False
+    tool: str | None = None  # the deployment tool that renders the command (production-stack, kserve, ray-serve …)
+    container: dict | None = None  # container facts for launch checks: ipc, shm_size, gpus, runtime, tool
     peer: str | None = None  # id of the other half of a rollout server / trainer client pair  # a client of a rollout server: engine arguments belong to the server
 
     @property

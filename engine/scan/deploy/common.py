@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import scripts
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.launchers import find_launch
@@ -12,34 +11,14 @@ from vllm_kb.engine.scan.shell import Command, Seg, ShellSyntaxError, Word, pars
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.site import Setting, Site
 
-# The vllm/vllm-openai image's ENTRYPOINT by tag (docker/Dockerfile of each release; from 0.25
-# a non-root wrapper that execs `vllm serve "$@"`).
-IMAGE_ENTRYPOINTS = [("0.0.0", ["python3", "-m", "vllm.entrypoints.openai.api_server"]), ("0.12.0", ["vllm", "serve"])]
-
-
-_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
-
-
-def image_version(image: str | None) -> str | None:
-    """`vllm/vllm-openai:v0.10.2` → 0.10.2; None for latest, nightly or other images."""
-    m = _IMAGE.match((image or "").strip())
-    if not m or not m.group("tag"):
-        return None
-    v = try_parse(m.group("tag").lstrip("v").split("-")[0])
-    return str(v) if v else None
-
-
-def is_vllm_image(image: str | None) -> bool:
-    return bool(_IMAGE.match((image or "").strip()))
-
-
-def entrypoint_for(image: str | None, newest: str) -> list[str]:
-    v = try_parse(image_version(image) or newest)
-    chosen = IMAGE_ENTRYPOINTS[0][1]
-    for at, ep in IMAGE_ENTRYPOINTS:
-        if v is not None and v >= try_parse(at):
-            chosen = ep
-    return chosen
+from vllm_kb.engine.scan.images import (  # noqa: F401 — re-exported for the container scanners
+    IMAGE_ENTRYPOINTS,
+    container_command,
+    entrypoint_for,
+    image_version,
+    is_vllm_image,
+    is_vllm_like_image,
+)
 
 
 def yaml_word(text: str, line: int, ex: Expander, compose: bool = False, k8s_env: dict | None = None) -> Word:
