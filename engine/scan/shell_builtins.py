@@ -172,12 +172,12 @@ class Builtins:
     def child(self, text: str, line: int, n: Simple, state: State, container: dict | None = None) -> None:
         if self.depth >= MAX_DEPTH:
             return
-        emit = self.emit
-        if container is not None:  # launches inside `docker run … bash -c "…"` run in that container
-            def emit(c, _outer=self.emit):
+        def emit(c, _outer=self.emit):
+            if container is not None:  # launches inside `docker run … bash -c "…"` run in that container
                 c.container = c.container or container
                 c.via = ("docker run",) + c.via
-                _outer(c)
+            c.via = ("shell string",) + c.via
+            _outer(c)
         r = type(self)(self.ctx, self.rel, emit, state=state, depth=self.depth + 1, quiet=self.quiet,
                    anchor=self.anchor or (n.line, n.end_line), seen=self.seen)
         try:
