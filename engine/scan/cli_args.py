@@ -13,6 +13,7 @@ from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.site import Setting
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+_KVS = re.compile(r"\w+=\d+(,\w+=\d+)*")
 _HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 
 
@@ -127,6 +128,11 @@ class ArgParser:
         self.version = version
         self.file = file
         self.syntax = syntax
+
+    def _kvs_allowed(self) -> bool:
+        from vllm_kb.engine.kb.versions import parse
+
+        return parse(self.version) < parse("0.10.0")
 
     def _compile_key(self) -> str:
         from vllm_kb.engine.kb.versions import parse
@@ -288,6 +294,9 @@ class ArgParser:
                     value = {self._compile_key(): int(float(value_text))}
                 elif dest == "optimization_level":
                     value = _opt_level(value_text)
+                elif not sub and typ in ("dict", "json") and _KVS.fullmatch(value_text.strip()) and self._kvs_allowed():
+                    # `image=16,video=2`: the key=value form of a JSON flag, accepted up to vLLM 0.9
+                    value = {k.strip().lower(): int(v) for k, v in (p.split("=") for p in value_text.strip().split(","))}
                 else:
                     value = coerce(value_text, "json" if sub else typ)
             resolved = unresolved is None and value is not None

@@ -10,7 +10,7 @@ from typing import Callable
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, deploy, python_calls, scripts
+from vllm_kb.engine.scan import configs, deploy, makefile, python_calls, scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -93,6 +93,10 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
                 sites += _guarded(ctx, rel, deploy.scan_dockerfile, text)
         elif suffix in (".yaml", ".yml", ".json"):
             yaml_files.append(rel)
+        elif makefile.is_makefile(rel):
+            text = ctx.read(rel)
+            if text is not None and ("vllm" in text or _framework_words(text)):
+                sites += _guarded(ctx, rel, makefile.scan, text)
         elif suffix in scripts.SHELL_SUFFIXES or suffix == "":
             text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
             if text is not None and ("vllm" in text or _framework_words(text)) and scripts.is_shell(rel, text):

@@ -97,3 +97,35 @@ def words_of(nodes):
             stack += n.cond + n.body
         elif isinstance(n, FuncDef):
             stack.append(n.body)
+
+
+def shift_lines(nodes, delta: int) -> None:
+    """Move a tree parsed from a piece of a file (a YAML block, a recipe) to the file's lines; its
+    words keep no character positions (they are not offsets into the file)."""
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if hasattr(n, "line"):
+            n.line += delta
+        if hasattr(n, "end_line"):
+            n.end_line += delta
+        if isinstance(n, AndOr):
+            stack += [x for _, x in n.items]
+        elif isinstance(n, Pipeline):
+            stack += n.cmds
+        elif isinstance(n, Group):
+            stack += n.body
+        elif isinstance(n, If):
+            for c, b in n.branches:
+                stack += c + b
+            stack += n.otherwise or []
+        elif isinstance(n, Case):
+            for _, body in n.items:
+                stack += body
+        elif isinstance(n, Loop):
+            stack += n.cond + n.body
+        elif isinstance(n, FuncDef):
+            stack.append(n.body)
+    for w in words_of(nodes):
+        w.line += delta
+        w.start = w.end = -1

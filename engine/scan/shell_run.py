@@ -14,7 +14,8 @@ from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.shell_expand import Expander, hole, shown, split_assignment
 from vllm_kb.engine.scan.shell_builtins import MAX_DEPTH, Builtins
-from vllm_kb.engine.scan.shell_tree import AndOr, Case, FuncDef, Group, If, Loop, Pipeline, Simple, parse_tree, words_of
+from vllm_kb.engine.scan.shell_nodes import shift_lines
+from vllm_kb.engine.scan.shell_tree import AndOr, Case, FuncDef, Group, If, Loop, Pipeline, Simple, parse_tree
 from vllm_kb.engine.scan.site import Setting
 
 _DECLARE = {"export", "declare", "typeset", "local", "readonly"}
@@ -60,9 +61,7 @@ class Runner(Builtins):
         starts on that line; its words keep no file positions."""
         nodes = parse_tree(text)
         if inner_line is not None:
-            for w in words_of(nodes):
-                w.line += inner_line - 1
-                w.start = w.end = -1
+            shift_lines(nodes, inner_line - 1)
         self.run(nodes)
 
     def finish(self) -> None:

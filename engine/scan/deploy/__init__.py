@@ -16,18 +16,27 @@ from vllm_kb.engine.scan.deploy.compose import scan_compose
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile, scan_dockerfile
 from vllm_kb.engine.scan.deploy.helm import scan_helm_chart, scan_production_stack
 from vllm_kb.engine.scan.deploy.kubernetes import scan_k8s
+from vllm_kb.engine.scan.deploy.skypilot import is_skypilot, scan_skypilot
 from vllm_kb.engine.scan.site import Site
 
 __all__ = ["entrypoint_for", "image_version", "is_dockerfile", "is_vllm_image", "scan_dockerfile", "scan_yaml"]
 
 
 def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]) -> list[Site]:
+    from vllm_kb.engine.scan import ci
+
     sites: list[Site] = []
     for doc in docs:
         data = doc.data
         if not isinstance(data, dict):
             continue
-        if isinstance(data.get("services"), dict):
+        if ci.is_github(rel, data):
+            sites += ci.scan_github(ctx, rel, doc)
+        elif ci.is_gitlab(rel, data):
+            sites += ci.scan_gitlab(ctx, rel, doc)
+        elif is_skypilot(data):
+            sites += scan_skypilot(ctx, rel, doc)
+        elif isinstance(data.get("services"), dict):
             sites += scan_compose(ctx, rel, doc)
         elif "kind" in data and "spec" in data:
             sites += scan_k8s(ctx, rel, doc)
