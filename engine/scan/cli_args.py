@@ -299,6 +299,8 @@ class ArgParser:
                     value = {k.strip().lower(): int(v) for k, v in (p.split("=") for p in value_text.strip().split(","))}
                 else:
                     value = coerce(value_text, "json" if sub else typ)
+                    if kind == "values" and not isinstance(value, list):
+                        value = [value]  # `--served-model-name=x`: nargs '+' still gives a list
             resolved = unresolved is None and value is not None
             if sub:
                 prev = out.settings.get(dest)

@@ -49,6 +49,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         files = [rel for rel in files if not exclude(rel)]
     if overlay:
         ctx._cache.update(overlay)
+    ctx.files = list(files)
 
     all_pins: list[pins_mod.Pin] = []
     for rel in files:
@@ -110,6 +111,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
             continue
         docs = _load_yaml_docs(ctx, rel, text)
         sites += _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
+    sites = [s for s in sites if s.id not in ctx.absorbed]
     pair_peers(sites)
     return Scan(root, files, ctx, all_pins, sites, choices, default)
 
@@ -173,9 +175,14 @@ def _framework_words(text: str) -> bool:
     return any(w in text for w in _FRAMEWORK_WORDS)
 
 
+# Tools whose files configure vLLM without naming it (KServe's Hugging Face runtime picks vLLM itself).
+_TOOL_WORDS = ("actor_rollout_ref", "infer_backend", "servingEngineSpec", "serving.kserve.io", "kubeai.org",
+               "modelArtifacts", "llm_configs", "model_loading_config")
+
+
 def _yaml_candidate(text: str) -> bool:
     """Cheap test before parsing: only YAML that could configure vLLM is read."""
-    return any(w in text for w in ("vllm", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec"))
+    return "vllm" in text or "VLLM" in text or "vLLM" in text or any(w in text for w in _TOOL_WORDS)
 
 
 def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:

@@ -50,6 +50,7 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
 
 def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str = "cli") -> Site | None:
     """The site a command starts, if it starts vLLM (directly or through a framework)."""
+    _note_helm(ctx, rel, c.words)
     cmd = Command(c.words, c.line, c.end_line)
     image = (c.container or {}).get("image")
     if image and deploy_common.image_version(image):
@@ -66,6 +67,29 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
         site.container["tool"] = "docker run"
         site.gpu_request = c.container.get("gpu_count")
     return site
+
+
+def _note_helm(ctx: ScanContext, rel: str, words) -> None:
+    """`helm install|upgrade NAME vllm/vllm-stack --version X -f values.yaml`: the chart release that
+    renders those values (the production-stack scanner reads it)."""
+    vals = [w.value for w in words]
+    if not vals or (vals[0] or "").rsplit("/", 1)[-1] != "helm" or len(vals) < 3 or vals[1] not in ("install", "upgrade", "template"):
+        return
+    if not any(v and v.endswith("vllm-stack") for v in vals):
+        return
+    version, files = None, []
+    for k, v in enumerate(vals):
+        nxt = vals[k + 1] if k + 1 < len(vals) else None
+        if v == "--version" and nxt:
+            version = nxt.lstrip("v")
+        elif v and v.startswith("--version="):
+            version = v.split("=", 1)[1].lstrip("v")
+        elif v in ("-f", "--values") and nxt:
+            files.append(nxt)
+    for f in files:
+        target = ctx.resolve_ref(rel, f)
+        if target and version:
+            ctx.chart_versions[target] = version
 
 
 def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_launch.FwLaunch, exported, ex) -> Site | None:
