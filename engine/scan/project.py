@@ -10,7 +10,7 @@ from typing import Callable
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, deploy, makefile, python_calls, scripts
+from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, python_calls, scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -87,13 +87,17 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         if suffix == ".py":
             text = ctx.read(rel)
             if text is not None:
-                sites += _guarded(ctx, rel, python_calls.scan, text)
+                sites += _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, python_calls.scan, t))
         elif deploy.is_dockerfile(rel):
             text = ctx.read(rel)
             if text is not None:
                 sites += _guarded(ctx, rel, deploy.scan_dockerfile, text)
         elif suffix in (".yaml", ".yml", ".json"):
             yaml_files.append(rel)
+        elif rel.rpartition("/")[2] == "config.pbtxt":
+            text = ctx.read(rel)
+            if text is not None and "vllm" in text:
+                sites += _guarded(ctx, rel, deploy.scan_triton, text)
         elif makefile.is_makefile(rel):
             text = ctx.read(rel)
             if text is not None and ("vllm" in text or _framework_words(text)):
@@ -109,11 +113,25 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         text = ctx.read(rel)
         if text is None or not _yaml_candidate(text):
             continue
-        docs = _load_yaml_docs(ctx, rel, text)
-        sites += _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
+        sites += _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t))
     sites = [s for s in sites if s.id not in ctx.absorbed]
     pair_peers(sites)
     return Scan(root, files, ctx, all_pins, sites, choices, default)
+
+
+def _yaml_sites(ctx: ScanContext, rel: str, text: str) -> list:
+    docs = _load_yaml_docs(ctx, rel, text)
+    return _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
+
+
+def _sides(ctx: ScanContext, rel: str, text: str, scan) -> list:
+    """A file with unresolved merge-conflict markers is read once per side; what the sides agree on
+    stays known (engine/scan/conflicts.py)."""
+    if not conflicts.has_markers(text):
+        return scan(text)
+    ctx.skip(rel, "merge-conflict", conflicts.first_marker_line(text))
+    ours, theirs = conflicts.sides(text)
+    return conflicts.merge(scan(ours), scan(theirs))
 
 
 def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy import kustomize
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
@@ -49,6 +50,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     out = []
     injected = _injected_env(doc.data)
     lines = None
+    kust = None
     for path, c in _containers(doc.data, ()):
         env: dict[str, Setting] = {}
         k8s_env: dict[str, str] = dict(injected)
@@ -76,6 +78,13 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         if site is not None:
             site.gpu_request = resource_gpus(c.get("resources"))
             site.container = dict(tool="kubernetes", **_shm(doc.data, path, c))
+            if image is None and kust is not False:
+                kust = kustomize.overlay(ctx, rel) if kust is None else kust
+                if kust:
+                    site.tool = "kustomize"
+                    site.image = kustomize.image_for(ctx, kust, doc.data.get("kind"), (doc.data.get("metadata") or {}).get("name"), c.get("name"))
+                else:
+                    kust = False
             out.append(site)
     return out
 
