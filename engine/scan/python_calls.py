@@ -10,6 +10,7 @@ from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.textpos import LineIndex
 from vllm_kb.engine.scan import framework_site
 from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.scan.python_process import ImportTime
 from vllm_kb.engine.scan.python_values import (
     Scope,
     Unresolved,
@@ -89,6 +90,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
                         found.append((node, t, scope))
 
     visit(tree.body, module_scope)
+    importing = ImportTime(tree)
     by_id = {id(c): c for c, _, _ in found}
     absorbed: set[int] = set()
     sites = []
@@ -100,8 +102,24 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             continue
         site = _site(ctx, rel, text, version, call, target, scope, by_id, absorbed)
         site.env = dict(env)
+        site.launch.update(_process_facts(importing, tree, call, target))
         sites.append((id(call), site))
     return [s for cid, s in sites if cid not in absorbed]
+
+
+def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str) -> dict:
+    """Whether the engine is built when the module is imported (LLM() itself; for engine
+    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before."""
+    if target == "LLM":
+        builds = [call]
+    else:
+        builds = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and n.func.attr in ("from_engine_args", "from_vllm_config")]
+    at_import = [n for n in builds if importing.runs(n)]
+    out: dict = {"module_level": bool(at_import)}
+    if at_import:
+        out["cuda_before"] = importing.cuda_before(min(n.lineno for n in at_import))
+    return out
 
 
 def _env_assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:

@@ -30,7 +30,6 @@ class Setting:
 # Findings the scanners raise while reading a launch (engine/scan/scripts.py,
 # engine/scan/python_calls.py), with their default priority; engine/check/rules.py registers them.
 SCAN_FINDINGS = {
-    "model-flag": "P1",
     "stray-positional": "P0",
     "positional-arg": "P2",
 }
@@ -87,6 +86,7 @@ class Site:
     engine_elsewhere: bool = False
     tool: str | None = None  # the deployment tool that renders the command (production-stack, kserve, ray-serve …)
     container: dict | None = None  # container facts for launch checks: ipc, shm_size, gpus, runtime, tool
+    launch: dict = field(default_factory=dict)  # launch facts only the scanner sees: how the model reaches argv, module-level engines (facts.launch)
     peer: str | None = None  # id of the other half of a rollout server / trainer client pair  # a client of a rollout server: engine arguments belong to the server
 
     @property
