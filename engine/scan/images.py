@@ -60,9 +60,7 @@ def container_command(run, newest: str) -> list[Word] | None:
     if run.entrypoint:
         return run.entrypoint + argv
     first = argv[0].value if argv else None
-    if is_vllm_like_image(image) and (first is None or first.startswith("-") or not argv):
-        if not argv and first is None and image is None:
-            return None
+    if is_vllm_image(image) or is_vllm_like_image(image) and (not argv or (first or "").startswith("-")):
         line = run.image.line if run.image is not None else 1
         return [_synth(t, line) for t in entrypoint_for(image, newest)] + argv
     return argv or None

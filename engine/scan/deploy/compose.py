@@ -10,6 +10,7 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
+    is_vllm_image,
     is_vllm_like_image,
     launch_site,
     relocate,
@@ -73,7 +74,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                         w.line = ln
                     relocate(c.words, (ctx.read(rel) or "").splitlines(), ln)
                     words += c.words
-            elif part == "entrypoint" and val is None and is_vllm_like_image(image) and _flags_only(svc.get("command")):
+            elif part == "entrypoint" and val is None and (is_vllm_image(image) or is_vllm_like_image(image) and _flags_only(svc.get("command"))):
                 words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in entrypoint_for(image, ctx.catalog.newest)]
         if not words:
             continue

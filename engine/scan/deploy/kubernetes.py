@@ -9,6 +9,7 @@ from vllm_kb.engine.scan.deploy import kustomize
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
+    is_vllm_image,
     is_vllm_like_image,
     launch_site,
     yaml_word,
@@ -65,7 +66,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         words: list[Word] = []
         if isinstance(command, list):
             words += [yaml_word(str(t), doc.line_of(path + ("command", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(command)]
-        elif is_vllm_like_image(image) and (not isinstance(args, list) or not args or str(args[0]).startswith("-")):
+        elif is_vllm_image(image) or is_vllm_like_image(image) and (not isinstance(args, list) or not args or str(args[0]).startswith("-")):
             words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in entrypoint_for(image, ctx.catalog.newest)]
         if isinstance(args, list):
             words += [yaml_word(str(t), doc.line_of(path + ("args", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(args)]
