@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from vllm_kb.engine.kb import cel
-from vllm_kb.engine.check import memory
+from vllm_kb.engine.check import host_memory, memory
 from vllm_kb.engine.check.launch_facts import gpu_layout, launch_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
@@ -105,6 +105,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])
         if est:
             facts["memory"] = est
+    host = host_memory.estimate(facts)
+    if host:
+        facts["host"] = {**facts.get("host", {}), **host}
     return facts
 
 

@@ -60,8 +60,30 @@ def _as_kv(value: dict) -> str | None:
     return ",".join(f"{k}={v}" for k, v in value.items())
 
 
+def sleep_level(site: Site) -> int | None:
+    """The level the rollout engine sleeps at, where the framework decides it (TRL: level 2; verl:
+    2, or 1 with LoRA; OpenRLHF: 1; ms-swift: its sleep_level key — reference/rl-frameworks.md), or
+    what the script's own `llm.sleep(level=…)` says."""
+    keys = site.framework_keys or {}
+    if site.framework == "trl":
+        return 2
+    if site.framework == "openrlhf":
+        return 1
+    if site.framework == "verl":
+        lora = keys.get("actor_rollout_ref.model.lora_rank")
+        return 1 if isinstance(lora, int) and lora > 0 else 2
+    if site.framework == "ms-swift":
+        level = keys.get("sleep_level")
+        return level if level in (1, 2) else None
+    return site.launch.get("sleep_level")
+
+
 def launch_facts(site: Site) -> dict[str, Any]:
-    return {**arg_forms(site), **site.launch}
+    out = {**arg_forms(site), **site.launch}
+    level = sleep_level(site)
+    if level is not None:
+        out["sleep_level"] = level
+    return out
 
 
 def _int(v) -> int | None:

@@ -117,9 +117,30 @@ def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, targ
                   and n.func.attr in ("from_engine_args", "from_vllm_config")]
     at_import = [n for n in builds if importing.runs(n)]
     out: dict = {"module_level": bool(at_import)}
+    level = _sleep_level(tree)
+    if level is not None:
+        out["sleep_level"] = level
     if at_import:
         out["cuda_before"] = importing.cuda_before(min(n.lineno for n in at_import))
     return out
+
+
+def _sleep_level(tree: ast.Module) -> int | None:
+    """The level the script puts the engine to sleep at: `llm.sleep(level=2)`, `llm.sleep(1)`,
+    `llm.sleep()` (vLLM's default, 1); the deepest one when there are several."""
+    levels = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "sleep"):
+            continue
+        if isinstance(n.func.value, ast.Name) and n.func.value.id in ("time", "asyncio", "gevent", "trio", "anyio"):
+            continue
+        kw = next((k.value for k in n.keywords if k.arg == "level"), None)
+        arg = kw if kw is not None else (n.args[0] if n.args else None)
+        if arg is None and not n.keywords:
+            levels.append(1)
+        elif isinstance(arg, ast.Constant) and arg.value in (1, 2) and not isinstance(arg.value, bool):
+            levels.append(arg.value)
+    return min(levels) if levels else None
 
 
 def _env_assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:
