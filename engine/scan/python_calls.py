@@ -5,20 +5,18 @@ anything else is kept as unresolved with its source text."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.textpos import LineIndex
-from vllm_kb.engine.scan import framework_site
+from vllm_kb.engine.scan import framework_site, python_tools
 from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.scan.python_flow import Flow
+from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime
-from vllm_kb.engine.scan.python_values import (
-    Scope,
-    Unresolved,
-    _assignments,
-    _is_environ,
-    _Resolver,
-    _walk_no_defs,
-)
+from vllm_kb.engine.scan.python_scope import Scope, assignments, chain, function_scope
+from vllm_kb.engine.scan.python_settings import place, setting, spread
+from vllm_kb.engine.scan.python_values import _is_environ, _Resolver
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
 TARGETS = {
@@ -26,6 +24,8 @@ TARGETS = {
     "EngineArgs": ("EngineArgs()", "standalone_offline"),
     "AsyncEngineArgs": ("AsyncEngineArgs()", "standalone_serve"),
 }
+# words a file must hold to be read: vLLM itself, or a tool whose Python API drives it
+_GATE = ("vllm", "LLMConfig", "vLLMEngineProcessorConfig")
 # TRL trainer configs whose use_vllm / vllm_* keys drive a vLLM engine (trl ≥0.14 layout).
 TRL_CONFIGS = {"GRPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "XPOConfig", "NashMDConfig", "DistillationConfig"}
 
@@ -60,8 +60,20 @@ def _target(call: ast.Call, classes: dict[str, str], modules: set[str]) -> str |
     return None
 
 
+@dataclass
+class Found:
+    """A call the scanner reads, with what its values are resolved against."""
+    call: ast.Call
+    target: str
+    scope: Scope
+    levels: list  # (block, index) pairs from the module down to the statement that holds the call
+    cls: ast.ClassDef | None = None
+    fns: tuple = ()  # enclosing function definitions, outermost first (their decorators)
+    resolver: _Resolver | None = None
+
+
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
-    if "vllm" not in text:  # TRL configs use vllm_* / use_vllm keys too
+    if not any(w in text for w in _GATE):  # TRL configs use vllm_* / use_vllm keys too
         return []
     try:
         tree = parse_python(text, rel)
@@ -72,39 +84,70 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         ctx.skip(rel, "parse-error", detail=type(e).__name__)
         return []
     classes, modules = _imports(tree)
-    if not classes and not modules:
+    tools = python_tools.imports(tree)
+    if not classes and not modules and not tools.any() and "vllm" not in text:
         return []
     version = ctx.version_for(rel)
-    module_scope = Scope(_assignments(tree.body))
+    module_scope = Scope(assignments(tree.body))
     env = _env_assignments(tree, rel)
-    found: list[tuple[ast.Call, str, Scope]] = []
+    found: list[Found] = []
+    lines = LineIndex(text)
+    links = Links(ctx, rel, tree)
+    bound_env = python_tools.bound_env(ctx, rel)
 
-    def visit(body: list[ast.stmt], scope: Scope):
+    def visit(body: list[ast.stmt], scope: Scope, block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
         for stmt in body:
-            for node in _walk_no_defs(stmt):
+            for node in _walk_stmt(stmt):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    visit(node.body, Scope(_assignments(node.body), scope))
+                    visit(node.body, function_scope(node, scope), node.body, cls, fns + (node,))
+                elif isinstance(node, ast.ClassDef):
+                    visit(node.body, scope, block, node, fns)
                 elif isinstance(node, ast.Call):
-                    t = _target(node, classes, modules)
+                    t = _target(node, classes, modules) or tools.target(node)
                     if t:
-                        found.append((node, t, scope))
+                        found.append(Found(node, t, scope, chain(block, node), cls, fns))
 
-    visit(tree.body, module_scope)
+    visit(tree.body, module_scope, tree.body, None, ())
+    for f in found:
+        f.resolver = _Resolver(f.scope, {}, lines, links=links, cls=f.cls, env=bound_env, tree=tree)
+        try:
+            f.resolver.flow = Flow(f.levels, f.resolver)
+        except RecursionError:
+            f.resolver.flow = None
     importing = ImportTime(tree)
-    by_id = {id(c): c for c, _, _ in found}
+    by_id = {id(f.call): f.call for f in found}
+    for f in found:
+        f.resolver.calls = by_id
     absorbed: set[int] = set()
     sites = []
-    for call, target, scope in sorted(found, key=lambda x: (x[0].lineno, x[0].col_offset)):
+    for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
+        call, target = f.call, f.target
         if target in TRL_CONFIGS:
-            site = _trl_site(ctx, rel, text, call, target, scope, by_id)
-            if site is not None:
-                sites.append((id(call), site))
+            site = _trl_site(ctx, rel, text, call, target, f.resolver)
+        elif target in TARGETS:
+            site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed)
+            site.launch.update(_process_facts(importing, tree, call, target))
+        else:
+            site = python_tools.site(ctx, rel, text, version, f, tree)
+        if site is None:
             continue
-        site = _site(ctx, rel, text, version, call, target, scope, by_id, absorbed)
-        site.env = dict(env)
-        site.launch.update(_process_facts(importing, tree, call, target))
+        site.env = {**dict(env), **(site.env or {})}
+        python_tools.facts(ctx, rel, tree, f, site)
         sites.append((id(call), site))
     return [s for cid, s in sites if cid not in absorbed]
+
+
+def _walk_stmt(node: ast.AST):
+    """The nodes of a statement, stopping at (but yielding) nested functions and classes."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if n is not node and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if n is node and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(n))))
 
 
 def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str) -> dict:
@@ -168,41 +211,39 @@ def _env_value(name: str, node: ast.AST, rel: str) -> Setting:
     return Setting(name, None, False, rel, node.lineno, name, ast.unparse(node), "python-call", "not a literal")
 
 
-def _site(ctx, rel, text, version, call, target, scope, by_id, absorbed) -> Site:
+def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed) -> Site:
     kind, mode = TARGETS[target]
     site = Site(file=rel, line=call.lineno, syntax="python-call", kind=kind, mode=mode,
                 mode_evidence=f"{rel}:{call.lineno}", end_line=call.end_lineno or call.lineno)
-    resolver = _Resolver(scope, by_id, LineIndex(text))
     if call.args:
         first = call.args[0]
         if isinstance(first, ast.Starred):
             site.opaque.append({"code": "spread", "what": "*" + ast.unparse(first.value), "where": f"{rel}:{first.lineno}"})
         else:
-            site.model = _setting(resolver, "model", first, rel, text, "")
+            site.model = setting(resolver, "model", first, rel, text, "")
         for extra in call.args[1:]:
             site.remarks.append(Finding("positional-arg", msg("finding.positional_arg", arg=ast.unparse(extra)), rel, extra.lineno, None))
     for kw in call.keywords:
         if kw.arg is None:
-            _spread(ctx, site, resolver, kw.value, rel, text, version, by_id, absorbed)
+            spread(ctx, site, resolver, kw.value, rel, text, version, by_id, absorbed)
             continue
-        s = _setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))
-        _place(ctx, site, s, version)
+        s = setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))
+        place(ctx, site, s, version)
     site.source = {"call": call, "text": text, "target": target, "func": ast.get_source_segment(text, call.func) or target}
     return site
 
 
-def _trl_site(ctx, rel, text, call, target, scope, by_id) -> Site | None:
+def _trl_site(ctx, rel, text, call, target, resolver) -> Site | None:
     """GRPOConfig(use_vllm=True, vllm_mode=…, vllm_gpu_memory_utilization=…): TRL's keys, mapped
     to engine arguments by knowledge/frameworks/trl.yaml."""
     from vllm_kb.engine.kb import frameworks
 
     fw = frameworks.get("trl")
-    resolver = _Resolver(scope, by_id, LineIndex(text))
     entries = []
     for kw in call.keywords:
         if kw.arg is None:
             continue
-        entries.append(framework_site.Entry(kw.arg, _setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))))
+        entries.append(framework_site.Entry(kw.arg, setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))))
     site = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
                                  syntax="python-call", kind=f"{target}()", version=ctx.framework_version(rel, fw.package),
                                  source={"call": call, "text": text, "target": target,
@@ -214,7 +255,7 @@ def _trl_site(ctx, rel, text, call, target, scope, by_id) -> Site | None:
     if site is not None and site.model is None:
         node = _trainer_model(text)
         if node is not None:
-            site.model = _setting(resolver, "model", node, rel, text, "model")
+            site.model = setting(resolver, "model", node, rel, text, "model")
     return site
 
 
@@ -237,74 +278,3 @@ def _trainer_model(text: str):
 
 def _call_name(func) -> str:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-
-
-def _place(ctx, site: Site, s: Setting, version: str) -> None:
-    if s.name == "model":
-        site.model = s
-        return
-    entry = ctx.catalog.arg(s.name)
-    if entry is None or not ctx.catalog.is_engine_arg(s.name):
-        s.known = False
-        site.unknown[s.name] = s
-        return
-    s.known = entry.exists(version)
-    if s.resolved and entry.field("type", version) == "float" and isinstance(s.value, int) and not isinstance(s.value, bool):
-        s.value = float(s.value)
-    site.set(s)
-
-
-def _setting(resolver, name, node, rel, text, key, item=None) -> Setting:
-    """`item` spans the whole `key=value` / `"key": value` entry (start node, end node)."""
-    raw = ast.get_source_segment(text, node) or ast.unparse(node)
-    pos = {"value": resolver.lines.span(node)}
-    if item is not None:
-        first, last = item
-        pos["item"] = (resolver.lines.offset(first.lineno, first.col_offset), resolver.lines.offset(last.end_lineno, last.end_col_offset))
-    try:
-        resolver.assumed = None
-        value = resolver.value(node)
-        return Setting(name, value, value is not None, rel, node.lineno, key, raw, "python-call", resolver.assumed, pos=pos)
-    except Unresolved as u:
-        return Setting(name, None, False, rel, node.lineno, key, raw, "python-call", u.why or f"`{raw}` is not a literal", pos=pos)
-
-
-def _spread(ctx, site, resolver, node, rel, text, version, by_id, absorbed) -> None:
-    # **asdict(engine_args) / **vars(engine_args) where engine_args = EngineArgs(...)
-    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and len(node.args) == 1:
-        fname = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-        arg = node.args[0]
-        if fname in ("asdict", "vars") and isinstance(arg, ast.Name):
-            bound = resolver.scope.lookup(arg.id)
-            if isinstance(bound, ast.Call) and id(bound) in by_id:
-                absorbed.add(id(bound))
-                for kw in bound.keywords:
-                    if kw.arg is None:
-                        _spread(ctx, site, resolver, kw.value, rel, text, version, by_id, absorbed)
-                    else:
-                        _place(ctx, site, _setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw)), version)
-                if bound.args and site.model is None:
-                    site.model = _setting(resolver, "model", bound.args[0], rel, text, "")
-                return
-    # A literal mapping (directly, or through one name bound to it): one setting per entry,
-    # each with its own position so a fix edits the entry where it is written.
-    target = resolver.scope.lookup(node.id) if isinstance(node, ast.Name) else node
-    entries = None
-    if isinstance(target, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in target.keys if k is not None) and None not in target.keys:
-        entries = [(k.value, v, (k, v)) for k, v in zip(target.keys, target.values)]
-    elif isinstance(target, ast.Call) and isinstance(target.func, ast.Name) and target.func.id == "dict" and not target.args and all(kw.arg for kw in target.keywords):
-        entries = [(kw.arg, kw.value, (kw, kw)) for kw in target.keywords]
-    if entries is not None:
-        for key, value_node, item in entries:
-            _place(ctx, site, _setting(resolver, key, value_node, rel, text, key, item), version)
-        return
-    try:
-        value = resolver.value(node)
-    except Unresolved:
-        site.opaque.append({"code": "spread", "what": "**" + (ast.get_source_segment(text, node) or ast.unparse(node)), "where": f"{rel}:{node.lineno}"})
-        return
-    if not isinstance(value, dict):
-        site.opaque.append({"code": "not-mapping", "what": "**" + ast.unparse(node), "where": f"{rel}:{node.lineno}"})
-        return
-    for k, v in value.items():
-        _place(ctx, site, Setting(str(k), v, v is not None, rel, node.lineno, str(k), repr(v), "python-call"), version)
