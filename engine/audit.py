@@ -40,6 +40,7 @@ def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None 
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
+    colocation.trainer_overlap([(p[0], p[2]) for p in prepared])  # a rollout server on its trainer's GPUs
     reports = []
     for site, choice, facts in prepared:
         try:
@@ -75,7 +76,9 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
 
 def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext) -> SiteReport:
     resolved = cat.resolve(choice.version)
-    unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items() if not s.resolved}
+    # an argument sized by the GPUs the process sees is known once --gpu says how many there are
+    unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items()
+                  if not s.resolved and not (n in site.device_args and n in facts["engine"])}
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)

@@ -221,3 +221,17 @@ LLM(os.environ["MODEL"], tensor_parallel_size=torch.cuda.device_count())
     (s,) = got.values()
     assert not s.model.resolved and not s.settings["tensor_parallel_size"].resolved
     assert "GPUs" in s.settings["tensor_parallel_size"].note
+
+
+def test_xinference_launch_model_forwards_engine_keywords(tmp_path):
+    got = sites(tmp_path, {"x.py": '''
+from xinference.client import Client
+c = Client("http://localhost:9997")
+c.launch_model(model_name="qwen2.5-instruct", model_engine="vLLM", size_in_billions=7, n_gpu=2,
+               gpu_memory_utilization=0.85, max_model_len=8192)
+c.launch_model(model_name="bge-m3", model_type="embedding", model_engine="sentence_transformers")
+'''})
+    (s,) = got.values()
+    assert s.tool == "xinference" and s.mode == "framework_integrated" and not s.model.resolved
+    assert values(s) == {"gpu_memory_utilization": 0.85, "max_model_len": 8192, "tensor_parallel_size": 2}
+    assert s.gpu_request == 2 and s.framework_defaults["swap_space"] == 4

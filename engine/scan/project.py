@@ -186,7 +186,8 @@ def _port(s: Site):
 # Words a script must contain to be worth lexing; a script that launches a training script
 # through a launcher may name vLLM only in the recipe it passes (accelerate launch x.py --config r.yaml).
 _FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
-                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config")
+                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config", "actor_rollout_ref", "trl.scripts",
+                    "vLLM", "VLLM")
 
 
 def _framework_words(text: str) -> bool:

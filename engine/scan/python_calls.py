@@ -25,7 +25,7 @@ TARGETS = {
     "AsyncEngineArgs": ("AsyncEngineArgs()", "standalone_serve"),
 }
 # words a file must hold to be read: vLLM itself, or a tool whose Python API drives it
-_GATE = ("vllm", "LLMConfig", "vLLMEngineProcessorConfig")
+_GATE = ("vllm", "vLLM", "LLMConfig")
 # TRL trainer configs whose use_vllm / vllm_* keys drive a vLLM engine (trl ≥0.14 layout).
 TRL_CONFIGS = {"GRPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "XPOConfig", "NashMDConfig", "DistillationConfig"}
 
@@ -85,7 +85,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         return []
     classes, modules = _imports(tree)
     tools = python_tools.imports(tree)
-    if not classes and not modules and not tools.any() and "vllm" not in text:
+    if not classes and not modules and not tools.any() and "vllm" not in text.lower():
         return []
     version = ctx.version_for(rel)
     module_scope = Scope(assignments(tree.body))
@@ -132,6 +132,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         if site is None:
             continue
         site.env = {**dict(env), **(site.env or {})}
+        framework_site.device_tp(site)
         python_tools.facts(ctx, rel, tree, f, site)
         sites.append((id(call), site))
     return [s for cid, s in sites if cid not in absorbed]

@@ -13,7 +13,7 @@ from vllm_kb.engine.scan import framework_site, python_argv
 from vllm_kb.engine.scan.python_facts import bound_env, facts  # noqa: F401 — re-exported for python_calls
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
-from vllm_kb.engine.scan.python_settings import place_item, place_items, setting
+from vllm_kb.engine.scan.python_settings import place, place_item, place_items, setting
 from vllm_kb.engine.scan.site import Setting, Site
 
 # (module prefix, name) → target
@@ -53,6 +53,8 @@ class Tools:
                     return target
             if f.attr in _SERVER_FUNCS and full.startswith("vllm"):
                 return "openai-server"
+        if isinstance(f, ast.Attribute) and f.attr == "launch_model" and any(k.arg == "model_engine" for k in call.keywords):
+            return "xinference"
         if self.subprocess.spawns(call):
             return "subprocess"
         return None
@@ -85,7 +87,45 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
         return _openai_server(ctx, rel, text, version, call, r)
     if f.target == "subprocess":
         return python_argv.site(ctx, rel, text, call, r)
+    if f.target == "xinference":
+        return _xinference(ctx, rel, text, version, call, r)
     return None
+
+
+def _xinference(ctx, rel, text, version, call, r) -> Site | None:
+    """`client.launch_model(model_name=…, model_engine="vllm", n_gpu=2, gpu_memory_utilization=0.9)`:
+    keywords that are not Xinference's own go to the engine."""
+    from vllm_kb.engine.kb import deploy_tools
+    from vllm_kb.engine.scan import tool_launch
+
+    kw = {k.arg: k for k in call.keywords if k.arg}
+    engine = setting(r, "model_engine", kw["model_engine"].value, rel, text, "model_engine")
+    if not (engine.resolved and str(engine.value).lower() == "vllm"):
+        return None
+    know = deploy_tools.load("xinference")
+    site = Site(file=rel, line=call.lineno, syntax="python-call", kind="xinference launch_model()", mode="framework_integrated",
+                mode_evidence=f"{rel}:{call.lineno}", end_line=call.end_lineno or call.lineno)
+    site.tool = "xinference"
+    for name, k in kw.items():
+        if name not in know["python_keys"]:
+            place(ctx, site, setting(r, name, k.value, rel, text, name, (k, k)), version)
+    if "model_path" in kw:
+        site.model = setting(r, "model", kw["model_path"].value, rel, text, "model_path")
+    else:
+        name = setting(r, "model_name", kw["model_name"].value, rel, text, "model_name") if "model_name" in kw else None
+        site.model = Setting("model", None, False, rel, call.lineno, "model_name", name.raw if name else "", "python-call",
+                             f"Xinference's model `{name.value if name else '?'}`: the weights its registry names")
+    gpus = None
+    if "gpu_idx" in kw:
+        v = setting(r, "gpu_idx", kw["gpu_idx"].value, rel, text, "gpu_idx").value
+        gpus = len(v) if isinstance(v, list) else (1 if isinstance(v, int) else None)
+    elif "n_gpu" in kw:
+        v = setting(r, "n_gpu", kw["n_gpu"].value, rel, text, "n_gpu").value
+        gpus = v if isinstance(v, int) and not isinstance(v, bool) else None
+    tool_launch.place_tp(site, gpus, rel, call.lineno, "n_gpu")
+    site.framework_defaults = {k: v for k, v in know["defaults"].items() if k not in site.settings}
+    site.source = {"call": call, "text": text, "target": "xinference", "func": ast.get_source_segment(text, call.func)}
+    return site
 
 
 def _mapping(r, node) -> TrackedDict | None:

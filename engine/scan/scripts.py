@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import framework_site, fw_launch, serve_config
+from vllm_kb.engine.scan import framework_site, fw_launch, serve_config, tool_launch
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -58,15 +58,26 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     launch = find_launch(c.words)
     if launch is not None:
         site = _site(ctx, rel, version, cmd, launch, c.env, c.ex, syntax=syntax)
+    elif (fw := fw_launch.find(c.words, ctx=ctx, rel=rel)) is not None:
+        site = _framework_site(ctx, rel, version, cmd, fw, c.env, c.ex)
+    elif (tl := tool_launch.find(c.words)) is not None:
+        site = tool_launch.site(ctx, rel, version, cmd, tl, _prefix_env(c, tl.env, rel), syntax)
     else:
-        fw = fw_launch.find(c.words, ctx=ctx, rel=rel)
-        site = _framework_site(ctx, rel, version, cmd, fw, c.env, c.ex) if fw is not None else None
+        site = None
     if site is not None and c.container:
         site.image = image
         site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file")}
         site.container["tool"] = "docker run"
         site.gpu_request = c.container.get("gpu_count")
     return site
+
+
+def _prefix_env(c: Candidate, prefix, rel: str) -> dict:
+    env = dict(c.env)
+    for name, val, _idx in prefix:
+        c.ex.expand(val)
+        env[name] = _env_setting(name, val, rel)
+    return env
 
 
 def _note_helm(ctx: ScanContext, rel: str, words) -> None:
@@ -104,8 +115,13 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
         site = _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version)
     else:
         found, positionals, opaque = fw_launch.entries(words, launch, rel)
-        config = _framework_config(ctx, rel, launch, found, positionals)
-        entries = (fw_launch.config_entries(ctx, config, launch.framework, flatten=launch.framework == "verl") if config else []) + found
+        config = _framework_config(ctx, rel, launch, found, positionals) or launch.config
+        flatten = launch.framework == "verl"
+        bases = [] if config != launch.config else launch.base_configs
+        entries = [e for b in bases for e in fw_launch.config_entries(ctx, b, launch.framework, flatten=flatten)]
+        entries += (fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten) if config else []) + found
+        if launch.command == "generate":
+            fw_launch.generation_keys(entries)
         site = framework_site.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,
                                      syntax="hydra-override" if launch.style == "hydra" else "cli", kind=launch.kind,
                                      version=fw_version, command=launch.command,
@@ -118,6 +134,7 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
     if site is None:
         return None
     site.env = {**env, **site.env}
+    framework_site.device_tp(site)
     if not launch.serve:  # `trl vllm-serve` takes both spellings: keep the one the script uses
         site.flag_style = "snake"
     return site
@@ -180,8 +197,12 @@ def _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version) -> Site | No
     site.unknown = dict(parsed.unknown)
     site.model = parsed.model
     site.framework_version = fw_version
-    applies = lambda item: frameworks.version_matches(item.get("trl"), fw_version)  # noqa: E731
+    def applies(item) -> bool:  # an unpinned TRL is read as the newest: what older releases alone did is left out
+        spec = item.get("trl")
+        return frameworks.version_matches(spec, fw_version) if fw_version else "<" not in (spec or "")
+
     site.fixed = {f["arg"]: f["value"] for f in serve.get("fixed", []) if applies(f)}
+    site.framework_defaults = {d["arg"]: d["value"] for d in serve.get("defaults", []) if applies(d) and d["arg"] not in site.settings}
     for e in serve.get("env", []):
         if applies(e):
             site.env[e["name"]] = Setting(e["name"], e["value"], True, rel, cmd.line, e["name"], e["value"], "cli", "set by trl vllm-serve")
