@@ -47,7 +47,7 @@ def test_totals(capsys):
 
 
 # The rates reached; raise them as checks land, never lower them to make a test pass.
-RATE_PREDICTED = 0.73
-RATE_FIX = 0.84
-MIN_FAILURES = 19
-MIN_CONTROLS = 5
+RATE_PREDICTED = 0.83  # 25/30: docker run in scripts read as launches (issue 16)
+RATE_FIX = 0.88
+MIN_FAILURES = 30
+MIN_CONTROLS = 9

@@ -8,7 +8,7 @@ from typing import Any
 
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import host_memory, memory
-from vllm_kb.engine.check.launch_facts import gpu_layout, launch_facts
+from vllm_kb.engine.check.launch_facts import gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -104,6 +104,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             engine[name] = count
     facts["engine"] = engine
     facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count")))
+    facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     facts["site"]["pooling"] = _pooling(engine)
     if mf and facts.get("gpu"):
         est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])

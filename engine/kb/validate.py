@@ -23,6 +23,7 @@ FILES = [
     (("i18n.yaml",), "i18n"),
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
     (("vllm", "renames.yaml"), "renames"),
+    (("vllm", "parsers.yaml"), "parsers"),
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
 ]
@@ -209,6 +210,8 @@ class Validator:
 
     def fix_target(self, file, id_, path, op, versions: list[str]) -> None:
         """A fix names a real argument or env var, and one that exists wherever it is set."""
+        if op.kind == "pin":
+            return  # a package's version, not an argument (the schema lists the packages)
         is_env = op.is_env
         entry = self.cat.env(op.target) if is_env else self.cat.arg(op.target)
         what = f"env var {op.target!r}" if is_env else f"argument {op.target!r}"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.textpos import LineIndex
-from vllm_kb.engine.scan import framework_site, python_tools
+from vllm_kb.engine.scan import framework_site, python_tools, words
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
@@ -24,8 +24,6 @@ TARGETS = {
     "EngineArgs": ("EngineArgs()", "standalone_offline"),
     "AsyncEngineArgs": ("AsyncEngineArgs()", "standalone_serve"),
 }
-# words a file must hold to be read: vLLM itself, or a tool whose Python API drives it
-_GATE = ("vllm", "vLLM", "LLMConfig")
 # TRL trainer configs whose use_vllm / vllm_* keys drive a vLLM engine (trl ≥0.14 layout).
 TRL_CONFIGS = {"GRPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "XPOConfig", "NashMDConfig", "DistillationConfig"}
 
@@ -73,7 +71,7 @@ class Found:
 
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
-    if not any(w in text for w in _GATE):  # TRL configs use vllm_* / use_vllm keys too
+    if not words.python_candidate(text):  # TRL configs use vllm_* / use_vllm keys too
         return []
     try:
         tree = parse_python(text, rel)

@@ -100,16 +100,19 @@ def _injected_env(data: dict) -> dict[str, str]:
 
 
 def _shm(data: dict, path: tuple, container: dict) -> dict:
-    """/dev/shm from a memory-backed emptyDir volume the container mounts there."""
-    mount = next((m.get("name") for m in container.get("volumeMounts") or [] if isinstance(m, dict)
-                  and str(m.get("mountPath", "")).rstrip("/") == "/dev/shm"), None)
-    if mount is None:
-        return {}
+    """/dev/shm from a memory-backed emptyDir volume the container mounts there; the pod's
+    hostIPC shares the host's."""
     pod = data
     for p in path[:-2]:
         pod = pod[p] if isinstance(pod, (dict, list)) else {}
+    out: dict = {"ipc": "host"} if isinstance(pod, dict) and pod.get("hostIPC") is True else {}
+    mount = next((m.get("name") for m in container.get("volumeMounts") or [] if isinstance(m, dict)
+                  and str(m.get("mountPath", "")).rstrip("/") == "/dev/shm"), None)
+    if mount is None:
+        return out
     for v in (pod.get("volumes") or []) if isinstance(pod, dict) else []:
         if isinstance(v, dict) and v.get("name") == mount and isinstance(v.get("emptyDir"), dict):
             ed = v["emptyDir"]
-            return {"shm_size": str(ed["sizeLimit"]) if ed.get("sizeLimit") else "unbounded"} if ed.get("medium") == "Memory" else {}
-    return {}
+            if ed.get("medium") == "Memory":
+                out["shm_size"] = str(ed["sizeLimit"]) if ed.get("sizeLimit") else "unbounded"
+    return out

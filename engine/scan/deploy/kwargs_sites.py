@@ -103,6 +103,4 @@ def _llm_config(ctx, rel, doc, item: dict, path: tuple, off: int) -> Site:
     pp = kwargs.get("pipeline_parallel_size", 1)
     if all(isinstance(x, int) and not isinstance(x, bool) for x in (tp, pp)):
         site.gpu_request = tp * pp
-    if item.get("accelerator_type"):
-        site.container = {"tool": "ray-serve", "accelerator_type": str(item["accelerator_type"])}
     return site

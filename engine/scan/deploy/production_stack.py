@@ -87,8 +87,10 @@ def _entry(ctx, rel, doc, base, spec, spec_root, kb, chart) -> Site | None:
     if ray:
         head = int_gpus(((spec.get("raySpec") or {}).get("headNode") or {}).get("requestGPU")) or 0
         site.gpu_request = head + (int_gpus(spec.get("replicaCount")) or 1) * (site.gpu_request or 0) or None
-    if spec.get("shmSize"):
-        site.container = {"tool": "production-stack", "shm_size": str(spec["shmSize"])}
+    site.container = {"tool": "helm"}
+    shm = kb.get("shm", {})
+    if not ray and cfg is not None and shm.get("when_key") in cfg and in_range(shm.get("charts"), chart):
+        site.container["shm_size"] = str(spec.get("shmSize") or shm["default"])
     for st in site.settings.values():  # named as written in the values, not as the flag the chart emits
         if st.line in written and st.key.startswith("--"):
             st.key, st.raw = written[st.line][0], plain_yaml(written[st.line][1])
