@@ -124,12 +124,51 @@ def _pooling(engine: dict[str, Any]) -> bool:
             or engine.get("convert") in _POOLING_TASKS)
 
 
+def usage_context(site: dict) -> str | None:
+    """vLLM's UsageContext for a site's facts: the OpenAI server, LLM(), or another entry point
+    (EngineArgs()/AsyncEngineArgs() build engines in ENGINE_CONTEXT); None for a framework's
+    own engine, whose context is the framework's business."""
+    if site.get("serves_http"):
+        return "serve"
+    kind = site.get("kind")
+    if kind == "LLM()":
+        return "llm"
+    if kind in ("EngineArgs()", "AsyncEngineArgs()"):
+        return "other"
+    return None
+
+
+def context_defaults(facts: dict, version: str, cat: Catalog | None = None) -> dict[str, Any]:
+    """max_num_seqs / max_num_batched_tokens as vLLM sets them when unset, by usage context and
+    GPU (the catalog's context_defaults), doubled or halved by a performance_mode."""
+    from vllm_kb.engine.kb import catalog as catalog_mod
+
+    cat = cat or catalog_mod.load()
+    ctx = usage_context(facts.get("site") or {})
+    if ctx is None:
+        return {}
+    g = facts.get("gpu")
+    gpu = {"memory_gib": g.get("memory_gib"), "name": g.get("name"), "capability": g.get("compute_capability")} if g else None
+    out = {}
+    for arg in ("max_num_seqs", "max_num_batched_tokens"):
+        value = cat.context_default(arg, version, ctx, gpu)
+        if value is not None:
+            out[arg] = value
+    args = facts.get("args") or {}
+    mode = args.get("performance_mode")
+    effects = cat.performance_mode(str(mode), version) if mode else None
+    for arg, eff in (effects or {}).items():
+        if arg in out and arg not in args and "multiply" in eff:
+            out[arg] = out[arg] * eff["multiply"]
+    return out
+
+
 def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, Any]:
-    """Defaults vLLM decides at start-up (declared None in EngineArgs), from
-    knowledge/vllm/effective_defaults.yaml."""
+    """Defaults vLLM decides at start-up (declared None in EngineArgs): the catalog's context
+    defaults, then knowledge/vllm/effective_defaults.yaml."""
     from vllm_kb.engine.kb.versions import SpecifierSet
 
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = context_defaults(facts, version)
     act = cel.Activation(facts)
     for d in kb.effective_defaults:
         if d.get("vllm") and not SpecifierSet(d["vllm"]).contains(version):

@@ -26,6 +26,7 @@ FILES = [
     (("vllm", "parsers.yaml"), "parsers"),
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
+    (("frameworks", "compat.yaml"), "compat"),
 ]
 OBS_FIELDS = ("kind", "name", "file", "line", "vllm_context", "extras", "framework", "mode", "syntax")
 FACT_GROUPS_FREE = ("args", "engine", "env")
@@ -77,6 +78,10 @@ class Validator:
         catalog_errs = schemas.errors("catalog", self.cat.raw)
         for path, msg in catalog_errs[:20]:
             self.add("knowledge/vllm/catalog.json", "", schemas.json_path(path), msg)
+        from vllm_kb.engine.kb import compat
+
+        for path, msg in schemas.errors("framework_catalog", compat.framework_catalog())[:20]:
+            self.add("knowledge/frameworks/catalog.json", "", schemas.json_path(path), msg)
         self.manifest()
         try:
             kb = Knowledge()
@@ -88,6 +93,7 @@ class Validator:
         self.effective_defaults()
         self.renames()
         self.frameworks()
+        self.claims()
         self.triggers()
         self.i18n_usage()
         counts = self.stages()
@@ -324,6 +330,14 @@ class Validator:
                     for path in p.paths:
                         if path[0] not in ("keys", "command", "framework", "vllm"):
                             self.add(name, "", f"{section}[{i}].when", f"unknown name {'.'.join(path)!r} (keys, command, framework.version, vllm.version)")
+
+    def claims(self) -> None:
+        """Every versioned claim against the catalogs, in every release it covers (engine/kb/claims)."""
+        from vllm_kb.engine.kb import claims
+        from vllm_kb.engine.kb.claims import frameworks as fw_claims
+
+        for file, id_, path, msg in claims.problems(self.cat) + fw_claims.problems():
+            self.add(file, id_, path, msg)
 
     def triggers(self) -> None:
         """Trigger ids are unique and each `when` compiles and reads only `obs`."""

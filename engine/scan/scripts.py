@@ -201,7 +201,7 @@ def _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version) -> Site | No
         spec = item.get("trl")
         return frameworks.version_matches(spec, fw_version) if fw_version else "<" not in (spec or "")
 
-    site.fixed = {f["arg"]: f["value"] for f in serve.get("fixed", []) if applies(f)}
+    site.fixed = {f["arg"]: f["value"] for f in serve.get("own_fixed", []) + serve.get("fixed", []) if applies(f)}
     site.framework_defaults = {d["arg"]: d["value"] for d in serve.get("defaults", []) if applies(d) and d["arg"] not in site.settings}
     for e in serve.get("env", []):
         if applies(e):
