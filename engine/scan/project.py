@@ -63,6 +63,13 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
             text = ctx.read(rel)
             if text is not None:
                 all_pins += _guarded(ctx, rel, pins_mod.scan, text)
+    # pins above the audited folder, up to its repository's root, stand where the folder has none
+    have = {(p.folder, p.package) for p in all_pins}
+    nearest: dict[str, str] = {}
+    for p in pins_mod.pins_above(ctx, ctx.root):
+        first = nearest.setdefault(p.package, p.file)
+        if ("", p.package) not in have and p.file == first:
+            all_pins.append(p)
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
     for p in all_pins:
