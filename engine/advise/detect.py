@@ -44,15 +44,16 @@ class Observation:
     framework: str = ""
     mode: str = ""
     syntax: str = ""
+    tool: str = ""  # a site's deployment tool (production-stack, kserve, ray-serve, modal …)
 
     def facts(self) -> dict[str, Any]:
         return {"obs": {"kind": self.kind, "name": self.name, "file": self.file, "line": self.line,
                         "vllm_context": self.vllm_context, "extras": list(self.extras),
-                        "framework": self.framework, "mode": self.mode, "syntax": self.syntax}}
+                        "framework": self.framework, "mode": self.mode, "syntax": self.syntax, "tool": self.tool}}
 
     def signature(self) -> tuple:
         """Everything a trigger may look at except where: equal signatures get one evaluation."""
-        return (self.kind, self.name, self.vllm_context, self.extras, self.framework, self.mode, self.syntax)
+        return (self.kind, self.name, self.vllm_context, self.extras, self.framework, self.mode, self.syntax, self.tool)
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,8 @@ def collect(sc: Scan) -> list[Observation]:
     for p in sc.pins:
         out.append(Observation("pin", p.package, p.file, p.line, p.text, extras=tuple(p.extras)))
     for s in sc.sites:
-        out.append(Observation("site", s.kind, s.file, s.line, s.kind, framework=s.framework, mode=s.mode, syntax=s.syntax))
+        out.append(Observation("site", s.kind, s.file, s.line, f"{s.kind} ({s.tool})" if s.tool else s.kind,
+                               framework=s.framework, mode=s.mode, syntax=s.syntax, tool=s.tool or ""))
         for name, st in s.env.items():
             out.append(Observation("env", name, getattr(st, "file", None) or s.file, st.line or s.line, name))
     for rel in sc.files:
