@@ -54,7 +54,7 @@ def scan_github(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             first = block_first_line(lines, key_line, step["run"])
             known = {k: _EXPR.sub(lambda m: _expr(m.group(1), ctx_vals), str(v)) for k, v in step_env.items()}
             settings = {k: Setting(k, v, "\ue000" not in v, rel, doc.line_of(base + ("steps", i)), k, v, "ci") for k, v in known.items()}
-            out += script_sites(ctx, rel, script, first, known=known, env=settings, notes=_notes(step["run"], inputs))
+            out += script_sites(ctx, rel, script, first, known=known, env=settings)
     return out
 
 
@@ -108,14 +108,10 @@ def _inputs(data: dict) -> dict[str, str]:
 def _expr(expr: str, values: dict) -> str:
     m = re.fullmatch(r"(inputs|matrix|env)\.([\w-]+)", expr.strip())
     if m:
-        src = values.get(m.group(1)) or {}
-        v = src.get(m.group(2))
+        src = values.get(m.group(1))
+        v = src.get(m.group(2)) if isinstance(src, dict) else None  # `matrix: ${{ fromJson(…) }}` is a string
         if isinstance(v, list):
             v = v[0] if len(v) == 1 else None
         if v is not None and not isinstance(v, (dict, list)):
             return str(v)
     return hole("${{" + re.sub(r"\s+", "", expr) + "}}")
-
-
-def _notes(run: str, inputs: dict) -> dict[str, str]:
-    return {}

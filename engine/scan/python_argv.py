@@ -21,6 +21,7 @@ _SUBPROCESS = {"Popen", "run", "call", "check_call", "check_output"}
 _OS = {"system": "shell", "popen": "shell", "execvp": "exec", "execv": "exec", "execvpe": "exec", "execve": "exec",
        "spawnvp": "spawn", "spawnv": "spawn"}
 _ASYNCIO = {"create_subprocess_exec": "star", "create_subprocess_shell": "shell"}
+SPAWN_NAMES = frozenset(_SUBPROCESS | set(_OS) | set(_ASYNCIO))
 
 
 @dataclass
@@ -47,9 +48,9 @@ class Spawners:
         return (mod == "subprocess" and fn in _SUBPROCESS) or (mod == "os" and fn in _OS) or (mod == "asyncio" and fn in _ASYNCIO)
 
 
-def spawners(tree: ast.Module) -> Spawners:
+def spawners(imported: list) -> Spawners:
     s = Spawners()
-    for node in ast.walk(tree):
+    for node in imported:
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.name in ("subprocess", "os", "asyncio"):
@@ -61,7 +62,7 @@ def spawners(tree: ast.Module) -> Spawners:
 
 
 def site(ctx, rel: str, text: str, call: ast.Call, r) -> Site | None:
-    got = spawners(r.tree).kind(call) if r.tree is not None else None
+    got = r.spawners.kind(call) if getattr(r, "spawners", None) is not None else None
     if got is None or not call.args:
         return None
     mod, fn = got
@@ -144,8 +145,11 @@ def _shown(it: Item, r) -> str:
 
 def _word(it: Item, r, text: str) -> Word:
     line = it.node.lineno if it.node is not None and hasattr(it.node, "lineno") else 0
-    raw = (ast.get_source_segment(text, it.node) if it.node is not None and hasattr(it.node, "lineno") else None) or \
-        (ast.unparse(it.node) if it.node is not None else "?")
+    if it.node is not None and hasattr(it.node, "lineno"):
+        a, b = r.lines.span(it.node)
+        raw = text[a:b]
+    else:
+        raw = ast.unparse(it.node) if it.node is not None else "?"
     value = None
     why = raw
     if it.node is not None:

@@ -28,11 +28,15 @@ TARGETS = {
 TRL_CONFIGS = {"GRPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "XPOConfig", "NashMDConfig", "DistillationConfig"}
 
 
-def _imports(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
+def _callees() -> frozenset[str]:
+    return frozenset(TARGETS) | TRL_CONFIGS | python_tools.CALLEES
+
+
+def _imports(imported: list) -> tuple[dict[str, str], set[str]]:
     """Local names bound to vLLM/TRL target classes, and local names bound to those modules."""
     classes: dict[str, str] = {}
     modules: set[str] = set()
-    for node in ast.walk(tree):
+    for node in imported:
         if isinstance(node, ast.ImportFrom) and node.module:
             top = node.module.split(".")[0]
             for a in node.names:
@@ -63,7 +67,7 @@ class Found:
     """A call the scanner reads, with what its values are resolved against."""
     call: ast.Call
     target: str
-    scope: Scope
+    scope: Scope | None
     levels: list  # (block, index) pairs from the module down to the statement that holds the call
     cls: ast.ClassDef | None = None
     fns: tuple = ()  # enclosing function definitions, outermost first (their decorators)
@@ -81,33 +85,49 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     except (ValueError, RecursionError, MemoryError) as e:
         ctx.skip(rel, "parse-error", detail=type(e).__name__)
         return []
-    classes, modules = _imports(tree)
-    tools = python_tools.imports(tree)
-    if not classes and not modules and not tools.any() and "vllm" not in text.lower():
-        return []
-    version = ctx.version_for(rel)
-    module_scope = Scope(assignments(tree.body))
-    env = _env_assignments(tree, rel)
-    found: list[Found] = []
-    lines = LineIndex(text)
-    links = Links(ctx, rel, tree)
-    bound_env = python_tools.bound_env(ctx, rel)
+    # one walk: the imports, and the calls whose callee's name can be a target
+    imported: list = []
+    candidates: list[tuple] = []
 
-    def visit(body: list[ast.stmt], scope: Scope, block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
+    def visit(body: list[ast.stmt], block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
         for stmt in body:
             for node in _walk_stmt(stmt):
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    visit(node.body, function_scope(node, scope), node.body, cls, fns + (node,))
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    imported.append(node)
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    visit(node.body, node.body, cls, fns + (node,))
                 elif isinstance(node, ast.ClassDef):
-                    visit(node.body, scope, block, node, fns)
-                elif isinstance(node, ast.Call):
-                    t = _target(node, classes, modules) or tools.target(node)
-                    if t:
-                        found.append(Found(node, t, scope, chain(block, node), cls, fns))
+                    visit(node.body, block, node, fns)
+                elif isinstance(node, ast.Call) and _call_name(node.func) in _CALLEES:
+                    candidates.append((node, block, cls, fns))
 
-    visit(tree.body, module_scope, tree.body, None, ())
+    visit(tree.body, tree.body, None, ())
+    classes, modules = _imports(imported)
+    tools = python_tools.imports(imported)
+    if not classes and not modules and not tools.any() and "vllm" not in text.lower():
+        return []
+    found: list[Found] = []
+    for node, block, cls, fns in candidates:
+        t = _target(node, classes, modules) or tools.target(node)
+        if t:
+            found.append(Found(node, t, None, chain(block, node), cls, fns))
+    if not found:
+        return []
+    version = ctx.version_for(rel)
+    env = _env_assignments(tree, rel)
+    lines = LineIndex(text)
+    links = Links(ctx, rel, tree, imported=imported)
+    bound_env = python_tools.bound_env(ctx, rel)
+    scopes: dict[int, Scope] = {0: Scope(assignments(tree.body))}  # built only for the functions that hold a call
     for f in found:
+        scope = scopes[0]
+        for fn in f.fns:
+            if id(fn) not in scopes:
+                scopes[id(fn)] = function_scope(fn, scope)
+            scope = scopes[id(fn)]
+        f.scope = scope
         f.resolver = _Resolver(f.scope, {}, lines, links=links, cls=f.cls, env=bound_env, tree=tree)
+        f.resolver.spawners = tools.subprocess
         try:
             f.resolver.flow = Flow(f.levels, f.resolver)
         except RecursionError:
@@ -134,6 +154,9 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         python_tools.facts(ctx, rel, tree, f, site)
         sites.append((id(call), site))
     return [s for cid, s in sites if cid not in absorbed]
+
+
+_CALLEES = _callees()
 
 
 def _walk_stmt(node: ast.AST):

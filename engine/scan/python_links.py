@@ -72,32 +72,57 @@ def argparse_default(tree: ast.Module, dest: str):
     return None
 
 
+# packages that are never a project module
+_EXTERNAL = frozenset({"vllm", "os", "sys", "typing", "dataclasses", "json", "re", "subprocess", "asyncio", "torch",
+                       "transformers", "ray", "pathlib", "logging", "argparse", "collections", "functools", "itertools"})
+
+
 class Links:
     """The imports and classes of one module, and the modules of the project it names."""
 
-    def __init__(self, ctx, rel: str, tree: ast.Module, depth: int = 0):
+    def __init__(self, ctx, rel: str, tree: ast.Module, depth: int = 0, imported: list | None = None):
         self.ctx, self.rel, self.depth = ctx, rel, depth
-        self.modules: dict[str, str] = {}  # local name → project file of a module
-        self.names: dict[str, tuple[str, str]] = {}  # local name → (file, name in that module)
         self.classes: dict[str, ast.ClassDef] = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-        if ctx is None:
+        self._imported = imported if imported is not None else [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        self._modules: dict[str, str] | None = None
+        self._names: dict[str, tuple[str, str]] | None = None
+
+    @property
+    def modules(self) -> dict[str, str]:
+        """Local name → project file of a module (resolved on first use)."""
+        if self._modules is None:
+            self._resolve()
+        return self._modules
+
+    @property
+    def names(self) -> dict[str, tuple[str, str]]:
+        """Local name → (file, name in that module)."""
+        if self._names is None:
+            self._resolve()
+        return self._names
+
+    def _resolve(self) -> None:
+        self._modules, self._names = {}, {}
+        if self.ctx is None:
             return
-        for node in ast.walk(tree):
+        for node in self._imported:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     f = self._module_file(a.name, 0)
                     if f:
-                        self.modules[a.asname or a.name.split(".")[0]] = f
+                        self._modules[a.asname or a.name.split(".")[0]] = f
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
+                if base.split(".")[0] in _EXTERNAL and not node.level:
+                    continue
                 for a in node.names:
                     f = self._module_file(f"{base}.{a.name}" if base else a.name, node.level)
                     if f:
-                        self.modules[a.asname or a.name] = f
+                        self._modules[a.asname or a.name] = f
                         continue
                     f = self._module_file(base, node.level) if base or node.level else None
                     if f:
-                        self.names[a.asname or a.name] = (f, a.name)
+                        self._names[a.asname or a.name] = (f, a.name)
 
     def _module_file(self, dotted: str, level: int) -> str | None:
         if not dotted and not level:

@@ -29,6 +29,8 @@ _NAMES = {
     ("vllm.entrypoints.openai.api_server", "run_server"): "openai-server",
 }
 _SERVER_FUNCS = {"build_async_engine_client", "run_server"}
+# the names of the callees the scanner looks at (a call by any other name is none of these)
+CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model"} | python_argv.SPAWN_NAMES)
 
 
 @dataclass
@@ -60,9 +62,10 @@ class Tools:
         return None
 
 
-def imports(tree: ast.Module) -> Tools:
+def imports(imported: list) -> Tools:
+    """The tools a module imports (`imported`: its Import/ImportFrom nodes)."""
     t = Tools()
-    for node in ast.walk(tree):
+    for node in imported:
         if isinstance(node, ast.ImportFrom) and node.module:
             for a in node.names:
                 for (prefix, name), target in _NAMES.items():
@@ -71,7 +74,7 @@ def imports(tree: ast.Module) -> Tools:
         elif isinstance(node, ast.Import):
             for a in node.names:
                 t.modules[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-    t.subprocess = python_argv.spawners(tree)
+    t.subprocess = python_argv.spawners(imported)
     return t
 
 
