@@ -115,10 +115,12 @@ python3 -m verl.trainer.fsdp_sft_trainer model.partial_pretrain=org/m
 def test_project_hydra_entry_inherits_its_config(tmp_path):
     got = sites(tmp_path, {
         "pkg/__init__.py": "",
-        "pkg/main_ppo.py": 'import hydra\n@hydra.main(config_path="config", config_name="trainer", version_base=None)\ndef main(c):\n    pass\n',
+        "pkg/main_ppo.py": 'import hydra\n@hydra.main(config_path="config", config_name="trainer", version_base=None)\ndef main(c):\n    run_ppo(c)\n',
+        "pkg/print_cfg.py": 'import hydra\n@hydra.main(config_path="config", config_name="trainer", version_base=None)\ndef main(c):\n    print(c)\n',
         "pkg/config/base.yaml": "actor_rollout_ref:\n  rollout:\n    name: vllm\n    gpu_memory_utilization: 0.4\n    max_num_seqs: 64\n",
         "pkg/config/trainer.yaml": "defaults:\n  - base\n  - _self_\nactor_rollout_ref:\n  rollout:\n    gpu_memory_utilization: 0.6\n",
-        "run.sh": "python -m pkg.main_ppo actor_rollout_ref.model.path=org/m actor_rollout_ref.rollout.tensor_model_parallel_size=2\n",
+        "run.sh": "python -m pkg.main_ppo actor_rollout_ref.model.path=org/m actor_rollout_ref.rollout.tensor_model_parallel_size=2\n"
+                  "python -m pkg.print_cfg\n",  # prints the config: no launch
     })
     (s,) = got.values()
     assert s.framework == "verl" and s.config_file == "pkg/config/trainer.yaml" and s.model.value == "org/m"

@@ -235,3 +235,35 @@ c.launch_model(model_name="bge-m3", model_type="embedding", model_engine="senten
     assert s.tool == "xinference" and s.mode == "framework_integrated" and not s.model.resolved
     assert values(s) == {"gpu_memory_utilization": 0.85, "max_model_len": 8192, "tensor_parallel_size": 2}
     assert s.gpu_request == 2 and s.framework_defaults["swap_space"] == 4
+
+
+def test_bentoml_command_with_build_arguments(tmp_path):
+    got = sites(tmp_path, {
+        "svc/pyproject.toml": '[tool.bentoml.build.args]\nmodel_id = "org/Big"\ntp = 8\n',
+        "svc/service.py": '''
+import bentoml
+import pydantic
+
+class Args(pydantic.BaseModel):
+    tp: int = 1
+    port: int = 8000
+    model_id: str = "org/small"
+
+    @property
+    def extra(self) -> list[str]:
+        return ["-tp", str(self.tp)]
+
+args = bentoml.use_arguments(Args)
+service = bentoml.service
+
+@service(resources={"gpu": args.tp})
+class LLM:
+    hf = bentoml.models.HuggingFaceModel(args.model_id.lower())
+
+    def __command__(self) -> list[str]:
+        return ["vllm", "serve", self.hf, "--port", str(args.port), *args.extra, "--served-model-name", args.model_id]
+'''})
+    (s,) = got.values()
+    assert s.tool == "bentoml" and s.gpu_request == 8 and s.model.value == "org/big"
+    assert values(s) == {"port": 8000, "served_model_name": ["org/Big"]}
+    assert any(o["code"] == "unresolved" and "args.extra" in o["what"] for o in s.opaque)

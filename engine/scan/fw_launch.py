@@ -79,7 +79,9 @@ def verl_command(name: str) -> str | None:
     table = frameworks.get("verl").raw.get("entry_points", {})
     if name in table:
         return table[name] or None
-    return None if any(w in name for w in ("sft", "eval")) else "train"
+    # other entry points that train are `main…` modules (main_ppo_split, fully_async_main); the rest
+    # (model_merger, utils, …) start no engine
+    return "train" if "main" in name and not any(w in name for w in ("sft", "eval")) else None
 
 
 def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLaunch | None:

@@ -7,6 +7,7 @@ holds `actor_rollout_ref` makes the launch a verl one; anything else is not read
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -70,17 +71,29 @@ def find(ctx, rel: str, module: str | None = None, script: str | None = None) ->
     return Entry(file, config, defaults, verl) if verl else None
 
 
+# what an entry point that trains calls: trainer.fit(), run_ppo(config), runner.run.remote(…), …
+_WORK = re.compile(r"fit|train|run|task|ppo|grpo|dapo|generat|rollout", re.I)
+
+
 def _hydra_main(tree: ast.Module) -> tuple[str | None, str | None] | None:
+    """(config_path, config_name) of the `@hydra.main` function, when it does more than print
+    its config (a config printer or checker is no launch)."""
     for node in ast.walk(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for d in node.decorator_list:
             if isinstance(d, ast.Call) and _name(d.func) in ("hydra.main", "main") and (_name(d.func) == "hydra.main" or _imports_hydra_main(tree)):
+                if not any(isinstance(c, ast.Call) and _WORK.search(_last(c.func)) for c in ast.walk(node)):
+                    return None
                 kw = {k.arg: k.value for k in d.keywords}
                 path = kw.get("config_path", d.args[0] if d.args else None)
                 name = kw.get("config_name", d.args[1] if len(d.args) > 1 else None)
                 return _str(path), _str(name)
     return None
+
+
+def _last(f) -> str:
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
 
 
 def _imports_hydra_main(tree) -> bool:

@@ -66,8 +66,6 @@ def site(ctx, rel: str, text: str, call: ast.Call, r) -> Site | None:
     if got is None or not call.args:
         return None
     mod, fn = got
-    if not call.args:
-        return None
     shell = (mod == "os" and _OS.get(fn) == "shell") or (mod == "asyncio" and _ASYNCIO.get(fn) == "shell") or \
         any(k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
     notes: list[str] = []
@@ -97,6 +95,21 @@ def site(ctx, rel: str, text: str, call: ast.Call, r) -> Site | None:
     return got
 
 
+def list_site(ctx, rel: str, text: str, node: ast.AST, r, tool: str) -> Site | None:
+    """An argv a tool runs for the code (BentoML's `__command__` returns one)."""
+    notes: list[str] = []
+    items = _items(node, r, notes)
+    if not items:
+        return None
+    words = [_word(it, r, text) for it in items]
+    got = common.launch_site(ctx, rel, words, node.lineno, node.end_lineno or node.lineno, "python-argv", "argv", {}, None)
+    if got is not None:
+        for n in notes:
+            got.opaque.append({"code": "conditional", "what": n, "where": f"{rel}:{node.lineno}"})
+        got.tool = tool
+    return got
+
+
 def _items(node, r, notes: list[str]) -> list[Item] | None:
     flow = r.flow if r.flow is not None else Flow([], r)
     got = flow._container(node)
@@ -107,10 +120,7 @@ def _items(node, r, notes: list[str]) -> list[Item] | None:
                 notes.append(f"{_shown(it, r)} ({it.uncertain})")
                 continue
             out.append(it)
-        for u in got.unknown:
-            out.append(Item(None, None, None))
-            notes.append(f"{u} (not followed)")
-        return out
+        return out  # an unknown `*part` is a hole word in its place (reported as unresolved)
     try:
         v = r.value(node)
     except Unresolved:
@@ -148,6 +158,9 @@ def _word(it: Item, r, text: str) -> Word:
     if it.node is not None and hasattr(it.node, "lineno"):
         a, b = r.lines.span(it.node)
         raw = text[a:b]
+    elif it.span is not None:  # `*more`: words the reader cannot see, in their place
+        raw = ast.unparse(it.span[0])
+        line = it.span[0].lineno
     else:
         raw = ast.unparse(it.node) if it.node is not None else "?"
     value = None

@@ -88,6 +88,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     # one walk: the imports, and the calls whose callee's name can be a target
     imported: list = []
     candidates: list[tuple] = []
+    commands: list[tuple] = []
 
     def visit(body: list[ast.stmt], block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
         for stmt in body:
@@ -95,6 +96,10 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     imported.append(node)
                 elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    if cls is not None and node.name == "__command__":  # BentoML runs the argv it returns
+                        ret = next((st for st in reversed(node.body) if isinstance(st, ast.Return) and st.value is not None), None)
+                        if ret is not None:
+                            commands.append((ret.value, node.body, cls, fns + (node,)))
                     visit(node.body, node.body, cls, fns + (node,))
                 elif isinstance(node, ast.ClassDef):
                     visit(node.body, block, node, fns)
@@ -111,6 +116,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         t = _target(node, classes, modules) or tools.target(node)
         if t:
             found.append(Found(node, t, None, chain(block, node), cls, fns))
+    if "bentoml" in tools.modules.values():
+        found += [Found(node, "bentoml-command", None, chain(block, node), cls, fns) for node, block, cls, fns in commands]
     if not found:
         return []
     version = ctx.version_for(rel)

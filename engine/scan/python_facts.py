@@ -25,7 +25,7 @@ def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
             continue
         name = _dotted(dec.func)
         kw = {k.arg: k.value for k in dec.keywords if k.arg}
-        if name.endswith("service") and "bentoml" in name:
+        if name.rsplit(".", 1)[-1] == "service" and ("bentoml" in name or _imports_bentoml(tree)):
             site.tool = site.tool or "bentoml"
             gpus = _value(r, _entry(kw.get("resources"), "gpu"))
             if isinstance(gpus, int) and not isinstance(gpus, bool):
@@ -85,6 +85,10 @@ def _bento_envs(rel, r, node, site: Site) -> None:
         if isinstance(name, str) and value is not None:
             v = _value(r, value)
             site.env[name] = Setting(name, None if v is None else str(v), v is not None, rel, e.lineno, name, ast.unparse(value), "python-call")
+
+
+def _imports_bentoml(tree) -> bool:
+    return any(isinstance(n, ast.Import) and any(a.name == "bentoml" for a in n.names) for n in tree.body)
 
 
 def _imports_modal(tree) -> bool:

@@ -277,7 +277,8 @@ class Flow:
                     sub = self._container(e.value, hops + 1)
                     if isinstance(sub, TrackedList):
                         out.items += sub.items
-                    else:
+                    else:  # kept in its place: what comes after it stays after it
+                        out.items.append(Item(None, (e, e)))
                         out.unknown.append("*" + ast.unparse(e.value))
                 else:
                     out.items.append(Item(e, (e, e)))

@@ -194,3 +194,30 @@ def field_of(cls: ast.ClassDef, call: ast.Call, field: str) -> ast.AST | None:
     if field in order and order.index(field) < len(call.args):
         return call.args[order.index(field)]
     return class_attributes(cls).get("self." + field)
+
+
+def bentoml_build_args(ctx, rel: str) -> dict:
+    """`[tool.bentoml.build.args]` of the nearest pyproject.toml at or above the file's folder: the
+    arguments `bentoml.use_arguments` returns when the service is built."""
+    if ctx is None:
+        return {}
+    cache = ctx.__dict__.setdefault("_bento_args", {})
+    folder = PurePosixPath(rel).parent
+    for d in (folder, *folder.parents):
+        key = d.as_posix()
+        if key not in cache:
+            cand = "pyproject.toml" if key == "." else f"{key}/pyproject.toml"
+            text = ctx.read(cand) if cand in set(ctx.files or ()) else None
+            args = None
+            if text and "tool.bentoml" in text:
+                import tomllib
+                try:
+                    data = tomllib.loads(text)
+                except (tomllib.TOMLDecodeError, RecursionError):
+                    data = {}
+                got = ((data.get("tool") or {}).get("bentoml") or {}).get("build", {}).get("args")
+                args = got if isinstance(got, dict) else None
+            cache[key] = args
+        if cache[key] is not None:
+            return cache[key]
+    return {}

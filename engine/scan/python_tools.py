@@ -90,6 +90,8 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
         return _openai_server(ctx, rel, text, version, call, r)
     if f.target == "subprocess":
         return python_argv.site(ctx, rel, text, call, r)
+    if f.target == "bentoml-command":
+        return python_argv.list_site(ctx, rel, text, call, r, "bentoml")
     if f.target == "xinference":
         return _xinference(ctx, rel, text, version, call, r)
     return None

@@ -266,6 +266,8 @@ class _Resolver:
             name = obj.func.attr if isinstance(obj.func, ast.Attribute) else obj.func.id if isinstance(obj.func, ast.Name) else ""
             if name == "parse_args" and self.tree is not None:
                 return self._argparse(node)
+            if name == "use_arguments" and obj.args and isinstance(obj.args[0], ast.Name) and self.links is not None:
+                return self._build_args(node, obj.args[0].id)
             cls = self.links.config_class(name) if self.links is not None and name else None
             if cls is not None:
                 value_node = links_mod.field_of(cls, obj, node.attr)
@@ -291,6 +293,22 @@ class _Resolver:
             return kind(v) if kind is not None and isinstance(v, str) else v
         except ValueError:
             raise Unresolved(node, f"the default of {flag} is not a {kind.__name__}") from None
+
+    def _build_args(self, node: ast.Attribute, cls_name: str):
+        """`bentoml.use_arguments(Args).x`: the project's `[tool.bentoml.build.args]`, else the
+        class's default (which `bentoml build --arg` may replace)."""
+        given = links_mod.bentoml_build_args(self.links.ctx, self.links.rel)
+        if node.attr in given:
+            return given[node.attr]
+        cls = self.links.config_class(cls_name)
+        attrs = links_mod.class_attributes(cls) if cls is not None else {}
+        if "self." + node.attr not in attrs:
+            raise Unresolved(node, f"`{ast.unparse(node)}` is not a field of {cls_name}")
+        self._assume(f"default of {cls_name}.{node.attr}")
+        root = self.scope
+        while root.parent is not None:
+            root = root.parent
+        return self.elsewhere(attrs["self." + node.attr], Scope(assignments(cls.body), root), self.links, cls)
 
     def _subscript(self, node: ast.Subscript):
         if _is_environ(node.value):

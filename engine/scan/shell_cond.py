@@ -148,6 +148,16 @@ def case_matches(subject: str, patterns: list[Word]) -> bool:
 _MISSING = object()
 
 
+def _alternatives(name: str, state) -> list[str]:
+    """What a variable may hold on one path; a value that is itself "one of …" (a loop or an
+    earlier branch) is flattened."""
+    if state[0] not in ("value", "input"):
+        return ["(unset)"]
+    text = shown(state[1])
+    prefix = f"${name}: one of "
+    return text[len(prefix):].split(" | ") if text.startswith(prefix) else [text]
+
+
 def merge(base: Expander, branches: list[Expander]) -> None:
     """Fold the states of the paths a script may take into `base` (in place)."""
     if not branches:
@@ -171,7 +181,7 @@ def merge(base: Expander, branches: list[Expander]) -> None:
             base.arrays[name] = [next(e for e in branches[0].arrays[name] if e[0] == t) for t in common] + rest
             base.vars.pop(name, None)
             continue
-        alts = sorted({shown(s[1]) if s[0] in ("value", "input") else "(unset)" for s in states})
+        alts = sorted({a for s in states for a in _alternatives(name, s)})
         base.vars[name] = hole(f"${name}: one of " + " | ".join(alts))
         base.arrays.pop(name, None)
         base.notes.pop(name, None)
