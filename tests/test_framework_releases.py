@@ -142,3 +142,10 @@ def test_xinference_cli_forwards_engine_options(tmp_path):
     assert s.tool == "xinference" and not s.model.resolved
     assert {k: x.value for k, x in s.settings.items()} == {"max_model_len": 8192, "enforce_eager": True, "tensor_parallel_size": 2}
     assert s.framework_defaults["swap_space"] == 4
+
+
+def test_openllm_serve_runs_vllm(tmp_path):
+    got = sites(tmp_path, {"o.sh": "openllm serve llama3.2:1b --port 3000\nopenllm start meta-llama/Llama-2-7b-chat-hf --backend vllm\n"
+                                   "openllm start facebook/opt-1.3b --backend pt\n"})
+    a, b = sorted(got.values(), key=lambda s: s.line)
+    assert a.tool == b.tool == "openllm" and not a.model.resolved and b.model.value == "meta-llama/Llama-2-7b-chat-hf"

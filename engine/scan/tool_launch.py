@@ -30,6 +30,8 @@ def find(words: list[Word]) -> ToolLaunch | None:
     base = (vals[i] or "").rsplit("/", 1)[-1]
     if base == "xinference" and i + 1 < len(vals) and vals[i + 1] == "launch":
         return ToolLaunch("xinference", i + 2, i, env)
+    if base == "openllm" and i + 1 < len(vals) and vals[i + 1] in ("serve", "start"):
+        return ToolLaunch("openllm", i + 2, i, env)
     return None
 
 
@@ -42,7 +44,9 @@ def _options() -> dict[str, dict]:
 
 
 def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: str = "cli") -> Site | None:
-    """The site of `xinference launch`, or None when the model does not run on vLLM."""
+    """The site of `xinference launch` / `openllm serve`, or None when the model does not run on vLLM."""
+    if tl.tool == "openllm":
+        return _openllm(rel, cmd, tl, env, syntax)
     words = cmd.words
     opts = _options()
     own: dict[str, Word] = {}
@@ -121,3 +125,25 @@ def place_tp(s: Site, gpus: int | None, rel: str, line: int, key: str) -> None:
                                                      "the number of GPUs of the Xinference worker (a fact of the machine)",
                                                      implied=True)
         s.device_args = (*s.device_args, "tensor_parallel_size")
+
+
+def _openllm(rel: str, cmd, tl: ToolLaunch, env: dict, syntax: str) -> Site | None:
+    """`openllm serve MODEL` (0.6+: a prebuilt BentoVLLM bento) or `openllm start MODEL --backend
+    vllm` (0.4-0.5): vLLM behind OpenLLM's server; the engine arguments are the bento's own."""
+    words = cmd.words
+    vals = [w.value for w in words]
+    rest = vals[tl.args_start:]
+    if words[tl.args_start - 1].value == "start" and "vllm" not in [v for v in rest if v] and "--backend=vllm" not in rest:
+        return None
+    model_w = next((w for w in words[tl.args_start:] if w.value and not w.value.startswith("-")), None)
+    s = Site(file=rel, line=cmd.line, syntax=syntax, kind=f"openllm {words[tl.args_start - 1].value}", mode="framework_integrated",
+             mode_evidence=f"{rel}:{words[tl.program_start].line}", end_line=cmd.end_line)
+    s.tool = "openllm"
+    s.env = dict(env)
+    if model_w is not None and "/" in model_w.value:
+        s.model = Setting("model", model_w.value, True, rel, model_w.line, "", model_w.raw, syntax)
+    else:
+        s.model = Setting("model", None, False, rel, model_w.line if model_w else cmd.line, "", model_w.raw if model_w else "",
+                          syntax, f"OpenLLM's model `{model_w.value if model_w else '?'}`: the weights its bento names")
+    s.source = {"words": words}
+    return s

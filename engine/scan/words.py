@@ -9,7 +9,7 @@ from __future__ import annotations
 # `--model-engine vLLM` (Xinference) and other tools spell the name in capitals.
 FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config", "actor_rollout_ref", "trl.scripts",
-                   "vLLM", "VLLM")
+                   "vLLM", "VLLM", "openllm ")
 # Only YAML that could configure vLLM is parsed: tools that configure it without naming it (KServe's
 # Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count.
 YAML_WORDS = ("vllm", "VLLM", "vLLM", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec",
