@@ -97,6 +97,8 @@ def fix_proposed(rep, fix: dict) -> bool:
                 if want is None or _same(want, ch.value):
                     return True
                 before = (sr.facts.get("engine") or {}).get(fix["set"])
+                if before is None and fix["set"] == "max_model_len":  # unset: the length vLLM derives
+                    before = (sr.facts.get("startup") or {}).get("max_len")
                 nb, nw, ng = _number(before), _number(want), _number(ch.value)
                 if None not in (nb, nw, ng) and nw != nb and (nw > nb) == (ng > nb):
                     return True

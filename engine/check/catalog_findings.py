@@ -114,6 +114,8 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Fin
             values, _ = allowed
             if str(value) in {str(v) for v in values}:
                 continue
+            if path == ("quantization",) and str(value).lower() in {str(v) for v in values}:
+                continue  # vLLM lower-cases it (the command line of 0.4–0.12 does not: launch check L10)
             what = ".".join(path)
             history = cat.value_history(path, value) or cat.value_history(path, str(value))
             if history:

@@ -9,10 +9,12 @@ from typing import Any
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import host_memory, memory
 from vllm_kb.engine.check.launch_facts import gpu_layout, launch_facts, parser_facts
+from vllm_kb.engine.check.startup_facts import startup_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
-from vllm_kb.engine.kb.models import model_facts, read_local_config
+from vllm_kb.engine.kb.checkpoint import read_checkpoint
+from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan.site import Site
 
 
@@ -87,10 +89,18 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # CUDA_VISIBLE_DEVICES narrows what this site can use on the machine
         facts["gpu"]["count"] = min(facts["gpu"]["count"], visible)
     model_name = site.model.value if site.model and site.model.resolved else None
-    config = read_local_config(root, model_name, base=(root / site.file).parent) if root is not None and model_name else None
-    mf = model_facts(model_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []), config=config)
+    # --hf-config-path: vLLM reads the architecture (and quantization_config) from that repository
+    config_name = args.get("hf_config_path") if isinstance(args.get("hf_config_path"), str) else model_name
+    ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None
+    mf = model_facts(config_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []),
+                     config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup)
+    if mf and config_name != model_name:
+        mf["name"] = model_name
     if mf:
         facts["model"] = mf
+    # which engine runs decides the start-up defaults (V0 below compute capability 8.0 up to 0.10.1)
+    cc = (facts.get("gpu") or {}).get("compute_capability")
+    facts["vllm"]["engine"] = "v1" if memory.runtime(lookup, facts["env"], cc).v1 else "v0"
     engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
     engine.update(effective_defaults(kb, facts, lookup))
     engine.update(site.framework_defaults)
@@ -110,6 +120,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])
         if est:
             facts["memory"] = est
+    facts["startup"] = startup_facts(facts, kb, cat, lookup)
     host = host_memory.estimate(facts)
     if host:
         facts["host"] = {**facts.get("host", {}), **host}
@@ -166,9 +177,15 @@ def context_defaults(facts: dict, version: str, cat: Catalog | None = None) -> d
 def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, Any]:
     """Defaults vLLM decides at start-up (declared None in EngineArgs): the catalog's context
     defaults, then knowledge/vllm/effective_defaults.yaml."""
-    from vllm_kb.engine.kb.versions import SpecifierSet
+    from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 
-    out: dict[str, Any] = context_defaults(facts, version)
+    def version_lt(a: str, b: str) -> bool:
+        va = try_parse(a)
+        return va is not None and va < Version(b)
+
+    v0_fallback = (facts.get("vllm") or {}).get("engine") == "v0" and not version_lt(version, "0.8.0")
+    # the catalog's context defaults are the V1 engine's; a V0 fallback keeps V0's own
+    out: dict[str, Any] = {} if v0_fallback else context_defaults(facts, version)
     act = cel.Activation(facts)
     for d in kb.effective_defaults:
         if d.get("vllm") and not SpecifierSet(d["vllm"]).contains(version):

@@ -22,6 +22,7 @@ FILES = [
     (("models.yaml",), "models"),
     (("i18n.yaml",), "i18n"),
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
+    (("vllm", "startup.yaml"), "startup"),
     (("vllm", "renames.yaml"), "renames"),
     (("vllm", "parsers.yaml"), "parsers"),
     (("triggers.yaml",), "triggers"),

@@ -21,8 +21,12 @@ from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_
                                                  non_torch_bytes)
 from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
                                                  KV_RESERVE_FRACTION, TP_CHOICES, Runtime, human_int, runtime)
-from vllm_kb.engine.check.memory.weights import BYTES_PER_PARAM, weight_width, weights_bytes, weights_per_gpu_bytes
+from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, weight_width, weights_bytes,
+                                                 weights_per_gpu_bytes)
 from vllm_kb.engine.kb.models import tp_divides
+
+# Headroom a suggested value keeps for the estimate's own error (docs/estimator.md: within 10%).
+SUGGEST_MARGIN = 0.10
 
 __all__ = ["BYTES_PER_PARAM", "DEFAULT_GMU", "DRIVER_RESERVED_GIB", "GIB", "batched_tokens", "estimate", "human_int",
            "kv_layout", "numeric_args", "pp_stage_layers", "runtime", "weights_bytes", "weights_per_gpu_bytes"]
@@ -100,8 +104,10 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if not model.get("params_b"):
         return {}
     engine = numeric_args(engine)
+    if weight_width(engine, model) is None:
+        return {}  # a GGUF file: how many bits a weight takes is not known
     notes = _Notes()
-    weights = weights_bytes(model, engine)
+    weights = weights_bytes(model, engine, int(engine.get("tensor_parallel_size") or 1))
     out: dict[str, Any] = {"weights_gib": round(weights / GIB, 1)}
     width = notes.add("weight_width", weight_width(engine, model))
     if BYTES_PER_PARAM[width] < 2.0:  # only quantized layers shrink; the note says so
@@ -109,11 +115,12 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if not gpu.get("memory_gib"):
         out["assumptions"] = notes.items
         return out
-    site = _Site(model, gpu, engine, runtime(vllm_version, env),
+    site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability")),
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
-    per_gpu = weights_per_gpu_bytes(model, engine, weights, site.tp, site.pp)
-    out["weights_per_gpu_gib"] = round(per_gpu / GIB, 1)
+    stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp)
+    per_gpu = max(stages)  # the fullest GPU decides the fit
+    out["weights_per_gpu_gib"] = round(stages[0] / GIB, 1)  # what rank 0 logs
     out["usable_per_gpu_gib"] = round(budget["usable"] / GIB, 1)
     out["fits"] = per_gpu <= budget["usable"] * (1 - KV_RESERVE_FRACTION)
     min_tp = _min_tp(site, weights)
@@ -121,9 +128,26 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
         out["min_tp"] = min_tp
     out.update({f"{k}_gib": round(budget[k] / GIB, 2) for k in ("activation_peak", "non_torch", "cudagraph")})
     out["requested_per_gpu_gib"] = round(budget["requested"] / GIB, 2)
+    out["gpu_memory_utilization"] = budget["gmu"]
     if site.has_dims:
-        out.update(_kv_facts(site, per_gpu, notes))
+        out.update(_kv_facts(site, stages, notes))
+    else:
+        out.update(_kv_bound(budget, per_gpu))
     out["assumptions"] = notes.items
+    return out
+
+
+def _kv_bound(budget: dict, weights_per_gpu: float) -> dict[str, Any]:
+    """Without the model's dimensions the activation peak is unknown, but weights larger than the
+    budget less the non-torch memory leave no KV cache whatever the activations take."""
+    left = budget["requested"] - budget["non_torch"] - weights_per_gpu
+    if left >= 0:
+        return {}
+    total = budget["requested"] / budget["gmu"]
+    need = weights_per_gpu + budget["non_torch"] + budget["activation_peak"]
+    out: dict[str, Any] = {"kv_cache_gib": round(left / GIB, 2)}
+    if need * (1 + SUGGEST_MARGIN) <= total:
+        out["gmu_needed"] = math.ceil(need * (1 + SUGGEST_MARGIN) / total * 100) / 100
     return out
 
 
@@ -148,26 +172,43 @@ def _budget(site: _Site, last_stage: bool, notes: _Notes | None = None) -> dict[
     add("cudagraph_gib", round(graphs / GIB, 2))
     add("vllm_version", rt.version or "newest")
     requested = total * gmu
-    return {"requested": requested, "activation_peak": activation, "non_torch": non_torch,
+    return {"requested": requested, "activation_peak": activation, "non_torch": non_torch, "gmu": gmu,
             "cudagraph": graphs, "usable": requested - activation - non_torch - graphs}
 
 
-def _kv_facts(site: _Site, weights_per_gpu: float, notes: _Notes) -> dict[str, Any]:
-    """KV cache of the tightest GPU. With PP the last stage samples (more activation) and the
-    earlier ones may hold one layer more; vLLM sizes every stage's cache alike, to the smallest."""
+def _safe_len(fit: int, block: int) -> int:
+    """A max_model_len to suggest: 10% below what the cache holds (the estimate's own error),
+    rounded down to a multiple of 1024 (of the block size for short contexts)."""
+    want = int(fit * (1 - SUGGEST_MARGIN))
+    step = 1024 if want >= 4096 else max(1, block)
+    return want // step * step
+
+
+def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, Any]:
+    """KV cache of the tightest GPU. Every pipeline stage profiles its own memory (only the last
+    samples; the first and last also hold the embedding and LM head) and vLLM sizes all caches to
+    the smallest block count."""
     model, engine, rt = site.model, site.engine, site.rt
     stages = pp_stage_layers(model["num_hidden_layers"], site.pp)
-    kinds = {(stages[-1], True)} | ({(max(stages[:-1]), False)} if site.pp > 1 else set())
     best: tuple[dict, KVLayout, float] | None = None
-    for layers, last in sorted(kinds):
-        available = _budget(site, last)["usable"] - weights_per_gpu
+    for i, layers in enumerate(stages):
+        last = i == len(stages) - 1
+        available = _budget(site, last)["usable"] - stages_w[i]
         if human_int(engine.get("kv_cache_memory_bytes")):
             available = float(human_int(engine["kv_cache_memory_bytes"]))
         layout = kv_layout(model, engine, site.tp, layers, rt)
         cap = kv_capacity(layout, max(available, 0.0), site.max_len, site.batched, rt)
         if best is None or cap["kv_blocks"] < best[0]["kv_blocks"]:
             best = (cap, layout, available)
+    weights_per_gpu = stages_w[-1]
     cap, layout, available = best
+    budget = _budget(site, True)
+    total = budget["requested"] / budget["gmu"]
+    one = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size
+    needed = (budget["requested"] - budget["usable"]) + weights_per_gpu + one * (1 + SUGGEST_MARGIN / 2)
+    if needed <= total:
+        cap["gmu_needed"] = math.ceil(needed / total * 100) / 100
+    cap["max_model_len_safe"] = _safe_len(cap["max_model_len_fit"], layout.block)
     if human_int(engine.get("kv_cache_memory_bytes")):
         notes.add("kv_cache_memory_bytes", human_int(engine["kv_cache_memory_bytes"]))
     kv_dtype = str(engine.get("kv_cache_dtype") or "auto")

@@ -1,6 +1,7 @@
 """Weights: checkpoint bytes by quantization width, and what each GPU holds under TP x PP."""
 from __future__ import annotations
 
+from vllm_kb.engine.check.memory.kv import pp_stage_layers
 from vllm_kb.engine.kb.models import ceil_div, embedding_params, expert_params, head_dim, kv_heads_per_gpu
 
 BYTES_PER_PARAM = {
@@ -17,24 +18,32 @@ QUANT_WIDTH = {
     "fbgemm_fp8": "fp8", "modelopt": "fp8", "modelopt_mxfp8": "fp8", "deepseek_v4_fp8": "fp8",
     "experts_int8": "int8", "int8": "int8", "int8_per_channel_weight_only": "int8", "compressed-tensors": "int8",
     "awq": "4bit", "awq_marlin": "4bit", "auto_awq": "4bit", "gptq": "4bit", "gptq_marlin": "4bit", "auto_gptq": "4bit",
-    "bitsandbytes": "4bit", "gguf": "4bit", "int4": "4bit", "moe_wna16": "4bit", "marlin": "4bit", "auto_round": "4bit",
+    "bitsandbytes": "4bit", "int4": "4bit", "moe_wna16": "4bit", "marlin": "4bit", "auto_round": "4bit",
     "mxfp4": "mxfp4", "gpt_oss_mxfp4": "mxfp4", "nvfp4": "fp4", "modelopt_fp4": "fp4", "nvfp4_per_token": "fp4",
 }
 # methods that quantize the routed experts only (gpt-oss ships attention and embeddings in BF16)
 EXPERTS_ONLY = {"mxfp4", "gpt_oss_mxfp4", "experts_int8", "moe_wna16"}
 
 
-def weight_width(engine: dict, model: dict) -> str:
+# GGUF files hold anything from 2 to 8 bits per weight: the width is not in the name
+UNKNOWN_WIDTH = frozenset({"gguf"})
+
+
+def weight_width(engine: dict, model: dict) -> str | None:
+    """The width class of the weights, or None when it cannot be told (a GGUF file)."""
     q = engine.get("quantization") or model.get("quant_method")
     if q:
-        return QUANT_WIDTH.get(str(q), "4bit" if "4" in str(q) else "fp8" if "8" in str(q) else "bf16")
+        q = str(q).strip().lower()
+        if q in UNKNOWN_WIDTH:
+            return None
+        return QUANT_WIDTH.get(q, "4bit" if "4" in q else "fp8" if "8" in q else "bf16")
     dtype = str(engine.get("dtype") or "auto").lower()
     return "fp32" if dtype in ("float32", "fp32", "float") else "bf16"
 
 
-def weights_bytes(model: dict, engine: dict) -> float:
-    """Checkpoint bytes: quantized layers at their width, embeddings/LM head (and what a
-    method leaves alone) at 16 bits."""
+def weights_bytes(model: dict, engine: dict, tp: int = 1) -> float:
+    """Checkpoint bytes as loaded: quantized layers at their width, embeddings/LM head (and what
+    a method leaves alone) at 16 bits. `tp`: MXFP4 experts are padded per rank's shard."""
     total = model["params_b"] * 1e9
     width = weight_width(engine, model)
     per = BYTES_PER_PARAM[width]
@@ -44,17 +53,19 @@ def weights_bytes(model: dict, engine: dict) -> float:
     q = str(engine.get("quantization") or model.get("quant_method") or "")
     if q in EXPERTS_ONLY and model.get("num_experts"):
         experts = min(expert_params(model), total - embed)
-        return experts * per * _mxfp4_padding(model) + (total - experts) * 2.0
+        return experts * per * _mxfp4_padding(model, tp) + (total - experts) * 2.0
     return embed * 2.0 + (total - embed) * per
 
 
-def _mxfp4_padding(model: dict) -> float:
+def _mxfp4_padding(model: dict, tp: int = 1) -> float:
     """vLLM's MXFP4 MoE kernels (Marlin, FlashInfer) pad the expert matrices: hidden size to a
-    multiple of 256, expert width to 128 (vllm/model_executor/layers/quantization/mxfp4.py)."""
+    multiple of 256, each rank's share of the expert width to 128
+    (vllm/model_executor/layers/quantization/mxfp4.py)."""
     h, inter = model.get("hidden_size") or 0, model.get("moe_intermediate_size") or 0
     if not h or not inter:
         return 1.0
-    return (ceil_div(h, 256) * 256 * ceil_div(inter, 128) * 128) / (h * inter)
+    shard = inter / max(1, tp)
+    return (ceil_div(h, 256) * 256 * ceil_div(int(shard), 128) * 128) / (h * shard)
 
 
 def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int) -> float:
@@ -67,3 +78,21 @@ def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp
         kv_proj = 2 * model["hidden_size"] * head_dim(model) * model["num_hidden_layers"] / pp
         per += kv_proj * (kv_heads_per_gpu(model, tp) - kv / tp) * width
     return per
+
+
+def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int) -> list[float]:
+    """What each pipeline stage's GPU holds: its share of the layers as vLLM splits them
+    (get_pp_indices), plus the input embedding on the first stage and the LM head on the last
+    (both 16-bit; a tied LM head is a second copy there, PPMissingLayer elsewhere)."""
+    layers = model.get("num_hidden_layers")
+    if pp <= 1 or not layers or not model.get("hidden_size") or not model.get("vocab_size"):
+        return [weights_per_gpu_bytes(model, engine, weights, tp, pp)] * max(1, pp)
+    per = BYTES_PER_PARAM[weight_width(engine, model) or "bf16"]
+    table = model["vocab_size"] * model["hidden_size"] * max(2.0, per) if per >= 2.0 else model["vocab_size"] * model["hidden_size"] * 2.0
+    body = weights - embedding_params(model) * (per if per >= 2.0 else 2.0)
+    even = weights_per_gpu_bytes(model, engine, weights, tp, pp) - weights / (tp * pp)  # replicated KV projections
+    out = []
+    for i, n in enumerate(pp_stage_layers(layers, pp)):
+        held = body * n / layers + (table if i == 0 else 0.0) + (table if i == pp - 1 else 0.0)
+        out.append(held / tp + even * n * pp / layers)
+    return out
