@@ -149,3 +149,22 @@ def test_tool_clients_are_calls_asking_for_automatic_tool_choice(tmp_path):
 
     ctx = ScanContext(tmp_path, catalog.load(), "0.20.0")
     assert tool_clients(ctx, ["a.py"]) == ["a.py:1", "a.py:4"]
+
+
+def test_model_gpu_memory_reports_are_named_by_their_own_words():
+    """The error line of every public report of the model/GPU/memory launch checks (L1–L29,
+    tests/realcases) names the check the case expects, first."""
+    import yaml
+    from vllm_kb.engine.check.rules import rules
+
+    root = Path(__file__).parent / "realcases"
+    missed = []
+    for case in sorted(root.glob("*/case.yaml")):
+        c = yaml.safe_load(case.read_text(encoding="utf-8"))
+        want = rules().find((c.get("expect") or {}).get("check") or "")
+        if c["kind"] != "failure" or want is None or not want.id.startswith("L") or int(want.id[1:]) >= 30:
+            continue
+        hits = [h.id for h in launch.recognise(KB, c["error"])]
+        if not hits or hits[0] != want.id:
+            missed.append(f"{case.parent.name}: {hits}")
+    assert not missed, missed
