@@ -8,11 +8,15 @@ from vllm_kb.engine.scan.project import scan_project
 
 
 def sites(tmp_path: Path, files: dict[str, str]):
+    return {s.id: s for s in scan_project(_write(tmp_path, files)).sites}
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
-        p = tmp_path / name
+        p = root / name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)
-    return {s.id: s for s in scan_project(tmp_path).sites}
+    return root
 
 
 def values(s):

@@ -23,27 +23,35 @@ def first_marker_line(text: str) -> int:
 
 
 def sides(text: str) -> tuple[str, str]:
-    """(ours, theirs): the file as each side of every conflict would have it."""
-    ours, theirs = [], []
+    """(ours, theirs): the file as each side of every conflict would have it, line numbers kept. A
+    line a side does not have becomes empty — or a lone `\\` inside a backslash-continued command,
+    so the command still runs on to its next line."""
+    ours: list[str] = []
+    theirs: list[str] = []
+
+    def gap(side: list[str]) -> None:
+        prev = next((x for x in reversed(side) if x != ""), "")
+        side.append("\\" if prev.rstrip().endswith("\\") else "")
+
     state = None
     for line in text.split("\n"):
         if _START.match(line):
             state = "ours"
-            ours.append("")
-            theirs.append("")
+            gap(ours)
+            gap(theirs)
         elif state and _MID.match(line):
             state = "theirs"
-            ours.append("")
-            theirs.append("")
+            gap(ours)
+            gap(theirs)
         elif state and _END.match(line):
             state = None
-            ours.append("")
-            theirs.append("")
+            gap(ours)
+            gap(theirs)
         elif state == "ours":
             ours.append(line)
-            theirs.append("")
+            gap(theirs)
         elif state == "theirs":
-            ours.append("")
+            gap(ours)
             theirs.append(line)
         else:
             ours.append(line)

@@ -104,7 +104,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         elif deploy.is_dockerfile(rel):
             text = ctx.read(rel)
             if text is not None:
-                sites += _guarded(ctx, rel, deploy.scan_dockerfile, text)
+                sites += _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, deploy.scan_dockerfile, t))
         elif suffix in (".yaml", ".yml", ".json"):
             yaml_files.append(rel)
         elif rel.rpartition("/")[2] == "config.pbtxt":
@@ -114,11 +114,11 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         elif makefile.is_makefile(rel):
             text = ctx.read(rel)
             if text is not None and ("vllm" in text or words.framework_words(text)):
-                sites += _guarded(ctx, rel, makefile.scan, text)
+                sites += _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, makefile.scan, t))
         elif suffix in scripts.SHELL_SUFFIXES or suffix == "":
             text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
             if text is not None and ("vllm" in text or words.framework_words(text)) and scripts.is_shell(rel, text):
-                sites += _guarded(ctx, rel, scripts.scan, text)
+                sites += _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, scripts.scan, t))
     # after the commands, so that a config a command already read is not read again
     for rel in yaml_files:
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):

@@ -119,7 +119,7 @@ class Expander:
                 fields[-1].append((val, w))
                 started = True
                 continue
-            pieces = _IFS.split(val)
+            pieces = _ifs_split(val)
             for k, p in enumerate(pieces):
                 if k:
                     if fields[-1] or started:
@@ -292,8 +292,17 @@ def _finish(w: Word, text: str, note: str | None) -> Word:
     return w
 
 
+def _ifs_split(text: str) -> list[str]:
+    """Word splitting that keeps a hole whole: what stands for an unknown value ("$TP: one of
+    2 | 8") is one field however it is written."""
+    if HOLE_OPEN not in text:
+        return _IFS.split(text)
+    keep = _HOLE.sub(lambda m: m.group(0).replace(" ", "\x00s").replace("\t", "\x00t").replace("\n", "\x00n"), text)
+    return [p.replace("\x00s", " ").replace("\x00t", "\t").replace("\x00n", "\n") for p in _IFS.split(keep)]
+
+
 def _split(text: str) -> list[str]:
-    return [p for p in _IFS.split(text) if p]
+    return [p for p in _ifs_split(text) if p]
 
 
 def _unquote(text: str) -> str:
