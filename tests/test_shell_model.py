@@ -107,3 +107,8 @@ def test_merge_conflict_sides_keep_only_what_they_agree_on(scanned):
   --max-model-len 4096
 '''})
     assert s.settings["max_model_len"].value == 4096 and not s.settings["tensor_parallel_size"].resolved
+
+
+def test_make_variables_end_at_a_comment(scanned):
+    (s,) = scanned({"Makefile": "TP ?= 2  # GPUs per replica\nserve:\n\tif [ -n \"$(TP)\" ]; then vllm serve org/m -tp $(TP); fi\n"})
+    assert s.settings["tensor_parallel_size"].value == 2

@@ -65,9 +65,15 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     return sites
 
 
+def _value(text: str) -> str:
+    """A variable's value as make reads it: up to an unescaped `#` (a comment), `\\#` a literal one."""
+    m = re.search(r"(?<!\\)#", text)
+    return (text[:m.start()] if m else text).replace("\\#", "#").strip()
+
+
 def _assign(m, variables: dict[str, str], notes: dict[str, str], exported: set[str]) -> None:
     export, name, op, value = m.groups()
-    value = value.strip()
+    value = _value(value)
     if op == "?=":
         if name not in variables:
             variables[name] = value
@@ -88,7 +94,7 @@ def _include(ctx: ScanContext, rel: str, ref: str, variables: dict[str, str]) ->
     for line in (ctx.read(target) or "").splitlines() if target else []:
         m = _ASSIGN.match(line.strip())
         if m and not line.lstrip().startswith("#"):
-            variables[m.group(2)] = m.group(4).strip()
+            variables[m.group(2)] = _value(m.group(4))
 
 
 def _expand(text: str, variables: dict[str, str], depth: int = 0) -> str:
