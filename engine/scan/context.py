@@ -58,6 +58,8 @@ class ScanContext:
     framework_pins: dict = field(default_factory=dict)  # (folder, package) → best Pin
     referenced: set[str] = field(default_factory=set)  # config files a command already read
     _cache: dict[str, str | None] = field(default_factory=dict)
+    _skip_keys: set[tuple[str, str]] = field(default_factory=set)  # (file, code) already in `skipped`
+    _skip_files: set[str] = field(default_factory=set)
     _dirs_inside: dict[str, bool] = field(default_factory=dict)  # folder → resolves inside the root
     _root_real: str = ""
 
@@ -85,8 +87,13 @@ class ScanContext:
         return self.default_version
 
     def skip(self, rel: str, code: str, line: int | None = None, detail: str = "") -> None:
-        if not any(s.file == rel and s.code == code for s in self.skipped):
+        if (rel, code) not in self._skip_keys:
+            self._skip_keys.add((rel, code))
+            self._skip_files.add(rel)
             self.skipped.append(Skipped(rel, line, code, detail))
+
+    def was_skipped(self, rel: str) -> bool:
+        return rel in self._skip_files
 
     def read(self, rel: str) -> str | None:
         """Text of a project file, or None (and a skip record) when it cannot be read as text."""

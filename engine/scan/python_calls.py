@@ -5,9 +5,10 @@ anything else is kept as unresolved with its source text."""
 from __future__ import annotations
 
 import ast
+import re
 
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.kb.textpos import LineIndex
+from vllm_kb.engine.kb.textpos import index as line_index
 from vllm_kb.engine.scan import framework_site
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_process import ImportTime
@@ -18,6 +19,8 @@ from vllm_kb.engine.scan.python_values import (
     _is_environ,
     _Resolver,
     _walk_no_defs,
+    statements,
+    walk,
 )
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
@@ -34,7 +37,7 @@ def _imports(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
     """Local names bound to vLLM/TRL target classes, and local names bound to those modules."""
     classes: dict[str, str] = {}
     modules: set[str] = set()
-    for node in ast.walk(tree):
+    for node in statements(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
             top = node.module.split(".")[0]
             for a in node.names:
@@ -60,8 +63,38 @@ def _target(call: ast.Call, classes: dict[str, str], modules: set[str]) -> str |
     return None
 
 
-def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
+# A site is a call of one of these classes, imported from vllm or trl under its own name (an
+# alias still names it in the import): a file that never spells one as a word is never parsed.
+# Each pattern starts with a literal (the names share three endings) and checks what precedes
+# it afterwards: a leading \b would make the regex engine try every position of the file
+# (vLLM's own tree: 3 s instead of 0.1 s).
+def _word_ending(ending: str, names: list[str]) -> re.Pattern:
+    by_width: dict[int, list[str]] = {}
+    for n in names:
+        by_width.setdefault(len(n), []).append(n)
+    behind = "|".join(f"(?<={'|'.join(ns)})(?<!\\w.{{{w}}})" for w, ns in sorted(by_width.items()))
+    return re.compile(f"{ending}(?!\\w)(?:{behind})")
+
+
+_CLASS_WORDS = [(end, _word_ending(end, [n for n in sorted(set(TARGETS) | TRL_CONFIGS) if n.endswith(end)]))
+                for end in ("LLM", "EngineArgs", "Config")]
+
+
+def could_hold_site(text: str) -> bool:
+    """The prefilter: False only for a file that cannot hold a site. Python reads identifiers
+    NFKC-normalised (`ＬＬＭ` is `LLM`), so a file that is not ASCII is tested as Python reads it."""
     if "vllm" not in text:  # TRL configs use vllm_* / use_vllm keys too
+        return False
+    if not text.isascii():
+        import unicodedata
+
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+    return any(end in text and rx.search(text) for end, rx in _CLASS_WORDS)
+
+
+def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
+    if not could_hold_site(text):
         return []
     try:
         tree = parse_python(text, rel)
@@ -76,14 +109,15 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         return []
     version = ctx.version_for(rel)
     module_scope = Scope(_assignments(tree.body))
-    env = _env_assignments(tree, rel)
+    # os.environ is named in the text of a file that sets it (as Python reads the text)
+    env = _env_assignments(tree, rel) if "environ" in text or not text.isascii() else {}
     found: list[tuple[ast.Call, str, Scope]] = []
 
     def visit(body: list[ast.stmt], scope: Scope):
         for stmt in body:
             for node in _walk_no_defs(stmt):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    visit(node.body, Scope(_assignments(node.body), scope))
+                    visit(node.body, Scope.of(node.body, scope))
                 elif isinstance(node, ast.Call):
                     t = _target(node, classes, modules)
                     if t:
@@ -94,30 +128,41 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     by_id = {id(c): c for c, _, _ in found}
     absorbed: set[int] = set()
     sites = []
+    per_file: dict = {}  # what _process_facts reads of the whole file, read once for all its sites
     for call, target, scope in sorted(found, key=lambda x: (x[0].lineno, x[0].col_offset)):
         if target in TRL_CONFIGS:
-            site = _trl_site(ctx, rel, text, call, target, scope, by_id)
+            site = _trl_site(ctx, rel, text, call, target, scope, by_id, tree)
             if site is not None:
                 sites.append((id(call), site))
             continue
         site = _site(ctx, rel, text, version, call, target, scope, by_id, absorbed)
         site.env = dict(env)
-        site.launch.update(_process_facts(importing, tree, call, target))
+        site.launch.update(_process_facts(importing, tree, call, target, per_file, text))
         sites.append((id(call), site))
     return [s for cid, s in sites if cid not in absorbed]
 
 
-def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str) -> dict:
+def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str, per_file: dict,
+                   text: str) -> dict:
     """Whether the engine is built when the module is imported (LLM() itself; for engine
-    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before."""
+    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before.
+    `per_file` keeps what is read of the whole file once for all of its sites (a file of vLLM's
+    own tests has dozens)."""
+    # a method of that name is spelled in the text (as Python reads it) before any walk
+    plain = text.isascii()
     if target == "LLM":
         builds = [call]
     else:
-        builds = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                  and n.func.attr in ("from_engine_args", "from_vllm_config")]
+        if "builds" not in per_file:
+            per_file["builds"] = [n for n in walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                                  and n.func.attr in ("from_engine_args", "from_vllm_config")] \
+                if not plain or "from_engine_args" in text or "from_vllm_config" in text else []
+        builds = per_file["builds"]
     at_import = [n for n in builds if importing.runs(n)]
     out: dict = {"module_level": bool(at_import)}
-    level = _sleep_level(tree)
+    if "sleep" not in per_file:
+        per_file["sleep"] = _sleep_level(tree) if not plain or "sleep" in text else None
+    level = per_file["sleep"]
     if level is not None:
         out["sleep_level"] = level
     if at_import:
@@ -129,7 +174,7 @@ def _sleep_level(tree: ast.Module) -> int | None:
     """The level the script puts the engine to sleep at: `llm.sleep(level=2)`, `llm.sleep(1)`,
     `llm.sleep()` (vLLM's default, 1); the deepest one when there are several."""
     levels = []
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "sleep"):
             continue
         if isinstance(n.func.value, ast.Name) and n.func.value.id in ("time", "asyncio", "gevent", "trio", "anyio"):
@@ -145,7 +190,7 @@ def _sleep_level(tree: ast.Module) -> int | None:
 
 def _env_assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:
     env: dict[str, Setting] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         # os.environ["X"] = "1"
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             t = node.targets[0]
@@ -172,7 +217,7 @@ def _site(ctx, rel, text, version, call, target, scope, by_id, absorbed) -> Site
     kind, mode = TARGETS[target]
     site = Site(file=rel, line=call.lineno, syntax="python-call", kind=kind, mode=mode,
                 mode_evidence=f"{rel}:{call.lineno}", end_line=call.end_lineno or call.lineno)
-    resolver = _Resolver(scope, by_id, LineIndex(text))
+    resolver = _Resolver(scope, by_id, line_index(text))
     if call.args:
         first = call.args[0]
         if isinstance(first, ast.Starred):
@@ -187,17 +232,17 @@ def _site(ctx, rel, text, version, call, target, scope, by_id, absorbed) -> Site
             continue
         s = _setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))
         _place(ctx, site, s, version)
-    site.source = {"call": call, "text": text, "target": target, "func": ast.get_source_segment(text, call.func) or target}
+    site.source = {"call": call, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
     return site
 
 
-def _trl_site(ctx, rel, text, call, target, scope, by_id) -> Site | None:
+def _trl_site(ctx, rel, text, call, target, scope, by_id, tree) -> Site | None:
     """GRPOConfig(use_vllm=True, vllm_mode=…, vllm_gpu_memory_utilization=…): TRL's keys, mapped
     to engine arguments by knowledge/frameworks/trl.yaml."""
     from vllm_kb.engine.kb import frameworks
 
     fw = frameworks.get("trl")
-    resolver = _Resolver(scope, by_id, LineIndex(text))
+    resolver = _Resolver(scope, by_id, line_index(text))
     entries = []
     for kw in call.keywords:
         if kw.arg is None:
@@ -206,26 +251,22 @@ def _trl_site(ctx, rel, text, call, target, scope, by_id) -> Site | None:
     site = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
                                  syntax="python-call", kind=f"{target}()", version=ctx.framework_version(rel, fw.package),
                                  source={"call": call, "text": text, "target": target,
-                                         "func": ast.get_source_segment(text, call.func) or target})
+                                         "func": resolver.lines.segment(call.func) or target})
     if site is not None and any(kw.arg is None for kw in call.keywords):
         for kw in call.keywords:
             if kw.arg is None:
                 site.opaque.append({"code": "spread", "what": "**" + ast.unparse(kw.value), "where": f"{rel}:{kw.value.lineno}"})
     if site is not None and site.model is None:
-        node = _trainer_model(text)
+        node = _trainer_model(tree)
         if node is not None:
             site.model = _setting(resolver, "model", node, rel, text, "model")
     return site
 
 
-def _trainer_model(text: str):
+def _trainer_model(tree: ast.Module):
     """What vLLM loads in TRL is the policy: `GRPOTrainer(model=…)` (or its first argument) in the
     same file as the config."""
-    try:
-        tree = parse_python(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Call) and _call_name(node.func).endswith("Trainer"):
             for kw in node.keywords:
                 if kw.arg == "model":
@@ -256,7 +297,7 @@ def _place(ctx, site: Site, s: Setting, version: str) -> None:
 
 def _setting(resolver, name, node, rel, text, key, item=None) -> Setting:
     """`item` spans the whole `key=value` / `"key": value` entry (start node, end node)."""
-    raw = ast.get_source_segment(text, node) or ast.unparse(node)
+    raw = resolver.lines.segment(node) or ast.unparse(node)
     pos = {"value": resolver.lines.span(node)}
     if item is not None:
         first, last = item
@@ -301,7 +342,7 @@ def _spread(ctx, site, resolver, node, rel, text, version, by_id, absorbed) -> N
     try:
         value = resolver.value(node)
     except Unresolved:
-        site.opaque.append({"code": "spread", "what": "**" + (ast.get_source_segment(text, node) or ast.unparse(node)), "where": f"{rel}:{node.lineno}"})
+        site.opaque.append({"code": "spread", "what": "**" + (resolver.lines.segment(node) or ast.unparse(node)), "where": f"{rel}:{node.lineno}"})
         return
     if not isinstance(value, dict):
         site.opaque.append({"code": "not-mapping", "what": "**" + ast.unparse(node), "where": f"{rel}:{node.lineno}"})
