@@ -61,13 +61,21 @@ def annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) -
     """Add `launch.gpu_shared_with` (the other sites) and `launch.gpu_shared_util` (the sum of
     every co-located engine's fraction, this one included) to each site sharing a GPU."""
     engines = [(s, f) for s, f in items if s.kind in ENGINE_KINDS]
+    # only engines of one file run together (_together): each is compared with those of its file
+    # alone, not with every engine of a project that may have thousands
+    by_file: dict[str, list[int]] = {}
+    for i, (site, _f) in enumerate(engines):
+        by_file.setdefault(site.file, []).append(i)
     for i, (site, facts) in enumerate(engines):
+        if len(by_file[site.file]) < 2:
+            continue
         mine = devices(facts)
         util = _util(facts)
         if mine is None or util is None:
             continue
         peers, total = [], util
-        for j, (other, ofacts) in enumerate(engines):
+        for j in by_file[site.file]:
+            other, ofacts = engines[j]
             if i == j:
                 continue
             first, second = (other, site) if j < i else (site, other)

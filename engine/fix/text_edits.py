@@ -11,7 +11,7 @@ from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.literals import py_literal
 from vllm_kb.engine.fix.pins import pin_edit
-from vllm_kb.engine.kb.textpos import LineIndex
+from vllm_kb.engine.kb.textpos import LineIndex, index as line_index
 from vllm_kb.engine.scan.site import Site
 
 
@@ -124,7 +124,7 @@ def _positional_edits(src: dict, ch: Change, text: str) -> list[TextEdit]:
 
 def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     s = ch.setting
-    lines = LineIndex(text)
+    lines = line_index(text)
     if ch.op == "env":
         if s is not None:
             return _replace_line(text, lines, s.line, f'os.environ["{ch.target}"] = {json.dumps(str(ch.value))}')

@@ -62,6 +62,8 @@ class ScanContext:
     absorbed: set[str] = field(default_factory=set)  # site ids another site took in (a KServe runtime)
     _yaml_index: list | None = None  # values file → vllm-stack release (`helm install --version`)
     _cache: dict[str, str | None] = field(default_factory=dict)
+    _skip_keys: set[tuple[str, str]] = field(default_factory=set)  # (file, code) already in `skipped`
+    _skip_files: set[str] = field(default_factory=set)
     _dirs_inside: dict[str, bool] = field(default_factory=dict)  # folder → resolves inside the root
     _root_real: str = ""
 
@@ -106,8 +108,13 @@ class ScanContext:
         return self.default_version
 
     def skip(self, rel: str, code: str, line: int | None = None, detail: str = "") -> None:
-        if not any(s.file == rel and s.code == code for s in self.skipped):
+        if (rel, code) not in self._skip_keys:
+            self._skip_keys.add((rel, code))
+            self._skip_files.add(rel)
             self.skipped.append(Skipped(rel, line, code, detail))
+
+    def was_skipped(self, rel: str) -> bool:
+        return rel in self._skip_files
 
     def read(self, rel: str) -> str | None:
         """Text of a project file, or None (and a skip record) when it cannot be read as text."""

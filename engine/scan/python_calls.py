@@ -8,15 +8,17 @@ import ast
 from dataclasses import dataclass
 
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.kb.textpos import LineIndex
+import re
+
+from vllm_kb.engine.kb.textpos import index as line_index
 from vllm_kb.engine.scan import framework_site, python_tools, words
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime
-from vllm_kb.engine.scan.python_scope import Scope, assignments, chain, function_scope
+from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope
 from vllm_kb.engine.scan.python_settings import place, setting, spread
-from vllm_kb.engine.scan.python_values import _is_environ, _Resolver
+from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
 TARGETS = {
@@ -26,6 +28,37 @@ TARGETS = {
 }
 # TRL trainer configs whose use_vllm / vllm_* keys drive a vLLM engine (trl ≥0.14 layout).
 TRL_CONFIGS = {"GRPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "XPOConfig", "NashMDConfig", "DistillationConfig"}
+
+
+# A site is a call of one of these classes, imported from vllm or trl under its own name (an
+# alias still names it in the import): a file that never spells one as a word is never parsed.
+# Each pattern starts with a literal (the names share three endings) and checks what precedes
+# it afterwards: a leading \b would make the regex engine try every position of the file
+# (vLLM's own tree: 3 s instead of 0.1 s).
+def _word_ending(ending: str, names: list[str]) -> re.Pattern:
+    by_width: dict[int, list[str]] = {}
+    for n in names:
+        by_width.setdefault(len(n), []).append(n)
+    behind = "|".join(f"(?<={'|'.join(ns)})(?<!\\w.{{{w}}})" for w, ns in sorted(by_width.items()))
+    return re.compile(f"{ending}(?!\\w)(?:{behind})")
+
+
+_CLASS_WORDS = [(end, _word_ending(end, [n for n in sorted(set(TARGETS) | TRL_CONFIGS) if n.endswith(end)]))
+                for end in ("LLM", "EngineArgs", "Config")]
+
+
+def could_hold_site(text: str) -> bool:
+    """The prefilter: False only for a file that cannot hold a site — it names neither a vLLM/TRL
+    class nor a tool call that starts vLLM (engine/scan/python_tools.py). Python reads identifiers
+    NFKC-normalised (`ＬＬＭ` is `LLM`), so a file that is not ASCII is tested as Python reads it."""
+    if not words.python_candidate(text):  # TRL configs use vllm_* / use_vllm keys too
+        return False
+    if not text.isascii():
+        import unicodedata
+
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+    return any(end in text and rx.search(text) for end, rx in _CLASS_WORDS) or any(w in text for w in python_tools.WORDS)
 
 
 def _callees() -> frozenset[str]:
@@ -75,7 +108,7 @@ class Found:
 
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
-    if not words.python_candidate(text):  # TRL configs use vllm_* / use_vllm keys too
+    if not could_hold_site(text):
         return []
     try:
         tree = parse_python(text, rel)
@@ -121,11 +154,12 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     if not found:
         return []
     version = ctx.version_for(rel)
-    env = _env_assignments(tree, rel)
-    lines = LineIndex(text)
+    # os.environ is named in the text of a file that sets it (as Python reads the text)
+    env = _env_assignments(tree, rel) if "environ" in text or not text.isascii() else {}
+    lines = line_index(text)
     links = Links(ctx, rel, tree, imported=imported)
     bound_env = python_tools.bound_env(ctx, rel)
-    scopes: dict[int, Scope] = {0: Scope(assignments(tree.body))}  # built only for the functions that hold a call
+    scopes: dict[int, Scope] = {0: Scope.of(tree.body)}  # built only for the functions that hold a call
     for f in found:
         scope = scopes[0]
         for fn in f.fns:
@@ -145,13 +179,14 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         f.resolver.calls = by_id
     absorbed: set[int] = set()
     sites = []
+    per_file: dict = {}  # what _process_facts reads of the whole file, read once for all its sites
     for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
         call, target = f.call, f.target
         if target in TRL_CONFIGS:
-            site = _trl_site(ctx, rel, text, call, target, f.resolver)
+            site = _trl_site(ctx, rel, text, call, target, f.resolver, tree)
         elif target in TARGETS:
             site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed)
-            site.launch.update(_process_facts(importing, tree, call, target))
+            site.launch.update(_process_facts(importing, tree, call, target, per_file, text))
         else:
             site = python_tools.site(ctx, rel, text, version, f, tree)
         if site is None:
@@ -176,20 +211,32 @@ def _walk_stmt(node: ast.AST):
             continue
         if n is node and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
-        stack.extend(reversed(list(ast.iter_child_nodes(n))))
+        kids = children(n)
+        kids.reverse()
+        stack += kids
 
 
-def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str) -> dict:
+def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str, per_file: dict,
+                   text: str) -> dict:
     """Whether the engine is built when the module is imported (LLM() itself; for engine
-    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before."""
+    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before.
+    `per_file` keeps what is read of the whole file once for all of its sites (a file of vLLM's
+    own tests has dozens)."""
+    # a method of that name is spelled in the text (as Python reads it) before any walk
+    plain = text.isascii()
     if target == "LLM":
         builds = [call]
     else:
-        builds = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                  and n.func.attr in ("from_engine_args", "from_vllm_config")]
+        if "builds" not in per_file:
+            per_file["builds"] = [n for n in walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                                  and n.func.attr in ("from_engine_args", "from_vllm_config")] \
+                if not plain or "from_engine_args" in text or "from_vllm_config" in text else []
+        builds = per_file["builds"]
     at_import = [n for n in builds if importing.runs(n)]
     out: dict = {"module_level": bool(at_import)}
-    level = _sleep_level(tree)
+    if "sleep" not in per_file:
+        per_file["sleep"] = _sleep_level(tree) if not plain or "sleep" in text else None
+    level = per_file["sleep"]
     if level is not None:
         out["sleep_level"] = level
     if at_import:
@@ -201,7 +248,7 @@ def _sleep_level(tree: ast.Module) -> int | None:
     """The level the script puts the engine to sleep at: `llm.sleep(level=2)`, `llm.sleep(1)`,
     `llm.sleep()` (vLLM's default, 1); the deepest one when there are several."""
     levels = []
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "sleep"):
             continue
         if isinstance(n.func.value, ast.Name) and n.func.value.id in ("time", "asyncio", "gevent", "trio", "anyio"):
@@ -217,7 +264,7 @@ def _sleep_level(tree: ast.Module) -> int | None:
 
 def _env_assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:
     env: dict[str, Setting] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         # os.environ["X"] = "1"
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             t = node.targets[0]
@@ -258,11 +305,11 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed) -> S
             continue
         s = setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))
         place(ctx, site, s, version)
-    site.source = {"call": call, "text": text, "target": target, "func": ast.get_source_segment(text, call.func) or target}
+    site.source = {"call": call, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
     return site
 
 
-def _trl_site(ctx, rel, text, call, target, resolver) -> Site | None:
+def _trl_site(ctx, rel, text, call, target, resolver, tree) -> Site | None:
     """GRPOConfig(use_vllm=True, vllm_mode=…, vllm_gpu_memory_utilization=…): TRL's keys, mapped
     to engine arguments by knowledge/frameworks/trl.yaml."""
     from vllm_kb.engine.kb import frameworks
@@ -276,26 +323,22 @@ def _trl_site(ctx, rel, text, call, target, resolver) -> Site | None:
     site = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
                                  syntax="python-call", kind=f"{target}()", version=ctx.framework_version(rel, fw.package),
                                  source={"call": call, "text": text, "target": target,
-                                         "func": ast.get_source_segment(text, call.func) or target})
+                                         "func": resolver.lines.segment(call.func) or target})
     if site is not None and any(kw.arg is None for kw in call.keywords):
         for kw in call.keywords:
             if kw.arg is None:
                 site.opaque.append({"code": "spread", "what": "**" + ast.unparse(kw.value), "where": f"{rel}:{kw.value.lineno}"})
     if site is not None and site.model is None:
-        node = _trainer_model(text)
+        node = _trainer_model(tree)
         if node is not None:
             site.model = setting(resolver, "model", node, rel, text, "model")
     return site
 
 
-def _trainer_model(text: str):
+def _trainer_model(tree: ast.Module):
     """What vLLM loads in TRL is the policy: `GRPOTrainer(model=…)` (or its first argument) in the
     same file as the config."""
-    try:
-        tree = parse_python(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Call) and _call_name(node.func).endswith("Trainer"):
             for kw in node.keywords:
                 if kw.arg == "model":

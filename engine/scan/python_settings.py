@@ -13,7 +13,7 @@ from vllm_kb.engine.scan.site import Setting, Site
 
 def setting(resolver, name, node, rel, text, key, item=None) -> Setting:
     """`item` spans the whole `key=value` / `"key": value` entry (start node, end node)."""
-    raw = ast.get_source_segment(text, node) or ast.unparse(node)
+    raw = resolver.lines.segment(node) or ast.unparse(node)
     pos = {"value": resolver.lines.span(node)}
     if item is not None:
         first, last = item
@@ -101,7 +101,7 @@ def spread(ctx, site, resolver, node, rel, text, version, by_id, absorbed) -> No
     try:
         value = resolver.value(node)
     except Unresolved:
-        site.opaque.append({"code": "spread", "what": "**" + (ast.get_source_segment(text, node) or ast.unparse(node)), "where": f"{rel}:{node.lineno}"})
+        site.opaque.append({"code": "spread", "what": "**" + (resolver.lines.segment(node) or ast.unparse(node)), "where": f"{rel}:{node.lineno}"})
         return
     if not isinstance(value, dict):
         site.opaque.append({"code": "not-mapping", "what": "**" + ast.unparse(node), "where": f"{rel}:{node.lineno}"})

@@ -31,6 +31,9 @@ _NAMES = {
 _SERVER_FUNCS = {"build_async_engine_client", "run_server"}
 # the names of the callees the scanner looks at (a call by any other name is none of these)
 CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model"} | python_argv.SPAWN_NAMES)
+# words one of those calls, or BentoML's `__command__`, spells in a file that holds it
+WORDS = ("LLMConfig", "vLLMEngineProcessorConfig", "ChatModel", "build_async_engine_client", "run_server", "launch_model",
+         "__command__", "subprocess", "Popen", "system(", "popen(", "execv", "spawnv", "create_subprocess")
 
 
 @dataclass
@@ -129,7 +132,7 @@ def _xinference(ctx, rel, text, version, call, r) -> Site | None:
         gpus = v if isinstance(v, int) and not isinstance(v, bool) else None
     tool_launch.place_tp(site, gpus, rel, call.lineno, "n_gpu")
     site.framework_defaults = {k: v for k, v in know["defaults"].items() if k not in site.settings}
-    site.source = {"call": call, "text": text, "target": "xinference", "func": ast.get_source_segment(text, call.func)}
+    site.source = {"call": call, "text": text, "target": "xinference", "func": r.lines.segment(call.func)}
     return site
 
 
@@ -170,7 +173,7 @@ def _llm_config(ctx, rel, text, version, call, r, kind, mode, tool) -> Site:
         ppv = pp.value if pp is not None and pp.resolved else (1 if pp is None else None)
         if isinstance(tpv, int) and isinstance(ppv, int):
             site.gpu_request = tpv * ppv
-    site.source = {"call": call, "text": text, "target": kind, "func": ast.get_source_segment(text, call.func) or kind}
+    site.source = {"call": call, "text": text, "target": kind, "func": r.lines.segment(call.func) or kind}
     return site
 
 
@@ -192,7 +195,7 @@ def _chat_model(ctx, rel, text, call, r) -> Site | None:
     s = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
                                   syntax="python-call", kind="llamafactory ChatModel()",
                                   version=ctx.framework_version(rel, fw.package), command="chat",
-                                  source={"call": call, "text": text, "target": "ChatModel", "func": ast.get_source_segment(text, call.func)})
+                                  source={"call": call, "text": text, "target": "ChatModel", "func": r.lines.segment(call.func)})
     return s
 
 
@@ -215,5 +218,5 @@ def _openai_server(ctx, rel, text, version, call, r) -> Site | None:
                             "where": f"{rel}:{call.lineno}"})
     if site.model is None:
         site.model = Setting("model", None, False, rel, call.lineno, "model", "", "python-call", "not set in the code")
-    site.source = {"call": call, "text": text, "target": "openai-server", "func": ast.get_source_segment(text, call.func)}
+    site.source = {"call": call, "text": text, "target": "openai-server", "func": r.lines.segment(call.func)}
     return site

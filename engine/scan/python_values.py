@@ -10,9 +10,9 @@ import ast
 import operator
 from typing import Any
 
-from vllm_kb.engine.kb.textpos import LineIndex
+from vllm_kb.engine.kb.textpos import LineIndex  # noqa: F401 — the type of `lines`
 from vllm_kb.engine.scan import python_links as links_mod
-from vllm_kb.engine.scan.python_scope import ParamDefault, Scope, assignments, walk_no_defs
+from vllm_kb.engine.scan.python_scope import ParamDefault, Scope, assignments, statements, walk, walk_no_defs  # noqa: F401 — re-exported
 from vllm_kb.engine.scan.python_scope import dotted as _dotted, env_read as _env_read, is_environ as _is_environ
 
 # the names other readers import from here
