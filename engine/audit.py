@@ -62,6 +62,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
+    colocation.trainer_overlap([(p[0], p[2]) for p in prepared])  # a rollout server on its trainer's GPUs
     clients = tool_clients(sc.ctx, sc.files)  # code that asks a server for automatic tool choice
     for site, _, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
@@ -139,7 +140,9 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
 
 def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:
     resolved = cat.resolve(choice.version)
-    unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items() if not s.resolved}
+    # an argument sized by the GPUs the process sees is known once --gpu says how many there are
+    unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items()
+                  if not s.resolved and not (n in site.device_args and n in facts["engine"])}
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)

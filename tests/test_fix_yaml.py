@@ -158,3 +158,31 @@ def test_fixture_configs_fix_in_place(cli, tmp_path):
     assert code in (0, 1), err
     for p in root.rglob("*.yaml"):
         yaml.safe_load(p.read_text())
+
+
+
+def k8s(command: str, args: str) -> str:
+    return ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: vllm\nspec:\n  template:\n    spec:\n"
+            "      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.10.1\n"
+            f"          command: {command}\n          args: {args}\n")
+
+
+def test_container_fixes_follow_the_words_the_shell_reads(cli, tmp_path):
+    """A container's argv is run as a shell would run it (`nohup vllm …`, `sh -c "vllm …"`): a
+    fix edits the list item the site's word came from, and nothing when the word lives inside an
+    inner script (no item of its own)."""
+    wrapped = tmp_path / "wrapped"
+    wrapped.mkdir()
+    (wrapped / "k8s.yaml").write_text(k8s('["nohup", "vllm", "serve"]',
+                                          '["org/m", "--swap-space", "4", "--port", "8000"]'))
+    code, out, err = cli("audit", str(wrapped), *GPU, "--fix")
+    text = (wrapped / "k8s.yaml").read_text()
+    assert '["nohup", "vllm", "serve"]' in text, text
+    assert '"--swap-space"' not in text and '"4"' not in text and '"--port", "8000"' in text, text
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    # the script's own arguments ($0, $1, …) are items after it: none of them is a word of the site
+    before = k8s('["sh", "-c"]', '["vllm serve org/m --swap-space 4 --port 8000", "sh", "a1", "a2", "a3", "a4", "a5"]')
+    (inner / "k8s.yaml").write_text(before)
+    code, out, err = cli("audit", str(inner), *GPU, "--fix")
+    assert (inner / "k8s.yaml").read_text() == before

@@ -34,15 +34,16 @@ class Observation:
     framework: str = ""
     mode: str = ""
     syntax: str = ""
+    tool: str = ""  # a site's deployment tool (production-stack, kserve, ray-serve, modal …)
 
     def facts(self) -> dict[str, Any]:
         return {"obs": {"kind": self.kind, "name": self.name, "file": self.file, "line": self.line,
                         "vllm_context": self.vllm_context, "extras": list(self.extras),
-                        "framework": self.framework, "mode": self.mode, "syntax": self.syntax}}
+                        "framework": self.framework, "mode": self.mode, "syntax": self.syntax, "tool": self.tool}}
 
     def signature(self) -> tuple:
         """Everything a trigger may look at except where: equal signatures get one evaluation."""
-        return (self.kind, self.name, self.vllm_context, self.extras, self.framework, self.mode, self.syntax)
+        return (self.kind, self.name, self.vllm_context, self.extras, self.framework, self.mode, self.syntax, self.tool)
 
 
 # "vllm" as a word of its own: vllm, vllm_mode, vllm/vllm-openai, vllm.entrypoints — not
@@ -78,7 +79,8 @@ def pin_observations(pins) -> list[Observation]:
 def site_observations(sites) -> list[Observation]:
     out = []
     for s in sites:
-        out.append(Observation("site", s.kind, s.file, s.line, s.kind, framework=s.framework, mode=s.mode, syntax=s.syntax))
+        out.append(Observation("site", s.kind, s.file, s.line, f"{s.kind} ({s.tool})" if s.tool else s.kind,
+                               framework=s.framework, mode=s.mode, syntax=s.syntax, tool=s.tool or ""))
         for name, st in s.env.items():
             out.append(Observation("env", name, getattr(st, "file", None) or s.file, st.line or s.line, name))
     return out

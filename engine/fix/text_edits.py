@@ -75,12 +75,20 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
     return None
 
 
+def _in_file(text: str, *words) -> bool:
+    """The words are where the scanner says in this file: a word expanded from an array, a
+    variable or an inner script (eval, bash -c, a YAML block) has no span of its own to edit."""
+    return all(0 <= w.start <= w.end <= len(text) and text[w.start:w.end] == w.raw for w in words)
+
+
 def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     src = site.source or {}
     words = src.get("words")
     s = ch.setting
     if ch.op in ("env", "unset_env"):
         pos = s.pos if s is not None else None
+        if pos and not (0 <= pos["word"][0] <= pos["word"][1] <= len(text)):
+            pos = None  # set somewhere without a span in this file (a sourced .env, an inner script)
         if ch.op == "unset_env":
             if not pos:
                 return None
@@ -109,6 +117,8 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     if ch.op != "set" or not ch.after:
         return None
     launch = src["launch"]
+    if not _in_file(text, words[launch.program_start], words[-1]):
+        return None
     return edits_mod.append_shell_arg(text, words, launch.program_start, len(words) - 1, ch.after)
 
 

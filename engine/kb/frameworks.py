@@ -68,12 +68,30 @@ class Framework:
     def cli_style(self) -> dict:
         return self.raw["cli_style"]
 
-    def defaults(self, version: str | None) -> dict[str, Any]:
-        """Engine arguments the framework passes when its key is left unset."""
-        return {k.arg: k.default_for(version) for k in self.keys if k.arg and k.default is not None and not k.legacy}
+    def defaults(self, version: str | None, command: str | None = None) -> dict[str, Any]:
+        """Engine arguments the framework passes when its key is left unset (a release whose key
+        has no default of its own leaves vLLM's)."""
+        out = {k.arg: k.default_for(version) for k in self.keys
+               if k.arg and k.default is not None and not k.legacy and version_matches(k.versions, version)}
+        out.update(self.raw.get("command_defaults", {}).get(command or "", {}))
+        return {k: v for k, v in out.items() if v is not None}
 
-    def fixed(self, mode: str) -> dict[str, Any]:
-        return {f["arg"]: f["value"] for f in self.raw.get("fixed", []) if not f.get("modes") or mode in f["modes"]}
+    def fixed(self, mode: str, version: str | None = None) -> dict[str, Any]:
+        """Engine arguments the framework's code passes whatever its keys say (an entry with
+        `versions` only for a known release in them)."""
+        return {f["arg"]: f["value"] for f in self.raw.get("fixed", [])
+                if (not f.get("modes") or mode in f["modes"])
+                and (not f.get("versions") or (version and version_matches(f["versions"], version)))}
+
+    def deriving_key(self, arg: str, version: str | None) -> Key | None:
+        """The key this release passes as `arg` unchanged (an `implies` rule whose value is one
+        key's own), for a fix to write where the release has no key named for `arg`."""
+        for rule in self.raw.get("implies", []):
+            if rule["arg"] != arg or len(rule["from"]) != 1 or not (version and version_matches(rule.get("versions"), version)):
+                continue
+            if rule.get("value_from", "").replace(" ", "") == f'keys["{rule["from"][0]}"]':
+                return self.key(rule["from"][0])
+        return None
 
     def _activation(self, values, version, command, vllm_version=None, with_defaults=True) -> cel.Activation:
         keys = {k.key: k.default_for(version) for k in self.keys if k.default is not None} if with_defaults else {}
@@ -97,6 +115,8 @@ class Framework:
         act = self._activation(values, version, command)
         out = []
         for rule in self.raw.get("implies", []):
+            if rule.get("versions") and not (version and version_matches(rule["versions"], version)):
+                continue
             if not cel.compile(rule["when"]).evaluate(act).value:
                 continue
             if "value_from" in rule:

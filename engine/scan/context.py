@@ -58,6 +58,10 @@ class ScanContext:
     skipped: list[Skipped] = field(default_factory=list)
     framework_pins: dict = field(default_factory=dict)  # (folder, package) → best Pin
     referenced: set[str] = field(default_factory=set)  # config files a command already read
+    chart_versions: dict[str, str] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)  # the project's files (scan_project sets it)
+    absorbed: set[str] = field(default_factory=set)  # site ids another site took in (a KServe runtime)
+    _yaml_index: list | None = None  # values file → vllm-stack release (`helm install --version`)
     _cache: dict[str, str | None] = field(default_factory=dict)
     _skip_keys: set[tuple[str, str]] = field(default_factory=set)  # (file, code) already in `skipped`
     _skip_files: set[str] = field(default_factory=set)
@@ -77,6 +81,23 @@ class ScanContext:
         """The exactly pinned version of a framework for a file, by the nearest folder."""
         pin = self.framework_pin(rel, package)
         return (pin.exact or _lower_bound(pin.spec)) if pin is not None else None
+
+    def yaml_docs(self):
+        """(file, document) of every YAML file in the project, parsed once: for scanners that link
+        one object to another (an InferenceService to its ServingRuntime)."""
+        if self._yaml_index is None:
+            from vllm_kb.engine.kb import yamlio
+
+            self._yaml_index = []
+            for rel in self.files:
+                if rel.endswith((".yaml", ".yml")):
+                    text = self.read(rel)
+                    if text and ("kind:" in text):
+                        try:
+                            self._yaml_index += [(rel, d) for d in yamlio.load_all(text)]
+                        except (yamlio.YamlError, RecursionError):
+                            continue
+        return self._yaml_index
 
     def version_for(self, rel: str) -> str:
         """The catalog release for a file: from the nearest pin at or above its folder."""

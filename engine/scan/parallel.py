@@ -1,7 +1,8 @@
 """The per-file scan of a large tree across processes. The files are cut into consecutive
 chunks; each worker (a fork of this process, so the knowledge, the pins and the release of each
 folder are already there) scans its chunks and hands back, per file, the sites and what the scan
-recorded on the way (files skipped, config files a command read); they are merged in the walk's
+recorded on the way (files skipped, config files a command read, chart releases a `helm install`
+names); they are merged in the walk's
 order, so the report is the same byte for byte whatever the number of workers
 (tests/test_parallel_scan.py). `VLLM_KB_WORKERS=N` sets the number (1: none)."""
 from __future__ import annotations
@@ -33,12 +34,15 @@ def _work(chunk: list[str]) -> list[tuple]:
     ctx = _ctx
     out = []
     for rel in chunk:
-        n_skipped, n_ref = len(ctx.skipped), len(ctx.referenced)
+        n_skipped, n_ref, n_charts = len(ctx.skipped), len(ctx.referenced), len(ctx.chart_versions)
         before = set(ctx.referenced) if n_ref else set()
+        charts_before = dict(ctx.chart_versions) if n_charts else {}
         sites = _scan_one(ctx, rel)
         skips = [(s.file, s.code, s.line, s.detail) for s in ctx.skipped[n_skipped:]]
         refs = sorted(ctx.referenced - before) if len(ctx.referenced) != n_ref else []
-        out.append((rel, sites, skips, refs))
+        # `helm install … --version X -f values.yaml` in a script: the chart release the YAML pass reads
+        charts = {k: v for k, v in ctx.chart_versions.items() if charts_before.get(k) != v}
+        out.append((rel, sites, skips, refs, charts))
     return out
 
 
@@ -53,10 +57,11 @@ def scan(ctx, files: list[str], scan_one: Callable, n: int) -> Iterator[tuple[st
     try:
         with multiprocessing.get_context("fork").Pool(n) as pool:
             for result in pool.imap(_work, chunks):
-                for rel, sites, skips, refs in result:
+                for rel, sites, skips, refs, charts in result:
                     for file, code, line, detail in skips:
                         ctx.skip(file, code, line, detail)
                     ctx.referenced.update(refs)
+                    ctx.chart_versions.update(charts)
                     yield rel, sites
     finally:
         _ctx = _scan_one = None

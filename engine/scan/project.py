@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, deploy, parallel, python_calls, scripts, words
+from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, parallel, python_calls, scripts, words
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -38,6 +38,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
     sc = begin(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
     for _rel, found in sites_by_file(sc, progress):
         sc.sites += found
+    sc.sites = [s for s in sc.sites if s.id not in sc.ctx.absorbed]  # read as part of another (a KServe runtime)
     pair_peers(sc.sites)
     return sc
 
@@ -67,6 +68,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         files = [rel for rel in files if not exclude(rel)]
     if overlay:
         ctx._cache.update(overlay)
+    ctx.files = list(files)
 
     all_pins: list[pins_mod.Pin] = []
     for rel in files:
@@ -74,6 +76,13 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
             text = ctx.read(rel)
             if text is not None:
                 all_pins += _guarded(ctx, rel, pins_mod.scan, text)
+    # pins above the audited folder, up to its repository's root, stand where the folder has none
+    have = {(p.folder, p.package) for p in all_pins}
+    nearest: dict[str, str] = {}
+    for p in pins_mod.pins_above(ctx, ctx.root):
+        first = nearest.setdefault(p.package, p.file)
+        if ("", p.package) not in have and p.file == first:
+            all_pins.append(p)
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
     for p in all_pins:
@@ -120,27 +129,49 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         text = ctx.read(rel)
         if text is None or not words.yaml_candidate(text):
             continue
-        docs = _load_yaml_docs(ctx, rel, text)
-        yield rel, _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
+        yield rel, _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t))
 
 
 def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
-    """The sites of a command, Python or Dockerfile; None for a file this pass does not scan
-    (YAML and JSON come after every command, other files are not read)."""
+    """The sites of a command, Python, Dockerfile, Makefile or Triton config; None for a file this
+    pass does not scan (YAML and JSON come after every command, other files are not read)."""
     suffix = _suffix(rel)
     if suffix == ".py":
         text = ctx.read(rel)
-        return _guarded(ctx, rel, python_calls.scan, text) if text is not None else []
+        return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, python_calls.scan, t)) if text is not None else []
     if deploy.is_dockerfile(rel):
         text = ctx.read(rel)
-        return _guarded(ctx, rel, deploy.scan_dockerfile, text) if text is not None else []
+        return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, deploy.scan_dockerfile, t)) if text is not None else []
     if suffix in (".yaml", ".yml", ".json"):
+        return None
+    if rel.rpartition("/")[2] == "config.pbtxt":
+        text = ctx.read(rel)
+        return _guarded(ctx, rel, deploy.scan_triton, text) if text is not None and "vllm" in text else None
+    if makefile.is_makefile(rel):
+        text = ctx.read(rel)
+        if text is not None and ("vllm" in text or words.framework_words(text)):
+            return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, makefile.scan, t))
         return None
     if suffix in scripts.SHELL_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
         if text is not None and ("vllm" in text or words.framework_words(text)) and scripts.is_shell(rel, text):
-            return _guarded(ctx, rel, scripts.scan, text)
+            return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, scripts.scan, t))
     return None
+
+
+def _yaml_sites(ctx: ScanContext, rel: str, text: str) -> list:
+    docs = _load_yaml_docs(ctx, rel, text)
+    return _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
+
+
+def _sides(ctx: ScanContext, rel: str, text: str, scan) -> list:
+    """A file with unresolved merge-conflict markers is read once per side; what the sides agree on
+    stays known (engine/scan/conflicts.py)."""
+    if not conflicts.has_markers(text):
+        return scan(text)
+    ctx.skip(rel, "merge-conflict", conflicts.first_marker_line(text))
+    ours, theirs = conflicts.sides(text)
+    return conflicts.merge(scan(ours), scan(theirs))
 
 
 def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:

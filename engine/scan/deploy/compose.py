@@ -11,6 +11,7 @@ from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
     is_vllm_image,
+    is_vllm_like_image,
     launch_site,
     relocate,
     yaml_word,
@@ -54,6 +55,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
             env[k] = Setting(k, w.value, w.value is not None, rel, ln, k, v, "compose", w.assumed or w.unresolved,
                              pos=dict(doc.pos(path), env_style="map" if isinstance(raw_env, dict) else "list"))
         image = svc.get("image")
+        if isinstance(image, str) and "$" in image:
+            image = yaml_word(image, doc.line_of(base + ("image",)), ex, compose=True).value or image
         words: list[Word] = []
         argv_pos: list = []  # where each word is written, for fixes (None: not in this file's lists)
         append = doc.pos(base + ("command",))  # where new arguments go
@@ -79,7 +82,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                     words += c.words
                     argv_pos += [None] * len(c.words)
                     append = None  # a command string: its words are not edited in place
-            elif part == "entrypoint" and val is None and is_vllm_image(image):
+            elif part == "entrypoint" and val is None and (is_vllm_image(image) or is_vllm_like_image(image) and _flags_only(svc.get("command"))):
                 implicit = entrypoint_for(image, ctx.catalog.newest)
                 words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in implicit]
                 argv_pos += [None] * len(implicit)
@@ -96,6 +99,14 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                                                ("runtime", svc.get("runtime"))) if v is not None}
             out.append(site)
     return out
+
+
+def _flags_only(command) -> bool:
+    """The service gives the image's entrypoint only arguments (no program of its own)."""
+    if command is None:
+        return True
+    first = command[0] if isinstance(command, list) and command else str(command).strip()
+    return str(first).startswith("-")
 
 
 def _compose_gpus(svc: dict) -> int | None:
