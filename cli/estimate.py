@@ -2,7 +2,6 @@
 project to audit. main.py registers it with `estimate.add_parser(sub)`."""
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -52,7 +51,9 @@ def run(ns) -> int:
         doc = {"estimated": True, "model": model, "gpu": gpu, "vllm_version": version,
                "engine": {k: engine.get(k) for _, k, _ in _ENGINE_FLAGS if engine.get(k) is not None},
                "estimate": est, "assumptions": _assumption_texts(kb, est, ns.lang)}
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        from vllm_kb.engine.report import json_text  # every JSON output escaped one way
+
+        sys.stdout.write(json_text.dumps(doc) + "\n")
     else:
         sys.stdout.write(render_text(kb, ns.lang, model, gpu, engine, version, est))
     return EXIT_CLEAN
@@ -86,7 +87,8 @@ def _model(kb, name: str, version: str | None = None) -> dict:
     ck = checkpoint.read_checkpoint(folder, ".") if folder.is_dir() else checkpoint.read_hub_cache(name)
     markers = kb.doc("models.yaml").data.get("quantized_markers", [])
     return models.model_facts(name, kb.models, markers, config=ck.config if ck else None,
-                              tokenizer=ck.tokenizer if ck else None, version=version)
+                              tokenizer=ck.tokenizer if ck else None, version=version,
+                              publishers=kb.doc("models.yaml").data.get("publishers"))
 
 
 def _engine(kb, cat, ns, model: dict, gpu: dict, version: str) -> dict:

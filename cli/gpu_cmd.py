@@ -5,7 +5,6 @@ no pynvml or an NVML error is reported as a fact ("no NVIDIA GPU visible", with 
 the command still exits 0."""
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -27,7 +26,9 @@ def run(ns, nvml=None) -> int:
     hw = resolve_hardware(kb.gpus, ns.gpu, nvml)
     data = record(hw, kb, ns.lang)
     if ns.format == "json":
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        from vllm_kb.engine.report import json_text  # every JSON output escaped one way
+
+        sys.stdout.write(json_text.dumps(data) + "\n")
     else:
         sys.stdout.write(render(data, kb, ns.lang))
     return EXIT_CLEAN

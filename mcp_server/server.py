@@ -219,10 +219,10 @@ def _answer(model: Any, text: str) -> CallToolResult:
 
 
 def _full_report(store: answers.ReportStore, report_id: str) -> str:
-    import json
+    from vllm_kb.engine.report import json_text  # every JSON output's text, escaped one way
 
     try:
-        return json.dumps(store.full(report_id), ensure_ascii=False)
+        return json_text.line(store.full(report_id))
     except Exception as e:  # noqa: BLE001 — an unknown id is the client's to correct
         from mcp.server.mcpserver.exceptions import ResourceError
 

@@ -179,3 +179,12 @@ def test_vllm_serve_model_flag_is_p0_only_where_vllm_rejects_it(tmp_path):
     assert "L33" in _p0s(root)  # 0.8.3–0.11.0 reject it
     (root / "requirements.txt").write_text("vllm>=0.8,<0.12\n")
     assert "L33" not in _p0s(root)  # 0.11.1 is allowed and takes it
+
+
+def test_two_pins_agree_when_a_release_satisfies_both():
+    """L21 (the first release that implements the architecture) and L43 (the nearest release the
+    framework takes, among those that run the model) may both pin vllm: they must meet."""
+    from vllm_kb.engine.report.consistency import _pins_meet
+
+    assert _pins_meet(">=0.6.1", "==0.6.1") and _pins_meet(">=0.6.1", "<0.7")
+    assert not _pins_meet(">=0.6.1", "==0.5.5") and not _pins_meet("<0.5", ">=0.6")

@@ -191,3 +191,20 @@ def test_config_rejects_unknown_fixable_ids(cli, tmp_path):
     root = _select_project(tmp_path, 'unfixable = ["B99"]\n')
     code, _, err = cli("audit", str(root), "--gpu", "H100-80GB x8")
     assert code == EXIT_USAGE and "unfixable[0]" in err
+
+
+@pytest.mark.parametrize("script", [
+    # an array's items read through "${ARGS[@]}": the last item has no span of its own
+    'ARGS=(--api-key "$KEY" --swap-space 4)\nvllm serve org/m "${ARGS[@]}" --port 8010\necho done\n',
+    # a split word ($EXTRA unquoted) and an inner script (bash -c): pieces without a place
+    'EXTRA="--swap-space 4"\nvllm serve org/m $EXTRA --port 8011\necho done\n',
+    'bash -c "vllm serve org/m --swap-space 4 --port 8012"\necho done\n',
+])
+def test_words_without_a_place_in_the_file_are_never_edited(cli, tmp_path, script):
+    """A fix edits the words the scanner placed; one whose word the shell model only read (-1: no
+    span) is left for a person — its slice would have run to the end of the file."""
+    (tmp_path / "requirements.txt").write_text("vllm==0.33.0\n")
+    (tmp_path / "serve.sh").write_text("#!/bin/bash\n" + script)
+    code, out, err = cli("audit", str(tmp_path), *GPU, "--fix", "--unsafe-fixes")
+    text = (tmp_path / "serve.sh").read_text()
+    assert text.endswith("echo done\n") and "--swap-space 4" in text, text

@@ -1,7 +1,7 @@
 """A corpus of secret shapes (one planted value each, in the place real projects keep it) that
 no output may show: every report format in both languages, `--diff`, the notes `--fix` prints,
-`detect`, `diagnose` (an error text that quotes a secret too), the MCP tools' results and the
-MCP server's own log. Diffs never show `***` on a `+` line (a patch would write it over the
+`detect`, `diagnose` (an error text that quotes a secret too), the MCP tools' results (the
+audit's pages and the full report resource too) and the MCP server's own log. Diffs never show `***` on a `+` line (a patch would write it over the
 secret), and `--fix --unsafe-fixes` keeps every secret's bytes in the files."""
 from __future__ import annotations
 
@@ -64,6 +64,19 @@ SHAPES = {
     "pin_url": "PLANTED-pin-url-47",
     "toml_index": "PLANTED-toml-index-48",
     "verl_wandb": "PLANTED-verl-wandb-49",
+    # the shell model's reach: docker run (and nvidia-docker) arguments and environment, arrays,
+    # functions, `bash -c`, Makefile variables, CI steps
+    "docker_run_env": "PLANTED-dockerrun-env-51",
+    "docker_run_key": "PLANTED-dockerrun-key-52",
+    "docker_run_file": "PLANTED-dockerrun-envfile-53",
+    "nvidia_docker_env": "PLANTED-nvdocker-env-54",
+    "sh_array": "PLANTED-sh-array-55",
+    "sh_function": "PLANTED-sh-function-56",
+    "sh_bash_c": "PLANTED-sh-bashc-57",
+    "make_var": "PLANTED-make-var-58",
+    "ci_env": "PLANTED-ci-env-59",
+    "ci_run": "PLANTED-ci-run-60",
+    "sh_plain_var": "PLANTED-sh-plainvar-61",
 }
 S = SHAPES
 ERROR_SECRET = "PLANTED-error-text-50"
@@ -142,6 +155,37 @@ def make(root: Path) -> Path:
             f"llm = LLM(model=\"Qwen/Qwen2.5-7B-Instruct\", hf_token=\"{S['py_kwarg']}\",\n"
             "          swap_space=8, enforce_eager=True)\n"
         ),
+        "docker/run.sh": (
+            "#!/bin/bash\n"
+            f"docker run --gpus all --ipc=host -e HF_TOKEN={S['docker_run_env']} \\\n"
+            "    vllm/vllm-openai:v0.33.0 --model Qwen/Qwen2.5-7B-Instruct \\\n"
+            f"    --api-key {S['docker_run_key']} --swap-space 4\n"
+            f"docker run --gpus all --shm-size 16g --env VLLM_API_KEY={S['docker_run_file']} "
+            "vllm/vllm-openai:v0.33.0 --model Qwen/Qwen2.5-7B-Instruct --enforce-eager\n"
+            f"nvidia-docker run -e HUGGING_FACE_HUB_TOKEN={S['nvidia_docker_env']} vllm/vllm-openai:v0.33.0 "
+            "--model Qwen/Qwen2.5-7B-Instruct --swap-space 4\n"
+        ),
+        "shell/model.sh": (
+            "#!/bin/bash\n"
+            f"ARGS=(--api-key \"{S['sh_array']}\" --swap-space 4)\n"
+            "vllm serve Qwen/Qwen2.5-7B-Instruct \"${ARGS[@]}\" --port 8010\n"
+            "serve() {\n  vllm serve \"$1\" --api-key \"$2\" --enforce-eager --port 8011\n}\n"
+            f"serve Qwen/Qwen2.5-7B-Instruct {S['sh_function']}\n"
+            f"bash -c \"vllm serve Qwen/Qwen2.5-7B-Instruct --api-key {S['sh_bash_c']} --swap-space 4 --port 8012\"\n"
+            # a name that says nothing: only the flag it reaches makes the value a secret
+            f"K={S['sh_plain_var']}\n"
+            "vllm serve Qwen/Qwen2.5-7B-Instruct --api-key \"$K\" --swap-space 4 --port 8015\n"
+        ),
+        "Makefile": (
+            f"API_KEY := {S['make_var']}\n\n"
+            "serve:\n\tvllm serve Qwen/Qwen2.5-7B-Instruct --api-key $(API_KEY) --swap-space 4 --port 8013\n"
+        ),
+        ".github/workflows/serve.yml": (
+            "name: serve\non: push\njobs:\n  serve:\n    runs-on: gpu\n"
+            f"    env:\n      HF_TOKEN: {S['ci_env']}\n"
+            "    steps:\n      - run: |\n"
+            f"          vllm serve Qwen/Qwen2.5-7B-Instruct --api-key {S['ci_run']} --swap-space 4 --port 8014\n"
+        ),
         "rl/ppo.yaml": (
             "actor_rollout_ref:\n  rollout:\n    name: vllm\n    enforce_eager: true\n    swap_space: 4\n"
             f"trainer:\n  logger: [wandb]\n  wandb_api_key: {S['verl_wandb']}\n"
@@ -174,11 +218,12 @@ def test_the_corpus_has_forty_shapes_and_the_audit_reads_them(project, cli):
     code, out, _ = cli("audit", str(project), "--gpu", "H100-80GB x8", "--format", "json")
     files = {s["file"] for s in json.loads(out)["sites"]}
     assert {"serve.sh", "compose/docker-compose.yml", "k8s/deploy.yaml", "docker/Dockerfile", "batch/run.py",
-            "helm/values.yaml", "rl/ppo.yaml"} <= files
+            "helm/values.yaml", "rl/ppo.yaml", "docker/run.sh", "shell/model.sh", "Makefile",
+            ".github/workflows/serve.yml"} <= files
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("fmt", ["text", "markdown", "json", "sarif", "github", "json-lines"])
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json", "sarif", "github", "json-lines", "summary"])
 def test_every_format_hides_every_shape(project, cli, fmt, lang):
     code, out, err = cli("audit", str(project), "--gpu", "H100-80GB x8", "--format", fmt, "--lang", lang)
     assert code in (0, 1), err
@@ -238,7 +283,17 @@ async def test_mcp_results_and_log_hide_secrets(project, caplog):
     caplog.set_level(logging.DEBUG)
     server = build_server([project.parent], log_level="DEBUG")
     async with Client(server) as c:
-        results = [await c.call_tool("audit", {"path": str(project), "gpu": "H100-80GB x8"}),
+        audit = await c.call_tool("audit", {"path": str(project), "gpu": "H100-80GB x8"})
+        rid, cursor, pages = audit.structured_content["report_id"], None, []
+        while True:  # the full report a page at a time, and whole as a resource
+            page = await c.call_tool("audit_details", {"report_id": rid, "cursor": cursor})
+            pages.append(page)
+            cursor = page.structured_content["next_cursor"]
+            if not cursor:
+                break
+        full = (await c.read_resource(audit.structured_content["report_uri"])).contents[0].text
+        assert_clean(full, "MCP report resource")
+        results = [audit, *pages,
                    await c.call_tool("detect", {"path": str(project)}),
                    await c.call_tool("diagnose", {"path": str(project), "gpu": "H100-80GB x8",
                                                   "error": f"--api-key {ERROR_SECRET}: bad"})]

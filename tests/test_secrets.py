@@ -269,3 +269,16 @@ def test_redact_structures():
     out = redact.redact(data)
     assert not re.search(r"x[1-4]\b", json.dumps(out)), out
     assert out["settings"][1]["value"] == 8192 and out["effective"]["max_num_batched_tokens"] == 8192
+
+
+def test_values_the_audit_read_under_a_secret_name_are_hidden_anywhere(tmp_path):
+    """`K=value` then `--api-key "$K"`: the line that writes the value names no secret, so only
+    the value the audit resolved says it is one. Each audit replaces the last one's values."""
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "serve.sh").write_text('K=plain-looking-value-1\nvllm serve org/m --api-key "$K" --swap-space 4\n')
+    audit(tmp_path, gpu="H100-80GB x1")
+    assert redact.redact_text("K=plain-looking-value-1") == "K=***"
+    redact.known_secrets(["short", "$HF_TOKEN", "two words here"])  # too short, references, not one word
+    assert redact.redact_text("K=plain-looking-value-1 short $HF_TOKEN") == "K=plain-looking-value-1 short $HF_TOKEN"
+    redact.known_secrets([])

@@ -60,6 +60,10 @@ def framework_compat(site, facts: dict, cat, pin) -> dict[str, Any]:
     versions = [str(v) for v in cat.versions]
     here = cat.index_version(vllm)
     ok = [v for v in versions if _fits(fid, fw, v, site, facts)]
+    # among them, those that also implement the model's architecture (L21): a pin the framework
+    # takes but the model does not run on would only trade one refusal for another
+    runs = [v for v in ok if _runs_model(facts, v)]
+    ok = runs or ok
     if ok:
         at = versions.index(str(here))
         # the closest release, a newer one on a tie (breaks are fixed forward more often)
@@ -69,6 +73,14 @@ def framework_compat(site, facts: dict, cat, pin) -> dict[str, Any]:
     if good:
         out["fw_fit_framework"] = "==" + _nearest_release(good, fw)
     return out
+
+
+def _runs_model(facts: dict, version: str) -> bool:
+    from vllm_kb.engine.check.startup_arch import arch_facts
+    from vllm_kb.engine.kb.knowledge import load
+
+    table = load().doc("vllm", "architectures.yaml").data
+    return arch_facts(facts.get("model") or {}, table, version).get("arch_registered") is not False
 
 
 def _nearest_release(options: list[str], current: str) -> str:

@@ -28,6 +28,10 @@ def file_edits(site: Site, changes: list[Change], read) -> dict[str, list[TextEd
         got = _edit(site, ch, text)
         if isinstance(got, TextEdit):
             got = [got]
+        if got and not all(0 <= e.start <= e.end <= len(text) for e in got):
+            # a word the scanner could not place (-1: an array item, an expansion) would make the
+            # slice run to the end of the file: the change is left for a person
+            continue
         if got:
             out.setdefault(ch.file, []).extend(got)
     return out
@@ -107,6 +111,8 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     if ch.positional:
         return _positional_edits(src, ch, text)
     if s is not None and s.span is not None:
+        if not _placed(words, s.span[0], s.span[1]):
+            return None  # a word without a place in this file (an array's item read through "${A[@]}")
         a, b = words[s.span[0]].start, words[s.span[1]].end
         if ch.op == "unset" or ch.after is None:
             return edits_mod.remove_words(text, a, b)
@@ -122,10 +128,19 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     return edits_mod.append_shell_arg(text, words, launch.program_start, len(words) - 1, ch.after)
 
 
+def _placed(words: list, first: int, last: int) -> bool:
+    """Whether words[first..last] each have their place in the file (-1: a piece of a split
+    word, an array's item, a word of an inner script: no span to edit)."""
+    return all(0 <= words[i].start <= words[i].end for i in range(first, last + 1))
+
+
 def _positional_edits(src: dict, ch: Change, text: str) -> list[TextEdit]:
     """`vllm serve … --model M` → `vllm serve M …`: the model first after `serve`, where every
     vLLM release reads it (0.17+ insists on it when --served-model-name is given)."""
     words, launch, s = src["words"], src["launch"], ch.setting
+    if (s is not None and s.span is not None and not _placed(words, s.span[0], s.span[1])) or \
+            not _placed(words, min(launch.argv_start, len(words) - 1), min(launch.argv_start, len(words) - 1)):
+        return []
     out = []
     if s is not None and s.span is not None:
         out.append(edits_mod.remove_words(text, words[s.span[0]].start, words[s.span[1]].end))

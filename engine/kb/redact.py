@@ -120,6 +120,26 @@ def _secret_value(val: str) -> bool:
     return bool(v) and v != REDACTED and not _is_reference(v) and v.lower() not in ("none", "null", "true", "false", '""', "''")
 
 
+# Values the audit read under a secret's name. A value reaches its name through the shell model
+# (a function's "$2", an array, a variable named KEY, a Makefile variable): the line that writes
+# it may carry no name that says "secret", so no pattern hides it there. Set per audit
+# (engine/audit.py), before any output is built; the values themselves are never shown.
+_KNOWN: re.Pattern | None = None
+
+
+def known_secrets(values) -> None:
+    """Hide these literal values wherever they appear in text from now on (replacing the last
+    audit's). Short values and references are left: they would hide ordinary words."""
+    global _KNOWN
+    values = [x for v in values for x in (v if isinstance(v, (list, tuple)) else [v])]  # --api-key given twice
+    keep = sorted({v.strip() for v in values if isinstance(v, str) and len(v.strip()) >= 8
+                   and not any(c.isspace() for c in v.strip()) and _secret_value(v)}, key=len, reverse=True)
+    pattern = re.compile("|".join(map(re.escape, keep))) if keep else None
+    if (pattern and pattern.pattern) != (_KNOWN and _KNOWN.pattern):
+        _KNOWN = pattern
+        _TEXT_MEMO.clear()
+
+
 def redact_text(text: str) -> str:
     """Hide secrets in free text: a script line, a diff, a pin, an evidence line, a message."""
     if not isinstance(text, str) or not text:
@@ -127,6 +147,8 @@ def redact_text(text: str) -> str:
     hit = _TEXT_MEMO.get(text)
     if hit is None:
         hit = _redact_text(text) if _triggered(text) else text
+        if _KNOWN is not None:
+            hit = _KNOWN.sub(REDACTED, hit)
         if len(text) < 65536:
             _remember(_TEXT_MEMO, text, hit)
     return hit

@@ -84,11 +84,26 @@ def _agree(a: tuple[str, Any], b: tuple[str, Any], current: Any = None, default:
         return default is not None and _norm(kept) == _norm(default)
     if op1 == "rename" or op2 == "rename":
         return op1 == op2 and v1 == v2
+    if op1 == op2 == "pin" and isinstance(v1, str) and isinstance(v2, str):
+        return _pins_meet(v1, v2)
     if isinstance(v1, dict) and isinstance(v2, dict):  # keys of one mapping: only shared keys must agree
         return all(v1[k] == v2[k] for k in set(v1) & set(v2))
     if _num(v1) is not None and _num(v2) is not None and _num(current) is not None:
         return (_num(v1) - _num(current)) * (_num(v2) - _num(current)) > 0
     return v1 == v2
+
+
+def _pins_meet(a: str, b: str) -> bool:
+    """Two version specifiers for one package agree when a release satisfies both ('>=0.6.1' and
+    '==0.6.1': the planner writes one of them, and the other holds too)."""
+    from vllm_kb.engine.kb import catalog as catalog_mod
+    from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
+
+    try:
+        sa, sb = SpecifierSet(a), SpecifierSet(b)
+    except InvalidSpecifier:
+        return a == b
+    return any(sa.contains(v) and sb.contains(v) for v in catalog_mod.load().versions)
 
 
 def _num(v: Any) -> float | None:

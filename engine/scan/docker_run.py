@@ -36,7 +36,7 @@ class DockerRun:
 
 
 def find(words: list[Word], start: int) -> DockerRun | None:
-    """`words[start]` is the program (docker, podman, nerdctl). None when this is not `… run`."""
+    """`words[start]` is the program (docker, podman, nerdctl, nvidia-docker). None when this is not `… run`."""
     vals = [w.value for w in words]
     n = len(words)
     i = start + 1

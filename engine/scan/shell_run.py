@@ -248,7 +248,7 @@ class Runner(Builtins):
             return shell_cond.UNKNOWN
         if base in _SHELLS and self.shell_c(fields, prog_i, n):
             return shell_cond.UNKNOWN
-        if base in ("docker", "podman", "nerdctl") and self.docker(fields, prog_i, n):
+        if base in ("docker", "podman", "nerdctl", "nvidia-docker") and self.docker(fields, prog_i, n):
             return shell_cond.UNKNOWN
         self._emit(fields, n)
         return shell_cond.UNKNOWN
