@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
+from vllm_kb.engine.check.startup_arch import arch_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -39,6 +40,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(quant_facts(facts, table, cat, version))
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(_backend(facts, table, cat, version))
+    out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version))
     return out
 
 
