@@ -55,6 +55,9 @@ def _normalise(name: str, value: Any) -> Any:
     return value
 
 
+_NOT_CUDA = frozenset({"neuron", "tpu", "cpu", "xpu", "hpu", "openvino"})
+
+
 def _visible_gpus(env: dict[str, str]) -> int | None:
     cvd = env.get("CUDA_VISIBLE_DEVICES")
     if cvd is None or not cvd.strip() or "$" in cvd:
@@ -81,6 +84,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         "env": {n: str(s.value) for n, s in site.env.items() if s.resolved and s.value is not None},
     }
     facts.update(hardware.facts())
+    if str(args.get("device", "")).strip().lower() in _NOT_CUDA:
+        # another accelerator (AWS Neuron, TPU, CPU …): the NVIDIA GPUs of --gpu are not what it runs on
+        facts.pop("gpu", None)
     facts["launch"] = launch_facts(site)
     visible = _visible_gpus(facts["env"])
     if site.gpu_request is not None:
