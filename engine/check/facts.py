@@ -15,6 +15,7 @@ from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
 from vllm_kb.engine.kb.models import model_facts
+from vllm_kb.engine.scan import argv_entry
 from vllm_kb.engine.scan.site import Site
 
 
@@ -168,9 +169,10 @@ def usage_context(site: dict) -> str | None:
     if site.get("serves_http"):
         return "serve"
     kind = site.get("kind")
-    if kind == "LLM()":
+    built = argv_entry.engine_of(kind)  # a project script that hands its command line to vLLM
+    if kind == "LLM()" or built == "LLM":
         return "llm"
-    if kind in ("EngineArgs()", "AsyncEngineArgs()"):
+    if kind in ("EngineArgs()", "AsyncEngineArgs()") or built in ("EngineArgs", "AsyncEngineArgs"):
         return "other"
     return None
 
