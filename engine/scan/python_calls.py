@@ -18,6 +18,7 @@ from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope
 from vllm_kb.engine.scan.python_settings import place, setting, spread
+from vllm_kb.engine.scan import python_env
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
@@ -155,7 +156,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         return []
     version = ctx.version_for(rel)
     # os.environ is named in the text of a file that sets it (as Python reads the text)
-    env = _env_assignments(tree, rel) if "environ" in text or not text.isascii() else {}
+    env = python_env.assignments(tree, rel) if "environ" in text or not text.isascii() else {}
     lines = line_index(text)
     links = Links(ctx, rel, tree, imported=imported)
     bound_env = python_tools.bound_env(ctx, rel)
@@ -260,44 +261,6 @@ def _sleep_level(tree: ast.Module) -> int | None:
         elif isinstance(arg, ast.Constant) and arg.value in (1, 2) and not isinstance(arg.value, bool):
             levels.append(arg.value)
     return min(levels) if levels else None
-
-
-def _env_assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:
-    env: dict[str, Setting] = {}
-    for node in walk(tree):
-        # os.environ["X"] = "1"
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            t = node.targets[0]
-            if isinstance(t, ast.Subscript) and _is_environ(t.value) and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
-                env[t.slice.value] = _env_value(t.slice.value, node.value, rel, stmt=node)
-        # os.environ.setdefault("X", "1") / os.environ.update({...})
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            call = node.value
-            if isinstance(call.func, ast.Attribute) and _is_environ(call.func.value):
-                if call.func.attr == "setdefault" and len(call.args) == 2 and isinstance(call.args[0], ast.Constant):
-                    env[str(call.args[0].value)] = _env_value(str(call.args[0].value), call.args[1], rel, stmt=node)
-                elif call.func.attr == "update" and call.args and isinstance(call.args[0], ast.Dict):
-                    for k, v in zip(call.args[0].keys, call.args[0].values):
-                        if isinstance(k, ast.Constant):
-                            env[str(k.value)] = _env_value(str(k.value), v, rel, item=(k, v))
-    return env
-
-
-def _span(node: ast.AST) -> list[int]:
-    return [node.lineno, node.col_offset, node.end_lineno, node.end_col_offset]
-
-
-def _env_value(name: str, node: ast.AST, rel: str, stmt: ast.AST | None = None, item: tuple | None = None) -> Setting:
-    """`pos` says where a fix writes: the value's own span, and the statement (or dict entry)
-    a removal takes (lines and columns; engine/fix/text_edits.py turns them into offsets)."""
-    pos = {"py_value": _span(node)}
-    if stmt is not None:
-        pos["py_stmt"] = _span(stmt)
-    if item is not None:
-        pos["py_item"] = [item[0].lineno, item[0].col_offset, item[1].end_lineno, item[1].end_col_offset]
-    if isinstance(node, ast.Constant):
-        return Setting(name, str(node.value), True, rel, node.lineno, name, ast.unparse(node), "python-call", pos=pos)
-    return Setting(name, None, False, rel, node.lineno, name, ast.unparse(node), "python-call", "not a literal", pos=pos)
 
 
 def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed) -> Site:
