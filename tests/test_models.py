@@ -322,3 +322,15 @@ def test_a_limit_is_the_models_own_only_from_an_exact_entry(name, family_default
 
 def test_modelscope_path_reads_the_dot():
     assert models._short_name("/data/Qwen/Qwen3___6-35B-A3B") == "Qwen/Qwen3.6-35B-A3B"
+
+
+def test_a_family_is_named_as_a_whole_word_not_inside_a_longer_name_or_a_size():
+    # seen in vLLM 0.6.3's own vision example: google/paligemma-3b-mix-224 is no Gemma 3
+    from vllm_kb.engine.kb import models as M
+    from vllm_kb.engine.kb.knowledge import load
+
+    fams = load().models
+    assert (M.family_of("google/gemma-3-4b-it", fams) or {}).get("id") == "gemma3"
+    assert (M.family_of("google/paligemma-3b-mix-224", fams) or {}).get("id") != "gemma3"
+    assert (M.family_of("TomoroAI/tomoro-colqwen3-embed-4b", fams) or {}).get("id") != "qwen3"
+    assert (M.family_of("01-ai/Yi-34B-Chat", fams) or {}).get("id") == "yi"

@@ -15,6 +15,7 @@ from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
 from vllm_kb.engine.kb.models import model_facts
+from vllm_kb.engine.scan import argv_entry
 from vllm_kb.engine.scan.site import Site
 
 
@@ -54,6 +55,9 @@ def _normalise(name: str, value: Any) -> Any:
     return value
 
 
+_NOT_CUDA = frozenset({"neuron", "tpu", "cpu", "xpu", "hpu", "openvino"})
+
+
 def _visible_gpus(env: dict[str, str]) -> int | None:
     cvd = env.get("CUDA_VISIBLE_DEVICES")
     if cvd is None or not cvd.strip() or "$" in cvd:
@@ -80,6 +84,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         "env": {n: str(s.value) for n, s in site.env.items() if s.resolved and s.value is not None},
     }
     facts.update(hardware.facts())
+    if str(args.get("device", "")).strip().lower() in _NOT_CUDA:
+        # another accelerator (AWS Neuron, TPU, CPU …): the NVIDIA GPUs of --gpu are not what it runs on
+        facts.pop("gpu", None)
     facts["launch"] = launch_facts(site)
     visible = _visible_gpus(facts["env"])
     if site.gpu_request is not None:
@@ -143,9 +150,10 @@ def usage_context(site: dict) -> str | None:
     if site.get("serves_http"):
         return "serve"
     kind = site.get("kind")
-    if kind == "LLM()":
+    built = argv_entry.engine_of(kind)  # a project script that hands its command line to vLLM
+    if kind == "LLM()" or built == "LLM":
         return "llm"
-    if kind in ("EngineArgs()", "AsyncEngineArgs()"):
+    if kind in ("EngineArgs()", "AsyncEngineArgs()") or built in ("EngineArgs", "AsyncEngineArgs"):
         return "other"
     return None
 
