@@ -233,6 +233,8 @@ def _markers(facts: dict, short: str, markers: list[dict], config: dict | None) 
             facts["quant_source"] = "name"
             if mk.get("scheme"):
                 facts["quant_scheme"] = mk["scheme"]
+            if mk.get("unquantized"):
+                facts["quant_unquantized"] = dict(mk["unquantized"])
             if not (config and (config.get("torch_dtype") or config.get("dtype"))):
                 # the base family's dtype says nothing of a quantized upload's (AWQ/GPTQ ones are mostly float16)
                 facts.pop("torch_dtype", None)
