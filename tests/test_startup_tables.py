@@ -76,3 +76,19 @@ def test_bnb_prequant_only_when_the_checkpoint_says_so():
     assert _quant(named, "0.7.3")["quant_bnb_prequant"] is True
     vague = {"name": "someone/model-4bit", "quantized": True, "quant_method": "bitsandbytes", "quant_source": "name"}
     assert "quant_bnb_prequant" not in _quant(vague, "0.7.3")
+
+
+def test_min_capability_is_read_from_the_config_classes(tmp_path):
+    from vllm_quant_capability import scan
+
+    q = "vllm/model_executor/layers/quantization/"
+    root = _release(tmp_path, {
+        q + "__init__.py": 'QUANTIZATION_METHODS = {"awq": AWQConfig, "fp8": Fp8Config, "odd": OddConfig, "sub": SubConfig}\n',
+        q + "awq.py": "class AWQConfig(QuantizationConfig):\n    @classmethod\n    def get_min_capability(cls):\n        return 75\n",
+        q + "fp8.py": "class Fp8Config(QuantizationConfig):\n    def get_min_capability(cls):\n        return 80\n"
+                      "class SubConfig(Fp8Config):\n    pass\n",
+        q + "odd.py": "class OddConfig(QuantizationConfig):\n    def get_min_capability(cls):\n        return 89 if x else 80\n",
+        q + "compressed_tensors/schemes/wna16.py": "class CompressedTensorsWNA16(Scheme):\n    def get_min_capability(cls):\n        return 80\n",
+    })
+    assert scan(root) == {"awq": 75, "fp8": 80, "sub": 80}  # a value that depends on run-time state is left out
+    assert scan(root, schemes=True) == {"wna16": 80}

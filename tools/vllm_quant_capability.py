@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Check the `min_capability:` table of knowledge/vllm/startup.yaml against every unpacked vLLM
-release: the minimum compute capability each quantization method needs
+"""Check the `min_capability:` and `scheme_min_capability:` tables of knowledge/vllm/startup.yaml
+against every unpacked vLLM release: the minimum compute capability each quantization method
+(and each compressed-tensors scheme: SCHEMES) needs
 (QuantizationConfig.get_min_capability(), compared with the GPU's by the model loader before 0.6.4
 and by VllmConfig._get_quantization_config after). Prints each method whose rows differ from what
 the sources say (the rows the sources give, to paste) and exits 1; 0 when they agree.
@@ -83,11 +84,20 @@ def _methods(init: Path) -> dict[str, str]:
     return out
 
 
-def scan(root: Path) -> dict[str, int]:
+# compressed-tensors schemes → the scheme classes whose floor the checkpoint's layers need; FP8 W8A8
+# falls back to the weight-only W8A16-FP8 (Marlin) scheme where it exists, so its floor is the lower
+SCHEMES = {"wna16": ("CompressedTensorsWNA16",), "w8a8_int8": ("CompressedTensorsW8A8Int8",),
+           "fp8": ("CompressedTensorsW8A16Fp8", "CompressedTensorsW8A8Fp8")}
+
+
+def scan(root: Path, schemes: bool = False) -> dict[str, int]:
     init = root / QUANT / "__init__.py"
     if not init.exists():
         return {}
     classes = _classes(root)
+    if schemes:
+        got = {k: [v for v in (_capability(classes, c) for c in cls) if v is not None] for k, cls in SCHEMES.items()}
+        return {k: min(v) for k, v in got.items() if v}
     out = {}
     for method, cls in _methods(init).items():
         got = _capability(classes, cls)
@@ -96,12 +106,12 @@ def scan(root: Path) -> dict[str, int]:
     return out
 
 
-def build(sources: list[Path]) -> tuple[list[str], dict[str, list[tuple[str, str | None, int]]]]:
+def build(sources: list[Path], schemes: bool = False) -> tuple[list[str], dict[str, list[tuple[str, str | None, int]]]]:
     """(releases, method → rows (first release, first release after, value))."""
     dirs = sorted({d.name: d for s in sources for d in s.iterdir() if VERSION_DIR.fullmatch(d.name) and (d / QUANT).is_dir()}.values(),
                   key=lambda d: vkey(d.name))
     releases = [d.name for d in dirs]
-    per = [scan(d) for d in dirs]
+    per = [scan(d, schemes) for d in dirs]
     rows: dict[str, list[tuple[str, str | None, int]]] = {}
     for m in sorted(set().union(*per)):
         cur: list[tuple[str, str | None, int]] = []
@@ -133,19 +143,20 @@ def main() -> None:
     ap.add_argument("--source", type=Path, required=True, action="append")
     ap.add_argument("--table", type=Path, default=Path("knowledge/vllm/startup.yaml"))
     a = ap.parse_args()
-    _, rows = build(a.source)
     text = a.table.read_text(encoding="utf-8").splitlines()
-    start = text.index("  min_capability:") + 1
-    end = start
-    while end < len(text) and text[end].startswith("    "):
-        end += 1
-    kept = {line.strip().split(":", 1)[0].strip('"'): line.strip().replace('">=0.4.0', '">=0.4.1') for line in text[start:end]}
     differ = 0
-    for line in render(rows):
-        k = line.strip().split(":", 1)[0].strip('"')
-        if kept.get(k) != line.strip():
-            differ += 1
-            print(f"- {kept.get(k, '(absent)')}\n+ {line.strip()}")
+    for block, schemes in (("  min_capability:", False), ("  scheme_min_capability:", True)):
+        _, rows = build(a.source, schemes)
+        start = text.index(block) + 1
+        end = start
+        while end < len(text) and text[end].startswith("    "):
+            end += 1
+        kept = {line.strip().split(":", 1)[0].strip('"'): line.strip().replace('">=0.4.0', '">=0.4.1') for line in text[start:end]}
+        for line in render(rows):
+            k = line.strip().split(":", 1)[0].strip('"')
+            if kept.get(k) != line.strip():
+                differ += 1
+                print(f"{block.strip()}\n- {kept.get(k, '(absent)')}\n+ {line.strip()}")
     raise SystemExit(1 if differ else 0)
 
 
