@@ -268,6 +268,10 @@ def test_detect_and_diagnose_hide_secrets(project, cli, fmt):
     error = f"vllm: error: unrecognized arguments: --api-keyz {ERROR_SECRET} (HF_TOKEN={ERROR_SECRET})"
     code, out, err = cli("diagnose", str(project), "--gpu", "H100-80GB x8", "--error", error, "--format", fmt)
     assert_clean(out + err, f"diagnose {fmt}")
+    # no vLLM wording matches: the closest launch checks by the error's words, which quote it
+    error = f"crash: shared memory segment too small for the workers, HF_TOKEN={ERROR_SECRET} Bearer {ERROR_SECRET}"
+    code, out, err = cli("diagnose", str(project), "--gpu", "H100-80GB x8", "--error", error, "--format", fmt)
+    assert_clean(out + err, f"diagnose {fmt} (closest)")
 
 
 @pytest.fixture

@@ -60,12 +60,11 @@ def framework_key(site: Site, target: str, value: Any) -> tuple[str, Any] | None
     """The key (as this site would write it) and value that set an engine argument through the
     framework; None when the framework does not expose the argument."""
     fw = frameworks.get(site.framework)
-    k = fw.key_for_arg(target)
-    if k is not None and not frameworks.version_matches(k.versions, site.framework_version):
-        # this release has no such key (verl before 0.7 reads none named enable_sleep_mode: an
-        # unknown Hydra key stops the trainer); the key it derives the argument from, or nothing
+    k = fw.key_for_arg(target, site.framework_version)
+    if k is None and site.framework_version:
+        # this release has no key named for it (verl before 0.7 reads none named
+        # enable_sleep_mode: an unknown Hydra key stops the trainer); the key it derives it from
         k = fw.deriving_key(target, site.framework_version)
-        return (_spelling(site, fw, k), value) if k is not None else None
     if k is not None:
         return _spelling(site, fw, k), value
     pt = fw.passthrough
