@@ -85,8 +85,7 @@ def _made_up(pred: cel.Predicate, rng: random.Random) -> dict:
             if not isinstance(nxt, dict):
                 nxt = cur[part] = {}
             cur = nxt
-        # a copy: a later, longer path writes into a chosen {} and must not change VALUES
-        cur[p[-1]] = copy.deepcopy(rng.choice(VALUES))
+        cur[p[-1]] = copy.deepcopy(rng.choice(VALUES))  # a shared {} written into below would nest in itself
     return facts
 
 

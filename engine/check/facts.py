@@ -15,6 +15,7 @@ from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
 from vllm_kb.engine.kb.models import model_facts
+from vllm_kb.engine.scan import argv_entry
 from vllm_kb.engine.scan.site import Site
 
 
@@ -52,6 +53,9 @@ def _normalise(name: str, value: Any) -> Any:
                 out[key] = int(name_) if name_.isdigit() else _COMPILE_NAMES.get(name_, v)
         return out
     return value
+
+
+_NOT_CUDA = frozenset({"neuron", "tpu", "cpu", "xpu", "hpu", "openvino"})
 
 
 def _count_ids(ids: str | None) -> int | None:
@@ -92,6 +96,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         "env": {n: str(s.value) for n, s in site.env.items() if s.resolved and s.value is not None},
     }
     facts.update(hardware.facts())
+    if str(args.get("device", "")).strip().lower() in _NOT_CUDA:
+        # another accelerator (AWS Neuron, TPU, CPU …): the NVIDIA GPUs of --gpu are not what it runs on
+        facts.pop("gpu", None)
     facts["launch"] = launch_facts(site)
     visible = _visible_gpus(facts["env"], site.container if site.gpu_request is None else None)
     if site.gpu_request is not None:
@@ -105,7 +112,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     config_name = args.get("hf_config_path") if isinstance(args.get("hf_config_path"), str) else model_name
     ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None
     mf = model_facts(config_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []),
-                     config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup)
+                     config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
+                     publishers=kb.doc("models.yaml").data.get("publishers"))
     if mf and config_name != model_name:
         mf["name"] = model_name
     if mf:
@@ -154,9 +162,10 @@ def usage_context(site: dict) -> str | None:
     if site.get("serves_http"):
         return "serve"
     kind = site.get("kind")
-    if kind == "LLM()":
+    built = argv_entry.engine_of(kind)  # a project script that hands its command line to vLLM
+    if kind == "LLM()" or built == "LLM":
         return "llm"
-    if kind in ("EngineArgs()", "AsyncEngineArgs()"):
+    if kind in ("EngineArgs()", "AsyncEngineArgs()") or built in ("EngineArgs", "AsyncEngineArgs"):
         return "other"
     return None
 

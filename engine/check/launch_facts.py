@@ -217,7 +217,8 @@ def parser_facts(engine: dict, version: str, cat, model: str | None = None) -> d
         out[f"{prefix}_known"] = name in have
         if name in have:
             continue
-        better = parsers.suggest(kind, name, version, cat)
+        # a renamed or misspelt name, else the parser this release has for the model's family
+        better = parsers.suggest(kind, name, version, cat) or (mine if mine and mine != name else None)
         if better:
             out[f"{prefix}_suggest"] = better
         first = parsers.first_release(kind, name)

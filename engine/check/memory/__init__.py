@@ -66,6 +66,12 @@ class _Site:
         return int(m.get("max_context") or m.get("max_position_embeddings") or 4096)
 
     @property
+    def max_len_known(self) -> bool:
+        """False when max_len is the 4096 stand-in: no max_model_len and no known model context."""
+        given = human_int(self.engine.get("max_model_len"))
+        return bool((given and given > 0) or self.model.get("max_context") or self.model.get("max_position_embeddings"))
+
+    @property
     def batched(self) -> int:
         return batched_tokens(self.engine, self.max_len, self.rt)
 
@@ -118,7 +124,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability")),
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
-    stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp)
+    stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp)
     per_gpu = max(stages)  # the fullest GPU decides the fit
     out["weights_per_gpu_gib"] = round(stages[0] / GIB, 1)  # what rank 0 logs
     out["usable_per_gpu_gib"] = round(budget["usable"] / GIB, 1)
@@ -228,6 +234,7 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
         "kv_bytes_per_token": int(layout.per_layer * model["num_hidden_layers"] * replicas),
         "block_size": layout.block,
         "max_model_len": site.max_len,
+        "max_model_len_known": site.max_len_known,
         "hybrid_kv_cache": layout.hybrid,
     }
     out.update(cap)
@@ -240,6 +247,6 @@ def _min_tp(site: _Site, weights: float) -> int | None:
         if site.has_dims and not tp_divides(site.model, t):
             continue
         usable = _budget(site.with_tp(t), last_stage=True)["usable"]
-        if weights_per_gpu_bytes(site.model, site.engine, weights, t, site.pp) <= usable * (1 - KV_RESERVE_FRACTION):
+        if weights_per_gpu_bytes(site.model, site.engine, weights, t, site.pp, site.rt.experts_over_dp) <= usable * (1 - KV_RESERVE_FRACTION):
             return t
     return None
