@@ -82,3 +82,25 @@ def test_an_engine_on_another_accelerator_is_not_sized_by_the_gpus(tmp_path):
     (sr,) = rep.sites
     assert "gpu" not in sr.facts
     assert not [r.check.id for r in sr.results if r.priority == "P0" and r.status == "recommended"]
+
+
+def test_an_ascend_npu_site_is_not_judged_by_the_cuda_build(tmp_path):
+    # verl's examples/gspo_trainer/run_qwen3_32b_gspo_npu.sh: vllm-ascend, VLLM_ATTENTION_BACKEND=XFORMERS
+    (tmp_path / "requirements.txt").write_text("vllm==0.12.0\n")
+    (tmp_path / "serve_npu.sh").write_text("export HCCL_CONNECT_TIMEOUT=3600\nexport VLLM_ATTENTION_BACKEND=XFORMERS\n"
+                                           "vllm serve Qwen/Qwen3-32B --tensor-parallel-size 16\n")
+    rep = audit(tmp_path, gpu="H100-80GB x8")
+    (sr,) = rep.sites
+    assert sr.facts["site"]["platform"] == "npu" and "gpu" not in sr.facts
+    assert not [r.check.id for r in sr.results if r.priority == "P0"]
+
+
+def test_a_verl_run_over_two_nodes_may_hold_a_rollout_larger_than_one_node(tmp_path):
+    # verl's examples/generation/run_deepseek7b_mutli_node.sh: trainer.nnodes=2, rollout TP 16
+    (tmp_path / "gen.sh").write_text("python3 -m verl.trainer.main_generation trainer.nnodes=2 trainer.n_gpus_per_node=8 \\\n"
+                                     "    model.path=deepseek-ai/deepseek-llm-7b-chat rollout.tensor_model_parallel_size=16 \\\n"
+                                     "    rollout.gpu_memory_utilization=0.8\n")
+    rep = audit(tmp_path, gpu="H100-80GB x8")
+    (sr,) = rep.sites
+    l34 = next(r for r in sr.results if r.check.id == "L34")
+    assert sr.facts["launch"]["multi_node"] and l34.status != "recommended"
