@@ -21,7 +21,8 @@ from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_
                                                  non_torch_bytes)
 from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
                                                  KV_RESERVE_FRACTION, TP_CHOICES, Runtime, human_int, runtime)
-from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, weight_width, weights_bytes,
+from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, uncertain_weights_bytes,
+                                                 weight_width, weights_bytes,
                                                  weights_per_gpu_bytes)
 from vllm_kb.engine.kb.models import tp_divides
 
@@ -137,10 +138,23 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     out["gpu_memory_utilization"] = budget["gmu"]
     if site.has_dims:
         out.update(_kv_facts(site, stages, notes))
+        _low_band(out, uncertain_weights_bytes(model, engine, width) / (site.tp * site.pp))
     else:
         out.update(_kv_bound(budget, per_gpu))
     out["assumptions"] = notes.items
     return out
+
+
+def _low_band(out: dict, heavier: float) -> None:
+    """The pessimistic end of the KV estimate when the weights may be heavier than counted (a
+    quantization read from the name, whose checkpoint may keep attention in 16 bits): the tokens
+    that fit with `heavier` bytes more per GPU. L15 says P0 only when even the estimate itself
+    fails, P1 when only this end does."""
+    kv = out.get("kv_cache_gib") or 0.0
+    if heavier <= 0 or kv <= 0 or "max_model_len_fit" not in out:
+        return
+    out["weights_uncertain_gib"] = round(heavier / GIB, 1)
+    out["max_model_len_fit_low"] = int(out["max_model_len_fit"] * max(0.0, kv - heavier / GIB) / kv)
 
 
 def _kv_bound(budget: dict, weights_per_gpu: float) -> dict[str, Any]:
