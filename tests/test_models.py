@@ -334,3 +334,16 @@ def test_a_family_is_named_as_a_whole_word_not_inside_a_longer_name_or_a_size():
     assert (M.family_of("google/paligemma-3b-mix-224", fams) or {}).get("id") != "gemma3"
     assert (M.family_of("TomoroAI/tomoro-colqwen3-embed-4b", fams) or {}).get("id") != "qwen3"
     assert (M.family_of("01-ai/Yi-34B-Chat", fams) or {}).get("id") == "yi"
+
+
+def test_the_family_the_name_starts_with_wins_over_its_backbone():
+    # LLaVA-Video-7B-Qwen2 (vLLM #32338) is a LLaVA model on Qwen2, not Qwen2; the organisation
+    # (mistralai/…) is read only when the name itself names no family
+    from vllm_kb.engine.kb import models as M
+    from vllm_kb.engine.kb.knowledge import load
+
+    fams = load().models
+    assert (M.family_of("lmms-lab/LLaVA-Video-7B-Qwen2", fams) or {}).get("id") != "qwen2"
+    assert (M.family_of("llava-hf/llava-v1.6-mistral-7b-hf", fams) or {}).get("id") != "mistral"
+    assert (M.family_of("mistralai/Mixtral-8x7B-Instruct-v0.1", fams) or {}).get("id") == "mixtral"
+    assert (M.family_of("Qwen/Qwen2.5-7B-Instruct", fams) or {}).get("id", "").startswith("qwen2")

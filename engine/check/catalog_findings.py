@@ -62,6 +62,10 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
         if s.known or s.name in handled:
             continue
         key = s.key or s.name
+        if _not_one_option(key):
+            # a whole `${VLLM_ARGS}` string or an unexpanded variable read as one word: what it
+            # holds is not known, so it is no evidence of a bad option
+            continue
         entry = cat.arg(s.name) if s.syntax == "python-call" else None
         flag_entry = cat.flag(normalise_flag(key if key.startswith("-") else "--" + key)[0]) if s.syntax in ("cli", "yaml-config") else None
         e = entry or flag_entry
@@ -83,6 +87,10 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
             text = {lang: msg("finding.unknown_option", key=key, hint=hint[lang])[lang] for lang in ("en", "zh")}
             out.append(Finding("unknown-option", text, s.file, s.line, "P0", fix=fix, safe=True, subject=s.name))
     return out
+
+
+def _not_one_option(key: str) -> bool:
+    return any(c.isspace() for c in key) or "${" in key or "$(" in key or key.lstrip("-").startswith("$")
 
 
 def _carry(rename: dict, value, cat, version: str) -> list:

@@ -31,18 +31,29 @@ def _rx(pattern: str) -> re.Pattern:
 
 
 def family_of(short: str, families: list[dict]) -> dict | None:
-    """The first family whose pattern names `short` as a whole word: not inside a longer name
-    (PaliGemma and CodeGemma are not Gemma 3) and not running on into a size (`gemma-3b` is a
-    3B Gemma, not Gemma 3)."""
-    for fam in families:
-        for m in _rx(fam["match"]).finditer(short):
-            before = short[m.start() - 1] if m.start() > 0 else ""
-            after = short[m.end()] if m.end() < len(short) else ""
-            if m.group(0)[:1].isalnum() and before.isalnum():
-                continue
-            if m.group(0)[-1:].isdigit() and (after.isdigit() or after.lower() in ("b", "m", "k")):
-                continue
-            return fam
+    """The family the model's own name starts with: of the families whose pattern names it as a
+    whole word — not inside a longer name (PaliGemma and CodeGemma are not Gemma 3), not running
+    on into a size (`gemma-3b` is a 3B Gemma, not Gemma 3) — the one named first in the name
+    after the organisation (LLaVA-Video-7B-Qwen2 is a LLaVA model on a Qwen2 backbone, not Qwen2);
+    the catalog's order breaks ties. The organisation is read only when the name itself names none."""
+    org, _, own = short.rpartition("/")
+    for text, offset in ((own, len(short) - len(own)), (short, 0)) if org else ((short, 0),):
+        best: tuple[int, int] | None = None
+        for i, fam in enumerate(families):
+            for m in _rx(fam["match"]).finditer(short):
+                if m.start() < offset:
+                    continue
+                before = short[m.start() - 1] if m.start() > 0 else ""
+                after = short[m.end()] if m.end() < len(short) else ""
+                if m.group(0)[:1].isalnum() and before.isalnum():
+                    continue
+                if m.group(0)[-1:].isdigit() and (after.isdigit() or after.lower() in ("b", "m", "k")):
+                    continue
+                if best is None or (m.start(), i) < best:
+                    best = (m.start(), i)
+                break
+        if best is not None:
+            return families[best[1]]
     return None
 
 

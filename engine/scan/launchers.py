@@ -89,13 +89,17 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
     return None
 
 
+# a vllm executable installed under its release's name (GPUStack's /var/lib/gpustack/bin/vllm_v0.10.0)
+_VERSIONED_VLLM = re.compile(r"^vllm[_-]v?\d+(\.\d+)+$")
+
+
 def find_launch(words: list[Word]) -> Launch | None:
     if (got := program_start(words)) is None:
         return None
     i, env = got
     vals, n = [w.value for w in words], len(words)
     base = (vals[i] or "").rsplit("/", 1)[-1]
-    if base == "vllm":
+    if base == "vllm" or _VERSIONED_VLLM.match(base):
         if i + 1 < n and vals[i + 1] == "serve":
             return Launch("vllm serve", i + 2, True, env, i)
         return None

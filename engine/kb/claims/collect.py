@@ -47,7 +47,7 @@ def cel_facts(src: str | None) -> tuple[list[Fact], list[str]]:
     except cel.CelSyntaxError:
         return [], []
     for p in paths:
-        if p[0] in ("args", "engine") and len(p) >= 2:
+        if p[0] in ("args", "passed", "engine") and len(p) >= 2:
             out.append(Fact("arg", p[1]))
             if p[0] == "engine":
                 out.append(Fact("defaultof", p[1]))
