@@ -80,7 +80,7 @@ def _entry_site(ctx: ScanContext, rel: str, version: str, cmd, found, c: Candida
     launch, entry = found
     site = _site(ctx, rel, version, cmd, launch, c.env, c.ex, syntax=syntax)
     site.mode = entry.mode
-    argv_entry.narrow(site, entry, entry.file)
+    argv_entry.narrow(site, entry, entry.file, ctx.catalog, version)
     if site.model is None and entry.model_default is not None:
         value, line = entry.model_default
         site.model = Setting("model", value, True, entry.file, line, "model", repr(value), "python-call", "default of the script")
