@@ -1,6 +1,7 @@
 """`vllm-kb audit`: the main job, shaped like the linters it runs beside (ruff, Semgrep).
 
-    vllm-kb audit [PATH ...] [--format text|markdown|json|sarif|github|json-lines] [-o FILE]
+    vllm-kb audit [PATH ...] [--format text|markdown|json|sarif|github|gitlab|json-lines|concise]
+                  [--statistics] [-o FILE]
                   [--fail-on P0|P1|P2|never] [--exit-zero] [--config FILE | --isolated]
                   [--select IDS] [--ignore IDS] [--exclude GLOB] [--baseline FILE [--update-baseline]]
                   [--diff | --fix [--unsafe-fixes]] [-q]
@@ -14,9 +15,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vllm_kb.engine.check.config import FAIL_ON, FORMATS, LANGS
 from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, UsageError
+
+if TYPE_CHECKING:  # rich is imported only when a bar is shown (keeps start-up fast)
+    from rich.progress import Progress as Bar
+    from rich.progress import TaskID
 
 PRIORITY_RANK = {"P0": 0, "P1": 1, "P2": 2}
 PROGRESS_MIN_FILES = 300  # a tree smaller than this is read before a bar would be seen
@@ -33,7 +39,11 @@ def add_arguments(a) -> None:
     o.add_argument("--format", choices=FORMATS, help="report format (default text)")
     o.add_argument("--output", "-o", help="write the report to this file instead of stdout")
     o.add_argument("--lang", choices=LANGS, help="language of everything a person reads (default en)")
-    o.add_argument("--docs-url", metavar="URL", help="base URL of the docs/ pages SARIF rules link to")
+    o.add_argument("--statistics", action="store_true",
+                   help="print how many findings each rule has instead of the findings (text, or json with --format json)")
+    o.add_argument("--docs-url", metavar="URL",
+                   help="base URL of the docs/ pages SARIF rules link to (or $VLLM_KB_DOCS_URL; default: this release's "
+                        "pages in the vllm-kb repository)")
     o.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary on stderr")
     g = a.add_argument_group("exit status")
     g.add_argument("--fail-on", choices=FAIL_ON,
@@ -48,8 +58,9 @@ def add_arguments(a) -> None:
     c.add_argument("--exclude", metavar="GLOB", action="append", default=[],
                    help="do not read files matching this glob (relative to the audited folder; repeatable)")
     b = a.add_argument_group("suppressions")
-    b.add_argument("--baseline", metavar="FILE", help="hide the findings listed in FILE; a missing FILE is written with the current ones")
-    b.add_argument("--update-baseline", action="store_true", help="rewrite the --baseline FILE with the current findings")
+    b.add_argument("--baseline", metavar="FILE", help="hide the findings listed in FILE (a missing FILE is an error)")
+    b.add_argument("--update-baseline", action="store_true",
+                   help="write the --baseline FILE with the current findings (creates it)")
     f = a.add_argument_group("fixes")
     f.add_argument("--diff", action="store_true", help="print the fixes as unified diffs and change nothing (exit 1 when there are any)")
     f.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then report what is left")
@@ -62,8 +73,8 @@ class Progress:
     def __init__(self, enabled: bool, lang: str):
         self.enabled = enabled
         self.lang = lang
-        self.bar = None
-        self.tasks: dict[str, int] = {}
+        self.bar: Bar | None = None
+        self.tasks: dict[str, TaskID] = {}
 
     def __call__(self, phase: str, total: int) -> None:
         if not self.enabled:
@@ -73,9 +84,9 @@ class Progress:
                 return
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
-            from rich.progress import Progress as Bar
+            from rich.progress import Progress
 
-            self.bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                            console=Console(stderr=True), transient=True)
             self.bar.start()
         if phase not in self.tasks:
@@ -140,6 +151,7 @@ def run(ns) -> int:
     from vllm_kb.engine.report import findings as flat
     from vllm_kb.engine.report import model
     from vllm_kb.engine.check.rules import SUPPRESSION_FINDINGS
+    from vllm_kb.cli import audit_output as out
 
     kb = load()
     lang = ns.lang or "en"
@@ -151,7 +163,7 @@ def run(ns) -> int:
     vllm_version = ns.vllm_version or cfg.vllm_version
     fmt = ns.format or cfg.format or "text"
     fail_on = ns.fail_on or cfg.fail_on or "P0"
-    docs_url = ns.docs_url or cfg.docs_url
+    docs_url = ns.docs_url or os.environ.get("VLLM_KB_DOCS_URL") or cfg.docs_url
     unsafe = bool(ns.unsafe_fixes or cfg.unsafe_fixes)
     if ns.select:
         cfg.select = _ids(ns.select, "--select", kb, lang)
@@ -166,10 +178,9 @@ def run(ns) -> int:
     if ns.update_baseline and not bl_path:
         raise UsageError(kb.t("suppress.update_needs_baseline", lang))
     bl = None
-    writing = False
-    if bl_path:
-        bl = baseline_mod.read(bl_path, lang)
-        writing = ns.update_baseline or not bl.existed
+    writing = bool(bl_path and ns.update_baseline)
+    if bl_path:  # a missing file is an error unless --update-baseline asks to create it
+        bl = baseline_mod.empty(bl_path) if writing else baseline_mod.read(bl_path, lang)
     notes: list[str] = []
     progress = Progress(not ns.quiet and sys.stderr.isatty(), lang)
 
@@ -188,7 +199,7 @@ def run(ns) -> int:
     finally:
         progress.close()
 
-    if writing:
+    if writing and bl_path:
         data = model.build(rep, lang)
         entries = [{"fingerprint": e["fingerprint"], "rule": e["rule"], "file": e["file"], "line": e["line"],
                     "message": e["message"]} for e in flat.entries(data) if e["fingerprint"] and e["rule"] not in SUPPRESSION_FINDINGS]
@@ -204,7 +215,7 @@ def run(ns) -> int:
             from vllm_kb.engine.kb.redact import redact_text
 
             text = redact_text(res.diff())  # shown, not applied: secrets stay *** (engine/kb/redact.py)
-            _write(text, ns.output)
+            out.write(text, ns.output)
             if not ns.quiet:
                 _fix_notes(res, kb, lang, would=True)
             return EXIT_FINDINGS if text and not ns.exit_zero else EXIT_CLEAN
@@ -218,9 +229,9 @@ def run(ns) -> int:
             rep, outcome = one()
 
     data = model.build(rep, lang)
-    text = _render(data, fmt, ns.output, docs_url)
-    if text is not None:
-        _write(text, ns.output)
+    rendered = out.render(data, fmt, ns.output, docs_url, ns.statistics)
+    if rendered is not None:
+        out.write(rendered, ns.output)
     if not ns.quiet:
         _summary(data, fmt, ns.output, kb, lang, outcome, bl, notes)
     if ns.exit_zero or fail_on == "never":
@@ -239,45 +250,6 @@ def _excluder(cfg, root: Path, cli_globs: list[str]):
         return cfg.excluded(root, rel) or any(glob_match(g, rel) for g in cli_globs)
 
     return excluded
-
-
-def _render(data: dict, fmt: str, output: str | None, docs_url: str | None) -> str | None:
-    import json
-
-    if fmt == "json":
-        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    if fmt == "markdown":
-        from vllm_kb.engine.report import markdown
-
-        return markdown.render(data)
-    if fmt == "sarif":
-        from vllm_kb.engine.report import sarif
-
-        return sarif.render(data, docs_url)
-    if fmt == "github":
-        from vllm_kb.engine.report import github
-
-        return github.render(data)
-    if fmt == "json-lines":
-        from vllm_kb.engine.report import jsonl
-
-        return jsonl.render(data)
-    from vllm_kb.engine.report import text as text_mod
-
-    if output:
-        return text_mod.render(data, width=100, color=False)
-    text_mod.print_report(data)
-    return None
-
-
-def _write(text: str, output: str | None) -> None:
-    if output:
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
-    else:
-        sys.stdout.write(text)
 
 
 def _fix_notes(res, kb, lang: str, would: bool, written: list[str] | None = None) -> None:

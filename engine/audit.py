@@ -58,7 +58,7 @@ def replan(rep: AuditReport, sr: SiteReport) -> None:
 def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext) -> SiteReport:
     tag = deploy.image_version(site.image)
     if tag and choice.basis != "cli":
-        choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(site.file, site.line, site.image, f"=={tag}", "image", tag))
+        choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(site.file, site.line, site.image or "", f"=={tag}", "image", tag))
     elif site.installed and choice.basis != "cli":
         v, where, text = site.installed
         f, _, ln = where.rpartition(":")

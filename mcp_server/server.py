@@ -58,14 +58,14 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
               select: Annotated[list[str] | None, Field(
                   description="check ids or names to keep (B3, kv-cache-fp8); the report then covers only "
                               "those checks. Findings that are not checks (options the release lacks) stay.")] = None,
-              roots: ClientRoots = None) -> dict[str, Any]:
+              *, roots: ClientRoots) -> dict[str, Any]:
         """Audit a project's vLLM usage: every launch site (vllm serve, python -m vllm.entrypoints…, LLM(),
         EngineArgs(), AsyncEngineArgs()) with file:line, each check's verdict for the project's vLLM
         release, and P0/P1/P2 changes written in the site's own syntax, as the versioned JSON report
         of `vllm-kb audit --format json` (schema/report.schema.json)."""
         return tools.audit(confine(path, roots), gpu=gpu, vllm_version=vllm_version, lang=lang, select=select)
 
-    def detect(path: PathArg = ".", lang: LangArg = "en", roots: ClientRoots = None) -> m.Detection:
+    def detect(path: PathArg = ".", lang: LangArg = "en", *, roots: ClientRoots) -> m.Detection:
         """Does this folder use vLLM? Each piece of evidence (import, dependency, launch command, RL
         framework backend, vLLM config key, VLLM_ variable) with file:line; mentions in docs do not count."""
         return tools.detect(confine(path, roots), lang)
@@ -118,7 +118,8 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
             description="answers to the open questions, by observation id, e.g. {\"oom_phase\": \"runtime\"}")] = None,
         vllm_version: VersionArg = None,
         lang: LangArg = "en",
-        roots: ClientRoots = None,
+        *,
+        roots: ClientRoots,
     ) -> m.DiagnoseResult:
         """Walk the decision tree (knowledge/decision_tree.yaml) for a symptom — OOM, low throughput, high
         TTFT or ITL, an RL rollout set-up — over each launch site's audit facts: the path taken with the

@@ -21,6 +21,7 @@ import json
 import sys
 from pathlib import Path
 
+from vllm_kb.engine.check.config import FORMATS
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.report import check_docs as records
 from vllm_kb.engine.kb.knowledge import Knowledge, load
@@ -198,6 +199,24 @@ def _parser_section(parser, name: str, out: list[str], depth: int = 2) -> None:
             _parser_section(sub, f"{name} {sub_name}", out, min(depth + 1, 4))
 
 
+# What each `audit --format` writes; cli_page fails on a format without a line here.
+FORMAT_DOCS = {
+    "text": "the terminal report (rich); code, commands and diffs keep their full width",
+    "markdown": "the same report as Markdown",
+    "json": "the report as data: the versioned contract `schema/report.schema.json`",
+    "sarif": ("SARIF 2.1.0 for GitHub code scanning and IDE viewers: ruleId = check id or finding code, "
+              "rules with helpUri to [checks/](checks/README.md), level by priority (P0 error, P1 warning, P2 note), "
+              "region at the setting's line, `partialFingerprints[\"vllmKb/v1\"]`, suppressed results with `suppressions`"),
+    "github": "GitHub Actions workflow commands: `::error file=…,line=…,title=…::message`",
+    "gitlab": ("GitLab Code Quality (`artifacts: reports: codequality:`): description, check_name, a fingerprint unique "
+               "in the report, severity (P0 critical, P1 major, P2 minor, notes info), location.path and lines.begin"),
+    "json-lines": ("one finding per line: rule, id, name, kind, priority, level, file, line, site, title, reason, "
+                   "message, fix, fingerprint, safe, fixable, changes"),
+    "concise": ("one line per finding, `file:line:col: ID [*] [P0] message` (`[*]`: `--fix` writes it), for editors, "
+                "grep and problem matchers"),
+}
+
+
 def cli_page() -> str:
     from vllm_kb.cli.main import build_parser
     from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE
@@ -212,18 +231,16 @@ def cli_page() -> str:
            f"| {EXIT_USAGE} | usage, configuration or knowledge-base error (the message names the file and key) |",
            f"| {EXIT_INTERNAL} | internal error (a bug in vllm-kb; the traceback is printed) |", "",
            ("`--exit-zero` (audit) exits 0 whatever is found; errors still exit 2 or 3. The report goes to stdout "
-           "(or `-o FILE`); the summary line and notes go to stderr, so `--format json|sarif|github|json-lines` "
-           "output stays machine-readable."), "",
+           "(or `-o FILE`); the summary line and notes go to stderr, so `--format "
+           + "|".join(f for f in FORMATS if f not in ("text", "markdown")) + "` output stays machine-readable."), "",
            "## Formats (`audit --format`)", "", "| format | what |", "|---|---|",
-           "| `text` | the terminal report (rich) |",
-           "| `markdown` | the same report as Markdown |",
-           "| `json` | the report as data: the versioned contract `schema/report.schema.json` |",
-           ("| `sarif` | SARIF 2.1.0 for GitHub code scanning and IDE viewers: ruleId = check id or finding code, "
-           "rules with helpUri to [checks/](checks/README.md), level by priority (P0 error, P1 warning, P2 note), "
-           "region at the setting's line, `partialFingerprints[\"vllmKb/v1\"]`, suppressed results with `suppressions` |"),
-           "| `github` | GitHub Actions workflow commands: `::error file=…,line=…,title=…::message` |",
-           ("| `json-lines` | one finding per line: rule, id, name, kind, priority, level, file, line, site, title, reason, "
-           "message, fix, fingerprint, safe, fixable, changes |"), "",
+           *(f"| `{f}` | {FORMAT_DOCS[f]} |" for f in FORMATS), "",
+           ("`--statistics` prints, instead of the findings, how many each rule has (count, rule, its highest "
+           "priority, `[*]` when `--fix` writes some, the rule's name), as ruff does; with `--format json`, as a list "
+           "of objects."), "",
+           ("SARIF rules link to this release's pages under [checks/](checks/README.md) in the vllm-kb repository. "
+           "Point them elsewhere (a fork, an internal mirror) with `--docs-url URL`, the environment variable "
+           "`VLLM_KB_DOCS_URL`, or `docs-url` in the configuration, in that order."), "",
            "## Commands", ""]
     _parser_section(build_parser(), "vllm-kb", out, depth=3)
     return "\n".join(out)

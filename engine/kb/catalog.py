@@ -214,7 +214,7 @@ class Catalog:
             for section in ("engine_args", "frontend_args"):
                 for name in self.raw[section]:
                     e = self._entry(section, name)
-                    if e.exists(version):
+                    if e is not None and e.exists(version):
                         out.setdefault(name, e.field("default", version))
         return dict(out)
 

@@ -123,10 +123,11 @@ def probe(gpus: list[dict], nvml: Any = None) -> Hardware:
     cores = cpu_cores()
     if nvml is None:
         try:
-            import pynvml as nvml  # the nvidia-ml-py distribution
+            import pynvml  # the nvidia-ml-py distribution
         except ImportError:
             return Hardware(source="NVML", cpu_cores=cores, note="pynvml (nvidia-ml-py) is not installed; no GPU information",
                             reason="no_pynvml")
+        nvml = pynvml
     try:
         nvml.nvmlInit()
     except Exception as e:  # NVMLError_LibraryNotFound, _DriverNotLoaded, …

@@ -170,10 +170,16 @@ _CONFIG_NAMES = {
 }
 
 
+def _text_config(config: dict) -> dict:
+    """A multimodal checkpoint's language model config (text_config), else the config itself."""
+    inner = config.get("text_config")
+    return inner if isinstance(inner, dict) else config
+
+
 def arch_from_config(config: dict) -> dict[str, Any]:
     """The catalog's arch dims from a Hugging Face config.json (its text_config for
     multimodal checkpoints). Empty when it does not describe a decoder."""
-    cfg = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    cfg = _text_config(config)
     out: dict[str, Any] = {}
     for k in ARCH_KEYS:
         names = _CONFIG_NAMES.get(k, (k,))
@@ -229,7 +235,7 @@ def _config_sliding(cfg: dict, out: dict) -> None:
 def derived_max_len(config: dict) -> int | None:
     """max_model_len as vLLM derives it: the position table, stretched by a YaRN/linear/dynamic
     rope_scaling factor (llama3/longrope scaling already sits in the table)."""
-    cfg = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    cfg = _text_config(config)
     base = cfg.get("max_position_embeddings")
     if not isinstance(base, int):
         return None

@@ -66,7 +66,8 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
                 i += 1  # the mask
                 continue
             while i < n and (vals[i] or "").startswith("-") and not (vals[i] or "").startswith("--model"):
-                i += 2 if vals[i].split("=")[0] in takes and "=" not in vals[i] else 1
+                word = vals[i] or ""
+                i += 2 if word.split("=")[0] in takes and "=" not in word else 1
             continue
         if base == "ray" and i + 2 < n and vals[i + 1] == "job" and vals[i + 2] == "submit":
             # `ray job submit [options] -- vllm serve …`: the job's command follows `--`

@@ -123,7 +123,7 @@ def _env_assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:
     return env
 
 
-def _env_value(name: str, node: ast.AST, rel: str) -> Setting:
+def _env_value(name: str, node: ast.expr, rel: str) -> Setting:
     if isinstance(node, ast.Constant):
         return Setting(name, str(node.value), True, rel, node.lineno, name, ast.unparse(node), "python-call")
     return Setting(name, None, False, rel, node.lineno, name, ast.unparse(node), "python-call", "not a literal")
@@ -250,11 +250,11 @@ def _spread(ctx, site, resolver, node, rel, text, version, by_id, absorbed) -> N
     # A literal mapping (directly, or through one name bound to it): one setting per entry,
     # each with its own position so a fix edits the entry where it is written.
     target = resolver.scope.lookup(node.id) if isinstance(node, ast.Name) else node
-    entries = None
-    if isinstance(target, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in target.keys if k is not None) and None not in target.keys:
-        entries = [(k.value, v, (k, v)) for k, v in zip(target.keys, target.values)]
+    entries: list[tuple[str, ast.expr, tuple[ast.AST, ast.AST]]] | None = None
+    if isinstance(target, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in target.keys):
+        entries = [(str(k.value), v, (k, v)) for k, v in zip(target.keys, target.values) if isinstance(k, ast.Constant)]
     elif isinstance(target, ast.Call) and isinstance(target.func, ast.Name) and target.func.id == "dict" and not target.args and all(kw.arg for kw in target.keywords):
-        entries = [(kw.arg, kw.value, (kw, kw)) for kw in target.keywords]
+        entries = [(kw.arg, kw.value, (kw, kw)) for kw in target.keywords if kw.arg]
     if entries is not None:
         for key, value_node, item in entries:
             _place(ctx, site, _setting(resolver, key, value_node, rel, text, key, item), version)

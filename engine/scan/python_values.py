@@ -26,7 +26,7 @@ class Scope:
     parent: "Scope | None" = None
 
     def lookup(self, name: str):
-        s = self
+        s: Scope | None = self
         while s is not None:
             if name in s.names:
                 return s.names[name]

@@ -54,9 +54,9 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
                     exported[w.raw] = Setting(w.raw, ex.vars[w.raw], True, rel, w.line, w.raw, ex.vars[w.raw], "cli",
                                               pos=dict(where, word=(w.start, w.end)))
             continue
-        if all(split_assignment(w) for w in words):
-            for w in words:
-                name, val = split_assignment(w)
+        assigns = [a for a in map(split_assignment, words) if a]
+        if len(assigns) == len(words):
+            for w, (name, val) in zip(words, assigns):
                 ex.assign(name, val)
                 if name in exported:
                     exported[name] = _env_setting(name, val, rel, {"kind": "assign", "word": (w.start, w.end), "cmd": (words[0].start, words[-1].end), "count": len(words)})

@@ -2,6 +2,7 @@
 every setting's value and where it was written, so a fix can go back in the same syntax."""
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,5 +96,5 @@ class Site:
         self.settings[s.name] = s
 
     @property
-    def unresolved(self) -> set[str]:
+    def unresolved(self) -> builtins.set[str]:  # `set` here is the method above
         return {n for n, s in self.settings.items() if not s.resolved}

@@ -161,12 +161,14 @@ def _kv_facts(site: _Site, weights_per_gpu: float, notes: _Notes) -> dict[str, A
     best: tuple[dict, KVLayout, float] | None = None
     for layers, last in sorted(kinds):
         available = _budget(site, last)["usable"] - weights_per_gpu
-        if human_int(engine.get("kv_cache_memory_bytes")):
-            available = float(human_int(engine["kv_cache_memory_bytes"]))
+        kv_bytes = human_int(engine.get("kv_cache_memory_bytes"))
+        if kv_bytes:
+            available = float(kv_bytes)
         layout = kv_layout(model, engine, site.tp, layers, rt)
         cap = kv_capacity(layout, max(available, 0.0), site.max_len, site.batched, rt)
         if best is None or cap["kv_blocks"] < best[0]["kv_blocks"]:
             best = (cap, layout, available)
+    assert best is not None  # `kinds` always holds the last stage
     cap, layout, available = best
     if human_int(engine.get("kv_cache_memory_bytes")):
         notes.add("kv_cache_memory_bytes", human_int(engine["kv_cache_memory_bytes"]))

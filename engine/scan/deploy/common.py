@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from vllm_kb.engine.kb.versions import parse as parse_version
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import scripts
 from vllm_kb.engine.scan.context import ScanContext
@@ -37,7 +38,7 @@ def entrypoint_for(image: str | None, newest: str) -> list[str]:
     v = try_parse(image_version(image) or newest)
     chosen = IMAGE_ENTRYPOINTS[0][1]
     for at, ep in IMAGE_ENTRYPOINTS:
-        if v is not None and v >= try_parse(at):
+        if v is not None and v >= parse_version(at):
             chosen = ep
     return chosen
 
@@ -71,7 +72,8 @@ def launch_site(ctx: ScanContext, rel: str, words: list[Word], line: int, end_li
     launch = find_launch(words)
     if launch is None:
         return None
-    version = ctx.catalog.resolve(image_version(image)).version if image_version(image) else ctx.version_for(rel)
+    tag = image_version(image)
+    version = ctx.catalog.resolve(tag).version if tag else ctx.version_for(rel)
     ex = Expander({k: str(s.value) for k, s in env.items() if s.resolved})
     site = scripts._site(ctx, rel, version, Command(words, line, end_line), launch, env, ex, syntax=syntax,
                          source=dict(extra or {}, argv_style=style))

@@ -94,6 +94,6 @@ def _compose_gpus(svc: dict) -> int | None:
             continue
         if "device_ids" in d and isinstance(d["device_ids"], list):
             total += len(d["device_ids"])
-        elif int_gpus(d.get("count")):
-            total += int_gpus(d["count"])
+        else:
+            total += int_gpus(d.get("count")) or 0
     return total or None

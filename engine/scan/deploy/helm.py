@@ -46,7 +46,8 @@ def scan_production_stack(ctx: ScanContext, rel: str, doc: yamlio.Document) -> l
         words = [yaml_word("vllm", start, ex), yaml_word("serve", start, ex)]
         if spec.get("modelURL"):
             words.append(yaml_word(str(spec["modelURL"]), doc.line_of(base + ("modelURL",)), ex))
-        cfg = spec.get("vllmConfig") if isinstance(spec.get("vllmConfig"), dict) else {}
+        given = spec.get("vllmConfig")
+        cfg: dict = given if isinstance(given, dict) else {}
         cb = base + ("vllmConfig",)
         for key, flag in _PS_FLAGS.items():
             if key in cfg:

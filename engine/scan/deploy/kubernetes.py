@@ -3,6 +3,7 @@ entrypoint + args, `$(ENV)`), with the GPUs its resources ask for."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
@@ -32,8 +33,8 @@ def resource_gpus(resources) -> int | None:
 
 def _containers(data: dict, base: tuple) -> list[tuple[tuple, dict]]:
     """Every container spec in a Kubernetes object, wherever the pod template sits."""
-    out = []
-    stack = [(data, base)]
+    out: list[tuple[tuple, dict]] = []
+    stack: list[tuple[Any, tuple]] = [(data, base)]
     while stack:
         node, path = stack.pop()
         if isinstance(node, dict):

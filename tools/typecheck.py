@@ -1,0 +1,25 @@
+#!/usr/bin/env python3
+"""Run mypy (the [tool.mypy] settings in pyproject.toml) over the package, as each Python
+version the package supports would see it.
+
+    python tools/typecheck.py [--python-version 3.10] [mypy args…]
+
+The source folders are laid out as the `vllm_kb` package first (tools/source_layout.py); paths
+in the messages read vllm_kb/engine/…, i.e. this checkout's engine/…. Exit status: mypy's."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from source_layout import ROOT, laid_out
+
+
+def main() -> int:
+    with laid_out("vllm-kb-types-") as tmp:
+        cmd = [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"), "--no-incremental",
+               "-p", "vllm_kb", *sys.argv[1:]]
+        return subprocess.call(cmd, cwd=tmp)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
