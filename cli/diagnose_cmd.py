@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
                    help="project folder or single file; omit to diagnose from the hardware and your answers alone")
     d.add_argument("--symptom", choices=("oom", "throughput", "ttft", "itl", "rlhf"),
                    help="what goes wrong (or give --error)")
-    d.add_argument("--error", help="an error message or log excerpt; mapped to a symptom by knowledge/decision_tree.yaml")
+    d.add_argument("--error", help="an error message or log excerpt: a launch failure is named by the launch check whose vLLM wording it matches (knowledge/checks, error_text); otherwise mapped to a symptom by knowledge/decision_tree.yaml")
     d.add_argument("--gpu", default="auto", help='"H100-80GB x8", "none", or auto (probe this machine with NVML; default)')
     d.add_argument("--site", help="only the launch site at FILE[:LINE] (relative to PATH)")
     d.add_argument("--answer", action="append", default=[], metavar="ID=VALUE",
@@ -59,19 +59,40 @@ def change_text(kb, lang: str, c: dict, framework: str | None) -> str:
 
 def render(data: dict, kb, lang: str) -> str:
     t = lambda key, **kw: kb.t(key, lang, **kw)
-    out = [t("diagnose.title", symptom=data["symptom"]["title"])]
-    if data["matched"]:
+    out = []
+    for h in data.get("launch") or []:
+        out += _launch(h, kb, lang, t) + [""]
+    if data["symptom"]:
+        out.append(t("diagnose.title", symptom=data["symptom"]["title"]))
+    if data["matched"] and data["symptom"]:
         out.append(t("diagnose.matched", matcher=data["matched"]["matcher"]))
     if data["observed"]:
         out.append(t("diagnose.observed", what=", ".join(f"{k}={_fmt(v)}" for k, v in data["observed"].items())))
     out.append(t("diagnose.hardware", hw=data["hardware"]))
-    if not data["diagnoses"]:
+    if not data["diagnoses"] and data["symptom"]:
         out.append(t("diagnose.no_sites", path=data["root"] or "."))
     for d in data["diagnoses"]:
         out.append("")
         out += _site(d, kb, lang, t)
-    out += ["", t("diagnose.estimates")]
+    if data["symptom"]:
+        out += ["", t("diagnose.estimates")]
     return "\n".join(out) + "\n"
+
+
+def _launch(h: dict, kb, lang: str, t) -> list[str]:
+    lines = [t("diagnose.launch", id=h["id"], name=h["name"], title=h["title"]),
+             "  " + t("diagnose.launch_wording", text=h["wording"], vllm=h["wording_vllm"] or "—"),
+             "  " + h["advice"]]
+    for v in h["sites"]:
+        s = v["site"]
+        head = t("diagnose.site", id=s["id"], kind=s["kind"], mode=s["mode"], model=s["model"] or "?", version=s["vllm"])
+        status = kb.t("status." + v["status"], lang) + (f" ({v['priority']})" if v["priority"] and v["status"] == "recommended" else "")
+        lines.append("  " + head)
+        lines.append("    " + status + (f" — {v['reason']}" if v["reason"] else ""))
+        framework = s["framework"] if s["framework"] != "none" else None
+        for c in v["changes"]:
+            lines.append(f"    → {change_text(kb, lang, c, framework)}")
+    return lines
 
 
 def _site(d: dict, kb, lang: str, t) -> list[str]:

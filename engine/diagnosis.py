@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from vllm_kb.engine import audit as audit_mod
+from vllm_kb.engine.advise.diagnose import launch
 from vllm_kb.engine.advise.diagnose.tree import match_text, parse_answers, tree
 from vllm_kb.engine.advise.diagnose.walk import Diagnosis, Result, diagnose_facts
 from vllm_kb.engine.kb import catalog as catalog_mod
@@ -20,37 +21,45 @@ def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str 
              site: str | None = None, answers=None, vllm_version: str | None = None, nvml=None,
              kb: Knowledge | None = None) -> Result:
     """Walk the tree of `symptom` (or of the symptom `error` maps to) for each site of the project
-    at `path` (or the one `site` names, FILE[:LINE]); without a path, for the hardware alone."""
+    at `path` (or the one `site` names, FILE[:LINE]); without a path, for the hardware alone. An
+    error text that is a launch failure's own wording also names the launch check that predicts
+    it, with that check's verdict and change at each site."""
 
     kb = kb or load()
     t = tree(kb)
     matched = None
     observed: dict[str, Any] = {}
+    hits = launch.recognise(kb, error, vllm_version) if error else []
     if error:
         hit = match_text(t, error)
-        if hit is None and symptom is None:
+        if hit is None and symptom is None and not hits:
             raise UsageError("no symptom recognised in the error text; give one of " + ", ".join(t.symptoms))
         if hit is not None:
             if symptom is None or symptom == hit[0]:
                 symptom = hit[0]
                 observed.update(hit[1])
             matched = (hit[2], error.strip()[:200])
-    if symptom is None:
+        elif hits:
+            matched = (hits[0].id, error.strip()[:200])
+    if symptom is None and not hits:
         raise UsageError("give a symptom (" + ", ".join(t.symptoms) + ") or an error text")
-    sym = t.symptom(symptom)
+    sym = t.symptom(symptom) if symptom is not None else None
     observed.update(parse_answers(t, answers))
     cat = catalog_mod.load()
     if path is None:
         hardware = hw_mod.resolve(kb.gpus, gpu, nvml)
         version = vllm_version or cat.newest
         facts: dict[str, Any] = {"vllm": {"version": version, "pinned": False}, **hardware.facts()}
-        d = diagnose_facts(sym, None, facts, observed, {}, cat.resolve(version).version, cat, kb, None)
-        return Result(sym, observed, matched, [d], hardware, None, t, kb)
+        out = [diagnose_facts(sym, None, facts, observed, {}, cat.resolve(version).version, cat, kb, None)] if sym else []
+        return Result(sym, observed, matched, out, hardware, None, t, kb, hits)
     rep = audit_mod.audit(path, gpu=gpu, vllm_version=vllm_version, nvml=nvml, kb=kb)
     reports = _select(rep.sites, site)
+    for h in hits:
+        launch.verdicts(h, reports)
     out = []
     ids = {sr.site.id for sr in rep.sites}
-    for sr in reports:
+    for sr in reports if sym is not None else []:
+        assert sym is not None  # the loop runs only with a symptom
         if sym.modes and sr.site.mode not in sym.modes:
             out.append(Diagnosis(sym, sr, sr.facts, None, [], [], [], "diagnose.skipped_mode", {"mode": sr.site.mode}))
             continue
@@ -59,7 +68,7 @@ def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str 
             continue
         results = {r.check.id: r for r in sr.results}
         out.append(diagnose_facts(sym, sr, sr.facts, observed, results, sr.lookup_version, cat, kb, rep.root))
-    return Result(sym, observed, matched, out, rep.hardware, rep.root, t, kb)
+    return Result(sym, observed, matched, out, rep.hardware, rep.root, t, kb, hits)
 
 
 def _select(reports: list, site: str | None) -> list:

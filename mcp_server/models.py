@@ -176,8 +176,30 @@ class SiteDiagnosis(BaseModel):
     diffs: list[dict[str, Any]]
 
 
+class LaunchSite(BaseModel):
+    site: dict[str, Any] = Field(description="the launch site: id, file, line, kind, mode, model, vllm")
+    status: str = Field(description="the check's verdict at this site (recommended = this launch fails)")
+    priority: str | None
+    reason: str
+    changes: list[dict[str, Any]] = Field(description="the changes that make this launch start, in the site's syntax")
+
+
+class LaunchFailure(BaseModel):
+    id: str = Field(description="the launch check (L30 …) or catalog finding (not-in-version …) the error text names")
+    kind: Literal["check", "finding"]
+    name: str
+    title: str
+    wording: str = Field(description="vLLM's wording that matched, {placeholders} for run-time values")
+    wording_vllm: str | None = Field(description="the releases that print this wording")
+    origin: str = Field(description="who prints it: vllm, argparse, python, nccl …")
+    whole: bool = Field(description="false when only the wording's opening was in the text")
+    advice: str
+    sites: list[LaunchSite]
+
+
 class DiagnoseResult(BaseModel):
-    symptom: SymptomRef
+    symptom: SymptomRef | None = Field(description="null when the error text is a launch failure and names no symptom")
+    launch: list[LaunchFailure] = Field(default_factory=list, description="launch failures the error text names, best first")
     matched: Matched | None
     observed: dict[str, Any] = Field(description="answers given or read from the error text")
     hardware: str

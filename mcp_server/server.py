@@ -76,7 +76,7 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
         how its fix is written as a serve flag, a Python keyword, a --config YAML key or an env var."""
         return tools.explain_check(check, lang)
 
-    def list_checks(category: Annotated[str | None, Field(description="a category letter A–J; omit for all")] = None,
+    def list_checks(category: Annotated[str | None, Field(description="a category letter A–J (optimizations) or L (launch); omit for all")] = None,
                     lang: LangArg = "en") -> m.CheckList:
         """The checks (id, name, title, default priority, modes, vLLM range), optionally of one category."""
         return tools.list_checks(category, lang)

@@ -52,7 +52,7 @@ def test_checks_list_and_show(cli):
 def test_kb_validate_passes(cli):
     code, out, err = cli("kb", "validate")
     assert code == 0, err
-    assert "56 checks" in out
+    assert "59 checks" in out
 
 
 def test_version(cli):

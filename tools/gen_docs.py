@@ -94,17 +94,30 @@ def check_page(c, kb: Knowledge, lang: str, cat, reg: Rules) -> str:
             line += f" — {rule['priority']}"
             line += semi + (t("docs.safe") if rule["safe"] else t("docs.unsafe"))
         lines += [line, "", f"   {rule['reason']}", ""]
+        if rule.get("source"):
+            lines += ["   " + t("docs.rule_source") + colon + semi.join(_source(x) for x in rule["source"]), ""]
     o = r["otherwise"]
     lines += [f"- {t('skill.otherwise')}{colon}`{o['status']}` — {o['reason']}", ""]
     lines += [f"## {t('docs.suppress')}", "", t("docs.suppress_body", id=c.id, name=c.name), "", "```bash",
               f"# vllm-kb: ignore[{c.id}] -- {t('docs.suppress_reason')}", "vllm serve …", "```", "", "```toml",
               "[tool.vllm-kb]", f'ignore = ["{c.id}"]  # {t("docs.suppress_everywhere")}', "```", ""]
+    if r["error_text"]:
+        lines += [f"## {t('docs.error_text')}", "", t("docs.error_text_intro"), ""]
+        for e in r["error_text"]:
+            origin = "" if e["origin"] == "vllm" else f" ({e['origin']})"
+            lines += [f"- vLLM `{e['vllm']}`{origin}:", "", "  ```text", *("  " + x for x in e["text"].splitlines()), "  ```", ""]
     if r["sources"]:
         lines += [f"## {t('skill.sources')}", ""]
         for s in r["sources"]:
             lines.append(f"- [{s['title']}]({s['url']})" if s["url"].startswith("https://") else f"- {s['title']} — `{s['url']}`")
         lines.append("")
     return "\n".join(lines)
+
+
+def _source(x: dict) -> str:
+    if "release" in x:
+        return f"`vllm {x['release']}: {x['file']}:{x['line']}`"
+    return f"[{x['title']}]({x['url']})"
 
 
 def findings_page(kb: Knowledge, lang: str, reg: Rules) -> str:

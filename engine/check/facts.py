@@ -8,6 +8,7 @@ from typing import Any
 
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import memory
+from vllm_kb.engine.check.launch_facts import launch_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -77,6 +78,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         "env": {n: str(s.value) for n, s in site.env.items() if s.resolved and s.value is not None},
     }
     facts.update(hardware.facts())
+    facts["launch"] = launch_facts(site)
     visible = _visible_gpus(facts["env"])
     if site.gpu_request is not None:
         # a container gets the GPUs its manifest asks for, not the whole machine

@@ -12,7 +12,7 @@ from vllm_kb.engine.kb.errors import KnowledgeError, Problem, UsageError
 from vllm_kb.engine.kb.versions import SpecifierSet
 
 LANGS = ("en", "zh")
-CATEGORY_FILES = tuple("ABCDEFGHIJ")
+CATEGORY_FILES = tuple("ABCDEFGHIJL")
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,7 @@ class Rule:
     fix: tuple[FixOp, ...] = ()
     safe: bool = False
     index: int = 0
+    source: tuple[dict, ...] = ()  # where vLLM decides it: {release, file, line} or {url, title}
 
 
 @dataclass
@@ -82,6 +83,7 @@ class Check:
     aliases: tuple[str, ...] = ()
     vllm: SpecifierSet | None = None
     outside_versions: Text | None = None
+    error_text: tuple[dict, ...] = ()  # {text, vllm}: what vLLM prints when this launch fails
     raw: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -97,7 +99,7 @@ def _check_from(raw: dict, category: str, file: str) -> Check:
             status=r["status"], when=r["when"], reason=Text.of(r.get("reason")),
             vllm=SpecifierSet(r["vllm"]) if r.get("vllm") else None,
             priority=r.get("priority"), fix=tuple(FixOp.of(f) for f in r.get("fix", [])),
-            safe=bool(r.get("safe", False)), index=i,
+            safe=bool(r.get("safe", False)), index=i, source=tuple(r.get("source", ())),
         ))
     other = raw.get("otherwise", {})
     return Check(
@@ -110,7 +112,7 @@ def _check_from(raw: dict, category: str, file: str) -> Check:
         aliases=tuple(raw.get("aliases", ())),
         vllm=SpecifierSet(applies["vllm"]) if applies.get("vllm") else None,
         outside_versions=Text.of(applies["outside_versions"]) if applies.get("outside_versions") else None,
-        raw=raw,
+        error_text=tuple(raw.get("error_text", ())), raw=raw,
     )
 
 

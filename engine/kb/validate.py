@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import cel, resources, schemas, yamlio
+from vllm_kb.engine.kb import cel, resources, schemas, validate_sources, yamlio
 from vllm_kb.engine.kb.errors import KnowledgeError, Problem
 from vllm_kb.engine.kb.messages import placeholders
 from vllm_kb.engine.kb.knowledge import Knowledge, Registry, _check_from
@@ -168,6 +168,8 @@ class Validator:
                 self.text_names(f, c.id, f"{field_name}.{lang}", getattr(getattr(c, field_name), lang), in_range)
             for i, r in enumerate(c.rules):
                 self.text_names(f, c.id, f"rules[{i}].reason.{lang}", getattr(r.reason, lang), self._versions(c.vllm, r.vllm), removal_ok=True)
+        validate_sources.rule_sources(self, c)
+        validate_sources.error_texts(self, c)
         self.cases(c)
 
     def predicate(self, file, id_, path, source, want_bool=True) -> None:

@@ -58,6 +58,7 @@ def record(c: Check, kb: Knowledge, lang: Lang, cat: catalog_mod.Catalog | None 
         "otherwise": {"status": c.otherwise_status, "reason": text_of(c.otherwise_reason, lang)},
         "enable": how_to_enable(c, cat),
         "sources": [{"title": s["title"], "url": s["url"]} for s in c.sources],
+        "error_text": [{"text": e["text"], "vllm": e["vllm"], "origin": e.get("origin", "vllm")} for e in c.error_text],
         "file": c.file,
     }
 
@@ -69,6 +70,7 @@ def _rule(r: Rule, c: Check, lang: Lang) -> dict[str, Any]:
         out["priority"] = r.priority or c.priority
         out["safe"] = r.safe
         out["fix"] = [_op_json(op) for op in r.fix]
+        out["source"] = [dict(x) for x in r.source]
     return out
 
 

@@ -45,7 +45,8 @@ def record(res: Result, lang: str = "en") -> dict[str, Any]:
         "schema_version": 1,
         "tool": {"name": "vllm-kb", "version": tool_version(), "knowledge_version": kb.version},
         "lang": lang,
-        "symptom": {"id": res.symptom.id, "title": res.symptom.title(lang)},
+        "symptom": {"id": res.symptom.id, "title": res.symptom.title(lang)} if res.symptom else None,
+        "launch": [_launch(h, kb, lang) for h in res.launch],
         "matched": {"matcher": res.matched[0], "text": res.matched[1]} if res.matched else None,
         "observed": {k: _value(v) for k, v in res.observed.items()},
         "hardware": hardware_text(kb, res.hardware, lang),
@@ -53,6 +54,27 @@ def record(res: Result, lang: str = "en") -> dict[str, Any]:
         "diagnoses": [_diagnosis(d, t, kb, lang) for d in res.diagnoses],
     }
     return redact(out)
+
+
+def _site_ref(sr) -> dict[str, Any]:
+    s = sr.site
+    return {"id": s.id, "file": s.file, "line": s.line, "kind": s.kind, "mode": s.mode, "syntax": s.syntax,
+            "framework": s.framework, "model": (sr.facts.get("model") or {}).get("name"), "vllm": sr.version.version}
+
+
+def _launch(h, kb: Knowledge, lang: str) -> dict[str, Any]:
+    """A launch failure the error text names: the check (or finding), the wording, each site's verdict."""
+    from vllm_kb.engine.check.rules import rules
+
+    rule = rules(kb).for_code(h.id)
+    return {
+        "id": h.id, "kind": h.kind, "name": rule.name, "title": rule.short(lang),
+        "wording": h.match.text, "wording_vllm": str(h.match.vllm) if h.match.vllm else None, "origin": h.match.origin,
+        "whole": h.match.whole,
+        "advice": rule.check.advice(lang) if rule.check else rule.full(lang),
+        "sites": [{"site": _site_ref(v.site), "status": v.status, "priority": v.priority, "reason": v.reason[lang],
+                   "changes": [c.to_json() for c in v.changes]} for v in h.sites],
+    }
 
 
 def _diagnosis(d: Diagnosis, t: Tree, kb: Knowledge, lang: str) -> dict[str, Any]:

@@ -200,7 +200,7 @@ class Diagnosis:
 
 @dataclass
 class Result:
-    symptom: Symptom
+    symptom: Symptom | None  # None: the error text names a launch failure and no symptom
     observed: dict
     matched: tuple[str, str] | None  # (matcher id, text excerpt)
     diagnoses: list[Diagnosis]
@@ -208,6 +208,7 @@ class Result:
     root: Path | None
     tree: Tree
     kb: Knowledge
+    launch: list = field(default_factory=list)  # advise/diagnose/launch.LaunchHit, best first
 
 
 def diagnose_facts(sym: Symptom, sr, facts: dict, observed: dict, results: dict, version: str, cat, kb: Knowledge,

@@ -1,0 +1,124 @@
+"""Recognise a launch failure by vLLM's own words: every check's `error_text` wordings (V0 and V1,
+old and new releases) compiled into patterns that tolerate what differs between one log and
+another — the values vLLM fills into `{placeholders}`, line breaks and indentation, a log prefix
+(`ERROR 05-12 10:01:02 [core.py:412]`, `(EngineCore_0 pid=…)`), quoting around a KeyError — and a
+message cut short after its opening sentence."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from vllm_kb.engine.kb.versions import SpecifierSet
+
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][^{}]*\}")
+# A message cut short still identifies itself when this much of its text is there.
+_MIN_LITERAL = 36
+_VALUE = r"[\s\S]{0,400}?"
+
+
+@dataclass(frozen=True)
+class Wording:
+    check_id: str
+    text: str
+    vllm: SpecifierSet | None
+    origin: str
+    pattern: re.Pattern
+    prefixes: tuple[tuple[re.Pattern, int], ...]  # (pattern of an opening part, literal characters in it)
+    literal: int  # literal characters in the whole text
+
+
+@dataclass(frozen=True)
+class Match:
+    check_id: str
+    text: str  # the wording that matched
+    vllm: SpecifierSet | None
+    origin: str
+    score: int  # literal characters matched
+    whole: bool  # the whole wording, not only its opening
+
+
+def _literal_regex(s: str) -> str:
+    parts = re.split(r"\s+", s)
+    return r"\s+".join(re.escape(p) for p in parts if p != "") if s.strip() else (r"\s*" if s else "")
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    for m in _PLACEHOLDER.finditer(text):
+        if m.start() > pos:
+            out.append(("lit", text[pos:m.start()]))
+        out.append(("ph", m.group(0)))
+        pos = m.end()
+    if pos < len(text):
+        out.append(("lit", text[pos:]))
+    return out
+
+
+def _regex(tokens: list[tuple[str, str]]) -> str:
+    out = []
+    for kind, s in tokens:
+        if kind == "ph":
+            out.append(_VALUE)
+        else:
+            lead, trail = s[:1].isspace(), s[-1:].isspace()
+            body = _literal_regex(s.strip())
+            out.append((r"\s*" if lead else "") + body + (r"\s*" if trail and body else ""))
+    return "".join(out)
+
+
+def compile_wording(check_id: str, raw: dict) -> Wording:
+    text = str(raw["text"])
+    tokens = _tokens(text)
+    literal = sum(len(s.strip()) for k, s in tokens if k == "lit")
+    flags = re.IGNORECASE
+    prefixes = []
+    seen = 0
+    # openings that end at a sentence or a placeholder, long enough to be specific
+    cuts: list[tuple[int, int | None]] = []
+    for i, (kind, s) in enumerate(tokens):
+        if kind == "ph":
+            cuts.append((i, None))
+            continue
+        for m in re.finditer(r"[.:;!?](?=\s|$)|\n", s):
+            cuts.append((i, m.end()))
+    for i, end in cuts:
+        head = tokens[:i] + ([("lit", tokens[i][1][:end])] if end is not None else [])
+        n = sum(len(s.strip()) for k, s in head if k == "lit")
+        if n >= min(_MIN_LITERAL, literal) and n > seen and n < literal:
+            seen = n
+            prefixes.append((re.compile(_regex(head).rstrip(), flags), n))
+    return Wording(check_id, text, SpecifierSet(raw["vllm"]) if raw.get("vllm") else None, raw.get("origin", "vllm"),
+                   re.compile(_regex(tokens), flags), tuple(prefixes), literal)
+
+
+_CACHE: dict[int, tuple[object, tuple[Wording, ...]]] = {}
+
+
+def wordings(kb) -> tuple[Wording, ...]:
+    hit = _CACHE.get(id(kb))
+    if hit is None or hit[0] is not kb:
+        hit = _CACHE[id(kb)] = (kb, tuple(compile_wording(c.id, raw) for c in kb.checks for raw in c.error_text))
+    return hit[1]
+
+
+def match(kb, text: str, version: str | None = None) -> list[Match]:
+    """The checks whose wording occurs in `text`, best first (most literal text matched; a whole
+    wording before an opening). `version`: prefer wordings printed by that release."""
+    hits: dict[str, Match] = {}
+    for w in wordings(kb):
+        got = None
+        if w.pattern.search(text):
+            got = Match(w.check_id, w.text, w.vllm, w.origin, w.literal, True)
+        else:
+            for rx, n in reversed(w.prefixes):
+                if rx.search(text):
+                    got = Match(w.check_id, w.text, w.vllm, w.origin, n, False)
+                    break
+        if got is None:
+            continue
+        if version and w.vllm is not None and not w.vllm.contains(version):
+            got = Match(got.check_id, got.text, got.vllm, got.origin, got.score // 2, got.whole)
+        best = hits.get(w.check_id)
+        if best is None or (got.whole, got.score) > (best.whole, best.score):
+            hits[w.check_id] = got
+    return sorted(hits.values(), key=lambda m: (not m.whole, -m.score))

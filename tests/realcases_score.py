@@ -1,0 +1,149 @@
+"""Replays tests/realcases/<case>/ (a public launch report written as the smallest project that
+reproduces it) through the audit and scores it: a failure must get a P0 from the check or finding
+that names its cause, a control (vLLM started) no P0 at all; and whether the change the reporter
+used is among the changes proposed. `python tests/realcases_score.py` prints the table."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent / "realcases"
+
+
+@dataclass
+class Outcome:
+    name: str
+    kind: str
+    cls: str  # the report's class (its folder prefix)
+    expect: str | None
+    predicted: bool  # failure: P0 from the expected rule; control: no P0 at all
+    p0: list[str] = field(default_factory=list)  # rules that gave a P0
+    fix: bool | None = None  # the reporter's change is proposed (None: no fix_used)
+    error: str | None = None
+
+
+def cases() -> list[Path]:
+    return sorted(p for p in HERE.iterdir() if (p / "case.yaml").is_file())
+
+
+def load(folder: Path) -> dict:
+    return yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
+
+
+def _audit(folder: Path, case: dict):
+    from vllm_kb.engine.audit import audit
+
+    return audit(folder, gpu=case["gpu"], exclude=lambda rel: rel == "case.yaml")
+
+
+def _p0s(rep) -> list[tuple[object, str]]:
+    """(site report, rule id) of every P0 the audit gives."""
+    out = []
+    for sr in rep.sites:
+        for r in sr.results:
+            if r.status == "recommended" and r.priority == "P0":
+                out.append((sr, r.check.id))
+        for f in sr.remarks:
+            if f.priority == "P0":
+                out.append((sr, f.code))
+    return out
+
+
+def _number(v):
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    m = re.search(r"-?\d+(\.\d+)?", str(v or ""))
+    return float(m.group(0)) if m and isinstance(v, str) and re.fullmatch(r"\s*-?\d+(\.\d+)?\s*", v) else None
+
+
+def _version(v) -> tuple | None:
+    m = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", str(v or ""))
+    return tuple(int(x or 0) for x in m.groups()) if m else None
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return all(k in b and _same(v, b[k]) for k, v in a.items())
+    na, nb = _number(a), _number(b)
+    if na is not None and nb is not None:
+        return abs(na - nb) < 1e-9
+    return str(a).strip().lower() == str(b).strip().lower()
+
+
+def fix_proposed(rep, fix: dict) -> bool:
+    """The reporter's change is among the changes proposed: same target, and the same value or a
+    change in the same direction from what the site runs with."""
+    for sr in rep.sites:
+        for ch in sr.changes:
+            if "unset" in fix and ch.op == "unset" and ch.target == fix["unset"]:
+                return True
+            if "env" in fix and ch.op in ("env", "unset_env") and ch.target == fix["env"]:
+                if fix.get("value") is None or ch.op == "unset_env" or _same(fix["value"], ch.value):
+                    return True
+            if "pin" in fix and ch.op == "pin" and ch.target == fix["pin"]:
+                want, got = _version(fix.get("value")), _version(ch.value)
+                now = _version((sr.version.version if fix["pin"] == "vllm" else None))
+                if want is None or got == want or (now and got and want and (got > now) == (want > now)):
+                    return True
+            if "set" in fix and ch.op == "set" and ch.target == fix["set"]:
+                want = fix.get("value")
+                if want is None or _same(want, ch.value):
+                    return True
+                before = (sr.facts.get("engine") or {}).get(fix["set"])
+                nb, nw, ng = _number(before), _number(want), _number(ch.value)
+                if None not in (nb, nw, ng) and nw != nb and (nw > nb) == (ng > nb):
+                    return True
+    return False
+
+
+def run(folder: Path) -> Outcome:
+    case = load(folder)
+    expect = (case.get("expect") or {}).get("check") or (case.get("expect") or {}).get("finding")
+    cls = folder.name.split("--")[0]
+    try:
+        rep = _audit(folder, case)
+    except Exception as e:  # noqa: BLE001 — a crash is a result to report, not a reason to stop the table
+        return Outcome(folder.name, case["kind"], cls, expect, False, error=f"{type(e).__name__}: {e}")
+    p0 = _p0s(rep)
+    ids = [rid for _, rid in p0]
+    if case["kind"] == "failure":
+        from vllm_kb.engine.check.rules import rules
+
+        rule = rules().find(expect)
+        want = {expect, rule.id if rule else expect}
+        predicted = bool(want & set(ids))
+    else:
+        predicted = not p0
+    fix = fix_proposed(rep, case["fix_used"]) if case.get("fix_used") and case["kind"] == "failure" else None
+    return Outcome(folder.name, case["kind"], cls, expect, predicted, sorted(set(ids)), fix)
+
+
+def table(outcomes: list[Outcome]) -> str:
+    lines = [f"{'case':58} {'kind':8} {'expect':24} {'ok':3} {'fix':4} P0s"]
+    for o in outcomes:
+        fix = "-" if o.fix is None else ("yes" if o.fix else "no")
+        lines.append(f"{o.name[:58]:58} {o.kind:8} {str(o.expect or ''):24} {'yes' if o.predicted else 'NO':3} {fix:4} "
+                     f"{', '.join(o.p0)}{'  ' + o.error if o.error else ''}")
+    fails = [o for o in outcomes if o.kind == "failure"]
+    ctrls = [o for o in outcomes if o.kind == "control"]
+    fixes = [o for o in fails if o.fix is not None]
+    lines.append("")
+    lines.append(f"failures predicted with the right cause: {sum(o.predicted for o in fails)}/{len(fails)}")
+    lines.append(f"reporter's fix proposed: {sum(bool(o.fix) for o in fixes)}/{len(fixes)}")
+    lines.append(f"controls without a false P0: {sum(o.predicted for o in ctrls)}/{len(ctrls)}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    picked = [p for p in cases() if not sys.argv[1:] or any(a in p.name for a in sys.argv[1:])]
+    outs = [run(p) for p in picked]
+    print(table(outs))
+    if "--json" in sys.argv:
+        print(json.dumps([o.__dict__ for o in outs], indent=1))

@@ -1,0 +1,122 @@
+"""Launch failures named by vLLM's own words: every check's `error_text` is recognised in a real
+log line (a prefix, other values in its placeholders, line breaks), `vllm-kb diagnose --error`
+names the check with its verdict and change at each site, and `kb validate` holds P0 rules to a
+cited source inside their vLLM range."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from vllm_kb.engine.advise.diagnose import launch
+from vllm_kb.engine.diagnosis import diagnose
+from vllm_kb.engine.kb import error_text
+from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.report.diagnosis import record
+
+KB = load()
+WORDINGS = [(c, e) for c in KB.checks for e in c.error_text]
+
+
+def _fill(text: str) -> str:
+    import re
+
+    return re.sub(r"\{[A-Za-z_][^{}]*\}", "X_1.5 'v'", text)
+
+
+@pytest.mark.parametrize("check,wording", WORDINGS, ids=[f"{c.id}-{i}" for i, (c, _) in enumerate(WORDINGS)])
+def test_every_wording_names_its_check(check, wording):
+    line = "ERROR 05-12 10:01:02 [core.py:412] (EngineCore_0 pid=77) " + _fill(wording["text"]).replace(" ", "  \n    ", 1)
+    hits = launch.recognise(KB, line)
+    assert hits and hits[0].id == check.id, [h.id for h in hits]
+
+
+def test_an_opening_sentence_is_enough_and_unrelated_text_is_not():
+    assert not error_text.match(KB, "everything started fine; serving on port 8000")
+    got = launch.recognise(KB, "vllm: error: unrecognized arguments: --enable-reasoning")
+    assert [h.id for h in got] == ["L31"]
+    # argparse's generic wording names the catalog finding when no check's own wording matches
+    got = launch.recognise(KB, "api_server.py: error: unrecognized arguments: --foo-bar 3")
+    assert [h.id for h in got] == ["not-in-version"]
+
+
+def _project(tmp_path: Path) -> Path:
+    (tmp_path / "requirements.txt").write_text("vllm==0.10.0\n")
+    (tmp_path / "serve.sh").write_text("#!/bin/bash\nvllm serve Qwen/Qwen2.5-VL-7B-Instruct --limit-mm-per-prompt image=2\n")
+    return tmp_path
+
+
+def test_diagnose_names_the_launch_check_with_the_change(tmp_path):
+    root = _project(tmp_path)
+    res = diagnose(root, error="vllm serve: error: argument --limit-mm-per-prompt: Value image=2 cannot be converted to "
+                               "<function loads at 0x7f00>.", gpu="H100 x1")
+    rec = record(res, "en")
+    assert rec["symptom"] is None and rec["diagnoses"] == []
+    (hit,) = rec["launch"]
+    assert hit["id"] == "L32" and hit["name"] == "mm-limit-form"
+    (site,) = hit["sites"]
+    assert site["status"] == "recommended" and site["priority"] == "P0"
+    assert site["changes"][0]["after"] == """--limit-mm-per-prompt '{"image": 2}'"""
+    zh = record(res, "zh")
+    assert "argparse" in zh["launch"][0]["sites"][0]["reason"] or "key=value" in zh["launch"][0]["sites"][0]["reason"]
+
+
+def test_diagnose_cli_prints_the_launch_check(tmp_path, cli):
+    root = _project(tmp_path)
+    code, out, _ = cli("diagnose", str(root), "--gpu", "H100 x1", "--error",
+                       "argument --limit-mm-per-prompt: Value image=2 cannot be converted to <function loads>")
+    assert code == 0 and "L32 `mm-limit-form`" in out and "--limit-mm-per-prompt '{\"image\": 2}'" in out
+    code, out, _ = cli("diagnose", "--gpu", "none", "--error", "Error: --enable-auto-tool-choice requires --tool-call-parser",
+                       "--format", "json", "--lang", "zh")
+    data = json.loads(out)
+    assert code == 0 and data["launch"][0]["id"] == "L30" and data["symptom"] is None
+
+
+def test_p0_rules_must_cite_a_source_in_their_range():
+    from vllm_kb.engine.kb import validate_sources
+    from vllm_kb.engine.kb.catalog import load as catalog
+    from vllm_kb.engine.kb.knowledge import _check_from
+
+    class V:
+        cat = catalog()
+
+        def __init__(self):
+            self.problems = []
+
+        def add(self, *a):
+            self.problems.append(a)
+
+    raw = {"id": "L99", "name": "x", "applies_to": {"modes": ["standalone_serve"], "vllm": ">=0.10.0"}, "priority": "P0",
+           "rules": [{"status": "recommended", "when": "true", "reason": {"en": "x", "zh": "x"}},
+                     {"status": "recommended", "when": "true", "reason": {"en": "x", "zh": "x"},
+                      "source": [{"release": "0.9.0", "file": "vllm/config.py", "line": 1}]},
+                     {"status": "recommended", "when": "true", "reason": {"en": "x", "zh": "x"},
+                      "source": [{"release": "0.99.0", "file": "vllm/config.py", "line": 1}]},
+                     {"status": "recommended", "when": "true", "priority": "P2", "reason": {"en": "x", "zh": "x"}}]}
+    v = V()
+    c = _check_from(raw, "L", "knowledge/checks/L.yaml")
+    validate_sources.rule_sources(v, c)
+    validate_sources.error_texts(v, c)
+    where = sorted(p[2] for p in v.problems)
+    assert where == ["error_text", "rules[0].source", "rules[1].source[0].release", "rules[2].source[0].release"]
+
+
+SDISTS = Path(os.environ.get("VLLM_SDISTS", "/work/sdists/src"))
+
+
+@pytest.mark.skipif(not SDISTS.is_dir(), reason="vLLM sdists not unpacked here (set VLLM_SDISTS)")
+def test_cited_lines_exist_in_the_sdists():
+    """Each rule's `source` names a file and line that exist in that release's sources."""
+    missing = []
+    for c in KB.checks:
+        for r in c.rules:
+            for s in r.source:
+                if "release" not in s:
+                    continue
+                f = SDISTS / s["release"] / s["file"]
+                if not (SDISTS / s["release"]).is_dir():
+                    continue  # a release without an sdist (0.15.0)
+                if not f.is_file() or len(f.read_text(errors="replace").splitlines()) < s["line"]:
+                    missing.append(f"{c.id} {s['release']} {s['file']}:{s['line']}")
+    assert not missing, missing

@@ -1,0 +1,53 @@
+"""Public launch reports replayed as small projects (tests/realcases/<class>--<case>/): each
+failure must get a P0 from the check or finding that names its cause, each control (vLLM
+started) no P0 at all; the totals — and how often the reporter's own fix is proposed — are held
+to the rates reached (tests/realcases_score.py prints the table)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import realcases_score as score
+
+CASES = score.cases()
+SCHEMA = Draft202012Validator(json.loads((score.HERE / "case.schema.json").read_text()))
+
+
+@pytest.mark.parametrize("folder", CASES, ids=[p.name for p in CASES])
+def test_case(folder):
+    case = score.load(folder)
+    errors = [e.message for e in SCHEMA.iter_errors(case)]
+    assert not errors, errors
+    files = [p for p in folder.rglob("*") if p.is_file() and p.name != "case.yaml"]
+    assert files, "a case needs the project that reproduces the report"
+    out = score.run(folder)
+    assert out.error is None, out.error
+    if case.get("known_miss"):
+        assert not out.predicted, f"now predicted: drop known_miss ({case['known_miss']})"
+        return
+    if case["kind"] == "failure":
+        assert out.predicted, f"expected a P0 from {out.expect}; P0s: {out.p0}"
+    else:
+        assert out.predicted, f"a control must get no P0; got {out.p0}"
+
+
+def test_totals(capsys):
+    outs = [score.run(p) for p in CASES]
+    with capsys.disabled():
+        print("\n" + score.table(outs))
+    fails = [o for o in outs if o.kind == "failure"]
+    ctrls = [o for o in outs if o.kind == "control"]
+    fixes = [o for o in fails if o.fix is not None]
+    assert len(fails) >= MIN_FAILURES and len(ctrls) >= MIN_CONTROLS
+    assert sum(o.predicted for o in ctrls) == len(ctrls)  # no false P0 where vLLM started
+    assert sum(o.predicted for o in fails) / len(fails) >= RATE_PREDICTED
+    assert sum(bool(o.fix) for o in fixes) / max(1, len(fixes)) >= RATE_FIX
+
+
+# The rates reached; raise them as checks land, never lower them to make a test pass.
+RATE_PREDICTED = 1.0
+RATE_FIX = 1.0
+MIN_FAILURES = 6
+MIN_CONTROLS = 3
