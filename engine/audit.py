@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from vllm_kb.engine.check import catalog_findings
+from vllm_kb.engine.check import catalog_findings, colocation
 from vllm_kb.engine.check.evaluate import evaluate_all
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
@@ -33,12 +33,18 @@ def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None 
     cat = catalog_mod.load()
     sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress)
     hardware = hw.resolve(kb.gpus, gpu, nvml)
-    reports = []
+    prepared = []
     for site in sc.sites:
-        choice = choice_for(site.file, sc.choices, sc.default)
         try:
-            reports.append(_site_report(site, choice, hardware, kb, cat, sc.ctx))
+            prepared.append((site, *_site_facts(site, choice_for(site.file, sc.choices, sc.default), hardware, kb, cat, sc.ctx)))
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
+            sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
+    colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
+    reports = []
+    for site, choice, facts in prepared:
+        try:
+            reports.append(_site_report(site, choice, facts, kb, cat, sc.ctx))
+        except Exception as e:  # noqa: BLE001
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
         if progress is not None:
             progress("check", len(sc.sites))
@@ -55,7 +61,8 @@ def replan(rep: AuditReport, sr: SiteReport) -> None:
     sr.after = diffs(sr.site, urgent, rep.ctx.read)
 
 
-def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext) -> SiteReport:
+def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext):
+    """The release the site runs (pin, image tag or image build) and its facts."""
     tag = deploy.image_version(site.image)
     if tag and choice.basis != "cli":
         choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(site.file, site.line, site.image or "", f"=={tag}", "image", tag))
@@ -63,8 +70,11 @@ def _site_report(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCont
         v, where, text = site.installed
         f, _, ln = where.rpartition(":")
         choice = pins_mod.VersionChoice(v, True, "build", pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v))
+    return choice, site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
+
+
+def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext) -> SiteReport:
     resolved = cat.resolve(choice.version)
-    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items() if not s.resolved}
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}

@@ -2,6 +2,7 @@
 import json
 
 from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from vllm_kb.engine.kb.knowledge import load
 
 
 def test_audit_exits_1_on_p0_and_0_with_exit_zero(fixtures_dir, cli):
@@ -52,7 +53,7 @@ def test_checks_list_and_show(cli):
 def test_kb_validate_passes(cli):
     code, out, err = cli("kb", "validate")
     assert code == 0, err
-    assert "59 checks" in out
+    assert f"{len(load().checks)} checks" in out
 
 
 def test_version(cli):

@@ -56,3 +56,25 @@ def test_removed_and_unknown_flags():
 def test_config_flag_is_collected():
     p = parsed("--config conf.yaml --port 8000")
     assert p.model is None and p.config_path.text == "conf.yaml"
+
+
+@pytest.mark.parametrize("line,model,stray", [
+    ("--port 8000 Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen2.5-7B-Instruct", []),  # argparse takes it after options
+    ("Qwen/Q --port 8000 extra", "Qwen/Q", ["extra"]),
+    ("--max-model-len 4096 Qwen/Q --enforce-eager", "Qwen/Q", []),
+    ("$MODEL --port 8000", None, []),  # unresolved, still the model
+])
+def test_the_model_positional_is_read_wherever_argparse_takes_it(line, model, stray):
+    p = parsed(line)
+    assert p.model_positional and p.model.value == model and [a.raw for a in p.positionals] == stray
+
+
+def test_a_list_option_swallows_the_model_and_model_flags_are_told_apart():
+    p = parsed("--port 8000 --served-model-name a Qwen/Q")
+    assert p.model is None and p.swallowed[0] == "--served-model-name" and p.first_is_option
+    assert p.settings["served_model_name"].value == ["a", "Qwen/Q"]
+    assert parsed("--model Qwen/Q").model_flag == "flag" and parsed("--model=Qwen/Q").model_flag == "equals"
+    assert not parsed("--model Qwen/Q").model_positional
+    p = parsed('"$@"')
+    assert p.model is None and [a.raw for a in p.extra_args] == ['"$@"']
+    assert parsed("org/m --port 1", positional=False).positionals[0].raw == "org/m"  # api_server takes none

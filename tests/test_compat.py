@@ -45,14 +45,14 @@ def test_a_vllm_0_6_script_on_0_33_lists_every_removed_option_with_its_replaceme
     # the env var that became a flag
     assert any(c["op"] == "unset_env" and c["target"] == "VLLM_ATTENTION_BACKEND" for c in site["changes"])
     # `vllm serve --model` only warns from 0.11.1
-    assert any(r["name"] == "model-flag" and r["priority"] == "P2" for r in site["recommendations"])
+    assert any(r["check"] == "L33" and r["priority"] == "P2" for r in site["recommendations"])
 
 
 def test_the_same_script_is_fine_on_its_own_release(tmp_path):
     site = site_report(tmp_path, OLD_SCRIPT, "0.6.6")
     names = {r["check"] for r in site["recommendations"] if r["kind"] == "finding"}
     assert not any(n.startswith("not-in-version") for n in names)
-    assert any(r["name"] == "model-flag" and r["priority"] == "P0" for r in site["recommendations"])  # rejected before 0.11.1
+    assert any(r["check"] == "L33" and r["priority"] == "P0" for r in site["recommendations"])  # rejected before 0.11.1
 
 
 @pytest.mark.parametrize("flags,version,code", [

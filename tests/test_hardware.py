@@ -89,3 +89,16 @@ def test_mixed_gpus_are_flagged():
 def test_real_pynvml_on_this_machine_never_raises():
     hw = hardware.probe(GPUS)
     assert hw.gpu is not None or hw.note
+
+
+def test_the_host_ram_rides_on_the_gpu_spec_and_is_never_the_auditors_own():
+    from vllm_kb.engine.kb import hardware as hw
+    from vllm_kb.engine.kb.knowledge import load
+
+    gpus = load().gpus
+    assert hw.parse_spec("H100-80GB x8, host 1TiB", gpus).facts()["host"] == {"memory_gib": 1024.0}
+    assert hw.parse_spec("A100 x2; ram=512GB", gpus).host_memory_gib == 512.0
+    assert hw.parse_spec("none, host 64G", gpus).facts() == {"host": {"memory_gib": 64.0}}
+    assert "host" not in hw.parse_spec("H100-80GB x8", gpus).facts()  # a spec without it: unknown
+    with pytest.raises(UsageError):
+        hw.parse_spec("H100 x8, hots 1T", gpus)

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from vllm_kb.engine.kb import cel
-from vllm_kb.engine.check import memory
-from vllm_kb.engine.check.launch_facts import launch_facts
+from vllm_kb.engine.check import host_memory, memory
+from vllm_kb.engine.check.launch_facts import gpu_layout, launch_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -99,11 +99,15 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     for name in site.unresolved:
         engine.pop(name, None)
     facts["engine"] = engine
+    facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count")))
     facts["site"]["pooling"] = _pooling(engine)
     if mf and facts.get("gpu"):
         est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])
         if est:
             facts["memory"] = est
+    host = host_memory.estimate(facts)
+    if host:
+        facts["host"] = {**facts.get("host", {}), **host}
     return facts
 
 

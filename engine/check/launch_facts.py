@@ -60,5 +60,73 @@ def _as_kv(value: dict) -> str | None:
     return ",".join(f"{k}={v}" for k, v in value.items())
 
 
+def sleep_level(site: Site) -> int | None:
+    """The level the rollout engine sleeps at, where the framework decides it (TRL: level 2; verl:
+    2, or 1 with LoRA; OpenRLHF: 1; ms-swift: its sleep_level key — reference/rl-frameworks.md), or
+    what the script's own `llm.sleep(level=…)` says."""
+    keys = site.framework_keys or {}
+    if site.framework == "trl":
+        return 2
+    if site.framework == "openrlhf":
+        return 1
+    if site.framework == "verl":
+        lora = keys.get("actor_rollout_ref.model.lora_rank")
+        return 1 if isinstance(lora, int) and lora > 0 else 2
+    if site.framework == "ms-swift":
+        level = keys.get("sleep_level")
+        return level if level in (1, 2) else None
+    return site.launch.get("sleep_level")
+
+
 def launch_facts(site: Site) -> dict[str, Any]:
-    return {**arg_forms(site)}
+    out = {**arg_forms(site), **site.launch}
+    level = sleep_level(site)
+    if level is not None:
+        out["sleep_level"] = level
+    return out
+
+
+def _int(v) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _pow2_floor(n: int) -> int:
+    p = 1
+    while p * 2 <= n:
+        p *= 2
+    return p
+
+
+def gpu_layout(engine: dict, visible: int | None, gpu_count) -> dict[str, Any]:
+    """GPUs one node must show this engine (tp × pp × local DP ranks) against the GPUs it sees
+    (CUDA_VISIBLE_DEVICES, the container's request, else the machine's), and the nearest layout
+    that fits: the same TP and PP with fewer replicas, else a smaller power-of-two TP."""
+    tp, pp, dp = (_int(engine.get(k)) or 1 for k in ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"))
+    local = _int(engine.get("data_parallel_size_local"))
+    nnodes = _int(engine.get("nnodes")) or 1
+    multi = (nnodes > 1 or engine.get("distributed_executor_backend") == "ray" or bool(engine.get("headless"))
+             or (local is not None and local < dp))
+    dp_local = local if local is not None else dp
+    out: dict[str, Any] = {"gpus_needed": tp * pp * dp_local, "multi_node": multi}
+    seen = visible if visible is not None else (int(gpu_count) if isinstance(gpu_count, (int, float)) else None)
+    if seen is None or seen < 1:
+        return out
+    out["visible_gpus"] = seen
+    if tp * pp * dp_local <= seen:
+        return out
+    fit: dict[str, int] = {}
+    if tp * pp <= seen:
+        fit["data_parallel_size"] = seen // (tp * pp)
+    else:
+        if dp_local > 1:
+            fit["data_parallel_size"] = 1
+        if pp > seen or tp > seen:
+            new_pp = max(1, seen // tp) if tp <= seen else 1
+            if new_pp != pp:
+                fit["pipeline_parallel_size"] = new_pp
+            pp = new_pp
+        new_tp = _pow2_floor(max(1, seen // pp))
+        if new_tp != tp:
+            fit["tensor_parallel_size"] = new_tp
+    out["fit"] = fit
+    return out

@@ -31,6 +31,7 @@ class Change:
     setting: Setting | None = field(default=None, repr=False, compare=False)
     blocked: str | None = None  # why it cannot be written at this site: fixed | not_exposed
     container: str | None = None  # the framework mapping (vllm_config, vllm_engine_kwargs) this sets a key of
+    positional: bool = False  # `vllm serve MODEL`: the model goes first after `serve`, not as `--model`
 
     def to_json(self) -> dict:
         return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,
@@ -171,6 +172,11 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         if existing is None:
             return None
         return Change("unset", target, None, existing.file, existing.syntax, existing.line, _as_written(existing), None, setting=existing)
+    if target == "model" and op == "set" and site.kind == "vllm serve" and site.syntax == "cli":
+        # vLLM's own form is the positional right after `serve` (a `--model X` there is moved to it)
+        existing = site.model if site.model is not None and site.model.syntax == "cli" else None
+        return Change("set", target, value, site.file, "cli", existing.line if existing else None,
+                      _as_written(existing) if existing else None, shell_word(value), setting=existing, positional=True)
     if site.kind == "trl vllm-serve" and existing is None and not _serve_accepts(site, target):
         return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="not_exposed")
     if site.framework != "none" and site.kind != "trl vllm-serve":

@@ -22,7 +22,9 @@ def file_edits(site: Site, changes: list[Change], read) -> dict[str, list[TextEd
         if text is None:
             continue
         edit = _edit(site, ch, text)
-        if edit is not None:
+        if isinstance(edit, list):
+            out.setdefault(ch.file, []).extend(edit)
+        elif edit is not None:
             out.setdefault(ch.file, []).append(edit)
     return out
 
@@ -75,6 +77,8 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         return edits_mod.insert_before_line(text, words[0].start, ch.after)
     if words is None or ch.file != site.file:
         return None
+    if ch.positional:
+        return _positional_edits(src, ch, text)
     if s is not None and s.span is not None:
         a, b = words[s.span[0]].start, words[s.span[1]].end
         if ch.op == "unset" or ch.after is None:
@@ -87,6 +91,22 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         return None
     launch = src["launch"]
     return edits_mod.append_shell_arg(text, words, launch.program_start, len(words) - 1, ch.after)
+
+
+def _positional_edits(src: dict, ch: Change, text: str) -> list[TextEdit]:
+    """`vllm serve … --model M` → `vllm serve M …`: the model first after `serve`, where every
+    vLLM release reads it (0.17+ insists on it when --served-model-name is given)."""
+    words, launch, s = src["words"], src["launch"], ch.setting
+    out = []
+    if s is not None and s.span is not None:
+        out.append(edits_mod.remove_words(text, words[s.span[0]].start, words[s.span[1]].end))
+    if launch.argv_start < len(words):
+        at = words[launch.argv_start].start
+        out.append(TextEdit(at, at, f"{ch.after} "))
+    else:
+        at = words[launch.argv_start - 1].end
+        out.append(TextEdit(at, at, f" {ch.after}"))
+    return out
 
 
 def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:

@@ -37,6 +37,7 @@ class Hardware:
     # gpu.reason.<code>): no_pynvml | no_driver | no_devices | nvml_error | spec_none | mixed
     reason: str | None = None
     detail: str = ""  # the driver's own words, for no_driver / nvml_error
+    host_memory_gib: float | None = None  # one node's RAM: `--gpu "…, host 1TiB"`, or /proc/meminfo with auto
 
     def facts(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -44,6 +45,8 @@ class Hardware:
             out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink") and v is not None}
         if self.cpu_cores:
             out["cpu"] = {"cores": self.cpu_cores}
+        if self.host_memory_gib:
+            out["host"] = {"memory_gib": self.host_memory_gib}
         return out
 
     def describe(self) -> str:
@@ -63,9 +66,36 @@ _COUNT = [
 ]
 
 
+_SIZE = re.compile(r"^\s*(?:host|ram|mem|memory)\s*[=:]?\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?)b?\s*$", re.I)
+_UNIT_GIB = {"": 1.0, "k": 2.0**-20, "m": 2.0**-10, "g": 1.0, "t": 2.0**10, "p": 2.0**20}
+
+
+def split_spec(spec: str) -> tuple[str, float | None]:
+    """'H100-80GB x8, host 1TiB' → ('H100-80GB x8', 1024.0): the GPUs, and one node's RAM in GiB
+    (GB and GiB both read as powers of two, as `free -g` and cloud listings use them)."""
+    head, *parts = [p.strip() for p in re.split(r"[,;]", spec)]
+    host = None
+    for p in parts:
+        m = _SIZE.match(p)
+        if not m:
+            raise UsageError(f"cannot read {p!r} in --gpu {spec!r}; write the host's RAM as `host 512GiB` (or 1TiB)")
+        n = float(m.group(1)) * _UNIT_GIB[m.group(2).lower()]
+        if n <= 0:
+            raise UsageError(f"the host's RAM must be positive in --gpu {spec!r}")
+        host = round(n, 1)
+    return head, host
+
+
 def parse_spec(spec: str, gpus: list[dict]) -> Hardware:
-    """'H100-80GB x8', '8xH100', 'A100-40GB', 'L40S:4', 'none'."""
-    text = spec.strip()
+    """'H100-80GB x8', '8xH100', 'A100-40GB', 'L40S:4', 'none'; each may end with ', host 1TiB'."""
+    head, host = split_spec(spec)
+    hw = _parse_gpus(head, spec, gpus)
+    hw.host_memory_gib = host
+    return hw
+
+
+def _parse_gpus(text: str, spec: str, gpus: list[dict]) -> Hardware:
+    text = text.strip()
     if text.lower() in ("none", "cpu", "no-gpu", "nogpu"):
         return Hardware(source=f"--gpu {spec}", note="no GPU (as given by --gpu)", reason="spec_none")
     count, name = 1, text
@@ -193,8 +223,24 @@ def _nvml_reason(e: Exception) -> str:
     return str(e) or type(e).__name__
 
 
+def host_memory() -> float | None:
+    """This machine's RAM in GiB (Linux /proc/meminfo; None elsewhere)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    return round(int(line.split()[1]) / 2**20, 1)
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 def resolve(gpus: list[dict], spec: str | None, nvml: Any = None) -> Hardware:
-    """The machine an audit is for: `--gpu SPEC`, or the local probe for `auto` / no spec."""
-    if spec and spec.lower() != "auto":
+    """The machine an audit is for: `--gpu SPEC`, or the local probe for `auto` / no spec. The
+    host's RAM comes from the spec, or from this machine only when the probe is asked for."""
+    head, host = split_spec(spec) if spec else ("auto", None)
+    if head.lower() != "auto":
         return parse_spec(spec, gpus)
-    return probe(gpus, nvml=nvml)
+    hw = probe(gpus, nvml=nvml)
+    hw.host_memory_gib = host if host is not None else host_memory()
+    return hw

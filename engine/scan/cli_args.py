@@ -39,9 +39,12 @@ class Parsed:
     model_positional: bool = False
     config_path: Arg | None = None
     extra_args: list[Arg] = field(default_factory=list)  # "$@", unresolved flags
-    positionals: list[Arg] = field(default_factory=list)
+    positionals: list[Arg] = field(default_factory=list)  # positionals beyond the model: argparse rejects them
     flag_style: str = "kebab"
     flag_count: int = 0
+    model_flag: str | None = None  # "flag" (`--model X`) or "equals" (`--model=X`), as vLLM's own checks tell them apart
+    first_is_option: bool = False  # the first word after the program is an option (vLLM 0.17+ and --config care)
+    swallowed: tuple[str, list] | None = None  # (flag, items): a list option took the words up to the next option
 
 
 def _is_flag(text: str | None) -> bool:
@@ -140,25 +143,24 @@ class ArgParser:
         out = Parsed()
         i = 0
         styles = {"kebab": 0, "snake": 0}
-        if positional_model and args and args[0].text is not None and not args[0].text.startswith("-"):
-            a = args[0]
-            out.model = Setting("model", a.text, True, self.file, a.line, "", a.raw, self.syntax, a.note, span=(a.index, a.index))
-            out.model_positional = True
-            i = 1
-        elif positional_model and args and args[0].text is None and not args[0].raw.startswith("-"):
-            a = args[0]
-            out.model = Setting("model", None, False, self.file, a.line, "", a.raw, self.syntax, a.unresolved, span=(a.index, a.index))
-            out.model_positional = True
-            i = 1
+        positional: Setting | None = None
+        flagged: Setting | None = None
+        first = next((a for a in args if not _forwarded(a)), None)
+        out.first_is_option = first is not None and (first.text or first.raw or "").startswith("-")
         while i < len(args):
             a = args[i]
-            if a.text is None:
+            if a.text is None and (_forwarded(a) or a.raw.startswith("-") or not positional_model or positional is not None):
                 out.extra_args.append(a)
                 i += 1
                 continue
             text = a.text
-            if not text.startswith("-") or text == "-" or _NUMBER.match(text):
-                out.positionals.append(a)
+            if text is None or not text.startswith("-") or text == "-" or _NUMBER.match(text):
+                # argparse fills the model positional with the first word no option takes, wherever it is
+                if positional_model and positional is None:
+                    positional = Setting("model", text, text is not None, self.file, a.line, "", a.raw, self.syntax,
+                                         a.note if text is not None else a.unresolved, span=(a.index, a.index))
+                else:
+                    out.positionals.append(a)
                 i += 1
                 continue
             out.flag_count += 1
@@ -233,6 +235,8 @@ class ArgParser:
                     j += 1
                 value = [coerce(x.text, "int") if x.text and _NUMBER.match(x.text) else x.text for x in items]
                 raw = " ".join(x.raw for x in items)
+                if len(items) > 1:
+                    out.swallowed = (flag, items)
                 end = items[-1].index if items else a.index
                 i = j - 1
             else:
@@ -271,12 +275,20 @@ class ArgParser:
             else:
                 s = Setting(dest, value if resolved else None, resolved, self.file, a.line, flag, raw, self.syntax, note if resolved else (unresolved or note), known=exists, span=(start, end))
             if dest == "model":
-                out.model = s
+                flagged = s
+                out.model_flag = "equals" if "=" in text else "flag"
             else:
                 out.settings[dest] = s
             i += 1
         out.flag_style = "snake" if styles["snake"] > styles["kebab"] else "kebab"
+        out.model = positional or flagged
+        out.model_positional = positional is not None
         return out
+
+
+def _forwarded(a: Arg) -> bool:
+    """`"$@"`, `$*`: whatever the caller passes, unseen."""
+    return a.text is None and (a.unresolved or "") in ("$@", "$*")
 
 
 def _opt_level(text: str):

@@ -10,6 +10,7 @@ from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.textpos import LineIndex
 from vllm_kb.engine.scan import framework_site
 from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.scan.python_process import ImportTime
 from vllm_kb.engine.scan.python_values import (
     Scope,
     Unresolved,
@@ -89,6 +90,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
                         found.append((node, t, scope))
 
     visit(tree.body, module_scope)
+    importing = ImportTime(tree)
     by_id = {id(c): c for c, _, _ in found}
     absorbed: set[int] = set()
     sites = []
@@ -100,8 +102,45 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             continue
         site = _site(ctx, rel, text, version, call, target, scope, by_id, absorbed)
         site.env = dict(env)
+        site.launch.update(_process_facts(importing, tree, call, target))
         sites.append((id(call), site))
     return [s for cid, s in sites if cid not in absorbed]
+
+
+def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str) -> dict:
+    """Whether the engine is built when the module is imported (LLM() itself; for engine
+    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before."""
+    if target == "LLM":
+        builds = [call]
+    else:
+        builds = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and n.func.attr in ("from_engine_args", "from_vllm_config")]
+    at_import = [n for n in builds if importing.runs(n)]
+    out: dict = {"module_level": bool(at_import)}
+    level = _sleep_level(tree)
+    if level is not None:
+        out["sleep_level"] = level
+    if at_import:
+        out["cuda_before"] = importing.cuda_before(min(n.lineno for n in at_import))
+    return out
+
+
+def _sleep_level(tree: ast.Module) -> int | None:
+    """The level the script puts the engine to sleep at: `llm.sleep(level=2)`, `llm.sleep(1)`,
+    `llm.sleep()` (vLLM's default, 1); the deepest one when there are several."""
+    levels = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "sleep"):
+            continue
+        if isinstance(n.func.value, ast.Name) and n.func.value.id in ("time", "asyncio", "gevent", "trio", "anyio"):
+            continue
+        kw = next((k.value for k in n.keywords if k.arg == "level"), None)
+        arg = kw if kw is not None else (n.args[0] if n.args else None)
+        if arg is None and not n.keywords:
+            levels.append(1)
+        elif isinstance(arg, ast.Constant) and arg.value in (1, 2) and not isinstance(arg.value, bool):
+            levels.append(arg.value)
+    return min(levels) if levels else None
 
 
 def _env_assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:

@@ -205,11 +205,7 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
     site.unknown.update(parsed.unknown)
     if parsed.model is not None:
         site.model = parsed.model
-        if not parsed.model_positional and launch.kind == "vllm serve":
-            # 0.5.5–0.11.0 reject `vllm serve --model X`; from 0.11.1 it only warns
-            fails = ctx.catalog.index_version(version) < ctx.catalog.index_version("0.11.1")
-            site.remarks.append(Finding("model-flag", msg("finding.model_flag_error" if fails else "finding.model_flag"),
-                                        rel, parsed.model.line, "P0" if fails else "P2"))
+    site.launch = {**site.launch, **_argv_facts(parsed, launch, site)}
     for a in parsed.extra_args:
         if a.unresolved and a.unresolved in ("$@", "$*"):
             site.opaque.append({"code": "forwards-args", "what": a.raw, "where": f"{rel}:{a.line}"})
@@ -218,6 +214,24 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
     for a in parsed.positionals:
         site.remarks.append(Finding("stray-positional", msg("finding.stray_positional", arg=a.raw), rel, a.line, "P0"))
     return site
+
+
+def _argv_facts(parsed, launch, site: Site) -> dict:
+    """How the model reaches vLLM's argument parser (knowledge/checks/L.yaml, serve-model-arg):
+    positionally, by `--model`, from the --config file, swallowed by a list option, or not at all."""
+    out: dict = {"first_arg_option": parsed.first_is_option, "config_flag": parsed.config_path is not None,
+                 "served_name_flag": "served_model_name" in parsed.settings, "model_positional": parsed.model_positional}
+    if parsed.model_flag:
+        out["model_flag"] = parsed.model_flag
+    if site.model is not None and site.model.resolved and site.model.value is not None:
+        out["model_arg"] = str(site.model.value)
+    if parsed.swallowed and launch.positional_model and not parsed.model_positional:
+        flag, items = parsed.swallowed
+        out["swallowed_by"] = flag
+        if items[-1].text is not None:
+            out["model_arg"] = out.get("model_arg") or items[-1].text
+            out["swallowed_rest"] = [x.text for x in items[:-1]]
+    return out
 
 
 def _merge_config(ctx, site: Site, rel: str, version: str, parsed) -> str | None:
@@ -238,6 +252,8 @@ def _merge_config(ctx, site: Site, rel: str, version: str, parsed) -> str | None
     for s in settings.values():
         site.set(s)
     site.unknown.update(unknown)
+    if model is not None:
+        site.launch["model_in_config"] = True
     if model is not None and site.model is None:
         site.model = model
     return target

@@ -31,7 +31,6 @@ class Setting:
 # Findings the scanners raise while reading a launch (engine/scan/scripts.py,
 # engine/scan/python_calls.py), with their default priority; engine/check/rules.py registers them.
 SCAN_FINDINGS = {
-    "model-flag": "P1",
     "stray-positional": "P0",
     "positional-arg": "P2",
 }
@@ -86,6 +85,7 @@ class Site:
     framework_command: str | None = None
     unmapped: dict[str, Setting] = field(default_factory=dict)  # framework keys its pinned release does not have
     engine_elsewhere: bool = False
+    launch: dict = field(default_factory=dict)  # launch facts only the scanner sees: how the model reaches argv, module-level engines (facts.launch)
     peer: str | None = None  # id of the other half of a rollout server / trainer client pair  # a client of a rollout server: engine arguments belong to the server
 
     @property

@@ -9,7 +9,11 @@ from typing import Any
 from vllm_kb.engine.kb import error_text
 from vllm_kb.engine.kb.knowledge import Knowledge
 
-# Catalog findings (engine/check/catalog_findings.py) recognised by argparse's and Python's words.
+# Findings recognised by argparse's and Python's words (engine/check/catalog_findings.py,
+# engine/scan/site.py). argparse says "unrecognized arguments" both for an option the release
+# lacks and for a stray positional, so one wording stands for a family of codes.
+FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional"),
+            "value-not-in-version": ("value-not-in-version", "value-unknown", "value-unlisted")}
 FINDING_TEXTS = {
     "not-in-version": [
         {"text": "unrecognized arguments: {args}", "vllm": ">=0.4.0", "origin": "argparse"},
@@ -78,7 +82,7 @@ def verdicts(hit: LaunchHit, reports: list) -> None:
             changes = [c for c in sr.changes if hit.id in c.checks]
             hit.sites.append(SiteVerdict(sr, r.status, r.priority, reason, changes))
             continue
-        found = [f for f in sr.remarks if f.code == hit.id]
+        found = [f for f in sr.remarks if f.code in FAMILIES.get(hit.id, (hit.id,))]
         if not found:
             hit.sites.append(SiteVerdict(sr, "not_applicable", None, {"en": "", "zh": ""}, []))
             continue
