@@ -96,15 +96,31 @@ def _fields() -> dict[str, dict[str, Any]]:
     return yamlio.load(resources.read_text("skill", "templates", "report-fields.yaml")).data
 
 
+# What the skill's description names so that an agent picks it up: the files that configure
+# vLLM, and the words people type when a vLLM run goes wrong (English, then Chinese).
+FILE_KINDS = (
+    "Python importing vllm (`LLM`, `EngineArgs`)",
+    "scripts with `vllm serve` or `python -m vllm.entrypoints`",
+    "Dockerfile, compose, Kubernetes or Helm files with a vLLM image",
+    "configs setting `gpu_memory_utilization`, `tensor_parallel_size`, `max_model_len`, `enforce_eager`, `enable_prefix_caching`",
+    "RL rollouts: TRL `use_vllm`/`vllm_mode`, verl `rollout.name=vllm`, OpenRLHF `vllm_num_engines`, LlamaFactory "
+    "`infer_backend: vllm`, ms-swift `use_vllm`, `sleep_level`, `enable_sleep_mode`",
+)
+SYMPTOMS = ("\"CUDA out of memory\"", "KV cache too small", "max_model_len errors", "slow first token (TTFT)",
+            "low throughput", "OOM in rollout", "vLLM will not start after an upgrade")
+SYMPTOMS_ZH = ("显存不足", "KV Cache 不够", "max_model_len 报错", "首 token 慢", "吞吐低", "RL rollout 显存溢出（OOM）",
+               "升级后 vLLM 无法启动")
+
+
 def description(kb: Knowledge) -> str:
-    # each category by the first word of its title: short enough for the 1024-character cap
-    areas = ", ".join(c["title"]["en"].split()[0] for c in kb.categories)
+    """Trigger first (files, then symptoms), then what the skill does; ≤ 1024 characters."""
+    ids = [c["id"] for c in kb.categories]
     return (
-        "Use when a project runs vLLM: " + "; ".join(TRIGGERS) + ". "
-        f"Audits every vLLM launch site against {len(kb.checks)} versioned optimization checks "
-        f"({areas}) and gives "
-        "P0/P1/P2 changes in the site's own syntax for the project's pinned vLLM release, with `vllm-kb audit "
-        "--format json` when installed or by hand from references/. 中文：vLLM 推理优化审计。"
+        "Use when a project runs vLLM or a vLLM run goes wrong. Files: " + "; ".join(FILE_KINDS) + ". "
+        "Symptoms: " + ", ".join(SYMPTOMS) + ". "
+        f"Audits every launch site against {len(kb.checks)} versioned checks ({ids[0]}–{ids[-1]}) and gives "
+        "P0/P1/P2 changes in the site's own syntax for the pinned vLLM release (`vllm-kb audit`, or by hand from "
+        "references/). 中文：vLLM " + "、".join(SYMPTOMS_ZH) + "时使用。"
     )
 
 

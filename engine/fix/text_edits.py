@@ -44,7 +44,7 @@ def diffs(site: Site, changes: list[Change], read) -> list[dict]:
     return blocks
 
 
-def _edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     if ch.blocked:
         return None
     if ch.syntax in ("cli", "hydra-override"):
@@ -56,7 +56,7 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     return None
 
 
-def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     src = site.source or {}
     words = src.get("words")
     s = ch.setting

@@ -239,7 +239,7 @@ def resolve(gpus: list[dict], spec: str | None, nvml: Any = None) -> Hardware:
     """The machine an audit is for: `--gpu SPEC`, or the local probe for `auto` / no spec. The
     host's RAM comes from the spec, or from this machine only when the probe is asked for."""
     head, host = split_spec(spec) if spec else ("auto", None)
-    if head.lower() != "auto":
+    if spec and head.lower() != "auto":
         return parse_spec(spec, gpus)
     hw = probe(gpus, nvml=nvml)
     hw.host_memory_gib = host if host is not None else host_memory()

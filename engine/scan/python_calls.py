@@ -138,8 +138,9 @@ def _sleep_level(tree: ast.Module) -> int | None:
         arg = kw if kw is not None else (n.args[0] if n.args else None)
         if arg is None and not n.keywords:
             levels.append(1)
-        elif isinstance(arg, ast.Constant) and arg.value in (1, 2) and not isinstance(arg.value, bool):
-            levels.append(arg.value)
+        elif isinstance(arg, ast.Constant) and isinstance(arg.value, (int, float)) and not isinstance(arg.value, bool) \
+                and arg.value in (1, 2):
+            levels.append(int(arg.value))
     return min(levels) if levels else None
 
 
