@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,7 +28,6 @@ from typing import Any
 
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import resources, schemas, yamlio
-from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 
 from vllm_kb.engine.report import check_docs as records
@@ -286,16 +284,8 @@ def source_dir() -> Path | None:
 
 
 def write(out: Path, files: dict[str, str] | None = None) -> Path:
-    """Write the bundle to `out/vllm-optimization/`, replacing a previous build there."""
-    files = files if files is not None else render()
-    target = out / NAME
-    if target.exists():
-        skill_md = target / "SKILL.md"
-        if not target.is_dir() or (skill_md.exists() and MARKER not in skill_md.read_text(encoding="utf-8", errors="replace")):
-            raise UsageError(f"{target} exists and was not written by `vllm-kb skill build`; not replacing it")
-        shutil.rmtree(target)
-    for rel, text in files.items():
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return target
+    """Write the bundle to `out/vllm-optimization/`, replacing what an earlier build or install
+    wrote there and nothing else (skill/folder.py)."""
+    from vllm_kb.skill import folder
+
+    return folder.write(out / NAME, files if files is not None else render(), MARKER)
