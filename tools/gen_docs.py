@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -98,7 +99,8 @@ def check_page(c, kb: Knowledge, lang: str, cat, reg: Rules) -> str:
             lines += ["   " + t("docs.rule_source") + colon + semi.join(_source(x) for x in rule["source"]), ""]
     o = r["otherwise"]
     lines += [f"- {t('skill.otherwise')}{colon}`{o['status']}` — {o['reason']}", ""]
-    lines += [f"## {t('docs.suppress')}", "", t("docs.suppress_body", id=c.id, name=c.name), "", "```bash",
+    lines += [f"## {t('docs.suppress')}", "", t("docs.suppress_body", id=c.id, name=c.name), "",
+              "<!-- doc-test: skip example (a line of your launch script; tests/test_docs_truth.py) -->", "```bash",
               f"# vllm-kb: ignore[{c.id}] -- {t('docs.suppress_reason')}", "vllm serve …", "```", "", "```toml",
               "[tool.vllm-kb]", f'ignore = ["{c.id}"]  # {t("docs.suppress_everywhere")}', "```", ""]
     if r["error_text"]:
@@ -276,7 +278,16 @@ def render() -> dict[str, str]:
     out["cli.md"] = cli_page()
     from vllm_kb.engine.report.markdown import tidy
 
-    return {k: tidy(v) for k, v in sorted(out.items())}
+    import doc_counts
+
+    files = {k: tidy(v) for k, v in sorted(out.items())}
+    for page in doc_counts.pages():  # hand-written pages: only their marked counts are generated
+        key = os.path.relpath(page, DOCS).replace(os.sep, "/")
+        if key not in files and page.is_file():
+            text = page.read_text(encoding="utf-8")
+            if doc_counts.MARKED.search(text):
+                files[key] = doc_counts.refresh(text, kb, key)
+    return files
 
 
 def stale(files: dict[str, str], docs: Path = DOCS) -> list[str]:
@@ -309,10 +320,10 @@ def main(argv: list[str] | None = None) -> int:
     if ns.check:
         bad = stale(files)
         for k in bad:
-            print(f"stale: docs/{k}", file=sys.stderr)
+            print(f"stale: {os.path.normpath('docs/' + k)}", file=sys.stderr)
         return 1 if bad else 0
     for k in write(files):
-        print(f"wrote docs/{k}")
+        print(f"wrote {os.path.normpath('docs/' + k)}")
     return 0
 
 
