@@ -233,7 +233,8 @@ def run(ns) -> int:
     if rendered is not None:
         out.write(rendered, ns.output)
     if not ns.quiet:
-        _summary(data, fmt, ns.output, kb, lang, outcome, bl, notes)
+        # --statistics replaces the report, and with it the summary line the text report ends with
+        _summary(data, "statistics" if ns.statistics else fmt, ns.output, kb, lang, outcome, bl, notes)
     if ns.exit_zero or fail_on == "never":
         return EXIT_CLEAN
     worst = flat.worst(data)
