@@ -45,7 +45,7 @@ def run(ns) -> int:
     cat = catalog.load()
     gpu = _gpu(kb, ns.gpu)
     version = _version(cat, ns.vllm_version)
-    model = _model(kb, ns.model)
+    model = _model(kb, ns.model, version)
     engine = _engine(kb, cat, ns, model, gpu, version)
     est = memory.estimate(model, gpu, engine, vllm_version=version) if model.get("params_b") else {}
     if ns.format == "json":
@@ -77,16 +77,16 @@ def _version(cat, wanted: str | None) -> str:
     return wanted
 
 
-def _model(kb, name: str) -> dict:
-    """Catalog facts, completed by the checkpoint's config.json when --model is a folder."""
-    from vllm_kb.engine.kb import models
+def _model(kb, name: str, version: str | None = None) -> dict:
+    """Catalog facts, completed by the checkpoint's config.json when --model is a folder or a Hub
+    id in the local Hugging Face cache (never downloaded)."""
+    from vllm_kb.engine.kb import checkpoint, models
 
-    config = None
     folder = Path(name)
-    if folder.is_dir():
-        config = models.read_local_config(folder, ".")
+    ck = checkpoint.read_checkpoint(folder, ".") if folder.is_dir() else checkpoint.read_hub_cache(name)
     markers = kb.doc("models.yaml").data.get("quantized_markers", [])
-    return models.model_facts(name, kb.models, markers, config=config)
+    return models.model_facts(name, kb.models, markers, config=ck.config if ck else None,
+                              tokenizer=ck.tokenizer if ck else None, version=version)
 
 
 def _engine(kb, cat, ns, model: dict, gpu: dict, version: str) -> dict:

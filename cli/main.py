@@ -9,7 +9,7 @@ import traceback
 
 from vllm_kb.engine.kb.errors import EXIT_INTERNAL, EXIT_USAGE, KnowledgeError, UsageError, VllmKbError
 
-from vllm_kb.cli import audit_cmd, commands, detect_cmd, diagnose_cmd, estimate, gpu_cmd, mcp_cmd, skill_cmd
+from vllm_kb.cli import audit_cmd, commands, detect_cmd, diagnose_cmd, estimate, gpu_cmd, hook_cmd, mcp_cmd, skill_cmd, upgrade_cmd
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,13 +47,18 @@ def build_parser() -> argparse.ArgumentParser:
     detect_cmd.add_parser(sub)
     estimate.add_parser(sub)
     diagnose_cmd.add_parser(sub)
+    upgrade_cmd.add_parser(sub)
     gpu_cmd.add_parser(sub)
+    hook_cmd.add_parser(sub)
     mcp_cmd.add_parser(sub)
     skill_cmd.add_parser(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"]:  # its own boundary: an agent's hook must exit 0 whatever happens
+        return hook_cmd.main(args[1:])
     parser = build_parser()
     try:
         ns = parser.parse_args(argv)

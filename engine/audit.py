@@ -11,12 +11,14 @@ from vllm_kb.engine.check import catalog_findings, colocation
 from vllm_kb.engine.check.evaluate import evaluate_all
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
+from vllm_kb.engine.fix.pins import pin_changes
 from vllm_kb.engine.fix.text_edits import diffs
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import hardware as hw
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
+from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
@@ -25,13 +27,15 @@ from vllm_kb.engine.scan.site import Site
 
 def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None = None, nvml=None,
           kb: Knowledge | None = None, exclude: Callable[[str], bool] | None = None,
-          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> AuditReport:
+          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None,
+          files: list[str] | None = None) -> AuditReport:
     """`exclude(rel)` drops files before they are read; `overlay` gives files' texts instead of
     the disk's (how --diff sees the project after earlier fixes); `progress(phase, n)` is told of
-    each file read and each site checked."""
+    each file read and each site checked; `files` limits the read to those files of the folder
+    `path` (engine/scan/project.py)."""
     kb = kb or load()
     cat = catalog_mod.load()
-    sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress)
+    sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
     hardware = hw.resolve(kb.gpus, gpu, nvml)
     prepared = []
     for site in sc.sites:
@@ -40,10 +44,14 @@ def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None 
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
+    clients = tool_clients(sc.ctx, sc.files)  # code that asks a server for automatic tool choice
+    for _, _, facts in prepared:
+        if clients and facts["site"].get("serves_http"):
+            facts["launch"]["tool_clients"] = clients[:5]
     reports = []
     for site, choice, facts in prepared:
         try:
-            reports.append(_site_report(site, choice, facts, kb, cat, sc.ctx))
+            reports.append(_site_report(site, choice, facts, kb, cat, sc.ctx, sc.pins))
         except Exception as e:  # noqa: BLE001
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
         if progress is not None:
@@ -56,7 +64,8 @@ def replan(rep: AuditReport, sr: SiteReport) -> None:
     """Plan a site's changes again after its results or findings were filtered (config,
     suppressions, baseline): what is hidden is not changed either."""
     cat = catalog_mod.load()
-    sr.changes = plan(sr.site, fixables(sr.results, sr.remarks), cat, sr.lookup_version)
+    items = fixables(sr.results, sr.remarks)
+    sr.changes = plan(sr.site, items, cat, sr.lookup_version) + pin_changes(sr.site, items, rep.pins, sr.version)
     urgent = [c for c in sr.changes if c.priority in ("P0", "P1")]
     sr.after = diffs(sr.site, urgent, rep.ctx.read)
 
@@ -73,13 +82,14 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     return choice, site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
 
 
-def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext) -> SiteReport:
+def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:
     resolved = cat.resolve(choice.version)
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items() if not s.resolved}
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)
-    changes = plan(site, fixables(results, remarks), cat, resolved.version)
+    items = fixables(results, remarks)
+    changes = plan(site, items, cat, resolved.version) + pin_changes(site, items, pins, choice)
     urgent = [c for c in changes if c.priority in ("P0", "P1")]
     after = diffs(site, urgent, ctx.read)
     return SiteReport(site, facts, results, changes, after, choice, resolved.version, resolved.note, remarks)

@@ -56,6 +56,8 @@ def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str 
     reports = _select(rep.sites, site)
     for h in hits:
         launch.verdicts(h, reports)
+    # a wording several checks share: the one that fails at one of this project's sites first
+    hits.sort(key=lambda h: not any(v.status == "recommended" for v in h.sites))
     out = []
     ids = {sr.site.id for sr in rep.sites}
     for sr in reports if sym is not None else []:

@@ -283,9 +283,11 @@ def source_dir() -> Path | None:
     return here if (here / NAME / "SKILL.md").is_file() else None
 
 
-def write(out: Path, files: dict[str, str] | None = None) -> Path:
+def write(out: Path, files: dict[str, str] | None = None, *, installed: bool = False) -> Path:
     """Write the bundle to `out/vllm-optimization/`, replacing what an earlier build or install
-    wrote there and nothing else (skill/folder.py)."""
+    wrote there and nothing else (skill/folder.py). `installed`: a copy in an agent's skills
+    folder, where a file of ours the user edited stops the write; a build (the checkout's
+    generated bundle, under git) rewrites its own files whatever they hold now."""
     from vllm_kb.skill import folder
 
-    return folder.write(out / NAME, files if files is not None else render(), MARKER)
+    return folder.write(out / NAME, files if files is not None else render(), MARKER, keep_edits=installed)

@@ -1,9 +1,10 @@
 """Writing the skill folder without harming what is not ours. Every write records the files it
 wrote, with their SHA-256, in `.vllm-kb-manifest.json` inside the folder; the next write
-replaces and removes only those files, and only while they are as written. A file the user
-added stays; a file of ours the user changed stops the write (nothing is touched) until they
-move their change; a folder that holds files but no manifest (nor a SKILL.md that `vllm-kb skill
-build` wrote before manifests existed) is not ours, and is refused."""
+replaces and removes only those files. A file the user added stays; in an installed copy, a
+file of ours the user changed stops the write (nothing is touched) until they move their change
+(the checkout's generated bundle is rewritten: git keeps its history); a folder that holds files
+but no manifest (nor a SKILL.md that `vllm-kb skill build` wrote before manifests existed) is not
+ours, and is refused."""
 from __future__ import annotations
 
 import hashlib
@@ -47,12 +48,13 @@ def previous(target: Path, marker: str) -> dict[str, str]:
     return {}
 
 
-def write(target: Path, files: dict[str, str], marker: str) -> Path:
-    """Write `files` (relative path → text) into `target`, replacing the earlier write."""
+def write(target: Path, files: dict[str, str], marker: str, keep_edits: bool = True) -> Path:
+    """Write `files` (relative path → text) into `target`, replacing the earlier write.
+    `keep_edits`: refuse, before writing anything, when a file of the earlier write was changed."""
     before = previous(target, marker)
     changed = sorted(rel for rel, digest in before.items()
                      if (target / rel).is_file() and _digest((target / rel).read_bytes()) != digest)
-    if changed:
+    if changed and keep_edits:
         shown = ", ".join(changed[:5]) + (" …" if len(changed) > 5 else "")
         raise UsageError(f"{target}: {shown} changed since vllm-kb wrote them; move your changes out of the folder "
                          "(or the files away), then run it again. Nothing was written.")

@@ -11,6 +11,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 def _isolated_env(monkeypatch):
     # An audit must not depend on the machine running the tests.
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    # nor on the models this machine happens to have in its Hugging Face cache
+    monkeypatch.setenv("VLLM_KB_HF_CACHE", "0")
 
 
 @pytest.fixture

@@ -41,15 +41,15 @@ def _audit(folder: Path, case: dict):
     return audit(folder, gpu=case["gpu"], exclude=lambda rel: rel == "case.yaml")
 
 
-def _p0s(rep) -> list[tuple[object, str]]:
-    """(site report, rule id) of every P0 the audit gives."""
+def _flagged(rep, priority: str = "P0") -> list[tuple[object, str]]:
+    """(site report, rule id) of every recommendation of that priority the audit gives."""
     out = []
     for sr in rep.sites:
         for r in sr.results:
-            if r.status == "recommended" and r.priority == "P0":
+            if r.status == "recommended" and r.priority == priority:
                 out.append((sr, r.check.id))
         for f in sr.remarks:
-            if f.priority == "P0":
+            if f.priority == priority:
                 out.append((sr, f.code))
     return out
 
@@ -97,6 +97,8 @@ def fix_proposed(rep, fix: dict) -> bool:
                 if want is None or _same(want, ch.value):
                     return True
                 before = (sr.facts.get("engine") or {}).get(fix["set"])
+                if before is None and fix["set"] == "max_model_len":  # unset: the length vLLM derives
+                    before = (sr.facts.get("startup") or {}).get("max_len")
                 nb, nw, ng = _number(before), _number(want), _number(ch.value)
                 if None not in (nb, nw, ng) and nw != nb and (nw > nb) == (ng > nb):
                     return True
@@ -111,14 +113,15 @@ def run(folder: Path) -> Outcome:
         rep = _audit(folder, case)
     except Exception as e:  # noqa: BLE001 — a crash is a result to report, not a reason to stop the table
         return Outcome(folder.name, case["kind"], cls, expect, False, error=f"{type(e).__name__}: {e}")
-    p0 = _p0s(rep)
+    p0 = _flagged(rep)
     ids = [rid for _, rid in p0]
     if case["kind"] == "failure":
         from vllm_kb.engine.check.rules import rules
 
         rule = rules().find(expect)
         want = {expect, rule.id if rule else expect}
-        predicted = bool(want & set(ids))
+        priority = (case.get("expect") or {}).get("priority", "P0")
+        predicted = bool(want & {rid for _, rid in _flagged(rep, priority)})
     else:
         predicted = not p0
     fix = fix_proposed(rep, case["fix_used"]) if case.get("fix_used") and case["kind"] == "failure" else None

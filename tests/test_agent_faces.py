@@ -174,3 +174,14 @@ def test_claude_plugin_manifest_names_no_count_and_the_same_version():
     assert manifest["version"] == about.__version__
     assert not re.search(r"\d+ (versioned )?checks", manifest["description"]), "a count typed once goes stale"
     assert manifest.get("repository", about.REPOSITORY) == about.REPOSITORY
+
+
+def test_a_build_rewrites_its_own_files_but_keeps_others(tmp_path):
+    # `skill build` renders the checkout's generated bundle (under git): its files are rewritten
+    # whatever they hold now (a merge changes them), files it did not write still stay
+    skill = build.write(tmp_path)
+    (skill / "SKILL.md").write_text("merged from another branch\n")
+    (skill / "NOTES.md").write_text("mine\n")
+    build.write(tmp_path)
+    assert (skill / "SKILL.md").read_text(encoding="utf-8") == build.render()["SKILL.md"]
+    assert (skill / "NOTES.md").read_text() == "mine\n"

@@ -120,3 +120,32 @@ def test_cited_lines_exist_in_the_sdists():
                 if not f.is_file() or len(f.read_text(errors="replace").splitlines()) < s["line"]:
                     missing.append(f"{c.id} {s['release']} {s['file']}:{s['line']}")
     assert not missing, missing
+
+
+def test_container_shm_facts_from_compose_and_kubernetes(tmp_path):
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "docker-compose.yml").write_text(
+        "services:\n  a:\n    image: vllm/vllm-openai:v0.10.0\n    command: [--model, m/x, --tensor-parallel-size, '2']\n"
+        "  b:\n    image: vllm/vllm-openai:v0.10.0\n    shm_size: 16gb\n    command: [--model, m/y, --tensor-parallel-size, '2']\n")
+    (tmp_path / "pod.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  hostIPC: true\n  containers:\n"
+        "    - name: v\n      image: vllm/vllm-openai:v0.10.0\n      args: [--model, m/z, --tensor-parallel-size, '2']\n")
+    rep = audit(tmp_path, gpu="H100-80GB x8")
+    got = {sr.site.file + ":" + str(sr.site.line): (sr.facts["launch"].get("shm_gib"), sr.facts["launch"].get("ipc_host"),
+                                                      next(r for r in sr.results if r.check.id == "L40").status) for sr in rep.sites}
+    assert sorted(got.values()) == [(0.0625, False, "recommended"), (0.0625, True, "enabled"), (16.0, False, "enabled")]
+
+
+def test_tool_clients_are_calls_asking_for_automatic_tool_choice(tmp_path):
+    from vllm_kb.engine.scan.clients import tool_clients
+    from vllm_kb.engine.scan.context import ScanContext
+
+    (tmp_path / "a.py").write_text("c.chat.completions.create(model='m', messages=[], tools=T)\n"
+                                   "c.chat.completions.create(model='m', messages=[], tools=T, tool_choice='none')\n"
+                                   "c.chat.completions.create(model='m', messages=[])\n"
+                                   "client.beta.chat.completions.parse(model='m', messages=[], tool_choice='auto', tools=T)\n")
+    from vllm_kb.engine.kb import catalog
+
+    ctx = ScanContext(tmp_path, catalog.load(), "0.20.0")
+    assert tool_clients(ctx, ["a.py"]) == ["a.py:1", "a.py:4"]

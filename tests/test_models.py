@@ -14,8 +14,8 @@ MARKERS = KB.doc("models.yaml").data["quantized_markers"]
 SCHEMA = schemas.raw("facts")["properties"]["model"]
 
 
-def facts(name: str, config: dict | None = None) -> dict:
-    return models.model_facts(name, KB.models, MARKERS, config=config)
+def facts(name: str, config: dict | None = None, tokenizer: dict | None = None) -> dict:
+    return models.model_facts(name, KB.models, MARKERS, config=config, tokenizer=tokenizer)
 
 
 # --- the catalog ------------------------------------------------------------------------
@@ -41,6 +41,22 @@ SIZES = [
     ("google/gemma-3-27b-it", 27.4, None),
     ("openai/gpt-oss-20b", 20.9, 3.6), ("openai/gpt-oss-120b", 116.8, 5.1),
     ("zai-org/GLM-4.5", 355, 32), ("zai-org/GLM-4.5-Air", 106, 12),
+    # the families real launch reports name (tests/realcases)
+    ("Qwen/Qwen1.5-0.5B-Chat", 0.62, None), ("Qwen/Qwen1.5-7B-Chat", 7.72, None), ("Qwen/Qwen1.5-14B-Chat", 14.17, None),
+    ("Qwen/Qwen1.5-32B-Chat", 32.51, None), ("Qwen/Qwen1.5-72B-Chat", 72.29, None), ("Qwen/Qwen1.5-110B-Chat", 111.2, None),
+    ("Qwen/Qwen1.5-MoE-A2.7B-Chat", 14.32, 2.7), ("Qwen/Qwen-7B-Chat", 7.72, None), ("Qwen/Qwen-14B-Chat", 14.17, None),
+    ("Qwen/Qwen2-0.5B-Instruct", 0.49, None), ("Qwen/Qwen2-7B-Instruct", 7.62, None), ("Qwen/Qwen2-72B-Instruct", 72.71, None),
+    ("Qwen/Qwen2-57B-A14B-Instruct", 57.41, 14.2), ("Qwen/QwQ-32B", 32.76, None),
+    ("deepseek-ai/deepseek-coder-6.7b-instruct", 6.74, None), ("deepseek-ai/deepseek-coder-33b-instruct", 33.34, None),
+    ("deepseek-ai/deepseek-llm-67b-chat", 67.4, None), ("moonshotai/Kimi-K2-Instruct", 1026, None),
+    ("meta-llama/Llama-2-7b-chat-hf", 6.74, None), ("meta-llama/Llama-2-13b-chat-hf", 13.02, None),
+    ("meta-llama/Llama-2-70b-chat-hf", 68.98, None), ("codellama/CodeLlama-34b-Instruct-hf", 33.74, None),
+    ("huggyllama/llama-30b", 32.53, None), ("mistralai/Mistral-Nemo-Instruct-2407", 12.25, None),
+    ("mistralai/Mistral-Small-24B-Instruct-2501", 23.57, None), ("mistralai/Mistral-Large-Instruct-2407", 122.6, None),
+    ("google/gemma-7b-it", 8.54, None), ("microsoft/phi-4", 14.66, None), ("microsoft/Phi-3-medium-4k-instruct", 13.96, None),
+    ("THUDM/glm-4-9b-chat", 9.4, None), ("zai-org/GLM-4-32B-0414", 32.57, None), ("01-ai/Yi-34B-Chat", 34.39, None),
+    ("internlm/internlm2_5-7b-chat", 7.74, None), ("baichuan-inc/Baichuan2-13B-Chat", 13.9, None),
+    ("openbmb/MiniCPM4-8B", 8.19, None), ("ibm-granite/granite-3.1-8b-instruct", 8.17, None),
 ]
 
 
@@ -137,7 +153,7 @@ LLAMA_CONFIG = {
 def test_arch_from_a_llama_config():
     arch = models.arch_from_config(LLAMA_CONFIG)
     assert arch["num_hidden_layers"] == 32 and arch["num_key_value_heads"] == 8 and "head_dim" not in arch
-    assert models.derived_max_len(LLAMA_CONFIG) == 131072  # llama3 scaling is already in the table
+    assert models.derived_max_len(LLAMA_CONFIG) == (131072, "max_position_embeddings")  # llama3 scaling is in the table
     assert models.params_from_arch(arch)[0] == pytest.approx(8.03, rel=0.01)
 
 
@@ -164,12 +180,42 @@ def test_multimodal_text_config_layer_types_and_yarn():
             "vocab_size": 152064, "max_position_embeddings": 32768, "sliding_window": 131072, "use_sliding_window": False,
             "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}
     assert "sliding_window_size" not in models.arch_from_config(qwen)  # a window Qwen2 does not use
-    assert models.derived_max_len(qwen) == 131072
+    # YaRN stretches the original table up to vLLM 0.29; from 0.30 the table is taken as already stretched
+    assert models.derived_max_len(qwen, version="0.29.0")[0] == 131072
+    assert models.derived_max_len(qwen, version="0.30.0")[0] == 32768
     mixtral = {"hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
                "vocab_size": 32000, "intermediate_size": 14336, "num_local_experts": 8, "num_experts_per_tok": 2}
     arch = models.arch_from_config(mixtral)
     assert arch["num_experts"] == 8 and arch["moe_intermediate_size"] == 14336
     assert models.arch_from_config({"model_type": "bert"}) == {}
+
+
+def test_derived_max_len_follows_the_release():
+    cohere = {"max_position_embeddings": 8192, "model_max_length": 131072}
+    assert models.derived_max_len(cohere, version="0.8.2") == (8192, "max_position_embeddings")
+    assert models.derived_max_len(cohere, version="0.8.3") == (131072, "model_max_length")
+    qwen = {"max_position_embeddings": 32768}
+    assert models.derived_max_len(qwen, {"model_max_length": 16384}, version="0.9.2")[0] == 32768
+    assert models.derived_max_len(qwen, {"model_max_length": 16384}, version="0.10.0")[0] == 16384
+    assert models.derived_max_len({"seq_length": 2048, "max_position_embeddings": 8192})[0] == 2048
+    linear = {"max_position_embeddings": 4096, "rope_scaling": {"type": "linear", "factor": 4.0}}
+    assert models.derived_max_len(linear)[0] == 16384
+    assert models.derived_max_len({"hidden_size": 8}) == (None, None)
+
+
+def test_config_scalars():
+    cfg = dict(LLAMA_CONFIG, quantization_config={"quant_method": "compressed_tensors", "config_groups": {
+        "g": {"weights": {"type": "float", "num_bits": 8}, "input_activations": {"type": "float", "num_bits": 8}}}})
+    f = facts("my/model", config=cfg)
+    assert f["torch_dtype"] == "bfloat16" and f["architecture"] == "LlamaForCausalLM" and f["model_type"] == "llama"
+    assert f["quant_method"] == "compressed-tensors" and f["quant_scheme"] == "fp8" and f["quant_source"] == "config"
+    plain = facts("my/model-awq", config=LLAMA_CONFIG)  # no quantization_config: the name still hints
+    assert plain["quant_method"] == "awq" and plain["quant_source"] == "name"
+    assert facts("my/model", config=LLAMA_CONFIG)["quantized"] is False
+    f = facts("my/model", config=dict(LLAMA_CONFIG, torch_dtype="float16"), tokenizer={"model_max_length": 8192})
+    assert f["torch_dtype"] == "float16" and f["tokenizer_max_len"] == 8192 and f["max_context"] == 8192
+    assert facts("Qwen/Qwen2.5-7B-Instruct-AWQ")["quant_source"] == "name"
+    assert facts("deepseek-ai/DeepSeek-V3")["quant_source"] == "catalog"
 
 
 def _write(path, data) -> None:
@@ -203,3 +249,36 @@ def test_read_local_config_refuses_what_leaves_the_project_or_is_not_json(tmp_pa
     huge = project / "huge" / "config.json"
     _write(huge, " " * (models.CONFIG_MAX_BYTES + 1))
     assert models.read_local_config(project, "huge") is None
+
+
+def test_the_local_hugging_face_cache_is_read_never_fetched(tmp_path):
+    from vllm_kb.engine.kb import checkpoint
+
+    repo = tmp_path / "hub" / "models--acme--house-7b"
+    blob = repo / "blobs" / "abc123"
+    _write(blob, dict(LLAMA_CONFIG, num_hidden_layers=40))
+    _write(repo / "blobs" / "tok", {"model_max_length": 4096})
+    snap = repo / "snapshots" / "rev1"
+    snap.mkdir(parents=True)
+    os.symlink(blob, snap / "config.json")  # the cache's own layout: snapshot files link to blobs
+    os.symlink(repo / "blobs" / "tok", snap / "tokenizer_config.json")
+    _write(repo / "refs" / "main", "rev1")
+    env = {"HF_HUB_CACHE": str(tmp_path / "hub")}
+    ck = checkpoint.read_hub_cache("acme/house-7b", env)
+    assert ck.where == "hf-cache" and ck.config["num_hidden_layers"] == 40 and ck.tokenizer["model_max_length"] == 4096
+    assert checkpoint.read_hub_cache("acme/house-7b", {"HF_HOME": str(tmp_path)}).config["num_hidden_layers"] == 40
+    assert checkpoint.read_hub_cache("acme/missing", env) is None  # not cached: nothing, and nothing downloaded
+    assert checkpoint.read_hub_cache("../etc/passwd", env) is None
+    assert checkpoint.read_hub_cache("acme/house-7b", dict(env, VLLM_KB_HF_CACHE="0")) is None
+    # a project folder wins over the cache; a Hub id falls back to it
+    _write(tmp_path / "proj" / "acme" / "house-7b" / "config.json", dict(LLAMA_CONFIG, num_hidden_layers=8))
+    assert checkpoint.read_checkpoint(tmp_path / "proj", "acme/house-7b", env=env).config["num_hidden_layers"] == 8
+    assert checkpoint.read_checkpoint(tmp_path / "other", "acme/house-7b", env=env).where == "hf-cache"
+    # a link out of the cache's repo folder is refused
+    outside = tmp_path / "secret.json"
+    _write(outside, {"num_hidden_layers": 1, "hidden_size": 1})
+    snap2 = repo / "snapshots" / "rev0"
+    snap2.mkdir()
+    os.symlink(outside, snap2 / "config.json")
+    (snap / "config.json").unlink()
+    assert checkpoint.read_hub_cache("acme/house-7b", env) is None

@@ -119,6 +119,9 @@ def check_page(c, kb: Knowledge, lang: str, cat, reg: Rules) -> str:
 def _source(x: dict) -> str:
     if "release" in x:
         return f"`vllm {x['release']}: {x['file']}:{x['line']}`"
+    if "reason" in x:  # a claim kept by hand (docs/claims.md)
+        link = f"[{x.get('title') or x['url']}]({x['url']})" if x["url"].startswith("https://") else f"`{x['url']}`"
+        return f"{link} ({x['reason']})"
     return f"[{x['title']}]({x['url']})"
 
 

@@ -18,9 +18,9 @@ def main() -> int:
     with laid_out("vllm-kb-imports-") as tmp:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp), str(ROOT / "tools")]))
         exe = Path(sys.executable).with_name("lint-imports")
-        cmd = [str(exe) if exe.exists() else "lint-imports", "--config", str(ROOT / "pyproject.toml"), "--no-cache",
-               *sys.argv[1:]]
-        return subprocess.call(cmd, cwd=tmp, env=env)
+        # run from the checkout: import-linter reads pyproject.toml there
+        cmd = [str(exe) if exe.exists() else "lint-imports", "--no-cache", *sys.argv[1:]]
+        return subprocess.call(cmd, cwd=ROOT, env=env)
 
 
 if __name__ == "__main__":

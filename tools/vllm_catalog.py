@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Build knowledge/vllm/catalog.json: which EngineArgs fields, CLI flags, env vars and enum values
-(quantization methods, attention backends, KV-cache dtypes, speculative methods, KV connectors)
-exist in which vLLM release, their types, defaults and allowed values, merged into compact spans.
+(quantization methods, attention backends, KV-cache dtypes, speculative methods, KV connectors,
+tool-call and reasoning parsers, compilation levels/modes) exist in which vLLM release, their
+types, defaults and allowed values; the keys of JSON config arguments; the defaults vLLM sets at
+start-up by usage context and GPU, and what performance modes do to them; engine and feature
+facts (V0/V1, what sends V1 back to V0, V1 speculative methods, spawn). Merged into compact
+spans; the format is described in docs/catalog-crosscheck.md.
 
 Inputs (never committed, never downloaded by tests):
   --source DIR      unpacked releases, DIR/<version>/vllm/*.py, read with ast (tools/vllm_catalog_extract.py)
   --reference DIR   per-version extractions (args-<version>.json, the shared reference format);
                     with --source it only fills the versions that are not unpacked
 
-  --releases FILE   PyPI's JSON for vllm: the list of every release, for resolving pins
+  --releases FILE   PyPI's JSON (or simple-API JSON) for vllm: every release, for resolving pins
 
 Getting the sources (sdists, or the wheel where a release has none), e.g. for 0.33.0:
   pip download vllm==0.33.0 --no-deps --no-binary :all: -d /tmp/wheels/sdist   # then unpack vllm/**/*.py
@@ -29,8 +33,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from catalog_extract.types import arg_type  # noqa: E402
 
-FORMAT = 1
-SECTIONS = ("engine_args", "frontend_args", "cli_flags", "env_vars", "enums")
+FORMAT = 2
+SECTIONS = ("engine_args", "frontend_args", "cli_flags", "env_vars", "enums", "config_fields",
+            "context_defaults", "performance_modes", "features")
 VERSION_DIR = re.compile(r"\d+(\.\d+)+(\.post\d+)?")  # 0.10.1.1 is a release too
 
 
@@ -94,10 +99,10 @@ def snapshot_from_reference(doc: dict) -> dict:
     return {"engine_args": engine, "frontend_args": frontend, "cli_flags": flags, "env_vars": env}
 
 
-def merge(snapshots: dict[str, dict]) -> dict:
+def merge(snapshots: dict[str, dict], sections: tuple[str, ...] = SECTIONS) -> dict:
     versions = sorted(snapshots, key=vkey)
     out = {"format": FORMAT, "versions": versions}
-    for section in SECTIONS:
+    for section in sections:
         # A release whose input has no such section at all (the reference format has no enums)
         # says nothing about it: spans then bridge that release rather than break around it.
         stated = [v for v in versions if section in snapshots[v]]
@@ -138,6 +143,19 @@ def merge(snapshots: dict[str, dict]) -> dict:
     return out
 
 
+def pypi_releases(doc: dict) -> set[str]:
+    """Final releases with files, from PyPI's JSON API (`releases`) or its simple API (`files`)."""
+    final = re.compile(r"\d+\.\d+\.\d+(\.\d+)?(\.post\d+)?")
+    if "releases" in doc:
+        return {v for v, files in doc["releases"].items() if files and final.fullmatch(v)}
+    out = set()
+    for f in doc.get("files", []):
+        m = re.match(r"vllm-([^-]+?)(?:\.tar\.gz|-)", f.get("filename", ""))
+        if m and final.fullmatch(m.group(1)) and not f.get("yanked"):
+            out.add(m.group(1))
+    return out
+
+
 def source_versions(root: Path) -> list[str]:
     return sorted((d.name for d in root.iterdir() if VERSION_DIR.fullmatch(d.name) and (d / "vllm").is_dir()),
                   key=vkey)
@@ -171,8 +189,7 @@ def main(argv=None) -> int:
                 snapshots[v] = snapshot_from_reference(doc)
                 sources[v] = f"reference extraction {f.name}"
     if ns.releases:
-        pypi = json.loads(ns.releases.read_text())
-        releases |= {v for v, files in pypi.get("releases", {}).items() if files and re.fullmatch(r"\d+\.\d+\.\d+(\.post\d+)?", v)}
+        releases |= pypi_releases(json.loads(ns.releases.read_text()))
     if not snapshots:
         ap.error("no input versions")
     cat = merge(snapshots)

@@ -15,9 +15,13 @@ from pathlib import Path
 
 # tools/ is not a package: make the sibling package importable however this module was reached.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from catalog_extract.configs import config_fields  # noqa: E402
 from catalog_extract.env_enums import enums, env_vars  # noqa: E402
+from catalog_extract.features import engines, spawn, v1_fallbacks, v1_spec_methods  # noqa: E402
 from catalog_extract.flags import cli_flags, engine_args  # noqa: E402
 from catalog_extract.interp import Interp  # noqa: E402
+from catalog_extract.registries import level_enums, parsers  # noqa: E402
+from catalog_extract.runtime_defaults import runtime_defaults  # noqa: E402
 from catalog_extract.sources import Source  # noqa: E402
 
 __all__ = ["snapshot_from_source"]
@@ -28,9 +32,18 @@ def snapshot_from_source(root: Path, version: str) -> dict:
     root = Path(root)
     if not (root / "vllm").is_dir():
         raise FileNotFoundError(f"{root}/vllm: no vLLM {version} sources there")
-    it = Interp(Source(root))
+    src = Source(root)
+    it = Interp(src)
     env = env_vars(it)  # first: config defaults may read envs.VLLM_*
     engine = engine_args(it)
     flags, frontend, choices = cli_flags(it, engine)
+    enum = enums(it, choices)
+    enum.update({k: {"values": v} for k, v in parsers(root, choices).items()})
+    enum.update(level_enums(src))
+    context, modes = runtime_defaults(it)
+    methods = (enum.get("speculative_methods") or {}).get("values") or []
+    eng = engines(root, env)
+    features = {**eng, **v1_fallbacks(src, engine, eng["engine.v0"]["value"]), **v1_spec_methods(root, src, methods), **spawn(root)}
     return {"engine_args": engine, "frontend_args": frontend, "cli_flags": flags, "env_vars": env,
-            "enums": enums(it, choices)}
+            "enums": enum, "config_fields": config_fields(it, engine), "context_defaults": context,
+            "performance_modes": modes, "features": features}

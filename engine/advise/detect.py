@@ -93,8 +93,12 @@ def load_triggers() -> list[Trigger]:
 
 
 def detect(path: str | Path, *, triggers: list[Trigger] | None = None) -> Detection:
+    return detect_scan(scan_project(path), triggers=triggers)
+
+
+def detect_scan(sc: Scan, *, triggers: list[Trigger] | None = None) -> Detection:
+    """The triggers over a project already read (an agent hook reads only the files it touched)."""
     triggers = triggers if triggers is not None else load_triggers()
-    sc = scan_project(path)
     observations = collect(sc)
     cache: dict[tuple, list[Trigger]] = {}
     evidence = []

@@ -24,6 +24,10 @@ CODES = {
     "env-not-in-version": "P2",
     "deprecated-entrypoint": "P2",
 }
+# Arguments whose value a knowledge check judges, release by release and with what else is set
+# (knowledge/checks/L.yaml parser-name: an unknown tool parser only fails with
+# --enable-auto-tool-choice, except where argparse lists the names); no generic value finding.
+DECIDED_BY_CHECKS = frozenset({"tool_call_parser", "reasoning_parser"})
 # The release from which `python -m vllm.entrypoints.openai.api_server` warns that it is deprecated.
 API_SERVER_DEPRECATED = "0.29.0"
 
@@ -96,7 +100,7 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Fin
     """Values vLLM does not accept in this release (`--quantization fp8_per_block` on 0.19)."""
     out = []
     for s in site.settings.values():
-        if not s.resolved or not s.known or s.name in handled or s.value is None:
+        if not s.resolved or not s.known or s.name in handled or s.value is None or s.name in DECIDED_BY_CHECKS:
             continue
         candidates: list[tuple[tuple[str, ...], Any]] = [((s.name,), s.value)]
         if isinstance(s.value, dict):
@@ -110,6 +114,8 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Fin
             values, _ = allowed
             if str(value) in {str(v) for v in values}:
                 continue
+            if path == ("quantization",) and str(value).lower() in {str(v) for v in values}:
+                continue  # vLLM lower-cases it (the command line of 0.4–0.12 does not: launch check L10)
             what = ".".join(path)
             history = cat.value_history(path, value) or cat.value_history(path, str(value))
             if history:

@@ -8,11 +8,13 @@ from typing import Any
 
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import host_memory, memory
-from vllm_kb.engine.check.launch_facts import gpu_layout, launch_facts
+from vllm_kb.engine.check.launch_facts import gpu_layout, launch_facts, parser_facts
+from vllm_kb.engine.check.startup_facts import startup_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
-from vllm_kb.engine.kb.models import model_facts, read_local_config
+from vllm_kb.engine.kb.checkpoint import read_checkpoint
+from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan.site import Site
 
 
@@ -87,10 +89,18 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # CUDA_VISIBLE_DEVICES narrows what this site can use on the machine
         facts["gpu"]["count"] = min(facts["gpu"]["count"], visible)
     model_name = site.model.value if site.model and site.model.resolved else None
-    config = read_local_config(root, model_name, base=(root / site.file).parent) if root is not None and model_name else None
-    mf = model_facts(model_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []), config=config)
+    # --hf-config-path: vLLM reads the architecture (and quantization_config) from that repository
+    config_name = args.get("hf_config_path") if isinstance(args.get("hf_config_path"), str) else model_name
+    ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None
+    mf = model_facts(config_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []),
+                     config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup)
+    if mf and config_name != model_name:
+        mf["name"] = model_name
     if mf:
         facts["model"] = mf
+    # which engine runs decides the start-up defaults (V0 below compute capability 8.0 up to 0.10.1)
+    cc = (facts.get("gpu") or {}).get("compute_capability")
+    facts["vllm"]["engine"] = "v1" if memory.runtime(lookup, facts["env"], cc).v1 else "v0"
     engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
     engine.update(effective_defaults(kb, facts, lookup))
     engine.update(site.framework_defaults)
@@ -100,11 +110,13 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         engine.pop(name, None)
     facts["engine"] = engine
     facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count")))
+    facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     facts["site"]["pooling"] = _pooling(engine)
     if mf and facts.get("gpu"):
         est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])
         if est:
             facts["memory"] = est
+    facts["startup"] = startup_facts(facts, kb, cat, lookup)
     host = host_memory.estimate(facts)
     if host:
         facts["host"] = {**facts.get("host", {}), **host}
@@ -119,12 +131,57 @@ def _pooling(engine: dict[str, Any]) -> bool:
             or engine.get("convert") in _POOLING_TASKS)
 
 
-def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, Any]:
-    """Defaults vLLM decides at start-up (declared None in EngineArgs), from
-    knowledge/vllm/effective_defaults.yaml."""
-    from vllm_kb.engine.kb.versions import SpecifierSet
+def usage_context(site: dict) -> str | None:
+    """vLLM's UsageContext for a site's facts: the OpenAI server, LLM(), or another entry point
+    (EngineArgs()/AsyncEngineArgs() build engines in ENGINE_CONTEXT); None for a framework's
+    own engine, whose context is the framework's business."""
+    if site.get("serves_http"):
+        return "serve"
+    kind = site.get("kind")
+    if kind == "LLM()":
+        return "llm"
+    if kind in ("EngineArgs()", "AsyncEngineArgs()"):
+        return "other"
+    return None
 
-    out: dict[str, Any] = {}
+
+def context_defaults(facts: dict, version: str, cat: Catalog | None = None) -> dict[str, Any]:
+    """max_num_seqs / max_num_batched_tokens as vLLM sets them when unset, by usage context and
+    GPU (the catalog's context_defaults), doubled or halved by a performance_mode."""
+    from vllm_kb.engine.kb import catalog as catalog_mod
+
+    cat = cat or catalog_mod.load()
+    ctx = usage_context(facts.get("site") or {})
+    if ctx is None:
+        return {}
+    g = facts.get("gpu")
+    gpu = {"memory_gib": g.get("memory_gib"), "name": g.get("name"), "capability": g.get("compute_capability")} if g else None
+    out = {}
+    for arg in ("max_num_seqs", "max_num_batched_tokens"):
+        value = cat.context_default(arg, version, ctx, gpu)
+        if value is not None:
+            out[arg] = value
+    args = facts.get("args") or {}
+    mode = args.get("performance_mode")
+    effects = cat.performance_mode(str(mode), version) if mode else None
+    for arg, eff in (effects or {}).items():
+        if arg in out and arg not in args and "multiply" in eff:
+            out[arg] = out[arg] * eff["multiply"]
+    return out
+
+
+def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, Any]:
+    """Defaults vLLM decides at start-up (declared None in EngineArgs): the catalog's context
+    defaults, then knowledge/vllm/effective_defaults.yaml."""
+    from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
+
+    def version_lt(a: str, b: str) -> bool:
+        va = try_parse(a)
+        return va is not None and va < Version(b)
+
+    v0_fallback = (facts.get("vllm") or {}).get("engine") == "v0" and not version_lt(version, "0.8.0")
+    # the catalog's context defaults are the V1 engine's; a V0 fallback keeps V0's own
+    out: dict[str, Any] = {} if v0_fallback else context_defaults(facts, version)
     act = cel.Activation(facts)
     for d in kb.effective_defaults:
         if d.get("vllm") and not SpecifierSet(d["vllm"]).contains(version):

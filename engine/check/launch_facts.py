@@ -20,7 +20,12 @@ def arg_forms(site: Site) -> dict[str, Any]:
     kv_value: dict[str, dict] = {}
     kv_text: dict[str, str] = {}
     for name, s in site.settings.items():
-        if s.syntax not in ARGV_SYNTAXES or not s.resolved or s.implied:
+        if not s.resolved or s.implied:
+            continue
+        if s.syntax not in ARGV_SYNTAXES:
+            # a Python dict or a YAML mapping: only per-item options are a form of their own
+            if isinstance(s.value, dict) and any(isinstance(v, dict) for v in s.value.values()):
+                forms[name] = "nested"
             continue
         if "." in (s.key or "").lstrip("-"):
             forms[name] = "dotted"
@@ -29,7 +34,14 @@ def arg_forms(site: Site) -> dict[str, Any]:
                 if text:
                     kv_text[name] = text
             continue
-        if isinstance(s.value, dict):
+        if isinstance(s.value, dict) and re.fullmatch(r"-?\d+", (s.raw or "").strip("'\"")) and (s.key or "").startswith("--"):
+            forms[name] = "number"  # `--compilation-config 3`: read as a level by ≤0.9, a JSON value later
+        elif isinstance(s.value, dict) and any(isinstance(v, dict) for v in s.value.values()):
+            forms[name] = "nested"  # {"video": {"count": 1, "num_frames": 32}}: per-item options, 0.11.1+
+            flat = {k: v.get("count") if isinstance(v, dict) else v for k, v in s.value.items()}
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in flat.values()):
+                kv_value[name] = flat
+        elif isinstance(s.value, dict):
             forms[name] = "json"
             text = _as_kv(s.value)
             if text:
@@ -78,8 +90,52 @@ def sleep_level(site: Site) -> int | None:
     return site.launch.get("sleep_level")
 
 
+# A container's /dev/shm when nothing sets it: Docker's and containerd's 64 MiB.
+DEFAULT_SHM_GIB = 0.0625
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?)b?\s*$", re.I)
+_POW = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+
+
+def size_gib(v) -> float | None:
+    """A shm size as Docker (`16g`, `10.24gb`, bytes) or Kubernetes (`2Gi`, `512Mi`) writes it."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v) / 2**30
+    m = _SIZE.match(str(v))
+    if not m:
+        return None
+    n, unit, binary = float(m.group(1)), m.group(2).lower(), m.group(3)
+    base = 1024 if binary or unit in ("", "k", "m", "g", "t", "p") else 1000
+    return n * base ** _POW[unit] / 2**30
+
+
+def container_facts(site: Site) -> dict[str, Any]:
+    """Where the launch runs in a container: the tool, whether it shares the host's IPC
+    namespace, and the size of its /dev/shm (64 MiB when nothing sets it)."""
+    c = getattr(site, "container", None)
+    if not c or not c.get("tool"):
+        return {}
+    out: dict[str, Any] = {"container_tool": str(c["tool"]), "ipc_host": str(c.get("ipc") or "").lower() == "host"}
+    shm = c.get("shm_size")
+    if shm == "unbounded":
+        return {**out, "shm_unbounded": True}
+    gib = size_gib(shm) if shm is not None else DEFAULT_SHM_GIB
+    if gib is not None:
+        out["shm_gib"] = round(gib, 4)
+    return out
+
+
+def config_mappings(site: Site) -> dict[str, Any]:
+    """Arguments the `vllm serve --config` YAML gives as a mapping: vLLM < 0.16 hands them to
+    argparse as `str(dict)`, which no JSON parser reads."""
+    names = sorted(n for n, s in site.settings.items()
+                   if s.syntax == "yaml-config" and s.resolved and isinstance(s.value, dict) and "." not in (s.key or ""))
+    return {"config_mappings": names} if names else {}
+
+
 def launch_facts(site: Site) -> dict[str, Any]:
-    out = {**arg_forms(site), **site.launch}
+    out = {**arg_forms(site), **site.launch, **container_facts(site), **config_mappings(site)}
     level = sleep_level(site)
     if level is not None:
         out["sleep_level"] = level
@@ -129,4 +185,33 @@ def gpu_layout(engine: dict, visible: int | None, gpu_count) -> dict[str, Any]:
         if new_tp != tp:
             fit["tensor_parallel_size"] = new_tp
     out["fit"] = fit
+    return out
+
+
+def parser_facts(engine: dict, version: str, cat, model: str | None = None) -> dict[str, Any]:
+    """Whether the tool-call / reasoning parser the site names is registered in its release, what
+    to write instead (a renamed or misspelt name), the first release that has it, and the parser
+    the model's family needs."""
+    from vllm_kb.engine.kb import parsers
+
+    out: dict[str, Any] = {}
+    for kind, prefix in (("tool_call_parser", "tool_parser"), ("reasoning_parser", "reasoning_parser")):
+        mine = parsers.for_model(kind, model, version, cat)
+        if mine:
+            out[f"model_{prefix}"] = mine
+        name = engine.get(kind)
+        if not isinstance(name, str) or not name:
+            continue
+        have = parsers.names(kind, version, cat)
+        if have is None:
+            continue
+        out[f"{prefix}_known"] = name in have
+        if name in have:
+            continue
+        better = parsers.suggest(kind, name, version, cat)
+        if better:
+            out[f"{prefix}_suggest"] = better
+        first = parsers.first_release(kind, name)
+        if first and cat.index_version(first) > cat.index_version(version):
+            out[f"{prefix}_first"] = "==" + first
     return out

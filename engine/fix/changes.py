@@ -17,7 +17,7 @@ PRIORITY_ORDER = {"P0": 0, "P1": 1, "P2": 2}
 
 @dataclass
 class Change:
-    op: str  # set | unset | env | unset_env
+    op: str  # set | unset | env | unset_env | pin
     target: str
     value: Any
     file: str
@@ -119,6 +119,8 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
     asked: dict[tuple[str, str], tuple[str, Any]] = {}
     for item in sorted(items, key=lambda x: PRIORITY_ORDER.get(x.priority, 3)):
         for op, value in item.ops:
+            if op.kind == "pin":
+                continue  # a package pin, not a setting of the site (engine/fix/pins.py)
             key = ("env" if op.is_env else "arg", op.target)
             if key in asked:
                 prev_kind, prev_value = asked[key]

@@ -10,6 +10,7 @@ from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.literals import py_literal
+from vllm_kb.engine.fix.pins import pin_edit
 from vllm_kb.engine.kb.textpos import LineIndex
 from vllm_kb.engine.scan.site import Site
 
@@ -53,6 +54,8 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
         return _python_edit(site, ch, text)
     if ch.syntax in ("yaml-config", "framework-config"):
         return _yaml_edit(site, ch, text)
+    if ch.syntax == "pin":
+        return pin_edit(ch, text)
     return None
 
 

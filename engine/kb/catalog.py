@@ -1,6 +1,7 @@
 """The vLLM catalog: which engine args, CLI flags and env vars exist in which release, with
-their types, defaults and allowed values (knowledge/vllm/catalog.json, built by
-tools/vllm_catalog.py)."""
+their types, defaults and allowed values; the fields inside JSON config arguments; defaults
+decided at start-up by usage context and GPU; performance modes; engine and feature facts
+(knowledge/vllm/catalog.json, built by tools/vllm_catalog.py; format in docs/catalog-crosscheck.md)."""
 from __future__ import annotations
 
 import json
@@ -19,7 +20,15 @@ ENUM_FOR_PATH: dict[tuple[str, ...], str] = {
     ("attention_backend",): "attention_backends",
     ("speculative_config", "method"): "speculative_methods",
     ("kv_transfer_config", "kv_connector"): "kv_connectors",
+    ("tool_call_parser",): "tool_call_parser",
+    ("reasoning_parser",): "reasoning_parser",
+    ("compilation_config", "level"): "compilation_levels",
+    ("compilation_config", "mode"): "compilation_modes",
+    ("optimization_level",): "optimization_levels",
 }
+# Usage contexts of the context-dependent defaults: LLM() and the OpenAI-compatible server;
+# any other entry point (EngineArgs(), AsyncEngineArgs()) gets the entry's `other` value.
+CONTEXTS = ("llm", "serve", "other")
 
 
 @dataclass(frozen=True)
@@ -152,6 +161,45 @@ class Catalog:
         """Allowed values of a vLLM enum (quantization_methods, attention_backends, …)."""
         return self._entry("enums", name) if "enums" in self.raw else None
 
+    def config_field(self, path: str) -> Entry | None:
+        """A field inside a JSON config argument, as "compilation_config.mode"."""
+        return self._entry("config_fields", path) if "config_fields" in self.raw else None
+
+    def feature(self, name: str, version: str) -> Any:
+        """An engine or feature fact in a release (engine.default, engine.v1_fallbacks,
+        spec_decode.v1_methods, multiproc.cli_spawn, …); None outside its life."""
+        e = self._entry("features", name) if "features" in self.raw else None
+        return e.field("value", version) if e is not None and e.exists(version) else None
+
+    def feature_known(self, name: str) -> bool:
+        return name in (self.raw.get("features") or {})
+
+    def performance_mode(self, mode: str, version: str) -> dict[str, dict] | None:
+        """What a performance_mode does to unset defaults ({arg: {"multiply": 2, …}})."""
+        e = self._entry("performance_modes", mode) if "performance_modes" in self.raw else None
+        return e.field("effects", version) if e is not None and e.exists(version) else None
+
+    def context_default(self, arg: str, version: str, context: str, gpu: dict | None) -> Any:
+        """The value vLLM gives an unset max_num_seqs / max_num_batched_tokens at start-up for
+        a usage context (llm | serve | other) on a GPU ({"memory_gib", "name", "capability"});
+        None when the release leaves it elsewhere or the GPU is not known and the rows differ."""
+        e = self._entry("context_defaults", arg) if "context_defaults" in self.raw else None
+        if e is None or not e.exists(version):
+            return None
+        if context not in ("llm", "serve"):
+            rows = [r for r in e.field("rules", version) or [] if "any" in r]
+            return rows[-1]["any"] if rows and "when" not in rows[-1] else e.field("other", version)
+        for row in e.field("rules", version) or []:
+            value = row.get(context, row.get("any"))
+            if value is None:
+                continue
+            hit = gpu_matches(row.get("when") or {}, gpu)
+            if hit is None:
+                return None  # the GPU decides and it is not known
+            if hit:
+                return value
+        return None
+
     def allowed_values(self, path: tuple[str, ...], version: str) -> tuple[list, str] | None:
         """The values vLLM accepts for an argument (or a key inside a JSON argument) in a
         release, and where that list comes from; None when vLLM does not enumerate them."""
@@ -159,7 +207,12 @@ class Catalog:
         if enum_name:
             e = self.enum(enum_name)
             if e is not None and e.exists(version):
-                return list(e.field("values", version) or []), enum_name
+                # an int enum takes its member names too (compilation_config.mode "VLLM_COMPILE")
+                return list(e.field("values", version) or []) + list(e.field("names", version) or {}), enum_name
+        if len(path) == 2:
+            f = self.config_field(".".join(path))
+            if f is not None and f.exists(version) and f.field("choices", version):
+                return list(f.field("choices", version)) + list(f.field("names", version) or {}), ".".join(path)
         if len(path) == 1:
             e = self.arg(path[0])
             if e is not None and e.exists(version):
@@ -217,6 +270,27 @@ class Catalog:
                     if e is not None and e.exists(version):
                         out.setdefault(name, e.field("default", version))
         return dict(out)
+
+
+def gpu_matches(when: dict, gpu: dict | None) -> bool | None:
+    """Whether a GPU meets a context-default row's conditions (None: not known)."""
+    if not when:
+        return True
+    if not gpu:
+        return None
+    mem, name, cap = gpu.get("memory_gib"), str(gpu.get("name") or "").lower(), gpu.get("capability")
+    checks = []
+    if "min_memory_gib" in when:
+        checks.append(None if mem is None else mem >= when["min_memory_gib"])
+    if "name_any" in when:
+        checks.append(any(n in name for n in when["name_any"]) if name else None)
+    if "name_lacks" in when:
+        checks.append(not any(n in name for n in when["name_lacks"]) if name else None)
+    if "not_capability" in when:
+        checks.append(None if cap is None else f"{float(cap):.1f}" != when["not_capability"])
+    if False in checks:
+        return False
+    return None if None in checks else True
 
 
 @lru_cache(maxsize=1)

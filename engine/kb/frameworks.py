@@ -141,6 +141,8 @@ def get(fid: str) -> Framework:
 
 
 def version_matches(spec: str | None, version: str | None) -> bool:
+    """A framework release against a key's `versions`: PEP 440 clauses, `||` between
+    alternatives (a key that left and came back, ms-swift's vllm_enable_lora)."""
     if not spec or not version:
         return True
-    return SpecifierSet(spec).contains(version)
+    return any(SpecifierSet(alt).contains(version) for alt in spec.split("||"))

@@ -21,7 +21,9 @@ def arch_of(cc: float) -> str:
         return "ampere"
     if cc >= 7.5:
         return "turing"
-    return "volta"
+    if cc >= 7.0:
+        return "volta"
+    return "pascal"
 
 
 @dataclass

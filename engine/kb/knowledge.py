@@ -31,7 +31,7 @@ class Text:
 
 @dataclass(frozen=True)
 class FixOp:
-    kind: str  # set | unset | env | unset_env
+    kind: str  # set | unset | env | unset_env | pin (a package's version: "vllm", "trl")
     target: str
     value: Any = None
     value_from: str | None = None
@@ -44,6 +44,8 @@ class FixOp:
             return cls("unset", raw["unset"])
         if "env" in raw:
             return cls("env", raw["env"], str(raw.get("value")))
+        if "pin" in raw:
+            return cls("pin", raw["pin"], raw.get("value"), raw.get("value_from"))
         return cls("unset_env", raw["unset_env"])
 
     @property

@@ -41,6 +41,8 @@ def render(text: str, values: dict[str, Any]) -> str:
             return "true" if v else "false"
         if isinstance(v, float) and v.is_integer():
             return str(int(v))
+        if isinstance(v, (list, tuple)):
+            return ", ".join(str(x) for x in v)
         return str(v)
     return _PLACEHOLDER.sub(sub, text)
 

@@ -5,29 +5,18 @@ the catalog does not say; a checkpoint folder inside the audited project can say
 its config.json (read as JSON, never executed: see read_local_config)."""
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
+
+from vllm_kb.engine.kb.checkpoint import CONFIG_MAX_BYTES, read_local_config  # noqa: F401 — re-exported
+from vllm_kb.engine.kb.model_config import (ARCH_KEYS, arch_from_config, config_scalars,  # noqa: F401
+                                            derived_max_len, normalise_quant)
 
 _SIZE = re.compile(r"(?<![\dA-Za-z.])(\d+(?:\.\d+)?)\s*[bB](?![A-Za-z])")
 _ACTIVE = re.compile(r"[-_]A(\d+(?:\.\d+)?)B(?![A-Za-z])", re.I)
 _MOE_SIZE = re.compile(r"(\d+)x(\d+(?:\.\d+)?)[bB]", re.I)
 FLAGS = ("moe", "mla", "mtp", "multimodal", "sliding_window", "quantized")
-
-# Architecture dimensions, named as in config.json (sliding_window_size/_pattern and
-# first_k_dense_replace are normalised names, see knowledge/models.yaml). They become model
-# facts under the same names, plus the derived num_sliding_layers.
-ARCH_KEYS = (
-    "num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads", "head_dim",
-    "vocab_size", "intermediate_size", "moe_intermediate_size", "num_experts", "num_experts_per_tok",
-    "n_shared_experts", "first_k_dense_replace", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
-    "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "sliding_window_size",
-    "sliding_window_pattern", "tie_word_embeddings", "max_position_embeddings",
-)
-CONFIG_MAX_BYTES = 4 * 2**20  # a config.json is a few KiB; anything bigger is not one
-
 
 @lru_cache(maxsize=256)
 def _rx(pattern: str) -> re.Pattern:
@@ -35,9 +24,11 @@ def _rx(pattern: str) -> re.Pattern:
 
 
 def model_facts(name: str | None, families: list[dict], markers: list[dict],
-                config: dict | None = None) -> dict[str, Any]:
-    """Facts for `name`. `config` is a parsed config.json (read_local_config); what it says
-    about the architecture and quantization wins over the catalog."""
+                config: dict | None = None, tokenizer: dict | None = None,
+                version: str | None = None) -> dict[str, Any]:
+    """Facts for `name`. `config` is a parsed config.json (engine/kb/checkpoint.py), `tokenizer`
+    its tokenizer_config.json; what they say wins over the catalog. `version`: the vLLM release,
+    for the context length it derives (its rules changed over releases)."""
     if not name:
         return {}
     short = _short_name(name)
@@ -47,10 +38,12 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     if fam:
         _apply_family(facts, arch, fam, short)
     if config:
-        _apply_config(facts, arch, config)
+        _apply_config(facts, arch, config, tokenizer, version)
     _size_from_name(facts, short)
     _markers(facts, short, markers, config)
     _add_arch(facts, arch)
+    if facts.get("quant_method"):
+        facts["quant_method"] = normalise_quant(facts["quant_method"])
     for k in FLAGS:
         facts.setdefault(k, False)
     return facts
@@ -85,20 +78,21 @@ def _take(facts: dict, arch: dict, entry: dict) -> None:
             facts["arch_source"] = v
         else:
             facts[k] = v
+            if k == "quant_method":
+                facts["quant_source"] = "catalog"
 
 
-def _apply_config(facts: dict, arch: dict, config: dict) -> None:
+def _apply_config(facts: dict, arch: dict, config: dict, tokenizer: dict | None, version: str | None) -> None:
+    config_scalars(facts, config, tokenizer)
+    limit, key = derived_max_len(config, tokenizer, version)
+    if limit:
+        facts["max_context"] = limit
+        facts["max_len_key"] = key
     dims = arch_from_config(config)
     if not dims:
         return
     arch.update(dims)
     facts["arch_source"] = "config.json"
-    quant = config.get("quantization_config")
-    if isinstance(quant, dict) and quant.get("quant_method"):
-        facts["quantized"] = True
-        facts["quant_method"] = str(quant["quant_method"])
-    if dims.get("max_position_embeddings"):
-        facts["max_context"] = derived_max_len(config)
     if dims.get("num_experts"):
         facts["moe"] = True
     if dims.get("kv_lora_rank"):
@@ -137,6 +131,10 @@ def _markers(facts: dict, short: str, markers: list[dict], config: dict | None) 
         if _rx(mk["match"]).search(short):
             facts["quantized"] = True
             facts["quant_method"] = mk["method"]
+            facts["quant_source"] = "name"
+            if not (config and (config.get("torch_dtype") or config.get("dtype"))):
+                # the base family's dtype says nothing of a quantized upload's (AWQ/GPTQ ones are mostly float16)
+                facts.pop("torch_dtype", None)
             break
 
 
@@ -156,128 +154,6 @@ def sliding_layers(layers: int, pattern: int | None) -> int:
     if not pattern:
         return layers
     return layers - layers // pattern
-
-
-# --- config.json ------------------------------------------------------------------------
-
-_CONFIG_NAMES = {
-    # config.json spelling → catalog name; the first one present wins
-    "num_experts": ("num_experts", "n_routed_experts", "num_local_experts"),
-    "num_experts_per_tok": ("num_experts_per_tok", "experts_per_token", "moe_topk"),
-    "num_hidden_layers": ("num_hidden_layers", "n_layer", "num_layers"),
-    "num_attention_heads": ("num_attention_heads", "n_head"),
-    "hidden_size": ("hidden_size", "n_embd", "d_model"),
-}
-
-
-def _text_config(config: dict) -> dict:
-    """A multimodal checkpoint's language model config (text_config), else the config itself."""
-    inner = config.get("text_config")
-    return inner if isinstance(inner, dict) else config
-
-
-def arch_from_config(config: dict) -> dict[str, Any]:
-    """The catalog's arch dims from a Hugging Face config.json (its text_config for
-    multimodal checkpoints). Empty when it does not describe a decoder."""
-    cfg = _text_config(config)
-    out: dict[str, Any] = {}
-    for k in ARCH_KEYS:
-        names = _CONFIG_NAMES.get(k, (k,))
-        v = next((cfg[n] for n in names if _dim(cfg.get(n)) is not None), None)
-        if v is not None:
-            out[k] = v
-    if not out.get("num_hidden_layers") or not out.get("hidden_size"):
-        return {}
-    _config_moe(cfg, out)
-    _config_sliding(cfg, out)
-    if "tie_word_embeddings" not in out and isinstance(config.get("tie_word_embeddings"), bool):
-        out["tie_word_embeddings"] = config["tie_word_embeddings"]
-    return out
-
-
-def _dim(v):
-    """A config.json dimension as the sizing can use it: a flag, or a whole number from 0 to 2**40
-    (a project's file may say anything: "abc", -1, 1e30, a list)."""
-    if isinstance(v, bool) or (isinstance(v, int) and 0 <= v <= 1 << 40):
-        return v
-    return None
-
-
-def _config_moe(cfg: dict, out: dict) -> None:
-    # Mixtral and gpt-oss give the expert width as intermediate_size
-    if out.get("num_experts") and not out.get("moe_intermediate_size") and _dim(cfg.get("intermediate_size")):
-        out["moe_intermediate_size"] = cfg["intermediate_size"]
-    # Qwen2-MoE style: one shared expert of its own width
-    if _dim(cfg.get("shared_expert_intermediate_size")) and not out.get("n_shared_experts") and out.get("moe_intermediate_size"):
-        out["n_shared_experts"] = max(1, round(cfg["shared_expert_intermediate_size"] / out["moe_intermediate_size"]))
-
-
-def _config_sliding(cfg: dict, out: dict) -> None:
-    window = cfg.get("sliding_window")
-    types = cfg.get("layer_types")
-    if isinstance(types, list) and types:
-        local = sum(1 for t in types if t == "sliding_attention")
-        if local and _dim(window):
-            out["sliding_window_size"] = window
-            out["num_sliding_layers"] = local
-        return
-    # Qwen2-style configs carry a window they do not use
-    if not _dim(window) or cfg.get("use_sliding_window") is False:
-        return
-    out["sliding_window_size"] = window
-    pattern = cfg.get("sliding_window_pattern")
-    if isinstance(pattern, int) and pattern > 1:
-        out["sliding_window_pattern"] = pattern
-    elif str(cfg.get("model_type", "")).startswith("gemma2"):
-        out["sliding_window_pattern"] = 2
-
-
-def derived_max_len(config: dict) -> int | None:
-    """max_model_len as vLLM derives it: the position table, stretched by a YaRN/linear/dynamic
-    rope_scaling factor (llama3/longrope scaling already sits in the table)."""
-    cfg = _text_config(config)
-    base = cfg.get("max_position_embeddings")
-    if not isinstance(base, int):
-        return None
-    rs = cfg.get("rope_scaling")
-    if not isinstance(rs, dict):
-        return base
-    kind = rs.get("rope_type") or rs.get("type")
-    factor = rs.get("factor")
-    if kind in ("su", "longrope", "llama3", "mrope", "default") or not isinstance(factor, (int, float)):
-        return base
-    if kind == "yarn" and isinstance(rs.get("original_max_position_embeddings"), int):
-        base = rs["original_max_position_embeddings"]
-    return int(base * factor)
-
-
-def read_local_config(root: str | Path, model: str | None, base: str | Path | None = None) -> dict | None:
-    """The parsed config.json of a model given as a local folder inside the audited project
-    (relative to `base`, the folder of the file that names it, or to the project root).
-    Only a plain JSON file under `root` is read; a link out of the project, a Hub id that is
-    not also a folder here, or a malformed file gives None."""
-    if not model or "://" in model or "$" in model:
-        return None
-    top = Path(root).resolve()
-    rel = Path(model)
-    candidates = [rel] if rel.is_absolute() else [Path(b) / rel for b in (base, root) if b is not None]
-    for folder in candidates:
-        cfg = _read_json_inside(top, folder / "config.json")
-        if cfg is not None:
-            return cfg
-    return None
-
-
-def _read_json_inside(top: Path, path: Path) -> dict | None:
-    try:
-        real = path.resolve()
-        real.relative_to(top)  # ValueError for a path (or link) leading out of the project
-        if not real.is_file() or real.stat().st_size > CONFIG_MAX_BYTES:
-            return None
-        data = json.loads(real.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RuntimeError, RecursionError):  # RuntimeError: a loop of links
-        return None
-    return data if isinstance(data, dict) else None
 
 
 # --- parameter count from the dims ------------------------------------------------------

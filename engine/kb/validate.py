@@ -22,9 +22,12 @@ FILES = [
     (("models.yaml",), "models"),
     (("i18n.yaml",), "i18n"),
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
+    (("vllm", "startup.yaml"), "startup"),
     (("vllm", "renames.yaml"), "renames"),
+    (("vllm", "parsers.yaml"), "parsers"),
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
+    (("frameworks", "compat.yaml"), "compat"),
 ]
 OBS_FIELDS = ("kind", "name", "file", "line", "vllm_context", "extras", "framework", "mode", "syntax")
 FACT_GROUPS_FREE = ("args", "engine", "env")
@@ -76,6 +79,10 @@ class Validator:
         catalog_errs = schemas.errors("catalog", self.cat.raw)
         for path, msg in catalog_errs[:20]:
             self.add("knowledge/vllm/catalog.json", "", schemas.json_path(path), msg)
+        from vllm_kb.engine.kb import compat
+
+        for path, msg in schemas.errors("framework_catalog", compat.framework_catalog())[:20]:
+            self.add("knowledge/frameworks/catalog.json", "", schemas.json_path(path), msg)
         self.manifest()
         try:
             kb = Knowledge()
@@ -87,6 +94,7 @@ class Validator:
         self.effective_defaults()
         self.renames()
         self.frameworks()
+        self.claims()
         self.triggers()
         self.i18n_usage()
         counts = self.stages()
@@ -209,6 +217,8 @@ class Validator:
 
     def fix_target(self, file, id_, path, op, versions: list[str]) -> None:
         """A fix names a real argument or env var, and one that exists wherever it is set."""
+        if op.kind == "pin":
+            return  # a package's version, not an argument (the schema lists the packages)
         is_env = op.is_env
         entry = self.cat.env(op.target) if is_env else self.cat.arg(op.target)
         what = f"env var {op.target!r}" if is_env else f"argument {op.target!r}"
@@ -321,6 +331,14 @@ class Validator:
                     for path in p.paths:
                         if path[0] not in ("keys", "command", "framework", "vllm"):
                             self.add(name, "", f"{section}[{i}].when", f"unknown name {'.'.join(path)!r} (keys, command, framework.version, vllm.version)")
+
+    def claims(self) -> None:
+        """Every versioned claim against the catalogs, in every release it covers (engine/kb/claims)."""
+        from vllm_kb.engine.kb import claims
+        from vllm_kb.engine.kb.claims import frameworks as fw_claims
+
+        for file, id_, path, msg in claims.problems(self.cat) + fw_claims.problems():
+            self.add(file, id_, path, msg)
 
     def triggers(self) -> None:
         """Trigger ids are unique and each `when` compiles and reads only `obs`."""

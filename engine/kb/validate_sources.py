@@ -43,13 +43,13 @@ def rule_sources(v, c) -> None:
 def error_texts(v, c) -> None:
     if c.category in LAUNCH_CATEGORIES and not c.error_text:
         v.add(c.file, c.id, "error_text", "a launch check needs vLLM's verbatim error text (error_text: text, vllm)")
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for k, e in enumerate(c.error_text):
         where = f"error_text[{k}]"
         text = str(e.get("text", ""))
-        if text in seen:
-            v.add(c.file, c.id, where, "the same wording twice")
-        seen.add(text)
+        if (text, str(e.get("vllm"))) in seen:
+            v.add(c.file, c.id, where, "the same wording twice for the same releases")
+        seen.add((text, str(e.get("vllm"))))
         try:
             spec = SpecifierSet(str(e.get("vllm", "")))
         except ValueError as err:

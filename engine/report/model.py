@@ -47,18 +47,21 @@ def memory_assumptions(kb, est: dict, lang: str) -> list[str]:
 
 
 def hardware_text(kb, hw, lang: str) -> str:
+    host = kb.t("hw.host", lang, mem=f"{hw.host_memory_gib:g}") if getattr(hw, "host_memory_gib", None) else ""
     if not hw.gpu:
-        return kb.t("hw.none", lang, note=hw.note or "")
+        return kb.t("hw.none", lang, note=hw.note or "") + host
     g = hw.gpu
     cc = f"{g['compute_capability']:.1f}".replace(".", "")
-    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc)
+    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc) + host
 
 
-def build(rep: AuditReport, lang: str = "en") -> dict[str, Any]:
+def build(rep: AuditReport, lang: str = "en", *, advice: bool = True) -> dict[str, Any]:
+    """`advice=False` leaves out each site's scenario and tables (None and []): an agent hook
+    that only relays findings does not wait for them."""
     kb = rep.kb
     for sr, key in zip(rep.sites, baseline.site_keys(rep.sites)):
         sr.key = sr.key or key
-    sites = [_site(s, rep, lang) for s in rep.sites]
+    sites = [_site(s, rep, lang, advice) for s in rep.sites]
     counts = {p: sum(1 for s in sites for r in s["recommendations"] if r["priority"] == p) for p in ("P0", "P1", "P2")}
     findings = sum(len(s["findings"]) for s in sites) + sum(1 for s in sites for r in s["recommendations"] if r["kind"] == "finding")
     hw = rep.hardware
@@ -113,7 +116,7 @@ def _gpu(g: dict | None) -> dict | None:
     return {k: g.get(k) for k in ("name", "id", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink")}
 
 
-def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
+def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> dict[str, Any]:
     kb = rep.kb
     site = sr.site
     checks = []
@@ -193,6 +196,6 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str) -> dict[str, Any]:
         "suppressed": [x.to_json(lang) for x in sr.suppressed],
         "opaque": [kb.t(f"opaque.{o['code']}", lang, what=o["what"], where=o["where"]) for o in site.opaque],
         # the best-matching scenario template rendered for this site, and the reference tables that apply
-        "scenario": scenarios.for_site(sr, kb, lang),
-        "tables": tables.for_site(sr, kb, lang),
+        "scenario": scenarios.for_site(sr, kb, lang) if advice else None,
+        "tables": tables.for_site(sr, kb, lang) if advice else [],
     }

@@ -10,7 +10,7 @@ from typing import Callable
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, deploy, python_calls, scripts
+from vllm_kb.engine.scan import configs, deploy, python_calls, scripts, words
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -31,7 +31,10 @@ class Scan:
 
 
 def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
-                 overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None) -> Scan:
+                 overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None,
+                 files: list[str] | None = None) -> Scan:
+    """`files` (relative to the folder `path`) are read instead of walking the tree: how an agent
+    hook audits the files it just wrote with only the pins and configs around them."""
     cat = catalog_mod.load()
     root = Path(path)
     if not root.exists():
@@ -41,7 +44,10 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         single, root = root.name, root.parent
     if vllm_version is not None and try_parse(vllm_version) is None:
         raise UsageError(f"--vllm-version {vllm_version!r} is not a version number")
-    files = [single] if single else walk(root)
+    if files is not None and single is None:
+        files = list(files)
+    else:
+        files = [single] if single else walk(root)
     ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest)
     for rel, code, detail in getattr(files, "skipped", ()):
         ctx.skip(rel, code, detail=detail)
@@ -95,14 +101,14 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
             yaml_files.append(rel)
         elif suffix in scripts.SHELL_SUFFIXES or suffix == "":
             text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
-            if text is not None and ("vllm" in text or _framework_words(text)) and scripts.is_shell(rel, text):
+            if text is not None and ("vllm" in text or words.framework_words(text)) and scripts.is_shell(rel, text):
                 sites += _guarded(ctx, rel, scripts.scan, text)
     # after the commands, so that a config a command already read is not read again
     for rel in yaml_files:
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):
             continue
         text = ctx.read(rel)
-        if text is None or not _yaml_candidate(text):
+        if text is None or not words.yaml_candidate(text):
             continue
         docs = _load_yaml_docs(ctx, rel, text)
         sites += _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
@@ -157,21 +163,6 @@ def _folder(f: str) -> str:
 def _port(s: Site):
     st = s.settings.get("port")
     return st.value if st is not None else s.framework_keys.get("port")
-
-
-# Words a script must contain to be worth lexing; a script that launches a training script
-# through a launcher may name vLLM only in the recipe it passes (accelerate launch x.py --config r.yaml).
-_FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
-                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config")
-
-
-def _framework_words(text: str) -> bool:
-    return any(w in text for w in _FRAMEWORK_WORDS)
-
-
-def _yaml_candidate(text: str) -> bool:
-    """Cheap test before parsing: only YAML that could configure vLLM is read."""
-    return any(w in text for w in ("vllm", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec"))
 
 
 def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:

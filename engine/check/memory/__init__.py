@@ -24,6 +24,9 @@ from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GM
 from vllm_kb.engine.check.memory.weights import BYTES_PER_PARAM, weight_width, weights_bytes, weights_per_gpu_bytes
 from vllm_kb.engine.kb.models import tp_divides
 
+# Headroom a suggested value keeps for the estimate's own error (docs/estimator.md: within 10%).
+SUGGEST_MARGIN = 0.10
+
 __all__ = ["BYTES_PER_PARAM", "DEFAULT_GMU", "DRIVER_RESERVED_GIB", "GIB", "batched_tokens", "estimate", "human_int",
            "kv_layout", "numeric_args", "pp_stage_layers", "runtime", "weights_bytes", "weights_per_gpu_bytes"]
 
@@ -100,6 +103,8 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if not model.get("params_b"):
         return {}
     engine = numeric_args(engine)
+    if weight_width(engine, model) is None:
+        return {}  # a GGUF file: how many bits a weight takes is not known
     notes = _Notes()
     weights = weights_bytes(model, engine)
     out: dict[str, Any] = {"weights_gib": round(weights / GIB, 1)}
@@ -109,7 +114,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if not gpu.get("memory_gib"):
         out["assumptions"] = notes.items
         return out
-    site = _Site(model, gpu, engine, runtime(vllm_version, env),
+    site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability")),
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
     per_gpu = weights_per_gpu_bytes(model, engine, weights, site.tp, site.pp)
@@ -121,9 +126,26 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
         out["min_tp"] = min_tp
     out.update({f"{k}_gib": round(budget[k] / GIB, 2) for k in ("activation_peak", "non_torch", "cudagraph")})
     out["requested_per_gpu_gib"] = round(budget["requested"] / GIB, 2)
+    out["gpu_memory_utilization"] = budget["gmu"]
     if site.has_dims:
         out.update(_kv_facts(site, per_gpu, notes))
+    else:
+        out.update(_kv_bound(budget, per_gpu))
     out["assumptions"] = notes.items
+    return out
+
+
+def _kv_bound(budget: dict, weights_per_gpu: float) -> dict[str, Any]:
+    """Without the model's dimensions the activation peak is unknown, but weights larger than the
+    budget less the non-torch memory leave no KV cache whatever the activations take."""
+    left = budget["requested"] - budget["non_torch"] - weights_per_gpu
+    if left >= 0:
+        return {}
+    total = budget["requested"] / budget["gmu"]
+    need = weights_per_gpu + budget["non_torch"] + budget["activation_peak"]
+    out: dict[str, Any] = {"kv_cache_gib": round(left / GIB, 2)}
+    if need * (1 + SUGGEST_MARGIN) <= total:
+        out["gmu_needed"] = math.ceil(need * (1 + SUGGEST_MARGIN) / total * 100) / 100
     return out
 
 
@@ -148,8 +170,16 @@ def _budget(site: _Site, last_stage: bool, notes: _Notes | None = None) -> dict[
     add("cudagraph_gib", round(graphs / GIB, 2))
     add("vllm_version", rt.version or "newest")
     requested = total * gmu
-    return {"requested": requested, "activation_peak": activation, "non_torch": non_torch,
+    return {"requested": requested, "activation_peak": activation, "non_torch": non_torch, "gmu": gmu,
             "cudagraph": graphs, "usable": requested - activation - non_torch - graphs}
+
+
+def _safe_len(fit: int, block: int) -> int:
+    """A max_model_len to suggest: 10% below what the cache holds (the estimate's own error),
+    rounded down to a multiple of 1024 (of the block size for short contexts)."""
+    want = int(fit * (1 - SUGGEST_MARGIN))
+    step = 1024 if want >= 4096 else max(1, block)
+    return want // step * step
 
 
 def _kv_facts(site: _Site, weights_per_gpu: float, notes: _Notes) -> dict[str, Any]:
@@ -170,6 +200,13 @@ def _kv_facts(site: _Site, weights_per_gpu: float, notes: _Notes) -> dict[str, A
             best = (cap, layout, available)
     assert best is not None  # `kinds` always holds the last stage
     cap, layout, available = best
+    budget = _budget(site, True)
+    total = budget["requested"] / budget["gmu"]
+    one = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size
+    needed = (budget["requested"] - budget["usable"]) + weights_per_gpu + one * (1 + SUGGEST_MARGIN / 2)
+    if needed <= total:
+        cap["gmu_needed"] = math.ceil(needed / total * 100) / 100
+    cap["max_model_len_safe"] = _safe_len(cap["max_model_len_fit"], layout.block)
     if human_int(engine.get("kv_cache_memory_bytes")):
         notes.add("kv_cache_memory_bytes", human_int(engine["kv_cache_memory_bytes"]))
     kv_dtype = str(engine.get("kv_cache_dtype") or "auto")

@@ -43,17 +43,22 @@ class Runtime:
     tokens_from_concurrency: bool  # 0.24+: "KV cache size" = concurrency x max_model_len
 
 
-def runtime(vllm_version: str | None, env: dict | None = None) -> Runtime:
+def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None) -> Runtime:
     """Which sizing rules apply. An unknown release gets the newest behaviour; the site's
     environment can still select V0 (VLLM_USE_V1=0, before 0.11) or turn the CUDA-graph
-    estimate on or off (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, 0.18+)."""
+    estimate on or off (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, 0.18+). Below compute
+    capability 8.0, 0.8.0–0.10.1 fall back to V0 unless VLLM_USE_V1=1 insists
+    (EngineArgs._is_v1_supported_oracle)."""
     v = try_parse(vllm_version) if vllm_version else None
 
     def since(release: str) -> bool:
         return v is None or not v < Version(release)
 
     env = env or {}
-    v1 = since("0.8.0") and not (not since("0.11.0") and str(env.get("VLLM_USE_V1", "1")) == "0")
+    use_v1 = str(env.get("VLLM_USE_V1", "")).strip()
+    v1 = since("0.8.0") and not (not since("0.11.0") and use_v1 == "0")
+    if v1 and not since("0.10.2") and compute_capability is not None and compute_capability < 8.0 and use_v1 != "1":
+        v1 = False
     graphs = since("0.20.0")
     if since("0.18.0") and env.get("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS") in ("0", "1"):
         graphs = env["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"] == "1"

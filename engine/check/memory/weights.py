@@ -17,27 +17,41 @@ QUANT_WIDTH = {
     "fbgemm_fp8": "fp8", "modelopt": "fp8", "modelopt_mxfp8": "fp8", "deepseek_v4_fp8": "fp8",
     "experts_int8": "int8", "int8": "int8", "int8_per_channel_weight_only": "int8", "compressed-tensors": "int8",
     "awq": "4bit", "awq_marlin": "4bit", "auto_awq": "4bit", "gptq": "4bit", "gptq_marlin": "4bit", "auto_gptq": "4bit",
-    "bitsandbytes": "4bit", "gguf": "4bit", "int4": "4bit", "moe_wna16": "4bit", "marlin": "4bit", "auto_round": "4bit",
+    "bitsandbytes": "4bit", "int4": "4bit", "moe_wna16": "4bit", "marlin": "4bit", "auto_round": "4bit",
     "mxfp4": "mxfp4", "gpt_oss_mxfp4": "mxfp4", "nvfp4": "fp4", "modelopt_fp4": "fp4", "nvfp4_per_token": "fp4",
 }
 # methods that quantize the routed experts only (gpt-oss ships attention and embeddings in BF16)
 EXPERTS_ONLY = {"mxfp4", "gpt_oss_mxfp4", "experts_int8", "moe_wna16"}
 
 
-def weight_width(engine: dict, model: dict) -> str:
+# GGUF files hold anything from 2 to 8 bits per weight: the width is not in the name
+UNKNOWN_WIDTH = frozenset({"gguf"})
+
+
+def weight_width(engine: dict, model: dict) -> str | None:
+    """The width class of the weights, or None when it cannot be told (a GGUF file)."""
     q = engine.get("quantization") or model.get("quant_method")
     if q:
-        return QUANT_WIDTH.get(str(q), "4bit" if "4" in str(q) else "fp8" if "8" in str(q) else "bf16")
+        q = str(q).strip().lower()
+        if q in UNKNOWN_WIDTH:
+            return None
+        return QUANT_WIDTH.get(q, "4bit" if "4" in q else "fp8" if "8" in q else "bf16")
     dtype = str(engine.get("dtype") or "auto").lower()
     return "fp32" if dtype in ("float32", "fp32", "float") else "bf16"
+
+
+def _known_width(engine: dict, model: dict) -> str:
+    width = weight_width(engine, model)
+    if width is None:  # estimate() asks weight_width first and sizes nothing then
+        raise ValueError("the width of these weights cannot be told (a GGUF file)")
+    return width
 
 
 def weights_bytes(model: dict, engine: dict) -> float:
     """Checkpoint bytes: quantized layers at their width, embeddings/LM head (and what a
     method leaves alone) at 16 bits."""
     total = model["params_b"] * 1e9
-    width = weight_width(engine, model)
-    per = BYTES_PER_PARAM[width]
+    per = BYTES_PER_PARAM[_known_width(engine, model)]
     if per >= 2.0 or not model.get("hidden_size"):
         return total * per
     embed = embedding_params(model) if model.get("vocab_size") else 0
@@ -63,7 +77,7 @@ def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp
     per = weights / (tp * pp)
     kv = model.get("num_key_value_heads")
     if kv and tp > kv and not model.get("kv_lora_rank") and model.get("hidden_size"):
-        width = BYTES_PER_PARAM[weight_width(engine, model)]
+        width = BYTES_PER_PARAM[_known_width(engine, model)]
         kv_proj = 2 * model["hidden_size"] * head_dim(model) * model["num_hidden_layers"] / pp
         per += kv_proj * (kv_heads_per_gpu(model, tp) - kv / tp) * width
     return per

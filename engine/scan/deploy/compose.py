@@ -80,6 +80,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                             {"service": name, "env_style": "map" if isinstance(raw_env, dict) else "list"})
         if site is not None:
             site.gpu_request = _compose_gpus(svc)
+            site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", svc.get("shm_size")),
+                                               ("runtime", svc.get("runtime"))) if v is not None}
             out.append(site)
     return out
 

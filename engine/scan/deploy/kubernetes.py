@@ -78,5 +78,25 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             site = launch_site(ctx, rel, words, line, words[-1].line if words else line, "k8s-args", "yaml-list", env, image) if words else None
         if site is not None:
             site.gpu_request = resource_gpus(c.get("resources"))
+            site.container = dict(tool="kubernetes", **_shm(doc.data, path, c))
             out.append(site)
+    return out
+
+
+def _shm(data: dict, path: tuple, container: dict) -> dict:
+    """/dev/shm from a memory-backed emptyDir volume the container mounts there; the pod's
+    hostIPC shares the host's."""
+    pod = data
+    for p in path[:-2]:
+        pod = pod[p] if isinstance(pod, (dict, list)) else {}
+    out: dict = {"ipc": "host"} if isinstance(pod, dict) and pod.get("hostIPC") is True else {}
+    mount = next((m.get("name") for m in container.get("volumeMounts") or [] if isinstance(m, dict)
+                  and str(m.get("mountPath", "")).rstrip("/") == "/dev/shm"), None)
+    if mount is None:
+        return out
+    for v in (pod.get("volumes") or []) if isinstance(pod, dict) else []:
+        if isinstance(v, dict) and v.get("name") == mount and isinstance(v.get("emptyDir"), dict):
+            ed = v["emptyDir"]
+            if ed.get("medium") == "Memory":
+                out["shm_size"] = str(ed["sizeLimit"]) if ed.get("sizeLimit") else "unbounded"
     return out

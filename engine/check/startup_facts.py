@@ -1,0 +1,187 @@
+"""The `startup` facts the launch checks of the model, the GPU and memory (knowledge/checks/L.yaml,
+L1–L29) read: what vLLM will resolve at start-up from the settings, the checkpoint and the GPU —
+the tensor-parallel size that splits the heads, the dtype `--dtype auto` becomes, the quantization
+method and the compute capability it needs, the context length the release derives, whether
+chunked prefill is on, the attention backend a site forces. Each value is present only when the
+facts it rests on are known, so a check that needs it is `unknown` rather than guessed. The
+tables (minimum capabilities, accepted quantization pairs, float16-unsafe models, backend needs)
+are knowledge/vllm/startup.yaml."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.check.memory.runtime import human_int, runtime
+from vllm_kb.engine.check.startup_quant import quant_facts
+from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.knowledge import Knowledge
+from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
+
+_TP_LIMIT = 64
+
+
+def _int(v) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def since(version: str | None, release: str) -> bool:
+    v = try_parse(version) if version else None
+    return v is None or not v < Version(release)
+
+
+def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dict[str, Any]:
+    table = kb.doc("vllm", "startup.yaml").data
+    model, engine, env = facts.get("model") or {}, facts.get("engine") or {}, facts.get("env") or {}
+    gpu = facts.get("gpu") or {}
+    out: dict[str, Any] = {"v1": (facts.get("vllm") or {}).get("engine", "v1" if runtime(version, env).v1 else "v0") == "v1"}
+    out.update(_parallel(model, engine, gpu))
+    out.update(_dtype(model, engine, gpu, version, table))
+    out.update(quant_facts(facts, table, cat, version))
+    out.update(_lengths(model, engine, env, facts, version, out["v1"]))
+    out.update(_backend(facts, table, cat, version))
+    return out
+
+
+# --- tensor parallelism -------------------------------------------------------------------
+
+def divides_heads(model: dict, tp: int) -> dict[str, bool]:
+    """Each of vLLM's rules for splitting heads over `tp` ranks, where the heads are known:
+    query heads evenly (ModelConfig.verify_with_parallel_config), KV heads evenly or replicated a
+    whole number of times (QKVParallelLinear → divide()), the vision tower's heads evenly."""
+    out = {}
+    heads = _int(model.get("num_attention_heads"))
+    if heads:
+        out["heads"] = heads % tp == 0
+    kv = _int(model.get("num_key_value_heads"))
+    if kv and not model.get("kv_lora_rank"):
+        out["kv"] = (tp % kv == 0) if tp >= kv else (kv % tp == 0)
+    vision = _int(model.get("vision_num_heads"))
+    if vision and model.get("multimodal", True):
+        out["vision"] = vision % tp == 0
+    return out
+
+
+def _parallel(model: dict, engine: dict, gpu: dict) -> dict[str, Any]:
+    tp = _int(engine.get("tensor_parallel_size")) or 1
+    out: dict[str, Any] = {"tp": tp}
+    rules = divides_heads(model, tp)
+    if not rules:
+        return out
+    out.update({f"tp_{k}_ok": v for k, v in rules.items()})
+    if all(rules.values()):
+        return out
+    # the largest TP below the asked one that satisfies every rule vLLM applies (and the GPUs)
+    cap = min(tp, _int(gpu.get("count")) or tp, _TP_LIMIT)
+    out["tp_fit"] = next(t for t in range(cap, 0, -1) if all(divides_heads(model, t).values()))
+    return out
+
+
+# --- dtype --------------------------------------------------------------------------------
+
+_EXPLICIT = {"half": "float16", "float16": "float16", "bfloat16": "bfloat16", "float": "float32", "float32": "float32"}
+
+
+def float16_unsupported(table: dict, version: str) -> list[str]:
+    for row in table["dtype"]["float16_unsupported"]:
+        if SpecifierSet(row["vllm"]).contains(version):
+            return list(row["model_types"])
+    return []
+
+
+def _dtype(model: dict, engine: dict, gpu: dict, version: str, table: dict) -> dict[str, Any]:
+    """The dtype vLLM runs the model in (ModelConfig._get_and_verify_dtype): an explicit --dtype
+    as given; `auto` keeps the checkpoint's torch_dtype (float32 → float16) up to 0.8.x, and from
+    0.9.0 falls back to what the GPU supports (bfloat16 needs capability 8.0; 0.9.1+ never picks
+    float16 for the models it calls numerically unstable in it)."""
+    out: dict[str, Any] = {}
+    unsafe = model.get("model_type") in float16_unsupported(table, version)
+    if model.get("model_type"):
+        out["float16_unsafe"] = unsafe
+    asked = str(engine.get("dtype") or "auto").strip().lower().removeprefix("torch.")
+    if asked in _EXPLICIT:
+        return {**out, "dtype": _EXPLICIT[asked], "dtype_explicit": True}
+    if asked != "auto":
+        return out
+    ckpt = model.get("torch_dtype")
+    if not ckpt:
+        return out
+    out["dtype_explicit"] = False
+    if not since(version, "0.9.0"):
+        out["dtype"] = "float16" if ckpt == "float32" else ckpt
+        return out
+    cc = gpu.get("compute_capability")
+    if cc is None:
+        return out
+    supported = ["bfloat16", "float16", "float32"] if cc >= 8.0 else ["float16", "float32"]
+    if since(version, "0.9.1") and unsafe:
+        supported.remove("float16")
+    out["dtype"] = supported[0] if ckpt == "float32" or ckpt not in supported else ckpt
+    return out
+
+
+# --- lengths and the scheduler ------------------------------------------------------------
+
+def _lengths(model: dict, engine: dict, env: dict, facts: dict, version: str, v1: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    limit = _int(model.get("max_context"))
+    if limit:
+        out["max_len_limit"] = limit
+        out["max_len_key"] = model.get("max_len_key") or "max_position_embeddings"
+    given = human_int(engine.get("max_model_len"))
+    if given and given > 0:
+        out["max_len"] = given
+    elif limit:
+        out["max_len"] = limit
+    out["long_len_allowed"] = (since(version, "0.5.4")
+                               and str(env.get("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "")).strip().lower() in ("1", "true"))
+    mnbt = human_int(engine.get("max_num_batched_tokens"))
+    if mnbt:
+        out["max_num_batched_tokens"] = mnbt
+    chunked = _chunked_prefill(engine, version, v1, out.get("max_len"), bool((facts.get("site") or {}).get("pooling")))
+    if chunked is not None:
+        out["chunked_prefill"] = chunked
+    return out
+
+
+def _chunked_prefill(engine: dict, version: str, v1: bool, max_len: int | None, pooling: bool) -> bool | None:
+    """Whether vLLM runs with chunked prefill: V1 always for generative models up to 0.11.0 (it
+    overrides the flag), as set from 0.11.1; V0 as set, else on by itself above a 32K context
+    (0.5.3+, when nothing in the way) — that case is left undecided."""
+    asked = engine.get("enable_chunked_prefill")
+    asked = asked if isinstance(asked, bool) else None
+    if v1 and not pooling and not since(version, "0.11.1"):
+        return True
+    if v1:
+        return asked if asked is not None else not pooling
+    if asked is not None:
+        return asked
+    if max_len is None:
+        return None
+    if max_len > 32768 and since(version, "0.5.3"):
+        return None
+    return False
+
+
+# --- attention backend --------------------------------------------------------------------
+
+def _backend(facts: dict, table: dict, cat: Catalog, version: str) -> dict[str, Any]:
+    """The attention backend a site forces: `--attention-backend` (0.13+), else the
+    VLLM_ATTENTION_BACKEND variable in the releases that read it (0.4.2–0.14.x)."""
+    engine, env, gpu = facts.get("engine") or {}, facts.get("env") or {}, facts.get("gpu") or {}
+    name = engine.get("attention_backend") if since(version, "0.13.0") else None
+    if not name and since(version, "0.4.2") and not since(version, "0.15.0"):
+        name = env.get("VLLM_ATTENTION_BACKEND")
+    if not isinstance(name, str) or not name.strip():
+        return {}
+    name = name.strip()
+    out: dict[str, Any] = {"backend": name}
+    e = cat.enum("attention_backends")
+    if e is not None and e.exists(version):
+        out["backend_known"] = name in (e.field("values", version) or [])
+    need = table["attention"]["backends"].get(name)
+    cc = gpu.get("compute_capability")
+    if need is not None and cc is not None:
+        ok = cc >= need["min"] if "min" in need else True
+        if "majors" in need:
+            ok = ok and int(cc) in need["majors"]
+        out["backend_gpu_ok"] = ok
+    return out

@@ -1,0 +1,100 @@
+"""The quantization part of the `startup` facts: which method vLLM will run (the `quantization`
+argument as vLLM lower-cases it, else the checkpoint's quant_method), whether the release knows
+it, whether the argument and the checkpoint disagree in a way vLLM refuses, the compute capability
+the method (or a compressed-tensors checkpoint's scheme) needs in that release, and the first
+release whose need the GPU meets."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.models import normalise_quant
+from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
+
+# Checkpoint methods a name marker names without doubt (FP8, INT4, W8A8 names hide several formats).
+CERTAIN_FROM_NAME = frozenset({"awq", "gptq", "gguf", "marlin"})
+# CLI syntaxes whose values go through vLLM's argparse (choices were case-sensitive up to 0.12).
+_ARGV = frozenset({"cli", "yaml-config", "compose", "k8s-args", "helm-values", "dockerfile"})
+
+
+def ranged(rows: list[dict], version: str) -> int | None:
+    for r in rows:
+        if SpecifierSet(r["vllm"]).contains(version):
+            return int(r["value"])
+    return None
+
+
+def min_capability(table: dict, method: str | None, scheme: str | None, version: str) -> int | None:
+    q = table["quantization"]
+    if method == "compressed-tensors" and scheme in q["scheme_min_capability"]:
+        return ranged(q["scheme_min_capability"][scheme], version)
+    rows = q["min_capability"].get(method)
+    return ranged(rows, version) if rows else None
+
+
+def known_methods(cat: Catalog, version: str) -> list[str] | None:
+    got = cat.allowed_values(("quantization",), version)
+    return [str(v) for v in got[0]] if got and got[0] else None
+
+
+def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[str, Any]:
+    model, engine, args = facts.get("model") or {}, facts.get("engine") or {}, facts.get("args") or {}
+    gpu = facts.get("gpu") or {}
+    flag = engine.get("quantization")
+    flag = str(flag).strip() if isinstance(flag, str) and flag.strip() else None
+    ckpt = normalise_quant(model["quant_method"]) if model.get("quantized") and model.get("quant_method") else None
+    source = model.get("quant_source")
+    if not flag and not ckpt:
+        return {"quant_method": "none"} if model.get("quant_source") == "config" or model.get("family") else {}
+    method = normalise_quant(flag) if flag else ckpt
+    out: dict[str, Any] = {"quant_method": method, "quant_from": "argument" if flag else (source or "name")}
+    known = known_methods(cat, version)
+    if known is not None:
+        out["quant_known"] = method in known
+    if flag and flag != flag.lower() and _argv(facts) and not _since(version, "0.13.0"):
+        out["quant_upper_cli"] = True
+        out["quant_lower"] = flag.lower()
+    sure = source in ("config", "catalog") or (source == "name" and ckpt in CERTAIN_FROM_NAME)
+    accepted = table["quantization"]["accepted"].get(ckpt or "")
+    if flag and ckpt and sure and accepted is not None:
+        out["quant_checkpoint"] = ckpt
+        out["quant_mismatch"] = method != ckpt and method not in accepted
+    if flag and not model.get("quantized") and source == "config":
+        out["quant_needs_file"] = method not in table["quantization"]["online"]
+    need = min_capability(table, method, model.get("quant_scheme") if method == ckpt else None, version)
+    cc = gpu.get("compute_capability")
+    if need is not None:
+        out["quant_min_capability"] = need
+        if cc is not None:
+            out["quant_gpu_ok"] = round(cc * 10) >= need
+            if not out["quant_gpu_ok"]:
+                later = _first_release_ok(table, cat, method, model.get("quant_scheme"), round(cc * 10), version)
+                if later:
+                    out["quant_ok_from"] = later
+    for row in table["quantization"]["deprecated"]:
+        if SpecifierSet(row["vllm"]).contains(version):
+            out["quant_deprecated"] = method in row["methods"] and not engine.get("allow_deprecated_quantization")
+    return out
+
+
+def _argv(facts: dict) -> bool:
+    site = facts.get("site") or {}
+    return site.get("syntax") in _ARGV
+
+
+def _since(version: str, release: str) -> bool:
+    v = try_parse(version)
+    return v is None or not v < Version(release)
+
+
+def _first_release_ok(table: dict, cat: Catalog, method: str | None, scheme: str | None, cc: int, version: str) -> str | None:
+    """The first catalogued release after `version` that knows `method` and whose minimum the GPU meets."""
+    here = try_parse(version)
+    for v in cat.versions:
+        if here is not None and not v > here:
+            continue
+        need = min_capability(table, method, scheme, str(v))
+        known = known_methods(cat, str(v))
+        if need is not None and need <= cc and (known is None or method in known):
+            return str(v)
+    return None

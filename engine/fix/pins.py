@@ -1,0 +1,148 @@
+"""Changes to a package's pinned version (a fix op `pin`: vLLM, or the RL framework that drives
+it), written where the project pins it — the requirement line, the pyproject entry, the image tag
+— or, without a pin, as the line to add."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.fix.changes import PRIORITY_ORDER, Change, Fixable
+from vllm_kb.engine.fix.edits import TextEdit
+from vllm_kb.engine.kb.textpos import LineIndex
+from vllm_kb.engine.scan.pins import Pin
+from vllm_kb.engine.scan.site import Site
+
+_TAG = re.compile(r"(:v?)(\d+(?:\.\d+)+)")
+
+
+def _exact(spec: str) -> str | None:
+    m = re.fullmatch(r"\s*===?\s*([0-9][0-9A-Za-z.+]*)\s*", spec or "")
+    return m.group(1) if m else None
+
+
+def _rewrite(pin, spec: str) -> str:
+    """The pin as written, with its version specifier replaced."""
+    if pin.kind == "image":
+        v = _exact(spec) or re.sub(r"^[^0-9]*", "", spec)
+        return _TAG.sub(lambda m: m.group(1) + v, pin.text, count=1)
+    if pin.spec and pin.spec in pin.text:
+        return pin.text.replace(pin.spec, spec, 1)
+    return f"{pin.text}{spec}"
+
+
+def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
+    """One change per package asked for (the highest priority wins), at the pin the site's
+    folder uses: the version choice's own pin for vLLM, else the nearest pin of that package."""
+    out: dict[str, Change] = {}
+    for item in sorted(items, key=lambda x: PRIORITY_ORDER.get(x.priority, 3)):
+        for op, value in item.ops:
+            if op.kind != "pin" or not value:
+                continue
+            if op.target in out:
+                if item.id not in out[op.target].checks and out[op.target].value == value:
+                    out[op.target].checks.append(item.id)
+                continue
+            pin = choice.pin if op.target == "vllm" and choice is not None and choice.pin is not None else _nearest(site, pins, op.target)
+            if pin is not None and getattr(pin, "package", "vllm") not in (op.target, None) and pin.kind != "image":
+                pin = None
+            if pin is None:
+                ch = Change("pin", op.target, value, site.file, "pin", None, None, f"{op.target}{value}")
+            else:
+                # an image pin's line is the launch's; its text is found where the image is written
+                ch = Change("pin", op.target, value, pin.file, "pin", None if pin.kind == "image" else pin.line, pin.text,
+                            _rewrite(pin, value))
+            ch.checks.append(item.id)
+            ch.priority, ch.safe = item.priority, False
+            out[op.target] = ch
+    return list(out.values())
+
+
+def _nearest(site, pins: list, package: str):
+    folder = site.file.rsplit("/", 1)[0] if "/" in site.file else ""
+    mine = [p for p in pins if getattr(p, "package", None) == package]
+    same = [p for p in mine if p.folder == (folder or ".") or p.folder == folder]
+    return (same or mine or [None])[0]
+
+
+def pin_edit(ch: Change, text: str) -> TextEdit | None:
+    """Replace the pin's text on its line."""
+    if not ch.before or not ch.after:
+        return None
+    if ch.line is None:  # written once in the file, or not edited
+        at = text.find(ch.before)
+        if at < 0 or text.find(ch.before, at + 1) >= 0:
+            return None
+        return TextEdit(at, at + len(ch.before), ch.after)
+    lines = LineIndex(text)
+    start = lines.line_start(ch.line)
+    end = lines.line_start(ch.line + 1) if ch.line < len(lines.starts) else len(text)
+    at = text.find(ch.before, start, end)
+    if at < 0:
+        return None
+    return TextEdit(at, at + len(ch.before), ch.after)
+
+# --- `vllm-kb upgrade --bump-pins`: every place the project states its vLLM release, at once ---
+# (a site's pin change above covers the one pin its version came from; an upgrade moves all of
+# them: each requirement line's specifier, each vLLM image tag, each build's pip install).
+
+_IMAGE_TAG = re.compile(r"(vllm/vllm-openai(?:-[a-z0-9]+)?:)(v?)(\d+(?:\.\d+)+(?:\.post\d+)?)([A-Za-z0-9_.-]*)")
+_INSTALL = re.compile(r"(vllm(?:\[[^\]]*\])?\s*==\s*)(\d+(?:\.\d+)+(?:\.post\d+)?)")
+
+
+def _line_span(text: str, line: int) -> tuple[int, int] | None:
+    starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+    if not 1 <= line <= len(starts):
+        return None
+    start = starts[line - 1]
+    end = text.find("\n", start)
+    return start, len(text) if end < 0 else end
+
+
+def bump_pin_edits(pins: list[Pin], target: str, read) -> dict[str, list[TextEdit]]:
+    """`vllm==0.9.2` → `vllm==T`, a range → `==T`, each on its own line."""
+    out: dict[str, list[TextEdit]] = {}
+    for p in pins:
+        if p.package != "vllm" or p.kind == "lock" or p.extras:
+            continue
+        text = read(p.file)
+        span = _line_span(text, p.line) if text is not None else None
+        if span is None or not p.spec:
+            continue
+        line = text[span[0]:span[1]]
+        at = line.find(p.text)
+        if at < 0:
+            continue
+        inner = p.text.rfind(p.spec) if p.spec in p.text else -1
+        if inner < 0 or p.spec.strip() == f"=={target}":
+            continue
+        start = span[0] + at + inner
+        out.setdefault(p.file, []).append(TextEdit(start, start + len(p.spec), f"=={target}"))
+    return out
+
+
+def bump_image_edits(sites: list[Site], target: str, read) -> dict[str, list[TextEdit]]:
+    """Image tags and `pip install vllm==X` in the files of the sites that run them."""
+    out: dict[str, list[TextEdit]] = {}
+    files = {s.file for s in sites if s.image} | {s.installed[1].rpartition(":")[0] for s in sites if s.installed}
+    for f in sorted(files):
+        text = read(f)
+        if text is None:
+            continue
+        edits = []
+        for m in _IMAGE_TAG.finditer(text):
+            if m.group(3) != target:
+                edits.append(TextEdit(m.start(3), m.end(3), target))
+        if not edits:  # Helm values: `repository: vllm/vllm-openai` and `tag: v0.10.2` apart
+            for s in sites:
+                tag = _IMAGE_TAG.match(s.image or "") if s.file == f else None
+                if tag and tag.group(3) != target and "vllm/vllm-openai" in text:
+                    for t in re.finditer(rf"^\s*tag:\s*[\"']?v?({re.escape(tag.group(3))})\b", text, re.M):
+                        edits.append(TextEdit(t.start(1), t.end(1), target))
+        for s in sites:
+            if s.installed and s.installed[1].rpartition(":")[0] == f:
+                span = _line_span(text, int(s.installed[1].rpartition(":")[2]))
+                inst = _INSTALL.search(text[span[0]:span[1]]) if span else None
+                if span and inst and inst.group(2) != target:
+                    edits.append(TextEdit(span[0] + inst.start(2), span[0] + inst.end(2), target))
+        if edits:
+            out[f] = sorted(set(edits), key=lambda e: e.start)
+    return out

@@ -1,0 +1,94 @@
+"""Which framework release works with which vLLM (knowledge/frameworks/compat.yaml), and what
+each framework release has (knowledge/frameworks/catalog.json): the statements that apply to a
+pair, and the framework releases that would work with a vLLM version."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from vllm_kb.engine.kb import resources, yamlio
+from vllm_kb.engine.kb.versions import SpecifierSet, parse, try_parse
+
+
+@dataclass(frozen=True)
+class Row:
+    framework: str
+    releases: str
+    vllm: str
+    kind: str  # declared | runtime_check | known_break
+    raw: dict
+
+    @property
+    def effect(self) -> str:
+        return self.raw.get("effect") or ("error" if self.kind != "declared" else "warning")
+
+    @property
+    def scope(self) -> str:
+        return self.raw.get("scope") or "install"
+
+    def covers(self, fw_version: str) -> bool:
+        return SpecifierSet(self.releases).contains(fw_version)
+
+    def allows(self, vllm_version: str) -> bool:
+        return not self.vllm or SpecifierSet(self.vllm).contains(vllm_version)
+
+
+@lru_cache(maxsize=1)
+def rows() -> tuple[Row, ...]:
+    data = yamlio.load_cached(resources.read_text("knowledge", "frameworks", "compat.yaml")).data or {}
+    return tuple(Row(r["framework"], r["releases"], r.get("vllm") or "", r["kind"], r) for r in data.get("rows", []))
+
+
+@lru_cache(maxsize=1)
+def framework_catalog() -> dict:
+    return json.loads(resources.read_text("knowledge", "frameworks", "catalog.json"))
+
+
+def releases(fid: str) -> list[str]:
+    """The framework's final releases the catalog has read, oldest first."""
+    return list((framework_catalog()["frameworks"].get(fid) or {}).get("releases") or [])
+
+
+def problems(fid: str, fw_version: str, vllm_version: str, scope: str = "install") -> list[Row]:
+    """What says this framework release and this vLLM do not go together: the declared range
+    (only when the release declares one) and install-scope runtime gates it misses, and known
+    breaks it falls in. Runtime gates of one kind are alternatives: one that allows is enough."""
+    if try_parse(fw_version) is None or try_parse(vllm_version) is None:
+        return []
+    here = [r for r in rows() if r.framework == fid and r.covers(fw_version)]
+    out = []
+    declared = [r for r in here if r.kind == "declared"]
+    if declared and not any(r.allows(vllm_version) for r in declared):
+        out += declared
+    gates = [r for r in here if r.kind == "runtime_check" and r.scope == scope]
+    by_error: dict[str, list[Row]] = {}
+    for r in gates:
+        by_error.setdefault(str(r.raw.get("where", "")).split(":")[0] + r.effect, []).append(r)
+    for group in by_error.values():
+        if not any(r.allows(vllm_version) for r in group):
+            out.append(group[0])
+    out += [r for r in here if r.kind == "known_break" and r.scope == scope and r.allows(vllm_version)]
+    return out
+
+
+def supporting(fid: str, vllm_version: str, at_least: str | None = None) -> list[str]:
+    """Framework releases (at or above `at_least`) that declare or check for a range holding
+    this vLLM and have no error-level problem with it."""
+    floor = try_parse(at_least) if at_least else None
+    out = []
+    for v in releases(fid):
+        if floor is not None and parse(v) < floor:
+            continue
+        stated = [r for r in rows() if r.framework == fid and r.covers(v) and r.kind in ("declared", "runtime_check") and r.scope == "install"]
+        if not any(r.allows(vllm_version) for r in stated):
+            continue
+        if not any(r.effect == "error" or r.kind == "declared" for r in problems(fid, v, vllm_version)):
+            out.append(v)
+    return out
+
+
+def key_history(fid: str, key: str) -> dict[str, Any] | None:
+    """A framework key's spans and default history in the framework catalog."""
+    return ((framework_catalog()["frameworks"].get(fid) or {}).get("keys") or {}).get(key)

@@ -1,0 +1,201 @@
+"""What a checkpoint's config.json (and tokenizer_config.json) says, read the way vLLM reads it:
+the architecture dimensions the memory estimate needs, the dtype, the architecture class, the
+quantization method and scheme, and the context length each vLLM release derives."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.versions import Version, try_parse
+
+# Architecture dimensions, named as in config.json (sliding_window_size/_pattern and
+# first_k_dense_replace are normalised names, see knowledge/models.yaml). They become model
+# facts under the same names, plus the derived num_sliding_layers.
+ARCH_KEYS = (
+    "num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads", "head_dim",
+    "vocab_size", "intermediate_size", "moe_intermediate_size", "num_experts", "num_experts_per_tok",
+    "n_shared_experts", "first_k_dense_replace", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
+    "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "sliding_window_size",
+    "sliding_window_pattern", "tie_word_embeddings", "max_position_embeddings",
+)
+_DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16",
+           "float32": "float32", "fp32": "float32", "float": "float32"}
+
+
+def normalise_quant(method: str) -> str:
+    """A quantization method as vLLM compares it: lower case, compressed_tensors spelt with a dash."""
+    m = str(method).strip().lower()
+    return "compressed-tensors" if m == "compressed_tensors" else m
+
+
+def _text_config(config: dict) -> dict:
+    """A multimodal checkpoint's language model config (text_config), else the config itself."""
+    inner = config.get("text_config")
+    return inner if isinstance(inner, dict) else config
+
+
+def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
+    """dtype, architecture, quantization and tokenizer limit, as vLLM reads them."""
+    inner = config.get("text_config")
+    text: dict = inner if isinstance(inner, dict) else {}
+    dtype = config.get("torch_dtype") or config.get("dtype") or text.get("torch_dtype") or text.get("dtype")
+    if isinstance(dtype, str) and _DTYPES.get(dtype.lower().removeprefix("torch.")):
+        facts["torch_dtype"] = _DTYPES[dtype.lower().removeprefix("torch.")]
+    archs = config.get("architectures")
+    if isinstance(archs, list) and archs and isinstance(archs[0], str):
+        facts["architecture"] = archs[0]
+    if isinstance(config.get("model_type"), str):
+        facts["model_type"] = config["model_type"]
+    quant = config.get("quantization_config")
+    if isinstance(quant, dict) and isinstance(quant.get("quant_method"), str) and quant["quant_method"]:
+        facts["quantized"] = True
+        facts["quant_method"] = normalise_quant(quant["quant_method"])
+        facts["quant_source"] = "config"
+        scheme = _scheme(quant)
+        if scheme:
+            facts["quant_scheme"] = scheme
+    elif quant is None:
+        facts["quantized"] = False
+        facts["quant_source"] = "config"
+    tok = (tokenizer or {}).get("model_max_length")
+    if isinstance(tok, (int, float)) and not isinstance(tok, bool) and 0 < tok < 1 << 40:
+        facts["tokenizer_max_len"] = int(tok)
+
+
+def _scheme(quant: dict) -> str | None:
+    """A compressed-tensors checkpoint's weight scheme: fp8, wna16 (4/8-bit integer weights,
+    16-bit activations) or w8a8_int8."""
+    if normalise_quant(quant.get("quant_method", "")) != "compressed-tensors":
+        return None
+    groups = quant.get("config_groups")
+    if not isinstance(groups, dict) or not groups:
+        return None
+    kinds = set()
+    for g in groups.values():
+        w = (g or {}).get("weights") or {}
+        a = (g or {}).get("input_activations")
+        if w.get("type") == "float" and w.get("num_bits") == 8:
+            kinds.add("fp8")
+        elif w.get("type") == "int" and not a:
+            kinds.add("wna16")
+        elif w.get("type") == "int" and w.get("num_bits") == 8 and isinstance(a, dict) and a.get("type") == "int":
+            kinds.add("w8a8_int8")
+        else:
+            return None
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+# --- config.json ------------------------------------------------------------------------
+
+_CONFIG_NAMES = {
+    # config.json spelling → catalog name; the first one present wins
+    "num_experts": ("num_experts", "n_routed_experts", "num_local_experts"),
+    "num_experts_per_tok": ("num_experts_per_tok", "experts_per_token", "moe_topk"),
+    "num_hidden_layers": ("num_hidden_layers", "n_layer", "num_layers"),
+    "num_attention_heads": ("num_attention_heads", "n_head"),
+    "hidden_size": ("hidden_size", "n_embd", "d_model"),
+}
+
+
+def arch_from_config(config: dict) -> dict[str, Any]:
+    """The catalog's arch dims from a Hugging Face config.json (its text_config for
+    multimodal checkpoints). Empty when it does not describe a decoder."""
+    cfg = _text_config(config)
+    out: dict[str, Any] = {}
+    for k in ARCH_KEYS:
+        names = _CONFIG_NAMES.get(k, (k,))
+        v = next((cfg[n] for n in names if _dim(cfg.get(n)) is not None), None)
+        if v is not None:
+            out[k] = v
+    if not out.get("num_hidden_layers") or not out.get("hidden_size"):
+        return {}
+    _config_moe(cfg, out)
+    _config_sliding(cfg, out)
+    if "tie_word_embeddings" not in out and isinstance(config.get("tie_word_embeddings"), bool):
+        out["tie_word_embeddings"] = config["tie_word_embeddings"]
+    return out
+
+
+def _dim(v):
+    """A config.json dimension as the sizing can use it: a flag, or a whole number from 0 to 2**40
+    (a project's file may say anything: "abc", -1, 1e30, a list)."""
+    if isinstance(v, bool) or (isinstance(v, int) and 0 <= v <= 1 << 40):
+        return v
+    return None
+
+
+def _config_moe(cfg: dict, out: dict) -> None:
+    # Mixtral and gpt-oss give the expert width as intermediate_size
+    if out.get("num_experts") and not out.get("moe_intermediate_size") and _dim(cfg.get("intermediate_size")):
+        out["moe_intermediate_size"] = cfg["intermediate_size"]
+    # Qwen2-MoE style: one shared expert of its own width
+    if _dim(cfg.get("shared_expert_intermediate_size")) and not out.get("n_shared_experts") and out.get("moe_intermediate_size"):
+        out["n_shared_experts"] = max(1, round(cfg["shared_expert_intermediate_size"] / out["moe_intermediate_size"]))
+
+
+def _config_sliding(cfg: dict, out: dict) -> None:
+    window = cfg.get("sliding_window")
+    types = cfg.get("layer_types")
+    if isinstance(types, list) and types:
+        local = sum(1 for t in types if t == "sliding_attention")
+        if local and _dim(window):
+            out["sliding_window_size"] = window
+            out["num_sliding_layers"] = local
+        return
+    # Qwen2-style configs carry a window they do not use
+    if not _dim(window) or cfg.get("use_sliding_window") is False:
+        return
+    out["sliding_window_size"] = window
+    pattern = cfg.get("sliding_window_pattern")
+    if isinstance(pattern, int) and pattern > 1:
+        out["sliding_window_pattern"] = pattern
+    elif str(cfg.get("model_type", "")).startswith("gemma2"):
+        out["sliding_window_pattern"] = 2
+
+
+# config.json keys vLLM takes the smallest of (ModelConfig._get_and_verify_max_len;
+# max_target_positions from 0.7.0)
+_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
+             "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len")
+
+
+def derived_max_len(config: dict, tokenizer: dict | None = None, version: str | None = None) -> tuple[int | None, str | None]:
+    """max_model_len as the vLLM release derives it, and the config key it names: the smallest
+    length key (a config `model_max_length` wins from 0.8.3), capped by the tokenizer's
+    model_max_length (0.10.0+), stretched by the rope_scaling factor unless the scaling type is
+    su/longrope/llama3 — YaRN from `original_max_position_embeddings` up to 0.29, not at all from
+    0.30 (vllm/config/model.py; 0.34.0 transformers_utils/model_arch_config_convertor.py:392).
+    (None, None) when the config names no length (vLLM would assume 2048)."""
+    cfg = _text_config(config)
+    v = try_parse(version) if version else None
+
+    def since(release: str) -> bool:
+        return v is None or not v < Version(release)
+
+    found = [(k, cfg[k]) for k in _LEN_KEYS if _number(cfg.get(k)) and (k != "max_target_positions" or since("0.7.0"))]
+    if not found:
+        return None, None
+    key, base = min(found, key=lambda kv: kv[1])
+    if since("0.8.3") and _number(cfg.get("model_max_length")):
+        key, base = "model_max_length", cfg["model_max_length"]
+    tok = _number((tokenizer or {}).get("model_max_length"))
+    if tok and since("0.10.0"):
+        base = min(base, tok)
+    rs = cfg.get("rope_scaling") if isinstance(cfg.get("rope_scaling"), dict) else cfg.get("rope_parameters")
+    model_type = str(cfg.get("model_type") or config.get("model_type") or "")
+    if isinstance(rs, dict) and not ("gemma3" in model_type and since("0.8.0")):
+        kind = rs.get("rope_type") or rs.get("type")
+        factor = _number(rs.get("factor")) or 1.0
+        yarn = kind in ("yarn", "deepseek_yarn", "deepseek_llama_scaling")
+        if kind in ("su", "longrope", "llama3") or (yarn and since("0.30.0")):
+            pass
+        elif kind == "yarn" and _number(rs.get("original_max_position_embeddings")):
+            base = rs["original_max_position_embeddings"] * factor
+        else:
+            base = base * factor
+    return int(base), key
+
+
+def _number(v) -> float | None:
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v < 1 << 40 else None
+
+

@@ -1,0 +1,43 @@
+"""Code in the project that calls an OpenAI-compatible server with tools: `…chat.completions
+.create(…, tools=…)` or `tool_choice="auto"`, read with `ast`. vLLM answers an "auto" tool
+choice (what `tools` without a tool_choice means) with HTTP 400 unless the server was started
+with --enable-auto-tool-choice and a --tool-call-parser."""
+from __future__ import annotations
+
+import ast
+
+from vllm_kb.engine.scan.context import ScanContext, parse_python
+
+_CALLS = frozenset({"create", "acreate", "stream", "parse"})
+
+
+def _auto_tools(call: ast.Call) -> bool:
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    choice = kw.get("tool_choice")
+    if isinstance(choice, ast.Constant):
+        return choice.value == "auto"
+    if choice is not None:
+        return True  # a variable: "auto" by default in every client that passes one through
+    tools = kw.get("tools")
+    return tools is not None and not (isinstance(tools, ast.Constant) and tools.value is None)
+
+
+def tool_clients(ctx: ScanContext, files: list[str]) -> list[str]:
+    """file:line of each chat-completions call that asks for automatic tool choice."""
+    out = []
+    for rel in files:
+        if not rel.endswith(".py"):
+            continue
+        text = ctx.read(rel) or ""
+        if "tools" not in text and "tool_choice" not in text:
+            continue
+        try:
+            tree = parse_python(text, rel)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CALLS:
+                chain = ast.unparse(node.func.value) if hasattr(ast, "unparse") else ""
+                if "completions" in chain and _auto_tools(node):
+                    out.append(f"{rel}:{node.lineno}")
+    return out

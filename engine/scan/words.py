@@ -1,0 +1,26 @@
+"""The words a file must contain before a scanner parses it: cheap substring tests that every
+launch site and vLLM configuration passes. They sit apart (no imports) so that an agent hook can
+drop a file that cannot configure vLLM without loading the engine."""
+from __future__ import annotations
+
+# Words a script must contain to be worth lexing; a script that launches a training script
+# through a launcher may name vLLM only in the recipe it passes (accelerate launch x.py --config r.yaml).
+FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
+                   "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config")
+# Only YAML that could configure vLLM is parsed.
+YAML_WORDS = ("vllm", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec")
+
+
+def framework_words(text: str) -> bool:
+    return any(w in text for w in FRAMEWORK_WORDS)
+
+
+def yaml_candidate(text: str) -> bool:
+    return any(w in text for w in YAML_WORDS)
+
+
+def may_configure_vllm(text: str) -> bool:
+    """False only for a text no scanner and no detect trigger can find anything in (every
+    trigger needs a site, a pin, a key or a VLLM_ variable, each of which names vLLM or a
+    framework that drives it)."""
+    return "vllm" in text.lower() or framework_words(text) or yaml_candidate(text)

@@ -1,0 +1,1 @@
+python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen-7B-Chat --trust-remote-code --port 8000

@@ -1,0 +1,5 @@
+VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 CUDA_VISIBLE_DEVICES=0 llamafactory-cli api \
+    --model_name_or_path saves/Qwen-14B/merged \
+    --adapter_name_or_path saves/Qwen-14B/lora/sft \
+    --template qwen --finetuning_type lora --infer_backend vllm --vllm_enforce_eager \
+    --trust_remote_code True

@@ -1,0 +1,1 @@
+python -m vllm.entrypoints.openai.api_server --model neuralmagic/Nous-Hermes-2-Yi-34B-marlin --quantization gptq

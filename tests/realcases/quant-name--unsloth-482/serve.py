@@ -1,0 +1,3 @@
+from vllm import LLM
+
+llm = LLM(model="lora_model")
