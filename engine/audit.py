@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Callable
 
 from vllm_kb.engine.check import catalog_findings, colocation
+from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.evaluate import evaluate_all
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
 from vllm_kb.engine.fix.pins import pin_changes
 from vllm_kb.engine.fix.text_edits import diffs
 from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb import hardware as hw
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
@@ -45,9 +47,12 @@ def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None 
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
     clients = tool_clients(sc.ctx, sc.files)  # code that asks a server for automatic tool choice
-    for _, _, facts in prepared:
+    for site, _, facts in prepared:
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
+        if site.framework != "none":  # the framework's pin against vLLM's
+            pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
+            facts["launch"].update(framework_compat(site, facts, cat, pin))
     reports = []
     for site, choice, facts in prepared:
         try:

@@ -35,7 +35,7 @@ def test_every_wording_names_its_check(check, wording):
 def test_an_opening_sentence_is_enough_and_unrelated_text_is_not():
     assert not error_text.match(KB, "everything started fine; serving on port 8000")
     got = launch.recognise(KB, "vllm: error: unrecognized arguments: --enable-reasoning")
-    assert [h.id for h in got] == ["L31"]
+    assert [h.id for h in got] == ["L31", "not-in-version"]
     # argparse's generic wording names the catalog finding when no check's own wording matches
     got = launch.recognise(KB, "api_server.py: error: unrecognized arguments: --foo-bar 3")
     assert [h.id for h in got] == ["not-in-version"]
@@ -149,3 +149,22 @@ def test_tool_clients_are_calls_asking_for_automatic_tool_choice(tmp_path):
 
     ctx = ScanContext(tmp_path, catalog.load(), "0.20.0")
     assert tool_clients(ctx, ["a.py"]) == ["a.py:1", "a.py:4"]
+
+
+def test_model_gpu_memory_reports_are_named_by_their_own_words():
+    """The error line of every public report of the model/GPU/memory launch checks (L1–L29,
+    tests/realcases) names the check the case expects, first."""
+    import yaml
+    from vllm_kb.engine.check.rules import rules
+
+    root = Path(__file__).parent / "realcases"
+    missed = []
+    for case in sorted(root.glob("*/case.yaml")):
+        c = yaml.safe_load(case.read_text(encoding="utf-8"))
+        want = rules().find((c.get("expect") or {}).get("check") or "")
+        if c["kind"] != "failure" or want is None or not want.id.startswith("L") or int(want.id[1:]) >= 30:
+            continue
+        hits = [h.id for h in launch.recognise(KB, c["error"])]
+        if not hits or hits[0] != want.id:
+            missed.append(f"{case.parent.name}: {hits}")
+    assert not missed, missed

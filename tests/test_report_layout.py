@@ -73,7 +73,10 @@ def test_the_markdown_report_has_a_memory_table(example, lang):
     assert md.count(header) == 2
     rows = re.findall(rf"^\| {re.escape(t('memory_bar.share'))} \| (\d+)% \| (\d+)% \| (\d+)% \| (\d+)% \| 100% \|$", md, re.M)
     assert len(rows) == 2 and all(98 <= sum(map(int, r)) <= 102 for r in rows)
-    assert "| GiB | 16.4 | 52.39 |" in md  # the serving site's weights and KV cache per GPU, as in its memory line
+    from vllm_kb.engine.kb.messages import num
+
+    serve = data["sites"][1]["memory"]  # the table says what the memory line says
+    assert f"| GiB | {num(round(serve['weights_per_gpu_gib'], 2))} | {num(round(serve['kv_cache_gib'], 2))} |" in md
 
 
 def test_bar_cells_are_proportional_and_never_hide_a_segment():

@@ -208,9 +208,10 @@ def test_trl_colocate_config_reads_back(tmp_path):
     assert site["mode"] == "rlhf_colocate" and site["framework"] == "trl"
     got = {s["name"]: s["value"] for s in site["settings"]}
     assert got["gpu_memory_utilization"] == 0.4 and got["enable_sleep_mode"] is True
-    # nothing left at P0/P1 that TRL would let you write (an FP8 KV cache, B3, is not exposed by TRL)
+    # nothing left at P0/P1 that TRL would let you write (an FP8 KV cache, B3, is not exposed by TRL);
+    # the pins themselves (TRL 1.16 declares vllm<=0.31.0) are L43's to judge, not the scenario's
     writable = [r["check"] for r in site["recommendations"] if r["priority"] in ("P0", "P1")
-                and any(not c["blocked"] for c in r["changes"])]
+                and any(not c["blocked"] for c in r["changes"]) and r["check"] != "L43"]
     assert writable == []
     assert site["scenario"]["id"] == "S4" and site["scenario"]["differences"] == []
 

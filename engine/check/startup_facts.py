@@ -14,6 +14,7 @@ from vllm_kb.engine.check.memory.runtime import human_int, runtime
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
+from vllm_kb.engine.kb.models import head_dim
 from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 
 _TP_LIMIT = 64
@@ -60,9 +61,16 @@ def divides_heads(model: dict, tp: int) -> dict[str, bool]:
     return out
 
 
+# FlashAttentionBackend.get_supported_head_sizes() of the V1 engine (0.6.4–0.11.0)
+FLASH_ATTN_HEAD_SIZES = frozenset({32, 64, 96, 128, 160, 192, 224, 256})
+
+
 def _parallel(model: dict, engine: dict, gpu: dict) -> dict[str, Any]:
     tp = _int(engine.get("tensor_parallel_size")) or 1
     out: dict[str, Any] = {"tp": tp}
+    if model.get("hidden_size") and model.get("num_attention_heads") and not model.get("kv_lora_rank"):
+        out["head_size"] = head_dim(model)
+        out["head_size_fa_ok"] = out["head_size"] in FLASH_ATTN_HEAD_SIZES
     rules = divides_heads(model, tp)
     if not rules:
         return out

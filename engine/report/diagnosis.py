@@ -46,7 +46,7 @@ def record(res: Result, lang: str = "en") -> dict[str, Any]:
         "tool": {"name": "vllm-kb", "version": tool_version(), "knowledge_version": kb.version},
         "lang": lang,
         "symptom": {"id": res.symptom.id, "title": res.symptom.title(lang)} if res.symptom else None,
-        "launch": [_launch(h, kb, lang) for h in res.launch],
+        "launch": [_launch(h, kb, lang) for h in res.launch[:3]],  # bounded: the best three
         "matched": {"matcher": res.matched[0], "text": res.matched[1]} if res.matched else None,
         "observed": {k: _value(v) for k, v in res.observed.items()},
         "hardware": hardware_text(kb, res.hardware, lang),

@@ -61,14 +61,19 @@ class ScanContext:
     _dirs_inside: dict[str, bool] = field(default_factory=dict)  # folder → resolves inside the root
     _root_real: str = ""
 
-    def framework_version(self, rel: str, package: str) -> str | None:
-        """The exactly pinned version of a framework for a file, by the nearest folder."""
+    def framework_pin(self, rel: str, package: str):
+        """A framework's pin for a file, by the nearest folder."""
         parts = PurePosixPath(rel).parent.parts
         for depth in range(len(parts), -1, -1):
             pin = self.framework_pins.get(("/".join(parts[:depth]), package))
             if pin is not None:
-                return pin.exact or _lower_bound(pin.spec)
+                return pin
         return None
+
+    def framework_version(self, rel: str, package: str) -> str | None:
+        """The exactly pinned version of a framework for a file, by the nearest folder."""
+        pin = self.framework_pin(rel, package)
+        return (pin.exact or _lower_bound(pin.spec)) if pin is not None else None
 
     def version_for(self, rel: str) -> str:
         """The catalog release for a file: from the nearest pin at or above its folder."""

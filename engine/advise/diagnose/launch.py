@@ -58,16 +58,15 @@ _POOLS: dict[int, tuple[Knowledge, _Pool]] = {}
 
 
 def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[LaunchHit]:
-    """Launch checks and findings whose vLLM wording occurs in `text`, best first. A generic
-    wording (argparse's "unrecognized arguments") counts only when no check's own wording does."""
+    """Launch checks and findings whose vLLM wording occurs in `text`, best first: the whole
+    wording before an opening, then the most literal text matched — so a check's own words
+    ("unrecognized arguments: --enable-reasoning") outrank argparse's generic ones. With a
+    project, diagnose() then puts first what fails at one of its sites."""
     hit = _POOLS.get(id(kb))
     if hit is None or hit[0] is not kb:
         hit = _POOLS[id(kb)] = (kb, _Pool(kb))
     matches = error_text.match(hit[1], text, version)
-    checks = [m for m in matches if m.check_id not in FINDING_TEXTS]
-    findings = [m for m in matches if m.check_id in FINDING_TEXTS]
-    chosen = checks or findings
-    return [LaunchHit(m.check_id, "finding" if m.check_id in FINDING_TEXTS else "check", m) for m in chosen]
+    return [LaunchHit(m.check_id, "finding" if m.check_id in FINDING_TEXTS else "check", m) for m in matches]
 
 
 def verdicts(hit: LaunchHit, reports: list) -> None:

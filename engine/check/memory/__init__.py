@@ -21,7 +21,8 @@ from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_
                                                  non_torch_bytes)
 from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
                                                  KV_RESERVE_FRACTION, TP_CHOICES, Runtime, human_int, runtime)
-from vllm_kb.engine.check.memory.weights import BYTES_PER_PARAM, weight_width, weights_bytes, weights_per_gpu_bytes
+from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, weight_width, weights_bytes,
+                                                 weights_per_gpu_bytes)
 from vllm_kb.engine.kb.models import tp_divides
 
 # Headroom a suggested value keeps for the estimate's own error (docs/estimator.md: within 10%).
@@ -106,7 +107,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if weight_width(engine, model) is None:
         return {}  # a GGUF file: how many bits a weight takes is not known
     notes = _Notes()
-    weights = weights_bytes(model, engine)
+    weights = weights_bytes(model, engine, int(engine.get("tensor_parallel_size") or 1))
     out: dict[str, Any] = {"weights_gib": round(weights / GIB, 1)}
     width = notes.add("weight_width", weight_width(engine, model))
     if BYTES_PER_PARAM[width] < 2.0:  # only quantized layers shrink; the note says so
@@ -117,8 +118,9 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability")),
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
-    per_gpu = weights_per_gpu_bytes(model, engine, weights, site.tp, site.pp)
-    out["weights_per_gpu_gib"] = round(per_gpu / GIB, 1)
+    stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp)
+    per_gpu = max(stages)  # the fullest GPU decides the fit
+    out["weights_per_gpu_gib"] = round(stages[0] / GIB, 1)  # what rank 0 logs
     out["usable_per_gpu_gib"] = round(budget["usable"] / GIB, 1)
     out["fits"] = per_gpu <= budget["usable"] * (1 - KV_RESERVE_FRACTION)
     min_tp = _min_tp(site, weights)
@@ -128,7 +130,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     out["requested_per_gpu_gib"] = round(budget["requested"] / GIB, 2)
     out["gpu_memory_utilization"] = budget["gmu"]
     if site.has_dims:
-        out.update(_kv_facts(site, per_gpu, notes))
+        out.update(_kv_facts(site, stages, notes))
     else:
         out.update(_kv_bound(budget, per_gpu))
     out["assumptions"] = notes.items
@@ -182,15 +184,16 @@ def _safe_len(fit: int, block: int) -> int:
     return want // step * step
 
 
-def _kv_facts(site: _Site, weights_per_gpu: float, notes: _Notes) -> dict[str, Any]:
-    """KV cache of the tightest GPU. With PP the last stage samples (more activation) and the
-    earlier ones may hold one layer more; vLLM sizes every stage's cache alike, to the smallest."""
+def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, Any]:
+    """KV cache of the tightest GPU. Every pipeline stage profiles its own memory (only the last
+    samples; the first and last also hold the embedding and LM head) and vLLM sizes all caches to
+    the smallest block count."""
     model, engine, rt = site.model, site.engine, site.rt
     stages = pp_stage_layers(model["num_hidden_layers"], site.pp)
-    kinds = {(stages[-1], True)} | ({(max(stages[:-1]), False)} if site.pp > 1 else set())
     best: tuple[dict, KVLayout, float] | None = None
-    for layers, last in sorted(kinds):
-        available = _budget(site, last)["usable"] - weights_per_gpu
+    for i, layers in enumerate(stages):
+        last = i == len(stages) - 1
+        available = _budget(site, last)["usable"] - stages_w[i]
         kv_bytes = human_int(engine.get("kv_cache_memory_bytes"))
         if kv_bytes:
             available = float(kv_bytes)
@@ -198,7 +201,8 @@ def _kv_facts(site: _Site, weights_per_gpu: float, notes: _Notes) -> dict[str, A
         cap = kv_capacity(layout, max(available, 0.0), site.max_len, site.batched, rt)
         if best is None or cap["kv_blocks"] < best[0]["kv_blocks"]:
             best = (cap, layout, available)
-    assert best is not None  # `kinds` always holds the last stage
+    assert best is not None  # there is always a last stage
+    weights_per_gpu = stages_w[-1]
     cap, layout, available = best
     budget = _budget(site, True)
     total = budget["requested"] / budget["gmu"]

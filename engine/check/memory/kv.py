@@ -25,10 +25,30 @@ def kv_element_bytes(engine: dict, model: dict) -> float:
     return 4.0 if dtype in ("float32", "fp32", "float") else 2.0
 
 
-def kv_bytes_per_token_layer(model: dict, engine: dict, tp: int) -> float:
+def mla_cache(model: dict, engine: dict, rt: Runtime) -> str:
+    """How the release caches a DeepSeek-style MLA model: its latent, or full K and V per head.
+    0.7.1–0.7.2 also fell back to full K/V for quantizations other than fp8 and compressed-tensors."""
+    mode = rt.mla_cache
+    if mode == "latent" and rt.version:
+        from vllm_kb.engine.kb.versions import Version, try_parse
+
+        v = try_parse(rt.version)
+        q = str(engine.get("quantization") or model.get("quant_method") or "").lower()
+        if v is not None and Version("0.7.1") <= v < Version("0.7.3") and q not in ("", "fp8", "compressed-tensors"):
+            mode = "full192"
+    return mode
+
+
+def kv_bytes_per_token_layer(model: dict, engine: dict, tp: int, rt: Runtime | None = None) -> float:
     """One token, one layer, one GPU. Full attention stores K and V for this rank's KV heads;
-    MLA stores one latent (kv_lora_rank + qk_rope_head_dim) that every TP rank keeps whole."""
+    MLA stores one latent (kv_lora_rank + qk_rope_head_dim) that every TP rank keeps whole —
+    from 0.7.1; before, K and V of every head (192 wide, padded to 256 before 0.7.0)."""
     if model.get("kv_lora_rank"):
+        mode = mla_cache(model, engine, rt) if rt is not None else "latent"
+        if mode != "latent":
+            width = 256 if mode == "full256" else (model.get("qk_nope_head_dim") or 128) + (model.get("qk_rope_head_dim") or 64)
+            heads = max(1, (model.get("num_attention_heads") or 1) // max(1, tp))
+            return 2 * heads * width * kv_element_bytes(engine, model)
         if str(engine.get("kv_cache_dtype") or "") == "fp8_ds_mla":
             return FP8_DS_MLA_BYTES
         return (model["kv_lora_rank"] + (model.get("qk_rope_head_dim") or 0)) * kv_element_bytes(engine, model)
@@ -92,7 +112,7 @@ def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> K
         if sliding < layers and not hybrid_manager_on(engine, rt):
             sliding = 0  # without the hybrid manager a local layer keeps every token
     block = int(engine.get("block_size") or DEFAULT_BLOCK)
-    return KVLayout(kv_bytes_per_token_layer(model, engine, tp), layers - sliding, sliding, window, block)
+    return KVLayout(kv_bytes_per_token_layer(model, engine, tp, rt), layers - sliding, sliding, window, block)
 
 
 def hybrid_manager_on(engine: dict, rt: Runtime) -> bool:

@@ -29,7 +29,7 @@ def activation_peak_bytes(model: dict, engine: dict, tokens: int, tp: int, rt: R
     width = max(_mlp_width(model, engine, tp), _attention_width(model, tp))
     forward = tokens * act * (2.5 * h + width)
     rows = min(int(engine.get("max_num_seqs") or 256), tokens)
-    sampler = rows * (model.get("vocab_size") or 0) * SAMPLER_BYTES_PER_LOGIT if last_stage else 0.0
+    sampler = rows * (model.get("vocab_size") or 0) * SAMPLER_BYTES_PER_LOGIT[rt.sampler] if last_stage else 0.0
     return max(forward, sampler) + PROFILE_WORKSPACE_GIB["v1" if rt.v1 else "v0"] * GIB
 
 

@@ -15,9 +15,13 @@ GIB = 2**30
 DRIVER_RESERVED_GIB = 0.5      # NVML total minus what torch.cuda.mem_get_info reports as total
 CUDA_CONTEXT_GIB = 0.5         # counted against the budget by vLLM < 0.6.4 only
 NON_TORCH_GIB = {"v1": 0.15, "v0": 0.35}  # cuBLAS/NCCL/attention workspaces outside torch
-NON_TORCH_PARALLEL_GIB = {"v1": 1.0, "v0": 0.1}  # extra with TP: NVSwitch (NVLS) / PCIe buffers
-SAMPLER_BYTES_PER_LOGIT = 32   # dummy sampler run, PyTorch top-k/top-p: fp32 logits, sort values +
-                               # int64 indices, probs, scatter, sort workspace
+NON_TORCH_PARALLEL_GIB = {"v1": 2.0, "v0": 0.1}  # extra with TP: NVSwitch (NVLS, symmetric-memory all-reduce) / PCIe buffers
+# Bytes per logit of the dummy sampler run (max_num_seqs rows x vocab): up to 0.16 the PyTorch
+# top-k/top-p path sorts them (fp32 logits, sort values + int64 indices, probs, scatter, sort
+# workspace); from 0.17 a Triton kernel masks them without sorting for 8 rows or more
+# (vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p), leaving the bf16 and fp32
+# logits and the probabilities (llm-d's 0.19.0 logs: 14.4 bytes per logit).
+SAMPLER_BYTES_PER_LOGIT = {"sort": 32.0, "triton": 14.5}
 PROFILE_WORKSPACE_GIB = {"v1": 0.25, "v0": 0.0}  # compile/attention workspaces in the V1 profile run
 CUDAGRAPH_BASE_GIB = 0.3       # CUDA-graph pool, from vLLM 0.20 subtracted before KV sizing
 CUDAGRAPH_PER_LAYER_GIB = 0.006
@@ -41,6 +45,8 @@ class Runtime:
     group_concurrency: bool     # 0.9.1+: concurrency counts blocks per KV-cache group
     cudagraph_profiled: bool    # 0.20+: CUDA-graph memory subtracted before KV sizing
     tokens_from_concurrency: bool  # 0.24+: "KV cache size" = concurrency x max_model_len
+    sampler: str = "sort"       # how the dummy sampler masks top-k/top-p (0.17+: triton)
+    mla_cache: str = "latent"   # DeepSeek MLA: latent (0.7.1+), full192 (0.7.0), full256 (0.5.1-0.6.6)
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None) -> Runtime:
@@ -62,9 +68,16 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
     graphs = since("0.20.0")
     if since("0.18.0") and env.get("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS") in ("0", "1"):
         graphs = env["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"] == "1"
+    # MLA's latent cache arrived with the V0 MLA backend in 0.7.1 (V1: 0.8.0); before, DeepSeek V2/V3
+    # cached K and V per head, 192 wide in 0.7.0 and padded to 256 before (vllm/config.py get_head_size)
+    if str(env.get("VLLM_MLA_DISABLE", "")).strip() in ("1", "true", "True"):
+        mla = "full192"
+    else:
+        mla = "latent" if (since("0.7.1") and not (v1 and not since("0.8.0"))) else ("full192" if since("0.7.0") else "full256")
     return Runtime(vllm_version, v1=v1, new_profiler=since("0.6.4"), hybrid_manager=v1 and since("0.9.1"),
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
-                   tokens_from_concurrency=v1 and since("0.24.0"))
+                   tokens_from_concurrency=v1 and since("0.24.0"), sampler="triton" if since("0.17.0") else "sort",
+                   mla_cache=mla)
 
 
 _HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgG]?)")

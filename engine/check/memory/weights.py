@@ -1,6 +1,7 @@
 """Weights: checkpoint bytes by quantization width, and what each GPU holds under TP x PP."""
 from __future__ import annotations
 
+from vllm_kb.engine.check.memory.kv import pp_stage_layers
 from vllm_kb.engine.kb.models import ceil_div, embedding_params, expert_params, head_dim, kv_heads_per_gpu
 
 BYTES_PER_PARAM = {
@@ -47,9 +48,9 @@ def _known_width(engine: dict, model: dict) -> str:
     return width
 
 
-def weights_bytes(model: dict, engine: dict) -> float:
-    """Checkpoint bytes: quantized layers at their width, embeddings/LM head (and what a
-    method leaves alone) at 16 bits."""
+def weights_bytes(model: dict, engine: dict, tp: int = 1) -> float:
+    """Checkpoint bytes as loaded: quantized layers at their width, embeddings/LM head (and what
+    a method leaves alone) at 16 bits. `tp`: MXFP4 experts are padded per rank's shard."""
     total = model["params_b"] * 1e9
     per = BYTES_PER_PARAM[_known_width(engine, model)]
     if per >= 2.0 or not model.get("hidden_size"):
@@ -58,17 +59,19 @@ def weights_bytes(model: dict, engine: dict) -> float:
     q = str(engine.get("quantization") or model.get("quant_method") or "")
     if q in EXPERTS_ONLY and model.get("num_experts"):
         experts = min(expert_params(model), total - embed)
-        return experts * per * _mxfp4_padding(model) + (total - experts) * 2.0
+        return experts * per * _mxfp4_padding(model, tp) + (total - experts) * 2.0
     return embed * 2.0 + (total - embed) * per
 
 
-def _mxfp4_padding(model: dict) -> float:
+def _mxfp4_padding(model: dict, tp: int = 1) -> float:
     """vLLM's MXFP4 MoE kernels (Marlin, FlashInfer) pad the expert matrices: hidden size to a
-    multiple of 256, expert width to 128 (vllm/model_executor/layers/quantization/mxfp4.py)."""
+    multiple of 256, each rank's share of the expert width to 128
+    (vllm/model_executor/layers/quantization/mxfp4.py)."""
     h, inter = model.get("hidden_size") or 0, model.get("moe_intermediate_size") or 0
     if not h or not inter:
         return 1.0
-    return (ceil_div(h, 256) * 256 * ceil_div(inter, 128) * 128) / (h * inter)
+    shard = inter / max(1, tp)
+    return (ceil_div(h, 256) * 256 * ceil_div(int(shard), 128) * 128) / (h * shard)
 
 
 def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int) -> float:
@@ -81,3 +84,21 @@ def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp
         kv_proj = 2 * model["hidden_size"] * head_dim(model) * model["num_hidden_layers"] / pp
         per += kv_proj * (kv_heads_per_gpu(model, tp) - kv / tp) * width
     return per
+
+
+def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int) -> list[float]:
+    """What each pipeline stage's GPU holds: its share of the layers as vLLM splits them
+    (get_pp_indices), plus the input embedding on the first stage and the LM head on the last
+    (both 16-bit; a tied LM head is a second copy there, PPMissingLayer elsewhere)."""
+    layers = model.get("num_hidden_layers")
+    if pp <= 1 or not layers or not model.get("hidden_size") or not model.get("vocab_size"):
+        return [weights_per_gpu_bytes(model, engine, weights, tp, pp)] * max(1, pp)
+    per = BYTES_PER_PARAM[weight_width(engine, model) or "bf16"]
+    table = model["vocab_size"] * model["hidden_size"] * max(2.0, per) if per >= 2.0 else model["vocab_size"] * model["hidden_size"] * 2.0
+    body = weights - embedding_params(model) * (per if per >= 2.0 else 2.0)
+    even = weights_per_gpu_bytes(model, engine, weights, tp, pp) - weights / (tp * pp)  # replicated KV projections
+    out = []
+    for i, n in enumerate(pp_stage_layers(layers, pp)):
+        held = body * n / layers + (table if i == 0 else 0.0) + (table if i == pp - 1 else 0.0)
+        out.append(held / tp + even * n * pp / layers)
+    return out

@@ -1,0 +1,78 @@
+"""Whether the framework release a site runs under goes with the vLLM release the project pins,
+from knowledge/frameworks/compat.yaml (engine/kb/compat.py): what says the pair does not go
+together, and the nearest pair that does — the vLLM release closest to the pinned one that the
+framework release accepts, and the framework releases that accept the pinned vLLM."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from vllm_kb.engine.kb import compat
+from vllm_kb.engine.kb.versions import try_parse
+
+_MM_TEMPLATE = re.compile(r"vl|llava|mllama|paligemma|pixtral|qwen2_audio|minicpm_v|internvl|gemma3|video|omni|glm4v|idefics", re.I)
+
+
+def _feature_used(row: compat.Row, site, facts: dict) -> bool:
+    """A feature-scope break counts only where the site uses that feature."""
+    rid = row.raw.get("id")
+    if rid == "trl-vllm-serve-worker-extension":
+        return site.kind == "trl vllm-serve"
+    if rid == "llamafactory-multimodal-limit":
+        template = str((site.framework_keys or {}).get("template") or "")
+        return bool(_MM_TEMPLATE.search(template)) or bool((facts.get("model") or {}).get("multimodal"))
+    return False
+
+
+def _errors(fid: str, fw: str, vllm: str, site, facts: dict) -> list:
+    rows = compat.problems(fid, fw, vllm, "install")
+    rows += [r for r in compat.problems(fid, fw, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
+    return rows
+
+
+def _fits(fid: str, fw: str, vllm: str, site, facts: dict) -> bool:
+    return not _errors(fid, fw, vllm, site, facts)
+
+
+def framework_compat(site, facts: dict, cat, pin) -> dict[str, Any]:
+    """`fw_*` launch facts for a framework site whose framework and vLLM are both pinned.
+    `pin`: the framework's own pin (scan/pins.Pin) for the site's folder."""
+    fid = site.framework
+    vllm = (facts.get("vllm") or {}).get("version")
+    if fid in (None, "none") or pin is None or not (facts.get("vllm") or {}).get("pinned"):
+        return {}
+    fw = pin.exact
+    if not fw or try_parse(fw) is None or not vllm:
+        return {}
+    out: dict[str, Any] = {"fw_release": fw, "fw_extra": "vllm" in getattr(pin, "extras", ())}
+    declared = [r.vllm for r in compat.rows() if r.framework == fid and r.kind == "declared" and r.covers(fw) and r.vllm]
+    if declared:
+        out["fw_declared"] = declared[0]
+    rows = _errors(fid, fw, vllm, site, facts)
+    if not rows:
+        return out
+    hard = [r for r in rows if r.effect == "error"]
+    out["fw_problem"] = "error" if hard else "declared"
+    r = (hard or rows)[0]
+    text = str(r.raw.get("error") or f"{fid} {fw} declares vllm{r.vllm}")
+    out["fw_problem_text"] = re.sub(r"\{[^{}]*version[^{}]*\}", vllm, text)  # {package_version} → the pinned one
+    out["fw_problem_source"] = str((r.raw.get("source") or {}).get("url") or "")
+    versions = [str(v) for v in cat.versions]
+    here = cat.index_version(vllm)
+    ok = [v for v in versions if _fits(fid, fw, v, site, facts)]
+    if ok:
+        at = versions.index(str(here))
+        # the closest release, a newer one on a tie (breaks are fixed forward more often)
+        best = min(ok, key=lambda v: (abs(versions.index(v) - at), versions.index(v) < at))
+        out["fw_fit_vllm"] = "==" + best
+    good = compat.supporting(fid, vllm, at_least=None)
+    if good:
+        out["fw_fit_framework"] = "==" + _nearest_release(good, fw)
+    return out
+
+
+def _nearest_release(options: list[str], current: str) -> str:
+    cur = try_parse(current)
+    parsed = [(v, try_parse(v)) for v in options]
+    newer = [v for v, pv in parsed if pv is not None and cur is not None and pv >= cur]
+    return newer[0] if newer else options[-1]

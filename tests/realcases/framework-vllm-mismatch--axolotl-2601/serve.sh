@@ -1,0 +1,2 @@
+#!/bin/bash
+axolotl vllm-serve grpo.yaml

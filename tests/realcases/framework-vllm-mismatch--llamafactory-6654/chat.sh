@@ -1,0 +1,2 @@
+#!/bin/bash
+llamafactory-cli chat examples/inference/qwen2_vl.yaml

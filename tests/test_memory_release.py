@@ -1,0 +1,95 @@
+"""The sizing rules that change with the vLLM release or the GPU (engine/check/memory/): MLA's
+latent cache from 0.7.1, the sampler warm-up that stopped sorting in 0.17, the V0 fallback below
+compute capability 8.0, pipeline stages holding the embedding and the LM head, GGUF's unknown
+width, and what can be said without the model's dimensions."""
+from __future__ import annotations
+
+import pytest
+from vllm_kb.engine.check import memory
+from vllm_kb.engine.check.memory.kv import kv_bytes_per_token_layer
+from vllm_kb.engine.check.memory.weights import stage_weights_bytes, weights_bytes
+from vllm_kb.engine.kb import hardware, knowledge, models
+
+KB = knowledge.load()
+MARKERS = KB.doc("models.yaml").data["quantized_markers"]
+GIB = memory.GIB
+
+
+def facts(name: str) -> dict:
+    return models.model_facts(name, KB.models, MARKERS)
+
+
+def gpu(spec: str) -> dict:
+    return hardware.parse_spec(spec, KB.gpus).gpu
+
+
+@pytest.mark.parametrize("version,expected", [
+    ("0.5.1", 2 * 8 * 256 * 2),    # K and V of this rank's 8 heads, padded to 256
+    ("0.6.6", 2 * 8 * 256 * 2),
+    ("0.7.0", 2 * 8 * 192 * 2),    # 192 wide
+    ("0.7.3", (512 + 64) * 2),     # one latent, whole on every rank
+    ("0.20.0", (512 + 64) * 2),
+])
+def test_mla_cache_by_release(version, expected):
+    lite = facts("deepseek-ai/DeepSeek-V2-Lite-Chat")  # 16 heads
+    assert kv_bytes_per_token_layer(lite, {}, 2, memory.runtime(version)) == expected
+
+
+def test_mla_disable_and_early_quantized_mla():
+    lite = facts("deepseek-ai/DeepSeek-V2-Lite-Chat")
+    assert kv_bytes_per_token_layer(lite, {}, 1, memory.runtime("0.9.0", {"VLLM_MLA_DISABLE": "1"})) == 2 * 16 * 192 * 2
+    assert kv_bytes_per_token_layer(lite, {"quantization": "awq"}, 1, memory.runtime("0.7.1")) == 2 * 16 * 192 * 2
+    assert kv_bytes_per_token_layer(lite, {"quantization": "fp8"}, 1, memory.runtime("0.7.1")) == 576 * 2
+
+
+def test_the_sampler_stopped_sorting_in_0_17():
+    llama = facts("meta-llama/Llama-3.1-8B-Instruct")
+    engine = {"max_num_seqs": 1024, "max_num_batched_tokens": 8192, "gpu_memory_utilization": 0.9}
+    old = memory.estimate(llama, gpu("H100"), engine, vllm_version="0.16.0")["activation_peak_gib"]
+    new = memory.estimate(llama, gpu("H100"), engine, vllm_version="0.17.0")["activation_peak_gib"]
+    assert old == pytest.approx(1024 * 128256 * 32 / GIB + 0.25, abs=0.02)
+    assert new == pytest.approx(1024 * 128256 * 14.5 / GIB + 0.25, abs=0.02)
+
+
+def test_v0_fallback_below_sm80():
+    assert memory.runtime("0.8.5", {}, 7.5).v1 is False
+    assert memory.runtime("0.8.5", {"VLLM_USE_V1": "1"}, 7.5).v1 is True
+    assert memory.runtime("0.10.2", {}, 7.5).v1 is True  # FlexAttention on Turing from 0.10.2
+    assert memory.runtime("0.8.5", {}, 8.0).v1 is True
+
+
+def test_pipeline_stages_hold_the_embedding_and_the_head():
+    llama = facts("meta-llama/Llama-3.1-8B-Instruct")  # 32 layers, untied 128256 x 4096 tables
+    w = weights_bytes(llama, {})
+    stages = stage_weights_bytes(llama, {}, w, 1, 4)
+    table = 128256 * 4096 * 2
+    assert stages[0] == pytest.approx(stages[1] + table)
+    assert stages[3] == pytest.approx(stages[1] + table)
+    assert sum(stages) == pytest.approx(w)
+    e = memory.estimate(llama, gpu("H100 x4"), {"pipeline_parallel_size": 4, "max_model_len": 8192,
+                                                "gpu_memory_utilization": 0.95}, vllm_version="0.19.0")
+    assert e["weights_per_gpu_gib"] == pytest.approx(4.26, rel=0.03)  # llm-d's log of rank 0
+
+
+def test_mxfp4_pads_each_rank_share():
+    oss = facts("openai/gpt-oss-20b")
+    assert weights_bytes(oss, {}, 2) > weights_bytes(oss, {}, 1)
+
+
+def test_gguf_width_is_unknown():
+    assert memory.estimate(facts("./Qwen3-30B-A3B-Q4_K_M.gguf"), gpu("H100"), {}, vllm_version="0.10.1") == {}
+
+
+def test_without_dimensions_weights_over_the_budget_still_leave_no_kv():
+    m = models.model_facts("acme/house-7B-AWQ", KB.models, MARKERS)
+    assert "num_hidden_layers" not in m
+    low = memory.estimate(m, gpu("T4"), {"gpu_memory_utilization": 0.1}, vllm_version="0.5.3")
+    assert low["kv_cache_gib"] < 0 and 0.1 < low["gmu_needed"] <= 0.5
+    assert "kv_cache_gib" not in memory.estimate(m, gpu("T4"), {"gpu_memory_utilization": 0.9}, vllm_version="0.5.3")
+
+
+def test_suggested_length_keeps_a_margin():
+    e = memory.estimate(facts("meta-llama/Llama-3.1-8B-Instruct"), gpu("RTX-3090"),
+                        {"max_model_len": 29000, "gpu_memory_utilization": 0.9}, vllm_version="0.6.4")
+    assert not e["fits_max_model_len"]
+    assert e["max_model_len_safe"] <= e["max_model_len_fit"] * 0.9 and e["max_model_len_safe"] % 1024 == 0
