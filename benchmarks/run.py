@@ -1,17 +1,21 @@
-"""The audit benchmark, in one run and side by side:
+"""The performance benchmark, in one run and side by side on the same trees:
 
-- `git grep -l -e vllm` on a synthetic 5,000-file repository (benchmarks/gen_repo.py, 50 vLLM
-  sites; git init + add first) against the full `vllm-kb audit` of the same tree, and their ratio;
-- cold start (a fresh interpreter each time) of `vllm-kb audit` on a 20-file project and of
-  `vllm-kb --help`;
-- peak memory (max RSS of the audit process, from os.wait4's rusage).
+- vLLM's own source tree (the 0.34.0 sdist, fetched here from PyPI; or --vllm-tree DIR),
+  a generated 5,000-file repository (50 sites) and a generated 10,000-file one with 5,000 sites
+  (benchmarks/gen_repo.py): `git grep -l -e vllm`, `ruff check --select E9 --no-cache` (which
+  parses every Python file), `vllm-kb audit` (JSON to a file) and `vllm-kb detect`;
+- cold start of `vllm-kb audit` on a 20-file project (a fresh interpreter each time);
+- the MCP `audit` answer on a 1,000-site repository through the Python SDK's client over stdio:
+  its size in tokens (characters / 4) and time.
 
-    python benchmarks/run.py [--files 5000] [--sites 50] [--repeat 5] [--keep DIR] [--json]
+    python benchmarks/run.py [--vllm-tree DIR] [--repeat 3] [--compare OTHER/bin/vllm-kb] [--keep DIR] [--json]
 
-Times are medians of --repeat runs (wall clock, including interpreter start). "empty cache" runs
-point VLLM_KB_CACHE_DIR at a new folder, so the CEL grammar tables are built from scratch, as on
-the very first run on a machine. Targets (2-core machine): audit ≤ 3× git grep on the big tree,
-≤ 0.6 s for the 20-file project, peak memory ≤ 200 MB.
+Each number is the median of --repeat runs: wall seconds, CPU seconds (user + system of the
+process and its workers) and peak memory (max RSS, os.wait4). The machine is shared; ratios are
+taken between runs made back to back on the same tree. `--compare` runs a second vllm-kb (e.g. the
+release before a change) beside this one. Targets (2-core machine): vLLM tree ≤ 2× ruff E9;
+5,000 files ≤ 3× ruff E9; 10,000 files with 5,000 sites ≤ 300 MB; 20 files cold ≤ 0.4 s; detect
+never slower than audit; MCP audit on 1,000 sites ≤ 25,000 tokens.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -31,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_repo  # noqa: E402
 
 GPU = "H100-80GB x8"
+VLLM_SDIST = "vllm==0.34.0"
 
 
 def vllm_kb() -> list[str]:
@@ -38,38 +44,131 @@ def vllm_kb() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "vllm_kb.cli.main"]
 
 
-def timed(argv: list[str], cwd: Path | None = None, env: dict | None = None) -> tuple[float, int, int]:
-    """(wall seconds, max RSS in KiB, exit code) of one child process."""
+def timed(argv: list[str], cwd: Path | None = None, env: dict | None = None) -> dict:
+    """Wall and CPU seconds, max RSS (MiB) and exit code of one child process (and its children)."""
     t = time.perf_counter()
     p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss, p.returncode
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024,
+            "exit": os.waitstatus_to_exitcode(status)}
 
 
-def median_run(argv: list[str], repeat: int, cwd: Path | None = None, fresh_cache: bool = False,
-               cache_root: Path | None = None) -> dict:
-    walls, rss, codes = [], [], set()
-    for i in range(repeat):
-        env = dict(os.environ)
-        # an installed tool has its bytecode compiled; let the first run write it
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        if fresh_cache and cache_root is not None:
-            env["VLLM_KB_CACHE_DIR"] = str(cache_root / f"c{time.monotonic_ns()}")
-        w, m, c = timed(argv, cwd, env)
-        walls.append(w)
-        rss.append(m)
-        codes.add(c)
-    return {"median_s": statistics.median(walls), "min_s": min(walls), "max_rss_mib": max(rss) / 1024, "exit": sorted(codes)}
+def median_run(argv: list[str], repeat: int, cwd: Path | None = None, env: dict | None = None) -> dict:
+    runs = [timed(argv, cwd, env) for _ in range(repeat)]
+    return {"wall_s": statistics.median(r["wall"] for r in runs), "cpu_s": statistics.median(r["cpu"] for r in runs),
+            "max_rss_mib": max(r["rss"] for r in runs), "exit": sorted({r["exit"] for r in runs})}
+
+
+def ruff_cmd(work: Path) -> list[str]:
+    exe = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    if Path(exe).exists():
+        return [exe]
+    target = work / "ruff-pkg"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--target", str(target), "ruff"], check=True)
+    return [str(target / "bin" / "ruff")]
+
+
+def fetch_vllm_tree(work: Path) -> Path:
+    """vLLM's 0.34.0 source distribution from PyPI, checked against the index's sha256, unpacked.
+    The file is found through the simple index (what pip reads): `pip download --no-binary` would
+    build vLLM's metadata, which needs its whole toolchain."""
+    import hashlib
+    import re
+    import urllib.parse
+    import urllib.request
+
+    dl = work / "sdist"
+    dl.mkdir(parents=True, exist_ok=True)
+    name = f"vllm-{VLLM_SDIST.split('==')[1]}.tar.gz"
+    archive = dl / name
+    if not archive.exists():
+        index = urllib.request.urlopen("https://pypi.org/simple/vllm/", timeout=60).read().decode()
+        m = re.search(r'href="([^"]*/' + re.escape(name) + r')#sha256=([0-9a-f]{64})"', index)
+        if m is None:
+            raise SystemExit(f"{name} is not on the package index")
+        url, digest = m.group(1), m.group(2)
+        data = urllib.request.urlopen(urllib.parse.urljoin("https://pypi.org/simple/vllm/", url), timeout=600).read()
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise SystemExit(f"{name}: sha256 does not match the index")
+        archive.write_bytes(data)
+    out = work / "vllm-src"
+    if not out.exists():
+        with tarfile.open(archive) as tar:
+            if hasattr(tarfile, "data_filter"):
+                tar.extractall(out, filter="data")
+            else:  # pragma: no cover — Pythons before the extraction filters
+                tar.extractall(out)  # noqa: S202
+    return next(out.iterdir())
+
+
+def git_tree(src: Path, work: Path, name: str) -> Path:
+    """A copy of a tree under git (for git grep), so every tool reads the same files."""
+    dst = work / name
+    if not dst.exists():
+        shutil.copytree(src, dst, symlinks=True)
+    if not (dst / ".git").exists():
+        git = ["git", "-c", "init.defaultBranch=main", "-c", "core.autocrlf=false"]
+        subprocess.run(git + ["init", "-q"], cwd=dst, check=True)
+        subprocess.run(git + ["add", "-A", "-f"], cwd=dst, check=True)
+    return dst
+
+
+def _sites_in(report: Path) -> int | None:
+    """The report's site count, from its summary near the top: loading a 200 MB report here would
+    grow this process, and every child forked after it would count that memory as its own peak."""
+    import re
+
+    try:
+        with open(report, encoding="utf-8") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return None
+    m = re.search(r'"summary": \{\s*"sites": (\d+)', head)
+    return int(m.group(1)) if m else None
+
+
+def mcp_answer(tree: Path) -> dict:
+    """The MCP audit answer on `tree` through the SDK's client over stdio: tokens and seconds."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    async def go() -> dict:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "vllm_kb.mcp_server", "--root", str(tree)],
+                                       cwd=str(tree), env=dict(os.environ))
+        async with Client(params) as c:
+            t = time.perf_counter()
+            r = await c.call_tool("audit", {"path": ".", "gpu": GPU})
+            wall = time.perf_counter() - t
+            text = "".join(getattr(x, "text", "") for x in r.content)
+            chars = len(json.dumps(r.structured_content, ensure_ascii=False, separators=(",", ":"))) + len(text)
+            return {"wall_s": wall, "tokens": chars // 4, "error": r.is_error,
+                    "sites": (r.structured_content or {}).get("sites_total")}
+
+    return anyio.run(go)
+
+
+def bench_tree(name: str, tree: Path, kbs: dict[str, list[str]], ruff: list[str], repeat: int, work: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    row = {"tree": name, "files": sum(1 for p in tree.rglob("*") if p.is_file() and ".git" not in p.parts)}
+    row["git_grep"] = median_run(["git", "grep", "-l", "-e", "vllm"], repeat, cwd=tree)
+    row["ruff_e9"] = median_run(ruff + ["check", "--select", "E9", "--no-cache", "--quiet", "--exit-zero", "."], repeat, cwd=tree)
+    for label, kb in kbs.items():
+        out = work / f"{name}-{label}.json"
+        audit = kb + ["audit", str(tree), "--gpu", GPU, "--format", "json", "-o", str(out), "--quiet"]
+        row[f"audit_{label}"] = median_run(audit, repeat, env=env)
+        row[f"detect_{label}"] = median_run(kb + ["detect", str(tree), "--quiet"], repeat, env=env)
+        row[f"audit_{label}"]["sites"] = _sites_in(out)
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--files", type=int, default=5000)
-    ap.add_argument("--sites", type=int, default=50)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--keep", help="generate the trees here and keep them")
+    ap.add_argument("--vllm-tree", help="an unpacked vLLM source tree instead of downloading the 0.34.0 sdist")
+    ap.add_argument("--skip-vllm", action="store_true", help="leave vLLM's tree out")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--compare", metavar="VLLM_KB", help="another vllm-kb executable to run beside this one")
+    ap.add_argument("--keep", help="make the trees here and keep them")
     ap.add_argument("--json", action="store_true", help="print the numbers as JSON")
     a = ap.parse_args(argv)
     if shutil.which("git") is None:
@@ -77,56 +176,67 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="vllm-kb-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    big, small, caches = work / "big", work / "small", work / "caches"
+    kbs = {"this": vllm_kb()}
+    if a.compare:
+        kbs["compare"] = [a.compare]
+    res: dict = {"machine": {"nproc": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+                 "trees": []}
     try:
-        for p in (big, small):
-            shutil.rmtree(p, ignore_errors=True)
-        gen_repo.generate(big, a.files, a.sites, seed=0)
-        gen_repo.generate(small, 20, 3, seed=1)
-        git = ["git", "-c", "init.defaultBranch=main", "-c", "core.autocrlf=false"]
-        subprocess.run(git + ["init", "-q"], cwd=big, check=True)
-        subprocess.run(git + ["add", "-A"], cwd=big, check=True)
-        kb = vllm_kb()
-        out = work / "report.json"
-        audit_big = kb + ["audit", str(big), "--gpu", GPU, "--format", "json", "-o", str(out)]
-        warm_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        timed(audit_big, env=warm_env)  # warm the page cache, the bytecode and the vllm-kb cache once
-        timed(kb + ["--help"], env=warm_env)
-        res = {
-            "machine": {"nproc": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
-            "tree": {"files": a.files, "sites": a.sites},
-            "git_grep": median_run(["git", "grep", "-l", "-e", "vllm"], a.repeat, cwd=big),
-            "audit_big": median_run(audit_big, max(3, a.repeat // 2)),
-            "audit_small": median_run(kb + ["audit", str(small), "--gpu", GPU], a.repeat),
-            "audit_small_empty_cache": median_run(kb + ["audit", str(small), "--gpu", GPU], a.repeat, fresh_cache=True, cache_root=caches),
-            "help": median_run(kb + ["--help"], a.repeat),
-        }
-        report = json.loads(out.read_text())
-        res["audit_big"]["sites_found"] = report["summary"]["sites"]
-        res["ratio"] = res["audit_big"]["median_s"] / res["git_grep"]["median_s"]
+        ruff = ruff_cmd(work)
+        small = work / "gen-20"
+        if not small.exists():
+            gen_repo.generate(small, 20, 3, seed=1)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        for kb in kbs.values():  # warm: bytecode and the vllm-kb cache, as on any run after the first
+            timed(kb + ["audit", str(small), "--gpu", GPU, "--quiet"], env=env)
+        trees = []
+        if not a.skip_vllm:
+            src = Path(a.vllm_tree) if a.vllm_tree else fetch_vllm_tree(work)
+            trees.append(("vllm-0.34.0", git_tree(src, work, "vllm-tree")))
+        for name, files, sites, seed in (("gen-5000", 5000, 50, 0), ("gen-10000-5000-sites", 10000, 5000, 2)):
+            dst = work / name
+            if not dst.exists():
+                gen_repo.generate(dst, files, sites, seed=seed)
+            trees.append((name, git_tree(dst, work, name)))
+        for name, tree in trees:
+            res["trees"].append(bench_tree(name, tree, kbs, ruff, a.repeat, work))
+        for label, kb in kbs.items():
+            res[f"cold_20_{label}"] = median_run(kb + ["audit", str(small), "--gpu", GPU, "--quiet"], max(5, a.repeat), env=env)
+        mcp_tree = work / "gen-1000-sites"
+        if not mcp_tree.exists():
+            gen_repo.generate(mcp_tree, 1100, 1000, seed=3)
+        res["mcp_1000_sites"] = mcp_answer(mcp_tree)
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
     if a.json:
         print(json.dumps(res, indent=2))
-        return 0
-    m = res["machine"]
-    print(f"machine: {m['nproc']} CPUs, Python {m['python']}, {m['platform']}")
-    print(f"tree: {a.files} files, {a.sites} vLLM sites (the audit found {res['audit_big']['sites_found']})\n")
-    rows = [
-        ("git grep -l -e vllm (big tree)", res["git_grep"], None),
-        ("vllm-kb audit (big tree)", res["audit_big"], "≤ 3× git grep"),
-        ("vllm-kb audit (20 files)", res["audit_small"], "≤ 0.6 s"),
-        ("  … with an empty cache", res["audit_small_empty_cache"], ""),
-        ("vllm-kb --help", res["help"], ""),
-    ]
-    print(f"{'what':<34} {'median s':>9} {'min s':>7} {'max RSS MiB':>12}  target")
-    for name, r, target in rows:
-        print(f"{name:<34} {r['median_s']:>9.3f} {r['min_s']:>7.3f} {r['max_rss_mib']:>12.1f}  {target or ''}")
-    print(f"\naudit / git grep = {res['ratio']:.1f}×   (target ≤ 3×)")
-    peak = max(r["max_rss_mib"] for _, r, _ in rows[1:])
-    print(f"peak memory of any vllm-kb run = {peak:.1f} MiB   (target ≤ 200 MB)")
+    else:
+        print(table(res, list(kbs)))
     return 0
+
+
+def table(res: dict, labels: list[str]) -> str:
+    m = res["machine"]
+    out = [f"machine: {m['nproc']} CPUs, Python {m['python']}, {m['platform']}", "",
+           "| tree | files | what | wall s | CPU s | max RSS MiB | × ruff E9 (wall) |", "|---|---:|---|---:|---:|---:|---:|"]
+    for row in res["trees"]:
+        ruff = row["ruff_e9"]["wall_s"]
+        cells = [("git grep -l vllm", row["git_grep"]), ("ruff check --select E9", row["ruff_e9"])]
+        for label in labels:
+            sites = row[f"audit_{label}"].get("sites")
+            cells += [(f"vllm-kb audit ({label}, {sites} sites)", row[f"audit_{label}"]),
+                      (f"vllm-kb detect ({label})", row[f"detect_{label}"])]
+        for what, r in cells:
+            out.append(f"| {row['tree']} | {row['files']} | {what} | {r['wall_s']:.2f} | {r['cpu_s']:.2f} | "
+                       f"{r['max_rss_mib']:.0f} | {r['wall_s'] / ruff:.1f}× |")
+    out.append("")
+    for label in labels:
+        r = res[f"cold_20_{label}"]
+        out.append(f"cold audit, 20 files ({label}): {r['wall_s']:.2f} s wall, {r['cpu_s']:.2f} s CPU (target ≤ 0.4 s)")
+    mcp = res["mcp_1000_sites"]
+    out.append(f"MCP audit, {mcp['sites']} sites, stdio: {mcp['tokens']} tokens in {mcp['wall_s']:.1f} s (target ≤ 25,000)")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

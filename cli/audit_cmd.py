@@ -1,6 +1,6 @@
 """`vllm-kb audit`: the main job, shaped like the linters it runs beside (ruff, Semgrep).
 
-    vllm-kb audit [PATH ...] [--format text|markdown|json|sarif|github|gitlab|json-lines|concise]
+    vllm-kb audit [PATH ...] [--format text|markdown|json|sarif|github|gitlab|json-lines|concise|summary]
                   [--statistics] [-o FILE]
                   [--fail-on P0|P1|P2|never] [--exit-zero] [--config FILE | --isolated]
                   [--select IDS] [--ignore IDS] [--exclude GLOB] [--baseline FILE [--update-baseline]]
@@ -15,17 +15,13 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from vllm_kb.engine.check.config import FAIL_ON, FORMATS, LANGS
+from vllm_kb.cli.progress import Progress
 from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, UsageError
 
-if TYPE_CHECKING:  # rich is imported only when a bar is shown (keeps start-up fast)
-    from rich.progress import Progress as Bar
-    from rich.progress import TaskID
-
 PRIORITY_RANK = {"P0": 0, "P1": 1, "P2": 2}
-PROGRESS_MIN_FILES = 300  # a tree smaller than this is read before a bar would be seen
 
 
 def add_arguments(a) -> None:
@@ -33,7 +29,7 @@ def add_arguments(a) -> None:
                    help="project folder or single file (default: .); several paths audit the project around them "
                         "and report only what touches them")
     t = a.add_argument_group("target")
-    t.add_argument("--gpu", help='"H100-80GB x8", "H100-80GB x8, host 1TiB" (a node\'s RAM too), "none", or auto (probe this machine with NVML and /proc/meminfo; the default)')
+    t.add_argument("--gpu", help='"H100-80GB x8", "H100-80GB x8, host 1TiB, cpus 64" (a node\'s RAM and cores too), "none", or auto (probe this machine with NVML and /proc/meminfo; the default)')
     t.add_argument("--vllm-version", help="evaluate as this vLLM release instead of the project's pin")
     o = a.add_argument_group("output")
     o.add_argument("--format", choices=FORMATS, help="report format (default text)")
@@ -65,40 +61,6 @@ def add_arguments(a) -> None:
     f.add_argument("--diff", action="store_true", help="print the fixes as unified diffs and change nothing (exit 1 when there are any)")
     f.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then report what is left")
     f.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff, also the fixes that depend on hardware or accuracy")
-
-
-class Progress:
-    """A transient rich bar on stderr, only for a large tree, only on a terminal."""
-
-    def __init__(self, enabled: bool, lang: str):
-        self.enabled = enabled
-        self.lang = lang
-        self.bar: Bar | None = None
-        self.tasks: dict[str, TaskID] = {}
-
-    def __call__(self, phase: str, total: int) -> None:
-        if not self.enabled:
-            return
-        if self.bar is None:
-            if phase != "scan" or total < PROGRESS_MIN_FILES:
-                return
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
-            from rich.progress import Progress
-
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                           console=Console(stderr=True), transient=True)
-            self.bar.start()
-        if phase not in self.tasks:
-            from vllm_kb.engine.kb.knowledge import load
-
-            self.tasks[phase] = self.bar.add_task(load().t(f"config.progress_{phase}", self.lang), total=total)
-        self.bar.advance(self.tasks[phase])
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
 
 
 def _target(paths: list[str], kb, lang: str) -> tuple[Path, set[str] | None]:
@@ -194,10 +156,25 @@ def run(ns) -> int:
             outcome.baseline_hidden = suppressions.apply_baseline(rep, bl, replan)
         return rep, outcome
 
+    if fmt == "json" and not (ns.fix or ns.diff or ns.statistics) and bl is None and only is None and (ns.output or not progress.enabled):
+        try:
+            streamed = _stream(target, gpu, vllm_version, exclude, cfg, lang, ns.output, progress)
+        finally:
+            progress.close()
+        if isinstance(streamed[0], dict):
+            head, worst, outcome = streamed
+            if not ns.quiet:
+                _summary(head, fmt, ns.output, kb, lang, outcome, bl, notes)
+            if ns.exit_zero or fail_on == "never":
+                return EXIT_CLEAN
+            return EXIT_FINDINGS if worst is not None and PRIORITY_RANK[worst] <= PRIORITY_RANK[fail_on] else EXIT_CLEAN
+    else:
+        streamed = None
     try:
-        rep, outcome = one(show=progress)
-    finally:
+        rep, outcome = one(show=progress) if streamed is None else streamed
+    except BaseException:
         progress.close()
+        raise
 
     if writing and bl_path:
         data = model.build(rep, lang)
@@ -228,8 +205,15 @@ def run(ns) -> int:
         if written:
             rep, outcome = one()
 
-    data = model.build(rep, lang)
-    rendered = out.render(data, fmt, ns.output, docs_url, ns.statistics)
+    try:
+        data = model.build(rep, lang, progress=progress)
+        # the terminal report prints itself, after the bar is gone; every other is rendered here
+        printed = fmt == "text" and not ns.output and not ns.statistics
+        rendered = None if printed else out.render(data, fmt, ns.output, docs_url, ns.statistics)
+    finally:
+        progress.close()  # gone before the report and the summary are written
+    if printed:
+        rendered = out.render(data, fmt, ns.output, docs_url)
     if rendered is not None:
         out.write(rendered, ns.output)
     if not ns.quiet:
@@ -239,6 +223,49 @@ def run(ns) -> int:
         return EXIT_CLEAN
     worst = flat.worst(data)
     return EXIT_FINDINGS if worst is not None and PRIORITY_RANK[worst] <= PRIORITY_RANK[fail_on] else EXIT_CLEAN
+
+
+def _stream(target, gpu, vllm_version, exclude, cfg, lang: str, output: str | None, progress):
+    """The JSON report written site by site (engine/report/stream.py), so that memory does not grow
+    with the number of sites: (the report without its sites, the worst priority, the suppression
+    outcome). When the project has suppression comments, what they hide is only known once every
+    site is checked: (the audit with every site, the suppression outcome), to be built whole."""
+    import tempfile
+
+    from vllm_kb.engine.audit import audit_lazily, replan
+    from vllm_kb.engine.check import suppressions
+    from vllm_kb.engine.report import stream
+
+    rep, sites, reports = audit_lazily(target, gpu=gpu, vllm_version=vllm_version, exclude=exclude, progress=progress)
+    if suppressions.collect(rep):
+        rep.sites = list(reports)
+        return rep, suppressions.apply(rep, cfg, replan)
+    if rep.ctx is not None:
+        rep.ctx._cache.clear()  # the texts of the sites' files are read again for their diffs, one site at a time
+    outcome = suppressions.Outcome()
+
+    def each(sr) -> None:  # the configuration's filter, as suppressions.apply does it
+        suppressions.apply_site(rep, sr, sr.key, cfg, [], replan, outcome)
+
+    from vllm_kb.engine.scan import parallel
+
+    workers = parallel.workers(max(len(rep.files), parallel.MIN_FILES if len(sites) >= stream.MIN_SITES else 0))
+    kw: dict[str, Any] = {"workers": workers, "tally": outcome, "fields": ("by_config", "suppressed")}
+    if output is None:
+        res = stream.write(rep, reports, lang, sys.stdout, each, progress, len(sites), **kw)
+        return res.head, res.worst, outcome
+    folder = Path(output).resolve().parent
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=".vllm-kb-", delete=False) as f:
+            tmp = f.name
+            res = stream.write(rep, reports, lang, f, each, progress, len(sites), **kw)
+        os.replace(tmp, output)
+    except OSError as e:
+        raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
+    finally:
+        if os.path.exists(locals().get("tmp", "")):
+            os.unlink(tmp)
+    return res.head, res.worst, outcome
 
 
 def _excluder(cfg, root: Path, cli_globs: list[str]):

@@ -18,7 +18,16 @@ def render(data: dict, fmt: str, output: str | None, docs_url: str | None, stati
 
         return stats.render(data, "json" if fmt == "json" else "text")
     if fmt == "json":
-        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        from vllm_kb.engine.report import json_text
+
+        return json_text.dumps(data) + "\n"
+    if fmt == "summary":  # what an agent reads first: bounded whatever the project (engine/report/summary.py)
+        from vllm_kb.engine.kb.knowledge import load
+        from vllm_kb.engine.report import summary
+
+        kb = load()
+        t = lambda key, **kw: kb.t(key, data["lang"], **kw)  # noqa: E731
+        return json.dumps(summary.summary(data, t, t("summary.next_cli")), ensure_ascii=False, indent=2) + "\n"
     if fmt == "markdown":
         from vllm_kb.engine.report import markdown
 

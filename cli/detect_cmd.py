@@ -14,6 +14,8 @@ def add_parser(sub) -> None:
     d.add_argument("--lang", choices=("en", "zh"), default="en")
     d.add_argument("--format", choices=("text", "json"), default="text")
     d.add_argument("--quiet", "-q", action="store_true", help="print nothing; only the exit code")
+    d.add_argument("--all", action="store_true", dest="exhaustive",
+                   help="every piece of evidence in every file (default: stop at the first file that gives some)")
     d.set_defaults(func=run)
 
 
@@ -21,7 +23,7 @@ def run(ns) -> int:
     from vllm_kb.engine.advise import detect
     from vllm_kb.engine.kb.knowledge import load
 
-    det = detect.detect(ns.path)
+    det = detect.detect(ns.path, exhaustive=ns.exhaustive)
     data = detect.record(det, ns.lang)
     if ns.quiet:
         pass
@@ -33,7 +35,7 @@ def run(ns) -> int:
 
 
 def render(data: dict, kb, lang: str) -> str:
-    lines = [data["summary"]]
+    lines = [data["summary"] + ("" if data.get("complete", True) else " " + kb.t("detect.first_only", lang))]
     for t in data["triggers"]:
         lines.append(f"  {t['id']} {t['name']} — {t['title']}")
         for e in t["evidence"]:

@@ -17,7 +17,7 @@ def add_parser(sub) -> None:
     d.add_argument("--symptom", choices=("oom", "throughput", "ttft", "itl", "rlhf"),
                    help="what goes wrong (or give --error)")
     d.add_argument("--error", help="an error message or log excerpt: a launch failure is named by the launch check whose vLLM wording it matches (knowledge/checks, error_text); otherwise mapped to a symptom by knowledge/decision_tree.yaml")
-    d.add_argument("--gpu", default="auto", help='"H100-80GB x8", "H100-80GB x8, host 1TiB" (a node\'s RAM too), "none", or auto (probe this machine with NVML and /proc/meminfo; default)')
+    d.add_argument("--gpu", default="auto", help='"H100-80GB x8", "H100-80GB x8, host 1TiB, cpus 64" (a node\'s RAM and cores too), "none", or auto (probe this machine with NVML and /proc/meminfo; default)')
     d.add_argument("--site", help="only the launch site at FILE[:LINE] (relative to PATH)")
     d.add_argument("--answer", action="append", default=[], metavar="ID=VALUE",
                    help="answer a question the facts cannot (repeatable), e.g. --answer oom_phase=runtime")

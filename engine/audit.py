@@ -5,10 +5,11 @@ renderers (report)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from vllm_kb.engine.check import catalog_findings, colocation
 from vllm_kb.engine.check.framework_compat import framework_compat
+from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.evaluate import evaluate_all
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
@@ -35,34 +36,71 @@ def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None 
     the disk's (how --diff sees the project after earlier fixes); `progress(phase, n)` is told of
     each file read and each site checked; `files` limits the read to those files of the folder
     `path` (engine/scan/project.py)."""
+    rep, _sites, reports = audit_lazily(path, gpu=gpu, vllm_version=vllm_version, nvml=nvml, kb=kb, exclude=exclude,
+                                        overlay=overlay, progress=progress, files=files)
+    rep.sites = list(reports)
+    return rep
+
+
+def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str | None = None, nvml=None,
+                 kb: Knowledge | None = None, exclude: Callable[[str], bool] | None = None,
+                 overlay: dict[str, str] | None = None,
+                 progress: Callable[[str, int], None] | None = None, files: list[str] | None = None,
+                 ) -> tuple[AuditReport, list[Site], "SiteReports"]:
+    """The project read and its report without sites, the sites found, and their reports one at
+    a time (what a streamed report writes and forgets, so memory does not grow with the sites)."""
     kb = kb or load()
     cat = catalog_mod.load()
     sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
     hardware = hw.resolve(kb.gpus, gpu, nvml)
-    prepared = []
+    rep = AuditReport(root=sc.root, sites=[], skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
+                      pins=sc.pins, default_version=sc.default, kb=kb, files=list(sc.files), ctx=sc.ctx)
+    prepared: list = []
     for site in sc.sites:
         try:
             prepared.append((site, *_site_facts(site, choice_for(site.file, sc.choices, sc.default), hardware, kb, cat, sc.ctx)))
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
+    colocation.trainer_overlap([(p[0], p[2]) for p in prepared])  # a rollout server on its trainer's GPUs
     clients = tool_clients(sc.ctx, sc.files)  # code that asks a server for automatic tool choice
     for site, _, facts in prepared:
+        facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
             facts["launch"].update(framework_compat(site, facts, cat, pin))
-    reports = []
-    for site, choice, facts in prepared:
+    return rep, sc.sites, SiteReports(prepared, kb, cat, sc, progress)
+
+
+class SiteReports:
+    """The site reports of an audit, made one at a time, in order (iterate) or by index (`make`,
+    what a forked worker of engine/report/stream.py calls for its share). Each site's facts are
+    let go once its report is made."""
+
+    def __init__(self, prepared: list, kb: Knowledge, cat, sc, progress: Callable[[str, int], None] | None):
+        self.prepared, self.kb, self.cat, self.sc, self.progress = prepared, kb, cat, sc, progress
+
+    def __len__(self) -> int:
+        return len(self.prepared)
+
+    def make(self, i: int) -> SiteReport | None:
+        site, choice, facts = self.prepared[i]
+        self.prepared[i] = None  # the report holds what is still needed; a streamed report lets it go
         try:
-            reports.append(_site_report(site, choice, facts, kb, cat, sc.ctx, sc.pins))
-        except Exception as e:  # noqa: BLE001
-            sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
-        if progress is not None:
-            progress("check", len(sc.sites))
-    return AuditReport(root=sc.root, sites=reports, skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
-                       pins=sc.pins, default_version=sc.default, kb=kb, files=list(sc.files), ctx=sc.ctx)
+            return _site_report(site, choice, facts, self.kb, self.cat, self.sc.ctx, self.sc.pins)
+        except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
+            self.sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
+            return None
+
+    def __iter__(self) -> Iterator[SiteReport]:
+        for i in range(len(self.prepared)):
+            sr = self.make(i)
+            if self.progress is not None:
+                self.progress("check", len(self.sc.sites))
+            if sr is not None:
+                yield sr
 
 
 def replan(rep: AuditReport, sr: SiteReport) -> None:
@@ -89,7 +127,9 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
 
 def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:
     resolved = cat.resolve(choice.version)
-    unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items() if not s.resolved}
+    # an argument sized by the GPUs the process sees is known once --gpu says how many there are
+    unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items()
+                  if not s.resolved and not (n in site.device_args and n in facts["engine"])}
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)

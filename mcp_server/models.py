@@ -1,6 +1,7 @@
 """The typed results of the MCP tools. The SDK derives each tool's outputSchema from these, and
 validates every result against it before it leaves the server. The audit report is not
-modelled here: its contract is schema/report.schema.json, published as-is (see schema.py)."""
+modelled here: its contract is schema/report.schema.json; the `audit` tool answers with a bounded
+summary (AuditSummary, mcp_server/answers.py) and serves the report as a resource."""
 from __future__ import annotations
 
 from typing import Any, Literal
@@ -37,9 +38,13 @@ class Detection(BaseModel):
     path: str = Field(description="the folder or file looked at, resolved")
     uses_vllm: bool = Field(description="true when any trigger of knowledge/triggers.yaml fired")
     summary: str
-    evidence: list[Evidence] = Field(description="every observation a trigger counted, with file:line")
-    sites: list[DetectedSite] = Field(description="every place vLLM is started or configured, with file:line")
-    pins: list[Pin] = Field(description="every dependency pin that brings in vLLM")
+    evidence: list[Evidence] = Field(description="observations a trigger counted, with file:line (one page)")
+    evidence_total: int = 0
+    sites: list[DetectedSite] = Field(description="places vLLM is started or configured, with file:line (one page)")
+    sites_total: int = 0
+    pins: list[Pin] = Field(description="dependency pins that bring in vLLM (one page)")
+    complete: bool = Field(True, description="false: stopped at the first file with evidence (call with all=true for every piece)")
+    next_cursor: str | None = Field(None, description="pass back as `cursor` with all=true for the next page; null: no more")
     files_scanned: int
     method: str = Field(description="how detection was done")
 
@@ -204,7 +209,9 @@ class DiagnoseResult(BaseModel):
     observed: dict[str, Any] = Field(description="answers given or read from the error text")
     hardware: str
     root: str | None
-    diagnoses: list[SiteDiagnosis]
+    diagnoses: list[SiteDiagnosis] = Field(description="one per launch site (one page)")
+    diagnoses_total: int = 0
+    next_cursor: str | None = Field(None, description="pass back as `cursor` for the next sites; null: no more")
 
 
 class ScenarioBlock(BaseModel):
@@ -266,3 +273,52 @@ class GpuInfo(BaseModel):
     cuda: str | None
     note: str | None
     devices: list[dict[str, Any]]
+
+
+class UrgentItem(BaseModel):
+    priority: Literal["P0", "P1"]
+    site: str = Field(description="the site's id, FILE:LINE")
+    check: str = Field(description="check id (B4) or finding id")
+    title: str
+    file: str = Field(description="where the setting to change is written")
+    line: int
+    change: str = Field(description="the change in one line, in the site's own syntax (FILE:LINE: write/remove …)")
+
+
+class SiteLine(BaseModel):
+    id: str
+    kind: str
+    mode: str
+    framework: str
+    vllm: str
+    model: str | None
+    P0: int
+    P1: int
+    P2: int
+    unknown: int
+
+
+class AuditSummary(BaseModel):
+    report_id: str = Field(description="pass to `audit_details` to page through the full report")
+    report_uri: str = Field(description="resource holding the full JSON report (schema/report.schema.json)")
+    root: str
+    files_scanned: int
+    vllm: str = Field(description="the project's vLLM release and where it comes from")
+    skipped_files: int
+    hardware: str
+    summary: dict[str, Any] = Field(description="sites, recommendations per priority, findings, unknown verdicts")
+    modes: dict[str, int] = Field(description="sites per usage mode")
+    verdicts: dict[str, int] = Field(description="check verdicts over all sites, by status")
+    urgent: list[UrgentItem] = Field(description="every P0 and P1, P0 first, as far as one answer holds")
+    urgent_total: int
+    sites: list[SiteLine] = Field(description="one line per site, as far as one answer holds")
+    sites_total: int
+    complete: bool = Field(description="false when urgent or sites were cut to fit; `next` says how to get the rest")
+    next: str | None = None
+
+
+class AuditPage(BaseModel):
+    report_id: str
+    kind: Literal["sites", "checks", "recommendations"]
+    items: list[dict[str, Any]] = Field(description="whole sites as in the JSON report, or check verdicts, or recommendations")
+    next_cursor: str | None = Field(description="pass back as `cursor` for the next page; null: this was the last")

@@ -11,21 +11,24 @@ from typing import Annotated, Any, Callable, Literal, Sequence
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.prompts import Prompt
 from mcp.server.mcpserver.tools import Tool
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
+from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.report import summary as summary_mod
 from vllm_kb.engine.report.model import tool_version
 
-from vllm_kb.mcp_server import prompts, resources, tools
+from vllm_kb.mcp_server import answers, prompts, resources, tools
 from vllm_kb.mcp_server import models as m
 from vllm_kb.mcp_server.roots import ClientRoots, Roots
-from vllm_kb.mcp_server.schema import report_schema
 
 NAME = "vllm-kb"
 INSTRUCTIONS = (
     "Static auditor for projects that run vLLM. It reads files and never imports or runs them. "
-    "Start with `audit` on the project folder (a JSON report: sites with file:line, checks, P0/P1/P2 "
-    "recommendations and the changes in each site's own syntax); `explain_check` and the "
+    "Start with `audit` on the project folder: a summary (sites, modes, verdict counts, every P0 and P1 with "
+    "file:line and the one-line change in the site's own syntax) whatever the size of the project; "
+    "`audit_details` pages through the full report (a site, a check, a priority) and the resource "
+    "vllm-kb://reports/<report_id> holds it whole. `explain_check` and the "
     "vllm-kb://checks/<id> resources explain a check; `detect` answers whether a folder uses vLLM; "
     "`match_scenario` renders the recommended configuration for a workload described in words; "
     "`diagnose` walks the decision tree for a symptom or an error message (OOM, throughput, TTFT, ITL, RLHF). "
@@ -54,21 +57,55 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
     def confine(path: str, client: Any) -> Path:
         return Roots.of(client, fallback).confine(path)
 
+    store = answers.ReportStore()
+
     def audit(path: PathArg = ".", gpu: GpuArg = "auto", vllm_version: VersionArg = None, lang: LangArg = "en",
               select: Annotated[list[str] | None, Field(
                   description="check ids or names to keep (B3, kv-cache-fp8); the report then covers only "
                               "those checks. Findings that are not checks (options the release lacks) stay.")] = None,
-              *, roots: ClientRoots) -> dict[str, Any]:
+              *, roots: ClientRoots) -> m.AuditSummary:
         """Audit a project's vLLM usage: every launch site (vllm serve, python -m vllm.entrypoints…, LLM(),
-        EngineArgs(), AsyncEngineArgs()) with file:line, each check's verdict for the project's vLLM
-        release, and P0/P1/P2 changes written in the site's own syntax, as the versioned JSON report
-        of `vllm-kb audit --format json` (schema/report.schema.json)."""
-        return tools.audit(confine(path, roots), gpu=gpu, vllm_version=vllm_version, lang=lang, select=select)
+        EngineArgs(), AsyncEngineArgs(), RL trainers) with file:line and the project's vLLM release. Answers
+        with a summary that fits any project: counts of sites, modes and verdicts, and every P0 and P1 with
+        file:line and its change written in the site's own syntax. The full report (`vllm-kb audit --format
+        json`, schema/report.schema.json) stays on the server: page through it with `audit_details`
+        (report_id, then a site, a check or a priority) or read the resource at report_uri."""
+        report = tools.audit(confine(path, roots), gpu=gpu, vllm_version=vllm_version, lang=lang, select=select)
+        rid = store.put(report)
+        kb = load()
+        data = summary_mod.summary(report, lambda key, **kw: kb.t(key, lang, **kw), kb.t("summary.next_mcp", lang),
+                                   report_id=rid, report_uri=f"{resources.SCHEME}reports/{rid}")
+        s = data["summary"]
+        line = kb.t("report.summary", lang, sites=s["sites"], p0=s["recommendations"]["P0"],
+                    p1=s["recommendations"]["P1"], p2=s["recommendations"]["P2"], unknown=s["unknown"])
+        return _answer(m.AuditSummary.model_validate(data), f"{line} report_id={rid}")
 
-    def detect(path: PathArg = ".", lang: LangArg = "en", *, roots: ClientRoots) -> m.Detection:
-        """Does this folder use vLLM? Each piece of evidence (import, dependency, launch command, RL
-        framework backend, vLLM config key, VLLM_ variable) with file:line; mentions in docs do not count."""
-        return tools.detect(confine(path, roots), lang)
+    def audit_details(
+        report_id: Annotated[str, Field(description="the report_id an `audit` answer gave")],
+        site: Annotated[str | None, Field(description="only this site: FILE:LINE (or FILE for all its sites)")] = None,
+        check: Annotated[str | None, Field(description="only this check across the sites: id or name (B3, kv-cache-fp8)")] = None,
+        priority: Annotated[Literal["P0", "P1", "P2"] | None, Field(
+            description="only the recommendations of this priority, across the sites")] = None,
+        cursor: Annotated[str | None, Field(description="the next_cursor of the previous page")] = None,
+    ) -> m.AuditPage:
+        """A page of an audit's full report, within the size an agent can hold: whole sites (every check,
+        recommendation with its changes, the diffs in `after`), or one check across the sites, or the
+        recommendations of one priority. Follow next_cursor until it is null."""
+        data = tools.user_errors(answers.details)(store, report_id, site=site, check=check, priority=priority,
+                                                  cursor=cursor)
+        more = f"; next_cursor={data['next_cursor']}" if data["next_cursor"] else ""
+        return _answer(m.AuditPage.model_validate(data), f"{len(data['items'])} {data['kind']} of {report_id}{more}")
+
+    def detect(path: PathArg = ".", lang: LangArg = "en",
+               all: Annotated[bool, Field(description="every piece of evidence in every file; default: stop at the "
+                                                      "first file that gives some (much faster)")] = False,
+               cursor: Annotated[str | None, Field(description="the next_cursor of the previous answer")] = None,
+               *, roots: ClientRoots) -> m.Detection:
+        """Does this folder use vLLM? The evidence (import, dependency, launch command, RL framework backend,
+        vLLM config key, VLLM_ variable) with file:line; mentions in docs do not count. By default it stops at
+        the first file with evidence; `all` collects everything, paged by `cursor` when it is long."""
+        det = tools.detect(confine(path, roots), lang, exhaustive=all, cursor=cursor)
+        return _answer(det, det.summary + (f" next_cursor={det.next_cursor}" if det.next_cursor else ""))
 
     def explain_check(check: Annotated[str, Field(description="check id or name: B3, kv-cache-fp8")],
                       lang: LangArg = "en") -> m.CheckRecord:
@@ -118,6 +155,7 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
             description="answers to the open questions, by observation id, e.g. {\"oom_phase\": \"runtime\"}")] = None,
         vllm_version: VersionArg = None,
         lang: LangArg = "en",
+        cursor: Annotated[str | None, Field(description="the next_cursor of the previous answer: the next sites")] = None,
         *,
         roots: ClientRoots,
     ) -> m.DiagnoseResult:
@@ -126,8 +164,11 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
         evidence, the questions the facts cannot answer (answer them through `answers` and call again), and
         the concrete changes in the site's own syntax."""
         where = confine(path, roots) if path is not None else None
-        return tools.diagnose(where, symptom=symptom, error=error, gpu=gpu, site=site, answers=answers,
-                              vllm_version=vllm_version, lang=lang)
+        res = tools.diagnose(where, symptom=symptom, error=error, gpu=gpu, site=site, answers=answers,
+                             vllm_version=vllm_version, lang=lang, cursor=cursor)
+        text = f"{len(res.diagnoses)} of {res.diagnoses_total} site diagnoses" + (
+            f"; next_cursor={res.next_cursor}" if res.next_cursor else "")
+        return _answer(res, text)
 
     def estimate_memory(
         model: Annotated[str, Field(description="model name or path, e.g. meta-llama/Llama-3.3-70B-Instruct")],
@@ -151,7 +192,8 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
         return tools.gpu_info(spec, lang)
 
     tool_list = [
-        _tool(audit, "Audit a project", output_schema=report_schema()),
+        _tool(audit, "Audit a project"),
+        _tool(audit_details, "Page through an audit report"),
         _tool(detect, "Detect vLLM usage"),
         _tool(explain_check, "Explain a check"),
         _tool(list_checks, "List the checks"),
@@ -163,9 +205,31 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
     server: MCPServer = MCPServer(NAME, title="vLLM knowledge base", instructions=INSTRUCTIONS,
                                   version=tool_version(), tools=tool_list, resources=resources.all_resources(),
                                   log_level=log_level)
+    server.resource(f"{resources.SCHEME}reports/{{report_id}}", name="audit report", title="A full audit report",
+                    description="The whole JSON report of an `audit` call (schema/report.schema.json), by its report_id.",
+                    mime_type="application/json")(lambda report_id: _full_report(store, report_id))
     server.add_prompt(Prompt.from_function(prompts.audit_project, name="audit-project", title="Audit this project"))
     server.add_prompt(Prompt.from_function(prompts.fix_finding, name="fix-finding", title="Fix finding X"))
     return server
+
+
+def _answer(model: Any, text: str) -> Any:
+    """Structured content, and a line of text that says what it is instead of repeating it. A
+    CallToolResult, typed Any: the tool's own annotation names the model of its structured content,
+    which the SDK reads for the output schema, and passes this result through as it is."""
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=model.model_dump(mode="json", by_alias=True))
+
+
+def _full_report(store: answers.ReportStore, report_id: str) -> str:
+    import json
+
+    try:
+        return json.dumps(store.full(report_id), ensure_ascii=False)
+    except Exception as e:  # noqa: BLE001 — an unknown id is the client's to correct
+        from mcp.server.mcpserver.exceptions import ResourceError
+
+        raise ResourceError(str(e)) from e
 
 
 def _tool(fn: Callable[..., Any], title: str, output_schema: dict[str, Any] | None = None) -> Tool:

@@ -23,6 +23,7 @@ from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.report import check_docs as records
 from vllm_kb.engine.kb import redact as redact_mod
 
+from vllm_kb.engine.report import summary as bounded
 from vllm_kb.mcp_server import models as m
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -87,20 +88,27 @@ def audit(path: Path, *, gpu: str, vllm_version: str | None, lang: str, select: 
 
 @user_errors
 @redacted
-def detect(path: Path, lang: str = "en") -> m.Detection:
+def detect(path: Path, lang: str = "en", *, exhaustive: bool = False, cursor: str | None = None) -> m.Detection:
     from vllm_kb.engine.advise import detect as detect_mod
 
-    det = detect_mod.detect(path)
+    det = detect_mod.detect(path, exhaustive=exhaustive)
     rec = detect_mod.record(det, lang)
+    evidence = [m.Evidence(trigger=f"{t['id']} {t['name']}", title=t["title"], file=e["file"], line=e["line"], what=e["what"])
+                for t in rec["triggers"] for e in t["evidence"]]
+    sites = [m.DetectedSite(file=s.file, line=s.line, kind=s.kind, syntax=s.syntax, mode=s.mode, framework=s.framework)
+             for s in det.scan.sites]
+    pins = [m.Pin(file=p.file, line=p.line, text=p.text) for p in det.scan.pins if p.package == "vllm" or "vllm" in p.extras]
+    # within the answer budget: the evidence a page at a time, the first sites and pins (with their
+    # totals; `audit` lists every site)
+    page_ev, more_ev = bounded.take([e.model_dump() for e in evidence], bounded.BUDGET // 2, bounded.start_of(cursor))
+    page_si, _ = bounded.take([s.model_dump() for s in sites], bounded.BUDGET // 4)
+    page_pi, _ = bounded.take([p.model_dump() for p in pins], bounded.BUDGET // 8)
     return m.Detection(
         path=str(path),
         uses_vllm=det.used,
         summary=rec["summary"],
-        evidence=[m.Evidence(trigger=f"{t['id']} {t['name']}", title=t["title"], file=e["file"], line=e["line"], what=e["what"])
-                  for t in rec["triggers"] for e in t["evidence"]],
-        sites=[m.DetectedSite(file=s.file, line=s.line, kind=s.kind, syntax=s.syntax, mode=s.mode, framework=s.framework)
-               for s in det.scan.sites],
-        pins=[m.Pin(file=p.file, line=p.line, text=p.text) for p in det.scan.pins if p.package == "vllm" or "vllm" in p.extras],
+        evidence=page_ev, evidence_total=len(evidence), sites=page_si, sites_total=len(sites), pins=page_pi,
+        complete=det.complete, next_cursor=bounded.cursor_of(more_ev),
         files_scanned=len(det.scan.files),
         method="the trigger rules of knowledge/triggers.yaml over what the files say (imports, dependency pins, "
                "launch commands, framework backends, vLLM configuration keys, VLLM_ variables); "
@@ -203,14 +211,20 @@ def estimate_memory(model: str, *, gpu: str, vllm_version: str | None, lang: str
 @user_errors
 @redacted
 def diagnose(path: Path | None, *, symptom: str | None, error: str | None, gpu: str, site: str | None,
-             answers: dict[str, Any] | None, vllm_version: str | None, lang: str) -> m.DiagnoseResult:
+             answers: dict[str, Any] | None, vllm_version: str | None, lang: str,
+             cursor: str | None = None) -> m.DiagnoseResult:
     from vllm_kb.engine import diagnosis
     from vllm_kb.engine.report.diagnosis import record
 
     res = diagnosis.diagnose(path, symptom=symptom, error=error, gpu=gpu, site=site, answers=answers,
                              vllm_version=vllm_version)
     rec = record(res, lang)
-    return m.DiagnoseResult.model_validate({k: rec[k] for k in m.DiagnoseResult.model_fields})
+    out = {k: rec[k] for k in m.DiagnoseResult.model_fields if k in rec}
+    # the site diagnoses a page at a time, within the answer budget
+    page, more = bounded.take(rec["diagnoses"], bounded.BUDGET - bounded.size(
+        {k: v for k, v in out.items() if k != "diagnoses"}), bounded.start_of(cursor))
+    out.update(diagnoses=page, diagnoses_total=len(rec["diagnoses"]), next_cursor=bounded.cursor_of(more))
+    return m.DiagnoseResult.model_validate(out)
 
 
 @user_errors

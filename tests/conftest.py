@@ -32,3 +32,26 @@ def cli(capsys):
         return code, out.out, out.err
 
     return run
+
+
+@pytest.fixture
+def write_project(tmp_path):
+    """Writes {relative path: text} under tmp_path (a small project) and returns its root."""
+    def write(files: dict[str, str], root: Path | None = None) -> Path:
+        root = root or tmp_path
+        for name, text in files.items():
+            p = root / name
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text)
+        return root
+    return write
+
+
+@pytest.fixture
+def scanned(write_project):
+    """The sites of a small project, in file and line order."""
+    from vllm_kb.engine.scan.project import scan_project
+
+    def scan(files: dict[str, str], root: Path | None = None):
+        return sorted(scan_project(write_project(files, root)).sites, key=lambda s: (s.file, s.line))
+    return scan

@@ -187,23 +187,33 @@ def test_several_paths_report_only_what_touches_them(fixtures_dir, cli, tmp_path
     assert [s["file"] for s in json.loads(out)["sites"]] == ["deploy/other.sh"]
 
 
-def test_progress_bar_only_on_a_terminal_and_a_large_tree(tmp_path, monkeypatch, cli):
-    from vllm_kb.cli import audit_cmd
+def test_progress_covers_every_phase_only_on_a_terminal(tmp_path, monkeypatch, cli):
+    from vllm_kb.cli import progress as progress_mod
 
-    for i in range(audit_cmd.PROGRESS_MIN_FILES + 5):
+    for i in range(50):
         (tmp_path / f"f{i}.txt").write_text("x\n")
     (tmp_path / "serve.sh").write_text("vllm serve m --swap-space 4\n")
-    shown = []
-    real = audit_cmd.Progress.__call__
+    seen: list[tuple[str, bool]] = []
+    real = progress_mod.Progress.__call__
 
     def spy(self, phase, total):
         real(self, phase, total)
-        shown.append(self.bar is not None)
+        seen.append((phase, self.bar is not None))
 
-    monkeypatch.setattr(audit_cmd.Progress, "__call__", spy)
+    closed = []
+    real_close = progress_mod.Progress.close
+    monkeypatch.setattr(progress_mod.Progress, "close", lambda self: closed.append(self.bar) or real_close(self))
+    monkeypatch.setattr(progress_mod.Progress, "__call__", spy)
+    monkeypatch.setattr(progress_mod, "DELAY_S", 0.0)
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
     _, out, _ = cli("audit", str(tmp_path), "--gpu", "H100 x1", "--format", "json", "--isolated")
-    assert any(shown) and json.loads(out)["sites"]
-    shown.clear()
+    assert json.loads(out)["sites"]
+    assert [p for p in dict.fromkeys(p for p, shown in seen if shown)] == ["walk", "scan", "check", "render"]
+    assert closed and closed[-1] is not None  # the display was stopped, before the report was written
+    seen.clear()
     cli("audit", str(tmp_path), "--gpu", "H100 x1", "--format", "json", "--isolated", "-q")
-    assert not any(shown)
+    assert not any(shown for _, shown in seen)
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    seen.clear()
+    cli("audit", str(tmp_path), "--gpu", "H100 x1", "--format", "json", "--isolated")
+    assert not any(shown for _, shown in seen)

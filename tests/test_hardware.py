@@ -102,3 +102,14 @@ def test_the_host_ram_rides_on_the_gpu_spec_and_is_never_the_auditors_own():
     assert "host" not in hw.parse_spec("H100-80GB x8", gpus).facts()  # a spec without it: unknown
     with pytest.raises(UsageError):
         hw.parse_spec("H100 x8, hots 1T", gpus)
+
+
+def test_cores_and_ram_come_from_the_spec_and_a_gpu_less_probe_gives_neither(monkeypatch):
+    hw = hardware.resolve(GPUS, "H100-80GB x8, host 1TiB, cpus 64")
+    assert hw.facts()["cpu"] == {"cores": 64} and hw.facts()["host"] == {"memory_gib": 1024.0}
+    assert "cpu" not in hardware.resolve(GPUS, "H100-80GB x8").facts()
+    # the machine auditing has no GPU: it is not the one the project runs on
+    probed = hardware.resolve(GPUS, "auto", nvml=fake_nvml([], init_error=FakeNVMLError("NVML Shared Library Not Found")))
+    assert probed.cpu_cores and "cpu" not in probed.facts() and "host" not in probed.facts()
+    h200 = {"name": "NVIDIA H200", "mem": 150_754_820_096, "cc": (9, 0), "nvlink": 1}
+    assert "cpu" in hardware.resolve(GPUS, "auto", nvml=fake_nvml([h200])).facts()

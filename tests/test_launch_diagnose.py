@@ -168,3 +168,15 @@ def test_model_gpu_memory_reports_are_named_by_their_own_words():
         if not hits or hits[0] != want.id:
             missed.append(f"{case.parent.name}: {hits}")
     assert not missed, missed
+
+
+def test_docker_run_shm_including_nvidia_docker(tmp_path):
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "run.sh").write_text(
+        "nvidia-docker run --gpus all vllm/vllm-openai:v0.8.5 --model m/x --tensor-parallel-size 2\n"
+        "docker run --gpus all --ipc=host vllm/vllm-openai:v0.8.5 --model m/y --tensor-parallel-size 2\n"
+        "docker run --gpus all --shm-size 16g vllm/vllm-openai:v0.8.5 --model m/z --tensor-parallel-size 2\n")
+    rep = audit(tmp_path, gpu="H100-80GB x8")
+    got = [next(r for r in sr.results if r.check.id == "L40").status for sr in sorted(rep.sites, key=lambda s: s.site.line)]
+    assert got == ["recommended", "enabled", "enabled"]

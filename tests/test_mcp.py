@@ -23,7 +23,7 @@ from vllm_kb.mcp_server.server import build_server
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROJECTS = ("stale-serve", "offline-batch", "config-yaml", "no-vllm")
-TOOLS = {"audit", "detect", "explain_check", "list_checks", "match_scenario", "diagnose", "estimate_memory", "gpu_info"}
+TOOLS = {"audit", "audit_details", "detect", "explain_check", "list_checks", "match_scenario", "diagnose", "estimate_memory", "gpu_info"}
 pytestmark = pytest.mark.anyio
 
 
@@ -65,9 +65,11 @@ async def test_tools_are_read_only_typed_and_structured(server):
         assert t.output_schema and t.output_schema["type"] == "object", t.name
         assert "roots" not in t.input_schema.get("properties", {}), "the roots resolver leaked into the input schema"
         assert t.description and t.title
-    # The audit publishes the report contract itself, made self-contained.
-    assert tools["audit"].output_schema == report_schema()
+    # The audit answers with a bounded summary; the report itself is a resource (its contract,
+    # made self-contained, stays published for clients that validate it).
+    assert {"report_id", "report_uri", "urgent", "sites", "complete"} <= set(tools["audit"].output_schema["properties"])
     assert "common.schema.json" not in json.dumps(report_schema())
+    assert {"report_id", "site", "check", "priority", "cursor"} <= set(tools["audit_details"].input_schema["properties"])
     audit_in = tools["audit"].input_schema["properties"]
     assert {"path", "gpu", "vllm_version", "lang", "select"} <= set(audit_in)
     assert tools["explain_check"].input_schema["required"] == ["check"]
@@ -77,14 +79,28 @@ async def test_tools_are_read_only_typed_and_structured(server):
 
 @pytest.mark.parametrize("project", PROJECTS)
 async def test_audit_matches_the_cli_report(server, project):
-    result = await call(server, "audit", {"path": project, "gpu": "H100 x4"})
-    assert not result.is_error, result.content
-    report = result.structured_content
+    async with Client(server) as c:
+        result = await c.call_tool("audit", {"path": project, "gpu": "H100 x4"})
+        assert not result.is_error, result.content
+        summary = result.structured_content
+        report = json.loads((await c.read_resource(summary["report_uri"])).contents[0].text)
+        pages, cursor = [], None
+        while True:
+            page = (await c.call_tool("audit_details", {"report_id": summary["report_id"], "cursor": cursor})).structured_content
+            pages += page["items"]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                break
     errors = [e.message for e in schemas.validator("report").iter_errors(report)]
     assert not errors
     cli = report_model.build(engine_audit(FIXTURES / project, gpu="H100 x4"), "en")
-    assert report["sites"] == cli["sites"] and report["summary"] == cli["summary"]
-    assert report["project"]["root"] == str((FIXTURES / project).resolve())
+    assert report["sites"] == cli["sites"] == pages and report["summary"] == cli["summary"] == summary["summary"]
+    assert report["project"]["root"] == str((FIXTURES / project).resolve()) == summary["root"]
+    # the summary holds every P0 and P1 with where to change what, and is not repeated as text
+    urgent = [(r["priority"], r["check"]) for s in cli["sites"] for r in s["recommendations"] if r["priority"] in ("P0", "P1")]
+    assert sorted((u["priority"], u["check"]) for u in summary["urgent"]) == sorted(urgent) and summary["complete"]
+    assert all(":" in u["change"] for u in summary["urgent"])
+    assert len(result.content) == 1 and len(result.content[0].text) < 200
 
 
 async def test_audit_on_the_handshake_protocol_too(server):
@@ -93,8 +109,10 @@ async def test_audit_on_the_handshake_protocol_too(server):
 
 
 async def test_audit_select_keeps_only_those_checks(server):
-    result = await call(server, "audit", {"path": "stale-serve", "gpu": "H100 x4", "select": ["kv-cache-fp8", "A2", "b3"]})
-    site = result.structured_content["sites"][0]
+    async with Client(server) as c:
+        result = await c.call_tool("audit", {"path": "stale-serve", "gpu": "H100 x4", "select": ["kv-cache-fp8", "A2", "b3"]})
+        page = await c.call_tool("audit_details", {"report_id": result.structured_content["report_id"]})
+    site = page.structured_content["items"][0]
     assert [c["id"] for c in site["checks"]] == ["A2", "B3"]
     assert {r["check"] for r in site["recommendations"] if r["kind"] == "check"} <= {"A2", "B3"}
     assert site["score"]["total"] == 2
@@ -104,9 +122,11 @@ async def test_audit_select_keeps_only_those_checks(server):
 
 
 async def test_audit_in_chinese(server):
-    result = await call(server, "audit", {"path": "offline-batch", "gpu": "H100 x4", "lang": "zh"})
-    report = result.structured_content
+    async with Client(server) as c:
+        result = await c.call_tool("audit", {"path": "offline-batch", "gpu": "H100 x4", "lang": "zh"})
+        report = json.loads((await c.read_resource(result.structured_content["report_uri"])).contents[0].text)
     assert report["lang"] == "zh" and report["sites"][0]["scores"][1]["title"] == "显存管理"
+    assert "部署点" in result.content[0].text or "P0" in result.content[0].text
 
 
 async def test_usage_errors_come_back_as_tool_errors(server):
@@ -136,14 +156,14 @@ async def test_a_symlink_out_of_the_root_is_refused(tmp_path):
     srv = build_server([root])
     assert "outside" in error_text(await call(srv, "detect", {"path": "link"}))
     assert "outside" in error_text(await call(srv, "detect", {"path": str(root / "link" / "serve.sh")}))
-    ok = await call(srv, "detect", {"path": "inside"})
+    ok = await call(srv, "detect", {"path": "inside", "all": True})
     assert ok.structured_content["sites"][0]["file"] == "serve.sh"
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_the_clients_roots_replace_the_fallback(server, mode):
     kw = {"mode": mode, "list_roots_callback": roots_callback(FIXTURES / "offline-batch")}
-    inside = await call(server, "detect", {"path": "."}, **kw)
+    inside = await call(server, "detect", {"path": ".", "all": True}, **kw)
     assert inside.structured_content["sites"][0]["file"] == "jobs/batch_infer.py"
     text = error_text(await call(server, "detect", {"path": "../stale-serve"}, **kw))
     assert "outside the client's roots" in text
@@ -158,8 +178,10 @@ async def test_several_client_roots(server):
 # --- the other tools ---------------------------------------------------------------------------
 
 async def test_detect(server):
-    found = (await call(server, "detect", {"path": "stale-serve"})).structured_content
-    assert found["uses_vllm"] and found["sites"] == [{"file": "scripts/serve.sh", "line": 13, "kind": "api_server",
+    first = (await call(server, "detect", {"path": "stale-serve"})).structured_content
+    assert first["uses_vllm"] and first["complete"] is False and len(first["evidence"]) >= 1
+    found = (await call(server, "detect", {"path": "stale-serve", "all": True})).structured_content
+    assert found["uses_vllm"] and found["complete"] and found["sites"] == [{"file": "scripts/serve.sh", "line": 13, "kind": "api_server",
                                                       "syntax": "cli", "mode": "standalone_serve", "framework": "none"}]
     assert found["pins"][0]["text"].startswith("vllm")
     assert {"trigger": "T4 launch-command", "file": "scripts/serve.sh", "line": 13} .items() <= \
@@ -304,7 +326,7 @@ async def test_stdio_session():
     async with Client(params) as c:
         assert {t.name for t in (await c.list_tools()).tools} == TOOLS
         result = await c.call_tool("audit", {"path": "config-yaml", "gpu": "H100 x4"})
-        assert not result.is_error and result.structured_content["sites"][0]["file"] == "deploy/start.sh"
+        assert not result.is_error and result.structured_content["sites"][0]["id"].startswith("deploy/start.sh:")
         refused = await c.call_tool("audit", {"path": "/"})
         assert refused.is_error
 
@@ -330,7 +352,7 @@ async def test_streamable_http():
                 assert time.monotonic() < deadline, "the HTTP server did not start"
                 time.sleep(0.1)
         async with Client(f"http://127.0.0.1:{port}/mcp") as c:
-            found = await c.call_tool("detect", {"path": "offline-batch"})
+            found = await c.call_tool("detect", {"path": "offline-batch", "all": True})
             assert found.structured_content["sites"][0]["kind"] == "LLM()"
     finally:
         proc.terminate()

@@ -206,10 +206,14 @@ async def test_mcp_tools_hide_every_secret(project, lang):
     async with Client(server) as c:
         results = [
             await c.call_tool("audit", {"path": str(project), "gpu": "H100-80GB x8", "lang": lang}),
-            await c.call_tool("detect", {"path": str(project), "lang": lang}),
+            await c.call_tool("detect", {"path": str(project), "lang": lang, "all": True}),
             await c.call_tool("estimate_memory", {"model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "H100-80GB x8",
                                                   "lang": lang}),
         ]
+        rid = results[0].structured_content["report_id"]
+        results.append(await c.call_tool("audit_details", {"report_id": rid}))
+        full = (await c.read_resource(results[0].structured_content["report_uri"])).contents[0].text
+    assert_clean(full, f"MCP report resource ({lang})")
     for r in results:
         assert not r.is_error, r.content
         blob = json.dumps(r.structured_content, ensure_ascii=False) + "".join(getattr(x, "text", "") for x in r.content)

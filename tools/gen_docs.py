@@ -232,6 +232,8 @@ FORMAT_DOCS = {
                    "message, fix, fingerprint, safe, fixable, changes"),
     "concise": ("one line per finding, `file:line:col: ID [*] [P0] message` (`[*]`: `--fix` writes it), for editors, "
                 "grep and problem matchers"),
+    "summary": ("what an agent reads first, bounded whatever the project: sites, modes, verdict counts, every P0 and P1 "
+                "with file:line and the change in one line (the MCP `audit` answer)"),
 }
 
 

@@ -50,7 +50,8 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
     fw = frameworks.get(site.framework)
     out = []
     for f in fw.findings(site.framework_keys, site.framework_version, site.framework_command, vllm_version):
-        text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version) for lang in ("en", "zh")}
+        text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version).replace("{framework_version}", site.framework_version or "")
+                for lang in ("en", "zh")}
         out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], subject=""))
     return out
 

@@ -61,13 +61,21 @@ def annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) -
     """Add `launch.gpu_shared_with` (the other sites) and `launch.gpu_shared_util` (the sum of
     every co-located engine's fraction, this one included) to each site sharing a GPU."""
     engines = [(s, f) for s, f in items if s.kind in ENGINE_KINDS]
+    # only engines of one file run together (_together): each is compared with those of its file
+    # alone, not with every engine of a project that may have thousands
+    by_file: dict[str, list[int]] = {}
+    for i, (site, _f) in enumerate(engines):
+        by_file.setdefault(site.file, []).append(i)
     for i, (site, facts) in enumerate(engines):
+        if len(by_file[site.file]) < 2:
+            continue
         mine = devices(facts)
         util = _util(facts)
         if mine is None or util is None:
             continue
         peers, total = [], util
-        for j, (other, ofacts) in enumerate(engines):
+        for j in by_file[site.file]:
+            other, ofacts = engines[j]
             if i == j:
                 continue
             first, second = (other, site) if j < i else (site, other)
@@ -83,3 +91,31 @@ def annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) -
             share = int(0.92 / (len(peers) + 1) * 100) / 100
             facts.setdefault("launch", {}).update({"gpu_shared_with": peers, "gpu_shared_util": round(total, 3),
                                                    "gpu_share_fit": share})
+
+
+def _seen(facts: dict) -> set[int] | None:
+    """Every GPU id a process sees: CUDA_VISIBLE_DEVICES, else all of the machine's (None: unknown)."""
+    cvd = (facts.get("env") or {}).get("CUDA_VISIBLE_DEVICES")
+    if cvd is None:
+        count = (facts.get("gpu") or {}).get("count")
+        return set(range(count)) if isinstance(count, int) and count > 0 else {-1}
+    ids = [x.strip() for x in cvd.split(",") if x.strip()]
+    return {int(x) for x in ids} if ids and all(x.isdigit() for x in ids) else None
+
+
+def trainer_overlap(items: list[tuple[Any, dict]]) -> None:
+    """A rollout server and the trainer that talks to it, started by one script on overlapping
+    GPUs: `launch.trainer_shared_gpus` on the server. The trainer takes every GPU it sees."""
+    by_id = {s.id: (s, f) for s, f in items}
+    for site, facts in items:
+        if not site.peer or site.engine_elsewhere or site.peer not in by_id:
+            continue
+        trainer, tfacts = by_id[site.peer]
+        if not trainer.engine_elsewhere or trainer.file != site.file:
+            continue
+        mine, theirs = devices(facts), _seen(tfacts)
+        if mine is None or theirs is None:
+            continue
+        shared = sorted(mine if theirs == {-1} else mine & theirs)
+        if shared:
+            facts.setdefault("launch", {}).update({"trainer_shared_gpus": shared, "trainer": trainer.id})

@@ -46,7 +46,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 FILE_NAMES = (".vllm-kb.toml", "pyproject.toml")
-FORMATS = ("text", "markdown", "json", "sarif", "github", "gitlab", "json-lines", "concise")
+FORMATS = ("text", "markdown", "json", "sarif", "github", "gitlab", "json-lines", "concise", "summary")
 FAIL_ON = ("P0", "P1", "P2", "never")
 LANGS = ("en", "zh")
 KEYS = ("select", "ignore", "per-file-ignores", "exclude", "gpu", "vllm-version", "lang", "fail-on", "format",

@@ -4,6 +4,7 @@ that needs a fact the site lacks, or one the scanner could not resolve, makes th
 `unknown` — never a silent pass."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,5 +99,48 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
             text = Text(en=kb.t("reason.engine_elsewhere", "en"), zh=kb.t("reason.engine_elsewhere", "zh"))
             out.append(Result(c, "not_applicable", text))
             continue
-        out.append(evaluate(c, facts, act, unresolved, kb))
+        out.append(_evaluate_once(c, facts, act, unresolved, kb))
     return out
+
+
+# The dependency index: what a check's verdict can depend on — the site's mode and release, the
+# fact paths its rules and fix values read, the facts its texts quote, and what the scanner could
+# not resolve among the arguments it reads. Sites that agree on all of it (most sites of a large
+# project do, on most checks) share one evaluation.
+_DEPS: dict[int, tuple] = {}
+_RESULTS: dict[tuple, Result] = {}
+_RESULTS_LIMIT = 50_000  # a long-lived MCP server starts over past this
+
+
+def _deps(check: Check) -> tuple:
+    hit = _DEPS.get(id(check))
+    if hit is not None and hit[0] is check:
+        return hit[1], hit[2], hit[3]
+    paths: set[tuple[str, ...]] = {("site", "mode"), ("vllm", "version")}
+    quoted: set[str] = set()
+    texts = [check.otherwise_reason] + ([check.outside_versions] if check.outside_versions else [])
+    for rule in check.rules:
+        paths |= cel.compile(rule.when).paths
+        for op in rule.fix:
+            if op.value_from:
+                paths |= cel.compile(op.value_from).paths
+        texts.append(rule.reason)
+    for t in texts:
+        quoted.update(placeholders(t.en + " " + t.zh))
+    ordered = tuple(sorted(paths))
+    args = tuple(sorted({p[1] for p in paths if len(p) > 1 and p[0] in ("args", "engine")}))
+    _DEPS[id(check)] = (check, ordered, tuple(sorted(quoted)), args)
+    return ordered, tuple(sorted(quoted)), args
+
+
+def _evaluate_once(check: Check, facts: dict, act: cel.Activation, unresolved: dict[str, str], kb: Knowledge) -> Result:
+    paths, quoted, args = _deps(check)
+    key = (id(check), tuple(act.key(p) for p in paths), tuple(repr(lookup(facts, q)) for q in quoted),
+           tuple(unresolved.get(a) for a in args))
+    hit = _RESULTS.get(key)
+    if hit is None or hit.check is not check:
+        hit = evaluate(check, facts, act, unresolved, kb)
+        if len(_RESULTS) >= _RESULTS_LIMIT:
+            _RESULTS.clear()
+        _RESULTS[key] = hit
+    return copy.copy(hit)

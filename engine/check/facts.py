@@ -108,6 +108,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     engine.update(args)
     for name in site.unresolved:
         engine.pop(name, None)
+    count = (facts.get("gpu") or {}).get("count")
+    for name in site.device_args:  # sized by the GPUs the process sees: those of --gpu, else unknown
+        if name not in args and isinstance(count, int) and count > 0:
+            engine[name] = count
     facts["engine"] = engine
     facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count")))
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))

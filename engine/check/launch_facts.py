@@ -215,3 +215,14 @@ def parser_facts(engine: dict, version: str, cat, model: str | None = None) -> d
         if first and cat.index_version(first) > cat.index_version(version):
             out[f"{prefix}_first"] = "==" + first
     return out
+
+
+# Signs that a Ray cluster spans nodes for this launch: vLLM up to 0.11.0 moves a world larger than
+# the node's GPUs onto it instead of failing.
+_RAY_CLUSTER = re.compile(r"\bray\s+start\b|ray\.init\(|RAY_ADDRESS|ray_cluster|multi-node-serving|LeaderWorkerSet|LWS_GROUP_SIZE")
+
+
+def ray_cluster(site: Site, env: dict, read) -> bool:
+    if "RAY_ADDRESS" in env or "LWS_GROUP_SIZE" in env:
+        return True
+    return bool(_RAY_CLUSTER.search(read(site.file) or ""))

@@ -199,41 +199,46 @@ def apply(rep, cfg: Config | None, replan: Replan) -> Outcome:
     kb = rep.kb
     comments = collect(rep)
     out = Outcome(comments=[c for cs in comments.values() for c in cs])
-    root = rep.root
+    live = [c for cs in comments.values() for c in cs if c.active]
     for sr, key in zip(rep.sites, site_keys(rep.sites)):
-        sr.key = key
-        site = sr.site
-        live = [c for cs in comments.values() for c in cs if c.active]
-        results = []
-        for r in sr.results:
-            rid = r.check.id
-            file, line = locate(site, r.fix)
-            if not cfg.enabled(rid, root, file):
-                out.by_config += 1
-                continue
-            if r.status == "recommended":
-                fp = fingerprint(rid, key)
-                msg = {lang: f"{r.check.title(lang)} — {r.reason_text(lang)}" for lang in ("en", "zh")}
-                if _suppress(sr, live, rid, _places(site, r.fix), r.priority, msg, file, line, fp):
-                    out.suppressed += 1
-                    continue
-            results.append(r)
-        remarks = []
-        for f in sr.remarks:
-            if not cfg.enabled(f.code, root, f.file):
-                out.by_config += 1
-                continue
-            fp = fingerprint(f.code, key, f.subject)
-            if _suppress(sr, live, f.code, [(f.file, f.line)], f.priority, f.message, f.file, f.line, fp):
-                out.suppressed += 1
-                continue
-            remarks.append(f)
-        changed = len(results) != len(sr.results) or len(remarks) != len(sr.remarks)
-        sr.results, sr.remarks = results, remarks
-        if changed:
-            replan(rep, sr)
+        apply_site(rep, sr, key, cfg, live, replan, out)
     _comment_findings(rep, out.comments, cfg, kb, replan)
     return out
+
+
+def apply_site(rep, sr, key: str, cfg: Config, live: list[Comment], replan: Replan, out: Outcome) -> None:
+    """`apply` for one site: what the configuration and the live comments hide of it."""
+    root = rep.root
+    sr.key = key
+    site = sr.site
+    results = []
+    for r in sr.results:
+        rid = r.check.id
+        file, line = locate(site, r.fix)
+        if not cfg.enabled(rid, root, file):
+            out.by_config += 1
+            continue
+        if r.status == "recommended":
+            fp = fingerprint(rid, key)
+            msg = {lang: f"{r.check.title(lang)} — {r.reason_text(lang)}" for lang in ("en", "zh")}
+            if _suppress(sr, live, rid, _places(site, r.fix), r.priority, msg, file, line, fp):
+                out.suppressed += 1
+                continue
+        results.append(r)
+    remarks = []
+    for f in sr.remarks:
+        if not cfg.enabled(f.code, root, f.file):
+            out.by_config += 1
+            continue
+        fp = fingerprint(f.code, key, f.subject)
+        if _suppress(sr, live, f.code, [(f.file, f.line)], f.priority, f.message, f.file, f.line, fp):
+            out.suppressed += 1
+            continue
+        remarks.append(f)
+    changed = len(results) != len(sr.results) or len(remarks) != len(sr.remarks)
+    sr.results, sr.remarks = results, remarks
+    if changed:
+        replan(rep, sr)
 
 
 def _suppress(sr, live, rid, places, priority, message, file, line, fp) -> bool:

@@ -194,8 +194,14 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         if after is None and existing is None:
             return None
         op_kind = "set" if after else "unset"
-    elif syntax == "yaml-config":
-        after = f"{yaml_key(site, target, existing)}: {yaml_scalar(merge_value(value, existing))}"
+    elif syntax in ("yaml-config", "kwargs-yaml"):
+        key = target if syntax == "kwargs-yaml" else yaml_key(site, target, existing)
+        after = f"{key}: {yaml_scalar(merge_value(value, existing))}"
+        op_kind = "set"
+    elif syntax == "kwargs-json":  # Triton's model.json: EngineArgs fields as JSON keys
+        import json
+
+        after = f'"{target}": {json.dumps(merge_value(value, existing))}'
         op_kind = "set"
     else:
         after = f"{target}={py_literal(merge_value(value, existing))}"

@@ -7,7 +7,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from vllm_kb.engine.kb.textpos import LineIndex
+from vllm_kb.engine.kb.textpos import LineIndex, index as line_index
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ def insert_python_kwarg(text: str, call, lines: LineIndex, new: str) -> TextEdit
 
 def yaml_block(text: str, key_line: int, key_lines: list[int]) -> tuple[int, int]:
     """Offsets of a top-level key's line plus the indented lines of its value."""
-    idx = LineIndex(text)
+    idx = line_index(text)
     start = idx.line_start(key_line)
     nxt = next((k for k in sorted(key_lines) if k > key_line), None)
     lines = text.splitlines(keepends=True)

@@ -11,7 +11,7 @@ from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.literals import py_literal
 from vllm_kb.engine.fix.pins import pin_edit
-from vllm_kb.engine.kb.textpos import LineIndex
+from vllm_kb.engine.kb.textpos import LineIndex, index as line_index
 from vllm_kb.engine.scan.site import Site
 
 
@@ -59,12 +59,20 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
     return None
 
 
+def _in_file(text: str, *words) -> bool:
+    """The words are where the scanner says in this file: a word expanded from an array, a
+    variable or an inner script (eval, bash -c, a YAML block) has no span of its own to edit."""
+    return all(0 <= w.start <= w.end <= len(text) and text[w.start:w.end] == w.raw for w in words)
+
+
 def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     src = site.source or {}
     words = src.get("words")
     s = ch.setting
     if ch.op in ("env", "unset_env"):
         pos = s.pos if s is not None else None
+        if pos and not (0 <= pos["word"][0] <= pos["word"][1] <= len(text)):
+            pos = None  # set somewhere without a span in this file (a sourced .env, an inner script)
         if ch.op == "unset_env":
             if not pos:
                 return None
@@ -93,6 +101,8 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | 
     if ch.op != "set" or not ch.after:
         return None
     launch = src["launch"]
+    if not _in_file(text, words[launch.program_start], words[-1]):
+        return None
     return edits_mod.append_shell_arg(text, words, launch.program_start, len(words) - 1, ch.after)
 
 
@@ -114,7 +124,7 @@ def _positional_edits(src: dict, ch: Change, text: str) -> list[TextEdit]:
 
 def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
     s = ch.setting
-    lines = LineIndex(text)
+    lines = line_index(text)
     if ch.op == "env":
         if s is not None:
             return _replace_line(text, lines, s.line, f'os.environ["{ch.target}"] = {json.dumps(str(ch.value))}')

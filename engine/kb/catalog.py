@@ -94,6 +94,7 @@ class Catalog:
     def __init__(self, raw: dict):
         self.raw = raw
         self.versions: list[Version] = [parse(v) for v in raw["versions"]]
+        self._longs: dict[str, list[str]] = {}
         self._entries: dict[tuple[str, str], Entry] = {}
         # memos: every site asks the same questions of the same few releases
         self._index: dict = {}
@@ -249,6 +250,19 @@ class Catalog:
                 if e and e.exists(version):
                     by_dest.setdefault(e.field("dest", version), []).append(fl)
         return list(by_dest.get(dest, ()))
+
+    def expand_abbreviation(self, flag: str, version: str) -> str | None:
+        """argparse takes a unique prefix of a long option (`--gpu-memory-util` is
+        `--gpu-memory-utilization`; vLLM's parser keeps allow_abbrev on): the flag it means in a
+        release, or None when none or several match."""
+        if not flag.startswith("--") or len(flag) < 4:
+            return None
+        key = str(self.index_version(version))
+        longs = self._longs.get(key)
+        if longs is None:
+            longs = self._longs[key] = sorted(f for f in self.raw["cli_flags"] if f.startswith("--") and (e := self.flag(f)) is not None and e.exists(version))
+        hits = [f for f in longs if f.startswith(flag)]
+        return hits[0] if len(hits) == 1 else None
 
     def long_flag(self, dest: str, version: str) -> str | None:
         """The canonical long spelling of an argument's flag in a release."""

@@ -1,24 +1,25 @@
-"""The only module that knows CEL. Backend: cel-python's interpreted runner (pure Python,
-runs wherever vLLM runs). Everything else sees `compile()`, `Activation` and `Outcome`.
+"""The only module that knows CEL. Everything else sees `compile()`, `Activation` and `Outcome`.
+A predicate runs as Python translated from its parse tree once (engine/kb/cel_compile.py, cached
+on disk with the paths it reads, so a warm start parses nothing); cel-python's interpreted runner
+(pure Python, runs wherever vLLM runs) is the reference it defers to for anything outside what
+the translation mirrors exactly, and runs the predicates it does not translate.
 
-Quirks handled here (measured, see STYLE.md): facts go through json_to_cel; int/double never
-compare in cel-python, so numeric facts become doubles and the comparison and arithmetic
-operators promote ints; results are CEL types, turned into Python bools; a missing fact
-raises, which becomes "unknown", never a pass or a fail. CompiledRunner is not used: it
-failed on some expressions and broke the interpreted runner in the same process.
+Quirks handled (measured, see STYLE.md): int/double never compare in cel-python, so numeric
+facts become doubles and the operators promote ints (engine/kb/cel_backend.py); results are
+turned into Python bools; a missing fact becomes "unknown", never a pass or a fail.
+cel-python's CompiledRunner is not used: it failed on some expressions and broke the
+interpreted runner in the same process.
 """
 from __future__ import annotations
 
 import json
-import operator
-import os
 import sys
-import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
-from vllm_kb.engine.kb import versions
+from vllm_kb.engine.kb import cel_compile, cel_runtime
+from vllm_kb.engine.kb.cel_backend import _PY_FUNCTIONS, backend
 from vllm_kb.engine.kb.cel_paths import MACROS, collect, conjuncts
 
 
@@ -43,137 +44,12 @@ class Outcome:
         return self.value is None
 
 
-def _version_cmp(a, b) -> int:
-    va, vb = versions.parse(str(a)), versions.parse(str(b))
-    return (va > vb) - (va < vb)
-
-
-# Functions a predicate may call beyond CEL's own; `kb validate` rejects any other name.
-_PY_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "version_ge": lambda a, b: _version_cmp(a, b) >= 0,
-    "version_lt": lambda a, b: _version_cmp(a, b) < 0,
-    "version_in": lambda a, spec: versions.SpecifierSet(str(spec)).contains(str(a)),
-}
 REGISTERED_FUNCTIONS = frozenset(_PY_FUNCTIONS)
+cel_runtime.REGISTERED.update(_PY_FUNCTIONS)
+_backend = backend  # one name for the module's callers (tests replace it)
 
 
-def _environment(celpy):
-    """celpy.Environment() with lark's LALR tables cached on disk: building them is ~100-150 ms
-    of every cold start, loading them ~10 ms. The cache is lark's own (keyed by a hash of the
-    grammar, the options, lark's and Python's versions; a stale or broken file is rebuilt),
-    written under a temporary name and renamed, in a folder only the user can write."""
-    from celpy import celparser
-
-    from vllm_kb.engine.kb import cache
-
-    folder = cache.folder("cel")
-    if folder is None or celparser.CELParser.CEL_PARSER is not None:
-        return celpy.Environment()
-    try:
-        import lark
-
-        target = folder / f"cel-grammar-lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.cache"
-        fresh = not target.is_file()
-        cache_fn = folder / f".{target.name}.{os.getpid()}.tmp" if fresh else target
-    except OSError:
-        return celpy.Environment()
-    orig = celparser.Lark
-
-    def cached_lark(*args, **kwargs):
-        return orig(*args, cache=str(cache_fn), **kwargs)
-
-    celparser.Lark = cached_lark
-    try:
-        env = celpy.Environment()
-    finally:
-        celparser.Lark = orig
-    if fresh:
-        try:
-            os.replace(cache_fn, target)
-        except OSError:
-            pass
-    return env
-
-
-class _Backend:
-    """Built once per process, on first use: the grammar costs ~100 ms (~10 ms from the cache)."""
-
-    def __init__(self) -> None:
-        limit = sys.getrecursionlimit()
-        import celpy
-        from celpy import celtypes, evaluation
-
-        self.celpy, self.types = celpy, celtypes
-        self.env = _environment(celpy)
-        sys.setrecursionlimit(max(limit, sys.getrecursionlimit()))
-        T = celtypes
-
-        def promote(a, b):
-            if isinstance(a, T.DoubleType) and _is_int(b):
-                return a, T.DoubleType(b)
-            if isinstance(b, T.DoubleType) and _is_int(a):
-                return T.DoubleType(a), b
-            return a, b
-
-        def _is_int(x):
-            return isinstance(x, (T.IntType, T.UintType)) and not isinstance(x, T.BoolType)
-
-        def numeric(f):
-            def g(a, b):
-                out = f(*promote(a, b))
-                # Python arithmetic on CEL values can hand back plain floats/ints
-                if isinstance(out, float):
-                    return T.DoubleType(out)
-                if isinstance(out, int) and not isinstance(out, (bool, T.IntType, T.BoolType)):
-                    return T.IntType(out)
-                return out
-            return g
-
-        ops = {
-            "_<_": evaluation.bool_lt, "_<=_": evaluation.bool_le, "_>_": evaluation.bool_gt,
-            "_>=_": evaluation.bool_ge, "_==_": evaluation.bool_eq, "_!=_": evaluation.bool_ne,
-            "_+_": operator.add, "_-_": operator.sub, "_*_": operator.mul, "_/_": operator.truediv,
-        }
-        self.functions: dict[str, Callable] = {k: numeric(f) for k, f in ops.items()}
-
-        def in_(a, b):
-            if isinstance(b, T.ListType) and (isinstance(a, T.DoubleType) or _is_int(a)):
-                return T.BoolType(any((isinstance(x, T.DoubleType) or _is_int(x)) and float(x) == float(a) for x in b))
-            return evaluation.operator_in(a, b)
-
-        self.functions["_in_"] = in_
-        for name, fn in _PY_FUNCTIONS.items():
-            self.functions[name] = _wrap_py(fn, T)
-
-    def to_cel(self, facts: dict) -> Any:
-        return self.celpy.json_to_cel(_normalise(facts))
-
-
-def _wrap_py(fn, T):
-    def g(*args):
-        return T.BoolType(bool(fn(*[str(a) if isinstance(a, T.StringType) else a for a in args])))
-    return g
-
-
-def _normalise(value):
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, dict):
-        return {str(k): _normalise(v) for k, v in value.items() if v is not None}
-    if isinstance(value, (list, tuple)):
-        return [_normalise(v) for v in value if v is not None]
-    return str(value)
-
-
-_BACKEND_LOCK = threading.Lock()
-
-
-@lru_cache(maxsize=1)
-def _backend() -> _Backend:
-    with _BACKEND_LOCK:
-        return _Backend()
+_normalise = cel_runtime.normalise
 
 
 _ABSENT = "\0absent"
@@ -187,6 +63,7 @@ class Activation:
         self.facts = facts
         self._cel = None
         self._keys: dict[tuple[str, ...], str] = {}
+        self.plain = _PlainFacts(facts)
 
     @property
     def cel(self):
@@ -213,9 +90,30 @@ class Activation:
         return k
 
 
+class _PlainFacts:
+    """The facts as the translated predicates read them: each top-level group normalised as the
+    interpreter would see it (`_normalise`), on first use."""
+
+    __slots__ = ("facts", "groups")
+
+    def __init__(self, facts: dict):
+        self.facts = facts
+        self.groups: dict[str, Any] = {}
+
+    def get(self, name: str, default):
+        v = self.groups.get(name, _ABSENT)
+        if v is _ABSENT:
+            raw = self.facts.get(name) if isinstance(self.facts, dict) else None
+            v = self.groups[name] = default if raw is None else _normalise(raw)
+        return v
+
+
 # Results remembered per predicate: a predicate reads only `paths`, so sites that agree on
 # those values (the same GPU, release, mode …) get one evaluation. Bounded for long-lived servers.
 _MEMO_LIMIT = 4096
+
+
+_UNPARSED = object()
 
 
 @dataclass
@@ -224,9 +122,29 @@ class Predicate:
     paths: frozenset[tuple[str, ...]]
     functions: frozenset[str]
     _program: Any = field(default=None, repr=False)
-    _tree: Any = field(default=None, repr=False)
+    _tree: Any = field(default=_UNPARSED, repr=False)
     _memo: dict = field(default_factory=dict, repr=False)
     _parts: Any = field(default=None, repr=False)  # the conjuncts of a top-level `a && b && …`
+    code: str | None = None  # the Python translation (engine/kb/cel_compile.py); None: interpreted
+    _fn: Any = field(default=None, repr=False)
+
+    def _compiled(self, act: "Activation", value_wanted: bool = False):
+        """(value, unknown) from the translation, or None when the interpreter must decide."""
+        if self.code is None:
+            return None
+        fn = self._fn
+        if fn is None:
+            fn = self._fn = cel_compile.build(self.code)
+        try:
+            value = fn(act.plain)
+        except cel_runtime.Defer:
+            return None
+        if value is cel_runtime.ERR or (value is cel_runtime.ERR_INSIDE and value_wanted):
+            missing = tuple(sorted(".".join(p) for p in self.paths if not _present(act.facts, p)))
+            return (None, Outcome(None, missing=missing)) if missing else None  # the message is the interpreter's
+        if value is cel_runtime.ERR_INSIDE:
+            return None
+        return value, None
 
     def _run(self, activation: "Activation | dict"):
         """(CEL result, None) or (None, unknown Outcome), remembered by the values of `paths`."""
@@ -247,8 +165,15 @@ class Predicate:
             sp = self.__dict__["_sp"] = tuple(sorted(self.paths))
         return sp
 
+    def _parsed(self):
+        if self._tree is _UNPARSED:  # a translation from the cache: parse only now
+            self._tree = _backend().env.compile(self.source)
+            self._parts = conjuncts(self._tree)
+        return self._tree
+
     def _run_uncached(self, act: "Activation"):
         be = _backend()
+        self._parsed()
         if self._parts:
             # cel-python evaluates every operand of && before combining them; CEL's && is false
             # as soon as one operand is false (errors included), so the conjuncts are tried in
@@ -283,6 +208,18 @@ class Predicate:
         return result, None
 
     def evaluate(self, activation: "Activation | dict") -> Outcome:
+        act = activation if isinstance(activation, Activation) else Activation(activation)
+        fast = self._compiled(act)
+        if fast is not None:
+            value, unknown = fast
+            if unknown is not None:
+                return unknown
+            if type(value) is bool:
+                return Outcome(value)
+        return self.interpret(act)
+
+    def interpret(self, activation: "Activation | dict") -> Outcome:
+        """The verdict from cel-python's interpreter alone (the reference)."""
         result, unknown = self._run(activation)
         if unknown is not None:
             return unknown
@@ -292,10 +229,23 @@ class Predicate:
 
     def compute(self, activation: "Activation | dict") -> tuple[Any, Outcome | None]:
         """The expression's value as plain Python (for `value_from`), or an unknown Outcome."""
-        result, unknown = self._run(activation)
+        act = activation if isinstance(activation, Activation) else Activation(activation)
+        fast = self._compiled(act, value_wanted=True)
+        if fast is not None:
+            value, unknown = fast
+            return (None, unknown) if unknown is not None else (_plain_to_python(value), None)
+        return self.compute_interpreted(act)
+
+    def compute_interpreted(self, activation: "Activation | dict") -> tuple[Any, Outcome | None]:
+        act = activation if isinstance(activation, Activation) else Activation(activation)
+        result, unknown = self._run(act)
         if unknown is not None:
             return None, unknown
-        return _to_python(result, _backend().types), None
+        value = _to_python(result, _backend().types)
+        err = _error_in(value)
+        if err is not None:  # a value that could not be computed in full is not known: never handed on
+            return None, self._unknown(act.facts, err)
+        return value, None
 
     def _unknown(self, facts: dict, err: Exception) -> Outcome:
         missing = tuple(sorted(".".join(p) for p in self.paths if not _present(facts, p)))
@@ -303,6 +253,28 @@ class Predicate:
         if missing:
             return Outcome(None, missing=missing)
         return Outcome(None, error=msg[:200])
+
+
+def _error_in(v):
+    """The first error inside a computed value (a CEL error in a map or list), else None."""
+    if isinstance(v, Exception):
+        return v
+    for x in v.values() if isinstance(v, dict) else v if isinstance(v, list) else ():
+        e = _error_in(x)
+        if e is not None:
+            return e
+    return None
+
+
+def _plain_to_python(v):
+    """_to_python for a translated predicate's plain value."""
+    if type(v) is float:
+        return int(v) if v.is_integer() else v
+    if type(v) is list:
+        return [_plain_to_python(x) for x in v]
+    if type(v) is dict:
+        return {str(k): _plain_to_python(x) for k, x in v.items()}
+    return v
 
 
 def _to_python(v, T):
@@ -333,6 +305,10 @@ def _present(facts: dict, path: tuple[str, ...]) -> bool:
 
 @lru_cache(maxsize=None)
 def compile(source: str) -> Predicate:
+    hit = _cache_read(source)
+    if hit is not None:
+        return Predicate(source=source, paths=frozenset(tuple(p) for p in hit["paths"]),
+                         functions=frozenset(hit["functions"]), code=hit["code"])
     be = _backend()
     try:
         tree = be.env.compile(source)
@@ -341,5 +317,38 @@ def compile(source: str) -> Predicate:
     paths: set[tuple[str, ...]] = set()
     funcs: set[str] = set()
     collect(tree, frozenset(), paths, funcs)
+    code = cel_compile.translate(tree, REGISTERED_FUNCTIONS)
+    _cache_write(source, {"source": source, "paths": sorted(paths), "functions": sorted(funcs), "code": code})
     return Predicate(source=source, paths=frozenset(paths), functions=frozenset(funcs), _tree=tree,
-                     _parts=conjuncts(tree))
+                     _parts=conjuncts(tree), code=code)
+
+
+def _cache_path(source: str):
+    import hashlib
+
+    from vllm_kb.engine.kb import cache
+
+    folder = cache.folder("cel-py")
+    if folder is None:
+        return None
+    digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    return folder / f"{digest}-v{cel_compile.VERSION}-py{sys.version_info[0]}{sys.version_info[1]}.json"
+
+
+def _cache_read(source: str) -> dict | None:
+    from vllm_kb.engine.kb import cache
+
+    path = _cache_path(source)
+    hit = cache.read_json(path) if path is not None else None
+    if not (isinstance(hit, dict) and hit.get("source") == source and isinstance(hit.get("paths"), list)
+            and isinstance(hit.get("functions"), list) and (hit.get("code") is None or isinstance(hit["code"], str))):
+        return None
+    return hit
+
+
+def _cache_write(source: str, entry: dict) -> None:
+    from vllm_kb.engine.kb import cache
+
+    path = _cache_path(source)
+    if path is not None:
+        cache.write_json(path, entry)

@@ -68,9 +68,13 @@ class Framework:
     def cli_style(self) -> dict:
         return self.raw["cli_style"]
 
-    def defaults(self, version: str | None) -> dict[str, Any]:
-        """Engine arguments the framework passes when its key is left unset."""
-        return {k.arg: k.default_for(version) for k in self.keys if k.arg and k.default is not None and not k.legacy}
+    def defaults(self, version: str | None, command: str | None = None) -> dict[str, Any]:
+        """Engine arguments the framework passes when its key is left unset (a release whose key
+        has no default of its own leaves vLLM's)."""
+        out = {k.arg: k.default_for(version) for k in self.keys
+               if k.arg and k.default is not None and not k.legacy and version_matches(k.versions, version)}
+        out.update(self.raw.get("command_defaults", {}).get(command or "", {}))
+        return {k: v for k, v in out.items() if v is not None}
 
     def fixed(self, mode: str) -> dict[str, Any]:
         return {f["arg"]: f["value"] for f in self.raw.get("fixed", []) if not f.get("modes") or mode in f["modes"]}
@@ -97,6 +101,8 @@ class Framework:
         act = self._activation(values, version, command)
         out = []
         for rule in self.raw.get("implies", []):
+            if rule.get("versions") and not (version and version_matches(rule["versions"], version)):
+                continue
             if not cel.compile(rule["when"]).evaluate(act).value:
                 continue
             if "value_from" in rule:

@@ -40,12 +40,15 @@ class Hardware:
     reason: str | None = None
     detail: str = ""  # the driver's own words, for no_driver / nvml_error
     host_memory_gib: float | None = None  # one node's RAM: `--gpu "…, host 1TiB"`, or /proc/meminfo with auto
+    # whether cpu_cores describe the machine the project runs on: a spec's `cpus N`, or this
+    # machine when the probe finds its GPUs — never a GPU-less auditing machine's own cores
+    cpu_for_checks: bool = True
 
     def facts(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.gpu:
             out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink") and v is not None}
-        if self.cpu_cores:
+        if self.cpu_cores and self.cpu_for_checks:
             out["cpu"] = {"cores": self.cpu_cores}
         if self.host_memory_gib:
             out["host"] = {"memory_gib": self.host_memory_gib}
@@ -70,29 +73,39 @@ _COUNT = [
 
 _SIZE = re.compile(r"^\s*(?:host|ram|mem|memory)\s*[=:]?\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?)b?\s*$", re.I)
 _UNIT_GIB = {"": 1.0, "k": 2.0**-20, "m": 2.0**-10, "g": 1.0, "t": 2.0**10, "p": 2.0**20}
+_CPUS = re.compile(r"^\s*(?:cpus?|cores?)\s*[=:]?\s*(\d+)\s*$|^\s*(\d+)\s*(?:cpus?|cores?|cpu\s+cores)\s*$", re.I)
 
 
-def split_spec(spec: str) -> tuple[str, float | None]:
-    """'H100-80GB x8, host 1TiB' → ('H100-80GB x8', 1024.0): the GPUs, and one node's RAM in GiB
-    (GB and GiB both read as powers of two, as `free -g` and cloud listings use them)."""
+def split_spec(spec: str) -> tuple[str, float | None, int | None]:
+    """'H100-80GB x8, host 1TiB, cpus 64' → ('H100-80GB x8', 1024.0, 64): the GPUs, one node's RAM
+    in GiB (GB and GiB both read as powers of two, as `free -g` and cloud listings use them) and
+    its CPU cores."""
     head, *parts = [p.strip() for p in re.split(r"[,;]", spec)]
-    host = None
+    host = cpus = None
     for p in parts:
+        c = _CPUS.match(p)
+        if c:
+            cpus = int(c.group(1) or c.group(2))
+            if cpus < 1:
+                raise UsageError(f"the CPU core count must be positive in --gpu {spec!r}")
+            continue
         m = _SIZE.match(p)
         if not m:
-            raise UsageError(f"cannot read {p!r} in --gpu {spec!r}; write the host's RAM as `host 512GiB` (or 1TiB)")
+            raise UsageError(f"cannot read {p!r} in --gpu {spec!r}; write the host's RAM as `host 512GiB` (or 1TiB) "
+                             "and its CPU cores as `cpus 64`")
         n = float(m.group(1)) * _UNIT_GIB[m.group(2).lower()]
         if n <= 0:
             raise UsageError(f"the host's RAM must be positive in --gpu {spec!r}")
         host = round(n, 1)
-    return head, host
+    return head, host, cpus
 
 
 def parse_spec(spec: str, gpus: list[dict]) -> Hardware:
     """'H100-80GB x8', '8xH100', 'A100-40GB', 'L40S:4', 'none'; each may end with ', host 1TiB'."""
-    head, host = split_spec(spec)
+    head, host, cpus = split_spec(spec)
     hw = _parse_gpus(head, spec, gpus)
     hw.host_memory_gib = host
+    hw.cpu_cores = cpus
     return hw
 
 
@@ -239,10 +252,17 @@ def host_memory() -> float | None:
 
 def resolve(gpus: list[dict], spec: str | None, nvml: Any = None) -> Hardware:
     """The machine an audit is for: `--gpu SPEC`, or the local probe for `auto` / no spec. The
-    host's RAM comes from the spec, or from this machine only when the probe is asked for."""
-    head, host = split_spec(spec) if spec else ("auto", None)
+    host's RAM and CPU cores come from the spec, or from this machine only when the probe is
+    asked for and finds its GPUs: a machine without them is the one auditing, not the one the
+    project runs on, so its own cores and memory never reach a finding."""
+    head, host, cpus = split_spec(spec) if spec else ("auto", None, None)
     if spec and head.lower() != "auto":
         return parse_spec(spec, gpus)
     hw = probe(gpus, nvml=nvml)
-    hw.host_memory_gib = host if host is not None else host_memory()
+    local = hw.gpu is not None
+    hw.host_memory_gib = host if host is not None else (host_memory() if local else None)
+    if cpus is not None:
+        hw.cpu_cores = cpus
+    elif not local:
+        hw.cpu_for_checks = False
     return hw

@@ -2,7 +2,7 @@
 that every output format renders, so text, Markdown and JSON never disagree."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from vllm_kb.engine.kb import redact as redact_mod
 from vllm_kb.engine.advise import scenarios, tables
@@ -55,18 +55,58 @@ def hardware_text(kb, hw, lang: str) -> str:
     return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc) + host
 
 
-def build(rep: AuditReport, lang: str = "en", *, advice: bool = True) -> dict[str, Any]:
+def build(rep: AuditReport, lang: str = "en", *, advice: bool = True,
+          progress: Callable[[str, int], None] | None = None) -> dict[str, Any]:
     """`advice=False` leaves out each site's scenario and tables (None and []): an agent hook
-    that only relays findings does not wait for them."""
-    kb = rep.kb
+    that only relays findings does not wait for them. `progress("render", n)` is told of each
+    site written."""
     for sr, key in zip(rep.sites, baseline.site_keys(rep.sites)):
         sr.key = sr.key or key
-    sites = [_site(s, rep, lang, advice) for s in rep.sites]
-    counts = {p: sum(1 for s in sites for r in s["recommendations"] if r["priority"] == p) for p in ("P0", "P1", "P2")}
-    findings = sum(len(s["findings"]) for s in sites) + sum(1 for s in sites for r in s["recommendations"] if r["kind"] == "finding")
-    hw = rep.hardware
+    sites = []
+    for s in rep.sites:
+        sites.append(_site(s, rep, lang, advice))
+        if progress is not None:
+            progress("render", len(rep.sites))
     # every renderer (text, Markdown, JSON, …) reads this dict: secrets are hidden once, here
-    return redact_mod.redact({
+    return redact_mod.redact(document(rep, lang, sites, summary(sites)))
+
+
+def summary(sites: list[dict[str, Any]], counts: dict[str, int] | None = None) -> dict[str, Any]:
+    """The report's `summary` from its site entries (or from `counts`, what a streamed report
+    added up site by site: Counts)."""
+    c = counts or Counts().add_all(sites).n
+    return {"sites": c["sites"], "recommendations": {p: c[p] for p in ("P0", "P1", "P2")}, "findings": c["findings"],
+            "unknown": c["unknown"]}
+
+
+class Counts:
+    """What `summary` adds up, one site entry at a time."""
+
+    def __init__(self) -> None:
+        self.n = {"sites": 0, "P0": 0, "P1": 0, "P2": 0, "findings": 0, "unknown": 0}
+
+    def add(self, s: dict[str, Any]) -> None:
+        n = self.n
+        n["sites"] += 1
+        for r in s["recommendations"]:
+            if r["priority"] in ("P0", "P1", "P2"):
+                n[r["priority"]] += 1
+            n["findings"] += r["kind"] == "finding"
+        n["findings"] += len(s["findings"])
+        n["unknown"] += sum(1 for c in s["checks"] if c["status"] == "unknown")
+
+    def add_all(self, sites: list[dict[str, Any]]) -> "Counts":
+        for s in sites:
+            self.add(s)
+        return self
+
+
+def document(rep: AuditReport, lang: str, sites: Any, summary: dict[str, Any]) -> dict[str, Any]:
+    """The report dict around its site entries (`sites`: the list, or a stand-in a streamed
+    report replaces)."""
+    kb = rep.kb
+    hw = rep.hardware
+    return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "vllm-kb", "version": tool_version(), "knowledge_version": kb.version},
         "lang": lang,
@@ -83,14 +123,13 @@ def build(rep: AuditReport, lang: str = "en", *, advice: bool = True) -> dict[st
             "source": hw.source, "description": hardware_text(kb, hw, lang), "gpu": _gpu(hw.gpu), "cpu_cores": hw.cpu_cores,
             "driver": hw.driver, "cuda": hw.cuda, "note": hw.note,
         },
-        "summary": {"sites": len(sites), "recommendations": counts, "findings": findings,
-                    "unknown": sum(1 for s in sites for c in s["checks"] if c["status"] == "unknown")},
+        "summary": summary,
         "sites": sites,
         # findings that belong to no site (a suppression comment in a project with none)
         **({"findings": [{"code": f.code, "priority": f.priority, "file": f.file, "line": f.line, "message": f.message[lang],
                           "fingerprint": baseline.fingerprint(f.code, f.file, f.subject)} for f in rep.findings]}
            if rep.findings else {}),
-    })
+    }
 
 
 def _where(sr: SiteReport, rule: str, subject: str, loc: tuple[str, int]) -> dict[str, Any]:

@@ -13,6 +13,8 @@ from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.site import Setting
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+_KVS = re.compile(r"\w+=\d+(,\w+=\d+)*")
+_HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 
 
 @dataclass
@@ -25,10 +27,16 @@ class Arg:
     note: str | None = None
     unresolved: str | None = None
     index: int = 0
+    flag_text: str | None = None  # `--flag=$UNKNOWN`: the flag part is known even if the value is not
 
     @classmethod
     def from_word(cls, w: Word, index: int) -> "Arg":
-        return cls(text=w.value, line=w.line, raw=w.raw, note=w.assumed, unresolved=w.unresolved, index=index)
+        flag = None
+        if w.value is None and w.text and w.text.startswith("-") and "=" in w.text:
+            head = w.text.split("=", 1)[0]
+            if "\ue000" not in head:
+                flag = head
+        return cls(text=w.value, line=w.line, raw=w.raw, note=w.assumed, unresolved=w.unresolved, index=index, flag_text=flag)
 
 
 @dataclass
@@ -80,6 +88,11 @@ def coerce(text: str, typ: str) -> Any:
             return False
         return t
     if typ == "int":
+        hr = _HUMAN.fullmatch(t)
+        if hr:  # 16k, 1K, 25.6k (vLLM's human_readable_int, 0.8.5+)
+            num, suffix = hr.groups()
+            mult = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}[suffix]
+            return int(float(num) * mult)
         try:
             return int(t)
         except ValueError:
@@ -125,6 +138,11 @@ class ArgParser:
         self.file = file
         self.syntax = syntax
 
+    def _kvs_allowed(self) -> bool:
+        from vllm_kb.engine.kb.versions import parse
+
+        return parse(self.version) < parse("0.10.0")
+
     def _compile_key(self) -> str:
         from vllm_kb.engine.kb.versions import parse
 
@@ -133,6 +151,9 @@ class ArgParser:
     def _lookup(self, flag: str):
         """(dest, kind, exists-in-version) for a normalised flag, or None when vLLM never had it."""
         e = self.cat.flag(flag)
+        if e is None:
+            full = self.cat.expand_abbreviation(flag, self.version)
+            e = self.cat.flag(full) if full else None
         if e is None:
             return None
         exists = e.exists(self.version)
@@ -149,6 +170,19 @@ class ArgParser:
         out.first_is_option = first is not None and (first.text or first.raw or "").startswith("-")
         while i < len(args):
             a = args[i]
+            if a.text is None and a.flag_text is not None:
+                info = self._lookup(normalise_flag(a.flag_text)[0])
+                if info is not None:  # `--flag=$UNKNOWN`: the flag is known, its value is not
+                    dest, _kind, exists = info
+                    s_ = Setting(dest, None, False, self.file, a.line, a.flag_text, a.raw, self.syntax, a.unresolved,
+                                 known=exists, span=(a.index, a.index))
+                    if dest == "model":
+                        flagged = s_
+                    else:
+                        out.settings[dest] = s_
+                    out.flag_count += 1
+                    i += 1
+                    continue
             if a.text is None and (_forwarded(a) or a.raw.startswith("-") or not positional_model or positional is not None):
                 out.extra_args.append(a)
                 i += 1
@@ -263,8 +297,13 @@ class ArgParser:
                     value = {self._compile_key(): int(float(value_text))}
                 elif dest == "optimization_level":
                     value = _opt_level(value_text)
+                elif not sub and typ in ("dict", "json") and _KVS.fullmatch(value_text.strip()) and self._kvs_allowed():
+                    # `image=16,video=2`: the key=value form of a JSON flag, accepted up to vLLM 0.9
+                    value = {k.strip().lower(): int(v) for k, v in (p.split("=") for p in value_text.strip().split(","))}
                 else:
                     value = coerce(value_text, "json" if sub else typ)
+                    if kind == "values" and not isinstance(value, list):
+                        value = [value]  # `--served-model-name=x`: nargs '+' still gives a list
             resolved = unresolved is None and value is not None
             if sub:
                 prev = out.settings.get(dest)

@@ -11,6 +11,12 @@ from vllm_kb.engine.scan.context import ScanContext, parse_python
 _CALLS = frozenset({"create", "acreate", "stream", "parse"})
 
 
+def _nfkc(text: str) -> str:
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text)
+
+
 def _auto_tools(call: ast.Call) -> bool:
     kw = {k.arg: k.value for k in call.keywords if k.arg}
     choice = kw.get("tool_choice")
@@ -30,6 +36,10 @@ def tool_clients(ctx: ScanContext, files: list[str]) -> list[str]:
             continue
         text = ctx.read(rel) or ""
         if "tools" not in text and "tool_choice" not in text:
+            continue
+        # the call's target names `completions` (as Python reads the text): most files that say
+        # "tools" are not parsed (vLLM's own tree: thousands)
+        if "completions" not in text and (text.isascii() or "completions" not in _nfkc(text)):
             continue
         try:
             tree = parse_python(text, rel)

@@ -48,6 +48,7 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
                                      command=command)
         if site is not None:
             site.config_key_style = "snake"
+            framework_site.device_tp(site)
             out.append(site)
     return out
 

@@ -57,7 +57,13 @@ class ScanContext:
     skipped: list[Skipped] = field(default_factory=list)
     framework_pins: dict = field(default_factory=dict)  # (folder, package) → best Pin
     referenced: set[str] = field(default_factory=set)  # config files a command already read
+    chart_versions: dict[str, str] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)  # the project's files (scan_project sets it)
+    absorbed: set[str] = field(default_factory=set)  # site ids another site took in (a KServe runtime)
+    _yaml_index: list | None = None  # values file → vllm-stack release (`helm install --version`)
     _cache: dict[str, str | None] = field(default_factory=dict)
+    _skip_keys: set[tuple[str, str]] = field(default_factory=set)  # (file, code) already in `skipped`
+    _skip_files: set[str] = field(default_factory=set)
     _dirs_inside: dict[str, bool] = field(default_factory=dict)  # folder → resolves inside the root
     _root_real: str = ""
 
@@ -75,6 +81,23 @@ class ScanContext:
         pin = self.framework_pin(rel, package)
         return (pin.exact or _lower_bound(pin.spec)) if pin is not None else None
 
+    def yaml_docs(self):
+        """(file, document) of every YAML file in the project, parsed once: for scanners that link
+        one object to another (an InferenceService to its ServingRuntime)."""
+        if self._yaml_index is None:
+            from vllm_kb.engine.kb import yamlio
+
+            self._yaml_index = []
+            for rel in self.files:
+                if rel.endswith((".yaml", ".yml")):
+                    text = self.read(rel)
+                    if text and ("kind:" in text):
+                        try:
+                            self._yaml_index += [(rel, d) for d in yamlio.load_all(text)]
+                        except (yamlio.YamlError, RecursionError):
+                            continue
+        return self._yaml_index
+
     def version_for(self, rel: str) -> str:
         """The catalog release for a file: from the nearest pin at or above its folder."""
         parts = PurePosixPath(rel).parent.parts
@@ -85,8 +108,13 @@ class ScanContext:
         return self.default_version
 
     def skip(self, rel: str, code: str, line: int | None = None, detail: str = "") -> None:
-        if not any(s.file == rel and s.code == code for s in self.skipped):
+        if (rel, code) not in self._skip_keys:
+            self._skip_keys.add((rel, code))
+            self._skip_files.add(rel)
             self.skipped.append(Skipped(rel, line, code, detail))
+
+    def was_skipped(self, rel: str) -> bool:
+        return rel in self._skip_files
 
     def read(self, rel: str) -> str | None:
         """Text of a project file, or None (and a skip record) when it cannot be read as text."""

@@ -85,10 +85,35 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     site.model = model
     site.source = source
     site.framework_version = version
-    site.framework_defaults = {k: v for k, v in {**fw.defaults(version), **implied_defaults}.items() if k not in settings}
+    site.framework_defaults = {k: v for k, v in {**fw.defaults(version, command), **implied_defaults}.items() if k not in settings}
     site.fixed = fw.fixed(mode)
     site.framework_keys = values
     site.framework_command = command
     site.passthrough = passthrough
     site.engine_elsewhere = client
     return site
+
+
+def device_tp(site: Site | None) -> None:
+    """A framework that sizes an engine argument by the GPUs its process sees (knowledge:
+    `device_tp`): the count CUDA_VISIBLE_DEVICES gives, else unknown here — it is a fact of the
+    machine that runs it, which the audit takes from --gpu, never from the machine auditing."""
+    if site is None or site.framework == "none":
+        return
+    from vllm_kb.engine.kb import frameworks
+
+    spec = frameworks.get(site.framework).raw.get("device_tp")
+    if not spec or spec["arg"] in site.settings:
+        return
+    arg = spec["arg"]
+    site.framework_defaults.pop(arg, None)
+    cvd = site.env.get("CUDA_VISIBLE_DEVICES")
+    ids = [x.strip() for x in str(cvd.value).split(",") if x.strip()] if cvd is not None and cvd.resolved else None
+    if cvd is not None and ids and all(x.isdigit() for x in ids):
+        site.settings[arg] = Setting(arg, len(ids), True, cvd.file or site.file, cvd.line or site.line, "CUDA_VISIBLE_DEVICES",
+                                     cvd.raw, site.syntax, f"the number of GPUs CUDA_VISIBLE_DEVICES shows ({spec['source']})",
+                                     implied=True)
+        return
+    site.settings[arg] = Setting(arg, None, False, site.file, site.line, "", "", site.syntax,
+                                 f"the number of GPUs the process sees on the machine that runs it ({spec['source']})", implied=True)
+    site.device_args = (*site.device_args, arg)

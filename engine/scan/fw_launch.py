@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan import hydra_entry
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.framework_site import Entry
 from vllm_kb.engine.scan.launchers import _PYTHON, program_start
@@ -32,9 +33,11 @@ class FwLaunch:
     serve: bool = False  # `trl vllm-serve`: the rollout server itself
     env: list = field(default_factory=list)
     program_start: int = 0
+    config: str | None = None  # the config a project Hydra entry point names (engine/scan/hydra_entry.py)
+    base_configs: list = field(default_factory=list)  # configs its `defaults:` list composes first
 
 
-def find(words: list[Word]) -> FwLaunch | None:
+def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = None) -> FwLaunch | None:
     if (got := program_start(words)) is None:
         return None
     i, env = got
@@ -44,9 +47,9 @@ def find(words: list[Word]) -> FwLaunch | None:
         j = i + 1 if base != "accelerate" else i + 2  # `accelerate launch`
         while j < n and (vals[j] or "").startswith("-"):
             if vals[j] == "--module" and j + 1 < n:
-                return _module(vals[j + 1] or "", j + 2, env, i)
+                return _module(vals[j + 1] or "", j + 2, env, i, ctx, rel)
             j += 1 if "=" in (vals[j] or "") or j + 1 >= n or (vals[j + 1] or "").startswith("-") else 2
-        return _script(vals, j, env, i)
+        return _script(vals, j, env, i, ctx, rel)
     if base == "trl" and i + 1 < n:
         cmd = vals[i + 1] or ""
         if cmd == "vllm-serve":
@@ -63,27 +66,57 @@ def find(words: list[Word]) -> FwLaunch | None:
         while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
             j += 1
         if j + 1 < n and vals[j] == "-m":
-            return _module(vals[j + 1] or "", j + 2, env, i)
-        return _script(vals, j, env, i)
+            return _module(vals[j + 1] or "", j + 2, env, i, ctx, rel)
+        return _script(vals, j, env, i, ctx, rel)
     return None
 
 
-def _module(mod: str, start: int, env, program: int) -> FwLaunch | None:
-    if mod.startswith("verl.") or re.match(r"^recipe\.[\w.]+\.main", mod):
-        return FwLaunch("verl", f"verl {mod.rsplit('.', 1)[-1]}", "hydra", start, env=env, program_start=program)
+def verl_command(name: str) -> str | None:
+    """What a verl entry point does with vLLM (knowledge/frameworks/verl.yaml › entry_points):
+    train, generate, or nothing (None)."""
+    from vllm_kb.engine.kb import frameworks
+
+    table = frameworks.get("verl").raw.get("entry_points", {})
+    if name in table:
+        return table[name] or None
+    # other entry points that train are `main…` modules (main_ppo_split, fully_async_main); the rest
+    # (model_merger, utils, …) start no engine
+    return "train" if "main" in name and not any(w in name for w in ("sft", "eval")) else None
+
+
+def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLaunch | None:
+    if mod.startswith("verl."):
+        name = mod.rsplit(".", 1)[-1]
+        command = verl_command(name)
+        if command is None:
+            return None
+        return FwLaunch("verl", f"verl {name}", "hydra", start, command=command, env=env, program_start=program)
     if mod.startswith("openrlhf.cli."):
         return FwLaunch("openrlhf", f"openrlhf {mod.rsplit('.', 1)[-1]}", "flags", start, env=env, program_start=program)
+    if mod in ("trl.scripts.vllm_serve", "trl.scripts.vllm_serve.main"):
+        return FwLaunch("trl", "trl vllm-serve", "flags", start, serve=True, env=env, program_start=program)
     if mod.startswith("trl.scripts.") or mod == "trl":
         return None
+    entry = hydra_entry.find(ctx, rel, module=mod) if rel else None
+    if entry is not None:
+        return FwLaunch("verl", f"verl {mod.rsplit('.', 1)[-1]}", "hydra", start, command="train", env=env, program_start=program,
+                        config=entry.config, base_configs=entry.defaults)
+    if re.match(r"^recipe\.[\w.]+\.main", mod):
+        return FwLaunch("verl", f"verl {mod.rsplit('.', 1)[-1]}", "hydra", start, command="train", env=env, program_start=program)
     return None
 
 
-def _script(vals: list, j: int, env, program: int) -> FwLaunch | None:
+def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaunch | None:
     """`python train_grpo.py --config recipe.yaml --use_vllm …`: a user script that parses TRL
-    keys (TrlParser). Recognised by the keys it is given, or by the recipe it reads."""
+    keys (TrlParser), or a project Hydra entry point that runs verl. Recognised by the keys it
+    is given, or by the recipe or config it reads."""
     if j >= len(vals) or not (vals[j] or "").endswith(".py"):
         return None
     script = vals[j]
+    entry = hydra_entry.find(ctx, rel, script=script) if rel else None
+    if entry is not None:
+        return FwLaunch("verl", f"verl {script.rsplit('/', 1)[-1]}", "hydra", j + 1, command="train", env=env,
+                        program_start=program, config=entry.config, base_configs=entry.defaults)
     rest = [v for v in vals[j + 1:] if v]
     if script.endswith("vllm_infer.py"):
         return FwLaunch("llamafactory", "llamafactory vllm_infer.py", "flags", j + 1, command="vllm_infer", env=env, program_start=program)
@@ -162,6 +195,16 @@ def entries(words: list[Word], launch: FwLaunch, rel: str) -> tuple[list[Entry],
             positionals.append(w)
         i += 1
     return out, positionals, opaque
+
+
+def generation_keys(entries: list[Entry]) -> None:
+    """verl main_generation reads its own top-level `rollout:` and `model:` blocks: the same keys
+    as the trainer's `actor_rollout_ref.rollout` / `actor_rollout_ref.model`."""
+    for e in entries:
+        bare = e.written.lstrip("+~")
+        lead = e.written[:len(e.written) - len(bare)]
+        if bare.startswith(("rollout.", "model.")):
+            e.written = lead + "actor_rollout_ref." + bare
 
 
 def _setting(key, value, resolved, rel, w, span, syntax, raw, note) -> Setting:

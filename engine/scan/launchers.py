@@ -20,7 +20,10 @@ WRAPPERS: dict[str, set[str]] = {
     # cluster launchers (options that take a separate value; `--opt=v` is one word)
     "srun": {"-N", "-n", "-c", "-p", "-G", "-w", "-t", "-J", "-o", "-e", "-A", "-q", "--nodes", "--ntasks", "--gpus",
              "--partition", "--job-name", "--time", "--account", "--qos", "--nodelist", "--cpus-per-task",
-             "--gres", "--ntasks-per-node", "--mem", "--container-image", "--container-mounts"},
+             "--gres", "--ntasks-per-node", "--mem", "--container-image", "--container-mounts", "--jobid",
+             "--gpus-per-node", "--gpus-per-task", "--cpus-per-gpu", "--mem-per-gpu", "--export", "--nodefile"},
+    "mpirun": {"-np", "-n", "-x", "--host", "-H", "--hostfile", "-hostfile", "--map-by", "--bind-to", "-N"},
+    "mpiexec": {"-np", "-n", "-x", "--host", "-H", "--hostfile", "-hostfile", "--map-by", "--bind-to", "-N"},
 }
 RUNNERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("conda", "run"), ("micromamba", "run"), ("mamba", "run"), ("pixi", "run"), ("hatch", "run"), ("rye", "run")}
 _PYTHON = re.compile(r"^(.*/)?python(\d(\.\d+)?)?$")
@@ -68,6 +71,8 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
             while i < n and (vals[i] or "").startswith("-") and not (vals[i] or "").startswith("--model"):
                 word = vals[i] or ""
                 i += 2 if word.split("=")[0] in takes and "=" not in word else 1
+                if i < n and vals[i] is None and "=" not in (words[i - 1].value or "="):
+                    i += 1  # `--jobid $SLURM_JOB_ID`: an unknown value of an option we do not list
             continue
         if base == "ray" and i + 2 < n and vals[i + 1] == "job" and vals[i + 2] == "submit":
             # `ray job submit [options] -- vllm serve …`: the job's command follows `--`

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import ast
 import configparser
+import os
 import re
 import sys
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.versions import (
@@ -48,9 +49,12 @@ class Pin:
     exact: str | None = None
     package: str = "vllm"
     extras: tuple[str, ...] = ()  # trl[vllm]: the framework pulls vLLM in
+    above: bool = False  # from a folder above the audited one (its repository's), applying to all of it
 
     @property
     def folder(self) -> str:
+        if self.above:
+            return ""
         p = PurePosixPath(self.file).parent.as_posix()
         return "" if p == "." else p
 
@@ -252,3 +256,47 @@ def choose(pins: list[Pin], known: list[Version], newest: str) -> VersionChoice:
     if hit is None:
         return VersionChoice(newest, False, "no-match", best)
     return VersionChoice(str(hit), False, "range", best)
+
+
+def repository_root(folder: Path, limit: int = 24) -> Path | None:
+    """The nearest folder at or above `folder` that holds `.git` (None when there is none)."""
+    d = folder
+    for _ in range(limit):
+        if (d / ".git").exists():
+            return d
+        if d.parent == d:
+            return None
+        d = d.parent
+    return None
+
+
+def pins_above(ctx: ScanContext, root: Path) -> list[Pin]:
+    """Pins of the folders between the audited folder and its repository's root (a single file or a
+    sub-folder audited on its own still runs with the project's pins), nearest folder first and
+    named relative to the audited folder (`../requirements.txt`). Nothing when no repository holds
+    the folder: where the project starts is then unknown."""
+    repo = repository_root(root)
+    if repo is None or repo == root:
+        return []
+    out: list[Pin] = []
+    d, up = root.parent, 1
+    while True:
+        try:
+            names = sorted(os.listdir(d))
+        except OSError:
+            names = []
+        for name in names:
+            if not is_pin_file(name) or not (d / name).is_file():
+                continue
+            try:
+                text = (d / name).read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError, ValueError):
+                continue
+            rel = "../" * up + name
+            for p in scan(ctx, rel, text):
+                p.above = True
+                out.append(p)
+        if d == repo or d.parent == d:
+            break
+        d, up = d.parent, up + 1
+    return out

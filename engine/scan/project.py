@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Callable
+from typing import Callable, Iterator
 
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, deploy, python_calls, scripts, words
+from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, parallel, python_calls, scripts, words
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -35,6 +35,19 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
                  files: list[str] | None = None) -> Scan:
     """`files` (relative to the folder `path`) are read instead of walking the tree: how an agent
     hook audits the files it just wrote with only the pins and configs around them."""
+    sc = begin(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
+    for _rel, found in sites_by_file(sc, progress):
+        sc.sites += found
+    sc.sites = [s for s in sc.sites if s.id not in sc.ctx.absorbed]  # read as part of another (a KServe runtime)
+    pair_peers(sc.sites)
+    return sc
+
+
+def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
+          overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None,
+          files: list[str] | None = None) -> Scan:
+    """The walk (or the `files` given), the pins and the vLLM release of each folder: a Scan with
+    no sites yet."""
     cat = catalog_mod.load()
     root = Path(path)
     if not root.exists():
@@ -47,7 +60,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
     if files is not None and single is None:
         files = list(files)
     else:
-        files = [single] if single else walk(root)
+        files = [single] if single else walk(root, progress)
     ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest)
     for rel, code, detail in getattr(files, "skipped", ()):
         ctx.skip(rel, code, detail=detail)
@@ -55,6 +68,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         files = [rel for rel in files if not exclude(rel)]
     if overlay:
         ctx._cache.update(overlay)
+    ctx.files = list(files)
 
     all_pins: list[pins_mod.Pin] = []
     for rel in files:
@@ -62,6 +76,13 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
             text = ctx.read(rel)
             if text is not None:
                 all_pins += _guarded(ctx, rel, pins_mod.scan, text)
+    # pins above the audited folder, up to its repository's root, stand where the folder has none
+    have = {(p.folder, p.package) for p in all_pins}
+    nearest: dict[str, str] = {}
+    for p in pins_mod.pins_above(ctx, ctx.root):
+        first = nearest.setdefault(p.package, p.file)
+        if ("", p.package) not in have and p.file == first:
+            all_pins.append(p)
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
     for p in all_pins:
@@ -82,27 +103,25 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
             default = pins_mod.choose([], known, cat.newest)
     ctx.default_version = cat.resolve(default.version).version
     ctx.versions_by_dir = {f: cat.resolve(c.version).version for f, c in choices.items()}
+    return Scan(root, files, ctx, all_pins, [], choices, default)
 
-    sites: list[Site] = []
+
+def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) -> Iterator[tuple[str, list[Site]]]:
+    """(file, its sites) for every file that can hold one, in the order of the walk: commands,
+    Python and Dockerfiles first, then the YAML and JSON no command already read. A consumer may
+    stop early (detect); peers are not linked yet (pair_peers)."""
+    ctx, files = sc.ctx, sc.files
     yaml_files = []
-    for rel in files:
+    n = parallel.workers(len(files))
+    done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
+    for rel, found in done:
         if progress is not None:
             progress("scan", len(files))
-        suffix = _suffix(rel)
-        if suffix == ".py":
-            text = ctx.read(rel)
-            if text is not None:
-                sites += _guarded(ctx, rel, python_calls.scan, text)
-        elif deploy.is_dockerfile(rel):
-            text = ctx.read(rel)
-            if text is not None:
-                sites += _guarded(ctx, rel, deploy.scan_dockerfile, text)
-        elif suffix in (".yaml", ".yml", ".json"):
-            yaml_files.append(rel)
-        elif suffix in scripts.SHELL_SUFFIXES or suffix == "":
-            text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
-            if text is not None and ("vllm" in text or words.framework_words(text)) and scripts.is_shell(rel, text):
-                sites += _guarded(ctx, rel, scripts.scan, text)
+        if found is None:
+            if _suffix(rel) in (".yaml", ".yml", ".json"):
+                yaml_files.append(rel)
+            continue
+        yield rel, found
     # after the commands, so that a config a command already read is not read again
     for rel in yaml_files:
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):
@@ -110,10 +129,49 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         text = ctx.read(rel)
         if text is None or not words.yaml_candidate(text):
             continue
-        docs = _load_yaml_docs(ctx, rel, text)
-        sites += _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
-    pair_peers(sites)
-    return Scan(root, files, ctx, all_pins, sites, choices, default)
+        yield rel, _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t))
+
+
+def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
+    """The sites of a command, Python, Dockerfile, Makefile or Triton config; None for a file this
+    pass does not scan (YAML and JSON come after every command, other files are not read)."""
+    suffix = _suffix(rel)
+    if suffix == ".py":
+        text = ctx.read(rel)
+        return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, python_calls.scan, t)) if text is not None else []
+    if deploy.is_dockerfile(rel):
+        text = ctx.read(rel)
+        return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, deploy.scan_dockerfile, t)) if text is not None else []
+    if suffix in (".yaml", ".yml", ".json"):
+        return None
+    if rel.rpartition("/")[2] == "config.pbtxt":
+        text = ctx.read(rel)
+        return _guarded(ctx, rel, deploy.scan_triton, text) if text is not None and "vllm" in text else None
+    if makefile.is_makefile(rel):
+        text = ctx.read(rel)
+        if text is not None and ("vllm" in text or words.framework_words(text)):
+            return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, makefile.scan, t))
+        return None
+    if suffix in scripts.SHELL_SUFFIXES or suffix == "":
+        text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
+        if text is not None and ("vllm" in text or words.framework_words(text)) and scripts.is_shell(rel, text):
+            return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, scripts.scan, t))
+    return None
+
+
+def _yaml_sites(ctx: ScanContext, rel: str, text: str) -> list:
+    docs = _load_yaml_docs(ctx, rel, text)
+    return _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
+
+
+def _sides(ctx: ScanContext, rel: str, text: str, scan) -> list:
+    """A file with unresolved merge-conflict markers is read once per side; what the sides agree on
+    stays known (engine/scan/conflicts.py)."""
+    if not conflicts.has_markers(text):
+        return scan(text)
+    ctx.skip(rel, "merge-conflict", conflicts.first_marker_line(text))
+    ours, theirs = conflicts.sides(text)
+    return conflicts.merge(scan(ours), scan(theirs))
 
 
 def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:

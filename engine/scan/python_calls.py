@@ -5,20 +5,20 @@ anything else is kept as unresolved with its source text."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.kb.textpos import LineIndex
-from vllm_kb.engine.scan import framework_site
+import re
+
+from vllm_kb.engine.kb.textpos import index as line_index
+from vllm_kb.engine.scan import framework_site, python_tools, words
 from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.scan.python_flow import Flow
+from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime
-from vllm_kb.engine.scan.python_values import (
-    Scope,
-    Unresolved,
-    _assignments,
-    _is_environ,
-    _Resolver,
-    _walk_no_defs,
-)
+from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope
+from vllm_kb.engine.scan.python_settings import place, setting, spread
+from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
 TARGETS = {
@@ -30,11 +30,46 @@ TARGETS = {
 TRL_CONFIGS = {"GRPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "XPOConfig", "NashMDConfig", "DistillationConfig"}
 
 
-def _imports(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
+# A site is a call of one of these classes, imported from vllm or trl under its own name (an
+# alias still names it in the import): a file that never spells one as a word is never parsed.
+# Each pattern starts with a literal (the names share three endings) and checks what precedes
+# it afterwards: a leading \b would make the regex engine try every position of the file
+# (vLLM's own tree: 3 s instead of 0.1 s).
+def _word_ending(ending: str, names: list[str]) -> re.Pattern:
+    by_width: dict[int, list[str]] = {}
+    for n in names:
+        by_width.setdefault(len(n), []).append(n)
+    behind = "|".join(f"(?<={'|'.join(ns)})(?<!\\w.{{{w}}})" for w, ns in sorted(by_width.items()))
+    return re.compile(f"{ending}(?!\\w)(?:{behind})")
+
+
+_CLASS_WORDS = [(end, _word_ending(end, [n for n in sorted(set(TARGETS) | TRL_CONFIGS) if n.endswith(end)]))
+                for end in ("LLM", "EngineArgs", "Config")]
+
+
+def could_hold_site(text: str) -> bool:
+    """The prefilter: False only for a file that cannot hold a site — it names neither a vLLM/TRL
+    class nor a tool call that starts vLLM (engine/scan/python_tools.py). Python reads identifiers
+    NFKC-normalised (`ＬＬＭ` is `LLM`), so a file that is not ASCII is tested as Python reads it."""
+    if not words.python_candidate(text):  # TRL configs use vllm_* / use_vllm keys too
+        return False
+    if not text.isascii():
+        import unicodedata
+
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+    return any(end in text and rx.search(text) for end, rx in _CLASS_WORDS) or any(w in text for w in python_tools.WORDS)
+
+
+def _callees() -> frozenset[str]:
+    return frozenset(TARGETS) | TRL_CONFIGS | python_tools.CALLEES
+
+
+def _imports(imported: list) -> tuple[dict[str, str], set[str]]:
     """Local names bound to vLLM/TRL target classes, and local names bound to those modules."""
     classes: dict[str, str] = {}
     modules: set[str] = set()
-    for node in ast.walk(tree):
+    for node in imported:
         if isinstance(node, ast.ImportFrom) and node.module:
             top = node.module.split(".")[0]
             for a in node.names:
@@ -60,8 +95,20 @@ def _target(call: ast.Call, classes: dict[str, str], modules: set[str]) -> str |
     return None
 
 
+@dataclass
+class Found:
+    """A call the scanner reads, with what its values are resolved against."""
+    call: ast.Call
+    target: str
+    scope: Scope | None
+    levels: list  # (block, index) pairs from the module down to the statement that holds the call
+    cls: ast.ClassDef | None = None
+    fns: tuple = ()  # enclosing function definitions, outermost first (their decorators)
+    resolver: _Resolver | None = None
+
+
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
-    if "vllm" not in text:  # TRL configs use vllm_* / use_vllm keys too
+    if not could_hold_site(text):
         return []
     try:
         tree = parse_python(text, rel)
@@ -71,53 +118,126 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     except (ValueError, RecursionError, MemoryError) as e:
         ctx.skip(rel, "parse-error", detail=type(e).__name__)
         return []
-    classes, modules = _imports(tree)
-    if not classes and not modules:
+    # one walk: the imports, and the calls whose callee's name can be a target
+    imported: list = []
+    candidates: list[tuple] = []
+    commands: list[tuple] = []
+
+    def visit(body: list[ast.stmt], block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
+        for stmt in body:
+            for node in _walk_stmt(stmt):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    imported.append(node)
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    if cls is not None and node.name == "__command__":  # BentoML runs the argv it returns
+                        ret = next((st for st in reversed(node.body) if isinstance(st, ast.Return) and st.value is not None), None)
+                        if ret is not None:
+                            commands.append((ret.value, node.body, cls, fns + (node,)))
+                    visit(node.body, node.body, cls, fns + (node,))
+                elif isinstance(node, ast.ClassDef):
+                    visit(node.body, block, node, fns)
+                elif isinstance(node, ast.Call) and _call_name(node.func) in _CALLEES:
+                    candidates.append((node, block, cls, fns))
+
+    visit(tree.body, tree.body, None, ())
+    classes, modules = _imports(imported)
+    tools = python_tools.imports(imported)
+    if not classes and not modules and not tools.any() and "vllm" not in text.lower():
+        return []
+    found: list[Found] = []
+    for node, block, cls, fns in candidates:
+        t = _target(node, classes, modules) or tools.target(node)
+        if t:
+            found.append(Found(node, t, None, chain(block, node), cls, fns))
+    if "bentoml" in tools.modules.values():
+        found += [Found(node, "bentoml-command", None, chain(block, node), cls, fns) for node, block, cls, fns in commands]
+    if not found:
         return []
     version = ctx.version_for(rel)
-    module_scope = Scope(_assignments(tree.body))
-    env = _env_assignments(tree, rel)
-    found: list[tuple[ast.Call, str, Scope]] = []
-
-    def visit(body: list[ast.stmt], scope: Scope):
-        for stmt in body:
-            for node in _walk_no_defs(stmt):
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    visit(node.body, Scope(_assignments(node.body), scope))
-                elif isinstance(node, ast.Call):
-                    t = _target(node, classes, modules)
-                    if t:
-                        found.append((node, t, scope))
-
-    visit(tree.body, module_scope)
+    # os.environ is named in the text of a file that sets it (as Python reads the text)
+    env = _env_assignments(tree, rel) if "environ" in text or not text.isascii() else {}
+    lines = line_index(text)
+    links = Links(ctx, rel, tree, imported=imported)
+    bound_env = python_tools.bound_env(ctx, rel)
+    scopes: dict[int, Scope] = {0: Scope.of(tree.body)}  # built only for the functions that hold a call
+    for f in found:
+        scope = scopes[0]
+        for fn in f.fns:
+            if id(fn) not in scopes:
+                scopes[id(fn)] = function_scope(fn, scope)
+            scope = scopes[id(fn)]
+        f.scope = scope
+        f.resolver = resolver = _Resolver(f.scope, {}, lines, links=links, cls=f.cls, env=bound_env, tree=tree)
+        resolver.spawners = tools.subprocess
+        try:
+            f.resolver.flow = Flow(f.levels, f.resolver)
+        except RecursionError:
+            f.resolver.flow = None
     importing = ImportTime(tree)
-    by_id = {id(c): c for c, _, _ in found}
+    by_id = {id(f.call): f.call for f in found}
+    for f in found:
+        if f.resolver is not None:
+            f.resolver.calls = by_id
     absorbed: set[int] = set()
     sites = []
-    for call, target, scope in sorted(found, key=lambda x: (x[0].lineno, x[0].col_offset)):
+    per_file: dict = {}  # what _process_facts reads of the whole file, read once for all its sites
+    for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
+        call, target = f.call, f.target
         if target in TRL_CONFIGS:
-            site = _trl_site(ctx, rel, text, call, target, scope, by_id)
-            if site is not None:
-                sites.append((id(call), site))
+            site = _trl_site(ctx, rel, text, call, target, f.resolver, tree)
+        elif target in TARGETS:
+            site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed)
+            site.launch.update(_process_facts(importing, tree, call, target, per_file, text))
+        else:
+            site = python_tools.site(ctx, rel, text, version, f, tree)
+        if site is None:
             continue
-        site = _site(ctx, rel, text, version, call, target, scope, by_id, absorbed)
-        site.env = dict(env)
-        site.launch.update(_process_facts(importing, tree, call, target))
+        site.env = {**dict(env), **(site.env or {})}
+        framework_site.device_tp(site)
+        python_tools.facts(ctx, rel, tree, f, site)
         sites.append((id(call), site))
     return [s for cid, s in sites if cid not in absorbed]
 
 
-def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str) -> dict:
+_CALLEES = _callees()
+
+
+def _walk_stmt(node: ast.AST):
+    """The nodes of a statement, stopping at (but yielding) nested functions and classes."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if n is not node and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if n is node and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        kids = children(n)
+        kids.reverse()
+        stack += kids
+
+
+def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str, per_file: dict,
+                   text: str) -> dict:
     """Whether the engine is built when the module is imported (LLM() itself; for engine
-    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before."""
+    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before.
+    `per_file` keeps what is read of the whole file once for all of its sites (a file of vLLM's
+    own tests has dozens)."""
+    # a method of that name is spelled in the text (as Python reads it) before any walk
+    plain = text.isascii()
     if target == "LLM":
         builds = [call]
     else:
-        builds = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                  and n.func.attr in ("from_engine_args", "from_vllm_config")]
+        if "builds" not in per_file:
+            per_file["builds"] = [n for n in walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                                  and n.func.attr in ("from_engine_args", "from_vllm_config")] \
+                if not plain or "from_engine_args" in text or "from_vllm_config" in text else []
+        builds = per_file["builds"]
     at_import = [n for n in builds if importing.runs(n)]
     out: dict = {"module_level": bool(at_import)}
-    level = _sleep_level(tree)
+    if "sleep" not in per_file:
+        per_file["sleep"] = _sleep_level(tree) if not plain or "sleep" in text else None
+    level = per_file["sleep"]
     if level is not None:
         out["sleep_level"] = level
     if at_import:
@@ -129,7 +249,7 @@ def _sleep_level(tree: ast.Module) -> int | None:
     """The level the script puts the engine to sleep at: `llm.sleep(level=2)`, `llm.sleep(1)`,
     `llm.sleep()` (vLLM's default, 1); the deepest one when there are several."""
     levels = []
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "sleep"):
             continue
         if isinstance(n.func.value, ast.Name) and n.func.value.id in ("time", "asyncio", "gevent", "trio", "anyio"):
@@ -138,15 +258,15 @@ def _sleep_level(tree: ast.Module) -> int | None:
         arg = kw if kw is not None else (n.args[0] if n.args else None)
         if arg is None and not n.keywords:
             levels.append(1)
-        elif isinstance(arg, ast.Constant) and isinstance(arg.value, (int, float)) and not isinstance(arg.value, bool) \
-                and arg.value in (1, 2):
-            levels.append(int(arg.value))
+        elif isinstance(arg, ast.Constant) and isinstance(arg.value, int) and arg.value in (1, 2) \
+                and not isinstance(arg.value, bool):
+            levels.append(arg.value)
     return min(levels) if levels else None
 
 
 def _env_assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:
     env: dict[str, Setting] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         # os.environ["X"] = "1"
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             t = node.targets[0]
@@ -169,64 +289,58 @@ def _env_value(name: str, node: ast.expr, rel: str) -> Setting:
     return Setting(name, None, False, rel, node.lineno, name, ast.unparse(node), "python-call", "not a literal")
 
 
-def _site(ctx, rel, text, version, call, target, scope, by_id, absorbed) -> Site:
+def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed) -> Site:
     kind, mode = TARGETS[target]
     site = Site(file=rel, line=call.lineno, syntax="python-call", kind=kind, mode=mode,
                 mode_evidence=f"{rel}:{call.lineno}", end_line=call.end_lineno or call.lineno)
-    resolver = _Resolver(scope, by_id, LineIndex(text))
     if call.args:
         first = call.args[0]
         if isinstance(first, ast.Starred):
             site.opaque.append({"code": "spread", "what": "*" + ast.unparse(first.value), "where": f"{rel}:{first.lineno}"})
         else:
-            site.model = _setting(resolver, "model", first, rel, text, "")
+            site.model = setting(resolver, "model", first, rel, text, "")
         for extra in call.args[1:]:
             site.remarks.append(Finding("positional-arg", msg("finding.positional_arg", arg=ast.unparse(extra)), rel, extra.lineno, None))
     for kw in call.keywords:
         if kw.arg is None:
-            _spread(ctx, site, resolver, kw.value, rel, text, version, by_id, absorbed)
+            spread(ctx, site, resolver, kw.value, rel, text, version, by_id, absorbed)
             continue
-        s = _setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))
-        _place(ctx, site, s, version)
-    site.source = {"call": call, "text": text, "target": target, "func": ast.get_source_segment(text, call.func) or target}
+        s = setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))
+        place(ctx, site, s, version)
+    site.source = {"call": call, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
     return site
 
 
-def _trl_site(ctx, rel, text, call, target, scope, by_id) -> Site | None:
+def _trl_site(ctx, rel, text, call, target, resolver, tree) -> Site | None:
     """GRPOConfig(use_vllm=True, vllm_mode=…, vllm_gpu_memory_utilization=…): TRL's keys, mapped
     to engine arguments by knowledge/frameworks/trl.yaml."""
     from vllm_kb.engine.kb import frameworks
 
     fw = frameworks.get("trl")
-    resolver = _Resolver(scope, by_id, LineIndex(text))
     entries = []
     for kw in call.keywords:
         if kw.arg is None:
             continue
-        entries.append(framework_site.Entry(kw.arg, _setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))))
+        entries.append(framework_site.Entry(kw.arg, setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))))
     site = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
                                  syntax="python-call", kind=f"{target}()", version=ctx.framework_version(rel, fw.package),
                                  source={"call": call, "text": text, "target": target,
-                                         "func": ast.get_source_segment(text, call.func) or target})
+                                         "func": resolver.lines.segment(call.func) or target})
     if site is not None and any(kw.arg is None for kw in call.keywords):
         for kw in call.keywords:
             if kw.arg is None:
                 site.opaque.append({"code": "spread", "what": "**" + ast.unparse(kw.value), "where": f"{rel}:{kw.value.lineno}"})
     if site is not None and site.model is None:
-        node = _trainer_model(text)
+        node = _trainer_model(tree)
         if node is not None:
-            site.model = _setting(resolver, "model", node, rel, text, "model")
+            site.model = setting(resolver, "model", node, rel, text, "model")
     return site
 
 
-def _trainer_model(text: str):
+def _trainer_model(tree: ast.Module):
     """What vLLM loads in TRL is the policy: `GRPOTrainer(model=…)` (or its first argument) in the
     same file as the config."""
-    try:
-        tree = parse_python(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Call) and _call_name(node.func).endswith("Trainer"):
             for kw in node.keywords:
                 if kw.arg == "model":
@@ -238,74 +352,3 @@ def _trainer_model(text: str):
 
 def _call_name(func) -> str:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-
-
-def _place(ctx, site: Site, s: Setting, version: str) -> None:
-    if s.name == "model":
-        site.model = s
-        return
-    entry = ctx.catalog.arg(s.name)
-    if entry is None or not ctx.catalog.is_engine_arg(s.name):
-        s.known = False
-        site.unknown[s.name] = s
-        return
-    s.known = entry.exists(version)
-    if s.resolved and entry.field("type", version) == "float" and isinstance(s.value, int) and not isinstance(s.value, bool):
-        s.value = float(s.value)
-    site.set(s)
-
-
-def _setting(resolver, name, node, rel, text, key, item=None) -> Setting:
-    """`item` spans the whole `key=value` / `"key": value` entry (start node, end node)."""
-    raw = ast.get_source_segment(text, node) or ast.unparse(node)
-    pos = {"value": resolver.lines.span(node)}
-    if item is not None:
-        first, last = item
-        pos["item"] = (resolver.lines.offset(first.lineno, first.col_offset), resolver.lines.offset(last.end_lineno, last.end_col_offset))
-    try:
-        resolver.assumed = None
-        value = resolver.value(node)
-        return Setting(name, value, value is not None, rel, node.lineno, key, raw, "python-call", resolver.assumed, pos=pos)
-    except Unresolved as u:
-        return Setting(name, None, False, rel, node.lineno, key, raw, "python-call", u.why or f"`{raw}` is not a literal", pos=pos)
-
-
-def _spread(ctx, site, resolver, node, rel, text, version, by_id, absorbed) -> None:
-    # **asdict(engine_args) / **vars(engine_args) where engine_args = EngineArgs(...)
-    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and len(node.args) == 1:
-        fname = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-        arg = node.args[0]
-        if fname in ("asdict", "vars") and isinstance(arg, ast.Name):
-            bound = resolver.scope.lookup(arg.id)
-            if isinstance(bound, ast.Call) and id(bound) in by_id:
-                absorbed.add(id(bound))
-                for kw in bound.keywords:
-                    if kw.arg is None:
-                        _spread(ctx, site, resolver, kw.value, rel, text, version, by_id, absorbed)
-                    else:
-                        _place(ctx, site, _setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw)), version)
-                if bound.args and site.model is None:
-                    site.model = _setting(resolver, "model", bound.args[0], rel, text, "")
-                return
-    # A literal mapping (directly, or through one name bound to it): one setting per entry,
-    # each with its own position so a fix edits the entry where it is written.
-    target = resolver.scope.lookup(node.id) if isinstance(node, ast.Name) else node
-    entries: list[tuple[str, ast.expr, tuple[ast.AST, ast.AST]]] | None = None
-    if isinstance(target, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in target.keys):
-        entries = [(str(k.value), v, (k, v)) for k, v in zip(target.keys, target.values) if isinstance(k, ast.Constant)]
-    elif isinstance(target, ast.Call) and isinstance(target.func, ast.Name) and target.func.id == "dict" and not target.args and all(kw.arg for kw in target.keywords):
-        entries = [(kw.arg, kw.value, (kw, kw)) for kw in target.keywords if kw.arg]
-    if entries is not None:
-        for key, value_node, item in entries:
-            _place(ctx, site, _setting(resolver, key, value_node, rel, text, key, item), version)
-        return
-    try:
-        value = resolver.value(node)
-    except Unresolved:
-        site.opaque.append({"code": "spread", "what": "**" + (ast.get_source_segment(text, node) or ast.unparse(node)), "where": f"{rel}:{node.lineno}"})
-        return
-    if not isinstance(value, dict):
-        site.opaque.append({"code": "not-mapping", "what": "**" + ast.unparse(node), "where": f"{rel}:{node.lineno}"})
-        return
-    for k, v in value.items():
-        _place(ctx, site, Setting(str(k), v, v is not None, rel, node.lineno, str(k), repr(v), "python-call"), version)

@@ -7,12 +7,13 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import framework_site, fw_launch, serve_config
+from vllm_kb.engine.scan import framework_site, fw_launch, serve_config, tool_launch
+from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.launchers import find_launch
-from vllm_kb.engine.scan.shell import ShellSyntaxError, parse
-from vllm_kb.engine.scan.shell_expand import Expander, split_assignment
+from vllm_kb.engine.scan.shell import Command, ShellSyntaxError
+from vllm_kb.engine.scan.shell_run import Candidate, Runner
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
 SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", ".bsub"}
@@ -26,60 +27,81 @@ def is_shell(rel: str, head: str) -> bool:
     return first.startswith("#!") and any(first.startswith(s) for s in SHEBANG)
 
 
-def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
+def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: bool = True) -> list[Site]:
+    """The vLLM sites a shell script starts (see shell_run for how the script is walked)."""
+    version = ctx.version_for(rel)
+    sites: dict[str, Site] = {}
+
+    def emit(c: Candidate) -> None:
+        site = site_for(ctx, rel, version, c)
+        if site is not None and site.id not in sites:
+            sites[site.id] = site
+
+    runner = Runner(ctx, rel, emit, state=state)
     try:
-        commands = parse(text)
+        runner.run_text(text)
+        runner.finish()
     except ShellSyntaxError as e:
         ctx.skip(rel, "shell-syntax", e.line, str(e))
-        return []
-    version = ctx.version_for(rel)
-    ex = Expander()
-    exported: dict[str, Setting] = {}
-    sites: list[Site] = []
-    for cmd in commands:
-        words = cmd.words
-        head = words[0].raw if words else ""
-        # Assignments and exports update the variables later commands expand against.
-        if head in ("export", "declare", "typeset", "local", "readonly"):
-            names = [w for w in words[1:] if not w.raw.startswith("-")]
-            where = {"kind": "export", "cmd": (words[0].start, words[-1].end), "count": len(names)}
-            for w in names:
-                a = split_assignment(w)
-                if a:
-                    name, val = a
-                    ex.assign(name, val)
-                    if head == "export":
-                        exported[name] = _env_setting(name, val, rel, dict(where, word=(w.start, w.end)))
-                elif w.raw in ex.vars and head == "export":
-                    exported[w.raw] = Setting(w.raw, ex.vars[w.raw], True, rel, w.line, w.raw, ex.vars[w.raw], "cli",
-                                              pos=dict(where, word=(w.start, w.end)))
-            continue
-        assigns = [a for a in map(split_assignment, words) if a]
-        if len(assigns) == len(words):
-            for w, (name, val) in zip(words, assigns):
-                ex.assign(name, val)
-                if name in exported:
-                    exported[name] = _env_setting(name, val, rel, {"kind": "assign", "word": (w.start, w.end), "cmd": (words[0].start, words[-1].end), "count": len(words)})
-            continue
-        if head == "unset":
-            for w in words[1:]:
-                ex.vars.pop(w.raw, None)
-                exported.pop(w.raw, None)
-            continue
-        for w in words:
-            ex.expand(w)
-        if head == ":":
-            continue
-        launch = find_launch(words)
-        if launch is not None:
-            sites.append(_site(ctx, rel, version, cmd, launch, exported, ex))
-            continue
-        fw = fw_launch.find(words)
-        if fw is not None:
-            site = _framework_site(ctx, rel, version, cmd, fw, exported, ex)
-            if site is not None:
-                sites.append(site)
-    return sites
+    except RecursionError:
+        ctx.skip(rel, "parse-error", detail="nesting too deep")
+    return list(sites.values())
+
+
+def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str = "cli") -> Site | None:
+    """The site a command starts, if it starts vLLM (directly or through a framework)."""
+    _note_helm(ctx, rel, c.words)
+    cmd = Command(c.words, c.line, c.end_line)
+    image = (c.container or {}).get("image")
+    if image and (tag := deploy_common.image_version(image)):
+        version = ctx.catalog.resolve(tag).version
+    launch = find_launch(c.words)
+    site: Site | None
+    if launch is not None:
+        site = _site(ctx, rel, version, cmd, launch, c.env, c.ex, syntax=syntax)
+    elif (fw := fw_launch.find(c.words, ctx=ctx, rel=rel)) is not None:
+        site = _framework_site(ctx, rel, version, cmd, fw, c.env, c.ex)
+    elif (tl := tool_launch.find(c.words)) is not None:
+        site = tool_launch.site(ctx, rel, version, cmd, tl, _prefix_env(c, tl.env, rel), syntax)
+    else:
+        site = None
+    if site is not None and c.container:
+        site.image = image
+        site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file")}
+        site.container["tool"] = "docker run"
+        site.gpu_request = c.container.get("gpu_count")
+    return site
+
+
+def _prefix_env(c: Candidate, prefix, rel: str) -> dict:
+    env = dict(c.env)
+    for name, val, _idx in prefix:
+        c.ex.expand(val)
+        env[name] = _env_setting(name, val, rel)
+    return env
+
+
+def _note_helm(ctx: ScanContext, rel: str, words) -> None:
+    """`helm install|upgrade NAME vllm/vllm-stack --version X -f values.yaml`: the chart release that
+    renders those values (the production-stack scanner reads it)."""
+    vals = [w.value for w in words]
+    if not vals or (vals[0] or "").rsplit("/", 1)[-1] != "helm" or len(vals) < 3 or vals[1] not in ("install", "upgrade", "template"):
+        return
+    if not any(v and v.endswith("vllm-stack") for v in vals):
+        return
+    version, files = None, []
+    for k, v in enumerate(vals):
+        nxt = vals[k + 1] if k + 1 < len(vals) else None
+        if v == "--version" and nxt:
+            version = nxt.lstrip("v")
+        elif v and v.startswith("--version="):
+            version = v.split("=", 1)[1].lstrip("v")
+        elif v in ("-f", "--values") and nxt:
+            files.append(nxt)
+    for f in files:
+        target = ctx.resolve_ref(rel, f)
+        if target and version:
+            ctx.chart_versions[target] = version
 
 
 def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_launch.FwLaunch, exported, ex) -> Site | None:
@@ -94,8 +116,13 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
         site = _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version)
     else:
         found, positionals, opaque = fw_launch.entries(words, launch, rel)
-        config = _framework_config(ctx, rel, launch, found, positionals)
-        entries = (fw_launch.config_entries(ctx, config, launch.framework, flatten=launch.framework == "verl") if config else []) + found
+        config = _framework_config(ctx, rel, launch, found, positionals) or launch.config
+        flatten = launch.framework == "verl"
+        bases = [] if config != launch.config else launch.base_configs
+        entries = [e for b in bases for e in fw_launch.config_entries(ctx, b, launch.framework, flatten=flatten)]
+        entries += (fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten) if config else []) + found
+        if launch.command == "generate":
+            fw_launch.generation_keys(entries)
         site = framework_site.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,
                                      syntax="hydra-override" if launch.style == "hydra" else "cli", kind=launch.kind,
                                      version=fw_version, command=launch.command,
@@ -108,6 +135,7 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
     if site is None:
         return None
     site.env = {**env, **site.env}
+    framework_site.device_tp(site)
     if not launch.serve:  # `trl vllm-serve` takes both spellings: keep the one the script uses
         site.flag_style = "snake"
     return site
@@ -170,8 +198,12 @@ def _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version) -> Site | No
     site.unknown = dict(parsed.unknown)
     site.model = parsed.model
     site.framework_version = fw_version
-    applies = lambda item: frameworks.version_matches(item.get("trl"), fw_version)  # noqa: E731
-    site.fixed = {f["arg"]: f["value"] for f in serve.get("fixed", []) if applies(f)}
+    def applies(item) -> bool:  # an unpinned TRL is read as the newest: what older releases alone did is left out
+        spec = item.get("trl")
+        return frameworks.version_matches(spec, fw_version) if fw_version else "<" not in (spec or "")
+
+    site.fixed = {f["arg"]: f["value"] for f in serve.get("own_fixed", []) + serve.get("fixed", []) if applies(f)}
+    site.framework_defaults = {d["arg"]: d["value"] for d in serve.get("defaults", []) if applies(d) and d["arg"] not in site.settings}
     for e in serve.get("env", []):
         if applies(e):
             site.env[e["name"]] = Setting(e["name"], e["value"], True, rel, cmd.line, e["name"], e["value"], "cli", "set by trl vllm-serve")

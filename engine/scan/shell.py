@@ -25,6 +25,7 @@ class Seg:
     op: str = ""  # '', ':-', '-', ':=', '=', ':+', '+', '#', '%', ...
     arg: str = ""
     quoted: bool = False
+    index: str = ""  # ${NAME[index]}: '@', '*' or an expression
 
 
 @dataclass
@@ -37,6 +38,8 @@ class Word:
     value: str | None = None  # after expansion; None when unresolved
     assumed: str | None = None  # e.g. "default of ${TP:-2}"
     unresolved: str | None = None  # the expansion that could not be resolved
+    array: "list[Word] | None" = None  # NAME=(a b c): the elements, when this word assigns an array
+    text: str | None = None  # after expansion, with unknown parts kept as holes (shell_expand)
 
     @property
     def literal(self) -> str:
@@ -52,8 +55,13 @@ class Word:
 
 
 def _show_var(s: Seg) -> str:
+    sub = f"[{s.index}]" if s.index else ""
+    if s.op == "#len":
+        return "${#" + s.name + sub + "}"
     if s.op:
-        return "${" + s.name + s.op + s.arg + "}"
+        return "${" + s.name + sub + s.op + s.arg + "}"
+    if sub:
+        return "${" + s.name + sub + "}"
     return "$" + s.name if len(s.name) == 1 or not s.quoted else "${" + s.name + "}"
 
 
@@ -117,9 +125,9 @@ class _Lexer:
                 continue
             op = next((o for o in OPERATORS if self.s.startswith(o, self.i)), None) if c in _OP_START else None
             if op:
-                line = self.line
+                line, at = self.line, self.i
                 self.advance(len(op))
-                yield ("op", op, line)
+                yield ("op", op, line, at)
                 continue
             yield ("word", self._word())
 
@@ -256,14 +264,17 @@ class _Lexer:
                 raise ShellSyntaxError("unterminated ${…}", line)
             body = self.s[self.i + 1:j - 1]
             self.advance(j - self.i)
-            m = re.match(r"^(#?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(:?[-=+?]|##?|%%?|:)?(.*)$", body, re.S)
+            m = _BRACED.match(body)
             if not m:
                 return Seg("var", name=body, op="?bad", quoted=quoted)
             name = m.group(2)
-            op = m.group(3) or ""
-            if m.group(1):
+            op = m.group(4) or ""
+            index = (m.group(3) or "")[1:-1]
+            if m.group(1) == "#" and not op and not m.group(5):
                 op = "#len"
-            return Seg("var", name=name, op=op, arg=_unquote_simple(m.group(4)), quoted=quoted)
+            elif m.group(1):
+                return Seg("var", name=body, op="?bad", quoted=quoted)
+            return Seg("var", name=name, op=op, arg=_unquote_simple(m.group(5)), quoted=quoted, index=index)
         if c == "(":
             j = self._closing("(", ")")
             j = len(self.s) if j < 0 else j
@@ -278,6 +289,10 @@ class _Lexer:
             self.advance()
             return Seg("var", name=c, quoted=quoted)
         return Seg("lit", "$", quoted=quoted)
+
+
+# ${NAME}, ${NAME[i]}, ${#NAME}, ${NAME:-x}, ${NAME#p}, ${NAME/a/b}, ${!NAME} …
+_BRACED = re.compile(r"^([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?(:?[-=+?]|##?|%%?|//?|\^\^?|,,?|:)?(.*)$", re.S)
 
 
 def _unquote_simple(text: str) -> str:

@@ -86,7 +86,11 @@ class Site:
     framework_command: str | None = None
     unmapped: dict[str, Setting] = field(default_factory=dict)  # framework keys its pinned release does not have
     engine_elsewhere: bool = False
+    tool: str | None = None  # the deployment tool that renders the command (production-stack, kserve, ray-serve …)
     launch: dict = field(default_factory=dict)  # launch facts only the scanner sees: how the model reaches argv, module-level engines (facts.launch)
+    # engine arguments the framework or tool sets to the number of GPUs its process sees, left
+    # unknown in the files (LLaMA-Factory, Xinference): the audit takes them from --gpu
+    device_args: tuple[str, ...] = ()
     peer: str | None = None  # id of the other half of a rollout server / trainer client pair  # a client of a rollout server: engine arguments belong to the server
 
     @property

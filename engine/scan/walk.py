@@ -11,6 +11,7 @@ import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Callable
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
              ".mypy_cache", ".pytest_cache", ".ruff_cache", "site-packages", ".eggs", ".idea", ".vscode",
@@ -139,7 +140,8 @@ class WalkResult(list):
         self.skipped: list[tuple[str, str, str]] = skipped or []
 
 
-def walk(root: Path) -> WalkResult:
+def walk(root: Path, progress: Callable[[str, int], None] | None = None) -> WalkResult:
+    """`progress("walk", 0)` is told of each file found (how many there are is not known yet)."""
     root_s = os.path.realpath(root)
     out = WalkResult()
     ignores: list[tuple[str, GitIgnore]] = []  # (base folder, rules), root first
@@ -207,6 +209,8 @@ def walk(root: Path) -> WalkResult:
                 elif e.is_file(follow_symlinks=False):
                     if not ignored(rel, False):
                         out.append(rel)
+                        if progress is not None:
+                            progress("walk", 0)
                 # FIFOs, sockets and devices are not files to read
             except OSError as err:
                 out.skipped.append((rel, "unreadable", str(err.strerror or err)))

@@ -5,10 +5,17 @@ from __future__ import annotations
 
 # Words a script must contain to be worth lexing; a script that launches a training script
 # through a launcher may name vLLM only in the recipe it passes (accelerate launch x.py --config r.yaml).
+# `python -m pkg.main_ppo actor_rollout_ref.…` runs verl through a project Hydra entry point;
+# `--model-engine vLLM` (Xinference) and other tools spell the name in capitals.
 FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
-                   "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config")
-# Only YAML that could configure vLLM is parsed.
-YAML_WORDS = ("vllm", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec")
+                   "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config", "actor_rollout_ref", "trl.scripts",
+                   "vLLM", "VLLM", "openllm ")
+# Only YAML that could configure vLLM is parsed: tools that configure it without naming it (KServe's
+# Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count.
+YAML_WORDS = ("vllm", "VLLM", "vLLM", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec",
+              "serving.kserve.io", "kubeai.org", "modelArtifacts", "llm_configs", "model_loading_config")
+# Python that can start vLLM without the word: Ray Serve LLM's LLMConfig.
+PYTHON_WORDS = ("vllm", "vLLM", "LLMConfig")
 
 
 def framework_words(text: str) -> bool:
@@ -19,8 +26,12 @@ def yaml_candidate(text: str) -> bool:
     return any(w in text for w in YAML_WORDS)
 
 
+def python_candidate(text: str) -> bool:
+    return any(w in text for w in PYTHON_WORDS)
+
+
 def may_configure_vllm(text: str) -> bool:
     """False only for a text no scanner and no detect trigger can find anything in (every
     trigger needs a site, a pin, a key or a VLLM_ variable, each of which names vLLM or a
     framework that drives it)."""
-    return "vllm" in text.lower() or framework_words(text) or yaml_candidate(text)
+    return "vllm" in text.lower() or framework_words(text) or yaml_candidate(text) or python_candidate(text)

@@ -14,25 +14,51 @@ from vllm_kb.engine.scan.deploy.common import (
 )
 from vllm_kb.engine.scan.deploy.compose import scan_compose
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile, scan_dockerfile
-from vllm_kb.engine.scan.deploy.helm import scan_helm_chart, scan_production_stack
+from vllm_kb.engine.scan.deploy.helm import scan_helm_chart
+from vllm_kb.engine.scan.deploy.production_stack import scan_production_stack
+from vllm_kb.engine.scan.deploy.kserve import is_kserve, scan_kserve
+from vllm_kb.engine.scan.deploy.kubeai import is_kubeai, scan_kubeai_catalog, scan_kubeai_model
 from vllm_kb.engine.scan.deploy.kubernetes import scan_k8s
+from vllm_kb.engine.scan.deploy.kwargs_sites import is_llm_config, scan_ray_serve, scan_triton
+from vllm_kb.engine.scan.deploy.llmd import is_modelservice, scan_modelservice
+from vllm_kb.engine.scan.deploy.skypilot import is_skypilot, scan_skypilot
 from vllm_kb.engine.scan.site import Site
 
-__all__ = ["entrypoint_for", "image_version", "is_dockerfile", "is_vllm_image", "scan_dockerfile", "scan_yaml"]
+__all__ = ["scan_triton", "entrypoint_for", "image_version", "is_dockerfile", "is_vllm_image", "scan_dockerfile", "scan_yaml"]
 
 
 def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]) -> list[Site]:
+    from vllm_kb.engine.scan import ci
+
     sites: list[Site] = []
     for doc in docs:
         data = doc.data
         if not isinstance(data, dict):
             continue
-        if isinstance(data.get("services"), dict):
+        if ci.is_github(rel, data):
+            sites += ci.scan_github(ctx, rel, doc)
+        elif ci.is_gitlab(rel, data):
+            sites += ci.scan_gitlab(ctx, rel, doc)
+        elif is_skypilot(data):
+            sites += scan_skypilot(ctx, rel, doc)
+        elif isinstance(data.get("services"), dict):
             sites += scan_compose(ctx, rel, doc)
+        elif is_kserve(data) and (got := scan_kserve(ctx, rel, doc)) is not None:
+            sites += got
+        elif is_kubeai(data):
+            sites += scan_kubeai_model(ctx, rel, doc)
         elif "kind" in data and "spec" in data:
             sites += scan_k8s(ctx, rel, doc)
+        elif is_llm_config(data) or isinstance(data.get("applications"), list):
+            sites += scan_ray_serve(ctx, rel, doc)
+        elif is_modelservice(data):
+            sites += scan_modelservice(ctx, rel, doc)
         elif isinstance(data.get("servingEngineSpec"), dict):
             sites += scan_production_stack(ctx, rel, doc)
+        elif isinstance(data.get("vllm-stack"), dict) and isinstance(data["vllm-stack"].get("servingEngineSpec"), dict):
+            sites += scan_production_stack(ctx, rel, doc, ("vllm-stack",))  # an umbrella chart's values
+        elif isinstance(data.get("catalog"), dict):
+            sites += scan_kubeai_catalog(ctx, rel, doc)
         elif isinstance(data.get("image"), dict) and isinstance(data["image"].get("command"), list):
             sites += scan_helm_chart(ctx, rel, doc)
     return sites

@@ -4,43 +4,22 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.kb.versions import parse as parse_version
-from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import scripts
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.launchers import find_launch
 from vllm_kb.engine.scan.shell import Command, Seg, ShellSyntaxError, Word, parse
-from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.shell_expand import Expander, hole
+from vllm_kb.engine.scan.shell_nodes import Simple
+from vllm_kb.engine.scan.shell_run import Runner, State
 from vllm_kb.engine.scan.site import Setting, Site
 
-# The vllm/vllm-openai image's ENTRYPOINT by tag (docker/Dockerfile of each release; from 0.25
-# a non-root wrapper that execs `vllm serve "$@"`).
-IMAGE_ENTRYPOINTS = [("0.0.0", ["python3", "-m", "vllm.entrypoints.openai.api_server"]), ("0.12.0", ["vllm", "serve"])]
-
-
-_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
-
-
-def image_version(image: str | None) -> str | None:
-    """`vllm/vllm-openai:v0.10.2` → 0.10.2; None for latest, nightly or other images."""
-    m = _IMAGE.match((image or "").strip())
-    if not m or not m.group("tag"):
-        return None
-    v = try_parse(m.group("tag").lstrip("v").split("-")[0])
-    return str(v) if v else None
-
-
-def is_vllm_image(image: str | None) -> bool:
-    return bool(_IMAGE.match((image or "").strip()))
-
-
-def entrypoint_for(image: str | None, newest: str) -> list[str]:
-    v = try_parse(image_version(image) or newest)
-    chosen = IMAGE_ENTRYPOINTS[0][1]
-    for at, ep in IMAGE_ENTRYPOINTS:
-        if v is not None and v >= parse_version(at):
-            chosen = ep
-    return chosen
+from vllm_kb.engine.scan.images import (  # noqa: F401 — re-exported for the container scanners
+    IMAGE_ENTRYPOINTS,
+    container_command,
+    entrypoint_for,
+    image_version,
+    is_vllm_image,
+    is_vllm_like_image,
+)
 
 
 def yaml_word(text: str, line: int, ex: Expander, compose: bool = False, k8s_env: dict | None = None) -> Word:
@@ -68,39 +47,61 @@ def yaml_word(text: str, line: int, ex: Expander, compose: bool = False, k8s_env
 
 
 def launch_site(ctx: ScanContext, rel: str, words: list[Word], line: int, end_line: int, syntax: str,
-                 style: str, env: dict[str, Setting], image: str | None, extra: dict | None = None) -> Site | None:
-    launch = find_launch(words)
-    if launch is None:
-        return None
+                 style: str, env: dict[str, Setting], image: str | None, extra: dict | None = None,
+                 known: dict[str, str] | None = None, source_lines: list[str] | None = None) -> Site | None:
+    """The site a container's argv starts: run as a shell command would be, so `sh -c "…"`,
+    `bash -lc -- "…"`, `exec`, `env` and wrappers are read through. `known`: variables the argv's
+    inner scripts see (the container's environment)."""
     tag = image_version(image)
     version = ctx.catalog.resolve(tag).version if tag else ctx.version_for(rel)
-    ex = Expander({k: str(s.value) for k, s in env.items() if s.resolved})
-    site = scripts._site(ctx, rel, version, Command(words, line, end_line), launch, env, ex, syntax=syntax,
-                         source=dict(extra or {}, argv_style=style))
-    site.image = image
-    return site
+    st = State(Expander(known if known is not None else {k: str(s.value) for k, s in env.items() if s.resolved}), dict(env))
+    st.ex.exported |= set(st.ex.vars)
+    found: list[Site] = []
+
+    def emit(c) -> None:
+        if found:
+            return
+        if source_lines is not None:
+            relocate(c.words, source_lines, line)
+        c.env = {**env, **{k: v for k, v in c.env.items() if k not in env}}
+        site = scripts.site_for(ctx, rel, version, c, syntax)
+        if site is not None:
+            site.source = dict(site.source or {}, **(extra or {}), argv_style="string" if "shell string" in c.via else style)
+            found.append(site)
+
+    runner = Runner(ctx, rel, emit, state=st, anchor=(line, end_line))
+    try:
+        runner.simple(Simple([_frozen(w) for w in words], line, end_line))
+    except (ShellSyntaxError, RecursionError) as e:
+        ctx.skip(rel, "shell-syntax", line, str(e))
+        return None
+    if found:
+        found[0].image = image
+        return found[0]
+    return None
 
 
 def shell_site(ctx, rel, text, line, syntax, env, image, known: dict | None = None, anchor: int | None = None,
                 source_lines: list[str] | None = None) -> Site | None:
-    """A command written as one shell string. `source_lines`: the file's lines, when the string is a
-    YAML scalar whose own line breaks say nothing about where its words are written."""
-    try:
-        cmds = parse(text)
-    except ShellSyntaxError as e:
-        ctx.skip(rel, "shell-syntax", line, str(e))
-        return None
-    ex = Expander(known if known is not None else {k: str(s.value) for k, s in env.items() if s.resolved})
-    for c in cmds:
-        for w in c.words:
-            ex.expand(w)
-            w.line += line - 1
-        if source_lines is not None:
-            relocate(c.words, source_lines, line)
-        site = launch_site(ctx, rel, c.words, anchor or line, max(w.line for w in c.words), syntax, "string", env, image)
-        if site is not None:
-            return site
-    return None
+    """A command written as one shell string (Dockerfile shell form, a YAML scalar)."""
+    return launch_site(ctx, rel, [_plain("/bin/sh", line), _plain("-c", line), _plain(text, line)], anchor or line, line,
+                       syntax, "string", env, image, known=known, source_lines=source_lines)
+
+
+def _frozen(w: Word) -> Word:
+    """An argv element already expanded (compose `${VAR:-x}` against .env, Kubernetes `$(VAR)`):
+    kept as its value, so running the command does not expand it again."""
+    text = w.value if w.value is not None else (w.text if w.text is not None else hole(w.unresolved or w.raw))
+    out = Word(raw=w.raw, line=w.line, segs=[Seg("lit", text, quoted=True)], start=w.start, end=w.end)
+    out.value, out.text, out.assumed, out.unresolved = w.value, text, w.assumed, w.unresolved
+    return out
+
+
+def _plain(text: str, line: int) -> Word:
+    w = Word(raw=text, line=line, segs=[Seg("lit", text, quoted=True)], start=-1, end=-1)
+    w.value = text
+    w.text = text
+    return w
 
 
 def plain_yaml(v) -> str:

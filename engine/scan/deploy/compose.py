@@ -11,6 +11,7 @@ from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
     is_vllm_image,
+    is_vllm_like_image,
     launch_site,
     relocate,
     yaml_word,
@@ -52,6 +53,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
             w = yaml_word(v, ln, ex, compose=True)
             env[k] = Setting(k, w.value, w.value is not None, rel, ln, k, v, "compose", w.assumed or w.unresolved)
         image = svc.get("image")
+        if isinstance(image, str) and "$" in image:
+            image = yaml_word(image, doc.line_of(base + ("image",)), ex, compose=True).value or image
         words: list[Word] = []
         style = "yaml-list"
         for part in ("entrypoint", "command"):
@@ -71,7 +74,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                         w.line = ln
                     relocate(c.words, (ctx.read(rel) or "").splitlines(), ln)
                     words += c.words
-            elif part == "entrypoint" and val is None and is_vllm_image(image):
+            elif part == "entrypoint" and val is None and (is_vllm_image(image) or is_vllm_like_image(image) and _flags_only(svc.get("command"))):
                 words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in entrypoint_for(image, ctx.catalog.newest)]
         if not words:
             continue
@@ -84,6 +87,14 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                                                ("runtime", svc.get("runtime"))) if v is not None}
             out.append(site)
     return out
+
+
+def _flags_only(command) -> bool:
+    """The service gives the image's entrypoint only arguments (no program of its own)."""
+    if command is None:
+        return True
+    first = command[0] if isinstance(command, list) and command else str(command).strip()
+    return str(first).startswith("-")
 
 
 def _compose_gpus(svc: dict) -> int | None:

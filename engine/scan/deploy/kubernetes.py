@@ -2,17 +2,17 @@
 entrypoint + args, `$(ENV)`), with the GPUs its resources ask for."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy import kustomize
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
     is_vllm_image,
+    is_vllm_like_image,
     launch_site,
-    shell_site,
     yaml_word,
 )
 from vllm_kb.engine.scan.shell import Word
@@ -50,37 +50,54 @@ def _containers(data: dict, base: tuple) -> list[tuple[tuple, dict]]:
 
 def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     out = []
+    injected = _injected_env(doc.data)
+    lines = None
+    kust: Any = None  # the kustomize overlay: None until looked for, False when there is none
     for path, c in _containers(doc.data, ()):
         env: dict[str, Setting] = {}
-        k8s_env: dict[str, str] = {}
+        k8s_env: dict[str, str] = dict(injected)
         for i, e in enumerate(c.get("env") or []):
             if isinstance(e, dict) and "name" in e and "value" in e:
                 k8s_env[str(e["name"])] = str(e["value"])
                 ln = doc.line_of(path + ("env", i))
                 env[str(e["name"])] = Setting(str(e["name"]), str(e["value"]), True, rel, ln, str(e["name"]), str(e["value"]), "k8s-args")
-        image = c.get("image")
+        image = c.get("image") if isinstance(c.get("image"), str) else None
         command, args = c.get("command"), c.get("args")
         line = doc.line_of(path + ("command",)) if command is not None else doc.line_of(path + ("args",))
-        if isinstance(command, list) and len(command) >= 2 and str(command[0]).rsplit("/", 1)[-1] in ("sh", "bash") and command[1] == "-c":
-            script = str(args[0]) if isinstance(args, list) and args else str(command[2]) if len(command) > 2 else ""
-            ln = doc.line_of(path + ("args", 0)) if isinstance(args, list) and args else line
-            script = re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", lambda m: k8s_env.get(m.group(1), m.group(0)), script)
-            site = shell_site(ctx, rel, script, ln, "k8s-args", env, image, anchor=line,
-                               source_lines=(ctx.read(rel) or "").splitlines())
-        else:
-            words: list[Word] = []
-            if isinstance(command, list):
-                words += [yaml_word(str(t), doc.line_of(path + ("command", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(command)]
-            elif is_vllm_image(image):
-                words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in entrypoint_for(image, ctx.catalog.newest)]
-            if isinstance(args, list):
-                words += [yaml_word(str(t), doc.line_of(path + ("args", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(args)]
-            site = launch_site(ctx, rel, words, line, words[-1].line if words else line, "k8s-args", "yaml-list", env, image) if words else None
+        words: list[Word] = []
+        if isinstance(command, list):
+            words += [yaml_word(str(t), doc.line_of(path + ("command", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(command)]
+        elif is_vllm_image(image) or is_vllm_like_image(image) and (not isinstance(args, list) or not args or str(args[0]).startswith("-")):
+            words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in entrypoint_for(image, ctx.catalog.newest)]
+        if isinstance(args, list):
+            words += [yaml_word(str(t), doc.line_of(path + ("args", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(args)]
+        if not words:
+            continue
+        if lines is None:
+            lines = (ctx.read(rel) or "").splitlines()
+        site = launch_site(ctx, rel, words, line, max(w.line for w in words), "k8s-args", "yaml-list", env, image,
+                           known=k8s_env, source_lines=lines)
         if site is not None:
             site.gpu_request = resource_gpus(c.get("resources"))
             site.container = dict(tool="kubernetes", **_shm(doc.data, path, c))
+            if image is None and kust is not False:
+                kust = kustomize.overlay(ctx, rel) if kust is None else kust
+                if kust:
+                    site.tool = "kustomize"
+                    site.image = kustomize.image_for(ctx, kust, doc.data.get("kind"), (doc.data.get("metadata") or {}).get("name"), c.get("name"))
+                else:
+                    kust = False
             out.append(site)
     return out
+
+
+def _injected_env(data: dict) -> dict[str, str]:
+    """Variables a controller sets in every pod it makes: LeaderWorkerSet's group size."""
+    if data.get("kind") == "LeaderWorkerSet":
+        size = ((data.get("spec") or {}).get("leaderWorkerTemplate") or {}).get("size")
+        if isinstance(size, int) and not isinstance(size, bool):
+            return {"LWS_GROUP_SIZE": str(size)}
+    return {}
 
 
 def _shm(data: dict, path: tuple, container: dict) -> dict:

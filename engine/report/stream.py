@@ -1,0 +1,164 @@
+"""The JSON report written site by site: each site's entry is built, its secrets hidden, encoded
+and spooled to a temporary file, then forgotten; the document around the sites (with the summary
+the sites added up) is written last around the spool. Memory stays that of one site whatever
+their number, and the text is the same, byte for byte, as `json_text.dumps(model.build(…))`
+(tests/test_stream.py). With many sites the entries are made by forked workers, each for a run
+of consecutive sites, and spooled in order: the same text whatever the number of workers."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections import Counter
+from typing import IO, Any, Callable, Iterable
+
+from vllm_kb.engine.kb import redact as redact_mod
+from vllm_kb.engine.report import json_text, model
+from vllm_kb.engine.report.results import AuditReport, SiteReport
+
+_HOLE = "\x00sites\x00"  # where the sites go in the document around them
+_ORDER = {"P0": 0, "P1": 1, "P2": 2}
+MIN_SITES = 200  # below this, forking workers costs more than it saves
+_CHUNK = 16
+_job: dict[str, Any] = {}  # what a forked worker inherited
+
+
+class Streamed:
+    """What the caller still needs once the sites are gone: the document without them (summary,
+    project, skipped files) and the highest priority found."""
+
+    def __init__(self, head: dict[str, Any], worst: str | None):
+        self.head = head
+        self.worst = worst
+
+
+def _worse(a: str | None, b: str | None) -> str | None:
+    if b not in _ORDER:
+        return a
+    return b if a is None or _ORDER[b] < _ORDER[a] else a
+
+
+def _entry(rep: AuditReport, sr: SiteReport, lang: str, each) -> tuple[str, dict, str | None]:
+    """One site: its text at the depth of the sites array, what it adds to the summary, its worst priority."""
+    if each is not None:
+        each(sr)
+    entry = redact_mod.redact(model._site(sr, rep, lang))
+    counts = model.Counts()
+    counts.add(entry)
+    worst = None
+    for p in [r["priority"] for r in entry["recommendations"]] + [f["priority"] for f in entry["findings"]]:
+        worst = _worse(worst, p)
+    return json_text.dumps_at(entry, 2), counts.n, worst
+
+
+def _keys(reports) -> list[str]:
+    """The site keys (engine/check/baseline.py site_keys) of every prepared site, in order."""
+    seen: Counter = Counter()
+    out = []
+    for item in reports.prepared:
+        site = item[0]
+        out.append(f"{site.file}|{site.kind}|{seen[(site.file, site.kind)]}")
+        seen[(site.file, site.kind)] += 1
+    return out
+
+
+def _work(span: tuple[int, int]) -> list[tuple | None]:
+    j = _job
+    reports, rep, ctx, tally = j["reports"], j["rep"], j["rep"].ctx, j["tally"]
+    out: list[tuple | None] = []
+    for i in range(*span):
+        n_skipped = len(ctx.skipped) if ctx is not None else 0
+        before = tuple(getattr(tally, f) for f in j["fields"]) if tally is not None else ()
+        sr = reports.make(i)
+        if sr is None:
+            return [None]  # a site failed: keys after it shift, so the caller starts over in order
+        sr.key = sr.key or j["keys"][i]
+        text, counts, worst = _entry(rep, sr, j["lang"], j["each"])
+        after = tuple(getattr(tally, f) for f in j["fields"]) if tally is not None else ()
+        skips = [(s.file, s.code, s.line, s.detail) for s in ctx.skipped[n_skipped:]] if ctx is not None else []
+        out.append((text, counts, worst, skips, tuple(a - b for a, b in zip(after, before))))
+    return out
+
+
+def _parallel(rep, reports, lang, each, tally, fields, workers: int):
+    """The entries made by forked workers, a run of sites at a time in order; a run that is None
+    means a site failed (the caller starts over in order)."""
+    import multiprocessing
+
+    _job.update(reports=reports, rep=rep, lang=lang, each=each, tally=tally, fields=fields, keys=_keys(reports))
+    spans = [(a, min(a + _CHUNK, len(reports))) for a in range(0, len(reports), _CHUNK)]
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for part in pool.imap(_work, spans):
+                if part and part[0] is None:
+                    yield None
+                    return
+                yield part
+    finally:
+        _job.clear()
+
+
+def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[str],
+          each: Callable[[SiteReport], None] | None = None, progress: Callable[[str, int], None] | None = None,
+          total: int = 0, workers: int = 1, tally: Any = None, fields: tuple[str, ...] = ()) -> Streamed:
+    """Write the JSON report of `reports` (in order) to `out`; `each(sr)` runs on every site report,
+    its key set, before it is written (the configuration's filter; what it counts on `tally`'s
+    `fields` is added up across workers). `workers` > 1 forks for a long SiteReports."""
+    counts = model.Counts()
+    worst = None
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+        first = True
+        lazy = hasattr(reports, "make") and len(reports) >= MIN_SITES  # type: ignore[arg-type]  # SiteReports: sized
+        parallel = workers > 1 and lazy and hasattr(os, "fork")
+        if parallel:
+            applied = [0] * len(fields)
+            for part in _parallel(rep, reports, lang, each, tally, fields, workers):
+                if part is None:  # start over in one process: what was spooled and added goes
+                    for f, d in zip(fields, applied):
+                        setattr(tally, f, getattr(tally, f) - d)
+                    spool.seek(0)
+                    spool.truncate()
+                    counts, worst, first, parallel = model.Counts(), None, True, False
+                    break
+                for text, n, w, skips, deltas in part:
+                    for file, code, line, detail in skips:
+                        rep.ctx.skip(file, code, line, detail)
+                    for k, (f, d) in enumerate(zip(fields, deltas)):
+                        setattr(tally, f, getattr(tally, f) + d)
+                        applied[k] += d
+                    for k, v in n.items():
+                        counts.n[k] += v
+                    worst = _worse(worst, w)
+                    spool.write(("\n    " if first else ",\n    ") + text)
+                    first = False
+                    if progress is not None:
+                        progress("render", total)
+        if not parallel:
+            seen: Counter = Counter()  # the site keys fingerprints are made of (engine/check/baseline.py site_keys)
+            for sr in reports:
+                at = (sr.site.file, sr.site.kind)
+                sr.key = sr.key or f"{sr.site.file}|{sr.site.kind}|{seen[at]}"
+                seen[at] += 1
+                text, n, w = _entry(rep, sr, lang, each)
+                for key, v in n.items():
+                    counts.n[key] += v
+                worst = _worse(worst, w)
+                spool.write(("\n    " if first else ",\n    ") + text)
+                first = False
+                if progress is not None:
+                    progress("render", total)
+        head = redact_mod.redact(model.document(rep, lang, _HOLE, model.summary([], counts.n)))
+        for f in head.get("findings", []):
+            worst = _worse(worst, f["priority"])
+        text = json_text.dumps(head)
+        hole = '"sites": ' + json_text.dumps(_HOLE)
+        before, after = text.split(hole, 1)
+        out.write(before + '"sites": [')
+        if first:
+            out.write("]")
+        else:
+            spool.seek(0)
+            shutil.copyfileobj(spool, out, 1 << 20)
+            out.write("\n  ]")
+        out.write(after + "\n")
+    return Streamed(head, worst)

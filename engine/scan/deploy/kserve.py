@@ -1,0 +1,170 @@
+"""KServe: an InferenceService on the Hugging Face runtime (vLLM is its default backend; vLLM's
+engine flags pass through its own parser), an InferenceService that names a ServingRuntime running
+vLLM (the runtime's argv, then the service's `args`; `{{.Name}}` is the service's name and the
+model its storageUri, mounted at /mnt/models), and an LLMInferenceService (`vllm serve` of
+`spec.model.uri`, `parallelism`, extra flags in VLLM_ADDITIONAL_ARGS, a `prefill:` pool)."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy.common import entrypoint_for, is_vllm_like_image, launch_site, yaml_word
+from vllm_kb.engine.scan.deploy.kubernetes import resource_gpus
+from vllm_kb.engine.scan.shell import ShellSyntaxError
+from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.shell_tree import parse_tree
+from vllm_kb.engine.scan.site import Setting, Site
+
+_HF_OWN = {"model_name", "model_id", "model_dir", "model_revision", "tokenizer_revision", "backend", "task",
+           "return_token_type_ids", "return_probabilities", "disable_lower_case", "disable_special_tokens",
+           "max_length", "predictor_host", "http_port", "grpc_port", "workers", "enable_docs_url"}
+
+
+def is_kserve(data: dict) -> bool:
+    return str(data.get("apiVersion", "")).startswith("serving.kserve.io/") and data.get("kind") in (
+        "InferenceService", "LLMInferenceService", "ServingRuntime", "ClusterServingRuntime")
+
+
+def scan_kserve(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site] | None:
+    """Sites of a KServe object; None when the generic container reading applies (a runtime, or an
+    InferenceService with its own containers)."""
+    data = doc.data
+    kind = data.get("kind")
+    if kind == "LLMInferenceService":
+        return _llmisvc(ctx, rel, doc)
+    predictor = (data.get("spec") or {}).get("predictor") if isinstance(data.get("spec"), dict) else None
+    if kind != "InferenceService" or not isinstance(predictor, dict) or not isinstance(predictor.get("model"), dict):
+        return None
+    model = predictor["model"]
+    fmt = str(((model.get("modelFormat") or {}).get("name") or "")).lower()
+    name = str((data.get("metadata") or {}).get("name") or "")
+    args = [str(a) for a in model.get("args") or []]
+    base = ("spec", "predictor", "model")
+    line = doc.line_of(base)
+    ex = Expander()
+    arg_words = [yaml_word(a.replace("{{.Name}}", name), doc.line_of(base + ("args", i)), ex) for i, a in enumerate(args)]
+    env = _env(model.get("env"), doc, base + ("env",), rel)
+    gpus = resource_gpus(model.get("resources")) or resource_gpus(predictor.get("resources"))
+    storage = model.get("storageUri")
+    runtime = _runtime(ctx, model.get("runtime")) if model.get("runtime") else None
+    if runtime is not None:
+        rdoc, rrel, container, rline = runtime
+        words = _container_argv(ctx, container, name, ex, line)
+        ctx.absorbed.add(f"{rrel}:{rline}")
+        image = container.get("image")
+        env = {**_env(container.get("env"), rdoc, (), rrel), **env}
+        gpus = gpus or resource_gpus(container.get("resources"))
+        site = launch_site(ctx, rel, words + arg_words, line, line, "k8s-args", "yaml-list", env, image,
+                           known={k: str(s.value) for k, s in env.items() if s.resolved})
+        if site is not None and site.model is not None and site.model.value == "/mnt/models" and storage:
+            site.model.value, site.model.raw, site.model.file, site.model.line = _uri_model(storage), str(storage), rel, doc.line_of(base + ("storageUri",))
+    elif fmt == "huggingface" and not any(a.replace("_", "-").startswith("--backend=huggingface") for a in args):
+        words = [yaml_word("vllm", line, ex), yaml_word("serve", line, ex)]
+        model_id = next((a.split("=", 1)[1] for a in args if a.split("=", 1)[0].lstrip("-").replace("-", "_") == "model_id"), None)
+        words.append(yaml_word(model_id or (_uri_model(storage) if storage else "/mnt/models"), line, ex))
+        words += [w for w, a in zip(arg_words, args) if a.lstrip("-").split("=", 1)[0].replace("-", "_") not in _HF_OWN]
+        site = launch_site(ctx, rel, words, line, line, "k8s-args", "yaml-list", env, None)
+        if site is not None:
+            site.kind, site.mode = "kserve huggingfaceserver", "framework_integrated"
+            site.mode_evidence = f"{rel}:{doc.line_of(base + ('modelFormat',))}"
+    else:
+        return None
+    if site is None:
+        return []
+    site.tool, site.gpu_request = "kserve", gpus
+    return [site]
+
+
+def _llmisvc(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+    spec = doc.data.get("spec") or {}
+    model = spec.get("model") or {}
+    if not isinstance(model, dict) or not model.get("uri"):
+        return []
+    out = []
+    for role, path in (("decode", ()), ("prefill", ("prefill",))):
+        part = spec if not path else spec.get("prefill")
+        if not isinstance(part, dict):
+            continue
+        anchor = doc.line_of(("spec", "model")) if not path else doc.line_of(("spec",) + path)
+        ex = Expander()
+        words = [yaml_word("vllm", anchor, ex), yaml_word("serve", anchor, ex),
+                 yaml_word(_uri_model(str(model["uri"])), doc.line_of(("spec", "model", "uri")), ex)]
+        par = part.get("parallelism") if isinstance(part.get("parallelism"), dict) else spec.get("parallelism") or {}
+        for key, flag in (("tensor", "--tensor-parallel-size"), ("data", "--data-parallel-size"),
+                          ("dataLocal", "--data-parallel-size-local"), ("pipeline", "--pipeline-parallel-size")):
+            if isinstance(par, dict) and par.get(key):
+                ln = doc.line_of(("spec",) + path + ("parallelism", key))
+                words += [yaml_word(flag, ln, ex), yaml_word(str(par[key]), ln, ex)]
+        if isinstance(par, dict) and par.get("expert"):
+            words.append(yaml_word("--enable-expert-parallel", doc.line_of(("spec",) + path + ("parallelism", "expert")), ex))
+        containers = ((part.get("template") or {}).get("containers") or []) if isinstance(part.get("template"), dict) else []
+        main = next((c for c in containers if isinstance(c, dict) and c.get("name") == "main"), None) or {}
+        ci = containers.index(main) if main in containers else 0
+        cbase = ("spec",) + path + ("template", "containers", ci)
+        env = _env(main.get("env"), doc, cbase + ("env",), rel)
+        extra = env.pop("VLLM_ADDITIONAL_ARGS", None)
+        if extra is not None and extra.value:
+            words += _shell_words(extra.value, extra.line)
+        site = launch_site(ctx, rel, words, anchor, anchor, "k8s-args", "yaml-list", env, None)
+        if site is not None:
+            site.tool = "kserve"
+            site.gpu_request = resource_gpus(main.get("resources"))
+            out.append(site)
+    return out
+
+
+def _shell_words(text: str, line: int) -> list:
+    """Extra flags given as one shell-quoted string (VLLM_ADDITIONAL_ARGS)."""
+    try:
+        nodes = parse_tree(text)
+    except (ShellSyntaxError, RecursionError):
+        return []
+    ex = Expander()
+    out = []
+    for n in nodes[:1]:
+        for w in getattr(n, "words", []):
+            ex.expand(w)
+            w.line, w.start, w.end = line, -1, -1
+            out.append(w)
+    return out
+
+
+def _uri_model(uri: str) -> str:
+    """`hf://org/model` → org/model; other storage URIs are kept as written."""
+    return uri[5:] if uri.startswith("hf://") else uri
+
+
+def _env(items, doc, base: tuple, rel: str) -> dict[str, Setting]:
+    out = {}
+    for i, e in enumerate(items or []):
+        if isinstance(e, dict) and "name" in e and "value" in e:
+            ln = doc.line_of(base + (i,)) if base else 0
+            out[str(e["name"])] = Setting(str(e["name"]), str(e["value"]), True, rel, ln, str(e["name"]), str(e["value"]), "k8s-args")
+    return out
+
+
+def _container_argv(ctx, container: dict, name: str, ex, line: int) -> list:
+    """The runtime container's argv; its words are reported on the service's line (they live in
+    the runtime's file, which this site absorbs)."""
+    words = []
+    for part in ("command", "args"):
+        for t in container.get(part) or []:
+            words.append(yaml_word(str(t).replace("{{.Name}}", name), line, ex))
+    if not container.get("command") and is_vllm_like_image(container.get("image")):
+        words = [yaml_word(t, line, ex) for t in entrypoint_for(container.get("image"), ctx.catalog.newest)] + words
+    return words
+
+
+def _runtime(ctx: ScanContext, name: str):
+    """(doc, file, vLLM container, its site line) of the ServingRuntime named `name` in the project."""
+    for rel, doc in ctx.yaml_docs():
+        data = doc.data
+        if isinstance(data, dict) and data.get("kind") in ("ServingRuntime", "ClusterServingRuntime") and \
+                (data.get("metadata") or {}).get("name") == name:
+            for i, c in enumerate((data.get("spec") or {}).get("containers") or []):
+                if isinstance(c, dict) and (is_vllm_like_image(c.get("image")) or re.search(r"vllm", " ".join(map(str, c.get("command") or [])))):
+                    path = ("spec", "containers", i)
+                    line = doc.line_of(path + ("command",)) if "command" in c else doc.line_of(path + ("args",))
+                    return doc, rel, c, line
+    return None

@@ -1,0 +1,107 @@
+"""Sites whose engine arguments are written as a mapping of EngineArgs field names — Triton's vLLM
+backend `model.json`, Ray Serve LLM `engine_kwargs` in YAML — rather than as flags."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.site import Setting, Site
+
+_BACKEND = re.compile(r'^\s*backend\s*:\s*"vllm"', re.M)
+
+
+def mapping_site(ctx: ScanContext, rel: str, mapping: dict, lines: dict[str, int], *, line: int, kind: str, mode: str,
+                 tool: str, syntax: str, model=None, model_line: int | None = None) -> Site:
+    """A site from {field: value}: EngineArgs fields become settings, other keys unknown."""
+    version = ctx.version_for(rel)
+    site = Site(file=rel, line=line, syntax=syntax, kind=kind, mode=mode, mode_evidence=f"{rel}:{line}", end_line=line)
+    site.tool = tool
+    for key, value in mapping.items():
+        key = str(key)
+        raw = json.dumps(value) if isinstance(value, (dict, list)) else str(value)
+        s = Setting(key, value, value is not None, rel, lines.get(key, line), key, raw, syntax)
+        if key == "model":
+            site.model = s
+            continue
+        entry = ctx.catalog.arg(key)
+        if entry is None:
+            s.known = False
+            site.unknown[key] = s
+        else:
+            s.known = entry.exists(version)
+            if s.resolved and entry.field("type", version) == "float" and isinstance(value, int) and not isinstance(value, bool):
+                s.value = float(value)
+            site.settings[key] = s
+    if model is not None and site.model is None:
+        site.model = Setting("model", model, True, rel, model_line or line, "model", str(model), syntax)
+    return site
+
+
+def scan_triton(ctx: ScanContext, rel: str, text: str) -> list[Site]:
+    """`config.pbtxt` with `backend: "vllm"`: the engine arguments are `<version>/model.json`."""
+    if not _BACKEND.search(text):
+        return []
+    folder = PurePosixPath(rel).parent
+    out = []
+    for cand in sorted(f for f in ctx.files if PurePosixPath(f).name == "model.json" and PurePosixPath(f).parent.parent == folder
+                       and PurePosixPath(f).parent.name.isdigit()):
+        body = ctx.read(cand)
+        try:
+            data = json.loads(body or "")
+        except ValueError:
+            ctx.skip(cand, "parse-error", detail="invalid JSON")
+            continue
+        if not isinstance(data, dict):
+            continue
+        lines = _json_lines(body or "", data)
+        ctx.referenced.add(cand)
+        out.append(mapping_site(ctx, cand, data, lines, line=lines.get("model", 1), kind="triton vllm backend",
+                                mode="framework_integrated", tool="triton", syntax="kwargs-json"))
+    return out
+
+
+def _json_lines(text: str, data: dict) -> dict[str, int]:
+    out = {}
+    for k in data:
+        m = re.search(r'^\s*"' + re.escape(str(k)) + r'"\s*:', text, re.M)
+        if m:
+            out[str(k)] = text.count("\n", 0, m.start()) + 1
+    return out
+
+
+def is_llm_config(data) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("model_loading_config"), dict)
+
+
+def scan_ray_serve(ctx: ScanContext, rel: str, doc: yamlio.Document, data=None, base: tuple = (), line_offset: int = 0) -> list[Site]:
+    """A Ray Serve config (`applications[].args.llm_configs[]`, inline items) or one LLMConfig file."""
+    data = doc.data if data is None else data
+    out = []
+    if is_llm_config(data):
+        out.append(_llm_config(ctx, rel, doc, data, base, line_offset))
+    for i, app in enumerate(data.get("applications") or [] if isinstance(data, dict) else []):
+        configs = ((app.get("args") or {}).get("llm_configs") or []) if isinstance(app, dict) and isinstance(app.get("args"), dict) else []
+        for j, item in enumerate(configs):
+            if is_llm_config(item):
+                out.append(_llm_config(ctx, rel, doc, item, base + ("applications", i, "args", "llm_configs", j), line_offset))
+    return out
+
+
+def _llm_config(ctx, rel, doc, item: dict, path: tuple, off: int) -> Site:
+    mlc = item["model_loading_config"]
+    given = item.get("engine_kwargs")
+    kwargs: dict = given if isinstance(given, dict) else {}
+    lines = {str(k): doc.line_of(path + ("engine_kwargs", k)) + off for k in kwargs}
+    model = mlc.get("model_source") or mlc.get("model_id")
+    src_key = "model_source" if mlc.get("model_source") else "model_id"
+    site = mapping_site(ctx, rel, kwargs, lines, line=doc.line_of(path + ("model_loading_config",)) + off,
+                        kind="ray.serve.llm LLMConfig", mode="framework_integrated", tool="ray-serve", syntax="kwargs-yaml",
+                        model=model, model_line=doc.line_of(path + ("model_loading_config", src_key)) + off)
+    tp = kwargs.get("tensor_parallel_size", 1)
+    pp = kwargs.get("pipeline_parallel_size", 1)
+    if all(isinstance(x, int) and not isinstance(x, bool) for x in (tp, pp)):
+        site.gpu_request = tp * pp
+    return site

@@ -1,0 +1,120 @@
+"""llm-d's modelservice Helm chart values (llm-d-incubation/llm-d-modelservice,
+templates/_helpers.tpl): for each role (`decode:`, `prefill:`) whose container has
+`modelCommand: vllmServe` the chart writes `vllm serve <model> --port <port>`, the
+`--tensor-parallel-size` / `--data-parallel-size` / `--data-parallel-size-local` of
+`parallelism` (only when > 1) and `--served-model-name`, then the container's own args;
+`imageDefault` passes the same as `--model …` args to the image's entrypoint; `custom` uses the
+container's command as written. Each pod gets dataLocal × tensor GPUs."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy.common import launch_site, yaml_word
+from vllm_kb.engine.scan.deploy.kserve import _env
+from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.site import Site
+
+
+def is_modelservice(data: dict) -> bool:
+    return isinstance(data.get("modelArtifacts"), dict) and any(isinstance(data.get(r), dict) for r in ("decode", "prefill"))
+
+
+def scan_modelservice(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+    data = doc.data
+    art = data["modelArtifacts"]
+    model = _render(str(art.get("uri") or ""), data)
+    name = _render(str(art.get("name") or ""), data)
+    routing = r if isinstance(r := data.get("routing"), dict) else {}
+    proxy = p if isinstance(p := routing.get("proxy"), dict) else {}
+    out = []
+    for role in ("decode", "prefill"):
+        part = data.get(role)
+        if not isinstance(part, dict) or part.get("create") is False:
+            continue
+        par = given if isinstance(given := part.get("parallelism"), dict) else {}
+        tp, dp, dpl = _parallelism(par)
+        port = routing.get("servicePort", 8000) if role == "prefill" or proxy.get("enabled") is False else proxy.get("targetPort", 8200)
+        for ci, c in enumerate(part.get("containers") or []):
+            if not isinstance(c, dict):
+                continue
+            site = _container(ctx, rel, doc, role, ci, c, model, name, port, tp, dp, dpl, art)
+            if site is not None:
+                site.tool = "llm-d"
+                site.gpu_request = dpl * tp
+                out.append(site)
+    return out
+
+
+def _container(ctx, rel, doc, role, ci, c, model, name, port, tp, dp, dpl, art) -> Site | None:
+    anchor = doc.line_of((role,))
+    base = (role, "containers", ci)
+    ex = Expander()
+    how = c.get("modelCommand", "custom")
+    args = [yaml_word(str(a), doc.line_of(base + ("args", i)), ex) for i, a in enumerate(c.get("args") or [])]
+    if how in ("vllmServe", "imageDefault"):
+        model_arg = _model_arg(model, art)
+        par_line = doc.line_of((role, "parallelism"))
+        chart = [yaml_word(t, anchor, ex) for t in (["vllm", "serve", model_arg] if how == "vllmServe" else
+                                                      ["python3", "-m", "vllm.entrypoints.openai.api_server", "--model", model_arg])]
+        chart += [yaml_word("--port", anchor, ex), yaml_word(str(port), anchor, ex)]
+        for flag, v, key in (("--tensor-parallel-size", tp, "tensor"), ("--data-parallel-size", dp, "data"),
+                             ("--data-parallel-size-local", dpl, "dataLocal")):
+            if v > 1:
+                ln = doc.line_of((role, "parallelism", key)) if key in (doc.data[role].get("parallelism") or {}) else par_line
+                chart += [yaml_word(flag, ln, ex), yaml_word(str(v), ln, ex)]
+        if name:
+            chart += [yaml_word("--served-model-name", anchor, ex), yaml_word(name, anchor, ex)]
+        words = chart + args
+    elif isinstance(c.get("command"), list):
+        words = [yaml_word(str(t), doc.line_of(base + ("command", i)), ex) for i, t in enumerate(c["command"])] + args
+    else:
+        return None
+    env = _env(c.get("env"), doc, base + ("env",), rel)
+    site = launch_site(ctx, rel, words, anchor, anchor, "helm-values", "yaml-list", env, c.get("image"))
+    if site is not None:
+        for key, dest in (("tensor", "tensor_parallel_size"), ("data", "data_parallel_size"), ("dataLocal", "data_parallel_size_local")):
+            st = site.settings.get(dest)
+            if st is not None:
+                st.key, st.implied, st.note = f"{role}.parallelism.{key}", True, "written by the modelservice chart from parallelism"
+        for dest in ("port", "served_model_name"):
+            st = site.settings.get(dest)
+            if st is not None and st.line == anchor:
+                st.implied, st.note = True, "written by the modelservice chart"
+    return site
+
+
+def _parallelism(par: dict) -> tuple[int, int, int]:
+    """(tensor, data, dataLocal) as the chart derives them (_helpers.tpl)."""
+    def num(k):
+        v = par.get(k)
+        return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
+    tp = num("tensor") or 1
+    data, local, workers = num("data"), num("dataLocal"), num("workers")
+    dp = data or (local * workers if local and workers else local) or 1
+    dpl = local or (data // workers if data and workers else data) or 1
+    return tp, dp, dpl
+
+
+def _model_arg(uri: str, art: dict) -> str:
+    proto, _, rest = uri.partition("://")
+    if proto == "hf":
+        return rest.strip('"')
+    if proto == "pvc":
+        path = rest.split("/", 1)[1] if "/" in rest else ""
+        return f"{art.get('mountPath', '/model-cache')}/{path}"
+    if proto == "pvc+hf":
+        parts = rest.split("/")
+        return "/".join(parts[-2:])
+    return uri
+
+
+def _render(text: str, data: dict) -> str:
+    """`{{ .Values.modelArtifacts.name }}`: the chart renders value references to other values."""
+    def sub(m):
+        cur = data
+        for k in m.group(1).split("."):
+            cur = cur.get(k) if isinstance(cur, dict) else None
+        return str(cur) if isinstance(cur, (str, int, float)) else m.group(0)
+    return re.sub(r"\{\{\s*\.Values\.([\w.]+)\s*\}\}", sub, text).replace('"', "")

@@ -1,0 +1,62 @@
+"""SkyPilot task and SkyServe YAML: the `run:` script is read with `envs:` as its environment and the
+variables SkyPilot sets itself (SKYPILOT_NUM_GPUS_PER_NODE from `resources.accelerators`,
+SKYPILOT_NUM_NODES from `num_nodes`; a node's rank and IPs stay unknown); `setup:` may install
+the vLLM the task runs."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.embedded import block_first_line, script_sites
+from vllm_kb.engine.scan.site import Setting, Site
+
+_PIP_VLLM = re.compile(r"\bpip3?\s+install\b[^\n&|;]*?(?<![\w-])(vllm(?:\[[^\]]*\])?==([\w.+]+))")
+
+
+def is_skypilot(data: dict) -> bool:
+    return isinstance(data.get("run"), str) and (isinstance(data.get("resources"), dict) or "envs" in data
+                                                 or "num_nodes" in data or "setup" in data or "service" in data)
+
+
+def accelerators(resources) -> tuple[int | None, list[str]]:
+    """(GPUs per node, accepted GPU types) from `accelerators: H100:8`, `{L4:1, A10G:1}`,
+    `[A100:8, H100:8]`; the count is None when the candidates disagree."""
+    if not isinstance(resources, dict):
+        return None, []
+    acc = resources.get("accelerators")
+    if acc is None and isinstance(resources.get("any_of"), list):
+        acc = [r.get("accelerators") for r in resources["any_of"] if isinstance(r, dict)]
+    items: list[tuple[str, int]] = []
+    for a in (acc if isinstance(acc, list) else [acc]) if not isinstance(acc, dict) else [f"{k}:{v}" for k, v in acc.items()]:
+        if isinstance(a, str):
+            name, _, n = a.partition(":")
+            items.append((name.strip(), int(float(n)) if n.strip().replace(".", "", 1).isdigit() else 1))
+    counts = {n for _, n in items}
+    return (counts.pop() if len(counts) == 1 else None), [t for t, _ in items]
+
+
+def scan_skypilot(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+    data = doc.data
+    envs = {str(k): ("" if v is None else str(v)) for k, v in (data.get("envs") or {}).items()} if isinstance(data.get("envs"), dict) else {}
+    gpus, _types = accelerators(data.get("resources"))
+    nodes = data.get("num_nodes", 1)
+    known = dict(envs)
+    if gpus is not None:
+        known["SKYPILOT_NUM_GPUS_PER_NODE"] = str(gpus)
+    if isinstance(nodes, int) and not isinstance(nodes, bool):
+        known["SKYPILOT_NUM_NODES"] = str(nodes)
+    env = {k: Setting(k, v, True, rel, doc.line_of(("envs", k)), k, v, "skypilot") for k, v in envs.items()}
+    lines = (ctx.read(rel) or "").splitlines()
+    first = block_first_line(lines, doc.line_of(("run",)), data["run"])
+    installed = None
+    m = _PIP_VLLM.search(data.get("setup") or "") if isinstance(data.get("setup"), str) else None
+    if m:
+        installed = m.group(2)
+    version = ctx.catalog.resolve(installed).version if installed else None
+    sites = script_sites(ctx, rel, data["run"], first, known=known, env=env, tool="skypilot", version=version)
+    for s in sites:
+        s.gpu_request = s.gpu_request or gpus
+        if installed and m:
+            s.installed = (installed, f"{rel}:{doc.line_of(('setup',))}", m.group(1))
+    return sites

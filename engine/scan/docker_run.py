@@ -1,0 +1,129 @@
+"""`docker run` / `podman run` in a script: the container's options before the image (env, GPUs,
+IPC, shared memory — kept as facts for the launch checks), the image, and the argv the container
+runs (the image's entrypoint, or --entrypoint, followed by the arguments after the image)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from vllm_kb.engine.scan.shell import Word
+
+# options of `docker run` / `podman run` that take a value (`--opt value`; `--opt=value` is one word)
+_TAKES = {
+    "-a", "--attach", "--add-host", "--annotation", "--blkio-weight", "--cap-add", "--cap-drop", "--cgroup-parent",
+    "--cgroupns", "--cidfile", "--cpu-period", "--cpu-quota", "--cpu-shares", "-c", "--cpus", "--cpuset-cpus",
+    "--cpuset-mems", "--device", "--device-cgroup-rule", "--dns", "--dns-option", "--dns-search", "--domainname",
+    "--entrypoint", "-e", "--env", "--env-file", "--expose", "--gpus", "--group-add", "-h", "--hostname",
+    "--health-cmd", "--health-interval", "--health-retries", "--health-start-period", "--health-timeout", "--ip",
+    "--ip6", "--ipc", "--isolation", "-l", "--label", "--label-file", "--link", "--log-driver", "--log-opt",
+    "--mac-address", "-m", "--memory", "--memory-reservation", "--memory-swap", "--memory-swappiness", "--mount",
+    "--name", "--network", "--net", "--network-alias", "--pid", "--pids-limit", "--platform", "-p", "--publish",
+    "--pull", "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal", "--stop-timeout",
+    "--storage-opt", "--sysctl", "--tmpfs", "-u", "--user", "--ulimit", "--userns", "--uts", "-v", "--volume",
+    "--volumes-from", "-w", "--workdir", "--hooks-dir", "--secret", "--uidmap", "--gidmap", "--arch", "--os",
+}
+_SHORT_FLAGS = set("dirtPq")
+
+
+@dataclass
+class DockerRun:
+    image: Word | None
+    image_index: int
+    argv: list[Word]
+    entrypoint: list[Word] | None
+    env: list[tuple[str, Word | None, Word]] = field(default_factory=list)  # (name, value word or None, option word)
+    facts: dict = field(default_factory=dict)  # gpus, gpu_count, ipc, shm_size, runtime, env_file
+
+
+def find(words: list[Word], start: int) -> DockerRun | None:
+    """`words[start]` is the program (docker, podman, nerdctl, nvidia-docker). None when this is not `… run`."""
+    vals = [w.value for w in words]
+    n = len(words)
+    i = start + 1
+    if i < n and vals[i] == "container":
+        i += 1
+    if i >= n or vals[i] != "run":
+        return None
+    i += 1
+    out = DockerRun(None, -1, [], None)
+    while i < n:
+        v = vals[i]
+        if v is None:
+            if words[i].raw.startswith("-"):
+                i += 1
+                continue
+            break  # an unknown image ("${IMAGE}")
+        if v == "--":
+            i += 1
+            break
+        if not v.startswith("-") or v == "-":
+            break
+        opt, eq, inline = v.partition("=")
+        if opt.startswith("--") or len(opt) == 2:
+            takes = opt in _TAKES and not eq
+            value_word = words[i + 1] if takes and i + 1 < n else None
+            value = inline if eq else (value_word.value if value_word is not None else None)
+            _record(out, opt, value, value_word if takes else words[i], words[i], inline if eq else None)
+            i += 2 if takes else 1
+            continue
+        # combined short flags: -it, -itd; the last may take a value (-itp 8000:8000 is rare)
+        last = "-" + opt[-1]
+        if all(c in _SHORT_FLAGS for c in opt[1:-1]) and last in _TAKES:
+            value_word = words[i + 1] if i + 1 < n else None
+            _record(out, last, value_word.value if value_word else None, value_word, words[i], None)
+            i += 2
+            continue
+        i += 1
+    if i >= n:
+        return None
+    out.image, out.image_index = words[i], i
+    out.argv = words[i + 1:]
+    return out
+
+
+def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None, opt_word: Word, inline: str | None):
+    f = out.facts
+    if opt in ("-e", "--env"):
+        if value is None:
+            return
+        name, eq, val = value.partition("=")
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            out.env.append((name, _value_word(value_word or opt_word, val) if eq else None, value_word or opt_word))
+    elif opt == "--env-file" and value:
+        f.setdefault("env_file", []).append(value)
+    elif opt == "--gpus":
+        f["gpus"] = value
+        f["gpu_count"] = gpu_count(value)
+    elif opt == "--ipc":
+        f["ipc"] = value
+    elif opt == "--shm-size":
+        f["shm_size"] = value
+    elif opt == "--runtime":
+        f["runtime"] = value
+    elif opt == "--entrypoint" and value is not None:
+        out.entrypoint = [_value_word(value_word or opt_word, value)]
+    elif opt == "--device" and value and value.startswith("nvidia.com/gpu"):
+        f["gpus"] = value
+        f["gpu_count"] = gpu_count(value.split("=", 1)[1] if "=" in value else "all")
+
+
+def _value_word(w: Word, text: str) -> Word:
+    nw = Word(raw=text, line=w.line, segs=list(w.segs), start=-1, end=-1)
+    nw.value = text
+    return nw
+
+
+def gpu_count(spec: str | None) -> int | None:
+    """`--gpus` values: 2, all, "device=0,1", '"device=0"', count=2."""
+    if spec is None:
+        return None
+    s = spec.strip().strip("'\"")
+    if s.isdigit():
+        return int(s) or None
+    m = re.search(r"device=([^\s,]+(?:,[^\s,]+)*)", s)
+    if m:
+        return len([d for d in m.group(1).strip("'\"").split(",") if d])
+    m = re.search(r"count=(\d+)", s)
+    if m:
+        return int(m.group(1)) or None
+    return None

@@ -1,0 +1,62 @@
+"""Shell scripts written inside other files — Makefile recipes, CI workflow `run:` steps, SkyPilot
+`run:` blocks — read with the same shell model as a script, on the lines of the file that holds
+them, with the variables the surrounding file defines."""
+from __future__ import annotations
+
+from vllm_kb.engine.scan import scripts
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.shell import ShellSyntaxError
+from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.shell_nodes import shift_lines
+from vllm_kb.engine.scan.shell_run import Runner, State
+from vllm_kb.engine.scan.shell_tree import parse_tree
+from vllm_kb.engine.scan.site import Setting, Site
+
+
+def script_sites(ctx: ScanContext, rel: str, text: str, first_line: int, *, known: dict[str, str] | None = None,
+                 env: dict[str, Setting] | None = None, notes: dict[str, str] | None = None, tool: str | None = None,
+                 version: str | None = None) -> list[Site]:
+    """Sites of a script whose first line is `first_line` of `rel`. `known`: variables the script
+    starts with (exported: `env`, as the environment the step gets)."""
+    ex = Expander(known)
+    ex.notes.update(notes or {})
+    ex.exported |= set(env or {})
+    st = State(ex, dict(env or {}))
+    version = version or ctx.version_for(rel)
+    found: dict[str, Site] = {}
+
+    def emit(c) -> None:
+        site = scripts.site_for(ctx, rel, version, c)
+        if site is not None and site.id not in found:
+            if tool:
+                site.tool = tool
+            found[site.id] = site
+
+    try:
+        nodes = parse_tree(text)
+    except ShellSyntaxError as e:
+        ctx.skip(rel, "shell-syntax", first_line + e.line - 1, str(e))
+        return []
+    except RecursionError:
+        ctx.skip(rel, "parse-error", first_line, "nesting too deep")
+        return []
+    shift_lines(nodes, first_line - 1)
+    runner = Runner(ctx, rel, emit, state=st)
+    runner.run(nodes)
+    runner.finish()
+    return list(found.values())
+
+
+def block_first_line(lines: list[str], key_line: int, text: str) -> int:
+    """The file line a YAML string value starts on: the key's own line for a plain or quoted
+    scalar, the next non-empty line for a `|` / `>` block."""
+    if not (1 <= key_line <= len(lines)):
+        return key_line
+    head = lines[key_line - 1].split("#", 1)[0].rstrip()
+    if head.endswith(("|", ">", "|-", ">-", "|+", ">+")) or (head.endswith(":") and "\n" in text):
+        first = text.split("\n", 1)[0].strip()
+        for j in range(key_line, min(len(lines), key_line + 50)):
+            if first and first in lines[j]:
+                return j + 1
+        return key_line + 1
+    return key_line

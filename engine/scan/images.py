@@ -1,0 +1,74 @@
+"""Container images that run vLLM: the official image and its entrypoint by tag, images built
+from vLLM and named for it, and the argv a `docker run` of one executes."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.kb.versions import try_parse
+from vllm_kb.engine.scan.shell import Seg, Word
+
+# The vllm/vllm-openai image's ENTRYPOINT by tag (docker/Dockerfile of each release; from 0.25
+# a non-root wrapper that execs `vllm serve "$@"`).
+IMAGE_ENTRYPOINTS = [("0.0.0", ["python3", "-m", "vllm.entrypoints.openai.api_server"]), ("0.12.0", ["vllm", "serve"])]
+
+
+_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
+# images built from vLLM whose entrypoint is its OpenAI server: <registry>/<org>/vllm[-variant][:tag]
+_LIKE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*(?P<name>vllm(?:[-_][\w.-]+)?)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
+_TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?:$|[-+_])")
+
+
+def image_version(image: str | None) -> str | None:
+    """`vllm/vllm-openai:v0.10.2` → 0.10.2 (also a vLLM-derived image tagged `v0.10.0-cu128-…`);
+    None for latest, nightly or other images."""
+    text = (image or "").strip()
+    m = _IMAGE.match(text) or _LIKE.match(text)
+    if not m or not m.group("tag"):
+        return None
+    t = _TAG_VERSION.match(m.group("tag"))
+    v = try_parse(t.group(1)) if t else None
+    return str(v) if v else None
+
+
+def is_vllm_image(image: str | None) -> bool:
+    return bool(_IMAGE.match((image or "").strip()))
+
+
+def is_vllm_like_image(image: str | None) -> bool:
+    """The official image, or one built from vLLM and named for it (opea/vllm-gaudi, quay.io/modh/vllm,
+    lmcache/vllm-openai, rocm/vllm): run with only flags, it starts vLLM's OpenAI server."""
+    text = (image or "").strip()
+    return is_vllm_image(text) or bool(_LIKE.match(text))
+
+
+def entrypoint_for(image: str | None, newest: str) -> list[str]:
+    if not is_vllm_image(image) and not (image or "").split(":")[0].endswith("/vllm-openai"):
+        return IMAGE_ENTRYPOINTS[0][1]  # images built from vLLM keep the OpenAI server module
+    v = try_parse(image_version(image) or newest)
+    chosen = IMAGE_ENTRYPOINTS[0][1]
+    for at, ep in IMAGE_ENTRYPOINTS:
+        if v is not None and (since := try_parse(at)) is not None and v >= since:
+            chosen = ep
+    return chosen
+
+
+def container_command(run, newest: str) -> list[Word] | None:
+    """The argv a `docker run` container runs: --entrypoint or the image's own (for a vLLM image
+    given only flags) followed by the arguments after the image."""
+    image = run.image.value if run.image is not None else None
+    argv = list(run.argv)
+    if run.entrypoint:
+        return run.entrypoint + argv
+    first = argv[0].value if argv else None
+    if is_vllm_image(image) or is_vllm_like_image(image) and (not argv or (first or "").startswith("-")):
+        line = run.image.line if run.image is not None else 1
+        return [_synth(t, line) for t in entrypoint_for(image, newest)] + argv
+    return argv or None
+
+
+def _synth(text: str, line: int) -> Word:
+    w = Word(raw=text, line=line, segs=[Seg("lit", text)], start=-1, end=-1)
+    w.value = text
+    return w
+
+

@@ -1,0 +1,227 @@
+"""Subprocesses a Python file starts: `subprocess.Popen/run/call/check_call/check_output(argv)`,
+`os.system(str)`, `os.exec*`, `asyncio.create_subprocess_exec(*argv)` / `_shell(str)`. The argv
+is followed through the names the flow tracks (a list grown with `+=`/`.append`, a string joined
+with `" ".join(cmd)` for `shell=True`); each element resolves to text or becomes a hole for the
+shell model, and the command is read like a script's (engine/scan/scripts.py), so whatever it
+launches — vllm serve, a framework, docker run — is a site. Elements added under an undecided
+condition are left out and reported as conditional."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from vllm_kb.engine.scan.deploy import common
+from vllm_kb.engine.scan.python_flow import Flow, Item, TrackedDict, TrackedList
+from vllm_kb.engine.scan.python_values import Unresolved
+from vllm_kb.engine.scan.shell import Seg, Word
+from vllm_kb.engine.scan.shell_expand import hole
+from vllm_kb.engine.scan.site import Setting, Site
+
+_SUBPROCESS = {"Popen", "run", "call", "check_call", "check_output"}
+_OS = {"system": "shell", "popen": "shell", "execvp": "exec", "execv": "exec", "execvpe": "exec", "execve": "exec",
+       "spawnvp": "spawn", "spawnv": "spawn"}
+_ASYNCIO = {"create_subprocess_exec": "star", "create_subprocess_shell": "shell"}
+SPAWN_NAMES = frozenset(_SUBPROCESS | set(_OS) | set(_ASYNCIO))
+
+
+@dataclass
+class Spawners:
+    modules: dict[str, str] = field(default_factory=dict)  # alias → subprocess | os | asyncio
+    names: dict[str, tuple[str, str]] = field(default_factory=dict)  # local name → (module, function)
+
+    def any(self) -> bool:
+        return bool(self.modules or self.names)
+
+    def kind(self, call: ast.Call) -> tuple[str, str] | None:
+        f = call.func
+        if isinstance(f, ast.Name) and f.id in self.names:
+            return self.names[f.id]
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.modules:
+            return self.modules[f.value.id], f.attr
+        return None
+
+    def spawns(self, call: ast.Call) -> bool:
+        got = self.kind(call)
+        if got is None:
+            return False
+        mod, fn = got
+        return (mod == "subprocess" and fn in _SUBPROCESS) or (mod == "os" and fn in _OS) or (mod == "asyncio" and fn in _ASYNCIO)
+
+
+def spawners(imported: list) -> Spawners:
+    s = Spawners()
+    for node in imported:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name in ("subprocess", "os", "asyncio"):
+                    s.modules[a.asname or a.name] = a.name
+        elif isinstance(node, ast.ImportFrom) and node.module in ("subprocess", "os", "asyncio"):
+            for a in node.names:
+                s.names[a.asname or a.name] = (node.module, a.name)
+    return s
+
+
+def site(ctx, rel: str, text: str, call: ast.Call, r) -> Site | None:
+    got = r.spawners.kind(call) if getattr(r, "spawners", None) is not None else None
+    if got is None or not call.args:
+        return None
+    mod, fn = got
+    shell = (mod == "os" and _OS.get(fn) == "shell") or (mod == "asyncio" and _ASYNCIO.get(fn) == "shell") or \
+        any(k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
+    notes: list[str] = []
+    items: list[Item] | None
+    if mod == "asyncio" and fn == "create_subprocess_exec":
+        items = _star_items(call, r, notes)
+    elif mod == "os" and _OS.get(fn) in ("exec", "spawn"):
+        args = call.args[1:] if _OS[fn] == "exec" else call.args[2:]
+        items = _items(args[0], r, notes) if args else None
+    else:
+        items = None if shell else _items(call.args[0], r, notes)
+    env = _env(call, rel, r)
+    syntax = "python-argv"
+    if shell:
+        line_text = _string(call.args[0], r, notes, text)
+        if line_text is None:
+            return None
+        got = common.shell_site(ctx, rel, line_text, call.lineno, syntax, env, None)
+    else:
+        if not items:
+            return None
+        words = [_word(it, r, text) for it in items]
+        got = common.launch_site(ctx, rel, words, call.lineno, call.end_lineno or call.lineno, syntax, "argv", env, None)
+    if got is not None:
+        for n in notes:
+            got.opaque.append({"code": "conditional", "what": n, "where": f"{rel}:{call.lineno}"})
+        got.tool = got.tool or "python subprocess"
+    return got
+
+
+def list_site(ctx, rel: str, text: str, node: ast.expr, r, tool: str) -> Site | None:
+    """An argv a tool runs for the code (BentoML's `__command__` returns one)."""
+    notes: list[str] = []
+    items = _items(node, r, notes)
+    if not items:
+        return None
+    words = [_word(it, r, text) for it in items]
+    got = common.launch_site(ctx, rel, words, node.lineno, node.end_lineno or node.lineno, "python-argv", "argv", {}, None)
+    if got is not None:
+        for n in notes:
+            got.opaque.append({"code": "conditional", "what": n, "where": f"{rel}:{node.lineno}"})
+        got.tool = tool
+    return got
+
+
+def _items(node, r, notes: list[str]) -> list[Item] | None:
+    flow = r.flow if r.flow is not None else Flow([], r)
+    got = flow._container(node)
+    if isinstance(got, TrackedList):
+        out = []
+        for it in got.items:
+            if it.uncertain:
+                notes.append(f"{_shown(it, r)} ({it.uncertain})")
+                continue
+            out.append(it)
+        return out  # an unknown `*part` is a hole word in its place (reported as unresolved)
+    try:
+        v = r.value(node)
+    except Unresolved:
+        return None
+    if isinstance(v, str):
+        import shlex
+        try:
+            return [Item(ast.Constant(x)) for x in shlex.split(v)]
+        except ValueError:
+            return None
+    if isinstance(v, list) and all(isinstance(x, (str, int, float)) for x in v):
+        return [Item(ast.Constant(str(x))) for x in v]
+    return None
+
+
+def _star_items(call: ast.Call, r, notes) -> list[Item]:
+    out: list[Item] = []
+    for a in call.args:
+        if isinstance(a, ast.Starred):
+            out += _items(a.value, r, notes) or [Item(None)]
+        else:
+            out.append(Item(a, (a, a)))
+    return out
+
+
+def _shown(it: Item, r) -> str:
+    try:
+        return str(r.value(it.node))
+    except Exception:  # noqa: BLE001 — only for the note
+        return ast.unparse(it.node) if it.node is not None else "?"
+
+
+def _word(it: Item, r, text: str) -> Word:
+    line = it.node.lineno if it.node is not None and hasattr(it.node, "lineno") else 0
+    if it.node is not None and hasattr(it.node, "lineno"):
+        a, b = r.lines.span(it.node)
+        raw = text[a:b]
+    elif it.span is not None:  # `*more`: words the reader cannot see, in their place
+        raw = ast.unparse(it.span[0])
+        line = it.span[0].lineno
+    else:
+        raw = ast.unparse(it.node) if it.node is not None else "?"
+    value = None
+    why = raw
+    if it.node is not None:
+        try:
+            r.assumed = None
+            v = r.value(it.node)
+            if isinstance(v, (str, int, float)) and not isinstance(v, bool):
+                value = str(v)
+        except Unresolved as u:
+            why = u.why or raw
+    # no span in the file: a fix never edits a Python list as shell text
+    w = Word(raw=raw, line=line, segs=[Seg("lit", value if value is not None else hole(raw), quoted=True)], start=-1, end=-1)
+    w.value = value
+    w.text = value if value is not None else hole(raw)
+    if value is None:
+        w.unresolved = why
+    elif r.assumed:
+        w.assumed = r.assumed
+    return w
+
+
+def _string(node, r, notes, text: str) -> str | None:
+    """The command line of a shell=True call, with holes for what is unknown."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1:
+        try:
+            sep = r.value(node.func.value)
+        except Unresolved:
+            return None
+        items = _items(node.args[0], r, notes)
+        if items is None or not isinstance(sep, str):
+            return None
+        parts: list[str] = []
+        for it in items:
+            w = _word(it, r, text)
+            parts.append(w.value if w.value is not None else w.text or "")
+        return sep.join(parts)
+    try:
+        v = r.value(node)
+    except Unresolved:
+        return None
+    return v if isinstance(v, str) else None
+
+
+def _env(call: ast.Call, rel: str, r) -> dict[str, Setting]:
+    """`env={**os.environ, "CUDA_VISIBLE_DEVICES": "0"}`: the variables the child gets."""
+    node = next((k.value for k in call.keywords if k.arg == "env"), None)
+    if node is None:
+        return {}
+    flow = r.flow if r.flow is not None else Flow([], r)
+    got = flow._container(node)
+    out: dict[str, Setting] = {}
+    if isinstance(got, TrackedDict):
+        for k, it in got.items.items():
+            if it.uncertain or it.node is None:
+                continue
+            try:
+                v = r.value(it.node)
+                out[k] = Setting(k, str(v), True, rel, it.node.lineno, k, ast.unparse(it.node), "python-call")
+            except Unresolved as u:
+                out[k] = Setting(k, None, False, rel, it.node.lineno, k, ast.unparse(it.node), "python-call", u.why)
+    return out

@@ -1,0 +1,223 @@
+"""Deployment facts around a Python engine: the decorators that run it — BentoML's
+`@bentoml.service(resources={"gpu": N}, envs=[…])`, Ray Serve's `@serve.deployment(ray_actor_options=
+{"num_gpus": N})`, Modal's `@app.function(gpu="H100:2", image=…)` with the image's
+`pip_install("vllm==X")` and `.env({…})` — and the environment a deployment binds to the file
+(a KubeRay RayService or Ray Serve config whose application imports it sets `runtime_env.env_vars`,
+which `os.environ.get` then reads instead of the code's default)."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.scan.python_scope import dotted as _dotted
+from vllm_kb.engine.scan.python_values import Unresolved
+from vllm_kb.engine.scan.site import Setting, Site
+
+_PIP_VLLM = re.compile(r"^vllm(?:\[[^\]]*\])?==([0-9][\w.+-]*)$")
+_IMAGE_VLLM = re.compile(r"vllm/vllm-openai:v?([0-9][\w.+-]*)")
+
+
+def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
+    r = f.resolver
+    for dec in _decorators(f):
+        if not isinstance(dec, ast.Call):
+            continue
+        name = _dotted(dec.func)
+        kw = {k.arg: k.value for k in dec.keywords if k.arg}
+        if name.rsplit(".", 1)[-1] == "service" and ("bentoml" in name or _imports_bentoml(tree)):
+            site.tool = site.tool or "bentoml"
+            gpus = _value(r, _entry(kw.get("resources"), "gpu"))
+            if isinstance(gpus, int) and not isinstance(gpus, bool):
+                site.gpu_request = site.gpu_request or gpus
+            _bento_envs(rel, r, kw.get("envs"), site)
+        elif name.endswith("deployment") and ("serve" in name or name == "deployment"):
+            site.tool = site.tool or "ray-serve"
+            gpus = _value(r, _entry(kw.get("ray_actor_options"), "num_gpus"))
+            if isinstance(gpus, (int, float)) and not isinstance(gpus, bool) and float(gpus).is_integer() and gpus > 0:
+                site.gpu_request = site.gpu_request or int(gpus)
+        elif name.rsplit(".", 1)[-1] in ("function", "cls") and ("gpu" in kw or "image" in kw) and _imports_modal(tree):
+            site.tool = "modal" if site.tool in (None, "python subprocess") else site.tool
+            gpu = _value(r, kw.get("gpu"))
+            count = _modal_gpus(gpu)
+            if count:
+                site.gpu_request = count
+            if isinstance(image := kw.get("image"), ast.Name):
+                _modal_image(ctx, rel, tree, r, image.id, site)
+    gpus = bound_gpus(ctx, rel)
+    if gpus and site.gpu_request is None:
+        site.gpu_request = gpus
+
+
+def _decorators(f) -> list:
+    out = []
+    for fn in getattr(f, "fns", []) or []:
+        out += fn.decorator_list
+    if f.cls is not None:
+        out += f.cls.decorator_list
+    return out
+
+
+def _entry(node, key: str):
+    if isinstance(node, ast.Dict):
+        for k, v in zip(node.keys, node.values):
+            if isinstance(k, ast.Constant) and k.value == key:
+                return v
+    if isinstance(node, ast.Call) and _dotted(node.func) == "dict":
+        return next((k.value for k in node.keywords if k.arg == key), None)
+    return None
+
+
+def _value(r, node):
+    if node is None:
+        return None
+    try:
+        return r.value(node)
+    except (Unresolved, RecursionError):
+        return None
+
+
+def _bento_envs(rel, r, node, site: Site) -> None:
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return
+    for e in node.elts:
+        name, value = _value(r, _entry(e, "name")), _entry(e, "value")
+        if isinstance(name, str) and value is not None:
+            v = _value(r, value)
+            site.env[name] = Setting(name, None if v is None else str(v), v is not None, rel, e.lineno, name, ast.unparse(value), "python-call")
+
+
+def _imports_bentoml(tree) -> bool:
+    return any(isinstance(n, ast.Import) and any(a.name == "bentoml" for a in n.names) for n in tree.body)
+
+
+def _imports_modal(tree) -> bool:
+    return any(isinstance(n, ast.Import) and any(a.name == "modal" for a in n.names) or
+               isinstance(n, ast.ImportFrom) and (n.module or "").startswith("modal") for n in tree.body)
+
+
+def _modal_gpus(gpu) -> int | None:
+    if isinstance(gpu, list) and gpu:
+        gpu = gpu[0]
+    if not isinstance(gpu, str) or not gpu.strip():
+        return None
+    m = re.search(r":(\d+)\s*$", gpu)
+    return int(m.group(1)) if m else 1
+
+
+def _modal_image(ctx, rel, tree, r, name: str, site: Site, seen: set | None = None) -> None:
+    """What the module's assignments to the image name build: pinned vLLM, environment, base image."""
+    seen = seen if seen is not None else set()
+    if name in seen:
+        return
+    seen.add(name)
+    for st in tree.body:
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and st.targets[0].id == name):
+            continue
+        node = st.value
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            meth = node.func.attr
+            if meth in ("pip_install", "uv_pip_install"):
+                for a in node.args:
+                    v = _value(r, a)
+                    for item in v if isinstance(v, list) else [v]:
+                        m = _PIP_VLLM.match(item.replace(" ", "")) if isinstance(item, str) else None
+                        if m and site.installed is None:
+                            site.installed = (m.group(1), f"{rel}:{a.lineno}", item)
+            elif meth == "env" and node.args:
+                d = _value(r, node.args[0])
+                if isinstance(d, dict):
+                    for k, v in d.items():
+                        if str(k) not in site.env:
+                            site.env[str(k)] = Setting(str(k), str(v), True, rel, node.lineno, str(k), repr(v), "python-call")
+            elif meth == "from_registry" and node.args:
+                img = _value(r, node.args[0])
+                if isinstance(img, str):
+                    site.image = site.image or img
+                    m = _IMAGE_VLLM.search(img)
+                    if m and site.installed is None:
+                        site.installed = (m.group(1), f"{rel}:{node.lineno}", img)
+            node = node.func.value
+        if isinstance(node, ast.Name):
+            _modal_image(ctx, rel, tree, r, node.id, site, seen)
+
+
+# --- environment bound by a deployment -------------------------------------------------------
+
+
+def bound_env(ctx, rel: str) -> dict[str, str]:
+    return _bindings(ctx).get(rel, ({}, None))[0]
+
+
+def bound_gpus(ctx, rel: str) -> int | None:
+    return _bindings(ctx).get(rel, ({}, None))[1]
+
+
+def _bindings(ctx) -> dict[str, tuple[dict[str, str], int | None]]:
+    cache = ctx.__dict__.get("_py_bindings")
+    if cache is not None:
+        return cache
+    cache = {}
+    ctx.__dict__["_py_bindings"] = cache
+    files = getattr(ctx, "files", None) or []
+    from vllm_kb.engine.kb import yamlio
+
+    for rel in files:
+        if not rel.endswith((".yaml", ".yml")):
+            continue
+        text = ctx.read(rel)
+        if not text or "import_path" not in text:
+            continue
+        try:
+            docs = yamlio.load_all(text)
+        except (yamlio.YamlError, RecursionError):
+            continue
+        for d in docs:
+            for app in _applications(d.data):
+                _bind(ctx, rel, app, files, cache)
+    return cache
+
+
+def _applications(data) -> list[dict]:
+    if not isinstance(data, dict):
+        return []
+    if data.get("kind") == "RayService" and isinstance(data.get("spec"), dict):
+        spec = data["spec"]
+        conf = spec.get("serveConfigV2")
+        if isinstance(conf, str):
+            from vllm_kb.engine.kb import yamlio
+            try:
+                conf = yamlio.load(conf).data
+            except (yamlio.YamlError, RecursionError):
+                return []
+        return _applications(conf) if isinstance(conf, dict) else []
+    apps = data.get("applications")
+    return [a for a in apps if isinstance(a, dict)] if isinstance(apps, list) else []
+
+
+def _bind(ctx, rel: str, app: dict, files: list[str], cache: dict) -> None:
+    path = app.get("import_path")
+    if not isinstance(path, str) or ":" not in path and "." not in path:
+        return
+    module = path.split(":")[0] if ":" in path else path.rsplit(".", 1)[0]
+    tail = module.replace(".", "/") + ".py"
+    here = PurePosixPath(rel).parent
+    cands = [f for f in files if f == tail or f.endswith("/" + tail)]
+    if len(cands) > 1:
+        near = [f for f in cands if PurePosixPath(f).parent == here / PurePosixPath(tail).parent]
+        cands = near or cands[:0]
+    if len(cands) != 1:
+        return
+    env = ((app.get("runtime_env") or {}).get("env_vars") or {}) if isinstance(app.get("runtime_env"), dict) else {}
+    gpus = None
+    for dep in app.get("deployments") or []:
+        opts = dep.get("ray_actor_options") if isinstance(dep, dict) else None
+        n = opts.get("num_gpus") if isinstance(opts, dict) else None
+        if isinstance(n, (int, float)) and not isinstance(n, bool) and float(n).is_integer() and n > 0:
+            gpus = int(n)
+    old = cache.get(cands[0])
+    new_env = {str(k): str(v) for k, v in env.items() if v is not None} if isinstance(env, dict) else {}
+    if old is not None:  # two deployments of one file: keep only what they agree on
+        new_env = {k: v for k, v in new_env.items() if old[0].get(k) == v}
+        gpus = gpus if gpus == old[1] else None
+    cache[cands[0]] = (new_env, gpus)

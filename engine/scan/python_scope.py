@@ -1,0 +1,218 @@
+"""Names of a Python block as the static readers see them: the names a block binds once, a
+function's parameters and their defaults, a walk that does not enter nested functions, the
+blocks that hold a node, and the shapes of `os.environ` reads."""
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class ParamDefault:
+    """A function parameter read through its default (the caller may pass another value);
+    `node` None: a parameter without a default."""
+    node: ast.AST | None
+    name: str
+    lineno: int = 0
+    col_offset: int = 0
+
+
+@dataclass
+class Scope:
+    names: dict[str, Any] = field(default_factory=dict)  # name → ast node, or ParamDefault
+    parent: "Scope | None" = None
+    body: list | None = None  # a block whose names are read only when first looked up (`of`)
+
+    @classmethod
+    def of(cls, body: list[ast.stmt], parent: "Scope | None" = None, names: dict | None = None) -> "Scope":
+        """The scope of a block, its assignments collected on the first lookup: most functions of a
+        large file hold no site, and walking each of them for its names was a third of the scan."""
+        return cls(names=dict(names or {}), parent=parent, body=body)
+
+    def lookup(self, name: str):
+        s: Scope | None = self
+        while s is not None:
+            if s.body is not None:
+                s.names, s.body = {**s.names, **assignments(s.body)}, None
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+
+# Fields that hold only leaves no scanner looks at (Load/Store, operators): not walked.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "type_ignores"})
+_STATEMENT_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_STMT_FIELDS: dict[type, tuple[str, ...]] = {}
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _fields(cls: type[ast.AST]) -> tuple[str, ...]:
+    f = _FIELDS.get(cls)
+    if f is None:
+        f = _FIELDS[cls] = tuple(n for n in cls._fields if n not in _LEAF_FIELDS)
+    return f
+
+
+def children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes a scanner may look at (context and operator leaves left out)."""
+    return _children(node, _FIELDS.get(type(node)) or _fields(type(node)))
+
+
+def _children(node: ast.AST, fields: tuple[str, ...]) -> list[ast.AST]:
+    out = []
+    for name in fields:
+        v = getattr(node, name, None)
+        if type(v) is list:
+            out += [x for x in v if isinstance(x, ast.AST)]
+        elif isinstance(v, ast.AST):
+            out.append(v)
+    return out
+
+
+def walk(tree: ast.AST):
+    """ast.walk (the same order, breadth first) without the generic field iteration, which is
+    most of the scan's time on a large tree; context and operator leaves are left out."""
+    from collections import deque
+
+    todo = deque([tree])
+    while todo:
+        n = todo.popleft()
+        yield n
+        todo.extend(_children(n, _FIELDS.get(type(n)) or _fields(type(n))))
+
+
+def statements(tree: ast.AST):
+    """The statements of a module in ast.walk's order (expressions never hold one), with the
+    except handlers and match cases between them."""
+    from collections import deque
+
+    todo = deque([tree])
+    while todo:
+        n = todo.popleft()
+        yield n
+        cls = type(n)
+        f = _STMT_FIELDS.get(cls)
+        if f is None:
+            f = _STMT_FIELDS[cls] = tuple(x for x in cls._fields if x in _STATEMENT_FIELDS)
+        if f:
+            todo.extend(_children(n, f))
+
+
+def walk_no_defs(node: ast.AST):
+    """ast.walk that yields function definitions but does not descend into them (depth first)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, _DEFS):
+            continue
+        kids = _children(n, _FIELDS.get(type(n)) or _fields(type(n)))
+        kids.reverse()
+        stack += kids
+
+
+def assignments(body: list[ast.stmt]) -> dict[str, ast.AST]:
+    """Names bound exactly once in a block, by a plain `x = <expr>` at its top level."""
+    values: dict[str, ast.AST] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            values[stmt.targets[0].id] = stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            values[stmt.target.id] = stmt.value
+    counts: Counter[str] = Counter()
+    for stmt in body:
+        for node in walk_no_defs(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                counts[node.id] += 1
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                counts[node.name] += 1
+    return {k: v for k, v in values.items() if counts[k] == 1}
+
+
+def params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ParamDefault]:
+    """Every parameter of a function, with its default where it has one."""
+    a = fn.args
+    out: dict[str, ParamDefault] = {x.arg: ParamDefault(None, x.arg) for x in a.posonlyargs + a.args + a.kwonlyargs}
+    for x in (a.vararg, a.kwarg):
+        if x is not None:
+            out[x.arg] = ParamDefault(None, x.arg)
+    pos = a.posonlyargs + a.args
+    for arg, default in zip(pos[len(pos) - len(a.defaults):], a.defaults):
+        out[arg.arg] = ParamDefault(default, arg.arg, default.lineno, default.col_offset)
+    for arg, kw_default in zip(a.kwonlyargs, a.kw_defaults):
+        if kw_default is not None:
+            out[arg.arg] = ParamDefault(kw_default, arg.arg, kw_default.lineno, kw_default.col_offset)
+    return out
+
+
+def function_scope(fn: ast.FunctionDef | ast.AsyncFunctionDef, parent: Scope) -> Scope:
+    """A function's names: its parameters (read through their defaults, or unknown) shadow the
+    enclosing scope; the names the body binds once are read on the first lookup."""
+    return Scope.of(fn.body, parent, params(fn))
+
+
+def chain(body: list[ast.stmt], node: ast.expr | ast.stmt) -> list[tuple[list[ast.stmt], int]]:
+    """The statements that hold `node`, outermost first, as (block, index) pairs — the blocks
+    a reader runs up to the node (the branch that holds it is taken)."""
+    out: list[tuple[list[ast.stmt], int]] = []
+    line = node.lineno
+    while body:
+        for i, st in enumerate(body):
+            if st.lineno <= line <= (st.end_lineno or st.lineno):
+                out.append((body, i))
+                inner = None
+                for b in _blocks(st):
+                    if b and b[0].lineno <= line <= (b[-1].end_lineno or b[-1].lineno):
+                        inner = b
+                        break
+                body = inner or []
+                break
+        else:
+            break
+        if body is None:
+            break
+    return out
+
+
+def _blocks(st: ast.stmt) -> list[list[ast.stmt]]:
+    if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return []
+    out = [getattr(st, k) for k in ("body", "orelse", "finalbody") if isinstance(getattr(st, k, None), list)]
+    for h in getattr(st, "handlers", []) or []:
+        out.append(h.body)
+    for c in getattr(st, "cases", []) or []:
+        out.append(c.body)
+    return out
+
+
+def dotted(node) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return ""
+
+
+def env_read(node):
+    """`os.environ.get("X"[, d])` / `os.getenv("X"[, d])`: (name node, default node or None)."""
+    if not (isinstance(node, ast.Call) and 1 <= len(node.args) <= 2):
+        return None
+    f = node.func
+    if isinstance(f, ast.Attribute) and ((f.attr == "get" and is_environ(f.value)) or
+                                         (f.attr == "getenv" and isinstance(f.value, ast.Name) and f.value.id == "os")):
+        default = node.args[1] if len(node.args) == 2 else next((k.value for k in node.keywords if k.arg == "default"), None)
+        return node.args[0], default
+    if isinstance(f, ast.Name) and f.id == "getenv":
+        return node.args[0], node.args[1] if len(node.args) == 2 else None
+    return None
+
+
+def is_environ(node) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "environ" and isinstance(node.value, ast.Name) and node.value.id == "os"

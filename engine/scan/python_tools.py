@@ -1,0 +1,223 @@
+"""Python APIs beyond vLLM's own classes that start a vLLM engine: Ray Serve LLM's `LLMConfig`
+(model_loading_config + engine_kwargs), Ray Data's `vLLMEngineProcessorConfig`, LLaMA-Factory's
+`ChatModel(args)`, vLLM's OpenAI server run in-process from an argument namespace
+(`build_async_engine_client(args)`, `run_server(args)` — BentoML's pattern), and subprocesses
+whose argv launches vLLM (engine/scan/python_argv.py). Each call becomes a site with the engine
+settings it carries; the deployment facts around it come from engine/scan/python_facts.py."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from vllm_kb.engine.scan import framework_site, python_argv
+from vllm_kb.engine.scan.python_facts import bound_env, facts  # noqa: F401 — re-exported for python_calls
+from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
+from vllm_kb.engine.scan.python_scope import dotted as _dotted
+from vllm_kb.engine.scan.python_settings import place, place_item, place_items, setting
+from vllm_kb.engine.scan.site import Setting, Site
+
+# (module prefix, name) → target
+_NAMES = {
+    ("ray.serve.llm", "LLMConfig"): "LLMConfig",
+    ("ray.llm", "LLMConfig"): "LLMConfig",
+    ("ray.data.llm", "vLLMEngineProcessorConfig"): "vLLMEngineProcessorConfig",
+    ("llamafactory.chat", "ChatModel"): "ChatModel",
+    ("llamafactory", "ChatModel"): "ChatModel",
+    ("llmtuner", "ChatModel"): "ChatModel",
+    ("llmtuner.chat", "ChatModel"): "ChatModel",
+    ("vllm.entrypoints.openai.api_server", "build_async_engine_client"): "openai-server",
+    ("vllm.entrypoints.openai.api_server", "run_server"): "openai-server",
+}
+_SERVER_FUNCS = {"build_async_engine_client", "run_server"}
+# the names of the callees the scanner looks at (a call by any other name is none of these)
+CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model"} | python_argv.SPAWN_NAMES)
+# words one of those calls, or BentoML's `__command__`, spells in a file that holds it
+WORDS = ("LLMConfig", "vLLMEngineProcessorConfig", "ChatModel", "build_async_engine_client", "run_server", "launch_model",
+         "__command__", "subprocess", "Popen", "system(", "popen(", "execv", "spawnv", "create_subprocess")
+
+
+@dataclass
+class Tools:
+    names: dict[str, str] = field(default_factory=dict)  # local name → target
+    modules: dict[str, str] = field(default_factory=dict)  # local alias → module path
+    subprocess: python_argv.Spawners = field(default_factory=python_argv.Spawners)
+
+    def any(self) -> bool:
+        return bool(self.names or self.subprocess.any() or any(m.startswith(("ray.serve.llm", "ray.data.llm")) for m in self.modules.values()))
+
+    def target(self, call: ast.Call) -> str | None:
+        f = call.func
+        if isinstance(f, ast.Name) and f.id in self.names:
+            return self.names[f.id]
+        if isinstance(f, ast.Attribute):
+            base = _dotted(f.value)
+            mod = self.modules.get(base.split(".")[0])
+            full = (mod + base[len(base.split(".")[0]):]) if mod else base
+            for (prefix, name), target in _NAMES.items():
+                if f.attr == name and full.startswith(prefix.split(".")[0]) and (full == prefix or full.startswith(prefix)):
+                    return target
+            if f.attr in _SERVER_FUNCS and full.startswith("vllm"):
+                return "openai-server"
+        if isinstance(f, ast.Attribute) and f.attr == "launch_model" and any(k.arg == "model_engine" for k in call.keywords):
+            return "xinference"
+        if self.subprocess.spawns(call):
+            return "subprocess"
+        return None
+
+
+def imports(imported: list) -> Tools:
+    """The tools a module imports (`imported`: its Import/ImportFrom nodes)."""
+    t = Tools()
+    for node in imported:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for a in node.names:
+                for (prefix, name), target in _NAMES.items():
+                    if node.module == prefix and a.name == name:
+                        t.names[a.asname or a.name] = target
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                t.modules[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+    t.subprocess = python_argv.spawners(imported)
+    return t
+
+
+def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | None:
+    call, r = f.call, f.resolver
+    if f.target == "LLMConfig":
+        return _llm_config(ctx, rel, text, version, call, r, "ray.serve.llm LLMConfig", "framework_integrated", "ray-serve")
+    if f.target == "vLLMEngineProcessorConfig":
+        return _llm_config(ctx, rel, text, version, call, r, "ray.data.llm vLLMEngineProcessorConfig", "standalone_offline", "ray-data")
+    if f.target == "ChatModel":
+        return _chat_model(ctx, rel, text, call, r)
+    if f.target == "openai-server":
+        return _openai_server(ctx, rel, text, version, call, r)
+    if f.target == "subprocess":
+        return python_argv.site(ctx, rel, text, call, r)
+    if f.target == "bentoml-command":
+        return python_argv.list_site(ctx, rel, text, call, r, "bentoml")
+    if f.target == "xinference":
+        return _xinference(ctx, rel, text, version, call, r)
+    return None
+
+
+def _xinference(ctx, rel, text, version, call, r) -> Site | None:
+    """`client.launch_model(model_name=…, model_engine="vllm", n_gpu=2, gpu_memory_utilization=0.9)`:
+    keywords that are not Xinference's own go to the engine."""
+    from vllm_kb.engine.kb import deploy_tools
+    from vllm_kb.engine.scan import tool_launch
+
+    kw = {k.arg: k for k in call.keywords if k.arg}
+    engine = setting(r, "model_engine", kw["model_engine"].value, rel, text, "model_engine")
+    if not (engine.resolved and str(engine.value).lower() == "vllm"):
+        return None
+    know = deploy_tools.load("xinference")
+    site = Site(file=rel, line=call.lineno, syntax="python-call", kind="xinference launch_model()", mode="framework_integrated",
+                mode_evidence=f"{rel}:{call.lineno}", end_line=call.end_lineno or call.lineno)
+    site.tool = "xinference"
+    for name, k in kw.items():
+        if name not in know["python_keys"]:
+            place(ctx, site, setting(r, name, k.value, rel, text, name, (k, k)), version)
+    if "model_path" in kw:
+        site.model = setting(r, "model", kw["model_path"].value, rel, text, "model_path")
+    else:
+        name = setting(r, "model_name", kw["model_name"].value, rel, text, "model_name") if "model_name" in kw else None
+        site.model = Setting("model", None, False, rel, call.lineno, "model_name", name.raw if name else "", "python-call",
+                             f"Xinference's model `{name.value if name else '?'}`: the weights its registry names")
+    gpus = None
+    if "gpu_idx" in kw:
+        v = setting(r, "gpu_idx", kw["gpu_idx"].value, rel, text, "gpu_idx").value
+        gpus = len(v) if isinstance(v, list) else (1 if isinstance(v, int) else None)
+    elif "n_gpu" in kw:
+        v = setting(r, "n_gpu", kw["n_gpu"].value, rel, text, "n_gpu").value
+        gpus = v if isinstance(v, int) and not isinstance(v, bool) else None
+    tool_launch.place_tp(site, gpus, rel, call.lineno, "n_gpu")
+    site.framework_defaults = {k: v for k, v in know["defaults"].items() if k not in site.settings}
+    site.source = {"call": call, "text": text, "target": "xinference", "func": r.lines.segment(call.func)}
+    return site
+
+
+def _mapping(r, node) -> TrackedDict | None:
+    if node is None:
+        return None
+    flow = r.flow if r.flow is not None else Flow([], r)
+    got = flow._container(node)
+    return got if isinstance(got, TrackedDict) else None
+
+
+def _kw(call: ast.Call, name: str):
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _llm_config(ctx, rel, text, version, call, r, kind, mode, tool) -> Site:
+    site = Site(file=rel, line=call.lineno, syntax="python-call", kind=kind, mode=mode, mode_evidence=f"{rel}:{call.lineno}",
+                end_line=call.end_lineno or call.lineno)
+    site.tool = tool
+    mlc = _mapping(r, _kw(call, "model_loading_config"))
+    src = None
+    if mlc is not None:
+        src = mlc.items.get("model_source") or mlc.items.get("model_id")
+    elif _kw(call, "model_source") is not None:
+        node = _kw(call, "model_source")
+        site.model = setting(r, "model", node, rel, text, "model_source")
+    if src is not None and src.node is not None:
+        site.model = setting(r, "model", src.node, rel, text,
+                             "model_source" if mlc is not None and "model_source" in mlc.items else "model_id")
+    kwargs = _kw(call, "engine_kwargs")
+    tracked = _mapping(r, kwargs)
+    if tracked is not None:
+        place_items(ctx, site, r, tracked, rel, text, version, kwargs.lineno)
+    elif kwargs is not None:
+        site.opaque.append({"code": "spread", "what": "engine_kwargs=" + ast.unparse(kwargs), "where": f"{rel}:{kwargs.lineno}"})
+    tp, pp = (site.settings.get(k) for k in ("tensor_parallel_size", "pipeline_parallel_size"))
+    if tp is None or tp.resolved:
+        tpv = tp.value if tp is not None else 1
+        ppv = pp.value if pp is not None and pp.resolved else (1 if pp is None else None)
+        if isinstance(tpv, int) and isinstance(ppv, int):
+            site.gpu_request = tpv * ppv
+    site.source = {"call": call, "text": text, "target": kind, "func": r.lines.segment(call.func) or kind}
+    return site
+
+
+def _chat_model(ctx, rel, text, call, r) -> Site | None:
+    """`ChatModel(dict(model_name_or_path=…, infer_backend="vllm", vllm_maxlen=…))`: the keys of
+    LLaMA-Factory's inference arguments (knowledge/frameworks/llamafactory.yaml)."""
+    from vllm_kb.engine.kb import frameworks
+
+    fw = frameworks.get("llamafactory")
+    node = call.args[0] if call.args else _kw(call, "args")
+    d = _mapping(r, node)
+    if d is None:
+        return None
+    entries = []
+    for key, it in d.items.items():
+        if it.uncertain or it.node is None:
+            continue
+        entries.append(framework_site.Entry(key, setting(r, key, it.node, rel, text, key, it.span)))
+    s = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
+                                  syntax="python-call", kind="llamafactory ChatModel()",
+                                  version=ctx.framework_version(rel, fw.package), command="chat",
+                                  source={"call": call, "text": text, "target": "ChatModel", "func": r.lines.segment(call.func)})
+    return s
+
+
+def _openai_server(ctx, rel, text, version, call, r) -> Site | None:
+    """vLLM's OpenAI server started in-process from a namespace: `make_arg_parser(…).parse_args([])`
+    gives vLLM's defaults, and the attributes the code sets are the settings."""
+    if not call.args or not isinstance(call.args[0], ast.Name) or r.flow is None:
+        return None
+    ns = r.flow.get(call.args[0].id)
+    if not isinstance(ns, TrackedDict):
+        return None
+    site = Site(file=rel, line=call.lineno, syntax="python-call", kind="vllm serve (in-process)", mode="standalone_serve",
+                mode_evidence=f"{rel}:{call.lineno}", end_line=call.end_lineno or call.lineno)
+    for key, it in ns.items.items():
+        place_item(ctx, site, r, key, it, rel, text, version, call.lineno)
+    for what in ns.unknown:
+        site.opaque.append({"code": "spread", "what": what, "where": f"{rel}:{call.lineno}"})
+    if ns.namespace == "command-line":
+        site.opaque.append({"code": "command-line", "what": f"{call.args[0].id}: the rest comes from the command line",
+                            "where": f"{rel}:{call.lineno}"})
+    if site.model is None:
+        site.model = Setting("model", None, False, rel, call.lineno, "model", "", "python-call", "not set in the code")
+    site.source = {"call": call, "text": text, "target": "openai-server", "func": r.lines.segment(call.func)}
+    return site

@@ -1,0 +1,240 @@
+"""The shell builtins a static read needs (declare/export/local, source, eval, set, shift, unset,
+read, getopts) and the commands that run another script: `bash -c "…"` and `docker run`. A mixin
+of shell_run.Runner."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Callable
+
+from vllm_kb.engine.scan import docker_run
+from vllm_kb.engine.scan.shell import ShellSyntaxError, Word
+from vllm_kb.engine.scan.shell_expand import hole, is_append, is_known, shown, split_assignment
+from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
+from vllm_kb.engine.scan.site import Setting
+
+if TYPE_CHECKING:
+    from vllm_kb.engine.scan.shell_run import State
+
+_SHELLS = {"bash", "sh", "zsh", "dash", "ksh"}
+_NOOP = {"cd", "pushd", "popd", "echo", "printf", "sleep", "trap", "wait", "exit", "return", "true", "false", ":",
+         "mkdir", "rm", "cp", "mv", "ls", "cat", "chmod", "touch", "ulimit", "module", "conda", "nvidia-smi", "kill",
+         "pkill", "clear", "alias", "hostname", "curl", "wget", "tee", "git", "pip", "pip3", "huggingface-cli"}
+MAX_DEPTH = 8
+
+
+class Builtins:
+    if TYPE_CHECKING:  # what shell_run.Runner, the class this is mixed into, provides
+        ctx: Any
+        rel: str
+        emit: Callable[..., None]
+        st: State
+        depth: int
+        quiet: bool
+        anchor: tuple[int, int] | None
+        called: set[str]
+        seen: set
+
+        def __init__(self, ctx: Any, rel: str, emit: Callable[..., None], *, state: State | None = None,
+                     depth: int = 0, quiet: bool = False, anchor: tuple[int, int] | None = None,
+                     seen: set | None = None) -> None: ...
+        def run(self, nodes: list) -> None: ...
+        def run_text(self, text: str, *, inner_line: int | None = None) -> None: ...
+        def finish(self) -> None: ...
+        def _emit(self, fields: list[Word], n: Simple, container: dict | None = None, via: tuple = ()) -> None: ...
+        def _resolve(self, ref: str) -> str | None: ...
+
+    def assign(self, w: Word, cmd: tuple[int, int], count: int, kind: str, export: bool = False) -> None:
+        a = split_assignment(w)
+        assert a is not None  # the callers pass assignments only
+        name, val = a
+        self.st.ex.assign(name, val, append=is_append(w))
+        if export or self.st.allexport:
+            self.st.ex.exported.add(name)
+        if name in self.st.ex.exported:
+            self.st.env[name] = _env_setting(name, val, self.rel, {"kind": kind, "word": (w.start, w.end),
+                                                                    "cmd": cmd, "count": count})
+
+    def declare(self, head: str, words: list[Word]) -> None:
+        opts = {c for w in words[1:] if (w.value or "").startswith("-") for c in (w.value or "")[1:]}
+        export = head == "export" or "x" in opts
+        names = [w for w in words[1:] if not (w.value or w.raw).startswith("-")]
+        for w in names:
+            if split_assignment(w):
+                self.assign(w, (words[0].start, words[-1].end), len(names), "export" if head == "export" else "assign", export)
+            elif export:
+                for f in self.st.ex.expand_fields(w):
+                    self._export_name(f, words, names)
+            elif "a" in opts and w.value:
+                self.st.ex.arrays.setdefault(w.value, [])
+
+    def _export_name(self, w: Word, words: list[Word], names: list[Word]) -> None:
+        name = w.value or ""
+        if split_assignment(w):  # export $(grep -v '^#' .env | xargs) gave KEY=VALUE fields
+            self.assign(w, (-1, -1), 0, "export", True)
+            return
+        if not name.isidentifier():
+            if w.unresolved and ".env" in w.unresolved:
+                self._export_dotenv(w.unresolved)
+            return
+        self.st.ex.exported.add(name)
+        if name in self.st.ex.vars:
+            val = self.st.ex.vars[name]
+            self.st.env[name] = Setting(name, val if is_known(val) else None, is_known(val), self.rel, w.line, name,
+                                        shown(val), "cli", self.st.ex.notes.get(name), pos={"kind": "export", "word": (w.start, w.end),
+                                                                                            "cmd": (words[0].start, words[-1].end), "count": len(names)})
+
+    def _export_dotenv(self, what: str) -> None:
+        """`export $(grep -v '^#' .env | xargs)`: every KEY=VALUE of that file is exported."""
+        m = re.search(r"([\w./-]*\.env\w*)", what)
+        target = self._resolve(m.group(1)) if m else None
+        text = self.ctx.read(target) if target else None
+        for line in (text or "").splitlines():
+            mm = re.match(r"^\s*(?:export\s+)?([A-Za-z_]\w*)=(.*)$", line)
+            if mm and not line.lstrip().startswith("#"):
+                v = mm.group(2).strip().strip("'\"")
+                self.st.ex.vars[mm.group(1)] = v
+                self.st.ex.exported.add(mm.group(1))
+                self.st.env[mm.group(1)] = Setting(mm.group(1), v, True, target or "", 0, mm.group(1), v, "cli")
+
+    def builtin(self, base: str, argv: list[Word], n: Simple) -> bool:
+        ex = self.st.ex
+        if base in ("source", ".") and len(argv) > 1:
+            self.source(argv[1])
+            return True
+        if base == "eval":
+            text = " ".join(w.text if w.text is not None else w.raw for w in argv[1:])
+            self.child(text, argv[0].line, n, state=self.st)
+            return True
+        if base == "set":
+            args = [w.value for w in argv[1:]]
+            if "-a" in args or "-o" in args and "allexport" in args:
+                self.st.allexport = True
+            if "+a" in args:
+                self.st.allexport = False
+            if "--" in args:
+                k = args.index("--")
+                ex.positional = [(w.text or "", w) for w in argv[k + 2:]]
+            return True
+        if base == "shift":
+            k = int(argv[1].value or "") if len(argv) > 1 and (argv[1].value or "").isdigit() else 1
+            if ex.positional is not None:
+                ex.positional = ex.positional[k:]
+            return True
+        if base == "unset":
+            for w in argv[1:]:
+                if w.value and not w.value.startswith("-"):
+                    ex.forget(w.value)
+                    self.st.env.pop(w.value, None)
+            return True
+        if base == "read":
+            names = [w.value for w in argv[1:] if w.value and not w.value.startswith("-")]
+            array = any((w.value or "").startswith("-") and "a" in (w.value or "") for w in argv[1:])
+            for name in names[-1:] if array else names:
+                if array:
+                    ex.arrays[name] = [(hole("read"), None)]
+                else:
+                    ex.vars[name] = hole("read")
+            return True
+        if base == "getopts" and len(argv) >= 3 and argv[2].value:
+            ex.vars[argv[2].value] = hole("getopts")
+            ex.vars["OPTARG"] = hole("$OPTARG")
+            return True
+        return base in _NOOP
+
+    def source(self, w: Word) -> None:
+        target = self._resolve(w.text or w.raw)
+        if target is None or target in self.seen or self.depth >= MAX_DEPTH:
+            return
+        text = self.ctx.read(target)
+        if text is None:
+            return
+        try:
+            nodes = parse_tree(text)
+        except (ShellSyntaxError, RecursionError):
+            return
+        r = type(self)(self.ctx, target, self.emit, state=self.st, depth=self.depth + 1, quiet=True, seen=self.seen | {target})
+        r.run(nodes)
+
+    def call(self, name: str, fields: list[Word], prog_i: int, n: Simple) -> None:
+        fn = self.st.funcs[name]
+        self.called.add(name)
+        ex = self.st.ex
+        saved_pos = ex.positional
+        ex.positional = [(f.text or "", f) for f in fields[prog_i + 1:]]
+        r = type(self)(self.ctx, self.rel, self.emit, state=self.st, depth=self.depth + 1, quiet=self.quiet,
+                   anchor=self.anchor or (n.line, n.end_line), seen=self.seen)
+        r.called = self.called
+        r.run([fn.body])
+        ex.positional = saved_pos
+
+    def shell_c(self, fields: list[Word], i: int, n: Simple, container: dict | None = None) -> bool:
+        """`bash -c "…"` / `sh -lc '…'` / `bash -lc -- "…"`: the string is a script of its own."""
+        k = i + 1
+        has_c = False
+        while k < len(fields) and (fields[k].value or "").startswith("-"):
+            v = fields[k].value or ""
+            k += 1
+            if v == "--":
+                break
+            if not v.startswith("--") and "c" in v[1:]:
+                has_c = True
+        if not has_c or k >= len(fields):
+            return False
+        script = fields[k]
+        child = self.st.copy()
+        child.ex.positional = [(f.text or "", f) for f in fields[k + 2:]]
+        for f in fields[:i]:
+            a = split_assignment(f)
+            if a:
+                child.ex.assign(a[0], a[1])
+                child.ex.exported.add(a[0])
+        self.child(script.text if script.text is not None else script.raw, script.line, n, state=child, container=container)
+        return True
+
+    def child(self, text: str, line: int, n: Simple, state: State, container: dict | None = None) -> None:
+        if self.depth >= MAX_DEPTH:
+            return
+        def emit(c, _outer=self.emit):
+            if container is not None:  # launches inside `docker run … bash -c "…"` run in that container
+                c.container = c.container or container
+                c.via = ("docker run",) + c.via
+            c.via = ("shell string",) + c.via
+            _outer(c)
+        r = type(self)(self.ctx, self.rel, emit, state=state, depth=self.depth + 1, quiet=self.quiet,
+                   anchor=self.anchor or (n.line, n.end_line), seen=self.seen)
+        try:
+            r.run_text(text, inner_line=line)
+        except (ShellSyntaxError, RecursionError):
+            return
+        r.finish()
+
+    def docker(self, fields: list[Word], i: int, n: Simple) -> bool:
+        from vllm_kb.engine.scan.images import container_command
+
+        run = docker_run.find(fields, i)
+        if run is None:
+            return False
+        argv = container_command(run, self.ctx.catalog.newest)
+        if argv is None:
+            return True
+        facts = dict(run.facts, image=run.image.value if run.image is not None else None)
+        state = self.st.copy()
+        for name, val, _opt in run.env:
+            if val is not None:
+                state.ex.vars[name] = val.value or ""
+                state.ex.exported.add(name)
+                state.env[name] = Setting(name, val.value, True, self.rel, val.line, name, val.raw, "cli")
+            elif name in self.st.ex.vars:
+                state.env[name] = Setting(name, self.st.ex.vars[name], is_known(self.st.ex.vars[name]), self.rel, n.line, name, name, "cli")
+        saved = self.st
+        self.st = state
+        head = (argv[0].value or "").rsplit("/", 1)[-1] if argv else ""
+        if not (head in _SHELLS and self.shell_c(argv, 0, n, facts)):
+            self._emit(argv, n, facts, ("docker run",))
+        self.st = saved
+        return True
+
+
+
+def _env_setting(name: str, val: Word, rel: str, pos: dict | None = None) -> Setting:
+    return Setting(name, val.value, val.value is not None, rel, val.line, name, val.raw, "cli", val.assumed or val.unresolved, pos=pos)

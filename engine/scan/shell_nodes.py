@@ -1,0 +1,131 @@
+"""The nodes of a parsed shell script (shell_tree builds them, shell_run walks them)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vllm_kb.engine.scan.shell import Word
+
+
+@dataclass
+class Simple:
+    words: list[Word]
+    line: int
+    end_line: int
+    background: bool = False
+
+
+@dataclass
+class AndOr:
+    """`a && b || c`: (operator before it, command); the first operator is ''."""
+    items: list[tuple[str, object]]
+    line: int
+    background: bool = False
+
+
+@dataclass
+class Pipeline:
+    cmds: list[object]
+    negated: bool
+    line: int
+
+
+@dataclass
+class Group:
+    body: list[object]
+    subshell: bool
+    line: int
+
+
+@dataclass
+class If:
+    branches: list[tuple[list[object], list[object]]]  # (condition, body)
+    otherwise: list[object] | None
+    line: int
+
+
+@dataclass
+class Case:
+    word: Word
+    items: list[tuple[list[Word], list[object]]]
+    line: int
+
+
+@dataclass
+class Loop:
+    kind: str  # for | while | until | arith
+    var: str | None
+    items: list[Word] | None  # for x in …: None means "$@"
+    cond: list[object]
+    body: list[object]
+    line: int
+
+
+@dataclass
+class FuncDef:
+    name: str
+    body: object
+    line: int
+
+
+def words_of(nodes):
+    """Every word in a tree (commands, array elements, case subjects and patterns, loop items)."""
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Simple):
+            for w in n.words:
+                yield w
+                if w.array:
+                    yield from w.array
+        elif isinstance(n, AndOr):
+            stack += [x for _, x in n.items]
+        elif isinstance(n, Pipeline):
+            stack += n.cmds
+        elif isinstance(n, Group):
+            stack += n.body
+        elif isinstance(n, If):
+            for c, b in n.branches:
+                stack += c + b
+            stack += n.otherwise or []
+        elif isinstance(n, Case):
+            yield n.word
+            for pats, body in n.items:
+                yield from pats
+                stack += body
+        elif isinstance(n, Loop):
+            yield from n.items or []
+            stack += n.cond + n.body
+        elif isinstance(n, FuncDef):
+            stack.append(n.body)
+
+
+def shift_lines(nodes, delta: int) -> None:
+    """Move a tree parsed from a piece of a file (a YAML block, a recipe) to the file's lines; its
+    words keep no character positions (they are not offsets into the file)."""
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if hasattr(n, "line"):
+            n.line += delta
+        if hasattr(n, "end_line"):
+            n.end_line += delta
+        if isinstance(n, AndOr):
+            stack += [x for _, x in n.items]
+        elif isinstance(n, Pipeline):
+            stack += n.cmds
+        elif isinstance(n, Group):
+            stack += n.body
+        elif isinstance(n, If):
+            for c, b in n.branches:
+                stack += c + b
+            stack += n.otherwise or []
+        elif isinstance(n, Case):
+            for _, body in n.items:
+                stack += body
+        elif isinstance(n, Loop):
+            stack += n.cond + n.body
+        elif isinstance(n, FuncDef):
+            stack.append(n.body)
+    for w in words_of(nodes):
+        w.line += delta
+        w.start = w.end = -1

@@ -1,0 +1,280 @@
+"""A shell script walked statically, the way bash would run it, to find the commands that may start
+vLLM: assignments and exports in order, arrays, functions run where they are called (the call is
+the site), `source`d files in the project, `eval` and `bash -c` strings parsed again, `docker run`
+unwrapped, and `if`/`case`/`&&`/`||` branches decided when their condition is known — otherwise
+every branch is read for launches and the variables they set are merged (see shell_cond). Nothing
+is executed."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.scan import shell_cond
+from vllm_kb.engine.scan.launchers import program_start
+from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.shell_expand import Expander, hole, shown, split_assignment
+from vllm_kb.engine.scan.shell_builtins import MAX_DEPTH, Builtins
+from vllm_kb.engine.scan.shell_nodes import shift_lines
+from vllm_kb.engine.scan.shell_tree import AndOr, Case, FuncDef, Group, If, Loop, Pipeline, Simple, parse_tree
+from vllm_kb.engine.scan.site import Setting
+
+_DECLARE = {"export", "declare", "typeset", "local", "readonly"}
+_SHELLS = {"bash", "sh", "zsh", "dash", "ksh"}
+
+
+@dataclass
+class Candidate:
+    """A command that may start vLLM, as the shell would run it."""
+    words: list[Word]  # expanded argv; env assignments in front are kept as written
+    line: int  # the site's anchor: the command, or the call that runs it
+    end_line: int
+    ex: Expander  # the variables at that point (the prefix values expand against it)
+    env: dict[str, Setting]  # exported variables in effect
+    container: dict | None = None  # `docker run` facts: image, env, gpus, ipc, shm_size
+    via: tuple = ()
+
+
+@dataclass
+class State:
+    ex: Expander
+    env: dict[str, Setting] = field(default_factory=dict)
+    funcs: dict[str, FuncDef] = field(default_factory=dict)
+    allexport: bool = False
+
+    def copy(self) -> "State":
+        return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport)
+
+
+class Runner(Builtins):
+    def __init__(self, ctx, rel: str, emit, *, state: State | None = None, depth: int = 0, quiet: bool = False,
+                 anchor: tuple[int, int] | None = None, seen: set | None = None):
+        self.ctx, self.rel, self.emit = ctx, rel, emit
+        self.st = state or State(Expander())
+        self.depth, self.quiet, self.anchor = depth, quiet, anchor
+        self.defined: dict[str, FuncDef] = {}
+        self.called: set[str] = set()
+        self.seen = seen if seen is not None else {rel}
+
+    # -- entry points --------------------------------------------------------------------------
+    def run_text(self, text: str, *, inner_line: int | None = None) -> None:
+        """Run a script. `inner_line`: the text is a string inside this file (eval, bash -c) that
+        starts on that line; its words keep no file positions."""
+        nodes = parse_tree(text)
+        if inner_line is not None:
+            shift_lines(nodes, inner_line - 1)
+        self.run(nodes)
+
+    def finish(self) -> None:
+        """Functions the file defines but never calls: read once, arguments unknown."""
+        for name, fn in self.defined.items():
+            if name not in self.called:
+                st = self.st.copy()
+                st.ex.positional = None
+                Runner(self.ctx, self.rel, self.emit, state=st, depth=self.depth + 1, quiet=self.quiet, seen=self.seen).run([fn.body])
+
+    # -- nodes -------------------------------------------------------------------------------
+    def run(self, nodes: list) -> None:
+        for n in nodes:
+            self.node(n)
+
+    def node(self, n) -> shell_cond.Truth:
+        if isinstance(n, Simple):
+            return self.simple(n)
+        if isinstance(n, AndOr):
+            return self.and_or(n)
+        if isinstance(n, Pipeline):
+            t = shell_cond.UNKNOWN
+            for c in n.cmds:
+                t = self.node(c)
+            return t.negate() if n.negated else t
+        if isinstance(n, Group):
+            if n.subshell:
+                saved = self.st
+                self.st = saved.copy()
+                self.run(n.body)
+                self.st = saved
+            else:
+                self.run(n.body)
+            return shell_cond.UNKNOWN
+        if isinstance(n, If):
+            self.if_(n)
+        elif isinstance(n, Case):
+            self.case(n)
+        elif isinstance(n, Loop):
+            self.loop(n)
+        elif isinstance(n, FuncDef):
+            self.st.funcs[n.name] = n
+            self.defined[n.name] = n
+        return shell_cond.UNKNOWN
+
+    def and_or(self, n: AndOr) -> shell_cond.Truth:
+        truth = self._truth(n.items[0][1], self.node(n.items[0][1]))
+        for op, node in n.items[1:]:
+            runs = truth.value if op == "&&" else (None if truth.value is None else not truth.value)
+            if runs is True:
+                truth = self._truth(node, self.node(node))
+            elif runs is False:
+                if truth.assumed:  # `cmd || fallback`: the fallback may still run
+                    self.sites_only([node])
+            else:
+                self._with_paths([[node]], keep_current=True)
+                truth = shell_cond.UNKNOWN
+        return truth
+
+    @staticmethod
+    def _truth(node, t: shell_cond.Truth) -> shell_cond.Truth:
+        """A plain command (not a test) is assumed to succeed."""
+        return t if t.value is not None or _is_test_node(node) else shell_cond.Truth(True, assumed=True)
+
+    def if_(self, n: If) -> None:
+        paths: list[list] = []
+        for k, (cond, body) in enumerate(n.branches):
+            t = self.condition(cond)
+            if t.value is False:
+                if t.assumed:
+                    self.sites_only(body)
+                continue
+            paths.append(body)
+            if t.value is True:
+                if t.assumed:
+                    for _, later in n.branches[k + 1:]:
+                        self.sites_only(later)
+                    if n.otherwise:
+                        self.sites_only(n.otherwise)
+                return self._with_paths(paths, keep_current=False)
+        if n.otherwise is not None:
+            paths.append(n.otherwise)
+            return self._with_paths(paths, keep_current=False)
+        self._with_paths(paths, keep_current=True)
+
+    def case(self, n: Case) -> None:
+        subject = self.st.ex.expand(n.word)
+        if subject.value is not None:
+            for patterns, body in n.items:
+                for p in patterns:
+                    self.st.ex.expand(p)
+                if shell_cond.case_matches(subject.value, patterns):
+                    if subject.assumed:
+                        for _, other in n.items:
+                            if other is not body:
+                                self.sites_only(other)
+                    self.run(body)
+                    return
+            return
+        self._with_paths([body for _, body in n.items], keep_current=True)
+
+    def loop(self, n: Loop) -> None:
+        if n.kind == "for" and n.items:
+            values = [f for w in n.items for f in self.st.ex.expand_fields(w)]
+            texts = sorted({f.text or "" for f in values})
+            if n.var:
+                self.st.ex.vars[n.var] = texts[0] if len(texts) == 1 else hole(f"${n.var}: one of " + " | ".join(shown(t) for t in texts))
+            if values:
+                self.run(n.body)
+                return
+        elif n.kind == "for" and n.var:
+            self.st.ex.vars[n.var] = hole("$" + n.var)
+        self._with_paths([n.cond + n.body], keep_current=True)
+
+    def condition(self, cond: list) -> shell_cond.Truth:
+        if not cond:
+            return shell_cond.UNKNOWN
+        self.run(cond[:-1])
+        return self.node(cond[-1])
+
+    def sites_only(self, body: list) -> None:
+        saved = self.st
+        self.st = saved.copy()
+        self.run(body)
+        self.st = saved
+
+    def _with_paths(self, bodies: list[list], keep_current: bool) -> None:
+        """Run each body from the current state and merge the states they end in (with the
+        current one when no body may also run)."""
+        if len(bodies) == 1 and not keep_current:
+            self.run(bodies[0])
+            return
+        saved = self.st
+        ends = []
+        for body in bodies:
+            self.st = saved.copy()
+            self.run(body)
+            ends.append(self.st)
+        if keep_current:
+            ends.append(saved.copy())
+        self.st = saved
+        shell_cond.merge(saved.ex, [s.ex for s in ends])
+        for s in ends:
+            saved.funcs.update(s.funcs)
+            for k, v in s.env.items():
+                cur = saved.env.get(k)
+                if cur is None or cur.value != v.value:
+                    saved.env[k] = v if all(e.env.get(k) is not None and e.env[k].value == v.value for e in ends) else \
+                        Setting(k, None, False, v.file, v.line, k, v.raw, v.syntax, "set only on some paths", pos=v.pos)
+
+    # -- simple commands ---------------------------------------------------------------------
+    def simple(self, n: Simple) -> shell_cond.Truth:
+        ex = self.st.ex
+        words = n.words
+        if all(split_assignment(w) for w in words):
+            for w in words:
+                self.assign(w, (words[0].start, words[-1].end), len(words), "assign")
+            return shell_cond.Truth(True)
+        head = words[0].value if words[0].array is None else None
+        if head is None and words[0].raw in _DECLARE:
+            head = words[0].raw
+        if head in _DECLARE:
+            self.declare(head, words)
+            return shell_cond.Truth(True)
+        lead = 0
+        while lead < len(words) and split_assignment(words[lead]):
+            lead += 1
+        fields = list(words[:lead])
+        if lead < len(words) and words[lead].raw in ("[", "[[", "test"):
+            argv = [ex.expand(w) for w in words[lead:]]
+            return shell_cond.evaluate(argv, ex, self._exists)
+        for w in words[lead:]:
+            fields += ex.expand_fields(w)
+        if len(fields) == lead:
+            return shell_cond.UNKNOWN
+        got = program_start(fields)
+        prog_i = got[0] if got else lead
+        prog = fields[prog_i].value if prog_i < len(fields) else None
+        base = (prog or "").rsplit("/", 1)[-1]
+        if prog_i == lead and self.builtin(base, fields[prog_i:], n):
+            return shell_cond.UNKNOWN
+        if base in self.st.funcs and self.depth < MAX_DEPTH:
+            self.call(base, fields, prog_i, n)
+            return shell_cond.UNKNOWN
+        if base in _SHELLS and self.shell_c(fields, prog_i, n):
+            return shell_cond.UNKNOWN
+        if base in ("docker", "podman", "nerdctl", "nvidia-docker") and self.docker(fields, prog_i, n):
+            return shell_cond.UNKNOWN
+        self._emit(fields, n)
+        return shell_cond.UNKNOWN
+
+    def _emit(self, fields: list[Word], n: Simple, container: dict | None = None, via: tuple = ()) -> None:
+        if self.quiet:
+            return
+        line, end = self.anchor or (n.line, n.end_line)
+        self.emit(Candidate(fields, line, end, self.st.ex, dict(self.st.env), container, via))
+
+    # -- files -------------------------------------------------------------------------------
+    def _resolve(self, ref: str) -> str | None:
+        ref = ref.strip().strip("'\"")
+        folder = PurePosixPath(self.rel).parent.as_posix()
+        ref = ref.replace(self.st.ex.script_dir_hole, folder)
+        if "\ue000" in ref or ref.startswith(("~", "/")):
+            return None
+        return self.ctx.resolve_ref(self.rel, ref)
+
+    def _exists(self, path: str) -> bool | None:
+        return True if self._resolve(path) is not None else None
+
+
+def _is_test_node(n) -> bool:
+    return isinstance(n, Simple) and bool(n.words) and n.words[0].raw in ("[", "[[", "test", "true", "false")
+
+
+def _env_setting(name: str, val: Word, rel: str, pos: dict | None = None) -> Setting:
+    return Setting(name, val.value, val.value is not None, rel, val.line, name, val.raw, "cli", val.assumed or val.unresolved, pos=pos)

@@ -1,0 +1,149 @@
+"""Serving tools whose own command starts a vLLM engine: `xinference launch --model-engine vllm …`
+(Xinference's options, then `--key value` pairs it hands to the engine as keywords) and, from
+Python, `Client(…).launch_model(model_engine="vllm", …)`. What the tool sets on its own
+(knowledge/deploy/xinference.yaml) comes with the site as its defaults; the tensor-parallel size
+is the number of GPUs the tool gives the model, unknown when that is the worker's whole machine."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vllm_kb.engine.kb import deploy_tools
+from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
+from vllm_kb.engine.scan.launchers import program_start
+from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.site import Setting, Site
+
+
+@dataclass
+class ToolLaunch:
+    tool: str
+    args_start: int
+    program_start: int
+    env: list
+
+
+def find(words: list[Word]) -> ToolLaunch | None:
+    if (got := program_start(words)) is None:
+        return None
+    i, env = got
+    vals = [w.value for w in words]
+    base = (vals[i] or "").rsplit("/", 1)[-1]
+    if base == "xinference" and i + 1 < len(vals) and vals[i + 1] == "launch":
+        return ToolLaunch("xinference", i + 2, i, env)
+    if base == "openllm" and i + 1 < len(vals) and vals[i + 1] in ("serve", "start"):
+        return ToolLaunch("openllm", i + 2, i, env)
+    return None
+
+
+def _options() -> dict[str, dict]:
+    out = {}
+    for o in deploy_tools.load("xinference")["options"]:
+        for n in o["names"]:
+            out[n] = o
+    return out
+
+
+def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: str = "cli") -> Site | None:
+    """The site of `xinference launch` / `openllm serve`, or None when the model does not run on vLLM."""
+    if tl.tool == "openllm":
+        return _openllm(rel, cmd, tl, env, syntax)
+    words = cmd.words
+    opts = _options()
+    own: dict[str, Word] = {}
+    forwarded: list[Word] = []
+    i, n = tl.args_start, len(words)
+    while i < n:
+        w = words[i]
+        text = w.value if w.value is not None else w.literal
+        name, eq, inline = text.partition("=")
+        o = opts.get(name)
+        if o is not None:
+            if eq:
+                own[o.get("key", name)] = _plain(inline, w)
+                i += 1
+                continue
+            if o.get("key") and i + 1 < n:
+                own[o["key"]] = words[i + 1]
+            i += 1 + o.get("values", 1)
+            continue
+        forwarded.append(w)
+        i += 1
+    engine = own.get("model_engine")
+    if engine is None or (engine.value or "").lower() != "vllm":
+        return None
+    parsed = ArgParser(ctx.catalog, version, rel).parse(args_from_words(forwarded, 0), positional_model=False)
+    s = Site(file=rel, line=cmd.line, syntax=syntax, kind="xinference launch", mode="framework_integrated",
+             mode_evidence=f"{rel}:{words[tl.program_start].line}", end_line=cmd.end_line)
+    s.tool = "xinference"
+    s.env = dict(env)
+    s.settings = dict(parsed.settings)
+    s.unknown = dict(parsed.unknown)
+    path = own.get("model_path")
+    if path is not None:
+        s.model = Setting("model", path.value, path.value is not None, rel, path.line, "--model-path", path.raw, syntax)
+    else:
+        name = own.get("model_name")
+        s.model = Setting("model", None, False, rel, name.line if name else cmd.line, "--model-name", name.raw if name else "",
+                          syntax, f"Xinference's model `{name.value if name else '?'}`: the weights its registry names")
+    gpus = _gpus(own)
+    place_tp(s, gpus, rel, cmd.line, "--n-gpu / --gpu-idx")
+    nw = own.get("n_worker")
+    if nw is not None and (nw.value or "").isdigit() and "pipeline_parallel_size" not in s.settings:
+        s.settings["pipeline_parallel_size"] = Setting("pipeline_parallel_size", int(nw.value or ""), True, rel, nw.line, "--n-worker",
+                                                       nw.raw, syntax, "Xinference runs one pipeline stage per worker", implied=True)
+    s.framework_defaults = {k: v for k, v in deploy_tools.load("xinference")["defaults"].items() if k not in s.settings}
+    s.source = {"words": words}
+    return s
+
+
+def _plain(text: str, like: Word) -> Word:
+    w = Word(raw=text, line=like.line, segs=like.segs, start=-1, end=-1)
+    w.value = text
+    return w
+
+
+def _gpus(own: dict[str, Word]) -> int | None:
+    idx = own.get("gpu_idx")
+    if idx is not None and idx.value:
+        return len([x for x in idx.value.split(",") if x.strip()])
+    ng = own.get("n_gpu")
+    if ng is not None and (ng.value or "").isdigit():
+        return int(ng.value or "")
+    return None
+
+
+def place_tp(s: Site, gpus: int | None, rel: str, line: int, key: str) -> None:
+    """tensor_parallel_size as the tool derives it: the GPUs the model gets, else unknown."""
+    if "tensor_parallel_size" in s.settings:
+        return
+    if gpus is not None:
+        s.settings["tensor_parallel_size"] = Setting("tensor_parallel_size", gpus, True, rel, line, key, str(gpus), s.syntax,
+                                                     "Xinference uses every GPU it gives the model", implied=True)
+        s.gpu_request = gpus
+    else:
+        s.settings["tensor_parallel_size"] = Setting("tensor_parallel_size", None, False, rel, line, key, "", s.syntax,
+                                                     "the number of GPUs of the Xinference worker (a fact of the machine)",
+                                                     implied=True)
+        s.device_args = (*s.device_args, "tensor_parallel_size")
+
+
+def _openllm(rel: str, cmd, tl: ToolLaunch, env: dict, syntax: str) -> Site | None:
+    """`openllm serve MODEL` (0.6+: a prebuilt BentoVLLM bento) or `openllm start MODEL --backend
+    vllm` (0.4-0.5): vLLM behind OpenLLM's server; the engine arguments are the bento's own."""
+    words = cmd.words
+    vals = [w.value for w in words]
+    rest = vals[tl.args_start:]
+    if words[tl.args_start - 1].value == "start" and "vllm" not in [v for v in rest if v] and "--backend=vllm" not in rest:
+        return None
+    model_w = next((w for w in words[tl.args_start:] if w.value and not w.value.startswith("-")), None)
+    s = Site(file=rel, line=cmd.line, syntax=syntax, kind=f"openllm {words[tl.args_start - 1].value}", mode="framework_integrated",
+             mode_evidence=f"{rel}:{words[tl.program_start].line}", end_line=cmd.end_line)
+    s.tool = "openllm"
+    s.env = dict(env)
+    if model_w is not None and "/" in model_w.value:
+        s.model = Setting("model", model_w.value, True, rel, model_w.line, "", model_w.raw, syntax)
+    else:
+        s.model = Setting("model", None, False, rel, model_w.line if model_w else cmd.line, "", model_w.raw if model_w else "",
+                          syntax, f"OpenLLM's model `{model_w.value if model_w else '?'}`: the weights its bento names")
+    s.source = {"words": words}
+    return s

@@ -1,0 +1,174 @@
+"""The translated predicates (engine/kb/cel_compile.py) against cel-python's interpreter, the
+reference: every CEL expression in knowledge/ over every check case, the facts of every activation
+an audit, detect and diagnose of the fixtures build, and facts made up from each predicate's own
+paths with values of every type (missing ones included, so "unknown" is compared too)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from vllm_kb.engine.kb import cel, cel_compile, resources, yamlio
+from vllm_kb.engine.kb.knowledge import load
+
+ROOT = Path(__file__).parent
+CEL_KEYS = ("when", "value_from", "show")
+
+
+def _sources() -> list[str]:
+    out: set[str] = set()
+
+    def walk(node, key=None):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, k)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, key)
+        elif isinstance(node, str) and key in CEL_KEYS:
+            out.add(node)
+
+    base = resources.root("knowledge")
+    stack = [base]
+    while stack:
+        node = stack.pop()
+        for child in node.iterdir():
+            if child.is_dir():
+                stack.append(child)
+            elif child.name.endswith(".yaml"):
+                walk(yamlio.load_all(child.read_text(encoding="utf-8"))[0].data)
+    return sorted(out)
+
+
+SOURCES = _sources()
+
+
+def _recorded_facts() -> list[dict]:
+    """The facts of every Activation the engine builds for the fixtures and the example."""
+    from vllm_kb.engine import diagnosis
+    from vllm_kb.engine.advise import detect
+    from vllm_kb.engine.audit import audit
+    from vllm_kb.engine.report import model
+
+    seen: list[dict] = []
+    orig = cel.Activation.__init__
+
+    def record(self, facts):
+        seen.append(facts)
+        orig(self, facts)
+
+    cel.Activation.__init__ = record
+    try:
+        for project in sorted((ROOT / "fixtures").iterdir()) + [ROOT.parent / "examples" / "quickstart"]:
+            for gpu in ("H100-80GB x8", "A100-40GB x2"):
+                model.build(audit(project, gpu=gpu), "en")
+            detect.detect(project)
+            diagnosis.diagnose(project, symptom="oom", gpu="H100-80GB x8")
+    finally:
+        cel.Activation.__init__ = orig
+    return seen
+
+
+VALUES = [None, True, False, 0, 1, 2, 8, 0.5, 0.95, 2048.0, 1e9, "", "fp8", "auto", "standalone_serve", "0.10.1",
+          "x.y", ["a", "fp8"], [1, 2.0], [], {}, {"method": "eagle"}]
+
+
+def _made_up(pred: cel.Predicate, rng: random.Random) -> dict:
+    facts: dict = {}
+    for p in sorted(pred.paths):
+        if rng.random() < 0.2:
+            continue  # absent
+        cur = facts
+        for part in p[:-1]:
+            nxt = cur.get(part)
+            if not isinstance(nxt, dict):
+                nxt = cur[part] = {}
+            cur = nxt
+        cur[p[-1]] = rng.choice(VALUES)
+    return facts
+
+
+def _same(pred: cel.Predicate, facts: dict) -> tuple[bool, bool]:
+    """(equal, deferred): the translation's verdict and value against the interpreter's."""
+    fast, ref = pred.evaluate(cel.Activation(facts)), pred.interpret(cel.Activation(facts))
+    ok = fast == ref
+    if ok:
+        got, want = pred.compute(cel.Activation(facts)), pred.compute_interpreted(cel.Activation(facts))
+        ok = got == want and [type(x) for x in _flat(got)] == [type(x) for x in _flat(want)]
+    return ok, pred._compiled(cel.Activation(facts)) is None
+
+
+def _flat(v):
+    if isinstance(v, (list, tuple)):
+        return [y for x in v for y in _flat(x)]
+    if isinstance(v, dict):
+        return [y for k in sorted(v) for y in _flat(v[k])]
+    return [v]
+
+
+def test_every_knowledge_predicate_translates():
+    untranslated = [s for s in SOURCES if cel.compile(s).code is None]
+    assert len(SOURCES) > 250 and not untranslated, untranslated
+
+
+def test_the_translation_agrees_with_the_interpreter_on_every_case_and_activation():
+    kb = load()
+    fact_sets = [case["facts"] for c in kb.checks for case in c.cases] + _recorded_facts()
+    unique = {repr(sorted(f.items(), key=str)): f for f in fact_sets}
+    bad, runs, deferred, unknown = [], 0, 0, 0
+    for src in SOURCES:
+        pred = cel.compile(src)
+        groups = {p[0] for p in pred.paths}
+        for facts in unique.values():
+            if groups and not groups & set(facts):
+                continue  # nothing it reads: the case below covers missing groups
+            ok, d = _same(pred, facts)
+            runs += 1
+            deferred += d
+            unknown += pred.evaluate(cel.Activation(facts)).value is None
+            if not ok:
+                bad.append((src, facts))
+    assert not bad, bad[:3]
+    assert runs > 5000 and unknown > 500
+    assert deferred < runs * 0.02, f"{deferred} of {runs} evaluations left the translation"
+
+
+def test_the_translation_agrees_on_made_up_facts_of_every_type():
+    rng = random.Random(17)
+    bad = []
+    for src in SOURCES:
+        pred = cel.compile(src)
+        for _ in range(12):
+            facts = _made_up(pred, rng)
+            if not _same(pred, facts)[0]:
+                bad.append((src, facts))
+    assert not bad, bad[:3]
+
+
+@pytest.mark.parametrize("src,facts", [
+    ("x.y in [\"a\"] || true", {"x": {}}),
+    ("!(x.y == 1) && false", {"x": {"y": "s"}}),
+    ("true && \"s\"", {}),
+    ("s.b == 1", {"s": {"b": True}}),
+    ("7 / 2 == 3", {}),
+    ("a.n / 0.0 > 1.0", {"a": {"n": 2}}),
+    ("has(a.b.c) ? a.b.c : 3", {"a": {"b": "str"}}),
+    ("keys[\"v.n\"] <= 0", {"keys": {"v.n": 2}}),
+    ("version_ge(a.v, \"0.10\")", {"a": {"v": "not a version"}}),
+    ("int(a.x) + size(a.s) * 2 - 1", {"a": {"x": -2.7, "s": "abc"}}),
+    ("{\"m\": a.m, \"n\": [1, 2.5]}", {"a": {"m": 3.0}}),
+])
+def test_edges_agree(src, facts):
+    assert _same(cel.compile(src), facts)[0]
+
+
+def test_a_cached_translation_needs_no_parser(tmp_path, monkeypatch):
+    monkeypatch.setenv("VLLM_KB_CACHE_DIR", str(tmp_path))
+    src = 'site.mode == "standalone_serve" && gpu.count >= 2.0'
+    first = cel.compile.__wrapped__(src)
+    monkeypatch.setattr(cel, "_backend", lambda: pytest.fail("the parser was needed"))
+    again = cel.compile.__wrapped__(src)
+    assert again.code == first.code and again.paths == first.paths
+    assert again.evaluate({"site": {"mode": "standalone_serve"}, "gpu": {"count": 8}}).value is True
+    assert again.evaluate({"site": {"mode": "standalone_serve"}}).missing == ("gpu.count",)
+    assert cel_compile.VERSION >= 1

@@ -1,0 +1,70 @@
+"""Deployment tools read as the release that renders them: production-stack's chart release, a
+KServe InferenceService with its ServingRuntime, KubeAI's Model, a SkyPilot task."""
+
+VALUES = """servingEngineSpec:
+  modelSpec:
+  - name: llama
+    repository: vllm/vllm-openai
+    tag: v0.9.1
+    modelURL: org/m
+    requestGPU: 2
+    vllmConfig:
+      tensorParallelSize: 2
+      maxNumSeqs: 32
+"""
+
+
+def test_production_stack_by_chart_release(scanned, tmp_path):
+    new = scanned(root=tmp_path / "new", files={"values.yaml": VALUES, "helmfile.yaml": "releases:\n- name: s\n  chart: vllm/vllm-stack\n  version: 0.1.5\n  values: [values.yaml]\n"})
+    old = scanned(root=tmp_path / "old", files={"values.yaml": VALUES, "helmfile.yaml": "releases:\n- name: s\n  chart: vllm/vllm-stack\n  version: 0.1.1\n  values: [values.yaml]\n"})
+    (n,), (o,) = new, old
+    assert n.tool == "production-stack" and n.settings["max_num_seqs"].value == 32 and n.gpu_request == 2
+    assert "max_num_seqs" not in o.settings  # maxNumSeqs is rendered from chart 0.1.2
+    assert n.container == {"tool": "helm", "shm_size": "20Gi"}  # the chart mounts /dev/shm when TP is set
+
+
+def test_kserve_isvc_with_its_serving_runtime(scanned):
+    (s,) = scanned({"rt.yaml": """apiVersion: serving.kserve.io/v1alpha1
+kind: ServingRuntime
+metadata: {name: vllm-runtime}
+spec:
+  supportedModelFormats: [{name: vLLM}]
+  containers:
+  - name: kserve-container
+    image: vllm/vllm-openai:v0.8.5
+    command: [python, -m, vllm.entrypoints.openai.api_server]
+    args: [--port=8080, --model=/mnt/models]
+""", "isvc.yaml": """apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata: {name: m}
+spec:
+  predictor:
+    model:
+      modelFormat: {name: vLLM}
+      runtime: vllm-runtime
+      storageUri: hf://org/m
+      args: [--max-model-len=4096]
+"""})
+    assert s.tool == "kserve" and s.settings["max_model_len"].value == 4096 and s.settings["port"].value == 8080
+
+
+def test_kubeai_model_and_skypilot_task(scanned):
+    got = scanned({"model.yaml": """apiVersion: kubeai.org/v1
+kind: Model
+metadata: {name: m}
+spec:
+  features: [TextGeneration]
+  url: hf://org/m
+  engine: VLLM
+  resourceProfile: nvidia-gpu-l4:2
+  args: [--max-model-len=8192, --tensor-parallel-size=2]
+""", "task.yaml": """resources: {accelerators: "L4:4"}
+envs: {MODEL: org/sky}
+setup: pip install vllm==0.9.2
+run: |
+  vllm serve $MODEL --tensor-parallel-size $SKYPILOT_NUM_GPUS_PER_NODE
+"""})
+    kubeai, sky = got
+    assert kubeai.tool == "kubeai" and kubeai.model.value == "org/m" and kubeai.gpu_request == 2
+    assert sky.tool == "skypilot" and sky.model.value == "org/sky" and sky.settings["tensor_parallel_size"].value == 4
+    assert sky.installed[0] == "0.9.2" and sky.container is None
