@@ -1,7 +1,7 @@
 """The package holds for every Python that requires-python admits (3.10–3.13): vermin finds no
 construct newer than 3.10, and mypy finds no error as 3.10 and as 3.13 see the code (the
-[tool.mypy] settings, tools/typecheck.py). .ci/package-check also runs the test suite itself
-under 3.10 and 3.13 against the built wheel."""
+[tool.mypy] settings, tools/typecheck.py). .ci/package-check installs the built wheel under 3.10,
+3.12 and 3.13 and runs the tests of the faces against it under 3.10."""
 from __future__ import annotations
 
 import shutil
