@@ -86,7 +86,8 @@ def _model(kb, name: str, version: str | None = None) -> dict:
     ck = checkpoint.read_checkpoint(folder, ".") if folder.is_dir() else checkpoint.read_hub_cache(name)
     markers = kb.doc("models.yaml").data.get("quantized_markers", [])
     return models.model_facts(name, kb.models, markers, config=ck.config if ck else None,
-                              tokenizer=ck.tokenizer if ck else None, version=version)
+                              tokenizer=ck.tokenizer if ck else None, version=version,
+                              publishers=kb.doc("models.yaml").data.get("publishers"))
 
 
 def _engine(kb, cat, ns, model: dict, gpu: dict, version: str) -> dict:

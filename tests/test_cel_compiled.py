@@ -4,6 +4,7 @@ an audit, detect and diagnose of the fixtures build, and facts made up from each
 paths with values of every type (missing ones included, so "unknown" is compared too)."""
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 
@@ -84,7 +85,7 @@ def _made_up(pred: cel.Predicate, rng: random.Random) -> dict:
             if not isinstance(nxt, dict):
                 nxt = cur[part] = {}
             cur = nxt
-        cur[p[-1]] = rng.choice(VALUES)
+        cur[p[-1]] = copy.deepcopy(rng.choice(VALUES))  # a shared {} written into below would nest in itself
     return facts
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
+from vllm_kb.engine.check.startup_arch import arch_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -39,6 +40,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(quant_facts(facts, table, cat, version))
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(_backend(facts, table, cat, version))
+    out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version))
     return out
 
 
@@ -141,7 +143,9 @@ def _lengths(model: dict, engine: dict, env: dict, facts: dict, version: str, v1
         out["max_len"] = limit
     out["long_len_allowed"] = (since(version, "0.5.4")
                                and str(env.get("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "")).strip().lower() in ("1", "true"))
-    mnbt = human_int(engine.get("max_num_batched_tokens"))
+    # only a value the project sets: the one vLLM picks itself is kept ≥ max_model_len without
+    # chunked prefill (and capped at max_num_seqs × max_model_len), so it never trips L17
+    mnbt = human_int((facts.get("args") or {}).get("max_num_batched_tokens"))
     if mnbt:
         out["max_num_batched_tokens"] = mnbt
     chunked = _chunked_prefill(engine, version, v1, out.get("max_len"), bool((facts.get("site") or {}).get("pooling")))

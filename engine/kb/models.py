@@ -16,6 +16,9 @@ from vllm_kb.engine.kb.model_config import (ARCH_KEYS, arch_from_config, config_
 _SIZE = re.compile(r"(?<![\dA-Za-z.])(\d+(?:\.\d+)?)\s*[bB](?![A-Za-z])")
 _ACTIVE = re.compile(r"[-_]A(\d+(?:\.\d+)?)B(?![A-Za-z])", re.I)
 _MOE_SIZE = re.compile(r"(\d+)x(\d+(?:\.\d+)?)[bB]", re.I)
+# a context length written in the name: -128k, -200K, -1M, _1048k (k up to 4096, M up to 10:
+# "-125m" / "-360M" are parameter counts)
+_CONTEXT = re.compile(r"(?:^|[-_.])(\d+(?:\.\d+)?)([kKmM])(?=$|[-_.])")
 FLAGS = ("moe", "mla", "mtp", "multimodal", "sliding_window", "quantized")
 
 @lru_cache(maxsize=256)
@@ -25,10 +28,13 @@ def _rx(pattern: str) -> re.Pattern:
 
 def model_facts(name: str | None, families: list[dict], markers: list[dict],
                 config: dict | None = None, tokenizer: dict | None = None,
-                version: str | None = None) -> dict[str, Any]:
+                version: str | None = None, publishers: list[str] | None = None) -> dict[str, Any]:
     """Facts for `name`. `config` is a parsed config.json (engine/kb/checkpoint.py), `tokenizer`
     its tokenizer_config.json; what they say wins over the catalog. `version`: the vLLM release,
-    for the context length it derives (its rules changed over releases)."""
+    for the context length it derives (its rules changed over releases). `publishers`: the
+    organisations whose uploads keep the catalog's torch_dtype (models.yaml `publishers`); a
+    fine-tune under another organisation may have been saved in any dtype, so the catalog's is
+    not claimed for it (None: keep it)."""
     if not name:
         return {}
     short = _short_name(name)
@@ -37,6 +43,8 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     fam = next((f for f in families if _rx(f["match"]).search(short)), None)
     if fam:
         _apply_family(facts, arch, fam, short)
+        _context_from_name(facts, arch, short)
+        _publisher(facts, name, publishers)
     if config:
         _apply_config(facts, arch, config, tokenizer, version)
     _size_from_name(facts, short)
@@ -65,6 +73,42 @@ def _apply_family(facts: dict, arch: dict, fam: dict, short: str) -> None:
             facts["eagle_draft"] = e["draft"]
             facts["eagle_method"] = e["method"]
             break
+
+
+def name_context(short: str) -> int | None:
+    """The context length the name announces (`-128k` → 131072, `-1M` → 1048576), if any."""
+    for num, unit in _CONTEXT.findall(short):
+        v = float(num)
+        if unit in "kK" and 2 <= v <= 4096:
+            return int(v * 1024)
+        if unit in "mM" and 0 < v <= 10:
+            return int(v * 1024 * 1024)
+    return None
+
+
+def _context_from_name(facts: dict, arch: dict, short: str) -> None:
+    """A context length in the name that the catalog's does not match (a long-context variant the
+    catalog does not list: Qwen2.5-7B-Instruct-1M, Llama-3-8B-Gradient-1048k, Yarn-Mistral-7b-128k)
+    makes the catalog's a wrong fact: drop it, the limit is unknown unless config.json says it."""
+    said = name_context(short)
+    known = facts.get("max_context") or arch.get("max_position_embeddings")
+    if not said or not known:
+        return
+    if said * 1000 / 1024 * 0.95 <= known <= said * 1.05:  # 128k = 128000 or 131072; 1M = 1010000 or 1048576
+        return
+    facts.pop("max_context", None)
+    arch.pop("max_position_embeddings", None)
+    facts.pop("max_len_key", None)
+
+
+def _publisher(facts: dict, name: str, publishers: list[str] | None) -> None:
+    if publishers is None or "torch_dtype" not in facts:
+        return
+    parts = name.strip("/").split("/")
+    if len(parts) != 2 or name.startswith((".", "/", "~")):
+        return  # a local path: its folder name is what it is a copy of
+    if parts[0].lower() not in {p.lower() for p in publishers}:
+        facts.pop("torch_dtype", None)
 
 
 def _take(facts: dict, arch: dict, entry: dict) -> None:

@@ -23,6 +23,7 @@ FILES = [
     (("i18n.yaml",), "i18n"),
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
     (("vllm", "startup.yaml"), "startup"),
+    (("vllm", "architectures.yaml"), "architectures"),
     (("vllm", "renames.yaml"), "renames"),
     (("vllm", "parsers.yaml"), "parsers"),
     (("triggers.yaml",), "triggers"),

@@ -215,7 +215,7 @@ def _openai_server(ctx, rel, text, version, call, r) -> Site | None:
     for what in ns.unknown:
         site.opaque.append({"code": "spread", "what": what, "where": f"{rel}:{call.lineno}"})
     if ns.namespace == "command-line":
-        site.opaque.append({"code": "command-line", "what": f"{call.args[0].id}: the rest comes from the command line",
+        site.opaque.append({"code": "command-line", "what": call.args[0].id,
                             "where": f"{rel}:{call.lineno}"})
     if site.model is None:
         site.model = Setting("model", None, False, rel, call.lineno, "model", "", "python-call", "not set in the code")

@@ -66,6 +66,12 @@ class _Site:
         return int(m.get("max_context") or m.get("max_position_embeddings") or 4096)
 
     @property
+    def max_len_known(self) -> bool:
+        """False when max_len is the 4096 stand-in: no max_model_len and no known model context."""
+        given = human_int(self.engine.get("max_model_len"))
+        return bool((given and given > 0) or self.model.get("max_context") or self.model.get("max_position_embeddings"))
+
+    @property
     def batched(self) -> int:
         return batched_tokens(self.engine, self.max_len, self.rt)
 
@@ -230,6 +236,7 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
         "kv_bytes_per_token": int(layout.per_layer * model["num_hidden_layers"] * replicas),
         "block_size": layout.block,
         "max_model_len": site.max_len,
+        "max_model_len_known": site.max_len_known,
         "hybrid_kv_cache": layout.hybrid,
     }
     out.update(cap)

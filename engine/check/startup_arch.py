@@ -1,0 +1,96 @@
+"""Whether the vLLM release knows the checkpoint's architecture (config.json "architectures"),
+from knowledge/vllm/architectures.yaml (tools/vllm_architectures.py scans each release's model
+registry). vLLM resolves the architecture while it builds the ModelConfig — before any GPU is
+touched — and raises "Model architectures [...] are not supported for now" (or "... was supported
+in vLLM until vX") when no implementation exists. From 0.7.2 an architecture vLLM lacks falls back
+to the Transformers backend when the installed transformers has a compatible class (text models;
+multimodal ones from 0.10.0), so there it is a warning, not a certainty."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.versions import Version, try_parse
+
+# the Transformers-backend fallback for an architecture vLLM does not implement
+# (vllm/model_executor/model_loader/utils.py resolve_transformers_fallback in 0.7.2;
+# TransformersForMultimodalLM in vllm/model_executor/models/registry.py from 0.10.0)
+FALLBACK_TEXT = "0.7.2"
+FALLBACK_MULTIMODAL = "0.10.0"
+# "Model architecture X was supported in vLLM until vU" (registry.py _raise_for_unsupported)
+REMOVED_MESSAGE = "0.10.1"
+
+
+# From 0.10.1 an architecture with one of these suffixes resolves to a registered one with another
+# (Qwen2ForSequenceClassification → Qwen2ForCausalLM converted to a classifier): ModelRegistry.
+# _normalize_arch with _SUFFIX_TO_DEFAULTS (vllm/config/__init__.py, later vllm/config/model.py).
+NORMALIZE_SUFFIXES = "0.10.1"
+SUFFIXES = ("ForCausalLM", "ForConditionalGeneration", "ChatModel", "LMHeadModel", "ForTextEncoding",
+            "EmbeddingModel", "ForSequenceClassification", "ForAudioClassification", "ForImageClassification",
+            "ForVideoClassification", "ForTokenClassification", "ClassificationModel", "ForRewardModeling",
+            "RewardModel", "Model")
+
+
+def _in(spans: list[list[str]], v: Version) -> bool:
+    return any(Version(a) <= v <= Version(b) for a, b in spans)
+
+
+def _known(spans: list[list[str]], releases: list[Version], v: Version) -> bool | None:
+    """Whether release `v` is inside `spans`; between two scanned releases only where both agree,
+    before the first scanned or after the last (when absent there) unknown."""
+    if v in releases:
+        return _in(spans, v)
+    before = [r for r in releases if r < v]
+    after = [r for r in releases if r > v]
+    if not before:
+        return None
+    if not after:
+        return True if _in(spans, before[-1]) else None
+    a, b = _in(spans, before[-1]), _in(spans, after[0])
+    return a if a == b else None
+
+
+def _registered(table: dict, arch: str, releases: list[Version], v: Version) -> bool | None:
+    spans = table["registered"].get(arch)
+    if spans:
+        return _known(spans, releases, v)
+    return False if releases[0] <= v <= releases[-1] else None
+
+
+def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
+    arch = model.get("architecture")
+    v = try_parse(version) if version else None
+    if not isinstance(arch, str) or not arch or v is None or not table:
+        return {}
+    releases = [Version(r) for r in table["releases"]]
+    out: dict[str, Any] = {"arch": arch}
+    spans = table["registered"].get(arch)
+    known = _registered(table, arch, releases, v)
+    if known is False and v >= Version(NORMALIZE_SUFFIXES):
+        suffix = next((x for x in SUFFIXES if arch.endswith(x)), None)
+        if suffix:
+            bases = [_registered(table, arch[: -len(suffix)] + r, releases, v) for r in SUFFIXES if r != suffix]
+            known = True if True in bases else (None if None in bases else False)
+    if known is None:
+        return out
+    out["arch_registered"] = known
+    if known:
+        return out
+    removed = table["removed"].get(arch)
+    if removed and v >= Version(REMOVED_MESSAGE) and _known(removed["listed"], releases, v):
+        out["arch_removed_until"] = removed["until"]
+        out["arch_removed_pin"] = "<=" + removed["until"]
+    multimodal = model.get("multimodal")
+    if v < Version(FALLBACK_TEXT):
+        out["arch_fallback"] = "none"
+    elif v < Version(FALLBACK_MULTIMODAL):
+        out["arch_fallback"] = "text" if multimodal is False else ("none" if multimodal else "unknown")
+    else:
+        out["arch_fallback"] = "transformers"
+    if out["arch_fallback"] == "unknown":
+        del out["arch_fallback"]
+    # the first release that registers it, for the fix
+    later = [Version(a) for a, _ in (spans or []) if Version(a) > v]
+    if later:
+        out["arch_since"] = str(min(later))
+        out["arch_pin"] = ">=" + out["arch_since"]
+    return out
