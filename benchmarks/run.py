@@ -69,8 +69,8 @@ def ruff_cmd(work: Path) -> list[str]:
     return [str(target / "bin" / "ruff")]
 
 
-def fetch_vllm_tree(work: Path) -> Path:
-    """vLLM's 0.34.0 source distribution from PyPI, checked against the index's sha256, unpacked.
+def fetch_vllm_tree(work: Path, version: str | None = None) -> Path:
+    """vLLM's source distribution (0.34.0 unless `version`) from PyPI, checked against the index's sha256, unpacked.
     The file is found through the simple index (what pip reads): `pip download --no-binary` would
     build vLLM's metadata, which needs its whole toolchain."""
     import hashlib
@@ -80,7 +80,8 @@ def fetch_vllm_tree(work: Path) -> Path:
 
     dl = work / "sdist"
     dl.mkdir(parents=True, exist_ok=True)
-    name = f"vllm-{VLLM_SDIST.split('==')[1]}.tar.gz"
+    version = version or VLLM_SDIST.split("==")[1]
+    name = f"vllm-{version}.tar.gz"
     archive = dl / name
     if not archive.exists():
         index = urllib.request.urlopen("https://pypi.org/simple/vllm/", timeout=60).read().decode()
@@ -92,7 +93,7 @@ def fetch_vllm_tree(work: Path) -> Path:
         if hashlib.sha256(data).hexdigest() != digest:
             raise SystemExit(f"{name}: sha256 does not match the index")
         archive.write_bytes(data)
-    out = work / "vllm-src"
+    out = work / f"vllm-src-{version}"
     if not out.exists():
         with tarfile.open(archive) as tar:
             if hasattr(tarfile, "data_filter"):

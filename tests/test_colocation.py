@@ -30,3 +30,77 @@ def test_fractions_that_fit_pass(tmp_path):
     got = _shared(tmp_path, {"run.sh": "vllm serve a/b --gpu-memory-utilization 0.45 &\n"
                                        "vllm serve c/d --gpu-memory-utilization 0.45\n"})
     assert got["run.sh:1"] == (0.9, None)
+
+
+# The shapes below are those of vLLM's own examples (0.10–0.28), which its CI runs: one engine per
+# function, a prefill and a decode process, `del llm` before the next; and a real co-residence.
+_TWO_IN_ONE_SCOPE = ("from vllm import LLM\n"
+                     "a = LLM(model='m/a', gpu_memory_utilization=0.6)\n"
+                     "b = LLM(model='m/b', gpu_memory_utilization=0.6)\n")
+
+
+def test_two_engines_held_at_once_in_one_scope_share_the_gpu(tmp_path):
+    got = _shared(tmp_path, {"two.py": _TWO_IN_ONE_SCOPE})
+    assert got["two.py:2"] == (1.2, "P0") and got["two.py:3"] == (1.2, "P0")
+
+
+def test_a_name_reused_without_del_still_holds_the_first_engine(tmp_path):
+    got = _shared(tmp_path, {"again.py": "from vllm import LLM\n"
+                                         "def main():\n"
+                                         "    llm = LLM(model='m/a')\n"
+                                         "    llm.generate('x')\n"
+                                         "    llm = LLM(model='m/b')\n"})
+    assert got["again.py:3"][1] == "P0"
+
+
+def test_engines_in_separate_functions_branches_or_released_do_not(tmp_path):
+    files = {
+        "demos.py": "from vllm import LLM\n"
+                    "def simple():\n    llm = LLM(model='m/a', gpu_memory_utilization=0.9)\n"
+                    "def advanced():\n    llm = LLM(model='m/a', gpu_memory_utilization=0.9)\n",
+        "branch.py": "import sys\nfrom vllm import LLM\n"
+                     "if sys.argv[1] == 'a':\n    llm = LLM(model='m/a')\n"
+                     "elif sys.argv[1] == 'b':\n    llm = LLM(model='m/b')\n"
+                     "else:\n    llm = LLM(model='m/c')\n",
+        "released.py": "import gc\nfrom vllm import LLM\n"
+                       "llm = LLM(model='m/a')\nllm.generate('x')\ndel llm\ngc.collect()\n"
+                       "llm = LLM(model='m/b')\n",
+        "oneshot.py": "from vllm import LLM\n"
+                      "LLM(model='m/a').generate('x')\nLLM(model='m/b').generate('y')\n",
+    }
+    got = _shared(tmp_path, files)
+    assert all(v == (None, None) for v in got.values()), got
+
+
+def test_an_engine_on_another_accelerator_is_not_sized_by_the_gpus(tmp_path):
+    # vLLM 0.10.1's Neuron examples: TP 32 on a Trainium/Inferentia host, not on the --gpu machine
+    (tmp_path / "requirements.txt").write_text("vllm==0.10.1\n")
+    (tmp_path / "neuron.py").write_text("from vllm import LLM\n"
+                                        "llm = LLM(model='meta-llama/Llama-3.1-70B-Instruct', device='neuron',\n"
+                                        "          tensor_parallel_size=32, max_model_len=2048, block_size=2048)\n")
+    rep = audit(tmp_path, gpu="H100-80GB x8")
+    (sr,) = rep.sites
+    assert "gpu" not in sr.facts
+    assert not [r.check.id for r in sr.results if r.priority == "P0" and r.status == "recommended"]
+
+
+def test_an_ascend_npu_site_is_not_judged_by_the_cuda_build(tmp_path):
+    # verl's examples/gspo_trainer/run_qwen3_32b_gspo_npu.sh: vllm-ascend, VLLM_ATTENTION_BACKEND=XFORMERS
+    (tmp_path / "requirements.txt").write_text("vllm==0.12.0\n")
+    (tmp_path / "serve_npu.sh").write_text("export HCCL_CONNECT_TIMEOUT=3600\nexport VLLM_ATTENTION_BACKEND=XFORMERS\n"
+                                           "vllm serve Qwen/Qwen3-32B --tensor-parallel-size 16\n")
+    rep = audit(tmp_path, gpu="H100-80GB x8")
+    (sr,) = rep.sites
+    assert sr.facts["site"]["platform"] == "npu" and "gpu" not in sr.facts
+    assert not [r.check.id for r in sr.results if r.priority == "P0"]
+
+
+def test_a_verl_run_over_two_nodes_may_hold_a_rollout_larger_than_one_node(tmp_path):
+    # verl's examples/generation/run_deepseek7b_mutli_node.sh: trainer.nnodes=2, rollout TP 16
+    (tmp_path / "gen.sh").write_text("python3 -m verl.trainer.main_generation trainer.nnodes=2 trainer.n_gpus_per_node=8 \\\n"
+                                     "    model.path=deepseek-ai/deepseek-llm-7b-chat rollout.tensor_model_parallel_size=16 \\\n"
+                                     "    rollout.gpu_memory_utilization=0.8\n")
+    rep = audit(tmp_path, gpu="H100-80GB x8")
+    (sr,) = rep.sites
+    l34 = next(r for r in sr.results if r.check.id == "L34")
+    assert sr.facts["launch"]["multi_node"] and l34.status != "recommended"

@@ -365,3 +365,17 @@ def test_human_readable_lengths_as_vllm_parses_them():
     assert memory.human_int("auto") is None and memory.human_int(True) is None
     assert est("Qwen/Qwen3-8B", max_model_len="32K")["max_model_len"] == 32768
     assert est("Qwen/Qwen3-8B", max_model_len=-1)["max_model_len"] == 40960  # -1: the model's own context
+
+
+def test_data_parallel_ranks_share_the_experts_of_a_moe_model():
+    # vLLM 0.34's examples/rl/rlhf_nccl_fsdp_ep.py: Qwen3-30B-A3B, TP 1 x DP 4 with expert parallelism,
+    # at gpu_memory_utilization 0.7 on 80 GB cards; each rank holds a quarter of the routed experts
+    name, spec = "Qwen/Qwen3-30B-A3B", "H100 x4"
+    whole = est(name, spec, "0.8.5", data_parallel_size=4)["weights_per_gpu_gib"]
+    ep_old = est(name, spec, "0.8.5", data_parallel_size=4, enable_expert_parallel=True)["weights_per_gpu_gib"]
+    flat_new = est(name, spec, "0.34.0", data_parallel_size=4)["weights_per_gpu_gib"]
+    ep_new = est(name, spec, "0.34.0", data_parallel_size=4, enable_expert_parallel=True, gpu_memory_utilization=0.7)
+    assert whole > 55 and 14 < ep_old < 19 and flat_new == ep_old == ep_new["weights_per_gpu_gib"]
+    assert ep_new["kv_cache_gib"] > 20
+    dense = est("Qwen/Qwen3-8B", spec, "0.34.0", data_parallel_size=4)["weights_per_gpu_gib"]
+    assert dense == est("Qwen/Qwen3-8B", spec, "0.34.0")["weights_per_gpu_gib"]

@@ -282,3 +282,15 @@ def test_the_local_hugging_face_cache_is_read_never_fetched(tmp_path):
     os.symlink(outside, snap2 / "config.json")
     (snap / "config.json").unlink()
     assert checkpoint.read_hub_cache("acme/house-7b", env) is None
+
+
+def test_a_family_is_named_as_a_whole_word_not_inside_a_longer_name_or_a_size():
+    # seen in vLLM 0.6.3's own vision example: google/paligemma-3b-mix-224 is no Gemma 3
+    from vllm_kb.engine.kb import models as M
+    from vllm_kb.engine.kb.knowledge import load
+
+    fams = load().models
+    assert (M.family_of("google/gemma-3-4b-it", fams) or {}).get("id") == "gemma3"
+    assert (M.family_of("google/paligemma-3b-mix-224", fams) or {}).get("id") != "gemma3"
+    assert (M.family_of("TomoroAI/tomoro-colqwen3-embed-4b", fams) or {}).get("id") != "qwen3"
+    assert (M.family_of("01-ai/Yi-34B-Chat", fams) or {}).get("id") == "yi"

@@ -49,3 +49,20 @@ def test_broken_toml_is_skipped_with_reason(tmp_path):
     ctx = ScanContext(root=tmp_path, catalog=CAT, default_version="0.33.0")
     assert pins.scan(ctx, "pyproject.toml", "[project\nvllm") == []
     assert ctx.skipped[0].code == "toml-error"
+
+
+def test_a_fork_that_keeps_the_framework_name_pins_that_framework_release(tmp_path):
+    # Search-R1 / TinyZero: verl's own setup.py, version literal or read from verl/version/version
+    got = scan(tmp_path, "setup.py", 'from setuptools import setup\nsetup(name="verl", version="0.1",\n'
+               '      install_requires=["vllm<=0.6.3", "ray"])\n')
+    assert {(p.package, p.spec) for p in got} == {("vllm", "<=0.6.3"), ("verl", "==0.1")}
+    (tmp_path / "verl" / "version").mkdir(parents=True)
+    (tmp_path / "verl" / "version" / "version").write_text("0.2.0.dev\n")
+    text = 'import os\nfrom setuptools import setup\nv = open("verl/version/version").read().strip()\nsetup(name="verl", version=v)\n'
+    (tmp_path / "setup.py").write_text(text)
+    ctx = ScanContext(root=tmp_path, catalog=CAT, default_version="0.33.0", files=["setup.py", "verl/version/version"])
+    (p,) = pins.scan(ctx, "setup.py", text)
+    assert (p.package, p.exact, p.line) == ("verl", "0.2.0.dev", 4)
+    # a project of its own name is no framework pin, and its name is no requirement
+    assert scan(tmp_path, "setup.py", 'from setuptools import setup\nsetup(name="trl-recipes", install_requires=["trl==0.19.0"])\n')[0].spec == "==0.19.0"
+    assert scan(tmp_path, "setup.py", 'from setuptools import setup\nsetup(name="verl")\n') == []

@@ -78,3 +78,22 @@ LLM(model="m", gpu_memory_utilisation=0.9)
 def test_syntax_error_is_skipped_with_line(tmp_path):
     sites, ctx = scan(tmp_path, "from vllm import LLM\nprint 'py2'\n")
     assert sites == [] and ctx.skipped[0].line == 2 and ctx.skipped[0].code == "python-syntax"
+
+
+def test_env_set_only_under_a_condition_is_not_taken_as_set(tmp_path):
+    # vLLM 0.11's own lmcache example sets VLLM_USE_V1=0 only for `--version v0`
+    sites, _ = scan(tmp_path, '''
+import os, sys
+def setup(version):
+    os.environ["LMCACHE_CHUNK_SIZE"] = "256"
+    if version == "v0":
+        os.environ["VLLM_USE_V1"] = "0"
+if __name__ == "__main__":
+    os.environ["VLLM_LOGGING_LEVEL"] = "DEBUG"
+    setup(sys.argv[1])
+    from vllm import LLM
+    LLM(model="m")
+''')
+    (s,) = sites
+    assert s.env["LMCACHE_CHUNK_SIZE"].value == "256" and s.env["VLLM_LOGGING_LEVEL"].value == "DEBUG"
+    assert not s.env["VLLM_USE_V1"].resolved and s.env["VLLM_USE_V1"].note == "set only under a condition"

@@ -4,10 +4,12 @@ memory per instance, so the fractions of co-located engines must sum below 1 (mi
 contexts take); from 0.9.1 the second engine refuses to start ("Free memory on device … is less
 than desired GPU memory utilization"). Evidence that two launches run together is required, not
 assumed: a shell command put in the background (`… &`) before the other, services of one compose
-file, or engines built in the same Python process."""
+file, or engines built in the same Python scope and both still held (colocation_py)."""
 from __future__ import annotations
 
 from typing import Any, Callable
+
+from vllm_kb.engine.check import colocation_py
 
 ENGINE_KINDS = frozenset({"vllm serve", "api_server", "legacy api_server", "LLM()", "EngineArgs()", "AsyncEngineArgs()"})
 
@@ -51,7 +53,7 @@ def _together(a, b, read) -> bool:
     if a.syntax == b.syntax == "compose":
         return (a.source or {}).get("service") != (b.source or {}).get("service")
     if a.syntax == b.syntax == "python-call":
-        return a.kind == b.kind == "LLM()"
+        return a.kind == b.kind == "LLM()" and colocation_py.alive_together(read(a.file) or "", a.line, b.line)
     if a.syntax == b.syntax == "cli":
         return _backgrounded(a, read)
     return False

@@ -99,7 +99,12 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
             text = Text(en=kb.t("reason.engine_elsewhere", "en"), zh=kb.t("reason.engine_elsewhere", "zh"))
             out.append(Result(c, "not_applicable", text))
             continue
-        out.append(_evaluate_once(c, facts, act, unresolved, kb))
+        res = _evaluate_once(c, facts, act, unresolved, kb)
+        if res.priority == "P0" and (facts.get("site") or {}).get("platform", "cuda") != "cuda":
+            # the start-up failures the checks encode were read from vLLM's CUDA build; another
+            # platform's plugin (vllm-ascend, Neuron, ROCm …) decides its own
+            res.priority = "P1"
+        out.append(res)
     return out
 
 

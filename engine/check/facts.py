@@ -8,13 +8,14 @@ from typing import Any
 
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import host_memory, memory
-from vllm_kb.engine.check.launch_facts import gpu_layout, launch_facts, parser_facts
+from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.startup_facts import startup_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
 from vllm_kb.engine.kb.models import model_facts
+from vllm_kb.engine.scan import argv_entry
 from vllm_kb.engine.scan.site import Site
 
 
@@ -54,6 +55,27 @@ def _normalise(name: str, value: Any) -> Any:
     return value
 
 
+_NOT_CUDA = frozenset({"neuron", "tpu", "cpu", "xpu", "hpu", "openvino", "npu", "rocm"})
+# environment variables only another platform's runtime reads (a prefix, or a whole name)
+_PLATFORM_ENV = (("ASCEND_RT_VISIBLE_DEVICES", "npu"), ("VLLM_ASCEND_", "npu"), ("HCCL_", "npu"),
+                 ("NEURON_RT_", "neuron"), ("HIP_VISIBLE_DEVICES", "rocm"), ("ROCR_VISIBLE_DEVICES", "rocm"),
+                 ("VLLM_ROCM_", "rocm"), ("HABANA_VISIBLE_DEVICES", "hpu"), ("PT_HPU_", "hpu"),
+                 ("ZE_AFFINITY_MASK", "xpu"), ("TPU_", "tpu"))
+
+
+def platform(args: dict, env: dict) -> str:
+    """The accelerator a site runs on: `device` when it names another one, else what the
+    environment shows (an Ascend, Neuron, ROCm, Gaudi, XPU or TPU runtime's variables), else cuda."""
+    device = str(args.get("device", "")).strip().lower()
+    if device in _NOT_CUDA:
+        return device
+    for name in env:
+        for prefix, plat in _PLATFORM_ENV:
+            if name == prefix or (prefix.endswith("_") and name.startswith(prefix)):
+                return plat
+    return "cuda"
+
+
 def _visible_gpus(env: dict[str, str]) -> int | None:
     cvd = env.get("CUDA_VISIBLE_DEVICES")
     if cvd is None or not cvd.strip() or "$" in cvd:
@@ -80,6 +102,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         "env": {n: str(s.value) for n, s in site.env.items() if s.resolved and s.value is not None},
     }
     facts.update(hardware.facts())
+    facts["site"]["platform"] = platform(args, facts["env"])
+    if facts["site"]["platform"] != "cuda":
+        # another accelerator (Ascend NPU, AWS Neuron, TPU, ROCm …): not the NVIDIA GPUs of --gpu
+        facts.pop("gpu", None)
     facts["launch"] = launch_facts(site)
     visible = _visible_gpus(facts["env"])
     if site.gpu_request is not None:
@@ -114,7 +140,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         if name not in args and isinstance(count, int) and count > 0:
             engine[name] = count
     facts["engine"] = engine
-    facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count")))
+    facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count"), framework_nodes(site)))
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     facts["site"]["pooling"] = _pooling(engine)
     if mf and facts.get("gpu"):
@@ -143,9 +169,10 @@ def usage_context(site: dict) -> str | None:
     if site.get("serves_http"):
         return "serve"
     kind = site.get("kind")
-    if kind == "LLM()":
+    built = argv_entry.engine_of(kind)  # a project script that hands its command line to vLLM
+    if kind == "LLM()" or built == "LLM":
         return "llm"
-    if kind in ("EngineArgs()", "AsyncEngineArgs()"):
+    if kind in ("EngineArgs()", "AsyncEngineArgs()") or built in ("EngineArgs", "AsyncEngineArgs"):
         return "other"
     return None
 

@@ -153,14 +153,24 @@ def _pow2_floor(n: int) -> int:
     return p
 
 
-def gpu_layout(engine: dict, visible: int | None, gpu_count) -> dict[str, Any]:
+def framework_nodes(site: Site) -> int:
+    """The nodes a framework spreads its workers over (verl's `trainer.nnodes`,
+    `actor_rollout_ref.rollout.nnodes`): 1 when it says nothing."""
+    best = 1
+    for key, value in (site.framework_keys or {}).items():
+        if key.rsplit(".", 1)[-1] == "nnodes" and isinstance(value, int) and not isinstance(value, bool) and value > best:
+            best = value
+    return best
+
+
+def gpu_layout(engine: dict, visible: int | None, gpu_count, nodes: int = 1) -> dict[str, Any]:
     """GPUs one node must show this engine (tp × pp × local DP ranks) against the GPUs it sees
     (CUDA_VISIBLE_DEVICES, the container's request, else the machine's), and the nearest layout
     that fits: the same TP and PP with fewer replicas, else a smaller power-of-two TP."""
     tp, pp, dp = (_int(engine.get(k)) or 1 for k in ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"))
     local = _int(engine.get("data_parallel_size_local"))
     nnodes = _int(engine.get("nnodes")) or 1
-    multi = (nnodes > 1 or engine.get("distributed_executor_backend") == "ray" or bool(engine.get("headless"))
+    multi = (nnodes > 1 or nodes > 1 or engine.get("distributed_executor_backend") == "ray" or bool(engine.get("headless"))
              or (local is not None and local < dp))
     dp_local = local if local is not None else dp
     out: dict[str, Any] = {"gpus_needed": tp * pp * dp_local, "multi_node": multi}
@@ -208,7 +218,8 @@ def parser_facts(engine: dict, version: str, cat, model: str | None = None) -> d
         out[f"{prefix}_known"] = name in have
         if name in have:
             continue
-        better = parsers.suggest(kind, name, version, cat)
+        # a renamed or misspelt name, else the parser this release has for the model's family
+        better = parsers.suggest(kind, name, version, cat) or (mine if mine and mine != name else None)
         if better:
             out[f"{prefix}_suggest"] = better
         first = parsers.first_release(kind, name)

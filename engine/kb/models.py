@@ -26,6 +26,22 @@ def _rx(pattern: str) -> re.Pattern:
     return re.compile(pattern)
 
 
+def family_of(short: str, families: list[dict]) -> dict | None:
+    """The first family whose pattern names `short` as a whole word: not inside a longer name
+    (PaliGemma and CodeGemma are not Gemma 3) and not running on into a size (`gemma-3b` is a
+    3B Gemma, not Gemma 3)."""
+    for fam in families:
+        for m in _rx(fam["match"]).finditer(short):
+            before = short[m.start() - 1] if m.start() > 0 else ""
+            after = short[m.end()] if m.end() < len(short) else ""
+            if m.group(0)[:1].isalnum() and before.isalnum():
+                continue
+            if m.group(0)[-1:].isdigit() and (after.isdigit() or after.lower() in ("b", "m", "k")):
+                continue
+            return fam
+    return None
+
+
 def model_facts(name: str | None, families: list[dict], markers: list[dict],
                 config: dict | None = None, tokenizer: dict | None = None,
                 version: str | None = None, publishers: list[str] | None = None) -> dict[str, Any]:
@@ -40,7 +56,7 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     short = _short_name(name)
     facts: dict[str, Any] = {"name": name}
     arch: dict[str, Any] = {}
-    fam = next((f for f in families if _rx(f["match"]).search(short)), None)
+    fam = family_of(short, families)
     if fam:
         _apply_family(facts, arch, fam, short)
         _context_from_name(facts, arch, short)

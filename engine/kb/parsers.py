@@ -64,12 +64,14 @@ def suggest(kind: str, name: str, version: str, cat=None) -> str | None:
 
 
 def for_model(kind: str, model: str | None, version: str, cat=None) -> str | None:
-    """The parser the model family's template needs, when this release registers it."""
+    """The parser the model family's template needs, when this release registers it; else the
+    documented fallback that reads the same output and that this release has (Qwen3 on 0.8.5:
+    deepseek_r1)."""
     if not model:
         return None
     low = model.lower()
     for row in (_table().get("for_models") or {}).get(kind) or []:
         if any(part and part in low for part in row["match"].split("|")):
             have = names(kind, version, cat) or set()
-            return row["parser"] if row["parser"] in have else None
+            return next((p for p in (row["parser"], *row.get("fallback", ())) if p in have), None)
     return None

@@ -81,7 +81,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
         if name in ("uv.lock", "poetry.lock"):
             return _lock(rel, text)
         if name == "setup.py":
-            return _setup_py(rel, text)
+            return _setup_py(rel, text, ctx)
         if name == "setup.cfg":
             return _setup_cfg(rel, text)
         if name.endswith((".yml", ".yaml")):
@@ -175,15 +175,44 @@ def _lock(rel: str, text: str) -> list[Pin]:
     return out
 
 
-def _setup_py(rel: str, text: str) -> list[Pin]:
+def _setup_py(rel: str, text: str, ctx: ScanContext | None = None) -> list[Pin]:
     tree = parse_python(text, rel)
     out = []
+    own = _own_package(tree, rel, ctx)
     for node in ast.walk(tree):
+        if own is not None and node is own[1]:
+            continue  # setup(name="verl"): the project's own name, not a requirement
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()[:1].isalpha():
             p = _from_requirement(rel, node.lineno, node.value, "setup")
             if p:
                 out.append(p)
-    return out
+    return out + ([own[0]] if own is not None and own[0] is not None else [])
+
+
+def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
+    """A project that is itself a framework release — a fork that keeps the framework's name, as
+    Search-R1 and TinyZero keep verl's `setup(name="verl", version=…)`: that release drives vLLM
+    here. The version is the literal, or the `<name>/version/version` file verl's setup.py reads."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "setup"):
+            continue
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        name = kw.get("name")
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+            return None
+        pkg = package_name(name.value)
+        if pkg not in PACKAGES or pkg == "vllm":
+            return None
+        version = kw.get("version")
+        v = version.value if isinstance(version, ast.Constant) and isinstance(version.value, str) else None
+        if v is None and ctx is not None:
+            folder = PurePosixPath(rel).parent.as_posix()
+            got = ctx.read(f"{folder}/{name.value}/version/version".removeprefix("./")) if f"{folder}/{name.value}/version/version".removeprefix("./") in set(ctx.files) else None
+            v = got.strip() if got and re.fullmatch(r"\s*\d+(\.\d+)*\S*\s*", got) else None
+        if not v:
+            return None, name
+        return Pin(rel, node.lineno, f"{name.value} {v} (this project)", f"=={v}", "setup", v, pkg), name
+    return None
 
 
 def _setup_cfg(rel: str, text: str) -> list[Pin]:

@@ -149,12 +149,13 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         return _guarded(ctx, rel, deploy.scan_triton, text) if text is not None and "vllm" in text else None
     if makefile.is_makefile(rel):
         text = ctx.read(rel)
-        if text is not None and ("vllm" in text or words.framework_words(text)):
+        if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)):
             return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, makefile.scan, t))
         return None
     if suffix in scripts.SHELL_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
-        if text is not None and ("vllm" in text or words.framework_words(text)) and scripts.is_shell(rel, text):
+        if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)) \
+                and scripts.is_shell(rel, text):
             return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, scripts.scan, t))
     return None
 

@@ -18,6 +18,7 @@ from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope
 from vllm_kb.engine.scan.python_settings import place, setting, spread
+from vllm_kb.engine.scan import python_env
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
@@ -155,7 +156,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         return []
     version = ctx.version_for(rel)
     # os.environ is named in the text of a file that sets it (as Python reads the text)
-    env = _env_assignments(tree, rel) if "environ" in text or not text.isascii() else {}
+    env = python_env.assignments(tree, rel) if "environ" in text or not text.isascii() else {}
     lines = line_index(text)
     links = Links(ctx, rel, tree, imported=imported)
     bound_env = python_tools.bound_env(ctx, rel)
@@ -167,8 +168,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
                 scopes[id(fn)] = function_scope(fn, scope)
             scope = scopes[id(fn)]
         f.scope = scope
-        f.resolver = resolver = _Resolver(f.scope, {}, lines, links=links, cls=f.cls, env=bound_env, tree=tree)
-        resolver.spawners = tools.subprocess
+        f.resolver = _Resolver(f.scope, {}, lines, links=links, cls=f.cls, env=bound_env, tree=tree)
+        f.resolver.spawners = tools.subprocess
         try:
             f.resolver.flow = Flow(f.levels, f.resolver)
         except RecursionError:
@@ -262,31 +263,6 @@ def _sleep_level(tree: ast.Module) -> int | None:
                 and not isinstance(arg.value, bool):
             levels.append(arg.value)
     return min(levels) if levels else None
-
-
-def _env_assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:
-    env: dict[str, Setting] = {}
-    for node in walk(tree):
-        # os.environ["X"] = "1"
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            t = node.targets[0]
-            if isinstance(t, ast.Subscript) and _is_environ(t.value) and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
-                env[t.slice.value] = _env_value(t.slice.value, node.value, rel)
-        # os.environ.setdefault("X", "1") / os.environ.update({...})
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_environ(node.func.value):
-            if node.func.attr == "setdefault" and len(node.args) == 2 and isinstance(node.args[0], ast.Constant):
-                env[str(node.args[0].value)] = _env_value(str(node.args[0].value), node.args[1], rel)
-            elif node.func.attr == "update" and node.args and isinstance(node.args[0], ast.Dict):
-                for k, v in zip(node.args[0].keys, node.args[0].values):
-                    if isinstance(k, ast.Constant):
-                        env[str(k.value)] = _env_value(str(k.value), v, rel)
-    return env
-
-
-def _env_value(name: str, node: ast.expr, rel: str) -> Setting:
-    if isinstance(node, ast.Constant):
-        return Setting(name, str(node.value), True, rel, node.lineno, name, ast.unparse(node), "python-call")
-    return Setting(name, None, False, rel, node.lineno, name, ast.unparse(node), "python-call", "not a literal")
 
 
 def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed) -> Site:

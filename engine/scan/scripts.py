@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import framework_site, fw_launch, serve_config, tool_launch
+from vllm_kb.engine.scan import argv_entry, framework_site, fw_launch, serve_config, tool_launch
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -59,6 +59,8 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     site: Site | None
     if launch is not None:
         site = _site(ctx, rel, version, cmd, launch, c.env, c.ex, syntax=syntax)
+    elif (ep := argv_entry.find(c.words, ctx, rel)) is not None:
+        site = _entry_site(ctx, rel, version, cmd, ep, c, syntax)
     elif (fw := fw_launch.find(c.words, ctx=ctx, rel=rel)) is not None:
         site = _framework_site(ctx, rel, version, cmd, fw, c.env, c.ex)
     elif (tl := tool_launch.find(c.words)) is not None:
@@ -70,6 +72,19 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
         site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file")}
         site.container["tool"] = "docker run"
         site.gpu_request = c.container.get("gpu_count")
+    return site
+
+
+def _entry_site(ctx: ScanContext, rel: str, version: str, cmd, found, c: Candidate, syntax: str) -> Site:
+    """`python server.py --tensor-parallel-size 2`: a project script that hands its command line to
+    vLLM's own parser (engine/scan/argv_entry.py); read like `vllm serve`, less the script's options."""
+    launch, entry = found
+    site = _site(ctx, rel, version, cmd, launch, c.env, c.ex, syntax=syntax)
+    site.mode = entry.mode
+    argv_entry.narrow(site, entry, entry.file)
+    if site.model is None and entry.model_default is not None:
+        value, line = entry.model_default
+        site.model = Setting("model", value, True, entry.file, line, "model", repr(value), "python-call", "default of the script")
     return site
 
 

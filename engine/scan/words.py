@@ -14,12 +14,20 @@ FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift "
 # Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count.
 YAML_WORDS = ("vllm", "VLLM", "vLLM", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec",
               "serving.kserve.io", "kubeai.org", "modelArtifacts", "llm_configs", "model_loading_config")
+# A script that runs a project's own vLLM entry point (`python server.py --tensor-parallel-size 2`,
+# engine/scan/argv_entry.py) need not name vLLM: it runs Python with one of vLLM's engine flags.
+ENTRY_FLAG_WORDS = ("--model", "parallel-size", "parallel_size", "gpu-memory", "gpu_memory", "max-model-len",
+                    "max_model_len", "--quantization", "--dtype", "--kv-cache", "--kv_cache")
 # Python that can start vLLM without the word: Ray Serve LLM's LLMConfig.
 PYTHON_WORDS = ("vllm", "vLLM", "LLMConfig")
 
 
 def framework_words(text: str) -> bool:
     return any(w in text for w in FRAMEWORK_WORDS)
+
+
+def runs_entry_point(text: str) -> bool:
+    return "python" in text and any(w in text for w in ENTRY_FLAG_WORDS)
 
 
 def yaml_candidate(text: str) -> bool:

@@ -124,7 +124,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability")),
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
-    stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp)
+    stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp)
     per_gpu = max(stages)  # the fullest GPU decides the fit
     out["weights_per_gpu_gib"] = round(stages[0] / GIB, 1)  # what rank 0 logs
     out["usable_per_gpu_gib"] = round(budget["usable"] / GIB, 1)
@@ -249,6 +249,6 @@ def _min_tp(site: _Site, weights: float) -> int | None:
         if site.has_dims and not tp_divides(site.model, t):
             continue
         usable = _budget(site.with_tp(t), last_stage=True)["usable"]
-        if weights_per_gpu_bytes(site.model, site.engine, weights, t, site.pp) <= usable * (1 - KV_RESERVE_FRACTION):
+        if weights_per_gpu_bytes(site.model, site.engine, weights, t, site.pp, site.rt.experts_over_dp) <= usable * (1 - KV_RESERVE_FRACTION):
             return t
     return None

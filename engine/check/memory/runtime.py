@@ -47,6 +47,7 @@ class Runtime:
     tokens_from_concurrency: bool  # 0.24+: "KV cache size" = concurrency x max_model_len
     sampler: str = "sort"       # how the dummy sampler masks top-k/top-p (0.17+: triton)
     mla_cache: str = "latent"   # DeepSeek MLA: latent (0.7.1+), full192 (0.7.0), full256 (0.5.1-0.6.6)
+    experts_over_dp: bool = True  # 0.9.0+: FusedMoE shards the experts over TP x DP, EP or not
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None) -> Runtime:
@@ -77,7 +78,7 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
     return Runtime(vllm_version, v1=v1, new_profiler=since("0.6.4"), hybrid_manager=v1 and since("0.9.1"),
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
                    tokens_from_concurrency=v1 and since("0.24.0"), sampler="triton" if since("0.17.0") else "sort",
-                   mla_cache=mla)
+                   mla_cache=mla, experts_over_dp=since("0.9.0"))
 
 
 _HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgG]?)")

@@ -74,10 +74,23 @@ def _mxfp4_padding(model: dict, tp: int = 1) -> float:
     return (ceil_div(h, 256) * 256 * ceil_div(int(shard), 128) * 128) / (h * shard)
 
 
-def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int) -> float:
+def ep_saving_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool = False) -> float:
+    """With data parallelism vLLM shards the routed experts over TP × DP ranks, not over TP alone
+    (FusedMoE: as expert parallelism with --enable-expert-parallel in every release; from 0.9.0
+    also without it, flatten_tp_across_dp): what each GPU does not hold of them."""
+    dp = engine.get("data_parallel_size")
+    total = (model.get("params_b") or 0) * 1e9
+    if (not (engine.get("enable_expert_parallel") or experts_over_dp) or not model.get("num_experts") or not isinstance(dp, int)
+            or isinstance(dp, bool) or dp <= 1 or total <= 0 or not model.get("hidden_size")):
+        return 0.0
+    share = min(1.0, expert_params(model) / total)
+    return weights * share / (tp * pp) * (1 - 1 / dp)
+
+
+def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool = False) -> float:
     """Sharded over TP x PP, plus the KV projections each rank holds whole when TP exceeds the
     KV heads (vLLM replicates them)."""
-    per = weights / (tp * pp)
+    per = weights / (tp * pp) - ep_saving_bytes(model, engine, weights, tp, pp, experts_over_dp)
     kv = model.get("num_key_value_heads")
     if kv and tp > kv and not model.get("kv_lora_rank") and model.get("hidden_size"):
         width = BYTES_PER_PARAM[_known_width(engine, model)]
@@ -86,19 +99,20 @@ def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp
     return per
 
 
-def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int) -> list[float]:
+def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool = False) -> list[float]:
     """What each pipeline stage's GPU holds: its share of the layers as vLLM splits them
     (get_pp_indices), plus the input embedding on the first stage and the LM head on the last
     (both 16-bit; a tied LM head is a second copy there, PPMissingLayer elsewhere)."""
     layers = model.get("num_hidden_layers")
     if pp <= 1 or not layers or not model.get("hidden_size") or not model.get("vocab_size"):
-        return [weights_per_gpu_bytes(model, engine, weights, tp, pp)] * max(1, pp)
+        return [weights_per_gpu_bytes(model, engine, weights, tp, pp, experts_over_dp)] * max(1, pp)
     per = BYTES_PER_PARAM[weight_width(engine, model) or "bf16"]
     table = model["vocab_size"] * model["hidden_size"] * max(2.0, per) if per >= 2.0 else model["vocab_size"] * model["hidden_size"] * 2.0
     body = weights - embedding_params(model) * (per if per >= 2.0 else 2.0)
-    even = weights_per_gpu_bytes(model, engine, weights, tp, pp) - weights / (tp * pp)  # replicated KV projections
+    saving = ep_saving_bytes(model, engine, weights, tp, pp, experts_over_dp)
+    even = weights_per_gpu_bytes(model, engine, weights, tp, pp, experts_over_dp) - weights / (tp * pp) + saving  # replicated KV projections
     out = []
     for i, n in enumerate(pp_stage_layers(layers, pp)):
         held = body * n / layers + (table if i == 0 else 0.0) + (table if i == pp - 1 else 0.0)
-        out.append(held / tp + even * n * pp / layers)
+        out.append(held / tp + (even - saving) * n * pp / layers)
     return out

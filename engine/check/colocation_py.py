@@ -1,0 +1,130 @@
+"""Whether two engines built in one Python file are alive in the process at the same time.
+
+Two `LLM(...)` calls of a file are no evidence by themselves: vLLM's own examples build one engine
+per function (a demo chosen on the command line, a prefill and a decode process each given their
+own CUDA_VISIBLE_DEVICES), or drop the first (`del llm`) before building the second. Only calls in
+the same scope, on the same path through it, with the first one's engine still referenced, hold
+GPU memory together.
+"""
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
+
+
+@lru_cache(maxsize=64)
+def _tree(text: str) -> tuple[ast.Module, dict[int, ast.AST]] | None:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    return tree, parents
+
+
+def _call_at(tree: ast.Module, line: int) -> ast.Call | None:
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.lineno == line and (best is None or node.col_offset < best.col_offset):
+            best = node
+    return best
+
+
+def _chain(node: ast.AST, parents: dict[int, ast.AST]) -> list[tuple[ast.AST, str]]:
+    """(ancestor, the field of it the path goes through), innermost first, up to the scope."""
+    out: list[tuple[ast.AST, str]] = []
+    cur = node
+    while id(cur) in parents:
+        parent = parents[id(cur)]
+        field = next((name for name, value in ast.iter_fields(parent)
+                      if value is cur or (isinstance(value, list) and any(v is cur for v in value))), "")
+        out.append((parent, field))
+        if isinstance(parent, _SCOPES):
+            break
+        cur = parent
+    return out
+
+
+def _scope(chain: list[tuple[ast.AST, str]]) -> ast.AST | None:
+    return chain[-1][0] if chain else None
+
+
+def _exclusive(ca: list[tuple[ast.AST, str]], cb: list[tuple[ast.AST, str]]) -> bool:
+    """One call in an `if`'s body and the other in its `else` (or in different handlers of a try,
+    or different cases of a match): never both on one run."""
+    fields_b = {id(n): f for n, f in cb}
+    for node, field in ca:
+        other = fields_b.get(id(node))
+        if other is None:
+            continue
+        if isinstance(node, (ast.If, ast.IfExp)) and {field, other} == {"body", "orelse"}:
+            return True
+        if isinstance(node, (ast.Try, ast.Match)) and field != other:
+            return True
+        if isinstance(node, ast.BoolOp):
+            return True
+    return False
+
+
+def _held_name(call: ast.Call, chain: list[tuple[ast.AST, str]]) -> str | None | bool:
+    """The name the engine is kept under (`llm = LLM(...)`), False when nothing keeps it
+    (`LLM(...).generate(...)`), None when kept somewhere the reader does not follow (an attribute,
+    a list, a return value)."""
+    if not chain:
+        return None
+    parent, _field = chain[0]
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and getattr(parent, "value", None) is call:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if len(targets) == 1 and isinstance(targets[0], ast.Name):
+            return targets[0].id
+        return None
+    if isinstance(parent, ast.withitem):
+        var = parent.optional_vars
+        return var.id if isinstance(var, ast.Name) else None
+    if isinstance(parent, ast.Expr):
+        return False
+    if isinstance(parent, ast.Attribute) and isinstance(chain[1][0] if len(chain) > 1 else None, ast.Call):
+        return False  # LLM(...).generate(...): gone after the statement
+    return None
+
+
+def _released_between(scope: ast.AST, name: str, start: int, end: int) -> bool:
+    """`del name` or `name = None` between the two calls."""
+    for node in ast.walk(scope):
+        line = getattr(node, "lineno", 0)
+        if not start < line < end:
+            continue
+        if isinstance(node, ast.Delete) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return True
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is None
+                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)):
+            return True
+    return False
+
+
+def alive_together(text: str, first_line: int, second_line: int) -> bool:
+    """The engine built at `first_line` is still held when the one at `second_line` is built."""
+    if first_line == second_line:
+        return False
+    first_line, second_line = sorted((first_line, second_line))
+    parsed = _tree(text)
+    if parsed is None:
+        return False
+    tree, parents = parsed
+    a, b = _call_at(tree, first_line), _call_at(tree, second_line)
+    if a is None or b is None:
+        return False
+    ca, cb = _chain(a, parents), _chain(b, parents)
+    if _scope(ca) is not _scope(cb) or _exclusive(ca, cb):
+        return False
+    held = _held_name(a, ca)
+    if held is False:
+        return False
+    scope = _scope(ca)
+    return not (isinstance(held, str) and scope is not None
+                and _released_between(scope, held, a.end_lineno or a.lineno, b.lineno))

@@ -1,0 +1,203 @@
+"""Project scripts that are vLLM command-line entry points: a module that builds its argparse parser
+with `EngineArgs.add_cli_args(parser)` / `AsyncEngineArgs.add_cli_args(parser)` / vLLM's
+`make_arg_parser(parser)` and starts the engine from the parsed namespace (`from_cli_args(args)`,
+`LLM(**vars(args))`, `run_server(args)`). The shell, Dockerfile, compose or Kubernetes line that runs
+it (`python server.py --tensor-parallel-size 2`, `python -m pkg.server …`) hands its flags to vLLM's
+own parser, so it is read as a launch site; the options the script adds itself (its `add_argument`
+calls) are the script's, not vLLM's. The script file is found from the command (a path relative to
+the command's file or the root, or the module's file, as `python -m` finds it) and read once per
+scan; it is never imported or run."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.scan import hydra_entry
+from vllm_kb.engine.scan.context import parse_python
+from vllm_kb.engine.scan.launchers import _PYTHON, Launch, program_start
+
+# A file must spell one of these to be read as an entry point.
+MARKS = ("add_cli_args", "make_arg_parser", "from_cli_args")
+_ENGINE_CLASSES = {"EngineArgs", "AsyncEngineArgs"}
+
+
+@dataclass
+class EntryPoint:
+    file: str  # the script's project file
+    engine: str  # what it builds from the namespace: LLM | EngineArgs | AsyncEngineArgs | server
+    own_flags: set[str] = field(default_factory=set)  # the script's own options, normalised (--a-b)
+    positionals: int = 0  # positional arguments the script's parser declares
+    known_args: bool = False  # parse_known_args(): words neither parser knows are ignored
+    model_default: tuple[str, int] | None = None  # parser.set_defaults(model="…"): (value, line)
+
+    @property
+    def mode(self) -> str:
+        return "standalone_offline" if self.engine in ("LLM", "EngineArgs") else "standalone_serve"
+
+
+def kind_of(script: str, entry: EntryPoint) -> str:
+    return f"python {PurePosixPath(script).name} ({entry.engine})"
+
+
+def engine_of(kind: str | None) -> str | None:
+    """What the site of an entry point builds, from its kind (`python x.py (AsyncEngineArgs)`)."""
+    if not kind or not kind.startswith("python ") or not kind.endswith(")") or " (" not in kind:
+        return None
+    return kind.rsplit(" (", 1)[1][:-1]
+
+
+def norm_flag(flag: str) -> str:
+    return "--" + flag[2:].split("=", 1)[0].replace("_", "-") if flag.startswith("--") else flag.split("=", 1)[0]
+
+
+def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
+    """The launch a `python script.py …` / `python -m pkg.mod …` command is, when its script is a
+    vLLM command-line entry point of the project."""
+    if ctx is None or (got := program_start(words)) is None:
+        return None
+    i, env = got
+    vals, n = [w.value for w in words], len(words)
+    if not _PYTHON.match((vals[i] or "").rsplit("/", 1)[-1]):
+        return None
+    j = i + 1
+    while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
+        j += 1
+    if j >= n or vals[j] is None:
+        return None
+    if vals[j] == "-m":
+        if j + 1 >= n or not vals[j + 1]:
+            return None
+        file, start = hydra_entry.module_file(ctx, rel, vals[j + 1]), j + 2
+        name = vals[j + 1]
+    elif vals[j].endswith(".py"):
+        file, start, name = script_file(ctx, rel, vals[j]), j + 1, vals[j]
+    else:
+        return None
+    entry = inspect(ctx, file) if file else None
+    if entry is None:
+        return None
+    return Launch(kind_of(name.replace(".", "/") + ".py" if vals[j] == "-m" else name, entry), start, False, env, i), entry
+
+
+def script_file(ctx, rel: str, path: str) -> str | None:
+    """The project file a script path names: relative to the command's file or the root; an
+    absolute path (a container's /app/server.py) by its longest tail that is a project file."""
+    got = ctx.resolve_ref(rel, path.lstrip("/") if path.startswith("/") else path)
+    if got is not None:
+        return got
+    parts = PurePosixPath(path).parts
+    files = set(ctx.files)
+    for k in range(1, len(parts)):
+        tail = "/".join(parts[k:])
+        ends = [f for f in files if f == tail or f.endswith("/" + tail)]
+        if len(ends) == 1:
+            return ends[0]
+    return None
+
+
+def inspect(ctx, file: str) -> EntryPoint | None:
+    """Whether a project file is a vLLM command-line entry point (read once per scan)."""
+    cache = ctx.entry_points
+    if file not in cache:
+        cache[file] = _inspect(ctx.read(file), file)
+    return cache[file]
+
+
+def _inspect(text: str | None, file: str) -> EntryPoint | None:
+    if not text or "vllm" not in text or not any(m in text for m in MARKS):
+        return None
+    try:
+        tree = parse_python(text, file)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    names, modules = _vllm_names(tree)
+    engine = None
+    serve = llm = False
+    out = EntryPoint(file, "")
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        callee = _vllm_callee(f, names, modules)
+        if isinstance(f, ast.Attribute) and f.attr in ("add_cli_args", "from_cli_args"):
+            owner = _vllm_callee(f.value, names, modules)
+            if owner in _ENGINE_CLASSES:
+                engine = "AsyncEngineArgs" if "AsyncEngineArgs" in (engine, owner) else owner
+        elif callee == "make_arg_parser":
+            serve = True
+        elif callee == "LLM":
+            llm = True
+        elif isinstance(f, ast.Attribute) and f.attr == "add_argument":
+            flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if flags and all(x.startswith("-") for x in flags):
+                out.own_flags.update(norm_flag(x) for x in flags)
+            elif flags:
+                out.positionals += 1
+        elif isinstance(f, ast.Attribute) and f.attr == "parse_known_args":
+            out.known_args = True
+        elif isinstance(f, ast.Attribute) and f.attr == "set_defaults":
+            for kw in node.keywords:
+                if kw.arg == "model" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                    out.model_default = (kw.value.value, kw.value.lineno)
+    if engine is None and not serve:
+        return None
+    out.engine = "server" if serve or engine is None else "LLM" if llm and engine == "EngineArgs" else engine
+    return out
+
+
+def _vllm_names(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
+    """Local names bound to names imported from vllm (`from vllm.x import y as z`), and local names of
+    vllm modules (`import vllm`, `import vllm.engine.arg_utils as au`)."""
+    names: dict[str, str] = {}
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "vllm":
+            for a in node.names:
+                names[a.asname or a.name] = a.name
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "vllm":
+                    modules.add(a.asname or a.name.split(".")[0])
+    return names, modules
+
+
+def _vllm_callee(f, names: dict[str, str], modules: set[str]) -> str | None:
+    """The vLLM name an expression refers to: an imported name, or an attribute path under a vllm
+    module (`vllm.EngineArgs`, `au.AsyncEngineArgs`)."""
+    if isinstance(f, ast.Name):
+        return names.get(f.id)
+    if isinstance(f, ast.Attribute):
+        root = f.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in modules:
+            return f.attr
+    return None
+
+
+def narrow(site, entry: EntryPoint, script: str) -> None:
+    """What the command gives that is not vLLM's: the script's own options leave the site (they are
+    the script's business); words neither the script nor vLLM declares are noted, not judged — the
+    script may add options the audit cannot read."""
+    where = f"{site.file}:{site.line}"
+    for table in (site.settings, site.unknown):
+        for name, s in list(table.items()):
+            flag = norm_flag(s.key) if (s.key or "").startswith("-") else None
+            if flag is not None and flag in entry.own_flags:
+                del table[name]
+                site.launch.setdefault("script_args", []).append(s.key)
+    for name, s in list(site.unknown.items()):
+        del site.unknown[name]
+        site.opaque.append({"code": "script-option", "what": f"{s.key} {s.raw}".strip(), "where": f"{s.file}:{s.line}"})
+    if entry.known_args:  # parse_known_args(): a flag this release lacks is left over, not an error
+        for name, s in list(site.settings.items()):
+            if not s.known:
+                del site.settings[name]
+                site.opaque.append({"code": "script-option", "what": f"{s.key} {s.raw}".strip(), "where": f"{s.file}:{s.line}"})
+    if any(f.code == "stray-positional" for f in site.remarks):  # the script's own positionals
+        site.remarks = [f for f in site.remarks if f.code != "stray-positional"]
+        for a in getattr((site.source or {}).get("parsed"), "positionals", []):
+            site.opaque.append({"code": "script-option", "what": a.raw, "where": f"{site.file}:{a.line}"})
+    site.launch["entry_point"] = script
+    site.mode_evidence = f"{script} (vLLM's argument parser) run at {where}"

@@ -1,0 +1,88 @@
+"""Project scripts that hand their command line to vLLM's own parser (engine/scan/argv_entry.py):
+the commands that run them are launch sites, the script's own options are not vLLM's, and a
+script that only parses its own options is no site."""
+
+SERVER = '''import argparse
+from vllm.engine.arg_utils import AsyncEngineArgs
+from vllm.engine.async_llm_engine import AsyncLLMEngine
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--host", default="0.0.0.0")
+parser.add_argument("--port", type=int, default=8000)
+parser.add_argument("--enable-grammar-sampling", action="store_true")
+parser = AsyncEngineArgs.add_cli_args(parser)
+args = parser.parse_args()
+engine = AsyncLLMEngine.from_engine_args(AsyncEngineArgs.from_cli_args(args))
+'''
+
+OFFLINE = '''from vllm import LLM, EngineArgs
+from vllm.utils import FlexibleArgumentParser
+
+def main():
+    parser = FlexibleArgumentParser()
+    EngineArgs.add_cli_args(parser)
+    parser.add_argument("--num-prompts", type=int, default=4)
+    parser.set_defaults(model="org/default-model")
+    args = parser.parse_args()
+    llm = LLM(**vars(args))
+'''
+
+
+def values(s):
+    return {k: v.value for k, v in s.settings.items() if v.resolved}
+
+
+def test_a_script_forwarding_its_argv_to_engine_args_is_a_site(scanned):
+    (s,) = scanned({"server_vllm.py": SERVER, "run.sh": "#!/bin/bash\npython3 server_vllm.py --model org/m \\\n"
+                    "  --tensor-parallel-size 2 --port 9000 --enable-grammar-sampling --max-model-len 8192\n"})
+    assert s.file == "run.sh" and s.kind == "python server_vllm.py (AsyncEngineArgs)" and s.mode == "standalone_serve"
+    assert s.model.value == "org/m"
+    # --port and --enable-grammar-sampling are the script's own options, not vLLM's
+    assert values(s) == {"tensor_parallel_size": 2, "max_model_len": 8192}
+    assert not s.unknown and not s.remarks
+    assert sorted(s.launch["script_args"]) == ["--enable-grammar-sampling", "--port"]
+
+
+def test_unknown_options_and_positionals_are_noted_not_flagged(scanned):
+    (s,) = scanned({"app.py": SERVER, "start.sh": "python app.py data.json --model org/m --my-flag 3\n"})
+    assert not s.unknown and not s.remarks
+    assert {o["code"] for o in s.opaque} == {"script-option"}
+    assert any("--my-flag" in o["what"] for o in s.opaque) and any("data.json" in o["what"] for o in s.opaque)
+
+
+def test_module_form_and_dockerfile_cmd(scanned):
+    sites = scanned({"pkg/__init__.py": "", "pkg/serve.py": SERVER,
+                     "run.sh": "python -m pkg.serve --model org/m -tp 4\n",
+                     "Dockerfile": 'FROM python:3.11\nCOPY . /app\nCMD ["python3", "/app/pkg/serve.py", "--model", "org/m", "--dtype", "half"]\n'})
+    by_file = {s.file: s for s in sites}
+    assert values(by_file["run.sh"]) == {"tensor_parallel_size": 4}
+    assert values(by_file["Dockerfile"]) == {"dtype": "half"}
+
+
+def test_offline_script_with_llm_and_its_default_model(scanned):
+    sites = scanned({"gen.py": OFFLINE, "bench.sh": "python gen.py --num-prompts 8 --gpu-memory-utilization 0.8\n"})
+    s = next(x for x in sites if x.file == "bench.sh")
+    assert s.mode == "standalone_offline" and s.kind.endswith("(LLM)")
+    assert s.model.value == "org/default-model" and values(s) == {"gpu_memory_utilization": 0.8}
+
+
+def test_a_script_with_its_own_parser_only_is_no_site(scanned):
+    own = "import argparse\nimport vllm\np = argparse.ArgumentParser()\np.add_argument('--model')\nargs = p.parse_args()\n"
+    assert [s.file for s in scanned({"own.py": own, "run.sh": "python own.py --model org/m --tensor-parallel-size 2\n"})] == []
+
+
+def test_usage_context_of_an_entry_point_site():
+    from vllm_kb.engine.check.facts import usage_context
+
+    assert usage_context({"kind": "python gen.py (LLM)"}) == "llm"
+    assert usage_context({"kind": "python server.py (AsyncEngineArgs)"}) == "other"
+    assert usage_context({"kind": "python app.py (server)"}) is None
+
+
+def test_gpu_count_of_an_entry_point_launch(write_project):
+    from vllm_kb.engine.audit import audit
+
+    rep = audit(write_project({"requirements.txt": "vllm==0.4.3\n", "server_vllm.py": SERVER,
+                               "run.sh": "python3 server_vllm.py --model org/m --tensor-parallel-size 2\n"}), gpu="RTX-3060")
+    (sr,) = rep.sites
+    assert [r.check.id for r in sr.results if r.status == "recommended" and r.priority == "P0"] == ["L34"]
