@@ -122,6 +122,11 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         v, where, text = site.installed
         f, _, ln = where.rpartition(":")
         choice = pins_mod.VersionChoice(v, True, "build", pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v))
+    elif site.image and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
+        # a prebuilt vLLM image (vllm-openai:latest, lmcache/vllm-openai:2025-05-05) runs the release
+        # it was built with, which the project's Python pins do not decide
+        choice = pins_mod.VersionChoice(cat.newest, False, "image-untagged",
+                                        pins_mod.Pin(site.file, site.line, site.image, "", "image", None))
     return choice, site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
 
 

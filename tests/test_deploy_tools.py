@@ -68,3 +68,12 @@ run: |
     assert kubeai.tool == "kubeai" and kubeai.model.value == "org/m" and kubeai.gpu_request == 2
     assert sky.tool == "skypilot" and sky.model.value == "org/sky" and sky.settings["tensor_parallel_size"].value == 4
     assert sky.installed[0] == "0.9.2" and sky.container is None
+
+
+def test_production_stack_raycluster_mounts_the_same_shm(scanned, tmp_path):
+    # production-stack's tutorials/assets/values-15-a…raycluster.yaml: PP 2 over a RayCluster whose
+    # head and workers get the chart's memory-backed /dev/shm of modelSpec.shmSize
+    values = VALUES.replace("requestGPU: 2\n", "requestGPU: 1\n    shmSize: 8Gi\n    raySpec:\n      enabled: true\n"
+                            "      headNode: {requestGPU: 1}\n").replace("tensorParallelSize: 2", "tensorParallelSize: 1\n      pipelineParallelSize: 2")
+    (s,) = scanned(root=tmp_path, files={"values.yaml": values, "helmfile.yaml": "releases:\n- name: s\n  chart: vllm/vllm-stack\n  version: 0.1.5\n  values: [values.yaml]\n"})
+    assert s.container == {"tool": "helm", "shm_size": "8Gi"} and s.settings["pipeline_parallel_size"].value == 2

@@ -93,3 +93,35 @@ def test_suggested_length_keeps_a_margin():
                         {"max_model_len": 29000, "gpu_memory_utilization": 0.9}, vllm_version="0.6.4")
     assert not e["fits_max_model_len"]
     assert e["max_model_len_safe"] <= e["max_model_len_fit"] * 0.9 and e["max_model_len_safe"] % 1024 == 0
+
+
+# What L15 and L16 suggest must start with headroom by L15's own measure: following the advice
+# gives a cache that holds max_model_len with the margin L15 asks for (no P1 "may refuse").
+FOLLOW = [
+    ("meta-llama/Llama-3.1-8B-Instruct", "RTX-3090", {"max_model_len": 29000, "gpu_memory_utilization": 0.9}, "0.6.4"),
+    ("meta-llama/Llama-3.1-8B-Instruct", "A10G", {"gpu_memory_utilization": 0.9}, "0.10.1"),
+    ("Qwen/Qwen2.5-0.5B-Instruct", "RTX-3090", {"gpu_memory_utilization": 0.03}, "0.6.4"),
+    ("Qwen/Qwen2.5-7B-Instruct", "L4", {"gpu_memory_utilization": 0.5}, "0.8.5"),
+    ("Qwen/Qwen3-8B", "A800-80GB", {"gpu_memory_utilization": 0.15}, "0.9.1"),
+    ("deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", "RTX-4090 x2", {"tensor_parallel_size": 2, "gpu_memory_utilization": 0.98}, "0.7.2"),
+    ("deepseek-ai/DeepSeek-V2-Lite-Chat", "L40S", {"gpu_memory_utilization": 0.6, "max_model_len": 163840}, "0.20.0"),
+    ("google/gemma-2-9b-it", "RTX-4090", {"gpu_memory_utilization": 0.35, "max_model_len": 8192}, "0.10.1"),
+]
+
+
+@pytest.mark.parametrize("name,spec,engine,version", FOLLOW, ids=[f[0].split("/")[-1] + "@" + f[1] for f in FOLLOW])
+def test_following_the_advice_starts_with_headroom(name, spec, engine, version):
+    m, g = facts(name), gpu(spec)
+    e = memory.estimate(m, g, engine, vllm_version=version)
+    assert e.get("kv_cache_gib") is not None, e
+    followed = 0
+    if e["kv_cache_gib"] <= 0 and "gmu_needed" in e:  # L16's change
+        after = memory.estimate(m, g, {**engine, "gpu_memory_utilization": e["gmu_needed"]}, vllm_version=version)
+        assert after["kv_cache_gib"] > 0 and after["max_model_len_fit"] >= 1.1 * after["max_model_len"], after
+        followed += 1
+    elif e["kv_cache_gib"] > 0 and e["max_model_len_fit"] < 1.1 * e["max_model_len"]:  # L15's change
+        after = memory.estimate(m, g, {**engine, "max_model_len": e["max_model_len_safe"]}, vllm_version=version)
+        assert after["max_model_len_fit"] >= 1.1 * after["max_model_len"], after
+        assert e["max_model_len_safe"] % after["block_size"] == 0
+        followed += 1
+    assert followed, f"the case should need a change: {e}"

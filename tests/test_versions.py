@@ -36,3 +36,23 @@ def test_exact_and_newest():
 def test_bad_specifier():
     with pytest.raises(InvalidSpecifier):
         SpecifierSet(">=banana")
+
+
+def test_a_prebuilt_vllm_image_without_a_release_tag_is_not_the_python_pin(tmp_path):
+    # production-stack's gpu-deployment.yaml runs lmcache/vllm-openai:2025-05-05-v1 while the repository's
+    # requirements-test.txt pins vllm==0.13.0 for its own tests: the container's release is not that pin
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text("vllm==0.13.0\n")
+    (tmp_path / "deploy.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: v}\nspec:\n  template:\n    spec:\n      containers:\n"
+        "      - name: vllm\n        image: lmcache/vllm-openai:2025-05-05-v1\n"
+        "        command: [python3, -m, vllm.entrypoints.openai.api_server]\n"
+        "        args: [--model, meta-llama/Llama-3.2-1B-Instruct]\n"
+        "      - name: tagged\n        image: vllm/vllm-openai:v0.9.1\n        args: [--model, meta-llama/Llama-3.2-1B-Instruct]\n")
+    (tmp_path / "serve.py").write_text("from vllm import LLM\nLLM(model='meta-llama/Llama-3.2-1B-Instruct')\n")
+    rep = audit(tmp_path, gpu="H100-80GB")
+    got = {sr.site.file + ":" + (sr.site.image or "-"): (sr.version.basis, sr.version.pinned, sr.version.version) for sr in rep.sites}
+    assert got["deploy.yaml:lmcache/vllm-openai:2025-05-05-v1"][:2] == ("image-untagged", False)
+    assert got["deploy.yaml:vllm/vllm-openai:v0.9.1"] == ("image", True, "0.9.1")
+    assert got["serve.py:-"] == ("pin", True, "0.13.0")

@@ -212,8 +212,11 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     cap, layout, available = best
     budget = _budget(site, True)
     total = budget["requested"] / budget["gmu"]
-    one = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size
-    needed = (budget["requested"] - budget["usable"]) + weights_per_gpu + one * (1 + SUGGEST_MARGIN / 2)
+    # the blocks of a request SUGGEST_MARGIN longer than max_model_len, plus one: the margin L15
+    # asks for, so following this change does not leave a launch that "may refuse to start"
+    margin_len = math.ceil(site.max_len * (1 + SUGGEST_MARGIN))
+    one = (layout.blocks_per_request(margin_len, site.batched) + 1) * layout.per_layer * layout.block * layout.group_size
+    needed = (budget["requested"] - budget["usable"]) + weights_per_gpu + one
     if needed <= total:
         cap["gmu_needed"] = math.ceil(needed / total * 100) / 100
     cap["max_model_len_safe"] = _safe_len(cap["max_model_len_fit"], layout.block)

@@ -11,6 +11,7 @@ from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     image_version,
     is_vllm_image,
+    is_vllm_like_image,
 )
 from vllm_kb.engine.scan.deploy.compose import scan_compose
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile, scan_dockerfile
@@ -24,7 +25,7 @@ from vllm_kb.engine.scan.deploy.llmd import is_modelservice, scan_modelservice
 from vllm_kb.engine.scan.deploy.skypilot import is_skypilot, scan_skypilot
 from vllm_kb.engine.scan.site import Site
 
-__all__ = ["scan_triton", "entrypoint_for", "image_version", "is_dockerfile", "is_vllm_image", "scan_dockerfile", "scan_yaml"]
+__all__ = ["scan_triton", "entrypoint_for", "image_version", "is_dockerfile", "is_vllm_image", "is_vllm_like_image", "scan_dockerfile", "scan_yaml"]
 
 
 def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]) -> list[Site]:

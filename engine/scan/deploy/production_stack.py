@@ -89,7 +89,8 @@ def _entry(ctx, rel, doc, base, spec, spec_root, kb, chart) -> Site | None:
         site.gpu_request = head + (int_gpus(spec.get("replicaCount")) or 1) * (site.gpu_request or 0) or None
     site.container = {"tool": "helm"}
     shm = kb.get("shm", {})
-    if not ray and cfg is not None and shm.get("when_key") in cfg and in_range(shm.get("charts"), chart):
+    # the RayCluster template mounts the same emptyDir on its head and workers (since it exists)
+    if cfg is not None and shm.get("when_key") in cfg and in_range(shm.get("charts"), chart):
         site.container["shm_size"] = str(spec.get("shmSize") or shm["default"])
     for st in site.settings.values():  # named as written in the values, not as the flag the chart emits
         if st.line in written and st.key.startswith("--"):
