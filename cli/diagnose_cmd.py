@@ -16,8 +16,8 @@ def add_parser(sub) -> None:
                    help="project folder or single file; omit to diagnose from the hardware and your answers alone")
     d.add_argument("--symptom", choices=("oom", "throughput", "ttft", "itl", "rlhf"),
                    help="what goes wrong (or give --error)")
-    d.add_argument("--error", help="an error message or log excerpt: a launch failure is named by the launch check whose vLLM wording it matches (knowledge/checks, error_text); otherwise mapped to a symptom by knowledge/decision_tree.yaml")
-    d.add_argument("--gpu", default="auto", help='"H100-80GB x8", "H100-80GB x8, host 1TiB, cpus 64" (a node\'s RAM and cores too), "none", or auto (probe this machine with NVML and /proc/meminfo; default)')
+    d.add_argument("--error", help="an error message or log excerpt: a launch failure is named by the launch check whose vLLM wording it matches (knowledge/checks, error_text); otherwise mapped to a symptom by knowledge/decision_tree.yaml; when neither matches, the closest launch checks by the error's words are named as such (exit 2 only when nothing points anywhere)")
+    d.add_argument("--gpu", default="auto", help='"H100-80GB x8", "H100-80GB x8, host 1TiB, cpus 64" (a node\'s RAM and cores too), "24GiB cc8.9 x2" (a GPU outside the table), "none", or auto (probe this machine with NVML and /proc/meminfo; default)')
     d.add_argument("--site", help="only the launch site at FILE[:LINE] (relative to PATH)")
     d.add_argument("--answer", action="append", default=[], metavar="ID=VALUE",
                    help="answer a question the facts cannot (repeatable), e.g. --answer oom_phase=runtime")
@@ -80,9 +80,13 @@ def render(data: dict, kb, lang: str) -> str:
 
 
 def _launch(h: dict, kb, lang: str, t) -> list[str]:
-    lines = [t("diagnose.launch", id=h["id"], name=h["name"], title=h["title"]),
-             "  " + t("diagnose.launch_wording", text=h["wording"], vllm=h["wording_vllm"] or "—"),
-             "  " + h["advice"]]
+    if h["kind"] == "closest":
+        lines = [t("diagnose.closest", id=h["id"], name=h["name"], title=h["title"]),
+                 "  " + t("diagnose.closest_words", text=h["wording"])]
+    else:
+        lines = [t("diagnose.launch", id=h["id"], name=h["name"], title=h["title"]),
+                 "  " + t("diagnose.launch_wording", text=h["wording"], vllm=h["wording_vllm"] or "—")]
+    lines.append("  " + h["advice"])
     for v in h["sites"]:
         s = v["site"]
         head = t("diagnose.site", id=s["id"], kind=s["kind"], mode=s["mode"], model=s["model"] or "?", version=s["vllm"])

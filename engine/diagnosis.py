@@ -33,7 +33,8 @@ def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str 
     if error:
         hit = match_text(t, error)
         if hit is None and symptom is None and not hits:
-            raise UsageError("no symptom recognised in the error text; give one of " + ", ".join(t.symptoms))
+            raise UsageError("no symptom recognised in the error text (no launch check's wording or words either); give one of "
+                             + ", ".join(t.symptoms))
         if hit is not None:
             if symptom is None or symptom == hit[0]:
                 symptom = hit[0]

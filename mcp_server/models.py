@@ -191,10 +191,10 @@ class LaunchSite(BaseModel):
 
 class LaunchFailure(BaseModel):
     id: str = Field(description="the launch check (L30 …) or catalog finding (not-in-version …) the error text names")
-    kind: Literal["check", "finding"]
+    kind: Literal["check", "finding", "closest"] = Field(description="closest: no wording matched; the check the error's words point to")
     name: str
     title: str
-    wording: str = Field(description="vLLM's wording that matched, {placeholders} for run-time values")
+    wording: str = Field(description="vLLM's wording that matched, {placeholders} for run-time values (closest: the error's words that point to the check)")
     wording_vllm: str | None = Field(description="the releases that print this wording")
     origin: str = Field(description="who prints it: vllm, argparse, python, nccl …")
     whole: bool = Field(description="false when only the wording's opening was in the text")

@@ -113,3 +113,34 @@ def test_cores_and_ram_come_from_the_spec_and_a_gpu_less_probe_gives_neither(mon
     assert probed.cpu_cores and "cpu" not in probed.facts() and "host" not in probed.facts()
     h200 = {"name": "NVIDIA H200", "mem": 150_754_820_096, "cc": (9, 0), "nvlink": 1}
     assert "cpu" in hardware.resolve(GPUS, "auto", nvml=fake_nvml([h200])).facts()
+
+
+@pytest.mark.parametrize("spec, name, count, cc, mem", [
+    ("RTX 4060", "NVIDIA GeForce RTX 4060", 1, 8.9, 8),
+    ("RTX A3000 Laptop 12GB", "NVIDIA RTX A3000 12GB Laptop GPU", 1, 8.6, 12),
+    ("2x RTX 5070 Ti", "NVIDIA GeForce RTX 5070 Ti", 2, 12.0, 16),
+    ("RTX 5090D", "NVIDIA GeForce RTX 5090 D", 1, 12.0, 31.8),
+])
+def test_consumer_and_laptop_cards(spec, name, count, cc, mem):
+    g = hardware.parse_spec(spec, GPUS).gpu
+    assert (g["name"], g["count"], g["compute_capability"], g["memory_gib"]) == (name, count, cc, mem)
+
+
+@pytest.mark.parametrize("spec, cc, mem, count, fp8", [
+    ("24GiB cc8.9", 8.9, 24, 1, True),
+    ("custom 16GB sm_86", 8.6, 16, 1, False),
+    ("My Card 12GB sm86 x2", 8.6, 12, 2, False),
+    ("sm_120 16GB", 12.0, 16, 1, True),
+    ("80GB cc9 x8", 9.0, 80, 8, True),
+])
+def test_a_gpu_outside_the_table_by_memory_and_capability(spec, cc, mem, count, fp8):
+    hw = hardware.parse_spec(spec, GPUS)
+    assert hw.reason == "custom"
+    g = hw.gpu
+    assert (g["compute_capability"], g["memory_gib"], g["count"], g["fp8"]) == (cc, mem, count, fp8)
+    assert g["arch"] == hardware.arch_of(cc)
+
+
+def test_a_close_name_reads_as_that_card_and_says_so():
+    hw = hardware.parse_spec("RTX 4060 Tii", GPUS)
+    assert hw.reason == "nearest" and hw.gpu["name"] == "NVIDIA GeForce RTX 4060 Ti 8GB" and "closest" in hw.note

@@ -180,3 +180,13 @@ def test_docker_run_shm_including_nvidia_docker(tmp_path):
     rep = audit(tmp_path, gpu="H100-80GB x8")
     got = [next(r for r in sr.results if r.check.id == "L40").status for sr in sorted(rep.sites, key=lambda s: s.site.line)]
     assert got == ["recommended", "enabled", "enabled"]
+
+
+def test_an_error_no_wording_matches_names_the_closest_checks_as_such():
+    hits = launch.recognise(KB, "The requested device for vllm (cuda:1) is not available")
+    assert hits and hits[0].id == "L34" and hits[0].kind == "closest"
+    hits = launch.recognise(KB, "kernel needs a higher compute capability for this quantization")
+    assert [h.id for h in hits][:1] == ["L7"] and all(h.kind == "closest" for h in hits)
+    assert launch.recognise(KB, "hello world") == []
+    # a check's own wording is recognised, never routed by keywords
+    assert launch.recognise(KB, "Pipeline parallelism is not supported for this model. Supported models implement the `SupportsPP` interface.")[0].kind == "check"

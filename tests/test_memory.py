@@ -379,3 +379,20 @@ def test_data_parallel_ranks_share_the_experts_of_a_moe_model():
     assert ep_new["kv_cache_gib"] > 20
     dense = est("Qwen/Qwen3-8B", spec, "0.34.0", data_parallel_size=4)["weights_per_gpu_gib"]
     assert dense == est("Qwen/Qwen3-8B", spec, "0.34.0")["weights_per_gpu_gib"]
+
+
+def test_layers_a_quantized_checkpoint_keeps_in_16_bits_weigh_2_bytes():
+    from vllm_kb.engine.check.memory.weights import unquantized_params, weights_bytes
+    from vllm_kb.engine.kb.unquantized import coverage
+
+    cov = coverage({"quant_method": "fbgemm_fp8", "modules_to_not_convert": [
+        "lm_head", "model.layers.0.self_attn.q_proj", "re:.*self_attn.*", "model.layers.0.mlp.down_proj",
+        "model.layers.3.mlp.up_proj", "model.layers.1.block_sparse_moe.experts.0.w1"]})
+    assert cov == {"attention": "all", "mlp": [0, 3]}
+    model = {"params_b": 1.0, "hidden_size": 1024, "num_hidden_layers": 8, "num_attention_heads": 8,
+             "num_key_value_heads": 8, "intermediate_size": 4096, "vocab_size": 1000, "quant_method": "fp8"}
+    plain = weights_bytes(model, {})
+    kept = unquantized_params({**model, "quant_unquantized": cov})
+    assert kept == 8 * 4 * 1024 * 1024 + 2 * 3 * 1024 * 4096
+    assert weights_bytes({**model, "quant_unquantized": cov}, {}) == plain + kept  # one more byte each
+    assert coverage({"quant_method": "fp8"}) is None

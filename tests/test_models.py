@@ -284,6 +284,46 @@ def test_the_local_hugging_face_cache_is_read_never_fetched(tmp_path):
     assert checkpoint.read_hub_cache("acme/house-7b", env) is None
 
 
+@pytest.mark.parametrize("name, method, scheme", [
+    ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-FP8", "modelopt", None),
+    ("nvidia/Llama-3.3-70B-Instruct-FP4", "modelopt_fp4", None),
+    ("neuralmagic/Qwen2.5-VL-72B-Instruct-quantized.w4a16", "compressed-tensors", "wna16"),
+    ("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8", "compressed-tensors", "w8a8_int8"),
+    ("RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "compressed-tensors", "fp8"),
+    ("someone/Llama-3-8B-FP8", "fp8", None),  # another publisher's FP8: the generic method
+    ("Qwen/Qwen2.5-7B-Instruct-AWQ", "awq", None),
+])
+def test_publisher_and_tool_names_give_the_checkpoint_format(name, method, scheme):
+    f = facts(name)
+    assert f["quant_method"] == method
+    assert f.get("quant_scheme") == scheme
+
+
+def test_a_config_quantization_wins_over_the_name():
+    f = facts("nvidia/Some-Model-FP8", config={"quantization_config": {"quant_method": "fp8"}})
+    assert f["quant_method"] == "fp8" and f["quant_source"] == "config"
+
+
+@pytest.mark.parametrize("name, family_default", [
+    ("/models/Qwen/Qwen3___6-35B-A3B", True),  # ModelScope's "___" is "."; a newer generation than the entry
+    ("Qwen/Qwen3.5-27B", True),
+    ("Qwen/Qwen3-30B-A3B", False),
+    ("Qwen/Qwen3-30B-A3B-Instruct-2507", False),  # the catalog has the 2507 refresh
+    ("Qwen/Qwen3-9B", True),  # no such size in the catalog
+    ("meta-llama/Llama-3.1-8B-Instruct", False),  # the entry was read from Llama-3.1-8B's config.json
+    ("deepseek-ai/DeepSeek-R1-0528", True),
+])
+def test_a_limit_is_the_models_own_only_from_an_exact_entry(name, family_default):
+    f = facts(name)
+    assert "max_context" in f
+    assert f.get("max_context_family", False) is family_default
+    assert "max_context_family" not in facts(name, config={"max_position_embeddings": 262144, "num_hidden_layers": 2, "hidden_size": 8})
+
+
+def test_modelscope_path_reads_the_dot():
+    assert models._short_name("/data/Qwen/Qwen3___6-35B-A3B") == "Qwen/Qwen3.6-35B-A3B"
+
+
 def test_a_family_is_named_as_a_whole_word_not_inside_a_longer_name_or_a_size():
     # seen in vLLM 0.6.3's own vision example: google/paligemma-3b-mix-224 is no Gemma 3
     from vllm_kb.engine.kb import models as M

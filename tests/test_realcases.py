@@ -49,8 +49,8 @@ def test_totals(capsys):
 # The rates reached; raise them as checks land, never lower them to make a test pass.
 RATE_PREDICTED = 0.92
 RATE_FIX = 0.91
-MIN_FAILURES = 80
-MIN_CONTROLS = 22
+MIN_FAILURES = 86
+MIN_CONTROLS = 26
 
 
 def test_the_reported_error_names_the_expected_rule():

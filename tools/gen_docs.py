@@ -261,6 +261,16 @@ def cli_page() -> str:
            ("SARIF rules link to this release's pages under [checks/](checks/README.md) in the vllm-kb repository. "
            "Point them elsewhere (a fork, an internal mirror) with `--docs-url URL`, the environment variable "
            "`VLLM_KB_DOCS_URL`, or `docs-url` in the configuration, in that order."), "",
+           "## GPU spec (`--gpu`)", "",
+           ("`--gpu` names the machine to audit for: `auto` (probe this one with NVML; the default), `none`, or "
+            "GPUs and a count — `\"H100-80GB x8\"`, `\"8xH100\"`, `\"L40S:2\"` — from the table in "
+            "knowledge/gpus.yaml (data-centre, workstation, consumer and laptop parts; `vllm-kb gpu --gpu SPEC` shows "
+            "what a spec reads as), optionally followed by `, host 1TiB, cpus 64`. A GPU outside the table is "
+            "described by its memory and compute capability, in any order, with an optional label and count: "
+            "`\"24GiB cc8.9\"`, `\"custom 16GB sm_86\"`, `\"RTX A3000 Laptop 12GB sm86 x2\"`, `\"sm_120 16GB\"` "
+            "(`sm86` is 8.6, `sm_120` 12.0, `cc9` 9.0; FP8 from 8.9, FP4 from 10.0). A name the table lacks but "
+            "that is close to one it has is read as that card, and the report says so; only a name close to "
+            "nothing, with no memory and capability, is a usage error (exit 2)."), "",
            "## Commands", ""]
     _parser_section(build_parser(), "vllm-kb", out, depth=3)
     return "\n".join(out)

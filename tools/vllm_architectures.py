@@ -8,6 +8,14 @@ except `_PREVIOUSLY_SUPPORTED_MODELS` (removed, with the last release that had t
 lists. Spans run over the scanned releases only; a release between two scanned ones that differ
 is unknown (engine/check/startup_arch.py).
 
+Pipeline parallelism per architecture (ModelConfig.verify_with_parallel_config raises for an
+architecture that lacks it): 0.5.1–0.6.2 the `_PP_SUPPORTED_MODELS` list in vllm/config.py;
+from 0.6.3 the registry's class (module, class name) implements the `SupportsPP` interface,
+read by following the class's bases through every module of vllm/model_executor/models/ (a
+base named SupportsPP, or a class body `supports_pp = True`). A class the static reading cannot
+resolve (made at run time, a base from outside the models package) is listed as unresolved for
+that release, never as "no PP".
+
 Usage:
   python tools/vllm_architectures.py --source /work/sdists/src [--source more/] -o knowledge/vllm/architectures.yaml
 """
@@ -32,6 +40,121 @@ def registry_file(root: Path) -> Path | None:
         if (root / rel).exists():
             return root / rel
     return None
+
+
+def _registry_dicts(path: Path):
+    """(name, ast.Dict) of every module-level `_*_MODELS` dict literal."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, value = node.targets[0].id, node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            name, value = node.target.id, node.value
+        else:
+            continue
+        if name.endswith("_MODELS") and isinstance(value, ast.Dict):
+            yield name, value
+
+
+def _classes(root: Path) -> dict[str, dict[str, tuple[list[str], bool]]]:
+    """module → class → (base names, sets supports_pp = True) of every class in the models
+    packages (vllm/model_executor/models/, its sub-packages, and vllm/models/ of the newest
+    releases). Keys: the dotted path under model_executor/models ("llama", "transformers.base"),
+    or the full one elsewhere ("vllm.models.deepseek_v4.model")."""
+    out: dict[str, dict[str, tuple[list[str], bool]]] = {}
+    bases_dir = root / "vllm/model_executor/models"
+    for top in (bases_dir, root / "vllm/models"):
+        for f in top.rglob("*.py") if top.is_dir() else ():
+            rel = f.relative_to(bases_dir if top == bases_dir else root).with_suffix("")
+            key = ".".join(p for p in rel.parts if p != "__init__") if top == bases_dir else \
+                ".".join(p for p in rel.parts if p != "__init__")
+            try:
+                tree = ast.parse(f.read_text(encoding="utf-8"))
+            except (SyntaxError, UnicodeDecodeError):
+                continue
+            out[key] = {node.name: (_bases(node), _sets_pp(node)) for node in tree.body if isinstance(node, ast.ClassDef)}
+    return out
+
+
+def _bases(node: ast.ClassDef) -> list[str]:
+    out = []
+    for b in node.bases:
+        b = b.value if isinstance(b, ast.Subscript) else b
+        out.append(b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else "?")
+    return out
+
+
+def _sets_pp(node: ast.ClassDef) -> bool:
+    for st in node.body:
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, ast.AnnAssign) else []
+        if (any(isinstance(t, ast.Name) and t.id == "supports_pp" for t in targets)
+                and isinstance(st.value, ast.Constant) and st.value.value is True):
+            return True
+    return False
+
+
+# bases outside the models packages that end the walk without PP (torch, typing, the other interfaces)
+_PLAIN = re.compile(r"^(Module|nn|object|Supports(?!PP$)\w*|Has\w*|Is\w*|Generic|Protocol|ABC|"
+                    r"PreTrainedModel|PretrainedConfig|VllmModel\w*|CustomOp|\w*Interface\w*|NamedTuple)$")
+
+
+def _find(classes: dict, module: str, cls: str) -> tuple[str, tuple[list[str], bool]] | None:
+    """The class `cls` as seen from `module`: in that module or its package, else the one class of
+    that name anywhere."""
+    pkg = module.rsplit(".", 1)[0]
+    for m in (module, *sorted(k for k in classes if k.startswith(module + ".")),
+              *sorted(k for k in classes if k.startswith(pkg + "."))):
+        if cls in classes.get(m, {}):
+            return m, classes[m][cls]
+    owners = [m for m, c in classes.items() if cls in c]
+    return (owners[0], classes[owners[0]][cls]) if len(owners) == 1 else None
+
+
+def _pp(classes: dict, module: str, cls: str, seen: set) -> bool | None:
+    """Whether the class `cls` (as seen from `module`) implements SupportsPP (None: cannot tell)."""
+    found = _find(classes, module, cls)
+    if found is None or found[0] + "." + cls in seen:
+        return None
+    module, (bases, flag) = found
+    seen.add(module + "." + cls)
+    if flag or "SupportsPP" in bases:
+        return True
+    unknown = False
+    for b in bases:
+        got = _pp(classes, module, b, seen) if _find(classes, module, b) else (False if _PLAIN.match(b) else None)
+        if got:
+            return True
+        unknown = unknown or got is None
+    return None if unknown else False
+
+
+def pp_scan(root: Path) -> tuple[set[str], set[str]] | None:
+    """(architectures with PP, architectures the reading cannot resolve) of one release, None
+    before 0.5.1 (no pipeline parallelism at all)."""
+    config = root / "vllm/config.py"
+    if config.exists():
+        for node in ast.parse(config.read_text(encoding="utf-8")).body:
+            if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                    and node.targets[0].id == "_PP_SUPPORTED_MODELS" and isinstance(node.value, ast.List)):
+                return {e.value for e in node.value.elts if isinstance(e, ast.Constant)}, set()
+    reg = root / "vllm/model_executor/models/registry.py"
+    if not reg.exists():
+        return None
+    classes = _classes(root)
+    yes: set[str] = set()
+    unresolved: set[str] = set()
+    for name, d in _registry_dicts(reg):
+        if any(name.startswith(x) for x in NOT_REGISTERED):
+            continue
+        for k, v in zip(d.keys, d.values):
+            if not (isinstance(k, ast.Constant) and isinstance(v, ast.Tuple) and len(v.elts) >= 2
+                    and all(isinstance(e, ast.Constant) for e in v.elts[:2])):
+                continue
+            got = _pp(classes, v.elts[0].value, v.elts[1].value, set())
+            if got:
+                yes.add(k.value)
+            elif got is None:
+                unresolved.add(k.value)
+    return yes, unresolved
 
 
 def scan(path: Path) -> tuple[set[str], dict[str, str], set[str]]:
@@ -85,7 +208,13 @@ def build(sources: list[Path]) -> dict:
         until = next(rm[n] for _, rm, _ in reversed(per) if n in rm)
         removed[n] = {"until": until, "listed": spans(listed, releases)}
     plugin = {n: spans([n in o for _, _, o in per], releases) for n in sorted(set().union(*(o for _, _, o in per)))}
-    return {"releases": releases, "registered": arch, "removed": removed, "plugin": plugin}
+    pps = [pp_scan(d) for d in dirs]
+    pp_releases = [r for r, p in zip(releases, pps) if p is not None]
+    pp_sets = [p for p in pps if p is not None]
+    pp = {n: spans([n in y for y, _ in pp_sets], pp_releases) for n in sorted(set().union(*(y for y, _ in pp_sets)))}
+    unres = {n: spans([n in u for _, u in pp_sets], pp_releases) for n in sorted(set().union(*(u for _, u in pp_sets)))}
+    return {"releases": releases, "registered": arch, "removed": removed, "plugin": plugin,
+            "pp_from": pp_releases[0] if pp_releases else None, "pp": pp, "pp_unresolved": unres}
 
 
 def dump(data: dict) -> str:
@@ -110,6 +239,17 @@ def dump(data: dict) -> str:
     lines += [f'  {n}: {{until: "{e["until"]}", listed: {sp(e["listed"])}}}' for n, e in data["removed"].items()]
     lines.append("plugin:")
     lines += [f"  {n}: {sp(s)}" for n, s in data["plugin"].items()]
+    lines += [
+        "# Pipeline parallelism (ModelConfig.verify_with_parallel_config: _PP_SUPPORTED_MODELS in 0.5.1–0.6.2,",
+        "# the registered class implements SupportsPP from 0.6.3), from pp_from on:",
+        "#   pp:            architecture → spans of scanned releases whose class supports it",
+        "#   pp_unresolved: architecture → spans where the class could not be read statically (unknown)",
+        f'pp_from: "{data["pp_from"]}"',
+        "pp:",
+    ]
+    lines += [f"  {n}: {sp(s)}" for n, s in data["pp"].items()]
+    lines.append("pp_unresolved:")
+    lines += [f"  {n}: {sp(s)}" for n, s in data["pp_unresolved"].items()]
     return "\n".join(lines) + "\n"
 
 

@@ -74,6 +74,7 @@ def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
         return out
     out["arch_registered"] = known
     if known:
+        out.update(_pp(table, arch, releases, v))
         return out
     removed = table["removed"].get(arch)
     if removed and v >= Version(REMOVED_MESSAGE) and _known(removed["listed"], releases, v):
@@ -93,4 +94,26 @@ def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
     if later:
         out["arch_since"] = str(min(later))
         out["arch_pin"] = ">=" + out["arch_since"]
+    return out
+
+
+def _pp(table: dict, arch: str, releases: list[Version], v: Version) -> dict[str, Any]:
+    """Whether the release runs the (registered) architecture with pipeline parallelism
+    (ModelConfig.verify_with_parallel_config raises otherwise): `arch_pp`, and the first scanned
+    release after `v` that does (`arch_pp_since`, `arch_pp_pin`). Absent when the table cannot tell."""
+    start = table.get("pp_from")
+    if not start or v < Version(start) or "pp" not in table:
+        return {}
+    scanned = [r for r in releases if r >= Version(start)]
+    if _known(table.get("pp_unresolved", {}).get(arch) or [], scanned, v) is not False:
+        return {}
+    spans = table["pp"].get(arch) or []
+    got = _known(spans, scanned, v) if spans else (False if scanned[0] <= v <= scanned[-1] else None)
+    if got is None:
+        return {}
+    out: dict[str, Any] = {"arch_pp": got}
+    later = [Version(a) for a, _ in spans if Version(a) > v]
+    if not got and later:
+        out["arch_pp_since"] = str(min(later))
+        out["arch_pp_pin"] = ">=" + out["arch_pp_since"]
     return out

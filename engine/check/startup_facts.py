@@ -136,6 +136,8 @@ def _lengths(model: dict, engine: dict, env: dict, facts: dict, version: str, v1
     if limit:
         out["max_len_limit"] = limit
         out["max_len_key"] = model.get("max_len_key") or "max_position_embeddings"
+        if model.get("max_context_family"):
+            out["max_len_family"] = True
     given = human_int(engine.get("max_model_len"))
     if given and given > 0:
         out["max_len"] = given

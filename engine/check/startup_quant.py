@@ -5,6 +5,7 @@ the method (or a compressed-tensors checkpoint's scheme) needs in that release, 
 release whose need the GPU meets."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vllm_kb.engine.kb.catalog import Catalog
@@ -13,6 +14,8 @@ from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 
 # Checkpoint methods a name marker names without doubt (FP8, INT4, W8A8 names hide several formats).
 CERTAIN_FROM_NAME = frozenset({"awq", "gptq", "gguf", "marlin"})
+# a name that says bitsandbytes without doubt ("-bnb-4bit", "bitsandbytes"); a bare "4bit" does not
+_BNB_NAME = re.compile(r"(?i)(?<![a-z])bnb(?![a-z])|bitsandbytes")
 # CLI syntaxes whose values go through vLLM's argparse (choices were case-sensitive up to 0.12).
 _ARGV = frozenset({"cli", "yaml-config", "compose", "k8s-args", "helm-values", "dockerfile"})
 
@@ -71,6 +74,9 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
                 later = _first_release_ok(table, cat, method, model.get("quant_scheme"), round(cc * 10), version)
                 if later:
                     out["quant_ok_from"] = later
+    if ckpt == "bitsandbytes" and (source in ("config", "catalog") or _BNB_NAME.search(str(model.get("name") or ""))):
+        # a checkpoint saved quantized (quantization_config bitsandbytes): the loader's pre_quant
+        out["quant_bnb_prequant"] = True
     for row in table["quantization"]["deprecated"]:
         if SpecifierSet(row["vllm"]).contains(version):
             out["quant_deprecated"] = method in row["methods"] and not engine.get("allow_deprecated_quantization")

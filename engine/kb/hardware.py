@@ -2,6 +2,7 @@
 No driver, no pynvml or an NVML error is a fact ("no GPU visible"), never a crash."""
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from dataclasses import dataclass, field
@@ -36,7 +37,8 @@ class Hardware:
     note: str | None = None  # English, for the report's JSON; faces word it from `reason`
     devices: list[dict[str, Any]] = field(default_factory=list)
     # why the facts are missing or partial, as a code faces translate (knowledge/i18n.yaml
-    # gpu.reason.<code>): no_pynvml | no_driver | no_devices | nvml_error | spec_none | mixed
+    # gpu.reason.<code>): no_pynvml | no_driver | no_devices | nvml_error | spec_none | mixed;
+    # with a GPU, how a spec outside the table was read (hw.<code>): custom | nearest
     reason: str | None = None
     detail: str = ""  # the driver's own words, for no_driver / nvml_error
     host_memory_gib: float | None = None  # one node's RAM: `--gpu "…, host 1TiB"`, or /proc/meminfo with auto
@@ -118,17 +120,79 @@ def _parse_gpus(text: str, spec: str, gpus: list[dict]) -> Hardware:
         m = rx.match(text)
         if m and not re.fullmatch(r".*\d+\s*gb", m.group("g") + "x" + m.group("n"), re.I):
             cand = m.group("g")
-            if find_gpu(cand, gpus) is not None:
+            if lookup_gpu(cand, gpus)[0] is not None:
                 count, name = int(m.group("n")), cand
                 break
-    entry = find_gpu(name, gpus)
+    entry, how = lookup_gpu(name, gpus)
     if entry is None:
         known = ", ".join(g["id"] for g in gpus)
-        raise UsageError(f"unknown GPU {name!r} in --gpu {spec!r}; known: {known}")
+        raise UsageError(f"unknown GPU {name!r} in --gpu {spec!r}; describe it by its memory and compute capability "
+                         f"(--gpu \"{name} <memory>GB sm<NN>\", e.g. \"24GiB cc8.9 x2\"), or name one of: {known}")
     if count < 1 or count > 1024:
         raise UsageError(f"GPU count must be 1…1024 in --gpu {spec!r}")
     gpu = _facts_from_entry(entry, count)
-    return Hardware(source=f"--gpu {spec}", gpu=gpu, note=entry.get("_note"))
+    hw = Hardware(source=f"--gpu {spec}", gpu=gpu, note=entry.get("_note"))
+    if how == "nearest":
+        hw.reason, hw.detail = "nearest", name
+        hw.note = (f"{name!r} is not in the GPU table: read as the {entry['name']}, the closest name "
+                   f"({entry['memory_gib']:g} GiB, sm_{_sm(entry['compute_capability'])}); describe it as "
+                   f"\"<memory>GB sm<cc>\" to be exact")
+    elif how == "custom":
+        hw.reason, hw.detail = "custom", name
+        hw.note = f"a GPU described by its memory and compute capability ({name!r})"
+    return hw
+
+
+# a GPU outside the table, described by its memory and compute capability: "24GiB cc8.9",
+# "custom 16GB sm_86", "RTX A3000 Laptop 12GB sm86", "sm_120 16GB"
+_CUSTOM_MEM = re.compile(r"(?i)(?<![\d.])(\d+(?:\.\d+)?)\s*(?:gi?b|g)(?![a-z])")
+_CUSTOM_CC = re.compile(r"(?i)(?:\bcc|\bsm|compute[-_ ]?capability)[-_ ]?(\d{1,3})(?:\.(\d))?(?!\d)")
+
+
+def _sm(cc: float) -> str:
+    return f"{cc:.1f}".replace(".", "")
+
+
+def custom_gpu(text: str) -> dict | None:
+    """A catalog-shaped entry for a GPU given as memory + compute capability, or None."""
+    mem, cc = _CUSTOM_MEM.search(text), _CUSTOM_CC.search(text)
+    if not mem or not cc:
+        return None
+    major, minor = cc.group(1), cc.group(2)
+    if minor is not None:
+        capability = float(f"{major}.{minor}")
+    elif len(major) == 1 or major in ("10", "11", "12", "13"):  # cc9, cc12: a whole major (no sm_1x exists)
+        capability = float(major)
+    else:  # sm86 → 8.6, sm_120 → 12.0
+        capability = float(f"{major[:-1]}.{major[-1]}")
+    gib = float(mem.group(1))
+    if not (3.0 <= capability <= 13.0) or not (0 < gib <= 4096):
+        return None
+    label = _CUSTOM_CC.sub("", _CUSTOM_MEM.sub("", text)).strip(" -_,")
+    label = re.sub(r"(?i)^(custom|gpu)$", "", label).strip()
+    return {"id": "custom", "name": f"{label or 'GPU'} ({gib:g} GiB, sm_{_sm(capability)})", "arch": arch_of(capability),
+            "compute_capability": capability, "memory_gib": gib, "fp8": capability >= 8.9, "fp4": capability >= 10.0,
+            "nvlink": False}
+
+
+def lookup_gpu(name: str, gpus: list[dict]) -> tuple[dict | None, str | None]:
+    """The catalog entry for `name` (how: None), a GPU described by memory and compute capability
+    (custom), or the entry with the closest name (nearest) — None when nothing is close."""
+    entry = find_gpu(name, gpus)
+    if entry is not None:
+        return entry, None
+    custom = custom_gpu(name)
+    if custom is not None:
+        return custom, "custom"
+    key = _norm(name)
+    if len(key) < 3 or key.isdigit():
+        return None, None
+    names: dict[str, dict] = {}
+    for g in gpus:
+        for a in [g["id"], g["name"], *g.get("aliases", [])]:
+            names.setdefault(_norm(a), g)
+    close = difflib.get_close_matches(key, list(names), n=1, cutoff=0.8)
+    return (names[close[0]], "nearest") if close else (None, None)
 
 
 def find_gpu(name: str, gpus: list[dict]) -> dict | None:
@@ -141,10 +205,14 @@ def find_gpu(name: str, gpus: list[dict]) -> dict | None:
         return exact[0]
     if mem:
         stem = _norm(re.sub(r"[-_ ]?\d+\s*g(i)?b", "", name, flags=re.I))
+        near = lambda g: abs(float(g["memory_gib"]) - float(mem.group(1))) <= max(4.0, 0.06 * float(mem.group(1)))
+        # a card named exactly (RTX 4060 8GB) before one whose name only starts so (RTX 4060 Ti 8GB)
         for g in gpus:
-            if stem in {_norm(a) for a in [g["id"], *g.get("aliases", [])]} or _norm(g["id"]).startswith(stem):
-                if abs(float(g["memory_gib"]) - float(mem.group(1))) <= max(4.0, 0.06 * float(mem.group(1))):
-                    return g
+            if stem in {_norm(a) for a in [g["id"], g["name"], *g.get("aliases", [])]} and near(g):
+                return g
+        for g in gpus:
+            if _norm(g["id"]).startswith(stem) and near(g):
+                return g
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from vllm_kb.engine.kb.unquantized import coverage
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 # Architecture dimensions, named as in config.json (sliding_window_size/_pattern and
@@ -53,6 +54,9 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         scheme = _scheme(quant)
         if scheme:
             facts["quant_scheme"] = scheme
+        kept = coverage(quant)
+        if kept:
+            facts["quant_unquantized"] = kept
     elif quant is None:
         facts["quantized"] = False
         facts["quant_source"] = "config"

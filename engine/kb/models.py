@@ -20,6 +20,10 @@ _MOE_SIZE = re.compile(r"(\d+)x(\d+(?:\.\d+)?)[bB]", re.I)
 # "-125m" / "-360M" are parameter counts)
 _CONTEXT = re.compile(r"(?:^|[-_.])(\d+(?:\.\d+)?)([kKmM])(?=$|[-_.])")
 FLAGS = ("moe", "mla", "mtp", "multimodal", "sliding_window", "quantized")
+# a generation written in the name: a point release after the family word (Qwen3.6, Llama-3.1,
+# v0.3 — not a size such as 0.6B) or a date suffix (-2507, -0528)
+_GEN_DOTTED = re.compile(r"(?i)(?<=[a-z])([-_]?\d+\.)(\d+)(?![\d.]*\s*[bmk](?![a-z]))")
+_GEN_DATE = re.compile(r"(?<=[-_])(\d{4})(?=$|[-_/])")
 
 @lru_cache(maxsize=256)
 def _rx(pattern: str) -> re.Pattern:
@@ -61,6 +65,8 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
         _apply_family(facts, arch, fam, short)
         _context_from_name(facts, arch, short)
         _publisher(facts, name, publishers)
+        if "max_context" in facts and not exact_entry(short, families):
+            facts["max_context_family"] = True
     if config:
         _apply_config(facts, arch, config, tokenizer, version)
     _size_from_name(facts, short)
@@ -74,8 +80,40 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
 
 
 def _short_name(name: str) -> str:
-    base = name.rstrip("/").rsplit("/", 2)
+    """The last two path parts (publisher/name), with ModelScope's "___" read as "." (its
+    downloads spell Qwen3.6-35B-A3B as Qwen3___6-35B-A3B)."""
+    base = name.rstrip("/").replace("___", ".").rsplit("/", 2)
     return "/".join(base[-2:]) if len(base) > 1 else base[0]
+
+
+def _entries(short: str, families: list[dict]) -> tuple[str | None, tuple[int, ...]]:
+    fam = family_of(short, families)
+    if fam is None:
+        return None, ()
+    return fam["id"], tuple(i for i, s in enumerate(fam.get("sizes", [])) if _rx(s["match"]).search(short))
+
+
+def exact_entry(short: str, families: list[dict]) -> bool:
+    """Whether the catalog entries the name matches describe this very model rather than its
+    family: a family with sizes needs one of them to match, and every generation the name
+    writes (Qwen3.6, -2507) must be one the entries tell apart or the config.json they were read
+    from names — a name whose generation could be changed without changing what it matches
+    (Qwen3.6-35B-A3B matches Qwen3-MoE's entries just as Qwen3.9-35B-A3B would) takes the family's
+    values as a default, not as its own."""
+    fam, sizes = _entries(short, families)
+    entry = next((f for f in families if f["id"] == fam), None)
+    if entry is None or (entry.get("sizes") and not sizes):
+        return False
+    sources = " ".join(str(e.get("source", "")) for e in [entry, *(entry["sizes"][i] for i in sizes)]).lower()
+    for rx, repl in ((_GEN_DOTTED, lambda m: m.group(1) + "987"), (_GEN_DATE, lambda m: "9999")):
+        for m in rx.finditer(short):
+            said = m.group(0).lstrip("-_").lower()
+            if re.search(r"(?<![\d.])" + re.escape(said) + r"(?![\d.])", sources):
+                continue
+            other = short[:m.start()] + repl(m) + short[m.end():]
+            if _entries(other, families) == (fam, sizes):
+                return False
+    return True
 
 
 def _apply_family(facts: dict, arch: dict, fam: dict, short: str) -> None:
@@ -146,6 +184,7 @@ def _apply_config(facts: dict, arch: dict, config: dict, tokenizer: dict | None,
     config_scalars(facts, config, tokenizer)
     limit, key = derived_max_len(config, tokenizer, version)
     if limit:
+        facts.pop("max_context_family", None)
         facts["max_context"] = limit
         facts["max_len_key"] = key
     dims = arch_from_config(config)
@@ -192,6 +231,10 @@ def _markers(facts: dict, short: str, markers: list[dict], config: dict | None) 
             facts["quantized"] = True
             facts["quant_method"] = mk["method"]
             facts["quant_source"] = "name"
+            if mk.get("scheme"):
+                facts["quant_scheme"] = mk["scheme"]
+            if mk.get("unquantized"):
+                facts["quant_unquantized"] = dict(mk["unquantized"])
             if not (config and (config.get("torch_dtype") or config.get("dtype"))):
                 # the base family's dtype says nothing of a quantized upload's (AWQ/GPTQ ones are mostly float16)
                 facts.pop("torch_dtype", None)

@@ -52,7 +52,8 @@ def hardware_text(kb, hw, lang: str) -> str:
         return kb.t("hw.none", lang, note=hw.note or "") + host
     g = hw.gpu
     cc = f"{g['compute_capability']:.1f}".replace(".", "")
-    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc) + host
+    read = kb.t(f"hw.{hw.reason}", lang, asked=hw.detail) if getattr(hw, "reason", None) in ("custom", "nearest") else ""
+    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc) + read + host
 
 
 def build(rep: AuditReport, lang: str = "en", *, advice: bool = True,

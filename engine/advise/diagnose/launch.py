@@ -3,6 +3,7 @@ why vLLM refused to start, and — for each site of the audited project — that
 the change that makes the launch start, in the site's own syntax."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,50 @@ FINDING_TEXTS = {
 }
 
 
+# When no check's own wording occurs in the text (a release that words it differently, a
+# framework's message, a paraphrase in a bug report), the words that name what a launch check is
+# about route it to the closest checks — reported as "closest", never as recognised.
+_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "pp-in-release": (r"pipeline[ _-]?parallel", r"supports_?pp", r"\bpp\b"),
+    "tp-attention-heads": (r"tensor[ _-]?parallel", r"attention heads", r"divisible"),
+    "tp-kv-heads": (r"(kv|key[ _-]value) heads", r"divisible", r"tensor[ _-]?parallel"),
+    "bfloat16-gpu": (r"bfloat16|\bbf16\b", r"compute capability|\bcapability\b"),
+    "quant-capability": (r"quantiz", r"compute capability|\bcapability\b|current gpu|\bsm_?\d{2,3}\b"),
+    "fp8-kv-cache": (r"\bfp8", r"kv[ _-]?cache|cache[ _-]dtype"),
+    "quant-mismatch": (r"quantization method", r"does not match|quant_method"),
+    "bitsandbytes-launch": (r"bitsandbytes|\bbnb\b",),
+    "max-len-kv-capacity": (r"max[ _]?(seq|model)[ _]?len", r"kv[ _-]?cache", r"tokens"),
+    "no-kv-memory": (r"no available memory|cache blocks|kv[ _-]?cache memory|out of memory|insufficient",),
+    "max-len-model-limit": (r"max[ _]?model[ _]?len", r"max_position_embeddings|derived|model_max_length|rope"),
+    "batched-tokens": (r"max_num_batched_tokens|batched[ _]tokens",),
+    "model-architecture": (r"architecture",),
+    "gpu-count": (r"(cuda|device).{0,40}(not available|invalid|ordinal)|world[ _]size|number of (available )?gpus",),
+    "attention-backend-gpu": (r"attention backend|flash[_-]?attn|flashinfer|xformers",),
+    "container-shm": (r"/dev/shm|shared memory|\bshm\b|bus error",),
+    "gpu-memory-utilization-range": (r"gpu[ _]memory[ _]utilization",),
+    "framework-vllm": (r"vllm.{0,20}version.{0,40}(not supported|requires?)|supported versions",),
+    "expert-parallel-dense": (r"expert[ _-]?parallel",),
+}
+_KEYWORD_RX = {name: tuple(re.compile(p, re.I) for p in pats) for name, pats in _KEYWORDS.items()}
+
+
+def closest(kb: Knowledge, text: str, limit: int = 3) -> list[LaunchHit]:
+    """The launch checks whose subject the text's words name, most words first (ties: the order
+    above), as `closest` hits — for an error no check's wording matches."""
+    from vllm_kb.engine.check.rules import rules
+
+    reg = rules(kb)
+    scored = []
+    for order, (name, rxs) in enumerate(_KEYWORD_RX.items()):
+        found = [m.group(0) for m in (rx.search(text) for rx in rxs) if m]
+        rule = reg.find(name)
+        if found and rule is not None:
+            scored.append((-len(found), order, rule.id, ", ".join(found)))
+    scored.sort()
+    return [LaunchHit(cid, "closest", error_text.Match(cid, words, None, "keywords", -n, False))
+            for n, _, cid, words in scored[:limit]]
+
+
 @dataclass
 class SiteVerdict:
     site: Any  # report.results.SiteReport
@@ -37,7 +82,7 @@ class SiteVerdict:
 @dataclass
 class LaunchHit:
     id: str  # a check id (L30) or a finding code (not-in-version)
-    kind: str  # check | finding
+    kind: str  # check | finding | closest (named by the error's keywords, not by vLLM's wording)
     match: error_text.Match
     sites: list[SiteVerdict] = field(default_factory=list)
 
@@ -61,11 +106,14 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
     """Launch checks and findings whose vLLM wording occurs in `text`, best first: the whole
     wording before an opening, then the most literal text matched — so a check's own words
     ("unrecognized arguments: --enable-reasoning") outrank argparse's generic ones. With a
-    project, diagnose() then puts first what fails at one of its sites."""
+    project, diagnose() then puts first what fails at one of its sites. When no wording occurs,
+    the closest checks by the text's keywords (kind `closest`)."""
     hit = _POOLS.get(id(kb))
     if hit is None or hit[0] is not kb:
         hit = _POOLS[id(kb)] = (kb, _Pool(kb))
     matches = error_text.match(hit[1], text, version)
+    if not matches:
+        return closest(kb, text)
     return [LaunchHit(m.check_id, "finding" if m.check_id in FINDING_TEXTS else "check", m) for m in matches]
 
 
@@ -73,7 +121,7 @@ def verdicts(hit: LaunchHit, reports: list) -> None:
     """Fill `hit.sites` from each site's audit: the check's result, or the site's findings of that
     code, with the changes credited to it."""
     for sr in reports:
-        if hit.kind == "check":
+        if hit.kind in ("check", "closest"):
             r = next((x for x in sr.results if x.check.id == hit.id), None)
             if r is None:
                 continue

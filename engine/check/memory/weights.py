@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from vllm_kb.engine.check.memory.kv import pp_stage_layers
-from vllm_kb.engine.kb.models import ceil_div, embedding_params, expert_params, head_dim, kv_heads_per_gpu
+from vllm_kb.engine.kb.models import (attention_params, ceil_div, embedding_params, expert_params, head_dim,
+                                      kv_heads_per_gpu)
 
 BYTES_PER_PARAM = {
     "fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "auto": 2.0,
@@ -36,6 +37,8 @@ def weight_width(engine: dict, model: dict) -> str | None:
         q = str(q).strip().lower()
         if q in UNKNOWN_WIDTH:
             return None
+        if q == "compressed-tensors" and model.get("quant_scheme") == "wna16":
+            return "int8" if "w8a16" in str(model.get("name") or "").lower() else "4bit"
         return QUANT_WIDTH.get(q, "4bit" if "4" in q else "fp8" if "8" in q else "bf16")
     dtype = str(engine.get("dtype") or "auto").lower()
     return "fp32" if dtype in ("float32", "fp32", "float") else "bf16"
@@ -60,7 +63,38 @@ def weights_bytes(model: dict, engine: dict, tp: int = 1) -> float:
     if q in EXPERTS_ONLY and model.get("num_experts"):
         experts = min(expert_params(model), total - embed)
         return experts * per * _mxfp4_padding(model, tp) + (total - experts) * 2.0
-    return embed * 2.0 + (total - embed) * per
+    kept = min(unquantized_params(model) or 0.0, max(0.0, total - embed))
+    return (embed + kept) * 2.0 + (total - embed - kept) * per
+
+
+def uncertain_weights_bytes(model: dict, engine: dict, width: str) -> float:
+    """Bytes the weights may weigh beyond the estimate: a checkpoint quantized by its name's word
+    alone (no config.json, no catalog entry for what it keeps in 16 bits) may leave every
+    attention block unquantized, as Meta's and several FP8 publishers' do. 0 when known."""
+    per = BYTES_PER_PARAM.get(width, 2.0)
+    if width not in ("fp8", "int8", "fp4"):  # 16-bit, or AWQ/GPTQ-style int4 that quantizes every linear layer
+        return 0.0
+    if engine.get("quantization") and not model.get("quant_method"):
+        return 0.0  # unquantized, or quantized online by vLLM itself (every linear layer)
+    if model.get("quant_source") not in ("name", None) or model.get("quant_unquantized"):
+        return 0.0
+    if str(model.get("quant_method") or "") in EXPERTS_ONLY or not model.get("num_hidden_layers") or not model.get("hidden_size"):
+        return 0.0
+    return model["num_hidden_layers"] * attention_params(model) * (2.0 - per)
+
+
+def unquantized_params(model: dict) -> float:
+    """Parameters a quantized checkpoint keeps in 16 bits beyond the embeddings and LM head
+    (model.quant_unquantized: its config's ignore list, or the catalog), 0 when not known."""
+    cov = model.get("quant_unquantized")
+    layers = model.get("num_hidden_layers")
+    if not isinstance(cov, dict) or not layers or not model.get("hidden_size"):
+        return 0.0
+    count = lambda v: layers if v == "all" else len([i for i in v if 0 <= i < layers]) if isinstance(v, list) else 0
+    total = count(cov.get("attention")) * attention_params(model)
+    if cov.get("mlp") and model.get("intermediate_size") and not model.get("num_experts"):
+        total += count(cov["mlp"]) * 3 * model["hidden_size"] * model["intermediate_size"]
+    return float(total)
 
 
 def _mxfp4_padding(model: dict, tp: int = 1) -> float:

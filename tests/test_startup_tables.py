@@ -1,0 +1,94 @@
+"""The per-release start-up tables the launch checks read: pipeline parallelism per architecture
+(tools/vllm_architectures.py → knowledge/vllm/architectures.yaml `pp`) and the quantization facts
+a checkpoint name gives (engine/check/startup_quant.py)."""
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+
+from vllm_architectures import pp_scan  # noqa: E402
+
+from vllm_kb.engine.check.startup_arch import arch_facts  # noqa: E402
+from vllm_kb.engine.check.startup_quant import quant_facts  # noqa: E402
+from vllm_kb.engine.kb import catalog as catalog_mod  # noqa: E402
+from vllm_kb.engine.kb.knowledge import load  # noqa: E402
+
+
+def _release(tmp_path: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    return tmp_path
+
+
+def test_pp_follows_bases_across_modules_and_packages(tmp_path):
+    root = _release(tmp_path, {
+        "vllm/model_executor/models/registry.py": """
+            _TEXT_GENERATION_MODELS = {
+                "LlamaForCausalLM": ("llama", "LlamaForCausalLM"),
+                "MistralForCausalLM": ("mistral", "MistralForCausalLM"),
+                "WhisperForConditionalGeneration": ("whisper", "WhisperForConditionalGeneration"),
+                "GemmaForCausalLM": ("transformers", "TransformersForCausalLM"),
+                "Mystery": ("mystery", "Mystery"),
+            }
+            _PREVIOUSLY_SUPPORTED_MODELS = {"OldForCausalLM": "0.9.0"}
+        """,
+        "vllm/model_executor/models/llama.py": "class LlamaForCausalLM(nn.Module, SupportsLoRA, SupportsPP):\n    pass\n",
+        "vllm/model_executor/models/mistral.py": "class MistralForCausalLM(LlamaForCausalLM):\n    pass\n",
+        "vllm/model_executor/models/whisper.py": "class WhisperForConditionalGeneration(nn.Module, SupportsMultiModal):\n    pass\n",
+        "vllm/model_executor/models/transformers/base.py": "class Base(nn.Module, SupportsPP):\n    pass\n",
+        "vllm/model_executor/models/transformers/causal.py": "class CausalMixin(Base):\n    pass\n",
+        "vllm/model_executor/models/transformers/__init__.py": "class TransformersForCausalLM(CausalMixin): ...\n",
+        "vllm/model_executor/models/mystery.py": "Mystery = make_class()\n",
+    })
+    yes, unresolved = pp_scan(root)
+    assert yes == {"LlamaForCausalLM", "MistralForCausalLM", "GemmaForCausalLM"}
+    assert unresolved == {"Mystery"}  # made at run time: unknown, never "no PP"
+
+
+def test_pp_list_of_the_early_releases(tmp_path):
+    root = _release(tmp_path, {"vllm/config.py": '_PP_SUPPORTED_MODELS = [\n    "LlamaForCausalLM",\n    "GPT2LMHeadModel",\n]\n'})
+    assert pp_scan(root) == ({"LlamaForCausalLM", "GPT2LMHeadModel"}, set())
+
+
+def test_llama4_gains_pp_in_084():
+    table = load().doc("vllm", "architectures.yaml").data
+    model = {"architecture": "Llama4ForConditionalGeneration"}
+    before = arch_facts(model, table, "0.8.3")
+    assert before["arch_pp"] is False and before["arch_pp_pin"] == ">=0.8.4"
+    assert arch_facts(model, table, "0.8.4")["arch_pp"] is True
+    assert arch_facts({"architecture": "LlamaForCausalLM"}, table, "0.6.0")["arch_pp"] is True
+    assert "arch_pp" not in arch_facts({"architecture": "LlamaForCausalLM"}, table, "0.5.0")  # no PP at all: L3's own rule
+
+
+def _quant(model: dict, version: str, gpu: dict | None = None) -> dict:
+    kb = load()
+    facts = {"model": model, "engine": {}, "args": {}, "gpu": gpu or {}}
+    return quant_facts(facts, kb.doc("vllm", "startup.yaml").data, catalog_mod.load(), version)
+
+
+def test_bnb_prequant_only_when_the_checkpoint_says_so():
+    named = {"name": "unsloth/DeepSeek-R1-Distill-Llama-70B-bnb-4bit", "quantized": True, "quant_method": "bitsandbytes", "quant_source": "name"}
+    assert _quant(named, "0.7.3")["quant_bnb_prequant"] is True
+    vague = {"name": "someone/model-4bit", "quantized": True, "quant_method": "bitsandbytes", "quant_source": "name"}
+    assert "quant_bnb_prequant" not in _quant(vague, "0.7.3")
+
+
+def test_min_capability_is_read_from_the_config_classes(tmp_path):
+    from vllm_quant_capability import scan
+
+    q = "vllm/model_executor/layers/quantization/"
+    root = _release(tmp_path, {
+        q + "__init__.py": 'QUANTIZATION_METHODS = {"awq": AWQConfig, "fp8": Fp8Config, "odd": OddConfig, "sub": SubConfig}\n',
+        q + "awq.py": "class AWQConfig(QuantizationConfig):\n    @classmethod\n    def get_min_capability(cls):\n        return 75\n",
+        q + "fp8.py": "class Fp8Config(QuantizationConfig):\n    def get_min_capability(cls):\n        return 80\n"
+                      "class SubConfig(Fp8Config):\n    pass\n",
+        q + "odd.py": "class OddConfig(QuantizationConfig):\n    def get_min_capability(cls):\n        return 89 if x else 80\n",
+        q + "compressed_tensors/schemes/wna16.py": "class CompressedTensorsWNA16(Scheme):\n    def get_min_capability(cls):\n        return 80\n",
+    })
+    assert scan(root) == {"awq": 75, "fp8": 80, "sub": 80}  # a value that depends on run-time state is left out
+    assert scan(root, schemes=True) == {"wna16": 80}
