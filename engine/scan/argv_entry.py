@@ -163,9 +163,11 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
     if engine is None and not serve:
         return None
     for node in ast.walk(tree):  # `args.model = args.model_path`: an own option handed to an engine argument
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and _same_namespace(node.targets[0], node.value):
-            out.renames[node.value.attr] = node.targets[0].attr
-    out.engine = "server" if serve else "LLM" if llm and engine == "EngineArgs" else engine
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(target, ast.Attribute) and isinstance(value, ast.Attribute) and _same_namespace(target, value):
+                out.renames[value.attr] = target.attr
+    out.engine = "server" if serve or engine is None else "LLM" if llm and engine == "EngineArgs" else engine
     return out
 
 
