@@ -65,8 +65,10 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
         _apply_family(facts, arch, fam, short)
         _context_from_name(facts, arch, short)
         _publisher(facts, name, publishers)
-        if "max_context" in facts and not exact_entry(short, families):
-            facts["max_context_family"] = True
+        if not exact_entry(short, families):
+            facts["dims_family"] = True  # the shapes, too, are the family's, not this model's own
+            if "max_context" in facts:
+                facts["max_context_family"] = True
     if config:
         _apply_config(facts, arch, config, tokenizer, version)
     _size_from_name(facts, short)
@@ -191,6 +193,7 @@ def _apply_config(facts: dict, arch: dict, config: dict, tokenizer: dict | None,
     if not dims:
         return
     arch.update(dims)
+    facts.pop("dims_family", None)
     facts["arch_source"] = "config.json"
     if dims.get("num_experts"):
         facts["moe"] = True
