@@ -104,13 +104,16 @@ def exact_entry(short: str, families: list[dict]) -> bool:
     values as a default, not as its own."""
     fam, sizes = _entries(short, families)
     entry = next((f for f in families if f["id"] == fam), None)
-    if entry is None or (entry.get("sizes") and not sizes):
+    whole = entry is not None and (entry.get("arch") or {}).get("num_hidden_layers")  # one model, not a range
+    if entry is None or (entry.get("sizes") and not sizes and not whole):
         return False
-    sources = " ".join(str(e.get("source", "")) for e in [entry, *(entry["sizes"][i] for i in sizes)]).lower()
+    matched = [entry, *(entry["sizes"][i] for i in sizes)]
+    sources = " ".join(str(e.get("source", "")) for e in matched).lower()
+    known = {str(g).lower() for e in matched for g in e.get("generations", [])}
     for rx, repl in ((_GEN_DOTTED, lambda m: m.group(1) + "987"), (_GEN_DATE, lambda m: "9999")):
         for m in rx.finditer(short):
             said = m.group(0).lstrip("-_").lower()
-            if re.search(r"(?<![\d.])" + re.escape(said) + r"(?![\d.])", sources):
+            if said in known or re.search(r"(?<![\d.])" + re.escape(said) + r"(?![\d.])", sources):
                 continue
             other = short[:m.start()] + repl(m) + short[m.end():]
             if _entries(other, families) == (fam, sizes):
@@ -170,7 +173,7 @@ def _publisher(facts: dict, name: str, publishers: list[str] | None) -> None:
 def _take(facts: dict, arch: dict, entry: dict) -> None:
     """One catalog entry (family or size): scalar facts, arch dims, its source."""
     for k, v in entry.items():
-        if k in ("match", "id", "name", "sizes", "eagle"):
+        if k in ("match", "id", "name", "sizes", "eagle", "generations"):
             continue
         if k == "arch":
             arch.update(v)
