@@ -8,6 +8,7 @@ from typing import Any
 
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import host_memory, memory
+from vllm_kb.engine.check import site_gpu
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.startup_facts import startup_facts
 from vllm_kb.engine.kb.catalog import Catalog
@@ -103,6 +104,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     }
     facts.update(hardware.facts())
     facts["site"]["platform"] = platform(args, facts["env"])
+    site_gpu.apply(facts, site.gpu_types, kb.gpus)  # the GPU the deployment itself names
     if facts["site"]["platform"] != "cuda":
         # another accelerator (Ascend NPU, AWS Neuron, TPU, ROCm …): not the NVIDIA GPUs of --gpu
         facts.pop("gpu", None)

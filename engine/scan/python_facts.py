@@ -10,6 +10,7 @@ import ast
 import re
 from pathlib import PurePosixPath
 
+from vllm_kb.engine.scan import gpu_types
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
 from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.site import Setting, Site
@@ -42,6 +43,7 @@ def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
             count = _modal_gpus(gpu)
             if count:
                 site.gpu_request = count
+            site.gpu_types = gpu_types.from_modal(gpu)
             if isinstance(kw.get("image"), ast.Name):
                 _modal_image(ctx, rel, tree, r, kw["image"].id, site)
     gpus = bound_gpus(ctx, rel)

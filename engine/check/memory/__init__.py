@@ -82,7 +82,7 @@ class _Site:
 
 # Arguments the sizing does arithmetic with; a site can write anything there ("$TP", "\x01128").
 _NUMERIC_ARGS = {"tensor_parallel_size": int, "pipeline_parallel_size": int, "data_parallel_size": int,
-                 "max_num_seqs": int, "block_size": int, "gpu_memory_utilization": float}
+                 "max_num_seqs": int, "block_size": int, "gpu_memory_utilization": float, "cpu_offload_gb": float}
 
 
 def numeric_args(engine: dict) -> dict:
@@ -126,6 +126,11 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
     stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp)
+    offload = _offload_bytes(engine)
+    if offload:
+        # --cpu-offload-gb keeps up to that many GiB of each GPU's weights in host memory (per GPU)
+        notes.add("cpu_offload_gib", round(offload / GIB, 1))
+        stages = [max(0.0, s - offload) for s in stages]
     per_gpu = max(stages)  # the fullest GPU decides the fit
     out["weights_per_gpu_gib"] = round(stages[0] / GIB, 1)  # what rank 0 logs
     out["usable_per_gpu_gib"] = round(budget["usable"] / GIB, 1)
@@ -258,12 +263,18 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     return out
 
 
+def _offload_bytes(engine: dict) -> float:
+    v = engine.get("cpu_offload_gb")
+    return float(v) * GIB if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 else 0.0
+
+
 def _min_tp(site: _Site, weights: float) -> int | None:
     """Smallest power-of-two TP that splits the heads evenly and leaves room for KV cache."""
     for t in TP_CHOICES:
         if site.has_dims and not tp_divides(site.model, t):
             continue
         usable = _budget(site.with_tp(t), last_stage=True)["usable"]
-        if weights_per_gpu_bytes(site.model, site.engine, weights, t, site.pp, site.rt.experts_over_dp) <= usable * (1 - KV_RESERVE_FRACTION):
+        held = weights_per_gpu_bytes(site.model, site.engine, weights, t, site.pp, site.rt.experts_over_dp) - _offload_bytes(site.engine)
+        if held <= usable * (1 - KV_RESERVE_FRACTION):
             return t
     return None

@@ -6,6 +6,7 @@ entry that is enabled (or every entry with `all.enabled`)."""
 from __future__ import annotations
 
 from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan import gpu_types
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy.common import launch_site, yaml_word
 from vllm_kb.engine.scan.shell_expand import Expander
@@ -57,6 +58,7 @@ def _model(ctx, rel, doc, base: tuple, spec: dict, name: str, syntax: str) -> Si
         return None
     site.tool = "kubeai"
     site.gpu_request = _profile_gpus(spec.get("resourceProfile"))
+    site.gpu_types = gpu_types.from_kubeai_profile(spec.get("resourceProfile"))
     mt = site.settings.get("served_model_name")
     if mt is not None:
         mt.implied, mt.note = True, "the KubeAI controller serves the model under the Model's name"

@@ -1,9 +1,12 @@
 """Kubernetes: every container of a workload (`sh -c "vllm serve …"`, command + args, the image
-entrypoint + args, `$(ENV)`), with the GPUs its resources ask for."""
+entrypoint + args, `$(ENV)`), with the GPUs its resources ask for and the GPU type its
+nodeSelector names."""
 from __future__ import annotations
 
+from typing import Any
 
 from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan import gpu_types
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy import kustomize
 from vllm_kb.engine.scan.deploy.common import (
@@ -78,6 +81,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                            known=k8s_env, source_lines=lines)
         if site is not None:
             site.gpu_request = resource_gpus(c.get("resources"))
+            site.gpu_types = gpu_types.from_pod(_node(doc.data, path[:-2]))
             site.container = dict(tool="kubernetes", **_shm(doc.data, path, c))
             if image is None and kust is not False:
                 kust = kustomize.overlay(ctx, rel) if kust is None else kust
@@ -88,6 +92,15 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                     kust = False
             out.append(site)
     return out
+
+
+def _node(data: Any, path: tuple) -> Any:
+    for p in path:
+        try:
+            data = data[p]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
 
 
 def _injected_env(data: dict) -> dict[str, str]:

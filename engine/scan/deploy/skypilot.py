@@ -39,7 +39,7 @@ def accelerators(resources) -> tuple[int | None, list[str]]:
 def scan_skypilot(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     data = doc.data
     envs = {str(k): ("" if v is None else str(v)) for k, v in (data.get("envs") or {}).items()} if isinstance(data.get("envs"), dict) else {}
-    gpus, _types = accelerators(data.get("resources"))
+    gpus, types = accelerators(data.get("resources"))
     nodes = data.get("num_nodes", 1)
     known = dict(envs)
     if gpus is not None:
@@ -57,6 +57,7 @@ def scan_skypilot(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site
     sites = script_sites(ctx, rel, data["run"], first, known=known, env=env, tool="skypilot", version=version)
     for s in sites:
         s.gpu_request = s.gpu_request or gpus
+        s.gpu_types = s.gpu_types or types
         if installed:
             s.installed = (installed, f"{rel}:{doc.line_of(('setup',))}", m.group(1))
     return sites

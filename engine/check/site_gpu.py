@@ -1,0 +1,58 @@
+"""The GPU a site's own deployment names, against the one the audit was given. A KubeAI model
+pinned to `nvidia-gpu-l4` or a pod selecting `NVIDIA-A100-SXM4-80GB` runs there whatever
+`--gpu` says; a site that names several types (SkyPilot `any_of`, Modal fallbacks) may run on
+any of them, so its GPU facts hold only where they all agree with `--gpu`."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from vllm_kb.engine.kb import hardware
+
+# deployment names of accelerators other than NVIDIA GPUs
+_OTHER = ((re.compile(r"amd|mi\d{3}|radeon|instinct", re.I), "rocm"), (re.compile(r"tpu", re.I), "tpu"),
+          (re.compile(r"gaudi|habana|hpu", re.I), "hpu"), (re.compile(r"neuron|inferentia|trainium|\binf\d|\btrn\d", re.I), "neuron"),
+          (re.compile(r"ascend|\bnpu", re.I), "npu"), (re.compile(r"^cpu", re.I), "cpu"))
+_PREFIX = re.compile(r"^(nvidia[-_ ]gpu[-_ ]|nvidia[-_ ]tesla[-_ ]|nvidia[-_ ]|tesla[-_ ]|gpu[-_ ])", re.I)
+
+
+def _catalog_entry(name: str, gpus: list[dict]) -> dict | None:
+    bare = _PREFIX.sub("", name.strip())
+    bare = re.sub(r"-(sxm\d?|pcie|hbm\d?e?)(?=-|$)", "", bare, flags=re.I) if hardware.find_gpu(bare, gpus) is None else bare
+    return hardware.find_gpu(bare, gpus) or hardware.find_gpu(name, gpus)
+
+
+def resolve(types: list[str], current: dict | None, gpus: list[dict]) -> tuple[str | None, dict | None, bool]:
+    """(platform when the types name another accelerator, the GPU facts to use, whether they
+    changed). `current`: the facts from --gpu (name, count, …)."""
+    if not types:
+        return None, current, False
+    for name in types:
+        for rx, plat in _OTHER:
+            if rx.search(name):
+                return plat, None, True
+    entries = [_catalog_entry(t, gpus) for t in types]
+    if current and any(e is not None and e["name"] == current.get("name") for e in entries):
+        return None, current, False  # --gpu is one of the GPUs the deployment accepts
+    if len(entries) != 1 or entries[0] is None:
+        return None, None, True  # an unknown type, or a choice of several: the GPU is not known
+    count = (current or {}).get("count") or 1
+    e = entries[0]
+    facts = {"name": e["name"], "arch": e["arch"], "count": count, "memory_gib": float(e["memory_gib"]),
+             "compute_capability": float(e["compute_capability"]), "fp8": bool(e.get("fp8")), "fp4": bool(e.get("fp4")),
+             "nvlink": bool(e.get("nvlink"))}
+    return None, facts, True
+
+
+def apply(facts: dict[str, Any], types: list[str], gpus: list[dict]) -> None:
+    """Put the site's own GPU in `facts` (gpu, site.platform, site.gpu_from)."""
+    plat, gpu, changed = resolve(types, facts.get("gpu"), gpus)
+    if not changed:
+        return
+    if plat:
+        facts["site"]["platform"] = plat
+    if gpu is None:
+        facts.pop("gpu", None)
+    else:
+        facts["gpu"] = gpu
+    facts["site"]["gpu_from"] = ", ".join(types)
