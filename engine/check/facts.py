@@ -142,7 +142,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         if name not in args and isinstance(count, int) and count > 0:
             engine[name] = count
     facts["engine"] = engine
-    facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count"), framework_nodes(site)))
+    facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count"), framework_nodes(site),
+                                      facts["launch"]))
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     facts["site"]["pooling"] = _pooling(engine)
     if mf and facts.get("gpu"):

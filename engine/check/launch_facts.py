@@ -163,10 +163,20 @@ def framework_nodes(site: Site) -> int:
     return best
 
 
-def gpu_layout(engine: dict, visible: int | None, gpu_count, nodes: int = 1) -> dict[str, Any]:
+def gpu_layout(engine: dict, visible: int | None, gpu_count, nodes: int = 1, launch: dict | None = None) -> dict[str, Any]:
     """GPUs one node must show this engine (tp × pp × local DP ranks) against the GPUs it sees
     (CUDA_VISIBLE_DEVICES, the container's request, else the machine's), and the nearest layout
-    that fits: the same TP and PP with fewer replicas, else a smaller power-of-two TP."""
+    that fits: the same TP and PP with fewer replicas, else a smaller power-of-two TP. An engine a
+    framework builds in its training process on one device (TRL 0.14–0.15 `vllm_device`) needs the
+    GPUs up to that device instead."""
+    device = (launch or {}).get("engine_device")
+    if isinstance(device, int) and not isinstance(device, bool):
+        seen = visible if visible is not None else (int(gpu_count) if isinstance(gpu_count, (int, float)) else None)
+        shares = (launch or {}).get("engine_device_shares_single") and seen == 1
+        placed: dict[str, Any] = {"gpus_needed": 1 if shares else device + 1, "multi_node": False}
+        if seen is not None and seen >= 1:
+            placed["visible_gpus"] = seen
+        return placed
     tp, pp, dp = (_int(engine.get(k)) or 1 for k in ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"))
     local = _int(engine.get("data_parallel_size_local"))
     nnodes = _int(engine.get("nnodes")) or 1

@@ -60,7 +60,7 @@ def framework_key(site: Site, target: str, value: Any) -> tuple[str, Any] | None
     """The key (as this site would write it) and value that set an engine argument through the
     framework; None when the framework does not expose the argument."""
     fw = frameworks.get(site.framework)
-    k = fw.key_for_arg(target)
+    k = fw.key_for_arg(target, site.framework_version)
     if k is not None:
         return _spelling(site, fw, k), value
     pt = fw.passthrough

@@ -56,9 +56,29 @@ class Framework:
         """The key a spelling means: `--vllm_num_engines`, `vllm.num_engines`, `+a.b=…`, `vllm-mode`."""
         return self._by_name.get(normalise_key(written))
 
-    def key_for_arg(self, arg: str) -> Key | None:
+    def key_for_arg(self, arg: str, version: str | None = None) -> Key | None:
+        """The key that sets an engine argument; with a release, only a key that release has
+        (its `versions`, and the release range the framework catalog read from the wheels) — TRL
+        0.14 has no max_model_len key at all."""
         keys = [k for k in self.keys if k.arg == arg]
+        if version and try_parse(version) is not None:
+            keys = [k for k in keys if version_matches(k.versions, version) and any(self._in_release(n, version) for n in (k.key, *k.aliases))]
         return next((k for k in keys if not k.legacy), keys[0] if keys else None)
+
+    def _in_release(self, key: str, version: str) -> bool:
+        from vllm_kb.engine.kb.compat import framework_catalog
+
+        entry = (framework_catalog()["frameworks"].get(self.id) or {})
+        spans = ((entry.get("keys") or {}).get(key) or {}).get("in")
+        if not spans:
+            # a spelling the catalog did not read: its `versions` decide, unless the catalog read
+            # another spelling of the same key (OpenRLHF's flat and dotted generations)
+            k = self.key(key)
+            return k is None or not any(((entry.get("keys") or {}).get(n) or {}).get("in") for n in (k.key, *k.aliases))
+        v = parse(version)
+        newest = max((parse(r) for r in entry.get("releases") or ()), default=None)
+        # a span that reaches the newest release read goes on in later releases
+        return any(parse(a) <= v and (v <= parse(b) or parse(b) == newest) for a, b in spans)
 
     @property
     def passthrough(self) -> dict | None:
@@ -116,12 +136,15 @@ class Framework:
 
     def mode(self, values: dict[str, Any], version: str | None, command: str | None = None) -> tuple[str, bool]:
         """First rule whose predicate holds, over the framework's keys with defaults filled in."""
+        rule = self.mode_rule(values, version, command)
+        return (rule["mode"], bool(rule.get("client"))) if rule is not None else ("none", False)
+
+    def mode_rule(self, values: dict[str, Any], version: str | None, command: str | None = None) -> dict | None:
         act = self._activation(values, version, command)
         for rule in self.raw["modes"]:
-            out = cel.compile(rule["when"]).evaluate(act)
-            if out.value:
-                return rule["mode"], bool(rule.get("client"))
-        return "none", False
+            if cel.compile(rule["when"]).evaluate(act).value:
+                return rule
+        return None
 
 
 def normalise_key(name: str) -> str:

@@ -60,6 +60,7 @@ class ScanContext:
     chart_versions: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)  # the project's files (scan_project sets it)
     absorbed: set[str] = field(default_factory=set)  # site ids another site took in (a KServe runtime)
+    llm_subclasses: dict = field(default_factory=dict)  # class name → python_subclass.Wrapper list (project index)
     entry_points: dict = field(default_factory=dict)  # project file → argv_entry.EntryPoint | None, read once
     _yaml_index: list | None = None  # values file → vllm-stack release (`helm install --version`)
     _cache: dict[str, str | None] = field(default_factory=dict)

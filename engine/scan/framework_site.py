@@ -62,7 +62,8 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         elif key.arg:
             s.name = key.arg
             settings[key.arg] = s
-    mode, client = fw.mode(values, version, command)
+    rule = fw.mode_rule(values, version, command)
+    mode, client = (rule["mode"], bool(rule.get("client"))) if rule is not None else ("none", False)
     if mode == "none":
         return None
     site = Site(file=file, line=line, syntax=syntax, kind=kind, mode=mode, mode_evidence=f"{file}:{line}",
@@ -91,7 +92,25 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     site.framework_command = command
     site.passthrough = passthrough
     site.engine_elsewhere = client
+    if rule.get("device"):
+        site.launch.update(_engine_device(rule["device"], values))
+        site.launch["engine_device_by"] = f"{fw.name} {version}"
     return site
+
+
+def _engine_device(rule: dict, values: dict) -> dict:
+    """Where a framework that builds the engine in its training process puts it (knowledge: a mode's
+    `device`): the GPU its key names (cuda:N), else the one after the training processes."""
+    import re
+
+    named = values.get(rule.get("key", ""))
+    m = re.fullmatch(r"\s*cuda:(\d+)\s*", named) if isinstance(named, str) else None
+    if m:
+        return {"engine_device": int(m.group(1)), "engine_device_key": rule["key"]}
+    if named not in (None, "auto"):
+        return {}  # cpu, an unresolved value: no GPU index to compare
+    return {"engine_device": rule["after"], "engine_device_key": rule.get("key", ""), "engine_device_auto": True,
+            "engine_device_shares_single": bool(rule.get("share_single"))}
 
 
 def device_tp(site: Site | None) -> None:

@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, parallel, python_calls, scripts, words
+from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, parallel, python_calls, python_subclass, scripts, words
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -111,6 +111,8 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
     Python and Dockerfiles first, then the YAML and JSON no command already read. A consumer may
     stop early (detect); peers are not linked yet (pair_peers)."""
     ctx, files = sc.ctx, sc.files
+    # before the workers fork: the project's own subclasses of vllm.LLM, whose calls are sites anywhere
+    ctx.llm_subclasses = python_subclass.index(ctx, files)
     yaml_files = []
     n = parallel.workers(len(files))
     done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)

@@ -11,7 +11,7 @@ from vllm_kb.engine.kb.messages import msg
 import re
 
 from vllm_kb.engine.kb.textpos import index as line_index
-from vllm_kb.engine.scan import framework_site, python_tools, words
+from vllm_kb.engine.scan import framework_site, python_subclass, python_tools, words
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
@@ -109,7 +109,8 @@ class Found:
 
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
-    if not could_hold_site(text):
+    wrapper_words = {w for w in python_subclass.words(ctx) if w in text}
+    if not could_hold_site(text) and not wrapper_words:
         return []
     try:
         tree = parse_python(text, rel)
@@ -124,6 +125,9 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     candidates: list[tuple] = []
     commands: list[tuple] = []
 
+    # a class of this file that subclasses LLM, or a wrapper this project or a package defines
+    callees = _CALLEES | wrapper_words | {name for name, bases in python_subclass._CLASS.findall(text) if "LLM" in bases}
+
     def visit(body: list[ast.stmt], block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
         for stmt in body:
             for node in _walk_stmt(stmt):
@@ -137,11 +141,14 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
                     visit(node.body, node.body, cls, fns + (node,))
                 elif isinstance(node, ast.ClassDef):
                     visit(node.body, block, node, fns)
-                elif isinstance(node, ast.Call) and _call_name(node.func) in _CALLEES:
+                elif isinstance(node, ast.Call) and (_call_name(node.func) in callees):
                     candidates.append((node, block, cls, fns))
 
     visit(tree.body, tree.body, None, ())
     classes, modules = _imports(imported)
+    wrappers = python_subclass.bind(imported, tree, rel, ctx, ({k for k, v in classes.items() if v == "LLM"}, modules)) \
+        if len(callees) > len(_CALLEES) else {}
+    classes.update({local: "LLM" for local in wrappers})
     tools = python_tools.imports(imported)
     if not classes and not modules and not tools.any() and "vllm" not in text.lower():
         return []
@@ -186,7 +193,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         if target in TRL_CONFIGS:
             site = _trl_site(ctx, rel, text, call, target, f.resolver, tree)
         elif target in TARGETS:
-            site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed)
+            wrapper = wrappers.get(call.func.id) if isinstance(call.func, ast.Name) else None
+            site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
             site.launch.update(_process_facts(importing, tree, call, target, per_file, text))
         else:
             site = python_tools.site(ctx, rel, text, version, f, tree)
@@ -263,10 +271,14 @@ def _sleep_level(tree: ast.Module) -> int | None:
     return min(levels) if levels else None
 
 
-def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed) -> Site:
+def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrapper=None) -> Site:
     kind, mode = TARGETS[target]
     site = Site(file=rel, line=call.lineno, syntax="python-call", kind=kind, mode=mode,
                 mode_evidence=f"{rel}:{call.lineno}", end_line=call.end_lineno or call.lineno)
+    if wrapper is not None:
+        site.mode_evidence += f" ({wrapper.name}, a subclass of vllm.LLM from {wrapper.origin})"
+        if wrapper.has_init:
+            call = _wrapper_args(site, call, wrapper, rel)
     if call.args:
         first = call.args[0]
         if isinstance(first, ast.Starred):
@@ -283,6 +295,26 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed) -> S
         place(ctx, site, s, version)
     site.source = {"call": call, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
     return site
+
+
+def _wrapper_args(site: Site, call: ast.Call, wrapper, rel: str) -> ast.Call:
+    """The call as vLLM's LLM sees it through a subclass's own `__init__(self, a, …, **kwargs)`: its
+    own parameters are noted (its `model`, when it has one, is the model), the rest goes on."""
+    keep = ast.Call(func=call.func, args=[], keywords=[])
+    ast.copy_location(keep, call)
+    keep.end_lineno = call.end_lineno
+    for k, arg in enumerate(call.args):
+        name = wrapper.positional[k] if k < len(wrapper.positional) else None
+        if name == "model":
+            keep.args = [arg]
+        else:
+            site.opaque.append({"code": "wrapper-arg", "what": ast.unparse(arg), "where": f"{rel}:{arg.lineno}"})
+    for kw in call.keywords:
+        if kw.arg is not None and kw.arg in wrapper.own and kw.arg != "model":
+            site.opaque.append({"code": "wrapper-arg", "what": f"{kw.arg}=…", "where": f"{rel}:{kw.value.lineno}"})
+        else:
+            keep.keywords.append(kw)
+    return keep
 
 
 def _trl_site(ctx, rel, text, call, target, resolver, tree) -> Site | None:

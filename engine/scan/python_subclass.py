@@ -1,0 +1,131 @@
+"""Classes that are `vllm.LLM` under another name: a project class that subclasses it (`class
+MyLLM(LLM)`, in the same file or imported from another project module) and public wrappers that
+do (knowledge/deploy/llm_wrappers.yaml: `bonito.Bonito`). Their calls are LLM() sites. A subclass
+with an `__init__` of its own is followed only when it hands `**kwargs` on to vLLM: its own
+parameters are not engine arguments; one that takes a fixed set of its own is not read."""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.scan.context import parse_python
+
+_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    name: str  # the class as the project or the package names it
+    origin: str  # the project file that defines it, or the package
+    own: frozenset = field(default_factory=frozenset)  # its __init__'s own parameters
+    positional: tuple = ()  # its __init__'s positional parameters, in order (empty: LLM's own)
+    has_init: bool = False
+
+
+def registry() -> dict[tuple[str, str], Wrapper]:
+    """(top-level module, class) → wrapper, from the knowledge."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    out = {}
+    for w in deploy_tools.load("llm_wrappers")["wrappers"]:
+        out[(w["module"], w["class"])] = Wrapper(w["class"], w["module"])
+    return out
+
+
+def words(ctx) -> set[str]:
+    """Names whose call may be an LLM() site in this project: the public wrappers and the
+    project's own subclasses."""
+    return {c for _, c in registry()} | set(getattr(ctx, "llm_subclasses", None) or {})
+
+
+def index(ctx, files: list[str]) -> dict[str, list[Wrapper]]:
+    """The project's subclasses of vllm.LLM, by class name (read once before the scan)."""
+    out: dict[str, list[Wrapper]] = {}
+    for rel in files:
+        if not rel.endswith(".py"):
+            continue
+        text = ctx.read(rel)
+        if not text or "LLM" not in text or "vllm" not in text:
+            continue
+        if not any(re.search(r"\bLLM\b", bases) for _, bases in _CLASS.findall(text)):
+            continue
+        try:
+            tree = parse_python(text, rel)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for w in in_module(tree, rel, _llm_names(tree)):
+            out.setdefault(w.name, []).append(w)
+    return out
+
+
+def _llm_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    names, modules = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "vllm":
+            names |= {a.asname or a.name for a in node.names if a.name == "LLM"}
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname or a.name.split(".")[0] for a in node.names if a.name.split(".")[0] == "vllm"}
+    return names, modules
+
+
+def in_module(tree: ast.Module, rel: str, bound: tuple[set[str], set[str]]) -> list[Wrapper]:
+    """The classes of a module whose bases name vllm.LLM (`LLM` imported from vllm, `vllm.LLM`)."""
+    names, modules = bound
+    out = []
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        if not any(isinstance(b, ast.Name) and b.id in names or isinstance(b, ast.Attribute) and b.attr == "LLM"
+                   and isinstance(b.value, ast.Name) and b.value.id in modules for b in node.bases):
+            continue
+        w = _wrapper(node, rel)
+        if w is not None:
+            out.append(w)
+    return out
+
+
+def _wrapper(cls: ast.ClassDef, rel: str) -> Wrapper | None:
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        return Wrapper(cls.name, rel)
+    a = init.args
+    if a.kwarg is None:
+        return None  # its own fixed parameters: what reaches vLLM is its business
+    params = [p.arg for p in a.posonlyargs + a.args][1:]
+    return Wrapper(cls.name, rel, frozenset(params + [p.arg for p in a.kwonlyargs]), tuple(params), True)
+
+
+def bind(imported: list, tree: ast.Module, rel: str, ctx, llm_bound: tuple[set[str], set[str]]) -> dict[str, Wrapper]:
+    """Local name → wrapper for the wrappers this module can call: defined here, imported from a
+    public wrapper package, or imported from the project module that defines the subclass."""
+    out = {w.name: w for w in in_module(tree, rel, llm_bound)}
+    known = registry()
+    project = getattr(ctx, "llm_subclasses", None) or {}
+    for node in imported:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        top = (node.module or "").split(".")[0]
+        for a in node.names:
+            local = a.asname or a.name
+            if node.level == 0 and (top, a.name) in known:
+                out[local] = known[(top, a.name)]
+            elif a.name in project:
+                hit = [w for w in project[a.name] if _module_matches(w.origin, node.module or "", rel, node.level)]
+                if len(hit) == 1:
+                    out[local] = hit[0]
+    return out
+
+
+def _module_matches(file: str, module: str, rel: str, level: int) -> bool:
+    """Whether `from module import X` (relative at `level`) in `rel` names the project file."""
+    stem = file[:-3].removesuffix("/__init__")
+    if level:
+        base = PurePosixPath(rel).parent
+        for _ in range(level - 1):
+            base = base.parent
+        want = (base / module.replace(".", "/")).as_posix() if module else base.as_posix()
+        return stem == want.removeprefix("./")
+    tail = module.replace(".", "/")
+    return stem == tail or stem.endswith("/" + tail)

@@ -1,0 +1,52 @@
+"""TRL's vLLM mode follows the TRL release the project pins (knowledge/frameworks/trl.yaml › modes):
+0.14–0.15 build LLM() in the training process on `vllm_device` (auto: the GPU after the training
+processes), 0.16–0.17 talk to `trl vllm-serve`, 0.18+ choose with vllm_mode. A fix writes only a key
+the pinned release has."""
+import pytest
+from vllm_kb.engine.audit import audit
+
+GRPO = '''from trl import GRPOConfig
+args = GRPOConfig(output_dir="o", use_vllm=True, vllm_gpu_memory_utilization=0.5{extra})
+'''
+
+
+def _site(write_project, trl, gpu, extra=""):
+    rep = audit(write_project({"requirements.txt": f"trl=={trl}\nvllm==0.7.1\n", "train.py": GRPO.format(extra=extra)}), gpu=gpu)
+    (sr,) = rep.sites
+    return sr
+
+
+def _p0(sr):
+    return [r.check.id for r in sr.results if r.status == "recommended" and r.priority == "P0"]
+
+
+@pytest.mark.parametrize("trl,gpu,p0", [
+    ("0.14.0", "A100-80GB", ["L34"]),      # vLLM on cuda:1 of a one-GPU machine
+    ("0.14.0", "A100-80GB x2", []),        # cuda:1 exists
+    ("0.15.2", "A100-80GB", []),           # 0.15 shares cuda:0 on a one-GPU machine
+])
+def test_in_process_engine_on_the_next_gpu(write_project, trl, gpu, p0):
+    sr = _site(write_project, trl, gpu)
+    assert sr.site.mode == "standalone_offline" and sr.site.launch["engine_device"] == 1
+    assert _p0(sr) == p0
+
+
+def test_a_named_device_past_the_gpus_is_a_p0(write_project):
+    sr = _site(write_project, "0.15.2", "A100-80GB x2", extra=', vllm_device="cuda:3"')
+    assert sr.site.launch["engine_device"] == 3 and _p0(sr) == ["L34"]
+
+
+def test_from_016_the_trainer_is_a_client_of_a_server(write_project):
+    sr = _site(write_project, "0.16.0", "A100-80GB")
+    assert sr.site.mode == "rlhf_server" and sr.site.engine_elsewhere and "engine_device" not in sr.site.launch
+
+
+def test_a_fix_writes_only_a_key_the_release_has():
+    from vllm_kb.engine.kb import frameworks
+
+    trl = frameworks.get("trl")
+    assert trl.key_for_arg("max_model_len", "0.14.0") is None
+    assert trl.key_for_arg("max_model_len", "0.15.2").key == "vllm_max_model_len"
+    assert trl.key_for_arg("max_model_len", "1.16.0").key == "vllm_max_model_length"
+    assert trl.key_for_arg("max_model_len", "9.0.0").key == "vllm_max_model_length"  # newer than the catalog
+    assert trl.key_for_arg("max_model_len").key == "vllm_max_model_length"
