@@ -93,7 +93,7 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
     act = cel.Activation(facts)
     out = []
     for c in kb.checks:
-        if engine_elsewhere and c.category != "H":
+        if engine_elsewhere and c.category != "H" and not c.raw.get("applies_to", {}).get("clients"):
             # a trainer that talks to a separately launched rollout server: its engine checks
             # are answered at the server's own site
             text = Text(en=kb.t("reason.engine_elsewhere", "en"), zh=kb.t("reason.engine_elsewhere", "zh"))

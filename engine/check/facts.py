@@ -77,11 +77,23 @@ def platform(args: dict, env: dict) -> str:
     return "cuda"
 
 
-def _visible_gpus(env: dict[str, str]) -> int | None:
-    cvd = env.get("CUDA_VISIBLE_DEVICES")
-    if cvd is None or not cvd.strip() or "$" in cvd:
+def _count_ids(ids: str | None) -> int | None:
+    if ids is None or not ids.strip() or "$" in ids:
         return None
-    return len([d for d in cvd.split(",") if d.strip() and d.strip() != "-1"])
+    return len([d for d in ids.split(",") if d.strip() and d.strip() != "-1"])
+
+
+def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
+    """CUDA_VISIBLE_DEVICES; in a container started by Docker or compose without a GPU request,
+    also NVIDIA_VISIBLE_DEVICES, the devices the NVIDIA runtime mounts (not `all`/`none`/`void`:
+    every GPU, or none of them through this variable)."""
+    seen = [_count_ids(env.get("CUDA_VISIBLE_DEVICES"))]
+    nvd = env.get("NVIDIA_VISIBLE_DEVICES")
+    if container and container.get("tool") in ("compose", "docker run") and container.get("gpus") is None \
+            and nvd is not None and nvd.strip().lower() not in ("all", "none", "void", ""):
+        seen.append(_count_ids(nvd))
+    known = [n for n in seen if n is not None]
+    return min(known) if known else None
 
 
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
@@ -109,7 +121,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # another accelerator (Ascend NPU, AWS Neuron, TPU, ROCm …): not the NVIDIA GPUs of --gpu
         facts.pop("gpu", None)
     facts["launch"] = launch_facts(site)
-    visible = _visible_gpus(facts["env"])
+    visible = _visible_gpus(facts["env"], site.container if site.gpu_request is None else None)
     if site.gpu_request is not None:
         # a container gets the GPUs its manifest asks for, not the whole machine
         visible = min(visible, site.gpu_request) if visible is not None else site.gpu_request

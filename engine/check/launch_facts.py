@@ -41,6 +41,10 @@ def arg_forms(site: Site) -> dict[str, Any]:
             flat = {k: v.get("count") if isinstance(v, dict) else v for k, v in s.value.items()}
             if all(isinstance(v, int) and not isinstance(v, bool) for v in flat.values()):
                 kv_value[name] = flat
+        elif isinstance(s.value, dict) and _written_kv(s.raw):
+            # `image=4,video=1` that the scanner already read into a mapping (as ≤0.8.4's nullable_kvs does)
+            forms[name] = "kv"
+            kv_value[name] = s.value
         elif isinstance(s.value, dict):
             forms[name] = "json"
             text = _as_kv(s.value)
@@ -54,6 +58,11 @@ def arg_forms(site: Site) -> dict[str, Any]:
         else:
             forms[name] = "value"
     return {"arg_form": forms, "kv_value": kv_value, "kv_text": kv_text}
+
+
+def _written_kv(raw) -> bool:
+    text = str(raw or "").strip().strip("'\"").strip()
+    return bool(text) and not text.startswith(("{", "[")) and all(_KV_ITEM.match(p) for p in text.split(","))
 
 
 def _parse_kv(text: str) -> dict | None:

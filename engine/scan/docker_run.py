@@ -97,7 +97,11 @@ def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None
     elif opt == "--ipc":
         f["ipc"] = value
     elif opt == "--shm-size":
-        f["shm_size"] = value
+        f.setdefault("shm_size", value)
+    elif opt in ("-v", "--volume", "--mount", "--tmpfs") and value:
+        size = shm_mount("tmpfs" if opt == "--tmpfs" else "mount" if opt == "--mount" else "volume", value)
+        if size is not None:
+            f["shm_size"] = size  # a mount at /dev/shm replaces the --shm-size one, whichever comes first
     elif opt == "--runtime":
         f["runtime"] = value
     elif opt == "--entrypoint" and value is not None:
@@ -127,3 +131,34 @@ def gpu_count(spec: str | None) -> int | None:
     if m:
         return int(m.group(1)) or None
     return None
+
+
+def shm_mount(kind: str, spec) -> str | None:
+    """The size of /dev/shm when this mount replaces it: a bind or named volume there (`-v
+    /dev/shm:/dev/shm` — the host's shared memory, or a disk) holds what its source holds, a
+    tmpfs its `size=` (unlimited when not given, as Docker mounts it); None when the mount is
+    elsewhere. `kind`: "volume" (SRC:DST[:opts]), "mount" (type=…,target=…), "tmpfs" (DST[:opts])."""
+    if isinstance(spec, dict):  # compose long syntax: {type, source, target, tmpfs: {size}}
+        if str(spec.get("target", "")).rstrip("/") != "/dev/shm":
+            return None
+        if spec.get("type") == "tmpfs":
+            size = (spec.get("tmpfs") or {}).get("size") if isinstance(spec.get("tmpfs"), dict) else None
+            return str(size) if size is not None else "unbounded"
+        return "unbounded"
+    s = str(spec).strip().strip("'\"")
+    if kind == "mount":
+        kv = dict(p.partition("=")[::2] for p in s.split(","))
+        target = kv.get("target") or kv.get("destination") or kv.get("dst") or ""
+        if target.rstrip("/") != "/dev/shm":
+            return None
+        return kv.get("tmpfs-size") or "unbounded" if kv.get("type") == "tmpfs" else "unbounded"
+    if kind == "tmpfs":
+        dst, _, opts = s.partition(":")
+        if dst.rstrip("/") != "/dev/shm":
+            return None
+        m = re.search(r"(?:^|,)size=([^,]+)", opts)
+        return m.group(1) if m else "unbounded"
+    parts = s.split(":")
+    if len(parts) < 2 or parts[1].rstrip("/") != "/dev/shm":
+        return None
+    return "unbounded"

@@ -1,11 +1,13 @@
 """The vLLM version a project pins: requirements*.txt, pyproject.toml (PEP 621, Poetry, uv
-dependency groups), setup.py / setup.cfg, conda environment files and uv/poetry lock files."""
+dependency groups), setup.py / setup.cfg, conda environment files, uv/poetry lock files, and the
+`pip install` lines of a Dockerfile's RUN instructions (the image the project runs in)."""
 from __future__ import annotations
 
 import ast
 import configparser
 import os
 import re
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -36,7 +38,7 @@ def package_name(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 # Where a pin comes from decides which wins inside one folder: the lock file saw what was installed.
-RANK = {"lock": 0, "requirements": 1, "pyproject": 2, "setup": 3, "conda": 4}
+RANK = {"lock": 0, "requirements": 1, "pyproject": 2, "setup": 3, "conda": 4, "dockerfile": 5}
 
 
 @dataclass
@@ -70,11 +72,18 @@ def is_pin_file(rel: str) -> bool:
     )
 
 
+def is_dockerfile(rel: str) -> bool:
+    name = rel.rpartition("/")[2].lower()
+    return name in ("dockerfile", "containerfile") or name.startswith("dockerfile.") or name.endswith(".dockerfile")
+
+
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     low = text.lower()
     if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang")):
         return []
     name = PurePosixPath(rel).name.lower()
+    if is_dockerfile(rel):
+        return _dockerfile(rel, text)
     try:
         if name == "pyproject.toml":
             return _pyproject(rel, text)
@@ -213,6 +222,58 @@ def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
             return None, name
         return Pin(rel, node.lineno, f"{name.value} {v} (this project)", f"=={v}", "setup", v, pkg), name
     return None
+
+
+# pip options that take a value: their value is not a requirement
+_PIP_TAKES = {"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url", "--extra-index-url",
+              "-f", "--find-links", "-t", "--target", "--prefix", "--root", "--python", "--trusted-host", "--platform",
+              "--python-version", "--implementation", "--abi", "--src", "--upgrade-strategy", "--progress-bar",
+              "--cache-dir", "--timeout", "--retries", "--config-settings", "-C", "--global-option", "--torch-backend",
+              "--index-strategy", "--index", "--default-index", "--only-binary", "--no-binary"}
+_PIP_INSTALL = re.compile(r"(?:^|[\s;&|(])(?:pip3?|uv\s+pip|python3?(?:\.\d+)?\s+-m\s+pip)\s+install\s")
+
+
+def _dockerfile(rel: str, text: str) -> list[Pin]:
+    """Requirements named on `RUN … pip install …` lines (continuations joined), up to the end of
+    that shell command; options and their values skipped. The environment image a project's
+    scripts run in pins the folder; an image whose ENTRYPOINT/CMD starts vLLM keeps its vllm pin
+    to its own site."""
+    out: list[Pin] = []
+    lines = text.splitlines()
+    # an image that starts vLLM itself: its vllm pin is that site's own (Site.installed), not the folder's
+    serves = re.search(r"^\s*(?:ENTRYPOINT|CMD)\b.*vllm", text, re.I | re.M) is not None
+    i = 0
+    while i < len(lines):
+        start, logical = i + 1, lines[i]
+        while logical.rstrip().endswith("\\") and i + 1 < len(lines):
+            i += 1
+            logical = logical.rstrip()[:-1] + " " + lines[i]
+        i += 1
+        if not logical.lstrip().upper().startswith("RUN") or not _PIP_INSTALL.search(logical):
+            continue
+        for m in _PIP_INSTALL.finditer(logical):
+            rest = re.split(r"&&|\|\||;|\|", logical[m.end():], maxsplit=1)[0]
+            try:
+                words = shlex.split(rest, comments=True)
+            except ValueError:
+                continue
+            skip = False
+            for w in words:
+                if skip:
+                    skip = False
+                elif w.startswith("-"):
+                    skip = w in _PIP_TAKES
+                elif (p := _from_requirement(rel, _line_of_word(lines, start, w), w, "dockerfile")) is not None \
+                        and not (serves and p.package == "vllm"):
+                    out.append(p)
+    return out
+
+
+def _line_of_word(lines: list[str], start: int, word: str) -> int:
+    for n in range(start, len(lines) + 1):
+        if word in lines[n - 1]:
+            return n
+    return start
 
 
 def _setup_cfg(rel: str, text: str) -> list[Pin]:

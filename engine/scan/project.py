@@ -72,7 +72,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
 
     all_pins: list[pins_mod.Pin] = []
     for rel in files:
-        if pins_mod.is_pin_file(rel):
+        if pins_mod.is_pin_file(rel) or pins_mod.is_dockerfile(rel):
             text = ctx.read(rel)
             if text is not None:
                 all_pins += _guarded(ctx, rel, pins_mod.scan, text)

@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.docker_run import shm_mount
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
@@ -83,10 +84,22 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                             {"service": name, "env_style": "map" if isinstance(raw_env, dict) else "list"})
         if site is not None:
             site.gpu_request = _compose_gpus(svc)
-            site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", svc.get("shm_size")),
+            site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", _shm(svc)),
                                                ("runtime", svc.get("runtime"))) if v is not None}
             out.append(site)
     return out
+
+
+def _shm(svc: dict):
+    """`shm_size:`, unless a volume or tmpfs is mounted at /dev/shm (which then sets it)."""
+    mounts = [("volume", v) for v in svc.get("volumes") or [] if isinstance(svc.get("volumes"), list)]
+    tmpfs = svc.get("tmpfs")
+    mounts += [("tmpfs", t) for t in (tmpfs if isinstance(tmpfs, list) else [tmpfs] if tmpfs else [])]
+    for kind, spec in mounts:
+        size = shm_mount(kind, spec)
+        if size is not None:
+            return size
+    return svc.get("shm_size")
 
 
 def _flags_only(command) -> bool:
@@ -106,7 +119,8 @@ def _compose_gpus(svc: dict) -> int | None:
         if not isinstance(d, dict):
             continue
         if "device_ids" in d and isinstance(d["device_ids"], list):
-            total += len(d["device_ids"])
+            # ['0,1,2,3'] is four devices: the NVIDIA runtime joins the ids with commas
+            total += sum(len([x for x in str(i).split(",") if x.strip()]) for i in d["device_ids"])
         elif int_gpus(d.get("count")):
             total += int_gpus(d["count"])
     return total or None

@@ -113,8 +113,8 @@ def _injected_env(data: dict) -> dict[str, str]:
 
 
 def _shm(data: dict, path: tuple, container: dict) -> dict:
-    """/dev/shm from a memory-backed emptyDir volume the container mounts there; the pod's
-    hostIPC shares the host's."""
+    """/dev/shm from the volume the container mounts there (an emptyDir, memory-backed or not, or
+    the node's own through hostPath); the pod's hostIPC shares the host's."""
     pod = data
     for p in path[:-2]:
         pod = pod[p] if isinstance(pod, (dict, list)) else {}
@@ -124,8 +124,15 @@ def _shm(data: dict, path: tuple, container: dict) -> dict:
     if mount is None:
         return out
     for v in (pod.get("volumes") or []) if isinstance(pod, dict) else []:
-        if isinstance(v, dict) and v.get("name") == mount and isinstance(v.get("emptyDir"), dict):
+        if not isinstance(v, dict) or v.get("name") != mount:
+            continue
+        if isinstance(v.get("emptyDir"), dict):
+            # memory-backed or not, the emptyDir replaces the runtime's 64 MiB /dev/shm; a disk one is
+            # slower but as large as its sizeLimit (else the node's ephemeral storage)
             ed = v["emptyDir"]
-            if ed.get("medium") == "Memory":
-                out["shm_size"] = str(ed["sizeLimit"]) if ed.get("sizeLimit") else "unbounded"
+            out["shm_size"] = str(ed["sizeLimit"]) if ed.get("sizeLimit") else "unbounded"
+        elif isinstance(v.get("hostPath"), dict):
+            out["shm_size"] = "unbounded"  # the node's own /dev/shm (or a host folder)
+        else:
+            out["shm_size"] = "unknown"  # a PVC, a configMap…: its size is not in the manifest
     return out
