@@ -142,7 +142,7 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
                     out.model_default = (kw.value.value, kw.value.lineno)
     if engine is None and not serve:
         return None
-    out.engine = "server" if serve else "LLM" if llm and engine == "EngineArgs" else engine
+    out.engine = "server" if serve or engine is None else "LLM" if llm and engine == "EngineArgs" else engine
     return out
 
 
