@@ -291,6 +291,7 @@ def test_the_local_hugging_face_cache_is_read_never_fetched(tmp_path):
     ("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8", "compressed-tensors", "w8a8_int8"),
     ("RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "compressed-tensors", "fp8"),
     ("someone/Llama-3-8B-FP8", "fp8", None),  # another publisher's FP8: the generic method
+    ("unsloth/Qwen3-8B-FP8-Dynamic", "compressed-tensors", "fp8"),
     ("Qwen/Qwen2.5-7B-Instruct-AWQ", "awq", None),
 ])
 def test_publisher_and_tool_names_give_the_checkpoint_format(name, method, scheme):
@@ -311,7 +312,8 @@ def test_a_config_quantization_wins_over_the_name():
     ("Qwen/Qwen3-30B-A3B-Instruct-2507", False),  # the catalog has the 2507 refresh
     ("Qwen/Qwen3-9B", True),  # no such size in the catalog
     ("meta-llama/Llama-3.1-8B-Instruct", False),  # the entry was read from Llama-3.1-8B's config.json
-    ("deepseek-ai/DeepSeek-R1-0528", True),
+    ("deepseek-ai/DeepSeek-R1-0528", False),  # a refresh the entry lists among its generations
+    ("deepseek-ai/DeepSeek-V3.2-Exp", True),  # a newer generation it does not
 ])
 def test_a_limit_is_the_models_own_only_from_an_exact_entry(name, family_default):
     f = facts(name)

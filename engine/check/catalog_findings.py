@@ -6,6 +6,7 @@ priority) and reaches the same rule registry as the YAML checks (engine/check/ru
 from __future__ import annotations
 
 import difflib
+from typing import Any
 
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
@@ -110,7 +111,7 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Fin
     for s in site.settings.values():
         if not s.resolved or not s.known or s.name in handled or s.value is None or s.name in DECIDED_BY_CHECKS:
             continue
-        candidates = [((s.name,), s.value)]
+        candidates: list[tuple[tuple[str, ...], Any]] = [((s.name,), s.value)]
         if isinstance(s.value, dict):
             candidates = [((s.name, k), v) for k, v in s.value.items()]
         for path, value in candidates:

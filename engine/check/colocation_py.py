@@ -123,4 +123,6 @@ def alive_together(text: str, first_line: int, second_line: int) -> bool:
     held = _held_name(a, ca)
     if held is False:
         return False
-    return not (isinstance(held, str) and _released_between(_scope(ca), held, a.end_lineno or a.lineno, b.lineno))
+    scope = _scope(ca)
+    return not (isinstance(held, str) and scope is not None
+                and _released_between(scope, held, a.end_lineno or a.lineno, b.lineno))

@@ -48,10 +48,10 @@ def _normalise(name: str, value: Any) -> Any:
     if name == "compilation_config" and isinstance(value, dict):
         out = dict(value)
         for key in ("level", "mode"):
-            v = out.get(key)
-            if isinstance(v, str):
-                name_ = v.strip().upper().split(".")[-1]
-                out[key] = int(name_) if name_.isdigit() else _COMPILE_NAMES.get(name_, v)
+            given = out.get(key)
+            if isinstance(given, str):
+                name_ = given.strip().upper().split(".")[-1]
+                out[key] = int(name_) if name_.isdigit() else _COMPILE_NAMES.get(name_, given)
         return out
     return value
 

@@ -11,15 +11,27 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix.changes import Change
 from vllm_kb.engine.fix.text_edits import file_edits
+from vllm_kb.engine.scan.context import ScanContext
 
 MAX_PASSES = 10
+
+
+class Audited(Protocol):
+    """What --fix needs of an audit: engine/report/results.py's AuditReport, a stage above."""
+
+    @property
+    def ctx(self) -> ScanContext: ...
+
+    @property
+    def sites(self) -> Sequence[Any]: ...
 
 
 @dataclass
@@ -56,7 +68,7 @@ def wanted(ch: Change, unsafe: bool) -> bool:
     return not ch.blocked and (ch.safe or unsafe)
 
 
-def pending(rep, unsafe: bool) -> list[tuple[object, Change, dict]]:
+def pending(rep: Audited, unsafe: bool) -> list[tuple[Any, Change, dict]]:
     """(site report, change, {file: [edits]}) for every change this audit would write."""
     out = []
     read = rep.ctx.read
@@ -70,12 +82,12 @@ def pending(rep, unsafe: bool) -> list[tuple[object, Change, dict]]:
     return out
 
 
-def run(audit: Callable[[dict[str, str]], object], unsafe: bool = False, max_passes: int = MAX_PASSES) -> FixResult:
+def run(audit: Callable[[dict[str, str]], Audited], unsafe: bool = False, max_passes: int = MAX_PASSES) -> FixResult:
     """`audit(overlay)` audits the project with `overlay` (rel → text) over the disk and applies
     the project's configuration, suppressions and baseline."""
     res = FixResult()
     overlay: dict[str, str] = {}
-    rep = None
+    rep: Audited | None = None
     for n in range(max_passes + 1):
         rep = audit(dict(overlay))
         todo = pending(rep, unsafe)

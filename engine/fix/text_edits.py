@@ -45,7 +45,7 @@ def diffs(site: Site, changes: list[Change], read) -> list[dict]:
     return blocks
 
 
-def _edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     if ch.blocked:
         return None
     if ch.syntax in ("cli", "hydra-override"):
@@ -65,7 +65,7 @@ def _in_file(text: str, *words) -> bool:
     return all(0 <= w.start <= w.end <= len(text) and text[w.start:w.end] == w.raw for w in words)
 
 
-def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     src = site.source or {}
     words = src.get("words")
     s = ch.setting
@@ -83,7 +83,7 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         if pos and pos["kind"] in ("prefix", "export", "assign"):
             a, b = pos["word"]
             return TextEdit(a, b, f"{ch.target}={shlex.quote(str(ch.value))}")
-        if words is None:
+        if words is None or ch.after is None:
             return None
         return edits_mod.insert_before_line(text, words[0].start, ch.after)
     if words is None or ch.file != site.file:
@@ -130,7 +130,7 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
             return _replace_line(text, lines, s.line, f'os.environ["{ch.target}"] = {json.dumps(str(ch.value))}')
         call = site.source["call"]
         stmt_start = lines.line_start(call.lineno)
-        indent = re.match(r"[ \t]*", text[stmt_start:]).group(0)
+        indent = edits_mod.indent_of(text[stmt_start:])
         prefix = "" if re.search(r"^\s*import os\b|^\s*import .*\bos\b", text, re.M) else f"{indent}import os\n"
         at = edits_mod.above_comments(text, stmt_start)  # keep the call's comments (and suppressions) on it
         return TextEdit(at, at, f"{prefix}{indent}{ch.after}\n")
@@ -156,7 +156,7 @@ def _replace_line(text: str, lines: LineIndex, line: int, new: str | None) -> Te
         return None
     if new is None:
         return TextEdit(start, end, "")
-    indent = re.match(r"[ \t]*", old).group(0)
+    indent = edits_mod.indent_of(old)
     return TextEdit(start, end, f"{indent}{new}\n")
 
 
@@ -168,7 +168,7 @@ def _yaml_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         a, b = edits_mod.yaml_block(text, s.line, key_lines)
         if ch.op == "unset" or ch.after is None:
             return TextEdit(a, b, "")
-        indent = re.match(r"[ \t-]*", text[a:b]).group(0)  # keep the key's place in a nested mapping
+        indent = edits_mod.indent_of(text[a:b], " \t-")  # keep the key's place in a nested mapping
         return TextEdit(a, b, indent + ch.after + "\n")
     if ch.syntax == "framework-config" and "." in (ch.after or "").split(":")[0]:
         return None  # a new nested key: shown as a snippet, not inserted

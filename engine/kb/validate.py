@@ -234,7 +234,7 @@ class Validator:
             self.add(file, id_, path, f"{what} is set for vLLM {_spans(missing)} but does not exist there (exists {exists})")
         if is_env or op.value is None:
             return
-        pairs = [((op.target,), op.value)]
+        pairs: list[tuple[tuple[str, ...], Any]] = [((op.target,), op.value)]
         if isinstance(op.value, dict):
             pairs = [((op.target, k), v) for k, v in op.value.items()]
         for vpath, value in pairs:

@@ -69,8 +69,9 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
                 i += 1  # the mask
                 continue
             while i < n and (vals[i] or "").startswith("-") and not (vals[i] or "").startswith("--model"):
-                i += 2 if vals[i].split("=")[0] in takes and "=" not in vals[i] else 1
-                if i < n and vals[i] is None and words[i - 1].value and "=" not in words[i - 1].value:
+                word = vals[i] or ""
+                i += 2 if word.split("=")[0] in takes and "=" not in word else 1
+                if i < n and vals[i] is None and "=" not in (words[i - 1].value or "="):
                     i += 1  # `--jobid $SLURM_JOB_ID`: an unknown value of an option we do not list
             continue
         if base == "ray" and i + 2 < n and vals[i + 1] == "job" and vals[i + 2] == "submit":

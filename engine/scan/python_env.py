@@ -91,7 +91,7 @@ def _env_assignments_plain(node: ast.AST, env: dict[str, Setting], rel: str) -> 
                     env[str(k.value)] = _env_value(str(k.value), v, rel)
 
 
-def _env_value(name: str, node: ast.AST, rel: str) -> Setting:
+def _env_value(name: str, node: ast.expr, rel: str) -> Setting:
     if isinstance(node, ast.Constant):
         return Setting(name, str(node.value), True, rel, node.lineno, name, ast.unparse(node), "python-call")
     return Setting(name, None, False, rel, node.lineno, name, ast.unparse(node), "python-call", "not a literal")

@@ -121,6 +121,6 @@ def _compose_gpus(svc: dict) -> int | None:
         if "device_ids" in d and isinstance(d["device_ids"], list):
             # ['0,1,2,3'] is four devices: the NVIDIA runtime joins the ids with commas
             total += sum(len([x for x in str(i).split(",") if x.strip()]) for i in d["device_ids"])
-        elif int_gpus(d.get("count")):
-            total += int_gpus(d["count"])
+        elif n := int_gpus(d.get("count")):
+            total += n
     return total or None
