@@ -41,7 +41,9 @@ def _conditional_spans(tree: ast.Module) -> list[tuple[int, int]]:
             if name in skippable:
                 spans.append((block[0].lineno, getattr(block[-1], "end_lineno", None) or block[-1].lineno))
             for child in block:
-                if isinstance(child, (ast.excepthandler, ast.match_case)):
+                if isinstance(child, ast.ExceptHandler):
+                    stack.extend(child.body)
+                elif isinstance(child, ast.match_case):
                     stack.extend(child.body)
                 elif isinstance(child, ast.stmt):
                     stack.append(child)
