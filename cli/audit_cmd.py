@@ -1,6 +1,7 @@
 """`vllm-kb audit`: the main job, shaped like the linters it runs beside (ruff, Semgrep).
 
-    vllm-kb audit [PATH ...] [--format text|markdown|json|sarif|github|json-lines] [-o FILE]
+    vllm-kb audit [PATH ...] [--format text|markdown|json|sarif|github|gitlab|json-lines|concise|summary]
+                  [--statistics] [-o FILE]
                   [--fail-on P0|P1|P2|never] [--exit-zero] [--config FILE | --isolated]
                   [--select IDS] [--ignore IDS] [--exclude GLOB] [--baseline FILE [--update-baseline]]
                   [--diff | --fix [--unsafe-fixes] [--fixable IDS] [--unfixable IDS]] [-q]
@@ -14,6 +15,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from vllm_kb.engine.check.config import FAIL_ON, FORMATS, LANGS
 from vllm_kb.cli.progress import Progress
@@ -33,7 +35,11 @@ def add_arguments(a) -> None:
     o.add_argument("--format", choices=FORMATS, help="report format (default text)")
     o.add_argument("--output", "-o", help="write the report to this file instead of stdout")
     o.add_argument("--lang", choices=LANGS, help="language of everything a person reads (default en)")
-    o.add_argument("--docs-url", metavar="URL", help="base URL of the docs/ pages SARIF rules link to")
+    o.add_argument("--statistics", action="store_true",
+                   help="print how many findings each rule has instead of the findings (text, or json with --format json)")
+    o.add_argument("--docs-url", metavar="URL",
+                   help="base URL of the docs/ pages SARIF rules link to (or $VLLM_KB_DOCS_URL; default: this release's "
+                        "pages in the vllm-kb repository)")
     o.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary on stderr")
     g = a.add_argument_group("exit status")
     g.add_argument("--fail-on", choices=FAIL_ON,
@@ -48,8 +54,9 @@ def add_arguments(a) -> None:
     c.add_argument("--exclude", metavar="GLOB", action="append", default=[],
                    help="do not read files matching this glob (relative to the audited folder; repeatable)")
     b = a.add_argument_group("suppressions")
-    b.add_argument("--baseline", metavar="FILE", help="hide the findings listed in FILE; a missing FILE is written with the current ones")
-    b.add_argument("--update-baseline", action="store_true", help="rewrite the --baseline FILE with the current findings")
+    b.add_argument("--baseline", metavar="FILE", help="hide the findings listed in FILE (a missing FILE is an error)")
+    b.add_argument("--update-baseline", action="store_true",
+                   help="write the --baseline FILE with the current findings (creates it)")
     f = a.add_argument_group("fixes")
     f.add_argument("--diff", action="store_true", help="print the fixes as unified diffs and change nothing (exit 1 when there are any)")
     f.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then report what is left")
@@ -109,6 +116,7 @@ def run(ns) -> int:
     from vllm_kb.engine.report import findings as flat
     from vllm_kb.engine.report import model
     from vllm_kb.engine.check.rules import SUPPRESSION_FINDINGS
+    from vllm_kb.cli import audit_output as out
 
     kb = load()
     lang = ns.lang or "en"
@@ -120,7 +128,7 @@ def run(ns) -> int:
     vllm_version = ns.vllm_version or cfg.vllm_version
     fmt = ns.format or cfg.format or "text"
     fail_on = ns.fail_on or cfg.fail_on or "P0"
-    docs_url = ns.docs_url or cfg.docs_url
+    docs_url = ns.docs_url or os.environ.get("VLLM_KB_DOCS_URL") or cfg.docs_url
     unsafe = bool(ns.unsafe_fixes or cfg.unsafe_fixes)
     if ns.select:
         cfg.select = _ids(ns.select, "--select", kb, lang)
@@ -139,10 +147,9 @@ def run(ns) -> int:
     if ns.update_baseline and not bl_path:
         raise UsageError(kb.t("suppress.update_needs_baseline", lang))
     bl = None
-    writing = False
-    if bl_path:
-        bl = baseline_mod.read(bl_path, lang)
-        writing = ns.update_baseline or not bl.existed
+    writing = bool(bl_path and ns.update_baseline)
+    if bl_path:  # a missing file is an error unless --update-baseline asks to create it
+        bl = baseline_mod.empty(bl_path) if writing else baseline_mod.read(bl_path, lang)
     notes: list[str] = []
     progress = Progress(not ns.quiet and sys.stderr.isatty(), lang)
 
@@ -156,7 +163,7 @@ def run(ns) -> int:
             outcome.baseline_hidden = suppressions.apply_baseline(rep, bl, replan)
         return rep, outcome
 
-    if fmt == "json" and not (ns.fix or ns.diff) and bl is None and only is None and (ns.output or not progress.enabled):
+    if fmt == "json" and not (ns.fix or ns.diff or ns.statistics) and bl is None and only is None and (ns.output or not progress.enabled):
         try:
             streamed = _stream(target, gpu, vllm_version, exclude, cfg, lang, ns.output, progress)
         finally:
@@ -176,7 +183,7 @@ def run(ns) -> int:
         progress.close()
         raise
 
-    if writing:
+    if writing and bl_path:
         data = model.build(rep, lang)
         entries = [{"fingerprint": e["fingerprint"], "rule": e["rule"], "file": e["file"], "line": e["line"],
                     "message": e["message"]} for e in flat.entries(data) if e["fingerprint"] and e["rule"] not in SUPPRESSION_FINDINGS]
@@ -194,7 +201,7 @@ def run(ns) -> int:
             from vllm_kb.engine.kb.redact import redact_text
 
             text = redact_text(res.diff())  # shown, not applied: secrets stay *** (engine/kb/redact.py)
-            _write(text, ns.output)
+            out.write(text, ns.output)
             if not ns.quiet:
                 _fix_notes(res, kb, lang, would=True)
                 for f, lines in res.withheld().items():
@@ -211,16 +218,18 @@ def run(ns) -> int:
 
     try:
         data = model.build(rep, lang, progress=progress)
-        if fmt != "text" or ns.output:
-            text = _render(data, fmt, ns.output, docs_url)
+        # the terminal report prints itself, after the bar is gone; every other is rendered here
+        printed = fmt == "text" and not ns.output and not ns.statistics
+        rendered = None if printed else out.render(data, fmt, ns.output, docs_url, ns.statistics)
     finally:
         progress.close()  # gone before the report and the summary are written
-    if fmt == "text" and not ns.output:
-        text = _render(data, fmt, ns.output, docs_url)
-    if text is not None:
-        _write(text, ns.output)
+    if printed:
+        rendered = out.render(data, fmt, ns.output, docs_url)
+    if rendered is not None:
+        out.write(rendered, ns.output)
     if not ns.quiet:
-        _summary(data, fmt, ns.output, kb, lang, outcome, bl, notes)
+        # --statistics replaces the report, and with it the summary line the text report ends with
+        _summary(data, "statistics" if ns.statistics else fmt, ns.output, kb, lang, outcome, bl, notes)
     if ns.exit_zero or fail_on == "never":
         return EXIT_CLEAN
     worst = flat.worst(data)
@@ -252,7 +261,7 @@ def _stream(target, gpu, vllm_version, exclude, cfg, lang: str, output: str | No
     from vllm_kb.engine.scan import parallel
 
     workers = parallel.workers(max(len(rep.files), parallel.MIN_FILES if len(sites) >= stream.MIN_SITES else 0))
-    kw = {"workers": workers, "tally": outcome, "fields": ("by_config", "suppressed")}
+    kw: dict[str, Any] = {"workers": workers, "tally": outcome, "fields": ("by_config", "suppressed")}
     if output is None:
         res = stream.write(rep, reports, lang, sys.stdout, each, progress, len(sites), **kw)
         return res.head, res.worst, outcome
@@ -280,52 +289,6 @@ def _excluder(cfg, root: Path, cli_globs: list[str]):
         return cfg.excluded(root, rel) or any(glob_match(g, rel) for g in cli_globs)
 
     return excluded
-
-
-def _render(data: dict, fmt: str, output: str | None, docs_url: str | None) -> str | None:
-    if fmt == "json":
-        from vllm_kb.engine.report import json_text
-
-        return json_text.dumps(data) + "\n"
-    if fmt == "summary":  # what an agent reads first: bounded whatever the project (engine/report/summary.py)
-        from vllm_kb.engine.kb.knowledge import load
-        from vllm_kb.engine.report import json_text, summary
-
-        kb = load()
-        t = lambda key, **kw: kb.t(key, data["lang"], **kw)  # noqa: E731
-        return json_text.dumps(summary.summary(data, t, t("summary.next_cli"))) + "\n"
-    if fmt == "markdown":
-        from vllm_kb.engine.report import markdown
-
-        return markdown.render(data)
-    if fmt == "sarif":
-        from vllm_kb.engine.report import sarif
-
-        return sarif.render(data, docs_url)
-    if fmt == "github":
-        from vllm_kb.engine.report import github
-
-        return github.render(data)
-    if fmt == "json-lines":
-        from vllm_kb.engine.report import jsonl
-
-        return jsonl.render(data)
-    from vllm_kb.engine.report import text as text_mod
-
-    if output:
-        return text_mod.render(data, width=100, color=False)
-    text_mod.print_report(data)
-    return None
-
-
-def _write(text: str, output: str | None) -> None:
-    if output:
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
-    else:
-        sys.stdout.write(text)
 
 
 def _say(text: str) -> str:

@@ -48,13 +48,13 @@ def checks_show(ns) -> int:
     if kb.checks.find(ns.check) is None:
         from vllm_kb.engine.check.rules import rules
 
-        r = rules(kb).find(ns.check)
-        if r is not None:
+        finding = rules(kb).find(ns.check)
+        if finding is not None:
             # a finding that is not a YAML check: same registry, fewer fields
-            print(f"{r.id} — {r.short(lang)}")
-            print(f"  kind: {r.kind}   priority: {r.priority}   defined in: {r.origin}")
-            if r.full(lang) != r.short(lang):
-                print(f"\n  {r.full(lang)}")
+            print(f"{finding.id} — {finding.short(lang)}")
+            print(f"  kind: {finding.kind}   priority: {finding.priority}   defined in: {finding.origin}")
+            if finding.full(lang) != finding.short(lang):
+                print(f"\n  {finding.full(lang)}")
             return EXIT_CLEAN
     c = kb.checks.get(ns.check)
     print(f"{c.id} {c.name} — {c.title(lang)}")

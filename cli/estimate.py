@@ -129,10 +129,22 @@ def render_text(kb, lang: str, model: dict, gpu: dict, engine: dict, version: st
     if "fits" in est:
         lines.append(t("estimate.fits" if est["fits"] else "estimate.not_fits", tp=tp) + tag)
         lines.append((t("estimate.min_tp", tp=est["min_tp"]) if "min_tp" in est else t("estimate.min_tp_none")) + tag)
+    lines += _bar_lines(t, est, gpu)
     lines += ["", t("estimate.assumptions") + ":"]
     lines += [f"  - {s}" for s in _assumption_texts(kb, est, lang)]
     lines += ["", t("estimate.note")]
     return "\n".join(lines) + "\n"
+
+
+def _bar_lines(t, est: dict, gpu: dict) -> list[str]:
+    """One GPU's memory as a bar, weights | KV cache | reserve | free, with its legend."""
+    from vllm_kb.engine.report import memory_bar
+
+    parts = memory_bar.split(est, gpu.get("memory_gib"))
+    if parts is None:
+        return []
+    return ["", t("memory_bar.heading"), "  " + memory_bar.bar(parts), "  " + memory_bar.legend(parts, t),
+            "  " + t("memory_bar.reserve_note")]
 
 
 def _kv_lines(t, est: dict, tag: str) -> list[str]:

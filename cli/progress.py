@@ -5,6 +5,11 @@ is gone when the run ends (rich's transient live display), before the report is 
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # rich is imported only when a bar is shown (keeps start-up fast)
+    from rich.progress import Progress as Bar
+    from rich.progress import TaskID
 
 DELAY_S = 0.4  # a run that ends sooner never shows a bar
 PHASES = ("walk", "scan", "check", "render")
@@ -14,8 +19,8 @@ class Progress:
     def __init__(self, enabled: bool, lang: str):
         self.enabled = enabled
         self.lang = lang
-        self.bar = None
-        self.tasks: dict[str, int] = {}
+        self.bar: Bar | None = None
+        self.tasks: dict[str, TaskID] = {}
         self.counts: dict[str, int] = {}
         self.totals: dict[str, int | None] = {}
         self.start = time.monotonic()
@@ -35,15 +40,16 @@ class Progress:
 
     def _open(self) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self.bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                        console=Console(stderr=True), transient=True)
         self.bar.start()
 
     def _show(self, phase: str) -> None:
         from vllm_kb.engine.kb.knowledge import load
 
+        assert self.bar is not None  # _open ran
         if phase != self.current:
             if self.current is not None and self.current in self.tasks:
                 done = self.counts[self.current]

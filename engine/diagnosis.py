@@ -62,6 +62,7 @@ def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str 
     out = []
     ids = {sr.site.id for sr in rep.sites}
     for sr in reports if sym is not None else []:
+        assert sym is not None  # the loop runs only with a symptom
         if sym.modes and sr.site.mode not in sym.modes:
             out.append(Diagnosis(sym, sr, sr.facts, None, [], [], [], "diagnose.skipped_mode", {"mode": sr.site.mode}))
             continue

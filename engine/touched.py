@@ -122,9 +122,9 @@ def context_files(root: Path, rels: list[str]) -> list[str]:
         for r in _referrers(root, tree, configs):
             out.setdefault(r)
         for p in pins:
-            folder = PurePosixPath(p).parent.as_posix()
+            pin_dir = PurePosixPath(p).parent.as_posix()
             for r in tree:
-                if folder == "." or r.startswith(folder + "/"):
+                if pin_dir == "." or r.startswith(pin_dir + "/"):
                     out.setdefault(r)
     return list(out)
 
@@ -226,7 +226,7 @@ def _vllm_files(rep, rels: set[str]) -> set[str]:
         from vllm_kb.engine.scan.project import Scan
 
         sc = Scan(rep.root, [r for r in rep.files if r in rest], rep.ctx, [p for p in rep.pins if p.file in rest],
-                  [], {}, None)
+                  [], {}, rep.default_version)
         found |= {e.obs.file for e in detect.detect_scan(sc).evidence}
     return found & rels
 

@@ -94,7 +94,7 @@ def fix(path: str | Path, target: str | None = None, *, gpu: str | None = None, 
             text = read(f)
             if text is None:
                 continue
-            res.originals.setdefault(f, base.now.ctx.read(f))
+            res.originals.setdefault(f, base.now.ctx.read(f) or text)
             res.texts[f] = edits_mod.apply(text, es)
             res.applied += [apply_mod.Applied(f, None, "pin", "vllm", None, target, [], True) for _ in es]
     return res

@@ -4,12 +4,12 @@ spellings (`vllm-kb://checks/B3`). Contents are read when a client asks, not at 
 from __future__ import annotations
 
 import json
-from importlib.resources.abc import Traversable
 from typing import Iterator
 
 from mcp.server.mcpserver.resources import FunctionResource, Resource
 
 from vllm_kb.engine.kb import resources as shipped
+from vllm_kb.engine.kb.resources import Traversable
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.report import check_docs as records
 

@@ -26,10 +26,12 @@ async def ask_client_roots(ctx: Context) -> ListRoots | None:
 
 # A tool parameter of this type is filled by the SDK (roots/list on a handshake connection, an
 # input-required round on a 2026-07-28 one); it never appears in the tool's input schema.
+# Tools take it keyword-only and without a default: on Python 3.10 a `= None` default makes
+# typing.get_type_hints wrap the whole Annotated in Optional[...], which hides the Resolve marker.
 ClientRoots = Annotated[ListRootsResult | None, Resolve(ask_client_roots)]
 
 
-def _path_of(uri: str) -> Path | None:
+def _path_of(uri: object) -> Path | None:
     parsed = urlparse(str(uri))
     if parsed.scheme != "file":
         return None

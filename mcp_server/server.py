@@ -63,7 +63,7 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
               select: Annotated[list[str] | None, Field(
                   description="check ids or names to keep (B3, kv-cache-fp8); the report then covers only "
                               "those checks. Findings that are not checks (options the release lacks) stay.")] = None,
-              roots: ClientRoots = None) -> m.AuditSummary:
+              *, roots: ClientRoots) -> m.AuditSummary:
         """Audit a project's vLLM usage: every launch site (vllm serve, python -m vllm.entrypoints…, LLM(),
         EngineArgs(), AsyncEngineArgs(), RL trainers) with file:line and the project's vLLM release. Answers
         with a summary that fits any project: counts of sites, modes and verdicts, and every P0 and P1 with
@@ -100,7 +100,7 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
                all: Annotated[bool, Field(description="every piece of evidence in every file; default: stop at the "
                                                       "first file that gives some (much faster)")] = False,
                cursor: Annotated[str | None, Field(description="the next_cursor of the previous answer")] = None,
-               roots: ClientRoots = None) -> m.Detection:
+               *, roots: ClientRoots) -> m.Detection:
         """Does this folder use vLLM? The evidence (import, dependency, launch command, RL framework backend,
         vLLM config key, VLLM_ variable) with file:line; mentions in docs do not count. By default it stops at
         the first file with evidence; `all` collects everything, paged by `cursor` when it is long."""
@@ -156,7 +156,8 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
         vllm_version: VersionArg = None,
         lang: LangArg = "en",
         cursor: Annotated[str | None, Field(description="the next_cursor of the previous answer: the next sites")] = None,
-        roots: ClientRoots = None,
+        *,
+        roots: ClientRoots,
     ) -> m.DiagnoseResult:
         """Walk the decision tree (knowledge/decision_tree.yaml) for a symptom — OOM, low throughput, high
         TTFT or ITL, an RL rollout set-up — over each launch site's audit facts: the path taken with the
@@ -212,8 +213,10 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
     return server
 
 
-def _answer(model: Any, text: str) -> CallToolResult:
-    """Structured content, and a line of text that says what it is instead of repeating it."""
+def _answer(model: Any, text: str) -> Any:
+    """Structured content, and a line of text that says what it is instead of repeating it. A
+    CallToolResult, typed Any: the tool's own annotation names the model of its structured content,
+    which the SDK reads for the output schema, and passes this result through as it is."""
     return CallToolResult(content=[TextContent(type="text", text=text)],
                           structured_content=model.model_dump(mode="json", by_alias=True))
 

@@ -152,7 +152,7 @@ def match_scenario(description: str, *, model: str | None, gpu: str | None, mode
     read = scenarios.read_description(description or "", kb)
     given = {"model": model, "gpu": gpu, "mode": mode, "framework": framework, "vllm_version": vllm_version,
              "syntax": {"cli": "cli", "python": "python-call", "yaml": "yaml-config"}.get(syntax or "", syntax)}
-    use = {k: v if v is not None else read.get(k) for k, v in given.items()}
+    use: dict[str, Any] = {k: v if v is not None else read.get(k) for k, v in given.items()}
     use["model"] = use["model"] or "<model>"
     use["gpu"] = use["gpu"] or "auto"
     use["mode"] = use["mode"] or "standalone_serve"

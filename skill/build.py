@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,7 +28,6 @@ from typing import Any
 
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import resources, schemas, yamlio
-from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 
 from vllm_kb.engine.report import check_docs as records
@@ -96,15 +94,31 @@ def _fields() -> dict[str, dict[str, Any]]:
     return yamlio.load(resources.read_text("skill", "templates", "report-fields.yaml")).data
 
 
+# What the skill's description names so that an agent picks it up: the files that configure
+# vLLM, and the words people type when a vLLM run goes wrong (English, then Chinese).
+FILE_KINDS = (
+    "Python importing vllm (`LLM`, `EngineArgs`)",
+    "scripts with `vllm serve` or `python -m vllm.entrypoints`",
+    "Dockerfile, compose, Kubernetes or Helm files with a vLLM image",
+    "configs setting `gpu_memory_utilization`, `tensor_parallel_size`, `max_model_len`, `enforce_eager`, `enable_prefix_caching`",
+    "RL rollouts: TRL `use_vllm`/`vllm_mode`, verl `rollout.name=vllm`, OpenRLHF `vllm_num_engines`, LlamaFactory "
+    "`infer_backend: vllm`, ms-swift `use_vllm`, `sleep_level`, `enable_sleep_mode`",
+)
+SYMPTOMS = ("\"CUDA out of memory\"", "KV cache too small", "max_model_len errors", "slow first token (TTFT)",
+            "low throughput", "OOM in rollout", "vLLM will not start after an upgrade")
+SYMPTOMS_ZH = ("显存不足", "KV Cache 不够", "max_model_len 报错", "首 token 慢", "吞吐低", "RL rollout 显存溢出（OOM）",
+               "升级后 vLLM 无法启动")
+
+
 def description(kb: Knowledge) -> str:
-    # each category by the first word of its title: short enough for the 1024-character cap
-    areas = ", ".join(c["title"]["en"].split()[0] for c in kb.categories)
+    """Trigger first (files, then symptoms), then what the skill does; ≤ 1024 characters."""
+    ids = [c["id"] for c in kb.categories]
     return (
-        "Use when a project runs vLLM: " + "; ".join(TRIGGERS) + ". "
-        f"Audits every vLLM launch site against {len(kb.checks)} versioned optimization checks "
-        f"({areas}) and gives "
-        "P0/P1/P2 changes in the site's own syntax for the project's pinned vLLM release, with `vllm-kb audit "
-        "--format json` when installed or by hand from references/. 中文：vLLM 推理优化审计。"
+        "Use when a project runs vLLM or a vLLM run goes wrong. Files: " + "; ".join(FILE_KINDS) + ". "
+        "Symptoms: " + ", ".join(SYMPTOMS) + ". "
+        f"Audits every launch site against {len(kb.checks)} versioned checks ({ids[0]}–{ids[-1]}) and gives "
+        "P0/P1/P2 changes in the site's own syntax for the pinned vLLM release (`vllm-kb audit`, or by hand from "
+        "references/). 中文：vLLM " + "、".join(SYMPTOMS_ZH) + "时使用。"
     )
 
 
@@ -269,17 +283,11 @@ def source_dir() -> Path | None:
     return here if (here / NAME / "SKILL.md").is_file() else None
 
 
-def write(out: Path, files: dict[str, str] | None = None) -> Path:
-    """Write the bundle to `out/vllm-optimization/`, replacing a previous build there."""
-    files = files if files is not None else render()
-    target = out / NAME
-    if target.exists():
-        skill_md = target / "SKILL.md"
-        if not target.is_dir() or (skill_md.exists() and MARKER not in skill_md.read_text(encoding="utf-8", errors="replace")):
-            raise UsageError(f"{target} exists and was not written by `vllm-kb skill build`; not replacing it")
-        shutil.rmtree(target)
-    for rel, text in files.items():
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return target
+def write(out: Path, files: dict[str, str] | None = None, *, installed: bool = False) -> Path:
+    """Write the bundle to `out/vllm-optimization/`, replacing what an earlier build or install
+    wrote there and nothing else (skill/folder.py). `installed`: a copy in an agent's skills
+    folder, where a file of ours the user edited stops the write; a build (the checkout's
+    generated bundle, under git) rewrites its own files whatever they hold now."""
+    from vllm_kb.skill import folder
+
+    return folder.write(out / NAME, files if files is not None else render(), MARKER, keep_edits=installed)

@@ -76,11 +76,11 @@ def edit_text(result: TouchedAudit | None, lang: str, limit: int = MAX_CHARS) ->
     out: list[str] = []
     shown = 0
     budget = limit - len(footer) - 200  # room for the "… and N more" line
-    for head, items in blocks:
+    for head, texts in blocks:
         if len("\n".join(out + [head])) > budget:
             break
         out.append(head)
-        for it in items:
+        for it in texts:
             if len("\n".join(out + [it])) > budget:
                 break
             out.append(it)

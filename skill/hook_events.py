@@ -72,15 +72,16 @@ def _claude_touch(tool: str, path: Path, tin: dict, tout: dict) -> Touch:
         return Touch(path)
     hunks = tout.get("structuredPatch")
     if isinstance(hunks, list) and hunks:
-        lines = _structured_patch_lines(hunks)
-        if lines is not None:
-            return Touch(path, frozenset(lines))
+        patched = _structured_patch_lines(hunks)
+        if patched is not None:
+            return Touch(path, frozenset(patched))
     news = [tin.get("new_string")] if tool == "Edit" else [e.get("new_string") for e in tin.get("edits") or [] if isinstance(e, dict)]
     text = _read(path)
-    if text is None or not all(isinstance(n, str) for n in news):
+    written = [n for n in news if isinstance(n, str)]
+    if text is None or len(written) != len(news):
         return Touch(path, located=False)
     lines: set[int] = set()
-    for new in news:
+    for new in written:
         found = _find_all(text, new)
         if found is None:
             return Touch(path, located=False)

@@ -80,9 +80,9 @@ def merged(text: str | None, agent: str, where: str) -> str:
             text = json_edit.add_member(text, root, "hooks", {event: [g]})
             hooks = {}
         elif groups is None:
-            text = json_edit.add_member(text, json_edit.find(root, ("hooks",)), event, [g])
+            text = json_edit.add_member(text, _found(root, ("hooks",)), event, [g])
         else:
-            text = json_edit.add_item(text, json_edit.find(root, ("hooks", event)), g)
+            text = json_edit.add_item(text, _found(root, ("hooks", event)), g)
         hooks = json.loads(text)["hooks"]
     return text
 
@@ -111,6 +111,14 @@ def plan(agent: str, scope: str = "project", cwd: Path | None = None, home: Path
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read {path}: {e}") from None
     return Plan(path, before, merged(before, agent, str(path)))
+
+
+def _found(root, path: tuple) -> json_edit.Span:
+    """A node the parsed settings were just seen to hold."""
+    node = json_edit.find(root, path)
+    if node is None:
+        raise ValueError(f"no {'.'.join(path)} in the settings file")
+    return node
 
 
 def write(p: Plan) -> None:

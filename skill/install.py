@@ -37,7 +37,7 @@ def install(target: str, *, scope: str = "project", cwd: Path | None = None, hom
     if target == "zip":
         return write_zip(out or cwd / f"{build.NAME}.zip", files)
     dest = out or skills_dir(target, scope, cwd, home or Path.home())
-    return build.write(dest, files)
+    return build.write(dest, files, installed=True)
 
 
 def write_zip(path: Path, files: dict[str, str]) -> Path:

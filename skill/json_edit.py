@@ -67,8 +67,10 @@ def _value(text: str, i: int) -> tuple[Span, int]:
 
 
 def find(root: Span, path: Path_) -> Span | None:
-    node = root
+    node: Span | None = root
     for p in path:
+        if node is None:
+            return None
         if isinstance(p, str):
             if node.kind != "object":
                 return None

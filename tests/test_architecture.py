@@ -7,6 +7,7 @@ import ast
 import shutil
 import subprocess
 import sys
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -128,14 +129,31 @@ def test_cycle_finder_finds_one():
     assert _cycle({"a": {"b"}, "b": set()}) is None
 
 
+# rendered at `skill install` from the templates, not shipped as files
+NOT_SHIPPED = ("skill/vllm-optimization",)
+
+
 def test_every_package_is_shipped():
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    on_disk = set()
+    """Every folder of code (an __init__.py) or of data (files read through importlib.resources)
+    is a package in pyproject.toml, and every data file matches its package-data globs."""
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(setup["packages"])
+    on_disk: set[str] = set()
+    unshipped = []
     for top, name in PACKAGE_DIRS.items():
-        for init in (ROOT / top).rglob("__init__.py"):
-            rel = init.parent.relative_to(ROOT / top)
-            on_disk.add(".".join([name, *rel.parts]))
+        for folder in [ROOT / top, *sorted(p for p in (ROOT / top).rglob("*") if p.is_dir())]:
+            rel = folder.relative_to(ROOT)
+            if "__pycache__" in rel.parts or any(rel.as_posix().startswith(n) for n in NOT_SHIPPED):
+                continue
+            files = [f for f in folder.iterdir() if f.is_file() and f.suffix not in (".pyc",)]
+            if not files:
+                continue
+            pkg = ".".join([name, *folder.relative_to(ROOT / top).parts])
+            on_disk.add(pkg)
+            globs = setup["package-data"].get(pkg, [])
+            unshipped += [f"{rel}/{f.name}" for f in files if f.suffix != ".py" and not any(fnmatch(f.name, g) for g in globs)]
     assert on_disk == listed, f"not shipped: {sorted(on_disk - listed)}; listed but absent: {sorted(listed - on_disk)}"
+    assert not unshipped, f"data files no package-data glob ships: {unshipped}"
 
 
 def _stages() -> list[str]:

@@ -71,6 +71,39 @@ def test_a_script_with_its_own_parser_only_is_no_site(scanned):
     assert [s.file for s in scanned({"own.py": own, "run.sh": "python own.py --model org/m --tensor-parallel-size 2\n"})] == []
 
 
+FASTCHAT_LIKE = '''import argparse
+from vllm.engine.arg_utils import AsyncEngineArgs
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model-path", type=str, default="lmsys/vicuna-7b-v1.5")
+    parser.add_argument("--num-gpus", type=int, default=1)
+    parser.add_argument("--gpu_memory_utilization", type=float, default=0.9)
+    parser = AsyncEngineArgs.add_cli_args(parser)
+    args = parser.parse_args()
+    if args.model_path:
+        args.model = args.model_path
+    if args.num_gpus > 1:
+        args.tensor_parallel_size = args.num_gpus
+    engine_args = AsyncEngineArgs.from_cli_args(args)
+'''
+
+
+def test_own_options_that_land_on_engine_arguments(scanned):
+    # an own option whose dest is an engine argument, and own options the script hands on
+    (s,) = scanned({"worker.py": FASTCHAT_LIKE, "run.sh": "python worker.py --model-path org/m --num-gpus 2 --gpu_memory_utilization 0.7\n"})
+    assert s.model.value == "org/m" and s.model.key == "--model-path"
+    assert values(s) == {"tensor_parallel_size": 2, "gpu_memory_utilization": 0.7}
+
+
+def test_an_installed_entry_module_from_the_knowledge(scanned):
+    (s,) = scanned({"start.sh": "python3 -m fastchat.serve.vllm_worker --model-path lmsys/vicuna-13b-v1.5 --num-gpus 4 "
+                                "--controller-address http://c:21001 --max-model-len 4096 --trust_remote_code\n"})
+    assert s.kind == "python -m fastchat.serve.vllm_worker (AsyncEngineArgs)" and s.model.value == "lmsys/vicuna-13b-v1.5"
+    assert values(s) == {"tensor_parallel_size": 4, "max_model_len": 4096}
+    assert "--controller-address" in s.launch["script_args"] and "--trust_remote_code" in s.launch["script_args"]
+
+
 def test_usage_context_of_an_entry_point_site():
     from vllm_kb.engine.check.facts import usage_context
 
@@ -86,3 +119,9 @@ def test_gpu_count_of_an_entry_point_launch(write_project):
                                "run.sh": "python3 server_vllm.py --model org/m --tensor-parallel-size 2\n"}), gpu="RTX-3060")
     (sr,) = rep.sites
     assert [r.check.id for r in sr.results if r.status == "recommended" and r.priority == "P0"] == ["L34"]
+
+
+def test_a_compose_command_that_runs_the_entry_point(scanned):
+    (s,) = scanned({"app.py": SERVER, "docker-compose.yml": "services:\n  llm:\n    image: python:3.11\n"
+                    "    command: python app.py --model org/m --tensor-parallel-size 2\n"})
+    assert s.file == "docker-compose.yml" and values(s) == {"tensor_parallel_size": 2}

@@ -291,6 +291,7 @@ def test_the_local_hugging_face_cache_is_read_never_fetched(tmp_path):
     ("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8", "compressed-tensors", "w8a8_int8"),
     ("RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "compressed-tensors", "fp8"),
     ("someone/Llama-3-8B-FP8", "fp8", None),  # another publisher's FP8: the generic method
+    ("unsloth/Qwen3-8B-FP8-Dynamic", "compressed-tensors", "fp8"),
     ("Qwen/Qwen2.5-7B-Instruct-AWQ", "awq", None),
 ])
 def test_publisher_and_tool_names_give_the_checkpoint_format(name, method, scheme):
@@ -311,7 +312,8 @@ def test_a_config_quantization_wins_over_the_name():
     ("Qwen/Qwen3-30B-A3B-Instruct-2507", False),  # the catalog has the 2507 refresh
     ("Qwen/Qwen3-9B", True),  # no such size in the catalog
     ("meta-llama/Llama-3.1-8B-Instruct", False),  # the entry was read from Llama-3.1-8B's config.json
-    ("deepseek-ai/DeepSeek-R1-0528", True),
+    ("deepseek-ai/DeepSeek-R1-0528", False),  # a refresh the entry lists among its generations
+    ("deepseek-ai/DeepSeek-V3.2-Exp", True),  # a newer generation it does not
 ])
 def test_a_limit_is_the_models_own_only_from_an_exact_entry(name, family_default):
     f = facts(name)
@@ -334,3 +336,16 @@ def test_a_family_is_named_as_a_whole_word_not_inside_a_longer_name_or_a_size():
     assert (M.family_of("google/paligemma-3b-mix-224", fams) or {}).get("id") != "gemma3"
     assert (M.family_of("TomoroAI/tomoro-colqwen3-embed-4b", fams) or {}).get("id") != "qwen3"
     assert (M.family_of("01-ai/Yi-34B-Chat", fams) or {}).get("id") == "yi"
+
+
+def test_the_family_the_name_starts_with_wins_over_its_backbone():
+    # LLaVA-Video-7B-Qwen2 (vLLM #32338) is a LLaVA model on Qwen2, not Qwen2; the organisation
+    # (mistralai/…) is read only when the name itself names no family
+    from vllm_kb.engine.kb import models as M
+    from vllm_kb.engine.kb.knowledge import load
+
+    fams = load().models
+    assert (M.family_of("lmms-lab/LLaVA-Video-7B-Qwen2", fams) or {}).get("id") != "qwen2"
+    assert (M.family_of("llava-hf/llava-v1.6-mistral-7b-hf", fams) or {}).get("id") != "mistral"
+    assert (M.family_of("mistralai/Mixtral-8x7B-Instruct-v0.1", fams) or {}).get("id") == "mixtral"
+    assert (M.family_of("Qwen/Qwen2.5-7B-Instruct", fams) or {}).get("id", "").startswith("qwen2")

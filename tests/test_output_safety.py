@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 GPU = ("--gpu", "H100-80GB x8")
-FORMATS = ["text", "markdown", "json", "sarif", "github", "json-lines", "summary"]
+FORMATS = ["text", "markdown", "json", "sarif", "github", "gitlab", "json-lines", "concise", "summary"]
 # ESC, BEL, a C1 CSI, a bidi override, a zero-width space, a CR that does not end a line, DEL
 RAW = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b]|\r(?!\n)")
 HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202eevil\u200b\rX\x7f"
@@ -116,7 +116,7 @@ def test_a_name_that_is_not_utf8_works_in_every_format(latin1, cli, fmt):
 
 def test_a_name_that_is_not_utf8_works_with_baseline_diff_and_fix(latin1, cli, tmp_path):
     bl = tmp_path / "baseline.json"
-    code, out, err = cli("audit", str(latin1), *GPU, "--baseline", str(bl))
+    code, out, err = cli("audit", str(latin1), *GPU, "--baseline", str(bl), "--update-baseline")
     assert code in (0, 1) and bl.exists(), err
     assert any(e["file"] == "d\\xe9ploy\\xff.sh" for e in json.loads(bl.read_text())["findings"])
     code, out, err = cli("audit", str(latin1), *GPU, "--baseline", str(bl), "--format", "json")

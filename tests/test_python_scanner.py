@@ -97,3 +97,14 @@ if __name__ == "__main__":
     (s,) = sites
     assert s.env["LMCACHE_CHUNK_SIZE"].value == "256" and s.env["VLLM_LOGGING_LEVEL"].value == "DEBUG"
     assert not s.env["VLLM_USE_V1"].resolved and s.env["VLLM_USE_V1"].note == "set only under a condition"
+
+
+def test_a_whole_argument_string_in_one_variable_is_no_unknown_option(tmp_path):
+    # docker compose `command: ${VLLM_ENGINE_ARGS}` (vLLM #17035): one word holding many options
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / ".env").write_text("VLLM_ENGINE_ARGS=--model m/x --tensor-parallel-size 8\n")
+    (tmp_path / "docker-compose.yaml").write_text("services:\n  vllm:\n    image: vllm/vllm-openai:v0.8.4\n"
+                                                  "    ipc: host\n    command: ${VLLM_ENGINE_ARGS}\n")
+    (sr,) = audit(tmp_path, gpu="H200 x8").sites
+    assert not [r for r in sr.remarks if r.code == "unknown-option"]

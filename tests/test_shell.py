@@ -52,3 +52,13 @@ def test_cluster_wrappers_before_vllm_serve():
         launch = find_launch(cmd.words)
         assert launch is not None and launch.kind == "vllm serve", line
         assert cmd.words[launch.argv_start].value == "m"
+
+
+def test_a_vllm_binary_named_for_its_release_is_a_launch(tmp_path):
+    # GPUStack runs a per-release executable: /var/lib/gpustack/bin/vllm_v0.10.0 serve … (gpustack #2616)
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "run.sh").write_text("/var/lib/gpustack/bin/vllm_v0.10.0 serve Qwen/Qwen3-4B --enable-reasoning --reasoning-parser deepseek_r1\n"
+                                     "vllm_helper serve x\n")
+    (sr,) = audit(tmp_path, gpu="RTX-4090", vllm_version="0.10.0").sites
+    assert sr.site.kind == "vllm serve" and sr.site.model.value == "Qwen/Qwen3-4B"

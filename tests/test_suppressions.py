@@ -113,7 +113,7 @@ def test_sarif_lists_suppressed_results_as_suppressed(project, cli):
 
 def test_baseline_written_then_hides_known_findings(project, cli):
     base = project / "baseline.json"
-    code, out, err = cli("audit", "--baseline", str(base), "--format", "json-lines", "--fail-on", "P2")
+    code, out, err = cli("audit", "--baseline", str(base), "--update-baseline", "--format", "json-lines", "--fail-on", "P2")
     doc = json.loads(base.read_text())
     assert doc["version"] == 1 and doc["findings"] and "wrote the baseline" in err
     assert all(not r["rule"].startswith("suppression-") for r in doc["findings"])
@@ -130,6 +130,22 @@ def test_baseline_written_then_hides_known_findings(project, cli):
     cli("audit", "--baseline", str(base), "--update-baseline", "--format", "json")
     code, out, _ = cli("audit", "--baseline", str(base), "--format", "json-lines", "--select", "B,not-in-version")
     assert code == EXIT_CLEAN and out == ""
+
+
+def test_a_missing_baseline_is_an_error_that_names_it_and_writes_nothing(project, cli):
+    # a misspelt path in CI must not write a fresh baseline that hides every finding
+    code, out, err = cli("audit", "--baseline", "basline.json", "--format", "json-lines")
+    assert code == EXIT_USAGE and out == "" and "basline.json" in err and "--update-baseline" in err
+    assert not (project / "basline.json").exists()
+    # the same from the configuration's `baseline` key, and in Chinese
+    (project / ".vllm-kb.toml").write_text('gpu = "H100 x1"\nbaseline = "ci/baseline.json"\n')
+    code, _, err = cli("audit", "--lang", "zh")
+    assert code == EXIT_USAGE and "baseline.json" in err and "基线文件" in err
+    assert not (project / "ci").exists()
+    # --update-baseline is what creates it (folders included)
+    code, _, err = cli("audit", "--update-baseline", "--format", "json")
+    assert code in (EXIT_CLEAN, EXIT_FINDINGS) and (project / "ci/baseline.json").is_file() and "wrote the baseline" in err
+    assert cli("audit", "--format", "json")[0] in (EXIT_CLEAN, EXIT_FINDINGS)
 
 
 def test_a_broken_baseline_is_a_usage_error(project, cli):

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
+from vllm_kb.engine.check.config import FORMATS
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.report import check_docs as records
 from vllm_kb.engine.kb.knowledge import Knowledge, load
@@ -97,7 +99,8 @@ def check_page(c, kb: Knowledge, lang: str, cat, reg: Rules) -> str:
             lines += ["   " + t("docs.rule_source") + colon + semi.join(_source(x) for x in rule["source"]), ""]
     o = r["otherwise"]
     lines += [f"- {t('skill.otherwise')}{colon}`{o['status']}` — {o['reason']}", ""]
-    lines += [f"## {t('docs.suppress')}", "", t("docs.suppress_body", id=c.id, name=c.name), "", "```bash",
+    lines += [f"## {t('docs.suppress')}", "", t("docs.suppress_body", id=c.id, name=c.name), "",
+              "<!-- doc-test: skip example (a line of your launch script; tests/test_docs_truth.py) -->", "```bash",
               f"# vllm-kb: ignore[{c.id}] -- {t('docs.suppress_reason')}", "vllm serve …", "```", "", "```toml",
               "[tool.vllm-kb]", f'ignore = ["{c.id}"]  # {t("docs.suppress_everywhere")}', "```", ""]
     if r["error_text"]:
@@ -214,6 +217,26 @@ def _parser_section(parser, name: str, out: list[str], depth: int = 2) -> None:
             _parser_section(sub, f"{name} {sub_name}", out, min(depth + 1, 4))
 
 
+# What each `audit --format` writes; cli_page fails on a format without a line here.
+FORMAT_DOCS = {
+    "text": "the terminal report (rich); code, commands and diffs keep their full width",
+    "markdown": "the same report as Markdown",
+    "json": "the report as data: the versioned contract `schema/report.schema.json`",
+    "sarif": ("SARIF 2.1.0 for GitHub code scanning and IDE viewers: ruleId = check id or finding code, "
+              "rules with helpUri to [checks/](checks/README.md), level by priority (P0 error, P1 warning, P2 note), "
+              "region at the setting's line, `partialFingerprints[\"vllmKb/v1\"]`, suppressed results with `suppressions`"),
+    "github": "GitHub Actions workflow commands: `::error file=…,line=…,title=…::message`",
+    "gitlab": ("GitLab Code Quality (`artifacts: reports: codequality:`): description, check_name, a fingerprint unique "
+               "in the report, severity (P0 critical, P1 major, P2 minor, notes info), location.path and lines.begin"),
+    "json-lines": ("one finding per line: rule, id, name, kind, priority, level, file, line, site, title, reason, "
+                   "message, fix, fingerprint, safe, fixable, changes"),
+    "concise": ("one line per finding, `file:line:col: ID [*] [P0] message` (`[*]`: `--fix` writes it), for editors, "
+                "grep and problem matchers"),
+    "summary": ("what an agent reads first, bounded whatever the project: sites, modes, verdict counts, every P0 and P1 "
+                "with file:line and the change in one line (the MCP `audit` answer)"),
+}
+
+
 def cli_page() -> str:
     from vllm_kb.cli.main import build_parser
     from vllm_kb.engine.kb.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE
@@ -228,18 +251,16 @@ def cli_page() -> str:
            f"| {EXIT_USAGE} | usage, configuration or knowledge-base error (the message names the file and key) |",
            f"| {EXIT_INTERNAL} | internal error (a bug in vllm-kb; the traceback is printed) |", "",
            ("`--exit-zero` (audit) exits 0 whatever is found; errors still exit 2 or 3. The report goes to stdout "
-           "(or `-o FILE`); the summary line and notes go to stderr, so `--format json|sarif|github|json-lines` "
-           "output stays machine-readable."), "",
+           "(or `-o FILE`); the summary line and notes go to stderr, so `--format "
+           + "|".join(f for f in FORMATS if f not in ("text", "markdown")) + "` output stays machine-readable."), "",
            "## Formats (`audit --format`)", "", "| format | what |", "|---|---|",
-           "| `text` | the terminal report (rich) |",
-           "| `markdown` | the same report as Markdown |",
-           "| `json` | the report as data: the versioned contract `schema/report.schema.json` |",
-           ("| `sarif` | SARIF 2.1.0 for GitHub code scanning and IDE viewers: ruleId = check id or finding code, "
-           "rules with helpUri to [checks/](checks/README.md), level by priority (P0 error, P1 warning, P2 note), "
-           "region at the setting's line, `partialFingerprints[\"vllmKb/v1\"]`, suppressed results with `suppressions` |"),
-           "| `github` | GitHub Actions workflow commands: `::error file=…,line=…,title=…::message` |",
-           ("| `json-lines` | one finding per line: rule, id, name, kind, priority, level, file, line, site, title, reason, "
-           "message, fix, fingerprint, safe, fixable, changes |"), "",
+           *(f"| `{f}` | {FORMAT_DOCS[f]} |" for f in FORMATS), "",
+           ("`--statistics` prints, instead of the findings, how many each rule has (count, rule, its highest "
+           "priority, `[*]` when `--fix` writes some, the rule's name), as ruff does; with `--format json`, as a list "
+           "of objects."), "",
+           ("SARIF rules link to this release's pages under [checks/](checks/README.md) in the vllm-kb repository. "
+           "Point them elsewhere (a fork, an internal mirror) with `--docs-url URL`, the environment variable "
+           "`VLLM_KB_DOCS_URL`, or `docs-url` in the configuration, in that order."), "",
            "## GPU spec (`--gpu`)", "",
            ("`--gpu` names the machine to audit for: `auto` (probe this one with NVML; the default), `none`, or "
             "GPUs and a count — `\"H100-80GB x8\"`, `\"8xH100\"`, `\"L40S:2\"` — from the table in "
@@ -272,7 +293,16 @@ def render() -> dict[str, str]:
     out["cli.md"] = cli_page()
     from vllm_kb.engine.report.markdown import tidy
 
-    return {k: tidy(v) for k, v in sorted(out.items())}
+    import doc_counts
+
+    files = {k: tidy(v) for k, v in sorted(out.items())}
+    for page in doc_counts.pages():  # hand-written pages: only their marked counts are generated
+        key = os.path.relpath(page, DOCS).replace(os.sep, "/")
+        if key not in files and page.is_file():
+            text = page.read_text(encoding="utf-8")
+            if doc_counts.MARKED.search(text):
+                files[key] = doc_counts.refresh(text, kb, key)
+    return files
 
 
 def stale(files: dict[str, str], docs: Path = DOCS) -> list[str]:
@@ -305,10 +335,10 @@ def main(argv: list[str] | None = None) -> int:
     if ns.check:
         bad = stale(files)
         for k in bad:
-            print(f"stale: docs/{k}", file=sys.stderr)
+            print(f"stale: {os.path.normpath('docs/' + k)}", file=sys.stderr)
         return 1 if bad else 0
     for k in write(files):
-        print(f"wrote docs/{k}")
+        print(f"wrote {os.path.normpath('docs/' + k)}")
     return 0
 
 

@@ -103,9 +103,13 @@ def for_facts(facts: dict, kb: Knowledge, lang: str, version: str, all_rows: boo
                 row["estimate_model"] = e["model"]
             gmu = facts.get("engine", {}).get("gpu_memory_utilization")
             if t.id == "rlhf-memory-split" and gmu is not None and _is_number(gmu):  # a site may write anything there
-                lo, hi = r.get("range") or (None, None)
-                key = "scenario.table_site_value" if lo is None else (
-                    "scenario.table_in_range" if lo <= float(gmu) <= hi else "scenario.table_out_of_range")
+                rng = r.get("range")
+                if rng:
+                    lo, hi = rng
+                    key = "scenario.table_in_range" if lo <= float(gmu) <= hi else "scenario.table_out_of_range"
+                else:
+                    lo = hi = None
+                    key = "scenario.table_site_value"
                 row["site_value"] = kb.t(key, lang, value=gmu, lo=lo, hi=hi)
             rows.append(row)
         if not rows:
@@ -154,8 +158,8 @@ def lint(v) -> int:
         return 0
     try:
         tables = parse(data)
-    except KnowledgeError as e:
-        v.problems += e.problems
+    except KnowledgeError as err:
+        v.problems += err.problems
         return 0
     kb = load_kb()
     for t in tables:

@@ -116,7 +116,7 @@ def breaks(site: Site, res_then: list[Result], fnd_then: list[Finding], p0_now: 
         name = f.subject.split("=")[0]
         rename = kb.renames.get((f.code == "env-not-in-version", name))
         # a replacement that is "none: …" is a removal with an explanation, not a rename
-        renamed = bool(rename) and (bool(rename.get("carry")) or not rename["replacement"]["en"].startswith(("none", "nothing")))
+        renamed = bool(rename) and rename is not None and (bool(rename.get("carry")) or not rename["replacement"]["en"].startswith(("none", "nothing")))
         ops = f.fix or (_value_removal(site, name) if "=" in f.subject else [])
         out.append(("renamed" if renamed else "breaks", name if renamed else f.subject, dict(f.message), f.priority or "P2",
                     Fixable(f.id, f.priority or "P2", True, ops) if ops else None, f.id in seen_now))

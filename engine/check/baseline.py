@@ -57,10 +57,13 @@ class Baseline:
 
 
 def read(path: str | Path, lang: str = "en") -> Baseline:
+    """The baseline at `path`. A missing file is an error, never an empty baseline: a misspelt
+    path in CI would otherwise write a new one that hides every finding. `--update-baseline`
+    creates it (empty(), then write())."""
     p = Path(path)
-    if not p.exists():
-        return Baseline(p, set(), existed=False)
     kb = load()
+    if not p.exists():
+        raise UsageError(kb.t("suppress.baseline_missing", lang, file=p))
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
         entries = data["findings"]
@@ -70,6 +73,12 @@ def read(path: str | Path, lang: str = "en") -> Baseline:
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
         raise UsageError(kb.t("suppress.baseline_invalid", lang, file=p, error=e)) from None
     return Baseline(p, fps, existed=True)
+
+
+def empty(path: str | Path) -> Baseline:
+    """The baseline `--update-baseline` is about to (re)write: nothing hidden yet."""
+    p = Path(path)
+    return Baseline(p, set(), existed=p.exists())
 
 
 def write(path: str | Path, entries: list[dict]) -> int:

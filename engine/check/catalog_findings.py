@@ -6,6 +6,7 @@ priority) and reaches the same rule registry as the YAML checks (engine/check/ru
 from __future__ import annotations
 
 import difflib
+from typing import Any
 
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
@@ -65,6 +66,10 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
         if s.known or s.name in handled:
             continue
         key = s.key or s.name
+        if _not_one_option(key):
+            # a whole `${VLLM_ARGS}` string or an unexpanded variable read as one word: what it
+            # holds is not known, so it is no evidence of a bad option
+            continue
         entry = cat.arg(s.name) if s.syntax == "python-call" else None
         flag_entry = cat.flag(normalise_flag(key if key.startswith("-") else "--" + key)[0]) if s.syntax in ("cli", "yaml-config") else None
         e = entry or flag_entry
@@ -96,6 +101,10 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
     return out
 
 
+def _not_one_option(key: str) -> bool:
+    return any(c.isspace() for c in key) or "${" in key or "$(" in key or key.lstrip("-").startswith("$")
+
+
 def _carry(rename: dict, value, cat, version: str) -> list:
     """Move an old option's value to the argument that replaced it, when that one exists."""
     if not rename.get("carry") or value is None:
@@ -113,7 +122,7 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Fin
     for s in site.settings.values():
         if not s.resolved or not s.known or s.name in handled or s.value is None or s.name in DECIDED_BY_CHECKS:
             continue
-        candidates = [((s.name,), s.value)]
+        candidates: list[tuple[tuple[str, ...], Any]] = [((s.name,), s.value)]
         if isinstance(s.value, dict):
             candidates = [((s.name, k), v) for k, v in s.value.items()]
         for path, value in candidates:

@@ -15,24 +15,22 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.
 
 
 @lru_cache(maxsize=64)
-def _tree(text: str) -> tuple[ast.Module, dict[int, ast.AST]] | None:
+def _tree(text: str) -> tuple[dict[int, ast.Call], dict[int, ast.AST]] | None:
+    """The leftmost call that starts on each line, and every node's parent: one walk per file."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
     parents: dict[int, ast.AST] = {}
+    calls: dict[int, ast.Call] = {}
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            best = calls.get(node.lineno)
+            if best is None or node.col_offset < best.col_offset:
+                calls[node.lineno] = node
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
-    return tree, parents
-
-
-def _call_at(tree: ast.Module, line: int) -> ast.Call | None:
-    best = None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and node.lineno == line and (best is None or node.col_offset < best.col_offset):
-            best = node
-    return best
+    return calls, parents
 
 
 def _chain(node: ast.AST, parents: dict[int, ast.AST]) -> list[tuple[ast.AST, str]]:
@@ -115,8 +113,8 @@ def alive_together(text: str, first_line: int, second_line: int) -> bool:
     parsed = _tree(text)
     if parsed is None:
         return False
-    tree, parents = parsed
-    a, b = _call_at(tree, first_line), _call_at(tree, second_line)
+    calls, parents = parsed
+    a, b = calls.get(first_line), calls.get(second_line)
     if a is None or b is None:
         return False
     ca, cb = _chain(a, parents), _chain(b, parents)
@@ -125,4 +123,6 @@ def alive_together(text: str, first_line: int, second_line: int) -> bool:
     held = _held_name(a, ca)
     if held is False:
         return False
-    return not (isinstance(held, str) and _released_between(_scope(ca), held, a.end_lineno or a.lineno, b.lineno))
+    scope = _scope(ca)
+    return not (isinstance(held, str) and scope is not None
+                and _released_between(scope, held, a.end_lineno or a.lineno, b.lineno))

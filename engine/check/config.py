@@ -48,7 +48,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 FILE_NAMES = (".vllm-kb.toml", "pyproject.toml")
-FORMATS = ("text", "markdown", "json", "sarif", "github", "json-lines", "summary")
+FORMATS = ("text", "markdown", "json", "sarif", "github", "gitlab", "json-lines", "concise", "summary")
 FAIL_ON = ("P0", "P1", "P2", "never")
 LANGS = ("en", "zh")
 KEYS = ("select", "ignore", "per-file-ignores", "exclude", "gpu", "vllm-version", "lang", "fail-on", "format",
@@ -299,9 +299,8 @@ def resolve(path: str | Path, explicit: str | None = None, isolated: bool = Fals
     if isolated:
         return Config()
     if explicit:
-        f = Path(explicit)
-        if not f.is_file():
+        if not Path(explicit).is_file():
             raise UsageError(load().t("config.missing", lang, file=explicit))
-        return load_file(f, lang)
-    f = find(path) if Path(path).exists() else None
-    return load_file(f, lang) if f else Config()
+        return load_file(Path(explicit), lang)
+    found = find(path) if Path(path).exists() else None
+    return load_file(found, lang) if found else Config()

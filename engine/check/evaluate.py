@@ -52,7 +52,7 @@ def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[st
         if rule.vllm and version and not rule.vllm.contains(version):
             continue
         pred = cel.compile(rule.when)
-        blocked = sorted({unresolved[p[1]] for p in pred.paths if len(p) > 1 and p[0] in ("args", "engine") and p[1] in unresolved})
+        blocked = sorted({unresolved[p[1]] for p in pred.paths if len(p) > 1 and p[0] in ("args", "passed", "engine") and p[1] in unresolved})
         if blocked:
             return Result(check, "unknown", Text(
                 en=kb.t("reason.unresolved", "en", what="; ".join(blocked)),
@@ -147,7 +147,7 @@ def _deps(check: Check) -> tuple:
     for t in texts:
         quoted.update(placeholders(t.en + " " + t.zh))
     ordered = tuple(sorted(paths))
-    args = tuple(sorted({p[1] for p in paths if len(p) > 1 and p[0] in ("args", "engine")}))
+    args = tuple(sorted({p[1] for p in paths if len(p) > 1 and p[0] in ("args", "passed", "engine")}))
     _DEPS[id(check)] = (check, ordered, tuple(sorted(quoted)), args)
     return ordered, tuple(sorted(quoted)), args
 

@@ -48,10 +48,10 @@ def _normalise(name: str, value: Any) -> Any:
     if name == "compilation_config" and isinstance(value, dict):
         out = dict(value)
         for key in ("level", "mode"):
-            v = out.get(key)
-            if isinstance(v, str):
-                name_ = v.strip().upper().split(".")[-1]
-                out[key] = int(name_) if name_.isdigit() else _COMPILE_NAMES.get(name_, v)
+            given = out.get(key)
+            if isinstance(given, str):
+                name_ = given.strip().upper().split(".")[-1]
+                out[key] = int(name_) if name_.isdigit() else _COMPILE_NAMES.get(name_, given)
         return out
     return value
 
@@ -154,6 +154,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         if name not in args and isinstance(count, int) and count > 0:
             engine[name] = count
     facts["engine"] = engine
+    # what reaches vLLM's EngineArgs as given, not as vLLM's own default: the project's arguments and
+    # those its framework passes itself (verl hands max_num_batched_tokens=8192 over explicitly)
+    facts["passed"] = {k: v for k, v in {**site.framework_defaults, **site.fixed, **args}.items()
+                       if k not in site.unresolved and v is not None}
     facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count"), framework_nodes(site),
                                       facts["launch"]))
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))

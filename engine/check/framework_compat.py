@@ -85,5 +85,6 @@ def _runs_model(facts: dict, version: str) -> bool:
 
 def _nearest_release(options: list[str], current: str) -> str:
     cur = try_parse(current)
-    newer = [v for v in options if try_parse(v) and try_parse(v) >= cur]
+    parsed = [(v, try_parse(v)) for v in options]
+    newer = [v for v, pv in parsed if pv is not None and cur is not None and pv >= cur]
     return newer[0] if newer else options[-1]

@@ -52,7 +52,7 @@ def estimate(facts: dict) -> dict[str, Any]:
         parts["sleep_weights_gib"] = round(w * ranks, 1)
     if offload:
         parts["cpu_offload_gib"] = round(offload * ranks, 1)
-    if v0_swap:
+    if v0_swap and swap is not None:
         parts["swap_gib"] = round(swap * ranks, 1)
     out.update(parts)
     out["needed_gib"] = round(sum(parts.values()), 1)

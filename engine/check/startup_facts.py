@@ -145,9 +145,9 @@ def _lengths(model: dict, engine: dict, env: dict, facts: dict, version: str, v1
         out["max_len"] = limit
     out["long_len_allowed"] = (since(version, "0.5.4")
                                and str(env.get("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "")).strip().lower() in ("1", "true"))
-    # only a value the project sets: the one vLLM picks itself is kept ≥ max_model_len without
+    # only a value the project or its framework passes: the one vLLM picks itself is kept ≥ max_model_len without
     # chunked prefill (and capped at max_num_seqs × max_model_len), so it never trips L17
-    mnbt = human_int((facts.get("args") or {}).get("max_num_batched_tokens"))
+    mnbt = human_int((facts.get("passed") or facts.get("args") or {}).get("max_num_batched_tokens"))
     if mnbt:
         out["max_num_batched_tokens"] = mnbt
     chunked = _chunked_prefill(engine, version, v1, out.get("max_len"), bool((facts.get("site") or {}).get("pooling")))

@@ -27,7 +27,7 @@ def ranged(rows: list[dict], version: str) -> int | None:
     return None
 
 
-def min_capability(table: dict, method: str, scheme: str | None, version: str) -> int | None:
+def min_capability(table: dict, method: str | None, scheme: str | None, version: str) -> int | None:
     q = table["quantization"]
     if method == "compressed-tensors" and scheme in q["scheme_min_capability"]:
         return ranged(q["scheme_min_capability"][scheme], version)
@@ -93,7 +93,7 @@ def _since(version: str, release: str) -> bool:
     return v is None or not v < Version(release)
 
 
-def _first_release_ok(table: dict, cat: Catalog, method: str, scheme: str | None, cc: int, version: str) -> str | None:
+def _first_release_ok(table: dict, cat: Catalog, method: str | None, scheme: str | None, cc: int, version: str) -> str | None:
     """The first catalogued release after `version` that knows `method` and whose minimum the GPU meets."""
     here = try_parse(version)
     for v in cat.versions:

@@ -287,7 +287,7 @@ def _comment_findings(rep, comments: list[Comment], cfg: Config, kb, replan: Rep
     """Suppression comments that are wrong or do nothing become findings of their own."""
     touched = set()
     for c in comments:
-        found = []
+        found: list[tuple[str, str, dict, str]] = []
         text = f"# vllm-kb: ignore[{', '.join(c.names)}]"
         if c.bare:
             found.append(("suppression-unknown-rule", "suppress.bare", {}, ""))

@@ -9,9 +9,10 @@ nested key shown only as a snippet) is left for a person. Files are written only
 audited root, through no symlink that leads out of it, all or none (engine/fix/atomic.py)."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from vllm_kb.engine.fix import atomic
 from vllm_kb.engine.fix import edits as edits_mod
@@ -19,8 +20,19 @@ from vllm_kb.engine.fix.atomic import WriteError
 from vllm_kb.engine.kb.encoding import display_path
 from vllm_kb.engine.fix.changes import Change
 from vllm_kb.engine.fix.text_edits import file_edits
+from vllm_kb.engine.scan.context import ScanContext
 
 MAX_PASSES = 10
+
+
+class Audited(Protocol):
+    """What --fix needs of an audit: engine/report/results.py's AuditReport, a stage above."""
+
+    @property
+    def ctx(self) -> ScanContext: ...
+
+    @property
+    def sites(self) -> Sequence[Any]: ...
 
 
 @dataclass
@@ -101,7 +113,7 @@ def wanted(ch: Change, sel: Selection | bool) -> bool:
     return not ch.blocked and _selection(sel).reason(ch) is None
 
 
-def pending(rep, sel: Selection | bool) -> list[tuple[object, Change, dict]]:
+def pending(rep: Audited, sel: Selection | bool) -> list[tuple[Any, Change, dict]]:
     """(site report, change, {file: [edits]}) for every change this audit would write."""
     return [(sr, ch, got) for sr, ch, got, why in _sorted_changes(rep, _selection(sel)) if why is None]
 
@@ -125,7 +137,7 @@ def _site_rows(site, changes: list[Change], read, sel: Selection) -> list[tuple[
     return [(ch, got, "coupled" if why is None and held & set(ch.checks) else why) for ch, got, why in rows]
 
 
-def _sorted_changes(rep, sel: Selection) -> list[tuple[object, Change, dict, str | None]]:
+def _sorted_changes(rep: Audited, sel: Selection) -> list[tuple[Any, Change, dict, str | None]]:
     """Every unblocked change with its edits and why it is held back (None: it is written).
     A check's changes go together: when one of them cannot be written here or is held back, the
     others of that check are held too (`coupled`) — half of "tensor_parallel_size 2 → 1 with
@@ -134,14 +146,14 @@ def _sorted_changes(rep, sel: Selection) -> list[tuple[object, Change, dict, str
             if why != "blocked"]
 
 
-def run(audit: Callable[[dict[str, str]], object], unsafe: bool | Selection = False, max_passes: int = MAX_PASSES) -> FixResult:
+def run(audit: Callable[[dict[str, str]], Audited], unsafe: bool | Selection = False, max_passes: int = MAX_PASSES) -> FixResult:
     """`audit(overlay)` audits the project with `overlay` (rel → text) over the disk and applies
     the project's configuration, suppressions and baseline. `unsafe`: a bool (--unsafe-fixes)
     or a whole Selection."""
     unsafe = _selection(unsafe)
     res = FixResult()
     overlay: dict[str, str] = {}
-    rep = None
+    rep: Audited | None = None
     for n in range(max_passes + 1):
         rep = audit(dict(overlay))
         todo = pending(rep, unsafe)

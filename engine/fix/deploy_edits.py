@@ -175,7 +175,7 @@ def deploy_rename(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
             return None
         return [TextEdit(a, b, json.dumps(token.replace(old, ch.key, 1), ensure_ascii=False))] if token.startswith(old) else None
     token = _written(text, p)
-    return _replace(text, p, token.replace(old, ch.key, 1)) if token.startswith(old) else None
+    return _replace(text, p, token.replace(old, ch.key, 1)) if token.startswith(old) else None  # type: ignore[arg-type]
 
 
 # --- environment ----------------------------------------------------------------------------

@@ -212,9 +212,14 @@ def above_comments(text: str, line_start: int) -> int:
     return pos
 
 
+def indent_of(line: str, chars: str = " \t") -> str:
+    """What a line starts with of `chars` (its indent)."""
+    return line[: len(line) - len(line.lstrip(chars))]
+
+
 def insert_before_line(text: str, offset: int, new_line: str) -> TextEdit:
     ls, _ = _line_bounds(text, offset, offset)
-    indent = re.match(r"[ \t]*", text[ls:]).group(0)
+    indent = indent_of(text[ls:])
     at = above_comments(text, ls)
     return TextEdit(at, at, f"{indent}{new_line}\n")
 
@@ -231,7 +236,7 @@ def append_shell_arg(text: str, words: list, first: int, last: int, new: str) ->
     ls, _ = _line_bounds(text, tail.start, tail.start)
     multi = words[first].line != tail.line
     if multi:  # one argument per continuation line: add a line of the same indent
-        indent = re.match(r"[ \t]*", text[ls:]).group(0)
+        indent = indent_of(text[ls:])
         return TextEdit(tail.end, tail.end, f" \\\n{indent}{new}")
     return TextEdit(tail.end, tail.end, f" {new}")
 

@@ -133,16 +133,16 @@ def bump_image_edits(sites: list[Site], target: str, read) -> dict[str, list[Tex
                 edits.append(TextEdit(m.start(3), m.end(3), target))
         if not edits:  # Helm values: `repository: vllm/vllm-openai` and `tag: v0.10.2` apart
             for s in sites:
-                m = _IMAGE_TAG.match(s.image or "") if s.file == f else None
-                if m and m.group(3) != target and "vllm/vllm-openai" in text:
-                    for t in re.finditer(rf"^\s*tag:\s*[\"']?v?({re.escape(m.group(3))})\b", text, re.M):
+                tag = _IMAGE_TAG.match(s.image or "") if s.file == f else None
+                if tag and tag.group(3) != target and "vllm/vllm-openai" in text:
+                    for t in re.finditer(rf"^\s*tag:\s*[\"']?v?({re.escape(tag.group(3))})\b", text, re.M):
                         edits.append(TextEdit(t.start(1), t.end(1), target))
         for s in sites:
             if s.installed and s.installed[1].rpartition(":")[0] == f:
                 span = _line_span(text, int(s.installed[1].rpartition(":")[2]))
-                m = _INSTALL.search(text[span[0]:span[1]]) if span else None
-                if m and m.group(2) != target:
-                    edits.append(TextEdit(span[0] + m.start(2), span[0] + m.end(2), target))
+                inst = _INSTALL.search(text[span[0]:span[1]]) if span else None
+                if span and inst and inst.group(2) != target:
+                    edits.append(TextEdit(span[0] + inst.start(2), span[0] + inst.end(2), target))
         if edits:
             out[f] = sorted(set(edits), key=lambda e: e.start)
     return out

@@ -29,7 +29,7 @@ def literal(value: Any, style: str) -> str:
         return py_literal(value)
     if isinstance(value, bool):
         return ("True" if value else "False") if style == "hydra" else ("true" if value else "false")
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer():  # novermin: float.is_integer
         value = int(value)
     if isinstance(value, (dict, list)):
         text = json.dumps(value, ensure_ascii=False)
@@ -129,7 +129,7 @@ def deploy_text(site: Site, target: str, value: Any, flag: str | None) -> str | 
 def _plain(value: Any) -> str:
     if isinstance(value, (dict, list)):
         return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer():  # novermin: float.is_integer
         return str(int(value))
     return str(value)
 

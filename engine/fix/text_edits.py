@@ -56,7 +56,7 @@ def diffs(site: Site, changes: list[Change], read) -> list[dict]:
         if text or withheld:
             block = {"file": file, "lang": "diff", "text": text.rstrip("\n")}
             if withheld:
-                block["withheld"] = withheld  # lines whose change is not shown: they hold a secret
+                block["withheld"] = withheld  # type: ignore[assignment]  # lines whose change is not shown: they hold a secret
             blocks.append(block)
     return blocks
 
@@ -85,7 +85,7 @@ def _in_file(text: str, *words) -> bool:
     return all(0 <= w.start <= w.end <= len(text) and text[w.start:w.end] == w.raw for w in words)
 
 
-def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     src = site.source or {}
     words = src.get("words")
     s = ch.setting
@@ -103,7 +103,7 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         if pos and pos["kind"] in ("prefix", "export", "assign"):
             a, b = pos["word"]
             return TextEdit(a, b, f"{ch.target}={shlex.quote(str(ch.value))}")
-        if words is None:
+        if words is None or ch.after is None:
             return None
         return edits_mod.insert_before_line(text, words[0].start, ch.after)
     if words is None or ch.file != site.file:
@@ -164,7 +164,7 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
             return TextEdit(lines.offset(l1, c1), lines.offset(l2, c2), json.dumps(str(ch.value)))
         call = site.source["call"]
         stmt_start = lines.line_start(call.lineno)
-        indent = re.match(r"[ \t]*", text[stmt_start:]).group(0)
+        indent = edits_mod.indent_of(text[stmt_start:])
         prefix = "" if re.search(r"^\s*import os\b|^\s*import .*\bos\b", text, re.M) else f"{indent}import os\n"
         at = edits_mod.above_comments(text, stmt_start)  # keep the call's comments (and suppressions) on it
         return TextEdit(at, at, f"{prefix}{indent}{ch.after}\n")
@@ -240,7 +240,7 @@ def _rename_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
             return None
         a, b = node.key
         quoted = text[a:a + 1] in ("'", '"')
-        return [TextEdit(a, b, json.dumps(ch.key) if quoted or d.json else yaml_edits.key(ch.key))]
+        return [TextEdit(a, b, json.dumps(ch.key) if quoted or d.json else yaml_edits.key(ch.key))]  # type: ignore[union-attr]
     if s.syntax == "python-call" and s.pos and "item" in s.pos:
         a, b = s.pos["item"][0], s.pos["value"][0]
         m = re.search(r"(?<![\w])" + re.escape(old) + r"(?![\w])", text[a:b])

@@ -43,7 +43,7 @@ def scalar(v: Any, like: Node | None = None, js: bool = False) -> str:
     """A value as YAML text, in the quoting the value it replaces used when that still reads back
     the same; as JSON in a JSON file."""
     if js:
-        if isinstance(v, float) and v.is_integer():
+        if isinstance(v, float) and v.is_integer():  # novermin (float.is_integer, not int.is_integer)
             v = int(v)
         return json.dumps(v, ensure_ascii=False)
     if isinstance(v, bool):
@@ -54,7 +54,7 @@ def scalar(v: Any, like: Node | None = None, js: bool = False) -> str:
         return word
     if v is None:
         return "null"
-    if isinstance(v, float) and v.is_integer():
+    if isinstance(v, float) and v.is_integer():  # novermin (float.is_integer, not int.is_integer)
         v = int(v)
     if isinstance(v, (int, float)):
         return str(v)
@@ -211,7 +211,7 @@ def insert(text: str, d: DocPositions, base: tuple, keys: tuple, value: Any) -> 
         entry = _flow_entry(rest, value, quoted)  # {"a": 1} gets "b": 2, as JSON
         if n.children:
             last = d.get(at + (n.children[-1],))
-            return [TextEdit(_content_end(last), _content_end(last), ", " + entry, strict=True), _fills(d, at)]
+            return [TextEdit(_content_end(last), _content_end(last), ", " + entry, strict=True), _fills(d, at)]  # type: ignore[arg-type]
         close = text.rfind("}", n.start, n.end)
         return [TextEdit(close, close, entry, ("flow", close), strict=True), _fills(d, at)] if close >= 0 else None
     group = at + rest[:1]
@@ -235,10 +235,10 @@ def insert(text: str, d: DocPositions, base: tuple, keys: tuple, value: Any) -> 
 
 def _last_leaf(d: DocPositions, path: tuple) -> Node:
     n = d.get(path)
-    while n.kind != "scalar" and not n.flow and not n.alias and n.children:
-        path = path + (n.children[-1],)
+    while n.kind != "scalar" and not n.flow and not n.alias and n.children:  # type: ignore[union-attr]
+        path = path + (n.children[-1],)  # type: ignore[union-attr]
         n = d.get(path)
-    return n
+    return n  # type: ignore[return-value]
 
 
 def _flow_entry(keys: tuple, value: Any, js: bool = False) -> str:
@@ -369,7 +369,7 @@ def append_items(text: str, d: DocPositions, seq: tuple, values: list[Any]) -> l
         lits.append(lit)
     if s.flow:
         if s.children:
-            end = _content_end(like)
+            end = _content_end(like)  # type: ignore[arg-type]
             return [TextEdit(end, end, "".join(", " + x for x in lits), strict=True), _fills(d, seq)]
         close = text.rfind("]", s.start, s.end)
         return [TextEdit(close, close, ", ".join(lits), ("flow", close), strict=True), _fills(d, seq)] if close >= 0 else None

@@ -260,7 +260,7 @@ class Catalog:
         key = str(self.index_version(version))
         longs = self._longs.get(key)
         if longs is None:
-            longs = self._longs[key] = sorted(f for f in self.raw["cli_flags"] if f.startswith("--") and self.flag(f).exists(version))
+            longs = self._longs[key] = sorted(f for f in self.raw["cli_flags"] if f.startswith("--") and (e := self.flag(f)) is not None and e.exists(version))
         hits = [f for f in longs if f.startswith(flag)]
         return hits[0] if len(hits) == 1 else None
 
@@ -281,7 +281,7 @@ class Catalog:
             for section in ("engine_args", "frontend_args"):
                 for name in self.raw[section]:
                     e = self._entry(section, name)
-                    if e.exists(version):
+                    if e is not None and e.exists(version):
                         out.setdefault(name, e.field("default", version))
         return dict(out)
 

@@ -83,18 +83,18 @@ class _Translator:
             if len(ch) == 1:
                 return self.expr(ch[0])
             op, right = ch
-            fn = _REL.get(op.data) or _BIN.get(op.data)
-            if fn is None or len(op.children) != 1:
+            binary = _REL.get(op.data) or _BIN.get(op.data)
+            if binary is None or len(op.children) != 1:
                 raise _Unsupported(op.data)
-            return f"{fn}({self.expr(op.children[0])}, {self.expr(right)})"
+            return f"{binary}({self.expr(op.children[0])}, {self.expr(right)})"
         if kind == "unary":
             if len(ch) == 1:
                 return self.expr(ch[0])
             op, operand = ch
-            fn = {"unary_not": "lnot", "unary_neg": "neg"}.get(op.data)
-            if fn is None:
+            unary = {"unary_not": "lnot", "unary_neg": "neg"}.get(op.data)
+            if unary is None:
                 raise _Unsupported(op.data)
-            return f"{fn}({self.expr(operand)})"
+            return f"{unary}({self.expr(operand)})"
         if kind in ("member", "primary", "paren_expr"):
             if len(ch) != 1:
                 raise _Unsupported(kind)

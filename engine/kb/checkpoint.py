@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def _folder(root, model, base) -> Checkpoint | None:
     return None
 
 
-def hub_cache_dir(env: dict | None = None) -> Path | None:
+def hub_cache_dir(env: Mapping[str, str] | None = None) -> Path | None:
     env = os.environ if env is None else env
     if str(env.get("VLLM_KB_HF_CACHE", "1")).strip().lower() in ("0", "false", "no", "off"):
         return None

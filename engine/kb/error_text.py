@@ -74,7 +74,7 @@ def compile_wording(check_id: str, raw: dict) -> Wording:
     prefixes = []
     seen = 0
     # openings that end at a sentence or a placeholder, long enough to be specific
-    cuts = []
+    cuts: list[tuple[int, int | None]] = []
     for i, (kind, s) in enumerate(tokens):
         if kind == "ph":
             cuts.append((i, None))

@@ -46,7 +46,7 @@ class Framework:
     raw: dict
     keys: list[Key] = field(default_factory=list)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._by_name: dict[str, Key] = {}
         for k in self.keys:
             for n in (k.key, *k.aliases):

@@ -187,7 +187,7 @@ def lookup_gpu(name: str, gpus: list[dict]) -> tuple[dict | None, str | None]:
     key = _norm(name)
     if len(key) < 3 or key.isdigit():
         return None, None
-    names = {}
+    names: dict[str, dict] = {}
     for g in gpus:
         for a in [g["id"], g["name"], *g.get("aliases", [])]:
             names.setdefault(_norm(a), g)
@@ -236,10 +236,11 @@ def probe(gpus: list[dict], nvml: Any = None) -> Hardware:
     cores = cpu_cores()
     if nvml is None:
         try:
-            import pynvml as nvml  # the nvidia-ml-py distribution
+            import pynvml  # the nvidia-ml-py distribution
         except ImportError:
             return Hardware(source="NVML", cpu_cores=cores, note="pynvml (nvidia-ml-py) is not installed; no GPU information",
                             reason="no_pynvml")
+        nvml = pynvml
     try:
         nvml.nvmlInit()
     except Exception as e:  # NVMLError_LibraryNotFound, _DriverNotLoaded, …
@@ -323,7 +324,7 @@ def resolve(gpus: list[dict], spec: str | None, nvml: Any = None) -> Hardware:
     asked for and finds its GPUs: a machine without them is the one auditing, not the one the
     project runs on, so its own cores and memory never reach a finding."""
     head, host, cpus = split_spec(spec) if spec else ("auto", None, None)
-    if head.lower() != "auto":
+    if spec and head.lower() != "auto":
         return parse_spec(spec, gpus)
     hw = probe(gpus, nvml=nvml)
     local = hw.gpu is not None

@@ -28,9 +28,16 @@ def normalise_quant(method: str) -> str:
     return "compressed-tensors" if m == "compressed_tensors" else m
 
 
+def _text_config(config: dict) -> dict:
+    """A multimodal checkpoint's language model config (text_config), else the config itself."""
+    inner = config.get("text_config")
+    return inner if isinstance(inner, dict) else config
+
+
 def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
     """dtype, architecture, quantization and tokenizer limit, as vLLM reads them."""
-    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
+    inner = config.get("text_config")
+    text: dict = inner if isinstance(inner, dict) else {}
     dtype = config.get("torch_dtype") or config.get("dtype") or text.get("torch_dtype") or text.get("dtype")
     if isinstance(dtype, str) and _DTYPES.get(dtype.lower().removeprefix("torch.")):
         facts["torch_dtype"] = _DTYPES[dtype.lower().removeprefix("torch.")]
@@ -96,7 +103,7 @@ _CONFIG_NAMES = {
 def arch_from_config(config: dict) -> dict[str, Any]:
     """The catalog's arch dims from a Hugging Face config.json (its text_config for
     multimodal checkpoints). Empty when it does not describe a decoder."""
-    cfg = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    cfg = _text_config(config)
     out: dict[str, Any] = {}
     for k in ARCH_KEYS:
         names = _CONFIG_NAMES.get(k, (k,))
@@ -162,7 +169,7 @@ def derived_max_len(config: dict, tokenizer: dict | None = None, version: str | 
     su/longrope/llama3 — YaRN from `original_max_position_embeddings` up to 0.29, not at all from
     0.30 (vllm/config/model.py; 0.34.0 transformers_utils/model_arch_config_convertor.py:392).
     (None, None) when the config names no length (vLLM would assume 2048)."""
-    cfg = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    cfg = _text_config(config)
     v = try_parse(version) if version else None
 
     def since(release: str) -> bool:

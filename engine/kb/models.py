@@ -31,18 +31,29 @@ def _rx(pattern: str) -> re.Pattern:
 
 
 def family_of(short: str, families: list[dict]) -> dict | None:
-    """The first family whose pattern names `short` as a whole word: not inside a longer name
-    (PaliGemma and CodeGemma are not Gemma 3) and not running on into a size (`gemma-3b` is a
-    3B Gemma, not Gemma 3)."""
-    for fam in families:
-        for m in _rx(fam["match"]).finditer(short):
-            before = short[m.start() - 1] if m.start() > 0 else ""
-            after = short[m.end()] if m.end() < len(short) else ""
-            if m.group(0)[:1].isalnum() and before.isalnum():
-                continue
-            if m.group(0)[-1:].isdigit() and (after.isdigit() or after.lower() in ("b", "m", "k")):
-                continue
-            return fam
+    """The family the model's own name starts with: of the families whose pattern names it as a
+    whole word — not inside a longer name (PaliGemma and CodeGemma are not Gemma 3), not running
+    on into a size (`gemma-3b` is a 3B Gemma, not Gemma 3) — the one named first in the name
+    after the organisation (LLaVA-Video-7B-Qwen2 is a LLaVA model on a Qwen2 backbone, not Qwen2);
+    the catalog's order breaks ties. The organisation is read only when the name itself names none."""
+    org, _, own = short.rpartition("/")
+    for text, offset in ((own, len(short) - len(own)), (short, 0)) if org else ((short, 0),):
+        best: tuple[int, int] | None = None
+        for i, fam in enumerate(families):
+            for m in _rx(fam["match"]).finditer(short):
+                if m.start() < offset:
+                    continue
+                before = short[m.start() - 1] if m.start() > 0 else ""
+                after = short[m.end()] if m.end() < len(short) else ""
+                if m.group(0)[:1].isalnum() and before.isalnum():
+                    continue
+                if m.group(0)[-1:].isdigit() and (after.isdigit() or after.lower() in ("b", "m", "k")):
+                    continue
+                if best is None or (m.start(), i) < best:
+                    best = (m.start(), i)
+                break
+        if best is not None:
+            return families[best[1]]
     return None
 
 
@@ -65,8 +76,10 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
         _apply_family(facts, arch, fam, short)
         _context_from_name(facts, arch, short)
         _publisher(facts, name, publishers)
-        if "max_context" in facts and not exact_entry(short, families):
-            facts["max_context_family"] = True
+        if not exact_entry(short, families):
+            facts["dims_family"] = True  # the shapes, too, are the family's, not this model's own
+            if "max_context" in facts:
+                facts["max_context_family"] = True
     if config:
         _apply_config(facts, arch, config, tokenizer, version)
     _size_from_name(facts, short)
@@ -102,13 +115,16 @@ def exact_entry(short: str, families: list[dict]) -> bool:
     values as a default, not as its own."""
     fam, sizes = _entries(short, families)
     entry = next((f for f in families if f["id"] == fam), None)
-    if entry is None or (entry.get("sizes") and not sizes):
+    whole = entry is not None and (entry.get("arch") or {}).get("num_hidden_layers")  # one model, not a range
+    if entry is None or (entry.get("sizes") and not sizes and not whole):
         return False
-    sources = " ".join(str(e.get("source", "")) for e in [entry, *(entry["sizes"][i] for i in sizes)]).lower()
+    matched = [entry, *(entry["sizes"][i] for i in sizes)]
+    sources = " ".join(str(e.get("source", "")) for e in matched).lower()
+    known = {str(g).lower() for e in matched for g in e.get("generations", [])}
     for rx, repl in ((_GEN_DOTTED, lambda m: m.group(1) + "987"), (_GEN_DATE, lambda m: "9999")):
         for m in rx.finditer(short):
             said = m.group(0).lstrip("-_").lower()
-            if re.search(r"(?<![\d.])" + re.escape(said) + r"(?![\d.])", sources):
+            if said in known or re.search(r"(?<![\d.])" + re.escape(said) + r"(?![\d.])", sources):
                 continue
             other = short[:m.start()] + repl(m) + short[m.end():]
             if _entries(other, families) == (fam, sizes):
@@ -168,7 +184,7 @@ def _publisher(facts: dict, name: str, publishers: list[str] | None) -> None:
 def _take(facts: dict, arch: dict, entry: dict) -> None:
     """One catalog entry (family or size): scalar facts, arch dims, its source."""
     for k, v in entry.items():
-        if k in ("match", "id", "name", "sizes", "eagle"):
+        if k in ("match", "id", "name", "sizes", "eagle", "generations"):
             continue
         if k == "arch":
             arch.update(v)
@@ -191,6 +207,7 @@ def _apply_config(facts: dict, arch: dict, config: dict, tokenizer: dict | None,
     if not dims:
         return
     arch.update(dims)
+    facts.pop("dims_family", None)
     facts["arch_source"] = "config.json"
     if dims.get("num_experts"):
         facts["moe"] = True

@@ -2,8 +2,15 @@
 the same code works from a checkout, an editable install and a wheel."""
 from __future__ import annotations
 
+import sys
 from importlib import resources
-from importlib.resources.abc import Traversable
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable  # novermin: behind the version check
+else:  # 3.10: the same ABC lives in importlib.abc (moved in 3.11, removed from there in 3.14)
+    from importlib.abc import Traversable
+
+__all__ = ["Traversable", "root", "path", "read_text", "display_name"]
 
 
 def root(package: str) -> Traversable:

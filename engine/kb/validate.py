@@ -31,7 +31,7 @@ FILES = [
     (("frameworks", "compat.yaml"), "compat"),
 ]
 OBS_FIELDS = ("kind", "name", "file", "line", "vllm_context", "extras", "framework", "mode", "syntax", "tool")
-FACT_GROUPS_FREE = ("args", "engine", "env")
+FACT_GROUPS_FREE = ("args", "passed", "engine", "env")
 # Env vars a predicate may read that are not vLLM's own.
 EXTRA_ENV = frozenset({"CUDA_VISIBLE_DEVICES", "HF_TOKEN", "HF_HOME", "HF_HUB_OFFLINE", "NCCL_DEBUG", "PYTORCH_CUDA_ALLOC_CONF", "CUDA_DEVICE_MAX_CONNECTIONS", "OMP_NUM_THREADS"})
 _TEXT_FLAG = re.compile(r"`(--[a-z][a-z0-9-]*)")
@@ -203,7 +203,7 @@ class Validator:
         if len(parts) < 2:
             return None
         name = parts[1]
-        if group in ("args", "engine"):
+        if group in ("args", "passed", "engine"):
             if name not in self.cat.arg_names:
                 return f"unknown fact {'.'.join(parts)!r}: no vLLM argument {name!r} in any catalog release"
             return None
@@ -234,7 +234,7 @@ class Validator:
             self.add(file, id_, path, f"{what} is set for vLLM {_spans(missing)} but does not exist there (exists {exists})")
         if is_env or op.value is None:
             return
-        pairs = [((op.target,), op.value)]
+        pairs: list[tuple[tuple[str, ...], Any]] = [((op.target,), op.value)]
         if isinstance(op.value, dict):
             pairs = [((op.target, k), v) for k, v in op.value.items()]
         for vpath, value in pairs:

@@ -50,6 +50,8 @@ def load_all(text: str) -> list[Document]:
     try:
         while loader.check_node():
             node = loader.get_node()
+            if node is None:  # check_node() said there is one
+                break
             data = loader.construct_document(node)
             doc = Document(data=data, start_line=node.start_mark.line + 1, index=len(docs))
             _record_lines(node, (), doc.lines)

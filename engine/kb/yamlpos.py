@@ -133,7 +133,7 @@ def _walk(text: str, root, loader, nodes: dict) -> None:
                     continue
                 name = k.value
                 n.children.append(name)
-                stack.append((v, path + (name,), loader.alias_at.get((id(node), id(k))),
+                stack.append((v, path + (name,), loader.alias_at.get((id(node), id(k))),  # type: ignore[arg-type]
                               (k.start_mark.index, k.end_mark.index)))
             if node.value and not n.flow:
                 n.col = node.value[0][0].start_mark.column
@@ -141,7 +141,7 @@ def _walk(text: str, root, loader, nodes: dict) -> None:
             n.kind = "seq"
             for i, item in enumerate(node.value):
                 n.children.append(i)
-                stack.append((item, path + (i,), loader.alias_at.get((id(node), i)), None))
+                stack.append((item, path + (i,), loader.alias_at.get((id(node), i)), None))  # type: ignore[arg-type]
     # block collections end where their last value ends (their marks run on to the next token)
     for path in reversed(order):
         n = nodes[path]
@@ -183,7 +183,7 @@ _ATOM = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null
 def json_positions(text: str) -> DocPositions | None:
     """The same positions for a JSON file (JSON with tabs is not YAML to PyYAML); None when the
     text is not one JSON value."""
-    from json.decoder import scanstring
+    from json.decoder import scanstring  # type: ignore[attr-defined]
 
     nodes: dict[tuple, Node] = {}
 
@@ -191,12 +191,12 @@ def json_positions(text: str) -> DocPositions | None:
         return i - (text.rfind("\n", 0, i) + 1)
 
     def value(i: int, path: tuple, key: tuple[int, int] | None) -> int:
-        i = _WS.match(text, i).end()
+        i = _WS.match(text, i).end()  # type: ignore[union-attr]
         c = text[i:i + 1]
         if c == "{" or c == "[":
             n = Node("map" if c == "{" else "seq", i, i, flow=True, col=line_col(i), key=key)
             nodes[path] = n
-            j = _WS.match(text, i + 1).end()
+            j = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
             close = "}" if c == "{" else "]"
             k = 0
             while text[j:j + 1] != close:
@@ -205,7 +205,7 @@ def json_positions(text: str) -> DocPositions | None:
                         raise ValueError(j)
                     kstart = j
                     name, kend = scanstring(text, j + 1)
-                    j = _WS.match(text, kend).end()
+                    j = _WS.match(text, kend).end()  # type: ignore[union-attr]
                     if text[j:j + 1] != ":":
                         raise ValueError(j)
                     n.children.append(name)
@@ -214,9 +214,9 @@ def json_positions(text: str) -> DocPositions | None:
                     n.children.append(k)
                     j = value(j, path + (k,), None)
                     k += 1
-                j = _WS.match(text, j).end()
+                j = _WS.match(text, j).end()  # type: ignore[union-attr]
                 if text[j:j + 1] == ",":
-                    j = _WS.match(text, j + 1).end()
+                    j = _WS.match(text, j + 1).end()  # type: ignore[union-attr]
                 elif text[j:j + 1] != close:
                     raise ValueError(j)
             n.end = j + 1
@@ -235,7 +235,7 @@ def json_positions(text: str) -> DocPositions | None:
         end = value(0, (), None)
     except (ValueError, IndexError, RecursionError):
         return None
-    if text[_WS.match(text, end).end():].strip():
+    if text[_WS.match(text, end).end():].strip():  # type: ignore[union-attr]
         return None
     return DocPositions(nodes, 0, end, json=True)
 

@@ -89,7 +89,7 @@ def _agree(a: tuple[str, Any], b: tuple[str, Any], current: Any = None, default:
     if isinstance(v1, dict) and isinstance(v2, dict):  # keys of one mapping: only shared keys must agree
         return all(v1[k] == v2[k] for k in set(v1) & set(v2))
     if _num(v1) is not None and _num(v2) is not None and _num(current) is not None:
-        return (_num(v1) - _num(current)) * (_num(v2) - _num(current)) > 0
+        return (_num(v1) - _num(current)) * (_num(v2) - _num(current)) > 0  # type: ignore[operator]
     return v1 == v2
 
 

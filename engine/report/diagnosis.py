@@ -89,6 +89,7 @@ def _diagnosis(d: Diagnosis, t: Tree, kb: Knowledge, lang: str) -> dict[str, Any
         return {"site": site, "skipped": kb.t(d.skipped, lang, **d.skipped_values), "path": [], "leaves": [],
                 "questions": [], "changes": [], "diffs": []}
     w = d.walk
+    assert w is not None  # only a skipped site has no walk
     path = []
     for v in w.path:
         n = v.node

@@ -29,7 +29,9 @@ def render(report: dict) -> str:
     def t(key, **kw):
         return kb.t(key, lang, **kw)
 
-    text = _template().render(r=report, t=t, num=num)
+    from vllm_kb.engine.report import memory_bar
+
+    text = _template().render(r=report, t=t, num=num, membar=memory_bar)
     return tidy(text)
 
 

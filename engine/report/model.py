@@ -23,25 +23,10 @@ KEY_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_siz
 
 
 def tool_version() -> str:
-    """The installed distribution's version. Read from the `vllm_kb-X.dist-info` folder's name
-    first: importlib.metadata costs ~20 ms of every cold start (it imports the email package)."""
-    import os
-    import sys
+    """vllm-kb's version, from the one place it is written (engine/kb/about.py)."""
+    from vllm_kb.engine.kb.about import __version__
 
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for n in names:
-            if n.startswith("vllm_kb-") and n.endswith(".dist-info"):
-                return n[len("vllm_kb-"):-len(".dist-info")]
-    from importlib.metadata import PackageNotFoundError, version as dist_version
-
-    try:
-        return dist_version("vllm-kb")
-    except PackageNotFoundError:
-        return "0+unknown"
+    return __version__
 
 
 def _redact(name: str, value: Any) -> Any:
@@ -264,9 +249,9 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> d
             "recommended": [r.check.id for r in rs if r.status == "recommended"],
             "unknown": [r.check.id for r in rs if r.status == "unknown"],
         })
-    f = sr.facts
-    eng = f.get("engine", {})
-    memory = f.get("memory")
+    facts = sr.facts
+    eng = facts.get("engine", {})
+    memory = facts.get("memory")
     return {
         "id": site.id, "file": site.file, "line": site.line, "end_line": site.end_line or site.line,
         "syntax": site.syntax, "kind": site.kind, "mode": site.mode,
@@ -275,13 +260,13 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> d
         "vllm": {"version": sr.version.version, "pinned": sr.version.pinned, "basis": sr.version.basis,
                  "source": version_text(kb, sr.version, lang), "catalog_version": sr.lookup_version,
                  "note": kb.t(f"catalog.{sr.lookup_note}", lang, used=sr.lookup_version) if sr.lookup_note else None},
-        "model": f.get("model"),
+        "model": facts.get("model"),
         "effective": {k: eng.get(k) for k in KEY_ARGS},
         # a trainer that only talks to a rollout server holds no KV cache of its own
         "memory": dict(memory, assumption_texts=memory_assumptions(kb, memory, lang)) if memory and not site.engine_elsewhere else None,
         "config_file": site.config_file,
         "gpu_request": site.gpu_request,
-        "gpu_count": (f.get("gpu") or {}).get("count"),
+        "gpu_count": (facts.get("gpu") or {}).get("count"),
         "framework_info": _framework_info(site, lang),
         "settings": [{"name": s.name, "value": _redact(s.name, s.value), "resolved": s.resolved, "file": s.file,
                       "line": s.line, "key": s.key, "raw": _redact(s.name, s.raw), "syntax": s.syntax, "note": s.note, "known": s.known}

@@ -41,6 +41,6 @@ class AuditReport:
     pins: list[pins_mod.Pin]
     default_version: pins_mod.VersionChoice
     kb: Knowledge
+    ctx: ScanContext  # the scan's reads: what --fix and replan edit, with the overlay
     files: list[str] = field(default_factory=list)  # what was read, relative to root
-    ctx: ScanContext | None = None
     findings: list[Finding] = field(default_factory=list)  # about no site (engine/check/suppressions.py)

@@ -18,13 +18,12 @@ import os
 from pathlib import Path
 from typing import Any
 
+from vllm_kb.engine.kb import about
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.check.rules import Rule, pascal, rules
 from vllm_kb.engine.report import findings as flat
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-# Where docs/ is published; a project can point elsewhere with `docs-url` / --docs-url.
-DOCS_URL = "https://vllm-kb.dev/docs/"
 BASE_ID = "SRCROOT"
 
 
@@ -37,7 +36,7 @@ def doc_path(rule: Rule, lang: str) -> str:
 
 
 def help_uri(rule: Rule, lang: str, base: str | None = None) -> str:
-    base = base or DOCS_URL
+    base = base or about.docs_url()  # a project points elsewhere with --docs-url, $VLLM_KB_DOCS_URL or docs-url
     return base.rstrip("/") + "/" + doc_path(rule, lang)
 
 
@@ -74,7 +73,7 @@ def _rule_json(rule: Rule, lang: str, docs_url: str | None) -> dict[str, Any]:
     props: dict[str, Any] = {"priority": rule.priority, "kind": rule.kind, "vllm-kb-name": rule.name,
                              "tags": ["vllm", "performance" if rule.kind == "check" else "correctness"]}
     if rule.check is not None:
-        cat = kb.category(rule.category)
+        cat = kb.category(rule.check.category)
         props["category"] = rule.category
         props["tags"].append(f"{rule.category}. {cat['title']['en']}")
         if rule.check.aliases:
@@ -128,7 +127,7 @@ def build(data: dict, docs_url: str | None = None, cwd: str | None = None) -> di
     run: dict[str, Any] = {
         "tool": {"driver": {
             "name": "vllm-kb", "version": tool["version"], "semanticVersion": _semver(tool["version"]),
-            "informationUri": (docs_url or DOCS_URL).rstrip("/") + "/",
+            "informationUri": about.REPOSITORY,
             "rules": rule_objs,
             "properties": {"knowledgeVersion": tool["knowledge_version"]},
         }},

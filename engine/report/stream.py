@@ -62,10 +62,10 @@ def _keys(reports) -> list[str]:
     return out
 
 
-def _work(span: tuple[int, int]) -> list[tuple]:
+def _work(span: tuple[int, int]) -> list[tuple | None]:
     j = _job
     reports, rep, ctx, tally = j["reports"], j["rep"], j["rep"].ctx, j["tally"]
-    out = []
+    out: list[tuple | None] = []
     for i in range(*span):
         n_skipped = len(ctx.skipped) if ctx is not None else 0
         before = tuple(getattr(tally, f) for f in j["fields"]) if tally is not None else ()
@@ -108,7 +108,8 @@ def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[st
     worst = None
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
         first = True
-        parallel = workers > 1 and hasattr(reports, "make") and len(reports) >= MIN_SITES and hasattr(os, "fork")
+        lazy = hasattr(reports, "make") and len(reports) >= MIN_SITES  # type: ignore[arg-type]  # SiteReports: sized
+        parallel = workers > 1 and lazy and hasattr(os, "fork")
         if parallel:
             applied = [0] * len(fields)
             for part in _parallel(rep, reports, lang, each, tally, fields, workers):
@@ -135,9 +136,9 @@ def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[st
         if not parallel:
             seen: Counter = Counter()  # the site keys fingerprints are made of (engine/check/baseline.py site_keys)
             for sr in reports:
-                k = (sr.site.file, sr.site.kind)
-                sr.key = sr.key or f"{sr.site.file}|{sr.site.kind}|{seen[k]}"
-                seen[k] += 1
+                at = (sr.site.file, sr.site.kind)
+                sr.key = sr.key or f"{sr.site.file}|{sr.site.kind}|{seen[at]}"
+                seen[at] += 1
                 text, n, w = _entry(rep, sr, lang, each)
                 for key, v in n.items():
                     counts.n[key] += v

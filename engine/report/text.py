@@ -1,4 +1,10 @@
-"""Terminal report (rich): the same content as the Markdown report, laid out for a console."""
+"""Terminal report (rich): the same content as the Markdown report, laid out for a console.
+
+Prose may wrap at the terminal's width; code never does. A change (`deploy/serve.sh:14: remove
+`--swap-space 8``), a diff line or a command is printed as one line however long (rich's
+soft wrap: the terminal may fold it on screen, but a copy gives the line whole), so what a
+person copies from the report is what vLLM needs. Each site with a memory estimate gets a bar
+of one GPU's memory (engine/report/memory_bar.py)."""
 from __future__ import annotations
 
 import io
@@ -7,12 +13,41 @@ from vllm_kb.engine.kb.knowledge import load
 
 STATUS_STYLE = {"enabled": "green", "not_enabled": "dim", "recommended": "yellow", "not_applicable": "dim", "unknown": "magenta"}
 PRIO_STYLE = {"P0": "bold red", "P1": "yellow", "P2": "cyan"}
+# a unified diff's lines by their first characters
+DIFF_STYLE = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
+
+
+def _code(console, line: str, style: str = "") -> None:
+    """One line of code, a command or a diff: never wrapped or cropped."""
+    from rich.text import Text
+
+    console.print(Text(line, style=style), soft_wrap=True)
+
+
+def _diff(console, text: str) -> None:
+    for line in text.splitlines():
+        _code(console, line, next((st for head, st in DIFF_STYLE if line.startswith(head)), ""))
+
+
+def _memory_bar(console, mem: dict, gpu_gib, t) -> None:
+    from rich.text import Text
+
+    from vllm_kb.engine.report import memory_bar
+
+    parts = memory_bar.split(mem, gpu_gib)
+    if parts is None:
+        return
+    line = Text("  ")
+    for seg, n in memory_bar.cells(parts):
+        line.append(memory_bar.GLYPH[seg] * n, style=memory_bar.STYLE[seg])
+    console.print(Text(t("memory_bar.heading"), style="bold"))
+    console.print(line, soft_wrap=True)
+    console.print(Text("  " + memory_bar.legend(parts, t)))
 
 
 def _render(data: dict, console) -> None:
     from rich.markup import escape
     from rich.panel import Panel
-    from rich.syntax import Syntax
     from rich.table import Table
 
     from vllm_kb.engine.kb.safe_text import shown
@@ -48,6 +83,7 @@ def _render(data: dict, console) -> None:
                 line += " " + t("report.memory_kv", kv=num(mem["kv_cache_gib"]), tokens=num(mem["kv_tokens"]),
                                 conc=num(mem["max_concurrency"]), mml=mem["max_model_len"])
             console.print(f"{t('report.memory')}: {escape(line)}")
+            _memory_bar(console, mem, (data["hardware"].get("gpu") or {}).get("memory_gib"), t)
         for o in s["opaque"]:
             console.print(f"[magenta]![/] {escape(o)}")
         table = Table(show_header=True, header_style="bold")
@@ -71,7 +107,7 @@ def _render(data: dict, console) -> None:
                     what = (t("fix.blocked_" + c["blocked"], target=c["target"], framework=fw) if c.get("blocked")
                             else t("fix.rename", before=c["before"], after=c["after"]) if c["op"] == "rename"
                             else c["after"] if c["after"] else t("fix.remove", what=c["before"]))
-                    console.print(f"      {escape(where)}: {escape(what)}")
+                    _code(console, f"      {where}: {what}")
         for f in s["findings"]:
             console.print(f"  [{PRIO_STYLE.get(f['priority'] or '', '')}]{f['priority'] or '•'}[/] {escape(f['file'])}:{f['line']} {escape(f['message'])}")
         if s["after"]:
@@ -79,7 +115,7 @@ def _render(data: dict, console) -> None:
         for b in s["after"]:
             console.print(f"[bold]{t('report.changes_in', file=escape(b['file']))}[/]")
             if b["text"]:
-                console.print(Syntax(b["text"], b["lang"], word_wrap=True, theme="ansi_dark"))
+                _diff(console, b["text"])
             if b.get("withheld"):
                 console.print(escape(t("fix.withheld", file=b["file"], lines=", ".join(map(str, b["withheld"])))))
         sc = s.get("scenario")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan import hydra_entry
+from vllm_kb.engine.scan.cli_args import coerce
 from vllm_kb.engine.scan.context import parse_python
 from vllm_kb.engine.scan.launchers import _PYTHON, Launch, program_start
 
@@ -26,7 +27,8 @@ _ENGINE_CLASSES = {"EngineArgs", "AsyncEngineArgs"}
 class EntryPoint:
     file: str  # the script's project file
     engine: str  # what it builds from the namespace: LLM | EngineArgs | AsyncEngineArgs | server
-    own_flags: set[str] = field(default_factory=set)  # the script's own options, normalised (--a-b)
+    own_flags: dict[str, str] = field(default_factory=dict)  # the script's own options, normalised (--a-b) → dest
+    renames: dict[str, str] = field(default_factory=dict)  # `args.model = args.model_path`: own dest → engine arg
     positionals: int = 0  # positional arguments the script's parser declares
     known_args: bool = False  # parse_known_args(): words neither parser knows are ignored
     model_default: tuple[str, int] | None = None  # parser.set_defaults(model="…"): (value, line)
@@ -36,8 +38,9 @@ class EntryPoint:
         return "standalone_offline" if self.engine in ("LLM", "EngineArgs") else "standalone_serve"
 
 
-def kind_of(script: str, entry: EntryPoint) -> str:
-    return f"python {PurePosixPath(script).name} ({entry.engine})"
+def kind_of(shown: str, entry: EntryPoint) -> str:
+    """`python server.py (AsyncEngineArgs)`, `python -m pkg.server (server)`."""
+    return f"python {shown} ({entry.engine})"
 
 
 def engine_of(kind: str | None) -> str | None:
@@ -70,6 +73,8 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
             return None
         file, start = hydra_entry.module_file(ctx, rel, vals[j + 1]), j + 2
         name = vals[j + 1]
+        if file is None and (known := _package_entry(name)) is not None:
+            return Launch(kind_of(f"-m {name}", known), start, False, env, i), known
     elif vals[j].endswith(".py"):
         file, start, name = script_file(ctx, rel, vals[j]), j + 1, vals[j]
     else:
@@ -77,7 +82,17 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
     entry = inspect(ctx, file) if file else None
     if entry is None:
         return None
-    return Launch(kind_of(name.replace(".", "/") + ".py" if vals[j] == "-m" else name, entry), start, False, env, i), entry
+    return Launch(kind_of(f"-m {name}" if vals[j] == "-m" else PurePosixPath(name).name, entry), start, False, env, i), entry
+
+
+def _package_entry(module: str) -> EntryPoint | None:
+    """An installed package's module that hands its command line to vLLM (knowledge/deploy/llm_wrappers.yaml)."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    for e in deploy_tools.load("llm_wrappers").get("entry_points", []):
+        if e["module"] == module:
+            return EntryPoint(f"{module} (package)", e["engine"], {norm_flag(f): d or "" for f, d in e["own"].items()})
+    return None
 
 
 def script_file(ctx, rel: str, path: str) -> str | None:
@@ -131,7 +146,12 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
         elif isinstance(f, ast.Attribute) and f.attr == "add_argument":
             flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             if flags and all(x.startswith("-") for x in flags):
-                out.own_flags.update(norm_flag(x) for x in flags)
+                dest = next((k.value.value for k in node.keywords if k.arg == "dest" and isinstance(k.value, ast.Constant)), None)
+                longs = [x for x in flags if x.startswith("--")]
+                dest = str(dest or (longs[0] if longs else flags[0]).lstrip("-").replace("-", "_"))
+                if any(k.arg == "action" and isinstance(k.value, ast.Constant) and k.value.value == "store_false" for k in node.keywords):
+                    dest = ""  # the opposite of vLLM's switch of that name: not read as it
+                out.own_flags.update((norm_flag(x), dest) for x in flags)
             elif flags:
                 out.positionals += 1
         elif isinstance(f, ast.Attribute) and f.attr == "parse_known_args":
@@ -142,8 +162,18 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
                     out.model_default = (kw.value.value, kw.value.lineno)
     if engine is None and not serve:
         return None
-    out.engine = "server" if serve else "LLM" if llm and engine == "EngineArgs" else engine
+    for node in ast.walk(tree):  # `args.model = args.model_path`: an own option handed to an engine argument
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(target, ast.Attribute) and isinstance(value, ast.Attribute) and _same_namespace(target, value):
+                out.renames[value.attr] = target.attr
+    out.engine = "server" if serve or engine is None else "LLM" if llm and engine == "EngineArgs" else engine
     return out
+
+
+def _same_namespace(target, value) -> bool:
+    return (isinstance(target, ast.Attribute) and isinstance(value, ast.Attribute) and isinstance(target.value, ast.Name)
+            and isinstance(value.value, ast.Name) and target.value.id == value.value.id)
 
 
 def _vllm_names(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
@@ -176,16 +206,32 @@ def _vllm_callee(f, names: dict[str, str], modules: set[str]) -> str | None:
     return None
 
 
-def narrow(site, entry: EntryPoint, script: str) -> None:
+def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:
     """What the command gives that is not vLLM's: the script's own options leave the site (they are
-    the script's business); words neither the script nor vLLM declares are noted, not judged — the
-    script may add options the audit cannot read."""
+    the script's business) unless they land on an engine argument — by their dest (FastChat's own
+    `--gpu_memory_utilization`) or handed on in the script (`args.model = args.model_path`); words
+    neither the script nor vLLM declares are noted, not judged — the script may add options the
+    audit cannot read."""
     where = f"{site.file}:{site.line}"
     for table in (site.settings, site.unknown):
         for name, s in list(table.items()):
             flag = norm_flag(s.key) if (s.key or "").startswith("-") else None
-            if flag is not None and flag in entry.own_flags:
-                del table[name]
+            if flag is None or flag not in entry.own_flags:
+                continue
+            del table[name]
+            dest = entry.own_flags[flag]
+            target = entry.renames.get(dest, dest) if dest else ""
+            # engine arguments reach vLLM from the namespace; serve options only where vLLM's server parses it
+            if target and (cat.is_engine_arg(target) or entry.engine == "server" and cat.arg(target) is not None) and s.value is not None:
+                e = cat.arg(target)
+                if isinstance(s.value, str) and e is not None:  # an option vLLM does not know came as text
+                    s.value = coerce(s.value, e.field("type", version if e.exists(version) else e.last) or "str")
+                s.name, s.known = target, True
+                if target == "model":
+                    site.model = s
+                else:
+                    site.settings[target] = s
+            else:
                 site.launch.setdefault("script_args", []).append(s.key)
     for name, s in list(site.unknown.items()):
         del site.unknown[name]

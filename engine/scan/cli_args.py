@@ -55,6 +55,12 @@ class Parsed:
     swallowed: tuple[str, list] | None = None  # (flag, items): a list option took the words up to the next option
 
 
+def _is_flag(text: str | None) -> bool:
+    """A word that starts an option (`-x`, `--y`) rather than a value; a negative number is a
+    value, and an unresolved word is not known to be a flag."""
+    return text is not None and text.startswith("-") and not _NUMBER.match(text)
+
+
 def normalise_flag(flag: str) -> tuple[str, str | None]:
     """`--gpu_memory_utilization` → (`--gpu-memory-utilization`, None);
     `--compilation-config.mode` → (`--compilation-config`, 'mode')."""
@@ -199,8 +205,8 @@ class ArgParser:
                 value_arg = a
                 if value_text.startswith("."):
                     # -O.mode=3 is --compilation-config.mode=3
-                    flag, sub = "--compilation-config", value_text[1:]
-                    key, _, v = sub.partition("=")
+                    flag = "--compilation-config"
+                    key, _, v = value_text[1:].partition("=")
                     value_text = v
                     flag = flag + "." + key
             elif "=" in text and text.startswith("-"):
@@ -213,7 +219,8 @@ class ArgParser:
             elif flag.startswith("--") and "-" in flag[2:].partition(".")[0]:
                 styles["kebab"] += 1
             base, sub = normalise_flag(flag)
-            if base == "-O" and self.cat.flag("--optimization-level") and self.cat.flag("--optimization-level").exists(self.version):
+            opt_level = self.cat.flag("--optimization-level") if base == "-O" else None
+            if opt_level is not None and opt_level.exists(self.version):
                 base = "--optimization-level"
             if base == "--config":
                 if value_text is None and i + 1 < len(args):
@@ -233,7 +240,8 @@ class ArgParser:
             if info is None:
                 # vLLM never had this flag: keep it, take a value if one follows.
                 dest = base.lstrip("-").replace("-", "_")
-                if value_text is None and i + 1 < len(args) and args[i + 1].text is not None and not (args[i + 1].text.startswith("-") and not _NUMBER.match(args[i + 1].text)):
+                nxt = args[i + 1].text if i + 1 < len(args) else None
+                if value_text is None and nxt is not None and not _is_flag(nxt):
                     value_arg = args[i + 1]
                     value_text = value_arg.text
                     i += 1
@@ -254,7 +262,7 @@ class ArgParser:
             elif kind == "values" and value_text is None:
                 items = []
                 j = i + 1
-                while j < len(args) and (args[j].text is None or not args[j].text.startswith("-") or _NUMBER.match(args[j].text)):
+                while j < len(args) and not _is_flag(args[j].text):
                     if args[j].text is None:
                         unresolved = args[j].unresolved
                     items.append(args[j])

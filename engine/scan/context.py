@@ -127,6 +127,7 @@ class ScanContext:
         if not self._root_real:
             self._root_real = os.path.realpath(self.root)
         full = os.path.join(self._root_real, rel)
+        st: os.stat_result | None
         try:
             st = os.lstat(full)
             if stat.S_ISLNK(st.st_mode) or not self._dir_inside(os.path.dirname(full)):

@@ -63,8 +63,8 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         elif key.arg:
             s.name = key.arg
             settings[key.arg] = s
-    rule = fw.mode_rule(values, version, command)
-    mode, client = (rule["mode"], bool(rule.get("client"))) if rule is not None else ("none", False)
+    mode_rule = fw.mode_rule(values, version, command)
+    mode, client = (mode_rule["mode"], bool(mode_rule.get("client"))) if mode_rule is not None else ("none", False)
     if mode == "none":
         return None
     site = Site(file=file, line=line, syntax=syntax, kind=kind, mode=mode, mode_evidence=f"{file}:{line}",
@@ -93,8 +93,8 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     site.framework_command = command
     site.passthrough = passthrough
     site.engine_elsewhere = client
-    if rule.get("device"):
-        site.launch.update(_engine_device(rule["device"], values))
+    if mode_rule is not None and mode_rule.get("device"):  # the mode's rule: `rule` above is an implied one's
+        site.launch.update(_engine_device(mode_rule["device"], values))
         site.launch["engine_device_by"] = f"{fw.name} {version}"
     return site
 
@@ -129,7 +129,7 @@ def device_tp(site: Site | None) -> None:
     site.framework_defaults.pop(arg, None)
     cvd = site.env.get("CUDA_VISIBLE_DEVICES")
     ids = [x.strip() for x in str(cvd.value).split(",") if x.strip()] if cvd is not None and cvd.resolved else None
-    if ids and all(x.isdigit() for x in ids):
+    if cvd is not None and ids and all(x.isdigit() for x in ids):
         site.settings[arg] = Setting(arg, len(ids), True, cvd.file or site.file, cvd.line or site.line, "CUDA_VISIBLE_DEVICES",
                                      cvd.raw, site.syntax, f"the number of GPUs CUDA_VISIBLE_DEVICES shows ({spec['source']})",
                                      implied=True)

@@ -124,7 +124,7 @@ def _config_dir(ctx, file: str, path: str | None) -> str | None:
     if path.startswith("file://"):
         path = path[len("file://"):]
     base = PurePosixPath(file).parent
-    parts = []
+    parts: list[str] = []
     for p in (base / path).parts:
         if p == "..":
             if parts:

@@ -47,7 +47,7 @@ def entrypoint_for(image: str | None, newest: str) -> list[str]:
     v = try_parse(image_version(image) or newest)
     chosen = IMAGE_ENTRYPOINTS[0][1]
     for at, ep in IMAGE_ENTRYPOINTS:
-        if v is not None and v >= try_parse(at):
+        if v is not None and (since := try_parse(at)) is not None and v >= since:
             chosen = ep
     return chosen
 

@@ -69,8 +69,9 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
                 i += 1  # the mask
                 continue
             while i < n and (vals[i] or "").startswith("-") and not (vals[i] or "").startswith("--model"):
-                i += 2 if vals[i].split("=")[0] in takes and "=" not in vals[i] else 1
-                if i < n and vals[i] is None and words[i - 1].value and "=" not in words[i - 1].value:
+                word = vals[i] or ""
+                i += 2 if word.split("=")[0] in takes and "=" not in word else 1
+                if i < n and vals[i] is None and "=" not in (words[i - 1].value or "="):
                     i += 1  # `--jobid $SLURM_JOB_ID`: an unknown value of an option we do not list
             continue
         if base == "ray" and i + 2 < n and vals[i + 1] == "job" and vals[i + 2] == "submit":
@@ -89,13 +90,17 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
     return None
 
 
+# a vllm executable installed under its release's name (GPUStack's /var/lib/gpustack/bin/vllm_v0.10.0)
+_VERSIONED_VLLM = re.compile(r"^vllm[_-]v?\d+(\.\d+)+$")
+
+
 def find_launch(words: list[Word]) -> Launch | None:
     if (got := program_start(words)) is None:
         return None
     i, env = got
     vals, n = [w.value for w in words], len(words)
     base = (vals[i] or "").rsplit("/", 1)[-1]
-    if base == "vllm":
+    if base == "vllm" or _VERSIONED_VLLM.match(base):
         if i + 1 < n and vals[i + 1] == "serve":
             return Launch("vllm serve", i + 2, True, env, i)
         return None

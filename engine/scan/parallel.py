@@ -8,12 +8,12 @@ order, so the report is the same byte for byte whatever the number of workers
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 MIN_FILES = 1500  # below this, starting workers costs more than it saves
 CHUNK = 48
 
-_ctx = None  # the scan context a forked worker inherited
+_ctx: Any = None  # the scan context a forked worker inherited
 _scan_one: Callable | None = None
 
 
@@ -31,13 +31,14 @@ def workers(n_files: int) -> int:
 
 
 def _work(chunk: list[str]) -> list[tuple]:
-    ctx = _ctx
+    ctx, scan_one = _ctx, _scan_one
+    assert scan_one is not None  # set before the workers fork
     out = []
     for rel in chunk:
         n_skipped, n_ref, n_charts = len(ctx.skipped), len(ctx.referenced), len(ctx.chart_versions)
         before = set(ctx.referenced) if n_ref else set()
         charts_before = dict(ctx.chart_versions) if n_charts else {}
-        sites = _scan_one(ctx, rel)
+        sites = scan_one(ctx, rel)
         skips = [(s.file, s.code, s.line, s.detail) for s in ctx.skipped[n_skipped:]]
         refs = sorted(ctx.referenced - before) if len(ctx.referenced) != n_ref else []
         # `helm install … --version X -f values.yaml` in a script: the chart release the YAML pass reads

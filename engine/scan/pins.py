@@ -312,15 +312,15 @@ def _conda(rel: str, text: str) -> list[Pin]:
                 p.package = package_name(m.group(1))
                 out.append(p)
             else:
-                p = _from_requirement(rel, doc.line_of(("dependencies", i)), spec, "conda")
-                if p:
-                    out.append(p)
+                req = _from_requirement(rel, doc.line_of(("dependencies", i)), spec, "conda")
+                if req:
+                    out.append(req)
         elif isinstance(dep, dict) and isinstance(dep.get("pip"), list):
             for j, r in enumerate(dep["pip"]):
                 if isinstance(r, str):
-                    p = _from_requirement(rel, doc.line_of(("dependencies", i, "pip", j)), r, "conda")
-                    if p:
-                        out.append(p)
+                    req = _from_requirement(rel, doc.line_of(("dependencies", i, "pip", j)), r, "conda")
+                    if req:
+                        out.append(req)
     return out
 
 

@@ -129,7 +129,7 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):
             continue
         text = ctx.read(rel)
-        if text is None or not words.yaml_candidate(text):
+        if text is None or not (words.yaml_candidate(text) or words.runs_entry_point(text)):
             continue
         yield rel, _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t))
 

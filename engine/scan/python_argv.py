@@ -69,6 +69,7 @@ def site(ctx, rel: str, text: str, call: ast.Call, r) -> Site | None:
     shell = (mod == "os" and _OS.get(fn) == "shell") or (mod == "asyncio" and _ASYNCIO.get(fn) == "shell") or \
         any(k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
     notes: list[str] = []
+    items: list[Item] | None
     if mod == "asyncio" and fn == "create_subprocess_exec":
         items = _star_items(call, r, notes)
     elif mod == "os" and _OS.get(fn) in ("exec", "spawn"):
@@ -95,7 +96,7 @@ def site(ctx, rel: str, text: str, call: ast.Call, r) -> Site | None:
     return got
 
 
-def list_site(ctx, rel: str, text: str, node: ast.AST, r, tool: str) -> Site | None:
+def list_site(ctx, rel: str, text: str, node: ast.expr, r, tool: str) -> Site | None:
     """An argv a tool runs for the code (BentoML's `__command__` returns one)."""
     notes: list[str] = []
     items = _items(node, r, notes)
@@ -194,10 +195,10 @@ def _string(node, r, notes, text: str) -> str | None:
         items = _items(node.args[0], r, notes)
         if items is None or not isinstance(sep, str):
             return None
-        parts = []
+        parts: list[str] = []
         for it in items:
             w = _word(it, r, text)
-            parts.append(w.value if w.value is not None else w.text)
+            parts.append(w.value if w.value is not None else w.text or "")
         return sep.join(parts)
     try:
         v = r.value(node)

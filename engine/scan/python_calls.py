@@ -184,7 +184,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     importing = ImportTime(tree)
     by_id = {id(f.call): f.call for f in found}
     for f in found:
-        f.resolver.calls = by_id
+        if f.resolver is not None:
+            f.resolver.calls = by_id
     absorbed: set[int] = set()
     sites = []
     per_file: dict = {}  # what _process_facts reads of the whole file, read once for all its sites
@@ -266,7 +267,8 @@ def _sleep_level(tree: ast.Module) -> int | None:
         arg = kw if kw is not None else (n.args[0] if n.args else None)
         if arg is None and not n.keywords:
             levels.append(1)
-        elif isinstance(arg, ast.Constant) and arg.value in (1, 2) and not isinstance(arg.value, bool):
+        elif isinstance(arg, ast.Constant) and isinstance(arg.value, int) and arg.value in (1, 2) \
+                and not isinstance(arg.value, bool):
             levels.append(arg.value)
     return min(levels) if levels else None
 

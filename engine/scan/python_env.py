@@ -15,35 +15,59 @@ def _main_guard(node: ast.If) -> bool:
             and len(t.comparators) == 1 and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value == "__main__")
 
 
-def _conditional_nodes(tree: ast.Module) -> set[int]:
-    """ids of the nodes a run may skip: under an `if` (not the `__main__` guard), a loop, a
-    `match` case or an `except`/`else` of a try."""
-    out: set[int] = set()
-    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _conditional_spans(tree: ast.Module) -> list[tuple[int, int]]:
+    """Line spans a run may skip: the branches of an `if` (not the `__main__` guard), a loop's
+    body, a `match` case, a try's `except`/`else`. Statements only: expressions are not walked."""
+    spans: list[tuple[int, int]] = []
+    stack: list[ast.AST] = list(tree.body)
     while stack:
-        node, cond = stack.pop()
-        if cond:
-            out.add(id(node))
-        for name, value in ast.iter_fields(node):
-            children = value if isinstance(value, list) else [value]
-            inner = cond
-            if isinstance(node, ast.If) and not _main_guard(node) and name in ("body", "orelse") or isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.Match)) and name in ("body", "orelse", "cases") or isinstance(node, ast.Try) and name in ("handlers", "orelse") or isinstance(node, ast.IfExp) and name in ("body", "orelse"):
-                inner = True
-            stack.extend((c, inner) for c in children if isinstance(c, ast.AST))
-    return out
+        node = stack.pop()
+        skippable: tuple[str, ...] = ()
+        if isinstance(node, ast.If) and not _main_guard(node):
+            skippable = ("body", "orelse")
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            skippable = ("body", "orelse")
+        elif isinstance(node, ast.Try):
+            skippable = ("handlers", "orelse")
+        elif isinstance(node, ast.Match):
+            skippable = ("cases",)
+        for name in _BLOCKS:
+            block = getattr(node, name, None)
+            if not isinstance(block, list) or not block:
+                continue
+            if name in skippable:
+                spans.append((block[0].lineno, getattr(block[-1], "end_lineno", None) or block[-1].lineno))
+            for child in block:
+                if isinstance(child, ast.ExceptHandler):
+                    stack.extend(child.body)
+                elif isinstance(child, ast.match_case):
+                    stack.extend(child.body)
+                elif isinstance(child, ast.stmt):
+                    stack.append(child)
+    return spans
 
 
 def assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:
     env: dict[str, Setting] = {}
-    conditional = _conditional_nodes(tree)
+    spans: list[tuple[int, int]] | None = None
     # a call that is a statement of its own (`os.environ.setdefault(…)`): a removal takes it whole
     statements = {id(n.value): n for n in walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)}
     for node in walk(tree):
-        if id(node) in conditional:
-            _conditional_env(node, env, rel)
-            continue
+        found: dict[str, Setting] = {}
         # os.environ["X"] = "1", os.environ.setdefault("X", "1"), os.environ.update({...})
-        _env_assignments_plain(node, env, rel, statements)
+        _env_assignments_plain(node, found, rel, statements)
+        if not found:
+            continue
+        if spans is None:
+            spans = _conditional_spans(tree)
+        line = getattr(node, "lineno", 0)
+        if any(a <= line <= b for a, b in spans):
+            _conditional_env(node, env, rel)
+        else:
+            env.update(found)
     return env
 
 
@@ -73,10 +97,10 @@ def _env_assignments_plain(node: ast.AST, env: dict[str, Setting], rel: str, sta
 
 
 def _span(node: ast.AST) -> list[int]:
-    return [node.lineno, node.col_offset, node.end_lineno, node.end_col_offset]
+    return [node.lineno, node.col_offset, node.end_lineno, node.end_col_offset]  # type: ignore[attr-defined]
 
 
-def _env_value(name: str, node: ast.AST, rel: str, stmt: ast.AST | None = None, item: tuple | None = None) -> Setting:
+def _env_value(name: str, node: ast.expr, rel: str, stmt: ast.AST | None = None, item: tuple | None = None) -> Setting:
     """`pos` says where a fix writes: the value's own span, and the statement (or dict entry)
     a removal takes (lines and columns; engine/fix/text_edits.py turns them into offsets)."""
     pos = {"py_value": _span(node)}

@@ -44,8 +44,8 @@ def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
             if count:
                 site.gpu_request = count
             site.gpu_types = gpu_types.from_modal(gpu)
-            if isinstance(kw.get("image"), ast.Name):
-                _modal_image(ctx, rel, tree, r, kw["image"].id, site)
+            if isinstance(image := kw.get("image"), ast.Name):
+                _modal_image(ctx, rel, tree, r, image.id, site)
     gpus = bound_gpus(ctx, rel)
     if gpus and site.gpu_request is None:
         site.gpu_request = gpus

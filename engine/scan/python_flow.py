@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 @dataclass
 class Item:
-    node: ast.AST | None  # the value as written (None: unknown)
+    node: ast.expr | None  # the value as written (None: unknown)
     span: tuple | None = None  # (first node, last node) of the whole entry, for edits
     uncertain: str | None = None  # why the item may not be there / may differ
 
@@ -95,7 +95,7 @@ class Flow:
     def _stmt(self, st: ast.stmt, uncertain: str | None) -> None:
         if isinstance(st, (ast.Assign, ast.AnnAssign)) and (len(st.targets) == 1 if isinstance(st, ast.Assign) else st.value is not None):
             t = st.targets[0] if isinstance(st, ast.Assign) else st.target
-            if isinstance(t, ast.Name):
+            if isinstance(t, ast.Name) and st.value is not None:
                 got = self._container(st.value)
                 if got is not None:
                     self._set(t.id, got, uncertain)
@@ -107,13 +107,16 @@ class Flow:
             if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and isinstance(self.vars.get(t.value.id), TrackedDict):
                 key = self._key(t.slice)
                 d = self.vars[t.value.id]
+                assert isinstance(d, TrackedDict)
                 if key is None:
                     d.unknown.append(ast.unparse(t))
                 else:
                     d.items[key] = Item(st.value, (t, st.value), uncertain)
                 return
             if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and isinstance(self.vars.get(t.value.id), TrackedDict):
-                self.vars[t.value.id].items[t.attr] = Item(st.value, (t, st.value), uncertain)
+                d = self.vars[t.value.id]
+                assert isinstance(d, TrackedDict)
+                d.items[t.attr] = Item(st.value, (t, st.value), uncertain)
                 return
         if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name):
             cur = self.vars.get(st.target.id)
@@ -191,7 +194,9 @@ class Flow:
         if not (isinstance(k, ast.Name) and isinstance(v, ast.Name) and isinstance(call.args[1], ast.Name)
                 and call.args[1].id == k.id and isinstance(call.args[2], ast.Name) and call.args[2].id == v.id):
             return False
-        self._update(self.vars[ns.id], [it.func.value], [], uncertain)
+        target = self.vars[ns.id]
+        assert isinstance(target, TrackedDict)  # checked above
+        self._update(target, [it.func.value], [], uncertain)
         return True
 
     def _key(self, node) -> str | None:
@@ -233,8 +238,8 @@ class Flow:
                     cur.unknown.append(ast.unparse(call))
                 elif key not in cur.items:
                     cur.items[key] = Item(call.args[1], (call.args[0], call.args[1]), uncertain)
-            elif f.attr == "pop" and call.args and self._key(call.args[0]) is not None:
-                cur.items.pop(self._key(call.args[0]), None)
+            elif f.attr == "pop" and call.args and (key := self._key(call.args[0])) is not None:
+                cur.items.pop(key, None)
             elif f.attr in ("pop", "clear", "popitem"):
                 cur.unknown.append(ast.unparse(call))
 
@@ -284,31 +289,31 @@ class Flow:
                     out.items.append(Item(e, (e, e)))
             return out
         if isinstance(node, ast.Dict):
-            out = TrackedDict()
+            got = TrackedDict()
             for k, v in zip(node.keys, node.values):
                 if k is None:
-                    self._merge_into(out, v, hops)
+                    self._merge_into(got, v, hops)
                 elif (key := self._key(k)) is not None:
-                    out.items[key] = Item(v, (k, v))
+                    got.items[key] = Item(v, (k, v))
                 else:
-                    out.unknown.append(ast.unparse(k))
-            return out
+                    got.unknown.append(ast.unparse(k))
+            return got
         if isinstance(node, ast.Call):
             f = node.func
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
             if isinstance(f, ast.Name) and name == "dict":
-                out = TrackedDict()
+                made = TrackedDict()
                 for a in node.args:  # dict(BASE, k=v): a copy of BASE
-                    self._merge_into(out, a, hops)
+                    self._merge_into(made, a, hops)
                 for kw in node.keywords:
                     if kw.arg is None:
-                        self._merge_into(out, kw.value, hops)
+                        self._merge_into(made, kw.value, hops)
                     else:
-                        out.items[kw.arg] = Item(kw.value, (kw, kw))
-                return out
+                        made.items[kw.arg] = Item(kw.value, (kw, kw))
+                return made
             if isinstance(f, ast.Name) and name in ("list", "copy", "deepcopy") and len(node.args) == 1 or \
                     isinstance(f, ast.Attribute) and name in ("copy", "deepcopy") and len(node.args) <= 1:
-                return self._container(node.args[0] if node.args else f.value, hops + 1)
+                return self._container(node.args[0] if node.args or not isinstance(f, ast.Attribute) else f.value, hops + 1)
             if name == "parse_args":
                 return TrackedDict(namespace=_namespace_origin(node))
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):

@@ -5,10 +5,16 @@ parameter default, a class attribute read as `self.X`, and a field of a simple c
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan.context import parse_python
 from vllm_kb.engine.scan.python_scope import ParamDefault, Scope, assignments, params  # noqa: F401 — re-exported
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover — a dependency on 3.10
+    import tomli as tomllib
 
 
 def class_attributes(cls: ast.ClassDef) -> dict[str, ast.AST]:
@@ -92,6 +98,7 @@ class Links:
         """Local name → project file of a module (resolved on first use)."""
         if self._modules is None:
             self._resolve()
+        assert self._modules is not None
         return self._modules
 
     @property
@@ -99,6 +106,7 @@ class Links:
         """Local name → (file, name in that module)."""
         if self._names is None:
             self._resolve()
+        assert self._names is not None
         return self._names
 
     def _resolve(self) -> None:
@@ -188,9 +196,9 @@ def field_of(cls: ast.ClassDef, call: ast.Call, field: str) -> ast.AST | None:
     for kw in call.keywords:
         if kw.arg == field:
             return kw.value
-    order = [st.target.id if isinstance(st, ast.AnnAssign) else st.targets[0].id
-             for st in cls.body if (isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name))
-             or (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name))]
+    order = [t.id for st in cls.body
+             if (t := st.target if isinstance(st, ast.AnnAssign) else st.targets[0] if isinstance(st, ast.Assign)
+                 and len(st.targets) == 1 else None) is not None and isinstance(t, ast.Name)]
     if field in order and order.index(field) < len(call.args):
         return call.args[order.index(field)]
     return class_attributes(cls).get("self." + field)
@@ -210,7 +218,6 @@ def bentoml_build_args(ctx, rel: str) -> dict:
             text = ctx.read(cand) if cand in set(ctx.files or ()) else None
             args = None
             if text and "tool.bentoml" in text:
-                import tomllib
                 try:
                     data = tomllib.loads(text)
                 except (tomllib.TOMLDecodeError, RecursionError):

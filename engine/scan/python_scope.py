@@ -32,7 +32,7 @@ class Scope:
         return cls(names=dict(names or {}), parent=parent, body=body)
 
     def lookup(self, name: str):
-        s = self
+        s: Scope | None = self
         while s is not None:
             if s.body is not None:
                 s.names, s.body = {**s.names, **assignments(s.body)}, None
@@ -50,7 +50,7 @@ _STMT_FIELDS: dict[type, tuple[str, ...]] = {}
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
-def _fields(cls: type) -> tuple[str, ...]:
+def _fields(cls: type[ast.AST]) -> tuple[str, ...]:
     f = _FIELDS.get(cls)
     if f is None:
         f = _FIELDS[cls] = tuple(n for n in cls._fields if n not in _LEAF_FIELDS)
@@ -143,9 +143,9 @@ def params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ParamDefault
     pos = a.posonlyargs + a.args
     for arg, default in zip(pos[len(pos) - len(a.defaults):], a.defaults):
         out[arg.arg] = ParamDefault(default, arg.arg, default.lineno, default.col_offset)
-    for arg, default in zip(a.kwonlyargs, a.kw_defaults):
-        if default is not None:
-            out[arg.arg] = ParamDefault(default, arg.arg, default.lineno, default.col_offset)
+    for arg, kw_default in zip(a.kwonlyargs, a.kw_defaults):
+        if kw_default is not None:
+            out[arg.arg] = ParamDefault(kw_default, arg.arg, kw_default.lineno, kw_default.col_offset)
     return out
 
 
@@ -155,7 +155,7 @@ def function_scope(fn: ast.FunctionDef | ast.AsyncFunctionDef, parent: Scope) ->
     return Scope.of(fn.body, parent, params(fn))
 
 
-def chain(body: list[ast.stmt], node: ast.AST) -> list[tuple[list[ast.stmt], int]]:
+def chain(body: list[ast.stmt], node: ast.expr | ast.stmt) -> list[tuple[list[ast.stmt], int]]:
     """The statements that hold `node`, outermost first, as (block, index) pairs — the blocks
     a reader runs up to the node (the branch that holds it is taken)."""
     out: list[tuple[list[ast.stmt], int]] = []
@@ -169,7 +169,7 @@ def chain(body: list[ast.stmt], node: ast.AST) -> list[tuple[list[ast.stmt], int
                     if b and b[0].lineno <= line <= (b[-1].end_lineno or b[-1].lineno):
                         inner = b
                         break
-                body = inner
+                body = inner or []
                 break
         else:
             break

@@ -160,7 +160,8 @@ def _llm_config(ctx, rel, text, version, call, r, kind, mode, tool) -> Site:
         node = _kw(call, "model_source")
         site.model = setting(r, "model", node, rel, text, "model_source")
     if src is not None and src.node is not None:
-        site.model = setting(r, "model", src.node, rel, text, "model_source" if "model_source" in mlc.items else "model_id")
+        site.model = setting(r, "model", src.node, rel, text,
+                             "model_source" if mlc is not None and "model_source" in mlc.items else "model_id")
     kwargs = _kw(call, "engine_kwargs")
     tracked = _mapping(r, kwargs)
     if tracked is not None:

@@ -51,6 +51,7 @@ class _Resolver:
         self.cls = cls
         self.env = env or {}
         self.tree = tree
+        self.spawners: Any = None  # python_argv.Spawners of the file, for the subprocess argv sites
         self.depth = 0
         self.assumed: str | None = None  # set when a value is only a default (os.environ.get, a parameter)
 
@@ -182,7 +183,7 @@ class _Resolver:
                 out.append(str(part.value))
             elif isinstance(part, ast.FormattedValue):
                 v = self.value(part.value)
-                if part.format_spec is not None:
+                if isinstance(part.format_spec, ast.JoinedStr):
                     spec = self._fstring(part.format_spec)
                     try:
                         out.append(format(v, spec))
@@ -252,7 +253,7 @@ class _Resolver:
                 return self.elsewhere(attrs["self." + node.attr], Scope(assignments(self.cls.body), root), self.links, self.cls)
             raise Unresolved(node, f"`self.{node.attr}` is set at run time")
         ns = self.flow.get(base.id) if isinstance(base, ast.Name) and self.flow is not None else None
-        if getattr(ns, "namespace", None) is not None:
+        if ns is not None and getattr(ns, "namespace", None) is not None:
             it = ns.items.get(node.attr)
             if it is not None:
                 if it.uncertain or it.node is None:
@@ -283,6 +284,7 @@ class _Resolver:
 
     def _argparse(self, node: ast.Attribute):
         """`args.X` of `parser.parse_args()`: the default of the option (the command line may say otherwise)."""
+        assert self.tree is not None  # the caller reads a namespace only with the module's tree
         got = links_mod.argparse_default(self.tree, node.attr)
         if got is None:
             raise Unresolved(node, f"`{ast.unparse(node)}` comes from the command line")

@@ -53,9 +53,10 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     _note_helm(ctx, rel, c.words)
     cmd = Command(c.words, c.line, c.end_line)
     image = (c.container or {}).get("image")
-    if image and deploy_common.image_version(image):
-        version = ctx.catalog.resolve(deploy_common.image_version(image)).version
+    if image and (tag := deploy_common.image_version(image)):
+        version = ctx.catalog.resolve(tag).version
     launch = find_launch(c.words)
+    site: Site | None
     if launch is not None:
         site = _site(ctx, rel, version, cmd, launch, c.env, c.ex, syntax=syntax)
     elif (ep := argv_entry.find(c.words, ctx, rel)) is not None:
@@ -80,7 +81,7 @@ def _entry_site(ctx: ScanContext, rel: str, version: str, cmd, found, c: Candida
     launch, entry = found
     site = _site(ctx, rel, version, cmd, launch, c.env, c.ex, syntax=syntax)
     site.mode = entry.mode
-    argv_entry.narrow(site, entry, entry.file)
+    argv_entry.narrow(site, entry, entry.file, ctx.catalog, version)
     if site.model is None and entry.model_default is not None:
         value, line = entry.model_default
         site.model = Setting("model", value, True, entry.file, line, "model", repr(value), "python-call", "default of the script")

@@ -63,8 +63,8 @@ def settings_from_mapping(ctx: ScanContext, rel: str, version: str, data: dict, 
         elif typ == "float" and isinstance(value, int) and not isinstance(value, bool):
             v = float(value)
         if dest == "optimization_level" and not isinstance(v, int):
-            s = str(v).upper().removeprefix("O")
-            v = int(s) if s.isdigit() else v
+            level = str(v).upper().removeprefix("O")
+            v = int(level) if level.isdigit() else v
         s = Setting(dest, v, v is not None, rel, line, key_s, _raw(value), "yaml-config", known=exists,
                     pos=doc.pos(base + (key_s,)))
         if dest == "model":

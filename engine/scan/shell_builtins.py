@@ -4,7 +4,7 @@ of shell_run.Runner."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from vllm_kb.engine.scan import docker_run
 from vllm_kb.engine.scan.shell import ShellSyntaxError, Word
@@ -23,8 +23,30 @@ MAX_DEPTH = 8
 
 
 class Builtins:
+    if TYPE_CHECKING:  # what shell_run.Runner, the class this is mixed into, provides
+        ctx: Any
+        rel: str
+        emit: Callable[..., None]
+        st: State
+        depth: int
+        quiet: bool
+        anchor: tuple[int, int] | None
+        called: set[str]
+        seen: set
+
+        def __init__(self, ctx: Any, rel: str, emit: Callable[..., None], *, state: State | None = None,
+                     depth: int = 0, quiet: bool = False, anchor: tuple[int, int] | None = None,
+                     seen: set | None = None) -> None: ...
+        def run(self, nodes: list) -> None: ...
+        def run_text(self, text: str, *, inner_line: int | None = None) -> None: ...
+        def finish(self) -> None: ...
+        def _emit(self, fields: list[Word], n: Simple, container: dict | None = None, via: tuple = ()) -> None: ...
+        def _resolve(self, ref: str) -> str | None: ...
+
     def assign(self, w: Word, cmd: tuple[int, int], count: int, kind: str, export: bool = False) -> None:
-        name, val = split_assignment(w)
+        a = split_assignment(w)
+        assert a is not None  # the callers pass assignments only
+        name, val = a
         self.st.ex.assign(name, val, append=is_append(w))
         if export or self.st.allexport:
             self.st.ex.exported.add(name)
@@ -72,7 +94,7 @@ class Builtins:
                 v = mm.group(2).strip().strip("'\"")
                 self.st.ex.vars[mm.group(1)] = v
                 self.st.ex.exported.add(mm.group(1))
-                self.st.env[mm.group(1)] = Setting(mm.group(1), v, True, target, 0, mm.group(1), v, "cli")
+                self.st.env[mm.group(1)] = Setting(mm.group(1), v, True, target or "", 0, mm.group(1), v, "cli")
 
     def builtin(self, base: str, argv: list[Word], n: Simple) -> bool:
         ex = self.st.ex
@@ -94,7 +116,7 @@ class Builtins:
                 ex.positional = [(w.text or "", w) for w in argv[k + 2:]]
             return True
         if base == "shift":
-            k = int(argv[1].value) if len(argv) > 1 and (argv[1].value or "").isdigit() else 1
+            k = int(argv[1].value or "") if len(argv) > 1 and (argv[1].value or "").isdigit() else 1
             if ex.positional is not None:
                 ex.positional = ex.positional[k:]
             return True
@@ -150,7 +172,7 @@ class Builtins:
         k = i + 1
         has_c = False
         while k < len(fields) and (fields[k].value or "").startswith("-"):
-            v = fields[k].value
+            v = fields[k].value or ""
             k += 1
             if v == "--":
                 break

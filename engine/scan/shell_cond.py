@@ -70,7 +70,7 @@ def _expr(args: list[Word], ex: Expander, exists) -> Truth:
     if len(args) == 1:
         return _emptiness(args[0], ex).negate()
     if len(args) == 3:
-        a, op, b = args[0], args[1].value, args[2]
+        a, op, b = args[0], args[1].value or "", args[2]
         if a.value is None or b.value is None:
             return UNKNOWN
         assumed = bool(a.assumed or b.assumed)
@@ -118,7 +118,8 @@ _HOLE_FREE = re.compile("\ue000[^\ue001]*\ue001")
 
 
 def _split(args: list[Word], op: str) -> list[list[Word]]:
-    out, cur = [], []
+    out: list[list[Word]] = []
+    cur: list[Word] = []
     for a in args:
         if a.value == op:
             out.append(cur)
@@ -177,7 +178,7 @@ def merge(base: Expander, branches: list[Expander]) -> None:
             lists = [s[1] for s in states]
             common = _common_prefix(lists)
             alts = sorted({" ".join(shown(t) for t in lst[len(common):]) for lst in lists})
-            rest = [(hole("one of: " + " | ".join(a or "(nothing)" for a in alts)), None)]
+            rest: list[tuple[str, Word | None]] = [(hole("one of: " + " | ".join(a or "(nothing)" for a in alts)), None)]
             base.arrays[name] = [next(e for e in branches[0].arrays[name] if e[0] == t) for t in common] + rest
             base.vars.pop(name, None)
             continue

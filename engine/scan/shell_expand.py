@@ -10,6 +10,7 @@ import ast
 import fnmatch
 import operator
 import re
+from typing import TypeGuard
 from dataclasses import replace
 
 from vllm_kb.engine.scan.shell import Seg, Word, _show_var
@@ -32,7 +33,7 @@ def shown(text: str) -> str:
     return _HOLE.sub(lambda m: m.group(1), text)
 
 
-def is_known(text: str | None) -> bool:
+def is_known(text: str | None) -> TypeGuard[str]:
     return text is not None and HOLE_OPEN not in text
 
 
@@ -238,7 +239,7 @@ class Expander:
     def assign(self, name: str, w: Word, append: bool = False) -> None:
         self.unset.discard(name)
         if w.array is not None:
-            elems = []
+            elems: list[tuple[str, Word | None]] = []
             for e in w.array:
                 for f in self.expand_fields(e):
                     elems.append((f.value if f.value is not None else hole(f.unresolved or f.raw), e))

@@ -234,7 +234,7 @@ class _Parser:
         return Simple(words, words[0].line, max(x.line for x in words))
 
     def _array_elements(self, line: int) -> list[Word]:
-        out = []
+        out: list[Word] = []
         while True:
             t = self.ts.next()
             if t is None:

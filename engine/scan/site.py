@@ -2,6 +2,7 @@
 every setting's value and where it was written, so a fix can go back in the same syntax."""
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,7 +88,6 @@ class Site:
     unmapped: dict[str, Setting] = field(default_factory=dict)  # framework keys its pinned release does not have
     engine_elsewhere: bool = False
     tool: str | None = None  # the deployment tool that renders the command (production-stack, kserve, ray-serve …)
-    container: dict | None = None  # container facts for launch checks: ipc, shm_size, gpus, runtime, tool
     launch: dict = field(default_factory=dict)  # launch facts only the scanner sees: how the model reaches argv, module-level engines (facts.launch)
     # engine arguments the framework or tool sets to the number of GPUs its process sees, left
     # unknown in the files (LLaMA-Factory, Xinference): the audit takes them from --gpu
@@ -102,5 +102,5 @@ class Site:
         self.settings[s.name] = s
 
     @property
-    def unresolved(self) -> set[str]:
+    def unresolved(self) -> builtins.set[str]:  # `set` here is the method above
         return {n for n, s in self.settings.items() if not s.resolved}

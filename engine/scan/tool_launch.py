@@ -89,7 +89,7 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
     place_tp(s, gpus, rel, cmd.line, "--n-gpu / --gpu-idx")
     nw = own.get("n_worker")
     if nw is not None and (nw.value or "").isdigit() and "pipeline_parallel_size" not in s.settings:
-        s.settings["pipeline_parallel_size"] = Setting("pipeline_parallel_size", int(nw.value), True, rel, nw.line, "--n-worker",
+        s.settings["pipeline_parallel_size"] = Setting("pipeline_parallel_size", int(nw.value or ""), True, rel, nw.line, "--n-worker",
                                                        nw.raw, syntax, "Xinference runs one pipeline stage per worker", implied=True)
     s.framework_defaults = {k: v for k, v in deploy_tools.load("xinference")["defaults"].items() if k not in s.settings}
     s.source = {"words": words}
@@ -108,7 +108,7 @@ def _gpus(own: dict[str, Word]) -> int | None:
         return len([x for x in idx.value.split(",") if x.strip()])
     ng = own.get("n_gpu")
     if ng is not None and (ng.value or "").isdigit():
-        return int(ng.value)
+        return int(ng.value or "")
     return None
 
 

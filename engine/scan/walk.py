@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Callable
 
@@ -148,7 +149,7 @@ class WalkResult(list):
     """The files (project-relative, POSIX), plus what was left out and why:
     `skipped` holds (path, code, detail) for folders that cannot be listed and links out of the root."""
 
-    def __init__(self, files=(), skipped=None):
+    def __init__(self, files: Iterable[str] = (), skipped: list[tuple[str, str, str]] | None = None) -> None:
         super().__init__(files)
         self.skipped: list[tuple[str, str, str]] = skipped or []
 
@@ -186,8 +187,8 @@ def walk(root: Path, progress: Callable[[str, int], None] | None = None) -> Walk
         try:
             with os.scandir(full_dir) as it:
                 entries = sorted(it, key=lambda e: e.name)
-        except OSError as e:
-            out.skipped.append((rel_dir or ".", "unreadable", str(e.strerror or e)))
+        except OSError as err:
+            out.skipped.append((rel_dir or ".", "unreadable", str(err.strerror or err)))
             continue
         names = {e.name for e in entries}
         if rel_dir and "pyvenv.cfg" in names:

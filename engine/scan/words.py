@@ -42,4 +42,5 @@ def may_configure_vllm(text: str) -> bool:
     """False only for a text no scanner and no detect trigger can find anything in (every
     trigger needs a site, a pin, a key or a VLLM_ variable, each of which names vLLM or a
     framework that drives it)."""
-    return "vllm" in text.lower() or framework_words(text) or yaml_candidate(text) or python_candidate(text)
+    return ("vllm" in text.lower() or framework_words(text) or yaml_candidate(text) or python_candidate(text)
+            or runs_entry_point(text))

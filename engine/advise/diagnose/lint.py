@@ -71,13 +71,13 @@ def lint(v, data: dict) -> None:
         texts(where + ".answer", n.id, n.answer, every)
         texts(where + ".question", n.id, n.question, every)
         texts(where + ".advice", n.id, n.advice, every)
-        for f in n.show:
-            err = v.fact_name(tuple(f.split(".")))
+        for shown in n.show:
+            err = v.fact_name(tuple(shown.split(".")))
             if err:
                 v.add(FILE, n.id, where + ".show", err)
-        for c in n.checks:
-            if c not in registry:
-                v.add(FILE, n.id, where + ".checks", f"no such check {c!r}")
+        for check_id in n.checks:
+            if check_id not in registry:
+                v.add(FILE, n.id, where + ".checks", f"no such check {check_id!r}")
         for k, f in enumerate(n.fix):
             fw = f"{where}.fix[{k}]"
             versions = v._versions(f.vllm)

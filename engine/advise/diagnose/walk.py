@@ -100,7 +100,7 @@ def walk(symptom: Symptom, facts: dict) -> Walk:
                         open_.append(t[0])
                     if t[1] is True:
                         break
-                w.questions.append(Question(node, node.question, open_, missing))
+                w.questions.append(Question(node, node.question or Text("?", "?"), open_, missing))
                 return
             if ok:
                 v.alternatives = [t[0] for t in tests[i + 1:] if t[1] is True and t[0].when is not None]

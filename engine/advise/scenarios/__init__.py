@@ -12,6 +12,8 @@ on the GPUs left). Flags are spelled per release with the catalog; `kb validate`
 every argument, flag and env var a scenario can render against the releases it claims."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from vllm_kb.engine.advise.scenarios.matching import (
     Context,
     Match,
@@ -49,7 +51,7 @@ def for_site(sr, kb: Knowledge, lang: str) -> dict | None:
     return report_object(found[0], ctx, lang, found[1:3])
 
 
-def report_object(m: Match, ctx: Context, lang: str, others: list[Match] = ()) -> dict:
+def report_object(m: Match, ctx: Context, lang: str, others: Sequence[Match] = ()) -> dict:
     r = render(m, ctx, lang)
     s = m.scenario
     return {

@@ -7,6 +7,7 @@ value checked against the case's release."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from vllm_kb.engine.advise.scenarios.matching import context_for, match
 from vllm_kb.engine.advise.scenarios.model import FILE, PLAN_FIELDS, Item, Scenario, Scenarios, parse
@@ -118,8 +119,8 @@ def _lint_scenario(v, s: Scenario, scns: Scenarios, where: str) -> None:
         _lint_text(v, s.id, f"notes[{i}].text", text, versions)
     for field_name in ("title", "description"):
         _lint_text(v, s.id, field_name, getattr(s, field_name), versions)
-    for i, c in enumerate(s.corrections):
-        _lint_text(v, s.id, f"corrections[{i}]", c, versions, removal_ok=True)
+    for i, correction in enumerate(s.corrections):
+        _lint_text(v, s.id, f"corrections[{i}]", correction, versions, removal_ok=True)
     for i, case in enumerate(s.cases):
         v.n_cases += 1
         for problem in run_case(s, case, scns):
@@ -144,7 +145,7 @@ def _lint_item(v, sid: str, path: str, item: Item, versions: list[str]) -> None:
     no_flag = [x for x in versions if entry.exists(x) and not v.cat.long_flag(item.name, x)]
     if no_flag:
         v.add(FILE, sid, path, f"{what} has no CLI flag in vLLM {_spans(no_flag)}")
-    pairs = [((item.name,), item.value)]
+    pairs: list[tuple[tuple[str, ...], Any]] = [((item.name,), item.value)]
     if isinstance(item.value, dict):
         pairs = [((item.name, k), x) for k, x in item.value.items()]
     for vpath, value in pairs:
@@ -165,8 +166,8 @@ def run_case(s: Scenario, case: dict, scns: Scenarios | None = None) -> list[str
     try:
         ctx = context_for(model=case["model"], gpu=case["gpu"], mode=case["mode"], vllm_version=case["vllm"],
                           framework=case.get("framework", "none"), syntax=case.get("syntax"), args=case.get("args"))
-    except UsageError as e:
-        return [str(e)]
+    except UsageError as err:
+        return [str(err)]
     found = match(ctx, scns)
     problems = []
     best = found[0].scenario.id if found and found[0].status == "match" else "none"

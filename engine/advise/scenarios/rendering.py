@@ -145,8 +145,10 @@ def _framework_lines(m: Match, ctx: Context, lang: str) -> tuple[list[str], list
         text = site_syntax.framework_text(site, key, v, None, site.syntax)
         if text:
             lines.append(text)
-    if merged:
-        lines.append(site_syntax.framework_text(site, pt_key, merged, None, site.syntax))
+    if merged and pt_key:  # merged only holds what was written under pt_key
+        text = site_syntax.framework_text(site, pt_key, merged, None, site.syntax)
+        if text:
+            lines.append(text)
     return lines, blocked, done
 
 
@@ -178,7 +180,9 @@ def render(m: Match, ctx: Context, lang: str = "en", target: str | None = None,
     rargs = render_args(m.args, ctx.version)
     env = [{"name": n, "value": v} for n, v in m.env]
     fw_name = frameworks.get(site.framework).name if site.framework != "none" else "vLLM"
-    lines, blocked, done = ([], [], [])
+    lines: list[str] = []
+    blocked: list[str] = []
+    done: list[str] = []
     if site.framework != "none":
         lines, blocked, done = _framework_lines(m, ctx, lang)
     config_class = site.kind[:-2] if site.kind.endswith("Config()") else "GRPOConfig"

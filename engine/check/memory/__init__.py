@@ -219,12 +219,14 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     for i, layers in enumerate(stages):
         last = i == len(stages) - 1
         available = _budget(site, last)["usable"] - stages_w[i]
-        if human_int(engine.get("kv_cache_memory_bytes")):
-            available = float(human_int(engine["kv_cache_memory_bytes"]))
+        kv_bytes = human_int(engine.get("kv_cache_memory_bytes"))
+        if kv_bytes:
+            available = float(kv_bytes)
         layout = kv_layout(model, engine, site.tp, layers, rt)
         cap = kv_capacity(layout, max(available, 0.0), site.max_len, site.batched, rt)
         if best is None or cap["kv_blocks"] < best[0]["kv_blocks"]:
             best = (cap, layout, available)
+    assert best is not None  # there is always a last stage
     weights_per_gpu = stages_w[-1]
     cap, layout, available = best
     budget = _budget(site, True)

@@ -44,12 +44,18 @@ def weight_width(engine: dict, model: dict) -> str | None:
     return "fp32" if dtype in ("float32", "fp32", "float") else "bf16"
 
 
+def _known_width(engine: dict, model: dict) -> str:
+    width = weight_width(engine, model)
+    if width is None:  # estimate() asks weight_width first and sizes nothing then
+        raise ValueError("the width of these weights cannot be told (a GGUF file)")
+    return width
+
+
 def weights_bytes(model: dict, engine: dict, tp: int = 1) -> float:
     """Checkpoint bytes as loaded: quantized layers at their width, embeddings/LM head (and what
     a method leaves alone) at 16 bits. `tp`: MXFP4 experts are padded per rank's shard."""
     total = model["params_b"] * 1e9
-    width = weight_width(engine, model)
-    per = BYTES_PER_PARAM[width]
+    per = BYTES_PER_PARAM[_known_width(engine, model)]
     if per >= 2.0 or not model.get("hidden_size"):
         return total * per
     embed = embedding_params(model) if model.get("vocab_size") else 0
@@ -121,7 +127,7 @@ def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp
     per = weights / (tp * pp) - ep_saving_bytes(model, engine, weights, tp, pp, experts_over_dp)
     kv = model.get("num_key_value_heads")
     if kv and tp > kv and not model.get("kv_lora_rank") and model.get("hidden_size"):
-        width = BYTES_PER_PARAM[weight_width(engine, model)]
+        width = BYTES_PER_PARAM[_known_width(engine, model)]
         kv_proj = 2 * model["hidden_size"] * head_dim(model) * model["num_hidden_layers"] / pp
         per += kv_proj * (kv_heads_per_gpu(model, tp) - kv / tp) * width
     return per

@@ -47,7 +47,7 @@ def cel_facts(src: str | None) -> tuple[list[Fact], list[str]]:
     except cel.CelSyntaxError:
         return [], []
     for p in paths:
-        if p[0] in ("args", "engine") and len(p) >= 2:
+        if p[0] in ("args", "passed", "engine") and len(p) >= 2:
             out.append(Fact("arg", p[1]))
             if p[0] == "engine":
                 out.append(Fact("defaultof", p[1]))
@@ -78,7 +78,7 @@ def fix_facts(op: dict) -> list[Fact]:
         return out + cel_facts(op.get("value_from"))[0]
     if "unset" in op:
         return [Fact("arg", op["unset"])]
-    return [Fact("env", op.get("env") or op.get("unset_env"))]
+    return [Fact("env", op.get("env") or op.get("unset_env") or "")]
 
 
 def _stated(raw: dict, claim: Claim) -> Claim:
@@ -141,7 +141,8 @@ def scenarios(file: str, data: dict) -> Iterator[Claim]:
         items = []
         for kind in ("args", "env"):
             for i, a in enumerate(s.get(kind) or []):
-                wit, inner = [], []
+                wit: list[Fact] = []
+                inner: list[str] = []
                 for src in (a.get("when"), a.get("value_from")):
                     w, n = cel_facts(src)
                     wit, inner = wit + w, inner + n

@@ -42,7 +42,7 @@ def _same(a, b) -> bool:
 
 
 def key_problems(fid: str, raw: dict, releases: list[str], cat_keys: dict) -> list[tuple[str, str]]:
-    out = []
+    out: list[tuple[str, str]] = []
     floor = min((e["in"][0][0] for n, e in cat_keys.items() if "vllm" in n), key=parse, default=releases[0])
     k = Key(key=raw["key"], default=raw.get("default"), aliases=tuple(raw.get("aliases", ())), versions=raw.get("versions"))
     if raw.get("source"):

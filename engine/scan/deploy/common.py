@@ -52,7 +52,8 @@ def launch_site(ctx: ScanContext, rel: str, words: list[Word], line: int, end_li
     """The site a container's argv starts: run as a shell command would be, so `sh -c "…"`,
     `bash -lc -- "…"`, `exec`, `env` and wrappers are read through. `known`: variables the argv's
     inner scripts see (the container's environment)."""
-    version = ctx.catalog.resolve(image_version(image)).version if image_version(image) else ctx.version_for(rel)
+    tag = image_version(image)
+    version = ctx.catalog.resolve(tag).version if tag else ctx.version_for(rel)
     st = State(Expander(known if known is not None else {k: str(s.value) for k, s in env.items() if s.resolved}), dict(env))
     st.ex.exported |= set(st.ex.vars)
     found: list[Site] = []

@@ -46,7 +46,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
         if isinstance(raw_env, dict):
             items = [(str(k), "" if v is None else str(v), base + ("environment", str(k))) for k, v in raw_env.items()]
         elif isinstance(raw_env, list):
-            items = [(str(e).split("=", 1)[0], str(e).split("=", 1)[1] if "=" in str(e) else dotenv.get(str(e), ""), base + ("environment", i)) for i, e in enumerate(raw_env)]
+            items = [(str(e).split("=", 1)[0], str(e).split("=", 1)[1] if "=" in str(e) else dotenv.get(str(e), ""), base + ("environment", i)) for i, e in enumerate(raw_env)]  # type: ignore[misc]
         else:
             items = []
         ex = Expander(dotenv)
@@ -82,7 +82,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                     relocate(c.words, (ctx.read(rel) or "").splitlines(), ln)
                     words += c.words
                     argv_pos += [None] * len(c.words)
-                    append = None  # a command string: its words are not edited in place
+                    append = None  # type: ignore[assignment]  # a command string: its words are not edited in place
             elif part == "entrypoint" and val is None and (is_vllm_image(image) or is_vllm_like_image(image) and _flags_only(svc.get("command"))):
                 implicit = entrypoint_for(image, ctx.catalog.newest)
                 words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in implicit]
@@ -133,6 +133,6 @@ def _compose_gpus(svc: dict) -> int | None:
         if "device_ids" in d and isinstance(d["device_ids"], list):
             # ['0,1,2,3'] is four devices: the NVIDIA runtime joins the ids with commas
             total += sum(len([x for x in str(i).split(",") if x.strip()]) for i in d["device_ids"])
-        elif int_gpus(d.get("count")):
-            total += int_gpus(d["count"])
+        elif n := int_gpus(d.get("count")):
+            total += n
     return total or None

@@ -147,7 +147,7 @@ def _exec_spans(text: str, ins: _Instr, n: int) -> tuple[list, int] | None:
         return None
     spans, j = [], i + 1
     while True:
-        j = _BETWEEN.match(text, j).end()
+        j = _BETWEEN.match(text, j).end()  # type: ignore[union-attr]
         if text[j:j + 1] == "]":
             break
         m = _JSON_STRING.match(text, j)
@@ -241,7 +241,7 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
         end = cmd.pieces[-1][0]
     if not words:
         return None
-    extra.update(argv_pos=argv_pos, argv_append=append)
+    extra.update(argv_pos=argv_pos, argv_append=append)  # type: ignore[call-overload]
     return _installed(launch_site(ctx, rel, words, line, end, "dockerfile", "json", env, image, extra), st, rel)
 
 

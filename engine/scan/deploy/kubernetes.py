@@ -35,8 +35,8 @@ def resource_gpus(resources) -> int | None:
 
 def _containers(data: dict, base: tuple) -> list[tuple[tuple, dict]]:
     """Every container spec in a Kubernetes object, wherever the pod template sits."""
-    out = []
-    stack = [(data, base)]
+    out: list[tuple[tuple, dict]] = []
+    stack: list[tuple[Any, tuple]] = [(data, base)]
     while stack:
         node, path = stack.pop()
         if isinstance(node, dict):
@@ -54,7 +54,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     out = []
     injected = _injected_env(doc.data)
     lines = None
-    kust = None
+    kust: Any = None  # the kustomize overlay: None until looked for, False when there is none
     for path, c in _containers(doc.data, ()):
         env: dict[str, Setting] = {}
         k8s_env: dict[str, str] = dict(injected)

@@ -3,6 +3,7 @@ own; the image it runs is the base's, rewritten by the overlay's `images:`."""
 from __future__ import annotations
 
 from pathlib import PurePosixPath
+from typing import Any
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
@@ -29,7 +30,7 @@ def overlay(ctx: ScanContext, rel: str) -> dict | None:
     return None
 
 
-def image_for(ctx: ScanContext, kust: dict, kind: str, obj: str, container: str) -> str | None:
+def image_for(ctx: ScanContext, kust: dict, kind: str | None, obj: str | None, container: str | None) -> str | None:
     """The base container's image (from the overlay's resources), after the `images:` rewrite."""
     base_image = None
     for res in kust.get("resources") or []:
@@ -89,7 +90,7 @@ def _norm(path: PurePosixPath) -> str | None:
 
 
 def _containers(data: dict):
-    stack = [data]
+    stack: list[Any] = [data]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):

@@ -92,7 +92,8 @@ def scan_ray_serve(ctx: ScanContext, rel: str, doc: yamlio.Document, data=None, 
 
 def _llm_config(ctx, rel, doc, item: dict, path: tuple, off: int) -> Site:
     mlc = item["model_loading_config"]
-    kwargs = item.get("engine_kwargs") if isinstance(item.get("engine_kwargs"), dict) else {}
+    given = item.get("engine_kwargs")
+    kwargs: dict = given if isinstance(given, dict) else {}
     lines = {str(k): doc.line_of(path + ("engine_kwargs", k)) + off for k in kwargs}
     model = mlc.get("model_source") or mlc.get("model_id")
     src_key = "model_source" if mlc.get("model_source") else "model_id"

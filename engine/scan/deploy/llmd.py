@@ -26,14 +26,14 @@ def scan_modelservice(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[
     art = data["modelArtifacts"]
     model = _render(str(art.get("uri") or ""), data)
     name = _render(str(art.get("name") or ""), data)
-    routing = data.get("routing") if isinstance(data.get("routing"), dict) else {}
-    proxy = routing.get("proxy") if isinstance(routing.get("proxy"), dict) else {}
+    routing = r if isinstance(r := data.get("routing"), dict) else {}
+    proxy = p if isinstance(p := routing.get("proxy"), dict) else {}
     out = []
     for role in ("decode", "prefill"):
         part = data.get(role)
         if not isinstance(part, dict) or part.get("create") is False:
             continue
-        par = part.get("parallelism") if isinstance(part.get("parallelism"), dict) else {}
+        par = given if isinstance(given := part.get("parallelism"), dict) else {}
         tp, dp, dpl = _parallelism(par)
         port = routing.get("servicePort", 8000) if role == "prefill" or proxy.get("enabled") is False else proxy.get("targetPort", 8200)
         for ci, c in enumerate(part.get("containers") or []):

@@ -58,6 +58,6 @@ def scan_skypilot(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site
     for s in sites:
         s.gpu_request = s.gpu_request or gpus
         s.gpu_types = s.gpu_types or types
-        if installed:
+        if installed and m:
             s.installed = (installed, f"{rel}:{doc.line_of(('setup',))}", m.group(1))
     return sites
