@@ -18,8 +18,9 @@ _PREFIX = re.compile(r"^(nvidia[-_ ]gpu[-_ ]|nvidia[-_ ]tesla[-_ ]|nvidia[-_ ]|t
 
 def _catalog_entry(name: str, gpus: list[dict]) -> dict | None:
     bare = _PREFIX.sub("", name.strip())
-    bare = re.sub(r"-(sxm\d?|pcie|hbm\d?e?)(?=-|$)", "", bare, flags=re.I) if hardware.find_gpu(bare, gpus) is None else bare
-    return hardware.find_gpu(bare, gpus) or hardware.find_gpu(name, gpus)
+    # nodeSelector products spell the form factor (NVIDIA-A100-SXM4-80GB) the catalog names leave out
+    plain = re.sub(r"-(sxm\d?|pcie|hbm\d?e?)(?=-|$)", "", bare, flags=re.I)
+    return hardware.find_gpu(bare, gpus) or hardware.find_gpu(plain, gpus) or hardware.find_gpu(name, gpus)
 
 
 def resolve(types: list[str], current: dict | None, gpus: list[dict]) -> tuple[str | None, dict | None, bool]:
@@ -37,11 +38,9 @@ def resolve(types: list[str], current: dict | None, gpus: list[dict]) -> tuple[s
     if len(entries) != 1 or entries[0] is None:
         return None, None, True  # an unknown type, or a choice of several: the GPU is not known
     count = (current or {}).get("count") or 1
-    e = entries[0]
-    facts = {"name": e["name"], "arch": e["arch"], "count": count, "memory_gib": float(e["memory_gib"]),
-             "compute_capability": float(e["compute_capability"]), "fp8": bool(e.get("fp8")), "fp4": bool(e.get("fp4")),
-             "nvlink": bool(e.get("nvlink"))}
-    return None, facts, True
+    # the same facts --gpu would give for this card (hardware's entry → Hardware.facts)
+    named = hardware.Hardware(source="deployment", gpu=hardware.facts_from_entry(entries[0], count))
+    return None, named.facts()["gpu"], True
 
 
 def apply(facts: dict[str, Any], types: list[str], gpus: list[dict]) -> None:

@@ -130,7 +130,7 @@ def _parse_gpus(text: str, spec: str, gpus: list[dict]) -> Hardware:
                          f"(--gpu \"{name} <memory>GB sm<NN>\", e.g. \"24GiB cc8.9 x2\"), or name one of: {known}")
     if count < 1 or count > 1024:
         raise UsageError(f"GPU count must be 1…1024 in --gpu {spec!r}")
-    gpu = _facts_from_entry(entry, count)
+    gpu = facts_from_entry(entry, count)
     hw = Hardware(source=f"--gpu {spec}", gpu=gpu, note=entry.get("_note"))
     if how == "nearest":
         hw.reason, hw.detail = "nearest", name
@@ -216,7 +216,7 @@ def find_gpu(name: str, gpus: list[dict]) -> dict | None:
     return None
 
 
-def _facts_from_entry(entry: dict, count: int) -> dict:
+def facts_from_entry(entry: dict, count: int) -> dict:
     return {
         "name": entry["name"], "id": entry["id"], "arch": entry["arch"], "count": count,
         "memory_gib": float(entry["memory_gib"]), "compute_capability": float(entry["compute_capability"]),

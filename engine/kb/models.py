@@ -37,7 +37,7 @@ def family_of(short: str, families: list[dict]) -> dict | None:
     after the organisation (LLaVA-Video-7B-Qwen2 is a LLaVA model on a Qwen2 backbone, not Qwen2);
     the catalog's order breaks ties. The organisation is read only when the name itself names none."""
     org, _, own = short.rpartition("/")
-    for text, offset in ((own, len(short) - len(own)), (short, 0)) if org else ((short, 0),):
+    for offset in (len(short) - len(own), 0) if org else (0,):
         best: tuple[int, int] | None = None
         for i, fam in enumerate(families):
             for m in _rx(fam["match"]).finditer(short):

@@ -65,18 +65,16 @@ def assignments(tree: ast.Module, rel: str) -> dict[str, Setting]:
             spans = _conditional_spans(tree)
         line = getattr(node, "lineno", 0)
         if any(a <= line <= b for a, b in spans):
-            _conditional_env(node, env, rel)
+            _conditional_env(found, env, rel)
         else:
             env.update(found)
     return env
 
 
-def _conditional_env(node: ast.AST, env: dict[str, Setting], rel: str) -> None:
-    """An assignment a run may skip: the variable is one of its value or what it was before,
+def _conditional_env(found: dict[str, Setting], env: dict[str, Setting], rel: str) -> None:
+    """Assignments a run may skip: each variable is one of its value or what it was before,
     which the checks must treat as unknown (vLLM's lmcache example sets VLLM_USE_V1=0 only for
     `--version v0`)."""
-    found: dict[str, Setting] = {}
-    _env_assignments_plain(node, found, rel)
     for name, got in found.items():
         env[name] = Setting(name, None, False, rel, got.line, name, got.raw, "python-call", "set only under a condition")
 

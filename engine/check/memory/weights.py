@@ -122,15 +122,21 @@ def ep_saving_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int,
 
 
 def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool = False) -> float:
-    """Sharded over TP x PP, plus the KV projections each rank holds whole when TP exceeds the
-    KV heads (vLLM replicates them)."""
-    per = weights / (tp * pp) - ep_saving_bytes(model, engine, weights, tp, pp, experts_over_dp)
+    """Sharded over TP x PP, less the experts other data-parallel ranks hold, plus the KV
+    projections each rank holds whole when TP exceeds the KV heads (vLLM replicates them)."""
+    return (weights / (tp * pp) - ep_saving_bytes(model, engine, weights, tp, pp, experts_over_dp)
+            + replicated_kv_bytes(model, engine, tp, pp))
+
+
+def replicated_kv_bytes(model: dict, engine: dict, tp: int, pp: int) -> float:
+    """Per GPU, the KV projection weights beyond an even 1/TP share: with TP above the KV heads
+    each rank keeps whole heads."""
     kv = model.get("num_key_value_heads")
-    if kv and tp > kv and not model.get("kv_lora_rank") and model.get("hidden_size"):
-        width = BYTES_PER_PARAM[_known_width(engine, model)]
-        kv_proj = 2 * model["hidden_size"] * head_dim(model) * model["num_hidden_layers"] / pp
-        per += kv_proj * (kv_heads_per_gpu(model, tp) - kv / tp) * width
-    return per
+    if not (kv and tp > kv and not model.get("kv_lora_rank") and model.get("hidden_size")):
+        return 0.0
+    width = BYTES_PER_PARAM[_known_width(engine, model)]
+    kv_proj = 2 * model["hidden_size"] * head_dim(model) * model["num_hidden_layers"] / pp
+    return kv_proj * (kv_heads_per_gpu(model, tp) - kv / tp) * width
 
 
 def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool = False) -> list[float]:
@@ -143,10 +149,10 @@ def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: 
     per = BYTES_PER_PARAM[weight_width(engine, model) or "bf16"]
     table = model["vocab_size"] * model["hidden_size"] * max(2.0, per) if per >= 2.0 else model["vocab_size"] * model["hidden_size"] * 2.0
     body = weights - embedding_params(model) * (per if per >= 2.0 else 2.0)
-    saving = ep_saving_bytes(model, engine, weights, tp, pp, experts_over_dp)
-    even = weights_per_gpu_bytes(model, engine, weights, tp, pp, experts_over_dp) - weights / (tp * pp) + saving  # replicated KV projections
+    # spread over the stages by their layers: the replicated KV projections, less the experts of other DP ranks
+    even = replicated_kv_bytes(model, engine, tp, pp) - ep_saving_bytes(model, engine, weights, tp, pp, experts_over_dp)
     out = []
     for i, n in enumerate(pp_stage_layers(layers, pp)):
         held = body * n / layers + (table if i == 0 else 0.0) + (table if i == pp - 1 else 0.0)
-        out.append(held / tp + (even - saving) * n * pp / layers)
+        out.append(held / tp + even * n * pp / layers)
     return out
