@@ -17,6 +17,7 @@ from vllm_kb.engine.scan import hydra_entry
 from vllm_kb.engine.scan.cli_args import coerce
 from vllm_kb.engine.scan.context import parse_python
 from vllm_kb.engine.scan.launchers import _PYTHON, Launch, program_start
+from vllm_kb.engine.scan.python_scope import module_attr
 
 # A file must spell one of these to be read as an entry point.
 MARKS = ("add_cli_args", "make_arg_parser", "from_cli_args")
@@ -197,13 +198,7 @@ def _vllm_callee(f, names: dict[str, str], modules: set[str]) -> str | None:
     module (`vllm.EngineArgs`, `au.AsyncEngineArgs`)."""
     if isinstance(f, ast.Name):
         return names.get(f.id)
-    if isinstance(f, ast.Attribute):
-        root = f.value
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if isinstance(root, ast.Name) and root.id in modules:
-            return f.attr
-    return None
+    return module_attr(f, modules)
 
 
 def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:

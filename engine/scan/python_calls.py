@@ -16,7 +16,7 @@ from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime
-from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope
+from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
 from vllm_kb.engine.scan import python_env
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
@@ -88,11 +88,7 @@ def _target(call: ast.Call, classes: dict[str, str], modules: set[str]) -> str |
     if isinstance(f, ast.Name):
         return classes.get(f.id)
     if isinstance(f, ast.Attribute) and (f.attr in TARGETS or f.attr in TRL_CONFIGS):
-        root = f.value
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if isinstance(root, ast.Name) and root.id in modules:
-            return f.attr
+        return module_attr(f, modules)
     return None
 
 

@@ -200,6 +200,16 @@ def dotted(node) -> str:
     return ""
 
 
+def module_attr(f, modules: set[str]) -> str | None:
+    """`mod.X` / `mod.sub.X` where `mod` is one of `modules` (names bound to a module): X."""
+    if not isinstance(f, ast.Attribute):
+        return None
+    root = f.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return f.attr if isinstance(root, ast.Name) and root.id in modules else None
+
+
 def env_read(node):
     """`os.environ.get("X"[, d])` / `os.getenv("X"[, d])`: (name node, default node or None)."""
     if not (isinstance(node, ast.Call) and 1 <= len(node.args) <= 2):
