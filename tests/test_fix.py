@@ -208,3 +208,17 @@ def test_words_without_a_place_in_the_file_are_never_edited(cli, tmp_path, scrip
     code, out, err = cli("audit", str(tmp_path), *GPU, "--fix", "--unsafe-fixes")
     text = (tmp_path / "serve.sh").read_text()
     assert text.endswith("echo done\n") and "--swap-space 4" in text, text
+
+
+def test_no_keyword_is_added_to_a_call_that_spreads_a_mapping(tmp_path, cli):
+    # vLLM's audio example shape: LLM(**(asdict(engine_args) | {...})). The spread already carries the
+    # engine arguments; `LLM(**d, kv_cache_dtype="fp8")` would raise "got multiple values for keyword argument"
+    (tmp_path / "requirements.txt").write_text("vllm==0.34.0\n")
+    src = ("from dataclasses import asdict\nfrom vllm import LLM, EngineArgs\n"
+           "args = EngineArgs(model='Qwen/Qwen2.5-7B-Instruct', max_model_len=8192)\n"
+           "llm = LLM(**(asdict(args) | {'seed': 0}))\n")
+    (tmp_path / "run.py").write_text(src)
+    cli("audit", str(tmp_path), "--gpu", "H100-80GB", "--fix", "--unsafe-fixes", "-q")
+    text = (tmp_path / "run.py").read_text()
+    assert text.splitlines()[3] == "llm = LLM(**(asdict(args) | {'seed': 0}))"
+    ast.parse(text)

@@ -2,6 +2,8 @@
 recorded (a flag's words, a keyword argument, a YAML key), and their unified diffs."""
 from __future__ import annotations
 
+import ast
+
 import json
 import re
 import shlex
@@ -184,8 +186,17 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
         a, b = s.pos["value"]
         return TextEdit(a, b, py_literal(merge_value(ch.value, s)))
     if ch.op == "set" and ch.after and ch.file == site.file:
+        if any(k.arg is None and _all_fields(k.value) for k in site.source["call"].keywords):
+            return None  # `**asdict(engine_args)` carries every field already: a second one is a TypeError at the call
         return edits_mod.insert_python_kwarg(text, site.source["call"], lines, ch.after)
     return None
+
+
+def _all_fields(node: ast.AST) -> bool:
+    """A spread of a whole dataclass or object (`asdict(args)`, `vars(args)`, or a merge with one):
+    every engine argument is in it, so none can be added beside it."""
+    return any(isinstance(n, ast.Call) and (getattr(n.func, "id", None) or getattr(n.func, "attr", None)) in ("asdict", "vars")
+               for n in ast.walk(node))
 
 
 def _yaml_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
