@@ -142,7 +142,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     elif site.installed and choice.basis != "cli":
         v, where, text = site.installed
         f, _, ln = where.rpartition(":")
-        choice = pins_mod.VersionChoice(v, True, "build", pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v))
+        basis = "executable" if text.rsplit("/", 1)[-1].startswith(("vllm_", "vllm-")) else "build"
+        choice = pins_mod.VersionChoice(v, True, basis, pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v))
     elif (day := image_date(site.image)) and (built := release_dates.newest_by(day)[0]) \
             and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
         choice = pins_mod.VersionChoice(built, False, "image-dated",
