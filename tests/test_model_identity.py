@@ -62,7 +62,7 @@ def test_a_class_only_its_authors_code_registers_has_no_transformers_fallback():
 @pytest.mark.parametrize("name", [
     "Qwen/Qwen2.5-Math-PRM-7B", "Skywork/Skywork-Reward-Llama-3.1-8B", "internlm/internlm2-7b-reward",
     "nvidia/Llama-3.1-Nemotron-70B-Reward-HF", "Alibaba-NLP/gte-Qwen2-7B-instruct", "intfloat/e5-mistral-7b-instruct",
-    "Qwen/Qwen3-Embedding-8B", "Qwen/Qwen3-Reranker-4B", "Qwen/Qwen2-Audio-7B-Instruct", "THUDM/glm-4v-9b",
+    "Qwen/Qwen3-Embedding-8B", "Qwen/Qwen3-Reranker-4B", "Qwen/Qwen2-Audio-7B-Instruct",
     "/models/v2/Qwen2-Audio-7B-Instruct",
 ])
 def test_a_derived_model_gets_no_confident_family_facts(name):
@@ -107,3 +107,12 @@ def test_a_plain_checkpoint_name_says_the_weights_are_unquantized(name, plain):
 def test_a_config_json_decides_over_the_name():
     f = facts("./models/llama-2-7b-hf", config={"quantization_config": {"quant_method": "awq"}})
     assert f["quantized"] and "unquantized" not in f
+
+
+def test_a_family_number_running_on_into_letters_is_another_name():
+    # Gemma 3n (Gemma3nForConditionalGeneration) is not Gemma 3; glm-4v is not GLM-4
+    fams = KB.models
+    assert (models.family_of("google/gemma-3n-E4B-it", fams) or {}).get("id") != "gemma3"
+    assert (models.family_of("THUDM/glm-4v-9b", fams) or {}).get("id") != "glm"
+    assert (models.family_of("google/gemma-3-4b-it", fams) or {}).get("id") == "gemma3"
+    assert (models.family_of("THUDM/glm-4-9b-chat", fams) or {}).get("id") == "glm"

@@ -34,9 +34,9 @@ def _rx(pattern: str) -> re.Pattern:
 def family_of(short: str, families: list[dict]) -> dict | None:
     """The family the model's own name starts with: of the families whose pattern names it as a
     whole word — not inside a longer name (PaliGemma and CodeGemma are not Gemma 3), not running
-    on into a size (`gemma-3b` is a 3B Gemma, not Gemma 3) — the one named first in the name
-    after the organisation (LLaVA-Video-7B-Qwen2 is a LLaVA model on a Qwen2 backbone, not Qwen2);
-    the catalog's order breaks ties. The organisation is read only when the name itself names none."""
+    on into a size or another name (`gemma-3b` is a 3B Gemma, `gemma-3n` is Gemma 3n) — the one
+    named first in the name after the organisation (LLaVA-Video-7B-Qwen2 is a LLaVA model on a
+    Qwen2 backbone, not Qwen2); the catalog's order breaks ties. The organisation is read only when the name itself names none."""
     org, _, own = short.rpartition("/")
     for offset in (len(short) - len(own), 0) if org else (0,):
         best: tuple[int, int] | None = None
@@ -48,7 +48,7 @@ def family_of(short: str, families: list[dict]) -> dict | None:
                 after = short[m.end()] if m.end() < len(short) else ""
                 if m.group(0)[:1].isalnum() and before.isalnum():
                     continue
-                if m.group(0)[-1:].isdigit() and (after.isdigit() or after.lower() in ("b", "m", "k")):
+                if m.group(0)[-1:].isdigit() and after.isalnum():  # gemma-3b, gemma-3n, qwen3vl: another name
                     continue
                 if best is None or (m.start(), i) < best:
                     best = (m.start(), i)
