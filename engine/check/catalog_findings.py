@@ -8,19 +8,20 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from vllm_kb.engine.check import unknown_flags
 from vllm_kb.engine.kb.catalog import Catalog
-from vllm_kb.engine.kb.guards import guards_access
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.scan.cli_args import normalise_flag
 from vllm_kb.engine.scan.site import Finding, Site
 
-DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values")
+DEPLOY_SYNTAXES = unknown_flags.DEPLOY_SYNTAXES
 
 # What each finding means lives in knowledge/i18n.yaml as `sarif.rule.<code>`.
 CODES = {
     "not-in-version": "P0",
     "unknown-option": "P0",
+    "plugin-option": "P2",
     "value-not-in-version": "P0",
     "value-unknown": "P0",
     "value-unlisted": "P1",
@@ -86,18 +87,7 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
                 fix += _carry(rename, s.value, cat, version)
             out.append(Finding("not-in-version", text, s.file, s.line, "P0", fix=fix, safe=True, subject=s.name))
         else:
-            near = _closest(s, cat, version)
-            hint = msg("finding.did_you_mean", guess=near[1]) if near else {"en": "", "zh": ""}
-            text = {lang: msg("finding.unknown_option", key=key, hint=hint[lang])[lang] for lang in ("en", "zh")}
-            if near:
-                # a near miss of a real option is what the user meant: renamed, its value kept
-                # byte for byte (`--api-keyz s3cr3t` → `--api-key s3cr3t`, never dropped)
-                dest, _, sure = near
-                out.append(Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("rename", s.name), dest)],
-                                   safe=sure, subject=s.name))
-            else:
-                out.append(Finding("unknown-option", text, s.file, s.line, "P0", fix=fix, safe=not guards_access(s.name),
-                                   subject=s.name))
+            out.append(unknown_flags.finding(site, s, key, cat, version))
     return out
 
 
@@ -178,25 +168,3 @@ def _env_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge
             fix += _carry(rename, s.value, cat, version)
         out.append(Finding("env-not-in-version", text, s.file, s.line, "P2", fix=fix, safe=True, subject=name))
     return out
-
-
-def _closest(s, cat, version: str) -> tuple[str, str, bool] | None:
-    """The closest real option: (its name, spelled the way the site writes options, whether it is
-    the one clear candidate — one edit or two away and no other as close)."""
-    names = [n for n in cat.arg_names if cat.arg(n).exists(version)]
-    hits = difflib.get_close_matches(s.name, names, n=2, cutoff=0.75)
-    if not hits:
-        return None
-    dest = hits[0]
-    ratio = difflib.SequenceMatcher(None, s.name, dest).ratio()
-    runner_up = difflib.SequenceMatcher(None, s.name, hits[1]).ratio() if len(hits) > 1 else 0.0
-    sure = ratio >= 0.85 and ratio - runner_up >= 0.05
-    if s.syntax in ("cli", *DEPLOY_SYNTAXES):
-        spelled = cat.long_flag(dest, version) or "--" + dest.replace("_", "-")
-        if s.key.startswith("--") and "_" in s.key and "-" not in s.key[2:]:
-            spelled = "--" + spelled[2:].replace("-", "_")
-    elif s.syntax == "yaml-config":
-        spelled = dest.replace("_", "-") if "-" in s.key else dest
-    else:
-        spelled = dest
-    return dest, spelled, sure

@@ -25,6 +25,7 @@ FILES = [
     (("vllm", "startup.yaml"), "startup"),
     (("vllm", "architectures.yaml"), "architectures"),
     (("vllm", "renames.yaml"), "renames"),
+    (("vllm", "plugins.yaml"), "plugins"),
     (("vllm", "parsers.yaml"), "parsers"),
     (("vllm", "release_dates.yaml"), "release_dates"),
     (("triggers.yaml",), "triggers"),

@@ -8,6 +8,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
 from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, parallel, python_calls, python_subclass, scripts, words
@@ -71,11 +72,18 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     ctx.files = list(files)
 
     all_pins: list[pins_mod.Pin] = []
+    plugins: set[str] = set()
     for rel in files:
         if pins_mod.is_pin_file(rel) or pins_mod.is_dockerfile(rel):
             text = ctx.read(rel)
             if text is not None:
                 all_pins += _guarded(ctx, rel, pins_mod.scan, text)
+                plugins |= kb_plugins.packages_in(text)
+        elif rel.endswith(".sh"):
+            text = ctx.read(rel)
+            if text is not None and "install" in text:
+                plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
+    ctx.plugins = frozenset(plugins)
     # pins above the audited folder, up to its repository's root, stand where the folder has none
     have = {(p.folder, p.package) for p in all_pins}
     nearest: dict[str, str] = {}
@@ -123,7 +131,7 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
             if _suffix(rel) in (".yaml", ".yml", ".json"):
                 yaml_files.append(rel)
             continue
-        yield rel, found
+        yield rel, _with_plugins(ctx, found)
     # after the commands, so that a config a command already read is not read again
     for rel in yaml_files:
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):
@@ -131,7 +139,14 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         text = ctx.read(rel)
         if text is None or not (words.yaml_candidate(text) or words.runs_entry_point(text)):
             continue
-        yield rel, _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t))
+        yield rel, _with_plugins(ctx, _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t)))
+
+
+def _with_plugins(ctx: ScanContext, found: list[Site]) -> list[Site]:
+    """The plugins each site's vLLM may load: the project's, and those its container image holds."""
+    for s in found:
+        s.plugins = ctx.plugins | (kb_plugins.packages_in(s.image + "\n") if s.image else set())
+    return found
 
 
 def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:

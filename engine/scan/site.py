@@ -92,6 +92,7 @@ class Site:
     # engine arguments the framework or tool sets to the number of GPUs its process sees, left
     # unknown in the files (LLaMA-Factory, Xinference): the audit takes them from --gpu
     device_args: tuple[str, ...] = ()
+    plugins: frozenset = frozenset()  # vLLM plugin packages the project installs or the site's image holds
     peer: str | None = None  # id of the other half of a rollout server / trainer client pair  # a client of a rollout server: engine arguments belong to the server
 
     @property

@@ -1,0 +1,70 @@
+"""An option no vLLM release has: a plugin's flag (knowledge/vllm/plugins.yaml), a trivial misspelling
+of a real option (renamed by `--fix`), or an unknown name whose close candidates are only named.
+
+A rename is an edit only when the two spellings are the same flag to anyone reading them (case, dash
+count, `_` for `-`): a close spelling is often another option (`--stage-configs-path` is vllm-omni's,
+not a typo of `--hf-config-path`), so such candidates go into the text and never into `--fix`."""
+from __future__ import annotations
+
+import difflib
+
+from vllm_kb.engine.kb import plugins as kb_plugins
+from vllm_kb.engine.kb.guards import guards_access
+from vllm_kb.engine.kb.knowledge import FixOp
+from vllm_kb.engine.kb.messages import msg
+from vllm_kb.engine.scan.site import Finding, Site
+
+DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values")
+
+
+def canonical(name: str) -> str:
+    """A flag's name with what never tells two options apart removed: case, leading dashes, `_`/`-`."""
+    return name.lstrip("-").lower().replace("_", "-")
+
+
+def finding(site: Site, s, key: str, cat, version: str) -> Finding:
+    """The finding for `key` (as written), which no vLLM release has."""
+    long_flag = "--" + canonical(key)
+    passed = {"--" + canonical(o.key or o.name) for o in list(site.settings.values()) + list(site.unknown.values())}
+    own = kb_plugins.owner(long_flag, site.plugins, passed)
+    if own is not None and own[1]:
+        text = msg("finding.plugin_option", key=key, plugin=own[0])
+        return Finding("plugin-option", text, s.file, s.line, "P2", subject=s.name)
+    names = [n for n in cat.arg_names if cat.arg(n).exists(version)]
+    trivial = [n for n in names if canonical(n) == canonical(s.name)]
+    if trivial:
+        # the same option written another way (`-max-model-len`, `--Max-Model-Len`): renamed, its
+        # value kept byte for byte
+        dest = trivial[0]
+        hint = msg("finding.did_you_mean", guess=_spelled(s, dest, cat, version))
+        text = {lang: msg("finding.unknown_option", key=key, hint=hint[lang])[lang] for lang in ("en", "zh")}
+        return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("rename", s.name), dest)],
+                       safe=True, subject=s.name)
+    near = [_spelled(s, n, cat, version) for n in difflib.get_close_matches(s.name, names, n=3, cutoff=0.75)]
+    hint = msg("finding.candidates", guesses=", ".join(f"`{n}`" for n in near)) if near else {"en": "", "zh": ""}
+    if own is not None:
+        hint = {lang: hint[lang] + msg("finding.plugin_not_installed", plugin=own[0])[lang] for lang in ("en", "zh")}
+    text = {lang: msg("finding.unknown_option", key=key, hint=hint[lang])[lang] for lang in ("en", "zh")}
+    unknown_plugins = sorted(p for p in site.plugins if p not in kb_plugins.known())
+    if unknown_plugins:
+        # a plugin the knowledge does not list may add this flag: whether the launch fails is not known
+        text = msg("finding.unknown_option_plugin", key=key, hint=hint["en"], plugins=", ".join(unknown_plugins))
+        text["zh"] = msg("finding.unknown_option_plugin", key=key, hint=hint["zh"], plugins=", ".join(unknown_plugins))["zh"]
+        return Finding("unknown-option", text, s.file, s.line, "P1", subject=s.name)
+    if near:
+        # a guess between close names is the user's to make: no edit
+        return Finding("unknown-option", text, s.file, s.line, "P0", subject=s.name)
+    return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("unset", s.name), None)],
+                   safe=not guards_access(s.name), subject=s.name)
+
+
+def _spelled(s, dest: str, cat, version: str) -> str:
+    """`dest` written the way the site writes options."""
+    if s.syntax in ("cli", *DEPLOY_SYNTAXES):
+        spelled = cat.long_flag(dest, version) or "--" + dest.replace("_", "-")
+        if s.key.startswith("--") and "_" in s.key and "-" not in s.key[2:]:
+            spelled = "--" + spelled[2:].replace("-", "_")
+        return spelled
+    if s.syntax == "yaml-config":
+        return dest.replace("_", "-") if "-" in s.key else dest
+    return dest

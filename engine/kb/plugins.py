@@ -1,0 +1,58 @@
+"""vLLM plugins and the flags they add (knowledge/vllm/plugins.yaml): a flag a plugin adds is not a
+vLLM option, and a project that installs a plugin may pass flags no vLLM release has."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from vllm_kb.engine.kb import resources, yamlio
+
+# a package named vllm-* / vllm_* written as a word of its own (not the tail of `vllm/vllm-openai`)
+_PACKAGE = re.compile(r"(?<![\w./:-])vllm[-_]([a-z0-9][a-z0-9_-]*[a-z0-9])", re.I)
+
+
+@dataclass(frozen=True)
+class Plugin:
+    package: str
+    flags: frozenset[str]
+    markers: frozenset[str]
+    images: tuple[str, ...]
+    source: str
+
+
+@lru_cache(maxsize=1)
+def _table() -> tuple[dict[str, Plugin], frozenset[str]]:
+    data = yamlio.load_cached(resources.read_text("knowledge", "vllm", "plugins.yaml")).data
+    known = {p["package"]: Plugin(p["package"], frozenset(p["flags"]), frozenset(p["markers"]), tuple(p["images"]), p["source"])
+             for p in data["plugins"]}
+    return known, frozenset(data["not_plugins"])
+
+
+def known() -> dict[str, Plugin]:
+    return _table()[0]
+
+
+def packages_in(text: str) -> set[str]:
+    """Plugin packages a pin file, Dockerfile or script installs or whose image it runs: every
+    vllm-* package name that is not a build of vLLM or a tool, plus a known plugin's image."""
+    table, not_plugins = _table()
+    out = set()
+    for m in _PACKAGE.finditer(text):
+        name = "vllm-" + m.group(1).lower().replace("_", "-")
+        if name not in not_plugins and not name.startswith(("vllm-nccl", "vllm-flash")):
+            out.add(name)
+    low = text.lower()
+    for p in table.values():
+        if any(f"/{img}:" in low or f"/{img}\n" in low or f"/{img} " in low or f"/{img}@" in low for img in p.images):
+            out.add(p.package)
+    return out
+
+
+def owner(flag: str, installed: set[str] | frozenset[str], passed: set[str]) -> tuple[str, bool] | None:
+    """The known plugin that adds `flag` (--long-form), and whether the site uses it: installed
+    by the project or named by a marker flag the same launch passes (`--omni`)."""
+    for p in known().values():
+        if flag in p.flags:
+            return p.package, p.package in installed or bool(p.markers & passed)
+    return None

@@ -1,0 +1,80 @@
+"""vLLM plugins (knowledge/vllm/plugins.yaml, engine/check/unknown_flags.py): a flag a plugin the
+project uses adds is the plugin's, not a vLLM unknown option; an unknown flag where the project
+installs an unlisted plugin is a P1; a close spelling is renamed by --fix only when it is trivially
+the same flag."""
+import pytest
+
+from vllm_kb.engine.kb import plugins
+
+
+def _remarks(write_project, files, gpu="H100-80GB x1"):
+    from vllm_kb.engine.audit import audit
+
+    root = write_project(files)
+    (sr,) = audit(root, gpu=gpu).sites
+    return {r.subject: r for r in sr.remarks if r.code in ("unknown-option", "plugin-option")}
+
+
+def test_vllm_omni_flags_with_omni_on_the_launch_are_the_plugins(write_project):
+    # vllm-omni #3571: `vllm serve mistralai/Voxtral-4B-TTS-2603 --omni --stage-configs-path …` (vllm-omni 0.18)
+    r = _remarks(write_project, {"requirements.txt": "vllm==0.11.0\n", "serve.sh":
+                 "#!/bin/bash\nvllm serve mistralai/Voxtral-4B-TTS-2603 --omni --stage-configs-path voxtral_tts.yaml --port 8091\n"})
+    assert {k: (v.code, v.priority, v.fix) for k, v in r.items()} == {
+        "omni": ("plugin-option", "P2", []), "stage_configs_path": ("plugin-option", "P2", [])}
+    assert "vllm-omni" in r["stage_configs_path"].message["en"]
+
+
+def test_a_plugin_installed_by_the_project_owns_its_flags_without_its_marker(write_project):
+    r = _remarks(write_project, {"requirements.txt": "vllm==0.11.0\nvllm-omni==0.14.0\n", "serve.sh":
+                 "#!/bin/bash\nvllm serve Qwen/Qwen-Image --stage-init-timeout 600\n"})
+    assert r["stage_init_timeout"].code == "plugin-option"
+
+
+def test_a_plugin_image_counts_as_installed(write_project):
+    r = _remarks(write_project, {"docker-compose.yaml": "services:\n  omni:\n    image: vllm/vllm-omni:v0.22.0\n    ipc: host\n"
+                 "    command: [\"vllm\", \"serve\", \"Qwen/Qwen2.5-Omni-7B\", \"--deploy-config\", \"d.yaml\"]\n"})
+    assert r["deploy_config"].code == "plugin-option"
+
+
+def test_a_plugin_flag_without_the_plugin_stays_p0_and_is_never_renamed(write_project):
+    # the harmful edit this replaces: --stage-configs-path → --hf-config-path
+    r = _remarks(write_project, {"requirements.txt": "vllm==0.11.0\n", "serve.sh":
+                 "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct --stage-configs-path stages.yaml\n"})
+    f = r["stage_configs_path"]
+    assert (f.code, f.priority, f.fix) == ("unknown-option", "P0", [])
+    assert "--hf-config-path" in f.message["en"] and "vllm-omni" in f.message["en"]
+
+
+def test_a_flag_no_listed_plugin_has_is_p0_even_with_the_plugin(write_project):
+    # vllm-omni #4508: `--stage-0-devices` in the vllm/vllm-omni:v0.22.0 image fails with "unrecognized arguments"
+    r = _remarks(write_project, {"requirements.txt": "vllm==0.11.0\nvllm-omni==0.22.0\n", "serve.sh":
+                 "#!/bin/bash\nvllm serve zai-org/GLM-Image --omni --port 8091 --stage-0-devices 0\n"})
+    assert (r["stage_0_devices"].code, r["stage_0_devices"].priority) == ("unknown-option", "P0")
+
+
+def test_an_unlisted_plugin_makes_an_unknown_flag_p1(write_project):
+    r = _remarks(write_project, {"requirements.txt": "vllm==0.10.2\nvllm-spyre==0.9.0\n", "serve.sh":
+                 "#!/bin/bash\nvllm serve ibm-granite/granite-3.3-8b-instruct --spyre-warmup-shapes 64\n"})
+    f = r["spyre_warmup_shapes"]
+    assert (f.code, f.priority, f.fix) == ("unknown-option", "P1", [])
+    assert "vllm-spyre" in f.message["en"]
+
+
+@pytest.mark.parametrize("flag", ["-max-model-len", "--Max-Model-Len", "--max_model_len_"[:-1]])
+def test_a_trivially_different_spelling_is_renamed(write_project, flag):
+    r = _remarks(write_project, {"requirements.txt": "vllm==0.11.0\n", "serve.sh":
+                 f"#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct {flag} 4096\n"})
+    for f in r.values():
+        assert f.code == "unknown-option" and f.safe and f.fix[0][1] == "max_model_len"
+
+
+def test_a_close_but_different_name_is_only_named(write_project):
+    r = _remarks(write_project, {"requirements.txt": "vllm==0.11.0\n", "serve.sh":
+                 "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-length 4096\n"})
+    f = r["max_model_length"]
+    assert (f.priority, f.fix) == ("P0", []) and "--max-model-len" in f.message["en"]
+
+
+def test_package_names_that_are_no_plugin():
+    assert plugins.packages_in("FROM vllm/vllm-openai:v0.9.1\nRUN pip install vllm-flash-attn vllm_spyre\n") == {"vllm-spyre"}
+    assert plugins.packages_in("image: quay.io/ascend/vllm-ascend:v0.9.1\n") == {"vllm-ascend"}
