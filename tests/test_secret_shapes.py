@@ -252,10 +252,15 @@ def test_diff_and_fix_notes_hide_secrets_and_keep_their_bytes(project, cli, tmp_
         assert sum(t.count(value) for t in after.values()) == n_before, f"--fix changed the secret {name}"
 
 
-def test_a_typo_of_a_security_flag_is_renamed_never_dropped(project, cli):
+def test_a_typo_of_a_security_flag_is_named_never_dropped(project, cli):
+    # `--api-keyz` is close to `--api-key` but not trivially the same flag: the candidate is named in
+    # the finding, and --fix neither renames nor drops it (engine/check/unknown_flags.py)
     code, out, _ = cli("audit", str(project), "--gpu", "H100-80GB x8", "--format", "json")
-    changes = [c for s in json.loads(out)["sites"] for c in s["changes"] if c["target"] == "api_keyz"]
-    assert changes and all(c["op"] == "rename" and c["value"] == "api_key" for c in changes), changes
+    doc = json.loads(out)
+    changes = [c for s in doc["sites"] for c in s["changes"] if c["target"] == "api_keyz"]
+    assert changes == [], changes
+    assert any("--api-key" in r.get("title", "") for s in doc["sites"] for r in s["recommendations"]
+               if r["check"].startswith("unknown-option"))
     removals = [c for s in json.loads(out)["sites"] for c in s["changes"]
                 if c["op"] in ("unset", "unset_env") and re.search(r"api_key|token|ssl|password", c["target"], re.I)]
     assert all(not c["safe"] for c in removals), removals
