@@ -155,7 +155,7 @@ def _positional_edits(src: dict, ch: Change, text: str) -> list[TextEdit]:
     return out
 
 
-def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     s = ch.setting
     lines = line_index(text)
     if ch.op == "env":
