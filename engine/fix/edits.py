@@ -202,6 +202,24 @@ def remove_words(text: str, start: int, end: int) -> TextEdit:
     return TextEdit(s, end, "")
 
 
+_JOIN_AFTER = re.compile(r"[ \t]*(?:&&|\|\||;)[ \t]*")
+_JOIN_BEFORE = re.compile(r"[ \t]*(?:&&|\|\||;)[ \t]*$")
+
+
+def remove_command(text: str, start: int, end: int) -> TextEdit:
+    """Delete a whole shell command (`export X=1`) with the `&&`, `||` or `;` that joins it to
+    the next command or the previous one, so that the list around it still parses; alone on its
+    line, the line goes (remove_words)."""
+    m = _JOIN_AFTER.match(text, end)
+    if m and m.end() > end and text[end:m.end()].strip():
+        return TextEdit(start, m.end(), "")
+    ls = text.rfind("\n", 0, start) + 1
+    m = _JOIN_BEFORE.search(text, ls, start)
+    if m:
+        return TextEdit(m.start(), end, "")
+    return remove_words(text, start, end)
+
+
 def above_comments(text: str, line_start: int) -> int:
     """The start of the block of `#` comment lines right above a line (no blank line between),
     else the line itself: a new line goes above the comments that belong to the command —

@@ -100,7 +100,7 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | 
                 return None
             a, b = pos["word"]
             if pos["kind"] in ("export", "assign") and pos.get("count") == 1:
-                return edits_mod.remove_words(text, *pos["cmd"])
+                return edits_mod.remove_command(text, *pos["cmd"])
             return edits_mod.remove_words(text, a, b)
         if pos and pos["kind"] in ("prefix", "export", "assign"):
             a, b = pos["word"]
