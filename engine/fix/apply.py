@@ -62,6 +62,7 @@ class FixResult:
     # writable changes the selection held back: reason (unsafe | unfixable | not_fixable) → rule ids
     skipped: dict[str, set[str]] = field(default_factory=dict)
     refused: list[guard.Refusal] = field(default_factory=list)  # what the guard kept out (engine/fix/guard.py)
+    last_pass: set[str] = field(default_factory=set)  # the files the last pass changed
 
     @property
     def changed_files(self) -> list[str]:
@@ -167,9 +168,9 @@ def run(audit: Callable[[dict[str, str]], Audited], unsafe: bool | Selection = F
             continue
         pins = {a.file for a in res.applied if a.op == "pin"}
         worse = guard.refuse_new_p0(first, rep, res.changed_files, pins, res.applied)
-        if not res.converged:  # a cycle or too many passes: what the passes kept rewriting stays as it was
+        if not res.converged:  # a cycle or too many passes: the files the last pass still rewrote stay as they were
             worse = {**{f: guard.Refusal(f, "loop", sorted({c for a in res.applied if a.file == f for c in a.checks}), [])
-                        for f in res.changed_files}, **worse}
+                        for f in res.last_pass if f in res.changed_files}, **worse}
             res.converged = not worse.keys() - frozen.keys()
         worse = {f: r for f, r in worse.items() if f not in frozen}
         if not worse:
@@ -214,10 +215,12 @@ def _passes(audit: Callable[[dict[str, str]], Audited], first: Audited, sel: Sel
                     return res, rep, loop
                 by_file.setdefault(f, []).append((ch, es, where))
         progressed = False
+        res.last_pass = set()
         for f, items in by_file.items():
             new = _apply_file(rep, f, items, res, ledger)
             if new is not None:
                 progressed = True
+                res.last_pass.add(f)
                 overlay[f] = new
                 res.texts[f] = new
         if not progressed:

@@ -107,6 +107,8 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | 
             return TextEdit(a, b, f"{ch.target}={shlex.quote(str(ch.value))}")
         if words is None or ch.after is None:
             return None
+        if not _in_file(text, words[0]):
+            return None  # a command of an inner script (a Makefile recipe, a YAML block): no line of its own here
         return edits_mod.insert_before_line(text, words[0].start, ch.after)
     if words is None or ch.file != site.file:
         return None
