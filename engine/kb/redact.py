@@ -196,7 +196,8 @@ def _hits(text: str) -> list[int]:
     the lowered text, which is as long as the text when it is ASCII)."""
     if not text.isascii():
         return [m.start() for m in _LINE_TRIGGER.finditer(text)]
-    low, out = text.lower(), []
+    low = text.lower()
+    out: list[int] = []
     for w in _LINE_WORDS:
         i = low.find(w)
         while i >= 0:
@@ -226,7 +227,8 @@ def _redact_regions(text: str) -> str:
             regions[-1][1] = end
         else:
             regions.append([start, end])
-    out, done = [], 0
+    out: list[str] = []
+    done = 0
     for start, end in regions:
         part = text[start:end]
         shown = _REGION_MEMO.get(part)
