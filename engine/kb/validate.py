@@ -28,6 +28,7 @@ FILES = [
     (("vllm", "raise_order.yaml"), "raise_order"),
     (("vllm", "renames.yaml"), "renames"),
     (("vllm", "parsers.yaml"), "parsers"),
+    (("vllm", "release_dates.yaml"), "release_dates"),
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
     (("frameworks", "compat.yaml"), "compat"),
