@@ -18,7 +18,7 @@ from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
-from vllm_kb.engine.scan import python_env
+from vllm_kb.engine.scan import envfile, python_env
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
@@ -163,6 +163,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     lines = line_index(text)
     links = Links(ctx, rel, tree, imported=imported)
     bound_env = python_tools.bound_env(ctx, rel)
+    dotenv = {k: v for k, v in python_env.dotenv_loaded(ctx, rel, tree, text).items() if k not in bound_env}
+    bound_env = {**envfile.values(dotenv), **bound_env}
     scopes: dict[int, Scope] = {0: Scope.of(tree.body)}  # built only for the functions that hold a call
     for f in found:
         scope = scopes[0]
@@ -173,6 +175,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         f.scope = scope
         f.resolver = _Resolver(f.scope, {}, lines, links=links, cls=f.cls, env=bound_env, tree=tree)
         f.resolver.spawners = tools.subprocess
+        f.resolver.env_where = {k: v.where for k, v in dotenv.items() if v.value is not None}
+        f.resolver.env_unknown = {k: v.why or "" for k, v in dotenv.items() if v.value is None}
         try:
             f.resolver.flow = Flow(f.levels, f.resolver)
         except RecursionError:
