@@ -271,6 +271,11 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
 
         after = f'"{target}": {json.dumps(merge_value(value, existing))}'
         op_kind = "set"
+    elif existing is None and (wd := (site.source or {}).get("wrapper_dict")):
+        if wd[0] is None or wd[1]:  # no mapping to put it in, or one already there (not added to in place)
+            return Change("set", target, value, site.file, syntax, None, None, None, blocked="not_exposed")
+        after = f'{wd[0]}={{"{target}": {py_literal(value)}}}'
+        op_kind = "set"
     else:
         after = f"{target}={py_literal(merge_value(value, existing))}"
         op_kind = "set"
