@@ -234,7 +234,7 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
     if existing is not None and (existing.pos or {}).get("from_env") and op in ("set", "unset"):
         # the code reads the value from an env file: the edit belongs on that file's line
         return Change(op, target, value, existing.file, existing.syntax, existing.line, _as_written(existing), None,
-                      setting=existing, blocked="from_env", key=existing.pos["from_env"])
+                      setting=existing, blocked="from_env", key=(existing.pos or {})["from_env"])
     if op == "unset":
         if existing is None:
             return None

@@ -93,12 +93,12 @@ def _braced(body: str, lookup, braces_only: bool) -> str:
             empty_counts = op.startswith(":")
             unset = got is None or (empty_counts and got == "")
             if op.endswith("-"):
-                return interpolate(arg, lookup, braces_only) if unset else got  # type: ignore[return-value]
+                return interpolate(arg, lookup, braces_only) if unset else got
             if op.endswith("+"):
                 return "" if unset else interpolate(arg, lookup, braces_only)
             if unset:
                 raise _Missing(name)
-            return got  # type: ignore[return-value]
+            return got
     if rest:
         raise _Missing(body)
     if got is None:

@@ -209,7 +209,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             wrapper = opaque.get(id(call)) or (wrappers.get(call.func.id) if isinstance(call.func, ast.Name) else None)
             site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
             if id(call) in opaque:
-                python_opaque.mark(site, wrapper, rel, call.lineno)
+                python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
             site.launch.update(_process_facts(importing, tree, call, target, per_file, text))
         else:
             site = python_tools.site(ctx, rel, text, version, f, tree)

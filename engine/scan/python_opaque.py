@@ -63,7 +63,7 @@ def pick(ctx, tree: ast.Module, loose: list[tuple], is_engine_arg, text: str) ->
     out: dict[int, Wrapper] = {}
     for node, *_ in loose:
         root, name = _callee(node.func)
-        if root not in names or name in _BUILDERS:
+        if root not in names or name is None or name in _BUILDERS:
             continue
         keys = [k.arg for k in node.keywords if k.arg]
         engine = [k for k in keys if is_engine_arg(k) or k == "model"]
