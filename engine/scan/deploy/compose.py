@@ -2,6 +2,8 @@
 .env, `environment:` list or map, and the GPUs a service reserves."""
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import envfile
 from vllm_kb.engine.scan.context import ScanContext
@@ -42,6 +44,7 @@ def _env_files(ctx: ScanContext, rel: str, svc: dict, dotenv: dict[str, str]) ->
 
 
 def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+    folder = PurePosixPath(rel).parent.as_posix()
     dotfile = envfile.load(ctx, envfile.beside(rel))
     dotenv = envfile.values(dotfile)
     out = []
