@@ -82,6 +82,9 @@ def render(data: dict, kb, lang: str) -> str:
 
 
 def _launch(h: dict, kb, lang: str, t) -> list[str]:
+    if h["kind"] == "uncovered":
+        return [t("diagnose.uncovered", vllm=h["wording_vllm"] or "—"), "  " + t("diagnose.launch_wording", text=h["wording"], vllm=h["wording_vllm"] or "—"),
+                "  " + h["advice"]]
     if h["kind"] == "closest":
         lines = [t("diagnose.closest", id=h["id"], name=h["name"], title=h["title"]),
                  "  " + t("diagnose.closest_words", text=h["wording"])]

@@ -92,3 +92,15 @@ def test_min_capability_is_read_from_the_config_classes(tmp_path):
     })
     assert scan(root) == {"awq": 75, "fp8": 80, "sub": 80}  # a value that depends on run-time state is left out
     assert scan(root, schemes=True) == {"wna16": 80}
+
+
+def test_the_checkpoints_method_stands_for_an_unset_flag_with_its_certainty():
+    # no --quantization: vLLM takes the method from the checkpoint; a GPU check on it is P0 only when
+    # the method is certain (config, catalog, an unambiguous name marker), else L7 says P1
+    awq = {"name": "TheBloke/Llama-2-7B-AWQ", "quantized": True, "quant_method": "awq", "quant_source": "name"}
+    got = _quant(awq, "0.8.5", {"compute_capability": 7.0})
+    assert (got["quant_method"], got["quant_certain"], got["quant_gpu_ok"]) == ("awq", True, False)
+    fp8 = {"name": "someone/Llama-3-8B-FP8", "quantized": True, "quant_method": "fp8", "quant_source": "name"}
+    assert _quant(fp8, "0.8.5", {"compute_capability": 7.5})["quant_certain"] is False
+    fp8_config = dict(fp8, quant_source="config")
+    assert _quant(fp8_config, "0.8.5", {"compute_capability": 7.5})["quant_certain"] is True

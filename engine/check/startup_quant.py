@@ -58,6 +58,9 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         out["quant_upper_cli"] = True
         out["quant_lower"] = flag.lower()
     sure = source in ("config", "catalog") or (source == "name" and ckpt in CERTAIN_FROM_NAME)
+    # the method the checks judge is the one vLLM will use: the flag, else the checkpoint's — certain
+    # only from its config, the catalog or an unambiguous name marker
+    out["quant_certain"] = bool(flag) or sure
     accepted = table["quantization"]["accepted"].get(ckpt or "")
     if flag and ckpt and sure and accepted is not None:
         out["quant_checkpoint"] = ckpt

@@ -66,6 +66,10 @@ def _launch(h, kb: Knowledge, lang: str) -> dict[str, Any]:
     """A launch failure the error text names: the check (or finding), the wording, each site's verdict."""
     from vllm_kb.engine.check.rules import rules
 
+    if h.kind == "uncovered":
+        return {"id": h.id, "kind": h.kind, "name": "uncovered", "title": kb.t("diagnose.uncovered_title", lang),
+                "wording": h.match.text, "wording_vllm": str(h.match.vllm) if h.match.vllm else None,
+                "origin": h.match.origin, "whole": h.match.whole, "advice": kb.t("diagnose.uncovered_advice", lang), "sites": []}
     rule = rules(kb).for_code(h.id)
     return {
         "id": h.id, "kind": h.kind, "name": rule.name, "title": rule.short(lang),

@@ -26,6 +26,14 @@ FINDING_TEXTS = {
 }
 
 
+# vLLM wordings that belong to no check: recognised as such, never routed to the nearest check by
+# their words (the BitsAndBytes line is a warning vLLM recovers from, not the failure).
+UNCOVERED = [
+    {"text": "CUDA graph is not supported on BitAndBytes yet, fallback to the eager mode.", "vllm": ">=0.5.4,<0.6.2", "origin": "warning"},
+    {"text": "sliding_window must be set for sliding window attention", "vllm": ">=0.11.1", "origin": "python"},
+]
+
+
 # When no check's own wording occurs in the text (a release that words it differently, a
 # framework's message, a paraphrase in a bug report), the words that name what a launch check is
 # about route it to the closest checks — reported as "closest", never as recognised.
@@ -99,6 +107,13 @@ class _Pool:
         self.checks = list(kb.checks) + [_Finding(c, t) for c, t in FINDING_TEXTS.items()]
 
 
+class _Uncovered:
+    checks = [_Finding("uncovered", UNCOVERED)]
+
+
+_UNCOVERED_POOL = _Uncovered()
+
+
 _POOLS: dict[int, tuple[Knowledge, _Pool]] = {}
 
 
@@ -113,6 +128,9 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
         hit = _POOLS[id(kb)] = (kb, _Pool(kb))
     matches = error_text.match(hit[1], text, version)
     if not matches:
+        gap = error_text.match(_UNCOVERED_POOL, text, version)
+        if gap:
+            return [LaunchHit("uncovered", "uncovered", gap[0])]
         return closest(kb, text)
     return [LaunchHit(m.check_id, "finding" if m.check_id in FINDING_TEXTS else "check", m) for m in matches]
 
@@ -120,6 +138,8 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
 def verdicts(hit: LaunchHit, reports: list) -> None:
     """Fill `hit.sites` from each site's audit: the check's result, or the site's findings of that
     code, with the changes credited to it."""
+    if hit.kind == "uncovered":
+        return
     for sr in reports:
         if hit.kind in ("check", "closest"):
             r = next((x for x in sr.results if x.check.id == hit.id), None)

@@ -1,0 +1,51 @@
+"""Start-up failure wordings `diagnose --error` recognises (knowledge/checks/L.yaml error_text), and
+vLLM wordings no check covers, named as such instead of routed to the nearest check by keywords."""
+from vllm_kb.engine.advise.diagnose import launch
+from vllm_kb.engine.kb.knowledge import load
+
+KB = load()
+
+
+def _first(text, version=None):
+    hits = launch.recognise(KB, text, version)
+    return (hits[0].id, hits[0].kind) if hits else None
+
+
+def test_flash_attention_without_a_version_is_the_attention_backend_check():
+    # FlashAttention forced on a GPU it does not support (vllm_flash_attn, fa_version None)
+    assert _first("ValueError: Unsupported FA version: None", "0.10.0") == ("L13", "check")
+
+
+def test_flex_attention_refusing_a_sliding_window_model_is_the_attention_backend_check():
+    # V1 on a Turing GPU falls back to FlexAttention, which 0.9.1-0.10.2 refuse for Gemma 2 / Mistral windows
+    log = "(EngineCore_0 pid=812) NotImplementedError: FlexAttention does not support sliding window yet."
+    assert _first(log, "0.10.1") == ("L13", "check")
+
+
+def test_no_model_module_is_the_model_architecture_check():
+    log = ("ValueError: Cannot find model module. 'Glm4vMoeForConditionalGeneration' is not a registered model in the "
+           "Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' is not "
+           "present in the model config's 'auto_map' (relevant if the model is custom).")
+    assert _first(log, "0.9.2") == ("L21", "check")
+
+
+def test_kv_heads_divide_assert_is_the_kv_heads_check():
+    assert _first("AssertionError: 8 is not divisible by 16", "0.10.0")[0] in ("L2",)
+
+
+def test_a_plugin_flag_argparse_refuses_is_an_unrecognized_argument():
+    # vllm-omni #4508: `--stage-0-devices` is no flag of vllm-omni either
+    assert _first("vllm: error: unrecognized arguments: --stage-0-devices 0 --stage-1-devices 0") == ("not-in-version", "finding")
+
+
+def test_a_wording_no_check_covers_is_said_so_not_routed_to_the_nearest():
+    # 0.5.4-0.6.1 print it and go on in eager mode: keywords would route it to the BitsAndBytes check
+    hits = launch.recognise(KB, "WARNING config.py:424 CUDA graph is not supported on BitAndBytes yet, fallback to the eager mode.")
+    assert [(h.id, h.kind) for h in hits] == [("uncovered", "uncovered")]
+    hits = launch.recognise(KB, "ValueError: sliding_window must be set for sliding window attention")
+    assert [(h.id, h.kind) for h in hits] == [("uncovered", "uncovered")]
+
+
+def test_the_cli_says_no_check_covers_it(cli):
+    code, out, _ = cli("diagnose", "--error", "ValueError: sliding_window must be set for sliding window attention", "--gpu", "H100-80GB x1")
+    assert "no launch check covers it" in out
