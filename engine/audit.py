@@ -18,11 +18,12 @@ from vllm_kb.engine.fix.text_edits import diffs
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb import hardware as hw
-from vllm_kb.engine.kb import redact
+from vllm_kb.engine.kb import redact, release_dates
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
 from vllm_kb.engine.scan.clients import tool_clients
+from vllm_kb.engine.scan.images import image_date
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
@@ -120,6 +121,10 @@ def _allowed(cat, choice) -> list:
     """The known releases a version range allows (empty when the choice is no range)."""
     from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
 
+    if choice.basis == "image-dated" and choice.pin is not None:
+        # built that day: the newest release by then, or main's code on its way to the next one
+        got = [v for v in release_dates.newest_by(image_date(choice.pin.text) or "")]
+        return [cat.index_version(v) for v in got if v]
     if choice.basis != "range" or choice.pin is None:
         return []
     try:
@@ -137,7 +142,12 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     elif site.installed and choice.basis != "cli":
         v, where, text = site.installed
         f, _, ln = where.rpartition(":")
-        choice = pins_mod.VersionChoice(v, True, "build", pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v))
+        basis = "executable" if text.rsplit("/", 1)[-1].startswith(("vllm_", "vllm-")) else "build"
+        choice = pins_mod.VersionChoice(v, True, basis, pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v))
+    elif (day := image_date(site.image)) and (built := release_dates.newest_by(day)[0]) \
+            and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
+        choice = pins_mod.VersionChoice(built, False, "image-dated",
+                                        pins_mod.Pin(site.file, site.line, site.image or "", "", "image", None))
     elif site.image and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
         # a prebuilt vLLM image (vllm-openai:latest, lmcache/vllm-openai:2025-05-05) runs the release
         # it was built with, which the project's Python pins do not decide

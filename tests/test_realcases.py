@@ -47,7 +47,7 @@ def test_totals(capsys):
 
 
 # The rates reached; raise them as checks land, never lower them to make a test pass.
-RATE_PREDICTED = 0.92
+RATE_PREDICTED = 0.93
 RATE_FIX = 0.91
 MIN_FAILURES = 86
 MIN_CONTROLS = 26

@@ -62,3 +62,15 @@ def test_a_vllm_binary_named_for_its_release_is_a_launch(tmp_path):
                                      "vllm_helper serve x\n")
     (sr,) = audit(tmp_path, gpu="RTX-4090", vllm_version="0.10.0").sites
     assert sr.site.kind == "vllm serve" and sr.site.model.value == "Qwen/Qwen3-4B"
+
+
+def test_a_vllm_binary_named_for_its_release_runs_that_release_whatever_the_project_pins(tmp_path):
+    # GPUStack's vllm_v0.6.3 is 0.6.3 even beside a requirements pin or with none: --reasoning-parser
+    # came in 0.7.1, so that launch stops on the unknown flag (gpustack #2616's class)
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text("vllm==0.10.0\n")
+    (tmp_path / "run.sh").write_text("/var/lib/gpustack/bin/vllm_v0.6.3 serve Qwen/Qwen2.5-7B-Instruct --reasoning-parser deepseek_r1\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    assert (sr.version.version, sr.version.basis, sr.version.pinned) == ("0.6.3", "executable", True)
+    assert [(f.id, f.priority) for f in sr.remarks if f.id.startswith("not-in-version")] == [("not-in-version:reasoning_parser", "P0")]

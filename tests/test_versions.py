@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from vllm_kb.engine.kb.versions import (
     InvalidSpecifier,
@@ -53,6 +55,37 @@ def test_a_prebuilt_vllm_image_without_a_release_tag_is_not_the_python_pin(tmp_p
     (tmp_path / "serve.py").write_text("from vllm import LLM\nLLM(model='meta-llama/Llama-3.2-1B-Instruct')\n")
     rep = audit(tmp_path, gpu="H100-80GB")
     got = {sr.site.file + ":" + (sr.site.image or "-"): (sr.version.basis, sr.version.pinned, sr.version.version) for sr in rep.sites}
-    assert got["deploy.yaml:lmcache/vllm-openai:2025-05-05-v1"][:2] == ("image-untagged", False)
+    # its tag is its build day: the newest release on PyPI by 2025-05-05 (0.8.5.post1, 2025-05-02)
+    assert got["deploy.yaml:lmcache/vllm-openai:2025-05-05-v1"] == ("image-dated", False, "0.8.5.post1")
     assert got["deploy.yaml:vllm/vllm-openai:v0.9.1"] == ("image", True, "0.9.1")
     assert got["serve.py:-"] == ("pin", True, "0.13.0")
+
+
+def test_an_image_tagged_with_its_build_day_is_judged_as_that_days_release_and_keeps_p0_only_if_the_next_holds_too(tmp_path):
+    # production-stack ran lmcache/vllm-openai:2025-05-05-v1 with `--compilation-config 3`; that number
+    # form is refused only from a later release on, so a day-tagged image is no P0 for it
+    from vllm_kb.engine.audit import audit
+    from vllm_kb.engine.kb.release_dates import newest_by
+    from vllm_kb.engine.scan.images import image_date
+
+    assert image_date("lmcache/vllm-openai:2025-05-05-v1") == "2025-05-05"
+    assert image_date("vllm/vllm-openai:nightly-20250505") == "2025-05-05"
+    assert image_date("vllm/vllm-openai:v0.9.1") is None and image_date("vllm/vllm-openai:latest") is None
+    assert image_date("registry/vllm:20251301") is None  # no 13th month
+    assert newest_by("2025-05-05") == ("0.8.5.post1", "0.9.0")
+    assert newest_by("2020-01-01")[0] is None
+    (tmp_path / "deploy.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: v}\nspec:\n  template:\n    spec:\n      containers:\n"
+        "      - name: vllm\n        image: lmcache/vllm-openai:2025-05-05-v1\n"
+        "        args: [--model, meta-llama/Llama-3.2-1B-Instruct, --tensor-parallel-size, '3']\n")
+    rep = audit(tmp_path, gpu="H100-80GB x4")
+    (sr,) = rep.sites
+    assert sr.version.basis == "image-dated"
+    # TP 3 does not divide Llama-3.2-1B's 32 heads in any release: P0 whatever the day
+    assert any(r.check.id == "L1" and r.priority == "P0" for r in sr.results if r.needs_change)
+    # the bare --compilation-config number that 0.34 refuses was the level in the day's release (0.8.5)
+    (tmp_path / "deploy.yaml").write_text((tmp_path / "deploy.yaml").read_text().replace("--tensor-parallel-size, '3'", "--compilation-config, '3'"))
+    for image, p0 in (("lmcache/vllm-openai:2025-05-05-v1", False), ("lmcache/vllm-openai:latest", True)):
+        (tmp_path / "deploy.yaml").write_text(re.sub(r"image: \S+", "image: " + image, (tmp_path / "deploy.yaml").read_text()))
+        (sr,) = audit(tmp_path, gpu="H100-80GB x4").sites
+        assert any(r.check.id == "L42" and r.priority == "P0" for r in sr.results if r.needs_change) is p0, image

@@ -62,7 +62,8 @@ def estimate(model: str, gpu: str, args_items: tuple, version: str) -> dict[str,
     from vllm_kb.engine.kb.models import model_facts
 
     kb, cat = load_kb(), catalog_mod.load()
-    mf = model_facts(model, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []))
+    mf = model_facts(model, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []),
+                     identity=kb.doc("models.yaml").data)
     g = resolve_hardware(kb.gpus, gpu).facts().get("gpu") or {}
     facts = {"site": {"mode": "standalone_serve", "kind": "vllm serve", "serves_http": True}, "gpu": g, "model": mf}
     engine = {k: v for k, v in cat.defaults(version).items() if v is not None}

@@ -113,8 +113,9 @@ def settle_priorities(results: list[Result], findings: list, basis: str, allowed
     range) and the project allows a range of releases (`vllm>=0.6`), the rule stays P0 only when
     it fails in every known release the range allows (`allowed`); otherwise the failure is what
     the newest of them would do, and the project says it runs others: P1. (With no bound at all,
-    what `pip install vllm` gives is the newest release: its verdict stands.)"""
-    if basis != "range" or not allowed:
+    what `pip install vllm` gives is the newest release: its verdict stands.) An image tagged with
+    its build day allows the newest release of that day and the next one."""
+    if basis not in ("range", "image-dated") or not allowed:
         return
     for r in results:
         if r.status == "recommended" and r.priority == "P0" and r.rule is not None and r.rule.vllm is not None \

@@ -134,7 +134,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None
     mf = model_facts(config_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []),
                      config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
-                     publishers=kb.doc("models.yaml").data.get("publishers"))
+                     publishers=kb.doc("models.yaml").data.get("publishers"), identity=kb.doc("models.yaml").data)
     if mf and config_name != model_name:
         mf["name"] = model_name
     if mf:

@@ -81,7 +81,9 @@ def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
         out["arch_removed_until"] = removed["until"]
         out["arch_removed_pin"] = "<=" + removed["until"]
     multimodal = model.get("multimodal")
-    if v < Version(FALLBACK_TEXT):
+    if v < Version(FALLBACK_TEXT) or model.get("transformers_fallback") is False:
+        # no fallback before 0.7.2; none for a class transformers lacks and no auto_map names
+        # (registry.py _try_resolve_transformers returns None: 0.13.0 line 866-881)
         out["arch_fallback"] = "none"
     elif v < Version(FALLBACK_MULTIMODAL):
         out["arch_fallback"] = "text" if multimodal is False else ("none" if multimodal else "unknown")

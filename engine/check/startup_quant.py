@@ -62,8 +62,13 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     if flag and ckpt and sure and accepted is not None:
         out["quant_checkpoint"] = ckpt
         out["quant_mismatch"] = method != ckpt and method not in accepted
-    if flag and not model.get("quantized") and source == "config":
-        out["quant_needs_file"] = method not in table["quantization"]["online"]
+    plain = "exact" if source == "config" else model.get("unquantized")  # what says the weights are not quantized
+    if flag and not model.get("quantized") and plain:
+        needs = method not in table["quantization"]["online"]
+        if plain == "exact" or not needs:
+            out["quant_needs_file"] = needs
+        else:  # a family's name without a quantization marker: most likely plain weights
+            out["quant_needs_file_likely"] = True
     need = min_capability(table, method, model.get("quant_scheme") if method == ckpt else None, version)
     cc = gpu.get("compute_capability")
     if need is not None:

@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from vllm_kb.engine.kb import model_identity
 from vllm_kb.engine.kb.checkpoint import CONFIG_MAX_BYTES, read_local_config  # noqa: F401 — re-exported
 from vllm_kb.engine.kb.model_config import (ARCH_KEYS, arch_from_config, config_scalars,  # noqa: F401
                                             derived_max_len, normalise_quant)
@@ -33,9 +34,9 @@ def _rx(pattern: str) -> re.Pattern:
 def family_of(short: str, families: list[dict]) -> dict | None:
     """The family the model's own name starts with: of the families whose pattern names it as a
     whole word — not inside a longer name (PaliGemma and CodeGemma are not Gemma 3), not running
-    on into a size (`gemma-3b` is a 3B Gemma, not Gemma 3) — the one named first in the name
-    after the organisation (LLaVA-Video-7B-Qwen2 is a LLaVA model on a Qwen2 backbone, not Qwen2);
-    the catalog's order breaks ties. The organisation is read only when the name itself names none."""
+    on into a size or another name (`gemma-3b` is a 3B Gemma, `gemma-3n` is Gemma 3n) — the one
+    named first in the name after the organisation (LLaVA-Video-7B-Qwen2 is a LLaVA model on a
+    Qwen2 backbone, not Qwen2); the catalog's order breaks ties. The organisation is read only when the name itself names none."""
     org, _, own = short.rpartition("/")
     for offset in (len(short) - len(own), 0) if org else (0,):
         best: tuple[int, int] | None = None
@@ -47,7 +48,7 @@ def family_of(short: str, families: list[dict]) -> dict | None:
                 after = short[m.end()] if m.end() < len(short) else ""
                 if m.group(0)[:1].isalnum() and before.isalnum():
                     continue
-                if m.group(0)[-1:].isdigit() and (after.isdigit() or after.lower() in ("b", "m", "k")):
+                if m.group(0)[-1:].isdigit() and after.isalnum():  # gemma-3b, gemma-3n, qwen3vl: another name
                     continue
                 if best is None or (m.start(), i) < best:
                     best = (m.start(), i)
@@ -59,13 +60,15 @@ def family_of(short: str, families: list[dict]) -> dict | None:
 
 def model_facts(name: str | None, families: list[dict], markers: list[dict],
                 config: dict | None = None, tokenizer: dict | None = None,
-                version: str | None = None, publishers: list[str] | None = None) -> dict[str, Any]:
+                version: str | None = None, publishers: list[str] | None = None,
+                identity: dict | None = None) -> dict[str, Any]:
     """Facts for `name`. `config` is a parsed config.json (engine/kb/checkpoint.py), `tokenizer`
     its tokenizer_config.json; what they say wins over the catalog. `version`: the vLLM release,
     for the context length it derives (its rules changed over releases). `publishers`: the
     organisations whose uploads keep the catalog's torch_dtype (models.yaml `publishers`); a
     fine-tune under another organisation may have been saved in any dtype, so the catalog's is
-    not claimed for it (None: keep it)."""
+    not claimed for it (None: keep it). `identity`: models.yaml's `derived_markers` and
+    `unquantized_checkpoints` (engine/kb/model_identity.py); None: neither is applied."""
     if not name:
         return {}
     short = _short_name(name)
@@ -73,18 +76,23 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     arch: dict[str, Any] = {}
     fam = family_of(short, families)
     if fam:
-        _apply_family(facts, arch, fam, short)
+        spans = _apply_family(facts, arch, fam, short, families)
         _context_from_name(facts, arch, short)
         _publisher(facts, name, publishers)
         if not exact_entry(short, families):
             facts["dims_family"] = True  # the shapes, too, are the family's, not this model's own
             if "max_context" in facts:
                 facts["max_context_family"] = True
+        if identity:
+            model_identity.derived(facts, arch, model_identity.covered(short, spans),
+                                   identity.get("derived_markers") or [])
     if config:
         _apply_config(facts, arch, config, tokenizer, version)
     _size_from_name(facts, short)
     _markers(facts, short, markers, config)
     _add_arch(facts, arch)
+    if identity and not config:
+        model_identity.unquantized(facts, name, _repos(families, tuple(identity.get("unquantized_checkpoints") or ())))
     if facts.get("quant_method"):
         facts["quant_method"] = normalise_quant(facts["quant_method"])
     for k in FLAGS:
@@ -132,17 +140,42 @@ def exact_entry(short: str, families: list[dict]) -> bool:
     return True
 
 
-def _apply_family(facts: dict, arch: dict, fam: dict, short: str) -> None:
+def _repos(families: list[dict], plain: tuple[str, ...]) -> frozenset[str]:
+    key = (id(families[0]) if families else 0, plain)  # the loaded catalog's entries, not the list around them
+    if _REPOS_CACHE.get("key") != key:
+        _REPOS_CACHE.update(key=key, value=model_identity.catalogued_repos(families, list(plain)))
+    return _REPOS_CACHE["value"]
+
+
+_REPOS_CACHE: dict[str, Any] = {}
+
+
+def _apply_family(facts: dict, arch: dict, fam: dict, short: str, families: list[dict]) -> list[tuple[int, int]]:
+    """Take the family's and its matching sizes' facts; the spans of the name they matched."""
     facts["family"] = fam["id"]
+    spans = [m.span() for m in _rx(fam["match"]).finditer(short)]
     _take(facts, arch, fam)
+    backbone = fam.get("backbone")
     for size in fam.get("sizes", []):
-        if _rx(size["match"]).search(short):
+        m = _rx(size["match"]).search(short)
+        if m:
+            spans.append(m.span())
             _take(facts, arch, size)
+            backbone = size.get("backbone", backbone)
+    if backbone:
+        own = dict(arch)
+        bf = model_facts(backbone, families, [])
+        arch.update(model_identity.backbone_dims(bf, wrapper=bool(facts.get("multimodal"))))
+        arch.update(own)
+        facts["backbone"] = backbone
+        if not facts.get("multimodal") and bf.get("params_b") and not bf.get("dims_family"):
+            facts.setdefault("params_b", bf["params_b"])  # the same weights; a wrapper adds its encoder's
     for e in fam.get("eagle", []):
         if _rx(e["match"]).search(short):
             facts["eagle_draft"] = e["draft"]
             facts["eagle_method"] = e["method"]
             break
+    return spans
 
 
 def name_context(short: str) -> int | None:
@@ -184,7 +217,7 @@ def _publisher(facts: dict, name: str, publishers: list[str] | None) -> None:
 def _take(facts: dict, arch: dict, entry: dict) -> None:
     """One catalog entry (family or size): scalar facts, arch dims, its source."""
     for k, v in entry.items():
-        if k in ("match", "id", "name", "sizes", "eagle", "generations"):
+        if k in ("match", "id", "name", "sizes", "eagle", "generations", "backbone"):
             continue
         if k == "arch":
             arch.update(v)

@@ -26,6 +26,7 @@ FILES = [
     (("vllm", "architectures.yaml"), "architectures"),
     (("vllm", "renames.yaml"), "renames"),
     (("vllm", "parsers.yaml"), "parsers"),
+    (("vllm", "release_dates.yaml"), "release_dates"),
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
     (("frameworks", "compat.yaml"), "compat"),

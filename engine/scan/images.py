@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from vllm_kb.engine.kb import release_dates
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan.shell import Seg, Word
 
@@ -30,6 +31,18 @@ def image_version(image: str | None) -> str | None:
     return str(v) if v else None
 
 
+_TAG_DATE = re.compile(r"(?<!\d)(20\d\d)-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
+
+
+def image_date(image: str | None) -> str | None:
+    """The build day a vLLM-derived image's tag names (`lmcache/vllm-openai:2025-05-05-v1`,
+    `…:nightly-20250505`) as YYYY-MM-DD; None when the tag holds no date."""
+    text = (image or "").strip()
+    m = _IMAGE.match(text) or _LIKE.match(text)
+    d = _TAG_DATE.search(m.group("tag") or "") if m else None
+    return f"{d.group(1)}-{d.group(2)}-{d.group(3)}" if d else None
+
+
 def is_vllm_image(image: str | None) -> bool:
     return bool(_IMAGE.match((image or "").strip()))
 
@@ -44,7 +57,8 @@ def is_vllm_like_image(image: str | None) -> bool:
 def entrypoint_for(image: str | None, newest: str) -> list[str]:
     if not is_vllm_image(image) and not (image or "").split(":")[0].endswith("/vllm-openai"):
         return IMAGE_ENTRYPOINTS[0][1]  # images built from vLLM keep the OpenAI server module
-    v = try_parse(image_version(image) or newest)
+    day = image_date(image)
+    v = try_parse(image_version(image) or (release_dates.newest_by(day)[0] if day else None) or newest)
     chosen = IMAGE_ENTRYPOINTS[0][1]
     for at, ep in IMAGE_ENTRYPOINTS:
         if v is not None and (since := try_parse(at)) is not None and v >= since:

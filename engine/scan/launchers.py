@@ -91,7 +91,14 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
 
 
 # a vllm executable installed under its release's name (GPUStack's /var/lib/gpustack/bin/vllm_v0.10.0)
-_VERSIONED_VLLM = re.compile(r"^vllm[_-]v?\d+(\.\d+)+$")
+_VERSIONED_VLLM = re.compile(r"^vllm[_-]v?(\d+(?:\.\d+)+)$")
+
+
+def executable_release(words: list[Word], launch: Launch) -> str | None:
+    """The release a versioned executable names (`vllm_v0.10.0 serve` → 0.10.0): that is what runs,
+    whatever the project pins."""
+    m = _VERSIONED_VLLM.match((words[launch.program_start].value or "").rsplit("/", 1)[-1])
+    return m.group(1) if m else None
 
 
 def find_launch(words: list[Word]) -> Launch | None:

@@ -11,7 +11,7 @@ from vllm_kb.engine.scan import argv_entry, framework_site, fw_launch, serve_con
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.launchers import find_launch
+from vllm_kb.engine.scan.launchers import executable_release, find_launch
 from vllm_kb.engine.scan.shell import Command, ShellSyntaxError
 from vllm_kb.engine.scan.shell_run import Candidate, Runner
 from vllm_kb.engine.scan.site import Finding, Setting, Site
@@ -58,7 +58,10 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     launch = find_launch(c.words)
     site: Site | None
     if launch is not None:
-        site = _site(ctx, rel, version, cmd, launch, c.env, c.ex, syntax=syntax)
+        named = executable_release(c.words, launch)
+        site = _site(ctx, rel, ctx.catalog.resolve(named).version if named else version, cmd, launch, c.env, c.ex, syntax=syntax)
+        if named:
+            site.installed = (named, f"{rel}:{c.line}", c.words[launch.program_start].value or "")
     elif (ep := argv_entry.find(c.words, ctx, rel)) is not None:
         site = _entry_site(ctx, rel, version, cmd, ep, c, syntax)
     elif (fw := fw_launch.find(c.words, ctx=ctx, rel=rel)) is not None:

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from vllm_kb.engine.check.memory.encoder import encoder_facts
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layout,
                                             pp_stage_layers)
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
@@ -144,6 +145,10 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if site.has_dims:
         out.update(_kv_facts(site, stages, notes))
         _low_band(out, uncertain_weights_bytes(model, engine, width) / (site.tp * site.pp))
+        one = site.max_len * out.get("kv_bytes_per_token_per_gpu", 0)
+        out.update(encoder_facts(model, engine, site.max_len, site.batched, site.rt, budget["activation_peak"],
+                                 out["kv_cache_gib"], budget["requested"] / budget["gmu"],
+                                 budget["requested"] - out["kv_cache_gib"] * GIB + one))
     else:
         out.update(_kv_bound(budget, per_gpu))
     out["assumptions"] = notes.items

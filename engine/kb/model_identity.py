@@ -1,0 +1,91 @@
+"""What a model name says about the model's identity beyond its family: a model built on a
+catalogued backbone (a wrapper VLM, a reward or embedding model) is not that backbone, and a plain
+checkpoint name says the weights are not quantized.
+
+- `backbone`: a catalog entry that wraps a language model (InternVL2.5-78B is InternViT-6B on
+  Qwen2.5-72B-Instruct) takes the text dimensions vLLM checks and sizes — heads, KV heads, layers,
+  widths — from the backbone's own catalog entry; its architecture, context and everything else
+  stay its own (unknown when the catalog does not say them).
+- `derived_markers` (models.yaml): a word the name adds to the family it matches (Reward, PRM,
+  Embedding, -VL, -Audio …) makes it a different model on that backbone: the family's architecture
+  and context are no longer this model's (and for another input modality neither are its shapes),
+  so they are dropped — unknown, never the backbone's.
+- `unquantized_checkpoints` (models.yaml) and the catalog's config.json sources: a path whose last
+  component is exactly such a repository's name holds unquantized weights (`exact`); a name of a
+  catalogued family with no quantization marker probably does (`family`)."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from vllm_kb.engine.kb.model_config import ARCH_KEYS
+
+# a backbone lends the shapes of its weights, not its context or anything the wrapper's config sets
+_BACKBONE_KEYS = tuple(k for k in ARCH_KEYS if k not in ("max_position_embeddings", "vocab_size", "tie_word_embeddings"))
+# what a different head (reward, embedding, classifier) or domain variant changes
+_HEAD_FACTS = ("architecture", "model_type", "max_context", "max_len_key", "max_position_embeddings",
+               "max_context_family", "eagle_draft", "eagle_method")
+_SOURCE_REPO = re.compile(r"^https://huggingface\.co/([^/]+/[^/]+)/blob/")
+
+
+def backbone_dims(bf: dict, wrapper: bool) -> dict[str, Any]:
+    """The backbone's text dimensions from its facts (its own catalog entry, not its family's); a
+    wrapper's vocabulary may have grown (image tokens), a same-architecture variant's has not."""
+    if not bf or bf.get("dims_family"):
+        return {}
+    keys = _BACKBONE_KEYS if wrapper else _BACKBONE_KEYS + ("vocab_size", "tie_word_embeddings")
+    return {k: bf[k] for k in keys if bf.get(k) is not None}
+
+
+def covered(short: str, spans: list[tuple[int, int]]) -> str:
+    """The name's own part (after the organisation) with what the catalog entries matched blanked."""
+    chars = list(short)
+    for a, b in spans:
+        for i in range(a, b):
+            chars[i] = " "
+    org_end = short.rfind("/") + 1
+    return "".join(chars[org_end:])
+
+
+def derived(facts: dict, arch: dict, rest: str, markers: list[dict]) -> str | None:
+    """Drop what the family says but this model is not (see the module's doc); the kind of marker
+    that matched, or None."""
+    for mk in markers:
+        if not re.search(mk["match"], rest):
+            continue
+        kind = mk["kind"]
+        if kind == "modality" and facts.get("multimodal"):
+            continue  # the family already takes that input: the word names one of its variants
+        for k in _HEAD_FACTS:
+            facts.pop(k, None)
+        arch.pop("max_position_embeddings", None)
+        if kind == "modality":
+            for k in list(arch):
+                arch.pop(k)
+            for k in ("params_b", "active_params_b", "torch_dtype", "arch_source", "dims_family"):
+                facts.pop(k, None)
+            facts["multimodal"] = True
+        facts["derived_from"] = facts.pop("family", None)
+        return kind
+    return None
+
+
+def catalogued_repos(families: list[dict], plain: list[str]) -> frozenset[str]:
+    """Lower-cased repository names (without the organisation) of unquantized checkpoints: the
+    catalog's config.json sources of entries that are not quantized, and models.yaml's list."""
+    out = {p.rsplit("/", 1)[-1].lower() for p in plain}
+    for fam in families:
+        for e in [fam, *fam.get("sizes", [])]:
+            m = _SOURCE_REPO.match(str(e.get("source") or ""))
+            if m and not (e.get("quantized") or fam.get("quantized")):
+                out.add(m.group(1).rsplit("/", 1)[-1].lower())
+    return frozenset(out)
+
+
+def unquantized(facts: dict, name: str, repos: frozenset[str]) -> None:
+    """`unquantized`: exact (the last path component is a catalogued unquantized checkpoint's
+    name) or family (a catalogued family's name with no quantization marker)."""
+    if facts.get("quantized") or facts.get("quant_source") or not facts.get("family"):
+        return
+    last = name.rstrip("/").rsplit("/", 1)[-1].lower()
+    facts["unquantized"] = "exact" if last in repos else "family"

@@ -1,0 +1,2 @@
+#!/bin/bash
+vllm serve /path/Qwen2.5-VL-72B-Instruct --tensor-parallel-size 4
