@@ -320,8 +320,22 @@ def _fix_notes(res, kb, lang: str, would: bool, written: list[str] | None = None
             print(_say(kb.t(f"fix.skipped_{why}", lang, ids=", ".join(sorted(res.skipped[why])))), file=err)
     if res.manual:
         print(kb.t("fix.manual", lang, n=res.manual), file=err)
+    for line in refusal_lines(res, kb, lang):
+        print(_say(line), file=err)
     if not res.converged:
         print(kb.t("fix.not_converged", lang, passes=res.passes), file=err)
+
+
+def refusal_lines(res, kb, lang: str) -> list[str]:
+    """What the guard of --fix kept out (engine/fix/guard.py), one line each."""
+    out: list[str] = []
+    for r in getattr(res, "refused", ()):
+        key = "fix.refused_undo" if r.target else f"fix.refused_{r.why}"
+        line = kb.t(key, lang, file=f"{r.file}:{r.line}" if r.line else r.file, checks=", ".join(r.checks),
+                    conflicts=", ".join(r.conflicts), site=r.site or r.file, target=r.target)
+        if line not in out:  # one line for the same refusal at two sites of a file
+            out.append(line)
+    return out
 
 
 def _summary(data: dict, fmt: str, output: str | None, kb, lang: str, outcome, bl, notes: list[str]) -> None:

@@ -58,6 +58,9 @@ def run(ns) -> int:
         kb = res.kb
         written = kb.t("upgrade.fix_written", ns.lang)
         text += "\n" + kb.t("upgrade.fix_done", ns.lang, n=len(fixed.applied), files=len(fixed.changed_files), written=written) + "\n"
+        from vllm_kb.cli.audit_cmd import refusal_lines
+
+        text += "".join(shown(line) + "\n" for line in refusal_lines(fixed, kb, ns.lang))
     if ns.output:
         with open(ns.output, "w", encoding="utf-8") as fh:
             fh.write(text)

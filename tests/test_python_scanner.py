@@ -76,8 +76,15 @@ LLM(model="m", gpu_memory_utilisation=0.9)
 
 
 def test_syntax_error_is_skipped_with_line(tmp_path):
-    sites, ctx = scan(tmp_path, "from vllm import LLM\nprint 'py2'\n")
+    sites, ctx = scan(tmp_path, "from vllm import LLM\nprint 'py2'\nLLM(model='m')\n")
     assert sites == [] and ctx.skipped[0].line == 2 and ctx.skipped[0].code == "python-syntax"
+
+
+def test_a_file_that_calls_no_site_class_is_not_parsed(tmp_path):
+    # the prefilter: naming LLM without calling it (a type hint, an import) holds no site, so the
+    # file is not parsed, and its Python 2 syntax is not reported
+    sites, ctx = scan(tmp_path, "from vllm import LLM\nprint 'py2'\n")
+    assert sites == [] and ctx.skipped == []
 
 
 def test_env_set_only_under_a_condition_is_not_taken_as_set(tmp_path):
@@ -108,3 +115,12 @@ def test_a_whole_argument_string_in_one_variable_is_no_unknown_option(tmp_path):
                                                   "    ipc: host\n    command: ${VLLM_ENGINE_ARGS}\n")
     (sr,) = audit(tmp_path, gpu="H200 x8").sites
     assert not [r for r in sr.remarks if r.code == "unknown-option"]
+
+
+def test_the_prefilter_keeps_every_spelling_of_a_call(tmp_path):
+    # what may stand between the callee's name and its `(`: the `)` of a parenthesised callee,
+    # spaces, a comment that ends its line, a line continuation
+    for call in ("(LLM)(model='m')", "LLM (model='m')", "x = (LLM  # the engine\n  (model='m'))", "LLM \\\n(model='m')",
+                 "import vllm\nvllm.LLM\t(model='m')"):
+        sites, _ = scan(tmp_path, "from vllm import LLM\n" + call + "\n")
+        assert [s.kind for s in sites] == ["LLM()"], call

@@ -162,15 +162,7 @@ def scan(path: Path) -> tuple[set[str], dict[str, str], set[str]]:
     registered: set[str] = set()
     removed: dict[str, str] = {}
     oot: set[str] = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name, value = node.targets[0].id, node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            name, value = node.target.id, node.value
-        else:
-            continue
-        if not (name.endswith("_MODELS") and isinstance(value, ast.Dict)):
-            continue
+    for name, value in _registry_dicts(path):
         keys = [k.value for k in value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
         if name == "_PREVIOUSLY_SUPPORTED_MODELS":
             for k, v in zip(value.keys, value.values):

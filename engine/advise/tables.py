@@ -164,7 +164,7 @@ def lint(v) -> int:
         return 0
     kb = load_kb()
     for t in tables:
-        _cel(v, t.id, "when", t.when)
+        v.predicate(FILE, t.id, "when", t.when)
         keys = {k for k, _ in t.columns}
         if t.gpu:
             from vllm_kb.engine.kb.hardware import find_gpu
@@ -172,7 +172,7 @@ def lint(v) -> int:
             if find_gpu(t.gpu, kb.gpus) is None:
                 v.add(FILE, t.id, "gpu", f"unknown GPU {t.gpu!r} (knowledge/gpus.yaml)")
         for i, r in enumerate(t.rows):
-            _cel(v, t.id, f"rows[{i}].when", r["when"])
+            v.predicate(FILE, t.id, f"rows[{i}].when", r["when"])
             for k in set(r["cells"]) - keys:
                 v.add(FILE, t.id, f"rows[{i}].cells.{k}", f"no column {k!r} (columns: {', '.join(sorted(keys))})")
             e = r.get("estimate")
@@ -185,18 +185,3 @@ def lint(v) -> int:
                     if v.cat.arg(name) is None:
                         v.add(FILE, t.id, f"rows[{i}].estimate.args.{name}", "no such vLLM argument in any catalog release")
     return len(tables)
-
-
-def _cel(v, tid: str, path: str, source: str) -> None:
-    v.n_predicates += 1
-    try:
-        p = cel.compile(source)
-    except cel.CelSyntaxError as e:
-        v.add(FILE, tid, path, f"CEL syntax error: {e}")
-        return
-    for fn in sorted(p.functions - cel.BUILTIN_FUNCTIONS - cel.REGISTERED_FUNCTIONS):
-        v.add(FILE, tid, path, f"unregistered CEL function {fn!r}")
-    for parts in sorted(p.paths):
-        err = v.fact_name(parts)
-        if err:
-            v.add(FILE, tid, path, err)

@@ -162,7 +162,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
                                       facts["launch"]))
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     facts["site"]["pooling"] = _pooling(engine)
-    if mf and facts.get("gpu"):
+    # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer
+    unread = {n for n in site.unresolved if n not in engine}  # less those the GPU count sized
+    if mf and facts.get("gpu") and not (unread & _SIZING):
         est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])
         if est:
             facts["memory"] = est
@@ -172,6 +174,13 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         facts["host"] = {**facts.get("host", {}), **host}
     return facts
 
+
+# Engine arguments that move the memory estimate: when one is written but cannot be read (a
+# variable set elsewhere, a command substitution), the estimate is unknown rather than made
+# with vLLM's default in its place.
+_SIZING = frozenset({"tensor_parallel_size", "pipeline_parallel_size", "gpu_memory_utilization", "max_model_len",
+                     "kv_cache_dtype", "quantization", "dtype", "cpu_offload_gb", "kv_cache_memory_bytes",
+                     "num_gpu_blocks_override", "kv_cache_memory"})
 
 _POOLING_TASKS = frozenset({"embed", "embedding", "classify", "score", "reward"})
 

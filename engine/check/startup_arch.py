@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vllm_kb.engine.kb.versions import Version, try_parse
+from vllm_kb.engine.kb.versions import Version, parse, try_parse
 
 # the Transformers-backend fallback for an architecture vLLM does not implement
 # (vllm/model_executor/model_loader/utils.py resolve_transformers_fallback in 0.7.2;
@@ -61,7 +61,7 @@ def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
     v = try_parse(version) if version else None
     if not isinstance(arch, str) or not arch or v is None or not table:
         return {}
-    releases = [Version(r) for r in table["releases"]]
+    releases = [parse(r) for r in table["releases"]]
     out: dict[str, Any] = {"arch": arch}
     spans = table["registered"].get(arch)
     known = _registered(table, arch, releases, v)
@@ -106,7 +106,7 @@ def _pp(table: dict, arch: str, releases: list[Version], v: Version) -> dict[str
     start = table.get("pp_from")
     if not start or v < Version(start) or "pp" not in table:
         return {}
-    scanned = [r for r in releases if r >= Version(start)]
+    scanned = [r for r in releases if r >= parse(start)]
     if _known(table.get("pp_unresolved", {}).get(arch) or [], scanned, v) is not False:
         return {}
     spans = table["pp"].get(arch) or []

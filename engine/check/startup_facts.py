@@ -68,11 +68,14 @@ FLASH_ATTN_HEAD_SIZES = frozenset({32, 64, 96, 128, 160, 192, 224, 256})
 
 
 def _parallel(model: dict, engine: dict, gpu: dict) -> dict[str, Any]:
-    tp = _int(engine.get("tensor_parallel_size")) or 1
-    out: dict[str, Any] = {"tp": tp}
+    out: dict[str, Any] = {}
     if model.get("hidden_size") and model.get("num_attention_heads") and not model.get("kv_lora_rank"):
         out["head_size"] = head_dim(model)
         out["head_size_fa_ok"] = out["head_size"] in FLASH_ATTN_HEAD_SIZES
+    if "tensor_parallel_size" not in engine:
+        return out  # written but unreadable (`--tensor-parallel-size $TP`): the split is unknown
+    tp = _int(engine.get("tensor_parallel_size")) or 1
+    out["tp"] = tp
     rules = divides_heads(model, tp)
     if not rules:
         return out

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from vllm_kb.engine.fix import atomic
+from vllm_kb.engine.fix import guard
 from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix.atomic import WriteError
 from vllm_kb.engine.kb.encoding import display_path
@@ -46,6 +47,7 @@ class Applied:
     checks: list[str]
     safe: bool
     value: object = None  # what the setting becomes (None for a removal)
+    priority: str = "P2"  # the most urgent of the checks that ask for it
 
 
 @dataclass
@@ -59,6 +61,8 @@ class FixResult:
     manual: int = 0  # changes no edit can write
     # writable changes the selection held back: reason (unsafe | unfixable | not_fixable) → rule ids
     skipped: dict[str, set[str]] = field(default_factory=dict)
+    refused: list[guard.Refusal] = field(default_factory=list)  # what the guard kept out (engine/fix/guard.py)
+    last_pass: set[str] = field(default_factory=set)  # the files the last pass changed
 
     @property
     def changed_files(self) -> list[str]:
@@ -149,55 +153,140 @@ def _sorted_changes(rep: Audited, sel: Selection) -> list[tuple[Any, Change, dic
 def run(audit: Callable[[dict[str, str]], Audited], unsafe: bool | Selection = False, max_passes: int = MAX_PASSES) -> FixResult:
     """`audit(overlay)` audits the project with `overlay` (rel → text) over the disk and applies
     the project's configuration, suppressions and baseline. `unsafe`: a bool (--unsafe-fixes)
-    or a whole Selection."""
-    unsafe = _selection(unsafe)
+    or a whole Selection. Two checks that would rewrite each other's value lose the rewrite, and
+    the fixed project is audited again before anything is written: a file whose fixes would bring
+    a P0 it did not have is left untouched (engine/fix/guard.py); each time, the run starts over
+    without what was refused, so --fix never trades one failure for another and never loops."""
+    sel = _selection(unsafe)
+    first = audit({})
+    frozen: dict[str, guard.Refusal] = {}
+    banned: dict[tuple, guard.Refusal] = {}
+    while True:
+        res, rep, loop = _passes(audit, first, sel, max_passes, frozen, banned)
+        if loop is not None:
+            banned[loop[0]] = loop[1]
+            continue
+        pins = {a.file for a in res.applied if a.op == "pin"}
+        worse = guard.refuse_new_p0(first, rep, res.changed_files, pins, res.applied)
+        if not res.converged:  # a cycle or too many passes: the files the last pass still rewrote stay as they were
+            worse = {**{f: guard.Refusal(f, "loop", sorted({c for a in res.applied if a.file == f for c in a.checks}), [])
+                        for f in res.last_pass if f in res.changed_files}, **worse}
+            res.converged = not worse.keys() - frozen.keys()
+        worse = {f: r for f, r in worse.items() if f not in frozen}
+        if not worse:
+            break
+        frozen.update(worse)
+    res.refused = sorted(frozen.values(), key=lambda r: r.file) + [r for r in banned.values() if r.file not in frozen]
+    return res
+
+
+def _passes(audit: Callable[[dict[str, str]], Audited], first: Audited, sel: Selection, max_passes: int,
+            frozen: dict[str, guard.Refusal], banned: dict[tuple, guard.Refusal]
+            ) -> tuple[FixResult, Audited, tuple[tuple, guard.Refusal] | None]:
+    """The fixes pass after pass, each on the project as the earlier passes left it, until a pass
+    finds nothing left to change; files in `frozen` and the changes in `banned` are not written.
+    Stops at the first loop it sees: (its ban key, the refusal)."""
     res = FixResult()
     overlay: dict[str, str] = {}
-    rep: Audited | None = None
+    ledger = guard.Ledger()
+    rep = first
     for n in range(max_passes + 1):
-        rep = audit(dict(overlay))
-        todo = pending(rep, unsafe)
+        if n:
+            rep = audit(dict(overlay))
+        todo = pending(rep, sel)
         if not todo:
             break
         if n == max_passes:
             res.converged = False
             break
         res.passes += 1
-        progressed = False
         by_file: dict[str, list] = {}
+        keys = {id(sr): k for k, sr in zip(guard.site_keys(rep.sites), rep.sites)}
         for sr, ch, got in todo:
-            for f, es in got.items():
-                by_file.setdefault(f, []).append((ch, es))
-        for f, items in by_file.items():
-            text = rep.ctx.read(f)
-            if text is None:
+            held = [r for f in got for r in (frozen.get(f), guard.banned(banned, (f, keys[id(sr)]), ch.checks)) if r]
+            for r in held:
+                r.held.update(rule_of(c) for c in ch.checks)
+            if held:
                 continue
-            res.originals.setdefault(f, text)
-            taken: list = []
-            done: list[Change] = []
-            for ch, es in items:
-                try:
-                    edits_mod.apply(text, taken + es)
-                except edits_mod.EditConflict:
-                    continue  # the next pass reads the file anew
-                taken += es
-                done.append(ch)
-            new = edits_mod.apply(text, taken)
-            if new != text:
+            for f, es in got.items():
+                where = (f, keys[id(sr)], ch.target)
+                loop = ledger.loop(where, ch)
+                if loop is not None:
+                    return res, rep, loop
+                by_file.setdefault(f, []).append((ch, es, where))
+        progressed = False
+        res.last_pass = set()
+        for f, items in by_file.items():
+            new = _apply_file(rep, f, items, res, ledger)
+            if new is not None:
                 progressed = True
+                res.last_pass.add(f)
                 overlay[f] = new
                 res.texts[f] = new
-                res.applied += [Applied(f, ch.line, ch.op, ch.target, ch.before, ch.after, list(ch.checks), ch.safe, ch.value) for ch in done]
         if not progressed:
             break
-    if rep is not None:
-        for _, ch, _, why in _sorted_changes(rep, unsafe):
-            if why == "manual":
-                res.manual += 1
-            elif why is not None:
-                res.skipped.setdefault(why, set()).update(rule_of(c) for c in ch.checks)
-                res.unsafe_left += why == "unsafe"
-    return res
+        if ledger.seen(overlay):
+            res.converged = False
+            break
+    for _, ch, got, why in _sorted_changes(rep, sel):
+        if why is None or frozen.keys() & got.keys():
+            continue
+        if why == "manual":
+            res.manual += 1
+        else:
+            res.skipped.setdefault(why, set()).update(rule_of(c) for c in ch.checks)
+            res.unsafe_left += why == "unsafe"
+    return res, rep, None
+
+
+def _apply_file(rep: Audited, f: str, items: list, res: FixResult, ledger: guard.Ledger) -> str | None:
+    """One pass's changes in one file: the new text, or None when nothing changed. The changes
+    that share a check go together (half of "TP 2 → 1 with DP 8" asks for more GPUs than there
+    are): a group that collides with an earlier one of the pass waits for the next pass."""
+    text = rep.ctx.read(f)
+    if text is None:
+        return None
+    res.originals.setdefault(f, text)
+    taken: list = []
+    done: list[tuple[Change, tuple]] = []
+    for group in _coupled(items):
+        es: list = []
+        for e in (e for _, got, _ in group for e in got):
+            if e not in taken and e not in es:  # one pin asked for by two sites: written once
+                es.append(e)
+        try:
+            edits_mod.apply(text, taken + es)
+        except edits_mod.EditConflict:
+            continue  # the whole group waits: the next pass reads the file anew
+        taken += es
+        done += [(ch, where) for ch, _, where in group]
+    new = edits_mod.apply(text, taken)
+    if new == text:
+        return None
+    for ch, where in done:
+        ledger.record(where, ch)
+    res.applied += [Applied(f, ch.line, ch.op, ch.target, ch.before, ch.after, list(ch.checks), ch.safe, ch.value,
+                            ch.priority or "P2") for ch, _ in done]
+    return new
+
+
+def _coupled(items: list) -> list[list]:
+    """The changes in groups that share a check, in order of their first change."""
+    groups: list[tuple[set[str], list[int]]] = []
+    for n, item in enumerate(items):
+        checks = set(item[0].checks)
+        hit = [i for i, g in enumerate(groups) if g[0] & checks]
+        if not hit:
+            groups.append((checks, [n]))
+            continue
+        first = groups[hit[0]]
+        for i in reversed(hit[1:]):
+            first[0].update(groups[i][0])
+            first[1].extend(groups[i][1])
+            del groups[i]
+        first[0].update(checks)
+        first[1].append(n)
+    return [[items[n] for n in sorted(g[1])] for g in groups]
 
 
 def verify(res: FixResult) -> dict[str, str]:

@@ -127,13 +127,18 @@ def _append(text: str, at: dict | None, tokens: list[str]) -> list[TextEdit] | N
         lits = ", ".join(json.dumps(t, ensure_ascii=False) for t in tokens)
         if at.get("empty"):
             return [TextEdit(pos, pos, lits, ("flow", pos), strict=True)]  # a second item waits: it needs a comma
-        return [TextEdit(pos, pos, ", " + lits, strict=True)]
+        ls = text.rfind("\n", 0, pos) + 1
+        first = next((m.start() for m in _QUOTE.finditer(text, ls, pos)), pos)
+        return [TextEdit(pos, pos, yaml_edits.flow_gap(text, first, pos) + lits, strict=True)]
     d, path = _yaml(text, at)
     if d is None:
         return None
     if d.get(path) is None:
         return yaml_edits.set_value(text, d, path, tokens)  # `args:` not written yet
     return yaml_edits.append_items(text, d, path, tokens)
+
+
+_QUOTE = __import__("re").compile(r'"')
 
 
 def _vllm_config_edit(src: dict, ch: Change, text: str):

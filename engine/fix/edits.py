@@ -52,6 +52,10 @@ def apply(text: str, edits: list[TextEdit]) -> str:
         if e.start == e.end:
             for d in spans:
                 if d.start < e.start <= d.end:
+                    if e.start == d.end and (d.text or text[d.start:d.end].lstrip().startswith(",")):
+                        # right after a rewritten span, or after an item removed with the comma before it
+                        # (what precedes the insertion is still an item): it stays where it is
+                        break
                     if e.strict:
                         raise EditConflict(f"an insertion at offset {e.start} inside an edit")
                     at = d.start if not d.text else d.end
@@ -198,6 +202,24 @@ def remove_words(text: str, start: int, end: int) -> TextEdit:
     return TextEdit(s, end, "")
 
 
+_JOIN_AFTER = re.compile(r"[ \t]*(?:&&|\|\||;)[ \t]*")
+_JOIN_BEFORE = re.compile(r"[ \t]*(?:&&|\|\||;)[ \t]*$")
+
+
+def remove_command(text: str, start: int, end: int) -> TextEdit:
+    """Delete a whole shell command (`export X=1`) with the `&&`, `||` or `;` that joins it to
+    the next command or the previous one, so that the list around it still parses; alone on its
+    line, the line goes (remove_words)."""
+    m = _JOIN_AFTER.match(text, end)
+    if m and m.end() > end and text[end:m.end()].strip():
+        return TextEdit(start, m.end(), "")
+    ls = text.rfind("\n", 0, start) + 1
+    m = _JOIN_BEFORE.search(text, ls, start)
+    if m:
+        return TextEdit(m.start(), end, "")
+    return remove_words(text, start, end)
+
+
 def above_comments(text: str, line_start: int) -> int:
     """The start of the block of `#` comment lines right above a line (no blank line between),
     else the line itself: a new line goes above the comments that belong to the command —
@@ -241,26 +263,39 @@ def append_shell_arg(text: str, words: list, first: int, last: int, new: str) ->
     return TextEdit(tail.end, tail.end, f" {new}")
 
 
-def remove_python_item(text: str, start: int, end: int) -> TextEdit:
-    """Delete `key=value` / `"key": value` with the comma that separates it from its neighbours."""
+def remove_python_item(text: str, start: int, end: int) -> TextEdit | list[TextEdit]:
+    """Delete `key=value` / `"key": value` with the comma that separates it from its neighbours.
+    An item alone on its line takes the line with it (and the comment after it, which was about
+    it); no line is left empty, no space left hanging at a line's end, and a comment after an
+    item that stays keeps its place."""
     n = len(text)
+    ls, le = _line_bounds(text, start, end)
+    alone = not text[ls:start].strip()
     e = end
     while e < n and text[e] in " \t":
         e += 1
     if e < n and text[e] == ",":
+        comma = e
         e += 1
         while e < n and text[e] in " \t":
             e += 1
-        ls, le = _line_bounds(text, start, start)
-        if not text[ls:start].strip() and (e >= n or text[e] in "\n#"):
-            # the entry had its own line: drop the line (and a trailing comment stays out of it)
-            stop = text.find("\n", e)
-            return TextEdit(ls, n if stop < 0 else stop + 1, "")
+        if e >= n or text[e] in "\r\n#":  # nothing but a comment after it on its line
+            if alone:
+                stop = text.find("\n", e)
+                return TextEdit(ls, n if stop < 0 else stop + 1, "")
+            s = start
+            while s > ls and text[s - 1] in " \t":
+                s -= 1
+            return TextEdit(s, comma + 1 if text[e:e + 1] == "#" else e, "")  # `a=1, b=2,` → `a=1,`
         return TextEdit(start, e, "")
-    # last entry without a trailing comma: take the comma before it
+    # the last entry, without a trailing comma: take the comma before it
     s = start
-    while s > 0 and text[s - 1] in " \t\n":
+    while s > 0 and text[s - 1] in " \t\r\n":
         s -= 1
+    after = text[end:le].strip()
+    if alone and (not after or after.startswith("#")):  # its own line: the line goes, and the comma before it
+        line = TextEdit(ls, min(le + 1, n), "")
+        return [TextEdit(s - 1, s, ""), line] if s > 0 and text[s - 1] == "," else line
     if s > 0 and text[s - 1] == ",":
         return TextEdit(s - 1, end, "")
     return TextEdit(start, end, "")
@@ -288,8 +323,10 @@ def remove_statement(text: str, start: int, end: int) -> TextEdit:
     return TextEdit(start, end, "")
 
 
-def insert_python_kwarg(text: str, call, lines: LineIndex, new: str) -> TextEdit:
-    """Add `new` (e.g. `kv_cache_dtype="fp8"`) as the call's last argument, in its layout."""
+def insert_python_kwarg(text: str, call, lines: LineIndex, new: str) -> TextEdit | list[TextEdit]:
+    """Add `new` (e.g. `kv_cache_dtype="fp8"`) as the call's last argument, in its layout: inline
+    after `, `; one per line at the last argument's indent, with a trailing comma when the call
+    has one; after the comment that ends the last argument's line, never in front of it."""
     items = list(call.args) + [k for k in call.keywords]
     close = lines.offset(call.end_lineno, call.end_col_offset) - 1  # the ')'
     if not items:
@@ -297,20 +334,39 @@ def insert_python_kwarg(text: str, call, lines: LineIndex, new: str) -> TextEdit
     last = max(items, key=lambda n: (n.end_lineno, n.end_col_offset))
     last_end = lines.offset(last.end_lineno, last.end_col_offset)
     between = text[last_end:close]
-    multiline = call.lineno != last.end_lineno or "\n" in between
-    if multiline:
-        first = min(items, key=lambda n: (n.lineno, n.col_offset))
-        fs = lines.offset(first.lineno, first.col_offset)
-        ls = text.rfind("\n", 0, fs) + 1
-        indent = text[ls:fs] if not text[ls:fs].strip() else "    "
-        if between.lstrip().startswith(","):
+    # one per line when the arguments span lines or open on a line of their own; all on the
+    # call's line (whatever line the parenthesis closes on): inline
+    first = min(items, key=lambda n: (n.lineno, n.col_offset))
+    if first.lineno == call.lineno and last.end_lineno == call.lineno:
+        if between.strip().startswith(","):
             comma = last_end + between.index(",")
-            return TextEdit(comma + 1, comma + 1, f"\n{indent}{new},")
-        return TextEdit(last_end, last_end, f",\n{indent}{new}")
-    if between.strip().startswith(","):
-        comma = last_end + between.index(",")
-        return TextEdit(comma + 1, comma + 1, f" {new},")
-    return TextEdit(last_end, last_end, f", {new}")
+            return TextEdit(comma + 1, comma + 1, f" {new},")
+        return TextEdit(last_end, last_end, f", {new}")
+    indent = _item_indent(text, call, items, lines)
+    trailing = between.lstrip().startswith(",")
+    after = last_end + between.index(",") + 1 if trailing else last_end
+    le = text.find("\n", after)
+    rest = text[after:le].strip() if le >= 0 else ""
+    if 0 <= le < close and (not rest or rest.startswith("#")):  # the last argument ends its line: a line after it
+        if trailing:
+            return TextEdit(le + 1, le + 1, f"{indent}{new},\n")
+        return [TextEdit(last_end, last_end, ","), TextEdit(le + 1, le + 1, f"{indent}{new}\n")]
+    if trailing:
+        return TextEdit(after, after, f"\n{indent}{new},")
+    return TextEdit(last_end, last_end, f",\n{indent}{new}")
+
+
+def _item_indent(text: str, call, items: list, lines: LineIndex) -> str:
+    """The indent of a call's arguments that are one per line: the last one's (aligned under the
+    parenthesis or indented by a level), else a level under the call's line."""
+    last = max(items, key=lambda n: (n.end_lineno, n.end_col_offset))
+    at = lines.offset(last.lineno, last.col_offset)
+    ls = text.rfind("\n", 0, at) + 1
+    if not text[ls:at].strip():
+        return text[ls:at]
+    line = text[ls:text.find("\n", ls) if "\n" in text[ls:] else len(text)]
+    own = indent_of(line)
+    return own + ("    " if ls == lines.line_start(call.lineno) else "")
 
 
 def yaml_block(text: str, key_line: int, key_lines: list[int]) -> tuple[int, int]:

@@ -100,13 +100,15 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | 
                 return None
             a, b = pos["word"]
             if pos["kind"] in ("export", "assign") and pos.get("count") == 1:
-                return edits_mod.remove_words(text, *pos["cmd"])
+                return edits_mod.remove_command(text, *pos["cmd"])
             return edits_mod.remove_words(text, a, b)
         if pos and pos["kind"] in ("prefix", "export", "assign"):
             a, b = pos["word"]
             return TextEdit(a, b, f"{ch.target}={shlex.quote(str(ch.value))}")
         if words is None or ch.after is None:
             return None
+        if not _in_file(text, words[0]):
+            return None  # a command of an inner script (a Makefile recipe, a YAML block): no line of its own here
         return edits_mod.insert_before_line(text, words[0].start, ch.after)
     if words is None or ch.file != site.file:
         return None
@@ -155,7 +157,7 @@ def _positional_edits(src: dict, ch: Change, text: str) -> list[TextEdit]:
     return out
 
 
-def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | None:
+def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     s = ch.setting
     lines = line_index(text)
     if ch.op == "env":

@@ -332,13 +332,32 @@ def _line_cut(text: str, ls: int, start: int, end: int) -> TextEdit:
     return TextEdit(ls, stop, "")
 
 
+_GAP = r"(?:[ \t\r\n]|\\\r?\n)*"  # blanks, line breaks and a Dockerfile's `\` continuations
+
+
+def flow_gap(text: str, start: int, end: int) -> str:
+    """What goes between the last item of a […] list (text[start:end], or an item starting at
+    `start` on that line) and a new one: `, ` when items share lines; a line break and the same
+    indent when they are one per line (through a backslash in a Dockerfile, whose instruction
+    goes on past it)."""
+    ls = text.rfind("\n", 0, start) + 1
+    if ls == 0 or text[ls:start].strip() or "," in text[start:end]:
+        return ", "
+    prev = text[text.rfind("\n", 0, ls - 1) + 1:ls - 1].rstrip()
+    indent = text[ls:start]
+    if prev.endswith("\\") and prev[:-1].rstrip().endswith(","):
+        return f", \\\n{indent}"
+    return f",\n{indent}" if prev.endswith(",") else ", "
+
+
 def flow_cut(text: str, start: int, end: int) -> TextEdit:
-    """An entry of […] or {…} with the comma that separates it from a neighbour."""
-    m = re.compile(r"[ \t\r\n]*,[ \t\r\n]*").match(text, end)
+    """An entry of […] or {…} with the comma that separates it from a neighbour, and the line
+    breaks (a Dockerfile's backslash continuations too) up to that neighbour: no line is left empty."""
+    m = re.compile(_GAP + "," + _GAP).match(text, end)
     if m:
         return TextEdit(start, m.end(), "")
     b = start
-    while b > 0 and text[b - 1] in " \t\r\n":
+    while b > 0 and (text[b - 1] in " \t\r\n" or (text[b - 1] == "\\" and text[b:b + 1] in ("\n", "\r"))):
         b -= 1
     if b > 0 and text[b - 1] == ",":
         return TextEdit(b - 1, end, "")
@@ -370,7 +389,8 @@ def append_items(text: str, d: DocPositions, seq: tuple, values: list[Any]) -> l
     if s.flow:
         if s.children:
             end = _content_end(like)  # type: ignore[arg-type]
-            return [TextEdit(end, end, "".join(", " + x for x in lits), strict=True), _fills(d, seq)]
+            gap = flow_gap(text, like.start, end)  # type: ignore[union-attr]
+            return [TextEdit(end, end, gap + gap.join(lits), strict=True), _fills(d, seq)]
         close = text.rfind("]", s.start, s.end)
         return [TextEdit(close, close, ", ".join(lits), ("flow", close), strict=True), _fills(d, seq)] if close >= 0 else None
     col = (like.dash - _line_start(text, like.dash)) if like is not None and like.dash is not None else s.col

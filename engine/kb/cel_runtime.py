@@ -69,26 +69,24 @@ def index(obj, key):
     raise Defer
 
 
-def land(a, b):
+def _logic(a, b, decides: bool):
+    """CEL's `&&` (`decides` False) and `||` (True): commutative, and a bool that decides the
+    result wins over an error or a non-bool on the other side."""
     ta, tb = type(a) is bool, type(b) is bool
     if ta and tb:
-        return a and b
+        return (a or b) if decides else (a and b)
     if not ta and not tb:
         return ERR
-    if tb:
-        return a if b else False
-    return b if a else False
+    x, other = (b, a) if tb else (a, b)
+    return decides if x is decides else other
+
+
+def land(a, b):
+    return _logic(a, b, False)
 
 
 def lor(a, b):
-    ta, tb = type(a) is bool, type(b) is bool
-    if ta and tb:
-        return a or b
-    if not ta and not tb:
-        return ERR
-    if tb:
-        return True if b else a
-    return True if a else b
+    return _logic(a, b, True)
 
 
 def lnot(a):

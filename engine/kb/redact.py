@@ -37,6 +37,7 @@ def is_secret_name(name: Any) -> bool:
 # Reports repeat the same keys and texts for every site: remember answers (bounded).
 _NAME_MEMO: dict[str, bool] = {}
 _TEXT_MEMO: dict[str, str] = {}
+_LONG_MEMO: dict[str, str] = {}
 _MEMO_LIMIT = 50_000
 
 
@@ -138,20 +139,107 @@ def known_secrets(values) -> None:
     if (pattern and pattern.pattern) != (_KNOWN and _KNOWN.pattern):
         _KNOWN = pattern
         _TEXT_MEMO.clear()
+        _LONG_MEMO.clear()
 
 
 def redact_text(text: str) -> str:
     """Hide secrets in free text: a script line, a diff, a pin, an evidence line, a message."""
     if not isinstance(text, str) or not text:
         return text
-    hit = _TEXT_MEMO.get(text)
+    hit = _TEXT_MEMO.get(text) if len(text) < 65536 else _LONG_MEMO.get(text)
     if hit is None:
-        hit = _redact_text(text) if _triggered(text) else text
+        if not _triggered(text):
+            hit = text
+        elif len(text) >= _REGIONS_FROM and "${" not in text:
+            hit = _redact_regions(text)
+        else:
+            hit = _redact_text(text)
         if _KNOWN is not None:
             hit = _KNOWN.sub(REDACTED, hit)
         if len(text) < 65536:
             _remember(_TEXT_MEMO, text, hit)
+        else:  # a large file's text, redacted again for each of its sites' diffs
+            if len(_LONG_MEMO) >= 8:
+                _LONG_MEMO.clear()
+            _LONG_MEMO[text] = hit
     return hit
+
+
+# A long text (a whole file, for a diff) is redacted line region by line region: only the lines
+# that hold a trigger, each with the lines a match can run onto. The result is the same as
+# _redact_text over the whole text: every pattern above needs one of these words (case-folded as the
+# patterns fold them; _URL_QUERY's "sig" and _BEARER's "Basic" are not in _TRIGGERS), a match runs
+# onto the next line only from a line that holds "--" (_FLAG's value after a backslash or on a YAML
+# list's next line) or "name" (_K8S_ENV), and no lookaround reaches past a line break. "${"
+# (_DEFAULT's value may span lines) sends the text down the whole-text path. A region starts after
+# a line break, so the lookbehinds and \b see what they see in the whole text; replacements only put
+# *** between kept characters, so they never make a line link to the next one. Held to
+# _redact_text by tests/test_redact_regions.py.
+_LINE_WORDS = _TRIGGERS + ("sig", "basic")
+_LINE_TRIGGER = re.compile("|".join(map(re.escape, _LINE_WORDS)), re.I)
+_REGIONS_FROM = 4096
+_REGION_MEMO: dict[str, str] = {}
+
+
+def _links(text: str, start: int, end: int) -> bool:
+    """Whether the line text[start:end] may start a match that ends on the next line."""
+    return text.find("--", start, end) >= 0 or text.find("name", start, end) >= 0
+
+
+def _line_end(text: str, i: int) -> int:
+    j = text.find("\n", i)
+    return len(text) if j < 0 else j + 1
+
+
+def _hits(text: str) -> list[int]:
+    """Where trigger words stand, at least one per line that holds any (found with str.find on
+    the lowered text, which is as long as the text when it is ASCII)."""
+    if not text.isascii():
+        return [m.start() for m in _LINE_TRIGGER.finditer(text)]
+    low = text.lower()
+    out: list[int] = []
+    for w in _LINE_WORDS:
+        i = low.find(w)
+        while i >= 0:
+            out.append(i)
+            eol = low.find("\n", i)
+            i = low.find(w, eol) if eol >= 0 else -1
+    out.sort()
+    return out
+
+
+def _redact_regions(text: str) -> str:
+    regions: list[list[int]] = []
+    n, end = len(text), 0
+    for hit in _hits(text):
+        if hit < end:
+            continue
+        start = text.rfind("\n", 0, hit) + 1
+        while start > 0:  # the lines above that run onto this one
+            prev = text.rfind("\n", 0, start - 1) + 1
+            if not _links(text, prev, start):
+                break
+            start = prev
+        end = _line_end(text, hit)
+        while end < n and _links(text, text.rfind("\n", 0, end - 1) + 1, end):
+            end = _line_end(text, end)
+        if regions and start <= regions[-1][1] + 256:  # near the last one: one call for both
+            regions[-1][1] = end
+        else:
+            regions.append([start, end])
+    out: list[str] = []
+    done = 0
+    for start, end in regions:
+        part = text[start:end]
+        shown = _REGION_MEMO.get(part)
+        if shown is None:
+            shown = _redact_text(part)
+            if len(part) < 65536:
+                _remember(_REGION_MEMO, part, shown)
+        out += (text[done:start], shown)
+        done = end
+    out.append(text[done:])
+    return "".join(out)
 
 
 def _redact_text(text: str) -> str:

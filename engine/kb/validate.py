@@ -183,7 +183,10 @@ class Validator:
         validate_sources.error_texts(self, c)
         self.cases(c)
 
-    def predicate(self, file, id_, path, source, want_bool=True) -> None:
+    def predicate(self, file, id_, path, source, want_bool=True, names=None) -> None:
+        """A CEL predicate compiles, calls registered functions only and reads known facts
+        (`names(parts)`: the error for a path it reads, by default the facts schema's)."""
+        names = names or self.fact_name
         self.n_predicates += 1
         try:
             p = cel.compile(source)
@@ -193,7 +196,7 @@ class Validator:
         for fn in sorted(p.functions - cel.BUILTIN_FUNCTIONS - cel.REGISTERED_FUNCTIONS):
             self.add(file, id_, path, f"unregistered CEL function {fn!r}")
         for parts in sorted(p.paths):
-            err = self.fact_name(parts)
+            err = names(parts)
             if err:
                 self.add(file, id_, path, err)
 

@@ -63,12 +63,12 @@ class Version:
 
 
 def parse(text: str) -> Version:
-    return Version(text)
+    return _version(text) if type(text) is str else Version(text)
 
 
 def try_parse(text: str | None) -> Version | None:
     try:
-        return Version(text) if text is not None else None
+        return parse(text) if text is not None else None
     except InvalidVersion:
         return None
 

@@ -98,6 +98,17 @@ def _parallel(rep, reports, lang, each, tally, fields, workers: int):
         _job.clear()
 
 
+def _put(spool: IO[str], text: str, n: dict, w: str | None, counts: Any, worst: str | None, first: bool,
+         progress: Callable[[str, int], None] | None, total: int) -> tuple[str | None, bool]:
+    """One site's JSON into the spool, its counts added: (the worst priority so far, first=False)."""
+    for key, v in n.items():
+        counts.n[key] += v
+    spool.write(("\n    " if first else ",\n    ") + text)
+    if progress is not None:
+        progress("render", total)
+    return _worse(worst, w), False
+
+
 def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[str],
           each: Callable[[SiteReport], None] | None = None, progress: Callable[[str, int], None] | None = None,
           total: int = 0, workers: int = 1, tally: Any = None, fields: tuple[str, ...] = ()) -> Streamed:
@@ -126,13 +137,7 @@ def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[st
                     for k, (f, d) in enumerate(zip(fields, deltas)):
                         setattr(tally, f, getattr(tally, f) + d)
                         applied[k] += d
-                    for k, v in n.items():
-                        counts.n[k] += v
-                    worst = _worse(worst, w)
-                    spool.write(("\n    " if first else ",\n    ") + text)
-                    first = False
-                    if progress is not None:
-                        progress("render", total)
+                    worst, first = _put(spool, text, n, w, counts, worst, first, progress, total)
         if not parallel:
             seen: Counter = Counter()  # the site keys fingerprints are made of (engine/check/baseline.py site_keys)
             for sr in reports:
@@ -140,13 +145,7 @@ def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[st
                 sr.key = sr.key or f"{sr.site.file}|{sr.site.kind}|{seen[at]}"
                 seen[at] += 1
                 text, n, w = _entry(rep, sr, lang, each)
-                for key, v in n.items():
-                    counts.n[key] += v
-                worst = _worse(worst, w)
-                spool.write(("\n    " if first else ",\n    ") + text)
-                first = False
-                if progress is not None:
-                    progress("render", total)
+                worst, first = _put(spool, text, n, w, counts, worst, first, progress, total)
         head = model.clean(model.document(rep, lang, _HOLE, model.summary([], counts.n)))
         for f in head.get("findings", []):
             worst = _worse(worst, f["priority"])

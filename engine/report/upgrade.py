@@ -23,7 +23,9 @@ def record(res, lang: str, fixed=None) -> dict:
     out = {"target": res.target, "current": currents, "root": str(res.now.root), "sites": sites,
            "summary": kb.t("upgrade.summary", lang, sites=len(sites), **counts), "counts": counts}
     if fixed is not None:
-        out["fix"] = {"files": fixed.changed_files, "changes": len(fixed.applied), "diff": redact(fixed.diff())}
+        out["fix"] = {"files": fixed.changed_files, "changes": len(fixed.applied), "diff": redact(fixed.diff()),
+                      "refused": [{"file": r.file, "why": r.why, "checks": r.checks, "conflicts": r.conflicts,
+                                   **({"target": r.target} if r.target else {})} for r in getattr(fixed, "refused", ())]}
     return out
 
 

@@ -5,10 +5,12 @@ with --enable-auto-tool-choice and a --tool-call-parser."""
 from __future__ import annotations
 
 import ast
+import re
 
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 
 _CALLS = frozenset({"create", "acreate", "stream", "parse"})
+_KEYWORD = re.compile(r"tool(?:s|_choice)(?:[ \t\f\r\n]|\\|#[^\n]*)*=(?!=)")
 
 
 def _nfkc(text: str) -> str:
@@ -41,13 +43,16 @@ def tool_clients(ctx: ScanContext, files: list[str]) -> list[str]:
         # "tools" are not parsed (vLLM's own tree: thousands)
         if "completions" not in text and (text.isascii() or "completions" not in _nfkc(text)):
             continue
+        # …and passes `tools=` or `tool_choice=` as a keyword (a comment or a line break may stand
+        # before the `=`): half of the files left (vLLM's own tree) name tools in other ways
+        if not _KEYWORD.search(text) and (text.isascii() or not _KEYWORD.search(_nfkc(text))):
+            continue
         try:
             tree = parse_python(text, rel)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CALLS:
-                chain = ast.unparse(node.func.value) if hasattr(ast, "unparse") else ""
-                if "completions" in chain and _auto_tools(node):
+                if _auto_tools(node) and "completions" in ast.unparse(node.func.value):
                     out.append(f"{rel}:{node.lineno}")
     return out

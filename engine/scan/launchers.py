@@ -124,3 +124,14 @@ def find_launch(words: list[Word]) -> Launch | None:
             if mod == "vllm.entrypoints.api_server":
                 return Launch("legacy api_server", j + 2, False, env, i)
     return None
+
+
+# what a script counts the GPUs with: `$(nvidia-smi -L | wc -l)`, `nvidia-smi --query-gpu=… | wc -l`,
+# torch.cuda.device_count(), or the ids CUDA_VISIBLE_DEVICES lists
+_GPU_COUNT = re.compile(r"nvidia-smi\s[^|)]*(?:-L\b|--list-gpus|--query-gpu)[^|)]*\|\s*(?:grep[^|)]*\|\s*)?wc\s+-l"
+                        r"|torch\.cuda\.device_count\(\)|CUDA_VISIBLE_DEVICES\b[^)]*(?:wc\s+-[lw]|NF\b|\.split\(['\"],)")
+
+
+def gpu_count_idiom(text: str | None) -> bool:
+    """The value is the number of GPUs the process sees (sized by --gpu, else unknown)."""
+    return bool(text and _GPU_COUNT.search(text))

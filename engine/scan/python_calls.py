@@ -15,7 +15,7 @@ from vllm_kb.engine.scan import framework_site, python_subclass, python_tools, w
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
-from vllm_kb.engine.scan.python_process import ImportTime
+from vllm_kb.engine.scan.python_process import ImportTime, cuda_touches, scope_of
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
 from vllm_kb.engine.scan import python_env
@@ -50,7 +50,8 @@ _CLASS_WORDS = [(end, _word_ending(end, [n for n in sorted(set(TARGETS) | TRL_CO
 
 def could_hold_site(text: str) -> bool:
     """The prefilter: False only for a file that cannot hold a site — it names neither a vLLM/TRL
-    class nor a tool call that starts vLLM (engine/scan/python_tools.py). Python reads identifiers
+    class nor a tool call that starts vLLM (engine/scan/python_tools.py), or never calls a name a
+    site is a call of (a file that only imports or annotates with `LLM`). Python reads identifiers
     NFKC-normalised (`ＬＬＭ` is `LLM`), so a file that is not ASCII is tested as Python reads it."""
     if not words.python_candidate(text):  # TRL configs use vllm_* / use_vllm keys too
         return False
@@ -59,11 +60,34 @@ def could_hold_site(text: str) -> bool:
 
         if not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)
-    return any(end in text and rx.search(text) for end, rx in _CLASS_WORDS) or any(w in text for w in python_tools.WORDS)
+    if not (any(end in text and rx.search(text) for end, rx in _CLASS_WORDS) or any(w in text for w in python_tools.WORDS)):
+        return False
+    # …and calls one of the names a site is a call of (the scan keeps only those calls), defines
+    # BentoML's `__command__`, or a class on LLM (whose calls are sites): vLLM's own tree, 556
+    # files parsed before, 349 after
+    return _calls_a_callee(text) or "__command__" in text or any("LLM" in b for _, b in python_subclass._CLASS.findall(text))
 
 
 def _callees() -> frozenset[str]:
     return frozenset(TARGETS) | TRL_CONFIGS | python_tools.CALLEES
+
+
+# What may stand between a callee's name and the `(` of its call: the `)` of a parenthesised
+# callee, white space, a line continuation, a comment that ends its line.
+_TO_PAREN = re.compile(r"(?:[ \t\f\r\n)\\]|#[^\n\r]*[\n\r])*\(")
+
+
+def _calls_a_callee(text: str) -> bool:
+    """Whether a name a site is a call of stands as a word before a call's `(` (str.find per
+    name: a regex that tries the names at every position of the file took seconds on vLLM's tree)."""
+    for name in _CALLEE_ORDER:
+        i = text.find(name)
+        while i >= 0:
+            before = text[i - 1] if i else " "
+            if not (before.isalnum() or before == "_") and _TO_PAREN.match(text, i + len(name)):
+                return True
+            i = text.find(name, i + 1)
+    return False
 
 
 def _imports(imported: list) -> tuple[dict[str, str], set[str]]:
@@ -205,6 +229,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
 
 
 _CALLEES = _callees()
+_CALLEE_ORDER = sorted(_CALLEES, key=lambda n: (-len(n), n))
 
 
 def _walk_stmt(node: ast.AST):
@@ -247,6 +272,12 @@ def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, targ
         out["sleep_level"] = level
     if at_import:
         out["cuda_before"] = importing.cuda_before(min(n.lineno for n in at_import))
+    if "cuda_touches" not in per_file:
+        per_file["cuda_touches"] = cuda_touches(tree) if not plain or "cuda" in text else []
+    if builds:
+        first = min(builds, key=lambda n: n.lineno)
+        scope = scope_of(per_file["cuda_touches"], first.lineno, tree, per_file)
+        out["cuda_first"] = any(line < first.lineno and sc in (None, scope) for line, sc in per_file["cuda_touches"])
     return out
 
 

@@ -11,7 +11,7 @@ from vllm_kb.engine.scan import argv_entry, framework_site, fw_launch, serve_con
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.launchers import executable_release, find_launch
+from vllm_kb.engine.scan.launchers import executable_release, find_launch, gpu_count_idiom
 from vllm_kb.engine.scan.shell import Command, ShellSyntaxError
 from vllm_kb.engine.scan.shell_run import Candidate, Runner
 from vllm_kb.engine.scan.site import Finding, Setting, Site
@@ -261,6 +261,7 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
             site.opaque.append({"code": "forwards-args", "what": a.raw, "where": f"{rel}:{a.line}"})
         elif a.unresolved:
             site.opaque.append({"code": "unresolved", "what": a.raw, "where": f"{rel}:{a.line}"})
+    site.device_args = (*site.device_args, *(n for n, st in parsed.settings.items() if not st.resolved and gpu_count_idiom(st.note)))
     for a in parsed.positionals:
         site.remarks.append(Finding("stray-positional", msg("finding.stray_positional", arg=a.raw), rel, a.line, "P0"))
     return site

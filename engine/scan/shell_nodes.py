@@ -67,65 +67,59 @@ class FuncDef:
     line: int
 
 
-def words_of(nodes):
-    """Every word in a tree (commands, array elements, case subjects and patterns, loop items)."""
+def children(n) -> list:
+    """The nodes right inside a node: a list's and a pipeline's commands, a group's, a branch's,
+    a case item's, a loop's and a function's bodies."""
+    if isinstance(n, AndOr):
+        return [x for _, x in n.items]
+    if isinstance(n, Pipeline):
+        return list(n.cmds)
+    if isinstance(n, Group):
+        return list(n.body)
+    if isinstance(n, If):
+        return [x for c, b in n.branches for x in c + b] + (n.otherwise or [])
+    if isinstance(n, Case):
+        return [x for _, body in n.items for x in body]
+    if isinstance(n, Loop):
+        return n.cond + n.body
+    if isinstance(n, FuncDef):
+        return [n.body]
+    return []
+
+
+def walk(nodes):
+    """Every node of a tree."""
     stack = list(nodes)
     while stack:
         n = stack.pop()
+        yield n
+        stack += children(n)
+
+
+def words_of(nodes):
+    """Every word in a tree (commands, array elements, case subjects and patterns, loop items)."""
+    for n in walk(nodes):
         if isinstance(n, Simple):
             for w in n.words:
                 yield w
                 if w.array:
                     yield from w.array
-        elif isinstance(n, AndOr):
-            stack += [x for _, x in n.items]
-        elif isinstance(n, Pipeline):
-            stack += n.cmds
-        elif isinstance(n, Group):
-            stack += n.body
-        elif isinstance(n, If):
-            for c, b in n.branches:
-                stack += c + b
-            stack += n.otherwise or []
         elif isinstance(n, Case):
             yield n.word
-            for pats, body in n.items:
+            for pats, _ in n.items:
                 yield from pats
-                stack += body
         elif isinstance(n, Loop):
             yield from n.items or []
-            stack += n.cond + n.body
-        elif isinstance(n, FuncDef):
-            stack.append(n.body)
 
 
 def shift_lines(nodes, delta: int) -> None:
     """Move a tree parsed from a piece of a file (a YAML block, a recipe) to the file's lines; its
     words keep no character positions (they are not offsets into the file)."""
-    stack = list(nodes)
-    while stack:
-        n = stack.pop()
+    for n in walk(nodes):
         if hasattr(n, "line"):
             n.line += delta
         if hasattr(n, "end_line"):
             n.end_line += delta
-        if isinstance(n, AndOr):
-            stack += [x for _, x in n.items]
-        elif isinstance(n, Pipeline):
-            stack += n.cmds
-        elif isinstance(n, Group):
-            stack += n.body
-        elif isinstance(n, If):
-            for c, b in n.branches:
-                stack += c + b
-            stack += n.otherwise or []
-        elif isinstance(n, Case):
-            for _, body in n.items:
-                stack += body
-        elif isinstance(n, Loop):
-            stack += n.cond + n.body
-        elif isinstance(n, FuncDef):
-            stack.append(n.body)
     for w in words_of(nodes):
         w.line += delta
         w.start = w.end = -1

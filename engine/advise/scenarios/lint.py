@@ -13,7 +13,6 @@ from vllm_kb.engine.advise.scenarios.matching import context_for, match
 from vllm_kb.engine.advise.scenarios.model import FILE, PLAN_FIELDS, Item, Scenario, Scenarios, parse
 from vllm_kb.engine.advise.scenarios.rendering import _jinja, render
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import cel
 from vllm_kb.engine.kb.errors import KnowledgeError, UsageError
 from vllm_kb.engine.kb.knowledge import Text
 from vllm_kb.engine.kb.messages import placeholders
@@ -55,18 +54,7 @@ def lint(v) -> int:
 
 
 def _lint_cel(v, sid: str, path: str, source: str) -> None:
-    v.n_predicates += 1
-    try:
-        p = cel.compile(source)
-    except cel.CelSyntaxError as e:
-        v.add(FILE, sid, path, f"CEL syntax error: {e}")
-        return
-    for fn in sorted(p.functions - cel.BUILTIN_FUNCTIONS - cel.REGISTERED_FUNCTIONS):
-        v.add(FILE, sid, path, f"unregistered CEL function {fn!r}")
-    for parts in sorted(p.paths):
-        err = _name_error(v, parts)
-        if err:
-            v.add(FILE, sid, path, err)
+    v.predicate(FILE, sid, path, source, names=lambda parts: _name_error(v, parts))
 
 
 def _name_error(v, parts: tuple[str, ...]) -> str | None:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from vllm_kb.engine.kb.versions import Version, try_parse
+from vllm_kb.engine.kb.versions import parse, try_parse
 
 GIB = 2**30
 
@@ -59,7 +59,7 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
     v = try_parse(vllm_version) if vllm_version else None
 
     def since(release: str) -> bool:
-        return v is None or not v < Version(release)
+        return v is None or not v < parse(release)
 
     env = env or {}
     use_v1 = str(env.get("VLLM_USE_V1", "")).strip()

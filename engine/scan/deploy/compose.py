@@ -8,6 +8,7 @@ from pathlib import PurePosixPath
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import shm_mount
+from vllm_kb.engine.scan.deploy.dockerfile import built_from
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
@@ -56,6 +57,9 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
             env[k] = Setting(k, w.value, w.value is not None, rel, ln, k, v, "compose", w.assumed or w.unresolved,
                              pos=dict(doc.pos(path), env_style="map" if isinstance(raw_env, dict) else "list"))
         image = svc.get("image")
+        built = built_from(ctx, folder, svc["build"]) if image is None and svc.get("build") else None
+        if built:
+            image = built[0]
         if isinstance(image, str) and "$" in image:
             image = yaml_word(image, doc.line_of(base + ("image",)), ex, compose=True).value or image
         words: list[Word] = []
@@ -95,6 +99,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                              "argv_pos": argv_pos, "argv_append": append,
                              "env_at": dict(doc.pos(base + ("environment",)), env_style="list" if isinstance(raw_env, list) else "map")})
         if site is not None:
+            if built and built[1]:
+                site.installed = built[1]
             site.gpu_request = _compose_gpus(svc)
             site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", _shm(svc)),
                                                ("runtime", svc.get("runtime"))) if v is not None}

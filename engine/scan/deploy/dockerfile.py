@@ -2,8 +2,10 @@
 only CMD is given), ARG/ENV, and `pip install vllm==X` as the version the image installs."""
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
 from vllm_kb.engine.scan.context import ScanContext
@@ -89,6 +91,29 @@ _PIP_VLLM = re.compile(r"\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\b[^&
 
 
 def scan_dockerfile(ctx: ScanContext, rel: str, text: str) -> list[Site]:
+    cur = _final_stage(rel, text)
+    if not cur:
+        return []
+    return [s for s in [_docker_site(ctx, rel, cur, text)] if s is not None]
+
+
+def built_from(ctx: ScanContext, folder: str, build) -> tuple[str, tuple | None] | None:
+    """compose `build:` (a context, or {context, dockerfile}): the image the built one starts from
+    and the vLLM its RUN lines install, when it keeps that image's ENTRYPOINT (so a service's
+    `command:` is still appended to it, as with `image:`)."""
+    spec = build if isinstance(build, dict) else {"context": build}
+    context, name = str(spec.get("context") or "."), str(spec.get("dockerfile") or "Dockerfile")
+    rel = PurePosixPath(folder, context, name).as_posix() if not name.startswith("/") else ""
+    rel = posixpath.normpath(rel) if rel else ""
+    text = ctx.read(rel) if rel and not rel.startswith("..") else None
+    st = _final_stage(rel, text) if text else None
+    if not st or st.get("entrypoint") is not None or not st.get("image"):
+        return None
+    installed = st.get("installed")
+    return st["image"], ((installed[0], f"{rel}:{installed[1]}", installed[2]) if installed else None)
+
+
+def _final_stage(rel: str, text: str) -> dict[str, Any]:
     stages: dict[str, dict] = {}
     cur: dict[str, Any] = {}
     args: dict[str, str] = {}  # ARG defaults before the first FROM apply to FROM lines only; later ones to the stage
@@ -122,9 +147,7 @@ def scan_dockerfile(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             cur[kw.lower()] = ins
             if kw == "ENTRYPOINT":
                 cur["cmd"] = None  # a new ENTRYPOINT resets an inherited CMD
-    if not cur:
-        return []
-    return [s for s in [_docker_site(ctx, rel, cur, text)] if s is not None]
+    return cur
 
 
 _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')

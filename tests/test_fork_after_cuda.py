@@ -1,0 +1,54 @@
+"""J3's P0: a program that touches CUDA before it builds a TP/PP engine, on a release that forks its
+workers and does not switch to spawn by itself (0.5.1–0.6.2): "Cannot re-initialize CUDA in forked
+subprocess" (RL rollouts that load the policy on the GPU first)."""
+import pytest
+
+from vllm_kb.engine.audit import audit
+
+_GUARDED = '''import torch
+from vllm import LLM
+
+
+def main():
+    {before}
+    llm = LLM(model="Qwen/Qwen2-7B-Instruct", tensor_parallel_size={tp})
+    {after}
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def _j3(tmp_path, version: str, before: str, tp: int = 2, after: str = "pass", env: str = ""):
+    (tmp_path / "requirements.txt").write_text(f"vllm=={version}\n")
+    (tmp_path / "rollout.py").write_text(env + _GUARDED.format(before=before, tp=tp, after=after))
+    (sr,) = audit(tmp_path, gpu="A100-80GB x2").sites
+    return next(r for r in sr.results if r.check.id == "J3")
+
+
+@pytest.mark.parametrize("before", ["policy = torch.nn.Linear(8, 8).cuda()", "torch.cuda.set_device(0)",
+                                    "x = torch.zeros(4, device='cuda')"])
+def test_cuda_touched_first_in_the_same_function_forks_badly_before_063(tmp_path, before):
+    r = _j3(tmp_path, "0.5.4", before)
+    assert (r.status, r.priority) == ("recommended", "P0")
+
+
+def test_from_063_vllm_switches_to_spawn_itself(tmp_path):
+    assert _j3(tmp_path, "0.6.3", "policy = torch.nn.Linear(8, 8).cuda()").priority != "P0"
+
+
+def test_cuda_after_the_engine_or_a_single_gpu_or_spawn_is_fine(tmp_path):
+    assert _j3(tmp_path, "0.5.4", "pass", after="policy = torch.nn.Linear(8, 8).cuda()").priority != "P0"
+    assert _j3(tmp_path, "0.5.4", "policy = torch.nn.Linear(8, 8).cuda()", tp=1).priority != "P0"
+    spawn = 'import os\nos.environ["VLLM_WORKER_MULTIPROC_METHOD"] = "spawn"\n'
+    assert _j3(tmp_path, "0.5.4", "policy = torch.nn.Linear(8, 8).cuda()", env=spawn).priority != "P0"
+
+
+def test_cuda_in_another_function_is_not_taken_for_this_process_order(tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm==0.5.4\n")
+    (tmp_path / "rollout.py").write_text(
+        "import torch\nfrom vllm import LLM\n\n\ndef train():\n    torch.nn.Linear(8, 8).cuda()\n\n\n"
+        "def rollout():\n    return LLM(model='Qwen/Qwen2-7B-Instruct', tensor_parallel_size=2)\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB x2").sites
+    assert next(r for r in sr.results if r.check.id == "J3").priority != "P0"
