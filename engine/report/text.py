@@ -78,7 +78,8 @@ def _render(data: dict, console) -> None:
             line = t("report.memory_line", weights=num(mem["weights_gib"]), per_gpu=num(mem["weights_per_gpu_gib"]),
                      usable=num(mem["usable_per_gpu_gib"]), gmu=num(s["effective"].get("gpu_memory_utilization")))
             if not mem.get("fits"):
-                line += " " + t("report.memory_no_fit", min_tp=mem.get("min_tp"))
+                line += " " + (t("report.memory_no_fit", min_tp=mem["min_tp"]) if mem.get("min_tp") is not None
+                               else t("report.memory_no_fit_any"))
             elif mem.get("kv_tokens") is not None:
                 line += " " + t("report.memory_kv", kv=num(mem["kv_cache_gib"]), tokens=num(mem["kv_tokens"]),
                                 conc=num(mem["max_concurrency"]), mml=mem["max_model_len"])
