@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 from vllm_kb.engine.check import catalog_findings, colocation
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
-from vllm_kb.engine.check.evaluate import evaluate_all, settle_priorities
+from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
 from vllm_kb.engine.fix.pins import pin_changes
@@ -165,6 +165,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)
     settle_priorities(results, remarks, choice.basis, _allowed(cat, choice))
+    if site.launch.get("opaque"):
+        cap_opaque(results, remarks)
     items = fixables(results, remarks)
     changes = plan(site, items, cat, resolved.version) + pin_changes(site, items, pins, choice)
     urgent = [c for c in changes if c.priority in ("P0", "P1")]

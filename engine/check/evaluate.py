@@ -123,6 +123,17 @@ def settle_priorities(results: list[Result], findings: list, basis: str, allowed
             r.priority = "P1"
 
 
+def cap_opaque(results: list[Result], findings: list) -> None:
+    """A site read through a callable no registry knows (engine/scan/python_opaque.py): what the
+    wrapper hands vLLM is not seen, so no verdict on it says "vLLM will refuse to start"."""
+    for r in results:
+        if r.priority == "P0":
+            r.priority = "P1"
+    for f in findings:
+        if getattr(f, "priority", None) == "P0":
+            f.priority = "P1"
+
+
 # The dependency index: what a check's verdict can depend on — the site's mode and release, the
 # fact paths its rules and fix values read, the facts its texts quote, and what the scanner could
 # not resolve among the arguments it reads. Sites that agree on all of it (most sites of a large

@@ -18,6 +18,9 @@ FALLBACK_TEXT = "0.7.2"
 FALLBACK_MULTIMODAL = "0.10.0"
 # "Model architecture X was supported in vLLM until vU" (registry.py _raise_for_unsupported)
 REMOVED_MESSAGE = "0.10.1"
+# _PP_SUPPORTED_MODELS, a list of names (vllm/config.py ModelConfig.verify_with_parallel_config,
+# 0.5.1-0.6.2); from 0.6.3 the check asks the resolved model class (SupportsPP)
+PP_LIST_UNTIL = "0.6.3"
 
 
 # From 0.10.1 an architecture with one of these suffixes resolves to a registered one with another
@@ -76,6 +79,10 @@ def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
     if known:
         out.update(_pp(table, arch, releases, v))
         return out
+    if v < Version(PP_LIST_UNTIL):
+        # the allow-list is checked on the name while the config is built, before any model class
+        # is looked up: an architecture the release does not register meets it first
+        out.update(_pp(table, arch, releases, v))
     removed = table["removed"].get(arch)
     if removed and v >= Version(REMOVED_MESSAGE) and _known(removed["listed"], releases, v):
         out["arch_removed_until"] = removed["until"]

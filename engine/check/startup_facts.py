@@ -12,6 +12,7 @@ from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
 from vllm_kb.engine.check.startup_arch import arch_facts
+from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -40,8 +41,16 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(quant_facts(facts, table, cat, version))
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(_backend(facts, table, cat, version))
+    out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
     out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version))
     return out
+
+
+def kv_table(kb: Knowledge) -> dict:
+    try:
+        return kb.doc("vllm", "kv_cache.yaml").data
+    except FileNotFoundError:
+        return {}
 
 
 # --- tensor parallelism -------------------------------------------------------------------

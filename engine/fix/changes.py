@@ -38,7 +38,8 @@ class Change:
     def to_json(self) -> dict:
         return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,
                 "line": self.line, "before": self.before, "after": self.after, "checks": self.checks,
-                "priority": self.priority, "safe": self.safe, "blocked": self.blocked}
+                "priority": self.priority, "safe": self.safe, "blocked": self.blocked,
+                **({"origin": self.key} if self.blocked == "from_env" and self.key else {})}
 
 
 def merge_value(value: Any, existing: Setting | None) -> Any:
@@ -230,6 +231,10 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
             return None
         after = site_syntax.deploy_text(site, target, default, cat.long_flag(target, version))
         return Change("set", target, default, site.file, site.syntax, None, None, after)
+    if existing is not None and (existing.pos or {}).get("from_env") and op in ("set", "unset"):
+        # the code reads the value from an env file: the edit belongs on that file's line
+        return Change(op, target, value, existing.file, existing.syntax, existing.line, _as_written(existing), None,
+                      setting=existing, blocked="from_env", key=(existing.pos or {})["from_env"])
     if op == "unset":
         if existing is None:
             return None
@@ -265,6 +270,11 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         import json
 
         after = f'"{target}": {json.dumps(merge_value(value, existing))}'
+        op_kind = "set"
+    elif existing is None and (wd := (site.source or {}).get("wrapper_dict")):
+        if wd[0] is None or wd[1]:  # no mapping to put it in, or one already there (not added to in place)
+            return Change("set", target, value, site.file, syntax, None, None, None, blocked="not_exposed")
+        after = f'{wd[0]}={{"{target}": {py_literal(value)}}}'
         op_kind = "set"
     else:
         after = f"{target}={py_literal(merge_value(value, existing))}"

@@ -24,6 +24,8 @@ FILES = [
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
     (("vllm", "startup.yaml"), "startup"),
     (("vllm", "architectures.yaml"), "architectures"),
+    (("vllm", "kv_cache.yaml"), "kv_cache"),
+    (("vllm", "raise_order.yaml"), "raise_order"),
     (("vllm", "renames.yaml"), "renames"),
     (("vllm", "parsers.yaml"), "parsers"),
     (("vllm", "release_dates.yaml"), "release_dates"),

@@ -14,6 +14,7 @@ from vllm_kb.engine.check.evaluate import NO_CHANGE
 from vllm_kb.engine.fix.changes import PRIORITY_ORDER
 from vllm_kb.engine.fix import apply as apply_fixes
 from vllm_kb.engine.check.suppressions import locate
+from vllm_kb.engine.check.raise_order import stage_of
 
 SCHEMA_VERSION = 1
 REDACTED = redact_mod.REDACTED
@@ -236,8 +237,11 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> d
             recs.append({"priority": f.priority, "check": f.id, "name": f.code, "title": f.message[lang],
                          "reason": "", "advice": "", "safe": f.safe, "kind": "finding", "file": f.file, "line": f.line,
                          "changes": by_check.get(f.id, []) if f.fix else [], **_where(sr, f.code, f.subject, (f.file, f.line))})
-    recs.sort(key=lambda x: (PRIORITY_ORDER.get(x["priority"], 3), x["kind"] == "finding",
-                             x["check"] if x["kind"] == "check" else "", x["file"], x["line"]))
+    # P0s in the order vLLM raises them (the first one shown is the error the user will see)
+    ver = sr.version.version
+    recs.sort(key=lambda x: (PRIORITY_ORDER.get(x["priority"], 3),
+                             stage_of(kb, x["check"] if x["kind"] == "check" else x["name"], ver) if x["priority"] == "P0" else 0,
+                             x["kind"] == "finding", x["check"] if x["kind"] == "check" else "", x["file"], x["line"]))
     scores = []
     for cat in kb.categories:
         cid = cat["id"]

@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, parallel, python_calls, python_subclass, scripts, words
+from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -149,6 +149,9 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
     if rel.rpartition("/")[2] == "config.pbtxt":
         text = ctx.read(rel)
         return _guarded(ctx, rel, deploy.scan_triton, text) if text is not None and "vllm" in text else None
+    if service_files.kind(rel):
+        text = ctx.read(rel)
+        return _guarded(ctx, rel, service_files.scan, text) if text is not None and "vllm" in text else None
     if makefile.is_makefile(rel):
         text = ctx.read(rel)
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)):

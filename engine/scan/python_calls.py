@@ -11,14 +11,14 @@ from vllm_kb.engine.kb.messages import msg
 import re
 
 from vllm_kb.engine.kb.textpos import index as line_index
-from vllm_kb.engine.scan import framework_site, python_subclass, python_tools, words
+from vllm_kb.engine.scan import framework_site, python_opaque, python_subclass, python_tools, words
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime, cuda_touches, scope_of
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
-from vllm_kb.engine.scan import python_env
+from vllm_kb.engine.scan import envfile, python_env
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
@@ -91,19 +91,25 @@ def _calls_a_callee(text: str) -> bool:
 
 
 def _imports(imported: list) -> tuple[dict[str, str], set[str]]:
-    """Local names bound to vLLM/TRL target classes, and local names bound to those modules."""
+    """Local names bound to vLLM/TRL target classes, and local names bound to those modules (or to
+    a drop-in package's module that re-exports vLLM: `from lmcache_vllm import vllm`)."""
     classes: dict[str, str] = {}
     modules: set[str] = set()
+    again = python_subclass.reexports()
     for node in imported:
         if isinstance(node, ast.ImportFrom) and node.module:
             top = node.module.split(".")[0]
             for a in node.names:
-                if (top == "vllm" and a.name in TARGETS) or (top == "trl" and a.name in TRL_CONFIGS):
+                if (top == "vllm" or node.module in again) and a.name in TARGETS or (top == "trl" and a.name in TRL_CONFIGS):
                     classes[a.asname or a.name] = a.name
+                elif f"{node.module}.{a.name}" in again:
+                    modules.add(a.asname or a.name)
         elif isinstance(node, ast.Import):
             for a in node.names:
                 if a.name.split(".")[0] in ("vllm", "trl"):
                     modules.add(a.asname or a.name.split(".")[0])
+                elif a.name in again and a.asname:
+                    modules.add(a.asname)
     return classes, modules
 
 
@@ -130,7 +136,7 @@ class Found:
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     wrapper_words = {w for w in python_subclass.words(ctx) if w in text}
-    if not could_hold_site(text) and not wrapper_words:
+    if not could_hold_site(text) and not wrapper_words and not python_opaque.could_hold(text):
         return []
     try:
         tree = parse_python(text, rel)
@@ -144,6 +150,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     imported: list = []
     candidates: list[tuple] = []
     commands: list[tuple] = []
+    loose: list[tuple] = []  # calls of three or more keywords, for the opaque fallback
+    opaque_ok = python_opaque.could_hold(text)
 
     # a class of this file that subclasses LLM, or a wrapper this project or a package defines
     callees = _CALLEES | wrapper_words | {name for name, bases in python_subclass._CLASS.findall(text) if "LLM" in bases}
@@ -163,14 +171,16 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
                     visit(node.body, block, node, fns)
                 elif isinstance(node, ast.Call) and (_call_name(node.func) in callees):
                     candidates.append((node, block, cls, fns))
+                elif opaque_ok and isinstance(node, ast.Call) and len(node.keywords) >= python_opaque.MIN_ENGINE_KEYWORDS:
+                    loose.append((node, block, cls, fns))
 
     visit(tree.body, tree.body, None, ())
     classes, modules = _imports(imported)
     wrappers = python_subclass.bind(imported, tree, rel, ctx, ({k for k, v in classes.items() if v == "LLM"}, modules)) \
         if len(callees) > len(_CALLEES) else {}
-    classes.update({local: "LLM" for local in wrappers})
+    classes.update({local: w.target for local, w in wrappers.items()})
     tools = python_tools.imports(imported)
-    if not classes and not modules and not tools.any() and "vllm" not in text.lower():
+    if not classes and not modules and not tools.any() and "vllm" not in text.lower() and not loose:
         return []
     found: list[Found] = []
     for node, block, cls, fns in candidates:
@@ -179,6 +189,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             found.append(Found(node, t, None, chain(block, node), cls, fns))
     if "bentoml" in tools.modules.values():
         found += [Found(node, "bentoml-command", None, chain(block, node), cls, fns) for node, block, cls, fns in commands]
+    opaque = {} if found else python_opaque.pick(ctx, tree, loose, ctx.catalog.is_engine_arg, text)
+    found += [Found(node, "LLM", None, chain(block, node), cls, fns) for node, block, cls, fns in loose if id(node) in opaque]
     if not found:
         return []
     version = ctx.version_for(rel)
@@ -187,6 +199,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     lines = line_index(text)
     links = Links(ctx, rel, tree, imported=imported)
     bound_env = python_tools.bound_env(ctx, rel)
+    dotenv = {k: v for k, v in python_env.dotenv_loaded(ctx, rel, tree, text).items() if k not in bound_env}
+    bound_env = {**envfile.values(dotenv), **bound_env}
     scopes: dict[int, Scope] = {0: Scope.of(tree.body)}  # built only for the functions that hold a call
     for f in found:
         scope = scopes[0]
@@ -197,6 +211,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         f.scope = scope
         f.resolver = _Resolver(f.scope, {}, lines, links=links, cls=f.cls, env=bound_env, tree=tree)
         f.resolver.spawners = tools.subprocess
+        f.resolver.env_where = {k: v.where for k, v in dotenv.items() if v.value is not None}
+        f.resolver.env_unknown = {k: v.why or "" for k, v in dotenv.items() if v.value is None}
         try:
             f.resolver.flow = Flow(f.levels, f.resolver)
         except RecursionError:
@@ -214,8 +230,10 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         if target in TRL_CONFIGS:
             site = _trl_site(ctx, rel, text, call, target, f.resolver, tree)
         elif target in TARGETS:
-            wrapper = wrappers.get(call.func.id) if isinstance(call.func, ast.Name) else None
+            wrapper = opaque.get(id(call)) or (wrappers.get(call.func.id) if isinstance(call.func, ast.Name) else None)
             site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
+            if id(call) in opaque:
+                python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
             site.launch.update(_process_facts(importing, tree, call, target, per_file, text))
         else:
             site = python_tools.site(ctx, rel, text, version, f, tree)
@@ -302,12 +320,14 @@ def _sleep_level(tree: ast.Module) -> int | None:
 
 def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrapper=None) -> Site:
     kind, mode = TARGETS[target]
+    written = call  # edits go into the call as written, a wrapper's own arguments included
     site = Site(file=rel, line=call.lineno, syntax="python-call", kind=kind, mode=mode,
                 mode_evidence=f"{rel}:{call.lineno}", end_line=call.end_lineno or call.lineno)
     if wrapper is not None:
-        site.mode_evidence += f" ({wrapper.name}, a subclass of vllm.LLM from {wrapper.origin})"
+        site.mode_evidence += (f" ({wrapper.name} from {wrapper.origin} builds vLLM's {wrapper.target})" if wrapper.forwarder
+                               else f" ({wrapper.name}, a subclass of vllm.LLM from {wrapper.origin})")
         if wrapper.has_init:
-            call = _wrapper_args(site, call, wrapper, rel)
+            call = python_subclass.engine_call(site, call, wrapper, rel)
     if call.args:
         first = call.args[0]
         if isinstance(first, ast.Starred):
@@ -320,30 +340,16 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrap
         if kw.arg is None:
             spread(ctx, site, resolver, kw.value, rel, text, version, by_id, absorbed)
             continue
-        s = setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))
+        s = setting(resolver, kw.arg, kw.value, rel, text, getattr(kw, "written", kw.arg), (kw, kw))
         place(ctx, site, s, version)
-    site.source = {"call": call, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
+    for s in python_subclass.wrapper_defaults(site, wrapper, rel, call.lineno) if wrapper is not None else ():
+        place(ctx, site, s, version)
+    site.source = {"call": written, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
+    if wrapper is not None and wrapper.forwarder and not wrapper.rest:
+        # other engine arguments reach vLLM only inside its mapping (langchain's vllm_kwargs), or not at all
+        site.source["wrapper_dict"] = (sorted(wrapper.dicts)[0] if wrapper.dicts else None,
+                                       any(k.arg in wrapper.dicts for k in written.keywords))
     return site
-
-
-def _wrapper_args(site: Site, call: ast.Call, wrapper, rel: str) -> ast.Call:
-    """The call as vLLM's LLM sees it through a subclass's own `__init__(self, a, …, **kwargs)`: its
-    own parameters are noted (its `model`, when it has one, is the model), the rest goes on."""
-    keep = ast.Call(func=call.func, args=[], keywords=[])
-    ast.copy_location(keep, call)
-    keep.end_lineno = call.end_lineno
-    for k, arg in enumerate(call.args):
-        name = wrapper.positional[k] if k < len(wrapper.positional) else None
-        if name == "model":
-            keep.args = [arg]
-        else:
-            site.opaque.append({"code": "wrapper-arg", "what": ast.unparse(arg), "where": f"{rel}:{arg.lineno}"})
-    for kw in call.keywords:
-        if kw.arg is not None and kw.arg in wrapper.own and kw.arg != "model":
-            site.opaque.append({"code": "wrapper-arg", "what": f"{kw.arg}=…", "where": f"{rel}:{kw.value.lineno}"})
-        else:
-            keep.keywords.append(kw)
-    return keep
 
 
 def _trl_site(ctx, rel, text, call, target, resolver, tree) -> Site | None:

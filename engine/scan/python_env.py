@@ -1,10 +1,12 @@
 """`os.environ` as a Python file sets it for the engines it builds: `os.environ["X"] = …`,
 `setdefault`, `update({…})`. An assignment a run may skip (under an `if`, a loop, a `match` case or
-an `except`) leaves the variable one of two values, which the checks must not take as set."""
+an `except`) leaves the variable one of two values, which the checks must not take as set. And
+what `load_dotenv()` puts there from the `.env` it reads (engine/scan/envfile.py)."""
 from __future__ import annotations
 
 import ast
 
+from vllm_kb.engine.scan import envfile
 from vllm_kb.engine.scan.python_values import _is_environ, walk
 from vllm_kb.engine.scan.site import Setting
 
@@ -109,3 +111,17 @@ def _env_value(name: str, node: ast.expr, rel: str, stmt: ast.AST | None = None,
     if isinstance(node, ast.Constant):
         return Setting(name, str(node.value), True, rel, node.lineno, name, ast.unparse(node), "python-call", pos=pos)
     return Setting(name, None, False, rel, node.lineno, name, ast.unparse(node), "python-call", "not a literal", pos=pos)
+
+
+def dotenv_loaded(ctx, rel: str, tree: ast.Module, text: str) -> dict[str, envfile.EnvValue]:
+    """What the module's `load_dotenv()` calls put in os.environ (an existing variable wins, as
+    python-dotenv's own default `override=False` has it; the first file loaded wins likewise)."""
+    if "dotenv" not in text:
+        return {}
+    out: dict[str, envfile.EnvValue] = {}
+    for node in walk(tree):
+        if isinstance(node, ast.Call) and envfile.dotenv_call(node.func) == "load_dotenv":
+            target = envfile.dotenv_file(ctx, rel, node)
+            for k, v in (envfile.load(ctx, target, braces_only=True) or {}).items() if target else ():
+                out.setdefault(k, v)
+    return out

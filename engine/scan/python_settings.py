@@ -19,8 +19,10 @@ def setting(resolver, name, node, rel, text, key, item=None) -> Setting:
         first, last = item
         pos["item"] = (resolver.lines.offset(first.lineno, first.col_offset), resolver.lines.offset(last.end_lineno, last.end_col_offset))
     try:
-        resolver.assumed = None
+        resolver.assumed = resolver.from_env = None
         value = resolver.value(node)
+        if resolver.from_env:  # the value is the env file's: a fix belongs there, not in the code
+            pos["from_env"] = resolver.from_env
         return Setting(name, value, value is not None, rel, node.lineno, key, raw, "python-call", resolver.assumed, pos=pos)
     except Unresolved as u:
         return Setting(name, None, False, rel, node.lineno, key, raw, "python-call", u.why or f"`{raw}` is not a literal", pos=pos)

@@ -22,6 +22,12 @@ class Wrapper:
     own: frozenset = field(default_factory=frozenset)  # its __init__'s own parameters
     positional: tuple = ()  # its __init__'s positional parameters, in order (empty: LLM's own)
     has_init: bool = False
+    target: str = "LLM"  # the vLLM class it is or builds
+    rename: tuple = ()  # (its parameter, the engine argument it becomes) for a forwarder
+    defaults: tuple = ()  # (engine argument, value) it passes when the call does not
+    dicts: frozenset = field(default_factory=frozenset)  # its parameters whose mapping is spread into the engine's
+    rest: bool = True  # its **kwargs reach the engine
+    forwarder: bool = False  # not a subclass: a class that builds the engine from its own arguments
 
 
 def registry() -> dict[tuple[str, str], Wrapper]:
@@ -29,8 +35,73 @@ def registry() -> dict[tuple[str, str], Wrapper]:
     from vllm_kb.engine.kb import deploy_tools
 
     out = {}
-    for w in deploy_tools.load("llm_wrappers")["wrappers"]:
+    data = deploy_tools.load("llm_wrappers")
+    for w in data["wrappers"]:
         out[(w["module"], w["class"])] = Wrapper(w["class"], w["module"])
+    for w in data.get("forwarders", []):
+        args = w.get("args", {})
+        out[(w["module"], w["class"])] = Wrapper(
+            w["class"], w["module"], frozenset(args) | frozenset(w.get("dicts", [])) | frozenset(w.get("positional", [])), tuple(w.get("positional", [])), True,
+            w["target"], tuple(args.items()), tuple((w.get("defaults") or {}).items()), frozenset(w.get("dicts", [])),
+            bool(w.get("rest")), True)
+    return out
+
+
+def reexports() -> frozenset[str]:
+    """Dotted modules that stand for `vllm` (a drop-in package that re-exports it)."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    return frozenset(deploy_tools.load("llm_wrappers").get("reexports", []))
+
+
+def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
+    """The call as vLLM sees it through a wrapper's own `__init__`: a subclass's own parameters are
+    noted (its `model`, when it has one, is the model) and the rest goes on; a forwarder's
+    parameters become the engine arguments they are passed as, its mappings are spread, and what
+    is its own (sampling settings, a tokenizer of its own) is noted, never read as vLLM's."""
+    renamed = dict(wrapper.rename)
+    keep = ast.Call(func=call.func, args=[], keywords=[])
+    ast.copy_location(keep, call)
+    keep.end_lineno = call.end_lineno
+    for k, arg in enumerate(call.args):
+        name = wrapper.positional[k] if k < len(wrapper.positional) else None
+        engine = renamed.get(name, name) if wrapper.forwarder else name
+        if engine == "model":
+            keep.args = [arg]
+        elif wrapper.forwarder and name in renamed:
+            kw = ast.keyword(arg=engine, value=arg)
+            ast.copy_location(kw, arg)
+            keep.keywords.append(kw)
+        else:
+            site.opaque.append({"code": "wrapper-arg", "what": ast.unparse(arg), "where": f"{rel}:{arg.lineno}"})
+    for kw in call.keywords:
+        if kw.arg is None:
+            keep.keywords.append(kw)
+        elif kw.arg in wrapper.dicts:
+            keep.keywords.append(ast.copy_location(ast.keyword(arg=None, value=kw.value), kw))
+        elif wrapper.forwarder and kw.arg in renamed:
+            if renamed[kw.arg] == kw.arg:
+                keep.keywords.append(kw)
+            else:
+                new = ast.copy_location(ast.keyword(arg=renamed[kw.arg], value=kw.value), kw)
+                new.written = kw.arg  # type: ignore[attr-defined]  # the key as the call spells it
+                keep.keywords.append(new)
+        elif kw.arg in wrapper.own and kw.arg != "model" or (wrapper.forwarder and not wrapper.rest):
+            site.opaque.append({"code": "wrapper-arg", "what": f"{kw.arg}=…", "where": f"{rel}:{kw.value.lineno}"})
+        else:
+            keep.keywords.append(kw)
+    return keep
+
+
+def wrapper_defaults(site, wrapper: Wrapper, rel: str, line: int) -> list:
+    """What a forwarder passes to the engine when the call does not (OrpheusModel's bfloat16):
+    settings the call does not write, so a fix adds the keyword to the call."""
+    from vllm_kb.engine.scan.site import Setting
+
+    out = []
+    for name, value in wrapper.defaults:
+        if name not in site.settings and not (name == "model" and site.model is not None):
+            out.append(Setting(name, value, True, rel, line, name, "", "python-call", f"default of {wrapper.name} ({wrapper.origin})"))
     return out
 
 

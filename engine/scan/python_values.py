@@ -54,6 +54,9 @@ class _Resolver:
         self.spawners: Any = None  # python_argv.Spawners of the file, for the subprocess argv sites
         self.depth = 0
         self.assumed: str | None = None  # set when a value is only a default (os.environ.get, a parameter)
+        self.env_where: dict[str, str] = {}  # variable → the env file line (`.env:3`) it came from
+        self.env_unknown: dict[str, str] = {}  # variable → why the env file's value is unknown
+        self.from_env: str | None = None  # set when a value came from an env file
 
     def value(self, node: ast.AST) -> Any:
         self.depth += 1
@@ -316,8 +319,8 @@ class _Resolver:
         if _is_environ(node.value):
             name = self.value(node.slice)
             if name in self.env:
-                return self.env[name]
-            raise Unresolved(node, f"os.environ[{name!r}] is set at run time")
+                return self._env(name)
+            raise Unresolved(node, self.env_unknown.get(name) or f"os.environ[{name!r}] is set at run time")
         container = self.value(node.value)
         key = self.value(node.slice)
         try:
@@ -325,13 +328,20 @@ class _Resolver:
         except (KeyError, IndexError, TypeError):
             raise Unresolved(node) from None
 
+    def _env(self, name: str):
+        if name in self.env_where and self.from_env is None:
+            self.from_env = f"{name} at {self.env_where[name]}"
+        return self.env[name]
+
     def _call(self, node: ast.Call):
         env = _env_read(node)
         if env is not None:
             name_node, default = env
             name = self.value(name_node)
             if name in self.env:
-                return self.env[name]
+                return self._env(name)
+            if name in self.env_unknown:
+                raise Unresolved(node, self.env_unknown[name])
             if default is None:
                 raise Unresolved(node, f"os.environ[{name!r}] is set at run time")
             self._assume(f"default of os.environ.get({name!r})")

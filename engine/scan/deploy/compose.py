@@ -2,10 +2,10 @@
 .env, `environment:` list or map, and the GPUs a service reserves."""
 from __future__ import annotations
 
-import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan import envfile
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import shm_mount
 from vllm_kb.engine.scan.deploy.dockerfile import built_from
@@ -23,26 +23,36 @@ from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.site import Setting, Site
 
 
-def _dotenv(ctx: ScanContext, folder: str) -> dict[str, str]:
-    rel = f"{folder}/.env" if folder else ".env"
-    text = ctx.read(rel) if (ctx.root / rel).is_file() else None
-    out = {}
-    for line in (text or "").splitlines():
-        m = re.match(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$", line)
-        if m and not line.lstrip().startswith("#"):
-            out[m.group(1)] = m.group(2).strip().strip("'\"")
+def _env_files(ctx: ScanContext, rel: str, svc: dict, dotenv: dict[str, str]) -> dict[str, Setting]:
+    """`env_file:` (a path, a list of paths or of `{path, required}`), relative to the compose
+    file: the container's environment before `environment:`, later files winning."""
+    spec = svc.get("env_file")
+    entries = spec if isinstance(spec, list) else [spec] if spec else []
+    out: dict[str, Setting] = {}
+    for e in entries:
+        path = e.get("path") if isinstance(e, dict) else e
+        if not isinstance(path, str):
+            continue
+        try:
+            path = envfile.interpolate(path, dotenv.get)
+        except envfile._Missing:
+            continue
+        target = envfile.beside(rel, path)
+        for k, v in (envfile.load(ctx, target) or {}).items() if target else ():
+            out[k] = Setting(k, v.value, v.value is not None, v.file, v.line, k, v.raw, "env-file", v.why or f"from {v.where}")
     return out
 
 
 def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     folder = PurePosixPath(rel).parent.as_posix()
-    dotenv = _dotenv(ctx, "" if folder == "." else folder)
+    dotfile = envfile.load(ctx, envfile.beside(rel))
+    dotenv = envfile.values(dotfile)
     out = []
     for name, svc in doc.data["services"].items():
         if not isinstance(svc, dict):
             continue
         base = ("services", str(name))
-        env: dict[str, Setting] = {}
+        env: dict[str, Setting] = _env_files(ctx, rel, svc, dotenv)
         raw_env = svc.get("environment")
         if isinstance(raw_env, dict):
             items = [(str(k), "" if v is None else str(v), base + ("environment", str(k))) for k, v in raw_env.items()]
@@ -76,7 +86,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
             elif isinstance(val, str):
                 style = "string"
                 try:
-                    cmds = parse(val)
+                    cmds = parse(_interpolated(val, dotenv))
                 except ShellSyntaxError:
                     continue
                 for c in cmds[:1]:
@@ -105,6 +115,19 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
             site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", _shm(svc)),
                                                ("runtime", svc.get("runtime"))) if v is not None}
             out.append(site)
+    return out
+
+
+def _interpolated(text: str, dotenv: dict[str, str]) -> str:
+    """compose interpolates a string `command:` first and then splits it with shell rules, so
+    `${ARGS}` holding `--model m --tensor-parallel-size 8` is three options. What names a variable
+    nothing sets stays as written (its words are unknown)."""
+    if "$" not in text:
+        return text
+    try:
+        out = envfile.interpolate(text, dotenv.get)
+    except envfile._Missing:
+        return text
     return out
 
 

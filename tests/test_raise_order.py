@@ -1,0 +1,47 @@
+"""knowledge/vllm/raise_order.yaml: a site's P0s in the order vLLM raises them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from vllm_kb.engine.check.catalog_findings import CODES
+from vllm_kb.engine.check.raise_order import LAST, stage_of
+from vllm_kb.engine.check.rules import rules
+from vllm_kb.engine.kb.knowledge import load
+
+KB = load()
+DATA = KB.doc("vllm", "raise_order.yaml").data
+
+
+def test_every_name_is_a_check_or_finding_and_every_stage_exists():
+    reg = rules()
+    stages = {s["id"] for s in DATA["stages"]}
+    names = [c for s in DATA["stages"] for c in s["checks"]] + [m["check"] for m in DATA["moves"]]
+    assert len(set(c for s in DATA["stages"] for c in s["checks"])) == sum(len(s["checks"]) for s in DATA["stages"])
+    assert all(reg.find(n) is not None or n in CODES for n in names)
+    assert all(m["stage"] in stages for m in DATA["moves"])
+
+
+def test_every_launch_check_with_a_p0_has_a_stage():
+    missing = [c.id for c in KB.checks if c.category == "L" and any(r.status == "recommended" for r in c.rules)
+               and stage_of(KB, c.id, "0.20.0") == LAST and c.id != "L39"]
+    assert not missing
+
+
+def test_config_order_and_release_moves():
+    # ModelConfig before CacheConfig before ParallelConfig before SchedulerConfig before the engine
+    order = [stage_of(KB, c, "0.20.0") for c in ("unknown-option", "L21", "L18", "L19", "L17", "L1", "L13", "L16")]
+    assert order == sorted(order)
+    # the PP allow-list of 0.5.1-0.6.2 is met before the unregistered architecture (loaded later)
+    assert stage_of(KB, "L3", "0.6.2") < stage_of(KB, "L21", "0.6.2")
+    assert stage_of(KB, "L21", "0.6.3") < stage_of(KB, "L3", "0.6.3")
+
+
+def test_report_lists_the_pp_list_error_first(tmp_path: Path):
+    from vllm_kb.engine.audit import audit
+    from vllm_kb.engine.report.model import build
+
+    (tmp_path / "requirements.txt").write_text("vllm==0.6.2\n")
+    (tmp_path / "serve.sh").write_text("vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 8 --pipeline-parallel-size 2\n")
+    rep = build(audit(tmp_path, gpu="H100-80GB x16"), "en")
+    p0 = [r["check"] for r in rep["sites"][0]["recommendations"] if r["priority"] == "P0"]
+    assert p0[:2] == ["L3", "L21"]
