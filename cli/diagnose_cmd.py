@@ -16,7 +16,8 @@ def add_parser(sub) -> None:
                    help="project folder or single file; omit to diagnose from the hardware and your answers alone")
     d.add_argument("--symptom", choices=("oom", "throughput", "ttft", "itl", "rlhf"),
                    help="what goes wrong (or give --error)")
-    d.add_argument("--error", help="an error message or log excerpt: a launch failure is named by the launch check whose vLLM wording it matches (knowledge/checks, error_text); otherwise mapped to a symptom by knowledge/decision_tree.yaml; when neither matches, the closest launch checks by the error's words are named as such (exit 2 only when nothing points anywhere)")
+    d.add_argument("--error-file", metavar="FILE", help="read the error text from FILE (a log or a pasted traceback; - for stdin)")
+    d.add_argument("--error", help="an error message, a pasted traceback or a log excerpt (- reads it from stdin); the exception lines weigh first, then the frames' source lines (a bare AssertionError is named by its `assert …`), then the rest: a launch failure is named by the launch check whose vLLM wording it matches (knowledge/checks, error_text); otherwise mapped to a symptom by knowledge/decision_tree.yaml; when neither matches, the closest launch checks by the error's words are named as such (exit 2 only when nothing points anywhere)")
     d.add_argument("--gpu", default="auto", help='"H100-80GB x8", "H100-80GB x8, host 1TiB, cpus 64" (a node\'s RAM and cores too), "24GiB cc8.9 x2" (a GPU outside the table), "none", or auto (probe this machine with NVML and /proc/meminfo; default)')
     d.add_argument("--site", help="only the launch site at FILE[:LINE] (relative to PATH)")
     d.add_argument("--answer", action="append", default=[], metavar="ID=VALUE",
@@ -33,7 +34,8 @@ def run(ns) -> int:
     from vllm_kb.engine.report import json_text
     from vllm_kb.engine.report.diagnosis import record
 
-    res = diagnose(ns.path, symptom=ns.symptom, error=ns.error, gpu=ns.gpu, site=ns.site,
+    error = _error_text(ns)
+    res = diagnose(ns.path, symptom=ns.symptom, error=error, gpu=ns.gpu, site=ns.site,
                    answers=ns.answer, vllm_version=ns.vllm_version)
     data = record(res, ns.lang)
     if ns.format == "json":
@@ -41,6 +43,29 @@ def run(ns) -> int:
     else:
         sys.stdout.write(render(shown(data), res.kb, ns.lang))
     return EXIT_CLEAN
+
+
+def _error_text(ns) -> str | None:
+    """--error TEXT, --error - (stdin) or --error-file FILE|-: bounded to the tail a traceback ends with."""
+    from vllm_kb.engine.kb.errors import UsageError
+    from vllm_kb.engine.kb.traceback_text import MAX_CHARS
+
+    if ns.error is not None and ns.error_file is not None:
+        raise UsageError("give --error or --error-file, not both")
+    src = ns.error_file if ns.error_file is not None else ("-" if ns.error == "-" else None)
+    if src is None:
+        return ns.error
+    try:
+        if src == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(src, "rb") as f:
+                f.seek(0, 2)
+                f.seek(max(0, f.tell() - 4 * MAX_CHARS))
+                raw = f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read the error text from {src}: {e.strerror or e}") from None
+    return raw[-4 * MAX_CHARS:].decode("utf-8", "replace")
 
 
 def _fmt(v) -> str:

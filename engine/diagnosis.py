@@ -13,6 +13,7 @@ from vllm_kb.engine.advise.diagnose.tree import match_text, parse_answers, tree
 from vllm_kb.engine.advise.diagnose.walk import Diagnosis, Result, diagnose_facts
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import hardware as hw_mod
+from vllm_kb.engine.kb import traceback_text
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 
@@ -31,7 +32,10 @@ def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str 
     observed: dict[str, Any] = {}
     hits = launch.recognise(kb, error, vllm_version) if error else []
     if error:
-        hit = match_text(t, error)
+        parsed = traceback_text.parse(error)
+        # the decision tree's words are looked for in the exception lines first (a log's INFO
+        # lines mention "out of memory" settings long before the real error)
+        hit = (match_text(t, "\n".join(parsed.exceptions)) if parsed.exceptions else None) or match_text(t, parsed.text)
         if hit is None and symptom is None and not hits:
             raise UsageError("no symptom recognised in the error text (no launch check's wording or words either); give one of "
                              + ", ".join(t.symptoms))
@@ -39,9 +43,9 @@ def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str 
             if symptom is None or symptom == hit[0]:
                 symptom = hit[0]
                 observed.update(hit[1])
-            matched = (hit[2], error.strip()[:200])
+            matched = (hit[2], traceback_text.echo(parsed, error))
         elif hits:
-            matched = (hits[0].id, error.strip()[:200])
+            matched = (hits[0].id, traceback_text.echo(parsed, error))
     if symptom is None and not hits:
         raise UsageError("give a symptom (" + ", ".join(t.symptoms) + ") or an error text")
     sym = t.symptom(symptom) if symptom is not None else None

@@ -145,7 +145,9 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
     def diagnose(
         symptom: Annotated[Literal["oom", "throughput", "ttft", "itl", "rlhf"] | None, Field(
             description="what goes wrong; omit when `error` is given")] = None,
-        error: Annotated[str | None, Field(description="an error message or log excerpt, mapped to a symptom "
+        error: Annotated[str | None, Field(description="an error message, a whole pasted traceback or a log excerpt "
+                                                       "(exception lines first, then the frames' source lines), mapped to "
+                                                       "the launch check that names it or to a symptom "
                                                        "(\"CUDA out of memory\" → oom) and to what it already answers")] = None,
         path: Annotated[str | None, Field(description="project folder or file; omit to diagnose from the GPU and "
                                                       "the answers alone")] = None,

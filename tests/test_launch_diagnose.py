@@ -164,7 +164,7 @@ def test_model_gpu_memory_reports_are_named_by_their_own_words():
         want = rules().find((c.get("expect") or {}).get("check") or "")
         if c["kind"] != "failure" or want is None or not want.id.startswith("L") or int(want.id[1:]) >= 30:
             continue
-        hits = [h.id for h in launch.recognise(KB, c["error"])]
+        hits = [h.id for h in launch.recognise(KB, c.get("traceback") or c["error"])]
         if not hits or hits[0] != want.id:
             missed.append(f"{case.parent.name}: {hits}")
     assert not missed, missed

@@ -70,7 +70,7 @@ def test_the_reported_error_names_the_expected_rule():
         rule = reg.find(expect)
         want = rule.id if rule else expect
         family = {want} | set(launch.FAMILIES.get(want, ()))
-        got = [h.id for h in launch.recognise(kb, case["error"])][:3]
+        got = [h.id for h in launch.recognise(kb, case.get("traceback") or case["error"])][:3]
         tried += 1
         if family & set(got) or any(want in launch.FAMILIES.get(g, ()) for g in got):
             named += 1

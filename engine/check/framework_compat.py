@@ -7,10 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from vllm_kb.engine.check import framework_kwargs
 from vllm_kb.engine.kb import compat
 from vllm_kb.engine.kb.versions import try_parse
-
-_MM_TEMPLATE = re.compile(r"vl|llava|mllama|paligemma|pixtral|qwen2_audio|minicpm_v|internvl|gemma3|video|omni|glm4v|idefics", re.I)
 
 
 def _feature_used(row: compat.Row, site, facts: dict) -> bool:
@@ -19,19 +18,30 @@ def _feature_used(row: compat.Row, site, facts: dict) -> bool:
     if rid == "trl-vllm-serve-worker-extension":
         return site.kind == "trl vllm-serve"
     if rid == "llamafactory-multimodal-limit":
-        template = str((site.framework_keys or {}).get("template") or "")
-        return bool(_MM_TEMPLATE.search(template)) or bool((facts.get("model") or {}).get("multimodal"))
+        return framework_kwargs.multimodal(site, facts)
+    if rid in ("trl-vllm-serve-dp-dense", "trl-vllm-serve-dp-one-device"):
+        dp = site.settings.get("data_parallel_size")
+        try:
+            many = dp is not None and dp.resolved and int(dp.value) > 1
+        except (TypeError, ValueError):
+            many = False
+        dense = (facts.get("model") or {}).get("moe") is False
+        return site.kind == "trl vllm-serve" and many and (dense or rid.endswith("one-device"))
     return False
 
 
-def _errors(fid: str, fw: str, vllm: str, site, facts: dict) -> list:
-    rows = compat.problems(fid, fw, vllm, "install")
-    rows += [r for r in compat.problems(fid, fw, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
+def _errors(fid: str, fw: str, vllm: str, site, facts: dict, cat=None) -> list:
+    # a pre-release (0.9.2.dev0) is read as the release its line became
+    code = compat.code_release(fw)
+    rows = compat.problems(fid, code, vllm, "install")
+    rows += [r for r in compat.problems(fid, code, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
+    if cat is not None:  # the arguments the release passes first: they name the file and line
+        rows = framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + rows
     return rows
 
 
-def _fits(fid: str, fw: str, vllm: str, site, facts: dict) -> bool:
-    return not _errors(fid, fw, vllm, site, facts)
+def _fits(fid: str, fw: str, vllm: str, site, facts: dict, cat=None) -> bool:
+    return not _errors(fid, fw, vllm, site, facts, cat)
 
 
 def framework_compat(site, facts: dict, cat, pin) -> dict[str, Any]:
@@ -45,21 +55,22 @@ def framework_compat(site, facts: dict, cat, pin) -> dict[str, Any]:
     if not fw or try_parse(fw) is None or not vllm:
         return {}
     out: dict[str, Any] = {"fw_release": fw, "fw_extra": "vllm" in getattr(pin, "extras", ())}
-    declared = [r.vllm for r in compat.rows() if r.framework == fid and r.kind == "declared" and r.covers(fw) and r.vllm]
+    declared = [r.vllm for r in compat.rows() if r.framework == fid and r.kind == "declared" and r.covers(compat.code_release(fw)) and r.vllm]
     if declared:
         out["fw_declared"] = declared[0]
-    rows = _errors(fid, fw, vllm, site, facts)
+    rows = _errors(fid, fw, vllm, site, facts, cat)
     if not rows:
         return out
     hard = [r for r in rows if r.effect == "error"]
-    out["fw_problem"] = "error" if hard else "declared"
-    r = (hard or rows)[0]
+    reported = [r for r in rows if r.kind == "known_break"]
+    out["fw_problem"] = "error" if hard else ("reported" if reported else "declared")
+    r = (hard or reported or rows)[0]
     text = str(r.raw.get("error") or f"{fid} {fw} declares vllm{r.vllm}")
     out["fw_problem_text"] = re.sub(r"\{[^{}]*version[^{}]*\}", vllm, text)  # {package_version} → the pinned one
     out["fw_problem_source"] = str((r.raw.get("source") or {}).get("url") or "")
     versions = [str(v) for v in cat.versions]
     here = cat.index_version(vllm)
-    ok = [v for v in versions if _fits(fid, fw, v, site, facts)]
+    ok = [v for v in versions if _fits(fid, fw, v, site, facts, cat)]
     # among them, those that also implement the model's architecture (L21): a pin the framework
     # takes but the model does not run on would only trade one refusal for another
     runs = [v for v in ok if _runs_model(facts, v)]
@@ -69,7 +80,8 @@ def framework_compat(site, facts: dict, cat, pin) -> dict[str, Any]:
         # the closest release, a newer one on a tie (breaks are fixed forward more often)
         best = min(ok, key=lambda v: (abs(versions.index(v) - at), versions.index(v) < at))
         out["fw_fit_vllm"] = "==" + best
-    good = compat.supporting(fid, vllm, at_least=None)
+    # releases whose adapter also passes only what this vLLM takes
+    good = [v for v in compat.supporting(fid, vllm, at_least=None) if not framework_kwargs.breaks(fid, v, vllm, site, facts, cat)]
     if good:
         out["fw_fit_framework"] = "==" + _nearest_release(good, fw)
     return out

@@ -67,7 +67,7 @@ def framework_key(site: Site, target: str, value: Any) -> tuple[str, Any] | None
         k = fw.deriving_key(target, site.framework_version)
     if k is not None:
         return _spelling(site, fw, k), value
-    pt = fw.passthrough
+    pt = fw.passthrough_for(site.framework_version)
     if not pt:
         return None
     # key=value overrides (Hydra, OmegaConf) reach into the mapping with a dotted key; flags and

@@ -92,3 +92,28 @@ def supporting(fid: str, vllm_version: str, at_least: str | None = None) -> list
 def key_history(fid: str, key: str) -> dict[str, Any] | None:
     """A framework key's spans and default history in the framework catalog."""
     return ((framework_catalog()["frameworks"].get(fid) or {}).get("keys") or {}).get(key)
+
+
+@lru_cache(maxsize=1)
+def _engine_kwarg_rows() -> tuple[dict, ...]:
+    data = yamlio.load_cached(resources.read_text("knowledge", "frameworks", "engine_kwargs.yaml")).data or {}
+    return tuple(data.get("rows", []))
+
+
+def engine_kwargs(fid: str, fw_version: str) -> list[dict]:
+    """The engine calls (with the arguments they pass) of this framework release's vLLM adapter
+    (knowledge/frameworks/engine_kwargs.yaml, read from its wheel)."""
+    if try_parse(fw_version) is None:
+        return []
+    return [r for r in _engine_kwarg_rows() if r["framework"] == fid and SpecifierSet(r["releases"]).contains(fw_version)]
+
+
+def code_release(fw_version: str) -> str:
+    """The release whose code a version's compatibility facts are read from: a pre-release
+    (0.9.2.dev0, 1.0.0rc1) is the development line of its final release, so it is read as that
+    release (the code it installs is the newest on that line; a release's known breaks and the
+    engine arguments it passes land there first)."""
+    v = try_parse(fw_version)
+    if v is None or v._key[1] == (9, 0) or v._key[2] != -1:
+        return fw_version  # a final or a post release
+    return v.public

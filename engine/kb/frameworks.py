@@ -62,8 +62,35 @@ class Framework:
         0.14 has no max_model_len key at all."""
         keys = [k for k in self.keys if k.arg == arg]
         if version and try_parse(version) is not None:
-            keys = [k for k in keys if version_matches(k.versions, version) and any(self._in_release(n, version) for n in (k.key, *k.aliases))]
+            # a pre-release (0.8.2.dev0) lies between the last final release and the one it
+            # leads to: a key both have first, then the older release's (a rename lands at
+            # the new release, not necessarily in every build before it), then the newer's
+            tiers = [[k for k in keys if all(self._has(k, v) for v in self._around(version))]]
+            tiers += [[k for k in keys if self._has(k, v)] for v in self._around(version)]
+            keys = next((t for t in tiers if t), [])
         return next((k for k in keys if not k.legacy), keys[0] if keys else None)
+
+    def _has(self, k: Key, version: str) -> bool:
+        return version_matches(k.versions, version) and any(self._in_release(n, version) for n in (k.key, *k.aliases))
+
+    def _around(self, version: str) -> list[str]:
+        """The releases whose keys a version has: itself, or for a pre-release the final
+        release before it and the one it leads to."""
+        v = parse(version)
+        if v._key[1] == (9, 0) or v._key[2] != -1:
+            return [version]
+        from vllm_kb.engine.kb.compat import releases
+
+        before = [r for r in releases(self.id) if parse(r) < v]
+        return ([before[-1]] if before else []) + [v.public]
+
+    def passthrough_for(self, version: str | None) -> dict | None:
+        """The mapping key that passes any engine argument through, if this release has it
+        (LLaMA-Factory's vllm_config arrives in 0.9.1)."""
+        pt = self.passthrough
+        if pt and version and try_parse(version) is not None and not all(version_matches(pt.get("versions"), v) for v in self._around(version)):
+            return None
+        return pt
 
     def _in_release(self, key: str, version: str) -> bool:
         from vllm_kb.engine.kb.compat import framework_catalog

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from vllm_kb.engine.kb import error_text
+from vllm_kb.engine.kb import error_text, traceback_text
 from vllm_kb.engine.kb.knowledge import Knowledge
 
 # Findings recognised by argparse's and Python's words (engine/check/catalog_findings.py,
@@ -126,12 +126,19 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
     hit = _POOLS.get(id(kb))
     if hit is None or hit[0] is not kb:
         hit = _POOLS[id(kb)] = (kb, _Pool(kb))
-    matches = error_text.match(hit[1], text, version)
+    parsed = traceback_text.parse(text)
+    # a traceback: the exception lines first, then the frames' source lines (a bare
+    # AssertionError names nothing, its frame's `assert …` does), then the rest of the log
+    parts = ["\n".join(parsed.exceptions), "\n".join(f.code for f in reversed(parsed.frames) if f.code), parsed.text]
+    matches: list[error_text.Match] = []
+    for part in parts:
+        if part.strip():
+            matches += [m for m in error_text.match(hit[1], part, version) if m.check_id not in {x.check_id for x in matches}]
     if not matches:
         gap = error_text.match(_UNCOVERED_POOL, text, version)
         if gap:
             return [LaunchHit("uncovered", "uncovered", gap[0])]
-        return closest(kb, text)
+        return closest(kb, "\n".join(parsed.exceptions) or parsed.text)
     return [LaunchHit(m.check_id, "finding" if m.check_id in FINDING_TEXTS else "check", m) for m in matches]
 
 

@@ -1,0 +1,68 @@
+"""Engine arguments a framework release passes to vLLM that the pinned vLLM release does not take
+(knowledge/frameworks/engine_kwargs.yaml, read from each release's wheel, against the vLLM
+catalog's EngineArgs fields per release): vLLM raises `TypeError: … got an unexpected keyword
+argument` when the rollout or server builds its engine. Returned as compat rows so the L43 check
+and the nearest-pair search treat them like any other known break."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.kb import compat
+
+# what an argument's own `if` is about, when the site can tell whether it holds
+_MULTIMODAL_TEST = re.compile(r"mm_plugin|visual|image|vision|multimodal|\bmm_", re.I)
+_MM_TEMPLATE = re.compile(r"vl|llava|mllama|paligemma|pixtral|qwen2_audio|minicpm_v|internvl|gemma3|video|omni|glm4v|idefics", re.I)
+
+
+def multimodal(site, facts: dict) -> bool:
+    template = str((site.framework_keys or {}).get("template") or "")
+    return bool(_MM_TEMPLATE.search(template)) or bool((facts.get("model") or {}).get("multimodal"))
+
+
+def _entry_matches(entry: str | None, site) -> bool:
+    if entry is None:
+        return True
+    if entry == "trl vllm-serve":
+        return site.kind == "trl vllm-serve"
+    if entry == "colocate":
+        return site.kind != "trl vllm-serve" and site.mode in ("rlhf_colocate", "framework_integrated")
+    return False  # an entry point no scanner builds a site for (OpenRLHF's batch_inference)
+
+
+def _holds(when: str | None, site, facts: dict) -> bool:
+    """Whether an argument set under its own `if` reaches vLLM on this site: only tests the site
+    can answer count (a multimodal template or model); any other test is left unknown."""
+    if not when:
+        return True
+    return bool(_MULTIMODAL_TEST.search(when)) and multimodal(site, facts)
+
+
+def breaks(fid: str, fw: str, vllm: str, site, facts: dict, cat) -> list[compat.Row]:
+    """One row per argument the release passes on this site's path that `vllm` does not take."""
+    out: list[compat.Row] = []
+    seen: set[str] = set()
+    for row in compat.engine_kwargs(fid, compat.code_release(fw)):
+        if site.mode == "rlhf_server" and site.kind != "trl vllm-serve" or not _entry_matches(row.get("entry"), site):
+            continue
+        serve = row["call"] == "vllm serve"
+        for name, info in (row.get("kwargs") or {}).items():
+            if info.get("guarded") or name in seen or not _holds(info.get("condition"), site, facts):
+                continue
+            entry = cat.arg(name) if serve else cat._entry("engine_args", name)
+            # a name the catalog never read is not judged; within_life, not exists: a gap in a
+            # name's history is more often an extraction miss than a removal
+            if entry is None or entry.within_life(vllm):
+                continue
+            seen.add(name)
+            gone = entry.removed_in()
+            was = f"vLLM {entry.first} – {entry.last}" if gone else f"vLLM {entry.first}+"
+            error = (f"unrecognized arguments: --{name.replace('_', '-')}" if serve else
+                     f"TypeError: {row['call']}.__init__() got an unexpected keyword argument '{name}'")
+            file, _, line = row["source"].split(" ", 1)[1].rpartition(":")
+            pkg = row["source"].split(" ", 1)[0]
+            out.append(compat.Row(fid, row["releases"], "", "known_break", {
+                "id": f"{fid}-passes-{name}", "effect": "error", "scope": "install",
+                "error": f"{error} — {pkg.split('==')[0]} {row['releases']} passes {name} ({file}:{info.get('line', line)}), which {was} takes",
+                "where": row["source"],
+                "source": {"title": f"{pkg} {file}", "url": f"https://pypi.org/project/{pkg.replace('==', '/')}/"}}))
+    return out

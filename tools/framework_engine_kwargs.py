@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Build knowledge/frameworks/engine_kwargs.yaml: per framework release, the engine arguments its
+vLLM adapter passes to vLLM, read with `ast` from the released wheels (never imported).
+
+What counts as passing an argument:
+  - a keyword of a call to vLLM's `LLM`, `EngineArgs` or `AsyncEngineArgs` (by name or attribute,
+    or through a local name bound to one of them: `engine_cls = AsyncEngineArgs if … else EngineArgs`);
+  - a key of the mapping spread into such a call (`**engine_args`): the dict literal or `dict(…)`
+    it was built from in the same function, `engine_args["k"] = …`, `.update(…)`, `.setdefault("k", …)`;
+  - when the spread mapping is the enclosing function's own `**kwargs` (OpenRLHF's LLMRayActor
+    forwards its keywords to `vllm.LLM`), the keywords of every call of that function or class in
+    the package (`Cls(…)`, `Cls.remote(…)`, `Cls.options(…).remote(…)`), less its named parameters
+    and the keys it pops;
+  - a `--flag` string inside a function that also holds the string "serve" (an argv for
+    `vllm serve`), as its dest (`--max-model-len` → max_model_len).
+
+A key set under an `if` of its own (between the assignment and the call) carries that test as
+`condition`; a test about vLLM itself (its version, a signature's parameters, hasattr) makes it
+`guarded`: the framework passes it only to a vLLM that takes it, so it is never held against one.
+
+Consecutive releases whose adapter passes the same arguments from the same place share one row.
+Pre-releases (dev, rc) are skipped.
+
+Usage: python tools/framework_engine_kwargs.py --wheels DIR [-o knowledge/frameworks/engine_kwargs.yaml]
+(DIR holds <dist>-<version>-*.whl as `pip download <dist>==<version> --no-deps` leaves them)
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vllm_catalog import vkey  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+DISTS = {"trl": "trl", "verl": "verl", "openrlhf": "openrlhf", "llamafactory": "llamafactory", "ms-swift": "ms_swift"}
+ENGINE = {"LLM", "EngineArgs", "AsyncEngineArgs"}
+FINAL = re.compile(r"^\d+(\.\d+)*(\.post\d+)?$")
+GUARD = re.compile(r"version|parameters|signature|hasattr|fields|__init__|is_vllm|vllm_ge|vllm_version|Version\(", re.I)
+FLAG = re.compile(r"^--[a-z][a-z0-9]*(-[a-z0-9]+)+$|^--[a-z]{3,}$")
+# TRL's entry points differ: `trl vllm-serve` (scripts/vllm_serve.py) and the colocated trainers
+ENTRY = [("trl", re.compile(r"scripts/vllm_serve\.py$"), "trl vllm-serve"), ("trl", re.compile(r"."), "colocate"),
+         ("openrlhf", re.compile(r"cli/batch_inference\.py$"), "batch_inference")]
+
+
+def _name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    return {c: p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+
+
+def _enclosing(node, parents, kinds):
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, kinds):
+            return node
+    return None
+
+
+def _conditions(node, stop, parents, shared=frozenset()) -> list[str]:
+    """The `if` tests between node and stop (exclusive), innermost first, less those in `shared`
+    (the ones the engine call itself sits under: they decide the call, not the argument)."""
+    out = []
+    while node in parents and node is not stop:
+        p = parents[node]
+        if p in shared:
+            pass
+        elif isinstance(p, ast.If) and node in p.body:
+            out.append(ast.unparse(p.test))
+        elif isinstance(p, ast.If) and node in p.orelse:
+            out.append("not (" + ast.unparse(p.test) + ")")
+        node = p
+    return out
+
+
+def _engine_names(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """(names bound to vLLM's engine classes, names bound to the vllm module). Only what is
+    imported from vLLM itself counts: verl's bundled copies (third_party/vllm/vllm_v_0_6_3/)
+    build their own EngineArgs for the one release they were written for. Also local names bound
+    to an engine class (`engine_cls = AsyncEngineArgs if … else EngineArgs`)."""
+    names, modules = set(), set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and n.level == 0 and (n.module or "").split(".")[0] == "vllm":
+            names |= {a.asname or a.name for a in n.names if a.name in ENGINE}
+        elif isinstance(n, ast.Import):
+            modules |= {a.asname or a.name for a in n.names if a.name == "vllm"}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            if any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(n.value)) and not isinstance(n.value, ast.Call):
+                names.add(n.targets[0].id)
+    return names, modules
+
+
+def _is_engine_call(n: ast.Call, names: set[str], modules: set[str]) -> bool:
+    f = n.func
+    if isinstance(f, ast.Name):
+        return f.id in names
+    return isinstance(f, ast.Attribute) and f.attr in ENGINE and isinstance(f.value, ast.Name) and f.value.id in modules
+
+
+def _self_kwargs(fn, parents, attr: str):
+    """`**self.kwargs` in a method: the method of the same class that stored its own `**kwargs`
+    there (`self.kwargs = kwargs`), and that parameter's name."""
+    cls = _enclosing(fn, parents, (ast.ClassDef,))
+    for m in (cls.body if cls else []):
+        if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) or m.args.kwarg is None:
+            continue
+        for n in ast.walk(m):
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id == m.args.kwarg.arg and any(
+                    isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) and t.value.id == "self" for t in n.targets):
+                return m, m.args.kwarg.arg
+    return None, None
+
+
+def _dict_keys(fn, var: str, before_line: int, call, parents) -> dict[str, dict]:
+    """Keys the function puts into mapping `var` before the call."""
+    out: dict[str, dict] = {}
+    shared = set()
+    up = call
+    while up in parents:
+        up = parents[up]
+        if isinstance(up, ast.If):
+            shared.add(up)
+
+    def add(key, node):
+        if isinstance(key, str) and key.isidentifier():
+            out.setdefault(key, {"line": node.lineno, "tests": _conditions(node, fn, parents, frozenset(shared))})
+
+    for n in ast.walk(fn):
+        if getattr(n, "lineno", 10**9) > before_line:
+            continue
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name) and t.id == var:
+                    if isinstance(n.value, ast.Dict):
+                        for k in n.value.keys:
+                            if isinstance(k, ast.Constant):
+                                add(k.value, n)
+                    elif isinstance(n.value, ast.Call) and _name(n.value.func) == "dict":
+                        for kw in n.value.keywords:
+                            add(kw.arg, n)
+                elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == var:
+                    if isinstance(t.slice, ast.Constant):
+                        add(t.slice.value, n)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == var:
+            if n.func.attr == "update":
+                for kw in n.keywords:
+                    add(kw.arg, n)
+                if n.args and isinstance(n.args[0], ast.Dict):
+                    for k in n.args[0].keys:
+                        if isinstance(k, ast.Constant):
+                            add(k.value, n)
+            elif n.func.attr == "setdefault" and n.args and isinstance(n.args[0], ast.Constant):
+                add(n.args[0].value, n)
+    return out
+
+
+def _popped(fn, var: str) -> set[str]:
+    return {n.args[0].value for n in ast.walk(fn)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "pop"
+            and isinstance(n.func.value, ast.Name) and n.func.value.id == var and n.args and isinstance(n.args[0], ast.Constant)}
+
+
+def _callers(trees: dict[str, ast.AST], target: str) -> list[tuple[str, ast.Call]]:
+    out = []
+    for path, tree in trees.items():
+        for n in ast.walk(tree):
+            if not isinstance(n, ast.Call):
+                continue
+            f = n.func
+            if isinstance(f, ast.Attribute) and f.attr == "remote":
+                f = f.value
+                if isinstance(f, ast.Call) and isinstance(f.func, ast.Attribute) and f.func.attr == "options":
+                    f = f.func.value
+            if _name(f) == target and not (isinstance(n.func, ast.Attribute) and n.func.attr not in ("remote",) and _name(n.func) != target):
+                out.append((path, n))
+    return out
+
+
+def _forwarded(trees, all_parents, fn, var: str, parents, got: dict) -> None:
+    """Keywords the callers of a forwarding function (or class) pass on to vLLM: written out, or
+    spread from a mapping they build (`.remote(**actor_kwargs)`)."""
+    named = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+    popped = _popped(fn, var)
+    target = fn.name
+    if fn.name == "__init__":
+        cls = _enclosing(fn, parents, (ast.ClassDef,))
+        target = cls.name if cls else fn.name
+    for cpath, call in _callers(trees, target):
+        cfn = _enclosing(call, all_parents[cpath], (ast.FunctionDef, ast.AsyncFunctionDef))
+        passed = {ckw.arg: {"line": ckw.value.lineno} for ckw in call.keywords if ckw.arg}
+        for ckw in call.keywords:
+            if ckw.arg is None and isinstance(ckw.value, ast.Name) and cfn is not None:
+                passed.update(_dict_keys(cfn, ckw.value.id, call.lineno, call, all_parents[cpath]))
+        for k, v in passed.items():
+            if k not in named and k not in popped:
+                got.setdefault(k, v)
+
+
+def _entry(fid: str, path: str) -> str | None:
+    for f, rx, name in ENTRY:
+        if f == fid and rx.search(path):
+            return name
+    return None
+
+
+def _finish(kwargs: dict[str, dict]) -> dict[str, dict]:
+    out = {}
+    for k, info in sorted(kwargs.items()):
+        when = [w for w in info.get("tests") or [] if w]
+        row: dict = {"line": info["line"]}
+        if any(GUARD.search(w) for w in when):
+            row["guarded"] = True
+        elif when:
+            row["condition"] = " and ".join(when)[:160]
+        out[k] = row
+    return out
+
+
+def calls_in(fid: str, trees: dict[str, ast.AST]) -> list[dict]:
+    """Every engine call (and serve argv) in one release's package."""
+    out = []
+    all_parents = {path: _parents(tree) for path, tree in trees.items()}
+    for path, tree in trees.items():
+        parents = all_parents[path]
+        names, modules = _engine_names(tree)
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Call) and _is_engine_call(n, names, modules):
+                fn = _enclosing(n, parents, (ast.FunctionDef, ast.AsyncFunctionDef)) or tree
+                kwargs = {kw.arg: {"line": kw.value.lineno} for kw in n.keywords if kw.arg}
+                for kw in n.keywords:
+                    if kw.arg is not None:
+                        continue
+                    src, var, line = fn, None, n.lineno
+                    if isinstance(kw.value, ast.Name):
+                        var = kw.value.id
+                    elif isinstance(kw.value, ast.Attribute) and isinstance(kw.value.value, ast.Name) and kw.value.value.id == "self":
+                        src, var = _self_kwargs(fn, parents, kw.value.attr)
+                        line = 10**9
+                    if var is None or src is None:
+                        continue
+                    got = _dict_keys(src, var, line, n, parents) if src is not tree else {}
+                    if isinstance(src, (ast.FunctionDef, ast.AsyncFunctionDef)) and src.args.kwarg is not None and src.args.kwarg.arg == var:
+                        _forwarded(trees, all_parents, src, var, parents, got)
+                    for k, v in got.items():
+                        kwargs.setdefault(k, v)
+                if kwargs:
+                    out.append({"file": path, "line": n.lineno, "call": _name(n.func) if _name(n.func) in ENGINE else "EngineArgs",
+                                "entry": _entry(fid, path), "kwargs": _finish(kwargs)})
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            consts = [c for c in ast.walk(fn) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+            if not any(c.value == "serve" for c in consts) or "vllm" not in ast.unparse(fn):
+                continue
+            flags = {c.value[2:].replace("-", "_"): {"line": c.lineno, "tests": _conditions(c, fn, parents)}
+                     for c in consts if FLAG.match(c.value)}
+            if flags:
+                out.append({"file": path, "line": fn.lineno, "call": "vllm serve", "entry": _entry(fid, path), "kwargs": _finish(flags)})
+    return out
+
+
+def read_wheel(path: Path) -> dict[str, ast.AST]:
+    trees = {}
+    with zipfile.ZipFile(path) as z:
+        for name in z.namelist():
+            if not name.endswith(".py") or ".dist-info" in name:
+                continue
+            text = z.read(name).decode("utf-8", "replace")
+            if "vllm" not in text:
+                continue
+            try:
+                # binary wheels (OpenRLHF) keep the package under <dist>.data/purelib/
+                trees[re.sub(r"^[^/]+\.data/(?:pure|plat)lib/", "", name)] = ast.parse(text)
+            except SyntaxError:
+                continue
+    return trees
+
+
+def _signature(calls: list[dict]) -> str:
+    return yaml.safe_dump([{k: v for k, v in c.items() if k != "line"} | {"kwargs": sorted(c["kwargs"])} for c in calls], sort_keys=True)
+
+
+def build(wheels: Path) -> dict:
+    rows = []
+    for fid, dist in DISTS.items():
+        found = {}
+        for w in wheels.glob(f"{dist}-*.whl"):
+            version = w.name[len(dist) + 1:].split("-")[0]
+            if FINAL.match(version):
+                found[version] = w
+        runs: list[tuple[list[str], list[dict]]] = []
+        for version in sorted(found, key=vkey):
+            calls = sorted(calls_in(fid, read_wheel(found[version])), key=lambda c: (c["file"], c["line"]))
+            if runs and _signature(runs[-1][1]) == _signature(calls):
+                runs[-1][0].append(version)
+            else:
+                runs.append(([version], calls))
+        for versions, calls in runs:
+            rel = f"=={versions[0]}" if len(versions) == 1 else f">={versions[0]},<={versions[-1]}"
+            for c in calls:
+                rows.append({"framework": fid, "releases": rel, "call": c["call"], **({"entry": c["entry"]} if c["entry"] else {}),
+                             "source": f"{dist.replace('_', '-')}=={versions[0]} {c['file']}:{c['line']}", "kwargs": c["kwargs"]})
+    return {"version": 1, "rows": rows}
+
+
+HEADER = """\
+# Engine arguments each framework release's vLLM adapter passes to vLLM (LLM(…), EngineArgs,
+# AsyncEngineArgs, a `vllm serve` argv), read from the released wheels by
+# tools/framework_engine_kwargs.py — do not edit by hand, re-run the tool. `source` names the
+# first release of the row's range and the call's file:line in it; per argument: the line that
+# sets it, `condition` for an `if` of its own, `guarded` when that `if` asks vLLM whether it takes it.
+"""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--wheels", type=Path, required=True)
+    ap.add_argument("-o", "--out", type=Path, default=ROOT / "knowledge" / "frameworks" / "engine_kwargs.yaml")
+    args = ap.parse_args(argv)
+    data = build(args.wheels)
+    args.out.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None), encoding="utf-8")
+    print(f"{len(data['rows'])} rows → {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
