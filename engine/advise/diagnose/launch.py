@@ -28,6 +28,7 @@ FINDING_TEXTS = {
 
 # vLLM wordings that belong to no check: recognised as such, never routed to the nearest check by
 # their words (the BitsAndBytes line is a warning vLLM recovers from, not the failure).
+UNCOVERED_ID = "uncovered"
 UNCOVERED = [
     {"text": "CUDA graph is not supported on BitAndBytes yet, fallback to the eager mode.", "vllm": ">=0.5.4,<0.6.2", "origin": "warning"},
     {"text": "sliding_window must be set for sliding window attention", "vllm": ">=0.11.1", "origin": "python"},
@@ -108,7 +109,7 @@ class _Pool:
 
 
 class _Uncovered:
-    checks = [_Finding("uncovered", UNCOVERED)]
+    checks = [_Finding(UNCOVERED_ID, UNCOVERED)]
 
 
 _UNCOVERED_POOL = _Uncovered()
