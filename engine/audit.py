@@ -123,8 +123,7 @@ def _allowed(cat, choice) -> list:
 
     if choice.basis == "image-dated" and choice.pin is not None:
         # built that day: the newest release by then, or main's code on its way to the next one
-        got = [v for v in release_dates.newest_by(image_date(choice.pin.text) or "")]
-        return [cat.index_version(v) for v in got if v]
+        return [cat.index_version(v) for v in release_dates.newest_by(image_date(choice.pin.text) or "") if v]
     if choice.basis != "range" or choice.pin is None:
         return []
     try:

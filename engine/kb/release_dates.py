@@ -11,9 +11,10 @@ from vllm_kb.engine.kb.versions import parse
 @lru_cache(maxsize=1)
 def _released() -> list[tuple[str, str]]:
     table = yamlio.load_cached(resources.read_text("knowledge", "vllm", "release_dates.yaml")).data["released"]
-    return sorted(((str(d), str(v)) for v, d in table.items()), key=lambda dv: (dv[0], parse(dv[1])))
+    return [(str(d), str(v)) for v, d in table.items()]
 
 
+@lru_cache(maxsize=64)  # asked per site, of the few days a project's image tags name
 def newest_by(day: str) -> tuple[str | None, str | None]:
     """(the newest release published on or before `day`, the first one after it). An image built that
     day holds the first or, when built from vLLM's main branch, something between the two."""

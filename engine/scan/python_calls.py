@@ -15,7 +15,7 @@ from vllm_kb.engine.scan import framework_site, python_opaque, python_subclass, 
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
-from vllm_kb.engine.scan.python_process import ImportTime, cuda_touches, scope_of
+from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
 from vllm_kb.engine.scan import envfile, python_env
@@ -290,12 +290,11 @@ def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, targ
         out["sleep_level"] = level
     if at_import:
         out["cuda_before"] = importing.cuda_before(min(n.lineno for n in at_import))
-    if "cuda_touches" not in per_file:
-        per_file["cuda_touches"] = cuda_touches(tree) if not plain or "cuda" in text else []
     if builds:
-        first = min(builds, key=lambda n: n.lineno)
-        scope = scope_of(per_file["cuda_touches"], first.lineno, tree, per_file)
-        out["cuda_first"] = any(line < first.lineno and sc in (None, scope) for line, sc in per_file["cuda_touches"])
+        if "cuda_order" not in per_file:
+            per_file["cuda_order"] = CudaOrder(tree) if not plain or "cuda" in text else None
+        order = per_file["cuda_order"]
+        out["cuda_first"] = order is not None and order.before(min(n.lineno for n in builds))
     return out
 
 

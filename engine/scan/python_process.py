@@ -87,31 +87,28 @@ class ImportTime:
         return any(x < line for x in self.cuda_lines)
 
 
-def _defs(tree: ast.Module) -> list[tuple[int, int, int]]:
-    """(first line, last line, id) of every function, innermost last when nested."""
-    return sorted(((n.lineno, getattr(n, "end_lineno", n.lineno) or n.lineno, id(n)) for n in ast.walk(tree)
-                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), key=lambda d: (d[0], -d[1]))
+class CudaOrder:
+    """Where a module initialises CUDA, by enclosing function, so a site can tell whether its
+    process touched CUDA before building the engine (module level and the main guard count for
+    every function; a touch in another function does not)."""
 
+    def __init__(self, tree: ast.Module):
+        # (first line, last line, id) of every function; sorted so nested ones come after
+        self._defs = sorted(((n.lineno, getattr(n, "end_lineno", n.lineno) or n.lineno, id(n)) for n in ast.walk(tree)
+                             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), key=lambda d: (d[0], -d[1]))
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _touches_cuda(n)]
+        self.touches = sorted(((n.lineno, self._scope(n.lineno)) for n in calls), key=lambda t: t[0])
 
-def _scope(defs: list[tuple[int, int, int]], line: int) -> int | None:
-    inner = None
-    for a, b, ident in defs:
-        if a <= line <= b:
-            inner = ident
-    return inner
+    def _scope(self, line: int) -> int | None:
+        inner = None
+        for a, b, ident in self._defs:
+            if a <= line <= b:
+                inner = ident
+        return inner
 
-
-def cuda_touches(tree: ast.Module) -> list[tuple[int, int | None]]:
-    """(line, enclosing function) of every call that initialises CUDA (None: module level or the
-    main guard), so a site can tell whether its process touched CUDA before building the engine."""
-    defs = _defs(tree)
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _touches_cuda(n)]
-    return sorted(((n.lineno, _scope(defs, n.lineno)) for n in calls), key=lambda t: t[0])
-
-
-def scope_of(touches: list, line: int, tree: ast.Module, per_file: dict) -> int | None:
-    if not touches:
-        return None
-    if "defs" not in per_file:
-        per_file["defs"] = _defs(tree)
-    return _scope(per_file["defs"], line)
+    def before(self, line: int) -> bool:
+        """CUDA is touched earlier in the same function, or at module level, than `line`."""
+        if not self.touches:
+            return False
+        scope = self._scope(line)
+        return any(at < line and sc in (None, scope) for at, sc in self.touches)
