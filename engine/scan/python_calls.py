@@ -235,6 +235,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
             site.launch.update(_process_facts(importing, tree, call, target, per_file, text))
+            python_subclass.process_facts(wrapper, site.launch)
         else:
             site = python_tools.site(ctx, rel, text, version, f, tree)
         if site is None:
