@@ -129,17 +129,18 @@ def find_exec(words: list[Word], start: int) -> tuple[str, int, list[tuple[str, 
         return None
     i += 1
     env: list[tuple[str, Word | None, Word]] = []
-    while i < n and vals[i] is not None and vals[i].startswith("-"):
-        opt, eq, inline = vals[i].partition("=")
+    while i < n and (v := vals[i]) is not None and v.startswith("-"):
+        opt, eq, inline = v.partition("=")
         takes = opt in _EXEC_TAKES and not eq
         value = inline if eq else (vals[i + 1] if takes and i + 1 < n else None)
         if opt in ("-e", "--env") and value and "=" in value:
             k, _, v = value.partition("=")
             env.append((k, _value_word(words[i + 1] if takes else words[i], v), words[i]))
         i += 2 if takes else 1
-    if i + 1 >= n or vals[i] is None:
+    name = vals[i] if i + 1 < n else None
+    if name is None:
         return None
-    return vals[i], i + 1, env
+    return name, i + 1, env
 
 
 def _value_word(w: Word, text: str) -> Word:
