@@ -152,7 +152,7 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         # it was built with, which the project's Python pins do not decide
         choice = pins_mod.VersionChoice(cat.newest, False, "image-untagged",
                                         pins_mod.Pin(site.file, site.line, site.image, "", "image", None))
-    return choice, site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
+    return choice, site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=choice.basis)
 
 
 def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:

@@ -97,9 +97,9 @@ def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
 
 
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
-               root: Path | None = None) -> dict[str, Any]:
+               root: Path | None = None, basis: str | None = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
-    config.json (read as JSON, never imported)."""
+    config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …)."""
     lookup = cat.resolve(version).version
     args = {n: _normalise(n, s.value) for n, s in site.settings.items() if s.resolved}
     facts: dict[str, Any] = {
@@ -110,7 +110,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             "cli_flag_count": float(sum(1 for s in site.settings.values() if s.syntax == "cli")),
             "passes_extra_args": any(o["code"] == "forwards-args" for o in site.opaque),
         },
-        "vllm": {"version": version, "pinned": pinned},
+        "vllm": {"version": version, "pinned": pinned, **({"basis": basis} if basis else {})},
         "args": args,
         "env": {n: str(s.value) for n, s in site.env.items() if s.resolved and s.value is not None},
     }
