@@ -69,3 +69,19 @@ def test_nothing_without_a_known_build_or_gpu():
 def test_table_is_what_the_sources_say():
     r = subprocess.run([sys.executable, str(ROOT / "tools" / "vllm_cuda_builds.py"), "--check"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_range_or_a_cuda_variant_is_not_judged():
+    assert facts("0.20.0", 7.0, "range") == {}    # the range may allow 0.19.1
+    assert facts("0.20.0", 7.0, "variant") == {}  # vllm==0.20.0+cu129 is another build
+
+
+def test_driver_against_the_build():
+    def drv(version, cuda, name="NVIDIA GeForce RTX 4090", basis="pin"):
+        return build_facts({"gpu": {"compute_capability": 8.9, "name": name, "driver_cuda": cuda}}, TABLE, version, basis)
+    got = drv("0.20.0", "12.8")  # a CUDA 13.0 wheel on a 12.8 driver
+    assert got["driver_short"] and got["driver_major_short"] and got["driver_pin"] == "<=0.19.1"
+    got = drv("0.7.2", "12.0", basis="image")  # gpustack #1540: a CUDA 12.1 image on an older driver, GeForce
+    assert got["driver_short"] and not got["driver_major_short"] and got["geforce"]
+    assert drv("0.10.2", "12.9")["driver_short"] is False
+    assert "driver_short" not in drv("0.10.2", None)

@@ -12,9 +12,11 @@ from typing import Any
 
 from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 
-# what an install of vLLM at a version-choice basis (engine/scan/pins.py VersionChoice.basis) runs
-WHEEL = frozenset({"pin", "range", "unbounded", "none", "no-match", "cli", "build", "executable"})
-IMAGE = frozenset({"image", "image-dated"})
+# what an install of vLLM at a version-choice basis (engine/scan/pins.py VersionChoice.basis) runs;
+# not a range (`vllm>=0.10` on a V100 allows 0.19.1, which runs), nor a CUDA variant (`+cu129`)
+WHEEL = frozenset({"pin", "unbounded", "none", "cli", "build", "executable"})
+# an image tagged with its version; a nightly tagged with its day holds main's code of that day
+IMAGE = frozenset({"image"})
 # torch's own kernels for Blackwell and newer (sm_100, sm_120) need a CUDA 12.8 build
 _TORCH_NEW = (12, 8)
 
@@ -75,4 +77,28 @@ def build_facts(facts: dict, table: dict, version: str | None, basis: str | None
         pin = _fix(table, v, float(cc), kind, False)
         if pin:
             out["build_pin"] = pin
+    out.update(_driver(facts.get("gpu") or {}, table, v, row["cuda"], kind))
+    return out
+
+
+def _driver(gpu: dict, table: dict, v: Version, cuda: str, kind: str) -> dict[str, Any]:
+    """The driver against the build: a CUDA 13 build needs a CUDA 13 driver (minor-version
+    compatibility stays within a major); an image whose CUDA is newer than the driver loads the
+    cuda-compat libraries its Dockerfile registers (ldconfig …/compat), which only data-centre GPUs
+    accept (CUDA error 804 on a GeForce)."""
+    have = gpu.get("driver_cuda")
+    try:
+        drv = _cuda(str(have)) if have else None
+    except ValueError:
+        drv = None
+    if not drv:
+        return {}
+    need = _cuda(cuda)
+    out: dict[str, Any] = {"driver_short": drv < need, "driver_major_short": drv[0] < need[0],
+                           "geforce": "geforce" in str(gpu.get("name") or "").lower()}
+    if out["driver_short"]:
+        runs = [Version(r["release"]) for r in table.get("rows") or []
+                if Version(r["release"]) < v and (_cuda(r["cuda"])[0] <= drv[0] if kind == "wheel" else _cuda(r["cuda"]) <= drv)]
+        if runs:
+            out["driver_pin"] = "<=" + str(runs[-1])
     return out
