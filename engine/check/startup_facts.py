@@ -42,6 +42,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(_backend(facts, table, cat, version))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
+    if "kv_refused" not in out and kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version, out.get("backend")):
+        out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
     out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version))
     return out
 
@@ -91,9 +93,13 @@ def _parallel(model: dict, engine: dict, gpu: dict) -> dict[str, Any]:
     out.update({f"tp_{k}_ok": v for k, v in rules.items()})
     if all(rules.values()):
         return out
-    # the largest TP below the asked one that satisfies every rule vLLM applies (and the GPUs)
-    cap = min(tp, _int(gpu.get("count")) or tp, _TP_LIMIT)
-    out["tp_fit"] = next(t for t in range(cap, 0, -1) if all(divides_heads(model, t).values()))
+    # the nearest TP that satisfies every rule vLLM applies: the smallest above the asked one when
+    # the GPUs the site has allow it (each GPU then holds less than was planned, so the memory
+    # still fits), else the largest below
+    count = _int(gpu.get("count"))
+    up = [t for t in range(tp + 1, min(count or tp, _TP_LIMIT) + 1) if all(divides_heads(model, t).values())]
+    cap = min(tp, count or tp, _TP_LIMIT)
+    out["tp_fit"] = up[0] if up else next(t for t in range(cap, 0, -1) if all(divides_heads(model, t).values()))
     return out
 
 

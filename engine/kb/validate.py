@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import cel, resources, schemas, validate_sources, yamlio
+from vllm_kb.engine.kb import cel, resources, schemas, validate_sources, value_renames, yamlio
 from vllm_kb.engine.kb.errors import KnowledgeError, Problem
 from vllm_kb.engine.kb.messages import placeholders
 from vllm_kb.engine.kb.knowledge import Knowledge, Registry, _check_from
@@ -295,6 +295,7 @@ class Validator:
         """Each removed name really ends at `last`, and what it carries to exists after it."""
         f = "knowledge/vllm/renames.yaml"
         doc = self.load(("vllm", "renames.yaml"))
+        value_renames.check(self.cat, (doc.data or {}).get("values") if doc else None, lambda *a: self.add(f, *a))
         for i, r in enumerate(((doc.data or {}).get("renames") or []) if doc else []):
             if not isinstance(r, dict) or "name" not in r:
                 continue
