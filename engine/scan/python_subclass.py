@@ -28,6 +28,7 @@ class Wrapper:
     dicts: frozenset = field(default_factory=frozenset)  # its parameters whose mapping is spread into the engine's
     rest: bool = True  # its **kwargs reach the engine
     forwarder: bool = False  # not a subclass: a class that builds the engine from its own arguments
+    cuda_first: bool = False  # it initialises CUDA in the calling process before it builds the engine
     method: str = ""  # the engine is built by `Class.method(…)`, not by `Class(…)`
     when: tuple = ()  # (its keyword, value): the call builds the engine only when it is written so
     implies: tuple = ()  # (its keyword, default, value, ((engine argument, value), …)): derived settings
@@ -46,9 +47,10 @@ def registry() -> dict[tuple[str, str], Wrapper]:
     for w in data.get("forwarders", []):
         args = w.get("args", {})
         out[(w["module"], w["class"])] = Wrapper(
-            w["class"], w["module"], frozenset(args) | frozenset(w.get("dicts", [])) | frozenset(w.get("positional", [])), tuple(w.get("positional", [])), True,
+            w["class"], w["module"], frozenset(args) | frozenset(w.get("dicts", [])) | frozenset(w.get("positional", []))
+            | frozenset(w.get("own", [])), tuple(w.get("positional", [])), True,
             w["target"], tuple(args.items()), tuple((w.get("defaults") or {}).items()), frozenset(w.get("dicts", [])),
-            bool(w.get("rest")), True, w.get("method", ""), tuple((w.get("when") or {}).items()),
+            bool(w.get("rest")), True, bool(w.get("cuda_first")), w.get("method", ""), tuple((w.get("when") or {}).items()),
             tuple((i["key"], i.get("default"), i["value"], tuple(i["set"].items())) for i in w.get("implies", ())),
             tuple((w.get("decides") or {}).items()), w.get("mode", ""))
     return out
@@ -138,6 +140,13 @@ def _argument(call: ast.Call | None, wrapper: Wrapper, key: str) -> ast.expr | N
     if kw is None and key in wrapper.positional and wrapper.positional.index(key) < len(call.args):
         kw = call.args[wrapper.positional.index(key)]
     return kw
+
+
+def process_facts(wrapper: Wrapper | None, launch: dict) -> None:
+    """A wrapper that touches CUDA before it builds the engine: the process facts of a script that
+    does so itself (engine/scan/python_process.py), at import when the call is at module level."""
+    if wrapper is not None and wrapper.cuda_first:
+        launch.update(cuda_first=True, cuda_init_first=True, cuda_before=bool(launch.get("module_level")))
 
 
 def wrapper_defaults(site, wrapper: Wrapper, rel: str, line: int, written: ast.Call | None = None) -> list:
