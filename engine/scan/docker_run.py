@@ -58,8 +58,8 @@ def find(words: list[Word], start: int) -> DockerRun | None:
     vals = [w.value for w in words]
     n = len(words)
     i = start + 1
-    while i < n and vals[i] is not None and vals[i].startswith("-") and vals[i] != "--":
-        i += 2 if vals[i] in _GLOBAL_TAKES else 1
+    while i < n and (opt := vals[i]) is not None and opt.startswith("-") and opt != "--":
+        i += 2 if opt in _GLOBAL_TAKES else 1
     if i < n and vals[i] == "container":
         i += 1
     if i >= n or vals[i] != "run":

@@ -104,7 +104,8 @@ def env_image(image: str | None) -> tuple[dict, dict] | None:
             worker = try_parse(m.group(1)) if m else None
             vllm = None
             for at, v in entry.get("releases", ()):
-                if worker is not None and worker >= try_parse(str(at)):
+                since = try_parse(str(at))
+                if worker is not None and since is not None and worker >= since:
                     vllm = str(v)
             return entry, {"worker": str(worker) if worker else None, "vllm": vllm}
     return None
