@@ -294,8 +294,7 @@ class Validator:
 
     def renames(self) -> None:
         """Each removed name really ends at `last`, and what it carries to exists after it."""
-        f = "knowledge/vllm/renames.yaml"
-        doc = self.load(("vllm", "renames.yaml"))
+        f, doc = "knowledge/vllm/renames.yaml", self.load(("vllm", "renames.yaml"))
         value_renames.check(self.cat, (doc.data or {}).get("values") if doc else None, lambda *a: self.add(f, *a))
         for i, r in enumerate(((doc.data or {}).get("renames") or []) if doc else []):
             if not isinstance(r, dict) or "name" not in r:
