@@ -72,7 +72,7 @@ def may_call_wrapper(text: str, wrapper_words: set[str]) -> bool:
     class, the project's subclass of LLM) could still make a site — the `VLLM` of every
     `VLLM_…` variable sent 1,350 more files of vLLM's own tree to the parser. A site is a call
     whose callee's name is a target, a wrapper or a class of the file on LLM, or BentoML's
-    `__command__`. In a file that names vLLM, `could_hold_site` failing means that no target
+    `__command__` (or a wrapper's building method). In a file that names vLLM, `could_hold_site` failing means that no target
     class or tool word is spelled in it (each call of one spells it) or that no callee is called:
     what is left is a wrapper called by its name, or imported under a callee's name (`W as
     LLM`). A text that is not ASCII is tested as Python reads its names, NFKC-normalised."""
@@ -81,7 +81,8 @@ def may_call_wrapper(text: str, wrapper_words: set[str]) -> bool:
     text = _as_python_reads(text)
     if "__command__" in text or any("LLM" in b for _, b in python_subclass._CLASS.findall(text)):
         return True
-    if _calls_a_callee(text, sorted(wrapper_words)):
+    # a wrapper called, or the method that builds one (`FastLanguageModel.from_pretrained(…)`)
+    if _calls_a_callee(text, sorted(wrapper_words | python_subclass.methods(wrapper_words))):
         return True
     if words.python_candidate(text) and not any(_alias(w).search(text) for w in wrapper_words):
         return False
