@@ -36,7 +36,9 @@ def _errors(fid: str, fw: str, vllm: str, site, facts: dict, cat=None) -> list:
     rows = compat.problems(fid, code, vllm, "install")
     rows += [r for r in compat.problems(fid, code, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
     if cat is not None:  # the arguments the release passes first: they name the file and line
-        rows = framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + framework_imports.breaks(fid, fw, vllm, site) + rows
+        rows = framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + rows
+    # the imports its adapter runs on load last: a version gate of its own speaks first, in its words
+    rows += framework_imports.breaks(fid, fw, vllm, site)
     return rows
 
 
