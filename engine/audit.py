@@ -4,6 +4,7 @@ findings (check), plan the changes in the site's syntax (fix), and hand the resu
 renderers (report)."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -74,7 +75,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
         if site.plugins:  # a plugin's pin against vLLM's
-            facts["launch"].update(plugin_compat(site, facts, lambda pkg, f=site.file: sc.ctx.framework_pin(f, pkg)))
+            facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
             facts["launch"].update(framework_compat(site, facts, cat, pin))

@@ -54,8 +54,9 @@ def _resolves(specs: list[str], vllm: str, read: list[str]) -> bool | None:
     pv = try_parse(vllm)
     if pv is None:
         return None
-    below = [v for v in read if try_parse(v) is not None and try_parse(v) < pv]
-    above = [v for v in read if try_parse(v) is not None and try_parse(v) > pv]
+    parsed = [(v, try_parse(v)) for v in read]
+    below = [v for v, p in parsed if p is not None and p < pv]
+    above = [v for v, p in parsed if p is not None and p > pv]
     if not below or not above or ok(below[-1]) != ok(above[0]):
         return None
     return ok(vllm)
