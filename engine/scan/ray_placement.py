@@ -56,7 +56,7 @@ def _scheduled(tree: ast.Module, groups: dict[str, list]) -> dict[str, str]:
                 and isinstance(node.func.value, ast.Name)):
             continue
         for kw in node.keywords:
-            ref = kw.value
+            ref: ast.expr | None = kw.value
             if kw.arg == "scheduling_strategy" and isinstance(ref, ast.Call) \
                     and dotted(ref.func).rsplit(".", 1)[-1] == "PlacementGroupSchedulingStrategy":
                 ref = ref.args[0] if ref.args else next((k.value for k in ref.keywords if k.arg == "placement_group"), None)
