@@ -22,6 +22,23 @@ _TAKES = {
     "--storage-opt", "--sysctl", "--tmpfs", "-u", "--user", "--ulimit", "--userns", "--uts", "-v", "--volume",
     "--volumes-from", "-w", "--workdir", "--hooks-dir", "--secret", "--uidmap", "--gidmap", "--arch", "--os",
 }
+# podman's and nerdctl's own (podman-run(1), nerdctl run --help)
+_TAKES |= {
+    "--pod", "--cgroups", "--init-path", "--requires", "--chrootdirs", "--passwd-entry", "--group-entry", "--image-volume",
+    "--timeout", "--umask", "--sdnotify", "--seccomp-policy", "--preserve-fds", "--shm-size-systemd", "--device-read-bps",
+    "--device-write-bps", "--device-read-iops", "--device-write-iops", "--health-on-failure", "--health-startup-cmd",
+    "--cpu-rt-period", "--cpu-rt-runtime", "--blkio-weight-device", "--oom-score-adj", "--kernel-memory", "--variant",
+    "--decryption-key", "--pidfile", "--conmon-pidfile", "--personality", "--systemd", "--cosign-key", "--verify",
+    "--snapshotter", "--ipfs-address", "--rootfs-overlay", "--hostuser", "--env-merge", "--gpus-cdi",
+}
+# options of the program itself, before `run`: `nerdctl -n k8s.io run`, `podman --root /x run`,
+# `docker --context remote run` (those that take a value)
+_GLOBAL_TAKES = {
+    "-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
+    "--root", "--runroot", "--url", "--connection", "--cgroup-manager", "--storage-driver", "--storage-opt", "--conmon",
+    "--network-cmd-path", "--runtime", "--tmpdir", "--events-backend", "--identity", "--module", "-n", "--namespace",
+    "--address", "-a", "--snapshotter", "--data-root", "--cni-path", "--cni-netconfpath", "--hosts-dir",
+}
 _SHORT_FLAGS = set("dirtPq")
 
 
@@ -41,6 +58,8 @@ def find(words: list[Word], start: int) -> DockerRun | None:
     vals = [w.value for w in words]
     n = len(words)
     i = start + 1
+    while i < n and (opt := vals[i]) is not None and opt.startswith("-") and opt != "--":
+        i += 2 if opt in _GLOBAL_TAKES else 1
     if i < n and vals[i] == "container":
         i += 1
     if i >= n or vals[i] != "run":

@@ -211,7 +211,7 @@ class Builtins:
         r.finish()
 
     def docker(self, fields: list[Word], i: int, n: Simple) -> bool:
-        from vllm_kb.engine.scan.images import container_command
+        from vllm_kb.engine.scan.images import container_command, env_command
 
         run = docker_run.find(fields, i)
         if run is None:
@@ -225,6 +225,9 @@ class Builtins:
             from vllm_kb.engine.scan.images import local_entrypoint
             run.entrypoint = local_entrypoint(self.ctx.read(built), self.ctx.catalog.newest, run.image.line)
         argv = container_command(run, self.ctx.catalog.newest)
+        if not run.entrypoint and not run.argv and run.image is not None:  # an image its env configures (RunPod's worker)
+            argv = env_command(run.image.value, [(k, v) for k, v, _ in run.env if v is not None], run.image.line,
+                               self.ctx.catalog) or argv
         if argv is None:
             return True
         state = self.st.copy()
