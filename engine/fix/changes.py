@@ -271,8 +271,13 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
 
         after = f'"{target}": {json.dumps(merge_value(value, existing))}'
         op_kind = "set"
-    elif existing is None and (wd := (site.source or {}).get("wrapper_dict")):
-        if wd[0] is None or wd[1]:  # no mapping to put it in, or one already there (not added to in place)
+    elif (existing is None or existing.implied or not existing.pos) and (wd := (site.source or {}).get("wrapper_dict")):
+        own = (site.source or {}).get("wrapper_keys", {}).get(target)
+        if own and not (existing and existing.implied):  # its own keyword for it (unsloth's max_seq_length)
+            return Change("set", target, value, file, syntax, existing.line if existing else None,
+                          _as_written(existing) if existing else None, f"{own}={py_literal(merge_value(value, existing))}",
+                          setting=existing)
+        if wd[0] is None or wd[1] or existing is not None:  # no mapping to put it in, one already there, or derived
             return Change("set", target, value, site.file, syntax, None, None, None, blocked="not_exposed")
         after = f'{wd[0]}={{"{target}": {py_literal(value)}}}'
         op_kind = "set"

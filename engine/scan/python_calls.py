@@ -154,7 +154,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     opaque_ok = python_opaque.could_hold(text)
 
     # a class of this file that subclasses LLM, or a wrapper this project or a package defines
-    callees = _CALLEES | wrapper_words | {name for name, bases in python_subclass._CLASS.findall(text) if "LLM" in bases}
+    callees = _CALLEES | wrapper_words | python_subclass.methods(wrapper_words) \
+        | {name for name, bases in python_subclass._CLASS.findall(text) if "LLM" in bases}
 
     def visit(body: list[ast.stmt], block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
         for stmt in body:
@@ -178,13 +179,13 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     classes, modules = _imports(imported)
     wrappers = python_subclass.bind(imported, tree, rel, ctx, ({k for k, v in classes.items() if v == "LLM"}, modules)) \
         if len(callees) > len(_CALLEES) else {}
-    classes.update({local: w.target for local, w in wrappers.items()})
+    classes.update({local: w.target for local, w in wrappers.items() if not w.method})
     tools = python_tools.imports(imported)
-    if not classes and not modules and not tools.any() and "vllm" not in text.lower() and not loose:
+    if not classes and not modules and not wrappers and not tools.any() and "vllm" not in text.lower() and not loose:
         return []
     found: list[Found] = []
     for node, block, cls, fns in candidates:
-        t = _target(node, classes, modules) or tools.target(node)
+        t = _target(node, classes, modules) or getattr(python_subclass.called(node, wrappers), "target", None) or tools.target(node)
         if t:
             found.append(Found(node, t, None, chain(block, node), cls, fns))
     if "bentoml" in tools.modules.values():
@@ -230,7 +231,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         if target in TRL_CONFIGS:
             site = _trl_site(ctx, rel, text, call, target, f.resolver, tree)
         elif target in TARGETS:
-            wrapper = opaque.get(id(call)) or (wrappers.get(call.func.id) if isinstance(call.func, ast.Name) else None)
+            wrapper = opaque.get(id(call)) or python_subclass.called(call, wrappers)
             site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
@@ -326,6 +327,7 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrap
     if wrapper is not None:
         site.mode_evidence += (f" ({wrapper.name} from {wrapper.origin} builds vLLM's {wrapper.target})" if wrapper.forwarder
                                else f" ({wrapper.name}, a subclass of vllm.LLM from {wrapper.origin})")
+        site.mode = wrapper.mode or site.mode
         if wrapper.has_init:
             call = python_subclass.engine_call(site, call, wrapper, rel)
     if call.args:
@@ -342,13 +344,14 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrap
             continue
         s = setting(resolver, kw.arg, kw.value, rel, text, getattr(kw, "written", kw.arg), (kw, kw))
         place(ctx, site, s, version)
-    for s in python_subclass.wrapper_defaults(site, wrapper, rel, call.lineno) if wrapper is not None else ():
+    for s in python_subclass.wrapper_defaults(site, wrapper, rel, call.lineno, written) if wrapper is not None else ():
         place(ctx, site, s, version)
     site.source = {"call": written, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
     if wrapper is not None and wrapper.forwarder and not wrapper.rest:
-        # other engine arguments reach vLLM only inside its mapping (langchain's vllm_kwargs), or not at all
+        # other engine arguments reach vLLM only as its own keywords, inside its mapping (langchain's vllm_kwargs), or not at all
         site.source["wrapper_dict"] = (sorted(wrapper.dicts)[0] if wrapper.dicts else None,
                                        any(k.arg in wrapper.dicts for k in written.keywords))
+        site.source["wrapper_keys"] = {e: own for own, e in wrapper.rename if own != e}
     return site
 
 
