@@ -34,7 +34,7 @@ FILES = [
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
     (("frameworks", "compat.yaml"), "compat"),
-    (("frameworks", "engine_kwargs.yaml"), "engine_kwargs"),
+    (("frameworks", "engine_kwargs.yaml"), "engine_kwargs"), (("frameworks", "vllm_imports.yaml"), "vllm_imports"),
 ]
 OBS_FIELDS = ("kind", "name", "file", "line", "vllm_context", "extras", "framework", "mode", "syntax", "tool")
 FACT_GROUPS_FREE = ("args", "passed", "engine", "env")

@@ -133,6 +133,45 @@ def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None
         f["gpu_count"] = gpu_count(value.split("=", 1)[1] if "=" in value else "all")
 
 
+# options of `docker build` that take a value (the tags and the Dockerfile are read)
+_BUILD_TAKES = {"-f", "--file", "-t", "--tag", "--build-arg", "--target", "--platform", "--network", "--label",
+                "--cache-from", "--cache-to", "--secret", "--ssh", "-o", "--output", "--progress", "--iidfile",
+                "--shm-size", "--ulimit", "--add-host", "--build-context", "--metadata-file", "--builder", "-m",
+                "--memory", "--cpu-shares", "--cpuset-cpus", "--isolation", "--annotation", "--attest", "--provenance",
+                "--sbom", "--allow", "--cgroup-parent", "--memory-swap", "--cpu-period", "--cpu-quota"}
+
+
+def find_build(words: list[Word], start: int) -> tuple[list[str], str | None, str] | None:
+    """`docker build [options] CONTEXT` / `docker buildx build …`: its tags, the Dockerfile named by
+    -f (None: CONTEXT/Dockerfile) and the context, or None when this is not a build."""
+    vals = [w.value for w in words]
+    n, i = len(words), start + 1
+    if i < n and vals[i] in ("buildx", "image"):
+        i += 1
+    if i >= n or vals[i] != "build":
+        return None
+    i += 1
+    tags: list[str] = []
+    file, context = None, None
+    while i < n:
+        v = vals[i]
+        if v is None:
+            return None
+        opt, eq, inline = v.partition("=")
+        if v.startswith("-") and v != "-":
+            takes = opt in _BUILD_TAKES and not eq
+            value = inline if eq else (vals[i + 1] if takes and i + 1 < n else None)
+            if opt in ("-t", "--tag") and value:
+                tags.append(value)
+            elif opt in ("-f", "--file") and value:
+                file = value
+            i += 2 if takes else 1
+            continue
+        context = v
+        i += 1
+    return (tags, file, context) if tags and context else None
+
+
 # options of `docker exec` that take a value
 _EXEC_TAKES = {"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"}
 

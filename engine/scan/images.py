@@ -2,6 +2,7 @@
 from vLLM and named for it, and the argv a `docker run` of one executes."""
 from __future__ import annotations
 
+import json
 import re
 import shlex
 
@@ -89,6 +90,44 @@ def _synth(text: str, line: int) -> Word:
     return w
 
 
+
+
+_FROM = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?", re.I)
+
+
+def dockerfile_entrypoint(text: str, newest: str) -> list[str] | None:
+    """The ENTRYPOINT of a Dockerfile's final stage (exec form; shell form as `/bin/sh -c …`), the
+    one a stage inherits from an earlier stage, or the vLLM image's own when the stage starts from
+    one; None when none is known."""
+    stages: dict[str, list[str] | None] = {}
+    ep: list[str] | None = None
+    alias = None
+    for raw in re.sub(r"\\[ \t]*\r?\n", " ", text).splitlines():
+        line = raw.strip()
+        head, _, arg = line.partition(" ")
+        if head.upper() == "FROM" and (m := _FROM.match(line)):
+            base = m.group(1).lower()
+            ep = stages[base] if base in stages else (entrypoint_for(m.group(1), newest) if is_vllm_like_image(m.group(1)) else None)
+            alias = m.group(2).lower() if m.group(2) else None
+        elif head.upper() == "ENTRYPOINT":
+            arg = arg.strip()
+            try:
+                got = json.loads(arg) if arg.startswith("[") else ["/bin/sh", "-c", arg]
+            except ValueError:
+                got = None
+            ep = got if isinstance(got, list) and got and all(isinstance(x, str) for x in got) else None
+        else:
+            continue
+        if alias:
+            stages[alias] = ep
+    return ep
+
+
+def local_entrypoint(text: str | None, newest: str, line: int) -> list[Word] | None:
+    """The ENTRYPOINT of an image the script builds itself (`docker build -t TAG` from a project
+    Dockerfile), as words for `docker run TAG …`."""
+    ep = dockerfile_entrypoint(text, newest) if text else None
+    return [_synth(t, line) for t in ep] if ep else None
 
 
 def env_image(image: str | None) -> tuple[dict, dict] | None:
