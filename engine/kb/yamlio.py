@@ -103,7 +103,8 @@ def load_cached(text: str) -> Document:
     if path is not None:
         hit = cache.read_json(path)
         if isinstance(hit, dict) and {"data", "start"} <= set(hit):
-            return Document(data=hit["data"], lines=_Lines(path.with_suffix(".lines.json"), text), start_line=hit["start"])
+            lines: Any = _Lines(path.with_suffix(".lines.json"), text)  # a mapping like the dict it stands for
+            return Document(data=hit["data"], lines=lines, start_line=hit["start"])
     doc = load(text)
     if path is not None and _json_exact(doc.data):
         cache.write_json(path.with_suffix(".lines.json"), [[list(p), n] for p, n in doc.lines.items()])
@@ -116,7 +117,8 @@ class _Lines(UserDict):
     when that file is missing or damaged)."""
 
     def __init__(self, path, text: str) -> None:  # not UserDict.__init__: it would fill `data` now
-        self._path, self._text, self._data = path, text, None
+        self._path, self._text = path, text
+        self._data: dict | None = None
 
     @property
     def data(self) -> dict:  # type: ignore[override]
