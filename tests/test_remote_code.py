@@ -4,8 +4,10 @@ and not a local checkpoint whose config.json carries no code of its own."""
 from __future__ import annotations
 
 import pytest
+from vllm_kb.engine.audit import audit
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.kb.models import model_facts
+from vllm_kb.engine.report import model as report_model
 
 
 def _facts(name, config=None):
@@ -33,3 +35,41 @@ def test_a_local_config_without_code_is_not_claimed():
     assert _facts("./internlm2-chat-7b", config=config).get("remote_code") is False
     config["auto_map"] = {"AutoConfig": "configuration_internlm2.InternLM2Config"}
     assert _facts("./internlm2-chat-7b", config=config).get("remote_code") is True
+
+
+@pytest.mark.parametrize(("name", "tokenizer_remote"), [
+    ("OpenGVLab/InternVL2_5-4B", False),   # Qwen2.5 backbone: a transformers tokenizer
+    ("OpenGVLab/InternVL3-8B", False),
+    ("OpenGVLab/InternVL2_5-8B", True),    # InternLM2.5 backbone: InternLM2Tokenizer is the repository's
+    ("THUDM/chatglm3-6b", True),
+])
+def test_tokenizer_part_of_remote_code(name, tokenizer_remote):
+    assert _facts(name).get("tokenizer_remote_code") is tokenizer_remote
+
+
+def test_tokenizer_config_decides_the_tokenizer_part():
+    kb = load()
+    data = kb.doc("models.yaml").data
+    config = {"architectures": ["InternVLChatModel"], "model_type": "internvl_chat",
+              "auto_map": {"AutoConfig": "configuration_internvl_chat.InternVLChatConfig"}}
+    own = model_facts("./InternVL-custom", kb.models, [], config=config, tokenizer={"tokenizer_class": "Qwen2Tokenizer"}, identity=data)
+    assert own.get("tokenizer_remote_code") is False
+    remote = model_facts("./InternVL-custom", kb.models, [], config=config,
+                         tokenizer={"auto_map": {"AutoTokenizer": ["tokenization_internlm2.InternLM2Tokenizer", None]}}, identity=data)
+    assert remote.get("tokenizer_remote_code") is True
+
+
+def _l50(tmp_path, version, model_name):
+    (tmp_path / "infer.py").write_text(f'from vllm import LLM\nllm = LLM(model="{model_name}")\n')
+    (site,) = report_model.build(audit(tmp_path, gpu="H100-80GB", vllm_version=version), "en")["sites"]
+    return next(c for c in site["checks"] if c["id"] == "L50")
+
+
+@pytest.mark.parametrize(("version", "model_name", "status"), [
+    ("0.8.5", "OpenGVLab/InternVL2_5-4B", "not_applicable"),  # vLLM's InternVLChatConfig, Qwen2 tokenizer
+    ("0.10.2", "OpenGVLab/InternVL2_5-4B", "recommended"),    # internvl_chat left the registry in 0.10.0
+    ("0.6.0", "OpenGVLab/InternVL2_5-4B", "recommended"),     # AutoConfig was tried first up to 0.6.0
+    ("0.8.5", "OpenGVLab/InternVL2_5-8B", "recommended"),     # InternLM2Tokenizer
+])
+def test_l50_follows_the_release_and_the_tokenizer(tmp_path, version, model_name, status):
+    assert _l50(tmp_path, version, model_name)["status"] == status

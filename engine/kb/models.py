@@ -90,6 +90,8 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
         _apply_config(facts, arch, config, tokenizer, version)
         if facts.get("remote_code") and not config.get("auto_map"):
             facts["remote_code"] = False  # the checkpoint at hand carries no code of its own to need
+        if tokenizer is not None and facts.get("remote_code"):
+            facts["tokenizer_remote_code"] = bool(tokenizer.get("auto_map"))
     _size_from_name(facts, short)
     _markers(facts, short, markers, config)
     _add_arch(facts, arch)
@@ -170,6 +172,8 @@ def _apply_family(facts: dict, arch: dict, fam: dict, short: str, families: list
         arch.update(model_identity.backbone_dims(bf, wrapper=bool(facts.get("multimodal"))))
         arch.update(own)
         facts["backbone"] = backbone
+        if facts.get("remote_code"):
+            facts.setdefault("tokenizer_remote_code", bool(bf.get("remote_code")))  # a wrapper ships its backbone's tokenizer
         if not facts.get("multimodal") and bf.get("params_b") and not bf.get("dims_family"):
             facts.setdefault("params_b", bf["params_b"])  # the same weights; a wrapper adds its encoder's
     for e in fam.get("eagle", []):
