@@ -276,7 +276,7 @@ def _size_from_name(facts: dict, short: str) -> None:
 
 
 def _markers(facts: dict, short: str, markers: list[dict], config: dict | None) -> None:
-    if config and isinstance(config.get("quantization_config"), dict):
+    if config and (isinstance(config.get("quantization_config"), dict) or facts.get("quant_nested")):
         return  # the checkpoint says how it is quantized; the name only guesses
     for mk in markers:
         if _rx(mk["match"]).search(short):
