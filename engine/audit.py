@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterator
 
-from vllm_kb.engine.check import catalog_findings, colocation
+from vllm_kb.engine.check import candidates, catalog_findings, colocation
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
@@ -152,7 +152,12 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         # it was built with, which the project's Python pins do not decide
         choice = pins_mod.VersionChoice(cat.newest, False, "image-untagged",
                                         pins_mod.Pin(site.file, site.line, site.image, "", "image", None))
-    return choice, site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
+    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
+    others = facts.pop("model_alternatives", None)
+    if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
+        facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
+                                                                   root=ctx.root, model=m)) for m in others]
+    return choice, facts
 
 
 def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:
@@ -160,7 +165,11 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     # an argument sized by the GPUs the process sees is known once --gpu says how many there are
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items()
                   if not s.resolved and not (n in site.device_args and n in facts["engine"])}
+    others = facts.pop("model_alternatives", None)
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
+    if others:
+        candidates.merge(results, [evaluate_all(kb, candidates.with_parts(facts, o), unresolved, site.engine_elsewhere)
+                                   for o in others], facts["model"].get("candidates") or [], kb)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)
     settle_priorities(results, remarks, choice.basis, _allowed(cat, choice))
