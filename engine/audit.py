@@ -176,7 +176,10 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     if site.launch.get("opaque"):
         cap_opaque(results, remarks)
     items = fixables(results, remarks)
-    changes = plan(site, items, cat, resolved.version) + pin_changes(site, items, pins, choice)
-    urgent = [c for c in changes if c.priority in ("P0", "P1")]
-    after = diffs(site, urgent, ctx.read)
+    try:
+        changes = plan(site, items, cat, resolved.version) + pin_changes(site, items, pins, choice)
+        after = diffs(site, [c for c in changes if c.priority in ("P0", "P1")], ctx.read)
+    except Exception as e:  # noqa: BLE001 — a planner bug costs the site its changes, never its verdicts
+        ctx.skip(site.file, "planner-error", site.line, f"{type(e).__name__}: {e}"[:160])
+        changes, after = [], []
     return SiteReport(site, facts, results, changes, after, choice, resolved.version, resolved.note, remarks)
