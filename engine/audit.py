@@ -4,6 +4,8 @@ findings (check), plan the changes in the site's syntax (fix), and hand the resu
 renderers (report)."""
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -152,12 +154,20 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         # it was built with, which the project's Python pins do not decide
         choice = pins_mod.VersionChoice(cat.newest, False, "image-untagged",
                                         pins_mod.Pin(site.file, site.line, site.image, "", "image", None))
-    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root)
+    # a CUDA variant (`vllm==0.20.0+cu129`, `vllm-openai:v0.10.0-cu128`) is another build than the release's default
+    # and an image another vendor built from vLLM (lmcache/vllm-openai) holds the kernels it chose
+    variant = choice.pin is not None and _CUDA_VARIANT.search(choice.pin.text or "")
+    other = choice.basis.startswith("image") and not deploy.is_vllm_image(site.image)
+    basis = "variant" if variant else "image-other" if other else choice.basis
+    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis)
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
-                                                                   root=ctx.root, model=m)) for m in others]
+                                                                   root=ctx.root, basis=basis, model=m)) for m in others]
     return choice, facts
+
+
+_CUDA_VARIANT = re.compile(r"[+-]cu\d{3}")
 
 
 def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:

@@ -51,7 +51,7 @@ def fake_nvml(devices, init_error=None):
         nvmlDeviceGetCount=lambda: len(devices),
         nvmlDeviceGetHandleByIndex=lambda i: devices[i],
         nvmlDeviceGetName=lambda h: h["name"].encode(),
-        nvmlDeviceGetMemoryInfo=lambda h: SimpleNamespace(total=h["mem"]),
+        nvmlDeviceGetMemoryInfo=lambda h: SimpleNamespace(total=h["mem"], free=h.get("free", h["mem"])),
         nvmlDeviceGetCudaComputeCapability=lambda h: h["cc"],
         nvmlDeviceGetNvLinkState=lambda h, link: h["nvlink"],
         nvmlSystemGetDriverVersion=lambda: "580.65.06",
@@ -144,3 +144,17 @@ def test_a_gpu_outside_the_table_by_memory_and_capability(spec, cc, mem, count, 
 def test_a_close_name_reads_as_that_card_and_says_so():
     hw = hardware.parse_spec("RTX 4060 Tii", GPUS)
     assert hw.reason == "nearest" and hw.gpu["name"] == "NVIDIA GeForce RTX 4060 Ti 8GB" and "closest" in hw.note
+
+
+def test_the_drivers_cuda_rides_on_the_gpu_spec():
+    spec = hardware.parse_spec("RTX-4090, cuda 12.4, host 64GiB", GPUS)
+    assert spec.facts()["gpu"]["driver_cuda"] == "12.4" and spec.host_memory_gib == 64.0
+    assert "driver_cuda" not in hardware.parse_spec("RTX-4090", GPUS).facts()["gpu"]
+
+
+def test_probe_reads_what_other_processes_leave_free():
+    busy = {"name": "NVIDIA H200", "mem": 150_754_820_096, "free": 7_881_299_968, "cc": (9, 0), "nvlink": 1}
+    idle = dict(busy, free=150_000_000_000)
+    hw = hardware.probe(GPUS, nvml=fake_nvml([idle, busy]))
+    assert hw.facts()["gpu"]["free_gib"] == pytest.approx(7.34, abs=0.01)
+    assert "free_gib" not in hardware.parse_spec("H200", GPUS).facts()["gpu"]

@@ -265,7 +265,7 @@ def cli_page() -> str:
            ("`--gpu` names the machine to audit for: `auto` (probe this one with NVML; the default), `none`, or "
             "GPUs and a count — `\"H100-80GB x8\"`, `\"8xH100\"`, `\"L40S:2\"` — from the table in "
             "knowledge/gpus.yaml (data-centre, workstation, consumer and laptop parts; `vllm-kb gpu --gpu SPEC` shows "
-            "what a spec reads as), optionally followed by `, host 1TiB, cpus 64`. A GPU outside the table is "
+            "what a spec reads as), optionally followed by `, host 1TiB, cpus 64` and `, cuda 12.4` (the driver's CUDA, nvidia-smi's \"CUDA Version\"; the NVML probe reads it itself; L29 compares it with the CUDA of the release's build). A GPU outside the table is "
             "described by its memory and compute capability, in any order, with an optional label and count: "
             "`\"24GiB cc8.9\"`, `\"custom 16GB sm_86\"`, `\"RTX A3000 Laptop 12GB sm86 x2\"`, `\"sm_120 16GB\"` "
             "(`sm86` is 8.6, `sm_120` 12.0, `cc9` 9.0; FP8 from 8.9, FP4 from 10.0). A name the table lacks but "

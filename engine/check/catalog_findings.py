@@ -63,8 +63,14 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
 def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:
     """Options the site passes that its vLLM version does not have (launch fails)."""
     out = []
+    to_class = site.kind in ENGINE_CLASS_KINDS and site.syntax == "python-call" or site.tool in KWARG_TOOLS
     for s in list(site.settings.values()) + list(site.unknown.values()):
-        if s.known or s.name in handled:
+        if s.name in handled:
+            continue
+        if to_class and (f := _server_only(s, site, cat, version)):
+            out.append(f)
+            continue
+        if s.known:
             continue
         key = s.key or s.name
         if _not_one_option(key):
@@ -89,6 +95,29 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
         else:
             out.append(unknown_flags.finding(site, s, key, cat, version))
     return out
+
+
+# Python calls whose keywords become EngineArgs/AsyncEngineArgs fields (LLM() hands its **kwargs to
+# EngineArgs): an option of the OpenAI server is no field there and the call raises TypeError
+ENGINE_CLASS_KINDS = ("LLM()", "EngineArgs()", "AsyncEngineArgs()")
+# tools that hand the options of their own command to AsyncEngineArgs as keywords (knowledge/deploy/
+# xinference.yaml: `xinference launch … --key value` → VLLMModel's engine kwargs)
+KWARG_TOOLS = ("xinference",)
+
+
+def _server_only(s, site: Site, cat: Catalog, version: str) -> Finding | None:
+    """`AsyncEngineArgs(enable_auto_tool_choice=True)`: a server option given to the engine class
+    (vllm/engine/arg_utils.py is a dataclass of the engine fields only; the server's options are
+    added by vllm/entrypoints/openai/cli_args.py make_arg_parser)."""
+    engine, server = cat.engine_arg(s.name), cat.server_arg(s.name)
+    if server is None or not server.within_life(version) or (engine is not None and engine.within_life(version)):
+        return None
+    flag = cat.long_flag(s.name, version) or "--" + s.name.replace("_", "-")
+    cls = {"LLM()": "LLM → EngineArgs", "EngineArgs()": "EngineArgs", "AsyncEngineArgs()": "AsyncEngineArgs"}.get(
+        site.kind, "AsyncEngineArgs")
+    text = msg("finding.server_only_option", key=s.key or s.name, name=s.name, flag=flag, cls=cls, version=version)
+    return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("unset", s.name), None)], safe=True,
+                   subject=s.name)
 
 
 def _not_one_option(key: str) -> bool:

@@ -3,6 +3,7 @@ user set (`args`), the effective configuration (`engine` = version defaults ⊕ 
 GPU, model, memory estimate and vLLM version."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,7 @@ def _normalise(name: str, value: Any) -> Any:
     return value
 
 
+_WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
 _NOT_CUDA = frozenset({"neuron", "tpu", "cpu", "xpu", "hpu", "openvino", "npu", "rocm"})
 # environment variables only another platform's runtime reads (a prefix, or a whole name)
 _PLATFORM_ENV = (("ASCEND_RT_VISIBLE_DEVICES", "npu"), ("VLLM_ASCEND_", "npu"), ("HCCL_", "npu"),
@@ -97,12 +99,12 @@ def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
 
 
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
-               root: Path | None = None, model: dict | None = None) -> dict[str, Any]:
+               root: Path | None = None, basis: str | None = None, model: dict | None = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
-    config.json (read as JSON, never imported). `model`: the model facts to use instead of those
-    the name gives (one candidate of an ambiguous local path, engine/check/candidates.py); when
-    the name fits several, the others are listed in `model_alternatives` for the audit to
-    evaluate too."""
+    config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …).
+    `model`: the model facts to use instead of those the name gives (one candidate of an ambiguous
+    local path, engine/check/candidates.py); when the name fits several, the others are listed in
+    `model_alternatives` for the audit to evaluate too."""
     lookup = cat.resolve(version).version
     args = {n: _normalise(n, s.value) for n, s in site.settings.items() if s.resolved}
     facts: dict[str, Any] = {
@@ -113,7 +115,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             "cli_flag_count": float(sum(1 for s in site.settings.values() if s.syntax == "cli")),
             "passes_extra_args": any(o["code"] == "forwards-args" for o in site.opaque),
         },
-        "vllm": {"version": version, "pinned": pinned},
+        "vllm": {"version": version, "pinned": pinned, **({"basis": basis} if basis else {})},
         "args": args,
         "env": {n: str(s.value) for n, s in site.env.items() if s.resolved and s.value is not None},
     }
@@ -132,6 +134,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # CUDA_VISIBLE_DEVICES narrows what this site can use on the machine
         facts["gpu"]["count"] = min(facts["gpu"]["count"], visible)
     model_name = site.model.value if site.model and site.model.resolved else None
+    windows = next((p for p in (model_name, args.get("download_dir"), args.get("tokenizer"))
+                    if isinstance(p, str) and _WINDOWS_PATH.match(p)), None)
+    if windows:  # a drive-letter path only a native Windows process opens (WSL sees /mnt/<drive>/)
+        facts["site"]["windows_path"] = windows
     # --hf-config-path: vLLM reads the architecture (and quantization_config) from that repository
     config_name = args.get("hf_config_path") if isinstance(args.get("hf_config_path"), str) else model_name
     ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None

@@ -12,6 +12,7 @@ from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
 from vllm_kb.engine.check.startup_arch import arch_facts
+from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.kb.catalog import Catalog
@@ -43,6 +44,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(_backend(facts, table, cat, version))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
     out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version))
+    vllm = facts.get("vllm") or {}  # the release itself, not the catalog's nearest (0.9.2 is not 0.9.1)
+    out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,
+                           vllm.get("basis")))
     return out
 
 

@@ -126,8 +126,8 @@ def _cli_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | 
         return TextEdit(a, b, after)
     if ch.op != "set" or not ch.after:
         return None
-    launch = src["launch"]
-    if not _in_file(text, words[launch.program_start], words[-1]):
+    launch = src.get("launch")  # a tool's command (`xinference launch`) has no vLLM argv to append to
+    if launch is None or not _in_file(text, words[launch.program_start], words[-1]):
         return None
     return edits_mod.append_shell_arg(text, words, launch.program_start, len(words) - 1, ch.after)
 

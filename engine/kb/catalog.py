@@ -149,6 +149,14 @@ class Catalog:
         entries = [e for e in (self._entry("engine_args", name), self._entry("frontend_args", name)) if e]
         return str(max(parse(e.last) for e in entries)) if entries else None
 
+    def engine_arg(self, name: str) -> Entry | None:
+        """An EngineArgs/AsyncEngineArgs field only (what a Python call of those classes, or LLM(), accepts)."""
+        return self._entry("engine_args", name)
+
+    def server_arg(self, name: str) -> Entry | None:
+        """An option of vLLM's OpenAI server only (make_arg_parser), not an engine argument."""
+        return self._entry("frontend_args", name)
+
     def is_engine_arg(self, name: str) -> bool:
         return name in self.raw["engine_args"]
 

@@ -49,7 +49,9 @@ class Hardware:
     def facts(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.gpu:
-            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink") and v is not None}
+            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib") and v is not None}
+            if self.cuda:  # the newest CUDA the driver runs (NVML, or `--gpu "…, cuda 12.4"`)
+                out["gpu"]["driver_cuda"] = self.cuda
         if self.cpu_cores and self.cpu_for_checks:
             out["cpu"] = {"cores": self.cpu_cores}
         if self.host_memory_gib:
@@ -75,16 +77,28 @@ _COUNT = [
 
 _SIZE = re.compile(r"^\s*(?:host|ram|mem|memory)\s*[=:]?\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?)b?\s*$", re.I)
 _UNIT_GIB = {"": 1.0, "k": 2.0**-20, "m": 2.0**-10, "g": 1.0, "t": 2.0**10, "p": 2.0**20}
+_DRIVER_CUDA = re.compile(r"^\s*cuda\s*[=:]?\s*(\d{2})\.(\d)\s*$", re.I)
 _CPUS = re.compile(r"^\s*(?:cpus?|cores?)\s*[=:]?\s*(\d+)\s*$|^\s*(\d+)\s*(?:cpus?|cores?|cpu\s+cores)\s*$", re.I)
+
+
+def driver_cuda(spec: str) -> str | None:
+    """The `cuda 12.4` part of a spec: the CUDA version the driver reports (nvidia-smi's "CUDA Version")."""
+    for p in re.split(r"[,;]", spec)[1:]:
+        m = _DRIVER_CUDA.match(p)
+        if m:
+            return f"{int(m.group(1))}.{m.group(2)}"
+    return None
 
 
 def split_spec(spec: str) -> tuple[str, float | None, int | None]:
     """'H100-80GB x8, host 1TiB, cpus 64' → ('H100-80GB x8', 1024.0, 64): the GPUs, one node's RAM
     in GiB (GB and GiB both read as powers of two, as `free -g` and cloud listings use them) and
-    its CPU cores."""
+    its CPU cores. A `cuda 12.4` part (the driver's CUDA) is read by driver_cuda()."""
     head, *parts = [p.strip() for p in re.split(r"[,;]", spec)]
     host = cpus = None
     for p in parts:
+        if _DRIVER_CUDA.match(p):
+            continue
         c = _CPUS.match(p)
         if c:
             cpus = int(c.group(1) or c.group(2))
@@ -93,8 +107,9 @@ def split_spec(spec: str) -> tuple[str, float | None, int | None]:
             continue
         m = _SIZE.match(p)
         if not m:
-            raise UsageError(f"cannot read {p!r} in --gpu {spec!r}; write the host's RAM as `host 512GiB` (or 1TiB) "
-                             "and its CPU cores as `cpus 64`")
+            raise UsageError(f"cannot read {p!r} in --gpu {spec!r}; write the host's RAM as `host 512GiB` (or 1TiB), "
+                             "its CPU cores as `cpus 64` "
+                             "and the driver's CUDA as `cuda 12.4`")
         n = float(m.group(1)) * _UNIT_GIB[m.group(2).lower()]
         if n <= 0:
             raise UsageError(f"the host's RAM must be positive in --gpu {spec!r}")
@@ -108,6 +123,7 @@ def parse_spec(spec: str, gpus: list[dict]) -> Hardware:
     hw = _parse_gpus(head, spec, gpus)
     hw.host_memory_gib = host
     hw.cpu_cores = cpus
+    hw.cuda = driver_cuda(spec)
     return hw
 
 
@@ -255,9 +271,12 @@ def probe(gpus: list[dict], nvml: Any = None) -> Hardware:
             h = nvml.nvmlDeviceGetHandleByIndex(i)
             name = nvml.nvmlDeviceGetName(h)
             name = name.decode() if isinstance(name, bytes) else str(name)
-            mem = nvml.nvmlDeviceGetMemoryInfo(h).total / 2**30
+            info = nvml.nvmlDeviceGetMemoryInfo(h)
+            mem = info.total / 2**30
+            free = getattr(info, "free", None)
             major, minor = nvml.nvmlDeviceGetCudaComputeCapability(h)
-            devices.append({"name": name, "memory_gib": round(mem, 1), "compute_capability": float(f"{major}.{minor}"), "nvlink": _nvlink(nvml, h)})
+            devices.append({"name": name, "memory_gib": round(mem, 1), "compute_capability": float(f"{major}.{minor}"), "nvlink": _nvlink(nvml, h),
+                            "free_gib": round(free / 2**30, 2) if isinstance(free, int) else None})
         driver = nvml.nvmlSystemGetDriverVersion()
         driver = driver.decode() if isinstance(driver, bytes) else str(driver)
         try:
@@ -281,6 +300,9 @@ def probe(gpus: list[dict], nvml: Any = None) -> Hardware:
         "memory_gib": first["memory_gib"], "compute_capability": cc, "fp8": cc >= 8.9, "fp4": cc >= 10.0,
         "nvlink": first["nvlink"] if first["nvlink"] is not None else (bool(entry.get("nvlink")) if entry else None),
     }
+    frees = [d["free_gib"] for d in devices if d["free_gib"] is not None]
+    if len(frees) == len(devices):  # what the fullest GPU has free now: other processes' memory
+        gpu["free_gib"] = min(frees)
     note = reason = None
     if len({d["name"] for d in devices}) > 1:
         note, reason = "mixed GPU models; facts describe GPU 0", "mixed"

@@ -25,6 +25,7 @@ FILES = [
     (("vllm", "startup.yaml"), "startup"),
     (("vllm", "architectures.yaml"), "architectures"),
     (("vllm", "kv_cache.yaml"), "kv_cache"),
+    (("vllm", "cuda_builds.yaml"), "cuda_builds"),
     (("vllm", "raise_order.yaml"), "raise_order"),
     (("vllm", "renames.yaml"), "renames"),
     (("vllm", "plugins.yaml"), "plugins"),

@@ -33,6 +33,7 @@ class EntryPoint:
     positionals: int = 0  # positional arguments the script's parser declares
     known_args: bool = False  # parse_known_args(): words neither parser knows are ignored
     model_default: tuple[str, int] | None = None  # parser.set_defaults(model="…"): (value, line)
+    cuda_first: bool = False  # the module touches CUDA before it builds the engine (facts.launch.cuda_first)
 
     @property
     def mode(self) -> str:
@@ -92,7 +93,8 @@ def _package_entry(module: str) -> EntryPoint | None:
 
     for e in deploy_tools.load("llm_wrappers").get("entry_points", []):
         if e["module"] == module:
-            return EntryPoint(f"{module} (package)", e["engine"], {norm_flag(f): d or "" for f, d in e["own"].items()})
+            return EntryPoint(f"{module} (package)", e["engine"], {norm_flag(f): d or "" for f, d in e["own"].items()},
+                              cuda_first=bool(e.get("cuda_first")))
     return None
 
 
@@ -241,4 +243,6 @@ def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:
         for a in getattr((site.source or {}).get("parsed"), "positionals", []):
             site.opaque.append({"code": "script-option", "what": a.raw, "where": f"{site.file}:{a.line}"})
     site.launch["entry_point"] = script
+    if entry.cuda_first:
+        site.launch["cuda_first"] = True
     site.mode_evidence = f"{script} (vLLM's argument parser) run at {where}"

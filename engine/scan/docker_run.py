@@ -33,6 +33,7 @@ class DockerRun:
     entrypoint: list[Word] | None
     env: list[tuple[str, Word | None, Word]] = field(default_factory=list)  # (name, value word or None, option word)
     facts: dict = field(default_factory=dict)  # gpus, gpu_count, ipc, shm_size, runtime, env_file
+    name: str | None = None  # --name: what a later `docker exec NAME …` runs in
 
 
 def find(words: list[Word], start: int) -> DockerRun | None:
@@ -104,6 +105,8 @@ def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None
             f["shm_size"] = size  # a mount at /dev/shm replaces the --shm-size one, whichever comes first
         elif opt != "--tmpfs":
             add_mount(f, *mount_spec(opt, value))
+    elif opt == "--name" and value:
+        out.name = value
     elif opt == "--runtime":
         f["runtime"] = value
     elif opt == "--entrypoint" and value is not None:
@@ -130,6 +133,33 @@ def add_mount(facts: dict, source: str | None, target: str | None) -> None:
     given as that path can be known by the volume's or the host folder's name."""
     if source and target and target.startswith("/"):
         facts.setdefault("mounts", {}).setdefault(target.rstrip("/") or "/", []).append(source)
+# options of `docker exec` that take a value
+_EXEC_TAKES = {"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"}
+
+
+def find_exec(words: list[Word], start: int) -> tuple[str, int, list[tuple[str, Word | None, Word]]] | None:
+    """`docker exec [options] NAME CMD …` (words[start] is the program): the container's name, the
+    index of CMD and the variables -e sets, or None when this is not `… exec`."""
+    vals = [w.value for w in words]
+    n, i = len(words), start + 1
+    if i < n and vals[i] == "container":
+        i += 1
+    if i >= n or vals[i] != "exec":
+        return None
+    i += 1
+    env: list[tuple[str, Word | None, Word]] = []
+    while i < n and (v := vals[i]) is not None and v.startswith("-"):
+        opt, eq, inline = v.partition("=")
+        takes = opt in _EXEC_TAKES and not eq
+        value = inline if eq else (vals[i + 1] if takes and i + 1 < n else None)
+        if opt in ("-e", "--env") and value and "=" in value:
+            k, _, v = value.partition("=")
+            env.append((k, _value_word(words[i + 1] if takes else words[i], v), words[i]))
+        i += 2 if takes else 1
+    name = vals[i] if i + 1 < n else None
+    if name is None:
+        return None
+    return name, i + 1, env
 
 
 def _value_word(w: Word, text: str) -> Word:

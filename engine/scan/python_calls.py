@@ -15,7 +15,7 @@ from vllm_kb.engine.scan import framework_site, python_opaque, python_subclass, 
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
-from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime
+from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
 from vllm_kb.engine.scan import envfile, python_env
@@ -224,7 +224,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             f.resolver.calls = by_id
     absorbed: set[int] = set()
     sites = []
-    per_file: dict = {}  # what _process_facts reads of the whole file, read once for all its sites
+    per_file: dict = {"rel": rel}  # what _process_facts reads of the whole file, read once for all its sites
     for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
         call, target = f.call, f.target
         if target in TRL_CONFIGS:
@@ -235,6 +235,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
             site.launch.update(_process_facts(importing, tree, call, target, per_file, text))
+            python_subclass.process_facts(wrapper, site.launch)
         else:
             site = python_tools.site(ctx, rel, text, version, f, tree)
         if site is None:
@@ -292,9 +293,9 @@ def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, targ
         out["cuda_before"] = importing.cuda_before(min(n.lineno for n in at_import))
     if builds:
         if "cuda_order" not in per_file:
-            per_file["cuda_order"] = CudaOrder(tree) if not plain or "cuda" in text else None
-        order = per_file["cuda_order"]
-        out["cuda_first"] = order is not None and order.before(min(n.lineno for n in builds))
+            per_file["cuda_order"] = CudaOrder(tree)
+        out.update(cuda_facts(per_file["cuda_order"], min(n.lineno for n in builds), bool(at_import), tree,
+                              per_file["rel"]))
     return out
 
 

@@ -4,18 +4,36 @@ at module level — outside `if __name__ == "__main__":` and outside any functio
 function the module calls at import — is built again in the child, and Python stops it with
 "An attempt has been made to start a new process before the current process has finished its
 bootstrapping phase". vLLM itself switches to spawn when CUDA is already initialised in the
-parent, so the script's own CUDA use before the engine matters too."""
+parent (from 0.6.3), so the script's own CUDA use before the engine matters too (J3,
+worker-multiproc-method): a fork after CUDA is touched stops the workers with "Cannot re-initialize
+CUDA in forked subprocess"."""
 from __future__ import annotations
 
 import ast
 
 from vllm_kb.engine.scan.python_values import _walk_no_defs
 
-# torch.cuda functions that initialise CUDA in the calling process (torch's _lazy_init);
-# is_available() and device_count() do not.
+# torch.cuda functions that initialise CUDA in the calling process (torch's _lazy_init), which
+# vLLM's cuda_is_initialized() (torch.cuda.is_initialized(), 0.6.3 multiproc_gpu_executor.py:125)
+# sees, so from 0.6.3 it switches to spawn by itself; device_count() reads NVML and does neither.
 _CUDA_INIT = frozenset({"set_device", "synchronize", "get_device_properties", "mem_get_info", "init", "current_device",
                         "memory_allocated", "max_memory_allocated", "manual_seed", "manual_seed_all", "get_device_name",
-                        "get_device_capability", "empty_cache", "reset_peak_memory_stats", "Stream", "Event"})
+                        "get_device_capability", "empty_cache", "reset_peak_memory_stats", "Stream", "Event",
+                        "is_bf16_supported"})
+# Probes that do not initialise CUDA but poison fork: torch.cuda.is_available() asks the CUDA runtime
+# for the device count, and torch registers its fork handler then (torch/csrc/cuda/Module.cpp
+# poison_fork: "a stub cuda implementation has some working functions (e.g. device_count)"), so a
+# forked child fails on its first CUDA call while torch.cuda.is_initialized() stays False and
+# vLLM's switch to spawn does not fire. vLLM 0.8.4 env_override.py sets PYTORCH_NVML_BASED_CUDA_CHECK=1
+# at `import vllm` for this reason ("avoids unintentional cuda initialization from
+# torch.cuda.is_available()"). transformers' is_torch_cuda_available() is that call.
+_CUDA_PROBE_ATTR = frozenset({"is_available"})
+_CUDA_PROBE_NAMES = frozenset({"is_torch_cuda_available"})
+# transformers.utils helpers that initialise CUDA (is_bf16_supported → current_device)
+_CUDA_INIT_NAMES = frozenset({"is_torch_bf16_gpu_available", "is_torch_bf16_available_on_device"})
+# calls that build a vLLM engine: in V0 (every release the fork check covers) its driver worker runs
+# in the calling process and initialises CUDA there, so a second engine forks after CUDA is up
+_BUILDS_ATTR = frozenset({"from_engine_args", "from_vllm_config"})
 
 
 def is_main_guard(stmt: ast.stmt) -> bool:
@@ -43,10 +61,30 @@ def _is_cuda(value) -> bool:
     return isinstance(value, str) and (value == "cuda" or value.startswith("cuda:") or value == "auto")
 
 
+def _probes_cuda(node: ast.AST) -> bool:
+    """torch.cuda.is_available() / is_torch_cuda_available(): fork is poisoned, CUDA not initialised."""
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    if isinstance(f, ast.Attribute):
+        return (f.attr in _CUDA_PROBE_ATTR and isinstance(f.value, ast.Attribute) and f.value.attr == "cuda") \
+            or f.attr in _CUDA_PROBE_NAMES
+    return isinstance(f, ast.Name) and f.id in _CUDA_PROBE_NAMES
+
+
+def _builds_engine(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    return (isinstance(f, ast.Name) and f.id == "LLM") or (isinstance(f, ast.Attribute) and f.attr in _BUILDS_ATTR)
+
+
 def _touches_cuda(node: ast.AST) -> bool:
     if not isinstance(node, ast.Call):
         return False
     f = node.func
+    if isinstance(f, ast.Name) and f.id in _CUDA_INIT_NAMES or isinstance(f, ast.Attribute) and f.attr in _CUDA_INIT_NAMES:
+        return True
     if isinstance(f, ast.Attribute):
         if f.attr == "cuda" and not node.args[1:]:
             return True  # tensor.cuda() / model.cuda()
@@ -96,8 +134,12 @@ class CudaOrder:
         # (first line, last line, id) of every function; sorted so nested ones come after
         self._defs = sorted(((n.lineno, getattr(n, "end_lineno", n.lineno) or n.lineno, id(n)) for n in ast.walk(tree)
                              if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), key=lambda d: (d[0], -d[1]))
-        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _touches_cuda(n)]
-        self.touches = sorted(((n.lineno, self._scope(n.lineno)) for n in calls), key=lambda t: t[0])
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        # (line, scope, kind): "init" (torch's lazy init, seen by vLLM's own switch), "probe" (fork
+        # poisoned only), "engine" (an engine built earlier in the process)
+        kinds = [(n, "init" if _touches_cuda(n) else "probe" if _probes_cuda(n) else "engine" if _builds_engine(n)
+                  else None) for n in calls]
+        self.touches = sorted(((n.lineno, self._scope(n.lineno), k) for n, k in kinds if k), key=lambda t: t[0])
 
     def _scope(self, line: int) -> int | None:
         inner = None
@@ -106,9 +148,36 @@ class CudaOrder:
                 inner = ident
         return inner
 
+    def kinds_before(self, line: int) -> set[str]:
+        """How CUDA is touched earlier in the same function, or at module level, than `line`."""
+        if not self.touches:
+            return set()
+        scope = self._scope(line)
+        return {k for at, sc, k in self.touches if at < line and sc in (None, scope)}
+
     def before(self, line: int) -> bool:
         """CUDA is touched earlier in the same function, or at module level, than `line`."""
-        if not self.touches:
-            return False
-        scope = self._scope(line)
-        return any(at < line and sc in (None, scope) for at, sc in self.touches)
+        return bool(self.kinds_before(line))
+
+
+def reimported(tree: ast.Module, stem: str) -> int | None:
+    """The line where the module hands its own import string to an ASGI server (`uvicorn.run(
+    "<this module>:app")`): the server imports the file again under its own name, so an engine built
+    at module level is built a second time in the same process, after the first one set up CUDA."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run"):
+            continue
+        target = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "app"), None)
+        if isinstance(target, ast.Constant) and isinstance(target.value, str) \
+                and target.value.split(":", 1)[0] == stem and ":" in target.value:
+            return node.lineno
+    return None
+
+
+def cuda_facts(order: "CudaOrder", first: int, at_import: bool, tree: ast.Module, rel: str) -> dict:
+    """`cuda_first`: CUDA is touched before the engine at `first` is built; `cuda_init_first`: by a
+    call that initialises it (torch's lazy init or an earlier engine), which vLLM 0.6.3+ sees."""
+    kinds = order.kinds_before(first)
+    if at_import and reimported(tree, rel.rsplit("/", 1)[-1].removesuffix(".py")) is not None:
+        kinds.add("engine")
+    return {"cuda_first": bool(kinds), "cuda_init_first": bool(kinds & {"init", "engine"})}

@@ -28,6 +28,7 @@ class Wrapper:
     dicts: frozenset = field(default_factory=frozenset)  # its parameters whose mapping is spread into the engine's
     rest: bool = True  # its **kwargs reach the engine
     forwarder: bool = False  # not a subclass: a class that builds the engine from its own arguments
+    cuda_first: bool = False  # it initialises CUDA in the calling process before it builds the engine
 
 
 def registry() -> dict[tuple[str, str], Wrapper]:
@@ -41,9 +42,10 @@ def registry() -> dict[tuple[str, str], Wrapper]:
     for w in data.get("forwarders", []):
         args = w.get("args", {})
         out[(w["module"], w["class"])] = Wrapper(
-            w["class"], w["module"], frozenset(args) | frozenset(w.get("dicts", [])) | frozenset(w.get("positional", [])), tuple(w.get("positional", [])), True,
+            w["class"], w["module"], frozenset(args) | frozenset(w.get("dicts", [])) | frozenset(w.get("positional", []))
+            | frozenset(w.get("own", [])), tuple(w.get("positional", [])), True,
             w["target"], tuple(args.items()), tuple((w.get("defaults") or {}).items()), frozenset(w.get("dicts", [])),
-            bool(w.get("rest")), True)
+            bool(w.get("rest")), True, bool(w.get("cuda_first")))
     return out
 
 
@@ -91,6 +93,13 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
         else:
             keep.keywords.append(kw)
     return keep
+
+
+def process_facts(wrapper: Wrapper | None, launch: dict) -> None:
+    """A wrapper that touches CUDA before it builds the engine: the process facts of a script that
+    does so itself (engine/scan/python_process.py), at import when the call is at module level."""
+    if wrapper is not None and wrapper.cuda_first:
+        launch.update(cuda_first=True, cuda_init_first=True, cuda_before=bool(launch.get("module_level")))
 
 
 def wrapper_defaults(site, wrapper: Wrapper, rel: str, line: int) -> list:

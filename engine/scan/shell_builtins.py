@@ -213,11 +213,13 @@ class Builtins:
 
         run = docker_run.find(fields, i)
         if run is None:
-            return False
+            return self.docker_exec(fields, i, n)
+        facts = dict(run.facts, image=run.image.value if run.image is not None else None)
+        if run.name:
+            self.st.containers[run.name] = facts
         argv = container_command(run, self.ctx.catalog.newest)
         if argv is None:
             return True
-        facts = dict(run.facts, image=run.image.value if run.image is not None else None)
         state = self.st.copy()
         for name, val, _opt in run.env:
             if val is not None:
@@ -231,6 +233,28 @@ class Builtins:
         head = (argv[0].value or "").rsplit("/", 1)[-1] if argv else ""
         if not (head in _SHELLS and self.shell_c(argv, 0, n, facts)):
             self._emit(argv, n, facts, ("docker run",))
+        self.st = saved
+        return True
+
+    def docker_exec(self, fields: list[Word], i: int, n: Simple) -> bool:
+        """`docker exec NAME CMD …`: CMD runs in the container the script started as NAME (its GPUs,
+        IPC and shared memory); a container the script does not start is of unknown make."""
+        got = docker_run.find_exec(fields, i)
+        if got is None:
+            return False
+        name, at, env = got
+        known = self.st.containers.get(name)
+        facts = dict(known) if known is not None else None  # a container started elsewhere: not known
+        saved, self.st = self.st, self.st.copy()
+        for k, val, _opt in env:
+            self.st.ex.vars[k] = val.value or "" if val is not None else ""
+            self.st.ex.exported.add(k)
+            if val is not None:
+                self.st.env[k] = Setting(k, val.value, True, self.rel, val.line, k, val.raw, "cli")
+        argv = fields[at:]
+        head = (argv[0].value or "").rsplit("/", 1)[-1] if argv else ""
+        if not (head in _SHELLS and self.shell_c(argv, 0, n, facts)):
+            self._emit(argv, n, facts, ("docker exec",))
         self.st = saved
         return True
 

@@ -40,9 +40,12 @@ class State:
     env: dict[str, Setting] = field(default_factory=dict)
     funcs: dict[str, FuncDef] = field(default_factory=dict)
     allexport: bool = False
+    # containers `docker run --name` started, by name: their facts, for a later `docker exec NAME …`
+    # (one table for the whole script, as the daemon has one)
+    containers: dict = field(default_factory=dict)
 
     def copy(self) -> "State":
-        return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport)
+        return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport, self.containers)
 
 
 class Runner(Builtins):

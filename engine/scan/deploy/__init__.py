@@ -29,37 +29,46 @@ __all__ = ["scan_triton", "entrypoint_for", "image_version", "is_dockerfile", "i
 
 
 def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]) -> list[Site]:
-    from vllm_kb.engine.scan import ci
+    from vllm_kb.engine.scan import yaml_commands
 
     sites: list[Site] = []
     for doc in docs:
-        data = doc.data
-        if not isinstance(data, dict):
-            continue
-        if ci.is_github(rel, data):
-            sites += ci.scan_github(ctx, rel, doc)
-        elif ci.is_gitlab(rel, data):
-            sites += ci.scan_gitlab(ctx, rel, doc)
-        elif is_skypilot(data):
-            sites += scan_skypilot(ctx, rel, doc)
-        elif isinstance(data.get("services"), dict):
-            sites += scan_compose(ctx, rel, doc)
-        elif is_kserve(data) and (got := scan_kserve(ctx, rel, doc)) is not None:
-            sites += got
-        elif is_kubeai(data):
-            sites += scan_kubeai_model(ctx, rel, doc)
-        elif "kind" in data and "spec" in data:
-            sites += scan_k8s(ctx, rel, doc)
-        elif is_llm_config(data) or isinstance(data.get("applications"), list):
-            sites += scan_ray_serve(ctx, rel, doc)
-        elif is_modelservice(data):
-            sites += scan_modelservice(ctx, rel, doc)
-        elif isinstance(data.get("servingEngineSpec"), dict):
-            sites += scan_production_stack(ctx, rel, doc)
-        elif isinstance(data.get("vllm-stack"), dict) and isinstance(data["vllm-stack"].get("servingEngineSpec"), dict):
-            sites += scan_production_stack(ctx, rel, doc, ("vllm-stack",))  # an umbrella chart's values
-        elif isinstance(data.get("catalog"), dict):
-            sites += scan_kubeai_catalog(ctx, rel, doc)
-        elif isinstance(data.get("image"), dict) and isinstance(data["image"].get("command"), list):
-            sites += scan_helm_chart(ctx, rel, doc)
+        got = _scan_doc(ctx, rel, doc) if isinstance(doc.data, dict) else []
+        # a document no format claims (a recipe, a job spec, an unknown operator's resource): the
+        # command lines its strings hold are launches of their own
+        sites += got if got or "vllm" not in text else yaml_commands.scan(ctx, rel, doc)
+    return sites
+
+
+def _scan_doc(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+    from vllm_kb.engine.scan import ci
+
+    sites: list[Site] = []
+    data = doc.data
+    if ci.is_github(rel, data):
+        sites += ci.scan_github(ctx, rel, doc)
+    elif ci.is_gitlab(rel, data):
+        sites += ci.scan_gitlab(ctx, rel, doc)
+    elif is_skypilot(data):
+        sites += scan_skypilot(ctx, rel, doc)
+    elif isinstance(data.get("services"), dict):
+        sites += scan_compose(ctx, rel, doc)
+    elif is_kserve(data) and (got := scan_kserve(ctx, rel, doc)) is not None:
+        sites += got
+    elif is_kubeai(data):
+        sites += scan_kubeai_model(ctx, rel, doc)
+    elif "kind" in data and "spec" in data:
+        sites += scan_k8s(ctx, rel, doc)
+    elif is_llm_config(data) or isinstance(data.get("applications"), list):
+        sites += scan_ray_serve(ctx, rel, doc)
+    elif is_modelservice(data):
+        sites += scan_modelservice(ctx, rel, doc)
+    elif isinstance(data.get("servingEngineSpec"), dict):
+        sites += scan_production_stack(ctx, rel, doc)
+    elif isinstance(data.get("vllm-stack"), dict) and isinstance(data["vllm-stack"].get("servingEngineSpec"), dict):
+        sites += scan_production_stack(ctx, rel, doc, ("vllm-stack",))  # an umbrella chart's values
+    elif isinstance(data.get("catalog"), dict):
+        sites += scan_kubeai_catalog(ctx, rel, doc)
+    elif isinstance(data.get("image"), dict) and isinstance(data["image"].get("command"), list):
+        sites += scan_helm_chart(ctx, rel, doc)
     return sites

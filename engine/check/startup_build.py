@@ -1,0 +1,104 @@
+"""Whether the release's published build runs on the GPU at all, from knowledge/vllm/cuda_builds.yaml
+(tools/vllm_cuda_builds.py): the compute capabilities its kernels were compiled for (a cubin built
+for X.y also runs on X.z, z ≥ y, so an RTX 5090's 12.0 needs a 12.x entry) and the CUDA of the torch
+it runs with. A GPU newer than the build stops at the first kernel with "no kernel image is
+available for execution on the device" (torch first warns "sm_120 is not compatible with the current
+PyTorch installation"). The wheel runs with the torch PyPI serves for the release's pin; the
+vllm/vllm-openai image with torch for the image's own CUDA. A source build, another vendor's image or
+an unknown GPU gives nothing: never a guess."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
+
+# what an install of vLLM at a version-choice basis (engine/scan/pins.py VersionChoice.basis) runs;
+# not a range (`vllm>=0.10` on a V100 allows 0.19.1, which runs), nor a CUDA variant (`+cu129`)
+WHEEL = frozenset({"pin", "unbounded", "none", "cli", "build", "executable"})
+# an image tagged with its version; a nightly tagged with its day holds main's code of that day
+IMAGE = frozenset({"image"})
+# torch's own kernels for Blackwell and newer (sm_100, sm_120) need a CUDA 12.8 build
+_TORCH_NEW = (12, 8)
+
+
+def _cuda(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split("."))
+
+
+def covers(kernels: list[float], cc: float) -> bool:
+    major, minor = int(cc), round(cc * 10) % 10
+    return any(int(a) == major and round(a * 10) % 10 <= minor for a in kernels)
+
+
+def _row(table: dict, v: Version) -> dict | None:
+    """The build of release `v`: its row, else the nearest scanned release before it."""
+    rows = [r for r in table.get("rows") or [] if Version(r["release"]) <= v]
+    return rows[-1] if rows else ((table.get("rows") or [None])[0])
+
+
+def _state(table: dict, v: Version, cc: float, kind: str) -> tuple[bool, bool, dict] | None:
+    row = _row(table, v)
+    if row is None:
+        return None
+    kernels = [a for a in row["kernels"]
+               if not any(a in p["without"] and SpecifierSet(p["vllm"]).contains(str(v)) for p in table.get("pipeline") or [])]
+    torch_cuda = row["torch_cuda"] if kind == "wheel" else row["cuda"]
+    torch_ok = cc < 10.0 or _cuda(torch_cuda) >= _TORCH_NEW
+    return covers(kernels, cc), torch_ok, {**row, "torch_cuda": torch_cuda}
+
+
+def _fix(table: dict, v: Version, cc: float, kind: str, ok_now: bool) -> str | None:
+    """The nearest release whose build runs: the first after `v` (a GPU newer than the build) or
+    the last before it (a GPU the build dropped)."""
+    candidates = sorted({Version(r["release"]) for r in table.get("rows") or []}
+                        | {Version(s.lstrip("<>=!~ ")) for p in table.get("pipeline") or [] for s in p["vllm"].split(",")})
+    runs = [c for c in candidates if (st := _state(table, c, cc, kind)) and st[0] and st[1]]
+    later = [c for c in runs if c > v]
+    if later and not ok_now:
+        return ">=" + str(later[0])
+    earlier = [c for c in runs if c < v]
+    return "<=" + str(earlier[-1]) if earlier else None
+
+
+def build_facts(facts: dict, table: dict, version: str | None, basis: str | None) -> dict[str, Any]:
+    cc = (facts.get("gpu") or {}).get("compute_capability")
+    v = try_parse(version) if version else None
+    kind = "wheel" if basis in WHEEL else "image" if basis in IMAGE else None
+    if not isinstance(cc, (int, float)) or cc < 7.0 or v is None or kind is None or not table:
+        return {}  # below 7.0 every build refuses (L6's first rule)
+    st = _state(table, v, float(cc), kind)
+    if st is None:
+        return {}
+    kernels_ok, torch_ok, row = st
+    out: dict[str, Any] = {"build": kind, "build_kernels_ok": kernels_ok, "build_torch_ok": torch_ok,
+                           "build_cuda": row["cuda"], "build_torch": f"{row['torch']}+cu{row['torch_cuda'].replace('.', '')}",
+                           "build_arch": f"sm_{round(cc * 10)}"}
+    if not (kernels_ok and torch_ok):
+        pin = _fix(table, v, float(cc), kind, False)
+        if pin:
+            out["build_pin"] = pin
+    out.update(_driver(facts.get("gpu") or {}, table, v, row["cuda"], kind))
+    return out
+
+
+def _driver(gpu: dict, table: dict, v: Version, cuda: str, kind: str) -> dict[str, Any]:
+    """The driver against the build: a CUDA 13 build needs a CUDA 13 driver (minor-version
+    compatibility stays within a major); an image whose CUDA is newer than the driver loads the
+    cuda-compat libraries its Dockerfile registers (ldconfig …/compat), which only data-centre GPUs
+    accept (CUDA error 804 on a GeForce)."""
+    have = gpu.get("driver_cuda")
+    try:
+        drv = _cuda(str(have)) if have else None
+    except ValueError:
+        drv = None
+    if not drv:
+        return {}
+    need = _cuda(cuda)
+    out: dict[str, Any] = {"driver_short": drv < need, "driver_major_short": drv[0] < need[0],
+                           "geforce": "geforce" in str(gpu.get("name") or "").lower()}
+    if out["driver_short"]:
+        runs = [Version(r["release"]) for r in table.get("rows") or []
+                if Version(r["release"]) < v and (_cuda(r["cuda"])[0] <= drv[0] if kind == "wheel" else _cuda(r["cuda"]) <= drv)]
+        if runs:
+            out["driver_pin"] = "<=" + str(runs[-1])
+    return out

@@ -1,0 +1,56 @@
+"""Command lines held in the string values of a YAML or JSON file that no format scanner claims —
+a recipe runner's `command: >` block, a job spec's `cmd`, an argv list — read as scripts on the lines
+of the file that holds them (engine/scan/embedded.py), when they start vLLM: `vllm serve …` or
+`python -m vllm.entrypoints…`. Whatever program reads the file, it hands that line to a shell or
+to exec, so it is a launch site of its own."""
+from __future__ import annotations
+
+import re
+import shlex
+
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.embedded import block_first_line, script_sites
+from vllm_kb.engine.scan.site import Site
+
+# the start of a vLLM launch inside a longer text (after a shell separator, a quote or a path)
+_LAUNCH = re.compile(r"(?:^|[\s;&|(\"'/=])(?:vllm\s+serve\b|python[\d.]*\s+(?:-\S+\s+)*-m\s+vllm\.entrypoints\.)")
+_MAX_VALUES = 5000  # a data file with thousands of strings is no launch recipe: stop looking
+
+
+def launches(text: str) -> bool:
+    return ("vllm" in text) and _LAUNCH.search(text) is not None
+
+
+def _values(data, path: tuple, budget: list[int]):
+    """(path, text, is_argv) for every string and every list of strings, depth first."""
+    if budget[0] <= 0:
+        return
+    budget[0] -= 1
+    if isinstance(data, str):
+        yield path, data, False
+    elif isinstance(data, list):
+        if data and all(isinstance(x, str) for x in data) and launches(" ".join(data)) and not any(launches(x) for x in data):
+            yield path, shlex.join(data), True  # an argv list: ["vllm", "serve", "M", "--tp", "2"]
+            return
+        for i, x in enumerate(data):
+            yield from _values(x, path + (i,), budget)
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield from _values(v, path + (k,), budget)
+
+
+def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+    lines: list[str] | None = None
+    out: list[Site] = []
+    for path, text, argv in _values(doc.data, (), [_MAX_VALUES]):
+        if not launches(text):
+            continue
+        if lines is None:
+            lines = (ctx.read(rel) or "").splitlines()
+        key_line = doc.line_of(path)
+        first = key_line if argv else block_first_line(lines, key_line, text)
+        for site in script_sites(ctx, rel, text, first):
+            site.mode_evidence = f"{rel}:{key_line} (a command line in `{'.'.join(str(p) for p in path)}`)"
+            out.append(site)
+    return out

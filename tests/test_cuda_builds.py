@@ -1,0 +1,87 @@
+"""knowledge/vllm/cuda_builds.yaml (tools/vllm_cuda_builds.py): the GPU architectures each release's
+published build has kernels for, the CUDA of the torch it runs with, and the `startup.build_*` facts
+L6 reads from it (a GPU newer than the build, or one the build dropped)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vllm_kb.engine.check.startup_build import build_facts, covers
+from vllm_kb.engine.kb.knowledge import load
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLE = load().doc("vllm", "cuda_builds.yaml").data
+
+
+def facts(version, cc, basis="pin"):
+    return build_facts({"gpu": {"compute_capability": cc}}, TABLE, version, basis)
+
+
+def test_rows_read_from_the_sources():
+    by = {r["release"]: r for r in TABLE["rows"]}
+    # MAIN_CUDA_VERSION 12.4 and torch 2.6.0 (cu124 on PyPI): no Blackwell code at all
+    assert by["0.8.5"]["cuda"] == "12.4" and by["0.8.5"]["torch_cuda"] == "12.4" and max(by["0.8.5"]["kernels"]) == 9.0
+    # CUDA 12.8 from 0.9.0; PyPI's torch 2.7.x is still cu126, 2.8.0 is cu128
+    assert by["0.9.0"]["cuda"] == "12.8" and 12.0 in by["0.9.0"]["kernels"] and by["0.9.0"]["torch_cuda"] == "12.6"
+    assert by["0.10.2"]["torch_cuda"] == "12.8"
+    # CUDA 13.0 builds (0.20.0+) start at sm_75
+    assert by["0.20.0"]["cuda"] == "13.0" and 7.0 not in by["0.20.0"]["kernels"] and 7.0 in by["0.19.1"]["kernels"]
+    for row in TABLE["rows"]:
+        assert all(s["release"] == row["release"] for s in row["source"]), row
+
+
+def test_binary_compatibility_within_a_major():
+    assert covers([8.0], 8.6) and covers([12.0], 12.1) and not covers([9.0], 10.0) and not covers([8.6], 8.0)
+
+
+@pytest.mark.parametrize("version,cc,basis,kernels,torch,pin", [
+    ("0.8.5", 12.0, "pin", False, False, ">=0.10.2"),    # gpustack #2097: RTX 5090 D on 0.8.5
+    ("0.9.0", 12.0, "image", False, True, ">=0.9.2"),    # vLLM #18995: the 0.9.0 image on an RTX 5090
+    ("0.9.1", 12.0, "pin", False, False, ">=0.10.2"),
+    ("0.9.2", 12.0, "image", True, True, None),          # vLLM PR #19794 put sm_120 in the release build
+    ("0.10.0", 12.0, "pin", True, False, ">=0.10.2"),    # the kernels are there, PyPI's torch 2.7.1 is cu126
+    ("0.10.2", 12.0, "pin", True, True, None),
+    ("0.8.5", 10.0, "image", False, False, ">=0.9.0"),   # B200: the first CUDA 12.8 image
+    ("0.9.0", 10.0, "image", True, True, None),
+    ("0.20.0", 7.0, "pin", False, True, "<=0.19.1"),     # V100 on a CUDA 13 build
+    ("0.19.1", 7.0, "pin", True, True, None),
+    ("0.6.3", 9.0, "pin", True, True, None),
+])
+def test_build_facts(version, cc, basis, kernels, torch, pin):
+    got = facts(version, cc, basis)
+    assert got["build_kernels_ok"] is kernels and got["build_torch_ok"] is torch
+    assert got.get("build_pin") == pin
+
+
+def test_nothing_without_a_known_build_or_gpu():
+    assert facts("0.8.5", None) == {}
+    assert facts("0.8.5", 6.1) == {}            # below 7.0: L6's first rule
+    assert facts("0.8.5", 12.0, "image-untagged") == {}  # another vendor's image, or latest
+    assert facts("0.8.5", 12.0, None) == {}
+
+
+@pytest.mark.skipif(not os.environ.get("VLLM_KB_SDISTS_CHECK") or not Path("/work/sdists/src").is_dir(),
+                    reason="re-reads every release (set VLLM_KB_SDISTS_CHECK=1 where the sdists are unpacked)")
+def test_table_is_what_the_sources_say():
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "vllm_cuda_builds.py"), "--check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_range_or_a_cuda_variant_is_not_judged():
+    assert facts("0.20.0", 7.0, "range") == {}    # the range may allow 0.19.1
+    assert facts("0.20.0", 7.0, "variant") == {}  # vllm==0.20.0+cu129 is another build
+
+
+def test_driver_against_the_build():
+    def drv(version, cuda, name="NVIDIA GeForce RTX 4090", basis="pin"):
+        return build_facts({"gpu": {"compute_capability": 8.9, "name": name, "driver_cuda": cuda}}, TABLE, version, basis)
+    got = drv("0.20.0", "12.8")  # a CUDA 13.0 wheel on a 12.8 driver
+    assert got["driver_short"] and got["driver_major_short"] and got["driver_pin"] == "<=0.19.1"
+    got = drv("0.7.2", "12.0", basis="image")  # gpustack #1540: a CUDA 12.1 image on an older driver, GeForce
+    assert got["driver_short"] and not got["driver_major_short"] and got["geforce"]
+    assert drv("0.10.2", "12.9")["driver_short"] is False
+    assert "driver_short" not in drv("0.10.2", None)

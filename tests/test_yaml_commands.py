@@ -1,0 +1,36 @@
+"""A `vllm serve …` command line held in a string of a YAML/JSON file that no format scanner
+claims (a recipe runner's file, a job spec, package.json scripts) is a launch site of its own."""
+from vllm_kb.engine.audit import audit
+
+
+def _sites(tmp_path, files: dict):
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return audit(tmp_path, gpu="A100-80GB x2").sites
+
+
+def test_a_folded_command_in_a_recipe_is_read(tmp_path):
+    (sr,) = _sites(tmp_path, {"requirements.txt": "vllm==0.10.1\n", "recipes/qwen.yaml": (
+        "name: qwen\ncontainer: vllm-node\ncommand: >\n  vllm serve Qwen/Qwen2.5-7B-Instruct\n"
+        "  --tensor-parallel-size 2\n  --max-model-len 8192\n")})
+    assert sr.site.kind == "vllm serve" and sr.site.file == "recipes/qwen.yaml"
+    assert sr.site.settings["tensor_parallel_size"].value == 2
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"
+
+
+def test_an_argv_list_and_a_json_script_are_read(tmp_path):
+    sites = _sites(tmp_path, {"requirements.txt": "vllm==0.10.1\n",
+                              "job.yaml": "jobs:\n  - name: serve\n    argv: [python, -m, vllm.entrypoints.openai.api_server, "
+                                          "--model, Qwen/Qwen2.5-7B-Instruct, --max-model-len, '4096']\n",
+                              "package.json": '{"scripts": {"llm": "vllm serve Qwen/Qwen2.5-7B-Instruct --port 8001"}}\n'})
+    assert sorted(s.site.file for s in sites) == ["job.yaml", "package.json"]
+
+
+def test_prose_and_claimed_formats_are_not_read_twice(tmp_path):
+    sites = _sites(tmp_path, {"requirements.txt": "vllm==0.10.1\n",
+                              "notes.yaml": "description: we tried vLLM with serve mode\n",
+                              "compose.yaml": "services:\n  llm:\n    image: vllm/vllm-openai:v0.10.1\n"
+                                              "    command: --model Qwen/Qwen2.5-7B-Instruct\n"})
+    assert [s.site.file for s in sites] == ["compose.yaml"]

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Build knowledge/vllm/cuda_builds.yaml: per vLLM release, the GPU architectures its published
+build (the PyPI wheel and the vllm/vllm-openai image, both compiled in the release pipeline's
+docker/Dockerfile build stage) has kernels for, and the CUDA of the torch each one runs with.
+Read from the unpacked releases:
+
+* the CUDA the release is built with: MAIN_CUDA_VERSION (setup.py up to 0.10.x, then
+  VLLM_MAIN_CUDA_VERSION in vllm/envs.py) — the wheel on PyPI and the image's CUDA_VERSION;
+* the torch it pins (requirements-cuda.txt, later requirements/cuda.txt);
+* CUDA_SUPPORTED_ARCHS of CMakeLists.txt, the branch that build's nvcc takes (the lists are
+  guarded by `CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL x` from 0.9.0; before, one list
+  whose 10.x/12.x entries a CUDA below 12.8 cannot compile).
+
+Two facts are not in the sources and are written here with their source: the CUDA of the torch
+wheel PyPI serves for each pinned torch (the `nvidia-cuda-runtime-cu12` / `cuda-toolkit` pin in that
+wheel's core metadata on pypi.org), and the release pipeline's own arch list leaving 12.0 out
+until vLLM PR #19794 (first release 0.9.2). Which archs a CUDA can compile: sm_100/sm_120 from 12.8,
+none below sm_75 from 13.0 (NVIDIA's CUDA 12.8 and 13.0 release notes).
+Run: python tools/vllm_cuda_builds.py --source /work/sdists/src [--check]
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+OUT = Path(__file__).resolve().parent.parent / "knowledge" / "vllm" / "cuda_builds.yaml"
+VERSION_DIR = re.compile(r"\d+(\.\d+)+$")
+
+# torch release → CUDA of its default (PyPI) Linux x86_64 wheel: Requires-Dist nvidia-cuda-runtime-cu12==…
+# (cuda-toolkit==… from 2.11) in the wheel's core metadata. 2.2.1 and 2.7.0 publish no metadata file:
+# 2.2.1 is the 12.1 line of 2.2.x/2.3.x, 2.7.0 the 12.6 line of 2.7.x (pytorch.org release notes).
+TORCH_PYPI_CUDA = {"2.2.1": "12.1", "2.3.0": "12.1", "2.3.1": "12.1", "2.4.0": "12.1", "2.5.1": "12.4",
+                   "2.6.0": "12.4", "2.7.0": "12.6", "2.7.1": "12.6", "2.8.0": "12.8", "2.9.0": "12.8",
+                   "2.9.1": "12.8", "2.10.0": "12.8", "2.11.0": "13.0", "2.13.0": "13.0", "2.14.0": "13.0"}
+TORCH_SOURCE = "https://pypi.org/simple/torch/ (core metadata of each torch-<v>-cp311-manylinux x86_64 wheel)"
+# the release pipeline's torch_cuda_arch_list (docker/Dockerfile) left these out before the release
+PIPELINE = [{"vllm": "<0.9.2", "without": [12.0],
+             "source": "https://github.com/vllm-project/vllm/pull/19794 ([CI] Add SM120 to the Dockerfile, June 2025)"}]
+
+
+def vkey(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split("."))
+
+
+def _cuda(root: Path) -> tuple[str, dict] | None:
+    for rel, pat in (("setup.py", r'^MAIN_CUDA_VERSION\s*=\s*"([\d.]+)"'),
+                     ("vllm/envs.py", r'^\s+VLLM_MAIN_CUDA_VERSION:\s*str\s*=\s*"([\d.]+)"')):
+        f = root / rel
+        if not f.is_file():
+            continue
+        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            m = re.match(pat, line)
+            if m:
+                return m.group(1), {"file": rel, "line": i}
+    return None
+
+
+def _torch(root: Path) -> tuple[str, dict] | None:
+    for rel in ("requirements-cuda.txt", "requirements/cuda.txt"):
+        f = root / rel
+        if not f.is_file():
+            continue
+        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            m = re.match(r"^torch\s*==\s*([\d.]+)", line)
+            if m:
+                return m.group(1), {"file": rel, "line": i}
+    return None
+
+
+def _archs(root: Path, cuda: str) -> tuple[list[float], dict] | None:
+    """The CUDA_SUPPORTED_ARCHS branch an nvcc of `cuda` takes."""
+    lines = (root / "CMakeLists.txt").read_text(encoding="utf-8").splitlines()
+    need: str | None = None  # the guard of the branch being read
+    for i, line in enumerate(lines, 1):
+        g = re.search(r"CMAKE_CUDA_COMPILER_VERSION\s+VERSION_GREATER_EQUAL\s+([\d.]+)", line)
+        if g and re.match(r"\s*(if|elseif)\s*\(", lines[i - 2] if not re.match(r"\s*(if|elseif)", line) else line):
+            need = g.group(1)
+        elif re.match(r"\s*else\s*\(\s*\)", line):
+            need = None
+        m = re.match(r'\s*set\(CUDA_SUPPORTED_ARCHS\s+"([\d.;]+)"\)', line)
+        if m and (need is None or vkey(cuda) >= vkey(need)):
+            return [float(a) for a in m.group(1).split(";")], {"file": "CMakeLists.txt", "line": i}
+    return None
+
+
+def compiles(cuda: str, arch: float) -> bool:
+    """Whether nvcc of that CUDA builds code for the arch (12.8: sm_100/sm_120; 13.0 drops < sm_75)."""
+    c = vkey(cuda)
+    if arch >= 10.0 and c < (12, 8):
+        return False
+    if arch == 11.0 and c < (13, 0):
+        return False
+    return not (arch < 7.5 and c >= (13, 0))
+
+
+def row(root: Path, release: str) -> dict | None:
+    cuda, torch = _cuda(root), _torch(root)
+    if not cuda or not torch or not (root / "CMakeLists.txt").is_file():
+        return None
+    archs = _archs(root, cuda[0])
+    if not archs:
+        return None
+    kernels = [a for a in archs[0] if compiles(cuda[0], a)]
+    return {"release": release, "cuda": cuda[0], "torch": torch[0], "torch_cuda": TORCH_PYPI_CUDA.get(torch[0]),
+            "kernels": kernels, "source": [{"release": release, **cuda[1]}, {"release": release, **torch[1]},
+                                           {"release": release, **archs[1]}]}
+
+
+HEADER = """\
+# The GPU architectures each vLLM release's published build has kernels for (`kernels`: compute
+# capabilities; a cubin for X.y also runs on X.z, z ≥ y), the CUDA it is built with (`cuda`: the PyPI
+# wheel's and the vllm/vllm-openai image's, which installs torch for that CUDA), the torch it pins and
+# the CUDA of that torch's default PyPI wheel (`torch_cuda`: what `pip install vllm==X` brings).
+# `pipeline`: archs the release pipeline's Dockerfile arch list left out. Read by
+# engine/check/startup_build.py for L6. Sources: `source` per row, `torch_source`, `pipeline[].source`.
+# GENERATED by tools/vllm_cuda_builds.py from the unpacked releases — do not edit by hand.
+"""
+
+
+def build(src: Path) -> dict:
+    releases = sorted((p.name for p in src.iterdir() if VERSION_DIR.match(p.name)), key=vkey)
+    rows = [r for r in (row(src / v, v) for v in releases) if r]
+    missing = sorted({r["torch"] for r in rows if r["torch_cuda"] is None})
+    if missing:
+        sys.exit(f"add the PyPI CUDA of torch {', '.join(missing)} to TORCH_PYPI_CUDA")
+    return {"version": 1, "releases": [rows[0]["release"], rows[-1]["release"]], "torch_source": TORCH_SOURCE,
+            "pipeline": PIPELINE, "rows": rows}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--source", default="/work/sdists/src", type=Path)
+    ap.add_argument("--check", action="store_true", help="exit 1 when the committed file differs")
+    a = ap.parse_args()
+    text = HEADER + yaml.safe_dump(build(a.source), sort_keys=False, allow_unicode=True, width=120)
+    if a.check:
+        same = OUT.is_file() and OUT.read_text(encoding="utf-8") == text
+        print("up to date" if same else f"{OUT} differs from the sources")
+        return 0 if same else 1
+    OUT.write_text(text, encoding="utf-8")
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
