@@ -5,12 +5,13 @@ renderers (report)."""
 from __future__ import annotations
 
 import re
-
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator
 
 from vllm_kb.engine.check import candidates, catalog_findings, colocation
 from vllm_kb.engine.check.framework_compat import framework_compat
+from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import site_facts
@@ -74,6 +75,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
+        if site.plugins:  # a plugin's pin against vLLM's
+            facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
             facts["launch"].update(framework_compat(site, facts, cat, pin))

@@ -117,3 +117,16 @@ def test_compose_device_ids_written_as_one_comma_list_count_each_gpu(tmp_path):
         "    deploy:\n      resources:\n        reservations:\n          devices:\n"
         "            - {capabilities: [gpu], device_ids: ['0,1,2,3,4,5,6,7']}\n")})
     assert "L34" not in next(iter(got.values()))
+
+
+# podman and nerdctl run a vLLM image like docker does: a CDI device (`--device nvidia.com/gpu=all`,
+# podman's GPU form since the NVIDIA Container Toolkit's CDI support), the program's own options before
+# `run` (`nerdctl -n k8s.io run`), and their 64 MiB /dev/shm unless --ipc=host / --shm-size say otherwise
+def test_podman_and_nerdctl_runs_are_read_like_docker_run(tmp_path):
+    got = _verdicts(tmp_path, {
+        "cdi.sh": f"podman run --rm --device nvidia.com/gpu=all --security-opt=label=disable vllm/vllm-openai:v0.10.1 {TP2}\n",
+        "ipc.sh": f"podman run --device=nvidia.com/gpu=all --ipc=host --pod llm vllm/vllm-openai:v0.10.1 {TP2}\n",
+        "ns.sh": f"sudo nerdctl -n k8s.io run -d --gpus all --shm-size 16g vllm/vllm-openai:v0.10.1 {TP2}\n",
+        "remote.sh": f"podman --remote --connection gpu-box run --gpus all vllm/vllm-openai:v0.10.1 {TP2}\n"})
+    assert got["cdi.sh:1"]["L40"] == "P0" and got["remote.sh:1"]["L40"] == "P0"
+    assert "L40" not in got["ipc.sh:1"] and "L40" not in got["ns.sh:1"]

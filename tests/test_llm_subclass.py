@@ -72,3 +72,41 @@ def test_a_module_that_reexports_vllm_binds_its_names(scanned):
                      "c.py": 'from lmcache_vllm.vllm import LLM\nllm = LLM(model="org/c")\n',
                      "d.py": 'from other_pkg import vllm\nllm = vllm.LLM(model="org/d")\n'})
     assert [(s.file, s.model.value) for s in sites] == [("a.py", "org/a"), ("b.py", "org/b"), ("c.py", "org/c")]
+
+
+# Unsloth builds vLLM only through `FastLanguageModel.from_pretrained(..., fast_inference=True)`
+# (unsloth/models/llama.py → unsloth_zoo/vllm_utils.py load_vllm); its own names become the engine's
+_UNSLOTH = ('from unsloth import FastLanguageModel\nm, t = FastLanguageModel.from_pretrained(model_name="org/m", '
+            'max_seq_length=4096, {extra}max_lora_rank=32, gpu_memory_utilization=0.6)\n')
+
+
+def test_unsloth_fast_inference_is_an_llm_site_in_vllms_names(scanned):
+    (s,) = scanned({"train.py": _UNSLOTH.format(extra="fast_inference=True, float8_kv_cache=True, ")})
+    assert s.kind == "LLM()" and s.mode == "rlhf_colocate" and s.model.value == "org/m" and not s.unknown
+    v = values(s)
+    assert v["max_model_len"] == 4096 and s.settings["max_model_len"].key == "max_seq_length"
+    assert v["gpu_memory_utilization"] == 0.6 and v["max_lora_rank"] == 32 and v["enable_lora"] is True
+    # load_in_4bit defaults to True: bitsandbytes; float8_kv_cache=True: an fp8 KV cache — derived, never edited as such
+    assert v["quantization"] == "bitsandbytes" and v["kv_cache_dtype"] == "fp8" and s.settings["kv_cache_dtype"].implied
+    # the dtype and the batch sizes are unsloth's own choice at run time: unknown, not vLLM's defaults
+    assert {"dtype", "max_num_seqs", "max_num_batched_tokens"} <= s.unresolved and not s.opaque
+
+
+def test_unsloth_without_fast_inference_is_no_site(scanned):
+    for extra in ("", "fast_inference=False, ", "fast_inference=flag, "):
+        assert scanned({"train.py": _UNSLOTH.format(extra=extra)}) == []
+    text = 'from unsloth import FastModel\nFastModel(model_name="org/m", fast_inference=True)\nFastModel.from_config(fast_inference=True)\n'
+    assert scanned({"train.py": text}) == []
+    (s,) = scanned({"t.py": 'from unsloth import FastVisionModel as F\nF.from_pretrained("org/v", 2048, None, False, fast_inference=True)\n'})
+    assert s.model.value == "org/v" and values(s)["max_model_len"] == 2048 and "quantization" not in s.settings
+
+
+def test_a_fix_writes_unsloths_own_keyword(cli, write_project):
+    config = ('{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 2048, "intermediate_size": 5632, '
+              '"num_attention_heads": 32, "num_key_value_heads": 4, "num_hidden_layers": 22, "max_position_embeddings": 1024, '
+              '"vocab_size": 32000, "torch_dtype": "bfloat16"}')
+    root = write_project({"train.py": 'from unsloth import FastLanguageModel\nm, t = FastLanguageModel.from_pretrained('
+                                      'model_name="./ckpt", fast_inference=True)\n',
+                          "ckpt/config.json": config, "requirements.txt": "vllm==0.8.2\n"})
+    cli("audit", str(root), "--gpu", "A100-80GB", "--fix")  # unsloth's default max_seq_length 2048 > the model's 1024
+    assert 'from_pretrained(model_name="./ckpt", fast_inference=True, max_seq_length=1024)' in (root / "train.py").read_text()

@@ -222,8 +222,11 @@ def test_a_poisoned_translation_cannot_run_code(tmp_path, how):
     assert entries, "the audit cached its translations"
     planted = tmp_path / "planted.json"
     for path in entries:
-        entry = json.loads(path.read_text())
-        entry["code"] = "__import__('os').system('touch PWNED-BY-CACHE') and False"
+        bundle = json.loads(path.read_text())  # predicate's source → its translation
+        assert bundle and all("code" in entry for entry in bundle.values())
+        for entry in bundle.values():
+            entry["code"] = "__import__('os').system('touch PWNED-BY-CACHE') and False"
+        entry = bundle
         if how == "link":
             planted.write_text(json.dumps(entry))
             path.unlink()

@@ -22,6 +22,8 @@ LINES = [
     "--api-key=\"`cat k`\"", "max_tokens = 4", "special_token = 5", "kv_token = 'x'", "name = 'no secret here'",
     "--model m \\", "  --tensor-parallel-size 2", "KEY=\u212aey", "\u212aEY=PLANTEDkelvin", "\r", "a\rb --api-key\r",
     "eyJaaaaaaaaaaaa.bbbbbbbbbbbb.cccccccccccc", "AKIAABCDEFGHIJKLMNOP", "-p PLANTEDp", "--password", "  hunter2",
+    # lines outside ASCII: ſ folds onto s, a CJK comment beside a secret, İ lowers to two characters
+    "\u017fecret = 'PLANTEDlongs'", "# 说明 api_key = 'PLANTEDcjk'", "x = '中文'", "\u0130 = 1",
 ]
 
 

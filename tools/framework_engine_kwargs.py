@@ -46,7 +46,9 @@ GUARD = re.compile(r"version|parameters|signature|hasattr|fields|__init__|is_vll
 FLAG = re.compile(r"^--[a-z][a-z0-9]*(-[a-z0-9]+)+$|^--[a-z]{3,}$")
 # TRL's entry points differ: `trl vllm-serve` (scripts/vllm_serve.py) and the colocated trainers
 ENTRY = [("trl", re.compile(r"scripts/vllm_serve\.py$"), "trl vllm-serve"), ("trl", re.compile(r"."), "colocate"),
-         ("openrlhf", re.compile(r"cli/batch_inference\.py$"), "batch_inference")]
+         ("openrlhf", re.compile(r"cli/batch_inference\.py$"), "batch_inference"),
+         # verl's rollout server: loaded in rollout.mode async (the default from 0.7.0)
+         ("verl", re.compile(r"vllm_rollout/vllm_async_server\.py$"), "async")]
 
 
 def _name(node: ast.AST) -> str | None:
@@ -114,7 +116,17 @@ def _self_kwargs(fn, parents, attr: str):
     """`**self.kwargs` in a method: the method of the same class that stored its own `**kwargs`
     there (`self.kwargs = kwargs`), and that parameter's name."""
     cls = _enclosing(fn, parents, (ast.ClassDef,))
-    for m in (cls.body if cls else []):
+    # the class and the bases defined beside it (OpenRLHF 0.8: LLMRayActor(BaseLLMRayActor) whose
+    # base stores the keywords)
+    tree = fn
+    while tree in parents:
+        tree = parents[tree]
+    classes = {c.name: c for c in ast.walk(tree) if isinstance(c, ast.ClassDef)}
+    bodies = []
+    while cls is not None and cls not in bodies:
+        bodies.append(cls)
+        cls = next((classes[_name(b)] for b in cls.bases if _name(b) in classes), None)
+    for m in [m for c in bodies for m in c.body]:
         if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) or m.args.kwarg is None:
             continue
         for n in ast.walk(m):
@@ -194,11 +206,22 @@ def _forwarded(trees, all_parents, fn, var: str, parents, got: dict) -> None:
     spread from a mapping they build (`.remote(**actor_kwargs)`)."""
     named = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
     popped = _popped(fn, var)
-    target = fn.name
+    targets = {fn.name}
     if fn.name == "__init__":
         cls = _enclosing(fn, parents, (ast.ClassDef,))
-        target = cls.name if cls else fn.name
-    for cpath, call in _callers(trees, target):
+        targets = {cls.name} if cls else targets
+        # its subclasses, and parameters that default to one of them (`llm_actor_cls=LLMRayActor`)
+        for tree in trees.values():
+            for n in ast.walk(tree):
+                if isinstance(n, ast.ClassDef) and any(_name(b) in targets for b in n.bases):
+                    targets.add(n.name)
+        for tree in trees.values():
+            for n in ast.walk(tree):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    args = n.args.args + n.args.kwonlyargs
+                    defaults = [None] * (len(n.args.args) - len(n.args.defaults)) + list(n.args.defaults) + list(n.args.kw_defaults)
+                    targets |= {a.arg for a, d in zip(args, defaults) if d is not None and _name(d) in targets}
+    for cpath, call in [c for t in sorted(targets) for c in _callers(trees, t)]:
         cfn = _enclosing(call, all_parents[cpath], (ast.FunctionDef, ast.AsyncFunctionDef))
         passed = {ckw.arg: {"line": ckw.value.lineno} for ckw in call.keywords if ckw.arg}
         for ckw in call.keywords:
@@ -207,6 +230,29 @@ def _forwarded(trees, all_parents, fn, var: str, parents, got: dict) -> None:
         for k, v in passed.items():
             if k not in named and k not in popped:
                 got.setdefault(k, v)
+
+
+def _argv_dict(fn, parents) -> dict[str, dict]:
+    """The keys of a mapping the function turns into `--key value` flags (verl ≥ 0.7:
+    `["serve", path] + build_cli_args_from_config(args)`, which skips None and False values): a key
+    set to a literal other than None/False, or to a call (json.dumps(…)), is always passed; one set
+    from the framework's config may be None, so it carries that as its condition."""
+    out: dict[str, dict] = {}
+    for call in ast.walk(fn):
+        if not (isinstance(call, ast.Call) and "cli_args" in (_name(call.func) or "") and call.args and isinstance(call.args[0], ast.Name)):
+            continue
+        var = call.args[0].id
+        values = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == var for t in n.targets) and isinstance(n.value, ast.Dict):
+                values.update({k.value: v for k, v in zip(n.value.keys, n.value.values) if isinstance(k, ast.Constant)})
+        for key, info in _dict_keys(fn, var, call.lineno, call, parents).items():
+            v = values.get(key)
+            always = isinstance(v, ast.Call) or (isinstance(v, ast.Constant) and v.value not in (None, False))
+            if not always:
+                info["tests"] = list(info.get("tests") or []) + [f"{ast.unparse(v) if v is not None else key} is not None/False"]
+            out[key] = info
+    return out
 
 
 def _entry(fid: str, path: str) -> str | None:
@@ -267,6 +313,7 @@ def calls_in(fid: str, trees: dict[str, ast.AST]) -> list[dict]:
                 continue
             flags = {c.value[2:].replace("-", "_"): {"line": c.lineno, "tests": _conditions(c, fn, parents)}
                      for c in consts if FLAG.match(c.value)}
+            flags.update({k: v for k, v in _argv_dict(fn, parents).items() if k not in flags})
             if flags:
                 out.append({"file": path, "line": fn.lineno, "call": "vllm serve", "entry": _entry(fid, path), "kwargs": _finish(flags)})
     return out
@@ -293,14 +340,20 @@ def _signature(calls: list[dict]) -> str:
     return yaml.safe_dump([{k: v for k, v in c.items() if k != "line"} | {"kwargs": sorted(c["kwargs"])} for c in calls], sort_keys=True)
 
 
+def final_wheels(wheels: Path, dist: str) -> dict[str, Path]:
+    """version → wheel of each final release of `dist` in the folder."""
+    found = {}
+    for w in wheels.glob(f"{dist}-*.whl"):
+        version = w.name[len(dist) + 1:].split("-")[0]
+        if FINAL.match(version):
+            found[version] = w
+    return found
+
+
 def build(wheels: Path) -> dict:
     rows = []
     for fid, dist in DISTS.items():
-        found = {}
-        for w in wheels.glob(f"{dist}-*.whl"):
-            version = w.name[len(dist) + 1:].split("-")[0]
-            if FINAL.match(version):
-                found[version] = w
+        found = final_wheels(wheels, dist)
         runs: list[tuple[list[str], list[dict]]] = []
         for version in sorted(found, key=vkey):
             calls = sorted(calls_in(fid, read_wheel(found[version])), key=lambda c: (c["file"], c["line"]))

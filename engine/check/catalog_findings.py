@@ -39,7 +39,7 @@ API_SERVER_DEPRECATED = "0.29.0"
 def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: set[str], kb: Knowledge) -> list[Finding]:
     """Every catalog finding of one site. `version` is the release the project uses, `lookup`
     the catalogued release it resolves to; `handled` names settings a check already removes."""
-    out = (_version_remarks(site, cat, lookup, handled, kb) + _value_remarks(site, cat, lookup, handled)
+    out = (_version_remarks(site, cat, lookup, handled, kb) + _value_remarks(site, cat, lookup, handled, kb)
            + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version))
     if site.kind == "api_server" and cat.index_version(version) >= cat.index_version(API_SERVER_DEPRECATED):
         out.append(Finding("deprecated-entrypoint", msg("finding.api_server_deprecated", version=version), site.file, site.line, "P2"))
@@ -135,7 +135,15 @@ def _carry(rename: dict, value, cat, version: str) -> list:
     return [(FixOp("set", head), {key: value} if key else value)]
 
 
-def _value_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Finding]:
+def _successor(kb: Knowledge, what: str, value, allowed: list) -> Any:
+    """The value that replaced a removed one (renames.yaml `values`), when this release takes it."""
+    for r in kb.value_renames:
+        if r["path"] == what and str(r["old"]) == str(value) and str(r["new"]) in {str(v) for v in allowed}:
+            return r["new"]
+    return None
+
+
+def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:
     """Values vLLM does not accept in this release (`--quantization fp8_per_block` on 0.19)."""
     out = []
     for s in site.settings.values():
@@ -161,7 +169,10 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str]) -> list[Fin
                 first, last = history[0], history[-1]
                 when = msg("finding.value_available", first=first, last=last)
                 text = {lang: msg("finding.value_not_in_version", value=value, what=what, version=version, when=when[lang])[lang] for lang in ("en", "zh")}
-                out.append(Finding("value-not-in-version", text, s.file, s.line, "P0", subject=f"{what}={value}"))
+                new = _successor(kb, what, value, values)
+                # the whole JSON value with the one key replaced: the change reads as what the site will run
+                fix = [(FixOp("set", s.name), {**s.value, path[1]: new} if len(path) == 2 else new)] if new is not None else []
+                out.append(Finding("value-not-in-version", text, s.file, s.line, "P0", fix=fix, safe=bool(fix), subject=f"{what}={value}"))
                 continue
             guess = difflib.get_close_matches(str(value), [str(v) for v in values], n=1, cutoff=0.75)
             if guess:

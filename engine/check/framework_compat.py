@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vllm_kb.engine.check import framework_kwargs
+from vllm_kb.engine.check import framework_imports, framework_kwargs
 from vllm_kb.engine.kb import compat
 from vllm_kb.engine.kb.versions import try_parse
 
@@ -37,6 +37,8 @@ def _errors(fid: str, fw: str, vllm: str, site, facts: dict, cat=None) -> list:
     rows += [r for r in compat.problems(fid, code, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
     if cat is not None:  # the arguments the release passes first: they name the file and line
         rows = framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + rows
+    # the imports its adapter runs on load last: a version gate of its own speaks first, in its words
+    rows += framework_imports.breaks(fid, fw, vllm, site)
     return rows
 
 
@@ -81,7 +83,8 @@ def framework_compat(site, facts: dict, cat, pin) -> dict[str, Any]:
         best = min(ok, key=lambda v: (abs(versions.index(v) - at), versions.index(v) < at))
         out["fw_fit_vllm"] = "==" + best
     # releases whose adapter also passes only what this vLLM takes
-    good = [v for v in compat.supporting(fid, vllm, at_least=None) if not framework_kwargs.breaks(fid, v, vllm, site, facts, cat)]
+    good = [v for v in compat.supporting(fid, vllm, at_least=None)
+            if not framework_kwargs.breaks(fid, v, vllm, site, facts, cat) and not framework_imports.breaks(fid, v, vllm, site)]
     if good:
         out["fw_fit_framework"] = "==" + _nearest_release(good, fw)
     return out

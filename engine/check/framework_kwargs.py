@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from vllm_kb.engine.check import framework_imports
 from vllm_kb.engine.kb import compat
 
 # what an argument's own `if` is about, when the site can tell whether it holds
@@ -19,9 +20,11 @@ def multimodal(site, facts: dict) -> bool:
     return bool(_MM_TEMPLATE.search(template)) or bool((facts.get("model") or {}).get("multimodal"))
 
 
-def _entry_matches(entry: str | None, site) -> bool:
+def _entry_matches(entry: str | None, site, fw: str = "") -> bool:
     if entry is None:
         return True
+    if entry == "async":  # verl's rollout server
+        return framework_imports.verl_mode(site, fw) == "async"
     if entry == "trl vllm-serve":
         return site.kind == "trl vllm-serve"
     if entry == "colocate":
@@ -41,8 +44,9 @@ def breaks(fid: str, fw: str, vllm: str, site, facts: dict, cat) -> list[compat.
     """One row per argument the release passes on this site's path that `vllm` does not take."""
     out: list[compat.Row] = []
     seen: set[str] = set()
-    for row in compat.engine_kwargs(fid, compat.code_release(fw)):
-        if site.mode == "rlhf_server" and site.kind != "trl vllm-serve" or not _entry_matches(row.get("entry"), site):
+    rows = [r for code in compat.code_releases(fid, fw) for r in compat.engine_kwargs(fid, code)]
+    for row in rows:
+        if site.mode == "rlhf_server" and site.kind != "trl vllm-serve" or not _entry_matches(row.get("entry"), site, fw):
             continue
         serve = row["call"] == "vllm serve"
         for name, info in (row.get("kwargs") or {}).items():

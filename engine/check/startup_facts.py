@@ -38,11 +38,14 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     gpu = facts.get("gpu") or {}
     out: dict[str, Any] = {"v1": (facts.get("vllm") or {}).get("engine", "v1" if runtime(version, env).v1 else "v0") == "v1"}
     out.update(_parallel(model, engine, gpu))
-    out.update(_dtype(model, engine, gpu, version, table))
+    if "dtype" not in (facts.get("site") or {}).get("unread", ()):  # `$DTYPE`, or a wrapper's choice: not `auto`
+        out.update(_dtype(model, engine, gpu, version, table))
     out.update(quant_facts(facts, table, cat, version))
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(_backend(facts, table, cat, version))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
+    if "kv_refused" not in out and kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version, out.get("backend")):
+        out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
     out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version))
     vllm = facts.get("vllm") or {}  # the release itself, not the catalog's nearest (0.9.2 is not 0.9.1)
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,
@@ -95,9 +98,13 @@ def _parallel(model: dict, engine: dict, gpu: dict) -> dict[str, Any]:
     out.update({f"tp_{k}_ok": v for k, v in rules.items()})
     if all(rules.values()):
         return out
-    # the largest TP below the asked one that satisfies every rule vLLM applies (and the GPUs)
-    cap = min(tp, _int(gpu.get("count")) or tp, _TP_LIMIT)
-    out["tp_fit"] = next(t for t in range(cap, 0, -1) if all(divides_heads(model, t).values()))
+    # the nearest TP that satisfies every rule vLLM applies: the smallest above the asked one when
+    # the GPUs the site has allow it (each GPU then holds less than was planned, so the memory
+    # still fits), else the largest below
+    count = _int(gpu.get("count"))
+    up = [t for t in range(tp + 1, min(count or tp, _TP_LIMIT) + 1) if all(divides_heads(model, t).values())]
+    cap = min(tp, count or tp, _TP_LIMIT)
+    out["tp_fit"] = up[0] if up else next(t for t in range(cap, 0, -1) if all(divides_heads(model, t).values()))
     return out
 
 

@@ -30,7 +30,7 @@ class Change:
     priority: str = "P2"
     safe: bool = False
     setting: Setting | None = field(default=None, repr=False, compare=False)
-    blocked: str | None = None  # why it cannot be written at this site: fixed | not_exposed
+    blocked: str | None = None  # why it cannot be written at this site: fixed | not_exposed | from_env | device_count
     container: str | None = None  # the framework mapping (vllm_config, vllm_engine_kwargs) this sets a key of
     key: str | None = None  # a new key as the file writes keys (dotted for a nested YAML path), when one is added
     positional: bool = False  # `vllm serve MODEL`: the model goes first after `serve`, not as `--model`
@@ -118,7 +118,12 @@ def fixables(results: list[Result], findings: list) -> list[Fixable]:
 
 
 def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[Change]:
+    """The changes of the site's fixes in its own syntax. An item that loses one setting to a
+    more urgent item's other value proposes none of its changes here: half of "TP 1 with DP 3"
+    beside another check's TP 2 is neither fix (it asks for more GPUs than the site has); it is
+    judged again once the winner's change is made, so `--fix` settles in one run."""
     changes: dict[tuple[str, str], Change] = {}
+    lost: set[str] = set()
     asked: dict[tuple[str, str], tuple[str, Any]] = {}
     for item in sorted(items, key=lambda x: PRIORITY_ORDER.get(x.priority, 3)):
         for op, value in item.ops:
@@ -152,6 +157,8 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
                 # value for a setting already being changed loses to the higher priority.
                 if (asked[key] == (op.kind, value) or stricter is not None) and key in changes and item.id not in changes[key].checks:
                     changes[key].checks.append(item.id)
+                elif asked[key] != (op.kind, value) and stricter is None:
+                    lost.add(item.id)
                 continue
             asked[key] = (op.kind, value)
             ch = _change(site, op.kind, op.target, value, cat, version)
@@ -161,6 +168,8 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
             ch.priority = item.priority
             ch.safe = item.safe
             changes[key] = ch
+    if lost:
+        return plan(site, [i for i in items if i.id not in lost], cat, version)
     out = _merge_containers(site, list(changes.values()))
     for ch in out:
         # removing what guards access (an API key, TLS, allowed origins, a token) is never safe
@@ -239,6 +248,11 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         if existing is None:
             return None
         return Change("unset", target, None, existing.file, existing.syntax, existing.line, _as_written(existing), None, setting=existing)
+    if op == "set" and existing is not None and not existing.resolved and target in site.device_args:
+        # `$(nvidia-smi -L | wc -l)`: the script follows the machine it runs on; a literal would
+        # silently drop that, so the value is said, not written
+        return Change("set", target, value, existing.file, existing.syntax, existing.line, _as_written(existing), None,
+                      setting=existing, blocked="device_count")
     if target == "model" and op == "set" and site.kind == "vllm serve" and site.syntax == "cli":
         # vLLM's own form is the positional right after `serve` (a `--model X` there is moved to it)
         existing = site.model if site.model is not None and site.model.syntax == "cli" else None
@@ -271,8 +285,13 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
 
         after = f'"{target}": {json.dumps(merge_value(value, existing))}'
         op_kind = "set"
-    elif existing is None and (wd := (site.source or {}).get("wrapper_dict")):
-        if wd[0] is None or wd[1]:  # no mapping to put it in, or one already there (not added to in place)
+    elif (existing is None or existing.implied or not existing.pos) and (wd := (site.source or {}).get("wrapper_dict")):
+        own = (site.source or {}).get("wrapper_keys", {}).get(target)
+        if own and not (existing and existing.implied):  # its own keyword for it (unsloth's max_seq_length)
+            return Change("set", target, value, file, syntax, existing.line if existing else None,
+                          _as_written(existing) if existing else None, f"{own}={py_literal(merge_value(value, existing))}",
+                          setting=existing)
+        if wd[0] is None or wd[1] or existing is not None:  # no mapping to put it in, one already there, or derived
             return Change("set", target, value, site.file, syntax, None, None, None, blocked="not_exposed")
         after = f'{wd[0]}={{"{target}": {py_literal(value)}}}'
         op_kind = "set"

@@ -318,37 +318,30 @@ def compile(source: str) -> Predicate:
     funcs: set[str] = set()
     collect(tree, frozenset(), paths, funcs)
     code = cel_compile.translate(tree, REGISTERED_FUNCTIONS)
-    _cache_write(source, {"source": source, "paths": sorted(paths), "functions": sorted(funcs), "code": code})
+    _cache_write(source, {"paths": sorted(paths), "functions": sorted(funcs), "code": code})
     return Predicate(source=source, paths=frozenset(paths), functions=frozenset(funcs), _tree=tree,
                      _parts=conjuncts(tree), code=code)
 
 
-def _cache_path(source: str):
-    import hashlib
+def _bundle():
+    global _BUNDLE
+    if _BUNDLE is None:
+        from vllm_kb.engine.kb import cache
 
-    from vllm_kb.engine.kb import cache
+        _BUNDLE = cache.Bundle("cel-py", f"translations-v{cel_compile.VERSION}-py{sys.version_info[0]}{sys.version_info[1]}.json")
+    return _BUNDLE
 
-    folder = cache.folder("cel-py")
-    if folder is None:
-        return None
-    digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()[:40]
-    return folder / f"{digest}-v{cel_compile.VERSION}-py{sys.version_info[0]}{sys.version_info[1]}.json"
+
+_BUNDLE = None
 
 
 def _cache_read(source: str) -> dict | None:
-    from vllm_kb.engine.kb import cache
-
-    path = _cache_path(source)
-    hit = cache.read_json(path) if path is not None else None
-    if not (isinstance(hit, dict) and hit.get("source") == source and isinstance(hit.get("paths"), list)
+    hit = _bundle().get(source)
+    if not (isinstance(hit, dict) and isinstance(hit.get("paths"), list)
             and isinstance(hit.get("functions"), list) and (hit.get("code") is None or isinstance(hit["code"], str))):
         return None
     return hit
 
 
 def _cache_write(source: str, entry: dict) -> None:
-    from vllm_kb.engine.kb import cache
-
-    path = _cache_path(source)
-    if path is not None:
-        cache.write_json(path, entry)
+    _bundle().put(source, entry)

@@ -117,3 +117,29 @@ def code_release(fw_version: str) -> str:
     if v is None or v._key[1] == (9, 0) or v._key[2] != -1:
         return fw_version  # a final or a post release
     return v.public
+
+
+def code_releases(fid: str, fw_version: str) -> list[str]:
+    """The releases whose adapter code a version may run: its own (code_release), and for a
+    pre-release also the final release before it — a dev build is cut from the development line
+    that starts at that release, and reports from dev builds come mostly from before the line
+    adapted to a vLLM change (LLaMA-Factory 0.9.4.dev0 still passed what 0.9.3 passed)."""
+    code = code_release(fw_version)
+    if code == fw_version:
+        return [code]
+    pc = try_parse(code)
+    before = [v for v in releases(fid) if try_parse(v) is not None and pc is not None and parse(v) < pc]
+    return [code] + before[-1:]
+
+
+@lru_cache(maxsize=1)
+def vllm_imports() -> dict:
+    """knowledge/frameworks/vllm_imports.yaml (tools/framework_vllm_imports.py)."""
+    return yamlio.load_cached(resources.read_text("knowledge", "frameworks", "vllm_imports.yaml")).data or {}
+
+
+def vllm_import_rows(fid: str, fw_version: str) -> list[dict]:
+    """The rows of vllm_imports.yaml that cover this framework release."""
+    if try_parse(fw_version) is None:
+        return []
+    return [r for r in vllm_imports().get("rows") or [] if r["framework"] == fid and SpecifierSet(r["releases"]).contains(fw_version)]

@@ -22,3 +22,10 @@ def guards_access(name: str | None) -> bool:
         return False
     n = str(name).strip().lstrip("-+")
     return bool(_GUARD.search(n)) and not _NOT_GUARD.search(n)
+
+
+def runs_foreign_code(name: str | None) -> bool:
+    """Whether turning a setting on lets the model repository's own Python run in the server
+    (`trust_remote_code`): like removing a guard, that is a person's call, so such a fix is never
+    `safe` even where vLLM will not start without it."""
+    return bool(name) and str(name).strip().lstrip("-").replace("-", "_") == "trust_remote_code"

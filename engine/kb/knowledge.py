@@ -220,6 +220,11 @@ class Knowledge:
         return {(bool(r.get("env")), r["name"]): r for r in self.doc("vllm", "renames.yaml").data["renames"]}
 
     @cached_property
+    def value_renames(self) -> list[dict]:
+        """Values vLLM replaced by another (a connector's V1 name): path, old, new, last."""
+        return list(self.doc("vllm", "renames.yaml").data.get("values") or [])
+
+    @cached_property
     def strings(self) -> dict[str, Text]:
         raw = self.doc("i18n.yaml").data["strings"]
         return {k: Text.of(v) for k, v in raw.items()}

@@ -88,6 +88,8 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
                                    identity.get("derived_markers") or [])
     if config:
         _apply_config(facts, arch, config, tokenizer, version)
+        if facts.get("remote_code") and not config.get("auto_map"):
+            facts["remote_code"] = False  # the checkpoint at hand carries no code of its own to need
     _size_from_name(facts, short)
     _markers(facts, short, markers, config)
     _add_arch(facts, arch)

@@ -194,9 +194,28 @@ def _line_end(text: str, i: int) -> int:
 def _hits(text: str) -> list[int]:
     """Where trigger words stand, at least one per line that holds any (found with str.find on
     the lowered text, which is as long as the text when it is ASCII)."""
-    if not text.isascii():
-        return [m.start() for m in _LINE_TRIGGER.finditer(text)]
+    if text.isascii():
+        return _ascii_hits(text.lower())
     low = text.lower()
+    if len(low) != len(text):  # a character that lowers to two: positions would shift
+        return [m.start() for m in _LINE_TRIGGER.finditer(text)]
+    # the lines as below, and a line with a character outside ASCII (ſ and K fold onto s and k)
+    # through the case-blind pattern as well: one regex pass over every non-ASCII file was 9 % of
+    # the audit of vLLM's tree
+    out = _ascii_hits(low)
+    m = _NON_ASCII.search(text)
+    while m is not None:
+        end = _line_end(text, m.start())
+        out += [h.start() for h in _LINE_TRIGGER.finditer(text, text.rfind("\n", 0, m.start()) + 1, end)]
+        m = _NON_ASCII.search(text, end)
+    out.sort()
+    return out
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _ascii_hits(low: str) -> list[int]:
     out: list[int] = []
     for w in _LINE_WORDS:
         i = low.find(w)

@@ -11,7 +11,7 @@ from vllm_kb.engine.kb import resources
 SCHEMA_FILES = ("common", "checks", "facts", "categories", "manifest", "gpus", "models", "i18n",
                 "effective_defaults", "renames", "framework", "triggers", "catalog", "report",
                 "decision_tree", "scenarios", "tables", "compat", "framework_catalog", "startup", "architectures", "kv_cache", "cuda_builds", "raise_order",
-                "plugins", "engine_kwargs")
+                "plugins", "engine_kwargs", "vllm_imports")
 BASE = "https://vllm-kb.dev/schema/"
 
 

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import cel, resources, schemas, validate_sources, yamlio
+from vllm_kb.engine.kb import cel, resources, schemas, validate_sources, value_renames, yamlio
 from vllm_kb.engine.kb.errors import KnowledgeError, Problem
 from vllm_kb.engine.kb.messages import placeholders
 from vllm_kb.engine.kb.knowledge import Knowledge, Registry, _check_from
@@ -34,7 +34,7 @@ FILES = [
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
     (("frameworks", "compat.yaml"), "compat"),
-    (("frameworks", "engine_kwargs.yaml"), "engine_kwargs"),
+    (("frameworks", "engine_kwargs.yaml"), "engine_kwargs"), (("frameworks", "vllm_imports.yaml"), "vllm_imports"),
 ]
 OBS_FIELDS = ("kind", "name", "file", "line", "vllm_context", "extras", "framework", "mode", "syntax", "tool")
 FACT_GROUPS_FREE = ("args", "passed", "engine", "env")
@@ -294,8 +294,8 @@ class Validator:
 
     def renames(self) -> None:
         """Each removed name really ends at `last`, and what it carries to exists after it."""
-        f = "knowledge/vllm/renames.yaml"
-        doc = self.load(("vllm", "renames.yaml"))
+        f, doc = "knowledge/vllm/renames.yaml", self.load(("vllm", "renames.yaml"))
+        value_renames.check(self.cat, (doc.data or {}).get("values") if doc else None, lambda *a: self.add(f, *a))
         for i, r in enumerate(((doc.data or {}).get("renames") or []) if doc else []):
             if not isinstance(r, dict) or "name" not in r:
                 continue

@@ -2,6 +2,7 @@
 and a bound on alias expansion so a "billion laughs" file cannot stall an audit."""
 from __future__ import annotations
 
+from collections import UserDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,23 +90,49 @@ def positions(text: str):
 def load_cached(text: str) -> Document:
     """load(text) for the shipped knowledge files, remembered on disk as JSON under the text's
     hash (engine/kb/cache.py): parsing YAML with a line for every value is ~100 ms of a cold
-    start, reading it back as JSON ~10 ms. Data JSON cannot hold exactly (dates, non-string
-    keys) is not kept. Never used for audited files: the cache holds nothing of a project."""
+    start, reading it back as JSON ~10 ms. The lines sit in a file of their own, read only when
+    a line is asked for (an audit never does; they were half of what it read back). Data JSON
+    cannot hold exactly (dates, non-string keys) is not kept. Never used for audited files: the
+    cache holds nothing of a project."""
     import hashlib
 
     from vllm_kb.engine.kb import cache
 
     folder = cache.folder("knowledge")
-    path = folder / (hashlib.sha1(b"yamlio-1\0" + text.encode("utf-8")).hexdigest() + ".json") if folder else None
+    path = folder / (hashlib.sha1(b"yamlio-2\0" + text.encode("utf-8")).hexdigest() + ".json") if folder else None
     if path is not None:
         hit = cache.read_json(path)
-        if isinstance(hit, dict) and {"data", "lines", "start"} <= set(hit):
-            return Document(data=hit["data"], lines={tuple(p): n for p, n in hit["lines"]}, start_line=hit["start"])
+        if isinstance(hit, dict) and {"data", "start"} <= set(hit):
+            lines: Any = _Lines(path.with_suffix(".lines.json"), text)  # a mapping like the dict it stands for
+            return Document(data=hit["data"], lines=lines, start_line=hit["start"])
     doc = load(text)
     if path is not None and _json_exact(doc.data):
-        cache.write_json(path, {"data": doc.data, "lines": [[list(p), n] for p, n in doc.lines.items()],
-                                "start": doc.start_line})
+        cache.write_json(path.with_suffix(".lines.json"), [[list(p), n] for p, n in doc.lines.items()])
+        cache.write_json(path, {"data": doc.data, "start": doc.start_line})
     return doc
+
+
+class _Lines(UserDict):
+    """A cached document's lines, read from their file on first use (parsed again from the text
+    when that file is missing or damaged)."""
+
+    def __init__(self, path, text: str) -> None:  # not UserDict.__init__: it would fill `data` now
+        self._path, self._text = path, text
+        self._data: dict | None = None
+
+    @property
+    def data(self) -> dict:  # type: ignore[override]
+        if self._data is None:
+            from vllm_kb.engine.kb import cache
+
+            got = cache.read_json(self._path)
+            try:
+                self._data = {tuple(p): n for p, n in got} if isinstance(got, list) else None
+            except (TypeError, ValueError):
+                self._data = None
+            if self._data is None:
+                self._data = load(self._text).lines
+        return self._data
 
 
 def _json_exact(data: Any) -> bool:

@@ -14,13 +14,14 @@ before anyone reads it, and a test runs them over every fixture, example and a g
 - `status-word`: the word a check's status is shown with does not fit its change (a removal
   labelled "enable");
 - `p0-unsafe`: a P0 whose fix is marked unsafe although P0 means vLLM will not start without it
-  (or a verified gain at no risk) — only removing an access guard may stay unsafe;
+  (or a verified gain at no risk) — only removing an access guard or turning trust_remote_code on
+  (a person's call) may stay unsafe;
 - `no-op`: a change that writes what is already there."""
 from __future__ import annotations
 
 from typing import Any
 
-from vllm_kb.engine.kb.guards import guards_access
+from vllm_kb.engine.kb.guards import guards_access, runs_foreign_code
 
 # A KV cache that misses one max_model_len request by less than this share is not a certain
 # launch failure: the estimate's own error is about that size.
@@ -196,6 +197,8 @@ def _p0_unsafe(s: dict):
             continue
         if all(ch["op"] in ("unset", "unset_env") and guards_access(ch["target"]) for ch in r["changes"]):
             continue  # removing an access guard stays for a person to decide
+        if all(runs_foreign_code(ch["target"]) for ch in r["changes"]):
+            continue  # so does letting the model repository's code run
         if r["kind"] == "finding" and r["check"].startswith("unknown-option") and all(ch["op"] == "rename" for ch in r["changes"]):
             continue  # a rename whose target is a guess between close candidates
         yield "p0-unsafe", f"{r['check']} is P0 but its fix is marked unsafe"

@@ -70,6 +70,32 @@ class ScanContext:
     _skip_files: set[str] = field(default_factory=set)
     _dirs_inside: dict[str, bool] = field(default_factory=dict)  # folder → resolves inside the root
     _root_real: str = ""
+    _file_index: tuple | None = None  # (files list, its length, its set, its module names), built on first use
+
+    def file_set(self) -> frozenset[str]:
+        """`files` as a set, built once (scanners ask per file and per site)."""
+        return self._indexed()[2]
+
+    def module_names(self) -> frozenset[str]:
+        """The top-level module names the project's own files provide: `x` for `x.py` or
+        `…/x.py`, a package folder `…/x/__init__.py`, and every first folder `x/…`."""
+        return self._indexed()[3]
+
+    def _indexed(self) -> tuple:
+        files = self.files
+        got = self._file_index
+        if got is None or got[0] is not files or got[1] != len(files):
+            names = set()
+            for f in files:
+                base = f.rsplit("/", 1)
+                if f.endswith(".py"):
+                    names.add(base[-1][:-3])
+                if f.endswith("/__init__.py") and len(base) == 2:
+                    names.add(base[0].rsplit("/", 1)[-1])
+                if len(base) == 2:
+                    names.add(f.split("/", 1)[0])
+            got = self._file_index = (files, len(files), frozenset(files), frozenset(names))
+        return got
 
     def framework_pin(self, rel: str, package: str):
         """A framework's pin for a file, by the nearest folder."""

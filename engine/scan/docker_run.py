@@ -22,6 +22,23 @@ _TAKES = {
     "--storage-opt", "--sysctl", "--tmpfs", "-u", "--user", "--ulimit", "--userns", "--uts", "-v", "--volume",
     "--volumes-from", "-w", "--workdir", "--hooks-dir", "--secret", "--uidmap", "--gidmap", "--arch", "--os",
 }
+# podman's and nerdctl's own (podman-run(1), nerdctl run --help)
+_TAKES |= {
+    "--pod", "--cgroups", "--init-path", "--requires", "--chrootdirs", "--passwd-entry", "--group-entry", "--image-volume",
+    "--timeout", "--umask", "--sdnotify", "--seccomp-policy", "--preserve-fds", "--shm-size-systemd", "--device-read-bps",
+    "--device-write-bps", "--device-read-iops", "--device-write-iops", "--health-on-failure", "--health-startup-cmd",
+    "--cpu-rt-period", "--cpu-rt-runtime", "--blkio-weight-device", "--oom-score-adj", "--kernel-memory", "--variant",
+    "--decryption-key", "--pidfile", "--conmon-pidfile", "--personality", "--systemd", "--cosign-key", "--verify",
+    "--snapshotter", "--ipfs-address", "--rootfs-overlay", "--hostuser", "--env-merge", "--gpus-cdi",
+}
+# options of the program itself, before `run`: `nerdctl -n k8s.io run`, `podman --root /x run`,
+# `docker --context remote run` (those that take a value)
+_GLOBAL_TAKES = {
+    "-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
+    "--root", "--runroot", "--url", "--connection", "--cgroup-manager", "--storage-driver", "--storage-opt", "--conmon",
+    "--network-cmd-path", "--runtime", "--tmpdir", "--events-backend", "--identity", "--module", "-n", "--namespace",
+    "--address", "-a", "--snapshotter", "--data-root", "--cni-path", "--cni-netconfpath", "--hosts-dir",
+}
 _SHORT_FLAGS = set("dirtPq")
 
 
@@ -41,6 +58,8 @@ def find(words: list[Word], start: int) -> DockerRun | None:
     vals = [w.value for w in words]
     n = len(words)
     i = start + 1
+    while i < n and (opt := vals[i]) is not None and opt.startswith("-") and opt != "--":
+        i += 2 if opt in _GLOBAL_TAKES else 1
     if i < n and vals[i] == "container":
         i += 1
     if i >= n or vals[i] != "run":
@@ -133,6 +152,45 @@ def add_mount(facts: dict, source: str | None, target: str | None) -> None:
     given as that path can be known by the volume's or the host folder's name."""
     if source and target and target.startswith("/"):
         facts.setdefault("mounts", {}).setdefault(target.rstrip("/") or "/", []).append(source)
+# options of `docker build` that take a value (the tags and the Dockerfile are read)
+_BUILD_TAKES = {"-f", "--file", "-t", "--tag", "--build-arg", "--target", "--platform", "--network", "--label",
+                "--cache-from", "--cache-to", "--secret", "--ssh", "-o", "--output", "--progress", "--iidfile",
+                "--shm-size", "--ulimit", "--add-host", "--build-context", "--metadata-file", "--builder", "-m",
+                "--memory", "--cpu-shares", "--cpuset-cpus", "--isolation", "--annotation", "--attest", "--provenance",
+                "--sbom", "--allow", "--cgroup-parent", "--memory-swap", "--cpu-period", "--cpu-quota"}
+
+
+def find_build(words: list[Word], start: int) -> tuple[list[str], str | None, str] | None:
+    """`docker build [options] CONTEXT` / `docker buildx build …`: its tags, the Dockerfile named by
+    -f (None: CONTEXT/Dockerfile) and the context, or None when this is not a build."""
+    vals = [w.value for w in words]
+    n, i = len(words), start + 1
+    if i < n and vals[i] in ("buildx", "image"):
+        i += 1
+    if i >= n or vals[i] != "build":
+        return None
+    i += 1
+    tags: list[str] = []
+    file, context = None, None
+    while i < n:
+        v = vals[i]
+        if v is None:
+            return None
+        opt, eq, inline = v.partition("=")
+        if v.startswith("-") and v != "-":
+            takes = opt in _BUILD_TAKES and not eq
+            value = inline if eq else (vals[i + 1] if takes and i + 1 < n else None)
+            if opt in ("-t", "--tag") and value:
+                tags.append(value)
+            elif opt in ("-f", "--file") and value:
+                file = value
+            i += 2 if takes else 1
+            continue
+        context = v
+        i += 1
+    return (tags, file, context) if tags and context else None
+
+
 # options of `docker exec` that take a value
 _EXEC_TAKES = {"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"}
 

@@ -2,7 +2,9 @@
 from vLLM and named for it, and the argv a `docker run` of one executes."""
 from __future__ import annotations
 
+import json
 import re
+import shlex
 
 from vllm_kb.engine.kb import release_dates
 from vllm_kb.engine.kb.versions import try_parse
@@ -20,9 +22,11 @@ _TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?:$|[-+_])")
 
 
 def image_version(image: str | None) -> str | None:
-    """`vllm/vllm-openai:v0.10.2` → 0.10.2 (also a vLLM-derived image tagged `v0.10.0-cu128-…`);
-    None for latest, nightly or other images."""
+    """`vllm/vllm-openai:v0.10.2` → 0.10.2 (also a vLLM-derived image tagged `v0.10.0-cu128-…`, and
+    the release an env-configured image's tag installs); None for latest, nightly or other images."""
     text = (image or "").strip()
+    if (env := env_image(text)) is not None:
+        return env[1].get("vllm")
     m = _IMAGE.match(text) or _LIKE.match(text)
     if not m or not m.group("tag"):
         return None
@@ -86,3 +90,108 @@ def _synth(text: str, line: int) -> Word:
     return w
 
 
+
+
+_FROM = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?", re.I)
+
+
+def dockerfile_entrypoint(text: str, newest: str) -> list[str] | None:
+    """The ENTRYPOINT of a Dockerfile's final stage (exec form; shell form as `/bin/sh -c …`), the
+    one a stage inherits from an earlier stage, or the vLLM image's own when the stage starts from
+    one; None when none is known."""
+    stages: dict[str, list[str] | None] = {}
+    ep: list[str] | None = None
+    alias = None
+    for raw in re.sub(r"\\[ \t]*\r?\n", " ", text).splitlines():
+        line = raw.strip()
+        head, _, arg = line.partition(" ")
+        if head.upper() == "FROM" and (m := _FROM.match(line)):
+            base = m.group(1).lower()
+            ep = stages[base] if base in stages else (entrypoint_for(m.group(1), newest) if is_vllm_like_image(m.group(1)) else None)
+            alias = m.group(2).lower() if m.group(2) else None
+        elif head.upper() == "ENTRYPOINT":
+            arg = arg.strip()
+            try:
+                got = json.loads(arg) if arg.startswith("[") else ["/bin/sh", "-c", arg]
+            except ValueError:
+                got = None
+            ep = got if isinstance(got, list) and got and all(isinstance(x, str) for x in got) else None
+        else:
+            continue
+        if alias:
+            stages[alias] = ep
+    return ep
+
+
+def local_entrypoint(text: str | None, newest: str, line: int) -> list[Word] | None:
+    """The ENTRYPOINT of an image the script builds itself (`docker build -t TAG` from a project
+    Dockerfile), as words for `docker run TAG …`."""
+    ep = dockerfile_entrypoint(text, newest) if text else None
+    return [_synth(t, line) for t in ep] if ep else None
+
+
+def env_image(image: str | None) -> tuple[dict, dict] | None:
+    """The knowledge entry of an image configured by env vars (knowledge/deploy/env_images.yaml),
+    with what its tag says: `worker` (its release) and `vllm` (the release it installs)."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    text = (image or "").strip().split("@", 1)[0]
+    name, _, tag = text.rpartition(":") if ":" in text.rsplit("/", 1)[-1] else (text, "", "")
+    for entry in deploy_tools.load("env_images")["images"]:
+        if re.match(entry["match"], name):
+            m = _TAG_VERSION.match(tag) or re.match(r"^v?(\d+\.\d+\.\d+)", tag)
+            worker = try_parse(m.group(1)) if m else None
+            vllm = None
+            for at, v in entry.get("releases", ()):
+                since = try_parse(str(at))
+                if worker is not None and since is not None and worker >= since:
+                    vllm = str(v)
+            return entry, {"worker": str(worker) if worker else None, "vllm": vllm}
+    return None
+
+
+def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) -> list[Word] | None:
+    """The `vllm serve` command an env-configured image runs, from the container's env: each value
+    word stays the env's own (edits land on it); what the worker passes by default is added. A
+    switch's true sets it, its false leaves it out (the worker's --no- form is vLLM's default)."""
+    from vllm_kb.engine.kb.deploy_tools import in_range
+
+    found = env_image(image)
+    if found is None:
+        return None
+    entry, tag = found
+    args = cat.raw["engine_args"]
+    aliases, reserved = entry.get("aliases") or {}, set(entry.get("reserved") or ())
+    out = [_synth("vllm", line), _synth("serve", line)]
+    given: set[str] = set()
+    extra: list[Word] = []
+    for name, word in env:
+        arg = aliases.get(name) or (name.lower() if entry.get("generic") and name not in reserved and name.isupper()
+                                    and name.lower() in args else None)
+        spec = entry.get("extra_args") or {}
+        if name == spec.get("env") and (tag["worker"] is None or in_range(spec.get("worker"), tag["worker"])):
+            try:  # the worker splits it with shlex
+                extra = [_synth(t, word.line) for t in shlex.split(word.value or "")]
+            except ValueError:  # an unclosed quote: the worker fails on it too
+                extra = []
+            continue
+        if arg is None or word.value is None or not str(word.value).strip():
+            continue
+        low = str(word.value).strip().lower()
+        flag = _synth("--" + arg.replace("_", "-"), word.line)
+        if (args.get(arg) or {}).get("type") == "bool":
+            if low in ("true", "1", "yes", "on"):
+                out.append(flag)
+            given.add(arg)
+            continue
+        if arg == "model":  # the worker hands it to the engine itself: vLLM's own form is the positional
+            out.insert(2, word)
+        else:
+            out += [flag, word]
+        given.add(arg)
+    for d in entry.get("defaults") or ():
+        if tag["worker"] is not None and in_range(d.get("worker"), tag["worker"]):
+            for arg, value in d["set"].items():
+                if arg not in given:
+                    out += [_synth("--" + arg.replace("_", "-"), line), _synth(str(value), line)]
+    return out + extra

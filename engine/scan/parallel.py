@@ -44,6 +44,9 @@ def _work(chunk: list[str]) -> list[tuple]:
         # `helm install … --version X -f values.yaml` in a script: the chart release the YAML pass reads
         charts = {k: v for k, v in ctx.chart_versions.items() if charts_before.get(k) != v}
         out.append((rel, sites, skips, refs, charts))
+    from vllm_kb.engine.kb import cache
+
+    cache.flush_all()  # a worker ends without running exit handlers: what it translated is kept now
     return out
 
 

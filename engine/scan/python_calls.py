@@ -8,11 +8,10 @@ import ast
 from dataclasses import dataclass
 
 from vllm_kb.engine.kb.messages import msg
-import re
-
 from vllm_kb.engine.kb.textpos import index as line_index
-from vllm_kb.engine.scan import framework_site, python_opaque, python_subclass, python_tools, words
+from vllm_kb.engine.scan import framework_site, python_opaque, python_subclass, python_tools
 from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.scan.python_prefilter import CALLEES as _CALLEES, TARGETS, TRL_CONFIGS, could_hold_site, may_call_wrapper
 from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
@@ -21,73 +20,6 @@ from vllm_kb.engine.scan.python_settings import place, setting, spread
 from vllm_kb.engine.scan import envfile, python_env
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
-
-TARGETS = {
-    "LLM": ("LLM()", "standalone_offline"),
-    "EngineArgs": ("EngineArgs()", "standalone_offline"),
-    "AsyncEngineArgs": ("AsyncEngineArgs()", "standalone_serve"),
-}
-# TRL trainer configs whose use_vllm / vllm_* keys drive a vLLM engine (trl ≥0.14 layout).
-TRL_CONFIGS = {"GRPOConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "XPOConfig", "NashMDConfig", "DistillationConfig"}
-
-
-# A site is a call of one of these classes, imported from vllm or trl under its own name (an
-# alias still names it in the import): a file that never spells one as a word is never parsed.
-# Each pattern starts with a literal (the names share three endings) and checks what precedes
-# it afterwards: a leading \b would make the regex engine try every position of the file
-# (vLLM's own tree: 3 s instead of 0.1 s).
-def _word_ending(ending: str, names: list[str]) -> re.Pattern:
-    by_width: dict[int, list[str]] = {}
-    for n in names:
-        by_width.setdefault(len(n), []).append(n)
-    behind = "|".join(f"(?<={'|'.join(ns)})(?<!\\w.{{{w}}})" for w, ns in sorted(by_width.items()))
-    return re.compile(f"{ending}(?!\\w)(?:{behind})")
-
-
-_CLASS_WORDS = [(end, _word_ending(end, [n for n in sorted(set(TARGETS) | TRL_CONFIGS) if n.endswith(end)]))
-                for end in ("LLM", "EngineArgs", "Config")]
-
-
-def could_hold_site(text: str) -> bool:
-    """The prefilter: False only for a file that cannot hold a site — it names neither a vLLM/TRL
-    class nor a tool call that starts vLLM (engine/scan/python_tools.py), or never calls a name a
-    site is a call of (a file that only imports or annotates with `LLM`). Python reads identifiers
-    NFKC-normalised (`ＬＬＭ` is `LLM`), so a file that is not ASCII is tested as Python reads it."""
-    if not words.python_candidate(text):  # TRL configs use vllm_* / use_vllm keys too
-        return False
-    if not text.isascii():
-        import unicodedata
-
-        if not unicodedata.is_normalized("NFKC", text):
-            text = unicodedata.normalize("NFKC", text)
-    if not (any(end in text and rx.search(text) for end, rx in _CLASS_WORDS) or any(w in text for w in python_tools.WORDS)):
-        return False
-    # …and calls one of the names a site is a call of (the scan keeps only those calls), defines
-    # BentoML's `__command__`, or a class on LLM (whose calls are sites): vLLM's own tree, 556
-    # files parsed before, 349 after
-    return _calls_a_callee(text) or "__command__" in text or any("LLM" in b for _, b in python_subclass._CLASS.findall(text))
-
-
-def _callees() -> frozenset[str]:
-    return frozenset(TARGETS) | TRL_CONFIGS | python_tools.CALLEES
-
-
-# What may stand between a callee's name and the `(` of its call: the `)` of a parenthesised
-# callee, white space, a line continuation, a comment that ends its line.
-_TO_PAREN = re.compile(r"(?:[ \t\f\r\n)\\]|#[^\n\r]*[\n\r])*\(")
-
-
-def _calls_a_callee(text: str) -> bool:
-    """Whether a name a site is a call of stands as a word before a call's `(` (str.find per
-    name: a regex that tries the names at every position of the file took seconds on vLLM's tree)."""
-    for name in _CALLEE_ORDER:
-        i = text.find(name)
-        while i >= 0:
-            before = text[i - 1] if i else " "
-            if not (before.isalnum() or before == "_") and _TO_PAREN.match(text, i + len(name)):
-                return True
-            i = text.find(name, i + 1)
-    return False
 
 
 def _imports(imported: list) -> tuple[dict[str, str], set[str]]:
@@ -136,7 +68,8 @@ class Found:
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     wrapper_words = {w for w in python_subclass.words(ctx) if w in text}
-    if not could_hold_site(text) and not wrapper_words and not python_opaque.could_hold(text):
+    opaque_ok = python_opaque.could_pick(ctx, text)
+    if not could_hold_site(text) and not opaque_ok and not may_call_wrapper(text, wrapper_words):
         return []
     try:
         tree = parse_python(text, rel)
@@ -151,10 +84,10 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     candidates: list[tuple] = []
     commands: list[tuple] = []
     loose: list[tuple] = []  # calls of three or more keywords, for the opaque fallback
-    opaque_ok = python_opaque.could_hold(text)
 
     # a class of this file that subclasses LLM, or a wrapper this project or a package defines
-    callees = _CALLEES | wrapper_words | {name for name, bases in python_subclass._CLASS.findall(text) if "LLM" in bases}
+    callees = _CALLEES | wrapper_words | python_subclass.methods(wrapper_words) \
+        | {name for name, bases in python_subclass._CLASS.findall(text) if "LLM" in bases}
 
     def visit(body: list[ast.stmt], block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
         for stmt in body:
@@ -178,13 +111,13 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     classes, modules = _imports(imported)
     wrappers = python_subclass.bind(imported, tree, rel, ctx, ({k for k, v in classes.items() if v == "LLM"}, modules)) \
         if len(callees) > len(_CALLEES) else {}
-    classes.update({local: w.target for local, w in wrappers.items()})
+    classes.update({local: w.target for local, w in wrappers.items() if not w.method})
     tools = python_tools.imports(imported)
-    if not classes and not modules and not tools.any() and "vllm" not in text.lower() and not loose:
+    if not classes and not modules and not wrappers and not tools.any() and "vllm" not in text.lower() and not loose:
         return []
     found: list[Found] = []
     for node, block, cls, fns in candidates:
-        t = _target(node, classes, modules) or tools.target(node)
+        t = _target(node, classes, modules) or getattr(python_subclass.called(node, wrappers), "target", None) or tools.target(node)
         if t:
             found.append(Found(node, t, None, chain(block, node), cls, fns))
     if "bentoml" in tools.modules.values():
@@ -230,7 +163,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         if target in TRL_CONFIGS:
             site = _trl_site(ctx, rel, text, call, target, f.resolver, tree)
         elif target in TARGETS:
-            wrapper = opaque.get(id(call)) or (wrappers.get(call.func.id) if isinstance(call.func, ast.Name) else None)
+            wrapper = opaque.get(id(call)) or python_subclass.called(call, wrappers)
             site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
@@ -245,10 +178,6 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         python_tools.facts(ctx, rel, tree, f, site)
         sites.append((id(call), site))
     return [s for cid, s in sites if cid not in absorbed]
-
-
-_CALLEES = _callees()
-_CALLEE_ORDER = sorted(_CALLEES, key=lambda n: (-len(n), n))
 
 
 def _walk_stmt(node: ast.AST):
@@ -326,6 +255,7 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrap
     if wrapper is not None:
         site.mode_evidence += (f" ({wrapper.name} from {wrapper.origin} builds vLLM's {wrapper.target})" if wrapper.forwarder
                                else f" ({wrapper.name}, a subclass of vllm.LLM from {wrapper.origin})")
+        site.mode = wrapper.mode or site.mode
         if wrapper.has_init:
             call = python_subclass.engine_call(site, call, wrapper, rel)
     if call.args:
@@ -342,13 +272,14 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrap
             continue
         s = setting(resolver, kw.arg, kw.value, rel, text, getattr(kw, "written", kw.arg), (kw, kw))
         place(ctx, site, s, version)
-    for s in python_subclass.wrapper_defaults(site, wrapper, rel, call.lineno) if wrapper is not None else ():
+    for s in python_subclass.wrapper_defaults(site, wrapper, rel, call.lineno, written) if wrapper is not None else ():
         place(ctx, site, s, version)
     site.source = {"call": written, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
     if wrapper is not None and wrapper.forwarder and not wrapper.rest:
-        # other engine arguments reach vLLM only inside its mapping (langchain's vllm_kwargs), or not at all
+        # other engine arguments reach vLLM only as its own keywords, inside its mapping (langchain's vllm_kwargs), or not at all
         site.source["wrapper_dict"] = (sorted(wrapper.dicts)[0] if wrapper.dicts else None,
                                        any(k.arg in wrapper.dicts for k in written.keywords))
+        site.source["wrapper_keys"] = {e: own for own, e in wrapper.rename if own != e}
     return site
 
 

@@ -10,7 +10,7 @@ import ast
 import re
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan import gpu_types
+from vllm_kb.engine.scan import gpu_types, ray_placement
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
 from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.site import Setting, Site
@@ -21,6 +21,8 @@ _IMAGE_VLLM = re.compile(r"vllm/vllm-openai:v?([0-9][\w.+-]*)")
 
 def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
     r = f.resolver
+    if "placement_group" in (ctx.read(rel) or ""):
+        ray_placement.facts(tree, f, site.launch)
     for dec in _decorators(f):
         if not isinstance(dec, ast.Call):
             continue

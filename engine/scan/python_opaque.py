@@ -9,6 +9,7 @@ inside it) or another engine's (TensorRT-LLM, SGLang, …)."""
 from __future__ import annotations
 
 import ast
+import re
 
 from vllm_kb.engine.scan.python_subclass import Wrapper
 
@@ -31,27 +32,35 @@ def could_hold(text: str) -> bool:
     return sum(1 for n in DISTINCT if n in text) >= 2
 
 
+# one of them written as a call's keyword (`tensor_parallel_size=`, `max_model_len  =`)
+_KEYWORD = re.compile(r"(?<![\w.])(?:%s)(?:[ \t\f\r\n\\]|#[^\n\r]*)*=(?!=)" % "|".join(DISTINCT))
+
+
+def could_pick(ctx, text: str) -> bool:
+    """Whether `pick` can find an opaque site in the file, asked before it is parsed: the two
+    sizing names, one of them as a keyword (Python reads the names of a text that is not ASCII
+    NFKC-normalised: such a text is parsed), in a project that uses vLLM (vLLM's own tree: 623 →
+    434 files)."""
+    return could_hold(text) and bool(getattr(ctx, "versions_by_dir", None) or "vllm" in text.lower()) \
+        and (not text.isascii() or _KEYWORD.search(text) is not None)
+
+
 def _external(tree: ast.Module, ctx) -> dict[str, str]:
     """Local names bound by `from pkg import X` / `import pkg as p` to modules outside the project."""
-    files = set(getattr(ctx, "files", None) or [])
+    project = ctx.module_names()
     out: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             top = node.module.split(".")[0]
-            if not _in_project(top, files):
+            if top not in project:
                 for a in node.names:
                     out[a.asname or a.name] = node.module
         elif isinstance(node, ast.Import):
             for a in node.names:
                 top = a.name.split(".")[0]
-                if not _in_project(top, files):
+                if top not in project:
                     out[a.asname or top] = a.name
     return {k: v for k, v in out.items() if v.split(".")[0] not in _OTHER}
-
-
-def _in_project(top: str, files: set[str]) -> bool:
-    return f"{top}.py" in files or f"{top}/__init__.py" in files or any(
-        f.endswith(f"/{top}.py") or f.endswith(f"/{top}/__init__.py") or f.startswith(f"{top}/") for f in files)
 
 
 def pick(ctx, tree: ast.Module, loose: list[tuple], is_engine_arg, text: str) -> dict[int, Wrapper]:
@@ -60,15 +69,21 @@ def pick(ctx, tree: ast.Module, loose: list[tuple], is_engine_arg, text: str) ->
     vllm named in the file)."""
     if not loose or not (getattr(ctx, "versions_by_dir", None) or "vllm" in text.lower()):
         return {}
-    names = _external(tree, ctx)
-    out: dict[int, Wrapper] = {}
+    # the keywords first: most calls fail them, and the imports are then never walked
+    fitting = []
     for node, *_ in loose:
         root, name = _callee(node.func)
-        if root not in names or name is None or name in _BUILDERS:
+        if root is None or name is None or name in _BUILDERS:
             continue
         keys = [k.arg for k in node.keywords if k.arg]
         engine = [k for k in keys if is_engine_arg(k) or k == "model"]
         if len(engine) < MIN_ENGINE_KEYWORDS or 2 * len(engine) <= len(keys) or not any(k in DISTINCT for k in engine):
+            continue
+        fitting.append((node, root, name, engine))
+    names = _external(tree, ctx) if fitting else {}
+    out: dict[int, Wrapper] = {}
+    for node, root, name, engine in fitting:
+        if root not in names:
             continue
         origin = names[root] + ("" if root == name else f".{name}")
         out[id(node)] = Wrapper(name, origin, frozenset(), (), True, "LLM", tuple((k, k) for k in engine), (), frozenset(),

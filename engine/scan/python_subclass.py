@@ -29,6 +29,11 @@ class Wrapper:
     rest: bool = True  # its **kwargs reach the engine
     forwarder: bool = False  # not a subclass: a class that builds the engine from its own arguments
     cuda_first: bool = False  # it initialises CUDA in the calling process before it builds the engine
+    method: str = ""  # the engine is built by `Class.method(…)`, not by `Class(…)`
+    when: tuple = ()  # (its keyword, value): the call builds the engine only when it is written so
+    implies: tuple = ()  # (its keyword, default, value, ((engine argument, value), …)): derived settings
+    decides: tuple = ()  # (engine argument, how): chosen by the wrapper at run time
+    mode: str = ""  # the usage mode, when not the target's own
 
 
 def registry() -> dict[tuple[str, str], Wrapper]:
@@ -45,8 +50,36 @@ def registry() -> dict[tuple[str, str], Wrapper]:
             w["class"], w["module"], frozenset(args) | frozenset(w.get("dicts", [])) | frozenset(w.get("positional", []))
             | frozenset(w.get("own", [])), tuple(w.get("positional", [])), True,
             w["target"], tuple(args.items()), tuple((w.get("defaults") or {}).items()), frozenset(w.get("dicts", [])),
-            bool(w.get("rest")), True, bool(w.get("cuda_first")))
+            bool(w.get("rest")), True, bool(w.get("cuda_first")), w.get("method", ""), tuple((w.get("when") or {}).items()),
+            tuple((i["key"], i.get("default"), i["value"], tuple(i["set"].items())) for i in w.get("implies", ())),
+            tuple((w.get("decides") or {}).items()), w.get("mode", ""))
     return out
+
+
+def methods(words: set[str]) -> set[str]:
+    """The methods that build the engine for the wrapper classes named in a file (their calls are
+    read as candidates; `from_pretrained` alone is not a reason to parse a file)."""
+    return {w.method for (_, c), w in registry().items() if w.method and c in words}
+
+
+def called(call: ast.Call, wrappers: dict[str, Wrapper]) -> Wrapper | None:
+    """The wrapper a call is a site of: `Wrapper(…)`, or `Wrapper.method(…)` for one built by a
+    method, when the call is written the way that builds the engine (unsloth's `fast_inference=True`:
+    a value the scan cannot read is not taken for it)."""
+    f = call.func
+    if isinstance(f, ast.Name):
+        w = wrappers.get(f.id)
+        return w if w is not None and not w.method else None
+    if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)):
+        return None
+    w = wrappers.get(f.value.id)
+    if w is None or w.method != f.attr:
+        return None
+    for key, want in w.when:
+        kw = next((k for k in call.keywords if k.arg == key), None)
+        if not (kw is not None and isinstance(kw.value, ast.Constant) and kw.value.value == want):
+            return None
+    return w
 
 
 def reexports() -> frozenset[str]:
@@ -70,6 +103,8 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
         engine = renamed.get(name, name) if wrapper.forwarder else name
         if engine == "model":
             keep.args = [arg]
+        elif name in {i[0] for i in wrapper.implies}:
+            continue  # read as the settings it stands for (wrapper_defaults)
         elif wrapper.forwarder and name in renamed:
             kw = ast.keyword(arg=engine, value=arg)
             ast.copy_location(kw, arg)
@@ -88,11 +123,23 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
                 new = ast.copy_location(ast.keyword(arg=renamed[kw.arg], value=kw.value), kw)
                 new.written = kw.arg  # type: ignore[attr-defined]  # the key as the call spells it
                 keep.keywords.append(new)
+        elif kw.arg in {k for k, _ in wrapper.when} | {i[0] for i in wrapper.implies}:
+            continue  # read as the settings it stands for (wrapper_defaults)
         elif kw.arg in wrapper.own and kw.arg != "model" or (wrapper.forwarder and not wrapper.rest):
             site.opaque.append({"code": "wrapper-arg", "what": f"{kw.arg}=…", "where": f"{rel}:{kw.value.lineno}"})
         else:
             keep.keywords.append(kw)
     return keep
+
+
+def _argument(call: ast.Call | None, wrapper: Wrapper, key: str) -> ast.expr | None:
+    """The value a call gives one of the wrapper's parameters, by keyword or by position."""
+    if call is None:
+        return None
+    kw = next((k.value for k in call.keywords if k.arg == key), None)
+    if kw is None and key in wrapper.positional and wrapper.positional.index(key) < len(call.args):
+        kw = call.args[wrapper.positional.index(key)]
+    return kw
 
 
 def process_facts(wrapper: Wrapper | None, launch: dict) -> None:
@@ -102,15 +149,33 @@ def process_facts(wrapper: Wrapper | None, launch: dict) -> None:
         launch.update(cuda_first=True, cuda_init_first=True, cuda_before=bool(launch.get("module_level")))
 
 
-def wrapper_defaults(site, wrapper: Wrapper, rel: str, line: int) -> list:
+def wrapper_defaults(site, wrapper: Wrapper, rel: str, line: int, written: ast.Call | None = None) -> list:
     """What a forwarder passes to the engine when the call does not (OrpheusModel's bfloat16):
-    settings the call does not write, so a fix adds the keyword to the call."""
+    settings the call does not write, so a fix adds the keyword to the call. Settings it derives
+    from a keyword of its own (unsloth's load_in_4bit → quantization) come first, marked implied:
+    no fix writes the engine's argument into a call that does not take it."""
     from vllm_kb.engine.scan.site import Setting
 
     out = []
+    for key, default, value, sets in wrapper.implies:
+        kw = _argument(written, wrapper, key)
+        if kw is not None and not isinstance(kw, ast.Constant):
+            continue  # a value the scan does not read derives nothing
+        got = default if kw is None else kw.value
+        if got != value or isinstance(got, bool) != isinstance(value, bool):
+            continue
+        for name, v in sets:
+            if name not in site.settings:
+                out.append(Setting(name, v, True, rel, kw.lineno if kw is not None else line, key, "", "python-call",
+                                   f"implied by {key}={got!r} ({wrapper.name}, {wrapper.origin})", implied=True))
+    for name, how in wrapper.decides:
+        if name not in site.settings:
+            out.append(Setting(name, None, False, rel, line, name, "", "python-call", f"chosen by {wrapper.name} at run time: {how}",
+                               implied=True))
     for name, value in wrapper.defaults:
-        if name not in site.settings and not (name == "model" and site.model is not None):
-            out.append(Setting(name, value, True, rel, line, name, "", "python-call", f"default of {wrapper.name} ({wrapper.origin})"))
+        if name not in site.settings and name not in {s.name for s in out} and not (name == "model" and site.model is not None):
+            own = next((k for k, e in wrapper.rename if e == name), name)  # the key a fix writes: its own name
+            out.append(Setting(name, value, True, rel, line, own, "", "python-call", f"default of {wrapper.name} ({wrapper.origin})"))
     return out
 
 

@@ -3,6 +3,8 @@ read, getopts) and the commands that run another script: `bash -c "…"` and `do
 of shell_run.Runner."""
 from __future__ import annotations
 
+import posixpath
+
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -209,15 +211,23 @@ class Builtins:
         r.finish()
 
     def docker(self, fields: list[Word], i: int, n: Simple) -> bool:
-        from vllm_kb.engine.scan.images import container_command
+        from vllm_kb.engine.scan.images import container_command, env_command
 
         run = docker_run.find(fields, i)
         if run is None:
-            return self.docker_exec(fields, i, n)
+            return self.docker_build(fields, i) or self.docker_exec(fields, i, n)
         facts = dict(run.facts, image=run.image.value if run.image is not None else None)
         if run.name:
             self.st.containers[run.name] = facts
+        built = self.st.images.get(facts["image"]) if facts["image"] else None
+        if built is not None and not run.entrypoint and run.image is not None:
+            # an image this script builds: its own ENTRYPOINT comes first, as `docker run` does it
+            from vllm_kb.engine.scan.images import local_entrypoint
+            run.entrypoint = local_entrypoint(self.ctx.read(built), self.ctx.catalog.newest, run.image.line)
         argv = container_command(run, self.ctx.catalog.newest)
+        if not run.entrypoint and not run.argv and run.image is not None:  # an image its env configures (RunPod's worker)
+            argv = env_command(run.image.value, [(k, v) for k, v, _ in run.env if v is not None], run.image.line,
+                               self.ctx.catalog) or argv
         if argv is None:
             return True
         state = self.st.copy()
@@ -234,6 +244,22 @@ class Builtins:
         if not (head in _SHELLS and self.shell_c(argv, 0, n, facts)):
             self._emit(argv, n, facts, ("docker run",))
         self.st = saved
+        return True
+
+    def docker_build(self, fields: list[Word], i: int) -> bool:
+        """`docker build -t TAG [-f FILE] CONTEXT`: TAG comes from a project Dockerfile (paths are
+        the shell's, relative to the script's folder, else to the project's root)."""
+        got = docker_run.find_build(fields, i)
+        if got is None:
+            return False
+        tags, file, context = got
+        path = file if file is not None else posixpath.join(context, "Dockerfile")
+        for base in (posixpath.dirname(self.rel), ""):
+            rel = posixpath.normpath(posixpath.join(base, path)) if not path.startswith("/") else ""
+            if rel and not rel.startswith("..") and self.ctx.read(rel) is not None:
+                for tag in tags:
+                    self.st.images[tag] = rel
+                break
         return True
 
     def docker_exec(self, fields: list[Word], i: int, n: Simple) -> bool:

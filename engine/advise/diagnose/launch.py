@@ -22,6 +22,9 @@ FINDING_TEXTS = {
     ],
     "value-not-in-version": [
         {"text": "argument {flag}: invalid choice: {value} (choose from {choices})", "vllm": ">=0.4.0", "origin": "argparse"},
+        # the KV-transfer factory on a connector name the release does not register (a renamed
+        # LMCacheConnector): vllm/distributed/kv_transfer/kv_connector/factory.py 0.6.5–0.34.0
+        {"text": "Unsupported connector type: {name}", "vllm": ">=0.6.5", "origin": "vllm"},
     ],
 }
 

@@ -244,6 +244,16 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     if needed <= total:
         cap["gmu_needed"] = math.ceil(needed / total * 100) / 100
     cap["max_model_len_safe"] = _safe_len(cap["max_model_len_fit"], layout.block)
+    terms = budget["activation_peak"] + budget["non_torch"] + budget["cudagraph"]
+    if 0 < available < SUGGEST_MARGIN * terms and cap["max_model_len_fit"] < (1 - SUGGEST_MARGIN) * site.max_len:
+        # fewer bytes than the estimate's own error on the terms vLLM profiles: whether vLLM finds a
+        # few blocks ("max seq len … larger than …", L15) or none ("No available memory …", L16)
+        # is below what the estimate can tell
+        cap["kv_cache_near_zero"] = True
+    if available < (one if not human_int(engine.get("kv_cache_memory_bytes")) else 0):
+        seqs = _seqs_fit(site, weights_per_gpu, one)
+        if seqs:
+            cap["max_num_seqs_fit"] = seqs
     if human_int(engine.get("kv_cache_memory_bytes")):
         notes.add("kv_cache_memory_bytes", human_int(engine["kv_cache_memory_bytes"]))
     kv_dtype = str(engine.get("kv_cache_dtype") or "auto")
@@ -268,6 +278,26 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     }
     out.update(cap)
     return out
+
+
+def _seqs_fit(site: _Site, weights_per_gpu: float, one: float) -> int | None:
+    """The largest max_num_seqs, a power of two below the site's, whose dummy sampler run (one
+    row of logits per sequence: vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run, the V0
+    model runner's profile_run; vLLM's own hint on its OOM is "try lowering `max_num_seqs`")
+    leaves room for one request 10% longer than max_model_len, and for the estimate's error on
+    what vLLM profiles. None when the sampler warm-up is not what fills the budget."""
+    now = int(site.engine.get("max_num_seqs") or 256)
+    if not site.model.get("vocab_size") or now <= 1:
+        return None
+    seqs = 1 << ((now - 1).bit_length() - 1)  # the power of two below `now`
+    while seqs >= 1:
+        trial = _Site(site.model, site.gpu, dict(site.engine, max_num_seqs=seqs), site.rt, site.tp, site.pp)
+        b = _budget(trial, True)
+        error = SUGGEST_MARGIN * (b["activation_peak"] + b["non_torch"] + b["cudagraph"])
+        if b["usable"] - weights_per_gpu >= one + error:
+            return seqs
+        seqs //= 2
+    return None
 
 
 def _offload_bytes(engine: dict) -> float:

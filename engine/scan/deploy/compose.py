@@ -8,6 +8,7 @@ from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import envfile
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, shm_mount
+from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.dockerfile import built_from
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -61,9 +62,11 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
         else:
             items = []
         ex = Expander(dotenv)
+        env_words = []
         for k, v, path in items:
             ln = doc.line_of(path)
             w = yaml_word(v, ln, ex, compose=True)
+            env_words.append((k, w))
             env[k] = Setting(k, w.value, w.value is not None, rel, ln, k, v, "compose", w.assumed or w.unresolved,
                              pos=dict(doc.pos(path), env_style="map" if isinstance(raw_env, dict) else "list"))
         image = svc.get("image")
@@ -97,6 +100,10 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                     words += c.words
                     argv_pos += [None] * len(c.words)
                     append = None  # type: ignore[assignment]  # a command string: its words are not edited in place
+            elif part == "entrypoint" and val is None and svc.get("command") is None \
+                    and (by_env := env_command(image, env_words, doc.line_of(base + ("image",)), ctx.catalog)):
+                words += by_env  # an image its env configures (RunPod's worker): the env is its command line
+                argv_pos += [None] * len(by_env)
             elif part == "entrypoint" and val is None and (is_vllm_image(image) or is_vllm_like_image(image) and _flags_only(svc.get("command"))):
                 implicit = entrypoint_for(image, ctx.catalog.newest)
                 words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in implicit]

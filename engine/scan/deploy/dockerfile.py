@@ -17,6 +17,7 @@ from vllm_kb.engine.scan.deploy.common import (
     yaml_word,
 )
 from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -242,6 +243,11 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
         argv_pos += [{"json": list(sp)} for sp in spans[0]] if spans else [None] * len(form)
         append = {"json_after": spans[1], "empty": not form} if spans else None
         line = end = ep.line
+    elif cmd is None and (by_env := env_command(image, [(k, yaml_word(str(v.value), v.line, ex)) for k, v in env.items()
+                                                         if v.value is not None], 1, ctx.catalog)):
+        words += by_env  # an image its ENV configures (RunPod's worker): the env is its command line
+        argv_pos += [None] * len(by_env)
+        line = end = min((v.line for v in env.values()), default=1)
     elif is_vllm_image(image):
         implicit = entrypoint_for(image, ctx.catalog.newest)
         words += [yaml_word(t, 1, ex) for t in implicit]

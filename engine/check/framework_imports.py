@@ -1,0 +1,120 @@
+"""vLLM names a framework release imports on its rollout / server path that the pinned vLLM release
+does not have (knowledge/frameworks/vllm_imports.yaml, read from each release's wheel against
+vLLM's sources of every release): Python raises `ImportError: cannot import name 'X' from
+'vllm.…'` (or `No module named 'vllm.…'`) when the framework loads its vLLM adapter, before an
+engine is built. Returned as compat rows so the L43 check and the nearest-pair search treat them
+like any other known break."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from vllm_kb.engine.kb import compat
+from vllm_kb.engine.kb import plugins as kb_plugins
+from vllm_kb.engine.kb.versions import SpecifierSet, try_parse
+
+
+def _value(site, key: str):
+    v = (site.framework_keys or {}).get(key)
+    if v is None:
+        s = (site.settings or {}).get(key)
+        v = getattr(s, "value", None) if s is not None and getattr(s, "resolved", True) else None
+    return v
+
+
+def verl_mode(site, fw: str) -> str | None:
+    """verl's rollout mode: the site's own `rollout.mode`, else the release's default (framework
+    catalog: verl/trainer/config/rollout/rollout.yaml — sync until 0.6.x, async from 0.7.0)."""
+    mode = _value(site, "actor_rollout_ref.rollout.mode")
+    if mode is not None:
+        return str(mode)
+    hist = compat.key_history("verl", "actor_rollout_ref.rollout.mode") or {}
+    current = None
+    for since, value in (hist.get("default") or {}).get("changes") or []:
+        pv, ps = try_parse(fw), try_parse(since)
+        if pv is not None and ps is not None and pv >= ps:
+            current = value
+    return current
+
+
+def _entry_loaded(fid: str, entry: str, site, fw: str) -> bool:
+    if fid == "trl":
+        return (entry == "trl vllm-serve") == (site.kind == "trl vllm-serve")
+    if fid == "verl" and entry == "async":
+        return verl_mode(site, fw) == "async"
+    return entry in ("rollout", "plugin")
+
+
+def _resolves(specs: list[str], vllm: str, read: list[str]) -> bool | None:
+    """Whether the import resolves in `vllm`; None when the table cannot tell (a release it did not
+    read that lies at the edge of a run: the name may have come or gone in it)."""
+    def ok(v: str) -> bool:
+        return any(SpecifierSet(s).contains(v) for s in specs)
+    if vllm in read:
+        return ok(vllm)
+    pv = try_parse(vllm)
+    if pv is None:
+        return None
+    parsed = [(v, try_parse(v)) for v in read]
+    below = [v for v, p in parsed if p is not None and p < pv]
+    above = [v for v, p in parsed if p is not None and p > pv]
+    if not below or not above or ok(below[-1]) != ok(above[0]):
+        return None
+    return ok(vllm)
+
+
+def breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
+    """One row per import on this site's path that does not resolve in `vllm`."""
+    table = compat.vllm_imports()
+    read = [str(v) for v in table.get("vllm_releases") or []]
+    out: list[compat.Row] = []
+    rows = [r for code in compat.code_releases(fid, fw) for r in compat.vllm_import_rows(fid, code)]
+    for row in rows:
+        for imp in row.get("imports") or []:
+            if not _entry_loaded(fid, imp["entry"], site, fw) or _resolves(imp["vllm"], vllm, read) is not False:
+                continue
+            mod, _, name = imp["import"].rpartition(".")
+            where = f"{imp['file']}:{imp['line']}"
+            pkg = row["source"]
+            spans = " or ".join(imp["vllm"])
+            out.append(compat.Row(fid, row["releases"], "", "known_break", {
+                "id": f"{fid}-imports-{imp['import']}", "effect": "error", "scope": "install",
+                "error": (f"ImportError: cannot import name '{name}' from '{mod}' — {pkg.split('==')[0]} {row['releases']} "
+                          f"imports it ({where}); vLLM has it in releases {spans}"),
+                "where": f"{pkg} {where}",
+                "source": {"title": f"{pkg} {imp['file']}", "url": f"https://pypi.org/project/{pkg.replace('==', '/')}/"}}))
+            break  # one per row is enough to name the break
+    return out
+
+
+def plugin_compat(site, facts: dict, pin_of: Callable[[str], Any]) -> dict[str, Any]:
+    """`plugin_*` launch facts: a vLLM plugin the site uses (it passes the plugin's options) whose
+    pinned release imports a vLLM name the pinned vLLM lacks. vLLM logs a plugin that fails to load
+    and starts without it, so its options are then unknown (`unrecognized arguments: --omni`)."""
+    v = facts.get("vllm") or {}
+    vllm = v.get("version")
+    if not vllm or not v.get("pinned"):
+        return {}
+    passed = {"--" + k.replace("_", "-") for k in (site.unknown or {})}
+    read = [str(x) for x in compat.vllm_imports().get("vllm_releases") or []]
+    for pkg in sorted(site.plugins or ()):
+        plugin = kb_plugins.known().get(pkg)
+        pin = pin_of(pkg) if plugin is not None and passed & plugin.flags else None
+        rel = getattr(pin, "exact", None)
+        if not rel or try_parse(rel) is None:
+            continue
+        rows = breaks(pkg, rel, vllm, site)
+        if not rows:
+            continue
+        out = {"plugin": pkg, "plugin_release": rel, "plugin_problem_text": str(rows[0].raw["error"])}
+        ok = [x for x in read if not breaks(pkg, rel, x, site)]
+        if ok:
+            # the plugin's own version names the vLLM it was built for (vllm-omni 0.14.0 ↔ vLLM 0.14.0)
+            here = try_parse(vllm)
+            out["plugin_fit_vllm"] = "==" + (rel if rel in ok else min(ok, key=lambda x: abs(read.index(x) - _index(read, here))))
+        return out
+    return {}
+
+
+def _index(read: list[str], version) -> int:
+    """Where a version falls among the read releases."""
+    return sum(1 for x in read if try_parse(x) is not None and version is not None and try_parse(x) < version)

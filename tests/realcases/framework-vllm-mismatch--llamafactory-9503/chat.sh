@@ -1,0 +1,2 @@
+#!/bin/bash
+llamafactory-cli chat qwen3_vllm_chat.yaml

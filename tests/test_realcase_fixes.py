@@ -1,0 +1,18 @@
+"""The change the reporter made is among those proposed, for reports whose fix is a lever other
+than the obvious one: max_num_seqs for the sampler warm-up, the successor of a removed value with
+the rest of the JSON kept, --enforce-eager for a pre-quantized BitsAndBytes checkpoint on 0.5.4,
+the nearest TP the site's GPUs allow."""
+from __future__ import annotations
+
+import pytest
+
+import realcases_score as score
+
+CASES = ["no-kv-memory--vllm-17238", "value-not-in-version--lmcache-1759", "bitsandbytes-launch--vllm-7294",
+         "tp-heads--gpustack-814"]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_reporters_fix_is_proposed(name):
+    out = score.run(score.HERE / name)
+    assert out.predicted and out.fix, (out.p0, out.fix)

@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""Build knowledge/frameworks/vllm_imports.yaml: per framework release, the `from vllm… import X`
+statements its vLLM adapter runs when it is loaded, and the vLLM releases in which each resolves —
+read with `ast` from the released wheels and from vLLM's own sources (never imported).
+
+What counts as run on load:
+  - the adapter's entry modules (ENTRIES: the rollout / inference-engine / server module of each
+    framework) and every module of the same package they import at module level, with the
+    `__init__` of each package on the way (Python runs them first);
+  - of those modules, the imports at module level that nothing guards: not under `try` (the
+    framework falls back), not under `if TYPE_CHECKING`, not under any other `if` (a version or
+    platform gate decides it) — except `if is_vllm_available()`-style tests, which hold wherever
+    vLLM is installed.
+
+An import resolves in a vLLM release when its module is a file or package of that release and the
+name is bound at the module's top level (def, class, assignment, import; both branches of a
+top-level `if`/`try`, never a `TYPE_CHECKING` body), is a submodule, or is spelled as a string in
+a module with a lazy `__getattr__`. A module that is no .py in any release (compiled extensions)
+is not judged. Only imports that fail in at least one release are kept.
+
+Consecutive releases whose adapter makes the same failing imports share one row.
+
+Plugins (PLUGINS: vllm-omni) are read the same way from their package's `__init__`, which vLLM
+imports when it loads them.
+
+Usage: python tools/framework_vllm_imports.py --wheels DIR [DIR …] [--vllm-src /work/sdists/src]
+       [--only PACKAGE …] [-o knowledge/frameworks/vllm_imports.yaml]
+(DIR holds <dist>-<version>-*.whl as `pip download <dist>==<version> --no-deps` leaves them)
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import sys
+import zipfile
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from framework_engine_kwargs import DISTS, final_wheels  # noqa: E402
+from vllm_catalog import vkey  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+# entry modules of each framework's vLLM path, with the entry they serve (engine/check/framework_imports.py)
+ENTRIES = {
+    "trl": [("trl/trainer/grpo_trainer.py", "trainer"), ("trl/scripts/vllm_serve.py", "trl vllm-serve")],
+    "verl": [("verl/workers/rollout/vllm_rollout/__init__.py", "rollout"),
+             ("verl/workers/rollout/vllm_rollout/vllm_async_server.py", "async")],
+    "openrlhf": [("openrlhf/trainer/ray/vllm_engine.py", "rollout"), ("openrlhf/trainer/ray/vllm_worker_wrap.py", "rollout")],
+    "llamafactory": [("llamafactory/chat/vllm_engine.py", "rollout")],
+    "ms-swift": [("swift/llm/infer/infer_engine/vllm_engine.py", "rollout"), ("swift/llm/utils/vllm_utils.py", "rollout")],
+}
+# vLLM plugins whose own package imports vLLM when vLLM loads them (entry point vllm.general_plugins,
+# or the plugin's CLI): a name missing there stops the plugin loading, and its options with it
+PLUGINS = {"vllm-omni": ("vllm_omni", [("vllm_omni/__init__.py", "plugin")])}
+AVAILABLE = re.compile(r"is_vllm_available|_vllm_available|vllm_available")
+
+
+class _Lazy(dict):
+    """path → ast, parsed on first use (a wheel holds far more modules than its vLLM path loads)."""
+
+    def __init__(self, texts: dict[str, str]):
+        super().__init__()
+        self.texts = texts
+
+    def __contains__(self, path) -> bool:
+        return path in self.texts
+
+    def __getitem__(self, path):
+        if not dict.__contains__(self, path):
+            try:
+                dict.__setitem__(self, path, ast.parse(self.texts[path]))
+            except SyntaxError:
+                dict.__setitem__(self, path, ast.Module(body=[], type_ignores=[]))
+        return dict.__getitem__(self, path)
+
+
+def read_wheel(path: Path) -> _Lazy:
+    texts = {}
+    with zipfile.ZipFile(path) as z:
+        for name in z.namelist():
+            if name.endswith(".py") and ".dist-info" not in name:
+                # binary wheels (OpenRLHF) keep the package under <dist>.data/purelib/
+                texts[re.sub(r"^[^/]+\.data/(?:pure|plat)lib/", "", name)] = z.read(name).decode("utf-8", "replace")
+    return _Lazy(texts)
+
+
+def _unguarded(body):
+    """Module-level statements that always run (see the module docstring)."""
+    for s in body:
+        if isinstance(s, ast.If):
+            if AVAILABLE.search(ast.unparse(s.test)):
+                yield from _unguarded(s.body)
+        elif not isinstance(s, (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield s
+
+
+def _module_of(path: str) -> str:
+    mod = path[:-3].replace("/", ".")
+    return mod[:-9] if mod.endswith(".__init__") else mod
+
+
+def _path_of(mod: str, trees) -> str | None:
+    for cand in (mod.replace(".", "/") + ".py", mod.replace(".", "/") + "/__init__.py"):
+        if cand in trees:
+            return cand
+    return None
+
+
+def _absolute(path: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    pkg = _module_of(path).split(".")
+    if not path.endswith("__init__.py"):
+        pkg = pkg[:-1]
+    pkg = pkg[: len(pkg) - (node.level - 1)]
+    return ".".join(pkg + ([node.module] if node.module else []))
+
+
+def loaded(trees, entry: str) -> list[str]:
+    """The package's files that loading `entry` runs, entry first."""
+    seen, todo = [], [entry]
+    while todo:
+        path = todo.pop(0)
+        if path in seen or path not in trees:
+            continue
+        seen.append(path)
+        parts = _module_of(path).split(".")
+        targets = [".".join(parts[:i]) for i in range(1, len(parts))]  # the packages above it
+        for s in _unguarded(trees[path].body):
+            if isinstance(s, ast.Import):
+                targets += [a.name for a in s.names]
+            elif isinstance(s, ast.ImportFrom):
+                base = _absolute(path, s)
+                targets += [base] + [f"{base}.{a.name}" for a in s.names]
+        for mod in targets:
+            p = _path_of(mod, trees)
+            if p and p not in seen:
+                todo.append(p)
+    return seen
+
+
+def vllm_imports(trees, files: list[str]):
+    for path in files:
+        for s in _unguarded(trees[path].body):
+            if isinstance(s, ast.ImportFrom) and not s.level and (s.module or "").split(".")[0] == "vllm":
+                for a in s.names:
+                    yield path, s.lineno, s.module, a.name
+            elif isinstance(s, ast.Import):
+                for a in s.names:
+                    if a.name.startswith("vllm."):
+                        yield path, s.lineno, a.name, None
+
+
+# ---- vLLM's side -------------------------------------------------------------------------------
+
+def _bound(body, out: set[str]) -> bool:
+    """Names a module binds at top level; True when it has `from … import *` (then unknown)."""
+    star = False
+    for s in body:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(s.name)
+        elif isinstance(s, ast.Assign):
+            out.update(n.id for t in s.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(s, (ast.AnnAssign, ast.AugAssign)) and isinstance(s.target, ast.Name):
+            out.add(s.target.id)
+        elif isinstance(s, (ast.Import, ast.ImportFrom)):
+            for a in s.names:
+                star |= a.name == "*"
+                out.add((a.asname or a.name).split(".")[0])
+        elif isinstance(s, ast.If):
+            if "TYPE_CHECKING" not in ast.unparse(s.test):
+                star |= _bound(s.body, out)
+            star |= _bound(s.orelse, out)
+        elif isinstance(s, ast.Try):
+            for b in (s.body, s.orelse, s.finalbody, *[h.body for h in s.handlers]):
+                star |= _bound(b, out)
+        elif isinstance(s, (ast.With,)):
+            star |= _bound(s.body, out)
+    return star
+
+
+@lru_cache(maxsize=None)
+def _vllm_module(src: str, mod: str):
+    """(kind, names, text) of a vLLM module in one release's source tree, or None when absent."""
+    base = Path(src) / mod.replace(".", "/")
+    for f in (base.with_suffix(".py"), base / "__init__.py"):
+        if f.is_file():
+            text = f.read_text("utf-8", "replace")
+            names: set[str] = set()
+            try:
+                star = _bound(ast.parse(text).body, names)
+            except SyntaxError:
+                return ("unknown", names, text)
+            return ("star" if star else "lazy" if "__getattr__" in names else "plain", names, text)
+    if base.is_dir():  # a namespace package (no __init__.py)
+        return ("plain", set(), "")
+    return None
+
+
+def resolves(src: str, mod: str, name: str | None) -> bool:
+    parts = mod.split(".")
+    for i in range(2, len(parts)):  # every package on the way must be there
+        if _vllm_module(src, ".".join(parts[:i])) is None:
+            return False
+    m = _vllm_module(src, mod)
+    if m is None:
+        return False
+    kind, names, text = m
+    if name is None or name in names or kind in ("star", "unknown") or _vllm_module(src, f"{mod}.{name}") is not None:
+        return True
+    return kind == "lazy" and re.search(r"[\"']%s[\"']" % re.escape(name), text) is not None
+
+
+def _runs(ok: list[bool], versions: list[str]) -> list[str]:
+    """The specifier of each run of releases where it resolves."""
+    out, start = [], None
+    for i, good in enumerate(ok + [False]):
+        if good and start is None:
+            start = i
+        elif not good and start is not None:
+            hi = f",<{versions[i]}" if i < len(versions) else ""
+            out.append(f">={versions[start]}{hi}")
+            start = None
+    return out
+
+
+def build(wheels: list[Path], vsrc: Path, only=None) -> dict:
+    versions = sorted((p.name for p in vsrc.iterdir() if (p / "vllm").is_dir()), key=vkey)
+    rows = []
+    entries = dict(ENTRIES) | {fid: e for fid, (_, e) in PLUGINS.items()}
+    for fid, dist in (DISTS | {fid: d for fid, (d, _) in PLUGINS.items()}).items():
+        if only and fid not in only:
+            continue
+        found = {v: w for d in wheels for v, w in final_wheels(d, dist).items()}
+        runs: list[tuple[list[str], list[dict]]] = []
+        for version in sorted(found, key=vkey):
+            trees = read_wheel(found[version])
+            got = {}
+            for entry_file, entry in entries[fid]:
+                if entry_file not in trees:
+                    continue
+                for path, line, mod, name in vllm_imports(trees, loaded(trees, entry_file)):
+                    ok = [resolves(str(vsrc / v), mod, name) for v in versions]
+                    if all(ok) or not any(ok):
+                        continue  # resolves everywhere, or nowhere (not a .py module: not judged)
+                    key = (entry, f"{mod}.{name}" if name else mod)
+                    got.setdefault(key, {"entry": entry, "import": key[1], "file": path, "line": line,
+                                         "vllm": _runs(ok, versions)})
+            imps = sorted(got.values(), key=lambda r: (r["entry"], r["file"], r["line"], r["import"]))
+            sig = [(r["entry"], r["import"], r["file"], r["vllm"]) for r in imps]
+            if runs and [(r["entry"], r["import"], r["file"], r["vllm"]) for r in runs[-1][1]] == sig:
+                runs[-1][0].append(version)
+            else:
+                runs.append(([version], imps))
+        for vers, imps in runs:
+            if not imps:
+                continue
+            rel = f"=={vers[0]}" if len(vers) == 1 else f">={vers[0]},<={vers[-1]}"
+            rows.append({"framework": fid, "releases": rel, "source": f"{dist.replace('_', '-')}=={vers[0]}",
+                         "imports": imps})
+    return {"version": 1, "vllm_releases": versions, "rows": rows}
+
+
+HEADER = """\
+# The `from vllm… import X` statements each framework release's vLLM adapter runs when it is
+# loaded (no try, no version gate around them), and the vLLM releases in which each resolves
+# (`vllm`: one specifier per run of releases; `vllm_releases`: the releases read, 0.15.0 has no
+# sdist). Read from the released wheels and vLLM's sdists by tools/framework_vllm_imports.py —
+# do not edit by hand, re-run the tool. `source` names the row's first release; `file`/`line` are
+# in it. Only imports that fail in some vLLM release are listed.
+"""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--wheels", type=Path, nargs="+", required=True, help="folders of wheels")
+    ap.add_argument("--vllm-src", type=Path, default=Path("/work/sdists/src"))
+    ap.add_argument("--only", nargs="*", help="refresh only these packages' rows, keep the others in the output file")
+    ap.add_argument("-o", "--out", type=Path, default=ROOT / "knowledge" / "frameworks" / "vllm_imports.yaml")
+    args = ap.parse_args(argv)
+    data = build(args.wheels, args.vllm_src, args.only)
+    if args.only and args.out.exists():
+        kept = [r for r in (yaml.safe_load(args.out.read_text("utf-8")) or {}).get("rows", []) if r["framework"] not in args.only]
+        order = list(DISTS) + list(PLUGINS)
+        data["rows"] = sorted(kept + data["rows"], key=lambda r: order.index(r["framework"]))
+    args.out.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None), encoding="utf-8")
+    print(f"{len(data['rows'])} rows → {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
