@@ -74,7 +74,7 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
         if s.known:
             # known when scanned, at the release the scan read it with (an image's tag); the audit's
             # release may be another (an upgrade's target), where the option may be gone
-            e = lifecycle_entry(s, key, cat) if not _not_one_option(key) else None
+            e = lifecycle_entry(s, key, cat) if not _not_one_option(key) and not s.implied else None
             if e is not None and not e.within_life(version):
                 out.append(_lifecycle_finding(s, key, e, cat, version, kb))
             continue
