@@ -36,7 +36,8 @@ def _read(text: str, i: int):
     lists and dicts. Scalars are the json module's own decoding (raw_decode at their offset)."""
     c = text[i]
     if c == "{":
-        obj, where = {}, {}
+        obj: dict = {}
+        where: dict = {}
         i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
         if text[i] == "}":
             return (obj, where), i + 1
@@ -54,7 +55,8 @@ def _read(text: str, i: int):
                 raise ValueError("',' expected")
             i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
     if c == "[":
-        arr, where_l = [], []
+        arr: list = []
+        where_l: list = []
         i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
         if text[i] == "]":
             return (arr, where_l), i + 1
