@@ -1,6 +1,6 @@
 """The rank of the LoRA adapters a launch names (facts.launch.lora_rank and lora_adapter), for the
 check that an adapter fits max_lora_rank. vLLM reads each adapter's adapter_config.json (peft's
-`r`, and the largest of `rank_pattern` where a release honours it) and refuses an adapter above
+`r`) and refuses an adapter above
 max_lora_rank ("LoRA rank r is greater than max_lora_rank m"). The adapters are the folders
 `--lora-modules` names (name=path, or the JSON form with "path") and the adapter a framework hands
 its engine (LLaMA-Factory's adapter_name_or_path); only folders inside the project are read, as
@@ -45,9 +45,10 @@ def _paths(args: dict, framework_keys: dict) -> list[tuple[str, str]]:
 
 
 def _rank(cfg: dict) -> int | None:
-    ranks = [cfg.get("r")] + list((cfg.get("rank_pattern") or {}).values() if isinstance(cfg.get("rank_pattern"), dict) else [])
-    ranks = [int(r) for r in ranks if isinstance(r, (int, float)) and not isinstance(r, bool) and r > 0]
-    return max(ranks) if ranks else None
+    """peft's `r`: the rank every release checks (0.34 also takes the largest of rank_pattern,
+    which earlier releases do not, so it is not counted)."""
+    r = cfg.get("r")
+    return int(r) if isinstance(r, (int, float)) and not isinstance(r, bool) and r > 0 else None
 
 
 def lora_facts(args: dict, framework_keys: dict, root: Path | None, base: Path | None) -> dict[str, Any]:
