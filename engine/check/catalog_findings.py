@@ -52,11 +52,17 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
     from vllm_kb.engine.kb import frameworks
 
     fw = frameworks.get(site.framework)
+    # TRL's rollout server is a command of its own (`trl vllm-serve`), not a trainer's subcommand
+    command = site.framework_command or ("vllm-serve" if site.kind == "trl vllm-serve" else None)
     out = []
-    for f in fw.findings(site.framework_keys, site.framework_version, site.framework_command, vllm_version):
+    peer = {k: v for k, v in (site.launch or {}).items() if k == "plain_server"}
+    for f in fw.findings(site.framework_keys, site.framework_version, command, vllm_version, peer=peer):
         text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version).replace("{framework_version}", site.framework_version or "")
-                for lang in ("en", "zh")}
-        out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], subject=""))
+                .replace("{plain_server}", str(peer.get("plain_server", ""))) for lang in ("en", "zh")}
+        fix = [(FixOp.of(x), x.get("value")) for x in f.get("fix", [])]
+        # a P0's change is what makes the launch start: safe, like a P0 rule's (schema/checks.schema.json)
+        out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], fix=fix,
+                           safe=bool(fix) and f["priority"] == "P0", subject=""))
     return out
 
 
