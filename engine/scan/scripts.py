@@ -27,9 +27,10 @@ def is_shell(rel: str, head: str) -> bool:
     return first.startswith("#!") and any(first.startswith(s) for s in SHEBANG)
 
 
-def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: bool = True) -> list[Site]:
-    """The vLLM sites a shell script starts (see shell_run for how the script is walked)."""
-    version = ctx.version_for(rel)
+def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: bool = True, version: str | None = None) -> list[Site]:
+    """The vLLM sites a shell script starts (see shell_run for how the script is walked); `version`:
+    the release it runs, when not its folder's (an image that copies the file in)."""
+    version = version or ctx.version_for(rel)
     sites: dict[str, Site] = {}
 
     def emit(c: Candidate) -> None:
