@@ -71,6 +71,8 @@ def test_compose(tmp_path):
     assert _l51(tmp_path / "b", {"docker-compose.yml": _COMPOSE.format(extra=env)})[0] == "enabled"
     missing = "    env_file: secrets.env\n"
     assert _l51(tmp_path / "c", {"docker-compose.yml": _COMPOSE.format(extra=missing)}) == ("recommended", "P1")
+    base = "    extends: {file: base.yml, service: llm}\n"
+    assert _l51(tmp_path / "e", {"docker-compose.yml": _COMPOSE.format(extra=base)}) == ("recommended", "P1")
     read = "    env_file: app.env\n"
     assert _l51(tmp_path / "d", {"docker-compose.yml": _COMPOSE.format(extra=read), "app.env": "HF_TOKEN=hf_notarealtokenvalue123456\n"})[0] == "enabled"
 

@@ -45,7 +45,7 @@ def _env_files(ctx: ScanContext, rel: str, svc: dict, dotenv: dict[str, str]) ->
 
 
 def _env_unread(ctx: ScanContext, rel: str, svc: dict, dotenv: dict[str, str]) -> bool:
-    """Whether an `env_file:` (or a `secrets:` entry) brings variables the audit could not read."""
+    """Whether an `env_file:` (a `secrets:` entry, an `extends:`) brings variables the audit could not read."""
     spec = svc.get("env_file")
     for e in spec if isinstance(spec, list) else [spec] if spec else []:
         path = e.get("path") if isinstance(e, dict) else e
@@ -55,7 +55,7 @@ def _env_unread(ctx: ScanContext, rel: str, svc: dict, dotenv: dict[str, str]) -
             return True
         if not target or envfile.load(ctx, target) is None:
             return True
-    return bool(svc.get("secrets"))
+    return bool(svc.get("secrets") or svc.get("extends"))  # an extended service's environment is elsewhere
 
 
 def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
