@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator
 
-from vllm_kb.engine.check import catalog_findings, colocation
+from vllm_kb.engine.check import candidates, catalog_findings, colocation
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
@@ -161,8 +161,13 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     # and an image another vendor built from vLLM (lmcache/vllm-openai) holds the kernels it chose
     variant = choice.pin is not None and _CUDA_VARIANT.search(choice.pin.text or "")
     other = choice.basis.startswith("image") and not deploy.is_vllm_image(site.image)
-    return choice, site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root,
-                              basis="variant" if variant else "image-other" if other else choice.basis)
+    basis = "variant" if variant else "image-other" if other else choice.basis
+    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis)
+    others = facts.pop("model_alternatives", None)
+    if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
+        facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
+                                                                   root=ctx.root, basis=basis, model=m)) for m in others]
+    return choice, facts
 
 
 _CUDA_VARIANT = re.compile(r"[+-]cu\d{3}")
@@ -173,7 +178,11 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     # an argument sized by the GPUs the process sees is known once --gpu says how many there are
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items()
                   if not s.resolved and not (n in site.device_args and n in facts["engine"])}
+    others = facts.pop("model_alternatives", None)
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
+    if others:
+        candidates.merge(results, [evaluate_all(kb, candidates.with_parts(facts, o), unresolved, site.engine_elsewhere)
+                                   for o in others], facts["model"].get("candidates") or [], kb)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)
     settle_priorities(results, remarks, choice.basis, _allowed(cat, choice))

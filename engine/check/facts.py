@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from vllm_kb.engine.kb import cel
-from vllm_kb.engine.check import host_memory, memory
+from vllm_kb.engine.check import candidates, host_memory, memory
 from vllm_kb.engine.check import site_gpu
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.startup_facts import startup_facts
@@ -99,9 +99,12 @@ def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
 
 
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
-               root: Path | None = None, basis: str | None = None) -> dict[str, Any]:
+               root: Path | None = None, basis: str | None = None, model: dict | None = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
-    config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …)."""
+    config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …).
+    `model`: the model facts to use instead of those the name gives (one candidate of an ambiguous
+    local path, engine/check/candidates.py); when the name fits several, the others are listed in
+    `model_alternatives` for the audit to evaluate too."""
     lookup = cat.resolve(version).version
     args = {n: _normalise(n, s.value) for n, s in site.settings.items() if s.resolved}
     facts: dict[str, Any] = {
@@ -138,11 +141,22 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     # --hf-config-path: vLLM reads the architecture (and quantization_config) from that repository
     config_name = args.get("hf_config_path") if isinstance(args.get("hf_config_path"), str) else model_name
     ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None
-    mf = model_facts(config_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []),
+    markers = kb.doc("models.yaml").data.get("quantized_markers", [])
+    mf = model_facts(config_name, kb.models, markers,
                      config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
                      publishers=kb.doc("models.yaml").data.get("publishers"), identity=kb.doc("models.yaml").data)
     if mf and config_name != model_name:
         mf["name"] = model_name
+    others: list[dict] = []
+    if model is not None:
+        mf = model
+    elif mf and ck is None and config_name == model_name and model_name:
+        found = candidates.resolve(model_name, mf, (site.container or {}).get("mounts"), kb,
+                                   lambda n: candidates.model_of(n, kb, markers, lookup), candidates.hints(args))
+        if found:
+            mf, others = found[0], found[1:]
+    if others:
+        facts["model_alternatives"] = others
     if mf:
         facts["model"] = mf
     # which engine runs decides the start-up defaults (V0 below compute capability 8.0 up to 0.10.1)

@@ -51,7 +51,7 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         return {"quant_method": "none"} if model.get("quant_source") == "config" or model.get("family") else {}
     method = normalise_quant(flag) if flag else ckpt
     out: dict[str, Any] = {"quant_method": method, "quant_from": "argument" if flag else (source or "name")}
-    known = known_methods(cat, version)
+    known = _before_catalog(table, (facts.get("vllm") or {}).get("version"), cat) or known_methods(cat, version)
     if known is not None:
         out["quant_known"] = method in known
     if flag and flag != flag.lower() and _argv(facts) and not _since(version, "0.13.0"):
@@ -89,6 +89,18 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         if SpecifierSet(row["vllm"]).contains(version):
             out["quant_deprecated"] = method in row["methods"] and not engine.get("allow_deprecated_quantization")
     return out
+
+
+def _before_catalog(table: dict, real: str | None, cat: Catalog) -> list[str] | None:
+    """The methods a release older than the catalog's first accepts (startup.yaml
+    methods_before_catalog), when the site pins one; None otherwise."""
+    v = try_parse(str(real)) if real else None
+    if v is None or not cat.versions or not v < cat.versions[0]:
+        return None
+    for row in table["quantization"].get("methods_before_catalog") or []:
+        if SpecifierSet(row["vllm"]).contains(str(v)):
+            return list(row["methods"])
+    return None
 
 
 def _argv(facts: dict) -> bool:

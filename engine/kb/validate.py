@@ -339,8 +339,8 @@ class Validator:
                         self.add(name, "", f"{section}[{i}].when", f"CEL syntax error: {e}")
                         continue
                     for path in p.paths:
-                        if path[0] not in ("keys", "command", "framework", "vllm"):
-                            self.add(name, "", f"{section}[{i}].when", f"unknown name {'.'.join(path)!r} (keys, command, framework.version, vllm.version)")
+                        if path[0] not in ("keys", "command", "framework", "vllm", "peer"):
+                            self.add(name, "", f"{section}[{i}].when", f"unknown name {'.'.join(path)!r} (keys, command, framework, vllm, peer)")
 
     def claims(self) -> None:
         """Every versioned claim against the catalogs, in every release it covers (engine/kb/claims)."""

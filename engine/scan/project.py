@@ -3,6 +3,8 @@ a site, and link trainers to the rollout servers they talk to. What `audit` and 
 before any check runs."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
@@ -226,6 +228,31 @@ def pair_peers(sites: list[Site]) -> None:
         if len(cands) == 1:
             c.peer = cands[0].id
             cands[0].peer = cands[0].peer or c.id
+    for c in sites:
+        if c.engine_elsewhere and c.framework == "trl" and not any(s.framework == "trl" for s in servers):
+            _plain_server(c, sites)
+
+
+def _plain_server(c: Site, sites: list[Site]) -> None:
+    """A TRL trainer in server mode whose project starts no `trl vllm-serve` but one plain `vllm
+    serve` on the port it connects to (8000 by default on both sides): noted as
+    `launch["plain_server"]`, for the TRL finding that this server lacks TRL's weight-sync routes."""
+    url = c.framework_keys.get("vllm_server_base_url")
+    port = c.framework_keys.get("vllm_server_port", 8000)
+    if url is not None:
+        m = re.match(r"^https?://[^/:]+(?::(\d+))?", str(url))
+        if not m:
+            return
+        port = int(m.group(1) or 80)
+    plain = [s for s in sites if s.framework == "none" and s.kind in ("vllm serve", "api_server")]
+    if len(plain) != 1:
+        return
+    try:
+        same = int(_port(plain[0]) or 8000) == int(port)
+    except (TypeError, ValueError):
+        return
+    if same:
+        c.launch["plain_server"] = f"{plain[0].file}:{plain[0].line}"
 
 
 def _suffix(rel: str) -> str:

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import envfile
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.docker_run import shm_mount
+from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, shm_mount
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.dockerfile import built_from
 from vllm_kb.engine.scan.deploy.common import (
@@ -120,7 +120,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                 site.installed = built[1]
             site.gpu_request = _compose_gpus(svc)
             site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", _shm(svc)),
-                                               ("runtime", svc.get("runtime"))) if v is not None}
+                                               ("runtime", svc.get("runtime")), ("mounts", _mounts(svc))) if v}
             out.append(site)
     return out
 
@@ -136,6 +136,18 @@ def _interpolated(text: str, dotenv: dict[str, str]) -> str:
     except envfile._Missing:
         return text
     return out
+
+
+def _mounts(svc: dict) -> dict | None:
+    """What each container path holds: the service's volumes, short (`SRC:DST`) or long form."""
+    out: dict = {}
+    for v in svc.get("volumes") or [] if isinstance(svc.get("volumes"), list) else []:
+        if isinstance(v, str):
+            add_mount(out, *mount_spec("-v", v))
+        elif isinstance(v, dict):
+            add_mount(out, v.get("source") if isinstance(v.get("source"), str) else None,
+                      v.get("target") if isinstance(v.get("target"), str) else None)
+    return out.get("mounts")
 
 
 def _shm(svc: dict):
