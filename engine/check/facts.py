@@ -219,7 +219,10 @@ def usage_context(site: dict) -> str | None:
         return "serve"
     kind = site.get("kind")
     built = argv_entry.engine_of(kind)  # a project script that hands its command line to vLLM
-    if kind == "LLM()" or built == "LLM":
+    # `trl vllm-serve` builds its engine with LLM(…) in every release (trl/scripts/vllm_serve.py,
+    # knowledge/frameworks/engine_kwargs.yaml `call: LLM`): LLM_CLASS defaults, 1024 sequences on
+    # a GPU of 70 GiB or more from 0.8 (the sampler warm-up of trl#3523)
+    if kind in ("LLM()", "trl vllm-serve") or built == "LLM":
         return "llm"
     if kind in ("EngineArgs()", "AsyncEngineArgs()") or built in ("EngineArgs", "AsyncEngineArgs"):
         return "other"

@@ -94,7 +94,9 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     _markers(facts, short, markers, config)
     _add_arch(facts, arch)
     if identity and not config:
-        model_identity.unquantized(facts, name, _repos(families, tuple(identity.get("unquantized_checkpoints") or ())))
+        repos = _repos(families, tuple(identity.get("unquantized_checkpoints") or ()))
+        model_identity.unquantized(facts, name, repos)
+        model_identity.folder_guess(facts, name, repos)
     if facts.get("quant_method"):
         facts["quant_method"] = normalise_quant(facts["quant_method"])
     for k in FLAGS:
