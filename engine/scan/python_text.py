@@ -25,7 +25,7 @@ def as_python_reads(text: str) -> str:
 
     if unicodedata.is_normalized("NFKC", text):
         return text
-    out = []
+    out: list[str] = []
     last = 0
     n = len(text)
     for m in _NON_ASCII.finditer(text):
