@@ -28,6 +28,11 @@ def _rewrite(pin, spec: str) -> str:
         found = _VERSION.search(spec)
         v = _exact(spec) or (found.group(0) if found else re.sub(r"^[^0-9]*", "", spec))
         return _TAG.sub(lambda m: m.group(1) + v, pin.text, count=1)
+    found = _VERSION.search(spec)
+    if pin.kind == "dockerfile" and not _exact(spec) and found:
+        # a RUN line (or a notebook's %pip line) is shell: an unquoted `vllm>=0.6.4,<=0.12.0` would be
+        # a redirection there, so the pin names the release of the range nearest the one it had
+        spec = "==" + found.group(0)
     if pin.spec and pin.spec in pin.text:
         return pin.text.replace(pin.spec, spec, 1)
     return f"{pin.text}{spec}"

@@ -82,7 +82,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang")):
         return []
     name = PurePosixPath(rel).name.lower()
-    if is_dockerfile(rel):
+    if is_dockerfile(rel) or name.endswith(".ipynb"):  # a notebook as its pip lines (notebook_json.pip_lines)
         return _dockerfile(rel, text)
     try:
         if name == "pyproject.toml":

@@ -13,7 +13,8 @@ from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, parallel, python_calls, python_subclass, scripts, service_files, words
+from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
+from vllm_kb.engine.scan import notebook_json
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -76,10 +77,11 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     all_pins: list[pins_mod.Pin] = []
     plugins: set[str] = set()
     for rel in files:
-        if pins_mod.is_pin_file(rel) or pins_mod.is_dockerfile(rel):
+        if pins_mod.is_pin_file(rel) or pins_mod.is_dockerfile(rel) or notebooks.is_notebook(rel):
             text = ctx.read(rel)
             if text is not None:
-                all_pins += _guarded(ctx, rel, pins_mod.scan, text)
+                # a notebook pins what its `%pip install vllm==X` cells install, read as RUN lines
+                all_pins += _guarded(ctx, rel, pins_mod.scan, notebook_json.pip_lines(text) if notebooks.is_notebook(rel) else text)
                 plugins |= kb_plugins.packages_in(text)
         elif rel.endswith(".sh"):
             text = ctx.read(rel)
@@ -161,6 +163,9 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
     if deploy.is_dockerfile(rel):
         text = ctx.read(rel)
         return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, deploy.scan_dockerfile, t)) if text is not None else []
+    if notebooks.is_notebook(rel):
+        text = ctx.read(rel)
+        return _guarded(ctx, rel, notebooks.scan, text) if text is not None and "vllm" in text else None
     if suffix in (".yaml", ".yml", ".json"):
         return None
     if rel.rpartition("/")[2] == "config.pbtxt":
