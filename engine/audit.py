@@ -13,6 +13,7 @@ from vllm_kb.engine.check import candidates, catalog_findings, colocation
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
+from vllm_kb.engine.check.transformers_fit import transformers_fit
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
@@ -71,10 +72,16 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
     colocation.trainer_overlap([(p[0], p[2]) for p in prepared])  # a rollout server on its trainer's GPUs
     clients = tool_clients(sc.ctx, sc.files)  # code that asks a server for automatic tool choice
+    model_types = kb.doc("vllm", "model_types.yaml").data
+    vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
     for site, _, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
+        # the transformers pin against the checkpoint's model_type
+        tf_pin = sc.ctx.framework_pin(site.file, "transformers")  # a container holds its image's, unless built here
+        facts["launch"].update(transformers_fit(facts, tf_pin if not site.image or getattr(tf_pin, "kind", "") == "dockerfile" else None,
+                                                model_types, site.image, vllm_released))
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         if site.framework != "none":  # the framework's pin against vLLM's

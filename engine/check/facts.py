@@ -9,8 +9,9 @@ from typing import Any
 
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import candidates, host_memory, memory
-from vllm_kb.engine.check import site_gpu
+from vllm_kb.engine.check import hf_access, site_gpu
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
+from vllm_kb.engine.check.lora_adapters import lora_facts
 from vllm_kb.engine.check.startup_facts import startup_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
@@ -182,6 +183,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count"), framework_nodes(site),
                                       facts["launch"]))
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
+    if engine.get("enable_lora"):
+        facts["launch"].update(lora_facts(args, site.framework_keys, root, (root / site.file).parent if root is not None else None))
+    if ck is None:  # a folder the project holds is read from disk, not the Hub
+        hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [])
     facts["site"]["pooling"] = _pooling(engine)
     # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer
     unread = {n for n in site.unresolved if n not in engine}  # less those the GPU count sized

@@ -30,7 +30,7 @@ FILES = [
     (("vllm", "renames.yaml"), "renames"),
     (("vllm", "plugins.yaml"), "plugins"),
     (("vllm", "parsers.yaml"), "parsers"),
-    (("vllm", "release_dates.yaml"), "release_dates"),
+    (("vllm", "release_dates.yaml"), "release_dates"), (("vllm", "model_types.yaml"), "model_types"),
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
     (("frameworks", "compat.yaml"), "compat"),

@@ -104,13 +104,18 @@ def find(words: list[Word], start: int) -> DockerRun | None:
 def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None, opt_word: Word, inline: str | None):
     f = out.facts
     if opt in ("-e", "--env"):
-        if value is None:
+        if value is None:  # `-e HF_TOKEN=$HF_TOKEN` with the value unknown here: its name still counts
+            m = re.match(r"[A-Za-z_][A-Za-z0-9_]*(?==|$)", (value_word.raw if value_word is not None else "").strip("'\""))
+            if m:
+                f.setdefault("env_names", []).append(m.group(0))
             return
         name, eq, val = value.partition("=")
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
             out.env.append((name, _value_word(value_word or opt_word, val) if eq else None, value_word or opt_word))
+            f.setdefault("env_names", []).append(name)  # a secret's name too: its value is never kept
     elif opt == "--env-file" and value:
         f.setdefault("env_file", []).append(value)
+        f["env_opaque"] = True  # variables the audit does not read
     elif opt == "--gpus":
         f["gpus"] = value
         f["gpu_count"] = gpu_count(value)

@@ -44,6 +44,20 @@ def _env_files(ctx: ScanContext, rel: str, svc: dict, dotenv: dict[str, str]) ->
     return out
 
 
+def _env_unread(ctx: ScanContext, rel: str, svc: dict, dotenv: dict[str, str]) -> bool:
+    """Whether an `env_file:` (a `secrets:` entry, an `extends:`) brings variables the audit could not read."""
+    spec = svc.get("env_file")
+    for e in spec if isinstance(spec, list) else [spec] if spec else []:
+        path = e.get("path") if isinstance(e, dict) else e
+        try:
+            target = envfile.beside(rel, envfile.interpolate(path, dotenv.get)) if isinstance(path, str) else None
+        except envfile._Missing:
+            return True
+        if not target or envfile.load(ctx, target) is None:
+            return True
+    return bool(svc.get("secrets") or svc.get("extends"))  # an extended service's environment is elsewhere
+
+
 def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     folder = PurePosixPath(rel).parent.as_posix()
     dotfile = envfile.load(ctx, envfile.beside(rel))
@@ -120,7 +134,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                 site.installed = built[1]
             site.gpu_request = _compose_gpus(svc)
             site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", _shm(svc)),
-                                               ("runtime", svc.get("runtime")), ("mounts", _mounts(svc))) if v}
+                                               ("runtime", svc.get("runtime")), ("mounts", _mounts(svc)),
+                                               ("env_names", sorted(env)), ("env_opaque", _env_unread(ctx, rel, svc, dotenv))) if v}
             out.append(site)
     return out
 

@@ -91,7 +91,9 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         if site is not None:
             site.gpu_request = resource_gpus(c.get("resources"))
             site.gpu_types = gpu_types.from_pod(_node(doc.data, path[:-2]))
-            site.container = dict(tool="kubernetes", **_shm(doc.data, path, c), **_mounts(doc.data, path, c))
+            site.container = dict(tool="kubernetes", **_shm(doc.data, path, c), **_mounts(doc.data, path, c),
+                                  env_names=[str(e["name"]) for e in c.get("env") or [] if isinstance(e, dict) and "name" in e],
+                                  env_opaque=bool(c.get("envFrom")))
             if image is None and kust is not False:
                 kust = kustomize.overlay(ctx, rel) if kust is None else kust
                 if kust:
