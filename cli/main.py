@@ -55,8 +55,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _one_shot_gc() -> None:
+    """A command that runs once and exits needs no cycle collector: what it builds lives until
+    the end, and its collections scanned the loaded knowledge and the parsed files again and
+    again (12 % of the CPU of an audit of vLLM's own tree, 15 % of a cold 20-file audit; the peak
+    memory of the 10,000-file benchmark tree is the same without it). The MCP server, which
+    stays, keeps it."""
+    import gc
+
+    gc.disable()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if argv is None and args[:1] != ["mcp"]:  # the console script, not a caller in a process that stays
+        _one_shot_gc()
     if args[:1] == ["hook"]:  # its own boundary: an agent's hook must exit 0 whatever happens
         return hook_cmd.main(args[1:])
     parser = build_parser()

@@ -9,10 +9,11 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator
 
-from vllm_kb.engine.check import catalog_findings, colocation
+from vllm_kb.engine.check import candidates, catalog_findings, colocation
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
+from vllm_kb.engine.check.transformers_fit import transformers_fit
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
@@ -71,10 +72,16 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
     colocation.trainer_overlap([(p[0], p[2]) for p in prepared])  # a rollout server on its trainer's GPUs
     clients = tool_clients(sc.ctx, sc.files)  # code that asks a server for automatic tool choice
+    model_types = kb.doc("vllm", "model_types.yaml").data
+    vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
     for site, _, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
+        # the transformers pin against the checkpoint's model_type
+        tf_pin = sc.ctx.framework_pin(site.file, "transformers")  # a container holds its image's, unless built here
+        facts["launch"].update(transformers_fit(facts, tf_pin if not site.image or getattr(tf_pin, "kind", "") == "dockerfile" else None,
+                                                model_types, site.image, vllm_released))
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         if site.framework != "none":  # the framework's pin against vLLM's
@@ -161,8 +168,13 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     # and an image another vendor built from vLLM (lmcache/vllm-openai) holds the kernels it chose
     variant = choice.pin is not None and _CUDA_VARIANT.search(choice.pin.text or "")
     other = choice.basis.startswith("image") and not deploy.is_vllm_image(site.image)
-    return choice, site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root,
-                              basis="variant" if variant else "image-other" if other else choice.basis)
+    basis = "variant" if variant else "image-other" if other else choice.basis
+    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis)
+    others = facts.pop("model_alternatives", None)
+    if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
+        facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
+                                                                   root=ctx.root, basis=basis, model=m)) for m in others]
+    return choice, facts
 
 
 _CUDA_VARIANT = re.compile(r"[+-]cu\d{3}")
@@ -173,7 +185,11 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     # an argument sized by the GPUs the process sees is known once --gpu says how many there are
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items()
                   if not s.resolved and not (n in site.device_args and n in facts["engine"])}
+    others = facts.pop("model_alternatives", None)
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
+    if others:
+        candidates.merge(results, [evaluate_all(kb, candidates.with_parts(facts, o), unresolved, site.engine_elsewhere)
+                                   for o in others], facts["model"].get("candidates") or [], kb)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)
     settle_priorities(results, remarks, choice.basis, _allowed(cat, choice))

@@ -307,7 +307,7 @@ def test_a_config_quantization_wins_over_the_name():
 
 @pytest.mark.parametrize("name, family_default", [
     ("/models/Qwen/Qwen3___6-35B-A3B", True),  # ModelScope's "___" is "."; a newer generation than the entry
-    ("Qwen/Qwen3.5-27B", True),
+    ("Qwen/Qwen3.6-27B", True),  # Qwen3.5 is a family of its own (Qwen3_5ForConditionalGeneration)
     ("Qwen/Qwen3-30B-A3B", False),
     ("Qwen/Qwen3-30B-A3B-Instruct-2507", False),  # the catalog has the 2507 refresh
     ("Qwen/Qwen3-9B", True),  # no such size in the catalog

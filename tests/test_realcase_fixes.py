@@ -8,11 +8,17 @@ import pytest
 
 import realcases_score as score
 
-CASES = ["no-kv-memory--vllm-17238", "value-not-in-version--lmcache-1759", "bitsandbytes-launch--vllm-7294",
-         "tp-heads--gpustack-814"]
+CASES = ["value-not-in-version--lmcache-1759", "bitsandbytes-launch--vllm-7294", "tp-heads--gpustack-814"]
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_reporters_fix_is_proposed(name):
     out = score.run(score.HERE / name)
     assert out.predicted and out.fix, (out.p0, out.fix)
+
+
+def test_sampler_lever_is_proposed_inside_the_error_band():
+    # the KV estimate is within its own error of zero: L15 takes the P0 (vLLM may find a few
+    # blocks), L16 keeps the reporter's lever, max_num_seqs, at P1
+    out = score.run(score.HERE / "no-kv-memory--vllm-17238")
+    assert out.p0 == ["L15"] and out.fix

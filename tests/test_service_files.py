@@ -52,3 +52,49 @@ def test_a_procfile_reads_the_env_file_foreman_loads(scanned):
 def test_files_of_those_names_without_a_vllm_command_are_not_sites(scanned):
     assert scanned({"app.service": "[Service]\nExecStart=/usr/bin/python app.py\n", "nginx.conf": "server { listen 80; }\n",
                     "Procfile": "web: gunicorn app:app\n", "settings.ini": "[program:vllm]\nmodel=org/m\n"}) == []
+
+
+# https://github.com/vllm-project/vllm/issues/12847 (a comment on v0.11.0) — two `vllm serve` programs
+# of one supervisord conf that a Dockerfile copies into the vllm/vllm-openai image; the TP-2 program
+# sees GPUs "1,2" through a quoted environment value that holds a comma
+PROGRAMS = ("[program:small]\nenvironment=CUDA_VISIBLE_DEVICES=0\n"
+            "command=vllm serve Qwen/Qwen2.5-7B-Instruct --gpu-memory-utilization 0.45 --max-model-len 8192 --port 8001\n\n"
+            "[program:big]\nenvironment=CUDA_VISIBLE_DEVICES=\"1,2\",HF_HOME=/models/hf ,  VLLM_LOGGING_LEVEL='DEBUG'\n"
+            "command=vllm serve mistralai/Mistral-Small-24B-Instruct-2501 --tensor-parallel-size 2 --port 8002\n")
+IMAGE = "FROM vllm/vllm-openai:v0.11.0\nRUN pip install supervisor\nCOPY supervisord.conf /etc/supervisor/conf.d/vllm.conf\n" \
+        'ENTRYPOINT ["supervisord", "-n"]\n'
+
+
+def test_supervisord_environment_by_its_own_grammar_quoted_values_keep_commas(scanned):
+    small, big = scanned({"supervisord.conf": PROGRAMS})
+    assert small.env["CUDA_VISIBLE_DEVICES"].value == "0"
+    assert {k: v.value for k, v in big.env.items()} == {"CUDA_VISIBLE_DEVICES": "1,2", "HF_HOME": "/models/hf",
+                                                         "VLLM_LOGGING_LEVEL": "DEBUG"}
+
+
+def test_an_environment_supervisord_refuses_is_skipped_with_its_line_not_guessed(write_project):
+    from vllm_kb.engine.scan.project import scan_project
+
+    conf = "[program:x]\nenvironment=CUDA_VISIBLE_DEVICES=1,2\ncommand=vllm serve org/m --tensor-parallel-size 2\n"
+    scan = scan_project(write_project({"x.conf": conf, "y.conf": conf.replace("=1,2", "=\"1,2")}))
+    assert all(not s.env for s in scan.sites) and len(scan.sites) == 2
+    assert {(k.file, k.line, k.code) for k in scan.ctx.skipped} == {("x.conf", 2, "parse-error"), ("y.conf", 2, "parse-error")}
+
+
+def test_programs_of_a_conf_an_image_copies_in_run_that_images_release(scanned, tmp_path):
+    sites = scanned({"supervisord.conf": PROGRAMS, "Dockerfile": IMAGE}, tmp_path / "a")
+    assert [(s.file, s.image) for s in sites] == [("supervisord.conf", "vllm/vllm-openai:v0.11.0")] * 2
+    built = "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN pip install vllm==0.8.5 supervisor\nCOPY conf/ /etc/supervisor/conf.d/\n"
+    (s, _) = scanned({"conf/vllm.conf": PROGRAMS, "Dockerfile": built}, tmp_path / "b")
+    assert s.installed[0] == "0.8.5" and s.installed[1] == "Dockerfile:2"
+    (s, _) = scanned({"conf/vllm.conf": PROGRAMS, "Dockerfile": built.replace("COPY conf/", "COPY --from=build /conf/")}, tmp_path / "c")
+    assert s.image is None and s.installed is None
+
+
+def test_a_tp_2_program_that_sees_two_gpus_gets_no_p0(write_project):
+    from vllm_kb.engine.audit import audit
+
+    rep = audit(write_project({"supervisord.conf": PROGRAMS, "Dockerfile": IMAGE}), gpu="A100-80GB x3")
+    assert {sr.version.version for sr in rep.sites} == {"0.11.0"}
+    p0 = [(r.check.id, sr.site.line) for sr in rep.sites for r in sr.results if r.status == "recommended" and r.priority == "P0"]
+    assert p0 == [] and not [f for sr in rep.sites for f in sr.remarks if f.priority == "P0"]

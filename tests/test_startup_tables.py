@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-from vllm_architectures import pp_scan  # noqa: E402
+from vllm_architectures import lora_scan, pp_scan  # noqa: E402
 
 from vllm_kb.engine.check.startup_arch import arch_facts  # noqa: E402
 from vllm_kb.engine.check.startup_quant import quant_facts  # noqa: E402
@@ -63,6 +63,45 @@ def test_llama4_gains_pp_in_084():
     assert arch_facts(model, table, "0.8.4")["arch_pp"] is True
     assert arch_facts({"architecture": "LlamaForCausalLM"}, table, "0.6.0")["arch_pp"] is True
     assert "arch_pp" not in arch_facts({"architecture": "LlamaForCausalLM"}, table, "0.5.0")  # no PP at all: L3's own rule
+
+
+def test_lora_follows_the_interface_and_the_early_attribute(tmp_path):
+    new = _release(tmp_path / "new", {
+        "vllm/model_executor/models/interfaces.py": "class SupportsLoRA(Protocol):\n    supports_lora = True\n",
+        "vllm/model_executor/models/registry.py": """
+            _TEXT_GENERATION_MODELS = {
+                "LlamaForCausalLM": ("llama", "LlamaForCausalLM"),
+                "MistralForCausalLM": ("mistral", "MistralForCausalLM"),
+                "MllamaForConditionalGeneration": ("mllama", "MllamaForConditionalGeneration"),
+                "Flagged": ("flagged", "Flagged"),
+                "Mystery": ("mystery", "Mystery"),
+            }
+        """,
+        "vllm/model_executor/models/llama.py": "class LlamaForCausalLM(nn.Module, SupportsLoRA, SupportsPP):\n    pass\n",
+        "vllm/model_executor/models/mistral.py": "class MistralForCausalLM(LlamaForCausalLM):\n    pass\n",
+        "vllm/model_executor/models/mllama.py": "class MllamaForConditionalGeneration(nn.Module, SupportsMultiModal, SupportsPP):\n    pass\n",
+        "vllm/model_executor/models/flagged.py": "class Flagged(nn.Module):\n    supports_lora = True\n",
+        "vllm/model_executor/models/mystery.py": "Mystery = make_class()\n",
+    })
+    assert lora_scan(new) == ({"LlamaForCausalLM", "MistralForCausalLM", "Flagged"}, {"Mystery"})
+    # before the interfaces module (0.4.1-0.5.0) a LoRA model class lists its supported_lora_modules
+    old = _release(tmp_path / "old", {
+        "vllm/model_executor/models/__init__.py": '_MODELS = {"LlamaForCausalLM": ("llama", "LlamaForCausalLM"), "GemmaForCausalLM": ("gemma", "GemmaForCausalLM")}\n',
+        "vllm/model_executor/models/llama.py": "class LlamaForCausalLM(nn.Module):\n    supported_lora_modules = ['qkv_proj']\n",
+        "vllm/model_executor/models/gemma.py": "class GemmaForCausalLM(nn.Module):\n    pass\n",
+    })
+    assert lora_scan(old) == ({"LlamaForCausalLM"}, set())
+
+
+def test_qwen2_vl_gains_lora_in_064_and_a_post_release_reads_as_its_base():
+    table = load().doc("vllm", "architectures.yaml").data
+    model = {"architecture": "Qwen2VLForConditionalGeneration"}
+    for v in ("0.6.3", "0.6.3.post1"):
+        got = arch_facts(model, table, v)
+        assert got["arch_lora"] is False and got["arch_lora_pin"] == ">=0.6.4"
+    assert arch_facts(model, table, "0.6.4")["arch_lora"] is True
+    assert arch_facts({"architecture": "LlamaForCausalLM"}, table, "0.4.1")["arch_lora"] is True
+    assert "arch_lora_pin" not in arch_facts({"architecture": "MllamaForConditionalGeneration"}, table, "0.6.4")
 
 
 def _quant(model: dict, version: str, gpu: dict | None = None) -> dict:

@@ -16,6 +16,12 @@ base named SupportsPP, or a class body `supports_pp = True`). A class the static
 resolve (made at run time, a base from outside the models package) is listed as unresolved for
 that release, never as "no PP".
 
+LoRA per architecture (the model loader raises "Model X does not support LoRA, but LoRA is
+enabled" in 0.4.1–0.6.3, the model runner "X does not support LoRA yet." from 0.6.3, when LoRA is
+enabled on a class without it): 0.4.1–0.5.0 the class (or a base) sets `supported_lora_modules`;
+from 0.5.1 it implements the `SupportsLoRA` interface (a base named SupportsLoRA, or a class body
+`supports_lora = True`). Read the same way as PP, unresolved classes listed apart.
+
 Usage:
   python tools/vllm_architectures.py --source /work/sdists/src [--source more/] -o knowledge/vllm/architectures.yaml
 """
@@ -71,7 +77,7 @@ def _classes(root: Path) -> dict[str, dict[str, tuple[list[str], bool]]]:
                 tree = ast.parse(f.read_text(encoding="utf-8"))
             except (SyntaxError, UnicodeDecodeError):
                 continue
-            out[key] = {node.name: (_bases(node), _sets_pp(node)) for node in tree.body if isinstance(node, ast.ClassDef)}
+            out[key] = {node.name: (_bases(node), _flags(node)) for node in tree.body if isinstance(node, ast.ClassDef)}
     return out
 
 
@@ -83,18 +89,29 @@ def _bases(node: ast.ClassDef) -> list[str]:
     return out
 
 
-def _sets_pp(node: ast.ClassDef) -> bool:
+def _flags(node: ast.ClassDef) -> frozenset[str]:
+    """The interface flags a class body sets: `supports_pp = True`, `supports_lora = True`, and
+    `supported_lora_modules = …` (how 0.4.1–0.5.0 marked a LoRA model)."""
+    out = set()
     for st in node.body:
         targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, ast.AnnAssign) else []
-        if (any(isinstance(t, ast.Name) and t.id == "supports_pp" for t in targets)
-                and isinstance(st.value, ast.Constant) and st.value.value is True):
-            return True
-    return False
+        for t in targets:
+            if not isinstance(t, ast.Name):
+                continue
+            if t.id in ("supports_pp", "supports_lora") and isinstance(st.value, ast.Constant) and st.value.value is True:
+                out.add(t.id)
+            elif t.id == "supported_lora_modules" and st.value is not None:
+                out.add("supported_lora_modules")
+    return frozenset(out)
 
 
-# bases outside the models packages that end the walk without PP (torch, typing, the other interfaces)
-_PLAIN = re.compile(r"^(Module|nn|object|Supports(?!PP$)\w*|Has\w*|Is\w*|Generic|Protocol|ABC|"
-                    r"PreTrainedModel|PretrainedConfig|VllmModel\w*|CustomOp|\w*Interface\w*|NamedTuple)$")
+# bases outside the models packages that end the walk without the interface (torch, typing, the
+# other interfaces); {} is the interface's own name
+_PLAIN = ("^(Module|nn|object|Supports(?!{}$)\\w*|Has\\w*|Is\\w*|Generic|Protocol|ABC|"
+          "PreTrainedModel|PretrainedConfig|VllmModel\\w*|CustomOp|\\w*Interface\\w*|NamedTuple)$")
+# interface → (base class name, class-body flag)
+INTERFACES = {"pp": ("SupportsPP", "supports_pp"), "lora": ("SupportsLoRA", "supports_lora"),
+              "lora_old": ("", "supported_lora_modules")}
 
 
 def _find(classes: dict, module: str, cls: str) -> tuple[str, tuple[list[str], bool]] | None:
@@ -109,22 +126,44 @@ def _find(classes: dict, module: str, cls: str) -> tuple[str, tuple[list[str], b
     return (owners[0], classes[owners[0]][cls]) if len(owners) == 1 else None
 
 
-def _pp(classes: dict, module: str, cls: str, seen: set) -> bool | None:
-    """Whether the class `cls` (as seen from `module`) implements SupportsPP (None: cannot tell)."""
+def _implements(classes: dict, module: str, cls: str, seen: set, iface: str = "pp") -> bool | None:
+    """Whether the class `cls` (as seen from `module`) implements the interface (None: cannot tell)."""
     found = _find(classes, module, cls)
     if found is None or found[0] + "." + cls in seen:
         return None
-    module, (bases, flag) = found
+    module, (bases, flags) = found
     seen.add(module + "." + cls)
-    if flag or "SupportsPP" in bases:
+    base, flag = INTERFACES[iface]
+    if flag in flags or (base and base in bases):
         return True
+    plain = re.compile(_PLAIN.format(base or "-"))
     unknown = False
     for b in bases:
-        got = _pp(classes, module, b, seen) if _find(classes, module, b) else (False if _PLAIN.match(b) else None)
+        got = _implements(classes, module, b, seen, iface) if _find(classes, module, b) else (False if plain.match(b) else None)
         if got:
             return True
         unknown = unknown or got is None
     return None if unknown else False
+
+
+def _per_class(root: Path, iface: str) -> tuple[set[str], set[str]]:
+    """(architectures whose registered class implements the interface, those it cannot resolve)."""
+    classes = _classes(root)
+    yes: set[str] = set()
+    unresolved: set[str] = set()
+    for name, d in _registry_dicts(registry_file(root)):
+        if any(name.startswith(x) for x in NOT_REGISTERED):
+            continue
+        for k, v in zip(d.keys, d.values):
+            if not (isinstance(k, ast.Constant) and isinstance(v, ast.Tuple) and len(v.elts) >= 2
+                    and all(isinstance(e, ast.Constant) for e in v.elts[:2])):
+                continue
+            got = _implements(classes, v.elts[0].value, v.elts[1].value, set(), iface)
+            if got:
+                yes.add(k.value)
+            elif got is None:
+                unresolved.add(k.value)
+    return yes, unresolved
 
 
 def pp_scan(root: Path) -> tuple[set[str], set[str]] | None:
@@ -136,25 +175,19 @@ def pp_scan(root: Path) -> tuple[set[str], set[str]] | None:
             if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
                     and node.targets[0].id == "_PP_SUPPORTED_MODELS" and isinstance(node.value, ast.List)):
                 return {e.value for e in node.value.elts if isinstance(e, ast.Constant)}, set()
-    reg = root / "vllm/model_executor/models/registry.py"
-    if not reg.exists():
+    if not (root / "vllm/model_executor/models/registry.py").exists():
         return None
-    classes = _classes(root)
-    yes: set[str] = set()
-    unresolved: set[str] = set()
-    for name, d in _registry_dicts(reg):
-        if any(name.startswith(x) for x in NOT_REGISTERED):
-            continue
-        for k, v in zip(d.keys, d.values):
-            if not (isinstance(k, ast.Constant) and isinstance(v, ast.Tuple) and len(v.elts) >= 2
-                    and all(isinstance(e, ast.Constant) for e in v.elts[:2])):
-                continue
-            got = _pp(classes, v.elts[0].value, v.elts[1].value, set())
-            if got:
-                yes.add(k.value)
-            elif got is None:
-                unresolved.add(k.value)
-    return yes, unresolved
+    return _per_class(root, "pp")
+
+
+def lora_scan(root: Path) -> tuple[set[str], set[str]] | None:
+    """(architectures with LoRA, architectures the reading cannot resolve) of one release: the
+    registered class implements SupportsLoRA (0.5.1+) or sets supported_lora_modules (before)."""
+    reg = registry_file(root)
+    if reg is None:
+        return None
+    old = not (root / "vllm/model_executor/models/interfaces.py").exists()
+    return _per_class(root, "lora_old" if old else "lora")
 
 
 def scan(path: Path) -> tuple[set[str], dict[str, str], set[str]]:
@@ -200,13 +233,14 @@ def build(sources: list[Path]) -> dict:
         until = next(rm[n] for _, rm, _ in reversed(per) if n in rm)
         removed[n] = {"until": until, "listed": spans(listed, releases)}
     plugin = {n: spans([n in o for _, _, o in per], releases) for n in sorted(set().union(*(o for _, _, o in per)))}
-    pps = [pp_scan(d) for d in dirs]
-    pp_releases = [r for r, p in zip(releases, pps) if p is not None]
-    pp_sets = [p for p in pps if p is not None]
-    pp = {n: spans([n in y for y, _ in pp_sets], pp_releases) for n in sorted(set().union(*(y for y, _ in pp_sets)))}
-    unres = {n: spans([n in u for _, u in pp_sets], pp_releases) for n in sorted(set().union(*(u for _, u in pp_sets)))}
-    return {"releases": releases, "registered": arch, "removed": removed, "plugin": plugin,
-            "pp_from": pp_releases[0] if pp_releases else None, "pp": pp, "pp_unresolved": unres}
+    out = {"releases": releases, "registered": arch, "removed": removed, "plugin": plugin}
+    for key, scan_one in (("pp", pp_scan), ("lora", lora_scan)):
+        found = [(r, p) for r, p in zip(releases, (scan_one(d) for d in dirs)) if p is not None]
+        rels, sets = [r for r, _ in found], [p for _, p in found]
+        out[key + "_from"] = rels[0] if rels else None
+        out[key] = {n: spans([n in y for y, _ in sets], rels) for n in sorted(set().union(*(y for y, _ in sets)))}
+        out[key + "_unresolved"] = {n: spans([n in u for _, u in sets], rels) for n in sorted(set().union(*(u for _, u in sets)))}
+    return out
 
 
 def dump(data: dict) -> str:
@@ -231,17 +265,24 @@ def dump(data: dict) -> str:
     lines += [f'  {n}: {{until: "{e["until"]}", listed: {sp(e["listed"])}}}' for n, e in data["removed"].items()]
     lines.append("plugin:")
     lines += [f"  {n}: {sp(s)}" for n, s in data["plugin"].items()]
-    lines += [
-        "# Pipeline parallelism (ModelConfig.verify_with_parallel_config: _PP_SUPPORTED_MODELS in 0.5.1–0.6.2,",
-        "# the registered class implements SupportsPP from 0.6.3), from pp_from on:",
-        "#   pp:            architecture → spans of scanned releases whose class supports it",
-        "#   pp_unresolved: architecture → spans where the class could not be read statically (unknown)",
-        f'pp_from: "{data["pp_from"]}"',
-        "pp:",
-    ]
-    lines += [f"  {n}: {sp(s)}" for n, s in data["pp"].items()]
-    lines.append("pp_unresolved:")
-    lines += [f"  {n}: {sp(s)}" for n, s in data["pp_unresolved"].items()]
+    per_class = {
+        "pp": ["# Pipeline parallelism (ModelConfig.verify_with_parallel_config: _PP_SUPPORTED_MODELS in 0.5.1–0.6.2,",
+               "# the registered class implements SupportsPP from 0.6.3), from pp_from on:"],
+        "lora": ["# LoRA (the loader's \"does not support LoRA, but LoRA is enabled\" 0.4.1–0.6.3, the runner's \"does not",
+                 "# support LoRA yet.\" from 0.6.3): the class sets supported_lora_modules (0.4.1–0.5.0) or implements",
+                 "# SupportsLoRA (0.5.1+), from lora_from on:"],
+    }
+    for key, intro in per_class.items():
+        pad = " " * len("_unresolved:")
+        lines += intro + [
+            f"#   {key}:{pad}architecture → spans of scanned releases whose class supports it",
+            f"#   {key}_unresolved: architecture → spans where the class could not be read statically (unknown)",
+            f'{key}_from: "{data[key + "_from"]}"',
+            f"{key}:",
+        ]
+        lines += [f"  {n}: {sp(s)}" for n, s in data[key].items()]
+        lines.append(f"{key}_unresolved:")
+        lines += [f"  {n}: {sp(s)}" for n, s in data[key + "_unresolved"].items()]
     return "\n".join(lines) + "\n"
 
 

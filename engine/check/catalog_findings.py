@@ -52,11 +52,17 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
     from vllm_kb.engine.kb import frameworks
 
     fw = frameworks.get(site.framework)
+    # TRL's rollout server is a command of its own (`trl vllm-serve`), not a trainer's subcommand
+    command = site.framework_command or ("vllm-serve" if site.kind == "trl vllm-serve" else None)
     out = []
-    for f in fw.findings(site.framework_keys, site.framework_version, site.framework_command, vllm_version):
+    peer = {k: v for k, v in (site.launch or {}).items() if k == "plain_server"}
+    for f in fw.findings(site.framework_keys, site.framework_version, command, vllm_version, peer=peer):
         text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version).replace("{framework_version}", site.framework_version or "")
-                for lang in ("en", "zh")}
-        out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], subject=""))
+                .replace("{plain_server}", str(peer.get("plain_server", ""))) for lang in ("en", "zh")}
+        fix = [(FixOp.of(x), x.get("value")) for x in f.get("fix", [])]
+        # a P0's change is what makes the launch start: safe, like a P0 rule's (schema/checks.schema.json)
+        out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], fix=fix,
+                           safe=bool(fix) and f["priority"] == "P0", subject=""))
     return out
 
 
@@ -70,31 +76,75 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
         if to_class and (f := _server_only(s, site, cat, version)):
             out.append(f)
             continue
-        if s.known:
-            continue
         key = s.key or s.name
+        if s.known:
+            # known when scanned, at the release the scan read it with (an image's tag); the audit's
+            # release may be another (an upgrade's target), where the option may be gone
+            e = lifecycle_entry(s, key, cat) if not _not_one_option(key) and not s.implied else None
+            if e is not None and not e.within_life(version):
+                out.append(_lifecycle_finding(s, key, e, cat, version, kb))
+            continue
         if _not_one_option(key):
             # a whole `${VLLM_ARGS}` string or an unexpanded variable read as one word: what it
             # holds is not known, so it is no evidence of a bad option
             continue
-        entry = cat.arg(s.name) if s.syntax == "python-call" else None
-        flag_entry = cat.flag(normalise_flag(key if key.startswith("-") else "--" + key)[0]) if s.syntax in ("cli", "yaml-config") else None
-        e = entry or flag_entry
+        e = lifecycle_entry(s, key, cat)
         if e is not None and e.within_life(version):
             continue
-        fix = [(FixOp("unset", s.name), None)]
         if e is not None:
-            removed = e.removed_in() if cat.index_version(version) > cat.index_version(e.last) else None
-            extra = msg("finding.removed_in", removed=removed) if removed else msg("finding.added_in", first=e.first)
-            rename = kb.renames.get((False, s.name)) if removed else None
-            text = {lang: msg("finding.not_in_version", key=key, version=version, extra=extra[lang])[lang] for lang in ("en", "zh")}
-            if rename:
-                text = {lang: text[lang] + kb.t("finding.replaced_by", lang, what=rename["replacement"][lang]) for lang in ("en", "zh")}
-                fix += _carry(rename, s.value, cat, version)
-            out.append(Finding("not-in-version", text, s.file, s.line, "P0", fix=fix, safe=True, subject=s.name))
+            out.append(_lifecycle_finding(s, key, e, cat, version, kb))
         else:
             out.append(unknown_flags.finding(site, s, key, cat, version))
     return out
+
+
+def lifecycle_entry(s, key: str, cat: Catalog):
+    """The catalog's history of the option a setting names, on every surface: a Python keyword or a
+    key of a framework/kwargs file by its dest, an argv word (script, Dockerfile, compose, Kubernetes
+    args, Helm values) or a YAML --config key by its flag; a flag first where the site writes flags."""
+    flag = cat.flag(normalise_flag(key if key.startswith("-") else "--" + key)[0]) if key else None
+    if s.syntax == "python-call":
+        return cat.arg(s.name) or flag
+    return flag or cat.arg(s.name)
+
+
+def _lifecycle_finding(s, key: str, e, cat: Catalog, version: str, kb: Knowledge) -> Finding:
+    """An option some release has but the site's release does not (vllm/engine/arg_utils.py and the
+    server's cli_args.py of each release, knowledge/vllm/catalog.json): `not-in-version`, with the
+    releases that have it. Added later: the option is what the launch asks for, so the change is the
+    first release that has it, never its removal. Removed earlier: its removal (and the successor,
+    renames.yaml), except for an option that selects what the launch serves (`selects`): removing
+    that serves something else, so the change is the last release that has it."""
+    later = cat.index_version(version) < cat.index_version(e.first)
+    removed = None if later else e.removed_in()
+    bounded = e.removed_in() is not None
+    if later:
+        extra = msg("finding.only_in", first=e.first, last=e.last) if bounded else msg("finding.added_in", first=e.first)
+    else:
+        extra = msg("finding.removed_in_span", removed=removed, first=e.first, last=e.last)
+    text = {lang: msg("finding.not_in_version", key=key, version=version, extra=extra[lang])[lang] for lang in ("en", "zh")}
+    rename = None if later else kb.renames.get((False, s.name))
+    mapped = _successor_args(rename, s, cat, version) if rename and rename.get("selects") else None
+    if later:
+        fix = [(FixOp("pin", "vllm"), f">={e.first},<={e.last}" if bounded else f">={e.first}")]
+    elif rename and rename.get("selects") and mapped is None:
+        fix = [(FixOp("pin", "vllm"), f"<={e.last}")]
+    else:
+        fix = [(FixOp("unset", s.name), None)] + [(FixOp("set", k), v) for k, v in (mapped or {}).items()]
+    if rename:
+        text = {lang: text[lang] + kb.t("finding.replaced_by", lang, what=rename["replacement"][lang]) for lang in ("en", "zh")}
+        if not rename.get("selects"):
+            fix += _carry(rename, s.value, cat, version)
+    return Finding("not-in-version", text, s.file, s.line, "P0", fix=fix, safe=True, subject=s.name)
+
+
+def _successor_args(rename: dict, s, cat: Catalog, version: str) -> dict | None:
+    """What serves the same as the removed option's value (renames.yaml `carry_values`, the hints
+    vLLM's own deprecation gave), when the release has those arguments; None when not known."""
+    mapped = (rename.get("carry_values") or {}).get(str(s.value)) if s.resolved else None
+    if mapped is None or not all((a := cat.arg(k)) is not None and a.exists(version) for k in mapped):
+        return None
+    return dict(mapped)
 
 
 # Python calls whose keywords become EngineArgs/AsyncEngineArgs fields (LLM() hands its **kwargs to

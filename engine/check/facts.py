@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from vllm_kb.engine.kb import cel
-from vllm_kb.engine.check import host_memory, memory
-from vllm_kb.engine.check import site_gpu
+from vllm_kb.engine.check import candidates, host_memory, memory
+from vllm_kb.engine.check import hf_access, site_gpu
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
+from vllm_kb.engine.check.lora_adapters import lora_facts
 from vllm_kb.engine.check.startup_facts import startup_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
@@ -99,9 +100,12 @@ def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
 
 
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
-               root: Path | None = None, basis: str | None = None) -> dict[str, Any]:
+               root: Path | None = None, basis: str | None = None, model: dict | None = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
-    config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …)."""
+    config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …).
+    `model`: the model facts to use instead of those the name gives (one candidate of an ambiguous
+    local path, engine/check/candidates.py); when the name fits several, the others are listed in
+    `model_alternatives` for the audit to evaluate too."""
     lookup = cat.resolve(version).version
     args = {n: _normalise(n, s.value) for n, s in site.settings.items() if s.resolved}
     facts: dict[str, Any] = {
@@ -138,11 +142,22 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     # --hf-config-path: vLLM reads the architecture (and quantization_config) from that repository
     config_name = args.get("hf_config_path") if isinstance(args.get("hf_config_path"), str) else model_name
     ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None
-    mf = model_facts(config_name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []),
+    markers = kb.doc("models.yaml").data.get("quantized_markers", [])
+    mf = model_facts(config_name, kb.models, markers,
                      config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
                      publishers=kb.doc("models.yaml").data.get("publishers"), identity=kb.doc("models.yaml").data)
     if mf and config_name != model_name:
         mf["name"] = model_name
+    others: list[dict] = []
+    if model is not None:
+        mf = model
+    elif mf and ck is None and config_name == model_name and model_name:
+        found = candidates.resolve(model_name, mf, (site.container or {}).get("mounts"), kb,
+                                   lambda n: candidates.model_of(n, kb, markers, lookup), candidates.hints(args))
+        if found:
+            mf, others = found[0], found[1:]
+    if others:
+        facts["model_alternatives"] = others
     if mf:
         facts["model"] = mf
     # which engine runs decides the start-up defaults (V0 below compute capability 8.0 up to 0.10.1)
@@ -168,6 +183,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count"), framework_nodes(site),
                                       facts["launch"]))
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
+    if engine.get("enable_lora"):
+        facts["launch"].update(lora_facts(args, site.framework_keys, root, (root / site.file).parent if root is not None else None))
+    if ck is None:  # a folder the project holds is read from disk, not the Hub
+        hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [])
     facts["site"]["pooling"] = _pooling(engine)
     # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer
     unread = {n for n in site.unresolved if n not in engine}  # less those the GPU count sized
@@ -205,7 +224,10 @@ def usage_context(site: dict) -> str | None:
         return "serve"
     kind = site.get("kind")
     built = argv_entry.engine_of(kind)  # a project script that hands its command line to vLLM
-    if kind == "LLM()" or built == "LLM":
+    # `trl vllm-serve` builds its engine with LLM(…) in every release (trl/scripts/vllm_serve.py,
+    # knowledge/frameworks/engine_kwargs.yaml `call: LLM`): LLM_CLASS defaults, 1024 sequences on
+    # a GPU of 70 GiB or more from 0.8 (the sampler warm-up of trl#3523)
+    if kind in ("LLM()", "trl vllm-serve") or built == "LLM":
         return "llm"
     if kind in ("EngineArgs()", "AsyncEngineArgs()") or built in ("EngineArgs", "AsyncEngineArgs"):
         return "other"

@@ -78,6 +78,7 @@ def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
     out["arch_registered"] = known
     if known:
         out.update(_pp(table, arch, releases, v))
+        out.update(_per_class(table, "lora", arch, releases, v))
         return out
     if v < Version(PP_LIST_UNTIL):
         # the allow-list is checked on the name while the config is built, before any model class
@@ -110,19 +111,29 @@ def _pp(table: dict, arch: str, releases: list[Version], v: Version) -> dict[str
     """Whether the release runs the (registered) architecture with pipeline parallelism
     (ModelConfig.verify_with_parallel_config raises otherwise): `arch_pp`, and the first scanned
     release after `v` that does (`arch_pp_since`, `arch_pp_pin`). Absent when the table cannot tell."""
-    start = table.get("pp_from")
-    if not start or v < Version(start) or "pp" not in table:
+    return _per_class(table, "pp", arch, releases, v)
+
+
+def _per_class(table: dict, key: str, arch: str, releases: list[Version], v: Version) -> dict[str, Any]:
+    """`arch_<key>`: whether the release's class for the architecture implements the interface
+    (`pp`: SupportsPP; `lora`: SupportsLoRA — the model runner raises "… does not support LoRA
+    yet." when LoRA is enabled without it), and the first scanned release after `v` that does
+    (`arch_<key>_since`, `arch_<key>_pin`). Absent when the table cannot tell."""
+    start = table.get(key + "_from")
+    if not start or v < Version(start) or key not in table:
         return {}
     scanned = [r for r in releases if r >= parse(start)]
-    if _known(table.get("pp_unresolved", {}).get(arch) or [], scanned, v) is not False:
+    if key == "lora" and v not in scanned and Version(v.public) in scanned:
+        v = Version(v.public)  # a .postN release patches its base; the model classes are the base's
+    if _known(table.get(key + "_unresolved", {}).get(arch) or [], scanned, v) is not False:
         return {}
-    spans = table["pp"].get(arch) or []
+    spans = table[key].get(arch) or []
     got = _known(spans, scanned, v) if spans else (False if scanned[0] <= v <= scanned[-1] else None)
     if got is None:
         return {}
-    out: dict[str, Any] = {"arch_pp": got}
+    out: dict[str, Any] = {f"arch_{key}": got}
     later = [Version(a) for a, _ in spans if Version(a) > v]
     if not got and later:
-        out["arch_pp_since"] = str(min(later))
-        out["arch_pp_pin"] = ">=" + out["arch_pp_since"]
+        out[f"arch_{key}_since"] = str(min(later))
+        out[f"arch_{key}_pin"] = ">=" + out[f"arch_{key}_since"]
     return out

@@ -12,6 +12,7 @@ from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
 from vllm_kb.engine.check.startup_arch import arch_facts
+from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
@@ -47,6 +48,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     if "kv_refused" not in out and kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version, out.get("backend")):
         out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
     out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version))
+    if out.get("arch_registered") and ("quant_bnb_prequant" in out or "bitsandbytes" in (engine.get("quantization"), engine.get("load_format"))):
+        out.update(bnb_facts(model, kb.doc("vllm", "bnb_support.yaml").data, version))
     vllm = facts.get("vllm") or {}  # the release itself, not the catalog's nearest (0.9.2 is not 0.9.1)
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,
                            vllm.get("basis")))

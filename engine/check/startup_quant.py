@@ -16,6 +16,9 @@ from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 CERTAIN_FROM_NAME = frozenset({"awq", "gptq", "gguf", "marlin"})
 # a name that says bitsandbytes without doubt ("-bnb-4bit", "bitsandbytes"); a bare "4bit" does not
 _BNB_NAME = re.compile(r"(?i)(?<![a-z])bnb(?![a-z])|bitsandbytes")
+# ModelConfig._verify_quantization reads the text config's quantization_config too from 0.10.2
+# (vllm/config/__init__.py 1140-1144); before, only hf_config.quantization_config (0.10.1 line 1098)
+NESTED_READ = "0.10.2"
 # CLI syntaxes whose values go through vLLM's argparse (choices were case-sensitive up to 0.12).
 _ARGV = frozenset({"cli", "yaml-config", "compose", "k8s-args", "helm-values", "dockerfile"})
 
@@ -47,11 +50,14 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     flag = str(flag).strip() if isinstance(flag, str) and flag.strip() else None
     ckpt = normalise_quant(model["quant_method"]) if model.get("quantized") and model.get("quant_method") else None
     source = model.get("quant_source")
+    if ckpt and not flag and model.get("quant_nested") and not _since(version, NESTED_READ):
+        # ModelConfig reads hf_config.quantization_config only: the weights load as 16-bit ones
+        return {"quant_method": "none", "quant_nested_unread": ckpt}
     if not flag and not ckpt:
         return {"quant_method": "none"} if model.get("quant_source") == "config" or model.get("family") else {}
     method = normalise_quant(flag) if flag else ckpt
     out: dict[str, Any] = {"quant_method": method, "quant_from": "argument" if flag else (source or "name")}
-    known = known_methods(cat, version)
+    known = _before_catalog(table, (facts.get("vllm") or {}).get("version"), cat) or known_methods(cat, version)
     if known is not None:
         out["quant_known"] = method in known
     if flag and flag != flag.lower() and _argv(facts) and not _since(version, "0.13.0"):
@@ -89,6 +95,18 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         if SpecifierSet(row["vllm"]).contains(version):
             out["quant_deprecated"] = method in row["methods"] and not engine.get("allow_deprecated_quantization")
     return out
+
+
+def _before_catalog(table: dict, real: str | None, cat: Catalog) -> list[str] | None:
+    """The methods a release older than the catalog's first accepts (startup.yaml
+    methods_before_catalog), when the site pins one; None otherwise."""
+    v = try_parse(str(real)) if real else None
+    if v is None or not cat.versions or not v < cat.versions[0]:
+        return None
+    for row in table["quantization"].get("methods_before_catalog") or []:
+        if SpecifierSet(row["vllm"]).contains(str(v)):
+            return list(row["methods"])
+    return None
 
 
 def _argv(facts: dict) -> bool:

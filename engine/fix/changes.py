@@ -34,6 +34,7 @@ class Change:
     container: str | None = None  # the framework mapping (vllm_config, vllm_engine_kwargs) this sets a key of
     key: str | None = None  # a new key as the file writes keys (dotted for a nested YAML path), when one is added
     positional: bool = False  # `vllm serve MODEL`: the model goes first after `serve`, not as `--model`
+    env_name: str | None = None  # the env var an env-configured worker image reads for this argument (the edit's)
 
     def to_json(self) -> dict:
         return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,
@@ -77,6 +78,13 @@ def _flag_kind(cat: Catalog, version: str, flag: str) -> str:
 def cli_text(cat: Catalog, version: str, site: Site, dest: str, value: Any, existing: Setting | None) -> str | None:
     """`--kv-cache-dtype fp8`, `--enable-prefix-caching`, `--no-enable-prefix-caching`; None
     when the value is the flag's absence (a switch set to False)."""
+    if site.tool == "xinference":
+        # `xinference launch` hands each `--key value` pair on as the keyword `key`, as written
+        # (deploy/cmdline.py model_launch; the value through handle_click_args_type): the engine
+        # argument's own name, and a value for every key, a switch's as true/false
+        key = existing.key if existing is not None and existing.key.startswith("--") else "--" + dest
+        value = merge_value(value, existing)
+        return f"{key} {shell_word('true' if value is True else 'false' if value is False else value)}"
     flag = _flag_for(cat, version, dest, site, existing)
     kind = _flag_kind(cat, version, flag)
     if isinstance(value, bool) and kind in ("switch", "negatable"):
@@ -230,6 +238,15 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         after = site_syntax.env_text(syntax, target, value, (site.source or {}).get("env_style")) if op == "env" else None
         before = (f'os.environ["{target}"] = {existing.raw}' if syntax == "python-call" else f"{target}={existing.raw}") if existing else None
         return Change(op, target, value, file, syntax, existing.line if existing else None, before, after, setting=existing)
+    if op in ("set", "unset") and (name := site_syntax.worker_env(site, target)):
+        # an image its env configures (knowledge/deploy/env_images.yaml): the argument is the env var
+        # the worker reads; a `command:` would replace the worker's own
+        # the change stays the argument's (what a reader and a report compare); its edit is the env var's
+        ec = _change(site, "unset_env" if op == "unset" else "env", name, site_syntax.worker_env_value(value), cat, version)
+        if ec is None:
+            return None
+        return Change(op, target, None if op == "unset" else value, ec.file, ec.syntax, ec.line, ec.before, ec.after,
+                      setting=ec.setting, env_name=name)
     existing = site.settings.get(target) or site.unknown.get(target) or (site.model if target == "model" else None)
     if op == "unset" and existing is not None and existing.implied and existing.syntax in site_syntax.DEPLOY_SYNTAXES:
         # nothing written to remove (the chart emits --no-enable-prefix-caching itself): write the default

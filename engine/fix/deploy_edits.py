@@ -13,13 +13,13 @@ from typing import Any
 from vllm_kb.engine.fix import yaml_edits
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.edits import TextEdit
-from vllm_kb.engine.fix.syntax import PRODUCTION_STACK_KEYS
+from vllm_kb.engine.fix.syntax import PRODUCTION_STACK_KEYS, worker_env_value
 from vllm_kb.engine.scan.site import Site
 
 
 def deploy_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
     src = site.source if isinstance(site.source, dict) else {}
-    if ch.op in ("env", "unset_env"):
+    if ch.op in ("env", "unset_env") or ch.env_name:
         return _env_edit(src, ch, text)
     if ch.file != site.file or "argv_pos" not in src:
         return None
@@ -187,7 +187,8 @@ def deploy_rename(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
 
 def _env_edit(src: dict, ch: Change, text: str) -> list[TextEdit] | None:
     s = ch.setting
-    value = None if ch.op == "unset_env" else str(ch.value)
+    value = None if ch.op in ("unset_env", "unset") else worker_env_value(ch.value) if ch.env_name else str(ch.value)
+    name = ch.env_name or ch.target
     p = s.pos if s is not None else None
     if p and "docker_env" in p:
         if value is None:
@@ -207,7 +208,7 @@ def _env_edit(src: dict, ch: Change, text: str) -> list[TextEdit] | None:
         if style == "k8s":
             return yaml_edits.set_value(text, d, path + ("value",), value)
         if style == "list":
-            return yaml_edits.set_value(text, d, path, f"{ch.target}={value}")
+            return yaml_edits.set_value(text, d, path, f"{name}={value}")
         return yaml_edits.set_value(text, d, path, value)
     if value is None or s is not None:
         return None
@@ -216,18 +217,18 @@ def _env_edit(src: dict, ch: Change, text: str) -> list[TextEdit] | None:
         return None
     if "docker_line" in at:
         pos = at["docker_line"]
-        return [TextEdit(pos, pos, f"ENV {ch.target}={value if _shell_plain(value) else json.dumps(value)}\n")]
+        return [TextEdit(pos, pos, f"ENV {name}={value if _shell_plain(value) else json.dumps(value)}\n")]
     d, path = _yaml(text, at)
     if d is None:
         return None
     style = at.get("env_style")
     node = d.get(path)
     if style == "k8s":
-        item = {"name": ch.target, "value": value}
+        item = {"name": name, "value": value}
         return yaml_edits.append_items(text, d, path, [item]) if node is not None else yaml_edits.set_value(text, d, path, [item])
     if style == "list" and node is not None:
-        return yaml_edits.append_items(text, d, path, [f"{ch.target}={value}"])
-    return yaml_edits.set_value(text, d, path + (ch.target,), value)
+        return yaml_edits.append_items(text, d, path, [f"{name}={value}"])
+    return yaml_edits.set_value(text, d, path + (name,), value)
 
 
 def _shell_plain(v: str) -> bool:

@@ -11,7 +11,9 @@ from vllm_kb.engine.kb.textpos import LineIndex
 from vllm_kb.engine.scan.pins import Pin
 from vllm_kb.engine.scan.site import Site
 
-_TAG = re.compile(r"(:v?)(\d+(?:\.\d+)+)")
+# an image tag's release with its suffix (`v0.6.3.post1`, `v0.9.0rc2`), replaced whole
+_TAG = re.compile(r"(:v?)(\d+(?:\.\d+)+(?:\.?(?:post|rc|dev)\d*)?)")
+_VERSION = re.compile(r"\d+(?:\.\d+)+(?:\.?(?:post|rc|dev)\d*)?")
 
 
 def _exact(spec: str) -> str | None:
@@ -22,8 +24,15 @@ def _exact(spec: str) -> str | None:
 def _rewrite(pin, spec: str) -> str:
     """The pin as written, with its version specifier replaced."""
     if pin.kind == "image":
-        v = _exact(spec) or re.sub(r"^[^0-9]*", "", spec)
+        # a range names the release nearest the one the tag has first (`>=0.6.4,<=0.12.0` → 0.6.4)
+        found = _VERSION.search(spec)
+        v = _exact(spec) or (found.group(0) if found else re.sub(r"^[^0-9]*", "", spec))
         return _TAG.sub(lambda m: m.group(1) + v, pin.text, count=1)
+    found = _VERSION.search(spec)
+    if pin.kind == "dockerfile" and not _exact(spec) and found:
+        # a RUN line (or a notebook's %pip line) is shell: an unquoted `vllm>=0.6.4,<=0.12.0` would be
+        # a redirection there, so the pin names the release of the range nearest the one it had
+        spec = "==" + found.group(0)
     if pin.spec and pin.spec in pin.text:
         return pin.text.replace(pin.spec, spec, 1)
     return f"{pin.text}{spec}"
@@ -44,7 +53,11 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
             pin = choice.pin if op.target == "vllm" and choice is not None and choice.pin is not None else _nearest(site, pins, op.target)
             if pin is not None and getattr(pin, "package", "vllm") not in (op.target, None) and pin.kind != "image":
                 pin = None
-            if pin is None:
+            if pin is not None and pin.kind == "image" and not _tag_is_release(pin):
+                # a worker image whose tag is its own release (runpod/worker-v1-vllm:v1.5.0 installs
+                # vLLM 0.6.2): no tag to write; the change is named, not edited
+                ch = Change("pin", op.target, value, pin.file, "pin", None, None, f"{op.target}{value}")
+            elif pin is None:
                 ch = Change("pin", op.target, value, site.file, "pin", None, None, f"{op.target}{value}")
             else:
                 # an image pin's line is the launch's; its text is found where the image is written
@@ -54,6 +67,12 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
             ch.priority, ch.safe = item.priority, False
             out[op.target] = ch
     return list(out.values())
+
+
+def _tag_is_release(pin) -> bool:
+    """The image's tag is the vLLM release the pin stands for (not a worker's or vendor's own)."""
+    m = _TAG.search(pin.text or "")
+    return bool(m and pin.exact and m.group(2) == pin.exact)
 
 
 def _nearest(site, pins: list, package: str):

@@ -9,6 +9,7 @@ import shlex
 from typing import Any
 
 from vllm_kb.engine.kb import frameworks
+from vllm_kb.engine.scan.images import env_image
 from vllm_kb.engine.scan.site import Setting, Site
 
 DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values")
@@ -149,3 +150,21 @@ def env_text(syntax: str, name: str, value: Any, env_style: str | None = None) -
     if syntax in ("k8s-args", "helm-values"):
         return f"env: [{{name: {name}, value: {json.dumps(v)}}}]"
     return f"export {name}={shlex.quote(v)}"
+
+
+def worker_env(site: Site, target: str) -> str | None:
+    """The env var an env-configured worker image reads for an engine argument (its alias, else
+    the argument in upper case where the image reads every field so), or None."""
+    found = env_image(site.image) if site.image and site.syntax in DEPLOY_SYNTAXES else None
+    if found is None or target == "model":
+        return None
+    entry = found[0]
+    named = [k for k, v in (entry.get("aliases") or {}).items() if v == target]
+    if named:
+        return named[0]
+    return target.upper() if entry.get("generic") and target.upper() not in set(entry.get("reserved") or ()) else None
+
+
+def worker_env_value(value: Any) -> str:
+    """A value as a worker reads it from its env: JSON for a mapping or list, true/false for a switch."""
+    return json.dumps(value) if isinstance(value, (dict, list)) else str(value).lower() if isinstance(value, bool) else str(value)

@@ -66,6 +66,11 @@ def diffs(site: Site, changes: list[Change], read) -> list[dict]:
 def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
     if ch.blocked:
         return None
+    if ch.file.endswith(".ipynb") and not (ch.syntax == "pin" and _json_plain(ch.before) and _json_plain(ch.after)):
+        # a notebook is JSON: its cells' code sits inside escaped strings, which the edits of a
+        # Python or shell file do not address; only a pin (`vllm==0.6.3` in a %pip line), whose bytes
+        # are the same inside the JSON string, is written; anything else is reported, not written
+        return None
     if ch.op == "rename":
         return _rename_edit(site, ch, text)
     if ch.syntax in ("cli", "hydra-override"):
@@ -79,6 +84,10 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
     if ch.syntax == "pin":
         return pin_edit(ch, text)
     return None
+
+
+def _json_plain(text: str | None) -> bool:
+    return bool(text) and all(" " <= c < "\x7f" and c not in '"\\' for c in text)  # type: ignore[union-attr]
 
 
 def _in_file(text: str, *words) -> bool:

@@ -66,6 +66,26 @@ def _regex(tokens: list[tuple[str, str]]) -> str:
     return "".join(out)
 
 
+def _inner(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The tokens without the placeholders and white space at either end: each of those may
+    match nothing, so a text holds a pattern (`search`) exactly when it holds the pattern without
+    them, and kept, a leading one is tried at every position of the text, up to 400 characters
+    each (a 300 KB log line took seconds per wording)."""
+    def empty(t: tuple[str, str]) -> bool:
+        return t[0] == "ph" or not t[1].strip()
+
+    i, j = 0, len(tokens)
+    while i < j and empty(tokens[i]):
+        i += 1
+    while j > i and empty(tokens[j - 1]):
+        j -= 1
+    out = list(tokens[i:j])
+    if out:
+        out[0] = ("lit", out[0][1].lstrip())
+        out[-1] = ("lit", out[-1][1].rstrip())
+    return out
+
+
 def compile_wording(check_id: str, raw: dict) -> Wording:
     text = str(raw["text"])
     tokens = _tokens(text)
@@ -86,9 +106,9 @@ def compile_wording(check_id: str, raw: dict) -> Wording:
         n = sum(len(s.strip()) for k, s in head if k == "lit")
         if n >= min(_MIN_LITERAL, literal) and n > seen and n < literal:
             seen = n
-            prefixes.append((re.compile(_regex(head).rstrip(), flags), n))
+            prefixes.append((re.compile(_regex(_inner(head)).rstrip(), flags), n))
     return Wording(check_id, text, SpecifierSet(raw["vllm"]) if raw.get("vllm") else None, raw.get("origin", "vllm"),
-                   re.compile(_regex(tokens), flags), tuple(prefixes), literal)
+                   re.compile(_regex(_inner(tokens)), flags), tuple(prefixes), literal)
 
 
 _CACHE: dict[int, tuple[object, tuple[Wording, ...]]] = {}

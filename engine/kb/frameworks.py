@@ -140,18 +140,20 @@ class Framework:
                 return self.key(rule["from"][0])
         return None
 
-    def _activation(self, values, version, command, vllm_version=None, with_defaults=True) -> cel.Activation:
+    def _activation(self, values, version, command, vllm_version=None, with_defaults=True, peer=None) -> cel.Activation:
         keys = {k.key: k.default_for(version) for k in self.keys if k.default is not None} if with_defaults else {}
         keys.update(values)
         return cel.Activation({"keys": keys, "command": command or "", "framework": {"version": version or ""},
-                               "vllm": {"version": vllm_version or ""}})
+                               "vllm": {"version": vllm_version or ""}, "peer": dict(peer or {})})
 
-    def findings(self, values, version, command, vllm_version) -> list[dict]:
-        """The framework's own pitfalls (knowledge/frameworks/<id>.yaml › findings) that hold."""
+    def findings(self, values, version, command, vllm_version, peer=None) -> list[dict]:
+        """The framework's own pitfalls (knowledge/frameworks/<id>.yaml › findings) that hold.
+        `peer`: what the project says about the server a client site talks to (plain_server)."""
         out = []
         for f in self.raw.get("findings", []):
-            # legacy keys are looked for as written, without defaults
-            act = self._activation(values, version, command, vllm_version, with_defaults=f["code"] != "legacy-key")
+            # legacy keys (and a finding that says so) are looked for as written, without defaults
+            act = self._activation(values, version, command, vllm_version, with_defaults=f["code"] != "legacy-key" and not f.get("as_written"),
+                                   peer=peer)
             if cel.compile(f["when"]).evaluate(act).value:
                 out.append(f)
         return out

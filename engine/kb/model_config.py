@@ -47,6 +47,13 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
     if isinstance(config.get("model_type"), str):
         facts["model_type"] = config["model_type"]
     quant = config.get("quantization_config")
+    facts.pop("quant_nested", None)  # the catalog's guess; the checkpoint's own layout follows
+    nested = _nested_quant(config) if quant is None else None
+    if nested is not None:
+        # a multimodal checkpoint that quantized only its language model (OpenGVLab's InternVL AWQ):
+        # vLLM reads it there from 0.10.2 only (ModelConfig._verify_quantization), see startup_quant
+        quant = nested
+        facts["quant_nested"] = True
     if isinstance(quant, dict) and isinstance(quant.get("quant_method"), str) and quant["quant_method"]:
         facts["quantized"] = True
         facts["quant_method"] = normalise_quant(quant["quant_method"])
@@ -63,6 +70,20 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
     tok = (tokenizer or {}).get("model_max_length")
     if isinstance(tok, (int, float)) and not isinstance(tok, bool) and 0 < tok < 1 << 40:
         facts["tokenizer_max_len"] = int(tok)
+
+
+# the language model's sub-config of a multimodal config.json; vLLM maps llm_config to text_config
+_TEXT_KEYS = ("text_config", "llm_config")
+
+
+def _nested_quant(config: dict) -> dict | None:
+    """The quantization_config of the language model's sub-config, when the top level has none."""
+    for key in _TEXT_KEYS:
+        inner = config.get(key)
+        q = inner.get("quantization_config") if isinstance(inner, dict) else None
+        if isinstance(q, dict) and isinstance(q.get("quant_method"), str) and q["quant_method"]:
+            return q
+    return None
 
 
 def _scheme(quant: dict) -> str | None:

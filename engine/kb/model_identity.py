@@ -89,3 +89,22 @@ def unquantized(facts: dict, name: str, repos: frozenset[str]) -> None:
         return
     last = name.rstrip("/").rsplit("/", 1)[-1].lower()
     facts["unquantized"] = "exact" if last in repos else "family"
+
+
+
+_PATH_START = ("/", "./", "../", "~", ".\\", "..\\")
+# words a training run adds to the folder it writes (LLaMA-Factory's saves/…/sft, a merged LoRA)
+_TRAINED = re.compile(r"(?i)(?<![a-z])(sft|merged?|lora|qlora|finetuned?|ft|dpo|grpo|ppo|orpo|kto|rlhf|ckpt|checkpoint|"
+                      r"custom|tuned|trained|export(ed)?)(?![a-z])")
+
+
+def folder_guess(facts: dict, name: str, repos: frozenset[str]) -> None:
+    """A model given as a local folder whose config.json was not read, named as a training run
+    names its output (`./merged/qwen-14b-sft`), is known only by what the folder is called: the
+    catalog's context for the family it names is a guess, not this checkpoint's (the run may have
+    started from another generation or size of that family), so it is marked as the family's."""
+    if not facts.get("max_context") or not (name.startswith(_PATH_START) or name.count("/") >= 2):
+        return
+    last = name.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
+    if last.lower() not in repos and _TRAINED.search(last):
+        facts["max_context_family"] = True

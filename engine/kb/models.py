@@ -96,7 +96,9 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     _markers(facts, short, markers, config)
     _add_arch(facts, arch)
     if identity and not config:
-        model_identity.unquantized(facts, name, _repos(families, tuple(identity.get("unquantized_checkpoints") or ())))
+        repos = _repos(families, tuple(identity.get("unquantized_checkpoints") or ()))
+        model_identity.unquantized(facts, name, repos)
+        model_identity.folder_guess(facts, name, repos)
     if facts.get("quant_method"):
         facts["quant_method"] = normalise_quant(facts["quant_method"])
     for k in FLAGS:
@@ -280,7 +282,7 @@ def _size_from_name(facts: dict, short: str) -> None:
 
 
 def _markers(facts: dict, short: str, markers: list[dict], config: dict | None) -> None:
-    if config and isinstance(config.get("quantization_config"), dict):
+    if config and (isinstance(config.get("quantization_config"), dict) or facts.get("quant_nested")):
         return  # the checkpoint says how it is quantized; the name only guesses
     for mk in markers:
         if _rx(mk["match"]).search(short):

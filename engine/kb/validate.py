@@ -23,14 +23,14 @@ FILES = [
     (("i18n.yaml",), "i18n"),
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
     (("vllm", "startup.yaml"), "startup"),
-    (("vllm", "architectures.yaml"), "architectures"),
+    (("vllm", "architectures.yaml"), "architectures"), (("vllm", "bnb_support.yaml"), "bnb_support"),
     (("vllm", "kv_cache.yaml"), "kv_cache"),
     (("vllm", "cuda_builds.yaml"), "cuda_builds"),
     (("vllm", "raise_order.yaml"), "raise_order"),
     (("vllm", "renames.yaml"), "renames"),
     (("vllm", "plugins.yaml"), "plugins"),
     (("vllm", "parsers.yaml"), "parsers"),
-    (("vllm", "release_dates.yaml"), "release_dates"),
+    (("vllm", "release_dates.yaml"), "release_dates"), (("vllm", "model_types.yaml"), "model_types"),
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
     (("frameworks", "compat.yaml"), "compat"),
@@ -339,8 +339,8 @@ class Validator:
                         self.add(name, "", f"{section}[{i}].when", f"CEL syntax error: {e}")
                         continue
                     for path in p.paths:
-                        if path[0] not in ("keys", "command", "framework", "vllm"):
-                            self.add(name, "", f"{section}[{i}].when", f"unknown name {'.'.join(path)!r} (keys, command, framework.version, vllm.version)")
+                        if path[0] not in ("keys", "command", "framework", "vllm", "peer"):
+                            self.add(name, "", f"{section}[{i}].when", f"unknown name {'.'.join(path)!r} (keys, command, framework, vllm, peer)")
 
     def claims(self) -> None:
         """Every versioned claim against the catalogs, in every release it covers (engine/kb/claims)."""

@@ -69,6 +69,10 @@ def _render(data: dict, console) -> None:
     for n, s in enumerate(data["sites"], 1):
         console.rule(f"[bold]{t('report.site')} {n}: {escape(s['id'])} — {escape(s['kind'])}")
         model = s["model"]["name"] if s["model"] else t("report.not_detected")
+        if s["model"] and s["model"].get("resolved_as"):
+            m = s["model"]
+            model += " — " + (t("report.model_candidates", names=", ".join(m["candidates"])) if m.get("candidates") else
+                              t("report.model_resolved", name=m["resolved_as"], how=t("report.identity." + str(m.get("identity")))))
         console.print(f"{t('report.model')}: {escape(model)}   {t('report.mode')}: {s['mode']}   "
                       f"{t('report.vllm_version')}: {s['vllm']['version']}")
         mem = s.get("memory")

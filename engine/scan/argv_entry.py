@@ -105,10 +105,8 @@ def script_file(ctx, rel: str, path: str) -> str | None:
     if got is not None:
         return got
     parts = PurePosixPath(path).parts
-    files = set(ctx.files)
     for k in range(1, len(parts)):
-        tail = "/".join(parts[k:])
-        ends = [f for f in files if f == tail or f.endswith("/" + tail)]
+        ends = ctx.files_ending("/".join(parts[k:]))
         if len(ends) == 1:
             return ends[0]
     return None

@@ -71,6 +71,7 @@ class ScanContext:
     _dirs_inside: dict[str, bool] = field(default_factory=dict)  # folder → resolves inside the root
     _root_real: str = ""
     _file_index: tuple | None = None  # (files list, its length, its set, its module names), built on first use
+    _tail_index: tuple | None = None  # (files list, its length, {path tail: files that end with it})
 
     def file_set(self) -> frozenset[str]:
         """`files` as a set, built once (scanners ask per file and per site)."""
@@ -80,6 +81,20 @@ class ScanContext:
         """The top-level module names the project's own files provide: `x` for `x.py` or
         `…/x.py`, a package folder `…/x/__init__.py`, and every first folder `x/…`."""
         return self._indexed()[3]
+
+    def files_ending(self, tail: str) -> list[str]:
+        """The project files that are `tail` or end with `/tail`, from an index of every file's
+        tails built once (a search of all files per script path was quadratic in a large tree)."""
+        files = self.files
+        got = self._tail_index
+        if got is None or got[0] is not files or got[1] != len(files):
+            index: dict[str, list[str]] = {}
+            for f in self.file_set():
+                parts = f.split("/")
+                for k in range(len(parts)):
+                    index.setdefault("/".join(parts[k:]), []).append(f)
+            got = self._tail_index = (files, len(files), index)
+        return got[2].get(tail, [])
 
     def _indexed(self) -> tuple:
         files = self.files

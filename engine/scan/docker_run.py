@@ -104,13 +104,18 @@ def find(words: list[Word], start: int) -> DockerRun | None:
 def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None, opt_word: Word, inline: str | None):
     f = out.facts
     if opt in ("-e", "--env"):
-        if value is None:
+        if value is None:  # `-e HF_TOKEN=$HF_TOKEN` with the value unknown here: its name still counts
+            m = re.match(r"[A-Za-z_][A-Za-z0-9_]*(?==|$)", (value_word.raw if value_word is not None else "").strip("'\""))
+            if m:
+                f.setdefault("env_names", []).append(m.group(0))
             return
         name, eq, val = value.partition("=")
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
             out.env.append((name, _value_word(value_word or opt_word, val) if eq else None, value_word or opt_word))
+            f.setdefault("env_names", []).append(name)  # a secret's name too: its value is never kept
     elif opt == "--env-file" and value:
         f.setdefault("env_file", []).append(value)
+        f["env_opaque"] = True  # variables the audit does not read
     elif opt == "--gpus":
         f["gpus"] = value
         f["gpu_count"] = gpu_count(value)
@@ -122,6 +127,8 @@ def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None
         size = shm_mount("tmpfs" if opt == "--tmpfs" else "mount" if opt == "--mount" else "volume", value)
         if size is not None:
             f["shm_size"] = size  # a mount at /dev/shm replaces the --shm-size one, whichever comes first
+        elif opt != "--tmpfs":
+            add_mount(f, *mount_spec(opt, value))
     elif opt == "--name" and value:
         out.name = value
     elif opt == "--runtime":
@@ -133,6 +140,23 @@ def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None
         f["gpu_count"] = gpu_count(value.split("=", 1)[1] if "=" in value else "all")
 
 
+def mount_spec(opt: str, value) -> tuple[str | None, str | None]:
+    """(source, target) of `-v SRC:DST[:opts]` or `--mount type=…,source=…,target=…` (a compose
+    short volume is `-v`'s form); (None, None) when the value is neither."""
+    if not isinstance(value, str):
+        return None, None
+    if opt == "--mount":
+        kv = dict(p.split("=", 1) for p in value.split(",") if "=" in p)
+        return kv.get("source") or kv.get("src"), kv.get("target") or kv.get("destination") or kv.get("dst")
+    parts = value.split(":")
+    return (parts[0], parts[1]) if len(parts) >= 2 else (None, None)
+
+
+def add_mount(facts: dict, source: str | None, target: str | None) -> None:
+    """Record what a container path holds (`mounts`: target → names of the source), so a model
+    given as that path can be known by the volume's or the host folder's name."""
+    if source and target and target.startswith("/"):
+        facts.setdefault("mounts", {}).setdefault(target.rstrip("/") or "/", []).append(source)
 # options of `docker build` that take a value (the tags and the Dockerfile are read)
 _BUILD_TAKES = {"-f", "--file", "-t", "--tag", "--build-arg", "--target", "--platform", "--network", "--label",
                 "--cache-from", "--cache-to", "--secret", "--ssh", "-o", "--output", "--progress", "--iidfile",

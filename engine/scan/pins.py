@@ -27,8 +27,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-# Packages whose version changes what an audit says: vLLM, the frameworks that drive it, its plugins.
-PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "sglang", "vllm-omni")
+# What changes an audit: vLLM, the frameworks that drive it, its plugins, transformers (reads the config).
+PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "sglang", "vllm-omni", "transformers")
 # A package name must end at an operator, `[`, `@`, `;` or the end (vllm, not vllm-flash-attn).
 _REQ = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[^\]]*\])?(?=\s*(?:$|[<>=!~;@(]))\s*(?:@\s*(?P<url>\S+)|(?P<spec>[^;#@]*))(?:;.*)?$", re.I)
 _WHEEL_VERSION = re.compile(r"[A-Za-z0-9_.]+-(\d+(?:\.\d+)+(?:\.post\d+)?)", re.I)
@@ -82,7 +82,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang")):
         return []
     name = PurePosixPath(rel).name.lower()
-    if is_dockerfile(rel):
+    if is_dockerfile(rel) or name.endswith(".ipynb"):  # a notebook as its pip lines (notebook_json.pip_lines)
         return _dockerfile(rel, text)
     try:
         if name == "pyproject.toml":

@@ -3,6 +3,8 @@ a site, and link trainers to the rollout servers they talk to. What `audit` and 
 before any check runs."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
@@ -11,7 +13,8 @@ from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, parallel, python_calls, python_subclass, scripts, service_files, words
+from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
+from vllm_kb.engine.scan import notebook_json
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -74,10 +77,11 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     all_pins: list[pins_mod.Pin] = []
     plugins: set[str] = set()
     for rel in files:
-        if pins_mod.is_pin_file(rel) or pins_mod.is_dockerfile(rel):
+        if pins_mod.is_pin_file(rel) or pins_mod.is_dockerfile(rel) or notebooks.is_notebook(rel):
             text = ctx.read(rel)
             if text is not None:
-                all_pins += _guarded(ctx, rel, pins_mod.scan, text)
+                # a notebook pins what its `%pip install vllm==X` cells install, read as RUN lines
+                all_pins += _guarded(ctx, rel, pins_mod.scan, notebook_json.pip_lines(text) if notebooks.is_notebook(rel) else text)
                 plugins |= kb_plugins.packages_in(text)
         elif rel.endswith(".sh"):
             text = ctx.read(rel)
@@ -159,6 +163,9 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
     if deploy.is_dockerfile(rel):
         text = ctx.read(rel)
         return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, deploy.scan_dockerfile, t)) if text is not None else []
+    if notebooks.is_notebook(rel):
+        text = ctx.read(rel)
+        return _guarded(ctx, rel, notebooks.scan, text) if text is not None and "vllm" in text else None
     if suffix in (".yaml", ".yml", ".json"):
         return None
     if rel.rpartition("/")[2] == "config.pbtxt":
@@ -226,6 +233,31 @@ def pair_peers(sites: list[Site]) -> None:
         if len(cands) == 1:
             c.peer = cands[0].id
             cands[0].peer = cands[0].peer or c.id
+    for c in sites:
+        if c.engine_elsewhere and c.framework == "trl" and not any(s.framework == "trl" for s in servers):
+            _plain_server(c, sites)
+
+
+def _plain_server(c: Site, sites: list[Site]) -> None:
+    """A TRL trainer in server mode whose project starts no `trl vllm-serve` but one plain `vllm
+    serve` on the port it connects to (8000 by default on both sides): noted as
+    `launch["plain_server"]`, for the TRL finding that this server lacks TRL's weight-sync routes."""
+    url = c.framework_keys.get("vllm_server_base_url")
+    port = c.framework_keys.get("vllm_server_port", 8000)
+    if url is not None:
+        m = re.match(r"^https?://[^/:]+(?::(\d+))?", str(url))
+        if not m:
+            return
+        port = int(m.group(1) or 80)
+    plain = [s for s in sites if s.framework == "none" and s.kind in ("vllm serve", "api_server")]
+    if len(plain) != 1:
+        return
+    try:
+        same = int(_port(plain[0]) or 8000) == int(port)
+    except (TypeError, ValueError):
+        return
+    if same:
+        c.launch["plain_server"] = f"{plain[0].file}:{plain[0].line}"
 
 
 def _suffix(rel: str) -> str:

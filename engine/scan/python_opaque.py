@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
+from vllm_kb.engine.scan import python_text
 from vllm_kb.engine.scan.python_subclass import Wrapper
 
 # vLLM's own sizing arguments: a call with none of these is not taken for a vLLM wrapper
@@ -38,11 +39,31 @@ _KEYWORD = re.compile(r"(?<![\w.])(?:%s)(?:[ \t\f\r\n\\]|#[^\n\r]*)*=(?!=)" % "|
 
 def could_pick(ctx, text: str) -> bool:
     """Whether `pick` can find an opaque site in the file, asked before it is parsed: the two
-    sizing names, one of them as a keyword (Python reads the names of a text that is not ASCII
-    NFKC-normalised: such a text is parsed), in a project that uses vLLM (vLLM's own tree: 623 →
-    434 files)."""
-    return could_hold(text) and bool(getattr(ctx, "versions_by_dir", None) or "vllm" in text.lower()) \
-        and (not text.isascii() or _KEYWORD.search(text) is not None)
+    sizing names, one of them as a keyword (the names of a text outside ASCII read
+    NFKC-normalised, as Python reads them), in a project that uses vLLM (vLLM's own tree: 623 →
+    434 files), between the parentheses of a call of a name that an import from a package outside
+    the project may bind (→ 14 files: most of the rest call only vLLM's own classes that way)."""
+    if not (could_hold(text) and (getattr(ctx, "versions_by_dir", None) or "vllm" in text.lower())):
+        return False
+    text = python_text.as_python_reads(text)
+    return _KEYWORD.search(text) is not None and _external_call_sized(ctx, text)
+
+
+def _external_call_sized(ctx, text: str) -> bool:
+    """A necessary condition of `pick`'s: a call whose callee starts from a name `_external`
+    may return has a sizing keyword between its parentheses (python_text reads the imports and
+    the parentheses, or says it cannot: then True)."""
+    bound = python_text.imports(text)
+    if bound is None:
+        return True
+    project = ctx.module_names()
+    roots = {name for name, module in bound
+             if not module.startswith(".") and module.split(".")[0] not in project and module.split(".")[0] not in _OTHER}
+    for root in sorted(roots):
+        for start, end in python_text.call_spans(text, root):
+            if end is None or _KEYWORD.search(text, start, end) is not None:
+                return True
+    return False
 
 
 def _external(tree: ast.Module, ctx) -> dict[str, str]:

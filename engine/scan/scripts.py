@@ -27,9 +27,10 @@ def is_shell(rel: str, head: str) -> bool:
     return first.startswith("#!") and any(first.startswith(s) for s in SHEBANG)
 
 
-def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: bool = True) -> list[Site]:
-    """The vLLM sites a shell script starts (see shell_run for how the script is walked)."""
-    version = ctx.version_for(rel)
+def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: bool = True, version: str | None = None) -> list[Site]:
+    """The vLLM sites a shell script starts (see shell_run for how the script is walked); `version`:
+    the release it runs, when not its folder's (an image that copies the file in)."""
+    version = version or ctx.version_for(rel)
     sites: dict[str, Site] = {}
 
     def emit(c: Candidate) -> None:
@@ -72,7 +73,7 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
         site = None
     if site is not None and c.container:
         site.image = image
-        site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file")}
+        site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file", "mounts", "env_names", "env_opaque")}
         site.container["tool"] = "docker run"
         site.gpu_request = c.container.get("gpu_count")
     return site

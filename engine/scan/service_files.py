@@ -11,6 +11,8 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan import envfile, scripts
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy import image_files
+from vllm_kb.engine.scan.images import image_version
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.shell_run import State
 from vllm_kb.engine.scan.site import Setting, Site
@@ -66,9 +68,15 @@ def _run(ctx: ScanContext, rel: str, text: str, spans: list[tuple[int, int]], en
         return []
     ex = Expander({k: str(v.value) for k, v in env.items() if v.value is not None})
     ex.exported |= set(env)
-    sites = scripts.scan(ctx, rel, _keep(text, spans, joined), state=State(ex, dict(env)))
+    # a file an image copies in runs that image's vLLM (engine/scan/deploy/image_files.py)
+    image, installed = image_files.image_of(ctx, rel) or (None, None)
+    release = image_version(image) or (installed[0] if installed else None)
+    version = ctx.catalog.resolve(release).version if release else None
+    sites = scripts.scan(ctx, rel, _keep(text, spans, joined), state=State(ex, dict(env)), version=version)
     for site in sites:
         site.tool = tool
+        if image and not site.image and not site.installed:
+            site.image, site.installed = image, installed
     return sites
 
 
@@ -130,7 +138,7 @@ def _unit_env_file(ctx: ScanContext, rel: str, value: str) -> dict[str, envfile.
 
 
 def _assignments(value: str, rel: str, line: int, syntax: str) -> dict[str, Setting]:
-    """`Environment="A=1" B=2` (systemd) or `A="1",B=2` (supervisord, after splitting at commas)."""
+    """`Environment="A=1" B=2` (systemd)."""
     try:
         words = shlex.split(value, comments=False)
     except ValueError:
@@ -140,6 +148,34 @@ def _assignments(value: str, rel: str, line: int, syntax: str) -> dict[str, Sett
         name, eq, val = w.partition("=")
         if eq and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
             out[name] = Setting(name, val, True, rel, line, name, val, syntax)
+    return out
+
+
+def _supervisor_env(ctx: ScanContext, value: str, rel: str, line: int) -> dict[str, Setting]:
+    """`environment=KEY="v1,v2",K2=v` by supervisord's own grammar (supervisor/datatypes.py
+    dict_of_key_value_pairs, 3.x–4.x: a non-POSIX shlex with `/.+-():` as word characters, then
+    KEY = value triples with one separator token (a comma) between them, quotes stripped from the
+    value; a quoted value keeps its commas). What supervisord would refuse to read is skipped with its line: the programs then run
+    with an environment the audit does not know, never a made-up one."""
+    lexer = shlex.shlex(value.strip())
+    lexer.wordchars += "/.+-():"
+    try:
+        tokens = list(lexer)
+    except ValueError as e:
+        ctx.skip(rel, "parse-error", line, f"supervisord environment: {e}")
+        return {}
+    out: dict[str, Setting] = {}
+    for i in range(0, len(tokens), 4):
+        k_eq_v = tokens[i:i + 3]
+        if len(k_eq_v) != 3 or k_eq_v[1] != "=":
+            ctx.skip(rel, "parse-error", line, "supervisord environment: not KEY=value pairs (supervisord refuses it)")
+            return {}
+        name, raw = k_eq_v[0], k_eq_v[2]
+        val = raw.strip("'\"")
+        if "%(" in val:  # supervisord's %(ENV_X)s / %(here)s expansions: a value the audit cannot tell
+            out[name] = Setting(name, None, False, rel, line, name, raw, "supervisord", f"{raw} (a supervisord expansion)")
+        else:
+            out[name] = Setting(name, val, True, rel, line, name, raw, "supervisord")
     return out
 
 
@@ -167,7 +203,7 @@ def _program(ctx: ScanContext, rel: str, text: str, section: list) -> list[Site]
             end += 1  # an indented line continues the value
         value = text[at + m.start(2):section[end][1] + len(section[end][2])]
         if m.group(1) == "environment":
-            env.update(_assignments(value.replace(",", " "), rel, n, "supervisord"))
+            env.update(_supervisor_env(ctx, value, rel, n))
         elif m.group(1) == "command" and "vllm" in value:
             spans.append((at + m.start(2), section[end][1] + len(section[end][2])))
     return _run(ctx, rel, text, spans, env, "supervisord", joined=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vllm_kb.engine.kb import deploy_tools
-from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
+from vllm_kb.engine.scan.cli_args import Arg, ArgParser
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.site import Setting, Site
@@ -49,14 +49,19 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
         return _openllm(rel, cmd, tl, env, syntax)
     words = cmd.words
     opts = _options()
+    own_keys = set(deploy_tools.load("xinference")["python_keys"])
     own: dict[str, Word] = {}
-    forwarded: list[Word] = []
+    forwarded: list[int] = []  # indexes into words: a setting's span is where its words are written
     i, n = tl.args_start, len(words)
     while i < n:
         w = words[i]
         text = w.value if w.value is not None else w.literal
         name, eq, inline = text.partition("=")
         o = opts.get(name)
+        if o is None and name.startswith("--") and name[2:] in own_keys:
+            # `--model_path /m`: not a click option, so the pair is handed on as the keyword
+            # `model_path` (the key as written), which is launch_model's own: Xinference's, not vLLM's
+            o = {"names": [name], "key": name[2:]}
         if o is not None:
             if eq:
                 own[o.get("key", name)] = _plain(inline, w)
@@ -66,12 +71,13 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
                 own[o["key"]] = words[i + 1]
             i += 1 + o.get("values", 1)
             continue
-        forwarded.append(w)
+        forwarded.append(i)
         i += 1
     engine = own.get("model_engine")
     if engine is None or (engine.value or "").lower() != "vllm":
         return None
-    parsed = ArgParser(ctx.catalog, version, rel).parse(args_from_words(forwarded, 0), positional_model=False)
+    args = [Arg.from_word(words[k], k) for k in forwarded]
+    parsed = ArgParser(ctx.catalog, version, rel).parse(args, positional_model=False)
     s = Site(file=rel, line=cmd.line, syntax=syntax, kind="xinference launch", mode="framework_integrated",
              mode_evidence=f"{rel}:{words[tl.program_start].line}", end_line=cmd.end_line)
     s.tool = "xinference"
@@ -92,7 +98,8 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
         s.settings["pipeline_parallel_size"] = Setting("pipeline_parallel_size", int(nw.value or ""), True, rel, nw.line, "--n-worker",
                                                        nw.raw, syntax, "Xinference runs one pipeline stage per worker", implied=True)
     s.framework_defaults = {k: v for k, v in deploy_tools.load("xinference")["defaults"].items() if k not in s.settings}
-    s.source = {"words": words}
+    # `launch`: where a new `--key value` pair goes (the end of the command, as every pair is handed on)
+    s.source = {"words": words, "launch": tl}
     return s
 
 

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from vllm_kb.engine.advise.diagnose import framework_lines
 from vllm_kb.engine.kb import error_text, traceback_text
 from vllm_kb.engine.kb.knowledge import Knowledge
 
@@ -25,6 +26,18 @@ FINDING_TEXTS = {
         # the KV-transfer factory on a connector name the release does not register (a renamed
         # LMCacheConnector): vllm/distributed/kv_transfer/kv_connector/factory.py 0.6.5–0.34.0
         {"text": "Unsupported connector type: {name}", "vllm": ">=0.6.5", "origin": "vllm"},
+    ],
+    # TRL's CLI before 0.16.0 (knowledge/frameworks/trl.yaml › findings no-vllm-serve)
+    "trl-no-vllm-serve": [
+        {"text": "argument command: invalid choice: 'vllm-serve'", "vllm": ">=0.4.0", "origin": "argparse"},
+    ],
+    # TRL's VLLMClient (0.16 … 1.10) on a route the server lacks: a plain `vllm serve` (trl.yaml › plain-vllm-server)
+    "trl-plain-vllm-server": [
+        {"text": "Request failed: 404, {detail}", "vllm": ">=0.4.0", "origin": "framework"},
+    ],
+    # verl 0.1 … 0.4.1 vLLMRollout (knowledge/frameworks/verl.yaml › findings eager-free-cache)
+    "verl-eager-free-cache": [
+        {"text": "disable CUDA graph (enforce_eager = False) if free cache engine", "vllm": ">=0.3.1", "origin": "framework"},
     ],
 }
 
@@ -140,6 +153,8 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
     for part in parts:
         if part.strip():
             matches += [m for m in error_text.match(hit[1], part, version) if m.check_id not in {x.check_id for x in matches}]
+    if "L43" not in {x.check_id for x in matches} and (fw := framework_lines.match(text)) is not None:
+        matches.append(fw)  # after every check's own wording: a line another check words stays its
     if not matches:
         gap = error_text.match(_UNCOVERED_POOL, text, version)
         if gap:

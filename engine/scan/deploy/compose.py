@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import envfile
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.docker_run import shm_mount
+from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, shm_mount
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.dockerfile import built_from
 from vllm_kb.engine.scan.deploy.common import (
@@ -42,6 +42,20 @@ def _env_files(ctx: ScanContext, rel: str, svc: dict, dotenv: dict[str, str]) ->
         for k, v in (envfile.load(ctx, target) or {}).items() if target else ():
             out[k] = Setting(k, v.value, v.value is not None, v.file, v.line, k, v.raw, "env-file", v.why or f"from {v.where}")
     return out
+
+
+def _env_unread(ctx: ScanContext, rel: str, svc: dict, dotenv: dict[str, str]) -> bool:
+    """Whether an `env_file:` (a `secrets:` entry, an `extends:`) brings variables the audit could not read."""
+    spec = svc.get("env_file")
+    for e in spec if isinstance(spec, list) else [spec] if spec else []:
+        path = e.get("path") if isinstance(e, dict) else e
+        try:
+            target = envfile.beside(rel, envfile.interpolate(path, dotenv.get)) if isinstance(path, str) else None
+        except envfile._Missing:
+            return True
+        if not target or envfile.load(ctx, target) is None:
+            return True
+    return bool(svc.get("secrets") or svc.get("extends"))  # an extended service's environment is elsewhere
 
 
 def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
@@ -120,7 +134,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                 site.installed = built[1]
             site.gpu_request = _compose_gpus(svc)
             site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", _shm(svc)),
-                                               ("runtime", svc.get("runtime"))) if v is not None}
+                                               ("runtime", svc.get("runtime")), ("mounts", _mounts(svc)),
+                                               ("env_names", sorted(env)), ("env_opaque", _env_unread(ctx, rel, svc, dotenv))) if v}
             out.append(site)
     return out
 
@@ -136,6 +151,18 @@ def _interpolated(text: str, dotenv: dict[str, str]) -> str:
     except envfile._Missing:
         return text
     return out
+
+
+def _mounts(svc: dict) -> dict | None:
+    """What each container path holds: the service's volumes, short (`SRC:DST`) or long form."""
+    out: dict = {}
+    for v in svc.get("volumes") or [] if isinstance(svc.get("volumes"), list) else []:
+        if isinstance(v, str):
+            add_mount(out, *mount_spec("-v", v))
+        elif isinstance(v, dict):
+            add_mount(out, v.get("source") if isinstance(v.get("source"), str) else None,
+                      v.get("target") if isinstance(v.get("target"), str) else None)
+    return out.get("mounts")
 
 
 def _shm(svc: dict):

@@ -91,7 +91,9 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         if site is not None:
             site.gpu_request = resource_gpus(c.get("resources"))
             site.gpu_types = gpu_types.from_pod(_node(doc.data, path[:-2]))
-            site.container = dict(tool="kubernetes", **_shm(doc.data, path, c))
+            site.container = dict(tool="kubernetes", **_shm(doc.data, path, c), **_mounts(doc.data, path, c),
+                                  env_names=[str(e["name"]) for e in c.get("env") or [] if isinstance(e, dict) and "name" in e],
+                                  env_opaque=bool(c.get("envFrom")))
             if image is None and kust is not False:
                 kust = kustomize.overlay(ctx, rel) if kust is None else kust
                 if kust:
@@ -119,6 +121,32 @@ def _injected_env(data: dict) -> dict[str, str]:
         if isinstance(size, int) and not isinstance(size, bool):
             return {"LWS_GROUP_SIZE": str(size)}
     return {}
+
+
+# what names a Kubernetes volume's content: the claim, the host folder, the image, the config map
+_VOLUME_NAMES = (("persistentVolumeClaim", "claimName"), ("hostPath", "path"), ("image", "reference"),
+                 ("configMap", "name"), ("nfs", "path"))
+
+
+def _mounts(data: dict, path: tuple, container: dict) -> dict:
+    """`mounts`: each mountPath (with its subPath) → the volume's name and what names its content."""
+    pod = _node(data, path[:-2])
+    volumes = {v.get("name"): v for v in (pod.get("volumes") or []) if isinstance(v, dict)} if isinstance(pod, dict) else {}
+    out: dict = {}
+    for m in container.get("volumeMounts") or []:
+        if not isinstance(m, dict) or not isinstance(m.get("mountPath"), str) or not m["mountPath"].startswith("/"):
+            continue
+        vol = volumes.get(m.get("name")) or {}
+        names = [str(m["name"])] if isinstance(m.get("name"), str) else []
+        for kind, key in _VOLUME_NAMES:
+            got = vol.get(kind) if isinstance(vol.get(kind), dict) else None
+            if got and isinstance(got.get(key), str):
+                names.append(got[key])
+        if isinstance(m.get("subPath"), str) and m["subPath"]:
+            names = [m["subPath"], *names]
+        if names:
+            out.setdefault(m["mountPath"].rstrip("/") or "/", []).extend(names)
+    return {"mounts": out} if out else {}
 
 
 def _shm(data: dict, path: tuple, container: dict) -> dict:

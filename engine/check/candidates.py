@@ -1,0 +1,111 @@
+"""A model known only by the names around it (engine/kb/model_resolve.py): its facts, and — when
+the names fit more than one catalogued checkpoint — every candidate evaluated, so that a check
+says "vLLM will not start" (P0) only when it fails for each of them; when only some fail it is
+P1 and names the ambiguity."""
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Callable, Sequence
+
+from vllm_kb.engine.kb import model_resolve
+from vllm_kb.engine.kb.knowledge import Knowledge, Text
+from vllm_kb.engine.kb.models import family_of, model_facts
+
+def hints(args: dict) -> list[str]:
+    """Other names a launch gives its model: the tokenizer's, then the served names."""
+    served = args.get("served_model_name")
+    served = served if isinstance(served, list) else [served]
+    return [h for h in [args.get("tokenizer"), *served] if isinstance(h, str) and h.strip()]
+
+
+# what the original name's quantization marker says wins over the candidate's (a local
+# "MiniMax-M3-4bit-W4A16" is a quantized copy of whatever model it is)
+_QUANT_KEYS = ("quantized", "quant_method", "quant_source", "quant_scheme", "quant_unquantized")
+# identities read from a name that is not the checkpoint's own: its dtype is the uploader's
+_LOOSE = ("words", "derivative", "hint")
+_PRIORITY = {"P0": 0, "P1": 1, "P2": 2}
+
+
+def _short(name: str) -> str:
+    parts = name.rstrip("/").replace("___", ".").rsplit("/", 2)
+    return "/".join(parts[-2:]) if len(parts) > 1 else parts[0]
+
+
+def resolve(name: str, own: dict, mounts: dict | None, kb: Knowledge, facts_of: Callable[[str], dict],
+            hints: Sequence[str] = ()) -> list[dict]:
+    """The candidate model facts for `name` when its own facts (`own`) name no family; [] when the
+    names around it say nothing more. `facts_of(n)`: model facts for another name; `hints`: the
+    launch's other names for the model (engine/kb/model_resolve.py)."""
+    if own.get("family") or own.get("derived_from") or own.get("architecture") or own.get("quant_source") == "config":
+        return []
+    data = kb.doc("models.yaml").data
+    how, names = model_resolve.resolve(name, mounts, kb.models, data.get("derivatives") or [],
+                                       lambda n: family_of(_short(n), kb.models) is not None, hints)
+    out: list[dict] = []
+    seen: set[str] = set()
+    for n in names:
+        cf = facts_of(n)
+        if not cf.get("family") and not cf.get("derived_from"):
+            continue
+        if own.get("quant_source") == "name":
+            for k in _QUANT_KEYS:
+                cf.pop(k, None)
+                if k in own:
+                    cf[k] = own[k]
+            cf.pop("unquantized", None)
+            cf.pop("torch_dtype", None)
+        if how in _LOOSE:
+            cf.pop("torch_dtype", None)
+            cf.pop("unquantized", None)
+        key = json.dumps({k: v for k, v in cf.items() if k not in ("name", "arch_source")}, sort_keys=True, default=str)
+        if key in seen:
+            continue
+        seen.add(key)
+        cf.update(name=name, identity=how, resolved_as=n)
+        out.append(cf)
+    if len(out) > model_resolve.MAX_CANDIDATES:
+        return []  # too many different models fit: the name says too little
+    if len(out) > 1:
+        for cf in out:
+            cf["candidates"] = [c["resolved_as"] for c in out]
+    return out
+
+
+def model_of(name: str, kb: Knowledge, markers: list, version: str | None) -> dict[str, Any]:
+    data = kb.doc("models.yaml").data
+    return model_facts(name, kb.models, markers, version=version, publishers=data.get("publishers"), identity=data)
+
+
+def merge(results: list, alternatives: list[list], names: list[str], kb: Knowledge) -> None:
+    """`results` (the first candidate's) takes, check by check, what every candidate says: a
+    P0 stays P0 only when each candidate gets it; otherwise the most urgent recommendation of any
+    candidate is kept at P1 at most, with the candidates named."""
+    for i, r in enumerate(results):
+        every = [r, *(alt[i] for alt in alternatives)]
+        rec = [x for x in every if x.status == "recommended"]
+        if not rec:
+            continue
+        if len(rec) == len(every) and len({x.priority for x in rec}) == 1:
+            continue  # every candidate says the same: it holds whichever model this is
+        best = copy.copy(min(rec, key=lambda x: _PRIORITY.get(x.priority or "P2", 3)))
+        if best.priority == "P0":
+            best.priority = "P1"
+        which = ", ".join(names)
+        best.reason = Text(en=best.reason.en + " " + kb.t("reason.model_candidates", "en", names=which),
+                           zh=best.reason.zh + " " + kb.t("reason.model_candidates", "zh", names=which))
+        results[i] = best
+
+
+# the facts that follow from the model: what an alternative candidate replaces
+_MODEL_PARTS = ("model", "startup", "memory", "host", "engine")
+
+
+def parts(facts: dict) -> dict:
+    return {k: facts[k] for k in _MODEL_PARTS if k in facts}
+
+
+def with_parts(facts: dict, alt: dict) -> dict:
+    out = {k: v for k, v in facts.items() if k not in _MODEL_PARTS}
+    out.update(alt)
+    return out

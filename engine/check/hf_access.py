@@ -1,0 +1,84 @@
+"""Whether a gated Hugging Face repository can reach the process that loads it.
+
+vLLM reads a Hub model's config.json through huggingface_hub at start-up (get_config in
+vllm/transformers_utils/config.py, every release); for a gated repository (models.yaml
+`gated_repos`, from the model cards) that request needs a token of an account that accepted the
+licence — `HF_TOKEN` / `HUGGING_FACE_HUB_TOKEN`, or the token file `huggingface-cli login` writes
+under HF_HOME — or the model already in a mounted cache. The answer (`launch.hf_access`):
+
+- `token`: the launch sets a token variable (its value is never read or shown);
+- `cache`: a container mounts a Hugging Face cache, a home's `.cache` or the download folder;
+- `none`: a container whose environment and volumes are read in full (docker run, compose,
+  Kubernetes) from vLLM's own image: nothing can bring a token or the model;
+- `host`: a launch on a machine whose login and cache no file shows;
+- `unknown`: a container with environment the audit cannot read (an env file it could not read,
+  `envFrom`, a chart or operator that renders it) or a custom image (its build may log in or
+  download the model).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from vllm_kb.engine.scan.site import Site
+
+TOKEN_VARS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HUGGINGFACE_HUB_TOKEN", "HF_API_TOKEN", "HF_TOKEN_PATH")
+CACHE_VARS = ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "TRANSFORMERS_CACHE", "XDG_CACHE_HOME")
+# vLLM's own images: nothing in them logs in or holds a model
+_OFFICIAL = re.compile(r"^(?:docker\.io/)?vllm/vllm-openai(?:[:@]|$)")
+_HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# where a container keeps Hugging Face's cache when nothing moves it (root's home or another user's)
+_CACHE_PATH = re.compile(r"(^|/)\.cache(/|$)|huggingface")
+_HERMETIC_TOOLS = ("docker run", "compose", "kubernetes")
+
+
+@lru_cache(maxsize=8)
+def _patterns(rows: tuple[tuple[str, str], ...]) -> tuple[tuple[re.Pattern, str], ...]:
+    return tuple((re.compile(m), src) for m, src in rows)
+
+
+def gated(name: str | None, table: list[dict]) -> str | None:
+    """The model card that says `name` (a Hub id, not a local path) is gated, or None."""
+    if not isinstance(name, str) or not _HUB_ID.match(name):
+        return None
+    for rx, src in _patterns(tuple((str(r["match"]), str(r["source"])) for r in table)):
+        if rx.search(name):
+            return src
+    return None
+
+
+def access(site: Site, download_dir: Any = None) -> tuple[str, str | None]:
+    """(`launch.hf_access`, the name or path that decided it)."""
+    names = set(site.env) | set((site.container or {}).get("env_names") or ())
+    token = next((n for n in TOKEN_VARS if n in names), None)
+    if token:
+        return "token", token
+    c = site.container
+    if not c or not c.get("tool"):
+        return "host", None
+    mounts = [t for t in (c.get("mounts") or {}) if isinstance(t, str)]
+    targets = [str(s.value) for n, s in site.env.items() if n in CACHE_VARS and s.resolved and s.value]
+    if isinstance(download_dir, str):
+        targets.append(download_dir)
+    for m in mounts:
+        if _CACHE_PATH.search(m) or any(t == m or t.startswith(m.rstrip("/") + "/") for t in targets):
+            return "cache", m
+    if c.get("env_opaque") or site.tool or str(c["tool"]) not in _HERMETIC_TOOLS:
+        return "unknown", None
+    if not site.image or not _OFFICIAL.match(site.image):
+        return "unknown", site.image
+    return "none", site.image
+
+
+def apply(facts: dict, site: Site, model_name: str | None, table: list[dict]) -> None:
+    """`model.gated_source` and `launch.hf_access` / `launch.hf_access_by` for a gated Hub model."""
+    src = gated(model_name, table)
+    if src is None or "model" not in facts:
+        return
+    facts["model"]["gated"] = True
+    facts["model"]["gated_source"] = src
+    how, by = access(site, (facts.get("args") or {}).get("download_dir"))
+    facts["launch"]["hf_access"] = how
+    if by:
+        facts["launch"]["hf_access_by"] = by

@@ -1,0 +1,90 @@
+"""The project's transformers pin against the checkpoint's model_type.
+
+vLLM reads config.json through transformers' AutoConfig unless its own release maps the model
+type to a config class of its own (knowledge/vllm/model_types.yaml `vllm_own`); a transformers
+release older than the one that added the type (`transformers_first`) raises "The checkpoint you
+are trying to load has model type `X` but Transformers does not recognize this architecture", and
+vLLM stops. Only a pin whose every allowed version is older than the first minor release that maps
+the type says so (`launch.tf_too_old`); no pin, or a pin that allows a newer release, says nothing.
+Without a pin, vLLM's own image of a release (`vllm/vllm-openai:vX.Y.Z`) holds the transformers
+pip resolved the day it was built: too old when the release's requirement excludes the one that
+maps the type, or when that one reached PyPI more than a week after the vLLM release.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Any
+
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, try_parse
+
+
+def _in_spans(release: str, spans: list[list[str]]) -> bool:
+    v = try_parse(release)
+    return v is not None and any(Version(a) <= v <= Version(b) for a, b in spans)
+
+
+def _allows_from(spec: str, since: str, later: list[str]) -> bool:
+    """Whether the pin allows `since` or any release after it."""
+    try:
+        ss = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return True  # a pin the audit cannot read claims nothing
+    written = [v for v in re.findall(r"\d+(?:\.\d+)+", spec) if try_parse(v) is not None]
+    probes = [since, *later, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in [since, *later, *written]), "999.0.0"]
+    floor = Version(since)
+    return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and pv >= floor)
+
+
+# vLLM's own image of one release; the days an image may have been rebuilt after the release
+_IMAGE = re.compile(r"^(?:docker\.io/)?vllm/vllm-openai:v?(\d+\.\d+\.\d+(?:\.\d+)?)$")
+_REBUILT_DAYS = 7
+
+
+def transformers_fit(facts: dict, pin: Any, table: dict, image: str | None = None,
+                     vllm_released: dict | None = None) -> dict[str, Any]:
+    """launch.tf_model_type / tf_since / tf_pin / tf_pin_at / tf_too_old for the site's model:
+    from the project's transformers pin, else from vLLM's own image (`vllm_released`: vLLM
+    release → the day it reached PyPI)."""
+    if facts.get("model_alternatives"):
+        return {}
+    if pin is None or not getattr(pin, "spec", None):
+        return _image_fit(facts, image, table, vllm_released or {})
+    got = _model_type_since(facts, table)
+    if got is None or _allows_from(pin.spec, got[1], got[2]):
+        return {}
+    model_type, since, _ = got
+    return {"tf_model_type": model_type, "tf_since": since, "tf_pin": pin.text, "tf_pin_at": f"{pin.file}:{pin.line}",
+            "tf_fix": f">={since}", "tf_too_old": True}
+
+
+def _model_type_since(facts: dict, table: dict) -> tuple[str, str, list[str]] | None:
+    model_type = (facts.get("model") or {}).get("model_type")
+    release = (facts.get("vllm") or {}).get("version")
+    first = table.get("transformers_first") or {}
+    if not isinstance(model_type, str) or model_type not in first or not release:
+        return None
+    if _in_spans(release, (table.get("vllm_own") or {}).get(model_type) or []):
+        return None
+    since = first[model_type]
+    return model_type, since, sorted({v for v in first.values() if Version(v) > Version(since)}, key=Version)
+
+
+def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict) -> dict[str, Any]:
+    m = _IMAGE.match(image or "")
+    release = (facts.get("vllm") or {}).get("version")
+    got = _model_type_since(facts, table) if m and m.group(1) == release else None
+    if got is None:
+        return {}
+    model_type, since, later = got
+    requires = (table.get("vllm_requires") or {}).get(release)
+    built, out = vllm_released.get(release), None
+    if requires and not _allows_from(requires, since, later):
+        out = f"{image} (vLLM {release} requires transformers{requires})"
+    elif built and (table.get("released") or {}).get(since):
+        if date.fromisoformat(table["released"][since]) > date.fromisoformat(str(built)) + timedelta(days=_REBUILT_DAYS):
+            out = f"{image} (built {built}; transformers {since} came out {table['released'][since]})"
+    if out is None:
+        return {}
+    return {"tf_model_type": model_type, "tf_since": since, "tf_pin": out, "tf_pin_at": image or "", "tf_too_old": True,
+            "tf_image": True}

@@ -1,0 +1,2 @@
+#!/bin/bash
+trl vllm-serve --model models/Qwen2.5-7B-Instruct

@@ -1,0 +1,168 @@
+"""Framework releases that break on vLLM's V1 engine (knowledge/frameworks/compat.yaml rows with
+`needs`): P0 where the pinned vLLM runs V1 for the site, quiet where the site turns V1 (or its
+multiprocessing) off; Python's words for such a break named as L43 by `diagnose`; the frameworks'
+own launch refusals (knowledge/frameworks/*.yaml › findings): `trl vllm-serve` before TRL 0.16,
+verl's eager/free-cache assertion."""
+import textwrap
+
+import pytest
+from vllm_kb.engine.advise.diagnose import launch
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.kb.knowledge import load
+
+KB = load()
+PPO = """\
+    #!/bin/bash
+    {env}python3 -m openrlhf.cli.train_ppo_ray --actor_num_gpus_per_node 4 --ref_num_gpus_per_node 2 \\
+        --vllm_num_engines 2 --vllm_tensor_parallel_size 1 --pretrain OpenRLHF/Llama-3-8b-sft-mixture \\
+        --prompt_data OpenRLHF/prompt-collection-v0.1 --bf16
+    """
+
+
+def _l43(tmp_path, files: dict, gpu="A100-80GB x8"):
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    (sr,) = audit(tmp_path, gpu=gpu).sites
+    return next(x for x in sr.results if x.check.id == "L43")
+
+
+@pytest.mark.parametrize("openrlhf,env,priority,words", [
+    ("0.6.3", "", "P0", "no attribute 'model_executor'"),  # collective_rpc through llm_engine.model_executor (0.8.2)
+    ("0.6.3", "export VLLM_ENABLE_V1_MULTIPROCESSING=0\n    ", "P1", "declares"),  # what OpenRLHF 0.6.4 does
+    ("0.6.1", "", "P0", "get_kv_cache_spec"),  # a V0 Worker subclass as worker_cls, run by V1
+    ("0.6.1", "export VLLM_USE_V1=0\n    ", "P1", "declares"),
+])
+def test_openrlhf_on_vllm_0_8_2(tmp_path, openrlhf, env, priority, words):
+    r = _l43(tmp_path, {"requirements.txt": f"vllm==0.8.2\nopenrlhf=={openrlhf}\n", "train.sh": PPO.format(env=env)})
+    assert (r.status, r.priority) == ("recommended", priority)
+    assert words in r.reason_text("en")
+
+
+def test_openrlhf_worker_cls_below_compute_capability_8_runs_v0(tmp_path):
+    # vLLM 0.8.x falls back to V0 below compute capability 8.0 (EngineArgs._is_v1_supported_oracle)
+    r = _l43(tmp_path, {"requirements.txt": "vllm==0.8.2\nopenrlhf==0.6.1\n", "train.sh": PPO.format(env="")}, gpu="V100-32GB x8")
+    assert r.priority != "P0"
+
+
+GRPO = """\
+    {head}from trl import GRPOConfig, GRPOTrainer
+
+    args = GRPOConfig(output_dir="out", use_vllm=True, vllm_gpu_memory_utilization=0.6)
+    GRPOTrainer(model="Qwen/Qwen2.5-1.5B-Instruct", reward_funcs=[len], args=args).train()
+    """
+
+
+@pytest.mark.parametrize("vllm,head,priority", [
+    ("0.8.0", "", "P0"),
+    ("0.8.0", 'import os\n\n    os.environ["VLLM_USE_V1"] = "0"\n\n    ', "P1"),
+    ("0.7.3", "", "P1"),  # V0 engine: the weight sync works (the pin is only outside TRL's declared ==0.7.2)
+])
+def test_trl_0_15_colocated_weight_sync_needs_the_v0_engine(tmp_path, vllm, head, priority):
+    r = _l43(tmp_path, {"requirements.txt": f"vllm=={vllm}\ntrl==0.15.2\n", "train.py": GRPO.format(head=head)})
+    assert r.priority == priority
+
+
+@pytest.mark.parametrize("line", [
+    "AttributeError: 'LLMEngine' object has no attribute 'model_executor'",
+    "ModuleNotFoundError: No module named 'vllm.transformers_utils.tokenizer'",
+    "AttributeError: 'WorkerWrap' object has no attribute 'get_kv_cache_spec'",
+    # raised in the framework's own frame
+    'Traceback (most recent call last):\n  File "/env/lib/python3.11/site-packages/verl/workers/rollout/vllm_rollout/x.py", line 9, in f\n'
+    "    self.inference_engine.sleep()\nAttributeError: 'Foo' object has no attribute 'sleep'",
+])
+def test_a_framework_reaching_into_vllm_is_named_framework_vllm(line):
+    assert "L43" in [h.id for h in launch.recognise(KB, line)][:3]
+
+
+@pytest.mark.parametrize("line", [
+    "'ColumnParallelLinear' object has no attribute 'input_scale'",  # a model layer: vLLM's own bug
+    "ModuleNotFoundError: No module named 'vllm._C'",  # a broken build
+    "ModuleNotFoundError: No module named 'vllm'",
+])
+def test_vllm_internal_attribute_and_build_errors_are_not_framework_vllm(line):
+    assert "L43" not in [h.id for h in launch.recognise(KB, line)]
+
+
+def test_a_line_another_check_words_keeps_that_check_first():
+    line = "ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be stored in KV cache (1216)."
+    hits = [h.id for h in launch.recognise(KB, line + "\nAttributeError: 'LLMEngine' object has no attribute 'model_executor'")]
+    assert hits[0] != "L43" and "L43" in hits
+
+
+def _findings(tmp_path, files: dict, gpu="A100-80GB x8"):
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    (sr,) = audit(tmp_path, gpu=gpu).sites
+    return {f.code: f for f in sr.remarks if f.priority == "P0"}, sr
+
+
+@pytest.mark.parametrize("trl,p0", [("0.15.2", True), ("0.13.0", True), ("0.16.0", False), ("0.17.0", False)])
+def test_trl_vllm_serve_exists_from_0_16(tmp_path, trl, p0):
+    found, sr = _findings(tmp_path, {"requirements.txt": f"vllm==0.8.5\ntrl=={trl}\n",
+                                     "serve.sh": "#!/bin/bash\ntrl vllm-serve --model Qwen/Qwen2.5-7B-Instruct\n"})
+    assert ("trl-no-vllm-serve" in found) == p0
+    if p0:
+        assert any(c.op == "pin" and c.target == "trl" and c.value == ">=0.16.0" for c in sr.changes)
+
+
+def test_an_unpinned_trl_is_not_judged_by_the_serve_command(tmp_path):
+    found, _ = _findings(tmp_path, {"requirements.txt": "vllm==0.8.5\ntrl\n",
+                                    "serve.sh": "#!/bin/bash\ntrl vllm-serve --model Qwen/Qwen2.5-7B-Instruct\n"})
+    assert "trl-no-vllm-serve" not in found
+
+
+VERL = """\
+    #!/bin/bash
+    python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct \\
+        actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.tensor_model_parallel_size=1 {extra}
+    """
+
+
+@pytest.mark.parametrize("pins,extra,p0", [
+    ("vllm==0.6.3\n", "actor_rollout_ref.rollout.enforce_eager=False", True),  # every verl for vLLM <= 0.6.3 asserts
+    ("vllm==0.8.5\nverl==0.4.1\n", "actor_rollout_ref.rollout.enforce_eager=False", True),  # the spmd path too
+    ("vllm==0.6.3\n", "actor_rollout_ref.rollout.enforce_eager=False actor_rollout_ref.rollout.free_cache_engine=False", False),
+    ("vllm==0.6.3\n", "actor_rollout_ref.rollout.enforce_eager=True", False),
+    ("vllm==0.6.3\n", "", False),  # not written: old verl's own default is eager
+    ("vllm==0.8.5\n", "actor_rollout_ref.rollout.enforce_eager=False", False),  # verl 0.5+ may run it: unknown release
+    ("vllm==0.8.5\nverl==0.5.0\n", "actor_rollout_ref.rollout.enforce_eager=False", False),
+    ("vllm==0.10.0\nverl==0.6.1\n", "actor_rollout_ref.rollout.enforce_eager=False", False),
+    ("vllm==0.8.5\nverl==0.4.1\n", "actor_rollout_ref.rollout.enforce_eager=False actor_rollout_ref.rollout.mode=async", False),
+])
+def test_verl_asserts_eager_with_free_cache_engine(tmp_path, pins, extra, p0):
+    found, sr = _findings(tmp_path, {"requirements.txt": pins, "run.sh": VERL.format(extra=extra)})
+    assert ("verl-eager-free-cache" in found) == p0
+    if p0:
+        assert any(c.target == "enforce_eager" and c.value is True for c in sr.changes)
+
+
+@pytest.mark.parametrize("line,code", [
+    ("TRL CLI: error: argument command: invalid choice: 'vllm-serve' (choose from 'chat', 'dpo', 'env', 'grpo', 'kto', 'sft')",
+     "trl-no-vllm-serve"),
+    ("AssertionError: disable CUDA graph (enforce_eager = False) if free cache engine", "verl-eager-free-cache"),
+])
+def test_framework_refusals_are_recognised(line, code):
+    assert [h.id for h in launch.recognise(KB, line)][0] == code
+
+
+TRAINER = """\
+    from trl import GRPOConfig, GRPOTrainer
+
+    args = GRPOConfig(output_dir="out", use_vllm=True, vllm_mode="server"{port})
+    GRPOTrainer(model="Qwen/Qwen2.5-7B-Instruct", reward_funcs=[len], args=args).train()
+    """
+
+
+@pytest.mark.parametrize("trl,server,port,p0", [
+    ("0.18.2", "vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000", "", True),
+    ("0.18.2", "vllm serve Qwen/Qwen2.5-7B-Instruct", ", vllm_server_port=8000", True),
+    ("0.18.2", "trl vllm-serve --model Qwen/Qwen2.5-7B-Instruct", "", False),  # TRL's own server
+    ("0.18.2", "vllm serve Qwen/Qwen2.5-7B-Instruct --port 8001", "", False),  # not the port it connects to
+    ("1.11.0", "vllm serve Qwen/Qwen2.5-7B-Instruct", "", False),  # the client speaks vLLM's own routes
+])
+def test_trl_server_mode_against_a_plain_vllm_serve(tmp_path, trl, server, port, p0):
+    for name, text in {"requirements.txt": f"vllm==0.10.2\ntrl=={trl}\n", "train.py": TRAINER.format(port=port),
+                       "serve.sh": f"#!/bin/bash\n{server}\n"}.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    p0s = {f.code for sr in audit(tmp_path, gpu="A100-80GB x2").sites for f in sr.remarks if f.priority == "P0"}
+    assert ("trl-plain-vllm-server" in p0s) == p0

@@ -1,0 +1,58 @@
+"""The start-up memory verdicts at their edges: a KV estimate within its own error of zero (on
+either side) is L15's, not L16's; a model known only by a training run's folder name keeps its
+family's context as a guess (L14 P1); `trl vllm-serve` sizes with LLM()'s defaults."""
+from __future__ import annotations
+
+import pytest
+
+from vllm_kb.engine.check import memory
+from vllm_kb.engine.check.facts import usage_context
+from vllm_kb.engine.kb import hardware, knowledge, models
+
+KB = knowledge.load()
+DATA = KB.doc("models.yaml").data
+
+
+def _model(name, config=None):
+    return models.model_facts(name, KB.models, DATA["quantized_markers"], config=config, identity=DATA)
+
+
+def _gpu(spec):
+    return dict(hardware.parse_spec(spec, KB.gpus).gpu)
+
+
+def test_slightly_negative_pool_is_near_zero():
+    # a merged 14B Qwen in 16 bits on one 40 GB card at 0.7 (LLaMA-Factory #6472): the estimate
+    # leaves about -0.25 GiB where vLLM 0.6.5 found 1216 tokens — inside 2.5% of the 27.6 GiB budget
+    est = memory.estimate(_model("Qwen/Qwen-14B"), _gpu("A100-40GB"),
+                          {"gpu_memory_utilization": 0.7, "max_model_len": 4096, "enforce_eager": True}, "0.6.5")
+    assert -1.0 < est["kv_cache_gib"] < 0 and est.get("kv_cache_near_zero") is True
+
+
+def test_clearly_negative_pool_is_not_near_zero():
+    # a 70B in 16 bits on one 80 GB card: nothing is left, far beyond the estimate's error (L16)
+    est = memory.estimate(_model("meta-llama/Llama-3.1-70B-Instruct"), _gpu("A100-80GB"),
+                          {"gpu_memory_utilization": 0.9, "max_model_len": 8192}, "0.6.3")
+    assert est["kv_cache_gib"] < -5 and "kv_cache_near_zero" not in est
+
+
+@pytest.mark.parametrize("name", ["./merged/qwen-14b-sft", "/data/saves/Qwen-14B/lora-merged", "../out/qwen-14b-dpo"])
+def test_training_output_folder_context_is_a_guess(name):
+    facts = _model(name)
+    assert facts.get("max_context") and facts.get("max_context_family") is True
+
+
+@pytest.mark.parametrize("name", ["Qwen/Qwen-14B", "/models/Qwen-14B", "/var/cache/hf/Salesforce/blip2-opt-2.7b"])
+def test_hub_ids_and_plain_folders_keep_their_context(name):
+    facts = _model(name)
+    assert facts.get("max_context") and not facts.get("max_context_family")
+
+
+def test_a_read_config_is_not_a_guess():
+    facts = _model("./merged/qwen-14b-sft", config={"architectures": ["QWenLMHeadModel"], "model_type": "qwen",
+                                                     "max_position_embeddings": 8192, "seq_length": 2048})
+    assert not facts.get("max_context_family")
+
+
+def test_trl_vllm_serve_builds_llm():
+    assert usage_context({"kind": "trl vllm-serve", "serves_http": False}) == "llm"

@@ -1,0 +1,113 @@
+"""A model known only by the names around it (engine/kb/model_resolve.py, engine/check/candidates.py):
+a Hugging Face cache folder, what a deployment mounts at the path, the catalog's derivatives, the
+name's words and size matched against the catalog's checkpoints — and, when several fit, every one
+evaluated: "will not start" only when it holds for all of them. Quantization words in the name
+keep their meaning whichever model the path turns out to hold."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.check import candidates
+from vllm_kb.engine.kb import knowledge, model_resolve
+
+KB = knowledge.load()
+MARKERS = KB.doc("models.yaml").data["quantized_markers"]
+
+
+def resolved(name: str, mounts: dict | None = None, version: str = "0.10.1") -> list[dict]:
+    own = candidates.model_of(name, KB, MARKERS, version)
+    return candidates.resolve(name, own, mounts, KB, lambda n: candidates.model_of(n, KB, MARKERS, version))
+
+
+def test_hf_cache_folder_names_its_repository():
+    got = resolved("/root/.cache/huggingface/hub/models--Qwen--Qwen2.5-7B-Instruct/snapshots/0123456789abcdef01")
+    assert [(g["identity"], g["resolved_as"], g["num_attention_heads"]) for g in got] == \
+        [("hf-cache", "Qwen/Qwen2.5-7B-Instruct", 28)]
+
+
+@pytest.mark.parametrize("path,part", [("/mnt/models/", None), ("/data/llm/weights/Qwen3-8B/checkpoint-500", "Qwen3-8B"),
+                                       ("./MiniMax-M1-80k", "MiniMax-M1-80k"), ("~/models/snapshots/main", None)])
+def test_generic_path_parts_name_nothing(path, part):
+    assert model_resolve.own_part(path) == part
+
+
+def test_a_mounted_volume_names_the_model_at_its_mount_point():
+    got = resolved("/mnt/models/", {"/mnt/models": ["model", "nv-embed-v1"]})
+    assert [(g["identity"], g["architecture"]) for g in got] == [("mount", "NVEmbedModel")]
+    # a folder below the mount names itself, not the volume
+    assert model_resolve.mounted("/mnt/models/Qwen3-8B", {"/mnt/models": ["nv-embed-v1"]}) == []
+
+
+def test_a_derivative_takes_its_base_models_shapes():
+    got = resolved("models/merlinite-7b-lab")
+    assert [(g["identity"], g["architecture"], g["num_attention_heads"]) for g in got] == \
+        [("derivative", "MistralForCausalLM", 32)]
+    assert "torch_dtype" not in got[0]  # a fine-tune may be saved in any dtype
+
+
+def test_family_words_and_size_give_every_catalogued_candidate():
+    got = resolved("/llm/models/Gemma-27B")
+    assert sorted(g["model_type"] for g in got) == ["gemma2", "gemma3"]
+    assert all(g["candidates"] == got[0]["candidates"] for g in got)
+
+
+@pytest.mark.parametrize("name", ["/data/models/my-model-7b", "/models/7b", "/models/gemma", "someorg/Gemma-27B"])
+def test_a_name_without_a_family_word_and_a_size_stays_unknown(name):
+    assert resolved(name) == []
+
+
+def test_quantization_words_of_the_path_survive_the_resolution():
+    got = resolved("/models/Gemma-27B-AWQ")
+    assert got and all(g["quant_method"] == "awq" and g["quantized"] for g in got)
+
+
+@pytest.mark.parametrize("name,method,scheme", [
+    ("/mnt/llms/models/bullerwins/MiniMax-M3-4bit-W4A16/", "compressed-tensors", "wna16"),  # not bitsandbytes
+    ("org/Llama-3.1-8B-Instruct-W8A8", "compressed-tensors", "w8a8_int8"),
+    ("/workspace/models/Qwen-72B-Chat-Int4", "gptq", None),  # Qwen's own Int4 uploads are AutoGPTQ
+    ("~/.cache/huggingface/qwen3.6-27b-autoround-int4", "int4", None),  # another tool's int4: not gptq
+])
+def test_quantization_markers(name, method, scheme):
+    f = candidates.model_of(name, KB, MARKERS, "0.10.1")
+    assert (f.get("quant_method"), f.get("quant_scheme")) == (method, scheme)
+
+
+def _project(tmp_path: Path, script: str, pin: str) -> Path:
+    (tmp_path / "serve.sh").write_text("#!/bin/bash\n" + textwrap.dedent(script))
+    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
+    return tmp_path
+
+
+def _priorities(rep, check: str) -> list:
+    return [r.priority for sr in rep.sites for r in sr.results if r.check.id == check and r.status == "recommended"]
+
+
+def test_p0_when_every_candidate_fails(tmp_path):
+    # Gemma 2 and Gemma 3 27B both refuse float16 (0.9.1+)
+    rep = audit(_project(tmp_path, "vllm serve /llm/models/Gemma-27B --dtype float16\n", "0.10.1"), gpu="A100-80GB")
+    assert _priorities(rep, "L5") == ["P0"]
+
+
+def test_p1_naming_the_ambiguity_when_only_some_candidates_fail(tmp_path):
+    # 100k tokens: beyond Llama 2 70B's and Llama 3 70B's context, within Llama 3.3 70B's
+    rep = audit(_project(tmp_path, "vllm serve /data/models/Llama-70B --max-model-len 100000 -tp 8\n", "0.10.1"),
+                gpu="H100-SXM-80GB x8")
+    got = [r for sr in rep.sites for r in sr.results if r.check.id == "L14" and r.status == "recommended"]
+    assert [r.priority for r in got] == ["P1"]
+    assert "meta-llama/Llama-3.3-70B-Instruct" in got[0].reason_text("en")
+
+
+def test_pipeline_parallelism_on_an_unknown_architecture_is_unknown(tmp_path):
+    rep = audit(_project(tmp_path, "vllm serve /models/some-new-model --pipeline-parallel-size 4\n", "0.10.1"),
+                gpu="RTX-3090 x4")
+    assert [r.status for sr in rep.sites for r in sr.results if r.check.id == "L3"] == ["unknown"]
+
+
+def test_the_launchs_other_names_identify_an_opaque_path():
+    own = candidates.model_of("/mnt/models/", KB, MARKERS, "0.10.1")
+    got = candidates.resolve("/mnt/models/", own, None, KB, lambda n: candidates.model_of(n, KB, MARKERS, "0.10.1"),
+                             candidates.hints({"served_model_name": ["Qwen2.5-7B-Instruct"]}))
+    assert [(g["identity"], g["num_attention_heads"]) for g in got] == [("hint", 28)]

@@ -1,0 +1,103 @@
+"""engine/scan/python_text.py over-approximates what `ast` reads, so that the opaque fallback's
+prefilter (engine/scan/python_opaque.py `could_pick`) never drops a file the parse needs: held
+against `ast` on every Python file of this repository and on written-out edge cases."""
+from __future__ import annotations
+
+import ast
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from vllm_kb.engine.scan import python_text
+
+ROOT = Path(__file__).resolve().parents[1]
+
+EDGES = [
+    "from unittest.mock import MagicMock as M, patch\nM(a=1)\n",
+    "from a import (b,  # c)\n  d)\nd(x=1)\n",
+    "try: import foo.bar as fb\nexcept ImportError: pass\nfb.x(k=1)\n",
+    "x = 1; import q.r as s; s(k=2)\n",
+    "from z \\\n  import w\nw(k=3)\n",
+    "from a . b import c\n(c)(k=4)\n",
+    "from.a import c\nc(k=5)\n",
+    "import k, \\\n  l\n(l) . m \\\n .n(k=6)\n",
+    "if True: from e import (f,\n g)\ng(f'{x}', k=7, s=\"(\")\n",
+    "from e import g\ng(f\"{x:{w}}\", '''a ) \" ''', k=8)\n",
+    "from e import g\ng(r'\\'', # )\n  k=9)\n",
+    "from e import g\ng(x=[1, (2, {3: ')'})], k=10)\n",
+    "from ｅ import ｇ\nｇ(ｋ=11)\n",
+    "from e import cafe\u0301\ncaf\u00e9(k=12)\n",
+    "from e import g\ng(\"\"\"x\"\"\"\"\", k=13)\n",
+    "class C:\n    import h\n    def f(self):\n        return h.i(k=14)\n",
+]
+
+
+def _sources():
+    files = sorted(p for d in ("engine", "tests", "tools", "benchmarks") for p in (ROOT / d).rglob("*.py"))
+    for p in files:
+        yield pytest.param(p.read_text(encoding="utf-8"), id=p.relative_to(ROOT).as_posix())
+    for i, text in enumerate(EDGES):
+        yield pytest.param(text, id=f"edge-{i}")
+
+
+def _bound(tree: ast.Module) -> set[tuple[str, str]]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                out.add((a.asname or a.name, "." * node.level + (node.module or "")))
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                out.add((a.asname or a.name.split(".")[0], a.name))
+    return out
+
+
+def _root(f: ast.expr) -> str | None:
+    while isinstance(f, ast.Attribute):
+        f = f.value
+    return f.id if isinstance(f, ast.Name) else None
+
+
+def _check(text: str) -> None:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):  # test fixtures that are broken on purpose
+        return
+    reads = python_text.as_python_reads(text)
+    got = python_text.imports(reads)
+    if got is not None:
+        read = {(name, module) for name, module in got}
+        for name, module in _bound(tree):
+            top = module.lstrip(".").split(".")[0]
+            assert (name, module) in read or (name, "") in read or \
+                any(n == name and m.split(".")[0] == top and m.startswith(".") == module.startswith(".") for n, m in read), \
+                (name, module)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.keywords and (root := _root(node.func)):
+            spans = list(python_text.call_spans(reads, root))
+            for k in node.keywords:
+                if k.arg:
+                    assert any(end is None or k.arg in reads[start:end] for start, end in spans), (root, k.arg)
+
+
+@pytest.mark.parametrize("text", list(_sources()))
+def test_reads_every_import_and_call_that_ast_reads(text):
+    _check(text)
+
+
+_PIECES = st.sampled_from(["from m import a", "import b.c as d", "a(k=1", ")", "(", " ", "\n", "\\\n", "#", "'", '"',
+                           '"""', "f'{", "}", ";", ":", ",", "x", "k=2", "ｋ", "[", "]", "d.e(", "if a: "])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=24).map("".join))
+def test_holds_on_made_up_text_that_parses(text):
+    _check(text)
+
+
+def test_as_python_reads_changes_only_names():
+    text = 'x = ＭagicMock(a="（＂）")  # ｍ…\nfrom m import cafe\u0301\n'
+    assert python_text.as_python_reads(text) == 'x = MagicMock(a="（＂）")  # ｍ…\nfrom m import caf\u00e9\n'
+    assert unicodedata.is_normalized("NFKC", "é → x") and python_text.as_python_reads("é → x") == "é → x"

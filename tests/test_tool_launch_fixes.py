@@ -1,0 +1,66 @@
+"""Every tool that starts vLLM from its own command or its own keywords (knowledge/deploy: Xinference's
+CLI and client, OpenLLM, RunPod's env-configured worker in compose and a Dockerfile; the LangChain and
+LlamaIndex forwarders), audited with a change to make and fixed on a copy: no crash, no site lost, and
+each edit in the tool's own spelling (an Xinference pair is handed on as the keyword written, so
+`--kv_cache_dtype fp8`; a worker image reads env vars, so no `command:` that would replace its own)."""
+import pytest
+from vllm_kb.engine.audit import audit
+
+QWEN = "Qwen/Qwen2.5-7B-Instruct"
+FORMS = {
+    "xinference-cli": {"requirements.txt": "vllm==0.20.0\n", "launch.sh":
+                       "xinference launch --model-engine vllm --model-name qwen2.5-instruct --size-in-billions 7 \\\n"
+                       "  --model_path /models/Qwen2.5-7B-Instruct --gpu-idx 0 --max_model_len 131072 --swap_space 4\n"},
+    "xinference-client": {"requirements.txt": "vllm==0.20.0\n", "launch.py":
+                          "from xinference.client import Client\nc = Client('http://localhost:9997')\n"
+                          "c.launch_model(model_name='qwen2.5-instruct', model_engine='vllm', model_path='/models/Qwen2.5-7B-Instruct',\n"
+                          "               gpu_idx=[0], max_model_len=131072, swap_space=4)\n"},
+    "openllm": {"serve.sh": "openllm start meta-llama/Llama-2-7b-chat-hf --backend vllm\n"},
+    "runpod-compose": {"docker-compose.yml": f"services:\n  w:\n    image: runpod/worker-v1-vllm:v2.19.0\n    environment:\n"
+                                            f"      MODEL_NAME: {QWEN}\n      MAX_MODEL_LEN: \"131072\"\n      SWAP_SPACE: \"4\"\n"},
+    "runpod-dockerfile": {"Dockerfile": f"FROM runpod/worker-v1-vllm:v2.19.0\nENV MODEL_NAME={QWEN}\nENV MAX_MODEL_LEN=131072 SWAP_SPACE=4\n"},
+    "langchain": {"requirements.txt": "vllm==0.20.0\n", "app.py": "from langchain_community.llms import VLLM\n"
+                  f"llm = VLLM(model='{QWEN}', vllm_kwargs={{'max_model_len': 131072, 'swap_space': 4}})\n"},
+    "llama-index": {"requirements.txt": "vllm==0.20.0\n", "app.py": "from llama_index.llms.vllm import Vllm\n"
+                    f"llm = Vllm(model='{QWEN}', vllm_kwargs={{'max_model_len': 131072, 'swap_space': 4}})\n"},
+}
+# what the fixed file holds: each tool's own spelling of the change
+EXPECT = {
+    "xinference-cli": ("launch.sh", ["--max_model_len 32768", "--kv_cache_dtype fp8"], ["--swap_space", "--kv-cache-dtype"]),
+    "xinference-client": ("launch.py", ["max_model_len=32768"], ["swap_space"]),
+    "runpod-compose": ("docker-compose.yml", ['MAX_MODEL_LEN: "32768"', "KV_CACHE_DTYPE: fp8"], ["SWAP_SPACE", "command:"]),
+    "runpod-dockerfile": ("Dockerfile", ["MAX_MODEL_LEN=32768"], ["SWAP_SPACE", "CMD", "ENTRYPOINT"]),
+    "langchain": ("app.py", ["'max_model_len': 32768"], ["swap_space"]),
+    "llama-index": ("app.py", ["'max_model_len': 32768"], ["swap_space"]),
+}
+
+
+def _sites(root):
+    rep = audit(root, gpu="RTX-4090")
+    assert not [s for s in rep.skipped if s.code == "scanner-error"]
+    return sorted((sr.site.file, sr.site.kind, sr.site.tool) for sr in rep.sites)
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_a_tool_launch_fixed_on_a_copy_keeps_its_site_and_its_own_spelling(cli, write_project, form):
+    root = write_project(FORMS[form])
+    before = _sites(root)
+    assert len(before) == 1
+    cli("audit", str(root), "--gpu", "RTX-4090", "--fix", "--unsafe-fixes")
+    assert _sites(root) == before
+    if form in EXPECT:
+        name, present, absent = EXPECT[form]
+        text = (root / name).read_text()
+        assert all(p in text for p in present), text
+        assert not any(a in text for a in absent), text
+        assert text != FORMS[form][name]
+
+
+def test_an_xinference_pair_of_its_own_keyword_is_not_an_engine_option(write_project):
+    # xorbitsai/inference#2440: `--model_path` (the old spelling of --model-path) is handed on as the
+    # keyword model_path, which launch_model takes for itself; vLLM never sees it
+    root = write_project({"launch.sh": "xinference launch --model-engine vllm --model-name glm4-chat --size-in-billions 9 \\\n"
+                                       "  --model-format pytorch --model_path /usr/models/glm-4-9b-chat\n"})
+    (sr,) = audit(root, gpu="RTX-4090").sites
+    assert not [f for f in sr.remarks if f.code in ("unknown-option", "not-in-version")]
+    assert sr.site.model.value == "/usr/models/glm-4-9b-chat" and "model_path" not in sr.site.unknown

@@ -1,0 +1,71 @@
+"""L52 transformers-model-type: a transformers pin whose every allowed release is older than the
+first one that maps the checkpoint's model_type stops vLLM in AutoConfig; no pin, a pin that allows
+a newer release, or a model type the vLLM release reads with its own config class says nothing."""
+from types import SimpleNamespace
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.check.transformers_fit import transformers_fit
+from vllm_kb.engine.kb.knowledge import load
+
+_TABLE = {"transformers_first": {"qwen2_5_vl": "4.49.0", "qwen3": "4.51.0", "x": "4.50.0"},
+          "vllm_own": {"x": [["0.6.0", "0.9.0"]]}}
+
+
+def _pin(spec: str):
+    return SimpleNamespace(spec=spec, text=f"transformers{spec}", file="requirements.txt", line=2)
+
+
+def _fit(spec: str, model_type: str = "qwen2_5_vl", release: str = "0.7.2"):
+    facts = {"model": {"model_type": model_type}, "vllm": {"version": release}}
+    return transformers_fit(facts, _pin(spec), _TABLE).get("tf_too_old", False)
+
+
+def test_pins_older_than_the_model_type():
+    assert _fit("==4.48.3")
+    assert _fit(">=4.40,<4.49")
+    assert _fit("~=4.48.0")
+    assert _fit("==4.48.*")
+
+
+def test_pins_that_allow_a_release_that_maps_it():
+    assert not _fit(">=4.45")
+    assert not _fit("==4.49.0")
+    assert not _fit("==4.52.4")  # a patch release after the minor that added it
+    assert not _fit(">=4.48,!=4.49.0")
+    assert not _fit("<4.50")
+    assert not _fit("")  # no specifier: any release
+    assert not _fit("not a spec")
+
+
+def test_vllm_own_config_class_and_unknown_types():
+    assert not _fit("==4.45.0", model_type="x", release="0.7.0")  # vLLM 0.7.0 reads type x itself
+    assert _fit("==4.45.0", model_type="x", release="0.10.0")
+    assert not _fit("==4.30.0", model_type="llama")  # known to every scanned release
+
+
+def test_the_table_knows_the_releases_that_added_common_types():
+    first = load().doc("vllm", "model_types.yaml").data["transformers_first"]
+    assert (first["qwen2"], first["gemma2"], first["qwen2_5_vl"], first["gemma3"], first["qwen3"]) == \
+        ("4.37.0", "4.42.0", "4.49.0", "4.50.0", "4.51.0")
+    assert "llama" not in first  # in the oldest release read
+
+
+def _audit(tmp_path, req: str, cmd: str):
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "requirements.txt").write_text(req)
+    (tmp_path / "serve.sh").write_text(cmd)
+    (sr,) = audit(tmp_path, gpu="H100-80GB x1").sites
+    return next(r for r in sr.results if r.check.id == "L52"), sr
+
+
+def test_audit_gives_a_p0_and_the_pin_change(tmp_path):
+    r, sr = _audit(tmp_path, "vllm==0.7.2\ntransformers==4.48.3\n", "vllm serve Qwen/Qwen2.5-VL-7B-Instruct --max-model-len 8192\n")
+    assert (r.status, r.priority) == ("recommended", "P0")
+    assert any(c.target == "transformers" and c.value == ">=4.49.0" and c.file == "requirements.txt" for c in sr.changes)
+
+
+def test_trust_remote_code_is_a_p1_and_no_pin_is_nothing(tmp_path):
+    r, _ = _audit(tmp_path / "a", "vllm==0.8.5\ntransformers==4.50.3\n", "vllm serve Qwen/Qwen3-8B --trust-remote-code\n")
+    assert (r.status, r.priority) == ("recommended", "P1")
+    r, _ = _audit(tmp_path / "b", "vllm==0.8.5\n", "vllm serve Qwen/Qwen3-8B\n")
+    assert r.status == "not_applicable"

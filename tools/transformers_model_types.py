@@ -1,0 +1,163 @@
+"""Writes knowledge/vllm/model_types.yaml: which transformers release first knows each config.json
+`model_type`, and which model types each vLLM release reads with its own config class.
+
+vLLM reads a checkpoint's config through transformers' AutoConfig unless the model type is in its
+own `_CONFIG_REGISTRY` (vllm/transformers_utils/config.py); AutoConfig raises "The checkpoint you
+are trying to load has model type `X` but Transformers does not recognize this architecture" for a
+type its release does not map (CONFIG_MAPPING_NAMES in transformers/models/auto/
+configuration_auto.py). Both tables are read with ast, never imported:
+
+    python tools/transformers_model_types.py --transformers DIR --vllm /work/sdists/src --pypi-json FILE
+
+`--pypi-json` is transformers' PyPI JSON (https://pypi.org/pypi/transformers/json): the day each
+minor release appeared, so an image built with a vLLM release is known to predate a transformers
+release. DIR holds `cfg-<version>.py`: configuration_auto.py of the last patch release of each transformers
+minor release (`pip download transformers==X --no-deps`, then unzip that one file). A type is
+recorded at the minor release (X.Y.0) of the first such file that maps it, so a pin is held to
+lack it only when every version it allows is older than that whole minor release.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+OUT = Path(__file__).resolve().parents[1] / "knowledge" / "vllm" / "model_types.yaml"
+_V = re.compile(r"cfg-(\d+)\.(\d+)\.(\d+)\.py$")
+
+
+def _str_keys(node: ast.AST) -> list[str]:
+    """The string keys of a dict literal, an OrderedDict([(k, v), …]) or a Lazy…Dict({…}) call."""
+    if isinstance(node, ast.Call):
+        for a in node.args:
+            got = _str_keys(a)
+            if got:
+                return got
+        return [k.arg for k in node.keywords if k.arg]
+    if isinstance(node, ast.Dict):
+        return [k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [e.elts[0].value for e in node.elts if isinstance(e, ast.Tuple) and e.elts
+                and isinstance(e.elts[0], ast.Constant) and isinstance(e.elts[0].value, str)]
+    return []
+
+
+def assigned_keys(tree: ast.AST, name: str) -> list[str]:
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets) and node.value is not None:
+            return _str_keys(node.value)
+    return []
+
+
+def transformers_first(folder: Path) -> dict[str, str]:
+    files = sorted((tuple(int(x) for x in m.groups()), p) for p in folder.iterdir() if (m := _V.search(p.name)))
+    first: dict[str, str] = {}
+    for (major, minor, _), p in files:
+        for t in mapped_types(p):
+            first.setdefault(t, f"{major}.{minor}.0")
+    return first
+
+
+def mapped_types(cfg: Path) -> list[str]:
+    """The model types one configuration_auto.py maps: its CONFIG_MAPPING_NAMES, and from 5.6 on
+    the table it imports from auto_mappings.py (`map-<version>.py` beside it) with its own update()."""
+    tree = ast.parse(cfg.read_text())
+    out = assigned_keys(tree, "CONFIG_MAPPING_NAMES")
+    beside = cfg.with_name(cfg.name.replace("cfg-", "map-"))
+    if beside.is_file():
+        out += assigned_keys(ast.parse(beside.read_text()), "CONFIG_MAPPING_NAMES")
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update"
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "CONFIG_MAPPING_NAMES"):
+            out += _str_keys(node)
+    return out
+
+
+def vllm_own(src: Path, releases: list[str]) -> dict[str, list[list[str]]]:
+    """model_type → spans of releases whose _CONFIG_REGISTRY (with _CONFIG_REGISTRY_OVERRIDE_HF) maps it."""
+    spans: dict[str, list[list[str]]] = {}
+    prev: set[str] = set()
+    last = None
+    for rel in releases:
+        f = src / rel / "vllm" / "transformers_utils" / "config.py"
+        if not f.is_file():
+            continue
+        tree = ast.parse(f.read_text())
+        now = set(assigned_keys(tree, "_CONFIG_REGISTRY")) | set(assigned_keys(tree, "_CONFIG_REGISTRY_OVERRIDE_HF"))
+        for t in now:
+            if t in prev and spans[t][-1][1] == last:
+                spans[t][-1][1] = rel
+            else:
+                spans.setdefault(t, []).append([rel, rel])
+        prev, last = now, rel
+    return spans
+
+
+def vllm_requires(src: Path, releases: list[str]) -> dict[str, str]:
+    """release → the transformers specifier its requirements name (what a fresh install, and its
+    image, resolve within)."""
+    out: dict[str, str] = {}
+    for rel in releases:
+        for name in ("requirements/common.txt", "requirements-common.txt", "requirements.txt"):
+            f = src / rel / name
+            if not f.is_file():
+                continue
+            for line in f.read_text().splitlines():
+                m = re.match(r"^transformers\s*([<>=!~][^#;]*)", line.strip())
+                if m:
+                    out[rel] = m.group(1).strip().replace(" ", "")
+                    break
+            if rel in out:
+                break
+    return out
+
+
+def released(pypi_json: Path, versions: set[str]) -> dict[str, str]:
+    """version → the day its first file reached PyPI (the JSON API's upload_time)."""
+    import json
+    data = json.loads(pypi_json.read_text())["releases"]
+    return {v: min(f["upload_time"] for f in data[v])[:10] for v in sorted(versions) if data.get(v)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--transformers", required=True, type=Path)
+    ap.add_argument("--vllm", required=True, type=Path)
+    ap.add_argument("--pypi-json", required=True, type=Path, help="https://pypi.org/pypi/transformers/json, saved")
+    args = ap.parse_args(argv)
+    import yaml
+    releases = yaml.safe_load((OUT.parent / "architectures.yaml").read_text())["releases"]
+    first = transformers_first(args.transformers)
+    own = vllm_own(args.vllm, releases)
+    tf_versions = sorted({v for v in first.values()}, key=lambda v: tuple(int(x) for x in v.split(".")))
+    lines = [
+        "# Which transformers release first maps each config.json model_type (AutoConfig's",
+        "# CONFIG_MAPPING_NAMES), and the model types each vLLM release reads with its own config class",
+        "# (_CONFIG_REGISTRY in vllm/transformers_utils/config.py). Built by",
+        "# tools/transformers_model_types.py from the transformers wheels (the last patch of each minor",
+        "# release, recorded at its X.Y.0) and vLLM's sdists. Do not edit by hand.",
+        "version: 1",
+        f"transformers_scanned: [{', '.join(repr(v) for v in (tf_versions[0], tf_versions[-1]))}]",
+        f"vllm_releases: [{', '.join(repr(r) for r in releases)}]",
+        "transformers_first:",
+    ]
+    oldest = tf_versions[0]
+    lines += [f"  {t!r}: {v!r}" for t, v in sorted(first.items()) if v != oldest]
+    lines.append("released:")
+    lines += [f"  {v!r}: {d!r}" for v, d in released(args.pypi_json, set(first.values())).items()]
+    lines.append("vllm_requires:")
+    lines += [f"  {r!r}: {spec!r}" for r, spec in vllm_requires(args.vllm, releases).items()]
+    lines.append("vllm_own:")
+    lines += [f"  {t!r}: {[list(s) for s in sp]!r}" for t, sp in sorted(own.items())]
+    OUT.write_text("\n".join(lines).replace("'", '"') + "\n")
+    print(f"wrote {OUT}: {len(first)} model types ({len(lines)} lines), {len(own)} with vLLM's own config")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
