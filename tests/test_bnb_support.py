@@ -4,11 +4,11 @@ on an audited project."""
 from __future__ import annotations
 
 import sys
-import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
+from release_tree import write_release  # noqa: E402
 from vllm_bnb_support import loader_check, scan  # noqa: E402
 
 from vllm_kb.engine.check.startup_bnb import bnb_facts  # noqa: E402
@@ -26,16 +26,9 @@ _LOADER = '''
 '''
 
 
-def _release(tmp_path: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        p = tmp_path / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text), encoding="utf-8")
-    return tmp_path
-
 
 def test_scan_reads_the_attribute_the_loader_tests_through_bases(tmp_path):
-    root = _release(tmp_path, {
+    root = write_release(tmp_path, {
         "vllm/model_executor/model_loader/bitsandbytes_loader.py": _LOADER,
         "vllm/model_executor/models/registry.py": """
             _TEXT_GENERATION_MODELS = {
@@ -77,7 +70,7 @@ def test_scan_reads_the_attribute_the_loader_tests_through_bases(tmp_path):
 
 
 def test_no_loader_no_scan(tmp_path):
-    root = _release(tmp_path, {"vllm/model_executor/models/registry.py": "_TEXT_GENERATION_MODELS = {}\n"})
+    root = write_release(tmp_path, {"vllm/model_executor/models/registry.py": "_TEXT_GENERATION_MODELS = {}\n"})
     assert scan(root) is None
 
 
@@ -95,7 +88,7 @@ def test_support_per_release_from_the_table():
     assert bnb_facts({"architecture": "NoSuchForCausalLM"}, table, "0.6.3") == {}
 
 
-def test_loader_sources_are_named_per_release():
+def test_loader_sources_are_named_perwrite_release():
     table = load().doc("vllm", "bnb_support.yaml").data
     rows = {r["release"]: r for r in table["loader"]}
     assert rows["0.6.6"]["attribute"] == "bitsandbytes_stacked_params_mapping"
@@ -105,7 +98,7 @@ def test_loader_sources_are_named_per_release():
 
 
 def test_a_dispatcher_class_is_unresolved(tmp_path):
-    root = _release(tmp_path, {
+    root = write_release(tmp_path, {
         "vllm/model_executor/model_loader/loader.py": _LOADER,
         "vllm/model_executor/models/registry.py": '_MULTIMODAL_MODELS = {"MiniCPMV": ("minicpmv", "MiniCPMV")}\n',
         "vllm/model_executor/models/minicpmv.py": """

@@ -4,11 +4,11 @@ a checkpoint name gives (engine/check/startup_quant.py)."""
 from __future__ import annotations
 
 import sys
-import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
+from release_tree import write_release  # noqa: E402
 from vllm_architectures import lora_scan, pp_scan  # noqa: E402
 
 from vllm_kb.engine.check.startup_arch import arch_facts  # noqa: E402
@@ -17,16 +17,9 @@ from vllm_kb.engine.kb import catalog as catalog_mod  # noqa: E402
 from vllm_kb.engine.kb.knowledge import load  # noqa: E402
 
 
-def _release(tmp_path: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        p = tmp_path / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text), encoding="utf-8")
-    return tmp_path
-
 
 def test_pp_follows_bases_across_modules_and_packages(tmp_path):
-    root = _release(tmp_path, {
+    root = write_release(tmp_path, {
         "vllm/model_executor/models/registry.py": """
             _TEXT_GENERATION_MODELS = {
                 "LlamaForCausalLM": ("llama", "LlamaForCausalLM"),
@@ -51,7 +44,7 @@ def test_pp_follows_bases_across_modules_and_packages(tmp_path):
 
 
 def test_pp_list_of_the_early_releases(tmp_path):
-    root = _release(tmp_path, {"vllm/config.py": '_PP_SUPPORTED_MODELS = [\n    "LlamaForCausalLM",\n    "GPT2LMHeadModel",\n]\n'})
+    root = write_release(tmp_path, {"vllm/config.py": '_PP_SUPPORTED_MODELS = [\n    "LlamaForCausalLM",\n    "GPT2LMHeadModel",\n]\n'})
     assert pp_scan(root) == ({"LlamaForCausalLM", "GPT2LMHeadModel"}, set())
 
 
@@ -66,7 +59,7 @@ def test_llama4_gains_pp_in_084():
 
 
 def test_lora_follows_the_interface_and_the_early_attribute(tmp_path):
-    new = _release(tmp_path / "new", {
+    new = write_release(tmp_path / "new", {
         "vllm/model_executor/models/interfaces.py": "class SupportsLoRA(Protocol):\n    supports_lora = True\n",
         "vllm/model_executor/models/registry.py": """
             _TEXT_GENERATION_MODELS = {
@@ -85,7 +78,7 @@ def test_lora_follows_the_interface_and_the_early_attribute(tmp_path):
     })
     assert lora_scan(new) == ({"LlamaForCausalLM", "MistralForCausalLM", "Flagged"}, {"Mystery"})
     # before the interfaces module (0.4.1-0.5.0) a LoRA model class lists its supported_lora_modules
-    old = _release(tmp_path / "old", {
+    old = write_release(tmp_path / "old", {
         "vllm/model_executor/models/__init__.py": '_MODELS = {"LlamaForCausalLM": ("llama", "LlamaForCausalLM"), "GemmaForCausalLM": ("gemma", "GemmaForCausalLM")}\n',
         "vllm/model_executor/models/llama.py": "class LlamaForCausalLM(nn.Module):\n    supported_lora_modules = ['qkv_proj']\n",
         "vllm/model_executor/models/gemma.py": "class GemmaForCausalLM(nn.Module):\n    pass\n",
@@ -121,7 +114,7 @@ def test_min_capability_is_read_from_the_config_classes(tmp_path):
     from vllm_quant_capability import scan
 
     q = "vllm/model_executor/layers/quantization/"
-    root = _release(tmp_path, {
+    root = write_release(tmp_path, {
         q + "__init__.py": 'QUANTIZATION_METHODS = {"awq": AWQConfig, "fp8": Fp8Config, "odd": OddConfig, "sub": SubConfig}\n',
         q + "awq.py": "class AWQConfig(QuantizationConfig):\n    @classmethod\n    def get_min_capability(cls):\n        return 75\n",
         q + "fp8.py": "class Fp8Config(QuantizationConfig):\n    def get_min_capability(cls):\n        return 80\n"
