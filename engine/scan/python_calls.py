@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.textpos import index as line_index
-from vllm_kb.engine.scan import framework_site, python_opaque, python_subclass, python_tools
+from vllm_kb.engine.scan import framework_site, python_opaque, python_subclass, python_text, python_tools
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_prefilter import CALLEES as _CALLEES, TARGETS, TRL_CONFIGS, could_hold_site, may_call_wrapper
 from vllm_kb.engine.scan.python_flow import Flow
@@ -87,7 +87,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
 
     # a class of this file that subclasses LLM, or a wrapper this project or a package defines
     callees = _CALLEES | wrapper_words | python_subclass.methods(wrapper_words) \
-        | {name for name, bases in python_subclass._CLASS.findall(text) if "LLM" in bases}
+        | {name for name, bases in python_text.class_heads(text) if "LLM" in bases}
 
     def visit(body: list[ast.stmt], block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
         for stmt in body:

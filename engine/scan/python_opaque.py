@@ -35,6 +35,7 @@ def could_hold(text: str) -> bool:
 
 # one of them written as a call's keyword (`tensor_parallel_size=`, `max_model_len  =`)
 _KEYWORD = re.compile(r"(?<![\w.])(?:%s)(?:[ \t\f\r\n\\]|#[^\n\r]*)*=(?!=)" % "|".join(DISTINCT))
+_TO_EQUALS = re.compile(r"(?:[ \t\f\r\n\\]|#[^\n\r]*)*=(?!=)")  # what follows the name in `_KEYWORD`
 
 
 def could_pick(ctx, text: str) -> bool:
@@ -46,7 +47,7 @@ def could_pick(ctx, text: str) -> bool:
     if not (could_hold(text) and (getattr(ctx, "versions_by_dir", None) or "vllm" in text.lower())):
         return False
     text = python_text.as_python_reads(text)
-    return _KEYWORD.search(text) is not None and _external_call_sized(ctx, text)
+    return any(python_text.word_with(text, n, _TO_EQUALS) for n in DISTINCT) and _external_call_sized(ctx, text)
 
 
 def _external_call_sized(ctx, text: str) -> bool:

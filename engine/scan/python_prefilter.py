@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.scan import python_subclass, python_tools, words
+from vllm_kb.engine.scan import python_subclass, python_text, python_tools, words
 
 TARGETS = {
     "LLM": ("LLM()", "standalone_offline"),
@@ -46,7 +46,7 @@ def could_hold_site(text: str) -> bool:
     # …and calls one of the names a site is a call of (the scan keeps only those calls), defines
     # BentoML's `__command__`, or a class on LLM (whose calls are sites): vLLM's own tree, 556
     # files parsed before, 349 after
-    return _calls_a_callee(text) or "__command__" in text or any("LLM" in b for _, b in python_subclass._CLASS.findall(text))
+    return _calls_a_callee(text) or "__command__" in text or any("LLM" in b for _, b in python_text.class_heads(text))
 
 
 def _as_python_reads(text: str) -> str:
@@ -79,19 +79,18 @@ def may_call_wrapper(text: str, wrapper_words: set[str]) -> bool:
     if not wrapper_words:
         return False
     text = _as_python_reads(text)
-    if "__command__" in text or any("LLM" in b for _, b in python_subclass._CLASS.findall(text)):
+    if "__command__" in text or any("LLM" in b for _, b in python_text.class_heads(text)):
         return True
     # a wrapper called, or the method that builds one (`FastLanguageModel.from_pretrained(…)`)
     if _calls_a_callee(text, sorted(wrapper_words | python_subclass.methods(wrapper_words))):
         return True
-    if words.python_candidate(text) and not any(_alias(w).search(text) for w in wrapper_words):
+    if words.python_candidate(text) and not any(python_text.word_with(text, w, _AS) for w in wrapper_words):
         return False
     return _calls_a_callee(text)
 
 
-def _alias(word: str) -> re.Pattern:
-    # `W as X`, with what may stand between an import's name and its `as`
-    return re.compile(rf"(?<![\w.]){re.escape(word)}(?:[ \t\f\r\n\\]|#[^\n\r]*)+as(?!\w)")
+# `W as X`: what may stand between an import's name and its `as`, then the `as`
+_AS = re.compile(r"(?:[ \t\f\r\n\\]|#[^\n\r]*)+as(?!\w)")
 
 
 def _calls_a_callee(text: str, names: list[str] | None = None) -> bool:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import PurePosixPath
 
+from vllm_kb.engine.scan import python_text
 from vllm_kb.engine.scan.context import parse_python
-
-_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Wrapper:
     mode: str = ""  # the usage mode, when not the target's own
 
 
+@lru_cache(maxsize=None)
 def registry() -> dict[tuple[str, str], Wrapper]:
     """(top-level module, class) → wrapper, from the knowledge."""
     from vllm_kb.engine.kb import deploy_tools
@@ -194,7 +195,7 @@ def index(ctx, files: list[str]) -> dict[str, list[Wrapper]]:
         text = ctx.read(rel)
         if not text or "LLM" not in text or "vllm" not in text:
             continue
-        if not any(re.search(r"\bLLM\b", bases) for _, bases in _CLASS.findall(text)):
+        if not any(re.search(r"\bLLM\b", bases) for _, bases in python_text.class_heads(text)):
             continue
         try:
             tree = parse_python(text, rel)

@@ -43,6 +43,42 @@ def as_python_reads(text: str) -> str:
     return "".join(out)
 
 
+def word_with(text: str, word: str, tail: re.Pattern, after_dot: bool = False) -> bool:
+    """Whether `word` stands in `text` as a name (no name character before it, nor a `.` unless
+    `after_dot`) with `tail` matching right after it: the same answer as a search for
+    `(?<![\\w.])word` + tail, found by str.find per occurrence (such a pattern, starting with a
+    look-behind, is tried at every position of the text: seconds on vLLM's tree)."""
+    i = text.find(word)
+    while i >= 0:
+        before = text[i - 1] if i else " "
+        if not (before.isalnum() or before == "_" or before == "." and not after_dot) and tail.match(text, i + len(word)):
+            return True
+        i = text.find(word, i + 1)
+    return False
+
+
+_CLASS_TAIL = re.compile(r"[ \t]+(\w+)[ \t]*\(([^)]*)\)")
+
+
+def class_heads(text: str) -> list[tuple[str, str]]:
+    """(name, bases text) of every `class Name(…)` at a line's start: what
+    `re.findall(r"^[ \\t]*class[ \\t]+(\\w+)[ \\t]*\\(([^)]*)\\)", text, re.M)` returns, found by str.find of
+    `class` (the multi-line `^` is tried at every position of the text)."""
+    out: list[tuple[str, str]] = []
+    pos = 0  # where the last head found ends: the next one starts on a later line
+    i = text.find("class")
+    while i >= 0:
+        start = text.rfind("\n", 0, i) + 1
+        m = _CLASS_TAIL.match(text, i + 5) if start >= pos and not text[start:i].strip(" \t") else None
+        if m is not None:
+            out.append((m.group(1), m.group(2)))
+            pos = m.end()
+            i = text.find("class", pos)
+        else:
+            i = text.find("class", i + 1)
+    return out
+
+
 def imports(text: str) -> list[tuple[str, str]] | None:
     """(local name, module) for every name an import statement of the text may bind, read at
     each word `import`: `from M import a as b` → (a, M), (b, M); `import a.b` → (a, a), (b, a); a
