@@ -149,10 +149,13 @@ def mcp_answer(tree: Path) -> dict:
     return anyio.run(go)
 
 
-def bench_tree(name: str, tree: Path, kbs: dict[str, list[str]], ruff: list[str], repeat: int, work: Path) -> dict:
+def bench_tree(name: str, tree: Path, kbs: dict[str, list[str]], ruff: list[str], repeat: int, work: Path,
+               workers: int = 0) -> dict:
     """Each command once per round, the rounds back to back: on a shared machine the load drifts,
     and interleaving gives every command the same share of it."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if workers:
+        env["VLLM_KB_WORKERS"] = str(workers)
     row: dict = {"tree": name, "files": sum(1 for p in tree.rglob("*") if p.is_file() and ".git" not in p.parts),
                  "load_before": os.getloadavg()[0]}
     cmds: dict[str, tuple[list[str], Path | None, dict | None]] = {
@@ -169,6 +172,9 @@ def bench_tree(name: str, tree: Path, kbs: dict[str, list[str]], ruff: list[str]
     for key, rs in runs.items():
         row[key] = {"wall_s": statistics.median(r["wall"] for r in rs), "cpu_s": statistics.median(r["cpu"] for r in rs),
                     "max_rss_mib": max(r["rss"] for r in rs), "exit": sorted({r["exit"] for r in rs})}
+        # the ratio to ruff within each round (the load drifts between rounds), then its median
+        row[key]["x_ruff_cpu"] = statistics.median(r["cpu"] / max(q["cpu"], 1e-9) for r, q in zip(rs, runs["ruff_e9"]))
+        row[key]["x_ruff_wall"] = statistics.median(r["wall"] / max(q["wall"], 1e-9) for r, q in zip(rs, runs["ruff_e9"]))
     for label in kbs:
         row[f"audit_{label}"]["sites"] = _sites_in(work / f"{name}-{label}.json")
     row["load_after"] = os.getloadavg()[0]
@@ -185,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", metavar="VLLM_KB", help="another vllm-kb executable to run beside this one")
     ap.add_argument("--keep", help="make the trees here and keep them")
     ap.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="VLLM_KB_WORKERS for every vllm-kb run (1: one process, what CPU seconds compare best; 0: its own choice)")
+    ap.add_argument("--out", help="also write the table, with when and on what it ran, to this file (e.g. benchmarks/results.md)")
     a = ap.parse_args(argv)
     if shutil.which("git") is None:
         print("git is needed for the git-grep baseline", file=sys.stderr)
@@ -215,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
                 gen_repo.generate(dst, files, sites, seed=seed)
             trees.append((name, git_tree(dst, work, name)))
         for name, tree in trees:
-            res["trees"].append(bench_tree(name, tree, kbs, ruff, a.repeat, work))
+            res["trees"].append(bench_tree(name, tree, kbs, ruff, a.repeat, work, a.workers))
         for label, kb in kbs.items():
             res[f"cold_20_{label}"] = median_run(kb + ["audit", str(small), "--gpu", GPU, "--quiet"], max(5, a.repeat), env=env)
         if not a.only_targets:
@@ -230,6 +239,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(res, indent=2))
     else:
         print(table(res, list(kbs)))
+    if a.out:
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        head = (f"# Benchmark results\n\n`python benchmarks/run.py {' '.join(sys.argv[1:] if argv is None else argv)}`, {when}; "
+                f"{a.repeat} rounds, each command once per round; VLLM_KB_WORKERS={a.workers or 'auto'}.\n"
+                "The × ruff columns are the median of the per-round ratios.\n\n")
+        Path(a.out).write_text(head + table(res, list(kbs)) + "\n\n```json\n" + json.dumps(res, indent=2) + "\n```\n",
+                               encoding="utf-8")
     return 0
 
 
@@ -247,7 +263,8 @@ def table(res: dict, labels: list[str]) -> str:
                       (f"vllm-kb detect ({label})", row[f"detect_{label}"])]
         for what, r in cells:
             out.append(f"| {row['tree']} | {row['files']} | {what} | {r['wall_s']:.2f} | {r['cpu_s']:.2f} | "
-                       f"{r['max_rss_mib']:.0f} | {r['wall_s'] / ruff:.1f}× | {r['cpu_s'] / ruff_cpu:.1f}× |")
+                       f"{r['max_rss_mib']:.0f} | {r.get('x_ruff_wall', r['wall_s'] / ruff):.1f}× | "
+                       f"{r.get('x_ruff_cpu', r['cpu_s'] / ruff_cpu):.1f}× |")
         out.append(f"| {row['tree']} | | (load average, 1 min: {row['load_before']:.1f} before, {row['load_after']:.1f} after) | | | | | |")
     out.append("")
     for label in labels:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from vllm_kb.engine.kb import compat
+from vllm_kb.engine.kb import compat, versions
 from vllm_kb.engine.kb import plugins as kb_plugins
-from vllm_kb.engine.kb.versions import SpecifierSet, try_parse
+from vllm_kb.engine.kb.versions import try_parse
 
 
 def _value(site, key: str):
@@ -48,7 +48,7 @@ def _resolves(specs: list[str], vllm: str, read: list[str]) -> bool | None:
     """Whether the import resolves in `vllm`; None when the table cannot tell (a release it did not
     read that lies at the edge of a run: the name may have come or gone in it)."""
     def ok(v: str) -> bool:
-        return any(SpecifierSet(s).contains(v) for s in specs)
+        return any(versions.contains(s, v) for s in specs)
     if vllm in read:
         return ok(vllm)
     pv = try_parse(vllm)

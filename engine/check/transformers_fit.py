@@ -16,12 +16,12 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, try_parse
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, parse, try_parse
 
 
 def _in_spans(release: str, spans: list[list[str]]) -> bool:
     v = try_parse(release)
-    return v is not None and any(Version(a) <= v <= Version(b) for a, b in spans)
+    return v is not None and any(parse(a) <= v <= parse(b) for a, b in spans)
 
 
 def _allows_from(spec: str, since: str, later: list[str]) -> bool:
@@ -67,7 +67,8 @@ def _model_type_since(facts: dict, table: dict) -> tuple[str, str, list[str]] | 
     if _in_spans(release, (table.get("vllm_own") or {}).get(model_type) or []):
         return None
     since = first[model_type]
-    return model_type, since, sorted({v for v in first.values() if Version(v) > Version(since)}, key=Version)
+    # (parsed through the remembered `parse`: every site asks about the same few hundred releases)
+    return model_type, since, sorted({v for v in first.values() if parse(v) > parse(since)}, key=parse)
 
 
 def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from vllm_kb.engine.kb import resources, yamlio
+from vllm_kb.engine.kb import resources, versions, yamlio
 from vllm_kb.engine.kb.versions import SpecifierSet, parse, try_parse
 
 
@@ -29,10 +29,11 @@ class Row:
         return self.raw.get("scope") or "install"
 
     def covers(self, fw_version: str) -> bool:
-        return SpecifierSet(self.releases).contains(fw_version)
+        return versions.contains(self.releases, fw_version) if type(fw_version) is str else SpecifierSet(self.releases).contains(fw_version)
 
     def allows(self, vllm_version: str) -> bool:
-        return not self.vllm or SpecifierSet(self.vllm).contains(vllm_version)
+        return not self.vllm or (versions.contains(self.vllm, vllm_version) if type(vllm_version) is str
+                                  else SpecifierSet(self.vllm).contains(vllm_version))
 
 
 @lru_cache(maxsize=1)
@@ -105,7 +106,7 @@ def engine_kwargs(fid: str, fw_version: str) -> list[dict]:
     (knowledge/frameworks/engine_kwargs.yaml, read from its wheel)."""
     if try_parse(fw_version) is None:
         return []
-    return [r for r in _engine_kwarg_rows() if r["framework"] == fid and SpecifierSet(r["releases"]).contains(fw_version)]
+    return [r for r in _engine_kwarg_rows() if r["framework"] == fid and versions.contains(r["releases"], str(fw_version))]
 
 
 def code_release(fw_version: str) -> str:
@@ -142,4 +143,4 @@ def vllm_import_rows(fid: str, fw_version: str) -> list[dict]:
     """The rows of vllm_imports.yaml that cover this framework release."""
     if try_parse(fw_version) is None:
         return []
-    return [r for r in vllm_imports().get("rows") or [] if r["framework"] == fid and SpecifierSet(r["releases"]).contains(fw_version)]
+    return [r for r in vllm_imports().get("rows") or [] if r["framework"] == fid and versions.contains(r["releases"], str(fw_version))]

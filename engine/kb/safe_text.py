@@ -56,13 +56,17 @@ def human(obj: Any) -> Any:
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_PLAIN = frozenset({int, float, bool, type(None)})
 
 
 def paths(obj: Any) -> Any:
     """A copy with lone surrogates (bytes of a file name that is not UTF-8) written `\\xNN`: what
     every format, the baseline and MCP results carry, so that no writer can fail on them."""
-    if isinstance(obj, str):
-        return display_path(obj) if _SURROGATE.search(obj) else obj
+    t = type(obj)
+    if t in _PLAIN:
+        return obj
+    if isinstance(obj, str):  # a lone surrogate is never ASCII (isascii is a flag, not a scan)
+        return obj if obj.isascii() or not _SURROGATE.search(obj) else display_path(obj)
     if isinstance(obj, dict):
         return {paths(k): paths(v) for k, v in obj.items()}
     if isinstance(obj, list):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from vllm_kb.engine.scan.python_scope import walk
 from vllm_kb.engine.scan.python_values import _walk_no_defs
 
 # torch.cuda functions that initialise CUDA in the calling process (torch's _lazy_init), which
@@ -132,9 +133,9 @@ class CudaOrder:
 
     def __init__(self, tree: ast.Module):
         # (first line, last line, id) of every function; sorted so nested ones come after
-        self._defs = sorted(((n.lineno, getattr(n, "end_lineno", n.lineno) or n.lineno, id(n)) for n in ast.walk(tree)
+        self._defs = sorted(((n.lineno, getattr(n, "end_lineno", n.lineno) or n.lineno, id(n)) for n in walk(tree)
                              if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), key=lambda d: (d[0], -d[1]))
-        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        calls = [n for n in walk(tree) if isinstance(n, ast.Call)]
         # (line, scope, kind): "init" (torch's lazy init, seen by vLLM's own switch), "probe" (fork
         # poisoned only), "engine" (an engine built earlier in the process)
         kinds = [(n, "init" if _touches_cuda(n) else "probe" if _probes_cuda(n) else "engine" if _builds_engine(n)
@@ -164,7 +165,7 @@ def reimported(tree: ast.Module, stem: str) -> int | None:
     """The line where the module hands its own import string to an ASGI server (`uvicorn.run(
     "<this module>:app")`): the server imports the file again under its own name, so an engine built
     at module level is built a second time in the same process, after the first one set up CUDA."""
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run"):
             continue
         target = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "app"), None)

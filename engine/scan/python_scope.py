@@ -75,7 +75,18 @@ def _children(node: ast.AST, fields: tuple[str, ...]) -> list[ast.AST]:
 
 def walk(tree: ast.AST):
     """ast.walk (the same order, breadth first) without the generic field iteration, which is
-    most of the scan's time on a large tree; context and operator leaves are left out."""
+    most of the scan's time on a large tree; context and operator leaves are left out. A whole
+    module's nodes are listed once and kept on it: a file's sites walk it a dozen times (its
+    imports, os.environ, CUDA order, sleep, dotenv, the trainer…), and nothing changes a parsed tree."""
+    if type(tree) is ast.Module:
+        got = tree.__dict__.get("_walked")
+        if got is None:
+            got = tree.__dict__["_walked"] = list(_walk(tree))
+        return iter(got)
+    return _walk(tree)
+
+
+def _walk(tree: ast.AST):
     from collections import deque
 
     todo = deque([tree])
