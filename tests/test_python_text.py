@@ -130,3 +130,22 @@ def test_class_heads_on_edges():
     text = "x class A(\nclass B(x)\n  class\tC (D) class E(F)\nsubclass G(H)\n\tclass I(LLM,\n J)\r\nclass K(L)"
     assert python_text.class_heads(text) == _CLASS_RX.findall(text)
     assert [n for n, _ in python_text.class_heads(text)] == ["B", "C", "I", "K"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["import", "imports", "x", ".", "_", " ", "\n", "é", "from", "(", "2"]), max_size=20).map("".join))
+def test_import_words_are_where_the_lookbehind_pattern_matches(text):
+    want = [m.start() for m in re.finditer(r"(?<![\w.])import(?!\w)", text)]
+    assert list(python_text._import_words(text)) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SAMPLES, st.sampled_from(["x", "A", "re", "B_1", "aa"]))
+def test_call_spans_start_where_the_name_is_called(text, root):
+    want, i = [], text.find(root)  # every occurrence not after a name character or a dot, its tail matched
+    while i >= 0:
+        tail = python_text._CALL_TAIL.match(text, i + len(root))
+        if tail and not (text[i - 1:i].isalnum() or text[i - 1:i] in ("_", ".")):
+            want.append(tail.end())
+        i = text.find(root, i + 1)
+    assert [start for start, _ in python_text.call_spans(text, root)] == want

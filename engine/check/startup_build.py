@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
+from vllm_kb.engine.kb.versions import Version, contains, parse, try_parse
 
 # what an install of vLLM at a version-choice basis (engine/scan/pins.py VersionChoice.basis) runs;
 # not a range (`vllm>=0.10` on a V100 allows 0.19.1, which runs), nor a CUDA variant (`+cu129`)
@@ -32,7 +32,7 @@ def covers(kernels: list[float], cc: float) -> bool:
 
 def _row(table: dict, v: Version) -> dict | None:
     """The build of release `v`: its row, else the nearest scanned release before it."""
-    rows = [r for r in table.get("rows") or [] if Version(r["release"]) <= v]
+    rows = [r for r in table.get("rows") or [] if parse(r["release"]) <= v]
     return rows[-1] if rows else ((table.get("rows") or [None])[0])
 
 
@@ -41,7 +41,7 @@ def _state(table: dict, v: Version, cc: float, kind: str) -> tuple[bool, bool, d
     if row is None:
         return None
     kernels = [a for a in row["kernels"]
-               if not any(a in p["without"] and SpecifierSet(p["vllm"]).contains(str(v)) for p in table.get("pipeline") or [])]
+               if not any(a in p["without"] and contains(p["vllm"], str(v)) for p in table.get("pipeline") or [])]
     torch_cuda = row["torch_cuda"] if kind == "wheel" else row["cuda"]
     torch_ok = cc < 10.0 or _cuda(torch_cuda) >= _TORCH_NEW
     return covers(kernels, cc), torch_ok, {**row, "torch_cuda": torch_cuda}
@@ -50,8 +50,8 @@ def _state(table: dict, v: Version, cc: float, kind: str) -> tuple[bool, bool, d
 def _fix(table: dict, v: Version, cc: float, kind: str, ok_now: bool) -> str | None:
     """The nearest release whose build runs: the first after `v` (a GPU newer than the build) or
     the last before it (a GPU the build dropped)."""
-    candidates = sorted({Version(r["release"]) for r in table.get("rows") or []}
-                        | {Version(s.lstrip("<>=!~ ")) for p in table.get("pipeline") or [] for s in p["vllm"].split(",")})
+    candidates = sorted({parse(r["release"]) for r in table.get("rows") or []}
+                        | {parse(s.lstrip("<>=!~ ")) for p in table.get("pipeline") or [] for s in p["vllm"].split(",")})
     runs = [c for c in candidates if (st := _state(table, c, cc, kind)) and st[0] and st[1]]
     later = [c for c in runs if c > v]
     if later and not ok_now:
@@ -97,8 +97,8 @@ def _driver(gpu: dict, table: dict, v: Version, cuda: str, kind: str) -> dict[st
     out: dict[str, Any] = {"driver_short": drv < need, "driver_major_short": drv[0] < need[0],
                            "geforce": "geforce" in str(gpu.get("name") or "").lower()}
     if out["driver_short"]:
-        runs = [Version(r["release"]) for r in table.get("rows") or []
-                if Version(r["release"]) < v and (_cuda(r["cuda"])[0] <= drv[0] if kind == "wheel" else _cuda(r["cuda"]) <= drv)]
+        runs = [parse(r["release"]) for r in table.get("rows") or []
+                if parse(r["release"]) < v and (_cuda(r["cuda"])[0] <= drv[0] if kind == "wheel" else _cuda(r["cuda"]) <= drv)]
         if runs:
             out["driver_pin"] = "<=" + str(runs[-1])
     return out

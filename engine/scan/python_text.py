@@ -6,10 +6,10 @@ ASCII is read through `as_python_reads` first (Python reads names NFKC-normalise
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _FROM = re.compile(r"(?:^|[;:])[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+$")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_IMPORT_WORD = re.compile(r"(?<![\w.])import(?!\w)")
 _NAME = re.compile(r"[^\W\d]\w*")
 
 
@@ -88,9 +88,9 @@ def imports(text: str) -> list[tuple[str, str]] | None:
     bound is one of them), so a word of a comment or a string may too. None only when
     parentheses after `import` are not closed."""
     out: list[tuple[str, str]] = []
-    for w in _IMPORT_WORD.finditer(text):
-        start = text.rfind("\n", 0, w.start()) + 1
-        prefix = text[start:w.start()]
+    for at in _import_words(text):
+        start = text.rfind("\n", 0, at) + 1
+        prefix = text[start:at]
         m = _FROM.search(prefix)
         k = start - 1 - (start > 1 and text[start - 2] == "\r")  # the previous line's end
         continued = k > 0 and text[k - 1] == "\\"
@@ -100,7 +100,7 @@ def imports(text: str) -> list[tuple[str, str]] | None:
             module = None  # `import a.b as c, d`: each item's own module
         else:
             module = ""
-        names = _names_after(text, w.end())
+        names = _names_after(text, at + 6)
         if names is None:
             return None
         for item in names.split(","):
@@ -108,6 +108,18 @@ def imports(text: str) -> list[tuple[str, str]] | None:
             if words:
                 out.extend((word, words[0] if module is None else module) for word in words)
     return out
+
+
+def _import_words(text: str):
+    """Where `(?<![\\w.])import(?!\\w)` matches, by str.find (the look-behind pattern is tried at
+    every position of the text)."""
+    i = text.find("import")
+    while i >= 0:
+        before = text[i - 1] if i else " "
+        after = text[i + 6] if i + 6 < len(text) else " "
+        if not (before.isalnum() or before in "_.") and not (after.isalnum() or after == "_"):
+            yield i
+        i = text.find("import", i + 6)
 
 
 def _names_after(text: str, i: int) -> str | None:
@@ -158,14 +170,20 @@ def call_spans(text: str, root: str):
     fields may hold quotes, or no closing parenthesis): the caller must then assume the worst.
     str.find per occurrence, then the tail at that place (a pattern that starts with a
     look-behind is tried at every position of the text)."""
-    i = text.find(root)
-    while i >= 0:
+    rx = _root_called(root)  # the name, then the tail (a look-ahead): a short name's every other
+    m = rx.search(text)  # occurrence (`re` in `return`) is passed over in C, not one by one here
+    while m is not None:
+        i = m.start()
         before = text[i - 1] if i else " "
         if not (before.isalnum() or before in "_."):
-            m = _CALL_TAIL.match(text, i + len(root))
-            if m is not None:
-                yield m.end(), _close(text, m.end())
-        i = text.find(root, i + 1)
+            tail = _CALL_TAIL.match(text, i + len(root))
+            yield tail.end(), _close(text, tail.end())  # type: ignore[union-attr]  # the look-ahead matched it
+        m = rx.search(text, i + 1)
+
+
+@lru_cache(maxsize=1024)
+def _root_called(root: str) -> re.Pattern:
+    return re.compile(re.escape(root) + "(?=" + _CALL_TAIL.pattern + ")")
 
 
 def _close(text: str, i: int) -> int | None:
