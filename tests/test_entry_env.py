@@ -77,3 +77,12 @@ def test_without_the_trainers_devices_two_files_are_not_compared(tmp_path):
     rep = audit(tmp_path, gpu="A100-80GB x2")
     server = next(s for s in rep.sites if s.site.file == "serve.sh")
     assert next(r for r in server.results if r.check.id == "H8").status == "not_applicable"
+
+
+def test_trl_puts_its_engine_after_the_launchers_processes(tmp_path):
+    # TRL 0.14: vllm_device "auto" is cuda:{num_processes}; two processes on two visible GPUs leave none
+    (tmp_path / "requirements.txt").write_text("vllm==0.7.2\ntrl==0.14.0\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nCUDA_VISIBLE_DEVICES=0,1 accelerate launch --num_processes 2 train.py\n")
+    (tmp_path / "train.py").write_text(TRAIN)
+    site = _site(tmp_path, "train.py")
+    assert site.launch["launcher_processes"] == 2 and site.launch["engine_device"] == 2

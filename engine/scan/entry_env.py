@@ -73,6 +73,8 @@ def carry(sites: list, ctx) -> None:
         procs = {r["procs"] for r in runs}
         if len(procs) == 1 and (n := procs.pop()) is not None:
             site.launch["launcher_processes"] = n
+            if site.launch.get("engine_device_auto"):  # TRL's vllm_device "auto": cuda:{num_processes}
+                site.launch["engine_device"] = n
         if site.launch["launcher"] is None:
             del site.launch["launcher"]
         for name in CARRIED:
