@@ -86,3 +86,13 @@ def test_trl_puts_its_engine_after_the_launchers_processes(tmp_path):
     (tmp_path / "train.py").write_text(TRAIN)
     site = _site(tmp_path, "train.py")
     assert site.launch["launcher_processes"] == 2 and site.launch["engine_device"] == 2
+
+
+def test_on_a_one_gpu_machine_an_unnamed_trainer_shares_the_servers_gpu(tmp_path):
+    # TRL #3487: `CUDA_VISIBLE_DEVICES=0 trl vllm-serve` and `python train.py` on a machine with one GPU
+    _write(tmp_path, {"serve.sh": "#!/bin/bash\nCUDA_VISIBLE_DEVICES=0 trl vllm-serve --model Qwen/Qwen2.5-0.5B-Instruct\n",
+                      "train.py": TRAIN})
+    for gpu, status in (("A100-80GB x1", "recommended"), ("A100-80GB x2", "not_applicable")):
+        rep = audit(tmp_path, gpu=gpu)
+        server = next(s for s in rep.sites if s.site.file == "serve.sh")
+        assert next(r for r in server.results if r.check.id == "H8").status == status, gpu

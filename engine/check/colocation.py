@@ -109,12 +109,15 @@ _LOCAL = (None, "", "localhost", "127.0.0.1", "0.0.0.0", "::1")
 
 
 def _same_host_devices(server: dict, trainer: dict, site) -> bool:
-    """Two files (the server's script and the trainer's, or its launcher) compared only when each
-    names its GPUs and the trainer connects to a server on its own machine."""
+    """Two files (the server's script and the trainer's, or its launcher) compared only when the
+    server names its GPUs, the trainer connects to a server on its own machine, and the trainer's
+    GPUs are known: named too, or the machine has one GPU."""
     keys = site.framework_keys
     url = str(keys.get("vllm_server_base_url") or "")
     local_url = not url or any(h in url for h in ("//localhost", "//127.0.0.1", "//0.0.0.0"))
-    return ("CUDA_VISIBLE_DEVICES" in (server.get("env") or {}) and "CUDA_VISIBLE_DEVICES" in (trainer.get("env") or {})
+    one_gpu = (trainer.get("gpu") or {}).get("count") == 1
+    return ("CUDA_VISIBLE_DEVICES" in (server.get("env") or {})
+            and ("CUDA_VISIBLE_DEVICES" in (trainer.get("env") or {}) or one_gpu)
             and keys.get("vllm_server_host") in _LOCAL and local_url)
 
 
