@@ -14,7 +14,7 @@ from vllm_kb.engine.kb.knowledge import Knowledge
 # Findings recognised by argparse's and Python's words (engine/check/catalog_findings.py,
 # engine/scan/site.py). argparse says "unrecognized arguments" both for an option the release
 # lacks and for a stray positional, so one wording stands for a family of codes.
-FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional"),
+FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional", "entrypoint-option"),
             "value-not-in-version": ("value-not-in-version", "value-unknown", "value-unlisted")}
 FINDING_TEXTS = {
     "not-in-version": [
@@ -26,6 +26,12 @@ FINDING_TEXTS = {
         # the KV-transfer factory on a connector name the release does not register (a renamed
         # LMCacheConnector): vllm/distributed/kv_transfer/kv_connector/factory.py 0.6.5–0.34.0
         {"text": "Unsupported connector type: {name}", "vllm": ">=0.6.5", "origin": "vllm"},
+    ],
+    # `python -m vllm.entrypoints.api_server` on a release without the demo server
+    # (engine/check/entrypoint_findings.py, knowledge/vllm/entrypoints.yaml removed_in)
+    "entrypoint-removed": [
+        {"text": "No module named {quote}vllm.entrypoints.api_server{quote}", "vllm": ">=0.25.0", "origin": "python"},
+        {"text": "No module named vllm.entrypoints.api_server", "vllm": ">=0.25.0", "origin": "python"},
     ],
     # TRL's CLI before 0.16.0 (knowledge/frameworks/trl.yaml › findings no-vllm-serve)
     "trl-no-vllm-serve": [
@@ -76,6 +82,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "gpu-memory-utilization-range": (r"gpu[ _]memory[ _]utilization",),
     "framework-vllm": (r"vllm.{0,20}version.{0,40}(not supported|requires?)|supported versions",),
     "expert-parallel-dense": (r"expert[ _-]?parallel",),
+    "spec-draft-budget": (r"max_num_scheduled_tokens", r"speculative|draft"),
 }
 _KEYWORD_RX = {name: tuple(re.compile(p, re.I) for p in pats) for name, pats in _KEYWORDS.items()}
 
