@@ -15,7 +15,7 @@ from vllm_kb.engine.kb.versions import try_parse
 def _feature_used(row: compat.Row, site, facts: dict) -> bool:
     """A feature-scope break counts only where the site uses that feature."""
     rid = row.raw.get("id")
-    if rid == "trl-vllm-serve-worker-extension":
+    if rid in ("trl-vllm-serve-worker-extension", "trl-vllm-serve-v0-worker-on-v1", "trl-vllm-serve-collective-rpc-082"):
         return site.kind == "trl vllm-serve"
     if rid == "llamafactory-multimodal-limit":
         return framework_kwargs.multimodal(site, facts)
