@@ -115,3 +115,20 @@ def test_ms_swift_grpo_on_the_v1_engine(tmp_path, swift, env, p0):
     assert (r.status == "recommended" and r.priority == "P0") is p0
     if p0:
         assert "'AsyncLLM' object has no attribute 'engine'" in r.reason_text("en")
+
+
+VERL = ("#!/bin/bash\npython3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-3B-Instruct "
+        "actor_rollout_ref.rollout.name=vllm {key}actor_rollout_ref.rollout.mode=async trainer.n_gpus_per_node=8\n")
+
+
+@pytest.mark.parametrize("verl,plus,refused", [
+    ("0.3.0.post1", "", True),  # rollout.mode arrives in verl 0.4.0's trainer config
+    ("0.3.0.post1", "+", False),  # Hydra's explicit addition
+    ("0.4.0", "", False),
+])
+def test_verl_override_added_later(tmp_path, verl, plus, refused):
+    got = _refused(_run(tmp_path, {"requirements.txt": f"verl=={verl}\nvllm==0.8.2\n", "run.sh": VERL.format(key=plus)},
+                        gpu="A100-80GB x8"))
+    assert bool(got) is refused
+    if refused:
+        assert "Key 'mode' is not in struct" in got[0].message["en"] and "0.4.0" in got[0].message["en"]

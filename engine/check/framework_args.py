@@ -24,6 +24,7 @@ REFUSAL = {
     "openrlhf": "error: unrecognized arguments: --{key}",
 }
 CONFIG_REFUSAL = "ValueError: Some keys are not used by the HfArgumentParser: ['{key}']"
+HYDRA_REFUSAL = "Could not override '{key}'. To append to your config use +{key}=… Key '{leaf}' is not in struct"
 CALL_REFUSAL = "TypeError: {cls}.__init__() got an unexpected keyword argument '{key}'"
 TRL_COMMANDS = {"grpo": "GRPOConfig", "rloo": "RLOOConfig", "online_dpo": "OnlineDPOConfig", "xpo": "XPOConfig", "nash_md": "NashMDConfig"}
 
@@ -58,6 +59,9 @@ def parsers_for(site: Site) -> list[str]:
         names = ["*"]
     elif fid == "openrlhf":
         names = ["train_ppo_ray"] if kind.endswith("train_ppo_ray") else []
+    elif fid == "verl":
+        # verl's own trainer config only: a project config or recipe entry has a struct of its own
+        names = ["train"] if kind == "verl main_ppo" and not site.config_file else []
     else:
         names = []
     return [n for n in names if n in table]
@@ -96,12 +100,14 @@ def refusals(site: Site) -> list[Refusal]:
     for written, s in (site.framework_written or {}).items():
         if written.lstrip().startswith(("+", "~")):
             continue  # Hydra's explicit addition / deletion
+        if fid == "verl" and (s.syntax != "hydra-override" or ".engine_kwargs." in written):
+            continue  # a key of the project's own YAML; engine_kwargs.<backend> is an open mapping
         key = normalise_key(written)
         verdicts = []
         for name in names:
             p = table[name]
             spans = {normalise_key(k): v for k, v in p["keys"].items()}.get(key)
-            if spans is None or (site.syntax == "cli" and _abbreviates(key, p, version)):
+            if spans is None or (s.syntax == "cli" and _abbreviates(key, p, version)):
                 verdicts.append((name, None, None))
                 continue
             # a pre-release may hold what the final release before it or the one it leads to has
@@ -148,6 +154,8 @@ def _instead(fw, key: str, parser: dict, version: str) -> str | None:
 def refusal_words(site: Site, r: Refusal) -> str:
     if site.syntax == "python-call" and site.kind.endswith("()"):
         return CALL_REFUSAL.format(cls=site.kind[:-2], key=r.key)
-    if site.syntax == "framework-config" and site.framework in ("trl", "llamafactory", "ms-swift"):
+    if site.framework == "verl":
+        return HYDRA_REFUSAL.format(key=r.written, leaf=r.written.rsplit(".", 1)[-1])
+    if r.setting.syntax == "framework-config" and site.framework in ("trl", "llamafactory", "ms-swift"):
         return CONFIG_REFUSAL.format(key=r.key)  # HfArgumentParser.parse_dict / parse_yaml_file
     return REFUSAL.get(site.framework, "").format(key=r.key)

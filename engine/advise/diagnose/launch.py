@@ -41,6 +41,8 @@ FINDING_TEXTS = {
         {"text": "remaining_argv: {args}", "vllm": ">=0.4.0", "origin": "framework"},
         {"text": "Some specified arguments are not used by the HfArgumentParser: {args}", "vllm": ">=0.4.0", "origin": "framework"},
         {"text": "Some keys are not used by the HfArgumentParser: {args}", "vllm": ">=0.4.0", "origin": "framework"},
+        {"text": "Could not override {key}.", "vllm": ">=0.4.0", "origin": "framework"},
+        {"text": "Key {key} is not in struct", "vllm": ">=0.4.0", "origin": "framework"},
     ],
     # verl 0.1 … 0.4.1 vLLMRollout (knowledge/frameworks/verl.yaml › findings eager-free-cache)
     "verl-eager-free-cache": [
