@@ -77,6 +77,7 @@ SERVE = """\
     ("0.16.0", "0.8.2", "", "P0", "get_state_cls"),
     ("0.16.0", "0.8.2", "export VLLM_USE_V1=0\n    ", None, ""),
     ("0.16.0", "0.8.1", "", None, ""),  # 0.8.1 still fell back to V0 for a custom worker_cls
+    ("0.16.0", "0.6.6", "", "P0", "collective_rpc"),  # LLM.collective_rpc arrives in vLLM 0.7.0
 ])
 def test_trl_vllm_serve_on_the_v1_engine(tmp_path, trl, vllm, env, priority, words):
     r = _l43(tmp_path, {"requirements.txt": f"vllm=={vllm}\ntrl=={trl}\n", "serve.sh": SERVE.format(env=env)}, gpu="A100-80GB")

@@ -15,7 +15,8 @@ from vllm_kb.engine.kb.versions import try_parse
 def _feature_used(row: compat.Row, site, facts: dict) -> bool:
     """A feature-scope break counts only where the site uses that feature."""
     rid = row.raw.get("id")
-    if rid in ("trl-vllm-serve-worker-extension", "trl-vllm-serve-v0-worker-on-v1", "trl-vllm-serve-collective-rpc-082"):
+    if rid in ("trl-vllm-serve-worker-extension", "trl-vllm-serve-v0-worker-on-v1", "trl-vllm-serve-collective-rpc-082",
+               "trl-vllm-serve-collective-rpc-pre-070"):
         return site.kind == "trl vllm-serve"
     if rid == "ms-swift-grpo-v0-engine-path":
         return site.framework_command == "rlhf" and site.mode == "rlhf_colocate"
