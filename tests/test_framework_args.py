@@ -132,3 +132,21 @@ def test_verl_override_added_later(tmp_path, verl, plus, refused):
     assert bool(got) is refused
     if refused:
         assert "Key 'mode' is not in struct" in got[0].message["en"] and "0.4.0" in got[0].message["en"]
+
+
+@pytest.mark.parametrize("flag,refused", [
+    ("--enforce_eager true", True),  # `swift infer`'s spelling; no release of `swift rlhf` takes it
+    ("--vllm_enforce_eager true", False),
+])
+def test_swift_rlhf_refuses_another_commands_vllm_flag(tmp_path, flag, refused):
+    script = f"#!/bin/bash\nswift rlhf --rlhf_type grpo --model Qwen/Qwen2.5-7B-Instruct --use_vllm true {flag} --dataset d.jsonl\n"
+    got = _refused(_run(tmp_path, {"requirements.txt": "ms-swift==3.2.2\nvllm==0.7.3\n", "grpo.sh": script}, gpu="A100-80GB x8"))
+    assert bool(got) is refused
+    if refused:
+        assert "no release of `rlhf` has it" in got[0].message["en"] and "`vllm_enforce_eager`" in got[0].message["en"]
+
+
+def test_trl_config_takes_transformers_arguments(tmp_path):
+    # log_level is a `trl vllm-serve` flag and a TrainingArguments field: GRPOConfig takes it
+    text = 'from trl import GRPOConfig\n\nargs = GRPOConfig(output_dir="o", use_vllm=True, log_level="info")\n'
+    assert not _refused(_run(tmp_path, {"requirements.txt": "trl==0.18.0\nvllm==0.8.5\n", "train.py": text}))

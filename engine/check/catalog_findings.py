@@ -73,7 +73,8 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
 def _key_refused(site: Site, r, name: str) -> Finding:
     """A framework key the pinned framework release's parser refuses (engine/check/framework_args.py)."""
     words = framework_args.refusal_words(site, r)
-    when = msg("finding.fw_key_added", first=r.first) if r.first else msg("finding.fw_key_dropped", last=r.last or "?")
+    when = (msg("finding.fw_key_added", first=r.first) if r.first else msg("finding.fw_key_dropped", last=r.last) if r.last
+            else msg("finding.fw_key_never", parser=r.parser))
     instead = msg("finding.fw_key_instead", instead=r.instead) if r.instead else {"en": "", "zh": ""}
     text = {lang: msg("finding.fw_key_refused", framework=name, release=site.framework_version or "", key=r.written,
                       parser=r.parser, when=when[lang], words=words, instead=instead[lang])[lang] for lang in ("en", "zh")}

@@ -113,6 +113,11 @@ def refusals(site: Site) -> list[Refusal]:
             # a pre-release may hold what the final release before it or the one it leads to has
             got = [_accepts(spans, p["releases"], r) for r in compat.code_releases(fid, version)]
             verdicts.append((name, False if got and all(g is False for g in got) else (True if any(got) else None), spans))
+        if verdicts and all(sp is None for _, _, sp in verdicts) and _elsewhere(site, table, names, key, version):
+            # a vLLM key another command of the framework takes and no release of this one does
+            # (ms-swift 3.x `swift rlhf` has vllm_enforce_eager, never infer's enforce_eager)
+            out.append(Refusal(written, s, key, names[0], None, None, _instead(fw, key, table[names[0]], version)))
+            continue
         if not verdicts or any(ok is not False for _, ok, _ in verdicts):
             continue
         name, _, spans = verdicts[0]
@@ -121,6 +126,16 @@ def refusals(site: Site) -> list[Refusal]:
         last = next((b for _, b in reversed(spans) if parse(b) < v), None)
         out.append(Refusal(written, s, key, name, first, last, _instead(fw, key, table[name], version)))
     return out
+
+
+def _elsewhere(site: Site, table: dict, names: list[str], key: str, version: str) -> bool:
+    """Only for parsers read whole (ms-swift commands, a TRL config class, `trl vllm-serve`), and
+    only inside the releases read for this one."""
+    # TRL configs also take transformers' TrainingArguments (log_level …), which the table does not read
+    exact = site.framework == "ms-swift" or (site.framework == "trl" and len(names) == 1 and "vllm" in key)
+    if not exact or any(_accepts([], table[n]["releases"], version) is None for n in names):
+        return False
+    return any(key in key_spans(p) for n, p in table.items() if n not in names)
 
 
 def key_spans(parser: dict) -> dict[str, list]:
