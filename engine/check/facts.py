@@ -193,8 +193,15 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["site"]["pooling"] = _pooling(engine)
     # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer
     unread = {n for n in site.unresolved if n not in engine}  # less those the GPU count sized
+    sized = engine
+    by_cc = (site.launch or {}).get("dtype_by_cc")
+    if by_cc and "dtype" in unread and isinstance(cc, (int, float)):
+        # a wrapper that picks the dtype by the GPU (unsloth: bfloat16 from compute capability 8.0,
+        # else float16): the estimate sizes with its pick; the checks still read the dtype as unknown
+        sized = {**engine, "dtype": by_cc[1] if cc >= by_cc[0] else by_cc[2]}
+        unread = unread - {"dtype"}
     if mf and facts.get("gpu") and not (unread & _SIZING):
-        est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])
+        est = memory.estimate(mf, facts["gpu"], sized, vllm_version=lookup, env=facts["env"])
         if est:
             facts["memory"] = est
     facts["startup"] = startup_facts(facts, kb, cat, lookup)
