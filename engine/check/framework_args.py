@@ -106,14 +106,16 @@ def refusals(site: Site) -> list[Refusal]:
         verdicts = []
         for name in names:
             p = table[name]
-            spans = {normalise_key(k): v for k, v in p["keys"].items()}.get(key)
-            if spans is None or (s.syntax == "cli" and _abbreviates(key, p, version)):
-                verdicts.append((name, None, None))
-                continue
-            # a pre-release may hold what the final release before it or the one it leads to has
-            got = [_accepts(spans, p["releases"], r) for r in compat.code_releases(fid, version)]
-            verdicts.append((name, False if got and all(g is False for g in got) else (True if any(got) else None), spans))
-        if verdicts and all(sp is None for _, _, sp in verdicts) and _elsewhere(site, table, names, key, version):
+            spans = key_spans(p).get(key)
+            ok = None
+            if spans is not None:
+                # a pre-release may hold what the final release before it or the one it leads to has
+                got = [_accepts(spans, p["releases"], r) for r in compat.code_releases(fid, version)]
+                ok = False if got and all(g is False for g in got) else (True if any(got) else None)
+            if ok is not True and s.syntax == "cli" and _abbreviates(key, p, version):
+                ok = True  # argparse reads it as the one longer option it begins (only without an exact match)
+            verdicts.append((name, ok, spans))
+        if verdicts and all(sp is None and ok is None for _, ok, sp in verdicts) and _elsewhere(site, table, names, key, version):
             # a vLLM key another command of the framework takes and no release of this one does
             # (ms-swift 3.x `swift rlhf` has vllm_enforce_eager, never infer's enforce_eager)
             out.append(Refusal(written, s, key, names[0], None, None, _instead(fw, key, table[names[0]], version)))
