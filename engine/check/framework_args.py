@@ -122,7 +122,8 @@ def refusals(site: Site) -> list[Refusal]:
             continue
         if not verdicts or any(ok is not False for _, ok, _ in verdicts):
             continue
-        name, _, spans = verdicts[0]
+        name, _, found = verdicts[0]
+        spans = found or []  # a False verdict always comes with the key's spans
         v = parse(compat.code_release(version))
         first = next((a for a, _ in spans if parse(a) > v), None)
         last = next((b for _, b in reversed(spans) if parse(b) < v), None)
