@@ -12,10 +12,12 @@ from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
 from vllm_kb.engine.check.startup_arch import arch_facts
+from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
+from vllm_kb.engine.check.startup_spec import spec_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.models import head_dim
@@ -44,6 +46,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(quant_facts(facts, table, cat, version))
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(_backend(facts, table, cat, version))
+    out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
     if "kv_refused" not in out and kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version, out.get("backend")):
         out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
@@ -51,6 +54,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     if out.get("arch_registered") and ("quant_bnb_prequant" in out or "bitsandbytes" in (engine.get("quantization"), engine.get("load_format"))):
         out.update(bnb_facts(model, kb.doc("vllm", "bnb_support.yaml").data, version))
     vllm = facts.get("vllm") or {}  # the release itself, not the catalog's nearest (0.9.2 is not 0.9.1)
+    out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,
                            vllm.get("basis")))
     return out
