@@ -46,6 +46,10 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["architecture"] = archs[0]
     if isinstance(config.get("model_type"), str):
         facts["model_type"] = config["model_type"]
+    facts.pop("config_version", None)  # the catalog's reading of the name; the checkpoint's own follows
+    said = config.get("version")
+    if isinstance(said, (int, float, str)) and not isinstance(said, bool) and str(said).strip():
+        facts["config_version"] = str(said).strip()  # vLLM splits str(config.version) on "."
     quant = config.get("quantization_config")
     facts.pop("quant_nested", None)  # the catalog's guess; the checkpoint's own layout follows
     nested = _nested_quant(config) if quant is None else None
