@@ -17,6 +17,7 @@ from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_version import version_facts
+from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.models import head_dim
@@ -39,7 +40,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     model, engine, env = facts.get("model") or {}, facts.get("engine") or {}, facts.get("env") or {}
     gpu = facts.get("gpu") or {}
     out: dict[str, Any] = {"v1": (facts.get("vllm") or {}).get("engine", "v1" if runtime(version, env).v1 else "v0") == "v1"}
-    out.update(_parallel(model, engine, gpu))
+    split = vision_split(model, engine, kb.doc("vllm", "vision_tp.yaml").data, version)
+    # the vision heads count for TP only where this release splits them (no fallback, no data mode)
+    out.update(_parallel(model if split else {k: v for k, v in model.items() if k != "vision_num_heads"}, engine, gpu))
     if "dtype" not in (facts.get("site") or {}).get("unread", ()):  # `$DTYPE`, or a wrapper's choice: not `auto`
         out.update(_dtype(model, engine, gpu, version, table))
     out.update(quant_facts(facts, table, cat, version))
