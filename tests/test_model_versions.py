@@ -101,3 +101,20 @@ def test_the_checkpoints_own_version_wins_over_the_name(tmp_path):
            "num_attention_heads": 28, "num_key_value_heads": 4, "num_hidden_layers": 28, "vocab_size": 151666}
     r = _l21(_project(tmp_path, "0.10.1.1", "models/MiniCPM-V-4_5", cfg))
     assert r.status == "enabled"
+
+
+def test_small_reference_models_have_their_shapes():
+    # the test models launch reports use (vLLM's own facebook/opt-125m, TinyLlama) are catalogued
+    from vllm_kb.engine.kb import knowledge, models
+
+    kb = knowledge.load()
+    opt = models.model_facts("facebook/opt-125m", kb.models, [])
+    assert (opt["architecture"], opt["num_attention_heads"], opt["max_context"]) == ("OPTForCausalLM", 12, 2048)
+    # another OPT size keeps the family's class, not 125m's shapes
+    big = models.model_facts("facebook/opt-6.7b", kb.models, [])
+    assert big["architecture"] == "OPTForCausalLM" and "num_attention_heads" not in big
+    # MiniCPM-V 4.5 carries its version and its language model's shapes
+    v45 = models.model_facts("openbmb/MiniCPM-V-4_5", kb.models, [])
+    assert (v45["config_version"], v45["num_key_value_heads"], v45["architecture"]) == ("4.5", 8, "MiniCPMV")
+    assert models.model_facts("openbmb/MiniCPM-V-4", kb.models, [])["config_version"] == "4.0"
+    assert "config_version" not in models.model_facts("openbmb/MiniCPM-V-4_6", kb.models, [])
