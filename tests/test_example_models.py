@@ -42,3 +42,12 @@ def test_a_name_or_a_folder_named_like_an_example_gets_its_class():
     assert arch("opt-125m") is None and arch("someone/opt-125m") is None
     # the catalog's (or config.json's) class is never replaced
     assert arch("facebook/opt-125m", {"architecture": "X"}) == "X"
+
+
+def test_a_class_from_the_tests_never_makes_a_release_refuse():
+    from vllm_kb.engine.check.startup_arch import arch_facts
+
+    table = load().doc("vllm", "architectures.yaml").data
+    guess = {"architecture": "BgeM3EmbeddingModel", "architecture_from": "vllm-tests"}
+    assert arch_facts(guess, table, "0.6.3") == {}  # config.json then said XLMRobertaModel
+    assert arch_facts(guess, table, "0.16.0")["arch_registered"] is True
