@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 import vllm_catalog  # noqa: E402
+from release_tree import write_release  # noqa: E402
 from vllm_catalog_extract import snapshot_from_source  # noqa: E402
 
 TREE = {
@@ -271,11 +271,7 @@ TREE = {
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
-    return root
+    return write_release(root, files, lstrip=True)
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,8 @@
 same file or in another project module, a public wrapper (knowledge/deploy/llm_wrappers.yaml), and
 a subclass whose own __init__ parameters are not engine arguments."""
 
+import json
+
 
 def values(s):
     return {k: v.value for k, v in s.settings.items() if v.resolved}
@@ -110,3 +112,19 @@ def test_a_fix_writes_unsloths_own_keyword(cli, write_project):
                           "ckpt/config.json": config, "requirements.txt": "vllm==0.8.2\n"})
     cli("audit", str(root), "--gpu", "A100-80GB", "--fix")  # unsloth's default max_seq_length 2048 > the model's 1024
     assert 'from_pretrained(model_name="./ckpt", fast_inference=True, max_seq_length=1024)' in (root / "train.py").read_text()
+
+
+def test_unsloths_4bit_default_is_not_judged_against_the_named_checkpoints_method(cli, write_project):
+    # unsloth issue 4541 (vLLM 0.18.0): `from_pretrained(model_name="unsloth/gpt-oss-20b", load_in_4bit=True,
+    # fast_inference=True)` started loading; Unsloth swapped in its bnb-4bit variant of the mxfp4 model
+    # (models/loader.py get_model_name), so the "quantization method does not match" P0 was a false cause
+    quant = ('{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 2048, "intermediate_size": 5632, '
+             '"num_attention_heads": 32, "num_key_value_heads": 4, "num_hidden_layers": 22, "max_position_embeddings": 4096, '
+             '"vocab_size": 32000, "torch_dtype": "bfloat16", "quantization_config": {"quant_method": "fp8"}}')
+    files = {"ckpt/config.json": quant, "requirements.txt": "vllm==0.18.0\n"}
+    root = write_project({**files, "train.py": 'from unsloth import FastLanguageModel\nm, t = FastLanguageModel.from_pretrained('
+                                               'model_name="./ckpt", load_in_4bit=True, fast_inference=True)\n'})
+    assert "L9" not in {r["check"] for site in json.loads(cli("audit", str(root), "--format", "json")[1])["sites"] for r in site["recommendations"]}
+    # the same argument written to vLLM itself is still compared with the checkpoint
+    root = write_project({**files, "run.py": 'from vllm import LLM\nLLM(model="./ckpt", quantization="bitsandbytes")\n'})
+    assert "L9" in {r["check"] for site in json.loads(cli("audit", str(root), "--format", "json")[1])["sites"] for r in site["recommendations"]}

@@ -174,6 +174,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     for name in site.unresolved:
         engine.pop(name, None)
     facts["site"]["unread"] = sorted(site.unresolved)
+    q = site.settings.get("quantization")
+    if q is not None and q.implied:
+        facts["site"]["quant_implied"] = True
     count = (facts.get("gpu") or {}).get("count")
     for name in site.device_args:  # sized by the GPUs the process sees: those of --gpu, else unknown
         if name not in args and isinstance(count, int) and count > 0:

@@ -68,7 +68,12 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     # only from its config, the catalog or an unambiguous name marker
     out["quant_certain"] = bool(flag) or sure
     accepted = table["quantization"]["accepted"].get(ckpt or "")
-    if flag and ckpt and sure and accepted is not None:
+    # a quantization a wrapper derives from its own keyword comes with its own pick of checkpoint:
+    # Unsloth's load_in_4bit swaps the model for its pre-quantized bitsandbytes variant where its
+    # mapper has one (unsloth 2025.10.1 models/loader.py:196-197 get_model_name, models/mapper.py),
+    # so the named model's method is not the one vLLM compares the argument with
+    implied = bool((facts.get("site") or {}).get("quant_implied"))
+    if flag and ckpt and sure and accepted is not None and not implied:
         out["quant_checkpoint"] = ckpt
         out["quant_mismatch"] = method != ckpt and method not in accepted
     plain = "exact" if source == "config" else model.get("unquantized")  # what says the weights are not quantized
