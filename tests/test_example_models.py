@@ -16,7 +16,8 @@ from vllm_kb.engine.kb.knowledge import load  # noqa: E402
 
 def test_scan_reads_defaults_and_extras_and_drops_ambiguous_ones(tmp_path):
     root = write_release(tmp_path, {"tests/models/registry.py": """
-        _TEXT = {
+        _SPECULATIVE_DECODING_EXAMPLE_MODELS = {"DraftMTPModel": _HfExamplesInfo("org/target")}
+        _TEXT_GENERATION_EXAMPLE_MODELS = {
             "OPTForCausalLM": _HfExamplesInfo("facebook/opt-125m", extras={"big": "facebook/opt-6.7b"}),
             "Renamed": _HfExamplesInfo("org/renamed", hf_overrides={"architectures": ["Renamed"]}),
             "ACausalLM": _HfExamplesInfo("org/both"),

@@ -5,10 +5,13 @@ so that a model the catalog does not know by family is still known by its archit
 name is one of them — the class vLLM resolves it to, for the release checks (L21 model-architecture,
 L3 pipeline parallelism, LoRA) — never its shapes.
 
-Read with ast from every release that has the file, newest last, so a later release's mapping wins.
-Left out: an entry whose `hf_overrides` rewrites "architectures" (the checkpoint's own config.json
-names another class), and a repository listed under two architectures in one release (a converted
-head: the same weights as a classifier, an embedding model …).
+Read with ast from every release that has the file, newest last, so a later release's mapping wins,
+from the `_*_EXAMPLE_MODELS` dicts whose key is the checkpoint's own class (text generation, embedding,
+multimodal, reward, classification …). Left out: the speculative-decoding dict (a draft class keyed to
+the target model's repository), the Transformers-backend and automatically converted ones, an entry
+whose `hf_overrides` rewrites "architectures" (the checkpoint's own config.json names another class),
+and a repository listed under two architectures in one release (a converted head: the same weights as
+a classifier, an embedding model …).
 
 Usage:
   python tools/vllm_example_models.py --source /work/sdists/src -o knowledge/vllm/example_models.yaml
@@ -43,15 +46,27 @@ def _repos(call: ast.Call) -> list[str]:
     return [r for r in out if r.count("/") == 1]
 
 
+def _example_dicts(tree: ast.Module):
+    """The module-level `_*_EXAMPLE_MODELS` dicts whose keys are the class a checkpoint's own
+    config.json names; not the speculative-decoding one (its key is the draft's class, its repo the
+    target model), nor the Transformers-backend or automatically converted ones (another class than
+    the checkpoint's)."""
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else (
+            node.target if isinstance(node, ast.AnnAssign) else None)
+        value = getattr(node, "value", None)
+        if isinstance(target, ast.Name) and isinstance(value, ast.Dict) and target.id.endswith("_EXAMPLE_MODELS") \
+                and not target.id.startswith(("_SPECULATIVE", "_TRANSFORMERS", "_AUTOMATIC")):
+            yield value
+
+
 def scan(root: Path) -> dict[str, str] | None:
     """repository → architecture of one release (None without the test registry)."""
     f = root / REGISTRY
     if not f.exists():
         return None
     seen: dict[str, set[str]] = {}
-    for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
-        if not isinstance(node, ast.Dict):
-            continue
+    for node in _example_dicts(ast.parse(f.read_text(encoding="utf-8"))):
         for k, v in zip(node.keys, node.values):
             if not (isinstance(k, ast.Constant) and isinstance(k.value, str) and isinstance(v, ast.Call)):
                 continue
