@@ -148,7 +148,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
                      config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
                      publishers=kb.doc("models.yaml").data.get("publishers"), identity=kb.doc("models.yaml").data)
     if mf and ck is None:  # a name vLLM's own tests load gives its class where the catalog does not
-        model_identity.example_architecture(mf, config_name, kb.doc("vllm", "example_models.yaml").data)
+        model_identity.example_architecture(mf, str(config_name), kb.doc("vllm", "example_models.yaml").data)
     if mf and config_name != model_name:
         mf["name"] = model_name
     others: list[dict] = []
