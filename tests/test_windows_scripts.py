@@ -2,7 +2,8 @@
 PowerShell scripts read by their own grammars, their launches fed to the shell scripts' argv parser,
 and the platform check (L28) told that vLLM runs in native Windows there. The projects are written in
 our own words after the shapes public reports use."""
-from vllm_kb.engine.scan.windows_shell import ALL_ARGS, batch_commands, powershell_commands
+from vllm_kb.engine.scan.powershell import powershell_commands
+from vllm_kb.engine.scan.windows_shell import ALL_ARGS, batch_commands
 
 
 def argv(stmt):

@@ -17,7 +17,8 @@ from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.shell_run import Candidate
 from vllm_kb.engine.scan.site import Setting, Site
-from vllm_kb.engine.scan.windows_shell import BATCH_SUFFIXES, POWERSHELL_SUFFIXES, Env, Stmt, batch_commands, powershell_commands
+from vllm_kb.engine.scan.powershell import powershell_commands
+from vllm_kb.engine.scan.windows_shell import BATCH_SUFFIXES, POWERSHELL_SUFFIXES, Env, Stmt, batch_commands
 
 SUFFIXES = BATCH_SUFFIXES + POWERSHELL_SUFFIXES
 
