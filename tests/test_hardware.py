@@ -146,6 +146,17 @@ def test_a_close_name_reads_as_that_card_and_says_so():
     assert hw.reason == "nearest" and hw.gpu["name"] == "NVIDIA GeForce RTX 4060 Ti 8GB" and "closest" in hw.note
 
 
+def test_a_name_that_states_its_memory_keeps_that_memory():
+    # the 48 GB RTX 4090 boards sold in China: once read by closest name as an 8 GiB RTX 4060
+    for spec in ("RTX-4090-48GB x2", "RTX 4090 48G x2"):
+        hw = hardware.parse_spec(spec, GPUS)
+        assert hw.gpu["count"] == 2 and hw.gpu["memory_gib"] == 48.0 and hw.gpu["compute_capability"] == 8.9
+        assert "4090" in hw.gpu["name"] and "as the name states" in hw.note
+    assert hardware.parse_spec("A100-80G", GPUS).gpu["memory_gib"] == 80.0
+    # a close misspelling is still read by name, but never as a card with other memory than stated
+    assert hardware.lookup_gpu("RTX 4060 Tii 48GB", GPUS) == (None, None)
+
+
 def test_the_drivers_cuda_rides_on_the_gpu_spec():
     spec = hardware.parse_spec("RTX-4090, cuda 12.4, host 64GiB", GPUS)
     assert spec.facts()["gpu"]["driver_cuda"] == "12.4" and spec.host_memory_gib == 64.0

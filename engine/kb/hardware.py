@@ -165,6 +165,10 @@ _CUSTOM_MEM = re.compile(r"(?i)(?<![\d.])(\d+(?:\.\d+)?)\s*(?:gi?b|g)(?![a-z])")
 _CUSTOM_CC = re.compile(r"(?i)(?:\bcc|\bsm|compute[-_ ]?capability)[-_ ]?(\d{1,3})(?:\.(\d))?(?!\d)")
 
 
+# memory written into a card's name: "A100-80GB", "RTX-4090-48G", "H20 96GiB"
+_NAMED_MEM = re.compile(r"(?i)[-_ ]?(?<![\d.])(\d+(?:\.\d+)?)\s*g(?:i?b)?(?![a-z0-9])")
+
+
 def _sm(cc: float) -> str:
     return f"{cc:.1f}".replace(".", "")
 
@@ -207,6 +211,10 @@ def lookup_gpu(name: str, gpus: list[dict]) -> tuple[dict | None, str | None]:
     for g in gpus:
         for a in [g["id"], g["name"], *g.get("aliases", [])]:
             names.setdefault(_norm(a), g)
+    mem = _NAMED_MEM.search(name)
+    if mem:  # a name that states its memory is never read as a card with other memory
+        gib = float(mem.group(1))
+        names = {k: g for k, g in names.items() if abs(float(g["memory_gib"]) - gib) <= max(4.0, 0.06 * gib)}
     close = difflib.get_close_matches(key, list(names), n=1, cutoff=0.8)
     return (names[close[0]], "nearest") if close else (None, None)
 
@@ -215,20 +223,29 @@ def find_gpu(name: str, gpus: list[dict]) -> dict | None:
     key = _norm(name)
     if not key:
         return None
-    mem = re.search(r"(\d+)\s*g(i)?b", name, re.I)
+    mem = _NAMED_MEM.search(name)
     exact = [g for g in gpus if key in {_norm(a) for a in [g["id"], g["name"], *g.get("aliases", []), *g.get("nvml_names", [])]}]
     if exact:
         return exact[0]
     if mem:
-        stem = _norm(re.sub(r"[-_ ]?\d+\s*g(i)?b", "", name, flags=re.I))
-        near = lambda g: abs(float(g["memory_gib"]) - float(mem.group(1))) <= max(4.0, 0.06 * float(mem.group(1)))
+        gib = float(mem.group(1))
+        stem = _norm(_NAMED_MEM.sub("", name))
+        near = lambda g: abs(float(g["memory_gib"]) - gib) <= max(4.0, 0.06 * gib)
+        named = lambda g: stem in {_norm(a) for a in [g["id"], g["name"], *g.get("aliases", [])]}
         # a card named exactly (RTX 4060 8GB) before one whose name only starts so (RTX 4060 Ti 8GB)
         for g in gpus:
-            if stem in {_norm(a) for a in [g["id"], g["name"], *g.get("aliases", [])]} and near(g):
+            if named(g) and near(g):
                 return g
         for g in gpus:
             if _norm(g["id"]).startswith(stem) and near(g):
                 return g
+        # a card the table has, with memory it does not list (the 48 GB RTX 4090 boards sold in China):
+        # that chip with the memory the name states, never a smaller card whose name looks alike
+        for g in gpus:
+            if named(g) and 0 < gib <= 4096:
+                return {**g, "name": f"{g['name']} ({gib:g} GiB as named)", "memory_gib": gib,
+                        "_note": f"{name!r}: the {g['name']} with {gib:g} GiB, as the name states (the table lists "
+                                 f"{float(g['memory_gib']):g} GiB)"}
     return None
 
 
