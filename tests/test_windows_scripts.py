@@ -79,3 +79,9 @@ def test_native_windows_launch_is_a_p0(cli, write_project):
     (site,) = json.loads(out)["sites"]
     (l28,) = [c for c in site["checks"] if c["id"] == "L28"]
     assert (l28["status"], l28["priority"]) == ("recommended", "P0")
+
+
+def test_a_python_file_a_linux_script_runs_too_is_not_marked(scanned):
+    (s,) = scanned({"run.bat": "python app.py\n", "run.sh": "#!/bin/bash\npython app.py\n",
+                    "app.py": 'from vllm import LLM\nllm = LLM(model="org/m")\n'})
+    assert "windows_shell" not in s.launch

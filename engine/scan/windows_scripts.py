@@ -99,4 +99,22 @@ def index(ctx: ScanContext, files: list[str]) -> dict[str, str]:
                 target = script_file(ctx, rel, vals[j].replace("\\", "/"))
                 if target is not None:
                     out.setdefault(target, f"{rel}:{stmt.line} ({shell})")
-    return out
+    return {t: w for t, w in out.items() if not _run_elsewhere(ctx, files, t)} if out else out
+
+
+_OTHER_LAUNCHERS = (".sh", ".bash", ".zsh", ".slurm", ".sbatch", ".yaml", ".yml", ".service", ".toml", ".cfg", ".ipynb", ".md")
+
+
+def _run_elsewhere(ctx: ScanContext, files: list[str], target: str) -> bool:
+    """Whether a Linux launcher of the project (a shell script, a Dockerfile, compose, a Makefile, a
+    Procfile, the README's commands …) names the file too: then it does not only run on Windows."""
+    name = PurePosixPath(target).name
+    for rel in files:
+        base = PurePosixPath(rel).name
+        if is_windows_script(rel) or rel == target or not (
+                rel.lower().endswith(_OTHER_LAUNCHERS) or base.startswith(("Dockerfile", "Makefile", "Procfile")) or "." not in base):
+            continue
+        text = ctx.read(rel)
+        if text is not None and name in text:
+            return True
+    return False
