@@ -169,6 +169,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     variant = choice.pin is not None and _CUDA_VARIANT.search(choice.pin.text or "")
     other = choice.basis.startswith("image") and not deploy.is_vllm_image(site.image)
     basis = "variant" if variant else "image-other" if other else choice.basis
+    if variant and choice.basis == "image" and not other:  # vllm/vllm-openai:v0.20.0-cu129: that CUDA's build
+        basis = "image-" + variant.group(0)[1:]
     facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis)
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)

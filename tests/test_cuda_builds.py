@@ -85,3 +85,57 @@ def test_driver_against_the_build():
     assert got["driver_short"] and not got["driver_major_short"] and got["geforce"]
     assert drv("0.10.2", "12.9")["driver_short"] is False
     assert "driver_short" not in drv("0.10.2", None)
+
+
+def test_the_image_cuda_is_the_dockerfiles():
+    by = {r["release"]: r for r in TABLE["rows"]}
+    # the wheel stayed on CUDA 12.1 while the image moved to 12.4 (vLLM #5635: v0.5.0 needs cuda>=12.4)
+    assert by["0.4.3"]["image_cuda"] == "12.1" and by["0.5.0"]["image_cuda"] == "12.4" and by["0.5.0"]["cuda"] == "12.1"
+    assert by["0.11.1"]["image_cuda"] == "12.9" and by["0.20.0"]["image_cuda"] == "13.0"
+    assert "12.9" in by["0.20.0"]["image_variants"] and "image_variants" not in by["0.9.0"]
+
+
+def _image(version, cuda=None, name="Tesla V100-SXM2-32GB", cc=7.0, driver=None, basis="image"):
+    gpu = {"compute_capability": cc, "name": name, **({"driver_cuda": cuda} if cuda else {}),
+           **({"driver_branch": driver} if driver else {})}
+    return build_facts({"gpu": gpu}, TABLE, version, basis)
+
+
+def test_the_container_runtime_refuses_an_image_newer_than_the_driver():
+    got = _image("0.5.0", "12.1")  # vLLM #5635: driver 530 (CUDA 12.1), the 12.4 image
+    assert got["image_refused"] and got["driver_branch"] == 530 and got["driver_pin"] == "<=0.4.3"
+    assert got["image_tags"] == "vllm/vllm-openai:v0.4.3" and got["build_cuda"] == "12.4"
+    # a branch the 12.4 base image lists (535, CUDA 12.2) starts on forward compatibility
+    assert _image("0.6.3", "12.2")["image_refused"] is False
+    # the branch alone gives the driver's CUDA
+    assert _image("0.5.0", driver=530)["driver_cuda"] == "12.1"
+    # the 12.8 base image lists 550 for data-centre cards only: a GeForce is refused
+    assert _image("0.9.0", "12.4", "NVIDIA GeForce RTX 4090", 8.9)["image_refused"] is True
+    assert _image("0.9.0", "12.4", "NVIDIA H100 80GB HBM3", 9.0)["image_refused"] is False
+    # a base image whose list is not known: no verdict
+    assert "image_refused" not in _image("0.20.0", "12.8", "NVIDIA H100 80GB HBM3", 9.0)
+
+
+def test_a_cuda_variant_tag_is_judged_by_its_cuda():
+    got = _image("0.20.0", "12.9", "NVIDIA H100 80GB HBM3", 9.0, basis="image-cu129")
+    assert got["build_cuda"] == "12.9" and got["driver_short"] is False and "build_kernels_ok" not in got
+    got = _image("0.20.0", "12.8", "NVIDIA GeForce RTX 4090", 8.9)
+    assert "image_refused" not in got and "v0.20.0-cu129" not in got.get("image_tags", "")
+    got = _image("0.20.0", "12.9", "NVIDIA GeForce RTX 4090", 8.9)
+    assert got["image_tags"].startswith("vllm/vllm-openai:v0.20.0-cu129")
+
+
+def test_the_spec_names_the_driver():
+    from vllm_kb.engine.kb.hardware import parse_spec
+    from vllm_kb.engine.kb.knowledge import load as _load
+
+    gpus = _load().doc("gpus.yaml").data["gpus"]
+    hw = parse_spec("V100-32GB, driver 530.30.02", gpus)
+    assert hw.facts()["gpu"]["driver_branch"] == 530 and "driver_cuda" not in hw.facts()["gpu"]
+    assert parse_spec("V100-32GB, cuda 12.1", gpus).facts()["gpu"]["driver_cuda"] == "12.1"
+
+
+def test_the_requirement_check_switched_off():
+    gpu = {"compute_capability": 7.0, "name": "Tesla V100-SXM2-32GB", "driver_cuda": "12.1"}
+    got = build_facts({"gpu": gpu, "env": {"NVIDIA_DISABLE_REQUIRE": "true"}}, TABLE, "0.5.0", "image")
+    assert "image_refused" not in got and got["driver_short"]

@@ -11,18 +11,28 @@ Read from the unpacked releases:
   guarded by `CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL x` from 0.9.0; before, one list
   whose 10.x/12.x entries a CUDA below 12.8 cannot compile).
 
+The image: `image_cuda`, the default CUDA_VERSION of the release's Dockerfile (Dockerfile, from 0.8.3
+docker/Dockerfile; read from the sdist tarballs, which ship it from 0.6.2 — before, EARLY_IMAGES with
+its source), and `image_variants`, the `-cuNNN` tags its release scripts publish beside the default
+(.buildkite/scripts/annotate-release.sh, later publish-release-images.sh). The nvidia/cuda base image
+of each CUDA carries NVIDIA_REQUIRE_CUDA, which nvidia-container-cli checks before the container
+starts: `cuda>=X.Y` or one of the driver branches it lists for forward compatibility (NVIDIA's
+container-images Dockerfiles, `CONTAINER_REQUIRE`); `DRIVER_BRANCHES` is the CUDA each driver branch
+reports (NVIDIA's CUDA toolkit release notes, table 3).
+
 Two facts are not in the sources and are written here with their source: the CUDA of the torch
 wheel PyPI serves for each pinned torch (the `nvidia-cuda-runtime-cu12` / `cuda-toolkit` pin in that
 wheel's core metadata on pypi.org), and the release pipeline's own arch list leaving 12.0 out
 until vLLM PR #19794 (first release 0.9.2). Which archs a CUDA can compile: sm_100/sm_120 from 12.8,
 none below sm_75 from 13.0 (NVIDIA's CUDA 12.8 and 13.0 release notes).
-Run: python tools/vllm_cuda_builds.py --source /work/sdists/src [--check]
+Run: python tools/vllm_cuda_builds.py --source /work/sdists/src --tar /work/sdists/tar [--check]
 """
 from __future__ import annotations
 
 import argparse
 import re
 import sys
+import tarfile
 from pathlib import Path
 
 import yaml
@@ -40,6 +50,40 @@ TORCH_SOURCE = "https://pypi.org/simple/torch/ (core metadata of each torch-<v>-
 # the release pipeline's torch_cuda_arch_list (docker/Dockerfile) left these out before the release
 PIPELINE = [{"vllm": "<0.9.2", "without": [12.0],
              "source": "https://github.com/vllm-project/vllm/pull/19794 ([CI] Add SM120 to the Dockerfile, June 2025)"}]
+
+
+# the image's CUDA where the sdist ships no Dockerfile (before 0.6.2): the Dockerfile at the release tag
+EARLY_IMAGES = {
+    "0.4.1": ("12.1", "https://github.com/vllm-project/vllm/blob/v0.4.1/Dockerfile (FROM nvidia/cuda:12.1.0-devel-ubuntu22.04)"),
+    "0.4.2": ("12.1", "https://github.com/vllm-project/vllm/blob/v0.4.2/Dockerfile (FROM nvidia/cuda:12.1.0-devel-ubuntu22.04)"),
+    "0.4.3": ("12.1", "https://github.com/vllm-project/vllm/issues/5635 (the 0.4.3 image runs on a CUDA 12.1 driver)"),
+    **{v: ("12.4", "https://github.com/vllm-project/vllm/issues/5635 (the v0.5.0 image: unsatisfied condition: cuda>=12.4); "
+                   "https://github.com/vllm-project/vllm/blob/01da4491562af4f9d62fa831aec6125089370942/Dockerfile "
+                   "(ARG CUDA_VERSION=12.4.1, summer 2024)")
+       for v in ("0.5.0", "0.5.1", "0.5.2", "0.5.3", "0.5.4", "0.5.5", "0.6.0", "0.6.1")},
+}
+# NVIDIA_REQUIRE_CUDA of the nvidia/cuda base image per CUDA: the driver branches whose forward
+# compatibility the container runtime accepts below `cuda>=X.Y`, and whether GeForce/TITAN cards are
+# among the brands those alternatives name (from 12.8 only data-centre, workstation and vGPU brands).
+CONTAINER_REQUIRE = [
+    {"cuda": "12.1", "branches": [470, 510, 515, 525], "geforce": True,
+     "source": "https://gitlab.com/nvidia/container-images/cuda/-/blob/master/dist/12.1.1/ubuntu2204/base/Dockerfile "
+               "(NVIDIA_REQUIRE_CUDA: cuda>=12.1 or the 470, 510, 515, 525 branches; 450 on Tesla only)"},
+    {"cuda": "12.4", "branches": [470, 525, 535], "geforce": True,
+     "source": "https://gitlab.com/nvidia/container-images/cuda/-/blob/master/dist/12.4.1/ubuntu2204/base/Dockerfile "
+               "(NVIDIA_REQUIRE_CUDA: cuda>=12.4 or the 470, 525, 535 branches, every brand)"},
+    {"cuda": "12.8", "branches": [470, 535, 550, 560, 565], "geforce": False,
+     "source": "https://gitlab.com/nvidia/container-images/cuda/-/blob/master/dist/12.8.1/ubuntu2204/base/Dockerfile "
+               "(NVIDIA_REQUIRE_CUDA: cuda>=12.8 or the 470, 535, 550, 560, 565 branches; no geforce brand)"},
+    {"cuda": "12.9", "branches": [535, 550, 560, 565, 570], "geforce": False,
+     "source": "https://gitlab.com/nvidia/container-images/cuda/-/blob/master/dist/12.9.1/ubuntu2204/base/Dockerfile "
+               "(NVIDIA_REQUIRE_CUDA: cuda>=12.9 or the 535, 550, 560, 565, 570 branches; no geforce brand)"},
+]
+# the CUDA version each Linux driver branch reports (nvidia-smi's "CUDA Version")
+DRIVER_BRANCHES = {450: "11.0", 460: "11.2", 465: "11.3", 470: "11.4", 495: "11.5", 510: "11.6", 515: "11.7",
+                   520: "11.8", 525: "12.0", 530: "12.1", 535: "12.2", 545: "12.3", 550: "12.4", 555: "12.5",
+                   560: "12.6", 565: "12.7", 570: "12.8", 575: "12.9", 580: "13.0"}
+DRIVER_SOURCE = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/ (table 3: toolkit and minimum driver versions)"
 
 
 def vkey(v: str) -> tuple[int, ...]:
@@ -97,7 +141,41 @@ def compiles(cuda: str, arch: float) -> bool:
     return not (arch < 7.5 and c >= (13, 0))
 
 
-def row(root: Path, release: str) -> dict | None:
+def _image(tar: Path | None, release: str) -> dict:
+    """The image's CUDA (the Dockerfile's default CUDA_VERSION) and the `-cuNNN` tags published beside it."""
+    if release in EARLY_IMAGES:
+        cuda, url = EARLY_IMAGES[release]
+        return {"image_cuda": cuda, "image_source": url}
+    f = tar / f"vllm-{release}.tar.gz" if tar else None
+    if f is None or not f.is_file():
+        return {}
+    out: dict = {}
+    with tarfile.open(f) as t:
+        names = {m.name.split("/", 1)[1]: m for m in t.getmembers() if "/" in m.name}
+        for rel in ("docker/Dockerfile", "Dockerfile"):
+            if rel in names:
+                text = t.extractfile(names[rel]).read().decode("utf-8")
+                for i, line in enumerate(text.splitlines(), 1):
+                    m = re.match(r"^ARG CUDA_VERSION=(\d+\.\d+)", line)
+                    if m:
+                        out = {"image_cuda": m.group(1), "image_source": f"{rel}:{i}"}
+                        break
+                break
+        variants: set[str] = set()
+        for rel in (".buildkite/scripts/annotate-release.sh", ".buildkite/scripts/publish-release-images.sh"):
+            if rel not in names:
+                continue
+            for line in t.extractfile(names[rel]).read().decode("utf-8").splitlines():
+                if line.lstrip().startswith("#"):
+                    continue
+                if "vllm/vllm-openai:v${RELEASE_VERSION}" in line or re.search(r"publish_\w*family\s", line):
+                    variants.update(re.findall(r"-cu(1\d)(\d)\b", line))
+        if variants and out:
+            out["image_variants"] = [f"{a}.{b}" for a, b in sorted(variants)]
+    return out
+
+
+def row(root: Path, release: str, tar: Path | None = None) -> dict | None:
     cuda, torch = _cuda(root), _torch(root)
     if not cuda or not torch or not (root / "CMakeLists.txt").is_file():
         return None
@@ -106,37 +184,43 @@ def row(root: Path, release: str) -> dict | None:
         return None
     kernels = [a for a in archs[0] if compiles(cuda[0], a)]
     return {"release": release, "cuda": cuda[0], "torch": torch[0], "torch_cuda": TORCH_PYPI_CUDA.get(torch[0]),
-            "kernels": kernels, "source": [{"release": release, **cuda[1]}, {"release": release, **torch[1]},
+            "kernels": kernels, **_image(tar, release), "source": [{"release": release, **cuda[1]}, {"release": release, **torch[1]},
                                            {"release": release, **archs[1]}]}
 
 
 HEADER = """\
 # The GPU architectures each vLLM release's published build has kernels for (`kernels`: compute
 # capabilities; a cubin for X.y also runs on X.z, z ≥ y), the CUDA it is built with (`cuda`: the PyPI
-# wheel's and the vllm/vllm-openai image's, which installs torch for that CUDA), the torch it pins and
-# the CUDA of that torch's default PyPI wheel (`torch_cuda`: what `pip install vllm==X` brings).
+# wheel's, MAIN_CUDA_VERSION), the torch it pins and the CUDA of that torch's default PyPI wheel
+# (`torch_cuda`: what `pip install vllm==X` brings), the vllm/vllm-openai:vX image's CUDA (`image_cuda`,
+# its Dockerfile's CUDA_VERSION) and the `-cuNNN` tags published beside it (`image_variants`).
+# `container_require`: the driver branches each nvidia/cuda base image accepts below its CUDA
+# (NVIDIA_REQUIRE_CUDA, checked by nvidia-container-cli); `driver_branches`: the CUDA each driver
+# branch reports. Read by engine/check/startup_build.py for L6 and L29.
 # `pipeline`: archs the release pipeline's Dockerfile arch list left out. Read by
 # engine/check/startup_build.py for L6. Sources: `source` per row, `torch_source`, `pipeline[].source`.
 # GENERATED by tools/vllm_cuda_builds.py from the unpacked releases — do not edit by hand.
 """
 
 
-def build(src: Path) -> dict:
+def build(src: Path, tar: Path | None = None) -> dict:
     releases = sorted((p.name for p in src.iterdir() if VERSION_DIR.match(p.name)), key=vkey)
-    rows = [r for r in (row(src / v, v) for v in releases) if r]
+    rows = [r for r in (row(src / v, v, tar) for v in releases) if r]
     missing = sorted({r["torch"] for r in rows if r["torch_cuda"] is None})
     if missing:
         sys.exit(f"add the PyPI CUDA of torch {', '.join(missing)} to TORCH_PYPI_CUDA")
     return {"version": 1, "releases": [rows[0]["release"], rows[-1]["release"]], "torch_source": TORCH_SOURCE,
-            "pipeline": PIPELINE, "rows": rows}
+            "pipeline": PIPELINE, "container_require": CONTAINER_REQUIRE, "driver_branches": [{"branch": b, "cuda": c} for b, c in sorted(DRIVER_BRANCHES.items())],
+            "driver_source": DRIVER_SOURCE, "rows": rows}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--source", default="/work/sdists/src", type=Path)
+    ap.add_argument("--tar", default="/work/sdists/tar", type=Path, help="the sdist tarballs (the Dockerfile)")
     ap.add_argument("--check", action="store_true", help="exit 1 when the committed file differs")
     a = ap.parse_args()
-    text = HEADER + yaml.safe_dump(build(a.source), sort_keys=False, allow_unicode=True, width=120)
+    text = HEADER + yaml.safe_dump(build(a.source, a.tar), sort_keys=False, allow_unicode=True, width=120)
     if a.check:
         same = OUT.is_file() and OUT.read_text(encoding="utf-8") == text
         print("up to date" if same else f"{OUT} differs from the sources")

@@ -105,15 +105,32 @@ def _seen(facts: dict) -> set[int] | None:
     return {int(x) for x in ids} if ids and all(x.isdigit() for x in ids) else None
 
 
+_LOCAL = (None, "", "localhost", "127.0.0.1", "0.0.0.0", "::1")
+
+
+def _same_host_devices(server: dict, trainer: dict, site) -> bool:
+    """Two files (the server's script and the trainer's, or its launcher) compared only when the
+    server names its GPUs, the trainer connects to a server on its own machine, and the trainer's
+    GPUs are known: named too, or the machine has one GPU."""
+    keys = site.framework_keys
+    url = str(keys.get("vllm_server_base_url") or "")
+    local_url = not url or any(h in url for h in ("//localhost", "//127.0.0.1", "//0.0.0.0"))
+    one_gpu = (trainer.get("gpu") or {}).get("count") == 1
+    return ("CUDA_VISIBLE_DEVICES" in (server.get("env") or {})
+            and ("CUDA_VISIBLE_DEVICES" in (trainer.get("env") or {}) or one_gpu)
+            and keys.get("vllm_server_host") in _LOCAL and local_url)
+
+
 def trainer_overlap(items: list[tuple[Any, dict]]) -> None:
     """A rollout server and the trainer that talks to it, started by one script on overlapping
-    GPUs: `launch.trainer_shared_gpus` on the server. The trainer takes every GPU it sees."""
+    GPUs, or by two that each name the same GPUs of one machine: `launch.trainer_shared_gpus` on
+    the server. The trainer takes every GPU it sees."""
     by_id = {s.id: (s, f) for s, f in items}
     for site, facts in items:
         if not site.peer or site.engine_elsewhere or site.peer not in by_id:
             continue
         trainer, tfacts = by_id[site.peer]
-        if not trainer.engine_elsewhere or trainer.file != site.file:
+        if not trainer.engine_elsewhere or (trainer.file != site.file and not _same_host_devices(facts, tfacts, trainer)):
             continue
         mine, theirs = devices(facts), _seen(tfacts)
         if mine is None or theirs is None:

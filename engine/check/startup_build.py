@@ -8,6 +8,7 @@ vllm/vllm-openai image with torch for the image's own CUDA. A source build, anot
 an unknown GPU gives nothing: never a guess."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
@@ -63,42 +64,97 @@ def _fix(table: dict, v: Version, cc: float, kind: str, ok_now: bool) -> str | N
 def build_facts(facts: dict, table: dict, version: str | None, basis: str | None) -> dict[str, Any]:
     cc = (facts.get("gpu") or {}).get("compute_capability")
     v = try_parse(version) if version else None
-    kind = "wheel" if basis in WHEEL else "image" if basis in IMAGE else None
+    variant = _VARIANT.fullmatch(basis or "")
+    kind = "wheel" if basis in WHEEL else "image" if basis in IMAGE or variant else None
     if not isinstance(cc, (int, float)) or cc < 7.0 or v is None or kind is None or not table:
         return {}  # below 7.0 every build refuses (L6's first rule)
     st = _state(table, v, float(cc), kind)
     if st is None:
         return {}
     kernels_ok, torch_ok, row = st
-    out: dict[str, Any] = {"build": kind, "build_kernels_ok": kernels_ok, "build_torch_ok": torch_ok,
-                           "build_cuda": row["cuda"], "build_torch": f"{row['torch']}+cu{row['torch_cuda'].replace('.', '')}",
-                           "build_arch": f"sm_{round(cc * 10)}"}
-    if not (kernels_ok and torch_ok):
-        pin = _fix(table, v, float(cc), kind, False)
-        if pin:
-            out["build_pin"] = pin
-    out.update(_driver(facts.get("gpu") or {}, table, v, row["cuda"], kind))
+    image_cuda = f"{variant.group(1)}.{variant.group(2)}" if variant else row.get("image_cuda") or row["cuda"]
+    out: dict[str, Any] = {"build": kind, "build_cuda": image_cuda if kind == "image" else row["cuda"]}
+    if not variant:  # a -cuNNN tag is another build: its kernels are not this row's
+        out.update({"build_kernels_ok": kernels_ok, "build_torch_ok": torch_ok,
+                    "build_torch": f"{row['torch']}+cu{row['torch_cuda'].replace('.', '')}",
+                    "build_arch": f"sm_{round(cc * 10)}"})
+        if not (kernels_ok and torch_ok):
+            pin = _fix(table, v, float(cc), kind, False)
+            if pin:
+                out["build_pin"] = pin
+    out.update(driver_facts(facts.get("gpu") or {}, table, v, out["build_cuda"], kind))
+    if str((facts.get("env") or {}).get("NVIDIA_DISABLE_REQUIRE", "")).lower() in ("1", "true", "yes"):
+        out.pop("image_refused", None)  # the container runtime skips the requirement check
     return out
 
 
-def _driver(gpu: dict, table: dict, v: Version, cuda: str, kind: str) -> dict[str, Any]:
-    """The driver against the build: a CUDA 13 build needs a CUDA 13 driver (minor-version
-    compatibility stays within a major); an image whose CUDA is newer than the driver loads the
-    cuda-compat libraries its Dockerfile registers (ldconfig …/compat), which only data-centre GPUs
-    accept (CUDA error 804 on a GeForce)."""
-    have = gpu.get("driver_cuda")
+_VARIANT = re.compile(r"image-cu(1\d)(\d)")
+_CONSUMER = ("geforce", "titan")
+
+
+def _driver_of(gpu: dict, table: dict) -> tuple[tuple[int, ...] | None, int | None]:
+    """The driver's CUDA and branch: as given (NVML, or the spec's `cuda 12.1` / `driver 530.30`),
+    each derived from the other through the CUDA every driver branch reports."""
+    branches = {r["branch"]: r["cuda"] for r in table.get("driver_branches") or []}
+    branch = gpu.get("driver_branch") if isinstance(gpu.get("driver_branch"), int) else None
+    have = gpu.get("driver_cuda") or (branches.get(branch) if branch else None)
     try:
         drv = _cuda(str(have)) if have else None
     except ValueError:
         drv = None
+    if drv and branch is None:
+        by_cuda = [b for b, c in branches.items() if _cuda(c) == drv[:2]]
+        branch = by_cuda[0] if len(by_cuda) == 1 else None
+    return drv, branch
+
+
+def image_starts(table: dict, cuda: str, drv: tuple[int, ...], branch: int | None, consumer: bool) -> bool | None:
+    """Whether nvidia-container-cli lets an image of that CUDA start (NVIDIA_REQUIRE_CUDA: `cuda>=X.Y`,
+    or a driver branch and brand it lists for forward compatibility); None when the image's list or
+    the driver's branch is not known."""
+    if drv >= _cuda(cuda):
+        return True
+    req = next((r for r in table.get("container_require") or [] if r["cuda"] == cuda), None)
+    if req is None or branch is None:
+        return None
+    return branch in req["branches"] and (req["geforce"] or not consumer)
+
+
+def driver_facts(gpu: dict, table: dict, v: Version, cuda: str, kind: str) -> dict[str, Any]:
+    """The driver against the build: a CUDA 13 build needs a CUDA 13 driver (minor-version
+    compatibility stays within a major); an image whose CUDA is newer than the driver is refused by
+    the container runtime unless the driver's branch is one its base image lists, and then loads the
+    cuda-compat libraries its Dockerfile registers (ldconfig …/compat), which only data-centre GPUs
+    accept (CUDA error 804 on a GeForce)."""
+    drv, branch = _driver_of(gpu, table)
     if not drv:
         return {}
     need = _cuda(cuda)
+    consumer = any(w in str(gpu.get("name") or "").lower() for w in _CONSUMER)
     out: dict[str, Any] = {"driver_short": drv < need, "driver_major_short": drv[0] < need[0],
-                           "geforce": "geforce" in str(gpu.get("name") or "").lower()}
-    if out["driver_short"]:
-        runs = [Version(r["release"]) for r in table.get("rows") or []
-                if Version(r["release"]) < v and (_cuda(r["cuda"])[0] <= drv[0] if kind == "wheel" else _cuda(r["cuda"]) <= drv)]
-        if runs:
-            out["driver_pin"] = "<=" + str(runs[-1])
+                           "geforce": consumer, "driver_cuda": ".".join(map(str, drv[:2]))}
+    if branch is not None:
+        out["driver_branch"] = branch
+    if not out["driver_short"]:
+        return out
+    if kind == "image":
+        starts = image_starts(table, cuda, drv, branch, consumer)
+        if starts is not None:
+            out["image_refused"] = not starts
+
+    def runs(r: dict) -> bool:
+        if kind == "wheel":
+            return _cuda(r["cuda"])[0] <= drv[0]
+        c = r.get("image_cuda") or r["cuda"]
+        # on a GeForce a forward-compatible start still stops at error 804: the image's CUDA must fit
+        return _cuda(c) <= drv or (not consumer and bool(image_starts(table, c, drv, branch, consumer)))
+    earlier = [Version(r["release"]) for r in table.get("rows") or [] if Version(r["release"]) < v and runs(r)]
+    if earlier:
+        out["driver_pin"] = "<=" + str(earlier[-1])
+    if kind == "image":
+        row = _row(table, v) or {}
+        fits = [c for c in row.get("image_variants") or [] if _cuda(c) <= drv]
+        tags = ([f"v{v}-cu{fits[-1].replace('.', '')}"] if fits else []) + ([f"v{earlier[-1]}"] if earlier else [])
+        if tags:
+            out["image_tags"] = " / ".join(f"vllm/vllm-openai:{t}" for t in tags)
     return out

@@ -52,6 +52,8 @@ class Hardware:
             out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib") and v is not None}
             if self.cuda:  # the newest CUDA the driver runs (NVML, or `--gpu "…, cuda 12.4"`)
                 out["gpu"]["driver_cuda"] = self.cuda
+            if self.driver and (m := re.match(r"(\d{3})\.", self.driver + ".")):  # NVML, or `driver 535.104`
+                out["gpu"]["driver_branch"] = int(m.group(1))
         if self.cpu_cores and self.cpu_for_checks:
             out["cpu"] = {"cores": self.cpu_cores}
         if self.host_memory_gib:
@@ -78,6 +80,7 @@ _COUNT = [
 _SIZE = re.compile(r"^\s*(?:host|ram|mem|memory)\s*[=:]?\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?)b?\s*$", re.I)
 _UNIT_GIB = {"": 1.0, "k": 2.0**-20, "m": 2.0**-10, "g": 1.0, "t": 2.0**10, "p": 2.0**20}
 _DRIVER_CUDA = re.compile(r"^\s*cuda\s*[=:]?\s*(\d{2})\.(\d)\s*$", re.I)
+_DRIVER = re.compile(r"^\s*driver\s*[=:]?\s*(\d{3}(?:\.\d+){0,2})\s*$", re.I)
 _CPUS = re.compile(r"^\s*(?:cpus?|cores?)\s*[=:]?\s*(\d+)\s*$|^\s*(\d+)\s*(?:cpus?|cores?|cpu\s+cores)\s*$", re.I)
 
 
@@ -90,6 +93,15 @@ def driver_cuda(spec: str) -> str | None:
     return None
 
 
+def driver_version(spec: str) -> str | None:
+    """The `driver 535.104.05` part of a spec: the host's NVIDIA driver (nvidia-smi's "Driver Version")."""
+    for p in re.split(r"[,;]", spec)[1:]:
+        m = _DRIVER.match(p)
+        if m:
+            return m.group(1)
+    return None
+
+
 def split_spec(spec: str) -> tuple[str, float | None, int | None]:
     """'H100-80GB x8, host 1TiB, cpus 64' → ('H100-80GB x8', 1024.0, 64): the GPUs, one node's RAM
     in GiB (GB and GiB both read as powers of two, as `free -g` and cloud listings use them) and
@@ -97,7 +109,7 @@ def split_spec(spec: str) -> tuple[str, float | None, int | None]:
     head, *parts = [p.strip() for p in re.split(r"[,;]", spec)]
     host = cpus = None
     for p in parts:
-        if _DRIVER_CUDA.match(p):
+        if _DRIVER_CUDA.match(p) or _DRIVER.match(p):
             continue
         c = _CPUS.match(p)
         if c:
@@ -108,8 +120,8 @@ def split_spec(spec: str) -> tuple[str, float | None, int | None]:
         m = _SIZE.match(p)
         if not m:
             raise UsageError(f"cannot read {p!r} in --gpu {spec!r}; write the host's RAM as `host 512GiB` (or 1TiB), "
-                             "its CPU cores as `cpus 64` "
-                             "and the driver's CUDA as `cuda 12.4`")
+                             "its CPU cores as `cpus 64`, "
+                             "the driver's CUDA as `cuda 12.4` and the driver as `driver 535.104`")
         n = float(m.group(1)) * _UNIT_GIB[m.group(2).lower()]
         if n <= 0:
             raise UsageError(f"the host's RAM must be positive in --gpu {spec!r}")
@@ -124,6 +136,7 @@ def parse_spec(spec: str, gpus: list[dict]) -> Hardware:
     hw.host_memory_gib = host
     hw.cpu_cores = cpus
     hw.cuda = driver_cuda(spec)
+    hw.driver = driver_version(spec)
     return hw
 
 

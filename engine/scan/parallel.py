@@ -36,6 +36,7 @@ def _work(chunk: list[str]) -> list[tuple]:
     out = []
     for rel in chunk:
         n_skipped, n_ref, n_charts = len(ctx.skipped), len(ctx.referenced), len(ctx.chart_versions)
+        ctx.entry_env = {}  # what this file's commands run (merged by the parent)
         before = set(ctx.referenced) if n_ref else set()
         charts_before = dict(ctx.chart_versions) if n_charts else {}
         sites = scan_one(ctx, rel)
@@ -43,7 +44,7 @@ def _work(chunk: list[str]) -> list[tuple]:
         refs = sorted(ctx.referenced - before) if len(ctx.referenced) != n_ref else []
         # `helm install … --version X -f values.yaml` in a script: the chart release the YAML pass reads
         charts = {k: v for k, v in ctx.chart_versions.items() if charts_before.get(k) != v}
-        out.append((rel, sites, skips, refs, charts))
+        out.append((rel, sites, skips, refs, charts, ctx.entry_env))
     from vllm_kb.engine.kb import cache
 
     cache.flush_all()  # a worker ends without running exit handlers: what it translated is kept now
@@ -61,11 +62,13 @@ def scan(ctx, files: list[str], scan_one: Callable, n: int) -> Iterator[tuple[st
     try:
         with multiprocessing.get_context("fork").Pool(n) as pool:
             for result in pool.imap(_work, chunks):
-                for rel, sites, skips, refs, charts in result:
+                for rel, sites, skips, refs, charts, runs in result:
                     for file, code, line, detail in skips:
                         ctx.skip(file, code, line, detail)
                     ctx.referenced.update(refs)
                     ctx.chart_versions.update(charts)
+                    for target, found in runs.items():
+                        ctx.entry_env.setdefault(target, []).extend(found)
                     yield rel, sites
     finally:
         _ctx = _scan_one = None

@@ -13,7 +13,7 @@ from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, conflicts, deploy, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
+from vllm_kb.engine.scan import configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import notebook_json, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
@@ -43,6 +43,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
     for _rel, found in sites_by_file(sc, progress):
         sc.sites += found
     sc.sites = [s for s in sc.sites if s.id not in sc.ctx.absorbed]  # read as part of another (a KServe runtime)
+    entry_env.carry(sc.sites, sc.ctx)  # the GPUs a script starts a Python file on
     pair_peers(sc.sites)
     return sc
 
@@ -190,8 +191,8 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         return None
     if suffix in scripts.SHELL_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
-        if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)) \
-                and scripts.is_shell(rel, text):
+        if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)
+                                 or words.sets_devices(text)) and scripts.is_shell(rel, text):
             return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, scripts.scan, t))
     return None
 

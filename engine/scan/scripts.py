@@ -7,11 +7,11 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, framework_site, fw_launch, serve_config, tool_launch
+from vllm_kb.engine.scan import argv_entry, entry_env, framework_site, fw_launch, serve_config, tool_launch
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.launchers import executable_release, find_launch, gpu_count_idiom
+from vllm_kb.engine.scan.launchers import executable_release, find_launch, gpu_count_idiom, program_start
 from vllm_kb.engine.scan.shell import Command, ShellSyntaxError
 from vllm_kb.engine.scan.shell_run import Candidate, Runner
 from vllm_kb.engine.scan.site import Finding, Setting, Site
@@ -57,6 +57,8 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     if image and (tag := deploy_common.image_version(image)):
         version = ctx.catalog.resolve(tag).version
     launch = find_launch(c.words)
+    if syntax == "cli" and not c.container and (start := program_start(c.words)) is not None:
+        entry_env.note(ctx, rel, c.words, start[0], _prefix_env(c, start[1], rel), c.line)  # a Python file it runs
     site: Site | None
     if launch is not None:
         named = executable_release(c.words, launch)

@@ -30,6 +30,11 @@ def runs_entry_point(text: str) -> bool:
     return "python" in text and any(w in text for w in ENTRY_FLAG_WORDS)
 
 
+def sets_devices(text: str) -> bool:
+    """A script that picks the GPUs of a Python file it runs (engine/scan/entry_env.py)."""
+    return "CUDA_VISIBLE_DEVICES" in text and ".py" in text
+
+
 def yaml_candidate(text: str) -> bool:
     return any(w in text for w in YAML_WORDS)
 
@@ -43,4 +48,4 @@ def may_configure_vllm(text: str) -> bool:
     trigger needs a site, a pin, a key or a VLLM_ variable, each of which names vLLM or a
     framework that drives it)."""
     return ("vllm" in text.lower() or framework_words(text) or yaml_candidate(text) or python_candidate(text)
-            or runs_entry_point(text))
+            or runs_entry_point(text) or sets_devices(text))

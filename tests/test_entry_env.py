@@ -1,0 +1,98 @@
+"""The GPUs a shell script starts a project Python file on (engine/scan/entry_env.py), and a TRL
+rollout server and its trainer, each started by its own script, on the same GPU (H8): TRL #3158,
+`CUDA_VISIBLE_DEVICES=0 trl vllm-serve` and `CUDA_VISIBLE_DEVICES=0 accelerate launch train.py`."""
+from __future__ import annotations
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.scan.entry_env import _entry
+from vllm_kb.engine.scan.project import scan_project
+
+TRAIN = ('from trl import GRPOConfig, GRPOTrainer\n'
+         'args = GRPOConfig(output_dir="o", use_vllm=True)\n'
+         'GRPOTrainer(model="Qwen/Qwen2.5-0.5B-Instruct", reward_funcs=[], args=args).train()\n')
+OFFLINE = 'from vllm import LLM\nllm = LLM(model="Qwen/Qwen2.5-0.5B-Instruct")\n'
+
+
+def _write(tmp_path, files: dict) -> None:
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.1\ntrl==0.16.0\n")
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+
+
+def _site(tmp_path, file):
+    return next(s for s in scan_project(tmp_path).sites if s.file == file)
+
+
+def test_the_launch_line_names_the_file_and_its_processes():
+    assert _entry(["accelerate", "launch", "--num_processes", "3", "train.py", "--lr", "1"]) == ("train.py", 3)
+    assert _entry(["torchrun", "--nproc_per_node=2", "src/train.py"]) == ("src/train.py", 2)
+    assert _entry(["python", "-u", "infer.py"]) == ("infer.py", None)
+    assert _entry(["python", "-m", "pkg.train"]) is None
+    assert _entry(["accelerate", "launch", "--num_processes", None, "train.py"]) is None
+
+
+def test_a_prefix_assignment_reaches_the_python_file(tmp_path):
+    _write(tmp_path, {"run.sh": "#!/bin/bash\nCUDA_VISIBLE_DEVICES=2,3 accelerate launch --num_processes 2 train.py\n",
+                      "train.py": TRAIN})
+    site = _site(tmp_path, "train.py")
+    assert site.env["CUDA_VISIBLE_DEVICES"].value == "2,3" and site.env["CUDA_VISIBLE_DEVICES"].file == "run.sh"
+    assert site.launch["launcher"] == "run.sh:2" and site.launch["launcher_processes"] == 2
+
+
+def test_an_export_earlier_in_the_script_reaches_it(tmp_path):
+    _write(tmp_path, {"run.sh": "#!/bin/bash\nexport CUDA_VISIBLE_DEVICES=1\npython infer.py\n", "infer.py": OFFLINE})
+    assert _site(tmp_path, "infer.py").env["CUDA_VISIBLE_DEVICES"].value == "1"
+
+
+def test_launchers_that_disagree_or_the_files_own_value_win(tmp_path):
+    _write(tmp_path, {"a.sh": "#!/bin/bash\nCUDA_VISIBLE_DEVICES=0 python infer.py\n",
+                      "b.sh": "#!/bin/bash\nCUDA_VISIBLE_DEVICES=1 python infer.py\n", "infer.py": OFFLINE})
+    assert "CUDA_VISIBLE_DEVICES" not in _site(tmp_path, "infer.py").env
+    own = 'import os\nos.environ["CUDA_VISIBLE_DEVICES"] = "3"\n' + OFFLINE
+    _write(tmp_path, {"b.sh": "#!/bin/bash\nCUDA_VISIBLE_DEVICES=0 python infer.py\n", "infer.py": own})
+    assert _site(tmp_path, "infer.py").env["CUDA_VISIBLE_DEVICES"].value == "3"
+
+
+def _h8(tmp_path, serve_gpus: str, train_gpus: str):
+    _write(tmp_path, {"serve.sh": f"#!/bin/bash\nCUDA_VISIBLE_DEVICES={serve_gpus} trl vllm-serve --model Qwen/Qwen2.5-0.5B-Instruct\n",
+                      "run_train.sh": f"#!/bin/bash\nCUDA_VISIBLE_DEVICES={train_gpus} accelerate launch train.py\n",
+                      "train.py": TRAIN})
+    rep = audit(tmp_path, gpu="A100-80GB x2")
+    server = next(s for s in rep.sites if s.site.file == "serve.sh")
+    return next(r for r in server.results if r.check.id == "H8")
+
+
+def test_a_rollout_server_and_its_trainer_from_two_scripts_on_one_gpu(tmp_path):
+    r = _h8(tmp_path, "0", "0")
+    assert r.status == "recommended" and r.priority == "P1"
+
+
+def test_on_separate_gpus_they_do_not(tmp_path):
+    assert _h8(tmp_path, "0", "1").status == "not_applicable"
+
+
+def test_without_the_trainers_devices_two_files_are_not_compared(tmp_path):
+    _write(tmp_path, {"serve.sh": "#!/bin/bash\nCUDA_VISIBLE_DEVICES=0 trl vllm-serve --model Qwen/Qwen2.5-0.5B-Instruct\n",
+                      "train.py": TRAIN})
+    rep = audit(tmp_path, gpu="A100-80GB x2")
+    server = next(s for s in rep.sites if s.site.file == "serve.sh")
+    assert next(r for r in server.results if r.check.id == "H8").status == "not_applicable"
+
+
+def test_trl_puts_its_engine_after_the_launchers_processes(tmp_path):
+    # TRL 0.14: vllm_device "auto" is cuda:{num_processes}; two processes on two visible GPUs leave none
+    (tmp_path / "requirements.txt").write_text("vllm==0.7.2\ntrl==0.14.0\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nCUDA_VISIBLE_DEVICES=0,1 accelerate launch --num_processes 2 train.py\n")
+    (tmp_path / "train.py").write_text(TRAIN)
+    site = _site(tmp_path, "train.py")
+    assert site.launch["launcher_processes"] == 2 and site.launch["engine_device"] == 2
+
+
+def test_on_a_one_gpu_machine_an_unnamed_trainer_shares_the_servers_gpu(tmp_path):
+    # TRL #3487: `CUDA_VISIBLE_DEVICES=0 trl vllm-serve` and `python train.py` on a machine with one GPU
+    _write(tmp_path, {"serve.sh": "#!/bin/bash\nCUDA_VISIBLE_DEVICES=0 trl vllm-serve --model Qwen/Qwen2.5-0.5B-Instruct\n",
+                      "train.py": TRAIN})
+    for gpu, status in (("A100-80GB x1", "recommended"), ("A100-80GB x2", "not_applicable")):
+        rep = audit(tmp_path, gpu=gpu)
+        server = next(s for s in rep.sites if s.site.file == "serve.sh")
+        assert next(r for r in server.results if r.check.id == "H8").status == status, gpu
