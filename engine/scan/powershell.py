@@ -129,7 +129,8 @@ def powershell_commands(text: str) -> tuple[list[Stmt], Env]:
     out: list[Stmt] = []
     for logical, first, last in logical_lines(text, "`"):
         toks = _ps_tokens(logical)
-        cmds, cur = [], []
+        cmds: list[list] = []
+        cur: list = []
         for raw, pieces in toks:
             if pieces and pieces[0][0] == "op":
                 cmds.append(cur)

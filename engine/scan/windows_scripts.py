@@ -95,8 +95,9 @@ def index(ctx: ScanContext, files: list[str]) -> dict[str, str]:
             j = i + 1
             while j < len(vals) and (vals[j] or "").startswith("-") and vals[j] != "-m":
                 j += 1
-            if j < len(vals) and vals[j] and vals[j].endswith(".py"):
-                target = script_file(ctx, rel, vals[j].replace("\\", "/"))
+            script = vals[j] if j < len(vals) else None
+            if script and script.endswith(".py"):
+                target = script_file(ctx, rel, script.replace("\\", "/"))
                 if target is not None:
                     out.setdefault(target, f"{rel}:{stmt.line} ({shell})")
     return {t: w for t, w in out.items() if not _run_elsewhere(ctx, files, t)} if out else out

@@ -131,7 +131,10 @@ def _batch_split(text: str) -> list[str]:
 def _argv(text: str) -> list[tuple[str, str]]:
     """(raw, value) words the way the C runtime splits a command line: blanks separate, double quotes
     group and are removed, `^` outside quotes keeps the next character (batch)."""
-    out, raw, val, quoted, started, i = [], [], [], False, False, 0
+    out: list[tuple[str, str]] = []
+    raw: list[str] = []
+    val: list[str] = []
+    quoted, started, i = False, False, 0
     while i < len(text):
         c = text[i]
         if c in " \t" and not quoted:
@@ -236,8 +239,8 @@ def _batch_words(words: list[tuple[str, str]], env: Env, delayed: bool, line: in
         if skip:
             skip = False
             continue
-        if not raw.startswith('"') and REDIRECT.match(raw):
-            skip = REDIRECT.match(raw).end() == len(raw)  # `> file`: the target is the next word
+        if not raw.startswith('"') and (r := REDIRECT.match(raw)):
+            skip = r.end() == len(raw)  # `> file`: the target is the next word
             continue
         got, why = _batch_expand(val, env, delayed, line)
         out.append(word(raw, got, line, why))
