@@ -78,3 +78,15 @@ def test_a_list_option_swallows_the_model_and_model_flags_are_told_apart():
     p = parsed('"$@"')
     assert p.model is None and [a.raw for a in p.extra_args] == ['"$@"']
     assert parsed("org/m --port 1", positional=False).positionals[0].raw == "org/m"  # api_server takes none
+
+
+@pytest.mark.parametrize("line", ["m --enable-chunked-prefill --max-model-len 32000", "m --max-model-len 32000 --enable-chunked-prefill"])
+def test_an_optional_boolean_value_alone_is_on_and_takes_no_flag_as_its_value(line):
+    # 0.5.3-0.8.4: StoreBoolean with nargs="?" and const "True" (vllm/engine/arg_utils.py)
+    p = parsed(line, version="0.6.0")
+    assert p.settings["enable_chunked_prefill"].value is True
+    assert p.settings["max_model_len"].value == 32000
+
+
+def test_an_optional_boolean_value_given_is_read():
+    assert parsed("m --enable-chunked-prefill False", version="0.6.0").settings["enable_chunked_prefill"].value is False

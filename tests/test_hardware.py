@@ -65,6 +65,7 @@ def test_probe_reads_devices():
     assert hw.gpu["count"] == 2 and hw.gpu["arch"] == "hopper" and hw.gpu["fp8"] is True
     assert hw.gpu["memory_gib"] == pytest.approx(140.4, abs=0.1) and hw.gpu["nvlink"] is True
     assert hw.driver == "580.65.06" and hw.cuda == "13.0" and hw.gpu["id"] == "H200"
+    assert hw.facts()["gpu"]["driver_branch"] == 580 and hw.facts()["gpu"]["driver_cuda"] == "13.0"
 
 
 def test_probe_without_driver_is_a_fact_not_a_crash():

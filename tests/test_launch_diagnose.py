@@ -29,7 +29,10 @@ def _fill(text: str) -> str:
 def test_every_wording_names_its_check(check, wording):
     line = "ERROR 05-12 10:01:02 [core.py:412] (EngineCore_0 pid=77) " + _fill(wording["text"]).replace(" ", "  \n    ", 1)
     hits = launch.recognise(KB, line)
-    assert hits and hits[0].id == check.id, [h.id for h in hits]
+    # a wording two causes share (NCCL's duplicate-GPU refusal: H8 and a framework's known break)
+    # names every check that quotes it, first; with a project, the one failing at a site leads
+    sharing = {c.id for c, e in WORDINGS if e["text"] == wording["text"]}
+    assert hits and check.id in {h.id for h in hits[:len(sharing)]}, [h.id for h in hits]
 
 
 def test_an_opening_sentence_is_enough_and_unrelated_text_is_not():

@@ -208,6 +208,11 @@ def scan(path: Path) -> tuple[set[str], dict[str, str], set[str]]:
     return registered, removed, oot
 
 
+def sp(s: list[list[str]]) -> str:
+    """Spans as the one-line YAML the tables are written in."""
+    return "[" + ", ".join(f'["{a}", "{b}"]' for a, b in s) + "]"
+
+
 def spans(present: list[bool], releases: list[str]) -> list[list[str]]:
     out: list[list[str]] = []
     start = None
@@ -245,8 +250,6 @@ def build(sources: list[Path]) -> dict:
 
 def dump(data: dict) -> str:
     """Compact YAML, one architecture a line."""
-    def sp(s: list[list[str]]) -> str:
-        return "[" + ", ".join(f'["{a}", "{b}"]' for a, b in s) + "]"
     lines = [
         "# Which model architectures (config.json \"architectures\") each vLLM release registers, built by",
         "# tools/vllm_architectures.py from the releases' model registry (vllm/model_executor/models/",
@@ -286,12 +289,17 @@ def dump(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def table_main(doc: str, build, dump) -> None:
+    """The command line of every per-release table tool: --source (repeatable) and -o."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--source", type=Path, required=True, action="append", help="a folder of unpacked releases (repeatable)")
     ap.add_argument("-o", "--output", type=Path, required=True)
     a = ap.parse_args()
     a.output.write_text(dump(build(a.source)), encoding="utf-8")
+
+
+def main() -> None:
+    table_main(__doc__, build, dump)
 
 
 if __name__ == "__main__":

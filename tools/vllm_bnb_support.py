@@ -22,14 +22,13 @@ Usage:
 """
 from __future__ import annotations
 
-import argparse
 import ast
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_architectures import NOT_REGISTERED, VERSION_DIR, _bases, _registry_dicts, registry_file, spans, vkey  # noqa: E402
+from vllm_architectures import NOT_REGISTERED, VERSION_DIR, _bases, _registry_dicts, registry_file, sp, spans, table_main, vkey  # noqa: E402
 from vllm_architectures import _find as _find_near  # noqa: E402
 
 LOADERS = ("vllm/model_executor/model_loader/bitsandbytes_loader.py", "vllm/model_executor/model_loader/loader.py")
@@ -156,8 +155,6 @@ def build(sources: list[Path]) -> dict:
 
 
 def dump(data: dict) -> str:
-    def sp(s: list[list[str]]) -> str:
-        return "[" + ", ".join(f'["{a}", "{b}"]' for a, b in s) + "]"
     lines = [
         "# Which registered model architectures each vLLM release can load with BitsAndBytes (in flight or",
         "# a checkpoint saved quantized with bitsandbytes), built by tools/vllm_bnb_support.py. Do not edit.",
@@ -179,11 +176,7 @@ def dump(data: dict) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--source", type=Path, required=True, action="append", help="a folder of unpacked releases (repeatable)")
-    ap.add_argument("-o", "--output", type=Path, required=True)
-    a = ap.parse_args()
-    a.output.write_text(dump(build(a.source)), encoding="utf-8")
+    table_main(__doc__, build, dump)
 
 
 if __name__ == "__main__":

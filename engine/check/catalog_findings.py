@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from vllm_kb.engine.check import unknown_flags
+from vllm_kb.engine.check import entrypoint_findings, unknown_flags
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
@@ -27,6 +27,7 @@ CODES = {
     "value-unlisted": "P1",
     "env-not-in-version": "P2",
     "deprecated-entrypoint": "P2",
+    **entrypoint_findings.CODES,
 }
 # Arguments whose value a knowledge check judges, release by release and with what else is set
 # (knowledge/checks/L.yaml parser-name: an unknown tool parser only fails with
@@ -39,7 +40,9 @@ API_SERVER_DEPRECATED = "0.29.0"
 def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: set[str], kb: Knowledge) -> list[Finding]:
     """Every catalog finding of one site. `version` is the release the project uses, `lookup`
     the catalogued release it resolves to; `handled` names settings a check already removes."""
-    out = (_version_remarks(site, cat, lookup, handled, kb) + _value_remarks(site, cat, lookup, handled, kb)
+    demo, covered = entrypoint_findings.site_findings(site, kb, version)
+    handled = handled | covered
+    out = demo + (_version_remarks(site, cat, lookup, handled, kb) + _value_remarks(site, cat, lookup, handled, kb)
            + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version))
     if site.kind == "api_server" and cat.index_version(version) >= cat.index_version(API_SERVER_DEPRECATED):
         out.append(Finding("deprecated-entrypoint", msg("finding.api_server_deprecated", version=version), site.file, site.line, "P2"))

@@ -121,6 +121,11 @@ def settle_priorities(results: list[Result], findings: list, basis: str, allowed
         if r.status == "recommended" and r.priority == "P0" and r.rule is not None and r.rule.vllm is not None \
                 and not all(r.rule.vllm.contains(str(v)) for v in allowed):
             r.priority = "P1"
+    from vllm_kb.engine.kb.versions import SpecifierSet
+
+    for f in findings:
+        if getattr(f, "vllm", None) and f.priority == "P0" and not all(SpecifierSet(f.vllm).contains(str(v)) for v in allowed):
+            f.priority = "P1"
 
 
 def cap_opaque(results: list[Result], findings: list) -> None:

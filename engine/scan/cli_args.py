@@ -259,6 +259,9 @@ class ArgParser:
                 raw = ""
             elif kind in ("switch", "negatable") and value_text is None:
                 value, raw = True, ""
+            elif kind == "value" and typ == "bool" and value_text is None and (i + 1 >= len(args) or _is_flag(args[i + 1].text)):
+                # StoreBoolean with nargs="?" and const "True" (--enable-chunked-prefill 0.5.3-0.8.4): alone, it is on
+                value, raw = True, ""
             elif kind == "values" and value_text is None:
                 items = []
                 j = i + 1

@@ -48,6 +48,7 @@ class Finding:
     fix: list = field(default_factory=list)  # [(FixOp, value)]
     safe: bool = False
     subject: str = ""  # the option or variable it is about
+    vllm: str | None = None  # the releases it fails in (`>=0.25.0`), when only some do: settle_priorities
 
     @property
     def id(self) -> str:

@@ -3,10 +3,10 @@ why vLLM refused to start, and — for each site of the audited project — that
 the change that makes the launch start, in the site's own syntax."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from vllm_kb.engine.advise.diagnose import closest as closest_mod
 from vllm_kb.engine.advise.diagnose import framework_lines
 from vllm_kb.engine.kb import error_text, traceback_text
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -14,18 +14,27 @@ from vllm_kb.engine.kb.knowledge import Knowledge
 # Findings recognised by argparse's and Python's words (engine/check/catalog_findings.py,
 # engine/scan/site.py). argparse says "unrecognized arguments" both for an option the release
 # lacks and for a stray positional, so one wording stands for a family of codes.
-FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional"),
+FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional", "entrypoint-option"),
             "value-not-in-version": ("value-not-in-version", "value-unknown", "value-unlisted")}
 FINDING_TEXTS = {
     "not-in-version": [
         {"text": "unrecognized arguments: {args}", "vllm": ">=0.4.0", "origin": "argparse"},
         {"text": "__init__() got an unexpected keyword argument {name}", "vllm": ">=0.4.0", "origin": "python"},
+        # Ray Serve LLM (ray/llm/_internal/serve/…, LLMConfig.engine_kwargs): a key the installed vLLM's
+        # EngineArgs does not have
+        {"text": "Unknown engine argument: {name}", "vllm": ">=0.4.0", "origin": "ray"},
     ],
     "value-not-in-version": [
         {"text": "argument {flag}: invalid choice: {value} (choose from {choices})", "vllm": ">=0.4.0", "origin": "argparse"},
         # the KV-transfer factory on a connector name the release does not register (a renamed
         # LMCacheConnector): vllm/distributed/kv_transfer/kv_connector/factory.py 0.6.5–0.34.0
         {"text": "Unsupported connector type: {name}", "vllm": ">=0.6.5", "origin": "vllm"},
+    ],
+    # `python -m vllm.entrypoints.api_server` on a release without the demo server
+    # (engine/check/entrypoint_findings.py, knowledge/vllm/entrypoints.yaml removed_in)
+    "entrypoint-removed": [
+        {"text": "No module named {quote}vllm.entrypoints.api_server{quote}", "vllm": ">=0.25.0", "origin": "python"},
+        {"text": "No module named vllm.entrypoints.api_server", "vllm": ">=0.25.0", "origin": "python"},
     ],
     # TRL's CLI before 0.16.0 (knowledge/frameworks/trl.yaml › findings no-vllm-serve)
     "trl-no-vllm-serve": [
@@ -53,48 +62,21 @@ UNCOVERED = [
 ]
 
 
-# When no check's own wording occurs in the text (a release that words it differently, a
-# framework's message, a paraphrase in a bug report), the words that name what a launch check is
-# about route it to the closest checks — reported as "closest", never as recognised.
-_KEYWORDS: dict[str, tuple[str, ...]] = {
-    "pp-in-release": (r"pipeline[ _-]?parallel", r"supports_?pp", r"\bpp\b"),
-    "tp-attention-heads": (r"tensor[ _-]?parallel", r"attention heads", r"divisible"),
-    "tp-kv-heads": (r"(kv|key[ _-]value) heads", r"divisible", r"tensor[ _-]?parallel"),
-    "bfloat16-gpu": (r"bfloat16|\bbf16\b", r"compute capability|\bcapability\b"),
-    "quant-capability": (r"quantiz", r"compute capability|\bcapability\b|current gpu|\bsm_?\d{2,3}\b"),
-    "fp8-kv-cache": (r"\bfp8", r"kv[ _-]?cache|cache[ _-]dtype"),
-    "quant-mismatch": (r"quantization method", r"does not match|quant_method"),
-    "bitsandbytes-launch": (r"bitsandbytes|\bbnb\b",),
-    "max-len-kv-capacity": (r"max[ _]?(seq|model)[ _]?len", r"kv[ _-]?cache", r"tokens"),
-    "no-kv-memory": (r"no available memory|cache blocks|kv[ _-]?cache memory|out of memory|insufficient",),
-    "max-len-model-limit": (r"max[ _]?model[ _]?len", r"max_position_embeddings|derived|model_max_length|rope"),
-    "batched-tokens": (r"max_num_batched_tokens|batched[ _]tokens",),
-    "model-architecture": (r"architecture",),
-    "gpu-count": (r"(cuda|device).{0,40}(not available|invalid|ordinal)|world[ _]size|number of (available )?gpus",),
-    "attention-backend-gpu": (r"attention backend|flash[_-]?attn|flashinfer|xformers",),
-    "container-shm": (r"/dev/shm|shared memory|\bshm\b|bus error",),
-    "gpu-memory-utilization-range": (r"gpu[ _]memory[ _]utilization",),
-    "framework-vllm": (r"vllm.{0,20}version.{0,40}(not supported|requires?)|supported versions",),
-    "expert-parallel-dense": (r"expert[ _-]?parallel",),
-}
-_KEYWORD_RX = {name: tuple(re.compile(p, re.I) for p in pats) for name, pats in _KEYWORDS.items()}
-
-
 def closest(kb: Knowledge, text: str, limit: int = 3) -> list[LaunchHit]:
-    """The launch checks whose subject the text's words name, most words first (ties: the order
-    above), as `closest` hits — for an error no check's wording matches."""
+    """The launch checks (or argparse's finding) whose subject the text's words and the
+    traceback's vLLM frames name, most evidence first (engine/advise/diagnose/closest.py), as
+    `closest` hits — for an error no check's wording matches."""
     from vllm_kb.engine.check.rules import rules
 
     reg = rules(kb)
-    scored = []
-    for order, (name, rxs) in enumerate(_KEYWORD_RX.items()):
-        found = [m.group(0) for m in (rx.search(text) for rx in rxs) if m]
-        rule = reg.find(name)
-        if found and rule is not None:
-            scored.append((-len(found), order, rule.id, ", ".join(found)))
-    scored.sort()
-    return [LaunchHit(cid, "closest", error_text.Match(cid, words, None, "keywords", -n, False))
-            for n, _, cid, words in scored[:limit]]
+    known = {n for n in closest_mod.FAMILIES if n in FINDING_TEXTS or reg.find(n) is not None}
+    known |= {n for names in closest_mod.FRAMES.values() for n in names if reg.find(n) is not None}
+    out = []
+    for name, m in closest_mod.rank(text, known, limit):
+        rule = None if name in FINDING_TEXTS else reg.find(name)
+        cid = rule.id if rule is not None else name
+        out.append(LaunchHit(cid, "closest", error_text.Match(cid, m.text, None, "keywords", m.score, False)))
+    return out
 
 
 @dataclass
@@ -155,12 +137,16 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
             matches += [m for m in error_text.match(hit[1], part, version) if m.check_id not in {x.check_id for x in matches}]
     if "L43" not in {x.check_id for x in matches} and (fw := framework_lines.match(text)) is not None:
         matches.append(fw)  # after every check's own wording: a line another check words stays its
+    if "L43" not in {x.check_id for x in matches} and "not-in-version" in {x.check_id for x in matches} \
+            and (pf := closest_mod.plugin_flags(parsed.text)) is not None:
+        matches.append(pf)  # argparse refusing a plugin's flags: the plugin did not load into this vLLM
     if not matches:
         gap = error_text.match(_UNCOVERED_POOL, text, version)
         if gap:
             return [LaunchHit("uncovered", "uncovered", gap[0])]
-        return closest(kb, "\n".join(parsed.exceptions) or parsed.text)
-    return [LaunchHit(m.check_id, "finding" if m.check_id in FINDING_TEXTS else "check", m) for m in matches]
+        return closest(kb, text)
+    return [LaunchHit(m.check_id, "closest" if m.origin == "keywords" else "finding" if m.check_id in FINDING_TEXTS else "check", m)
+            for m in matches]
 
 
 def verdicts(hit: LaunchHit, reports: list) -> None:
@@ -169,7 +155,7 @@ def verdicts(hit: LaunchHit, reports: list) -> None:
     if hit.kind == "uncovered":
         return
     for sr in reports:
-        if hit.kind in ("check", "closest"):
+        if hit.kind == "check" or (hit.kind == "closest" and hit.id not in FINDING_TEXTS):
             r = next((x for x in sr.results if x.check.id == hit.id), None)
             if r is None:
                 continue
