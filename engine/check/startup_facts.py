@@ -12,6 +12,7 @@ from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
 from vllm_kb.engine.check.startup_arch import arch_facts
+from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
@@ -45,6 +46,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(quant_facts(facts, table, cat, version))
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(_backend(facts, table, cat, version))
+    out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
     if "kv_refused" not in out and kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version, out.get("backend")):
         out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
