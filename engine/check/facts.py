@@ -17,6 +17,7 @@ from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
+from vllm_kb.engine.kb import model_identity
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan import argv_entry
 from vllm_kb.engine.scan.site import Site
@@ -146,6 +147,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     mf = model_facts(config_name, kb.models, markers,
                      config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
                      publishers=kb.doc("models.yaml").data.get("publishers"), identity=kb.doc("models.yaml").data)
+    if mf and ck is None:  # a name vLLM's own tests load gives its class where the catalog does not
+        model_identity.example_architecture(mf, str(config_name), kb.doc("vllm", "example_models.yaml").data)
     if mf and config_name != model_name:
         mf["name"] = model_name
     others: list[dict] = []

@@ -46,6 +46,10 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["architecture"] = archs[0]
     if isinstance(config.get("model_type"), str):
         facts["model_type"] = config["model_type"]
+    facts.pop("config_version", None)  # the catalog's reading of the name; the checkpoint's own follows
+    said = config.get("version")
+    if isinstance(said, (int, float, str)) and not isinstance(said, bool) and str(said).strip():
+        facts["config_version"] = str(said).strip()  # vLLM splits str(config.version) on "."
     # learned attention sinks: gpt-oss's attention always has them (vllm/model_executor/models/
     # gpt_oss.py, 0.10.1+); other configs say so with attention_sinks
     sinks = (text or config).get("attention_sinks")
