@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator
 
-from vllm_kb.engine.check import candidates, catalog_findings, colocation
+from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
@@ -195,6 +195,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)
     settle_priorities(results, remarks, choice.basis, _allowed(cat, choice))
+    if choice.basis == unpinned.BASIS:
+        unpinned.settle(results, remarks, site, cat, kb)
     if site.launch.get("opaque"):
         cap_opaque(results, remarks)
     items = fixables(results, remarks)

@@ -77,3 +77,21 @@ def test_production_stack_raycluster_mounts_the_same_shm(scanned, tmp_path):
                             "      headNode: {requestGPU: 1}\n").replace("tensorParallelSize: 2", "tensorParallelSize: 1\n      pipelineParallelSize: 2")
     (s,) = scanned(root=tmp_path, files={"values.yaml": values, "helmfile.yaml": "releases:\n- name: s\n  chart: vllm/vllm-stack\n  version: 0.1.5\n  values: [values.yaml]\n"})
     assert s.container == {"tool": "helm", "shm_size": "8Gi"} and s.settings["pipeline_parallel_size"].value == 2
+
+
+# kserve/kserve python/huggingfaceserver/huggingfaceserver/__main__.py: `--max_length` sets max_model_len,
+# its own options (model_name, backend, …) stay with it, and a dtype left at auto becomes float16 on a GPU
+def test_kserve_huggingface_runtime_maps_its_own_arguments(scanned):
+    (s,) = scanned({"isvc.yaml": """apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata: {name: gemma}
+spec:
+  predictor:
+    model:
+      modelFormat: {name: huggingface}
+      args: [--model_name=gemma, --model_id=google/gemma-3-4b-it, --backend=vllm, --max_length, '4096', --tensor-parallel-size=1]
+      resources: {limits: {nvidia.com/gpu: "1"}}
+"""})
+    assert (s.kind, s.model.value) == ("kserve huggingfaceserver", "google/gemma-3-4b-it")
+    assert {k: v.value for k, v in s.settings.items()} == {"max_model_len": 4096, "tensor_parallel_size": 1}
+    assert s.fixed == {"dtype": "float16"} and s.gpu_request == 1

@@ -62,6 +62,29 @@ def test_trl_0_15_colocated_weight_sync_needs_the_v0_engine(tmp_path, vllm, head
     assert r.priority == priority
 
 
+SERVE = """\
+    #!/bin/bash
+    {env}trl vllm-serve --model Qwen/Qwen2.5-7B-Instruct --gpu-memory-utilization 0.9
+    """
+
+
+@pytest.mark.parametrize("trl,vllm,env,priority,words", [
+    # 0.17: LLM.collective_rpc goes through llm_engine.model_executor in vLLM 0.8.2 only
+    ("0.17.0", "0.8.2", "", "P0", "no attribute 'model_executor'"),
+    ("0.17.0", "0.8.2", "export VLLM_ENABLE_V1_MULTIPROCESSING=0\n    ", "P1", "declares"),
+    ("0.17.0", "0.8.3", "", None, ""),
+    # 0.16: a V0 Worker subclass as worker_cls, built by the V1 engine from vLLM 0.8.2
+    ("0.16.0", "0.8.2", "", "P0", "get_state_cls"),
+    ("0.16.0", "0.8.2", "export VLLM_USE_V1=0\n    ", None, ""),
+    ("0.16.0", "0.8.1", "", None, ""),  # 0.8.1 still fell back to V0 for a custom worker_cls
+    ("0.16.0", "0.6.6", "", "P0", "collective_rpc"),  # LLM.collective_rpc arrives in vLLM 0.7.0
+])
+def test_trl_vllm_serve_on_the_v1_engine(tmp_path, trl, vllm, env, priority, words):
+    r = _l43(tmp_path, {"requirements.txt": f"vllm=={vllm}\ntrl=={trl}\n", "serve.sh": SERVE.format(env=env)}, gpu="A100-80GB")
+    assert (r.priority if r.status == "recommended" else None) == priority
+    assert words in r.reason_text("en")
+
+
 @pytest.mark.parametrize("line", [
     "AttributeError: 'LLMEngine' object has no attribute 'model_executor'",
     "ModuleNotFoundError: No module named 'vllm.transformers_utils.tokenizer'",

@@ -128,3 +128,22 @@ def test_unsloths_4bit_default_is_not_judged_against_the_named_checkpoints_metho
     # the same argument written to vLLM itself is still compared with the checkpoint
     root = write_project({**files, "run.py": 'from vllm import LLM\nLLM(model="./ckpt", quantization="bitsandbytes")\n'})
     assert "L9" in {r["check"] for site in json.loads(cli("audit", str(root), "--format", "json")[1])["sites"] for r in site["recommendations"]}
+
+
+def test_unsloths_gpu_dtype_sizes_the_memory_estimate(tmp_path):
+    # unsloth picks float16 below compute capability 8.0 and bfloat16 from it: 16-bit weights either
+    # way, so the estimate runs (a 7B model in 16 bits does not fit a T4 at 0.9) while the dtype
+    # checks still read the dtype as unknown
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.2\n")
+    (tmp_path / "train.py").write_text('from unsloth import FastLanguageModel\nm, t = FastLanguageModel.from_pretrained('
+                                       'model_name="Qwen/Qwen2.5-7B-Instruct", max_seq_length=4096, load_in_4bit=False, '
+                                       'fast_inference=True, gpu_memory_utilization=0.9)\n')
+    (sr,) = audit(tmp_path, gpu="T4").sites
+    assert sr.facts["memory"]["weights_per_gpu_gib"] > 14
+    assert "dtype" not in sr.facts["engine"]
+    got = {r.check.id: r for r in sr.results}
+    assert (got["L16"].status, got["L16"].priority) == ("recommended", "P0")
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    assert sr.facts["memory"]["weights_per_gpu_gib"] > 14 and got["L4"].status != "recommended"

@@ -57,6 +57,7 @@ SIZES = [
     ("THUDM/glm-4-9b-chat", 9.4, None), ("zai-org/GLM-4-32B-0414", 32.57, None), ("01-ai/Yi-34B-Chat", 34.39, None),
     ("internlm/internlm2_5-7b-chat", 7.74, None), ("baichuan-inc/Baichuan2-13B-Chat", 13.9, None),
     ("openbmb/MiniCPM4-8B", 8.19, None), ("ibm-granite/granite-3.1-8b-instruct", 8.17, None),
+    ("TinyLlama/TinyLlama-1.1B-Chat-v1.0", 1.1, None),
 ]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from vllm_kb.engine.check import entrypoint_findings, unknown_flags
+from vllm_kb.engine.check import entrypoint_findings, framework_args, unknown_flags
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
@@ -28,6 +28,7 @@ CODES = {
     "env-not-in-version": "P2",
     "deprecated-entrypoint": "P2",
     **entrypoint_findings.CODES,
+    framework_args.CODE: "P0",
 }
 # Arguments whose value a knowledge check judges, release by release and with what else is set
 # (knowledge/checks/L.yaml parser-name: an unknown tool parser only fails with
@@ -66,7 +67,21 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
         # a P0's change is what makes the launch start: safe, like a P0 rule's (schema/checks.schema.json)
         out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], fix=fix,
                            safe=bool(fix) and f["priority"] == "P0", subject=""))
+    # a dropped key the framework's own pitfall already names (ms-swift removed-flag, TRL legacy-key) is said once
+    dropped_said = any(c.endswith(("-removed-flag", "-legacy-key")) and f.priority == "P0" for f in out for c in [f.code])
+    out += [_key_refused(site, r, fw.name) for r in framework_args.refusals(site) if r.first is not None or not dropped_said]
     return out
+
+
+def _key_refused(site: Site, r, name: str) -> Finding:
+    """A framework key the pinned framework release's parser refuses (engine/check/framework_args.py)."""
+    words = framework_args.refusal_words(site, r)
+    when = (msg("finding.fw_key_added", first=r.first) if r.first else msg("finding.fw_key_dropped", last=r.last) if r.last
+            else msg("finding.fw_key_never", parser=r.parser))
+    instead = msg("finding.fw_key_instead", instead=r.instead) if r.instead else {"en": "", "zh": ""}
+    text = {lang: msg("finding.fw_key_refused", framework=name, release=site.framework_version or "", key=r.written,
+                      parser=r.parser, when=when[lang], words=words, instead=instead[lang])[lang] for lang in ("en", "zh")}
+    return Finding(framework_args.CODE, text, r.setting.file or site.file, r.setting.line or site.line, "P0", subject=r.key)
 
 
 def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:

@@ -17,6 +17,7 @@ from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
+from vllm_kb.engine.kb import model_identity
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan import argv_entry
 from vllm_kb.engine.scan.site import Site
@@ -146,6 +147,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     mf = model_facts(config_name, kb.models, markers,
                      config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
                      publishers=kb.doc("models.yaml").data.get("publishers"), identity=kb.doc("models.yaml").data)
+    if mf and ck is None:  # a name vLLM's own tests load gives its class where the catalog does not
+        model_identity.example_architecture(mf, str(config_name), kb.doc("vllm", "example_models.yaml").data)
     if mf and config_name != model_name:
         mf["name"] = model_name
     others: list[dict] = []
@@ -193,8 +196,15 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["site"]["pooling"] = _pooling(engine)
     # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer
     unread = {n for n in site.unresolved if n not in engine}  # less those the GPU count sized
+    sized = engine
+    by_cc = (site.launch or {}).get("dtype_by_cc")
+    if by_cc and "dtype" in unread and isinstance(cc, (int, float)):
+        # a wrapper that picks the dtype by the GPU (unsloth: bfloat16 from compute capability 8.0,
+        # else float16): the estimate sizes with its pick; the checks still read the dtype as unknown
+        sized = {**engine, "dtype": by_cc[1] if cc >= by_cc[0] else by_cc[2]}
+        unread = unread - {"dtype"}
     if mf and facts.get("gpu") and not (unread & _SIZING):
-        est = memory.estimate(mf, facts["gpu"], engine, vllm_version=lookup, env=facts["env"])
+        est = memory.estimate(mf, facts["gpu"], sized, vllm_version=lookup, env=facts["env"])
         if est:
             facts["memory"] = est
     facts["startup"] = startup_facts(facts, kb, cat, lookup)

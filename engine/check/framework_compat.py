@@ -15,8 +15,11 @@ from vllm_kb.engine.kb.versions import try_parse
 def _feature_used(row: compat.Row, site, facts: dict) -> bool:
     """A feature-scope break counts only where the site uses that feature."""
     rid = row.raw.get("id")
-    if rid == "trl-vllm-serve-worker-extension":
+    if rid in ("trl-vllm-serve-worker-extension", "trl-vllm-serve-v0-worker-on-v1", "trl-vllm-serve-collective-rpc-082",
+               "trl-vllm-serve-collective-rpc-pre-070"):
         return site.kind == "trl vllm-serve"
+    if rid == "ms-swift-grpo-v0-engine-path":
+        return site.framework_command == "rlhf" and site.mode == "rlhf_colocate"
     if rid == "llamafactory-multimodal-limit":
         return framework_kwargs.multimodal(site, facts)
     if rid in ("trl-vllm-serve-dp-dense", "trl-vllm-serve-dp-one-device"):

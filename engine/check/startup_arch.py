@@ -75,6 +75,10 @@ def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
             known = True if True in bases else (None if None in bases else False)
     if known is None:
         return out
+    if not known and model.get("architecture_from") == "vllm-tests":
+        # the class vLLM's tests load a checkpoint as may not be what its config.json said in an
+        # older release (BAAI/bge-m3: XLMRobertaModel, BgeM3EmbeddingModel from 0.16.0): no refusal on it
+        return {}
     out["arch_registered"] = known
     if known:
         out.update(_pp(table, arch, releases, v))

@@ -12,10 +12,13 @@ from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
 from vllm_kb.engine.check.startup_arch import arch_facts
+from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
+from vllm_kb.engine.check.startup_version import version_facts
+from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.check.startup_spec import spec_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -39,16 +42,21 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     model, engine, env = facts.get("model") or {}, facts.get("engine") or {}, facts.get("env") or {}
     gpu = facts.get("gpu") or {}
     out: dict[str, Any] = {"v1": (facts.get("vllm") or {}).get("engine", "v1" if runtime(version, env).v1 else "v0") == "v1"}
-    out.update(_parallel(model, engine, gpu))
+    split = vision_split(model, engine, kb.doc("vllm", "vision_tp.yaml").data, version)
+    # the vision heads count for TP only where this release splits them (no fallback, no data mode)
+    out.update(_parallel(model if split else {k: v for k, v in model.items() if k != "vision_num_heads"}, engine, gpu))
     if "dtype" not in (facts.get("site") or {}).get("unread", ()):  # `$DTYPE`, or a wrapper's choice: not `auto`
         out.update(_dtype(model, engine, gpu, version, table))
     out.update(quant_facts(facts, table, cat, version))
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(_backend(facts, table, cat, version))
+    out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
     if "kv_refused" not in out and kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version, out.get("backend")):
         out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
     out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version))
+    if out.get("arch_registered"):
+        out.update(version_facts(model, kb.doc("vllm", "model_versions.yaml").data, version))
     if out.get("arch_registered") and ("quant_bnb_prequant" in out or "bitsandbytes" in (engine.get("quantization"), engine.get("load_format"))):
         out.update(bnb_facts(model, kb.doc("vllm", "bnb_support.yaml").data, version))
     vllm = facts.get("vllm") or {}  # the release itself, not the catalog's nearest (0.9.2 is not 0.9.1)

@@ -144,3 +144,10 @@ def vllm_import_rows(fid: str, fw_version: str) -> list[dict]:
     if try_parse(fw_version) is None:
         return []
     return [r for r in vllm_imports().get("rows") or [] if r["framework"] == fid and versions.contains(r["releases"], str(fw_version))]
+
+
+@lru_cache(maxsize=1)
+def accepted_args() -> dict:
+    """knowledge/frameworks/accepted_args.json (tools/framework_args.py): per framework release and
+    parser, the vLLM-facing keys its argument parser accepts."""
+    return json.loads(resources.read_text("knowledge", "frameworks", "accepted_args.json"))

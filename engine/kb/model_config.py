@@ -16,7 +16,7 @@ ARCH_KEYS = (
     "vocab_size", "intermediate_size", "moe_intermediate_size", "num_experts", "num_experts_per_tok",
     "n_shared_experts", "first_k_dense_replace", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
     "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "sliding_window_size",
-    "sliding_window_pattern", "tie_word_embeddings", "max_position_embeddings",
+    "sliding_window_pattern", "tie_word_embeddings", "max_position_embeddings", "attn_logit_softcapping",
 )
 _DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16",
            "float32": "float32", "fp32": "float32", "float": "float32"}
@@ -46,6 +46,17 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["architecture"] = archs[0]
     if isinstance(config.get("model_type"), str):
         facts["model_type"] = config["model_type"]
+    facts.pop("config_version", None)  # the catalog's reading of the name; the checkpoint's own follows
+    said = config.get("version")
+    if isinstance(said, (int, float, str)) and not isinstance(said, bool) and str(said).strip():
+        facts["config_version"] = str(said).strip()  # vLLM splits str(config.version) on "."
+    # learned attention sinks: gpt-oss's attention always has them (vllm/model_executor/models/
+    # gpt_oss.py, 0.10.1+); other configs say so with attention_sinks
+    sinks = (text or config).get("attention_sinks")
+    if facts.get("model_type") == "gpt_oss" or sinks is True:
+        facts["attention_sinks"] = True
+    elif sinks is False:
+        facts["attention_sinks"] = False
     quant = config.get("quantization_config")
     facts.pop("quant_nested", None)  # the catalog's guess; the checkpoint's own layout follows
     nested = _nested_quant(config) if quant is None else None
@@ -135,6 +146,10 @@ def arch_from_config(config: dict) -> dict[str, Any]:
         return {}
     _config_moe(cfg, out)
     _config_sliding(cfg, out)
+    if "attn_logit_softcapping" in cfg:  # null (Gemma 3) clears what the catalog's family says
+        cap = cfg["attn_logit_softcapping"]
+        ok = isinstance(cap, (int, float)) and not isinstance(cap, bool) and 0 < cap < 1e6
+        out["attn_logit_softcapping"] = float(cap) if ok else None
     if "tie_word_embeddings" not in out and isinstance(config.get("tie_word_embeddings"), bool):
         out["tie_word_embeddings"] = config["tie_word_embeddings"]
     return out

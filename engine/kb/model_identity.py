@@ -108,3 +108,25 @@ def folder_guess(facts: dict, name: str, repos: frozenset[str]) -> None:
     last = name.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
     if last.lower() not in repos and _TRAINED.search(last):
         facts["max_context_family"] = True
+
+
+def example_architecture(facts: dict, name: str, table: dict) -> None:
+    """`architecture` for a model the catalog does not place, when its name is a checkpoint vLLM's
+    own tests load (knowledge/vllm/example_models.yaml, tools/vllm_example_models.py): the Hub id
+    itself, or a folder named exactly as one such repository (unique by that name). Only the class,
+    marked `architecture_from: vllm-tests` (a release that does not register it says nothing: the
+    checkpoint's config.json may have named another class then); shapes, context and quantization
+    stay unknown."""
+    models = (table or {}).get("models") or {}
+    if facts.get("architecture") or not models or not name:
+        return
+    parts = name.rstrip("/\\").replace("\\", "/").split("/")
+    short = "/".join(parts[-2:]).lower()
+    by_id = {r.lower(): a for r, a in models.items()}
+    if short in by_id:
+        facts.update(architecture=by_id[short], architecture_from="vllm-tests")
+        return
+    last = parts[-1].lower()
+    hits = {a for r, a in models.items() if r.rsplit("/", 1)[-1].lower() == last}
+    if len(hits) == 1 and (name.startswith(_PATH_START) or len(parts) > 2):
+        facts.update(architecture=hits.pop(), architecture_from="vllm-tests")

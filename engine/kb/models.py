@@ -20,7 +20,7 @@ _MOE_SIZE = re.compile(r"(\d+)x(\d+(?:\.\d+)?)[bB]", re.I)
 # a context length written in the name: -128k, -200K, -1M, _1048k (k up to 4096, M up to 10:
 # "-125m" / "-360M" are parameter counts)
 _CONTEXT = re.compile(r"(?:^|[-_.])(\d+(?:\.\d+)?)([kKmM])(?=$|[-_.])")
-FLAGS = ("moe", "mla", "mtp", "multimodal", "sliding_window", "quantized")
+FLAGS = ("moe", "mla", "mtp", "multimodal", "sliding_window", "quantized", "attention_sinks")
 # a generation written in the name: a point release after the family word (Qwen3.6, Llama-3.1,
 # v0.3 — not a size such as 0.6B) or a date suffix (-2507, -0528)
 _GEN_DOTTED = re.compile(r"(?i)(?<=[a-z])([-_]?\d+\.)(\d+)(?![\d.]*\s*[bmk](?![a-z]))")

@@ -30,9 +30,11 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     written: dict[str, Setting] = {}  # framework key → its setting, as read
     model = None
     pt = fw.passthrough
+    every: dict[str, Setting] = {}
     for e in entries:
         key = fw.key(e.written)
         s = e.setting
+        every.setdefault(e.written, s)
         if key is None and pt and normalise_key(e.written).startswith(normalise_key(pt["key"]) + "."):
             # engine_kwargs.vllm.X=… / vllm_config.X: a vLLM argument passed straight through
             arg = normalise_key(e.written)[len(normalise_key(pt["key"])) + 1:]
@@ -84,6 +86,7 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     site.settings = settings
     site.unknown = unknown
     site.unmapped = unmapped
+    site.framework_written = every
     site.model = model
     site.source = source
     site.framework_version = version

@@ -14,7 +14,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import notebook_json
+from vllm_kb.engine.scan import notebook_json, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -126,6 +126,7 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
     ctx, files = sc.ctx, sc.files
     # before the workers fork: the project's own subclasses of vllm.LLM, whose calls are sites anywhere
     ctx.llm_subclasses = python_subclass.index(ctx, files)
+    windows_runs = windows_scripts.index(ctx, files)  # Python files a .bat/.ps1 runs in native Windows
     yaml_files = []
     n = parallel.workers(len(files))
     done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
@@ -136,6 +137,9 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
             if _suffix(rel) in (".yaml", ".yml", ".json"):
                 yaml_files.append(rel)
             continue
+        if rel in windows_runs:
+            for s in found:
+                s.launch.setdefault("windows_shell", windows_runs[rel])
         yield rel, _with_plugins(ctx, found)
     # after the commands, so that a config a command already read is not read again
     for rel in yaml_files:
@@ -168,6 +172,11 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         text = ctx.read(rel)
         return _guarded(ctx, rel, notebooks.scan, text) if text is not None and "vllm" in text else None
     if suffix in (".yaml", ".yml", ".json"):
+        return None
+    if windows_scripts.is_windows_script(rel):
+        text = ctx.read(rel)
+        if text is not None and ("vllm" in text or words.runs_entry_point(text)):
+            return _guarded(ctx, rel, windows_scripts.scan, text)
         return None
     if rel.rpartition("/")[2] == "config.pbtxt":
         text = ctx.read(rel)

@@ -34,6 +34,7 @@ class Wrapper:
     implies: tuple = ()  # (its keyword, default, value, ((engine argument, value), …)): derived settings
     decides: tuple = ()  # (engine argument, how): chosen by the wrapper at run time
     mode: str = ""  # the usage mode, when not the target's own
+    gpu_dtype: tuple = ()  # (compute capability, dtype at or above it, dtype below): the dtype it picks by GPU
 
 
 @lru_cache(maxsize=None)
@@ -53,7 +54,8 @@ def registry() -> dict[tuple[str, str], Wrapper]:
             w["target"], tuple(args.items()), tuple((w.get("defaults") or {}).items()), frozenset(w.get("dicts", [])),
             bool(w.get("rest")), True, bool(w.get("cuda_first")), w.get("method", ""), tuple((w.get("when") or {}).items()),
             tuple((i["key"], i.get("default"), i["value"], tuple(i["set"].items())) for i in w.get("implies", ())),
-            tuple((w.get("decides") or {}).items()), w.get("mode", ""))
+            tuple((w.get("decides") or {}).items()), w.get("mode", ""),
+            tuple((w["gpu_dtype"][k] for k in ("min_cc", "at_least", "below"))) if w.get("gpu_dtype") else ())
     return out
 
 
@@ -169,6 +171,8 @@ def wrapper_defaults(site, wrapper: Wrapper, rel: str, line: int, written: ast.C
             if name not in site.settings:
                 out.append(Setting(name, v, True, rel, kw.lineno if kw is not None else line, key, "", "python-call",
                                    f"implied by {key}={got!r} ({wrapper.name}, {wrapper.origin})", implied=True))
+    if wrapper.gpu_dtype and "dtype" not in site.settings:
+        site.launch["dtype_by_cc"] = list(wrapper.gpu_dtype)  # the memory estimate sizes by it (check/facts.py)
     for name, how in wrapper.decides:
         if name not in site.settings:
             out.append(Setting(name, None, False, rel, line, name, "", "python-call", f"chosen by {wrapper.name} at run time: {how}",

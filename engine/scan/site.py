@@ -87,6 +87,7 @@ class Site:
     passthrough: Setting | None = None  # the framework's pass-through mapping (vllm_config, …), when set
     framework_command: str | None = None
     unmapped: dict[str, Setting] = field(default_factory=dict)  # framework keys its pinned release does not have
+    framework_written: dict[str, Setting] = field(default_factory=dict)  # every framework key as written → its setting
     engine_elsewhere: bool = False
     tool: str | None = None  # the deployment tool that renders the command (production-stack, kserve, ray-serve …)
     launch: dict = field(default_factory=dict)  # launch facts only the scanner sees: how the model reaches argv, module-level engines (facts.launch)

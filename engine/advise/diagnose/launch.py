@@ -15,6 +15,7 @@ from vllm_kb.engine.kb.knowledge import Knowledge
 # engine/scan/site.py). argparse says "unrecognized arguments" both for an option the release
 # lacks and for a stray positional, so one wording stands for a family of codes.
 FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional", "entrypoint-option"),
+            "framework-key-not-in-release": ("framework-key-not-in-release", "ms-swift-removed-flag", "trl-legacy-key"),
             "value-not-in-version": ("value-not-in-version", "value-unknown", "value-unlisted")}
 FINDING_TEXTS = {
     "not-in-version": [
@@ -43,6 +44,14 @@ FINDING_TEXTS = {
     # TRL's VLLMClient (0.16 … 1.10) on a route the server lacks: a plain `vllm serve` (trl.yaml › plain-vllm-server)
     "trl-plain-vllm-server": [
         {"text": "Request failed: 404, {detail}", "vllm": ">=0.4.0", "origin": "framework"},
+    ],
+    # a framework key the pinned framework release's parser refuses (engine/check/framework_args.py)
+    "framework-key-not-in-release": [
+        {"text": "remaining_argv: {args}", "vllm": ">=0.4.0", "origin": "framework"},
+        {"text": "Some specified arguments are not used by the HfArgumentParser: {args}", "vllm": ">=0.4.0", "origin": "framework"},
+        {"text": "Some keys are not used by the HfArgumentParser: {args}", "vllm": ">=0.4.0", "origin": "framework"},
+        {"text": "Could not override {key}.", "vllm": ">=0.4.0", "origin": "framework"},
+        {"text": "Key {key} is not in struct", "vllm": ">=0.4.0", "origin": "framework"},
     ],
     # verl 0.1 … 0.4.1 vLLMRollout (knowledge/frameworks/verl.yaml › findings eager-free-cache)
     "verl-eager-free-cache": [

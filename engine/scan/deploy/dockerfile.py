@@ -156,9 +156,14 @@ _BETWEEN = re.compile(r"(?:[ \t,]|\\[ \t]*\r?\n)*")
 
 
 def _line_offset(text: str, line: int) -> int:
+    """Where a line starts; -1 when the text has fewer "\n" lines (the parser split it at another
+    line break, U+0085 or U+2028)."""
     pos = 0
     for _ in range(line - 1):
-        pos = text.index("\n", pos) + 1
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return -1
+        pos = nl + 1
     return pos
 
 
@@ -166,7 +171,7 @@ def _exec_spans(text: str, ins: _Instr, n: int) -> tuple[list, int] | None:
     """Offsets of each string of an exec-form `["a", "b"]` and where a new item goes; None when
     the array is not written plainly (a comment inside it, a count that does not match)."""
     start = _line_offset(text, ins.line)
-    i = text.find("[", start)
+    i = text.find("[", start) if start >= 0 else -1
     if i < 0:
         return None
     spans, j = [], i + 1
@@ -189,13 +194,18 @@ def _env_pos(text: str, ins: _Instr, name: str, pairs: int) -> dict | None:
     if len(ins.pieces) != 1:
         return None
     ls = _line_offset(text, ins.line)
+    if ls < 0:
+        return None
     le = text.find("\n", ls)
     le = len(text) if le < 0 else le
     line = text[ls:le].rstrip("\r")
     m = re.match(r"[ \t]*ENV[ \t]+", line, re.I)
     if not m:
         return None
-    if pairs == 1 and "=" not in line[m.end():].split(None, 1)[0]:
+    first = line[m.end():].split(None, 1)
+    if not first:
+        return None
+    if pairs == 1 and "=" not in first[0]:
         v = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]+(?P<val>.*?)[ \t]*$").match(line, m.end())
     else:
         v = re.compile(r"(?<![\w$])(?P<name>" + re.escape(name) + r")=(?P<val>\"[^\"]*\"|'[^']*'|[^\s]*)").search(line, m.end())
@@ -233,7 +243,8 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
     line = end = 1
     ep, cmd = st.get("entrypoint"), st.get("cmd")
     first = min((i for i in (ep, cmd) if i is not None), key=lambda i: i.line, default=None)
-    extra = {"env_at": {"docker_line": _line_offset(text, first.line)} if first is not None else None}
+    at = _line_offset(text, first.line) if first is not None else -1
+    extra = {"env_at": {"docker_line": at} if at >= 0 else None}
     if ep is not None:
         form = _exec_form(ep.arg)
         if form is None:  # shell form: the CMD is ignored

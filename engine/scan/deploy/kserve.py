@@ -18,7 +18,11 @@ from vllm_kb.engine.scan.site import Setting, Site
 
 _HF_OWN = {"model_name", "model_id", "model_dir", "model_revision", "tokenizer_revision", "backend", "task",
            "return_token_type_ids", "return_probabilities", "disable_lower_case", "disable_special_tokens",
-           "max_length", "predictor_host", "http_port", "grpc_port", "workers", "enable_docs_url"}
+           "predictor_host", "http_port", "grpc_port", "workers", "enable_docs_url", "tensor_input_names",
+           "disable_log_requests", "max_log_len"}
+# huggingfaceserver/__main__.py: `--max_length` is its older spelling of --max_model_len (dest=max_model_len),
+# and a dtype left at `auto` becomes float16 on a GPU (kserve#3613), which vLLM then runs
+_HF_RENAMED = {"max_length": "--max-model-len"}
 
 
 def is_kserve(data: dict) -> bool:
@@ -63,11 +67,21 @@ def scan_kserve(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site] 
         words = [yaml_word("vllm", line, ex), yaml_word("serve", line, ex)]
         model_id = next((a.split("=", 1)[1] for a in args if a.split("=", 1)[0].lstrip("-").replace("-", "_") == "model_id"), None)
         words.append(yaml_word(model_id or (_uri_model(storage) if storage else "/mnt/models"), line, ex))
-        words += [w for w, a in zip(arg_words, args) if a.lstrip("-").split("=", 1)[0].replace("-", "_") not in _HF_OWN]
+        for w, a in zip(arg_words, args):
+            key = a.lstrip("-").split("=", 1)[0].replace("-", "_")
+            if key in _HF_RENAMED:
+                w = yaml_word(_HF_RENAMED[key] + a[len(a.split("=", 1)[0]):], w.line, ex)
+            if key not in _HF_OWN:
+                words.append(w)
         site = launch_site(ctx, rel, words, line, line, "k8s-args", "yaml-list", env, None)
         if site is not None:
             site.kind, site.mode = "kserve huggingfaceserver", "framework_integrated"
             site.mode_evidence = f"{rel}:{doc.line_of(base + ('modelFormat',))}"
+            dtype = site.settings.get("dtype")
+            if dtype is None or (dtype.resolved and str(dtype.value).lower() == "auto"):
+                site.fixed["dtype"] = "float16"
+                if dtype is not None:
+                    del site.settings["dtype"]
     else:
         return None
     if site is None:

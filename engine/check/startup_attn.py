@@ -1,0 +1,127 @@
+"""The attention backend a release runs a model with, and whether that backend refuses one of
+the model's attention features (logits soft-capping, attention sinks) when the model is built.
+
+What each backend refuses per release is knowledge/vllm/attention_refusals.yaml (extracted by
+tools/vllm_attention_refusals.py); which backend a release picks is read here from vLLM's
+selectors:
+- V0 (vllm/attention/selector.py which_attn_to_use, 0.4.1-0.6.6; vllm/platforms/cuda.py
+  get_attn_backend_cls from 0.7.0): the forced backend, else XFormers below compute capability
+  8.0 or for float32, else FlashAttention (it too falls back to XFormers for some head sizes,
+  KV-cache dtypes and block sizes: left undecided there, the one refusal of FlashAttention,
+  0.5.3, is XFormers' too).
+- V1 before 0.11.1 (vllm/platforms/cuda.py 0.10.2:356-384): below 8.0 FlexAttention (0.10.2+);
+  a model with sinks on a GPU other than Hopper the Triton backend (0.10.1+); Blackwell
+  FlashInfer when installed (undecided); else FlashAttention.
+- V1 from 0.11.1: the selector validates every backend (validate_configuration) and picks the
+  first valid one, so nothing chosen automatically refuses; a forced backend is validated and
+  refused with "Selected backend … is not valid for this configuration" (vllm/platforms/cuda.py
+  0.11.1:352-370), before the model is built.
+The GPU decides two refusals: FlashAttention runs sinks only as FlashAttention 3 (Hopper,
+vllm/v1/attention/backends/flash_attn.py), FlashInfer only through TRT-LLM kernels (Blackwell
+SM 10.x, vllm/utils/flashinfer.py supports_trtllm_attention)."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.versions import Version, try_parse
+
+# the V1 names of 0.8-0.10 that became the plain ones
+_ALIASES = {"FLASH_ATTN_VLLM_V1": "FLASH_ATTN", "TRITON_ATTN_VLLM_V1": "TRITON_ATTN", "XFORMERS_VLLM_V1": "XFORMERS"}
+_VALIDATING = Version("0.11.1")
+
+
+def _v(version: str | None) -> Version | None:
+    return try_parse(version) if version else None
+
+
+def model_features(model: dict) -> list[str]:
+    """The attention features of the model that a backend may refuse, as the table names them."""
+    out = []
+    cap = model.get("attn_logit_softcapping")
+    if isinstance(cap, (int, float)) and not isinstance(cap, bool) and cap > 0:
+        out.append("soft_cap")
+    if model.get("attention_sinks") is True:
+        out.append("sinks")
+    return out
+
+
+def picked_backend(forced: str | None, v1: bool, version: Version, cc: float | None, startup: dict,
+                   features: list[str]) -> str | None:
+    """The backend the release runs: the forced one, else the one its selector picks, None where
+    that depends on what this audit cannot see."""
+    forced = _ALIASES.get(forced, forced) if forced else None
+    if not v1 and forced in (None, "FLASH_ATTN"):
+        # V0 replaces FlashAttention by XFormers where it cannot run, forced or not
+        if cc is None:
+            return forced
+        return "XFORMERS" if cc < 8.0 or startup.get("dtype") == "float32" else "FLASH_ATTN"
+    if forced or cc is None:
+        return forced
+    if version >= _VALIDATING:
+        return None
+    if cc < 8.0:
+        return "FLEX_ATTENTION" if version >= Version("0.10.2") else None
+    if "sinks" in features and version >= Version("0.10.1") and int(cc) != 9:
+        return "TRITON_ATTN"
+    if int(cc) >= 10:
+        return None
+    if startup.get("head_size_fa_ok") is False or startup.get("dtype") == "float32":
+        return "FLEX_ATTENTION" if version >= Version("0.10.0") else None
+    return "FLASH_ATTN"
+
+
+def _gpu_refuses(feature: str, backend: str, cc: float | None, version: Version) -> bool | None:
+    """Whether the GPU makes the backend refuse the feature (None: unknown GPU)."""
+    if feature != "sinks":
+        return True
+    if cc is None:
+        return None
+    if backend == "FLASH_ATTN":
+        # FlashAttention 3 is Hopper's; 0.11.1+ validates below 9.0 (Blackwell's FA version varies)
+        return True if int(cc) < 9 else (int(cc) != 9 and version < _VALIDATING)
+    if backend == "FLASHINFER":
+        return int(cc) != 10
+    return True
+
+
+def _in(row: dict, version: Version) -> bool:
+    first, last = _v(row["first"]), _v(row["last"])
+    return first is not None and last is not None and first <= version <= last
+
+
+def attn_facts(facts: dict, table: dict, version: str, forced: str | None, startup: dict) -> dict[str, Any]:
+    """startup.attn_backend (the backend picked, where known), startup.attn_refusal (what it
+    raises for this model: feature, text, file, line, first, last), startup.attn_validated (the
+    refusal comes from 0.11.1's validation of a forced backend)."""
+    v = _v(version)
+    model, gpu = facts.get("model") or {}, facts.get("gpu") or {}
+    features = model_features(model)
+    cc = gpu.get("compute_capability")
+    cc = float(cc) if isinstance(cc, (int, float)) and not isinstance(cc, bool) else None
+    if v is None:
+        return {}
+    v1 = bool(startup.get("v1"))
+    backend = picked_backend(forced.strip() if isinstance(forced, str) and forced.strip() else None, v1, v, cc,
+                             startup, features)
+    out: dict[str, Any] = {}
+    if backend:
+        out["attn_backend"] = backend
+    if not features or not backend:
+        return out
+    engine = "v1" if v1 else "v0"
+    for row in table.get("refusals") or ():
+        if row["engine"] != engine or row["feature"] not in features or not _in(row, v):
+            continue
+        if row["backend"] == "*":
+            if backend == "FLASHINFER":
+                continue
+        elif row["backend"] != backend:
+            continue
+        if not _gpu_refuses(row["feature"], backend, cc, v):
+            continue
+        out["attn_refusal"] = {k: row[k] for k in ("feature", "text", "file", "line", "first", "last")}
+        out["attn_refusal_feature"] = row["feature"]
+        out["attn_error"] = row["text"]
+        out["attn_validated"] = bool(forced) and v >= _VALIDATING
+        break
+    return out

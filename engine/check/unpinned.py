@@ -1,0 +1,69 @@
+"""A vLLM image whose tag names no release (`vllm/vllm-openai:latest`, `:nightly`, a commit tag): `docker
+run` starts whatever copy of that tag the host pulled last (it does not pull again), so the release is
+not known. The audit judges the newest known release, but the image is only "at least" the oldest
+release that has every option the launch passes (`floor`): a start-up failure that holds in only some
+of those releases (a P0 rule with a `vllm:` range, a check that applies to some, an option or value
+the newest release dropped) is a P1 that says which releases it needs; a P0 that holds in every one
+of them stays P0."""
+from __future__ import annotations
+
+from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.knowledge import Knowledge, Text
+from vllm_kb.engine.kb.versions import SpecifierSet
+from vllm_kb.engine.scan.cli_args import normalise_flag
+from vllm_kb.engine.scan.site import Site
+
+BASIS = "image-untagged"
+RELEASE_BOUND = ("not-in-version", "value-not-in-version")  # findings that hold in some releases only
+
+
+def floor(site: Site, cat: Catalog) -> str:
+    """The oldest release that has every option the site passes (the newest first release among them)."""
+    best = cat.versions[0]
+    for name, s in site.settings.items():
+        key = s.key or name
+        e = (cat.flag(normalise_flag(key if key.startswith("-") else "--" + key)[0]) if s.syntax != "python-call" else None) \
+            or cat.arg(name)
+        first = getattr(e, "first", None)
+        if first and cat.index_version(first) > cat.index_version(str(best)):
+            best = cat.index_version(first)
+    return str(best)
+
+
+def allowed(site: Site, cat: Catalog) -> list:
+    low = cat.index_version(floor(site, cat))
+    return [v for v in cat.versions if v >= low]
+
+
+def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledge) -> None:
+    """P0s of an image of unknown release: kept where they hold in every release from the floor on."""
+    releases = allowed(site, cat)
+    if not releases:
+        return
+    low = str(releases[0])
+    for r in results:
+        if r.status != "recommended" or r.priority != "P0":
+            continue
+        specs = [sp for sp in ((r.rule.vllm if r.rule is not None else None), r.check.vllm) if sp is not None]
+        if all(all(sp.contains(str(v)) for v in releases) for sp in specs):
+            continue
+        r.priority = "P1"
+        spec = ",".join(str(sp) for sp in specs)
+        r.reason = Text(en=r.reason.en + kb.t("priority.untagged", "en", spec=spec, floor=low),
+                        zh=r.reason.zh + kb.t("priority.untagged", "zh", spec=spec, floor=low))
+    for f in findings:
+        if getattr(f, "priority", None) == "P0" and f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases):
+            f.priority = "P1"
+            f.message = {lang: f.message[lang] + kb.t("priority.untagged_finding", lang, floor=low) for lang in ("en", "zh")}
+
+
+def _some_release_accepts(f, site: Site, cat: Catalog, releases: list) -> bool:
+    """Whether an option the newest release lacks is still in a release the image may hold."""
+    if f.code != "not-in-version":
+        return True  # a value some release lists (the finding names those releases)
+    s = site.settings.get(f.subject)
+    e = (cat.flag(normalise_flag("--" + (s.key or f.subject).lstrip("-"))[0]) if s is not None else None) or cat.arg(f.subject)
+    if e is None or not getattr(e, "first", None):
+        return True
+    span = SpecifierSet(f">={e.first},<={e.last}")
+    return any(span.contains(str(v)) for v in releases)

@@ -1,0 +1,124 @@
+"""knowledge/vllm/attention_refusals.yaml (tools/vllm_attention_refusals.py): which attention backend
+of each release refuses logits soft-capping or attention sinks, the backend a release picks
+(engine/check/startup_attn.py), and the model facts those rest on."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from release_tree import write_release
+from vllm_kb.engine.check.startup_attn import attn_facts, model_features
+from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.kb.model_config import arch_from_config, config_scalars
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLE = load().doc("vllm", "attention_refusals.yaml").data
+GEMMA2 = {"attn_logit_softcapping": 50.0}
+GPT_OSS = {"attention_sinks": True}
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("vllm_attention_refusals", ROOT / "tools" / "vllm_attention_refusals.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def facts(version, cc, model, forced=None, v1=True, **startup):
+    return attn_facts({"model": model, "gpu": {"compute_capability": cc}}, TABLE, version, forced,
+                      {"v1": v1, **startup})
+
+
+@pytest.mark.parametrize("version,cc,model,forced,v1,backend,words", [
+    ("0.5.1", 8.0, GEMMA2, None, False, "FLASH_ATTN", "Please use Flashinfer backend"),   # every backend but FlashInfer
+    ("0.5.3", 8.0, GEMMA2, None, False, "FLASH_ATTN", "Please use Flashinfer backend"),
+    ("0.5.3", 7.5, GEMMA2, None, False, "XFORMERS", "Please use Flashinfer backend"),
+    ("0.6.0", 7.5, GEMMA2, None, False, "XFORMERS", "XFormers does not support attention logits soft capping."),
+    ("0.6.0", 7.5, GEMMA2, "FLASH_ATTN", False, "XFORMERS", "XFormers does not"),          # V0 swaps FA for XFormers
+    ("0.11.0", 7.5, GEMMA2, None, True, "FLEX_ATTENTION", "FlexAttention does not support logits soft cap yet."),
+    ("0.20.0", 9.0, GEMMA2, "FLEX_ATTENTION", True, "FLEX_ATTENTION", "FlexAttention does not support logits soft cap"),
+    ("0.10.2", 8.0, GPT_OSS, "FLASH_ATTN", True, "FLASH_ATTN", "Sinks are only supported in FlashAttention 3"),
+    ("0.10.2", 9.0, GPT_OSS, "FLASHINFER", True, "FLASHINFER", "FlashInfer backend currently does not support attention sinks"),
+    ("0.20.0", 8.9, GPT_OSS, "FLASH_ATTN", True, "FLASH_ATTN", "Sinks are only supported"),
+])
+def test_refused(version, cc, model, forced, v1, backend, words):
+    got = facts(version, cc, model, forced, v1)
+    assert got["attn_backend"] == backend
+    assert words in got["attn_error"] and got["attn_refusal"]["file"].endswith(".py")
+
+
+@pytest.mark.parametrize("version,cc,model,forced,v1", [
+    ("0.5.1", 8.0, GEMMA2, "FLASHINFER", False),   # what vLLM asks for
+    ("0.5.4", 8.0, GEMMA2, None, False),           # FlashAttention soft-caps from 0.5.4
+    ("0.6.5", 7.5, GEMMA2, None, False),           # XFormers only warns from 0.6.5
+    ("0.11.1", 7.5, GEMMA2, None, True),           # the validating selector picks FlashInfer / Triton
+    ("0.10.2", 8.0, GPT_OSS, None, True),          # sinks off Hopper: Triton by itself
+    ("0.10.2", 9.0, GPT_OSS, "FLASH_ATTN", True),  # FA3 runs sinks
+    ("0.10.2", 10.0, GPT_OSS, "FLASHINFER", True), # TRT-LLM kernels on Blackwell
+    ("0.20.0", 10.0, GPT_OSS, "FLASH_ATTN", True), # Blackwell's FA version varies: not claimed
+    ("0.11.0", 8.0, {}, "FLEX_ATTENTION", True),   # nothing to refuse
+    ("0.11.0", None, GEMMA2, None, True),          # GPU unknown
+])
+def test_quiet(version, cc, model, forced, v1):
+    assert "attn_refusal" not in facts(version, cc, model, forced, v1)
+
+
+def test_validated_from_0111():
+    assert facts("0.20.0", 8.0, GPT_OSS, "FLASH_ATTN")["attn_validated"] is True
+    assert facts("0.10.2", 8.0, GPT_OSS, "FLASH_ATTN")["attn_validated"] is False
+
+
+def test_model_features_from_config():
+    dims = arch_from_config({"model_type": "gemma2", "num_hidden_layers": 26, "hidden_size": 2304,
+                             "attn_logit_softcapping": 50.0, "sliding_window": 4096})
+    assert dims["attn_logit_softcapping"] == 50.0 and model_features(dims) == ["soft_cap"]
+    # Gemma 3 writes null: nothing to refuse, and it clears the family's value
+    dims = arch_from_config({"model_type": "gemma3_text", "num_hidden_layers": 26, "hidden_size": 1152,
+                             "attn_logit_softcapping": None})
+    assert dims["attn_logit_softcapping"] is None and model_features(dims) == []
+    f: dict = {}
+    config_scalars(f, {"model_type": "gpt_oss", "architectures": ["GptOssForCausalLM"]}, None)
+    assert f["attention_sinks"] is True and model_features(f) == ["sinks"]
+
+
+def test_catalog_features():
+    from vllm_kb.engine.kb.models import model_facts
+    kb = load()
+    fams = kb.doc("models.yaml").data["families"]
+    assert model_facts("google/gemma-2-9b-it", fams, [])["attn_logit_softcapping"] == 50.0
+    assert model_facts("openai/gpt-oss-120b", fams, [])["attention_sinks"] is True
+    assert model_facts("meta-llama/Llama-3.1-8B-Instruct", fams, [])["attention_sinks"] is False
+
+
+def test_table_spans():
+    rows = {(r["feature"], r["engine"], r["backend"]): r for r in TABLE["refusals"]}
+    assert (rows[("soft_cap", "v0", "XFORMERS")]["first"], rows[("soft_cap", "v0", "XFORMERS")]["last"]) in (("0.5.3", "0.5.3"), ("0.5.4", "0.6.4"))
+    assert rows[("soft_cap", "v1", "FLEX_ATTENTION")]["first"] == "0.9.1"
+    assert rows[("sinks", "v1", "FLASH_ATTN")]["first"] == "0.10.1"
+
+
+def test_tool_reads_a_release(tmp_path):
+    tool = _tool()
+    write_release(tmp_path / "0.6.0", {
+        "vllm/attention/backends/xformers.py": """
+            class XFormersImpl:
+                def __init__(self, logits_soft_cap=None, sliding_window=None):
+                    if logits_soft_cap is not None:
+                        raise ValueError(
+                            "XFormers does not support "
+                            "attention logits soft capping.")
+                    assert x, "Sinks must have the same number of heads"
+        """,
+        "vllm/v1/attention/backends/flash_attn.py": """
+            def f(sinks):
+                assert version == 3, ("Sinks are only supported in FlashAttention 3")
+        """,
+    })
+    write_release(tmp_path / "0.6.1", {"vllm/attention/backends/xformers.py": "x = 1\n"})
+    data = tool.scan([tmp_path])
+    got = {(r["feature"], r["backend"], r["first"], r["last"], r["text"]) for r in data["refusals"]}
+    assert got == {("soft_cap", "XFORMERS", "0.6.0", "0.6.0", "XFormers does not support attention logits soft capping."),
+                   ("sinks", "FLASH_ATTN", "0.6.0", "0.6.0", "Sinks are only supported in FlashAttention 3")}
+    assert "refusals:" in tool.dump(data)

@@ -1,0 +1,51 @@
+"""An image whose tag names no release (engine/check/unpinned.py): `docker run` of `:latest` starts the
+copy the host pulled last, so a start-up failure that only some releases have is a P1 that says which
+releases it needs, and one that every release has stays a P0."""
+from vllm_kb.engine.audit import audit
+
+COMPOSE = ("services:\n  vllm:\n    image: {image}\n    command: [\"--model\", \"meta-llama/Llama-3.2-1B-Instruct\", {args}]\n"
+           "    deploy:\n      resources:\n        reservations:\n          devices: [{{driver: nvidia, count: 4, capabilities: [gpu]}}]\n")
+
+
+def _site(tmp_path, image: str, args: str):
+    (tmp_path / "compose.yaml").write_text(COMPOSE.format(image=image, args=args))
+    (sr,) = audit(tmp_path, gpu="H100-80GB x4").sites
+    return sr
+
+
+def _p(sr, check: str):
+    return next((r.priority for r in sr.results if r.needs_change and r.check.id == check), None)
+
+
+def test_a_failure_of_some_releases_is_a_p1_on_latest(tmp_path):
+    sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--swap-space", "4"')
+    assert sr.version.basis == "image-untagged" and _p(sr, "B4") == "P1"
+    (b4,) = [r for r in sr.results if r.check.id == "B4"]
+    assert "Only if the image holds vLLM >=0.18" in b4.reason_text("en")
+    assert _p(_site(tmp_path, "vllm/vllm-openai:v0.20.0", '"--swap-space", "4"'), "B4") == "P0"
+    assert _p(_site(tmp_path, "vllm/vllm-openai:nightly", '"--swap-space", "4"'), "B4") == "P1"
+
+
+def test_a_failure_of_every_release_stays_p0_on_latest(tmp_path):
+    # 3 does not divide Llama-3.2-1B's 32 attention heads in any release
+    assert _p(_site(tmp_path, "vllm/vllm-openai:latest", '"--tensor-parallel-size", "3"'), "L1") == "P0"
+
+
+def test_an_option_the_newest_release_dropped_is_a_p1_on_latest(tmp_path):
+    sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--disable-log-requests"')
+    found = [f for f in sr.remarks if f.code == "not-in-version"]
+    assert found and all(f.priority == "P1" for f in found)
+
+
+def test_a_config_files_model_key_fails_before_083(tmp_path):
+    (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen2.5-0.5B-Instruct --config cfg.yaml\n")
+    (tmp_path / "cfg.yaml").write_text("model: Qwen/Qwen2.5-0.5B-Instruct\nport: 8001\n")
+    for pin, p0 in (("0.7.2", True), ("0.9.0", False)):
+        (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
+        (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+        assert (_p(sr, "L33") == "P0") is p0, pin
+    (tmp_path / "serve.sh").write_text("vllm serve --config cfg.yaml\n")
+    (tmp_path / "requirements.txt").write_text("vllm==0.7.2\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    (l33,) = [r for r in sr.results if r.check.id == "L33"]
+    assert l33.priority == "P0" and "model_tag" in l33.reason_text("en")

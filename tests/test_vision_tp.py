@@ -1,0 +1,87 @@
+"""A vision tower's heads against TP per release: the extraction (tools/vllm_vision_tp.py →
+knowledge/vllm/vision_tp.yaml), the facts (engine/check/startup_vision.py) and L2 on a project."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+
+from release_tree import write_release  # noqa: E402
+from vllm_vision_tp import scan  # noqa: E402
+
+from vllm_kb.engine.check.startup_vision import vision_split  # noqa: E402
+from vllm_kb.engine.kb.knowledge import load  # noqa: E402
+
+_SPLIT = '''
+    class FooVisionAttention(nn.Module):
+        def __init__(self, num_heads):
+            world_size = get_tensor_model_parallel_world_size()
+            self.per_partition = dist_utils.divide(
+                num_heads, world_size)
+'''
+_FALLBACK = '''
+    class InternParallelAttention(nn.Module):
+        def __init__(self, config):
+            self.per_partition = divide(self.num_heads, self.tp_size)
+    def _init_attn(config, tp_size):
+        if config.num_attention_heads % tp_size == 0:
+            return InternParallelAttention(config)
+        return InternSdpaAttention(config)
+'''
+_ASSERT = '''
+    class BarVisionAttention(nn.Module):
+        def __init__(self, num_heads, tp_size):
+            assert self.num_heads % tp_size == 0
+'''
+
+
+def test_scan_tells_strict_splits_from_fallbacks(tmp_path):
+    root = write_release(tmp_path, {
+        "vllm/model_executor/models/registry.py": "_MULTIMODAL_MODELS = {}\n",
+        "vllm/model_executor/models/foo_vl.py": _SPLIT,
+        "vllm/model_executor/models/intern_vit.py": _FALLBACK,
+        "vllm/model_executor/models/bar_vl.py": _ASSERT,
+        # a text model's divide() of its heads is no vision tower
+        "vllm/model_executor/models/llama.py": "class LlamaAttention:\n    def f(self):\n        self.n = divide(self.num_heads, tp_size)\n",
+    })
+    got = scan(root)
+    assert got == {"foo_vl": {"strict": True, "line": 5}, "intern_vit": {"strict": False, "line": 4},
+                   "bar_vl": {"strict": True, "line": 4}}
+
+
+def test_split_per_release_from_the_table():
+    table = load().doc("vllm", "vision_tp.yaml").data
+    glm = {"vision_module": "glm4_1v", "vision_num_heads": 12}
+    assert vision_split(glm, {}, table, "0.10.1.1") is True
+    assert vision_split(glm, {}, table, "0.9.2") is False  # before the module
+    assert vision_split(glm, {"mm_encoder_tp_mode": "data"}, table, "0.10.2") is False
+    intern = {"vision_module": "intern_vit", "vision_num_heads": 25}
+    for v in ("0.5.5", "0.6.0", "0.10.0", "0.11.0", "0.34.0"):
+        assert vision_split(intern, {}, table, v) is False, v
+    assert vision_split({"vision_num_heads": 16}, {}, table, "0.10.0") is False  # no module: nothing claimed
+
+
+def _l2(tmp_path: Path, pin: str, model: str, tp: int, extra: str = ""):
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
+    (tmp_path / "serve.sh").write_text(f"#!/bin/bash\nvllm serve {model} --tensor-parallel-size {tp}{extra}\n")
+    rep = audit(tmp_path, gpu=f"A100-80GB x{tp}")
+    return next(r for sr in rep.sites for r in sr.results if r.check.id == "L2")
+
+
+def test_l2_fires_where_the_release_splits_the_vision_heads(tmp_path):
+    r = _l2(tmp_path, "0.10.1.1", "zai-org/GLM-4.1V-9B-Thinking", 8)
+    assert (r.status, r.priority) == ("recommended", "P0") and "12" in r.reason_text("en")
+
+
+def test_l2_quiet_in_data_mode(tmp_path):
+    r = _l2(tmp_path, "0.10.2", "zai-org/GLM-4.1V-9B-Thinking", 8, " --mm-encoder-tp-mode data")
+    assert r.status != "recommended"
+
+
+def test_l2_quiet_where_the_release_falls_back(tmp_path):
+    # InternViT's 25 heads at TP 4: an unsplit vision attention, the launch goes on
+    r = _l2(tmp_path, "0.6.0", "OpenGVLab/InternVL2-26B", 4)
+    assert r.status != "recommended"
