@@ -86,6 +86,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
+            site.framework_fork = bool(getattr(pin, "own", False))
             facts["launch"].update(framework_compat(site, facts, cat, pin))
     return rep, sc.sites, SiteReports(prepared, kb, cat, sc, progress)
 

@@ -149,6 +149,21 @@ def _mounts(data: dict, path: tuple, container: dict) -> dict:
     return {"mounts": out} if out else {}
 
 
+def _kuberay_shm(data: dict, path: tuple) -> bool:
+    """Whether the container is the Ray container (the first) of a KubeRay head or worker group
+    (RayCluster, RayService, RayJob or a wrapper such as AIBrix's RayClusterFleet), whose /dev/shm
+    the operator mounts unless `rayStartParams` names a plasma directory."""
+    keys = [k for k in path if isinstance(k, str)]
+    if path[-2:] != ("containers", 0) or "template" not in keys or not ({"headGroupSpec", "workerGroupSpecs"} & set(keys)):
+        return False
+    group: Any = data
+    cut = len(path) - 1 - path[::-1].index("template")  # the group holds the pod template
+    for p in path[:cut]:
+        group = group[p] if isinstance(group, (dict, list)) else {}
+    params = group.get("rayStartParams") if isinstance(group, dict) else None
+    return not (isinstance(params, dict) and "plasma-directory" in params)
+
+
 def _shm(data: dict, path: tuple, container: dict) -> dict:
     """/dev/shm from the volume the container mounts there (an emptyDir, memory-backed or not, or
     the node's own through hostPath); the pod's hostIPC shares the host's."""
@@ -159,6 +174,14 @@ def _shm(data: dict, path: tuple, container: dict) -> dict:
     mount = next((m.get("name") for m in container.get("volumeMounts") or [] if isinstance(m, dict)
                   and str(m.get("mountPath", "")).rstrip("/") == "/dev/shm"), None)
     if mount is None:
+        if _kuberay_shm(data, path):
+            # KubeRay mounts a memory-backed emptyDir at the Ray container's /dev/shm, sized by its
+            # memory limit, else request, else unbounded (ray-operator/controllers/ray/common/pod.go
+            # `addEmptyDir(… SharedMemoryVolumeMountPath, StorageMediumMemory)`, `findMemoryReqOrLimit`)
+            res = container.get("resources") if isinstance(container.get("resources"), dict) else {}
+            mem = next((str(part["memory"]) for part in (res.get("limits"), res.get("requests"))
+                        if isinstance(part, dict) and part.get("memory")), None)
+            out["shm_size"] = mem or "unbounded"
         return out
     for v in (pod.get("volumes") or []) if isinstance(pod, dict) else []:
         if not isinstance(v, dict) or v.get("name") != mount:
