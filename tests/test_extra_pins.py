@@ -33,3 +33,11 @@ def test_no_extra_or_a_vllm_pin_says_otherwise(cli, write_project, reqs):
     site = _site(cli, write_project({"requirements.txt": reqs, "serve.sh": SERVE}))
     assert site["vllm"]["basis"] != "range"
     assert "not-in-version:max_seq_len_to_capture" in _p0(site)
+
+
+def test_a_tutorials_pip_install_is_a_floor_only_where_nothing_pins(cli, write_project):
+    md = "Install:\n\n```bash\npip install vllm==0.8.5\n```\n"
+    site = _site(cli, write_project({"guide/README.md": md, "guide/serve.sh": SERVE}))
+    assert site["vllm"]["basis"] == "range" and not _p0(site)
+    site = _site(cli, write_project({"guide/README.md": md, "guide/serve.sh": SERVE, "requirements.txt": "vllm==0.34.0\n"}))
+    assert site["vllm"]["basis"] == "pin" and "not-in-version:max_seq_len_to_capture" in _p0(site)

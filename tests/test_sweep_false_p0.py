@@ -75,3 +75,24 @@ def test_a_vendor_numbering_beyond_vllm_is_no_release(image, version):
     from vllm_kb.engine.scan.images import image_version
 
     assert image_version(image) == version
+
+
+UNTAGGED = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: lmcache}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: lmcache/vllm-openai:latest
+          command: [vllm, serve, Qwen/Qwen2.5-7B-Instruct, --kv-transfer-config, '{"kv_connector":"LMCacheConnector","kv_role":"kv_both"}']
+"""
+
+
+def test_a_rename_only_newer_releases_need_is_not_applied_where_the_release_is_unknown(cli, write_project):
+    root = write_project({"deploy.yaml": UNTAGGED})
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--fix")
+    assert code in (0, 1), err
+    assert '"kv_connector":"LMCacheConnector"' in (root / "deploy.yaml").read_text()  # older images lack LMCacheConnectorV1

@@ -55,3 +55,20 @@ def test_no_output_shows_the_hole_marks(cli, write_project):
         out = _audit(cli, root, *fmt)
         assert HOLE_OPEN not in out and HOLE_CLOSE not in out, fmt
     assert "vars.TP" in _audit(cli, root, "--format", "json")
+
+
+SCRIPT = """\
+#!/bin/bash
+LOG_ARGS="--disable-uvicorn-access-log"
+if [[ "$(vllm --version)" > "0.16" ]]; then
+  LOG_ARGS="--disable-access-log-for-endpoints /health,/metrics"
+fi
+eval "exec vllm serve Qwen/Qwen2.5-7B-Instruct ${LOG_ARGS} --port 8000"
+"""
+
+
+def test_an_unknown_value_stays_one_piece_when_eval_reads_it_again(cli, write_project):
+    # `${LOG_ARGS}` is "one of …" (either branch); eval re-tokenizes the text it expanded to
+    (site,) = json.loads(_audit(cli, write_project({"serve.sh": SCRIPT}), "--format", "json"))["sites"]
+    assert not [r for r in site["recommendations"] if r["check"] == "stray-positional"]
+    assert any("LOG_ARGS" in o for o in site["opaque"])

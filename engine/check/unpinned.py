@@ -55,6 +55,14 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
         if getattr(f, "priority", None) == "P0" and f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases):
             f.priority = "P1"
             f.message = {lang: f.message[lang] + kb.t("priority.untagged_finding", lang, floor=low) for lang in ("en", "zh")}
+            _not_safe_to_set(f)
+
+
+def _not_safe_to_set(f) -> None:
+    """A value the newest release renamed (`LMCacheConnector` → `LMCacheConnectorV1`) is no safe fix
+    where older releases may run: they lack the new name. Dropping an option stays safe."""
+    if any(op.kind == "set" for op, _ in f.fix):
+        f.safe = False
 
 
 def _some_release_accepts(f, site: Site, cat: Catalog, releases: list) -> bool:
@@ -79,3 +87,4 @@ def settle_range(findings: list, site: Site, cat: Catalog, kb: Knowledge, releas
         if getattr(f, "priority", None) == "P0" and f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases):
             f.priority = "P1"
             f.message = {lang: f.message[lang] + kb.t("priority.range_finding", lang, spec=spec) for lang in ("en", "zh")}
+            _not_safe_to_set(f)

@@ -98,7 +98,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
             all_pins.append(p)
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
-    for p in all_pins + extra_pins.vllm_ranges(all_pins):
+    for p in all_pins + extra_pins.vllm_ranges(all_pins) + extra_pins.docs_floors(ctx, files, all_pins):
         if p.package == "vllm":
             by_folder.setdefault(p.folder, []).append(p)
     ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}
@@ -110,8 +110,9 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         choices = {folder: pins_mod.choose(ps, known, cat.newest) for folder, ps in by_folder.items()}
         if "" in choices:
             default = choices[""]
-        elif len({c.version for c in choices.values()}) == 1 and choices:
-            default = next(iter(choices.values()))
+        elif len({c.version for c in choices.values()}) == 1 and choices and \
+                not any(c.pin is not None and c.pin.kind == "docs" for c in choices.values()):
+            default = next(iter(choices.values()))  # one release everywhere (a tutorial's own floor stays in its folder)
         else:
             default = pins_mod.choose([], known, cat.newest)
     ctx.default_version = cat.resolve(default.version).version

@@ -14,7 +14,9 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # runs of characters that need no care inside one.
 _WORD_END = frozenset(" \t\r\n<>") | {o[0] for o in OPERATORS}
 _OP_START = frozenset(o[0] for o in OPERATORS)
-_PLAIN_RUN = re.compile(r"[^ \t\r\n<>&|;()\\'\"$`]+")
+# An unknown part the shell model marked (shell_expand `hole`, U+E000 … U+E001) is one piece of a
+# word: text that reaches the tokenizer again (`eval "… $VAR …"`) keeps it whole, spaces and all.
+_PLAIN_RUN = re.compile(r"[^ \t\r\n<>&|;()\\'\"$`\ue000]+")
 
 
 @dataclass
@@ -196,6 +198,9 @@ class _Lexer:
             elif c == "$":
                 flush()
                 segs.append(self._dollar(quoted=False, line=line))
+            elif c == "\ue000" and (end := self.s.find("\ue001", self.i)) > 0:
+                flush()
+                segs.append(Seg("lit", self.advance(end + 1 - self.i), quoted=True))
             elif c == "`":
                 flush()
                 self.advance()
