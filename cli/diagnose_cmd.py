@@ -87,8 +87,10 @@ def change_text(kb, lang: str, c: dict, framework: str | None) -> str:
 def render(data: dict, kb, lang: str) -> str:
     t = lambda key, **kw: kb.t(key, lang, **kw)
     out = []
-    for h in data.get("launch") or []:
-        out += _launch(h, kb, lang, t) + [""]
+    launch = data.get("launch") or []
+    shared = any(h["kind"] == "shared" for h in launch)
+    for h in launch:
+        out += _launch(h, kb, lang, t, shared) + [""]
     if data["symptom"]:
         out.append(t("diagnose.title", symptom=data["symptom"]["title"]))
     if data["matched"] and data["symptom"]:
@@ -106,13 +108,17 @@ def render(data: dict, kb, lang: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _launch(h: dict, kb, lang: str, t) -> list[str]:
+def _launch(h: dict, kb, lang: str, t, shared: bool = False) -> list[str]:
     if h["kind"] == "uncovered":
         return [t("diagnose.uncovered", vllm=h["wording_vllm"] or "—"), "  " + t("diagnose.launch_wording", text=h["wording"], vllm=h["wording_vllm"] or "—"),
                 "  " + h["advice"]]
     if h["kind"] == "closest":
-        lines = [t("diagnose.closest", id=h["id"], name=h["name"], title=h["title"]),
+        # beside a wording several causes print, the other candidates are named by the rest of the text
+        lines = [t("diagnose.closest_context" if shared else "diagnose.closest", id=h["id"], name=h["name"], title=h["title"]),
                  "  " + t("diagnose.closest_words", text=h["wording"])]
+    elif h["kind"] == "shared":
+        lines = [t("diagnose.shared", id=h["id"], name=h["name"], title=h["title"]),
+                 "  " + t("diagnose.launch_wording", text=h["wording"], vllm=h["wording_vllm"] or "—")]
     else:
         lines = [t("diagnose.launch", id=h["id"], name=h["name"], title=h["title"]),
                  "  " + t("diagnose.launch_wording", text=h["wording"], vllm=h["wording_vllm"] or "—")]

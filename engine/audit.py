@@ -15,7 +15,7 @@ from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.transformers_fit import transformers_fit
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
-from vllm_kb.engine.check.facts import site_facts
+from vllm_kb.engine.check.facts import hidden_parallelism, site_facts
 from vllm_kb.engine.fix.changes import fixables, plan
 from vllm_kb.engine.fix.pins import pin_changes
 from vllm_kb.engine.fix.text_edits import diffs
@@ -86,6 +86,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
+            site.framework_fork = bool(getattr(pin, "own", False))
             facts["launch"].update(framework_compat(site, facts, cat, pin))
     return rep, sc.sites, SiteReports(prepared, kb, cat, sc, progress)
 
@@ -187,6 +188,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     # an argument sized by the GPUs the process sees is known once --gpu says how many there are
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items()
                   if not s.resolved and not (n in site.device_args and n in facts["engine"])}
+    unresolved.update(hidden_parallelism(site))
     others = facts.pop("model_alternatives", None)
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     if others:
@@ -197,6 +199,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     settle_priorities(results, remarks, choice.basis, _allowed(cat, choice))
     if choice.basis == unpinned.BASIS:
         unpinned.settle(results, remarks, site, cat, kb)
+    elif choice.basis == "range" and choice.pin is not None:
+        unpinned.settle_range(remarks, site, cat, kb, _allowed(cat, choice), choice.pin.spec)
     if site.launch.get("opaque"):
         cap_opaque(results, remarks)
     items = fixables(results, remarks)

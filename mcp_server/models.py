@@ -191,7 +191,9 @@ class LaunchSite(BaseModel):
 
 class LaunchFailure(BaseModel):
     id: str = Field(description="the launch check (L30 …) or catalog finding (not-in-version …) the error text names")
-    kind: Literal["check", "finding", "closest"] = Field(description="closest: no wording matched; the check the error's words point to")
+    kind: Literal["check", "finding", "closest", "shared", "uncovered"] = Field(
+        description="closest: no wording matched; the check the error's words point to. shared: a wording several causes print "
+                    "(CUDA out of memory), one candidate among them. uncovered: vLLM's wording that no check covers")
     name: str
     title: str
     wording: str = Field(description="vLLM's wording that matched, {placeholders} for run-time values (closest: the error's words that point to the check)")

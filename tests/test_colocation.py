@@ -72,6 +72,21 @@ def test_engines_in_separate_functions_branches_or_released_do_not(tmp_path):
     assert all(v == (None, None) for v in got.values()), got
 
 
+_HELPER = "def run(llm, prompts):\n    out = llm.generate(prompts)\n    return [o.outputs[0].text for o in out]\n"
+
+
+def test_an_engine_only_passed_to_a_function_that_uses_it_goes_with_the_statement(tmp_path):
+    # NeMo-RL's precision diagnostic builds LLM(...) inline as an argument, once per mode
+    files = {"passed.py": "from vllm import LLM\n" + _HELPER +
+                          "a = run(LLM(model='m/a', gpu_memory_utilization=0.9), ['x'])\n"
+                          "b = run(LLM(model='m/a', gpu_memory_utilization=0.9, enforce_eager=True), ['x'])\n",
+             "kept.py": "from vllm import LLM\nKEEP = []\ndef run(llm):\n    KEEP.append(llm)\n"
+                        "run(LLM(model='m/a', gpu_memory_utilization=0.6))\nrun(LLM(model='m/b', gpu_memory_utilization=0.6))\n"}
+    got = _shared(tmp_path, files)
+    assert got["passed.py:5"] == (None, None) and got["passed.py:6"] == (None, None)
+    assert got["kept.py:5"][1] == "P0"
+
+
 def test_an_engine_on_another_accelerator_is_not_sized_by_the_gpus(tmp_path):
     # vLLM 0.10.1's Neuron examples: TP 32 on a Trainium/Inferentia host, not on the --gpu machine
     (tmp_path / "requirements.txt").write_text("vllm==0.10.1\n")

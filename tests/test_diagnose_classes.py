@@ -119,3 +119,98 @@ def test_a_word_several_causes_share_names_no_check_alone():
     assert _top("ValueError: hidden size must be divisible by 64") == []
     assert _top("dtype bfloat16 requested") == []
     assert _top("RuntimeError: something about tokens") == []
+
+
+def test_native_windows_is_named_by_pythons_words_and_by_drive_letter_frames():
+    # vllm/utils.py imports the POSIX-only `resource` at the top in 0.6.6–0.7.2
+    assert _top("ModuleNotFoundError: No module named 'resource'", 1) == ["L28"]
+    # no Windows wheel: the compiled ops are missing (a source checkout shadowing vLLM says the same: a candidate)
+    hits = launch.recognise(KB, "ModuleNotFoundError: No module named 'vllm._C'")
+    assert [(h.id, h.kind) for h in hits][:1] == [("L28", "closest")]
+    assert _top("RuntimeError: use_libuv was requested but PyTorch was build without libuv support", 1) == ["L28"]
+    # whatever a Windows process then raised, its frames' drive letters add the platform check
+    tb = ('Traceback (most recent call last):\n  File "D:\\\\envs\\\\ml\\\\Lib\\\\site-packages\\\\vllm\\\\engine\\\\arg_utils.py", line 9, in f\n'
+          "    g()\nValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+          "initializing the engine.\n")
+    assert _top(tb) == ["L16", "L28"]
+    assert "L28" not in _top(tb.replace("D:\\\\envs", "/mnt/d/envs"))  # WSL is Linux
+
+
+def test_argparse_ambiguity_is_the_option_finding_and_model_on_serve_in_090():
+    # 0.9.0–0.9.0.1 define --model only when "serve" is not on the command line
+    assert _top("vllm serve: error: ambiguous option: --model could match --model-impl, --model-loader-extra-config") == \
+        ["L33", "not-in-version"]
+    assert _top("api_server.py: error: ambiguous option: --max-lora could match --max-lora-rank, --max-loras") == ["not-in-version"]
+
+
+def test_inductor_refusing_an_old_gpu_is_the_gpu_generation_check():
+    line = ("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nRuntimeError: Found Tesla P40 which is too old "
+            "to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA "
+            "Capability >= 7.0, but your device is of CUDA capability 6.1")
+    assert _top(line, 1) == ["L6"]
+
+
+def test_a_frameworks_version_range_check_on_vllm_is_the_framework_check():
+    line = "ImportError: vllm>=0.4.3,<=0.6.2 is required for a normal functioning of this module, but found vllm==0.6.3."
+    assert [(h.id, h.kind) for h in launch.recognise(KB, line)][:1] == [("L43", "check")]
+    # the same helper on another package is not about vLLM
+    assert "L43" not in _top("ImportError: transformers>=4.41.2,<=4.45.2 is required for a normal functioning of this module, "
+                             "but found transformers==4.46.1.")
+
+
+OOM = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of "
+       "which 20.12 MiB is free.")
+
+
+def test_cuda_out_of_memory_is_a_shared_wording_that_the_rest_of_the_error_orders():
+    hits = launch.recognise(KB, OOM)
+    assert [(h.id, h.kind) for h in hits] == [("L16", "shared")]  # a candidate, never "recognised"
+    # PyTorch names another process holding the GPU's memory: the shared-GPU check comes first
+    other = OOM + " Process 4242 has 60.00 GiB memory in use. Including non-PyTorch memory, this process has 19.00 GiB memory in use."
+    assert [(h.id, h.kind) for h in launch.recognise(KB, other)] == [("L37", "closest"), ("L16", "shared")]
+    # raised while vLLM measures the memory: still the KV-cache check first
+    tb = ('Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/vllm/worker/worker.py", line 9, in '
+          "determine_num_available_blocks\n    self.model_runner.profile_run()\n" + OOM + "\n")
+    assert _top(tb, 1) == ["L16"]
+
+
+def test_the_text_faces_say_a_shared_wording_is_one_candidate():
+    from vllm_kb.cli.diagnose_cmd import render
+    from vllm_kb.engine.diagnosis import diagnose
+    from vllm_kb.engine.report.diagnosis import record
+
+    for lang, words in (("en", "printed for several causes"), ("zh", "多种原因")):
+        out = render(record(diagnose(None, error=OOM, gpu="none", kb=KB), lang), KB, lang)
+        assert words in out and "L16" in out
+
+
+NOTEBOOK = """\
+ValueError                                Traceback (most recent call last)
+<ipython-input-3-1f2e> in <cell line: 0>()
+----> 1 llm = LLM(model="m", quantization="awq")
+
+[/usr/local/lib/python3.11/dist-packages/vllm/entrypoints/llm.py](https://localhost:8080/#) in __init__(self, model)
+    245
+--> 247         self.llm_engine = LLMEngine.from_engine_args(
+
+File /usr/local/lib/python3.10/dist-packages/vllm/config.py:480, in ModelConfig._verify_quantization(self)
+    478     methods = QUANTIZATION_METHODS
+--> 480     raise ValueError(msg)
+
+ValueError: a message a later release words differently
+"""
+
+
+def test_a_notebooks_traceback_names_the_check_by_its_frames_too():
+    # IPython 7 (Colab links the path) and IPython 8 frame lines
+    hits = launch.recognise(KB, NOTEBOOK)
+    assert hits[0].id == "L10" and hits[0].kind == "closest"
+    assert launch.recognise(KB, NOTEBOOK.replace("/vllm/", "/mylib/")) == []
+
+
+def test_trls_warning_on_an_untested_vllm_names_the_framework_check_in_a_failing_log():
+    log = ("/venv/lib/python3.12/site-packages/trl/import_utils.py:114: UserWarning: TRL currently supports vLLM versions from "
+           "0.10.2 to 0.17.1. You have version 0.19.0 installed. We recommend installing a supported version to avoid "
+           "compatibility issues.\nRuntimeError: something the failure says in its own words\n")
+    assert "L43" in _top(log)
+    assert _top("UserWarning: TRL currently only supports vLLM version `0.10.2`. You have version 0.11.0 installed.", 1) == ["L43"]

@@ -30,6 +30,18 @@ def _inside(release: str, spans: list[list[str]]) -> bool:
 def test_every_wording_was_extracted():
     missing = sorted(set(vllm_error_texts.wordings()) - set(DATA["texts"]))
     assert not missing, f"run tools/vllm_error_texts.py: {missing[:5]}"
+    # and nothing else: a wording the knowledge no longer quotes is left by a hand merge, not by the tool
+    stale = sorted(set(DATA["texts"]) - set(vllm_error_texts.wordings()))
+    assert not stale, f"run tools/vllm_error_texts.py: {stale[:5]}"
+
+
+def test_the_extraction_does_not_depend_on_the_hash_seed():
+    # the words tried for each wording come out in one order whatever PYTHONHASHSEED is (a set's
+    # order made two runs of the tool disagree on some forty spans)
+    ws = sorted(vllm_error_texts.wordings())
+    picks = [vllm_error_texts._longest_words(w) for w in ws]
+    assert all(p == sorted(p, key=lambda x: (-len(x), x)) for p in picks)
+    assert vllm_error_texts._longest_words("zzzzz aaaaa mmmmm") == ["aaaaa", "mmmmm", "zzzzz"]
 
 
 # Wordings the extraction cannot see as one string (a tuple vLLM raises and Python prints as its
@@ -75,6 +87,22 @@ def test_matching_tolerates_holes_on_either_side():
     assert vllm_error_texts.occurs("VLLM_USE_V1=1 is not supported with --kv-cache-dtype.", blob, strs, starts)
     assert vllm_error_texts.occurs("Total number of attention heads ({}) must be divisible", blob, strs, starts)
     assert not vllm_error_texts.occurs("Total number of attention heads is odd", blob, strs, starts)
+
+
+
+def test_a_value_the_wording_carries_does_not_hide_the_source_string():
+    # the rarest word of the wording is its value ("Zephyrr"), held by another string: the other words are tried too
+    strs = ["Model {} is not supported", "Model supported", "Zephyrr"]
+    starts, pos = [], 0
+    for s in strs:
+        starts.append(pos)
+        pos += len(s) + 1
+    assert vllm_error_texts.occurs("Model Zephyrr is not supported", "\x00".join(strs), strs, starts)
+
+    # a source string that is mostly a hole names no wording
+    strs = ["{} is not supported yet.", "BitAndBytes"]
+    starts = [0, len(strs[0]) + 1]
+    assert not vllm_error_texts.occurs("BitAndBytes quantization with TP or PP is not supported yet.", "\x00".join(strs), strs, starts)
 
 
 @pytest.mark.skipif(not os.environ.get("VLLM_KB_SDISTS_CHECK") or not Path("/work/sdists/src").is_dir(),

@@ -259,6 +259,19 @@ async def test_diagnose(server):
     assert "root" in outside.lower() or "outside" in outside.lower()
 
 
+
+async def test_diagnose_names_every_kind_of_launch_hit(server):
+    # a wording several causes print, and vLLM's wording no check covers, pass the face's schema too
+    oom = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB "
+           "of which 20.12 MiB is free. Process 4242 has 60.00 GiB memory in use.")
+    out = (await call(server, "diagnose", {"error": oom, "gpu": "none"})).structured_content
+    assert [(h["id"], h["kind"]) for h in out["launch"]] == [("L37", "closest"), ("L16", "shared")]
+    lora = ("ValueError: While loading /a, expected target modules in ['q_proj'] but received ['mlp1.1']. Please verify that "
+            "the loaded LoRA module is correct")
+    out = (await call(server, "diagnose", {"error": lora, "gpu": "none", "symptom": "oom"})).structured_content
+    assert [h["kind"] for h in out["launch"]] == ["uncovered"]
+
+
 async def test_estimate_memory(server):
     big = (await call(server, "estimate_memory", {"model": "meta-llama/Llama-3.3-70B-Instruct", "gpu": "H100-80GB x8",
                                                    "tensor_parallel_size": 1})).structured_content

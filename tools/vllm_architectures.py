@@ -61,6 +61,17 @@ def _registry_dicts(path: Path):
             yield name, value
 
 
+def registry_entries(path: Path):
+    """(architecture, module, class) of every registered `_*_MODELS` entry, plugin/ROCm-only tables left out."""
+    for name, d in _registry_dicts(path):
+        if any(name.startswith(x) for x in NOT_REGISTERED):
+            continue
+        for k, v in zip(d.keys, d.values):
+            if (isinstance(k, ast.Constant) and isinstance(v, ast.Tuple) and len(v.elts) >= 2
+                    and all(isinstance(e, ast.Constant) for e in v.elts[:2])):
+                yield k.value, v.elts[0].value, v.elts[1].value
+
+
 def _classes(root: Path) -> dict[str, dict[str, tuple[list[str], bool]]]:
     """module → class → (base names, sets supports_pp = True) of every class in the models
     packages (vllm/model_executor/models/, its sub-packages, and vllm/models/ of the newest
@@ -151,18 +162,12 @@ def _per_class(root: Path, iface: str) -> tuple[set[str], set[str]]:
     classes = _classes(root)
     yes: set[str] = set()
     unresolved: set[str] = set()
-    for name, d in _registry_dicts(registry_file(root)):
-        if any(name.startswith(x) for x in NOT_REGISTERED):
-            continue
-        for k, v in zip(d.keys, d.values):
-            if not (isinstance(k, ast.Constant) and isinstance(v, ast.Tuple) and len(v.elts) >= 2
-                    and all(isinstance(e, ast.Constant) for e in v.elts[:2])):
-                continue
-            got = _implements(classes, v.elts[0].value, v.elts[1].value, set(), iface)
-            if got:
-                yes.add(k.value)
-            elif got is None:
-                unresolved.add(k.value)
+    for arch, module, cls in registry_entries(registry_file(root)):
+        got = _implements(classes, module, cls, set(), iface)
+        if got:
+            yes.add(arch)
+        elif got is None:
+            unresolved.add(arch)
     return yes, unresolved
 
 
@@ -223,6 +228,13 @@ def spans(present: list[bool], releases: list[str]) -> list[list[str]]:
             out.append([releases[start], releases[i - 1]])
             start = None
     return out
+
+
+def release_rows(sources: list[Path], scan_one) -> tuple[list[str], list[tuple[str, dict]]]:
+    """(releases in order, [(release, scan_one(its folder))]) over every release folder with a model registry."""
+    found = {d.name: d for source in sources for d in source.iterdir() if VERSION_DIR.fullmatch(d.name) and registry_file(d)}
+    rows = [(d.name, scan_one(d)) for d in sorted(found.values(), key=lambda d: vkey(d.name))]
+    return [v for v, _ in rows], rows
 
 
 def build(sources: list[Path]) -> dict:

@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_architectures import NOT_REGISTERED, VERSION_DIR, _bases, _registry_dicts, registry_file, sp, spans, table_main, vkey  # noqa: E402
+from vllm_architectures import VERSION_DIR, _bases, registry_entries, registry_file, sp, spans, table_main, vkey  # noqa: E402
 from vllm_architectures import _find as _find_near  # noqa: E402
 
 LOADERS = ("vllm/model_executor/model_loader/bitsandbytes_loader.py", "vllm/model_executor/model_loader/loader.py")
@@ -127,15 +127,9 @@ def scan(root: Path) -> tuple[set[str], set[str], set[str]] | None:
     yes: set[str] = set()
     no: set[str] = set()
     unresolved: set[str] = set()
-    for name, d in _registry_dicts(reg):
-        if any(name.startswith(x) for x in NOT_REGISTERED):
-            continue
-        for k, v in zip(d.keys, d.values):
-            if not (isinstance(k, ast.Constant) and isinstance(v, ast.Tuple) and len(v.elts) >= 2
-                    and all(isinstance(e, ast.Constant) for e in v.elts[:2])):
-                continue
-            got = has_attr(index, v.elts[0].value, v.elts[1].value, attr, set())
-            (yes if got else no if got is False else unresolved).add(k.value)
+    for arch, module, cls in registry_entries(reg):
+        got = has_attr(index, module, cls, attr, set())
+        (yes if got else no if got is False else unresolved).add(arch)
     return yes, no - yes, unresolved - yes
 
 

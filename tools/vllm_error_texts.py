@@ -108,7 +108,9 @@ def _literal_rx(s: str, hole: str) -> str:
 
 
 def _longest_words(w: str) -> list[str]:
-    words = sorted(set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{4,}", w)), key=len, reverse=True)
+    # ties broken by the word itself: a set's order changes with PYTHONHASHSEED, and with it which
+    # words were tried — two runs of the tool gave different spans
+    words = sorted(set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{4,}", w)), key=lambda x: (-len(x), x))
     return words[:4]
 
 
@@ -129,19 +131,20 @@ def occurs(w: str, blob: str, strs: list[str], starts: list[int]) -> bool:
     if not words:
         return False
     present = [x for x in words if x in blob]  # a word on the wording's value side is not in the source
-    if not present:
-        return False
-    rare = min(present, key=blob.count)
-    k = blob.find(rare)
     tried: set[int] = set()
-    while k >= 0:
-        i = bisect.bisect_right(starts, k) - 1
-        if i not in tried:
-            tried.add(i)
-            s = strs[i]
-            if "{}" in s and re.fullmatch(_literal_rx(s, ".+?"), w, re.S):
-                return True
-        k = blob.find(rare, k + 1)
+    # every word, rarest first: the rarest may be a value the wording carries that some other string holds
+    for rare in sorted(present, key=lambda x: (blob.count(x), x)):
+        k = blob.find(rare)
+        while k >= 0:
+            i = bisect.bisect_right(starts, k) - 1
+            if i not in tried:
+                tried.add(i)
+                s = strs[i]
+                # a string mostly holes (f"{method} is not supported yet.") would be every wording that ends so
+                if "{}" in s and len(s.replace("{}", "").strip()) >= max(20, len(w) // 2) \
+                        and re.fullmatch(_literal_rx(s, ".+?"), w, re.S):
+                    return True
+            k = blob.find(rare, k + 1)
     return False
 
 

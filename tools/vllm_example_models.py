@@ -18,13 +18,12 @@ Usage:
 """
 from __future__ import annotations
 
-import argparse
 import ast
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_architectures import VERSION_DIR, vkey  # noqa: E402
+from vllm_architectures import VERSION_DIR, table_main, vkey  # noqa: E402
 
 REGISTRY = "tests/models/registry.py"
 
@@ -114,12 +113,7 @@ def dump(data: dict) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--source", type=Path, required=True, action="append", help="a folder of unpacked releases (repeatable)")
-    ap.add_argument("-o", "--output", type=Path, required=True)
-    a = ap.parse_args()
-    a.output.write_text(dump(build(a.source)), encoding="utf-8")
-
+    table_main(__doc__, build, dump)
 
 if __name__ == "__main__":
     main()

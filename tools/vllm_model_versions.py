@@ -19,13 +19,12 @@ Usage:
 """
 from __future__ import annotations
 
-import argparse
 import ast
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_architectures import NOT_REGISTERED, VERSION_DIR, _registry_dicts, registry_file, spans, vkey  # noqa: E402
+from vllm_architectures import registry_entries, registry_file, release_rows, sp, spans, table_main, vkey  # noqa: E402
 
 
 def _version_tables(tree: ast.Module) -> dict[str, list[str]]:
@@ -66,31 +65,21 @@ def scan(root: Path) -> dict[str, dict]:
         return {}
     out: dict[str, dict] = {}
     models = root / "vllm/model_executor/models"
-    for name, d in _registry_dicts(reg):
-        if any(name.startswith(x) for x in NOT_REGISTERED):
+    for arch, module, cls in registry_entries(reg):
+        f = models / (module.replace(".", "/") + ".py")
+        if not f.exists():
             continue
-        for k, v in zip(d.keys, d.values):
-            if not (isinstance(k, ast.Constant) and isinstance(v, ast.Tuple) and len(v.elts) >= 2
-                    and all(isinstance(e, ast.Constant) for e in v.elts[:2])):
-                continue
-            module, cls = v.elts[0].value, v.elts[1].value
-            f = models / (module.replace(".", "/") + ".py")
-            if not f.exists():
-                continue
-            tree = ast.parse(f.read_text(encoding="utf-8"))
-            tables = _version_tables(tree)
-            node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None)
-            got = _dispatch(node, tables) if node is not None and tables else None
-            if got:
-                out[k.value] = {"versions": tables[got[0]], "file": str(f.relative_to(root)), "line": got[1]}
+        tree = ast.parse(f.read_text(encoding="utf-8"))
+        tables = _version_tables(tree)
+        node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None)
+        got = _dispatch(node, tables) if node is not None and tables else None
+        if got:
+            out[arch] = {"versions": tables[got[0]], "file": str(f.relative_to(root)), "line": got[1]}
     return out
 
 
 def build(sources: list[Path]) -> dict:
-    found = {d.name: d for source in sources for d in source.iterdir() if VERSION_DIR.fullmatch(d.name) and registry_file(d)}
-    dirs = sorted(found.values(), key=lambda d: vkey(d.name))
-    rows = [(d.name, scan(d)) for d in dirs]
-    releases = [v for v, _ in rows]
+    releases, rows = release_rows(sources, scan)
     archs = sorted({a for _, s in rows for a in s})
     table: dict[str, dict] = {}
     for a in archs:
@@ -110,8 +99,6 @@ def _prev(rows: list, v: str, a: str) -> list[str] | None:
 
 
 def dump(data: dict) -> str:
-    def sp(s: list[list[str]]) -> str:
-        return "[" + ", ".join(f'["{a}", "{b}"]' for a, b in s) + "]"
     lines = [
         "# Which versions of a model family (config.json \"version\") each vLLM release implements, for the",
         "# registered classes that dispatch on it in __new__ and raise for any other (\"Currently, MiniCPMV only",
@@ -134,12 +121,7 @@ def dump(data: dict) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--source", type=Path, required=True, action="append", help="a folder of unpacked releases (repeatable)")
-    ap.add_argument("-o", "--output", type=Path, required=True)
-    a = ap.parse_args()
-    a.output.write_text(dump(build(a.source)), encoding="utf-8")
-
+    table_main(__doc__, build, dump)
 
 if __name__ == "__main__":
     main()

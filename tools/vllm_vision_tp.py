@@ -22,14 +22,13 @@ Usage:
 """
 from __future__ import annotations
 
-import argparse
 import ast
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_architectures import VERSION_DIR, registry_file, spans, vkey  # noqa: E402
+from vllm_architectures import release_rows, sp, spans, table_main  # noqa: E402
 
 _VISION = re.compile(r"Vision|ViT|Vit|Visual|CLIP|Siglip|SigLip")
 _VISION_MODULE = re.compile(r"vit|vision|visual|clip|siglip")
@@ -84,10 +83,7 @@ def scan(root: Path) -> dict[str, dict]:
 
 
 def build(sources: list[Path]) -> dict:
-    found = {d.name: d for source in sources for d in source.iterdir() if VERSION_DIR.fullmatch(d.name) and registry_file(d)}
-    dirs = sorted(found.values(), key=lambda d: vkey(d.name))
-    rows = [(d.name, scan(d)) for d in dirs]
-    releases = [v for v, _ in rows]
+    releases, rows = release_rows(sources, scan)
     modules = sorted({m for _, s in rows for m in s})
     table = {}
     for m in modules:
@@ -102,8 +98,6 @@ def build(sources: list[Path]) -> dict:
 
 
 def dump(data: dict) -> str:
-    def sp(s: list[list[str]]) -> str:
-        return "[" + ", ".join(f'["{a}", "{b}"]' for a, b in s) + "]"
     lines = [
         "# Where each vLLM release splits a vision tower's attention heads across TP ranks with divide()",
         "# (vllm/model_executor/models/<module>.py), built by tools/vllm_vision_tp.py. Do not edit by hand.",
@@ -125,12 +119,7 @@ def dump(data: dict) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--source", type=Path, required=True, action="append", help="a folder of unpacked releases (repeatable)")
-    ap.add_argument("-o", "--output", type=Path, required=True)
-    a = ap.parse_args()
-    a.output.write_text(dump(build(a.source)), encoding="utf-8")
-
+    table_main(__doc__, build, dump)
 
 if __name__ == "__main__":
     main()

@@ -224,6 +224,22 @@ def _successor(kb: Knowledge, what: str, value, allowed: list) -> Any:
     return None
 
 
+# Values vLLM looks up in a registry a plugin adds to (a `vllm.general_plugins` entry point, loaded
+# before the engine starts): KVConnectorFactory.register_connector (distributed/kv_transfer/
+# kv_connector/factory.py, 0.8.5+; also `kv_connector_module_path`), register_quantization_config
+# (model_executor/layers/quantization/__init__.py, 0.8.5+), register_model_loader
+# (model_executor/model_loader/__init__.py, 0.10.2+). vllm-ascend registers MooncakeConnectorV1.
+_REGISTRIES = {("kv_transfer_config", "kv_connector"), ("quantization",), ("load_format",)}
+
+
+def _registrable(site: Site, path: tuple[str, ...], whole) -> bool:
+    """Whether a value near a listed one may be another registered name, not a misspelling: the site
+    loads a vLLM plugin, or names the connector's module itself."""
+    if path not in _REGISTRIES:
+        return False
+    return bool(site.plugins) or (isinstance(whole, dict) and bool(whole.get("kv_connector_module_path")))
+
+
 def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:
     """Values vLLM does not accept in this release (`--quantization fp8_per_block` on 0.19)."""
     out = []
@@ -258,7 +274,7 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowled
                 out.append(Finding("value-not-in-version", text, s.file, s.line, "P0", fix=fix, safe=bool(fix), subject=f"{what}={value}"))
                 continue
             guess = difflib.get_close_matches(str(value), [str(v) for v in values], n=1, cutoff=0.75)
-            if guess:
+            if guess and not _registrable(site, path, s.value):
                 hint = msg("finding.did_you_mean", guess=guess[0])
                 text = {lang: msg("finding.value_unknown", value=value, what=what, version=version)[lang] + hint[lang] for lang in ("en", "zh")}
                 fix = [(FixOp("set", s.name), {path[1]: guess[0]} if len(path) == 2 else guess[0])]

@@ -26,11 +26,18 @@ def _tree(text: str) -> tuple[dict[int, ast.Call], dict[int, ast.AST]] | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             best = calls.get(node.lineno)
-            if best is None or node.col_offset < best.col_offset:
+            # the engine's own call, else the leftmost: `a = run(LLM(...), x)` builds at LLM(
+            if best is None or (_builds(node), -node.col_offset) > (_builds(best), -best.col_offset):
                 calls[node.lineno] = node
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
     return calls, parents
+
+
+def _builds(call: ast.Call) -> bool:
+    f = call.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    return name == "LLM" or name.endswith("Engine") or name in ("from_engine_args", "from_vllm_config")
 
 
 def _chain(node: ast.AST, parents: dict[int, ast.AST]) -> list[tuple[ast.AST, str]]:
@@ -69,7 +76,7 @@ def _exclusive(ca: list[tuple[ast.AST, str]], cb: list[tuple[ast.AST, str]]) -> 
     return False
 
 
-def _held_name(call: ast.Call, chain: list[tuple[ast.AST, str]]) -> str | None | bool:
+def _held_name(call: ast.Call, chain: list[tuple[ast.AST, str]], parents: dict[int, ast.AST]) -> str | None | bool:
     """The name the engine is kept under (`llm = LLM(...)`), False when nothing keeps it
     (`LLM(...).generate(...)`), None when kept somewhere the reader does not follow (an attribute,
     a list, a return value)."""
@@ -88,7 +95,36 @@ def _held_name(call: ast.Call, chain: list[tuple[ast.AST, str]]) -> str | None |
         return False
     if isinstance(parent, ast.Attribute) and isinstance(chain[1][0] if len(chain) > 1 else None, ast.Call):
         return False  # LLM(...).generate(...): gone after the statement
+    if isinstance(parent, ast.Call) and _only_used(parent, call, chain[-1][0], parents):
+        return False  # get_logprobs(LLM(...), prompts): a function of the file that only calls its methods
     return None
+
+
+def _only_used(outer: ast.Call, call: ast.Call, scope: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    """`outer` is a function of this module that only reads attributes of the parameter the engine
+    is passed as (`llm.generate(...)`): it keeps no reference, so the engine goes with the statement."""
+    module = scope
+    while id(module) in parents:
+        module = parents[id(module)]
+    if not isinstance(module, ast.Module):
+        return False
+    if not isinstance(outer.func, ast.Name):
+        return False
+    fn = next((n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == outer.func.id), None)
+    if fn is None:
+        return False
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if call in outer.args:
+        i = outer.args.index(call)
+        name = params[i] if i < len(params) else None
+    else:
+        name = next((k.arg for k in outer.keywords if k.value is call), None)
+    if name is None or name not in params + [a.arg for a in fn.args.kwonlyargs]:
+        return False
+    uses = [(parent, node) for parent in ast.walk(fn) for node in ast.iter_child_nodes(parent)
+            if isinstance(node, ast.Name) and node.id == name]
+    return bool(uses) and all(isinstance(parent, ast.Attribute) and parent.value is node for parent, node in uses) \
+        and not any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(fn))
 
 
 def _released_between(scope: ast.AST, name: str, start: int, end: int) -> bool:
@@ -120,7 +156,7 @@ def alive_together(text: str, first_line: int, second_line: int) -> bool:
     ca, cb = _chain(a, parents), _chain(b, parents)
     if _scope(ca) is not _scope(cb) or _exclusive(ca, cb):
         return False
-    held = _held_name(a, ca)
+    held = _held_name(a, ca, parents)
     if held is False:
         return False
     scope = _scope(ca)

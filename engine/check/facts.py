@@ -172,9 +172,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     engine.update(site.framework_defaults)
     engine.update(site.fixed)
     engine.update(args)
-    for name in site.unresolved:
+    hidden = set(hidden_parallelism(site))
+    for name in site.unresolved | hidden:
         engine.pop(name, None)
-    facts["site"]["unread"] = sorted(site.unresolved)
+    facts["site"]["unread"] = sorted(site.unresolved | hidden)
     q = site.settings.get("quantization")
     if q is not None and q.implied:
         facts["site"]["quant_implied"] = True
@@ -196,7 +197,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [])
     facts["site"]["pooling"] = _pooling(engine)
     # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer
-    unread = {n for n in site.unresolved if n not in engine}  # less those the GPU count sized
+    unread = {n for n in site.unresolved | hidden if n not in engine}  # less those the GPU count sized
     sized = engine
     by_cc = (site.launch or {}).get("dtype_by_cc")
     if by_cc and "dtype" in unread and isinstance(cc, (int, float)):
@@ -295,3 +296,13 @@ def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, An
                 continue
         out.setdefault(d["arg"], d["value"])
     return out
+
+
+def hidden_parallelism(site: Site) -> dict[str, str]:
+    """A deployment that gives the engine several GPUs while part of its command cannot be read
+    (`*bento_args.additional_cli_args`, `"$@"`): the tensor parallel size it does not write may
+    well be in that part, so what depends on it is unknown rather than judged at TP 1."""
+    hidden = [o["what"] for o in site.opaque if o.get("code") in ("unresolved", "forwards-args")]
+    if not hidden or (site.gpu_request or 0) < 2 or "tensor_parallel_size" in site.settings:
+        return {}
+    return {"tensor_parallel_size": f"{site.gpu_request} GPUs given; {hidden[0]}"}

@@ -91,6 +91,10 @@ def refusals(site: Site) -> list[Refusal]:
     fid, version = site.framework, site.framework_version
     if fid in (None, "none") or not version or try_parse(version) is None:
         return []
+    if site.framework_fork:
+        # the project is the framework's own source, a fork that keeps its name and version (TinyZero,
+        # Search-R1 keep verl 0.1's) but adds keys: the released parser says nothing of its own
+        return []
     table = (compat.accepted_args()["frameworks"].get(fid) or {}).get("parsers") or {}
     names = parsers_for(site)
     if not names:

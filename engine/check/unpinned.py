@@ -67,3 +67,15 @@ def _some_release_accepts(f, site: Site, cat: Catalog, releases: list) -> bool:
         return True
     span = SpecifierSet(f">={e.first},<={e.last}")
     return any(span.contains(str(v)) for v in releases)
+
+
+def settle_range(findings: list, site: Site, cat: Catalog, kb: Knowledge, releases: list, spec: str) -> None:
+    """A project that allows a range of releases (`vllm>=0.8.3`, or what a framework release
+    declares): an option or value only the newest of them dropped is a P1 that names the range, as
+    `evaluate.settle_priorities` does for the checks."""
+    if not releases:
+        return
+    for f in findings:
+        if getattr(f, "priority", None) == "P0" and f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases):
+            f.priority = "P1"
+            f.message = {lang: f.message[lang] + kb.t("priority.range_finding", lang, spec=spec) for lang in ("en", "zh")}

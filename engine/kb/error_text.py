@@ -25,6 +25,7 @@ class Wording:
     pattern: re.Pattern
     prefixes: tuple[tuple[re.Pattern, int], ...]  # (pattern of an opening part, literal characters in it)
     literal: int  # literal characters in the whole text
+    shared: bool = False  # words several causes print: a candidate, not a recognition
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Match:
     origin: str
     score: int  # literal characters matched
     whole: bool  # the whole wording, not only its opening
+    shared: bool = False  # the wording is printed for several causes (error_text `shared`)
 
 
 def _literal_regex(s: str) -> str:
@@ -108,7 +110,7 @@ def compile_wording(check_id: str, raw: dict) -> Wording:
             seen = n
             prefixes.append((re.compile(_regex(_inner(head)).rstrip(), flags), n))
     return Wording(check_id, text, SpecifierSet(raw["vllm"]) if raw.get("vllm") else None, raw.get("origin", "vllm"),
-                   re.compile(_regex(_inner(tokens)), flags), tuple(prefixes), literal)
+                   re.compile(_regex(_inner(tokens)), flags), tuple(prefixes), literal, bool(raw.get("shared")))
 
 
 _CACHE: dict[int, tuple[object, tuple[Wording, ...]]] = {}
@@ -128,16 +130,16 @@ def match(kb, text: str, version: str | None = None) -> list[Match]:
     for w in wordings(kb):
         got = None
         if w.pattern.search(text):
-            got = Match(w.check_id, w.text, w.vllm, w.origin, w.literal, True)
+            got = Match(w.check_id, w.text, w.vllm, w.origin, w.literal, True, w.shared)
         else:
             for rx, n in reversed(w.prefixes):
                 if rx.search(text):
-                    got = Match(w.check_id, w.text, w.vllm, w.origin, n, False)
+                    got = Match(w.check_id, w.text, w.vllm, w.origin, n, False, w.shared)
                     break
         if got is None:
             continue
         if version and w.vllm is not None and not w.vllm.contains(version):
-            got = Match(got.check_id, got.text, got.vllm, got.origin, got.score // 2, got.whole)
+            got = Match(got.check_id, got.text, got.vllm, got.origin, got.score // 2, got.whole, got.shared)
         best = hits.get(w.check_id)
         if best is None or (got.whole, got.score) > (best.whole, best.score):
             hits[w.check_id] = got

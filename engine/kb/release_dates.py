@@ -14,6 +14,11 @@ def _released() -> list[tuple[str, str]]:
     return [(str(d), str(v)) for v, d in table.items()]
 
 
+def newest() -> str:
+    """The newest release the table knows."""
+    return max((v for _, v in _released()), key=parse)
+
+
 @lru_cache(maxsize=64)  # asked per site, of the few days a project's image tags name
 def newest_by(day: str) -> tuple[str | None, str | None]:
     """(the newest release published on or before `day`, the first one after it). An image built that

@@ -55,18 +55,26 @@ def human(obj: Any) -> Any:
     return obj
 
 
+# The marks around a part of a scanned text that is unknown until run time (engine/scan/
+# shell_expand.py `hole`): no output shows them, only the text they enclose.
+HOLE_OPEN, HOLE_CLOSE = "\ue000", "\ue001"
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _PLAIN = frozenset({int, float, bool, type(None)})
 
 
 def paths(obj: Any) -> Any:
-    """A copy with lone surrogates (bytes of a file name that is not UTF-8) written `\\xNN`: what
-    every format, the baseline and MCP results carry, so that no writer can fail on them."""
+    """A copy with lone surrogates (bytes of a file name that is not UTF-8) written `\\xNN` and no
+    hole marks: what every format, the baseline and MCP results carry, so that no writer can fail
+    on them."""
     t = type(obj)
     if t in _PLAIN:
         return obj
     if isinstance(obj, str):  # a lone surrogate is never ASCII (isascii is a flag, not a scan)
-        return obj if obj.isascii() or not _SURROGATE.search(obj) else display_path(obj)
+        if obj.isascii():
+            return obj
+        if HOLE_OPEN in obj or HOLE_CLOSE in obj:
+            obj = obj.replace(HOLE_OPEN, "").replace(HOLE_CLOSE, "")
+        return display_path(obj) if _SURROGATE.search(obj) else obj
     if isinstance(obj, dict):
         return {paths(k): paths(v) for k, v in obj.items()}
     if isinstance(obj, list):

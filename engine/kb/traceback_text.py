@@ -25,6 +25,11 @@ _PREFIXES = (
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?\s*$')
+# IPython's frames (Jupyter, Colab): `File /p/vllm/x.py:193, in LLM.__init__(self, …)` (IPython 8) or
+# `/p/vllm/x.py in from_engine_args(cls, …)` (IPython 7; Colab links the path: `[/p/x.py](https://…) in f(…)`),
+# the line that raised marked below by `--> 193`
+_IPY_FRAME = re.compile(r"^\s*(?:File\s+)?\[?((?:[A-Za-z]:)?[^\s\[\]()\"]+\.py)\]?(?:\([^)\s]*\))?(?::(\d+))?,?\s+in\s+(?:[\w.]+\.)?(\w+)\(")
+_IPY_ARROW = re.compile(r"^\s*-+>\s*(\d+)\s+(.*)$")
 _EXCEPTION = re.compile(r"^([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*(?:Error|Exception|Exit|Interrupt|Warning|Failure)|AssertionError|StopIteration)(?::\s?(.*))?$")
 
 
@@ -67,6 +72,13 @@ def parse(text: str) -> Parsed:
             code = lines[i + 1].strip() if i + 1 < len(lines) and not _FRAME.match(lines[i + 1]) else ""
             frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or "", code))
             i += 2 if code else 1
+            continue
+        m = _IPY_FRAME.match(line)
+        if m:
+            arrow = next((a for a in (_IPY_ARROW.match(x) for x in lines[i + 1:i + 16]) if a), None)
+            frames.append(Frame(m.group(1), int(m.group(2) or (arrow.group(1) if arrow else 0)), m.group(3),
+                                arrow.group(2).strip() if arrow else ""))
+            i += 1
             continue
         e = _EXCEPTION.match(line.strip())
         if e and not line.startswith((" ", "\t")):

@@ -93,6 +93,9 @@ def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLa
         return FwLaunch("verl", f"verl {name}", "hydra", start, command=command, env=env, program_start=program)
     if mod.startswith("openrlhf.cli."):
         return FwLaunch("openrlhf", f"openrlhf {mod.rsplit('.', 1)[-1]}", "flags", start, env=env, program_start=program)
+    if mod.startswith("swift.cli.") and mod.rsplit(".", 1)[-1] in SWIFT_COMMANDS:  # `swift <cmd>` is this module
+        cmd = mod.rsplit(".", 1)[-1]
+        return FwLaunch("ms-swift", f"swift {cmd}", "flags", start, command=cmd, env=env, program_start=program)
     if mod in ("trl.scripts.vllm_serve", "trl.scripts.vllm_serve.main"):
         return FwLaunch("trl", "trl vllm-serve", "flags", start, serve=True, env=env, program_start=program)
     if mod.startswith("trl.scripts.") or mod == "trl":
@@ -118,6 +121,9 @@ def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaun
         return FwLaunch("verl", f"verl {script.rsplit('/', 1)[-1]}", "hydra", j + 1, command="train", env=env,
                         program_start=program, config=entry.config, base_configs=entry.defaults)
     rest = [v for v in vals[j + 1:] if v]
+    swift = re.search(r"(?:^|/)swift/cli/(\w+)\.py$", script)  # ms-swift's own CLI file, what `swift <cmd>` runs
+    if swift and swift.group(1) in SWIFT_COMMANDS:
+        return FwLaunch("ms-swift", f"swift {swift.group(1)}", "flags", j + 1, command=swift.group(1), env=env, program_start=program)
     if script.endswith("vllm_infer.py"):
         return FwLaunch("llamafactory", "llamafactory vllm_infer.py", "flags", j + 1, command="vllm_infer", env=env, program_start=program)
     if any(v.lstrip("-").split("=")[0] in ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization") for v in rest) or "--config" in rest:

@@ -7,7 +7,7 @@ import re
 import shlex
 
 from vllm_kb.engine.kb import release_dates
-from vllm_kb.engine.kb.versions import try_parse
+from vllm_kb.engine.kb.versions import parse, try_parse
 from vllm_kb.engine.scan.shell import Seg, Word
 
 # The vllm/vllm-openai image's ENTRYPOINT by tag (docker/Dockerfile of each release; from 0.25
@@ -18,7 +18,7 @@ IMAGE_ENTRYPOINTS = [("0.0.0", ["python3", "-m", "vllm.entrypoints.openai.api_se
 _IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
 # images built from vLLM whose entrypoint is its OpenAI server: <registry>/<org>/vllm[-variant][:tag]
 _LIKE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*(?P<name>vllm(?:[-_][\w.-]+)?)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
-_TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?:$|[-+_])")
+_TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:$|[-+_])")  # 0.9.0.1 and 0.10.1.1 too
 
 
 def image_version(image: str | None) -> str | None:
@@ -27,11 +27,14 @@ def image_version(image: str | None) -> str | None:
     text = (image or "").strip()
     if (env := env_image(text)) is not None:
         return env[1].get("vllm")
-    m = _IMAGE.match(text) or _LIKE.match(text)
+    official = _IMAGE.match(text)
+    m = official or _LIKE.match(text)
     if not m or not m.group("tag"):
         return None
     t = _TAG_VERSION.match(m.group("tag"))
     v = try_parse(t.group(1)) if t else None
+    if v is not None and not official and v > parse(release_dates.newest()):
+        return None  # another vendor's own numbering (opea/vllm-gaudi:1.22.0 is Gaudi software 1.22), not vLLM's
     return str(v) if v else None
 
 

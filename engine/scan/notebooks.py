@@ -63,7 +63,9 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     out: list[Site] = []
     pytext = "\n".join(py[1:])
     if pytext.strip():
-        out += python_calls.scan(ctx, rel, pytext)
+        for site in python_calls.scan(ctx, rel, pytext):
+            site.launch["notebook"] = True  # a kernel's `__main__` has no file: spawn does not re-run the cells
+            out.append(site)
     shtext = "\n".join(sh[1:])
     if shtext.strip():
         out += scripts.scan(ctx, rel, shtext)

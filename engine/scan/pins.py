@@ -13,13 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.kb.versions import (
-    InvalidSpecifier,
-    SpecifierSet,
-    Version,
-    newest_matching,
-    try_parse,
-)
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 
 if sys.version_info >= (3, 11):
@@ -52,6 +46,7 @@ class Pin:
     package: str = "vllm"
     extras: tuple[str, ...] = ()  # trl[vllm]: the framework pulls vLLM in
     above: bool = False  # from a folder above the audited one (its repository's), applying to all of it
+    own: bool = False  # the project is this package's own source (a fork that keeps its name)
 
     @property
     def folder(self) -> str:
@@ -222,12 +217,12 @@ def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
         version = kw.get("version")
         v = version.value if isinstance(version, ast.Constant) and isinstance(version.value, str) else None
         if v is None and ctx is not None:
-            folder = PurePosixPath(rel).parent.as_posix()
-            got = ctx.read(f"{folder}/{name.value}/version/version".removeprefix("./")) if f"{folder}/{name.value}/version/version".removeprefix("./") in set(ctx.files) else None
+            path = f"{PurePosixPath(rel).parent.as_posix()}/{name.value}/version/version".removeprefix("./")
+            got = ctx.read(path) if path in ctx.file_set() else None
             v = got.strip() if got and re.fullmatch(r"\s*\d+(\.\d+)*\S*\s*", got) else None
         if not v:
             return None, name
-        return Pin(rel, node.lineno, f"{name.value} {v} (this project)", f"=={v}", "setup", v, pkg), name
+        return Pin(rel, node.lineno, f"{name.value} {v} (this project)", f"=={v}", "setup", v, pkg, own=True), name
     return None
 
 

@@ -14,7 +14,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import notebook_json, windows_scripts
+from vllm_kb.engine.scan import extra_pins, notebook_json, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -98,7 +98,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
             all_pins.append(p)
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
-    for p in all_pins:
+    for p in all_pins + extra_pins.vllm_ranges(all_pins):
         if p.package == "vllm":
             by_folder.setdefault(p.folder, []).append(p)
     ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}

@@ -1,5 +1,5 @@
 """Deployment facts around a Python engine: the decorators that run it — BentoML's
-`@bentoml.service(resources={"gpu": N}, envs=[…])`, Ray Serve's `@serve.deployment(ray_actor_options=
+`@bentoml.service(resources={"gpu": N, "gpu_type": …}, envs=[…])`, Ray Serve's `@serve.deployment(ray_actor_options=
 {"num_gpus": N})`, Modal's `@app.function(gpu="H100:2", image=…)` with the image's
 `pip_install("vllm==X")` and `.env({…})` — and the environment a deployment binds to the file
 (a KubeRay RayService or Ray Serve config whose application imports it sets `runtime_env.env_vars`,
@@ -33,6 +33,9 @@ def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
             gpus = _value(r, _entry(kw.get("resources"), "gpu"))
             if isinstance(gpus, int) and not isinstance(gpus, bool):
                 site.gpu_request = site.gpu_request or gpus
+            kind = _value(r, _entry(kw.get("resources"), "gpu_type"))  # BentoCloud's `nvidia-h100-80gb`
+            if isinstance(kind, str) and kind.strip():
+                site.gpu_types = [kind.strip()]
             _bento_envs(rel, r, kw.get("envs"), site)
         elif name.endswith("deployment") and ("serve" in name or name == "deployment"):
             site.tool = site.tool or "ray-serve"

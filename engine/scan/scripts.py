@@ -265,9 +265,22 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
         elif a.unresolved:
             site.opaque.append({"code": "unresolved", "what": a.raw, "where": f"{rel}:{a.line}"})
     site.device_args = (*site.device_args, *(n for n, st in parsed.settings.items() if not st.resolved and gpu_count_idiom(st.note)))
+    before = {b.index: b for b in argv}
     for a in parsed.positionals:
-        site.remarks.append(Finding("stray-positional", msg("finding.stray_positional", arg=a.raw), rel, a.line, "P0"))
+        site.remarks.append(Finding("stray-positional", msg("finding.stray_positional", arg=a.raw), rel, a.line, "P0",
+                                    vllm=_swallowed_until(ctx.catalog, before.get(a.index - 1))))
     return site
+
+
+def _swallowed_until(cat, prev) -> str | None:
+    """The releases a word after `prev` is a stray positional in, when older ones took it as the
+    option's optional value (StoreBoolean `--enable-chunked-prefill true`, 0.5.3-0.8.4; a negatable
+    switch from 0.8.5): `>=` the release the option last stopped taking one (settle_priorities)."""
+    e = cat.flag(prev.text.split("=", 1)[0]) if prev is not None and prev.text and prev.text.startswith("--") else None
+    changes = (e._raw.get("kind") or {}).get("changes") if e is not None and isinstance(e._raw.get("kind"), dict) else None
+    if not changes or not any(k == "value" for _, k in changes) or changes[-1][1] == "value":
+        return None
+    return f">={changes[-1][0]}"
 
 
 def _argv_facts(parsed, launch, site: Site) -> dict:

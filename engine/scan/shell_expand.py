@@ -13,9 +13,9 @@ import re
 from typing import TypeGuard
 from dataclasses import replace
 
+from vllm_kb.engine.kb.safe_text import HOLE_CLOSE, HOLE_OPEN
 from vllm_kb.engine.scan.shell import Seg, Word, _show_var
 
-HOLE_OPEN, HOLE_CLOSE = "\ue000", "\ue001"
 _HOLE = re.compile("\ue000([^\ue001]*)\ue001")
 _IFS = re.compile(r"[ \t\n]+")
 

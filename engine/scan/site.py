@@ -76,6 +76,7 @@ class Site:
     source: Any = None  # scanner-specific handle used when rendering changes (words, call text)
     end_line: int = 0
     framework_version: str | None = None
+    framework_fork: bool = False  # the framework is the project's own source (pins.py `own`), maybe changed
     framework_defaults: dict[str, Any] = field(default_factory=dict)  # what the framework passes when unset
     fixed: dict[str, Any] = field(default_factory=dict)  # what the framework hard-codes
     framework_keys: dict[str, Any] = field(default_factory=dict)  # the framework's own keys, as read

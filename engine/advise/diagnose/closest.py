@@ -60,7 +60,9 @@ FAMILIES: dict[str, Family] = {
                       r"\bcuda\b", r"update your driver|newer version"),
     "rollout-server-gpus": _f(r"duplicate gpu|ncclInvalidUsage|nccl error:? invalid usage|both on cuda device",
                               r"\bnccl\b", r"\brank\b"),
-    "gpu-shared-memory": _f(r"free memory on device|less than desired gpu memory utilization|used by other processes"),
+    # PyTorch's out-of-memory message lists the other processes on the GPU ("Process 4242 has 60.00 GiB memory in use")
+    "gpu-shared-memory": _f(r"free memory on device|less than desired gpu memory utilization|used by other processes|process \d+ has [\d.]+ [KMG]iB memory in use",
+                            r"process \d+ has [\d.]+ [KMG]iB memory in use"),
     "gpu-memory-utilization-range": _f(r"gpu[ _]memory[ _]utilization"),
     "framework-vllm": _f(r"vllm.{0,20}version.{0,40}(not supported|requires?)|supported versions|requires? vllm|vllm\s*[<>=]=?\s*\d"),
     "expert-parallel-dense": _f(r"expert[ _-]?parallel"),
@@ -70,6 +72,11 @@ FAMILIES: dict[str, Family] = {
     "transformers-model-type": _f(r"does not recognize this architecture|Unrecognized configuration class|model[ _]type.{0,40}(not recognized|unrecognized)",
                                   r"transformers"),
     "spawn-main-guard": _f(r"bootstrapping phase|freeze_support|if __name__ == .__main__."),
+    # vLLM's compiled ops or a package every release has missing (no Windows wheel: a pip install there has
+    # no vllm._C; a source checkout shadowing the installed package says the same), a POSIX-only module, a
+    # Windows-only error or torch build
+    "platform-windows": _f(r"No module named '(vllm\._C|vllm\.(entrypoints|engine|distributed|model_executor)|resource|fcntl|termios|pwd|grp)'|\[WinError \d+\]|use_libuv was requested"
+                           r"|Distributed package doesn't have NCCL|\bwin(32|_amd64)\b"),
     "not-in-version": _f(r"unknown (engine )?argument|unrecognized (arguments?|options?)|unexpected keyword argument|no such option"
                          r"|extra inputs are not permitted|extra_forbidden"),
 }
@@ -110,9 +117,20 @@ _FRAMEWORK_FILE = re.compile(r"(^|[/\\])(trl|openrlhf|verl|llamafactory|swift|un
 _API_SHAPED = re.compile(r"^(NotImplementedError|AttributeError|TypeError|ImportError|ModuleNotFoundError)\b")
 
 
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+
+
+def windows_frame(parsed: traceback_text.Parsed) -> str | None:
+    """A frame's file on a drive letter: the traceback comes from a native Windows process, which
+    vLLM does not run in whatever it then raised (WSL's paths are /mnt/c/…)."""
+    return next((f"{fr.file[:2]}\\… in a frame" for fr in parsed.frames if _DRIVE.match(fr.file)), None)
+
+
 def _frame_checks(parsed: traceback_text.Parsed) -> dict[str, str]:
     """check name → the vLLM function (innermost first) the exception went through."""
     out: dict[str, str] = {}
+    if (win := windows_frame(parsed)) is not None:
+        out["platform-windows"] = win
     for fr in reversed(parsed.frames):
         if _VLLM_FILE.search(fr.file):
             for name in FRAMES.get(fr.function, ()):
@@ -142,8 +160,8 @@ def rank(text: str, known: set[str], limit: int = 3) -> list[tuple[str, error_te
         if name in frames:
             score += 2
             found.append(frames[name])
-        if score:
-            scored.append((-score, order, name, ", ".join(found)))
+        if score:  # a passage matched as anchor and as support is shown once
+            scored.append((-score, order, name, ", ".join(dict.fromkeys(found))))
     for name, why in frames.items():  # frame evidence for a check no family lists
         if name in known and name not in FAMILIES:
             scored.append((-2, len(FAMILIES), name, why))

@@ -16,6 +16,11 @@ CHECK_ID = "L43"
 # vLLM modules, not its compiled extensions (`vllm._C`, `vllm._moe_C`: a broken build, not a framework)
 _NO_MODULE = re.compile(r"No module named '(vllm\.[A-Za-z][\w.]*)'")
 _NO_ATTRIBUTE = re.compile(r"'(\w+)' object has no attribute '(\w+)'")
+# vLLM's packages in every release 0.4.1–0.34.0 (/work/sdists/src): one of them missing is a broken or
+# shadowed install (a pip install on Windows, a `vllm/` folder in the working directory), not a framework
+# reaching for what vLLM moved
+_EVERY_RELEASE = frozenset({"vllm.distributed", "vllm.engine", "vllm.entrypoints", "vllm.lora", "vllm.model_executor",
+                            "vllm.transformers_utils", "vllm.usage"})
 # the objects of vLLM's engine a framework holds (LLM, its llm_engine, the executor, the workers)
 # and the attributes it reaches them by; a model layer's missing attribute (ColumnParallelLinear
 # … input_scale) is vLLM's own bug and stays out
@@ -35,7 +40,7 @@ def match(text: str) -> error_text.Match | None:
     parsed = traceback_text.parse(text)
     lines = "\n".join(parsed.exceptions) or parsed.text
     m = _NO_MODULE.search(lines)
-    if m:
+    if m and m.group(1) not in _EVERY_RELEASE:
         return _hit("No module named 'vllm.{module}'", m)
     for m in _NO_ATTRIBUTE.finditer(lines):
         cls, attr = m.group(1), m.group(2)

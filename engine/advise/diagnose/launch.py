@@ -24,6 +24,8 @@ FINDING_TEXTS = {
         # Ray Serve LLM (ray/llm/_internal/serve/…, LLMConfig.engine_kwargs): a key the installed vLLM's
         # EngineArgs does not have
         {"text": "Unknown engine argument: {name}", "vllm": ">=0.4.0", "origin": "ray"},
+        # argparse (allow_abbrev) taking a flag the release lacks for the start of several it has
+        {"text": "ambiguous option: {flag} could match {flags}", "vllm": ">=0.4.0", "origin": "argparse"},
     ],
     "value-not-in-version": [
         {"text": "argument {flag}: invalid choice: {value} (choose from {choices})", "vllm": ">=0.4.0", "origin": "argparse"},
@@ -68,6 +70,9 @@ UNCOVERED = [
     {"text": "sliding_window must be set for sliding window attention", "vllm": ">=0.11.1", "origin": "python"},
     # an extension (flash-attn, xformers, vllm._C) built against another torch: what is installed, not the launch
     {"text": "undefined symbol: {symbol}", "vllm": ">=0.4.0", "origin": "kernel"},
+    # a LoRA adapter trained on modules vLLM does not wrap (a vision tower, a projector): the adapter, not
+    # the launch (vllm/lora/models.py, lora_model.py from 0.34)
+    {"text": "While loading {lora_dir}, expected target modules in {expected} but received {unexpected}. Please verify that the loaded LoRA module is correct", "vllm": ">=0.4.1", "origin": "vllm"},
 ]
 
 
@@ -88,6 +93,21 @@ def closest(kb: Knowledge, text: str, limit: int = 3) -> list[LaunchHit]:
     return out
 
 
+def shared(kb: Knowledge, text: str, matches: list[error_text.Match], limit: int = 3) -> list[LaunchHit]:
+    """Words several causes print (error_text `shared`: PyTorch's "CUDA out of memory"): the checks
+    that print them are candidates (kind `shared`), ranked with the checks the rest of the text and
+    the traceback's vLLM frames name — another process's memory named in the same message, the
+    function it was raised under — most evidence first; a candidate alone keeps the first place."""
+    context = {h.id: h for h in closest(kb, text, limit=8)}
+    ranked = []
+    for m in matches:
+        got = context.pop(m.check_id, None)
+        ranked.append((max(got.match.score if got else 0, 1), 0, LaunchHit(m.check_id, "shared", m)))
+    ranked += [(h.match.score, 1, h) for h in context.values()]
+    ranked.sort(key=lambda r: (-r[0], r[1]))
+    return [h for _, _, h in ranked[:limit]]
+
+
 @dataclass
 class SiteVerdict:
     site: Any  # report.results.SiteReport
@@ -100,7 +120,8 @@ class SiteVerdict:
 @dataclass
 class LaunchHit:
     id: str  # a check id (L30) or a finding code (not-in-version)
-    kind: str  # check | finding | closest (named by the error's keywords, not by vLLM's wording)
+    kind: str  # check | finding | closest (named by the error's keywords, not by vLLM's wording) | shared (a
+    # wording several causes print, ranked with what the rest of the text names) | uncovered
     match: error_text.Match
     sites: list[SiteVerdict] = field(default_factory=list)
 
@@ -149,6 +170,10 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
     if "L43" not in {x.check_id for x in matches} and "not-in-version" in {x.check_id for x in matches} \
             and (pf := closest_mod.plugin_flags(parsed.text)) is not None:
         matches.append(pf)  # argparse refusing a plugin's flags: the plugin did not load into this vLLM
+    if matches and all(m.shared for m in matches):
+        return shared(kb, text, matches)
+    if matches and (win := closest_mod.windows_frame(parsed)) is not None and "L28" not in {x.check_id for x in matches}:
+        matches.append(error_text.Match("L28", win, None, "keywords", 0, False))  # whatever it raised, it ran on Windows
     if not matches:
         gap = error_text.match(_UNCOVERED_POOL, text, version)
         if gap:
@@ -164,7 +189,7 @@ def verdicts(hit: LaunchHit, reports: list) -> None:
     if hit.kind == "uncovered":
         return
     for sr in reports:
-        if hit.kind == "check" or (hit.kind == "closest" and hit.id not in FINDING_TEXTS):
+        if hit.kind in ("check", "shared") or (hit.kind == "closest" and hit.id not in FINDING_TEXTS):
             r = next((x for x in sr.results if x.check.id == hit.id), None)
             if r is None:
                 continue

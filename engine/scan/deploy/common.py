@@ -22,8 +22,26 @@ from vllm_kb.engine.scan.images import (  # noqa: F401 — re-exported for the c
 )
 
 
+# A Go-template (or Jinja) action left in a manifest an operator or chart renders later (KServe's
+# LLMInferenceServiceConfig, a chart's files/, `{{ .Values.x }}`): its text is not known until then.
+# GitHub's `${{ … }}` is resolved by engine/scan/ci.py.
+_TEMPLATE_ACTION = re.compile(r"(?<!\$)\{\{-?(.*?)-?\}\}", re.S)
+
+
+def template_holes(text: str) -> str:
+    """`text` with each `{{ … }}` action as a hole (shell_expand): what it renders is unknown."""
+    if "{{" not in text:
+        return text
+    return _TEMPLATE_ACTION.sub(lambda m: hole("{{" + re.sub(r"\s+", "", m.group(1)) + "}}"), text)
+
+
 def yaml_word(text: str, line: int, ex: Expander, compose: bool = False, k8s_env: dict | None = None) -> Word:
-    """A literal argv element as a word; `${VAR:-x}` (compose) and `$(VAR)` (Kubernetes) expand."""
+    """A literal argv element as a word; `${VAR:-x}` (compose) and `$(VAR)` (Kubernetes) expand, a
+    template action `{{ … }}` is unknown."""
+    if (held := template_holes(text)) != text:
+        w = Word(raw=text, line=line, segs=[Seg("lit", held)])
+        w.text, w.unresolved = held, text
+        return w
     if k8s_env is not None:
         def sub(m):
             return k8s_env.get(m.group(1), m.group(0))
@@ -105,7 +123,8 @@ def _positions(extra: dict | None, frozen: list[Word], source: dict | None) -> d
 def shell_site(ctx, rel, text, line, syntax, env, image, known: dict | None = None, anchor: int | None = None,
                 source_lines: list[str] | None = None) -> Site | None:
     """A command written as one shell string (Dockerfile shell form, a YAML scalar)."""
-    return launch_site(ctx, rel, [_plain("/bin/sh", line), _plain("-c", line), _plain(text, line)], anchor or line, line,
+    script = template_holes(text)
+    return launch_site(ctx, rel, [_plain("/bin/sh", line), _plain("-c", line), _plain(script, line)], anchor or line, line,
                        syntax, "string", env, image, known=known, source_lines=source_lines)
 
 

@@ -2,7 +2,10 @@
 `python3 -m vllm.entrypoints.openai.api_server --model=<url> --served-model-name=<name>` followed
 by `spec.args` (internal/modelcontroller/engine_vllm.go), with `env` as a map and the GPUs of
 `resourceProfile: <profile>:<count>`; the models Helm chart renders one Model per `catalog`
-entry that is enabled (or every entry with `all.enabled`)."""
+entry that is enabled (or every entry with `all.enabled`). A Model without `image:` runs the image
+the controller is configured with: the KubeAI chart's `modelServers.VLLM.images[<imageName of the
+resourceProfile> or "default"]` (internal/modelcontroller/engine_vllm.go), read from the chart
+values when the project holds them, else a vLLM image of a release the manifest does not name."""
 from __future__ import annotations
 
 from vllm_kb.engine.kb import yamlio
@@ -53,7 +56,9 @@ def _model(ctx, rel, doc, base: tuple, spec: dict, name: str, syntax: str) -> Si
     words += [yaml_word(str(a), doc.line_of(base + ("args", i)), ex) for i, a in enumerate(spec.get("args") or [])]
     env = {str(k): Setting(str(k), str(v), True, rel, doc.line_of(base + ("env", str(k))), str(k), str(v), syntax)
            for k, v in (spec.get("env") or {}).items()} if isinstance(spec.get("env"), dict) else {}
-    site = launch_site(ctx, rel, words, line, words[-1].line, syntax, "yaml-list", env, spec.get("image"))
+    image = spec.get("image") if isinstance(spec.get("image"), str) else None
+    site = launch_site(ctx, rel, words, line, words[-1].line, syntax, "yaml-list", env,
+                       image or controller_image(ctx, spec.get("resourceProfile")))
     if site is None:
         return None
     site.tool = "kubeai"
@@ -63,6 +68,40 @@ def _model(ctx, rel, doc, base: tuple, spec: dict, name: str, syntax: str) -> Si
     if mt is not None:
         mt.implied, mt.note = True, "the KubeAI controller serves the model under the Model's name"
     return site
+
+
+# The vLLM image of a controller whose configured tag is not in the project: no release named.
+UNNAMED_RELEASE = "vllm/vllm-openai"
+
+
+def controller_image(ctx: ScanContext, profile) -> str:
+    """The image the KubeAI controller starts a Model without `image:` in (module docstring)."""
+    name = profile.rpartition(":")[0] if isinstance(profile, str) and ":" in profile else profile
+    for rel in ctx.files:
+        if not rel.rsplit("/", 1)[-1].startswith("values") or not rel.endswith((".yaml", ".yml")):
+            continue
+        text = ctx.read(rel) or ""
+        if "modelServers" not in text:
+            continue
+        try:
+            data = yamlio.load(text).data
+        except (yamlio.YamlError, RecursionError):
+            continue
+        images = _get(data, "modelServers", "VLLM", "images")
+        if not isinstance(images, dict):
+            continue
+        wanted = _get(data, "resourceProfiles", str(name), "imageName") if name else None
+        got = images.get(wanted) if isinstance(wanted, str) else None
+        got = got or images.get("default")
+        if isinstance(got, str) and got:
+            return got
+    return UNNAMED_RELEASE
+
+
+def _get(data, *keys):
+    for k in keys:
+        data = data.get(k) if isinstance(data, dict) else None
+    return data
 
 
 def _profile_gpus(profile) -> int | None:

@@ -43,6 +43,8 @@ def _containers(data: dict, base: tuple) -> list[tuple[tuple, dict]]:
             for k, v in node.items():
                 if k in ("containers", "initContainers") and isinstance(v, list):
                     out += [(path + (k, i), c) for i, c in enumerate(v) if isinstance(c, dict)]
+                elif k == "runner" and isinstance(v, dict) and "image" in v and ("command" in v or "args" in v):
+                    out.append((path + (k,), v))  # OME's engineConfig/decoderConfig.runner: one container
                 elif isinstance(v, (dict, list)):
                     stack.append((v, path + (k,)))
         elif isinstance(node, list):
@@ -90,7 +92,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                            extra, known=k8s_env, source_lines=lines)
         if site is not None:
             site.gpu_request = resource_gpus(c.get("resources"))
-            site.gpu_types = gpu_types.from_pod(_node(doc.data, path[:-2]))
+            site.gpu_types = gpu_types.from_pod(_node(doc.data, _pod(path)))
             site.container = dict(tool="kubernetes", **_shm(doc.data, path, c), **_mounts(doc.data, path, c),
                                   env_names=[str(e["name"]) for e in c.get("env") or [] if isinstance(e, dict) and "name" in e],
                                   env_opaque=bool(c.get("envFrom")))
@@ -103,6 +105,11 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                     kust = False
             out.append(site)
     return out
+
+
+def _pod(path: tuple) -> tuple:
+    """Where the pod spec of a container is: above `containers[i]`, or what holds an OME `runner`."""
+    return path[:-1] if path and path[-1] == "runner" else path[:-2]
 
 
 def _node(data: Any, path: tuple) -> Any:
@@ -130,7 +137,7 @@ _VOLUME_NAMES = (("persistentVolumeClaim", "claimName"), ("hostPath", "path"), (
 
 def _mounts(data: dict, path: tuple, container: dict) -> dict:
     """`mounts`: each mountPath (with its subPath) → the volume's name and what names its content."""
-    pod = _node(data, path[:-2])
+    pod = _node(data, _pod(path))
     volumes = {v.get("name"): v for v in (pod.get("volumes") or []) if isinstance(v, dict)} if isinstance(pod, dict) else {}
     out: dict = {}
     for m in container.get("volumeMounts") or []:
@@ -149,16 +156,39 @@ def _mounts(data: dict, path: tuple, container: dict) -> dict:
     return {"mounts": out} if out else {}
 
 
+def _kuberay_shm(data: dict, path: tuple) -> bool:
+    """Whether the container is the Ray container (the first) of a KubeRay head or worker group
+    (RayCluster, RayService, RayJob or a wrapper such as AIBrix's RayClusterFleet), whose /dev/shm
+    the operator mounts unless `rayStartParams` names a plasma directory."""
+    keys = [k for k in path if isinstance(k, str)]
+    if path[-2:] != ("containers", 0) or "template" not in keys or not ({"headGroupSpec", "workerGroupSpecs"} & set(keys)):
+        return False
+    group: Any = data
+    cut = len(path) - 1 - path[::-1].index("template")  # the group holds the pod template
+    for p in path[:cut]:
+        group = group[p] if isinstance(group, (dict, list)) else {}
+    params = group.get("rayStartParams") if isinstance(group, dict) else None
+    return not (isinstance(params, dict) and "plasma-directory" in params)
+
+
 def _shm(data: dict, path: tuple, container: dict) -> dict:
     """/dev/shm from the volume the container mounts there (an emptyDir, memory-backed or not, or
     the node's own through hostPath); the pod's hostIPC shares the host's."""
     pod = data
-    for p in path[:-2]:
+    for p in _pod(path):
         pod = pod[p] if isinstance(pod, (dict, list)) else {}
     out: dict = {"ipc": "host"} if isinstance(pod, dict) and pod.get("hostIPC") is True else {}
     mount = next((m.get("name") for m in container.get("volumeMounts") or [] if isinstance(m, dict)
                   and str(m.get("mountPath", "")).rstrip("/") == "/dev/shm"), None)
     if mount is None:
+        if _kuberay_shm(data, path):
+            # KubeRay mounts a memory-backed emptyDir at the Ray container's /dev/shm, sized by its
+            # memory limit, else request, else unbounded (ray-operator/controllers/ray/common/pod.go
+            # `addEmptyDir(… SharedMemoryVolumeMountPath, StorageMediumMemory)`, `findMemoryReqOrLimit`)
+            res: dict = container["resources"] if isinstance(container.get("resources"), dict) else {}
+            mem = next((str(part["memory"]) for part in (res.get("limits"), res.get("requests"))
+                        if isinstance(part, dict) and part.get("memory")), None)
+            out["shm_size"] = mem or "unbounded"
         return out
     for v in (pod.get("volumes") or []) if isinstance(pod, dict) else []:
         if not isinstance(v, dict) or v.get("name") != mount:

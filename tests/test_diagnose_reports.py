@@ -1,0 +1,54 @@
+"""`diagnose --error` on start-up failures from public reports, each the smallest text that carries
+what the reporter saw: the error line in the words of the program that printed it (vLLM, Python,
+Ray, a framework), the rest in our own words. Each names the check that explains it in its top 3."""
+import pytest
+
+from vllm_kb.engine.advise.diagnose import launch
+from vllm_kb.engine.kb.knowledge import load
+
+KB = load()
+
+# (report, text, expected check, kind of the hit that names it)
+REPORTS = [
+    # Windows: a pip-installed vLLM has no compiled ops there; the frames sit on a drive letter
+    ("https://github.com/vllm-project/vllm/issues/1814",
+     'Traceback (most recent call last):\n  File "C:\\Users\\u\\py310\\site-packages\\vllm\\__init__.py", line 3, in <module>\n'
+     "    from vllm.engine.arg_utils import EngineArgs\nModuleNotFoundError: No module named 'vllm._C'\n", "L28", "closest"),
+    ("https://github.com/Ksuriuri/index-tts-vllm/issues/6", "ModuleNotFoundError: No module named 'vllm._C'", "L28", "closest"),
+    # the console script of a Windows venv cannot import vLLM's CLI at all
+    ("https://github.com/microsoft/fara/issues/29",
+     'Traceback (most recent call last):\n  File "C:\\Users\\u\\Python313\\Scripts\\vllm.exe\\__main__.py", line 2, in <module>\n'
+     "    from vllm.entrypoints.cli.main import main\nModuleNotFoundError: No module named 'vllm.entrypoints'\n", "L28", "closest"),
+    # OpenRLHF's hybrid engine: vLLM's Ray workers asked for more bundles than the actors' placement group holds
+    ("https://github.com/OpenRLHF/OpenRLHF/pull/728",
+     "(LLMRayActor pid=4242) ValueError: placement group bundle index 6 is invalid. Valid placement group indexes: 0-4",
+     "L34", "check"),
+    # Triton Inference Server's vLLM backend calling an API the installed vLLM changed (the log escapes newlines)
+    ("https://github.com/triton-inference-server/server/issues/8578",
+     'E1216 02:12:49 pb_stub.cc:388] "Failed to initialize Python stub: TypeError: build_async_engine_client_from_engine_args() '
+     "got an unexpected keyword argument 'stat_loggers'\\n\\nAt:\\n  /opt/tritonserver/backends/vllm/model.py(301): _run_llm_engine\"",
+     "L43", "check"),
+    # Xinference handing a server flag, spelled as on the command line, to the engine's arguments
+    ("https://github.com/xorbitsai/inference/issues/4196",
+     "Server error: 500 - [address=0.0.0.0:40001, pid=99] AsyncEngineArgs.__init__() got an unexpected keyword argument "
+     "'tool-call-parser'", "not-in-version", "finding"),
+    # ms-swift's vLLM engine reaching for a method the installed vLLM's LLMEngine dropped
+    ("https://github.com/modelscope/ms-swift/issues/7065",
+     '  File "/opt/conda/lib/python3.11/site-packages/swift/llm/infer/infer_engine/vllm_engine.py", line 382, in _add_request\n'
+     "    return self.engine.encode(inputs, pooling_params, request_id)\nAttributeError: 'LLMEngine' object has no attribute 'encode'\n",
+     "L43", "check"),
+]
+
+
+@pytest.mark.parametrize("url,text,want,kind", REPORTS, ids=[r[0].split("github.com/")[1] for r in REPORTS])
+def test_a_reported_start_up_failure_names_its_check_in_the_top_three(url, text, want, kind):
+    hits = launch.recognise(KB, text)[:3]
+    assert (want, kind) in [(h.id, h.kind) for h in hits], [(h.id, h.kind) for h in hits]
+
+
+def test_a_lora_adapter_on_modules_vllm_does_not_wrap_is_uncovered_not_routed_by_its_words():
+    # https://github.com/modelscope/ms-swift/issues/4974: an adapter trained on a vision projector, served by ms-swift
+    line = ("ValueError: While loading /out/checkpoint-100, expected target modules in ['down_proj', 'o_proj', 'qkv'] but "
+            "received ['mlp1.1', 'mlp1.3']. Please verify that the loaded LoRA module is correct")
+    assert [(h.id, h.kind) for h in launch.recognise(KB, line)] == [("uncovered", "uncovered")]
+
