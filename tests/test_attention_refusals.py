@@ -122,3 +122,32 @@ def test_tool_reads_a_release(tmp_path):
     assert got == {("soft_cap", "XFORMERS", "0.6.0", "0.6.0", "XFormers does not support attention logits soft capping."),
                    ("sinks", "FLASH_ATTN", "0.6.0", "0.6.0", "Sinks are only supported in FlashAttention 3")}
     assert "refusals:" in tool.dump(data)
+
+
+def test_gptoss_preview_build_runs_sinks_with_flash_attention():
+    """The gpt-oss preview build predates 0.10.1's Triton fallback for sinks off Hopper (vLLM #22290)."""
+    def preview(cc):
+        return attn_facts({"model": GPT_OSS, "gpu": {"compute_capability": cc}, "vllm": {"version": "0.10.1+gptoss"}},
+                          TABLE, "0.10.1", None, {"v1": True})
+    got = preview(8.0)
+    assert got["attn_backend"] == "FLASH_ATTN" and got["attn_preview_build"] == "gptoss"
+    assert "Sinks are only supported in FlashAttention 3" in got["attn_error"]
+    assert "attn_refusal" not in preview(9.0)     # FA3 on Hopper
+    assert "attn_refusal" not in preview(10.0)    # Blackwell: TRT-LLM kernels
+    assert "attn_refusal" not in facts("0.10.1", 8.0, GPT_OSS)  # the release: Triton
+
+
+def test_gptoss_image_tag_is_the_preview_build(tmp_path):
+    from vllm_kb.engine.audit import audit
+    from vllm_kb.engine.scan.images import image_version
+
+    assert image_version("vllm/vllm-openai:gptoss") == "0.10.1+gptoss"
+    assert image_version("someone/vllm:gptoss") is None  # only the official image's tag
+    (tmp_path / "docker-compose.yaml").write_text(
+        "services:\n  llm:\n    image: vllm/vllm-openai:gptoss\n    command: [\"--model\", \"openai/gpt-oss-20b\"]\n")
+
+    def p0(gpu):
+        return {r.check.id for sr in audit(tmp_path, gpu=gpu).sites for r in sr.results
+                if r.status == "recommended" and r.priority == "P0"}
+    assert "L65" in p0("A100-80GB")
+    assert "L65" not in p0("H100-80GB")

@@ -16,6 +16,9 @@ selectors:
   first valid one, so nothing chosen automatically refuses; a forced backend is validated and
   refused with "Selected backend … is not valid for this configuration" (vllm/platforms/cuda.py
   0.11.1:352-370), before the model is built.
+- The gpt-oss preview build (`vllm==0.10.1+gptoss`, image vllm/vllm-openai:gptoss, main of 5 Aug
+  2025) ran sinks with FlashAttention on every GPU below Blackwell: the Triton fallback for sinks
+  off Hopper came with the 0.10.1 release (vllm/platforms/cuda.py 0.10.1:322; vLLM #22290).
 The GPU decides two refusals: FlashAttention runs sinks only as FlashAttention 3 (Hopper,
 vllm/v1/attention/backends/flash_attn.py), FlashInfer only through TRT-LLM kernels (Blackwell
 SM 10.x, vllm/utils/flashinfer.py supports_trtllm_attention)."""
@@ -28,6 +31,7 @@ from vllm_kb.engine.kb.versions import Version, try_parse
 # the V1 names of 0.8-0.10 that became the plain ones
 _ALIASES = {"FLASH_ATTN_VLLM_V1": "FLASH_ATTN", "TRITON_ATTN_VLLM_V1": "TRITON_ATTN", "XFORMERS_VLLM_V1": "XFORMERS"}
 _VALIDATING = Version("0.11.1")
+_PREVIEW_SINKS_FA = "gptoss"  # the local label of the preview build above
 
 
 def _v(version: str | None) -> Version | None:
@@ -46,9 +50,9 @@ def model_features(model: dict) -> list[str]:
 
 
 def picked_backend(forced: str | None, v1: bool, version: Version, cc: float | None, startup: dict,
-                   features: list[str]) -> str | None:
+                   features: list[str], build: str = "") -> str | None:
     """The backend the release runs: the forced one, else the one its selector picks, None where
-    that depends on what this audit cannot see."""
+    that depends on what this audit cannot see. `build`: a preview build's local version label."""
     forced = _ALIASES.get(forced, forced) if forced else None
     if not v1 and forced in (None, "FLASH_ATTN"):
         # V0 replaces FlashAttention by XFormers where it cannot run, forced or not
@@ -61,6 +65,8 @@ def picked_backend(forced: str | None, v1: bool, version: Version, cc: float | N
         return None
     if cc < 8.0:
         return "FLEX_ATTENTION" if version >= Version("0.10.2") else None
+    if build == _PREVIEW_SINKS_FA and v1 and 8.0 <= cc < 10.0:
+        return "FLASH_ATTN"
     if "sinks" in features and version >= Version("0.10.1") and int(cc) != 9:
         return "TRITON_ATTN"
     if int(cc) >= 10:
@@ -101,8 +107,10 @@ def attn_facts(facts: dict, table: dict, version: str, forced: str | None, start
     if v is None:
         return {}
     v1 = bool(startup.get("v1"))
+    # the release looked up drops a build's local label; the site's own version keeps it
+    build = str((facts.get("vllm") or {}).get("version") or version).partition("+")[2]
     backend = picked_backend(forced.strip() if isinstance(forced, str) and forced.strip() else None, v1, v, cc,
-                             startup, features)
+                             startup, features, build)
     out: dict[str, Any] = {}
     if backend:
         out["attn_backend"] = backend
@@ -123,5 +131,7 @@ def attn_facts(facts: dict, table: dict, version: str, forced: str | None, start
         out["attn_refusal_feature"] = row["feature"]
         out["attn_error"] = row["text"]
         out["attn_validated"] = bool(forced) and v >= _VALIDATING
+        if build == _PREVIEW_SINKS_FA and not forced:
+            out["attn_preview_build"] = build
         break
     return out

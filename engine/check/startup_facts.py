@@ -20,6 +20,7 @@ from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.check.startup_spec import spec_facts
+from vllm_kb.engine.check.startup_vocab import vocab_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.models import head_dim
@@ -45,6 +46,11 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     split = vision_split(model, engine, kb.doc("vllm", "vision_tp.yaml").data, version)
     # the vision heads count for TP only where this release splits them (no fallback, no data mode)
     out.update(_parallel(model if split else {k: v for k, v in model.items() if k != "vision_num_heads"}, engine, gpu))
+    heads_model = model if split else {k: v for k, v in model.items() if k != "vision_num_heads"}
+    # the site's own release: the catalog looks up releases older than it as its oldest
+    out.update(vocab_facts(model, engine, kb.doc("vllm", "vocab_padding.yaml").data,
+                           str((facts.get("vllm") or {}).get("version") or version),
+                           lambda t: all(divides_heads(heads_model, t).values())))
     if "dtype" not in (facts.get("site") or {}).get("unread", ()):  # `$DTYPE`, or a wrapper's choice: not `auto`
         out.update(_dtype(model, engine, gpu, version, table))
     out.update(quant_facts(facts, table, cat, version))

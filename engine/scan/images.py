@@ -19,6 +19,10 @@ _IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]
 # images built from vLLM whose entrypoint is its OpenAI server: <registry>/<org>/vllm[-variant][:tag]
 _LIKE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*(?P<name>vllm(?:[-_][\w.-]+)?)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
 _TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:$|[-+_])")  # 0.9.0.1 and 0.10.1.1 too
+# Tags of the official image that name a preview build instead of a release: the build its wheel
+# carries as a local version label (`vllm==0.10.1+gptoss`, from wheels.vllm.ai/gpt-oss/), which the
+# checks that know the build's own behaviour read (engine/check/startup_attn.py).
+_PREVIEW_TAGS = {"gptoss": "0.10.1+gptoss"}
 
 
 def image_version(image: str | None) -> str | None:
@@ -31,6 +35,8 @@ def image_version(image: str | None) -> str | None:
     m = official or _LIKE.match(text)
     if not m or not m.group("tag"):
         return None
+    if official and m.group("tag") in _PREVIEW_TAGS:
+        return _PREVIEW_TAGS[m.group("tag")]
     t = _TAG_VERSION.match(m.group("tag"))
     v = try_parse(t.group(1)) if t else None
     if v is not None and not official and v > parse(release_dates.newest()):
