@@ -147,3 +147,19 @@ def test_unsloths_gpu_dtype_sizes_the_memory_estimate(tmp_path):
     assert (got["L16"].status, got["L16"].priority) == ("recommended", "P0")
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     assert sr.facts["memory"]["weights_per_gpu_gib"] > 14 and got["L4"].status != "recommended"
+
+
+# https://github.com/BerriAI/litellm/issues/6121 — LiteLLM's in-process `vllm/` provider builds
+# `LLM(model=<id>)` inside litellm.completion; the other providers (hosted_vllm/ included) call servers
+def test_a_module_function_with_a_provider_prefix_is_an_llm_site(scanned):
+    (s,) = scanned({"run.py": 'import litellm\nr = litellm.completion(model="vllm/org/m", messages=[], temperature=0.2)\n'})
+    assert s.kind == "LLM()" and s.model.value == "org/m" and values(s) == {} and not s.unknown
+    (f,) = scanned({"run.py": 'from litellm import acompletion\nr = acompletion("vllm/org/m", [])\n'})
+    assert f.model.value == "org/m"
+
+
+def test_other_providers_and_unread_models_are_no_site(scanned):
+    text = ('import litellm\nimport os\nlitellm.completion(model="gpt-4o", messages=[])\n'
+            'litellm.completion(model="hosted_vllm/org/m", messages=[])\nlitellm.completion(model=os.environ["M"], messages=[])\n'
+            'from other import completion\ncompletion(model="vllm/org/m")\n')
+    assert scanned({"run.py": text}) == []

@@ -29,3 +29,24 @@ def test_a_framework_adapter_and_nothing_outside_the_project(tmp_path):
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "adapter_config.json").write_text("{not json", encoding="utf-8")
     assert lora_facts({"lora_modules": ["x=bad"]}, {}, tmp_path, tmp_path) == {}
+
+
+def _l62(tmp_path, extra: str) -> dict:
+    from vllm_kb.engine.audit import audit
+
+    _adapter(tmp_path / "output" / "ckpt", r=32)
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\nms-swift==3.4.1\n")
+    (tmp_path / "infer.sh").write_text(f"swift infer --adapters output/ckpt --infer_backend vllm{extra}\n")
+    rep = audit(tmp_path, gpu="A100-80GB")
+    return {r.check.id: r for s in rep.sites for r in s.results if r.check.id == "L62"}
+
+
+def test_swift_infer_adapters_turn_lora_on_and_the_first_request_fails(tmp_path):
+    # ms-swift 3.x get_vllm_engine_kwargs: enable_lora when --adapters is given, max_lora_rank 16 by default
+    got = _l62(tmp_path, "")["L62"]
+    assert got.status == "recommended" and got.priority == "P0", got
+
+
+def test_swift_infer_control_with_the_rank_raised(tmp_path):
+    got = _l62(tmp_path, " --vllm_max_lora_rank 32")["L62"]
+    assert got.status == "enabled", got

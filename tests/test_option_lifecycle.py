@@ -103,3 +103,13 @@ def test_a_pin_in_a_dockerfile_run_line_is_written_as_one_release_not_a_shell_re
                           "serve.sh": "vllm serve BAAI/bge-m3 --task embedding\n"})
     (pin,) = [c for c in sr.changes if c.op == "pin"]
     assert (pin.before, pin.after) == ("vllm==0.6.3", "vllm==0.6.4")
+
+
+# https://github.com/vllm-project/vllm/issues/46325 — `-language-model-only` (one dash): argparse maps
+# no single-dash word to its `--` option, so "unrecognized arguments"; a real short option stays one
+def test_a_long_option_written_with_one_dash_is_unrecognised(tmp_path):
+    sr = _site(tmp_path, {"requirements.txt": "vllm==0.23.0\n",
+                          "serve.sh": "vllm serve Qwen/Qwen3-8B -language-model-only -tp 1 --port 8000\n"})
+    (f,) = [f for f in sr.remarks if f.subject == "language_model_only"]
+    assert f.code == "unknown-option" and f.priority == "P0" and "`--language-model-only`" in f.message["en"]
+    assert not [f for f in sr.remarks if f.subject == "tensor_parallel_size"]

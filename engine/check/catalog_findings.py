@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from vllm_kb.engine.check import entrypoint_findings, framework_args, unknown_flags
+from vllm_kb.engine.check import cli_choices, entrypoint_findings, framework_args, unknown_flags
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
@@ -43,7 +43,10 @@ def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: 
     the catalogued release it resolves to; `handled` names settings a check already removes."""
     demo, covered = entrypoint_findings.site_findings(site, kb, version)
     handled = handled | covered
-    out = demo + (_version_remarks(site, cat, lookup, handled, kb) + _value_remarks(site, cat, lookup, handled, kb)
+    values = _value_remarks(site, cat, lookup, handled, kb)
+    said = {f.subject for f in values}
+    values += [f for f in cli_choices.findings(site, kb, lookup) if f.subject not in said and f.subject.partition("=")[0] not in handled]
+    out = demo + (_version_remarks(site, cat, lookup, handled, kb) + values
            + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version))
     if site.kind == "api_server" and cat.index_version(version) >= cat.index_version(API_SERVER_DEPRECATED):
         out.append(Finding("deprecated-entrypoint", msg("finding.api_server_deprecated", version=version), site.file, site.line, "P2"))
@@ -106,7 +109,7 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
             # a whole `${VLLM_ARGS}` string or an unexpanded variable read as one word: what it
             # holds is not known, so it is no evidence of a bad option
             continue
-        e = lifecycle_entry(s, key, cat)
+        e = None if _single_dash_word(key, cat, version) else lifecycle_entry(s, key, cat)
         if e is not None and e.within_life(version):
             continue
         if e is not None:
@@ -114,6 +117,16 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
         else:
             out.append(unknown_flags.finding(site, s, key, cat, version))
     return out
+
+
+def _single_dash_word(key: str, cat: Catalog, version: str) -> bool:
+    """`-language-model-only`: argparse maps no single-dash word to its `--` option; with no flag
+    of that spelling and no short option `-l` to take the rest as its value, it stops with
+    "unrecognized arguments" (argparse _parse_optional / _get_option_tuples)."""
+    if not key.startswith("-") or key.startswith("--") or len(key) <= 2 or cat.flag(key) is not None:
+        return False
+    short = cat.flag(key[:2])
+    return short is None or not short.within_life(version)
 
 
 def lifecycle_entry(s, key: str, cat: Catalog):
@@ -247,6 +260,8 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowled
                 continue
             if path == ("quantization",) and str(value).lower() in {str(v) for v in values}:
                 continue  # vLLM lower-cases it (the command line of 0.4–0.12 does not: launch check L10)
+            if _enum_names(cat, path, version, values) and str(value).upper() in {str(v) for v in values}:
+                continue  # the list holds an enum's member names; vLLM takes their lower-case values
             what = ".".join(path)
             history = cat.value_history(path, value) or cat.value_history(path, str(value))
             if history:
@@ -268,6 +283,15 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowled
                 text = msg("finding.value_unlisted", value=value, what=what, version=version)
                 out.append(Finding("value-unlisted", text, s.file, s.line, "P1", subject=f"{what}={value}"))
     return out
+
+
+def _enum_names(cat, path: tuple, version: str, values: list) -> bool:
+    """The catalog's list holds an enum's member names, not the values vLLM parses: its own default
+    is not in it but is in upper case (config_format 0.6.4–0.8.x: AUTO, HF, MISTRAL for
+    `choices=[f.value for f in ConfigFormat]`, default "auto")."""
+    e = cat.arg(path[0]) if len(path) == 1 else None
+    default = e.field("default", version) if e is not None and e.exists(version) else None
+    return isinstance(default, str) and default not in values and default.upper() in {str(v) for v in values}
 
 
 def _env_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:

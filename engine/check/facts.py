@@ -116,6 +116,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             "has_config_file": site.config_file is not None,
             "cli_flag_count": float(sum(1 for s in site.settings.values() if s.syntax == "cli")),
             "passes_extra_args": any(o["code"] == "forwards-args" for o in site.opaque),
+            **({"command": site.framework_command} if site.framework_command else {}),
         },
         "vllm": {"version": version, "pinned": pinned, **({"basis": basis} if basis else {})},
         "args": args,

@@ -14,7 +14,7 @@ from typing import Any
 from vllm_kb.engine.kb.checkpoint import read_json_inside
 
 # framework keys that name the adapter the framework's engine loads
-_FRAMEWORK_KEYS = ("adapter_name_or_path",)
+_FRAMEWORK_KEYS = ("adapter_name_or_path", "adapters")  # LLaMA-Factory; ms-swift infer/deploy
 
 
 def _paths(args: dict, framework_keys: dict) -> list[tuple[str, str]]:
@@ -38,7 +38,9 @@ def _paths(args: dict, framework_keys: dict) -> list[tuple[str, str]]:
             out.append((str(name or path), path))
     for key in _FRAMEWORK_KEYS:
         value = (framework_keys or {}).get(key)
-        for path in value.split(",") if isinstance(value, str) else []:
+        items = value.split(",") if isinstance(value, str) else [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+        for path in items:
+            path = path.rpartition("=")[2] if "=" in path else path  # ms-swift's name=path form
             if path.strip():
                 out.append((path.strip(), path.strip()))
     return out

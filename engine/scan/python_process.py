@@ -35,6 +35,11 @@ _CUDA_INIT_NAMES = frozenset({"is_torch_bf16_gpu_available", "is_torch_bf16_avai
 # calls that build a vLLM engine: in V0 (every release the fork check covers) its driver worker runs
 # in the calling process and initialises CUDA there, so a second engine forks after CUDA is up
 _BUILDS_ATTR = frozenset({"from_engine_args", "from_vllm_config"})
+# calls that set up torch.distributed in the calling process under a multi-process launcher
+# (`accelerate launch --num_processes N`, `torchrun --nproc_per_node N`): accelerate's PartialState
+# (and the Accelerator that builds one) calls init_process_group when the launcher started several
+# ranks; deepspeed.init_distributed and init_process_group itself do so directly
+_DIST_INIT = frozenset({"init_process_group", "PartialState", "Accelerator", "init_distributed"})
 
 
 def is_main_guard(stmt: ast.stmt) -> bool:
@@ -78,6 +83,14 @@ def _builds_engine(node: ast.AST) -> bool:
         return False
     f = node.func
     return (isinstance(f, ast.Name) and f.id == "LLM") or (isinstance(f, ast.Attribute) and f.attr in _BUILDS_ATTR)
+
+
+def _inits_dist(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    return name in _DIST_INIT
 
 
 def _touches_cuda(node: ast.AST) -> bool:
@@ -139,7 +152,7 @@ class CudaOrder:
         # (line, scope, kind): "init" (torch's lazy init, seen by vLLM's own switch), "probe" (fork
         # poisoned only), "engine" (an engine built earlier in the process)
         kinds = [(n, "init" if _touches_cuda(n) else "probe" if _probes_cuda(n) else "engine" if _builds_engine(n)
-                  else None) for n in calls]
+                  else "dist" if _inits_dist(n) else None) for n in calls]
         self.touches = sorted(((n.lineno, self._scope(n.lineno), k) for n, k in kinds if k), key=lambda t: t[0])
 
     def _scope(self, line: int) -> int | None:
@@ -158,7 +171,7 @@ class CudaOrder:
 
     def before(self, line: int) -> bool:
         """CUDA is touched earlier in the same function, or at module level, than `line`."""
-        return bool(self.kinds_before(line))
+        return bool(self.kinds_before(line) - {"dist"})
 
 
 def reimported(tree: ast.Module, stem: str) -> int | None:
@@ -177,8 +190,13 @@ def reimported(tree: ast.Module, stem: str) -> int | None:
 
 def cuda_facts(order: "CudaOrder", first: int, at_import: bool, tree: ast.Module, rel: str) -> dict:
     """`cuda_first`: CUDA is touched before the engine at `first` is built; `cuda_init_first`: by a
-    call that initialises it (torch's lazy init or an earlier engine), which vLLM 0.6.3+ sees."""
+    call that initialises it (torch's lazy init or an earlier engine), which vLLM 0.6.3+ sees;
+    `dist_first`: the script sets up torch.distributed (init_process_group, accelerate's
+    PartialState/Accelerator) before it."""
     kinds = order.kinds_before(first)
     if at_import and reimported(tree, rel.rsplit("/", 1)[-1].removesuffix(".py")) is not None:
         kinds.add("engine")
-    return {"cuda_first": bool(kinds), "cuda_init_first": bool(kinds & {"init", "engine"})}
+    out = {"cuda_first": bool(kinds - {"dist"}), "cuda_init_first": bool(kinds & {"init", "engine"})}
+    if "dist" in kinds:
+        out["dist_first"] = True  # torch.distributed set up by the script before the engine
+    return out

@@ -35,6 +35,7 @@ class Wrapper:
     decides: tuple = ()  # (engine argument, how): chosen by the wrapper at run time
     mode: str = ""  # the usage mode, when not the target's own
     gpu_dtype: tuple = ()  # (compute capability, dtype at or above it, dtype below): the dtype it picks by GPU
+    prefix: str = ""  # a module function: it builds the engine only for a model written with this prefix, stripped
 
 
 @lru_cache(maxsize=None)
@@ -56,6 +57,11 @@ def registry() -> dict[tuple[str, str], Wrapper]:
             tuple((i["key"], i.get("default"), i["value"], tuple(i["set"].items())) for i in w.get("implies", ())),
             tuple((w.get("decides") or {}).items()), w.get("mode", ""),
             tuple((w["gpu_dtype"][k] for k in ("min_cc", "at_least", "below"))) if w.get("gpu_dtype") else ())
+    for w in data.get("functions", []):
+        # a module function (`litellm.completion(model="vllm/<id>")`): only the model reaches the engine
+        out[(w["module"], w["function"])] = Wrapper(w["function"], w["module"], frozenset({"model"}), ("model",), True,
+                                                    w["target"], (("model", "model"),), rest=False, forwarder=True,
+                                                    prefix=w["prefix"])
     return out
 
 
@@ -72,9 +78,12 @@ def called(call: ast.Call, wrappers: dict[str, Wrapper]) -> Wrapper | None:
     f = call.func
     if isinstance(f, ast.Name):
         w = wrappers.get(f.id)
-        return w if w is not None and not w.method else None
+        return w if w is not None and not w.method and _prefixed(call, w) else None
     if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)):
         return None
+    fn = wrappers.get(f"{f.value.id}.{f.attr}")  # `import litellm` … `litellm.completion(…)`
+    if fn is not None:
+        return fn if _prefixed(call, fn) else None
     w = wrappers.get(f.value.id)
     if w is None or w.method != f.attr:
         return None
@@ -83,6 +92,16 @@ def called(call: ast.Call, wrappers: dict[str, Wrapper]) -> Wrapper | None:
         if not (kw is not None and isinstance(kw.value, ast.Constant) and kw.value.value == want):
             return None
     return w
+
+
+def _prefixed(call: ast.Call, w: Wrapper) -> bool:
+    """A module function builds the engine only for a model it reads with its prefix (LiteLLM's
+    `vllm/`; `hosted_vllm/` and every other provider call a server): a model the scan cannot read
+    is no site."""
+    if not w.prefix:
+        return True
+    m = _argument(call, w, "model")
+    return isinstance(m, ast.Constant) and isinstance(m.value, str) and m.value.startswith(w.prefix) and len(m.value) > len(w.prefix)
 
 
 def reexports() -> frozenset[str]:
@@ -105,7 +124,7 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
         name = wrapper.positional[k] if k < len(wrapper.positional) else None
         engine = renamed.get(name, name) if wrapper.forwarder else name
         if engine == "model":
-            keep.args = [arg]
+            keep.args = [_unprefixed(arg, wrapper)]
         elif name in {i[0] for i in wrapper.implies}:
             continue  # read as the settings it stands for (wrapper_defaults)
         elif wrapper.forwarder and name in renamed:
@@ -120,7 +139,9 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
         elif kw.arg in wrapper.dicts:
             keep.keywords.append(ast.copy_location(ast.keyword(arg=None, value=kw.value), kw))
         elif wrapper.forwarder and kw.arg in renamed:
-            if renamed[kw.arg] == kw.arg:
+            if wrapper.prefix and kw.arg == "model":
+                keep.keywords.append(ast.copy_location(ast.keyword(arg="model", value=_unprefixed(kw.value, wrapper)), kw))
+            elif renamed[kw.arg] == kw.arg:
                 keep.keywords.append(kw)
             else:
                 new = ast.copy_location(ast.keyword(arg=renamed[kw.arg], value=kw.value), kw)
@@ -133,6 +154,13 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
         else:
             keep.keywords.append(kw)
     return keep
+
+
+def _unprefixed(arg: ast.expr, wrapper: Wrapper) -> ast.expr:
+    """The model as the engine gets it: `vllm/org/m` → `org/m`."""
+    if wrapper.prefix and isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.startswith(wrapper.prefix):
+        return ast.copy_location(ast.Constant(value=arg.value[len(wrapper.prefix):]), arg)
+    return arg
 
 
 def _argument(call: ast.Call | None, wrapper: Wrapper, key: str) -> ast.expr | None:
@@ -254,6 +282,11 @@ def bind(imported: list, tree: ast.Module, rel: str, ctx, llm_bound: tuple[set[s
     known = registry()
     project = getattr(ctx, "llm_subclasses", None) or {}
     for node in imported:
+        if isinstance(node, ast.Import):
+            for a in node.names:  # `import litellm`: its functions that build the engine, as `litellm.f`
+                local = a.asname or a.name
+                out.update({f"{local}.{fn}": w for (mod, fn), w in known.items() if w.prefix and mod == a.name})
+            continue
         if not isinstance(node, ast.ImportFrom):
             continue
         top = (node.module or "").split(".")[0]

@@ -283,8 +283,11 @@ class Interp(ExprEval):
     def kwargs_features(self) -> dict:
         """Which branches this release's get_kwargs has (they changed across releases)."""
         if self._kwargs_features is None:
-            feats = {"dataclass_first": False, "optional_str_bool": False}
+            feats = {"dataclass_first": False, "optional_str_bool": False, "literal_str_metavar": False}
             mod = self.src.module("vllm.engine.arg_utils")
+            node = mod.defs.get("literal_to_kwargs") if mod else None
+            # 0.10.1+: a Literal that also admits str gets a metavar, not choices (any string passes)
+            feats["literal_str_metavar"] = isinstance(node, ast.FunctionDef) and "'metavar' if" in ast.unparse(node)
             for name in ("_compute_kwargs", "get_kwargs"):
                 node = mod.defs.get(name) if mod else None
                 if isinstance(node, ast.FunctionDef):
@@ -308,6 +311,8 @@ class Interp(ExprEval):
                 kw.update(type=Sym("str"), nargs="?", const=True)
             elif "bool" in kinds:
                 kw["action"] = Sym("argparse.BooleanOptionalAction")
+            elif "lit" in kinds and feats["literal_str_metavar"] and "str" in kinds:
+                kw["metavar"] = literal_choices(hs)
             elif "lit" in kinds:
                 kw["choices"] = literal_choices(hs)
             elif kinds & {"list", "set", "tuple"}:

@@ -1,0 +1,2 @@
+#!/bin/bash
+vllm serve --config config.yaml

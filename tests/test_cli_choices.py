@@ -1,0 +1,55 @@
+"""argparse's `choices=` of the serve command line, per release (knowledge/vllm/cli_choices.yaml):
+a value the engine takes but the command line of that release refuses (vLLM PR #7784: 0.5.4's
+`--load-format` list lacked `sharded_state`, which LoadFormat had)."""
+from __future__ import annotations
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.check.cli_choices import _span
+from vllm_kb.engine.kb.knowledge import load
+
+
+def _rows(dest: str) -> list[dict]:
+    return load().doc("vllm", "cli_choices.yaml").data["args"][dest]
+
+
+def _findings(tmp_path, pin: str, files: dict[str, str]) -> list[tuple[str, str, str]]:
+    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    rep = audit(tmp_path, gpu="H100 x2")
+    return [(f.code, f.priority, f.subject) for s in rep.sites for f in s.remarks]
+
+
+def test_table_keeps_the_hand_written_lists_of_old_releases():
+    row = _span(_rows("load_format"), "0.5.4")
+    assert row["flag"] == "--load-format" and "bitsandbytes" in row["choices"] and "sharded_state" not in row["choices"]
+    assert row["source"]["file"] == "vllm/engine/arg_utils.py"
+    # 0.5.5 builds the list from LoadFormat itself: no separate list to lag behind
+    assert _span(_rows("load_format"), "0.5.5") is None
+
+
+def test_a_literal_that_also_takes_str_has_no_choices():
+    # 0.13's `tokenizer_mode: TokenizerMode | str` gets a metavar from literal_to_kwargs: any string passes
+    assert _span(_rows("tokenizer_mode"), "0.13.0") is None
+
+
+def test_serve_refuses_a_value_its_cli_list_lacks(tmp_path):
+    found = _findings(tmp_path, "0.5.4", {"serve.sh": "vllm serve m --tensor-parallel-size 2 --load-format sharded_state\n"})
+    assert ("value-not-in-version", "P0", "load_format=sharded_state") in found, found
+
+
+def test_controls_a_listed_value_and_the_python_call(tmp_path):
+    found = _findings(tmp_path, "0.5.4", {
+        "serve.sh": "vllm serve m --load-format safetensors\n",
+        "offline.py": "from vllm import LLM\nllm = LLM(model='m', load_format='sharded_state')\n"})
+    assert not [f for f in found if f[0] == "value-not-in-version"], found
+    # the release that builds the list from the enum takes it on the command line too
+    assert not [f for f in _findings(tmp_path, "0.5.5", {"serve.sh": "vllm serve m --load-format sharded_state\n"})
+                if f[0] == "value-not-in-version"]
+
+
+def test_an_enum_listed_by_member_names_takes_its_lower_case_values(tmp_path):
+    # 0.8.4's --config-format is `choices=[f.value for f in ConfigFormat]` (auto, hf, mistral); the
+    # catalog lists the member names (AUTO, HF, MISTRAL): `mistral` is no unlisted value
+    found = _findings(tmp_path, "0.8.4", {"serve.sh": "vllm serve m --config-format mistral --load-format safetensors\n"})
+    assert not [f for f in found if f[2].startswith("config_format")], found
