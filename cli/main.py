@@ -66,10 +66,38 @@ def _one_shot_gc() -> None:
     gc.disable()
 
 
+def _exit_now(rc: int) -> None:
+    """End a one-shot command at once: the exit handlers run (the CEL cache is written back,
+    logging flushed) and the output is flushed, then the process ends without freeing, object
+    by object, the knowledge and the parsed project it holds (with the cycle collector off,
+    a tenth of a second on a small project and more on a large one). Where another thread still
+    runs, the interpreter's own shutdown joins it instead."""
+    import atexit
+    import os
+    import threading
+
+    if threading.active_count() > 1:
+        return
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: what the interpreter's own flush would report
+            return
+    os._exit(rc)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if argv is None and args[:1] != ["mcp"]:  # the console script, not a caller in a process that stays
         _one_shot_gc()
+        rc = _main(argv, args)
+        _exit_now(rc if isinstance(rc, int) else 0 if rc is None else 1)
+        return rc
+    return _main(argv, args)
+
+
+def _main(argv: list[str] | None, args: list[str]) -> int:
     if args[:1] == ["hook"]:  # its own boundary: an agent's hook must exit 0 whatever happens
         return hook_cmd.main(args[1:])
     parser = build_parser()

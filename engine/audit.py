@@ -71,7 +71,9 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
     colocation.trainer_overlap([(p[0], p[2]) for p in prepared])  # a rollout server on its trainer's GPUs
-    clients = tool_clients(sc.ctx, sc.files)  # code that asks a server for automatic tool choice
+    # code that asks a server for automatic tool choice: only a site that serves HTTP reads it
+    # (the files are read again only where one does: a tree of offline sites pays nothing)
+    clients = tool_clients(sc.ctx, sc.files) if any(p[2]["site"].get("serves_http") for p in prepared) else []
     model_types = kb.doc("vllm", "model_types.yaml").data
     vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
     for site, _, facts in prepared:

@@ -99,3 +99,29 @@ def test_a_failing_site_sends_the_workers_back_to_one_process(tmp_path, monkeypa
         stream.write(rep, reports, "en", out, workers=workers)
         texts.append(out.getvalue())
     assert texts[0] == texts[1] and '"code": "scanner-error"' in texts[0]
+
+
+def test_remembered_check_entries_follow_the_secrets_each_audit_knows(tmp_path):
+    """Each different `checks` entry is cleaned and encoded once (stream._checks): a second audit
+    in the same process, whose secrets differ, must not reuse what the first one hid or showed."""
+    def project(name: str, key: str) -> Path:
+        p = tmp_path / name
+        p.mkdir()
+        (p / "serve.sh").write_text(f"#!/bin/bash\nvllm serve m --api-key {key} --swap-space 4\nvllm serve m2 --max-model-len 4096\n")
+        return p
+
+    for p in (project("a", "Zq8vTt3kLmN0pXa1"), project("b", "Rr5wYy7uIoP2sDf9"), project("a2", "Zq8vTt3kLmN0pXa1")):
+        whole = json_text.dumps(model.build(audit(p, gpu="H100-80GB x8"), "en")) + "\n"
+        rep, _sites, reports = audit_lazily(p, gpu="H100-80GB x8")
+        out = io.StringIO()
+        stream.write(rep, reports, "en", out)
+        assert out.getvalue() == whole
+        assert "Zq8vTt3kLmN0pXa1" not in whole and "Rr5wYy7uIoP2sDf9" not in whole
+
+
+def test_check_entries_that_are_not_plain_json_go_the_whole_way():
+    entries = [{"id": "A1", "fix": [{"value": float("nan")}]}, {"id": "A2", "fix": [{"value": (1, 2)}]}]
+    assert stream._checks(entries)[1] is None
+    plain = [{"id": "A1", "fix": [{"value": 1.5, "on": True}], "reason": "x"}] * 2
+    cleaned, texts = stream._checks(plain)
+    assert cleaned == model.clean(plain) and texts == [json_text.dumps_at(plain[0], 4)] * 2

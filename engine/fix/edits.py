@@ -106,14 +106,14 @@ def shown_diff(path: str, old: str, new: str, context: int = 2) -> tuple[str, li
     over the secret, and shown whole would leak it. `--fix` writes those changes itself, keeping
     the secret's bytes (engine/fix edits touch only their target)."""
     from vllm_kb.engine.kb.redact import redact_text
-    from vllm_kb.engine.kb.redact_window import masked_after_edit
+    from vllm_kb.engine.kb.redact_window import masked_after_edit, masked_before
     from vllm_kb.engine.kb.safe_text import escape, paths
 
     def hide(text: str) -> str:  # secrets masked, control characters (ESC, a lone CR …) escaped
         return escape(redact_text(text))
 
     a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    masked_a = _masked_lines(a, hide)
+    masked_a = masked_before(old, a, lambda lines: _masked_lines(lines, hide))
     masked_b = masked_after_edit(old, new, a, b, masked_a) or _masked_lines(b, hide)
     out: list[str] = []
     withheld: list[int] = []

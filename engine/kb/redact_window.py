@@ -54,3 +54,22 @@ def masked_after_edit(old: str, new: str, a: list[str], b: list[str], masked_a: 
     if len(mid) != len(b) - s - p or (mid and s and not mid[-1].endswith("\n")):
         return None
     return masked_a[:p] + mid + masked_a[len(a) - s:]
+
+
+# A file's masked lines before any edit, for each of its sites' diffs: vLLM's own tree has files
+# with dozens of sites, and each masked the same text again. Keyed by the secrets known to the
+# audit too (redact.known_secrets changes what a mask hides); the lists are never changed in place.
+_MASKED: dict[tuple[str, str | None], list[str]] = {}
+
+
+def masked_before(text: str, lines: list[str], mask) -> list[str]:
+    """`mask(lines)` (engine/fix/edits.py `_masked_lines` of `text`'s lines), remembered for a few large texts."""
+    if len(text) < redact._REGIONS_FROM:
+        return mask(lines)
+    key = (text, redact._KNOWN.pattern if redact._KNOWN is not None else None)
+    hit = _MASKED.get(key)
+    if hit is None:
+        if len(_MASKED) >= 8:
+            _MASKED.clear()
+        hit = _MASKED[key] = mask(lines)
+    return hit

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from vllm_kb.engine.kb import redact as _redact
 from vllm_kb.engine.kb.encoding import display_path
 
 _UNSAFE = (r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064"
@@ -87,9 +88,7 @@ def paths(obj: Any) -> Any:
 def shown(obj: Any) -> Any:
     """What a human format renders: secrets hidden (engine/kb/redact.py), file names displayable,
     control characters escaped — whatever the renderer was handed."""
-    from vllm_kb.engine.kb.redact import redact
-
-    return human(paths(redact(obj)))
+    return human(clean(obj))
 
 
 def json_escape(text: str) -> str:
@@ -100,3 +99,47 @@ def json_escape(text: str) -> str:
     if not _JSON.search(text):
         return text
     return _JSON.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def clean(obj: Any) -> Any:
+    """`paths(redact(obj))` (engine/kb/redact.py) in one walk instead of two: what every report
+    part passes through (engine/report/model.py `clean`). Two walks over a report of hundreds of
+    sites were a tenth of the audit of vLLM's tree; held to the two walks by tests/test_safe_text_clean.py."""
+    t = type(obj)
+    if t is str:
+        s = _redact.redact_text(obj)
+        return s if s.isascii() else _path_text(s)
+    if t is dict:
+        return _clean_dict(obj)
+    if t is list:
+        return [x if type(x) in _PLAIN else clean(x) for x in obj]
+    if t in _PLAIN:
+        return obj
+    return paths(_redact.redact(obj))  # tuples, subclasses: the two walks as they are
+
+
+def _path_text(s: str) -> str:
+    if HOLE_OPEN in s or HOLE_CLOSE in s:
+        s = s.replace(HOLE_OPEN, "").replace(HOLE_CLOSE, "")
+    return display_path(s) if _SURROGATE.search(s) else s
+
+
+def _clean_dict(obj: dict) -> dict:
+    secret = _redact.is_secret_name
+    # as redact: a record whose name/target/key is a secret's hides its value (a rename's value is a name)
+    secret_record = any(secret(obj[k]) for k in _redact._NAME_FIELDS if k in obj) and obj.get("op") != "rename"
+    out = {}
+    for k, v in obj.items():
+        if type(k) is not str or not k.isascii():
+            k2 = paths(k)
+        else:
+            k2 = k
+        if secret_record and k in _redact._VALUE_FIELDS:
+            out[k2] = paths(_redact.redact_value(obj.get("name") or obj.get("target") or obj.get("key"), v))
+        elif type(v) not in _redact._CONTAINERS and secret(k):
+            out[k2] = paths(_redact.redact_value(k, v))
+        elif type(v) in _PLAIN:
+            out[k2] = v
+        else:
+            out[k2] = clean(v)
+    return out

@@ -78,7 +78,7 @@ def clean(obj: Any) -> Any:
     """Every renderer (text, Markdown, JSON, …) reads what this returns: secrets are hidden once,
     here, and file names that are not UTF-8 are written \\xNN (engine/kb/safe_text.py). The whole
     report and a streamed report's parts (engine/report/stream.py) pass through it alike."""
-    return safe_text.paths(redact_mod.redact(obj))
+    return safe_text.clean(obj)
 
 
 def summary(sites: list[dict[str, Any]], counts: dict[str, int] | None = None) -> dict[str, Any]:

@@ -42,13 +42,70 @@ def _entry(rep: AuditReport, sr: SiteReport, lang: str, each) -> tuple[str, dict
     """One site: its text at the depth of the sites array, what it adds to the summary, its worst priority."""
     if each is not None:
         each(sr)
-    entry = model.clean(model._site(sr, rep, lang))  # as model.build: secrets hidden, names displayable
+    raw = model._site(sr, rep, lang)
+    checks = raw["checks"]
+    raw["checks"] = _CHECKS_HOLE
+    entry = model.clean(raw)  # as model.build: secrets hidden, names displayable
+    cleaned, texts = _checks(checks)
+    entry["checks"] = cleaned
     counts = model.Counts()
     counts.add(entry)
     worst = None
     for p in [r["priority"] for r in entry["recommendations"]] + [f["priority"] for f in entry["findings"]]:
         worst = _worse(worst, p)
-    return json_text.dumps_at(entry, 2), counts.n, worst
+    if texts is None:
+        return json_text.dumps_at(entry, 2), counts.n, worst
+    entry["checks"] = _CHECKS_HOLE
+    head, tail = json_text.dumps_at(entry, 2).split(_CHECKS_AT, 1)
+    inner = "\n" + "  " * (_CHECKS_LEVEL + 1)  # as json_text lays out a list at its depth (texts: escaped already)
+    body = "[" + inner + ("," + inner).join(texts) + "\n" + "  " * _CHECKS_LEVEL + "]" if texts else "[]"
+    return head + '"checks": ' + body + tail, counts.n, worst
+
+
+# A site's `checks` entries (a hundred per site) repeat from site to site: vLLM's own tree has
+# 64,000 of them and 2,000 different ones, more than half of its report. Each different entry
+# is cleaned and encoded once (per state of the redaction: engine/kb/redact.py known_secrets) and
+# its text put in place of a hole the rest of the site's entry is encoded around — the same text,
+# byte for byte (tests/test_stream.py). An entry whose values are not plain JSON goes the whole way.
+_CHECKS_HOLE = f"\x00checks-{os.getpid()}-{id(model)}\x00"
+_CHECKS_AT = '"checks": ' + json_text.dumps(_CHECKS_HOLE)
+_CHECKS_LEVEL = 3  # a site entry at 2, its keys at 3
+_MEMO: dict[str, tuple[dict, str]] = {}
+_MEMO_STATE: list = [None]
+_SCALAR = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain(v: Any) -> bool:
+    t = type(v)
+    if t in _SCALAR:
+        return t is not float or v == v and v not in (float("inf"), float("-inf"))
+    if t is list:
+        return all(_plain(x) for x in v)
+    if t is dict:
+        return all(type(k) is str and _plain(x) for k, x in v.items())
+    return False
+
+
+def _checks(checks: list) -> tuple[list, list[str] | None]:
+    """The cleaned `checks` entries and their texts at their depth (None: encode them with the rest)."""
+    from vllm_kb.engine.kb import redact
+
+    state = redact._KNOWN.pattern if redact._KNOWN is not None else None
+    if _MEMO_STATE[0] != state or len(_MEMO) > 20_000:
+        _MEMO.clear()
+        _MEMO_STATE[0] = state
+    cleaned, texts = [], []
+    for c in checks:
+        key = repr(c)
+        hit = _MEMO.get(key)
+        if hit is None:
+            if type(c) is not dict or not _plain(c):
+                return model.clean(checks), None
+            done = model.clean(c)
+            hit = _MEMO[key] = (done, json_text.dumps_at(done, _CHECKS_LEVEL + 1))
+        cleaned.append(hit[0])
+        texts.append(hit[1])
+    return cleaned, texts
 
 
 def _keys(reports) -> list[str]:
