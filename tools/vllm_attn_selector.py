@@ -210,30 +210,36 @@ def scan(root: Path) -> dict | None:
             facts = backend_facts(world, reg[name])
             if facts:
                 backends[name] = facts
+    for facts in backends.values():
+        facts.pop("line", None)
     return {"raise_line": line, "mla": {m: [c for c in v if c in backends] for m, v in cands[0].items()},
             "other": {m: [c for c in v if c in backends] for m, v in cands[1].items()},
             "forced_mla": forced, "reasons": reason_texts(root), "backends": backends}
 
 
-def build(sources: list[Path]) -> dict:
+def release_spans(sources: list[Path], scan, line_key: str = "line") -> tuple[list[str], list[dict]]:
+    """(releases read, spans): consecutive releases whose scan() agrees but for the line of the
+    raise (`line_key`) become one span with first/last and line/last_line."""
     found = {d.name: d for s in sources for d in s.iterdir() if d.is_dir() and VERSION_DIR.fullmatch(d.name)}
-    releases, spans_out = [], []
+    releases: list[str] = []
+    out: list[tuple[dict, str]] = []
     for v in sorted(found, key=vkey):
         row = scan(found[v])
         if row is None:
             continue
         releases.append(v)
-        same = {k: x for k, x in row.items() if k != "raise_line"}
-        for b in same["backends"].values():
-            b.pop("line", None)
-        if spans_out and spans_out[-1]["_same"] == json.dumps(same, sort_keys=True):
-            spans_out[-1]["last"], spans_out[-1]["last_line"] = v, row["raise_line"]
+        line = row.pop(line_key)
+        same = json.dumps(row, sort_keys=True)
+        if out and out[-1][1] == same:
+            out[-1][0]["last"], out[-1][0]["last_line"] = v, line
             continue
-        spans_out.append({"first": v, "last": v, "line": row["raise_line"], "last_line": row["raise_line"], **same,
-                          "_same": json.dumps(same, sort_keys=True)})
-    for s in spans_out:
-        s.pop("_same")
-    return {"version": 1, "releases": releases, "spans": spans_out}
+        out.append(({"first": v, "last": v, "line": line, "last_line": line, **row}, same))
+    return releases, [span for span, _ in out]
+
+
+def build(sources: list[Path]) -> dict:
+    releases, spans = release_spans(sources, scan, "raise_line")
+    return {"version": 1, "releases": releases, "spans": spans}
 
 
 HEADER = """\

@@ -17,24 +17,18 @@ Run: python tools/vllm_paged_heads.py --source /work/sdists/src -o knowledge/vll
 from __future__ import annotations
 
 import ast
-import json
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vllm_attention_refusals import _text  # noqa: E402  (one way of reading a message)
+from vllm_attn_selector import release_spans  # noqa: E402
 
-VERSION_DIR = re.compile(r"\d+(\.\d+)+$")
 OLD = "vllm/model_executor/layers/attention.py"
 XF = "vllm/attention/backends/xformers.py"
 FA = "vllm/attention/backends/flash_attn.py"
 PAGED = "vllm/attention/ops/paged_attn.py"
 FALLBACK = "Cannot use FlashAttention-2 backend for head size"
-
-
-def vkey(v: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in v.split("."))
 
 
 def _tree(path: Path) -> ast.Module | None:
@@ -98,20 +92,7 @@ def scan(root: Path) -> dict | None:
 
 
 def build(sources: list[Path]) -> dict:
-    found = {d.name: d for s in sources for d in s.iterdir() if d.is_dir() and VERSION_DIR.fullmatch(d.name)}
-    releases, spans = [], []
-    for v in sorted(found, key=vkey):
-        row = scan(found[v])
-        if row is None:
-            continue
-        releases.append(v)
-        same = json.dumps({k: x for k, x in row.items() if k != "line"}, sort_keys=True)
-        if spans and spans[-1]["_same"] == same:
-            spans[-1]["last"], spans[-1]["last_line"] = v, row["line"]
-            continue
-        spans.append({"first": v, "last": v, **row, "last_line": row["line"], "_same": same})
-    for s in spans:
-        s.pop("_same")
+    releases, spans = release_spans(sources, scan)
     return {"version": 1, "releases": releases, "spans": spans}
 
 

@@ -64,7 +64,9 @@ def paged_facts(facts: dict, paged: dict, selector: dict, version: str | None, s
     # the site's own release: the catalog reads one older than 0.4.0 as 0.4.0, the table does not
     own = str((facts.get("vllm") or {}).get("version") or version or "").partition("+")[0]
     v = try_parse(own) if own else None
-    span = _span(paged, v) if v is not None else None
+    if v is None:
+        return {}
+    span = _span(paged, v)
     head = startup.get("head_size")
     model = facts.get("model") or {}
     if span is None or startup.get("v1") or not isinstance(head, int) or model.get("kv_lora_rank") or model.get("mla"):

@@ -65,9 +65,9 @@ def selector_config(model: dict, engine: dict, startup: dict, gpu: dict) -> dict
         head = model["kv_lora_rank"] + model["qk_rope_head_dim"]
     elif not mla:
         head = startup.get("head_size")
-    kv = str(engine.get("kv_cache_dtype") or "auto").strip().lower()
+    kv: str | None = str(engine.get("kv_cache_dtype") or "auto").strip().lower()
     sparse = bool(model.get("index_topk")) if mla else False
-    if sparse and kv.startswith("fp8"):
+    if sparse and str(kv).startswith("fp8"):
         kv = None  # DeepSeek V3.2's config hook rewrites an fp8 cache (fp8_ds_mla) in some releases
     sinks = model.get("attention_sinks")
     return {"cc": round(float(cc), 1), "mla": bool(mla), "head_size": head, "dtype": startup.get("dtype"),
@@ -127,7 +127,9 @@ def selector_facts(facts: dict, table: dict, version: str | None, startup: dict)
     attn_select_fix (kv_auto, bfloat16, release, unset_backend, none) and, for a release,
     attn_select_release / attn_select_pin."""
     v = try_parse(version) if version else None
-    span = _span(table, v) if v is not None else None
+    if v is None:
+        return {}
+    span = _span(table, v)
     if span is None:
         return {}
     cfg = selector_config(facts.get("model") or {}, facts.get("engine") or {}, startup, facts.get("gpu") or {})
