@@ -287,8 +287,12 @@ def _markers(facts: dict, short: str, markers: list[dict], config: dict | None) 
     for mk in markers:
         if _rx(mk["match"]).search(short):
             facts["quantized"] = True
+            if facts.get("quant_source") == "catalog" and facts.get("quant_method") == mk["method"]:
+                break  # the catalog's own entry for this upload says the same, with its group or block
             facts["quant_method"] = mk["method"]
             facts["quant_source"] = "name"
+            facts.pop("quant_group_size", None)  # the family's checkpoint's, not this upload's
+            facts.pop("quant_block", None)
             if mk.get("scheme"):
                 facts["quant_scheme"] = mk["scheme"]
             if mk.get("unquantized"):
