@@ -123,11 +123,15 @@ def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: 
     return None
 
 
-def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: str):
+def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: str, even: bool = False):
+    """The first layer the split fails; `even`: an uneven split fails too (a TP to propose must
+    split every layer evenly, which divide() asserts)."""
     group = model.get("quant_group_size") or -1
     block = model.get("quant_block")
     for name, width, kind in layers(model):
         split = 1 if (kind == "experts" and ep) else tp
+        if even and width % split:
+            return name, width, kind, ("uneven", split, width, "uneven", True)
         got = _refusal(kernel, kind, width, split, group, block, table, version, _int(model.get("hidden_size")))
         if got:
             return name, width, kind, got
@@ -166,12 +170,12 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     name, width, kind, (unit_name, unit, shard, rule, certain) = hit
     res.update(qtp_layer=name, qtp_width=width, qtp_shard=shard, qtp_unit=unit, qtp_unit_name=unit_name,
                qtp_rule=rule, qtp_certain=certain)
-    if kind == "experts" and not ep and ep_known and _first(model, kernel, tp, True, table, version) is None:
+    if kind == "experts" and not ep and ep_known and _first(model, kernel, tp, True, table, version, even=True) is None:
         res["qtp_ep_fix"] = True
         return res
     pp = _int(engine.get("pipeline_parallel_size")) or 1
     for t in range(min(tp, _TP_LIMIT) - 1, 0, -1):
-        if heads_ok(t) and _first(model, kernel, t, ep, table, version) is None:
+        if heads_ok(t) and _first(model, kernel, t, ep, table, version, even=True) is None:
             res["qtp_tp_fit"] = t
             if (tp * pp) % t == 0:
                 res["qtp_pp_fit"] = tp * pp // t
