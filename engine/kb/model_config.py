@@ -95,23 +95,25 @@ def quant_shape(quant: dict) -> dict[str, Any]:
     block = quant.get("weight_block_size")
     groups = quant.get("config_groups")
     if isinstance(groups, dict) and groups:
-        shapes = set()
+        blocks: set[tuple[int, ...]] = set()
+        sizes: set[int] = set()
         for g in groups.values():
             w = (g or {}).get("weights") or {}
             strategy = str(w.get("strategy") or "").lower()
             if strategy == "block" and _pair(w.get("block_structure")):
-                shapes.add(("block", tuple(w["block_structure"])))
+                blocks.add(tuple(w["block_structure"]))
             elif strategy == "group" and _dim(w.get("group_size")):
-                shapes.add(("group", w["group_size"]))
+                sizes.add(w["group_size"])
             elif strategy in ("channel", "tensor"):
-                shapes.add(("group", -1))
+                sizes.add(-1)
             else:
                 return out  # a scheme whose split is not read here: unknown
-        if len(shapes) == 1:
-            kind, value = shapes.pop()
-            out["quant_block" if kind == "block" else "quant_group_size"] = list(value) if kind == "block" else value
+        if len(blocks) == 1 and not sizes:
+            out["quant_block"] = list(blocks.pop())
+        elif len(sizes) == 1 and not blocks:
+            out["quant_group_size"] = sizes.pop()
         return out
-    if _pair(block):
+    if isinstance(block, list) and _pair(block):
         out["quant_block"] = list(block)
         return out
     size = quant.get("group_size", quant.get("q_group_size"))
