@@ -100,6 +100,14 @@ def test_alignment_facts_need_the_checkpoints_own_word():
     model["quant_source"] = "config"
     got = q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.3", lambda t: True, True)
     assert got["qtp_ok"] is False and got["qtp_tp_fit"] == 1 and got["qtp_pp_fit"] == 2
+    # an unknown GPU picks Marlin or the AWQ kernel: both refuse a split group
+    facts["gpu"] = {}
+    assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.3", lambda t: True, True)["qtp_certain"] is True
+    # groups of 64: whole at TP 2 (14784), not Marlin's 128 tile, which 0.7.2 checks itself: undecided
+    model["quant_group_size"] = 64
+    assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.2", lambda t: True, True) == {}
+    facts["gpu"] = {"compute_capability": 8.0}
+    model.update(intermediate_size=29568, quant_group_size=128)
     # the base model's widths from the catalog do not stand in for a quantized upload's
     model["arch_source"] = "https://huggingface.co/Qwen/Qwen2.5-72B-Instruct/blob/main/config.json"
     assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.3", lambda t: True, True) == {}

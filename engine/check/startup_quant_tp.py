@@ -156,13 +156,20 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     flag = str(flag).strip().lower() if isinstance(flag, str) and flag.strip() else None
     if flag and method != model["quant_method"] and method not in (f"{model['quant_method']}_marlin", "marlin"):
         return {}  # another method forced (L9 speaks)
-    kernel = _kernel(model["quant_method"], flag, model, table, startup_table, gpu.get("compute_capability"), version)
-    if kernel is None:
-        return {}
     dp = _int(engine.get("data_parallel_size")) or 1
     ep = bool(engine.get("enable_expert_parallel"))
     if dp > 1 and not ep and model.get("num_experts"):
         return {}  # the MoE's TP spans the DP ranks in some releases: not judged
+    kernel = _kernel(model["quant_method"], flag, model, table, startup_table, gpu.get("compute_capability"), version)
+    if kernel is None and gpu.get("compute_capability") is None and model["quant_method"] in ("awq", "gptq"):
+        # the GPU picks Marlin or the plain kernel: judged only where both refuse for certain
+        marlin = _kernel(model["quant_method"], f"{model['quant_method']}_marlin", model, table, startup_table, None, version)
+        plain = _first(model, model["quant_method"], tp, ep, table, version)
+        other = _first(model, marlin or model["quant_method"], tp, ep, table, version)
+        if plain and other and plain[3][4] and other[3][4]:
+            kernel = model["quant_method"]
+    if kernel is None:
+        return {}
     hit = _first(model, kernel, tp, ep, table, version)
     res: dict[str, Any] = {"qtp_kernel": kernel, "qtp_ok": hit is None}
     if hit is None:

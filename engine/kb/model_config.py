@@ -29,9 +29,13 @@ def normalise_quant(method: str) -> str:
 
 
 def _text_config(config: dict) -> dict:
-    """A multimodal checkpoint's language model config (text_config), else the config itself."""
-    inner = config.get("text_config")
-    return inner if isinstance(inner, dict) else config
+    """A multimodal checkpoint's language model config (text_config; InternVL's llm_config, which
+    vLLM reads as its text config), else the config itself."""
+    for key in ("text_config", "llm_config"):
+        inner = config.get(key)
+        if isinstance(inner, dict):
+            return inner
+    return config
 
 
 def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
