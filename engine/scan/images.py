@@ -86,6 +86,8 @@ def container_command(run, newest: str) -> list[Word] | None:
     argv = list(run.argv)
     if run.entrypoint:
         return run.entrypoint + argv
+    if run.facts.get("replaces_entrypoint"):  # `hf jobs run IMAGE CMD`, `apptainer exec IMAGE CMD`
+        return argv or None
     first = argv[0].value if argv else None
     if is_vllm_image(image) or is_vllm_like_image(image) and (not argv or (first or "").startswith("-")):
         line = run.image.line if run.image is not None else 1
