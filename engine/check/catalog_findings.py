@@ -69,7 +69,7 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
         fix = [(FixOp.of(x), x.get("value")) for x in f.get("fix", [])]
         # a P0's change is what makes the launch start: safe, like a P0 rule's (schema/checks.schema.json)
         out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], fix=fix,
-                           safe=bool(fix) and f["priority"] == "P0", subject=""))
+                           safe=bool(fix) and f["priority"] == "P0", subject="", vllm=f.get("vllm")))
     # a dropped key the framework's own pitfall already names (ms-swift removed-flag, TRL legacy-key) is said once
     dropped_said = any(c.endswith(("-removed-flag", "-legacy-key")) and f.priority == "P0" for f in out for c in [f.code])
     out += [_key_refused(site, r, fw.name) for r in framework_args.refusals(site) if r.first is not None or not dropped_said]
