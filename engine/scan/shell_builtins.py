@@ -293,6 +293,8 @@ class Builtins:
             from vllm_kb.engine.scan.images import local_entrypoint
             run.entrypoint = local_entrypoint(self.ctx.read(built), self.ctx.catalog.newest, run.image.line)
         argv = container_command(run, self.ctx.catalog.newest)
+        if "repeats_entrypoint" in run.facts:
+            facts["repeats_entrypoint"] = run.facts["repeats_entrypoint"]
         if not run.entrypoint and not run.argv and run.image is not None:  # an image its env configures (RunPod's worker)
             argv = env_command(run.image.value, [(k, v) for k, v, _ in run.env if v is not None], run.image.line,
                                self.ctx.catalog) or argv
