@@ -98,3 +98,13 @@ def test_apptainer_shares_host_ipc_and_hf_jobs_shm_is_unknown(tmp_path: Path) ->
     for sr in rep.sites:
         l40 = next(r for r in sr.results if r.check.id == "L40")
         assert not (l40.status == "recommended" and l40.priority == "P0"), sr.site.id
+
+
+def test_the_image_tag_of_each_launch_is_edited_even_when_two_launches_share_it(cli, tmp_path: Path) -> None:
+    """A pin fix inside a container launch is an edit of that launch's image tag (hf jobs run,
+    apptainer's docker:// reference), byte for byte, though the same tag starts two launches."""
+    script = ("hf jobs run --flavor h100x1 vllm/vllm-openai:v0.6.0 vllm serve google/gemma-3-27b-it --max-model-len 8192\n"
+              "apptainer exec --nv docker://vllm/vllm-openai:v0.6.0 vllm serve google/gemma-3-12b-it --max-model-len 8192\n")
+    (tmp_path / "run.sh").write_text(script)
+    cli("audit", str(tmp_path), "--gpu", "H100-80GB", "--fix", "--unsafe-fixes", "--fixable", "L21", "-q")
+    assert (tmp_path / "run.sh").read_text() == script.replace("v0.6.0", "v0.8.0")
