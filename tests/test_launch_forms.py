@@ -1,6 +1,6 @@
 """Launch forms people write in public reports, each as the smallest project: the audit must find
 one site with the model, the tensor-parallel size and the release the command runs. The forms came
-from reading vLLM/TRL/verl/LLaMA-Factory/HF reports (docs/launch-forms.md has the tally); the ones
+from reading vLLM/TRL/verl/LLaMA-Factory/HF reports (CHANGELOG.md, session 8, has the tally); the ones
 first recognised in December 2026 (hf jobs, apptainer/singularity, kubectl run, docker compose run,
 tmux, screen, uvx/pipx run, `from vllm import *`) sit beside older forms kept as guards."""
 from __future__ import annotations
