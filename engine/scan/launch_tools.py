@@ -55,11 +55,11 @@ def find_compose_run(words: list[Word], start: int) -> tuple[DockerRun, str] | N
     if i >= n or vals[i] != "run":
         return None
     out = DockerRun(None, -1, [], None, facts={})
-    i = _options(words, vals, i + 1, _COMPOSE_TAKES, out)
-    if i is None or i + 1 >= n or vals[i] is None:
+    at = _options(words, vals, i + 1, _COMPOSE_TAKES, out)
+    if at is None or at + 1 >= n or vals[at] is None:
         return None
-    out.argv = words[i + 1:]
-    return out, vals[i] or ""
+    out.argv = words[at + 1:]
+    return out, vals[at] or ""
 
 
 def _options(words: list[Word], vals: list, i: int, takes: set[str], out: DockerRun) -> int | None:
