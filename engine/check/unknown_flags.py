@@ -52,7 +52,7 @@ def finding(site: Site, s, key: str, cat, version: str) -> Finding:
         text["zh"] = msg("finding.unknown_option_plugin", key=key, hint=hint["zh"], plugins=", ".join(unknown_plugins))["zh"]
         return Finding("unknown-option", text, s.file, s.line, "P1", subject=s.name)
     closest = _closest(s.name, [n for n in difflib.get_close_matches(s.name, names, n=3, cutoff=0.75)])
-    if closest is not None and own is None:
+    if closest is not None and own is None and not guards_access(s.name) and not guards_access(closest):
         # one option far closer than any other (`--max-model-length`, `--gpu-memory-utilisation`):
         # proposed as the change, but only as a guess (`--fix --unsafe-fixes`), never a safe edit
         guess = msg("finding.closest_option", guess=_spelled(s, closest, cat, version))

@@ -127,7 +127,10 @@ def _apptainer(words: list[Word], vals: list, i: int, replaces: bool) -> DockerR
     if at is None or at >= len(words):
         return None
     flags = {v for v in vals[i:at] if v}
-    out.facts["ipc"] = None if flags & {"--ipc", "-i", "--containall", "-C"} else "host"
+    if flags & {"--ipc", "-i", "--containall", "-C"}:
+        out.facts["shm_size"] = "unknown"  # its own IPC namespace and /dev: not Docker's 64 MiB either
+    else:
+        out.facts["ipc"] = "host"
     image = _image(words[at])
     out.image = _value_word(words[at], image) if image else None
     out.image_index, out.argv = at, words[at + 1:]
