@@ -180,18 +180,23 @@ def _implements(classes: dict, module: str, cls: str, seen: set, iface: str = "p
     return None if unknown else False
 
 
-def _per_class(root: Path, iface: str) -> tuple[set[str], set[str]]:
-    """(architectures whose registered class implements the interface, those it cannot resolve)."""
-    classes = _classes(root)
+def split_registry(root: Path, judge) -> tuple[set[str], set[str]]:
+    """(architectures whose registered class `judge(module, cls)` says True of, those it says None of)."""
     yes: set[str] = set()
     unresolved: set[str] = set()
     for arch, module, cls in registry_entries(registry_file(root)):
-        got = _implements(classes, module, cls, set(), iface)
+        got = judge(module, cls)
         if got:
             yes.add(arch)
         elif got is None:
             unresolved.add(arch)
     return yes, unresolved
+
+
+def _per_class(root: Path, iface: str) -> tuple[set[str], set[str]]:
+    """(architectures whose registered class implements the interface, those it cannot resolve)."""
+    classes = _classes(root)
+    return split_registry(root, lambda module, cls: _implements(classes, module, cls, set(), iface))
 
 
 def pp_scan(root: Path) -> tuple[set[str], set[str]] | None:

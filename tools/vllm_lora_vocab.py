@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_architectures import VERSION_DIR, _bases, _find, registry_entries, registry_file, sp, spans, table_main, vkey  # noqa: E402
+from vllm_architectures import VERSION_DIR, _bases, _find, registry_file, sp, spans, split_registry, table_main, vkey  # noqa: E402
 
 LIMIT = re.compile(r"self\.base_layer\.vocab_size\s*>\s*(\d+)")
 NOT_ASSIGNED = object()
@@ -120,14 +120,7 @@ def lm_head_scan(root: Path) -> tuple[set[str], set[str]] | None:
     if "self.model.supported_lora_modules" not in text and glob is None:
         return None
     classes = _classes(root)
-    yes, unresolved = set(), set()
-    for arch, module, cls in registry_entries(registry_file(root)):
-        got = _lm_head(classes, module, cls, set(), glob)
-        if got:
-            yes.add(arch)
-        elif got is None:
-            unresolved.add(arch)
-    return yes, unresolved
+    return split_registry(root, lambda module, cls: _lm_head(classes, module, cls, set(), glob))
 
 
 def build(sources: list[Path]) -> dict:
