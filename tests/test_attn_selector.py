@@ -196,3 +196,18 @@ def test_evaluator_reads_a_backend(tmp_path):
     facts = mod.backend_facts(mod.World(tmp_path), "vllm.v1.attention.mine.Mine")
     assert facts["head_sizes"] == "64,128" and facts["cc"] == [9.0, 10.0, 10.3, 11.0]
     assert facts["sink"] is None  # a runtime probe: not known
+
+
+def test_diagnose_names_the_selector_for_a_model_feature_and_l13_for_the_gpu():
+    from vllm_kb.engine.advise.diagnose import launch
+
+    hits = launch.recognise(KB, "ValueError: Selected backend AttentionBackendEnum.CUTLASS_MLA is not valid for this "
+                                "configuration. Reason: ['sparse not supported']")  # vLLM #30214
+    assert [h.id for h in hits][:2] == ["L71", "L13"]
+    hits = launch.recognise(KB, "ValueError: Selected backend AttentionBackendEnum.FLASH_ATTN is not valid for this "
+                                "configuration. Reason: ['compute capability not supported']")
+    assert hits[0].id == "L13"
+    hits = launch.recognise(KB, "ValueError: No valid attention backend found for cuda with AttentionSelectorConfig("
+                                "head_size=576, dtype=torch.bfloat16, use_mla=True, use_sparse=True). Reasons: "
+                                "{FLASHMLA_SPARSE: [compute capability not supported]}.")  # vLLM #31936
+    assert hits[0].id == "L71"
