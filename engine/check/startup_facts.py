@@ -15,6 +15,7 @@ from vllm_kb.engine.check.startup_arch import arch_facts
 from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
+from vllm_kb.engine.check.startup_draft import draft_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_version import version_facts
@@ -67,6 +68,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
         out.update(bnb_facts(model, kb.doc("vllm", "bnb_support.yaml").data, version))
     vllm = facts.get("vllm") or {}  # the release itself, not the catalog's nearest (0.9.2 is not 0.9.1)
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
+    out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,
                            vllm.get("basis")))
     return out
