@@ -314,7 +314,8 @@ def test_a_config_quantization_wins_over_the_name():
     ("Qwen/Qwen3-9B", True),  # no such size in the catalog
     ("meta-llama/Llama-3.1-8B-Instruct", False),  # the entry was read from Llama-3.1-8B's config.json
     ("deepseek-ai/DeepSeek-R1-0528", False),  # a refresh the entry lists among its generations
-    ("deepseek-ai/DeepSeek-V3.2-Exp", True),  # a newer generation it does not
+    ("deepseek-ai/DeepSeek-V3.2-Exp", False),  # its own entry (sparse attention), read from V3.2-Exp's config.json
+    ("deepseek-ai/DeepSeek-V3.3", True),  # a newer generation the V3 entry does not list
 ])
 def test_a_limit_is_the_models_own_only_from_an_exact_entry(name, family_default):
     f = facts(name)

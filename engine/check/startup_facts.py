@@ -17,7 +17,9 @@ from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_draft import draft_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
+from vllm_kb.engine.check.startup_paged import paged_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
+from vllm_kb.engine.check.startup_selector import selector_facts
 from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.check.startup_spec import spec_facts
@@ -59,6 +61,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(_backend(facts, table, cat, version))
     out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
+    selector = kb.doc("vllm", "attn_selector.yaml").data
+    out.update(selector_facts(facts, selector, version, out))
+    out.update(paged_facts(facts, kb.doc("vllm", "paged_head_sizes.yaml").data, selector, version, out))
     if "kv_refused" not in out and kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version, out.get("backend")):
         out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
     out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version))

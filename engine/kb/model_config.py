@@ -15,7 +15,7 @@ ARCH_KEYS = (
     "num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads", "head_dim",
     "vocab_size", "intermediate_size", "moe_intermediate_size", "num_experts", "num_experts_per_tok",
     "n_shared_experts", "first_k_dense_replace", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
-    "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "sliding_window_size",
+    "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "index_topk", "sliding_window_size",
     "sliding_window_pattern", "tie_word_embeddings", "max_position_embeddings", "attn_logit_softcapping",
 )
 _DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16",

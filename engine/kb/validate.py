@@ -24,7 +24,7 @@ FILES = [
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
     (("vllm", "startup.yaml"), "startup"),
     (("vllm", "architectures.yaml"), "architectures"), (("vllm", "bnb_support.yaml"), "bnb_support"),
-    (("vllm", "model_versions.yaml"), "model_versions"), (("vllm", "vision_tp.yaml"), "vision_tp"), (("vllm", "example_models.yaml"), "example_models"), (("vllm", "entrypoints.yaml"), "entrypoints"), (("vllm", "kv_cache.yaml"), "kv_cache"), (("vllm", "attention_refusals.yaml"), "attention_refusals"),
+    (("vllm", "model_versions.yaml"), "model_versions"), (("vllm", "vision_tp.yaml"), "vision_tp"), (("vllm", "example_models.yaml"), "example_models"), (("vllm", "entrypoints.yaml"), "entrypoints"), (("vllm", "kv_cache.yaml"), "kv_cache"), (("vllm", "attention_refusals.yaml"), "attention_refusals"), (("vllm", "attn_selector.yaml"), "attn_selector"), (("vllm", "paged_head_sizes.yaml"), "paged_head_sizes"),
     (("vllm", "cuda_builds.yaml"), "cuda_builds"), (("vllm", "cli_choices.yaml"), "cli_choices"),
     (("vllm", "raise_order.yaml"), "raise_order"), (("vllm", "vocab_padding.yaml"), "vocab_padding"),
     (("vllm", "renames.yaml"), "renames"),

@@ -53,6 +53,9 @@ FAMILIES: dict[str, Family] = {
     "model-architecture": _f(r"architecture|only supports versions?\b", r"not supported|supported architectures|registered"),
     "gpu-count": _f(r"(cuda|device).{0,40}(not available|invalid|ordinal)|world[ _]size|number of (available )?gpus"),
     "attention-backend-gpu": _f(r"attention backend|flash[_-]?attn|flashinfer|xformers"),
+    # the selector's reasons other than the GPU's: the model's features (L13 names the compute capability)
+    "attention-backend-none-valid": _f(r"(sparse|MLA|head_size|dtype|sink setting|attention sinks) not supported|no valid attention backend",
+                                       r"use_sparse|use_mla|_MLA\b|MLA_SPARSE|has_sink"),
     "container-shm": _f(r"/dev/shm|shared memory|\bshm\b|bus error|sigbus|shm[_-]size|--ipc",
                         veto=r"out of resource|hardware limit|smem|shared memory (size|per block)"),
     "cuda-driver": _f(r"driver.{0,40}(too old|insufficient|version|update)|nvidia-container-cli|unsatisfied condition: ?cuda|\bcuda\s*>=\s*\d"
