@@ -17,18 +17,19 @@ from vllm_kb.engine.kb.knowledge import Knowledge
 FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional", "entrypoint-option"),
             "framework-key-not-in-release": ("framework-key-not-in-release", "ms-swift-removed-flag", "trl-legacy-key"),
             "value-not-in-version": ("value-not-in-version", "value-unknown", "value-unlisted")}
+# argparse's and Python's words: every release from 0.1.0 (the catalog's first)
 FINDING_TEXTS = {
     "not-in-version": [
-        {"text": "unrecognized arguments: {args}", "vllm": ">=0.4.0", "origin": "argparse"},
-        {"text": "__init__() got an unexpected keyword argument {name}", "vllm": ">=0.4.0", "origin": "python"},
+        {"text": "unrecognized arguments: {args}", "vllm": ">=0.1.0", "origin": "argparse"},
+        {"text": "__init__() got an unexpected keyword argument {name}", "vllm": ">=0.1.0", "origin": "python"},
         # Ray Serve LLM (ray/llm/_internal/serve/…, LLMConfig.engine_kwargs): a key the installed vLLM's
         # EngineArgs does not have
         {"text": "Unknown engine argument: {name}", "vllm": ">=0.4.0", "origin": "ray"},
         # argparse (allow_abbrev) taking a flag the release lacks for the start of several it has
-        {"text": "ambiguous option: {flag} could match {flags}", "vllm": ">=0.4.0", "origin": "argparse"},
+        {"text": "ambiguous option: {flag} could match {flags}", "vllm": ">=0.1.0", "origin": "argparse"},
     ],
     "value-not-in-version": [
-        {"text": "argument {flag}: invalid choice: {value} (choose from {choices})", "vllm": ">=0.4.0", "origin": "argparse"},
+        {"text": "argument {flag}: invalid choice: {value} (choose from {choices})", "vllm": ">=0.1.0", "origin": "argparse"},
         # the KV-transfer factory on a connector name the release does not register (a renamed
         # LMCacheConnector): vllm/distributed/kv_transfer/kv_connector/factory.py 0.6.5–0.34.0
         {"text": "Unsupported connector type: {name}", "vllm": ">=0.6.5", "origin": "vllm"},
