@@ -15,6 +15,7 @@ from vllm_kb.engine.check.startup_arch import arch_facts
 from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
+from vllm_kb.engine.check.startup_draft import draft_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
 from vllm_kb.engine.check.startup_paged import paged_facts
@@ -81,6 +82,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                     kb.doc("vllm", "lora_vocab.yaml").data, vllm.get("version") or version,
                                     _int(engine.get("lora_extra_vocab_size")) or 256))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
+    out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,
                            vllm.get("basis")))
     return out
