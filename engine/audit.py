@@ -199,6 +199,12 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)
     settle_priorities(results, remarks, choice.basis, _allowed(cat, choice))
+    if choice.basis == "none" and site.framework != "none":
+        # no vLLM pin beside a framework: its own install brings a release it accepts, so a failure
+        # of the newest release only (a framework finding with a `vllm:` range) is not a certain one
+        for f in remarks:
+            if f.priority == "P0" and getattr(f, "vllm", None) and f.code.startswith(site.framework + "-"):
+                f.priority = "P1"
     if choice.basis == unpinned.BASIS:
         unpinned.settle(results, remarks, site, cat, kb)
     elif choice.basis == "range" and choice.pin is not None:

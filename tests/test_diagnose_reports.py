@@ -37,6 +37,12 @@ REPORTS = [
      '  File "/opt/conda/lib/python3.11/site-packages/swift/llm/infer/infer_engine/vllm_engine.py", line 382, in _add_request\n'
      "    return self.engine.encode(inputs, pooling_params, request_id)\nAttributeError: 'LLMEngine' object has no attribute 'encode'\n",
      "L43", "check"),
+    # an explicit draft TP the release refuses (0.6.3: only 1)
+    ("https://github.com/vllm-project/vllm/issues/10483",
+     "ValueError: speculative_draft_tensor_parallel_size=4 cannot be other value than 1", "G5", "check"),
+    # an FP8 checkpoint without KV scales under an FP8 KV cache on 0.5.3
+    ("https://github.com/vllm-project/vllm/issues/6738",
+     "ValueError: Only support per-tensor scaling factor for fp8 KV cache", "L8", "check"),
 ]
 
 
@@ -52,3 +58,17 @@ def test_a_lora_adapter_on_modules_vllm_does_not_wrap_is_uncovered_not_routed_by
             "received ['mlp1.1', 'mlp1.3']. Please verify that the loaded LoRA module is correct")
     assert [(h.id, h.kind) for h in launch.recognise(KB, line)] == [("uncovered", "uncovered")]
 
+
+
+@pytest.mark.parametrize("line", [
+    # https://github.com/vllm-project/vllm/issues/49064 (Qwen hybrid, H100, 0.28.0) and
+    # https://github.com/NVIDIA-AI-Blueprints/retail-shopping-assistant/pull/95 (Nemotron, 2x H100)
+    "ValueError: max_num_seqs (1024) exceeds available Mamba cache blocks (969).",
+    "(EngineCore_DP0 pid=10078) RuntimeError: Worker failed with error 'max_num_seqs (1024) exceeds available Mamba cache "
+    "blocks (600). Each decode sequence requires one Mamba cache block, so CUDA graph capture cannot proceed. Please lower "
+    "max_num_seqs to at most 600 or increase gpu_memory_utilization.', please check the stack trace above for the root cause",
+    # https://github.com/xorbitsai/inference/pull/5052: Qwen3-Next's page sizes, not divide()'s TP split
+    "NotImplementedError: The page size of the layer is not divisible by the maximum page size. Cannot unify by adjusting block_size.",
+])
+def test_hybrid_model_refusals_are_uncovered_not_routed_by_their_words(line):
+    assert [(h.id, h.kind) for h in launch.recognise(KB, line)] == [("uncovered", "uncovered")]

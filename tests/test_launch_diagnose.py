@@ -22,6 +22,7 @@ WORDINGS = [(c, e) for c in KB.checks for e in c.error_text]
 def _fill(text: str) -> str:
     import re
 
+    text = re.sub(r"\{[A-Za-z_][^{}]*:int\}", "12", text)  # a whole-number placeholder
     return re.sub(r"\{[A-Za-z_][^{}]*\}", "X_1.5 'v'", text)
 
 
@@ -193,3 +194,11 @@ def test_an_error_no_wording_matches_names_the_closest_checks_as_such():
     assert launch.recognise(KB, "hello world") == []
     # a check's own wording is recognised, never routed by keywords
     assert launch.recognise(KB, "Pipeline parallelism is not supported for this model. Supported models implement the `SupportsPP` interface.")[0].kind == "check"
+
+
+def test_whole_number_placeholders_need_numbers():
+    # divide()'s words with its two numbers name the TP checks; a hybrid model's page-size refusal,
+    # which only shares "is not divisible by", names neither
+    assert {"L2", "L67"} <= {h.id for h in launch.recognise(KB, "AssertionError: 40 is not divisible by 6")}
+    page = "NotImplementedError: The page size of the layer is not divisible by the maximum page size. Cannot unify by adjusting block_size."
+    assert not {"L2", "L67"} & {h.id for h in launch.recognise(KB, page)}

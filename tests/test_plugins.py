@@ -68,11 +68,21 @@ def test_a_trivially_different_spelling_is_renamed(write_project, flag):
         assert f.code == "unknown-option" and f.safe and f.fix[0][1] == "max_model_len"
 
 
-def test_a_close_but_different_name_is_only_named(write_project):
+def test_a_close_but_different_name_is_proposed_but_never_a_safe_edit(write_project):
+    """The one clearly closest option is the proposed change (what the reporter would type), but a
+    close spelling may be another option: only `--fix --unsafe-fixes` applies it."""
     r = _remarks(write_project, {"requirements.txt": "vllm==0.11.0\n", "serve.sh":
                  "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-length 4096\n"})
     f = r["max_model_length"]
-    assert (f.priority, f.fix) == ("P0", []) and "--max-model-len" in f.message["en"]
+    assert f.priority == "P0" and "--max-model-len" in f.message["en"]
+    assert [(op.kind, v) for op, v in f.fix] == [("rename", "max_model_len")] and not f.safe
+
+
+def test_two_about_as_close_names_are_only_named(write_project):
+    r = _remarks(write_project, {"requirements.txt": "vllm==0.11.0\n", "serve.sh":
+                 "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-num-seq 8\n"})
+    f = r.get("max_num_seq")
+    assert f is None or f.fix == [] or not f.safe
 
 
 def test_package_names_that_are_no_plugin():

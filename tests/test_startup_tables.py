@@ -61,6 +61,7 @@ def test_llama4_gains_pp_in_084():
 def test_lora_follows_the_interface_and_the_early_attribute(tmp_path):
     new = write_release(tmp_path / "new", {
         "vllm/model_executor/models/interfaces.py": "class SupportsLoRA(Protocol):\n    supports_lora = True\n",
+        "vllm/lora/__init__.py": "",
         "vllm/model_executor/models/registry.py": """
             _TEXT_GENERATION_MODELS = {
                 "LlamaForCausalLM": ("llama", "LlamaForCausalLM"),
@@ -82,6 +83,7 @@ def test_lora_follows_the_interface_and_the_early_attribute(tmp_path):
         "vllm/model_executor/models/__init__.py": '_MODELS = {"LlamaForCausalLM": ("llama", "LlamaForCausalLM"), "GemmaForCausalLM": ("gemma", "GemmaForCausalLM")}\n',
         "vllm/model_executor/models/llama.py": "class LlamaForCausalLM(nn.Module):\n    supported_lora_modules = ['qkv_proj']\n",
         "vllm/model_executor/models/gemma.py": "class GemmaForCausalLM(nn.Module):\n    pass\n",
+        "vllm/lora/__init__.py": "",
     })
     assert lora_scan(old) == ({"LlamaForCausalLM"}, set())
 

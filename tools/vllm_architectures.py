@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Build knowledge/vllm/architectures.yaml: which model architectures (config.json "architectures")
 each vLLM release registers, and which it names as removed. Read with ast from the unpacked
-releases (DIR/<version>/vllm/model_executor/models/registry.py, or models/__init__.py before
-0.6.3): the keys of every module-level `_*_MODELS` dict literal are the registered architectures,
+releases (DIR/<version>/vllm/model_executor/models/registry.py, models/__init__.py 0.2.5–0.6.2,
+the `_MODEL_REGISTRY` of vllm/model_executor/model_loader.py before 0.2.5, whose values are the
+imported classes themselves): the keys of every module-level `_*_MODELS` dict literal are the registered architectures,
 except `_PREVIOUSLY_SUPPORTED_MODELS` (removed, with the last release that had them: vLLM raises
 "was supported in vLLM until …"), `_OOT_SUPPORTED_MODELS` (moved to a plugin) and the ROCm
 lists. Spans run over the scanned releases only; a release between two scanned ones that differ
@@ -17,10 +18,18 @@ resolve (made at run time, a base from outside the models package) is listed as 
 that release, never as "no PP".
 
 LoRA per architecture (the model loader raises "Model X does not support LoRA, but LoRA is
-enabled" in 0.4.1–0.6.3, the model runner "X does not support LoRA yet." from 0.6.3, when LoRA is
-enabled on a class without it): 0.4.1–0.5.0 the class (or a base) sets `supported_lora_modules`;
+enabled" in 0.3.0–0.6.3, the model runner "X does not support LoRA yet." from 0.6.3, when LoRA is
+enabled on a class without it; no LoRA before 0.3.0, no vllm/lora/): 0.3.0 the class sets
+`supports_lora = True` (the loader asks getattr(model_class, "supports_lora")); 0.3.1–0.5.0 the
+class (or a base) sets `supported_lora_modules`;
 from 0.5.1 it implements the `SupportsLoRA` interface (a base named SupportsLoRA, or a class body
 `supports_lora = True`). Read the same way as PP, unresolved classes listed apart.
+
+Quantization per architecture before 0.2.2 (get_model raises "Quantization is not supported for
+<class>." when --quantization is given for a class outside `_MODEL_CLASSES_SUPPORT_QUANTIZATION`,
+vllm/model_executor/model_loader.py 0.2.0–0.2.1.post1): `quant` lists the architectures whose
+registered class is in that list, from `quant_from` (the first release with the list) to
+`quant_until` (the last one); every class takes --quantization from 0.2.2 (the linear methods).
 
 Usage:
   python tools/vllm_architectures.py --source /work/sdists/src [--source more/] -o knowledge/vllm/architectures.yaml
@@ -41,11 +50,22 @@ def vkey(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in v.split("."))
 
 
+OLD_REGISTRY = "_MODEL_REGISTRY"  # model_loader.py before 0.2.5: {architecture: imported class}
+OLD_QUANT = "_MODEL_CLASSES_SUPPORT_QUANTIZATION"  # model_loader.py 0.2.0–0.2.1.post1: [class, …]
+
+
 def registry_file(root: Path) -> Path | None:
-    for rel in ("vllm/model_executor/models/registry.py", "vllm/model_executor/models/__init__.py"):
-        if (root / rel).exists():
-            return root / rel
-    return None
+    """The file whose module-level dicts register the release's architectures."""
+    reg = root / "vllm/model_executor/models/registry.py"
+    if reg.exists():
+        return reg
+    init = root / "vllm/model_executor/models/__init__.py"
+    if init.exists() and re.search(r"^_\w*MODELS\b", init.read_text(encoding="utf-8"), re.M):
+        return init
+    loader = root / "vllm/model_executor/model_loader.py"
+    if loader.exists() and re.search(rf"^{OLD_REGISTRY}\b", loader.read_text(encoding="utf-8"), re.M):
+        return loader
+    return init if init.exists() else None
 
 
 def _registry_dicts(path: Path):
@@ -57,7 +77,7 @@ def _registry_dicts(path: Path):
             name, value = node.target.id, node.value
         else:
             continue
-        if name.endswith("_MODELS") and isinstance(value, ast.Dict):
+        if (name.endswith("_MODELS") or name == OLD_REGISTRY) and isinstance(value, ast.Dict):
             yield name, value
 
 
@@ -70,6 +90,9 @@ def registry_entries(path: Path):
             if (isinstance(k, ast.Constant) and isinstance(v, ast.Tuple) and len(v.elts) >= 2
                     and all(isinstance(e, ast.Constant) for e in v.elts[:2])):
                 yield k.value, v.elts[0].value, v.elts[1].value
+            elif isinstance(k, ast.Constant) and isinstance(v, ast.Name):
+                # the old loader's {architecture: class}: the module is wherever that class is defined
+                yield k.value, "", v.id
 
 
 def _classes(root: Path) -> dict[str, dict[str, tuple[list[str], bool]]]:
@@ -157,18 +180,23 @@ def _implements(classes: dict, module: str, cls: str, seen: set, iface: str = "p
     return None if unknown else False
 
 
-def _per_class(root: Path, iface: str) -> tuple[set[str], set[str]]:
-    """(architectures whose registered class implements the interface, those it cannot resolve)."""
-    classes = _classes(root)
+def split_registry(root: Path, judge) -> tuple[set[str], set[str]]:
+    """(architectures whose registered class `judge(module, cls)` says True of, those it says None of)."""
     yes: set[str] = set()
     unresolved: set[str] = set()
     for arch, module, cls in registry_entries(registry_file(root)):
-        got = _implements(classes, module, cls, set(), iface)
+        got = judge(module, cls)
         if got:
             yes.add(arch)
         elif got is None:
             unresolved.add(arch)
     return yes, unresolved
+
+
+def _per_class(root: Path, iface: str) -> tuple[set[str], set[str]]:
+    """(architectures whose registered class implements the interface, those it cannot resolve)."""
+    classes = _classes(root)
+    return split_registry(root, lambda module, cls: _implements(classes, module, cls, set(), iface))
 
 
 def pp_scan(root: Path) -> tuple[set[str], set[str]] | None:
@@ -189,10 +217,29 @@ def lora_scan(root: Path) -> tuple[set[str], set[str]] | None:
     """(architectures with LoRA, architectures the reading cannot resolve) of one release: the
     registered class implements SupportsLoRA (0.5.1+) or sets supported_lora_modules (before)."""
     reg = registry_file(root)
-    if reg is None:
+    if reg is None or not (root / "vllm/lora").is_dir():
+        return None  # no LoRA before 0.3.0
+    if (root / "vllm/model_executor/models/interfaces.py").exists():
+        return _per_class(root, "lora")
+    loader = root / "vllm/model_executor/model_loader.py"
+    # 0.3.0's loader asks getattr(model_class, "supports_lora"), 0.3.1–0.5.0 supported_lora_modules
+    if loader.exists() and '"supports_lora"' in loader.read_text(encoding="utf-8"):
+        return _per_class(root, "lora")
+    return _per_class(root, "lora_old")
+
+
+def quant_scan(root: Path) -> set[str] | None:
+    """The architectures whose registered class is in the old loader's
+    _MODEL_CLASSES_SUPPORT_QUANTIZATION (0.2.0–0.2.1.post1); None where the release has no such list."""
+    loader = root / "vllm/model_executor/model_loader.py"
+    if not loader.exists():
         return None
-    old = not (root / "vllm/model_executor/models/interfaces.py").exists()
-    return _per_class(root, "lora_old" if old else "lora")
+    for node in ast.parse(loader.read_text(encoding="utf-8")).body:
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == OLD_QUANT and isinstance(node.value, (ast.List, ast.Tuple))):
+            classes = {e.id for e in node.value.elts if isinstance(e, ast.Name)}
+            return {arch for arch, _, cls in registry_entries(loader) if cls in classes}
+    return None
 
 
 def scan(path: Path) -> tuple[set[str], dict[str, str], set[str]]:
@@ -257,6 +304,11 @@ def build(sources: list[Path]) -> dict:
         out[key + "_from"] = rels[0] if rels else None
         out[key] = {n: spans([n in y for y, _ in sets], rels) for n in sorted(set().union(*(y for y, _ in sets)))}
         out[key + "_unresolved"] = {n: spans([n in u for _, u in sets], rels) for n in sorted(set().union(*(u for _, u in sets)))}
+    quant = [(r, q) for r, q in zip(releases, (quant_scan(d) for d in dirs)) if q is not None]
+    if quant:
+        rels = [r for r, _ in quant]
+        out["quant_from"], out["quant_until"] = rels[0], rels[-1]
+        out["quant"] = {n: spans([n in q for _, q in quant], rels) for n in sorted(set().union(*(q for _, q in quant)))}
     return out
 
 
@@ -298,6 +350,17 @@ def dump(data: dict) -> str:
         lines += [f"  {n}: {sp(s)}" for n, s in data[key].items()]
         lines.append(f"{key}_unresolved:")
         lines += [f"  {n}: {sp(s)}" for n, s in data[key + "_unresolved"].items()]
+    if data.get("quant"):
+        lines += [
+            "# Quantization per class (get_model raises \"Quantization is not supported for <class>.\" for a class",
+            "# outside model_loader.py _MODEL_CLASSES_SUPPORT_QUANTIZATION), quant_from–quant_until only; every",
+            "# class takes --quantization after quant_until:",
+            "#   quant: architecture → spans of scanned releases whose class is in the list",
+            f'quant_from: "{data["quant_from"]}"',
+            f'quant_until: "{data["quant_until"]}"',
+            "quant:",
+        ]
+        lines += [f"  {n}: {sp(s)}" for n, s in data["quant"].items()]
     return "\n".join(lines) + "\n"
 
 

@@ -6,6 +6,7 @@ priority) and reaches the same rule registry as the YAML checks (engine/check/ru
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 
 from vllm_kb.engine.check import cli_choices, entrypoint_findings, framework_args, unknown_flags
@@ -69,7 +70,7 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
         fix = [(FixOp.of(x), x.get("value")) for x in f.get("fix", [])]
         # a P0's change is what makes the launch start: safe, like a P0 rule's (schema/checks.schema.json)
         out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], fix=fix,
-                           safe=bool(fix) and f["priority"] == "P0", subject=""))
+                           safe=bool(fix) and f["priority"] == "P0", subject="", vllm=f.get("vllm")))
     # a dropped key the framework's own pitfall already names (ms-swift removed-flag, TRL legacy-key) is said once
     dropped_said = any(c.endswith(("-removed-flag", "-legacy-key")) and f.priority == "P0" for f in out for c in [f.code])
     out += [_key_refused(site, r, fw.name) for r in framework_args.refusals(site) if r.first is not None or not dropped_said]
@@ -107,7 +108,10 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
             continue
         if _not_one_option(key):
             # a whole `${VLLM_ARGS}` string or an unexpanded variable read as one word: what it
-            # holds is not known, so it is no evidence of a bad option
+            # holds is not known, so it is no evidence of a bad option — except an item of a list
+            # argv (compose/Kubernetes lists, exec-form JSON, a Python argv list), never split
+            if (f := _one_item(site, s, key)) is not None:
+                out.append(f)
             continue
         e = None if _single_dash_word(key, cat, version) else lifecycle_entry(s, key, cat)
         if e is not None and e.within_life(version):
@@ -199,6 +203,24 @@ def _server_only(s, site: Site, cat: Catalog, version: str) -> Finding | None:
     text = msg("finding.server_only_option", key=s.key or s.name, name=s.name, flag=flag, cls=cls, version=version)
     return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("unset", s.name), None)], safe=True,
                    subject=s.name)
+
+
+# argv written as a list: each item reaches vLLM as one argument, whatever spaces it holds
+LIST_ARGV = ("yaml-list", "json", "argv")
+_OPTION_AND_VALUE = re.compile(r"^--?[A-Za-z][\w.-]*\s+\S")
+
+
+def _one_item(site: Site, s, key: str) -> Finding | None:
+    """`- --dtype auto` in a compose/Kubernetes list, `"--host 127.0.0.1"` in a subprocess argv:
+    argparse takes a word with a space for a positional (`_parse_optional`: "if it contains a space,
+    it was meant to be a positional") and vLLM stops with "unrecognized arguments"."""
+    if (site.source or {}).get("argv_style") not in LIST_ARGV or "$" in key or not _OPTION_AND_VALUE.match(key):
+        return None
+    flag, _, value = key.partition(" ")
+    value = value.strip()
+    several = re.search(r"\s-", value) is not None  # `--model X --tensor-parallel-size 2`: options of their own too
+    text = msg("finding.options_in_one_item" if several else "finding.option_in_one_item", item=key, flag=flag, value=value)
+    return Finding("stray-positional", text, s.file, s.line, "P0", subject=s.name)
 
 
 def _not_one_option(key: str) -> bool:

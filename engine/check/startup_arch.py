@@ -83,6 +83,7 @@ def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
     if known:
         out.update(_pp(table, arch, releases, v))
         out.update(_per_class(table, "lora", arch, releases, v))
+        out.update(_quant(table, arch, releases, v))
         return out
     if v < Version(PP_LIST_UNTIL):
         # the allow-list is checked on the name while the config is built, before any model class
@@ -108,6 +109,25 @@ def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
     if later:
         out["arch_since"] = str(min(later))
         out["arch_pin"] = ">=" + out["arch_since"]
+    return out
+
+
+def _quant(table: dict, arch: str, releases: list[Version], v: Version) -> dict[str, Any]:
+    """`arch_quant`: whether the release's get_model accepts --quantization for the architecture's
+    class (model_loader.py _MODEL_CLASSES_SUPPORT_QUANTIZATION, 0.2.0–0.2.1.post1: "Quantization is
+    not supported for <class>."), and `arch_quant_pin`, the first release that takes it for every
+    class. Absent outside those releases."""
+    start, until = table.get("quant_from"), table.get("quant_until")
+    if not start or not until or "quant" not in table:
+        return {}
+    base = Version(v.public)  # a .postN release patches its base; the loader's list is the base's
+    if not Version(start) <= base <= Version(until):
+        return {}
+    later = [r for r in releases if r > Version(until)]
+    out: dict[str, Any] = {"arch_quant": _in(table["quant"].get(arch) or [], base)}
+    if not out["arch_quant"] and later:
+        out["arch_quant_since"] = str(later[0])
+        out["arch_quant_pin"] = ">=" + str(later[0])
     return out
 
 

@@ -12,8 +12,12 @@ from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.models import normalise_quant
 from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 
-# Checkpoint methods a name marker names without doubt (FP8, INT4, W8A8 names hide several formats).
-CERTAIN_FROM_NAME = frozenset({"awq", "gptq", "gguf", "marlin"})
+# Checkpoint methods a name marker names without doubt (FP8, INT4, W8A8 names hide several formats);
+# the publisher- and tool-specific markers of models.yaml (NVIDIA's ModelOpt uploads, Meta's
+# fbgemm 405B, llm-compressor's scheme names) name one format too. A method only guessed from a
+# name (a bare "-FP8") never makes L7 a P0: the checkpoint's quantization_config may say another.
+CERTAIN_FROM_NAME = frozenset({"awq", "gptq", "gguf", "marlin", "modelopt", "modelopt_fp4", "fbgemm_fp8",
+                               "compressed-tensors"})
 # a name that says bitsandbytes without doubt ("-bnb-4bit", "bitsandbytes"); a bare "4bit" does not
 _BNB_NAME = re.compile(r"(?i)(?<![a-z])bnb(?![a-z])|bitsandbytes")
 # ModelConfig._verify_quantization reads the text config's quantization_config too from 0.10.2

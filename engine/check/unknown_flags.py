@@ -51,11 +51,36 @@ def finding(site: Site, s, key: str, cat, version: str) -> Finding:
         text = msg("finding.unknown_option_plugin", key=key, hint=hint["en"], plugins=", ".join(unknown_plugins))
         text["zh"] = msg("finding.unknown_option_plugin", key=key, hint=hint["zh"], plugins=", ".join(unknown_plugins))["zh"]
         return Finding("unknown-option", text, s.file, s.line, "P1", subject=s.name)
+    closest = _closest(s.name, [n for n in difflib.get_close_matches(s.name, names, n=3, cutoff=0.75)])
+    if closest is not None and own is None and not guards_access(s.name) and not guards_access(closest):
+        # one option far closer than any other (`--max-model-length`, `--gpu-memory-utilisation`):
+        # proposed as the change, but only as a guess (`--fix --unsafe-fixes`), never a safe edit
+        guess = msg("finding.closest_option", guess=_spelled(s, closest, cat, version))
+        text = {lang: msg("finding.unknown_option", key=key, hint=guess[lang])[lang] for lang in ("en", "zh")}
+        return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("rename", s.name), closest)],
+                       safe=False, subject=s.name)
     if near:
         # a guess between close names is the user's to make: no edit
         return Finding("unknown-option", text, s.file, s.line, "P0", subject=s.name)
     return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("unset", s.name), None)],
                    safe=not guards_access(s.name), subject=s.name)
+
+
+# how close the one proposed option must be (difflib's ratio over the canonical names), and how far
+# ahead of the next candidate
+CLOSEST_CUTOFF = 0.85
+CLOSEST_LEAD = 0.05
+
+
+def _closest(name: str, near: list[str]) -> str | None:
+    """The one candidate clearly closest to `name`, or None when none is close enough or two are
+    about as close."""
+    ranked = sorted(((difflib.SequenceMatcher(None, canonical(name), canonical(n)).ratio(), n) for n in near), reverse=True)
+    if not ranked or ranked[0][0] < CLOSEST_CUTOFF:
+        return None
+    if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - CLOSEST_LEAD:
+        return None
+    return ranked[0][1]
 
 
 def _spelled(s, dest: str, cat, version: str) -> str:

@@ -35,6 +35,7 @@ class Change:
     key: str | None = None  # a new key as the file writes keys (dotted for a nested YAML path), when one is added
     positional: bool = False  # `vllm serve MODEL`: the model goes first after `serve`, not as `--model`
     env_name: str | None = None  # the env var an env-configured worker image reads for this argument (the edit's)
+    near: tuple[int, int] | None = field(default=None, repr=False, compare=False)  # lines of the launch an image pin is written in
 
     def to_json(self) -> dict:
         return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,

@@ -63,6 +63,9 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
                 # an image pin's line is the launch's; its text is found where the image is written
                 ch = Change("pin", op.target, value, pin.file, "pin", None if pin.kind == "image" else pin.line, pin.text,
                             _rewrite(pin, value))
+                if pin.kind == "image" and pin.file == site.file:
+                    # the same image may start several launches of the file: the tag edited is this one's
+                    ch.near = (site.line, max(site.end_line or site.line, site.line))
             ch.checks.append(item.id)
             ch.priority, ch.safe = item.priority, False
             out[op.target] = ch
@@ -86,9 +89,18 @@ def pin_edit(ch: Change, text: str) -> TextEdit | None:
     """Replace the pin's text on its line."""
     if not ch.before or not ch.after:
         return None
-    if ch.line is None:  # written once in the file, or not edited
-        at = text.find(ch.before)
-        if at < 0 or text.find(ch.before, at + 1) >= 0:
+    if ch.line is None:  # written once in the file (or once in the launch's lines), or not edited
+        lo, hi = 0, len(text)
+        if ch.near is not None:
+            lines = LineIndex(text)
+            first, last = ch.near
+            lo = lines.line_start(first)
+            hi = lines.line_start(last + 1) if last < len(lines.starts) else len(text)
+        at = text.find(ch.before, lo, hi)
+        if at < 0 and ch.near is not None:
+            lo, hi = 0, len(text)  # the image is written outside the launch's lines (a variable set above)
+            at = text.find(ch.before)
+        if at < 0 or text.find(ch.before, at + 1, hi) >= 0:
             return None
         return TextEdit(at, at + len(ch.before), ch.after)
     lines = LineIndex(text)

@@ -14,6 +14,10 @@ _PLACEHOLDER = re.compile(r"\{[A-Za-z_][^{}]*\}")
 # A message cut short still identifies itself when this much of its text is there.
 _MIN_LITERAL = 36
 _VALUE = r"[\s\S]{0,400}?"
+# `{name:int}`: a value vLLM always prints as a whole number (divide()'s numerator and denominator),
+# so a sentence that only shares the words around it ("The page size of the layer is not divisible
+# by the maximum page size") is not taken for it
+_INT = r"-?\d+"
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,7 @@ def _regex(tokens: list[tuple[str, str]]) -> str:
     out = []
     for kind, s in tokens:
         if kind == "ph":
-            out.append(_VALUE)
+            out.append(_INT if s.endswith(":int}") else _VALUE)
         else:
             lead, trail = s[:1].isspace(), s[-1:].isspace()
             body = _literal_regex(s.strip())
@@ -74,7 +78,7 @@ def _inner(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
     them, and kept, a leading one is tried at every position of the text, up to 400 characters
     each (a 300 KB log line took seconds per wording)."""
     def empty(t: tuple[str, str]) -> bool:
-        return t[0] == "ph" or not t[1].strip()
+        return (t[0] == "ph" and not t[1].endswith(":int}")) or (t[0] == "lit" and not t[1].strip())
 
     i, j = 0, len(tokens)
     while i < j and empty(tokens[i]):
@@ -82,8 +86,9 @@ def _inner(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
     while j > i and empty(tokens[j - 1]):
         j -= 1
     out = list(tokens[i:j])
-    if out:
+    if out and out[0][0] == "lit":
         out[0] = ("lit", out[0][1].lstrip())
+    if out and out[-1][0] == "lit":
         out[-1] = ("lit", out[-1][1].rstrip())
     return out
 

@@ -29,9 +29,13 @@ def normalise_quant(method: str) -> str:
 
 
 def _text_config(config: dict) -> dict:
-    """A multimodal checkpoint's language model config (text_config), else the config itself."""
-    inner = config.get("text_config")
-    return inner if isinstance(inner, dict) else config
+    """A multimodal checkpoint's language model config (text_config; InternVL's llm_config, which
+    vLLM reads as its text config), else the config itself."""
+    for key in ("text_config", "llm_config"):
+        inner = config.get(key)
+        if isinstance(inner, dict):
+            return inner
+    return config
 
 
 def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
@@ -72,6 +76,9 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         scheme = _scheme(quant)
         if scheme:
             facts["quant_scheme"] = scheme
+        facts.pop("quant_group_size", None)  # the catalog's; the checkpoint's own follows
+        facts.pop("quant_block", None)
+        facts.update(quant_shape(quant))
         kept = coverage(quant)
         if kept:
             facts["quant_unquantized"] = kept
@@ -81,6 +88,46 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
     tok = (tokenizer or {}).get("model_max_length")
     if isinstance(tok, (int, float)) and not isinstance(tok, bool) and 0 < tok < 1 << 40:
         facts["tokenizer_max_len"] = int(tok)
+
+
+def quant_shape(quant: dict) -> dict[str, Any]:
+    """The granularity a quantization_config splits its weights by, as vLLM reads it: the group
+    size of AWQ (`group_size`, AutoAWQ's `q_group_size`), GPTQ and compressed-tensors integer
+    weights (-1: one scale per output channel), or the [block_n, block_k] of block-FP8 weights
+    (`weight_block_size`; compressed-tensors' `block_structure`)."""
+    out: dict[str, Any] = {}
+    block = quant.get("weight_block_size")
+    groups = quant.get("config_groups")
+    if isinstance(groups, dict) and groups:
+        blocks: set[tuple[int, ...]] = set()
+        sizes: set[int] = set()
+        for g in groups.values():
+            w = (g or {}).get("weights") or {}
+            strategy = str(w.get("strategy") or "").lower()
+            if strategy == "block" and _pair(w.get("block_structure")):
+                blocks.add(tuple(w["block_structure"]))
+            elif strategy == "group" and _dim(w.get("group_size")):
+                sizes.add(w["group_size"])
+            elif strategy in ("channel", "tensor"):
+                sizes.add(-1)
+            else:
+                return out  # a scheme whose split is not read here: unknown
+        if len(blocks) == 1 and not sizes:
+            out["quant_block"] = list(blocks.pop())
+        elif len(sizes) == 1 and not blocks:
+            out["quant_group_size"] = sizes.pop()
+        return out
+    if isinstance(block, list) and _pair(block):
+        out["quant_block"] = list(block)
+        return out
+    size = quant.get("group_size", quant.get("q_group_size"))
+    if isinstance(size, int) and not isinstance(size, bool) and (size == -1 or 0 < size <= 1 << 20):
+        out["quant_group_size"] = size
+    return out
+
+
+def _pair(v) -> bool:
+    return isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) and 0 < x <= 1 << 16 for x in v)
 
 
 # the language model's sub-config of a multimodal config.json; vLLM maps llm_config to text_config

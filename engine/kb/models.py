@@ -106,11 +106,18 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     return facts
 
 
+# a family's version written with `_` or `-` for its dot in a local folder's name (qwen2_5-7b-instruct,
+# Qwen2-5-VL-7B, glm-4-5-air, llama3_1-8b): a letter, a digit, the separator, one digit, then a
+# separator or the end — never a size (Qwen2-7B, Qwen-1_8B-Chat) or a date (R1-0528)
+_VERSION_SEP = re.compile(r"(?<=[A-Za-z])(-?\d)[_-](\d)(?=[-_/]|$)")
+
+
 def _short_name(name: str) -> str:
     """The last two path parts (publisher/name), with ModelScope's "___" read as "." (its
-    downloads spell Qwen3.6-35B-A3B as Qwen3___6-35B-A3B)."""
+    downloads spell Qwen3.6-35B-A3B as Qwen3___6-35B-A3B) and a version's `_`/`-` as its dot."""
     base = name.rstrip("/").replace("___", ".").rsplit("/", 2)
-    return "/".join(base[-2:]) if len(base) > 1 else base[0]
+    short = "/".join(base[-2:]) if len(base) > 1 else base[0]
+    return _VERSION_SEP.sub(lambda m: f"{m.group(1)}.{m.group(2)}", short)
 
 
 def _entries(short: str, families: list[dict]) -> tuple[str | None, tuple[int, ...]]:
@@ -287,8 +294,12 @@ def _markers(facts: dict, short: str, markers: list[dict], config: dict | None) 
     for mk in markers:
         if _rx(mk["match"]).search(short):
             facts["quantized"] = True
+            if facts.get("quant_source") == "catalog" and facts.get("quant_method") == mk["method"]:
+                break  # the catalog's own entry for this upload says the same, with its group or block
             facts["quant_method"] = mk["method"]
             facts["quant_source"] = "name"
+            facts.pop("quant_group_size", None)  # the family's checkpoint's, not this upload's
+            facts.pop("quant_block", None)
             if mk.get("scheme"):
                 facts["quant_scheme"] = mk["scheme"]
             if mk.get("unquantized"):

@@ -23,7 +23,8 @@ def effective_priority(check, rule) -> str | None:
 
 def rule_sources(v, c) -> None:
     """`v`: the kb Validator (its catalog, `add`); `c`: one check."""
-    releases = {str(x) for x in v.cat.versions}
+    # any published release (the catalog's versions and the releases list it resolves pins with)
+    releases = {str(x) for x in v.cat.versions} | set(v.cat.raw.get("releases") or ())
     for i, r in enumerate(c.rules):
         where = f"rules[{i}].source"
         if effective_priority(c, r) == "P0" and not r.source:
@@ -33,7 +34,7 @@ def rule_sources(v, c) -> None:
             if rel is None:
                 continue
             if rel not in releases:
-                v.add(c.file, c.id, f"{where}[{k}].release", f"{rel!r} is not a release the catalog holds ({v.cat.oldest} … {v.cat.newest})")
+                v.add(c.file, c.id, f"{where}[{k}].release", f"{rel!r} is not a vLLM release the catalog knows ({v.cat.oldest} … {v.cat.newest})")
                 continue
             for spec, what in ((c.vllm, "applies_to.vllm"), (r.vllm, f"rules[{i}].vllm")):
                 if spec is not None and not spec.contains(rel):

@@ -86,11 +86,34 @@ def container_command(run, newest: str) -> list[Word] | None:
     argv = list(run.argv)
     if run.entrypoint:
         return run.entrypoint + argv
+    if run.facts.get("replaces_entrypoint"):  # `hf jobs run IMAGE CMD`, `apptainer exec IMAGE CMD`
+        return argv or None
     first = argv[0].value if argv else None
     if is_vllm_image(image) or is_vllm_like_image(image) and (not argv or (first or "").startswith("-")):
         line = run.image.line if run.image is not None else 1
-        return [_synth(t, line) for t in entrypoint_for(image, newest)] + argv
+        entrypoint = entrypoint_for(image, newest)
+        if is_vllm_image(image) and (k := repeated_program(argv)):
+            # `vllm/vllm-openai:v0.17.1 vllm serve M`: the entrypoint already is the server, so the
+            # words become its arguments and argparse stops; the site is read as meant, the
+            # repetition is a finding (engine/scan/scripts.py)
+            run.facts["repeats_entrypoint"] = (" ".join(w.value or "" for w in argv[:k]), " ".join(entrypoint))
+            argv = argv[k:]
+        return [_synth(t, line) for t in entrypoint] + argv
     return argv or None
+
+
+def repeated_program(argv: list[Word]) -> int:
+    """How many leading words of a vLLM image's command repeat a server program (`vllm serve`,
+    `serve`, `python3 -m vllm.entrypoints.openai.api_server`); 0 when none do."""
+    vals = [w.value or "" for w in argv[:3]]
+    if len(vals) >= 2 and vals[0].rsplit("/", 1)[-1] == "vllm" and vals[1] == "serve":
+        return 2
+    if vals and vals[0] == "serve":
+        return 1
+    if len(vals) == 3 and re.match(r"^python[\d.]*$", vals[0].rsplit("/", 1)[-1]) and vals[1] == "-m" \
+            and vals[2] == "vllm.entrypoints.openai.api_server":
+        return 3
+    return 0
 
 
 def _synth(text: str, line: int) -> Word:

@@ -17,6 +17,10 @@ WRAPPERS: dict[str, set[str]] = {
     "timeout": {"-s", "-k", "--signal", "--kill-after"}, "env": {"-u", "--unset", "-C", "--chdir"},
     "then": set(), "do": set(), "else": set(), "elif": set(), "!": set(), "{": set(),
     "xargs": set(), "unbuffer": set(),
+    # `screen -dmS NAME cmd …` runs cmd itself (no shell); `uvx [--from vllm==X] vllm serve …`
+    "screen": {"-S", "-c", "-Logfile", "-t", "-h", "-p", "-e", "-T", "-s"},
+    "uvx": {"--from", "--with", "-w", "--python", "-p", "--index", "--index-url", "--extra-index-url", "--default-index",
+            "--with-requirements", "--with-editable", "--constraints", "--overrides", "--torch-backend"},
     # cluster launchers (options that take a separate value; `--opt=v` is one word)
     "srun": {"-N", "-n", "-c", "-p", "-G", "-w", "-t", "-J", "-o", "-e", "-A", "-q", "--nodes", "--ntasks", "--gpus",
              "--partition", "--job-name", "--time", "--account", "--qos", "--nodelist", "--cpus-per-task",
@@ -70,7 +74,9 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
                 continue
             while i < n and (vals[i] or "").startswith("-") and not (vals[i] or "").startswith("--model"):
                 word = vals[i] or ""
-                i += 2 if word.split("=")[0] in takes and "=" not in word else 1
+                # screen's flags combine, the last one taking the value: `-dmS NAME`
+                combined = base == "screen" and not word.startswith("--") and len(word) > 2 and "-" + word[-1] in takes
+                i += 2 if (word.split("=")[0] in takes or combined) and "=" not in word else 1
                 if i < n and vals[i] is None and "=" not in (words[i - 1].value or "="):
                     i += 1  # `--jobid $SLURM_JOB_ID`: an unknown value of an option we do not list
             continue
@@ -80,6 +86,14 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
             if j is None:
                 return None
             i = j + 1
+            continue
+        if base in ("uv", "pipx") and i + 2 < n and vals[i + 1] in ("tool", "run") and vals[i + 2] == "run" \
+                or base == "pipx" and i + 1 < n and vals[i + 1] == "run":
+            # `uv tool run [opts] vllm serve …` is uvx; `pipx run [--spec vllm==X] vllm serve …`
+            i += 3 if vals[i + 1] == "tool" else 2
+            takes = WRAPPERS["uvx"] | {"--spec"}
+            while i < n and (vals[i] or "").startswith("-"):
+                i += 2 if vals[i] in takes else 1
             continue
         if i + 1 < n and (base, vals[i + 1]) in RUNNERS:
             i += 2
@@ -94,11 +108,29 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
 _VERSIONED_VLLM = re.compile(r"^vllm[_-]v?(\d+(?:\.\d+)+)$")
 
 
+# what a runner installs for the one command: `uvx --from vllm==0.10.1`, `uv run --with vllm==0.9.2`,
+# `pipx run --spec vllm==X`, `uvx vllm@0.10.1 serve`
+_RUNNER_PIN = re.compile(r"^vllm(?:\[[^\]]*\])?(?:==|@)v?(\d+(?:\.\d+)+(?:\.post\d+)?)$")
+_RUNNER_PIN_OPTS = ("--from", "--with", "-w", "--spec")
+
+
 def executable_release(words: list[Word], launch: Launch) -> str | None:
-    """The release a versioned executable names (`vllm_v0.10.0 serve` → 0.10.0): that is what runs,
-    whatever the project pins."""
-    m = _VERSIONED_VLLM.match((words[launch.program_start].value or "").rsplit("/", 1)[-1])
-    return m.group(1) if m else None
+    """The release a versioned executable names (`vllm_v0.10.0 serve` → 0.10.0), or the one the
+    runner installs for this command (`uvx --from vllm==0.10.1 vllm serve`, `uvx vllm@0.10.1
+    serve`): that is what runs, whatever the project pins."""
+    prog = (words[launch.program_start].value or "").rsplit("/", 1)[-1]
+    m = _VERSIONED_VLLM.match(prog) or _RUNNER_PIN.match(prog)
+    if m:
+        return m.group(1)
+    vals = [w.value or "" for w in words[:launch.program_start]]
+    for k, v in enumerate(vals):
+        opt, eq, inline = v.partition("=") if v.startswith("--") else (v, "", "")
+        if opt in _RUNNER_PIN_OPTS:
+            spec = inline if eq else (vals[k + 1] if k + 1 < len(vals) else "")
+            for part in spec.split(","):
+                if (m := _RUNNER_PIN.match(part.strip().strip("'\""))):
+                    return m.group(1)
+    return None
 
 
 def find_launch(words: list[Word]) -> Launch | None:
@@ -107,7 +139,7 @@ def find_launch(words: list[Word]) -> Launch | None:
     i, env = got
     vals, n = [w.value for w in words], len(words)
     base = (vals[i] or "").rsplit("/", 1)[-1]
-    if base == "vllm" or _VERSIONED_VLLM.match(base):
+    if base == "vllm" or _VERSIONED_VLLM.match(base) or _RUNNER_PIN.match(base):
         if i + 1 < n and vals[i + 1] == "serve":
             return Launch("vllm serve", i + 2, True, env, i)
         return None

@@ -32,6 +32,10 @@ def _imports(imported: list) -> tuple[dict[str, str], set[str]]:
         if isinstance(node, ast.ImportFrom) and node.module:
             top = node.module.split(".")[0]
             for a in node.names:
+                if a.name == "*" and (node.module == "vllm" or node.module in again):
+                    # `from vllm import *`: vllm/__init__.py's __all__ holds LLM, EngineArgs, AsyncEngineArgs …
+                    classes.update({t: t for t in TARGETS if t not in classes})
+                    continue
                 if (top == "vllm" or node.module in again) and a.name in TARGETS or (top == "trl" and a.name in TRL_CONFIGS):
                     classes[a.asname or a.name] = a.name
                 elif f"{node.module}.{a.name}" in again:

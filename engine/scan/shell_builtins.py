@@ -211,11 +211,79 @@ class Builtins:
         r.finish()
 
     def docker(self, fields: list[Word], i: int, n: Simple) -> bool:
-        from vllm_kb.engine.scan.images import container_command, env_command
-
         run = docker_run.find(fields, i)
         if run is None:
-            return self.docker_build(fields, i) or self.docker_exec(fields, i, n)
+            return self.docker_build(fields, i) or self.docker_exec(fields, i, n) or self.compose_run(fields, i, n)
+        return self.container_run(run, n)
+
+    def tool_run(self, fields: list[Word], i: int, n: Simple) -> bool:
+        """`hf jobs run`, `apptainer exec|run`, `singularity exec|run`, `kubectl run`
+        (engine/scan/launch_tools.py): a container launch like `docker run`'s."""
+        from vllm_kb.engine.scan import launch_tools
+
+        run = launch_tools.find(fields, i)
+        return run is not None and self.container_run(run, n)
+
+    def compose_run(self, fields: list[Word], i: int, n: Simple) -> bool:
+        """`docker compose run [opts] SERVICE CMD …`: CMD runs in that service's container, whose
+        image and settings are the compose file's (unknown here, like `docker exec`'s)."""
+        from vllm_kb.engine.scan import launch_tools
+
+        got = launch_tools.find_compose_run(fields, i)
+        if got is None:
+            return False
+        run, _service = got
+        argv = (run.entrypoint or []) + list(run.argv)
+        saved, self.st = self.st, self.st.copy()
+        for k, val, _opt in run.env:
+            self.st.ex.vars[k] = val.value or "" if val is not None else ""
+            self.st.ex.exported.add(k)
+            if val is not None:
+                self.st.env[k] = Setting(k, val.value, True, self.rel, val.line, k, val.raw, "cli")
+        head = (argv[0].value or "").rsplit("/", 1)[-1] if argv else ""
+        if not (head in _SHELLS and self.shell_c(argv, 0, n, None)):
+            self._emit(argv, n, None, ("docker compose run",))
+        self.st = saved
+        return True
+
+    def tmux(self, fields: list[Word], i: int, n: Simple) -> bool:
+        """`tmux new-session -d -s NAME 'cmd'`: one word is a shell command (tmux runs it with
+        `sh -c`), several are run as they are; `tmux send-keys -t NAME 'cmd' Enter` types the
+        command into the session's shell."""
+        vals = [f.value for f in fields]
+        k = i + 1
+        while k < len(fields) and (vals[k] or "").startswith("-"):
+            k += 2 if vals[k] in ("-L", "-S", "-f", "-T") else 1
+        sub = vals[k] if k < len(fields) else None
+        if sub in ("new-session", "new", "new-window", "neww", "split-window", "splitw"):
+            takes = {"-s", "-n", "-c", "-t", "-x", "-y", "-e", "-F", "-f", "-l"}
+        elif sub in ("send-keys", "send"):
+            takes = {"-t", "-N"}
+        else:
+            return False
+        k += 1
+        while k < len(fields) and (v := vals[k] or "").startswith("-") and v != "--":
+            combined = not v.startswith("--") and len(v) > 2 and "-" + v[-1] in takes
+            k += 2 if v in takes or combined else 1
+        rest = fields[k + (1 if k < len(fields) and vals[k] == "--" else 0):]
+        if sub in ("send-keys", "send"):
+            while rest and rest[-1].value in ("Enter", "C-m", "KPEnter", "ENTER"):
+                rest = rest[:-1]
+            if len(rest) != 1:
+                return bool(rest) is False
+        if len(rest) == 1:
+            word = rest[0]
+            self.child(word.text if word.text is not None else word.raw, word.line, n, state=self.st.copy())
+            return True
+        if rest:
+            head = (rest[0].value or "").rsplit("/", 1)[-1]
+            if not (head in _SHELLS and self.shell_c(rest, 0, n)):
+                self._emit(rest, n)
+        return True
+
+    def container_run(self, run: docker_run.DockerRun, n: Simple) -> bool:
+        from vllm_kb.engine.scan.images import container_command, env_command
+
         facts = dict(run.facts, image=run.image.value if run.image is not None else None)
         if run.name:
             self.st.containers[run.name] = facts
@@ -225,6 +293,8 @@ class Builtins:
             from vllm_kb.engine.scan.images import local_entrypoint
             run.entrypoint = local_entrypoint(self.ctx.read(built), self.ctx.catalog.newest, run.image.line)
         argv = container_command(run, self.ctx.catalog.newest)
+        if "repeats_entrypoint" in run.facts:
+            facts["repeats_entrypoint"] = run.facts["repeats_entrypoint"]
         if not run.entrypoint and not run.argv and run.image is not None:  # an image its env configures (RunPod's worker)
             argv = env_command(run.image.value, [(k, v) for k, v, _ in run.env if v is not None], run.image.line,
                                self.ctx.catalog) or argv

@@ -20,6 +20,7 @@ from vllm_kb.engine.scan.site import Setting
 
 _DECLARE = {"export", "declare", "typeset", "local", "readonly"}
 _SHELLS = {"bash", "sh", "zsh", "dash", "ksh"}
+_TOOLS = {"hf", "huggingface-cli", "apptainer", "singularity", "kubectl"}  # engine/scan/launch_tools.py
 
 
 @dataclass
@@ -253,6 +254,12 @@ class Runner(Builtins):
         if base in _SHELLS and self.shell_c(fields, prog_i, n):
             return shell_cond.UNKNOWN
         if base in ("docker", "podman", "nerdctl", "nvidia-docker") and self.docker(fields, prog_i, n):
+            return shell_cond.UNKNOWN
+        if base in _TOOLS and self.tool_run(fields, prog_i, n):
+            return shell_cond.UNKNOWN
+        if base == "docker-compose" and self.compose_run(fields, prog_i, n):
+            return shell_cond.UNKNOWN
+        if base == "tmux" and self.tmux(fields, prog_i, n):
             return shell_cond.UNKNOWN
         self._emit(fields, n)
         return shell_cond.UNKNOWN

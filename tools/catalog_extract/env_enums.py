@@ -112,14 +112,13 @@ def enums(it: Interp, choices_by_flag: dict) -> dict:
     src, out = it.src, {}
     qmod = "vllm.model_executor.layers.quantization"
     q = _literal_alias(it, [qmod], "QuantizationMethods")
-    if q is None:
-        mod = src.module(qmod)
-        for name in ("QUANTIZATION_METHODS", "_QUANTIZATION_CONFIG_REGISTRY"):
-            if mod is not None and isinstance(mod.defs.get(name), (ast.Dict, ast.List)):
+    # 0.2.0–0.2.1 kept the registry in vllm/model_executor/quantization_utils/
+    for mod in (src.module(qmod), src.module("vllm.model_executor.quantization_utils")):
+        for name in ("QUANTIZATION_METHODS", "_QUANTIZATION_CONFIG_REGISTRY", "_QUANTIZATION_REGISTRY"):
+            if q is None and mod is not None and isinstance(mod.defs.get(name), (ast.Dict, ast.List)):
                 node = mod.defs[name]
                 elts = node.keys if isinstance(node, ast.Dict) else node.elts
                 q = [e.value for e in elts if isinstance(e, ast.Constant)]
-                break
     if q:
         out["quantization_methods"] = q
     for modname, cname in (("vllm.v1.attention.backends.registry", "AttentionBackendEnum"),

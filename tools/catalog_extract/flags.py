@@ -145,6 +145,14 @@ def _serve_roots(it: Interp) -> list[tuple[FuncRef, str]]:
     mod = src.module("vllm.entrypoints.openai.cli_args")
     if not roots and mod is not None and isinstance(mod.defs.get("make_arg_parser"), ast.FunctionDef):
         roots.append((FuncRef(mod, mod.defs["make_arg_parser"]), "parser"))
+    # Before 0.4.0 the OpenAI server built its parser in openai/api_server.py: parse_args()
+    # (0.3.x) or the `if __name__ == "__main__":` block (0.1.x–0.2.x).
+    mod = src.module("vllm.entrypoints.openai.api_server")
+    if not roots and mod is not None:
+        fn = mod.defs.get("parse_args")
+        fn = fn if isinstance(fn, ast.FunctionDef) else _main_block(mod.tree)
+        if fn is not None:
+            roots.append((FuncRef(mod, fn), "parser"))
     # The engine's own flags, whatever the frontend wiring (normally reached through the above too).
     info = src.find_class(["vllm.engine.arg_utils"], "AsyncEngineArgs") or \
         src.find_class(["vllm.engine.arg_utils"], "EngineArgs")
@@ -153,6 +161,23 @@ def _serve_roots(it: Interp) -> list[tuple[FuncRef, str]]:
         if fn is not None:
             roots.append((it._method_ref(owner, fn, info, Instance(info)), "parser"))
     return roots
+
+
+def _main_block(tree: ast.Module) -> ast.FunctionDef | None:
+    """The statements of a module's `if __name__ == "__main__":` block up to `parser.parse_args()`,
+    as a function without arguments the interpreter can run (it builds its own parser)."""
+    for node in tree.body:
+        if (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+                and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__"):
+            body = []
+            for st in node.body:
+                if "parse_args" in ast.unparse(st):
+                    break
+                body.append(st)
+            fn = ast.FunctionDef(name="__main__", args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[],
+                                 defaults=[]), body=body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+            return ast.fix_missing_locations(ast.copy_location(fn, node))
+    return None
 
 
 def _parser_rewrites(src: Source) -> dict[str, str]:

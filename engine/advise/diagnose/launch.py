@@ -17,18 +17,19 @@ from vllm_kb.engine.kb.knowledge import Knowledge
 FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional", "entrypoint-option"),
             "framework-key-not-in-release": ("framework-key-not-in-release", "ms-swift-removed-flag", "trl-legacy-key"),
             "value-not-in-version": ("value-not-in-version", "value-unknown", "value-unlisted")}
+# argparse's and Python's words: every release from 0.1.0 (the catalog's first)
 FINDING_TEXTS = {
     "not-in-version": [
-        {"text": "unrecognized arguments: {args}", "vllm": ">=0.4.0", "origin": "argparse"},
-        {"text": "__init__() got an unexpected keyword argument {name}", "vllm": ">=0.4.0", "origin": "python"},
+        {"text": "unrecognized arguments: {args}", "vllm": ">=0.1.0", "origin": "argparse"},
+        {"text": "__init__() got an unexpected keyword argument {name}", "vllm": ">=0.1.0", "origin": "python"},
         # Ray Serve LLM (ray/llm/_internal/serve/…, LLMConfig.engine_kwargs): a key the installed vLLM's
         # EngineArgs does not have
         {"text": "Unknown engine argument: {name}", "vllm": ">=0.4.0", "origin": "ray"},
         # argparse (allow_abbrev) taking a flag the release lacks for the start of several it has
-        {"text": "ambiguous option: {flag} could match {flags}", "vllm": ">=0.4.0", "origin": "argparse"},
+        {"text": "ambiguous option: {flag} could match {flags}", "vllm": ">=0.1.0", "origin": "argparse"},
     ],
     "value-not-in-version": [
-        {"text": "argument {flag}: invalid choice: {value} (choose from {choices})", "vllm": ">=0.4.0", "origin": "argparse"},
+        {"text": "argument {flag}: invalid choice: {value} (choose from {choices})", "vllm": ">=0.1.0", "origin": "argparse"},
         # the KV-transfer factory on a connector name the release does not register (a renamed
         # LMCacheConnector): vllm/distributed/kv_transfer/kv_connector/factory.py 0.6.5–0.34.0
         {"text": "Unsupported connector type: {name}", "vllm": ">=0.6.5", "origin": "vllm"},
@@ -73,6 +74,14 @@ UNCOVERED = [
     # a LoRA adapter trained on modules vLLM does not wrap (a vision tower, a projector): the adapter, not
     # the launch (vllm/lora/models.py, lora_model.py from 0.34)
     {"text": "While loading {lora_dir}, expected target modules in {expected} but received {unexpected}. Please verify that the loaded LoRA module is correct", "vllm": ">=0.4.1", "origin": "vllm"},
+    # a hybrid (Mamba / linear-attention) model's state pool smaller than max_num_seqs with full CUDA
+    # graphs (CompilationConfig, 0.20.0+): the pool needs a hybrid-aware KV estimate no check has yet,
+    # and by its words alone the line would go to L16, whose advice does not fit
+    {"text": "max_num_seqs ({max_num_seqs}) exceeds available Mamba cache blocks ({blocks}). Each decode sequence requires one Mamba cache block, so CUDA graph capture cannot proceed. Please lower max_num_seqs to at most {blocks} or increase gpu_memory_utilization.", "vllm": ">=0.20.0", "origin": "vllm"},
+    # a hybrid model whose attention and Mamba page sizes cannot be unified (v1/core/kv_cache_utils.py,
+    # 0.12.0-0.23.0): the model's layer shapes against the block size, not a launch setting; its
+    # "is not divisible by" is not divide()'s (L2, L67)
+    {"text": "The page size of the layer is not divisible by the maximum page size. Cannot unify by adjusting block_size.", "vllm": ">=0.12.0,<0.24.0", "origin": "vllm"},
 ]
 
 

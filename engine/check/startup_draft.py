@@ -1,0 +1,66 @@
+"""The separate draft model of speculative decoding against the target: their vocabularies (L90).
+
+vLLM needs a draft model with the target's vocabulary size. The V0 SpecDecodeWorker asserts it
+while the workers start (`assert all(vocab_sizes[0] == vocab_size …)`, vllm/spec_decode/
+spec_decode_worker.py 0.4.1–0.9.2: `--speculative-model`, then a `speculative_config` model without
+a method, both on the V0 engine); from 0.15.0 SpeculativeConfig raises "Target and draft model
+should have the same vocabulary size" for method `draft_model` (0.10–0.14 refuse draft models
+altogether: G3). Families pad the embedding differently per size (Qwen2/2.5: 151936 up to 3B,
+152064 from 7B), so a small draft of the same family often differs.
+
+The draft is looked up like the target, in the catalog by its name (its own config.json is not
+read); a size the catalog gives only the family's shapes for is left unknown, never guessed."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from vllm_kb.engine.kb.models import model_facts
+from vllm_kb.engine.kb.versions import Version, try_parse
+
+# methods whose draft is not a separate model of the target's family, or reuses its vocabulary
+_NOT_DRAFT_MODEL = re.compile(r"(?i)eagle|medusa|mtp|speculator|dflash|dspark|\[?ngram\]?")
+
+
+def draft_name(engine: dict, version: str | None) -> str | None:
+    """The separate draft model vLLM loads in that release, or None (no draft model, or another
+    method, or a release without the check)."""
+    v = try_parse(version) if version else None
+    if v is None:
+        return None
+    spec = engine.get("speculative_config")
+    if isinstance(spec, dict):
+        method, name = spec.get("method"), spec.get("model")
+        if not isinstance(name, str) or not name:
+            return None
+        if v >= Version("0.15.0"):
+            return name if method == "draft_model" else None
+        if Version("0.8.2") <= v < Version("0.10.0"):
+            # V0's draft-model path: no method (the name then decides) or draft_model
+            if method == "draft_model" or (method is None and not _NOT_DRAFT_MODEL.search(name)):
+                return name
+        return None
+    name = engine.get("speculative_model")
+    if Version("0.4.1") <= v < Version("0.8.2") and isinstance(name, str) and name and not _NOT_DRAFT_MODEL.search(name):
+        return name
+    return None
+
+
+def _vocab(facts: dict) -> int | None:
+    v = facts.get("vocab_size")
+    if not isinstance(v, int) or isinstance(v, bool) or facts.get("dims_family"):
+        return None
+    return v
+
+
+def draft_facts(engine: dict, model: dict, families: list[dict], version: str | None) -> dict[str, Any]:
+    """`spec_draft_model`, and where both are known for this very size `spec_draft_vocab` and
+    `spec_target_vocab`."""
+    name = draft_name(engine, version)
+    if name is None:
+        return {}
+    out: dict[str, Any] = {"spec_draft_model": name}
+    draft, target = _vocab(model_facts(name, families, [])), _vocab(model)
+    if draft is not None and target is not None:
+        out.update(spec_draft_vocab=draft, spec_target_vocab=target)
+    return out

@@ -1,0 +1,43 @@
+"""Whether the release's LoRA logits layer takes the model's vocabulary (knowledge/vllm/
+lora_vocab.yaml, tools/vllm_lora_vocab.py). With LoRA enabled, a class whose LoRA modules include
+`lm_head` has its logits layer wrapped while the engine starts, and the wrapper refuses a
+vocabulary above the release's bound ("When using LoRA, vocab size must be 32000 >= vocab_size
+<= N"). The rows it checks are the checkpoint's vocabulary plus lora_extra_vocab_size for the
+classes that add it, so only a vocabulary already above N is certain."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.versions import Version, parse, try_parse
+
+
+def _in(spans: list[list[str]], v: Version) -> bool:
+    return any(Version(a) <= v <= Version(b) for a, b in spans)
+
+
+def lora_vocab_facts(model: dict, table: dict, version: str | None, extra: int = 256) -> dict[str, Any]:
+    """`lora_vocab_limit` (the bound of the release), `lora_lm_head` (whether the architecture's
+    class wraps its LM head there), `lora_vocab_pin` (the first release whose bound holds the
+    vocabulary with `extra` rows added, lora_extra_vocab_size, as LLaMA-family classes do).
+    Absent where the table cannot tell."""
+    v = try_parse(version) if version else None
+    vocab = model.get("vocab_size")
+    if v is None or not table or not isinstance(vocab, int) or isinstance(vocab, bool):
+        return {}
+    v = Version(v.public)  # a .postN release patches its base
+    releases = [parse(r) for r in table["releases"]]
+    if not releases or not releases[0] <= v <= releases[-1]:
+        return {}
+    limit = next((int(n) for n, e in table["limits"].items() if _in(e["in"], v)), None)
+    if limit is None:
+        return {}
+    out: dict[str, Any] = {"lora_vocab_limit": limit}
+    later = sorted((Version(a) for n, e in table["limits"].items() if int(n) >= vocab + extra for a, _ in e["in"]))
+    later = [r for r in later if r > v]
+    if later:
+        out["lora_vocab_pin"] = ">=" + str(later[0])
+    arch = model.get("architecture")
+    head_releases = [parse(r) for r in table.get("lm_head_releases") or []]
+    if isinstance(arch, str) and v in head_releases and not _in((table.get("lm_head_unresolved") or {}).get(arch) or [], v):
+        out["lora_lm_head"] = _in((table.get("lm_head") or {}).get(arch) or [], v)
+    return out

@@ -1,0 +1,190 @@
+"""The quantization-shape part of the `startup` facts (check L75 `quant-tp-alignment`): whether the
+tensor-parallel split leaves every quantized layer's shard a whole number of quantization groups
+(AWQ, GPTQ, compressed-tensors integer weights), FP8 weight blocks, or Marlin tiles, in the way the
+release checks it while the model is built — and the TP (or expert parallelism) that does.
+
+Only what the checkpoint itself says is judged: the method, its group size or block, and the layer
+widths come from its config.json (or a catalog entry that describes that very checkpoint). A
+quantized upload may pad its widths (Qwen's 72B AWQ/GPTQ uploads widen intermediate_size from
+29568 to 29696 so that TP 8 splits whole groups), so the base model's widths never stand in.
+
+The releases each refusal holds in are knowledge/vllm/quant_alignment.yaml (tools/
+vllm_quant_alignment.py); the layers:
+  row-parallel MLP (down_proj, input = intermediate / TP): groups, block_k, Marlin's min_thread_k
+  merged column (gate_up_proj, output = intermediate / TP): Marlin's min_thread_n
+  fused MoE experts (intermediate / the MoE's TP, 1 with expert parallelism): FP8 block_n/block_k
+Attention projections split whole heads, which the 128-wide blocks and groups of the common
+head sizes divide; they are not judged."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from vllm_kb.engine.check.startup_quant import min_capability
+from vllm_kb.engine.kb.versions import Version, try_parse
+
+MIN_THREAD_N, MIN_THREAD_K = 64, 128  # GPTQ_MARLIN_MIN_THREAD_N / _K (marlin_utils.py, every release)
+_REFINE_MIN = 32  # refine_fp8_moe_block_shape: a finer block below 32 is not tried
+_TP_LIMIT = 64
+
+
+def _int(v) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
+
+
+def _in(table: dict, rule: str, version: str) -> bool:
+    v = try_parse(version)
+    if v is None:
+        return False
+    for a, b in table["rules"][rule]["spans"]:
+        if not v < Version(a) and not Version(b) < v:
+            return True
+    return False
+
+
+def layers(model: dict) -> list[tuple[str, int, str]]:
+    """(layer, full width, kind) of the MLP layers TP splits: `dense` (down_proj / gate_up_proj of a
+    dense MLP or of the shared experts) or `experts` (the fused MoE)."""
+    out: list[tuple[str, int, str]] = []
+    moe = _int(model.get("num_experts"))
+    inter, expert = _int(model.get("intermediate_size")), _int(model.get("moe_intermediate_size"))
+    if (not moe or _int(model.get("first_k_dense_replace"))) and inter:
+        out.append(("mlp", inter, "dense"))
+    if moe and expert:
+        shared = _int(model.get("n_shared_experts"))
+        if shared:
+            out.append(("shared_experts", shared * expert, "dense"))
+        out.append(("experts", expert, "experts"))
+    return out
+
+
+def _kernel(method: str, flag: str | None, model: dict, table: dict, startup_table: dict,
+            cc: float | None, version: str) -> str | None:
+    """The kernel family vLLM builds the checkpoint's linear layers with."""
+    if method == "fp8":
+        return "fp8_block" if model.get("quant_block") else None
+    if method == "compressed-tensors":
+        if model.get("quant_block") and model.get("quant_scheme") == "fp8" and _in(table, "ct_block", version):
+            return "fp8_block"
+        if model.get("quant_scheme") == "wna16" and model.get("quant_group_size"):
+            return "ct_wna16"
+        return None
+    if method not in ("awq", "gptq") or not model.get("quant_group_size"):
+        return None
+    marlin = f"{method}_marlin"
+    if flag and flag != marlin and flag != "marlin":
+        return method  # --quantization awq/gptq keeps the plain kernel
+    need = min_capability(startup_table, marlin, None, version)
+    exists = _in(table, "awq_marlin" if method == "awq" else "marlin_tiles", version)
+    if flag in (marlin, "marlin"):
+        return marlin if exists else method
+    if not exists or need is None or cc is None:
+        return method if not exists else None  # the GPU decides between the two: unknown
+    return marlin if round(cc * 10) >= need else method
+
+
+def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: list[int] | None,
+             table: dict, version: str, hidden: int | None) -> tuple[str, int, int, str, bool] | None:
+    """(unit name, unit, shard, rule, certain) of the first check the shard fails, else None."""
+    shard = width // split
+    if width % split:
+        return None  # an uneven split is divide()'s own assertion, not this check's
+    if kernel == "fp8_block":
+        n, k = block or (128, 128)
+        if kind == "dense":
+            if split > 1 and shard % k:
+                return ("block_k", k, shard, "fp8_block_linear", _in(table, "fp8_block_linear", version))
+            return None
+        if shard % n or (split > 1 and shard % k):
+            if _in(table, "fp8_moe_refine", version) and math.gcd(n, k, shard, hidden or 0) >= _REFINE_MIN:
+                return None  # the MoE oracle refines the scales to a block that divides the shard
+            unit, size = ("block_n", n) if shard % n else ("block_k", k)
+            return (unit, size, shard, "fp8_block_moe", _in(table, "fp8_block_moe", version))
+        return None
+    if kind != "dense":
+        return None  # integer MoE kernels (Marlin MoE, moe_wna16) pad or fall back: not judged
+    grouped = 0 < group < width
+    if kernel in ("awq_marlin", "gptq_marlin", "ct_wna16"):
+        direct = (kernel == "awq_marlin" and not _in(table, "awq_marlin_fallback", version)) or \
+                 (kernel != "awq_marlin" and not _in(table, "gptq_mp_fallback", version))
+        if kernel == "awq_marlin" and not direct:
+            kernel = "awq"  # a layer Marlin cannot take runs on the AWQ kernel, which checks the groups
+        else:
+            if shard % MIN_THREAD_K:
+                return ("min_thread_k", MIN_THREAD_K, shard, "marlin_tiles", direct)
+            if shard % MIN_THREAD_N:
+                return ("min_thread_n", MIN_THREAD_N, shard, "marlin_tiles", direct)
+            if grouped and shard % group:
+                return ("group_size", group, shard, "marlin_tiles", direct)
+            return None
+    if grouped and shard % group:
+        rule = "awq_group" if kernel == "awq" else "gptq_group"
+        return ("group_size", group, shard, rule, _in(table, rule, version))
+    return None
+
+
+def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: str, even: bool = False):
+    """The first layer the split fails; `even`: an uneven split fails too (a TP to propose must
+    split every layer evenly, which divide() asserts)."""
+    group = model.get("quant_group_size") or -1
+    block = model.get("quant_block")
+    for name, width, kind in layers(model):
+        split = 1 if (kind == "experts" and ep) else tp
+        if even and width % split:
+            return name, width, kind, ("uneven", split, width, "uneven", True)
+        got = _refusal(kernel, kind, width, split, group, block, table, version, _int(model.get("hidden_size")))
+        if got:
+            return name, width, kind, got
+    return None
+
+
+def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, version: str,
+                    heads_ok, ep_known: bool) -> dict[str, Any]:
+    """`out`: the startup facts so far (tp, quant_method); `heads_ok(t)`: every head rule holds at
+    TP t; `ep_known`: the release has --enable-expert-parallel."""
+    model, engine, gpu = facts.get("model") or {}, facts.get("engine") or {}, facts.get("gpu") or {}
+    tp = out.get("tp")
+    method = out.get("quant_method")
+    if not tp or not method or method == "none":
+        return {}
+    # the checkpoint's own word on its method, group or block, and widths
+    if model.get("quant_source") not in ("config", "catalog") or not model.get("quant_method"):
+        return {}
+    if model.get("arch_source") != "config.json" and (model.get("quant_source") != "catalog" or model.get("dims_family")):
+        return {}
+    flag = engine.get("quantization")
+    flag = str(flag).strip().lower() if isinstance(flag, str) and flag.strip() else None
+    if flag and method != model["quant_method"] and method not in (f"{model['quant_method']}_marlin", "marlin"):
+        return {}  # another method forced (L9 speaks)
+    dp = _int(engine.get("data_parallel_size")) or 1
+    ep = bool(engine.get("enable_expert_parallel"))
+    if dp > 1 and not ep and model.get("num_experts"):
+        return {}  # the MoE's TP spans the DP ranks in some releases: not judged
+    kernel = _kernel(model["quant_method"], flag, model, table, startup_table, gpu.get("compute_capability"), version)
+    if kernel is None and gpu.get("compute_capability") is None and model["quant_method"] in ("awq", "gptq"):
+        # the GPU picks Marlin or the plain kernel: judged only where both refuse for certain
+        marlin = _kernel(model["quant_method"], f"{model['quant_method']}_marlin", model, table, startup_table, None, version)
+        plain = _first(model, model["quant_method"], tp, ep, table, version)
+        other = _first(model, marlin or model["quant_method"], tp, ep, table, version)
+        if plain and other and plain[3][4] and other[3][4]:
+            kernel = model["quant_method"]
+    if kernel is None:
+        return {}
+    hit = _first(model, kernel, tp, ep, table, version)
+    res: dict[str, Any] = {"qtp_kernel": kernel, "qtp_ok": hit is None}
+    if hit is None:
+        return res
+    name, width, kind, (unit_name, unit, shard, rule, certain) = hit
+    res.update(qtp_layer=name, qtp_width=width, qtp_shard=shard, qtp_unit=unit, qtp_unit_name=unit_name,
+               qtp_rule=rule, qtp_certain=certain)
+    if kind == "experts" and not ep and ep_known and _first(model, kernel, tp, True, table, version, even=True) is None:
+        res["qtp_ep_fix"] = True
+        return res
+    pp = _int(engine.get("pipeline_parallel_size")) or 1
+    for t in range(min(tp, _TP_LIMIT) - 1, 0, -1):
+        if heads_ok(t) and _first(model, kernel, t, ep, table, version, even=True) is None:
+            res["qtp_tp_fit"] = t
+            if (tp * pp) % t == 0:
+                res["qtp_pp_fit"] = tp * pp // t
+            break
+    return res

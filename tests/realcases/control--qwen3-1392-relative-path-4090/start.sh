@@ -1,0 +1,2 @@
+#!/bin/bash
+vllm serve ./model/Qwen3-4B

@@ -1,0 +1,184 @@
+"""L75 quant-tp-alignment: the TP shard of each quantized MLP / MoE layer against its group, FP8 block
+or Marlin tile, per release (engine/check/startup_quant_tp.py, knowledge/vllm/quant_alignment.yaml)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from vllm_kb.engine.check import startup_quant_tp as q
+from vllm_kb.engine.kb.model_config import quant_shape
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLE = yaml.safe_load((ROOT / "knowledge" / "vllm" / "quant_alignment.yaml").read_text())
+STARTUP = yaml.safe_load((ROOT / "knowledge" / "vllm" / "startup.yaml").read_text())
+SDISTS = Path(os.environ.get("VLLM_SDISTS", "/work/sdists/src"))
+
+QWEN72 = {"intermediate_size": 29568, "hidden_size": 8192}
+QWEN3_235B = {"num_experts": 128, "moe_intermediate_size": 1536, "intermediate_size": 12288, "hidden_size": 4096}
+
+
+def test_quant_shape_reads_each_format():
+    assert quant_shape({"quant_method": "awq", "q_group_size": 64}) == {"quant_group_size": 64}
+    assert quant_shape({"quant_method": "gptq", "group_size": -1}) == {"quant_group_size": -1}
+    assert quant_shape({"quant_method": "fp8", "weight_block_size": [128, 128]}) == {"quant_block": [128, 128]}
+    ct = {"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {"type": "int", "strategy": "group", "group_size": 128}}}}
+    assert quant_shape(ct) == {"quant_group_size": 128}
+    ct["config_groups"]["g"]["weights"] = {"type": "int", "strategy": "channel"}
+    assert quant_shape(ct) == {"quant_group_size": -1}
+    ct["config_groups"]["g"]["weights"] = {"type": "float", "strategy": "block", "block_structure": [128, 128]}
+    assert quant_shape(ct) == {"quant_block": [128, 128]}
+    # a value a project's file may hold that says nothing: no fact
+    assert quant_shape({"quant_method": "awq", "group_size": "abc"}) == {}
+    assert quant_shape({"quant_method": "fp8", "weight_block_size": [128]}) == {}
+
+
+def _kernel(method, version, cc, flag=None, **model):
+    return q._kernel(method, flag, {"quant_group_size": 128, **model}, TABLE, STARTUP, cc, version)
+
+
+def test_the_kernel_vllm_builds():
+    assert _kernel("awq", "0.7.2", 8.0) == "awq_marlin"
+    assert _kernel("awq", "0.7.2", 7.5) == "awq"          # Marlin needs 8.0 until 0.14
+    assert _kernel("awq", "0.14.0", 7.5) == "awq_marlin"
+    assert _kernel("awq", "0.5.2", 8.0) == "awq"          # no AWQ Marlin before 0.5.3
+    assert _kernel("awq", "0.7.2", 8.0, flag="awq") == "awq"
+    assert _kernel("awq", "0.7.2", None) is None          # the GPU decides: unknown
+    assert _kernel("gptq", "0.6.0", 9.0) == "gptq_marlin"
+    assert _kernel("fp8", "0.8.5", 9.0, quant_block=[128, 128]) == "fp8_block"
+    assert _kernel("fp8", "0.8.5", 9.0) is None           # per-tensor FP8: nothing to split by
+
+
+def _first(model, kernel, tp, version, ep=False, group=128, block=None):
+    return q._first({**model, "quant_group_size": group, "quant_block": block}, kernel, tp, ep, TABLE, version)
+
+
+def test_awq_marlin_refuses_itself_until_0_7_3_then_the_awq_kernel_checks_the_groups():
+    name, width, kind, (unit_name, unit, shard, rule, certain) = _first(QWEN72, "awq_marlin", 2, "0.7.2")
+    assert (name, shard, unit_name, rule, certain) == ("mlp", 14784, "min_thread_k", "marlin_tiles", True)
+    *_, (unit_name, unit, shard, rule, certain) = _first(QWEN72, "awq_marlin", 2, "0.7.3")
+    assert (unit_name, rule, certain) == ("group_size", "awq_group", True)
+    # group 64: the shard is whole groups but not Marlin's 128 tile — refused only before the fallback
+    assert _first(QWEN72, "awq_marlin", 2, "0.7.2", group=64)[3][0] == "min_thread_k"
+    assert _first(QWEN72, "awq_marlin", 2, "0.7.3", group=64) is None
+    # Qwen's padded 72B uploads (29696) split at TP 8
+    assert _first({"intermediate_size": 29696}, "awq_marlin", 8, "0.7.2") is None
+
+
+def test_gptq_marlin_falls_back_from_0_6_4_so_its_refusal_is_not_certain():
+    assert _first(QWEN72, "gptq_marlin", 4, "0.6.0")[3][4] is True
+    assert _first(QWEN72, "gptq_marlin", 4, "0.6.4")[3][4] is False
+    assert _first(QWEN72, "gptq", 4, "0.10.0")[3][3:] == ("gptq_group", True)
+    assert _first(QWEN72, "gptq", 4, "0.22.0")[3][4] is False  # gptq.py's own check gone
+
+
+def test_block_fp8_experts_until_the_moe_oracle_refines_the_scales():
+    hit = _first(QWEN3_235B, "fp8_block", 8, "0.8.5", block=[128, 128])
+    assert hit[0] == "experts" and hit[3][:3] == ("block_n", 128, 192)
+    assert _first(QWEN3_235B, "fp8_block", 8, "0.8.5", ep=True, block=[128, 128]) is None
+    assert _first(QWEN3_235B, "fp8_block", 4, "0.8.5", block=[128, 128]) is None
+    assert _first(QWEN3_235B, "fp8_block", 8, "0.29.0", block=[128, 128]) is None  # 64-wide refined blocks
+    # a shard no block of 32 or more divides stays refused
+    tiny = {"num_experts": 64, "moe_intermediate_size": 320, "hidden_size": 2048}
+    assert _first(tiny, "fp8_block", 8, "0.34.0", block=[128, 128])[3][2] == 40
+    # DeepSeek-V3: the dense layers' 18432 at TP 32
+    ds = {"num_experts": 256, "moe_intermediate_size": 2048, "intermediate_size": 18432, "first_k_dense_replace": 3,
+          "n_shared_experts": 1, "hidden_size": 7168}
+    assert _first(ds, "fp8_block", 32, "0.7.0", block=[128, 128])[:2] == ("mlp", 18432)
+    assert _first(ds, "fp8_block", 16, "0.7.0", block=[128, 128]) is None
+
+
+def test_alignment_facts_need_the_checkpoints_own_word():
+    model = {"quant_method": "awq", "quant_source": "name", "quant_group_size": 128, "arch_source": "config.json", **QWEN72}
+    facts = {"model": model, "engine": {"tensor_parallel_size": 2}, "gpu": {"compute_capability": 8.0}}
+    out = {"tp": 2, "quant_method": "awq"}
+    assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.3", lambda t: True, True) == {}
+    model["quant_source"] = "config"
+    got = q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.3", lambda t: True, True)
+    assert got["qtp_ok"] is False and got["qtp_tp_fit"] == 1 and got["qtp_pp_fit"] == 2
+    # an unknown GPU picks Marlin or the AWQ kernel: both refuse a split group
+    facts["gpu"] = {}
+    assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.3", lambda t: True, True)["qtp_certain"] is True
+    # groups of 64: whole at TP 2 (14784), not Marlin's 128 tile, which 0.7.2 checks itself: undecided
+    model["quant_group_size"] = 64
+    assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.2", lambda t: True, True) == {}
+    facts["gpu"] = {"compute_capability": 8.0}
+    model.update(intermediate_size=29568, quant_group_size=128)
+    # the base model's widths from the catalog do not stand in for a quantized upload's
+    model["arch_source"] = "https://huggingface.co/Qwen/Qwen2.5-72B-Instruct/blob/main/config.json"
+    assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.3", lambda t: True, True) == {}
+
+
+def test_expert_parallelism_is_the_change_when_only_the_experts_fail():
+    model = {"quant_method": "fp8", "quant_source": "config", "quant_block": [128, 128], "arch_source": "config.json",
+             "num_attention_heads": 64, **QWEN3_235B}
+    facts = {"model": model, "engine": {"tensor_parallel_size": 8}, "gpu": {"compute_capability": 9.0}}
+    got = q.alignment_facts(facts, TABLE, STARTUP, {"tp": 8, "quant_method": "fp8"}, "0.8.5", lambda t: True, True)
+    assert got["qtp_ep_fix"] is True and got["qtp_layer"] == "experts"
+    got = q.alignment_facts(facts, TABLE, STARTUP, {"tp": 8, "quant_method": "fp8"}, "0.7.3", lambda t: 64 % t == 0, False)
+    assert "qtp_ep_fix" not in got and got["qtp_tp_fit"] == 4 and got["qtp_pp_fit"] == 2
+    facts["engine"]["data_parallel_size"] = 2  # the MoE's TP may span the DP ranks: not judged
+    assert q.alignment_facts(facts, TABLE, STARTUP, {"tp": 8, "quant_method": "fp8"}, "0.8.5", lambda t: True, True) == {}
+
+
+def test_audit_end_to_end_from_the_checkpoint_folder(tmp_path):
+    from vllm_kb.engine.audit import audit
+
+    folder = tmp_path / "models" / "q72-awq"
+    folder.mkdir(parents=True)
+    cfg = {"architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "torch_dtype": "float16", "hidden_size": 8192,
+           "intermediate_size": 29568, "num_hidden_layers": 80, "num_attention_heads": 64, "num_key_value_heads": 8,
+           "vocab_size": 152064, "max_position_embeddings": 32768,
+           "quantization_config": {"quant_method": "awq", "bits": 4, "group_size": 128, "version": "gemm"}}
+    (folder / "config.json").write_text(json.dumps(cfg))
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
+    (tmp_path / "serve.sh").write_text("vllm serve models/q72-awq --tensor-parallel-size 4\n")
+    rep = audit(tmp_path, gpu="A100-80GB x4")
+    (site,) = rep.sites
+    res = next(r for r in site.results if r.check.id == "L75")
+    assert res.status == "recommended" and res.priority == "P0"
+    assert site.facts["startup"]["qtp_shard"] == 7392 and site.facts["startup"]["qtp_tp_fit"] == 1
+    cfg["intermediate_size"] = 29696  # the padded upload splits at TP 4
+    (folder / "config.json").write_text(json.dumps(cfg))
+    rep = audit(tmp_path, gpu="A100-80GB x4")
+    res = next(r for r in rep.sites[0].results if r.check.id == "L75")
+    assert res.status == "enabled"
+
+
+def test_a_catalogued_fp8_checkpoint_is_judged_by_its_catalog_entry(tmp_path):
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text("vllm==0.7.2\n")
+    (tmp_path / "serve.sh").write_text("vllm serve deepseek-ai/DeepSeek-R1 --tensor-parallel-size 32 --trust-remote-code\n")
+    rep = audit(tmp_path, gpu="H800 x32")
+    res = next(r for r in rep.sites[0].results if r.check.id == "L75")
+    assert res.status == "recommended" and res.priority == "P0"
+    (tmp_path / "serve.sh").write_text("vllm serve unsloth/DeepSeek-R1-BF16 --tensor-parallel-size 32 --trust-remote-code\n")
+    rep = audit(tmp_path, gpu="H800 x32")
+    assert next(r for r in rep.sites[0].results if r.check.id == "L75").status == "not_applicable"
+
+
+@pytest.mark.skipif(not SDISTS.is_dir(), reason="vLLM sdists not unpacked here (set VLLM_SDISTS)")
+def test_the_table_is_what_the_tool_reads_from_the_sources():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import vllm_quant_alignment as tool
+
+    built = tool.build(SDISTS)
+    assert tool.dump(built) == (ROOT / "knowledge" / "vllm" / "quant_alignment.yaml").read_text()
+
+
+@pytest.mark.skipif(not SDISTS.is_dir(), reason="vLLM sdists not unpacked here (set VLLM_SDISTS)")
+def test_l75_cites_the_lines_that_raise():
+    from vllm_kb.engine.kb.knowledge import load
+
+    check = next(c for c in load().checks if c.id == "L75")
+    words = ("not aligned with the quantized", "min_thread_k", "block_k", "gate's and up's")
+    for rule in check.rules:
+        for s in rule.source:
+            lines = (SDISTS / s["release"] / s["file"]).read_text(errors="replace").splitlines()
+            near = " ".join(lines[s["line"] - 1:s["line"] + 2])
+            assert any(w in near for w in words), (s, near)

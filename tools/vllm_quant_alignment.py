@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Build knowledge/vllm/quant_alignment.yaml: in which vLLM releases a quantized linear or MoE
+layer refuses a tensor-parallel split that leaves its shard a fraction of a quantization group,
+block or kernel tile (check L75 `quant-tp-alignment`), with the line that raises.
+
+Per release, each marker below is searched in the files named (vllm/model_executor/layers/…); a
+release holds the rule when one file has it, and the rule cites the first line of the marker:
+  awq_group        AWQMarlin → AWQ kernel: "The input size is not aligned with the quantized weight
+                   shape" for a row-parallel shard that is not a whole number of groups
+  gptq_group       the GPTQ (exllama) kernel's same words (gptq.py)
+  marlin_tiles     verify_marlin_supports_shape: a shard not a multiple of min_thread_n (64, output)
+                   or min_thread_k (128, input), or of the group ("not divisible by min_thread_k")
+  awq_marlin       the AWQ Marlin config exists (awq checkpoints run on Marlin where the GPU allows)
+  awq_marlin_fallback   AWQMarlinConfig.get_quant_method hands a layer Marlin cannot take to the AWQ
+                   kernel (check_marlin_supports_layer) instead of raising in Marlin
+  gptq_marlin_direct    GPTQMarlinLinearMethod.create_weights calls verify_marlin_supports_shape itself
+  gptq_mp_fallback the mixed-precision kernel chooser lists a kernel after Marlin that can take a
+                   shard Marlin cannot (ExllamaLinearKernel): a refusal there is not certain
+  fp8_block_linear block-FP8 linear layers: "Weight input_size_per_partition = … is not divisible by
+                   weight quantization block_k" (row-parallel shards)
+  fp8_block_moe    block-FP8 fused MoE: "The output_size of gate's and up's weight = … is not
+                   divisible by weight quantization block_n"
+  fp8_moe_refine   the FP8 MoE oracle refines the checkpoint's block scales to a finer block that
+                   divides the shard (refine_fp8_moe_block_shape) before it validates
+  ct_block         compressed-tensors reads FP8 block strategies (QuantizationStrategy.BLOCK)
+
+Usage:
+  python tools/vllm_quant_alignment.py --source /work/sdists/src -o knowledge/vllm/quant_alignment.yaml
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+VERSION_DIR = re.compile(r"\d+(\.\d+)+$")
+Q = "vllm/model_executor/layers/quantization"
+MOE = "vllm/model_executor/layers/fused_moe"
+
+MARKERS: dict[str, tuple[tuple[str, ...], str]] = {
+    "awq_group": ((f"{Q}/awq.py", f"{Q}/auto_awq.py"), "The input size is not aligned with the quantized"),
+    "gptq_group": ((f"{Q}/gptq.py",), "The input size is not aligned with the quantized"),
+    "marlin_tiles": ((f"{Q}/utils/marlin_utils.py", f"{Q}/gptq_marlin.py"), "min_thread_k = {"),
+    "awq_marlin": ((f"{Q}/awq_marlin.py", f"{Q}/auto_awq.py"), "def get_quant_method("),
+    "awq_marlin_fallback": ((f"{Q}/awq_marlin.py", f"{Q}/auto_awq.py"), "if not check_marlin_supports_layer("),
+    "gptq_marlin_direct": ((f"{Q}/gptq_marlin.py",), "verify_marlin_supports_shape("),
+    "gptq_mp_fallback": ((f"{Q}/kernels/mixed_precision/__init__.py", f"{Q}/kernels/__init__.py",
+                          "vllm/model_executor/kernels/linear/__init__.py"), "ExllamaLinearKernel,"),
+    "fp8_block_linear": ((f"{Q}/fp8.py", f"{Q}/utils/fp8_utils.py"), "Weight input_size_per_partition = "),
+    "fp8_block_moe": ((f"{Q}/fp8.py", f"{Q}/utils/fp8_utils.py"), "The output_size of gate's and up's weight"),
+    "fp8_moe_refine": ((f"{MOE}/oracle/fp8.py",), "def refine_fp8_moe_block_shape("),
+    "ct_block": ((f"{Q}/compressed_tensors/compressed_tensors.py",), "QuantizationStrategy.BLOCK"),
+}
+# gptq_marlin_direct: the call inside create_weights, not the import (a line that is only a name)
+_CALL_ONLY = {"gptq_marlin_direct"}
+
+
+def vkey(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split("."))
+
+
+def find(root: Path, rule: str) -> tuple[str, int] | None:
+    files, marker = MARKERS[rule]
+    for rel in files:
+        f = root / rel
+        if not f.is_file():
+            continue
+        for i, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if marker in line and (rule not in _CALL_ONLY or line.strip().startswith(marker)):
+                return rel, i
+    return None
+
+
+def build(source: Path) -> dict:
+    releases = sorted((d.name for d in source.iterdir() if d.is_dir() and VERSION_DIR.match(d.name)), key=vkey)
+    releases = [r for r in releases if (source / r / Q).is_dir()]
+    rules: dict[str, dict] = {}
+    for rule in MARKERS:
+        spans: list[list[str]] = []
+        cites: list[dict] = []
+        last_file = None
+        prev_in = False
+        for r in releases:
+            got = find(source / r, rule)
+            if got is None:
+                prev_in = False
+                continue
+            if prev_in:
+                spans[-1][1] = r
+            else:
+                spans.append([r, r])
+            if not prev_in or got[0] != last_file:
+                cites.append({"release": r, "file": got[0], "line": got[1]})
+            last_file = got[0]
+            prev_in = True
+        for s in spans:  # the last release of each span too, so each end is cited
+            if not any(c["release"] == s[1] for c in cites):
+                got = find(source / s[1], rule)
+                cites.append({"release": s[1], "file": got[0], "line": got[1]})
+        cites.sort(key=lambda c: vkey(c["release"]))
+        rules[rule] = {"spans": spans, "source": cites}
+    return {"releases": releases, "rules": rules}
+
+
+HEADER = """# Where each vLLM release refuses a quantized layer's tensor-parallel shard that is not a whole number
+# of quantization groups, FP8 weight blocks or Marlin tiles (check L75 quant-tp-alignment), built by
+# tools/vllm_quant_alignment.py from the sources. Do not edit by hand.
+#   spans:  [first, last] releases whose sources hold the rule's marker (the tool's docstring)
+#   source: the marker's line where a span starts, where it moves to another file, and where it ends
+"""
+
+
+def dump(data: dict) -> str:
+    out = [HEADER, "version: 1", "releases: [" + ", ".join(f'"{r}"' for r in data["releases"]) + "]", "rules:"]
+    for rule, body in data["rules"].items():
+        out.append(f"  {rule}:")
+        out.append("    spans: [" + ", ".join(f'["{a}", "{b}"]' for a, b in body["spans"]) + "]")
+        out.append("    source:")
+        for c in body["source"]:
+            out.append(f'      - {{release: "{c["release"]}", file: {c["file"]}, line: {c["line"]}}}')
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--source", type=Path, default=Path("/work/sdists/src"))
+    ap.add_argument("-o", "--output", type=Path)
+    args = ap.parse_args()
+    text = dump(build(args.source))
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
