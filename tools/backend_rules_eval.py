@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from catalog_extract.sources import bases_first
+
 
 class Unknown(Exception):
     """The evaluator met something it does not model."""
@@ -39,13 +41,7 @@ class Klass:
         raise Unknown(attr)
 
     def mro(self):
-        out, todo = [], [self]
-        while todo:
-            k = todo.pop(0)
-            if k not in out:
-                out.append(k)
-                todo.extend(k.bases)
-        return out
+        return bases_first(self)
 
 
 class Module:

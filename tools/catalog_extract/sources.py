@@ -15,6 +15,18 @@ from catalog_extract.values import (
 
 # ---------------------------------------------------------------- source tree, modules, classes
 
+def bases_first(klass) -> list:
+    """The class, then its bases breadth first, each once (what attribute lookups walk here; not
+    Python's C3 order, which the sources never need)."""
+    out, todo = [], [klass]
+    while todo:
+        c = todo.pop(0)
+        if c not in out:
+            out.append(c)
+            todo.extend(c.bases)
+    return out
+
+
 class Module:
     def __init__(self, src: "Source", name: str, path: Path, is_pkg: bool):
         self.src, self.name, self.path, self.is_pkg = src, name, path, is_pkg
@@ -97,13 +109,7 @@ class ClassInfo:
         return names
 
     def mro(self) -> list["ClassInfo"]:
-        out, todo = [], [self]
-        while todo:
-            c = todo.pop(0)
-            if c not in out:
-                out.append(c)
-                todo.extend(c.bases)
-        return out
+        return bases_first(self)
 
     @property
     def is_enum(self) -> bool:
