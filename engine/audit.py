@@ -197,7 +197,11 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         candidates.merge(results, [evaluate_all(kb, candidates.with_parts(facts, o), unresolved, site.engine_elsewhere)
                                    for o in others], facts["model"].get("candidates") or [], kb)
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
-    remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb)
+    # a less urgent removal (D6's "leave it unset") must not hide the catalog's P0 that the release
+    # refuses the value: the refusals are hidden only by a P0 check's removal
+    urgent = {op.target for r in results if r.needs_change and r.priority == "P0"
+              for op, _ in r.fix if op.kind in ("unset", "unset_env")}
+    remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb, urgent)
     settle_priorities(results, remarks, choice.basis, _allowed(cat, choice))
     if choice.basis == "none" and site.framework != "none":
         # no vLLM pin beside a framework: its own install brings a release it accepts, so a failure

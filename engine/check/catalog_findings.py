@@ -39,15 +39,18 @@ DECIDED_BY_CHECKS = frozenset({"tool_call_parser", "reasoning_parser"})
 API_SERVER_DEPRECATED = "0.29.0"
 
 
-def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: set[str], kb: Knowledge) -> list[Finding]:
+def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: set[str], kb: Knowledge,
+                  urgent: set[str] | None = None) -> list[Finding]:
     """Every catalog finding of one site. `version` is the release the project uses, `lookup`
-    the catalogued release it resolves to; `handled` names settings a check already removes."""
+    the catalogued release it resolves to; `handled` names settings a check already removes,
+    `urgent` those a P0 check removes (only they hide a refusal; None: every one in `handled`)."""
     demo, covered = entrypoint_findings.site_findings(site, kb, version)
+    refused = (handled if urgent is None else urgent) | covered
     handled = handled | covered
-    values = _value_remarks(site, cat, lookup, handled, kb)
+    values = _value_remarks(site, cat, lookup, refused, kb)
     said = {f.subject for f in values}
-    values += [f for f in cli_choices.findings(site, kb, lookup) if f.subject not in said and f.subject.partition("=")[0] not in handled]
-    out = demo + (_version_remarks(site, cat, lookup, handled, kb) + values
+    values += [f for f in cli_choices.findings(site, kb, lookup) if f.subject not in said and f.subject.partition("=")[0] not in refused]
+    out = demo + (_version_remarks(site, cat, lookup, refused, kb) + values
            + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version))
     if site.kind == "api_server" and cat.index_version(version) >= cat.index_version(API_SERVER_DEPRECATED):
         out.append(Finding("deprecated-entrypoint", msg("finding.api_server_deprecated", version=version), site.file, site.line, "P2"))
