@@ -70,7 +70,9 @@ def test_an_ome_runner_is_a_container_with_its_image_and_shm(cli, write_project)
 
 
 @pytest.mark.parametrize("image, version", [("opea/vllm-gaudi:1.22.0", None), ("vllm/vllm-openai:v0.10.1.1", "0.10.1.1"),
-                                            ("ghcr.io/x/vllm-custom:v0.8.5-cu124", "0.8.5")])
+                                            ("ghcr.io/x/vllm-custom:v0.8.5-cu124", "0.8.5"),
+                                            ("lmcache/vllm-openai:v0.3.7", None), ("opea/vllm-gaudi:1.2.0", None),
+                                            ("docker.io/lmcache/vllm-openai:v0.3.12-lightweight", None)])
 def test_a_vendor_numbering_beyond_vllm_is_no_release(image, version):
     from vllm_kb.engine.scan.images import image_version
 
@@ -96,3 +98,29 @@ def test_a_rename_only_newer_releases_need_is_not_applied_where_the_release_is_u
     code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--fix")
     assert code in (0, 1), err
     assert '"kv_connector":"LMCacheConnector"' in (root / "deploy.yaml").read_text()  # older images lack LMCacheConnectorV1
+
+
+# vllm-project/production-stack tutorials/assets/values-23-SR.yaml (a tutorial that runs): the image is
+# lmcache/vllm-openai:v0.3.7, i.e. LMCache 0.3.7 (LMCache/LMCache#3251, production-stack#796), with
+# Qwen3-8B and two served names. Read as vLLM 0.3.7, it drew three false P0s (Qwen3 unknown to 0.3.x,
+# enablePrefixCaching "first in 0.4.0", "qwen3" a stray positional).
+LMCACHE_TAGGED = """\
+servingEngineSpec:
+  modelSpec:
+  - name: "qwen3"
+    repository: "lmcache/vllm-openai"
+    tag: "v0.3.7"
+    modelURL: "Qwen/Qwen3-8B"
+    vllmConfig:
+      extraArgs: ["--served-model-name", "Qwen/Qwen3-8B", "qwen3"]
+    requestGPU: 1
+"""
+
+
+def test_a_vendor_numbered_tag_is_not_read_as_a_vllm_release(cli, write_project):
+    root = write_project({"values.yaml": LMCACHE_TAGGED})
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--format", "json")
+    assert code in (0, 1), err
+    (site,) = json.loads(out)["sites"]
+    assert site["vllm"]["version"] != "0.3.7"
+    assert not [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]

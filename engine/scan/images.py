@@ -37,11 +37,22 @@ def image_version(image: str | None) -> str | None:
         return None
     if official and m.group("tag") in _PREVIEW_TAGS:
         return _PREVIEW_TAGS[m.group("tag")]
+    if not official and _own_numbering(text):
+        return None  # lmcache/vllm-openai:v0.3.7 is LMCache 0.3.7, whatever vLLM it holds
     t = _TAG_VERSION.match(m.group("tag"))
     v = try_parse(t.group(1)) if t else None
     if v is not None and not official and v > parse(release_dates.newest()):
         return None  # another vendor's own numbering (opea/vllm-gaudi:1.22.0 is Gaudi software 1.22), not vLLM's
     return str(v) if v else None
+
+
+def _own_numbering(image: str) -> bool:
+    """An image whose tags count its vendor's releases (knowledge/deploy/vendor_images.yaml)."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    name = image.split("@", 1)[0]
+    name = name.rpartition(":")[0] if ":" in name.rsplit("/", 1)[-1] else name
+    return any(re.match(e["match"], name) for e in deploy_tools.load("vendor_images")["images"])
 
 
 _TAG_DATE = re.compile(r"(?<!\d)(20\d\d)-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
