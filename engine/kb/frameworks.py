@@ -177,6 +177,22 @@ class Framework:
             out.append((rule, value))
         return out
 
+    def dropped(self, args: dict[str, Any], values: dict[str, Any], version: str | None, command: str | None) -> dict[str, dict]:
+        """Engine arguments (name → value as set) this release does not hand to vLLM (knowledge:
+        `drops`), each with the rule that says so; an unknown release drops nothing."""
+        out: dict[str, dict] = {}
+        rules = [r for r in self.raw.get("drops", []) if version and version_matches(r["versions"], version)]
+        if not rules:
+            return out
+        act = self._activation(values, version, command)
+        for rule in rules:
+            if not cel.compile(rule["when"]).evaluate(act).value:
+                continue
+            for arg, value in args.items():
+                if rule["arg"] in ("*", arg) and ("value" not in rule or (type(value) is type(rule["value"]) and value == rule["value"])):
+                    out.setdefault(arg, rule)
+        return out
+
     def mode(self, values: dict[str, Any], version: str | None, command: str | None = None) -> tuple[str, bool]:
         """First rule whose predicate holds, over the framework's keys with defaults filled in."""
         rule = self.mode_rule(values, version, command)

@@ -330,7 +330,10 @@ class Validator:
             for i, f in enumerate(data.get("fixed", []) + (data.get("serve") or {}).get("fixed", [])):
                 if self.cat.arg(f["arg"]) is None:
                     self.add(name, f["arg"], f"fixed[{i}].arg", "no vLLM argument of that name in any catalog release")
-            for section in ("modes", "findings"):
+            for i, rule in enumerate(data.get("drops", [])):
+                if rule["arg"] != "*" and self.cat.arg(rule["arg"]) is None:
+                    self.add(name, rule["arg"], f"drops[{i}].arg", "no vLLM argument of that name in any catalog release")
+            for section in ("modes", "findings", "drops"):
                 for i, rule in enumerate(data.get(section, [])):
                     self.n_predicates += 1
                     try:

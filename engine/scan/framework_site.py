@@ -83,6 +83,15 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         settings[rule["arg"]] = Setting(rule["arg"], value, True, first.file, first.line, first.key, first.raw, first.syntax,
                                         note="implied by " + " + ".join(f"{k}={values.get(k)!r}" for k in rule["from"]),
                                         implied=True)
+    defaults = {k: v for k, v in {**fw.defaults(version, command), **implied_defaults}.items() if k not in settings}
+    resolved = {a: st.value for a, st in settings.items() if st.resolved and not st.implied}
+    for arg in fw.dropped({**defaults, **resolved}, values, version, command):
+        # verl 0.6–0.9.0 build vLLM's command line from the config and skip a False switch:
+        # vLLM's default holds, as if the key were not written
+        defaults.pop(arg, None)
+        if arg in resolved:
+            st = settings.pop(arg)
+            unmapped[st.key or arg] = st
     site.settings = settings
     site.unknown = unknown
     site.unmapped = unmapped
@@ -90,7 +99,7 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     site.model = model
     site.source = source
     site.framework_version = version
-    site.framework_defaults = {k: v for k, v in {**fw.defaults(version, command), **implied_defaults}.items() if k not in settings}
+    site.framework_defaults = defaults
     site.fixed = fw.fixed(mode, version)
     site.framework_keys = values
     site.framework_command = command

@@ -1,0 +1,55 @@
+"""Settings a framework release does not hand to vLLM (knowledge/frameworks/<id>.yaml › drops): verl
+0.6.0 … 0.9.0 build vLLM's command line from the rollout config and skip a False boolean, so vLLM's own
+default holds; 0.9.1 passes `--no-KEY` but raises max_num_batched_tokens to max_model_len itself."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+SCRIPT = """\
+python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct \\
+    actor_rollout_ref.rollout.name=vllm \\
+    actor_rollout_ref.rollout.tensor_model_parallel_size=2 \\
+    actor_rollout_ref.rollout.enable_chunked_prefill=False \\
+    actor_rollout_ref.rollout.max_num_batched_tokens=8192 {extra}
+"""
+
+
+def _site(cli, write_project, verl: str, extra: str = ""):
+    root = write_project({"run.sh": SCRIPT.format(extra=extra), "requirements.txt": f"verl=={verl}\nvllm==0.12.0\n"})
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB x8", "--isolated", "-q", "--format", "json")
+    assert code in (0, 1), err
+    (site,) = json.loads(out)["sites"]
+    return site, {s["name"] for s in site["settings"]}
+
+
+@pytest.mark.parametrize("verl, extra, chunked_kept, batched_kept", [
+    ("0.5.0", "", True, True),                                    # LLM(enable_chunked_prefill=False, …)
+    ("0.6.1", "", True, True),                                    # sync mode (0.6's default) builds LLM(…)
+    ("0.6.1", "actor_rollout_ref.rollout.mode=async", False, True),  # async mode: the command-line builder
+    ("0.7.0", "", False, True),
+    ("0.9.0", "", False, True),
+    ("0.9.1", "", True, False),                                   # --no-enable-chunked-prefill, batched tokens raised
+])
+def test_what_reaches_vllm(cli, write_project, verl, extra, chunked_kept, batched_kept):
+    site, names = _site(cli, write_project, verl, extra)
+    assert ("enable_chunked_prefill" in names) is chunked_kept
+    assert ("max_num_batched_tokens" in names) is batched_kept
+    dropped = set(site["framework_info"]["unmapped"])
+    assert ("actor_rollout_ref.rollout.enable_chunked_prefill" in dropped) is not chunked_kept
+
+
+@pytest.mark.parametrize("verl, p0", [("0.5.0", True), ("0.7.0", False), ("0.9.1", False)])
+def test_the_batched_tokens_refusal_follows_what_reaches_vllm(cli, write_project, verl, p0):
+    # vLLM 0.12.0 honours chunked prefill off (V1 from 0.11.1) and raises when 8192 < max_model_len 32768
+    site, _ = _site(cli, write_project, verl)
+    assert ("L17" in [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]) is p0
+
+
+@pytest.mark.parametrize("verl, told", [("0.5.0", False), ("0.7.0", True), ("0.9.1", False)])
+def test_the_user_is_told_the_switch_stays_on(cli, write_project, verl, told):
+    site, _ = _site(cli, write_project, verl)
+    codes = [f.get("code") for f in site["findings"]]
+    assert ("false-not-passed" in codes) is told
