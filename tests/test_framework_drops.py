@@ -51,5 +51,5 @@ def test_the_batched_tokens_refusal_follows_what_reaches_vllm(cli, write_project
 @pytest.mark.parametrize("verl, told", [("0.5.0", False), ("0.7.0", True), ("0.9.1", False)])
 def test_the_user_is_told_the_switch_stays_on(cli, write_project, verl, told):
     site, _ = _site(cli, write_project, verl)
-    codes = [f.get("code") for f in site["findings"]]
-    assert ("false-not-passed" in codes) is told
+    checks = [r["check"] for r in site["recommendations"]]
+    assert ("verl-false-not-passed" in checks) is told
