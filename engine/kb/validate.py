@@ -327,12 +327,10 @@ class Validator:
             for i, k in enumerate(data["keys"]):
                 if k.get("arg") and self.cat.arg(k["arg"]) is None:
                     self.add(name, k["key"], f"keys[{i}].arg", f"no vLLM argument {k['arg']!r} in any catalog release")
-            for i, f in enumerate(data.get("fixed", []) + (data.get("serve") or {}).get("fixed", [])):
-                if self.cat.arg(f["arg"]) is None:
-                    self.add(name, f["arg"], f"fixed[{i}].arg", "no vLLM argument of that name in any catalog release")
-            for i, rule in enumerate(data.get("drops", [])):
-                if rule["arg"] != "*" and self.cat.arg(rule["arg"]) is None:
-                    self.add(name, rule["arg"], f"drops[{i}].arg", "no vLLM argument of that name in any catalog release")
+            named = [("fixed", i, f["arg"]) for i, f in enumerate(data.get("fixed", []) + (data.get("serve") or {}).get("fixed", []))]
+            for section, i, arg in named + [("drops", i, d["arg"]) for i, d in enumerate(data.get("drops", [])) if d["arg"] != "*"]:
+                if self.cat.arg(arg) is None:
+                    self.add(name, arg, f"{section}[{i}].arg", "no vLLM argument of that name in any catalog release")
             for section in ("modes", "findings", "drops"):
                 for i, rule in enumerate(data.get(section, [])):
                     self.n_predicates += 1
@@ -387,9 +385,7 @@ class Validator:
 
 
 def _spans(versions: list[str]) -> str:
-    if not versions:
-        return "none"
-    return versions[0] if len(versions) == 1 else f"{versions[0]} … {versions[-1]}"
+    return "none" if not versions else versions[0] if len(versions) == 1 else f"{versions[0]} … {versions[-1]}"
 
 
 def _kb() -> Knowledge:
