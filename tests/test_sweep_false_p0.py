@@ -124,3 +124,21 @@ def test_a_vendor_numbered_tag_is_not_read_as_a_vllm_release(cli, write_project)
     (site,) = json.loads(out)["sites"]
     assert site["vllm"]["version"] != "0.3.7"
     assert not [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
+
+
+# vLLM 0.34's tools/recipes/serve_with_recipe.sh runs `vllm serve --config "${OUTPUT_DIR}/config.yml"`,
+# a file its converter writes at run time: whether it names the model is not known, so no P0.
+def test_a_config_file_the_project_lacks_gives_no_model_verdict(cli, write_project):
+    root = write_project({"serve.sh": 'OUT="${1:-out}"\nexec vllm serve --config "${OUT}/config.yml"\n',
+                          "requirements.txt": "vllm==0.34.0\n"})
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--format", "json")
+    (site,) = json.loads(out)["sites"]
+    assert "L33" not in [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
+
+
+def test_a_config_file_without_the_model_still_refuses(cli, write_project):
+    root = write_project({"serve.sh": "vllm serve --config cfg.yaml\n", "cfg.yaml": "port: 8001\nmax_model_len: 4096\n",
+                          "requirements.txt": "vllm==0.34.0\n"})
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--format", "json")
+    (site,) = json.loads(out)["sites"]
+    assert "L33" in [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
