@@ -215,11 +215,12 @@ class Catalog:
                 return value
         return None
 
-    def allowed_values(self, path: tuple[str, ...], version: str) -> tuple[list, str] | None:
+    def allowed_values(self, path: tuple[str, ...], version: str, refused: bool = False) -> tuple[list, str] | None:
         """The values vLLM accepts for an argument (or a key inside a JSON argument) in a
-        release, and where that list comes from; None when vLLM does not enumerate them."""
+        release, and where that list comes from; None when vLLM does not enumerate them (with
+        `refused`: or does not refuse another value at start, ENUM_CHECKED_FROM)."""
         enum_name = ENUM_FOR_PATH.get(path)
-        if path in ENUM_CHECKED_FROM and parse(version) < parse(ENUM_CHECKED_FROM[path]):
+        if refused and path in ENUM_CHECKED_FROM and parse(version) < parse(ENUM_CHECKED_FROM[path]):
             return None
         if enum_name:
             e = self.enum(enum_name)
