@@ -56,7 +56,7 @@ def _holders(node: ast.AST, parents: dict[int, ast.AST]) -> tuple[tuple, ast.Cla
     return tuple(reversed(fns)), cls
 
 
-def _callee(fn: ast.AST, parents: dict[int, ast.AST]) -> tuple[str, str, int] | None:
+def _callee(fn: ast.FunctionDef | ast.AsyncFunctionDef, parents: dict[int, ast.AST]) -> tuple[str, str, int] | None:
     """(how it is called: "name" or "attr", the name, how many leading parameters the call does
     not give) for a function the module's own calls can be read for."""
     owner = parents.get(id(fn))
@@ -75,7 +75,7 @@ def _callee(fn: ast.AST, parents: dict[int, ast.AST]) -> tuple[str, str, int] | 
     return "attr", fn.name, skip
 
 
-def _bound(call: ast.Call, fn: ast.AST, name: str, skip: int) -> tuple[bool, ast.AST | None]:
+def _bound(call: ast.Call, fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str, skip: int) -> tuple[bool, ast.AST | None]:
     """(readable, the argument node or None for the default)."""
     for kw in call.keywords:
         if kw.arg == name:
