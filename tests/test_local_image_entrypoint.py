@@ -29,3 +29,29 @@ def test_an_image_without_an_entrypoint_runs_the_command(tmp_path):
     sr, codes = _codes(tmp_path, "python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2-7B-Instruct",
                        dockerfile="FROM ubuntu:22.04\nRUN pip install vllm==0.5.2\n")
     assert sr.site.model.value == "Qwen/Qwen2-7B-Instruct" and not codes
+
+
+# vLLM's own CI (.buildkite/scripts/hardware_ci/run-cpu-test.sh, 0.34.0) builds docker/Dockerfile.cpu
+# with `--target vllm-test` — a stage without an ENTRYPOINT, while the file's last stage runs
+# `vllm serve` — and runs `timeout … bash -c "…"` in it. Read with the last stage's entrypoint, the
+# command was two false P0s ("timeout" the model, "bash" a stray positional).
+_STAGED = ('FROM ubuntu:22.04 AS base\nRUN pip install vllm==0.5.2\n'
+           'FROM base AS vllm-test\nRUN pip install pytest\n'
+           'FROM base AS vllm-openai\nENTRYPOINT ["vllm", "serve"]\n')
+
+
+def test_the_target_stage_decides_the_entrypoint(tmp_path):
+    (tmp_path / "Dockerfile.cpu").write_text(_STAGED)
+    (tmp_path / "run.sh").write_text("docker build --tag cpu-test --target vllm-test -f Dockerfile.cpu .\n"
+                                     'docker run --rm cpu-test timeout 2h bash -c "pytest -v tests/"\n')
+    rep = audit(tmp_path, gpu="A100-80GB")
+    assert not [f for s in rep.sites if s.site.file == "run.sh" for f in s.remarks if f.priority == "P0"]
+
+
+def test_without_a_target_the_last_stage_decides(tmp_path):
+    (tmp_path / "Dockerfile.cpu").write_text(_STAGED)
+    (tmp_path / "run.sh").write_text("docker build --tag vllm-srv -f Dockerfile.cpu .\n"
+                                     "docker run --rm vllm-srv Qwen/Qwen2-7B-Instruct --max-model-len 4096\n")
+    rep = audit(tmp_path, gpu="A100-80GB")
+    (sr,) = [s for s in rep.sites if s.site.file == "run.sh"]
+    assert sr.site.settings["max_model_len"].value == 4096

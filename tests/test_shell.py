@@ -74,3 +74,17 @@ def test_a_vllm_binary_named_for_its_release_runs_that_release_whatever_the_proj
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     assert (sr.version.version, sr.version.basis, sr.version.pinned) == ("0.6.3", "executable", True)
     assert [(f.id, f.priority) for f in sr.remarks if f.id.startswith("not-in-version")] == [("not-in-version:reasoning_parser", "P0")]
+
+
+
+def test_the_set_u_safe_array_expansion_gives_the_arrays_words(tmp_path):
+    # vLLM 0.34's .buildkite/scripts/scheduled_integration_test/deepseek_v2_lite_prefetch_offload.sh:
+    # `vllm serve "$MODEL" … ${EXTRA_ARGS+"${EXTRA_ARGS[@]}"}` was one stray positional word
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "run.sh").write_text('E=()\nE+=(--enforce-eager --max-model-len 2048)\nvllm serve Qwen/Qwen2-7B ${E+"${E[@]}"}\n'
+                                     'F=()\nvllm serve Qwen/Qwen2-7B --port 8001 ${F+"${F[@]}"}\n')
+    rep = audit(tmp_path, gpu="A100-80GB")
+    first, second = sorted(rep.sites, key=lambda s: s.site.line)
+    assert first.site.settings["max_model_len"].value == 2048 and first.site.settings["enforce_eager"].value is True
+    assert not [f for s in (first, second) for f in s.remarks if f.priority == "P0"]

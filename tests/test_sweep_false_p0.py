@@ -124,3 +124,33 @@ def test_a_vendor_numbered_tag_is_not_read_as_a_vllm_release(cli, write_project)
     (site,) = json.loads(out)["sites"]
     assert site["vllm"]["version"] != "0.3.7"
     assert not [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
+
+
+# vLLM 0.34's tools/recipes/serve_with_recipe.sh runs `vllm serve --config "${OUTPUT_DIR}/config.yml"`,
+# a file its converter writes at run time: whether it names the model is not known, so no P0.
+def test_a_config_file_the_project_lacks_gives_no_model_verdict(cli, write_project):
+    root = write_project({"serve.sh": 'OUT="${1:-out}"\nexec vllm serve --config "${OUT}/config.yml"\n',
+                          "requirements.txt": "vllm==0.34.0\n"})
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--format", "json")
+    (site,) = json.loads(out)["sites"]
+    assert "L33" not in [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
+
+
+def test_a_config_file_without_the_model_still_refuses(cli, write_project):
+    root = write_project({"serve.sh": "vllm serve --config cfg.yaml\n", "cfg.yaml": "port: 8001\nmax_model_len: 4096\n",
+                          "requirements.txt": "vllm==0.34.0\n"})
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--format", "json")
+    (site,) = json.loads(out)["sites"]
+    assert "L33" in [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
+
+
+# vLLM 0.6.3's own tree: requirements-common.txt says `transformers >= 4.45.0` and mentions no
+# vLLM package, so it was never read, while Dockerfile.neuron's `pip install transformers==4.36.2`
+# was: every example then "pinned" 4.36.2 and got L52 P0s (llava_onevision needs 4.45).
+def test_a_requirements_file_that_names_only_transformers_is_read(cli, write_project):
+    root = write_project({"requirements-common.txt": "numpy\ntransformers >= 4.45.0  # Llama 3.2\n",
+                          "Dockerfile.neuron": "FROM ubuntu:22.04\nCOPY . /app/vllm\nRUN python3 -m pip install transformers==4.36.2 -U\n",
+                          "examples/vl.py": 'from vllm import LLM\nllm = LLM(model="llava-hf/llava-onevision-qwen2-7b-ov-hf", max_model_len=4096)\n'})
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--format", "json")
+    sites = [s for s in json.loads(out)["sites"] if s["file"] == "examples/vl.py"]
+    assert sites and "L52" not in [r["check"] for r in sites[0]["recommendations"] if r["priority"] == "P0"]

@@ -50,3 +50,26 @@ def test_a_config_files_model_key_fails_before_083(tmp_path):
     (sr,) = audit(tmp_path, gpu="H100-80GB").sites
     (l33,) = [r for r in sr.results if r.check.id == "L33"]
     assert l33.priority == "P0" and "model_tag" in l33.reason_text("en")
+
+
+# kserve's install/v0.16.0 LLMInferenceServiceConfig runs `vllm serve /mnt/models … --disable-log-requests`
+# in ghcr.io/llm-d/llm-d-dev:v0.2.2, an image whose vLLM its tag does not say; with no pin in the
+# project it was judged as the newest release (flag removed in 0.17): a false P0 per template.
+DEPLOY = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: m}}\nspec:\n  template:\n    spec:\n      containers:\n"
+          "      - name: main\n        image: {image}\n        command: [vllm, serve, Qwen/Qwen2.5-7B-Instruct]\n"
+          "        args: [--port, '8001', --disable-log-requests]\n")
+
+
+def test_an_image_of_another_make_without_a_pin_is_of_unknown_release(tmp_path):
+    (tmp_path / "deploy.yaml").write_text(DEPLOY.format(image="ghcr.io/llm-d/llm-d-dev:v0.2.2"))
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    assert sr.version.basis == "image-untagged"
+    found = [f for f in sr.remarks if f.code == "not-in-version"]
+    assert found and all(f.priority == "P1" for f in found)
+
+
+def test_a_pin_beside_an_image_of_another_make_still_decides(tmp_path):
+    (tmp_path / "deploy.yaml").write_text(DEPLOY.format(image="ghcr.io/acme/server:v3"))
+    (tmp_path / "requirements.txt").write_text("vllm==0.20.0\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P0"]

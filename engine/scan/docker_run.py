@@ -165,9 +165,9 @@ _BUILD_TAKES = {"-f", "--file", "-t", "--tag", "--build-arg", "--target", "--pla
                 "--sbom", "--allow", "--cgroup-parent", "--memory-swap", "--cpu-period", "--cpu-quota"}
 
 
-def find_build(words: list[Word], start: int) -> tuple[list[str], str | None, str] | None:
+def find_build(words: list[Word], start: int) -> tuple[list[str], str | None, str, str | None] | None:
     """`docker build [options] CONTEXT` / `docker buildx build …`: its tags, the Dockerfile named by
-    -f (None: CONTEXT/Dockerfile) and the context, or None when this is not a build."""
+    -f (None: CONTEXT/Dockerfile), the context and the --target stage, or None when this is not a build."""
     vals = [w.value for w in words]
     n, i = len(words), start + 1
     if i < n and vals[i] in ("buildx", "image"):
@@ -176,7 +176,7 @@ def find_build(words: list[Word], start: int) -> tuple[list[str], str | None, st
         return None
     i += 1
     tags: list[str] = []
-    file, context = None, None
+    file, context, target = None, None, None
     while i < n:
         v = vals[i]
         if v is None:
@@ -189,11 +189,13 @@ def find_build(words: list[Word], start: int) -> tuple[list[str], str | None, st
                 tags.append(value)
             elif opt in ("-f", "--file") and value:
                 file = value
+            elif opt == "--target" and value:
+                target = value
             i += 2 if takes else 1
             continue
         context = v
         i += 1
-    return (tags, file, context) if tags and context else None
+    return (tags, file, context, target) if tags and context else None
 
 
 # options of `docker exec` that take a value

@@ -138,10 +138,11 @@ def _synth(text: str, line: int) -> Word:
 _FROM = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?", re.I)
 
 
-def dockerfile_entrypoint(text: str, newest: str) -> list[str] | None:
-    """The ENTRYPOINT of a Dockerfile's final stage (exec form; shell form as `/bin/sh -c …`), the
-    one a stage inherits from an earlier stage, or the vLLM image's own when the stage starts from
-    one; None when none is known."""
+def dockerfile_entrypoint(text: str, newest: str, target: str | None = None) -> list[str] | None:
+    """The ENTRYPOINT of a Dockerfile's final stage (or the `--target` one: vLLM's CI builds the
+    `vllm-test` stage, which has none) in exec form (shell form as `/bin/sh -c …`), the one a stage
+    inherits from an earlier stage, or the vLLM image's own when the stage starts from one; None
+    when none is known."""
     stages: dict[str, list[str] | None] = {}
     ep: list[str] | None = None
     alias = None
@@ -163,13 +164,13 @@ def dockerfile_entrypoint(text: str, newest: str) -> list[str] | None:
             continue
         if alias:
             stages[alias] = ep
-    return ep
+    return stages.get(target.lower()) if target and target.lower() in stages else ep
 
 
-def local_entrypoint(text: str | None, newest: str, line: int) -> list[Word] | None:
-    """The ENTRYPOINT of an image the script builds itself (`docker build -t TAG` from a project
-    Dockerfile), as words for `docker run TAG …`."""
-    ep = dockerfile_entrypoint(text, newest) if text else None
+def local_entrypoint(text: str | None, newest: str, line: int, target: str | None = None) -> list[Word] | None:
+    """The ENTRYPOINT of an image the script builds itself (`docker build -t TAG [--target STAGE]`
+    from a project Dockerfile), as words for `docker run TAG …`."""
+    ep = dockerfile_entrypoint(text, newest, target) if text else None
     return [_synth(t, line) for t in ep] if ep else None
 
 

@@ -74,7 +74,7 @@ def is_dockerfile(rel: str) -> bool:
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     low = text.lower()
-    if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang")):
+    if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang", "transformers")):
         return []
     name = PurePosixPath(rel).name.lower()
     if is_dockerfile(rel) or name.endswith(".ipynb"):  # a notebook as its pip lines (notebook_json.pip_lines)

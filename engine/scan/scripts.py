@@ -322,8 +322,7 @@ def _merge_config(ctx, site: Site, rel: str, version: str, parsed) -> str | None
     for s in settings.values():
         site.set(s)
     site.unknown.update(unknown)
-    if model is not None:
-        site.launch["model_in_config"] = True
+    site.launch["model_in_config"] = model is not None  # read: the file says whether it names the model
     if model is not None and site.model is None:
         site.model = model
     return target

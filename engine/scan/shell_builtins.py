@@ -291,7 +291,7 @@ class Builtins:
         if built is not None and not run.entrypoint and run.image is not None:
             # an image this script builds: its own ENTRYPOINT comes first, as `docker run` does it
             from vllm_kb.engine.scan.images import local_entrypoint
-            run.entrypoint = local_entrypoint(self.ctx.read(built), self.ctx.catalog.newest, run.image.line)
+            run.entrypoint = local_entrypoint(self.ctx.read(built[0]), self.ctx.catalog.newest, run.image.line, built[1])
         argv = container_command(run, self.ctx.catalog.newest)
         if "repeats_entrypoint" in run.facts:
             facts["repeats_entrypoint"] = run.facts["repeats_entrypoint"]
@@ -322,13 +322,13 @@ class Builtins:
         got = docker_run.find_build(fields, i)
         if got is None:
             return False
-        tags, file, context = got
+        tags, file, context, target = got
         path = file if file is not None else posixpath.join(context, "Dockerfile")
         for base in (posixpath.dirname(self.rel), ""):
             rel = posixpath.normpath(posixpath.join(base, path)) if not path.startswith("/") else ""
             if rel and not rel.startswith("..") and self.ctx.read(rel) is not None:
                 for tag in tags:
-                    self.st.images[tag] = rel
+                    self.st.images[tag] = (rel, target)
                 break
         return True
 

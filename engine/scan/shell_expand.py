@@ -18,6 +18,7 @@ from vllm_kb.engine.scan.shell import Seg, Word, _show_var
 
 _HOLE = re.compile("\ue000([^\ue001]*)\ue001")
 _IFS = re.compile(r"[ \t\n]+")
+_ARRAY_ALL = re.compile(r"\$\{([A-Za-z_]\w*)\[[@*]\]\}")
 
 
 def hole(what: str) -> str:
@@ -182,6 +183,9 @@ class Expander:
                 return str(len(items)), None
             if s.index in ("@", "*"):
                 return list(items), None
+            if s.op in ("+", ":+") and (m := _ARRAY_ALL.fullmatch(_unquote(s.arg).strip())):
+                # `${A+"${A[@]}"}`, the `set -u`-safe spelling of "${A[@]}": the array's words
+                return (list(self.arrays.get(m.group(1), [])) if items else []), None
             idx = self.arith(s.index or "0")
             val = items[idx][0] if idx is not None and 0 <= idx < len(items) else None
             return self._apply(s, val is not None, val, None)

@@ -44,7 +44,7 @@ class State:
     # containers `docker run --name` started, by name: their facts, for a later `docker exec NAME …`
     # (one table for the whole script, as the daemon has one)
     containers: dict = field(default_factory=dict)
-    images: dict = field(default_factory=dict)  # tags `docker build -t` makes → the project Dockerfile they come from
+    images: dict = field(default_factory=dict)  # tags `docker build -t` makes → (the project Dockerfile, the --target stage)
 
     def copy(self) -> "State":
         return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport, self.containers, self.images)
