@@ -200,7 +200,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     if others:
         candidates.merge(results, [evaluate_all(kb, candidates.with_parts(facts, o), unresolved, site.engine_elsewhere)
-                                   for o in others], facts["model"].get("candidates") or [], kb)
+                                   for o in others], facts["model"].get("candidates") or facts["model"].get("revisions") or [], kb,
+                         "reason.model_revisions" if facts["model"].get("revisions") else "reason.model_candidates")
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     # a less urgent removal (D6's "leave it unset") must not hide the catalog's P0 that the release
     # refuses the value: the refusals are hidden only by a P0 check's removal

@@ -77,7 +77,28 @@ def model_of(name: str, kb: Knowledge, markers: list, version: str | None) -> di
     return model_facts(name, kb.models, markers, version=version, publishers=data.get("publishers"), identity=data)
 
 
-def merge(results: list, alternatives: list[list], names: list[str], kb: Knowledge) -> None:
+def revisions(mf: dict) -> tuple[dict, list[dict]]:
+    """A repository republished under the same name with other shapes (Qwen's 72B AWQ/GPTQ uploads:
+    intermediate_size 29568 at first, padded to 29696 later so that TP 8 splits whole groups) may be
+    either on the machine: the catalog entry's shapes and each earlier revision's are all evaluated
+    (models.yaml `upload_revisions`), so a check that reads those shapes is P0 only when every
+    revision fails it. (facts, [the other revisions' facts])."""
+    revs = mf.get("upload_revisions") or []
+    if not revs:
+        return mf, []
+    labels = [str(mf.get("revision_label") or "the current upload"), *(str(r["label"]) for r in revs)]
+    first = {**mf, "revisions": labels}
+    others = []
+    for r in revs:
+        alt = copy.deepcopy(first)
+        alt.update(r["arch"])
+        alt["arch_source"] = r["source"]
+        others.append(alt)
+    return first, others
+
+
+def merge(results: list, alternatives: list[list], names: list[str], kb: Knowledge,
+          key: str = "reason.model_candidates") -> None:
     """`results` (the first candidate's) takes, check by check, what every candidate says: a
     P0 stays P0 only when each candidate gets it; otherwise the most urgent recommendation of any
     candidate is kept at P1 at most, with the candidates named."""
@@ -92,8 +113,8 @@ def merge(results: list, alternatives: list[list], names: list[str], kb: Knowled
         if best.priority == "P0":
             best.priority = "P1"
         which = ", ".join(names)
-        best.reason = Text(en=best.reason.en + " " + kb.t("reason.model_candidates", "en", names=which),
-                           zh=best.reason.zh + " " + kb.t("reason.model_candidates", "zh", names=which))
+        best.reason = Text(en=best.reason.en + " " + kb.t(key, "en", names=which),
+                           zh=best.reason.zh + " " + kb.t(key, "zh", names=which))
         results[i] = best
 
 

@@ -160,6 +160,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
                                    lambda n: candidates.model_of(n, kb, markers, lookup), candidates.hints(args))
         if found:
             mf, others = found[0], found[1:]
+    if mf and model is None and ck is None and mf.get("upload_revisions"):
+        mf, others = candidates.revisions(mf)  # one repository name, published with other shapes before
     if others:
         facts["model_alternatives"] = others
     if mf:

@@ -130,3 +130,30 @@ def example_architecture(facts: dict, name: str, table: dict) -> None:
     hits = {a for r, a in models.items() if r.rsplit("/", 1)[-1].lower() == last}
     if len(hits) == 1 and (name.startswith(_PATH_START) or len(parts) > 2):
         facts.update(architecture=hits.pop(), architecture_from="vllm-tests")
+
+
+# words a re-upload adds that keep its weights' shapes: the tuning kind Hub names carry, the format
+# and quantization (the quantization markers read those), versions and dates
+_KEEPS = frozenset("""instruct chat it base hf pt meta model awq gptq gguf bnb nf mlx exl marlin quantized dynamic
+unsloth autoround auto round fp bf int bit w a v mistral ct compressed tensors nvfp mxfp turbo thinking""".split())
+_KEEP_TOKEN = re.compile(r"^(?:v?\d+(?:\.\d+)*|q\d\w*|k|m|s|l|xl|xs|\d+bit|w\d+a\d+|int\d+|fp\d+|bf\d+|nf\d+|"
+                         r"a\d+(?:\.\d+)?b|\d+(?:\.\d+)?[bkm]|e\d+b)$")
+
+
+def inferred(facts: dict, rest: str) -> None:
+    """A name that adds words of its own to a catalogued checkpoint's (`org/xyz-Qwen2.5-7B-finetune`,
+    `qwen2.5-7b-instruct-sft-v2`) is a model derived from it: its heads, KV heads, layers and widths
+    are the base model's (a fine-tune or a merge keeps them), but its context is the base's only as a
+    default (a fine-tune may ship a longer or shorter position table) — so the context is marked as
+    the family's, and `dims_from` says the shapes are inferred from the name. `rest`: the name's own
+    part with what the catalog entries matched blanked (covered)."""
+    if facts.get("dims_family") or facts.get("derived_from") or not facts.get("arch_source"):
+        return
+    words = [w for w in re.split(r"[^a-z0-9]+", rest.lower()) if w]
+    extra = [w for w in words if w not in _KEEPS and not _KEEP_TOKEN.match(w)]
+    if not extra:
+        return
+    m = _SOURCE_REPO.match(str(facts.get("arch_source")))
+    facts["dims_from"] = m.group(1) if m else str(facts["arch_source"])
+    if facts.get("max_context"):
+        facts["max_context_family"] = True

@@ -87,8 +87,10 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
             if "max_context" in facts:
                 facts["max_context_family"] = True
         if identity:
-            model_identity.derived(facts, arch, model_identity.covered(short, spans),
-                                   identity.get("derived_markers") or [])
+            rest = model_identity.covered(short, spans)
+            model_identity.derived(facts, arch, rest, identity.get("derived_markers") or [])
+            if not config:
+                model_identity.inferred(facts, rest)
     if config:
         _apply_config(facts, arch, config, tokenizer, version)
         if facts.get("remote_code") and not config.get("auto_map"):

@@ -17,6 +17,7 @@ class ParamDefault:
     name: str
     lineno: int = 0
     col_offset: int = 0
+    fn: Any = None  # the function it belongs to: its callers may say what it is (python_callers.py)
 
 
 @dataclass
@@ -147,16 +148,16 @@ def assignments(body: list[ast.stmt]) -> dict[str, ast.AST]:
 def params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ParamDefault]:
     """Every parameter of a function, with its default where it has one."""
     a = fn.args
-    out: dict[str, ParamDefault] = {x.arg: ParamDefault(None, x.arg) for x in a.posonlyargs + a.args + a.kwonlyargs}
+    out: dict[str, ParamDefault] = {x.arg: ParamDefault(None, x.arg, fn=fn) for x in a.posonlyargs + a.args + a.kwonlyargs}
     for x in (a.vararg, a.kwarg):
         if x is not None:
             out[x.arg] = ParamDefault(None, x.arg)
     pos = a.posonlyargs + a.args
     for arg, default in zip(pos[len(pos) - len(a.defaults):], a.defaults):
-        out[arg.arg] = ParamDefault(default, arg.arg, default.lineno, default.col_offset)
+        out[arg.arg] = ParamDefault(default, arg.arg, default.lineno, default.col_offset, fn)
     for arg, kw_default in zip(a.kwonlyargs, a.kw_defaults):
         if kw_default is not None:
-            out[arg.arg] = ParamDefault(kw_default, arg.arg, kw_default.lineno, kw_default.col_offset)
+            out[arg.arg] = ParamDefault(kw_default, arg.arg, kw_default.lineno, kw_default.col_offset, fn)
     return out
 
 

@@ -11,13 +11,11 @@ import operator
 from typing import Any
 
 from vllm_kb.engine.kb.textpos import LineIndex  # noqa: F401 — the type of `lines`
-from vllm_kb.engine.scan import python_links as links_mod
+from vllm_kb.engine.scan import python_callers as callers_mod, python_links as links_mod
 from vllm_kb.engine.scan.python_scope import ParamDefault, Scope, assignments, statements, walk, walk_no_defs  # noqa: F401 — re-exported
 from vllm_kb.engine.scan.python_scope import dotted as _dotted, env_read as _env_read, is_environ as _is_environ
 
-# the names other readers import from here
-_assignments = assignments
-_walk_no_defs = walk_no_defs
+_walk_no_defs = walk_no_defs  # the name python_process imports from here
 
 
 class Unresolved(Exception):
@@ -97,6 +95,8 @@ class _Resolver:
 
     def _value(self, node):
         if isinstance(node, ParamDefault):
+            if (got := callers_mod.value(self, node, Unresolved)) is not callers_mod.NONE:
+                return got  # what the module's own calls of the function pass
             if node.node is None:
                 raise Unresolved(node, f"`{node.name}` is a parameter the caller gives")
             self._assume(f"default of parameter `{node.name}`")
@@ -222,7 +222,7 @@ class _Resolver:
             hops += 1
             if isinstance(node, ParamDefault):
                 if node.node is None:
-                    return None
+                    return callers_mod.parsed_args(self, node)  # `run(parser.parse_args())`
                 self._assume(f"default of parameter `{node.name}`")
                 node = node.node
                 continue
@@ -254,6 +254,8 @@ class _Resolver:
                 while root.parent is not None:
                     root = root.parent
                 return self.elsewhere(attrs["self." + node.attr], Scope(assignments(self.cls.body), root), self.links, self.cls)
+            if (got := callers_mod.self_attr(self, node.attr)) is not callers_mod.NONE:
+                return got  # set in __init__ from what the class's instantiations pass
             raise Unresolved(node, f"`self.{node.attr}` is set at run time")
         ns = self.flow.get(base.id) if isinstance(base, ast.Name) and self.flow is not None else None
         if ns is not None and getattr(ns, "namespace", None) is not None:

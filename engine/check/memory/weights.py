@@ -132,7 +132,7 @@ def replicated_kv_bytes(model: dict, engine: dict, tp: int, pp: int) -> float:
     """Per GPU, the KV projection weights beyond an even 1/TP share: with TP above the KV heads
     each rank keeps whole heads."""
     kv = model.get("num_key_value_heads")
-    if not (kv and tp > kv and not model.get("kv_lora_rank") and model.get("hidden_size")):
+    if not (kv and tp > kv and not model.get("kv_lora_rank") and model.get("hidden_size") and model.get("num_hidden_layers")):
         return 0.0
     width = BYTES_PER_PARAM[_known_width(engine, model)]
     kv_proj = 2 * model["hidden_size"] * head_dim(model) * model["num_hidden_layers"] / pp

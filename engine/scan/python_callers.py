@@ -1,0 +1,214 @@
+"""What the callers of a function pass for one of its parameters, read from the same module: the
+model a wrapper class hands to `LLM(model=model_name)` is the argument its instantiation gives
+(`Generator("Qwen/Qwen2.5-7B-Instruct", tp=8)`), not the parameter's default.
+
+Only calls the module itself makes are seen, so a function is followed only where every way it
+can be called is one of them: a module-level function or a module-level class's `__init__` (or
+a method called through `self.`) whose name is used nowhere except as the callee of a call, no
+call passing `*args`/`**kwargs` that might bind the parameter, no subclass. Anything else: None
+(the caller is unknown, the parameter's default or "unknown" stands, as before)."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from vllm_kb.engine.scan.python_scope import Scope, assignments, function_scope
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@dataclass
+class Passed:
+    """One call's argument for the parameter; `node` None: the call leaves it to the default."""
+    call: ast.Call
+    node: ast.AST | None
+    fns: tuple  # the functions that hold the call, outermost first
+    cls: ast.ClassDef | None
+
+
+_PARENTS: dict[int, tuple[ast.Module, dict[int, ast.AST]]] = {}
+
+
+def _parents(tree: ast.Module) -> dict[int, ast.AST]:
+    got = _PARENTS.get(id(tree))
+    if got is not None and got[0] is tree:
+        return got[1]
+    out: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            out[id(child)] = node
+    if len(_PARENTS) > 32:
+        _PARENTS.clear()
+    _PARENTS[id(tree)] = (tree, out)
+    return out
+
+
+def _holders(node: ast.AST, parents: dict[int, ast.AST]) -> tuple[tuple, ast.ClassDef | None]:
+    fns: list = []
+    cls = None  # the innermost class: what `self.` names in the call's arguments
+    p = parents.get(id(node))
+    while p is not None:
+        if isinstance(p, _DEFS):
+            fns.append(p)
+        elif isinstance(p, ast.ClassDef) and cls is None:
+            cls = p
+        p = parents.get(id(p))
+    return tuple(reversed(fns)), cls
+
+
+def _callee(fn: ast.FunctionDef | ast.AsyncFunctionDef, parents: dict[int, ast.AST]) -> tuple[str, str, int] | None:
+    """(how it is called: "name" or "attr", the name, how many leading parameters the call does
+    not give) for a function the module's own calls can be read for."""
+    owner = parents.get(id(fn))
+    if isinstance(owner, ast.Module):
+        return "name", fn.name, 0
+    if not isinstance(owner, ast.ClassDef) or not isinstance(parents.get(id(owner)), ast.Module):
+        return None
+    decos = {d.id for d in fn.decorator_list if isinstance(d, ast.Name)}
+    if decos - {"staticmethod", "classmethod"} or any(not isinstance(d, ast.Name) for d in fn.decorator_list):
+        return None
+    skip = 0 if "staticmethod" in decos else 1
+    if fn.name == "__init__":
+        return "name", owner.name, skip
+    if fn.name.startswith("__"):
+        return None
+    return "attr", fn.name, skip
+
+
+def _bound(call: ast.Call, fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str, skip: int) -> tuple[bool, ast.AST | None]:
+    """(readable, the argument node or None for the default)."""
+    for kw in call.keywords:
+        if kw.arg == name:
+            return True, kw.value
+    a = fn.args
+    pos = [x.arg for x in a.posonlyargs + a.args][skip:]
+    if name in pos:
+        i = pos.index(name)
+        for j, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                return False, None
+            if j == i:
+                return True, arg
+    if any(kw.arg is None for kw in call.keywords) or any(isinstance(x, ast.Starred) for x in call.args):
+        return False, None
+    return True, None
+
+
+def passed(tree: ast.Module | None, fn: ast.AST | None, name: str) -> list[Passed] | None:
+    """Every call in `tree` to `fn` with what it passes for parameter `name`; None when the function
+    may be called in ways the module does not show; [] when the module never calls it."""
+    if tree is None or not isinstance(fn, _DEFS):
+        return None
+    parents = _parents(tree)
+    how = _callee(fn, parents)
+    if how is None:
+        return None
+    kind, callee, skip = how
+    if kind == "attr" and sum(1 for n in ast.walk(tree) if isinstance(n, _DEFS) and n.name == callee) != 1:
+        return None  # another function of that name: `x.name(...)` may be either
+    out: list[Passed] = []
+    for node in ast.walk(tree):
+        if kind == "name" and isinstance(node, ast.Name) and node.id == callee:
+            call = parents.get(id(node))
+            if not (isinstance(call, ast.Call) and call.func is node):
+                return None  # passed on, subclassed, stored: called where the module does not show
+        elif kind == "attr" and isinstance(node, ast.Attribute) and node.attr == callee:
+            call = parents.get(id(node))
+            if not (isinstance(call, ast.Call) and call.func is node):
+                return None
+        else:
+            continue
+        ok, arg = _bound(call, fn, name, skip)
+        if not ok:
+            return None
+        fns, cls = _holders(call, parents)
+        if fn in fns:
+            return None  # a recursive call passes its own parameter on
+        out.append(Passed(call, arg, fns, cls))
+    return out
+
+
+NONE = object()  # the callers say nothing: the parameter is read as before (its default, or unknown)
+
+
+def value(resolver, param, unresolved: type[Exception]):
+    """The value every call of the module passes for `param` (a python_scope.ParamDefault),
+    evaluated where each call stands; NONE when the callers cannot be read or there are none.
+    Calls that disagree make it unknown (`unresolved` raised): which one starts the engine is a
+    run-time matter."""
+    calls = passed(resolver.tree, param.fn, param.name)
+    if not calls:
+        return NONE
+    root = resolver.scope
+    while root.parent is not None:
+        root = root.parent
+    seen: dict[str, tuple] = {}
+    for p in calls:
+        if p.node is None:
+            if param.node is None:
+                continue  # a call that does not give it would fail: not the one that runs
+            v = resolver.value(param.node)
+        else:
+            scope = root
+            for fn in p.fns:
+                scope = function_scope(fn, scope)
+            v = resolver.elsewhere(p.node, scope, resolver.links, p.cls)
+        seen.setdefault(repr(v), (v, p.call.lineno))
+    if not seen:
+        return NONE
+    if len(seen) > 1:
+        lines = ", ".join(str(n) for _, n in seen.values())
+        raise unresolved(param, f"the calls at lines {lines} pass different values for `{param.name}`")
+    v, line = next(iter(seen.values()))
+    resolver._assume(f"`{param.name}` as the call at line {line} passes it")
+    return v
+
+
+def self_attr(resolver, attr: str):
+    """`self.attr` of a method of `resolver.cls`, set once in `__init__` from its parameters
+    (`self.model_name = model_name`): the value when every instantiation the module makes passes
+    each parameter it reads; NONE otherwise (a default alone does not say what runs)."""
+    cls = resolver.cls
+    init = next((st for st in cls.body if isinstance(st, ast.FunctionDef) and st.name == "__init__"), None)
+    if init is None:
+        return NONE
+    stores = [n for n in ast.walk(init) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+              and isinstance(n.value, ast.Name) and n.value.id == "self" and n.attr == attr]
+    st = next((st for st in init.body if isinstance(st, ast.Assign) and len(st.targets) == 1
+               and st.targets[0] in stores), None)
+    if st is None or len(stores) != 1:
+        return NONE
+    names = {x.arg for x in init.args.posonlyargs + init.args.args + init.args.kwonlyargs}
+    used = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name) and n.id in names}
+    for name in used:
+        calls = passed(resolver.tree, init, name)
+        if not calls or any(p.node is None for p in calls):
+            return NONE
+    root = resolver.scope
+    while root.parent is not None:
+        root = root.parent
+    return resolver.elsewhere(st.value, function_scope(init, Scope(assignments(cls.body), root)), resolver.links, cls)
+
+
+def parsed_args(resolver, param):
+    """The `parser.parse_args()` call every caller of the function passes for `param` (directly
+    or through a name bound to it once), so `param.X` reads the option's default as the module's
+    own `args.X` does; None otherwise."""
+    calls = passed(resolver.tree, param.fn, param.name)
+    if not calls:
+        return None
+    root = resolver.scope
+    while root.parent is not None:
+        root = root.parent
+    found = None
+    for p in calls:
+        node = p.node
+        if isinstance(node, ast.Name):
+            scope = root
+            for fn in p.fns:
+                scope = function_scope(fn, scope)
+            node = scope.lookup(node.id)
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args"):
+            return None
+        found = found or node
+    return found

@@ -1,0 +1,118 @@
+"""A parameter read through what the module's own calls pass (engine/scan/python_callers.py): the
+model and TP a wrapper class or a helper function hands to `LLM(...)` are the arguments of its
+instantiation or call, not the parameter's default; calls that disagree, or a function the
+module passes on, leave it unknown."""
+import textwrap
+
+from vllm_kb.engine.audit import audit
+
+
+def _site(tmp_path, src: str, version: str = "0.8.5"):
+    (tmp_path / "requirements.txt").write_text(f"vllm=={version}\n")
+    (tmp_path / "run.py").write_text(textwrap.dedent(src))
+    (sr,) = audit(tmp_path, gpu="8xH100").sites
+    return sr
+
+
+def _p0(sr) -> set[str]:
+    return {r.check.id for r in sr.results if r.priority == "P0"}
+
+
+def test_wrapper_class_instantiation_gives_model_and_tp(tmp_path):
+    sr = _site(tmp_path, """
+        from vllm import LLM
+
+        class Generator:
+            def __init__(self, model_name: str, tp: int = 1):
+                self.llm = LLM(model=model_name, tensor_parallel_size=tp)
+
+        gen = Generator("Qwen/Qwen2.5-7B-Instruct", tp=8)
+    """)
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"
+    tp = sr.site.settings["tensor_parallel_size"]
+    assert tp.value == 8 and "line 8" in (tp.note or "")
+    assert "L1" in _p0(sr)  # 28 heads over 8 ranks
+
+
+def test_self_attribute_set_in_init_from_the_instantiation(tmp_path):
+    sr = _site(tmp_path, """
+        from vllm import LLM
+
+        class Engine:
+            def __init__(self, model_name, tp=1):
+                self.model_name = model_name
+                self.tp = tp
+
+            def load(self):
+                self.llm = LLM(model=self.model_name, tensor_parallel_size=self.tp)
+
+        e = Engine("Qwen/Qwen2.5-7B-Instruct", tp=8)
+        e.load()
+    """)
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"
+    assert sr.site.settings["tensor_parallel_size"].value == 8
+
+
+def test_helper_function_called_from_main(tmp_path):
+    sr = _site(tmp_path, """
+        from vllm import LLM
+
+        def build(model_path, tp):
+            return LLM(model=model_path, tensor_parallel_size=tp)
+
+        def main():
+            name = "Qwen/Qwen2.5-7B-Instruct"
+            llm = build(name, 8)
+
+        if __name__ == "__main__":
+            main()
+    """)
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"
+    assert sr.site.settings["tensor_parallel_size"].value == 8
+
+
+def test_namespace_passed_from_parse_args(tmp_path):
+    sr = _site(tmp_path, """
+        import argparse
+        from vllm import LLM
+
+        def run(args):
+            llm = LLM(model=args.model, tensor_parallel_size=args.tp)
+
+        if __name__ == "__main__":
+            p = argparse.ArgumentParser()
+            p.add_argument("--model", default="Qwen/Qwen2.5-7B-Instruct")
+            p.add_argument("--tp", type=int, default=8)
+            run(p.parse_args())
+    """)
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"
+    assert sr.site.settings["tensor_parallel_size"].value == 8
+
+
+def test_calls_that_disagree_leave_it_unknown(tmp_path):
+    sr = _site(tmp_path, """
+        from vllm import LLM
+
+        def build(model_path, tp):
+            return LLM(model=model_path, tensor_parallel_size=tp)
+
+        a = build("Qwen/Qwen2.5-7B-Instruct", 4)
+        b = build("Qwen/Qwen2.5-7B-Instruct", 8)
+    """)
+    tp = sr.site.settings["tensor_parallel_size"]
+    assert not tp.resolved and "different values" in (tp.note or "")
+    assert "L1" not in _p0(sr)
+
+
+def test_a_function_passed_on_is_not_followed(tmp_path):
+    sr = _site(tmp_path, """
+        from vllm import LLM
+
+        def build(model_path, tp=1):
+            return LLM(model=model_path, tensor_parallel_size=tp)
+
+        build("Qwen/Qwen2.5-7B-Instruct", 8)
+        handlers = {"default": build}
+    """)
+    assert sr.site.model is None or not sr.site.model.resolved
+    assert "L1" not in _p0(sr)
