@@ -221,7 +221,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
                 f.priority = "P1"
     if choice.basis in (unpinned.BASIS, "source"):  # a source build: engine/scan/source_pins.py
         unpinned.settle(results, remarks, site, cat, kb, "untagged" if choice.basis == unpinned.BASIS else "source",
-                        newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions))
+                        newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
+                        span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
     elif choice.basis == "range" and choice.pin is not None:
         unpinned.settle_range(remarks, site, cat, kb, _allowed(cat, choice), choice.pin.spec)
     if site.launch.get("opaque"):

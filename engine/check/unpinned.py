@@ -36,11 +36,12 @@ def allowed(site: Site, cat: Catalog) -> list:
 
 
 def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledge, why: str = "untagged",
-           newer: bool = False) -> None:
+           newer: bool = False, span: list | None = None) -> None:
     """P0s of an image of unknown release: kept where they hold in every release from the floor on.
     `why` names the texts that say so (untagged: an image; source: vLLM built from its sources);
-    `newer`: the build may be newer than every release, so an option none has may be its own."""
-    releases = allowed(site, cat)
+    `newer`: the build may be newer than every release, so an option none has may be its own;
+    `span`: the releases the build lies between, where known (a development version)."""
+    releases = span or allowed(site, cat)
     if not releases:
         return
     low = str(releases[0])

@@ -74,3 +74,15 @@ def newer_than_releases(choice, known: list) -> bool:
         return True
     v = try_parse(pin.exact or "")
     return v is None or try_parse(v.public) not in known
+
+
+def dev_span(choice, known: list) -> list | None:
+    """The releases a development build of a known release lies between (`0.11.1.dev123`: 0.11.0 and
+    0.11.1), sorted; None when the build names no known release."""
+    pin = choice.pin
+    v = try_parse(pin.exact or "") if pin is not None and pin.source == "dev" else None
+    base = try_parse(v.public) if v is not None else None
+    if base not in known:
+        return None
+    older = [k for k in known if k < base]
+    return ([max(older)] if older else []) + [base]
