@@ -67,7 +67,9 @@ def _bounded_elsewhere(f, releases: list) -> bool:
     """A finding that names the releases it fails in (`vllm`: `--enable-chunked-prefill false` is a
     stray positional from 0.8.5, the option's value before) and some release the image may hold is not one."""
     spec = getattr(f, "vllm", None)
-    return f.code not in RELEASE_BOUND and bool(spec) and not all(SpecifierSet(spec).contains(str(v)) for v in releases)
+    if f.code in RELEASE_BOUND or not spec:
+        return False
+    return not all(SpecifierSet(str(spec)).contains(str(v)) for v in releases)
 
 
 def _not_safe_to_set(f) -> None:
