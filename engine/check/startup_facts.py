@@ -84,7 +84,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                     _int(engine.get("lora_extra_vocab_size")) or 256))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
-    out.update(mamba_spec_facts(engine, out.get("arch", model.get("architecture")), out["v1"],
+    out.update(mamba_spec_facts(engine, model, out.get("arch", model.get("architecture")), out["v1"],
                                 kb.doc("vllm", "mamba_spec.yaml").data, vllm.get("version") or version))
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,
                            vllm.get("basis")))

@@ -21,6 +21,10 @@ from vllm_kb.engine.kb.versions import Version, try_parse
 FIRST = Version("0.10.1")
 DRAFT_MODELS_FROM = Version("0.15.0")
 # methods whose proposer is not a separate draft model of the target's family
+# architectures vLLM also builds without a single Mamba layer (granite-4.0-micro: GraniteMoeHybrid
+# with every layer_types entry "attention", ModelConfig.is_hybrid): said only for a checkpoint the
+# catalog places in the hybrid family
+_MAYBE_PLAIN = {"GraniteMoeHybridForCausalLM": "granite-4.0-h"}
 _NOT_DRAFT_MODEL = re.compile(r"(?i)eagle|medusa|mtp|speculator|dflash|dspark|ngram|suffix")
 
 
@@ -34,7 +38,7 @@ def _method(spec: dict) -> str | None:
     return None
 
 
-def mamba_spec_facts(engine: dict, arch: str | None, v1: Any, table: dict, version: str | None) -> dict[str, Any]:
+def mamba_spec_facts(engine: dict, model: dict, arch: str | None, v1: Any, table: dict, version: str | None) -> dict[str, Any]:
     """`mamba_spec_refused` (the raise's file:line in that release) where the target has
     Mamba-style layers, a speculative config is set, and that release refuses the pair."""
     v = try_parse(version) if version else None
@@ -43,6 +47,8 @@ def mamba_spec_facts(engine: dict, arch: str | None, v1: Any, table: dict, versi
         return {}
     row = (table.get("releases") or {}).get(str(v))
     if not row or arch not in row["architectures"]:
+        return {}
+    if arch in _MAYBE_PLAIN and model.get("family") != _MAYBE_PLAIN[arch]:
         return {}
     method = _method(spec)
     if method is None or (method == "draft_model" and v < DRAFT_MODELS_FROM):
