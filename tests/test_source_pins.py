@@ -60,3 +60,10 @@ def test_a_dev_version_names_its_release(cli, write_project):
 def test_releases_and_other_git_urls_stay_releases(cli, write_project, pin):
     site = _site(cli, write_project({"requirements.txt": pin, "serve.sh": OLD}))
     assert site["vllm"]["basis"] != "source"
+
+
+def test_an_environment_assignment_is_no_plugin_package():
+    from vllm_kb.engine.kb.plugins import packages_in
+
+    assert packages_in("VLLM_USE_PRECOMPILED=1 pip install -e .") == set()
+    assert packages_in("pip install vllm-omni==0.14.0 vllm_spyre>=1") == {"vllm-omni", "vllm-spyre"}

@@ -57,10 +57,19 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
                         zh=r.reason.zh + kb.t(f"priority.{why}", "zh", spec=spec, floor=low))
     for f in findings:
         if getattr(f, "priority", None) == "P0" and (f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases)
-                                                       or newer and f.code == "unknown-option"):
+                                                     or newer and f.code == "unknown-option" or _bounded_elsewhere(f, releases)):
             f.priority = "P1"
             f.message = {lang: f.message[lang] + kb.t(f"priority.{why}_finding", lang, floor=low) for lang in ("en", "zh")}
             _not_safe_to_set(f)
+
+
+def _bounded_elsewhere(f, releases: list) -> bool:
+    """A finding that names the releases it fails in (`vllm`: `--enable-chunked-prefill false` is a
+    stray positional from 0.8.5, the option's value before) and some release the image may hold is not one."""
+    spec = getattr(f, "vllm", None)
+    if f.code in RELEASE_BOUND or not spec:
+        return False
+    return not all(SpecifierSet(str(spec)).contains(str(v)) for v in releases)
 
 
 def _not_safe_to_set(f) -> None:
