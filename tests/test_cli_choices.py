@@ -53,3 +53,14 @@ def test_an_enum_listed_by_member_names_takes_its_lower_case_values(tmp_path):
     # catalog lists the member names (AUTO, HF, MISTRAL): `mistral` is no unlisted value
     found = _findings(tmp_path, "0.8.4", {"serve.sh": "vllm serve m --config-format mistral --load-format safetensors\n"})
     assert not [f for f in found if f[2].startswith("config_format")], found
+
+
+def test_a_json_keys_enum_counts_from_the_release_that_checks_it(tmp_path):
+    # vLLM 0.8.5's own examples/offline_inference/eagle.py passes speculative_config={"method": "eagle3", …}:
+    # SpeculativeConfig was a plain dataclass until 0.9.1 (pydantic from then), so 0.8.5 takes the
+    # value its Literal lacks (config.py:2377 handles eagle3); 0.9.0 refuses nothing either
+    code = ('from vllm import LLM\nllm = LLM(model="meta-llama/Llama-3.1-8B-Instruct", '
+            'speculative_config={"method": "eagle4", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 2})\n')
+    for pin, refused in (("0.8.5", False), ("0.9.0", False), ("0.9.1", True)):
+        found = _findings(tmp_path, pin, {"spec.py": code})
+        assert any(f[0] in ("value-not-in-version", "value-unknown") and f[2].startswith("speculative_config.method") for f in found) is refused, (pin, found)

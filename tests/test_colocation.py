@@ -67,6 +67,12 @@ def test_engines_in_separate_functions_branches_or_released_do_not(tmp_path):
                        "llm = LLM(model='m/b')\n",
         "oneshot.py": "from vllm import LLM\n"
                       "LLM(model='m/a').generate('x')\nLLM(model='m/b').generate('y')\n",
+        # vLLM 0.11's tests/v1/e2e/test_kv_sharing_fast_prefill.py: a helper shuts the engine down
+        "helper.py": "from vllm import LLM\n"
+                     "def cleanup(llm):\n    llm.llm_engine.engine_core.shutdown()\n    del llm\n"
+                     "def test():\n    llm = LLM(model='m/a')\n    cleanup(llm)\n    llm = LLM(model='m/b')\n",
+        "shutdown.py": "from vllm import LLM\n"
+                       "llm = LLM(model='m/a')\nllm.llm_engine.engine_core.shutdown()\nllm = LLM(model='m/b')\n",
     }
     got = _shared(tmp_path, files)
     assert all(v == (None, None) for v in got.values()), got

@@ -75,3 +75,22 @@ def test_minimax_m2_fp8_experts_at_tp8(tmp_path):
     res, _ = _serve(tmp_path, "vllm serve MiniMaxAI/MiniMax-M2 --tensor-parallel-size 8 --enable-expert-parallel "
                     "--trust-remote-code", "0.11.0", "8xH100")
     assert res["L75"].priority != "P0"
+
+
+def test_every_catalogued_checkpoint_is_its_own_not_derived():
+    from vllm_kb.engine.kb import model_resolve
+    for repo in model_resolve.catalog_repos(KB.models):
+        assert "dims_from" not in _facts(repo), repo
+
+
+def test_expert_counts_and_generations_keep_the_entry_exact():
+    assert "dims_from" not in _facts("meta-llama/Llama-4-Maverick-17B-128E-Instruct")
+    mf = _facts("mistralai/Mistral-Small-3.2-24B-Instruct-2506")
+    assert not mf.get("dims_family") and mf["num_attention_heads"] == 32
+
+
+def test_ernie_21b_heads_refuse_tp8(tmp_path):
+    res, _ = _serve(tmp_path, "vllm serve baidu/ERNIE-4.5-21B-A3B-PT --tensor-parallel-size 8", "0.10.2", "8xH100")
+    assert res["L1"].priority == "P0"  # 20 query heads
+    res, _ = _serve(tmp_path, "vllm serve baidu/ERNIE-4.5-21B-A3B-PT --tensor-parallel-size 4", "0.10.2", "8xH100")
+    assert res["L1"].priority != "P0"

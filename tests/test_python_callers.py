@@ -116,3 +116,53 @@ def test_a_function_passed_on_is_not_followed(tmp_path):
     """)
     assert sr.site.model is None or not sr.site.model.resolved
     assert "L1" not in _p0(sr)
+
+
+def test_wrapper_instantiated_in_another_module(tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
+    (tmp_path / "mylib").mkdir()
+    (tmp_path / "mylib" / "__init__.py").write_text("")
+    (tmp_path / "mylib" / "engine.py").write_text(textwrap.dedent("""
+        from vllm import LLM
+
+        class Generator:
+            def __init__(self, model_name, tp=1):
+                self.llm = LLM(model=model_name, tensor_parallel_size=tp)
+    """))
+    (tmp_path / "main.py").write_text(textwrap.dedent("""
+        from mylib.engine import Generator
+
+        if __name__ == "__main__":
+            g = Generator("Qwen/Qwen2.5-7B-Instruct", tp=8)
+    """))
+    (sr,) = audit(tmp_path, gpu="8xH100").sites
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"
+    tp = sr.site.settings["tensor_parallel_size"]
+    assert tp.value == 8 and "main.py:5" in (tp.note or "")
+    assert "L1" in _p0(sr)
+
+
+def test_config_file_the_script_reads(tmp_path):
+    (tmp_path / "config.yaml").write_text("model: Qwen/Qwen2.5-7B-Instruct\ntp: 8\n")
+    sr = _site(tmp_path, """
+        import yaml
+        from vllm import LLM
+
+        with open("config.yaml") as f:
+            config = yaml.safe_load(f)
+        llm = LLM(model=config["model"], tensor_parallel_size=config["tp"])
+    """)
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"
+    assert sr.site.settings["tensor_parallel_size"].value == 8
+    assert "L1" in _p0(sr)
+
+
+def test_config_file_outside_the_project_stays_unknown(tmp_path):
+    sr = _site(tmp_path, """
+        import json
+        from vllm import LLM
+
+        config = json.load(open("/etc/serving/config.json"))
+        llm = LLM(model=config["model"], tensor_parallel_size=config["tp"])
+    """)
+    assert not sr.site.settings["tensor_parallel_size"].resolved

@@ -277,7 +277,7 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowled
         for path, value in candidates:
             if isinstance(value, (dict, list, bool)) or value is None:
                 continue
-            allowed = cat.allowed_values(path, version)
+            allowed = cat.allowed_values(path, version, refused=True)
             if not allowed or not allowed[0]:
                 continue
             values, _ = allowed

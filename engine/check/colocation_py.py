@@ -127,12 +127,32 @@ def _only_used(outer: ast.Call, call: ast.Call, scope: ast.AST, parents: dict[in
         and not any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(fn))
 
 
+_RELEASING = ("cleanup", "clean_up", "shutdown", "teardown", "release", "destroy", "free", "kill", "delete")
+
+
+def _releases(call: ast.Call, name: str) -> bool:
+    """`cleanup(llm, …)` (vLLM's own tests: a helper that shuts the engine core down and frees the
+    memory), `llm.shutdown()`, `llm.llm_engine.engine_core.shutdown()`."""
+    f = call.func
+    callee = (f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "").lower()
+    if not any(w in callee for w in _RELEASING):
+        return False
+    if any(isinstance(a, ast.Name) and a.id == name for a in list(call.args) + [k.value for k in call.keywords]):
+        return True
+    base = f.value if isinstance(f, ast.Attribute) else None
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    return isinstance(base, ast.Name) and base.id == name
+
+
 def _released_between(scope: ast.AST, name: str, start: int, end: int) -> bool:
-    """`del name` or `name = None` between the two calls."""
+    """`del name`, `name = None` or a call that shuts it down between the two calls."""
     for node in ast.walk(scope):
         line = getattr(node, "lineno", 0)
         if not start < line < end:
             continue
+        if isinstance(node, ast.Call) and _releases(node, name):
+            return True
         if isinstance(node, ast.Delete) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             return True
         if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is None

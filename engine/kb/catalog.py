@@ -26,6 +26,12 @@ ENUM_FOR_PATH: dict[tuple[str, ...], str] = {
     ("compilation_config", "mode"): "compilation_modes",
     ("optimization_level",): "optimization_levels",
 }
+# Keys inside a JSON argument whose enum vLLM checks only from a release on: SpeculativeConfig was a
+# plain dataclass until 0.9.1 made the config classes pydantic dataclasses (vllm 0.9.1 config.py:27,
+# :2347), so `speculative_config={"method": "eagle3"}` was taken (and an unknown method replaced by
+# the one the draft model implies) in 0.8.x. kv_connector needs no entry: an unknown name fails in
+# KVConnectorFactory in every release.
+ENUM_CHECKED_FROM: dict[tuple[str, ...], str] = {("speculative_config", "method"): "0.9.1"}
 # Usage contexts of the context-dependent defaults: LLM() and the OpenAI-compatible server;
 # any other entry point (EngineArgs(), AsyncEngineArgs()) gets the entry's `other` value.
 CONTEXTS = ("llm", "serve", "other")
@@ -209,10 +215,13 @@ class Catalog:
                 return value
         return None
 
-    def allowed_values(self, path: tuple[str, ...], version: str) -> tuple[list, str] | None:
+    def allowed_values(self, path: tuple[str, ...], version: str, refused: bool = False) -> tuple[list, str] | None:
         """The values vLLM accepts for an argument (or a key inside a JSON argument) in a
-        release, and where that list comes from; None when vLLM does not enumerate them."""
+        release, and where that list comes from; None when vLLM does not enumerate them (with
+        `refused`: or does not refuse another value at start, ENUM_CHECKED_FROM)."""
         enum_name = ENUM_FOR_PATH.get(path)
+        if refused and path in ENUM_CHECKED_FROM and parse(version) < parse(ENUM_CHECKED_FROM[path]):
+            return None
         if enum_name:
             e = self.enum(enum_name)
             if e is not None and e.exists(version):

@@ -137,10 +137,10 @@ def example_architecture(facts: dict, name: str, table: dict) -> None:
 _KEEPS = frozenset("""instruct chat it base hf pt meta model awq gptq gguf bnb nf mlx exl marlin quantized dynamic
 unsloth autoround auto round fp bf int bit w a v mistral ct compressed tensors nvfp mxfp turbo thinking""".split())
 _KEEP_TOKEN = re.compile(r"^(?:v?\d+(?:\.\d+)*|q\d\w*|k|m|s|l|xl|xs|\d+bit|w\d+a\d+|int\d+|fp\d+|bf\d+|nf\d+|"
-                         r"a\d+(?:\.\d+)?b|\d+(?:\.\d+)?[bkm]|e\d+b)$")
+                         r"a\d+(?:\.\d+)?b|\d+(?:\.\d+)?[bkm]|e\d+b|\d+e)$")
 
 
-def inferred(facts: dict, rest: str) -> None:
+def inferred(facts: dict, rest: str, name: str = "") -> None:
     """A name that adds words of its own to a catalogued checkpoint's (`org/xyz-Qwen2.5-7B-finetune`,
     `qwen2.5-7b-instruct-sft-v2`) is a model derived from it: its heads, KV heads, layers and widths
     are the base model's (a fine-tune or a merge keeps them), but its context is the base's only as a
@@ -153,7 +153,10 @@ def inferred(facts: dict, rest: str) -> None:
     extra = [w for w in words if w not in _KEEPS and not _KEEP_TOKEN.match(w)]
     if not extra:
         return
-    m = _SOURCE_REPO.match(str(facts.get("arch_source")))
-    facts["dims_from"] = m.group(1) if m else str(facts["arch_source"])
+    src = re.match(r"^https://huggingface\.co/([^/]+/[^/]+?)(?:/(?:blob|tree|resolve)/.*)?/?$", str(facts["arch_source"]))
+    base = src.group(1) if src else str(facts["arch_source"])
+    if name and name.rstrip("/").rsplit("/", 1)[-1].lower() == base.rsplit("/", 1)[-1].lower():
+        return  # the catalogued checkpoint itself (or a copy of it under its own name)
+    facts["dims_from"] = base
     if facts.get("max_context"):
         facts["max_context_family"] = True

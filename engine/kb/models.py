@@ -90,7 +90,7 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
             rest = model_identity.covered(short, spans)
             model_identity.derived(facts, arch, rest, identity.get("derived_markers") or [])
             if not config:
-                model_identity.inferred(facts, rest)
+                model_identity.inferred(facts, rest, name)
     if config:
         _apply_config(facts, arch, config, tokenizer, version)
         if facts.get("remote_code") and not config.get("auto_map"):

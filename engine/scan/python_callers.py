@@ -24,6 +24,7 @@ class Passed:
     node: ast.AST | None
     fns: tuple  # the functions that hold the call, outermost first
     cls: ast.ClassDef | None
+    where: tuple | None = None  # (file, Links, module Scope) of another project module that makes the call
 
 
 _PARENTS: dict[int, tuple[ast.Module, dict[int, ast.AST]]] = {}
@@ -94,9 +95,10 @@ def _bound(call: ast.Call, fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str
     return True, None
 
 
-def passed(tree: ast.Module | None, fn: ast.AST | None, name: str) -> list[Passed] | None:
-    """Every call in `tree` to `fn` with what it passes for parameter `name`; None when the function
-    may be called in ways the module does not show; [] when the module never calls it."""
+def passed(tree: ast.Module | None, fn: ast.AST | None, name: str, links=None) -> list[Passed] | None:
+    """Every call to `fn` with what it passes for parameter `name` — in `tree`, and (given the
+    module's `links`) in the project's other modules that import it by name; None when the function
+    may be called in ways the modules do not show; [] when none calls it."""
     if tree is None or not isinstance(fn, _DEFS):
         return None
     parents = _parents(tree)
@@ -106,6 +108,45 @@ def passed(tree: ast.Module | None, fn: ast.AST | None, name: str) -> list[Passe
     kind, callee, skip = how
     if kind == "attr" and sum(1 for n in ast.walk(tree) if isinstance(n, _DEFS) and n.name == callee) != 1:
         return None  # another function of that name: `x.name(...)` may be either
+    out = _scan(tree, kind, callee, fn, name, skip)
+    if out is None or kind != "name" or links is None or getattr(links, "ctx", None) is None:
+        return out
+    for rel in _importers(links, callee):
+        got = links.module(rel)
+        if not got:
+            continue
+        other, lk, scope = got
+        for local, (file, inner) in lk.names.items():
+            if file != links.rel or inner != callee:
+                continue
+            found = _scan(other, "name", local, fn, name, skip)
+            if found is None:
+                return None
+            for p in found:
+                p.where = (rel, lk, scope)
+            out += found
+    return out
+
+
+def _importers(links, callee: str) -> list[str]:
+    """The project's other Python files whose text names `callee` and imports something (a cheap
+    filter, kept per project: most functions are never looked for)."""
+    cache = links.ctx.__dict__.setdefault("_py_callers", {})
+    key = (links.rel, callee)
+    if key not in cache:
+        out = []
+        for rel in links.ctx.files:
+            if rel == links.rel or not rel.endswith(".py"):
+                continue
+            text = links.ctx.read(rel)
+            if text and callee in text and "import" in text:
+                out.append(rel)
+        cache[key] = out
+    return cache[key]
+
+
+def _scan(tree: ast.Module, kind: str, callee: str, fn, name: str, skip: int) -> list[Passed] | None:
+    parents = _parents(tree)
     out: list[Passed] = []
     for node in ast.walk(tree):
         if kind == "name" and isinstance(node, ast.Name) and node.id == callee:
@@ -136,12 +177,10 @@ def value(resolver, param, unresolved: type[Exception]):
     evaluated where each call stands; NONE when the callers cannot be read or there are none.
     Calls that disagree make it unknown (`unresolved` raised): which one starts the engine is a
     run-time matter."""
-    calls = passed(resolver.tree, param.fn, param.name)
+    calls = passed(resolver.tree, param.fn, param.name, resolver.links)
     if not calls:
         return NONE
-    root = resolver.scope
-    while root.parent is not None:
-        root = root.parent
+    root = _root(resolver)
     seen: dict[str, tuple] = {}
     for p in calls:
         if p.node is None:
@@ -149,19 +188,26 @@ def value(resolver, param, unresolved: type[Exception]):
                 continue  # a call that does not give it would fail: not the one that runs
             v = resolver.value(param.node)
         else:
-            scope = root
+            scope = p.where[2] if p.where else root
             for fn in p.fns:
                 scope = function_scope(fn, scope)
-            v = resolver.elsewhere(p.node, scope, resolver.links, p.cls)
-        seen.setdefault(repr(v), (v, p.call.lineno))
+            v = resolver.elsewhere(p.node, scope, p.where[1] if p.where else resolver.links, p.cls)
+        seen.setdefault(repr(v), (v, f"{p.where[0]}:" if p.where else "line ", p.call.lineno))
     if not seen:
         return NONE
     if len(seen) > 1:
-        lines = ", ".join(str(n) for _, n in seen.values())
-        raise unresolved(param, f"the calls at lines {lines} pass different values for `{param.name}`")
-    v, line = next(iter(seen.values()))
-    resolver._assume(f"`{param.name}` as the call at line {line} passes it")
+        lines = ", ".join(f"{w}{n}" for _, w, n in seen.values())
+        raise unresolved(param, f"the calls at {lines} pass different values for `{param.name}`")
+    v, where, line = next(iter(seen.values()))
+    resolver._assume(f"`{param.name}` as the call at {where}{line} passes it")
     return v
+
+
+def _root(resolver):
+    root = resolver.scope
+    while root.parent is not None:
+        root = root.parent
+    return root
 
 
 def self_attr(resolver, attr: str):
@@ -181,30 +227,27 @@ def self_attr(resolver, attr: str):
     names = {x.arg for x in init.args.posonlyargs + init.args.args + init.args.kwonlyargs}
     used = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name) and n.id in names}
     for name in used:
-        calls = passed(resolver.tree, init, name)
+        calls = passed(resolver.tree, init, name, resolver.links)
         if not calls or any(p.node is None for p in calls):
             return NONE
-    root = resolver.scope
-    while root.parent is not None:
-        root = root.parent
-    return resolver.elsewhere(st.value, function_scope(init, Scope(assignments(cls.body), root)), resolver.links, cls)
+    return resolver.elsewhere(st.value, function_scope(init, Scope(assignments(cls.body), _root(resolver))),
+                              resolver.links, cls)
 
 
 def parsed_args(resolver, param):
     """The `parser.parse_args()` call every caller of the function passes for `param` (directly
     or through a name bound to it once), so `param.X` reads the option's default as the module's
     own `args.X` does; None otherwise."""
-    calls = passed(resolver.tree, param.fn, param.name)
+    calls = passed(resolver.tree, param.fn, param.name, resolver.links)
     if not calls:
         return None
-    root = resolver.scope
-    while root.parent is not None:
-        root = root.parent
     found = None
     for p in calls:
         node = p.node
+        if p.where:
+            return None  # another module's parser: its options are not this module's
         if isinstance(node, ast.Name):
-            scope = root
+            scope = _root(resolver)
             for fn in p.fns:
                 scope = function_scope(fn, scope)
             node = scope.lookup(node.id)

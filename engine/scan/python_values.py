@@ -11,7 +11,7 @@ import operator
 from typing import Any
 
 from vllm_kb.engine.kb.textpos import LineIndex  # noqa: F401 — the type of `lines`
-from vllm_kb.engine.scan import python_callers as callers_mod, python_links as links_mod
+from vllm_kb.engine.scan import python_callers as callers_mod, python_datafiles as datafiles, python_links as links_mod
 from vllm_kb.engine.scan.python_scope import ParamDefault, Scope, assignments, statements, walk, walk_no_defs  # noqa: F401 — re-exported
 from vllm_kb.engine.scan.python_scope import dotted as _dotted, env_read as _env_read, is_environ as _is_environ
 
@@ -397,4 +397,4 @@ class _Resolver:
                 return getattr(v, fname)()
         if _dotted(f) in ("torch.cuda.device_count",):
             raise Unresolved(node, "the number of GPUs the process sees at run time")
-        raise Unresolved(node)
+        return datafiles.load(self, node, Unresolved)  # a YAML/JSON file the code reads, else Unresolved
