@@ -28,7 +28,7 @@ from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
 from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan.images import image_date
-from vllm_kb.engine.scan import pins as pins_mod
+from vllm_kb.engine.scan import pins as pins_mod, source_pins
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
@@ -160,6 +160,10 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         f, _, ln = where.rpartition(":")
         basis = "executable" if text.rsplit("/", 1)[-1].startswith(("vllm_", "vllm-")) else "build"
         choice = pins_mod.VersionChoice(v, True, basis, pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v))
+        if v == "source" or source_pins.is_dev(v):  # a build from a commit (engine/scan/source_pins.py)
+            choice = pins_mod.choose([pins_mod.Pin(f, int(ln), text, "", "image", None, source="git")], cat.versions, cat.newest) \
+                if v == "source" else pins_mod.choose([pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v, source="dev")],
+                                                      cat.versions, cat.newest)
     elif (day := image_date(site.image)) and (built := release_dates.newest_by(day)[0]) \
             and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
         choice = pins_mod.VersionChoice(built, False, "image-dated",
@@ -217,8 +221,10 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         for f in remarks:
             if f.priority == "P0" and getattr(f, "vllm", None) and f.code.startswith(site.framework + "-"):
                 f.priority = "P1"
-    if choice.basis == unpinned.BASIS:
-        unpinned.settle(results, remarks, site, cat, kb)
+    if choice.basis in (unpinned.BASIS, "source"):  # a source build: engine/scan/source_pins.py
+        unpinned.settle(results, remarks, site, cat, kb, "untagged" if choice.basis == unpinned.BASIS else "source",
+                        newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
+                        span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
     elif choice.basis == "range" and choice.pin is not None:
         unpinned.settle_range(remarks, site, cat, kb, _allowed(cat, choice), choice.pin.spec)
     if site.launch.get("opaque"):

@@ -94,3 +94,10 @@ def test_ernie_21b_heads_refuse_tp8(tmp_path):
     assert res["L1"].priority == "P0"  # 20 query heads
     res, _ = _serve(tmp_path, "vllm serve baidu/ERNIE-4.5-21B-A3B-PT --tensor-parallel-size 4", "0.10.2", "8xH100")
     assert res["L1"].priority != "P0"
+
+
+def test_minimax_m2_point_releases_keep_m2_shapes():
+    for name in ("MiniMaxAI/MiniMax-M2.1", "MiniMaxAI/MiniMax-M2.5", "MiniMaxAI/MiniMax-M2.7"):
+        mf = _facts(name)
+        assert not mf.get("dims_family") and mf["moe_intermediate_size"] == 1536 and mf["quant_block"] == [128, 128], name
+    assert _facts("MiniMaxAI/MiniMax-M3").get("dims_family")  # another generation: not M2's shapes

@@ -72,7 +72,10 @@ def test_an_ome_runner_is_a_container_with_its_image_and_shm(cli, write_project)
 @pytest.mark.parametrize("image, version", [("opea/vllm-gaudi:1.22.0", None), ("vllm/vllm-openai:v0.10.1.1", "0.10.1.1"),
                                             ("ghcr.io/x/vllm-custom:v0.8.5-cu124", "0.8.5"),
                                             ("lmcache/vllm-openai:v0.3.7", None), ("opea/vllm-gaudi:1.2.0", None),
-                                            ("docker.io/lmcache/vllm-openai:v0.3.12-lightweight", None)])
+                                            ("docker.io/lmcache/vllm-openai:v0.3.12-lightweight", None),
+                                            # AIBrix's vineyard sample: a build of a commit after 0.6.1, dated 2025-01-18
+                                            ("aibrix/vllm-openai:v0.6.1-edb07092-20250118", None),
+                                            ("vllm/vllm-openai:v0.10.0-cu128", "0.10.0")])
 def test_a_vendor_numbering_beyond_vllm_is_no_release(image, version):
     from vllm_kb.engine.scan.images import image_version
 
@@ -154,3 +157,47 @@ def test_a_requirements_file_that_names_only_transformers_is_read(cli, write_pro
     code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--format", "json")
     sites = [s for s in json.loads(out)["sites"] if s["file"] == "examples/vl.py"]
     assert sites and "L52" not in [r["check"] for r in sites[0]["recommendations"] if r["priority"] == "P0"]
+
+
+# AIBrix's samples/vllm-ascend/job.yaml: `vllm serve … --tensor-parallel-size 2` in
+# quay.io/ascend/vllm-ascend:v0.11.0rc1-a3 without a /dev/shm volume. The image is vLLM's Ascend
+# plugin build: the CUDA build's start-up refusals are not its own (P1 at most).
+ASCEND = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: npu}
+spec:
+  template:
+    spec:
+      containers:
+      - name: prefill
+        image: quay.io/ascend/vllm-ascend:v0.11.0rc1-a3
+        command: ["/bin/bash", "-c"]
+        args: ["vllm serve Qwen/Qwen2.5-0.5B-Instruct --port 8008 --tensor-parallel-size 2"]
+"""
+
+
+def test_an_image_built_for_another_accelerator_is_not_judged_by_the_cuda_build(cli, write_project):
+    from vllm_kb.engine.check.facts import platform
+
+    assert platform({}, {}, "quay.io/ascend/vllm-ascend:v0.11.0rc1-a3") == "npu"
+    assert platform({}, {}, "rocm/vllm:rocm6.3.1_vllm_0.8.5_20250521") == "rocm"
+    assert platform({}, {}, "vllm/vllm-openai:v0.10.0") == "cuda"
+    root = write_project({"job.yaml": ASCEND})
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB x2", "--isolated", "-q", "--format", "json")
+    (site,) = json.loads(out)["sites"]
+    assert not [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
+
+
+
+def test_a_commit_build_is_read_by_its_date_not_its_base_release(cli, write_project):
+    root = write_project({"deploy.yaml": DEPLOY_TMPL.format(image="aibrix/vllm-openai:v0.6.1-edb07092-20250118")})
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--format", "json")
+    (site,) = json.loads(out)["sites"]
+    assert site["vllm"]["basis"] == "image-dated"
+    assert "not-in-version:disable_fastapi_docs" not in [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
+
+
+DEPLOY_TMPL = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: m}}\nspec:\n  template:\n    spec:\n      containers:\n"
+               "      - name: vllm-openai\n        image: {image}\n"
+               "        command: [vllm, serve, deepseek-ai/deepseek-coder-6.7b-instruct, --max-model-len, '8192', --disable-fastapi-docs]\n")

@@ -73,3 +73,13 @@ def test_a_pin_beside_an_image_of_another_make_still_decides(tmp_path):
     (tmp_path / "requirements.txt").write_text("vllm==0.20.0\n")
     (sr,) = audit(tmp_path, gpu="H100-80GB").sites
     assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P0"]
+
+
+def test_a_value_older_releases_took_is_a_p1_on_latest(tmp_path):
+    # AIBrix's test/regression/v0.2.1/ps_stack.yaml: `--enable-chunked-prefill false` in
+    # lmcache/vllm-openai:latest; 0.5.3–0.8.4 took the value, later releases read a stray positional
+    (tmp_path / "deploy.yaml").write_text(DEPLOY.format(image="lmcache/vllm-openai:latest").replace(
+        "args: [--port, '8001', --disable-log-requests]", "args: [--port, '8001', --enable-chunked-prefill, 'false']"))
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    stray = [f for f in sr.remarks if f.code == "stray-positional"]
+    assert stray and all(f.priority == "P1" for f in stray)

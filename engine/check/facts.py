@@ -68,12 +68,24 @@ _PLATFORM_ENV = (("ASCEND_RT_VISIBLE_DEVICES", "npu"), ("VLLM_ASCEND_", "npu"), 
                  ("ZE_AFFINITY_MASK", "xpu"), ("TPU_", "tpu"))
 
 
-def platform(args: dict, env: dict) -> str:
-    """The accelerator a site runs on: `device` when it names another one, else what the
-    environment shows (an Ascend, Neuron, ROCm, Gaudi, XPU or TPU runtime's variables), else cuda."""
+# images of vLLM built for another accelerator (the image's name, before its tag)
+_PLATFORM_IMAGE = ((re.compile(r"vllm-ascend|/ascend/", re.I), "npu"), (re.compile(r"(^|/)rocm/|vllm[-_]?(openai-)?rocm", re.I), "rocm"),
+                   (re.compile(r"vllm[-_]tpu", re.I), "tpu"), (re.compile(r"gaudi|habana|vllm[-_]hpu", re.I), "hpu"),
+                   (re.compile(r"neuron", re.I), "neuron"), (re.compile(r"vllm[-_]xpu|(^|/)intel/vllm", re.I), "xpu"))
+
+
+def platform(args: dict, env: dict, image: str | None = None) -> str:
+    """The accelerator a site runs on: `device` when it names another one, else what the image
+    (quay.io/ascend/vllm-ascend, rocm/vllm) or the environment shows (an Ascend, Neuron, ROCm,
+    Gaudi, XPU or TPU runtime's variables), else cuda."""
     device = str(args.get("device", "")).strip().lower()
     if device in _NOT_CUDA:
         return device
+    name = (image or "").split("@", 1)[0]
+    name = name.rpartition(":")[0] if ":" in name.rsplit("/", 1)[-1] else name
+    for rx, plat in _PLATFORM_IMAGE:
+        if rx.search(name):
+            return plat
     for name in env:
         for prefix, plat in _PLATFORM_ENV:
             if name == prefix or (prefix.endswith("_") and name.startswith(prefix)):
@@ -123,7 +135,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         "env": {n: str(s.value) for n, s in site.env.items() if s.resolved and s.value is not None},
     }
     facts.update(hardware.facts())
-    facts["site"]["platform"] = platform(args, facts["env"])
+    facts["site"]["platform"] = platform(args, facts["env"], site.image)
     site_gpu.apply(facts, site.gpu_types, kb.gpus)  # the GPU the deployment itself names
     if facts["site"]["platform"] != "cuda":
         # another accelerator (Ascend NPU, AWS Neuron, TPU, ROCm …): not the NVIDIA GPUs of --gpu

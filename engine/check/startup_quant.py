@@ -68,6 +68,9 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         out["quant_upper_cli"] = True
         out["quant_lower"] = flag.lower()
     sure = source in ("config", "catalog") or (source == "name" and ckpt in CERTAIN_FROM_NAME)
+    # "-AWQ" in a name: AutoAWQ's format (quant_method awq) or llm-compressor's AWQModifier export,
+    # saved as compressed-tensors W4A16 (vllm-project/llm-compressor#1909, #2096): either may be behind it
+    awq_or_ct = source == "name" and ckpt == "awq"
     # the method the checks judge is the one vLLM will use: the flag, else the checkpoint's — certain
     # only from its config, the catalog or an unambiguous name marker
     out["quant_certain"] = bool(flag) or sure
@@ -77,7 +80,7 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     # mapper has one (unsloth 2025.10.1 models/loader.py:196-197 get_model_name, models/mapper.py),
     # so the named model's method is not the one vLLM compares the argument with
     implied = bool((facts.get("site") or {}).get("quant_implied"))
-    if flag and ckpt and sure and accepted is not None and not implied:
+    if flag and ckpt and sure and accepted is not None and not implied and not awq_or_ct:
         out["quant_checkpoint"] = ckpt
         out["quant_mismatch"] = method != ckpt and method not in accepted
     plain = "exact" if source == "config" else model.get("unquantized")  # what says the weights are not quantized
@@ -93,6 +96,11 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         out["quant_min_capability"] = need
         if cc is not None:
             out["quant_gpu_ok"] = round(cc * 10) >= need
+            alt = min_capability(table, "compressed-tensors", "wna16", version) if awq_or_ct and method == ckpt else None
+            if alt is not None and (round(cc * 10) >= alt) != out["quant_gpu_ok"]:
+                out["quant_certain"] = False  # the two formats' kernels disagree on this GPU
+                if out["quant_gpu_ok"]:  # AutoAWQ's runs, the compressed-tensors export does not
+                    out.update(quant_gpu_ok=False, quant_alt_method="compressed-tensors", quant_min_capability=alt)
             if not out["quant_gpu_ok"]:
                 later = _first_release_ok(table, cat, method, model.get("quant_scheme"), round(cc * 10), version)
                 if later:

@@ -35,9 +35,13 @@ def allowed(site: Site, cat: Catalog) -> list:
     return [v for v in cat.versions if v >= low]
 
 
-def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledge) -> None:
-    """P0s of an image of unknown release: kept where they hold in every release from the floor on."""
-    releases = allowed(site, cat)
+def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledge, why: str = "untagged",
+           newer: bool = False, span: list | None = None) -> None:
+    """P0s of an image of unknown release: kept where they hold in every release from the floor on.
+    `why` names the texts that say so (untagged: an image; source: vLLM built from its sources);
+    `newer`: the build may be newer than every release, so an option none has may be its own;
+    `span`: the releases the build lies between, where known (a development version)."""
+    releases = span or allowed(site, cat)
     if not releases:
         return
     low = str(releases[0])
@@ -49,13 +53,23 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
             continue
         r.priority = "P1"
         spec = ",".join(str(sp) for sp in specs)
-        r.reason = Text(en=r.reason.en + kb.t("priority.untagged", "en", spec=spec, floor=low),
-                        zh=r.reason.zh + kb.t("priority.untagged", "zh", spec=spec, floor=low))
+        r.reason = Text(en=r.reason.en + kb.t(f"priority.{why}", "en", spec=spec, floor=low),
+                        zh=r.reason.zh + kb.t(f"priority.{why}", "zh", spec=spec, floor=low))
     for f in findings:
-        if getattr(f, "priority", None) == "P0" and f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases):
+        if getattr(f, "priority", None) == "P0" and (f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases)
+                                                     or newer and f.code == "unknown-option" or _bounded_elsewhere(f, releases)):
             f.priority = "P1"
-            f.message = {lang: f.message[lang] + kb.t("priority.untagged_finding", lang, floor=low) for lang in ("en", "zh")}
+            f.message = {lang: f.message[lang] + kb.t(f"priority.{why}_finding", lang, floor=low) for lang in ("en", "zh")}
             _not_safe_to_set(f)
+
+
+def _bounded_elsewhere(f, releases: list) -> bool:
+    """A finding that names the releases it fails in (`vllm`: `--enable-chunked-prefill false` is a
+    stray positional from 0.8.5, the option's value before) and some release the image may hold is not one."""
+    spec = getattr(f, "vllm", None)
+    if f.code in RELEASE_BOUND or not spec:
+        return False
+    return not all(SpecifierSet(str(spec)).contains(str(v)) for v in releases)
 
 
 def _not_safe_to_set(f) -> None:

@@ -9,7 +9,8 @@ from functools import lru_cache
 from vllm_kb.engine.kb import resources, yamlio
 
 # a package named vllm-* / vllm_* written as a word of its own (not the tail of `vllm/vllm-openai`)
-_PACKAGE = re.compile(r"(?<![\w./:-])vllm[-_]([a-z0-9][a-z0-9_-]*[a-z0-9])", re.I)
+# a name a single `=` follows is an environment assignment (`VLLM_USE_PRECOMPILED=1 pip install -e .`), not a package
+_PACKAGE = re.compile(r"(?<![\w./:-])vllm[-_]([a-z0-9][a-z0-9_-]*[a-z0-9])(?![\w-])(?!=(?!=))", re.I)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ IMAGE_ENTRYPOINTS = [("0.0.0", ["python3", "-m", "vllm.entrypoints.openai.api_se
 _IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
 # images built from vLLM whose entrypoint is its OpenAI server: <registry>/<org>/vllm[-variant][:tag]
 _LIKE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*(?P<name>vllm(?:[-_][\w.-]+)?)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
+_COMMIT = re.compile(r"(?:^|[-_.+])g?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?=$|[-_.+])")  # a git hash in a tag
 _TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:$|[-+_])")  # 0.9.0.1 and 0.10.1.1 too
 # Tags of the official image that name a preview build instead of a release: the build its wheel
 # carries as a local version label (`vllm==0.10.1+gptoss`, from wheels.vllm.ai/gpt-oss/), which the
@@ -40,6 +41,8 @@ def image_version(image: str | None) -> str | None:
     if not official and _own_numbering(text):
         return None  # lmcache/vllm-openai:v0.3.7 is LMCache 0.3.7, whatever vLLM it holds
     t = _TAG_VERSION.match(m.group("tag"))
+    if t and _COMMIT.search(m.group("tag")[t.end(1):]):
+        return None  # aibrix/vllm-openai:v0.6.1-edb07092-20250118: a build of a later commit, dated by its tag
     v = try_parse(t.group(1)) if t else None
     if v is not None and not official and v > parse(release_dates.newest()):
         return None  # another vendor's own numbering (opea/vllm-gaudi:1.22.0 is Gaudi software 1.22), not vLLM's

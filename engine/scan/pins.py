@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
+from vllm_kb.engine.scan import source_pins
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 
 if sys.version_info >= (3, 11):
@@ -47,6 +48,7 @@ class Pin:
     extras: tuple[str, ...] = ()  # trl[vllm]: the framework pulls vLLM in
     above: bool = False  # from a folder above the audited one (its repository's), applying to all of it
     own: bool = False  # the project is this package's own source (a fork that keeps its name)
+    source: str = ""  # git | checkout | nightly | dev: vLLM built from its sources (engine/scan/source_pins.py)
 
     @property
     def folder(self) -> str:
@@ -110,10 +112,12 @@ def _from_requirement(rel: str, line: int, req: str, kind: str) -> Pin | None:
     extras = tuple(sorted(package_name(x) for x in (m["extras"] or "[]")[1:-1].split(",") if x.strip()))
     if m["url"]:
         wm = _WHEEL_VERSION.search(m["url"].rsplit("/", 1)[-1])
-        return Pin(rel, line, req.strip(), f"=={wm.group(1)}" if wm else "", kind, wm.group(1) if wm else None, pkg, extras)
+        return Pin(rel, line, req.strip(), f"=={wm.group(1)}" if wm else "", kind, wm.group(1) if wm else None, pkg, extras,
+                   source="git" if pkg == "vllm" and source_pins.is_git_url(req) else "")
     spec = (m["spec"] or "").strip().strip("()").strip()
     p = _pin(rel, line, req.strip(), spec, kind)
     p.package, p.extras = pkg, extras
+    p.source = "dev" if pkg == "vllm" and source_pins.is_dev(p.exact) else ""
     return p
 
 
@@ -138,10 +142,7 @@ def _requirements(rel: str, text: str) -> list[Pin]:
 
 
 def _line_of(text: str, needle: str) -> int:
-    for n, raw in enumerate(text.splitlines(), 1):
-        if needle in raw:
-            return n
-    return 1
+    return next((n for n, raw in enumerate(text.splitlines(), 1) if needle in raw), 1)
 
 
 def _pyproject(rel: str, text: str) -> list[Pin]:
@@ -265,8 +266,9 @@ def _dockerfile(rel: str, text: str) -> list[Pin]:
                     skip = False
                 elif w.startswith("-"):
                     skip = w in _PIP_TAKES
-                elif (p := _from_requirement(rel, _line_of_word(lines, start, w), w, "dockerfile")) is not None \
-                        and not (serves and p.package == "vllm"):
+                elif (p := _from_requirement(rel, n := _line_of_word(lines, start, w), w, "dockerfile")
+                      or source_pins.git_pin(rel, n, w, "dockerfile", Pin)) is not None and not (serves and p.package == "vllm"):
+                    p.source = p.source or ("nightly" if p.package == "vllm" and not p.exact and source_pins.NIGHTLY in logical else "")
                     out.append(p)
     return out
 
@@ -337,6 +339,8 @@ def choose(pins: list[Pin], known: list[Version], newest: str) -> VersionChoice:
         return VersionChoice(newest, False, "none")
     # a pin, else a bounded range, else a bare name: `vllm` in one extra says less than `vllm>=0.6` in another
     best = sorted(pins, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, not p.spec.strip(), p.file, p.line))[0]
+    if best.source:  # built from vLLM's sources: the release is known only from a development version
+        return VersionChoice(source_pins.release_of(best.exact, known, newest), False, source_pins.BASIS, best)
     if best.exact and try_parse(best.exact):
         return VersionChoice(str(try_parse(best.exact)), True, "pin", best)
     try:

@@ -14,7 +14,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import extra_pins, notebook_json, windows_scripts
+from vllm_kb.engine.scan import extra_pins, notebook_json, source_pins, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -84,10 +84,13 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 # a notebook pins what its `%pip install vllm==X` cells install, read as RUN lines
                 all_pins += _guarded(ctx, rel, pins_mod.scan, notebook_json.pip_lines(text) if notebooks.is_notebook(rel) else text)
                 plugins |= kb_plugins.packages_in(text)
+                if not pins_mod.is_pin_file(rel):
+                    all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=False)
         elif rel.endswith(".sh"):
             text = ctx.read(rel)
             if text is not None and "install" in text:
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
+                all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
     ctx.plugins = frozenset(plugins)
     # pins above the audited folder, up to its repository's root, stand where the folder has none
     have = {(p.folder, p.package) for p in all_pins}

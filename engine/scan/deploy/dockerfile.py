@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from vllm_kb.engine.scan import source_pins
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -19,6 +20,7 @@ from vllm_kb.engine.scan.deploy.common import (
 from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan import source_pins
 from vllm_kb.engine.scan.site import Setting, Site
 
 
@@ -144,6 +146,8 @@ def _final_stage(rel: str, text: str) -> dict[str, Any]:
             m = _PIP_VLLM.search(arg)
             if m and cur:
                 cur["installed"] = (m.group(2), ins.lines_of([m.group(1)])[0], m.group(1))
+            elif cur and (w := next((w for w in arg.split() if source_pins.is_git_url(w)), None)):
+                cur["installed"] = ("source", ins.lines_of([w])[0], w)  # built from a commit: no release known
         elif kw in ("ENTRYPOINT", "CMD") and cur:
             cur[kw.lower()] = ins
             if kw == "ENTRYPOINT":

@@ -1,0 +1,88 @@
+"""vLLM installed from its sources rather than as a release: a git URL (`pip install
+git+https://github.com/vllm-project/vllm@<sha>`, `vllm @ git+…`), a checkout built in place (`git clone
+…/vllm` then `pip install -e .`, `VLLM_USE_PRECOMPILED=1`), a nightly wheel (wheels.vllm.ai) or a
+development version (`vllm==0.11.1.dev123+g<sha>`). Such a build may hold options newer than the
+newest release, so it is judged like an image whose tag names no release (engine/check/unpinned.py):
+a development version names the release it leads to; a commit alone names none."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.kb.versions import try_parse
+
+BASIS = "source"
+# a repository named vllm (vllm-project's or a fork), as pip is given it
+_GIT_URL = re.compile(r"^(?:vllm\s*@\s*)?git\+(?:https?|ssh|git)://[^\s@]*?/vllm(?:\.git)?(?:@[^\s#]+)?(?:#\S*)?$", re.I)
+_CLONE = re.compile(r"\bgit\s+clone\b[^\n]*?/vllm(?:\.git)?(?=[\s\"']|$)", re.I | re.M)
+_IN_PLACE = re.compile(r"\b(?:pip3?|uv\s+pip)\s+install\b[^\n]*?(?:\s-e\s+|\s--editable\s+|\s)(?:\.|vllm/?|\./vllm/?)(?=[\s\"']|$)"
+                       r"|\bpython3?\s+setup\.py\s+(?:install|develop)\b|\bVLLM_USE_PRECOMPILED=", re.I | re.M)
+NIGHTLY = "wheels.vllm.ai"
+_DEV = re.compile(r"\.?dev\d*|\+g[0-9a-f]{7,}", re.I)
+
+
+def is_git_url(word: str) -> bool:
+    """A pip requirement that builds vLLM from a git repository."""
+    return bool(_GIT_URL.match(word.strip()))
+
+
+def is_dev(exact: str | None) -> bool:
+    return bool(_DEV.search(exact or "")) and try_parse(exact) is not None
+
+
+def checkout_line(text: str) -> int | None:
+    """The line of a `git clone …/vllm` that a build in place (`pip install -e .`) follows; None when none."""
+    m = _CLONE.search(text)
+    if m is None or not _IN_PLACE.search(text, m.end()):
+        return None
+    return text.count("\n", 0, m.start()) + 1
+
+
+def release_of(exact: str | None, known: list, newest: str) -> str:
+    """The release a development build leads to (`0.11.1.dev123` → 0.11.1) when known, else the newest."""
+    v = try_parse(exact or "")
+    if v is None or not re.search(r"\.?dev\d*", exact or ""):
+        return newest
+    base = try_parse(v.public)
+    return str(base) if base in known else newest
+
+
+def git_pin(rel: str, line: int, word: str, kind: str, pin_type):
+    """A bare `git+https://…/vllm@<ref>` word of a pip command, as the vllm pin it installs."""
+    return pin_type(rel, line, word, "", kind, None, "vllm", source="git") if is_git_url(word) else None
+
+
+def in_text(rel: str, text: str, pin_type, shell: bool) -> list:
+    """vLLM built from a checkout (Dockerfile, notebook or shell script), and in a shell script the git
+    URLs its pip lines install (a Dockerfile's and a notebook's are read with their RUN lines)."""
+    if "vllm" not in text.lower():
+        return []
+    out = []
+    if (n := checkout_line(text)) is not None:
+        out.append(pin_type(rel, n, text.splitlines()[n - 1].strip()[:120], "", "checkout", None, "vllm", source="checkout"))
+    for n, line in enumerate(text.splitlines(), 1) if shell else ():
+        if "install" in line and "git+" in line:
+            out += [pin_type(rel, n, w, "", "dockerfile", None, "vllm", source="git") for w in line.split() if is_git_url(w)]
+    return out
+
+
+
+def newer_than_releases(choice, known: list) -> bool:
+    """Whether the build may hold code newer than every known release (a commit, a nightly, a
+    development version of a release not yet known): then an option no release has may be its own."""
+    pin = choice.pin
+    if pin is None or pin.source != "dev":
+        return True
+    v = try_parse(pin.exact or "")
+    return v is None or try_parse(v.public) not in known
+
+
+def dev_span(choice, known: list) -> list | None:
+    """The releases a development build of a known release lies between (`0.11.1.dev123`: 0.11.0 and
+    0.11.1), sorted; None when the build names no known release."""
+    pin = choice.pin
+    v = try_parse(pin.exact or "") if pin is not None and pin.source == "dev" else None
+    base = try_parse(v.public) if v is not None else None
+    if base not in known:
+        return None
+    older = [k for k in known if k < base]
+    return ([max(older)] if older else []) + [base]

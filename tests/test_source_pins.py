@@ -1,0 +1,69 @@
+"""vLLM built from its sources (engine/scan/source_pins.py): a git URL, a checkout built in place, a
+nightly wheel or a development version is no release, so an option only newer releases dropped (or,
+where the build may be newer than every release, an option no release has) is a P1, never a P0; a
+development version of a known release is judged between that release and the one before it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+OLD = "vllm serve Qwen/Qwen3-8B --enable-reasoning --reasoning-parser deepseek_r1\n"  # dropped in 0.10
+NEW = "vllm serve Qwen/Qwen3-8B --frobnicate-kv 4\n"  # in no release: maybe main's own
+
+
+def _site(cli, root):
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--format", "json")
+    assert code in (0, 1), err
+    (site,) = json.loads(out)["sites"]
+    return site
+
+
+def _p0(site):
+    return [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
+
+
+SOURCES = {
+    "git requirement": {"requirements.txt": "vllm @ git+https://github.com/vllm-project/vllm.git@main\n"},
+    "git in a script": {"setup.sh": "pip install git+https://github.com/vllm-project/vllm@4fd9d6a85c00ac01\n"},
+    "git in a Dockerfile": {"Dockerfile": "FROM python:3.12\nRUN pip install git+https://github.com/vllm-project/vllm@4fd9d6a\n"},
+    "checkout": {"setup.sh": "git clone https://github.com/vllm-project/vllm.git\ncd vllm\nVLLM_USE_PRECOMPILED=1 pip install -e .\n"},
+    "nightly": {"Dockerfile": "FROM python:3.12\nRUN pip install -U vllm --pre --extra-index-url https://wheels.vllm.ai/nightly\n"},
+}
+
+
+@pytest.mark.parametrize("serve", [OLD, NEW])
+@pytest.mark.parametrize("how", sorted(SOURCES))
+def test_a_build_from_source_gets_no_p0_for_its_options(cli, write_project, how, serve):
+    site = _site(cli, write_project({**SOURCES[how], "serve.sh": serve}))
+    assert site["vllm"]["basis"] == "source", site["vllm"]
+    assert not _p0(site)
+
+
+def test_an_image_that_builds_vllm_from_a_commit_and_serves_it(cli, write_project):
+    df = ("FROM nvidia/cuda:12.8.0-devel-ubuntu22.04\nRUN pip install git+https://github.com/vllm-project/vllm@4fd9d6a\n"
+          'CMD ["vllm", "serve", "Qwen/Qwen3-8B", "--frobnicate-kv", "4"]\n')
+    site = _site(cli, write_project({"Dockerfile": df}))
+    assert site["vllm"]["basis"] == "source" and not _p0(site)
+
+
+def test_a_dev_version_names_its_release(cli, write_project):
+    site = _site(cli, write_project({"requirements.txt": "vllm==0.6.4.dev12+g1a2b3c4d\n", "serve.sh": OLD}))
+    assert site["vllm"]["basis"] == "source" and site["vllm"]["version"] == "0.6.4"
+    # neither 0.6.3 nor 0.6.4 has the reasoning flags: the launch fails
+    assert {"not-in-version:enable_reasoning", "not-in-version:reasoning_parser"} <= set(_p0(site))
+    site = _site(cli, write_project({"requirements.txt": "vllm==0.6.4.dev12+g1a2b3c4d\n", "serve.sh": NEW}))
+    assert any(c.startswith("unknown-option") for c in _p0(site))  # a known release's dev build: a typo stays P0
+
+
+@pytest.mark.parametrize("pin", ["vllm==0.10.0+cu128\n", "vllm==0.10.0\n", "git+https://github.com/huggingface/trl\nvllm==0.10.0\n"])
+def test_releases_and_other_git_urls_stay_releases(cli, write_project, pin):
+    site = _site(cli, write_project({"requirements.txt": pin, "serve.sh": OLD}))
+    assert site["vllm"]["basis"] != "source"
+
+
+def test_an_environment_assignment_is_no_plugin_package():
+    from vllm_kb.engine.kb.plugins import packages_in
+
+    assert packages_in("VLLM_USE_PRECOMPILED=1 pip install -e .") == set()
+    assert packages_in("pip install vllm-omni==0.14.0 vllm_spyre>=1") == {"vllm-omni", "vllm-spyre"}
