@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, CUDAGRAPH_BASE_GIB, CUDAGRAPH_PER_LAYER_GIB,
                                                  CUDAGRAPH_PER_MOE_LAYER_GIB, GIB, NON_TORCH_GIB, NON_TORCH_PARALLEL_GIB,
+                                                 NON_TORCH_V0_PRE_AMPERE_GIB,
                                                  PROFILE_WORKSPACE_GIB, SAMPLER_BYTES_PER_LOGIT, Runtime, human_int)
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
 
@@ -57,9 +58,13 @@ def _attention_width(model: dict, tp: int) -> float:
 
 def non_torch_bytes(tp: int, pp: int, rt: Runtime, gpu: dict) -> float:
     """Memory the profile run adds outside torch. With TP over NVSwitch (Hopper, Blackwell)
-    NCCL's NVLS and the all-reduce workspaces take about a GiB more; over PCIe they stay small."""
+    NCCL's NVLS and the all-reduce workspaces take about a GiB more; over PCIe they stay small.
+    V0 on Volta/Turing loads no FlashAttention library and adds almost nothing."""
     engine = "v1" if rt.v1 else "v0"
     gib = NON_TORCH_GIB[engine]
+    cc = gpu.get("compute_capability")
+    if not rt.v1 and isinstance(cc, (int, float)) and cc < 8.0:
+        gib = NON_TORCH_V0_PRE_AMPERE_GIB  # XFormers, no FlashAttention module (see runtime.py)
     if tp > 1:
         nvls = gpu.get("nvlink") and gpu.get("arch") in ("hopper", "blackwell") and rt.v1
         gib += NON_TORCH_PARALLEL_GIB["v1" if nvls else "v0"]

@@ -15,13 +15,20 @@ GIB = 2**30
 DRIVER_RESERVED_GIB = 0.5      # NVML total minus what torch.cuda.mem_get_info reports as total
 CUDA_CONTEXT_GIB = 0.5         # counted against the budget by vLLM < 0.6.4 only
 NON_TORCH_GIB = {"v1": 0.15, "v0": 0.35}  # cuBLAS/NCCL/attention workspaces outside torch
+# V0 below compute capability 8.0 runs XFormers (platforms/cuda.py: "Cannot use FlashAttention-2
+# backend for Volta and Turing GPUs"), so no FlashAttention library is loaded or warmed: the Colab
+# and Kaggle T4 logs of 0.6.6-0.8.5 print 0.01-0.11 GiB of non-torch memory, not 0.35.
+NON_TORCH_V0_PRE_AMPERE_GIB = 0.05
 NON_TORCH_PARALLEL_GIB = {"v1": 2.0, "v0": 0.1}  # extra with TP: NVSwitch (NVLS, symmetric-memory all-reduce) / PCIe buffers
 # Bytes per logit of the dummy sampler run (max_num_seqs rows x vocab): up to 0.16 the PyTorch
 # top-k/top-p path sorts them (fp32 logits, sort values + int64 indices, probs, scatter, sort
 # workspace); from 0.17 a Triton kernel masks them without sorting for 8 rows or more
 # (vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p), leaving the bf16 and fp32
-# logits and the probabilities (llm-d's 0.19.0 logs: 14.4 bytes per logit).
-SAMPLER_BYTES_PER_LOGIT = {"sort": 32.0, "triton": 14.5}
+# logits and the probabilities (llm-d's 0.19.0 logs: 14.4 bytes per logit). V0's sampler sorts the
+# same way and then keeps fp32 probabilities and log-probabilities of every row as well
+# (vllm/model_executor/layers/sampler.py: softmax and log_softmax after _apply_top_k_top_p): the T4
+# logs of 0.6.6-0.8.5 whose profile run the sampler dominates print 39-40 bytes per logit.
+SAMPLER_BYTES_PER_LOGIT = {"sort": 32.0, "triton": 14.5, "v0": 40.0}
 PROFILE_WORKSPACE_GIB = {"v1": 0.25, "v0": 0.0}  # compile/attention workspaces in the V1 profile run
 CUDAGRAPH_BASE_GIB = 0.3       # CUDA-graph pool, from vLLM 0.20 subtracted before KV sizing
 CUDAGRAPH_PER_LAYER_GIB = 0.006
@@ -45,7 +52,7 @@ class Runtime:
     group_concurrency: bool     # 0.9.1+: concurrency counts blocks per KV-cache group
     cudagraph_profiled: bool    # 0.20+: CUDA-graph memory subtracted before KV sizing
     tokens_from_concurrency: bool  # 0.24+: "KV cache size" = concurrency x max_model_len
-    sampler: str = "sort"       # how the dummy sampler masks top-k/top-p (0.17+: triton)
+    sampler: str = "sort"       # how the dummy sampler masks top-k/top-p (0.17+: triton; V0: sort + logprobs)
     mla_cache: str = "latent"   # DeepSeek MLA: latent (0.7.1+), full192 (0.7.0), full256 (0.5.1-0.6.6)
     experts_over_dp: bool = True  # 0.9.0+: FusedMoE shards the experts over TP x DP, EP or not
 
@@ -77,7 +84,7 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
         mla = "latent" if (since("0.7.1") and not (v1 and not since("0.8.0"))) else ("full192" if since("0.7.0") else "full256")
     return Runtime(vllm_version, v1=v1, new_profiler=since("0.6.4"), hybrid_manager=v1 and since("0.9.1"),
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
-                   tokens_from_concurrency=v1 and since("0.24.0"), sampler="triton" if since("0.17.0") else "sort",
+                   tokens_from_concurrency=v1 and since("0.24.0"), sampler="v0" if not v1 else ("triton" if since("0.17.0") else "sort"),
                    mla_cache=mla, experts_over_dp=since("0.9.0"))
 
 
