@@ -18,6 +18,7 @@ from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_draft import draft_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
+from vllm_kb.engine.check.startup_mamba import mamba_spec_facts
 from vllm_kb.engine.check.startup_paged import paged_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
@@ -83,6 +84,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                     _int(engine.get("lora_extra_vocab_size")) or 256))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
+    out.update(mamba_spec_facts(engine, model, out.get("arch", model.get("architecture")), out["v1"],
+                                kb.doc("vllm", "mamba_spec.yaml").data, vllm.get("version") or version))
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,
                            vllm.get("basis")))
     return out

@@ -28,7 +28,7 @@ FILES = [
     (("vllm", "cuda_builds.yaml"), "cuda_builds"), (("vllm", "cli_choices.yaml"), "cli_choices"),
     (("vllm", "raise_order.yaml"), "raise_order"), (("vllm", "vocab_padding.yaml"), "vocab_padding"),
     (("vllm", "lora_vocab.yaml"), "lora_vocab"), (("vllm", "renames.yaml"), "renames"),
-    (("vllm", "plugins.yaml"), "plugins"),
+    (("vllm", "plugins.yaml"), "plugins"), (("vllm", "mamba_spec.yaml"), "mamba_spec"),
     (("vllm", "parsers.yaml"), "parsers"),
     (("vllm", "release_dates.yaml"), "release_dates"), (("vllm", "model_types.yaml"), "model_types"),
     (("triggers.yaml",), "triggers"),
