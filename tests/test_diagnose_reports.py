@@ -72,3 +72,24 @@ def test_a_lora_adapter_on_modules_vllm_does_not_wrap_is_uncovered_not_routed_by
 ])
 def test_hybrid_model_refusals_are_uncovered_not_routed_by_their_words(line):
     assert [(h.id, h.kind) for h in launch.recognise(KB, line)] == [("uncovered", "uncovered")]
+
+
+@pytest.mark.parametrize("line", [
+    # https://github.com/vllm-project/vllm/issues/14475: Qwen2 is registered; the registry's subprocess
+    # failed to import the module (the cause is logged above), not an architecture vLLM lacks (L21)
+    "ValueError: Model architectures ['Qwen2ForCausalLM'] failed to be inspected. Please check the logs for more details.",
+    # https://github.com/vllm-project/vllm/issues/8841: flash-attn built against another torch
+    "ImportError: /usr/local/lib/python3.10/dist-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
+    "symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char",
+])
+def test_an_import_failure_of_a_registered_architecture_is_uncovered_not_l21(line):
+    assert [(h.id, h.kind) for h in launch.recognise(KB, line)] == [("uncovered", "uncovered")]
+
+
+def test_llama31_rope_scaling_errors_name_l91():
+    # https://github.com/runpod-workers/worker-vllm/issues/89 (transformers < 4.43) and
+    # https://github.com/vllm-project/vllm/issues/9481 (vLLM reading rope_scaling["type"])
+    for line in ("ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, got {'factor': 8.0, "
+                 "'low_freq_factor': 1.0, 'high_freq_factor': 4.0, 'original_max_position_embeddings': 8192, 'rope_type': 'llama3'}",
+                 "KeyError: 'type'"):
+        assert launch.recognise(KB, line)[0].id == "L91"

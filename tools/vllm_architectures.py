@@ -285,9 +285,8 @@ def release_rows(sources: list[Path], scan_one) -> tuple[list[str], list[tuple[s
 
 
 def build(sources: list[Path]) -> dict:
-    found = {d.name: d for source in sources for d in source.iterdir() if VERSION_DIR.fullmatch(d.name) and registry_file(d)}
-    dirs = sorted(found.values(), key=lambda d: vkey(d.name))
-    releases = [d.name for d in dirs]
+    releases, rows = release_rows(sources, lambda d: d)
+    dirs = [d for _, d in rows]
     per = [scan(registry_file(d)) for d in dirs]
     names = sorted(set().union(*(r for r, _, _ in per)))
     arch = {n: spans([n in r for r, _, _ in per], releases) for n in names}

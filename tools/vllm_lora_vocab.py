@@ -14,8 +14,10 @@ class: 0.3.0 a global TARGET_MODULES_QKV (with lm_head) for every class that set
 `supports_lora = True`; 0.3.1–0.7.3 the class's `supported_lora_modules` list (`self.model.
 supported_lora_modules` in vllm/lora/models.py), the nearest class up the bases that assigns it
 deciding. From 0.8.0 the modules are collected from the built model (get_supported_lora_modules):
-not read here, so `lm_head` stops at the last release read that way. A class whose list is not a
-literal, or whose bases cannot be followed, is listed as unresolved.
+every LinearBase module plus the names of the class's `embedding_modules` (vllm/lora/utils.py), so
+`lm_head` is wrapped where the nearest class up the bases that assigns `embedding_modules` has an
+"lm_head" key (the SupportsLoRA default is empty). A class whose list or dict is not a literal, or
+whose bases cannot be followed, is listed as unresolved.
 
 Usage:
   python tools/vllm_lora_vocab.py --source /work/sdists/src -o knowledge/vllm/lora_vocab.yaml
@@ -47,14 +49,19 @@ def limit(root: Path) -> tuple[int, str, int] | None:
     return None
 
 
-def _modules_value(node: ast.ClassDef):
-    """The class body's `supported_lora_modules` (a list of strings), None when it is not a literal,
-    NOT_ASSIGNED when the class does not assign it; `supports_lora = True` gives ["*"]."""
+def _modules_value(node: ast.ClassDef, attr: str = "supported_lora_modules"):
+    """The class body's `supported_lora_modules` (a list of strings; `embedding_modules`: the keys of
+    a dict), None when it is not a literal, NOT_ASSIGNED when the class does not assign it;
+    `supports_lora = True` gives ["*"]."""
     out = NOT_ASSIGNED
     for st in node.body:
         targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, ast.AnnAssign) else []
         for t in targets:
-            if isinstance(t, ast.Name) and t.id == "supported_lora_modules" and st.value is not None:
+            if isinstance(t, ast.Name) and t.id == attr == "embedding_modules" and st.value is not None:
+                v = st.value
+                ok = isinstance(v, ast.Dict) and all(isinstance(k, ast.Constant) for k in v.keys)
+                out = [k.value for k in v.keys] if ok else None
+            elif isinstance(t, ast.Name) and t.id == attr and st.value is not None:
                 v = st.value
                 ok = isinstance(v, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) for e in v.elts)
                 out = [e.value for e in v.elts] if ok else None
@@ -64,7 +71,7 @@ def _modules_value(node: ast.ClassDef):
     return out
 
 
-def _classes(root: Path) -> dict:
+def _classes(root: Path, attr: str = "supported_lora_modules") -> dict:
     out: dict = {}
     base = root / "vllm/model_executor/models"
     for f in base.rglob("*.py"):
@@ -73,7 +80,7 @@ def _classes(root: Path) -> dict:
             tree = ast.parse(f.read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError):
             continue
-        out[key] = {n.name: (_bases(n), _modules_value(n)) for n in tree.body if isinstance(n, ast.ClassDef)}
+        out[key] = {n.name: (_bases(n), _modules_value(n, attr)) for n in tree.body if isinstance(n, ast.ClassDef)}
     return out
 
 
@@ -112,14 +119,17 @@ def _global_modules(root: Path) -> list[str] | None:
 def lm_head_scan(root: Path) -> tuple[set[str], set[str]] | None:
     """(architectures whose LM head is wrapped for LoRA, unresolved ones); None where the
     release's manager does not take its modules from the class."""
-    models = root / "vllm/lora/models.py"
-    if not models.exists() or registry_file(root) is None:
+    models, utils = root / "vllm/lora/models.py", root / "vllm/lora/utils.py"
+    if registry_file(root) is None:
         return None
-    text = models.read_text(encoding="utf-8")
+    text = models.read_text(encoding="utf-8") if models.exists() else ""
     glob = _global_modules(root)
-    if "self.model.supported_lora_modules" not in text and glob is None:
+    if "self.model.supported_lora_modules" in text or glob is not None:
+        classes = _classes(root)
+    elif utils.exists() and "embedding_modules" in utils.read_text(encoding="utf-8").partition("def get_supported_lora_modules")[2]:
+        classes = _classes(root, "embedding_modules")  # 0.8.0+: get_supported_lora_modules
+    else:
         return None
-    classes = _classes(root)
     return split_registry(root, lambda module, cls: _lm_head(classes, module, cls, set(), glob))
 
 

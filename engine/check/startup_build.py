@@ -32,9 +32,10 @@ def covers(kernels: list[float], cc: float) -> bool:
 
 
 def _row(table: dict, v: Version) -> dict | None:
-    """The build of release `v`: its row, else the nearest scanned release before it."""
+    """The build of release `v`: its row, else the nearest scanned release before it; None before
+    the first scanned release (its setup.py build is not read: unknown, not the next one's kernels)."""
     rows = [r for r in table.get("rows") or [] if parse(r["release"]) <= v]
-    return rows[-1] if rows else ((table.get("rows") or [None])[0])
+    return rows[-1] if rows else None
 
 
 def _state(table: dict, v: Version, cc: float, kind: str) -> tuple[bool, bool, dict] | None:

@@ -89,3 +89,21 @@ def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict)
         return {}
     return {"tf_model_type": model_type, "tf_since": since, "tf_pin": out, "tf_pin_at": image or "", "tf_too_old": True,
             "tf_image": True}
+
+
+# transformers' LlamaConfig took rope_scaling only as {type, factor} (linear or dynamic) until
+# 4.43.0, the release that added the `llama3` rope type Llama 3.1–3.3 checkpoints write:
+# older releases raise "`rope_scaling` must be a dictionary with two fields, `type` and `factor`"
+# while AutoConfig reads config.json, before vLLM sees the model (check L91).
+ROPE_LLAMA3_SINCE = "4.43.0"
+
+
+def rope_fit(facts: dict, pin: Any) -> dict[str, Any]:
+    """launch.tf_rope_old (with tf_pin / tf_pin_at) when the checkpoint's rope type is `llama3` on
+    a `llama` model type and every transformers release the pin allows predates 4.43.0."""
+    model = facts.get("model") or {}
+    if facts.get("model_alternatives") or model.get("rope_type") != "llama3" or model.get("model_type") != "llama":
+        return {}
+    if pin is None or not getattr(pin, "spec", None) or _allows_from(pin.spec, ROPE_LLAMA3_SINCE, ["4.44.0", "4.50.0", "5.0.0"]):
+        return {}
+    return {"tf_rope_old": True, "tf_pin": pin.text, "tf_pin_at": f"{pin.file}:{pin.line}"}

@@ -61,6 +61,12 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["attention_sinks"] = True
     elif sinks is False:
         facts["attention_sinks"] = False
+    # the rope type as transformers and vLLM read it (`rope_type` from transformers 4.43, the legacy
+    # `type` before): Llama 3.1's `llama3` stops old releases of both (check L91)
+    rs = (text or config).get("rope_scaling")
+    facts.pop("rope_type", None)  # the catalog's reading of the name; the checkpoint's own follows
+    if isinstance(rs, dict) and isinstance(rs.get("rope_type") or rs.get("type"), str):
+        facts["rope_type"] = rs.get("rope_type") or rs.get("type")
     quant = config.get("quantization_config")
     facts.pop("quant_nested", None)  # the catalog's guess; the checkpoint's own layout follows
     nested = _nested_quant(config) if quant is None else None

@@ -71,6 +71,11 @@ UNCOVERED = [
     {"text": "sliding_window must be set for sliding window attention", "vllm": ">=0.11.1", "origin": "python"},
     # an extension (flash-attn, xformers, vllm._C) built against another torch: what is installed, not the launch
     {"text": "undefined symbol: {symbol}", "vllm": ">=0.4.0", "origin": "kernel"},
+    # a registered architecture whose model module failed to import in the registry's subprocess
+    # (ModelRegistry._raise_for_unsupported, 0.6.4+: raised only when the architecture IS supported):
+    # the import failure above it (an extension built for another torch, a missing package) is the
+    # cause, not the architecture L21 judges — by its words the line would go to L21
+    {"text": "Model architectures {archs} failed to be inspected. Please check the logs for more details.", "vllm": ">=0.6.4", "origin": "vllm"},
     # a LoRA adapter trained on modules vLLM does not wrap (a vision tower, a projector): the adapter, not
     # the launch (vllm/lora/models.py, lora_model.py from 0.34)
     {"text": "While loading {lora_dir}, expected target modules in {expected} but received {unexpected}. Please verify that the loaded LoRA module is correct", "vllm": ">=0.4.1", "origin": "vllm"},
