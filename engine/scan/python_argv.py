@@ -111,6 +111,29 @@ def list_site(ctx, rel: str, text: str, node: ast.expr, r, tool: str) -> Site | 
     return got
 
 
+def container_site(ctx, rel: str, text: str, call: ast.Call, r, command: ast.expr | None, args: ast.expr | None,
+                   image: ast.expr | None, tool: str) -> Site | None:
+    """A container a cloud SDK deploys with its command and arguments as keyword lists (Vertex AI's
+    `aiplatform.Model.upload(serving_container_command=[…], serving_container_args=[…])`)."""
+    notes: list[str] = []
+    items = (_items(command, r, notes) or [] if command is not None else []) + (_items(args, r, notes) or [] if args is not None else [])
+    if not items:
+        return None
+    try:
+        img = r.value(image) if image is not None else None
+    except Unresolved:
+        img = None
+    words = [_word(it, r, text) for it in items]
+    got = common.launch_site(ctx, rel, words, call.lineno, call.end_lineno or call.lineno, "python-argv", "argv", {},
+                             img if isinstance(img, str) else None)
+    if got is not None:
+        for n in notes:
+            got.opaque.append({"code": "conditional", "what": n, "where": f"{rel}:{call.lineno}"})
+        got.tool = tool
+        got.image = got.image or (img if isinstance(img, str) else None)
+    return got
+
+
 def _items(node, r, notes: list[str]) -> list[Item] | None:
     flow = r.flow if r.flow is not None else Flow([], r)
     got = flow._container(node)

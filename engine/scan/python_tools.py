@@ -29,10 +29,14 @@ _NAMES = {
     ("vllm.entrypoints.openai.api_server", "run_server"): "openai-server",
 }
 _SERVER_FUNCS = {"build_async_engine_client", "run_server"}
+# Vertex AI's `aiplatform.Model.upload(...)`: the serving container's argv (google-cloud-aiplatform
+# models.py Model.upload; the vLLM notebooks of GoogleCloudPlatform/vertex-ai-samples pass both)
+_VERTEX_ARGV = ("serving_container_command", "serving_container_args")
 # the names of the callees the scanner looks at (a call by any other name is none of these)
-CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model"} | python_argv.SPAWN_NAMES)
+CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload"} | python_argv.SPAWN_NAMES)
 # words one of those calls, or BentoML's `__command__`, spells in a file that holds it
 WORDS = ("LLMConfig", "vLLMEngineProcessorConfig", "ChatModel", "build_async_engine_client", "run_server", "launch_model",
+         "serving_container_args",
          "__command__", "subprocess", "Popen", "system(", "popen(", "execv", "spawnv", "create_subprocess")
 
 
@@ -43,7 +47,8 @@ class Tools:
     subprocess: python_argv.Spawners = field(default_factory=python_argv.Spawners)
 
     def any(self) -> bool:
-        return bool(self.names or self.subprocess.any() or any(m.startswith(("ray.serve.llm", "ray.data.llm")) for m in self.modules.values()))
+        return bool(self.names or self.subprocess.any()
+                    or any(m.startswith(("ray.serve.llm", "ray.data.llm", "google.cloud.aiplatform")) for m in self.modules.values()))
 
     def target(self, call: ast.Call) -> str | None:
         f = call.func
@@ -60,6 +65,8 @@ class Tools:
                 return "openai-server"
         if isinstance(f, ast.Attribute) and f.attr == "launch_model" and any(k.arg == "model_engine" for k in call.keywords):
             return "xinference"
+        if isinstance(f, ast.Attribute) and f.attr == "upload" and any(k.arg in _VERTEX_ARGV for k in call.keywords):
+            return "vertex-upload"
         if self.subprocess.spawns(call):
             return "subprocess"
         return None
@@ -71,6 +78,8 @@ def imports(imported: list) -> Tools:
     for node in imported:
         if isinstance(node, ast.ImportFrom) and node.module:
             for a in node.names:
+                if f"{node.module}.{a.name}" == "google.cloud.aiplatform":
+                    t.modules[a.asname or a.name] = "google.cloud.aiplatform"
                 for (prefix, name), target in _NAMES.items():
                     if node.module == prefix and a.name == name:
                         t.names[a.asname or a.name] = target
@@ -97,6 +106,10 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
         return python_argv.list_site(ctx, rel, text, call, r, "bentoml")
     if f.target == "xinference":
         return _xinference(ctx, rel, text, version, call, r)
+    if f.target == "vertex-upload":
+        kw = {k.arg: k.value for k in call.keywords if k.arg}
+        return python_argv.container_site(ctx, rel, text, call, r, kw.get("serving_container_command"),
+                                          kw.get("serving_container_args"), kw.get("serving_container_image_uri"), "vertex-ai")
     return None
 
 
