@@ -168,23 +168,23 @@ def test_config_file_outside_the_project_stays_unknown(tmp_path):
     assert not sr.site.settings["tensor_parallel_size"].resolved
 
 
+
+def _imported_by(tmp_path, n: int):
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
+    (tmp_path / "lib.py").write_text("from vllm import LLM\n\ndef build(name, tp=1):\n    return LLM(model=name, tensor_parallel_size=tp)\n")
+    for i in range(n):
+        (tmp_path / f"use{i}.py").write_text("from lib import build\n\nbuild('Qwen/Qwen2.5-7B-Instruct', tp=8)\n")
+    (sr,) = [s for s in audit(tmp_path, gpu="8xH100").sites if s.site.file == "lib.py"]
+    return sr.site.settings["tensor_parallel_size"].value
+
+
 def test_callers_in_more_modules_than_the_bound_are_not_followed(tmp_path):
     # vLLM's own tree: a helper imported by hundreds of modules made the audit 4× slower and 3 GiB
     # large; past MAX_IMPORTERS modules the callers are not read (the parameter reads as before)
     from vllm_kb.engine.scan.python_callers import MAX_IMPORTERS
 
-    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
-    (tmp_path / "lib.py").write_text("from vllm import LLM\n\ndef build(name, tp=1):\n    return LLM(model=name, tensor_parallel_size=tp)\n")
-    for i in range(MAX_IMPORTERS + 1):
-        (tmp_path / f"use{i}.py").write_text("from lib import build\n\nbuild('Qwen/Qwen2.5-7B-Instruct', tp=8)\n")
-    (sr,) = [s for s in audit(tmp_path, gpu="8xH100").sites if s.site.file == "lib.py"]
-    assert sr.site.settings["tensor_parallel_size"].value != 8
+    assert _imported_by(tmp_path, MAX_IMPORTERS + 1) != 8
 
 
 def test_callers_within_the_bound_are_followed(tmp_path):
-    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
-    (tmp_path / "lib.py").write_text("from vllm import LLM\n\ndef build(name, tp=1):\n    return LLM(model=name, tensor_parallel_size=tp)\n")
-    for i in range(2):
-        (tmp_path / f"use{i}.py").write_text("from lib import build\n\nbuild('Qwen/Qwen2.5-7B-Instruct', tp=8)\n")
-    (sr,) = [s for s in audit(tmp_path, gpu="8xH100").sites if s.site.file == "lib.py"]
-    assert sr.site.settings["tensor_parallel_size"].value == 8
+    assert _imported_by(tmp_path, 2) == 8
