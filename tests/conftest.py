@@ -35,6 +35,26 @@ def cli(capsys):
 
 
 @pytest.fixture
+def json_site(cli):
+    """The one site of a project audited as `vllm-kb audit ROOT --format json` (isolated from the
+    user's configuration), as the report's JSON gives it."""
+    import json
+
+    def run(root: Path, gpu: str = "H100-80GB") -> dict:
+        code, out, err = cli("audit", str(root), "--gpu", gpu, "--isolated", "-q", "--format", "json")
+        assert code in (0, 1), err
+        (site,) = json.loads(out)["sites"]
+        return site
+    return run
+
+
+@pytest.fixture
+def p0s():
+    """The checks a site of the JSON report raises at P0."""
+    return lambda site: [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
+
+
+@pytest.fixture
 def write_project(tmp_path):
     """Writes {relative path: text} under tmp_path (a small project) and returns its root."""
     def write(files: dict[str, str], root: Path | None = None) -> Path:

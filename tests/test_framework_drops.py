@@ -3,8 +3,6 @@
 default holds; 0.9.1 passes `--no-KEY` but raises max_num_batched_tokens to max_model_len itself."""
 from __future__ import annotations
 
-import json
-
 import pytest
 
 SCRIPT = """\
@@ -17,11 +15,9 @@ python3 -m verl.trainer.main_ppo \\
 """
 
 
-def _site(cli, write_project, verl: str, extra: str = ""):
+def _site(json_site, write_project, verl: str, extra: str = ""):
     root = write_project({"run.sh": SCRIPT.format(extra=extra), "requirements.txt": f"verl=={verl}\nvllm==0.12.0\n"})
-    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB x8", "--isolated", "-q", "--format", "json")
-    assert code in (0, 1), err
-    (site,) = json.loads(out)["sites"]
+    site = json_site(root, "H100-80GB x8")
     return site, {s["name"] for s in site["settings"]}
 
 
@@ -33,8 +29,8 @@ def _site(cli, write_project, verl: str, extra: str = ""):
     ("0.9.0", "", False, True),
     ("0.9.1", "", True, False),                                   # --no-enable-chunked-prefill, batched tokens raised
 ])
-def test_what_reaches_vllm(cli, write_project, verl, extra, chunked_kept, batched_kept):
-    site, names = _site(cli, write_project, verl, extra)
+def test_what_reaches_vllm(json_site, write_project, verl, extra, chunked_kept, batched_kept):
+    site, names = _site(json_site, write_project, verl, extra)
     assert ("enable_chunked_prefill" in names) is chunked_kept
     assert ("max_num_batched_tokens" in names) is batched_kept
     dropped = set(site["framework_info"]["unmapped"])
@@ -42,14 +38,14 @@ def test_what_reaches_vllm(cli, write_project, verl, extra, chunked_kept, batche
 
 
 @pytest.mark.parametrize("verl, p0", [("0.5.0", True), ("0.7.0", False), ("0.9.1", False)])
-def test_the_batched_tokens_refusal_follows_what_reaches_vllm(cli, write_project, verl, p0):
+def test_the_batched_tokens_refusal_follows_what_reaches_vllm(json_site, write_project, verl, p0):
     # vLLM 0.12.0 honours chunked prefill off (V1 from 0.11.1) and raises when 8192 < max_model_len 32768
-    site, _ = _site(cli, write_project, verl)
+    site, _ = _site(json_site, write_project, verl)
     assert ("L17" in [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]) is p0
 
 
 @pytest.mark.parametrize("verl, told", [("0.5.0", False), ("0.7.0", True), ("0.9.1", False)])
-def test_the_user_is_told_the_switch_stays_on(cli, write_project, verl, told):
-    site, _ = _site(cli, write_project, verl)
+def test_the_user_is_told_the_switch_stays_on(json_site, write_project, verl, told):
+    site, _ = _site(json_site, write_project, verl)
     checks = [r["check"] for r in site["recommendations"]]
     assert ("verl-false-not-passed" in checks) is told

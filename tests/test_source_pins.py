@@ -4,23 +4,11 @@ where the build may be newer than every release, an option no release has) is a 
 development version of a known release is judged between that release and the one before it."""
 from __future__ import annotations
 
-import json
-
 import pytest
 
 OLD = "vllm serve Qwen/Qwen3-8B --enable-reasoning --reasoning-parser deepseek_r1\n"  # dropped in 0.10
 NEW = "vllm serve Qwen/Qwen3-8B --frobnicate-kv 4\n"  # in no release: maybe main's own
 
-
-def _site(cli, root):
-    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "-q", "--format", "json")
-    assert code in (0, 1), err
-    (site,) = json.loads(out)["sites"]
-    return site
-
-
-def _p0(site):
-    return [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
 
 
 SOURCES = {
@@ -34,31 +22,31 @@ SOURCES = {
 
 @pytest.mark.parametrize("serve", [OLD, NEW])
 @pytest.mark.parametrize("how", sorted(SOURCES))
-def test_a_build_from_source_gets_no_p0_for_its_options(cli, write_project, how, serve):
-    site = _site(cli, write_project({**SOURCES[how], "serve.sh": serve}))
+def test_a_build_from_source_gets_no_p0_for_its_options(write_project, how, serve, json_site, p0s):
+    site = json_site(write_project({**SOURCES[how], "serve.sh": serve}))
     assert site["vllm"]["basis"] == "source", site["vllm"]
-    assert not _p0(site)
+    assert not p0s(site)
 
 
-def test_an_image_that_builds_vllm_from_a_commit_and_serves_it(cli, write_project):
+def test_an_image_that_builds_vllm_from_a_commit_and_serves_it(write_project, json_site, p0s):
     df = ("FROM nvidia/cuda:12.8.0-devel-ubuntu22.04\nRUN pip install git+https://github.com/vllm-project/vllm@4fd9d6a\n"
           'CMD ["vllm", "serve", "Qwen/Qwen3-8B", "--frobnicate-kv", "4"]\n')
-    site = _site(cli, write_project({"Dockerfile": df}))
-    assert site["vllm"]["basis"] == "source" and not _p0(site)
+    site = json_site(write_project({"Dockerfile": df}))
+    assert site["vllm"]["basis"] == "source" and not p0s(site)
 
 
-def test_a_dev_version_names_its_release(cli, write_project):
-    site = _site(cli, write_project({"requirements.txt": "vllm==0.6.4.dev12+g1a2b3c4d\n", "serve.sh": OLD}))
+def test_a_dev_version_names_its_release(write_project, json_site, p0s):
+    site = json_site(write_project({"requirements.txt": "vllm==0.6.4.dev12+g1a2b3c4d\n", "serve.sh": OLD}))
     assert site["vllm"]["basis"] == "source" and site["vllm"]["version"] == "0.6.4"
     # neither 0.6.3 nor 0.6.4 has the reasoning flags: the launch fails
-    assert {"not-in-version:enable_reasoning", "not-in-version:reasoning_parser"} <= set(_p0(site))
-    site = _site(cli, write_project({"requirements.txt": "vllm==0.6.4.dev12+g1a2b3c4d\n", "serve.sh": NEW}))
-    assert any(c.startswith("unknown-option") for c in _p0(site))  # a known release's dev build: a typo stays P0
+    assert {"not-in-version:enable_reasoning", "not-in-version:reasoning_parser"} <= set(p0s(site))
+    site = json_site(write_project({"requirements.txt": "vllm==0.6.4.dev12+g1a2b3c4d\n", "serve.sh": NEW}))
+    assert any(c.startswith("unknown-option") for c in p0s(site))  # a known release's dev build: a typo stays P0
 
 
 @pytest.mark.parametrize("pin", ["vllm==0.10.0+cu128\n", "vllm==0.10.0\n", "git+https://github.com/huggingface/trl\nvllm==0.10.0\n"])
-def test_releases_and_other_git_urls_stay_releases(cli, write_project, pin):
-    site = _site(cli, write_project({"requirements.txt": pin, "serve.sh": OLD}))
+def test_releases_and_other_git_urls_stay_releases(write_project, pin, json_site, p0s):
+    site = json_site(write_project({"requirements.txt": pin, "serve.sh": OLD}))
     assert site["vllm"]["basis"] != "source"
 
 

@@ -121,11 +121,17 @@ def settle_priorities(results: list[Result], findings: list, basis: str, allowed
         if r.status == "recommended" and r.priority == "P0" and r.rule is not None and r.rule.vllm is not None \
                 and not all(r.rule.vllm.contains(str(v)) for v in allowed):
             r.priority = "P1"
+    for f in findings:
+        if f.priority == "P0" and fails_in_some_only(f, allowed):
+            f.priority = "P1"
+
+
+def fails_in_some_only(f, releases: list) -> bool:
+    """A finding that names the releases it fails in (its `vllm` range) and some of `releases` is not one."""
     from vllm_kb.engine.kb.versions import SpecifierSet
 
-    for f in findings:
-        if getattr(f, "vllm", None) and f.priority == "P0" and not all(SpecifierSet(f.vllm).contains(str(v)) for v in allowed):
-            f.priority = "P1"
+    spec = getattr(f, "vllm", None)
+    return bool(spec) and not all(SpecifierSet(str(spec)).contains(str(v)) for v in releases)
 
 
 def cap_opaque(results: list[Result], findings: list) -> None:

@@ -20,6 +20,7 @@ from vllm_kb.engine.kb.checkpoint import read_checkpoint
 from vllm_kb.engine.kb import model_identity
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan import argv_entry
+from vllm_kb.engine.scan.images import name_and_tag
 from vllm_kb.engine.scan.site import Site
 
 
@@ -81,8 +82,7 @@ def platform(args: dict, env: dict, image: str | None = None) -> str:
     device = str(args.get("device", "")).strip().lower()
     if device in _NOT_CUDA:
         return device
-    name = (image or "").split("@", 1)[0]
-    name = name.rpartition(":")[0] if ":" in name.rsplit("/", 1)[-1] else name
+    name = name_and_tag(image)[0]
     for rx, plat in _PLATFORM_IMAGE:
         if rx.search(name):
             return plat

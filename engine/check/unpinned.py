@@ -7,6 +7,7 @@ the newest release dropped) is a P1 that says which releases it needs; a P0 that
 of them stays P0."""
 from __future__ import annotations
 
+from vllm_kb.engine.check.evaluate import fails_in_some_only
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge, Text
 from vllm_kb.engine.kb.versions import SpecifierSet
@@ -57,19 +58,11 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
                         zh=r.reason.zh + kb.t(f"priority.{why}", "zh", spec=spec, floor=low))
     for f in findings:
         if getattr(f, "priority", None) == "P0" and (f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases)
-                                                     or newer and f.code == "unknown-option" or _bounded_elsewhere(f, releases)):
+                                                     or newer and f.code == "unknown-option"
+                                                     or f.code not in RELEASE_BOUND and fails_in_some_only(f, releases)):
             f.priority = "P1"
             f.message = {lang: f.message[lang] + kb.t(f"priority.{why}_finding", lang, floor=low) for lang in ("en", "zh")}
             _not_safe_to_set(f)
-
-
-def _bounded_elsewhere(f, releases: list) -> bool:
-    """A finding that names the releases it fails in (`vllm`: `--enable-chunked-prefill false` is a
-    stray positional from 0.8.5, the option's value before) and some release the image may hold is not one."""
-    spec = getattr(f, "vllm", None)
-    if f.code in RELEASE_BOUND or not spec:
-        return False
-    return not all(SpecifierSet(str(spec)).contains(str(v)) for v in releases)
 
 
 def _not_safe_to_set(f) -> None:

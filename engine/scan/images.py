@@ -49,12 +49,19 @@ def image_version(image: str | None) -> str | None:
     return str(v) if v else None
 
 
+def name_and_tag(image: str | None) -> tuple[str, str]:
+    """An image reference's name and tag (`rocm/vllm:v0.8.5` → rocm/vllm, v0.8.5; a registry's
+    port is no tag; a digest is dropped)."""
+    text = (image or "").strip().split("@", 1)[0]
+    name, _, tag = text.rpartition(":") if ":" in text.rsplit("/", 1)[-1] else (text, "", "")
+    return name, tag
+
+
 def _own_numbering(image: str) -> bool:
     """An image whose tags count its vendor's releases (knowledge/deploy/vendor_images.yaml)."""
     from vllm_kb.engine.kb import deploy_tools
 
-    name = image.split("@", 1)[0]
-    name = name.rpartition(":")[0] if ":" in name.rsplit("/", 1)[-1] else name
+    name = name_and_tag(image)[0]
     return any(re.match(e["match"], name) for e in deploy_tools.load("vendor_images")["images"])
 
 
@@ -182,8 +189,7 @@ def env_image(image: str | None) -> tuple[dict, dict] | None:
     with what its tag says: `worker` (its release) and `vllm` (the release it installs)."""
     from vllm_kb.engine.kb import deploy_tools
 
-    text = (image or "").strip().split("@", 1)[0]
-    name, _, tag = text.rpartition(":") if ":" in text.rsplit("/", 1)[-1] else (text, "", "")
+    name, tag = name_and_tag(image)
     for entry in deploy_tools.load("env_images")["images"]:
         if re.match(entry["match"], name):
             m = _TAG_VERSION.match(tag) or re.match(r"^v?(\d+\.\d+\.\d+)", tag)

@@ -149,6 +149,8 @@ def _importers(links, callee: str) -> list[str]:
             text = links.ctx.read(rel)
             if text and callee in text and "import" in text:
                 out.append(rel)
+                if len(out) > MAX_IMPORTERS:
+                    break  # past the bound the list is not used: stop reading the project's files
         cache[key] = out
     return cache[key]
 
