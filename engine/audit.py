@@ -154,7 +154,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     """The release the site runs (pin, image tag or image build) and its facts."""
     tag = deploy.image_version(site.image)
     if tag and choice.basis != "cli":
-        choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(site.file, site.line, site.image or "", f"=={tag}", "image", tag))
+        at_file, at_line = site.launch.get("image_at") or (site.file, site.line)  # a Dockerfile FROM the site's file runs in
+        choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(at_file, at_line, site.image or "", f"=={tag}", "image", tag))
     elif site.installed and choice.basis != "cli":
         v, where, text = site.installed
         f, _, ln = where.rpartition(":")

@@ -18,6 +18,7 @@ from vllm_kb.engine.scan import extra_pins, notebook_json, source_pins, windows_
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
+from vllm_kb.engine.scan.deploy import image_entry
 from vllm_kb.engine.scan.walk import walk
 
 
@@ -197,7 +198,7 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)
                                  or words.sets_devices(text)) and scripts.is_shell(rel, text):
-            return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, scripts.scan, t))
+            return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, image_entry.scan_script, t))
     return None
 
 

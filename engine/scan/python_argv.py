@@ -14,7 +14,7 @@ from vllm_kb.engine.scan.deploy import common
 from vllm_kb.engine.scan.python_flow import Flow, Item, TrackedDict, TrackedList
 from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.shell import Seg, Word
-from vllm_kb.engine.scan.shell_expand import hole
+from vllm_kb.engine.scan.shell_expand import hole, is_known
 from vllm_kb.engine.scan.site import Setting, Site
 
 _SUBPROCESS = {"Popen", "run", "call", "check_call", "check_output"}
@@ -79,8 +79,9 @@ def site(ctx, rel: str, text: str, call: ast.Call, r) -> Site | None:
         items = None if shell else _items(call.args[0], r, notes)
     env = _env(call, rel, r)
     syntax = "python-argv"
-    if shell:
-        line_text = _string(call.args[0], r, notes, text)
+    split = _split_of(call.args[0]) if not shell else None
+    if shell or split is not None:  # a split command line is read as the shell would (its holes stay words)
+        line_text = _string(split if split is not None else call.args[0], r, notes, text)
         if line_text is None:
             return None
         got = common.shell_site(ctx, rel, line_text, call.lineno, syntax, env, None)
@@ -136,28 +137,73 @@ def container_site(ctx, rel: str, text: str, call: ast.Call, r, command: ast.exp
 
 def _items(node, r, notes: list[str]) -> list[Item] | None:
     flow = r.flow if r.flow is not None else Flow([], r)
+    if (line := _split_of(node)) is not None:  # shlex.split(f"vllm serve {m} …"), "…".split()
+        held = _string(line, r, notes, "")
+        return _split_items(held) if held is not None and is_known(held) else None
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        return _sliced(flow._container(node.value), node.slice, r, notes)
     got = flow._container(node)
     if isinstance(got, TrackedList):
-        out = []
-        for it in got.items:
-            if it.uncertain:
-                notes.append(f"{_shown(it, r)} ({it.uncertain})")
-                continue
-            out.append(it)
-        return out  # an unknown `*part` is a hole word in its place (reported as unresolved)
+        return _items_of(got, r, notes)
     try:
         v = r.value(node)
     except Unresolved:
         return None
     if isinstance(v, str):
-        import shlex
-        try:
-            return [Item(ast.Constant(x)) for x in shlex.split(v)]
-        except ValueError:
-            return None
+        return _split_items(v)
     if isinstance(v, list) and all(isinstance(x, (str, int, float)) for x in v):
         return [Item(ast.Constant(str(x))) for x in v]
     return None
+
+
+def _items_of(got: TrackedList, r, notes: list[str]) -> list[Item]:
+    out = []
+    for it in got.items:
+        if it.uncertain:
+            notes.append(f"{_shown(it, r)} ({it.uncertain})")
+            continue
+        out.append(it)
+    return out  # an unknown `*part` is a hole word in its place (reported as unresolved)
+
+
+def _is_interpreter(node) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "executable" and isinstance(node.value, ast.Name) and node.value.id == "sys"
+
+
+def _split_of(node) -> ast.expr | None:
+    """The string a call splits into an argv: `shlex.split(s)`, `s.split()` (whitespace)."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or node.keywords:
+        return None
+    f = node.func
+    if f.attr == "split" and isinstance(f.value, ast.Name) and f.value.id == "shlex" and len(node.args) == 1:
+        return node.args[0]
+    if f.attr == "split" and not node.args and not (isinstance(f.value, ast.Name) and f.value.id == "shlex"):
+        return f.value
+    return None
+
+
+def _split_items(line: str) -> list[Item] | None:
+    import shlex
+    try:
+        return [Item(ast.Constant(x)) for x in shlex.split(line)]
+    except ValueError:
+        return None
+
+
+def _sliced(got, sl: ast.Slice, r, notes: list[str]) -> list[Item] | None:
+    """`argv[1:]`, `argv[:]`: the items a slice of a tracked list keeps, when the list's length is
+    certain (no conditional items, no unknown `*part`); else unknown."""
+    if not isinstance(got, TrackedList):
+        return None
+    try:
+        bounds = [r.value(b) if b is not None else None for b in (sl.lower, sl.upper, sl.step)]
+    except Unresolved:
+        return None
+    if any(b is not None and not isinstance(b, int) for b in bounds):
+        return None
+    if bounds != [None, None, None] and (got.unknown or any(it.uncertain or it.node is None for it in got.items)):
+        return None
+    return _items_of(TrackedList(got.items[slice(*bounds)], got.unknown), r, notes)
 
 
 def _star_items(call: ast.Call, r, notes) -> list[Item]:
@@ -197,6 +243,8 @@ def _word(it: Item, r, text: str) -> Word:
                 value = str(v)
         except Unresolved as u:
             why = u.why or raw
+            if _is_interpreter(it.node):
+                value = "python"  # sys.executable: this interpreter, which runs `-m vllm.…` like `python`
     # no span in the file: a fix never edits a Python list as shell text
     w = Word(raw=raw, line=line, segs=[Seg("lit", value if value is not None else hole(raw), quoted=True)], start=-1, end=-1)
     w.value = value
@@ -223,11 +271,29 @@ def _string(node, r, notes, text: str) -> str | None:
             w = _word(it, r, text)
             parts.append(w.value if w.value is not None else w.text or "")
         return sep.join(parts)
+    if isinstance(node, ast.JoinedStr):
+        return _fstring(node, r)
     try:
         v = r.value(node)
     except Unresolved:
         return None
     return v if isinstance(v, str) else None
+
+
+def _fstring(node: ast.JoinedStr, r) -> str:
+    """An f-string command line with a hole for each part the code leaves unknown."""
+    parts: list[str] = []
+    for v in node.values:
+        if isinstance(v, ast.Constant):
+            parts.append(str(v.value))
+            continue
+        try:
+            got = r.value(v.value) if isinstance(v, ast.FormattedValue) and v.format_spec is None else None
+        except Unresolved:
+            got = None
+        known = isinstance(got, (str, int, float)) and not isinstance(got, bool)
+        parts.append(str(got) if known else hole(ast.unparse(v.value) if isinstance(v, ast.FormattedValue) else "?"))
+    return "".join(parts)
 
 
 def _env(call: ast.Call, rel: str, r) -> dict[str, Setting]:

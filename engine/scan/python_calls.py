@@ -18,6 +18,7 @@ from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
 from vllm_kb.engine.scan import envfile, python_env
+from vllm_kb.engine.scan.deploy import image_entry
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
@@ -130,14 +131,15 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     found += [Found(node, "LLM", None, chain(block, node), cls, fns) for node, block, cls, fns in loose if id(node) in opaque]
     if not found:
         return []
-    version = ctx.version_for(rel)
+    image = image_entry.runs(ctx, rel)  # a Dockerfile's CMD runs this file: its vLLM and ENV
+    version = ctx.catalog.resolve(image.release()).version if image and image.release() else ctx.version_for(rel)
     # os.environ is named in the text of a file that sets it (as Python reads the text)
     env = python_env.assignments(tree, rel) if "environ" in text or not text.isascii() else {}
     lines = line_index(text)
     links = Links(ctx, rel, tree, imported=imported)
     bound_env = python_tools.bound_env(ctx, rel)
     dotenv = {k: v for k, v in python_env.dotenv_loaded(ctx, rel, tree, text).items() if k not in bound_env}
-    bound_env = {**envfile.values(dotenv), **bound_env}
+    bound_env = {**image_entry.known_env(image), **envfile.values(dotenv), **bound_env}
     scopes: dict[int, Scope] = {0: Scope.of(tree.body)}  # built only for the functions that hold a call
     for f in found:
         scope = scopes[0]
@@ -148,7 +150,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         f.scope = scope
         f.resolver = _Resolver(f.scope, {}, lines, links=links, cls=f.cls, env=bound_env, tree=tree)
         f.resolver.spawners = tools.subprocess
-        f.resolver.env_where = {k: v.where for k, v in dotenv.items() if v.value is not None}
+        f.resolver.env_where = {**({k: f"{v.file}:{v.line}" for k, v in image.env.items()} if image else {}),
+                                **{k: v.where for k, v in dotenv.items() if v.value is not None}}
         f.resolver.env_unknown = {k: v.why or "" for k, v in dotenv.items() if v.value is None}
         try:
             f.resolver.flow = Flow(f.levels, f.resolver)
@@ -178,6 +181,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         if site is None:
             continue
         site.env = {**dict(env), **(site.env or {})}
+        image_entry.adopt(ctx, site, image)
         framework_site.device_tp(site)
         python_tools.facts(ctx, rel, tree, f, site)
         sites.append((id(call), site))

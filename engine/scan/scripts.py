@@ -238,6 +238,18 @@ def _env_setting(name, val, rel, pos=None) -> Setting:
     return Setting(name, val.value, val.value is not None, rel, val.line, name, val.raw, "cli", val.assumed or val.unresolved, pos=pos)
 
 
+_VAR_REF = re.compile(r'^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-=][^}]*)?\}?"?$')
+
+
+def mark_sourced(s, origins: dict[str, str], rel: str) -> None:
+    """A value that is one variable set in another file (`source .env`, an image's ENV, compose's
+    .env) is that file's: a fix names where to change it rather than writing a literal over `$TP`."""
+    m = _VAR_REF.match(s.raw or "")
+    where = origins.get(m.group(1)) if m and s.resolved else None
+    if where and where.rpartition(":")[0] != rel:
+        s.pos = {**(s.pos or {}), "from_env": f"{m.group(1)} at {where}"}
+
+
 def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, syntax: str = "cli", source: dict | None = None) -> Site:
     """A `vllm serve` / api_server site. Also used by the container scanners (Dockerfile, compose,
     Kubernetes, Helm), which hand in their argv as words and say how the site writes arguments."""
@@ -257,6 +269,7 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
     if parsed.config_path is not None:
         site.config_file = _merge_config(ctx, site, rel, version, parsed)
     for name, s in parsed.settings.items():
+        mark_sourced(s, ex.origins, rel)
         site.set(s)  # the command line wins over the config file
     site.unknown.update(parsed.unknown)
     if parsed.model is not None:

@@ -50,6 +50,7 @@ class Builtins:
         assert a is not None  # the callers pass assignments only
         name, val = a
         self.st.ex.assign(name, val, append=is_append(w))
+        self.st.ex.origins[name] = f"{self.rel}:{w.line}"
         if export or self.st.allexport:
             self.st.ex.exported.add(name)
         if name in self.st.ex.exported:

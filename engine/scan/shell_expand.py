@@ -51,6 +51,7 @@ class Expander:
         self.exported: set[str] = set()
         self.positional: list[tuple[str, Word | None]] | None = None  # None: the script's own arguments
         self.script_dir_hole = hole("$(dirname $0)")
+        self.origins: dict[str, str] = {}  # variable → "file:line" of the assignment that set it
 
     # -- single value (assignments, env prefixes, YAML strings) ---------------------------------
     def expand(self, w: Word) -> Word:
@@ -281,6 +282,7 @@ class Expander:
         ex.unset = set(self.unset)
         ex.exported = set(self.exported)
         ex.positional = list(self.positional) if self.positional is not None else None
+        ex.origins = dict(self.origins)
         return ex
 
 

@@ -51,14 +51,18 @@ def yaml_word(text: str, line: int, ex: Expander, compose: bool = False, k8s_env
         if w.value is None:
             w.unresolved = text
         return w
-    if compose and "$" in text:
+    if compose and "$" in text.replace("$$", ""):
+        # compose's `$$` is a literal `$` (for the container's shell), not the shell's PID
         try:
-            (cmd,) = parse('"' + text.replace('"', '\\"') + '"') or [Command([], line, line)]
-            w = ex.expand(cmd.words[0])
+            held = text.replace("$$", _DOLLAR)
+            (cmd,) = parse('"' + held.replace('"', '\\"') + '"') or [Command([], line, line)]
+            w = _dollars(ex.expand(cmd.words[0]))
             w.raw, w.line = text, line
             return w
         except (ShellSyntaxError, ValueError):
             pass
+    if compose:
+        text = text.replace("$$", "$")
     w = Word(raw=text, line=line, segs=[Seg("lit", text)])
     w.value = text
     return w
@@ -141,6 +145,17 @@ def _plain(text: str, line: int) -> Word:
     w = Word(raw=text, line=line, segs=[Seg("lit", text, quoted=True)], start=-1, end=-1)
     w.value = text
     w.text = text
+    return w
+
+
+_DOLLAR = "\ue002"  # compose's `$$` while the rest of the string is expanded
+
+
+def _dollars(w: Word) -> Word:
+    for seg in w.segs:
+        seg.text = seg.text.replace(_DOLLAR, "$")
+    w.value = w.value.replace(_DOLLAR, "$") if w.value is not None else None
+    w.text = w.text.replace(_DOLLAR, "$") if w.text is not None else None
     return w
 
 

@@ -2,10 +2,11 @@
 .env, `environment:` list or map, and the GPUs a service reserves."""
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.scan import envfile
+from vllm_kb.engine.scan import envfile, scripts
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, shm_mount
 from vllm_kb.engine.scan.images import env_command
@@ -130,6 +131,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                              "argv_pos": argv_pos, "argv_append": append,
                              "env_at": dict(doc.pos(base + ("environment",)), env_style="list" if isinstance(raw_env, list) else "map")})
         if site is not None:
+            _mark_dotenv(site, svc, dotfile, rel)
             if built and built[1]:
                 site.installed = built[1]
             site.gpu_request = _compose_gpus(svc)
@@ -138,6 +140,23 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                                                ("env_names", sorted(env)), ("env_opaque", _env_unread(ctx, rel, svc, dotenv))) if v}
             out.append(site)
     return out
+
+
+def _mark_dotenv(site: Site, svc: dict, dotfile, rel: str) -> None:
+    """A setting written as `${TP}` from the .env beside the file is changed there (a command
+    string is interpolated before it is split, so its flag's text is looked up as written)."""
+    origins = {k: v.where for k, v in (dotfile or {}).items() if v.value is not None}
+    if not origins:
+        return
+    written = " ".join(str(svc.get(k)) for k in ("entrypoint", "command") if isinstance(svc.get(k), str))
+    for st in site.settings.values():
+        raw = st.raw
+        if written and st.key and (m := re.search(re.escape(st.key) + r"[=\s]+(\S+)", written)):
+            raw = m.group(1)
+        probe = Setting(st.name, st.value, st.resolved, raw=raw)
+        scripts.mark_sourced(probe, origins, rel)
+        if probe.pos:
+            st.pos = {**(st.pos or {}), **probe.pos}
 
 
 def _interpolated(text: str, dotenv: dict[str, str]) -> str:

@@ -1,0 +1,137 @@
+"""The project's own program a Dockerfile's ENTRYPOINT/CMD runs: `CMD ["python", "serve.py"]`,
+`ENTRYPOINT ["bash", "/app/start.sh"]`, `CMD python3 -u main.py`. That file runs inside the image,
+so its `vllm serve` / `LLM(...)` sites run the image's vLLM (its tag, or the `pip install vllm==X`
+of its RUN lines) and see the image's `ENV` — the way a container's own command does. The file is
+the one of that name the final stage COPYs or ADDs in (engine/scan/deploy/image_files.py); a name
+two copied files share is left alone. The Dockerfiles are read once per audit (a lazily built
+index on the scan context), never per site."""
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass, field
+
+from vllm_kb.engine.scan import scripts
+from vllm_kb.engine.scan.deploy.common import image_version
+from vllm_kb.engine.scan.deploy.dockerfile import _final_stage, is_dockerfile
+from vllm_kb.engine.scan.deploy.image_files import _copies
+from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.shell_run import State
+from vllm_kb.engine.scan.site import Setting, Site
+
+_INTERPRETERS = {"python", "python3", "bash", "sh", "exec", "uv", "run", "dumb-init", "tini", "--"}
+_SCRIPT_SUFFIXES = (".py", ".sh")
+
+
+@dataclass
+class Entry:
+    dockerfile: str
+    line: int  # the ENTRYPOINT/CMD that runs the file
+    image: str
+    installed: tuple | None  # (release, "Dockerfile:line", text) its RUN lines install
+    env: dict[str, Setting] = field(default_factory=dict)
+    from_line: int | None = None  # the final stage's FROM
+
+    @property
+    def where(self) -> str:
+        return f"{self.dockerfile}:{self.line}"
+
+    def release(self) -> str | None:
+        return image_version(self.image) or (self.installed[0] if self.installed else None)
+
+
+def runs(ctx, rel: str) -> Entry | None:
+    """The image whose ENTRYPOINT/CMD runs the project file `rel`, or None."""
+    index = ctx.__dict__.get("_image_entries")
+    if index is None:
+        index = ctx.__dict__["_image_entries"] = _index(ctx)
+    return index.get(rel)
+
+
+def known_env(entry: Entry | None) -> dict[str, str]:
+    return {k: str(s.value) for k, s in entry.env.items() if s.resolved and s.value is not None} if entry else {}
+
+
+def adopt(ctx, site: Site, entry: Entry | None) -> None:
+    """Give a site of the file the image's vLLM and environment (what the file sets wins)."""
+    if entry is None:
+        return
+    if not site.image and not site.installed:
+        site.image = entry.image
+        if entry.installed:
+            site.installed = entry.installed
+    site.env = {**entry.env, **(site.env or {})}
+    site.launch.setdefault("image_entry", entry.where)
+    if site.image == entry.image and entry.from_line:
+        site.launch["image_at"] = (entry.dockerfile, entry.from_line)  # where a change of the tag is made
+
+
+def scan_script(ctx, rel: str, text: str) -> list[Site]:
+    """A shell script's sites; one an image runs is walked with the image's ENV exported and
+    evaluated as the image's vLLM."""
+    entry = runs(ctx, rel)
+    if entry is None:
+        return scripts.scan(ctx, rel, text)
+    ex = Expander(known_env(entry))
+    ex.exported |= set(entry.env)
+    ex.origins.update({k: f"{v.file}:{v.line}" for k, v in entry.env.items()})
+    release = entry.release()
+    sites = scripts.scan(ctx, rel, text, state=State(ex, dict(entry.env)),
+                         version=ctx.catalog.resolve(release).version if release else None)
+    for site in sites:
+        adopt(ctx, site, entry)
+    return sites
+
+
+def _index(ctx) -> dict[str, Entry]:
+    files = getattr(ctx, "files", None) or []
+    dockerfiles = [f for f in files if is_dockerfile(f)]
+    if not dockerfiles:
+        return {}
+    by_name: dict[str, list[str]] = {}
+    for f in files:
+        if f.endswith(_SCRIPT_SUFFIXES):
+            by_name.setdefault(f.rpartition("/")[2], []).append(f)
+    out: dict[str, Entry] = {}
+    for df in sorted(dockerfiles):
+        text = ctx.read(df)
+        if not text or not any(k in text for k in ("CMD", "ENTRYPOINT", "cmd", "entrypoint")):
+            continue
+        st = _final_stage(df, text)
+        if not st or not st.get("image"):
+            continue
+        # `ENTRYPOINT ["python3"]` + `CMD ["serve.py"]`: the file may be named by either
+        ins, script = next(((i, got) for i in (st.get("entrypoint"), st.get("cmd")) if i is not None
+                            and (got := _script(i.arg)) is not None), (None, None))
+        if ins is None or script is None:
+            continue
+        found = [f for f in by_name.get(script.rpartition("/")[2], []) if _copies(df, text, f)]
+        if len(found) != 1 or found[0] in out:
+            continue
+        out[found[0]] = Entry(df, ins.line, st["image"], (st["installed"][0], f"{df}:{st['installed'][1]}", st["installed"][2])
+                              if st.get("installed") else None, dict(st.get("env") or {}), _from_line(text, st["image"]))
+    return out
+
+
+def _from_line(text: str, image: str) -> int | None:
+    lines = [n for n, ln in enumerate(text.splitlines(), 1) if ln.lstrip()[:5].upper() == "FROM " and image in ln]
+    return lines[-1] if lines else None
+
+
+def _script(arg: str) -> str | None:
+    """The .py/.sh file an ENTRYPOINT/CMD (exec or shell form) runs, after its interpreter."""
+    try:
+        words = json.loads(arg) if arg.lstrip().startswith("[") else shlex.split(arg, comments=True)
+    except ValueError:
+        return None
+    if not isinstance(words, list):
+        return None
+    for w in words:
+        w = str(w)
+        base = w.rpartition("/")[2]
+        if w.endswith(_SCRIPT_SUFFIXES) and not w.startswith("-"):
+            return w
+        if base in _INTERPRETERS or base.startswith("python3.") or w.startswith("-") and len(w) <= 3:
+            continue  # `python -u`, `bash -e`: the file comes next
+        return None
+    return None
