@@ -10,7 +10,7 @@ from vllm_kb.engine.scan.shell_expand import split_assignment
 
 # wrapper → options of it that take a value
 WRAPPERS: dict[str, set[str]] = {
-    "nohup": set(), "exec": set(), "time": set(), "command": set(), "builtin": set(),
+    "nohup": set(), "exec": {"-a"}, "time": {"-o", "-f", "--output", "--format"}, "command": set(), "builtin": set(),
     "sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U"}, "nice": {"-n"},
     "ionice": {"-c", "-n", "-p"}, "stdbuf": {"-i", "-o", "-e"}, "setsid": set(),
     "taskset": set(), "numactl": {"--cpunodebind", "--membind", "--physcpubind", "--interleave", "-N", "-m", "-C", "-i"},
@@ -26,9 +26,34 @@ WRAPPERS: dict[str, set[str]] = {
              "--partition", "--job-name", "--time", "--account", "--qos", "--nodelist", "--cpus-per-task",
              "--gres", "--ntasks-per-node", "--mem", "--container-image", "--container-mounts", "--jobid",
              "--gpus-per-node", "--gpus-per-task", "--cpus-per-gpu", "--mem-per-gpu", "--export", "--nodefile"},
+    "salloc": {"-N", "-n", "-c", "-p", "-G", "-w", "-t", "-J", "-A", "-q", "--nodes", "--ntasks", "--gpus", "--partition",
+               "--job-name", "--time", "--account", "--qos", "--nodelist", "--cpus-per-task", "--gres", "--ntasks-per-node",
+               "--mem", "--gpus-per-node", "--gpus-per-task", "--cpus-per-gpu", "--mem-per-gpu"},
     "mpirun": {"-np", "-n", "-x", "--host", "-H", "--hostfile", "-hostfile", "--map-by", "--bind-to", "-N"},
     "mpiexec": {"-np", "-n", "-x", "--host", "-H", "--hostfile", "-hostfile", "--map-by", "--bind-to", "-N"},
+    # process, user and container-init wrappers (`gosu USER cmd`: the user is a positional, see _POSITIONALS)
+    "chrt": set(), "flock": {"-w", "--timeout", "-E", "--conflict-exit-code"}, "caffeinate": {"-t", "-w"},
+    "dumb-init": {"-r", "--rewrite"}, "tini": {"-p", "-e"}, "gosu": set(), "su-exec": set(), "doas": {"-u", "-C"},
+    "runuser": {"-u", "-g", "-G", "--user", "--group", "--supp-group"}, "setpriv": {"--reuid", "--regid", "--groups"},
+    "xvfb-run": {"-s", "--server-args", "-n", "--server-num", "-e", "--error-file", "-f", "--auth-file", "-w", "--wait"},
+    "systemd-run": {"-p", "--property", "-u", "--unit", "--slice", "-E", "--setenv", "--uid", "--gid", "--working-directory",
+                    "--description", "-M", "--machine", "-H", "--host", "--nice", "--on-active", "--on-calendar"},
+    "strace": {"-o", "-e", "-p", "-s", "-E", "-u", "-P", "-a", "-X"}, "prlimit": {"-p", "--pid"},
+    "nsys": {"-o", "--output", "-t", "--trace", "-s", "--sample", "-d", "--duration", "-y", "--delay", "-c", "--capture-range",
+             "--capture-range-end", "-e", "--env-var", "-f", "--force-overwrite", "-b", "--backtrace", "--stats", "-w",
+             "--show-output", "-x", "--stop-on-exit", "-p", "--nvtx-capture", "--cuda-memory-usage", "--cuda-graph-trace",
+             "--trace-fork-before-exec", "--gpu-metrics-device", "--session-new", "--wait", "--cudabacktrace"},
+    "py-spy": {"-o", "--output", "-f", "--format", "-r", "--rate", "-d", "--duration", "-p", "--pid"},
+    "watchmedo": {"-d", "--directory", "-p", "--patterns", "-i", "--ignore-patterns", "--signal", "--kill-after",
+                  "--debounce-interval"},
+    "enroot": {"-m", "--mount", "-e", "--env", "-c", "--conf"},
 }
+# words a wrapper takes after its options before the command: `gosu USER cmd`, `chrt -f 10 cmd`,
+# `flock LOCKFILE cmd`, `enroot start NAME cmd`
+_POSITIONALS = {"gosu": 1, "su-exec": 1, "chrt": 1, "flock": 1, "enroot": 1}
+# a wrapper that runs the command only under one of its subcommands: `nsys profile … cmd`
+_SUBCOMMANDS = {"nsys": {"profile", "launch"}, "py-spy": {"record", "top"}, "watchmedo": {"auto-restart", "shell-command"},
+                "enroot": {"start"}}
 RUNNERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("conda", "run"), ("micromamba", "run"), ("mamba", "run"), ("pixi", "run"), ("hatch", "run"), ("rye", "run")}
 _PYTHON = re.compile(r"^(.*/)?python(\d(\.\d+)?)?$")
 
@@ -62,6 +87,10 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
         if base in WRAPPERS:
             takes = WRAPPERS[base]
             i += 1
+            if base in _SUBCOMMANDS:
+                if i >= n or vals[i] not in _SUBCOMMANDS[base]:
+                    return None  # `nsys stats report.nsys-rep`: no command of its own
+                i += 1
             if base == "timeout":
                 while i < n and (vals[i] or "").startswith("-"):
                     i += 2 if vals[i] in takes else 1
@@ -79,6 +108,7 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
                 i += 2 if (word.split("=")[0] in takes or combined) and "=" not in word else 1
                 if i < n and vals[i] is None and "=" not in (words[i - 1].value or "="):
                     i += 1  # `--jobid $SLURM_JOB_ID`: an unknown value of an option we do not list
+            i += _POSITIONALS.get(base, 0)
             continue
         if base == "ray" and i + 2 < n and vals[i + 1] == "job" and vals[i + 2] == "submit":
             # `ray job submit [options] -- vllm serve …`: the job's command follows `--`

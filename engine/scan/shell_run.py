@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan import shell_cond
+from vllm_kb.engine.scan import shell_cond, shell_wrap
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.shell_expand import Expander, hole, shown, split_assignment
@@ -261,8 +261,25 @@ class Runner(Builtins):
             return shell_cond.UNKNOWN
         if base == "tmux" and self.tmux(fields, prog_i, n):
             return shell_cond.UNKNOWN
+        if (j := shell_wrap.runner_at([f.value for f in fields], lead, prog_i)) is not None and self.handed_on(fields, j, n):
+            return shell_cond.UNKNOWN
         self._emit(fields, n)
         return shell_cond.UNKNOWN
+
+    def handed_on(self, fields: list[Word], j: int, n: Simple) -> bool:
+        """`sbatch --wrap "…"`, `ssh HOST "…"`, `flock LOCK -c "…"`: the command another shell runs
+        (engine/scan/shell_wrap.py)."""
+        got = shell_wrap.command_words([f.value for f in fields], j)
+        if got is None:
+            return False
+        a, b, prefix = got
+        rest = fields[a:b]
+        if len(rest) == 1:
+            text = rest[0].text if rest[0].text is not None else rest[0].raw
+            self.child(text[len(prefix):] if prefix and text.startswith(prefix) else text, rest[0].line, n, state=self.st.copy())
+        elif not ((rest[0].value or "").rsplit("/", 1)[-1] in _SHELLS and self.shell_c(rest, 0, n)):
+            self._emit(rest, n)
+        return True
 
     def _emit(self, fields: list[Word], n: Simple, container: dict | None = None, via: tuple = ()) -> None:
         if self.quiet:

@@ -1,0 +1,64 @@
+"""Commands that hand a command line to another shell rather than running it as argv:
+`sbatch [opts] --wrap="vllm serve …"` (SLURM runs the string with sh), `ssh [opts] HOST "cmd"` and
+`pdsh -w HOSTS cmd …` (the remote login shell runs the words joined by spaces), `flock FILE -c "cmd"`,
+`script -qc "cmd" /dev/null`, `su [-] USER -c "cmd"`. `command_words` says where the command
+starts; one word is a script of its own (read as `sh -c` would), several are run as they stand."""
+from __future__ import annotations
+
+STRING_RUNNERS = frozenset({"sbatch", "ssh", "pdsh", "flock", "script", "su"})
+
+# options that take a separate value, per runner (`--opt=value` is one word)
+_TAKES = {
+    "ssh": {"-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-E", "-c", "-m", "-b", "-e", "-S", "-W", "-w", "-Q",
+            "-O", "-B", "-I"},
+    "pdsh": {"-w", "-x", "-l", "-f", "-t", "-u", "-R", "-g", "-X"},
+    "sbatch": {"-N", "-n", "-c", "-p", "-G", "-w", "-t", "-J", "-o", "-e", "-A", "-q", "-D", "--nodes", "--ntasks",
+               "--gpus", "--partition", "--job-name", "--time", "--account", "--qos", "--nodelist", "--cpus-per-task",
+               "--gres", "--ntasks-per-node", "--mem", "--output", "--error", "--chdir", "--gpus-per-node",
+               "--gpus-per-task", "--cpus-per-gpu", "--mem-per-gpu", "--export", "--dependency", "-d", "--array", "-a",
+               "--constraint", "-C", "--exclude", "-x", "--reservation", "--comment"},
+    "flock": {"-w", "--timeout", "-E", "--conflict-exit-code"},
+    "script": {"-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-E", "--echo"},
+    "su": {"-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment"},
+}
+_COMMAND_OPTS = {"sbatch": ("--wrap",), "flock": ("-c", "--command"), "script": ("-c", "--command"),
+                 "su": ("-c", "--command")}
+
+
+def command_words(vals: list[str | None], i: int) -> tuple[int, int, str] | None:
+    """(first, end, prefix) of the command the runner at `i` hands on — `prefix` is what to drop
+    from a one-word `--wrap=…` —; None when there is none or a word it depends on is unknown."""
+    base = (vals[i] or "").rsplit("/", 1)[-1]
+    takes, n = _TAKES.get(base, set()), len(vals)
+    opts = _COMMAND_OPTS.get(base, ())
+    k = i + 1
+    while k < n:
+        v = vals[k]
+        if v is None:
+            return None
+        opt, eq, _ = v.partition("=")
+        if opt in opts:
+            return (k, k + 1, opt + "=") if eq else ((k + 1, k + 2, "") if k + 1 < n else None)
+        if v == "--":
+            k += 1
+            break
+        if not v.startswith("-") or v == "-":
+            if base in ("sbatch", "script", "flock", "su") and opts:
+                k += 1  # a batch script, a log file, the lock file, the user: the command is an option's
+                continue
+            break
+        k += 2 if v in takes else 1
+    if opts:
+        return None
+    if base == "ssh":
+        k += 1  # the host
+    return (k, n, "") if k < n else None
+
+
+def runner_at(vals: list[str | None], lead: int, prog_i: int) -> int | None:
+    """The index of a string runner from the command's first word up to its program (`nohup sbatch
+    --wrap …`, `flock LOCK -c …`, whose wrapper reading stops at `-c`)."""
+    for j in range(lead, min(prog_i, len(vals) - 1) + 1):
+        if (vals[j] or "").rsplit("/", 1)[-1] in STRING_RUNNERS:
+            return j
+    return None
