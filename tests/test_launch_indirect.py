@@ -59,6 +59,15 @@ FORMS = {
     "python-os-system-fstring-hole": ({"launch.py": f'import os, sys\nport = sys.argv[1]\nos.system(f"CUDA_VISIBLE_DEVICES=0,1,2 nohup vllm serve {_M} '
                                                     '--port {port} --tensor-parallel-size 3 > log 2>&1 &")\n',
                                        "requirements.txt": "vllm==0.8.5\n"}, _M, 3, "0.8.5", None),
+    # a helper of the same file builds the command; the call's fixed arguments stand for its parameters
+    "python-helper-returns-list": ({"launch.py": f'import subprocess\nMODEL = "{_M}"\ndef build(model, tp):\n    cmd = ["vllm", "serve", model]\n'
+                                                '    cmd.append("--tensor-parallel-size")\n    cmd.append(str(tp))\n    return cmd\n'
+                                                'subprocess.run(build(MODEL, 3))\n',
+                                    "requirements.txt": "vllm==0.8.5\n"}, _M, 3, "0.8.5", None),
+    "python-helper-returns-fstring": ({"launch.py": 'import os, sys\ndef serve_command(model, port=8000, tp=1):\n'
+                                                   '    return f"vllm serve {model} --port {port} --tensor-parallel-size {tp}"\n'
+                                                   f'os.system(serve_command("{_M}", port=int(sys.argv[1]), tp=3))\n',
+                                       "requirements.txt": "vllm==0.8.5\n"}, _M, 3, "0.8.5", None),
 }
 
 
@@ -179,3 +188,14 @@ def test_wrapped_launch_is_read(tmp_path: Path, line: str) -> None:
 def test_wrappers_without_a_vllm_command_are_no_site(tmp_path: Path, line: str) -> None:
     _write(tmp_path, {"run.sh": f"#!/bin/bash\n# vllm\n{line}\n", "requirements.txt": "vllm==0.8.5\n"})
     assert audit(tmp_path, gpu="H100-80GB x4").sites == []
+
+
+def test_a_helper_parameter_the_call_leaves_unknown_is_not_its_default(tmp_path: Path) -> None:
+    _write(tmp_path, {"launch.py": 'import subprocess, sys\ndef build(model, tp=3):\n'
+                                   '    return ["vllm", "serve", model, "--tensor-parallel-size", str(tp)]\n'
+                                   f'subprocess.run(build("{_M}", int(sys.argv[1])))\n'
+                                   f'subprocess.run(build("{_M}", 4))\n',
+                      "requirements.txt": "vllm==0.8.5\n"})
+    rep = audit(tmp_path, gpu="H100-80GB x4")
+    assert [sr.facts["engine"].get("tensor_parallel_size") for sr in rep.sites] == [None, 4]
+    assert not [r.check.id for sr in rep.sites for r in sr.results if r.status == "recommended" and r.priority == "P0"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from vllm_kb.engine.scan import python_returns
 from vllm_kb.engine.scan.deploy import common
 from vllm_kb.engine.scan.python_flow import Flow, Item, TrackedDict, TrackedList
 from vllm_kb.engine.scan.python_values import Unresolved
@@ -70,18 +71,21 @@ def site(ctx, rel: str, text: str, call: ast.Call, r) -> Site | None:
         any(k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
     notes: list[str] = []
     items: list[Item] | None
+    env = _env(call, rel, r)
+    first = call.args[0]
+    if (helper := python_returns.helper_call(first, r)) is not None:
+        first, r = helper  # `subprocess.run(build_cmd(m))`: what the helper returns, read inside it
     if mod == "asyncio" and fn == "create_subprocess_exec":
         items = _star_items(call, r, notes)
     elif mod == "os" and _OS.get(fn) in ("exec", "spawn"):
         args = call.args[1:] if _OS[fn] == "exec" else call.args[2:]
         items = _items(args[0], r, notes) if args else None
     else:
-        items = None if shell else _items(call.args[0], r, notes)
-    env = _env(call, rel, r)
+        items = None if shell else _items(first, r, notes)
     syntax = "python-argv"
-    split = _split_of(call.args[0]) if not shell else None
+    split = _split_of(first) if not shell else None
     if shell or split is not None:  # a split command line is read as the shell would (its holes stay words)
-        line_text = _string(split if split is not None else call.args[0], r, notes, text)
+        line_text = _string(split if split is not None else first, r, notes, text)
         if line_text is None:
             return None
         got = common.shell_site(ctx, rel, line_text, call.lineno, syntax, env, None)
