@@ -22,6 +22,12 @@ FORMS = {
                                ".env": _DOTENV, "requirements.txt": "vllm==0.8.5\n"}, _M, 3, "0.8.5", "TP at .env:3"),
     "shell-source-env-in-folder": ({"start.sh": "#!/bin/bash\nsource ./env/prod.env\nvllm serve ${MODEL} --tensor-parallel-size ${TP}\n",
                                     "env/prod.env": _DOTENV, "requirements.txt": "vllm==0.8.5\n"}, _M, 3, "0.8.5", "TP at env/prod.env:3"),
+    "shell-eval-cat-dotenv": ({"run.sh": '#!/bin/bash\neval "$(cat .env)"\nvllm serve $MODEL --tensor-parallel-size $TP\n',
+                               ".env": _DOTENV, "requirements.txt": "vllm==0.8.5\n"}, _M, 3, "0.8.5", "TP at .env:3"),
+    "shell-export-xargs-dotenv": ({"run.sh": "#!/bin/bash\nexport $(grep -v '^#' .env | xargs)\nvllm serve $MODEL --tensor-parallel-size $TP\n",
+                                   ".env": _DOTENV, "requirements.txt": "vllm==0.8.5\n"}, _M, 3, "0.8.5", "TP at .env:3"),
+    "shell-bash-source-dir-dotenv": ({"run.sh": '#!/bin/bash\nsource "${BASH_SOURCE%/*}/.env"\nvllm serve $MODEL --tensor-parallel-size $TP\n',
+                                      ".env": _DOTENV, "requirements.txt": "vllm==0.8.5\n"}, _M, 3, "0.8.5", "TP at .env:3"),
     "compose-string-command-dotenv": ({"docker-compose.yml": "services:\n  vllm:\n    image: vllm/vllm-openai:v0.8.5\n    ipc: host\n"
                                                              "    env_file: .env\n    command: --model ${MODEL} --tensor-parallel-size ${TP}\n",
                                        ".env": _DOTENV}, _M, 3, "0.8.5", "TP at .env:3"),

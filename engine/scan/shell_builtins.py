@@ -8,7 +8,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
-from vllm_kb.engine.scan import docker_run
+from vllm_kb.engine.scan import docker_run, envfile
 from vllm_kb.engine.scan.shell import ShellSyntaxError, Word
 from vllm_kb.engine.scan.shell_expand import hole, is_append, is_known, shown, split_assignment
 from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
@@ -86,25 +86,32 @@ class Builtins:
                                         shown(val), "cli", self.st.ex.notes.get(name), pos={"kind": "export", "word": (w.start, w.end),
                                                                                             "cmd": (words[0].start, words[-1].end), "count": len(names)})
 
-    def _export_dotenv(self, what: str) -> None:
-        """`export $(grep -v '^#' .env | xargs)`: every KEY=VALUE of that file is exported."""
+    def _export_dotenv(self, what: str, export: bool = True) -> bool:
+        """`export $(grep -v '^#' .env | xargs)`, `source <(cat .env)`, `eval "$(cat .env)"`: every
+        KEY=VALUE of that file is set (read with the env-file grammar, engine/scan/envfile.py)."""
         m = re.search(r"([\w./-]*\.env\w*)", what)
         target = self._resolve(m.group(1)) if m else None
-        text = self.ctx.read(target) if target else None
-        for line in (text or "").splitlines():
-            mm = re.match(r"^\s*(?:export\s+)?([A-Za-z_]\w*)=(.*)$", line)
-            if mm and not line.lstrip().startswith("#"):
-                v = mm.group(2).strip().strip("'\"")
-                self.st.ex.vars[mm.group(1)] = v
-                self.st.ex.exported.add(mm.group(1))
-                self.st.env[mm.group(1)] = Setting(mm.group(1), v, True, target or "", 0, mm.group(1), v, "cli")
+        values = envfile.load(self.ctx, target) if target else None
+        for name, v in (values or {}).items():
+            if v.value is None:
+                self.st.ex.forget(name)
+                continue
+            self.st.ex.vars[name] = v.value
+            self.st.ex.origins[name] = v.where
+            if export or self.st.allexport:
+                self.st.ex.exported.add(name)
+                self.st.env[name] = Setting(name, v.value, True, v.file, v.line, name, v.raw, "cli")
+        return values is not None
 
     def builtin(self, base: str, argv: list[Word], n: Simple) -> bool:
         ex = self.st.ex
         if base in ("source", ".") and len(argv) > 1:
-            self.source(argv[1])
+            if not (".env" in (argv[1].unresolved or "") and self._export_dotenv(argv[1].unresolved or "", export=False)):
+                self.source(argv[1])  # `source <(cat .env)` is the file itself
             return True
         if base == "eval":
+            if len(argv) > 1 and ".env" in (argv[1].unresolved or "") and self._export_dotenv(argv[1].unresolved or "", export=False):
+                return True  # `eval "$(cat .env)"`
             text = " ".join(w.text if w.text is not None else w.raw for w in argv[1:])
             self.child(text, argv[0].line, n, state=self.st)
             return True

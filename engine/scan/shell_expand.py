@@ -165,6 +165,8 @@ class Expander:
         name = s.name
         if s.op == "?bad":
             return None, None
+        if name in ("BASH_SOURCE", "0") and s.op in ("%", "%%") and s.arg == "/*":
+            return self.script_dir_hole, None  # `${BASH_SOURCE%/*}`: the script's folder
         if name in ("@", "*"):
             if self.positional is None:
                 return None, None
