@@ -78,7 +78,8 @@ def site_context(sr, kb: Knowledge) -> Context:
     """The context of an audited site (engine.audit.SiteReport), with what its changes set."""
     ctx = make_context(sr.site, sr.facts, sr.lookup_version, kb)
     for ch in sr.changes:
-        if ch.blocked or ch.op in ("env", "unset_env", "rename") or "," in ch.target:
+        # a value read from another file (.env, an image's ENV) is still changed, only there
+        if ch.blocked and ch.blocked != "from_env" or ch.op in ("env", "unset_env", "rename") or "," in ch.target:
             continue
         if ch.op == "unset":
             ctx.removed = ctx.removed | {ch.target}
