@@ -132,7 +132,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     if not found:
         return []
     image = image_entry.runs(ctx, rel)  # a Dockerfile's CMD runs this file: its vLLM and ENV
-    version = ctx.catalog.resolve(image.release()).version if image and image.release() else ctx.version_for(rel)
+    release = image.release() if image else None
+    version = ctx.catalog.resolve(release).version if release else ctx.version_for(rel)
     # os.environ is named in the text of a file that sets it (as Python reads the text)
     env = python_env.assignments(tree, rel) if "environ" in text or not text.isascii() else {}
     lines = line_index(text)

@@ -53,7 +53,7 @@ def _bind(fn, call: ast.Call, r):
     names = [a.arg for a in fn.args.posonlyargs + fn.args.args]
     given: dict[str, ast.expr] = dict(zip(names, call.args))
     given.update({k.arg: k.value for k in call.keywords if k.arg})
-    known: dict[str, object] = {}
+    known: dict[str, str | int | float | bool | None] = {}
     for name, expr in given.items():
         try:
             v = r.value(expr)
@@ -70,7 +70,7 @@ def _bind(fn, call: ast.Call, r):
 
 
 class _Substitute(ast.NodeTransformer):
-    def __init__(self, known: dict[str, object]):
+    def __init__(self, known: dict[str, str | int | float | bool | None]):
         self.known = known
 
     def visit_Name(self, node: ast.Name):

@@ -246,7 +246,7 @@ def mark_sourced(s, origins: dict[str, str], rel: str) -> None:
     .env) is that file's: a fix names where to change it rather than writing a literal over `$TP`."""
     m = _VAR_REF.match(s.raw or "")
     where = origins.get(m.group(1)) if m and s.resolved else None
-    if where and where.rpartition(":")[0] != rel:
+    if m and where and where.rpartition(":")[0] != rel:
         s.pos = {**(s.pos or {}), "from_env": f"{m.group(1)} at {where}"}
 
 
