@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned
+from vllm_kb.engine.check.dependency_pins import dependency_facts
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
@@ -22,7 +23,7 @@ from vllm_kb.engine.fix.text_edits import diffs
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb import hardware as hw
-from vllm_kb.engine.kb import redact, release_dates
+from vllm_kb.engine.kb import dependency_pins, redact, release_dates
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
@@ -76,8 +77,10 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     clients = tool_clients(sc.ctx, sc.files) if any(p[2]["site"].get("serves_http") for p in prepared) else []
     model_types = kb.doc("vllm", "model_types.yaml").data
     vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
-    for site, _, facts in prepared:
+    dep_pins = [p for p in sc.pins if p.package in dependency_pins.PACKAGES]  # read once, judged per site
+    for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
+        facts["launch"].update(dependency_facts(site, choice, dep_pins, sc.ctx.read))  # torch & co. against vLLM's pins
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
         # the transformers pin against the checkpoint's model_type

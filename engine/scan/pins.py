@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.kb import dependency_pins, yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
 from vllm_kb.engine.scan import source_pins
 from vllm_kb.engine.scan.context import ScanContext, parse_python
@@ -22,8 +22,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-# What changes an audit: vLLM, the frameworks that drive it, its plugins, transformers (reads the config).
-PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "sglang", "vllm-omni", "transformers")
+# What changes an audit: vLLM, the frameworks that drive it, its plugins, transformers (reads the config), torch & co.
+PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "sglang", "vllm-omni", "transformers", *dependency_pins.PACKAGES)
 # A package name must end at an operator, `[`, `@`, `;` or the end (vllm, not vllm-flash-attn).
 _REQ = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[^\]]*\])?(?=\s*(?:$|[<>=!~;@(]))\s*(?:@\s*(?P<url>\S+)|(?P<spec>[^;#@]*))(?:;.*)?$", re.I)
 _WHEEL_VERSION = re.compile(r"[A-Za-z0-9_.]+-(\d+(?:\.\d+)+(?:\.post\d+)?)", re.I)
@@ -76,7 +76,7 @@ def is_dockerfile(rel: str) -> bool:
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     low = text.lower()
-    if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang", "transformers")):
+    if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang", "transformers", "torch", "xformers", "flash")):
         return []
     name = PurePosixPath(rel).name.lower()
     if is_dockerfile(rel) or name.endswith(".ipynb"):  # a notebook as its pip lines (notebook_json.pip_lines)
