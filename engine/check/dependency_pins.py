@@ -34,8 +34,9 @@ _ONE_INSTALL = ("requirements", "conda")
 
 
 def dependency_facts(site, choice, pins: list, read) -> dict[str, Any]:
-    """launch.dep_* for the first pin (the nearest folder's, same install first) that vLLM's
-    release does not accept; launch.dep_ok when every such pin agrees with it."""
+    """launch.dep_* for the first pin (same install first) that vLLM's release does not accept;
+    launch.dep_near for one that differs only where vLLM's kernels still load (the same minor torch
+    installed apart); launch.dep_ok when every such pin agrees with it."""
     vpin = getattr(choice, "pin", None)
     if vpin is None or getattr(choice, "basis", "") not in ("pin", "image") or getattr(vpin, "source", ""):
         return {}
@@ -43,7 +44,7 @@ def dependency_facts(site, choice, pins: list, read) -> dict[str, Any]:
     if not req:
         return {}
     folder = site.file.rpartition("/")[0]
-    judged, out = False, None
+    judged, out, near = False, None, None
     for p in pins:
         if p.package not in req or p.own or p.kind == "lock" or not _applies(p, folder, site) or not _on_linux(p.text):
             continue
@@ -55,7 +56,11 @@ def dependency_facts(site, choice, pins: list, read) -> dict[str, Any]:
         if _accepts(p, exact):
             continue
         order = _order(vpin, p, read)
-        if order == "before" or (order != "same" and not _breaks(p, exact)):
+        if order == "before":
+            continue
+        if order != "same" and not _breaks(p, exact):
+            near = near or {"dep_near": True, "dep_package": p.package, "dep_pin": p.text, "dep_pin_at": f"{p.file}:{p.line}",
+                            "dep_requires": want}
             continue
         got = {"dep_package": p.package, "dep_pin": p.text, "dep_pin_at": f"{p.file}:{p.line}", "dep_requires": want,
                "dep_requires_at": req[p.package]["at"], "dep_order": order, "dep_fix": "==" + exact}
@@ -63,7 +68,7 @@ def dependency_facts(site, choice, pins: list, read) -> dict[str, Any]:
             out = got
     if out is not None:
         return out
-    return {"dep_ok": True} if judged else {}
+    return near or ({"dep_ok": True} if judged else {})
 
 
 def _applies(p, folder: str, site) -> bool:
