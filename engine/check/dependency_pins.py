@@ -15,13 +15,13 @@ files read apart say nothing about the order (`unknown`). A torch of the same mi
 from __future__ import annotations
 
 import re
-import shlex
 import sys
 from typing import Any
 
 from vllm_kb.engine.kb import dependency_pins
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, try_parse
 from vllm_kb.engine.scan import pins as pins_mod
+from vllm_kb.engine.scan import pip_lines
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,12 +33,12 @@ else:  # pragma: no cover
 _ONE_INSTALL = ("requirements", "conda")
 
 
-def dependency_facts(site, choice, pins: list, read) -> dict[str, Any]:
+def dependency_facts(site, choice: Any, pins: list, read) -> dict[str, Any]:
     """launch.dep_* for the first pin (same install first) that vLLM's release does not accept;
     launch.dep_near for one that differs only where vLLM's kernels still load (the same minor torch
     installed apart); launch.dep_ok when every such pin agrees with it."""
-    vpin = getattr(choice, "pin", None)
-    if vpin is None or getattr(choice, "basis", "") not in ("pin", "image") or getattr(vpin, "source", ""):
+    vpin = choice.pin
+    if vpin is None or choice.basis not in ("pin", "image") or vpin.source:  # a source build has no wheel's pins
         return {}
     req = dependency_pins.requires(choice.version)
     if not req:
@@ -170,24 +170,7 @@ def _both_in_dependencies(text: str, vpin, p) -> bool:
 
 def pip_commands(text: str) -> list[tuple[int, int, frozenset[str]]]:
     """(first line, last line, words) of each `pip install` of a Dockerfile's RUN instructions, in order."""
-    out: list[tuple[int, int, frozenset[str]]] = []
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        start, logical = i + 1, lines[i]
-        while logical.rstrip().endswith("\\") and i + 1 < len(lines):
-            i += 1
-            logical = logical.rstrip()[:-1] + " " + lines[i]
-        i += 1
-        if not logical.lstrip().upper().startswith("RUN"):
-            continue
-        for m in pins_mod._PIP_INSTALL.finditer(logical):
-            rest = re.split(r"&&|\|\||;|\|", logical[m.end():], maxsplit=1)[0]
-            try:
-                out.append((start, i, frozenset(shlex.split(rest, comments=True))))
-            except ValueError:
-                continue
-    return out
+    return [(first, last, frozenset(words)) for first, last, _, words in pip_lines.pip_commands(text)]
 
 
 def _command_of(cmds, pin) -> int | None:
