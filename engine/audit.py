@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
 from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned
@@ -185,6 +185,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     basis = "variant" if variant else "image-other" if other else choice.basis
     if variant and choice.basis == "image" and not other:  # vllm/vllm-openai:v0.20.0-cu129: that CUDA's build
         basis = "image-" + variant.group(0)[1:]
+    if basis in ("cli", "image") and _built_from_source(site, ctx):
+        basis = source_pins.BASIS  # its kernels are the ones that build compiled (TORCH_CUDA_ARCH_LIST), not the release's
     facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis)
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
@@ -194,6 +196,17 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
 
 
 _CUDA_VARIANT = re.compile(r"[+-]cu\d{3}")
+
+
+def _built_from_source(site: Site, ctx: ScanContext) -> bool:
+    """The site's vLLM is compiled from a checkout or a git URL (its image rebuilds it, or the
+    project's pins say so) even though --vllm-version or an image tag names the release."""
+    if site.installed and (site.installed[0] == "source" or source_pins.is_dev(site.installed[0])):
+        return True
+    if not ctx.source_built:
+        return False
+    parts = PurePosixPath(site.file).parent.parts
+    return any("/".join(parts[:depth]) in ctx.source_built for depth in range(len(parts), -1, -1))
 
 
 def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:

@@ -65,6 +65,8 @@ def _fix(table: dict, v: Version, cc: float, kind: str, ok_now: bool) -> str | N
 def build_facts(facts: dict, table: dict, version: str | None, basis: str | None) -> dict[str, Any]:
     cc = (facts.get("gpu") or {}).get("compute_capability")
     v = try_parse(version) if version else None
+    if v is not None and _NOT_RELEASE.search(version or ""):
+        return {}  # `0.9.2.dev300+g<sha>`, `0.9.0+cu128`: a source or variant build, not the release's wheel
     variant = _VARIANT.fullmatch(basis or "")
     kind = "wheel" if basis in WHEEL else "image" if basis in IMAGE or variant else None
     if not isinstance(cc, (int, float)) or cc < 7.0 or v is None or kind is None or not table:
@@ -90,6 +92,7 @@ def build_facts(facts: dict, table: dict, version: str | None, basis: str | None
 
 
 _VARIANT = re.compile(r"image-cu(1\d)(\d)")
+_NOT_RELEASE = re.compile(r"dev|\+", re.I)
 _CONSUMER = ("geforce", "titan")
 
 
