@@ -156,6 +156,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     # --hf-config-path: vLLM reads the architecture (and quantization_config) from that repository
     config_name = args.get("hf_config_path") if isinstance(args.get("hf_config_path"), str) else model_name
     ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None
+    if ck is None and root is not None and isinstance(config_name, str) and config_name.startswith("/"):
+        ck = _mounted_checkpoint(root, site, config_name)
     markers = kb.doc("models.yaml").data.get("quantized_markers", [])
     mf = model_facts(config_name, kb.models, markers,
                      config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
@@ -310,6 +312,23 @@ def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, An
                 continue
         out.setdefault(d["arg"], d["value"])
     return out
+
+
+def _mounted_checkpoint(root: Path, site: Site, path: str):
+    """The checkpoint at a container path whose volume is a folder of the project (compose
+    `./:/models` beside the checkpoint, `docker run -v ./ckpt:/model`): read where it lies here."""
+    mounts = (site.container or {}).get("mounts") or {}
+    for target in sorted(mounts, key=len, reverse=True):
+        t = target.rstrip("/")
+        if path != t and not path.startswith(t + "/"):
+            continue
+        for src in mounts[target]:
+            if isinstance(src, str) and (src == "." or src.startswith("./")):
+                ck = read_checkpoint(root, src.rstrip("/") + path[len(t):], base=(root / site.file).parent)
+                if ck is not None:
+                    return ck
+        return None
+    return None
 
 
 def hidden_parallelism(site: Site) -> dict[str, str]:
