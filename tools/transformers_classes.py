@@ -78,14 +78,14 @@ def main() -> int:
     ap.add_argument("wheels", nargs="+", type=Path)
     ap.add_argument("--check", action="store_true", help="fail when the committed table differs")
     args = ap.parse_args()
-    text = render(*read(args.wheels))
-    if args.check:
-        same = OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} is stale: run tools/transformers_classes.py")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}: {text.count(chr(10)) - 7} classes")
-    return 0
+    versions, found = read(args.wheels)
+    text = render(versions, found)
+    stale = not OUT.is_file() or OUT.read_text(encoding="utf-8") != text
+    if not args.check:
+        OUT.write_text(text, encoding="utf-8")
+    print(f"{OUT}: {len(found)} classes from transformers {', '.join(versions)}"
+          + (" (stale: run tools/transformers_classes.py)" if args.check and stale else " up to date" if args.check else " written"))
+    return int(args.check and stale)
 
 
 if __name__ == "__main__":
