@@ -53,7 +53,7 @@ class _Index:
 
 
 _INDEX: dict[int, _Index] = {}  # id(tree) → its index, the most recently used last
-_KEEP = 32  # modules indexed at once: a parent map is about the module's size again
+_KEEP = 8  # modules indexed at once (a parent map is about the module's size again); vLLM's tree builds no index twice with 8
 
 
 def _index(tree: ast.Module) -> _Index:
