@@ -24,6 +24,7 @@ class Key:
     legacy: bool = False
     backend: str | None = None
     versions: str | None = None  # framework releases that have the key
+    not_read_by: tuple[str, ...] = ()  # framework commands whose code never reads the key
 
     def default_for(self, version: str | None) -> Any:
         d = self.default
@@ -56,11 +57,11 @@ class Framework:
         """The key a spelling means: `--vllm_num_engines`, `vllm.num_engines`, `+a.b=…`, `vllm-mode`."""
         return self._by_name.get(normalise_key(written))
 
-    def key_for_arg(self, arg: str, version: str | None = None) -> Key | None:
+    def key_for_arg(self, arg: str, version: str | None = None, command: str | None = None) -> Key | None:
         """The key that sets an engine argument; with a release, only a key that release has
         (its `versions`, and the release range the framework catalog read from the wheels) — TRL
-        0.14 has no max_model_len key at all."""
-        keys = [k for k in self.keys if k.arg == arg]
+        0.14 has no max_model_len key at all; with a command, only a key that command reads."""
+        keys = [k for k in self.keys if k.arg == arg and (command or "") not in k.not_read_by]
         if version and try_parse(version) is not None:
             # a pre-release (0.8.2.dev0) lies between the last final release and the one it
             # leads to: a key both have first, then the older release's (a rename lands at
@@ -119,7 +120,8 @@ class Framework:
         """Engine arguments the framework passes when its key is left unset (a release whose key
         has no default of its own leaves vLLM's)."""
         out = {k.arg: k.default_for(version) for k in self.keys
-               if k.arg and k.default is not None and not k.legacy and version_matches(k.versions, version)}
+               if k.arg and k.default is not None and not k.legacy and version_matches(k.versions, version)
+               and (command or "") not in k.not_read_by}
         out.update(self.raw.get("command_defaults", {}).get(command or "", {}))
         return {k: v for k, v in out.items() if v is not None}
 
@@ -218,7 +220,7 @@ def load_all() -> dict[str, Framework]:
         raw = yamlio.load_cached(resources.read_text("knowledge", "frameworks", f"{fid}.yaml")).data
         keys = [Key(key=k["key"], arg=k.get("arg"), role=k.get("role"), default=k.get("default"),
                     aliases=tuple(k.get("aliases", ())), legacy=bool(k.get("legacy")), backend=k.get("backend"),
-                    versions=k.get("versions"))
+                    versions=k.get("versions"), not_read_by=tuple(k.get("not_read_by", ())))
                 for k in raw["keys"]]
         out[fid] = Framework(fid, raw["name"], raw["package"], raw, keys)
     return out

@@ -59,6 +59,9 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         if not version_matches(key.versions, version):
             unmapped[key.key] = s  # this release of the framework ignores (or rejects) the key
             continue
+        if (command or "") in key.not_read_by:
+            unmapped[key.key] = s  # this command's code never reads the key (vllm_infer.py: vllm_max_lora_rank)
+            continue
         if key.arg == "model":
             s.name = "model"
             model = s
