@@ -207,6 +207,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     if engine.get("enable_lora"):
         facts["launch"].update(lora_facts(args, site.framework_keys, root, (root / site.file).parent if root is not None else None))
+        if "lora_rank" not in facts["launch"] and facts["launch"].get("lora_trained_rank"):
+            # no adapter folder to read: the rank the same script trains with (engine/scan/python_lora.py)
+            facts["launch"]["lora_rank"] = facts["launch"]["lora_trained_rank"]
+            facts["launch"]["lora_adapter"] = f"trained at {facts['launch']['lora_trained_at']}"
     if ck is None:  # a folder the project holds is read from disk, not the Hub
         hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [])
     facts["site"]["pooling"] = _pooling(engine)
