@@ -85,6 +85,20 @@ class Framework:
         before = [r for r in releases(self.id) if parse(r) < v]
         return ([before[-1]] if before else []) + [v.public]
 
+    def named_model(self, values: dict[str, Any], version: str | None) -> tuple[str, str] | None:
+        """(key, Hugging Face id) of the model a registry key names (knowledge: `model_names`; ms-swift
+        2.x `--model_type qwen2-7b-instruct`), from its generated table; None when the key is not
+        written, the release reads it otherwise, or the table does not hold the value."""
+        spec = self.raw.get("model_names")
+        if not spec or (version and try_parse(version) is not None and not version_matches(spec.get("versions"), version)):
+            return None
+        value = values.get(spec["key"])
+        if not isinstance(value, str):
+            return None
+        row = _model_table(spec["table"]).get(value.strip())
+        name = (row or {}).get("hf") or (row or {}).get("ms")
+        return (spec["key"], name) if name else None
+
     def passthrough_for(self, version: str | None) -> dict | None:
         """The mapping key that passes any engine argument through, if this release has it
         (LLaMA-Factory's vllm_config arrives in 0.9.1)."""
@@ -211,6 +225,14 @@ class Framework:
 def normalise_key(name: str) -> str:
     n = name.strip().lstrip("+~").lstrip("-")
     return n.replace("-", "_").lower()
+
+
+@lru_cache(maxsize=None)
+def _model_table(name: str) -> dict:
+    """A generated registry table (tools/swift_model_types.py): registry key → {hf, ms, …}."""
+    import json
+
+    return json.loads(resources.read_text("knowledge", "frameworks", name)).get("model_types") or {}
 
 
 @lru_cache(maxsize=1)
