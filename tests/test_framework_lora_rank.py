@@ -102,3 +102,30 @@ def test_chat_engine_keeps_vllm_max_lora_rank(json_site, write_project):
     chat = "llamafactory-cli chat --model_name_or_path Qwen/Qwen2.5-7B-Instruct --adapter_name_or_path saves/sft --infer_backend vllm\n"
     site = _lf(json_site, write_project, chat, 32)
     assert _check(site, "L62")["status"] == "enabled"  # chat/vllm_engine.py passes vllm_max_lora_rank (32)
+
+
+TRAIN_YAML = "model_name_or_path: Qwen/Qwen2.5-7B-Instruct\nstage: sft\nfinetuning_type: lora\nlora_rank: {rank}\noutput_dir: saves/qwen/lora/sft\n"
+
+
+@pytest.mark.parametrize("rank, p0", [(64, True), (16, False)])
+def test_rank_from_the_projects_training_config(json_site, write_project, rank, p0):
+    # the adapter folder is what the training writes: not in the project, its rank in the training YAML
+    root = write_project({
+        "examples/train_lora/qwen_lora_sft.yaml": TRAIN_YAML.format(rank=rank),
+        "infer.sh": "python scripts/vllm_infer.py --model_name_or_path Qwen/Qwen2.5-7B-Instruct --adapter_name_or_path saves/qwen/lora/sft\n",
+        "requirements.txt": "llamafactory==0.9.4\nvllm==0.11.0\n",
+    })
+    site = json_site(root, "A100-80GB")
+    assert ("L62" in _p0(site)) is p0
+    if p0:
+        assert "qwen_lora_sft.yaml" in _check(site, "L62")["reason"]
+
+
+def test_swift_infer_takes_the_rank_of_its_sft_run(json_site, write_project):
+    root = write_project({
+        "train.sh": "swift sft --model Qwen/Qwen2.5-7B-Instruct --train_type lora --lora_rank 32 --output_dir output\n",
+        "infer.sh": "swift infer --adapters output/v0-20250514-101010/checkpoint-500 --infer_backend vllm\n",
+        "requirements.txt": "ms-swift==3.4.1\nvllm==0.8.5\n",
+    })
+    site = json_site(root, "A100-80GB")  # `swift sft` builds no engine: the one site is infer.sh
+    assert "L62" in _p0(site) and "train.sh" in _check(site, "L62")["reason"]
