@@ -71,8 +71,8 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     named = fw.named_model(values, version) if model is None else None
     if named is not None and named[0] in written:
         # the model named by a registry key (ms-swift 2.x --model_type): the id its table maps it to
-        src = written[named[0]]
-        model = Setting("model", named[1], True, src.file, src.line, src.key, src.raw, src.syntax,
+        given = written[named[0]]
+        model = Setting("model", named[1], True, given.file, given.line, given.key, given.raw, given.syntax,
                         note=f"{named[0]}={values.get(named[0])!r} names {named[1]} ({fw.name}'s model registry)", implied=True)
     mode_rule = fw.mode_rule(values, version, command)
     mode, client = (mode_rule["mode"], bool(mode_rule.get("client"))) if mode_rule is not None else ("none", False)

@@ -22,20 +22,20 @@ def trained_rank(tree: ast.Module, text: str, rel: str) -> dict:
     for node in tree.body:  # module-level `lora_rank = 32`; a name bound twice is not read
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
-            value = node.value.value if isinstance(node.value, ast.Constant) else None
-            consts[name] = None if name in consts else value
+            v = node.value.value if isinstance(node.value, ast.Constant) else None
+            consts[name] = None if name in consts or not isinstance(v, int) or isinstance(v, bool) else v
     best: tuple[int, int] | None = None
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call):
             continue
-        func = node.func
+        func = call.func
         fname = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
         if fname not in _CALLS:
             continue
-        arg = next((k.value for k in node.keywords if k.arg == "r"), None)
+        arg = next((k.value for k in call.keywords if k.arg == "r"), None)
         r = arg.value if isinstance(arg, ast.Constant) else consts.get(arg.id) if isinstance(arg, ast.Name) else None
         if isinstance(r, int) and not isinstance(r, bool) and r > 0 and (best is None or r > best[0]):
-            best = (r, node.lineno)
+            best = (r, call.lineno)
     if best is None:
         return {}
     return {"lora_trained_rank": best[0], "lora_trained_at": f"{rel}:{best[1]}",
