@@ -252,6 +252,14 @@ def test_mxfp4_quantizes_only_the_experts():
     assert memory.weights_bytes(oss, {}) / GIB == pytest.approx(65.97, rel=0.03)  # vLLM's "Model loading took"
 
 
+def test_int4_experts_only_checkpoints_are_sized_as_such():
+    # Kimi K2-Thinking / K2.5: W4A16 routed experts in groups of 32, the rest BF16 (~594 GB of
+    # safetensors on the Hub); sized as the FP8 K2 they were 958 GiB, a false "does not fit" on 8x H200
+    k25 = facts("moonshotai/Kimi-K2.5")
+    assert memory.weights_bytes(k25, {}) / GIB == pytest.approx(594e9 / GIB, rel=0.03)
+    assert memory.weights_bytes(facts("moonshotai/Kimi-K2-Instruct"), {}) / GIB == pytest.approx(959, rel=0.03)
+
+
 def test_weights_split_by_tp_with_replicated_kv_projections():
     mf = facts("meta-llama/Llama-3.1-8B-Instruct")
     w = memory.weights_bytes(mf, {})
@@ -396,3 +404,15 @@ def test_layers_a_quantized_checkpoint_keeps_in_16_bits_weigh_2_bytes():
     assert kept == 8 * 4 * 1024 * 1024 + 2 * 3 * 1024 * 4096
     assert weights_bytes({**model, "quant_unquantized": cov}, {}) == plain + kept  # one more byte each
     assert coverage({"quant_method": "fp8"}) is None
+
+
+@pytest.mark.parametrize("name", ["Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", "Qwen/Qwen3.5-397B-A17B-FP8"])
+def test_experts_spread_over_data_parallel_ranks_without_the_widths(name):
+    # vLLM's recipes serve both with `-dp 8 --enable-expert-parallel` on 8x H200: each GPU holds
+    # 1/8 of the routed experts; with no widths known the experts' share came out 0 and the whole
+    # checkpoint was put on every GPU (a false "weights alone do not fit" P0)
+    m = facts(name)
+    w = memory.weights_bytes(m, {})
+    per_gpu = memory.weights_per_gpu_bytes(m, {"enable_expert_parallel": True, "data_parallel_size": 8}, w, 1, 1)
+    assert per_gpu < 0.2 * w and per_gpu < 100 * GIB
+    assert memory.weights_per_gpu_bytes(m, {"data_parallel_size": 8}, w, 1, 1) == w  # no EP: every rank holds all
