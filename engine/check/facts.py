@@ -115,7 +115,8 @@ def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
 
 
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
-               root: Path | None = None, basis: str | None = None, model: dict | None = None) -> dict[str, Any]:
+               root: Path | None = None, basis: str | None = None, model: dict | None = None,
+               trained: Any = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
     config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …).
     `model`: the model facts to use instead of those the name gives (one candidate of an ambiguous
@@ -210,7 +211,12 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
                                       facts["launch"]))
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     if engine.get("enable_lora"):
-        facts["launch"].update(lora_facts(args, site.framework_keys, root, (root / site.file).parent if root is not None else None))
+        facts["launch"].update(lora_facts(args, site.framework_keys, root, (root / site.file).parent if root is not None else None,
+                                          trained))
+        if "lora_rank" not in facts["launch"] and facts["launch"].get("lora_trained_rank"):
+            # no adapter folder to read: the rank the same script trains with (engine/scan/python_lora.py)
+            facts["launch"]["lora_rank"] = facts["launch"]["lora_trained_rank"]
+            facts["launch"]["lora_adapter"] = f"trained at {facts['launch']['lora_trained_at']}"
     if ck is None:  # a folder the project holds is read from disk, not the Hub
         hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [])
     facts["site"]["pooling"] = _pooling(engine)
