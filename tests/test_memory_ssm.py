@@ -106,3 +106,19 @@ def test_sizing_table_rows():
     assert ssm.sizing_row("0.10.0")["block_raise"].startswith("vllm/model_executor/models/config.py:")
     assert ssm.sizing_row("0.20.0")["seqs_refusal"] and not ssm.sizing_row("0.19.1")["seqs_refusal"]
     assert ssm.sizing_row("0.28.0")["ssm_dtype"]["NemotronHForCausalLM"]["default"] == "float32"
+
+
+def test_align_mode_block_above_the_batch_budget_is_refused_in_0170_to_0260():
+    # Nemotron Nano 9B v2 from 0.20: a 1,312-token block (float32 state); align mode needs prefix caching
+    on = estimate("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "H100", "0.20.0", max_model_len=32768, max_num_batched_tokens=1024,
+                  enable_prefix_caching=True)
+    assert on["ssm_align_refused"].startswith("vllm/config/vllm.py:") and on["ssm_align_batched_fit"] == 2048
+    # prefix caching off by default before 0.26.0; fits at 2048; "all" mode; gone in 0.27.0
+    for version, extra in (("0.20.0", {}), ("0.20.0", {"enable_prefix_caching": True, "max_num_batched_tokens": 2048}),
+                           ("0.20.0", {"enable_prefix_caching": True, "mamba_cache_mode": "all"}),
+                           ("0.27.0", {"enable_prefix_caching": True})):
+        engine = dict({"max_model_len": 32768, "max_num_batched_tokens": 1024}, **extra)
+        assert "ssm_align_refused" not in estimate("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "H100", version, **engine), (version, extra)
+    # 0.26.0 turns prefix caching on for hybrids by default
+    assert "ssm_align_refused" in estimate("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "H100", "0.26.0", max_model_len=32768,
+                                           max_num_batched_tokens=1024)

@@ -25,7 +25,7 @@ holds a state ("Setting attention block size to %d tokens", HybridAttentionMamba
 _get_kv_cache_groups_uniform_page_size (the larger count when it is below `ratio` x the smaller,
 0.12.0 on); whether generative hybrid models get prefix caching by default (0.26.0 on) and how
 many blocks a state group then holds per request (MambaSpec.max_memory_usage_bytes, "align"
-mode); which config classes set mamba_ssm_cache_dtype from config.json, and their default;
+mode) and where align mode refuses a block larger than max_num_batched_tokens (0.17.0–0.26.0); which config classes set mamba_ssm_cache_dtype from config.json, and their default;
 whether the Gated DeltaNet state follows mamba_ssm_cache_dtype; where vLLM refuses a
 max_num_seqs above the state blocks (vllm/config/compilation.py, 0.20.0 on); and where the V0
 MambaCacheManager sized the state by max_num_seqs.
@@ -214,6 +214,7 @@ def sizing(vllm: Path) -> dict | None:
     gdn = re.search(r"def gated_delta_net_state_dtype\((.*?)\)\s*->", utils.read_text(), re.S) if utils.is_file() else None
     out["gdn_ssm_dtype"] = bool(gdn and "mamba_ssm_cache_dtype" in gdn.group(1))
     out["seqs_refusal"] = _line_of(vllm, ("vllm/config/compilation.py",), "exceeds available Mamba cache")
+    out["align_refusal"] = _line_of(vllm, ("vllm/config/vllm.py",), '"In Mamba cache align mode, block_size "')
     return out
 
 

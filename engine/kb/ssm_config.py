@@ -23,8 +23,9 @@ def _layer_counts(cfg: dict, layers: int) -> tuple[int, int] | None:
     """(attention layers, state layers) from whichever layout key the config uses."""
     types = cfg.get("layer_types") or cfg.get("layers_block_type")
     if isinstance(types, list) and types and all(isinstance(t, str) for t in types):
-        attn = sum(1 for t in types if t in ("attention", "full_attention"))
-        state = sum(1 for t in types if t in ("mamba", "linear_attention", "mamba2"))
+        # Zamba2's "hybrid" layers run a Mamba2 mixer and the shared attention block
+        attn = sum(1 for t in types if t in ("attention", "full_attention", "hybrid"))
+        state = sum(1 for t in types if t in ("mamba", "linear_attention", "mamba2", "hybrid"))
         return (attn, state) if state else None
     pattern = cfg.get("hybrid_override_pattern")
     if isinstance(pattern, str) and pattern:  # Nemotron-H: M mamba, * attention, - MLP, E MoE

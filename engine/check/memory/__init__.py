@@ -20,7 +20,7 @@ from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capa
                                             pp_stage_layers)
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
                                                  non_torch_bytes)
-from vllm_kb.engine.check.memory.ssm import seqs_refusal
+from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal
 from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
                                                  KV_RESERVE_FRACTION, TP_CHOICES, Runtime, human_int, runtime)
 from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, uncertain_weights_bytes,
@@ -301,6 +301,7 @@ def ssm_facts(site: _Site, layout: KVLayout, cap: dict, notes: _Notes) -> dict[s
         return out
     out["ssm_pool_blocks"] = cap["kv_blocks"]
     out["ssm_blocks_per_request"] = layout.ssm_blocks
+    out.update(_align_facts(site, layout))
     line = seqs_refusal(site.rt.version)
     seqs = int(site.engine.get("max_num_seqs") or 256)
     # raised after the KV cache is sized, so only when that succeeds (L15 / L16 otherwise)
@@ -312,6 +313,18 @@ def ssm_facts(site: _Site, layout: KVLayout, cap: dict, notes: _Notes) -> dict[s
         # the estimate's own error on the pool: a max_num_seqs within it may still start
         out["ssm_seqs_margin"] = seqs > cap["kv_blocks"] * (1 + SUGGEST_MARGIN) + 1
     return out
+
+
+def _align_facts(site: _Site, layout: KVLayout) -> dict[str, Any]:
+    """Prefix caching's "align" mode schedules prefills in whole blocks, and 0.17.0–0.26.0 assert
+    that the raised block fits max_num_batched_tokens. The block is a lower bound (vLLM aligns to
+    16 tokens or more), so a block above the budget is refused."""
+    line = align_refusal(site.rt.version)
+    if not line or layout.ssm_blocks < 2 or str(site.engine.get("mamba_cache_mode") or "align") != "align":
+        return {}
+    if layout.block <= site.batched:
+        return {}
+    return {"ssm_align_refused": line, "ssm_align_batched_fit": math.ceil(layout.block / 1024) * 1024}
 
 
 def _full_graphs(engine: dict) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import DEFAULT_BLOCK, Runtime
-from vllm_kb.engine.check.memory.ssm import plan as ssm_plan
+from vllm_kb.engine.check.memory.ssm import plan as ssm_plan, sizing_row
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
 
 KV_BYTES = {"auto": None, "fp8": 1.0, "fp8_e4m3": 1.0, "fp8_e5m2": 1.0, "fp8_inc": 1.0, "int8": 1.0,
@@ -140,7 +140,8 @@ def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> K
             return KVLayout(p.state / block, 0, 0, 0, block, ssm=p.state_layers, ssm_blocks=p.state_blocks)
         return KVLayout(per_layer, p.attention, 0, 0, p.block, ssm=p.state_layers, ssm_blocks=p.state_blocks,
                         group_ratio=p.group_ratio)
-    return KVLayout(per_layer, layers - sliding, sliding, window, block)
+    ratio = (sizing_row(rt.version) or {}).get("group_ratio") if sliding else None
+    return KVLayout(per_layer, layers - sliding, sliding, window, block, group_ratio=ratio)
 
 
 def human_block(engine: dict) -> int | None:

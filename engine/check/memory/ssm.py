@@ -150,6 +150,8 @@ def seqs_refusal(version: str | None) -> str | None:
     return row.get("seqs_refusal") if row else None
 
 
-def describe(p: SSMPlan) -> dict[str, Any]:
-    return {"ssm_layers_per_gpu": p.state_layers, "ssm_state_mib_per_request": round(p.state * p.state_layers / 2**20, 2),
-            "ssm_cache": "kv_blocks" if p.v1 else "v0_max_num_seqs"}
+def align_refusal(version: str | None) -> str | None:
+    """file:line where this release asserts the block fits max_num_batched_tokens in align mode."""
+    row = sizing_row(version)
+    return row.get("align_refusal") if row else None
+
