@@ -81,8 +81,12 @@ def ssm_from_config(cfg: dict) -> dict[str, Any]:
 def _mamba2(cfg: dict, hidden: int, intermediate: Any) -> dict[str, Any]:
     heads = cfg.get("mamba_num_heads", cfg.get("mamba_n_heads"))
     head_dim = cfg.get("mamba_head_dim", cfg.get("mamba_d_head"))
-    if intermediate is None and _int(heads) and _int(head_dim):
-        intermediate = heads * head_dim
+    h, d = _int(heads), _int(head_dim)
+    if intermediate is None and h and d:
+        intermediate = h * d
+    expand = cfg.get("mamba_expand")
+    if intermediate is None and isinstance(expand, (int, float)):
+        intermediate = int(expand * hidden)
     return {"kind": "mamba2", "intermediate": intermediate, "heads": heads, "head_dim": head_dim,
             "groups": cfg.get("n_groups", cfg.get("mamba_n_groups", 1)),
             "state": cfg.get("ssm_state_size", cfg.get("mamba_d_state", 128)),

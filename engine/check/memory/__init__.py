@@ -320,7 +320,8 @@ def _align_facts(site: _Site, layout: KVLayout) -> dict[str, Any]:
     that the raised block fits max_num_batched_tokens. The block is a lower bound (vLLM aligns to
     16 tokens or more), so a block above the budget is refused."""
     line = align_refusal(site.rt.version)
-    if not line or layout.ssm_blocks < 2 or str(site.engine.get("mamba_cache_mode") or "align") != "align":
+    # vLLM turns its default "none" into "align" once prefix caching is on; only "all" differs
+    if not line or layout.ssm_blocks < 2 or str(site.engine.get("mamba_cache_mode") or "none") == "all":
         return {}
     if layout.block <= site.batched:
         return {}
