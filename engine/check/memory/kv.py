@@ -80,7 +80,7 @@ class KVLayout:
     def group_size(self) -> int:
         """Layers that share one block tensor: all of them, or for a hybrid model the smaller
         count of the kinds (vLLM groups layers n:1, padding the last group) — the larger when it
-        is below group_ratio x the smaller (0.12.0 on, set for state-space hybrids)."""
+        is below group_ratio x the smaller (1.25 from 0.12.0, 1.5 from 0.18.0)."""
         if not self.hybrid:
             return sum(self.kinds)
         lo, hi = min(self.kinds), max(self.kinds)
@@ -132,7 +132,7 @@ def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> K
             sliding = 0  # without the hybrid manager a local layer keeps every token
     block = int(engine.get("block_size") or DEFAULT_BLOCK)
     per_layer = kv_bytes_per_token_layer(model, engine, tp, rt)
-    p = ssm_plan(model, engine, tp, layers, rt.v1, rt.version, per_layer, human_block(engine))
+    p = ssm_plan(model, engine, tp, layers, rt.v1, rt.version, per_layer, _given_block(engine))
     if p is not None:  # a hybrid state-space model: only its attention layers keep tokens
         if not p.v1:
             return KVLayout(per_layer, p.attention, 0, 0, block, v0_state=p.v0_state_total)
@@ -144,7 +144,7 @@ def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> K
     return KVLayout(per_layer, layers - sliding, sliding, window, block, group_ratio=ratio)
 
 
-def human_block(engine: dict) -> int | None:
+def _given_block(engine: dict) -> int | None:
     v = engine.get("block_size")
     return int(v) if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
 
