@@ -90,7 +90,9 @@ class KVLayout:
     def groups(self) -> tuple[int, int]:
         """(full-attention groups, sliding-window groups)."""
         if not self.hybrid:
-            return (1, 0) if self.full else ((0, 1) if self.sliding else (0, 0))
+            if self.ssm:  # attention-free: the state groups only
+                return (0, 0)
+            return (1, 0) if self.full else (0, 1)
         gs = self.group_size
         return ceil_div(self.full, gs), ceil_div(self.sliding, gs)
 
