@@ -60,7 +60,7 @@ def add_arguments(a) -> None:
     f = a.add_argument_group("fixes")
     f.add_argument("--diff", action="store_true", help="print the fixes as unified diffs and change nothing (exit 1 when there are any)")
     f.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then report what is left")
-    f.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff, also the fixes that depend on hardware or accuracy")
+    f.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff, also the fixes that depend on hardware, accuracy or the exact vLLM release")
     f.add_argument("--fixable", metavar="IDS", help="with --fix/--diff, apply only these checks' or findings' fixes "
                                                     "(replaces the configuration's fixable)")
     f.add_argument("--unfixable", metavar="IDS", help="with --fix/--diff, never apply these (added to the configuration's)")

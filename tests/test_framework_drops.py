@@ -37,10 +37,14 @@ def test_what_reaches_vllm(json_site, write_project, verl, extra, chunked_kept, 
     assert ("actor_rollout_ref.rollout.enable_chunked_prefill" in dropped) is not chunked_kept
 
 
-@pytest.mark.parametrize("verl, p0", [("0.5.0", True), ("0.7.0", False), ("0.9.1", False)])
-def test_the_batched_tokens_refusal_follows_what_reaches_vllm(json_site, write_project, verl, p0):
-    # vLLM 0.12.0 honours chunked prefill off (V1 from 0.11.1) and raises when 8192 < max_model_len 32768
-    site, _ = _site(json_site, write_project, verl)
+LONG = "data.max_prompt_length=16384 data.max_response_length=16384"
+
+
+@pytest.mark.parametrize("verl, extra, p0", [("0.5.0", LONG, True), ("0.5.0", "", False), ("0.7.0", "", False), ("0.9.1", "", False)])
+def test_the_batched_tokens_refusal_follows_what_reaches_vllm(json_site, write_project, verl, extra, p0):
+    # vLLM 0.12.0 honours chunked prefill off (V1 from 0.11.1) and raises when 8192 < max_model_len;
+    # verl 0.5.0 sizes max_model_len as prompt + response length (32768 here, else 512 + 512)
+    site, _ = _site(json_site, write_project, verl, extra)
     assert ("L17" in [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]) is p0
 
 
@@ -49,3 +53,17 @@ def test_the_user_is_told_the_switch_stays_on(json_site, write_project, verl, to
     site, _ = _site(json_site, write_project, verl)
     checks = [r["check"] for r in site["recommendations"]]
     assert ("verl-false-not-passed" in checks) is told
+
+
+@pytest.mark.parametrize("verl, extra, want", [
+    ("0.5.0", "", 1024),                                                   # 512 + 512 (ppo_trainer.yaml)
+    ("0.5.0", "data.max_prompt_length=1024 data.max_response_length=3072", 4096),
+    ("0.5.0", "actor_rollout_ref.rollout.max_model_len=2048", 2048),       # the config's own key wins
+    ("0.5.0", "data.max_prompt_length=$PROMPT_LEN", None),                 # unreadable: unknown
+    ("0.7.0", "", None),                                                   # the model's own length (vLLM's default)
+])
+def test_verl_before_070_sizes_max_model_len_from_its_lengths(json_site, write_project, verl, extra, want):
+    # TinyZero's verl 0.1 examples with Qwen2.5-32B at TP 4 and gmu 0.3 were a false KV P0 at 32768
+    site, _ = _site(json_site, write_project, verl, extra)
+    got = {s["name"]: s["value"] for s in site["settings"]}.get("max_model_len", site["framework_info"]["defaults"].get("max_model_len"))
+    assert got == want

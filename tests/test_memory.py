@@ -252,6 +252,14 @@ def test_mxfp4_quantizes_only_the_experts():
     assert memory.weights_bytes(oss, {}) / GIB == pytest.approx(65.97, rel=0.03)  # vLLM's "Model loading took"
 
 
+def test_int4_experts_only_checkpoints_are_sized_as_such():
+    # Kimi K2-Thinking / K2.5: W4A16 routed experts in groups of 32, the rest BF16 (~594 GB of
+    # safetensors on the Hub); sized as the FP8 K2 they were 958 GiB, a false "does not fit" on 8x H200
+    k25 = facts("moonshotai/Kimi-K2.5")
+    assert memory.weights_bytes(k25, {}) / GIB == pytest.approx(594e9 / GIB, rel=0.03)
+    assert memory.weights_bytes(facts("moonshotai/Kimi-K2-Instruct"), {}) / GIB == pytest.approx(959, rel=0.03)
+
+
 def test_weights_split_by_tp_with_replicated_kv_projections():
     mf = facts("meta-llama/Llama-3.1-8B-Instruct")
     w = memory.weights_bytes(mf, {})

@@ -83,3 +83,15 @@ def test_a_value_older_releases_took_is_a_p1_on_latest(tmp_path):
     (sr,) = audit(tmp_path, gpu="H100-80GB").sites
     stray = [f for f in sr.remarks if f.code == "stray-positional"]
     assert stray and all(f.priority == "P1" for f in stray)
+
+
+def test_a_change_some_releases_need_is_not_written_without_unsafe_fixes(tmp_path):
+    # `--enable-reasoning` turns the reasoning parser on in 0.8–0.9 and was removed in 0.10: on an image
+    # of unknown release, dropping it could switch reasoning off where it runs; --fix leaves it to the user
+    sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--enable-reasoning", "--reasoning-parser", "deepseek_r1"')
+    (l31,) = [r for r in sr.results if r.check.id == "L31" and r.needs_change]
+    assert l31.priority == "P1" and not l31.safe
+    found = [f for f in sr.remarks if f.code == "not-in-version"]
+    assert all(not f.safe for f in found)
+    sr = _site(tmp_path, "vllm/vllm-openai:v0.10.0", '"--enable-reasoning", "--reasoning-parser", "deepseek_r1"')
+    assert any(r.check.id == "L31" and r.priority == "P0" and r.safe for r in sr.results)

@@ -50,3 +50,9 @@ def test_an_upload_of_something_else_is_no_site(tmp_path):
     (tmp_path / "up.py").write_text("import boto3\ns3 = boto3.client('s3')\ns3.upload(serving_container_args=['--model', 'x'])\n"
                                     "# vllm serve is mentioned here only\n")
     assert not audit(tmp_path, gpu="L4").sites
+
+
+def test_the_change_is_told_in_the_lists_own_form_and_not_written(tmp_path):
+    sr = _site(tmp_path, 3)
+    (ch,) = [c for c in sr.changes if c.target == "tensor_parallel_size"]
+    assert (ch.before, ch.after) == ('"--tensor-parallel-size=3"', '"--tensor-parallel-size=4"')

@@ -4,7 +4,10 @@ not known. The audit judges the newest known release, but the image is only "at 
 release that has every option the launch passes (`floor`): a start-up failure that holds in only some
 of those releases (a P0 rule with a `vllm:` range, a check that applies to some, an option or value
 the newest release dropped) is a P1 that says which releases it needs; a P0 that holds in every one
-of them stays P0."""
+of them stays P0. A change that holds in only some of those releases is not written by `--fix` without
+`--unsafe-fixes`: renaming a value breaks the releases that lack the new name, and dropping an option
+the newest release removed changes what the older ones do (`--enable-reasoning` turns the reasoning
+parser on in 0.8)."""
 from __future__ import annotations
 
 from vllm_kb.engine.check.evaluate import fails_in_some_only
@@ -52,8 +55,8 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
         specs = [sp for sp in ((r.rule.vllm if r.rule is not None else None), r.check.vllm) if sp is not None]
         if all(all(sp.contains(str(v)) for v in releases) for sp in specs):
             continue
-        r.priority = "P1"
-        spec = ",".join(str(sp) for sp in specs)
+        r.priority, r.safe = "P1", False
+        spec = ",".join(dict.fromkeys(str(sp) for sp in specs))
         r.reason = Text(en=r.reason.en + kb.t(f"priority.{why}", "en", spec=spec, floor=low),
                         zh=r.reason.zh + kb.t(f"priority.{why}", "zh", spec=spec, floor=low))
     for f in findings:
@@ -62,14 +65,7 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
                                                      or f.code not in RELEASE_BOUND and fails_in_some_only(f, releases)):
             f.priority = "P1"
             f.message = {lang: f.message[lang] + kb.t(f"priority.{why}_finding", lang, floor=low) for lang in ("en", "zh")}
-            _not_safe_to_set(f)
-
-
-def _not_safe_to_set(f) -> None:
-    """A value the newest release renamed (`LMCacheConnector` → `LMCacheConnectorV1`) is no safe fix
-    where older releases may run: they lack the new name. Dropping an option stays safe."""
-    if any(op.kind == "set" for op, _ in f.fix):
-        f.safe = False
+            f.safe = False
 
 
 def _some_release_accepts(f, site: Site, cat: Catalog, releases: list) -> bool:
@@ -94,4 +90,4 @@ def settle_range(findings: list, site: Site, cat: Catalog, kb: Knowledge, releas
         if getattr(f, "priority", None) == "P0" and f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases):
             f.priority = "P1"
             f.message = {lang: f.message[lang] + kb.t("priority.range_finding", lang, spec=spec) for lang in ("en", "zh")}
-            _not_safe_to_set(f)
+            f.safe = False

@@ -283,8 +283,8 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="not_exposed")
     if site.framework != "none" and site.kind != "trl vllm-serve":
         return _framework_change(site, target, value, existing)
-    if site.syntax in site_syntax.DEPLOY_SYNTAXES and (existing is None or existing.syntax in site_syntax.DEPLOY_SYNTAXES):
-        after = site_syntax.deploy_text(site, target, merge_value(value, existing), cat.long_flag(target, version))
+    if site.syntax in site_syntax.ARGV_SYNTAXES and (existing is None or existing.syntax in site_syntax.ARGV_SYNTAXES):
+        after = site_syntax.deploy_text(site, target, merge_value(value, existing), cat.long_flag(target, version), existing)
         return Change("set" if after else "unset", target, value, existing.file if existing else site.file, site.syntax,
                       existing.line if existing else None, _as_written(existing) if existing else None, after, setting=existing)
     syntax = existing.syntax if existing else ("yaml-config" if site.config_file else site.syntax)
@@ -390,10 +390,10 @@ def _merge_containers(site: Site, changes: list[Change]) -> list[Change]:
 
 
 def _as_written(s: Setting) -> str:
+    if s.syntax == "python-argv":
+        return site_syntax.argv_written(s)
     if s.syntax == "cli" or (s.syntax in site_syntax.DEPLOY_SYNTAXES and s.key.startswith("-")):
-        if not s.raw or s.raw.startswith(s.key):  # a switch, or `--k=v` kept whole
-            return s.raw or s.key
-        return f"{s.key} {s.raw}"
+        return s.raw or s.key if not s.raw or s.raw.startswith(s.key) else f"{s.key} {s.raw}"  # a switch, `--k=v` whole
     if s.syntax == "yaml-config" or (s.syntax == "helm-values" and not s.key.startswith("-")):
         return f"{s.key}: {s.raw}"
     return f"{s.key}={s.raw}" if s.key else s.raw

@@ -13,6 +13,9 @@ from vllm_kb.engine.scan.images import env_image
 from vllm_kb.engine.scan.site import Setting, Site
 
 DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values")
+# argv lists whose changes are told in the list's own form; a Python list (`subprocess.run([...])`,
+# Vertex AI's serving_container_args) is told, never written (its items may be f-strings or names)
+ARGV_SYNTAXES = (*DEPLOY_SYNTAXES, "python-argv")
 # production-stack's vllmConfig keys (helm/templates/deployment-vllm-multi.yaml); anything else
 # goes in extraArgs.
 PRODUCTION_STACK_KEYS = {
@@ -107,9 +110,16 @@ def _spelling(site: Site, fw, k) -> str:
     return k.key
 
 
-def deploy_text(site: Site, target: str, value: Any, flag: str | None) -> str | None:
+def deploy_text(site: Site, target: str, value: Any, flag: str | None, existing: Setting | None = None) -> str | None:
     """An argument as the container spec writes arguments: JSON-array items, a YAML list, a
-    command string, or a production-stack vllmConfig key."""
+    command string, a production-stack vllmConfig key, or Python list items (`"--k=v"` where the
+    list writes the option that way)."""
+    if site.syntax == "python-argv":
+        if flag is None or value is False:
+            return None
+        joined = existing is not None and bool(existing.raw) and "=" in existing.raw and existing.key in existing.raw
+        tokens = [flag] if value is True else ([f"{flag}={_plain(value)}"] if joined else [flag, _plain(value)])
+        return ", ".join(json.dumps(t, ensure_ascii=False) for t in tokens)
     style = (site.source or {}).get("argv_style", "string")
     if style == "production-stack":
         key = PRODUCTION_STACK_KEYS.get(target)
@@ -168,3 +178,10 @@ def worker_env(site: Site, target: str) -> str | None:
 def worker_env_value(value: Any) -> str:
     """A value as a worker reads it from its env: JSON for a mapping or list, true/false for a switch."""
     return json.dumps(value) if isinstance(value, (dict, list)) else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def argv_written(s: Setting) -> str:
+    """A Python argv list's option as written: its item(s), `"--k=v"` or `"--k", "v"`."""
+    if not s.raw or s.key in s.raw:
+        return s.raw or json.dumps(s.key)
+    return f"{json.dumps(s.key)}, {s.raw}"

@@ -75,13 +75,15 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     for rule, value in fw.implied(values, version, command):
         if rule["arg"] in settings:
             continue
+        if any(k in written and k not in values for k in rule["from"]):
+            continue  # derived from a value the audit cannot read (`data.max_prompt_length=$LEN`): unknown
         src = [written[k] for k in rule["from"] if k in written]
         if not src:  # derived from the framework's own defaults only
             implied_defaults[rule["arg"]] = value
             continue
         first = src[0]
         settings[rule["arg"]] = Setting(rule["arg"], value, True, first.file, first.line, first.key, first.raw, first.syntax,
-                                        note="implied by " + " + ".join(f"{k}={values.get(k)!r}" for k in rule["from"]),
+                                        note="implied by " + " + ".join(f"{k}={values[k]!r}" for k in rule["from"] if k in values),
                                         implied=True)
     defaults = {k: v for k, v in {**fw.defaults(version, command), **implied_defaults}.items() if k not in settings}
     resolved = {a: st.value for a, st in settings.items() if st.resolved and not st.implied}

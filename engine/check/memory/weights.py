@@ -60,9 +60,13 @@ def weights_bytes(model: dict, engine: dict, tp: int = 1) -> float:
         return total * per
     embed = embedding_params(model) if model.get("vocab_size") else 0
     q = str(engine.get("quantization") or model.get("quant_method") or "")
-    if q in EXPERTS_ONLY and model.get("num_experts"):
+    if (q in EXPERTS_ONLY or model.get("quant_experts_only")) and model.get("num_experts"):
         experts = min(expert_params(model), total - embed)
-        return experts * per * _mxfp4_padding(model, tp) + (total - experts) * 2.0
+        group = model.get("quant_group_size")
+        if q not in EXPERTS_ONLY and per < 1.0 and isinstance(group, int) and group > 0:
+            per = 0.5 + 2.0 / group  # 4-bit weights and one 16-bit scale per group
+        pad = _mxfp4_padding(model, tp) if q in EXPERTS_ONLY else 1.0
+        return experts * per * pad + (total - experts) * 2.0
     kept = min(unquantized_params(model) or 0.0, max(0.0, total - embed))
     return (embed + kept) * 2.0 + (total - embed - kept) * per
 
