@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned
+from vllm_kb.engine.check.dependency_pins import dependency_facts
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
@@ -76,8 +77,9 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     clients = tool_clients(sc.ctx, sc.files) if any(p[2]["site"].get("serves_http") for p in prepared) else []
     model_types = kb.doc("vllm", "model_types.yaml").data
     vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
-    for site, _, facts in prepared:
+    for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
+        facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
         # the transformers pin against the checkpoint's model_type
@@ -110,7 +112,7 @@ class SiteReports:
         site, choice, facts = self.prepared[i]
         self.prepared[i] = None  # the report holds what is still needed; a streamed report lets it go
         try:
-            return _site_report(site, choice, facts, self.kb, self.cat, self.sc.ctx, self.sc.pins)
+            return _site_report(site, choice, facts, self.kb, self.cat, self.sc.ctx, self.sc.pins + self.sc.ctx.dependency_pins)
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
             self.sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
             return None
@@ -129,7 +131,8 @@ def replan(rep: AuditReport, sr: SiteReport) -> None:
     suppressions, baseline): what is hidden is not changed either."""
     cat = catalog_mod.load()
     items = fixables(sr.results, sr.remarks)
-    sr.changes = plan(sr.site, items, cat, sr.lookup_version) + pin_changes(sr.site, items, rep.pins, sr.version)
+    pins = rep.pins + (rep.ctx.dependency_pins if rep.ctx is not None else [])  # a torch pin L115 rewrites
+    sr.changes = plan(sr.site, items, cat, sr.lookup_version) + pin_changes(sr.site, items, pins, sr.version)
     urgent = [c for c in sr.changes if c.priority in ("P0", "P1")]
     sr.after = diffs(sr.site, urgent, rep.ctx.read)
 

@@ -30,3 +30,18 @@ def test_cached_document_equals_the_parsed_one(text, tmp_path, damage):
     assert dict(cached.lines.items()) == fresh.lines
     some = next(iter(fresh.lines))
     assert cached.line_of(some) == fresh.line_of(some)
+
+
+def test_an_entry_written_by_other_code_is_never_read(text, tmp_path, monkeypatch):
+    # two copies of vllm-kb share ~/.cache/vllm-kb (an upgrade, a checkout beside an install): one
+    # that stores a mapping differently wrote attn_selector.yaml's entry, and the other read it back
+    # as its own — every launch then got "No valid attention backend" (check L71) as a P0
+    from vllm_kb.engine.kb import cache
+
+    yamlio.load_cached(text)
+    (entry,) = [p for p in (tmp_path / "c" / "knowledge").glob("*.json") if not p.name.endswith(".lines.json")]
+    entry.write_text('{"data": {"planted": true}, "start": {}}')
+    assert yamlio.load_cached(text).data == {"planted": True}  # the same code reads what it wrote
+    assert cache.code_tag(yamlio.__file__) != cache.code_tag(yamlio.__file__, cache.__file__)  # the source counts
+    monkeypatch.setattr(cache, "code_tag", lambda *files: "other-code")
+    assert yamlio.load_cached(text).data == yamlio.load(text).data  # another tag: the planted entry is not its

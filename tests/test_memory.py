@@ -404,3 +404,15 @@ def test_layers_a_quantized_checkpoint_keeps_in_16_bits_weigh_2_bytes():
     assert kept == 8 * 4 * 1024 * 1024 + 2 * 3 * 1024 * 4096
     assert weights_bytes({**model, "quant_unquantized": cov}, {}) == plain + kept  # one more byte each
     assert coverage({"quant_method": "fp8"}) is None
+
+
+@pytest.mark.parametrize("name", ["Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", "Qwen/Qwen3.5-397B-A17B-FP8"])
+def test_experts_spread_over_data_parallel_ranks_without_the_widths(name):
+    # vLLM's recipes serve both with `-dp 8 --enable-expert-parallel` on 8x H200: each GPU holds
+    # 1/8 of the routed experts; with no widths known the experts' share came out 0 and the whole
+    # checkpoint was put on every GPU (a false "weights alone do not fit" P0)
+    m = facts(name)
+    w = memory.weights_bytes(m, {})
+    per_gpu = memory.weights_per_gpu_bytes(m, {"enable_expert_parallel": True, "data_parallel_size": 8}, w, 1, 1)
+    assert per_gpu < 0.2 * w and per_gpu < 100 * GIB
+    assert memory.weights_per_gpu_bytes(m, {"data_parallel_size": 8}, w, 1, 1) == w  # no EP: every rank holds all

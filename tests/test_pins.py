@@ -27,12 +27,14 @@ def scan(tmp_path, name, text):
     ("uv.lock", '[[package]]\nname = "vllm"\nversion = "0.20.0"\n', "==0.20.0", 3),
 ])
 def test_pin_forms(tmp_path, name, text, spec, line):
-    (p,) = scan(tmp_path, name, text)
+    (p,) = [p for p in scan(tmp_path, name, text) if p.package == "vllm"]  # torch is read too (check L115)
     assert p.spec == spec and p.line == line
 
 
 def test_lookalike_packages_are_not_pins(tmp_path):
-    assert scan(tmp_path, "requirements.txt", "vllm-flash-attn==2.6.2\nvllmx==1\n") == []
+    # vllm-flash-attn is read as itself (vLLM pins it; check L115), never as vllm; vllmx not at all
+    got = scan(tmp_path, "requirements.txt", "vllm-flash-attn==2.6.2\nvllmx==1\n")
+    assert [(p.package, p.exact) for p in got] == [("vllm-flash-attn", "2.6.2")]
 
 
 def test_choosing_a_version():

@@ -195,3 +195,14 @@ def test_a_commit_build_is_read_by_its_date_not_its_base_release(json_site, p0s,
 DEPLOY_TMPL = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: m}}\nspec:\n  template:\n    spec:\n      containers:\n"
                "      - name: vllm-openai\n        image: {image}\n"
                "        command: [vllm, serve, deepseek-ai/deepseek-coder-6.7b-instruct, --max-model-len, '8192', --disable-fastapi-docs]\n")
+
+
+# `--limit-mm-per-prompt=image=4` as one word (a compose list item): argparse splits it at the first
+# `=`, so 0.6–0.8.4 read `image=4` as their key=value form; the whole word was read as the value
+# and called JSON (a false L32 P0 there)
+@pytest.mark.parametrize("word, p0", [('"--limit-mm-per-prompt=image=4"', False), ('"--limit-mm-per-prompt={\\"image\\": 4}"', True)])
+def test_a_flag_joined_to_its_key_value_pairs_is_read_as_they_are_written(json_site, p0s, write_project, word, p0):
+    compose = ("services:\n  vllm:\n    image: vllm/vllm-openai:v0.6.3\n    ipc: host\n"
+               f'    command: ["--model", "Qwen/Qwen2-VL-7B-Instruct", {word}, "--max-model-len=8192"]\n')
+    site = json_site(write_project({"compose.yaml": compose}), "A100-80GB")
+    assert ("L32" in p0s(site)) is p0

@@ -3,6 +3,8 @@ user set (`args`), the effective configuration (`engine` = version defaults ⊕ 
 GPU, model, memory estimate and vLLM version."""
 from __future__ import annotations
 
+import json
+
 import re
 from pathlib import Path
 from typing import Any
@@ -219,7 +221,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # else float16): the estimate sizes with its pick; the checks still read the dtype as unknown
         sized = {**engine, "dtype": by_cc[1] if cc >= by_cc[0] else by_cc[2]}
         unread = unread - {"dtype"}
-    if mf and facts.get("gpu") and not (unread & _SIZING):
+    if mf and facts.get("gpu") and not (unread & _SIZING) and not _encoder_only(engine):
         est = memory.estimate(mf, facts["gpu"], sized, vllm_version=lookup, env=facts["env"])
         if est:
             facts["memory"] = est
@@ -320,3 +322,18 @@ def hidden_parallelism(site: Site) -> dict[str, str]:
     if not hidden or (site.gpu_request or 0) < 2 or "tensor_parallel_size" in site.settings:
         return {}
     return {"tensor_parallel_size": f"{site.gpu_request} GPUs given; {hidden[0]}"}
+
+
+def _encoder_only(engine: dict) -> bool:
+    """An encoder-cache producer of disaggregated multimodal serving (`--ec-transfer-config
+    '{"ec_connector": …, "ec_role": "ec_producer"}'`, vLLM 0.11.1+) runs only the vision encoder
+    and allocates no KV cache (gpu_model_runner.get_kv_cache_spec returns nothing, and
+    check_enough_kv_cache_memory returns at once): vLLM's own examples start it at
+    gpu_memory_utilization 0.01, so the KV estimate says nothing about it."""
+    ec = engine.get("ec_transfer_config")
+    if isinstance(ec, str):
+        try:
+            ec = json.loads(ec)
+        except ValueError:
+            return False
+    return isinstance(ec, dict) and bool(ec.get("ec_connector")) and ec.get("ec_role") == "ec_producer"

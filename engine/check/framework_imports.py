@@ -102,17 +102,22 @@ def plugin_compat(site, facts: dict, pin_of: Callable[[str], Any]) -> dict[str, 
         rel = getattr(pin, "exact", None)
         if not rel or try_parse(rel) is None:
             continue
-        rows = breaks(pkg, rel, vllm, site)
+        rows = _plugin_breaks(pkg, rel, vllm, site)
         if not rows:
             continue
         out = {"plugin": pkg, "plugin_release": rel, "plugin_problem_text": str(rows[0].raw["error"])}
-        ok = [x for x in read if not breaks(pkg, rel, x, site)]
+        ok = [x for x in read if not _plugin_breaks(pkg, rel, x, site)]
         if ok:
             # the plugin's own version names the vLLM it was built for (vllm-omni 0.14.0 ↔ vLLM 0.14.0)
             here = try_parse(vllm)
             out["plugin_fit_vllm"] = "==" + (rel if rel in ok else min(ok, key=lambda x: abs(read.index(x) - _index(read, here))))
         return out
     return {}
+
+
+def _plugin_breaks(pkg: str, rel: str, vllm: str, site) -> list[compat.Row]:
+    """The imports that do not resolve, then the pairs reported to fail (compat.yaml hand rows)."""
+    return breaks(pkg, rel, vllm, site) + [r for r in compat.problems(pkg, rel, vllm) if r.kind == "known_break"]
 
 
 def _index(read: list[str], version) -> int:

@@ -35,14 +35,15 @@ def arg_forms(site: Site) -> dict[str, Any]:
                 if text:
                     kv_text[name] = text
             continue
-        if isinstance(s.value, dict) and re.fullmatch(r"-?\d+", (s.raw or "").strip("'\"")) and (s.key or "").startswith("--"):
+        raw = _value_text(s)
+        if isinstance(s.value, dict) and re.fullmatch(r"-?\d+", raw.strip("'\"")) and (s.key or "").startswith("--"):
             forms[name] = "number"  # `--compilation-config 3`: read as a level by ≤0.9, a JSON value later
         elif isinstance(s.value, dict) and any(isinstance(v, dict) for v in s.value.values()):
             forms[name] = "nested"  # {"video": {"count": 1, "num_frames": 32}}: per-item options, 0.11.1+
             flat = {k: v.get("count") if isinstance(v, dict) else v for k, v in s.value.items()}
             if all(isinstance(v, int) and not isinstance(v, bool) for v in flat.values()):
                 kv_value[name] = flat
-        elif isinstance(s.value, dict) and _written_kv(s.raw):
+        elif isinstance(s.value, dict) and _written_kv(raw):
             # `image=4,video=1` that the scanner already read into a mapping (as ≤0.8.4's nullable_kvs does)
             forms[name] = "kv"
             kv_value[name] = s.value
@@ -59,6 +60,14 @@ def arg_forms(site: Site) -> dict[str, Any]:
         else:
             forms[name] = "value"
     return {"arg_form": forms, "kv_value": kv_value, "kv_text": kv_text}
+
+
+def _value_text(s) -> str:
+    """The value as written: `--limit-mm-per-prompt=image=4` (one word, a compose list item) keeps
+    `image=4`, as argparse splits it at the first `=`."""
+    raw = str(s.raw or "").strip().strip("'\"")
+    key = (s.key or "").strip()
+    return raw[len(key) + 1:] if key.startswith("-") and raw.startswith(key + "=") else str(s.raw or "")
 
 
 def _written_kv(raw) -> bool:

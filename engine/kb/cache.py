@@ -33,6 +33,24 @@ def cache_dir() -> Path | None:
     return Path(d)
 
 
+def code_tag(*module_files: str) -> str:
+    """A short digest of the code that derives a cache entry (the given modules' source and this
+    package's version): an entry is found only by the code that wrote it, so two copies of
+    vllm-kb sharing one cache (an upgrade, a checkout beside an install) never read each other's
+    format. A source that cannot be read counts as empty (the version still tells releases apart)."""
+    import hashlib
+
+    from vllm_kb.engine.kb.about import __version__
+
+    h = hashlib.sha1(__version__.encode())
+    for f in module_files:
+        try:
+            h.update(Path(f).read_bytes())
+        except OSError:
+            pass
+    return h.hexdigest()[:12]
+
+
 def folder(name: str) -> Path | None:
     """A subfolder of the cache, created on demand; None when there is no usable cache."""
     root = cache_dir()

@@ -328,7 +328,8 @@ def _bundle():
     if _BUNDLE is None:
         from vllm_kb.engine.kb import cache
 
-        _BUNDLE = cache.Bundle("cel-py", f"translations-v{cel_compile.VERSION}-py{sys.version_info[0]}{sys.version_info[1]}.json")
+        tag = cache.code_tag(cel_compile.__file__, __file__)
+        _BUNDLE = cache.Bundle("cel-py", f"translations-v{cel_compile.VERSION}-{tag}-py{sys.version_info[0]}{sys.version_info[1]}.json")
     return _BUNDLE
 
 

@@ -99,7 +99,8 @@ def load_cached(text: str) -> Document:
     from vllm_kb.engine.kb import cache
 
     folder = cache.folder("knowledge")
-    path = folder / (hashlib.sha1(b"yamlio-2\0" + text.encode("utf-8")).hexdigest() + ".json") if folder else None
+    path = folder / (hashlib.sha1(f"yamlio-{cache.code_tag(__file__)}\0".encode() + text.encode("utf-8")).hexdigest() + ".json") \
+        if folder else None
     if path is not None:
         hit = cache.read_json(path)
         if isinstance(hit, dict) and {"data", "start"} <= set(hit):

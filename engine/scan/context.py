@@ -57,6 +57,7 @@ class ScanContext:
     versions_by_dir: dict[str, str] = field(default_factory=dict)  # "" is the root
     skipped: list[Skipped] = field(default_factory=list)
     framework_pins: dict = field(default_factory=dict)  # (folder, package) → best Pin
+    dependency_pins: list = field(default_factory=list)  # torch & co. (kb/dependency_pins.py), apart from the report's pins
     plugins: frozenset = frozenset()  # vLLM plugin packages the project installs (kb/plugins.py)
     referenced: set[str] = field(default_factory=set)  # config files a command already read
     chart_versions: dict[str, str] = field(default_factory=dict)

@@ -7,14 +7,13 @@ import ast
 import configparser
 import os
 import re
-import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.kb import dependency_pins, yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
-from vllm_kb.engine.scan import source_pins
+from vllm_kb.engine.scan import pip_lines, source_pins
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 
 if sys.version_info >= (3, 11):
@@ -22,8 +21,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-# What changes an audit: vLLM, the frameworks that drive it, its plugins, transformers (reads the config).
-PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "sglang", "vllm-omni", "transformers")
+# What changes an audit: vLLM, the frameworks that drive it, its plugins, transformers (reads the config), torch & co.
+PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "sglang", "vllm-omni", "transformers", *dependency_pins.PACKAGES)
 # A package name must end at an operator, `[`, `@`, `;` or the end (vllm, not vllm-flash-attn).
 _REQ = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[^\]]*\])?(?=\s*(?:$|[<>=!~;@(]))\s*(?:@\s*(?P<url>\S+)|(?P<spec>[^;#@]*))(?:;.*)?$", re.I)
 _WHEEL_VERSION = re.compile(r"[A-Za-z0-9_.]+-(\d+(?:\.\d+)+(?:\.post\d+)?)", re.I)
@@ -76,7 +75,7 @@ def is_dockerfile(rel: str) -> bool:
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     low = text.lower()
-    if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang", "transformers")):
+    if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang", "transformers", "torch", "xformers", "flash")):
         return []
     name = PurePosixPath(rel).name.lower()
     if is_dockerfile(rel) or name.endswith(".ipynb"):  # a notebook as its pip lines (notebook_json.pip_lines)
@@ -233,7 +232,6 @@ _PIP_TAKES = {"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "
               "--python-version", "--implementation", "--abi", "--src", "--upgrade-strategy", "--progress-bar",
               "--cache-dir", "--timeout", "--retries", "--config-settings", "-C", "--global-option", "--torch-backend",
               "--index-strategy", "--index", "--default-index", "--only-binary", "--no-binary"}
-_PIP_INSTALL = re.compile(r"(?:^|[\s;&|(])(?:pip3?|uv\s+pip|python3?(?:\.\d+)?\s+-m\s+pip)\s+install\s")
 
 
 def _dockerfile(rel: str, text: str) -> list[Pin]:
@@ -245,31 +243,17 @@ def _dockerfile(rel: str, text: str) -> list[Pin]:
     lines = text.splitlines()
     # an image that starts vLLM itself: its vllm pin is that site's own (Site.installed), not the folder's
     serves = re.search(r"^\s*(?:ENTRYPOINT|CMD)\b.*vllm", text, re.I | re.M) is not None
-    i = 0
-    while i < len(lines):
-        start, logical = i + 1, lines[i]
-        while logical.rstrip().endswith("\\") and i + 1 < len(lines):
-            i += 1
-            logical = logical.rstrip()[:-1] + " " + lines[i]
-        i += 1
-        if not logical.lstrip().upper().startswith("RUN") or not _PIP_INSTALL.search(logical):
-            continue
-        for m in _PIP_INSTALL.finditer(logical):
-            rest = re.split(r"&&|\|\||;|\|", logical[m.end():], maxsplit=1)[0]
-            try:
-                words = shlex.split(rest, comments=True)
-            except ValueError:
-                continue
-            skip = False
-            for w in words:
-                if skip:
-                    skip = False
-                elif w.startswith("-"):
-                    skip = w in _PIP_TAKES
-                elif (p := _from_requirement(rel, n := _line_of_word(lines, start, w), w, "dockerfile")
-                      or source_pins.git_pin(rel, n, w, "dockerfile", Pin)) is not None and not (serves and p.package == "vllm"):
-                    p.source = p.source or ("nightly" if p.package == "vllm" and not p.exact and source_pins.NIGHTLY in logical else "")
-                    out.append(p)
+    for start, _, logical, words in pip_lines.pip_commands(text):
+        skip = False
+        for w in words:
+            if skip:
+                skip = False
+            elif w.startswith("-"):
+                skip = w in _PIP_TAKES
+            elif (p := _from_requirement(rel, n := _line_of_word(lines, start, w), w, "dockerfile")
+                  or source_pins.git_pin(rel, n, w, "dockerfile", Pin)) is not None and not (serves and p.package == "vllm"):
+                p.source = p.source or ("nightly" if p.package == "vllm" and not p.exact and source_pins.NIGHTLY in logical else "")
+                out.append(p)
     return out
 
 

@@ -10,6 +10,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
 from vllm_kb.engine.kb import catalog as catalog_mod
+from vllm_kb.engine.kb import dependency_pins
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
@@ -99,6 +100,9 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         first = nearest.setdefault(p.package, p.file)
         if ("", p.package) not in have and p.file == first:
             all_pins.append(p)
+    # torch and the packages built against it are judged against vLLM's own pins (check L115), not listed as the project's
+    ctx.dependency_pins = [p for p in all_pins if p.package in dependency_pins.PACKAGES]
+    all_pins = [p for p in all_pins if p.package not in dependency_pins.PACKAGES]
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
     for p in all_pins + extra_pins.vllm_ranges(all_pins) + extra_pins.docs_floors(ctx, files, all_pins):

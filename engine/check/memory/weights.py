@@ -118,11 +118,25 @@ def ep_saving_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int,
     also without it, flatten_tp_across_dp): what each GPU does not hold of them."""
     dp = engine.get("data_parallel_size")
     total = (model.get("params_b") or 0) * 1e9
-    if (not (engine.get("enable_expert_parallel") or experts_over_dp) or not model.get("num_experts") or not isinstance(dp, int)
-            or isinstance(dp, bool) or dp <= 1 or total <= 0 or not model.get("hidden_size")):
+    if (not (engine.get("enable_expert_parallel") or experts_over_dp) or not (model.get("num_experts") or model.get("moe"))
+            or not isinstance(dp, int)
+            or isinstance(dp, bool) or dp <= 1 or total <= 0):
         return 0.0
-    share = min(1.0, expert_params(model) / total)
+    share = min(1.0, expert_params(model) / total) if model.get("hidden_size") else _expert_share(model)
     return weights * share / (tp * pp) * (1 - 1 / dp)
+
+
+def _expert_share(model: dict) -> float:
+    """The routed experts' share of the parameters from the total and active counts alone (a
+    checkpoint whose widths are not known): the experts a token skips weigh total - active, and
+    every expert weighs the same, so all of them weigh (total - active) x E / (E - k); without E
+    and k, total - active is what they weigh at least (the per-GPU weights then err high, never
+    low). 0 when the counts are missing: nothing is assumed spread over the data-parallel ranks."""
+    total, active = model.get("params_b") or 0, model.get("active_params_b") or 0
+    e, k = model.get("num_experts") or 0, model.get("num_experts_per_tok") or 0
+    if not total > active > 0:
+        return 0.0
+    return min(1.0, (total - active) * (e / (e - k) if e > k > 0 else 1.0) / total)
 
 
 def weights_per_gpu_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool = False) -> float:

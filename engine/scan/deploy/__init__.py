@@ -22,6 +22,7 @@ from vllm_kb.engine.scan.deploy.kubeai import is_kubeai, scan_kubeai_catalog, sc
 from vllm_kb.engine.scan.deploy.kubernetes import scan_k8s
 from vllm_kb.engine.scan.deploy.kwargs_sites import is_llm_config, scan_ray_serve, scan_triton
 from vllm_kb.engine.scan.deploy.llmd import is_modelservice, scan_modelservice
+from vllm_kb.engine.scan.deploy.dstack import is_dstack, scan_dstack
 from vllm_kb.engine.scan.deploy.skypilot import is_skypilot, scan_skypilot
 from vllm_kb.engine.scan.site import Site
 
@@ -51,6 +52,8 @@ def _scan_doc(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         sites += ci.scan_gitlab(ctx, rel, doc)
     elif is_skypilot(data):
         sites += scan_skypilot(ctx, rel, doc)
+    elif is_dstack(rel, data):
+        sites += scan_dstack(ctx, rel, doc)
     elif isinstance(data.get("services"), dict):
         sites += scan_compose(ctx, rel, doc)
     elif is_kserve(data) and (got := scan_kserve(ctx, rel, doc)) is not None:

@@ -1,0 +1,30 @@
+"""The `pip install` commands of a Dockerfile's RUN instructions: where each starts and ends and its
+words, up to the end of that shell command (continuations joined). Read for the pins they name
+(engine/scan/pins.py) and for which pins one command installs together (engine/check/dependency_pins.py)."""
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Iterator
+
+PIP_INSTALL = re.compile(r"(?:^|[\s;&|(])(?:pip3?|uv\s+pip|python3?(?:\.\d+)?\s+-m\s+pip)\s+install\s")
+
+
+def pip_commands(text: str) -> Iterator[tuple[int, int, str, list[str]]]:
+    """(first line, last line, the RUN instruction joined, the words after `pip install`) per command."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        start, logical = i + 1, lines[i]
+        while logical.rstrip().endswith("\\") and i + 1 < len(lines):
+            i += 1
+            logical = logical.rstrip()[:-1] + " " + lines[i]
+        i += 1
+        if not logical.lstrip().upper().startswith("RUN") or not PIP_INSTALL.search(logical):
+            continue
+        for m in PIP_INSTALL.finditer(logical):
+            rest = re.split(r"&&|\|\||;|\|", logical[m.end():], maxsplit=1)[0]
+            try:
+                yield start, i, logical, shlex.split(rest, comments=True)
+            except ValueError:
+                continue

@@ -1,0 +1,111 @@
+"""L115: the project's torch (and torchvision, torchaudio, xformers, vllm-flash-attn, flashinfer)
+pins against the exact versions the pinned vLLM release requires (knowledge/vllm/dependency_pins.yaml,
+tools/vllm_dependency_pins.py): one pip command asking for both cannot resolve (P0); installs
+apart depend on their order (P1); matching pins, ranges and a torch of the same minor release
+installed apart say nothing."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.kb import dependency_pins
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVE = "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 4096\n"
+
+
+def _l115(root: Path):
+    rep = audit(root, gpu="A100-80GB")
+    (sr,) = rep.sites
+    (r,) = [r for r in sr.results if r.check.id == "L115"]
+    return r, sr
+
+
+def _judged(write_project, files: dict[str, str]):
+    r, sr = _l115(write_project({"serve.sh": SERVE, **files}))
+    return (r.status, r.priority if r.status == "recommended" else None), sr
+
+
+def test_the_table_holds_each_releases_exact_pins():
+    assert dependency_pins.requires("0.5.4")["torch"] == {"spec": "==2.4.0", "at": "requirements-cuda.txt:7"}
+    assert dependency_pins.requires("0.7.2")["xformers"]["spec"] == "==0.0.28.post3"
+    assert dependency_pins.requires("0.6.5")["torch"]["spec"] == "==2.5.1"  # `platform_machine != 'aarch64'` holds on x86_64
+    assert dependency_pins.requires("0.20.0")["flashinfer-python"]["spec"] == "==0.6.8.post1"
+    assert dependency_pins.requires("0.1.0")["torch"]["spec"] == ">=2.0.0"  # a range: not judged
+    assert dependency_pins.requires("0.4.0") == {}  # no requirement file in that sdist
+
+
+@pytest.mark.skipif(not Path("/work/sdists/src/0.34.0").is_dir(), reason="needs the unpacked vLLM releases")
+def test_the_table_is_what_the_tool_reads_from_the_releases():
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "vllm_dependency_pins.py"), "--check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_one_requirements_file_with_another_torch_cannot_install(write_project):
+    got, sr = _judged(write_project, {"requirements.txt": "torch==2.1.1\nvllm==0.5.4\n"})
+    assert got == ("recommended", "P0")
+    (ch,) = [c for c in sr.changes if c.op == "pin" and c.target == "torch"]
+    assert (ch.file, ch.line, ch.value) == ("requirements.txt", 1, "==2.4.0")
+
+
+def test_a_matching_or_local_build_pin_is_fine(write_project):
+    assert _judged(write_project, {"requirements.txt": "torch==2.4.0+cu121\ntorchvision==0.19.0\nvllm==0.6.3\n"})[0] == ("enabled", None)
+
+
+def test_same_minor_torch_in_the_same_install_still_cannot_resolve(write_project):
+    assert _judged(write_project, {"requirements.txt": "torch==2.4.1\nvllm==0.6.3\n"})[0] == ("recommended", "P0")
+
+
+def test_same_minor_torch_installed_apart_works(write_project):
+    # SimpleVLA-RL #50: torch 2.4.1 beside vLLM 0.6.3 (torch 2.4.0) from another requirements file ran
+    got, _ = _judged(write_project, {"requirements.txt": "vllm==0.6.3\n", "requirements-sim.txt": "torch==2.4.1\n"})
+    assert got[1] != "P0" and got[0] != "recommended"
+
+
+def test_another_minor_torch_installed_apart_is_p1(write_project):
+    got, _ = _judged(write_project, {"requirements.txt": "vllm==0.6.3\n", "requirements-sim.txt": "torch==2.2.0\n"})
+    assert got == ("recommended", "P1")
+
+
+def test_dockerfile_order(write_project):
+    after = "FROM python:3.11\nRUN pip install vllm==0.6.3\nRUN pip install torch==2.2.0\n"
+    before = "FROM python:3.11\nRUN pip install torch==2.2.0\nRUN pip install vllm==0.6.3\n"
+    same = "FROM python:3.11\nRUN pip install --no-cache-dir \\\n    vllm==0.6.3 \\\n    torch==2.2.0\n"
+    assert _judged(write_project, {"Dockerfile": after})[0] == ("recommended", "P1")
+    assert _judged(write_project, {"Dockerfile": before})[0][0] != "recommended"
+    assert _judged(write_project, {"Dockerfile": same})[0] == ("recommended", "P0")
+
+
+def test_dockerfile_two_commands_on_one_line_are_two_installs(write_project):
+    got, _ = _judged(write_project, {"Dockerfile": "FROM python:3.11\nRUN pip install torch==2.2.0 && pip install vllm==0.6.3\n"})
+    assert got[0] != "recommended"
+
+
+def test_xformers_for_another_torch_in_the_same_file(write_project):
+    got, sr = _judged(write_project, {"requirements.txt": "vllm==0.7.2\nxformers==0.0.29.post3\n"})
+    assert got == ("recommended", "P0")
+    assert not [c for c in sr.changes if c.op == "pin" and c.target == "xformers"]  # named, not edited
+
+
+def test_markers_for_another_platform_and_ranges_say_nothing(write_project):
+    darwin = "vllm==0.6.3\ntorch==2.2.0; sys_platform == 'darwin'\n"
+    assert _judged(write_project, {"requirements.txt": darwin})[0][0] != "recommended"
+    assert _judged(write_project, {"requirements.txt": "vllm>=0.6.3\ntorch==2.2.0\n"})[0][0] != "recommended"
+    assert _judged(write_project, {"requirements.txt": "vllm==0.6.3\ntorch>=2.1\n"})[0] == ("enabled", None)
+
+
+def test_pyproject_dependencies_resolve_together_optional_groups_apart(write_project):
+    deps = '[project]\nname = "x"\nversion = "0"\ndependencies = ["vllm==0.6.3", "torch==2.2.0"]\n'
+    apart = '[project]\nname = "x"\nversion = "0"\ndependencies = ["vllm==0.6.3"]\n[project.optional-dependencies]\ntrain = ["torch==2.2.0"]\n'
+    assert _judged(write_project, {"pyproject.toml": deps})[0] == ("recommended", "P0")
+    assert _judged(write_project, {"pyproject.toml": apart})[0] == ("recommended", "P1")
+
+
+def test_a_torch_only_requirements_file_is_read(write_project):
+    # the file names no framework: it was skipped before torch was read
+    got, _ = _judged(write_project, {"requirements.txt": "vllm==0.6.3\n", "requirements-torch.txt": "torch==2.3.0\n"})
+    assert got == ("recommended", "P1")
