@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
 from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned
@@ -17,6 +17,7 @@ from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import hidden_parallelism, site_facts
+from vllm_kb.engine.check.lora_adapters import training_ranks
 from vllm_kb.engine.fix.changes import fixables, plan
 from vllm_kb.engine.fix.pins import pin_changes
 from vllm_kb.engine.fix.text_edits import diffs
@@ -153,6 +154,15 @@ def _allowed(cat, choice) -> list:
     return [v for v in cat.versions if spec.contains(str(v))]
 
 
+def _training_ranks(ctx: ScanContext) -> dict:
+    """The project's LoRA training configs by output_dir, read once per audit and only when a site
+    names an adapter folder the project does not hold (engine/check/lora_adapters.py)."""
+    got = ctx.__dict__.get("_lora_training")
+    if got is None:
+        got = ctx.__dict__["_lora_training"] = training_ranks(ctx.files, ctx.read)
+    return got
+
+
 def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext):
     """The release the site runs (pin, image tag or image build) and its facts."""
     tag = deploy.image_version(site.image)
@@ -188,7 +198,10 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     basis = "variant" if variant else "image-other" if other else choice.basis
     if variant and choice.basis == "image" and not other:  # vllm/vllm-openai:v0.20.0-cu129: that CUDA's build
         basis = "image-" + variant.group(0)[1:]
-    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis)
+    if basis in ("cli", "image") and _built_from_source(site, ctx):
+        basis = source_pins.BASIS  # its kernels are the ones that build compiled (TORCH_CUDA_ARCH_LIST), not the release's
+    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis,
+                       trained=lambda: _training_ranks(ctx))
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
@@ -197,6 +210,17 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
 
 
 _CUDA_VARIANT = re.compile(r"[+-]cu\d{3}")
+
+
+def _built_from_source(site: Site, ctx: ScanContext) -> bool:
+    """The site's vLLM is compiled from a checkout or a git URL (its image rebuilds it, or the
+    project's pins say so) even though --vllm-version or an image tag names the release."""
+    if site.installed and (site.installed[0] == "source" or source_pins.is_dev(site.installed[0])):
+        return True
+    if not ctx.source_built:
+        return False
+    parts = PurePosixPath(site.file).parent.parts
+    return any("/".join(parts[:depth]) in ctx.source_built for depth in range(len(parts), -1, -1))
 
 
 def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:

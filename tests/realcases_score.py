@@ -96,12 +96,14 @@ def fix_proposed(rep, fix: dict) -> bool:
                 return True  # `-language-model-only` renamed to the flag the reporter set
             if "set" in fix and ch.op == "set" and ch.target == fix["set"]:
                 want = fix.get("value")
-                if want is None or _same(want, ch.value):
+                # a framework's passthrough mapping (LLaMA-Factory's vllm_config) carries the value inside
+                got_value = ch.value[fix["set"]] if isinstance(ch.value, dict) and fix["set"] in ch.value else ch.value
+                if want is None or _same(want, got_value):
                     return True
                 before = (sr.facts.get("engine") or {}).get(fix["set"])
                 if before is None and fix["set"] == "max_model_len":  # unset: the length vLLM derives
                     before = (sr.facts.get("startup") or {}).get("max_len")
-                nb, nw, ng = _number(before), _number(want), _number(ch.value)
+                nb, nw, ng = _number(before), _number(want), _number(got_value)
                 if None not in (nb, nw, ng) and nw != nb and (nw > nb) == (ng > nb):
                     return True
     return False

@@ -139,3 +139,34 @@ def test_the_requirement_check_switched_off():
     gpu = {"compute_capability": 7.0, "name": "Tesla V100-SXM2-32GB", "driver_cuda": "12.1"}
     got = build_facts({"gpu": gpu, "env": {"NVIDIA_DISABLE_REQUIRE": "true"}}, TABLE, "0.5.0", "image")
     assert "image_refused" not in got and got["driver_short"]
+
+
+def test_images_load_cuda_compat_only_up_to_0_16():
+    # docker/Dockerfile: `ldconfig …/compat` (0.6.2–0.16.x), ENV VLLM_ENABLE_CUDA_COMPATIBILITY=0 from 0.17.0
+    assert _image("0.16.0", "12.8", "NVIDIA H100 80GB HBM3", 9.0)["image_compat"] is True
+    got = _image("0.20.0", "12.8", "NVIDIA A100-SXM4-80GB", 8.0)
+    assert got["image_compat"] is False and got["driver_major_short"] and got["driver_pin"] == "<=0.19.1"
+    on = build_facts({"gpu": {"compute_capability": 8.0, "name": "NVIDIA A100", "driver_cuda": "12.8"},
+                      "env": {"VLLM_ENABLE_CUDA_COMPATIBILITY": "1"}}, TABLE, "0.20.0", "image")
+    assert on["image_compat"] is True
+    assert "image_compat" not in _image("0.20.0", "12.8", "NVIDIA A100", 8.0, basis="pin")  # a wheel: no image
+
+
+def _l29(tmp_path, image, gpu, env=""):
+    (tmp_path / "run.sh").write_text(f"docker run --gpus all {env}-p 8000:8000 {image} --model Qwen/Qwen2.5-1.5B-Instruct\n")
+    from vllm_kb.engine.audit import audit
+
+    (sr,) = audit(tmp_path, gpu=gpu).sites
+    return next(r for r in sr.results if r.check.id == "L29")
+
+
+def test_a_cuda13_image_on_a_cuda12_driver_stops_on_any_gpu(tmp_path):
+    r = _l29(tmp_path, "vllm/vllm-openai:v0.20.0", "A100-80GB, driver 570.86")
+    assert r.needs_change and r.priority == "P0" and "too old" in str(r.reason)
+    # forward compatibility asked for on a data-centre card: no verdict
+    r = _l29(tmp_path, "vllm/vllm-openai:v0.20.0", "A100-80GB, driver 570.86", "-e VLLM_ENABLE_CUDA_COMPATIBILITY=1 ")
+    assert not (r.needs_change and r.priority == "P0")
+    # the cu129 variant runs on the data-centre card's 570 branch (listed by its base image; minor-version compatibility)
+    assert not _l29(tmp_path, "vllm/vllm-openai:v0.20.0-cu129", "A100-80GB, driver 570.86").needs_change
+    # driver 580 (CUDA 13.0): starts
+    assert _l29(tmp_path, "vllm/vllm-openai:v0.20.0", "RTX 4090, driver 580.65").status == "enabled"

@@ -32,6 +32,20 @@ def test_cached_document_equals_the_parsed_one(text, tmp_path, damage):
     assert cached.line_of(some) == fresh.line_of(some)
 
 
+@pytest.mark.parametrize("source", ["vllm/attn_selector.yaml", None])
+def test_mappings_with_other_keys_are_cached_too(text, tmp_path, source):
+    """knowledge/vllm/attn_selector.yaml keys its candidates by GPU major version (7:, 8:): JSON
+    keeps only string keys, so the file was parsed as YAML on every cold start (a fifth of it)."""
+    text = resources.read_text("knowledge", source) if source else \
+        'a:\n  7: [x, {9: 1.5}]\n  "7": y\n  true: 3\n"\\0pairs": [[1, 2]]\n'
+    fresh = yamlio.load(text)
+    yamlio.load_cached(text)  # parses and writes the cache
+    assert len(list((tmp_path / "c" / "knowledge").glob("*.lines.json"))) == 1
+    cached = yamlio.load_cached(text)
+    assert repr(cached.data) == repr(fresh.data)
+    assert dict(cached.lines.items()) == fresh.lines
+
+
 def test_an_entry_written_by_other_code_is_never_read(text, tmp_path, monkeypatch):
     # two copies of vllm-kb share ~/.cache/vllm-kb (an upgrade, a checkout beside an install): one
     # that stores a mapping differently wrote attn_selector.yaml's entry, and the other read it back

@@ -141,37 +141,55 @@ def compiles(cuda: str, arch: float) -> bool:
     return not (arch < 7.5 and c >= (13, 0))
 
 
-def _image(tar: Path | None, release: str) -> dict:
-    """The image's CUDA (the Dockerfile's default CUDA_VERSION) and the `-cuNNN` tags published beside it."""
+# the image loads the cuda-compat libraries of its CUDA by default (`ldconfig /usr/local/cuda-X.Y/compat/`,
+# later an /etc/ld.so.conf.d entry), or only when VLLM_ENABLE_CUDA_COMPATIBILITY=1 (ENV …=0 in the Dockerfile,
+# read by vllm/env_override.py before torch loads CUDA: from 0.17.0)
+_COMPAT_ON = re.compile(r"^RUN .*(?:ldconfig /usr/local/cuda-.*/compat/|/compat/\S*\s*>\s*/etc/ld\.so\.conf\.d/)")
+_COMPAT_OPT_IN = re.compile(r"^ENV VLLM_ENABLE_CUDA_COMPATIBILITY=0\b")
+
+
+def _files(tar: Path | None, root: Path, release: str, rels: tuple[str, ...]) -> dict[str, str]:
+    """The named files of the release's sdist: from its tarball when there, else the unpacked tree (the same files)."""
+    f = tar / f"vllm-{release}.tar.gz" if tar else None
+    if f is not None and f.is_file():
+        with tarfile.open(f) as t:
+            names = {m.name.split("/", 1)[1]: m for m in t.getmembers() if "/" in m.name}
+            return {r: t.extractfile(names[r]).read().decode("utf-8") for r in rels if r in names}
+    return {r: (root / r).read_text(encoding="utf-8") for r in rels if (root / r).is_file()}
+
+
+def _image(tar: Path | None, release: str, root: Path | None = None) -> dict:
+    """The image's CUDA (the Dockerfile's default CUDA_VERSION), the `-cuNNN` tags published beside it
+    and whether it loads the cuda-compat libraries by default (`image_compat`)."""
     if release in EARLY_IMAGES:
         cuda, url = EARLY_IMAGES[release]
         return {"image_cuda": cuda, "image_source": url}
-    f = tar / f"vllm-{release}.tar.gz" if tar else None
-    if f is None or not f.is_file():
-        return {}
+    files = _files(tar, root or Path("/nonexistent"), release, ("docker/Dockerfile", "Dockerfile",
+                   ".buildkite/scripts/annotate-release.sh", ".buildkite/scripts/publish-release-images.sh"))
     out: dict = {}
-    with tarfile.open(f) as t:
-        names = {m.name.split("/", 1)[1]: m for m in t.getmembers() if "/" in m.name}
-        for rel in ("docker/Dockerfile", "Dockerfile"):
-            if rel in names:
-                text = t.extractfile(names[rel]).read().decode("utf-8")
-                for i, line in enumerate(text.splitlines(), 1):
-                    m = re.match(r"^ARG CUDA_VERSION=(\d+\.\d+)", line)
-                    if m:
-                        out = {"image_cuda": m.group(1), "image_source": f"{rel}:{i}"}
-                        break
-                break
-        variants: set[str] = set()
-        for rel in (".buildkite/scripts/annotate-release.sh", ".buildkite/scripts/publish-release-images.sh"):
-            if rel not in names:
+    for rel in ("docker/Dockerfile", "Dockerfile"):
+        if rel in files:
+            lines = files[rel].splitlines()
+            for i, line in enumerate(lines, 1):
+                m = re.match(r"^ARG CUDA_VERSION=(\d+\.\d+)", line)
+                if m:
+                    out = {"image_cuda": m.group(1), "image_source": f"{rel}:{i}"}
+                    break
+            compat = [(i, True) for i, line in enumerate(lines, 1) if _COMPAT_ON.match(line)] + \
+                     [(i, False) for i, line in enumerate(lines, 1) if _COMPAT_OPT_IN.match(line)]
+            if out and compat:
+                line, on = min(compat)
+                out.update({"image_compat": on, "image_compat_source": f"{rel}:{line}"})
+            break
+    variants: set[str] = set()
+    for rel in (".buildkite/scripts/annotate-release.sh", ".buildkite/scripts/publish-release-images.sh"):
+        for line in files.get(rel, "").splitlines():
+            if line.lstrip().startswith("#"):
                 continue
-            for line in t.extractfile(names[rel]).read().decode("utf-8").splitlines():
-                if line.lstrip().startswith("#"):
-                    continue
-                if "vllm/vllm-openai:v${RELEASE_VERSION}" in line or re.search(r"publish_\w*family\s", line):
-                    variants.update(re.findall(r"-cu(1\d)(\d)\b", line))
-        if variants and out:
-            out["image_variants"] = [f"{a}.{b}" for a, b in sorted(variants)]
+            if "vllm/vllm-openai:v${RELEASE_VERSION}" in line or re.search(r"publish_\w*family\s", line):
+                variants.update(re.findall(r"-cu(1\d)(\d)\b", line))
+    if variants and out:
+        out["image_variants"] = [f"{a}.{b}" for a, b in sorted(variants)]
     return out
 
 
@@ -184,7 +202,7 @@ def row(root: Path, release: str, tar: Path | None = None) -> dict | None:
         return None
     kernels = [a for a in archs[0] if compiles(cuda[0], a)]
     return {"release": release, "cuda": cuda[0], "torch": torch[0], "torch_cuda": TORCH_PYPI_CUDA.get(torch[0]),
-            "kernels": kernels, **_image(tar, release), "source": [{"release": release, **cuda[1]}, {"release": release, **torch[1]},
+            "kernels": kernels, **_image(tar, release, root), "source": [{"release": release, **cuda[1]}, {"release": release, **torch[1]},
                                            {"release": release, **archs[1]}]}
 
 

@@ -115,7 +115,8 @@ def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
 
 
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
-               root: Path | None = None, basis: str | None = None, model: dict | None = None) -> dict[str, Any]:
+               root: Path | None = None, basis: str | None = None, model: dict | None = None,
+               trained: Any = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
     config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …).
     `model`: the model facts to use instead of those the name gives (one candidate of an ambiguous
@@ -158,6 +159,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     # --hf-config-path: vLLM reads the architecture (and quantization_config) from that repository
     config_name = args.get("hf_config_path") if isinstance(args.get("hf_config_path"), str) else model_name
     ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None
+    if ck is None and root is not None and isinstance(config_name, str) and config_name.startswith("/"):
+        ck = _mounted_checkpoint(root, site, config_name)
     markers = kb.doc("models.yaml").data.get("quantized_markers", [])
     mf = model_facts(config_name, kb.models, markers,
                      config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
@@ -208,7 +211,12 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
                                       facts["launch"]))
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     if engine.get("enable_lora"):
-        facts["launch"].update(lora_facts(args, site.framework_keys, root, (root / site.file).parent if root is not None else None))
+        facts["launch"].update(lora_facts(args, site.framework_keys, root, (root / site.file).parent if root is not None else None,
+                                          trained))
+        if "lora_rank" not in facts["launch"] and facts["launch"].get("lora_trained_rank"):
+            # no adapter folder to read: the rank the same script trains with (engine/scan/python_lora.py)
+            facts["launch"]["lora_rank"] = facts["launch"]["lora_trained_rank"]
+            facts["launch"]["lora_adapter"] = f"trained at {facts['launch']['lora_trained_at']}"
     if ck is None:  # a folder the project holds is read from disk, not the Hub
         hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [])
     facts["site"]["pooling"] = _pooling(engine)
@@ -316,6 +324,23 @@ def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, An
                 continue
         out.setdefault(d["arg"], d["value"])
     return out
+
+
+def _mounted_checkpoint(root: Path, site: Site, path: str):
+    """The checkpoint at a container path whose volume is a folder of the project (compose
+    `./:/models` beside the checkpoint, `docker run -v ./ckpt:/model`): read where it lies here."""
+    mounts = (site.container or {}).get("mounts") or {}
+    for target in sorted(mounts, key=len, reverse=True):
+        t = target.rstrip("/")
+        if path != t and not path.startswith(t + "/"):
+            continue
+        for src in mounts[target]:
+            if isinstance(src, str) and (src == "." or src.startswith("./")):
+                ck = read_checkpoint(root, src.rstrip("/") + path[len(t):], base=(root / site.file).parent)
+                if ck is not None:
+                    return ck
+        return None
+    return None
 
 
 def hidden_parallelism(site: Site) -> dict[str, str]:

@@ -4,12 +4,14 @@ check that an adapter fits max_lora_rank. vLLM reads each adapter's adapter_conf
 max_lora_rank ("LoRA rank r is greater than max_lora_rank m"). The adapters are the folders
 `--lora-modules` names (name=path, or the JSON form with "path") and the adapter a framework hands
 its engine (LLaMA-Factory's adapter_name_or_path); only folders inside the project are read, as
-JSON — an adapter on the Hub or elsewhere on the machine is not known."""
+JSON — an adapter on the Hub or elsewhere on the machine is not known. A folder the project does not
+hold (the training writes it) takes the rank of the project's training config whose output_dir it is."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from vllm_kb.engine.kb.checkpoint import read_json_inside
 
@@ -53,9 +55,54 @@ def _rank(cfg: dict) -> int | None:
     return int(r) if isinstance(r, (int, float)) and not isinstance(r, bool) and r > 0 else None
 
 
-def lora_facts(args: dict, framework_keys: dict, root: Path | None, base: Path | None) -> dict[str, Any]:
-    """`lora_rank`: the largest rank among the adapters whose config the project holds, and
-    `lora_adapter`: the one that has it; empty when none is readable."""
+# a training config of the project: LLaMA-Factory's YAML (`lora_rank: 64`, `output_dir: saves/…`) or
+# an ms-swift command line (`--lora_rank 64 --output_dir output`); only an explicit rank counts (the
+# frameworks' default, 8, fits every max_lora_rank)
+_TRAIN_SUFFIXES = (".yaml", ".yml", ".sh")
+_YAML_RANK = re.compile(r"^\s*[\"']?lora_rank[\"']?\s*:\s*(\d+)\s*,?\s*$", re.M)
+_YAML_OUT = re.compile(r"^\s*[\"']?output_dir[\"']?\s*:\s*[\"']?([^\"'#\s,]+)", re.M)
+_CLI_RANK = re.compile(r"--lora_rank[= ]+(\d+)")
+_CLI_OUT = re.compile(r"--output_dir[= ]+[\"']?([^\"'\s\\;]+)")
+
+
+def training_ranks(files: list[str], read: Callable[[str], str | None]) -> dict[str, tuple[int, str]]:
+    """output_dir → (lora_rank, file) of the project's training configs that name exactly one of
+    each; read once per audit (engine/audit.py keeps it), from the texts the scan already read."""
+    out: dict[str, tuple[int, str]] = {}
+    for rel in files:
+        if not rel.endswith(_TRAIN_SUFFIXES):
+            continue
+        text = read(rel)
+        if not text or "lora_rank" not in text or "output_dir" not in text:
+            continue
+        shell = rel.endswith(".sh")
+        ranks = set((_CLI_RANK if shell else _YAML_RANK).findall(text))
+        outs = set((_CLI_OUT if shell else _YAML_OUT).findall(text))
+        if len(ranks) == 1 and len(outs) == 1:
+            out.setdefault(_norm(outs.pop()), (int(ranks.pop()), rel))
+    return out
+
+
+def _norm(path: str) -> str:
+    p = path.strip().replace("\\", "/")
+    while p.startswith("./"):
+        p = p[2:]
+    return p.rstrip("/")
+
+
+def _trained(path: str, trained: dict[str, tuple[int, str]]) -> tuple[int, str] | None:
+    """The training config whose output_dir is the adapter's folder or holds it (ms-swift writes
+    output/vN-date/checkpoint-K below its output_dir)."""
+    p = _norm(path)
+    hits = [(len(out), v) for out, v in trained.items() if out and (p == out or p.startswith(out + "/"))]
+    return max(hits)[1] if hits else None
+
+
+def lora_facts(args: dict, framework_keys: dict, root: Path | None, base: Path | None,
+               trained: Callable[[], dict[str, tuple[int, str]]] | None = None) -> dict[str, Any]:
+    """`lora_rank`: the largest rank among the adapters whose config the project holds (else the
+    rank the project's training config gives the folder, `trained`), and `lora_adapter`: the one
+    that has it; empty when none is readable."""
     if root is None:
         return {}
     top = Path(root).resolve()
@@ -64,12 +111,16 @@ def lora_facts(args: dict, framework_keys: dict, root: Path | None, base: Path |
         if "://" in path or "$" in path:
             continue
         rel = Path(path)
+        r = None
         for folder in [rel] if rel.is_absolute() else [Path(b) / rel for b in (base, root) if b is not None]:
             cfg = read_json_inside(top, folder / "adapter_config.json")
-            if cfg is None:
-                continue
-            r = _rank(cfg)
-            if r is not None and (best is None or r > best[0]):
-                best = (r, name)
-            break
+            if cfg is not None:
+                r = _rank(cfg)
+                break
+        else:
+            hit = _trained(path, trained()) if trained is not None else None
+            if hit is not None:
+                r, name = hit[0], f"{name} (lora_rank {hit[0]} in {hit[1]})"
+        if r is not None and (best is None or r > best[0]):
+            best = (r, name)
     return {"lora_rank": best[0], "lora_adapter": best[1]} if best else {}

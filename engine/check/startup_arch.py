@@ -59,7 +59,30 @@ def _registered(table: dict, arch: str, releases: list[Version], v: Version) -> 
     return False if releases[0] <= v <= releases[-1] else None
 
 
-def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
+# the fallback's model class for an architecture transformers lacks: the checkpoint's code under the
+# auto_map key "AutoModel" (model_loader/utils.py 0.7.2-0.10.0), any "AutoModel…" key from 0.10.1
+# (models/registry.py _try_resolve_transformers); none there and vLLM raises
+AUTO_MODEL_PREFIX = "0.10.1"
+
+
+def _custom_code_without_model(model: dict, v: Version, tf: dict | None) -> bool:
+    """transformers has no class named like the architecture (in the wheels
+    tools/transformers_classes.py read, and no later transformers added the model_type) and the
+    checkpoint's auto_map (read from its config.json) names no model class the release's fallback
+    takes: no module to run, so vLLM raises whatever trust_remote_code says."""
+    keys, arch = model.get("auto_map"), model.get("architecture")
+    if not isinstance(keys, list) or not tf or arch in tf["classes"]:
+        return False
+    newest = max(Version(x) for x in tf["scanned"])
+    since = tf["first"].get(model.get("model_type") or "")
+    if since and Version(since) > newest:
+        return False  # a transformers newer than the wheels read maps the model type: its classes are not listed
+    if v >= Version(AUTO_MODEL_PREFIX):
+        return not any(k.startswith("AutoModel") for k in keys)
+    return "AutoModel" not in keys
+
+
+def arch_facts(model: dict, table: dict, version: str | None, tf: dict | None = None) -> dict[str, Any]:
     arch = model.get("architecture")
     v = try_parse(version) if version else None
     if not isinstance(arch, str) or not arch or v is None or not table:
@@ -102,6 +125,9 @@ def arch_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
         out["arch_fallback"] = "text" if multimodal is False else ("none" if multimodal else "unknown")
     else:
         out["arch_fallback"] = "transformers"
+    if out["arch_fallback"] != "none" and _custom_code_without_model(model, v, tf):
+        out["arch_fallback"] = "none"
+        out["arch_custom_no_model"] = True
     if out["arch_fallback"] == "unknown":
         del out["arch_fallback"]
     # the first release that registers it, for the fix

@@ -65,6 +65,8 @@ def _fix(table: dict, v: Version, cc: float, kind: str, ok_now: bool) -> str | N
 def build_facts(facts: dict, table: dict, version: str | None, basis: str | None) -> dict[str, Any]:
     cc = (facts.get("gpu") or {}).get("compute_capability")
     v = try_parse(version) if version else None
+    if v is not None and _NOT_RELEASE.search(version or ""):
+        return {}  # `0.9.2.dev300+g<sha>`, `0.9.0+cu128`: a source or variant build, not the release's wheel
     variant = _VARIANT.fullmatch(basis or "")
     kind = "wheel" if basis in WHEEL else "image" if basis in IMAGE or variant else None
     if not isinstance(cc, (int, float)) or cc < 7.0 or v is None or kind is None or not table:
@@ -83,13 +85,27 @@ def build_facts(facts: dict, table: dict, version: str | None, basis: str | None
             pin = _fix(table, v, float(cc), kind, False)
             if pin:
                 out["build_pin"] = pin
-    out.update(driver_facts(facts.get("gpu") or {}, table, v, out["build_cuda"], kind))
+    out.update(driver_facts(facts.get("gpu") or {}, table, v, out["build_cuda"], kind,
+                            _compat(row, kind, facts.get("env") or {}, bool(variant))))
     if str((facts.get("env") or {}).get("NVIDIA_DISABLE_REQUIRE", "")).lower() in ("1", "true", "yes"):
         out.pop("image_refused", None)  # the container runtime skips the requirement check
     return out
 
 
 _VARIANT = re.compile(r"image-cu(1\d)(\d)")
+_ON = ("1", "true")
+
+
+def _compat(row: dict, kind: str, env: dict, variant: bool) -> bool | None:
+    """Whether the image loads its CUDA's cuda-compat libraries (knowledge/vllm/cuda_builds.yaml
+    image_compat, from its Dockerfile): by default up to 0.16.x; from 0.17.0 only with
+    VLLM_ENABLE_CUDA_COMPATIBILITY=1 (vllm/env_override.py, before torch loads CUDA). None: not known."""
+    if kind != "image" or "image_compat" not in row:
+        return None
+    if row["image_compat"]:
+        return True
+    return str(env.get("VLLM_ENABLE_CUDA_COMPATIBILITY", "0")).strip().lower() in _ON
+_NOT_RELEASE = re.compile(r"dev|\+", re.I)
 _CONSUMER = ("geforce", "titan")
 
 
@@ -121,7 +137,7 @@ def image_starts(table: dict, cuda: str, drv: tuple[int, ...], branch: int | Non
     return branch in req["branches"] and (req["geforce"] or not consumer)
 
 
-def driver_facts(gpu: dict, table: dict, v: Version, cuda: str, kind: str) -> dict[str, Any]:
+def driver_facts(gpu: dict, table: dict, v: Version, cuda: str, kind: str, compat: bool | None = None) -> dict[str, Any]:
     """The driver against the build: a CUDA 13 build needs a CUDA 13 driver (minor-version
     compatibility stays within a major); an image whose CUDA is newer than the driver is refused by
     the container runtime unless the driver's branch is one its base image lists, and then loads the
@@ -136,6 +152,8 @@ def driver_facts(gpu: dict, table: dict, v: Version, cuda: str, kind: str) -> di
                            "geforce": consumer, "driver_cuda": ".".join(map(str, drv[:2]))}
     if branch is not None:
         out["driver_branch"] = branch
+    if compat is not None:
+        out["image_compat"] = compat
     if not out["driver_short"]:
         return out
     if kind == "image":

@@ -72,7 +72,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(paged_facts(facts, kb.doc("vllm", "paged_head_sizes.yaml").data, selector, version, out))
     if "kv_refused" not in out and kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version, out.get("backend")):
         out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
-    out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version))
+    out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version,
+                           _transformers_classes(kb) if model.get("auto_map") is not None else None))
     if out.get("arch_registered"):
         out.update(version_facts(model, kb.doc("vllm", "model_versions.yaml").data, version))
     if out.get("arch_registered") and ("quant_bnb_prequant" in out or "bitsandbytes" in (engine.get("quantization"), engine.get("load_format"))):
@@ -89,6 +90,14 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,
                            vllm.get("basis")))
     return out
+
+
+def _transformers_classes(kb: Knowledge) -> dict:
+    """transformers' model classes (knowledge/vllm/transformers_classes.yaml), the wheels read, and
+    the release that first maps each model type (model_types.yaml), for the fallback's look-up."""
+    classes = kb.doc("vllm", "transformers_classes.yaml").data or {}
+    return {"classes": frozenset(classes.get("classes") or ()), "scanned": classes.get("transformers_scanned") or ["0"],
+            "first": (kb.doc("vllm", "model_types.yaml").data or {}).get("transformers_first") or {}}
 
 
 def kv_table(kb: Knowledge) -> dict:

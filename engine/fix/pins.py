@@ -11,8 +11,9 @@ from vllm_kb.engine.kb.textpos import LineIndex
 from vllm_kb.engine.scan.pins import Pin
 from vllm_kb.engine.scan.site import Site
 
-# an image tag's release with its suffix (`v0.6.3.post1`, `v0.9.0rc2`), replaced whole
-_TAG = re.compile(r"(:v?)(\d+(?:\.\d+)+(?:\.?(?:post|rc|dev)\d*)?)")
+# an image tag's release with its suffix (`v0.6.3.post1`, `v0.9.0rc2`), replaced whole; a CUDA variant's
+# `-cu129` goes with it: the release the change names is judged by its default build (cuda_builds.yaml)
+_TAG = re.compile(r"(:v?)(\d+(?:\.\d+)+(?:\.?(?:post|rc|dev)\d*)?)(?:-cu1\d\d(?![\w.]))?")
 _VERSION = re.compile(r"\d+(?:\.\d+)+(?:\.?(?:post|rc|dev)\d*)?")
 
 

@@ -64,7 +64,7 @@ def framework_key(site: Site, target: str, value: Any) -> tuple[str, Any] | None
     """The key (as this site would write it) and value that set an engine argument through the
     framework; None when the framework does not expose the argument."""
     fw = frameworks.get(site.framework)
-    k = fw.key_for_arg(target, site.framework_version)
+    k = fw.key_for_arg(target, site.framework_version, site.framework_command)
     if k is None and site.framework_version:
         # this release has no key named for it (verl before 0.7 reads none named
         # enable_sleep_mode: an unknown Hydra key stops the trainer); the key it derives it from

@@ -24,6 +24,7 @@ class Key:
     legacy: bool = False
     backend: str | None = None
     versions: str | None = None  # framework releases that have the key
+    not_read_by: tuple[str, ...] = ()  # framework commands whose code never reads the key
 
     def default_for(self, version: str | None) -> Any:
         d = self.default
@@ -56,11 +57,11 @@ class Framework:
         """The key a spelling means: `--vllm_num_engines`, `vllm.num_engines`, `+a.b=…`, `vllm-mode`."""
         return self._by_name.get(normalise_key(written))
 
-    def key_for_arg(self, arg: str, version: str | None = None) -> Key | None:
+    def key_for_arg(self, arg: str, version: str | None = None, command: str | None = None) -> Key | None:
         """The key that sets an engine argument; with a release, only a key that release has
         (its `versions`, and the release range the framework catalog read from the wheels) — TRL
-        0.14 has no max_model_len key at all."""
-        keys = [k for k in self.keys if k.arg == arg]
+        0.14 has no max_model_len key at all; with a command, only a key that command reads."""
+        keys = [k for k in self.keys if k.arg == arg and (command or "") not in k.not_read_by]
         if version and try_parse(version) is not None:
             # a pre-release (0.8.2.dev0) lies between the last final release and the one it
             # leads to: a key both have first, then the older release's (a rename lands at
@@ -83,6 +84,20 @@ class Framework:
 
         before = [r for r in releases(self.id) if parse(r) < v]
         return ([before[-1]] if before else []) + [v.public]
+
+    def named_model(self, values: dict[str, Any], version: str | None) -> tuple[str, str] | None:
+        """(key, Hugging Face id) of the model a registry key names (knowledge: `model_names`; ms-swift
+        2.x `--model_type qwen2-7b-instruct`), from its generated table; None when the key is not
+        written, the release reads it otherwise, or the table does not hold the value."""
+        spec = self.raw.get("model_names")
+        if not spec or (version and try_parse(version) is not None and not version_matches(spec.get("versions"), version)):
+            return None
+        value = values.get(spec["key"])
+        if not isinstance(value, str):
+            return None
+        row = _model_table(spec["table"]).get(value.strip())
+        name = (row or {}).get("hf") or (row or {}).get("ms")
+        return (spec["key"], name) if name else None
 
     def passthrough_for(self, version: str | None) -> dict | None:
         """The mapping key that passes any engine argument through, if this release has it
@@ -119,7 +134,8 @@ class Framework:
         """Engine arguments the framework passes when its key is left unset (a release whose key
         has no default of its own leaves vLLM's)."""
         out = {k.arg: k.default_for(version) for k in self.keys
-               if k.arg and k.default is not None and not k.legacy and version_matches(k.versions, version)}
+               if k.arg and k.default is not None and not k.legacy and version_matches(k.versions, version)
+               and (command or "") not in k.not_read_by}
         out.update(self.raw.get("command_defaults", {}).get(command or "", {}))
         return {k: v for k, v in out.items() if v is not None}
 
@@ -211,6 +227,14 @@ def normalise_key(name: str) -> str:
     return n.replace("-", "_").lower()
 
 
+@lru_cache(maxsize=None)
+def _model_table(name: str) -> dict:
+    """A generated registry table (tools/swift_model_types.py): registry key → {hf, ms, …}."""
+    import json
+
+    return json.loads(resources.read_text("knowledge", "frameworks", name)).get("model_types") or {}
+
+
 @lru_cache(maxsize=1)
 def load_all() -> dict[str, Framework]:
     out = {}
@@ -218,7 +242,7 @@ def load_all() -> dict[str, Framework]:
         raw = yamlio.load_cached(resources.read_text("knowledge", "frameworks", f"{fid}.yaml")).data
         keys = [Key(key=k["key"], arg=k.get("arg"), role=k.get("role"), default=k.get("default"),
                     aliases=tuple(k.get("aliases", ())), legacy=bool(k.get("legacy")), backend=k.get("backend"),
-                    versions=k.get("versions"))
+                    versions=k.get("versions"), not_read_by=tuple(k.get("not_read_by", ())))
                 for k in raw["keys"]]
         out[fid] = Framework(fid, raw["name"], raw["package"], raw, keys)
     return out

@@ -52,6 +52,10 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["architecture"] = archs[0]
     if isinstance(config.get("model_type"), str):
         facts["model_type"] = config["model_type"]
+    # the classes the checkpoint's own code registers (remote code): vLLM's Transformers fallback
+    # takes a model class from them ("AutoModel", from 0.10.1 any "AutoModel…" key)
+    auto_map = config.get("auto_map")
+    facts["auto_map"] = sorted(k for k in auto_map if isinstance(k, str)) if isinstance(auto_map, dict) else []
     facts.pop("config_version", None)  # the catalog's reading of the name; the checkpoint's own follows
     said = config.get("version")
     if isinstance(said, (int, float, str)) and not isinstance(said, bool) and str(said).strip():

@@ -59,6 +59,9 @@ class ScanContext:
     framework_pins: dict = field(default_factory=dict)  # (folder, package) → best Pin
     dependency_pins: list = field(default_factory=list)  # torch & co. (kb/dependency_pins.py), apart from the report's pins
     plugins: frozenset = frozenset()  # vLLM plugin packages the project installs (kb/plugins.py)
+    # folders whose vLLM is built from its sources (a checkout, a git URL, a dev version): with
+    # --vllm-version the release is given, but the kernels are still the ones that build compiled
+    source_built: frozenset = frozenset()
     referenced: set[str] = field(default_factory=set)  # config files a command already read
     chart_versions: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)  # the project's files (scan_project sets it)

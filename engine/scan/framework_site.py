@@ -59,12 +59,21 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         if not version_matches(key.versions, version):
             unmapped[key.key] = s  # this release of the framework ignores (or rejects) the key
             continue
+        if (command or "") in key.not_read_by:
+            unmapped[key.key] = s  # this command's code never reads the key (vllm_infer.py: vllm_max_lora_rank)
+            continue
         if key.arg == "model":
             s.name = "model"
             model = s
         elif key.arg:
             s.name = key.arg
             settings[key.arg] = s
+    named = fw.named_model(values, version) if model is None else None
+    if named is not None and named[0] in written:
+        # the model named by a registry key (ms-swift 2.x --model_type): the id its table maps it to
+        given = written[named[0]]
+        model = Setting("model", named[1], True, given.file, given.line, given.key, given.raw, given.syntax,
+                        note=f"{named[0]}={values.get(named[0])!r} names {named[1]} ({fw.name}'s model registry)", implied=True)
     mode_rule = fw.mode_rule(values, version, command)
     mode, client = (mode_rule["mode"], bool(mode_rule.get("client"))) if mode_rule is not None else ("none", False)
     if mode == "none":

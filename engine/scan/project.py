@@ -109,6 +109,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         if p.package == "vllm":
             by_folder.setdefault(p.folder, []).append(p)
     ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}
+    ctx.source_built = frozenset(f for f, ps in by_folder.items() if any(p.source for p in ps))
     if vllm_version:
         forced = pins_mod.VersionChoice(vllm_version, True, "cli")
         choices = {"": forced}

@@ -10,6 +10,7 @@ call passing `*args`/`**kwargs` that might bind the parameter, no subclass. Anyt
 from __future__ import annotations
 
 import ast
+import weakref
 from dataclasses import dataclass
 
 from vllm_kb.engine.scan.python_scope import Scope, assignments, function_scope
@@ -27,21 +28,46 @@ class Passed:
     where: tuple | None = None  # (file, Links, module Scope) of another project module that makes the call
 
 
-_PARENTS: dict[int, tuple[ast.Module, dict[int, ast.AST]]] = {}
+class _Index:
+    """One walk of a module, kept for its every caller lookup (a site reads several parameters and
+    each lookup walked the whole module again): each node's parent, the `Name` and `Attribute`
+    nodes by name in walk order, how many functions have each name, and the lookups made."""
+
+    def __init__(self, tree: ast.Module):
+        self.tree = tree
+        self.parents: dict[int, ast.AST] = {}
+        self.names: dict[str, list[ast.Name]] = {}
+        self.attrs: dict[str, list[ast.Attribute]] = {}
+        self.defs: dict[str, int] = {}
+        self.passed: dict[tuple, tuple] = {}  # (fn, parameter, module) → (its context, the answer)
+        parents = self.parents
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                self.names.setdefault(node.id, []).append(node)
+            elif isinstance(node, ast.Attribute):
+                self.attrs.setdefault(node.attr, []).append(node)
+            elif isinstance(node, _DEFS):
+                self.defs[node.name] = self.defs.get(node.name, 0) + 1
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+
+
+_INDEX: dict[int, _Index] = {}  # id(tree) → its index, the most recently used last
+_KEEP = 8  # modules indexed at once (a parent map is about the module's size again); vLLM's tree builds no index twice with 8
+
+
+def _index(tree: ast.Module) -> _Index:
+    got = _INDEX.pop(id(tree), None)
+    if got is None or got.tree is not tree:
+        got = _Index(tree)
+        while len(_INDEX) >= _KEEP:
+            del _INDEX[next(iter(_INDEX))]
+    _INDEX[id(tree)] = got
+    return got
 
 
 def _parents(tree: ast.Module) -> dict[int, ast.AST]:
-    got = _PARENTS.get(id(tree))
-    if got is not None and got[0] is tree:
-        return got[1]
-    out: dict[int, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            out[id(child)] = node
-    if len(_PARENTS) > 32:
-        _PARENTS.clear()
-    _PARENTS[id(tree)] = (tree, out)
-    return out
+    return _index(tree).parents
 
 
 def _holders(node: ast.AST, parents: dict[int, ast.AST]) -> tuple[tuple, ast.ClassDef | None]:
@@ -98,17 +124,35 @@ def _bound(call: ast.Call, fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str
 def passed(tree: ast.Module | None, fn: ast.AST | None, name: str, links=None) -> list[Passed] | None:
     """Every call to `fn` with what it passes for parameter `name` — in `tree`, and (given the
     module's `links`) in the project's other modules that import it by name; None when the function
-    may be called in ways the modules do not show; [] when none calls it."""
+    may be called in ways the modules do not show; [] when none calls it. The same question asked
+    again (a site's other settings read the same parameter) gets the first answer: everything it
+    depends on is cached per audit already."""
     if tree is None or not isinstance(fn, _DEFS):
         return None
-    parents = _parents(tree)
-    how = _callee(fn, parents)
+    index = _index(tree)
+    ctx = getattr(links, "ctx", None)
+    key = (id(fn), name, links is None, getattr(links, "rel", None), id(ctx))
+    held = index.passed.get(key)
+    if held is None or held[0]() is not ctx:  # an audit's context, not a later one at the same address
+        held = index.passed[key] = (_ref(ctx), _passed(index, fn, name, links))
+    return None if held[1] is None else list(held[1])
+
+
+def _ref(obj):
+    try:
+        return weakref.ref(obj)
+    except TypeError:  # None, or a stand-in without weak references: held as it is
+        return lambda: obj
+
+
+def _passed(index: _Index, fn, name: str, links) -> list[Passed] | None:
+    how = _callee(fn, index.parents)
     if how is None:
         return None
     kind, callee, skip = how
-    if kind == "attr" and sum(1 for n in ast.walk(tree) if isinstance(n, _DEFS) and n.name == callee) != 1:
+    if kind == "attr" and index.defs.get(callee, 0) != 1:
         return None  # another function of that name: `x.name(...)` may be either
-    out = _scan(tree, kind, callee, fn, name, skip)
+    out = _scan(index, kind, callee, fn, name, skip)
     if out is None or kind != "name" or links is None or getattr(links, "ctx", None) is None:
         return out
     importers = _importers(links, callee)
@@ -122,7 +166,7 @@ def passed(tree: ast.Module | None, fn: ast.AST | None, name: str, links=None) -
         for local, (file, inner) in lk.names.items():
             if file != links.rel or inner != callee:
                 continue
-            found = _scan(other, "name", local, fn, name, skip)
+            found = _scan(_index(other), "name", local, fn, name, skip)
             if found is None:
                 return None
             for p in found:
@@ -143,11 +187,8 @@ def _importers(links, callee: str) -> list[str]:
     key = (links.rel, callee)
     if key not in cache:
         out = []
-        for rel in links.ctx.files:
-            if rel == links.rel or not rel.endswith(".py"):
-                continue
-            text = links.ctx.read(rel)
-            if text and callee in text and "import" in text:
+        for rel, text in _import_texts(links.ctx):
+            if rel != links.rel and callee in text:
                 out.append(rel)
                 if len(out) > MAX_IMPORTERS:
                     break  # past the bound the list is not used: stop reading the project's files
@@ -155,20 +196,38 @@ def _importers(links, callee: str) -> list[str]:
     return cache[key]
 
 
-def _scan(tree: ast.Module, kind: str, callee: str, fn, name: str, skip: int) -> list[Passed] | None:
-    parents = _parents(tree)
-    out: list[Passed] = []
-    for node in ast.walk(tree):
-        if kind == "name" and isinstance(node, ast.Name) and node.id == callee:
-            call = parents.get(id(node))
-            if not (isinstance(call, ast.Call) and call.func is node):
-                return None  # passed on, subclassed, stored: called where the module does not show
-        elif kind == "attr" and isinstance(node, ast.Attribute) and node.attr == callee:
-            call = parents.get(id(node))
-            if not (isinstance(call, ast.Call) and call.func is node):
-                return None
-        else:
+def _import_texts(ctx):
+    """(file, text) of the project's Python files that import something, in the project's order,
+    read as far as a lookup has needed (so files are read in the same order and at the same
+    moments as one lookup after another reading them) and kept: each lookup went through every
+    file of the project again (1.2 million reads of vLLM's tree)."""
+    held = ctx.__dict__.get("_py_import_texts")
+    if held is None or held[0] is not ctx.files:
+        held = ctx.__dict__["_py_import_texts"] = (ctx.files, [], [0])
+    files, pairs, pos = held
+    i = 0
+    while True:
+        if i < len(pairs):
+            yield pairs[i]
+            i += 1
             continue
+        if pos[0] >= len(files):
+            return
+        rel = files[pos[0]]
+        pos[0] += 1
+        if rel.endswith(".py"):
+            text = ctx.read(rel)
+            if text and "import" in text:
+                pairs.append((rel, text))
+
+
+def _scan(index: _Index, kind: str, callee: str, fn, name: str, skip: int) -> list[Passed] | None:
+    parents = index.parents
+    out: list[Passed] = []
+    for node in (index.names if kind == "name" else index.attrs).get(callee, ()):
+        call = parents.get(id(node))
+        if not (isinstance(call, ast.Call) and call.func is node):
+            return None  # passed on, subclassed, stored: called where the module does not show
         ok, arg = _bound(call, fn, name, skip)
         if not ok:
             return None

@@ -17,7 +17,7 @@ from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
-from vllm_kb.engine.scan import envfile, python_env
+from vllm_kb.engine.scan import envfile, python_env, python_lora
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
@@ -222,6 +222,9 @@ def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, targ
     level = per_file["sleep"]
     if level is not None:
         out["sleep_level"] = level
+    if "lora" not in per_file:
+        per_file["lora"] = python_lora.trained_rank(tree, text, per_file["rel"])
+    out.update(per_file["lora"])
     if at_import:
         out["cuda_before"] = importing.cuda_before(min(n.lineno for n in at_import))
     if builds:

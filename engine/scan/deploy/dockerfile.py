@@ -148,6 +148,10 @@ def _final_stage(rel: str, text: str) -> dict[str, Any]:
                 cur["installed"] = (m.group(2), ins.lines_of([m.group(1)])[0], m.group(1))
             elif cur and (w := next((w for w in arg.split() if source_pins.is_git_url(w)), None)):
                 cur["installed"] = ("source", ins.lines_of([w])[0], w)  # built from a commit: no release known
+            elif cur and (n := source_pins.checkout_line(arg)) is not None:
+                # `git clone …/vllm && pip install -e .`: over a vllm-openai base too, the image then runs that build
+                w = arg.splitlines()[n - 1].strip()
+                cur["installed"] = ("source", ins.lines_of([w])[0], w)
         elif kw in ("ENTRYPOINT", "CMD") and cur:
             cur[kw.lower()] = ins
             if kw == "ENTRYPOINT":
