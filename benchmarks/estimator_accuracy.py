@@ -88,11 +88,13 @@ def layout_check(row: dict) -> dict[str, Any]:
     rt = memory.runtime(str(row["vllm"]))
     layout = memory.kv_layout(mf, engine, engine["tensor_parallel_size"], mf["num_hidden_layers"], rt)
     full_groups, sliding_groups = layout.groups
-    groups = full_groups + sliding_groups
+    groups = full_groups + sliding_groups + layout.ssm_groups  # Mamba / linear-attention state groups
     blocks = row["logged"]["kv_tokens"] // layout.block * groups
     per_request = layout.blocks_per_request(engine["max_model_len"], memory.batched_tokens(engine, engine["max_model_len"], rt))
     padding = sliding_groups * layout.group_size - layout.sliding if layout.hybrid else 0
-    return {"concurrency": round(blocks / per_request, 2), "padding_layers": padding, "groups": groups}
+    # the logged tokens are blocks // groups x block: the pool may hold up to groups - 1 more
+    return {"concurrency": round(blocks / per_request, 2), "padding_layers": padding, "groups": groups,
+            "concurrency_high": round((blocks + groups - 1) / per_request, 2)}
 
 
 def table(rows: list[dict]) -> list[dict[str, Any]]:

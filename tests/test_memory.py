@@ -95,8 +95,9 @@ def test_estimate_reaches_the_logged_outcome(row):
 @pytest.mark.parametrize("row", [r for r in ROWS if r.get("kind") == "layout"], ids=lambda r: r["id"])
 def test_hybrid_layout_matches_the_log(row):
     got = ACC.layout_check(row)
-    assert got["padding_layers"] == row["logged"]["padding_layers"]  # "Add 1 padding layers"
-    assert got["concurrency"] == pytest.approx(row["logged"]["max_concurrency"], rel=0.005)
+    assert got["padding_layers"] == row["logged"].get("padding_layers", 0)  # "Add 1 padding layers"
+    logged = row["logged"]["max_concurrency"]
+    assert got["concurrency"] * 0.995 <= logged <= got["concurrency_high"] * 1.005
 
 
 def test_excluded_rows_say_why():

@@ -112,10 +112,25 @@ def test_lora_vocab_bound_per_release():
     table = KB.doc("vllm", "lora_vocab.yaml").data
     yi = {"architecture": "LlamaForCausalLM", "vocab_size": 64000}
     got = lora_vocab_facts(yi, table, "0.3.3")
-    assert got == {"lora_vocab_limit": 33024, "lora_vocab_pin": ">=0.4.1", "lora_lm_head": True}
+    assert got == {"lora_vocab_limit": 33024, "lora_vocab_error": "When using LoRA, vocab size must be 32000 >= vocab_size <= 33024",
+                   "lora_vocab_pin": ">=0.4.1", "lora_lm_head": True}
     assert lora_vocab_facts(yi, table, "0.4.0.post1")["lora_vocab_limit"] == 33024
     assert lora_vocab_facts(yi, table, "0.4.1")["lora_vocab_limit"] == 128512
     # Qwen2's LoRA modules leave the LM head alone in 0.4.x: no bound applies to it
     assert lora_vocab_facts({"architecture": "Qwen2ForCausalLM", "vocab_size": 151936}, table, "0.4.1")["lora_lm_head"] is False
     # Llama 3 with the 256 extra rows needs the 0.4.1 bound exactly
     assert lora_vocab_facts({"architecture": "LlamaForCausalLM", "vocab_size": 128256}, table, "0.3.3")["lora_vocab_pin"] == ">=0.4.1"
+
+
+def test_lora_vocab_from_080_reads_embedding_modules():
+    """From 0.8.0 the LoRA modules are the built model's linear layers plus the class's
+    embedding_modules: LlamaForCausalLM names lm_head there, and 0.17.0 words the bound anew."""
+    table = KB.doc("vllm", "lora_vocab.yaml").data
+    big = {"architecture": "LlamaForCausalLM", "vocab_size": 300000}
+    got = lora_vocab_facts(big, table, "0.9.2")
+    assert (got["lora_vocab_limit"], got["lora_lm_head"]) == (257024, True)
+    assert lora_vocab_facts(big, table, "0.15.1")["lora_vocab_limit"] == 257024
+    new = lora_vocab_facts(big, table, "0.17.0")
+    assert (new["lora_vocab_limit"], new["lora_vocab_error"]) == (258048, "When using LoRA, vocab size must be <= 258048")
+    # Gemma 3 (262,144 rows) keeps its LM head out of embedding_modules: no bound applies
+    assert lora_vocab_facts({"architecture": "Gemma3ForCausalLM", "vocab_size": 262144}, table, "0.17.0").get("lora_lm_head") is False

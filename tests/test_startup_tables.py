@@ -128,6 +128,18 @@ def test_min_capability_is_read_from_the_config_classes(tmp_path):
     assert scan(root, schemes=True) == {"wna16": 80}
 
 
+
+def test_min_capability_of_0_2_0_is_read_from_quantization_utils(tmp_path):
+    """0.2.0–0.2.1 kept the package in vllm/model_executor/quantization_utils/ (_QUANTIZATION_REGISTRY)."""
+    from vllm_quant_capability import scan
+
+    q = "vllm/model_executor/quantization_utils/"
+    root = write_release(tmp_path, {
+        q + "__init__.py": '_QUANTIZATION_REGISTRY = {"awq": AWQConfig}\n',
+        q + "awq.py": "class AWQConfig(QuantizationConfig):\n    @classmethod\n    def get_min_capability(cls):\n        return 80\n",
+    })
+    assert scan(root) == {"awq": 80}
+
 def test_the_checkpoints_method_stands_for_an_unset_flag_with_its_certainty():
     # no --quantization: vLLM takes the method from the checkpoint; a GPU check on it is P0 only when
     # the method is certain (config, catalog, an unambiguous name marker), else L7 says P1

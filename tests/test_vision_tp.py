@@ -50,16 +50,52 @@ def test_scan_tells_strict_splits_from_fallbacks(tmp_path):
                    "bar_vl": {"strict": True, "line": 4}}
 
 
+_QKV = '''
+    class MllamaVisionSdpaAttention(nn.Module):
+        def __init__(self, config):
+            self.num_local_heads = self.num_heads // model_parallel_size
+            self.qkv_proj = QKVParallelLinear(self.embed_dim, self.head_dim, self.num_heads)
+    class MllamaVisionDataParallel(nn.Module):
+        def __init__(self, config):
+            self.qkv_proj = QKVParallelLinear(self.embed_dim, self.head_dim, self.num_heads, disable_tp=True)
+'''
+_RAISES = '''
+    class SiglipTPAttention(nn.Module):
+        def __init__(self, config):
+            if self.total_num_heads % tp_size != 0:
+                raise ValueError("Number of attention heads must be divisible by the tensor model parallel size")
+'''
+
+
+def test_scan_sees_qkv_parallel_linear_and_a_raise(tmp_path):
+    """QKVParallelLinear divides the heads in its constructor; `if heads % tp: raise` is the strict
+    test, not a fallback; blip.py holds only a vision tower whatever its classes are called."""
+    root = write_release(tmp_path, {
+        "vllm/model_executor/models/registry.py": "_MULTIMODAL_MODELS = {}\n",
+        "vllm/model_executor/models/mllama.py": _QKV,
+        "vllm/model_executor/models/siglip.py": _RAISES,
+        "vllm/model_executor/models/blip.py": "class BlipAttention:\n    def f(self):\n        self.qkv = QKVParallelLinear(d, h, n)\n",
+        # a text model's QKVParallelLinear is no vision tower
+        "vllm/model_executor/models/qwen2.py": "class Qwen2Attention:\n    def f(self):\n        self.qkv = QKVParallelLinear(d, h, n, k)\n",
+    })
+    assert scan(root) == {"mllama": {"strict": True, "line": 5}, "siglip": {"strict": True, "line": 4},
+                          "blip": {"strict": True, "line": 3}}
+
+
 def test_split_per_release_from_the_table():
     table = load().doc("vllm", "vision_tp.yaml").data
     glm = {"vision_module": "glm4_1v", "vision_num_heads": 12}
     assert vision_split(glm, {}, table, "0.10.1.1") is True
-    assert vision_split(glm, {}, table, "0.9.2") is False  # before the module
+    assert vision_split(glm, {}, table, "0.9.2") is True  # GLM-4.1V came with 0.9.2
+    assert vision_split(glm, {}, table, "0.9.1") is False  # before the module
     assert vision_split(glm, {"mm_encoder_tp_mode": "data"}, table, "0.10.2") is False
     intern = {"vision_module": "intern_vit", "vision_num_heads": 25}
     for v in ("0.5.5", "0.6.0", "0.10.0", "0.11.0", "0.34.0"):
         assert vision_split(intern, {}, table, v) is False, v
     assert vision_split({"vision_num_heads": 16}, {}, table, "0.10.0") is False  # no module: nothing claimed
+    # split by QKVParallelLinear's own divide(): Llama 3.2 Vision's tower until mllama left (0.11.0)
+    mllama = {"vision_module": "mllama", "vision_num_heads": 16}
+    assert [vision_split(mllama, {}, table, v) for v in ("0.6.1", "0.6.2", "0.10.2", "0.11.0")] == [False, True, True, False]
 
 
 def _l2(tmp_path: Path, pin: str, model: str, tp: int, extra: str = ""):

@@ -15,6 +15,11 @@ release. DIR holds `cfg-<version>.py`: configuration_auto.py of the last patch r
 minor release (`pip download transformers==X --no-deps`, then unzip that one file). A type is
 recorded at the minor release (X.Y.0) of the first such file that maps it, so a pin is held to
 lack it only when every version it allows is older than that whole minor release.
+
+    python tools/transformers_model_types.py --keep-transformers --vllm /work/sdists/src
+
+re-reads only the vLLM side (vllm_releases, vllm_requires, vllm_own) and keeps the transformers side
+(transformers_first, released) of the table as it is: for new vLLM releases without the wheels.
 """
 from __future__ import annotations
 
@@ -124,15 +129,26 @@ def released(pypi_json: Path, versions: set[str]) -> dict[str, str]:
     return {v: min(f["upload_time"] for f in data[v])[:10] for v in sorted(versions) if data.get(v)}
 
 
+def _kept_first(table: dict) -> dict[str, str]:
+    """transformers_first as the table holds it. The types of the oldest scanned release are left out
+    there; an empty name stands for them, so that release stays the oldest (and is left out again)."""
+    first = {str(k): str(v) for k, v in table["transformers_first"].items()}
+    return first | {"": str(table["transformers_scanned"][0])}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--transformers", required=True, type=Path)
+    ap.add_argument("--transformers", type=Path)
     ap.add_argument("--vllm", required=True, type=Path)
-    ap.add_argument("--pypi-json", required=True, type=Path, help="https://pypi.org/pypi/transformers/json, saved")
+    ap.add_argument("--pypi-json", type=Path, help="https://pypi.org/pypi/transformers/json, saved")
+    ap.add_argument("--keep-transformers", action="store_true", help="keep the table's transformers side; re-read vLLM's")
     args = ap.parse_args(argv)
     import yaml
+    if not args.keep_transformers and (args.transformers is None or args.pypi_json is None):
+        ap.error("--transformers and --pypi-json are required unless --keep-transformers")
     releases = yaml.safe_load((OUT.parent / "architectures.yaml").read_text())["releases"]
-    first = transformers_first(args.transformers)
+    kept = yaml.safe_load(OUT.read_text()) if args.keep_transformers else None
+    first = _kept_first(kept) if kept else transformers_first(args.transformers)
     own = vllm_own(args.vllm, releases)
     tf_versions = sorted({v for v in first.values()}, key=lambda v: tuple(int(x) for x in v.split(".")))
     lines = [
@@ -149,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     oldest = tf_versions[0]
     lines += [f"  {t!r}: {v!r}" for t, v in sorted(first.items()) if v != oldest]
     lines.append("released:")
-    lines += [f"  {v!r}: {d!r}" for v, d in released(args.pypi_json, set(first.values())).items()]
+    days = {str(v): str(d) for v, d in kept["released"].items()} if kept else released(args.pypi_json, set(first.values()))
+    lines += [f"  {v!r}: {d!r}" for v, d in days.items()]
     lines.append("vllm_requires:")
     lines += [f"  {r!r}: {spec!r}" for r, spec in vllm_requires(args.vllm, releases).items()]
     lines.append("vllm_own:")

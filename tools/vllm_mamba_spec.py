@@ -18,6 +18,18 @@ models/registry.py whose module builds one of them. A module that declares Suppo
 on the V0 engine in that release, which this refusal is not part of; its architectures are
 listed apart.
 
+It also reads, per release, how the hybrid KV-cache manager sizes these models (`sizing`, for
+engine/check/memory/ssm.py): where the attention block size is raised so that one attention page
+holds a state ("Setting attention block size to %d tokens", HybridAttentionMambaModelConfig from
+0.10.0, Platform.update_block_size_for_backend from 0.22.0); the group-size rule of
+_get_kv_cache_groups_uniform_page_size (the larger count when it is below `ratio` x the smaller,
+0.12.0 on); whether generative hybrid models get prefix caching by default (0.26.0 on) and how
+many blocks a state group then holds per request (MambaSpec.max_memory_usage_bytes, "align"
+mode) and where align mode refuses a block larger than max_num_batched_tokens (0.17.0–0.26.0); which config classes set mamba_ssm_cache_dtype from config.json, and their default;
+whether the Gated DeltaNet state follows mamba_ssm_cache_dtype; where vLLM refuses a
+max_num_seqs above the state blocks (vllm/config/compilation.py, 0.20.0 on); and where the V0
+MambaCacheManager sized the state by max_num_seqs.
+
 Writes knowledge/vllm/mamba_spec.yaml. `--check` exits 1 when the committed file is stale.
 
 Run: python tools/vllm_mamba_spec.py [--source /work/sdists/src] [--check]
@@ -135,15 +147,90 @@ def release(vllm: Path) -> dict | None:
     return None
 
 
+def _line_of(vllm: Path, rels: tuple[str, ...], needle: str) -> str | None:
+    """`file:line` of the first of `rels` (a path, or a folder searched in order) holding `needle`."""
+    for rel in rels:
+        base = vllm.parent / rel
+        files = sorted(base.rglob("*.py")) if base.is_dir() else [base]
+        for f in files:
+            if not f.is_file():
+                continue
+            for i, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
+                if needle in line:
+                    return f"{f.relative_to(vllm.parent)}:{i}"
+    return None
+
+
+_RATIO = re.compile(r"max_num_layers < min_num_layers \* ([\d.]+)")
+_SSM_DEFAULT = re.compile(r'(?:getattr\(\s*hf(?:_text)?_config,\s*"(mamba_ssm(?:_cache)?_dtype)",\s*("?[\w.]+"?)\s*\))')
+_CLASS = re.compile(r"^class (\w+)\(VerifyAndUpdateConfig\):", re.M)
+
+
+def _ssm_dtype_rules(config_src: str) -> dict[str, dict]:
+    """Architecture → {key, default} for the config classes that set mamba_ssm_cache_dtype."""
+    classes = {m.group(1): m.start() for m in _CLASS.finditer(config_src)}
+    starts = sorted(classes.values()) + [len(config_src)]
+    rules: dict[str, dict] = {}
+    for name, start in classes.items():
+        body = config_src[start:starts[starts.index(start) + 1]]
+        m = _SSM_DEFAULT.search(body)
+        if not m:
+            continue
+        default = m.group(2).strip('"')
+        if default.endswith("DEFAULT_MAMBA_SSM_CACHE_DTYPE"):
+            d = re.search(r'DEFAULT_MAMBA_SSM_CACHE_DTYPE\s*(?::[^=]*)?=\s*"(\w+)"', body)
+            default = d.group(1) if d else None
+        for arch in re.findall(r'"(\w+)":\s*' + name + r"\b", config_src):
+            rules[arch] = {"key": m.group(1), "default": None if default == "None" else default}
+    return rules
+
+
+def sizing(vllm: Path) -> dict | None:
+    """How this release sizes a hybrid model's state in the KV cache (None before V1 did)."""
+    block = _line_of(vllm, ("vllm/model_executor/models/config.py", "vllm/platforms/interface.py"),
+                     '"Setting attention block size to %d tokens "')
+    v0 = _line_of(vllm, ("vllm/model_executor/models/mamba_cache.py", "vllm/model_executor/layers/mamba/mamba_cache.py"),
+                  "class MambaCacheManager")
+    if not block and not v0:
+        return None
+    out: dict = {"block_raise": block, "v0_state": v0}
+    kvu = next((vllm / "v1" / "core" / n for n in ("kv_cache_planning.py", "kv_cache_utils.py")
+                if (vllm / "v1" / "core" / n).is_file() and _RATIO.search((vllm / "v1" / "core" / n).read_text())), None)
+    out["group_ratio"] = float(_RATIO.search(kvu.read_text()).group(1)) if kvu else None
+    model_py = vllm / "config" / "model.py"
+    out["prefix_caching_default"] = model_py.is_file() and "Generative hybrid models support prefix caching" in model_py.read_text()
+    iface = vllm / "v1" / "kv_cache_interface.py"
+    align = 1
+    if iface.is_file():
+        for n in ast.walk(ast.parse(iface.read_text())):
+            if isinstance(n, ast.ClassDef) and n.name == "MambaSpec":
+                body = "".join(ast.unparse(f) for f in n.body if isinstance(f, ast.FunctionDef) and f.name == "max_memory_usage_bytes")
+                m = re.search(r"'align'[^\n]*\n\s*return self\.page_size_bytes \* \((\d+) \+", body)
+                align = int(m.group(1)) if m else 1
+    out["align_blocks"] = align
+    cfg = vllm / "model_executor" / "models" / "config.py"
+    out["ssm_dtype"] = _ssm_dtype_rules(cfg.read_text()) if cfg.is_file() else {}
+    utils = vllm / "model_executor" / "layers" / "mamba" / "mamba_utils.py"
+    gdn = re.search(r"def gated_delta_net_state_dtype\((.*?)\)\s*->", utils.read_text(), re.S) if utils.is_file() else None
+    out["gdn_ssm_dtype"] = bool(gdn and "mamba_ssm_cache_dtype" in gdn.group(1))
+    out["seqs_refusal"] = _line_of(vllm, ("vllm/config/compilation.py",), "exceeds available Mamba cache")
+    out["align_refusal"] = _line_of(vllm, ("vllm/config/vllm.py",), '"In Mamba cache align mode, block_size "')
+    return out
+
+
 def build(source: Path) -> dict:
     versions = sorted((p.name for p in source.iterdir() if VERSION_DIR.fullmatch(p.name)), key=vkey)
     out: dict[str, dict] = {}
+    sizes: dict[str, dict] = {}
     for v in versions:
         got = release(source / v / "vllm")
         if got:
             out[v] = got
+        size = sizing(source / v / "vllm")
+        if size:
+            sizes[v] = size
     return {"generated_by": "tools/vllm_mamba_spec.py", "text": TEXT,
-            "releases_read": [versions[0], versions[-1]], "releases": out}
+            "releases_read": [versions[0], versions[-1]], "releases": out, "sizing": sizes}
 
 
 def main() -> int:

@@ -8,7 +8,8 @@ the sources say (the rows the sources give, to paste) and exits 1; 0 when they a
 
 Per release: the method → config class map is the string-keyed dict literal of
 vllm/model_executor/layers/quantization/__init__.py (QUANTIZATION_METHODS up to 0.6, the
-method_to_config dict inside get_quantization_config after); each class's get_min_capability is
+method_to_config dict inside get_quantization_config after; 0.2.0–0.2.1 kept the package in
+vllm/model_executor/quantization_utils/ with its _QUANTIZATION_REGISTRY); each class's get_min_capability is
 read with ast from any module of the quantization package (following its bases), and kept only
 when it is one `return <int>` — a method whose value depends on run-time state is left out
 (to be read by hand). 0.4.0 has no sdist: a row starting at 0.4.0 is compared from 0.4.1.
@@ -25,6 +26,12 @@ from pathlib import Path
 
 VERSION_DIR = re.compile(r"\d+(\.\d+)+$")
 QUANT = "vllm/model_executor/layers/quantization"
+QUANT_020 = "vllm/model_executor/quantization_utils"  # 0.2.0–0.2.1
+
+
+def quant_dir(root: Path) -> Path | None:
+    """The release's quantization package, where it has one."""
+    return next((d for d in (root / QUANT, root / QUANT_020) if d.is_dir()), None)
 
 
 def vkey(v: str) -> tuple[int, ...]:
@@ -36,7 +43,7 @@ def _classes(root: Path) -> dict[str, tuple[list[str], int | None, bool]]:
     quantization package; a name defined twice is dropped (ambiguous)."""
     seen: dict[str, tuple[list[str], int | None, bool]] = {}
     twice: set[str] = set()
-    for f in (root / QUANT).rglob("*.py"):
+    for f in quant_dir(root).rglob("*.py"):
         try:
             tree = ast.parse(f.read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError):
@@ -91,8 +98,9 @@ SCHEMES = {"wna16": ("CompressedTensorsWNA16",), "w8a8_int8": ("CompressedTensor
 
 
 def scan(root: Path, schemes: bool = False) -> dict[str, int]:
-    init = root / QUANT / "__init__.py"
-    if not init.exists():
+    pkg = quant_dir(root)
+    init = pkg / "__init__.py" if pkg else None
+    if init is None or not init.exists():
         return {}
     classes = _classes(root)
     if schemes:
@@ -108,7 +116,7 @@ def scan(root: Path, schemes: bool = False) -> dict[str, int]:
 
 def build(sources: list[Path], schemes: bool = False) -> tuple[list[str], dict[str, list[tuple[str, str | None, int]]]]:
     """(releases, method → rows (first release, first release after, value))."""
-    dirs = sorted({d.name: d for s in sources for d in s.iterdir() if VERSION_DIR.fullmatch(d.name) and (d / QUANT).is_dir()}.values(),
+    dirs = sorted({d.name: d for s in sources for d in s.iterdir() if VERSION_DIR.fullmatch(d.name) and quant_dir(d)}.values(),
                   key=lambda d: vkey(d.name))
     releases = [d.name for d in dirs]
     per = [scan(d, schemes) for d in dirs]

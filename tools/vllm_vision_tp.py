@@ -9,10 +9,17 @@ module first tests the heads against the TP size and builds an unsplit attention
   InternViT 0.6.0-0.10.x:  if num_heads % tp_size == 0: InternParallelAttention else InternSdpaAttention
   InternViT 0.11.0+:       use_data_parallel = ... or (num_heads + num_dummy_heads) % tp_size != 0
 Per release and module (vllm/model_executor/models/<module>.py), read with ast:
-  split:    a class whose name says vision (Vision, ViT, Vit, Visual, CLIP, Siglip), or any class of a
-            module so named, calls divide() on an expression naming heads with a second argument
-            naming the TP size (tp / world_size), or asserts `<heads> % <tp size> == 0`
-  fallback: the module also takes `<heads> % <tp size>` outside an assert (the test before the split)
+  split:    a class whose name says vision (Vision, ViT, Vit, Visual, CLIP, Siglip, Blip, Pixtral, EVA),
+            or any class of a module so named (blip.py and pixtral.py hold only vision towers), calls
+            divide() on an expression naming heads with a second argument naming the TP size (tp /
+            world_size), asserts `<heads> % <tp size> == 0`, raises when `<heads> % <tp size>` is
+            non-zero (SigLIP 0.5.5: "Number of attention heads … must be divisible by the tensor model
+            parallel size"), or builds a QKVParallelLinear, whose constructor calls
+            divide(total_num_heads, tp_size) (vllm/model_executor/layers/linear.py, every release
+            since 0.4.0): mllama's MllamaVisionSdpaAttention and GLM-4V's EVA2CLIPAttention split that
+            way, without a divide() of their own
+  fallback: the module also takes `<heads> % <tp size>` outside an assert and outside such a raise
+            (the test before the split)
 `strict` = split and no fallback: the releases where the vision heads must divide TP (check L2).
 A module that reaches the split through another module's class (MiniCPM-V's SigLIP in
 idefics2_vision_model.py) is listed under the module that holds the class: the catalog names it.
@@ -30,8 +37,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vllm_architectures import release_rows, sp, spans, table_main  # noqa: E402
 
-_VISION = re.compile(r"Vision|ViT|Vit|Visual|CLIP|Siglip|SigLip")
-_VISION_MODULE = re.compile(r"vit|vision|visual|clip|siglip")
+_VISION = re.compile(r"Vision|ViT|Vit|Visual|CLIP|Siglip|SigLip|Blip|Pixtral|EVA")
+_VISION_MODULE = re.compile(r"vit|vision|visual|clip|siglip|blip|pixtral")
 _HEADS = re.compile(r"head", re.I)
 _TP = re.compile(r"tp|world_size", re.I)
 
@@ -48,6 +55,8 @@ def _splits(tree: ast.Module, vision_module: bool) -> int | None:
         for n in ast.walk(cls):
             if isinstance(n, ast.Assert) and any(_heads_mod_tp(x) for x in ast.walk(n.test)):
                 return n.lineno
+            if _raises_unless_divided(n):
+                return n.lineno
             if not isinstance(n, ast.Call):
                 continue
             f = n.func
@@ -55,13 +64,35 @@ def _splits(tree: ast.Module, vision_module: bool) -> int | None:
             if name == "divide" and len(n.args) == 2 and _HEADS.search(ast.unparse(n.args[0])) \
                     and _TP.search(ast.unparse(n.args[1])):
                 return n.lineno
+            if name == "QKVParallelLinear" and not _unsplit(n):
+                return n.lineno
     return None
 
 
+def _raises_unless_divided(n: ast.AST) -> bool:
+    """`if <heads> % <tp size> [!= 0]: raise …`: the strict test, not a fallback."""
+    return isinstance(n, ast.If) and any(_heads_mod_tp(x) for x in ast.walk(n.test)) \
+        and any(isinstance(b, ast.Raise) for b in n.body)
+
+
+def _unsplit(call: ast.Call) -> bool:
+    """A QKVParallelLinear told not to split (`disable_tp=True`, `tp_size=1`): only a literal counts;
+    `disable_tp=use_data_parallel` is `--mm-encoder-tp-mode data`, which the audit reads itself."""
+    for k in call.keywords:
+        v = k.value
+        if k.arg == "disable_tp" and isinstance(v, ast.Constant) and v.value is True:
+            return True
+        if k.arg == "tp_size" and isinstance(v, ast.Constant) and v.value == 1:
+            return True
+    return False
+
+
 def _falls_back(tree: ast.Module) -> bool:
-    """`<heads> % <tp size>` outside an assert: the module tests the split before it makes it."""
-    asserted = {id(x) for n in ast.walk(tree) if isinstance(n, ast.Assert) for x in ast.walk(n.test)}
-    return any(_heads_mod_tp(n) and id(n) not in asserted for n in ast.walk(tree))
+    """`<heads> % <tp size>` outside an assert and outside a test that raises: the module tests the
+    split before it makes it."""
+    strict = {id(x) for n in ast.walk(tree) if isinstance(n, ast.Assert) or _raises_unless_divided(n)
+              for x in ast.walk(n.test)}
+    return any(_heads_mod_tp(n) and id(n) not in strict for n in ast.walk(tree))
 
 
 def scan(root: Path) -> dict[str, dict]:
@@ -70,7 +101,7 @@ def scan(root: Path) -> dict[str, dict]:
     base = root / "vllm/model_executor/models"
     for f in sorted(base.glob("*.py")):
         text = f.read_text(encoding="utf-8")
-        if "divide" not in text and "assert" not in text:
+        if "divide" not in text and "assert" not in text and "QKVParallelLinear" not in text and "raise" not in text:
             continue
         try:
             tree = ast.parse(text)

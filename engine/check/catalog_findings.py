@@ -98,7 +98,7 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
     for s in list(site.settings.values()) + list(site.unknown.values()):
         if s.name in handled:
             continue
-        if to_class and (f := _server_only(s, site, cat, version)):
+        if to_class and (f := _server_only(s, site, cat, version, kb)):
             out.append(f)
             continue
         key = s.key or s.name
@@ -193,16 +193,23 @@ ENGINE_CLASS_KINDS = ("LLM()", "EngineArgs()", "AsyncEngineArgs()")
 KWARG_TOOLS = ("xinference",)
 
 
-def _server_only(s, site: Site, cat: Catalog, version: str) -> Finding | None:
+def _server_only(s, site: Site, cat: Catalog, version: str, kb: Knowledge) -> Finding | None:
     """`AsyncEngineArgs(enable_auto_tool_choice=True)`: a server option given to the engine class
     (vllm/engine/arg_utils.py is a dataclass of the engine fields only; the server's options are
-    added by vllm/entrypoints/openai/cli_args.py make_arg_parser)."""
+    added by vllm/entrypoints/openai/cli_args.py make_arg_parser). A keyword the engine class had
+    in earlier releases and lost to the server (disable_log_requests after 0.10.0, max_log_len
+    after 0.5.2) is `not-in-version`: the keyword was removed, with the release and its successor."""
     engine, server = cat.engine_arg(s.name), cat.server_arg(s.name)
     if server is None or not server.within_life(version) or (engine is not None and engine.within_life(version)):
         return None
     flag = cat.long_flag(s.name, version) or "--" + s.name.replace("_", "-")
     cls = {"LLM()": "LLM → EngineArgs", "EngineArgs()": "EngineArgs", "AsyncEngineArgs()": "AsyncEngineArgs"}.get(
         site.kind, "AsyncEngineArgs")
+    if engine is not None and cat.index_version(version) > cat.index_version(engine.last):
+        f = _lifecycle_finding(s, s.key or s.name, engine, cat, version, kb)
+        now = msg("finding.server_only_now", name=s.name, flag=flag, cls=cls, version=version)
+        f.message = {lang: f.message[lang] + now[lang] for lang in ("en", "zh")}
+        return f
     text = msg("finding.server_only_option", key=s.key or s.name, name=s.name, flag=flag, cls=cls, version=version)
     return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("unset", s.name), None)], safe=True,
                    subject=s.name)

@@ -229,6 +229,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # else float16): the estimate sizes with its pick; the checks still read the dtype as unknown
         sized = {**engine, "dtype": by_cc[1] if cc >= by_cc[0] else by_cc[2]}
         unread = unread - {"dtype"}
+    if mf and mf.get("ssm"):
+        # a hybrid Mamba model gets prefix caching only when asked for (before 0.26.0): the state
+        # sizing needs what was passed, not the generic default (engine/check/memory/ssm.py)
+        sized = {**sized, "enable_prefix_caching": facts["passed"].get("enable_prefix_caching")}
     if mf and facts.get("gpu") and not (unread & _SIZING) and not _encoder_only(engine):
         est = memory.estimate(mf, facts["gpu"], sized, vllm_version=lookup, env=facts["env"])
         if est:

@@ -15,8 +15,19 @@ def _in(spans: list[list[str]], v: Version) -> bool:
     return any(Version(a) <= v <= Version(b) for a, b in spans)
 
 
+# 0.17.0 dropped the chained comparison and its wording (vllm/lora/layers/logits_processor.py:91-92)
+_PLAIN_BOUND = Version("0.17.0")
+
+
+def _wording(v: Version, limit: int) -> str:
+    """vLLM's own words for the bound in that release."""
+    if v >= _PLAIN_BOUND:
+        return f"When using LoRA, vocab size must be <= {limit}"
+    return f"When using LoRA, vocab size must be 32000 >= vocab_size <= {limit}"
+
+
 def lora_vocab_facts(model: dict, table: dict, version: str | None, extra: int = 256) -> dict[str, Any]:
-    """`lora_vocab_limit` (the bound of the release), `lora_lm_head` (whether the architecture's
+    """`lora_vocab_limit` (the bound of the release) and `lora_vocab_error` (its words), `lora_lm_head` (whether the architecture's
     class wraps its LM head there), `lora_vocab_pin` (the first release whose bound holds the
     vocabulary with `extra` rows added, lora_extra_vocab_size, as LLaMA-family classes do).
     Absent where the table cannot tell."""
@@ -31,7 +42,7 @@ def lora_vocab_facts(model: dict, table: dict, version: str | None, extra: int =
     limit = next((int(n) for n, e in table["limits"].items() if _in(e["in"], v)), None)
     if limit is None:
         return {}
-    out: dict[str, Any] = {"lora_vocab_limit": limit}
+    out: dict[str, Any] = {"lora_vocab_limit": limit, "lora_vocab_error": _wording(v, limit)}
     later = sorted((Version(a) for n, e in table["limits"].items() if int(n) >= vocab + extra for a, _ in e["in"]))
     later = [r for r in later if r > v]
     if later:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from vllm_kb.engine.kb.ssm_config import ssm_from_config
+
 from vllm_kb.engine.kb.unquantized import coverage
 from vllm_kb.engine.kb.versions import Version, try_parse
 
@@ -203,6 +205,7 @@ def arch_from_config(config: dict) -> dict[str, Any]:
         return {}
     _config_moe(cfg, out)
     _config_sliding(cfg, out)
+    out.update(ssm_from_config(cfg))
     if "attn_logit_softcapping" in cfg:  # null (Gemma 3) clears what the catalog's family says
         cap = cfg["attn_logit_softcapping"]
         ok = isinstance(cap, (int, float)) and not isinstance(cap, bool) and 0 < cap < 1e6

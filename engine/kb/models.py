@@ -327,6 +327,9 @@ def _add_arch(facts: dict, arch: dict) -> None:
     for k in ARCH_KEYS:
         if arch.get(k) is not None:
             facts[k] = arch[k]
+    for k in ("num_attention_layers", "ssm"):  # hybrid state-space models (engine/kb/ssm_config.py)
+        if arch.get(k) is not None:
+            facts[k] = arch[k]
     if "num_sliding_layers" in arch:
         facts["num_sliding_layers"] = arch["num_sliding_layers"]
     elif facts.get("sliding_window_size") and facts.get("num_hidden_layers"):

@@ -20,6 +20,7 @@ from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capa
                                             pp_stage_layers)
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
                                                  non_torch_bytes)
+from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal
 from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
                                                  KV_RESERVE_FRACTION, TP_CHOICES, Runtime, human_int, runtime)
 from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, uncertain_weights_bytes,
@@ -232,6 +233,8 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
         if kv_bytes:
             available = float(kv_bytes)
         layout = kv_layout(model, engine, site.tp, layers, rt)
+        if not kv_bytes:
+            available -= layout.v0_state  # V0 allocates the Mamba states in the profile run
         cap = kv_capacity(layout, max(available, 0.0), site.max_len, site.batched, rt)
         if best is None or cap["kv_blocks"] < best[0]["kv_blocks"]:
             best = (cap, layout, available)
@@ -283,7 +286,55 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
         "hybrid_kv_cache": layout.hybrid,
     }
     out.update(cap)
+    if model.get("ssm"):
+        out.update(ssm_facts(site, layout, cap, notes))
     return out
+
+
+def ssm_facts(site: _Site, layout: KVLayout, cap: dict, notes: _Notes) -> dict[str, Any]:
+    """What a hybrid state-space model adds: where its state lives, and (V1) the blocks that bound
+    max_num_seqs, which 0.20.0+ refuses to exceed under full CUDA graphs."""
+    out: dict[str, Any] = {"ssm_layers_per_gpu": layout.ssm or int(site.model["ssm"].get("layers") or 0)}
+    notes.add("ssm_cache", "kv_blocks" if layout.ssm else "v0_max_num_seqs")
+    if not layout.ssm:
+        out["ssm_v0_state_gib"] = round(layout.v0_state / GIB, 2)
+        return out
+    out["ssm_pool_blocks"] = cap["kv_blocks"]
+    out["ssm_blocks_per_request"] = layout.ssm_blocks
+    out.update(_align_facts(site, layout))
+    line = seqs_refusal(site.rt.version)
+    seqs = int(site.engine.get("max_num_seqs") or 256)
+    # raised after the KV cache is sized, so only when that succeeds (L15 / L16 otherwise)
+    if line and _full_graphs(site.engine) and 0 < cap["kv_blocks"] < seqs and cap["fits_max_model_len"]:
+        out["ssm_seqs_refused"] = line
+        fit = int(cap["kv_blocks"] * (1 - SUGGEST_MARGIN))
+        if fit >= 1:
+            out["ssm_max_num_seqs_fit"] = fit
+        # the estimate's own error on the pool: a max_num_seqs within it may still start
+        out["ssm_seqs_margin"] = seqs > cap["kv_blocks"] * (1 + SUGGEST_MARGIN) + 1
+    return out
+
+
+def _align_facts(site: _Site, layout: KVLayout) -> dict[str, Any]:
+    """Prefix caching's "align" mode schedules prefills in whole blocks, and 0.17.0–0.26.0 assert
+    that the raised block fits max_num_batched_tokens. The block is a lower bound (vLLM aligns to
+    16 tokens or more), so a block above the budget is refused."""
+    line = align_refusal(site.rt.version)
+    # vLLM turns its default "none" into "align" once prefix caching is on; only "all" differs
+    if not line or layout.ssm_blocks < 2 or str(site.engine.get("mamba_cache_mode") or "none") == "all":
+        return {}
+    if layout.block <= site.batched:
+        return {}
+    return {"ssm_align_refused": line, "ssm_align_batched_fit": math.ceil(layout.block / 1024) * 1024}
+
+
+def _full_graphs(engine: dict) -> bool:
+    """Whether the site keeps vLLM's FULL_AND_PIECEWISE CUDA graphs (not eager, no PIECEWISE/NONE mode)."""
+    if engine.get("enforce_eager"):
+        return False
+    comp = engine.get("compilation_config")
+    text = str(comp).upper() if comp is not None else ""
+    return not ("CUDAGRAPH_MODE" in text and ("PIECEWISE" in text.replace("FULL_AND_PIECEWISE", "") or "NONE" in text))
 
 
 def _seqs_fit(site: _Site, weights_per_gpu: float, one: float) -> int | None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import DEFAULT_BLOCK, Runtime
+from vllm_kb.engine.check.memory.ssm import plan as ssm_plan, sizing_row
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
 
 KV_BYTES = {"auto": None, "fp8": 1.0, "fp8_e4m3": 1.0, "fp8_e5m2": 1.0, "fp8_inc": 1.0, "int8": 1.0,
@@ -62,24 +63,44 @@ class KVLayout:
     sliding: int       # sliding-window layers kept to their window
     window: int
     block: int
+    ssm: int = 0                     # Mamba / linear-attention state layers (memory/ssm.py)
+    ssm_blocks: int = 1              # blocks a state group holds per request
+    group_ratio: float | None = None  # vLLM takes the larger count as group size below this ratio
+    v0_state: float = 0.0            # bytes V0's MambaCacheManager takes before the KV cache
+
+    @property
+    def kinds(self) -> list[int]:
+        return [n for n in (self.full, self.sliding, self.ssm) if n > 0]
 
     @property
     def hybrid(self) -> bool:
-        return self.full > 0 and self.sliding > 0
+        return len(self.kinds) > 1
 
     @property
     def group_size(self) -> int:
         """Layers that share one block tensor: all of them, or for a hybrid model the smaller
-        of the two kinds (vLLM groups layers n:1, padding the last group)."""
-        return min(self.full, self.sliding) if self.hybrid else self.full + self.sliding
+        count of the kinds (vLLM groups layers n:1, padding the last group) — the larger when it
+        is below group_ratio x the smaller (1.25 from 0.12.0, 1.5 from 0.18.0)."""
+        if not self.hybrid:
+            return sum(self.kinds)
+        lo, hi = min(self.kinds), max(self.kinds)
+        return hi if self.group_ratio and hi < lo * self.group_ratio else lo
 
     @property
     def groups(self) -> tuple[int, int]:
         """(full-attention groups, sliding-window groups)."""
         if not self.hybrid:
+            if self.ssm:  # attention-free: the state groups only
+                return (0, 0)
             return (1, 0) if self.full else (0, 1)
         gs = self.group_size
         return ceil_div(self.full, gs), ceil_div(self.sliding, gs)
+
+    @property
+    def ssm_groups(self) -> int:
+        if not self.ssm:
+            return 0
+        return ceil_div(self.ssm, self.group_size) if self.hybrid else 1
 
     def blocks(self, available: float) -> int:
         page = self.per_layer * self.block
@@ -91,7 +112,7 @@ class KVLayout:
         full_groups, sliding_groups = self.groups
         full = ceil_div(max_len, self.block)
         local = ceil_div(min(self.window - 1 + batched, max_len), self.block) + 1
-        return full_groups * full + sliding_groups * local
+        return full_groups * full + sliding_groups * local + self.ssm_groups * self.ssm_blocks
 
 
 def pp_stage_layers(layers: int, pp: int) -> list[int]:
@@ -112,7 +133,22 @@ def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> K
         if sliding < layers and not hybrid_manager_on(engine, rt):
             sliding = 0  # without the hybrid manager a local layer keeps every token
     block = int(engine.get("block_size") or DEFAULT_BLOCK)
-    return KVLayout(kv_bytes_per_token_layer(model, engine, tp, rt), layers - sliding, sliding, window, block)
+    per_layer = kv_bytes_per_token_layer(model, engine, tp, rt)
+    p = ssm_plan(model, engine, tp, layers, rt.v1, rt.version, per_layer, _given_block(engine))
+    if p is not None:  # a hybrid state-space model: only its attention layers keep tokens
+        if not p.v1:
+            return KVLayout(per_layer, p.attention, 0, 0, block, v0_state=p.v0_state_total)
+        if not p.attention:  # attention-free (Mamba, Mamba2): a block is one request's state
+            return KVLayout(p.state / block, 0, 0, 0, block, ssm=p.state_layers, ssm_blocks=p.state_blocks)
+        return KVLayout(per_layer, p.attention, 0, 0, p.block, ssm=p.state_layers, ssm_blocks=p.state_blocks,
+                        group_ratio=p.group_ratio)
+    ratio = (sizing_row(rt.version) or {}).get("group_ratio") if sliding else None
+    return KVLayout(per_layer, layers - sliding, sliding, window, block, group_ratio=ratio)
+
+
+def _given_block(engine: dict) -> int | None:
+    v = engine.get("block_size")
+    return int(v) if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
 
 
 def hybrid_manager_on(engine: dict, rt: Runtime) -> bool:
@@ -127,6 +163,7 @@ def kv_capacity(layout: KVLayout, available: float, max_len: int, batched: int, 
     blocks = layout.blocks(available)
     per_request = layout.blocks_per_request(max_len, batched)
     full_groups, sliding_groups = layout.groups
+    sliding_groups += layout.ssm_groups  # counted alike in the tokens vLLM logs
     if rt.group_concurrency:
         concurrency = blocks / per_request if per_request else 0.0
     else:  # V0 and early V1: tokens over max_model_len
