@@ -67,6 +67,13 @@ def test_a_lora_adapter_on_modules_vllm_does_not_wrap_is_uncovered_not_routed_by
     "(EngineCore_DP0 pid=10078) RuntimeError: Worker failed with error 'max_num_seqs (1024) exceeds available Mamba cache "
     "blocks (600). Each decode sequence requires one Mamba cache block, so CUDA graph capture cannot proceed. Please lower "
     "max_num_seqs to at most 600 or increase gpu_memory_utilization.', please check the stack trace above for the root cause",
+])
+def test_the_mamba_state_blocks_refusal_is_l110(line):
+    # covered since L110 mamba-seqs-over-state-blocks (session 10); it was uncovered before
+    assert [(h.id, h.kind) for h in launch.recognise(KB, line)][:1] == [("L110", "check")]
+
+
+@pytest.mark.parametrize("line", [
     # https://github.com/xorbitsai/inference/pull/5052: Qwen3-Next's page sizes, not divide()'s TP split
     "NotImplementedError: The page size of the layer is not divisible by the maximum page size. Cannot unify by adjusting block_size.",
 ])
