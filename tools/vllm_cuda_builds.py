@@ -239,12 +239,17 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 when the committed file differs")
     a = ap.parse_args()
     text = HEADER + yaml.safe_dump(build(a.source, a.tar), sort_keys=False, allow_unicode=True, width=120)
-    if a.check:
-        same = OUT.is_file() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} differs from the sources")
+    return write_or_check(OUT, text, a.check)
+
+
+def write_or_check(out: Path, text: str, check: bool) -> int:
+    """Write a generated table, or (--check) say whether the committed one is what the sources give."""
+    if check:
+        same = out.is_file() and out.read_text(encoding="utf-8") == text
+        print("up to date" if same else f"{out} differs from the sources")
         return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
+    out.write_text(text, encoding="utf-8")
+    print(f"wrote {out}")
     return 0
 
 

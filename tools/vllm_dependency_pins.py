@@ -26,6 +26,9 @@ from pathlib import Path
 import yaml
 from packaging.markers import Marker
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vllm_cuda_builds import write_or_check  # noqa: E402
+
 OUT = Path(__file__).resolve().parent.parent / "knowledge" / "vllm" / "dependency_pins.yaml"
 VERSION_DIR = re.compile(r"\d+(\.\d+)+(\.post\d+)?$")
 PACKAGES = ("torch", "torchvision", "torchaudio", "xformers", "vllm-flash-attn", "flashinfer-python")
@@ -97,13 +100,7 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 when the committed file differs")
     a = ap.parse_args()
     text = HEADER + yaml.safe_dump(build(a.source), sort_keys=False, allow_unicode=True, width=120)
-    if a.check:
-        same = OUT.is_file() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} differs from the sources")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return write_or_check(OUT, text, a.check)
 
 
 if __name__ == "__main__":
