@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +34,13 @@ def cache_dir() -> Path | None:
     return Path(d)
 
 
+@lru_cache(maxsize=None)
 def code_tag(*module_files: str) -> str:
     """A short digest of the code that derives a cache entry (the given modules' source and this
     package's version): an entry is found only by the code that wrote it, so two copies of
     vllm-kb sharing one cache (an upgrade, a checkout beside an install) never read each other's
-    format. A source that cannot be read counts as empty (the version still tells releases apart)."""
+    format. A source that cannot be read counts as empty (the version still tells releases apart).
+    Computed once per process: every knowledge file's lookup asks it again."""
     import hashlib
 
     from vllm_kb.engine.kb.about import __version__
