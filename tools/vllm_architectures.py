@@ -372,6 +372,17 @@ def table_main(doc: str, build, dump) -> None:
     a.output.write_text(dump(build(a.source)), encoding="utf-8")
 
 
+def write_or_check(out: Path, text: str, check: bool) -> int:
+    """Write a generated table, or (--check) say whether the committed one is what the sources give."""
+    if check:
+        same = out.is_file() and out.read_text(encoding="utf-8") == text
+        print("up to date" if same else f"{out} differs from the sources")
+        return 0 if same else 1
+    out.write_text(text, encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
+
+
 def main() -> None:
     table_main(__doc__, build, dump)
 

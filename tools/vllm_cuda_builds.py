@@ -37,6 +37,9 @@ from pathlib import Path
 
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vllm_architectures import write_or_check  # noqa: E402
+
 OUT = Path(__file__).resolve().parent.parent / "knowledge" / "vllm" / "cuda_builds.yaml"
 VERSION_DIR = re.compile(r"\d+(\.\d+)+$")
 
@@ -240,17 +243,6 @@ def main() -> int:
     a = ap.parse_args()
     text = HEADER + yaml.safe_dump(build(a.source, a.tar), sort_keys=False, allow_unicode=True, width=120)
     return write_or_check(OUT, text, a.check)
-
-
-def write_or_check(out: Path, text: str, check: bool) -> int:
-    """Write a generated table, or (--check) say whether the committed one is what the sources give."""
-    if check:
-        same = out.is_file() and out.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{out} differs from the sources")
-        return 0 if same else 1
-    out.write_text(text, encoding="utf-8")
-    print(f"wrote {out}")
-    return 0
 
 
 if __name__ == "__main__":

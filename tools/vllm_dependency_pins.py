@@ -27,7 +27,7 @@ import yaml
 from packaging.markers import Marker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_cuda_builds import write_or_check  # noqa: E402
+from vllm_architectures import write_or_check  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "knowledge" / "vllm" / "dependency_pins.yaml"
 VERSION_DIR = re.compile(r"\d+(\.\d+)+(\.post\d+)?$")
