@@ -13,6 +13,7 @@ import ast
 import weakref
 from dataclasses import dataclass
 
+from vllm_kb.engine.scan import name_search
 from vllm_kb.engine.scan.python_scope import Scope, assignments, function_scope
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -186,39 +187,9 @@ def _importers(links, callee: str) -> list[str]:
     cache = links.ctx.__dict__.setdefault("_py_callers", {})
     key = (links.rel, callee)
     if key not in cache:
-        out = []
-        for rel, text in _import_texts(links.ctx):
-            if rel != links.rel and callee in text:
-                out.append(rel)
-                if len(out) > MAX_IMPORTERS:
-                    break  # past the bound the list is not used: stop reading the project's files
-        cache[key] = out
+        # past the bound the list is not used: one more file than it says
+        cache[key] = name_search.files_naming(links.ctx, callee, links.rel, MAX_IMPORTERS + 1)
     return cache[key]
-
-
-def _import_texts(ctx):
-    """(file, text) of the project's Python files that import something, in the project's order,
-    read as far as a lookup has needed (so files are read in the same order and at the same
-    moments as one lookup after another reading them) and kept: each lookup went through every
-    file of the project again (1.2 million reads of vLLM's tree)."""
-    held = ctx.__dict__.get("_py_import_texts")
-    if held is None or held[0] is not ctx.files:
-        held = ctx.__dict__["_py_import_texts"] = (ctx.files, [], [0])
-    files, pairs, pos = held
-    i = 0
-    while True:
-        if i < len(pairs):
-            yield pairs[i]
-            i += 1
-            continue
-        if pos[0] >= len(files):
-            return
-        rel = files[pos[0]]
-        pos[0] += 1
-        if rel.endswith(".py"):
-            text = ctx.read(rel)
-            if text and "import" in text:
-                pairs.append((rel, text))
 
 
 def _scan(index: _Index, kind: str, callee: str, fn, name: str, skip: int) -> list[Passed] | None:
