@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import weakref
+from collections import deque
 from dataclasses import dataclass
 
 from vllm_kb.engine.scan import name_search
@@ -41,16 +42,29 @@ class _Index:
         self.attrs: dict[str, list[ast.Attribute]] = {}
         self.defs: dict[str, int] = {}
         self.passed: dict[tuple, tuple] = {}  # (fn, parameter, module) → (its context, the answer)
-        parents = self.parents
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name):
-                self.names.setdefault(node.id, []).append(node)
-            elif isinstance(node, ast.Attribute):
-                self.attrs.setdefault(node.attr, []).append(node)
-            elif isinstance(node, _DEFS):
-                self.defs[node.name] = self.defs.get(node.name, 0) + 1
-            for child in ast.iter_child_nodes(node):
-                parents[id(child)] = node
+        parents, names, attrs, defs = self.parents, self.names, self.attrs, self.defs
+        # ast.walk's order (breadth first), each node's children listed once (not by the walk
+        # and again for the parent map)
+        todo = deque([tree])
+        while todo:
+            node = todo.popleft()
+            kind = type(node)
+            if kind is ast.Name:
+                names.setdefault(node.id, []).append(node)
+            elif kind is ast.Attribute:
+                attrs.setdefault(node.attr, []).append(node)
+            elif kind in _DEFS:
+                defs[node.name] = defs.get(node.name, 0) + 1
+            for field in node._fields:  # ast.iter_child_nodes, inline
+                value = getattr(node, field, None)
+                if isinstance(value, ast.AST):
+                    parents[id(value)] = node
+                    todo.append(value)
+                elif isinstance(value, list):
+                    for child in value:
+                        if isinstance(child, ast.AST):
+                            parents[id(child)] = node
+                            todo.append(child)
 
 
 _INDEX: dict[int, _Index] = {}  # id(tree) → its index, the most recently used last
