@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import string
 
-BLOCK = 64  # files per block: a word list per 64 files is about 4 % of their text on vLLM's tree
+BLOCK = 64  # files per block (128: no faster on vLLM's tree); the words of a block are about 9 % of its text
 _PUNCT = string.punctuation.replace("_", "").encode()  # `_` is in identifiers
 _CUT = bytes.maketrans(_PUNCT, b" " * len(_PUNCT))
 

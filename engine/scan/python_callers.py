@@ -45,15 +45,14 @@ class _Index:
         parents, names, attrs, defs = self.parents, self.names, self.attrs, self.defs
         # ast.walk's order (breadth first), each node's children listed once (not by the walk
         # and again for the parent map)
-        todo = deque([tree])
+        todo: deque[ast.AST] = deque([tree])
         while todo:
             node = todo.popleft()
-            kind = type(node)
-            if kind is ast.Name:
+            if type(node) is ast.Name:
                 names.setdefault(node.id, []).append(node)
-            elif kind is ast.Attribute:
+            elif type(node) is ast.Attribute:
                 attrs.setdefault(node.attr, []).append(node)
-            elif kind in _DEFS:
+            elif isinstance(node, _DEFS):
                 defs[node.name] = defs.get(node.name, 0) + 1
             for field in node._fields:  # ast.iter_child_nodes, inline
                 value = getattr(node, field, None)
