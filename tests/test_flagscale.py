@@ -63,3 +63,21 @@ def test_a_task_config_with_an_inline_serve_list_and_a_hydra_root_without_one(tm
     rep = audit(tmp_path, gpu="H100-80GB x2")
     files = sorted(sr.site.file for sr in rep.sites)
     assert files == ["conf/inline.yaml"]
+
+
+def test_use_fs_serve_picks_ray_serve_keywords_or_vllm_serve_flags(tmp_path):
+    (tmp_path / "conf" / "serve").mkdir(parents=True)
+    (tmp_path / "conf" / "serve" / "a.yaml").write_text(SERVE)
+    (tmp_path / "conf" / "serve" / "b.yaml").write_text(SERVE)
+    task = "defaults:\n  - _self_\n  - serve: {name}\nexperiment:\n  task: {{type: serve}}\n  runner:\n    deploy: {{use_fs_serve: {fs}}}\n"
+    (tmp_path / "conf" / "ray.yaml").write_text(task.format(name="a", fs="true"))
+    (tmp_path / "conf" / "cli.yaml").write_text(task.format(name="b", fs="false"))
+    (tmp_path / "requirements.txt").write_text("vllm==0.10.1\n")
+    rep = audit(tmp_path, gpu="H100-80GB x2")
+    by = {sr.site.file: sr for sr in rep.sites}
+    a, b = by["conf/serve/a.yaml"], by["conf/serve/b.yaml"]
+    # run_fs_serve_vllm.py: engine_args (not engine_args_specific) as EngineArgs keywords
+    assert a.site.syntax == "kwargs-yaml" and a.site.settings["tensor_parallel_size"].value == 2
+    assert "max_num_seqs" not in a.site.settings and a.site.model.value == "Qwen/Qwen2.5-VL-7B-Instruct"
+    assert not any(r.check.name == "mm-limit-form" and r.priority == "P0" for r in a.results)
+    assert b.site.syntax == "yaml-config" and any(r.check.name == "mm-limit-form" and r.priority == "P0" for r in b.results)

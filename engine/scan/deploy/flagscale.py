@@ -5,11 +5,16 @@ nodes) merges `engine_args_specific.vllm` under `engine_args` and runs `vllm ser
 flagscale/utils.py `flatten_dict_to_args`: each key `--key-with-dashes value`, a list as one flag
 followed by its items, `true` as the bare switch and `false` left out, a mapping flattened into
 flags of its own keys. So the keys are vLLM's flags written in snake case, read as a `--config`
-YAML is (engine/scan/serve_config.py), except where FlagScale renders them differently."""
+YAML is (engine/scan/serve_config.py), except where FlagScale renders them differently. That is
+the runner's path when the task config says `use_fs_serve: false` (FlagScale's examples do);
+otherwise it serves through Ray Serve LLM with `engine_args` as EngineArgs keywords."""
 from __future__ import annotations
+
+from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy.kwargs_sites import mapping_site
 from vllm_kb.engine.scan.serve_config import settings_from_mapping
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -51,12 +56,67 @@ def scan_flagscale(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Sit
         return []
     items, base = got
     version = ctx.version_for(rel)
+    ray = _fs_serve(doc.data) if base else _fs_serve_of(ctx, rel)
     out = []
     for i, item in enumerate(items):
         if _engine(item) != "vllm":
             continue  # sglang, llama_cpp …: not vLLM
-        out.append(_entry(ctx, rel, doc, version, item, base + (i,)))
+        out.append(_ray_entry(ctx, rel, doc, item, base + (i,)) if ray else _entry(ctx, rel, doc, version, item, base + (i,)))
     return out
+
+
+def _fs_serve(task) -> bool | None:
+    """`use_fs_serve` of a task config: FlagScale's runner (runner_serve.py SSHServeRunner) runs
+    flagscale/serve/run_fs_serve_vllm.py — Ray Serve LLM with `engine_args` as engine_kwargs — unless
+    it is false, and run_inference_engine.py (`vllm serve` flags) when it is. Read at
+    experiment.runner.deploy (FlagScale from 2025-06-24) or experiment.deploy (before)."""
+    exp = task.get("experiment") if isinstance(task, dict) else None
+    if not isinstance(exp, dict):
+        return None
+    for deploy in ((exp.get("runner") or {}).get("deploy") if isinstance(exp.get("runner"), dict) else None, exp.get("deploy")):
+        if isinstance(deploy, dict) and isinstance(deploy.get("use_fs_serve"), bool):
+            return deploy["use_fs_serve"]
+    return True if isinstance(exp.get("task"), dict) else None
+
+
+def _fs_serve_of(ctx: ScanContext, rel: str) -> bool | None:
+    """For `<conf>/serve/<name>.yaml`: the task configs in <conf> whose Hydra `defaults` pick it
+    (`- serve: <name>`). Ray Serve only when every one that picks it runs it; unknown (read as flags,
+    what FlagScale's examples choose) when none is in the project."""
+    path = PurePosixPath(rel)
+    if path.parent.name != "serve":
+        return None
+    conf, name = path.parent.parent, path.stem
+    votes = set()
+    for cand in ctx.files:
+        if not cand.endswith((".yaml", ".yml")) or PurePosixPath(cand).parent != conf:
+            continue
+        text = ctx.read(cand)
+        if not text or name not in text or "defaults" not in text:
+            continue
+        try:
+            task = yamlio.load(text).data
+        except yamlio.YamlError:
+            continue
+        picks = task.get("defaults") if isinstance(task, dict) else None
+        if isinstance(picks, list) and any(isinstance(d, dict) and str(d.get("serve")) == name for d in picks):
+            votes.add(_fs_serve(task))
+    return True if votes == {True} else None
+
+
+def _ray_entry(ctx: ScanContext, rel: str, doc: yamlio.Document, item: dict, path: tuple) -> Site:
+    """run_fs_serve_vllm.py: LLMConfig(model_source=model, engine_kwargs=engine_args without
+    model, served_model_name and port); engine_args_specific is not read there."""
+    args = {k: v for k, v in item["engine_args"].items() if k not in ("model", "served_model_name", "port")}
+    lines = {str(k): doc.line_of(path + ("engine_args", k)) for k in args}
+    model = item["engine_args"].get("model")
+    site = mapping_site(ctx, rel, args, lines, line=doc.line_of(path), kind="flagscale serve (Ray Serve LLM)",
+                        mode="framework_integrated", tool="flagscale", syntax="kwargs-yaml", model=model,
+                        model_line=doc.line_of(path + ("engine_args", "model")))
+    tp, pp = (args.get(k, 1) for k in ("tensor_parallel_size", "pipeline_parallel_size"))
+    if all(isinstance(x, int) and not isinstance(x, bool) for x in (tp, pp)):
+        site.gpu_request = tp * pp
+    return site
 
 
 def _entry(ctx: ScanContext, rel: str, doc: yamlio.Document, version: str, item: dict, path: tuple) -> Site:
