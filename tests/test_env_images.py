@@ -85,7 +85,9 @@ def test_an_unknown_vllm_image_given_a_model_by_env_is_a_site_with_unknowns(tmp_
 def test_the_fallback_needs_a_vllm_image_a_model_value_and_no_command(tmp_path):
     runs = {"a.sh": "docker run -e MODEL=Qwen/Qwen2.5-7B-Instruct acme/api-server:1\n",  # not named for vLLM
             "b.sh": "docker run -e MODEL=qwen acme/vllm:v0.6.3\n",  # not a hub id or a path
-            "c.sh": "docker run -e MODEL=Qwen/Qwen2.5-7B-Instruct vllm/vllm-openai:v0.6.3\n"}  # the official image: flags only
+            "c.sh": "docker run -e MODEL=Qwen/Qwen2.5-7B-Instruct vllm/vllm-openai:v0.6.3\n",  # the official image: flags only
+            "d.sh": "docker run -e MODEL=Qwen/Qwen2.5-7B-Instruct rocm/vllm:latest\n",  # vendor builds of it too
+            "e.sh": "docker run -e MODEL=Qwen/Qwen2.5-7B-Instruct lmcache/vllm-openai:v0.3.1\n"}
     sites = _sites(tmp_path, runs)
     assert "a.sh" not in sites
     assert all(sr.site.model is None for sr in sites.values())

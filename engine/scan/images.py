@@ -219,6 +219,8 @@ def env_fallback(image: str | None, env: list[tuple[str, Word]]) -> tuple[dict, 
     if is_vllm_image(image) or not _LIKE.match((image or "").strip()):
         return None
     spec = deploy_tools.load("env_images")["fallback"]
+    if any(re.search(x, name_and_tag(image)[0]) for x in spec.get("exclude") or ()):
+        return None
     given = {k: w for k, w in env}
     var = next((v for v in spec["model_vars"] if v in given and _MODEL_VALUE.match(str(given[v].value or ""))), None)
     if var is None:
