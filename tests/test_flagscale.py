@@ -42,7 +42,7 @@ def test_vllm_entries_are_serve_sites_with_engine_args_as_flags(tmp_path):
     assert s.kind == "vllm serve" and s.tool == "flagscale" and s.model.value == "Qwen/Qwen2.5-VL-7B-Instruct"
     # engine_args wins over engine_args_specific.vllm; both reach the command line
     assert s.settings["tensor_parallel_size"].value == 2 and s.settings["max_num_seqs"].value == 8
-    assert s.gpu_request == 2 and s.settings["max_model_len"].line == 6
+    assert s.gpu_request is None and s.settings["max_model_len"].line == 6
     # false is left out (vLLM's default applies, true for prefix caching in V1); a store_true's false is false
     assert not s.settings["enable_prefix_caching"].resolved and s.settings["enforce_eager"].value is False
     # a mapping is flattened into flags of its keys: not this argument

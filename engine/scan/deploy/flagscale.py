@@ -35,8 +35,9 @@ def _engine(item) -> str | None:
 def serve_list(data) -> tuple[list, tuple] | None:
     """The serve entries of a document and their path: the document itself (a `conf/serve/*.yaml`)
     or its `serve:` key (the task config written in one file)."""
+    base: tuple = ()
     if isinstance(data, list):
-        items, base = data, ()
+        items = data
     elif isinstance(data, dict) and isinstance(data.get("serve"), list):
         items, base = data["serve"], ("serve",)
     else:
@@ -121,8 +122,9 @@ def _ray_entry(ctx: ScanContext, rel: str, doc: yamlio.Document, item: dict, pat
 
 def _entry(ctx: ScanContext, rel: str, doc: yamlio.Document, version: str, item: dict, path: tuple) -> Site:
     args_path = path + ("engine_args",)
-    specific = (item.get("engine_args_specific") or {}) if isinstance(item.get("engine_args_specific"), dict) else {}
-    own = specific.get("vllm") if isinstance(specific.get("vllm"), dict) else {}
+    specific = item.get("engine_args_specific")
+    given = specific.get("vllm") if isinstance(specific, dict) else None
+    own: dict = given if isinstance(given, dict) else {}
     settings: dict[str, Setting] = {}
     unknown: dict[str, Setting] = {}
     model = None
@@ -152,9 +154,8 @@ def _entry(ctx: ScanContext, rel: str, doc: yamlio.Document, version: str, item:
     site.launch["first_arg_option"] = model is None
     if model is not None:
         site.launch["model_arg"] = str(model.value)
-    tp, pp = (item["engine_args"].get(k, own.get(k, 1)) for k in ("tensor_parallel_size", "pipeline_parallel_size"))
-    if all(isinstance(x, int) and not isinstance(x, bool) for x in (tp, pp)):
-        site.gpu_request = tp * pp
+    # no gpu_request: the runner takes the GPUs the node (or the task's CUDA_VISIBLE_DEVICES) has,
+    # and `vllm serve` uses TP × PP × DP of them
     return site
 
 
