@@ -1,0 +1,115 @@
+"""A framework's own vLLM gate read from its copy in the audited tree (engine/scan/vendored.py):
+early verl's per-release dispatch in research forks, a LLaMA-Factory checkout's require_version /
+check_version of its commit, OpenRLHF's assert; L43 says what that copy refuses, not what the
+release of the same number declares."""
+import textwrap
+
+import pytest
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.scan import vendored
+
+DISPATCH = """\
+    from importlib.metadata import version
+    from packaging import version as vs
+
+    package_version = version("vllm")
+    if package_version == "0.5.4":
+        vllm_version = "0.5.4"
+    elif package_version == "0.6.3":
+        vllm_version = "0.6.3"
+    {extra}else:
+        raise ValueError(f"vllm version {{package_version}} not supported. Currently supported versions are {words}")
+    """
+VERL_RUN = """\
+    #!/bin/bash
+    python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-3B actor_rollout_ref.rollout.name=vllm \\
+        actor_rollout_ref.rollout.gpu_memory_utilization=0.4 trainer.n_gpus_per_node=1 trainer.nnodes=1
+    """
+
+
+def _tree(tmp_path, files: dict):
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+
+
+def _l43(tmp_path, files: dict, gpu="A100-80GB"):
+    _tree(tmp_path, files)
+    (sr,) = audit(tmp_path, gpu=gpu).sites
+    return next(x for x in sr.results if x.check.id == "L43")
+
+
+def _fork(extra="", words="0.5.4 and 0.6.3.", setup=True):
+    files = {"verl/third_party/vllm/__init__.py": DISPATCH.format(extra=extra, words=words), "verl/version/version": "0.1\n",
+             "scripts/train.sh": VERL_RUN}
+    if setup:
+        files["setup.py"] = 'from setuptools import setup\n\nsetup(name="verl", version=open("verl/version/version").read().strip())\n'
+    return files
+
+
+def test_fork_without_its_own_package_metadata_still_runs_its_gate(tmp_path):
+    # no setup.py naming verl: nothing pins the framework, the copy in the tree is what runs
+    r = _l43(tmp_path, {**_fork(setup=False), "requirements.txt": "vllm==0.8.5.post1\n"})
+    assert r.priority == "P0"
+    assert "vllm version 0.8.5.post1 not supported" in r.reason_text("en")
+    assert "==0.6.3" in r.reason_text("en")
+
+
+def test_dev_copy_that_already_dispatches_to_0_7_takes_a_newer_vllm(tmp_path):
+    # verl's version file said 0.1 until 0.2 although the dispatch took 0.7.0+ from February 2025
+    # (commit f8b4d0857): PyPI's verl 0.1 would refuse 0.7.2, this copy does not
+    extra = 'elif vs.parse(package_version) >= vs.parse("0.6.6.post2.dev252+g8027a724"):\n        vllm_version = package_version\n    '
+    r = _l43(tmp_path, {**_fork(extra=extra, words="0.5.4, 0.6.3 and 0.7.0+"), "requirements.txt": "vllm==0.7.2\n"})
+    assert r.priority != "P0"
+
+
+def test_gate_that_only_fires_when_vllm_is_missing_is_no_gate():
+    # verl 0.5+ raises only for a missing vLLM (or one below 0.7.0 in its final else)
+    text = textwrap.dedent("""\
+        package_version = get_version("vllm")
+        if package_version is None:
+            raise ValueError("vllm version None not supported and SGLang also not Found")
+        elif vs.parse(package_version) >= vs.parse("0.7.0"):
+            if vs.parse(package_version) >= vs.parse("0.8.5"):
+                VLLM_SLEEP_LEVEL = 2
+        else:
+            raise ValueError(f"vllm version {package_version} not supported. Currently supported vllm versions are 0.7.0+")
+        """)
+    line, alts, words, _ = vendored._verl("verl/third_party/vllm/__init__.py", text)
+    assert alts == [">=0.7.0"] and line == 8 and words.startswith("vllm version {vllm} not supported")
+
+
+LF_CONFIG = {"examples/infer.yaml": "model_name_or_path: Qwen/Qwen2.5-7B-Instruct\ntemplate: qwen\ninfer_backend: vllm\n",
+             "src/llamafactory/extras/env.py": 'VERSION = "0.9.1.dev0"\n'}
+
+
+@pytest.mark.parametrize("call,env,priority", [
+    ('require_version("vllm>=0.4.3,<=0.6.2", "To fix: pip install vllm>=0.4.3,<=0.6.2")', "", "P0"),  # a 0.9.1.dev0 commit
+    ('require_version("vllm>=0.4.3,<=0.6.2", "To fix: pip install vllm>=0.4.3,<=0.6.2")', "DISABLE_VERSION_CHECK=1 ", "P0"),
+    ('check_version("vllm>=0.4.3,<=0.6.2")', "DISABLE_VERSION_CHECK=1 ", None),  # check_version (0.9.2 on) steps aside
+    ('require_version("vllm>=0.4.3,<0.6.4", "To fix: pip install vllm>=0.4.3,<0.6.4")', "", None),  # a later commit, same version
+])
+def test_llamafactory_checkout_runs_the_gate_of_its_commit(tmp_path, call, env, priority):
+    files = {**LF_CONFIG, "src/llamafactory/hparams/parser.py": f"def _check_extra_dependencies(model_args):\n    {call}\n",
+             "requirements.txt": "vllm==0.6.3\n", "serve.sh": f"#!/bin/bash\n{env}llamafactory-cli api examples/infer.yaml\n"}
+    r = _l43(tmp_path, files)
+    assert r.priority == priority
+    if priority:
+        assert "vllm>=0.4.3,<=0.6.2 is required for a normal functioning of this module, but found vllm==0.6.3" in r.reason_text("en")
+        assert "0.9.1.dev0" in r.reason_text("en") and "==0.6.2" in r.reason_text("en")
+
+
+def test_openrlhf_assert_is_read():
+    text = 'import vllm\nfrom packaging import version\n\nassert version.parse(vllm.__version__) > version.parse("0.4.1"), "OpenRLHF only supports vLLM >= 0.4.1"\n'
+    got = vendored.gates(["openrlhf/trainer/ray/vllm_engine.py"], lambda rel: text)
+    assert [(g.framework, g.alternatives, g.line) for g in got] == [("openrlhf", (">0.4.1",), 4)]
+
+
+def test_gate_for_site_picks_the_closest_copy():
+    a = vendored.Gate("verl", "", "verl/x.py", 1, ("==0.6.3",), "", None)
+    b = vendored.Gate("verl", "sub", "sub/verl/x.py", 1, ("==0.6.3",), "", None)
+    assert vendored.for_site([a, b], "sub/run.sh", "verl") is b
+    assert vendored.for_site([a, b], "run.sh", "verl") is a
+    assert vendored.for_site([b], "elsewhere/run.sh", "verl") is b
+    assert vendored.for_site([b], "run.sh", "trl") is None
