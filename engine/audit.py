@@ -15,6 +15,7 @@ from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
+from vllm_kb.engine.check.trainer_attn import trainer_attention
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import hidden_parallelism, site_facts
 from vllm_kb.engine.check.lora_adapters import training_ranks
@@ -96,6 +97,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             site.framework_fork = bool(getattr(pin, "own", False))
             gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
             facts["launch"].update(framework_compat(site, facts, cat, pin, gate))
+            facts["launch"].update(trainer_attention(site))  # the trainer's attention beside the rollout (L130)
     return rep, sc.sites, SiteReports(prepared, kb, cat, sc, progress)
 
 

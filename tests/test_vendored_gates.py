@@ -113,3 +113,57 @@ def test_gate_for_site_picks_the_closest_copy():
     assert vendored.for_site([a, b], "run.sh", "verl") is a
     assert vendored.for_site([b], "elsewhere/run.sh", "verl") is b
     assert vendored.for_site([b], "run.sh", "trl") is None
+
+
+# L130: the trainer's FlashAttention 2 beside the rollout (engine/check/trainer_attn.py)
+def _l130(tmp_path, files: dict, gpu: str):
+    _tree(tmp_path, files)
+    (sr,) = audit(tmp_path, gpu=gpu).sites
+    return next(x for x in sr.results if x.check.id == "L130")
+
+
+VERL = "#!/bin/bash\npython3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-3B actor_rollout_ref.rollout.name=vllm {extra}\n"
+
+
+@pytest.mark.parametrize("pins,extra,gpu,priority", [
+    ("verl==0.4.1\nvllm==0.8.5\n", "", "V100-32GB", "P0"),  # fixed in fsdp_workers.py
+    ("verl==0.4.1\nvllm==0.8.5\n", "", "T4", "P0"),
+    ("verl==0.4.1\nvllm==0.8.5\n", "", "A100-80GB", None),
+    ("verl==0.6.1\nvllm==0.10.0\n", "+actor_rollout_ref.model.override_config.attn_implementation=sdpa", "T4", None),  # no verdict
+    ("verl==0.4.1\nvllm==0.8.5\n", "--config-name=ppo_megatron_trainer", "V100-32GB", None),  # Megatron workers
+    ("verl==0.4.1\nvllm==0.8.5\n", "actor_rollout_ref.actor.strategy=megatron", "V100-32GB", None),
+])
+def test_verl_trainer_flash_attention(tmp_path, pins, extra, gpu, priority):
+    r = _l130(tmp_path, {"requirements.txt": pins, "train.sh": VERL.format(extra=extra)}, gpu)
+    assert r.priority == (priority if r.status == "recommended" else None) and (r.status == "recommended") == bool(priority)
+    if priority:
+        assert "FlashAttention only supports Ampere GPUs or newer." in r.reason_text("en")
+
+
+OPENRLHF = """\
+    #!/bin/bash
+    python3 -m openrlhf.cli.train_ppo_ray --actor_num_gpus_per_node 4 --ref_num_gpus_per_node 2 \\
+        --vllm_num_engines 2 --vllm_tensor_parallel_size 1 --pretrain Qwen/Qwen2.5-1.5B-Instruct \\
+        --prompt_data OpenRLHF/prompt-collection-v0.1 {extra}
+    """
+
+
+@pytest.mark.parametrize("release,extra,recommended", [
+    ("0.5.7", "--flash_attn", True),
+    ("0.5.7", "", False),  # eager/sdpa by default before 0.9.0
+    ("0.9.0", "", True),  # --attn_implementation defaults to flash_attention_2
+    ("0.9.0", "--attn_implementation sdpa", False),
+])
+def test_openrlhf_trainer_flash_attention(tmp_path, release, extra, recommended):
+    r = _l130(tmp_path, {"requirements.txt": f"openrlhf=={release}\nvllm==0.6.5\n", "train.sh": OPENRLHF.format(extra=extra)}, "V100-32GB")
+    assert (r.status == "recommended") == recommended
+
+
+def test_trainer_flash_attention_listed_before_vllm_bfloat16():
+    # the trainer's refusal is the framework's own (raise_order stage `framework`): a report lists it
+    # before vLLM's bfloat16 refusal, which is not the only thing said on a V100
+    from vllm_kb.engine.check.raise_order import stage_of
+    from vllm_kb.engine.kb.knowledge import load
+
+    kb = load()
+    assert stage_of(kb, "L130", "0.6.3") < stage_of(kb, "L4", "0.6.3")
