@@ -133,7 +133,7 @@ def framework_compat(site, facts: dict, cat, pin, gate=None) -> dict[str, Any]:
     good = [v for v in compat.supporting(fid, vllm, at_least=None)
             if not framework_kwargs.breaks(fid, v, vllm, site, facts, cat) and not framework_imports.breaks(fid, v, vllm, site)]
     if good:
-        out["fw_fit_framework"] = "==" + _nearest_release(good, fw)
+        out["fw_fit_framework"] = "==" + _nearest_release(good, fw or good[-1])
     return out
 
 

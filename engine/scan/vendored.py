@@ -96,7 +96,7 @@ def _verl(rel: str, text: str):
         if not (isinstance(node, ast.If) and _version_test(node.test)):
             continue
         alts: list[str] = []
-        branch: ast.stmt = node
+        branch: ast.stmt | None = node
         while isinstance(branch, ast.If) and _version_test(branch.test):
             alts.append(_version_test(branch.test))
             rest = branch.orelse
