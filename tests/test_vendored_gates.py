@@ -167,3 +167,26 @@ def test_trainer_flash_attention_listed_before_vllm_bfloat16():
 
     kb = load()
     assert stage_of(kb, "L130", "0.6.3") < stage_of(kb, "L4", "0.6.3")
+
+
+EARLY_PPO = """\
+    #!/bin/bash
+    ray job submit --address="http://127.0.0.1:8265" -- python3 examples/train_ppo_ray.py \\
+        --actor_num_gpus_per_node 4 --vllm_num_engines 2 --vllm_tensor_parallel_size 2 \\
+        --pretrain meta-llama/Meta-Llama-3-70B-Instruct --prompt_max_len 1024 --generate_max_len 1024 --bf16
+    """
+SETUP_FN = ('from setuptools import setup\n\n\ndef _fetch_version():\n    return open("version.txt").read().strip()\n\n\n'
+            'setup(name=("openrlhf"), version=_fetch_version())\n')
+
+
+@pytest.mark.parametrize("release,max_len", [("0.3.0.github", 8192), ("0.3.2", 2048)])
+def test_early_openrlhf_checkout_passes_no_max_model_len(tmp_path, release, max_len):
+    # up to 0.3.1 create_vllm_engines gives LLM(...) no max_model_len: vLLM takes the model's
+    # 8192; 0.3.2 passes prompt_max_len + generate_max_len (OpenRLHF "Fix #336 max_model_len")
+    _tree(tmp_path, {"setup.py": SETUP_FN.replace('name=("openrlhf")', "name=str('openrlhf')"), "version.txt": release + "\n",
+                     "openrlhf/__init__.py": "", "examples/train_ppo_ray.py": "", "requirements.txt": "vllm==0.4.2\n",
+                     "examples/scripts/train_ppo_llama_ray_70b.sh": EARLY_PPO})
+    (sr,) = audit(tmp_path, gpu="A100-80GB x8").sites
+    assert sr.site.framework == "openrlhf" and sr.site.framework_version == release.replace(".github", "")
+    mem = sr.facts["memory"]
+    assert mem["max_model_len"] == max_len and mem["kv_tokens"] > 0
