@@ -132,9 +132,11 @@ VERL = "#!/bin/bash\npython3 -m verl.trainer.main_ppo actor_rollout_ref.model.pa
     ("verl==0.6.1\nvllm==0.10.0\n", "+actor_rollout_ref.model.override_config.attn_implementation=sdpa", "T4", None),  # no verdict
     ("verl==0.4.1\nvllm==0.8.5\n", "--config-name=ppo_megatron_trainer", "V100-32GB", None),  # Megatron workers
     ("verl==0.4.1\nvllm==0.8.5\n", "actor_rollout_ref.actor.strategy=megatron", "V100-32GB", None),
+    ("verl==0.4.1\nvllm==0.8.5\n", "GENERATE", "V100-32GB", None),  # main_generation: no trainer forward
 ])
 def test_verl_trainer_flash_attention(tmp_path, pins, extra, gpu, priority):
-    r = _l130(tmp_path, {"requirements.txt": pins, "train.sh": VERL.format(extra=extra)}, gpu)
+    script = VERL.format(extra="").replace("main_ppo", "main_generation") if extra == "GENERATE" else VERL.format(extra=extra)
+    r = _l130(tmp_path, {"requirements.txt": pins, "train.sh": script}, gpu)
     assert r.priority == (priority if r.status == "recommended" else None) and (r.status == "recommended") == bool(priority)
     if priority:
         assert "FlashAttention only supports Ampere GPUs or newer." in r.reason_text("en")

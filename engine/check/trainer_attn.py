@@ -55,6 +55,10 @@ def trainer_attention(site) -> dict[str, Any]:
 
 
 def _verl(site, version) -> dict[str, Any]:
+    if getattr(site, "framework_command", None) == "generate":
+        # main_generation builds the FSDP module only to hold the weights: no forward pass runs
+        # through it, so FlashAttention's kernels are never called
+        return {}
     name = _written(site, "config-name")
     if name is not None and "megatron" in str(name.value or name.raw or ""):
         return {}  # ppo_megatron_trainer.yaml: the Megatron workers
