@@ -87,12 +87,12 @@ def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict)
             out = f"{image} (built {built}; transformers {since} came out {table['released'][since]})"
     if out is None:
         return {}
-    got = {"tf_model_type": model_type, "tf_since": since, "tf_pin": out, "tf_pin_at": image or "", "tf_too_old": True,
-           "tf_image": True}
-    first = first_image_release(model_type, release, table, vllm_released)
+    facts_out: dict[str, Any] = {"tf_model_type": model_type, "tf_since": since, "tf_pin": out, "tf_pin_at": image or "",
+                                 "tf_too_old": True, "tf_image": True}
+    first = first_image_release(model_type, str(release), table, vllm_released)
     if first:
-        got.update(tf_vllm_first=first, tf_vllm_fix=f">={first}")
-    return got
+        facts_out.update(tf_vllm_first=first, tf_vllm_fix=f">={first}")
+    return facts_out
 
 
 def _image_knows(model_type: str, release: str, table: dict, vllm_released: dict) -> bool | None:
