@@ -139,3 +139,11 @@ def test_a_tuning_workspace_is_not_a_site(tmp_path):
           method: qlora
         """))
     assert audit(tmp_path, gpu="H100").sites == []
+
+
+def test_gpu_spec_takes_a_machine_type():
+    from vllm_kb.engine.kb import hardware
+
+    hw = hardware.parse_spec("g5.12xlarge, host 192GiB", load().gpus)
+    assert hw.gpu["name"] == "NVIDIA A10G" and hw.gpu["count"] == 4 and hw.host_memory_gib == 192
+    assert hardware.parse_spec("ml.g4dn.xlarge", load().gpus).gpu["compute_capability"] == 7.5

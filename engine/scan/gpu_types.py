@@ -6,7 +6,6 @@ GPU catalog."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from vllm_kb.engine.kb import deploy_tools
@@ -45,39 +44,6 @@ def pod_machine(pod: Any) -> tuple[str, int] | None:
     return next(iter(found)) if len(found) == 1 else None
 
 
-@lru_cache(maxsize=1)
-def _instances() -> dict[str, tuple[str, int]]:
-    out: dict[str, tuple[str, int]] = {}
-    for fam in deploy_tools.load("cloud_instances")["families"]:
-        for name, n in fam["sizes"].items():
-            out[name.lower()] = (fam["gpu"], int(n))
-    return out
-
-
 def instance_gpu(name: Any) -> tuple[str, int] | None:
-    """A cloud machine type (g5.12xlarge, ml.g5.2xlarge, Standard_NC24ads_A100_v4 or NC24ads_A100_v4,
-    a3-highgpu-8g) → (GPU id, GPUs per machine); None for one knowledge/deploy/cloud_instances.yaml
-    does not list."""
-    if not isinstance(name, str) or not name.strip():
-        return None
-    key = name.strip().lower()
-    table = _instances()
-    return table.get(key) or table.get(key.removeprefix("ml.")) or table.get("standard_" + key)
-
-
-def from_kubeai_profile(profile: Any) -> list[str]:
-    """`nvidia-gpu-h100:8` → ["nvidia-gpu-h100"]; `cpu:1` → ["cpu"] (KubeAI's CPU image)."""
-    if not isinstance(profile, str):
-        return []
-    kind = profile.rpartition(":")[0] if ":" in profile else profile
-    return [kind] if re.search(r"gpu|tpu|gaudi|neuron|mi\d{3}|^cpu", kind, re.I) else []
-
-
-def from_modal(gpu: Any) -> list[str]:
-    """`"H100:2"`, `"a10g"`, `["H100", "A100-80GB"]` (fallbacks) → the type names."""
-    items = gpu if isinstance(gpu, list) else [gpu]
-    out = []
-    for g in items:
-        if isinstance(g, str) and g.strip() and g.strip().lower() not in ("any", "auto"):
-            out.append(re.sub(r":\d+\s*$", "", g.strip()))
-    return out
+    """A cloud machine type → (GPU id, GPUs per machine) (knowledge/deploy/cloud_instances.yaml)."""
+    return deploy_tools.machine_gpu(name)
