@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vllm_kb.engine.kb import hardware
+from vllm_kb.engine.kb import deploy_tools, hardware
 
 # deployment names of accelerators other than NVIDIA GPUs
 _OTHER = ((re.compile(r"amd|mi\d{3}|radeon|instinct", re.I), "rocm"), (re.compile(r"tpu", re.I), "tpu"),
@@ -17,6 +17,9 @@ _PREFIX = re.compile(r"^(nvidia[-_ ]gpu[-_ ]|nvidia[-_ ]tesla[-_ ]|nvidia[-_ ]|t
 
 
 def _catalog_entry(name: str, gpus: list[dict]) -> dict | None:
+    named = deploy_tools.load("cloud_instances").get("accelerators", {}).get(name.strip().lower().replace("_", "-"))
+    if named:  # a cloud's accelerator name whose card the bare name does not tell (nvidia-tesla-a100: 40 GB)
+        return hardware.find_gpu(named, gpus)
     bare = _PREFIX.sub("", name.strip())
     # nodeSelector products spell the form factor (NVIDIA-A100-SXM4-80GB) the catalog names leave out
     plain = re.sub(r"-(sxm\d?|pcie|hbm\d?e?)(?=-|$)", "", bare, flags=re.I)
