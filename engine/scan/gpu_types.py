@@ -47,3 +47,21 @@ def pod_machine(pod: Any) -> tuple[str, int] | None:
 def instance_gpu(name: Any) -> tuple[str, int] | None:
     """A cloud machine type → (GPU id, GPUs per machine) (knowledge/deploy/cloud_instances.yaml)."""
     return deploy_tools.machine_gpu(name)
+
+
+def from_kubeai_profile(profile: Any) -> list[str]:
+    """`nvidia-gpu-h100:8` → ["nvidia-gpu-h100"]; `cpu:1` → ["cpu"] (KubeAI's CPU image)."""
+    if not isinstance(profile, str):
+        return []
+    kind = profile.rpartition(":")[0] if ":" in profile else profile
+    return [kind] if re.search(r"gpu|tpu|gaudi|neuron|mi\d{3}|^cpu", kind, re.I) else []
+
+
+def from_modal(gpu: Any) -> list[str]:
+    """`"H100:2"`, `"a10g"`, `["H100", "A100-80GB"]` (fallbacks) → the type names."""
+    items = gpu if isinstance(gpu, list) else [gpu]
+    out = []
+    for g in items:
+        if isinstance(g, str) and g.strip() and g.strip().lower() not in ("any", "auto"):
+            out.append(re.sub(r":\d+\s*$", "", g.strip()))
+    return out

@@ -46,7 +46,8 @@ def scan_kaito(ctx: ScanContext, rel: str, doc: yamlio.Document, docs: list[yaml
     words = [yaml_word(t, line, ex) for t in ("python3", "-m", "vllm.entrypoints.openai.api_server")]
     if model:
         words.append(yaml_word(f"--model={model}", line, ex))
-    cfg_name = inference.get("config") if isinstance(inference.get("config"), str) else None
+    cfg = inference.get("config") if isinstance(inference, dict) else None
+    cfg_name = cfg if isinstance(cfg, str) else None
     cfg_rel, cfg_doc, keys = _config(ctx, rel, docs, cfg_name) if cfg_name else (None, None, {})
     if cfg_doc is not None and cfg_rel is not None:
         lines = (ctx.read(cfg_rel) or "").splitlines()
