@@ -15,6 +15,7 @@ from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
+from vllm_kb.engine.check.trainer_attn import trainer_attention
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import hidden_parallelism, site_facts
 from vllm_kb.engine.check.lora_adapters import training_ranks
@@ -30,7 +31,7 @@ from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
 from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan.images import image_date
-from vllm_kb.engine.scan import pins as pins_mod, source_pins
+from vllm_kb.engine.scan import pins as pins_mod, source_pins, vendored
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
@@ -94,7 +95,9 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
             site.framework_fork = bool(getattr(pin, "own", False))
-            facts["launch"].update(framework_compat(site, facts, cat, pin))
+            gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
+            facts["launch"].update(framework_compat(site, facts, cat, pin, gate))
+            facts["launch"].update(trainer_attention(site))  # the trainer's attention beside the rollout (L130)
     return rep, sc.sites, SiteReports(prepared, kb, cat, sc, progress)
 
 

@@ -47,12 +47,35 @@ def _engine_needed(row: compat.Row, vllm: str, facts: dict) -> bool:
     return need != "v1-multiprocessing" or str(env.get("VLLM_ENABLE_V1_MULTIPROCESSING", "")).strip() != "0"
 
 
-def _errors(fid: str, fw: str, vllm: str, site, facts: dict, cat=None) -> list:
+def _bypassed(text: str, env_name: str, facts: dict) -> bool:
+    """LLaMA-Factory's check_version (0.9.2 on) returns at once under DISABLE_VERSION_CHECK=1
+    (llamafactory/extras/misc.py, `is_env_enabled`); its bare require_version before never did."""
+    value = str((facts.get("env") or {}).get(env_name, "")).strip().lower()
+    return bool(env_name) and value in ("1", "true", "y", "yes") and not text.startswith("require_version(")
+
+
+def _gate_rows(gate, vllm: str, facts: dict) -> list:
+    """The vendored copy's own gate as a compat row, when it refuses this vLLM."""
+    if gate.allows(vllm) or _bypassed("", gate.bypass_env, facts):
+        return []
+    return [compat.Row(gate.framework, "", "", "runtime_check", {
+        "effect": "error", "scope": "install", "error": gate.message(vllm), "where": gate.where(),
+        "source": {"title": f"{gate.framework} copy in this project", "url": gate.where()}})]
+
+
+def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, gate=None) -> list:
     # a pre-release (0.9.2.dev0) is read as the release its line became
-    code = compat.code_release(fw)
-    rows = compat.problems(fid, code, vllm, "install")
-    rows += [r for r in compat.problems(fid, code, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
+    code = compat.code_release(fw) if fw else ""
+    rows = compat.problems(fid, code, vllm, "install") if fw else []
+    if gate is not None:  # the copy in the tree runs its own gate, not the release's declared range and gates
+        rows = [r for r in rows if r.kind == "known_break"] + _gate_rows(gate, vllm, facts)
+    elif fid == "llamafactory":
+        rows = [r for r in rows if not (r.kind == "runtime_check" and _bypassed(str(r.raw.get("error", "")), "DISABLE_VERSION_CHECK", facts))]
+    if fw:
+        rows += [r for r in compat.problems(fid, code, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
     rows = [r for r in rows if _engine_needed(r, vllm, facts)]
+    if not fw:
+        return rows
     if cat is not None:  # the arguments the release passes first: they name the file and line
         rows = framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + rows
     # the imports its adapter runs on load last: a version gate of its own speaks first, in its words
@@ -60,25 +83,30 @@ def _errors(fid: str, fw: str, vllm: str, site, facts: dict, cat=None) -> list:
     return rows
 
 
-def _fits(fid: str, fw: str, vllm: str, site, facts: dict, cat=None) -> bool:
-    return not _errors(fid, fw, vllm, site, facts, cat)
+def _fits(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, gate=None) -> bool:
+    return not _errors(fid, fw, vllm, site, facts, cat, gate)
 
 
-def framework_compat(site, facts: dict, cat, pin) -> dict[str, Any]:
+def framework_compat(site, facts: dict, cat, pin, gate=None) -> dict[str, Any]:
     """`fw_*` launch facts for a framework site whose framework and vLLM are both pinned.
-    `pin`: the framework's own pin (scan/pins.Pin) for the site's folder."""
+    `pin`: the framework's own pin (scan/pins.Pin) for the site's folder; `gate`: the version gate
+    of a copy of the framework inside the tree (scan/vendored.Gate), which is what runs."""
     fid = site.framework
     vllm = (facts.get("vllm") or {}).get("version")
-    if fid in (None, "none") or pin is None or not (facts.get("vllm") or {}).get("pinned"):
+    if fid in (None, "none") or (pin is None and gate is None) or not (facts.get("vllm") or {}).get("pinned"):
         return {}
-    fw = pin.exact
-    if not fw or try_parse(fw) is None or not vllm:
+    fw = (gate.version if gate is not None and (pin is None or getattr(pin, "own", False) or not pin.exact) else None) \
+        or (pin.exact if pin is not None else None)
+    if fw and try_parse(fw) is None:
+        fw = None
+    if not vllm or (not fw and gate is None):
         return {}
-    out: dict[str, Any] = {"fw_release": fw, "fw_extra": "vllm" in getattr(pin, "extras", ())}
-    declared = [r.vllm for r in compat.rows() if r.framework == fid and r.kind == "declared" and r.covers(compat.code_release(fw)) and r.vllm]
+    out: dict[str, Any] = {"fw_release": fw or f"({gate.package}/)", "fw_extra": "vllm" in getattr(pin, "extras", ())}
+    declared = [r.vllm for r in compat.rows() if fw and gate is None and r.framework == fid and r.kind == "declared"
+                and r.covers(compat.code_release(fw)) and r.vllm]
     if declared:
         out["fw_declared"] = declared[0]
-    rows = _errors(fid, fw, vllm, site, facts, cat)
+    rows = _errors(fid, fw, vllm, site, facts, cat, gate)
     if not rows:
         return out
     hard = [r for r in rows if r.effect == "error"]
@@ -86,11 +114,12 @@ def framework_compat(site, facts: dict, cat, pin) -> dict[str, Any]:
     out["fw_problem"] = "error" if hard else ("reported" if reported else "declared")
     r = (hard or reported or rows)[0]
     text = str(r.raw.get("error") or f"{fid} {fw} declares vllm{r.vllm}")
-    out["fw_problem_text"] = re.sub(r"\{[^{}]*version[^{}]*\}", vllm, text)  # {package_version} → the pinned one
+    # {package_version} → the pinned one; the sentence the message sits in brings its own full stop
+    out["fw_problem_text"] = re.sub(r"\{[^{}]*version[^{}]*\}", vllm, text).rstrip(".")
     out["fw_problem_source"] = str((r.raw.get("source") or {}).get("url") or "")
     versions = [str(v) for v in cat.versions]
     here = cat.index_version(vllm)
-    ok = [v for v in versions if _fits(fid, fw, v, site, facts, cat)]
+    ok = [v for v in versions if _fits(fid, fw, v, site, facts, cat, gate)]
     # among them, those that also implement the model's architecture (L21): a pin the framework
     # takes but the model does not run on would only trade one refusal for another
     runs = [v for v in ok if _runs_model(facts, v)]
@@ -104,7 +133,7 @@ def framework_compat(site, facts: dict, cat, pin) -> dict[str, Any]:
     good = [v for v in compat.supporting(fid, vllm, at_least=None)
             if not framework_kwargs.breaks(fid, v, vllm, site, facts, cat) and not framework_imports.breaks(fid, v, vllm, site)]
     if good:
-        out["fw_fit_framework"] = "==" + _nearest_release(good, fw)
+        out["fw_fit_framework"] = "==" + _nearest_release(good, fw or good[-1])
     return out
 
 

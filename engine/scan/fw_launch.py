@@ -124,6 +124,9 @@ def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaun
     swift = re.search(r"(?:^|/)swift/cli/(\w+)\.py$", script)  # ms-swift's own CLI file, what `swift <cmd>` runs
     if swift and swift.group(1) in SWIFT_COMMANDS:
         return FwLaunch("ms-swift", f"swift {swift.group(1)}", "flags", j + 1, command=swift.group(1), env=env, program_start=program)
+    if script.rsplit("/", 1)[-1] == "train_ppo_ray.py" and any(v.lstrip("-").split("=")[0] in ("vllm_num_engines", "vllm.num_engines") for v in rest):
+        # OpenRLHF run from its checkout: examples/train_ppo_ray.py up to 0.3.x, the CLI file later
+        return FwLaunch("openrlhf", "openrlhf train_ppo_ray", "flags", j + 1, env=env, program_start=program)
     if script.endswith("vllm_infer.py"):
         return FwLaunch("llamafactory", "llamafactory vllm_infer.py", "flags", j + 1, command="vllm_infer", env=env, program_start=program)
     if any(v.lstrip("-").split("=")[0] in ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization") for v in rest) or "--config" in rest:

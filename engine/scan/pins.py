@@ -210,7 +210,7 @@ def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
         kw = {k.arg: k.value for k in node.keywords if k.arg}
         name = kw.get("name")
         if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
-            return None
+            return _version_txt(rel, node, ctx)
         pkg = package_name(name.value)
         if pkg not in PACKAGES or pkg == "vllm":
             return None
@@ -224,6 +224,22 @@ def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
             return None, name
         return Pin(rel, node.lineno, f"{name.value} {v} (this project)", f"=={v}", "setup", v, pkg, own=True), name
     return None
+
+
+def _version_txt(rel: str, node, ctx) -> tuple[Pin | None, ast.AST] | None:
+    """An OpenRLHF checkout: setup.py names the package through a function (openrlhf or
+    openrlhf-nightly) and reads `version.txt` ("0.3.0.github" in 0.3.0); the checkout is that release."""
+    if ctx is None:
+        return None
+    folder = PurePosixPath(rel).parent.as_posix()
+    base = "" if folder in ("", ".") else folder + "/"
+    if f"{base}openrlhf/__init__.py" not in ctx.file_set() or f"{base}version.txt" not in ctx.file_set():
+        return None
+    m = re.match(r"\s*(\d+(?:\.\d+)+(?:\.post\d+)?)", ctx.read(f"{base}version.txt") or "")
+    if not m:
+        return None
+    v = m.group(1)
+    return Pin(rel, node.lineno, f"openrlhf {v} (this project)", f"=={v}", "setup", v, "openrlhf", own=True), node
 
 
 # pip options that take a value: their value is not a requirement

@@ -1,0 +1,196 @@
+"""A framework's own vLLM version gate, read from a copy of its source inside the audited tree.
+
+Research forks (TinyZero, Logic-RL, PRIME, rllm, Search-R1 …) carry early verl in the repository,
+and a LLaMA-Factory checkout installed with `pip install -e .` runs the gate of its commit, not of
+a release: the gate a dev build runs changed from commit to commit (0.9.1.dev0 asked for
+vllm<=0.6.4, then <=0.6.3, <=0.6.2, <=0.6.3 and <0.6.4 within five weeks). The copy in the tree
+says which one it is, so it is read rather than the release's row in compat.yaml:
+
+- verl: the dispatch in `verl/third_party/vllm/__init__.py` (`package_version == '0.6.3'`,
+  `vs.parse(package_version) >= vs.parse('0.7.0')`), whose `else` raises "vllm version X not
+  supported …";
+- LLaMA-Factory: `require_version("vllm…")` / `check_version("vllm…")` in `hparams/parser.py`
+  (transformers' require_version raises "… is required for a normal functioning of this module,
+  but found vllm==X."; check_version is skipped under DISABLE_VERSION_CHECK=1 unless mandatory);
+- OpenRLHF: `assert version.parse(vllm.__version__) >= …, "OpenRLHF only supports …"` in
+  `openrlhf/trainer/ray/vllm_engine.py`.
+
+Only the files with those path tails are read, once per project."""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from vllm_kb.engine.kb.versions import try_parse
+
+# framework id → (tail of the file that holds the gate, tail of the package folder)
+GATE_FILES = (
+    ("verl", "verl/third_party/vllm/__init__.py", "verl"),
+    ("llamafactory", "llamafactory/hparams/parser.py", "llamafactory"),
+    ("llamafactory", "llmtuner/hparams/parser.py", "llmtuner"),
+    ("openrlhf", "openrlhf/trainer/ray/vllm_engine.py", "openrlhf"),
+)
+_VER = r"\d+(?:\.\d+)+(?:(?:\.post|\.dev|rc)\d+)*"
+
+
+@dataclass(frozen=True)
+class Gate:
+    framework: str
+    root: str  # the folder that holds the package folder ("" for the tree's root)
+    file: str  # the gate's file, relative to the audited tree
+    line: int
+    alternatives: tuple[str, ...]  # specifier sets; the gate passes when one of them holds
+    text: str  # the framework's words, {vllm} for the installed release
+    version: str | None  # the copy's own version, when its version file says it
+    bypass_env: str = ""  # an environment variable that skips the gate (LLaMA-Factory's check_version)
+    package: str = ""  # the package folder, relative to the audited tree
+
+    def allows(self, vllm: str) -> bool:
+        from vllm_kb.engine.kb import versions
+
+        return any(versions.contains(spec, vllm) for spec in self.alternatives)
+
+    def message(self, vllm: str) -> str:
+        return self.text.replace("{vllm}", vllm)
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def gates(files: list[str], read) -> list[Gate]:
+    """The vendored gates in the tree: `files` the project's files, `read` a file's text."""
+    out = []
+    have = frozenset(files)
+    for rel in files:
+        for fid, tail, pkg in GATE_FILES:
+            if rel == tail or rel.endswith("/" + tail):
+                text = read(rel)
+                if not text or "vllm" not in text:
+                    continue
+                root = rel[: len(rel) - len(tail)].rstrip("/")
+                got = _READERS[fid](rel, text)
+                if got is not None:
+                    line, alts, words, bypass = got
+                    out.append(Gate(fid, root, rel, line, tuple(alts), words, _own_version(fid, root, pkg, read, have), bypass,
+                                    f"{root}/{pkg}" if root else pkg))
+    return out
+
+
+def for_site(found: list[Gate], site_file: str, fid: str) -> Gate | None:
+    """The gate that governs a site: the copy whose folder holds the site's file most closely, or
+    the only copy of that framework in the tree."""
+    mine = [g for g in found if g.framework == fid]
+    inside = [g for g in mine if not g.root or site_file.startswith(g.root + "/")]
+    if inside:
+        return max(inside, key=lambda g: len(g.root))
+    return mine[0] if len(mine) == 1 else None
+
+
+def _verl(rel: str, text: str):
+    """The if/elif chain on the installed release whose final `else` raises "… not supported"."""
+    tree = _parse(text)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.If) and _version_test(node.test)):
+            continue
+        alts: list[str] = []
+        branch: ast.stmt | None = node
+        while isinstance(branch, ast.If) and _version_test(branch.test):
+            alts.append(_version_test(branch.test))
+            rest = branch.orelse
+            branch = rest[0] if len(rest) == 1 else None
+            if branch is None:
+                final = rest
+                break
+        else:
+            final = [branch] if branch is not None else []
+        raises = [r for stmt in final for r in ast.walk(stmt) if isinstance(r, ast.Raise)
+                  and "not supported" in (ast.get_source_segment(text, r) or "")]
+        if raises:
+            return raises[0].lineno, alts, _words(raises[0]) or "vllm version {vllm} not supported", ""
+    return None
+
+
+def _version_test(test) -> str:
+    """`package_version == '0.6.3'` → "==0.6.3"; `vs.parse(package_version) >= vs.parse('0.7.0')`
+    → ">=0.7.0" (a local label dropped: a range takes none); "" for any other test."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_version(test.left):
+        v = _literal_version(test.comparators[0])
+        op = {ast.Eq: "==", ast.GtE: ">=", ast.Gt: ">"}.get(type(test.ops[0]))
+        if v and op:
+            return op + (v if op == "==" else v.split("+")[0])
+    return ""
+
+
+def _llamafactory(rel: str, text: str):
+    for m in re.finditer(r"\b(require_version|check_version)\(\s*[\"']vllm\s*((?:[<>=!]=?\s*" + _VER + r"\s*,?\s*)+)[\"']([^)]*)\)", text):
+        spec = re.sub(r"\s+", "", m.group(2)).rstrip(",")
+        line = text.count("\n", 0, m.start()) + 1
+        bypass = "DISABLE_VERSION_CHECK" if m.group(1) == "check_version" and "mandatory=True" not in m.group(3).replace(" ", "") else ""
+        return line, [spec], f"vllm{spec} is required for a normal functioning of this module, but found vllm=={{vllm}}.", bypass
+    return None
+
+
+def _openrlhf(rel: str, text: str):
+    m = re.search(r"assert\s+version\.parse\(\s*vllm\.__version__\s*\)\s*(>=|>)\s*version\.parse\(\s*[\"'](" + _VER
+                  + r")[\"']\s*\)\s*,\s*[\"']([^\"']*only supports[^\"']*)[\"']", text)
+    if not m:
+        return None
+    return text.count("\n", 0, m.start()) + 1, [m.group(1) + m.group(2)], m.group(3), ""
+
+
+_READERS = {"verl": _verl, "llamafactory": _llamafactory, "openrlhf": _openrlhf}
+
+
+def _parse(text: str):
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+def _is_version(node) -> bool:
+    """`package_version`, or `vs.parse(package_version)`."""
+    if isinstance(node, ast.Call) and node.args:
+        node = node.args[0]
+    return isinstance(node, ast.Name) and node.id in ("package_version", "vllm_version_installed")
+
+
+def _literal_version(node) -> str | None:
+    if isinstance(node, ast.Call) and node.args:
+        node = node.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and try_parse(node.value.split("+")[0]) is not None:
+        return node.value
+    return None
+
+
+def _words(node: ast.Raise) -> str:
+    """The raised message, its f-string holes written as {vllm}."""
+    exc = node.exc
+    if isinstance(exc, ast.Call) and exc.args:
+        parts = []
+        msg = exc.args[0]
+        for v in (msg.values if isinstance(msg, ast.JoinedStr) else [msg]):
+            if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                parts.append(v.value)
+            elif isinstance(v, ast.FormattedValue):
+                parts.append("{vllm}")
+        return "".join(parts).strip()
+    return ""
+
+
+def _own_version(fid: str, root: str, pkg: str, read, files) -> str | None:
+    """The copy's version: verl's `verl/version/version`, LLaMA-Factory's `extras/env.py` VERSION
+    (`llmtuner/__init__.py` `__version__` before the rename)."""
+    base = f"{root}/{pkg}" if root else pkg
+    path, pattern = {
+        "verl": (f"{base}/version/version", r"^\s*(" + _VER + r")\s*$"),
+        "llamafactory": ((f"{base}/extras/env.py" if pkg == "llamafactory" else f"{base}/__init__.py"),
+                         r"(?:VERSION|__version__)\s*=\s*[\"'](" + _VER + r")[\"']"),
+    }.get(fid, ("", ""))
+    if not path or path not in files:
+        return None
+    m = re.search(pattern, read(path) or "", re.M)
+    return m.group(1) if m else None

@@ -1,0 +1,2 @@
+#!/bin/bash
+llamafactory-cli api examples/qwen2_vllm.yaml

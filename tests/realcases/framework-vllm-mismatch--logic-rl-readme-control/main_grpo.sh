@@ -1,0 +1,12 @@
+#!/bin/bash
+export VLLM_ATTENTION_BACKEND=XFORMERS
+python3 -m verl.trainer.main_ppo \
+    algorithm.adv_estimator=grpo \
+    data.max_prompt_length=400 \
+    data.max_response_length=2048 \
+    actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct-1M \
+    actor_rollout_ref.rollout.name=vllm \
+    actor_rollout_ref.rollout.tensor_model_parallel_size=1 \
+    actor_rollout_ref.rollout.gpu_memory_utilization=0.6 \
+    actor_rollout_ref.rollout.n=16 \
+    trainer.n_gpus_per_node=4 trainer.nnodes=1

@@ -1,0 +1,194 @@
+"""A framework's own vLLM gate read from its copy in the audited tree (engine/scan/vendored.py):
+early verl's per-release dispatch in research forks, a LLaMA-Factory checkout's require_version /
+check_version of its commit, OpenRLHF's assert; L43 says what that copy refuses, not what the
+release of the same number declares."""
+import textwrap
+
+import pytest
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.scan import vendored
+
+DISPATCH = """\
+    from importlib.metadata import version
+    from packaging import version as vs
+
+    package_version = version("vllm")
+    if package_version == "0.5.4":
+        vllm_version = "0.5.4"
+    elif package_version == "0.6.3":
+        vllm_version = "0.6.3"
+    {extra}else:
+        raise ValueError(f"vllm version {{package_version}} not supported. Currently supported versions are {words}")
+    """
+VERL_RUN = """\
+    #!/bin/bash
+    python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-3B actor_rollout_ref.rollout.name=vllm \\
+        actor_rollout_ref.rollout.gpu_memory_utilization=0.4 trainer.n_gpus_per_node=1 trainer.nnodes=1
+    """
+
+
+def _tree(tmp_path, files: dict):
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+
+
+def _l43(tmp_path, files: dict, gpu="A100-80GB"):
+    _tree(tmp_path, files)
+    (sr,) = audit(tmp_path, gpu=gpu).sites
+    return next(x for x in sr.results if x.check.id == "L43")
+
+
+def _fork(extra="", words="0.5.4 and 0.6.3.", setup=True):
+    files = {"verl/third_party/vllm/__init__.py": DISPATCH.format(extra=extra, words=words), "verl/version/version": "0.1\n",
+             "scripts/train.sh": VERL_RUN}
+    if setup:
+        files["setup.py"] = 'from setuptools import setup\n\nsetup(name="verl", version=open("verl/version/version").read().strip())\n'
+    return files
+
+
+def test_fork_without_its_own_package_metadata_still_runs_its_gate(tmp_path):
+    # no setup.py naming verl: nothing pins the framework, the copy in the tree is what runs
+    r = _l43(tmp_path, {**_fork(setup=False), "requirements.txt": "vllm==0.8.5.post1\n"})
+    assert r.priority == "P0"
+    assert "vllm version 0.8.5.post1 not supported" in r.reason_text("en")
+    assert "==0.6.3" in r.reason_text("en")
+
+
+def test_dev_copy_that_already_dispatches_to_0_7_takes_a_newer_vllm(tmp_path):
+    # verl's version file said 0.1 until 0.2 although the dispatch took 0.7.0+ from February 2025
+    # (commit f8b4d0857): PyPI's verl 0.1 would refuse 0.7.2, this copy does not
+    extra = 'elif vs.parse(package_version) >= vs.parse("0.6.6.post2.dev252+g8027a724"):\n        vllm_version = package_version\n    '
+    r = _l43(tmp_path, {**_fork(extra=extra, words="0.5.4, 0.6.3 and 0.7.0+"), "requirements.txt": "vllm==0.7.2\n"})
+    assert r.priority != "P0"
+
+
+def test_gate_that_only_fires_when_vllm_is_missing_is_no_gate():
+    # verl 0.5+ raises only for a missing vLLM (or one below 0.7.0 in its final else)
+    text = textwrap.dedent("""\
+        package_version = get_version("vllm")
+        if package_version is None:
+            raise ValueError("vllm version None not supported and SGLang also not Found")
+        elif vs.parse(package_version) >= vs.parse("0.7.0"):
+            if vs.parse(package_version) >= vs.parse("0.8.5"):
+                VLLM_SLEEP_LEVEL = 2
+        else:
+            raise ValueError(f"vllm version {package_version} not supported. Currently supported vllm versions are 0.7.0+")
+        """)
+    line, alts, words, _ = vendored._verl("verl/third_party/vllm/__init__.py", text)
+    assert alts == [">=0.7.0"] and line == 8 and words.startswith("vllm version {vllm} not supported")
+
+
+LF_CONFIG = {"examples/infer.yaml": "model_name_or_path: Qwen/Qwen2.5-7B-Instruct\ntemplate: qwen\ninfer_backend: vllm\n",
+             "src/llamafactory/extras/env.py": 'VERSION = "0.9.1.dev0"\n'}
+
+
+@pytest.mark.parametrize("call,env,priority", [
+    ('require_version("vllm>=0.4.3,<=0.6.2", "To fix: pip install vllm>=0.4.3,<=0.6.2")', "", "P0"),  # a 0.9.1.dev0 commit
+    ('require_version("vllm>=0.4.3,<=0.6.2", "To fix: pip install vllm>=0.4.3,<=0.6.2")', "DISABLE_VERSION_CHECK=1 ", "P0"),
+    ('check_version("vllm>=0.4.3,<=0.6.2")', "DISABLE_VERSION_CHECK=1 ", None),  # check_version (0.9.2 on) steps aside
+    ('require_version("vllm>=0.4.3,<0.6.4", "To fix: pip install vllm>=0.4.3,<0.6.4")', "", None),  # a later commit, same version
+])
+def test_llamafactory_checkout_runs_the_gate_of_its_commit(tmp_path, call, env, priority):
+    files = {**LF_CONFIG, "src/llamafactory/hparams/parser.py": f"def _check_extra_dependencies(model_args):\n    {call}\n",
+             "requirements.txt": "vllm==0.6.3\n", "serve.sh": f"#!/bin/bash\n{env}llamafactory-cli api examples/infer.yaml\n"}
+    r = _l43(tmp_path, files)
+    assert r.priority == priority
+    if priority:
+        assert "vllm>=0.4.3,<=0.6.2 is required for a normal functioning of this module, but found vllm==0.6.3" in r.reason_text("en")
+        assert "0.9.1.dev0" in r.reason_text("en") and "==0.6.2" in r.reason_text("en")
+
+
+def test_openrlhf_assert_is_read():
+    text = 'import vllm\nfrom packaging import version\n\nassert version.parse(vllm.__version__) > version.parse("0.4.1"), "OpenRLHF only supports vLLM >= 0.4.1"\n'
+    got = vendored.gates(["openrlhf/trainer/ray/vllm_engine.py"], lambda rel: text)
+    assert [(g.framework, g.alternatives, g.line) for g in got] == [("openrlhf", (">0.4.1",), 4)]
+
+
+def test_gate_for_site_picks_the_closest_copy():
+    a = vendored.Gate("verl", "", "verl/x.py", 1, ("==0.6.3",), "", None)
+    b = vendored.Gate("verl", "sub", "sub/verl/x.py", 1, ("==0.6.3",), "", None)
+    assert vendored.for_site([a, b], "sub/run.sh", "verl") is b
+    assert vendored.for_site([a, b], "run.sh", "verl") is a
+    assert vendored.for_site([b], "elsewhere/run.sh", "verl") is b
+    assert vendored.for_site([b], "run.sh", "trl") is None
+
+
+# L130: the trainer's FlashAttention 2 beside the rollout (engine/check/trainer_attn.py)
+def _l130(tmp_path, files: dict, gpu: str):
+    _tree(tmp_path, files)
+    (sr,) = audit(tmp_path, gpu=gpu).sites
+    return next(x for x in sr.results if x.check.id == "L130")
+
+
+VERL = "#!/bin/bash\npython3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-3B actor_rollout_ref.rollout.name=vllm {extra}\n"
+
+
+@pytest.mark.parametrize("pins,extra,gpu,priority", [
+    ("verl==0.4.1\nvllm==0.8.5\n", "", "V100-32GB", "P0"),  # fixed in fsdp_workers.py
+    ("verl==0.4.1\nvllm==0.8.5\n", "", "T4", "P0"),
+    ("verl==0.4.1\nvllm==0.8.5\n", "", "A100-80GB", None),
+    ("verl==0.6.1\nvllm==0.10.0\n", "+actor_rollout_ref.model.override_config.attn_implementation=sdpa", "T4", None),  # no verdict
+    ("verl==0.4.1\nvllm==0.8.5\n", "--config-name=ppo_megatron_trainer", "V100-32GB", None),  # Megatron workers
+    ("verl==0.4.1\nvllm==0.8.5\n", "actor_rollout_ref.actor.strategy=megatron", "V100-32GB", None),
+    ("verl==0.4.1\nvllm==0.8.5\n", "GENERATE", "V100-32GB", None),  # main_generation: no trainer forward
+])
+def test_verl_trainer_flash_attention(tmp_path, pins, extra, gpu, priority):
+    script = VERL.format(extra="").replace("main_ppo", "main_generation") if extra == "GENERATE" else VERL.format(extra=extra)
+    r = _l130(tmp_path, {"requirements.txt": pins, "train.sh": script}, gpu)
+    assert r.priority == (priority if r.status == "recommended" else None) and (r.status == "recommended") == bool(priority)
+    if priority:
+        assert "FlashAttention only supports Ampere GPUs or newer." in r.reason_text("en")
+
+
+OPENRLHF = """\
+    #!/bin/bash
+    python3 -m openrlhf.cli.train_ppo_ray --actor_num_gpus_per_node 4 --ref_num_gpus_per_node 2 \\
+        --vllm_num_engines 2 --vllm_tensor_parallel_size 1 --pretrain Qwen/Qwen2.5-1.5B-Instruct \\
+        --prompt_data OpenRLHF/prompt-collection-v0.1 {extra}
+    """
+
+
+@pytest.mark.parametrize("release,extra,recommended", [
+    ("0.5.7", "--flash_attn", True),
+    ("0.5.7", "", False),  # eager/sdpa by default before 0.9.0
+    ("0.9.0", "", True),  # --attn_implementation defaults to flash_attention_2
+    ("0.9.0", "--attn_implementation sdpa", False),
+])
+def test_openrlhf_trainer_flash_attention(tmp_path, release, extra, recommended):
+    r = _l130(tmp_path, {"requirements.txt": f"openrlhf=={release}\nvllm==0.6.5\n", "train.sh": OPENRLHF.format(extra=extra)}, "V100-32GB")
+    assert (r.status == "recommended") == recommended
+
+
+def test_trainer_flash_attention_listed_before_vllm_bfloat16():
+    # the trainer's refusal is the framework's own (raise_order stage `framework`): a report lists it
+    # before vLLM's bfloat16 refusal, which is not the only thing said on a V100
+    from vllm_kb.engine.check.raise_order import stage_of
+    from vllm_kb.engine.kb.knowledge import load
+
+    kb = load()
+    assert stage_of(kb, "L130", "0.6.3") < stage_of(kb, "L4", "0.6.3")
+
+
+EARLY_PPO = """\
+    #!/bin/bash
+    ray job submit --address="http://127.0.0.1:8265" -- python3 examples/train_ppo_ray.py \\
+        --actor_num_gpus_per_node 4 --vllm_num_engines 2 --vllm_tensor_parallel_size 2 \\
+        --pretrain meta-llama/Meta-Llama-3-70B-Instruct --prompt_max_len 1024 --generate_max_len 1024 --bf16
+    """
+SETUP_FN = ('from setuptools import setup\n\n\ndef _fetch_version():\n    return open("version.txt").read().strip()\n\n\n'
+            'setup(name=("openrlhf"), version=_fetch_version())\n')
+
+
+@pytest.mark.parametrize("release,max_len", [("0.3.0.github", 8192), ("0.3.2", 2048)])
+def test_early_openrlhf_checkout_passes_no_max_model_len(tmp_path, release, max_len):
+    # up to 0.3.1 create_vllm_engines gives LLM(...) no max_model_len: vLLM takes the model's
+    # 8192; 0.3.2 passes prompt_max_len + generate_max_len (OpenRLHF "Fix #336 max_model_len")
+    _tree(tmp_path, {"setup.py": SETUP_FN.replace('name=("openrlhf")', "name=str('openrlhf')"), "version.txt": release + "\n",
+                     "openrlhf/__init__.py": "", "examples/train_ppo_ray.py": "", "requirements.txt": "vllm==0.4.2\n",
+                     "examples/scripts/train_ppo_llama_ray_70b.sh": EARLY_PPO})
+    (sr,) = audit(tmp_path, gpu="A100-80GB x8").sites
+    assert sr.site.framework == "openrlhf" and sr.site.framework_version == release.replace(".github", "")
+    mem = sr.facts["memory"]
+    assert mem["max_model_len"] == max_len and mem["kv_tokens"] > 0
