@@ -54,3 +54,40 @@ def test_compose_and_dockerfile_of_the_worker_are_sites(tmp_path):
 
 def test_other_images_env_is_not_read_as_arguments(tmp_path):
     assert _sites(tmp_path, {"run.sh": "docker run -e MAX_MODEL_LEN=8192 -e MODEL_NAME=x myorg/api:1\n"}) == {}
+
+
+def test_substratusai_images_read_their_env_until_the_entrypoint_went_away(tmp_path):
+    # entrypoint.sh (substratusai/vllm-docker up to v0.6.2): MODEL, the GPU count as TP, DTYPE only beside QUANTIZATION
+    assert image_version("ghcr.io/substratusai/vllm:v0.5.3.post1") == "0.5.3.post1"
+    assert env_image("substratusai/vllm:v0.6.3") is None and env_image("substratusai/vllm:v0.6.2-docker1") is not None
+    run = ("docker run --gpus all -e MODEL=mistralai/Mistral-7B-Instruct-v0.1 -e MAX_MODEL_LEN=8192 -e DTYPE=half "
+           "ghcr.io/substratusai/vllm:v0.4.2\n")
+    (sr,) = _sites(tmp_path, {"run.sh": run}).values()
+    assert sr.site.model.value == "mistralai/Mistral-7B-Instruct-v0.1" and sr.lookup_version == "0.4.2"
+    tp = sr.site.settings["tensor_parallel_size"]
+    assert not tp.resolved and sr.site.settings["max_model_len"].value == 8192 and "dtype" not in sr.site.settings
+
+
+def test_an_unknown_vllm_image_given_a_model_by_env_is_a_site_with_unknowns(tmp_path):
+    run = "docker run --gpus all -e MODEL=mistralai/Mistral-7B-Instruct-v0.1 -e ENFORCE_EAGER=true ghcr.io/acme/vllm:v0.6.3\n"
+    k8s = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: m}\nspec:\n  template:\n    spec:\n      containers:\n"
+           "        - name: s\n          image: acme/vllm-server:v0.6.3\n          env:\n            - {name: MODEL_ID, value: Qwen/Qwen2.5-7B-Instruct}\n"
+           "            - {name: MAX_MODEL_LEN, value: \"4096\"}\n")
+    sites = _sites(tmp_path, {"a/run.sh": run, "b/deploy.yaml": k8s})
+    a, b = sites["a/run.sh"], sites["b/deploy.yaml"]
+    assert a.site.model.value == "mistralai/Mistral-7B-Instruct-v0.1" and a.lookup_version == "0.6.3"
+    assert "inferred" in a.site.model.note and a.site.settings["enforce_eager"].value is True
+    # what such entrypoints often write themselves is unknown, not vLLM's default
+    assert not a.site.settings["gpu_memory_utilization"].resolved and not a.site.settings["tensor_parallel_size"].resolved
+    assert b.site.model.value == "Qwen/Qwen2.5-7B-Instruct" and b.site.settings["max_model_len"].value == 4096
+
+
+def test_the_fallback_needs_a_vllm_image_a_model_value_and_no_command(tmp_path):
+    runs = {"a.sh": "docker run -e MODEL=Qwen/Qwen2.5-7B-Instruct acme/api-server:1\n",  # not named for vLLM
+            "b.sh": "docker run -e MODEL=qwen acme/vllm:v0.6.3\n",  # not a hub id or a path
+            "c.sh": "docker run -e MODEL=Qwen/Qwen2.5-7B-Instruct vllm/vllm-openai:v0.6.3\n",  # the official image: flags only
+            "d.sh": "docker run -e MODEL=Qwen/Qwen2.5-7B-Instruct rocm/vllm:latest\n",  # vendor builds of it too
+            "e.sh": "docker run -e MODEL=Qwen/Qwen2.5-7B-Instruct lmcache/vllm-openai:v0.3.1\n"}
+    sites = _sites(tmp_path, runs)
+    assert "a.sh" not in sites
+    assert all(sr.site.model is None for sr in sites.values())

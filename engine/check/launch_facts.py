@@ -23,8 +23,9 @@ def arg_forms(site: Site) -> dict[str, Any]:
     for name, s in site.settings.items():
         if not s.resolved or s.implied:
             continue
-        if s.syntax not in ARGV_SYNTAXES:
-            # a Python dict or a YAML mapping: only per-item options are a form of their own
+        if s.syntax not in ARGV_SYNTAXES and not (s.syntax == "yaml-config" and isinstance(s.value, str)):
+            # a Python dict or a YAML mapping: only per-item options are a form of their own (a
+            # string of a serve YAML reaches argparse as the flag's text, as on a command line)
             if isinstance(s.value, dict) and any(isinstance(v, dict) for v in s.value.values()):
                 forms[name] = "nested"
             continue

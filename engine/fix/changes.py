@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vllm_kb.engine.fix import syntax as site_syntax
-from vllm_kb.engine.fix.literals import py_literal, shell_word, yaml_scalar
+from vllm_kb.engine.fix.literals import as_written_value, py_literal, shell_word, yaml_scalar
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
 from vllm_kb.engine.check.evaluate import Result
@@ -296,7 +296,7 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         op_kind = "set" if after else "unset"
     elif syntax in ("yaml-config", "kwargs-yaml"):
         key = target if syntax == "kwargs-yaml" else yaml_key(site, target, existing)
-        after = f"{key}: {yaml_scalar(merge_value(value, existing))}"
+        after = f"{key}: {yaml_scalar(as_written_value(site.source, merge_value(value, existing)))}"
         op_kind = "set"
     elif syntax == "kwargs-json":  # Triton's model.json: EngineArgs fields as JSON keys
         import json

@@ -29,6 +29,14 @@ def py_literal(v: Any) -> str:
     return repr(v)
 
 
+def as_written_value(source, value: Any) -> Any:
+    """A mapping value as the file's tool needs it: FlagScale flattens a YAML mapping into flags of
+    its keys (engine/scan/deploy/flagscale.py), so a JSON-valued argument is one JSON string there."""
+    if isinstance(source, dict) and source.get("dict_as_json") and isinstance(value, dict):
+        return json.dumps(value)
+    return value
+
+
 def yaml_scalar(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"

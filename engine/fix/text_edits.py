@@ -13,7 +13,7 @@ from vllm_kb.engine.fix import yaml_edits
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.deploy_edits import deploy_edit, deploy_rename
 from vllm_kb.engine.fix.edits import TextEdit
-from vllm_kb.engine.fix.literals import py_literal
+from vllm_kb.engine.fix.literals import as_written_value, py_literal
 from vllm_kb.engine.fix.syntax import DEPLOY_SYNTAXES
 from vllm_kb.engine.fix.pins import pin_edit
 from vllm_kb.engine.kb.textpos import LineIndex, index as line_index
@@ -225,7 +225,7 @@ def _yaml_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
             return yaml_edits.remove(text, d, path)
         node = d.get(path)
         patch = isinstance(ch.value, dict) and node is not None and node.kind == "map"
-        return yaml_edits.set_value(text, d, path, ch.value if patch else merge_value(ch.value, s))
+        return yaml_edits.set_value(text, d, path, ch.value if patch else as_written_value(site.source, merge_value(ch.value, s)))
     if ch.op != "set" or not ch.after or not ch.key:
         return None
     src = site.source if isinstance(site.source, dict) else {}
@@ -234,12 +234,18 @@ def _yaml_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
             return None
         d = yaml_edits.doc(text, src["yaml_doc"])
         keys = tuple(ch.key.split(".")) if src.get("flatten") else (ch.key,)
+    elif "yaml_base" in src:  # a key of a mapping inside the file (FlagScale's `engine_args`)
+        if ch.file != site.file:
+            return None
+        d = yaml_edits.doc(text, src.get("yaml_doc", 0))
+        keys = (*src["yaml_base"], ch.key)
     else:
         d = yaml_edits.doc(text, 0)
         keys = (ch.key,)
     if d is None:
         return None
-    return yaml_edits.set_value(text, d, keys, ch.value)
+    return yaml_edits.set_value(text, d, keys, as_written_value(site.source, ch.value))
+
 
 
 def _rename_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:

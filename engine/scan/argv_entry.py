@@ -34,6 +34,7 @@ class EntryPoint:
     known_args: bool = False  # parse_known_args(): words neither parser knows are ignored
     model_default: tuple[str, int] | None = None  # parser.set_defaults(model="…"): (value, line)
     cuda_first: bool = False  # the module touches CUDA before it builds the engine (facts.launch.cuda_first)
+    unknown: tuple[str, ...] = ()  # engine arguments the module sets itself in some of its releases, when not given
 
     @property
     def mode(self) -> str:
@@ -75,7 +76,7 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
             return None
         file, start = hydra_entry.module_file(ctx, rel, vals[j + 1]), j + 2
         name = vals[j + 1]
-        if file is None and (known := _package_entry(name)) is not None:
+        if file is None and (known := _package_entry(name, vals[start:])) is not None:
             return Launch(kind_of(f"-m {name}", known), start, False, env, i), known
     elif vals[j].endswith(".py"):
         file, start, name = script_file(ctx, rel, vals[j]), j + 1, vals[j]
@@ -87,15 +88,29 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
     return Launch(kind_of(f"-m {name}" if vals[j] == "-m" else PurePosixPath(name).name, entry), start, False, env, i), entry
 
 
-def _package_entry(module: str) -> EntryPoint | None:
-    """An installed package's module that hands its command line to vLLM (knowledge/deploy/llm_wrappers.yaml)."""
+def _package_entry(module: str, rest: list | None = None) -> EntryPoint | None:
+    """An installed package's module that hands its command line to vLLM (knowledge/deploy/llm_wrappers.yaml);
+    None when its own options choose a backend other than vLLM (`not_vllm`)."""
     from vllm_kb.engine.kb import deploy_tools
 
     for e in deploy_tools.load("llm_wrappers").get("entry_points", []):
         if e["module"] == module:
+            if rest and _switched_off(e.get("not_vllm") or {}, rest):
+                return None
             return EntryPoint(f"{module} (package)", e["engine"], {norm_flag(f): d or "" for f, d in e["own"].items()},
-                              cuda_first=bool(e.get("cuda_first")))
+                              cuda_first=bool(e.get("cuda_first")), unknown=tuple(e.get("unknown") or ()))
     return None
+
+
+def _switched_off(off: dict, rest: list) -> bool:
+    """`--backend huggingface` / `--backend=huggingface` among the words (values as written)."""
+    for k, v in enumerate(rest):
+        flag, eq, given = (v or "").partition("=")
+        if norm_flag(flag) in {norm_flag(f) for f in off}:
+            value = given if eq else (rest[k + 1] if k + 1 < len(rest) else None)
+            if value in next(vals for f, vals in off.items() if norm_flag(f) == norm_flag(flag)):
+                return True
+    return False
 
 
 def script_file(ctx, rel: str, path: str) -> str | None:

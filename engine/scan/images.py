@@ -2,6 +2,7 @@
 from vLLM and named for it, and the argv a `docker run` of one executes."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shlex
@@ -201,13 +202,37 @@ def env_image(image: str | None) -> tuple[dict, dict] | None:
         if re.match(entry["match"], name):
             m = _TAG_VERSION.match(tag) or re.match(r"^v?(\d+\.\d+\.\d+)", tag)
             worker = try_parse(m.group(1)) if m else None
-            vllm = None
-            for at, v in entry.get("releases", ()):
+            if worker is not None and entry.get("until") and worker >= parse(str(entry["until"])):
+                return None  # from this tag on the image takes vLLM's flags, not env
+            vllm = str(worker) if worker is not None and entry.get("releases") == "tag" else None
+            for at, v in entry.get("releases", ()) if isinstance(entry.get("releases"), list) else ():
                 since = try_parse(str(at))
                 if worker is not None and since is not None and worker >= since:
                     vllm = str(v)
             return entry, {"worker": str(worker) if worker else None, "vllm": vllm}
     return None
+
+
+_MODEL_VALUE = re.compile(r"^(?:[\w.-]+/[\w.-]+|/[\w./-]+|\.{1,2}/[\w./-]+)$")  # a hub id or a path
+
+
+def env_fallback(image: str | None, env: list[tuple[str, Word]]) -> tuple[dict, dict] | None:
+    """An image named for vLLM that no entry knows, given a model by a usual env name
+    (`-e MODEL=org/name`) and no command: its entrypoint most likely builds `--model $MODEL`
+    from it (knowledge/deploy/env_images.yaml `fallback`). The official image is not one: it
+    takes flags only."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    if is_vllm_image(image) or not _LIKE.match((image or "").strip()):
+        return None
+    spec = deploy_tools.load("env_images")["fallback"]
+    if any(re.search(x, name_and_tag(image)[0]) for x in spec.get("exclude") or ()):
+        return None
+    given = {k: w for k, w in env}
+    var = next((v for v in spec["model_vars"] if v in given and _MODEL_VALUE.match(str(given[v].value or ""))), None)
+    if var is None:
+        return None
+    return dict(spec, aliases={**(spec.get("aliases") or {}), var: "model"}), {"worker": None, "vllm": image_version(image)}
 
 
 def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) -> list[Word] | None:
@@ -216,10 +241,11 @@ def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) 
     switch's true sets it, its false leaves it out (the worker's --no- form is vLLM's default)."""
     from vllm_kb.engine.kb.deploy_tools import in_range
 
-    found = env_image(image)
+    found = env_image(image) or env_fallback(image, env)
     if found is None:
         return None
     entry, tag = found
+    present = {k for k, w in env if w.value is not None and str(w.value).strip()}
     args = cat.raw["engine_args"]
     aliases, reserved = entry.get("aliases") or {}, set(entry.get("reserved") or ())
     out = [_synth("vllm", line), _synth("serve", line)]
@@ -229,7 +255,7 @@ def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) 
         arg = aliases.get(name) or (name.lower() if entry.get("generic") and name not in reserved and name.isupper()
                                     and name.lower() in args else None)
         spec = entry.get("extra_args") or {}
-        if name == spec.get("env") and (tag["worker"] is None or in_range(spec.get("worker"), tag["worker"])):
+        if name in ([spec["env"]] if isinstance(spec.get("env"), str) else spec.get("env") or ()) and (tag["worker"] is None or in_range(spec.get("worker"), tag["worker"])):
             try:  # the worker splits it with shlex
                 extra = [_synth(t, word.line) for t in shlex.split(word.value or "")]
             except ValueError:  # an unclosed quote: the worker fails on it too
@@ -237,6 +263,8 @@ def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) 
             continue
         if arg is None or word.value is None or not str(word.value).strip():
             continue
+        if (needs := (entry.get("needs") or {}).get(name)) and needs not in present:
+            continue  # read by the entrypoint only beside another (substratusai: DTYPE with QUANTIZATION)
         low = str(word.value).strip().lower()
         flag = _synth("--" + arg.replace("_", "-"), word.line)
         if (args.get(arg) or {}).get("type") == "bool":
@@ -245,6 +273,8 @@ def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) 
             given.add(arg)
             continue
         if arg == "model":  # the worker hands it to the engine itself: vLLM's own form is the positional
+            if entry.get("model_vars"):  # the fallback: which variable the entrypoint reads is inferred
+                word = dataclasses.replace(word, assumed=f"inferred from env {name}: the image's entrypoint is not known")
             out.insert(2, word)
         else:
             out += [flag, word]
@@ -254,4 +284,13 @@ def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) 
             for arg, value in d["set"].items():
                 if arg not in given:
                     out += [_synth("--" + arg.replace("_", "-"), line), _synth(str(value), line)]
+    for arg, why in (entry.get("unknown") or {}).items():
+        if arg not in given:  # what the entrypoint passes itself, not known here: unresolved, not vLLM's default
+            out += [_synth("--" + arg.replace("_", "-"), line), _unresolved(str(why), line)]
     return out + extra
+
+
+def _unresolved(text: str, line: int) -> Word:
+    w = Word(raw=text, line=line, segs=[Seg("lit", text)], start=-1, end=-1)
+    w.value, w.unresolved = None, text
+    return w

@@ -24,6 +24,7 @@ from vllm_kb.engine.scan.deploy.kubernetes import scan_k8s
 from vllm_kb.engine.scan.deploy.kwargs_sites import is_llm_config, scan_ray_serve, scan_triton
 from vllm_kb.engine.scan.deploy.llmd import is_modelservice, scan_modelservice
 from vllm_kb.engine.scan.deploy.dstack import is_dstack, scan_dstack
+from vllm_kb.engine.scan.deploy.flagscale import is_flagscale, scan_flagscale
 from vllm_kb.engine.scan.deploy.skypilot import is_skypilot, scan_skypilot
 from vllm_kb.engine.scan.site import Site
 
@@ -38,7 +39,10 @@ def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]
         if is_kaito(doc.data):
             sites += scan_kaito(ctx, rel, doc, docs)
             continue
-        got = _scan_doc(ctx, rel, doc) if isinstance(doc.data, dict) else []
+        if is_flagscale(doc.data):  # a FlagScale serve list (the document itself or its `serve:`)
+            got = scan_flagscale(ctx, rel, doc)
+        else:
+            got = _scan_doc(ctx, rel, doc) if isinstance(doc.data, dict) else []
         # a document no format claims (a recipe, a job spec, an unknown operator's resource): the
         # command lines its strings hold are launches of their own
         sites += got if got or "vllm" not in text else yaml_commands.scan(ctx, rel, doc)

@@ -9,6 +9,7 @@ from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import gpu_types
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy import kustomize
+from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
@@ -74,6 +75,10 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         if isinstance(command, list):
             words += [yaml_word(str(t), doc.line_of(path + ("command", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(command)]
             argv_pos += [doc.pos(path + ("command", i)) for i in range(len(command))]
+        elif command is None and not args and (by_env := env_command(
+                image, [(k, yaml_word(s.value, s.line, Expander())) for k, s in env.items()], doc.line_of(path + ("image",)), ctx.catalog)):
+            words += by_env  # an image its env configures (knowledge/deploy/env_images.yaml): the env is its command line
+            argv_pos += [None] * len(by_env)
         elif is_vllm_image(image) or is_vllm_like_image(image) and (not isinstance(args, list) or not args or str(args[0]).startswith("-")):
             implicit = entrypoint_for(image, ctx.catalog.newest)
             words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in implicit]
