@@ -18,7 +18,7 @@ from vllm_kb.engine.kb.versions import SpecifierSet
 FILES = [
     (("manifest.yaml",), "manifest"),
     (("categories.yaml",), "categories"),
-    (("gpus.yaml",), "gpus"),
+    (("gpus.yaml",), "gpus"), (("deploy", "cloud_instances.yaml"), "cloud_instances"),
     (("models.yaml",), "models"),
     (("i18n.yaml",), "i18n"),
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
