@@ -150,3 +150,16 @@ def test_trl_config_takes_transformers_arguments(tmp_path):
     # log_level is a `trl vllm-serve` flag and a TrainingArguments field: GRPOConfig takes it
     text = 'from trl import GRPOConfig\n\nargs = GRPOConfig(output_dir="o", use_vllm=True, log_level="info")\n'
     assert not _refused(_run(tmp_path, {"requirements.txt": "trl==0.18.0\nvllm==0.8.5\n", "train.py": text}))
+
+
+@pytest.mark.parametrize("dtype, bf16_refused", [("float16", False), (None, True)])
+def test_swift_torch_dtype_is_the_engines(tmp_path, dtype, bf16_refused):
+    # ms-swift builds vLLM with dtype = the model's torch_dtype (VllmEngine, 3.x/4.x): --torch_dtype float16
+    # on a V100 is what the engine runs, so the bfloat16 checkpoint's refusal does not apply
+    extra = f" --torch_dtype {dtype}" if dtype else ""
+    sites = _run(tmp_path, {"requirements.txt": "ms-swift==3.2.1\nvllm==0.7.3\n",
+                            "train.sh": "swift rlhf --rlhf_type grpo --model Qwen/Qwen2.5-7B-Instruct --use_vllm true "
+                                        f"--vllm_gpu_memory_utilization 0.5 --vllm_max_model_len 1024{extra} --dataset d\n"},
+                 gpu="V100-32GB x4")
+    (sr,) = sites
+    assert ("L4" in {r.check.id for r in sr.results if r.priority == "P0" and r.needs_change}) is bf16_refused

@@ -20,6 +20,9 @@ def _nb(lines: list[str]) -> str:
 
 # id: (files, model, tp, release the site runs or None for the project's pin)
 FORMS = {
+    # a project's own launcher handed the command (NVIDIA's DGX Spark playbooks: `./launch-cluster.sh exec vllm serve …`)
+    "project-launcher-exec": ({"run.sh": "./launch-cluster.sh exec vllm serve Qwen/Qwen3-8B --port 8000 -tp 2\n"},
+                              "Qwen/Qwen3-8B", 2, None),
     "hf-jobs-run": ({"run.sh": "hf jobs run --flavor h200x2 --expose 8000 --timeout 2h \\\n  vllm/vllm-openai:v0.11.0 \\\n"
                                 "  vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 2 --max-model-len 32768\n"},
                     "Qwen/Qwen3-30B-A3B", 2, "0.11.0"),

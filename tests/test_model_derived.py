@@ -102,3 +102,19 @@ def test_minimax_m2_point_releases_keep_m2_shapes():
         mf = _facts(name)
         assert not mf.get("dims_family") and mf["moe_intermediate_size"] == 1536 and mf["quant_block"] == [128, 128], name
     assert _facts("MiniMaxAI/MiniMax-M3").get("dims_family")  # another generation: not M2's shapes
+
+
+def test_unsloth_bnb_uploads_keep_the_base_dtype_other_quantized_uploads_do_not():
+    from vllm_kb.engine.kb.knowledge import load
+    from vllm_kb.engine.kb.models import model_facts
+
+    kb = load()
+    doc = kb.doc("models.yaml").data
+    markers = doc.get("quantized_markers", [])
+
+    def dtype(name):
+        return model_facts(name, kb.models, markers, publishers=doc.get("publishers"), identity=doc).get("torch_dtype")
+
+    assert dtype("unsloth/gemma-2b-bnb-4bit") == dtype("google/gemma-2b") == "bfloat16"
+    assert dtype("someone/gemma-2b-bnb-4bit") is None  # another uploader: saved in any dtype
+    assert dtype("unsloth/gemma-2b-it-GPTQ") is None  # not a method Unsloth's uploads keep it for

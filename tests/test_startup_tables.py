@@ -125,7 +125,7 @@ def test_min_capability_is_read_from_the_config_classes(tmp_path):
         q + "compressed_tensors/schemes/wna16.py": "class CompressedTensorsWNA16(Scheme):\n    def get_min_capability(cls):\n        return 80\n",
     })
     assert scan(root) == {"awq": 75, "fp8": 80, "sub": 80}  # a value that depends on run-time state is left out
-    assert scan(root, schemes=True) == {"wna16": 80}
+    assert scan(root, schemes=True) == {"wna16": 80, "any": 80}  # `any`: the lowest of every scheme class
 
 
 

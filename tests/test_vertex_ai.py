@@ -56,3 +56,36 @@ def test_the_change_is_told_in_the_lists_own_form_and_not_written(tmp_path):
     sr = _site(tmp_path, 3)
     (ch,) = [c for c in sr.changes if c.target == "tensor_parallel_size"]
     assert (ch.before, ch.after) == ('"--tensor-parallel-size=3"', '"--tensor-parallel-size=4"')
+
+
+FLAGS_ONLY = '''\
+from google.cloud import aiplatform
+
+VLLM_DOCKER_URI = "us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:20231127_0916_RC00"
+vllm_args = ["--host=0.0.0.0", "--port=7080", "--model=mistralai/Mistral-7B-v0.1", "--tensor-parallel-size=1",
+             "--max-num-batched-tokens={batched}"]
+model = aiplatform.Model.upload(display_name="m", serving_container_image_uri=VLLM_DOCKER_URI,
+                                serving_container_args=vllm_args, serving_container_ports=[7080])
+endpoint = aiplatform.Endpoint.create(display_name="e")
+model.deploy(endpoint=endpoint, machine_type="g2-standard-8", accelerator_type="{acc}", accelerator_count=1)
+'''
+
+
+def _flags_only(tmp_path, batched: int, acc: str = "NVIDIA_L4"):
+    (tmp_path / "deploy.py").write_text(FLAGS_ONLY.replace("{batched}", str(batched)).replace("{acc}", acc))
+    (sr,) = audit(tmp_path, gpu="H100 x8").sites
+    return sr, {r.check.id for r in sr.results if r.needs_change and r.priority == "P0"}
+
+
+def test_model_garden_image_given_only_flags_runs_its_server_at_the_release_of_its_day(tmp_path):
+    sr, p0 = _flags_only(tmp_path, 4096)
+    assert sr.site.model.value == "mistralai/Mistral-7B-v0.1"
+    assert sr.facts["vllm"]["version"] == "0.2.2"  # the newest release on 2023-11-27, the tag's build day
+    assert "L17" in p0  # 4096 batched tokens under the 32768 context, no chunked prefill in 0.2.x
+    assert sr.facts["gpu"]["name"] == "NVIDIA L4"  # the deploy call's accelerator, not --gpu's H100
+    assert not _flags_only(tmp_path, 32768)[1]
+
+
+def test_gcp_accelerator_names_tell_the_card(tmp_path):
+    sr, _ = _flags_only(tmp_path, 32768, acc="NVIDIA_TESLA_A100")
+    assert sr.facts["gpu"]["memory_gib"] < 41  # nvidia-tesla-a100 is the 40 GB A100

@@ -34,3 +34,18 @@ def test_prose_and_claimed_formats_are_not_read_twice(tmp_path):
                               "compose.yaml": "services:\n  llm:\n    image: vllm/vllm-openai:v0.10.1\n"
                                               "    command: --model Qwen/Qwen2.5-7B-Instruct\n"})
     assert [s.site.file for s in sites] == ["compose.yaml"]
+
+
+def test_placeholders_take_the_recipes_defaults(tmp_path):
+    # a recipe runner's `{name}` placeholders filled from the file's `defaults:` (spark-vllm-docker's
+    # run-recipe.py does str.format); a placeholder with no default stays unknown
+    sites = _sites(tmp_path, {"recipe.yaml": (
+        "model: Qwen/Qwen3-32B\n"
+        "defaults:\n  tensor_parallel: 2\n  gpu_memory_utilization: 0.8\n"
+        "command: |\n"
+        "  vllm serve Qwen/Qwen3-32B -tp {tensor_parallel} \\\n"
+        "      --gpu-memory-utilization {gpu_memory_utilization} --port {port}\n")})
+    (sr,) = sites
+    s = sr.site
+    assert s.settings["tensor_parallel_size"].value == 2 and s.settings["gpu_memory_utilization"].value == 0.8
+    assert not s.settings["port"].resolved

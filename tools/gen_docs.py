@@ -270,7 +270,9 @@ def cli_page() -> str:
             "for forward compatibility); the NVML probe reads both itself; L29 compares them with the CUDA of the release's wheel or image). A GPU outside the table is "
             "described by its memory and compute capability, in any order, with an optional label and count: "
             "`\"24GiB cc8.9\"`, `\"custom 16GB sm_86\"`, `\"RTX A3000 Laptop 12GB sm86 x2\"`, `\"sm_120 16GB\"` "
-            "(`sm86` is 8.6, `sm_120` 12.0, `cc9` 9.0; FP8 from 8.9, FP4 from 10.0). A name the table lacks but "
+            "(`sm86` is 8.6, `sm_120` 12.0, `cc9` 9.0; FP8 from 8.9, FP4 from 10.0). A cloud machine type names its "
+            "GPUs: `g5.12xlarge` (four A10G), `ml.g4dn.xlarge`, `Standard_NC24ads_A100_v4`, `a3-highgpu-8g` "
+            "(knowledge/deploy/cloud_instances.yaml). A name the table lacks but "
             "that is close to one it has is read as that card, and the report says so; only a name close to "
             "nothing, with no memory and capability, is a usage error (exit 2)."), "",
            "## Commands", ""]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the `min_capability:` and `scheme_min_capability:` tables of knowledge/vllm/startup.yaml
 against every unpacked vLLM release: the minimum compute capability each quantization method
-(and each compressed-tensors scheme: SCHEMES) needs
+(and each compressed-tensors scheme: SCHEMES; `any`: the lowest of all its schemes) needs
 (QuantizationConfig.get_min_capability(), compared with the GPU's by the model loader before 0.6.4
 and by VllmConfig._get_quantization_config after). Prints each method whose rows differ from what
 the sources say (the rows the sources give, to paste) and exits 1; 0 when they agree.
@@ -105,13 +105,44 @@ def scan(root: Path, schemes: bool = False) -> dict[str, int]:
     classes = _classes(root)
     if schemes:
         got = {k: [v for v in (_capability(classes, c) for c in cls) if v is not None] for k, cls in SCHEMES.items()}
-        return {k: min(v) for k, v in got.items() if v}
+        out = {k: min(v) for k, v in got.items() if v}
+        floor = scheme_floor(pkg)
+        if floor is not None:
+            out["any"] = floor
+        return out
     out = {}
     for method, cls in _methods(init).items():
         got = _capability(classes, cls)
         if got is not None:
             out[method] = got
     return out
+
+
+def scheme_floor(pkg: Path) -> int | None:
+    """The lowest minimum of any compressed-tensors scheme that quantizes a layer (every class in
+    compressed_tensors/schemes/ that defines get_min_capability, the Unquantized one excepted): what
+    a checkpoint of an unknown scheme needs at least. None when a scheme's minimum is not a constant
+    (a `return` of anything else)."""
+    floor = None
+    for f in sorted((pkg / "compressed_tensors" / "schemes").glob("*.py")):
+        try:
+            tree = ast.parse(f.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError):
+            return None
+        for node in tree.body:
+            if not isinstance(node, ast.ClassDef) or "Unquantized" in node.name:
+                continue
+            fn = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "get_min_capability"), None)
+            if fn is None:
+                continue
+            rets = [r.value for r in ast.walk(fn) if isinstance(r, ast.Return)]
+            if not rets:  # the abstract base: raises NotImplementedError
+                continue
+            if not all(isinstance(r, ast.Constant) and isinstance(r.value, int) for r in rets):
+                return None
+            low = min(r.value for r in rets)
+            floor = low if floor is None else min(floor, low)
+    return floor
 
 
 def build(sources: list[Path], schemes: bool = False) -> tuple[list[str], dict[str, list[tuple[str, str | None, int]]]]:

@@ -139,7 +139,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     }
     facts.update(hardware.facts())
     facts["site"]["platform"] = platform(args, facts["env"], site.image)
-    site_gpu.apply(facts, site.gpu_types, kb.gpus)  # the GPU the deployment itself names
+    site_gpu.apply(facts, site.gpu_types, kb.gpus, site.gpu_per_node)  # the GPU the deployment itself names
     if facts["site"]["platform"] != "cuda":
         # another accelerator (Ascend NPU, AWS Neuron, TPU, ROCm …): not the NVIDIA GPUs of --gpu
         facts.pop("gpu", None)

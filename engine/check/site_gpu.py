@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vllm_kb.engine.kb import hardware
+from vllm_kb.engine.kb import deploy_tools, hardware
 
 # deployment names of accelerators other than NVIDIA GPUs
 _OTHER = ((re.compile(r"amd|mi\d{3}|radeon|instinct", re.I), "rocm"), (re.compile(r"tpu", re.I), "tpu"),
@@ -17,15 +17,19 @@ _PREFIX = re.compile(r"^(nvidia[-_ ]gpu[-_ ]|nvidia[-_ ]tesla[-_ ]|nvidia[-_ ]|t
 
 
 def _catalog_entry(name: str, gpus: list[dict]) -> dict | None:
+    named = deploy_tools.load("cloud_instances").get("accelerators", {}).get(name.strip().lower().replace("_", "-"))
+    if named:  # a cloud's accelerator name whose card the bare name does not tell (nvidia-tesla-a100: 40 GB)
+        return hardware.find_gpu(named, gpus)
     bare = _PREFIX.sub("", name.strip())
     # nodeSelector products spell the form factor (NVIDIA-A100-SXM4-80GB) the catalog names leave out
     plain = re.sub(r"-(sxm\d?|pcie|hbm\d?e?)(?=-|$)", "", bare, flags=re.I)
     return hardware.find_gpu(bare, gpus) or hardware.find_gpu(plain, gpus) or hardware.find_gpu(name, gpus)
 
 
-def resolve(types: list[str], current: dict | None, gpus: list[dict]) -> tuple[str | None, dict | None, bool]:
+def resolve(types: list[str], current: dict | None, gpus: list[dict], per_node: int | None = None) -> tuple[str | None, dict | None, bool]:
     """(platform when the types name another accelerator, the GPU facts to use, whether they
-    changed). `current`: the facts from --gpu (name, count, …)."""
+    changed). `current`: the facts from --gpu (name, count, …); `per_node`: the GPUs of the cloud
+    machine type the deployment names, which it has whatever --gpu counts."""
     if not types:
         return None, current, False
     for name in types:
@@ -34,18 +38,20 @@ def resolve(types: list[str], current: dict | None, gpus: list[dict]) -> tuple[s
                 return plat, None, True
     entries = [_catalog_entry(t, gpus) for t in types]
     if current and any(e is not None and e["name"] == current.get("name") for e in entries):
+        if per_node and len(entries) == 1 and current.get("count") != per_node:
+            return None, {**current, "count": per_node}, True
         return None, current, False  # --gpu is one of the GPUs the deployment accepts
     if len(entries) != 1 or entries[0] is None:
         return None, None, True  # an unknown type, or a choice of several: the GPU is not known
-    count = (current or {}).get("count") or 1
+    count = per_node or (current or {}).get("count") or 1
     # the same facts --gpu would give for this card (hardware's entry → Hardware.facts)
     named = hardware.Hardware(source="deployment", gpu=hardware.facts_from_entry(entries[0], count))
     return None, named.facts()["gpu"], True
 
 
-def apply(facts: dict[str, Any], types: list[str], gpus: list[dict]) -> None:
+def apply(facts: dict[str, Any], types: list[str], gpus: list[dict], per_node: int | None = None) -> None:
     """Put the site's own GPU in `facts` (gpu, site.platform, site.gpu_from)."""
-    plat, gpu, changed = resolve(types, facts.get("gpu"), gpus)
+    plat, gpu, changed = resolve(types, facts.get("gpu"), gpus, per_node)
     if not changed:
         return
     if plat:

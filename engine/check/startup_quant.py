@@ -39,7 +39,12 @@ def min_capability(table: dict, method: str | None, scheme: str | None, version:
     if method == "compressed-tensors" and scheme in q["scheme_min_capability"]:
         return ranged(q["scheme_min_capability"][scheme], version)
     rows = q["min_capability"].get(method)
-    return ranged(rows, version) if rows else None
+    need = ranged(rows, version) if rows else None
+    if method == "compressed-tensors" and need is not None:
+        # the scheme is not known: every layer's scheme needs at least the lowest of them all
+        floor = ranged(q["scheme_min_capability"].get("any") or [], version)
+        need = max(need, floor) if floor is not None else need
+    return need
 
 
 def known_methods(cat: Catalog, version: str) -> list[str] | None:
@@ -90,10 +95,14 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
             out["quant_needs_file"] = needs
         else:  # a family's name without a quantization marker: most likely plain weights
             out["quant_needs_file_likely"] = True
-    need = min_capability(table, method, model.get("quant_scheme") if method == ckpt else None, version)
+    scheme = model.get("quant_scheme") if method == ckpt else None
+    need = min_capability(table, method, scheme, version)
     cc = gpu.get("compute_capability")
+    floor = method == "compressed-tensors" and scheme not in table["quantization"]["scheme_min_capability"]
     if need is not None:
         out["quant_min_capability"] = need
+        if floor:
+            out["quant_scheme_floor"] = True
         if cc is not None:
             out["quant_gpu_ok"] = round(cc * 10) >= need
             alt = min_capability(table, "compressed-tensors", "wna16", version) if awq_or_ct and method == ckpt else None
@@ -101,7 +110,7 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
                 out["quant_certain"] = False  # the two formats' kernels disagree on this GPU
                 if out["quant_gpu_ok"]:  # AutoAWQ's runs, the compressed-tensors export does not
                     out.update(quant_gpu_ok=False, quant_alt_method="compressed-tensors", quant_min_capability=alt)
-            if not out["quant_gpu_ok"]:
+            if not out["quant_gpu_ok"] and not floor:  # an unknown scheme: no release is known to run it
                 later = _first_release_ok(table, cat, method, model.get("quant_scheme"), round(cc * 10), version)
                 if later:
                     out["quant_ok_from"] = later

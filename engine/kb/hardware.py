@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from vllm_kb.engine.kb import deploy_tools
 from vllm_kb.engine.kb.errors import UsageError
 
 
@@ -130,7 +131,8 @@ def split_spec(spec: str) -> tuple[str, float | None, int | None]:
 
 
 def parse_spec(spec: str, gpus: list[dict]) -> Hardware:
-    """'H100-80GB x8', '8xH100', 'A100-40GB', 'L40S:4', 'none'; each may end with ', host 1TiB'."""
+    """'H100-80GB x8', '8xH100', 'A100-40GB', 'L40S:4', a cloud machine type ('g5.12xlarge',
+    'Standard_NC24ads_A100_v4', 'a3-highgpu-8g'), 'none'; each may end with ', host 1TiB'."""
     head, host, cpus = split_spec(spec)
     hw = _parse_gpus(head, spec, gpus)
     hw.host_memory_gib = host
@@ -145,7 +147,10 @@ def _parse_gpus(text: str, spec: str, gpus: list[dict]) -> Hardware:
     if text.lower() in ("none", "cpu", "no-gpu", "nogpu"):
         return Hardware(source=f"--gpu {spec}", note="no GPU (as given by --gpu)", reason="spec_none")
     count, name = 1, text
-    for rx in _COUNT:
+    machine = deploy_tools.machine_gpu(text)
+    if machine:  # a cloud machine type: its GPU and how many it has (knowledge/deploy/cloud_instances.yaml)
+        count, name = machine[1], machine[0]
+    for rx in _COUNT if not machine else ():
         m = rx.match(text)
         if m and not re.fullmatch(r".*\d+\s*gb", m.group("g") + "x" + m.group("n"), re.I):
             cand = m.group("g")

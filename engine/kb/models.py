@@ -102,7 +102,7 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
         if tokenizer is not None and facts.get("remote_code"):
             facts["tokenizer_remote_code"] = bool(tokenizer.get("auto_map"))
     _size_from_name(facts, short)
-    _markers(facts, short, markers, config)
+    _markers(facts, short, markers, config, _keeps_dtype(name, identity))
     _add_arch(facts, arch)
     if identity and not config:
         repos = _repos(families, tuple(identity.get("unquantized_checkpoints") or ()))
@@ -300,7 +300,17 @@ def _size_from_name(facts: dict, short: str) -> None:
         facts["moe"] = True
 
 
-def _markers(facts: dict, short: str, markers: list[dict], config: dict | None) -> None:
+def _keeps_dtype(name: str, identity: dict | None) -> frozenset[str]:
+    """The quantization methods whose uploads by this name's publisher keep the base model's
+    torch_dtype (models.yaml `quant_keeps_dtype`)."""
+    parts = name.strip("/").split("/")
+    if not identity or len(parts) != 2 or name.startswith((".", "/", "~")):
+        return frozenset()
+    return frozenset(m for row in identity.get("quant_keeps_dtype") or [] if row["publisher"].lower() == parts[0].lower()
+                     for m in row["methods"])
+
+
+def _markers(facts: dict, short: str, markers: list[dict], config: dict | None, keeps: frozenset[str] = frozenset()) -> None:
     if config and (isinstance(config.get("quantization_config"), dict) or facts.get("quant_nested")):
         return  # the checkpoint says how it is quantized; the name only guesses
     for mk in markers:
@@ -316,7 +326,7 @@ def _markers(facts: dict, short: str, markers: list[dict], config: dict | None) 
                 facts["quant_scheme"] = mk["scheme"]
             if mk.get("unquantized"):
                 facts["quant_unquantized"] = dict(mk["unquantized"])
-            if not (config and (config.get("torch_dtype") or config.get("dtype"))):
+            if not (config and (config.get("torch_dtype") or config.get("dtype"))) and mk["method"] not in keeps:
                 # the base family's dtype says nothing of a quantized upload's (AWQ/GPTQ ones are mostly float16)
                 facts.pop("torch_dtype", None)
             break

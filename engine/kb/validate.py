@@ -18,7 +18,7 @@ from vllm_kb.engine.kb.versions import SpecifierSet
 FILES = [
     (("manifest.yaml",), "manifest"),
     (("categories.yaml",), "categories"),
-    (("gpus.yaml",), "gpus"),
+    (("gpus.yaml",), "gpus"), (("deploy", "cloud_instances.yaml"), "cloud_instances"),
     (("models.yaml",), "models"),
     (("i18n.yaml",), "i18n"),
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
@@ -30,7 +30,7 @@ FILES = [
     (("vllm", "lora_vocab.yaml"), "lora_vocab"), (("vllm", "renames.yaml"), "renames"),
     (("vllm", "plugins.yaml"), "plugins"), (("vllm", "mamba_spec.yaml"), "mamba_spec"),
     (("vllm", "parsers.yaml"), "parsers"),
-    (("vllm", "release_dates.yaml"), "release_dates"), (("vllm", "model_types.yaml"), "model_types"), (("vllm", "transformers_classes.yaml"), "transformers_classes"),
+    (("vllm", "release_dates.yaml"), "release_dates"), (("vllm", "model_types.yaml"), "model_types"), (("vllm", "transformers_classes.yaml"), "transformers_classes"), (("vllm", "transformers_imports.yaml"), "transformers_imports"),
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
     (("frameworks", "compat.yaml"), "compat"),

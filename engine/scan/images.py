@@ -19,6 +19,11 @@ IMAGE_ENTRYPOINTS = [("0.0.0", ["python3", "-m", "vllm.entrypoints.openai.api_se
 _IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
 # images built from vLLM whose entrypoint is its OpenAI server: <registry>/<org>/vllm[-variant][:tag]
 _LIKE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*(?P<name>vllm(?:[-_][\w.-]+)?)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
+# Google's Vertex AI Model Garden image of vLLM, tagged by build day (`…/pytorch-vllm-serve:20231127_0916_RC00`);
+# its deployments (Model Garden notebooks' serving_container_args / containerSpec.args) run
+# `python -m vllm.entrypoints.api_server` with vLLM's engine flags
+_MODEL_GARDEN = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*vertex-vision-model-garden-dockers/pytorch-vllm-serve(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
+MODEL_GARDEN_ENTRYPOINT = ["python3", "-m", "vllm.entrypoints.api_server"]
 _COMMIT = re.compile(r"(?:^|[-_.+])g?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?=$|[-_.+])")  # a git hash in a tag
 _TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:$|[-+_])")  # 0.9.0.1 and 0.10.1.1 too
 # Tags of the official image that name a preview build instead of a release: the build its wheel
@@ -73,7 +78,7 @@ def image_date(image: str | None) -> str | None:
     """The build day a vLLM-derived image's tag names (`lmcache/vllm-openai:2025-05-05-v1`,
     `…:nightly-20250505`) as YYYY-MM-DD; None when the tag holds no date."""
     text = (image or "").strip()
-    m = _IMAGE.match(text) or _LIKE.match(text)
+    m = _IMAGE.match(text) or _LIKE.match(text) or _MODEL_GARDEN.match(text)
     d = _TAG_DATE.search(m.group("tag") or "") if m else None
     return f"{d.group(1)}-{d.group(2)}-{d.group(3)}" if d else None
 
@@ -86,10 +91,12 @@ def is_vllm_like_image(image: str | None) -> bool:
     """The official image, or one built from vLLM and named for it (opea/vllm-gaudi, quay.io/modh/vllm,
     lmcache/vllm-openai, rocm/vllm): run with only flags, it starts vLLM's OpenAI server."""
     text = (image or "").strip()
-    return is_vllm_image(text) or bool(_LIKE.match(text))
+    return is_vllm_image(text) or bool(_LIKE.match(text)) or bool(_MODEL_GARDEN.match(text))
 
 
 def entrypoint_for(image: str | None, newest: str) -> list[str]:
+    if _MODEL_GARDEN.match((image or "").strip()):
+        return MODEL_GARDEN_ENTRYPOINT
     if not is_vllm_image(image) and not (image or "").split(":")[0].endswith("/vllm-openai"):
         return IMAGE_ENTRYPOINTS[0][1]  # images built from vLLM keep the OpenAI server module
     day = image_date(image)

@@ -185,7 +185,17 @@ def find_launch(words: list[Word]) -> Launch | None:
                 return Launch("vllm serve", j + 3, True, env, i)
             if mod == "vllm.entrypoints.api_server":
                 return Launch("legacy api_server", j + 2, False, env, i)
+        return None
+    if _PROJECT_SCRIPT.match(vals[i] or ""):
+        # a project's own launcher handed the command to run (`./launch-cluster.sh exec vllm serve M …`,
+        # `./run_in_env.sh vllm serve M`): the words from `vllm serve` on are the launch it makes
+        for k in range(i + 1, min(n - 1, i + 6)):
+            if (vals[k] or "").rsplit("/", 1)[-1] == "vllm" and vals[k + 1] == "serve":
+                return Launch("vllm serve", k + 2, True, env, k)
     return None
+
+
+_PROJECT_SCRIPT = re.compile(r"^(?:\.{1,2}/)[\w./-]+$|^[\w./-]+\.sh$")
 
 
 # what a script counts the GPUs with: `$(nvidia-smi -L | wc -l)`, `nvidia-smi --query-gpu=… | wc -l`,

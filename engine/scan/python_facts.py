@@ -51,9 +51,36 @@ def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
             site.gpu_types = gpu_types.from_modal(gpu)
             if isinstance(image := kw.get("image"), ast.Name):
                 _modal_image(ctx, rel, tree, r, image.id, site)
+    if site.tool == "vertex-ai":
+        _vertex_machine(tree, r, site)
     gpus = bound_gpus(ctx, rel)
     if gpus and site.gpu_request is None:
         site.gpu_request = gpus
+
+
+def _vertex_machine(tree: ast.Module, r, site: Site) -> None:
+    """`endpoint.deploy(model, machine_type="g2-standard-12", accelerator_type="NVIDIA_L4",
+    accelerator_count=1)` (or `model.deploy(…)`): the GPUs the uploaded container runs on, when the
+    module deploys to one kind of machine only."""
+    seen = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "deploy":
+            kw = {k.arg: k.value for k in node.keywords if k.arg}
+            acc, n, machine = (_value(r, kw.get(k)) for k in ("accelerator_type", "accelerator_count", "machine_type"))
+            if acc is not None or machine is not None:
+                seen.add((acc if isinstance(acc, str) else None, n if isinstance(n, int) and not isinstance(n, bool) else None,
+                          machine if isinstance(machine, str) else None))
+    if len(seen) != 1:
+        return
+    acc, n, machine = seen.pop()
+    mach = gpu_types.instance_gpu(machine)
+    kinds = [acc] if acc else [mach[0]] if mach else []
+    count = n or (mach[1] if mach else None)
+    if kinds:
+        site.gpu_types = kinds
+        site.gpu_per_node = count
+    if count:
+        site.gpu_request = site.gpu_request or count
 
 
 def _decorators(f) -> list:

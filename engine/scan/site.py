@@ -83,6 +83,7 @@ class Site:
     image: str | None = None  # container image the command runs in, when known
     gpu_request: int | None = None  # GPUs the container asks for (k8s nvidia.com/gpu, compose devices, requestGPU)
     gpu_types: list[str] = field(default_factory=list)  # GPU types the deployment names (nodeSelector, resourceProfile …)
+    gpu_per_node: int | None = None  # GPUs of the cloud machine type the deployment names (g5.12xlarge: 4)
     container: dict | None = None  # container facts for launch checks: ipc, shm_size, gpus, runtime, tool
     installed: tuple[str, str, str] | None = None  # (version, file:line, text): the image build's `pip install vllm==X`
     passthrough: Setting | None = None  # the framework's pass-through mapping (vllm_config, …), when set

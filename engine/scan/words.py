@@ -13,7 +13,7 @@ FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift "
 # Only YAML that could configure vLLM is parsed: tools that configure it without naming it (KServe's
 # Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count.
 YAML_WORDS = ("vllm", "VLLM", "vLLM", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec",
-              "serving.kserve.io", "kubeai.org", "modelArtifacts", "llm_configs", "model_loading_config")
+              "serving.kserve.io", "kubeai.org", "modelArtifacts", "llm_configs", "model_loading_config", "kaito.sh/")
 # A script that runs a project's own vLLM entry point (`python server.py --tensor-parallel-size 2`,
 # engine/scan/argv_entry.py) need not name vLLM: it runs Python with one of vLLM's engine flags.
 ENTRY_FLAG_WORDS = ("--model", "parallel-size", "parallel_size", "gpu-memory", "gpu_memory", "max-model-len",

@@ -40,9 +40,27 @@ def _values(data, path: tuple, budget: list[int]):
             yield from _values(v, path + (k,), budget)
 
 
+# where a recipe runner keeps the values of its command's `{name}` placeholders (spark-vllm-docker's
+# run-recipe.py: `defaults:` filled into `command:` with str.format; others name it vars/params)
+_DEFAULTS_KEYS = ("defaults", "vars", "variables", "params", "parameters")
+_PLACEHOLDER = re.compile(r"(?<![$\w{])\{([A-Za-z_]\w*)\}(?!\})")
+
+
+def _defaults(data) -> dict[str, str]:
+    if not isinstance(data, dict):
+        return {}
+    for k in _DEFAULTS_KEYS:
+        got = data.get(k)
+        if isinstance(got, dict):
+            return {str(n): ("true" if v is True else "false" if v is False else str(v))
+                    for n, v in got.items() if isinstance(v, (str, int, float, bool))}
+    return {}
+
+
 def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     lines: list[str] | None = None
     out: list[Site] = []
+    defaults = _defaults(doc.data)
     for path, text, argv in _values(doc.data, (), [_MAX_VALUES]):
         if not launches(text):
             continue
@@ -50,7 +68,13 @@ def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             lines = (ctx.read(rel) or "").splitlines()
         key_line = doc.line_of(path)
         first = key_line if argv else block_first_line(lines, key_line, text)
-        for site in script_sites(ctx, rel, text, first):
+        known = None
+        if defaults and _PLACEHOLDER.search(text):
+            # `{tensor_parallel}` filled from the file's defaults, read as the variables they are
+            # (one without a default is unknown, as an unset variable is)
+            text = _PLACEHOLDER.sub(lambda m: "${" + m.group(1) + "}", text)
+            known = defaults
+        for site in script_sites(ctx, rel, text, first, known=known):
             site.mode_evidence = f"{rel}:{key_line} (a command line in `{'.'.join(str(p) for p in path)}`)"
             out.append(site)
     return out

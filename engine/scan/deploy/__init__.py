@@ -16,6 +16,7 @@ from vllm_kb.engine.scan.deploy.common import (
 from vllm_kb.engine.scan.deploy.compose import scan_compose
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile, scan_dockerfile
 from vllm_kb.engine.scan.deploy.helm import scan_helm_chart
+from vllm_kb.engine.scan.deploy.kaito import is_kaito, scan_kaito
 from vllm_kb.engine.scan.deploy.production_stack import scan_production_stack
 from vllm_kb.engine.scan.deploy.kserve import is_kserve, scan_kserve
 from vllm_kb.engine.scan.deploy.kubeai import is_kubeai, scan_kubeai_catalog, scan_kubeai_model
@@ -35,6 +36,9 @@ def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]
 
     sites: list[Site] = []
     for doc in docs:
+        if is_kaito(doc.data):
+            sites += scan_kaito(ctx, rel, doc, docs)
+            continue
         if is_flagscale(doc.data):  # a FlagScale serve list (the document itself or its `serve:`)
             got = scan_flagscale(ctx, rel, doc)
         else:

@@ -97,7 +97,13 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                            extra, known=k8s_env, source_lines=lines)
         if site is not None:
             site.gpu_request = resource_gpus(c.get("resources"))
-            site.gpu_types = gpu_types.from_pod(_node(doc.data, _pod(path)))
+            pod = _node(doc.data, _pod(path))
+            site.gpu_types = gpu_types.from_pod(pod)
+            machine = gpu_types.pod_machine(pod)
+            if machine and not site.gpu_types:
+                site.gpu_types = [machine[0]]  # node affinity to one machine type
+            if machine and site.gpu_types == [machine[0]]:
+                site.gpu_per_node = machine[1]
             site.container = dict(tool="kubernetes", **_shm(doc.data, path, c), **_mounts(doc.data, path, c),
                                   env_names=[str(e["name"]) for e in c.get("env") or [] if isinstance(e, dict) and "name" in e],
                                   env_opaque=bool(c.get("envFrom")))

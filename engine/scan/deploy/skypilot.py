@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan import gpu_types
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.embedded import block_first_line, script_sites
 from vllm_kb.engine.scan.site import Setting, Site
@@ -25,6 +26,9 @@ def accelerators(resources) -> tuple[int | None, list[str]]:
     if not isinstance(resources, dict):
         return None, []
     acc = resources.get("accelerators")
+    machine = gpu_types.instance_gpu(resources.get("instance_type")) if acc is None else None
+    if machine:  # `instance_type: g5.12xlarge` alone: the machine's GPUs
+        return machine[1], [machine[0]]
     if acc is None and isinstance(resources.get("any_of"), list):
         acc = [r.get("accelerators") for r in resources["any_of"] if isinstance(r, dict)]
     items: list[tuple[str, int]] = []
@@ -58,6 +62,8 @@ def scan_skypilot(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site
     for s in sites:
         s.gpu_request = s.gpu_request or gpus
         s.gpu_types = s.gpu_types or types
+        if isinstance(data.get("resources"), dict) and gpu_types.instance_gpu(data["resources"].get("instance_type")) and types:
+            s.gpu_per_node = s.gpu_per_node or gpus
         if installed and m:
             s.installed = (installed, f"{rel}:{doc.line_of(('setup',))}", m.group(1))
     return sites

@@ -1,0 +1,125 @@
+"""KAITO: a `kaito.sh/v1alpha1|v1beta1 Workspace` (or an InferenceSet's template) serves
+`inference.preset.name` with vLLM on the machines of `resource.instanceType` × `resource.count`.
+The operator builds the command (pkg/model/interface.go, presets/workspace/models/vllm_model.go at
+kaito-project/kaito 056b8280b): it chooses the parallelism from the machine's GPUs, the context length,
+gpu_memory_utilization and the dtype itself, per KAITO release; the ConfigMap named by
+`inference.config` holds `inference_config.yaml` whose `vllm:` keys are appended as `--key value`
+(presets/workspace/inference/vllm/inference_api.py, KAITOArgumentParser.parse_args), so the user's
+keys win. What KAITO chooses is read as unknown, never as vLLM's default."""
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+from typing import Any
+
+from vllm_kb.engine.kb import deploy_tools, yamlio
+from vllm_kb.engine.scan import gpu_types
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy.common import launch_site, yaml_word
+from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.site import Setting, Site
+
+CONFIG_KEY = "inference_config.yaml"
+
+
+def is_kaito(data: Any) -> bool:
+    return (isinstance(data, dict) and str(data.get("apiVersion", "")).startswith("kaito.sh/")
+            and data.get("kind") in ("Workspace", "InferenceSet"))
+
+
+def scan_kaito(ctx: ScanContext, rel: str, doc: yamlio.Document, docs: list[yamlio.Document]) -> list[Site]:
+    data = doc.data
+    base: tuple = ()
+    if data.get("kind") == "InferenceSet":  # spec.template holds a Workspace's resource and inference
+        base = ("spec", "template")
+    body = _at(data, base)
+    inference = body.get("inference") if isinstance(body, dict) else None
+    preset = inference.get("preset") if isinstance(inference, dict) else None
+    if not isinstance(preset, dict) or not isinstance(preset.get("name"), str):
+        return []  # a tuning Workspace, or an inference by a custom template: no preset to read
+    table = deploy_tools.load("kaito")
+    name = preset["name"].strip()
+    model = table["presets"].get(name) or (name if "/" in name else None)
+    ex = Expander()
+    line = doc.line_of(base + ("inference", "preset", "name"))
+    # inference_api.py parses with vLLM's own api_server parser: read as that entry point
+    words = [yaml_word(t, line, ex) for t in ("python3", "-m", "vllm.entrypoints.openai.api_server")]
+    if model:
+        words.append(yaml_word(f"--model={model}", line, ex))
+    cfg = inference.get("config") if isinstance(inference, dict) else None
+    cfg_name = cfg if isinstance(cfg, str) else None
+    cfg_rel, cfg_doc, keys = _config(ctx, rel, docs, cfg_name) if cfg_name else (None, None, {})
+    if cfg_doc is not None and cfg_rel is not None:
+        lines = (ctx.read(cfg_rel) or "").splitlines()
+        head = cfg_doc.line_of(("data", CONFIG_KEY))
+        for key, value in keys.items():
+            at = _key_line(lines, head, str(key))
+            flag = f"--{key}"
+            if isinstance(value, bool):
+                words += [yaml_word(flag, at, ex), yaml_word(str(value), at, ex)]
+            elif value is not None:
+                words += [yaml_word(flag, at, ex), yaml_word(json_like(value), at, ex)]
+    site = launch_site(ctx, rel, words, line, max(w.line for w in words), "k8s-args", "yaml-list", {}, None)
+    if site is None:
+        return []
+    site.tool, site.kind, site.mode = "kaito", "kaito workspace", "framework_integrated"
+    machine = gpu_types.instance_gpu((_at(body, ("resource",)) or {}).get("instanceType"))
+    if machine:
+        site.gpu_types, site.gpu_per_node = [machine[0]], machine[1]
+    how = table["decides"]
+    for arg, note in how.items():
+        if arg not in site.settings:
+            site.settings[arg] = Setting(arg, None, False, rel, line, arg, "", "k8s-args",
+                                         f"chosen by KAITO at run time: {note}", implied=True)
+    return [site]
+
+
+def json_like(value: Any) -> str:
+    """A YAML value as KAITO writes it on the command line: `str(value)` of the parsed value,
+    except that mappings and lists are JSON (what vLLM's JSON flags read)."""
+    import json
+
+    return json.dumps(value) if isinstance(value, (dict, list)) else str(value)
+
+
+def _at(data: Any, path: tuple) -> Any:
+    for p in path:
+        data = data.get(p) if isinstance(data, dict) else None
+    return data
+
+
+def _key_line(lines: list[str], head: int, key: str) -> int:
+    """The line of `key:` inside the ConfigMap's block scalar that starts after line `head`."""
+    rx = re.compile(r"^\s+" + re.escape(key) + r"\s*:")
+    for i in range(head, min(len(lines), head + 400)):
+        if rx.match(lines[i]):
+            return i + 1
+    return head
+
+
+def _config(ctx: ScanContext, rel: str, docs: list[yamlio.Document], name: str):
+    """(file, document, the `vllm:` keys) of the ConfigMap `name`: in the same file, else in a YAML
+    file of the same folder."""
+    folder = PurePosixPath(rel).parent
+    cands = [(rel, docs)]
+    for f in sorted(ctx.files):
+        if f != rel and f.endswith((".yaml", ".yml")) and PurePosixPath(f).parent == folder:
+            text = ctx.read(f) or ""
+            if CONFIG_KEY in text and name in text:
+                try:
+                    cands.append((f, yamlio.load_all(text)))
+                except Exception:  # noqa: BLE001 — its own scan reports the parse error
+                    continue
+    for f, ds in cands:
+        for d in ds:
+            data = d.data
+            if (isinstance(data, dict) and data.get("kind") == "ConfigMap"
+                    and (data.get("metadata") or {}).get("name") == name and isinstance(data.get("data"), dict)):
+                body = data["data"].get(CONFIG_KEY)
+                try:
+                    parsed = yamlio.load_all(body)[0].data if isinstance(body, str) else None
+                except Exception:  # noqa: BLE001 — KAITO refuses it too; the keys stay unknown
+                    parsed = None
+                keys = parsed.get("vllm") if isinstance(parsed, dict) else None
+                return f, d, keys if isinstance(keys, dict) else {}
+    return None, None, {}
