@@ -15,6 +15,7 @@ from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
+from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.trainer_attn import trainer_attention
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import hidden_parallelism, site_facts
@@ -90,6 +91,11 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
                                                 model_types, site.image, vllm_released))
         if tf_pin is not None and (not site.image or getattr(tf_pin, "kind", "") == "dockerfile"):
             facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin
+        if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
+            own = not site.image or getattr(tf_pin, "kind", "") == "dockerfile"
+            facts["launch"].update(transformers_gone(facts, tf_pin if own else None,
+                                                     (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version"))),
+                                                     image=bool(site.image)))
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         if site.framework != "none":  # the framework's pin against vLLM's

@@ -87,8 +87,46 @@ def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict)
             out = f"{image} (built {built}; transformers {since} came out {table['released'][since]})"
     if out is None:
         return {}
-    return {"tf_model_type": model_type, "tf_since": since, "tf_pin": out, "tf_pin_at": image or "", "tf_too_old": True,
-            "tf_image": True}
+    facts_out: dict[str, Any] = {"tf_model_type": model_type, "tf_since": since, "tf_pin": out, "tf_pin_at": image or "",
+                                 "tf_too_old": True, "tf_image": True}
+    first = first_image_release(model_type, str(release), table, vllm_released)
+    if first:
+        facts_out.update(tf_vllm_first=first, tf_vllm_fix=f">={first}")
+    return facts_out
+
+
+def _image_knows(model_type: str, release: str, table: dict, vllm_released: dict) -> bool | None:
+    """Whether vLLM's own image of `release` reads `model_type`: the release's own config class,
+    or a requirement that allows the transformers that maps it, built after that one came out
+    (an image is built the day its release reaches PyPI, so the newest transformers then is in it).
+    None: a release whose requirement or day is not known (0.15.x ship no requirement file)."""
+    if _in_spans(release, (table.get("vllm_own") or {}).get(model_type) or []):
+        return True
+    since = (table.get("transformers_first") or {}).get(model_type)
+    requires = (table.get("vllm_requires") or {}).get(release)
+    built, came = vllm_released.get(release), (table.get("released") or {}).get(since or "")
+    if not since or not came:
+        return False
+    if not requires or not built:
+        return None
+    first = table["transformers_first"]
+    later = sorted({v for v in first.values() if parse(v) > parse(since)}, key=parse)
+    return _allows_from(requires, since, later) and date.fromisoformat(str(came)) <= date.fromisoformat(str(built))
+
+
+def first_image_release(model_type: str, release: str, table: dict, vllm_released: dict) -> str | None:
+    """The first final vLLM release after `release` whose own image reads `model_type`, when every
+    release after it does too (a type that a later release stops reading names none: the change
+    would hold only in some releases)."""
+    cur = try_parse(release)
+    if cur is None:
+        return None
+    after = sorted((r for r in table.get("vllm_releases") or [] if (v := try_parse(r)) is not None and v > cur), key=parse)
+    knows = [_image_knows(model_type, r, table, vllm_released) for r in after]
+    for i, ok in enumerate(knows):
+        if ok:
+            return after[i] if all(k is not False for k in knows[i:]) else None
+    return None
 
 
 # transformers' LlamaConfig took rope_scaling only as {type, factor} (linear or dynamic) until

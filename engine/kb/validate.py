@@ -30,7 +30,7 @@ FILES = [
     (("vllm", "lora_vocab.yaml"), "lora_vocab"), (("vllm", "renames.yaml"), "renames"),
     (("vllm", "plugins.yaml"), "plugins"), (("vllm", "mamba_spec.yaml"), "mamba_spec"),
     (("vllm", "parsers.yaml"), "parsers"),
-    (("vllm", "release_dates.yaml"), "release_dates"), (("vllm", "model_types.yaml"), "model_types"), (("vllm", "transformers_classes.yaml"), "transformers_classes"),
+    (("vllm", "release_dates.yaml"), "release_dates"), (("vllm", "model_types.yaml"), "model_types"), (("vllm", "transformers_classes.yaml"), "transformers_classes"), (("vllm", "transformers_imports.yaml"), "transformers_imports"),
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
     (("frameworks", "compat.yaml"), "compat"),

@@ -1,0 +1,135 @@
+"""A transformers pin newer than the names the pinned vLLM release imports from it.
+
+Most vLLM releases declare only a floor on transformers, so a project may pin (or install after
+vLLM) a transformers that has since removed or moved a name vLLM imports at module level: importing
+vLLM then stops with "ImportError: cannot import name 'X' from 'transformers…'" before any model is
+read — or, for a name only the model's own vLLM module imports, when the registry inspects the
+architecture. knowledge/vllm/transformers_imports.yaml (tools/vllm_transformers_imports.py) lists,
+per release, the names imported at start and the transformers release from which each is gone.
+Only a pin whose every allowed release is at or past that one is judged: no pin, or a pin that
+still allows an older transformers, says nothing.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from vllm_kb.engine.kb import resources, yamlio
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse
+
+# the sites that run `vllm serve` (the OpenAI server's imports) and those that import LLM
+_SERVE_MODES = frozenset({"standalone_serve", "rlhf_server"})
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict:
+    return yamlio.load_cached(resources.read_text("knowledge", "vllm", "transformers_imports.yaml")).data
+
+
+def _allows_before(spec: str, gone: str, scanned: list[str]) -> bool:
+    """Whether the pin allows any transformers release older than `gone`."""
+    try:
+        ss = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return True  # a pin the audit cannot read claims nothing
+    floor = parse(gone)
+    written = [v for v in re.findall(r"\d+(?:\.\d+)+", spec) if try_parse(v) is not None]
+    probes = [*scanned, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in [*scanned, *written])]
+    return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and pv < floor)
+
+
+def _allows_from(spec: str, ceiling: str, scanned: list[str]) -> bool:
+    """Whether the pin allows `ceiling` or any release after it."""
+    try:
+        ss = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return True
+    floor = parse(ceiling)
+    written = [v for v in re.findall(r"\d+(?:\.\d+)+", spec) if try_parse(v) is not None]
+    probes = [ceiling, *scanned, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in written), "999.0.0"]
+    return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and pv >= floor)
+
+
+def _allows_any(spec: str, scanned: list[str]) -> bool:
+    try:
+        ss = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return False
+    written = [v for v in re.findall(r"\d+(?:\.\d+)+", spec) if try_parse(v) is not None]
+    return any(ss.contains(p) for p in [*scanned, *written] if try_parse(p) is not None)
+
+
+def _in(release: str, spans: list[list[str]]) -> bool:
+    v = try_parse(release)
+    return v is not None and any(parse(a) <= v <= parse(b) for a, b in spans)
+
+
+def _candidates(facts: dict, release: str, table: dict) -> list[tuple[dict, bool]]:
+    """(row, only the model's module imports it) of what the site's launch imports in `release`."""
+    mode = (facts.get("site") or {}).get("mode")
+    entry = "serve" if mode in _SERVE_MODES else "offline"
+    out = [(r, False) for r in (table.get("imports") or {}).get(release) or [] if entry in (r.get("entries") or [])]
+    arch = (facts.get("model") or {}).get("architecture")
+    if isinstance(arch, str) and not facts.get("model_alternatives"):
+        out += [(r, True) for r in table.get("models") or [] if arch in r["architectures"] and _in(release, r["vllm"])]
+    return out
+
+
+def _what(row: dict) -> tuple[str, str]:
+    """(what vLLM does, the error Python prints) for one row of the table."""
+    if "register" in row:
+        return (f"AutoConfig.register('{row['register']}')",
+                f"ValueError: '{row['register']}' is already used by a Transformers config, pick another name.")
+    mod, _, name = row["import"].rpartition(".")
+    if row.get("name") is None and "module" in row:
+        return row["import"], f"ModuleNotFoundError: No module named '{row['import']}'"
+    return row["import"], f"ImportError: cannot import name '{name}' from '{mod}'"
+
+
+def _newest(spec: str, scanned: list[str]) -> str | None:
+    try:
+        ss = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return None
+    allowed = [v for v in scanned if ss.contains(v)]
+    return max(allowed, key=parse) if allowed else None
+
+
+def transformers_gone(facts: dict, pin: Any, requires: str | None = None, image: bool = False) -> dict[str, Any]:
+    """launch.tf_gone* for the first name the site's vLLM release imports that every transformers
+    release the project's pin allows no longer has. Without a pin (and outside vLLM's own image,
+    whose transformers was fixed the day it was built), `requires` — the release's own requirement —
+    stands for what a fresh install resolves: its newest allowed release (`tf_gone_fresh`)."""
+    release = (facts.get("vllm") or {}).get("version")
+    spec = getattr(pin, "spec", None) if pin is not None else None
+    if not release or (not spec and (image or not requires)):
+        return {}
+    table = _table()
+    scanned = [str(v) for v in table.get("transformers_scanned") or []]
+    if spec and not _allows_any(spec, scanned):
+        return {}  # a pin of a release the table never read (or none at all): not judged
+    newest = None if spec else _newest(str(requires), scanned)
+    if not spec and newest is None:
+        return {}
+    # an import is known absent only in the 4.x wheels (transformers 5 serves legacy paths through an
+    # import hook the table's static read cannot follow): judged only where every release allowed is 4.x
+    ceiling = str(table.get("imports_read_below") or "5.0.0")
+    past = _allows_from(spec, ceiling, scanned) if spec else parse(str(newest)) >= parse(ceiling)
+    for row, model_only in _candidates(facts, str(release), table):
+        gone = str(row["removed"])
+        if spec and _allows_before(spec, gone, scanned):
+            continue
+        if not spec and parse(str(newest)) < parse(gone):
+            continue
+        if "register" not in row and past:
+            continue
+        what, error = _what(row)
+        out = {"tf_gone": what, "tf_gone_from": gone, "tf_gone_at": f"{row['file']}:{row['line']}",
+               "tf_gone_error": error, "tf_gone_fix": "<" + ".".join(gone.split(".")[:2]), "tf_gone_model": model_only}
+        if spec:
+            out.update(tf_pin=pin.text, tf_pin_at=f"{pin.file}:{pin.line}")
+        else:
+            out.update(tf_gone_fresh=True, tf_pin=f"transformers{requires}", tf_pin_at="")
+        return out
+    return {}
