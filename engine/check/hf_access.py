@@ -77,7 +77,9 @@ def apply(facts: dict, site: Site, model_name: str | None, table: list[dict]) ->
     if src is None or "model" not in facts:
         return
     facts["model"]["gated"] = True
-    facts["model"]["gated_source"] = src
+    # the model's own page (where its licence is accepted); the table's source is the evidence of the rule
+    parts = str(model_name).strip("/").split("/")
+    facts["model"]["gated_source"] = f"https://huggingface.co/{parts[0]}/{parts[1]}" if len(parts) == 2 else src
     how, by = access(site, (facts.get("args") or {}).get("download_dir"))
     facts["launch"]["hf_access"] = how
     if by:
