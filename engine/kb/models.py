@@ -231,13 +231,19 @@ def _context_from_name(facts: dict, arch: dict, short: str) -> None:
     facts.pop("max_len_key", None)
 
 
+def _hub_org(name: str) -> str | None:
+    """The organisation of a Hub id (`org/name`), lower case; None for a local path or any other form."""
+    parts = name.strip("/").split("/")
+    if len(parts) != 2 or name.startswith((".", "/", "~")):
+        return None  # a local path: its folder name is what it is a copy of
+    return parts[0].lower()
+
+
 def _publisher(facts: dict, name: str, publishers: list[str] | None) -> None:
     if publishers is None or "torch_dtype" not in facts:
         return
-    parts = name.strip("/").split("/")
-    if len(parts) != 2 or name.startswith((".", "/", "~")):
-        return  # a local path: its folder name is what it is a copy of
-    if parts[0].lower() not in {p.lower() for p in publishers}:
+    org = _hub_org(name)
+    if org is not None and org not in {p.lower() for p in publishers}:
         facts.pop("torch_dtype", None)
 
 
@@ -303,10 +309,10 @@ def _size_from_name(facts: dict, short: str) -> None:
 def _keeps_dtype(name: str, identity: dict | None) -> frozenset[str]:
     """The quantization methods whose uploads by this name's publisher keep the base model's
     torch_dtype (models.yaml `quant_keeps_dtype`)."""
-    parts = name.strip("/").split("/")
-    if not identity or len(parts) != 2 or name.startswith((".", "/", "~")):
+    org = _hub_org(name)
+    if not identity or org is None:
         return frozenset()
-    return frozenset(m for row in identity.get("quant_keeps_dtype") or [] if row["publisher"].lower() == parts[0].lower()
+    return frozenset(m for row in identity.get("quant_keeps_dtype") or [] if row["publisher"].lower() == org
                      for m in row["methods"])
 
 

@@ -16,12 +16,11 @@ NODE_SELECTOR_KEYS = ("nvidia.com/gpu.product", "cloud.google.com/gke-accelerato
 
 
 def from_pod(pod: Any) -> list[str]:
-    """A pod spec's nodeSelector values that name a GPU (a machine type gives its GPU's id)."""
+    """A pod spec's nodeSelector values that name a GPU (a machine type's: pod_machine)."""
     sel = pod.get("nodeSelector") if isinstance(pod, dict) else None
     if not isinstance(sel, dict):
         return []
-    named = [str(sel[k]) for k in NODE_SELECTOR_KEYS if isinstance(sel.get(k), (str, int)) and str(sel[k]).strip()]
-    return named or [g for g, _ in filter(None, (instance_gpu(sel.get(k)) for k in INSTANCE_KEYS))][:1]
+    return [str(sel[k]) for k in NODE_SELECTOR_KEYS if isinstance(sel.get(k), (str, int)) and str(sel[k]).strip()]
 
 
 def pod_machine(pod: Any) -> tuple[str, int] | None:
@@ -30,10 +29,9 @@ def pod_machine(pod: Any) -> tuple[str, int] | None:
     if not isinstance(pod, dict):
         return None
     sel = pod.get("nodeSelector")
-    if isinstance(sel, dict):
-        for k in INSTANCE_KEYS:
-            if sel.get(k) is not None:
-                return instance_gpu(sel.get(k))
+    named = [instance_gpu(sel[k]) for k in INSTANCE_KEYS if sel.get(k) is not None] if isinstance(sel, dict) else []
+    if named:  # the selector decides; the first machine type the table knows
+        return next((m for m in named if m), None)
     req = (((pod.get("affinity") or {}).get("nodeAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or {})
     terms = req.get("nodeSelectorTerms") if isinstance(req, dict) else None
     found: set[tuple[str, int] | None] = set()

@@ -39,9 +39,10 @@ def weight_width(engine: dict, model: dict) -> str | None:
             return None
         if q == "compressed-tensors" and model.get("quant_scheme") == "wna16":
             return "int8" if "w8a16" in str(model.get("name") or "").lower() else "4bit"
-        named = QUANT_WIDTH.get(str(model.get("quant_method") or "").lower())
-        if q == "compressed-tensors" and not model.get("quant_scheme") and named and named != "int8":
-            return named  # `--quantization compressed-tensors` on a "-AWQ-4bit"/"-FP8" name: the name's width
+        if q == "compressed-tensors" and not model.get("quant_scheme"):
+            named = QUANT_WIDTH.get(str(model.get("quant_method") or "").lower())
+            if named and named != "int8":
+                return named  # `--quantization compressed-tensors` on a "-AWQ-4bit"/"-FP8" name: the name's width
         return QUANT_WIDTH.get(q, "4bit" if "4" in q else "fp8" if "8" in q else "bf16")
     dtype = str(engine.get("dtype") or "auto").lower()
     return "fp32" if dtype in ("float32", "fp32", "float") else "bf16"

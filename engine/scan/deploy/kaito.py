@@ -8,6 +8,7 @@ gpu_memory_utilization and the dtype itself, per KAITO release; the ConfigMap na
 keys win. What KAITO chooses is read as unknown, never as vLLM's default."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import PurePosixPath
 from typing import Any
@@ -77,8 +78,6 @@ def scan_kaito(ctx: ScanContext, rel: str, doc: yamlio.Document, docs: list[yaml
 def json_like(value: Any) -> str:
     """A YAML value as KAITO writes it on the command line: `str(value)` of the parsed value,
     except that mappings and lists are JSON (what vLLM's JSON flags read)."""
-    import json
-
     return json.dumps(value) if isinstance(value, (dict, list)) else str(value)
 
 
