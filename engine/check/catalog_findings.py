@@ -285,7 +285,7 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowled
             if isinstance(value, (dict, list, bool)) or value is None:
                 continue
             allowed = cat.allowed_values(path, version, refused=True)
-            if not allowed or not allowed[0]:
+            if not allowed or not allowed[0] or (len(path) == 1 and cli_choices.engine_skips(s.syntax, s.name, version)):
                 continue
             values, _ = allowed
             if str(value) in {str(v) for v in values}:
