@@ -70,8 +70,8 @@ def _arch(facts: dict, root: Path | None, base: Path | None, table: dict,
     if head:
         return head, "file header"
     arch = _named(model, table)
-    repo = hf_cache_repo(name) if arch is None and facts_of is not None else None
-    if repo:  # …/hub/models--Qwen--Qwen3-VL-30B-A3B-Instruct-GGUF/snapshots/…/Qwen3VL-…gguf: the repository names it
+    repo = hf_cache_repo(name) if arch is None else None
+    if repo and facts_of is not None:  # …/hub/models--Qwen--Qwen3-VL-30B-A3B-Instruct-GGUF/snapshots/…: the repository names it
         arch = _named(facts_of(repo), table)
     return (arch, "model name") if arch else None
 
@@ -98,8 +98,9 @@ def gguf_fit(facts: dict, root: Path | None, base: Path | None, pin: Any, table:
     built, by = None, f"vLLM {release}'s requirement transformers{requires}" if requires else f"vLLM {release}"
     own_pin = pin is not None and _spec(getattr(pin, "spec", None)) is not None
     m = _IMAGE.match(image or "")
-    if own_pin:
-        specs.append(_spec(pin.spec))
+    pinned = _spec(getattr(pin, "spec", None))
+    if own_pin and pinned is not None:
+        specs.append(pinned)
         by = f"{pin.text} ({pin.file}:{pin.line})"
     elif m and m.group(1) == release and vllm_released.get(release):
         built = date.fromisoformat(str(vllm_released[release]))
@@ -113,9 +114,10 @@ def gguf_fit(facts: dict, root: Path | None, base: Path | None, pin: Any, table:
     out.update(gguf_tf_by=by, gguf_tf_ok=bool(reads))
     if reads and len(reads) < len(allowed):
         out["gguf_tf_floor"] = True  # some allowed transformers do not read it: pin the floor
+    req = _spec(requires)
     if since and not reads:
-        if _spec(requires) is not None and any(_spec(requires).contains(p) for s in table.get("transformers_scanned") or []
-                                                            if parse(_minor(str(s))) >= parse(since) for p in _probes(str(s))):
+        if req is not None and any(req.contains(p) for s in table.get("transformers_scanned") or []
+                                   if parse(_minor(str(s))) >= parse(since) for p in _probes(str(s))):
             out["gguf_tf_fix"] = f">={since}"
         first = _first_release(since, release, table, model_types, vllm_released, bool(m and not own_pin))
         if first:  # an exact release: a range would let pip pick 0.24+, which has no GGUF loader
