@@ -139,6 +139,8 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
     # before the workers fork: the project's own subclasses of vllm.LLM, whose calls are sites anywhere
     ctx.llm_subclasses = python_subclass.index(ctx, files)
     windows_runs = windows_scripts.index(ctx, files)  # Python files a .bat/.ps1 runs in native Windows
+    if not gc.isenabled():  # what is loaded so far (the knowledge, the catalog, the file list) stays to the end
+        gc.freeze()  # out of the young collections below (_free_cycles), which would walk it all once
     yaml_files = []
     n = parallel.workers(len(files))
     done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
@@ -231,8 +233,9 @@ def _free_cycles() -> None:
     scan leaves cycles behind (a value resolver and the flow that holds it, each holding the
     file's parsed tree): with nothing to free them, vLLM's own tree kept about 600 parsed modules
     alive to the end. A young collection here sees only what was allocated since the previous
-    file (the sites kept are moved out of it and not looked at again), so it costs about what
-    this file's garbage is. With the collector on (the MCP server, tests) it runs by itself."""
+    file (the sites kept are moved out of it and not looked at again; what was loaded before the
+    scan is frozen out of it), so it costs about what this file's garbage is. With the collector
+    on (the MCP server, tests) it runs by itself."""
     if not gc.isenabled():
         gc.collect(0)
 
