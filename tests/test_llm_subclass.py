@@ -223,3 +223,22 @@ def test_lightevals_defaults_start_on_an_ampere_gpu(cli, write_project):
     _, text, _ = cli("audit", str(root), "--gpu", "A100-80GB", "--format", "json")
     out = json.loads(text)
     assert not [c["id"] for s in out["sites"] for c in s["checks"] if c["priority"] == "P0"]
+
+
+def test_distilabel_0x_wraps_the_engine_its_caller_built(scanned):
+    (s,) = scanned({"gen.py": 'from vllm import LLM\nfrom distilabel.llm import vLLM\n'
+                              'llm = vLLM(model=LLM(model="org/m"), task=task)\n'})
+    assert s.kind == "LLM()" and s.model.value == "org/m" and s.line == 3
+
+
+# https://docs.bespokelabs.ai/curator/guides/vllm — the documented form subclasses curator.LLM
+def test_a_subclass_of_a_forwarder_takes_its_parameters(scanned):
+    (s,) = scanned({"gen.py": 'from bespokelabs import curator\n\nclass RecipeGenerator(curator.LLM):\n'
+                              '    def prompt(self, input):\n        return input["cuisine"]\n\n'
+                              'gen = RecipeGenerator(model_name="Qwen/Qwen2.5-3B-Instruct", backend="vllm",\n'
+                              '    backend_params={"tensor_parallel_size": 1, "gpu_memory_utilization": 0.7})\n'})
+    assert s.line == 7 and s.model.value == "Qwen/Qwen2.5-3B-Instruct"
+    assert values(s)["gpu_memory_utilization"] == 0.7 and values(s)["max_model_len"] == 4096
+    text = ('from bespokelabs import curator\n\nclass Own(curator.LLM):\n    def __init__(self, path):\n'
+            '        super().__init__(model_name=path, backend="vllm")\n\nOwn("org/m")\n')
+    assert scanned({"gen.py": text}) == []

@@ -38,6 +38,7 @@ class Wrapper:
     prefix: str = ""  # a module function: it builds the engine only for a model written with this prefix, stripped
     keyed: tuple = ()  # (its parameter, ((key, engine argument), …)): a mapping whose listed keys reach the engine renamed
     defaults_with: str = ""  # its defaults hold only for calls that write this parameter (the releases that have them)
+    imports: tuple = ()  # the modules it is imported from, when the package's other releases had a class so named that does not
 
 
 @lru_cache(maxsize=None)
@@ -59,7 +60,8 @@ def registry() -> dict[tuple[str, str], Wrapper]:
             tuple((i["key"], i.get("default"), i["value"], tuple(i["set"].items())) for i in w.get("implies", ())),
             tuple((w.get("decides") or {}).items()), w.get("mode", ""),
             tuple((w["gpu_dtype"][k] for k in ("min_cc", "at_least", "below"))) if w.get("gpu_dtype") else (),
-            keyed=tuple((k, tuple(m.items())) for k, m in (w.get("keyed") or {}).items()), defaults_with=w.get("defaults_with", ""))
+            keyed=tuple((k, tuple(m.items())) for k, m in (w.get("keyed") or {}).items()), defaults_with=w.get("defaults_with", ""),
+            imports=tuple(w.get("imports", ())))
     for w in data.get("functions", []):
         # a module function (`litellm.completion(model="vllm/<id>")`): only the model reaches the engine
         out[(w["module"], w["function"])] = Wrapper(w["function"], w["module"], frozenset({"model"}), ("model",), True,
@@ -322,7 +324,7 @@ def bind(imported: list, tree: ast.Module, rel: str, ctx, llm_bound: tuple[set[s
         top = (node.module or "").split(".")[0]
         for a in node.names:
             local = a.asname or a.name
-            if node.level == 0 and (top, a.name) in known:
+            if node.level == 0 and (top, a.name) in known and _imported(known[(top, a.name)], node.module or ""):
                 out[local] = known[(top, a.name)]
             elif node.level == 0 and a.name.islower():  # `from bespokelabs import curator` … `curator.LLM(…)`
                 out.update(_through(f"{node.module}.{a.name}", local, known))
@@ -330,14 +332,39 @@ def bind(imported: list, tree: ast.Module, rel: str, ctx, llm_bound: tuple[set[s
                 hit = [w for w in project[a.name] if _module_matches(w.origin, node.module or "", rel, node.level)]
                 if len(hit) == 1:
                     out[local] = hit[0]
+    _subclasses(tree, out)
     return out
+
+
+def _subclasses(tree: ast.Module, out: dict[str, Wrapper]) -> None:
+    """The module's classes that subclass a public forwarder without an `__init__` of their own
+    (curator's documented `class RecipeGenerator(curator.LLM)` with its prompt and parse): their
+    calls take the forwarder's parameters."""
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or node.name in out:
+            continue
+        if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "__init__" for n in node.body):
+            continue
+        for b in node.bases:
+            name = b.id if isinstance(b, ast.Name) else f"{b.value.id}.{b.attr}" \
+                if isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) else None
+            w = out.get(name) if name else None
+            if w is not None and w.forwarder and not w.method and not w.prefix:
+                out[node.name] = w
+                break
 
 
 def _through(module: str, local: str, known: dict) -> dict[str, Wrapper]:
     """A package's classes as a module bound to `local` names them (`curator.LLM`): the classes of
     the module's top-level package, when that package is one the knowledge lists."""
     top = module.split(".")[0]
-    return {f"{local}.{c}": w for (mod, c), w in known.items() if mod == top and not w.prefix and not w.method}
+    return {f"{local}.{c}": w for (mod, c), w in known.items() if mod == top and not w.prefix and not w.method and _imported(w, module)}
+
+
+def _imported(w: Wrapper, module: str) -> bool:
+    """Whether the class comes from a module it is listed under (distilabel 0.x's `distilabel.llm.vLLM`
+    wrapped an LLM the caller built; 1.x's `distilabel.llms` / `distilabel.models` one builds it)."""
+    return not w.imports or any(module == m or module.startswith(m + ".") for m in w.imports)
 
 
 def _module_matches(file: str, module: str, rel: str, level: int) -> bool:
