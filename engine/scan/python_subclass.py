@@ -167,16 +167,19 @@ def _keyed(site, kw: ast.keyword, keys: dict, rel: str) -> list:
     """A mapping of the wrapper's whose listed keys reach the engine under their engine names
     (curator's backend_params: max_model_length → max_model_len); its other keys are the wrapper's
     own, and a mapping the scan cannot read as a literal is noted, never spread."""
-    if not (isinstance(kw.value, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in kw.value.keys)):
+    d = kw.value
+    names = [k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None for k in d.keys] \
+        if isinstance(d, ast.Dict) else [None]
+    if not isinstance(d, ast.Dict) or None in names:
         site.opaque.append({"code": "wrapper-arg", "what": f"{kw.arg}=…", "where": f"{rel}:{kw.value.lineno}"})
         return []
     out = []
-    for k, v in zip(kw.value.keys, kw.value.values):
-        if k.value not in keys:
-            site.opaque.append({"code": "wrapper-arg", "what": f"{kw.arg}[{k.value!r}]", "where": f"{rel}:{v.lineno}"})
+    for name, v in zip(names, d.values):
+        if name not in keys:
+            site.opaque.append({"code": "wrapper-arg", "what": f"{kw.arg}[{name!r}]", "where": f"{rel}:{v.lineno}"})
             continue
-        new = ast.copy_location(ast.keyword(arg=keys[k.value], value=v), v)
-        new.written = k.value  # type: ignore[attr-defined]  # the key as the call spells it
+        new = ast.copy_location(ast.keyword(arg=keys[name], value=v), v)
+        new.written = name  # type: ignore[attr-defined]  # the key as the call spells it
         out.append(new)
     return out
 
