@@ -330,6 +330,10 @@ def _markers(facts: dict, short: str, markers: list[dict], config: dict | None, 
             facts.pop("quant_block", None)
             if mk.get("scheme"):
                 facts["quant_scheme"] = mk["scheme"]
+            if mk.get("block"):
+                facts["quant_block"] = list(mk["block"])
+            if mk.get("publisher_format"):
+                facts["quant_source"] = "catalog"  # the publisher's own uploads of this name say so
             if mk.get("unquantized"):
                 facts["quant_unquantized"] = dict(mk["unquantized"])
             if not (config and (config.get("torch_dtype") or config.get("dtype"))) and mk["method"] not in keeps:
