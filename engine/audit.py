@@ -102,7 +102,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
             site.framework_fork = bool(getattr(pin, "own", False))
             gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
-            facts["launch"].update(framework_compat(site, facts, cat, pin, gate))
+            copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
+            facts["launch"].update(framework_compat(site, facts, cat, pin, gate, copy))
             facts["launch"].update(trainer_attention(site))  # the trainer's attention beside the rollout (L130)
     return rep, sc.sites, SiteReports(prepared, kb, cat, sc, progress)
 

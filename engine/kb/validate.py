@@ -90,6 +90,10 @@ class Validator:
 
         for path, msg in schemas.errors("framework_catalog", compat.framework_catalog())[:20]:
             self.add("knowledge/frameworks/catalog.json", "", schemas.json_path(path), msg)
+        from vllm_kb.engine.kb import vllm_symbols
+
+        for path, msg in schemas.errors("vllm_symbols", vllm_symbols.table())[:20]:
+            self.add("knowledge/frameworks/vllm_symbols.json", "", schemas.json_path(path), msg)
         self.manifest()
         try:
             kb = Knowledge()
