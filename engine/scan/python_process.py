@@ -154,6 +154,22 @@ class CudaOrder:
         kinds = [(n, "init" if _touches_cuda(n) else "probe" if _probes_cuda(n) else "engine" if _builds_engine(n)
                   else "dist" if _inits_dist(n) else None) for n in calls]
         self.touches = sorted(((n.lineno, self._scope(n.lineno), k) for n, k in kinds if k), key=lambda t: t[0])
+        # a function's id → the names its callers use: `f(...)`, `self.f(...)`; a class's __init__ → `C(...)`
+        self._names: dict[int, str] = {}
+        for n in walk(tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._names.setdefault(id(n), n.name)
+            elif isinstance(n, ast.ClassDef):
+                for item in n.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == "__init__":
+                        self._names[id(item)] = n.name
+        self._callers: dict[str, list[int]] = {}
+        if any(k == "dist" for _, _, k in self.touches):
+            for n in calls:
+                name = n.func.id if isinstance(n.func, ast.Name) else n.func.attr \
+                    if isinstance(n.func, ast.Attribute) else None
+                if name:
+                    self._callers.setdefault(name, []).append(n.lineno)
 
     def _scope(self, line: int) -> int | None:
         inner = None
@@ -168,6 +184,19 @@ class CudaOrder:
             return set()
         scope = self._scope(line)
         return {k for at, sc, k in self.touches if at < line and sc in (None, scope)}
+
+    def dist_before(self, line: int, depth: int = 3) -> bool:
+        """torch.distributed is set up before `line` runs: earlier in its function or at module level,
+        or before a call, in the same module, of the function (or class) that holds `line` — an
+        evaluation script's main() joins the launcher's world, then builds the class whose
+        __init__ builds the engine. Followed `depth` callers deep, by name."""
+        if "dist" in self.kinds_before(line):
+            return True
+        scope = self._scope(line)
+        if depth <= 0 or scope is None or scope not in self._names:
+            return False
+        return any(self.dist_before(at, depth - 1) for at in self._callers.get(self._names[scope], ())
+                   if self._scope(at) != scope)
 
     def before(self, line: int) -> bool:
         """CUDA is touched earlier in the same function, or at module level, than `line`."""
@@ -197,6 +226,6 @@ def cuda_facts(order: "CudaOrder", first: int, at_import: bool, tree: ast.Module
     if at_import and reimported(tree, rel.rsplit("/", 1)[-1].removesuffix(".py")) is not None:
         kinds.add("engine")
     out = {"cuda_first": bool(kinds - {"dist"}), "cuda_init_first": bool(kinds & {"init", "engine"})}
-    if "dist" in kinds:
+    if "dist" in kinds or order.dist_before(first):
         out["dist_first"] = True  # torch.distributed set up by the script before the engine
     return out
