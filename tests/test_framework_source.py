@@ -112,3 +112,53 @@ def test_a_guarded_import_or_one_the_table_cannot_judge_is_no_break(tmp_path):
         """
     _, r = _l43(tmp_path, "0.8.4", files)
     assert r.priority != "P0" or "process_weights_after_loading" not in r.reason_text("en")
+
+
+# ---- installed from git (engine/scan/framework_git.py, knowledge/frameworks/git_history.json) ----
+
+def test_git_requirements_name_the_framework_and_the_kind_of_ref():
+    from vllm_kb.engine.scan import framework_git
+
+    g = framework_git.parse("verl @ git+https://github.com/volcengine/verl.git@v0.4.1")
+    assert (g.package, g.kind, g.release) == ("verl", "release", "0.4.1")
+    g = framework_git.parse("git+https://github.com/verl-project/verl@e2d45b00e514e1fa")
+    assert (g.package, g.kind) == ("verl", "commit")
+    g = framework_git.parse("trl[vllm] @ git+https://github.com/huggingface/trl.git")
+    assert (g.package, g.kind, g.ref) == ("trl", "branch", "")
+    assert framework_git.parse("git+https://github.com/someone/other.git@main") is None
+    assert framework_git.parse("git+https://github.com/vllm-project/vllm.git") is None
+
+
+def test_a_release_tag_is_that_release(tmp_path):
+    _tree(tmp_path, {"requirements.txt": "verl @ git+https://github.com/volcengine/verl.git@v0.7.0\nvllm==0.16.0\n",
+                     "run.sh": COPY["run.sh"]})
+    sr = next(s for s in audit(tmp_path, gpu="A100-80GB").sites if s.site.framework == "verl")
+    assert sr.facts["launch"]["fw_release"] == "0.7.0"
+
+
+def _git_site(tmp_path, req: str, vllm: str):
+    _tree(tmp_path, {"requirements.txt": f"{req}\nvllm=={vllm}\n", "run.sh": COPY["run.sh"]})
+    sr = next(s for s in audit(tmp_path, gpu="A100-80GB").sites if s.site.framework == "verl")
+    return sr, next(r for r in sr.results if r.check.id == "L43")
+
+
+def test_a_commit_of_main_is_judged_by_its_own_imports(tmp_path):
+    # verl PR 4130's squash commit added the import vLLM has from 0.9.0 on
+    sr, r = _git_site(tmp_path, "verl @ git+https://github.com/volcengine/verl.git@e2d45b00e514e1fa914e32eeb9093226540b7560", "0.8.4")
+    assert r.priority == "P0" and "process_weights_after_loading" in r.reason_text("en")
+    assert "e2d45b00e5" in sr.facts["launch"]["fw_release"]
+
+
+def test_the_commit_before_it_does_not_import_it(tmp_path):
+    from vllm_kb.engine.kb import framework_history
+
+    run, _, _ = framework_history.commit("verl", "e2d45b00e5")
+    before = framework_history.table()["frameworks"]["verl"]["runs"]
+    i = before.index(run)
+    assert run["commits"].split()[0] == "e2d45b00e5" and i > 0
+    assert not any(x["import"].endswith("process_weights_after_loading") for x in before[i - 1]["imports"])
+
+
+def test_main_is_judged_at_its_newest_known_commit_and_only_as_p1(tmp_path):
+    _, r = _git_site(tmp_path, "verl @ git+https://github.com/volcengine/verl.git@main", "0.8.4")
+    assert r.priority == "P1" and "as of" in r.reason_text("en")

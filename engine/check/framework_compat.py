@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vllm_kb.engine.check import framework_copy, framework_imports, framework_kwargs, memory
+from vllm_kb.engine.check import framework_copy, framework_git, framework_imports, framework_kwargs, memory
 from vllm_kb.engine.kb import compat
 from vllm_kb.engine.kb.versions import try_parse
 
@@ -96,15 +96,20 @@ def framework_compat(site, facts: dict, cat, pin, gate=None, copy=None) -> dict[
     that copy's vLLM imports (scan/framework_source.SourceCopy), which run instead of a release's."""
     fid = site.framework
     vllm = (facts.get("vllm") or {}).get("version")
+    copy = copy or framework_git.copy_for(pin)  # a framework installed from git at a commit or a branch
     if fid in (None, "none") or (pin is None and gate is None and copy is None) or not (facts.get("vllm") or {}).get("pinned"):
         return {}
     fw = (gate.version if gate is not None and (pin is None or getattr(pin, "own", False) or not pin.exact) else None) \
         or (pin.exact if pin is not None else None)
+    fw = fw or (copy.version if copy is not None else None)
     if fw and try_parse(fw) is None:
         fw = None
     if not vllm or (not fw and gate is None and copy is None):
         return {}
-    out: dict[str, Any] = {"fw_release": fw or f"({(gate or copy).package}/)", "fw_extra": "vllm" in getattr(pin, "extras", ())}
+    shown = fw or f"({(gate or copy).package}/)"
+    if copy is not None and copy.ref:  # installed from git: the ref, beside the version its commit says
+        shown = f"{fw} ({copy.ref})" if fw else copy.ref
+    out: dict[str, Any] = {"fw_release": shown, "fw_extra": "vllm" in getattr(pin, "extras", ())}
     declared = [r.vllm for r in compat.rows() if fw and gate is None and r.framework == fid and r.kind == "declared"
                 and r.covers(compat.code_release(fw)) and r.vllm]
     if declared:
@@ -112,10 +117,12 @@ def framework_compat(site, facts: dict, cat, pin, gate=None, copy=None) -> dict[
     rows = _errors(fid, fw, vllm, site, facts, cat, gate, copy)
     if not rows:
         return out
-    hard = [r for r in rows if r.effect == "error"]
-    reported = [r for r in rows if r.kind == "known_break"]
-    out["fw_problem"] = "error" if hard else ("reported" if reported else "declared")
-    r = (hard or reported or rows)[0]
+    # a branch's newest known commit stands for whatever was installed from it: a P1 that names the date
+    moving = [r for r in rows if r.raw.get("moving")]
+    hard = [r for r in rows if r.effect == "error" and not r.raw.get("moving")]
+    reported = [r for r in rows if r.kind == "known_break" and not r.raw.get("moving")]
+    out["fw_problem"] = "error" if hard else ("moving" if moving else "reported" if reported else "declared")
+    r = (hard or moving or reported or rows)[0]
     text = str(r.raw.get("error") or f"{fid} {fw} declares vllm{r.vllm}")
     # {package_version} → the pinned one; the sentence the message sits in brings its own full stop
     out["fw_problem_text"] = re.sub(r"\{[^{}]*version[^{}]*\}", vllm, text).rstrip(".")

@@ -29,7 +29,7 @@ def breaks(copy, fw: str | None, vllm: str, site) -> list[compat.Row]:
         since = f"; vLLM has it from {first} on" if first else ""
         return [compat.Row(copy.framework, "", "", "known_break", {
             "id": f"{copy.framework}-copy-imports-{imp.spelled}", "effect": "error", "scope": "install",
-            "error": f"{error} — the {copy.framework} code in this project imports it ({where}){since}",
-            "where": where, "import": imp.spelled, "first": first or "",
+            "error": f"{error} — {copy.label or f'the {copy.framework} code in this project'} imports it ({where}){since}",
+            "where": where, "import": imp.spelled, "first": first or "", "moving": copy.moving,
             "source": {"title": f"{copy.framework} copy in this project", "url": where}})]
     return []

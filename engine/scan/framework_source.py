@@ -50,6 +50,12 @@ class SourceCopy:
     framework: str
     root: str  # the folder that holds the package folder ("" for the tree's root)
     imports: tuple[SourceImport, ...]
+    # who runs the imports, as a message names it; "" for the copy in the tree
+    label: str = ""
+    # a git branch installed at some unknown time: its newest known commit stands for it (a P1 at most)
+    moving: bool = False
+    version: str | None = None  # the version file of the commit, where known
+    ref: str = ""  # how it is installed, for the release a message names ("git main", "git e2d45b00e5")
 
     @property
     def package(self) -> str:
@@ -62,7 +68,8 @@ class _Trees:
     vLLM path loads)."""
 
     def __init__(self, root: str, paths: set[str], read):
-        self.root, self.paths, self.read, self.parsed = root, paths, read, {}
+        self.root, self.paths, self.read = root, paths, read
+        self.parsed: dict[str, ast.Module] = {}
 
     def __contains__(self, path) -> bool:
         return path in self.paths

@@ -1,4 +1,4 @@
-# the rollout module as verl's main had it on 17 November 2025 (imports only)
+# the rollout module as verl's main had it on 17 November 2025 (its module-level vLLM imports only)
 from vllm import LLM, SamplingParams
 from vllm.lora.request import LoRARequest
 from vllm.model_executor.model_loader.utils import process_weights_after_loading
@@ -10,5 +10,4 @@ except ModuleNotFoundError:
 
 
 class vLLMRollout:
-    def __init__(self, config):
-        self.engine = LLM(model=config.model_path)
+    """Builds its engine from the rollout config (not shown)."""
