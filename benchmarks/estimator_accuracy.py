@@ -61,7 +61,8 @@ def engine_args(row: dict) -> dict[str, Any]:
 
 
 def estimate_row(row: dict) -> dict[str, Any]:
-    return memory.estimate(model_facts(row), gpu_facts(row), engine_args(row), vllm_version=str(row["vllm"]))
+    return memory.estimate(model_facts(row), gpu_facts(row), engine_args(row), vllm_version=str(row["vllm"]),
+                           env=row.get("env"))
 
 
 def comparisons(row: dict, est: dict | None = None) -> list[dict[str, Any]]:

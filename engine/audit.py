@@ -14,6 +14,7 @@ from vllm_kb.engine.check.dependency_pins import dependency_facts
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.launch_facts import ray_cluster
+from vllm_kb.engine.check.gguf_fit import gguf_fit
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.trainer_attn import trainer_attention
@@ -80,6 +81,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     clients = tool_clients(sc.ctx, sc.files) if any(p[2]["site"].get("serves_http") for p in prepared) else []
     model_types = kb.doc("vllm", "model_types.yaml").data
     vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
+    gguf_table = kb.doc("vllm", "gguf.yaml").data
+    gguf_markers = kb.doc("models.yaml").data.get("quantized_markers", [])
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
@@ -91,6 +94,10 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
                                                 model_types, site.image, vllm_released))
         if tf_pin is not None and (not site.image or getattr(tf_pin, "kind", "") == "dockerfile"):
             facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin
+        facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if not site.image
+                                        or getattr(tf_pin, "kind", "") == "dockerfile" else None, gguf_table, model_types,
+                                        site.image, vllm_released, partial(candidates.model_of, kb=kb, markers=gguf_markers,
+                                                                           version=str(facts["vllm"].get("version")))))  # L135
         if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
             own = not site.image or getattr(tf_pin, "kind", "") == "dockerfile"
             facts["launch"].update(transformers_gone(facts, tf_pin if own else None,

@@ -51,6 +51,28 @@ def test_the_sampler_stopped_sorting_in_0_17():
     assert new == pytest.approx(1024 * 128256 * 14.5 / GIB + 0.25, abs=0.02)
 
 
+def test_flashinfer_sampler_where_the_installation_decides():
+    """0.8.0-0.11.0 warm the sampler up with FlashInfer when it is installed (Docker images), with
+    PyTorch's sort otherwise: the estimate takes the sort and says what FlashInfer would leave;
+    0.11.1+ use FlashInfer only when VLLM_USE_FLASHINFER_SAMPLER=1 asks."""
+    m = facts("Qwen/Qwen2.5-3B-Instruct")
+    engine = {"gpu_memory_utilization": 0.1, "max_num_seqs": 512, "max_num_batched_tokens": 1536,
+              "max_model_len": 1536}
+    pip = memory.estimate(m, gpu("H100"), engine, vllm_version="0.10.1")
+    assert pip["kv_cache_gib"] < 0 < pip["kv_cache_alt_gib"]  # whether it starts depends on FlashInfer
+    assert {"key": "sampler_alt", "value": "flashinfer"} in pip["assumptions"]
+    fi = memory.estimate(m, gpu("H100"), engine, vllm_version="0.10.1", env={"VLLM_USE_FLASHINFER_SAMPLER": "1"})
+    assert "kv_cache_alt_gib" not in fi and fi["kv_cache_gib"] == pytest.approx(pip["kv_cache_alt_gib"], abs=0.01)
+    assert fi["activation_peak_gib"] < pip["activation_peak_gib"]
+    off = memory.estimate(m, gpu("H100"), engine, vllm_version="0.10.1", env={"VLLM_USE_FLASHINFER_SAMPLER": "0"})
+    assert "kv_cache_alt_gib" not in off and off["kv_cache_gib"] == pip["kv_cache_gib"]
+    later = memory.estimate(m, gpu("H100"), engine, vllm_version="0.12.0")
+    assert "kv_cache_alt_gib" not in later and later["kv_cache_gib"] == pip["kv_cache_gib"]
+    opted = memory.estimate(m, gpu("H100"), engine, vllm_version="0.12.0", env={"VLLM_USE_FLASHINFER_SAMPLER": "1"})
+    assert opted["kv_cache_gib"] == fi["kv_cache_gib"]
+    assert memory.runtime("0.7.3").sampler == "v0" and memory.runtime("0.7.3").sampler_alt is None
+
+
 def test_v0_fallback_below_sm80():
     assert memory.runtime("0.8.5", {}, 7.5).v1 is False
     assert memory.runtime("0.8.5", {"VLLM_USE_V1": "1"}, 7.5).v1 is True

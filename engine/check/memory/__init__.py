@@ -12,7 +12,7 @@ machine-readable {key, value} pairs so that reports can word them in any languag
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vllm_kb.engine.check.memory.encoder import encoder_facts
@@ -206,6 +206,8 @@ def _budget(site: _Site, last_stage: bool, notes: _Notes | None = None) -> dict[
     add("non_torch_gib", round(non_torch / GIB, 2))
     add("cudagraph_gib", round(graphs / GIB, 2))
     add("vllm_version", rt.version or "newest")
+    if site.has_dims and rt.sampler_alt:
+        add("sampler_alt", rt.sampler_alt)
     requested = total * gmu
     return {"requested": requested, "activation_peak": activation, "non_torch": non_torch, "gmu": gmu,
             "cudagraph": graphs, "usable": requested - activation - non_torch - graphs}
@@ -263,6 +265,11 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
         seqs = _seqs_fit(site, weights_per_gpu, one)
         if seqs:
             cap["max_num_seqs_fit"] = seqs
+    saving = _sampler_alt_saving(site)
+    if saving and not human_int(engine.get("kv_cache_memory_bytes")):
+        # where the installation picks the sampler (0.8.0-0.11.0: FlashInfer's when it is
+        # importable), what the lighter one leaves: L16 says P1, not P0, when only it leaves a cache
+        cap["kv_cache_alt_gib"] = round((available + saving) / GIB, 2)
     if human_int(engine.get("kv_cache_memory_bytes")):
         notes.add("kv_cache_memory_bytes", human_int(engine["kv_cache_memory_bytes"]))
     kv_dtype = str(engine.get("kv_cache_dtype") or "auto")
@@ -335,6 +342,14 @@ def _full_graphs(engine: dict) -> bool:
     comp = engine.get("compilation_config")
     text = str(comp).upper() if comp is not None else ""
     return not ("CUDAGRAPH_MODE" in text and ("PIECEWISE" in text.replace("FULL_AND_PIECEWISE", "") or "NONE" in text))
+
+
+def _sampler_alt_saving(site: _Site) -> float:
+    """Bytes the release's other sampler (rt.sampler_alt) would leave free on the last stage."""
+    if not site.rt.sampler_alt or not site.has_dims or site.pp > 1:  # PP: the tightest stage may not sample
+        return 0.0
+    alt = _Site(site.model, site.gpu, site.engine, replace(site.rt, sampler=site.rt.sampler_alt), site.tp, site.pp)
+    return max(0.0, _budget(alt, True)["usable"] - _budget(site, True)["usable"])
 
 
 def _seqs_fit(site: _Site, weights_per_gpu: float, one: float) -> int | None:

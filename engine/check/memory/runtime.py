@@ -28,7 +28,12 @@ NON_TORCH_PARALLEL_GIB = {"v1": 2.0, "v0": 0.1}  # extra with TP: NVSwitch (NVLS
 # same way and then keeps fp32 probabilities and log-probabilities of every row as well
 # (vllm/model_executor/layers/sampler.py: softmax and log_softmax after _apply_top_k_top_p): the T4
 # logs of 0.6.6-0.8.5 whose profile run the sampler dominates print 39-40 bytes per logit.
-SAMPLER_BYTES_PER_LOGIT = {"sort": 32.0, "triton": 14.5, "v0": 40.0}
+# FlashInfer's sampler (V1 0.8.0-0.11.0 whenever a FlashInfer build is installed, as in vLLM's
+# Docker images; later only with VLLM_USE_FLASHINFER_SAMPLER=1) masks top-k and samples from the
+# probabilities without a sort: the fp32 logits and the probabilities, 8 bytes per logit (the
+# dennislee22 A100 logs of 0.10.1.1 that print "Using FlashInfer for top-p & top-k sampling" leave
+# 0.55 GiB beside weights and cache at 256 x 152K logits; the same run without FlashInfer, 1.6 GiB).
+SAMPLER_BYTES_PER_LOGIT = {"sort": 32.0, "triton": 14.5, "v0": 40.0, "flashinfer": 8.0}
 PROFILE_WORKSPACE_GIB = {"v1": 0.25, "v0": 0.0}  # compile/attention workspaces in the V1 profile run
 CUDAGRAPH_BASE_GIB = 0.3       # CUDA-graph pool, from vLLM 0.20 subtracted before KV sizing
 CUDAGRAPH_PER_LAYER_GIB = 0.006
@@ -53,6 +58,9 @@ class Runtime:
     cudagraph_profiled: bool    # 0.20+: CUDA-graph memory subtracted before KV sizing
     tokens_from_concurrency: bool  # 0.24+: "KV cache size" = concurrency x max_model_len
     sampler: str = "sort"       # how the dummy sampler masks top-k/top-p (0.17+: triton; V0: sort + logprobs)
+    # the other sampler the release may run, where it depends on what is installed: 0.8.0-0.11.0
+    # take FlashInfer's whenever FlashInfer is importable (the Docker images), PyTorch's sort otherwise
+    sampler_alt: str | None = None
     mla_cache: str = "latent"   # DeepSeek MLA: latent (0.7.1+), full192 (0.7.0), full256 (0.5.1-0.6.6)
     experts_over_dp: bool = True  # 0.9.0+: FusedMoE shards the experts over TP x DP, EP or not
 
@@ -82,10 +90,28 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
         mla = "full192"
     else:
         mla = "latent" if (since("0.7.1") and not (v1 and not since("0.8.0"))) else ("full192" if since("0.7.0") else "full256")
+    sampler, alt = _sampler(v1, since, env)
     return Runtime(vllm_version, v1=v1, new_profiler=since("0.6.4"), hybrid_manager=v1 and since("0.9.1"),
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
-                   tokens_from_concurrency=v1 and since("0.24.0"), sampler="v0" if not v1 else ("triton" if since("0.17.0") else "sort"),
+                   tokens_from_concurrency=v1 and since("0.24.0"), sampler=sampler, sampler_alt=alt,
                    mla_cache=mla, experts_over_dp=since("0.9.0"))
+
+
+def _sampler(v1: bool, since: Any, env: dict) -> tuple[str, str | None]:
+    """The dummy sampler's top-k/top-p path (vllm/v1/sample/ops/topk_topp_sampler.py
+    TopKTopPSampler.__init__), and the other one where it depends on the installation.
+    0.8.0-0.11.0 take FlashInfer's whenever it is importable unless VLLM_USE_FLASHINFER_SAMPLER=0
+    (0.8.x only with FlashInfer below 0.2.3, as the images ship); 0.11.1+ only with
+    VLLM_USE_FLASHINFER_SAMPLER=1; otherwise PyTorch's sort, a Triton kernel from 0.17."""
+    if not v1:
+        return "v0", None
+    flag = str(env.get("VLLM_USE_FLASHINFER_SAMPLER", "")).strip()
+    native = "triton" if since("0.17.0") else "sort"
+    if flag in ("1", "true", "True"):
+        return "flashinfer", None
+    if flag in ("0", "false", "False") or since("0.11.1"):
+        return native, None
+    return native, "flashinfer"  # pip wheels before 0.11.1 bring no FlashInfer; the images do
 
 
 _HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgG]?)")
