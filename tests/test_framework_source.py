@@ -162,3 +162,12 @@ def test_the_commit_before_it_does_not_import_it(tmp_path):
 def test_main_is_judged_at_its_newest_known_commit_and_only_as_p1(tmp_path):
     _, r = _git_site(tmp_path, "verl @ git+https://github.com/volcengine/verl.git@main", "0.8.4")
     assert r.priority == "P1" and "as of" in r.reason_text("en")
+
+
+def test_a_module_vllm_removed_is_named_as_python_names_it(tmp_path):
+    files = dict(COPY)
+    files[f"{ROLLOUT}/spmd.py"] = "from vllm.lora.models import LoRAModel\n"
+    sr, r = _l43(tmp_path, "0.13.0", files)
+    text = r.reason_text("en")
+    assert r.priority == "P0" and "No module named 'vllm.lora.models'" in text and ">=0.3.0,<0.13.0" in text
+    assert sr.facts["launch"]["fw_fit_vllm"] == "==0.12.0"

@@ -10,7 +10,7 @@ before an engine is built. An import the table cannot judge is left alone."""
 from __future__ import annotations
 
 from vllm_kb.engine.check import framework_imports
-from vllm_kb.engine.kb import compat, vllm_symbols
+from vllm_kb.engine.kb import compat, versions, vllm_symbols
 
 
 def breaks(copy, fw: str | None, vllm: str, site) -> list[compat.Row]:
@@ -21,12 +21,15 @@ def breaks(copy, fw: str | None, vllm: str, site) -> list[compat.Row]:
         if vllm_symbols.resolves(imp.module, imp.name, vllm) is not False:
             continue
         first = vllm_symbols.first_release(imp.module, imp.name)
-        if imp.name is not None and vllm_symbols.resolves(imp.module, None, vllm) is not False:
+        gone = vllm_symbols.missing_module(imp.module, vllm)
+        if imp.name is not None and gone is None:
             error = f"ImportError: cannot import name '{imp.name}' from '{imp.module}'"
         else:
-            error = f"ModuleNotFoundError: No module named '{imp.module}'"
+            error = f"ModuleNotFoundError: No module named '{gone or imp.module}'"
         where = f"{imp.file}:{imp.line}"
-        since = f"; vLLM has it from {first} on" if first else ""
+        # a name that came later, or one that is gone: the releases that have it
+        older = first and versions.try_parse(first) and versions.try_parse(vllm) and versions.try_parse(vllm) < versions.try_parse(first)
+        since = f"; vLLM has it from {first} on" if older else f"; vLLM has it in releases {' or '.join(vllm_symbols.spans(imp.module, imp.name) or [])}"
         return [compat.Row(copy.framework, "", "", "known_break", {
             "id": f"{copy.framework}-copy-imports-{imp.spelled}", "effect": "error", "scope": "install",
             "error": f"{error} — {copy.label or f'the {copy.framework} code in this project'} imports it ({where}){since}",

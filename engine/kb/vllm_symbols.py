@@ -75,6 +75,17 @@ def resolves(module: str, name: str | None, vllm: str) -> bool | None:
     return ok
 
 
+def missing_module(module: str, vllm: str) -> str | None:
+    """The first module on the way to `module` (itself included) that `vllm` provably lacks: what
+    Python names in `No module named '…'`."""
+    parts = module.split(".")
+    for i in range(2, len(parts) + 1):
+        got = spans(".".join(parts[:i]), None)
+        if got is not None and resolves_in(got, vllm, read_releases()) is False:
+            return ".".join(parts[:i])
+    return None
+
+
 def first_release(module: str, name: str | None) -> str | None:
     """The first read release where the import works (`>=0.9.0` → 0.9.0)."""
     got = spans(module, name)

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 ENTRIES = {
     "trl": [("trl/trainer/grpo_trainer.py", "trainer"), ("trl/scripts/vllm_serve.py", "trl vllm-serve")],
     "verl": [("verl/workers/rollout/vllm_rollout/__init__.py", "rollout"),
-             ("verl/workers/rollout/vllm_rollout/vllm_async_server.py", "async")],
+             ("verl/workers/rollout/vllm_rollout/vllm_async_server.py", "async"),
+             # EasyR1, a fork that keeps the package name: its one rollout module (no verl release has this path)
+             ("verl/workers/rollout/vllm_rollout_spmd.py", "rollout")],
     "openrlhf": [("openrlhf/trainer/ray/vllm_engine.py", "rollout"), ("openrlhf/trainer/ray/vllm_worker_wrap.py", "rollout")],
     "llamafactory": [("llamafactory/chat/vllm_engine.py", "rollout")],
     "ms-swift": [("swift/llm/infer/infer_engine/vllm_engine.py", "rollout"), ("swift/llm/utils/vllm_utils.py", "rollout")],

@@ -1,0 +1,1 @@
+from .vllm_engine import VllmEngine  # noqa: F401
