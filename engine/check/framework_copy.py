@@ -28,7 +28,8 @@ def breaks(copy, fw: str | None, vllm: str, site) -> list[compat.Row]:
             error = f"ModuleNotFoundError: No module named '{gone or imp.module}'"
         where = f"{imp.file}:{imp.line}"
         # a name that came later, or one that is gone: the releases that have it
-        older = first and versions.try_parse(first) and versions.try_parse(vllm) and versions.try_parse(vllm) < versions.try_parse(first)
+        pf, pv = versions.try_parse(first or ""), versions.try_parse(vllm)
+        older = pf is not None and pv is not None and pv < pf
         since = f"; vLLM has it from {first} on" if older else f"; vLLM has it in releases {' or '.join(vllm_symbols.spans(imp.module, imp.name) or [])}"
         return [compat.Row(copy.framework, "", "", "known_break", {
             "id": f"{copy.framework}-copy-imports-{imp.spelled}", "effect": "error", "scope": "install",

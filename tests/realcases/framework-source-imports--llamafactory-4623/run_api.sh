@@ -1,2 +1,0 @@
-#!/bin/bash
-llamafactory-cli api infer.yaml

@@ -1,1 +1,0 @@
-from .vllm_engine import VllmEngine  # noqa: F401
