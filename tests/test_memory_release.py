@@ -89,6 +89,21 @@ def test_v0_counts_nccl_buffers_before_0_6_4():
     assert a100["non_torch_gib"] - geforce["non_torch_gib"] == pytest.approx(2.7, abs=0.01)
 
 
+def test_unified_memory_spark():
+    """DGX Spark's GB10 shares the system's memory: vLLM's total is MemTotal (no driver reserve to
+    take off) and what the host takes during start-up counts as non-torch memory."""
+    spark = gpu("DGX Spark")
+    assert spark["unified_memory"] and spark["compute_capability"] == 12.1
+    m = facts("Qwen/Qwen3-32B")
+    engine = {"max_model_len": 32768, "gpu_memory_utilization": 0.85}
+    uma = memory.estimate(m, spark, engine, vllm_version="0.20.0")
+    discrete = memory.estimate(m, {k: v for k, v in spark.items() if k != "unified_memory"}, engine, vllm_version="0.20.0")
+    assert uma["requested_per_gpu_gib"] == pytest.approx(121.6 * 0.85, abs=0.01)
+    assert uma["non_torch_gib"] - discrete["non_torch_gib"] == pytest.approx(5.7, abs=0.01)
+    assert uma["kv_cache_gib"] == pytest.approx(discrete["kv_cache_gib"] - 5.7 + 0.5 * 0.85, abs=0.02)
+    assert "unified_memory" not in gpu("GH200")  # Grace Hopper's HBM is its own
+
+
 def test_v0_fallback_below_sm80():
     assert memory.runtime("0.8.5", {}, 7.5).v1 is False
     assert memory.runtime("0.8.5", {"VLLM_USE_V1": "1"}, 7.5).v1 is True

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, CUDAGRAPH_BASE_GIB, CUDAGRAPH_PER_LAYER_GIB,
                                                  CUDAGRAPH_PER_MOE_LAYER_GIB, GIB, NON_TORCH_GIB, NON_TORCH_PARALLEL_GIB,
-                                                 NON_TORCH_V0_NCCL_GIB, NON_TORCH_V0_PRE_AMPERE_GIB,
+                                                 NON_TORCH_UNIFIED_GIB, NON_TORCH_V0_NCCL_GIB,
+                                                 NON_TORCH_V0_PRE_AMPERE_GIB,
                                                  PROFILE_WORKSPACE_GIB, SAMPLER_BYTES_PER_LOGIT, Runtime, human_int)
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
 
@@ -73,6 +74,8 @@ def non_torch_bytes(tp: int, pp: int, rt: Runtime, gpu: dict) -> float:
             gib += NON_TORCH_PARALLEL_GIB["v1" if nvls else "v0"]
     if not rt.new_profiler:
         gib += CUDA_CONTEXT_GIB
+    if gpu.get("unified_memory"):
+        gib += NON_TORCH_UNIFIED_GIB  # the host's share of start-up, seen through the shared memory
     return gib * GIB
 
 
