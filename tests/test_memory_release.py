@@ -87,6 +87,8 @@ def test_v0_counts_nccl_buffers_before_0_6_4():
     geforce = memory.estimate(small, gpu("RTX-4090 x2"), {"tensor_parallel_size": 2}, vllm_version="0.4.2")
     a100 = memory.estimate(small, gpu("A100-80GB x2"), {"tensor_parallel_size": 2}, vllm_version="0.4.2")
     assert a100["non_torch_gib"] - geforce["non_torch_gib"] == pytest.approx(2.7, abs=0.01)
+    custom = memory.estimate(small, gpu("80GiB cc8.0 x2"), {"tensor_parallel_size": 2}, vllm_version="0.4.2")
+    assert custom["non_torch_gib"] == geforce["non_torch_gib"]  # an unnamed card is not assumed to reach its peer
 
 
 def test_unified_memory_spark():

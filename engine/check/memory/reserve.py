@@ -83,7 +83,8 @@ def _peer_to_peer(gpu: dict) -> bool:
     """Whether NCCL links the GPUs directly (NVLink, or P2P over PCIe), where its buffers are
     large. GeForce cards have no P2P; a GPU described only by its memory is not assumed to."""
     name = str(gpu.get("name") or "")
-    return bool(gpu.get("nvlink")) or bool(name and "GeForce" not in name)
+    described = gpu.get("id") == "custom" or not name  # `--gpu "24GiB cc8.9"`: which card is unknown
+    return bool(gpu.get("nvlink")) or not (described or "GeForce" in name)
 
 
 def cudagraph_bytes(model: dict, engine: dict, pp: int, rt: Runtime) -> float:
