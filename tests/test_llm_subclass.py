@@ -163,3 +163,82 @@ def test_other_providers_and_unread_models_are_no_site(scanned):
             'litellm.completion(model="hosted_vllm/org/m", messages=[])\nlitellm.completion(model=os.environ["M"], messages=[])\n'
             'from other import completion\ncompletion(model="vllm/org/m")\n')
     assert scanned({"run.py": text}) == []
+
+
+def test_distilabels_vllm_spreads_its_extra_kwargs(scanned):
+    (s,) = scanned({"gen.py": 'from distilabel.models import vLLM\nllm = vLLM(model="org/m", dtype="half", chat_template="t",\n'
+                              '    extra_kwargs={"tensor_parallel_size": 2, "max_model_len": 4096})\n'})
+    assert s.kind == "LLM()" and s.model.value == "org/m"
+    assert values(s) == {"dtype": "half", "tensor_parallel_size": 2, "max_model_len": 4096} and not s.unknown
+    assert [o["code"] for o in s.opaque] == ["wrapper-arg"]  # its chat template
+    (old,) = scanned({"gen.py": 'from distilabel.llms import vLLM\nllm = vLLM(model="org/m", model_kwargs={"dtype": "float16"})\n'})
+    assert values(old) == {"dtype": "float16"}
+
+
+def test_lm_evals_vllm_class_renames_its_own_keywords(scanned):
+    (s,) = scanned({"ev.py": 'from lm_eval.models.vllm_causallms import VLLM\nlm = VLLM("org/m", "float16", tensor_parallel_size=2,\n'
+                             '    max_length=2048, batch_size="auto", gpu_memory_utilization=0.8)\n'})
+    assert s.model.value == "org/m" and values(s) == {"dtype": "float16", "tensor_parallel_size": 2, "max_model_len": 2048,
+                                                      "gpu_memory_utilization": 0.8}
+    assert s.settings["max_model_len"].key == "max_length"
+
+
+def test_lightevals_config_carries_its_bfloat16_default(scanned):
+    (s,) = scanned({"ev.py": 'from lighteval.models.vllm.vllm_model import VLLMModelConfig\n'
+                             'cfg = VLLMModelConfig(model_name="org/m", max_model_length=4096, data_parallel_size=2)\n'})
+    assert s.model.value == "org/m" and values(s) == {"max_model_len": 4096, "dtype": "bfloat16", "max_num_seqs": 128,
+                                                      "max_num_batched_tokens": 2048}
+    assert "default of VLLMModelConfig" in s.settings["dtype"].note and s.settings["dtype"].key == "dtype"
+    # 0.8.x spelled the model `pretrained` and had no dtype of its own
+    (old,) = scanned({"ev.py": 'from lighteval.models.vllm.vllm_model import VLLMModelConfig\n'
+                               'cfg = VLLMModelConfig(pretrained="org/m")\n'})
+    assert old.model.value == "org/m" and values(old) == {}
+
+
+def test_curator_builds_vllm_only_with_its_vllm_backend(scanned):
+    (s,) = scanned({"gen.py": 'from bespokelabs import curator\nllm = curator.LLM(model_name="org/m", backend="vllm",\n'
+                              '    backend_params={"max_model_length": 8192, "tensor_parallel_size": 2, "max_tokens": 512})\n'})
+    assert s.model.value == "org/m" and values(s) == {"max_model_len": 8192, "tensor_parallel_size": 2, "max_num_seqs": 256,
+                                                      "gpu_memory_utilization": 0.95, "trust_remote_code": True}
+    assert s.settings["max_model_len"].key == "max_model_length" and s.settings["gpu_memory_utilization"].implied
+    assert [o["what"] for o in s.opaque] == ["backend_params['max_tokens']"]
+    assert scanned({"gen.py": 'from bespokelabs import curator\nllm = curator.LLM(model_name="gpt-4o-mini")\n'}) == []
+    assert scanned({"gen.py": 'from bespokelabs.curator import LLM\nllm = LLM(model_name="org/m", backend="litellm")\n'}) == []
+    (d,) = scanned({"gen.py": 'from bespokelabs.curator import LLM\nllm = LLM("org/m", backend="vllm", backend_params=params)\n'})
+    assert d.model.value == "org/m" and [o["what"] for o in d.opaque] == ["backend_params=…"]
+
+
+def test_a_fix_writes_lightevals_own_keywords(cli, write_project):
+    root = write_project({"ev.py": 'from lighteval.models.vllm.vllm_model import VLLMModelConfig\n'
+                                   'cfg = VLLMModelConfig(model_name="meta-llama/Llama-3.2-1B-Instruct")\n',
+                          "requirements.txt": "vllm==0.10.1.1\n"})
+    cli("audit", str(root), "--gpu", "T4", "--fix")
+    assert 'VLLMModelConfig(model_name="meta-llama/Llama-3.2-1B-Instruct", dtype="half"' in (root / "ev.py").read_text()
+
+
+def test_lightevals_defaults_start_on_an_ampere_gpu(cli, write_project):
+    root = write_project({"ev.py": 'from lighteval.models.vllm.vllm_model import VLLMModelConfig\n'
+                                   'cfg = VLLMModelConfig(model_name="meta-llama/Llama-3.2-1B-Instruct", max_model_length=8192)\n',
+                          "requirements.txt": "vllm==0.10.1.1\n"})
+    _, text, _ = cli("audit", str(root), "--gpu", "A100-80GB", "--format", "json")
+    out = json.loads(text)
+    assert not [c["id"] for s in out["sites"] for c in s["checks"] if c["priority"] == "P0"]
+
+
+def test_distilabel_0x_wraps_the_engine_its_caller_built(scanned):
+    (s,) = scanned({"gen.py": 'from vllm import LLM\nfrom distilabel.llm import vLLM\n'
+                              'llm = vLLM(model=LLM(model="org/m"), task=task)\n'})
+    assert s.kind == "LLM()" and s.model.value == "org/m" and s.line == 3
+
+
+# https://docs.bespokelabs.ai/curator/guides/vllm — the documented form subclasses curator.LLM
+def test_a_subclass_of_a_forwarder_takes_its_parameters(scanned):
+    (s,) = scanned({"gen.py": 'from bespokelabs import curator\n\nclass RecipeGenerator(curator.LLM):\n'
+                              '    def prompt(self, input):\n        return input["cuisine"]\n\n'
+                              'gen = RecipeGenerator(model_name="Qwen/Qwen2.5-3B-Instruct", backend="vllm",\n'
+                              '    backend_params={"tensor_parallel_size": 1, "gpu_memory_utilization": 0.7})\n'})
+    assert s.line == 7 and s.model.value == "Qwen/Qwen2.5-3B-Instruct"
+    assert values(s)["gpu_memory_utilization"] == 0.7 and values(s)["max_model_len"] == 4096
+    text = ('from bespokelabs import curator\n\nclass Own(curator.LLM):\n    def __init__(self, path):\n'
+            '        super().__init__(model_name=path, backend="vllm")\n\nOwn("org/m")\n')
+    assert scanned({"gen.py": text}) == []

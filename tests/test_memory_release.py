@@ -73,6 +73,22 @@ def test_flashinfer_sampler_where_the_installation_decides():
     assert memory.runtime("0.7.3").sampler == "v0" and memory.runtime("0.7.3").sampler_alt is None
 
 
+def test_v0_counts_nccl_buffers_before_0_6_4():
+    """Before 0.6.4 the V0 worker reads its free memory before joining the distributed world, so
+    NCCL's buffers count against the cache: about a GiB between GPUs that reach each other, more in
+    0.4.1-0.4.2 (cuMem on), little over a GeForce card's shared memory; 0.6.4 measures afresh."""
+    m = facts("meta-llama/Meta-Llama-3-70B")
+    nt = {v: memory.estimate(m, gpu("A100-80GB x2"), {"tensor_parallel_size": 2}, vllm_version=v)["non_torch_gib"]
+          for v in ("0.4.0", "0.4.2", "0.4.3", "0.6.3", "0.6.4")}
+    assert nt["0.4.2"] - nt["0.4.3"] == pytest.approx(1.8, abs=0.01)
+    assert nt["0.4.0"] == nt["0.4.3"] == nt["0.6.3"]
+    assert nt["0.6.3"] - nt["0.6.4"] == pytest.approx(0.9 + 0.5, abs=0.01)  # and the CUDA context
+    small = facts("meta-llama/Llama-3.1-8B-Instruct")
+    geforce = memory.estimate(small, gpu("RTX-4090 x2"), {"tensor_parallel_size": 2}, vllm_version="0.4.2")
+    a100 = memory.estimate(small, gpu("A100-80GB x2"), {"tensor_parallel_size": 2}, vllm_version="0.4.2")
+    assert a100["non_torch_gib"] - geforce["non_torch_gib"] == pytest.approx(2.7, abs=0.01)
+
+
 def test_v0_fallback_below_sm80():
     assert memory.runtime("0.8.5", {}, 7.5).v1 is False
     assert memory.runtime("0.8.5", {"VLLM_USE_V1": "1"}, 7.5).v1 is True

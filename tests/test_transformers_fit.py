@@ -69,3 +69,12 @@ def test_trust_remote_code_is_a_p1_and_no_pin_is_nothing(tmp_path):
     assert (r.status, r.priority) == ("recommended", "P1")
     r, _ = _audit(tmp_path / "b", "vllm==0.8.5\n", "vllm serve Qwen/Qwen3-8B\n")
     assert r.status == "not_applicable"
+
+
+def test_a_post_release_image_is_read_like_its_base(tmp_path):
+    # vllm/vllm-openai:v0.6.3.post1 was built 2024-10-17; transformers first maps qwen2_5_vl in 4.49.0 (2025-02)
+    (tmp_path / "compose.yaml").write_text("services:\n  vllm:\n    image: vllm/vllm-openai:v0.6.3.post1\n"
+                                           '    command: ["--model", "Qwen/Qwen2.5-VL-7B-Instruct"]\n')
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(r for r in sr.results if r.check.id == "L52")
+    assert (r.status, r.priority) == ("recommended", "P0") and "v0.6.3.post1" in r.reason_text("en")

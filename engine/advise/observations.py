@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -15,11 +14,8 @@ from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan import scripts, shell, shell_expand
 from vllm_kb.engine.scan.context import parse_python
 from vllm_kb.engine.scan.project import Scan, _head_if_script, _load_yaml_docs
+from vllm_kb.engine.kb.tomlread import toml
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 
 @dataclass(frozen=True)
@@ -211,8 +207,8 @@ def _toml(sc: Scan, rel: str) -> list[Observation]:
     if text is None:
         return []
     try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError):
+        data = toml().loads(text)
+    except (toml().TOMLDecodeError, RecursionError):
         if not sc.ctx.was_skipped(rel):
             sc.ctx.skip(rel, "parse-error", detail="invalid TOML")
         return []

@@ -285,7 +285,7 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowled
             if isinstance(value, (dict, list, bool)) or value is None:
                 continue
             allowed = cat.allowed_values(path, version, refused=True)
-            if not allowed or not allowed[0]:
+            if not allowed or not allowed[0] or (len(path) == 1 and cli_choices.engine_skips(s.syntax, s.name, version)):
                 continue
             values, _ = allowed
             if str(value) in {str(v) for v in values}:
@@ -296,6 +296,8 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowled
                 continue  # the list holds an enum's member names; vLLM takes their lower-case values
             what = ".".join(path)
             history = cat.value_history(path, value) or cat.value_history(path, str(value))
+            if history and path == ("quantization",):
+                continue  # a method other releases know: L10 quant-name says so, with the releases
             if history:
                 first, last = history[0], history[-1]
                 when = msg("finding.value_available", first=first, last=last)

@@ -19,6 +19,26 @@ NOT_ARGV = frozenset({"python-call", "kwargs-json", "kwargs-yaml", "framework-co
 JUDGED_ELSEWHERE = frozenset({p[0] for p in ENUM_FOR_PATH if len(p) == 1})
 
 
+# A Python call or a framework's file hands the value to the engine's config classes, never to
+# argparse, so a `choices=` list the command line builds from a Literal binds it only where the
+# engine checks too: by hand (ModelConfig "Unknown dtype" / "Unknown tokenizer mode", ParallelConfig
+# "Unrecognized distributed executor backend", DecodingConfig "Invalid guided_decoding_backend",
+# CacheConfig's prefix_caching_hash_algo — 0.8.5 config.py:2953/644/1794/3186/1424), or by pydantic
+# from 0.9.1, when the config classes became pydantic dataclasses (0.9.1 config.py:27), except the
+# fields marked SkipValidation (0.9.1 config.py:1456 CacheConfig.block_size; DeviceConfig.device).
+CHECKED_BY_HAND = frozenset({"dtype", "tokenizer_mode", "distributed_executor_backend", "guided_decoding_backend",
+                             "prefix_caching_hash_algo"})
+SKIP_VALIDATION = frozenset({"block_size", "device"})
+PYDANTIC_FROM = "0.9.1"
+
+
+def engine_skips(syntax: str, name: str, version: str) -> bool:
+    """The argument's command-line `choices=` do not bind a value given this way in this release."""
+    if syntax not in NOT_ARGV or name in JUDGED_ELSEWHERE:
+        return False
+    return name in SKIP_VALIDATION or (parse(version) < parse(PYDANTIC_FROM) and name not in CHECKED_BY_HAND)
+
+
 def _span(rows: list[dict], version: str) -> dict | None:
     v = parse(version)
     return next((r for r in rows if parse(r["from"]) <= v <= parse(r["to"])), None)

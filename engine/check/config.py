@@ -26,13 +26,13 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from vllm_kb.engine.kb.errors import Problem, UsageError
+from vllm_kb.engine.kb.tomlread import toml
 
 
 def load():
@@ -42,10 +42,6 @@ def load():
     return _load()
 
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 FILE_NAMES = (".vllm-kb.toml", "pyproject.toml")
 FORMATS = ("text", "markdown", "json", "sarif", "github", "gitlab", "json-lines", "concise", "summary")
@@ -177,10 +173,10 @@ def load_file(f: Path, lang: str = "en") -> Config:
     name = display(f)
     kb = load()
     try:
-        data = tomllib.loads(f.read_text(encoding="utf-8"))
+        data = toml().loads(f.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError([Problem(name, "", "", kb.t("config.unreadable", lang, error=getattr(e, "strerror", None) or e))]) from None
-    except tomllib.TOMLDecodeError as e:
+    except toml().TOMLDecodeError as e:
         raise ConfigError([Problem(name, "", "", kb.t("config.invalid_toml", lang, error=e))]) from None
     prefix = ""
     if f.name == "pyproject.toml":

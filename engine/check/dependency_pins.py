@@ -15,18 +15,14 @@ files read apart say nothing about the order (`unknown`). A torch of the same mi
 from __future__ import annotations
 
 import re
-import sys
 from typing import Any
 
 from vllm_kb.engine.kb import dependency_pins
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, try_parse
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan import pip_lines
+from vllm_kb.engine.kb.tomlread import toml
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 # pins that pip installs in one resolution when they share the file (a requirements file, a conda
 # environment's pip list); a pyproject counts where both are in [project].dependencies
@@ -161,8 +157,8 @@ def _order(vpin, p, read) -> str:
 
 def _both_in_dependencies(text: str, vpin, p) -> bool:
     try:
-        deps = (tomllib.loads(text).get("project") or {}).get("dependencies") or []
-    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        deps = (toml().loads(text).get("project") or {}).get("dependencies") or []
+    except (toml().TOMLDecodeError, ValueError, RecursionError):
         return False
     names = {pins_mod.package_name(m.group(0)) for d in deps if isinstance(d, str) if (m := re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", d))}
     return {vpin.package, p.package} <= names

@@ -335,7 +335,7 @@ def _mounted_checkpoint(root: Path, site: Site, path: str):
         if path != t and not path.startswith(t + "/"):
             continue
         for src in mounts[target]:
-            if isinstance(src, str) and (src == "." or src.startswith("./")):
+            if isinstance(src, str) and (src in (".", "..") or src.startswith(("./", "../"))):
                 ck = read_checkpoint(root, src.rstrip("/") + path[len(t):], base=(root / site.file).parent)
                 if ck is not None:
                     return ck

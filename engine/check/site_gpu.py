@@ -9,18 +9,18 @@ from typing import Any
 
 from vllm_kb.engine.kb import deploy_tools, hardware
 
-# deployment names of accelerators other than NVIDIA GPUs
-_OTHER = ((re.compile(r"amd|mi\d{3}|radeon|instinct", re.I), "rocm"), (re.compile(r"tpu", re.I), "tpu"),
-          (re.compile(r"gaudi|habana|hpu", re.I), "hpu"), (re.compile(r"neuron|inferentia|trainium|\binf\d|\btrn\d", re.I), "neuron"),
-          (re.compile(r"ascend|\bnpu", re.I), "npu"), (re.compile(r"^cpu", re.I), "cpu"))
-_PREFIX = re.compile(r"^(nvidia[-_ ]gpu[-_ ]|nvidia[-_ ]tesla[-_ ]|nvidia[-_ ]|tesla[-_ ]|gpu[-_ ])", re.I)
+# deployment names of accelerators other than NVIDIA GPUs, compiled when a site names a GPU type
+# (case-blind sets are slow to compile: a hundredth of a cold start that never asks)
+_OTHER = ((r"amd|mi\d{3}|radeon|instinct", "rocm"), (r"tpu", "tpu"), (r"gaudi|habana|hpu", "hpu"),
+          (r"neuron|inferentia|trainium|\binf\d|\btrn\d", "neuron"), (r"ascend|\bnpu", "npu"), (r"^cpu", "cpu"))
+_PREFIX = r"^(nvidia[-_ ]gpu[-_ ]|nvidia[-_ ]tesla[-_ ]|nvidia[-_ ]|tesla[-_ ]|gpu[-_ ])"
 
 
 def _catalog_entry(name: str, gpus: list[dict]) -> dict | None:
     named = deploy_tools.load("cloud_instances").get("accelerators", {}).get(name.strip().lower().replace("_", "-"))
     if named:  # a cloud's accelerator name whose card the bare name does not tell (nvidia-tesla-a100: 40 GB)
         return hardware.find_gpu(named, gpus)
-    bare = _PREFIX.sub("", name.strip())
+    bare = re.sub(_PREFIX, "", name.strip(), flags=re.I)
     # nodeSelector products spell the form factor (NVIDIA-A100-SXM4-80GB) the catalog names leave out
     plain = re.sub(r"-(sxm\d?|pcie|hbm\d?e?)(?=-|$)", "", bare, flags=re.I)
     return hardware.find_gpu(bare, gpus) or hardware.find_gpu(plain, gpus) or hardware.find_gpu(name, gpus)
@@ -34,7 +34,7 @@ def resolve(types: list[str], current: dict | None, gpus: list[dict], per_node: 
         return None, current, False
     for name in types:
         for rx, plat in _OTHER:
-            if rx.search(name):
+            if re.search(rx, name, re.I):
                 return plat, None, True
     entries = [_catalog_entry(t, gpus) for t in types]
     if current and any(e is not None and e["name"] == current.get("name") for e in entries):

@@ -16,6 +16,10 @@ from vllm_kb.engine.kb.versions import Version, parse, try_parse
 # TransformersForMultimodalLM in vllm/model_executor/models/registry.py from 0.10.0)
 FALLBACK_TEXT = "0.7.2"
 FALLBACK_MULTIMODAL = "0.10.0"
+# the backend's class implements SupportsLoRA from 0.8.0 (models/transformers.py `class
+# TransformersModel(nn.Module, SupportsQuant, SupportsLoRA)`); in 0.7.2-0.7.3 the model runner
+# stops a LoRA launch on it: "TransformersModel does not support LoRA yet."
+FALLBACK_LORA = "0.8.0"
 # "Model architecture X was supported in vLLM until vU" (registry.py _raise_for_unsupported)
 REMOVED_MESSAGE = "0.10.1"
 # _PP_SUPPORTED_MODELS, a list of names (vllm/config.py ModelConfig.verify_with_parallel_config,
@@ -130,6 +134,10 @@ def arch_facts(model: dict, table: dict, version: str | None, tf: dict | None = 
         out["arch_custom_no_model"] = True
     if out["arch_fallback"] == "unknown":
         del out["arch_fallback"]
+    if out.get("arch_fallback") in ("text", "transformers") and v < Version(FALLBACK_LORA):
+        # whether the fallback loads or not, a LoRA launch of it stops
+        out.update({"arch_lora": False, "arch_lora_via": "TransformersModel", "arch_lora_since": FALLBACK_LORA,
+                    "arch_lora_pin": ">=" + FALLBACK_LORA})
     # the first release that registers it, for the fix
     later = [Version(a) for a, _ in (spans or []) if Version(a) > v]
     if later:

@@ -69,6 +69,11 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     known = _before_catalog(table, (facts.get("vllm") or {}).get("version"), cat) or known_methods(cat, version)
     if known is not None:
         out["quant_known"] = method in known
+        if flag and method not in known:
+            # a method other releases know (not a misspelling): L10 says which releases take it
+            seen = cat.value_history(("quantization",), method)
+            if seen:
+                out["quant_known_first"], out["quant_known_last"] = seen[0], seen[-1]
     if flag and flag != flag.lower() and _argv(facts) and not _since(version, "0.13.0"):
         out["quant_upper_cli"] = True
         out["quant_lower"] = flag.lower()

@@ -37,7 +37,7 @@ def _allows_from(spec: str, since: str, later: list[str]) -> bool:
 
 
 # vLLM's own image of one release; the days an image may have been rebuilt after the release
-_IMAGE = re.compile(r"^(?:docker\.io/)?vllm/vllm-openai:v?(\d+\.\d+\.\d+(?:\.\d+)?)$")
+_IMAGE = re.compile(r"^(?:docker\.io/)?vllm/vllm-openai:v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)$")
 _REBUILT_DAYS = 7
 
 
@@ -78,7 +78,8 @@ def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict)
     if got is None:
         return {}
     model_type, since, later = got
-    requires = (table.get("vllm_requires") or {}).get(release)
+    # a .postN patch keeps its base's requirements (the table lists the bases)
+    requires = (table.get("vllm_requires") or {}).get(release) or (table.get("vllm_requires") or {}).get(str(release).split(".post")[0])
     built, out = vllm_released.get(release), None
     if requires and not _allows_from(requires, since, later):
         out = f"{image} (vLLM {release} requires transformers{requires})"

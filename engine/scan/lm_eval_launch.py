@@ -51,15 +51,32 @@ def site(ctx, rel: str, version: str, cmd, tl, env: dict, syntax: str = "cli") -
         s.opaque.append({"code": "unresolved", "what": w.raw, "where": f"{rel}:{w.line}"})
         return s
     text = text.split("=", 1)[1] if text.startswith("--model") else text
-    args: list[Arg] = []
-    model = None
+    s.settings, s.unknown, s.model = pairs(ctx, version, rel, syntax, w.line, at, _pairs(text), _RENAMED, _OWN)
+    return s
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    out = []
     for pair in (p for p in text.split(",") if p.strip()):
         key, eq, value = pair.strip().partition("=")
-        key = _RENAMED.get(key.strip(), key.strip())
-        if not eq or key in _OWN:
+        if eq:
+            out.append((key.strip(), value))
+    return out
+
+
+def pairs(ctx, version: str, rel: str, syntax: str, line: int, at: int, items, renamed: dict, own, only=None):
+    """Settings, unknowns and the model from a harness's `key=value` model arguments: its keys
+    renamed to the engine's, its own keys left out (`only`: the engine keys that reach it, when the
+    harness passes no others), the rest read as vLLM flags (`--key=value`) by the argv parser."""
+    args: list[Arg] = []
+    model = None
+    for raw_key, value in items:
+        key = renamed.get(raw_key, raw_key)
+        if raw_key in own or key in own or (only is not None and key not in only and key != "model"):
             continue
+        value = str(value)
         if key == "model":
-            model = Setting("model", value, True, rel, w.line, "pretrained", value, syntax)
+            model = Setting("model", value, True, rel, line, raw_key, value, syntax)
             continue
         flag = "--" + key
         e = ctx.catalog.flag(normalise_flag(flag)[0])
@@ -70,7 +87,6 @@ def site(ctx, rel: str, version: str, cmd, tl, env: dict, syntax: str = "cli") -
             word = flag
         else:
             word = f"{flag}={value}"
-        args.append(Arg(text=word, line=w.line, raw=word, note=None, unresolved=None, index=at, flag_text=None))
+        args.append(Arg(text=word, line=line, raw=word, note=None, unresolved=None, index=at, flag_text=None))
     parsed = ArgParser(ctx.catalog, version, rel, syntax).parse(args, positional_model=False)
-    s.settings, s.unknown, s.model = dict(parsed.settings), dict(parsed.unknown), model
-    return s
+    return dict(parsed.settings), dict(parsed.unknown), model

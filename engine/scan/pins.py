@@ -7,7 +7,6 @@ import ast
 import configparser
 import os
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -15,11 +14,8 @@ from vllm_kb.engine.kb import dependency_pins, yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
 from vllm_kb.engine.scan import pip_lines, source_pins
 from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.kb.tomlread import toml
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 # What changes an audit: vLLM, the frameworks that drive it, its plugins, transformers (reads the config), torch & co.
 PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "sglang", "vllm-omni", "transformers", *dependency_pins.PACKAGES)
@@ -92,7 +88,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
         if name.endswith((".yml", ".yaml")):
             return _conda(rel, text)
         return _requirements(rel, text)
-    except tomllib.TOMLDecodeError as e:
+    except toml().TOMLDecodeError as e:
         ctx.skip(rel, "toml-error", getattr(e, "lineno", None), str(e))
     except yamlio.YamlError as e:
         ctx.skip(rel, "yaml-error", e.line, str(e))
@@ -145,7 +141,7 @@ def _line_of(text: str, needle: str) -> int:
 
 
 def _pyproject(rel: str, text: str) -> list[Pin]:
-    data = tomllib.loads(text)
+    data = toml().loads(text)
     reqs: list[str] = []
     proj = data.get("project", {})
     reqs += [r for r in proj.get("dependencies", []) if isinstance(r, str)]
@@ -169,7 +165,7 @@ def _pyproject(rel: str, text: str) -> list[Pin]:
 
 
 def _lock(rel: str, text: str) -> list[Pin]:
-    data = tomllib.loads(text)
+    data = toml().loads(text)
     out = []
     for pkg in data.get("package", []):
         name = package_name(str(pkg.get("name", ""))) if isinstance(pkg, dict) else ""

@@ -115,8 +115,9 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     visit(tree.body, tree.body, None, ())
     classes, modules = _imports(imported)
     wrappers = python_subclass.bind(imported, tree, rel, ctx, ({k for k, v in classes.items() if v == "LLM"}, modules)) \
-        if len(callees) > len(_CALLEES) else {}
-    classes.update({local: w.target for local, w in wrappers.items() if not w.method})
+        if len(callees) > len(_CALLEES) or wrapper_words & _CALLEES else {}  # curator's class is named LLM too
+    # a wrapper that builds vLLM only when written so (curator's backend="vllm") is a target only then (called)
+    classes.update({local: w.target for local, w in wrappers.items() if not w.method and not w.when})
     tools = python_tools.imports(imported)
     if not classes and not modules and not wrappers and not tools.any() and "vllm" not in text.lower() and not loose:
         return []
@@ -291,7 +292,7 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrap
         # other engine arguments reach vLLM only as its own keywords, inside its mapping (langchain's vllm_kwargs), or not at all
         site.source["wrapper_dict"] = (sorted(wrapper.dicts)[0] if wrapper.dicts else None,
                                        any(k.arg in wrapper.dicts for k in written.keywords))
-        site.source["wrapper_keys"] = {e: own for own, e in wrapper.rename if own != e}
+        site.source["wrapper_keys"] = {e: own for own, e in wrapper.rename}
     return site
 
 

@@ -5,16 +5,12 @@ parameter default, a class attribute read as `self.X`, and a field of a simple c
 from __future__ import annotations
 
 import ast
-import sys
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan.context import parse_python
 from vllm_kb.engine.scan.python_scope import ParamDefault, Scope, assignments, params  # noqa: F401 — re-exported
+from vllm_kb.engine.kb.tomlread import toml
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover — a dependency on 3.10
-    import tomli as tomllib
 
 
 def class_attributes(cls: ast.ClassDef) -> dict[str, ast.AST]:
@@ -219,8 +215,8 @@ def bentoml_build_args(ctx, rel: str) -> dict:
             args = None
             if text and "tool.bentoml" in text:
                 try:
-                    data = tomllib.loads(text)
-                except (tomllib.TOMLDecodeError, RecursionError):
+                    data = toml().loads(text)
+                except (toml().TOMLDecodeError, RecursionError):
                     data = {}
                 got = ((data.get("tool") or {}).get("bentoml") or {}).get("build", {}).get("args")
                 args = got if isinstance(got, dict) else None

@@ -36,6 +36,9 @@ class Wrapper:
     mode: str = ""  # the usage mode, when not the target's own
     gpu_dtype: tuple = ()  # (compute capability, dtype at or above it, dtype below): the dtype it picks by GPU
     prefix: str = ""  # a module function: it builds the engine only for a model written with this prefix, stripped
+    keyed: tuple = ()  # (its parameter, ((key, engine argument), …)): a mapping whose listed keys reach the engine renamed
+    defaults_with: str = ""  # its defaults hold only for calls that write this parameter (the releases that have them)
+    imports: tuple = ()  # the modules it is imported from, when the package's other releases had a class so named that does not
 
 
 @lru_cache(maxsize=None)
@@ -56,7 +59,9 @@ def registry() -> dict[tuple[str, str], Wrapper]:
             bool(w.get("rest")), True, bool(w.get("cuda_first")), w.get("method", ""), tuple((w.get("when") or {}).items()),
             tuple((i["key"], i.get("default"), i["value"], tuple(i["set"].items())) for i in w.get("implies", ())),
             tuple((w.get("decides") or {}).items()), w.get("mode", ""),
-            tuple((w["gpu_dtype"][k] for k in ("min_cc", "at_least", "below"))) if w.get("gpu_dtype") else ())
+            tuple((w["gpu_dtype"][k] for k in ("min_cc", "at_least", "below"))) if w.get("gpu_dtype") else (),
+            keyed=tuple((k, tuple(m.items())) for k, m in (w.get("keyed") or {}).items()), defaults_with=w.get("defaults_with", ""),
+            imports=tuple(w.get("imports", ())))
     for w in data.get("functions", []):
         # a module function (`litellm.completion(model="vllm/<id>")`): only the model reaches the engine
         out[(w["module"], w["function"])] = Wrapper(w["function"], w["module"], frozenset({"model"}), ("model",), True,
@@ -72,20 +77,20 @@ def methods(words: set[str]) -> set[str]:
 
 
 def called(call: ast.Call, wrappers: dict[str, Wrapper]) -> Wrapper | None:
-    """The wrapper a call is a site of: `Wrapper(…)`, or `Wrapper.method(…)` for one built by a
-    method, when the call is written the way that builds the engine (unsloth's `fast_inference=True`:
-    a value the scan cannot read is not taken for it)."""
+    """The wrapper a call is a site of: `Wrapper(…)` or `module.Wrapper(…)`, or `Wrapper.method(…)`
+    for one built by a method, when the call is written the way that builds the engine (unsloth's
+    `fast_inference=True`, curator's `backend="vllm"`: a value the scan cannot read is not taken for it)."""
     f = call.func
+    w = None
     if isinstance(f, ast.Name):
         w = wrappers.get(f.id)
-        return w if w is not None and not w.method and _prefixed(call, w) else None
-    if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)):
-        return None
-    fn = wrappers.get(f"{f.value.id}.{f.attr}")  # `import litellm` … `litellm.completion(…)`
-    if fn is not None:
-        return fn if _prefixed(call, fn) else None
-    w = wrappers.get(f.value.id)
-    if w is None or w.method != f.attr:
+        w = None if w is not None and w.method else w
+    elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        w = wrappers.get(f"{f.value.id}.{f.attr}")  # `import litellm` … `litellm.completion(…)`, `curator.LLM(…)`
+        if w is None or w.method:
+            w = wrappers.get(f.value.id)
+            w = w if w is not None and w.method == f.attr else None
+    if w is None or not _prefixed(call, w):
         return None
     for key, want in w.when:
         kw = next((k for k in call.keywords if k.arg == key), None)
@@ -138,6 +143,8 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
             keep.keywords.append(kw)
         elif kw.arg in wrapper.dicts:
             keep.keywords.append(ast.copy_location(ast.keyword(arg=None, value=kw.value), kw))
+        elif kw.arg in dict(wrapper.keyed):
+            keep.keywords += _keyed(site, kw, dict(dict(wrapper.keyed)[kw.arg]), rel)
         elif wrapper.forwarder and kw.arg in renamed:
             if wrapper.prefix and kw.arg == "model":
                 keep.keywords.append(ast.copy_location(ast.keyword(arg="model", value=_unprefixed(kw.value, wrapper)), kw))
@@ -154,6 +161,27 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
         else:
             keep.keywords.append(kw)
     return keep
+
+
+def _keyed(site, kw: ast.keyword, keys: dict, rel: str) -> list:
+    """A mapping of the wrapper's whose listed keys reach the engine under their engine names
+    (curator's backend_params: max_model_length → max_model_len); its other keys are the wrapper's
+    own, and a mapping the scan cannot read as a literal is noted, never spread."""
+    d = kw.value
+    names = [k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None for k in d.keys] \
+        if isinstance(d, ast.Dict) else [None]
+    if not isinstance(d, ast.Dict) or None in names:
+        site.opaque.append({"code": "wrapper-arg", "what": f"{kw.arg}=…", "where": f"{rel}:{kw.value.lineno}"})
+        return []
+    out = []
+    for name, v in zip(names, d.values):
+        if name not in keys:
+            site.opaque.append({"code": "wrapper-arg", "what": f"{kw.arg}[{name!r}]", "where": f"{rel}:{v.lineno}"})
+            continue
+        new = ast.copy_location(ast.keyword(arg=keys[name], value=v), v)
+        new.written = name  # type: ignore[attr-defined]  # the key as the call spells it
+        out.append(new)
+    return out
 
 
 def _unprefixed(arg: ast.expr, wrapper: Wrapper) -> ast.expr:
@@ -205,10 +233,15 @@ def wrapper_defaults(site, wrapper: Wrapper, rel: str, line: int, written: ast.C
         if name not in site.settings:
             out.append(Setting(name, None, False, rel, line, name, "", "python-call", f"chosen by {wrapper.name} at run time: {how}",
                                implied=True))
+    if wrapper.defaults_with and _argument(written, wrapper, wrapper.defaults_with) is None:
+        return out  # written in the API of releases whose defaults were others
     for name, value in wrapper.defaults:
         if name not in site.settings and name not in {s.name for s in out} and not (name == "model" and site.model is not None):
-            own = next((k for k, e in wrapper.rename if e == name), name)  # the key a fix writes: its own name
-            out.append(Setting(name, value, True, rel, line, own, "", "python-call", f"default of {wrapper.name} ({wrapper.origin})"))
+            own = next((k for k, e in wrapper.rename if e == name), None)  # the key a fix writes: its own name
+            own = own or (name if wrapper.rest or not wrapper.forwarder else None)
+            # a default the call has no keyword for (it sits in a mapping of the wrapper's): no fix writes one
+            out.append(Setting(name, value, True, rel, line, own or name, "", "python-call", f"default of {wrapper.name} ({wrapper.origin})",
+                               implied=own is None))
     return out
 
 
@@ -286,19 +319,55 @@ def bind(imported: list, tree: ast.Module, rel: str, ctx, llm_bound: tuple[set[s
             for a in node.names:  # `import litellm`: its functions that build the engine, as `litellm.f`
                 local = a.asname or a.name
                 out.update({f"{local}.{fn}": w for (mod, fn), w in known.items() if w.prefix and mod == a.name})
+                if a.asname:  # `import bespokelabs.curator as curator`: its classes as `curator.LLM`
+                    out.update(_through(a.name, a.asname, known))
             continue
         if not isinstance(node, ast.ImportFrom):
             continue
         top = (node.module or "").split(".")[0]
         for a in node.names:
             local = a.asname or a.name
-            if node.level == 0 and (top, a.name) in known:
+            if node.level == 0 and (top, a.name) in known and _imported(known[(top, a.name)], node.module or ""):
                 out[local] = known[(top, a.name)]
+            elif node.level == 0 and a.name.islower():  # `from bespokelabs import curator` … `curator.LLM(…)`
+                out.update(_through(f"{node.module}.{a.name}", local, known))
             elif a.name in project:
                 hit = [w for w in project[a.name] if _module_matches(w.origin, node.module or "", rel, node.level)]
                 if len(hit) == 1:
                     out[local] = hit[0]
+    _subclasses(tree, out)
     return out
+
+
+def _subclasses(tree: ast.Module, out: dict[str, Wrapper]) -> None:
+    """The module's classes that subclass a public forwarder without an `__init__` of their own
+    (curator's documented `class RecipeGenerator(curator.LLM)` with its prompt and parse): their
+    calls take the forwarder's parameters."""
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or node.name in out:
+            continue
+        if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "__init__" for n in node.body):
+            continue
+        for b in node.bases:
+            name = b.id if isinstance(b, ast.Name) else f"{b.value.id}.{b.attr}" \
+                if isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) else None
+            w = out.get(name) if name else None
+            if w is not None and w.forwarder and not w.method and not w.prefix:
+                out[node.name] = w
+                break
+
+
+def _through(module: str, local: str, known: dict) -> dict[str, Wrapper]:
+    """A package's classes as a module bound to `local` names them (`curator.LLM`): the classes of
+    the module's top-level package, when that package is one the knowledge lists."""
+    top = module.split(".")[0]
+    return {f"{local}.{c}": w for (mod, c), w in known.items() if mod == top and not w.prefix and not w.method and _imported(w, module)}
+
+
+def _imported(w: Wrapper, module: str) -> bool:
+    """Whether the class comes from a module it is listed under (distilabel 0.x's `distilabel.llm.vLLM`
+    wrapped an LLM the caller built; 1.x's `distilabel.llms` / `distilabel.models` one builds it)."""
+    return not w.imports or any(module == m or module.startswith(m + ".") for m in w.imports)
 
 
 def _module_matches(file: str, module: str, rel: str, level: int) -> bool:

@@ -20,6 +20,15 @@ NON_TORCH_GIB = {"v1": 0.15, "v0": 0.35}  # cuBLAS/NCCL/attention workspaces out
 # and Kaggle T4 logs of 0.6.6-0.8.5 print 0.01-0.11 GiB of non-torch memory, not 0.35.
 NON_TORCH_V0_PRE_AMPERE_GIB = 0.05
 NON_TORCH_PARALLEL_GIB = {"v1": 2.0, "v0": 0.1}  # extra with TP: NVSwitch (NVLS, symmetric-memory all-reduce) / PCIe buffers
+# Before 0.6.4 the V0 worker reads its starting free memory before it joins the distributed world
+# (worker.py init_device: init_gpu_memory, then init_worker_distributed_environment), so every NCCL
+# communicator's buffers (torch's device group, pynccl's, the custom all-reduce) count against the
+# cache. Between GPUs that reach each other (NVLink, or P2P over PCIe: not GeForce cards) they are
+# about a GiB at TP 2 (the 0.5.1 L40 and 0.6.1 H100 rows); over shared memory they stay small (a
+# 0.4.2 TP-2 GeForce log). 0.4.1-0.4.2 ran torch's NCCL 2.19+ with cuMem allocation on, which
+# vLLM switched off from 0.4.3 (NCCL_CUMEM_ENABLE=0, worker_base.py; vLLM PR #5091): OpenRLHF
+# #336 (0.4.2, Llama-3-70B at TP 2) found 2.8 GiB more than the rest of the estimate.
+NON_TORCH_V0_NCCL_GIB = {"p2p": 1.0, "p2p_cumem": 2.8}
 # Bytes per logit of the dummy sampler run (max_num_seqs rows x vocab): up to 0.16 the PyTorch
 # top-k/top-p path sorts them (fp32 logits, sort values + int64 indices, probs, scatter, sort
 # workspace); from 0.17 a Triton kernel masks them without sorting for 8 rows or more
@@ -63,6 +72,7 @@ class Runtime:
     sampler_alt: str | None = None
     mla_cache: str = "latent"   # DeepSeek MLA: latent (0.7.1+), full192 (0.7.0), full256 (0.5.1-0.6.6)
     experts_over_dp: bool = True  # 0.9.0+: FusedMoE shards the experts over TP x DP, EP or not
+    nccl_cumem: bool = False    # 0.4.1-0.4.2: torch's NCCL 2.19+ allocates with cuMem (off from 0.4.3)
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None) -> Runtime:
@@ -94,7 +104,7 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
     return Runtime(vllm_version, v1=v1, new_profiler=since("0.6.4"), hybrid_manager=v1 and since("0.9.1"),
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
                    tokens_from_concurrency=v1 and since("0.24.0"), sampler=sampler, sampler_alt=alt,
-                   mla_cache=mla, experts_over_dp=since("0.9.0"))
+                   mla_cache=mla, experts_over_dp=since("0.9.0"), nccl_cumem=since("0.4.1") and not since("0.4.3"))
 
 
 def _sampler(v1: bool, since: Any, env: dict) -> tuple[str, str | None]:

@@ -8,13 +8,14 @@ index on the scan context), never per site."""
 from __future__ import annotations
 
 import json
+import posixpath
 import shlex
 from dataclasses import dataclass, field
 
 from vllm_kb.engine.scan import scripts
 from vllm_kb.engine.scan.deploy.common import image_version
 from vllm_kb.engine.scan.deploy.dockerfile import _final_stage, is_dockerfile
-from vllm_kb.engine.scan.deploy.image_files import _copies
+from vllm_kb.engine.scan.deploy.image_files import _copies, copied_paths
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.shell_run import State
 from vllm_kb.engine.scan.site import Setting, Site
@@ -31,6 +32,7 @@ class Entry:
     installed: tuple | None  # (release, "Dockerfile:line", text) its RUN lines install
     env: dict[str, Setting] = field(default_factory=dict)
     from_line: int | None = None  # the final stage's FROM
+    copies: dict[str, list[str]] = field(default_factory=dict)  # container path → project paths copied there
 
     @property
     def where(self) -> str:
@@ -62,6 +64,15 @@ def adopt(ctx, site: Site, entry: Entry | None) -> None:
             site.installed = entry.installed
     site.env = {**entry.env, **(site.env or {})}
     site.launch.setdefault("image_entry", entry.where)
+    if entry.copies:
+        # what the image holds at a container path is a folder of the project: read like a mount,
+        # relative to the site's own folder (engine/check/facts.py _mounted_checkpoint)
+        here = posixpath.dirname(site.file)
+        mounts = dict((site.container or {}).get("mounts") or {})
+        for target, srcs in entry.copies.items():
+            rels = [posixpath.relpath(src or ".", here or ".") for src in srcs]
+            mounts.setdefault(target, [r if r.startswith("..") or r == "." else "./" + r for r in rels])
+        site.container = {**(site.container or {}), "mounts": mounts}
     if site.image == entry.image and entry.from_line:
         site.launch["image_at"] = (entry.dockerfile, entry.from_line)  # where a change of the tag is made
 
@@ -109,8 +120,14 @@ def _index(ctx) -> dict[str, Entry]:
         if len(found) != 1 or found[0] in out:
             continue
         out[found[0]] = Entry(df, ins.line, st["image"], (st["installed"][0], f"{df}:{st['installed'][1]}", st["installed"][2])
-                              if st.get("installed") else None, dict(st.get("env") or {}), _from_line(text, st["image"]))
+                              if st.get("installed") else None, dict(st.get("env") or {}), _from_line(text, st["image"]),
+                              copied_paths(df, text, lambda p: _is_dir(files, p)))
     return out
+
+
+def _is_dir(files: list[str], path: str) -> bool:
+    prefix = path.rstrip("/") + "/" if path not in ("", ".") else ""
+    return not prefix or any(f.startswith(prefix) for f in files)
 
 
 def _from_line(text: str, image: str) -> int | None:

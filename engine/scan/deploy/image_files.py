@@ -41,6 +41,42 @@ def _copies(df: str, text: str, rel: str) -> bool:
     return copied
 
 
+def copied_paths(df: str, text: str, is_dir) -> dict[str, list[str]]:
+    """Container path → the project paths (relative to the project root) the final stage copies
+    there (`WORKDIR /app` + `COPY models/qwen ./models/qwen`, `COPY . /srv`): a directory source's
+    contents land at the destination, a file source keeps its name under a destination ending in
+    `/`. A program the image runs that opens a path there reads what lies in the project."""
+    folder = str(PurePosixPath(df).parent)
+    out: dict[str, list[str]] = {}
+    workdir = "/"
+    for ins in _instructions(text):
+        if ins.kw == "FROM":
+            out, workdir = {}, "/"
+        elif ins.kw == "WORKDIR" and ins.arg.strip():
+            workdir = posixpath.normpath(posixpath.join(workdir, ins.arg.strip().strip("'\"")))
+        elif ins.kw in ("COPY", "ADD"):
+            srcs, dest = _sources(ins.arg), _dest(ins.arg)
+            if not srcs or not dest or "$" in dest or any(c in "".join(srcs) for c in "*?[$"):
+                continue
+            target = posixpath.normpath(posixpath.join(workdir, dest))
+            for src in srcs:
+                if "://" in src:
+                    continue
+                path = posixpath.normpath(posixpath.join(folder, src.lstrip("/")))
+                where = posixpath.join(target, posixpath.basename(path)) if (dest.endswith("/") or dest in (".", "..")) and not is_dir(path) else target
+                out.setdefault(where, []).append("" if path == "." else path)
+    return out
+
+
+def _dest(arg: str) -> str | None:
+    try:
+        words = json.loads(arg) if arg.startswith("[") else shlex.split(arg, comments=False)
+    except ValueError:
+        return None
+    paths = [str(w) for w in words if not str(w).startswith("--")] if isinstance(words, list) else []
+    return paths[-1] if len(paths) >= 2 else None
+
+
 def _sources(arg: str) -> list[str]:
     """The source paths of a COPY/ADD (exec or shell form), flags dropped; none for `--from`."""
     try:
