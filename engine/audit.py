@@ -94,6 +94,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
                                                 model_types, site.image, vllm_released))
         if tf_pin is not None and (not site.image or getattr(tf_pin, "kind", "") == "dockerfile"):
             facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin
+        if "vllm-gguf-plugin" in site.plugins:  # GGUF left vLLM in 0.24 for this plugin (D5, L10)
+            facts["launch"]["gguf_plugin"] = True
         facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if not site.image
                                         or getattr(tf_pin, "kind", "") == "dockerfile" else None, gguf_table, model_types,
                                         site.image, vllm_released, partial(candidates.model_of, kb=kb, markers=gguf_markers,
