@@ -94,6 +94,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
                                                 model_types, site.image, vllm_released))
         if tf_pin is not None and (not site.image or getattr(tf_pin, "kind", "") == "dockerfile"):
             facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin
+        if "vllm-gguf-plugin" in site.plugins:  # GGUF left vLLM in 0.24 for this plugin (D5, L10)
+            facts["launch"]["gguf_plugin"] = True
         facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if not site.image
                                         or getattr(tf_pin, "kind", "") == "dockerfile" else None, gguf_table, model_types,
                                         site.image, vllm_released, partial(candidates.model_of, kb=kb, markers=gguf_markers,
@@ -109,7 +111,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
             site.framework_fork = bool(getattr(pin, "own", False))
             gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
-            facts["launch"].update(framework_compat(site, facts, cat, pin, gate))
+            copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
+            facts["launch"].update(framework_compat(site, facts, cat, pin, gate, copy))
             facts["launch"].update(trainer_attention(site))  # the trainer's attention beside the rollout (L130)
     return rep, sc.sites, SiteReports(prepared, kb, cat, sc, progress)
 

@@ -143,3 +143,17 @@ def test_table_is_what_the_tool_writes():
     text = vllm_gguf.render(*vllm_gguf.read_transformers(WHEELS), vllm_gguf.read_vllm(Path("/work/sdists/src")),
                             vllm_gguf.classes_of(newest))
     assert text == (ROOT / "knowledge" / "vllm" / "gguf.yaml").read_text(encoding="utf-8")
+
+
+def test_vllm_gguf_plugin_keeps_gguf_off_p0_from_0_24(tmp_path):
+    """vLLM 0.24 moved GGUF to vllm-gguf-plugin: with the plugin installed, D5 and L10 do not say
+    the launch cannot start (whether the plugin loads the model is its own release's business)."""
+    (tmp_path / "serve.sh").write_text("vllm serve /models/Qwen3-8B-Q4_K_M.gguf --tokenizer Qwen/Qwen3-8B\n")
+
+    def verdicts(reqs: str) -> dict:
+        (tmp_path / "requirements.txt").write_text(reqs)
+        (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+        return {r.check.id: r.priority for r in sr.results if r.check.id in ("D5", "L10") and r.status == "recommended"}
+
+    assert verdicts("vllm==0.24.0\n") == {"D5": "P0", "L10": "P0"}
+    assert verdicts("vllm==0.24.0\nvllm-gguf-plugin\n") == {"D5": "P1"}

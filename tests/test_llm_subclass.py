@@ -242,3 +242,15 @@ def test_a_subclass_of_a_forwarder_takes_its_parameters(scanned):
     text = ('from bespokelabs import curator\n\nclass Own(curator.LLM):\n    def __init__(self, path):\n'
             '        super().__init__(model_name=path, backend="vllm")\n\nOwn("org/m")\n')
     assert scanned({"gen.py": text}) == []
+
+
+def test_outlines_vllm_function_hands_its_keywords_to_the_engine(scanned):
+    (s,) = scanned({"gen.py": 'import outlines\nmodel = outlines.models.vllm("org/m", dtype="half", max_model_len=2048)\n'})
+    assert s.kind == "LLM()" and s.model.value == "org/m" and values(s) == {"dtype": "half", "max_model_len": 2048}
+    (m,) = scanned({"gen.py": 'from outlines import models\nmodel = models.vllm(model_name="org/m", tensor_parallel_size=2)\n'})
+    assert m.model.value == "org/m" and values(m) == {"tensor_parallel_size": 2}
+    (f,) = scanned({"gen.py": 'from outlines.models import vllm\nmodel = vllm("org/m", enforce_eager=True)\n'})
+    assert f.model.value == "org/m" and values(f) == {"enforce_eager": True}
+    # outlines 1.x takes an engine the caller builds: that LLM() is the site
+    (o,) = scanned({"gen.py": 'import outlines\nfrom vllm import LLM\nmodel = outlines.from_vllm_offline(LLM("org/m"))\n'})
+    assert o.model.value == "org/m"

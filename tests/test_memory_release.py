@@ -87,6 +87,23 @@ def test_v0_counts_nccl_buffers_before_0_6_4():
     geforce = memory.estimate(small, gpu("RTX-4090 x2"), {"tensor_parallel_size": 2}, vllm_version="0.4.2")
     a100 = memory.estimate(small, gpu("A100-80GB x2"), {"tensor_parallel_size": 2}, vllm_version="0.4.2")
     assert a100["non_torch_gib"] - geforce["non_torch_gib"] == pytest.approx(2.7, abs=0.01)
+    custom = memory.estimate(small, gpu("80GiB cc8.0 x2"), {"tensor_parallel_size": 2}, vllm_version="0.4.2")
+    assert custom["non_torch_gib"] == geforce["non_torch_gib"]  # an unnamed card is not assumed to reach its peer
+
+
+def test_unified_memory_spark():
+    """DGX Spark's GB10 shares the system's memory: vLLM's total is MemTotal (no driver reserve to
+    take off) and what the host takes during start-up counts as non-torch memory."""
+    spark = gpu("DGX Spark")
+    assert spark["unified_memory"] and spark["compute_capability"] == 12.1
+    m = facts("Qwen/Qwen3-32B")
+    engine = {"max_model_len": 32768, "gpu_memory_utilization": 0.85}
+    uma = memory.estimate(m, spark, engine, vllm_version="0.20.0")
+    discrete = memory.estimate(m, {k: v for k, v in spark.items() if k != "unified_memory"}, engine, vllm_version="0.20.0")
+    assert uma["requested_per_gpu_gib"] == pytest.approx(121.6 * 0.85, abs=0.01)
+    assert uma["non_torch_gib"] - discrete["non_torch_gib"] == pytest.approx(5.7, abs=0.01)
+    assert uma["kv_cache_gib"] == pytest.approx(discrete["kv_cache_gib"] - 5.7 + 0.5 * 0.85, abs=0.02)
+    assert "unified_memory" not in gpu("GH200")  # Grace Hopper's HBM is its own
 
 
 def test_v0_fallback_below_sm80():

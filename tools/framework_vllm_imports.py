@@ -43,20 +43,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from framework_engine_kwargs import DISTS, final_wheels  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 
+# the entry modules and what loading them runs are read as the audit reads a copy in a project's tree
+from vllm_kb.engine.scan.framework_source import ENTRIES, loaded, vllm_imports  # noqa: E402,F401
+
 ROOT = Path(__file__).resolve().parents[1]
-# entry modules of each framework's vLLM path, with the entry they serve (engine/check/framework_imports.py)
-ENTRIES = {
-    "trl": [("trl/trainer/grpo_trainer.py", "trainer"), ("trl/scripts/vllm_serve.py", "trl vllm-serve")],
-    "verl": [("verl/workers/rollout/vllm_rollout/__init__.py", "rollout"),
-             ("verl/workers/rollout/vllm_rollout/vllm_async_server.py", "async")],
-    "openrlhf": [("openrlhf/trainer/ray/vllm_engine.py", "rollout"), ("openrlhf/trainer/ray/vllm_worker_wrap.py", "rollout")],
-    "llamafactory": [("llamafactory/chat/vllm_engine.py", "rollout")],
-    "ms-swift": [("swift/llm/infer/infer_engine/vllm_engine.py", "rollout"), ("swift/llm/utils/vllm_utils.py", "rollout")],
-}
 # vLLM plugins whose own package imports vLLM when vLLM loads them (entry point vllm.general_plugins,
 # or the plugin's CLI): a name missing there stops the plugin loading, and its options with it
 PLUGINS = {"vllm-omni": ("vllm_omni", [("vllm_omni/__init__.py", "plugin")])}
-AVAILABLE = re.compile(r"is_vllm_available|_vllm_available|vllm_available")
 
 
 class _Lazy(dict):
@@ -86,73 +79,6 @@ def read_wheel(path: Path) -> _Lazy:
                 # binary wheels (OpenRLHF) keep the package under <dist>.data/purelib/
                 texts[re.sub(r"^[^/]+\.data/(?:pure|plat)lib/", "", name)] = z.read(name).decode("utf-8", "replace")
     return _Lazy(texts)
-
-
-def _unguarded(body):
-    """Module-level statements that always run (see the module docstring)."""
-    for s in body:
-        if isinstance(s, ast.If):
-            if AVAILABLE.search(ast.unparse(s.test)):
-                yield from _unguarded(s.body)
-        elif not isinstance(s, (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield s
-
-
-def _module_of(path: str) -> str:
-    mod = path[:-3].replace("/", ".")
-    return mod[:-9] if mod.endswith(".__init__") else mod
-
-
-def _path_of(mod: str, trees) -> str | None:
-    for cand in (mod.replace(".", "/") + ".py", mod.replace(".", "/") + "/__init__.py"):
-        if cand in trees:
-            return cand
-    return None
-
-
-def _absolute(path: str, node: ast.ImportFrom) -> str:
-    if not node.level:
-        return node.module or ""
-    pkg = _module_of(path).split(".")
-    if not path.endswith("__init__.py"):
-        pkg = pkg[:-1]
-    pkg = pkg[: len(pkg) - (node.level - 1)]
-    return ".".join(pkg + ([node.module] if node.module else []))
-
-
-def loaded(trees, entry: str) -> list[str]:
-    """The package's files that loading `entry` runs, entry first."""
-    seen, todo = [], [entry]
-    while todo:
-        path = todo.pop(0)
-        if path in seen or path not in trees:
-            continue
-        seen.append(path)
-        parts = _module_of(path).split(".")
-        targets = [".".join(parts[:i]) for i in range(1, len(parts))]  # the packages above it
-        for s in _unguarded(trees[path].body):
-            if isinstance(s, ast.Import):
-                targets += [a.name for a in s.names]
-            elif isinstance(s, ast.ImportFrom):
-                base = _absolute(path, s)
-                targets += [base] + [f"{base}.{a.name}" for a in s.names]
-        for mod in targets:
-            p = _path_of(mod, trees)
-            if p and p not in seen:
-                todo.append(p)
-    return seen
-
-
-def vllm_imports(trees, files: list[str]):
-    for path in files:
-        for s in _unguarded(trees[path].body):
-            if isinstance(s, ast.ImportFrom) and not s.level and (s.module or "").split(".")[0] == "vllm":
-                for a in s.names:
-                    yield path, s.lineno, s.module, a.name
-            elif isinstance(s, ast.Import):
-                for a in s.names:
-                    if a.name.startswith("vllm."):
-                        yield path, s.lineno, a.name, None
 
 
 # ---- vLLM's side -------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vllm_kb.engine.check import framework_imports, framework_kwargs, memory
+from vllm_kb.engine.check import framework_copy, framework_git, framework_imports, framework_kwargs, memory
 from vllm_kb.engine.kb import compat
 from vllm_kb.engine.kb.versions import try_parse
 
@@ -63,7 +63,7 @@ def _gate_rows(gate, vllm: str, facts: dict) -> list:
         "source": {"title": f"{gate.framework} copy in this project", "url": gate.where()}})]
 
 
-def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, gate=None) -> list:
+def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, gate=None, copy=None) -> list:
     # a pre-release (0.9.2.dev0) is read as the release its line became
     code = compat.code_release(fw) if fw else ""
     rows = compat.problems(fid, code, vllm, "install") if fw else []
@@ -74,52 +74,62 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
     if fw:
         rows += [r for r in compat.problems(fid, code, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
     rows = [r for r in rows if _engine_needed(r, vllm, facts)]
-    if not fw:
-        return rows
-    if cat is not None:  # the arguments the release passes first: they name the file and line
+    if fw and cat is not None:  # the arguments the release passes first: they name the file and line
         rows = framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + rows
-    # the imports its adapter runs on load last: a version gate of its own speaks first, in its words
-    rows += framework_imports.breaks(fid, fw, vllm, site)
+    # the imports its adapter runs on load last: a version gate of its own speaks first, in its words;
+    # a copy in the tree runs its own imports, not the release's
+    if copy is not None:
+        rows += framework_copy.breaks(copy, fw, vllm, site)
+    elif fw:
+        rows += framework_imports.breaks(fid, fw, vllm, site)
     return rows
 
 
-def _fits(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, gate=None) -> bool:
-    return not _errors(fid, fw, vllm, site, facts, cat, gate)
+def _fits(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, gate=None, copy=None) -> bool:
+    return not _errors(fid, fw, vllm, site, facts, cat, gate, copy)
 
 
-def framework_compat(site, facts: dict, cat, pin, gate=None) -> dict[str, Any]:
+def framework_compat(site, facts: dict, cat, pin, gate=None, copy=None) -> dict[str, Any]:
     """`fw_*` launch facts for a framework site whose framework and vLLM are both pinned.
     `pin`: the framework's own pin (scan/pins.Pin) for the site's folder; `gate`: the version gate
-    of a copy of the framework inside the tree (scan/vendored.Gate), which is what runs."""
+    of a copy of the framework inside the tree (scan/vendored.Gate), which is what runs; `copy`:
+    that copy's vLLM imports (scan/framework_source.SourceCopy), which run instead of a release's."""
     fid = site.framework
     vllm = (facts.get("vllm") or {}).get("version")
-    if fid in (None, "none") or (pin is None and gate is None) or not (facts.get("vllm") or {}).get("pinned"):
+    copy = copy or framework_git.copy_for(pin)  # a framework installed from git at a commit or a branch
+    if fid in (None, "none") or (pin is None and gate is None and copy is None) or not (facts.get("vllm") or {}).get("pinned"):
         return {}
     fw = (gate.version if gate is not None and (pin is None or getattr(pin, "own", False) or not pin.exact) else None) \
         or (pin.exact if pin is not None else None)
+    fw = fw or (copy.version if copy is not None else None)
     if fw and try_parse(fw) is None:
         fw = None
-    if not vllm or (not fw and gate is None):
+    if not vllm or (not fw and gate is None and copy is None):
         return {}
-    out: dict[str, Any] = {"fw_release": fw or f"({gate.package}/)", "fw_extra": "vllm" in getattr(pin, "extras", ())}
+    shown = fw or f"({(gate or copy).package}/)"
+    if copy is not None and copy.ref:  # installed from git: the ref, beside the version its commit says
+        shown = f"{fw} ({copy.ref})" if fw else copy.ref
+    out: dict[str, Any] = {"fw_release": shown, "fw_extra": "vllm" in getattr(pin, "extras", ())}
     declared = [r.vllm for r in compat.rows() if fw and gate is None and r.framework == fid and r.kind == "declared"
                 and r.covers(compat.code_release(fw)) and r.vllm]
     if declared:
         out["fw_declared"] = declared[0]
-    rows = _errors(fid, fw, vllm, site, facts, cat, gate)
+    rows = _errors(fid, fw, vllm, site, facts, cat, gate, copy)
     if not rows:
         return out
-    hard = [r for r in rows if r.effect == "error"]
-    reported = [r for r in rows if r.kind == "known_break"]
-    out["fw_problem"] = "error" if hard else ("reported" if reported else "declared")
-    r = (hard or reported or rows)[0]
+    # a branch's newest known commit stands for whatever was installed from it: a P1 that names the date
+    moving = [r for r in rows if r.raw.get("moving")]
+    hard = [r for r in rows if r.effect == "error" and not r.raw.get("moving")]
+    reported = [r for r in rows if r.kind == "known_break" and not r.raw.get("moving")]
+    out["fw_problem"] = "error" if hard else ("moving" if moving else "reported" if reported else "declared")
+    r = (hard or moving or reported or rows)[0]
     text = str(r.raw.get("error") or f"{fid} {fw} declares vllm{r.vllm}")
     # {package_version} → the pinned one; the sentence the message sits in brings its own full stop
     out["fw_problem_text"] = re.sub(r"\{[^{}]*version[^{}]*\}", vllm, text).rstrip(".")
     out["fw_problem_source"] = str((r.raw.get("source") or {}).get("url") or "")
     versions = [str(v) for v in cat.versions]
     here = cat.index_version(vllm)
-    ok = [v for v in versions if _fits(fid, fw, v, site, facts, cat, gate)]
+    ok = [v for v in versions if _fits(fid, fw, v, site, facts, cat, gate, copy)]
     # among them, those that also implement the model's architecture (L21): a pin the framework
     # takes but the model does not run on would only trade one refusal for another
     runs = [v for v in ok if _runs_model(facts, v)]

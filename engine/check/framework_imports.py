@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from vllm_kb.engine.kb import compat, versions
+from vllm_kb.engine.kb import compat, vllm_symbols
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.versions import try_parse
 
@@ -36,30 +36,13 @@ def verl_mode(site, fw: str) -> str | None:
     return current
 
 
-def _entry_loaded(fid: str, entry: str, site, fw: str) -> bool:
+def entry_loaded(fid: str, entry: str, site, fw: str) -> bool:
+    """Whether the site's path loads this entry module (TRL's server or trainer; verl's async server)."""
     if fid == "trl":
         return (entry == "trl vllm-serve") == (site.kind == "trl vllm-serve")
     if fid == "verl" and entry == "async":
         return verl_mode(site, fw) == "async"
     return entry in ("rollout", "plugin")
-
-
-def _resolves(specs: list[str], vllm: str, read: list[str]) -> bool | None:
-    """Whether the import resolves in `vllm`; None when the table cannot tell (a release it did not
-    read that lies at the edge of a run: the name may have come or gone in it)."""
-    def ok(v: str) -> bool:
-        return any(versions.contains(s, v) for s in specs)
-    if vllm in read:
-        return ok(vllm)
-    pv = try_parse(vllm)
-    if pv is None:
-        return None
-    parsed = [(v, try_parse(v)) for v in read]
-    below = [v for v, p in parsed if p is not None and p < pv]
-    above = [v for v, p in parsed if p is not None and p > pv]
-    if not below or not above or ok(below[-1]) != ok(above[0]):
-        return None
-    return ok(vllm)
 
 
 def breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
@@ -70,7 +53,7 @@ def breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
     rows = [r for code in compat.code_releases(fid, fw) for r in compat.vllm_import_rows(fid, code)]
     for row in rows:
         for imp in row.get("imports") or []:
-            if not _entry_loaded(fid, imp["entry"], site, fw) or _resolves(imp["vllm"], vllm, read) is not False:
+            if not entry_loaded(fid, imp["entry"], site, fw) or vllm_symbols.resolves_in(imp["vllm"], vllm, read) is not False:
                 continue
             mod, _, name = imp["import"].rpartition(".")
             where = f"{imp['file']}:{imp['line']}"

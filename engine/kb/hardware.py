@@ -50,7 +50,7 @@ class Hardware:
     def facts(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.gpu:
-            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib") and v is not None}
+            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib", "unified_memory") and v is not None}
             if self.cuda:  # the newest CUDA the driver runs (NVML, or `--gpu "…, cuda 12.4"`)
                 out["gpu"]["driver_cuda"] = self.cuda
             if self.driver and (m := re.match(r"(\d{3})\.", self.driver + ".")):  # NVML, or `driver 535.104`
@@ -272,6 +272,7 @@ def facts_from_entry(entry: dict, count: int) -> dict:
         "name": entry["name"], "id": entry["id"], "arch": entry["arch"], "count": count,
         "memory_gib": float(entry["memory_gib"]), "compute_capability": float(entry["compute_capability"]),
         "fp8": bool(entry.get("fp8")), "fp4": bool(entry.get("fp4")), "nvlink": bool(entry.get("nvlink")),
+        **({"unified_memory": True} if entry.get("unified_memory") else {}),
     }
 
 

@@ -83,13 +83,13 @@ class Validator:
             doc = self.load(parts)
             if doc is not None:
                 self.schema(resources.display_name("knowledge", *parts), schema, doc.data)
-        catalog_errs = schemas.errors("catalog", self.cat.raw)
-        for path, msg in catalog_errs[:20]:
-            self.add("knowledge/vllm/catalog.json", "", schemas.json_path(path), msg)
-        from vllm_kb.engine.kb import compat
+        from vllm_kb.engine.kb import compat, framework_history, vllm_symbols
 
-        for path, msg in schemas.errors("framework_catalog", compat.framework_catalog())[:20]:
-            self.add("knowledge/frameworks/catalog.json", "", schemas.json_path(path), msg)
+        for name, file, data in (("catalog", "vllm/catalog.json", self.cat.raw), ("framework_catalog", "frameworks/catalog.json", compat.framework_catalog()),
+                                 ("vllm_symbols", "frameworks/vllm_symbols.json", vllm_symbols.table()),
+                                 ("git_history", "frameworks/git_history.json", framework_history.table())):
+            for path, msg in schemas.errors(name, data)[:20]:
+                self.add(f"knowledge/{file}", "", schemas.json_path(path), msg)
         self.manifest()
         try:
             kb = Knowledge()

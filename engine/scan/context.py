@@ -69,6 +69,7 @@ class ScanContext:
     llm_subclasses: dict = field(default_factory=dict)  # class name → python_subclass.Wrapper list (project index)
     entry_points: dict = field(default_factory=dict)  # project file → argv_entry.EntryPoint | None, read once
     vendored: list = field(default_factory=list)  # scan/vendored.Gate: a framework copy's own vLLM gate
+    framework_copies: list = field(default_factory=list)  # scan/framework_source.SourceCopy: a copy's vLLM imports
     entry_env: dict = field(default_factory=dict)  # project .py file → the shell commands that run it (scan/entry_env.py)
     _yaml_index: list | None = None  # values file → vllm-stack release (`helm install --version`)
     _cache: dict[str, str | None] = field(default_factory=dict)

@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb import dependency_pins, yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
-from vllm_kb.engine.scan import pip_lines, source_pins
+from vllm_kb.engine.scan import framework_git, pip_lines, source_pins
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.kb.tomlread import toml
 
@@ -107,8 +107,8 @@ def _from_requirement(rel: str, line: int, req: str, kind: str) -> Pin | None:
     extras = tuple(sorted(package_name(x) for x in (m["extras"] or "[]")[1:-1].split(",") if x.strip()))
     if m["url"]:
         wm = _WHEEL_VERSION.search(m["url"].rsplit("/", 1)[-1])
-        return Pin(rel, line, req.strip(), f"=={wm.group(1)}" if wm else "", kind, wm.group(1) if wm else None, pkg, extras,
-                   source="git" if pkg == "vllm" and source_pins.is_git_url(req) else "")
+        return framework_git.pin(rel, line, req, kind, Pin, extras) or Pin(rel, line, req.strip(), f"=={wm.group(1)}" if wm else "", kind,
+                   wm.group(1) if wm else None, pkg, extras, source="git" if pkg == "vllm" and source_pins.is_git_url(req) else "")
     spec = (m["spec"] or "").strip().strip("()").strip()
     p = _pin(rel, line, req.strip(), spec, kind)
     p.package, p.extras = pkg, extras
@@ -130,7 +130,7 @@ def _requirements(rel: str, text: str) -> list[Pin]:
         line = raw.split(" #", 1)[0].strip()
         if not line or line.startswith(("#", "-")):
             continue
-        p = _from_requirement(rel, n, line, "requirements")
+        p = _from_requirement(rel, n, line, "requirements") or framework_git.pin(rel, n, line, "requirements", Pin)
         if p:
             out.append(p)
     return out

@@ -16,7 +16,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import extra_pins, notebook_json, source_pins, vendored, windows_scripts
+from vllm_kb.engine.scan import extra_pins, framework_source, notebook_json, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -113,6 +113,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}
     ctx.source_built = frozenset(f for f, ps in by_folder.items() if any(p.source for p in ps))
     ctx.vendored = vendored.gates(ctx.files, ctx.read)  # framework copies in the tree: the gate that runs
+    ctx.framework_copies = framework_source.copies(ctx.files, ctx.read)  # and the vLLM imports they run
     if vllm_version:
         forced = pins_mod.VersionChoice(vllm_version, True, "cli")
         choices = {"": forced}

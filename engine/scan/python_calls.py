@@ -72,7 +72,7 @@ class Found:
 
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
-    wrapper_words = {w for w in python_subclass.words(ctx) if w in text}
+    wrapper_words = python_subclass.words_in(ctx, text)
     opaque_ok = python_opaque.could_pick(ctx, text)
     if not could_hold_site(text) and not opaque_ok and not may_call_wrapper(text, wrapper_words):
         return []

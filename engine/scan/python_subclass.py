@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan import python_text
+from vllm_kb.engine.scan import python_text, wrapper_names
 from vllm_kb.engine.scan.context import parse_python
 
 
@@ -38,6 +38,7 @@ class Wrapper:
     prefix: str = ""  # a module function: it builds the engine only for a model written with this prefix, stripped
     keyed: tuple = ()  # (its parameter, ((key, engine argument), …)): a mapping whose listed keys reach the engine renamed
     defaults_with: str = ""  # its defaults hold only for calls that write this parameter (the releases that have them)
+    path: str = ""  # a module function reached by its dotted path (`outlines.models.vllm`), however it is imported
     imports: tuple = ()  # the modules it is imported from, when the package's other releases had a class so named that does not
 
 
@@ -63,6 +64,12 @@ def registry() -> dict[tuple[str, str], Wrapper]:
             keyed=tuple((k, tuple(m.items())) for k, m in (w.get("keyed") or {}).items()), defaults_with=w.get("defaults_with", ""),
             imports=tuple(w.get("imports", ())))
     for w in data.get("functions", []):
+        if w.get("path"):  # a module function that hands its arguments on (outlines' `models.vllm(model_name, **kw)`)
+            args = w.get("args", {})
+            out[(w["module"], w["function"])] = Wrapper(w["function"], w["module"], frozenset(args) | frozenset(w.get("positional", [])),
+                                                        tuple(w.get("positional", [])), True, w["target"], tuple(args.items()),
+                                                        rest=bool(w.get("rest")), forwarder=True, path=f'{w["module"]}.{w["path"]}')
+            continue
         # a module function (`litellm.completion(model="vllm/<id>")`): only the model reaches the engine
         out[(w["module"], w["function"])] = Wrapper(w["function"], w["module"], frozenset({"model"}), ("model",), True,
                                                     w["target"], (("model", "model"),), rest=False, forwarder=True,
@@ -90,6 +97,9 @@ def called(call: ast.Call, wrappers: dict[str, Wrapper]) -> Wrapper | None:
         if w is None or w.method:
             w = wrappers.get(f.value.id)
             w = w if w is not None and w.method == f.attr else None
+    elif isinstance(f, ast.Attribute):  # `outlines.models.vllm(…)`
+        w = wrappers.get(wrapper_names.dotted(f) or "")
+        w = w if w is not None and w.path else None
     if w is None or not _prefixed(call, w):
         return None
     for key, want in w.when:
@@ -248,7 +258,13 @@ def wrapper_defaults(site, wrapper: Wrapper, rel: str, line: int, written: ast.C
 def words(ctx) -> set[str]:
     """Names whose call may be an LLM() site in this project: the public wrappers and the
     project's own subclasses."""
-    return {c for _, c in registry()} | set(getattr(ctx, "llm_subclasses", None) or {})
+    return {c for (_, c), w in registry().items() if not w.path} | set(getattr(ctx, "llm_subclasses", None) or {})
+
+
+def words_in(ctx, text: str) -> set[str]:
+    """The words above that the text spells, and the module functions known by a dotted path whose
+    package it names (outlines' `vllm`: the word alone is in every file that names vLLM)."""
+    return {w for w in words(ctx) if w in text} | {w.name for w in registry().values() if w.path and w.origin in text}
 
 
 def index(ctx, files: list[str]) -> dict[str, list[Wrapper]]:
@@ -320,54 +336,25 @@ def bind(imported: list, tree: ast.Module, rel: str, ctx, llm_bound: tuple[set[s
                 local = a.asname or a.name
                 out.update({f"{local}.{fn}": w for (mod, fn), w in known.items() if w.prefix and mod == a.name})
                 if a.asname:  # `import bespokelabs.curator as curator`: its classes as `curator.LLM`
-                    out.update(_through(a.name, a.asname, known))
+                    out.update(wrapper_names.through(a.name, a.asname, known))
             continue
         if not isinstance(node, ast.ImportFrom):
             continue
         top = (node.module or "").split(".")[0]
         for a in node.names:
             local = a.asname or a.name
-            if node.level == 0 and (top, a.name) in known and _imported(known[(top, a.name)], node.module or ""):
+            if node.level == 0 and (top, a.name) in known and wrapper_names.imported(known[(top, a.name)], node.module or ""):
                 out[local] = known[(top, a.name)]
             elif node.level == 0 and a.name.islower():  # `from bespokelabs import curator` … `curator.LLM(…)`
-                out.update(_through(f"{node.module}.{a.name}", local, known))
+                out.update(wrapper_names.through(f"{node.module}.{a.name}", local, known))
             elif a.name in project:
                 hit = [w for w in project[a.name] if _module_matches(w.origin, node.module or "", rel, node.level)]
                 if len(hit) == 1:
                     out[local] = hit[0]
-    _subclasses(tree, out)
+    for node in imported:
+        wrapper_names.paths(node, known, out)
+    wrapper_names.subclasses(tree, out)
     return out
-
-
-def _subclasses(tree: ast.Module, out: dict[str, Wrapper]) -> None:
-    """The module's classes that subclass a public forwarder without an `__init__` of their own
-    (curator's documented `class RecipeGenerator(curator.LLM)` with its prompt and parse): their
-    calls take the forwarder's parameters."""
-    for node in tree.body:
-        if not isinstance(node, ast.ClassDef) or node.name in out:
-            continue
-        if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "__init__" for n in node.body):
-            continue
-        for b in node.bases:
-            name = b.id if isinstance(b, ast.Name) else f"{b.value.id}.{b.attr}" \
-                if isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) else None
-            w = out.get(name) if name else None
-            if w is not None and w.forwarder and not w.method and not w.prefix:
-                out[node.name] = w
-                break
-
-
-def _through(module: str, local: str, known: dict) -> dict[str, Wrapper]:
-    """A package's classes as a module bound to `local` names them (`curator.LLM`): the classes of
-    the module's top-level package, when that package is one the knowledge lists."""
-    top = module.split(".")[0]
-    return {f"{local}.{c}": w for (mod, c), w in known.items() if mod == top and not w.prefix and not w.method and _imported(w, module)}
-
-
-def _imported(w: Wrapper, module: str) -> bool:
-    """Whether the class comes from a module it is listed under (distilabel 0.x's `distilabel.llm.vLLM`
-    wrapped an LLM the caller built; 1.x's `distilabel.llms` / `distilabel.models` one builds it)."""
-    return not w.imports or any(module == m or module.startswith(m + ".") for m in w.imports)
 
 
 def _module_matches(file: str, module: str, rel: str, level: int) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.kb.versions import try_parse
+from vllm_kb.engine.scan import framework_git
 
 BASIS = "source"
 # a repository named vllm (vllm-project's or a fork), as pip is given it
@@ -47,21 +48,24 @@ def release_of(exact: str | None, known: list, newest: str) -> str:
 
 
 def git_pin(rel: str, line: int, word: str, kind: str, pin_type):
-    """A bare `git+https://…/vllm@<ref>` word of a pip command, as the vllm pin it installs."""
-    return pin_type(rel, line, word, "", kind, None, "vllm", source="git") if is_git_url(word) else None
+    """A bare `git+https://…/vllm@<ref>` word of a pip command, as the vllm pin it installs; a
+    framework's repository as that framework's pin (engine/scan/framework_git.py)."""
+    if is_git_url(word):
+        return pin_type(rel, line, word, "", kind, None, "vllm", source="git")
+    return framework_git.pin(rel, line, word, kind, pin_type)
 
 
 def in_text(rel: str, text: str, pin_type, shell: bool) -> list:
     """vLLM built from a checkout (Dockerfile, notebook or shell script), and in a shell script the git
     URLs its pip lines install (a Dockerfile's and a notebook's are read with their RUN lines)."""
-    if "vllm" not in text.lower():
+    if "vllm" not in text.lower() and "git+" not in text:
         return []
     out = []
     if (n := checkout_line(text)) is not None:
         out.append(pin_type(rel, n, text.splitlines()[n - 1].strip()[:120], "", "checkout", None, "vllm", source="checkout"))
     for n, line in enumerate(text.splitlines(), 1) if shell else ():
         if "install" in line and "git+" in line:
-            out += [pin_type(rel, n, w, "", "dockerfile", None, "vllm", source="git") for w in line.split() if is_git_url(w)]
+            out += [p for w in line.split() if (p := git_pin(rel, n, w.strip("'\""), "dockerfile", pin_type)) is not None]
     return out
 
 

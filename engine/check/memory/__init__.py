@@ -190,7 +190,9 @@ def _budget(site: _Site, last_stage: bool, notes: _Notes | None = None) -> dict[
     """Bytes per GPU: requested, the non-KV terms, and `usable` (left for weights and KV)."""
     add = notes.add if notes else (lambda k, v: v)
     model, gpu, engine, rt = site.model, site.gpu, site.engine, site.rt
-    total = (float(gpu["memory_gib"]) - add("driver_reserved_gib", DRIVER_RESERVED_GIB)) * GIB
+    # unified memory: cudaMemGetInfo's total is the OS's MemTotal, what the catalog holds
+    reserved = 0.0 if gpu.get("unified_memory") else DRIVER_RESERVED_GIB
+    total = (float(gpu["memory_gib"]) - add("driver_reserved_gib", reserved)) * GIB
     gmu = float(add("gpu_memory_utilization", float(engine.get("gpu_memory_utilization") or DEFAULT_GMU)))
     if site.has_dims:
         tokens = add("profile_batched_tokens", site.batched)

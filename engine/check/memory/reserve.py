@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, CUDAGRAPH_BASE_GIB, CUDAGRAPH_PER_LAYER_GIB,
                                                  CUDAGRAPH_PER_MOE_LAYER_GIB, GIB, NON_TORCH_GIB, NON_TORCH_PARALLEL_GIB,
-                                                 NON_TORCH_V0_NCCL_GIB, NON_TORCH_V0_PRE_AMPERE_GIB,
+                                                 NON_TORCH_UNIFIED_GIB, NON_TORCH_V0_NCCL_GIB,
+                                                 NON_TORCH_V0_PRE_AMPERE_GIB,
                                                  PROFILE_WORKSPACE_GIB, SAMPLER_BYTES_PER_LOGIT, Runtime, human_int)
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
 
@@ -73,6 +74,8 @@ def non_torch_bytes(tp: int, pp: int, rt: Runtime, gpu: dict) -> float:
             gib += NON_TORCH_PARALLEL_GIB["v1" if nvls else "v0"]
     if not rt.new_profiler:
         gib += CUDA_CONTEXT_GIB
+    if gpu.get("unified_memory"):
+        gib += NON_TORCH_UNIFIED_GIB  # the host's share of start-up, seen through the shared memory
     return gib * GIB
 
 
@@ -80,7 +83,8 @@ def _peer_to_peer(gpu: dict) -> bool:
     """Whether NCCL links the GPUs directly (NVLink, or P2P over PCIe), where its buffers are
     large. GeForce cards have no P2P; a GPU described only by its memory is not assumed to."""
     name = str(gpu.get("name") or "")
-    return bool(gpu.get("nvlink")) or bool(name and "GeForce" not in name)
+    described = gpu.get("id") == "custom" or not name  # `--gpu "24GiB cc8.9"`: which card is unknown
+    return bool(gpu.get("nvlink")) or not (described or "GeForce" in name)
 
 
 def cudagraph_bytes(model: dict, engine: dict, pp: int, rt: Runtime) -> float:

@@ -29,6 +29,14 @@ NON_TORCH_PARALLEL_GIB = {"v1": 2.0, "v0": 0.1}  # extra with TP: NVSwitch (NVLS
 # vLLM switched off from 0.4.3 (NCCL_CUMEM_ENABLE=0, worker_base.py; vLLM PR #5091): OpenRLHF
 # #336 (0.4.2, Llama-3-70B at TP 2) found 2.8 GiB more than the rest of the estimate.
 NON_TORCH_V0_NCCL_GIB = {"p2p": 1.0, "p2p_cumem": 2.8}
+# Unified memory (DGX Spark's GB10): cudaMemGetInfo reports the system's memory, and vLLM reads
+# "free" as what the OS has available (vllm/utils/mem_utils.py MemorySnapshot, 0.12+ for Orin,
+# Thor and Spark; is_integrated_gpu from 0.20), so whatever the host takes between the worker's
+# first snapshot and the end of the profile run (the loader's buffers, the worker's RSS, page
+# cache it cannot reclaim) counts as non-torch memory: public Spark boot logs print 5.7 and 7.3 GiB
+# "for non-torch memory" where a discrete GPU prints 0.1-0.3. The total is MemTotal itself: no
+# driver reserve to take off.
+NON_TORCH_UNIFIED_GIB = 5.7
 # Bytes per logit of the dummy sampler run (max_num_seqs rows x vocab): up to 0.16 the PyTorch
 # top-k/top-p path sorts them (fp32 logits, sort values + int64 indices, probs, scatter, sort
 # workspace); from 0.17 a Triton kernel masks them without sorting for 8 rows or more

@@ -1,0 +1,179 @@
+"""A framework's own source inside the audited tree — a vendored copy, a checkout of its git main
+installed with `pip install -e .`, a research fork that carries verl — and the `from vllm… import X`
+statements its vLLM adapter runs when it loads. What runs is that copy at its commit, not a
+release: verl's main of 17 November 2025 declared vllm>=0.8.5 but imported
+`process_weights_after_loading`, which vLLM has only from 0.9.0 (verl #4202). The imports are held
+against the pinned vLLM by engine/check/framework_copy.py.
+
+What counts as run on load (tools/framework_vllm_imports.py reads the released wheels the same way):
+  - the adapter's entry modules (ENTRIES) and every module of the copy they import at module
+    level, with the `__init__` of each package on the way (Python runs them first);
+  - of those modules, the imports at module level that nothing guards: not under `try` (the
+    framework falls back), not under `if TYPE_CHECKING` or any other `if` (a version or platform
+    gate decides it) — except `if is_vllm_available()`-style tests, which hold wherever vLLM is.
+
+Found once per project: only the files under a copy's root are indexed, and only the modules the
+entry reaches are parsed."""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+# entry modules of each framework's vLLM path, with the entry they serve (engine/check/framework_imports.py)
+ENTRIES = {
+    "trl": [("trl/trainer/grpo_trainer.py", "trainer"), ("trl/scripts/vllm_serve.py", "trl vllm-serve")],
+    "verl": [("verl/workers/rollout/vllm_rollout/__init__.py", "rollout"),
+             ("verl/workers/rollout/vllm_rollout/vllm_async_server.py", "async"),
+             # EasyR1, a fork that keeps the package name: its one rollout module (no verl release has this path)
+             ("verl/workers/rollout/vllm_rollout_spmd.py", "rollout")],
+    "openrlhf": [("openrlhf/trainer/ray/vllm_engine.py", "rollout"), ("openrlhf/trainer/ray/vllm_worker_wrap.py", "rollout")],
+    "llamafactory": [("llamafactory/chat/vllm_engine.py", "rollout")],
+    "ms-swift": [("swift/llm/infer/infer_engine/vllm_engine.py", "rollout"), ("swift/llm/utils/vllm_utils.py", "rollout")],
+}
+AVAILABLE = re.compile(r"is_vllm_available|_vllm_available|vllm_available")
+
+
+@dataclass(frozen=True)
+class SourceImport:
+    entry: str  # the ENTRIES entry whose load runs it
+    module: str
+    name: str | None  # None for `import vllm.x.y`
+    file: str  # relative to the audited tree
+    line: int
+
+    @property
+    def spelled(self) -> str:
+        return f"{self.module}.{self.name}" if self.name else self.module
+
+
+@dataclass(frozen=True)
+class SourceCopy:
+    framework: str
+    root: str  # the folder that holds the package folder ("" for the tree's root)
+    imports: tuple[SourceImport, ...]
+    # who runs the imports, as a message names it; "" for the copy in the tree
+    label: str = ""
+    # a git branch installed at some unknown time: its newest known commit stands for it (a P1 at most)
+    moving: bool = False
+    version: str | None = None  # the version file of the commit, where known
+    ref: str = ""  # how it is installed, for the release a message names ("git main", "git e2d45b00e5")
+
+    @property
+    def package(self) -> str:
+        pkg = ENTRIES[self.framework][0][0].split("/")[0]
+        return f"{self.root}/{pkg}" if self.root else pkg
+
+
+class _Trees:
+    """path inside the copy → ast, parsed on first use (a copy holds far more modules than its
+    vLLM path loads)."""
+
+    def __init__(self, root: str, paths: set[str], read):
+        self.root, self.paths, self.read = root, paths, read
+        self.parsed: dict[str, ast.Module] = {}
+
+    def __contains__(self, path) -> bool:
+        return path in self.paths
+
+    def __getitem__(self, path):
+        if path not in self.parsed:
+            text = self.read(f"{self.root}/{path}" if self.root else path) or ""
+            try:
+                self.parsed[path] = ast.parse(text)
+            except (SyntaxError, ValueError, RecursionError):
+                self.parsed[path] = ast.Module(body=[], type_ignores=[])
+        return self.parsed[path]
+
+
+def copies(files: list[str], read) -> list[SourceCopy]:
+    """The framework copies in the tree whose vLLM adapter is there, with the vLLM imports it runs."""
+    tails = [(fid, tail) for fid, entries in ENTRIES.items() for tail, _ in entries]
+    roots: dict[tuple[str, str], None] = {}
+    for rel in files:
+        if rel.endswith(".py"):
+            for fid, tail in tails:
+                if rel == tail or rel.endswith("/" + tail):
+                    roots[(fid, rel[: len(rel) - len(tail)].rstrip("/"))] = None
+    out = []
+    for fid, root in roots:
+        prefix = root + "/" if root else ""
+        inside = {rel[len(prefix):] for rel in files if rel.startswith(prefix) and rel.endswith(".py")}
+        trees = _Trees(root, inside, read)
+        got: dict[tuple[str, str], SourceImport] = {}
+        for entry_file, entry in ENTRIES[fid]:
+            if entry_file not in trees:
+                continue
+            for path, line, mod, name in vllm_imports(trees, loaded(trees, entry_file)):
+                imp = SourceImport(entry, mod, name, prefix + path, line)
+                got.setdefault((entry, imp.spelled), imp)
+        out.append(SourceCopy(fid, root, tuple(got.values())))
+    return out
+
+
+def _unguarded(body):
+    """Module-level statements that always run (see the module docstring)."""
+    for s in body:
+        if isinstance(s, ast.If):
+            if AVAILABLE.search(ast.unparse(s.test)):
+                yield from _unguarded(s.body)
+        elif not isinstance(s, (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield s
+
+
+def _module_of(path: str) -> str:
+    mod = path[:-3].replace("/", ".")
+    return mod[:-9] if mod.endswith(".__init__") else mod
+
+
+def _path_of(mod: str, trees) -> str | None:
+    for cand in (mod.replace(".", "/") + ".py", mod.replace(".", "/") + "/__init__.py"):
+        if cand in trees:
+            return cand
+    return None
+
+
+def _absolute(path: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    pkg = _module_of(path).split(".")
+    if not path.endswith("__init__.py"):
+        pkg = pkg[:-1]
+    pkg = pkg[: len(pkg) - (node.level - 1)]
+    return ".".join(pkg + ([node.module] if node.module else []))
+
+
+def loaded(trees, entry: str) -> list[str]:
+    """The package's files that loading `entry` runs, entry first."""
+    seen, todo = [], [entry]
+    while todo:
+        path = todo.pop(0)
+        if path in seen or path not in trees:
+            continue
+        seen.append(path)
+        parts = _module_of(path).split(".")
+        targets = [".".join(parts[:i]) for i in range(1, len(parts))]  # the packages above it
+        for s in _unguarded(trees[path].body):
+            if isinstance(s, ast.Import):
+                targets += [a.name for a in s.names]
+            elif isinstance(s, ast.ImportFrom):
+                base = _absolute(path, s)
+                targets += [base] + [f"{base}.{a.name}" for a in s.names]
+        for mod in targets:
+            p = _path_of(mod, trees)
+            if p and p not in seen:
+                todo.append(p)
+    return seen
+
+
+def vllm_imports(trees, files: list[str]):
+    """(file, line, module, name) of each unguarded vLLM import in `files`; name None for `import vllm.x`."""
+    for path in files:
+        for s in _unguarded(trees[path].body):
+            if isinstance(s, ast.ImportFrom) and not s.level and (s.module or "").split(".")[0] == "vllm":
+                for a in s.names:
+                    yield path, s.lineno, s.module, a.name
+            elif isinstance(s, ast.Import):
+                for a in s.names:
+                    if a.name.startswith("vllm."):
+                        yield path, s.lineno, a.name, None

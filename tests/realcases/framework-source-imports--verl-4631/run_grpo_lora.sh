@@ -1,0 +1,9 @@
+#!/bin/bash
+python3 -m verl.trainer.main_ppo \
+  algorithm.adv_estimator=grpo \
+  actor_rollout_ref.model.path=Qwen/Qwen2.5-3B-Instruct \
+  actor_rollout_ref.model.lora_rank=32 \
+  actor_rollout_ref.rollout.name=vllm \
+  actor_rollout_ref.rollout.tensor_model_parallel_size=1 \
+  actor_rollout_ref.rollout.gpu_memory_utilization=0.6 \
+  trainer.n_gpus_per_node=8 trainer.nnodes=1
