@@ -182,6 +182,20 @@ def _training_ranks(ctx: ScanContext) -> dict:
     return got
 
 
+def _install(site: Site, choice, basis: str, ctx: ScanContext) -> str | None:
+    """How the site's vLLM was installed, where that decides an optional dependency: "image" (vLLM's
+    own image, which ships FlashInfer), "pip" (a plain pin; FlashInfer is an extra before 0.11.1 —
+    setup.py `extras_require["flashinfer"]` 0.10.1-0.11.0 — and not installed unless asked for)."""
+    if basis == "image":
+        return "image"
+    pin = choice.pin
+    if basis != "pin" or pin is None or "flashinfer" in (pin.text or "").lower() or "flashinfer" in pin.extras:
+        return None
+    if any(p.package == "flashinfer-python" for p in getattr(ctx, "dependency_pins", None) or ()):
+        return None
+    return "pip"
+
+
 def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext):
     """The release the site runs (pin, image tag or image build) and its facts."""
     tag = deploy.image_version(site.image)
@@ -221,7 +235,7 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     if basis in ("cli", "image") and _built_from_source(site, ctx):
         basis = source_pins.BASIS  # its kernels are the ones that build compiled (TORCH_CUDA_ARCH_LIST), not the release's
     facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis,
-                       trained=lambda: _training_ranks(ctx))
+                       trained=lambda: _training_ranks(ctx), install=_install(site, choice, basis, ctx))
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,

@@ -116,7 +116,7 @@ def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
 
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
                root: Path | None = None, basis: str | None = None, model: dict | None = None,
-               trained: Any = None) -> dict[str, Any]:
+               trained: Any = None, install: str | None = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
     config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …).
     `model`: the model facts to use instead of those the name gives (one candidate of an ambiguous
@@ -234,7 +234,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # sizing needs what was passed, not the generic default (engine/check/memory/ssm.py)
         sized = {**sized, "enable_prefix_caching": facts["passed"].get("enable_prefix_caching")}
     if mf and facts.get("gpu") and not (unread & _SIZING) and not _encoder_only(engine):
-        est = memory.estimate(mf, facts["gpu"], sized, vllm_version=lookup, env=facts["env"])
+        est = memory.estimate(mf, facts["gpu"], sized, vllm_version=lookup, env=facts["env"], install=install)
         if est:
             facts["memory"] = est
     facts["startup"] = startup_facts(facts, kb, cat, lookup)

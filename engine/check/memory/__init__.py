@@ -109,7 +109,7 @@ def numeric_args(engine: dict) -> dict:
 
 
 def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = None,
-             env: dict | None = None) -> dict[str, Any]:
+             env: dict | None = None, install: str | None = None) -> dict[str, Any]:
     """Memory facts for one site. `model` = models.model_facts(...), `gpu` = hardware facts,
     `engine` = effective engine arguments; `vllm_version` picks the release's sizing rules
     (None: the newest), `env` the site's environment (VLLM_USE_V1). Empty when the model size
@@ -128,7 +128,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if not gpu.get("memory_gib"):
         out["assumptions"] = notes.items
         return out
-    site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability")),
+    site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability"), install),
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
     stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp)

@@ -83,7 +83,8 @@ class Runtime:
     nccl_cumem: bool = False    # 0.4.1-0.4.2: torch's NCCL 2.19+ allocates with cuMem (off from 0.4.3)
 
 
-def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None) -> Runtime:
+def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None,
+            install: str | None = None) -> Runtime:
     """Which sizing rules apply. An unknown release gets the newest behaviour; the site's
     environment can still select V0 (VLLM_USE_V1=0, before 0.11) or turn the CUDA-graph
     estimate on or off (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, 0.18+). Below compute
@@ -109,6 +110,9 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
     else:
         mla = "latent" if (since("0.7.1") and not (v1 and not since("0.8.0"))) else ("full192" if since("0.7.0") else "full256")
     sampler, alt = _sampler(v1, since, env)
+    if alt and install in ("pip", "image"):
+        # the installation is known: a plain pip pin brings no FlashInfer, vLLM's image does
+        sampler, alt = (alt if install == "image" else sampler), None
     return Runtime(vllm_version, v1=v1, new_profiler=since("0.6.4"), hybrid_manager=v1 and since("0.9.1"),
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
                    tokens_from_concurrency=v1 and since("0.24.0"), sampler=sampler, sampler_alt=alt,
