@@ -71,6 +71,13 @@ def _model_type_since(facts: dict, table: dict) -> tuple[str, str, list[str]] | 
     return model_type, since, sorted({v for v in first.values() if parse(v) > parse(since)}, key=parse)
 
 
+def _requires(table: dict, release: str) -> str | None:
+    """vLLM's transformers requirement in `release`; a .postN patch keeps its base's (the table
+    lists the bases)."""
+    rows = table.get("vllm_requires") or {}
+    return rows.get(release) or rows.get(release.split(".post")[0])
+
+
 def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict) -> dict[str, Any]:
     m = _IMAGE.match(image or "")
     release = (facts.get("vllm") or {}).get("version")
@@ -78,8 +85,7 @@ def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict)
     if got is None:
         return {}
     model_type, since, later = got
-    # a .postN patch keeps its base's requirements (the table lists the bases)
-    requires = (table.get("vllm_requires") or {}).get(release) or (table.get("vllm_requires") or {}).get(str(release).split(".post")[0])
+    requires = _requires(table, str(release))
     built, out = vllm_released.get(release), None
     if requires and not _allows_from(requires, since, later):
         out = f"{image} (vLLM {release} requires transformers{requires})"
@@ -104,7 +110,7 @@ def _image_knows(model_type: str, release: str, table: dict, vllm_released: dict
     if _in_spans(release, (table.get("vllm_own") or {}).get(model_type) or []):
         return True
     since = (table.get("transformers_first") or {}).get(model_type)
-    requires = (table.get("vllm_requires") or {}).get(release)
+    requires = _requires(table, release)
     built, came = vllm_released.get(release), (table.get("released") or {}).get(since or "")
     if not since or not came:
         return False

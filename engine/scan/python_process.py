@@ -154,17 +154,18 @@ class CudaOrder:
         kinds = [(n, "init" if _touches_cuda(n) else "probe" if _probes_cuda(n) else "engine" if _builds_engine(n)
                   else "dist" if _inits_dist(n) else None) for n in calls]
         self.touches = sorted(((n.lineno, self._scope(n.lineno), k) for n, k in kinds if k), key=lambda t: t[0])
-        # a function's id → the names its callers use: `f(...)`, `self.f(...)`; a class's __init__ → `C(...)`
+        # only a script that joins a world asks who calls the engine's function (dist_before):
+        # a function's id → the name its callers use (`f(...)`, `self.f(...)`; a class's __init__ → `C(...)`)
         self._names: dict[int, str] = {}
-        for n in walk(tree):
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self._names.setdefault(id(n), n.name)
-            elif isinstance(n, ast.ClassDef):
-                for item in n.body:
-                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == "__init__":
-                        self._names[id(item)] = n.name
         self._callers: dict[str, list[int]] = {}
         if any(k == "dist" for _, _, k in self.touches):
+            for n in walk(tree):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self._names.setdefault(id(n), n.name)
+                elif isinstance(n, ast.ClassDef):
+                    for item in n.body:
+                        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == "__init__":
+                            self._names[id(item)] = n.name
             for n in calls:
                 name = n.func.id if isinstance(n.func, ast.Name) else n.func.attr \
                     if isinstance(n.func, ast.Attribute) else None
@@ -226,6 +227,6 @@ def cuda_facts(order: "CudaOrder", first: int, at_import: bool, tree: ast.Module
     if at_import and reimported(tree, rel.rsplit("/", 1)[-1].removesuffix(".py")) is not None:
         kinds.add("engine")
     out = {"cuda_first": bool(kinds - {"dist"}), "cuda_init_first": bool(kinds & {"init", "engine"})}
-    if "dist" in kinds or order.dist_before(first):
+    if order.dist_before(first):
         out["dist_first"] = True  # torch.distributed set up by the script before the engine
     return out

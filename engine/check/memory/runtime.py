@@ -109,22 +109,21 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
         mla = "full192"
     else:
         mla = "latent" if (since("0.7.1") and not (v1 and not since("0.8.0"))) else ("full192" if since("0.7.0") else "full256")
-    sampler, alt = _sampler(v1, since, env)
-    if alt and install in ("pip", "image"):
-        # the installation is known: a plain pip pin brings no FlashInfer, vLLM's image does
-        sampler, alt = (alt if install == "image" else sampler), None
+    sampler, alt = _sampler(v1, since, env, install)
     return Runtime(vllm_version, v1=v1, new_profiler=since("0.6.4"), hybrid_manager=v1 and since("0.9.1"),
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
                    tokens_from_concurrency=v1 and since("0.24.0"), sampler=sampler, sampler_alt=alt,
                    mla_cache=mla, experts_over_dp=since("0.9.0"), nccl_cumem=since("0.4.1") and not since("0.4.3"))
 
 
-def _sampler(v1: bool, since: Any, env: dict) -> tuple[str, str | None]:
+def _sampler(v1: bool, since: Any, env: dict, install: str | None = None) -> tuple[str, str | None]:
     """The dummy sampler's top-k/top-p path (vllm/v1/sample/ops/topk_topp_sampler.py
     TopKTopPSampler.__init__), and the other one where it depends on the installation.
     0.8.0-0.11.0 take FlashInfer's whenever it is importable unless VLLM_USE_FLASHINFER_SAMPLER=0
     (0.8.x only with FlashInfer below 0.2.3, as the images ship); 0.11.1+ only with
-    VLLM_USE_FLASHINFER_SAMPLER=1; otherwise PyTorch's sort, a Triton kernel from 0.17."""
+    VLLM_USE_FLASHINFER_SAMPLER=1; otherwise PyTorch's sort, a Triton kernel from 0.17.
+    `install`: "image" (vLLM's own, which ships FlashInfer) or "pip" (a plain pin, which does not)
+    decides it; None leaves both."""
     if not v1:
         return "v0", None
     flag = str(env.get("VLLM_USE_FLASHINFER_SAMPLER", "")).strip()
@@ -132,6 +131,10 @@ def _sampler(v1: bool, since: Any, env: dict) -> tuple[str, str | None]:
     if flag in ("1", "true", "True"):
         return "flashinfer", None
     if flag in ("0", "false", "False") or since("0.11.1"):
+        return native, None
+    if install == "image":
+        return "flashinfer", None
+    if install == "pip":
         return native, None
     return native, "flashinfer"  # pip wheels before 0.11.1 bring no FlashInfer; the images do
 

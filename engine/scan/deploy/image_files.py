@@ -55,8 +55,9 @@ def copied_paths(df: str, text: str, is_dir) -> dict[str, list[str]]:
         elif ins.kw == "WORKDIR" and ins.arg.strip():
             workdir = posixpath.normpath(posixpath.join(workdir, ins.arg.strip().strip("'\"")))
         elif ins.kw in ("COPY", "ADD"):
-            srcs, dest = _sources(ins.arg), _dest(ins.arg)
-            if not srcs or not dest or "$" in dest or any(c in "".join(srcs) for c in "*?[$"):
+            paths = _paths(ins.arg)
+            srcs, dest = paths[:-1], paths[-1] if paths else ""
+            if not srcs or "$" in dest or any(c in "".join(srcs) for c in "*?[$"):
                 continue
             target = posixpath.normpath(posixpath.join(workdir, dest))
             for src in srcs:
@@ -68,17 +69,9 @@ def copied_paths(df: str, text: str, is_dir) -> dict[str, list[str]]:
     return out
 
 
-def _dest(arg: str) -> str | None:
-    try:
-        words = json.loads(arg) if arg.startswith("[") else shlex.split(arg, comments=False)
-    except ValueError:
-        return None
-    paths = [str(w) for w in words if not str(w).startswith("--")] if isinstance(words, list) else []
-    return paths[-1] if len(paths) >= 2 else None
-
-
-def _sources(arg: str) -> list[str]:
-    """The source paths of a COPY/ADD (exec or shell form), flags dropped; none for `--from`."""
+def _paths(arg: str) -> list[str]:
+    """The paths of a COPY/ADD (exec or shell form), sources then destination, flags dropped;
+    none for `--from` (another stage's files) or fewer than two."""
     try:
         words = json.loads(arg) if arg.startswith("[") else shlex.split(arg, comments=False)
     except ValueError:
@@ -86,11 +79,15 @@ def _sources(arg: str) -> list[str]:
     if not isinstance(words, list):
         return []
     words = [str(w) for w in words]
-    flags = [w for w in words if w.startswith("--")]
-    if any(f.startswith("--from") for f in flags):
+    if any(w.startswith("--from") for w in words):
         return []
     paths = [w for w in words if not w.startswith("--")]
-    return paths[:-1] if len(paths) >= 2 else []
+    return paths if len(paths) >= 2 else []
+
+
+def _sources(arg: str) -> list[str]:
+    """The source paths of a COPY/ADD (exec or shell form), flags dropped; none for `--from`."""
+    return _paths(arg)[:-1]
 
 
 def _covers(folder: str, src: str, rel: str) -> bool:
