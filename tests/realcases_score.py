@@ -25,10 +25,11 @@ class Outcome:
     p0: list[str] = field(default_factory=list)  # rules that gave a P0
     fix: bool | None = None  # the reporter's change is proposed (None: no fix_used)
     error: str | None = None
+    diag: bool | None = None  # `diagnose --error` on the error line names the rule among its best three
 
 
-def cases() -> list[Path]:
-    return sorted(p for p in HERE.iterdir() if (p / "case.yaml").is_file())
+def cases(root: Path = HERE) -> list[Path]:
+    return sorted(p for p in root.iterdir() if (p / "case.yaml").is_file())
 
 
 def load(folder: Path) -> dict:
@@ -129,7 +130,20 @@ def run(folder: Path) -> Outcome:
     else:
         predicted = not p0
     fix = fix_proposed(rep, case["fix_used"]) if case.get("fix_used") and case["kind"] == "failure" else None
-    return Outcome(folder.name, case["kind"], cls, expect, predicted, sorted(set(ids)), fix)
+    diag = _diagnosed(case, expect) if case["kind"] == "failure" and case.get("error") and expect else None
+    return Outcome(folder.name, case["kind"], cls, expect, predicted, sorted(set(ids)), fix, diag=diag)
+
+
+def _diagnosed(case: dict, expect: str) -> bool:
+    from vllm_kb.engine.advise.diagnose import launch
+    from vllm_kb.engine.check.rules import rules
+    from vllm_kb.engine.kb.knowledge import load as knowledge
+
+    rule = rules().find(expect)
+    want = rule.id if rule else expect
+    family = {want} | set(launch.FAMILIES.get(want, ()))
+    got = [h.id for h in launch.recognise(knowledge(), case.get("traceback") or case["error"])][:3]
+    return bool(family & set(got)) or any(want in launch.FAMILIES.get(g, ()) for g in got)
 
 
 def table(outcomes: list[Outcome]) -> str:
@@ -145,11 +159,21 @@ def table(outcomes: list[Outcome]) -> str:
     lines.append(f"failures predicted with the right cause: {sum(o.predicted for o in fails)}/{len(fails)}")
     lines.append(f"reporter's fix proposed: {sum(bool(o.fix) for o in fixes)}/{len(fixes)}")
     lines.append(f"controls without a false P0: {sum(o.predicted for o in ctrls)}/{len(ctrls)}")
+    diags = [o for o in fails if o.diag is not None]
+    lines.append(f"error line diagnosed: {sum(bool(o.diag) for o in diags)}/{len(diags)}")
     return "\n".join(lines)
 
 
 if __name__ == "__main__":
-    picked = [p for p in cases() if not sys.argv[1:] or any(a in p.name for a in sys.argv[1:])]
+    # --dir DIR scores a set kept outside the repository (a held-out set) in the same format
+    args = sys.argv[1:]
+    root = HERE
+    if "--dir" in args:
+        i = args.index("--dir")
+        root = Path(args[i + 1]).resolve()
+        del args[i:i + 2]
+    names = [a for a in args if not a.startswith("--")]
+    picked = [p for p in cases(root) if not names or any(a in p.name for a in names)]
     outs = [run(p) for p in picked]
     print(table(outs))
     if "--json" in sys.argv:
