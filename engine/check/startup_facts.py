@@ -27,6 +27,7 @@ from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.check.startup_spec import spec_facts
 from vllm_kb.engine.check.startup_vocab import vocab_facts
+from vllm_kb.engine.check.startup_window import window_rope_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.models import head_dim
@@ -64,6 +65,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
                                lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version))))
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
+    out.update(window_rope_facts(model, engine, table, version))
     out.update(_backend(facts, table, cat, version))
     out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
