@@ -91,6 +91,13 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts.pop("quant_group_size", None)  # the catalog's; the checkpoint's own follows
         facts.pop("quant_block", None)
         facts.update(quant_shape(quant))
+        # what AWQMarlinConfig.is_awq_marlin_compatible reads: `bits` only (not AutoAWQ's older
+        # `w_bit`) and `zero_point`; a key the config lacks keeps the plain AWQ kernel
+        for key, fact, kind in (("bits", "quant_bits", int), ("zero_point", "quant_zero_point", bool)):
+            v = quant.get(key)
+            facts.pop(fact, None)
+            if isinstance(v, kind) and (kind is bool or not isinstance(v, bool)):
+                facts[fact] = v
         kept = coverage(quant)
         if kept:
             facts["quant_unquantized"] = kept
