@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import hydra_entry
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.framework_site import Entry
+from vllm_kb.engine.scan.framework_site import Entry, mapping_entries
 from vllm_kb.engine.scan.launchers import _PYTHON, program_start
 from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.site import Setting
@@ -85,6 +85,9 @@ def verl_command(name: str) -> str | None:
 
 
 def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLaunch | None:
+    if mod == "verl.trainer.main":
+        # EasyR1's entry point (verl itself has main_ppo): `config=examples/config.yaml worker.rollout.X=…`
+        return FwLaunch("easyr1", "easyr1 verl.trainer.main", "hydra", start, command="train", env=env, program_start=program)
     if mod.startswith("verl."):
         name = mod.rsplit(".", 1)[-1]
         command = verl_command(name)
@@ -238,18 +241,3 @@ def config_entries(ctx: ScanContext, rel: str, framework: str, flatten: bool) ->
         return []
     ctx.referenced.add(rel)
     return mapping_entries(doc.data, doc, rel, flatten)
-
-
-def mapping_entries(data: dict, doc: yamlio.Document, rel: str, flatten: bool, base: tuple = ()) -> list[Entry]:
-    out = []
-    for k, v in data.items():
-        path = base + (str(k),)
-        if flatten and isinstance(v, dict):
-            out += mapping_entries(v, doc, rel, flatten, path)
-            continue
-        key = ".".join(path)
-        raw = json.dumps(v) if isinstance(v, (dict, list)) else ("true" if v is True else "false" if v is False else str(v))
-        lines = {str(sk): doc.line_of(path + (sk,)) for sk in v} if isinstance(v, dict) else {}
-        out.append(Entry(key, Setting(key, v, v is not None, rel, doc.line_of(path), str(k) if not flatten else key, raw, "framework-config",
-                                      pos=doc.pos(path)), lines))
-    return out

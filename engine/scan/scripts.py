@@ -144,7 +144,7 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
     else:
         found, positionals, opaque = fw_launch.entries(words, launch, rel)
         config = _framework_config(ctx, rel, launch, found, positionals) or launch.config
-        flatten = launch.framework == "verl"
+        flatten = launch.framework in ("verl", "easyr1")
         bases = [] if config != launch.config else launch.base_configs
         entries = [e for b in bases for e in fw_launch.config_entries(ctx, b, launch.framework, flatten=flatten)]
         entries += (fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten) if config else []) + found

@@ -11,9 +11,11 @@ FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift "
                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config", "actor_rollout_ref", "trl.scripts",
                    "vLLM", "VLLM", "openllm ")
 # Only YAML that could configure vLLM is parsed: tools that configure it without naming it (KServe's
-# Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count.
+# Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count, and so does an
+# EasyR1 config (its rollout is vLLM unless named otherwise).
 YAML_WORDS = ("vllm", "VLLM", "vLLM", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec",
-              "serving.kserve.io", "kubeai.org", "modelArtifacts", "llm_configs", "model_loading_config", "kaito.sh/")
+              "serving.kserve.io", "kubeai.org", "modelArtifacts", "llm_configs", "model_loading_config", "kaito.sh/",
+              "rollout:")
 # A script that runs a project's own vLLM entry point (`python server.py --tensor-parallel-size 2`,
 # engine/scan/argv_entry.py) need not name vLLM: it runs Python with one of vLLM's engine flags.
 ENTRY_FLAG_WORDS = ("--model", "parallel-size", "parallel_size", "gpu-memory", "gpu_memory", "max-model-len",
