@@ -163,6 +163,11 @@ def test_other_providers_and_unread_models_are_no_site(scanned):
             'litellm.completion(model="hosted_vllm/org/m", messages=[])\nlitellm.completion(model=os.environ["M"], messages=[])\n'
             'from other import completion\ncompletion(model="vllm/org/m")\n')
     assert scanned({"run.py": text}) == []
+    # dstack's scripts/release_notes.py: the function imported by name, a Bedrock model from the environment
+    text = ('import os\nfrom litellm import completion\nMODEL = os.getenv("LLM_MODEL", "bedrock/us.anthropic.claude")\n'
+            'r = completion(model=MODEL, messages=[{"role": "user", "content": "hi"}])\n'
+            'r = completion(model="gpt-4o", messages=[])\n')
+    assert scanned({"run.py": text}) == []
 
 
 def test_distilabels_vllm_spreads_its_extra_kwargs(scanned):

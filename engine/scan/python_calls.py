@@ -117,7 +117,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     wrappers = python_subclass.bind(imported, tree, rel, ctx, ({k for k, v in classes.items() if v == "LLM"}, modules)) \
         if len(callees) > len(_CALLEES) or wrapper_words & _CALLEES else {}  # curator's class is named LLM too
     # a wrapper that builds vLLM only when written so (curator's backend="vllm") is a target only then (called)
-    classes.update({local: w.target for local, w in wrappers.items() if not w.method and not w.when})
+    classes.update({local: w.target for local, w in wrappers.items() if not w.method and not w.when and not w.prefix})
     tools = python_tools.imports(imported)
     if not classes and not modules and not wrappers and not tools.any() and "vllm" not in text.lower() and not loose:
         return []
