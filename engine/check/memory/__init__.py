@@ -17,7 +17,7 @@ from typing import Any
 
 from vllm_kb.engine.check.memory.encoder import encoder_facts, v0_profile
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layout,
-                                            pp_stage_layers)
+                                            mla_absorbs, pp_stage_layers)
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
                                                  non_torch_bytes)
 from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal
@@ -131,7 +131,8 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability"), install),
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
-    stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp)
+    stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp,
+                                 absorbed_mla=mla_absorbs(model, engine, site.rt, env))
     offload = _offload_bytes(engine)
     if offload:
         # --cpu-offload-gb keeps up to that many GiB of each GPU's weights in host memory (per GPU)
