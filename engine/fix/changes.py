@@ -8,6 +8,7 @@ from typing import Any
 
 from vllm_kb.engine.fix import syntax as site_syntax
 from vllm_kb.engine.fix.literals import as_written_value, py_literal, shell_word, yaml_scalar
+from vllm_kb.engine.fix.release_valid import mark_invalid, release_form
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
 from vllm_kb.engine.check.evaluate import Result
@@ -96,7 +97,7 @@ def cli_text(cat: Catalog, version: str, site: Site, dest: str, value: Any, exis
         return "--no-" + flag[2:] if kind == "negatable" else None
     if kind == "values" and isinstance(value, list):
         return flag + " " + " ".join(shell_word(x) for x in value)
-    value = merge_value(value, existing)
+    value = release_form(dest, merge_value(value, existing), version, "cli")
     if isinstance(value, bool):
         value = "true" if value else "false"
     return f"{flag} {shell_word(value)}"
@@ -180,6 +181,7 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
     if lost:
         return plan(site, [i for i in items if i.id not in lost], cat, version)
     out = _merge_containers(site, list(changes.values()))
+    mark_invalid(out, items, site.kind, cat, version)
     for ch in out:
         # removing what guards access (an API key, TLS, allowed origins, a token) is never safe
         if ch.op in ("unset", "unset_env") and (guards_access(ch.target) or guards_access(ch.setting.key if ch.setting else None)):
@@ -284,7 +286,8 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
     if site.framework != "none" and site.kind != "trl vllm-serve":
         return _framework_change(site, target, value, existing)
     if site.syntax in site_syntax.ARGV_SYNTAXES and (existing is None or existing.syntax in site_syntax.ARGV_SYNTAXES):
-        after = site_syntax.deploy_text(site, target, merge_value(value, existing), cat.long_flag(target, version), existing)
+        after = site_syntax.deploy_text(site, target, release_form(target, merge_value(value, existing), version, site.syntax),
+                                        cat.long_flag(target, version), existing)
         return Change("set" if after else "unset", target, value, existing.file if existing else site.file, site.syntax,
                       existing.line if existing else None, _as_written(existing) if existing else None, after, setting=existing)
     syntax = existing.syntax if existing else ("yaml-config" if site.config_file else site.syntax)
