@@ -1,6 +1,5 @@
-"""Turns recommended fixes into changes written in the site's own syntax — a flag for a shell
-command, a kwarg for Python, a key for a `--config` YAML — and renders each touched command,
-call or file as it reads after the changes."""
+"""Turns recommended fixes into changes in the site's own syntax — a flag for a shell command, a
+kwarg for Python, a key for a `--config` YAML — and renders each touched command, call or file."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,6 +7,7 @@ from typing import Any
 
 from vllm_kb.engine.fix import syntax as site_syntax
 from vllm_kb.engine.fix.literals import as_written_value, py_literal, shell_word, yaml_scalar
+from vllm_kb.engine.fix.alternatives import alternatives
 from vllm_kb.engine.fix.release_valid import mark_invalid, release_form
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
@@ -78,8 +78,7 @@ def _flag_kind(cat: Catalog, version: str, flag: str) -> str:
 
 
 def cli_text(cat: Catalog, version: str, site: Site, dest: str, value: Any, existing: Setting | None) -> str | None:
-    """`--kv-cache-dtype fp8`, `--enable-prefix-caching`, `--no-enable-prefix-caching`; None
-    when the value is the flag's absence (a switch set to False)."""
+    """`--kv-cache-dtype fp8`, `--enable-prefix-caching`, `--no-enable-prefix-caching`; None for a switch's absence."""
     if site.tool == "xinference":
         # `xinference launch` hands each `--key value` pair on as the keyword `key`, as written
         # (deploy/cmdline.py model_launch; the value through handle_click_args_type): the engine
@@ -137,8 +136,8 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
     asked: dict[tuple[str, str], tuple[str, Any]] = {}
     for item in sorted(items, key=lambda x: PRIORITY_ORDER.get(x.priority, 3)):
         for op, value in item.ops:
-            if op.kind == "pin":
-                continue  # a package pin, not a setting of the site (engine/fix/pins.py)
+            if op.kind == "pin" or op.alternative:
+                continue  # a package pin (engine/fix/pins.py); an alternative (below)
             key = ("env" if op.is_env else "arg", op.target)
             if key in asked:
                 prev_kind, prev_value = asked[key]
@@ -180,10 +179,9 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
             changes[key] = ch
     if lost:
         return plan(site, [i for i in items if i.id not in lost], cat, version)
-    out = _merge_containers(site, list(changes.values()))
+    out = _merge_containers(site, [*changes.values(), *alternatives(items, changes, lambda op, v: _change(site, op.kind, op.target, v, cat, version))])
     mark_invalid(out, items, site.kind, cat, version)
-    for ch in out:
-        # removing what guards access (an API key, TLS, allowed origins, a token) is never safe
+    for ch in out:  # removing what guards access (an API key, TLS, allowed origins, a token) is never safe
         if ch.op in ("unset", "unset_env") and (guards_access(ch.target) or guards_access(ch.setting.key if ch.setting else None)):
             ch.safe = False
     return out
