@@ -111,3 +111,25 @@ def test_the_launchs_other_names_identify_an_opaque_path():
     got = candidates.resolve("/mnt/models/", own, None, KB, lambda n: candidates.model_of(n, KB, MARKERS, "0.10.1"),
                              candidates.hints({"served_model_name": ["Qwen2.5-7B-Instruct"]}))
     assert [(g["identity"], g["num_attention_heads"]) for g in got] == [("hint", 28)]
+
+
+@pytest.mark.parametrize("pin, flag, expected", [
+    ("0.5.1", "--max-model-len 8192", ["P0"]),   # the window is the limit: "… (sliding_window=4096 …)"
+    ("0.6.4", "--max-model-len 8192", ["P0"]),
+    ("0.6.5", "--max-model-len 8192", []),       # the window runs: 8192 positions again
+    ("0.6.3", "--max-model-len 4096", []),
+])
+def test_gemma2s_context_is_its_window_where_v0_cannot_run_it(tmp_path, pin, flag, expected):
+    rep = audit(_project(tmp_path, f"vllm serve google/gemma-2-9b-it {flag}\n", pin), gpu="A100-80GB")
+    assert _priorities(rep, "L14") == expected
+    if expected:
+        (sr,) = rep.sites
+        assert sr.facts["model"]["max_context"] == 4096 and sr.facts["model"]["max_len_key"] == "sliding_window"
+
+
+def test_gemma2s_default_context_is_sized_at_its_window_before_065(tmp_path):
+    rep = audit(_project(tmp_path, "vllm serve google/gemma-2-9b-it\n", "0.6.2"), gpu="A100-80GB")
+    (sr,) = rep.sites
+    assert sr.facts["memory"]["max_model_len"] == 4096
+    rep = audit(_project(tmp_path, "vllm serve google/gemma-2-9b-it\n", "0.6.6"), gpu="A100-80GB")
+    assert rep.sites[0].facts["memory"]["max_model_len"] == 8192

@@ -14,7 +14,7 @@ from vllm_kb.engine.check import candidates, host_memory, memory
 from vllm_kb.engine.check import hf_access, site_gpu
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
-from vllm_kb.engine.check.startup_facts import startup_facts
+from vllm_kb.engine.check.startup_facts import startup_facts, window_capped
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -182,6 +182,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     if others:
         facts["model_alternatives"] = others
     if mf:
+        mf = window_capped(mf, kb.doc("vllm", "startup.yaml").data, lookup)
         facts["model"] = mf
     # which engine runs decides the start-up defaults (V0 below compute capability 8.0 up to 0.10.1)
     cc = (facts.get("gpu") or {}).get("compute_capability")

@@ -164,6 +164,20 @@ def _parallel(model: dict, engine: dict, gpu: dict) -> dict[str, Any]:
 _EXPLICIT = {"half": "float16", "float16": "float16", "bfloat16": "bfloat16", "float": "float32", "float32": "float32"}
 
 
+def window_capped(model: dict, table: dict, version: str) -> dict:
+    """The model as the release sizes it: V0 releases that cannot run interleaved sliding-window
+    attention turn it off and cap the context to the window (knowledge/vllm/startup.yaml lengths)."""
+    window = model.get("sliding_window_size")
+    if not isinstance(window, int) or window <= 0:
+        return model
+    for row in (table.get("lengths") or {}).get("window_capped", ()):
+        if model.get("model_type") in row["model_types"] and SpecifierSet(row["vllm"]).contains(version):
+            limit = _int(model.get("max_context"))
+            if limit and limit > window:
+                return {**model, "max_context": window, "max_len_key": "sliding_window"}
+    return model
+
+
 def float16_unsupported(table: dict, version: str) -> list[str]:
     for row in table["dtype"]["float16_unsupported"]:
         if SpecifierSet(row["vllm"]).contains(version):
