@@ -52,3 +52,23 @@ def test_fastchat_worker_after_v0_removal_proposes_an_older_vllm(tmp_path):
 def test_fastchat_worker_before_v1_is_fine(tmp_path):
     l43, _, _ = _l43(tmp_path, {"requirements.txt": "fschat==0.2.36\nvllm==0.7.3\n", "serve.sh": FASTCHAT})
     assert not _p0(l43)
+
+
+def test_xinference_embedding_on_vllm_without_task_names_both_nearest_pairs(tmp_path):
+    l43, _, sr = _l43(tmp_path, {"requirements.txt": "xinference==1.16.0\nvllm==0.14.1\n", "launch.sh": XINFERENCE.format(kind="embedding")})
+    assert _p0(l43) and "unexpected keyword argument 'task'" in sr.facts["launch"]["host_problem_text"]
+    assert sr.facts["launch"]["host_fit_vllm"] == "==0.12.0" and sr.facts["launch"]["host_fit_release"] == "==2.1.0"
+
+
+def test_xinference_pairs_the_rows_do_not_name_are_not_judged(tmp_path):
+    for pins, kind in (("xinference==1.16.0\nvllm==0.13.0\n", "LLM"), ("xinference==2.1.0\nvllm==0.13.0\n", "embedding"),
+                       ("xinference==1.16.0\nvllm==0.12.0\n", "embedding"), ("xinference==2.0.0\nvllm==0.13.0\n", "rerank")):
+        l43, _, _ = _l43(tmp_path, {"requirements.txt": pins, "launch.sh": XINFERENCE.format(kind=kind)})
+        assert not _p0(l43), (pins, kind)
+
+
+def test_xinference_rerank_from_python_before_2_0(tmp_path):
+    code = ('from xinference.client import Client\nClient("http://127.0.0.1:9997").launch_model(\n'
+            '    model_name="bge-reranker-v2-m3", model_type="rerank", model_engine="vllm")\n')
+    l43, _, sr = _l43(tmp_path, {"requirements.txt": "xinference==1.17.1\nvllm==0.14.1\n", "launch.py": code})
+    assert _p0(l43) and sr.facts["launch"]["host_fit_release"] == "==2.0.0"
