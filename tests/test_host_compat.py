@@ -72,3 +72,22 @@ def test_xinference_rerank_from_python_before_2_0(tmp_path):
             '    model_name="bge-reranker-v2-m3", model_type="rerank", model_engine="vllm")\n')
     l43, _, sr = _l43(tmp_path, {"requirements.txt": "xinference==1.17.1\nvllm==0.14.1\n", "launch.py": code})
     assert _p0(l43) and sr.facts["launch"]["host_fit_release"] == "==2.0.0"
+
+
+def test_ray_serve_llm_2_47_with_vllm_use_v1_unset(tmp_path):
+    l43, _, sr = _l43(tmp_path, {"requirements.txt": "ray[serve,llm]==2.47.1\nvllm==0.9.2\n", "app.py": RAY.format(extra="")}, gpu="A10G x1")
+    assert _p0(l43) and "'torch.dtype' object has no attribute 'startswith'" in sr.facts["launch"]["host_problem_text"]
+    assert sr.facts["launch"]["host_env_fix"] == "1" and sr.facts["launch"]["host_fit_release"] == "==2.48.0"
+
+
+def test_ray_serve_llm_with_vllm_use_v1_written_or_another_release_is_not_judged(tmp_path):
+    v1 = '\n    runtime_env=dict(env_vars=dict(VLLM_USE_V1="1")),'
+    for pins, extra in (("ray[serve,llm]==2.47.1\nvllm==0.9.2\n", v1), ("ray[serve,llm]==2.46.0\nvllm==0.9.2\n", ""),
+                        ("ray[serve,llm]==2.48.0\nvllm==0.9.2\n", "")):
+        l43, _, _ = _l43(tmp_path, {"requirements.txt": pins, "app.py": RAY.format(extra=extra)}, gpu="A10G x1")
+        assert not _p0(l43), pins
+
+
+def test_ray_serve_llm_2_47_on_a_vllm_without_v0(tmp_path):
+    l43, _, sr = _l43(tmp_path, {"requirements.txt": "ray[serve,llm]==2.47.1\nvllm==0.11.0\n", "app.py": RAY.format(extra="")}, gpu="A10G x1")
+    assert _p0(l43) and "vllm.engine.multiprocessing" in sr.facts["launch"]["host_problem_text"]
