@@ -307,12 +307,16 @@ def _fix_notes(res, kb, lang: str, would: bool, written: list[str] | None = None
     if n:
         print(kb.t("fix.would_apply" if would else "fix.applied", lang, n=n, files=len(files)), file=err)
         for a in res.applied:
-            what = (kb.t("fix.rename", lang, before=a.before, after=a.after) if a.op == "rename"
-                    else kb.t("fix.write", lang, what=a.after) if a.after else kb.t("fix.remove", lang, what=f"`{a.before}`"))
             where = f"{a.file}:{a.line}" if a.line else a.file
-            print(_say(f"  {where}: {what} ({', '.join(a.checks)})"), file=err)
+            print(_say(f"  {where}: {_what(a, kb, lang)} ({', '.join(a.checks)})"), file=err)
     else:
         print(kb.t("fix.nothing", lang), file=err)
+    for r in getattr(res, "rebased", ()):
+        key = "fix.rebased" if r.instead is None else "fix.rebased_instead"
+        c = r.change
+        print(_say(kb.t(key, lang, where=f"{c.file}:{c.line}" if c.line else c.file, what=_what(c, kb, lang),
+                        checks=", ".join(c.checks), was=r.was, now=r.now,
+                        instead=_what(r.instead, kb, lang) if r.instead is not None else "")), file=err)
     if res.unsafe_left:
         print(kb.t("fix.unsafe_hidden", lang, n=res.unsafe_left), file=err)
     for why in ("unfixable", "not_fixable", "coupled"):
@@ -324,6 +328,13 @@ def _fix_notes(res, kb, lang: str, would: bool, written: list[str] | None = None
         print(_say(line), file=err)
     if not res.converged:
         print(kb.t("fix.not_converged", lang, passes=res.passes), file=err)
+
+
+def _what(a, kb, lang: str) -> str:
+    """A change as a person reads it: rename, write or remove."""
+    if a.op == "rename":
+        return kb.t("fix.rename", lang, before=a.before, after=a.after)
+    return kb.t("fix.write", lang, what=a.after) if a.after else kb.t("fix.remove", lang, what=f"`{a.before}`")
 
 
 def refusal_lines(res, kb, lang: str) -> list[str]:

@@ -3,10 +3,12 @@
 Each pass audits the project as it would read after the earlier passes (the new texts are
 given to the scanner instead of the disk's), turns every applicable change into text edits
 (engine/fix/changes.py → engine/fix/edits.py: only the setting's own words move, comments and layout
-stay) and applies them, until a pass finds nothing left to change. Safe changes only, unless
-unsafe ones are allowed; a change the site's syntax cannot take (blocked by a framework, a
-nested key shown only as a snippet) is left for a person. Files are written only inside the
-audited root, through no symlink that leads out of it, all or none (engine/fix/atomic.py)."""
+stay) and applies them, until a pass finds nothing left to change; a pass that moves a pin writes only
+pins, and the other changes are planned again at the release it moves to (engine/fix/rebase.py).
+Safe changes only, unless unsafe ones are allowed; a change the site's syntax cannot take
+(blocked by a framework, a nested key shown only as a snippet) is left for a person. Files are
+written only inside the audited root, through no symlink that leads out of it, all or none
+(engine/fix/atomic.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from vllm_kb.engine.fix import atomic
-from vllm_kb.engine.fix import guard
+from vllm_kb.engine.fix import guard, rebase
 from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix.atomic import WriteError
 from vllm_kb.engine.kb.encoding import display_path
@@ -63,6 +65,10 @@ class FixResult:
     skipped: dict[str, set[str]] = field(default_factory=dict)
     refused: list[guard.Refusal] = field(default_factory=list)  # what the guard kept out (engine/fix/guard.py)
     last_pass: set[str] = field(default_factory=set)  # the files the last pass changed
+    # changes planned at the release a pin moved away from, not written (engine/fix/rebase.py)
+    rebased: list[rebase.Rebased] = field(default_factory=list)
+    # when the first passes wrote only pins: the audit after them and the texts then (engine/fix/guard.refuse_worse)
+    pinned: tuple[Any, dict[str, str]] | None = field(default=None, repr=False)
 
     @property
     def changed_files(self) -> list[str]:
@@ -166,8 +172,7 @@ def run(audit: Callable[[dict[str, str]], Audited], unsafe: bool | Selection = F
         if loop is not None:
             banned[loop[0]] = loop[1]
             continue
-        pins = {a.file for a in res.applied if a.op == "pin"}
-        worse = guard.refuse_new_p0(first, rep, res.changed_files, pins, res.applied)
+        worse = guard.refuse_worse(first, rep, res)
         if not res.converged:  # a cycle or too many passes: the files the last pass still rewrote stay as they were
             worse = {**{f: guard.Refusal(f, "loop", sorted({c for a in res.applied if a.file == f for c in a.checks}), [])
                         for f in res.last_pass if f in res.changed_files}, **worse}
@@ -189,10 +194,14 @@ def _passes(audit: Callable[[dict[str, str]], Audited], first: Audited, sel: Sel
     res = FixResult()
     overlay: dict[str, str] = {}
     ledger = guard.Ledger()
+    rebased: dict[tuple, rebase.Rebased] = {}
     rep = first
+    pinned = False  # the passes so far wrote pins and nothing else
     for n in range(max_passes + 1):
         if n:
             rep = audit(dict(overlay))
+            if pinned:  # the project at the pinned release, before any other change: the guard's second baseline
+                res.pinned = (rep, dict(overlay))
         todo = pending(rep, sel)
         if not todo:
             break
@@ -202,12 +211,16 @@ def _passes(audit: Callable[[dict[str, str]], Audited], first: Audited, sel: Sel
         res.passes += 1
         by_file: dict[str, list] = {}
         keys = {id(sr): k for k, sr in zip(guard.site_keys(rep.sites), rep.sites)}
+        live = []
         for sr, ch, got in todo:
             held = [r for f in got for r in (frozen.get(f), guard.banned(banned, (f, keys[id(sr)]), ch.checks)) if r]
             for r in held:
                 r.held.update(rule_of(c) for c in ch.checks)
-            if held:
-                continue
+            if not held:
+                live.append((sr, ch, got))
+        live, later = rebase.split(live)  # a pin first: the rest is planned again at the release it moves to
+        rebase.hold(rebased, later, keys, len(res.applied))
+        for sr, ch, got in live:
             for f, es in got.items():
                 where = (f, keys[id(sr)], ch.target)
                 loop = ledger.loop(where, ch)
@@ -225,9 +238,11 @@ def _passes(audit: Callable[[dict[str, str]], Audited], first: Audited, sel: Sel
                 res.texts[f] = new
         if not progressed:
             break
+        pinned = all(a.op == "pin" for a in res.applied)
         if ledger.seen(overlay):
             res.converged = False
             break
+    res.rebased = rebase.settle(rebased, res.applied, rep, guard.site_keys(rep.sites))
     for _, ch, got, why in _sorted_changes(rep, sel):
         if why is None or frozen.keys() & got.keys():
             continue

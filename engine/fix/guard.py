@@ -47,10 +47,10 @@ def flagged(rep: Any) -> dict[tuple, dict[str, int]]:
     out: dict[tuple, dict[str, int]] = {}
     for key, sr in zip(site_keys(rep.sites), rep.sites):
         got = {r.check.id: RANK.get(r.priority or "P2", 2) for r in sr.results if r.status == "recommended"}
-        got.update({f.code: RANK.get(f.priority or "P2", 2) for f in sr.remarks if f.priority})
+        got.update({f.id: RANK.get(f.priority or "P2", 2) for f in sr.remarks if f.priority})
         if got:
             out[key] = got
-    loose = {f.code: RANK.get(f.priority, 2) for f in getattr(rep, "findings", ()) if f.priority}
+    loose = {f.id: RANK.get(f.priority, 2) for f in getattr(rep, "findings", ()) if f.priority}
     if loose:
         out[()] = loose
     return out
@@ -80,26 +80,56 @@ def new_p0s(before: Any, after: Any, rank: int = 0) -> list[tuple[tuple, set[str
 
 
 def refuse_new_p0(before: Any, after: Any, changed: Iterable[str], pins: set[str],
-                  applied: Sequence[Any]) -> dict[str, Refusal]:
+                  applied: Sequence[Any], pinned: tuple[Any, set[str], set[str]] | None = None) -> dict[str, Refusal]:
     """The changed files to leave untouched because the fixed project is worse: it has a P0 it did
     not have, or a new P1 where the file's fixes were themselves no more than P1 (raising
     gpu_memory_utilization for one engine must not overfill the GPU it shares). A new problem is
     blamed on the changed files its site reads, and every changed pin file (a pin moves every
     site's release); when its site reads none of them (a shared GPU, a finding about no site), on
-    every changed file."""
+    every changed file. `pinned`: (the audit after the pins alone, the files they changed, the files
+    changed after them) when the run moved pins first (engine/fix/rebase.py): a new problem the
+    pinned project already has is the pins' doing; one it does not have is the doing of the changes
+    planned at the new release (a problem that release has anyway is not theirs: a second run, on
+    the pinned project, would write them)."""
     changed = set(changed)
     best = {f: min((RANK.get(a.priority, 2) for a in applied if a.file == f), default=2) for f in changed}
     out: dict[str, Refusal] = {}
     for rank in (0, 1):
+        at_pin = {key: ids for key, ids, _ in new_p0s(before, pinned[0], rank)} if pinned is not None else {}
         for key, new, sr in new_p0s(before, after, rank):
-            files = ((site_files(sr.site) & changed) | (pins & changed)) if sr is not None else set()
-            files = {f for f in (files or changed) if best[f] >= rank}
-            where = f"{sr.site.file}:{sr.site.line}" if sr is not None else ""
-            for f in sorted(files):
-                checks = sorted({c for a in applied if a.file == f for c in a.checks} or {"?"})
-                got = out.setdefault(f, Refusal(f, "new_p0", checks, [], site=where))
-                got.conflicts = sorted(set(got.conflicts) | new)
+            for got_new, files in _blame(key, new, sr, changed, pins, at_pin, pinned):
+                files = {f for f in files if best[f] >= rank}
+                where = f"{sr.site.file}:{sr.site.line}" if sr is not None else ""
+                for f in sorted(files):
+                    checks = sorted({c for a in applied if a.file == f for c in a.checks} or {"?"})
+                    got = out.setdefault(f, Refusal(f, "new_p0", checks, [], site=where))
+                    got.conflicts = sorted(set(got.conflicts) | got_new)
     return out
+
+
+def _blame(key: tuple, new: set[str], sr: Any, changed: set[str], pins: set[str], at_pin: dict,
+           pinned: tuple[Any, set[str], set[str]] | None) -> list[tuple[set[str], set[str]]]:
+    """(new problems, the changed files they are blamed on): one group, or after pins moved first
+    two — what the pinned project already has (on the pin files), what came after (on the files
+    changed after the pins that the site reads, or all of them)."""
+    reads = site_files(sr.site) & changed if sr is not None else set()
+    if pinned is None:
+        return [(new, (reads | (pins & changed) if sr is not None else set()) or changed)]
+    _, early, late = pinned
+    by_pins = new & at_pin.get(key, set())
+    groups = ((by_pins, early & changed), (new - by_pins, (reads & late) or (late & changed)))
+    return [(ids, files or changed) for ids, files in groups if ids]
+
+
+def refuse_worse(first: Any, last: Any, res: Any) -> dict[str, Refusal]:
+    """The files to leave untouched (refuse_new_p0), from a run's FixResult (engine/fix/apply.py)."""
+    pins = {a.file for a in res.applied if a.op == "pin"}
+    if res.pinned is None:
+        return refuse_new_p0(first, last, res.changed_files, pins, res.applied)
+    mid, texts = res.pinned
+    early = {f for f, t in texts.items() if t != res.originals.get(f)}
+    late = {f for f in res.changed_files if res.texts[f] != texts.get(f, res.originals.get(f))}
+    return refuse_new_p0(first, last, res.changed_files, pins, res.applied, (mid, early, late))
 
 
 class Ledger:
