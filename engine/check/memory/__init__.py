@@ -262,6 +262,12 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     cap["max_model_len_safe"] = _safe_len(cap["max_model_len_fit"], layout.block)
     terms = budget["activation_peak"] + budget["non_torch"] + budget["cudagraph"]
     band = max(SUGGEST_MARGIN * terms, KV_ERROR_FRACTION * budget["requested"])
+    exact = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size
+    if (band <= available < exact < available + band and not cap["fits_max_model_len"]
+            and not human_int(engine.get("kv_cache_memory_bytes"))):
+        # a request of max_model_len misses by less than the estimate's own error: whether
+        # vLLM finds the blocks is below what the estimate can tell (L15 says P1, not P0)
+        cap["kv_shortfall_within_error"] = True
     if (abs(available) < band and cap["max_model_len_fit"] < (1 - SUGGEST_MARGIN) * site.max_len
             and not human_int(engine.get("kv_cache_memory_bytes"))):
         # within the estimate's own error of zero, on either side: whether vLLM finds a few blocks
