@@ -120,6 +120,9 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
     elif quant is None:
         facts["quantized"] = False
         facts["quant_source"] = "config"
+    cls = (tokenizer or {}).get("tokenizer_class")
+    if isinstance(cls, str) and 0 < len(cls) <= 100 and cls.isidentifier():
+        facts["tokenizer_class"] = cls
     tok = (tokenizer or {}).get("model_max_length")
     if isinstance(tok, (int, float)) and not isinstance(tok, bool) and 0 < tok < 1 << 40:
         facts["tokenizer_max_len"] = int(tok)

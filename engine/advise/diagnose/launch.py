@@ -34,6 +34,10 @@ FINDING_TEXTS = {
         # LMCacheConnector): vllm/distributed/kv_transfer/kv_connector/factory.py 0.6.5–0.34.0
         {"text": "Unsupported connector type: {name}", "vllm": ">=0.6.5", "origin": "vllm"},
     ],
+    # an option whose value expanded to nothing (engine/check/empty_values.py): argparse's own words
+    "option-without-value": [
+        {"text": "argument {flag}: expected one argument", "vllm": ">=0.1.0", "origin": "argparse"},
+    ],
     # `python -m vllm.entrypoints.api_server` on a release without the demo server
     # (engine/check/entrypoint_findings.py, knowledge/vllm/entrypoints.yaml removed_in)
     "entrypoint-removed": [
