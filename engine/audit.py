@@ -13,6 +13,7 @@ from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpin
 from vllm_kb.engine.check.dependency_pins import dependency_facts
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
+from vllm_kb.engine.check.host_compat import host_compat, host_of
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.gguf_fit import gguf_fit
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
@@ -107,6 +108,9 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
                                                      image=bool(site.image)))
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
+        # a serving package that starts vLLM itself (FastChat, Xinference, Ray Serve LLM): its pin against vLLM's
+        facts["launch"].update(host_compat(site, facts, cat, partial(sc.ctx.framework_pin, site.file),
+                                           sc.ctx.read(site.file) if host_of(site) == "ray" else None))
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
             site.framework_fork = bool(getattr(pin, "own", False))

@@ -9,7 +9,7 @@ import difflib
 import re
 from typing import Any
 
-from vllm_kb.engine.check import cli_choices, entrypoint_findings, framework_args, unknown_flags
+from vllm_kb.engine.check import cli_choices, empty_values, entrypoint_findings, framework_args, unknown_flags
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
@@ -29,6 +29,7 @@ CODES = {
     "env-not-in-version": "P2",
     "deprecated-entrypoint": "P2",
     **entrypoint_findings.CODES,
+    **empty_values.CODES,
     framework_args.CODE: "P0",
 }
 # Arguments whose value a knowledge check judges, release by release and with what else is set
@@ -51,7 +52,7 @@ def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: 
     said = {f.subject for f in values}
     values += [f for f in cli_choices.findings(site, kb, lookup) if f.subject not in said and f.subject.partition("=")[0] not in refused]
     out = demo + (_version_remarks(site, cat, lookup, refused, kb) + values
-           + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version))
+           + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version)) + empty_values.findings(site)
     if site.kind == "api_server" and cat.index_version(version) >= cat.index_version(API_SERVER_DEPRECATED):
         out.append(Finding("deprecated-entrypoint", msg("finding.api_server_deprecated", version=version), site.file, site.line, "P2"))
     return out
@@ -67,10 +68,12 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
     command = site.framework_command or ("vllm-serve" if site.kind == "trl vllm-serve" else None)
     out = []
     peer = {k: v for k, v in (site.launch or {}).items() if k == "plain_server"}
-    for f in fw.findings(site.framework_keys, site.framework_version, command, vllm_version, peer=peer):
+    unread = {k.key for n, s in (site.framework_written or {}).items() if not s.resolved and (k := fw.key(n)) is not None}
+    for f in fw.findings(site.framework_keys, site.framework_version, command, vllm_version, peer=peer, unread=unread):
         text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version).replace("{framework_version}", site.framework_version or "")
                 .replace("{plain_server}", str(peer.get("plain_server", ""))) for lang in ("en", "zh")}
-        fix = [(FixOp.of(x), x.get("value")) for x in f.get("fix", [])]
+        fix = [(FixOp.of(x), v) for x in f.get("fix", [])
+               if (v := fw.fix_value(x, site.framework_keys, site.framework_version, command)) is not None or "value_from" not in x]
         # a P0's change is what makes the launch start: safe, like a P0 rule's (schema/checks.schema.json)
         out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], fix=fix,
                            safe=bool(fix) and f["priority"] == "P0", subject="", vllm=f.get("vllm")))

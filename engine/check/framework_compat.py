@@ -20,7 +20,7 @@ def _feature_used(row: compat.Row, site, facts: dict) -> bool:
         return site.kind == "trl vllm-serve"
     if rid == "ms-swift-grpo-v0-engine-path":
         return site.framework_command == "rlhf" and site.mode == "rlhf_colocate"
-    if rid == "llamafactory-multimodal-limit":
+    if rid in ("llamafactory-multimodal-limit", "easyr1-mm-preprocessor-cache"):
         return framework_kwargs.multimodal(site, facts)
     if rid in ("trl-vllm-serve-dp-dense", "trl-vllm-serve-dp-one-device"):
         dp = site.settings.get("data_parallel_size")
@@ -33,17 +33,20 @@ def _feature_used(row: compat.Row, site, facts: dict) -> bool:
     return False
 
 
-def _engine_needed(row: compat.Row, vllm: str, facts: dict) -> bool:
+def engine_needed(row: compat.Row, vllm: str, facts: dict) -> bool:
     """A break that needs vLLM's V1 engine (`needs`) holds only where this vLLM runs V1 for the site
     (VLLM_USE_V1=0 before 0.11, or a GPU below compute capability 8.0 before 0.10.2, select V0),
     and for `v1-multiprocessing` only while VLLM_ENABLE_V1_MULTIPROCESSING stays on: without it
-    the V1 LLMEngine keeps its model_executor (vllm/v1/engine/llm_engine.py, 0.8.x)."""
+    the V1 LLMEngine keeps its model_executor (vllm/v1/engine/llm_engine.py, 0.8.x); `v1-unset`
+    only while VLLM_USE_V1 is left unset (a serving package then picks its engine path itself)."""
     need = row.raw.get("needs")
     if not need:
         return True
     env = facts.get("env") or {}
     if not memory.runtime(vllm, env, (facts.get("gpu") or {}).get("compute_capability")).v1:
         return False
+    if need == "v1-unset":
+        return "VLLM_USE_V1" not in env
     return need != "v1-multiprocessing" or str(env.get("VLLM_ENABLE_V1_MULTIPROCESSING", "")).strip() != "0"
 
 
@@ -73,7 +76,7 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
         rows = [r for r in rows if not (r.kind == "runtime_check" and _bypassed(str(r.raw.get("error", "")), "DISABLE_VERSION_CHECK", facts))]
     if fw:
         rows += [r for r in compat.problems(fid, code, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
-    rows = [r for r in rows if _engine_needed(r, vllm, facts)]
+    rows = [r for r in rows if engine_needed(r, vllm, facts)]
     if fw and cat is not None:  # the arguments the release passes first: they name the file and line
         rows = framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + rows
     # the imports its adapter runs on load last: a version gate of its own speaks first, in its words;

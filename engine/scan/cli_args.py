@@ -17,6 +17,8 @@ _KVS = re.compile(r"\w+=\d+(,\w+=\d+)*")
 _HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 
 
+NO_VALUE = "flag has no value"
+
 @dataclass
 class Arg:
     """One argument as it will reach vLLM: text, line, and whether it was resolvable."""
@@ -28,6 +30,7 @@ class Arg:
     unresolved: str | None = None
     index: int = 0
     flag_text: str | None = None  # `--flag=$UNKNOWN`: the flag part is known even if the value is not
+    emptied: str | None = None  # the expansion after it that gave no argument (shell.Word.emptied)
 
     @classmethod
     def from_word(cls, w: Word, index: int) -> "Arg":
@@ -36,7 +39,8 @@ class Arg:
             head = w.text.split("=", 1)[0]
             if "\ue000" not in head:
                 flag = head
-        return cls(text=w.value, line=w.line, raw=w.raw, note=w.assumed, unresolved=w.unresolved, index=index, flag_text=flag)
+        return cls(text=w.value, line=w.line, raw=w.raw, note=w.assumed, unresolved=w.unresolved, index=index, flag_text=flag,
+                   emptied=w.emptied)
 
 
 @dataclass
@@ -278,8 +282,11 @@ class ArgParser:
                 i = j - 1
             else:
                 if value_text is None:
-                    if i + 1 >= len(args):
-                        out.unknown.setdefault(dest, Setting(dest, None, False, self.file, a.line, flag, "", self.syntax, "flag has no value", known=exists, span=(start, start)))
+                    # its value was an expansion that gave nothing: argparse takes no next option as the value
+                    gone = a.emptied and (i + 1 >= len(args) or _is_flag(args[i + 1].text))
+                    if i + 1 >= len(args) or gone:
+                        note = f"{NO_VALUE}: {a.emptied} expands to nothing" if gone else NO_VALUE
+                        out.unknown.setdefault(dest, Setting(dest, None, False, self.file, a.line, flag, "", self.syntax, note, known=exists, span=(start, start)))
                         i += 1
                         continue
                     value_arg = args[i + 1]

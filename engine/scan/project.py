@@ -16,7 +16,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import extra_pins, framework_source, notebook_json, source_pins, vendored, windows_scripts
+from vllm_kb.engine.scan import extra_pins, framework_source, notebook_json, own_release, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -95,6 +95,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
                 all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
     ctx.plugins = frozenset(plugins)
+    all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
     # pins above the audited folder, up to its repository's root, stand where the folder has none
     have = {(p.folder, p.package) for p in all_pins}
     nearest: dict[str, str] = {}
@@ -105,12 +106,14 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     # torch and the packages built against it are judged against vLLM's own pins (check L115), not listed as the project's
     ctx.dependency_pins = [p for p in all_pins if p.package in dependency_pins.PACKAGES]
     all_pins = [p for p in all_pins if p.package not in dependency_pins.PACKAGES]
+    hosts = [p for p in all_pins if p.package in pins_mod.HOST_PACKAGES]
+    all_pins = [p for p in all_pins if p.package not in pins_mod.HOST_PACKAGES]
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
     for p in all_pins + extra_pins.vllm_ranges(all_pins) + extra_pins.docs_floors(ctx, files, all_pins):
         if p.package == "vllm":
             by_folder.setdefault(p.folder, []).append(p)
-    ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}
+    ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins + hosts, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}
     ctx.source_built = frozenset(f for f, ps in by_folder.items() if any(p.source for p in ps))
     ctx.vendored = vendored.gates(ctx.files, ctx.read)  # framework copies in the tree: the gate that runs
     ctx.framework_copies = framework_source.copies(ctx.files, ctx.read)  # and the vLLM imports they run

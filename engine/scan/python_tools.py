@@ -144,6 +144,10 @@ def _xinference(ctx, rel, text, version, call, r) -> Site | None:
         v = setting(r, "n_gpu", kw["n_gpu"].value, rel, text, "n_gpu").value
         gpus = v if isinstance(v, int) and not isinstance(v, bool) else None
     tool_launch.place_tp(site, gpus, rel, call.lineno, "n_gpu")
+    if "model_type" in kw:  # which of its engine classes Xinference builds (LLM, embedding, rerank)
+        mt = setting(r, "model_type", kw["model_type"].value, rel, text, "model_type")
+        if mt.resolved and isinstance(mt.value, str):
+            site.launch["model_type"] = mt.value
     site.framework_defaults = {k: v for k, v in know["defaults"].items() if k not in site.settings}
     site.source = {"call": call, "text": text, "target": "xinference", "func": r.lines.segment(call.func)}
     return site

@@ -42,6 +42,9 @@ class Word:
     unresolved: str | None = None  # the expansion that could not be resolved
     array: "list[Word] | None" = None  # NAME=(a b c): the elements, when this word assigns an array
     text: str | None = None  # after expansion, with unknown parts kept as holes (shell_expand)
+    # an unquoted expansion written right after this word that gave no field at all ($TP with TP
+    # empty or unset where the script runs): the argument it stood for is gone from argv
+    emptied: str | None = None
 
     @property
     def literal(self) -> str:

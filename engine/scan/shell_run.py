@@ -239,7 +239,12 @@ class Runner(Builtins):
             argv = [ex.expand(w) for w in words[lead:]]
             return shell_cond.evaluate(argv, ex, self._exists)
         for w in words[lead:]:
-            fields += ex.expand_fields(w)
+            expanded = ex.expand_fields(w)
+            for g in expanded:
+                g.emptied = None
+            if not expanded and len(fields) > lead and any(seg.kind == "var" for seg in w.segs):
+                fields[-1].emptied = w.raw
+            fields += expanded
         if len(fields) == lead:
             return shell_cond.UNKNOWN
         got = program_start(fields)

@@ -111,6 +111,9 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
         s.settings["pipeline_parallel_size"] = Setting("pipeline_parallel_size", int(nw.value or ""), True, rel, nw.line, "--n-worker",
                                                        nw.raw, syntax, "Xinference runs one pipeline stage per worker", implied=True)
     s.framework_defaults = {k: v for k, v in deploy_tools.load("xinference")["defaults"].items() if k not in s.settings}
+    mt = own.get("model_type")
+    if mt is not None and mt.value:  # which of its engine classes Xinference builds (LLM, embedding, rerank)
+        s.launch["model_type"] = str(mt.value)
     # `launch`: where a new `--key value` pair goes (the end of the command, as every pair is handed on)
     s.source = {"words": words, "launch": tl}
     return s

@@ -34,6 +34,10 @@ FINDING_TEXTS = {
         # LMCacheConnector): vllm/distributed/kv_transfer/kv_connector/factory.py 0.6.5–0.34.0
         {"text": "Unsupported connector type: {name}", "vllm": ">=0.6.5", "origin": "vllm"},
     ],
+    # an option whose value expanded to nothing (engine/check/empty_values.py): argparse's own words
+    "option-without-value": [
+        {"text": "argument {flag}: expected one argument", "vllm": ">=0.1.0", "origin": "argparse"},
+    ],
     # `python -m vllm.entrypoints.api_server` on a release without the demo server
     # (engine/check/entrypoint_findings.py, knowledge/vllm/entrypoints.yaml removed_in)
     "entrypoint-removed": [
@@ -59,6 +63,14 @@ FINDING_TEXTS = {
     # verl 0.1 … 0.4.1 vLLMRollout (knowledge/frameworks/verl.yaml › findings eager-free-cache)
     "verl-eager-free-cache": [
         {"text": "disable CUDA graph (enforce_eager = False) if free cache engine", "vllm": ">=0.3.1", "origin": "framework"},
+    ],
+    # EasyR1's vLLMRollout and its rollout mesh (knowledge/frameworks/easyr1.yaml › findings)
+    "easyr1-batched-tokens": [
+        {"text": "max_num_batched_tokens should be greater than prompt_length + response_length.", "vllm": ">=0.7.3", "origin": "framework"},
+    ],
+    "easyr1-tp-world": [
+        {"text": "rollout world size {world} is not divisible by tp size {tp}.", "vllm": ">=0.7.3", "origin": "framework"},
+        {"text": "rollout world size: {world} is not divisible by tp size: {tp}", "vllm": ">=0.7.3", "origin": "framework"},
     ],
 }
 

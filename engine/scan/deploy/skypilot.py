@@ -1,7 +1,8 @@
 """SkyPilot task and SkyServe YAML: the `run:` script is read with `envs:` as its environment and the
 variables SkyPilot sets itself (SKYPILOT_NUM_GPUS_PER_NODE from `resources.accelerators`,
 SKYPILOT_NUM_NODES from `num_nodes`; a node's rank and IPs stay unknown); `setup:` may install
-the vLLM the task runs."""
+the vLLM the task runs, and may start it too (a pool's workers): it is read with the envs only,
+without the variables SkyPilot sets for `run:` or that `run:` assigns."""
 from __future__ import annotations
 
 import re
@@ -59,6 +60,9 @@ def scan_skypilot(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site
         installed = m.group(2)
     version = ctx.catalog.resolve(installed).version if installed else None
     sites = script_sites(ctx, rel, data["run"], first, known=known, env=env, tool="skypilot", version=version)
+    if isinstance(data.get("setup"), str) and data["setup"].strip():
+        sites += script_sites(ctx, rel, data["setup"], block_first_line(lines, doc.line_of(("setup",)), data["setup"]),
+                              known=_setup_known(envs, nodes, data["run"]), env=env, tool="skypilot", version=version)
     for s in sites:
         s.gpu_request = s.gpu_request or gpus
         s.gpu_types = s.gpu_types or types
@@ -67,3 +71,20 @@ def scan_skypilot(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site
         if installed and m:
             s.installed = (installed, f"{rel}:{doc.line_of(('setup',))}", m.group(1))
     return sites
+
+
+# What `setup:` runs without (SkyPilot 0.10.3 and 0.14.1 sky/backends/cloud_vm_ray_backend.py: setup
+# gets the task's envs, SKYPILOT_SETUP_NODE_RANK/_IPS and, in 0.14, SKYPILOT_SETUP_NUM_GPUS_PER_NODE;
+# SKYPILOT_NUM_GPUS_PER_NODE, SKYPILOT_NODE_RANK and SKYPILOT_NODE_IPS are set for `run:` only)
+RUN_ONLY = ("SKYPILOT_NUM_GPUS_PER_NODE", "SKYPILOT_NODE_RANK", "SKYPILOT_NODE_IPS")
+_ASSIGN = re.compile(r"^\s*(?:export\s+)?([A-Za-z_]\w*)=", re.M)
+
+
+def _setup_known(envs: dict[str, str], nodes, run: str) -> dict[str, str]:
+    """The variables `setup:` starts with: the task's envs; empty, the ones SkyPilot sets for
+    `run:` only and the ones only `run:` assigns (setup runs first, in a shell of its own)."""
+    known = {name: "" for name in (*RUN_ONLY, *_ASSIGN.findall(run)) if name not in envs}
+    known.update(envs)
+    if isinstance(nodes, int) and not isinstance(nodes, bool):
+        known["SKYPILOT_NUM_NODES"] = str(nodes)
+    return known

@@ -1,0 +1,97 @@
+"""Serving packages that start vLLM themselves — FastChat's vllm_worker, Xinference, Ray Serve LLM —
+against the vLLM release the project pins. The user writes none of what breaks: the package's own
+code passes an engine argument vLLM removed, or reads an engine attribute the V1 engine lacks, so
+only the pair of releases decides (knowledge/frameworks/compat.yaml rows of `fastchat`,
+`xinference`, `ray`). The facts name the break and the nearest pair that works: the closest vLLM
+release this package release takes, and the package release that fixed it (`fixed_in`)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from vllm_kb.engine.check.framework_compat import engine_needed
+from vllm_kb.engine.kb import compat
+from vllm_kb.engine.kb.versions import parse, try_parse
+
+# host id → its package on PyPI
+PACKAGES = {"fastchat": "fschat", "xinference": "xinference", "ray": "ray"}
+
+
+def host_of(site) -> str | None:
+    """The serving package that starts this site's engine, when it is one of PACKAGES."""
+    if site.tool == "xinference":
+        return "xinference"
+    if site.kind.startswith("python -m fastchat.serve.vllm_worker"):
+        return "fastchat"
+    if site.tool == "ray-serve" and site.kind.startswith("ray.serve.llm"):
+        return "ray"
+    return None
+
+
+def _used(row: compat.Row, site) -> bool:
+    """A feature-scope row holds only where the site's launch keys take one of its values."""
+    when = row.raw.get("when") or {}
+    launch = site.launch or {}
+    return bool(when) and all(str(launch.get(k, "")).lower() in [str(x).lower() for x in vals] for k, vals in when.items())
+
+
+def _engine_ok(row: compat.Row, vllm: str, facts: dict, env_written: bool) -> bool:
+    """The row's `needs` (framework_compat), and for v1-unset no VLLM_USE_V1 written in the site's file."""
+    return engine_needed(row, vllm, facts) and not (row.raw.get("needs") == "v1-unset" and env_written)
+
+
+def _breaks(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool) -> list[compat.Row]:
+    rows = [r for r in compat.problems(host, rel, vllm, "install") if r.kind == "known_break"]
+    rows += [r for r in compat.problems(host, rel, vllm, "feature") if r.kind == "known_break" and _used(r, site)]
+    return [r for r in rows if r.effect == "error" and _engine_ok(r, vllm, facts, env_written)]
+
+
+def _fits(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool) -> bool:
+    """No break, and inside the range the release declares (a pair pip would refuse is no proposal)."""
+    declared = [r for r in compat.rows() if r.framework == host and r.kind == "declared" and r.covers(rel)]
+    return (not declared or any(r.allows(vllm) for r in declared)) and not _breaks(host, rel, vllm, site, facts, env_written)
+
+
+def host_compat(site, facts: dict, cat, pin_of: Callable[[str], Any], text: str | None = None) -> dict[str, Any]:
+    """`host_*` launch facts for a site a serving package starts, when its pinned release breaks
+    with the pinned vLLM. `text`: the site file's text — a VLLM_USE_V1 written anywhere in it
+    (a Ray runtime_env, os.environ) counts as set."""
+    host = host_of(site)
+    v = facts.get("vllm") or {}
+    vllm = v.get("version")
+    if host is None or not vllm or not v.get("pinned"):
+        return {}
+    pin = pin_of(PACKAGES[host])
+    rel = getattr(pin, "exact", None)
+    if not rel or try_parse(rel) is None:
+        return {}
+    written = "VLLM_USE_V1" in (text or "")
+    rows = _breaks(host, rel, vllm, site, facts, written)
+    if not rows:
+        # VLLM_USE_V1=0 is what keeps this pair working: removing it (A4) would bring the break back
+        env = {k: val for k, val in (facts.get("env") or {}).items() if k != "VLLM_USE_V1"}
+        if str((facts.get("env") or {}).get("VLLM_USE_V1", "")).strip() == "0" and _breaks(host, rel, vllm, site, {**facts, "env": env}, False):
+            return {"host": host, "host_needs_v0": True}
+        return {}
+    r = rows[0]
+    out: dict[str, Any] = {"host": host, "host_package": PACKAGES[host], "host_release": rel,
+                           "host_problem_text": str(r.raw.get("error", "")).rstrip("."),
+                           "host_problem_source": str((r.raw.get("source") or {}).get("url") or "")}
+    # the engine switch that avoids the break with this very pair (V1 for Ray's V0 default, V0 for FastChat)
+    for value in ("1", "0"):
+        if not _breaks(host, rel, vllm, site, {**facts, "env": {**(facts.get("env") or {}), "VLLM_USE_V1": value}}, True):
+            out["host_env_fix"] = value
+            break
+    versions = [str(x) for x in cat.versions]
+    here = str(cat.index_version(vllm))
+    ok = [x for x in versions if _fits(host, rel, x, site, facts, written)]
+    if ok and here in versions:
+        at = versions.index(here)
+        best = min(ok, key=lambda x: (abs(versions.index(x) - at), versions.index(x) < at))
+        out["host_fit_vllm"] = "==" + best
+    fixed = [str(x.raw["fixed_in"]) for x in rows if x.raw.get("fixed_in")]
+    if fixed and len(fixed) == len(rows):
+        cand = max(fixed, key=lambda x: parse(x))
+        if _fits(host, cand, vllm, site, facts, written):
+            out["host_fit_release"] = "==" + cand
+    return out
+
