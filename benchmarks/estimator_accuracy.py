@@ -91,7 +91,7 @@ def layout_check(row: dict) -> dict[str, Any]:
     full_groups, sliding_groups = layout.groups
     groups = full_groups + sliding_groups + layout.ssm_groups  # Mamba / linear-attention state groups
     blocks = row["logged"]["kv_tokens"] // layout.block * groups
-    per_request = layout.blocks_per_request(engine["max_model_len"], memory.batched_tokens(engine, engine["max_model_len"], rt))
+    per_request = layout.blocks_per_request(engine["max_model_len"], memory.batched_tokens(engine, engine["max_model_len"], rt, mf))
     padding = sliding_groups * layout.group_size - layout.sliding if layout.hybrid else 0
     # the logged tokens are blocks // groups x block: the pool may hold up to groups - 1 more
     return {"concurrency": round(blocks / per_request, 2), "padding_layers": padding, "groups": groups,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vllm_kb.engine.check import memory
-from vllm_kb.engine.check.memory.encoder import encoder_profile
+from vllm_kb.engine.check.memory.encoder import encoder_profile, v0_profile
 from vllm_kb.engine.check.memory.runtime import runtime
 from vllm_kb.engine.kb import hardware, knowledge, models
 
@@ -32,7 +32,7 @@ def test_video_is_the_profiled_modality_and_0_10_0_builds_it_full_length():
 def test_limits_and_releases_outside_what_was_read_give_no_term():
     assert _profile("0.10.0", {"limit_mm_per_prompt": {"video": 0}})["patches"] == 65536  # images only
     assert _profile("0.10.0", {"limit_mm_per_prompt": {"image": 0, "video": 0}}) is None
-    assert _profile("0.7.3") is None and _profile("0.11.0") is None
+    assert _profile("0.6.6") is None and _profile("0.11.0") is None
     assert _profile("0.10.0", {"mm_processor_kwargs": {"max_pixels": 1003520}}) is None
     assert encoder_profile(_model("Qwen/Qwen2.5-7B-Instruct"), {}, 32768, 2048, runtime("0.10.0", {}, 8.0)) is None
 
@@ -44,3 +44,48 @@ def test_the_kv_estimate_itself_is_unchanged_and_the_encoder_is_reported_beside_
     assert old["kv_cache_gib"] == new["kv_cache_gib"]
     assert old["kv_cache_after_encoder_gib"] > 10  # one max-size frame pair costs a few GiB
     assert new["kv_cache_after_encoder_gib"] < 2 < new["kv_cache_after_encoder_low_gib"]
+
+
+def _v0(version, engine=None, max_len=128000, name="Qwen/Qwen2.5-VL-7B-Instruct"):
+    rt = runtime(version, {"VLLM_USE_V1": "0"}, 8.0)
+    mf = _model(name)
+    return v0_profile(mf, engine or {}, max_len, memory.batched_tokens(engine or {}, max_len, rt, mf), rt)
+
+
+def test_v0_profiles_a_multimodal_model_over_its_whole_context():
+    # V0 leaves chunked prefill off for multimodal models (EngineArgs: "chunked prefill is disabled
+    # by default in V0" for them, 0.6.1.post2+) and MLA ones (0.8.0+), so the dummy prefill holds
+    # max(max_model_len, 2048) tokens where a text model above 32K profiles one 2048-token chunk
+    rt = runtime("0.7.3", {}, 8.0)
+    vl, text = _model("Qwen/Qwen2.5-VL-7B-Instruct"), _model("Qwen/Qwen2.5-7B-Instruct")
+    assert memory.batched_tokens({}, 128000, rt, vl) == 128000
+    assert memory.batched_tokens({}, 131072, rt, text) == 2048
+    assert memory.batched_tokens({}, 131072, runtime("0.6.3", {}, 8.0), text) == 512
+    assert memory.batched_tokens({"enable_chunked_prefill": True}, 128000, rt, vl) == 2048
+    assert memory.batched_tokens({}, 4096, rt, vl) == 5120  # _MULTIMODAL_MODEL_MAX_NUM_BATCHED_TOKENS
+    mla = _model("deepseek-ai/DeepSeek-V2-Lite-Chat")
+    assert memory.batched_tokens({}, 163840, runtime("0.8.5", {"VLLM_USE_V1": "0"}, 8.0), mla) == 163840
+    assert memory.batched_tokens({}, 163840, runtime("0.7.3", {}, 8.0), mla) == 2048
+
+
+def test_v0_dummy_batch_is_one_sequence_holding_every_item_the_limits_allow():
+    # vLLM #12604 (0.7.1, 128000 context): 131072 tokens, {'image': 16384, 'video': 114688}
+    assert _v0("0.7.1") == {"seqs": 1, "tokens": 128000, "mm_tokens": 0, "modality": "video"}  # dropped: too long
+    # vLLM #22173 (0.9.0.1, image 10 + video 1, 32768 tokens): 180224 in total, kept from 0.8
+    big = _v0("0.9.0", {"limit_mm_per_prompt": {"image": 10, "video": 1}}, 32768)
+    assert big == {"seqs": 1, "tokens": 180224, "mm_tokens": 180224, "modality": "image"}
+    assert _v0("0.8.5", {"limit_mm_per_prompt": {"image": 1, "video": 0}}, 8192) == \
+        {"seqs": 1, "tokens": 16384, "mm_tokens": 16384, "modality": "image"}
+    assert _v0("0.7.3", name="Qwen/Qwen2.5-7B-Instruct") is None and _v0("0.6.6") is None
+
+
+def test_v0_full_context_vlm_no_longer_fits_where_the_text_model_would():
+    # a VLM launched at its full 128000-token context on V0: the 128000-token dummy prefill takes
+    # ~16 GiB, and one request at that length no longer fits a 40 GB A100 at the default budget
+    a40 = dict(hardware.parse_spec("A100-40GB", KB.gpus).gpu)
+    est = memory.estimate(_model("Qwen/Qwen2.5-VL-7B-Instruct"), a40, {"gpu_memory_utilization": 0.9},
+                          vllm_version="0.7.3")
+    assert est["activation_peak_gib"] > 15 and not est["fits_max_model_len"]
+    text = memory.estimate(_model("Qwen/Qwen2.5-7B-Instruct"), a40, {"gpu_memory_utilization": 0.9,
+                           "max_model_len": 128000}, vllm_version="0.7.3")
+    assert text["activation_peak_gib"] < 2 and text["fits_max_model_len"]

@@ -27,7 +27,9 @@ def gpu(spec: str) -> dict:
     ("0.5.1", 2 * 8 * 256 * 2),    # K and V of this rank's 8 heads, padded to 256
     ("0.6.6", 2 * 8 * 256 * 2),
     ("0.7.0", 2 * 8 * 192 * 2),    # 192 wide
-    ("0.7.3", (512 + 64) * 2),     # one latent, whole on every rank
+    ("0.7.1", (512 + 64) * 2),     # one latent, whole on every rank
+    ("0.7.3", 640 * 2),            # V0 0.7.2-0.7.3 pad the entry to 256 bytes
+    ("0.8.5", (512 + 64) * 2),
     ("0.20.0", (512 + 64) * 2),
 ])
 def test_mla_cache_by_release(version, expected):
@@ -161,6 +163,11 @@ FOLLOW = [
     ("deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", "RTX-4090 x2", {"tensor_parallel_size": 2, "gpu_memory_utilization": 0.98}, "0.7.2"),
     ("deepseek-ai/DeepSeek-V2-Lite-Chat", "L40S", {"gpu_memory_utilization": 0.6, "max_model_len": 163840}, "0.20.0"),
     ("google/gemma-2-9b-it", "RTX-4090", {"gpu_memory_utilization": 0.35, "max_model_len": 8192}, "0.10.1"),
+    # V0 profiles a VLM over its whole context (no chunked prefill for multimodal models)
+    ("Qwen/Qwen2.5-VL-7B-Instruct", "A100-40GB", {"gpu_memory_utilization": 0.9}, "0.7.3"),
+    # a 4-bit 72B near a 48 GB pair's limit; an AWQ MLA model with V0's absorbed matrices
+    ("Qwen/Qwen2.5-72B-Instruct-AWQ", "A40 x2", {"tensor_parallel_size": 2, "gpu_memory_utilization": 0.6}, "0.7.2"),
+    ("TechxGenus/DeepSeek-Coder-V2-Lite-Instruct-AWQ", "L4", {"gpu_memory_utilization": 0.6}, "0.7.3"),
 ]
 
 

@@ -57,7 +57,8 @@ def test_a_fork_that_keeps_the_framework_name_pins_that_framework_release(tmp_pa
     # Search-R1 / TinyZero: verl's own setup.py, version literal or read from verl/version/version
     got = scan(tmp_path, "setup.py", 'from setuptools import setup\nsetup(name="verl", version="0.1",\n'
                '      install_requires=["vllm<=0.6.3", "ray"])\n')
-    assert {(p.package, p.spec) for p in got} == {("vllm", "<=0.6.3"), ("verl", "==0.1")}
+    # ray is read too: Ray Serve LLM is a serving package that starts vLLM (engine/check/host_compat.py)
+    assert {(p.package, p.spec) for p in got} == {("vllm", "<=0.6.3"), ("verl", "==0.1"), ("ray", "")}
     (tmp_path / "verl" / "version").mkdir(parents=True)
     (tmp_path / "verl" / "version" / "version").write_text("0.2.0.dev\n")
     text = 'import os\nfrom setuptools import setup\nv = open("verl/version/version").read().strip()\nsetup(name="verl", version=v)\n'

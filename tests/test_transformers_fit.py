@@ -78,3 +78,31 @@ def test_a_post_release_image_is_read_like_its_base(tmp_path):
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     r = next(r for r in sr.results if r.check.id == "L52")
     assert (r.status, r.priority) == ("recommended", "P0") and "v0.6.3.post1" in r.reason_text("en")
+
+
+def _pip(model_type: str, release: str, pinned: bool = True):
+    facts = {"model": {"model_type": model_type}, "vllm": {"version": release, "pinned": pinned}}
+    return transformers_fit(facts, None, load().doc("vllm", "model_types.yaml").data)
+
+
+def test_a_pip_installation_is_held_to_the_release_requirement():
+    # vLLM 0.15.0-0.19.0 require transformers<5; GLM-4.7-Flash's glm4_moe_lite is mapped from 5.0.0
+    got = _pip("glm4_moe_lite", "0.16.0")
+    assert got["tf_too_old"] and got["tf_requires"] == ">=4.56.0,<5" and got["tf_vllm_fix"] == ">=0.19.1"
+    assert _pip("glm4_moe_lite", "0.15.0")["tf_requires"]  # a wheel-only release, from its Requires-Dist
+    # a requirement that allows a release that maps the type: pip installs the newest allowed
+    assert _pip("glm4_moe_lite", "0.19.1") == {} and _pip("qwen2_5_vl", "0.7.2") == {}
+    # the release's own config class; a release that is only guessed
+    assert _pip("qwen3_5", "0.17.0") == {} and _pip("glm4_moe_lite", "0.16.0", pinned=False) == {}
+    # the first release that reads it itself comes before the one whose requirement allows it
+    assert _pip("qwen3_5", "0.16.0")["tf_vllm_first"] == "0.17.0"
+
+
+def test_transformers_from_its_repository_claims_nothing(tmp_path):
+    (tmp_path / "Dockerfile").write_text("FROM python:3.12\nRUN pip install vllm==0.16.0\n"
+                                         "RUN pip install --no-deps git+https://github.com/huggingface/transformers.git@main\n")
+    (tmp_path / "serve.sh").write_text("vllm serve zai-org/GLM-4.7-Flash\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    assert next(r for r in sr.results if r.check.id == "L52").status == "not_applicable"
+    r, _ = _audit(tmp_path / "pip", "vllm==0.16.0\n", "vllm serve zai-org/GLM-4.7-Flash\n")
+    assert (r.status, r.priority) == ("recommended", "P0") and "0.19.1" in r.reason_text("en")

@@ -103,10 +103,15 @@ def vllm_own(src: Path, releases: list[str]) -> dict[str, list[list[str]]]:
     return spans
 
 
+# Releases PyPI holds only as wheels (no sdist to read): the transformers specifier of the wheel's
+# Requires-Dist (`pip install vllm==X --no-deps --dry-run --report` shows `transformers<5,>=4.56.0`)
+WHEEL_REQUIRES = {"0.15.0": ">=4.56.0,<5", "0.15.1": ">=4.56.0,<5"}
+
+
 def vllm_requires(src: Path, releases: list[str]) -> dict[str, str]:
     """release → the transformers specifier its requirements name (what a fresh install, and its
     image, resolve within)."""
-    out: dict[str, str] = {}
+    out: dict[str, str] = {r: WHEEL_REQUIRES[r] for r in releases if r in WHEEL_REQUIRES and not (src / r).is_dir()}
     for rel in releases:
         for name in ("requirements/common.txt", "requirements-common.txt", "requirements.txt"):
             f = src / rel / name

@@ -68,10 +68,12 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
     command = site.framework_command or ("vllm-serve" if site.kind == "trl vllm-serve" else None)
     out = []
     peer = {k: v for k, v in (site.launch or {}).items() if k == "plain_server"}
-    for f in fw.findings(site.framework_keys, site.framework_version, command, vllm_version, peer=peer):
+    unread = {k.key for n, s in (site.framework_written or {}).items() if not s.resolved and (k := fw.key(n)) is not None}
+    for f in fw.findings(site.framework_keys, site.framework_version, command, vllm_version, peer=peer, unread=unread):
         text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version).replace("{framework_version}", site.framework_version or "")
                 .replace("{plain_server}", str(peer.get("plain_server", ""))) for lang in ("en", "zh")}
-        fix = [(FixOp.of(x), x.get("value")) for x in f.get("fix", [])]
+        fix = [(FixOp.of(x), v) for x in f.get("fix", [])
+               if (v := fw.fix_value(x, site.framework_keys, site.framework_version, command)) is not None or "value_from" not in x]
         # a P0's change is what makes the launch start: safe, like a P0 rule's (schema/checks.schema.json)
         out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], fix=fix,
                            safe=bool(fix) and f["priority"] == "P0", subject="", vllm=f.get("vllm")))

@@ -20,7 +20,7 @@ def _feature_used(row: compat.Row, site, facts: dict) -> bool:
         return site.kind == "trl vllm-serve"
     if rid == "ms-swift-grpo-v0-engine-path":
         return site.framework_command == "rlhf" and site.mode == "rlhf_colocate"
-    if rid == "llamafactory-multimodal-limit":
+    if rid in ("llamafactory-multimodal-limit", "easyr1-mm-preprocessor-cache"):
         return framework_kwargs.multimodal(site, facts)
     if rid in ("trl-vllm-serve-dp-dense", "trl-vllm-serve-dp-one-device"):
         dp = site.settings.get("data_parallel_size")

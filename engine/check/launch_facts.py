@@ -94,13 +94,13 @@ def _as_kv(value: dict) -> str | None:
 
 def sleep_level(site: Site) -> int | None:
     """The level the rollout engine sleeps at, where the framework decides it (TRL: level 2; verl:
-    2, or 1 with LoRA; OpenRLHF: 1; ms-swift: its sleep_level key — reference/rl-frameworks.md), or
+    2, or 1 with LoRA; OpenRLHF, EasyR1, NeMo-RL: 1; ms-swift: its sleep_level key — reference/rl-frameworks.md), or
     what the script's own `llm.sleep(level=…)` says."""
     keys = site.framework_keys or {}
     if site.framework == "trl":
         return 2
-    if site.framework == "openrlhf":
-        return 1
+    if site.framework in ("openrlhf", "easyr1", "nemo-rl"):
+        return 1  # EasyR1 vllm_rollout_spmd.py and NeMo-RL vllm.py: llm.sleep(level=1)
     if site.framework == "verl":
         lora = keys.get("actor_rollout_ref.model.lora_rank")
         return 1 if isinstance(lora, int) and lora > 0 else 2
@@ -178,7 +178,7 @@ def framework_nodes(site: Site) -> int:
     `actor_rollout_ref.rollout.nnodes`): 1 when it says nothing."""
     best = 1
     for key, value in (site.framework_keys or {}).items():
-        if key.rsplit(".", 1)[-1] == "nnodes" and isinstance(value, int) and not isinstance(value, bool) and value > best:
+        if key.rsplit(".", 1)[-1] in ("nnodes", "num_nodes") and isinstance(value, int) and not isinstance(value, bool) and value > best:
             best = value
     return best
 

@@ -48,8 +48,10 @@ def transformers_fit(facts: dict, pin: Any, table: dict, image: str | None = Non
     release → the day it reached PyPI)."""
     if facts.get("model_alternatives"):
         return {}
+    if pin is not None and getattr(pin, "source", "") == "git" and not getattr(pin, "spec", None):
+        return {}  # transformers from its repository's branch or commit: newer than any release's mapping
     if pin is None or not getattr(pin, "spec", None):
-        return _image_fit(facts, image, table, vllm_released or {})
+        return _image_fit(facts, image, table, vllm_released or {}) if image else _requires_fit(facts, table)
     got = _model_type_since(facts, table)
     if got is None or _allows_from(pin.spec, got[1], got[2]):
         return {}
@@ -100,6 +102,51 @@ def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict)
     if first:
         facts_out.update(tf_vllm_first=first, tf_vllm_fix=f">={first}")
     return facts_out
+
+
+def _requires_fit(facts: dict, table: dict) -> dict[str, Any]:
+    """A pip installation of a pinned vLLM release with no transformers pin of the project's: pip
+    resolves transformers within the release's requirement, so when that range excludes every
+    release that maps the type (0.11.1-0.19.0 require transformers<5; GLM-5's glm_moe_dsa came in
+    5.2) the installed transformers cannot read the config. A range that allows one says nothing:
+    pip installs the newest allowed."""
+    release = (facts.get("vllm") or {}).get("version")
+    if not (facts.get("vllm") or {}).get("pinned"):
+        return {}
+    got = _model_type_since(facts, table)
+    requires = _requires(table, str(release)) if got else None
+    if got is None or not requires or _allows_from(requires, got[1], got[2]):
+        return {}
+    model_type, since, _ = got
+    out: dict[str, Any] = {"tf_model_type": model_type, "tf_since": since, "tf_requires": requires,
+                           "tf_pin": f"vLLM {release}'s requirement transformers{requires}", "tf_pin_at": "", "tf_too_old": True}
+    first = first_pip_release(model_type, str(release), table)
+    if first:
+        out.update(tf_vllm_first=first, tf_vllm_fix=f">={first}")
+    return out
+
+
+def first_pip_release(model_type: str, release: str, table: dict) -> str | None:
+    """The first final vLLM release after `release` that a pip installation reads `model_type`
+    with (its own config class, or a requirement that allows a transformers that maps it), when
+    every later release whose requirement is known does too."""
+    cur, first = try_parse(release), table.get("transformers_first") or {}
+    since = first.get(model_type)
+    if cur is None or not since:
+        return None
+    later = sorted({v for v in first.values() if parse(v) > parse(since)}, key=parse)
+    after = sorted((r for r in table.get("vllm_releases") or [] if (v := try_parse(r)) is not None and v > cur), key=parse)
+
+    def reads(r: str) -> bool | None:
+        if _in_spans(r, (table.get("vllm_own") or {}).get(model_type) or []):
+            return True
+        requires = _requires(table, r)
+        return None if not requires else _allows_from(requires, since, later)
+    knows = [reads(r) for r in after]
+    for i, ok in enumerate(knows):
+        if ok:
+            return after[i] if all(k is not False for k in knows[i:]) else None
+    return None
 
 
 def _image_knows(model_type: str, release: str, table: dict, vllm_released: dict) -> bool | None:

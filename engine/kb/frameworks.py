@@ -11,7 +11,7 @@ from typing import Any
 from vllm_kb.engine.kb import cel, resources, yamlio
 from vllm_kb.engine.kb.versions import SpecifierSet, parse, try_parse
 
-FRAMEWORK_IDS = ("trl", "verl", "openrlhf", "llamafactory", "ms-swift")
+FRAMEWORK_IDS = ("trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl")
 
 
 @dataclass(frozen=True)
@@ -162,17 +162,29 @@ class Framework:
         return cel.Activation({"keys": keys, "command": command or "", "framework": {"version": version or ""},
                                "vllm": {"version": vllm_version or ""}, "peer": dict(peer or {})})
 
-    def findings(self, values, version, command, vllm_version, peer=None) -> list[dict]:
+    def findings(self, values, version, command, vllm_version, peer=None, unread=()) -> list[dict]:
         """The framework's own pitfalls (knowledge/frameworks/<id>.yaml › findings) that hold.
-        `peer`: what the project says about the server a client site talks to (plain_server)."""
+        `peer`: what the project says about the server a client site talks to (plain_server);
+        `unread`: keys written with a value the audit cannot read (`data.max_response_length=$LEN`):
+        a finding that reads one is not judged on the release's default instead."""
         out = []
         for f in self.raw.get("findings", []):
+            if unread and any(len(p) > 1 and p[0] == "keys" and p[1] in unread for p in cel.compile(f["when"]).paths):
+                continue
             # legacy keys (and a finding that says so) are looked for as written, without defaults
             act = self._activation(values, version, command, vllm_version, with_defaults=f["code"] != "legacy-key" and not f.get("as_written"),
                                    peer=peer)
             if cel.compile(f["when"]).evaluate(act).value:
                 out.append(f)
         return out
+
+    def fix_value(self, op: dict, values: dict[str, Any], version: str | None, command: str | None) -> Any:
+        """A finding's fix value: `value`, or `value_from` computed over the keys with the release's
+        defaults (EasyR1's batched-tokens: the prompt and response lengths' sum); None when unknown."""
+        if "value_from" not in op:
+            return op.get("value")
+        value, unknown = cel.compile(op["value_from"]).compute(self._activation(values, version, command))
+        return None if unknown is not None else value
 
     def implied(self, values: dict[str, Any], version: str | None, command: str | None) -> list[tuple[dict, Any]]:
         """(rule, value) for each `implies` rule that holds: engine arguments the framework derives

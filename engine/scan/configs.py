@@ -1,10 +1,11 @@
 """Framework config files no command in the project points at: verl Hydra YAML
-(actor_rollout_ref.rollout…), TRL recipes (use_vllm), LLaMA-Factory (infer_backend: vllm) and
+(actor_rollout_ref.rollout…), EasyR1 (worker.rollout…), NeMo-RL (policy.generation.vllm_cfg, with
+its `defaults:` parents), TRL recipes (use_vllm), LLaMA-Factory (infer_backend: vllm) and
 ms-swift YAML/JSON. Which framework a file belongs to is decided by keys only it uses."""
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks, yamlio
-from vllm_kb.engine.scan import framework_site
+from vllm_kb.engine.scan import framework_site, nemo_rl_config
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.fw_launch import mapping_entries
 from vllm_kb.engine.scan.site import Site
@@ -16,6 +17,10 @@ LLAMAFACTORY_ONLY = {"vllm_maxlen", "vllm_gpu_util", "vllm_config", "template", 
 def framework_of(data: dict) -> str | None:
     if isinstance(data.get("actor_rollout_ref"), dict) and isinstance(data["actor_rollout_ref"].get("rollout"), dict):
         return "verl"
+    if isinstance(data.get("worker"), dict) and isinstance(data["worker"].get("rollout"), dict):
+        return "easyr1"  # EasyR1's PPOConfig: worker.rollout / worker.actor (verl's is actor_rollout_ref)
+    if nemo_rl_config.generation_command(data):
+        return "nemo-rl"
     keys = set(map(str, data))
     if keys & SWIFT_ONLY:
         return "ms-swift"
@@ -36,13 +41,23 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
         if not isinstance(doc.data, dict):
             continue
         fid = framework_of(doc.data)
+        command = "rlhf" if fid == "ms-swift" and "rlhf_type" in doc.data else None
+        if fid is None and doc.index == 0 and "defaults" in doc.data:
+            # a NeMo-RL recipe that inherits its generation block (`defaults: grpo_math_1B.yaml`)
+            command = nemo_rl_config.generation_command(nemo_rl_config.composed(ctx, rel))
+            fid = "nemo-rl" if command else None
         if fid is None:
             continue
         fw = frameworks.get(fid)
-        verl = fid == "verl"
-        entries = mapping_entries(doc.data, doc, rel, flatten=verl)
-        line = _selector_line(fw, entries) or (doc.line_of(("actor_rollout_ref", "rollout")) if verl else doc.start_line)
-        command = "rlhf" if fid == "ms-swift" and "rlhf_type" in doc.data else None
+        verl = fid in ("verl", "easyr1", "nemo-rl")
+        if fid == "nemo-rl":
+            command = command or nemo_rl_config.generation_command(doc.data)
+            entries = nemo_rl_config.entries(ctx, rel, [], command, referenced=False) if doc.index == 0 else []
+        else:
+            entries = mapping_entries(doc.data, doc, rel, flatten=verl)
+        line = _selector_line(fw, [e for e in entries if e.setting.file == rel]) or doc.start_line
+        if fid == "verl":
+            line = _selector_line(fw, entries) or doc.line_of(("actor_rollout_ref", "rollout"))
         site = framework_site.build_site(fw, entries, file=rel, line=line,
                                      syntax="framework-config", kind=f"{fw.name} config", version=ctx.framework_version(rel, fw.package),
                                      command=command, source={"yaml_doc": doc.index, "flatten": verl})

@@ -22,6 +22,8 @@ REPOS = {
     "openrlhf/openrlhf": "openrlhf", "openllmai/openrlhf": "openrlhf",
     "hiyouga/llama-factory": "llamafactory", "hiyouga/llamafactory": "llamafactory",
     "modelscope/ms-swift": "ms-swift", "modelscope/swift": "ms-swift",
+    # not a framework: transformers from its main branch is how a model type newer than any release is read
+    "huggingface/transformers": "transformers",
 }
 _URL = re.compile(r"^(?:[A-Za-z0-9][\w.-]*(?:\[[^\]]*\])?\s*@\s*)?git\+(?:https?|ssh|git)://(?:[^/@\s]+@)?[^/\s]+/"
                   r"(?P<owner>[\w.-]+)/(?P<repo>[\w.-]+?)(?:\.git)?/?(?:@(?P<ref>[^\s#]+))?(?:#\S*)?$", re.I)

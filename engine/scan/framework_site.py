@@ -3,9 +3,11 @@ framework's knowledge (engine/kb/frameworks.py) maps them to engine arguments, d
 args fixed in code, implied args and the usage mode."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.frameworks import Framework, normalise_key, version_matches
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -160,3 +162,19 @@ def device_tp(site: Site | None) -> None:
     site.settings[arg] = Setting(arg, None, False, site.file, site.line, "", "", site.syntax,
                                  f"the number of GPUs the process sees on the machine that runs it ({spec['source']})", implied=True)
     site.device_args = (*site.device_args, arg)
+
+
+def mapping_entries(data: dict, doc: yamlio.Document, rel: str, flatten: bool, base: tuple = ()) -> list[Entry]:
+    """A config mapping's keys as entries (nested paths joined with dots when `flatten`), each at its line."""
+    out = []
+    for k, v in data.items():
+        path = base + (str(k),)
+        if flatten and isinstance(v, dict):
+            out += mapping_entries(v, doc, rel, flatten, path)
+            continue
+        key = ".".join(path)
+        raw = json.dumps(v) if isinstance(v, (dict, list)) else ("true" if v is True else "false" if v is False else str(v))
+        lines = {str(sk): doc.line_of(path + (sk,)) for sk in v} if isinstance(v, dict) else {}
+        out.append(Entry(key, Setting(key, v, v is not None, rel, doc.line_of(path), str(k) if not flatten else key, raw, "framework-config",
+                                      pos=doc.pos(path)), lines))
+    return out

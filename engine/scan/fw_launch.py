@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.scan import hydra_entry
+from vllm_kb.engine.scan import hydra_entry, nemo_rl_config
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.framework_site import Entry
+from vllm_kb.engine.scan.framework_site import Entry, mapping_entries
 from vllm_kb.engine.scan.launchers import _PYTHON, program_start
 from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.site import Setting
@@ -61,6 +61,9 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
         return FwLaunch("ms-swift", f"swift {vals[i + 1]}", "flags", i + 2, command=vals[i + 1], env=env, program_start=i)
     if base in ("llamafactory-cli", "lmf") and i + 1 < n and vals[i + 1] in LF_COMMANDS:
         return FwLaunch("llamafactory", f"llamafactory-cli {vals[i + 1]}", "kv", i + 2, command=vals[i + 1], env=env, program_start=i)
+    if base.endswith(".py") and ctx is not None and rel is not None:
+        # `uv run examples/run_grpo_math.py …`: NeMo-RL's run scripts are run as the program itself
+        return _nemo_rl(vals, i, env, i, ctx, rel)
     if _PYTHON.match(base):
         j = i + 1
         while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
@@ -85,6 +88,9 @@ def verl_command(name: str) -> str | None:
 
 
 def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLaunch | None:
+    if mod == "verl.trainer.main":
+        # EasyR1's entry point (verl itself has main_ppo): `config=examples/config.yaml worker.rollout.X=…`
+        return FwLaunch("easyr1", "easyr1 verl.trainer.main", "hydra", start, command="train", env=env, program_start=program)
     if mod.startswith("verl."):
         name = mod.rsplit(".", 1)[-1]
         command = verl_command(name)
@@ -121,6 +127,8 @@ def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaun
         return FwLaunch("verl", f"verl {script.rsplit('/', 1)[-1]}", "hydra", j + 1, command="train", env=env,
                         program_start=program, config=entry.config, base_configs=entry.defaults)
     rest = [v for v in vals[j + 1:] if v]
+    if ctx is not None and rel is not None and (nemo := _nemo_rl(vals, j, env, program, ctx, rel)) is not None:
+        return nemo
     swift = re.search(r"(?:^|/)swift/cli/(\w+)\.py$", script)  # ms-swift's own CLI file, what `swift <cmd>` runs
     if swift and swift.group(1) in SWIFT_COMMANDS:
         return FwLaunch("ms-swift", f"swift {swift.group(1)}", "flags", j + 1, command=swift.group(1), env=env, program_start=program)
@@ -132,6 +140,17 @@ def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaun
     if any(v.lstrip("-").split("=")[0] in ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization") for v in rest) or "--config" in rest:
         return FwLaunch("trl", f"python {script.rsplit('/', 1)[-1]}", "flags", j + 1, command="script", env=env, program_start=program)
     return None
+
+
+def _nemo_rl(vals: list, j: int, env, program: int, ctx, rel: str) -> FwLaunch | None:
+    """`uv run [python] examples/run_grpo_math.py --config cfg.yaml policy.model_name=…`: a NeMo-RL
+    run script whose config (given, or the script's own default) generates with vLLM."""
+    script = vals[j] or ""
+    got = nemo_rl_config.launch(ctx, rel, script, [v for v in vals[j + 1:] if v])
+    if got is None:
+        return None
+    return FwLaunch("nemo-rl", f"nemo-rl {script.rsplit('/', 1)[-1]}", "hydra", j + 1, command=got[0], env=env,
+                    program_start=program, config=got[1])
 
 
 def _typed(text: str):
@@ -238,18 +257,3 @@ def config_entries(ctx: ScanContext, rel: str, framework: str, flatten: bool) ->
         return []
     ctx.referenced.add(rel)
     return mapping_entries(doc.data, doc, rel, flatten)
-
-
-def mapping_entries(data: dict, doc: yamlio.Document, rel: str, flatten: bool, base: tuple = ()) -> list[Entry]:
-    out = []
-    for k, v in data.items():
-        path = base + (str(k),)
-        if flatten and isinstance(v, dict):
-            out += mapping_entries(v, doc, rel, flatten, path)
-            continue
-        key = ".".join(path)
-        raw = json.dumps(v) if isinstance(v, (dict, list)) else ("true" if v is True else "false" if v is False else str(v))
-        lines = {str(sk): doc.line_of(path + (sk,)) for sk in v} if isinstance(v, dict) else {}
-        out.append(Entry(key, Setting(key, v, v is not None, rel, doc.line_of(path), str(k) if not flatten else key, raw, "framework-config",
-                                      pos=doc.pos(path)), lines))
-    return out

@@ -20,8 +20,8 @@ from vllm_kb.engine.kb.tomlread import toml
 # What changes an audit: vLLM, the frameworks that drive it, its plugins, transformers (reads the config), torch & co.
 # Serving packages that start vLLM themselves (engine/check/host_compat.py): read for the site they start, not listed as the project's
 HOST_PACKAGES = ("fschat", "xinference", "ray")
-PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "sglang", "vllm-omni", "transformers", *dependency_pins.PACKAGES,
-            *HOST_PACKAGES)
+PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl", "sglang", "vllm-omni", "transformers",
+            *dependency_pins.PACKAGES, *HOST_PACKAGES)
 # A package name must end at an operator, `[`, `@`, `;` or the end (vllm, not vllm-flash-attn).
 _REQ = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[^\]]*\])?(?=\s*(?:$|[<>=!~;@(]))\s*(?:@\s*(?P<url>\S+)|(?P<spec>[^;#@]*))(?:;.*)?$", re.I)
 _WHEEL_VERSION = re.compile(r"[A-Za-z0-9_.]+-(\d+(?:\.\d+)+(?:\.post\d+)?)", re.I)
@@ -74,7 +74,7 @@ def is_dockerfile(rel: str) -> bool:
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     low = text.lower()
-    if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "sglang", "transformers", "torch", "xformers", "flash")):
+    if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "easyr1", "nemo", "sglang", "transformers", "torch", "xformers", "flash")):
         return []
     name = PurePosixPath(rel).name.lower()
     if is_dockerfile(rel) or name.endswith(".ipynb"):  # a notebook as its pip lines (notebook_json.pip_lines)

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, entry_env, framework_site, fw_launch, serve_config, tool_launch
+from vllm_kb.engine.scan import argv_entry, entry_env, framework_site, fw_launch, nemo_rl_config, serve_config, tool_launch
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -144,10 +144,13 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
     else:
         found, positionals, opaque = fw_launch.entries(words, launch, rel)
         config = _framework_config(ctx, rel, launch, found, positionals) or launch.config
-        flatten = launch.framework == "verl"
+        flatten = launch.framework in ("verl", "easyr1")
         bases = [] if config != launch.config else launch.base_configs
-        entries = [e for b in bases for e in fw_launch.config_entries(ctx, b, launch.framework, flatten=flatten)]
-        entries += (fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten) if config else []) + found
+        if launch.framework == "nemo-rl":  # `defaults:` inheritance and `${…}` over the overrides
+            entries = nemo_rl_config.entries(ctx, config, [e for e in found if e.written.lstrip("-") != "config"], launch.command)
+        else:
+            entries = [e for b in bases for e in fw_launch.config_entries(ctx, b, launch.framework, flatten=flatten)]
+            entries += (fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten) if config else []) + found
         if launch.command == "generate":
             fw_launch.generation_keys(entries)
         site = framework_site.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,

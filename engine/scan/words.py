@@ -9,11 +9,14 @@ from __future__ import annotations
 # `--model-engine vLLM` (Xinference) and other tools spell the name in capitals.
 FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config", "actor_rollout_ref", "trl.scripts",
-                   "vLLM", "VLLM", "openllm ")
+                   "vLLM", "VLLM", "openllm ", "run_grpo", "run_eval")
 # Only YAML that could configure vLLM is parsed: tools that configure it without naming it (KServe's
-# Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count.
+# Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count, and so do an
+# EasyR1 config (its rollout is vLLM unless named otherwise) and a NeMo-RL config that inherits its
+# generation block (`defaults: grpo_math_1B.yaml`).
 YAML_WORDS = ("vllm", "VLLM", "vLLM", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec",
-              "serving.kserve.io", "kubeai.org", "modelArtifacts", "llm_configs", "model_loading_config", "kaito.sh/")
+              "serving.kserve.io", "kubeai.org", "modelArtifacts", "llm_configs", "model_loading_config", "kaito.sh/",
+              "rollout:", "defaults:")
 # A script that runs a project's own vLLM entry point (`python server.py --tensor-parallel-size 2`,
 # engine/scan/argv_entry.py) need not name vLLM: it runs Python with one of vLLM's engine flags.
 ENTRY_FLAG_WORDS = ("--model", "parallel-size", "parallel_size", "gpu-memory", "gpu_memory", "max-model-len",

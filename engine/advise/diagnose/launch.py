@@ -64,6 +64,14 @@ FINDING_TEXTS = {
     "verl-eager-free-cache": [
         {"text": "disable CUDA graph (enforce_eager = False) if free cache engine", "vllm": ">=0.3.1", "origin": "framework"},
     ],
+    # EasyR1's vLLMRollout and its rollout mesh (knowledge/frameworks/easyr1.yaml › findings)
+    "easyr1-batched-tokens": [
+        {"text": "max_num_batched_tokens should be greater than prompt_length + response_length.", "vllm": ">=0.7.3", "origin": "framework"},
+    ],
+    "easyr1-tp-world": [
+        {"text": "rollout world size {world} is not divisible by tp size {tp}.", "vllm": ">=0.7.3", "origin": "framework"},
+        {"text": "rollout world size: {world} is not divisible by tp size: {tp}", "vllm": ">=0.7.3", "origin": "framework"},
+    ],
 }
 
 

@@ -15,9 +15,9 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from vllm_kb.engine.check.memory.encoder import encoder_facts
+from vllm_kb.engine.check.memory.encoder import encoder_facts, v0_profile
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layout,
-                                            pp_stage_layers)
+                                            mla_absorbs, pp_stage_layers)
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
                                                  non_torch_bytes)
 from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal
@@ -80,7 +80,7 @@ class _Site:
 
     @property
     def batched(self) -> int:
-        return batched_tokens(self.engine, self.max_len, self.rt)
+        return batched_tokens(self.engine, self.max_len, self.rt, self.model)
 
     def with_tp(self, tp: int) -> "_Site":
         return _Site(self.model, self.gpu, self.engine, self.rt, tp, self.pp)
@@ -131,7 +131,8 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability"), install),
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
-    stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp)
+    stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp,
+                                 absorbed_mla=mla_absorbs(model, engine, site.rt, env))
     offload = _offload_bytes(engine)
     if offload:
         # --cpu-offload-gb keeps up to that many GiB of each GPU's weights in host memory (per GPU)
@@ -195,9 +196,13 @@ def _budget(site: _Site, last_stage: bool, notes: _Notes | None = None) -> dict[
     total = (float(gpu["memory_gib"]) - add("driver_reserved_gib", reserved)) * GIB
     gmu = float(add("gpu_memory_utilization", float(engine.get("gpu_memory_utilization") or DEFAULT_GMU)))
     if site.has_dims:
-        tokens = add("profile_batched_tokens", site.batched)
-        add("profile_max_num_seqs", int(engine.get("max_num_seqs") or 256))
-        activation = activation_peak_bytes(model, engine, tokens, site.tp, rt, last_stage)
+        tokens, seqs = site.batched, int(engine.get("max_num_seqs") or 256)
+        v0_mm = v0_profile(model, engine, site.max_len, tokens, rt)
+        if v0_mm:  # V0 shrinks a multimodal dummy batch to the sequences that hold its items
+            tokens, seqs = v0_mm["tokens"], v0_mm["seqs"]
+        add("profile_batched_tokens", tokens)
+        add("profile_max_num_seqs", seqs)
+        activation = activation_peak_bytes(model, dict(engine, max_num_seqs=seqs), tokens, site.tp, rt, last_stage)
         graphs = cudagraph_bytes(model, engine, site.pp, rt)
     else:  # no dimensions: a share of the GPU, as the first-order estimate did
         activation = ACTIVATION_FRACTION * float(gpu["memory_gib"]) * GIB
@@ -257,6 +262,12 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     cap["max_model_len_safe"] = _safe_len(cap["max_model_len_fit"], layout.block)
     terms = budget["activation_peak"] + budget["non_torch"] + budget["cudagraph"]
     band = max(SUGGEST_MARGIN * terms, KV_ERROR_FRACTION * budget["requested"])
+    exact = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size
+    if (band <= available < exact < available + band and not cap["fits_max_model_len"]
+            and not human_int(engine.get("kv_cache_memory_bytes"))):
+        # a request of max_model_len misses by less than the estimate's own error: whether
+        # vLLM finds the blocks is below what the estimate can tell (L15 says P1, not P0)
+        cap["kv_shortfall_within_error"] = True
     if (abs(available) < band and cap["max_model_len_fit"] < (1 - SUGGEST_MARGIN) * site.max_len
             and not human_int(engine.get("kv_cache_memory_bytes"))):
         # within the estimate's own error of zero, on either side: whether vLLM finds a few blocks

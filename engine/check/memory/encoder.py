@@ -1,12 +1,16 @@
-"""The multimodal encoder's part of vLLM's profile run (V1 gpu_model_runner.profile_run, read in
+"""The multimodal encoder's part of vLLM's profile run. V1 (gpu_model_runner.profile_run, read in
 0.8.0–0.10.2): before the text dummy batch, vLLM runs the vision encoder over dummy items of the
 modality with the most tokens per item (max-size images; videos as long as the context allows),
-as many as the encoder budget — max(max_num_batched_tokens, that item's tokens) — holds. The
+as many as the encoder budget — max(max_num_batched_tokens, that item's tokens) — holds. V0
+(worker/model_runner.py profile_run and multimodal/profiling.py, read in 0.7.0–0.10.2): the dummy
+batch shrinks to max(1, min(max_num_seqs, max_num_batched_tokens // M)) sequences, M the tokens of
+every item the limits allow at max_model_len, and each sequence carries those items — dropped
+when they exceed its length in 0.7.x, kept (the prompt grows to hold them) from 0.8. The
 encoder's peak counts toward the profiled activation like the text forward's.
 
 Modelled for catalogued encoders only (models.yaml `vision`: the Qwen2-VL family's ViT with its
-processor's max_pixels); every other model, and releases whose profiling was not read (before 0.8,
-after 0.10.2, V0), gets no encoder term — unknown, not zero."""
+processor's max_pixels); every other model, and releases whose profiling was not read, gets no
+encoder term — unknown, not zero."""
 from __future__ import annotations
 
 import json
@@ -21,7 +25,10 @@ READ_FROM, READ_TO = Version("0.8.0"), Version("0.10.2")
 # 0.10.0 builds the dummy item at the item's own maximum (seq_len=max_tokens_per_mm_item); the
 # others at max_num_batched_tokens (seq_len=self.max_num_tokens), which caps a dummy video's frames
 FULL_LENGTH_DUMMY = Version("0.10.0")
-_MAX_FRAMES_PER_VIDEO = 16  # vllm/model_executor/models/qwen2_vl.py, 0.7.3–0.10.2
+_MAX_FRAMES_PER_VIDEO = 16  # vllm/model_executor/models/qwen2_vl.py, 0.7.0–0.10.2
+# V0 releases whose multimodal dummy data was read; from 0.8 the items stay when they exceed seq_len
+V0_READ_FROM, V0_ITEMS_KEPT = Version("0.7.0"), Version("0.8.0")
+PAIRS_PADDED = Version("0.7.3")  # an odd frame count pads to a pair (before: whole pairs, odd raised)
 
 
 def _limits(engine: dict) -> dict[str, int] | None:
@@ -43,30 +50,81 @@ def _limits(engine: dict) -> dict[str, int] | None:
     return out
 
 
-def _tokens(vision: dict, frames: int) -> int:
-    """Tokens of one max-size image (frames=0) or video of `frames` frames (qwen2_vl._get_vision_info)."""
+def _tokens(vision: dict, frames: int, floor: bool = False) -> int:
+    """Tokens of one max-size image (frames=0) or video of `frames` frames (qwen2_vl._get_vision_info;
+    `floor`: 0.7.0–0.7.2 count whole frame pairs only)."""
     factor = vision["patch_size"] * vision["spatial_merge_size"]
     side = math.floor(math.sqrt(vision["max_pixels"]) / factor) * factor  # smart_resize of a huge square
     grid = (side // vision["patch_size"]) ** 2
     t = vision["temporal_patch_size"]
-    grid_t = max((frames + frames % t) // t, 1)
+    grid_t = max((frames if floor else frames + frames % t) // t, 1)
     return grid_t * grid // vision["spatial_merge_size"] ** 2
 
 
-def _video_tokens(vision: dict, seq_len: int, images: int, videos: int) -> int:
-    """get_max_video_tokens: the frames that fit seq_len less the images' tokens, capped per video."""
+def _video_tokens(vision: dict, seq_len: int, images: int, videos: int, floor: bool = False) -> int:
+    """get_max_video_tokens: the frames that fit seq_len less the images' tokens, capped per video
+    (0.7.0–0.7.2, `floor`: an odd count is then raised to the next even one)."""
     budget = seq_len - _tokens(vision, 0) * images
     frames = 0
-    while _tokens(vision, frames + 1) <= budget and frames < 4096:
+    while _tokens(vision, frames + 1, floor) <= budget and frames < 4096:
         frames += 1
     per_video = min(frames // max(videos, 1), _MAX_FRAMES_PER_VIDEO)
-    return _tokens(vision, max(per_video, 1))
+    if floor and per_video > 1 and per_video % 2:
+        per_video += 1
+    return _tokens(vision, max(per_video, 1), floor)
+
+
+def v0_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtime) -> dict[str, Any] | None:
+    """V0's multimodal dummy batch: {seqs, tokens, mm_tokens, modality} (sequences, text tokens of
+    the forward, of which the items' tokens, the modality with most of them), or None where it was
+    not read."""
+    vision = model.get("vision")
+    v = try_parse(rt.version) if rt.version else None
+    if not vision or rt.v1 or v is None or not V0_READ_FROM <= v <= READ_TO:
+        return None
+    limits = _limits(engine)
+    if limits is None or engine.get("mm_processor_kwargs"):
+        return None
+    images, videos = max(0, limits.get("image", 1)), max(0, limits.get("video", 1))
+    floor = v < PAIRS_PADDED
+
+    def items(seq_len: int) -> int:
+        video = _video_tokens(vision, seq_len, images, videos, floor) if videos else 0
+        return images * _tokens(vision, 0) + videos * video
+
+    most = items(max_len)  # MultiModalRegistry.get_max_multimodal_tokens reads max_model_len
+    if most <= 0:
+        return None
+    seqs = max(1, min(int(engine.get("max_num_seqs") or 256), mnbt // most))
+    seq_len = mnbt // seqs
+    per_seq = items(seq_len)
+    video = videos * _video_tokens(vision, seq_len, images, videos, floor) if videos else 0
+    modality = "video" if video > per_seq - video else "image"
+    if per_seq > seq_len and v < V0_ITEMS_KEPT:  # 0.7.x: "V0 does not support chunked prefill"
+        return {"seqs": seqs, "tokens": mnbt, "mm_tokens": 0, "modality": modality}
+    return {"seqs": seqs, "tokens": seqs * max(seq_len, per_seq), "mm_tokens": seqs * per_seq, "modality": modality}
+
+
+def _vit_bytes(model: dict, vision: dict, tokens: int) -> dict[str, int]:
+    """{patches, low, high, out} in bytes for the ViT over items of `tokens` merged tokens."""
+    patches = tokens * vision["spatial_merge_size"] ** 2
+    h, i = vision["hidden_size"], vision["intermediate_size"]
+    mlp = 2 * (2 * h + (3 * i if vision.get("mlp") == "swiglu" else 2 * i))  # bf16 bytes per patch
+    attention = 30 * h  # qkv, the contiguous q/k/v, the float32 rotary temporaries
+    pixels = 6 * 3 * vision["temporal_patch_size"] * vision["patch_size"] ** 2  # float32 input and its bf16 copy
+    out = tokens * (model.get("hidden_size") or 0) * 2  # the cached embeddings, alive in the text run
+    return {"patches": patches, "low": patches * mlp, "high": patches * (max(mlp, attention) + pixels), "out": out}
 
 
 def encoder_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtime) -> dict[str, Any] | None:
-    """{patches, low, high, out} in bytes for the encoder step of the profile run, or None."""
+    """{modality, patches, low, high, out} in bytes for the encoder step of the profile run, or None."""
     vision = model.get("vision")
     v = try_parse(rt.version) if rt.version else None
+    if vision and not rt.v1:
+        v0 = v0_profile(model, engine, max_len, mnbt, rt)
+        if not v0 or not v0["mm_tokens"]:
+            return None
+        return dict(_vit_bytes(model, vision, v0["mm_tokens"]), modality=v0["modality"])
     if not vision or not rt.v1 or v is None or not READ_FROM <= v <= READ_TO:
         return None
     limits = _limits(engine)
@@ -89,14 +147,7 @@ def encoder_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runt
         item = most
     else:
         item = _video_tokens(vision, mnbt, 0, 1)
-    patches = count * item * vision["spatial_merge_size"] ** 2
-    h, i = vision["hidden_size"], vision["intermediate_size"]
-    mlp = 2 * (2 * h + (3 * i if vision.get("mlp") == "swiglu" else 2 * i))  # bf16 bytes per patch
-    attention = 30 * h  # qkv, the contiguous q/k/v, the float32 rotary temporaries
-    pixels = 6 * 3 * vision["temporal_patch_size"] * vision["patch_size"] ** 2  # float32 input and its bf16 copy
-    out = count * item * (model.get("hidden_size") or 0) * 2  # the cached embeddings, alive in the text run
-    return {"modality": modality, "patches": patches, "low": patches * mlp, "high": patches * (max(mlp, attention) + pixels),
-            "out": out}
+    return dict(_vit_bytes(model, vision, count * item), modality=modality)
 
 
 def encoder_facts(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtime, activation: float,

@@ -40,6 +40,24 @@ def mla_cache(model: dict, engine: dict, rt: Runtime) -> str:
     return mode
 
 
+def _aligned_latent(rt: Runtime) -> bool:
+    from vllm_kb.engine.kb.versions import Version, try_parse
+
+    v = try_parse(rt.version) if rt.version else None
+    return not rt.v1 and v is not None and Version("0.7.2") <= v < Version("0.8.0")
+
+
+def mla_absorbs(model: dict, engine: dict, rt: Runtime, env: dict | None = None) -> bool:
+    """Whether the release's V0 MLA backend keeps absorbed matrices beside the weights
+    (0.7.1-0.7.3 with the latent cache; VLLM_MLA_PERFORM_MATRIX_ABSORPTION=0 turns it off)."""
+    from vllm_kb.engine.kb.versions import Version, try_parse
+
+    v = try_parse(rt.version) if rt.version else None
+    off = str((env or {}).get("VLLM_MLA_PERFORM_MATRIX_ABSORPTION", "")).strip() == "0"
+    return (bool(model.get("kv_lora_rank")) and not rt.v1 and mla_cache(model, engine, rt) == "latent" and not off
+            and v is not None and Version("0.7.1") <= v < Version("0.8.0"))
+
+
 def kv_bytes_per_token_layer(model: dict, engine: dict, tp: int, rt: Runtime | None = None) -> float:
     """One token, one layer, one GPU. Full attention stores K and V for this rank's KV heads;
     MLA stores one latent (kv_lora_rank + qk_rope_head_dim) that every TP rank keeps whole —
@@ -52,7 +70,13 @@ def kv_bytes_per_token_layer(model: dict, engine: dict, tp: int, rt: Runtime | N
             return 2 * heads * width * kv_element_bytes(engine, model)
         if str(engine.get("kv_cache_dtype") or "") == "fp8_ds_mla":
             return FP8_DS_MLA_BYTES
-        return (model["kv_lora_rank"] + (model.get("qk_rope_head_dim") or 0)) * kv_element_bytes(engine, model)
+        latent = model["kv_lora_rank"] + (model.get("qk_rope_head_dim") or 0)
+        if rt is not None and _aligned_latent(rt):
+            # V0 0.7.2-0.7.3 pads each entry to 256 bytes of the model dtype (cache_engine.py
+            # _align_cache, VLLM_CUDA_MEM_ALIGN_KV_CACHE): DeepSeek's 576 -> 640 elements
+            per = 256 // (4 if str(engine.get("dtype") or "").lower() in ("float32", "fp32", "float") else 2)
+            latent = ceil_div(latent, per) * per
+        return latent * kv_element_bytes(engine, model)
     return 2 * kv_heads_per_gpu(model, tp) * head_dim(model) * kv_element_bytes(engine, model)
 
 

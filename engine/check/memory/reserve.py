@@ -9,16 +9,45 @@ from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, CUDAGRAPH_BAS
                                                  NON_TORCH_V0_PRE_AMPERE_GIB,
                                                  PROFILE_WORKSPACE_GIB, SAMPLER_BYTES_PER_LOGIT, Runtime, human_int)
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
+from vllm_kb.engine.kb.versions import Version, try_parse
 
-def batched_tokens(engine: dict, max_len: int, rt: Runtime) -> int:
-    """Tokens of the profile run: max_num_batched_tokens, or V0's own default."""
+
+def batched_tokens(engine: dict, max_len: int, rt: Runtime, model: dict | None = None) -> int:
+    """Tokens of the profile run: max_num_batched_tokens, or V0's own default: one prefill of
+    max(max_model_len, 2048) tokens without chunked prefill, a chunk with it (512 tokens up to
+    0.6.4, 2048 from 0.6.5: SchedulerConfig), and at least 4096 (0.6.0-0.6.2) / 5120 (0.6.3+)
+    tokens for a multimodal model (_MULTIMODAL_MODEL_MAX_NUM_BATCHED_TOKENS)."""
     mnbt = human_int(engine.get("max_num_batched_tokens"))
     if mnbt:
         return mnbt
     if rt.v1:
         return 8192
-    # V0: chunked prefill (512-token chunks) only for contexts above 32K
-    return 512 if max_len > 32768 else max(max_len, 2048)
+    v = try_parse(rt.version) if rt.version else None
+    if _v0_chunked_prefill(engine, max_len, model or {}, v):
+        return 512 if v is not None and v < Version("0.6.5") else 2048
+    out = max(max_len, 2048)
+    if (model or {}).get("multimodal") and (v is None or not v < Version("0.6.0")):
+        out = max(out, 4096 if v is not None and v < Version("0.6.3") else 5120)
+    return out
+
+
+def _v0_chunked_prefill(engine: dict, max_len: int, model: dict, v: Version | None) -> bool:
+    """Whether V0 runs chunked prefill (EngineArgs.create_engine_config): as the site says, else
+    by default from 0.5.3 for contexts above 32K — but not with LoRA, not for multimodal models
+    (0.6.1.post2+: "chunked prefill is disabled by default in V0" for them) nor MLA ones (0.8.0+),
+    which then profile one prefill of the whole context."""
+    said = engine.get("enable_chunked_prefill")
+    if said is not None and str(said).strip().lower() in ("true", "1", "false", "0"):
+        return str(said).strip().lower() in ("true", "1")
+    if max_len <= 32768 or (v is not None and v < Version("0.5.3")):
+        return False
+    if str(engine.get("enable_lora", "")).strip().lower() in ("true", "1"):
+        return False
+    if model.get("multimodal") and (v is None or not v < Version("0.6.1.post2")):
+        return False
+    if (model.get("mla") or model.get("kv_lora_rank")) and (v is None or not v < Version("0.8.0")):
+        return False
+    return True
 
 
 def activation_peak_bytes(model: dict, engine: dict, tokens: int, tp: int, rt: Runtime,

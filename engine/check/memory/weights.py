@@ -184,13 +184,42 @@ def lora_buffer_bytes(model: dict, engine: dict, tp: int = 1) -> float:
     return slots * (layers * rank * (a + b) + head) * 2.0
 
 
-def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool = False) -> list[float]:
+def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool = False,
+                        absorbed_mla: bool = False) -> list[float]:
     """What each pipeline stage's GPU holds: its share of the layers as vLLM splits them
     (get_pp_indices), plus the input embedding on the first stage and the LM head on the last
     (both 16-bit; a tied LM head is a second copy there, PPMissingLayer elsewhere), plus the
-    LoRA adapter slots when LoRA is on."""
+    LoRA adapter slots when LoRA is on, plus V0's absorbed MLA matrices (`absorbed_mla`)."""
     lora = lora_buffer_bytes(model, engine, tp) / max(1, pp)
-    return [w + lora for w in _stage_weights(model, engine, weights, tp, pp, experts_over_dp)]
+    out = [w + lora for w in _stage_weights(model, engine, weights, tp, pp, experts_over_dp)]
+    if absorbed_mla and model.get("num_hidden_layers"):
+        per_layer = mla_absorbed_bytes(model, engine, tp) / model["num_hidden_layers"]
+        out = [w + per_layer * n for w, n in zip(out, pp_stage_layers(model["num_hidden_layers"], pp))]
+    return out
+
+
+def mla_absorbed_bytes(model: dict, engine: dict, tp: int) -> float:
+    """Per GPU, what V0's MLA backend of 0.7.1-0.7.3 builds after loading, beside the checkpoint's
+    own weights (vllm/attention/backends/mla/utils.py process_weights_after_loading, with
+    VLLM_MLA_PERFORM_MATRIX_ABSORPTION on by default): per layer W_Q_UK (q input x heads x
+    kv_lora_rank) and W_UV_O (heads x kv_lora_rank x hidden) in the activation dtype (re-quantized
+    to fp8 for fp8 checkpoints), W_QR in the activation dtype, and for a quantized checkpoint the
+    dequantized kv_b_proj it keeps as W_UK/W_UV. Counted in "Loading model weights took": vLLM
+    #13109 (DeepSeek-Coder-V2-Lite AWQ) logs 10.45 GiB where the checkpoint holds 8.3."""
+    layers, hidden, rank = model.get("num_hidden_layers"), model.get("hidden_size"), model.get("kv_lora_rank")
+    if not (layers and hidden and rank):
+        return 0.0
+    heads = max(1, (model.get("num_attention_heads") or 1) // max(1, tp))
+    q_in = model.get("q_lora_rank") or hidden
+    rope, nope = model.get("qk_rope_head_dim") or 64, model.get("qk_nope_head_dim") or 128
+    v_dim = model.get("v_head_dim") or 128
+    act = 4.0 if str(engine.get("dtype") or "").lower() in ("float32", "fp32", "float") else 2.0
+    width = weight_width(engine, model) or "bf16"
+    absorbed = 1.0 if width == "fp8" else act
+    per_layer = (q_in * heads * rank + heads * rank * hidden) * absorbed + q_in * heads * rope * act
+    if BYTES_PER_PARAM.get(width, 2.0) < 2.0:
+        per_layer += rank * heads * (nope + v_dim) * act
+    return float(layers * per_layer)
 
 
 def _stage_weights(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool) -> list[float]:

@@ -1,0 +1,4 @@
+MAJOR = 0
+MINOR = 3
+PATCH = 0
+PRE_RELEASE = "rc0"
