@@ -49,3 +49,29 @@ def test_a_wording_no_check_covers_is_said_so_not_routed_to_the_nearest():
 def test_the_cli_says_no_check_covers_it(cli):
     code, out, _ = cli("diagnose", "--error", "ValueError: sliding_window must be set for sliding window attention", "--gpu", "H100-80GB x1")
     assert "no launch check covers it" in out
+
+
+def test_a_message_quoted_from_its_second_sentence_is_still_its_check():
+    # people quote the sentence that tells them what to do: vLLM 0.6.2-0.7.3 and 0.8+ spell it apart
+    assert _first("You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half.") == ("L4", "check")
+    assert _first("ValueError: ... You can use float16 instead by explicitly setting the `dtype` flag in CLI, "
+                  "for example: --dtype=half.", "0.8.5") == ("L4", "check")
+    # and from its last one (L21's "Please use an older version …" follows the architecture's name)
+    assert _first("Please use an older version of vLLM if you want to use this model architecture.")[0] == "L21"
+
+
+def test_a_short_generic_later_sentence_names_no_check():
+    from vllm_kb.engine.kb import error_text
+    # pydantic's bound sentence, printed for any field with that bound: too short to name L18 alone
+    assert not [m for m in error_text.match(KB, "Input should be less than or equal to 1") if m.check_id == "L18"]
+    # a later sentence two checks both print names neither
+    class Check:
+        def __init__(self, cid, text):
+            self.id, self.error_text = cid, ({"text": text},)
+
+    class Pool:
+        checks = [Check("X1", "Cache blocks ran out. Please check the logs above for more details and retry."),
+                  Check("X2", "The tokenizer of this model failed to load from its folder. Please check the logs above for more details and retry.")]
+
+    assert error_text.match(Pool(), "Please check the logs above for more details and retry.") == []
+    assert [m.check_id for m in error_text.match(Pool(), "The tokenizer of this model failed to load from its folder.")] == ["X2"]

@@ -106,3 +106,17 @@ def test_fastchat_vllm_worker_touches_cuda_before_its_engine(tmp_path):
                                          f"--num-gpus {n}\n")
         (sr,) = audit(tmp_path, gpu="A100-80GB x2").sites
         assert (next(r for r in sr.results if r.check.id == "J3").priority == "P0") is p0
+
+
+@pytest.mark.parametrize("version,p0", [("0.6.1", True), ("0.6.1.post1", False), ("0.6.0", False), ("0.6.2", False)])
+@pytest.mark.parametrize("launch", ["python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2-7B-Instruct",
+                                    "vllm serve Qwen/Qwen2-7B-Instruct"])
+def test_061_probes_cuda_itself_for_every_entry_point(tmp_path, version, p0, launch):
+    # 0.6.1 config.py:879 ParallelConfig calls torch.cuda.is_available() before the workers fork
+    (tmp_path / "requirements.txt").write_text(f"vllm=={version}\n")
+    (tmp_path / "serve.sh").write_text(f"{launch} --tensor-parallel-size 2\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB x2").sites
+    j3 = next(r for r in sr.results if r.check.id == "J3")
+    assert (j3.status == "recommended" and j3.priority == "P0") == p0, j3.reason_text("en")
+    if p0:
+        assert [(op.target, v) for op, v in j3.fix] == [("VLLM_WORKER_MULTIPROC_METHOD", "spawn")]

@@ -83,8 +83,8 @@ def _concrete(ops: tuple[FixOp, ...], act: cel.Activation) -> list[tuple[FixOp, 
         value = op.value
         if op.value_from:
             value, err = cel.compile(op.value_from).compute(act)
-            if err is not None:
-                continue
+            if err is not None or (value is None and op.alternative):
+                continue  # an alternative whose expression gives null is not offered here
         out.append((op, value))
     return out
 

@@ -46,6 +46,43 @@ def draft_name(engine: dict, version: str | None) -> str | None:
     return None
 
 
+def refused_draft(engine: dict, version: str | None) -> str | None:
+    """The separate draft model a V1-only release without draft models refuses (0.10.0–0.14.x, G3):
+    method `draft_model`, or a model with no method that SpeculativeConfig takes as one (a name
+    that is not an EAGLE/Medusa/MTP/speculator head or n-gram), which SpeculativeConfig then
+    refuses with NotImplementedError "Speculative decoding with draft model is not supported yet"
+    (0.10.0 config.py:2852, 0.14.1 config/speculative.py:389); the method written out is refused
+    by 0.10's engine arguments (arg_utils.py:1398) and by 0.11–0.14's V1 model runner ("Unknown
+    speculative decoding method", gpu_model_runner.py:293 … :454)."""
+    v = try_parse(version) if version else None
+    spec = engine.get("speculative_config")
+    if v is None or not Version("0.10.0") <= v < Version("0.15.0") or not isinstance(spec, dict):
+        return None
+    method, name = spec.get("method"), spec.get("model")
+    if method == "draft_model":
+        return name if isinstance(name, str) and name else "draft_model"
+    if method is None and isinstance(name, str) and name and not _NOT_DRAFT_MODEL.search(name):
+        return name
+    return None
+
+
+def forced_v1_refusal(engine: dict, env: dict, v1_methods: list | None, version: str | None) -> bool:
+    """VLLM_USE_V1=1 with a speculative config the V1 oracle of 0.8.3–0.9.2 does not take (a
+    method outside spec_decode.v1_methods, or a model other than n-gram without a method):
+    _raise_or_fallback raises "VLLM_USE_V1=1 is not supported with Speculative Decoding." where it
+    would otherwise fall back to V0 (0.9.2 arg_utils.py:1441, :1727)."""
+    v = try_parse(version) if version else None
+    spec = engine.get("speculative_config")
+    if v is None or not Version("0.8.3") <= v < Version("0.10.0") or not isinstance(spec, dict) or v1_methods is None:
+        return False
+    if str(env.get("VLLM_USE_V1", "")).strip().lower() not in ("1", "true"):
+        return False
+    method = spec.get("method")
+    if method:
+        return method not in v1_methods and method != "[ngram]"
+    return spec.get("model") not in ("ngram", "[ngram]")
+
+
 def _vocab(facts: dict) -> int | None:
     v = facts.get("vocab_size")
     if not isinstance(v, int) or isinstance(v, bool) or facts.get("dims_family"):

@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
+from vllm_kb.engine.check.startup_act_dtype import act_dtype_facts
 from vllm_kb.engine.check.startup_arch import arch_facts
 from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
-from vllm_kb.engine.check.startup_draft import draft_facts
+from vllm_kb.engine.check.startup_draft import draft_facts, forced_v1_refusal, refused_draft
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
 from vllm_kb.engine.check.startup_mamba import mamba_spec_facts
@@ -60,6 +61,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     if "dtype" not in (facts.get("site") or {}).get("unread", ()):  # `$DTYPE`, or a wrapper's choice: not `auto`
         out.update(_dtype(model, engine, gpu, version, table))
     out.update(quant_facts(facts, table, cat, version))
+    out.update(act_dtype_facts(facts, table, version, out))
     ep = cat.engine_arg("enable_expert_parallel")
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
                                lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version))))
@@ -85,6 +87,10 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                     _int(engine.get("lora_extra_vocab_size")) or 256))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
+    if (refused := refused_draft(engine, vllm.get("version") or version)) is not None:
+        out["spec_refused_draft"] = refused
+    if forced_v1_refusal(engine, facts.get("env") or {}, cat.feature("spec_decode.v1_methods", version), vllm.get("version") or version):
+        out["spec_forced_v1_refused"] = True
     out.update(mamba_spec_facts(engine, model, out.get("arch", model.get("architecture")), out["v1"],
                                 kb.doc("vllm", "mamba_spec.yaml").data, vllm.get("version") or version))
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,

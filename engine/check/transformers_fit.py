@@ -45,7 +45,17 @@ def transformers_fit(facts: dict, pin: Any, table: dict, image: str | None = Non
                      vllm_released: dict | None = None) -> dict[str, Any]:
     """launch.tf_model_type / tf_since / tf_pin / tf_pin_at / tf_too_old for the site's model:
     from the project's transformers pin, else from vLLM's own image (`vllm_released`: vLLM
-    release → the day it reached PyPI)."""
+    release → the day it reached PyPI); and the tokenizer class of transformers 5 against a
+    transformers below 5 (engine/check/tokenizer_fit.py)."""
+    from vllm_kb.engine.check.tokenizer_fit import tokenizer_fit
+
+    release = str((facts.get("vllm") or {}).get("version") or "")
+    tok = tokenizer_fit(facts, pin, _requires(table, release) if release else None,
+                        lambda spec: _allows_from(spec, "5.0.0", ["5.5.1", "5.10.0"])) if not facts.get("model_alternatives") else {}
+    return {**_model_type_fit(facts, pin, table, image, vllm_released), **tok}
+
+
+def _model_type_fit(facts: dict, pin: Any, table: dict, image: str | None, vllm_released: dict | None) -> dict[str, Any]:
     if facts.get("model_alternatives"):
         return {}
     if pin is not None and getattr(pin, "source", "") == "git" and not getattr(pin, "spec", None):

@@ -7,6 +7,7 @@ not a typo of `--hf-config-path`), so such candidates go into the text and never
 from __future__ import annotations
 
 import difflib
+import re
 
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.guards import guards_access
@@ -45,6 +46,14 @@ def finding(site: Site, s, key: str, cat, version: str) -> Finding:
     if own is not None:
         hint = {lang: hint[lang] + msg("finding.plugin_not_installed", plugin=own[0])[lang] for lang in ("en", "zh")}
     text = {lang: msg("finding.unknown_option", key=key, hint=hint[lang])[lang] for lang in ("en", "zh")}
+    lora = _lora_modules(s, key, cat, version) if own is None or not own[1] else None
+    if lora is not None and not sorted(p for p in site.plugins if p not in kb_plugins.known()):
+        # an adapter path under a guessed name: vLLM's way is the adapter named in --lora-modules
+        # (with --enable-lora), which keeps the path where deleting the flag would lose it
+        text = {lang: msg("finding.unknown_option", key=key, hint=hint[lang] + msg("finding.lora_guess", value=lora)[lang])[lang]
+                for lang in ("en", "zh")}
+        return Finding("unknown-option", text, s.file, s.line, "P0", safe=False, subject=s.name,
+                       fix=[(FixOp("unset", s.name), None), (FixOp("set", "enable_lora"), True), (FixOp("set", "lora_modules"), lora)])
     unknown_plugins = sorted(p for p in site.plugins if p not in kb_plugins.known())
     if unknown_plugins:
         # a plugin the knowledge does not list may add this flag: whether the launch fails is not known
@@ -64,6 +73,27 @@ def finding(site: Site, s, key: str, cat, version: str) -> Finding:
         return Finding("unknown-option", text, s.file, s.line, "P0", subject=s.name)
     return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("unset", s.name), None)],
                    safe=not guards_access(s.name), subject=s.name)
+
+
+# Names people give an adapter path that vLLM's own server does not have (vllm#13669
+# `--lora-path`); several are other servers' flags: llama.cpp `--lora`, SGLang `--lora-paths`,
+# TGI `--lora-adapters`, vllm-omni `--lora-path`. vLLM's form, `--lora-modules name=path`, has been
+# taken from 0.3.2 (openai/api_server.py:96) to now (LoRAParserAction: name=path, JSON from 0.6.3).
+LORA_GUESSES = frozenset({"lora", "lora-path", "lora-paths", "lora-dir", "lora-adapter", "lora-adapters",
+                          "lora-model", "lora-name-or-path", "lora-weights", "adapter", "adapter-path",
+                          "adapter-dir", "adapters", "peft-path", "peft-model", "peft-model-path"})
+
+
+def _lora_modules(s, key: str, cat, version: str) -> str | None:
+    """`name=path` for an adapter path written under a guessed flag, when the release takes
+    --lora-modules and the value is one plain path (several, or an unread one, are the user's)."""
+    if canonical(key) not in LORA_GUESSES or s.syntax not in ("cli", *DEPLOY_SYNTAXES) or not s.resolved:
+        return None
+    path = s.value if isinstance(s.value, str) else None
+    if not path or not cat.flags_for_dest("lora_modules", version) or re.search(r"[\s,={}]", path):
+        return None
+    name = re.sub(r"[^A-Za-z0-9_.-]", "-", path.rstrip("/").rsplit("/", 1)[-1]).strip("-.") or "adapter"
+    return f"{name}={path}"
 
 
 # how close the one proposed option must be (difflib's ratio over the canonical names), and how far

@@ -1,6 +1,5 @@
-"""Turns recommended fixes into changes written in the site's own syntax — a flag for a shell
-command, a kwarg for Python, a key for a `--config` YAML — and renders each touched command,
-call or file as it reads after the changes."""
+"""Turns recommended fixes into changes in the site's own syntax — a flag for a shell command, a
+kwarg for Python, a key for a `--config` YAML — and renders each touched command, call or file."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,6 +7,8 @@ from typing import Any
 
 from vllm_kb.engine.fix import syntax as site_syntax
 from vllm_kb.engine.fix.literals import as_written_value, py_literal, shell_word, yaml_scalar
+from vllm_kb.engine.fix.alternatives import alternatives
+from vllm_kb.engine.fix.release_valid import mark_invalid, release_form
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
 from vllm_kb.engine.check.evaluate import Result
@@ -77,8 +78,7 @@ def _flag_kind(cat: Catalog, version: str, flag: str) -> str:
 
 
 def cli_text(cat: Catalog, version: str, site: Site, dest: str, value: Any, existing: Setting | None) -> str | None:
-    """`--kv-cache-dtype fp8`, `--enable-prefix-caching`, `--no-enable-prefix-caching`; None
-    when the value is the flag's absence (a switch set to False)."""
+    """`--kv-cache-dtype fp8`, `--enable-prefix-caching`, `--no-enable-prefix-caching`; None for a switch's absence."""
     if site.tool == "xinference":
         # `xinference launch` hands each `--key value` pair on as the keyword `key`, as written
         # (deploy/cmdline.py model_launch; the value through handle_click_args_type): the engine
@@ -96,7 +96,7 @@ def cli_text(cat: Catalog, version: str, site: Site, dest: str, value: Any, exis
         return "--no-" + flag[2:] if kind == "negatable" else None
     if kind == "values" and isinstance(value, list):
         return flag + " " + " ".join(shell_word(x) for x in value)
-    value = merge_value(value, existing)
+    value = release_form(dest, merge_value(value, existing), version, "cli")
     if isinstance(value, bool):
         value = "true" if value else "false"
     return f"{flag} {shell_word(value)}"
@@ -136,8 +136,8 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
     asked: dict[tuple[str, str], tuple[str, Any]] = {}
     for item in sorted(items, key=lambda x: PRIORITY_ORDER.get(x.priority, 3)):
         for op, value in item.ops:
-            if op.kind == "pin":
-                continue  # a package pin, not a setting of the site (engine/fix/pins.py)
+            if op.kind == "pin" or op.alternative:
+                continue  # a package pin (engine/fix/pins.py); an alternative (below)
             key = ("env" if op.is_env else "arg", op.target)
             if key in asked:
                 prev_kind, prev_value = asked[key]
@@ -179,9 +179,9 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
             changes[key] = ch
     if lost:
         return plan(site, [i for i in items if i.id not in lost], cat, version)
-    out = _merge_containers(site, list(changes.values()))
-    for ch in out:
-        # removing what guards access (an API key, TLS, allowed origins, a token) is never safe
+    out = _merge_containers(site, [*changes.values(), *alternatives(items, changes, lambda op, v: _change(site, op.kind, op.target, v, cat, version))])
+    mark_invalid(out, items, site.kind, cat, version)
+    for ch in out:  # removing what guards access (an API key, TLS, allowed origins, a token) is never safe
         if ch.op in ("unset", "unset_env") and (guards_access(ch.target) or guards_access(ch.setting.key if ch.setting else None)):
             ch.safe = False
     return out
@@ -284,7 +284,8 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
     if site.framework != "none" and site.kind != "trl vllm-serve":
         return _framework_change(site, target, value, existing)
     if site.syntax in site_syntax.ARGV_SYNTAXES and (existing is None or existing.syntax in site_syntax.ARGV_SYNTAXES):
-        after = site_syntax.deploy_text(site, target, merge_value(value, existing), cat.long_flag(target, version), existing)
+        after = site_syntax.deploy_text(site, target, release_form(target, merge_value(value, existing), version, site.syntax),
+                                        cat.long_flag(target, version), existing)
         return Change("set" if after else "unset", target, value, existing.file if existing else site.file, site.syntax,
                       existing.line if existing else None, _as_written(existing) if existing else None, after, setting=existing)
     syntax = existing.syntax if existing else ("yaml-config" if site.config_file else site.syntax)

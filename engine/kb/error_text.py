@@ -1,12 +1,13 @@
 """Recognise a launch failure by vLLM's own words: every check's `error_text` wordings (V0 and V1,
 old and new releases) compiled into patterns that tolerate what differs between one log and
 another — the values vLLM fills into `{placeholders}`, line breaks and indentation, a log prefix
-(`ERROR 05-12 10:01:02 [core.py:412]`, `(EngineCore_0 pid=…)`), quoting around a KeyError — and a
-message cut short after its opening sentence."""
+(`ERROR 05-12 10:01:02 [core.py:412]`, `(EngineCore_0 pid=…)`), quoting around a KeyError — a
+message cut short after its opening sentence, and one quoted from a later sentence on (people
+often quote only the sentence that tells them what to do: "You can use float16 instead …")."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from vllm_kb.engine.kb.versions import SpecifierSet
 
@@ -14,6 +15,9 @@ _PLACEHOLDER = re.compile(r"\{[A-Za-z_][^{}]*\}")
 # A message cut short still identifies itself when this much of its text is there.
 _MIN_LITERAL = 36
 _VALUE = r"[\s\S]{0,400}?"
+# A later sentence quoted alone needs more: the generic ones ("Input should be less than or equal
+# to 1", "1 validation error for CompilationConfig") are shorter than this.
+_MIN_SEGMENT = 45
 # `{name:int}`: a value vLLM always prints as a whole number (divide()'s numerator and denominator),
 # so a sentence that only shares the words around it ("The page size of the layer is not divisible
 # by the maximum page size") is not taken for it
@@ -30,6 +34,9 @@ class Wording:
     prefixes: tuple[tuple[re.Pattern, int], ...]  # (pattern of an opening part, literal characters in it)
     literal: int  # literal characters in the whole text
     shared: bool = False  # words several causes print: a candidate, not a recognition
+    # (pattern, literal characters, normalised text) of each run of later sentences long enough to
+    # be specific: the message quoted from its second (third …) sentence on
+    segments: tuple[tuple[re.Pattern, int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,7 +122,35 @@ def compile_wording(check_id: str, raw: dict) -> Wording:
             seen = n
             prefixes.append((re.compile(_regex(_inner(head)).rstrip(), flags), n))
     return Wording(check_id, text, SpecifierSet(raw["vllm"]) if raw.get("vllm") else None, raw.get("origin", "vllm"),
-                   re.compile(_regex(_inner(tokens)), flags), tuple(prefixes), literal, bool(raw.get("shared")))
+                   re.compile(_regex(_inner(tokens)), flags), tuple(prefixes), literal, bool(raw.get("shared")),
+                   _segments(tokens, [c for c in cuts if c[1] is not None], literal, flags))
+
+
+def _slice(tokens: list[tuple[str, str]], start: tuple[int, int], end: tuple[int, int] | None) -> list[tuple[str, str]]:
+    """The tokens from a cut (token index, offset in it) up to another cut, or to the end."""
+    i, a = start
+    if end is None:
+        return ([("lit", tokens[i][1][a:])] if a < len(tokens[i][1]) else []) + tokens[i + 1:]
+    j, b = end
+    if i == j:
+        return [("lit", tokens[i][1][a:b])]
+    return [("lit", tokens[i][1][a:])] + tokens[i + 1:j] + [("lit", tokens[j][1][:b])]
+
+
+def _segments(tokens, cuts, literal: int, flags) -> tuple[tuple[re.Pattern, int, str], ...]:
+    """From each sentence end, the shortest run of the following sentences that holds _MIN_SEGMENT
+    literal characters: a message quoted from there on still names its check. The opening
+    sentence is the prefixes' job; a run that is the whole rest of a short message is kept too."""
+    out = []
+    for k, start in enumerate(cuts):
+        for end in cuts[k + 1:] + [None]:
+            part = _inner(_slice(tokens, start, end))
+            n = sum(len(s.strip()) for kind, s in part if kind == "lit")
+            if n >= _MIN_SEGMENT and n < literal:
+                key = " ".join("".join(s for _, s in part).lower().split())
+                out.append((re.compile(_regex(part).rstrip(), flags), n, key))
+                break
+    return tuple(out)
 
 
 _CACHE: dict[int, tuple[object, tuple[Wording, ...]]] = {}
@@ -124,7 +159,14 @@ _CACHE: dict[int, tuple[object, tuple[Wording, ...]]] = {}
 def wordings(kb) -> tuple[Wording, ...]:
     hit = _CACHE.get(id(kb))
     if hit is None or hit[0] is not kb:
-        hit = _CACHE[id(kb)] = (kb, tuple(compile_wording(c.id, raw) for c in kb.checks for raw in c.error_text))
+        compiled = [compile_wording(c.id, raw) for c in kb.checks for raw in c.error_text]
+        # a later sentence two causes both print ("Please check the logs …") names neither
+        owners: dict[str, set[str]] = {}
+        for w in compiled:
+            for _, _, key in w.segments:
+                owners.setdefault(key, set()).add(w.check_id)
+        compiled = [replace(w, segments=tuple(sg for sg in w.segments if len(owners[sg[2]]) == 1)) for w in compiled]
+        hit = _CACHE[id(kb)] = (kb, tuple(compiled))
     return hit[1]
 
 
@@ -141,6 +183,11 @@ def match(kb, text: str, version: str | None = None) -> list[Match]:
                 if rx.search(text):
                     got = Match(w.check_id, w.text, w.vllm, w.origin, n, False, w.shared)
                     break
+            else:
+                for rx, n, _ in w.segments:
+                    if rx.search(text):
+                        got = Match(w.check_id, w.text, w.vllm, w.origin, n, False, w.shared)
+                        break
         if got is None:
             continue
         if version and w.vllm is not None and not w.vllm.contains(version):

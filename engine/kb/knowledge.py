@@ -35,11 +35,12 @@ class FixOp:
     target: str
     value: Any = None
     value_from: str | None = None
+    alternative: bool = False  # another way out instead of the rule's other changes: said, never written
 
     @classmethod
     def of(cls, raw: dict) -> "FixOp":
         if "set" in raw:
-            return cls("set", raw["set"], raw.get("value"), raw.get("value_from"))
+            return cls("set", raw["set"], raw.get("value"), raw.get("value_from"), bool(raw.get("alternative")))
         if "unset" in raw:
             return cls("unset", raw["unset"])
         if "env" in raw:

@@ -73,6 +73,22 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
     facts.pop("rope_type", None)  # the catalog's reading of the name; the checkpoint's own follows
     if isinstance(rs, dict) and isinstance(rs.get("rope_type") or rs.get("type"), str):
         facts["rope_type"] = rs.get("rope_type") or rs.get("type")
+    # Qwen2's sliding-window switches, which vllm/model_executor/models/qwen2.py refuses in some
+    # combinations (check L121): `use_sliding_window` and how many bottom layers keep full attention
+    src = text or config
+    for key, kind in (("use_sliding_window", bool), ("max_window_layers", int)):
+        facts.pop(key, None)
+        v = src.get(key)
+        if isinstance(v, kind) and (kind is bool or (not isinstance(v, bool) and 0 <= v <= 1 << 20)):
+            facts[key] = v
+    facts.pop("window_layers_mixed", None)
+    types, layers = src.get("layer_types"), src.get("num_hidden_layers")
+    if isinstance(types, list) and types:
+        facts["window_layers_mixed"] = len({str(t) for t in types}) > 1
+    elif src.get("use_sliding_window") is True and _dim(src.get("sliding_window")) and isinstance(layers, int) \
+            and isinstance(facts.get("max_window_layers"), int):
+        # transformers (4.53+) derives them: sliding from layer max_window_layers on
+        facts["window_layers_mixed"] = 0 < facts["max_window_layers"] < layers
     quant = config.get("quantization_config")
     facts.pop("quant_nested", None)  # the catalog's guess; the checkpoint's own layout follows
     nested = _nested_quant(config) if quant is None else None
@@ -91,12 +107,22 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts.pop("quant_group_size", None)  # the catalog's; the checkpoint's own follows
         facts.pop("quant_block", None)
         facts.update(quant_shape(quant))
+        # what AWQMarlinConfig.is_awq_marlin_compatible reads: `bits` only (not AutoAWQ's older
+        # `w_bit`) and `zero_point`; a key the config lacks keeps the plain AWQ kernel
+        for key, fact, kind in (("bits", "quant_bits", int), ("zero_point", "quant_zero_point", bool)):
+            v = quant.get(key)
+            facts.pop(fact, None)
+            if isinstance(v, kind) and (kind is bool or not isinstance(v, bool)):
+                facts[fact] = v
         kept = coverage(quant)
         if kept:
             facts["quant_unquantized"] = kept
     elif quant is None:
         facts["quantized"] = False
         facts["quant_source"] = "config"
+    cls = (tokenizer or {}).get("tokenizer_class")
+    if isinstance(cls, str) and 0 < len(cls) <= 100 and cls.isidentifier():
+        facts["tokenizer_class"] = cls
     tok = (tokenizer or {}).get("model_max_length")
     if isinstance(tok, (int, float)) and not isinstance(tok, bool) and 0 < tok < 1 << 40:
         facts["tokenizer_max_len"] = int(tok)

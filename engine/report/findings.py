@@ -22,7 +22,7 @@ def change_text(c: dict, lang: str, framework: str = "", prefix: str = "") -> st
     where = f"{prefix}{c['file']}:{c['line']}" if c.get("line") else prefix + c["file"]
     if c.get("blocked"):
         what = kb.t("fix.blocked_" + c["blocked"], lang, target=c["target"], framework=framework,
-                    origin=c.get("origin", ""), value=c.get("value"))
+                    origin=c.get("origin", ""), value=c.get("value"), after=c.get("after"))
     elif c.get("op") == "rename":
         what = kb.t("fix.rename", lang, before=c["before"], after=c["after"])
     elif c.get("after"):

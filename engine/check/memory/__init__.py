@@ -235,10 +235,10 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     model, engine, rt = site.model, site.engine, site.rt
     stages = pp_stage_layers(model["num_hidden_layers"], site.pp)
     best: tuple[dict, KVLayout, float] | None = None
+    kv_bytes = human_int(engine.get("kv_cache_memory_bytes"))
     for i, layers in enumerate(stages):
         last = i == len(stages) - 1
         available = _budget(site, last)["usable"] - stages_w[i]
-        kv_bytes = human_int(engine.get("kv_cache_memory_bytes"))
         if kv_bytes:
             available = float(kv_bytes)
         layout = kv_layout(model, engine, site.tp, layers, rt)
@@ -263,23 +263,20 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     terms = budget["activation_peak"] + budget["non_torch"] + budget["cudagraph"]
     band = max(SUGGEST_MARGIN * terms, KV_ERROR_FRACTION * budget["requested"])
     exact = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size
-    if (band <= available < exact < available + band and not cap["fits_max_model_len"]
-            and not human_int(engine.get("kv_cache_memory_bytes"))):
-        # a request of max_model_len misses by less than the estimate's own error: whether
-        # vLLM finds the blocks is below what the estimate can tell (L15 says P1, not P0)
+    if band <= available < exact < available + band and not cap["fits_max_model_len"] and not kv_bytes:
+        # one max_model_len request misses by less than the estimate's own error: L15 P1, not P0
         cap["kv_shortfall_within_error"] = True
-    if (abs(available) < band and cap["max_model_len_fit"] < (1 - SUGGEST_MARGIN) * site.max_len
-            and not human_int(engine.get("kv_cache_memory_bytes"))):
+    if abs(available) < band and cap["max_model_len_fit"] < (1 - SUGGEST_MARGIN) * site.max_len and not kv_bytes:
         # within the estimate's own error of zero, on either side: whether vLLM finds a few blocks
         # ("max seq len … larger than …", L15) or none ("No available memory …", L16) is below
         # what the estimate can tell
         cap["kv_cache_near_zero"] = True
-    if available < (one if not human_int(engine.get("kv_cache_memory_bytes")) else 0):
+    if available < (one if not kv_bytes else 0):
         seqs = _seqs_fit(site, weights_per_gpu, one)
         if seqs:
             cap["max_num_seqs_fit"] = seqs
     saving = _sampler_alt_saving(site)
-    if saving and not human_int(engine.get("kv_cache_memory_bytes")):
+    if saving and not kv_bytes:
         # where the installation picks the sampler (0.8.0-0.11.0: FlashInfer's when it is
         # importable), what the lighter one leaves: L16 says P1, not P0, when only it leaves a cache
         cap["kv_cache_alt_gib"] = round((available + saving) / GIB, 2)

@@ -1,0 +1,24 @@
+"""Another way out of a failure, beside the change its rule makes: a rule's `set` marked
+`alternative: true` (L15: a lower max_model_len, or a higher gpu_memory_utilization where no
+trainer shares the GPU). It is said in the site's own keys, as a change marked "alternative" that
+`--fix` never writes: two levers of one failure written together would change more than either
+needs. A report (and tests/realcases_score.py) reads it as a proposed change like any other."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def alternatives(items: list, changes: dict, make: Callable[[Any, Any], Any]) -> list:
+    """The alternatives of `items` (Fixables), made by `make(op, value)`; none for a setting that
+    another change (`changes`, keyed ("arg", target)) already sets."""
+    out: list = []
+    for item in items:
+        for op, value in item.ops:
+            if not op.alternative or ("arg", op.target) in changes or any(c.target == op.target for c in out):
+                continue
+            ch = make(op, value)
+            if ch is not None and ch.after is not None and not ch.blocked:
+                ch.checks, ch.priority, ch.blocked = [item.id], item.priority, "alternative"
+                out.append(ch)
+    return out

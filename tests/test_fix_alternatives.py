@@ -1,0 +1,69 @@
+"""A failure with two levers gets both: L15 (max_model_len above what the KV cache holds) lowers
+max_model_len to the length that fits with its margin and offers a higher gpu_memory_utilization as
+the alternative — never where a trainer shares the GPU (rlhf_colocate) — or, within the estimate's
+error of zero, raises gpu_memory_utilization and offers the fitting length. The alternative is a
+change marked "alternative": said in the site's own keys, never written by --fix, and a reporter's
+fix matches it as it matches any proposed change (tests/realcases_score.py)."""
+from pathlib import Path
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.check.evaluate import evaluate
+from vllm_kb.engine.kb import cel
+from vllm_kb.engine.kb.knowledge import load
+
+import realcases_score as score
+
+KB = load()
+L15 = KB.checks.get("L15")
+
+
+def _facts(mode: str, **memory) -> dict:
+    mem = {"max_model_len_known": True, "kv_cache_gib": 2.6, "fits_max_model_len": False, "max_model_len": 24576,
+           "max_model_len_fit": 19360, "max_model_len_safe": 17408, "gmu_needed": 0.9, "gpu_memory_utilization": 0.85}
+    mem.update(memory)
+    return {"site": {"mode": mode, "pooling": False}, "vllm": {"version": "0.8.5"}, "engine": {"max_model_len": 24576},
+            "memory": mem}
+
+
+def _ops(facts: dict) -> dict:
+    res = evaluate(L15, facts, cel.Activation(facts), {}, KB)
+    assert res.status == "recommended" and res.priority == "P0"
+    return {(op.target, op.alternative): v for op, v in res.fix}
+
+
+def test_lower_length_with_higher_budget_as_alternative():
+    assert _ops(_facts("standalone_serve")) == {("max_model_len", False): 17408, ("gpu_memory_utilization", True): 0.9}
+
+
+def test_no_higher_budget_where_the_trainer_shares_the_gpu():
+    assert _ops(_facts("rlhf_colocate")) == {("max_model_len", False): 17408}
+
+
+def test_no_budget_alternative_past_095():
+    assert _ops(_facts("standalone_serve", gmu_needed=0.97)) == {("max_model_len", False): 17408}
+
+
+def test_near_zero_raises_the_budget_and_offers_the_fitting_length():
+    facts = _facts("standalone_serve", kv_cache_gib=0.3, kv_cache_near_zero=True, max_model_len_fit=2200,
+                   max_model_len_safe=1536, weights_per_gpu_gib=67.7)
+    assert _ops(facts) == {("gpu_memory_utilization", False): 0.9, ("max_model_len", True): 1536}
+    # nothing useful fits: no length is offered
+    facts["memory"].update(max_model_len_fit=224, max_model_len_safe=0)
+    assert _ops(facts) == {("gpu_memory_utilization", False): 0.9}
+
+
+def test_the_alternative_is_said_not_written(tmp_path: Path):
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
+    (tmp_path / "serve.sh").write_text("vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 24576 --gpu-memory-utilization 0.85\n")
+    rep = audit(tmp_path, gpu="L4")
+    (sr,) = rep.sites
+    got = {ch.target: ch for ch in sr.changes if "L15" in ch.checks}
+    assert got["max_model_len"].blocked is None and got["max_model_len"].value < 24576
+    alt = got["gpu_memory_utilization"]
+    assert alt.blocked == "alternative" and alt.after == "--gpu-memory-utilization 0.9"
+    # either lever is the reporter's fix
+    assert score.fix_proposed(rep, {"set": "gpu_memory_utilization", "value": 0.9})
+    assert score.fix_proposed(rep, {"set": "max_model_len", "value": 16384})
+    from vllm_kb.engine.fix.apply import pending
+
+    assert all(ch.blocked != "alternative" for _, ch, _ in pending(rep, True))  # --fix --unsafe-fixes too
