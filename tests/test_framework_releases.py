@@ -139,7 +139,8 @@ def test_xinference_cli_forwards_engine_options(tmp_path):
                                    "--gpu-idx 0,1 --max_model_len 8192 --enforce_eager true\n"
                                    "xinference launch --model-name bge-m3 --model-type embedding\n"})
     (s,) = got.values()
-    assert s.tool == "xinference" and not s.model.resolved
+    # the registry's name and size name the checkpoint (knowledge/deploy/xinference_models.yaml)
+    assert s.tool == "xinference" and s.model.value == "Qwen/Qwen2.5-7B-Instruct"
     assert {k: x.value for k, x in s.settings.items()} == {"max_model_len": 8192, "enforce_eager": True, "tensor_parallel_size": 2}
     assert s.framework_defaults["swap_space"] == 4
 

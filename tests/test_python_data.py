@@ -238,7 +238,7 @@ c.launch_model(model_name="qwen2.5-instruct", model_engine="vLLM", model_size_in
 c.launch_model(model_name="bge-m3", model_type="embedding", model_engine="sentence_transformers")
 '''})
     (s,) = got.values()
-    assert s.tool == "xinference" and s.mode == "framework_integrated" and not s.model.resolved
+    assert s.tool == "xinference" and s.mode == "framework_integrated" and s.model.value == "Qwen/Qwen2.5-7B-Instruct"
     assert values(s) == {"gpu_memory_utilization": 0.85, "max_model_len": 8192, "tensor_parallel_size": 2}
     assert s.gpu_request == 2 and s.framework_defaults["swap_space"] == 4
 

@@ -13,6 +13,28 @@ def load(name: str) -> dict:
     return yamlio.load_cached(resources.read_text("knowledge", "deploy", f"{name}.yaml")).data
 
 
+def xinference_checkpoint(name: object, size: object = None, fmt: object = None, quantization: object = None) -> str | None:
+    """The Hugging Face checkpoint Xinference's registry names for `--model-name NAME
+    --size-in-billions SIZE` in pytorch format (knowledge/deploy/xinference_models.yaml, read from a
+    release's llm_family.json); None for another format or quantization, a name it does not list, or
+    no size where the name has several."""
+    if not isinstance(name, str) or str(fmt or "pytorch").lower() != "pytorch" or str(quantization or "none").lower() != "none":
+        return None
+    sizes = {k.lower(): v for k, v in load("xinference_models")["models"].items()}.get(name.lower())
+    if not sizes:
+        return None
+    if size is None or str(size).strip() == "":
+        return next(iter(sizes.values())) if len(sizes) == 1 else None
+    text = str(size).strip().replace("_", ".")
+    if text.endswith(".0"):
+        text = text[:-2]
+    return sizes.get(text)
+
+
+def xinference_release() -> str:
+    return str(load("xinference_models")["source"]["release"])
+
+
 def in_range(spec: str | None, version: str) -> bool:
     return not spec or SpecifierSet(spec).contains(version)
 

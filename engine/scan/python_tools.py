@@ -134,8 +134,14 @@ def _xinference(ctx, rel, text, version, call, r) -> Site | None:
         site.model = setting(r, "model", kw["model_path"].value, rel, text, "model_path")
     else:
         name = setting(r, "model_name", kw["model_name"].value, rel, text, "model_name") if "model_name" in kw else None
-        site.model = Setting("model", None, False, rel, call.lineno, "model_name", name.raw if name else "", "python-call",
-                             f"Xinference's model `{name.value if name else '?'}`: the weights its registry names")
+
+        def value(*keys):  # the first of these keywords the call writes, as a plain value
+            got = next((setting(r, k, kw[k].value, rel, text, k) for k in keys if k in kw), None)
+            return got.value if got is not None and got.resolved else None
+        site.model = tool_launch.registry_model(name.value if name is not None and name.resolved else None,
+                                                value("model_size_in_billions", "size_in_billions"), value("model_format"),
+                                                value("quantization"), rel, call.lineno, "model_name", name.raw if name else "",
+                                                "python-call")
     gpus = None
     if "gpu_idx" in kw:
         v = setting(r, "gpu_idx", kw["gpu_idx"].value, rel, text, "gpu_idx").value

@@ -102,8 +102,9 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
         s.model = Setting("model", path.value, path.value is not None, rel, path.line, "--model-path", path.raw, syntax)
     else:
         name = own.get("model_name")
-        s.model = Setting("model", None, False, rel, name.line if name else cmd.line, "--model-name", name.raw if name else "",
-                          syntax, f"Xinference's model `{name.value if name else '?'}`: the weights its registry names")
+        size, fmt, quant = (own[k].value if own.get(k) else None for k in ("size_in_billions", "model_format", "quantization"))
+        s.model = registry_model(name.value if name else None, size, fmt, quant, rel, name.line if name else cmd.line,
+                                 "--model-name", name.raw if name else "", syntax)
     gpus = _gpus(own)
     place_tp(s, gpus, rel, cmd.line, "--n-gpu / --gpu-idx")
     nw = own.get("n_worker")
@@ -117,6 +118,18 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
     # `launch`: where a new `--key value` pair goes (the end of the command, as every pair is handed on)
     s.source = {"words": words, "launch": tl}
     return s
+
+
+def registry_model(name: object, size: object, fmt: object, quantization: object, rel: str, line: int, key: str, raw: str,
+                   syntax: str) -> Setting:
+    """The model of an Xinference launch named by its registry name (and size): the checkpoint the
+    registry gives it (knowledge/deploy/xinference_models.yaml), else unknown."""
+    hub = deploy_tools.xinference_checkpoint(name, size, fmt, quantization)
+    if hub is not None:
+        return Setting("model", hub, True, rel, line, key, raw, syntax,
+                       f"Xinference {deploy_tools.xinference_release()}'s registry: {name} {size or ''}B → {hub}".replace(" B →", " →"),
+                       implied=True)
+    return Setting("model", None, False, rel, line, key, raw, syntax, f"Xinference's model `{name or '?'}`: the weights its registry names")
 
 
 def _plain(text: str, like: Word) -> Word:
