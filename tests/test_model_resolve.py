@@ -133,3 +133,13 @@ def test_gemma2s_default_context_is_sized_at_its_window_before_065(tmp_path):
     assert sr.facts["memory"]["max_model_len"] == 4096
     rep = audit(_project(tmp_path, "vllm serve google/gemma-2-9b-it\n", "0.6.6"), gpu="A100-80GB")
     assert rep.sites[0].facts["memory"]["max_model_len"] == 8192
+
+
+def test_a_local_copys_unread_context_is_a_guess(tmp_path):
+    # a local folder named after Qwen2.5-7B-Instruct with no config.json in the project: the upload
+    # says 32768, but local copies are where users add rope_scaling (Qwen's own long-context advice)
+    rep = audit(_project(tmp_path, "vllm serve /data/models/Qwen2.5-7B-Instruct --max-model-len 64000\n", "0.8.5"),
+                gpu="A100-80GB")
+    assert _priorities(rep, "L14") == ["P1"]
+    rep = audit(_project(tmp_path, "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 64000\n", "0.8.5"), gpu="A100-80GB")
+    assert _priorities(rep, "L14") == ["P0"]

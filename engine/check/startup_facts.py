@@ -230,6 +230,10 @@ def _lengths(model: dict, engine: dict, env: dict, facts: dict, version: str, v1
         out["max_len_key"] = model.get("max_len_key") or "max_position_embeddings"
         if model.get("max_context_family"):
             out["max_len_family"] = True
+        elif _local_copy(str(model.get("name") or "")) and model.get("arch_source") != "config.json":
+            # a local folder whose config.json is not read: the limit is the upload's, and a local
+            # copy is where users add rope_scaling (L14 says P1)
+            out["max_len_unread"] = True
     given = human_int(engine.get("max_model_len"))
     if given and given > 0:
         out["max_len"] = given
@@ -246,6 +250,14 @@ def _lengths(model: dict, engine: dict, env: dict, facts: dict, version: str, v1
     if chunked is not None:
         out["chunked_prefill"] = chunked
     return out
+
+
+def _local_copy(name: str) -> bool:
+    """A folder of the user's own (not a Hugging Face cache snapshot, not a single GGUF file, which
+    are the upload as published)."""
+    low = name.lower()
+    return (name.startswith(("/", "./", "../", "~")) and not low.endswith(".gguf")
+            and not any(k in low for k in ("/huggingface/", "models--", "/hub/")))
 
 
 def _chunked_prefill(engine: dict, version: str, v1: bool, max_len: int | None, pooling: bool) -> bool | None:
