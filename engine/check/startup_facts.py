@@ -28,7 +28,7 @@ from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.check.startup_spec import spec_facts
 from vllm_kb.engine.check.startup_vocab import vocab_facts
-from vllm_kb.engine.check.startup_window import window_rope_facts
+from vllm_kb.engine.check.startup_window import release_turns_window_off, window_rope_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.models import head_dim
@@ -171,15 +171,10 @@ _EXPLICIT = {"half": "float16", "float16": "float16", "bfloat16": "bfloat16", "f
 def window_capped(model: dict, table: dict, version: str) -> dict:
     """The model as the release sizes it: V0 releases that cannot run interleaved sliding-window
     attention turn it off and cap the context to the window (knowledge/vllm/startup.yaml lengths)."""
-    window = model.get("sliding_window_size")
-    if not isinstance(window, int) or window <= 0:
+    if not release_turns_window_off(model, table, version):
         return model
-    for row in (table.get("lengths") or {}).get("window_capped", ()):
-        if model.get("model_type") in row["model_types"] and SpecifierSet(row["vllm"]).contains(version):
-            limit = _int(model.get("max_context"))
-            if limit and limit > window:
-                return {**model, "max_context": window, "max_len_key": "sliding_window"}
-    return model
+    window, limit = model["sliding_window_size"], _int(model.get("max_context"))
+    return {**model, "max_context": window, "max_len_key": "sliding_window"} if limit and limit > window else model
 
 
 def float16_unsupported(table: dict, version: str) -> list[str]:

@@ -16,6 +16,15 @@ def _row(rows, version: str) -> dict | None:
     return next((r for r in rows if SpecifierSet(r["vllm"]).contains(version)), None)
 
 
+def release_turns_window_off(model: dict, table: dict, version: str) -> bool:
+    """Whether this release runs the model with its sliding window off and its context capped to
+    the window (knowledge/vllm/startup.yaml lengths.window_capped: Gemma 2 in 0.5.1–0.6.4)."""
+    window = model.get("sliding_window_size")
+    return isinstance(window, int) and window > 0 and any(
+        model.get("model_type") in r["model_types"] and SpecifierSet(r["vllm"]).contains(version)
+        for r in (table.get("lengths") or {}).get("window_capped", ()))
+
+
 def window_rope_facts(model: dict, engine: dict, table: dict, version: str) -> dict[str, Any]:
     lengths = table.get("lengths") or {}
     row = _row(lengths.get("window_off_rope", ()), version)
@@ -23,12 +32,9 @@ def window_rope_facts(model: dict, engine: dict, table: dict, version: str) -> d
     if row is None or not isinstance(rope, str):
         return {}
     model_type = str(model.get("model_type") or "")
-    window = model.get("sliding_window_size")
     if engine.get("disable_sliding_window") is True:
         off = "flag"
-    elif isinstance(window, int) and window > 0 and any(
-            model_type in r["model_types"] and SpecifierSet(r["vllm"]).contains(version)
-            for r in lengths.get("window_capped", ())):
+    elif release_turns_window_off(model, table, version):
         off = "release"
     else:
         return {}
