@@ -45,3 +45,11 @@ def test_report_lists_the_pp_list_error_first(tmp_path: Path):
     rep = build(audit(tmp_path, gpu="H100-80GB x16"), "en")
     p0 = [r["check"] for r in rep["sites"][0]["recommendations"] if r["priority"] == "P0"]
     assert p0[:2] == ["L3", "L21"]
+
+
+def test_within_a_stage_the_list_order():
+    # _get_and_verify_max_len refuses the window-off rope scaling before the length (0.6.3:1757-1790)
+    assert stage_of(KB, "L146", "0.6.3") < stage_of(KB, "L14", "0.6.3")
+    # a check moved into a stage sorts after that stage's own list, before the next stage
+    assert stage_of(KB, "L21", "0.6.2") > stage_of(KB, "L62", "0.6.2")
+    assert stage_of(KB, "L21", "0.6.2") < stage_of(KB, "L126", "0.6.2")
