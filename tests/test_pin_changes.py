@@ -27,3 +27,18 @@ def test_an_image_tag_is_the_pin_of_a_container(tmp_path):
                "    command: [\"--model\", \"openai/gpt-oss-20b\", \"--enable-auto-tool-choice\", \"--tool-call-parser\", \"openai\"]\n")
     got, _ = _pin_changes(tmp_path, {"docker-compose.yml": compose})
     assert got == [("docker-compose.yml", None, "vllm/vllm-openai:v0.10.1", "vllm/vllm-openai:v0.10.2")]
+
+
+def test_an_exact_pin_stays_exact_when_the_change_is_a_lower_bound(tmp_path):
+    # L6 (gpu-arch) asks for `>=0.5.4` etc.; a project that pinned one release gets one release back,
+    # the nearest that holds, not an open range that floats to the newest
+    from vllm_kb.engine.fix.pins import _rewrite
+    from vllm_kb.engine.scan.pins import Pin
+
+    pin = Pin("requirements.txt", 1, "vllm==0.10.1", "==0.10.1", "requirements", exact="0.10.1")
+    assert _rewrite(pin, ">=0.11.1") == "vllm==0.11.1"
+    assert _rewrite(pin, "<=0.9.2") == "vllm==0.9.2"
+    # a range the project wrote stays a range; a two-sided change names its lower release
+    loose = Pin("requirements.txt", 1, "vllm>=0.8", ">=0.8", "requirements")
+    assert _rewrite(loose, ">=0.11.1") == "vllm>=0.11.1"
+    assert _rewrite(pin, ">=0.6.4,<=0.12.0") == "vllm>=0.6.4,<=0.12.0"

@@ -30,6 +30,11 @@ def _rewrite(pin, spec: str) -> str:
         v = _exact(spec) or (found.group(0) if found else re.sub(r"^[^0-9]*", "", spec))
         return _TAG.sub(lambda m: m.group(1) + v, pin.text, count=1)
     found = _VERSION.search(spec)
+    bound = re.fullmatch(r"\s*[<>]=\s*(" + _VERSION.pattern + r")\s*", spec or "")
+    if pin.exact and bound:
+        # an exact pin stays exact: the release the one bound names is the nearest that holds
+        # (`vllm==0.10.1` → `vllm==0.11.1`, not an open `>=0.11.1` that would float to the newest)
+        return _rewrite(pin, "==" + bound.group(1))
     if pin.kind == "dockerfile" and not _exact(spec) and found:
         # a RUN line (or a notebook's %pip line) is shell: an unquoted `vllm>=0.6.4,<=0.12.0` would be
         # a redirection there, so the pin names the release of the range nearest the one it had
