@@ -188,3 +188,49 @@ def test_callers_in_more_modules_than_the_bound_are_not_followed(tmp_path):
 
 def test_callers_within_the_bound_are_followed(tmp_path):
     assert _imported_by(tmp_path, 2) == 8
+
+
+def test_script_main_guard_passes_argparse_defaults_to_a_helper(tmp_path):
+    # a script binds `args = parser.parse_args()` inside its main guard and hands `args.X` to the
+    # helper that builds the engine (SubgraphRAG #19: the model came from an argparse default)
+    sr = _site(tmp_path, """
+        import argparse
+        from vllm import LLM
+
+        def build(model_name, tp=1):
+            return LLM(model=model_name, tensor_parallel_size=tp)
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--model", default="Qwen/Qwen2.5-7B-Instruct")
+            parser.add_argument("--tp", type=int, default=8)
+            args = parser.parse_args()
+            build(args.model, args.tp)
+    """)
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"
+    assert sr.site.settings["tensor_parallel_size"].value == 8
+
+
+def test_another_modules_main_guard_reads_its_own_parser(tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm==0.5.5\n")
+    (tmp_path / "utils.py").write_text(textwrap.dedent("""
+        from vllm import LLM
+
+        def llm_init(model_name, tensor_parallel_size=1):
+            return LLM(model=model_name, tensor_parallel_size=tensor_parallel_size)
+    """))
+    (tmp_path / "main.py").write_text(textwrap.dedent("""
+        import argparse
+        from utils import llm_init
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("-m", "--model_name", default="meta-llama/Meta-Llama-3.1-8B-Instruct")
+            parser.add_argument("--tensor_parallel_size", type=int, default=1)
+            args = parser.parse_args()
+            llm_init(args.model_name, args.tensor_parallel_size)
+    """))
+    (sr,) = audit(tmp_path, gpu="RTX-3090").sites
+    assert sr.site.model.value == "meta-llama/Meta-Llama-3.1-8B-Instruct"
+    assert sr.site.settings["tensor_parallel_size"].value == 1
+    assert "L15" in _p0(sr)  # 131,072 tokens of Llama 3.1 do not fit a 24 GB card's cache (0.5.5)

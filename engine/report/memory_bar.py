@@ -20,7 +20,7 @@ def split(mem: dict | None, gpu_gib: float | None) -> dict[str, Any] | None:
         return None
     weights = float(mem["weights_per_gpu_gib"])
     reserve = sum(float(mem.get(k) or 0.0) for k in ("activation_peak_gib", "non_torch_gib", "cudagraph_gib"))
-    kv = float(mem.get("kv_cache_gib") or 0.0) if mem.get("fits", True) else 0.0
+    kv = max(float(mem.get("kv_cache_gib") or 0.0), 0.0)
     used = weights + reserve + kv
     total = float(gpu_gib)
     return {"total_gib": total, "weights_gib": weights, "kv_cache_gib": kv, "reserve_gib": reserve,

@@ -15,7 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from vllm_kb.engine.scan import name_search
-from vllm_kb.engine.scan.python_scope import Scope, assignments, function_scope
+from vllm_kb.engine.scan.python_scope import Scope, assignments, function_scope, is_main_guard
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -27,7 +27,8 @@ class Passed:
     node: ast.AST | None
     fns: tuple  # the functions that hold the call, outermost first
     cls: ast.ClassDef | None
-    where: tuple | None = None  # (file, Links, module Scope) of another project module that makes the call
+    where: tuple | None = None  # (file, Links, module Scope, tree) of another project module that makes the call
+    block: list | None = None  # the module's `if __name__ == "__main__":` body that holds a module-level call
 
 
 class _Index:
@@ -84,17 +85,20 @@ def _parents(tree: ast.Module) -> dict[int, ast.AST]:
     return _index(tree).parents
 
 
-def _holders(node: ast.AST, parents: dict[int, ast.AST]) -> tuple[tuple, ast.ClassDef | None]:
+def _holders(node: ast.AST, parents: dict[int, ast.AST]) -> tuple[tuple, ast.ClassDef | None, list | None]:
     fns: list = []
     cls = None  # the innermost class: what `self.` names in the call's arguments
+    block = None  # a script's `args = parser.parse_args()` sits in its main guard beside the call
     p = parents.get(id(node))
     while p is not None:
         if isinstance(p, _DEFS):
             fns.append(p)
         elif isinstance(p, ast.ClassDef) and cls is None:
             cls = p
+        elif is_main_guard(p) and isinstance(parents.get(id(p)), ast.Module):
+            block = p.body
         p = parents.get(id(p))
-    return tuple(reversed(fns)), cls
+    return tuple(reversed(fns)), cls, None if fns else block
 
 
 def _callee(fn: ast.FunctionDef | ast.AsyncFunctionDef, parents: dict[int, ast.AST]) -> tuple[str, str, int] | None:
@@ -184,7 +188,7 @@ def _passed(index: _Index, fn, name: str, links) -> list[Passed] | None:
             if found is None:
                 return None
             for p in found:
-                p.where = (rel, lk, scope)
+                p.where = (rel, lk, scope, other)
             out += found
     return out
 
@@ -215,10 +219,10 @@ def _scan(index: _Index, kind: str, callee: str, fn, name: str, skip: int) -> li
         ok, arg = _bound(call, fn, name, skip)
         if not ok:
             return None
-        fns, cls = _holders(call, parents)
+        fns, cls, block = _holders(call, parents)
         if fn in fns:
             return None  # a recursive call passes its own parameter on
-        out.append(Passed(call, arg, fns, cls))
+        out.append(Passed(call, arg, fns, cls, block=block))
     return out
 
 
@@ -242,9 +246,12 @@ def value(resolver, param, unresolved: type[Exception]):
             v = resolver.value(param.node)
         else:
             scope = p.where[2] if p.where else root
+            if p.block is not None:
+                scope = Scope.of(p.block, scope)
             for fn in p.fns:
                 scope = function_scope(fn, scope)
-            v = resolver.elsewhere(p.node, scope, p.where[1] if p.where else resolver.links, p.cls)
+            v = resolver.elsewhere(p.node, scope, p.where[1] if p.where else resolver.links, p.cls,
+                                   tree=p.where[3] if p.where else None)
         seen.setdefault(repr(v), (v, f"{p.where[0]}:" if p.where else "line ", p.call.lineno))
     if not seen:
         return NONE
@@ -300,7 +307,7 @@ def parsed_args(resolver, param):
         if p.where:
             return None  # another module's parser: its options are not this module's
         if isinstance(node, ast.Name):
-            scope = _root(resolver)
+            scope = _root(resolver) if p.block is None else Scope.of(p.block, _root(resolver))
             for fn in p.fns:
                 scope = function_scope(fn, scope)
             node = scope.lookup(node.id)

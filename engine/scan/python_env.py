@@ -7,14 +7,9 @@ from __future__ import annotations
 import ast
 
 from vllm_kb.engine.scan import envfile
+from vllm_kb.engine.scan.python_scope import is_main_guard
 from vllm_kb.engine.scan.python_values import _is_environ, walk
 from vllm_kb.engine.scan.site import Setting
-
-
-def _main_guard(node: ast.If) -> bool:
-    t = node.test
-    return (isinstance(t, ast.Compare) and isinstance(t.left, ast.Name) and t.left.id == "__name__"
-            and len(t.comparators) == 1 and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value == "__main__")
 
 
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
@@ -28,7 +23,7 @@ def _conditional_spans(tree: ast.Module) -> list[tuple[int, int]]:
     while stack:
         node = stack.pop()
         skippable: tuple[str, ...] = ()
-        if isinstance(node, ast.If) and not _main_guard(node):
+        if isinstance(node, ast.If) and not is_main_guard(node):
             skippable = ("body", "orelse")
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             skippable = ("body", "orelse")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from vllm_kb.engine.scan.python_scope import walk
+from vllm_kb.engine.scan.python_scope import is_main_guard, walk
 from vllm_kb.engine.scan.python_values import _walk_no_defs
 
 # torch.cuda functions that initialise CUDA in the calling process (torch's _lazy_init), which
@@ -40,18 +40,6 @@ _BUILDS_ATTR = frozenset({"from_engine_args", "from_vllm_config"})
 # (and the Accelerator that builds one) calls init_process_group when the launcher started several
 # ranks; deepspeed.init_distributed and init_process_group itself do so directly
 _DIST_INIT = frozenset({"init_process_group", "PartialState", "Accelerator", "init_distributed"})
-
-
-def is_main_guard(stmt: ast.stmt) -> bool:
-    """`if __name__ == "__main__":` (either operand order)."""
-    if not isinstance(stmt, ast.If) or not isinstance(stmt.test, ast.Compare) or len(stmt.test.ops) != 1:
-        return False
-    if not isinstance(stmt.test.ops[0], ast.Eq):
-        return False
-    sides = [stmt.test.left, *stmt.test.comparators]
-    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
-    consts = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
-    return bool(names and consts)
 
 
 def _calls_of(stmts: list[ast.stmt]) -> set[str]:

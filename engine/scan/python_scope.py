@@ -244,3 +244,15 @@ def env_read(node):
 
 def is_environ(node) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "environ" and isinstance(node.value, ast.Name) and node.value.id == "os"
+
+
+def is_main_guard(stmt: ast.stmt) -> bool:
+    """`if __name__ == "__main__":` (either operand order)."""
+    if not isinstance(stmt, ast.If) or not isinstance(stmt.test, ast.Compare) or len(stmt.test.ops) != 1:
+        return False
+    if not isinstance(stmt.test.ops[0], ast.Eq):
+        return False
+    sides = [stmt.test.left, *stmt.test.comparators]
+    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    consts = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
+    return bool(names and consts)

@@ -80,14 +80,14 @@ class _Resolver:
         finally:
             self.assumed = saved
 
-    def elsewhere(self, node: ast.AST, scope: Scope, links, cls=None) -> Any:
-        """A node of another scope (another module, a class body): evaluated with its own names."""
-        saved = (self.scope, self.links, self.flow, self.cls)
-        self.scope, self.links, self.flow, self.cls = scope, links, None, cls
+    def elsewhere(self, node: ast.AST, scope: Scope, links, cls=None, tree=None) -> Any:
+        """A node of another scope (a class body; another module, with its `tree`): its own names."""
+        saved = (self.scope, self.links, self.flow, self.cls, self.tree)
+        self.scope, self.links, self.flow, self.cls, self.tree = scope, links, None, cls, tree or self.tree
         try:
             return self.value(node)
         finally:
-            self.scope, self.links, self.flow, self.cls = saved
+            self.scope, self.links, self.flow, self.cls, self.tree = saved
 
     def _assume(self, why: str) -> None:
         if self.assumed is None:
