@@ -1,0 +1,2 @@
+#!/bin/bash
+cd reason && python main.py --dataset webqsp
