@@ -95,3 +95,20 @@ def test_a_change_some_releases_need_is_not_written_without_unsafe_fixes(tmp_pat
     assert all(not f.safe for f in found)
     sr = _site(tmp_path, "vllm/vllm-openai:v0.10.0", '"--enable-reasoning", "--reasoning-parser", "deepseek_r1"')
     assert any(r.check.id == "L31" and r.priority == "P0" and r.safe for r in sr.results)
+
+
+def test_a_project_that_pins_nothing_is_not_sure_an_option_is_gone(tmp_path):
+    # no pin, no image, no install line: the release is the user's (a Triton or GPUStack container,
+    # an environment set up elsewhere); an option only the newest releases dropped is a P1 that
+    # says so, while a check that holds in the releases people run stays P0
+    (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen2.5-7B-Instruct --disable-log-requests --tensor-parallel-size 3\n")
+    rep = audit(tmp_path, gpu="H100-80GB x4")
+    (sr,) = rep.sites
+    assert sr.version.basis == "none"
+    gone = [f for f in sr.remarks if f.code == "not-in-version" and f.subject == "disable_log_requests"]
+    assert gone and gone[0].priority == "P1" and "pins no release" in gone[0].message["en"]
+    assert "未固定版本" in gone[0].message["zh"]
+    assert any(r.check.id == "L1" and r.priority == "P0" for r in sr.results)  # 28 heads over 3 ranks
+    (tmp_path / "requirements.txt").write_text("vllm==0.34.0\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB x4").sites
+    assert [f.priority for f in sr.remarks if f.code == "not-in-version" and f.subject == "disable_log_requests"] == ["P0"]

@@ -40,16 +40,19 @@ def allowed(site: Site, cat: Catalog) -> list:
 
 
 def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledge, why: str = "untagged",
-           newer: bool = False, span: list | None = None) -> None:
+           newer: bool = False, span: list | None = None, checks: bool = True) -> None:
     """P0s of an image of unknown release: kept where they hold in every release from the floor on.
     `why` names the texts that say so (untagged: an image; source: vLLM built from its sources);
     `newer`: the build may be newer than every release, so an option none has may be its own;
-    `span`: the releases the build lies between, where known (a development version)."""
+    `span`: the releases the build lies between, where known (a development version); `checks`
+    False: only the options and values a release dropped are settled (a project that pins nothing:
+    a check's release range marks where vLLM began to refuse, long before the releases run today,
+    while an option the newest release dropped is still in the releases most installs hold)."""
     releases = span or allowed(site, cat)
     if not releases:
         return
     low = str(releases[0])
-    for r in results:
+    for r in results if checks else ():
         if r.status != "recommended" or r.priority != "P0":
             continue
         specs = [sp for sp in ((r.rule.vllm if r.rule is not None else None), r.check.vllm) if sp is not None]
