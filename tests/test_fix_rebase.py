@@ -17,9 +17,10 @@ from vllm_kb.engine.kb import catalog as catalog_mod
 
 # vllm-project/vllm#27761: DeepSeek-OCR on vLLM 0.11.0, which does not register it (0.11.1 does). At
 # 0.11.0, on an FP8 GPU, B3 asks for an FP8 KV cache with --calculate-kv-scales; the range the pin
-# change writes (>=0.11.1) runs the newest release, which no longer has that option (gone from 0.28).
+# change writes over the project's range (>=0.11.1) runs the newest release, which no longer has that
+# option (gone from 0.28). (An exact pin is rewritten exact, ==0.11.1, where the option still exists.)
 OCR = {
-    "requirements.txt": "vllm==0.11.0\n",
+    "requirements.txt": "vllm<=0.11.0\n",
     "serve.sh": "#!/bin/bash\n# DeepSeek-OCR with its n-gram logits processor\nvllm serve deepseek-ai/DeepSeek-OCR \\\n"
                 "    --logits_processors vllm.model_executor.models.deepseek_ocr:NGramPerReqLogitsProcessor\n",
 }

@@ -34,10 +34,32 @@ def test_a_subclass_imported_from_another_project_module(scanned):
     assert not [x for x in sites if x.file == "app/other.py"]  # another package's Engine
 
 
-def test_a_subclass_with_fixed_parameters_of_its_own_is_not_read(scanned):
-    text = ('from vllm import LLM\n\nclass Fixed(LLM):\n    def __init__(self, path):\n        super().__init__(model=path)\n\n'
+def test_a_subclass_with_fixed_parameters_reads_what_it_hands_on(scanned):
+    # its parameters handed to super().__init__ as they are, their defaults, its own constants
+    text = ('from vllm import LLM\n\nclass Fixed(LLM):\n    def __init__(self, path, tp=2):\n'
+            '        super().__init__(model=path, tensor_parallel_size=tp, max_model_len=4096)\n\n'
+            'Fixed("org/m")\nFixed(path="org/n", tp=4)\n')
+    a, b = scanned({"run.py": text})
+    assert a.model.value == "org/m" and values(a) == {"tensor_parallel_size": 2, "max_model_len": 4096}
+    assert b.model.value == "org/n" and values(b)["tensor_parallel_size"] == 4
+    assert b.settings["tensor_parallel_size"].key == "tp"  # a fix rewrites the subclass's own keyword
+    # nothing handed on as it is (a value computed from its parameters): not read
+    text = ('from vllm import LLM\n\nclass Fixed(LLM):\n    def __init__(self, path):\n        super().__init__(model=path.strip())\n\n'
             'Fixed("org/m")\n')
     assert scanned({"run.py": text}) == []
+
+
+def test_a_fix_writes_the_subclass_keyword_and_adds_none_it_lacks(tmp_path):
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text("vllm==0.6.3\n")
+    (tmp_path / "run.py").write_text('from vllm import LLM\n\nclass Fixed(LLM):\n    def __init__(self, path, tp=1):\n'
+                                     '        super().__init__(model=path, tensor_parallel_size=tp)\n\n'
+                                     'Fixed("Qwen/Qwen2.5-7B-Instruct", tp=3)\n')
+    (sr,) = audit(tmp_path, gpu="RTX-3090 x4").sites
+    got = {c.target: (c.after, c.blocked) for c in sr.changes}
+    assert got["tensor_parallel_size"] == ("tp=4", None)  # 28 heads: 3 does not divide them
+    assert all(after is None for t, (after, _) in got.items() if t not in ("tensor_parallel_size", "vllm"))
 
 
 # https://github.com/canopyai/Orpheus-TTS/issues/44 — OrpheusModel builds AsyncEngineArgs with its

@@ -2,6 +2,7 @@
 kwarg for Python, a key for a `--config` YAML — and renders each touched command, call or file."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -300,8 +301,6 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         after = f"{key}: {yaml_scalar(as_written_value(site.source, merge_value(value, existing)))}"
         op_kind = "set"
     elif syntax == "kwargs-json":  # Triton's model.json: EngineArgs fields as JSON keys
-        import json
-
         after = f'"{target}": {json.dumps(merge_value(value, existing))}'
         op_kind = "set"
     elif (existing is None or existing.implied or not existing.pos) and (wd := (site.source or {}).get("wrapper_dict")):
@@ -314,8 +313,9 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
             return Change("set", target, value, site.file, syntax, None, None, None, blocked="not_exposed")
         after = f'{wd[0]}={{"{target}": {py_literal(value)}}}'
         op_kind = "set"
-    else:
-        after = f"{target}={py_literal(merge_value(value, existing))}"
+    else:  # a subclass's own keyword for it (`tp=` handed on as tensor_parallel_size) is the one rewritten
+        key = existing.key if existing is not None and (existing.key or "").isidentifier() else target
+        after = f"{key}={py_literal(merge_value(value, existing))}"
         op_kind = "set"
     return Change(op_kind, target, value, file, syntax, existing.line if existing else None,
                   _as_written(existing) if existing else None, after, setting=existing,

@@ -288,7 +288,7 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrap
     for s in python_subclass.wrapper_defaults(site, wrapper, rel, call.lineno, written) if wrapper is not None else ():
         place(ctx, site, s, version)
     site.source = {"call": written, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
-    if wrapper is not None and wrapper.forwarder and not wrapper.rest:
+    if wrapper is not None and not wrapper.rest and (wrapper.forwarder or wrapper.rename):
         # other engine arguments reach vLLM only as its own keywords, inside its mapping (langchain's vllm_kwargs), or not at all
         site.source["wrapper_dict"] = (sorted(wrapper.dicts)[0] if wrapper.dicts else None,
                                        any(k.arg in wrapper.dicts for k in written.keywords))

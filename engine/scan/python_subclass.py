@@ -137,12 +137,12 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
     keep.end_lineno = call.end_lineno
     for k, arg in enumerate(call.args):
         name = wrapper.positional[k] if k < len(wrapper.positional) else None
-        engine = renamed.get(name, name) if wrapper.forwarder else name
+        engine = renamed.get(name, name) if wrapper.forwarder or renamed else name
         if engine == "model":
             keep.args = [_unprefixed(arg, wrapper)]
         elif name in {i[0] for i in wrapper.implies}:
             continue  # read as the settings it stands for (wrapper_defaults)
-        elif wrapper.forwarder and name in renamed:
+        elif name in renamed:
             kw = ast.keyword(arg=engine, value=arg)
             ast.copy_location(kw, arg)
             keep.keywords.append(kw)
@@ -155,7 +155,7 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
             keep.keywords.append(ast.copy_location(ast.keyword(arg=None, value=kw.value), kw))
         elif kw.arg in dict(wrapper.keyed):
             keep.keywords += _keyed(site, kw, dict(dict(wrapper.keyed)[kw.arg]), rel)
-        elif wrapper.forwarder and kw.arg in renamed:
+        elif kw.arg in renamed:
             if wrapper.prefix and kw.arg == "model":
                 keep.keywords.append(ast.copy_location(ast.keyword(arg="model", value=_unprefixed(kw.value, wrapper)), kw))
             elif renamed[kw.arg] == kw.arg:
@@ -318,10 +318,39 @@ def _wrapper(cls: ast.ClassDef, rel: str) -> Wrapper | None:
     if init is None:
         return Wrapper(cls.name, rel)
     a = init.args
-    if a.kwarg is None:
-        return None  # its own fixed parameters: what reaches vLLM is its business
     params = [p.arg for p in a.posonlyargs + a.args][1:]
-    return Wrapper(cls.name, rel, frozenset(params + [p.arg for p in a.kwonlyargs]), tuple(params), True)
+    own = frozenset(params + [p.arg for p in a.kwonlyargs])
+    rename, defaults = _handed_on(init, own)
+    if a.kwarg is None and not rename:
+        return None  # its own fixed parameters, none handed to LLM as it is: what reaches vLLM is its business
+    return Wrapper(cls.name, rel, own, tuple(params), True, rename=rename, defaults=defaults, rest=a.kwarg is not None)
+
+
+def _handed_on(init: ast.FunctionDef, own: frozenset) -> tuple[tuple, tuple]:
+    """What the subclass's `super().__init__(…)` passes: its own parameters handed on as they are
+    (`model=model_name`: the call's `model_name` is the model), with their defaults, and constants
+    it writes itself (`max_model_len=8192`). Anything computed is not read."""
+    call = next((s.value for s in init.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                 and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "__init__"
+                 and isinstance(s.value.func.value, ast.Call) and isinstance(s.value.func.value.func, ast.Name)
+                 and s.value.func.value.func.id == "super"), None)
+    if call is None:
+        return (), ()
+    a = init.args
+    pos = a.posonlyargs + a.args
+    given = {x.arg: d for x, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)}
+    given.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    pairs = [("model", call.args[0])] if call.args else []
+    pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+    rename, defaults = [], []
+    for engine, value in pairs:
+        if isinstance(value, ast.Name) and value.id in own:
+            rename.append((value.id, engine))
+            if isinstance(given.get(value.id), ast.Constant) and given[value.id].value is not None:
+                defaults.append((engine, given[value.id].value))
+        elif isinstance(value, ast.Constant):
+            defaults.append((engine, value.value))
+    return tuple(rename), tuple(defaults)
 
 
 def bind(imported: list, tree: ast.Module, rel: str, ctx, llm_bound: tuple[set[str], set[str]]) -> dict[str, Wrapper]:
