@@ -95,7 +95,7 @@ def _holders(node: ast.AST, parents: dict[int, ast.AST]) -> tuple[tuple, ast.Cla
             fns.append(p)
         elif isinstance(p, ast.ClassDef) and cls is None:
             cls = p
-        elif is_main_guard(p) and isinstance(parents.get(id(p)), ast.Module):
+        elif isinstance(p, ast.If) and is_main_guard(p) and isinstance(parents.get(id(p)), ast.Module):
             block = p.body
         p = parents.get(id(p))
     return tuple(reversed(fns)), cls, None if fns else block

@@ -346,8 +346,8 @@ def _handed_on(init: ast.FunctionDef, own: frozenset) -> tuple[tuple, tuple]:
     for engine, value in pairs:
         if isinstance(value, ast.Name) and value.id in own:
             rename.append((value.id, engine))
-            if isinstance(given.get(value.id), ast.Constant) and given[value.id].value is not None:
-                defaults.append((engine, given[value.id].value))
+            if isinstance(d := given.get(value.id), ast.Constant) and d.value is not None:
+                defaults.append((engine, d.value))
         elif isinstance(value, ast.Constant):
             defaults.append((engine, value.value))
     return tuple(rename), tuple(defaults)
