@@ -342,7 +342,8 @@ def _handed_on(init: ast.FunctionDef, own: frozenset) -> tuple[tuple, tuple]:
     given.update({x.arg: d for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
     pairs = [("model", call.args[0])] if call.args else []
     pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
-    rename, defaults = [], []
+    rename: list[tuple] = []
+    defaults: list[tuple] = []
     for engine, value in pairs:
         if isinstance(value, ast.Name) and value.id in own:
             rename.append((value.id, engine))
