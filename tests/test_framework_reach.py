@@ -95,6 +95,12 @@ def test_xinference_underscore_key_and_own_options_are_clean(tmp_path):
                                        "--env HF_ENDPOINT https://hf-mirror.com --gpu_memory_utilization 0.9\n"})
     (sr,) = audit(root, gpu="A100-80GB x1").sites
     assert not [f for f in sr.remarks if f.code == "unknown-option"]
+    # reasoning_content is popped by VLLMModel.load before AsyncEngineArgs (xorbitsai/inference#4229's launch)
+    root = _project(tmp_path / "rc", {"requirements.txt": "xinference==1.12.0\nvllm==0.11.0\n", "launch.sh":
+                                      "xinference launch --model-name qwen3 --model-engine vLLM -s 0_6 --enable_thinking false "
+                                      "--reasoning_content false --gpu_memory_utilization 0.9 --max_model_len 4096\n"})
+    (sr,) = audit(root, gpu="A100-80GB x1").sites
+    assert not [f for f in sr.remarks if f.priority == "P0"]
 
 
 def test_xinference_json_value_is_not_judged_as_argparse_text(tmp_path):
@@ -146,3 +152,24 @@ def test_framework_checkout_built_in_place_is_its_ref(tmp_path, clone, release):
     assert sr.site.framework_version == release
     if release:  # verl 0.4.1 declares vllm<=0.8.5
         assert sr.facts["launch"]["fw_declared"] == "<=0.8.5"
+
+
+QWEN25VL_CONFIG = ('{"architectures": ["Qwen2_5_VLForConditionalGeneration"], "model_type": "qwen2_5_vl", "hidden_size": 3584, '
+                   '"num_attention_heads": 28, "num_key_value_heads": 4, "num_hidden_layers": 28, "vocab_size": 152064, '
+                   '"max_position_embeddings": 128000, "torch_dtype": "bfloat16"}')
+
+
+@pytest.mark.parametrize("local", [True, False])
+def test_xinference_transformers_too_old_p0_only_where_the_config_says_no_remote_class(tmp_path, local):
+    # Xinference runs vLLM with trust_remote_code on; that reads the checkpoint's own config class only
+    # where config.json's auto_map names AutoConfig. A config.json the project holds without it: P0;
+    # a registry name whose config.json is not read: P1, the pin proposed all the same
+    files = {"requirements.txt": "xinference==1.3.1\nvllm==0.7.2\ntransformers==4.48.3\n",
+             "launch.sh": "xinference launch --model-engine vllm -n qwen2.5-vl-instruct -s 7 -f pytorch"
+                          + (" --model-path ./models/Qwen2.5-VL-7B-Instruct\n" if local else "\n")}
+    if local:
+        files["models/Qwen2.5-VL-7B-Instruct/config.json"] = QWEN25VL_CONFIG
+    (sr,) = audit(_project(tmp_path, files), gpu="A100-80GB x1").sites
+    (r,) = [r for r in sr.results if r.check.id == "L52" and r.needs_change]
+    assert r.priority == ("P0" if local else "P1")
+    assert any(c.op == "pin" and c.target == "transformers" and c.value == ">=4.49.0" for c in sr.changes)
