@@ -428,7 +428,9 @@ def test_redaction_is_linear_on_megabyte_lines():
                  "&token" * 150_000, "name: x\n" * 120_000 + "value: y", "x=" * 500_000 + "secret"):
         t = time.perf_counter()
         redact.redact_text(text)
-        assert time.perf_counter() - t < 10, text[:20]
+        # not a speed goal: backtracking on a megabyte line takes hours, a linear pass well under a
+        # second; the bound is wide so a machine shared by a dozen test runs does not trip it
+        assert time.perf_counter() - t < 120, text[:20]
 
 
 # -- the on-disk cache (CEL parser tables, parsed knowledge) degrades gracefully ---------------
