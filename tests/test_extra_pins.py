@@ -20,7 +20,12 @@ def test_the_extra_bounds_the_release(write_project, json_site, p0s):
 def test_no_extra_or_a_vllm_pin_says_otherwise(write_project, reqs, json_site, p0s):
     site = json_site(write_project({"requirements.txt": reqs, "serve.sh": SERVE}))
     assert site["vllm"]["basis"] != "range"
-    assert "not-in-version:max_seq_len_to_capture" in p0s(site)
+    if "vllm==" in reqs:
+        assert "not-in-version:max_seq_len_to_capture" in p0s(site)
+    else:  # no vLLM pin at all: the release is the user's, the option's absence is a P1 that says so
+        assert "not-in-version:max_seq_len_to_capture" not in p0s(site)
+        (rec,) = [r for r in site["recommendations"] if r["check"] == "not-in-version:max_seq_len_to_capture"]
+        assert rec["priority"] == "P1" and "pins no release" in rec["title"]
 
 
 def test_a_tutorials_pip_install_is_a_floor_only_where_nothing_pins(write_project, json_site, p0s):
