@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vllm_architectures import (_PLAIN, _bases, _find, registry_entries, registry_file, sp, spans,  # noqa: E402
                                 vkey, write_or_check)
+from vllm_bnb_support import _index  # noqa: E402
 
 FIRST = "0.6.4"  # ModelConfig._resolve_task: the first release with a task option
 GEN_PROTOCOL = "VllmModelForTextGeneration"
@@ -64,18 +65,7 @@ def _body_names(node: ast.ClassDef) -> tuple[frozenset[str], bool | None]:
 def class_bodies(root: Path) -> dict[str, dict[str, tuple[list[str], frozenset[str], bool | None]]]:
     """module → class → (base names, names its body defines, its `is_pooling_model` value), over
     the models packages, keyed as tools/vllm_architectures.py keys them."""
-    out: dict = {}
-    bases_dir = root / "vllm/model_executor/models"
-    for top in (bases_dir, root / "vllm/models"):
-        for f in sorted(top.rglob("*.py")) if top.is_dir() else ():
-            rel = f.relative_to(bases_dir if top == bases_dir else root).with_suffix("")
-            key = ".".join(p for p in rel.parts if p != "__init__")
-            try:
-                tree = ast.parse(f.read_text(encoding="utf-8"))
-            except (SyntaxError, UnicodeDecodeError):
-                continue
-            out[key] = {n.name: (_bases(n), *_body_names(n)) for n in tree.body if isinstance(n, ast.ClassDef)}
-    return out
+    return {m: {c: (_bases(n), *_body_names(n)) for c, n in classes.items()} for m, classes in _index(root).items()}
 
 
 def protocols(root: Path) -> tuple[frozenset[str], frozenset[str], bool] | None:
