@@ -110,6 +110,9 @@ def test_064_has_no_conversion():
     assert facts("GemmaForCausalLM", "0.6.4.post1", task="embedding")["task_refused"]  # a .post reads as its base
     assert facts("Qwen2ForCausalLM", "0.6.4", task="embedding") == {"task_ok": True}  # its class has a pooler then
     assert facts("GemmaForCausalLM", "0.6.5", task="embed") == {"task_ok": True}  # converted from 0.6.5
+    for v in ("0.6.5", "0.8.5", "0.10.0", "0.11.0"):  # the old name stays an alias of embed
+        assert facts("GemmaForCausalLM", v, task="embedding") == {"task_ok": True}, v
+        assert facts("GemmaForCausalLM", v, syntax="python-call", task="embedding") == {"task_ok": True}, v
 
 
 def test_a_value_the_release_does_not_list_is_the_findings_on_the_command_line():

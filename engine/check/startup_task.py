@@ -83,8 +83,8 @@ def task_facts(model: dict, engine: dict, runners: dict, arch_table: dict, versi
     pool = _known(runners["pooling"].get(arch) or [], releases, base)
     if gen is None or pool is None:
         return {}
-    if engine.get("model_impl") == "transformers":
-        return {}  # the Transformers backend's class, not the registered one
+    if engine.get("model_impl") not in (None, "auto", "vllm"):
+        return {}  # the Transformers (or Terratorch) backend's class, not the registered one
     if task and task not in _choices(base) and base < Version(RUNNER_FROM) \
             and not (syntax and engine_skips(syntax, "task", str(base))):
         return {}  # argparse refuses it first: the catalog's value-not-in-version
@@ -141,7 +141,7 @@ def _task_refusal(arch: str, v: Version, task: str, gen: bool, pool: bool, conve
     if task in POOLING_TASKS and not poolable:
         return {"task_refused": True, "task_fix": "pin", "task_pin": ">=0.6.5", "task_since": "0.6.5",
                 "task_words": f"This model does not support the '{task}' task. Supported tasks: {_py_set(supported)}"}
-    if task not in supported and task in POOLING_TASKS + GENERATIVE_TASKS:
+    if v < Version("0.6.5") and task not in supported and task in POOLING_TASKS + GENERATIVE_TASKS:
         # 0.6.4 knows only generate and embedding; LLM(task="reward") reaches _resolve_task
         return {"task_refused": True, "task_fix": "pin_task", "task_pin": ">=0.6.5", "task_since": "0.6.5",
                 "task_words": f"This model does not support the '{task}' task. Supported tasks: {_py_set(supported)}"}
