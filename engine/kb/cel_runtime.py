@@ -170,6 +170,8 @@ def in_(a, b):
             return any(_num(x) and float(x) == fa for x in b)
         if type(a) is str and all(type(x) is str for x in b):
             return a in b
+    if type(b) is dict and type(a) is str:  # a map's keys (config.json's auto_map: "AutoConfig" in model.auto_map)
+        return a in b
     raise Defer
 
 
