@@ -150,6 +150,27 @@ def marshal_exact(data: Any) -> bool:
         return False
 
 
+def shared(data: Any) -> Any:
+    """`data` with every equal string one object: marshal writes an object met again as a
+    reference to the first, so the entry reads back as small as JSON's decoder (which shares
+    the keys it meets again) makes it; YAML gives each occurrence a string of its own."""
+    seen: dict[str, str] = {}
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, str):
+            return seen.setdefault(x, x)
+        if isinstance(x, dict):
+            return {walk(k): walk(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [walk(v) for v in x]
+        return x
+
+    try:
+        return walk(data)
+    except RecursionError:
+        return data
+
+
 def read_marshal(path: Path) -> Any | None:
     """Plain data written by `write_marshal`, under the same rules as a pickle (`trusted`): a
     damaged file can crash what reads it, so only the user's own are read."""

@@ -111,7 +111,7 @@ def load_cached(text: str) -> Document:
     doc = load(text)
     if path is not None and cache.marshal_exact(doc.data):
         cache.write_json(path.with_suffix(".lines.json"), [[list(p), n] for p, n in doc.lines.items()])
-        cache.write_marshal(path, (doc.data, doc.start_line))
+        cache.write_marshal(path, (cache.shared(doc.data), doc.start_line))
     return doc
 
 
