@@ -168,7 +168,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     sites = []
     per_file: dict = {"rel": rel}  # what _process_facts reads of the whole file, read once for all its sites
     for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
-        call, target = f.call, f.target
+        call, target, wrapper = f.call, f.target, None
         if target in TRL_CONFIGS:
             site = _trl_site(ctx, rel, text, call, target, f.resolver, tree)
         elif target in TARGETS:
@@ -183,6 +183,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         if site is None:
             continue
         site.env = {**dict(env), **(site.env or {})}
+        if wrapper is not None and wrapper.env:  # its module's own os.environ writes come last
+            site.env.update(python_subclass.wrapper_env(wrapper, rel, call.lineno))
         image_entry.adopt(ctx, site, image)
         framework_site.device_tp(site)
         python_tools.facts(ctx, rel, tree, f, site)
