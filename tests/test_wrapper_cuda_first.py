@@ -60,3 +60,14 @@ def test_async_cosyvoice_turns_v1_on_in_073(tmp_path):
     assert sr.site.env["VLLM_USE_V1"].value == "1"
     r = next(r for r in sr.results if r.check.id == "L35")
     assert (r.status, r.priority) == ("recommended", "P0")
+
+
+def test_orpheus_loads_its_decoder_on_the_gpu_at_import(tmp_path):
+    # importing orpheus_tts puts SNAC on the GPU; OrpheusModel() builds the engine at once
+    src = "from orpheus_tts import OrpheusModel\n\nmodel = OrpheusModel(model_name='canopylabs/orpheus-tts-0.1-finetune-prod')\n"
+    (tmp_path / "main.py").write_text(src)
+    for release, p0 in (("0.8.0", True), ("0.7.3", False)):
+        (tmp_path / "requirements.txt").write_text(f"vllm=={release}\n")
+        (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+        r = next(r for r in sr.results if r.check.id == "L35")
+        assert (r.priority == "P0") is p0, release
