@@ -11,6 +11,8 @@ from pathlib import Path
 
 from vllm_kb.engine.advise import upgrade as plan_mod
 from vllm_kb.engine.audit import audit
+from vllm_kb.engine.check.host_compat import PACKAGES as HOST_PACKAGES
+from vllm_kb.engine.check.host_compat import host_of
 from vllm_kb.engine.fix import apply as apply_mod
 from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix.changes import plan
@@ -57,8 +59,15 @@ def upgrade(path: str | Path, target: str | None = None, *, gpu: str | None = No
         if other is None:
             continue
         res.plans.append(plan_mod.plan_site(sr.site, (sr.results, sr.remarks, sr.facts), (other.results, other.remarks, other.facts),
-                                            sr.lookup_version, target, cat, now.kb))
+                                            sr.lookup_version, target, cat, now.kb, _host_release(now, sr.site)))
     return res
+
+
+def _host_release(rep: AuditReport, site) -> str | None:
+    """The pinned release of the serving package (FastChat, Xinference, Ray) that starts the site."""
+    host = host_of(site)
+    pin = rep.ctx.framework_pin(site.file, HOST_PACKAGES[host]) if host else None
+    return getattr(pin, "exact", None)
 
 
 def _key(sr) -> tuple:

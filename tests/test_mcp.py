@@ -16,6 +16,7 @@ from mcp import Client, StdioServerParameters
 from mcp.types import ListRootsResult, Root
 from vllm_kb.engine.audit import audit as engine_audit
 from vllm_kb.engine.kb import schemas
+from vllm_kb.engine.kb.frameworks import FRAMEWORK_IDS
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.report import model as report_model
 from vllm_kb.engine.report.summary import fit
@@ -234,6 +235,11 @@ async def test_match_scenario(server):
     # what nobody said stays unknown: the matches are partial and say what is missing
     out = (await call(server, "match_scenario", {"description": "chat serving on 8 GPUs", "gpu": "none"})).structured_content
     assert out["scenarios"] and all(x["status"] == "partial" and x["missing"] for x in out["scenarios"])
+    # every framework the knowledge has is a value the tool takes, rendered in its own keys
+    for fw in FRAMEWORK_IDS:
+        out = (await call(server, "match_scenario", {"description": "GRPO colocate, Qwen2.5-7B on 8xH100", "framework": fw,
+                                                     "limit": 1})).structured_content
+        assert out["understood"]["framework"] == fw and out["scenarios"][0]["blocks"]
     assert "not a version number" in error_text(await call(server, "match_scenario", {"vllm_version": "latest"}))
     assert "unknown GPU" in error_text(await call(server, "match_scenario", {"gpu": "Z9000"}))
 

@@ -157,14 +157,16 @@ def main(argv=None) -> int:
         if fid in PYPI:
             rows += rows_for(fid, rels)
     rows += known_breaks(data.get("known_breaks") or [])
-    kept = []
+    kept, listed = [], {}
     if ns.output.exists():
         old = yaml.safe_load(ns.output.read_text()) or {}
         kept = [r for r in old.get("rows", []) if not (r.get("source") or {}).get("generated")]
+        listed = old.get("releases") or {}  # hand-written release lists of packages catalog.json does not read
     head = ("# Framework ↔ vLLM compatibility (schema/compat.schema.json). One table for every session:\n"
             "# rows with `source.generated: true` come from tools/framework_compat.py (re-run it to refresh\n"
             "# them); add hand-written rows below them with a source link and no `generated`.\n")
-    body = yaml.safe_dump({"version": 1, "rows": rows + kept}, sort_keys=False, allow_unicode=True, width=140)
+    body = yaml.safe_dump({"version": 1, **({"releases": listed} if listed else {}), "rows": rows + kept}, sort_keys=False,
+                          allow_unicode=True, width=140)
     ns.output.write_text(head + body)
     print(f"{ns.output}: {len(rows)} generated rows, {len(kept)} kept", file=sys.stderr)
     return 0

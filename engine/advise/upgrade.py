@@ -17,9 +17,12 @@ from functools import lru_cache
 from typing import Any
 
 from vllm_kb.engine.check.evaluate import Result
+from vllm_kb.engine.check.framework_compat import engine_needed
+from vllm_kb.engine.check.host_compat import host_of, pair_breaks
 from vllm_kb.engine.fix.changes import Fixable
 from vllm_kb.engine.kb import cel, compat
 from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.frameworks import FRAMEWORK_IDS
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.versions import parse, try_parse
 from vllm_kb.engine.scan.site import Finding, Site
@@ -76,8 +79,9 @@ def _removal(ops, cat: Catalog, target: str) -> bool:
 
 
 def plan_site(site: Site, now: tuple[list[Result], list[Finding], dict], then: tuple[list[Result], list[Finding], dict],
-              current: str, target: str, cat: Catalog, kb: Knowledge) -> SitePlan:
-    """`now` / `then`: (results, findings, facts) of the site at its release and at the target."""
+              current: str, target: str, cat: Catalog, kb: Knowledge, host_release: str | None = None) -> SitePlan:
+    """`now` / `then`: (results, findings, facts) of the site at its release and at the target;
+    `host_release`: the pinned release of the serving package that starts the site, if one does."""
     res_now, fnd_now, facts_now = now
     res_then, fnd_then, facts_then = then
     out = SitePlan(site, current, target)
@@ -89,7 +93,7 @@ def plan_site(site: Site, now: tuple[list[Result], list[Finding], dict], then: t
             out.fixables.append(fixable)
     out.items += default_changes(site, facts_now, facts_then, cat, kb)
     out.items += engine_changes(site, facts_now, current, target, cat, kb)
-    out.items += framework_needs(site, target, kb)
+    out.items += framework_needs(site, target, kb, host_release, facts_then)
     return out
 
 
@@ -197,23 +201,49 @@ def engine_changes(site: Site, facts_now: dict, current: str, target: str, cat: 
     return out
 
 
-def framework_needs(site: Site, target: str, kb: Knowledge) -> list[Item]:
+def framework_needs(site: Site, target: str, kb: Knowledge, host_release: str | None = None, facts: dict | None = None) -> list[Item]:
+    """The framework release that goes with the target, for every framework the knowledge has
+    (FRAMEWORK_IDS); for a site a serving package starts (FastChat, Xinference, Ray Serve LLM),
+    that package's release (`host_release`, its pin) and the one that fixed its break. `facts`: the
+    site's facts at the target, for breaks that need its engine (V1) there."""
     fid, fv = site.framework, site.framework_version
-    if fid in (None, "none") or fid not in {"trl", "verl", "openrlhf", "llamafactory", "ms-swift"}:
-        return []
+    if fid in (None, "none") or fid not in FRAMEWORK_IDS:
+        host = host_of(site)
+        return _host_needs(site, host, host_release, target, kb, facts or {}) if host and host_release and try_parse(host_release) else []
     name = fid
-    problems = compat.problems(fid, fv, target) if fv and try_parse(fv) else []
-    errors = [r for r in problems if r.effect == "error" or r.kind == "declared"]
+    code = compat.code_release(fv) if fv and try_parse(fv) else None  # 0.2.0.dev0 is the 0.2.0 line
+    problems = compat.problems(fid, code, target) if code else []
+    errors = [r for r in problems if (r.effect == "error" or r.kind == "declared") and (facts is None or engine_needed(r, target, facts))]
     if fv and not errors:
         return []
-    ok = compat.supporting(fid, target, at_least=fv if fv and try_parse(fv) else None)
+    ok = compat.supporting(fid, target, at_least=code)
     newest = (compat.releases(fid) or ["?"])[-1]
-    why = "; ".join(f"{r.kind}: {r.raw.get('error') or ('vllm' + r.vllm if r.vllm else '')}".strip() for r in errors[:3])
+    why = _why(errors)
     if ok:
         text = _t(kb, "upgrade.framework_needs", framework=name, current=fv or "?", needed=ok[0], target=target, why=why or "—")
     else:
         text = _t(kb, "upgrade.framework_none", framework=name, current=fv or "?", target=target, newest=newest, why=why or "—")
     return [Item("frameworks", fid, text, before=fv, after=ok[0] if ok else None, priority="P0" if errors else "P1")]
+
+
+def _why(errors: list) -> str:
+    return "; ".join(f"{r.kind}: {r.raw.get('error') or ('vllm' + r.vllm if r.vllm else '')}".strip() for r in errors[:3])
+
+
+def _host_needs(site: Site, host: str, rel: str, target: str, kb: Knowledge, facts: dict) -> list[Item]:
+    """A serving package's release whose own code breaks with the target (compat.yaml known breaks),
+    and the release that fixed every such break (`fixed_in`) when it goes with the target."""
+    errors = pair_breaks(host, rel, target, site, facts)
+    if not errors:
+        return []
+    fixed = [str(r.raw["fixed_in"]) for r in errors if r.raw.get("fixed_in")]
+    cand = max(fixed, key=parse) if fixed and len(fixed) == len(errors) else None
+    if cand is not None and pair_breaks(host, cand, target, site, facts):
+        cand = None
+    why = _why(errors)
+    text = (_t(kb, "upgrade.framework_needs", framework=host, current=rel, needed=cand, target=target, why=why) if cand
+            else _t(kb, "upgrade.host_none", framework=host, current=rel, target=target, why=why))
+    return [Item("frameworks", host, text, before=rel, after=cand, priority="P0")]
 
 
 def newer(a: str, b: str) -> bool:

@@ -104,6 +104,9 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
         if to_class and (f := _server_only(s, site, cat, version, kb)):
             out.append(f)
             continue
+        if site.tool in KWARG_TOOLS and (f := _dashed_keyword(s, site, cat)):  # a server option is out either way (above)
+            out.append(f)
+            continue
         key = s.key or s.name
         if s.known:
             # known when scanned, at the release the scan read it with (an image's tag); the audit's
@@ -194,6 +197,22 @@ ENGINE_CLASS_KINDS = ("LLM()", "EngineArgs()", "AsyncEngineArgs()")
 # tools that hand the options of their own command to AsyncEngineArgs as keywords (knowledge/deploy/
 # xinference.yaml: `xinference launch … --key value` → VLLMModel's engine kwargs)
 KWARG_TOOLS = ("xinference",)
+
+
+def _dashed_keyword(s, site: Site, cat: Catalog) -> Finding | None:
+    """`xinference launch … --limit-mm-per-prompt '{"image": 5}'`: Xinference hands each extra `--key value`
+    pair on as the keyword `key` exactly as written (deploy/cmdline.py model_launch, `ctx.args[i][2:]`,
+    every release from 0.11.0 to 4.1.0), and VLLMModel.load passes it to AsyncEngineArgs(**model_config):
+    no dataclass field has a hyphen, so the load stops with "AsyncEngineArgs.__init__() got an
+    unexpected keyword argument 'limit-mm-per-prompt'" (xorbitsai/inference#3054) in every vLLM."""
+    key = (s.key or "").split("=", 1)[0]
+    if s.syntax == "python-call" or s.implied or not key.startswith("--") or "-" not in key[2:] or _not_one_option(key):
+        return None
+    word = key[2:].replace("-", "_")
+    if s.name != word or cat.arg(word) is None:
+        return None  # no engine argument under either spelling: the unknown-option finding says so
+    text = msg("finding.xinference_dashed_key", key=key, word=key[2:], fixed="--" + word)
+    return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("rename", s.name), s.name)], safe=True, subject=s.name)
 
 
 def _server_only(s, site: Site, cat: Catalog, version: str, kb: Knowledge) -> Finding | None:

@@ -45,6 +45,11 @@ def _breaks(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool
     return [r for r in rows if r.effect == "error" and _engine_ok(r, vllm, facts, env_written)]
 
 
+def pair_breaks(host: str, rel: str, vllm: str, site, facts: dict) -> list[compat.Row]:
+    """The error-level breaks of this package release with this vLLM for the site (upgrade plans)."""
+    return _breaks(host, rel, vllm, site, facts, False)
+
+
 def _fits(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool) -> bool:
     """No break, and inside the range the release declares (a pair pip would refuse is no proposal)."""
     declared = [r for r in compat.rows() if r.framework == host and r.kind == "declared" and r.covers(rel)]

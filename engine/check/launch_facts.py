@@ -20,6 +20,10 @@ def arg_forms(site: Site) -> dict[str, Any]:
     forms: dict[str, str] = {}
     kv_value: dict[str, dict] = {}
     kv_text: dict[str, str] = {}
+    if site.tool == "xinference":
+        # `xinference launch --key value` reaches AsyncEngineArgs as a Python value (deploy/utils.py
+        # handle_click_args_type: bool, int, float, else the text): argparse's forms never apply
+        return {"arg_form": forms, "kv_value": kv_value, "kv_text": kv_text}
     for name, s in site.settings.items():
         if not s.resolved or s.implied:
             continue

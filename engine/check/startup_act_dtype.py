@@ -112,7 +112,11 @@ def gptq_kernel(facts: dict, table: dict, version: str) -> str | None:
 def act_dtype_facts(facts: dict, table: dict, version: str, out: dict) -> dict[str, Any]:
     dtype = out.get("dtype")
     model = facts.get("model") or {}
-    if dtype not in _TORCH or (not out.get("dtype_explicit") and model.get("quant_source") != "config"):
+    # `auto` resolves from the checkpoint's own torch_dtype: known from its config.json, or from the
+    # named upload's (knowledge/hub_uploads.yaml) — never from the base model's, which a quantized
+    # upload need not keep
+    said = model.get("quant_source") == "config" or model.get("torch_dtype_source") == "upload"
+    if dtype not in _TORCH or (not out.get("dtype_explicit") and not said):
         return {}
     kernel = awq_kernel(facts, table, version) or gptq_kernel(facts, table, version)
     takes = act_dtypes(table, kernel, version) if kernel else None

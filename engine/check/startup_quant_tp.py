@@ -150,7 +150,10 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     # the checkpoint's own word on its method, group or block, and widths
     if model.get("quant_source") not in ("config", "catalog") or not model.get("quant_method"):
         return {}
-    if model.get("arch_source") != "config.json" and (model.get("quant_source") != "catalog" or model.get("dims_family")):
+    # widths from the catalog's own entry for this checkpoint (a quantization the catalog or the named
+    # upload's config.json gives, engine/kb/hub_uploads.py), not from its family's shapes
+    listed = model.get("quant_source") == "catalog" or bool(model.get("upload_facts"))
+    if model.get("arch_source") != "config.json" and (not listed or model.get("dims_family")):
         return {}
     flag = engine.get("quantization")
     flag = str(flag).strip().lower() if isinstance(flag, str) and flag.strip() else None

@@ -214,7 +214,7 @@ def _rename(site: Site, target: str, new: str, cat: Catalog, version: str) -> Ch
     old = existing.key.split("=", 1)[0]
     if existing.syntax in ("cli", *site_syntax.DEPLOY_SYNTAXES) and old.startswith("-"):
         key = cat.long_flag(new, version) or "--" + new.replace("_", "-")
-        if "_" in old and "-" not in old.lstrip("-"):
+        if "_" in old and "-" not in old.lstrip("-") or site.tool == "xinference":  # Xinference: the keyword as written
             key = "--" + key[2:].replace("-", "_")
     elif existing.syntax == "yaml-config":
         key = new.replace("_", "-") if "-" in old else new

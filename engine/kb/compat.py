@@ -48,8 +48,13 @@ def framework_catalog() -> dict:
 
 
 def releases(fid: str) -> list[str]:
-    """The framework's final releases the catalog has read, oldest first."""
-    return list((framework_catalog()["frameworks"].get(fid) or {}).get("releases") or [])
+    """The framework's final releases the catalog has read, oldest first (for a package the catalog
+    does not read, the list compat.yaml keeps by hand)."""
+    got = (framework_catalog()["frameworks"].get(fid) or {}).get("releases")
+    if got:
+        return list(got)
+    data = yamlio.load_cached(resources.read_text("knowledge", "frameworks", "compat.yaml")).data or {}
+    return [str(v) for v in ((data.get("releases") or {}).get(fid) or {}).get("list") or []]
 
 
 def problems(fid: str, fw_version: str, vllm_version: str, scope: str = "install") -> list[Row]:

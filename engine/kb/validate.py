@@ -20,6 +20,7 @@ FILES = [
     (("categories.yaml",), "categories"),
     (("gpus.yaml",), "gpus"), (("deploy", "cloud_instances.yaml"), "cloud_instances"),
     (("models.yaml",), "models"),
+    (("hub_uploads.yaml",), "hub_uploads"),
     (("i18n.yaml",), "i18n"),
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
     (("vllm", "startup.yaml"), "startup"),

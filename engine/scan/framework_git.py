@@ -60,3 +60,58 @@ def pin(rel: str, line: int, word: str, kind: str, pin_type, extras: tuple = ())
         return None
     return pin_type(rel, line, word.strip(), f"=={g.release}" if g.release else "", kind, g.release, g.package, extras, source="git")
 
+
+
+# `git clone [-b REF] URL [DIR] && cd DIR && [git checkout REF &&] pip install [-e] .`: the checkout
+# built in place is the code at REF (the clone's default branch where none is named)
+_CLONE_LINE = re.compile(r"\bgit\s+clone\b([^\n;&|]*)", re.I)
+_CLONE_TAKES = {"-b", "--branch", "--depth", "-j", "--jobs", "-c", "--config", "-o", "--origin", "--reference", "--separate-git-dir"}
+_REPO = re.compile(r"^(?:(?:https?|ssh|git)://(?:[^/@\s]+@)?[^/\s]+/|git@[^:\s]+:)(?P<owner>[\w.-]+)/(?P<repo>[\w.-]+?)(?:\.git)?/?$", re.I)
+
+
+def _clone_words(args: str) -> tuple[str, str, str] | None:
+    """(url, branch, folder) of a `git clone` command's arguments."""
+    words = [w.strip("'\"") for w in args.replace("\\\n", " ").split()]
+    branch, plain, i = "", [], 0
+    while i < len(words):
+        w = words[i]
+        if w in ("-b", "--branch") and i + 1 < len(words):
+            branch = words[i + 1]
+        if w.startswith("--branch="):
+            branch = w.split("=", 1)[1]
+        if w.startswith("-"):
+            i += 2 if w in _CLONE_TAKES else 1
+            continue
+        plain.append(w)
+        i += 1
+    return (plain[0], branch, plain[1] if len(plain) > 1 else "") if plain else None
+
+
+def clone_pins(rel: str, text: str, kind: str, pin_type) -> list:
+    """Framework checkouts a script or Dockerfile clones and then installs from the clone (`pip
+    install -e .`, `pip install .[vllm]`, `pip install -e ./verl`): the framework pin of that ref."""
+    out = []
+    for m in _CLONE_LINE.finditer(text):
+        got = _clone_words(m.group(1))
+        repo = _REPO.match(got[0]) if got else None
+        package = REPOS.get(f"{repo['owner']}/{repo['repo']}".lower()) if repo else None
+        if got is None or repo is None or package in (None, "transformers"):
+            continue
+        folder = (got[2] or repo["repo"]).rstrip("/")
+        # the clone by path: `.` after a cd, `./verl`, `/opt/verl`, `-e verl` (a bare `verl` is PyPI's)
+        where = [r"\.", r"\./" + re.escape(folder.removeprefix("./")), r"(?:-e|--editable)\s+" + re.escape(folder)]
+        where += [re.escape(folder)] if folder.startswith("/") else []
+        rest = text[m.end():]
+        install = re.search(r"\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\b[^\n;&|]*?\s(?:" + "|".join(where)
+                            + r")/?(?:\[[^\]]*\])?(?=[\s\"';&|]|$)", rest, re.I)
+        if install is None:
+            continue
+        checkout = re.search(r"\bgit\s+(?:-C\s+\S+\s+)?checkout\s+(?:-q\s+)?(?:tags/)?([^\s;&|\"']+)", rest[:install.start()])
+        ref = checkout.group(1) if checkout else got[1]
+        g = parse(f"git+https://github.com/{repo['owner']}/{repo['repo']}" + (f"@{ref}" if ref else ""))
+        if g is None:
+            continue
+        line = text.count("\n", 0, m.start()) + 1
+        shown = text.splitlines()[line - 1].strip()[:160]
+        out.append(pin_type(rel, line, shown, f"=={g.release}" if g.release else "", kind, g.release, g.package, (), source="git"))
+    return out

@@ -38,6 +38,8 @@ def image_version(image: str | None) -> str | None:
     text = (image or "").strip()
     if (env := env_image(text)) is not None:
         return env[1].get("vllm")
+    if (fw := framework_image(text).get("vllm")) is not None:
+        return fw  # a framework's image whose tag names the vLLM it installs (verlai/verl:app-…-vllm0.10.0-…)
     official = _IMAGE.match(text)
     m = official or _LIKE.match(text)
     if not m or not m.group("tag"):
@@ -53,6 +55,42 @@ def image_version(image: str | None) -> str | None:
     if v is not None and not official and v > parse(release_dates.newest()):
         return None  # another vendor's own numbering (opea/vllm-gaudi:1.22.0 is Gaudi software 1.22), not vLLM's
     return str(v) if v else None
+
+
+def framework_image(image: str | None) -> dict[str, str]:
+    """What a framework's image tag says it installs (knowledge/deploy/framework_images.yaml):
+    {"vllm": release} and/or {framework package: release}; {} where its tag names no release."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    name, tag = name_and_tag(image)
+    out: dict[str, str] = {}
+    for e in deploy_tools.load("framework_images")["images"] if tag else ():
+        if not re.match(e["match"], name):
+            continue
+        if e.get("vllm") and (m := re.search(e["vllm"], tag)) and try_parse(m.group(1)) is not None:
+            out["vllm"] = m.group(1)
+        if e.get("release") and (m := re.search(e["release"], tag)) and try_parse(m.group(1)) is not None:
+            out[e["framework"]] = m.group(1)
+        break
+    return out
+
+
+_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.I)
+
+
+def framework_image_pins(rel: str, lines: list[str], serves: bool, pin_type) -> list:
+    """`FROM verlai/verl:app-…-vllm0.10.0-…`, `FROM hiyouga/llamafactory:0.9.3` in a Dockerfile: what the
+    framework image's tag says it installs, as `image` pins of the folder (engine/scan/pins.py ranks
+    them below any requirement the project writes, and never rewrites a tag as a requirement). An
+    image whose ENTRYPOINT/CMD starts vLLM (`serves`) keeps its vLLM to that site."""
+    out = []
+    for n, line in enumerate(lines, 1):
+        m = _FROM.match(line)
+        image = m.group(1) if m else ""
+        for pkg, v in framework_image(image).items() if image else ():
+            if not (serves and pkg == "vllm"):
+                out.append(pin_type(rel, n, image, f"=={v}", "image", v, pkg))
+    return out
 
 
 def name_and_tag(image: str | None) -> tuple[str, str]:

@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 from vllm_kb.engine.kb import dependency_pins, yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
 from vllm_kb.engine.scan import framework_git, pip_lines, source_pins
+from vllm_kb.engine.scan.images import framework_image_pins
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.kb.tomlread import toml
 
@@ -258,6 +259,7 @@ def _dockerfile(rel: str, text: str) -> list[Pin]:
     lines = text.splitlines()
     # an image that starts vLLM itself: its vllm pin is that site's own (Site.installed), not the folder's
     serves = re.search(r"^\s*(?:ENTRYPOINT|CMD)\b.*vllm", text, re.I | re.M) is not None
+    out += framework_image_pins(rel, lines, serves, Pin)
     for start, _, logical, words in pip_lines.pip_commands(text):
         skip = False
         for w in words:

@@ -14,7 +14,7 @@ import weakref
 from collections import deque
 from dataclasses import dataclass
 
-from vllm_kb.engine.scan import name_search
+from vllm_kb.engine.scan import name_search, python_links as links_mod
 from vllm_kb.engine.scan.python_scope import Scope, assignments, function_scope
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -304,7 +304,7 @@ def parsed_args(resolver, param):
             for fn in p.fns:
                 scope = function_scope(fn, scope)
             node = scope.lookup(node.id)
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args"):
+        if not links_mod.parses_args(resolver.tree, node):  # `parser.parse_args()`, or `get_args()` returning it
             return None
         found = found or node
     return found

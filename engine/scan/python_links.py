@@ -74,6 +74,33 @@ def argparse_default(tree: ast.Module, dest: str):
     return None
 
 
+
+def parses_args(tree: ast.Module | None, node) -> bool:
+    """Whether `node` is `parser.parse_args()`, or a call of a top-level function of this file
+    whose one `return` hands back such a call (directly or through a name bound to it once):
+    `args = get_args()` reads the options' defaults as `args = parser.parse_args()` does."""
+    if _is_parse_args(node):
+        return True
+    if tree is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        return False
+    fn = next((s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == node.func.id), None)
+    if fn is None:
+        return False
+    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or returns[0].value is None:
+        return False
+    value: ast.expr | None = returns[0].value
+    if isinstance(value, ast.Name):
+        name = value.id
+        bound = [s.value for s in ast.walk(fn) if isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)]
+        value = bound[0] if len(bound) == 1 else None
+    return _is_parse_args(value)
+
+
+def _is_parse_args(node) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args"
+
+
 # packages that are never a project module
 _EXTERNAL = frozenset({"vllm", "os", "sys", "typing", "dataclasses", "json", "re", "subprocess", "asyncio", "torch",
                        "transformers", "ray", "pathlib", "logging", "argparse", "collections", "functools", "itertools"})

@@ -270,7 +270,7 @@ class _Resolver:
         obj = self.node_of(base)
         if isinstance(obj, ast.Call):
             name = obj.func.attr if isinstance(obj.func, ast.Attribute) else obj.func.id if isinstance(obj.func, ast.Name) else ""
-            if name == "parse_args" and self.tree is not None:
+            if self.tree is not None and (name == "parse_args" or links_mod.parses_args(self.tree, obj)):
                 return self._argparse(node)
             if name == "use_arguments" and obj.args and isinstance(obj.args[0], ast.Name) and self.links is not None:
                 return self._build_args(node, obj.args[0].id)

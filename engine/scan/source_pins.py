@@ -58,9 +58,9 @@ def git_pin(rel: str, line: int, word: str, kind: str, pin_type):
 def in_text(rel: str, text: str, pin_type, shell: bool) -> list:
     """vLLM built from a checkout (Dockerfile, notebook or shell script), and in a shell script the git
     URLs its pip lines install (a Dockerfile's and a notebook's are read with their RUN lines)."""
+    out = framework_git.clone_pins(rel, text, "dockerfile", pin_type) if "clone" in text else []
     if "vllm" not in text.lower() and "git+" not in text:
-        return []
-    out = []
+        return out
     if (n := checkout_line(text)) is not None:
         out.append(pin_type(rel, n, text.splitlines()[n - 1].strip()[:120], "", "checkout", None, "vllm", source="checkout"))
     for n, line in enumerate(text.splitlines(), 1) if shell else ():

@@ -91,9 +91,10 @@ def site_context(sr, kb: Knowledge) -> Context:
 _KIND = {("none", "cli"): "vllm serve", ("none", "yaml-config"): "vllm serve", ("none", "python-call"): "LLM()",
          ("trl", "python-call"): "GRPOConfig()", ("verl", "hydra-override"): "verl main_ppo",
          ("openrlhf", "cli"): "openrlhf train_ppo_ray", ("llamafactory", "cli"): "llamafactory-cli train",
-         ("ms-swift", "cli"): "swift rlhf"}
+         ("ms-swift", "cli"): "swift rlhf", ("easyr1", "hydra-override"): "easyr1 verl.trainer.main",
+         ("nemo-rl", "hydra-override"): "nemo-rl run_grpo_math.py"}
 _SYNTAX = {"none": "cli", "trl": "python-call", "verl": "hydra-override", "openrlhf": "cli", "llamafactory": "cli",
-           "ms-swift": "cli"}
+           "ms-swift": "cli", "easyr1": "hydra-override", "nemo-rl": "hydra-override"}
 
 
 def context_for(*, model: str, gpu: str, mode: str, vllm_version: str | None = None, framework: str = "none",

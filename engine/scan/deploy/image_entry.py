@@ -13,6 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from vllm_kb.engine.scan import scripts
+from vllm_kb.engine.scan.deploy import compose_env
 from vllm_kb.engine.scan.deploy.common import image_version
 from vllm_kb.engine.scan.deploy.dockerfile import _final_stage, is_dockerfile
 from vllm_kb.engine.scan.deploy.image_files import _copies, copied_paths
@@ -104,6 +105,7 @@ def _index(ctx) -> dict[str, Entry]:
         if f.endswith(_SCRIPT_SUFFIXES):
             by_name.setdefault(f.rpartition("/")[2], []).append(f)
     out: dict[str, Entry] = {}
+    composed = compose_env.by_dockerfile(ctx)  # what a compose service that builds the image adds
     for df in sorted(dockerfiles):
         text = ctx.read(df)
         if not text or not any(k in text for k in ("CMD", "ENTRYPOINT", "cmd", "entrypoint")):
@@ -120,7 +122,8 @@ def _index(ctx) -> dict[str, Entry]:
         if len(found) != 1 or found[0] in out:
             continue
         out[found[0]] = Entry(df, ins.line, st["image"], (st["installed"][0], f"{df}:{st['installed'][1]}", st["installed"][2])
-                              if st.get("installed") else None, dict(st.get("env") or {}), _from_line(text, st["image"]),
+                              if st.get("installed") else None, {**(st.get("env") or {}), **composed.get(df, {})},
+                              _from_line(text, st["image"]),
                               copied_paths(df, text, lambda p: _is_dir(files, p)))
     return out
 
