@@ -38,13 +38,19 @@ def _marlin_ready(model: dict, table: dict) -> bool:
         and model.get("quant_group_size") in sizes
 
 
-def awq_kernel(facts: dict, table: dict, version: str) -> str | None:
-    """The AWQ kernel vLLM `version` builds the layers with, where that is certain; else None."""
+def _inputs(facts: dict) -> tuple[dict, dict, str | None, str, bool]:
+    """The model and GPU facts, --quantization as vLLM lower-cases it, the checkpoint's own method,
+    and whether that method comes from its config.json."""
     model, engine, gpu = facts.get("model") or {}, facts.get("engine") or {}, facts.get("gpu") or {}
     flag = engine.get("quantization")
     flag = str(flag).strip().lower() if isinstance(flag, str) and flag.strip() else None
     ckpt = str(model.get("quant_method") or "").lower() if model.get("quantized") else ""
-    from_config = model.get("quant_source") == "config"
+    return model, gpu, flag, ckpt, model.get("quant_source") == "config"
+
+
+def awq_kernel(facts: dict, table: dict, version: str) -> str | None:
+    """The AWQ kernel vLLM `version` builds the layers with, where that is certain; else None."""
+    model, gpu, flag, ckpt, from_config = _inputs(facts)
     if flag is None and not (ckpt == "awq" and from_config):
         return None
     if flag not in (None, "awq", "awq_marlin", "marlin", "auto_awq"):
@@ -79,11 +85,7 @@ def gptq_kernel(facts: dict, table: dict, version: str) -> str | None:
     4- or 8-bit symmetric checkpoint whose config.json names bits, group_size, sym and desc_act, with
     a group size Marlin tiles, on a GPU Marlin runs on, unless --quantization gptq forces the plain
     one) or AutoGPTQConfig (0.22+, every GPTQ checkpoint); else None."""
-    model, engine, gpu = facts.get("model") or {}, facts.get("engine") or {}, facts.get("gpu") or {}
-    flag = engine.get("quantization")
-    flag = str(flag).strip().lower() if isinstance(flag, str) and flag.strip() else None
-    ckpt = str(model.get("quant_method") or "").lower() if model.get("quantized") else ""
-    from_config = model.get("quant_source") == "config"
+    model, gpu, flag, ckpt, from_config = _inputs(facts)
     if flag is None and not (ckpt == "gptq" and from_config):
         return None
     if flag not in (None, "gptq", "gptq_marlin", "marlin", "auto_gptq") or (flag and from_config and ckpt != "gptq"):
