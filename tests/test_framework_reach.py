@@ -173,3 +173,14 @@ def test_xinference_transformers_too_old_p0_only_where_the_config_says_no_remote
     (r,) = [r for r in sr.results if r.check.id == "L52" and r.needs_change]
     assert r.priority == ("P0" if local else "P1")
     assert any(c.op == "pin" and c.target == "transformers" and c.value == ">=4.49.0" for c in sr.changes)
+
+
+def test_framework_images_in_compose_run_the_vllm_their_tag_names(tmp_path):
+    root = _project(tmp_path, {"docker-compose.yml": (
+        "services:\n  runner:\n    image: gpustack/runner:cuda12.8-vllm0.10.2\n"
+        "    command: [\"vllm\", \"serve\", \"Qwen/Qwen2.5-7B-Instruct\", \"--max-model-len\", \"32768\"]\n"
+        "  trainer:\n    image: verlai/verl:app-verl0.5-transformers4.55.4-vllm0.10.0-mcore0.13.0-te2.2\n"
+        "    command: python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct "
+        "actor_rollout_ref.rollout.name=vllm\n")})
+    got = {sr.site.kind: (sr.version.version, sr.version.basis) for sr in audit(root, gpu="H100-80GB x8").sites}
+    assert got == {"vllm serve": ("0.10.2", "image"), "verl main_ppo": ("0.10.0", "image")}

@@ -52,7 +52,14 @@ def transformers_fit(facts: dict, pin: Any, table: dict, image: str | None = Non
     release = str((facts.get("vllm") or {}).get("version") or "")
     tok = tokenizer_fit(facts, pin, _requires(table, release) if release else None,
                         lambda spec: _allows_from(spec, "5.0.0", ["5.5.1", "5.10.0"])) if not facts.get("model_alternatives") else {}
-    return {**_model_type_fit(facts, pin, table, image, vllm_released), **tok}
+    out = _model_type_fit(facts, pin, table, image, vllm_released)
+    auto_map = (facts.get("model") or {}).get("auto_map")
+    if out.get("tf_too_old") and isinstance(auto_map, list):
+        # trust_remote_code reads the repository's own config class only where config.json's auto_map
+        # names AutoConfig (transformers AutoConfig.from_pretrained: has_remote_code); known only where
+        # the project holds the config.json
+        out["tf_config_code"] = "AutoConfig" in auto_map
+    return {**out, **tok}
 
 
 def _model_type_fit(facts: dict, pin: Any, table: dict, image: str | None, vllm_released: dict | None) -> dict[str, Any]:

@@ -62,6 +62,12 @@ def _site_ref(sr) -> dict[str, Any]:
             "framework": s.framework, "model": (sr.facts.get("model") or {}).get("name"), "vllm": sr.version.version}
 
 
+def _uncovered_why(wording: str, lang: str) -> str:
+    from vllm_kb.engine.advise.diagnose.launch import UNCOVERED_WHY
+
+    return (UNCOVERED_WHY.get(wording) or {}).get(lang, "")
+
+
 def _launch(h, kb: Knowledge, lang: str) -> dict[str, Any]:
     """A launch failure the error text names: the check (or finding), the wording, each site's verdict."""
     from vllm_kb.engine.check.rules import rules
@@ -69,7 +75,8 @@ def _launch(h, kb: Knowledge, lang: str) -> dict[str, Any]:
     if h.kind == "uncovered":
         return {"id": h.id, "kind": h.kind, "name": "uncovered", "title": kb.t("diagnose.uncovered_title", lang),
                 "wording": h.match.text, "wording_vllm": str(h.match.vllm) if h.match.vllm else None,
-                "origin": h.match.origin, "whole": h.match.whole, "advice": kb.t("diagnose.uncovered_advice", lang), "sites": []}
+                "origin": h.match.origin, "whole": h.match.whole, "advice": _uncovered_why(h.match.text, lang)
+                or kb.t("diagnose.uncovered_advice", lang), "sites": []}
     rule = rules(kb).for_code(h.id)
     return {
         "id": h.id, "kind": h.kind, "name": rule.name, "title": rule.short(lang),

@@ -17,7 +17,7 @@ from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
-from vllm_kb.engine.scan import envfile, python_env, python_lora
+from vllm_kb.engine.scan import envfile, python_env, python_lora, script_env
 from vllm_kb.engine.scan.deploy import image_entry
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
@@ -140,7 +140,9 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     lines = line_index(text)
     links = Links(ctx, rel, tree, imported=imported)
     bound_env = python_tools.bound_env(ctx, rel)
-    dotenv = {k: v for k, v in python_env.dotenv_loaded(ctx, rel, tree, text).items() if k not in bound_env}
+    # what the shell that starts the file exported wins over a load_dotenv() (override=False)
+    loaded = {**python_env.dotenv_loaded(ctx, rel, tree, text), **script_env.sourced(ctx, rel)}
+    dotenv = {k: v for k, v in loaded.items() if k not in bound_env}
     bound_env = {**image_entry.known_env(image), **envfile.values(dotenv), **bound_env}
     scopes: dict[int, Scope] = {0: Scope.of(tree.body)}  # built only for the functions that hold a call
     for f in found:

@@ -99,7 +99,39 @@ UNCOVERED = [
     # 0.12.0-0.23.0): the model's layer shapes against the block size, not a launch setting; its
     # "is not divisible by" is not divide()'s (L2, L67)
     {"text": "The page size of the layer is not divisible by the maximum page size. Cannot unify by adjusting block_size.", "vllm": ">=0.12.0,<0.24.0", "origin": "vllm"},
+    # the process that builds the engine sees no GPU: a Ray actor or task started without GPUs (Ray sets
+    # the variable to "" there) or a launcher that clears it — the runtime's environment, not the project's
+    # (vllm/platforms/cuda.py device_id_to_physical_device_id, 0.6.0-0.8.5; vLLM #8402)
+    {"text": "CUDA_VISIBLE_DEVICES is set to empty string, which means GPU support is disabled.", "vllm": ">=0.6.0,<0.9.0", "origin": "vllm"},
+    # V1's model runner refuses prefix caching on Mamba-style layers when it collects the KV-cache specs
+    # (v1/worker/gpu_model_runner.py, 0.9.2-0.11.0); some of those releases turn prefix caching off for
+    # hybrid models themselves, which model classes they reach changed per release
+    {"text": "Prefix caching is not supported for Mamba yet.", "vllm": ">=0.9.2,<0.11.1", "origin": "vllm"},
 ]
+
+# What an uncovered wording means and the change that usually gets past it, where one is known: the
+# diagnosis prints it instead of the bare "no check covers this" (keyed by the wording above).
+UNCOVERED_WHY: dict[str, dict[str, str]] = {
+    "CUDA_VISIBLE_DEVICES is set to empty string, which means GPU support is disabled.": {
+        "en": "The process that builds the engine sees CUDA_VISIBLE_DEVICES set to an empty string, so no GPU is "
+              "visible to it (vLLM 0.6.0–0.8.5 stop here when they map a device). Most often it is a Ray actor or task "
+              "started without GPUs — Ray sets the variable to an empty string for those — or a launcher or container "
+              "that clears it. Give that actor or task its GPUs (num_gpus), or unset CUDA_VISIBLE_DEVICES inside it; a "
+              "container needs its GPU request (--gpus, nvidia.com/gpu).",
+        "zh": "构建引擎的进程看到 CUDA_VISIBLE_DEVICES 被设为空字符串，因此看不到任何 GPU（vLLM 0.6.0–0.8.5 在映射设备时于此停止）。"
+              "最常见的是未分配 GPU 的 Ray actor 或 task —— Ray 会为它们把该变量设为空字符串 —— 或是清空了该变量的启动器或容器。"
+              "请为该 actor 或 task 分配 GPU（num_gpus），或在其中取消设置 CUDA_VISIBLE_DEVICES；容器需要申请 GPU（--gpus、nvidia.com/gpu）。",
+    },
+    "Prefix caching is not supported for Mamba yet.": {
+        "en": "vLLM 0.9.2–0.11.0's V1 model runner refuses prefix caching once the model has Mamba-style layers (Mamba, "
+              "Mamba2, and hybrids such as Jamba, Bamba, Nemotron-H, Granite 4.0-H, Falcon-H1), after the model is "
+              "built. Pass --no-enable-prefix-caching (enable_prefix_caching=False), or use vLLM 0.11.1 or later, which "
+              "caches Mamba2 prefixes and turns prefix caching off by itself for the models that cannot.",
+        "zh": "vLLM 0.9.2–0.11.0 的 V1 model runner 在模型构建完成后，若模型含 Mamba 类层（Mamba、Mamba2，以及 Jamba、Bamba、"
+              "Nemotron-H、Granite 4.0-H、Falcon-H1 等混合模型）就拒绝前缀缓存。请传 --no-enable-prefix-caching"
+              "（enable_prefix_caching=False），或使用 vLLM 0.11.1 及以后：它支持 Mamba2 的前缀缓存，并会为不支持的模型自行关闭前缀缓存。",
+    },
+}
 
 
 def closest(kb: Knowledge, text: str, limit: int = 3) -> list[LaunchHit]:
