@@ -27,6 +27,7 @@ from vllm_kb.engine.check.startup_selector import selector_facts
 from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.check.startup_spec import spec_facts
+from vllm_kb.engine.check.startup_task import task_facts
 from vllm_kb.engine.check.startup_vocab import vocab_facts
 from vllm_kb.engine.check.startup_window import release_turns_window_off, window_rope_facts
 from vllm_kb.engine.kb.catalog import Catalog
@@ -78,6 +79,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
         out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
     out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version,
                            _transformers_classes(kb) if model.get("auto_map") is not None else None))
+    out.update(task_facts(model, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data,
+                          str((facts.get("vllm") or {}).get("version") or version), (facts.get("site") or {}).get("syntax")))
     if out.get("arch_registered"):
         out.update(version_facts(model, kb.doc("vllm", "model_versions.yaml").data, version))
     if out.get("arch_registered") and ("quant_bnb_prequant" in out or "bitsandbytes" in (engine.get("quantization"), engine.get("load_format"))):

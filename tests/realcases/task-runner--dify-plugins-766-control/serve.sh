@@ -1,0 +1,2 @@
+#!/bin/sh
+vllm serve ./BAAI/bge-m3 --task embed
