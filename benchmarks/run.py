@@ -5,8 +5,8 @@
   (benchmarks/gen_repo.py): `git grep -l -e vllm`, `ruff check --select E9 --no-cache` (which
   parses every Python file), `vllm-kb audit` (JSON to a file) and `vllm-kb detect`;
 - cold start of `vllm-kb audit` on a 20-file project (a fresh interpreter each time);
-- the MCP `audit` answer on a 1,000-site repository through the Python SDK's client over stdio:
-  its size in tokens (characters / 4) and time.
+- the MCP `audit` answer on a 1,000-site repository through the Python SDK's client over stdio
+  and over streamable HTTP: its size in tokens (characters / 4) and time.
 
     python benchmarks/run.py [--vllm-tree DIR] [--repeat 3] [--compare OTHER/bin/vllm-kb] [--keep DIR] [--json]
 
@@ -129,24 +129,51 @@ def _sites_in(report: Path) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def mcp_answer(tree: Path) -> dict:
-    """The MCP audit answer on `tree` through the SDK's client over stdio: tokens and seconds."""
+def mcp_answer(tree: Path, transport: str = "stdio") -> dict:
+    """The MCP audit answer on `tree` through the SDK's client over stdio or streamable HTTP (a
+    server started here on a free local port): tokens and seconds."""
+    import socket
+
     import anyio
     from mcp import Client, StdioServerParameters
 
+    server = [sys.executable, "-m", "vllm_kb.mcp_server", "--root", str(tree)]
+    proc = None
+    if transport == "http":
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        proc = subprocess.Popen(server + ["--transport", "http", "--port", str(port)], cwd=str(tree),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the MCP server did not start") from None
+                time.sleep(0.2)
+        target: object = f"http://127.0.0.1:{port}/mcp"
+    else:
+        target = StdioServerParameters(command=server[0], args=server[1:], cwd=str(tree), env=dict(os.environ))
+
     async def go() -> dict:
-        params = StdioServerParameters(command=sys.executable, args=["-m", "vllm_kb.mcp_server", "--root", str(tree)],
-                                       cwd=str(tree), env=dict(os.environ))
-        async with Client(params) as c:
+        async with Client(target) as c:
             t = time.perf_counter()
-            r = await c.call_tool("audit", {"path": ".", "gpu": GPU})
+            r = await c.call_tool("audit", {"path": str(tree), "gpu": GPU})
             wall = time.perf_counter() - t
             text = "".join(getattr(x, "text", "") for x in r.content)
             chars = len(json.dumps(r.structured_content, ensure_ascii=False, separators=(",", ":"))) + len(text)
-            return {"wall_s": wall, "tokens": chars // 4, "error": r.is_error,
+            return {"transport": transport, "wall_s": wall, "tokens": chars // 4, "error": r.is_error,
                     "sites": (r.structured_content or {}).get("sites_total")}
 
-    return anyio.run(go)
+    try:
+        return anyio.run(go)
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=30)
 
 
 def bench_tree(name: str, tree: Path, kbs: dict[str, list[str]], ruff: list[str], repeat: int, work: Path,
@@ -231,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
             mcp_tree = work / "gen-1000-sites"
             if not mcp_tree.exists():
                 gen_repo.generate(mcp_tree, 1100, 1000, seed=3)
-            res["mcp_1000_sites"] = mcp_answer(mcp_tree)
+            res["mcp_1000_sites"] = [mcp_answer(mcp_tree, t) for t in ("stdio", "http")]
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -270,10 +297,9 @@ def table(res: dict, labels: list[str]) -> str:
     for label in labels:
         r = res[f"cold_20_{label}"]
         out.append(f"cold audit, 20 files ({label}): {r['wall_s']:.2f} s wall, {r['cpu_s']:.2f} s CPU (target ≤ 0.4 s)")
-    mcp = res.get("mcp_1000_sites")
-    if mcp is None:
-        return "\n".join(out)
-    out.append(f"MCP audit, {mcp['sites']} sites, stdio: {mcp['tokens']} tokens in {mcp['wall_s']:.1f} s (target ≤ 25,000)")
+    for mcp in res.get("mcp_1000_sites") or []:
+        out.append(f"MCP audit, {mcp['sites']} sites, {mcp['transport']}: {mcp['tokens']} tokens in {mcp['wall_s']:.1f} s "
+                   "(target ≤ 25,000)")
     return "\n".join(out)
 
 

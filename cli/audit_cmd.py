@@ -251,8 +251,6 @@ def _stream(target, gpu, vllm_version, exclude, cfg, lang: str, output: str | No
     if suppressions.collect(rep):
         rep.sites = list(reports)
         return rep, suppressions.apply(rep, cfg, replan)
-    if rep.ctx is not None:
-        rep.ctx._cache.clear()  # the texts of the sites' files are read again for their diffs, one site at a time
     outcome = suppressions.Outcome()
 
     def each(sr) -> None:  # the configuration's filter, as suppressions.apply does it

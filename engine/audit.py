@@ -34,7 +34,7 @@ from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
 from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan.images import image_date
-from vllm_kb.engine.scan import pins as pins_mod, source_pins, vendored
+from vllm_kb.engine.scan import pins as pins_mod, python_callers, source_pins, vendored
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
@@ -118,6 +118,10 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
             facts["launch"].update(framework_compat(site, facts, cat, pin, gate, copy))
             facts["launch"].update(trainer_attention(site))  # the trainer's attention beside the rollout (L130)
+    # every site's facts are built: the texts and the modules the scan kept are let go, so that the
+    # site reports reuse their memory (a site's file is read again, once, for its diff)
+    sc.ctx.release()
+    python_callers.forget()
     return rep, sc.sites, SiteReports(prepared, kb, cat, sc, progress)
 
 

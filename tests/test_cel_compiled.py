@@ -183,3 +183,21 @@ def test_a_cached_translation_needs_no_parser(tmp_path, monkeypatch):
     assert again.evaluate({"site": {"mode": "standalone_serve"}, "gpu": {"count": 8}}).value is True
     assert again.evaluate({"site": {"mode": "standalone_serve"}}).missing == ("gpu.count",)
     assert cel_compile.VERSION >= 1
+
+
+def test_compiled_code_comes_back_from_the_cache(tmp_path, monkeypatch):
+    """A translation's compiled code is kept (marshal) and run as compiled; an entry that is not
+    code is compiled again."""
+    monkeypatch.setenv("VLLM_KB_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cel_compile, "_CODES", None)
+    code = cel.compile.__wrapped__('gpu.count >= 2.0 && site.mode == "offline"').code
+    assert cel_compile.build(code)({"gpu": {"count": 4}, "site": {"mode": "offline"}}) is True
+    cel_compile._codes().flush()
+    monkeypatch.setattr(cel_compile, "_CODES", None)
+    monkeypatch.setattr(cel_compile, "compile", lambda *a: pytest.fail("compiled again"), raising=False)
+    assert cel_compile.build(code)({"gpu": {"count": 1}, "site": {"mode": "offline"}}) is False
+    monkeypatch.undo()
+    monkeypatch.setenv("VLLM_KB_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cel_compile, "_CODES", None)
+    cel_compile._codes().put(code, "not code")
+    assert cel_compile.build(code)({"gpu": {"count": 4}, "site": {"mode": "offline"}}) is True

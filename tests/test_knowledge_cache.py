@@ -3,6 +3,8 @@ data and the same lines as parsing it, and its lines come back even when their f
 damaged."""
 from __future__ import annotations
 
+import marshal
+
 import pytest
 
 from vllm_kb.engine.kb import resources, yamlio
@@ -53,9 +55,22 @@ def test_an_entry_written_by_other_code_is_never_read(text, tmp_path, monkeypatc
     from vllm_kb.engine.kb import cache
 
     yamlio.load_cached(text)
-    (entry,) = [p for p in (tmp_path / "c" / "knowledge").glob("*.json") if not p.name.endswith(".lines.json")]
-    entry.write_text('{"data": {"planted": true}, "start": {}}')
+    (entry,) = (tmp_path / "c" / "knowledge").glob("*.marshal")
+    entry.write_bytes(marshal.dumps(({"planted": True}, 1)))
     assert yamlio.load_cached(text).data == {"planted": True}  # the same code reads what it wrote
     assert cache.code_tag(yamlio.__file__) != cache.code_tag(yamlio.__file__, cache.__file__)  # the source counts
     monkeypatch.setattr(cache, "code_tag", lambda *files: "other-code")
     assert yamlio.load_cached(text).data == yamlio.load(text).data  # another tag: the planted entry is not its
+
+
+def test_data_marshal_cannot_hold_is_parsed_every_time(text, tmp_path):
+    dated = "released: 2024-01-02\n"  # the safe loader gives a date
+    assert yamlio.load_cached(dated).data == yamlio.load(dated).data
+    assert not list((tmp_path / "c" / "knowledge").glob("*.marshal"))
+
+
+def test_a_damaged_entry_is_parsed_again(text, tmp_path):
+    yamlio.load_cached(text)
+    (entry,) = (tmp_path / "c" / "knowledge").glob("*.marshal")
+    entry.write_bytes(b"\xff garbage")
+    assert yamlio.load_cached(text).data == yamlio.load(text).data

@@ -62,6 +62,13 @@ def _together(a, b, read) -> bool:
 def annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) -> None:
     """Add `launch.gpu_shared_with` (the other sites) and `launch.gpu_shared_util` (the sum of
     every co-located engine's fraction, this one included) to each site sharing a GPU."""
+    try:
+        _annotate(items, read)
+    finally:
+        colocation_py.forget()
+
+
+def _annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) -> None:
     engines = [(s, f) for s, f in items if s.kind in ENGINE_KINDS]
     # only engines of one file run together (_together): each is compared with those of its file
     # alone, not with every engine of a project that may have thousands

@@ -14,7 +14,7 @@ from functools import lru_cache
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)  # the engines are compared file by file (colocation.annotate): one file at a time is in use
 def _tree(text: str) -> tuple[dict[int, ast.Call], dict[int, ast.AST]] | None:
     """The leftmost call that starts on each line, and every node's parent: one walk per file."""
     try:
@@ -159,6 +159,12 @@ def _released_between(scope: ast.AST, name: str, start: int, end: int) -> bool:
                 and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)):
             return True
     return False
+
+
+def forget() -> None:
+    """Drop the kept trees once a project's engines are compared (a file's tree is about ten
+    times its text: vLLM's own tree kept 20 MiB of them to the end of the audit)."""
+    _tree.cache_clear()
 
 
 def alive_together(text: str, first_line: int, second_line: int) -> bool:

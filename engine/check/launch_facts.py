@@ -251,6 +251,9 @@ def parser_facts(engine: dict, version: str, cat, model: str | None = None) -> d
             continue
         out[f"{prefix}_known"] = name in have
         if name in have:
+            gone = parsers.missing_tokens(name, version, model) if kind == "reasoning_parser" else None
+            if gone:
+                out["reasoning_parser_missing"] = ", ".join(gone)
             continue
         # a renamed or misspelt name, else the parser this release has for the model's family
         better = parsers.suggest(kind, name, version, cat) or (mine if mine and mine != name else None)

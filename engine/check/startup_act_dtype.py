@@ -1,6 +1,7 @@
 """The activation-dtype part of the `startup` facts (check L120 `quant-activation-dtype`): which AWQ
 kernel vLLM picks for the checkpoint — the plain AWQ kernel (float16 only), AWQ-Marlin (0.5.3–0.23,
-float16 or bfloat16) or AutoAWQConfig (0.24+, float16 or bfloat16) — and whether the dtype the model
+float16 or bfloat16) or AutoAWQConfig (0.24+, float16 or bfloat16) — or which GPTQ kernel (the plain
+one, float16 only, to 0.21; GPTQ-Marlin; AutoGPTQConfig 0.22+) — and whether the dtype the model
 runs in is one that kernel takes; if not, the dtype that starts (none, for a model vLLM refuses
 to run in float16 on a GPU without bfloat16).
 
@@ -37,13 +38,19 @@ def _marlin_ready(model: dict, table: dict) -> bool:
         and model.get("quant_group_size") in sizes
 
 
-def awq_kernel(facts: dict, table: dict, version: str) -> str | None:
-    """The AWQ kernel vLLM `version` builds the layers with, where that is certain; else None."""
+def _inputs(facts: dict) -> tuple[dict, dict, str | None, str, bool]:
+    """The model and GPU facts, --quantization as vLLM lower-cases it, the checkpoint's own method,
+    and whether that method comes from its config.json."""
     model, engine, gpu = facts.get("model") or {}, facts.get("engine") or {}, facts.get("gpu") or {}
     flag = engine.get("quantization")
     flag = str(flag).strip().lower() if isinstance(flag, str) and flag.strip() else None
     ckpt = str(model.get("quant_method") or "").lower() if model.get("quantized") else ""
-    from_config = model.get("quant_source") == "config"
+    return model, gpu, flag, ckpt, model.get("quant_source") == "config"
+
+
+def awq_kernel(facts: dict, table: dict, version: str) -> str | None:
+    """The AWQ kernel vLLM `version` builds the layers with, where that is certain; else None."""
+    model, gpu, flag, ckpt, from_config = _inputs(facts)
     if flag is None and not (ckpt == "awq" and from_config):
         return None
     if flag not in (None, "awq", "awq_marlin", "marlin", "auto_awq"):
@@ -72,6 +79,38 @@ def awq_kernel(facts: dict, table: dict, version: str) -> str | None:
     return "awq" if flag is None else None
 
 
+def gptq_kernel(facts: dict, table: dict, version: str) -> str | None:
+    """The GPTQ kernel vLLM `version` builds the layers with, where that is certain: the plain GPTQ
+    kernel, GPTQ-Marlin (0.4.2–0.21, chosen by GPTQMarlinConfig.override_quantization_method for a
+    4- or 8-bit symmetric checkpoint whose config.json names bits, group_size, sym and desc_act, with
+    a group size Marlin tiles, on a GPU Marlin runs on, unless --quantization gptq forces the plain
+    one) or AutoGPTQConfig (0.22+, every GPTQ checkpoint); else None."""
+    model, gpu, flag, ckpt, from_config = _inputs(facts)
+    if flag is None and not (ckpt == "gptq" and from_config):
+        return None
+    if flag not in (None, "gptq", "gptq_marlin", "marlin", "auto_gptq") or (flag and from_config and ckpt != "gptq"):
+        return None  # another method, or another checkpoint (a mismatch, L9)
+    if not _before(version, "0.22.0"):
+        return "auto_gptq" if flag != "marlin" or from_config else None
+    if flag == "auto_gptq" or (flag == "gptq_marlin" and _before(version, "0.5.0")):
+        return None  # not a method of the release, or not one 0.4.x takes for a GPTQ checkpoint
+    if flag == "gptq" or _before(version, "0.4.2"):
+        return "gptq" if flag in (None, "gptq") else None
+    if not from_config or ckpt != "gptq":
+        return None
+    sizes = table["quantization"].get("awq_marlin_group_sizes") or []  # MARLIN_SUPPORTED_GROUP_SIZES, the same tiles
+    ready = model.get("quant_bits") in (4, 8) and model.get("quant_sym") is True \
+        and isinstance(model.get("quant_desc_act"), bool) and model.get("quant_group_size") in sizes
+    if not ready:
+        return "gptq" if flag is None else None  # an explicit Marlin method then fails its own way
+    cc, need = gpu.get("compute_capability"), min_capability(table, "gptq_marlin", None, version)
+    if cc is None or need is None:
+        return None
+    if round(cc * 10) >= need:
+        return "gptq_marlin"
+    return "gptq" if flag is None else None
+
+
 def act_dtype_facts(facts: dict, table: dict, version: str, out: dict) -> dict[str, Any]:
     dtype = out.get("dtype")
     model = facts.get("model") or {}
@@ -81,7 +120,7 @@ def act_dtype_facts(facts: dict, table: dict, version: str, out: dict) -> dict[s
     said = model.get("quant_source") == "config" or model.get("torch_dtype_source") == "upload"
     if dtype not in _TORCH or (not out.get("dtype_explicit") and not said):
         return {}
-    kernel = awq_kernel(facts, table, version)
+    kernel = awq_kernel(facts, table, version) or gptq_kernel(facts, table, version)
     takes = act_dtypes(table, kernel, version) if kernel else None
     if not takes:
         return {}

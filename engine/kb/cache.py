@@ -6,7 +6,8 @@ library version simply misses; the cache holds nothing about audited projects.
 Where: $VLLM_KB_CACHE_DIR, else $XDG_CACHE_HOME/vllm-kb, else ~/.cache/vllm-kb (created 0700);
 VLLM_KB_NO_CACHE=1 turns it off. Any failure to read or write it is ignored.
 
-Trust: the CEL tables are lark's pickle, and a pickle runs code when loaded. So a cache folder is
+Trust: the CEL tables are lark's pickle, and a pickle runs code when loaded; the compiled CEL
+translations are code objects in marshal's format, run when a predicate is evaluated. So a cache folder is
 used only when it is the user's own and no one else can write it (0700, verified before each
 use; one found open to others is closed and emptied first, since anything in it may have been
 planted), and a file in it is read only when it is a regular file of the user's that no one else
@@ -17,11 +18,13 @@ at exit when something was added (opening hundreds of files was a sixth of a col
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import stat
+import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 
 def cache_dir() -> Path | None:
@@ -117,12 +120,16 @@ def read_json(path: Path) -> Any | None:
 
 
 def write_json(path: Path, data: Any) -> None:
+    _write_atomic(path, lambda f: json.dump(data, f, ensure_ascii=False, separators=(",", ":")))
+
+
+def _write_atomic(path: Path, write: Callable[[Any], Any], binary: bool = False) -> None:
     """Atomically (a temporary name, then a rename): a reader never sees half a file."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, separators=(",", ":"))
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as f:
+            write(f)
         os.replace(tmp, path)
     except (OSError, TypeError, ValueError):
         try:
@@ -131,14 +138,65 @@ def write_json(path: Path, data: Any) -> None:
             pass
 
 
+# marshal's format is the interpreter's: an entry is named by the version that wrote it
+MARSHAL_TAG = f"marshal{marshal.version}-py{sys.version_info[0]}{sys.version_info[1]}"
+
+
+def marshal_exact(data: Any) -> bool:
+    """Whether marshal gives `data` back as it is (dates and other objects it cannot hold: no)."""
+    try:
+        return marshal.loads(marshal.dumps(data)) == data
+    except (ValueError, TypeError, RecursionError):
+        return False
+
+
+def shared(data: Any) -> Any:
+    """`data` with every equal string one object: marshal writes an object met again as a
+    reference to the first, so the entry reads back as small as JSON's decoder (which shares
+    the keys it meets again) makes it; YAML gives each occurrence a string of its own."""
+    seen: dict[str, str] = {}
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, str):
+            return seen.setdefault(x, x)
+        if isinstance(x, dict):
+            return {walk(k): walk(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [walk(v) for v in x]
+        return x
+
+    try:
+        return walk(data)
+    except RecursionError:
+        return data
+
+
+def read_marshal(path: Path) -> Any | None:
+    """Plain data written by `write_marshal`, under the same rules as a pickle (`trusted`): a
+    damaged file can crash what reads it, so only the user's own are read."""
+    if not trusted(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()  # marshal.load(f) reads the file an object at a time
+        return marshal.loads(data)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+
+
+def write_marshal(path: Path, data: Any) -> None:
+    _write_atomic(path, lambda f: f.write(marshal.dumps(data)), binary=True)
+
+
 class Bundle:
     """Entries under one file of a cache folder: `get` reads the file on first use, `put` adds an
     entry, and the file is rewritten (atomically) at the process's exit when an entry was added.
     Entries not asked for in this process are dropped when the file grows past `limit` (a
-    knowledge base edited many times leaves old predicates behind)."""
+    knowledge base edited many times leaves old predicates behind). `binary`: the file is in
+    marshal's format (values JSON cannot hold, such as compiled code), else JSON."""
 
-    def __init__(self, folder_name: str, file_name: str, limit: int = 4096) -> None:
-        self.folder_name, self.file_name, self.limit = folder_name, file_name, limit
+    def __init__(self, folder_name: str, file_name: str, limit: int = 4096, binary: bool = False) -> None:
+        self.folder_name, self.file_name, self.limit, self.binary = folder_name, file_name, limit, binary
         self._entries: dict[str, Any] | None = None
         self._used: set[str] = set()
         self._path: Path | None = None
@@ -148,7 +206,7 @@ class Bundle:
         if self._entries is None:
             d = folder(self.folder_name)
             self._path = d / self.file_name if d is not None else None
-            got = read_json(self._path) if self._path is not None else None
+            got = None if self._path is None else read_marshal(self._path) if self.binary else read_json(self._path)
             self._entries = got if isinstance(got, dict) else {}
         return self._entries
 
@@ -175,7 +233,7 @@ class Bundle:
         entries = self._entries
         if len(entries) > self.limit:
             entries = {k: v for k, v in entries.items() if k in self._used}
-        write_json(self._path, entries)
+        (write_marshal if self.binary else write_json)(self._path, entries)
 
 
 _OPEN: list[Bundle] = []

@@ -108,8 +108,10 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts.pop("quant_block", None)
         facts.update(quant_shape(quant))
         # what AWQMarlinConfig.is_awq_marlin_compatible reads: `bits` only (not AutoAWQ's older
-        # `w_bit`) and `zero_point`; a key the config lacks keeps the plain AWQ kernel
-        for key, fact, kind in (("bits", "quant_bits", int), ("zero_point", "quant_zero_point", bool)):
+        # `w_bit`) and `zero_point`; GPTQMarlinConfig.is_gptq_marlin_compatible also `sym` and
+        # `desc_act`; a key the config lacks keeps the plain kernel
+        for key, fact, kind in (("bits", "quant_bits", int), ("zero_point", "quant_zero_point", bool),
+                                ("sym", "quant_sym", bool), ("desc_act", "quant_desc_act", bool)):
             v = quant.get(key)
             facts.pop(fact, None)
             if isinstance(v, kind) and (kind is bool or not isinstance(v, bool)):

@@ -4,6 +4,7 @@ knowledge/vllm/parsers.yaml, read from the same sdists."""
 from __future__ import annotations
 
 import difflib
+import re
 from functools import lru_cache
 
 from vllm_kb.engine.kb import resources, yamlio
@@ -74,4 +75,19 @@ def for_model(kind: str, model: str | None, version: str, cat=None) -> str | Non
         if any(part and part in low for part in row["match"].split("|")):
             have = names(kind, version, cat) or set()
             return next((p for p in (row["parser"], *row.get("fallback", ())) if p in have), None)
+    return None
+
+
+def missing_tokens(name: str, version: str, model: str | None) -> list[str] | None:
+    """The tokens reasoning parser `name` looks up in the vocabulary and raises without in
+    `version`, that the model's tokenizer is known to lack (parsers.yaml token_lookup, tokens_absent);
+    None when the parser does not raise there or the model is not one known to lack them."""
+    row = (_table().get("token_lookup") or {}).get(name)
+    if not row or not model or not _in(version, row["span"]):
+        return None
+    low = model.lower()
+    for absent in _table().get("tokens_absent") or []:
+        if re.search(absent["match"], low):
+            gone = [t for t in row["tokens"] if t in absent["lacks"]]
+            return gone or None
     return None

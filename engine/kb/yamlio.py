@@ -88,58 +88,31 @@ def positions(text: str):
 
 
 def load_cached(text: str) -> Document:
-    """load(text) for the shipped knowledge files, remembered on disk as JSON under the text's
-    hash (engine/kb/cache.py): parsing YAML with a line for every value is ~100 ms of a cold
-    start, reading it back as JSON ~10 ms. The lines sit in a file of their own, read only when
-    a line is asked for (an audit never does; they were half of what it read back). Data JSON
-    cannot hold exactly (dates, non-string keys) is not kept. Never used for audited files: the
-    cache holds nothing of a project."""
+    """load(text) for the shipped knowledge files, remembered on disk under the text's hash
+    (engine/kb/cache.py): parsing YAML with a line for every value is ~100 ms of a cold start.
+    The data is kept in marshal's format, which holds every mapping key YAML gives
+    (knowledge/vllm/attn_selector.yaml keys by GPU major version, 7: 8:) and reads back in about
+    half the time JSON took (the knowledge an audit reads: 2 MB). The lines sit in a JSON file of
+    their own, read only when a line is asked for (an audit never does). Data marshal cannot hold
+    exactly (dates) is not kept. Never used for audited files: the cache holds nothing of a
+    project."""
     import hashlib
 
     from vllm_kb.engine.kb import cache
 
     folder = cache.folder("knowledge")
-    path = folder / (hashlib.sha1(f"yamlio-{cache.code_tag(__file__)}\0".encode() + text.encode("utf-8")).hexdigest() + ".json") \
-        if folder else None
+    path = folder / (hashlib.sha1(f"yamlio-{cache.code_tag(__file__)}-{cache.MARSHAL_TAG}\0".encode() + text.encode("utf-8")).hexdigest()
+                     + ".marshal") if folder else None
     if path is not None:
-        hit = cache.read_json(path)
-        if isinstance(hit, dict) and {"data", "start"} <= set(hit):
+        hit = cache.read_marshal(path)
+        if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[1], int):
             lines: Any = _Lines(path.with_suffix(".lines.json"), text)  # a mapping like the dict it stands for
-            data = _untag(hit["data"]) if hit.get("tagged") else hit["data"]
-            return Document(data=data, lines=lines, start_line=hit["start"])
+            return Document(data=hit[0], lines=lines, start_line=hit[1])
     doc = load(text)
-    if path is not None:
-        entry = {"data": doc.data, "start": doc.start_line} if _json_exact(doc.data) else \
-            {"data": _tag(doc.data), "start": doc.start_line, "tagged": True} if _json_exact(doc.data, tagged=True) else None
-        if entry is not None:
-            cache.write_json(path.with_suffix(".lines.json"), [[list(p), n] for p, n in doc.lines.items()])
-            cache.write_json(path, entry)
+    if path is not None and cache.marshal_exact(doc.data):
+        cache.write_json(path.with_suffix(".lines.json"), [[list(p), n] for p, n in doc.lines.items()])
+        cache.write_marshal(path, (cache.shared(doc.data), doc.start_line))
     return doc
-
-
-# A mapping with a key JSON cannot hold (knowledge/vllm/attn_selector.yaml's GPU major versions, 7:
-# 8: 9:), kept as its pairs under this key: that file, 120 KB, was parsed as YAML on every cold start
-_PAIRS = "\0pairs"
-
-
-def _tag(x: Any) -> Any:
-    if isinstance(x, dict):
-        if all(isinstance(k, str) for k in x):
-            return {k: _tag(v) for k, v in x.items()}
-        return {_PAIRS: [[k, _tag(v)] for k, v in x.items()]}
-    if isinstance(x, list):
-        return [_tag(v) for v in x]
-    return x
-
-
-def _untag(x: Any) -> Any:
-    if isinstance(x, dict):
-        if len(x) == 1 and _PAIRS in x:
-            return {k: _untag(v) for k, v in x[_PAIRS]}
-        return {k: _untag(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_untag(v) for v in x]
-    return x
 
 
 class _Lines(UserDict):
@@ -163,17 +136,6 @@ class _Lines(UserDict):
             if self._data is None:
                 self._data = load(self._text).lines
         return self._data
-
-
-def _json_exact(data: Any, tagged: bool = False) -> bool:
-    import json
-
-    try:
-        if tagged:
-            return _untag(json.loads(json.dumps(_tag(data)))) == data
-        return json.loads(json.dumps(data)) == data
-    except (TypeError, ValueError, RecursionError):
-        return False
 
 
 def load(text: str) -> Document:

@@ -76,6 +76,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         files = [rel for rel in files if not exclude(rel)]
     if overlay:
         ctx._cache.update(overlay)
+        ctx._overlaid = frozenset(overlay)
     ctx.files = list(files)
 
     all_pins: list[pins_mod.Pin] = []

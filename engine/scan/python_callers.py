@@ -71,6 +71,13 @@ _INDEX: dict[int, _Index] = {}  # id(tree) → its index, the most recently used
 _KEEP = 8  # modules indexed at once (a parent map is about the module's size again); vLLM's tree builds no index twice with 8
 
 
+def forget() -> None:
+    """Drop the kept indexes (and the modules they hold) once a project's scan is over: they
+    served its caller lookups, and a process that stays (the MCP server) would keep the last
+    project's eight modules to the next call."""
+    _INDEX.clear()
+
+
 def _index(tree: ast.Module) -> _Index:
     got = _INDEX.pop(id(tree), None)
     if got is None or got.tree is not tree:

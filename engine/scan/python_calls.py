@@ -170,7 +170,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     sites = []
     per_file: dict = {"rel": rel}  # what _process_facts reads of the whole file, read once for all its sites
     for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
-        call, target = f.call, f.target
+        call, target, wrapper = f.call, f.target, None
         if target in TRL_CONFIGS:
             site = _trl_site(ctx, rel, text, call, target, f.resolver, tree)
         elif target in TARGETS:
@@ -178,13 +178,16 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
-            site.launch.update(_process_facts(importing, tree, call, target, per_file, text))
+            site.launch.update(_process_facts(importing, tree, call, target, per_file, text,
+                                              bool(wrapper is not None and wrapper.builds)))
             python_subclass.process_facts(wrapper, site.launch)
         else:
             site = python_tools.site(ctx, rel, text, version, f, tree)
         if site is None:
             continue
         site.env = {**dict(env), **(site.env or {})}
+        if wrapper is not None and wrapper.env:  # its module's own os.environ writes come last
+            site.env.update(python_subclass.wrapper_env(wrapper, rel, call.lineno))
         image_entry.adopt(ctx, site, image)
         framework_site.device_tp(site)
         python_tools.facts(ctx, rel, tree, f, site)
@@ -208,14 +211,14 @@ def _walk_stmt(node: ast.AST):
 
 
 def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str, per_file: dict,
-                   text: str) -> dict:
+                   text: str, builds_here: bool = False) -> dict:
     """Whether the engine is built when the module is imported (LLM() itself; for engine
     arguments, the `from_engine_args` that builds it), and whether CUDA was touched before.
     `per_file` keeps what is read of the whole file once for all of its sites (a file of vLLM's
     own tests has dozens)."""
     # a method of that name is spelled in the text (as Python reads it) before any walk
     plain = text.isascii()
-    if target == "LLM":
+    if target == "LLM" or builds_here:  # a wrapper whose constructor builds the engine (Orpheus): the call itself
         builds = [call]
     else:
         if "builds" not in per_file:

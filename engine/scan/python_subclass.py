@@ -40,6 +40,9 @@ class Wrapper:
     defaults_with: str = ""  # its defaults hold only for calls that write this parameter (the releases that have them)
     path: str = ""  # a module function reached by its dotted path (`outlines.models.vllm`), however it is imported
     imports: tuple = ()  # the modules it is imported from, when the package's other releases had a class so named that does not
+    builds: bool = False  # the call builds the engine itself (for an engine-arguments target: no from_engine_args in the file)
+    env: tuple = ()  # (variable, value) it sets in os.environ when its module is imported, before the engine
+    v1_from: str = ""  # the first release whose engine it builds runs on V1 (an engine-core process): a setting of its own keeps older ones on V0
 
 
 @lru_cache(maxsize=None)
@@ -62,7 +65,8 @@ def registry() -> dict[tuple[str, str], Wrapper]:
             tuple((w.get("decides") or {}).items()), w.get("mode", ""),
             tuple((w["gpu_dtype"][k] for k in ("min_cc", "at_least", "below"))) if w.get("gpu_dtype") else (),
             keyed=tuple((k, tuple(m.items())) for k, m in (w.get("keyed") or {}).items()), defaults_with=w.get("defaults_with", ""),
-            imports=tuple(w.get("imports", ())))
+            imports=tuple(w.get("imports", ())), v1_from=str(w.get("v1_from", "")),
+            env=tuple((w.get("env") or {}).items()), builds=bool(w.get("builds")))
     for w in data.get("functions", []):
         if w.get("path"):  # a module function that hands its arguments on (outlines' `models.vllm(model_name, **kw)`)
             args = w.get("args", {})
@@ -216,6 +220,18 @@ def process_facts(wrapper: Wrapper | None, launch: dict) -> None:
     does so itself (engine/scan/python_process.py), at import when the call is at module level."""
     if wrapper is not None and wrapper.cuda_first:
         launch.update(cuda_first=True, cuda_init_first=True, cuda_before=bool(launch.get("module_level")))
+    if wrapper is not None and wrapper.v1_from:
+        launch["v1_from"] = wrapper.v1_from
+
+
+def wrapper_env(wrapper: Wrapper, rel: str, line: int) -> dict:
+    """The variables a wrapper's module writes into os.environ when imported (async_cosyvoice's
+    VLLM_USE_V1=1), as settings of the call: implied, so no fix edits them."""
+    from vllm_kb.engine.scan.site import Setting
+
+    return {name: Setting(name, str(value), True, rel, line, name, "", "python-call",
+                          f"set by {wrapper.origin} when imported ({wrapper.name})", implied=True)
+            for name, value in wrapper.env}
 
 
 def wrapper_defaults(site, wrapper: Wrapper, rel: str, line: int, written: ast.Call | None = None) -> list:

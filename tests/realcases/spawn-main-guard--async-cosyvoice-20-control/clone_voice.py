@@ -1,0 +1,19 @@
+# The same voice registration with the instance created under the main guard, the
+# way async_cosyvoice's own servers create it at startup.
+import sys
+
+sys.path.append("third_party/Matcha-TTS")
+
+from async_cosyvoice.async_cosyvoice import AsyncCosyVoice2
+from cosyvoice.utils.file_utils import load_wav
+
+
+def main():
+    cosyvoice = AsyncCosyVoice2("./pretrained_models/CosyVoice2-0.5B", load_jit=True, load_trt=True, fp16=True)
+    prompt_speech_16k = load_wav("./my_voice.wav", 16000)
+    cosyvoice.frontend.generate_spk_info("001", prompt_text="a short prompt sentence",
+                                         prompt_speech_16k=prompt_speech_16k, name="mine")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+# Orpheus TTS quick start, as the README of March 2025 wrote it: the model is created
+# when the script is imported.
+import time
+import wave
+
+from orpheus_tts import OrpheusModel
+
+model = OrpheusModel(model_name="canopylabs/orpheus-tts-0.1-finetune-prod")
+prompt = "Hello there, this is a short test of the speech model."
+
+start = time.monotonic()
+chunks = model.generate_speech(prompt=prompt, voice="tara")
+with wave.open("output.wav", "wb") as wf:
+    wf.setnchannels(1)
+    wf.setsampwidth(2)
+    wf.setframerate(24000)
+    for chunk in chunks:
+        wf.writeframes(chunk)
+print(f"done in {time.monotonic() - start:.1f}s")
