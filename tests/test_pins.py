@@ -69,3 +69,20 @@ def test_a_fork_that_keeps_the_framework_name_pins_that_framework_release(tmp_pa
     # a project of its own name is no framework pin, and its name is no requirement
     assert scan(tmp_path, "setup.py", 'from setuptools import setup\nsetup(name="trl-recipes", install_requires=["trl==0.19.0"])\n')[0].spec == "==0.19.0"
     assert scan(tmp_path, "setup.py", 'from setuptools import setup\nsetup(name="verl")\n') == []
+
+
+def test_a_script_that_installs_the_vllm_it_starts_pins_its_folder(tmp_path):
+    # `pip install vllm==0.6.3` then `vllm serve` in one script: that release runs, as a Dockerfile's
+    # RUN line says (continuation lines and options between the words included)
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npip install --no-cache-dir \\\n    vllm==0.6.3 openai\n"
+                                     "vllm serve Qwen/Qwen2.5-7B-Instruct\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    assert (sr.version.version, sr.version.basis) == ("0.6.3", "pin")
+    assert sr.version.pin.file == "run.sh" and sr.version.pin.line == 3
+    # a script without an install says nothing: the release stays the project's
+    (tmp_path / "run.sh").write_text("vllm serve Qwen/Qwen2.5-7B-Instruct\n")
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    assert sr.version.version == "0.8.5"

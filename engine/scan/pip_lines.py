@@ -10,6 +10,16 @@ from typing import Iterator
 PIP_INSTALL = re.compile(r"(?:^|[\s;&|(])(?:pip3?|uv\s+pip|python3?(?:\.\d+)?\s+-m\s+pip)\s+install\s")
 
 
+def as_run(text: str) -> str:
+    """A shell script's lines as RUN instructions (each logical line once, continuations kept): a
+    script that installs the vLLM it then starts pins its folder as a Dockerfile's RUN line does."""
+    out, cont = [], False
+    for ln in text.splitlines():
+        out.append(ln if cont else "RUN " + ln)
+        cont = ln.rstrip().endswith("\\")
+    return "\n".join(out)
+
+
 def pip_commands(text: str) -> Iterator[tuple[int, int, str, list[str]]]:
     """(first line, last line, the RUN instruction joined, the words after `pip install`) per command."""
     lines = text.splitlines()

@@ -16,7 +16,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import extra_pins, framework_source, notebook_json, own_release, source_pins, vendored, windows_scripts
+from vllm_kb.engine.scan import extra_pins, framework_source, notebook_json, own_release, pip_lines, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -95,6 +95,8 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
             if text is not None and "install" in text:
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
                 all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
+                if pip_lines.PIP_INSTALL.search(text):
+                    all_pins += _guarded(ctx, rel, lambda _c, r, t: pins_mod._dockerfile(r, pip_lines.as_run(t)), text)
     ctx.plugins = frozenset(plugins)
     all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
     # pins above the audited folder, up to its repository's root, stand where the folder has none
