@@ -290,8 +290,9 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         for f in remarks:
             if f.priority == "P0" and getattr(f, "vllm", None) and f.code.startswith(site.framework + "-"):
                 f.priority = "P1"
-    if choice.basis in (unpinned.BASIS, "source", "none"):  # a source build: engine/scan/source_pins.py
-        # no pin, image or install anywhere: the release that runs is the user's, not known here
+    if choice.basis in (unpinned.BASIS, "source", "none"):
+        # an untagged image, a source build (engine/scan/source_pins.py), or no pin, image or install
+        # anywhere (the release that runs is the user's): a P0 of some releases only is not certain
         why = {"none": "unpinned", "source": "source"}.get(choice.basis, "untagged")
         unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none",
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),

@@ -25,3 +25,14 @@ def test_an_entrypoint_given_runs_the_shell(tmp_path):
     (sr,) = audit(tmp_path, gpu="H100-80GB").sites
     assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"
     assert not [f for f in sr.remarks if f.code == "stray-positional"]
+
+
+def test_any_shell_option_cluster_with_c_is_read_like_the_scripts_reader():
+    # one reader of `-c` for both: the shell walker (shell_c) and the image's arguments
+    from vllm_kb.engine.scan.shell import c_script_at
+
+    assert c_script_at(["bash", "-c", "x"], 0) == 2
+    assert c_script_at(["/bin/sh", "-xec", "x"], 0) == 2
+    assert c_script_at(["bash", "-l", "--", "x"], 0) is None  # no -c: a script file's path
+    assert c_script_at(["bash", "-lc", "--", "x"], 0) == 3
+    assert c_script_at(["bash", "-c"], 0) is None

@@ -62,3 +62,19 @@ def legend(parts: dict[str, Any], t) -> str:
 
 def share(parts: dict[str, Any], segment: str) -> str:
     return f"{round(100 * parts[f'{segment}_gib'] / parts['total_gib'])}%" if parts["total_gib"] else "—"
+
+
+def fit_sentence(mem: dict, t) -> str:
+    """What the memory line says after the numbers, the same in every renderer: "will not start"
+    only where no KV cache is left; under the 15 % headroom C1 asks for, yet with a cache, it starts
+    (L15/L16 judge the rest); else the cache and its requests."""
+    from vllm_kb.engine.kb.messages import num
+
+    if not mem.get("fits") and (mem.get("kv_cache_gib") or 0) > 0 and mem.get("min_tp") is not None:
+        return t("report.memory_tight", kv=num(mem["kv_cache_gib"]), tokens=num(mem.get("kv_tokens") or 0), min_tp=mem["min_tp"])
+    if not mem.get("fits"):
+        return t("report.memory_no_fit", min_tp=mem["min_tp"]) if mem.get("min_tp") is not None else t("report.memory_no_fit_any")
+    if mem.get("kv_tokens") is not None:
+        return t("report.memory_kv", kv=num(mem["kv_cache_gib"]), tokens=num(mem["kv_tokens"]),
+                 conc=num(mem["max_concurrency"]), mml=mem["max_model_len"])
+    return ""

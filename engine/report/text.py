@@ -81,16 +81,10 @@ def _render(data: dict, console) -> None:
 
             line = t("report.memory_line", weights=num(mem["weights_gib"]), per_gpu=num(mem["weights_per_gpu_gib"]),
                      usable=num(mem["usable_per_gpu_gib"]), gmu=num(s["effective"].get("gpu_memory_utilization")))
-            if not mem.get("fits") and (mem.get("kv_cache_gib") or 0) > 0 and mem.get("min_tp") is not None:
-                # under the 15 % headroom C1 asks for, yet a cache remains: it starts (L15/L16 judge the rest)
-                line += " " + t("report.memory_tight", kv=num(mem["kv_cache_gib"]), tokens=num(mem.get("kv_tokens") or 0),
-                                min_tp=mem["min_tp"])
-            elif not mem.get("fits"):
-                line += " " + (t("report.memory_no_fit", min_tp=mem["min_tp"]) if mem.get("min_tp") is not None
-                               else t("report.memory_no_fit_any"))
-            elif mem.get("kv_tokens") is not None:
-                line += " " + t("report.memory_kv", kv=num(mem["kv_cache_gib"]), tokens=num(mem["kv_tokens"]),
-                                conc=num(mem["max_concurrency"]), mml=mem["max_model_len"])
+            from vllm_kb.engine.report.memory_bar import fit_sentence
+
+            if fit := fit_sentence(mem, t):
+                line += " " + fit
             console.print(f"{t('report.memory')}: {escape(line)}")
             _memory_bar(console, mem, (data["hardware"].get("gpu") or {}).get("memory_gib"), t)
         for o in s["opaque"]:

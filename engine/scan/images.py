@@ -9,7 +9,7 @@ import shlex
 
 from vllm_kb.engine.kb import release_dates
 from vllm_kb.engine.kb.versions import parse, try_parse
-from vllm_kb.engine.scan.shell import Seg, Word
+from vllm_kb.engine.scan.shell import SHELLS, Seg, Word, c_script_at
 
 # The vllm/vllm-openai image's ENTRYPOINT by tag (docker/Dockerfile of each release; from 0.25
 # a non-root wrapper that execs `vllm serve "$@"`).
@@ -156,11 +156,11 @@ def container_command(run, newest: str) -> list[Word] | None:
     if run.facts.get("replaces_entrypoint"):  # `hf jobs run IMAGE CMD`, `apptainer exec IMAGE CMD`
         return argv or None
     first = argv[0].value if argv else None
-    if is_vllm_image(image) and len(argv) > 2 and (first or "").rsplit("/", 1)[-1] in ("bash", "sh", "zsh", "dash") \
-            and argv[1].value in ("-c", "-lc", "-ec"):
+    values = [w.value or "" for w in argv]
+    if is_vllm_image(image) and (first or "").rsplit("/", 1)[-1] in SHELLS and (k := c_script_at(values, 0)) is not None:
         # `vllm/vllm-openai:v0.8.5 bash -c "vllm serve M"`: the image's entrypoint takes `bash -c …` as its
         # arguments and stops (OPEA GenAIComps #336); the command meant is read, the mistake is a finding
-        run.facts["repeats_entrypoint"] = (f"{first} {argv[1].value}", " ".join(entrypoint_for(image, newest)))
+        run.facts["repeats_entrypoint"] = (" ".join(values[:k]), " ".join(entrypoint_for(image, newest)))
         return argv
     if is_vllm_image(image) or is_vllm_like_image(image) and (not argv or (first or "").startswith("-")):
         line = run.image.line if run.image is not None else 1

@@ -95,8 +95,8 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
             if text is not None and "install" in text:
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
                 all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
-                if pip_lines.PIP_INSTALL.search(text):
-                    all_pins += _guarded(ctx, rel, lambda _c, r, t: pins_mod._dockerfile(r, pip_lines.as_run(t)), text)
+                if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
+                    all_pins += _guarded(ctx, rel, _script_pins, text)
     ctx.plugins = frozenset(plugins)
     all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
     # pins above the audited folder, up to its repository's root, stand where the folder has none
@@ -245,6 +245,11 @@ def _free_cycles() -> None:
     on (the MCP server, tests) it runs by itself."""
     if not gc.isenabled():
         gc.collect(0)
+
+
+def _script_pins(ctx: ScanContext, rel: str, text: str) -> list:
+    """A shell script's `pip install` lines, read as a Dockerfile's RUN lines are."""
+    return pins_mod._dockerfile(rel, pip_lines.as_run(text))
 
 
 def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:

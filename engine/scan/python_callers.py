@@ -252,12 +252,7 @@ def value(resolver, param, unresolved: type[Exception]):
                 continue  # a call that does not give it would fail: not the one that runs
             v = resolver.value(param.node)
         else:
-            scope = p.where[2] if p.where else root
-            if p.block is not None:
-                scope = Scope.of(p.block, scope)
-            for fn in p.fns:
-                scope = function_scope(fn, scope)
-            v = resolver.elsewhere(p.node, scope, p.where[1] if p.where else resolver.links, p.cls,
+            v = resolver.elsewhere(p.node, _call_scope(p, root), p.where[1] if p.where else resolver.links, p.cls,
                                    tree=p.where[3] if p.where else None)
         seen.setdefault(repr(v), (v, f"{p.where[0]}:" if p.where else "line ", p.call.lineno))
     if not seen:
@@ -268,6 +263,17 @@ def value(resolver, param, unresolved: type[Exception]):
     v, where, line = next(iter(seen.values()))
     resolver._assume(f"`{param.name}` as the call at {where}{line} passes it")
     return v
+
+
+def _call_scope(p: Passed, root: Scope) -> Scope:
+    """The names where a call stands: its module's (another module's, for a call made there), the
+    main guard's block that holds it, then the functions around it."""
+    scope = p.where[2] if p.where else root
+    if p.block is not None:
+        scope = Scope.of(p.block, scope)
+    for fn in p.fns:
+        scope = function_scope(fn, scope)
+    return scope
 
 
 def _root(resolver):
@@ -314,10 +320,7 @@ def parsed_args(resolver, param):
         if p.where:
             return None  # another module's parser: its options are not this module's
         if isinstance(node, ast.Name):
-            scope = _root(resolver) if p.block is None else Scope.of(p.block, _root(resolver))
-            for fn in p.fns:
-                scope = function_scope(fn, scope)
-            node = scope.lookup(node.id)
+            node = _call_scope(p, _root(resolver)).lookup(node.id)
         if not links_mod.parses_args(resolver.tree, node):  # `parser.parse_args()`, or `get_args()` returning it
             return None
         found = found or node

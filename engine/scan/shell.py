@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 OPERATORS = ("&&", "||", ";;", "|&", ";", "&", "|", "(", ")")
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})  # programs whose `-c` string is a script of its own
 # A redirection operator with its optional fd; its target is the next word.
 _REDIR_AT = re.compile(r"(\d*)(&>>|&>|>>|>\||>&|<&|<>|<<<|<<-|<<|>|<)")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -342,3 +343,15 @@ def parse(text: str) -> list[Command]:
     return commands
 
 
+def c_script_at(values: list[str], i: int) -> int | None:
+    """`bash -c "…"` / `sh -lc '…'` / `bash -lc -- "…"` with the shell at `values[i]`: the index of
+    the script string; None without a `-c` option or a string after it."""
+    k, has_c = i + 1, False
+    while k < len(values) and values[k].startswith("-"):
+        v = values[k]
+        k += 1
+        if v == "--":
+            break
+        if not v.startswith("--") and "c" in v[1:]:
+            has_c = True
+    return k if has_c and k < len(values) else None

@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from vllm_kb.engine.scan import docker_run, envfile
-from vllm_kb.engine.scan.shell import ShellSyntaxError, Word
+from vllm_kb.engine.scan.shell import SHELLS, ShellSyntaxError, Word, c_script_at
 from vllm_kb.engine.scan.shell_expand import hole, is_append, is_known, shown, split_assignment
 from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
 from vllm_kb.engine.scan.site import Setting
@@ -17,7 +17,6 @@ from vllm_kb.engine.scan.site import Setting
 if TYPE_CHECKING:
     from vllm_kb.engine.scan.shell_run import State
 
-_SHELLS = {"bash", "sh", "zsh", "dash", "ksh"}
 _NOOP = {"cd", "pushd", "popd", "echo", "printf", "sleep", "trap", "wait", "exit", "return", "true", "false", ":",
          "mkdir", "rm", "cp", "mv", "ls", "cat", "chmod", "touch", "ulimit", "module", "conda", "nvidia-smi", "kill",
          "pkill", "clear", "alias", "hostname", "curl", "wget", "tee", "git", "pip", "pip3", "huggingface-cli"}
@@ -179,16 +178,8 @@ class Builtins:
 
     def shell_c(self, fields: list[Word], i: int, n: Simple, container: dict | None = None) -> bool:
         """`bash -c "…"` / `sh -lc '…'` / `bash -lc -- "…"`: the string is a script of its own."""
-        k = i + 1
-        has_c = False
-        while k < len(fields) and (fields[k].value or "").startswith("-"):
-            v = fields[k].value or ""
-            k += 1
-            if v == "--":
-                break
-            if not v.startswith("--") and "c" in v[1:]:
-                has_c = True
-        if not has_c or k >= len(fields):
+        k = c_script_at([f.value or "" for f in fields], i)
+        if k is None:
             return False
         script = fields[k]
         child = self.st.copy()
@@ -249,7 +240,7 @@ class Builtins:
             if val is not None:
                 self.st.env[k] = Setting(k, val.value, True, self.rel, val.line, k, val.raw, "cli")
         head = (argv[0].value or "").rsplit("/", 1)[-1] if argv else ""
-        if not (head in _SHELLS and self.shell_c(argv, 0, n, None)):
+        if not (head in SHELLS and self.shell_c(argv, 0, n, None)):
             self._emit(argv, n, None, ("docker compose run",))
         self.st = saved
         return True
@@ -285,7 +276,7 @@ class Builtins:
             return True
         if rest:
             head = (rest[0].value or "").rsplit("/", 1)[-1]
-            if not (head in _SHELLS and self.shell_c(rest, 0, n)):
+            if not (head in SHELLS and self.shell_c(rest, 0, n)):
                 self._emit(rest, n)
         return True
 
@@ -319,7 +310,7 @@ class Builtins:
         saved = self.st
         self.st = state
         head = (argv[0].value or "").rsplit("/", 1)[-1] if argv else ""
-        if not (head in _SHELLS and self.shell_c(argv, 0, n, facts)):
+        if not (head in SHELLS and self.shell_c(argv, 0, n, facts)):
             self._emit(argv, n, facts, ("docker run",))
         self.st = saved
         return True
@@ -357,7 +348,7 @@ class Builtins:
                 self.st.env[k] = Setting(k, val.value, True, self.rel, val.line, k, val.raw, "cli")
         argv = fields[at:]
         head = (argv[0].value or "").rsplit("/", 1)[-1] if argv else ""
-        if not (head in _SHELLS and self.shell_c(argv, 0, n, facts)):
+        if not (head in SHELLS and self.shell_c(argv, 0, n, facts)):
             self._emit(argv, n, facts, ("docker exec",))
         self.st = saved
         return True

@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan import shell_cond, shell_wrap
 from vllm_kb.engine.scan.launchers import program_start
-from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.shell import SHELLS, Word
 from vllm_kb.engine.scan.shell_expand import Expander, hole, shown, split_assignment
 from vllm_kb.engine.scan.shell_builtins import MAX_DEPTH, Builtins
 from vllm_kb.engine.scan.shell_nodes import shift_lines
@@ -19,7 +19,6 @@ from vllm_kb.engine.scan.shell_tree import AndOr, Case, FuncDef, Group, If, Loop
 from vllm_kb.engine.scan.site import Setting
 
 _DECLARE = {"export", "declare", "typeset", "local", "readonly"}
-_SHELLS = {"bash", "sh", "zsh", "dash", "ksh"}
 _TOOLS = {"hf", "huggingface-cli", "apptainer", "singularity", "kubectl"}  # engine/scan/launch_tools.py
 
 
@@ -256,7 +255,7 @@ class Runner(Builtins):
         if base in self.st.funcs and self.depth < MAX_DEPTH:
             self.call(base, fields, prog_i, n)
             return shell_cond.UNKNOWN
-        if base in _SHELLS and self.shell_c(fields, prog_i, n):
+        if base in SHELLS and self.shell_c(fields, prog_i, n):
             return shell_cond.UNKNOWN
         if base in ("docker", "podman", "nerdctl", "nvidia-docker") and self.docker(fields, prog_i, n):
             return shell_cond.UNKNOWN
@@ -282,7 +281,7 @@ class Runner(Builtins):
         if len(rest) == 1:
             text = rest[0].text if rest[0].text is not None else rest[0].raw
             self.child(text[len(prefix):] if prefix and text.startswith(prefix) else text, rest[0].line, n, state=self.st.copy())
-        elif not ((rest[0].value or "").rsplit("/", 1)[-1] in _SHELLS and self.shell_c(rest, 0, n)):
+        elif not ((rest[0].value or "").rsplit("/", 1)[-1] in SHELLS and self.shell_c(rest, 0, n)):
             self._emit(rest, n)
         return True
 
