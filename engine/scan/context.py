@@ -67,6 +67,7 @@ class ScanContext:
     files: list[str] = field(default_factory=list)  # the project's files (scan_project sets it)
     absorbed: set[str] = field(default_factory=set)  # site ids another site took in (a KServe runtime)
     llm_subclasses: dict = field(default_factory=dict)  # class name → python_subclass.Wrapper list (project index)
+    registered_archs: dict = field(default_factory=dict)  # architecture → `file:line` of the project's register_model
     entry_points: dict = field(default_factory=dict)  # project file → argv_entry.EntryPoint | None, read once
     vendored: list = field(default_factory=list)  # scan/vendored.Gate: a framework copy's own vLLM gate
     framework_copies: list = field(default_factory=list)  # scan/framework_source.SourceCopy: a copy's vLLM imports
