@@ -23,6 +23,16 @@ def parse_python(text: str, filename: str = "<unknown>"):
         return ast.parse(text, filename=filename)
 
 
+def texts_with(ctx, files: list[str], suffix: str, *needles: str):
+    """(file, text) of each file with that suffix whose text holds every needle: the cheap test a
+    project-wide index makes before it parses anything."""
+    for rel in files:
+        if rel.endswith(suffix):
+            text = ctx.read(rel)
+            if text and all(n in text for n in needles):
+                yield rel, text
+
+
 def _within(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 

@@ -7,18 +7,13 @@ from __future__ import annotations
 
 import ast
 
-from vllm_kb.engine.scan.context import parse_python
+from vllm_kb.engine.scan.context import parse_python, texts_with
 
 
 def index(ctx, files: list[str]) -> dict[str, str]:
     """Architecture name → where the project registers it (`file:line`)."""
     out: dict[str, str] = {}
-    for rel in files:
-        if not rel.endswith(".py"):
-            continue
-        text = ctx.read(rel)
-        if not text or "register_model" not in text or "ModelRegistry" not in text:
-            continue
+    for rel, text in texts_with(ctx, files, ".py", "register_model", "ModelRegistry"):
         try:
             tree = parse_python(text, rel)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
