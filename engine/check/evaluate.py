@@ -80,7 +80,8 @@ def _missing_key(missing: tuple[str, ...], facts: dict) -> str:
     sizing argument not read, a model whose size is not known), rather than the fact's name."""
     why = facts.get("memory_unknown")
     told = ("memory.", "gpu.") if why == "gpu" else ("memory.",)
-    if why in ("gpu", "unread", "model") and missing and all(m.startswith(told) for m in missing):
+    if (why in ("gpu", "unread", "model") and any(m.startswith("memory.") for m in missing)
+            and all(m.startswith(told) for m in missing)):
         return f"reason.memory_unknown.{why}"
     return "reason.missing"
 
@@ -200,8 +201,10 @@ def _evaluate_once(check: Check, facts: dict, act: cel.Activation, unresolved: d
             held = _OUTSIDE_MODE[(id(check), mode)] = (check, kb, evaluate(check, facts, act, unresolved, kb))
         return _copy(held[2])
     paths, quoted, args = _deps(check)
+    why = facts.get("memory_unknown")  # what an unknown memory check's words name (_missing_key)
     key = (id(check), tuple(map(act.key, paths)), tuple(repr(lookup(facts, q)) for q in quoted),
-           tuple(map(unresolved.get, args)))
+           tuple(map(unresolved.get, args)),
+           (why, repr(facts.get("memory_unread")), (facts.get("model") or {}).get("name")) if why else None)
     hit = _RESULTS.get(key)
     if hit is None or hit.check is not check:
         hit = evaluate(check, facts, act, unresolved, kb)
