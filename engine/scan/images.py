@@ -71,6 +71,8 @@ def framework_image(image: str | None) -> dict[str, str]:
             out["vllm"] = m.group(1)
         if e.get("release") and (m := re.search(e["release"], tag)) and try_parse(m.group(1)) is not None:
             out[e["framework"]] = m.group(1)
+        if e.get("releases") and (m := re.search(e["tag"], tag)):  # a vendor's release → its vLLM, by the vendor's notes
+            out.update({"vllm": r[1] for r in e["releases"] if r[0] == m.group(1)})
         break
     return out
 
@@ -123,6 +125,13 @@ def image_date(image: str | None) -> str | None:
 
 def is_vllm_image(image: str | None) -> bool:
     return bool(_IMAGE.match((image or "").strip()))
+
+
+def is_local_image(image: str | None) -> bool:
+    """A vLLM image named without a registry or a namespace (`vllm-node`, `vllm-custom:dev`): no
+    official Docker Hub image holds vLLM, so the host built (or loaded) it itself."""
+    name = name_and_tag(image)[0]
+    return bool(name) and "/" not in name and "$" not in name and is_vllm_like_image(image)
 
 
 def is_vllm_like_image(image: str | None) -> bool:
