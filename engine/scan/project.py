@@ -16,7 +16,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import extra_pins, framework_source, notebook_json, own_release, pip_lines, source_pins, vendored, windows_scripts
+from vllm_kb.engine.scan import extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -96,7 +96,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
                 all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
-                    all_pins += _guarded(ctx, rel, _script_pins, text)
+                    all_pins += _guarded(ctx, rel, pins_mod.script_pins, text)
     ctx.plugins = frozenset(plugins)
     all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
     # pins above the audited folder, up to its repository's root, stand where the folder has none
@@ -145,6 +145,7 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
     ctx, files = sc.ctx, sc.files
     # before the workers fork: the project's own subclasses of vllm.LLM, whose calls are sites anywhere
     ctx.llm_subclasses = python_subclass.index(ctx, files)
+    ctx.registered_archs = registered_models.index(ctx, files)  # out-of-tree models (ModelRegistry.register_model)
     windows_runs = windows_scripts.index(ctx, files)  # Python files a .bat/.ps1 runs in native Windows
     if not gc.isenabled():  # what is loaded so far (the knowledge, the catalog, the file list) stays to the end
         gc.freeze()  # out of the young collections below (_free_cycles), which would walk it all once
@@ -245,11 +246,6 @@ def _free_cycles() -> None:
     on (the MCP server, tests) it runs by itself."""
     if not gc.isenabled():
         gc.collect(0)
-
-
-def _script_pins(ctx: ScanContext, rel: str, text: str) -> list:
-    """A shell script's `pip install` lines, read as a Dockerfile's RUN lines are."""
-    return pins_mod._dockerfile(rel, pip_lines.as_run(text))
 
 
 def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:
