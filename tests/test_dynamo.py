@@ -63,6 +63,7 @@ def test_a_graph_deployment_worker_is_a_site(tmp_path):
     assert site.kind == "python -m dynamo.vllm (AsyncEngineArgs)" and site.model.value == "Qwen/Qwen3-8B"
     assert sr.version.version == "0.19.0" and site.gpu_request == 2  # the service's `resources.limits.gpu`
     assert "namespace" not in site.settings and "namespace" not in site.unknown  # Dynamo's own option
+    assert site.container["shm_size"] == "8Gi"  # the operator's default /dev/shm volume
     gone = [f for f in sr.remarks if f.priority == "P0" and "--disable-log-requests" in f.message["en"]]
     assert gone and gone[0].line == DGD.splitlines().index("            - --disable-log-requests") + 1
 
@@ -101,3 +102,12 @@ def test_engine_options_and_dynamo_options_pass(tmp_path):
 ])
 def test_dynamo_1_refuses_its_connector_option(tmp_path, pins, connector, want):
     assert _p0(tmp_path, f"--connector {connector}", pins) == want
+
+
+@pytest.mark.parametrize("shared, want", [("      sharedMemory:\n        size: 16Gi\n", "16Gi"),
+                                          ("      sharedMemory:\n        disabled: true\n", None)])
+def test_the_operator_shared_memory_follows_the_component(tmp_path, shared, want):
+    text = DGD.format(tag="1.1.1").replace("      componentType: worker\n", "      componentType: worker\n" + shared)
+    (tmp_path / "deploy.yaml").write_text(text)
+    (sr,) = audit(tmp_path, gpu="H100 x2").sites
+    assert sr.site.container.get("shm_size") == want

@@ -120,6 +120,20 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     return out
 
 
+def _dynamo_shm(data: dict, path: tuple) -> str | None:
+    """/dev/shm of a Dynamo graph component: the operator mounts a memory-backed 8Gi emptyDir there
+    unless the component's `sharedMemory` disables or resizes it (deploy/cloud/operator docs,
+    "Operator Default Values Injection"); None for other objects or a disabled volume."""
+    if data.get("kind") != "DynamoGraphDeployment":
+        return None
+    tail = 2 if path[-2:] == ("extraPodSpec", "mainContainer") else 4 if "podTemplate" in path else 0
+    comp = _node(data, path[:-tail]) if tail else None
+    shm = comp.get("sharedMemory") if isinstance(comp, dict) else None
+    if isinstance(shm, dict) and shm.get("disabled") is True:
+        return None
+    return str(shm["size"]) if isinstance(shm, dict) and shm.get("size") else "8Gi"
+
+
 def _pod(path: tuple) -> tuple:
     """Where the pod spec of a container is: above `containers[i]`, or what holds an OME `runner` or
     a Dynamo `mainContainer`."""
@@ -209,7 +223,9 @@ def _shm(data: dict, path: tuple, container: dict) -> dict:
     mount = next((m.get("name") for m in container.get("volumeMounts") or [] if isinstance(m, dict)
                   and str(m.get("mountPath", "")).rstrip("/") == "/dev/shm"), None)
     if mount is None:
-        if _kuberay_shm(data, path):
+        if (dynamo := _dynamo_shm(data, path)) is not None:
+            out["shm_size"] = dynamo
+        elif _kuberay_shm(data, path):
             # KubeRay mounts a memory-backed emptyDir at the Ray container's /dev/shm, sized by its
             # memory limit, else request, else unbounded (ray-operator/controllers/ray/common/pod.go
             # `addEmptyDir(… SharedMemoryVolumeMountPath, StorageMediumMemory)`, `findMemoryReqOrLimit`)
