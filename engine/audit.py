@@ -245,7 +245,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     if basis in ("cli", "image") and _built_from_source(site, ctx):
         basis = source_pins.BASIS  # its kernels are the ones that build compiled (TORCH_CUDA_ARCH_LIST), not the release's
     facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis,
-                       trained=lambda: _training_ranks(ctx), install=_install(site, choice, basis, ctx))
+                       trained=lambda: _training_ranks(ctx), install=_install(site, choice, basis, ctx),
+                       registered=ctx.registered_archs)
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
