@@ -13,6 +13,7 @@ from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpin
 from vllm_kb.engine.check.dependency_pins import dependency_facts
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
+from vllm_kb.engine.check.dynamo_facts import dynamo_facts
 from vllm_kb.engine.check.host_compat import host_compat, host_of
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.gguf_fit import gguf_fit
@@ -111,6 +112,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         # a serving package that starts vLLM itself (FastChat, Xinference, Ray Serve LLM): its pin against vLLM's
         facts["launch"].update(host_compat(site, facts, cat, partial(sc.ctx.framework_pin, site.file),
                                            sc.ctx.read(site.file) if host_of(site) == "ray" else None))
+        facts["launch"].update(dynamo_facts(site, partial(sc.ctx.framework_pin, site.file)))  # Dynamo's worker (L143)
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
             site.framework_fork = bool(getattr(pin, "own", False))
