@@ -19,6 +19,7 @@ ARCH_KEYS = (
     "n_shared_experts", "first_k_dense_replace", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
     "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "index_topk", "sliding_window_size",
     "sliding_window_pattern", "tie_word_embeddings", "max_position_embeddings", "attn_logit_softcapping",
+    "attention_chunk_size", "interleave_moe_layer_step",
 )
 _DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16",
            "float32": "float32", "fp32": "float32", "float": "float32"}
@@ -255,6 +256,13 @@ def _config_moe(cfg: dict, out: dict) -> None:
     # Mixtral and gpt-oss give the expert width as intermediate_size
     if out.get("num_experts") and not out.get("moe_intermediate_size") and _dim(cfg.get("intermediate_size")):
         out["moe_intermediate_size"] = cfg["intermediate_size"]
+    if str(cfg.get("model_type", "")).startswith("llama4"):
+        # Llama 4: intermediate_size_mlp is the dense layers' width, and every MoE layer has one
+        # shared expert of the routed width (transformers Llama4TextMoe)
+        if _dim(cfg.get("intermediate_size_mlp")):
+            out["intermediate_size"] = cfg["intermediate_size_mlp"]
+        if out.get("num_experts") and out.get("moe_intermediate_size"):
+            out.setdefault("n_shared_experts", 1)
     # Qwen2-MoE style: one shared expert of its own width
     if _dim(cfg.get("shared_expert_intermediate_size")) and not out.get("n_shared_experts") and out.get("moe_intermediate_size"):
         out["n_shared_experts"] = max(1, round(cfg["shared_expert_intermediate_size"] / out["moe_intermediate_size"]))
@@ -263,6 +271,8 @@ def _config_moe(cfg: dict, out: dict) -> None:
 def _config_sliding(cfg: dict, out: dict) -> None:
     window = cfg.get("sliding_window")
     types = cfg.get("layer_types")
+    if _dim(cfg.get("attention_chunk_size")):
+        out["num_chunked_layers"] = _chunked_layers(cfg, out["num_hidden_layers"])
     if isinstance(types, list) and types:
         local = sum(1 for t in types if t == "sliding_attention")
         if local and _dim(window):
@@ -278,6 +288,20 @@ def _config_sliding(cfg: dict, out: dict) -> None:
         out["sliding_window_pattern"] = pattern
     elif str(cfg.get("model_type", "")).startswith("gemma2"):
         out["sliding_window_pattern"] = 2
+
+
+def _chunked_layers(cfg: dict, layers: int) -> int:
+    """Llama 4's layers that attend within attention_chunk_size: the RoPE layers (no_rope_layers
+    1), every layer but each no_rope_layer_interval-th (4) when the list is empty; newer configs
+    spell it as layer_types "chunked_attention"."""
+    types, nope = cfg.get("layer_types"), cfg.get("no_rope_layers")
+    if isinstance(types, list) and any(t == "chunked_attention" for t in types):
+        return sum(1 for t in types if t == "chunked_attention")
+    if isinstance(nope, list) and len(nope) == layers:
+        return sum(1 for x in nope if x)
+    interval = cfg.get("no_rope_layer_interval")
+    interval = interval if isinstance(interval, int) and not isinstance(interval, bool) and interval > 0 else 4
+    return layers - layers // interval
 
 
 # config.json keys vLLM takes the smallest of (ModelConfig._get_and_verify_max_len;
