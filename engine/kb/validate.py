@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import cel, resources, schemas, validate_sources, value_renames, yamlio
+from vllm_kb.engine.kb import cel, resources, schemas, validate_files, validate_sources, yamlio
 from vllm_kb.engine.kb.errors import KnowledgeError, Problem
 from vllm_kb.engine.kb.messages import placeholders
 from vllm_kb.engine.kb.knowledge import Knowledge, Registry, _check_from
@@ -37,7 +37,6 @@ FILES = [
     (("frameworks", "compat.yaml"), "compat"),
     (("frameworks", "engine_kwargs.yaml"), "engine_kwargs"), (("frameworks", "vllm_imports.yaml"), "vllm_imports"),
 ]
-OBS_FIELDS = ("kind", "name", "file", "line", "vllm_context", "extras", "framework", "mode", "syntax", "tool")
 FACT_GROUPS_FREE = ("args", "passed", "engine", "env")
 # Env vars a predicate may read that are not vLLM's own.
 EXTRA_ENV = frozenset({"CUDA_VISIBLE_DEVICES", "HF_TOKEN", "HF_HOME", "HF_HUB_OFFLINE", "NCCL_DEBUG", "PYTORCH_CUDA_ALLOC_CONF", "CUDA_DEVICE_MAX_CONNECTIONS", "OMP_NUM_THREADS"})
@@ -99,12 +98,12 @@ class Validator:
             self.problems += e.problems
             return self.problems, ""
         checks = self.checks(categories)
-        self.effective_defaults()
-        self.renames()
-        self.frameworks()
+        validate_files.effective_defaults(self)
+        validate_files.renames(self)
+        validate_files.frameworks(self)
         self.claims()
-        self.triggers()
-        self.i18n_usage()
+        validate_files.triggers(self)
+        validate_files.i18n_usage(self)
         counts = self.stages()
         stats = (f"{len(checks)} checks in {len(categories)} categories, {self.n_predicates} CEL predicates, {self.n_cases} cases, "
                  f"{counts.get('scenarios', 0)} scenarios, {counts.get('tables', 0)} tables; catalog {self.cat.oldest} … {self.cat.newest}")
@@ -281,69 +280,6 @@ class Validator:
     def cases(self, c) -> None:
         """Each check's own cases need the check stage to run: engine/validate.py runs them."""
 
-    def effective_defaults(self) -> None:
-        doc = self.load(("vllm", "effective_defaults.yaml"))
-        if doc is None:
-            return
-        for i, d in enumerate((doc.data or {}).get("defaults", [])):
-            if not isinstance(d, dict):
-                continue
-            if d.get("arg") and self.cat.arg(d["arg"]) is None:
-                self.add("knowledge/vllm/effective_defaults.yaml", d.get("arg", ""), f"defaults[{i}].arg", "no such vLLM argument in any catalog release")
-            if d.get("when"):
-                self.predicate("knowledge/vllm/effective_defaults.yaml", d.get("arg", ""), f"defaults[{i}].when", d["when"])
-
-    def renames(self) -> None:
-        """Each removed name really ends at `last`, and what it carries to exists after it."""
-        f, doc = "knowledge/vllm/renames.yaml", self.load(("vllm", "renames.yaml"))
-        value_renames.check(self.cat, (doc.data or {}).get("values") if doc else None, lambda *a: self.add(f, *a))
-        for i, r in enumerate(((doc.data or {}).get("renames") or []) if doc else []):
-            if not isinstance(r, dict) or "name" not in r:
-                continue
-            entry = self.cat.env(r["name"]) if r.get("env") else self.cat.arg(r["name"])
-            if entry is None:
-                self.add(f, r["name"], f"renames[{i}].name", "not in the catalog")
-                continue
-            last = entry.last if r.get("env") else self.cat.last_release(r["name"])
-            if str(r.get("last")) != last:
-                self.add(f, r["name"], f"renames[{i}].last", f"says {r.get('last')!r}; the catalog's last release with it is {last!r}")
-            for lang in ("en", "zh"):
-                self.text_names(f, r["name"], f"renames[{i}].replacement.{lang}", (r.get("replacement") or {}).get(lang, ""), [], removal_ok=True, bare=True)
-            if r.get("carry"):
-                head = r["carry"].split(".")[0]
-                if self.cat.arg(head) is None:
-                    self.add(f, r["name"], f"renames[{i}].carry", f"no vLLM argument {head!r}")
-
-    def frameworks(self) -> None:
-        """Framework files: schema, predicates compile, every mapped or fixed argument is vLLM's."""
-        from vllm_kb.engine.kb.frameworks import FRAMEWORK_IDS
-
-        for fid in FRAMEWORK_IDS:
-            parts = ("frameworks", f"{fid}.yaml")
-            name = resources.display_name("knowledge", *parts)
-            doc = self.load(parts)
-            if doc is None or not self.schema(name, "framework", doc.data):
-                continue
-            data = doc.data
-            for i, k in enumerate(data["keys"]):
-                if k.get("arg") and self.cat.arg(k["arg"]) is None:
-                    self.add(name, k["key"], f"keys[{i}].arg", f"no vLLM argument {k['arg']!r} in any catalog release")
-            named = [("fixed", i, f["arg"]) for i, f in enumerate(data.get("fixed", []) + (data.get("serve") or {}).get("fixed", []))]
-            for section, i, arg in named + [("drops", i, d["arg"]) for i, d in enumerate(data.get("drops", [])) if d["arg"] != "*"]:
-                if self.cat.arg(arg) is None:
-                    self.add(name, arg, f"{section}[{i}].arg", "no vLLM argument of that name in any catalog release")
-            for section in ("modes", "findings", "drops"):
-                for i, rule in enumerate(data.get(section, [])):
-                    self.n_predicates += 1
-                    try:
-                        p = cel.compile(rule["when"])
-                    except cel.CelSyntaxError as e:
-                        self.add(name, "", f"{section}[{i}].when", f"CEL syntax error: {e}")
-                        continue
-                    for path in p.paths:
-                        if path[0] not in ("keys", "command", "framework", "vllm", "peer"):
-                            self.add(name, "", f"{section}[{i}].when", f"unknown name {'.'.join(path)!r} (keys, command, framework, vllm, peer)")
-
     def claims(self) -> None:
         """Every versioned claim against the catalogs, in every release it covers (engine/kb/claims)."""
         from vllm_kb.engine.kb import claims
@@ -352,47 +288,9 @@ class Validator:
         for file, id_, path, msg in claims.problems(self.cat) + fw_claims.problems():
             self.add(file, id_, path, msg)
 
-    def triggers(self) -> None:
-        """Trigger ids are unique and each `when` compiles and reads only `obs`."""
-        name = "knowledge/triggers.yaml"
-        doc = self.load(("triggers.yaml",))
-        seen = set()
-        for i, t in enumerate(((doc.data or {}).get("triggers") or []) if doc else []):
-            if not isinstance(t, dict) or "when" not in t:
-                continue
-            if t.get("id") in seen:
-                self.add(name, t["id"], f"triggers[{i}].id", "duplicate trigger id")
-            seen.add(t.get("id"))
-            self.n_predicates += 1
-            try:
-                p = cel.compile(t["when"])
-            except cel.CelSyntaxError as e:
-                self.add(name, t.get("id", ""), f"triggers[{i}].when", f"CEL syntax error: {e}")
-                continue
-            for path in p.paths:
-                if path[0] != "obs" or (len(path) > 1 and path[1] not in OBS_FIELDS):
-                    self.add(name, t.get("id", ""), f"triggers[{i}].when", f"unknown name {'.'.join(path)!r} (obs.{', obs.'.join(OBS_FIELDS)})")
-
-    def i18n_usage(self) -> None:
-        """Every UI string key used in code or templates exists."""
-        kb = _kb()
-        used = set()
-        for mod in ("report/templates/report.md.j2",):
-            used |= set(re.findall(r"""t\(\s*["']([a-z_]+\.[A-Za-z0-9_.]+)["']""", resources.read_text("engine", *mod.split("/"))))
-        for key in sorted(used - set(kb.strings)):
-            if key.endswith(("_", ".")) and any(k.startswith(key) for k in kb.strings):
-                continue  # a prefix the template completes at run time
-            self.add("knowledge/i18n.yaml", key, "", "used by the report template but not defined")
-
 
 def _spans(versions: list[str]) -> str:
     return "none" if not versions else versions[0] if len(versions) == 1 else f"{versions[0]} … {versions[-1]}"
-
-
-def _kb() -> Knowledge:
-    from vllm_kb.engine.kb.knowledge import load
-
-    return load()
 
 
 def validate_kb() -> tuple[list[Problem], str]:

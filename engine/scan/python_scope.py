@@ -10,6 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+class Unresolved(Exception):
+    """A value the static reading cannot know; `why` says what it would take (run time, a file)."""
+
+    def __init__(self, node: ast.AST, why: str = ""):
+        self.node = node
+        self.why = why
+
+
 @dataclass
 class ParamDefault:
     """A function parameter read through its default (the caller may pass another value);

@@ -11,17 +11,12 @@ import operator
 from typing import Any
 
 from vllm_kb.engine.kb.textpos import LineIndex  # noqa: F401 — the type of `lines`
-from vllm_kb.engine.scan import python_callers as callers_mod, python_datafiles as datafiles, python_links as links_mod
-from vllm_kb.engine.scan.python_scope import ParamDefault, Scope, assignments, statements, walk, walk_no_defs  # noqa: F401 — re-exported
-from vllm_kb.engine.scan.python_scope import dotted as _dotted, env_read as _env_read, is_environ as _is_environ
+from vllm_kb.engine.scan import python_callers as callers_mod, python_links as links_mod
+from vllm_kb.engine.scan import python_value_calls as value_calls
+from vllm_kb.engine.scan.python_scope import ParamDefault, Scope, Unresolved, assignments, statements, walk, walk_no_defs  # noqa: F401 — re-exported
+from vllm_kb.engine.scan.python_scope import is_environ as _is_environ
 
 _walk_no_defs = walk_no_defs  # the name python_process imports from here
-
-
-class Unresolved(Exception):
-    def __init__(self, node: ast.AST, why: str = ""):
-        self.node = node
-        self.why = why
 
 
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
@@ -29,9 +24,6 @@ _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
 _CMPOPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
            ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
            ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
-_CONVERT = {"int": int, "float": float, "str": str, "bool": bool}
-# Calls whose result is their first argument as far as vLLM is concerned: a model reference.
-_PASSTHROUGH = {"HuggingFaceModel", "BentoModel", "Path", "PurePath", "PosixPath"}
 
 
 class _Resolver:
@@ -166,7 +158,7 @@ class _Resolver:
         if isinstance(node, ast.Subscript):
             return self._subscript(node)
         if isinstance(node, ast.Call):
-            return self._call(node)
+            return value_calls.call_value(self, node)
         raise Unresolved(node)
 
     def _boolop(self, node: ast.BoolOp):
@@ -334,67 +326,3 @@ class _Resolver:
         if name in self.env_where and self.from_env is None:
             self.from_env = f"{name} at {self.env_where[name]}"
         return self.env[name]
-
-    def _call(self, node: ast.Call):
-        env = _env_read(node)
-        if env is not None:
-            name_node, default = env
-            name = self.value(name_node)
-            if name in self.env:
-                return self._env(name)
-            if name in self.env_unknown:
-                raise Unresolved(node, self.env_unknown[name])
-            if default is None:
-                raise Unresolved(node, f"os.environ[{name!r}] is set at run time")
-            self._assume(f"default of os.environ.get({name!r})")
-            return self.value(default)
-        f = node.func
-        fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        if isinstance(f, ast.Name) and fname in _CONVERT and len(node.args) == 1 and not node.keywords:
-            v = self.value(node.args[0])
-            try:
-                if fname == "int" and isinstance(v, str):
-                    return int(v.strip())
-                return _CONVERT[fname](v)
-            except (ValueError, TypeError):
-                raise Unresolved(node, f"{fname}({v!r}) fails") from None
-        if fname in _PASSTHROUGH and node.args:
-            return self.value(node.args[0])
-        if isinstance(f, ast.Name) and fname == "dict":
-            out = {}
-            for a in node.args:
-                sub = self.value(a)
-                if not isinstance(sub, dict):
-                    raise Unresolved(a)
-                out.update(sub)
-            for kw in node.keywords:
-                if kw.arg is None:
-                    sub = self.value(kw.value)
-                    if not isinstance(sub, dict):
-                        raise Unresolved(kw.value)
-                    out.update(sub)
-                else:
-                    out[kw.arg] = self.value(kw.value)
-            return out
-        if isinstance(f, ast.Name) and fname in ("list", "tuple") and len(node.args) == 1:
-            return list(self.value(node.args[0]))
-        if isinstance(f, ast.Attribute) and fname == "join" and len(node.args) == 1:
-            if _dotted(f.value) in ("os.path", "posixpath"):
-                pass
-            else:
-                sep = self.value(f.value)
-                items = self.value(node.args[0])
-                if isinstance(sep, str) and isinstance(items, list) and all(isinstance(i, str) for i in items):
-                    return sep.join(items)
-        if _dotted(f) in ("os.path.join", "posixpath.join") and node.args:
-            parts = [self.value(a) for a in node.args]
-            if all(isinstance(p, str) for p in parts):
-                import posixpath
-                return posixpath.join(*parts)
-        if isinstance(f, ast.Attribute) and fname in ("lower", "upper", "strip") and not node.args:
-            v = self.value(f.value)
-            if isinstance(v, str):
-                return getattr(v, fname)()
-        if _dotted(f) in ("torch.cuda.device_count",):
-            raise Unresolved(node, "the number of GPUs the process sees at run time")
-        return datafiles.load(self, node, Unresolved)  # a YAML/JSON file the code reads, else Unresolved
