@@ -214,6 +214,7 @@ _CONFIG_NAMES = {
     # config.json spelling → catalog name; the first one present wins
     "num_experts": ("num_experts", "n_routed_experts", "num_local_experts"),
     "num_experts_per_tok": ("num_experts_per_tok", "experts_per_token", "moe_topk"),
+    "n_shared_experts": ("n_shared_experts", "num_shared_expert"),  # Hunyuan: num_shared_expert
     "num_hidden_layers": ("num_hidden_layers", "n_layer", "num_layers"),
     "num_attention_heads": ("num_attention_heads", "n_head"),
     "hidden_size": ("hidden_size", "n_embd", "d_model"),
@@ -227,12 +228,13 @@ def arch_from_config(config: dict) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k in ARCH_KEYS:
         names = _CONFIG_NAMES.get(k, (k,))
-        v = next((cfg[n] for n in names if _dim(cfg.get(n)) is not None), None)
+        v = next((_uniform(cfg[n]) for n in names if _dim(_uniform(cfg.get(n))) is not None), None)
         if v is not None:
             out[k] = v
     if not out.get("num_hidden_layers") or not out.get("hidden_size"):
         return {}
     _config_moe(cfg, out)
+    _remote_code_dims(cfg, out)
     _config_sliding(cfg, out)
     out.update(ssm_from_config(cfg))
     if "attn_logit_softcapping" in cfg:  # null (Gemma 3) clears what the catalog's family says
@@ -242,6 +244,13 @@ def arch_from_config(config: dict) -> dict[str, Any]:
     if "tie_word_embeddings" not in out and isinstance(config.get("tie_word_embeddings"), bool):
         out["tie_word_embeddings"] = config["tie_word_embeddings"]
     return out
+
+
+def _uniform(v):
+    """A per-layer list that holds one value for every layer (Hunyuan-A13B's moe_topk, moe_intermediate_size) as that value."""
+    if isinstance(v, list) and v and all(x == v[0] and type(x) is type(v[0]) for x in v):
+        return v[0]
+    return v
 
 
 def _dim(v):
@@ -266,6 +275,25 @@ def _config_moe(cfg: dict, out: dict) -> None:
     # Qwen2-MoE style: one shared expert of its own width
     if _dim(cfg.get("shared_expert_intermediate_size")) and not out.get("n_shared_experts") and out.get("moe_intermediate_size"):
         out["n_shared_experts"] = max(1, round(cfg["shared_expert_intermediate_size"] / out["moe_intermediate_size"]))
+
+
+def _remote_code_dims(cfg: dict, out: dict) -> None:
+    """Widths older remote-code configs spell their own way, as vLLM's model classes read them:
+    ChatGLM (chatglm.py: ffn_hidden_size, kv_channels, padded_vocab_size; the KV heads are
+    multi_query_group_num under multi_query_attention, ModelConfig.get_total_num_kv_heads) and
+    Qwen v1 (qwen.py QWenMLP: intermediate_size // 2, the config counting both halves of w1/w2)."""
+    kind = str(cfg.get("model_type", ""))
+    if kind == "chatglm":
+        for key, name in (("intermediate_size", "ffn_hidden_size"), ("head_dim", "kv_channels"),
+                          ("vocab_size", "padded_vocab_size")):
+            if _dim(cfg.get(name)):
+                out[key] = cfg[name]
+        if cfg.get("multi_query_attention") and _dim(cfg.get("multi_query_group_num")):
+            out["num_key_value_heads"] = cfg["multi_query_group_num"]
+    elif kind == "qwen" and _dim(cfg.get("intermediate_size")):
+        out["intermediate_size"] = cfg["intermediate_size"] // 2
+        if _dim(cfg.get("kv_channels")):
+            out["head_dim"] = cfg["kv_channels"]
 
 
 def _config_sliding(cfg: dict, out: dict) -> None:
