@@ -417,3 +417,13 @@ def test_experts_spread_over_data_parallel_ranks_without_the_widths(name):
     per_gpu = memory.weights_per_gpu_bytes(m, {"enable_expert_parallel": True, "data_parallel_size": 8}, w, 1, 1)
     assert per_gpu < 0.2 * w and per_gpu < 100 * GIB
     assert memory.weights_per_gpu_bytes(m, {"data_parallel_size": 8}, w, 1, 1) == w  # no EP: every rank holds all
+
+
+# https://github.com/Graph-COM/SubgraphRAG/issues/19 — V0 profiles a batch of max_model_len tokens
+# (no chunked prefill), so the context suggested must still fit once it is set, not only at 128K
+def test_the_suggested_context_fits_once_set_where_the_profile_follows_it():
+    first = est("meta-llama/Meta-Llama-3.1-8B-Instruct", "RTX-3090", "0.5.5")
+    safe = first["max_model_len_safe"]
+    assert not first["fits_max_model_len"] and safe < first["max_model_len_fit"]
+    again = est("meta-llama/Meta-Llama-3.1-8B-Instruct", "RTX-3090", "0.5.5", max_model_len=safe)
+    assert again["fits_max_model_len"] and again["max_model_len_fit"] * 0.9 >= safe

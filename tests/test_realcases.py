@@ -47,8 +47,8 @@ def test_totals(capsys):
 
 
 # The rates reached; raise them as checks land, never lower them to make a test pass.
-RATE_PREDICTED = 0.94
-RATE_FIX = 0.94
+RATE_PREDICTED = 0.95
+RATE_FIX = 0.95
 MIN_FAILURES = 86
 MIN_CONTROLS = 26
 

@@ -32,7 +32,7 @@ class Change:
     priority: str = "P2"
     safe: bool = False
     setting: Setting | None = field(default=None, repr=False, compare=False)
-    blocked: str | None = None  # why it cannot be written at this site: fixed | not_exposed | from_env | device_count
+    blocked: str | None = None  # why it cannot be written at this site: fixed | not_exposed | from_env | from_default | device_count
     container: str | None = None  # the framework mapping (vllm_config, vllm_engine_kwargs) this sets a key of
     key: str | None = None  # a new key as the file writes keys (dotted for a nested YAML path), when one is added
     positional: bool = False  # `vllm serve MODEL`: the model goes first after `serve`, not as `--model`
@@ -43,7 +43,7 @@ class Change:
         return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,
                 "line": self.line, "before": self.before, "after": self.after, "checks": self.checks,
                 "priority": self.priority, "safe": self.safe, "blocked": self.blocked,
-                **({"origin": self.key} if self.blocked == "from_env" and self.key else {})}
+                **({"origin": self.key} if self.blocked in ("from_env", "from_default") and self.key else {})}
 
 
 def merge_value(value: Any, existing: Setting | None) -> Any:
@@ -263,6 +263,10 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         # the code reads the value from an env file: the edit belongs on that file's line
         return Change(op, target, value, existing.file, existing.syntax, existing.line, _as_written(existing), None,
                       setting=existing, blocked="from_env", key=(existing.pos or {})["from_env"])
+    if existing is not None and (existing.pos or {}).get("from_default") and op == "set" and existing.syntax == "python-call":
+        # `LLM(tensor_parallel_size=tp)` where tp is what the caller passes: the change belongs where the value is set
+        return Change(op, target, value, existing.file, existing.syntax, existing.line, _as_written(existing), None,
+                      setting=existing, blocked="from_default", key=(existing.pos or {})["from_default"])
     if op == "unset":
         if existing is None:
             return None

@@ -23,6 +23,10 @@ def setting(resolver, name, node, rel, text, key, item=None) -> Setting:
         value = resolver.value(node)
         if resolver.from_env:  # the value is the env file's: a fix belongs there, not in the code
             pos["from_env"] = resolver.from_env
+        elif resolver.assumed and not isinstance(node, ast.Constant):
+            # the call passes on what a caller, a parameter's default, argparse or the environment
+            # gives: a literal written here would silently override every one of them
+            pos["from_default"] = resolver.assumed
         return Setting(name, value, value is not None, rel, node.lineno, key, raw, "python-call", resolver.assumed, pos=pos)
     except Unresolved as u:
         return Setting(name, None, False, rel, node.lineno, key, raw, "python-call", u.why or f"`{raw}` is not a literal", pos=pos)

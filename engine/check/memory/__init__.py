@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from vllm_kb.engine.check.memory.encoder import encoder_facts, v0_profile
-from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layout,
+from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layout, safe_len,
                                             mla_absorbs, pp_stage_layers)
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
                                                  non_torch_bytes)
@@ -109,7 +109,7 @@ def numeric_args(engine: dict) -> dict:
 
 
 def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = None,
-             env: dict | None = None, install: str | None = None) -> dict[str, Any]:
+             env: dict | None = None, install: str | None = None, _settle: int = 4) -> dict[str, Any]:
     """Memory facts for one site. `model` = models.model_facts(...), `gpu` = hardware facts,
     `engine` = effective engine arguments; `vllm_version` picks the release's sizing rules
     (None: the newest), `env` the site's environment (VLLM_USE_V1). Empty when the model size
@@ -150,6 +150,12 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     out["gpu_memory_utilization"] = budget["gmu"]
     if site.has_dims:
         out.update(_kv_facts(site, stages, notes))
+        safe = out.get("max_model_len_safe")
+        if safe and _settle and safe < site.max_len and batched_tokens(engine, safe, site.rt, model) != site.batched:
+            # the profile run's batch follows max_model_len (V0 without chunked prefill): a shorter
+            # context frees activations, so the suggestion is what still fits once it is set
+            again = estimate(model, gpu, dict(engine, max_model_len=safe), vllm_version, env, install, _settle - 1)
+            out["max_model_len_safe"] = min(safe, again.get("max_model_len_safe") or safe)
         _low_band(out, uncertain_weights_bytes(model, engine, width) / (site.tp * site.pp))
         one = site.max_len * out.get("kv_bytes_per_token_per_gpu", 0)
         out.update(encoder_facts(model, engine, site.max_len, site.batched, site.rt, budget["activation_peak"],
@@ -220,14 +226,6 @@ def _budget(site: _Site, last_stage: bool, notes: _Notes | None = None) -> dict[
             "cudagraph": graphs, "usable": requested - activation - non_torch - graphs}
 
 
-def _safe_len(fit: int, block: int) -> int:
-    """A max_model_len to suggest: 10% below what the cache holds (the estimate's own error),
-    rounded down to a multiple of 1024 (of the block size for short contexts)."""
-    want = int(fit * (1 - SUGGEST_MARGIN))
-    step = 1024 if want >= 4096 else max(1, block)
-    return want // step * step
-
-
 def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, Any]:
     """KV cache of the tightest GPU. Every pipeline stage profiles its own memory (only the last
     samples; the first and last also hold the embedding and LM head) and vLLM sizes all caches to
@@ -259,7 +257,7 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     needed = (budget["requested"] - budget["usable"]) + weights_per_gpu + one
     if needed <= total:
         cap["gmu_needed"] = math.ceil(needed / total * 100) / 100
-    cap["max_model_len_safe"] = _safe_len(cap["max_model_len_fit"], layout.block)
+    cap["max_model_len_safe"] = safe_len(cap["max_model_len_fit"], layout.block, SUGGEST_MARGIN)
     terms = budget["activation_peak"] + budget["non_torch"] + budget["cudagraph"]
     band = max(SUGGEST_MARGIN * terms, KV_ERROR_FRACTION * budget["requested"])
     exact = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size

@@ -225,3 +225,11 @@ def _longest_fit(layout: KVLayout, blocks: int, batched: int, max_len: int) -> i
         else:
             hi = mid - 1
     return lo
+
+
+def safe_len(fit: int, block: int, margin: float) -> int:
+    """A max_model_len to suggest: `margin` below what the cache holds (the estimate's own error),
+    rounded down to a multiple of 1024 (of the block size for short contexts)."""
+    want = int(fit * (1 - margin))
+    step = 1024 if want >= 4096 else max(1, block)
+    return want // step * step
