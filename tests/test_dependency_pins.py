@@ -36,7 +36,14 @@ def test_the_table_holds_each_releases_exact_pins():
     assert dependency_pins.requires("0.6.5")["torch"]["spec"] == "==2.5.1"  # `platform_machine != 'aarch64'` holds on x86_64
     assert dependency_pins.requires("0.20.0")["flashinfer-python"]["spec"] == "==0.6.8.post1"
     assert dependency_pins.requires("0.1.0")["torch"]["spec"] == ">=2.0.0"  # a range: not judged
-    assert dependency_pins.requires("0.4.0") == {}  # no requirement file in that sdist
+    # no requirement file in these sdists: the wheel's own METADATA (Requires-Dist) says it
+    assert dependency_pins.requires("0.4.0")["torch"] == {"spec": "==2.1.2", "at": "vllm-0.4.0.dist-info/METADATA:25"}
+    assert dependency_pins.requires("0.15.1")["torch"]["spec"] == "==2.9.1"
+
+
+# https://github.com/vllm-project/vllm/issues/3147 — torch 2.2.1 beside vLLM 0.3.2, whose wheel pins torch 2.1.2
+def test_a_release_known_from_its_wheel_is_judged_like_the_others(write_project):
+    assert _judged(write_project, {"requirements.txt": "vllm==0.3.2\ntorch==2.2.1\n"})[0] == ("recommended", "P0")
 
 
 @pytest.mark.skipif(not Path("/work/sdists/src/0.34.0").is_dir(), reason="needs the unpacked vLLM releases")

@@ -1,5 +1,5 @@
 """engine/check/startup_draft.py: which launches load a separate draft model, and its vocabulary."""
-from vllm_kb.engine.check.startup_draft import draft_facts, draft_name
+from vllm_kb.engine.check.startup_draft import draft_facts, draft_name, mm_refused_draft, refused_draft
 from vllm_kb.engine.kb.knowledge import load
 
 KB = load()
@@ -12,7 +12,9 @@ def test_the_draft_model_each_release_loads():
     assert draft_name({"speculative_model": "yuhuili/EAGLE-LLaMA3-Instruct-8B"}, "0.6.3") is None
     no_method = {"speculative_config": {"model": "Qwen/Qwen3-0.6B"}}
     assert draft_name(no_method, "0.9.2") == "Qwen/Qwen3-0.6B"
-    assert draft_name(no_method, "0.20.0") is None  # 0.15+: only an explicit draft_model is checked
+    assert draft_name(no_method, "0.16.0") is None  # 0.15-0.16 refuse it for want of a method (G3)
+    assert draft_name(no_method, "0.20.0") == "Qwen/Qwen3-0.6B"  # 0.17+ take it as draft_model
+    assert draft_name({"speculative_config": {"model": "ibm-ai-platform/llama3-8b-accelerator"}}, "0.20.0") is None
     explicit = {"speculative_config": {"method": "draft_model", "model": "Qwen/Qwen3-0.6B"}}
     assert draft_name(explicit, "0.12.0") is None  # 0.10-0.14 refuse draft models (G3)
     assert draft_name(explicit, "0.20.0") == "Qwen/Qwen3-0.6B"
@@ -26,3 +28,27 @@ def test_vocabularies_only_for_sizes_the_catalog_knows():
         "spec_draft_model": "Qwen/Qwen2.5-0.5B-Instruct", "spec_draft_vocab": 151936, "spec_target_vocab": 152064}
     # a target known only by its family gives no vocabulary to compare
     assert "spec_draft_vocab" not in draft_facts(engine, {**target, "dims_family": True}, KB.models, "0.20.0")
+
+
+def test_a_draft_without_a_method_is_refused_where_the_release_wants_one():
+    no_method = {"speculative_config": {"model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}}
+    assert refused_draft(no_method, "0.12.0") == "Qwen/Qwen3-0.6B"  # no draft models at all
+    assert refused_draft(no_method, "0.16.0") == "Qwen/Qwen3-0.6B"  # "Unsupported speculative method: 'None'"
+    assert refused_draft(no_method, "0.17.0") is None
+    assert refused_draft({"speculative_config": {"method": "draft_model", "model": "Qwen/Qwen3-0.6B"}}, "0.16.0") is None
+    assert refused_draft({"speculative_config": {"model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"}}, "0.16.0") is None
+
+
+# https://github.com/vllm-project/vllm/issues/41743 — parallel drafting for a multimodal Gemma 4 (0.20)
+def test_draft_models_and_parallel_drafting_beside_a_multimodal_target():
+    mm, text = {"multimodal": True}, {"multimodal": False}
+    draft = {"speculative_config": {"model": "google/gemma-4-E2B-it-assistant", "num_speculative_tokens": 4}}
+    assert mm_refused_draft(draft, mm, "0.20.1") == "google/gemma-4-E2B-it-assistant"
+    assert mm_refused_draft(draft, text, "0.20.1") is None
+    assert mm_refused_draft(draft, mm, "0.21.0") is None  # a warning from 0.21.0
+    assert mm_refused_draft({**draft, "language_model_only": True}, mm, "0.20.1") is None
+    assert mm_refused_draft({**draft, "limit_mm_per_prompt": {"image": 0, "audio": {"count": 0}}}, mm, "0.20.1") is None
+    assert mm_refused_draft({**draft, "limit_mm_per_prompt": {"image": 0, "audio": 1}}, mm, "0.20.1") is not None
+    peagle = {"speculative_config": {"method": "eagle3", "model": "/d", "parallel_drafting": True}}
+    assert mm_refused_draft(peagle, mm, "0.20.1") == "parallel drafting"
+    assert mm_refused_draft({"speculative_config": {"method": "eagle3", "model": "/d"}}, mm, "0.20.1") is None

@@ -20,6 +20,13 @@ from vllm_kb.engine.kb.versions import Version, try_parse
 
 # methods whose draft is not a separate model of the target's family, or reuses its vocabulary
 _NOT_DRAFT_MODEL = re.compile(r"(?i)eagle|medusa|mtp|speculator|dflash|dspark|\[?ngram\]?")
+# names of drafts vLLM takes as another method by their config's model_type (IBM's MLP speculators)
+_HEAD_NAME = re.compile(r"(?i)accelerator")
+
+
+def _plain_draft(name: object) -> bool:
+    """A draft named like a model of its own, not an EAGLE/Medusa/MTP/speculator head or n-gram."""
+    return isinstance(name, str) and bool(name) and not _NOT_DRAFT_MODEL.search(name) and not _HEAD_NAME.search(name)
 
 
 def draft_name(engine: dict, version: str | None) -> str | None:
@@ -33,6 +40,8 @@ def draft_name(engine: dict, version: str | None) -> str | None:
         method, name = spec.get("method"), spec.get("model")
         if not isinstance(name, str) or not name:
             return None
+        if v >= Version("0.17.0") and method is None and _plain_draft(name):
+            return name  # SpeculativeConfig takes a model without a method as draft_model from 0.17
         if v >= Version("0.15.0"):
             return name if method == "draft_model" else None
         if Version("0.8.2") <= v < Version("0.10.0"):
@@ -56,9 +65,13 @@ def refused_draft(engine: dict, version: str | None) -> str | None:
     speculative decoding method", gpu_model_runner.py:293 … :454)."""
     v = try_parse(version) if version else None
     spec = engine.get("speculative_config")
-    if v is None or not Version("0.10.0") <= v < Version("0.15.0") or not isinstance(spec, dict):
+    if v is None or not Version("0.10.0") <= v < Version("0.17.0") or not isinstance(spec, dict):
         return None
     method, name = spec.get("method"), spec.get("model")
+    if v >= Version("0.15.0"):
+        # 0.15–0.16 run draft models only when the method says so; without it the auto-detection
+        # finds no head type and raises "Unsupported speculative method: 'None'"
+        return name if method is None and _plain_draft(name) else None
     if method == "draft_model":
         return name if isinstance(name, str) and name else "draft_model"
     if method is None and isinstance(name, str) and name and not _NOT_DRAFT_MODEL.search(name):
@@ -101,3 +114,24 @@ def draft_facts(engine: dict, model: dict, families: list[dict], version: str | 
     if draft is not None and target is not None:
         out.update(spec_draft_vocab=draft, spec_target_vocab=target)
     return out
+
+
+def mm_refused_draft(engine: dict, model: dict, version: str | None) -> str | None:
+    """The draft model (or "parallel drafting") a multimodal target refuses in 0.15.0–0.20.x: the
+    proposer's _raise_if_multimodal raises NotImplementedError "Speculative Decoding with draft
+    models or parallel drafting does not support multimodal models yet" while the model runner is
+    built (0.15.0 v1/spec_decode/draft_model.py:35, 0.16.0 eagle.py:179, 0.20.2
+    llm_base_proposer.py:196; gone in 0.21.0) — unless the target runs text-only
+    (--language-model-only, or every modality's limit 0)."""
+    v = try_parse(version) if version else None
+    spec = engine.get("speculative_config")
+    if v is None or not Version("0.15.0") <= v < Version("0.21.0") or not isinstance(spec, dict) or model.get("multimodal") is not True:
+        return None
+    if engine.get("language_model_only") is True:
+        return None
+    limits = engine.get("limit_mm_per_prompt")
+    if isinstance(limits, dict) and limits and all((x.get("count") if isinstance(x, dict) else x) == 0 for x in limits.values()):
+        return None
+    if spec.get("parallel_drafting") is True and v >= Version("0.16.0"):
+        return "parallel drafting"
+    return draft_name(engine, version)

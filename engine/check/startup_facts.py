@@ -16,7 +16,7 @@ from vllm_kb.engine.check.startup_arch import arch_facts
 from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
-from vllm_kb.engine.check.startup_draft import draft_facts, forced_v1_refusal, refused_draft
+from vllm_kb.engine.check.startup_draft import draft_facts, forced_v1_refusal, mm_refused_draft, refused_draft
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
 from vllm_kb.engine.check.startup_mamba import mamba_spec_facts
@@ -94,6 +94,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
     if (refused := refused_draft(engine, vllm.get("version") or version)) is not None:
         out["spec_refused_draft"] = refused
+    if (mm := mm_refused_draft(engine, model, vllm.get("version") or version)) is not None:
+        out["spec_draft_mm_refused"] = mm
     if forced_v1_refusal(engine, facts.get("env") or {}, cat.feature("spec_decode.v1_methods", version), vllm.get("version") or version):
         out["spec_forced_v1_refused"] = True
     out.update(mamba_spec_facts(engine, model, out.get("arch", model.get("architecture")), out["v1"],

@@ -48,7 +48,7 @@ def docs_floors(ctx, files: list[str], pins: list[Pin]) -> list[Pin]:
         if "vllm==" not in text.lower():
             continue
         lines = ["RUN " + ln.strip().lstrip("$>!% ") if _PIP.match(ln) else "" for ln in text.splitlines()]
-        for p in pins_mod._dockerfile(rel, "\n".join(lines)):  # the pip lines read as a Dockerfile's
+        for p in pins_mod.dockerfile_pins(rel, "\n".join(lines)):  # the pip lines read as a Dockerfile's
             if p.package == "vllm" and p.exact:
                 out.append(Pin(rel, p.line, f"{p.text} ({rel})", f">={p.exact}", "docs", None, "vllm"))
     return out

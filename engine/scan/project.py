@@ -96,7 +96,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
                 all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
-                    all_pins += _guarded(ctx, rel, _script_pins, text)
+                    all_pins += _guarded(ctx, rel, pins_mod.script_pins, text)
     ctx.plugins = frozenset(plugins)
     all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
     # pins above the audited folder, up to its repository's root, stand where the folder has none
@@ -245,11 +245,6 @@ def _free_cycles() -> None:
     on (the MCP server, tests) it runs by itself."""
     if not gc.isenabled():
         gc.collect(0)
-
-
-def _script_pins(ctx: ScanContext, rel: str, text: str) -> list:
-    """A shell script's `pip install` lines, read as a Dockerfile's RUN lines are."""
-    return pins_mod._dockerfile(rel, pip_lines.as_run(text))
 
 
 def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:

@@ -1,0 +1,56 @@
+"""The requirements named on `pip install` command lines: a Dockerfile's RUN instructions, a
+notebook's `%pip` cells and a shell script's lines (each read as RUN lines), a Markdown file's
+instructions (engine/scan/extra_pins.py)."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.scan import pip_lines, source_pins
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.images import framework_image_pins
+from vllm_kb.engine.scan.requirement import Pin, from_requirement
+
+
+# pip options that take a value: their value is not a requirement
+_PIP_TAKES = {"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url", "--extra-index-url",
+              "-f", "--find-links", "-t", "--target", "--prefix", "--root", "--python", "--trusted-host", "--platform",
+              "--python-version", "--implementation", "--abi", "--src", "--upgrade-strategy", "--progress-bar",
+              "--cache-dir", "--timeout", "--retries", "--config-settings", "-C", "--global-option", "--torch-backend",
+              "--index-strategy", "--index", "--default-index", "--only-binary", "--no-binary"}
+
+
+def dockerfile_pins(rel: str, text: str) -> list[Pin]:
+    """Requirements named on `RUN … pip install …` lines (continuations joined), up to the end of
+    that shell command; options and their values skipped. The environment image a project's
+    scripts run in pins the folder; an image whose ENTRYPOINT/CMD starts vLLM keeps its vllm pin
+    to its own site."""
+    out: list[Pin] = []
+    lines = text.splitlines()
+    # an image that starts vLLM itself: its vllm pin is that site's own (Site.installed), not the folder's
+    serves = re.search(r"^\s*(?:ENTRYPOINT|CMD)\b.*vllm", text, re.I | re.M) is not None
+    out += framework_image_pins(rel, lines, serves, Pin)
+    for start, _, logical, words in pip_lines.pip_commands(text):
+        skip = False
+        for w in words:
+            if skip:
+                skip = False
+            elif w.startswith("-"):
+                skip = w in _PIP_TAKES
+            elif (p := from_requirement(rel, n := _line_of_word(lines, start, w), w, "dockerfile")
+                  or source_pins.git_pin(rel, n, w, "dockerfile", Pin)) is not None and not (serves and p.package == "vllm"):
+                p.source = p.source or ("nightly" if p.package == "vllm" and not p.exact and source_pins.NIGHTLY in logical else "")
+                out.append(p)
+    return out
+
+
+def _line_of_word(lines: list[str], start: int, word: str) -> int:
+    for n in range(start, len(lines) + 1):
+        if word in lines[n - 1]:
+            return n
+    return start
+
+
+def script_pins(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
+    """A shell script's `pip install` lines, read as a Dockerfile's RUN lines are (a scanner, as
+    pins.scan is: the context is what every scanner is handed)."""
+    return dockerfile_pins(rel, pip_lines.as_run(text))

@@ -1,0 +1,80 @@
+"""One requirement as a project writes it (`vllm==0.6.3`, `trl[vllm]>=0.18`, a wheel URL) read as a
+Pin: the record every pin reader (engine/scan/pins.py, setup_pins.py, install_pins.py) returns
+and the audit settles a site's release from."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.kb import dependency_pins
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
+from vllm_kb.engine.scan import framework_git, source_pins
+
+
+# What changes an audit: vLLM, the frameworks that drive it, its plugins, transformers (reads the config), torch & co.
+# Serving packages that start vLLM themselves (engine/check/host_compat.py): read for the site they start, not listed as the project's
+HOST_PACKAGES = ("fschat", "xinference", "ray")
+PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl", "sglang", "vllm-omni", "transformers",
+            *dependency_pins.PACKAGES, *HOST_PACKAGES)
+# A package name must end at an operator, `[`, `@`, `;` or the end (vllm, not vllm-flash-attn).
+_REQ = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[^\]]*\])?(?=\s*(?:$|[<>=!~;@(]))\s*(?:@\s*(?P<url>\S+)|(?P<spec>[^;#@]*))(?:;.*)?$", re.I)
+_WHEEL_VERSION = re.compile(r"[A-Za-z0-9_.]+-(\d+(?:\.\d+)+(?:\.post\d+)?)", re.I)
+
+
+def package_name(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+# Where a pin comes from decides which wins inside one folder: the lock file saw what was installed.
+RANK = {"lock": 0, "requirements": 1, "pyproject": 2, "setup": 3, "conda": 4, "dockerfile": 5}
+
+
+@dataclass
+class Pin:
+    file: str
+    line: int
+    text: str  # as written, e.g. "vllm==0.6.3"
+    spec: str  # specifier part, e.g. "==0.6.3"
+    kind: str  # lock | requirements | pyproject | setup | conda
+    exact: str | None = None
+    package: str = "vllm"
+    extras: tuple[str, ...] = ()  # trl[vllm]: the framework pulls vLLM in
+    above: bool = False  # from a folder above the audited one (its repository's), applying to all of it
+    own: bool = False  # the project is this package's own source (a fork that keeps its name)
+    source: str = ""  # git | checkout | nightly | dev: vLLM built from its sources (engine/scan/source_pins.py)
+
+    @property
+    def folder(self) -> str:
+        if self.above:
+            return ""
+        p = PurePosixPath(self.file).parent.as_posix()
+        return "" if p == "." else p
+
+
+def from_requirement(rel: str, line: int, req: str, kind: str) -> Pin | None:
+    m = _REQ.match(req)
+    if not m or package_name(m["name"]) not in PACKAGES:
+        return None
+    pkg = package_name(m["name"])
+    extras = tuple(sorted(package_name(x) for x in (m["extras"] or "[]")[1:-1].split(",") if x.strip()))
+    if m["url"]:
+        wm = _WHEEL_VERSION.search(m["url"].rsplit("/", 1)[-1])
+        return framework_git.pin(rel, line, req, kind, Pin, extras) or Pin(rel, line, req.strip(), f"=={wm.group(1)}" if wm else "", kind,
+                   wm.group(1) if wm else None, pkg, extras, source="git" if pkg == "vllm" and source_pins.is_git_url(req) else "")
+    spec = (m["spec"] or "").strip().strip("()").strip()
+    p = make_pin(rel, line, req.strip(), spec, kind)
+    p.package, p.extras = pkg, extras
+    p.source = "dev" if pkg == "vllm" and source_pins.is_dev(p.exact) else ""
+    return p
+
+
+def make_pin(rel: str, line: int, text: str, spec: str, kind: str) -> Pin:
+    try:
+        exact = SpecifierSet(spec).exact
+    except InvalidSpecifier:
+        exact = None
+    return Pin(rel, line, text, spec, kind, exact)
+
+
+def line_of(text: str, needle: str) -> int:
+    return next((n for n, raw in enumerate(text.splitlines(), 1) if needle in raw), 1)

@@ -1,0 +1,82 @@
+"""The vLLM (and framework) requirements of setup.py and setup.cfg, and the release of a project that
+is itself a framework's source (a fork that keeps verl's name, an OpenRLHF checkout)."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.scan.requirement import PACKAGES, Pin, from_requirement, package_name
+
+
+def setup_py(rel: str, text: str, ctx: ScanContext | None = None) -> list[Pin]:
+    tree = parse_python(text, rel)
+    out = []
+    own = _own_package(tree, rel, ctx)
+    # extras_require={"vllm": [...]}: a key names an extra, it is no requirement; nor is the
+    # project's own metadata (setup(name="verl") of a fork: its release is `own`)
+    keys = {id(k) for node in ast.walk(tree) if isinstance(node, ast.Dict) for k in node.keys if k is not None}
+    keys |= {id(kw.value) for node in ast.walk(tree) if isinstance(node, ast.Call) for kw in node.keywords
+             if kw.arg in ("name", "version", "description", "author", "url", "license", "python_requires")}
+    if own is not None:
+        keys.add(id(own[1]))
+    for node in ast.walk(tree):
+        if id(node) in keys:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()[:1].isalpha():
+            p = from_requirement(rel, node.lineno, node.value, "setup")
+            if p:
+                out.append(p)
+    return out + ([own[0]] if own is not None and own[0] is not None else [])
+
+
+def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
+    """A project that is itself a framework release — a fork that keeps the framework's name, as
+    Search-R1 and TinyZero keep verl's `setup(name="verl", version=…)`: that release drives vLLM
+    here. The version is the literal, or the `<name>/version/version` file verl's setup.py reads."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "setup"):
+            continue
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        name = kw.get("name")
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+            return _version_txt(rel, node, ctx)
+        pkg = package_name(name.value)
+        if pkg not in PACKAGES or pkg == "vllm":
+            return None
+        version = kw.get("version")
+        v = version.value if isinstance(version, ast.Constant) and isinstance(version.value, str) else None
+        if v is None and ctx is not None:
+            path = f"{PurePosixPath(rel).parent.as_posix()}/{name.value}/version/version".removeprefix("./")
+            got = ctx.read(path) if path in ctx.file_set() else None
+            v = got.strip() if got and re.fullmatch(r"\s*\d+(\.\d+)*\S*\s*", got) else None
+        if not v:
+            return None, name
+        return Pin(rel, node.lineno, f"{name.value} {v} (this project)", f"=={v}", "setup", v, pkg, own=True), name
+    return None
+
+
+def _version_txt(rel: str, node, ctx) -> tuple[Pin | None, ast.AST] | None:
+    """An OpenRLHF checkout: setup.py names the package through a function (openrlhf or
+    openrlhf-nightly) and reads `version.txt` ("0.3.0.github" in 0.3.0); the checkout is that release."""
+    if ctx is None:
+        return None
+    folder = PurePosixPath(rel).parent.as_posix()
+    base = "" if folder in ("", ".") else folder + "/"
+    if f"{base}openrlhf/__init__.py" not in ctx.file_set() or f"{base}version.txt" not in ctx.file_set():
+        return None
+    m = re.match(r"\s*(\d+(?:\.\d+)+(?:\.post\d+)?)", ctx.read(f"{base}version.txt") or "")
+    if not m:
+        return None
+    v = m.group(1)
+    return Pin(rel, node.lineno, f"openrlhf {v} (this project)", f"=={v}", "setup", v, "openrlhf", own=True), node
+
+
+def setup_cfg(rel: str, text: str) -> list[Pin]:
+    out = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        p = from_requirement(rel, n, raw.strip(), "setup")
+        if p and raw.startswith((" ", "\t")):
+            out.append(p)
+    return out
