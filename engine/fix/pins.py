@@ -95,9 +95,10 @@ def _both(a: str, b: str) -> str | None:
     """One specifier for two version ranges when a release either names satisfies both; None when
     they do not hold together."""
     for one, other in ((a, b), (b, a)):
-        if _exact(one):  # an exact release the other range allows is the pin
+        release = _exact(one)
+        if release:  # an exact release the other range allows is the pin
             try:
-                if SpecifierSet(other).contains(_exact(one)):
+                if SpecifierSet(other).contains(release):
                     return one
             except InvalidSpecifier:
                 return None
