@@ -106,6 +106,10 @@ def _both(a: str, b: str) -> str | None:
     for part in f"{a},{b}".split(","):
         if part.strip() and part.strip() not in clauses:
             clauses.append(part.strip())
+    lower = [c for c in clauses if c.startswith(">")]
+    upper = [c for c in clauses if c.startswith("<")]
+    if len(lower) > 1 or len(upper) > 1 or len(lower) + len(upper) != len(clauses):
+        return None  # bounds on one side pull apart (the more urgent stays); only a plain range is made
     try:
         both = SpecifierSet(",".join(clauses))
     except InvalidSpecifier:
