@@ -11,10 +11,12 @@
     python benchmarks/run.py [--vllm-tree DIR] [--repeat 3] [--compare OTHER/bin/vllm-kb] [--keep DIR] [--json]
 
 Each number is the median of --repeat runs: wall seconds, CPU seconds (user + system of the
-process and its workers) and peak memory (max RSS, os.wait4). The machine is shared; ratios are
+process and its workers) and peak memory: the largest process's (max RSS, os.wait4) and the peak
+of the sums over all its processes, forked workers included (PSS and RSS from
+/proc/<pid>/smaps_rollup, polled every 20 ms; Linux). The machine is shared; ratios are
 taken between runs made back to back on the same tree. `--compare` runs a second vllm-kb (e.g. the
 release before a change) beside this one. Targets (2-core machine): vLLM tree ≤ 2× ruff E9;
-5,000 files ≤ 3× ruff E9; 10,000 files with 5,000 sites ≤ 300 MB; 20 files cold ≤ 0.4 s; detect
+5,000 files ≤ 3× ruff E9; 10,000 files with 5,000 sites ≤ 300 MB (all processes together); 20 files cold ≤ 0.4 s; detect
 never slower than audit; MCP audit on 1,000 sites ≤ 25,000 tokens.
 """
 from __future__ import annotations
@@ -44,20 +46,91 @@ def vllm_kb() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "vllm_kb.cli.main"]
 
 
+def _process_tree(root: int) -> list[int]:
+    """`root` and every process under it (Linux's /proc/<pid>/task/<tid>/children)."""
+    pids, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        pids.append(pid)
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError):
+            pass
+    return pids
+
+
+def _footprint(pids: list[int]) -> tuple[float, float]:
+    """The RSS and the PSS of `pids` summed, in MiB (/proc/<pid>/smaps_rollup). PSS shares each
+    page among the processes that map it: what forked workers hold together, where summing their
+    RSS would count the pages they share with the parent again for each."""
+    rss = pss = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
+                for line in f:
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1])
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1])
+        except (OSError, ValueError, IndexError):
+            pass
+    return rss / 1024, pss / 1024
+
+
+class _Sampler:
+    """The peak of the sums of RSS and of PSS over a process and its children, polled every 20 ms
+    in a thread (`os.wait4`'s max RSS is the largest single process's: a scan's forked workers
+    were not counted). None where /proc has no smaps_rollup."""
+
+    def __init__(self, pid: int) -> None:
+        import threading
+
+        self.pid, self.rss, self.pss = pid, 0.0, 0.0
+        self.ok = os.path.exists(f"/proc/{pid}/smaps_rollup")
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        if self.ok:
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            rss, pss = _footprint(_process_tree(self.pid))
+            self.rss, self.pss = max(self.rss, rss), max(self.pss, pss)
+            self._stop.wait(0.02)
+
+    def stop(self) -> tuple[float | None, float | None]:
+        self._stop.set()
+        if self.ok:
+            self._thread.join()
+            return self.rss, self.pss
+        return None, None
+
+
 def timed(argv: list[str], cwd: Path | None = None, env: dict | None = None) -> dict:
-    """Wall and CPU seconds, max RSS (MiB) and exit code of one child process (and its children)."""
+    """Wall and CPU seconds, max RSS (MiB: the largest process), the peak sums of RSS and PSS over
+    all its processes (MiB) and the exit code of one child process (and its children)."""
     t = time.perf_counter()
     p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sampler = _Sampler(p.pid)
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t
+    sum_rss, sum_pss = sampler.stop()
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024,
-            "exit": os.waitstatus_to_exitcode(status)}
+            "sum_rss": sum_rss, "sum_pss": sum_pss, "exit": os.waitstatus_to_exitcode(status)}
+
+
+def _peak(runs: list[dict], key: str) -> float | None:
+    got = [r[key] for r in runs if r.get(key) is not None]
+    return max(got) if got else None
 
 
 def median_run(argv: list[str], repeat: int, cwd: Path | None = None, env: dict | None = None) -> dict:
     runs = [timed(argv, cwd, env) for _ in range(repeat)]
     return {"wall_s": statistics.median(r["wall"] for r in runs), "cpu_s": statistics.median(r["cpu"] for r in runs),
-            "max_rss_mib": max(r["rss"] for r in runs), "exit": sorted({r["exit"] for r in runs})}
+            "max_rss_mib": max(r["rss"] for r in runs), "sum_rss_mib": _peak(runs, "sum_rss"),
+            "sum_pss_mib": _peak(runs, "sum_pss"), "exit": sorted({r["exit"] for r in runs})}
 
 
 def ruff_cmd(work: Path) -> list[str]:
@@ -198,7 +271,8 @@ def bench_tree(name: str, tree: Path, kbs: dict[str, list[str]], ruff: list[str]
             runs[key].append(timed(argv, cwd, e))
     for key, rs in runs.items():
         row[key] = {"wall_s": statistics.median(r["wall"] for r in rs), "cpu_s": statistics.median(r["cpu"] for r in rs),
-                    "max_rss_mib": max(r["rss"] for r in rs), "exit": sorted({r["exit"] for r in rs})}
+                    "max_rss_mib": max(r["rss"] for r in rs), "sum_rss_mib": _peak(rs, "sum_rss"),
+                    "sum_pss_mib": _peak(rs, "sum_pss"), "exit": sorted({r["exit"] for r in rs})}
         # the ratio to ruff within each round (the load drifts between rounds), then its median
         row[key]["x_ruff_cpu"] = statistics.median(r["cpu"] / max(q["cpu"], 1e-9) for r, q in zip(rs, runs["ruff_e9"]))
         row[key]["x_ruff_wall"] = statistics.median(r["wall"] / max(q["wall"], 1e-9) for r, q in zip(rs, runs["ruff_e9"]))
@@ -276,11 +350,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _sums(r: dict) -> str:
+    """The peak sums over all the run's processes (a short run can end between two samples)."""
+    if r.get("sum_pss_mib") is None:
+        return "–"
+    return f"{r['sum_pss_mib']:.0f} ({r['sum_rss_mib']:.0f})"
+
+
 def table(res: dict, labels: list[str]) -> str:
     m = res["machine"]
     out = [f"machine: {m['nproc']} CPUs, Python {m['python']}, {m['platform']}", "",
-           "| tree | files | what | wall s | CPU s | max RSS MiB | × ruff E9 (wall) | × ruff E9 (CPU) |",
-           "|---|---:|---|---:|---:|---:|---:|---:|"]
+           "| tree | files | what | wall s | CPU s | max RSS MiB | Σ PSS MiB (Σ RSS) | × ruff E9 (wall) | × ruff E9 (CPU) |",
+           "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
     for row in res["trees"]:
         ruff, ruff_cpu = row["ruff_e9"]["wall_s"], row["ruff_e9"]["cpu_s"]
         cells = [("git grep -l vllm", row["git_grep"]), ("ruff check --select E9", row["ruff_e9"])]
@@ -290,13 +371,14 @@ def table(res: dict, labels: list[str]) -> str:
                       (f"vllm-kb detect ({label})", row[f"detect_{label}"])]
         for what, r in cells:
             out.append(f"| {row['tree']} | {row['files']} | {what} | {r['wall_s']:.2f} | {r['cpu_s']:.2f} | "
-                       f"{r['max_rss_mib']:.0f} | {r.get('x_ruff_wall', r['wall_s'] / ruff):.1f}× | "
+                       f"{r['max_rss_mib']:.0f} | {_sums(r)} | {r.get('x_ruff_wall', r['wall_s'] / ruff):.1f}× | "
                        f"{r.get('x_ruff_cpu', r['cpu_s'] / ruff_cpu):.1f}× |")
-        out.append(f"| {row['tree']} | | (load average, 1 min: {row['load_before']:.1f} before, {row['load_after']:.1f} after) | | | | | |")
+        out.append(f"| {row['tree']} | | (load average, 1 min: {row['load_before']:.1f} before, {row['load_after']:.1f} after) | | | | | | |")
     out.append("")
     for label in labels:
         r = res[f"cold_20_{label}"]
-        out.append(f"cold audit, 20 files ({label}): {r['wall_s']:.2f} s wall, {r['cpu_s']:.2f} s CPU (target ≤ 0.4 s)")
+        out.append(f"cold audit, 20 files ({label}): {r['wall_s']:.2f} s wall, {r['cpu_s']:.2f} s CPU (target ≤ 0.4 s), "
+                   f"{r['max_rss_mib']:.0f} MiB max RSS")
     for mcp in res.get("mcp_1000_sites") or []:
         out.append(f"MCP audit, {mcp['sites']} sites, {mcp['transport']}: {mcp['tokens']} tokens in {mcp['wall_s']:.1f} s "
                    "(target ≤ 25,000)")

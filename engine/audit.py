@@ -13,6 +13,7 @@ from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpin
 from vllm_kb.engine.check.dependency_pins import dependency_facts
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
+from vllm_kb.engine.check.dynamo_facts import dynamo_facts
 from vllm_kb.engine.check.host_compat import host_compat, host_of
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.gguf_fit import gguf_fit
@@ -111,6 +112,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         # a serving package that starts vLLM itself (FastChat, Xinference, Ray Serve LLM): its pin against vLLM's
         facts["launch"].update(host_compat(site, facts, cat, partial(sc.ctx.framework_pin, site.file),
                                            sc.ctx.read(site.file) if host_of(site) == "ray" else None))
+        facts["launch"].update(dynamo_facts(site, partial(sc.ctx.framework_pin, site.file)))  # Dynamo's worker (L143)
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
             site.framework_fork = bool(getattr(pin, "own", False))
@@ -210,6 +212,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     if tag and choice.basis != "cli":
         at_file, at_line = site.launch.get("image_at") or (site.file, site.line)  # a Dockerfile FROM the site's file runs in
         choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(at_file, at_line, site.image or "", f"=={tag}", "image", tag))
+    elif site.installed and choice.basis != "cli" and (ranged := pins_mod.installed_range(site.installed, cat.versions, cat.newest)):
+        choice = ranged  # `pip install "vllm>=0.10"` in the site's own setup: judged as a requirements file's range
     elif site.installed and choice.basis != "cli":
         v, where, text = site.installed
         f, _, ln = where.rpartition(":")
@@ -223,6 +227,11 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
             and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
         choice = pins_mod.VersionChoice(built, False, "image-dated",
                                         pins_mod.Pin(site.file, site.line, site.image or "", "", "image", None))
+    elif site.image and choice.basis == "pin" and choice.pin is not None and deploy.is_vllm_like_image(site.image) \
+            and (deploy.is_local_image(site.image) or site.launch.get("built_here")):
+        # a vLLM image built here (`image: vllm-node`, a compose `build:`) that names no release: the
+        # project's own pin is the best word on what it installs, and the report says it stands in
+        choice = pins_mod.VersionChoice(choice.version, True, "stand-in", choice.pin)
     elif site.image and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
         # a prebuilt vLLM image (vllm-openai:latest, lmcache/vllm-openai:2025-05-05) runs the release
         # it was built with, which the project's Python pins do not decide
@@ -243,7 +252,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     if basis in ("cli", "image") and _built_from_source(site, ctx):
         basis = source_pins.BASIS  # its kernels are the ones that build compiled (TORCH_CUDA_ARCH_LIST), not the release's
     facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis,
-                       trained=lambda: _training_ranks(ctx), install=_install(site, choice, basis, ctx))
+                       trained=lambda: _training_ranks(ctx), install=_install(site, choice, basis, ctx),
+                       registered=ctx.registered_archs)
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,

@@ -16,6 +16,9 @@ from vllm_kb.engine.scan.cli_args import normalise_flag
 from vllm_kb.engine.scan.site import Finding, Site
 
 DEMO_KIND = "legacy api_server"
+# Dynamo's vLLM worker hands the words its own parser leaves to a parser of AsyncEngineArgs.add_cli_args
+# alone (ai-dynamo/dynamo components/src/dynamo/vllm/args.py): the demo parser less its own options
+DYNAMO_ENTRY = "dynamo.vllm (package)"
 CODES = {"entrypoint-option": "P0", "entrypoint-removed": "P0"}
 
 
@@ -48,6 +51,8 @@ def refused(kb: Knowledge, flag: str, version: str) -> bool:
 
 def site_findings(site: Site, kb: Knowledge, version: str) -> tuple[list[Finding], set[str]]:
     """The findings of a demo-server site and the settings they cover (no lifecycle finding then)."""
+    if site.launch.get("entry_point") == DYNAMO_ENTRY:
+        return _engine_parser_findings(site, kb, version)
     if site.kind != DEMO_KIND:
         return [], set()
     table = _table(kb)
@@ -68,6 +73,27 @@ def site_findings(site: Site, kb: Knowledge, version: str) -> tuple[list[Finding
         if not refused(kb, key, version):
             continue
         text = msg("finding.entrypoint_option", key=key, version=version, module=table["module"])
+        out.append(Finding("entrypoint-option", text, s.file, s.line, "P0", fix=[(FixOp("unset", s.name), None)],
+                           safe=not guards_access(s.name), subject=s.name))
+        covered.add(s.name)
+    return out, covered
+
+
+def _engine_parser_findings(site: Site, kb: Knowledge, version: str) -> tuple[list[Finding], set[str]]:
+    """An OpenAI-server option given to `python -m dynamo.vllm`: its vLLM parser is the engine's alone,
+    so the demo server's refusals and its own server options (--host, --port) stop it too; read for
+    the releases the demo table covers (up to 0.24), unknown after."""
+    table = _table(kb)
+    release = _release(table, version)
+    if release is None:
+        return [], set()
+    out, covered = [], set()
+    for s in list(site.settings.values()):
+        key = s.key or ""
+        flag = normalise_flag(key)[0].lower() if key.startswith("--") else ""
+        if not flag or not (refused(kb, key, version) or _within(table["own"].get(flag, []), release)):
+            continue
+        text = msg("finding.dynamo_option", key=key, version=version)
         out.append(Finding("entrypoint-option", text, s.file, s.line, "P0", fix=[(FixOp("unset", s.name), None)],
                            safe=not guards_access(s.name), subject=s.name))
         covered.add(s.name)

@@ -117,12 +117,13 @@ def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
 
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
                root: Path | None = None, basis: str | None = None, model: dict | None = None,
-               trained: Any = None, install: str | None = None) -> dict[str, Any]:
+               trained: Any = None, install: str | None = None, registered: dict | None = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
     config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …).
     `model`: the model facts to use instead of those the name gives (one candidate of an ambiguous
     local path, engine/check/candidates.py); when the name fits several, the others are listed in
-    `model_alternatives` for the audit to evaluate too."""
+    `model_alternatives` for the audit to evaluate too. `registered`: architectures the project
+    registers with vLLM itself (engine/scan/registered_models.py)."""
     lookup = cat.resolve(version).version
     args = {n: _normalise(n, s.value) for n, s in site.settings.items() if s.resolved}
     facts: dict[str, Any] = {
@@ -189,6 +190,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         facts["model_alternatives"] = others
     if mf:
         mf = window_capped(mf, kb.doc("vllm", "startup.yaml").data, lookup)
+        if registered and mf.get("architecture") in registered:
+            mf = {**mf, "registered_by": registered[mf["architecture"]]}
         facts["model"] = mf
     # which engine runs decides the start-up defaults (V0 below compute capability 8.0 up to 0.10.1)
     cc = (facts.get("gpu") or {}).get("compute_capability")

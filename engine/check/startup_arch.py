@@ -93,6 +93,9 @@ def arch_facts(model: dict, table: dict, version: str | None, tf: dict | None = 
         return {}
     releases = [parse(r) for r in table["releases"]]
     out: dict[str, Any] = {"arch": arch}
+    if model.get("registered_by"):
+        # the project registers the class itself (ModelRegistry.register_model): vLLM resolves it there
+        return {**out, "arch_registered": True, "arch_project": model["registered_by"]}
     spans = table["registered"].get(arch)
     known = _registered(table, arch, releases, v)
     if known is False and v >= Version(NORMALIZE_SUFFIXES):

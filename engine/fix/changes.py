@@ -10,6 +10,7 @@ from vllm_kb.engine.fix import syntax as site_syntax
 from vllm_kb.engine.fix.literals import as_written_value, py_literal, shell_word, yaml_scalar
 from vllm_kb.engine.fix.alternatives import alternatives
 from vllm_kb.engine.fix.release_valid import mark_invalid, release_form
+from vllm_kb.engine.fix.spelling import cli_text, merge_value, yaml_key  # noqa: F401 — merge_value re-exported
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
 from vllm_kb.engine.check.evaluate import Result
@@ -44,69 +45,6 @@ class Change:
                 "line": self.line, "before": self.before, "after": self.after, "checks": self.checks,
                 "priority": self.priority, "safe": self.safe, "blocked": self.blocked,
                 **({"origin": self.key} if self.blocked in ("from_env", "from_default") and self.key else {})}
-
-
-def merge_value(value: Any, existing: Setting | None) -> Any:
-    """A dict fix updates the dict the site already has; a key set to None is removed."""
-    if isinstance(value, dict):
-        base = dict(existing.value) if existing is not None and isinstance(existing.value, dict) else {}
-        base.update(value)
-        return {k: v for k, v in base.items() if v is not None}
-    return value
-
-
-# --- flag spelling ---------------------------------------------------------------------------
-
-def _flag_for(cat: Catalog, version: str, dest: str, site: Site, existing: Setting | None) -> str:
-    if existing is not None and existing.key.startswith("-") and "." not in existing.key:
-        key = existing.key.split("=", 1)[0]
-        if key.startswith("--no-"):
-            key = "--" + key[5:]
-        return key
-    flag = cat.long_flag(dest, version) or "--" + dest.replace("_", "-")
-    if site.flag_style == "snake":
-        flag = "--" + flag[2:].replace("-", "_")
-    return flag
-
-
-def _flag_kind(cat: Catalog, version: str, flag: str) -> str:
-    from vllm_kb.engine.scan.cli_args import normalise_flag
-
-    e = cat.flag(normalise_flag(flag)[0])
-    if e is None:
-        return "value"
-    return e.field("kind", version if e.exists(version) else e.last) or "value"
-
-
-def cli_text(cat: Catalog, version: str, site: Site, dest: str, value: Any, existing: Setting | None) -> str | None:
-    """`--kv-cache-dtype fp8`, `--enable-prefix-caching`, `--no-enable-prefix-caching`; None for a switch's absence."""
-    if site.tool == "xinference":
-        # `xinference launch` hands each `--key value` pair on as the keyword `key`, as written
-        # (deploy/cmdline.py model_launch; the value through handle_click_args_type): the engine
-        # argument's own name, and a value for every key, a switch's as true/false
-        key = existing.key if existing is not None and existing.key.startswith("--") else "--" + dest
-        value = merge_value(value, existing)
-        return f"{key} {shell_word('true' if value is True else 'false' if value is False else value)}"
-    flag = _flag_for(cat, version, dest, site, existing)
-    kind = _flag_kind(cat, version, flag)
-    if isinstance(value, bool) and kind in ("switch", "negatable"):
-        if value:
-            return flag
-        if existing is not None and existing.value is True:
-            return None  # dropping `--enforce-eager` is clearer than adding `--no-enforce-eager`
-        return "--no-" + flag[2:] if kind == "negatable" else None
-    if kind == "values" and isinstance(value, list):
-        return flag + " " + " ".join(shell_word(x) for x in value)
-    value = release_form(dest, merge_value(value, existing), version, "cli")
-    if isinstance(value, bool):
-        value = "true" if value else "false"
-    return f"{flag} {shell_word(value)}"
-
-
-def yaml_key(site: Site, dest: str, existing: Setting | None) -> str:
-    if existing is not None and existing.syntax == "yaml-config":
-        return existing.key
-    return dest if site.config_key_style == "snake" else dest.replace("_", "-")
 
 
 # --- planning --------------------------------------------------------------------------------
@@ -259,14 +197,14 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
             return None
         after = site_syntax.deploy_text(site, target, default, cat.long_flag(target, version))
         return Change("set", target, default, site.file, site.syntax, None, None, after)
-    if existing is not None and (existing.pos or {}).get("from_env") and op in ("set", "unset"):
-        # the code reads the value from an env file: the edit belongs on that file's line
+    pos = (existing.pos or {}) if existing is not None else {}
+    # an env file's value (the edit belongs on its line), or one the call only passes on (a caller's,
+    # a parameter's, argparse's or the environment's default): a literal at the call would override it
+    held = "from_env" if pos.get("from_env") and op in ("set", "unset") else \
+        "from_default" if pos.get("from_default") and op == "set" and existing and existing.syntax == "python-call" else None
+    if held and existing is not None:
         return Change(op, target, value, existing.file, existing.syntax, existing.line, _as_written(existing), None,
-                      setting=existing, blocked="from_env", key=(existing.pos or {})["from_env"])
-    if existing is not None and (existing.pos or {}).get("from_default") and op == "set" and existing.syntax == "python-call":
-        # `LLM(tensor_parallel_size=tp)` where tp is what the caller passes: the change belongs where the value is set
-        return Change(op, target, value, existing.file, existing.syntax, existing.line, _as_written(existing), None,
-                      setting=existing, blocked="from_default", key=(existing.pos or {})["from_default"])
+                      setting=existing, blocked=held, key=pos[held])
     if op == "unset":
         if existing is None:
             return None

@@ -14,7 +14,14 @@ planted), and a file in it is read only when it is a regular file of the user's 
 can write (`trusted`). A file that fails is rebuilt, never loaded.
 
 Many small entries (one per CEL predicate) live in one `Bundle` file: read once, written back once
-at exit when something was added (opening hundreds of files was a sixth of a cold start)."""
+at exit when something was added (opening hundreds of files was a sixth of a cold start).
+
+Bounds: every entry is keyed by what it was derived from, so each edit of a knowledge file and
+each new version of the code leaves the old entries behind. A process that writes an entry
+prunes that folder at its exit (`prune_at_exit`): the entries used most recently are kept up to
+the folder's bound, the rest deleted. "Used" is the file's modification time, refreshed when an
+entry is read and its time is more than a day old (`used`): one `utime` a day per entry, not one
+per run."""
 from __future__ import annotations
 
 import json
@@ -97,6 +104,83 @@ def _private(d: Path) -> bool:
         except OSError:
             return False
     return True
+
+
+DAY = 86400.0
+_USED: dict[Path, set[str]] = {}  # per folder, the entries this process read or wrote
+_PRUNED: dict[Path, int] = {}  # the folders to prune at exit, with their bounds
+
+
+def _entry(name: str) -> str:
+    """The entry a cache file belongs to: its name without its suffix (a knowledge entry's data
+    `<hash>.marshal` and its lines `<hash>.lines.json` are one entry)."""
+    return name[:-len(".lines.json")] if name.endswith(".lines.json") else name.rsplit(".", 1)[0]
+
+
+def used(path: Path) -> None:
+    """Note a cache file just read: kept by this process's pruning, and its time refreshed when
+    more than a day old (a pruning orders entries by it; a day's precision is all it needs)."""
+    import time
+
+    _USED.setdefault(path.parent, set()).add(_entry(path.name))
+    try:
+        if os.stat(path).st_mtime < time.time() - DAY:
+            os.utime(path)
+    except OSError:
+        pass
+
+
+def prune_at_exit(path: Path, keep: int) -> None:
+    """Note a cache file just written, and prune its folder to `keep` entries at this process's
+    exit: once, however many entries the run wrote (listing the folder costs a few ms). A run
+    that only reads never lists it."""
+    d = path.parent
+    _USED.setdefault(d, set()).add(_entry(path.name))
+    if d not in _PRUNED:
+        import atexit
+
+        atexit.register(lambda: prune(d, _PRUNED[d], frozenset(_USED.get(d, ()))))
+    _PRUNED[d] = keep
+
+
+def prune(d: Path, keep: int, protect: frozenset[str] = frozenset()) -> None:
+    """Delete all but the `keep` most recently used entries of folder `d` (`_entry`: a knowledge
+    entry's data and lines files go together). Entries named in `protect` (what this process
+    read or wrote) count towards `keep` but are never deleted, nor is anything that is not a
+    regular file. A write's leftover temporary file (a name that begins with a dot) is deleted
+    once it is an hour old: a younger one may still be being written."""
+    import time
+
+    now = time.time()
+    groups: dict[str, list[tuple[str, float]]] = {}
+    try:
+        with os.scandir(d) as it:
+            for e in it:
+                try:
+                    if not e.is_file(follow_symlinks=False):
+                        continue
+                    mtime = e.stat(follow_symlinks=False).st_mtime
+                except OSError:
+                    continue
+                if e.name.startswith("."):
+                    if e.name.endswith(".tmp") and mtime < now - 3600:
+                        _unlink(e.path)
+                    continue
+                groups.setdefault(_entry(e.name), []).append((e.path, mtime))
+    except OSError:
+        return
+    room = keep - len(protect & groups.keys())
+    others = sorted((g for g in groups if g not in protect), key=lambda g: max(t for _, t in groups[g]), reverse=True)
+    for g in others[max(0, room):]:
+        for path, _ in groups[g]:
+            _unlink(path)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def trusted(path: Path) -> bool:
@@ -195,8 +279,10 @@ class Bundle:
     knowledge base edited many times leaves old predicates behind). `binary`: the file is in
     marshal's format (values JSON cannot hold, such as compiled code), else JSON."""
 
-    def __init__(self, folder_name: str, file_name: str, limit: int = 4096, binary: bool = False) -> None:
+    def __init__(self, folder_name: str, file_name: str, limit: int = 4096, binary: bool = False,
+                 files: int = 16) -> None:
         self.folder_name, self.file_name, self.limit, self.binary = folder_name, file_name, limit, binary
+        self.files = files  # the bound on this folder's files (other code versions' and Pythons' bundles)
         self._entries: dict[str, Any] | None = None
         self._used: set[str] = set()
         self._path: Path | None = None
@@ -208,6 +294,8 @@ class Bundle:
             self._path = d / self.file_name if d is not None else None
             got = None if self._path is None else read_marshal(self._path) if self.binary else read_json(self._path)
             self._entries = got if isinstance(got, dict) else {}
+            if got is not None and self._path is not None:
+                used(self._path)
         return self._entries
 
     def get(self, key: str) -> Any | None:
@@ -223,6 +311,7 @@ class Bundle:
             self._dirty = True
             import atexit
 
+            prune_at_exit(self._path, self.files)  # registered first, so run after the write (LIFO)
             atexit.register(self.flush)
             _OPEN.append(self)
 
@@ -240,6 +329,9 @@ _OPEN: list[Bundle] = []
 
 
 def flush_all() -> None:
-    """Write every bundle that gained entries (a forked worker, which skips the exit handlers)."""
+    """Write every bundle that gained entries and prune the folders written to (a forked worker,
+    which skips the exit handlers)."""
     for b in _OPEN:
         b.flush()
+    for d, keep in _PRUNED.items():
+        prune(d, keep, frozenset(_USED.get(d, ())))

@@ -45,6 +45,8 @@ def _environment(celpy):
 
         target = folder / f"cel-grammar-lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.cache"
         fresh = not cache.trusted(target)  # a pickle runs code: only the user's own file is loaded
+        if not fresh:
+            cache.used(target)
         cache_fn = folder / f".{target.name}.{os.getpid()}.tmp" if fresh else target
     except OSError:
         return celpy.Environment()
@@ -62,6 +64,7 @@ def _environment(celpy):
         try:
             os.chmod(cache_fn, 0o600)
             os.replace(cache_fn, target)
+            cache.prune_at_exit(target, 8)  # other lark and Python versions' tables
         except OSError:
             pass
     return env

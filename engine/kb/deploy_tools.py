@@ -15,12 +15,28 @@ def load(name: str) -> dict:
 
 def xinference_checkpoint(name: object, size: object = None, fmt: object = None, quantization: object = None) -> str | None:
     """The Hugging Face checkpoint Xinference's registry names for `--model-name NAME
-    --size-in-billions SIZE` in pytorch format (knowledge/deploy/xinference_models.yaml, read from a
-    release's llm_family.json); None for another format or quantization, a name it does not list, or
-    no size where the name has several."""
-    if not isinstance(name, str) or str(fmt or "pytorch").lower() != "pytorch" or str(quantization or "none").lower() != "none":
+    --size-in-billions SIZE [--model-format F --quantization Q]` (knowledge/deploy/xinference_models.yaml,
+    read from a release's llm_family.json): the pytorch spec's weights, or the prequantized repo of a
+    gptq/awq/fp8/bnb spec; None for a name, size, format or quantization it does not list, or no
+    size (or quantization) where the name has several."""
+    if not isinstance(name, str):
         return None
-    sizes = {k.lower(): v for k, v in load("xinference_models")["models"].items()}.get(name.lower())
+    form = str(fmt or "pytorch").lower()
+    table = load("xinference_models")
+    if form == "pytorch":
+        if str(quantization or "none").lower() != "none":
+            return None
+        return _one(_by_size(table["models"], name, size))
+    formats = _by_size(table.get("quantized") or {}, name, size)
+    quants = {k.lower(): v for k, v in ((formats or {}).get(form) or {}).items()}
+    if quantization is None or str(quantization).strip() == "":
+        return _one(quants)
+    return quants.get(str(quantization).strip().lower())
+
+
+def _by_size(models: dict, name: str, size: object):
+    """The entry of `name` (any case) at `size` in billions; with no size, the only one."""
+    sizes = {k.lower(): v for k, v in models.items()}.get(name.lower())
     if not sizes:
         return None
     if size is None or str(size).strip() == "":
@@ -29,6 +45,12 @@ def xinference_checkpoint(name: object, size: object = None, fmt: object = None,
     if text.endswith(".0"):
         text = text[:-2]
     return sizes.get(text)
+
+
+def _one(got):
+    if isinstance(got, dict):
+        return next(iter(got.values())) if len(got) == 1 else None
+    return got
 
 
 def xinference_release() -> str:

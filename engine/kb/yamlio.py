@@ -87,6 +87,9 @@ def positions(text: str):
         raise _error(e) from None
 
 
+KEEP = 256  # cached knowledge files: a few versions of the knowledge (one is about 70); older ones are pruned
+
+
 def load_cached(text: str) -> Document:
     """load(text) for the shipped knowledge files, remembered on disk under the text's hash
     (engine/kb/cache.py): parsing YAML with a line for every value is ~100 ms of a cold start.
@@ -106,12 +109,14 @@ def load_cached(text: str) -> Document:
     if path is not None:
         hit = cache.read_marshal(path)
         if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[1], int):
+            cache.used(path)
             lines: Any = _Lines(path.with_suffix(".lines.json"), text)  # a mapping like the dict it stands for
             return Document(data=hit[0], lines=lines, start_line=hit[1])
     doc = load(text)
     if path is not None and cache.marshal_exact(doc.data):
         cache.write_json(path.with_suffix(".lines.json"), [[list(p), n] for p, n in doc.lines.items()])
         cache.write_marshal(path, (cache.shared(doc.data), doc.start_line))
+        cache.prune_at_exit(path, KEEP)
     return doc
 
 

@@ -243,6 +243,8 @@ def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:
                     site.settings[target] = s
             else:
                 site.launch.setdefault("script_args", []).append(s.key)
+                if isinstance(s.value, (str, int, float, bool)):  # what a launcher's own check reads (L143)
+                    site.launch.setdefault("script_values", {})[flag] = str(s.value)
     for name, s in list(site.unknown.items()):
         del site.unknown[name]
         site.opaque.append({"code": "script-option", "what": f"{s.key} {s.raw}".strip(), "where": f"{s.file}:{s.line}"})

@@ -23,6 +23,16 @@ def parse_python(text: str, filename: str = "<unknown>"):
         return ast.parse(text, filename=filename)
 
 
+def texts_with(ctx, files: list[str], suffix: str, *needles: str):
+    """(file, text) of each file with that suffix whose text holds every needle: the cheap test a
+    project-wide index makes before it parses anything."""
+    for rel in files:
+        if rel.endswith(suffix):
+            text = ctx.read(rel)
+            if text and all(n in text for n in needles):
+                yield rel, text
+
+
 def _within(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
@@ -67,6 +77,7 @@ class ScanContext:
     files: list[str] = field(default_factory=list)  # the project's files (scan_project sets it)
     absorbed: set[str] = field(default_factory=set)  # site ids another site took in (a KServe runtime)
     llm_subclasses: dict = field(default_factory=dict)  # class name → python_subclass.Wrapper list (project index)
+    registered_archs: dict = field(default_factory=dict)  # architecture → `file:line` of the project's register_model
     entry_points: dict = field(default_factory=dict)  # project file → argv_entry.EntryPoint | None, read once
     vendored: list = field(default_factory=list)  # scan/vendored.Gate: a framework copy's own vLLM gate
     framework_copies: list = field(default_factory=list)  # scan/framework_source.SourceCopy: a copy's vLLM imports

@@ -70,7 +70,13 @@ def framework_image(image: str | None) -> dict[str, str]:
         if e.get("vllm") and (m := re.search(e["vllm"], tag)) and try_parse(m.group(1)) is not None:
             out["vllm"] = m.group(1)
         if e.get("release") and (m := re.search(e["release"], tag)) and try_parse(m.group(1)) is not None:
-            out[e["framework"]] = m.group(1)
+            if e.get("framework"):
+                out[e["framework"]] = m.group(1)
+            line = ".".join(m.group(1).split(".")[:2])
+            if line in (e.get("lines") or {}):  # a framework's own numbering: its line's vLLM
+                out["vllm"] = str(e["lines"][line])
+        if e.get("releases") and (m := re.search(e["tag"], tag)):  # a vendor's release → its vLLM, by the vendor's notes
+            out.update({"vllm": r[1] for r in e["releases"] if r[0] == m.group(1)})
         break
     return out
 
@@ -125,11 +131,29 @@ def is_vllm_image(image: str | None) -> bool:
     return bool(_IMAGE.match((image or "").strip()))
 
 
+def is_local_image(image: str | None) -> bool:
+    """A vLLM image named without a registry or a namespace (`vllm-node`, `vllm-custom:dev`): no
+    official Docker Hub image holds vLLM, so the host built (or loaded) it itself."""
+    name = name_and_tag(image)[0]
+    return bool(name) and "/" not in name and "$" not in name and is_vllm_like_image(image)
+
+
 def is_vllm_like_image(image: str | None) -> bool:
     """The official image, or one built from vLLM and named for it (opea/vllm-gaudi, quay.io/modh/vllm,
     lmcache/vllm-openai, rocm/vllm): run with only flags, it starts vLLM's OpenAI server."""
     text = (image or "").strip()
+    if not is_vllm_image(text) and _runs_own_entrypoint(text):
+        return False  # vllm-runtime of Dynamo: vLLM inside, its own programs at the door
     return is_vllm_image(text) or bool(_LIKE.match(text)) or bool(_MODEL_GARDEN.match(text))
+
+
+def _runs_own_entrypoint(image: str) -> bool:
+    """A framework image with vLLM inside whose entrypoint is not vLLM's server (`server: false` in
+    knowledge/deploy/framework_images.yaml): given only flags, it starts no vLLM."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    name = name_and_tag(image)[0]
+    return any(e.get("server") is False and re.match(e["match"], name) for e in deploy_tools.load("framework_images")["images"])
 
 
 def entrypoint_for(image: str | None, newest: str) -> list[str]:

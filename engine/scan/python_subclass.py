@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan import python_text, wrapper_names
 from vllm_kb.engine.scan.subclass_init import handed_on
-from vllm_kb.engine.scan.context import parse_python
+from vllm_kb.engine.scan.context import parse_python, texts_with
 
 
 @dataclass(frozen=True)
@@ -287,12 +287,7 @@ def words_in(ctx, text: str) -> set[str]:
 def index(ctx, files: list[str]) -> dict[str, list[Wrapper]]:
     """The project's subclasses of vllm.LLM, by class name (read once before the scan)."""
     out: dict[str, list[Wrapper]] = {}
-    for rel in files:
-        if not rel.endswith(".py"):
-            continue
-        text = ctx.read(rel)
-        if not text or "LLM" not in text or "vllm" not in text:
-            continue
+    for rel, text in texts_with(ctx, files, ".py", "LLM", "vllm"):
         if not any(re.search(r"\bLLM\b", bases) for _, bases in python_text.class_heads(text)):
             continue
         try:

@@ -12,6 +12,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan import envfile
+from vllm_kb.engine.scan.context import texts_with
 
 _SOURCE = re.compile(r"""^\s*(?:source|\.)\s+["']?([\w./-]*env[\w./-]*)["']?\s*(?:$|[;&|#])""")
 _EXPORT_ALL = re.compile(r"""export\s+["']?\$\((?:cat|grep\b[^)]*?)\s+["']?([\w./-]*env[\w./-]*)["']?\s*(?:\|[^)]*)?\)""")
@@ -33,12 +34,7 @@ def _index(ctx) -> dict[str, dict[str, envfile.EnvValue]]:
     files = getattr(ctx, "files", None) or []
     known = set(files)
     seen: dict[str, list[dict[str, envfile.EnvValue]]] = {}
-    for script in files:
-        if not script.endswith(".sh"):
-            continue
-        text = ctx.read(script)
-        if not text or "env" not in text or "python" not in text:
-            continue
+    for script, text in texts_with(ctx, files, ".sh", "env", "python"):
         for target, env in _runs(ctx, script, text, known):
             seen.setdefault(target, []).append(env)
     return {t: envs[0] for t, envs in seen.items() if envs[0] and all(_same(e, envs[0]) for e in envs)}

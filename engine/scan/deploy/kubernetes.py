@@ -46,6 +46,8 @@ def _containers(data: dict, base: tuple) -> list[tuple[tuple, dict]]:
                     out += [(path + (k, i), c) for i, c in enumerate(v) if isinstance(c, dict)]
                 elif k == "runner" and isinstance(v, dict) and "image" in v and ("command" in v or "args" in v):
                     out.append((path + (k,), v))  # OME's engineConfig/decoderConfig.runner: one container
+                elif k == "mainContainer" and isinstance(v, dict):
+                    out.append((path + (k,), v))  # a Dynamo graph service's extraPodSpec.mainContainer
                 elif isinstance(v, (dict, list)):
                     stack.append((v, path + (k,)))
         elif isinstance(node, list):
@@ -96,7 +98,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         site = launch_site(ctx, rel, words, line, max(w.line for w in words), "k8s-args", "yaml-list", env, image,
                            extra, known=k8s_env, source_lines=lines)
         if site is not None:
-            site.gpu_request = resource_gpus(c.get("resources"))
+            site.gpu_request = resource_gpus(c.get("resources")) or _service_gpus(doc.data, path)
             pod = _node(doc.data, _pod(path))
             site.gpu_types = gpu_types.from_pod(pod)
             machine = gpu_types.pod_machine(pod)
@@ -118,9 +120,38 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     return out
 
 
+def _dynamo_shm(data: dict, path: tuple) -> str | None:
+    """/dev/shm of a Dynamo graph component: the operator mounts a memory-backed 8Gi emptyDir there
+    unless the component's `sharedMemory` disables or resizes it (deploy/cloud/operator docs,
+    "Operator Default Values Injection"); None for other objects or a disabled volume."""
+    if data.get("kind") != "DynamoGraphDeployment":
+        return None
+    tail = 2 if path[-2:] == ("extraPodSpec", "mainContainer") else 4 if "podTemplate" in path else 0
+    comp = _node(data, path[:-tail]) if tail else None
+    shm = comp.get("sharedMemory") if isinstance(comp, dict) else None
+    if isinstance(shm, dict) and shm.get("disabled") is True:
+        return None
+    return str(shm["size"]) if isinstance(shm, dict) and shm.get("size") else "8Gi"
+
+
 def _pod(path: tuple) -> tuple:
-    """Where the pod spec of a container is: above `containers[i]`, or what holds an OME `runner`."""
-    return path[:-1] if path and path[-1] == "runner" else path[:-2]
+    """Where the pod spec of a container is: above `containers[i]`, or what holds an OME `runner` or
+    a Dynamo `mainContainer`."""
+    return path[:-1] if path and path[-1] in ("runner", "mainContainer") else path[:-2]
+
+
+def _service_gpus(data: dict, path: tuple) -> int | None:
+    """A Dynamo graph service's GPUs (`services.<name>.resources.limits.gpu`, the operator's own
+    resource key), for the mainContainer of its extraPodSpec."""
+    if len(path) < 3 or path[-2:] != ("extraPodSpec", "mainContainer"):
+        return None
+    res = _node(data, path[:-2] + ("resources",))
+    if not isinstance(res, dict):
+        return None
+    for part in ("limits", "requests"):
+        if isinstance(res.get(part), dict) and (got := int_gpus(res[part].get("gpu"))):
+            return got
+    return None
 
 
 def _node(data: Any, path: tuple) -> Any:
@@ -192,7 +223,9 @@ def _shm(data: dict, path: tuple, container: dict) -> dict:
     mount = next((m.get("name") for m in container.get("volumeMounts") or [] if isinstance(m, dict)
                   and str(m.get("mountPath", "")).rstrip("/") == "/dev/shm"), None)
     if mount is None:
-        if _kuberay_shm(data, path):
+        if (dynamo := _dynamo_shm(data, path)) is not None:
+            out["shm_size"] = dynamo
+        elif _kuberay_shm(data, path):
             # KubeRay mounts a memory-backed emptyDir at the Ray container's /dev/shm, sized by its
             # memory limit, else request, else unbounded (ray-operator/controllers/ray/common/pod.go
             # `addEmptyDir(… SharedMemoryVolumeMountPath, StorageMediumMemory)`, `findMemoryReqOrLimit`)
