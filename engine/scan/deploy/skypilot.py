@@ -31,7 +31,9 @@ def accelerators(resources) -> tuple[int | None, list[str]]:
     if acc is None and isinstance(resources.get("any_of"), list):
         acc = [r.get("accelerators") for r in resources["any_of"] if isinstance(r, dict)]
     items: list[tuple[str, int]] = []
-    for a in (acc if isinstance(acc, list) else [acc]) if not isinstance(acc, dict) else [f"{k}:{v}" for k, v in acc.items()]:
+    # `{H100:8, H200:8}` (SkyPilot's own spelling, no space after the colon) is a YAML set: keys
+    # "H100:8" with null values; `{H100: 8}` is a mapping
+    for a in (acc if isinstance(acc, list) else [acc]) if not isinstance(acc, dict) else [k if v is None else f"{k}:{v}" for k, v in acc.items()]:
         if isinstance(a, str):
             name, _, n = a.partition(":")
             items.append((name.strip(), int(float(n)) if n.strip().replace(".", "", 1).isdigit() else 1))
