@@ -212,6 +212,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     if tag and choice.basis != "cli":
         at_file, at_line = site.launch.get("image_at") or (site.file, site.line)  # a Dockerfile FROM the site's file runs in
         choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(at_file, at_line, site.image or "", f"=={tag}", "image", tag))
+    elif site.installed and choice.basis != "cli" and (ranged := pins_mod.installed_range(site.installed, cat.versions, cat.newest)):
+        choice = ranged  # `pip install "vllm>=0.10"` in the site's own setup: judged as a requirements file's range
     elif site.installed and choice.basis != "cli":
         v, where, text = site.installed
         f, _, ln = where.rpartition(":")
@@ -225,6 +227,11 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
             and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
         choice = pins_mod.VersionChoice(built, False, "image-dated",
                                         pins_mod.Pin(site.file, site.line, site.image or "", "", "image", None))
+    elif site.image and choice.basis == "pin" and choice.pin is not None and deploy.is_vllm_like_image(site.image) \
+            and (deploy.is_local_image(site.image) or site.launch.get("built_here")):
+        # a vLLM image built here (`image: vllm-node`, a compose `build:`) that names no release: the
+        # project's own pin is the best word on what it installs, and the report says it stands in
+        choice = pins_mod.VersionChoice(choice.version, True, "stand-in", choice.pin)
     elif site.image and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
         # a prebuilt vLLM image (vllm-openai:latest, lmcache/vllm-openai:2025-05-05) runs the release
         # it was built with, which the project's Python pins do not decide

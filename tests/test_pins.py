@@ -20,7 +20,7 @@ def scan(tmp_path, name, text):
     ("requirements/serve.txt", "vllm[tensorizer]>=0.8.5,<0.9 ; python_version>'3.9'\n", ">=0.8.5,<0.9", 1),
     ("requirements.txt", "vllm @ https://host/vllm-0.10.2-cp38-abi3-manylinux1_x86_64.whl\n", "==0.10.2", 1),
     ("pyproject.toml", '[project]\nname="x"\ndependencies=["vllm>=0.10,<0.12"]\n', ">=0.10,<0.12", 3),
-    ("pyproject.toml", '[tool.poetry.dependencies]\npython="^3.10"\nvllm = "^0.6.3"\n', "^0.6.3", 3),
+    ("pyproject.toml", '[tool.poetry.dependencies]\npython="^3.10"\nvllm = "^0.6.3"\n', ">=0.6.3,<0.7", 3),  # Poetry's caret as PEP 440
     ("setup.py", 'from setuptools import setup\nsetup(install_requires=["vllm==0.9.2", "x"])\n', "==0.9.2", 2),
     ("environment.yml", "dependencies:\n  - python=3.11\n  - pip:\n    - vllm==0.31.0\n", "==0.31.0", 4),
     ("environment.yml", "dependencies:\n  - conda-forge::vllm=0.8\n", "==0.8.*", 2),

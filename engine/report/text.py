@@ -73,8 +73,11 @@ def _render(data: dict, console) -> None:
             m = s["model"]
             model += " — " + (t("report.model_candidates", names=", ".join(m["candidates"])) if m.get("candidates") else
                               t("report.model_resolved", name=m["resolved_as"], how=t("report.identity." + str(m.get("identity")))))
+        # where the site's release comes from when it is not the project's (an image tag, a build's
+        # install, a stand-in): which source was used, said where the site is
+        source = f" — {escape(s['vllm']['source'])}" if s["vllm"]["source"] != p["vllm"]["source"] else ""
         console.print(f"{t('report.model')}: {escape(model)}   {t('report.mode')}: {s['mode']}   "
-                      f"{t('report.vllm_version')}: {s['vllm']['version']}")
+                      f"{t('report.vllm_version')}: {s['vllm']['version']}{source}")
         mem = s.get("memory")
         if mem:
             from vllm_kb.engine.kb.messages import num

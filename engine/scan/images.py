@@ -75,6 +75,8 @@ def framework_image(image: str | None) -> dict[str, str]:
             line = ".".join(m.group(1).split(".")[:2])
             if line in (e.get("lines") or {}):  # a framework's own numbering: its line's vLLM
                 out["vllm"] = str(e["lines"][line])
+        if e.get("releases") and (m := re.search(e["tag"], tag)):  # a vendor's release → its vLLM, by the vendor's notes
+            out.update({"vllm": r[1] for r in e["releases"] if r[0] == m.group(1)})
         break
     return out
 
@@ -127,6 +129,13 @@ def image_date(image: str | None) -> str | None:
 
 def is_vllm_image(image: str | None) -> bool:
     return bool(_IMAGE.match((image or "").strip()))
+
+
+def is_local_image(image: str | None) -> bool:
+    """A vLLM image named without a registry or a namespace (`vllm-node`, `vllm-custom:dev`): no
+    official Docker Hub image holds vLLM, so the host built (or loaded) it itself."""
+    name = name_and_tag(image)[0]
+    return bool(name) and "/" not in name and "$" not in name and is_vllm_like_image(image)
 
 
 def is_vllm_like_image(image: str | None) -> bool:

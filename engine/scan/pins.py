@@ -20,8 +20,9 @@ from vllm_kb.engine.scan.setup_pins import setup_cfg, setup_py
 from vllm_kb.engine.kb.tomlread import toml
 
 # read through this module by the rest of the scan and the checks
-__all__ = ["HOST_PACKAGES", "PACKAGES", "RANK", "Pin", "VersionChoice", "choose", "dockerfile_pins", "is_dockerfile",
-           "is_pin_file", "package_name", "pins_above", "repository_root", "scan", "script_pins"]
+__all__ = ["HOST_PACKAGES", "PACKAGES", "RANK", "Pin", "VersionChoice", "choose", "dockerfile_pins", "from_requirement",
+           "installed_range", "is_dockerfile", "is_pin_file", "package_name", "pins_above", "poetry_spec", "repository_root", "scan",
+           "script_pins", "site_install"]
 
 
 def is_pin_file(rel: str) -> bool:
@@ -98,12 +99,44 @@ def _pyproject(rel: str, text: str) -> list[Pin]:
         for key, val in (deps or {}).items():
             if package_name(key) not in PACKAGES:
                 continue
-            spec = val if isinstance(val, str) else (val.get("version", "") if isinstance(val, dict) else "")
-            spec = "" if spec.strip() == "*" else spec.strip()
-            p = make_pin(rel, line_of(text, key), f"{key} = {spec!r}", spec, "pyproject")
+            raw = (val if isinstance(val, str) else (val.get("version", "") if isinstance(val, dict) else "")).strip()
+            spec = poetry_spec(raw)  # `^0.4.1`, `~0.4`: Poetry's own operators, as PEP 440
+            p = make_pin(rel, line_of(text, key), f"{key} = {raw!r}", spec, "pyproject")
             p.package = package_name(key)
             out.append(p)
     return out
+
+
+_POETRY = re.compile(r"^\s*(?P<op>\^|~(?!=))?\s*v?(?P<v>\d+(?:\.\d+)*)(?P<rest>(?:\.\*)?)\s*$")
+
+
+def poetry_spec(spec: str) -> str:
+    """A Poetry version constraint as a PEP 440 specifier: `^0.4.1` is >=0.4.1,<0.5.0 (the first
+    non-zero part may not change), `~0.4.1` is >=0.4.1,<0.5.0 (the minor may not), a bare `0.4.1`
+    is ==0.4.1, `*` is no bound (python-poetry.org/docs/dependency-specification). Comma-joined
+    and PEP 440 constraints pass through: each part is translated alike."""
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    out = []
+    for part in parts:
+        m = _POETRY.match(part)
+        if part == "*":
+            continue
+        if m is None:
+            out.append(part)
+            continue
+        nums = [int(x) for x in m["v"].split(".")]
+        if m["rest"]:
+            out.append(f"=={m['v']}.*")
+        elif m["op"] is None:
+            out.append(f"=={m['v']}")
+        else:
+            if m["op"] == "^":
+                i = next((k for k, x in enumerate(nums) if x), len(nums) - 1)
+            else:
+                i = min(1, len(nums) - 1) if len(nums) > 1 else 0
+            upper = nums[:i] + [nums[i] + 1]
+            out.append(f">={m['v']},<{'.'.join(map(str, upper))}")
+    return ",".join(out)
 
 
 def _lock(rel: str, text: str) -> list[Pin]:
@@ -225,3 +258,36 @@ def pins_above(ctx: ScanContext, root: Path) -> list[Pin]:
             break
         d, up = d.parent, up + 1
     return out
+
+
+def site_install(found: list[Pin], known: list[Version] | None = None, newest: str | None = None) -> tuple[str, str, str] | None:
+    """What a site's own install lines (a serving image's RUN, SkyPilot `setup:`, Modal's
+    `pip_install`) say of its vLLM, as Site.installed: (release, "file:line", requirement) of the
+    last bounded vLLM requirement: an exact pin as written, a range as the newest known release in
+    it (the rule of a requirements file's range, choose). None where they name no vLLM, only a bare
+    `vllm`, or a source build (engine/scan/source_pins.py reads that)."""
+    named = [p for p in found if p.package == "vllm" and not p.source and p.spec.strip()]
+    if not named:
+        return None
+    p = named[-1]
+    if p.exact:
+        return p.exact, f"{p.file}:{p.line}", p.text
+    if known is None or newest is None:
+        from vllm_kb.engine.kb import catalog
+
+        known, newest = catalog.load().versions, catalog.load().newest
+    c = choose([p], known, newest)
+    return (c.version, f"{p.file}:{p.line}", p.text) if c.basis == "range" else None
+
+
+def installed_range(installed: tuple[str, str, str], known: list[Version], newest: str) -> VersionChoice | None:
+    """The range a site's own install allows (`pip install "vllm>=0.10,<0.12"` in SkyPilot's
+    setup), chosen as a requirements file's range is: a failure that only some releases in it have
+    is no P0. None for an exact release."""
+    _, where, text = installed
+    f, _, ln = where.rpartition(":")
+    p = from_requirement(f, int(ln) if ln.isdigit() else 0, text.strip("'\""), "image")
+    if p is None or p.package != "vllm" or p.exact or p.source or not p.spec.strip():
+        return None
+    c = choose([p], known, newest)
+    return c if c.basis == "range" else None

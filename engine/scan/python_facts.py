@@ -10,12 +10,11 @@ import ast
 import re
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan import gpu_types, ray_placement
+from vllm_kb.engine.scan import gpu_types, pins, ray_placement
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
 from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.site import Setting, Site
 
-_PIP_VLLM = re.compile(r"^vllm(?:\[[^\]]*\])?==([0-9][\w.+-]*)$")
 _IMAGE_VLLM = re.compile(r"vllm/vllm-openai:v?([0-9][\w.+-]*)")
 
 
@@ -155,9 +154,10 @@ def _modal_image(ctx, rel, tree, r, name: str, site: Site, seen: set | None = No
                 for a in node.args:
                     v = _value(r, a)
                     for item in v if isinstance(v, list) else [v]:
-                        m = _PIP_VLLM.match(item.replace(" ", "")) if isinstance(item, str) else None
-                        if m and site.installed is None:
-                            site.installed = (m.group(1), f"{rel}:{a.lineno}", item)
+                        req = pins.from_requirement(rel, a.lineno, item.replace(" ", ""), "image") if isinstance(item, str) else None
+                        got = pins.site_install([req], ctx.catalog.versions, ctx.catalog.newest) if req else None
+                        if got and site.installed is None:
+                            site.installed = (got[0], got[1], item)
             elif meth == "env" and node.args:
                 d = _value(r, node.args[0])
                 if isinstance(d, dict):

@@ -11,6 +11,7 @@ from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     image_version,
     is_vllm_image,
+    is_local_image,
     is_vllm_like_image,
 )
 from vllm_kb.engine.scan.deploy.compose import scan_compose
@@ -28,7 +29,7 @@ from vllm_kb.engine.scan.deploy.flagscale import is_flagscale, scan_flagscale
 from vllm_kb.engine.scan.deploy.skypilot import is_skypilot, scan_skypilot
 from vllm_kb.engine.scan.site import Site
 
-__all__ = ["scan_triton", "entrypoint_for", "image_version", "is_dockerfile", "is_vllm_image", "is_vllm_like_image", "scan_dockerfile", "scan_yaml"]
+__all__ = ["scan_triton", "entrypoint_for", "image_version", "is_dockerfile", "is_local_image", "is_vllm_image", "is_vllm_like_image", "scan_dockerfile", "scan_yaml"]
 
 
 def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]) -> list[Site]:

@@ -85,7 +85,9 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
             env[k] = Setting(k, w.value, w.value is not None, rel, ln, k, v, "compose", w.assumed or w.unresolved,
                              pos=dict(doc.pos(path), env_style="map" if isinstance(raw_env, dict) else "list"))
         image = svc.get("image")
-        built = built_from(ctx, folder, svc["build"]) if image is None and svc.get("build") else None
+        # `build:` (with or without the `image:` name compose tags the build with): what runs is the
+        # build, so its FROM image and RUN installs say the release, not the name
+        built = built_from(ctx, folder, svc["build"]) if svc.get("build") else None
         if built:
             image = built[0]
         if isinstance(image, str) and "$" in image:
@@ -134,6 +136,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
             _mark_dotenv(site, svc, dotfile, rel)
             if built and built[1]:
                 site.installed = built[1]
+            if svc.get("build"):
+                site.launch["built_here"] = True  # a build of the project's own (audit: its pin may stand in)
             site.gpu_request = _compose_gpus(svc)
             site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", _shm(svc)),
                                                ("runtime", svc.get("runtime")), ("mounts", _mounts(svc)),

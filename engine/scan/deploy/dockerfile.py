@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from vllm_kb.engine.scan import source_pins
+from vllm_kb.engine.scan import pins, source_pins
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -89,8 +89,11 @@ def _exec_form(arg: str) -> list[str] | None:
     return None
 
 
-# `RUN pip install vllm==0.11.0`: the image installs that vLLM whatever the project pins.
-_PIP_VLLM = re.compile(r"\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\b[^&|;]*?(?<![\w-])(vllm(?:\[[^\]]*\])?==([\w.+]+))")
+def _run_install(rel: str, ins: _Instr) -> tuple[str, int, str] | None:
+    """`RUN pip install vllm==0.11.0`: the image installs that vLLM whatever the project pins; a range
+    (`"vllm>=0.10,<0.12"`) is read as the newest known release in it (engine/scan/pins.py site_install)."""
+    got = pins.site_install(pins.dockerfile_pins(rel, "RUN " + ins.arg))
+    return (got[0], ins.lines_of([got[2]])[0], got[2]) if got else None
 
 
 def scan_dockerfile(ctx: ScanContext, rel: str, text: str) -> list[Site]:
@@ -143,9 +146,9 @@ def _final_stage(rel: str, text: str) -> dict[str, Any]:
                 cur.setdefault("env", {})[k] = Setting(k, _expand_vars(v, known), True, rel, ln, k, v, "dockerfile",
                                                        pos=_env_pos(text, ins, k, len(pairs)))
         elif kw == "RUN":
-            m = _PIP_VLLM.search(arg)
-            if m and cur:
-                cur["installed"] = (m.group(2), ins.lines_of([m.group(1)])[0], m.group(1))
+            got = _run_install(rel, ins) if cur else None
+            if got:
+                cur["installed"] = got
             elif cur and (w := next((w for w in arg.split() if source_pins.is_git_url(w)), None)):
                 cur["installed"] = ("source", ins.lines_of([w])[0], w)  # built from a commit: no release known
             elif cur and (n := source_pins.checkout_line(arg)) is not None:

@@ -8,15 +8,17 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile
+from vllm_kb.engine.scan.images import image_version
 from vllm_kb.engine.scan.site import Setting, Site
 
 _BACKEND = re.compile(r'^\s*backend\s*:\s*"vllm"', re.M)
 
 
 def mapping_site(ctx: ScanContext, rel: str, mapping: dict, lines: dict[str, int], *, line: int, kind: str, mode: str,
-                 tool: str, syntax: str, model=None, model_line: int | None = None) -> Site:
+                 tool: str, syntax: str, model=None, model_line: int | None = None, version: str | None = None) -> Site:
     """A site from {field: value}: EngineArgs fields become settings, other keys unknown."""
-    version = ctx.version_for(rel)
+    version = version or ctx.version_for(rel)
     site = Site(file=rel, line=line, syntax=syntax, kind=kind, mode=mode, mode_evidence=f"{rel}:{line}", end_line=line)
     site.tool = tool
     for key, value in mapping.items():
@@ -45,6 +47,8 @@ def scan_triton(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     if not _BACKEND.search(text):
         return []
     folder = PurePosixPath(rel).parent
+    image = _triton_image(ctx)
+    release = image_version(image[0]) if image else None
     out = []
     for cand in sorted(f for f in ctx.files if PurePosixPath(f).name == "model.json" and PurePosixPath(f).parent.parent == folder
                        and PurePosixPath(f).parent.name.isdigit()):
@@ -58,9 +62,31 @@ def scan_triton(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             continue
         lines = _json_lines(body or "", data)
         ctx.referenced.add(cand)
-        out.append(mapping_site(ctx, cand, data, lines, line=lines.get("model", 1), kind="triton vllm backend",
-                                mode="framework_integrated", tool="triton", syntax="kwargs-json"))
+        site = mapping_site(ctx, cand, data, lines, line=lines.get("model", 1), kind="triton vllm backend", mode="framework_integrated",
+                            tool="triton", syntax="kwargs-json", version=ctx.catalog.resolve(release).version if release else None)
+        if image and release:
+            site.image, site.launch["image_at"] = image[0], image[1:]
+        out.append(site)
     return out
+
+
+_TRITON_IMAGE = re.compile(r"(?<![\w./-])((?:nvcr\.io/)?nvidia/tritonserver:[\w.-]+)")
+
+
+def _triton_image(ctx: ScanContext) -> tuple[str, str, int] | None:
+    """The Triton image the project serves its model repository with — a `docker run` in a script or
+    a README, a compose or Kubernetes image, a Dockerfile's FROM — when all it names hold one vLLM
+    release (knowledge/deploy/framework_images.yaml): (image, file, line)."""
+    found: dict[str, tuple[str, str, int]] = {}
+    for f in ctx.files:
+        if not (f.lower().endswith((".sh", ".bash", ".yml", ".yaml", ".md")) or is_dockerfile(f)):
+            continue
+        text = ctx.read(f) or ""
+        for m in _TRITON_IMAGE.finditer(text) if "tritonserver:" in text else ():
+            release = image_version(m.group(1))
+            if release:
+                found.setdefault(release, (m.group(1), f, text.count("\n", 0, m.start()) + 1))
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _json_lines(text: str, data: dict) -> dict[str, int]:

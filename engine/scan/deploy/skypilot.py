@@ -8,12 +8,10 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.scan import gpu_types
+from vllm_kb.engine.scan import gpu_types, pins
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.embedded import block_first_line, script_sites
 from vllm_kb.engine.scan.site import Setting, Site
-
-_PIP_VLLM = re.compile(r"\bpip3?\s+install\b[^\n&|;]*?(?<![\w-])(vllm(?:\[[^\]]*\])?==([\w.+]+))")
 
 
 def is_skypilot(data: dict) -> bool:
@@ -33,7 +31,9 @@ def accelerators(resources) -> tuple[int | None, list[str]]:
     if acc is None and isinstance(resources.get("any_of"), list):
         acc = [r.get("accelerators") for r in resources["any_of"] if isinstance(r, dict)]
     items: list[tuple[str, int]] = []
-    for a in (acc if isinstance(acc, list) else [acc]) if not isinstance(acc, dict) else [f"{k}:{v}" for k, v in acc.items()]:
+    # `{H100:8, H200:8}` (SkyPilot's own spelling, no space after the colon) is a YAML set: keys
+    # "H100:8" with null values; `{H100: 8}` is a mapping
+    for a in (acc if isinstance(acc, list) else [acc]) if not isinstance(acc, dict) else [k if v is None else f"{k}:{v}" for k, v in acc.items()]:
         if isinstance(a, str):
             name, _, n = a.partition(":")
             items.append((name.strip(), int(float(n)) if n.strip().replace(".", "", 1).isdigit() else 1))
@@ -54,11 +54,8 @@ def scan_skypilot(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site
     env = {k: Setting(k, v, True, rel, doc.line_of(("envs", k)), k, v, "skypilot") for k, v in envs.items()}
     lines = (ctx.read(rel) or "").splitlines()
     first = block_first_line(lines, doc.line_of(("run",)), data["run"])
-    installed = None
-    m = _PIP_VLLM.search(data.get("setup") or "") if isinstance(data.get("setup"), str) else None
-    if m:
-        installed = m.group(2)
-    version = ctx.catalog.resolve(installed).version if installed else None
+    installed = _setup_install(ctx, rel, data.get("setup"), lines, doc.line_of(("setup",)))
+    version = ctx.catalog.resolve(installed[0]).version if installed else None
     sites = script_sites(ctx, rel, data["run"], first, known=known, env=env, tool="skypilot", version=version)
     if isinstance(data.get("setup"), str) and data["setup"].strip():
         sites += script_sites(ctx, rel, data["setup"], block_first_line(lines, doc.line_of(("setup",)), data["setup"]),
@@ -68,9 +65,21 @@ def scan_skypilot(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site
         s.gpu_types = s.gpu_types or types
         if isinstance(data.get("resources"), dict) and gpu_types.instance_gpu(data["resources"].get("instance_type")) and types:
             s.gpu_per_node = s.gpu_per_node or gpus
-        if installed and m:
-            s.installed = (installed, f"{rel}:{doc.line_of(('setup',))}", m.group(1))
+        if installed:
+            s.installed = installed
     return sites
+
+
+def _setup_install(ctx: ScanContext, rel: str, setup, lines: list[str], key_line: int) -> tuple[str, str, str] | None:
+    """The vLLM `setup:` installs, read as a shell script's pip lines are (`vllm==0.6.3`, and a
+    range such as `"vllm>=0.10.0"` as the newest known release in it): (release, file:line, text)."""
+    if not isinstance(setup, str) or "install" not in setup:
+        return None
+    first = block_first_line(lines, key_line, setup)
+    found = pins.script_pins(ctx, rel, setup)
+    for p in found:
+        p.line += first - 1
+    return pins.site_install(found, ctx.catalog.versions, ctx.catalog.newest)
 
 
 # What `setup:` runs without (SkyPilot 0.10.3 and 0.14.1 sky/backends/cloud_vm_ray_backend.py: setup
