@@ -21,6 +21,7 @@ import math
 from typing import Any
 
 from vllm_kb.engine.check.startup_quant import min_capability
+from vllm_kb.engine.kb.model_arith import has_dense_mlp
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 MIN_THREAD_N, MIN_THREAD_K = 64, 128  # GPTQ_MARLIN_MIN_THREAD_N / _K (marlin_utils.py, every release)
@@ -48,7 +49,7 @@ def layers(model: dict) -> list[tuple[str, int, str]]:
     out: list[tuple[str, int, str]] = []
     moe = _int(model.get("num_experts"))
     inter, expert = _int(model.get("intermediate_size")), _int(model.get("moe_intermediate_size"))
-    if (not moe or _int(model.get("first_k_dense_replace"))) and inter:
+    if has_dense_mlp(model) and inter:
         out.append(("mlp", inter, "dense"))
     if moe and expert:
         shared = _int(model.get("n_shared_experts"))

@@ -162,3 +162,25 @@ def _deprecated_task(task: str, gen: bool, pool: bool, v: Version) -> dict[str, 
     if task in GENERATIVE_TASKS and not gen:
         return {"task_refused": True, "task_fix": "unset_task", "task_words": "This model does not support `--runner generate`."}
     return {}
+
+
+def pools_natively(model: dict, engine: dict, runners: dict, arch_table: dict, version: str | None) -> bool:
+    """Whether vLLM serves the model as a pooling model (embeddings, scores, rewards) with no task
+    or runner that asks for generation: the release registers its architecture and the class
+    cannot generate (BertModel, XLMRobertaModel, ModernBertModel, …), so vLLM pools with it,
+    natively or converted, or refuses to start (this check's refusals). Unknown is False."""
+    arch = model.get("architecture")
+    v = try_parse(version) if version else None
+    asked = _set(engine.get("runner")) == "generate" or _set(engine.get("task")) in GENERATIVE_TASKS
+    if not isinstance(arch, str) or not arch or v is None or not runners or asked \
+            or engine.get("model_impl") not in (None, "auto", "vllm"):
+        return False
+    base = Version(v.public)
+    releases = [parse(r) for r in runners["releases"]]
+    if not releases[0] <= base <= releases[-1]:
+        return False
+    if _registered(arch_table, arch, [parse(r) for r in arch_table["releases"]], base) is not True:
+        return False
+    if _known(runners["unresolved"].get(arch) or [], releases, base) is not False:
+        return False
+    return _known(runners["generate"].get(arch) or [], releases, base) is False

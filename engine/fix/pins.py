@@ -8,6 +8,7 @@ import re
 from vllm_kb.engine.fix.changes import PRIORITY_ORDER, Change, Fixable
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.kb.textpos import LineIndex
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
 from vllm_kb.engine.scan.pins import Pin
 from vllm_kb.engine.scan.site import Site
 
@@ -53,29 +54,69 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
             if op.kind != "pin" or not value:
                 continue
             if op.target in out:
-                if item.id not in out[op.target].checks and out[op.target].value == value:
-                    out[op.target].checks.append(item.id)
+                prev = out[op.target]
+                both = _both(str(prev.value), str(value))
+                if both is not None and both != prev.value:
+                    # two ranges that hold together (`>=0.6.4` for the architecture and `>=0.6.4,<=0.12.0`
+                    # for an option) make one pin that satisfies both
+                    ch = _pin_change(site, op.target, both, pins, choice)
+                    ch.checks, ch.priority, ch.safe = prev.checks + [item.id], prev.priority, False
+                    out[op.target] = ch
+                elif item.id not in prev.checks and (prev.value == value or both == prev.value):
+                    prev.checks.append(item.id)
                 continue
-            pin = choice.pin if op.target == "vllm" and choice is not None and choice.pin is not None else _nearest(site, pins, op.target)
-            if pin is not None and getattr(pin, "package", "vllm") not in (op.target, None) and pin.kind != "image":
-                pin = None
-            if pin is not None and pin.kind == "image" and not _tag_is_release(pin):
-                # a worker image whose tag is its own release (runpod/worker-v1-vllm:v1.5.0 installs
-                # vLLM 0.6.2): no tag to write; the change is named, not edited
-                ch = Change("pin", op.target, value, pin.file, "pin", None, None, f"{op.target}{value}")
-            elif pin is None:
-                ch = Change("pin", op.target, value, site.file, "pin", None, None, f"{op.target}{value}")
-            else:
-                # an image pin's line is the launch's; its text is found where the image is written
-                ch = Change("pin", op.target, value, pin.file, "pin", None if pin.kind == "image" else pin.line, pin.text,
-                            _rewrite(pin, value))
-                if pin.kind == "image" and pin.file == site.file:
-                    # the same image may start several launches of the file: the tag edited is this one's
-                    ch.near = (site.line, max(site.end_line or site.line, site.line))
+            ch = _pin_change(site, op.target, value, pins, choice)
             ch.checks.append(item.id)
             ch.priority, ch.safe = item.priority, False
             out[op.target] = ch
     return list(out.values())
+
+
+def _pin_change(site, target: str, value, pins: list, choice) -> Change:
+    pin = choice.pin if target == "vllm" and choice is not None and choice.pin is not None else _nearest(site, pins, target)
+    if pin is not None and getattr(pin, "package", "vllm") not in (target, None) and pin.kind != "image":
+        pin = None
+    if pin is not None and pin.kind == "image" and not _tag_is_release(pin):
+        # a worker image whose tag is its own release (runpod/worker-v1-vllm:v1.5.0 installs
+        # vLLM 0.6.2): no tag to write; the change is named, not edited
+        return Change("pin", target, value, pin.file, "pin", None, None, f"{target}{value}")
+    if pin is None:
+        return Change("pin", target, value, site.file, "pin", None, None, f"{target}{value}")
+    # an image pin's line is the launch's; its text is found where the image is written
+    ch = Change("pin", target, value, pin.file, "pin", None if pin.kind == "image" else pin.line, pin.text,
+                _rewrite(pin, value))
+    if pin.kind == "image" and pin.file == site.file:
+        # the same image may start several launches of the file: the tag edited is this one's
+        ch.near = (site.line, max(site.end_line or site.line, site.line))
+    return ch
+
+
+def _both(a: str, b: str) -> str | None:
+    """One specifier for two version ranges when a release either names satisfies both; None when
+    they do not hold together."""
+    for one, other in ((a, b), (b, a)):
+        release = _exact(one)
+        if release:  # an exact release the other range allows is the pin
+            try:
+                if SpecifierSet(other).contains(release):
+                    return one
+            except InvalidSpecifier:
+                return None
+    clauses: list[str] = []
+    for part in f"{a},{b}".split(","):
+        if part.strip() and part.strip() not in clauses:
+            clauses.append(part.strip())
+    lower = [c for c in clauses if c.startswith(">")]
+    upper = [c for c in clauses if c.startswith("<")]
+    if len(lower) > 1 or len(upper) > 1 or len(lower) + len(upper) != len(clauses):
+        return None  # bounds on one side pull apart (the more urgent stays); only a plain range is made
+    try:
+        both = SpecifierSet(",".join(clauses))
+    except InvalidSpecifier:
+        return None
+    if not any(both.contains(v) for v in _VERSION.findall(f"{a} {b}")):
+        return None
+    return ",".join(clauses)
 
 
 def _tag_is_release(pin) -> bool:

@@ -28,9 +28,19 @@ def expert_params(arch: dict) -> int:
 
 
 def moe_layers(arch: dict) -> int:
+    """Layers with routed experts: all but DeepSeek's leading dense ones; with Llama 4's
+    interleave_moe_layer_step every step-th layer (vLLM llama4.py: (i + 1) % step == 0)."""
     if not arch.get("num_experts"):
         return 0
-    return arch["num_hidden_layers"] - (arch.get("first_k_dense_replace") or 0)
+    step = arch.get("interleave_moe_layer_step") or 1
+    return max(0, (arch.get("num_hidden_layers") or 0) - (arch.get("first_k_dense_replace") or 0)) // max(1, step)
+
+
+def has_dense_mlp(arch: dict) -> bool:
+    """Whether some layer has a dense MLP of intermediate_size: a dense model, DeepSeek's leading
+    layers, Llama 4 Maverick's layers between the MoE ones."""
+    return (not arch.get("num_experts") or bool(arch.get("first_k_dense_replace"))
+            or (arch.get("interleave_moe_layer_step") or 1) > 1)
 
 
 def embedding_params(arch: dict) -> int:

@@ -19,6 +19,7 @@ ARCH_KEYS = (
     "n_shared_experts", "first_k_dense_replace", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
     "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "index_topk", "sliding_window_size",
     "sliding_window_pattern", "tie_word_embeddings", "max_position_embeddings", "attn_logit_softcapping",
+    "attention_chunk_size", "interleave_moe_layer_step",
 )
 _DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16",
            "float32": "float32", "fp32": "float32", "float": "float32"}
@@ -213,6 +214,7 @@ _CONFIG_NAMES = {
     # config.json spelling → catalog name; the first one present wins
     "num_experts": ("num_experts", "n_routed_experts", "num_local_experts"),
     "num_experts_per_tok": ("num_experts_per_tok", "experts_per_token", "moe_topk"),
+    "n_shared_experts": ("n_shared_experts", "num_shared_expert"),  # Hunyuan: num_shared_expert
     "num_hidden_layers": ("num_hidden_layers", "n_layer", "num_layers"),
     "num_attention_heads": ("num_attention_heads", "n_head"),
     "hidden_size": ("hidden_size", "n_embd", "d_model"),
@@ -226,12 +228,13 @@ def arch_from_config(config: dict) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k in ARCH_KEYS:
         names = _CONFIG_NAMES.get(k, (k,))
-        v = next((cfg[n] for n in names if _dim(cfg.get(n)) is not None), None)
+        v = next((_uniform(cfg[n]) for n in names if _dim(_uniform(cfg.get(n))) is not None), None)
         if v is not None:
             out[k] = v
     if not out.get("num_hidden_layers") or not out.get("hidden_size"):
         return {}
     _config_moe(cfg, out)
+    _remote_code_dims(cfg, out)
     _config_sliding(cfg, out)
     out.update(ssm_from_config(cfg))
     if "attn_logit_softcapping" in cfg:  # null (Gemma 3) clears what the catalog's family says
@@ -241,6 +244,13 @@ def arch_from_config(config: dict) -> dict[str, Any]:
     if "tie_word_embeddings" not in out and isinstance(config.get("tie_word_embeddings"), bool):
         out["tie_word_embeddings"] = config["tie_word_embeddings"]
     return out
+
+
+def _uniform(v):
+    """A per-layer list that holds one value for every layer (Hunyuan-A13B's moe_topk, moe_intermediate_size) as that value."""
+    if isinstance(v, list) and v and all(x == v[0] and type(x) is type(v[0]) for x in v):
+        return v[0]
+    return v
 
 
 def _dim(v):
@@ -255,14 +265,42 @@ def _config_moe(cfg: dict, out: dict) -> None:
     # Mixtral and gpt-oss give the expert width as intermediate_size
     if out.get("num_experts") and not out.get("moe_intermediate_size") and _dim(cfg.get("intermediate_size")):
         out["moe_intermediate_size"] = cfg["intermediate_size"]
+    if str(cfg.get("model_type", "")).startswith("llama4"):
+        # Llama 4: intermediate_size_mlp is the dense layers' width, and every MoE layer has one
+        # shared expert of the routed width (transformers Llama4TextMoe)
+        if _dim(cfg.get("intermediate_size_mlp")):
+            out["intermediate_size"] = cfg["intermediate_size_mlp"]
+        if out.get("num_experts") and out.get("moe_intermediate_size"):
+            out.setdefault("n_shared_experts", 1)
     # Qwen2-MoE style: one shared expert of its own width
     if _dim(cfg.get("shared_expert_intermediate_size")) and not out.get("n_shared_experts") and out.get("moe_intermediate_size"):
         out["n_shared_experts"] = max(1, round(cfg["shared_expert_intermediate_size"] / out["moe_intermediate_size"]))
 
 
+def _remote_code_dims(cfg: dict, out: dict) -> None:
+    """Widths older remote-code configs spell their own way, as vLLM's model classes read them:
+    ChatGLM (chatglm.py: ffn_hidden_size, kv_channels, padded_vocab_size; the KV heads are
+    multi_query_group_num under multi_query_attention, ModelConfig.get_total_num_kv_heads) and
+    Qwen v1 (qwen.py QWenMLP: intermediate_size // 2, the config counting both halves of w1/w2)."""
+    kind = str(cfg.get("model_type", ""))
+    if kind == "chatglm":
+        for key, name in (("intermediate_size", "ffn_hidden_size"), ("head_dim", "kv_channels"),
+                          ("vocab_size", "padded_vocab_size")):
+            if _dim(cfg.get(name)):
+                out[key] = cfg[name]
+        if cfg.get("multi_query_attention") and _dim(cfg.get("multi_query_group_num")):
+            out["num_key_value_heads"] = cfg["multi_query_group_num"]
+    elif kind == "qwen" and _dim(cfg.get("intermediate_size")):
+        out["intermediate_size"] = cfg["intermediate_size"] // 2
+        if _dim(cfg.get("kv_channels")):
+            out["head_dim"] = cfg["kv_channels"]
+
+
 def _config_sliding(cfg: dict, out: dict) -> None:
     window = cfg.get("sliding_window")
     types = cfg.get("layer_types")
+    if _dim(cfg.get("attention_chunk_size")):
+        out["num_chunked_layers"] = _chunked_layers(cfg, out["num_hidden_layers"])
     if isinstance(types, list) and types:
         local = sum(1 for t in types if t == "sliding_attention")
         if local and _dim(window):
@@ -278,6 +316,20 @@ def _config_sliding(cfg: dict, out: dict) -> None:
         out["sliding_window_pattern"] = pattern
     elif str(cfg.get("model_type", "")).startswith("gemma2"):
         out["sliding_window_pattern"] = 2
+
+
+def _chunked_layers(cfg: dict, layers: int) -> int:
+    """Llama 4's layers that attend within attention_chunk_size: the RoPE layers (no_rope_layers
+    1), every layer but each no_rope_layer_interval-th (4) when the list is empty; newer configs
+    spell it as layer_types "chunked_attention"."""
+    types, nope = cfg.get("layer_types"), cfg.get("no_rope_layers")
+    if isinstance(types, list) and any(t == "chunked_attention" for t in types):
+        return sum(1 for t in types if t == "chunked_attention")
+    if isinstance(nope, list) and len(nope) == layers:
+        return sum(1 for x in nope if x)
+    interval = cfg.get("no_rope_layer_interval")
+    interval = interval if isinstance(interval, int) and not isinstance(interval, bool) and interval > 0 else 4
+    return layers - layers // interval
 
 
 # config.json keys vLLM takes the smallest of (ModelConfig._get_and_verify_max_len;

@@ -118,11 +118,18 @@ def example_architecture(facts: dict, name: str, table: dict) -> None:
     checkpoint's config.json may have named another class then); shapes, context and quantization
     stay unknown."""
     models = (table or {}).get("models") or {}
-    if facts.get("architecture") or not models or not name:
+    if not models or not name:
         return
     parts = name.rstrip("/\\").replace("\\", "/").split("/")
     short = "/".join(parts[-2:]).lower()
     by_id = {r.lower(): a for r, a in models.items()}
+    if facts.get("architecture"):
+        # an embedding model made from a decoder keeps its family's name but not its head
+        # (intfloat/e5-mistral-7b-instruct: MistralModel, BAAI/bge-multilingual-gemma2: Gemma2Model)
+        own, arch = by_id.get(short), str(facts["architecture"])
+        if own and arch.endswith("ForCausalLM") and own == arch[:-len("ForCausalLM")] + "Model":
+            facts.update(architecture=own, architecture_from="vllm-tests")
+        return
     if short in by_id:
         facts.update(architecture=by_id[short], architecture_from="vllm-tests")
         return

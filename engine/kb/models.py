@@ -350,6 +350,10 @@ def _add_arch(facts: dict, arch: dict) -> None:
     for k in ("num_attention_layers", "ssm"):  # hybrid state-space models (engine/kb/ssm_config.py)
         if arch.get(k) is not None:
             facts[k] = arch[k]
+    if "num_chunked_layers" in arch:
+        facts["num_chunked_layers"] = arch["num_chunked_layers"]
+    elif facts.get("attention_chunk_size") and facts.get("num_hidden_layers"):
+        facts["num_chunked_layers"] = sliding_layers(facts["num_hidden_layers"], 4)  # Llama 4: every 4th layer global
     if "num_sliding_layers" in arch:
         facts["num_sliding_layers"] = arch["num_sliding_layers"]
     elif facts.get("sliding_window_size") and facts.get("num_hidden_layers"):

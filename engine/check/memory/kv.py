@@ -91,6 +91,7 @@ class KVLayout:
     ssm_blocks: int = 1              # blocks a state group holds per request
     group_ratio: float | None = None  # vLLM takes the larger count as group size below this ratio
     v0_state: float = 0.0            # bytes V0's MambaCacheManager takes before the KV cache
+    local_extra: int = 1             # a sliding window's extra block; a Llama 4 chunk has none
 
     @property
     def kinds(self) -> list[int]:
@@ -135,7 +136,7 @@ class KVLayout:
     def blocks_per_request(self, max_len: int, batched: int) -> int:
         full_groups, sliding_groups = self.groups
         full = ceil_div(max_len, self.block)
-        local = ceil_div(min(self.window - 1 + batched, max_len), self.block) + 1
+        local = ceil_div(min(self.window - 1 + batched, max_len), self.block) + self.local_extra
         return full_groups * full + sliding_groups * local + self.ssm_groups * self.ssm_blocks
 
 
@@ -156,6 +157,12 @@ def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> K
         sliding = round(int(model["num_sliding_layers"]) * layers / model["num_hidden_layers"])
         if sliding < layers and not hybrid_manager_on(engine, rt):
             sliding = 0  # without the hybrid manager a local layer keeps every token
+    extra = 1
+    chunk = int(model.get("attention_chunk_size") or 0)
+    if not window and chunk and model.get("num_chunked_layers") and _chunked_hybrid(engine, rt):
+        # ChunkedLocalAttentionSpec: min(chunk + max_num_batched_tokens, max_model_len) tokens, no extra block
+        window, extra = chunk + 1, 0
+        sliding = round(int(model["num_chunked_layers"]) * layers / model["num_hidden_layers"])
     block = int(engine.get("block_size") or DEFAULT_BLOCK)
     per_layer = kv_bytes_per_token_layer(model, engine, tp, rt)
     p = ssm_plan(model, engine, tp, layers, rt.v1, rt.version, per_layer, _given_block(engine))
@@ -167,7 +174,14 @@ def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> K
         return KVLayout(per_layer, p.attention, 0, 0, p.block, ssm=p.state_layers, ssm_blocks=p.state_blocks,
                         group_ratio=p.group_ratio)
     ratio = (sizing_row(rt.version) or {}).get("group_ratio") if sliding else None
-    return KVLayout(per_layer, layers - sliding, sliding, window, block, group_ratio=ratio)
+    return KVLayout(per_layer, layers - sliding, sliding, window, block, group_ratio=ratio, local_extra=extra)
+
+
+def _chunked_hybrid(engine: dict, rt: Runtime) -> bool:
+    """Whether the release keeps Llama 4's chunked layers to their chunk; never with an EAGLE
+    drafter (0.10.0+: "not yet supported with chunked local attention + eagle")."""
+    spec = str(engine.get("speculative_config") or engine.get("speculative_model") or "").lower()
+    return rt.chunked_hybrid and hybrid_manager_on(engine, rt) and "eagle" not in spec
 
 
 def _given_block(engine: dict) -> int | None:

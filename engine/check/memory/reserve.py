@@ -8,6 +8,7 @@ from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, CUDAGRAPH_BAS
                                                  NON_TORCH_UNIFIED_GIB, NON_TORCH_V0_NCCL_GIB,
                                                  NON_TORCH_V0_PRE_AMPERE_GIB,
                                                  PROFILE_WORKSPACE_GIB, SAMPLER_BYTES_PER_LOGIT, Runtime, human_int)
+from vllm_kb.engine.kb.model_arith import has_dense_mlp, moe_layers
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
 from vllm_kb.engine.kb.versions import Version, try_parse
 
@@ -74,7 +75,7 @@ def _mlp_width(model: dict, engine: dict, tp: int) -> float:
     k = model.get("num_experts_per_tok") or 1
     shared = 3 * (model.get("n_shared_experts") or 0) * (model.get("moe_intermediate_size") or 0) / tp
     moe = k * (3 * inter + model["hidden_size"]) + shared
-    return max(moe, dense if model.get("first_k_dense_replace") else 0)
+    return max(moe, dense if has_dense_mlp(model) else 0)
 
 
 def _attention_width(model: dict, tp: int) -> float:
@@ -123,5 +124,5 @@ def cudagraph_bytes(model: dict, engine: dict, pp: int, rt: Runtime) -> float:
     if not rt.cudagraph_profiled or engine.get("enforce_eager"):
         return 0.0
     layers = ceil_div(model["num_hidden_layers"], pp)
-    moe = ceil_div(model["num_hidden_layers"] - (model.get("first_k_dense_replace") or 0), pp) if model.get("num_experts") else 0
+    moe = ceil_div(moe_layers(model), pp)
     return (CUDAGRAPH_BASE_GIB + CUDAGRAPH_PER_LAYER_GIB * layers + CUDAGRAPH_PER_MOE_LAYER_GIB * moe) * GIB

@@ -81,6 +81,11 @@ class Runtime:
     mla_cache: str = "latent"   # DeepSeek MLA: latent (0.7.1+), full192 (0.7.0), full256 (0.5.1-0.6.6)
     experts_over_dp: bool = True  # 0.9.0+: FusedMoE shards the experts over TP x DP, EP or not
     nccl_cumem: bool = False    # 0.4.1-0.4.2: torch's NCCL 2.19+ allocates with cuMem (off from 0.4.3)
+    # Llama 4's chunked local-attention layers keep only their chunk: V1 from 0.10.0 (before, every
+    # token), but 0.10.1-0.13.x turn the hybrid manager off for them unless
+    # VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 (a latency regression), which defaults to 1
+    # from 0.14.0 (vllm/config VllmConfig.__post_init__, envs.py)
+    chunked_hybrid: bool = False
     # 0.3.1-0.6.3 size from the free memory read once the CUDA context exists (worker.py init_device:
     # init_gpu_memory; peak = init_gpu_memory - free), so at TP 1 the context is not counted; 0.2.5-0.3.0
     # took total - free, which counts it (the 0.2.5 A100 row)
@@ -114,11 +119,13 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
     else:
         mla = "latent" if (since("0.7.1") and not (v1 and not since("0.8.0"))) else ("full192" if since("0.7.0") else "full256")
     sampler, alt = _sampler(v1, since, env, install)
+    allow = str(env.get("VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE", "")).strip()
+    chunked = since("0.10.0") and (not since("0.10.1") or (allow == "1" if allow in ("0", "1") else since("0.14.0")))
     return Runtime(vllm_version, v1=v1, new_profiler=since("0.6.4"), hybrid_manager=v1 and since("0.9.1"),
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
                    tokens_from_concurrency=v1 and since("0.24.0"), sampler=sampler, sampler_alt=alt,
                    mla_cache=mla, experts_over_dp=since("0.9.0"), nccl_cumem=since("0.4.1") and not since("0.4.3"),
-                   context_from_init=since("0.3.1") and not since("0.6.4"))
+                   context_from_init=since("0.3.1") and not since("0.6.4"), chunked_hybrid=v1 and chunked)
 
 
 def _sampler(v1: bool, since: Any, env: dict, install: str | None = None) -> tuple[str, str | None]:

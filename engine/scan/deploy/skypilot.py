@@ -21,8 +21,7 @@ def is_skypilot(data: dict) -> bool:
 
 def accelerators(resources) -> tuple[int | None, list[str]]:
     """(GPUs per node, accepted GPU types) from `accelerators: H100:8`, `{L4:1, A10G:1}`,
-    `[A100:8, H100:8]`; the count is None when the candidates disagree. In a YAML flow mapping
-    `{H100:8, H200:8}` (no space after the colon) each `H100:8` is a key with a null value."""
+    `[A100:8, H100:8]`; the count is None when the candidates disagree."""
     if not isinstance(resources, dict):
         return None, []
     acc = resources.get("accelerators")
@@ -32,7 +31,9 @@ def accelerators(resources) -> tuple[int | None, list[str]]:
     if acc is None and isinstance(resources.get("any_of"), list):
         acc = [r.get("accelerators") for r in resources["any_of"] if isinstance(r, dict)]
     items: list[tuple[str, int]] = []
-    for a in (acc if isinstance(acc, list) else [acc]) if not isinstance(acc, dict) else [str(k) if v is None else f"{k}:{v}" for k, v in acc.items()]:
+    # `{H100:8, H200:8}` (SkyPilot's own spelling, no space after the colon) is a YAML set: keys
+    # "H100:8" with null values; `{H100: 8}` is a mapping
+    for a in (acc if isinstance(acc, list) else [acc]) if not isinstance(acc, dict) else [k if v is None else f"{k}:{v}" for k, v in acc.items()]:
         if isinstance(a, str):
             name, _, n = a.partition(":")
             items.append((name.strip(), int(float(n)) if n.strip().replace(".", "", 1).isdigit() else 1))

@@ -1,0 +1,4 @@
+#!/bin/bash
+vllm serve meta-llama/Llama-4-Scout-17B-16E-Instruct \
+    --tensor-parallel-size 8 \
+    --max-model-len 1000000
