@@ -125,3 +125,35 @@ def test_a_verl_run_over_two_nodes_may_hold_a_rollout_larger_than_one_node(tmp_p
     (sr,) = rep.sites
     l34 = next(r for r in sr.results if r.check.id == "L34")
     assert sr.facts["launch"]["multi_node"] and l34.status != "recommended"
+
+
+def test_detached_containers_on_one_named_device_share_it(tmp_path):
+    # `docker run -d` returns at once, so the next launch runs beside it; `--gpus device=N` names the
+    # host's GPU (vLLM #17366: two containers at 0.3 on device 0)
+    run = ("docker run -itd --gpus '\"device=0\"' vllm/vllm-openai:v0.9.2 --model a/b --gpu-memory-utilization 0.6\n"
+           "docker run -d --gpus '\"device={dev}\"' vllm/vllm-openai:v0.9.2 --model c/d --gpu-memory-utilization 0.6\n")
+    (tmp_path / "same").mkdir()
+    (tmp_path / "other").mkdir()
+    same = _shared(tmp_path / "same", {"run.sh": run.format(dev=0)})
+    other = _shared(tmp_path / "other", {"run.sh": run.format(dev=1)})
+    assert same == {"run.sh:1": (1.2, "P0"), "run.sh:2": (1.2, "P0")}
+    assert all(v == (None, None) for v in other.values())
+
+
+def test_release_that_counts_the_others_leaves_the_last_engine_no_kv(tmp_path):
+    # 0.2.5-0.3.0, 0.6.4 and V1 up to 0.9.0.1 size the cache against all memory in use on the GPU:
+    # two engines at 0.4 each pass L37 (0.8 of the card) but the second finds no KV memory (L16)
+    files = {"run.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct --gpu-memory-utilization 0.4 --max-model-len 4096 &\n"
+                       "vllm serve Qwen/Qwen2.5-7B-Instruct --gpu-memory-utilization 0.4 --max-model-len 4096 --port 8001\n"}
+
+    def l16(version, sub):
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / "requirements.txt").write_text(f"vllm=={version}\n")
+        for name, text in files.items():
+            (tmp_path / sub / name).write_text(text)
+        rep = audit(tmp_path / sub, gpu="A100-80GB x1")
+        return [(r.status, r.priority) for sr in rep.sites for r in sr.results if r.check.id == "L16"]
+
+    assert l16("0.8.5", "v1") == [("recommended", "P0")] * 2
+    assert l16("0.6.4", "v0-064") == [("recommended", "P0")] * 2
+    assert l16("0.7.3", "v0-073") == [("enabled", None)] * 2  # V0 measures from its own start

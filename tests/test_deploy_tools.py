@@ -95,3 +95,15 @@ spec:
     assert (s.kind, s.model.value) == ("kserve huggingfaceserver", "google/gemma-3-4b-it")
     assert {k: v.value for k, v in s.settings.items()} == {"max_model_len": 4096, "tensor_parallel_size": 1}
     assert s.fixed == {"dtype": "float16"} and s.gpu_request == 1
+
+
+def test_skypilot_flow_mapping_of_accelerators(scanned):
+    # `{H100:8, H200:8}`: no space after the colon, so YAML reads each as a key with a null value;
+    # the count is still 8 (a SkyPilot recipe for Llama 4 Maverick had TP read as 1 and a false L16)
+    (s,) = scanned({"vllm.sky.yaml": """resources:
+  accelerators: { H100:8, H200:8, B200:8 }
+run: |
+  vllm serve org/m --tensor-parallel-size $SKYPILOT_NUM_GPUS_PER_NODE
+"""})
+    assert s.settings["tensor_parallel_size"].value == 8 and s.gpu_request == 8
+    assert s.gpu_types == ["H100", "H200", "B200"]

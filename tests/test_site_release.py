@@ -152,3 +152,23 @@ def test_the_text_report_says_which_source_a_site_used(write_project, cli):
         assert code in (0, 1), err
         flat = " ".join(out.split())
         assert "vllm==0.6.3" in flat and said in flat, flat
+
+
+@pytest.mark.parametrize("files,version,basis", [
+    # a Dockerfile whose RUN installs `vllm==${VLLM_VERSION}` after `ARG VLLM_VERSION=…` (a common
+    # image recipe: an Unsloth + vLLM Dockerfile, a LIBERO training image) and serves it
+    ({"Dockerfile": "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nARG VLLM_VERSION=0.6.3\n"
+                    "RUN pip install vllm==${VLLM_VERSION}\nCMD [\"vllm\", \"serve\", \"Qwen/Qwen2.5-7B-Instruct\"]\n"}, "0.6.3", "build"),
+    # an install script that sets the version once and then starts the server
+    ({"run.sh": "VLLM_VERSION=0.6.3\npip install vllm==$VLLM_VERSION\nvllm serve Qwen/Qwen2.5-7B-Instruct\n"}, "0.6.3", "pin"),
+    ({"run.sh": "pip install \"vllm==${VLLM_VERSION:-0.8.5}\"\nvllm serve Qwen/Qwen2.5-7B-Instruct\n"}, "0.8.5", "pin"),
+])
+def test_a_version_set_in_a_variable_is_read(write_project, json_site, files, version, basis):
+    site = json_site(write_project(files))
+    assert site["vllm"]["version"] == version and site["vllm"]["basis"] == basis, site["vllm"]
+
+
+def test_a_variable_set_twice_is_not_guessed(write_project, json_site):
+    script = ("if [ \"$OLD\" ]; then VLLM_VERSION=0.6.3; else VLLM_VERSION=0.8.5; fi\n"
+              "pip install vllm==$VLLM_VERSION\nvllm serve Qwen/Qwen2.5-7B-Instruct\n")
+    assert json_site(write_project({"run.sh": script}))["vllm"]["basis"] != "pin"

@@ -1,7 +1,9 @@
 """G3: a separate draft model on the releases whose V1 engine has none (0.10.0–0.14.x), written as
 `method: draft_model` or as a speculative_config model with no method (SpeculativeConfig takes it
 as draft_model and raises NotImplementedError, 0.10.0 config.py:2852 … 0.14.1 speculative.py:389);
-and VLLM_USE_V1=1 with one on 0.8.3–0.9.2, where the oracle raises instead of falling back to V0."""
+one with no method on 0.15–0.16, which find no head type in it ("Unsupported speculative method:
+'None'", 0.15.0 speculative.py:407) — 0.17 takes it as draft_model; and VLLM_USE_V1=1 with one on
+0.8.3–0.9.2, where the oracle raises instead of falling back to V0."""
 import pytest
 
 from vllm_kb.engine.audit import audit
@@ -26,8 +28,15 @@ def test_refused_from_010_to_014(tmp_path, version, spec):
     assert r.status == "recommended" and r.priority == "P0", r.reason_text("en")
 
 
-@pytest.mark.parametrize("version,spec", [("0.15.0", "inferred"), ("0.9.2", "inferred"), ("0.13.0", "eagle"),
-                                          ("0.13.0", "ngram")])
+@pytest.mark.parametrize("version", ["0.15.0", "0.16.0"])
+def test_no_method_refused_on_015_016(tmp_path, version):
+    r = _g3(tmp_path, version, "inferred")
+    assert r.status == "recommended" and r.priority == "P0", r.reason_text("en")
+    assert [(op.kind, op.target) for op, _ in r.fix] == [("set", "speculative_config")]
+
+
+@pytest.mark.parametrize("version,spec", [("0.15.0", "explicit"), ("0.17.0", "inferred"), ("0.9.2", "inferred"),
+                                          ("0.13.0", "eagle"), ("0.13.0", "ngram")])
 def test_not_refused(tmp_path, version, spec):
     r = _g3(tmp_path, version, spec)
     assert not (r.status == "recommended" and r.priority == "P0"), r.reason_text("en")

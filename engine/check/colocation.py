@@ -7,6 +7,7 @@ assumed: a shell command put in the background (`… &`) before the other, servi
 file, or engines built in the same Python scope and both still held (colocation_py)."""
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from vllm_kb.engine.check import colocation_py
@@ -14,15 +15,20 @@ from vllm_kb.engine.check import colocation_py
 ENGINE_KINDS = frozenset({"vllm serve", "api_server", "legacy api_server", "LLM()", "EngineArgs()", "AsyncEngineArgs()"})
 
 
-def devices(facts: dict) -> set[int] | None:
+def devices(facts: dict, container: dict | None = None) -> set[int] | None:
     """Physical GPU ids the engine uses: the first world-size ids of CUDA_VISIBLE_DEVICES (or of
-    0…n when it is unset); None when they cannot be told."""
+    a container's `--gpus device=…`, or 0…n when neither says); None when they cannot be told."""
     env, engine = facts.get("env") or {}, facts.get("engine") or {}
     world = 1
     for k in ("tensor_parallel_size", "pipeline_parallel_size"):
         v = engine.get(k)
         world *= v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 1
     cvd = env.get("CUDA_VISIBLE_DEVICES")
+    named = re.search(r"device=([\d,]+)", str((container or {}).get("gpus") or "").replace('"', "").replace("'", ""))
+    if cvd is None and named:
+        # the container sees its devices renumbered from 0; the ids here are the host's
+        host = [int(x) for x in named.group(1).split(",") if x]
+        return set(host[:world]) if host else None
     if cvd is None:
         return set(range(world))
     ids = [x.strip() for x in cvd.split(",") if x.strip()]
@@ -55,7 +61,7 @@ def _together(a, b, read) -> bool:
     if a.syntax == b.syntax == "python-call":
         return a.kind == b.kind == "LLM()" and colocation_py.alive_together(read(a.file) or "", a.line, b.line)
     if a.syntax == b.syntax == "cli":
-        return _backgrounded(a, read)
+        return _backgrounded(a, read) or bool((a.container or {}).get("detach"))
     return False
 
 
@@ -78,7 +84,7 @@ def _annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) 
     for i, (site, facts) in enumerate(engines):
         if len(by_file[site.file]) < 2:
             continue
-        mine = devices(facts)
+        mine = devices(facts, site.container)
         util = _util(facts)
         if mine is None or util is None:
             continue
@@ -90,7 +96,7 @@ def _annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) 
             first, second = (other, site) if j < i else (site, other)
             if not _together(first, second, read):
                 continue
-            theirs, their_util = devices(ofacts), _util(ofacts)
+            theirs, their_util = devices(ofacts, other.container), _util(ofacts)
             if theirs is None or their_util is None or not (mine & theirs):
                 continue
             peers.append(other.id)
@@ -99,7 +105,23 @@ def _annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) 
             # an equal share each, leaving room for every engine's CUDA context
             share = int(0.92 / (len(peers) + 1) * 100) / 100
             facts.setdefault("launch", {}).update({"gpu_shared_with": peers, "gpu_shared_util": round(total, 3),
-                                                   "gpu_share_fit": share})
+                                                   "gpu_share_fit": share, "gpu_shared_others": round(total - util, 3)})
+            left = _kv_after_others(facts.get("memory") or {}, total - util)
+            if left is not None:
+                facts["launch"]["kv_after_others_gib"] = left
+
+
+def _kv_after_others(memory: dict, others: float) -> float | None:
+    """The KV cache this engine is left when the others already hold their shares and its release
+    sizes the cache against everything on the GPU (L16 says which releases): its own estimate
+    less 90% of the others' shares of the GPU (an engine holds a little less than its share once
+    its profile run's activations are freed)."""
+    got = [memory.get(k) for k in ("kv_cache_gib", "requested_per_gpu_gib", "gpu_memory_utilization")]
+    nums = [float(v) for v in got if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if len(nums) != 3:
+        return None
+    kv, requested, util = nums
+    return round(kv - 0.9 * others * requested / util, 2) if util > 0 else None
 
 
 def _seen(facts: dict) -> set[int] | None:

@@ -59,8 +59,11 @@ def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[st
         out = pred.evaluate(act)
         if out.value is None:
             what = ", ".join(out.missing) if out.missing else (out.error or "?")
+            key = _missing_key(out.missing, facts)
+            model = str((facts.get("model") or {}).get("name") or "?")
+            args = ", ".join(facts.get("memory_unread") or ())
             return Result(check, "unknown", Text(
-                en=kb.t("reason.missing", "en", what=what), zh=kb.t("reason.missing", "zh", what=what)),
+                en=kb.t(key, "en", what=what, model=model, args=args), zh=kb.t(key, "zh", what=what, model=model, args=args)),
                 missing=out.missing, rule=rule)
         if out.value:
             res = Result(check, rule.status, rule.reason, rule=rule, values=_values(rule.reason, facts))
@@ -70,6 +73,17 @@ def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[st
                 res.fix = _concrete(rule.fix, act)
             return res
     return Result(check, check.otherwise_status, check.otherwise_reason, values=_values(check.otherwise_reason, facts))
+
+
+def _missing_key(missing: tuple[str, ...], facts: dict) -> str:
+    """The words for a check that needs the memory estimate when there is none: why (no GPU, a
+    sizing argument not read, a model whose size is not known), rather than the fact's name."""
+    why = facts.get("memory_unknown")
+    told = ("memory.", "gpu.") if why == "gpu" else ("memory.",)
+    if (why in ("gpu", "unread", "model") and any(m.startswith("memory.") for m in missing)
+            and all(m.startswith(told) for m in missing)):
+        return f"reason.memory_unknown.{why}"
+    return "reason.missing"
 
 
 def _values(text: Text, facts: dict) -> dict[str, Any]:
@@ -187,8 +201,10 @@ def _evaluate_once(check: Check, facts: dict, act: cel.Activation, unresolved: d
             held = _OUTSIDE_MODE[(id(check), mode)] = (check, kb, evaluate(check, facts, act, unresolved, kb))
         return _copy(held[2])
     paths, quoted, args = _deps(check)
+    why = facts.get("memory_unknown")  # what an unknown memory check's words name (_missing_key)
     key = (id(check), tuple(map(act.key, paths)), tuple(repr(lookup(facts, q)) for q in quoted),
-           tuple(map(unresolved.get, args)))
+           tuple(map(unresolved.get, args)),
+           (why, repr(facts.get("memory_unread")), (facts.get("model") or {}).get("name")) if why else None)
     hit = _RESULTS.get(key)
     if hit is None or hit.check is not check:
         hit = evaluate(check, facts, act, unresolved, kb)

@@ -248,6 +248,11 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         est = memory.estimate(mf, facts["gpu"], sized, vllm_version=lookup, env=facts["env"], install=install)
         if est:
             facts["memory"] = est
+    if "memory" not in facts:  # why the KV checks stay unknown, in words a report can give (evaluate.py)
+        facts["memory_unknown"] = ("gpu" if not facts.get("gpu") else "unread" if unread & _SIZING
+                                   else "model" if not (mf or {}).get("params_b") else "other")
+        if facts["memory_unknown"] == "unread":
+            facts["memory_unread"] = sorted(unread & _SIZING)
     facts["startup"] = startup_facts(facts, kb, cat, lookup)
     host = host_memory.estimate(facts)
     if host:

@@ -198,6 +198,8 @@ def gpu_layout(engine: dict, visible: int | None, gpu_count, nodes: int = 1, lau
         seen = visible if visible is not None else (int(gpu_count) if isinstance(gpu_count, (int, float)) else None)
         shares = (launch or {}).get("engine_device_shares_single") and seen == 1
         placed: dict[str, Any] = {"gpus_needed": 1 if shares else device + 1, "multi_node": False}
+        if shares or (device == 0 and seen == 1):
+            placed["engine_shares_trainer_gpu"] = True  # the trainer's copy of the policy is on the same GPU
         if seen is not None and seen >= 1:
             placed["visible_gpus"] = seen
         return placed

@@ -141,10 +141,13 @@ class Framework:
 
     def fixed(self, mode: str, version: str | None = None) -> dict[str, Any]:
         """Engine arguments the framework's code passes whatever its keys say (an entry with
-        `versions` only for a known release in them)."""
+        `versions` only for a release in them; an unknown release is taken as the newest read, as
+        the keys' defaults are)."""
+        from vllm_kb.engine.kb.compat import releases
+        read = version or next(iter(reversed(releases(self.id))), None)
         return {f["arg"]: f["value"] for f in self.raw.get("fixed", [])
                 if (not f.get("modes") or mode in f["modes"])
-                and (not f.get("versions") or (version and version_matches(f["versions"], version)))}
+                and (not f.get("versions") or (read is not None and version_matches(f["versions"], read)))}
 
     def deriving_key(self, arg: str, version: str | None) -> Key | None:
         """The key this release passes as `arg` unchanged (an `implies` rule whose value is one

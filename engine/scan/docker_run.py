@@ -88,6 +88,8 @@ def find(words: list[Word], start: int) -> DockerRun | None:
             continue
         # combined short flags: -it, -itd; the last may take a value (-itp 8000:8000 is rare)
         last = "-" + opt[-1]
+        if "d" in opt[1:] and all(c in _SHORT_FLAGS for c in opt[1:-1]):
+            out.facts["detach"] = True
         if all(c in _SHORT_FLAGS for c in opt[1:-1]) and last in _TAKES:
             value_word = words[i + 1] if i + 1 < n else None
             _record(out, last, value_word.value if value_word else None, value_word, words[i], None)
@@ -116,6 +118,8 @@ def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None
     elif opt == "--env-file" and value:
         f.setdefault("env_file", []).append(value)
         f["env_opaque"] = True  # variables the audit does not read
+    elif opt in ("-d", "--detach"):
+        f["detach"] = True  # the shell goes on while the container runs: a later launch runs beside it
     elif opt == "--gpus":
         f["gpus"] = value
         f["gpu_count"] = gpu_count(value)

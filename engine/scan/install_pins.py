@@ -29,18 +29,45 @@ def dockerfile_pins(rel: str, text: str) -> list[Pin]:
     # an image that starts vLLM itself: its vllm pin is that site's own (Site.installed), not the folder's
     serves = re.search(r"^\s*(?:ENTRYPOINT|CMD)\b.*vllm", text, re.I | re.M) is not None
     out += framework_image_pins(rel, lines, serves, Pin)
+    known = literal_vars(text) if "$" in text else {}
     for start, _, logical, words in pip_lines.pip_commands(text):
         skip = False
         for w in words:
+            word = expand(w, known) if "$" in w else w  # `vllm==${VLLM_VERSION}` after `ARG VLLM_VERSION=0.6.3`
             if skip:
                 skip = False
             elif w.startswith("-"):
                 skip = w in _PIP_TAKES
-            elif (p := from_requirement(rel, n := _line_of_word(lines, start, w), w, "dockerfile")
-                  or source_pins.git_pin(rel, n, w, "dockerfile", Pin)) is not None and not (serves and p.package == "vllm"):
+            elif (p := from_requirement(rel, n := _line_of_word(lines, start, w), word, "dockerfile")
+                  or source_pins.git_pin(rel, n, word, "dockerfile", Pin)) is not None and not (serves and p.package == "vllm"):
                 p.source = p.source or ("nightly" if p.package == "vllm" and not p.exact and source_pins.NIGHTLY in logical else "")
+                if word != w:  # as written, with what it expands to (a change finds no such text: nothing is edited)
+                    p.text = f"{w} ({word})"
                 out.append(p)
     return out
+
+
+# `VLLM_VERSION=0.6.3`, `export …`, a Dockerfile's `ARG VLLM_VERSION=0.6.3` / `ENV …=…` (a script's
+# lines arrive as RUN lines): a literal value, quoted or not
+_ASSIGN = re.compile(r"^\s*(?:RUN\s+)?(?:export\s+|ARG\s+|ENV\s+)?([A-Za-z_]\w*)=([\"']?)([^\s\"'$`;&|()]+)\2\s*(?:#.*)?$", re.M)
+_VAR = re.compile(r"\$\{(\w+)(?::?-([^}$]*))?\}|\$(\w+)")
+
+
+def literal_vars(text: str) -> dict[str, str]:
+    """The variables a script or Dockerfile sets to one literal value; a name set to two values
+    (a branch, a later ARG) is left out: which one a pip line sees is not read here."""
+    seen: dict[str, set[str]] = {}
+    for m in _ASSIGN.finditer(text):
+        seen.setdefault(m.group(1), set()).add(m.group(3))
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
+def expand(word: str, known: dict[str, str]) -> str:
+    """`$NAME`, `${NAME}` from `known`, else `${NAME:-default}`'s default; others as written."""
+    def one(m: re.Match) -> str:
+        name = m.group(1) or m.group(3)
+        return known[name] if name in known else m.group(2) if m.group(2) is not None else m.group(0)
+    return _VAR.sub(one, word)
 
 
 def _line_of_word(lines: list[str], start: int, word: str) -> int:

@@ -102,7 +102,10 @@ def non_torch_bytes(tp: int, pp: int, rt: Runtime, gpu: dict) -> float:
             gib += NON_TORCH_V0_NCCL_GIB["p2p_cumem" if rt.nccl_cumem else "p2p"]
         else:
             gib += NON_TORCH_PARALLEL_GIB["v1" if nvls else "v0"]
-    if not rt.new_profiler:
+    if not rt.new_profiler and (tp > 1 or not rt.context_from_init):
+        # with TP > 1 the rows of 0.4.2-0.6.1 were fitted with it beside the NCCL buffers (measured
+        # from before the distributed init); at TP 1 0.3.1-0.6.3 leave the context out (SubgraphRAG
+        # #19: 0.5.5 on a 3090 logged 39,024 tokens, 33,744 estimated with it)
         gib += CUDA_CONTEXT_GIB
     if gpu.get("unified_memory"):
         gib += NON_TORCH_UNIFIED_GIB  # the host's share of start-up, seen through the shared memory

@@ -86,6 +86,10 @@ class Runtime:
     # VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 (a latency regression), which defaults to 1
     # from 0.14.0 (vllm/config VllmConfig.__post_init__, envs.py)
     chunked_hybrid: bool = False
+    # 0.3.1-0.6.3 size from the free memory read once the CUDA context exists (worker.py init_device:
+    # init_gpu_memory; peak = init_gpu_memory - free), so at TP 1 the context is not counted; 0.2.5-0.3.0
+    # took total - free, which counts it (the 0.2.5 A100 row)
+    context_from_init: bool = False
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None,
@@ -121,7 +125,7 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
                    tokens_from_concurrency=v1 and since("0.24.0"), sampler=sampler, sampler_alt=alt,
                    mla_cache=mla, experts_over_dp=since("0.9.0"), nccl_cumem=since("0.4.1") and not since("0.4.3"),
-                   chunked_hybrid=v1 and chunked)
+                   context_from_init=since("0.3.1") and not since("0.6.4"), chunked_hybrid=v1 and chunked)
 
 
 def _sampler(v1: bool, since: Any, env: dict, install: str | None = None) -> tuple[str, str | None]:

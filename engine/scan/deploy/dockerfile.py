@@ -89,10 +89,11 @@ def _exec_form(arg: str) -> list[str] | None:
     return None
 
 
-def _run_install(rel: str, ins: _Instr) -> tuple[str, int, str] | None:
+def _run_install(rel: str, ins: _Instr, known: dict[str, str]) -> tuple[str, int, str] | None:
     """`RUN pip install vllm==0.11.0`: the image installs that vLLM whatever the project pins; a range
-    (`"vllm>=0.10,<0.12"`) is read as the newest known release in it (engine/scan/pins.py site_install)."""
-    got = pins.site_install(pins.dockerfile_pins(rel, "RUN " + ins.arg))
+    (`"vllm>=0.10,<0.12"`) is read as the newest known release in it (engine/scan/pins.py site_install),
+    and `vllm==${VLLM_VERSION}` with the ARG or ENV value set before it."""
+    got = pins.site_install(pins.dockerfile_pins(rel, "RUN " + _expand_vars(ins.arg, known)))
     return (got[0], ins.lines_of([got[2]])[0], got[2]) if got else None
 
 
@@ -146,7 +147,8 @@ def _final_stage(rel: str, text: str) -> dict[str, Any]:
                 cur.setdefault("env", {})[k] = Setting(k, _expand_vars(v, known), True, rel, ln, k, v, "dockerfile",
                                                        pos=_env_pos(text, ins, k, len(pairs)))
         elif kw == "RUN":
-            got = _run_install(rel, ins) if cur else None
+            known = {**args, **(cur.get("args") or {}), **{k: str(v.value) for k, v in cur.get("env", {}).items()}} if cur else {}
+            got = _run_install(rel, ins, known) if cur else None
             if got:
                 cur["installed"] = got
             elif cur and (w := next((w for w in arg.split() if source_pins.is_git_url(w)), None)):
