@@ -14,8 +14,9 @@ from vllm_kb.engine.check.dependency_pins import dependency_facts
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.dynamo_facts import dynamo_facts
-from vllm_kb.engine.check.host_compat import host_compat, host_of
+from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
 from vllm_kb.engine.check.launch_facts import ray_cluster
+from vllm_kb.engine.check.project_imports import import_facts
 from vllm_kb.engine.check.gguf_fit import gguf_fit
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
@@ -88,6 +89,9 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
+        if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
+            facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice),
+                                                sc.files, sc.ctx.read))
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
         # the transformers pin against the checkpoint's model_type
@@ -112,6 +116,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         # a serving package that starts vLLM itself (FastChat, Xinference, Ray Serve LLM): its pin against vLLM's
         facts["launch"].update(host_compat(site, facts, cat, partial(sc.ctx.framework_pin, site.file),
                                            sc.ctx.read(site.file) if host_of(site) == "ray" else None))
+        if "host_problem_text" not in facts["launch"]:  # …or a keyword it passes to vLLM where each request runs
+            facts["launch"].update(host_request(site, facts, partial(sc.ctx.framework_pin, site.file)))
         facts["launch"].update(dynamo_facts(site, partial(sc.ctx.framework_pin, site.file)))  # Dynamo's worker (L143)
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
@@ -165,6 +171,14 @@ def replan(rep: AuditReport, sr: SiteReport) -> None:
     sr.changes = plan(sr.site, items, cat, sr.lookup_version) + pin_changes(sr.site, items, pins, sr.version)
     urgent = [c for c in sr.changes if c.priority in ("P0", "P1")]
     sr.after = diffs(sr.site, urgent, rep.ctx.read)
+
+
+def _certain(cat, choice) -> list[str]:
+    """The releases a failure must hold in to be certain: the pinned one, or each one a range
+    allows; none where nothing bounds the release (the user's install decides)."""
+    if choice.basis in ("range", "image-dated"):
+        return [str(v) for v in _allowed(cat, choice)]
+    return [str(choice.version)] if choice.pinned and choice.basis in ("pin", "cli", "image") else []
 
 
 def _allowed(cat, choice) -> list:

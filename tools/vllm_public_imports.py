@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Build knowledge/frameworks/vllm_symbols.json: for every vLLM module the RL and fine-tuning
-frameworks import from, the releases in which the module exists and in which each name it binds
-can be imported from it — read with `ast` from vLLM's sources of every release (never imported).
+"""Build knowledge/frameworks/vllm_symbols.json: for every vLLM module (`--all`: every release's,
+but the model files; else those the RL and fine-tuning frameworks import from), the releases in
+which the module exists and in which each name it binds can be imported from it — read with `ast`
+from vLLM's sources of every release (never imported).
 
 Which modules: those named by a `from vllm… import` / `import vllm.…` line anywhere in the
 history of the framework repositories given (`git log -p -G vllm` over their Python files: what
@@ -19,22 +20,24 @@ with a module `__getattr__` is `lazy`: a name found there resolves, a name not f
 
 engine/kb/vllm_symbols.py answers "does `from vllm.X import Y` work in vLLM 0.N, and since when".
 
-Usage: python tools/vllm_public_imports.py --repos DIR [DIR …] [--vllm-src /work/sdists/src]
+Usage: python tools/vllm_public_imports.py --keep --all [--repos DIR …] [--vllm-src /work/sdists/src]
        [-o knowledge/frameworks/vllm_symbols.json]
 """
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import re
 import subprocess
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from framework_vllm_imports import _runs, _vllm_module  # noqa: E402
+from framework_vllm_imports import _bound, _runs  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,13 +61,57 @@ def repo_modules(repo: Path) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _parsed(text: str) -> tuple[str, frozenset[str]]:
+    """(kind, names bound at top level) of one module text: most files are the same from one
+    release to the next, so each distinct text is parsed once."""
+    names: set[str] = set()
+    try:
+        star = _bound(ast.parse(text).body, names)
+    except (SyntaxError, ValueError, RecursionError):
+        return "unknown", frozenset(names)
+    return ("star" if star else "lazy" if "__getattr__" in names else "plain"), frozenset(names)
+
+
+def _vllm_module(src: str, mod: str) -> tuple[str, frozenset[str], str] | None:
+    """(kind, names, text) of a vLLM module in one release's source tree, or None when absent."""
+    base = Path(src) / mod.replace(".", "/")
+    for f in (base.with_suffix(".py"), base / "__init__.py"):
+        if f.is_file():
+            text = f.read_text("utf-8", "replace")
+            return (*_parsed(text), text)
+    if base.is_dir():  # a namespace package (no __init__.py)
+        return "plain", frozenset(), ""
+    return None
+
+
+def all_modules(vsrc: Path) -> set[str]:
+    """Every module of every release read, but the model files under vllm/model_executor/models/
+    (a project names a model class through the registry, and the package itself stays: its
+    submodules are names of it) and vLLM's own tests and benchmarks shipped in a few sdists."""
+    out: set[str] = set()
+    for rel in vsrc.iterdir():
+        root = rel / "vllm"
+        for f in root.rglob("*.py") if root.is_dir() else ():
+            parts = f.relative_to(rel).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            mod = ".".join(parts)
+            if not all(p.isidentifier() for p in parts) or ".tests" in mod or ".benchmarks" in mod:
+                continue
+            if mod.startswith("vllm.model_executor.models.") or mod.startswith("vllm.third_party."):
+                continue
+            out.add(mod)
+    return out
+
+
 def _names(src: str, mod: str) -> tuple[str, set[str]] | None:
     """(kind, importable names) of a module in one release; None when absent."""
     got = _vllm_module(src, mod)
     if got is None:
         return None
-    kind, names, text = got
-    names = set(names)
+    kind, frozen, text = got
+    names = set(frozen)
     base = Path(src) / mod.replace(".", "/")
     if base.is_dir():  # submodules are importable names of their package
         names |= {p.stem for p in base.iterdir() if p.suffix == ".py" and p.stem != "__init__"}
@@ -103,7 +150,8 @@ def build(mods: set[str], vsrc: Path) -> dict:
     return {"version": 1, "vllm_releases": versions, "modules": table}
 
 
-ABOUT = ("vLLM's importable names per release, for the modules the RL and fine-tuning frameworks import from: "
+ABOUT = ("vLLM's importable names per release, for every module but the model files (and the modules the frameworks "
+         "import from): "
          "`module` the releases where the module exists, `open` those where any name may resolve (a star import, a file "
          "that does not parse), `lazy` those where a module __getattr__ hands out names (a name missing there is not "
          "judged), `names` each run of releases ('A | B': one specifier per run) with the names importable "
@@ -123,13 +171,20 @@ def dump(data: dict) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repos", type=Path, nargs="+", required=True, help="git checkouts of the frameworks")
+    ap.add_argument("--repos", type=Path, nargs="*", default=[], help="git checkouts of the frameworks")
+    ap.add_argument("--all", action="store_true", help="every module of every release (engine/check/project_imports.py "
+                    "judges what a project's own code imports), not only the frameworks'")
+    ap.add_argument("--keep", action="store_true", help="keep the modules the table already holds")
     ap.add_argument("--vllm-src", type=Path, default=Path("/work/sdists/src"))
     ap.add_argument("-o", "--out", type=Path, default=ROOT / "knowledge" / "frameworks" / "vllm_symbols.json")
     args = ap.parse_args(argv)
     mods: set[str] = set()
     for repo in args.repos:
         mods |= repo_modules(repo)
+    if args.keep and args.out.is_file():
+        mods |= set(json.loads(args.out.read_text("utf-8")).get("modules") or {})
+    if args.all:
+        mods |= all_modules(args.vllm_src)
     known = yaml.safe_load((ROOT / "knowledge" / "frameworks" / "vllm_imports.yaml").read_text("utf-8")) or {}
     for row in known.get("rows") or []:
         for imp in row.get("imports") or []:

@@ -53,7 +53,10 @@ def pair_breaks(host: str, rel: str, vllm: str, site, facts: dict) -> list[compa
 def _fits(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool) -> bool:
     """No break, and inside the range the release declares (a pair pip would refuse is no proposal)."""
     declared = [r for r in compat.rows() if r.framework == host and r.kind == "declared" and r.covers(rel)]
-    return (not declared or any(r.allows(vllm) for r in declared)) and not _breaks(host, rel, vllm, site, facts, env_written)
+    # a release whose requests all fail (scope `request`, host_request) is no pair to propose either
+    requests = [r for r in compat.problems(host, rel, vllm, "request") if r.kind == "known_break" and r.effect == "error"]
+    return (not declared or any(r.allows(vllm) for r in declared)) and not requests and \
+        not _breaks(host, rel, vllm, site, facts, env_written)
 
 
 def host_compat(site, facts: dict, cat, pin_of: Callable[[str], Any], text: str | None = None) -> dict[str, Any]:
@@ -100,3 +103,32 @@ def host_compat(site, facts: dict, cat, pin_of: Callable[[str], Any], text: str 
             out["host_fit_release"] = "==" + cand
     return out
 
+
+
+def host_request(site, facts: dict, pin_of: Callable[[str], Any]) -> dict[str, Any]:
+    """`host_request_*` facts: the package release builds a vLLM class with a keyword the pinned
+    release dropped, where each request runs (compat.yaml rows of scope `request`: FastChat's
+    vllm_worker and SamplingParams(use_beam_search=…) from vLLM 0.6.3). The server starts and
+    every request that reaches the call fails: a P1. `host_request_fit`: the nearest vLLM that
+    takes the keyword and starts with this package release."""
+    from vllm_kb.engine.check.project_kwargs import nearest
+    from vllm_kb.engine.kb import vllm_classes
+
+    host = host_of(site)
+    vllm = (facts.get("vllm") or {}).get("version")
+    if host is None or not vllm:
+        return {}
+    rel = getattr(pin_of(PACKAGES[host]), "exact", None)
+    if not rel or try_parse(str(rel)) is None:
+        return {}
+    rows = [r for r in compat.problems(host, str(rel), str(vllm), "request") if r.kind == "known_break" and r.raw.get("call")]
+    if not rows:
+        return {}
+    cls, kw = rows[0].raw["call"]["class"], rows[0].raw["call"]["keyword"]
+    out: dict[str, Any] = {"host": host, "host_package": PACKAGES[host], "host_release": str(rel),
+                           "host_request_text": str(rows[0].raw.get("error", "")).rstrip(".")}
+    fit = nearest(vllm_classes.read_releases(), str(vllm), lambda x: bool(vllm_classes.takes(cls, kw, x)) and not any(
+        r.kind == "known_break" and r.effect == "error" for r in compat.problems(host, str(rel), x, "install")))
+    if fit:
+        out["host_request_fit"] = fit
+    return out

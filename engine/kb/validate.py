@@ -83,10 +83,11 @@ class Validator:
             doc = self.load(parts)
             if doc is not None:
                 self.schema(resources.display_name("knowledge", *parts), schema, doc.data)
-        from vllm_kb.engine.kb import compat, framework_history, vllm_symbols
+        from vllm_kb.engine.kb import compat, framework_history, vllm_classes, vllm_symbols
 
         for name, file, data in (("catalog", "vllm/catalog.json", self.cat.raw), ("framework_catalog", "frameworks/catalog.json", compat.framework_catalog()),
                                  ("vllm_symbols", "frameworks/vllm_symbols.json", vllm_symbols.table()),
+                                 ("vllm_classes", "frameworks/vllm_classes.json", vllm_classes.table()),
                                  ("git_history", "frameworks/git_history.json", framework_history.table())):
             for path, msg in schemas.errors(name, data)[:20]:
                 self.add(f"knowledge/{file}", "", schemas.json_path(path), msg)

@@ -54,8 +54,22 @@ def spans(module: str, name: str | None) -> list[str] | None:
     return None  # no release read binds it: set at run time or compiled, not judged
 
 
+# Filled in when a wheel is built, absent from the sources the table is read from: the flash-attention
+# package copied from its own build, setuptools-scm's version file, the compiled extensions.
+BUILT = ("vllm.vllm_flash_attn", "vllm._version")
+
+
+def built(module: str, name: str | None = None) -> bool:
+    """A module (or a name of it) only a built wheel has: never judged from the sources."""
+    full = f"{module}.{name}" if name else module
+    return any(full == b or full.startswith(b + ".") for b in BUILT) or \
+        any(p.startswith("_") and p.endswith("_C") for p in full.split("."))
+
+
 def resolves(module: str, name: str | None, vllm: str) -> bool | None:
     """True or False where the table knows; None where it does not."""
+    if built(module, name):
+        return None
     got = spans(module, name)
     if got is None:
         return None
@@ -92,3 +106,35 @@ def first_release(module: str, name: str | None) -> str | None:
     if not got:
         return None
     return got[0].split(",")[0].removeprefix(">=") or None
+
+
+def judged_module(module: str) -> tuple[str, str | None]:
+    """(module, name) to judge for `import module`: the module itself where the table holds it,
+    else the deepest package above it that the table holds and the next part as a name of it (a
+    submodule is a name of its package): `vllm.model_executor.models.llama` is judged as the name
+    `llama` of `vllm.model_executor.models`."""
+    mods = table().get("modules") or {}
+    if module in mods:
+        return module, None
+    parts = module.split(".")
+    for i in range(len(parts) - 1, 1, -1):
+        if ".".join(parts[:i]) in mods:
+            return ".".join(parts[:i]), parts[i]
+    return module, None
+
+
+def holders(name: str, vllm: str, limit: int = 12) -> list[str] | None:
+    """The modules `name` can be imported from in `vllm`, shortest path first; None when more than
+    `limit` do (a name as common as `Optional` moved nowhere in particular)."""
+    read = read_releases()
+    out = []
+    for mod, entry in (table().get("modules") or {}).items():
+        for key, names in (entry.get("names") or {}).items():
+            if name in names:
+                if resolves_in(key.split(" | "), vllm, read) and resolves_in(entry.get("module") or [], vllm, read):
+                    out.append(mod)
+                break
+        if len(out) > limit:
+            return None
+    return sorted(out, key=lambda m: (m.count("."), m))
+

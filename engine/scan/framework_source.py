@@ -65,7 +65,7 @@ class SourceCopy:
         return f"{self.root}/{pkg}" if self.root else pkg
 
 
-class _Trees:
+class Trees:
     """path inside the copy → ast, parsed on first use (a copy holds far more modules than its
     vLLM path loads)."""
 
@@ -99,7 +99,7 @@ def copies(files: list[str], read) -> list[SourceCopy]:
     for fid, root in roots:
         prefix = root + "/" if root else ""
         inside = {rel[len(prefix):] for rel in files if rel.startswith(prefix) and rel.endswith(".py")}
-        trees = _Trees(root, inside, read)
+        trees = Trees(root, inside, read)
         got: dict[tuple[str, str], SourceImport] = {}
         for entry_file, entry in ENTRIES[fid]:
             if entry_file not in trees:
@@ -111,12 +111,12 @@ def copies(files: list[str], read) -> list[SourceCopy]:
     return out
 
 
-def _unguarded(body):
+def unguarded(body):
     """Module-level statements that always run (see the module docstring)."""
     for s in body:
         if isinstance(s, ast.If):
             if AVAILABLE.search(ast.unparse(s.test)):
-                yield from _unguarded(s.body)
+                yield from unguarded(s.body)
         elif not isinstance(s, (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             yield s
 
@@ -153,7 +153,7 @@ def loaded(trees, entry: str) -> list[str]:
         seen.append(path)
         parts = _module_of(path).split(".")
         targets = [".".join(parts[:i]) for i in range(1, len(parts))]  # the packages above it
-        for s in _unguarded(trees[path].body):
+        for s in unguarded(trees[path].body):
             if isinstance(s, ast.Import):
                 targets += [a.name for a in s.names]
             elif isinstance(s, ast.ImportFrom):
@@ -169,7 +169,7 @@ def loaded(trees, entry: str) -> list[str]:
 def vllm_imports(trees, files: list[str]):
     """(file, line, module, name) of each unguarded vLLM import in `files`; name None for `import vllm.x`."""
     for path in files:
-        for s in _unguarded(trees[path].body):
+        for s in unguarded(trees[path].body):
             if isinstance(s, ast.ImportFrom) and not s.level and (s.module or "").split(".")[0] == "vllm":
                 for a in s.names:
                     yield path, s.lineno, s.module, a.name

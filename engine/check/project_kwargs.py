@@ -1,0 +1,61 @@
+"""The keywords the project's own code passes to vLLM's constructors (engine/scan/project_calls.py)
+against those the site's release takes (knowledge/frameworks/vllm_classes.json,
+tools/vllm_class_kwargs.py). A keyword the release's signature lacks (no **kwargs there) is a
+TypeError where the call runs: Python's "__init__() got an unexpected keyword argument 'x'", or
+msgspec's "Unexpected keyword argument 'x'" for a msgspec.Struct (SamplingParams from 0.5.5).
+The facts feed check L140."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb import vllm_classes
+from vllm_kb.engine.scan import project_calls
+
+
+def _bad(call, vllm: str) -> str | None:
+    return next((kw for kw in call.keywords if vllm_classes.takes(call.cls, kw, vllm) is False), None)
+
+
+def _error(cls: str, kw: str, vllm: str) -> str:
+    if vllm_classes.is_msgspec(cls, vllm):
+        return f"TypeError: Unexpected keyword argument '{kw}'"
+    return f"TypeError: {cls}.__init__() got an unexpected keyword argument '{kw}'"
+
+
+def nearest(releases: list[str], vllm: str, ok) -> str | None:
+    """`==X` for the release in `releases` nearest to `vllm` (the newer first at equal distance)
+    for which `ok(X)` holds; None when `vllm` is not one of them or none does."""
+    if vllm not in releases:
+        return None
+    here = releases.index(vllm)
+    for d in range(1, len(releases)):
+        for i in (here + d, here - d):
+            if 0 <= i < len(releases) and ok(releases[i]):
+                return "==" + releases[i]
+    return None
+
+
+def kwarg_facts(parsed: list, vllm: str, certain_in: list[str]) -> dict[str, Any]:
+    """`launch.vllm_kwarg_*` facts of the first constructor call (at start first) that passes a
+    keyword the release does not take."""
+    found = [c for path, module in parsed for c in project_calls.calls(path, module)]
+    broken = sorted((c for c in found if _bad(c, vllm)), key=lambda c: not c.at_start)
+    if not broken:
+        return {}
+    call = broken[0]
+    kw = _bad(call, vllm) or ""
+    out: dict[str, Any] = {
+        "vllm_kwarg": f"`{call.cls}({kw}=…)` ({call.file}:{call.line})",
+        "vllm_kwarg_error": _error(call.cls, kw, vllm),
+        "vllm_kwarg_at_start": call.at_start,
+        "vllm_kwarg_certain": bool(certain_in) and all(vllm_classes.takes(call.cls, kw, v) is False for v in certain_in),
+    }
+    have = vllm_classes.keyword_spans(call.cls, kw)
+    if have:
+        out["vllm_kwarg_have"] = " or ".join(have)
+    first = [c for c in broken if c.at_start] or broken
+    fit = nearest(vllm_classes.read_releases(), vllm, lambda x: not any(_bad(c, x) for c in first))
+    if fit:
+        out["vllm_kwarg_fit"] = fit
+    return out
+

@@ -1,0 +1,106 @@
+"""The imports of vLLM's own modules (`from vllm.entrypoints.openai.serving_chat import
+OpenAIServingChat`, `import vllm.worker.worker`) in the project's code that a Python launch file
+runs. Serving wrappers and RL scripts reach past vLLM's documented surface, and a release that
+moves or renames a module makes Python raise ImportError before any engine is built.
+
+Two kinds, read statically (never imported):
+  - at start: the launch file, and every module of the project it imports at module level (with the
+    `__init__` of each package on the way), their module-level imports that nothing guards — not
+    under `try` (a fallback), not under `if` (a version or platform gate), never `TYPE_CHECKING`;
+  - later: an import at the top of a function or method body of those files (it runs when the
+    function is called: a request handler, a lazily built engine), again not under `try` or `if`.
+
+Only `vllm.` submodules are collected: `from vllm import LLM` is vLLM's public surface, which the
+option checks judge already. The launch file's folder is where Python looks first (`python
+app.py`), then the project root (`python -m pkg.app`)."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.scan.framework_source import Trees, loaded, unguarded
+
+
+@dataclass(frozen=True)
+class ProjectImport:
+    module: str
+    name: str | None  # None for `import vllm.x.y`
+    file: str  # relative to the audited tree
+    line: int
+    at_start: bool  # runs when the launch file loads, not when a function is called
+
+    @property
+    def spelled(self) -> str:
+        return f"from {self.module} import {self.name}" if self.name else f"import {self.module}"
+
+
+def _tree(root: str, files: list[str], read) -> Trees:
+    """The project's .py files under one folder, parsed on first use."""
+    prefix = root + "/" if root else ""
+    return Trees(root, {f[len(prefix):] for f in files if f.endswith(".py") and f.startswith(prefix)}, read)
+
+
+def _vllm_sub(module: str | None) -> bool:
+    return (module or "").startswith("vllm.")
+
+
+def _records(node, path: str, at_start: bool):
+    if isinstance(node, ast.ImportFrom) and not node.level and _vllm_sub(node.module):
+        for a in node.names:
+            if a.name != "*":
+                yield ProjectImport(node.module or "", a.name, path, node.lineno, at_start)
+    elif isinstance(node, ast.Import):
+        for a in node.names:
+            if _vllm_sub(a.name):
+                yield ProjectImport(a.name, None, path, node.lineno, at_start)
+
+
+def _function_imports(body, path: str):
+    """Imports at the top of function bodies (nested defs and classes included), not under if/try."""
+    for s in body:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for t in s.body:
+                yield from _records(t, path, False)
+                if isinstance(t, (ast.With, ast.AsyncWith)):
+                    for u in t.body:
+                        yield from _records(u, path, False)
+            yield from _function_imports(s.body, path)
+        elif isinstance(s, ast.ClassDef):
+            yield from _function_imports(s.body, path)
+
+
+def launch_files(launch: str, files: list[str], read) -> list[tuple[str, ast.Module]]:
+    """(path, tree) of the launch file and every project module it loads at module level."""
+    if not launch.endswith(".py"):
+        return []
+    folder = str(PurePosixPath(launch).parent)
+    folder = "" if folder == "." else folder
+    out: list[tuple[str, ast.Module]] = []
+    seen: set[str] = set()
+    for root in [folder] + ([""] if folder else []):
+        tree = _tree(root, files, read)
+        if "vllm/__init__.py" in tree:
+            return []  # the project carries vLLM's own sources there: its imports are of that copy
+        entry = launch[len(root) + 1:] if root else launch
+        if entry not in tree:
+            continue
+        for path in loaded(tree, entry):
+            rel = f"{root}/{path}" if root else path
+            if rel not in seen:
+                seen.add(rel)
+                out.append((rel, tree[path]))
+    return out
+
+
+def for_launch(launch: str, files: list[str], read, parsed: list[tuple[str, ast.Module]] | None = None) -> list[ProjectImport]:
+    """The vLLM-submodule imports the Python launch file `launch` runs, those at start first."""
+    start: dict[tuple, ProjectImport] = {}
+    later: dict[tuple, ProjectImport] = {}
+    for rel, module in parsed if parsed is not None else launch_files(launch, files, read):
+        for s in unguarded(module.body):
+            for imp in _records(s, rel, True):
+                start.setdefault((imp.module, imp.name), imp)
+        for imp in _function_imports(module.body, rel):
+            later.setdefault((imp.module, imp.name), imp)
+    return list(start.values()) + [imp for key, imp in later.items() if key not in start]

@@ -1,0 +1,122 @@
+"""The keywords the project passes to vLLM's constructors (L140): which calls are read, when they
+run, and how the audit judges their keywords against the release the folder pins."""
+import ast
+import sys
+import textwrap
+from pathlib import Path
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.kb import schemas, vllm_classes
+from vllm_kb.engine.scan import project_calls
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import vllm_class_kwargs as tool  # noqa: E402
+
+
+def test_the_table_knows_the_renamed_and_removed_keywords():
+    assert vllm_classes.takes("SamplingParams", "use_beam_search", "0.6.2") is True
+    assert vllm_classes.takes("SamplingParams", "use_beam_search", "0.6.3") is False
+    assert vllm_classes.takes("OpenAIServingCompletion", "served_model", "0.4.0.post1") is True
+    assert vllm_classes.takes("OpenAIServingCompletion", "served_model", "0.4.1") is False
+    assert vllm_classes.takes("OpenAIServingCompletion", "served_model_names", "0.4.1") is True
+    assert vllm_classes.is_msgspec("SamplingParams", "0.6.3") and not vllm_classes.is_msgspec("SamplingParams", "0.5.0")
+    assert vllm_classes.takes("NotAVllmClass", "x", "0.6.3") is None
+    assert not schemas.errors("vllm_classes", vllm_classes.table())
+
+
+def test_the_tool_reads_init_dataclass_struct_and_leaves_kwargs_open():
+    src = textwrap.dedent("""\
+        class A:
+            def __init__(self, a, *, b=1): pass
+        class K:
+            def __init__(self, a, **kwargs): pass
+        @dataclass
+        class D:
+            x: int
+            y: ClassVar[int] = 0
+        class S(msgspec.Struct):
+            n: int = 1
+        class P(BaseModel):
+            z: int
+        class Sub(D):
+            w: int = 0
+        """)
+    defs = {n.name: [n] for n in ast.parse(src).body}
+    assert tool.accepted(defs["A"][0], defs) == ({"a", "b"}, "init")
+    assert tool.accepted(defs["K"][0], defs) is None
+    assert tool.accepted(defs["D"][0], defs) == ({"x"}, "dataclass")
+    assert tool.accepted(defs["S"][0], defs) == ({"n"}, "msgspec")
+    assert tool.accepted(defs["P"][0], defs) is None
+    assert tool.accepted(defs["Sub"][0], defs) == ({"w", "x"}, "dataclass")
+
+
+def test_calls_carry_their_keywords_and_when_they_run():
+    module = ast.parse(textwrap.dedent("""\
+        from vllm import SamplingParams as SP
+        import vllm
+        from vllm.entrypoints.openai.serving_completion import OpenAIServingCompletion
+
+        DEFAULT = SP(n=1, **{"use_beam_search": False})
+
+        class Service:
+            def __init__(self, engine):
+                self.c = OpenAIServingCompletion(engine=engine, served_model="m")
+
+            def handle(self, req):
+                params = {"best_of": 2, "temperature": 0.1}
+                return vllm.SamplingParams(**params, max_tokens=8)
+
+        def main():
+            SP(top_k=5)
+        """))
+    got = [(c.cls, c.keywords, c.line, c.at_start) for c in project_calls.calls("app.py", module)]
+    assert got == [("SamplingParams", ("n", "use_beam_search"), 5, True),
+                   ("OpenAIServingCompletion", ("engine", "served_model"), 9, True),
+                   ("SamplingParams", ("best_of", "temperature", "max_tokens"), 13, False),
+                   ("SamplingParams", ("top_k",), 16, True)]
+
+
+def _project(root: Path, pin: str | None, text: str) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "app.py").write_text(textwrap.dedent(text))
+    if pin:
+        (root / "requirements.txt").write_text(pin + "\n")
+    return root
+
+
+def _l140(rep):
+    return [(r.priority, r.reason_text("en")) for sr in rep.sites for r in sr.results
+            if r.check.id == "L140" and r.status == "recommended"]
+
+
+SCRIPT = """\
+from vllm import LLM, SamplingParams
+llm = LLM(model="facebook/opt-125m")
+params = SamplingParams(n=2, use_beam_search=True, temperature=0)
+"""
+
+
+def test_a_keyword_the_pinned_release_dropped_is_p0_at_start_p1_in_a_handler(tmp_path):
+    [(prio, text)] = _l140(audit(_project(tmp_path / "start", "vllm==0.6.3", SCRIPT)))
+    assert prio == "P0" and "Unexpected keyword argument 'use_beam_search'" in text and "<0.6.3" in text
+    handler = SCRIPT.replace("params = SamplingParams", "def generate(p):\n    return SamplingParams")
+    [(prio, _)] = _l140(audit(_project(tmp_path / "handler", "vllm==0.6.3", handler)))
+    assert prio == "P1"
+    [(prio, _)] = _l140(audit(_project(tmp_path / "unpinned", None, SCRIPT)))
+    assert prio == "P1"
+    assert _l140(audit(_project(tmp_path / "fine", "vllm==0.6.2", SCRIPT))) == []
+
+
+def test_fastchat_worker_with_a_vllm_that_dropped_use_beam_search_fails_each_request(tmp_path):
+    root = tmp_path / "fc"
+    root.mkdir()
+    (root / "requirements.txt").write_text("fschat==0.2.36\nvllm==0.6.3\n")
+    (root / "serve.sh").write_text("python3 -m fastchat.serve.vllm_worker --model-path lmsys/vicuna-7b-v1.5\n")
+
+    def l43(rep):
+        return [(r.priority, r.reason_text("en")) for sr in rep.sites for r in sr.results
+                if r.check.id == "L43" and r.status == "recommended"]
+    [(prio, text)] = l43(audit(root))
+    assert prio == "P1" and "use_beam_search" in text and "0.6.2" in text  # the worker starts; its requests fail
+    (root / "requirements.txt").write_text("fschat==0.2.36\nvllm==0.6.2\n")
+    assert l43(audit(root)) == []
