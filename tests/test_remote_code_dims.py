@@ -36,3 +36,14 @@ def test_per_layer_lists_of_one_value():
     a = arch_from_config(cfg)
     assert (a["moe_intermediate_size"], a["num_experts_per_tok"], a["n_shared_experts"]) == (3072, 8, 1)
     assert "num_experts_per_tok" not in arch_from_config({**cfg, "moe_topk": [8, 2]})  # not one value
+
+
+def test_a_size_written_with_an_underscore_is_not_a_version():
+    # internlm2-1_8b is InternLM2 at 1.8B, not "InternLM2.1" at 8B (15 GiB of weights where 3.5 load)
+    from vllm_kb.engine.kb import knowledge, models
+
+    kb = knowledge.load()
+    markers = kb.doc("models.yaml").data["quantized_markers"]
+    for name in ("internlm/internlm2-1_8b", "internlm/internlm2-1_8b-reward", "internlm/internlm2_5-1_8b-chat"):
+        assert models.model_facts(name, kb.models, markers)["params_b"] == 1.89
+    assert models.model_facts("/models/qwen2_5-7b-instruct", kb.models, markers)["family"] == "qwen2.5"

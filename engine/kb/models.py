@@ -117,8 +117,9 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
 
 # a family's version written with `_` or `-` for its dot in a local folder's name (qwen2_5-7b-instruct,
 # Qwen2-5-VL-7B, glm-4-5-air, llama3_1-8b): a letter, a digit, the separator, one digit, then a
-# separator or the end — never a size (Qwen2-7B, Qwen-1_8B-Chat) or a date (R1-0528)
-_VERSION_SEP = re.compile(r"(?<=[A-Za-z])(-?\d)[_-](\d)(?=[-_/]|$)")
+# separator or the end — never a size (Qwen2-7B, Qwen-1_8B-Chat, internlm2-1_8b: the `1` starts
+# a size written with `_`) or a date (R1-0528)
+_VERSION_SEP = re.compile(r"(?<=[A-Za-z])(-?\d)[_-](\d)(?=[-/]|_(?!\d)|$)")
 
 
 _TOY = re.compile(r"(?i)tiny[-_]?random|random[-_]?tiny|internal[-_]testing|(?:^|/)tiny-\w+For(?:Causal|Conditional)|(?:^|[/_-])dummy(?:[/_-]|$)")
