@@ -47,3 +47,6 @@ def test_a_size_written_with_an_underscore_is_not_a_version():
     for name in ("internlm/internlm2-1_8b", "internlm/internlm2-1_8b-reward", "internlm/internlm2_5-1_8b-chat"):
         assert models.model_facts(name, kb.models, markers)["params_b"] == 1.89
     assert models.model_facts("/models/qwen2_5-7b-instruct", kb.models, markers)["family"] == "qwen2.5"
+    # written with `_` throughout, the version and then the size (vLLM #17366's qwen2_5_14b_w8a8)
+    facts = models.model_facts("/data/model/qwen2_5_14b_w8a8", kb.models, markers)
+    assert facts["family"] == "qwen2.5" and facts.get("num_hidden_layers") == 48

@@ -117,9 +117,10 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
 
 # a family's version written with `_` or `-` for its dot in a local folder's name (qwen2_5-7b-instruct,
 # Qwen2-5-VL-7B, glm-4-5-air, llama3_1-8b): a letter, a digit, the separator, one digit, then a
-# separator or the end — never a size (Qwen2-7B, Qwen-1_8B-Chat, internlm2-1_8b: the `1` starts
-# a size written with `_`) or a date (R1-0528)
-_VERSION_SEP = re.compile(r"(?<=[A-Za-z])(-?\d)[_-](\d)(?=[-/]|_(?!\d)|$)")
+# separator or the end — never a size (Qwen2-7B, Qwen-1_8B-Chat, internlm2-1_8b: after a `-` the
+# digit that an `_` and a digit follow starts a size written with `_`, while qwen2_5_14b, written with
+# `_` throughout, is Qwen2.5 at 14B) or a date (R1-0528)
+_VERSION_SEP = re.compile(r"(?<=[A-Za-z])(-?\d)(?:_(\d)(?=[-_/]|$)|-(\d)(?=[-/]|_(?!\d)|$))")
 
 
 _TOY = re.compile(r"(?i)tiny[-_]?random|random[-_]?tiny|internal[-_]testing|(?:^|/)tiny-\w+For(?:Causal|Conditional)|(?:^|[/_-])dummy(?:[/_-]|$)")
@@ -130,7 +131,7 @@ def _short_name(name: str) -> str:
     downloads spell Qwen3.6-35B-A3B as Qwen3___6-35B-A3B) and a version's `_`/`-` as its dot."""
     base = name.rstrip("/").replace("___", ".").rsplit("/", 2)
     short = "/".join(base[-2:]) if len(base) > 1 else base[0]
-    return _VERSION_SEP.sub(lambda m: f"{m.group(1)}.{m.group(2)}", short)
+    return _VERSION_SEP.sub(lambda m: f"{m.group(1)}.{m.group(2) or m.group(3)}", short)
 
 
 def _entries(short: str, families: list[dict]) -> tuple[str | None, tuple[int, ...]]:
