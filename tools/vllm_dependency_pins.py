@@ -71,14 +71,22 @@ def _read(root: Path, rel: str, seen: set[str]) -> dict[str, dict]:
             for k, v in _read(root, inc, seen).items():
                 out.setdefault(k, v)
             continue
-        m = _LINE.match(line)
-        if not m or _norm(m.group(1)) not in PACKAGES or not m.group(2).strip():
-            continue
-        marker = (m.group("marker") or "").strip()
-        if marker and not Marker(marker).evaluate(LINUX):
-            continue  # a pin for another platform (aarch64, darwin) is not the CUDA wheel's
-        out.setdefault(_norm(m.group(1)), {"spec": re.sub(r"\s+", "", m.group(2)).rstrip(","), "at": f"{rel}:{n}"})
+        if (got := _requirement(line, f"{rel}:{n}")) is not None:
+            out.setdefault(*got)
     return out
+
+
+def _requirement(line: str, at: str) -> tuple[str, dict] | None:
+    """(package, its spec and place) of one requirement of a package of interest for the x86_64
+    CUDA wheel; None for another package, a bare name, or a pin for another platform (aarch64,
+    darwin) or an extra."""
+    m = _LINE.match(line)
+    if not m or _norm(m.group(1)) not in PACKAGES or not m.group(2).strip():
+        return None
+    marker = (m.group("marker") or "").strip()
+    if marker and not Marker(marker).evaluate(dict(LINUX, extra="")):
+        return None
+    return _norm(m.group(1)), {"spec": re.sub(r"\s+", "", m.group(2)).rstrip(","), "at": at}
 
 
 def _wheel(root: Path) -> dict[str, dict]:
@@ -86,27 +94,20 @@ def _wheel(root: Path) -> dict[str, dict]:
     copy's first line is the wheel's name)."""
     out: dict[str, dict] = {}
     for n, raw in enumerate((root / "WHEEL-METADATA").read_text(encoding="utf-8").splitlines()[1:], 1):
-        if not raw.startswith("Requires-Dist:"):
-            continue
-        m = _LINE.match(raw.split(":", 1)[1])
-        if not m or _norm(m.group(1)) not in PACKAGES or not m.group(2).strip():
-            continue
-        marker = (m.group("marker") or "").strip()
-        if marker and not Marker(marker).evaluate(dict(LINUX, extra="")):
-            continue
-        out.setdefault(_norm(m.group(1)), {"spec": re.sub(r"\s+", "", m.group(2)).rstrip(","), "at": f"vllm-{root.name}.dist-info/METADATA:{n}"})
+        if raw.startswith("Requires-Dist:") and (got := _requirement(raw.split(":", 1)[1], f"vllm-{root.name}.dist-info/METADATA:{n}")):
+            out.setdefault(*got)
     return out
 
 
 def row(root: Path) -> dict[str, dict] | None:
-    for rel in ROOTS:
-        if (root / rel).is_file():
-            got = _read(root, rel, set())
-            return {k: got[k] for k in PACKAGES if k in got} or None
-    if (root / "WHEEL-METADATA").is_file():
+    rel = next((r for r in ROOTS if (root / r).is_file()), None)
+    if rel is not None:
+        got = _read(root, rel, set())
+    elif (root / "WHEEL-METADATA").is_file():
         got = _wheel(root)
-        return {k: got[k] for k in PACKAGES if k in got} or None
-    return None
+    else:
+        return None
+    return {k: got[k] for k in PACKAGES if k in got} or None
 
 
 def build(src: Path) -> dict:

@@ -23,9 +23,9 @@ def parse_python(text: str, filename: str = "<unknown>"):
         return ast.parse(text, filename=filename)
 
 
-def texts_with(ctx, files: list[str], suffix: str, *needles: str):
-    """(file, text) of each file with that suffix whose text holds every needle: the cheap test a
-    project-wide index makes before it parses anything."""
+def texts_with(ctx, files: list[str], suffix: str | tuple[str, ...], *needles: str):
+    """(file, text) of each file with that suffix (or one of them) whose text holds every needle:
+    the cheap test a project-wide index makes before it parses anything."""
     for rel in files:
         if rel.endswith(suffix):
             text = ctx.read(rel)

@@ -11,6 +11,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan import gpu_types, pins, ray_placement
+from vllm_kb.engine.scan.context import texts_with
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
 from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.site import Setting, Site
@@ -196,12 +197,7 @@ def _bindings(ctx) -> dict[str, tuple[dict[str, str], int | None]]:
     files = getattr(ctx, "files", None) or []
     from vllm_kb.engine.kb import yamlio
 
-    for rel in files:
-        if not rel.endswith((".yaml", ".yml")):
-            continue
-        text = ctx.read(rel)
-        if not text or "import_path" not in text:
-            continue
+    for rel, text in texts_with(ctx, files, (".yaml", ".yml"), "import_path"):
         try:
             docs = yamlio.load_all(text)
         except (yamlio.YamlError, RecursionError):

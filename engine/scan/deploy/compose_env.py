@@ -11,6 +11,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import envfile
+from vllm_kb.engine.scan.context import texts_with
 from vllm_kb.engine.scan.deploy.compose import _env_files
 from vllm_kb.engine.scan.site import Setting
 
@@ -20,13 +21,8 @@ _NAMES = ("docker-compose", "compose")
 def by_dockerfile(ctx) -> dict[str, dict[str, Setting]]:
     """Project Dockerfile → the environment the one compose service that builds it adds."""
     seen: dict[str, list[dict[str, Setting]]] = {}
-    for rel in getattr(ctx, "files", None) or []:
-        base = rel.rpartition("/")[2]
-        if not base.endswith((".yml", ".yaml")) or not base.startswith(_NAMES):
-            continue
-        text = ctx.read(rel)
-        if not text or "build" not in text:
-            continue
+    composes = [rel for rel in getattr(ctx, "files", None) or [] if rel.rpartition("/")[2].startswith(_NAMES)]
+    for rel, text in texts_with(ctx, composes, (".yml", ".yaml"), "build"):
         try:
             doc = yamlio.load(text)
         except (yamlio.YamlError, RecursionError):
