@@ -34,16 +34,15 @@ import argparse
 import ast
 import re
 import sys
-import zipfile
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from framework_vllm_imports import _bound, _unguarded  # noqa: E402
+from vllm_kb.engine.scan.framework_source import unguarded as _unguarded  # noqa: E402
 from vllm_architectures import registry_entries, registry_file  # noqa: E402
-from transformers_model_types import assigned_keys  # noqa: E402
+from transformers_wheel import Wheel, first_missing as _first_missing  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,8 +54,6 @@ FIRST_VLLM = "0.4.0"  # older releases import next to nothing from transformers 
 # `_LegacyModuleAliasFinder`: tokenization_utils, image_processing_x_fast …) that a static read
 # cannot follow: imports are judged against the 4.x wheels only (registrations against all)
 IMPORTS_READ_BELOW = "5.0.0"
-# a name bound at a module's top level, read by its line (generous: a line at column 0 is top level)
-_TOP = re.compile(r"^(?:class|def)\s+(\w+)|^(\w+)\s*(?::[^=\n]*)?=", re.M)
 
 
 # Module-level imports are read by their lines: a statement at column 0 is neither under `try`, `if`
@@ -170,85 +167,6 @@ def registers(tree: _Tree, files: list[str]):
         for m in _REGISTER.finditer(text):
             if "exist_ok" not in m.group(2):
                 yield path, text.count("\n", 0, m.start()) + 1, m.group(1)
-
-
-class Wheel:
-    """One transformers wheel's modules, read on demand."""
-
-    def __init__(self, path: Path):
-        self.zip = zipfile.ZipFile(path)
-        self.files = {n for n in self.zip.namelist() if n.startswith("transformers/") and n.endswith(".py")}
-        self._names: dict[str, tuple[set[str], bool]] = {}
-        self._below: dict[str, set[str]] = {}
-
-    def maps(self, model_type: str) -> bool:
-        """Whether AutoConfig of this release maps the model type (CONFIG_MAPPING_NAMES)."""
-        if not hasattr(self, "_mapped"):
-            self._mapped = set()
-            # from 5.6 the table lives in auto_mappings.py, which configuration_auto.py imports
-            for path in ("transformers/models/auto/configuration_auto.py", "transformers/models/auto/auto_mappings.py"):
-                if path in self.files:
-                    self._mapped.update(assigned_keys(ast.parse(self.text(path)), "CONFIG_MAPPING_NAMES"))
-        return model_type in self._mapped
-
-    def text(self, path: str) -> str:
-        return self.zip.read(path).decode("utf-8", "replace")
-
-    def module(self, mod: str) -> str | None:
-        base = mod.replace(".", "/")
-        for cand in (base + ".py", base + "/__init__.py"):
-            if cand in self.files:
-                return cand
-        return None
-
-    def names(self, path: str) -> tuple[set[str], bool]:
-        if path not in self._names:
-            out: set[str] = set()
-            try:
-                star = _bound(ast.parse(self.text(path)).body, out)
-            except SyntaxError:
-                star = True
-            self._names[path] = (out, star)
-        return self._names[path]
-
-    def below(self, pkg_dir: str) -> set[str]:
-        """Every name bound at the top level of a module under the package folder."""
-        if pkg_dir not in self._below:
-            out: set[str] = set()
-            for p in self.files:
-                if p.startswith(pkg_dir + "/"):
-                    out.update(a or b for a, b in _TOP.findall(self.text(p)))
-            self._below[pkg_dir] = out
-        return self._below[pkg_dir]
-
-    def resolves(self, mod: str, name: str | None) -> bool:
-        parts = mod.split(".")
-        for i in range(1, len(parts)):
-            if self.module(".".join(parts[:i])) is None:
-                return False
-        path = self.module(mod)
-        if path is None:
-            return False
-        if name is None or self.module(f"{mod}.{name}") is not None:
-            return True
-        names, star = self.names(path)
-        if name in names or star or "__getattr__" in names:
-            return True  # a module-level __getattr__ may serve any name (deprecation shims)
-        text = self.text(path)
-        if path.endswith("__init__.py") and ("_LazyModule" in text or "__getattr__" in names):
-            return re.search(r"[\"']%s[\"']" % re.escape(name), text) is not None \
-                or name in self.below(path.rsplit("/", 1)[0])
-        return False
-
-
-def _first_missing(ok: list[bool], versions: list[str]) -> str | None:
-    """The transformers release from which the name is gone for good (present somewhere before)."""
-    if not any(ok) or ok[-1]:
-        return None
-    i = len(ok)
-    while i > 0 and not ok[i - 1]:
-        i -= 1
-    return versions[i] if i > 0 else None
 
 
 _MODELS = "vllm/model_executor/models/"
