@@ -94,3 +94,12 @@ def first_missing(ok: list[bool], versions: list[str]) -> str | None:
     while i > 0 and not ok[i - 1]:
         i -= 1
     return versions[i] if i > 0 else None
+
+
+def defines(wheel: Wheel, attribute: str) -> bool:
+    """Whether any tokenizer module of the release spells the attribute (generous, so that absence is
+    certain: a def, a property, an assignment, a string a __getattr__ serves)."""
+    if not hasattr(wheel, "_tok_text"):
+        wheel._tok_text = "\n".join(wheel.text(p) for p in sorted(wheel.files)
+                                    if re.match(r"transformers/tokenization_[\w]+\.py$", p))
+    return re.search(r"\b%s\b" % re.escape(attribute), wheel._tok_text) is not None
