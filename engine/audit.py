@@ -21,6 +21,7 @@ from vllm_kb.engine.check.gguf_fit import gguf_fit
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.transformers_resolve import newest_build
+from vllm_kb.engine.check.connector_compat import connector_compat
 from vllm_kb.engine.check.trainer_attn import trainer_attention
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import hidden_parallelism, site_facts
@@ -115,6 +116,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
                                                                                            sc.files, sc.ctx.read)))
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
+        # a KV-cache connector package the kv-transfer config loads (LMCache): its pin against vLLM's
+        facts["launch"].update(connector_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         # a serving package that starts vLLM itself (FastChat, Xinference, Ray Serve LLM): its pin against vLLM's
         facts["launch"].update(host_compat(site, facts, cat, partial(sc.ctx.framework_pin, site.file),
                                            sc.ctx.read(site.file) if host_of(site) == "ray" else None))

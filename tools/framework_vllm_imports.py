@@ -49,7 +49,9 @@ from vllm_kb.engine.scan.framework_source import ENTRIES, loaded, vllm_imports  
 ROOT = Path(__file__).resolve().parents[1]
 # vLLM plugins whose own package imports vLLM when vLLM loads them (entry point vllm.general_plugins,
 # or the plugin's CLI): a name missing there stops the plugin loading, and its options with it
-PLUGINS = {"vllm-omni": ("vllm_omni", [("vllm_omni/__init__.py", "plugin")])}
+PLUGINS = {"vllm-omni": ("vllm_omni", [("vllm_omni/__init__.py", "plugin")]),
+           # LMCache: vLLM's LMCacheConnectorV1 imports its adapter when the kv-transfer config names the connector
+           "lmcache": ("lmcache", [("lmcache/integration/vllm/vllm_v1_adapter.py", "kv connector")])}
 
 
 class _Lazy(dict):
@@ -154,8 +156,10 @@ def _runs(ok: list[bool], versions: list[str]) -> list[str]:
     return out
 
 
-def build(wheels: list[Path], vsrc: Path, only=None) -> dict:
-    versions = sorted((p.name for p in vsrc.iterdir() if (p / "vllm").is_dir()), key=vkey)
+def build(wheels: list[Path], vsrc: Path, only=None, read: list[str] | None = None) -> dict:
+    # a refresh of some packages reads the releases the kept rows were read against, so that every
+    # row's runs are spans of one list
+    versions = read or sorted((p.name for p in vsrc.iterdir() if (p / "vllm").is_dir()), key=vkey)
     rows = []
     entries = dict(ENTRIES) | {fid: e for fid, (_, e) in PLUGINS.items()}
     for fid, dist in (DISTS | {fid: d for fid, (d, _) in PLUGINS.items()}).items():
@@ -208,9 +212,10 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", help="refresh only these packages' rows, keep the others in the output file")
     ap.add_argument("-o", "--out", type=Path, default=ROOT / "knowledge" / "frameworks" / "vllm_imports.yaml")
     args = ap.parse_args(argv)
-    data = build(args.wheels, args.vllm_src, args.only)
+    old = (yaml.safe_load(args.out.read_text("utf-8")) or {}) if args.only and args.out.exists() else {}
+    data = build(args.wheels, args.vllm_src, args.only, [str(v) for v in old.get("vllm_releases") or []] or None)
     if args.only and args.out.exists():
-        kept = [r for r in (yaml.safe_load(args.out.read_text("utf-8")) or {}).get("rows", []) if r["framework"] not in args.only]
+        kept = [r for r in old.get("rows", []) if r["framework"] not in args.only]
         order = list(DISTS) + list(PLUGINS)
         data["rows"] = sorted(kept + data["rows"], key=lambda r: order.index(r["framework"]))
     args.out.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None), encoding="utf-8")

@@ -42,7 +42,7 @@ def entry_loaded(fid: str, entry: str, site, fw: str) -> bool:
         return (entry == "trl vllm-serve") == (site.kind == "trl vllm-serve")
     if fid == "verl" and entry == "async":
         return verl_mode(site, fw) == "async"
-    return entry in ("rollout", "plugin")
+    return entry in ("rollout", "plugin", "kv connector")
 
 
 def breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
