@@ -113,7 +113,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             facts["launch"].update(transformers_gone(facts, tf_pin if own else None,
                                                      (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version"))),
                                                      image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,
-                                                                                           sc.files, sc.ctx.read)))
+                                                                                           sc.files, sc.ctx.read, site.image)))
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         # a KV-cache connector package the kv-transfer config loads (LMCache): its pin against vLLM's

@@ -34,17 +34,23 @@ _BOUNDED = re.compile(r"<|==|~=|!=")
 _REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
-def newest_build(site_file: str, pin, files: list[str], read: Callable[[str], str | None]) -> str | None:
-    """`Dockerfile:line` of the image build that installs transformers (through the pin's requirements
-    file, the pin itself, or — without a pin — vLLM) into a fresh environment with nothing capping it."""
+def newest_build(site_file: str, pin, files: list[str], read: Callable[[str], str | None],
+                 image: str | None = None) -> str | None:
+    """`Dockerfile:line` of the image build that installs vLLM and transformers (through the pin's
+    requirements file, the pin itself, or — without a pin — vLLM's own requirement) into a fresh
+    environment with nothing capping it; for a launch outside the Dockerfile, the build of the image
+    it runs in (`image`, the base the scan read for it)."""
     folder = PurePosixPath(site_file).parent.as_posix()
-    for rel in files:
+    # a launch written in a Dockerfile runs in that image; another file, in an image built above it
+    for rel in [site_file] if is_dockerfile(site_file) else files:
         if not is_dockerfile(rel):
             continue
         where = PurePosixPath(rel).parent.as_posix()
         if where not in (".", "") and folder != where and not folder.startswith(where + "/"):
             continue
         text = read(rel) or ""
+        if rel != site_file and (not image or image not in {b for _, b in _stage_bases(text)}):
+            continue
         hit = _fresh_install(rel, text, pin, read, files)
         if hit:
             return hit
@@ -69,11 +75,11 @@ def _fresh_install(rel: str, text: str, pin, read, files: list[str]) -> str | No
     # transformers (or what it needs) named anywhere with a ceiling or an exact release: that decides
     if any(name in _HELD | {"transformers"} and _BOUNDED.search(spec) for name, _, spec in every):
         return None
-    for first, words, reqs in got:
-        base = next((b for n, b in reversed(bases) if n < first), None)
-        if base is None or not _FRESH.match(base):
-            continue
-        names = {name for name, _, _ in reqs}
+    fresh = [(first, {name for name, _, _ in reqs}, reqs) for first, _, reqs in got
+             if (base := next((b for n, b in reversed(bases) if n < first), None)) is not None and _FRESH.match(base)]
+    if not any("vllm" in names for _, names, _ in fresh):
+        return None  # vLLM is not installed here: the image is not the one that starts it
+    for first, names, reqs in fresh:
         if (pin is not None and _brings(pin, reqs)) or (pin is None and "vllm" in names):
             return f"{rel}:{first}"
     return None
