@@ -217,6 +217,14 @@ def test_command_r_length_follows_the_release():
     assert facts("/models/my-cohere", config=cfg)["model_max_length"] == 131072
 
 
+def test_phi3_small_is_remote_code():
+    # phi3small: the config class is the repository's own (vLLM #5244, #6263); mini and medium are transformers'
+    for name in ("microsoft/Phi-3-small-8k-instruct", "/models/huggingface/Phi-3-small-128k-instruct/"):
+        f = facts(name)
+        assert f["architecture"] == "Phi3SmallForCausalLM" and f["model_type"] == "phi3small" and f["remote_code"]
+    assert not facts("microsoft/Phi-3-medium-4k-instruct").get("remote_code")
+
+
 def test_config_scalars():
     cfg = dict(LLAMA_CONFIG, quantization_config={"quant_method": "compressed_tensors", "config_groups": {
         "g": {"weights": {"type": "float", "num_bits": 8}, "input_activations": {"type": "float", "num_bits": 8}}}})
