@@ -37,6 +37,8 @@ def _redact(name: str, value: Any) -> Any:
 
 def version_text(kb, choice, lang: str) -> str:
     p = choice.pin
+    if choice.basis == "range" and p is not None and p.via:  # the range another pin beside it implies
+        return kb.t("version.co-pin", lang, version=choice.version, where=choice.where, text=p.text, via=p.via, spec=p.spec)
     return kb.t(f"version.{choice.basis}", lang, version=choice.version, where=choice.where, text=p.text if p else "")
 
 
