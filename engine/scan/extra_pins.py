@@ -79,8 +79,8 @@ def torch_ranges(deps: list[Pin], pins: list[Pin], known: list) -> list[Pin]:
         for v in mine:
             torch = next((d for d in deps if d.package == "torch" and d.file == v.file and d.exact
                           and (v.kind in _ONE_RESOLUTION or d.line == v.line) and ";" not in d.text), None)
-            span = _admitted(torch.exact, known) if torch is not None else None
-            if span is None:
+            span = _admitted(torch.exact, known) if torch is not None and torch.exact else None
+            if torch is None or span is None:
                 continue
             out.append(Pin(v.file, v.line, v.text, f">={span[0]},<={span[1]}", v.kind, None, "vllm", v.extras, v.above,
                            via=f"{torch.text} ({torch.file}:{torch.line})"))
@@ -96,7 +96,7 @@ def _admitted(torch: str, known: list) -> tuple[str, str] | None:
         return None
     run: list = []
     for v in known:
-        spec = (dependency_pins.requires(str(v)).get("torch") or {}).get("spec")
+        spec = str((dependency_pins.requires(str(v)).get("torch") or {}).get("spec") or "")
         try:
             ok = bool(spec) and SpecifierSet(spec).contains(str(want))
         except InvalidSpecifier:
