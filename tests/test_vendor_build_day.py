@@ -46,3 +46,22 @@ def test_an_llm_d_image_is_judged_between_the_releases_of_its_build_day(write_pr
     (f,) = [f for f in sr.remarks if "MultiConnector" in f.message["en"]]
     assert f.priority == "P1"
     assert not [r for r in sr.results if r.priority == "P0" and r.status == "recommended"]
+
+
+# https://github.com/xorbitsai/inference/issues/2836 — `docker exec` into xprobe/xinference:v1.2.1, whose
+# Dockerfile at v1.2.1 installs requirements.txt's vllm==0.6.4.post1 over its vllm-openai:v0.6.0 base
+def test_an_xinference_image_holds_the_vllm_its_dockerfile_installs(write_project):
+    from vllm_kb.engine.scan.images import image_version
+
+    assert image_version("xprobe/xinference:v1.2.1") == "0.6.4.post1"
+    assert image_version("xprobe/xinference:v0.15.4") == "0.6.0"  # the base image's: no requirement names vLLM
+    assert image_version("registry.cn-hangzhou.aliyuncs.com/xprobe_xinference/xinference:v1.8.1") == "0.9.2"
+    assert image_version("xprobe/xinference:v2.4.0") == "0.17.1"
+    assert image_version("xprobe/xinference:v1.8.1-cu128") is None  # another Dockerfile: not read
+    assert image_version("xprobe/xinference:latest") is None
+    rep = audit(write_project({"run.sh": (
+        "docker run -d --name xinference --gpus all -p 9997:9997 xprobe/xinference:v1.2.1 xinference-local -H 0.0.0.0\n"
+        "docker exec xinference xinference launch --model-engine vllm --model-name qwen2.5-instruct "
+        "--size-in-billions 7 --model-format pytorch\n")}), gpu="A100-80GB")
+    (sr,) = rep.sites
+    assert sr.version.version == "0.6.4.post1" and sr.version.pinned
