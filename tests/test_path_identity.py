@@ -55,3 +55,17 @@ def test_the_basis_reads_in_both_languages():
     kb = load()
     assert kb.t("report.identity.path-last", "en") == "the path's last component"
     assert "路径" in kb.t("report.identity.path-last", "zh")
+
+
+# https://jishuzhan.net/article/2002605617710694401 — Qwen3-VL-4B-Instruct from the ModelScope cache on
+# vLLM 0.11.0 with its full 262144-token context: "36.00 GiB KV cache is needed", far above what is left
+def test_a_cached_qwen3_vl_4b_is_sized_and_its_full_context_refused(write_project):
+    sr = _model(write_project, {
+        "requirements.txt": "vllm==0.11.0\n",
+        "infer.py": 'from vllm import LLM\n'
+                    'llm = LLM(model="/home/user/.cache/modelscope/hub/models/Qwen/Qwen3-VL-4B-Instruct", '
+                    'mm_encoder_tp_mode="data")\n'}, gpu="RTX-4090")
+    m = sr.facts["model"]
+    assert (m["num_hidden_layers"], m["num_key_value_heads"], m["head_dim"]) == (36, 8, 128)
+    (l15,) = [r for r in sr.results if r.check.id == "L15"]
+    assert (l15.status, l15.priority) == ("recommended", "P0")
