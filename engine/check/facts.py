@@ -184,6 +184,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
                                    lambda n: candidates.model_of(n, kb, markers, lookup), candidates.hints(args))
         if found:
             mf, others = found[0], found[1:]
+        else:
+            candidates.path_basis(model_name, mf, kb)
     if mf and model is None and ck is None and mf.get("upload_revisions"):
         mf, others = candidates.revisions(mf)  # one repository name, published with other shapes before
     if others:
