@@ -151,7 +151,10 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         gc.freeze()  # out of the young collections below (_free_cycles), which would walk it all once
     yaml_files = []
     n = parallel.workers(len(files))
-    done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
+    if parallel.forced():
+        done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
+    else:  # workers only once the pace says the scan ahead pays for them
+        done = parallel.adaptive(ctx, files, _scan_one, n)
     for rel, found in done:
         if progress is not None:
             progress("scan", len(files))
