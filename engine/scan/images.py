@@ -347,6 +347,8 @@ def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) 
         else:
             out += [flag, word]
         given.add(arg)
+    if "model" not in given and not entry.get("model_vars"):  # set on the endpoint or the platform, not here
+        out.insert(2, _unresolved("the model the image's environment names where it is started", line))
     for d in entry.get("defaults") or ():
         if tag["worker"] is not None and in_range(d.get("worker"), tag["worker"]):
             for arg, value in d["set"].items():
