@@ -43,5 +43,5 @@ def relocate(site: Site | None, values: dict[str, envfile.EnvValue], aliases: di
     for s in site.settings.values():
         v = by_arg.get(s.name)
         if v is not None and s.file == site.file and s.line == v.line:
-            s.file, s.syntax = v.file, "env-file"
+            s.file = v.file  # its syntax stays the site's: the worker hands it on as the image would
             s.pos = {**(s.pos or {}), "from_env": f"{v.name} at {v.where}"}
