@@ -225,6 +225,16 @@ def test_phi3_small_is_remote_code():
     assert not facts("microsoft/Phi-3-medium-4k-instruct").get("remote_code")
 
 
+def test_remote_code_identities_from_vllm_tests():
+    # classes whose config lives only in the checkpoint's code (vLLM's test registry loads each with
+    # trust_remote_code): MiniCPM3, MiniCPM-o, Phi-4-multimodal's main revision
+    for name, arch in (("openbmb/MiniCPM3-4B", "MiniCPM3ForCausalLM"), ("openbmb/MiniCPM-o-2_6", "MiniCPMO"),
+                       ("microsoft/Phi-4-multimodal-instruct", "Phi4MMForCausalLM")):
+        f = facts(name)
+        assert f["architecture"] == arch and f["remote_code"], name
+    assert facts("openbmb/MiniCPM4-8B")["architecture"] == "MiniCPMForCausalLM"
+
+
 def test_config_scalars():
     cfg = dict(LLAMA_CONFIG, quantization_config={"quant_method": "compressed_tensors", "config_groups": {
         "g": {"weights": {"type": "float", "num_bits": 8}, "input_activations": {"type": "float", "num_bits": 8}}}})
