@@ -211,7 +211,8 @@ def test_command_r_length_follows_the_release():
                                   version=version)
     assert at("0.4.0")["max_context"] == 8192 and at("0.4.0")["model_max_length"] == 131072
     assert at("0.8.3")["max_context"] == 131072 and at("0.8.3")["max_len_key"] == "model_max_length"
-    assert "max_context" not in at("0.10.0")  # the tokenizer's model_max_length may cap it: unknown
+    # the tokenizer's model_max_length may cap it: unknown, and not sized by max_position_embeddings either
+    assert "max_context" not in at("0.10.0") and "max_position_embeddings" not in at("0.10.0")
     assert at("0.4.0")["torch_dtype"] == "float16"
     cfg = {"max_position_embeddings": 8192, "model_max_length": 131072, "hidden_size": 8, "num_hidden_layers": 2}
     assert facts("/models/my-cohere", config=cfg)["model_max_length"] == 131072
