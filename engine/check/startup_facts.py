@@ -237,6 +237,14 @@ def _lengths(model: dict, engine: dict, env: dict, facts: dict, version: str, v1
             # a local folder whose config.json is not read: the limit is the upload's, and a local
             # copy is where users add rope_scaling (L14 says P1)
             out["max_len_unread"] = True
+    # vLLM 0.4.0+ accepts a max_model_len above the derived length up to the config's own
+    # model_max_length (_get_and_verify_max_len; vllm#3727 for Command-R); the derived length never
+    # exceeds it, so a larger value is refused even where the derived one is unknown
+    override = _int(model.get("model_max_length"))
+    if override and since(version, "0.4.0"):
+        out["max_len_override"] = override
+        if not limit:
+            out["max_len_limit"], out["max_len_key"] = override, "model_max_length"
     given = human_int(engine.get("max_model_len"))
     if given and given > 0:
         out["max_len"] = given
