@@ -133,6 +133,34 @@ def test_mxfp4_pads_each_rank_share():
     assert weights_bytes(oss, {}, 2) > weights_bytes(oss, {}, 1)
 
 
+@pytest.mark.parametrize("version,spec,alt", [
+    ("0.10.1", "H100", False),   # torch 2.7.1: Marlin whatever is installed
+    ("0.10.2", "H100", True),    # Marlin, or unswizzled Triton with triton_kernels
+    ("0.11.0", "H100", True),
+    ("0.11.1", "H100", False),   # torch 2.9: swizzled Triton, padded about as Marlin
+    ("0.12.0", "H100", False),   # triton_kernels bundled
+    ("0.10.2", "A100-80GB", False),  # Ampere: Marlin
+    ("0.10.2", "B200", False),   # Blackwell: FlashInfer's or Triton's kernels, not this pair
+])
+def test_mxfp4_kernel_the_installation_picks(version, spec, alt):
+    """vLLM #23278: gpt-oss-120b on one H100 at 0.10.1 loads 65.97 GiB through Marlin and leaves
+    -2.14 GiB; where triton_kernels decides the kernel (0.10.2-0.11.0) the unpadded Triton weights
+    are the other end, about 5 GiB lighter."""
+    oss = facts("openai/gpt-oss-120b")
+    serve = {"max_num_seqs": 1024, "max_num_batched_tokens": 8192}  # vllm serve's defaults on an H100
+    e = memory.estimate(oss, gpu(spec), dict(serve, max_model_len=100000), vllm_version=version, install="pip")
+    assert ("kv_cache_mxfp4_alt_gib" in e) is alt
+    if alt:
+        assert e["kv_cache_gib"] <= 0 < e["kv_cache_mxfp4_alt_gib"]
+        assert e["weights_mxfp4_alt_per_gpu_gib"] == pytest.approx(60.6, abs=0.3)
+        assert e["fits_max_model_len_mxfp4_alt"]  # the reporter's 100000 tokens start with Triton
+        full = memory.estimate(oss, gpu(spec), serve, vllm_version=version, install="pip")
+        assert not full["fits_max_model_len_mxfp4_alt"]  # 131072 do not, with either kernel
+    marlin = memory.estimate(oss, gpu(spec), serve, vllm_version=version, env={"VLLM_USE_FLASHINFER_MOE_MXFP4_BF16": "1"})
+    assert "kv_cache_mxfp4_alt_gib" not in marlin
+    assert weights_bytes(oss, {}, 1, "strided") < weights_bytes(oss, {}, 1)
+
+
 def test_gguf_width_is_unknown():
     assert memory.estimate(facts("./Qwen3-30B-A3B-Q4_K_M.gguf"), gpu("H100"), {}, vllm_version="0.10.1") == {}
 

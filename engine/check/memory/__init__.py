@@ -89,6 +89,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
             again = estimate(model, gpu, dict(engine, max_model_len=safe), vllm_version, env, install, _settle - 1)
             out["max_model_len_safe"] = min(safe, again.get("max_model_len_safe") or safe)
         _low_band(out, uncertain_weights_bytes(model, engine, width) / (site.tp * site.pp))
+        out.update(_mxfp4_alt(site, width, offload))
         one = site.max_len * out.get("kv_bytes_per_token_per_gpu", 0)
         out.update(encoder_facts(model, engine, site.max_len, site.batched, site.rt, budget["activation_peak"],
                                  out["kv_cache_gib"], budget["requested"] / budget["gmu"],
@@ -97,6 +98,21 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
         out.update(_kv_bound(budget, per_gpu))
     out["assumptions"] = notes.items
     return out
+
+
+def _mxfp4_alt(site: Site, width: str, offload: float) -> dict[str, Any]:
+    """Where the installation picks the MXFP4 MoE kernel (rt.mxfp4_alt: Marlin, or Triton when
+    triton_kernels is importable), what the lighter one leaves: its weights per GPU, KV memory and
+    whether one max_model_len request fits. L15 and L16 say P1, not P0, when only it starts."""
+    model, engine = site.model, site.engine
+    if not site.rt.mxfp4_alt or width != "mxfp4" or not model.get("num_experts"):
+        return {}
+    alt = weights_bytes(model, engine, site.tp, site.rt.mxfp4_alt)
+    stages = [max(0.0, s - offload) for s in stage_weights_bytes(model, engine, alt, site.tp, site.pp, site.rt.experts_over_dp)]
+    cap = _kv_facts(site, stages, Notes())
+    return {"weights_mxfp4_alt_per_gpu_gib": round(stages[0] / GIB, 1), "kv_cache_mxfp4_alt_gib": cap["kv_cache_gib"],
+            "max_model_len_fit_mxfp4_alt": cap["max_model_len_fit"],
+            "fits_max_model_len_mxfp4_alt": cap["fits_max_model_len"]}
 
 
 def _low_band(out: dict, heavier: float) -> None:
