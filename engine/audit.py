@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import partial
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned
 from vllm_kb.engine.check.dependency_pins import dependency_facts
@@ -265,13 +265,14 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         basis = "image-" + variant.group(0)[1:]
     if basis in ("cli", "image") and _built_from_source(site, ctx):
         basis = source_pins.BASIS  # its kernels are the ones that build compiled (TORCH_CUDA_ARCH_LIST), not the release's
-    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis,
-                       trained=lambda: _training_ranks(ctx), install=_install(site, choice, basis, ctx),
-                       registered=ctx.registered_archs)
+    # a candidate model is evaluated with everything the site itself is evaluated with
+    same: dict[str, Any] = dict(root=ctx.root, basis=basis, trained=lambda: _training_ranks(ctx),
+                install=_install(site, choice, basis, ctx), registered=ctx.registered_archs)
+    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, **same)
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
-                                                                   root=ctx.root, basis=basis, model=m)) for m in others]
+                                                                   model=m, **same)) for m in others]
     return choice, facts
 
 
