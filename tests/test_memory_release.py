@@ -215,3 +215,14 @@ def test_following_the_advice_starts_with_headroom(name, spec, engine, version):
         assert e["max_model_len_safe"] % after["block_size"] == 0
         followed += 1
     assert followed, f"the case should need a change: {e}"
+
+
+def test_lora_captures_the_graphs_twice_where_graphs_are_profiled():
+    """0.11.1+ capture CUDA graphs with and without adapters when LoRA is on (vLLM PR #25914: 1.62 →
+    2.38 GiB of graphs); from 0.20 that memory is taken before the KV cache is sized."""
+    llama = facts("meta-llama/Llama-3.1-8B-Instruct")
+    at = lambda engine, v="0.20.0": memory.estimate(llama, gpu("H100"), dict(engine, max_model_len=8192), vllm_version=v)
+    plain, lora = at({}), at({"enable_lora": True})
+    assert lora["cudagraph_gib"] == pytest.approx(plain["cudagraph_gib"] * 2.38 / 1.62, abs=0.01)
+    assert at({"enable_lora": True, "compilation_config": {"cudagraph_specialize_lora": False}})["cudagraph_gib"] == plain["cudagraph_gib"]
+    assert at({"enable_lora": True}, "0.19.0")["cudagraph_gib"] == 0.0  # not profiled before 0.20

@@ -55,6 +55,9 @@ PROFILE_WORKSPACE_GIB = {"v1": 0.25, "v0": 0.0}  # compile/attention workspaces 
 CUDAGRAPH_BASE_GIB = 0.3       # CUDA-graph pool, from vLLM 0.20 subtracted before KV sizing
 CUDAGRAPH_PER_LAYER_GIB = 0.006
 CUDAGRAPH_PER_MOE_LAYER_GIB = 0.02
+# With LoRA, 0.11.1+ capture every graph twice, with and without adapters (cudagraph_specialize_lora,
+# on by default; v1/cudagraph_dispatcher.py): vLLM PR #25914 logs 1.62 GiB of graphs before, 2.38 after
+CUDAGRAPH_LORA_FACTOR = 2.38 / 1.62
 DEFAULT_GMU = 0.9
 DEFAULT_BLOCK = 16
 
