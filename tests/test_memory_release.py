@@ -226,3 +226,28 @@ def test_lora_captures_the_graphs_twice_where_graphs_are_profiled():
     assert lora["cudagraph_gib"] == pytest.approx(plain["cudagraph_gib"] * 2.38 / 1.62, abs=0.01)
     assert at({"enable_lora": True, "compilation_config": {"cudagraph_specialize_lora": False}})["cudagraph_gib"] == plain["cudagraph_gib"]
     assert at({"enable_lora": True}, "0.19.0")["cudagraph_gib"] == 0.0  # not profiled before 0.20
+
+
+@pytest.mark.parametrize("version,seqs,fails", [
+    ("0.6.3", 256, True),    # vLLM #9445: the default batch of dummy images runs out of memory on an A100-80GB
+    ("0.6.3", 32, False),    # the reporter's fix
+    ("0.7.3", 256, True),
+    ("0.8.5", 256, None),    # V1 by default in the estimate: the encoder-decoder fallback to V0 is not modelled
+])
+def test_tiled_encoder_profile_takes_every_dummy_image_at_once(version, seqs, fails):
+    """V0's encoder-decoder profile gives each of max_num_seqs dummy sequences a max-size image and
+    runs Mllama's vision encoder over all of them at once; its per-image mask is tokens² (four tiles
+    of 1608 patches)."""
+    mllama = facts("meta-llama/Llama-3.2-11B-Vision-Instruct")
+    e = memory.estimate(mllama, gpu("A100-80GB"), {"max_model_len": 1024, "max_num_seqs": seqs}, vllm_version=version)
+    if fails is None:
+        assert "kv_cache_after_encoder_low_gib" not in e
+        return
+    assert (e["kv_cache_after_encoder_low_gib"] <= 0) is fails
+    if fails:
+        smaller = memory.estimate(mllama, gpu("A100-80GB"), {"max_model_len": 1024, "max_num_seqs": e["max_num_seqs_fit_encoder"]},
+                                  vllm_version=version)
+        assert smaller["kv_cache_after_encoder_gib"] > 0  # the proposed max_num_seqs fits even at the high end
+    two = memory.estimate(mllama, gpu("A100-80GB"), {"max_model_len": 1024, "max_num_seqs": seqs, "limit_mm_per_prompt": {"image": 2}},
+                          vllm_version=version)
+    assert two["encoder_profile_gib"] == pytest.approx(2 * e["encoder_profile_gib"], rel=0.01)

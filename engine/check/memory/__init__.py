@@ -15,7 +15,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from vllm_kb.engine.check.memory.encoder import encoder_facts, v0_profile
+from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound, v0_profile
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layout, safe_len,
                                             mla_absorbs, pp_stage_layers)
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
@@ -96,6 +96,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
                                  budget["requested"] - out["kv_cache_gib"] * GIB + one))
     else:
         out.update(_kv_bound(budget, per_gpu))
+        out.update(tiled_bound(model, engine, site.rt, budget["requested"] - budget["non_torch"] - per_gpu))
     out["assumptions"] = notes.items
     return out
 
