@@ -16,7 +16,7 @@ from vllm_kb.engine.check import hf_access, site_gpu
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
 from vllm_kb.engine.check.startup_facts import startup_facts, window_capped
-from vllm_kb.engine.check.startup_task import pools_natively
+from vllm_kb.engine.check.startup_task import pooling_keeps_kv, pools_natively
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -187,6 +187,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
                                    lambda n: candidates.model_of(n, kb, markers, lookup), candidates.hints(args))
         if found:
             mf, others = found[0], found[1:]
+        else:
+            candidates.path_basis(model_name, mf, kb)
     if mf and model is None and ck is None and mf.get("upload_revisions"):
         mf, others = candidates.revisions(mf)  # one repository name, published with other shapes before
     if others:
@@ -234,6 +236,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [])
     facts["site"]["pooling"] = _pooling(engine) or pools_natively(
         mf or {}, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data, lookup)
+    facts["site"]["pooling_kv"] = facts["site"]["pooling"] and pooling_keeps_kv(mf or {}, engine)
     # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer
     unread = {n for n in site.unresolved | hidden if n not in engine}  # less those the GPU count sized
     sized = engine
