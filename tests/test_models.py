@@ -236,6 +236,13 @@ def test_remote_code_identities_from_vllm_tests():
     assert facts("openbmb/MiniCPM4-8B")["architecture"] == "MiniCPMForCausalLM"
 
 
+def test_glm45v_text_shapes_are_glm45_airs():
+    v, air = facts("zai-org/GLM-4.5V"), facts("zai-org/GLM-4.5-Air")
+    for k in ("num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads", "num_experts"):
+        assert v[k] == air[k], k
+    assert v["max_context"] == 65536 and not v.get("dims_family")
+
+
 def test_config_scalars():
     cfg = dict(LLAMA_CONFIG, quantization_config={"quant_method": "compressed_tensors", "config_groups": {
         "g": {"weights": {"type": "float", "num_bits": 8}, "input_activations": {"type": "float", "num_bits": 8}}}})
