@@ -120,11 +120,24 @@ _TAG_DATE = re.compile(r"(?<!\d)(20\d\d)-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])
 
 def image_date(image: str | None) -> str | None:
     """The build day a vLLM-derived image's tag names (`lmcache/vllm-openai:2025-05-05-v1`,
-    `…:nightly-20250505`) as YYYY-MM-DD; None when the tag holds no date."""
+    `…:nightly-20250505`) as YYYY-MM-DD, or the one its vendor's build of that tag says
+    (vendor_build_day); None when neither does."""
     text = (image or "").strip()
     m = _IMAGE.match(text) or _LIKE.match(text) or _MODEL_GARDEN.match(text)
     d = _TAG_DATE.search(m.group("tag") or "") if m else None
-    return f"{d.group(1)}-{d.group(2)}-{d.group(3)}" if d else None
+    return f"{d.group(1)}-{d.group(2)}-{d.group(3)}" if d else vendor_build_day(text)
+
+
+def vendor_build_day(image: str | None) -> str | None:
+    """The day an image whose tag counts its vendor's releases was built from a vLLM commit
+    (knowledge/deploy/vendor_images.yaml `built`: ghcr.io/llm-d/llm-d:0.0.8 → 2025-05-14)."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    name, tag = name_and_tag(image)
+    for e in deploy_tools.load("vendor_images")["images"] if tag else ():
+        if re.match(e["match"], name) and tag.lstrip("v") in (e.get("built") or {}):
+            return str(e["built"][tag.lstrip("v")])
+    return None
 
 
 def is_vllm_image(image: str | None) -> bool:
@@ -307,12 +320,15 @@ def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) 
     """The `vllm serve` command an env-configured image runs, from the container's env: each value
     word stays the env's own (edits land on it); what the worker passes by default is added. A
     switch's true sets it, its false leaves it out (the worker's --no- form is vLLM's default)."""
+    found = env_image(image) or env_fallback(image, env)
+    return None if found is None else entry_command(found[0], found[1], env, line, cat)
+
+
+def entry_command(entry: dict, tag: dict, env: list[tuple[str, Word]], line: int, cat) -> list[Word]:
+    """env_command for a knowledge entry of that shape (an image's, or an application server's
+    own env file: engine/scan/app_env.py); a default without a `worker` range always applies."""
     from vllm_kb.engine.kb.deploy_tools import in_range
 
-    found = env_image(image) or env_fallback(image, env)
-    if found is None:
-        return None
-    entry, tag = found
     present = {k for k, w in env if w.value is not None and str(w.value).strip()}
     args = cat.raw["engine_args"]
     aliases, reserved = entry.get("aliases") or {}, set(entry.get("reserved") or ())
@@ -347,8 +363,10 @@ def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) 
         else:
             out += [flag, word]
         given.add(arg)
+    if "model" not in given and not entry.get("model_vars"):  # set on the endpoint or the platform, not here
+        out.insert(2, _unresolved("the model the image's environment names where it is started", line))
     for d in entry.get("defaults") or ():
-        if tag["worker"] is not None and in_range(d.get("worker"), tag["worker"]):
+        if "worker" not in d or tag["worker"] is not None and in_range(d.get("worker"), tag["worker"]):
             for arg, value in d["set"].items():
                 if arg not in given:
                     out += [_synth("--" + arg.replace("_", "-"), line), _synth(str(value), line)]

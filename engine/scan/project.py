@@ -15,12 +15,12 @@ from vllm_kb.engine.kb import dependency_pins
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
+from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
-from vllm_kb.engine.scan.deploy import image_entry
+from vllm_kb.engine.scan.deploy import app_env, image_entry
 from vllm_kb.engine.scan.walk import walk
 
 
@@ -113,7 +113,9 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     all_pins = [p for p in all_pins if p.package not in pins_mod.HOST_PACKAGES]
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
-    for p in all_pins + extra_pins.vllm_ranges(all_pins) + extra_pins.docs_floors(ctx, files, all_pins):
+    implied = extra_pins.vllm_ranges(all_pins) + extra_pins.docs_floors(ctx, files, all_pins)
+    implied += extra_pins.torch_ranges(ctx.dependency_pins, all_pins + implied, known)
+    for p in all_pins + implied:
         if p.package == "vllm":
             by_folder.setdefault(p.folder, []).append(p)
     ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins + hosts, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}
@@ -190,6 +192,8 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
     if suffix == ".py":
         text = ctx.read(rel)
         found = _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, python_calls.scan, t)) if text is not None else []
+        if text is not None and chatchat_config.is_server_config(rel, text):  # Langchain-Chatchat's vLLM worker
+            found += _guarded(ctx, rel, chatchat_config.scan, text)
         _free_cycles()
         return found
     if deploy.is_dockerfile(rel):
@@ -216,6 +220,9 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)):
             return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, makefile.scan, t))
         return None
+    if app_env.is_env_file(rel) and (text := ctx.read(rel)) is not None and app_env.mentions(text):
+        if found := _guarded(ctx, rel, app_env.scan, text):  # an application server's own .env (api-for-open-llm)
+            return found
     if suffix in scripts.SHELL_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)
