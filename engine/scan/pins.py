@@ -230,7 +230,8 @@ def _with_torch(known: list[Version], best: Pin, beside: list[Pin]) -> list[Vers
 
     exact = next((p.exact for p in beside if p.package == "torch" and p.file == best.file and p.exact
                   and best.kind in ("requirements", "conda") and ";" not in p.text and try_parse(p.exact)), None)
-    torch = try_parse(try_parse(exact).public) if exact and try_parse(exact) else None  # 2.1.2+cu121 is 2.1.2 to pip
+    local = try_parse(exact)
+    torch = try_parse(local.public) if local is not None else None  # 2.1.2+cu121 is 2.1.2 to pip
     if torch is None:
         return known
 
