@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import partial
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned
 from vllm_kb.engine.check.dependency_pins import dependency_facts
@@ -35,7 +35,7 @@ from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
 from vllm_kb.engine.scan.clients import tool_clients
-from vllm_kb.engine.scan.images import image_date
+from vllm_kb.engine.scan.images import image_date, vendor_build_day
 from vllm_kb.engine.scan import pins as pins_mod, python_callers, source_pins, vendored
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
@@ -238,7 +238,7 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
                 if v == "source" else pins_mod.choose([pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v, source="dev")],
                                                       cat.versions, cat.newest)
     elif (day := image_date(site.image)) and (built := release_dates.newest_by(day)[0]) \
-            and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
+            and (deploy.is_vllm_like_image(site.image) or vendor_build_day(site.image)) and choice.basis != "cli":
         choice = pins_mod.VersionChoice(built, False, "image-dated",
                                         pins_mod.Pin(site.file, site.line, site.image or "", "", "image", None))
     elif site.image and choice.basis == "pin" and choice.pin is not None and deploy.is_vllm_like_image(site.image) \
@@ -265,13 +265,14 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         basis = "image-" + variant.group(0)[1:]
     if basis in ("cli", "image") and _built_from_source(site, ctx):
         basis = source_pins.BASIS  # its kernels are the ones that build compiled (TORCH_CUDA_ARCH_LIST), not the release's
-    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, root=ctx.root, basis=basis,
-                       trained=lambda: _training_ranks(ctx), install=_install(site, choice, basis, ctx),
-                       registered=ctx.registered_archs)
+    # a candidate model is evaluated with everything the site itself is evaluated with
+    same: dict[str, Any] = dict(root=ctx.root, basis=basis, trained=lambda: _training_ranks(ctx),
+                install=_install(site, choice, basis, ctx), registered=ctx.registered_archs)
+    facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, **same)
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
-                                                                   root=ctx.root, basis=basis, model=m)) for m in others]
+                                                                   model=m, **same)) for m in others]
     return choice, facts
 
 
@@ -323,6 +324,9 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
     elif choice.basis == "range" and choice.pin is not None:
         unpinned.settle_range(remarks, site, cat, kb, _allowed(cat, choice), choice.pin.spec)
+    elif choice.basis == "image-dated" and (allowed := _allowed(cat, choice)):
+        # built from main on that day: an option or value the next release has may be in it already
+        unpinned.settle_range(remarks, site, cat, kb, allowed, f">={allowed[0]},<={allowed[-1]}")
     if site.launch.get("opaque"):
         cap_opaque(results, remarks)
     items = fixables(results, remarks)

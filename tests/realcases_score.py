@@ -36,6 +36,20 @@ def load(folder: Path) -> dict:
     return yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
 
 
+def expected(case: dict) -> list[str]:
+    """The IDs that name the case's cause: `expect.check` (or `finding`) may be one ID or name, or a
+    list of them when the cause is reported equally rightly under more than one (a check and a
+    catalog finding); any one counts. Names resolve to their rule's ID."""
+    from vllm_kb.engine.check.rules import rules
+
+    want = (case.get("expect") or {}).get("check") or (case.get("expect") or {}).get("finding")
+    out: list[str] = []
+    for w in want if isinstance(want, list) else [want] if want else []:
+        rule = rules().find(str(w))
+        out += [str(w)] + ([rule.id] if rule and rule.id != w else [])
+    return out
+
+
 def _audit(folder: Path, case: dict):
     from vllm_kb.engine.audit import audit
 
@@ -112,7 +126,8 @@ def fix_proposed(rep, fix: dict) -> bool:
 
 def run(folder: Path) -> Outcome:
     case = load(folder)
-    expect = (case.get("expect") or {}).get("check") or (case.get("expect") or {}).get("finding")
+    want = expected(case)
+    expect = "|".join(w for w in want if not rules_name(w)) or None
     cls = folder.name.split("--")[0]
     try:
         rep = _audit(folder, case)
@@ -121,29 +136,32 @@ def run(folder: Path) -> Outcome:
     p0 = _flagged(rep)
     ids = [rid for _, rid in p0]
     if case["kind"] == "failure":
-        from vllm_kb.engine.check.rules import rules
-
-        rule = rules().find(expect)
-        want = {expect, rule.id if rule else expect}
         priority = (case.get("expect") or {}).get("priority", "P0")
-        predicted = bool(want & {rid for _, rid in _flagged(rep, priority)})
+        predicted = bool(set(want) & {rid for _, rid in _flagged(rep, priority)})
     else:
         predicted = not p0
     fix = fix_proposed(rep, case["fix_used"]) if case.get("fix_used") and case["kind"] == "failure" else None
-    diag = _diagnosed(case, expect) if case["kind"] == "failure" and case.get("error") and expect else None
+    diag = diagnosed(case, want) if case["kind"] == "failure" and case.get("error") and want else None
     return Outcome(folder.name, case["kind"], cls, expect, predicted, sorted(set(ids)), fix, diag=diag)
 
 
-def _diagnosed(case: dict, expect: str) -> bool:
-    from vllm_kb.engine.advise.diagnose import launch
+def rules_name(w: str) -> bool:
+    """True for a rule's name (its ID is listed beside it in expected())."""
     from vllm_kb.engine.check.rules import rules
+
+    rule = rules().find(w)
+    return bool(rule and rule.id != w)
+
+
+def diagnosed(case: dict, want: list[str]) -> bool:
+    """`diagnose --error` on the case's error line names one of the expected IDs (or a rule of its
+    family) among its best three."""
+    from vllm_kb.engine.advise.diagnose import launch
     from vllm_kb.engine.kb.knowledge import load as knowledge
 
-    rule = rules().find(expect)
-    want = rule.id if rule else expect
-    family = {want} | set(launch.FAMILIES.get(want, ()))
+    family = set(want).union(*(launch.FAMILIES.get(w, ()) for w in want))
     got = [h.id for h in launch.recognise(knowledge(), case.get("traceback") or case["error"])][:3]
-    return bool(family & set(got)) or any(want in launch.FAMILIES.get(g, ()) for g in got)
+    return bool(family & set(got)) or any(set(want) & set(launch.FAMILIES.get(g, ())) for g in got)
 
 
 def table(outcomes: list[Outcome]) -> str:

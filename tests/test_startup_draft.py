@@ -52,3 +52,14 @@ def test_draft_models_and_parallel_drafting_beside_a_multimodal_target():
     peagle = {"speculative_config": {"method": "eagle3", "model": "/d", "parallel_drafting": True}}
     assert mm_refused_draft(peagle, mm, "0.20.1") == "parallel drafting"
     assert mm_refused_draft({"speculative_config": {"method": "eagle3", "model": "/d"}}, mm, "0.20.1") is None
+
+
+def test_speculator_heads_are_never_draft_models_in_any_release():
+    """IBM's MLP speculators ("…-accelerator") and suffix decoding are not separate draft models of
+    the target's family: no vocabulary check (L90) and no draft-model refusal (G3) for them, in the
+    V0 `speculative_model` path as in the `speculative_config` one."""
+    head = "ibm-fms/llama3-8b-accelerator"
+    assert draft_name({"speculative_model": head}, "0.5.5") is None
+    assert draft_name({"speculative_config": {"model": head}}, "0.9.0") is None
+    assert refused_draft({"speculative_config": {"model": head}}, "0.12.0") is None
+    assert draft_name({"speculative_model": "JackFram/llama-68m"}, "0.5.5") == "JackFram/llama-68m"

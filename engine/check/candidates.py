@@ -72,6 +72,21 @@ def resolve(name: str, own: dict, mounts: dict | None, kb: Knowledge, facts_of: 
     return out
 
 
+def path_basis(name: str, own: dict, kb: Knowledge) -> None:
+    """A local path read by its own name (`/models/huggingface/Phi-3-small-128k-instruct/`): the
+    report says which part of the path named the model (`identity` path-last: its last component,
+    path: an earlier one past generic folders and revisions). A part that names no catalogued family
+    by itself (a generic word, a bare size) claims nothing."""
+    path = name.replace("\\", "/")
+    if not own.get("family") or own.get("identity") or "/" not in path.strip("/") or not model_resolve.is_local(path):
+        return  # a bare name is the model's name as written, not a path to read
+    part = model_resolve.own_part(path)
+    if part is None or family_of(_short(part), kb.models) is None:
+        return
+    last = [p for p in path.split("/") if p][-1]
+    own.update(identity="path-last" if part == last else "path", resolved_as=part)
+
+
 def model_of(name: str, kb: Knowledge, markers: list, version: str | None) -> dict[str, Any]:
     data = kb.doc("models.yaml").data
     return model_facts(name, kb.models, markers, version=version, publishers=data.get("publishers"), identity=data)

@@ -13,18 +13,18 @@ read); a size the catalog gives only the family's shapes for is left unknown, ne
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 # methods whose draft is not a separate model of the target's family, or reuses its vocabulary
-_NOT_DRAFT_MODEL = re.compile(r"(?i)eagle|medusa|mtp|speculator|dflash|dspark|\[?ngram\]?")
+_NOT_DRAFT_MODEL = re.compile(r"(?i)eagle|medusa|mtp|speculator|dflash|dspark|ngram|suffix")
 # names of drafts vLLM takes as another method by their config's model_type (IBM's MLP speculators)
 _HEAD_NAME = re.compile(r"(?i)accelerator")
 
 
-def _plain_draft(name: object) -> bool:
+def plain_draft(name: object) -> TypeGuard[str]:
     """A draft named like a model of its own, not an EAGLE/Medusa/MTP/speculator head or n-gram."""
     return isinstance(name, str) and bool(name) and not _NOT_DRAFT_MODEL.search(name) and not _HEAD_NAME.search(name)
 
@@ -40,17 +40,17 @@ def draft_name(engine: dict, version: str | None) -> str | None:
         method, name = spec.get("method"), spec.get("model")
         if not isinstance(name, str) or not name:
             return None
-        if v >= Version("0.17.0") and method is None and _plain_draft(name):
+        if v >= Version("0.17.0") and method is None and plain_draft(name):
             return name  # SpeculativeConfig takes a model without a method as draft_model from 0.17
         if v >= Version("0.15.0"):
             return name if method == "draft_model" else None
         if Version("0.8.2") <= v < Version("0.10.0"):
             # V0's draft-model path: no method (the name then decides) or draft_model
-            if method == "draft_model" or (method is None and not _NOT_DRAFT_MODEL.search(name)):
+            if method == "draft_model" or (method is None and plain_draft(name)):
                 return name
         return None
     name = engine.get("speculative_model")
-    if Version("0.4.1") <= v < Version("0.8.2") and isinstance(name, str) and name and not _NOT_DRAFT_MODEL.search(name):
+    if Version("0.4.1") <= v < Version("0.8.2") and plain_draft(name):
         return name
     return None
 
@@ -71,10 +71,10 @@ def refused_draft(engine: dict, version: str | None) -> str | None:
     if v >= Version("0.15.0"):
         # 0.15–0.16 run draft models only when the method says so; without it the auto-detection
         # finds no head type and raises "Unsupported speculative method: 'None'"
-        return name if method is None and _plain_draft(name) else None
+        return name if method is None and plain_draft(name) else None
     if method == "draft_model":
         return name if isinstance(name, str) and name else "draft_model"
-    if method is None and isinstance(name, str) and name and not _NOT_DRAFT_MODEL.search(name):
+    if method is None and plain_draft(name):
         return name
     return None
 

@@ -13,19 +13,17 @@ this (G3) until 0.15.0: what 0.9.2–0.10.1 did with a hybrid on V0 or a draft m
 here, so nothing is said there."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from vllm_kb.engine.check.startup_draft import plain_draft
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 FIRST = Version("0.10.1")
 DRAFT_MODELS_FROM = Version("0.15.0")
-# methods whose proposer is not a separate draft model of the target's family
 # architectures vLLM also builds without a single Mamba layer (granite-4.0-micro: GraniteMoeHybrid
 # with every layer_types entry "attention", ModelConfig.is_hybrid): said only for a checkpoint the
 # catalog places in the hybrid family
 _MAYBE_PLAIN = {"GraniteMoeHybridForCausalLM": "granite-4.0-h"}
-_NOT_DRAFT_MODEL = re.compile(r"(?i)eagle|medusa|mtp|speculator|dflash|dspark|ngram|suffix")
 
 
 def _method(spec: dict) -> str | None:
@@ -34,7 +32,7 @@ def _method(spec: dict) -> str | None:
     if isinstance(method, str) and method:
         return method
     if isinstance(model, str) and model:
-        return "named" if _NOT_DRAFT_MODEL.search(model) else "draft_model"
+        return "draft_model" if plain_draft(model) else "named"
     return None
 
 

@@ -15,6 +15,7 @@ from vllm_kb.engine.fix.changes import PRIORITY_ORDER
 from vllm_kb.engine.fix import apply as apply_fixes
 from vllm_kb.engine.check.suppressions import locate
 from vllm_kb.engine.check.raise_order import stage_of
+from vllm_kb.engine.scan.images import vendor_build_day
 
 SCHEMA_VERSION = 1
 REDACTED = redact_mod.REDACTED
@@ -37,6 +38,10 @@ def _redact(name: str, value: Any) -> Any:
 
 def version_text(kb, choice, lang: str) -> str:
     p = choice.pin
+    if choice.basis == "range" and p is not None and p.via:  # the range another pin beside it implies
+        return kb.t("version.co-pin", lang, version=choice.version, where=choice.where, text=p.text, via=p.via, spec=p.spec)
+    if choice.basis == "image-dated" and p is not None and (day := vendor_build_day(p.text)):  # the vendor's build, not the tag, dates it
+        return kb.t("version.image-built", lang, version=choice.version, where=choice.where, text=p.text, day=day)
     return kb.t(f"version.{choice.basis}", lang, version=choice.version, where=choice.where, text=p.text if p else "")
 
 

@@ -5,12 +5,18 @@
   `declared`, read from each release's wheel METADATA);
 - a tutorial whose instructions install one (`pip install vllm==0.4.0.post1` in a Markdown file
   beside the scripts): that release or a later one, a floor only, so it can demote a P0 that the
-  newest release alone would give and never make one."""
+  newest release alone would give and never make one;
+- `vllm` without a version beside an exact torch pin that pip resolves with it (one requirements
+  file, one pyproject, one pip command): every vLLM wheel pins torch exactly
+  (knowledge/vllm/dependency_pins.yaml), so pip installs the newest release whose pin admits that
+  torch (`torch==2.4.0` → 0.5.4–0.6.3.post1, of which pip takes 0.6.3.post1). The range is judged
+  like a requirement's: a P0 stays P0 only where it holds in each release of it."""
 from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.kb import compat, frameworks
+from vllm_kb.engine.kb import compat, dependency_pins, frameworks
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, try_parse
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.pins import Pin, package_name
 
@@ -52,3 +58,56 @@ def docs_floors(ctx, files: list[str], pins: list[Pin]) -> list[Pin]:
             if p.package == "vllm" and p.exact:
                 out.append(Pin(rel, p.line, f"{p.text} ({rel})", f">={p.exact}", "docs", None, "vllm"))
     return out
+
+
+# pins pip resolves together when they share the file; elsewhere (a Dockerfile RUN, a script's pip
+# line) only when they share the command's line
+_ONE_RESOLUTION = ("requirements", "pyproject", "setup", "conda")
+
+
+def torch_ranges(deps: list[Pin], pins: list[Pin], known: list) -> list[Pin]:
+    """For a `vllm` written without a version, the releases the torch pinned beside it admits (see
+    the module's doc), as a range pin on the vllm line itself; `via` names the torch pin."""
+    by_folder: dict[str, list[Pin]] = {}
+    for p in pins:
+        if p.package == "vllm":
+            by_folder.setdefault(p.folder, []).append(p)
+    out = []
+    for folder, mine in by_folder.items():
+        if any(p.spec.strip() or p.source or p.exact for p in mine):
+            continue  # the project bounds vLLM itself
+        for v in mine:
+            torch = next((d for d in deps if d.package == "torch" and d.file == v.file and d.exact
+                          and (v.kind in _ONE_RESOLUTION or d.line == v.line) and ";" not in d.text), None)
+            span = _admitted(torch.exact, known) if torch is not None and torch.exact else None
+            if torch is None or span is None:
+                continue
+            out.append(Pin(v.file, v.line, v.text, f">={span[0]},<={span[1]}", v.kind, None, "vllm", v.extras, v.above,
+                           via=f"{torch.text} ({torch.file}:{torch.line})"))
+            break
+    return out
+
+
+def _admitted(torch: str, known: list) -> tuple[str, str] | None:
+    """(first, last) of the newest run of releases whose torch requirement admits `torch`; None when
+    the newest release admits it (the pin says nothing the newest release does not) or none does."""
+    want = try_parse(torch.split("+", 1)[0])
+    if want is None:
+        return None
+    run: list = []
+    for v in known:
+        spec = str((dependency_pins.requires(str(v)).get("torch") or {}).get("spec") or "")
+        try:
+            ok = bool(spec) and SpecifierSet(spec).contains(str(want))
+        except InvalidSpecifier:
+            ok = False
+        if ok:
+            run = run + [v] if run and run[-1] == _before(v, known) else [v]
+    if not run or run[-1] == known[-1]:
+        return None
+    return str(run[0]), str(run[-1])
+
+
+def _before(v, known: list):
+    i = known.index(v)
+    return known[i - 1] if i > 0 else None

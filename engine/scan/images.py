@@ -120,11 +120,24 @@ _TAG_DATE = re.compile(r"(?<!\d)(20\d\d)-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])
 
 def image_date(image: str | None) -> str | None:
     """The build day a vLLM-derived image's tag names (`lmcache/vllm-openai:2025-05-05-v1`,
-    `…:nightly-20250505`) as YYYY-MM-DD; None when the tag holds no date."""
+    `…:nightly-20250505`) as YYYY-MM-DD, or the one its vendor's build of that tag says
+    (vendor_build_day); None when neither does."""
     text = (image or "").strip()
     m = _IMAGE.match(text) or _LIKE.match(text) or _MODEL_GARDEN.match(text)
     d = _TAG_DATE.search(m.group("tag") or "") if m else None
-    return f"{d.group(1)}-{d.group(2)}-{d.group(3)}" if d else None
+    return f"{d.group(1)}-{d.group(2)}-{d.group(3)}" if d else vendor_build_day(text)
+
+
+def vendor_build_day(image: str | None) -> str | None:
+    """The day an image whose tag counts its vendor's releases was built from a vLLM commit
+    (knowledge/deploy/vendor_images.yaml `built`: ghcr.io/llm-d/llm-d:0.0.8 → 2025-05-14)."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    name, tag = name_and_tag(image)
+    for e in deploy_tools.load("vendor_images")["images"] if tag else ():
+        if re.match(e["match"], name) and tag.lstrip("v") in (e.get("built") or {}):
+            return str(e["built"][tag.lstrip("v")])
+    return None
 
 
 def is_vllm_image(image: str | None) -> bool:

@@ -113,7 +113,9 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     all_pins = [p for p in all_pins if p.package not in pins_mod.HOST_PACKAGES]
     known = _known_releases(cat)
     by_folder: dict[str, list[pins_mod.Pin]] = {}
-    for p in all_pins + extra_pins.vllm_ranges(all_pins) + extra_pins.docs_floors(ctx, files, all_pins):
+    implied = extra_pins.vllm_ranges(all_pins) + extra_pins.docs_floors(ctx, files, all_pins)
+    implied += extra_pins.torch_ranges(ctx.dependency_pins, all_pins + implied, known)
+    for p in all_pins + implied:
         if p.package == "vllm":
             by_folder.setdefault(p.folder, []).append(p)
     ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins + hosts, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}

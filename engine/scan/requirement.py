@@ -42,6 +42,7 @@ class Pin:
     above: bool = False  # from a folder above the audited one (its repository's), applying to all of it
     own: bool = False  # the project is this package's own source (a fork that keeps its name)
     source: str = ""  # git | checkout | nightly | dev: vLLM built from its sources (engine/scan/source_pins.py)
+    via: str = ""  # a range read from another package's pin beside it (engine/scan/extra_pins.py torch_ranges)
 
     @property
     def folder(self) -> str:

@@ -1,0 +1,67 @@
+"""An image whose tag counts its vendor's releases and whose build at that tag installs vLLM from a
+commit of main (knowledge/deploy/vendor_images.yaml `built`): judged as an image of that build day,
+the newest release by then or the next one (engine/audit.py image-dated), not as the newest release."""
+from __future__ import annotations
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.report.model import version_text
+from vllm_kb.engine.scan.images import image_date, vendor_build_day
+
+# https://github.com/llm-d/llm-d/issues/84 — the llm-d 0.0.8 image (vLLM 0.8.5.dev708+g6a0c5cd7f) on an
+# RTX 5070; the decode Deployment names a KV connector that 0.9.0 accepts and 0.8.5 does not
+DECODE = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: decode}
+spec:
+  template:
+    spec:
+      containers:
+      - name: vllm
+        image: ghcr.io/llm-d/llm-d:0.0.8
+        command: ["vllm", "serve"]
+        args:
+        - meta-llama/Llama-3.2-3B-Instruct
+        - --max-model-len=8192
+        - --kv-transfer-config={"kv_connector":"MultiConnector","kv_role":"kv_both"}
+        resources:
+          limits: {nvidia.com/gpu: 1}
+"""
+
+
+def test_the_vendor_build_dates_the_image():
+    assert vendor_build_day("ghcr.io/llm-d/llm-d:0.0.8") == "2025-05-14"
+    assert image_date("quay.io/llm-d/llm-d-dev:v0.0.6") == "2025-05-08"
+    assert vendor_build_day("ghcr.io/llm-d/llm-d:0.0.3") is None  # another fork: not dated here
+    assert vendor_build_day("ghcr.io/llm-d/llm-d:latest") is None
+    assert vendor_build_day("vllm/vllm-openai:v0.9.0") is None
+
+
+def test_an_llm_d_image_is_judged_between_the_releases_of_its_build_day(write_project):
+    rep = audit(write_project({"decode.yaml": DECODE}), gpu="RTX-5070")
+    (sr,) = rep.sites
+    assert (sr.version.version, sr.version.basis) == ("0.8.5.post1", "image-dated")
+    en, zh = version_text(rep.kb, sr.version, "en"), version_text(rep.kb, sr.version, "zh")
+    assert "2025-05-14" in en and "ghcr.io/llm-d/llm-d:0.0.8" in en and "2025-05-14" in zh
+    # MultiConnector is 0.9.0's: a build of main between 0.8.5.post1 and 0.9.0 may hold it
+    (f,) = [f for f in sr.remarks if "MultiConnector" in f.message["en"]]
+    assert f.priority == "P1"
+    assert not [r for r in sr.results if r.priority == "P0" and r.status == "recommended"]
+
+
+# https://github.com/xorbitsai/inference/issues/2836 — `docker exec` into xprobe/xinference:v1.2.1, whose
+# Dockerfile at v1.2.1 installs requirements.txt's vllm==0.6.4.post1 over its vllm-openai:v0.6.0 base
+def test_an_xinference_image_holds_the_vllm_its_dockerfile_installs(write_project):
+    from vllm_kb.engine.scan.images import image_version
+
+    assert image_version("xprobe/xinference:v1.2.1") == "0.6.4.post1"
+    assert image_version("xprobe/xinference:v0.15.4") == "0.6.0"  # the base image's: no requirement names vLLM
+    assert image_version("registry.cn-hangzhou.aliyuncs.com/xprobe_xinference/xinference:v1.8.1") == "0.9.2"
+    assert image_version("xprobe/xinference:v2.4.0") == "0.17.1"
+    assert image_version("xprobe/xinference:v1.8.1-cu128") is None  # another Dockerfile: not read
+    assert image_version("xprobe/xinference:latest") is None
+    rep = audit(write_project({"run.sh": (
+        "docker run -d --name xinference --gpus all -p 9997:9997 xprobe/xinference:v1.2.1 xinference-local -H 0.0.0.0\n"
+        "docker exec xinference xinference launch --model-engine vllm --model-name qwen2.5-instruct "
+        "--size-in-billions 7 --model-format pytorch\n")}), gpu="A100-80GB")
+    (sr,) = rep.sites
+    assert sr.version.version == "0.6.4.post1" and sr.version.pinned
