@@ -194,7 +194,7 @@ def _allowed(cat, choice) -> list:
         spec = SpecifierSet(choice.pin.spec)
     except InvalidSpecifier:
         return []
-    return [v for v in cat.versions if spec.contains(str(v))]
+    return [v for v in cat.versions if spec.contains(str(v)) and (choice.among is None or str(v) in choice.among)]
 
 
 def _training_ranks(ctx: ScanContext) -> dict:

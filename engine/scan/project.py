@@ -127,7 +127,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         choices = {"": forced}
         default = forced
     else:
-        choices = {folder: pins_mod.choose(ps, known, cat.newest) for folder, ps in by_folder.items()}
+        choices = {folder: pins_mod.choose(ps, known, cat.newest, ctx.dependency_pins) for folder, ps in by_folder.items()}
         if "" in choices:
             default = choices[""]
         elif len({c.version for c in choices.values()}) == 1 and choices and \
