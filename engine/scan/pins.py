@@ -230,18 +230,10 @@ def _with_torch(known: list[Version], best: Pin, beside: list[Pin]) -> list[Vers
 
     exact = next((p.exact for p in beside if p.package == "torch" and p.file == best.file and p.exact
                   and best.kind in ("requirements", "conda") and ";" not in p.text and try_parse(p.exact)), None)
-    local = try_parse(exact)
-    torch = try_parse(local.public) if local is not None else None  # 2.1.2+cu121 is 2.1.2 to pip
-    if torch is None:
+    if exact is None:
         return known
-
-    def fits(v: Version) -> bool:
-        spec = (dependency_pins.requires(str(v)).get("torch") or {}).get("spec")
-        try:
-            return not spec or SpecifierSet(spec).contains(torch)
-        except InvalidSpecifier:
-            return True
-    return [v for v in known if fits(v)] or known
+    # a release that states no torch requirement (or one this audit cannot read) is not ruled out
+    return [v for v in known if dependency_pins.admits_torch(str(v), exact) is not False] or known
 
 
 def repository_root(folder: Path, limit: int = 24) -> Path | None:
