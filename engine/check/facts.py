@@ -4,6 +4,7 @@ GPU, model, memory estimate and vLLM version."""
 from __future__ import annotations
 
 import json
+import posixpath
 
 import re
 from pathlib import Path
@@ -23,6 +24,8 @@ from vllm_kb.engine.kb.checkpoint import read_checkpoint
 from vllm_kb.engine.kb import hub_uploads, model_identity, model_resolve
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan import argv_entry
+from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile
+from vllm_kb.engine.scan.deploy.image_files import copied_paths
 from vllm_kb.engine.scan.images import name_and_tag
 from vllm_kb.engine.scan.site import Site
 
@@ -347,8 +350,14 @@ def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, An
 
 def _mounted_checkpoint(root: Path, site: Site, path: str):
     """The checkpoint at a container path whose volume is a folder of the project (compose
-    `./:/models` beside the checkpoint, `docker run -v ./ckpt:/model`): read where it lies here."""
+    `./:/models` beside the checkpoint, `docker run -v ./ckpt:/model`), or that the site's own
+    Dockerfile copies in (`COPY models /app/models`): read where it lies here."""
     mounts = (site.container or {}).get("mounts") or {}
+    if not mounts and is_dockerfile(site.file) and (root / site.file).is_file():
+        here = posixpath.dirname(site.file) or "."
+        copies = copied_paths(site.file, (root / site.file).read_text(encoding="utf-8", errors="replace"),
+                              lambda p: (root / p).is_dir())
+        mounts = {t: ["./" + posixpath.relpath(src or ".", here) for src in srcs] for t, srcs in copies.items()}
     for target in sorted(mounts, key=len, reverse=True):
         t = target.rstrip("/")
         if path != t and not path.startswith(t + "/"):

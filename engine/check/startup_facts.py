@@ -21,6 +21,7 @@ from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
 from vllm_kb.engine.check.startup_mamba import mamba_spec_facts
 from vllm_kb.engine.check.startup_paged import paged_facts
+from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
 from vllm_kb.engine.check.startup_selector import selector_facts
@@ -70,6 +71,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(window_rope_facts(model, engine, table, version))
     out.update(_backend(facts, table, cat, version))
+    out.update(prefix_prefill_facts(facts, str((facts.get("vllm") or {}).get("version") or version), out["v1"],
+                                    out.get("max_len"), out.get("backend")))
     out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
     selector = kb.doc("vllm", "attn_selector.yaml").data

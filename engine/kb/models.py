@@ -85,7 +85,7 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     fam = family_of(short, families)
     if fam:
         spans = _apply_family(facts, arch, fam, short, families)
-        _catalog_model_max_length(facts, version)
+        _catalog_model_max_length(facts, arch, version)
         _context_from_name(facts, arch, short)
         _publisher(facts, name, publishers)
         if not exact_entry(short, families):
@@ -220,10 +220,11 @@ def name_context(short: str) -> int | None:
     return None
 
 
-def _catalog_model_max_length(facts: dict, version: str | None) -> None:
+def _catalog_model_max_length(facts: dict, arch: dict, version: str | None) -> None:
     """A catalog entry's config-level model_max_length (beside a smaller max_position_embeddings) is
     the derived length from vLLM 0.8.3, which prefers it (model_config.derived_max_len); from 0.10.0
-    the tokenizer's own model_max_length, which the catalog does not hold, may cap it: unknown there."""
+    the tokenizer's own model_max_length, which the catalog does not hold, may cap it: unknown there
+    (max_position_embeddings goes too, or the estimate would size the default context by it)."""
     mml = facts.get("model_max_length")
     v = try_parse(version) if version else None
     if not mml or (v is not None and v < Version("0.8.3")):
@@ -234,6 +235,7 @@ def _catalog_model_max_length(facts: dict, version: str | None) -> None:
     else:
         facts.pop("max_context", None)
         facts.pop("max_len_key", None)
+        arch.pop("max_position_embeddings", None)
 
 
 def _context_from_name(facts: dict, arch: dict, short: str) -> None:
