@@ -163,3 +163,16 @@ def test_swift_torch_dtype_is_the_engines(tmp_path, dtype, bf16_refused):
                  gpu="V100-32GB x4")
     (sr,) = sites
     assert ("L4" in {r.check.id for r in sr.results if r.priority == "P0" and r.needs_change}) is bf16_refused
+
+
+@pytest.mark.parametrize("flags,p0", [
+    ("--rope_scaling yarn --max_length 128000 --max_model_len 131072", False),  # swift stretches the config vLLM gets
+    ("--max_model_len 131072", True),  # Qwen3-8B's config says 40960: vLLM refuses
+])
+def test_swift_rope_scaling_is_applied_to_the_config_vllm_reads(tmp_path, flags, p0):
+    """ms-swift #4893: `swift infer --rope_scaling yarn --max_model_len 131072` on Qwen3-8B started."""
+    files = {"infer.sh": f"#!/bin/bash\nswift infer --model Qwen/Qwen3-8B --infer_backend vllm {flags}\n",
+             "requirements.txt": "ms-swift==3.6.0\nvllm==0.9.2\n"}
+    (sr,) = _run(tmp_path, files)
+    l14 = next(r for r in sr.results if r.check.id == "L14")
+    assert (l14.status == "recommended" and l14.priority == "P0") is p0

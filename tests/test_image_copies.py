@@ -40,3 +40,15 @@ def test_copied_paths_follow_workdir_files_and_stages():
     got = copied_paths("deploy/Dockerfile", text, lambda p: p == "deploy/weights")
     assert got == {"/srv/conf/serve.yaml": ["deploy/conf/serve.yaml"], "/models/w": ["deploy/weights"],
                    "/srv/sub/a.py": ["deploy/a.py"]}
+
+
+def test_the_dockerfiles_own_command_reads_the_copied_checkpoint(tmp_path):
+    """`CMD ["--model", "/app/models/local-7b", …]` over vLLM's image: the KV estimate comes from the
+    config.json the COPY puts there, not "unknown" (a name nothing in the catalog knows)."""
+    (tmp_path / "models" / "local-7b").mkdir(parents=True)
+    (tmp_path / "models" / "local-7b" / "config.json").write_text(json.dumps(_CONFIG))
+    (tmp_path / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.10.2\nCOPY models /app/models\n'
+                                         'CMD ["--model", "/app/models/local-7b", "--max-model-len", "32768"]\n')
+    (sr,) = audit(tmp_path, gpu="L4").sites
+    assert sr.facts["model"]["num_hidden_layers"] == 28
+    assert next(r for r in sr.results if r.check.id == "L15").status != "unknown"

@@ -133,6 +133,34 @@ def test_mxfp4_pads_each_rank_share():
     assert weights_bytes(oss, {}, 2) > weights_bytes(oss, {}, 1)
 
 
+@pytest.mark.parametrize("version,spec,alt", [
+    ("0.10.1", "H100", False),   # torch 2.7.1: Marlin whatever is installed
+    ("0.10.2", "H100", True),    # Marlin, or unswizzled Triton with triton_kernels
+    ("0.11.0", "H100", True),
+    ("0.11.1", "H100", False),   # torch 2.9: swizzled Triton, padded about as Marlin
+    ("0.12.0", "H100", False),   # triton_kernels bundled
+    ("0.10.2", "A100-80GB", False),  # Ampere: Marlin
+    ("0.10.2", "B200", False),   # Blackwell: FlashInfer's or Triton's kernels, not this pair
+])
+def test_mxfp4_kernel_the_installation_picks(version, spec, alt):
+    """vLLM #23278: gpt-oss-120b on one H100 at 0.10.1 loads 65.97 GiB through Marlin and leaves
+    -2.14 GiB; where triton_kernels decides the kernel (0.10.2-0.11.0) the unpadded Triton weights
+    are the other end, about 5 GiB lighter."""
+    oss = facts("openai/gpt-oss-120b")
+    serve = {"max_num_seqs": 1024, "max_num_batched_tokens": 8192}  # vllm serve's defaults on an H100
+    e = memory.estimate(oss, gpu(spec), dict(serve, max_model_len=100000), vllm_version=version, install="pip")
+    assert ("kv_cache_mxfp4_alt_gib" in e) is alt
+    if alt:
+        assert e["kv_cache_gib"] <= 0 < e["kv_cache_mxfp4_alt_gib"]
+        assert e["weights_mxfp4_alt_per_gpu_gib"] == pytest.approx(60.6, abs=0.3)
+        assert e["fits_max_model_len_mxfp4_alt"]  # the reporter's 100000 tokens start with Triton
+        full = memory.estimate(oss, gpu(spec), serve, vllm_version=version, install="pip")
+        assert not full["fits_max_model_len_mxfp4_alt"]  # 131072 do not, with either kernel
+    marlin = memory.estimate(oss, gpu(spec), serve, vllm_version=version, env={"VLLM_USE_FLASHINFER_MOE_MXFP4_BF16": "1"})
+    assert "kv_cache_mxfp4_alt_gib" not in marlin
+    assert weights_bytes(oss, {}, 1, "strided") < weights_bytes(oss, {}, 1)
+
+
 def test_gguf_width_is_unknown():
     assert memory.estimate(facts("./Qwen3-30B-A3B-Q4_K_M.gguf"), gpu("H100"), {}, vllm_version="0.10.1") == {}
 
@@ -187,3 +215,39 @@ def test_following_the_advice_starts_with_headroom(name, spec, engine, version):
         assert e["max_model_len_safe"] % after["block_size"] == 0
         followed += 1
     assert followed, f"the case should need a change: {e}"
+
+
+def test_lora_captures_the_graphs_twice_where_graphs_are_profiled():
+    """0.11.1+ capture CUDA graphs with and without adapters when LoRA is on (vLLM PR #25914: 1.62 →
+    2.38 GiB of graphs); from 0.20 that memory is taken before the KV cache is sized."""
+    llama = facts("meta-llama/Llama-3.1-8B-Instruct")
+    at = lambda engine, v="0.20.0": memory.estimate(llama, gpu("H100"), dict(engine, max_model_len=8192), vllm_version=v)
+    plain, lora = at({}), at({"enable_lora": True})
+    assert lora["cudagraph_gib"] == pytest.approx(plain["cudagraph_gib"] * 2.38 / 1.62, abs=0.01)
+    assert at({"enable_lora": True, "compilation_config": {"cudagraph_specialize_lora": False}})["cudagraph_gib"] == plain["cudagraph_gib"]
+    assert at({"enable_lora": True}, "0.19.0")["cudagraph_gib"] == 0.0  # not profiled before 0.20
+
+
+@pytest.mark.parametrize("version,seqs,fails", [
+    ("0.6.3", 256, True),    # vLLM #9445: the default batch of dummy images runs out of memory on an A100-80GB
+    ("0.6.3", 32, False),    # the reporter's fix
+    ("0.7.3", 256, True),
+    ("0.8.5", 256, None),    # V1 by default in the estimate: the encoder-decoder fallback to V0 is not modelled
+])
+def test_tiled_encoder_profile_takes_every_dummy_image_at_once(version, seqs, fails):
+    """V0's encoder-decoder profile gives each of max_num_seqs dummy sequences a max-size image and
+    runs Mllama's vision encoder over all of them at once; its per-image mask is tokens² (four tiles
+    of 1608 patches)."""
+    mllama = facts("meta-llama/Llama-3.2-11B-Vision-Instruct")
+    e = memory.estimate(mllama, gpu("A100-80GB"), {"max_model_len": 1024, "max_num_seqs": seqs}, vllm_version=version)
+    if fails is None:
+        assert "kv_cache_after_encoder_low_gib" not in e
+        return
+    assert (e["kv_cache_after_encoder_low_gib"] <= 0) is fails
+    if fails:
+        smaller = memory.estimate(mllama, gpu("A100-80GB"), {"max_model_len": 1024, "max_num_seqs": e["max_num_seqs_fit_encoder"]},
+                                  vllm_version=version)
+        assert smaller["kv_cache_after_encoder_gib"] > 0  # the proposed max_num_seqs fits even at the high end
+    two = memory.estimate(mllama, gpu("A100-80GB"), {"max_model_len": 1024, "max_num_seqs": seqs, "limit_mm_per_prompt": {"image": 2}},
+                          vllm_version=version)
+    assert two["encoder_profile_gib"] == pytest.approx(2 * e["encoder_profile_gib"], rel=0.01)

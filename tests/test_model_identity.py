@@ -116,3 +116,12 @@ def test_a_family_number_running_on_into_letters_is_another_name():
     assert (models.family_of("THUDM/glm-4v-9b", fams) or {}).get("id") != "glm"
     assert (models.family_of("google/gemma-3-4b-it", fams) or {}).get("id") == "gemma3"
     assert (models.family_of("THUDM/glm-4-9b-chat", fams) or {}).get("id") == "glm"
+
+
+@pytest.mark.parametrize("name,context", [
+    ("THUDM/chatglm2-6b", 32768),  # its config.json: seq_length 32768 (GLM-4#776 served it at 32768)
+    ("THUDM/chatglm3-6b", 8192),
+    ("THUDM/chatglm3-6b-32k", 32768),
+])
+def test_chatglm_contexts_are_each_checkpoints_own(name, context):
+    assert facts(name)["max_context"] == context

@@ -204,6 +204,45 @@ def test_derived_max_len_follows_the_release():
     assert models.derived_max_len({"hidden_size": 8}) == (None, None)
 
 
+def test_command_r_length_follows_the_release():
+    # vllm#3676/#3727: max_position_embeddings 8192 beside model_max_length 131072 in config.json
+    def at(version: str | None) -> dict:
+        return models.model_facts("CohereForAI/c4ai-command-r-v01", KB.models, MARKERS,
+                                  version=version)
+    assert at("0.4.0")["max_context"] == 8192 and at("0.4.0")["model_max_length"] == 131072
+    assert at("0.8.3")["max_context"] == 131072 and at("0.8.3")["max_len_key"] == "model_max_length"
+    # the tokenizer's model_max_length may cap it: unknown, and not sized by max_position_embeddings either
+    assert "max_context" not in at("0.10.0") and "max_position_embeddings" not in at("0.10.0")
+    assert at("0.4.0")["torch_dtype"] == "float16"
+    cfg = {"max_position_embeddings": 8192, "model_max_length": 131072, "hidden_size": 8, "num_hidden_layers": 2}
+    assert facts("/models/my-cohere", config=cfg)["model_max_length"] == 131072
+
+
+def test_phi3_small_is_remote_code():
+    # phi3small: the config class is the repository's own (vLLM #5244, #6263); mini and medium are transformers'
+    for name in ("microsoft/Phi-3-small-8k-instruct", "/models/huggingface/Phi-3-small-128k-instruct/"):
+        f = facts(name)
+        assert f["architecture"] == "Phi3SmallForCausalLM" and f["model_type"] == "phi3small" and f["remote_code"]
+    assert not facts("microsoft/Phi-3-medium-4k-instruct").get("remote_code")
+
+
+def test_remote_code_identities_from_vllm_tests():
+    # classes whose config lives only in the checkpoint's code (vLLM's test registry loads each with
+    # trust_remote_code): MiniCPM3, MiniCPM-o, Phi-4-multimodal's main revision
+    for name, arch in (("openbmb/MiniCPM3-4B", "MiniCPM3ForCausalLM"), ("openbmb/MiniCPM-o-2_6", "MiniCPMO"),
+                       ("microsoft/Phi-4-multimodal-instruct", "Phi4MMForCausalLM")):
+        f = facts(name)
+        assert f["architecture"] == arch and f["remote_code"], name
+    assert facts("openbmb/MiniCPM4-8B")["architecture"] == "MiniCPMForCausalLM"
+
+
+def test_glm45v_text_shapes_are_glm45_airs():
+    v, air = facts("zai-org/GLM-4.5V"), facts("zai-org/GLM-4.5-Air")
+    for k in ("num_hidden_layers", "hidden_size", "num_attention_heads", "num_key_value_heads", "num_experts"):
+        assert v[k] == air[k], k
+    assert v["max_context"] == 65536 and not v.get("dims_family")
+
+
 def test_config_scalars():
     cfg = dict(LLAMA_CONFIG, quantization_config={"quant_method": "compressed_tensors", "config_groups": {
         "g": {"weights": {"type": "float", "num_bits": 8}, "input_activations": {"type": "float", "num_bits": 8}}}})

@@ -42,3 +42,15 @@ def test_an_exact_pin_stays_exact_when_the_change_is_a_lower_bound(tmp_path):
     loose = Pin("requirements.txt", 1, "vllm>=0.8", ">=0.8", "requirements")
     assert _rewrite(loose, ">=0.11.1") == "vllm>=0.11.1"
     assert _rewrite(pin, ">=0.6.4,<=0.12.0") == "vllm>=0.6.4,<=0.12.0"
+
+
+def test_an_alternative_pin_is_said_and_never_written(tmp_path):
+    """vLLM's v0.7.2 image predates transformers 4.49.0 (Qwen2.5-VL's qwen2_5_vl) while 0.7.2's own
+    requirement admits it: the image tag bump is the change, installing the newer transformers in an
+    image built from it the alternative (vLLM #13579's reporter did that)."""
+    run = ("#!/bin/bash\ndocker run --gpus all --ipc=host -p 8000:8000 vllm/vllm-openai:v0.7.2 "
+           "--model Qwen/Qwen2.5-VL-7B-Instruct\n")
+    got, rep = _pin_changes(tmp_path, {"serve.sh": run})
+    pins = [c for sr in rep.sites for c in sr.changes if c.op == "pin"]
+    assert [(c.target, c.value, c.blocked) for c in pins] == [("vllm", ">=0.7.3", None), ("transformers", ">=4.49.0", "alternative")]
+    assert not [c for sr in rep.sites for c in sr.changes if c.op != "pin" and c.target == "transformers"]

@@ -4,6 +4,7 @@ GPU, model, memory estimate and vLLM version."""
 from __future__ import annotations
 
 import json
+import posixpath
 
 import re
 from pathlib import Path
@@ -15,7 +16,7 @@ from vllm_kb.engine.check import hf_access, site_gpu
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
 from vllm_kb.engine.check.startup_facts import startup_facts, window_capped
-from vllm_kb.engine.check.startup_task import pools_natively
+from vllm_kb.engine.check.startup_task import pooling_keeps_kv, pools_natively
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -23,6 +24,8 @@ from vllm_kb.engine.kb.checkpoint import read_checkpoint
 from vllm_kb.engine.kb import hub_uploads, model_identity, model_resolve
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan import argv_entry
+from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile
+from vllm_kb.engine.scan.deploy.image_files import copied_paths
 from vllm_kb.engine.scan.images import name_and_tag
 from vllm_kb.engine.scan.site import Site
 
@@ -233,6 +236,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [])
     facts["site"]["pooling"] = _pooling(engine) or pools_natively(
         mf or {}, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data, lookup)
+    facts["site"]["pooling_kv"] = facts["site"]["pooling"] and pooling_keeps_kv(mf or {}, engine)
     # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer
     unread = {n for n in site.unresolved | hidden if n not in engine}  # less those the GPU count sized
     sized = engine
@@ -346,8 +350,14 @@ def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, An
 
 def _mounted_checkpoint(root: Path, site: Site, path: str):
     """The checkpoint at a container path whose volume is a folder of the project (compose
-    `./:/models` beside the checkpoint, `docker run -v ./ckpt:/model`): read where it lies here."""
+    `./:/models` beside the checkpoint, `docker run -v ./ckpt:/model`), or that the site's own
+    Dockerfile copies in (`COPY models /app/models`): read where it lies here."""
     mounts = (site.container or {}).get("mounts") or {}
+    if not mounts and is_dockerfile(site.file) and (root / site.file).is_file():
+        here = posixpath.dirname(site.file) or "."
+        copies = copied_paths(site.file, (root / site.file).read_text(encoding="utf-8", errors="replace"),
+                              lambda p: (root / p).is_dir())
+        mounts = {t: ["./" + posixpath.relpath(src or ".", here) for src in srcs] for t, srcs in copies.items()}
     for target in sorted(mounts, key=len, reverse=True):
         t = target.rstrip("/")
         if path != t and not path.startswith(t + "/"):

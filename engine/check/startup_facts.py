@@ -21,6 +21,7 @@ from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
 from vllm_kb.engine.check.startup_mamba import mamba_spec_facts
 from vllm_kb.engine.check.startup_paged import paged_facts
+from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
 from vllm_kb.engine.check.startup_selector import selector_facts
@@ -70,6 +71,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(window_rope_facts(model, engine, table, version))
     out.update(_backend(facts, table, cat, version))
+    out.update(prefix_prefill_facts(facts, str((facts.get("vllm") or {}).get("version") or version), out["v1"],
+                                    out.get("max_len"), out.get("backend")))
     out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
     selector = kb.doc("vllm", "attn_selector.yaml").data
@@ -234,6 +237,14 @@ def _lengths(model: dict, engine: dict, env: dict, facts: dict, version: str, v1
             # a local folder whose config.json is not read: the limit is the upload's, and a local
             # copy is where users add rope_scaling (L14 says P1)
             out["max_len_unread"] = True
+    # vLLM 0.4.0+ accepts a max_model_len above the derived length up to the config's own
+    # model_max_length (_get_and_verify_max_len; vllm#3727 for Command-R); the derived length never
+    # exceeds it, so a larger value is refused even where the derived one is unknown
+    override = _int(model.get("model_max_length"))
+    if override and since(version, "0.4.0"):
+        out["max_len_override"] = override
+        if not limit:
+            out["max_len_limit"], out["max_len_key"] = override, "model_max_length"
     given = human_int(engine.get("max_model_len"))
     if given and given > 0:
         out["max_len"] = given

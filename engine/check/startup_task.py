@@ -23,6 +23,8 @@ Nothing is said where the architecture is not registered, its class was not read
 outside the table, or the value is one the release does not list (the catalog finding's job)."""
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from vllm_kb.engine.check.cli_choices import engine_skips
@@ -184,3 +186,29 @@ def pools_natively(model: dict, engine: dict, runners: dict, arch_table: dict, v
     if _known(runners["unresolved"].get(arch) or [], releases, base) is not False:
         return False
     return _known(runners["generate"].get(arch) or [], releases, base) is False
+
+
+# decoder classes vLLM also runs as pooling models (rewards, process rewards, scores, embeddings of a
+# converted LLM): their attention stays causal and keeps a KV cache, so the engine's KV checks hold —
+# V0's raise_if_cache_size_invalid (worker/worker.py, every model that is not attention-free) and V1's
+# check_enough_kv_cache_memory (skipped only when no layer has a KV spec: encoder-only attention)
+_DECODER_POOLERS = re.compile(r"(ForCausalLM|ForConditionalGeneration|ForRewardModel|ForProcessRewardModel)$"
+                              r"|^(Llama|Mistral|Mixtral|Qwen2|Qwen3|Gemma2?|Phi3|InternLM2|Jamba)ForSequenceClassification$")
+
+
+def pooling_keeps_kv(model: dict, engine: dict) -> bool:
+    """Whether a model served for pooling still holds a KV cache: a causal decoder class (an LLM
+    converted to embed or score, Qwen2ForProcessRewardModel, LlamaForSequenceClassification reward
+    models such as Skywork-Reward); False for encoder-only classes (BERT, RoBERTa, ModernBERT), for a
+    config that turns causal attention off (is_causal false: vLLM then uses EncoderOnlyAttention)
+    and for an unknown architecture."""
+    arch = model.get("architecture")
+    over = engine.get("hf_overrides")
+    if isinstance(over, str):
+        try:
+            over = json.loads(over)
+        except ValueError:
+            return False  # unreadable overrides may turn causal attention off: unknown
+    if isinstance(over, dict) and over.get("is_causal") is False:
+        return False
+    return isinstance(arch, str) and bool(_DECODER_POOLERS.search(arch)) and model.get("is_causal") is not False

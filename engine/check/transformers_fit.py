@@ -105,16 +105,19 @@ def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict)
         return {}
     model_type, since, later = got
     requires = _requires(table, str(release))
-    built, out = vllm_released.get(release), None
+    built, out, upgradable = vllm_released.get(release), None, False
     if requires and not _allows_from(requires, since, later):
         out = f"{image} (vLLM {release} requires transformers{requires})"
     elif built and (table.get("released") or {}).get(since):
         if date.fromisoformat(table["released"][since]) > date.fromisoformat(str(built)) + timedelta(days=_REBUILT_DAYS):
             out = f"{image} (built {built}; transformers {since} came out {table['released'][since]})"
+            upgradable = True  # the release's own requirement admits it: an image built from this one can install it
     if out is None:
         return {}
     facts_out: dict[str, Any] = {"tf_model_type": model_type, "tf_since": since, "tf_pin": out, "tf_pin_at": image or "",
                                  "tf_too_old": True, "tf_image": True}
+    if upgradable:
+        facts_out.update(tf_image_upgradable=True, tf_fix=f">={since}")
     first = first_image_release(model_type, str(release), table, vllm_released)
     if first:
         facts_out.update(tf_vllm_first=first, tf_vllm_fix=f">={first}")

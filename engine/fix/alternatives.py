@@ -15,8 +15,8 @@ def alternatives(items: list, changes: dict, make: Callable[[Any, Any], Any]) ->
     out: list = []
     for item in items:
         for op, value in item.ops:
-            if not op.alternative or ("arg", op.target) in changes or any(c.target == op.target for c in out):
-                continue
+            if not op.alternative or op.kind == "pin" or ("arg", op.target) in changes or any(c.target == op.target for c in out):
+                continue  # a pin's alternative is engine/fix/pins.py's
             ch = make(op, value)
             if ch is not None and ch.after is not None and not ch.blocked:
                 ch.checks, ch.priority, ch.blocked = [item.id], item.priority, "alternative"

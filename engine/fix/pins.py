@@ -49,9 +49,15 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
     """One change per package asked for (the highest priority wins), at the pin the site's
     folder uses: the version choice's own pin for vLLM, else the nearest pin of that package."""
     out: dict[str, Change] = {}
+    other: list[Change] = []  # pins marked `alternative`: said, never written (engine/fix/alternatives.py)
     for item in sorted(items, key=lambda x: PRIORITY_ORDER.get(x.priority, 3)):
         for op, value in item.ops:
             if op.kind != "pin" or not value:
+                continue
+            if op.alternative:
+                ch = _pin_change(site, op.target, value, pins, choice)
+                ch.checks, ch.priority, ch.safe, ch.blocked = [item.id], item.priority, False, "alternative"
+                other.append(ch)
                 continue
             if op.target in out:
                 prev = out[op.target]
@@ -69,7 +75,7 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
             ch.checks.append(item.id)
             ch.priority, ch.safe = item.priority, False
             out[op.target] = ch
-    return list(out.values())
+    return list(out.values()) + [c for c in other if c.target not in out]
 
 
 def _pin_change(site, target: str, value, pins: list, choice) -> Change:

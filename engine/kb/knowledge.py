@@ -46,7 +46,7 @@ class FixOp:
         if "env" in raw:
             return cls("env", raw["env"], str(raw.get("value")))
         if "pin" in raw:
-            return cls("pin", raw["pin"], raw.get("value"), raw.get("value_from"))
+            return cls("pin", raw["pin"], raw.get("value"), raw.get("value_from"), bool(raw.get("alternative")))
         return cls("unset_env", raw["unset_env"])
 
     @property

@@ -90,6 +90,15 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
             and isinstance(facts.get("max_window_layers"), int):
         # transformers (4.53+) derives them: sliding from layer max_window_layers on
         facts["window_layers_mixed"] = 0 < facts["max_window_layers"] < layers
+    # is_causal false: vLLM's Llama/Qwen2 classes then build EncoderOnlyAttention (no KV cache)
+    facts.pop("is_causal", None)
+    if isinstance((text or config).get("is_causal"), bool):
+        facts["is_causal"] = (text or config)["is_causal"]
+    # a config-level model_max_length (Command-R v01: 131072 beside max_position_embeddings 8192):
+    # from vLLM 0.4.0 a max_model_len up to it is accepted (_get_and_verify_max_len, vllm#3727)
+    facts.pop("model_max_length", None)
+    if _number(config.get("model_max_length")):
+        facts["model_max_length"] = int(config["model_max_length"])
     quant = config.get("quantization_config")
     facts.pop("quant_nested", None)  # the catalog's guess; the checkpoint's own layout follows
     nested = _nested_quant(config) if quant is None else None

@@ -16,6 +16,7 @@ from vllm_kb.engine.kb.model_arith import (attention_params, ceil_div, embedding
                                            params_from_arch, tp_divides)
 from vllm_kb.engine.kb.model_config import (ARCH_KEYS, arch_from_config, config_scalars,  # noqa: F401
                                             derived_max_len, normalise_quant)
+from vllm_kb.engine.kb.versions import Version, try_parse
 
 _SIZE = re.compile(r"(?<![\dA-Za-z.])(\d+(?:\.\d+)?)\s*[bB](?![A-Za-z])")
 _ACTIVE = re.compile(r"[-_]A(\d+(?:\.\d+)?)B(?![A-Za-z])", re.I)
@@ -84,6 +85,7 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     fam = family_of(short, families)
     if fam:
         spans = _apply_family(facts, arch, fam, short, families)
+        _catalog_model_max_length(facts, arch, version)
         _context_from_name(facts, arch, short)
         _publisher(facts, name, publishers)
         if not exact_entry(short, families):
@@ -216,6 +218,24 @@ def name_context(short: str) -> int | None:
         if unit in "mM" and 0 < v <= 10:
             return int(v * 1024 * 1024)
     return None
+
+
+def _catalog_model_max_length(facts: dict, arch: dict, version: str | None) -> None:
+    """A catalog entry's config-level model_max_length (beside a smaller max_position_embeddings) is
+    the derived length from vLLM 0.8.3, which prefers it (model_config.derived_max_len); from 0.10.0
+    the tokenizer's own model_max_length, which the catalog does not hold, may cap it: unknown there
+    (max_position_embeddings goes too, or the estimate would size the default context by it)."""
+    mml = facts.get("model_max_length")
+    v = try_parse(version) if version else None
+    if not mml or (v is not None and v < Version("0.8.3")):
+        return
+    if v is not None and v < Version("0.10.0"):
+        facts["max_context"] = mml
+        facts["max_len_key"] = "model_max_length"
+    else:
+        facts.pop("max_context", None)
+        facts.pop("max_len_key", None)
+        arch.pop("max_position_embeddings", None)
 
 
 def _context_from_name(facts: dict, arch: dict, short: str) -> None:

@@ -33,6 +33,7 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     model = None
     pt = fw.passthrough
     every: dict[str, Setting] = {}
+    changed: list[str] = []
     for e in entries:
         key = fw.key(e.written)
         s = e.setting
@@ -63,6 +64,9 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
             continue
         if (command or "") in key.not_read_by:
             unmapped[key.key] = s  # this command's code never reads the key (vllm_infer.py: vllm_max_lora_rank)
+            continue
+        if key.role == "model_config" and s.resolved and s.value not in (None, "", False):
+            changed.append(key.key)  # applied to the model config vLLM is given, not an engine argument
             continue
         if key.arg == "model":
             s.name = "model"
@@ -118,6 +122,8 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     site.framework_command = command
     site.passthrough = passthrough
     site.engine_elsewhere = client
+    if changed:
+        site.launch["model_config_keys"] = changed
     if mode_rule is not None and mode_rule.get("device"):  # the mode's rule: `rule` above is an implied one's
         site.launch.update(_engine_device(mode_rule["device"], values))
         site.launch["engine_device_by"] = f"{fw.name} {version}"

@@ -7,7 +7,8 @@ import re
 import shlex
 from typing import Iterator
 
-PIP_INSTALL = re.compile(r"(?:^|[\s;&|(])(?:pip3?|uv\s+pip|python3?(?:\.\d+)?\s+-m\s+pip)\s+install\s")
+# pip by any path (`venv/bin/pip`, `/opt/conda/bin/pip3.11`), uv's pip, or `python -m pip`
+PIP_INSTALL = re.compile(r"(?:^|[\s;&|(])(?:[\w.~$/{}-]*/)?(?:pip3?(?:\.\d+)?|uv\s+pip|python3?(?:\.\d+)?\s+-m\s+pip)\s+install\s")
 
 
 def as_run(text: str) -> str:

@@ -12,17 +12,18 @@ machine-readable {key, value} pairs so that reports can word them in any languag
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from vllm_kb.engine.check.memory.encoder import encoder_facts, v0_profile
+from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound, v0_profile
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layout, safe_len,
                                             mla_absorbs, pp_stage_layers)
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
                                                  non_torch_bytes)
+from vllm_kb.engine.check.memory.site import Notes, Site, numeric_args
 from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal
 from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
-                                                 KV_RESERVE_FRACTION, TP_CHOICES, Runtime, human_int, runtime)
+                                                 KV_RESERVE_FRACTION, TP_CHOICES, human_int, runtime)
 from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, uncertain_weights_bytes,
                                                  weight_width, weights_bytes,
                                                  weights_per_gpu_bytes)
@@ -39,75 +40,6 @@ __all__ = ["BYTES_PER_PARAM", "DEFAULT_GMU", "DRIVER_RESERVED_GIB", "GIB", "batc
            "kv_layout", "numeric_args", "pp_stage_layers", "runtime", "weights_bytes", "weights_per_gpu_bytes"]
 
 
-class _Notes:
-    """The assumptions of one estimate, in the order they were made."""
-
-    def __init__(self) -> None:
-        self.items: list[dict[str, Any]] = []
-
-    def add(self, key: str, value: Any) -> Any:
-        self.items.append({"key": key, "value": value})
-        return value
-
-
-@dataclass(frozen=True)
-class _Site:
-    """What one estimate is about: model, GPU, engine arguments, release behaviour."""
-    model: dict
-    gpu: dict
-    engine: dict
-    rt: Runtime
-    tp: int
-    pp: int
-
-    @property
-    def has_dims(self) -> bool:
-        return bool(self.model.get("num_hidden_layers") and self.model.get("hidden_size"))
-
-    @property
-    def max_len(self) -> int:
-        m, e = self.model, self.engine
-        given = human_int(e.get("max_model_len"))
-        if given and given > 0:  # -1 / "auto": vLLM fits the context to memory; size the model's
-            return given
-        return int(m.get("max_context") or m.get("max_position_embeddings") or 4096)
-
-    @property
-    def max_len_known(self) -> bool:
-        """False when max_len is the 4096 stand-in: no max_model_len and no known model context."""
-        given = human_int(self.engine.get("max_model_len"))
-        return bool((given and given > 0) or self.model.get("max_context") or self.model.get("max_position_embeddings"))
-
-    @property
-    def batched(self) -> int:
-        return batched_tokens(self.engine, self.max_len, self.rt, self.model)
-
-    def with_tp(self, tp: int) -> "_Site":
-        return _Site(self.model, self.gpu, self.engine, self.rt, tp, self.pp)
-
-
-# Arguments the sizing does arithmetic with; a site can write anything there ("$TP", "\x01128").
-_NUMERIC_ARGS = {"tensor_parallel_size": int, "pipeline_parallel_size": int, "data_parallel_size": int,
-                 "max_num_seqs": int, "block_size": int, "gpu_memory_utilization": float, "cpu_offload_gb": float}
-
-
-def numeric_args(engine: dict) -> dict:
-    """The engine arguments with every numeric one a finite number, or dropped (its default is used)."""
-    out = dict(engine)
-    for key, typ in _NUMERIC_ARGS.items():
-        v = out.get(key)
-        if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)):
-            continue
-        try:
-            f = float(v)
-            out[key] = typ(f) if math.isfinite(f) else None
-        except (TypeError, ValueError, OverflowError):
-            out[key] = None
-        if out[key] is None:
-            del out[key]
-    return out
-
-
 def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = None,
              env: dict | None = None, install: str | None = None, _settle: int = 4) -> dict[str, Any]:
     """Memory facts for one site. `model` = models.model_facts(...), `gpu` = hardware facts,
@@ -119,7 +51,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     engine = numeric_args(engine)
     if weight_width(engine, model) is None:
         return {}  # a GGUF file: how many bits a weight takes is not known
-    notes = _Notes()
+    notes = Notes()
     weights = weights_bytes(model, engine, int(engine.get("tensor_parallel_size") or 1))
     out: dict[str, Any] = {"weights_gib": round(weights / GIB, 1)}
     width = notes.add("weight_width", weight_width(engine, model))
@@ -128,7 +60,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if not gpu.get("memory_gib"):
         out["assumptions"] = notes.items
         return out
-    site = _Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability"), install),
+    site = Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability"), install),
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
     stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp,
@@ -157,14 +89,31 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
             again = estimate(model, gpu, dict(engine, max_model_len=safe), vllm_version, env, install, _settle - 1)
             out["max_model_len_safe"] = min(safe, again.get("max_model_len_safe") or safe)
         _low_band(out, uncertain_weights_bytes(model, engine, width) / (site.tp * site.pp))
+        out.update(_mxfp4_alt(site, width, offload))
         one = site.max_len * out.get("kv_bytes_per_token_per_gpu", 0)
         out.update(encoder_facts(model, engine, site.max_len, site.batched, site.rt, budget["activation_peak"],
                                  out["kv_cache_gib"], budget["requested"] / budget["gmu"],
                                  budget["requested"] - out["kv_cache_gib"] * GIB + one))
     else:
         out.update(_kv_bound(budget, per_gpu))
+        out.update(tiled_bound(model, engine, site.rt, budget["requested"] - budget["non_torch"] - per_gpu))
     out["assumptions"] = notes.items
     return out
+
+
+def _mxfp4_alt(site: Site, width: str, offload: float) -> dict[str, Any]:
+    """Where the installation picks the MXFP4 MoE kernel (rt.mxfp4_alt: Marlin, or Triton when
+    triton_kernels is importable), what the lighter one leaves: its weights per GPU, KV memory and
+    whether one max_model_len request fits. L15 and L16 say P1, not P0, when only it starts."""
+    model, engine = site.model, site.engine
+    if not site.rt.mxfp4_alt or width != "mxfp4" or not model.get("num_experts"):
+        return {}
+    alt = weights_bytes(model, engine, site.tp, site.rt.mxfp4_alt)
+    stages = [max(0.0, s - offload) for s in stage_weights_bytes(model, engine, alt, site.tp, site.pp, site.rt.experts_over_dp)]
+    cap = _kv_facts(site, stages, Notes())
+    return {"weights_mxfp4_alt_per_gpu_gib": round(stages[0] / GIB, 1), "kv_cache_mxfp4_alt_gib": cap["kv_cache_gib"],
+            "max_model_len_fit_mxfp4_alt": cap["max_model_len_fit"],
+            "fits_max_model_len_mxfp4_alt": cap["fits_max_model_len"]}
 
 
 def _low_band(out: dict, heavier: float) -> None:
@@ -193,7 +142,7 @@ def _kv_bound(budget: dict, weights_per_gpu: float) -> dict[str, Any]:
     return out
 
 
-def _budget(site: _Site, last_stage: bool, notes: _Notes | None = None) -> dict[str, float]:
+def _budget(site: Site, last_stage: bool, notes: Notes | None = None) -> dict[str, float]:
     """Bytes per GPU: requested, the non-KV terms, and `usable` (left for weights and KV)."""
     add = notes.add if notes else (lambda k, v: v)
     model, gpu, engine, rt = site.model, site.gpu, site.engine, site.rt
@@ -226,7 +175,7 @@ def _budget(site: _Site, last_stage: bool, notes: _Notes | None = None) -> dict[
             "cudagraph": graphs, "usable": requested - activation - non_torch - graphs}
 
 
-def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, Any]:
+def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]:
     """KV cache of the tightest GPU. Every pipeline stage profiles its own memory (only the last
     samples; the first and last also hold the embedding and LM head) and vLLM sizes all caches to
     the smallest block count."""
@@ -306,7 +255,7 @@ def _kv_facts(site: _Site, stages_w: list[float], notes: _Notes) -> dict[str, An
     return out
 
 
-def ssm_facts(site: _Site, layout: KVLayout, cap: dict, notes: _Notes) -> dict[str, Any]:
+def ssm_facts(site: Site, layout: KVLayout, cap: dict, notes: Notes) -> dict[str, Any]:
     """What a hybrid state-space model adds: where its state lives, and (V1) the blocks that bound
     max_num_seqs, which 0.20.0+ refuses to exceed under full CUDA graphs."""
     out: dict[str, Any] = {"ssm_layers_per_gpu": layout.ssm or int(site.model["ssm"].get("layers") or 0)}
@@ -330,7 +279,7 @@ def ssm_facts(site: _Site, layout: KVLayout, cap: dict, notes: _Notes) -> dict[s
     return out
 
 
-def _align_facts(site: _Site, layout: KVLayout) -> dict[str, Any]:
+def _align_facts(site: Site, layout: KVLayout) -> dict[str, Any]:
     """Prefix caching's "align" mode schedules prefills in whole blocks, and 0.17.0–0.26.0 assert
     that the raised block fits max_num_batched_tokens. The block is a lower bound (vLLM aligns to
     16 tokens or more), so a block above the budget is refused."""
@@ -352,15 +301,15 @@ def _full_graphs(engine: dict) -> bool:
     return not ("CUDAGRAPH_MODE" in text and ("PIECEWISE" in text.replace("FULL_AND_PIECEWISE", "") or "NONE" in text))
 
 
-def _sampler_alt_saving(site: _Site) -> float:
+def _sampler_alt_saving(site: Site) -> float:
     """Bytes the release's other sampler (rt.sampler_alt) would leave free on the last stage."""
     if not site.rt.sampler_alt or not site.has_dims or site.pp > 1:  # PP: the tightest stage may not sample
         return 0.0
-    alt = _Site(site.model, site.gpu, site.engine, replace(site.rt, sampler=site.rt.sampler_alt), site.tp, site.pp)
+    alt = Site(site.model, site.gpu, site.engine, replace(site.rt, sampler=site.rt.sampler_alt), site.tp, site.pp)
     return max(0.0, _budget(alt, True)["usable"] - _budget(site, True)["usable"])
 
 
-def _seqs_fit(site: _Site, weights_per_gpu: float, one: float) -> int | None:
+def _seqs_fit(site: Site, weights_per_gpu: float, one: float) -> int | None:
     """The largest max_num_seqs, a power of two below the site's, whose dummy sampler run (one
     row of logits per sequence: vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run, the V0
     model runner's profile_run; vLLM's own hint on its OOM is "try lowering `max_num_seqs`")
@@ -371,7 +320,7 @@ def _seqs_fit(site: _Site, weights_per_gpu: float, one: float) -> int | None:
         return None
     seqs = 1 << ((now - 1).bit_length() - 1)  # the power of two below `now`
     while seqs >= 1:
-        trial = _Site(site.model, site.gpu, dict(site.engine, max_num_seqs=seqs), site.rt, site.tp, site.pp)
+        trial = Site(site.model, site.gpu, dict(site.engine, max_num_seqs=seqs), site.rt, site.tp, site.pp)
         b = _budget(trial, True)
         error = SUGGEST_MARGIN * (b["activation_peak"] + b["non_torch"] + b["cudagraph"])
         if b["usable"] - weights_per_gpu >= one + error:
@@ -385,7 +334,7 @@ def _offload_bytes(engine: dict) -> float:
     return float(v) * GIB if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 else 0.0
 
 
-def _min_tp(site: _Site, weights: float) -> int | None:
+def _min_tp(site: Site, weights: float) -> int | None:
     """Smallest power-of-two TP that splits the heads evenly and leaves room for KV cache."""
     for t in TP_CHOICES:
         if site.has_dims and not tp_divides(site.model, t):

@@ -31,6 +31,49 @@ V0_READ_FROM, V0_ITEMS_KEPT = Version("0.7.0"), Version("0.8.0")
 PAIRS_PADDED = Version("0.7.3")  # an odd frame count pads to a pair (before: whole pairs, odd raised)
 
 
+# V0 encoder-decoder releases whose profile_run and Mllama vision tower were read
+# (worker/enc_dec_model_runner.py, model_executor/models/mllama.py)
+TILED_FROM, TILED_TO = Version("0.6.2"), Version("0.10.2")
+
+
+def tiled_profile(model: dict, engine: dict, rt: Runtime) -> dict[str, Any] | None:
+    """V0's encoder-decoder profile run of a tiled vision encoder (Mllama): every one of the
+    max_num_seqs dummy sequences carries limit_mm_per_prompt images of the most tiles, and the
+    encoder takes them in one batch, attending over all tiles of an image at once. Per image, what
+    is held together in the MLP of the last kept layer: the aspect-ratio mask (tokens² in bf16,
+    `_prepare_aspect_ratio_attention_mask`), the kept hidden states, the hidden state and the MLP's
+    first projection (split by TP) — the low end, which vLLM cannot do without. {images, per_seq,
+    per_image_low, per_image_high, low, high} in bytes, or None."""
+    tv = model.get("tiled_vision")
+    v = try_parse(rt.version) if rt.version else None
+    limits = _limits(engine)
+    if not tv or rt.v1 or v is None or not TILED_FROM <= v <= TILED_TO or limits is None:
+        return None
+    per_seq = max(0, limits.get("image", 1))
+    images = int(engine.get("max_num_seqs") or 256) * per_seq
+    if images <= 0:
+        return None
+    patches = (tv["image_size"] // tv["patch_size"]) ** 2 + 1  # and the class token
+    tokens = tv["max_num_tiles"] * -(-patches // 8) * 8  # each tile padded to a multiple of 8
+    h, inter = tv["hidden_size"], tv["intermediate_size"] // max(1, int(engine.get("tensor_parallel_size") or 1))
+    mask = tokens * tokens * 2
+    low = mask + (tv["stored_layers"] + 1) * tokens * h * 2 + tokens * inter * 2
+    # the high end: the MLP's activation and the residual too; the mask's construction (a product of
+    # its own size); the output's concatenation, beside the kept states and their stacked copy
+    kept = tv["stored_layers"]
+    high = max(2 * mask, low + tokens * (inter + h) * 2, mask + (2 * kept + 1 + kept + 1) * tokens * h * 2)
+    return {"images": images, "per_seq": per_seq, "per_image_low": low, "per_image_high": high,
+            "low": images * low, "high": images * high}
+
+
+def tiled_seqs_fit(enc: dict, room: float, now: int) -> int | None:
+    """The largest max_num_seqs, a power of two below `now`, whose dummy images fit `room` bytes
+    at the high end; None when not even one does."""
+    fit = int(room // (enc["per_image_high"] * max(1, enc["per_seq"]))) if room > 0 else 0
+    fit = min(fit, now - 1)
+    return 1 << (fit.bit_length() - 1) if fit >= 1 else None
+
+
 def _limits(engine: dict) -> dict[str, int] | None:
     raw = engine.get("limit_mm_per_prompt")
     if raw is None:
@@ -118,6 +161,9 @@ def _vit_bytes(model: dict, vision: dict, tokens: int) -> dict[str, int]:
 
 def encoder_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtime) -> dict[str, Any] | None:
     """{modality, patches, low, high, out} in bytes for the encoder step of the profile run, or None."""
+    tiled = tiled_profile(model, engine, rt)
+    if tiled:
+        return {"modality": "image", "patches": 0, "low": tiled["low"], "high": tiled["high"], "out": 0}
     vision = model.get("vision")
     v = try_parse(rt.version) if rt.version else None
     if vision and not rt.v1:
@@ -167,4 +213,21 @@ def encoder_facts(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtim
     want = (needed + extra["high"]) * 1.1
     if want <= total:
         out["gmu_needed_encoder"] = math.ceil(want / total * 100) / 100
+    tiled = tiled_profile(model, engine, rt)
+    if tiled and (seqs := tiled_seqs_fit(tiled, (activation + kv_gib * GIB) * 0.9, int(engine.get("max_num_seqs") or 256))):
+        out["max_num_seqs_fit_encoder"] = seqs
+    return out
+
+
+def tiled_bound(model: dict, engine: dict, rt: Runtime, left: float) -> dict[str, Any]:
+    """Without the text model's dimensions: what a tiled encoder's profile leaves of `left` bytes
+    (the budget less weights and non-torch memory), and the max_num_seqs whose images fit in it."""
+    enc = tiled_profile(model, engine, rt)
+    if not enc:
+        return {}
+    out: dict[str, Any] = {"encoder_profile_gib": round(enc["high"] / GIB, 2), "encoder_profile_modality": "image",
+                           "kv_cache_after_encoder_gib": round((left - enc["high"]) / GIB, 2),
+                           "kv_cache_after_encoder_low_gib": round((left - enc["low"]) / GIB, 2)}
+    if (seqs := tiled_seqs_fit(enc, left * 0.9, int(engine.get("max_num_seqs") or 256))):
+        out["max_num_seqs_fit_encoder"] = seqs
     return out

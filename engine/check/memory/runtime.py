@@ -55,6 +55,9 @@ PROFILE_WORKSPACE_GIB = {"v1": 0.25, "v0": 0.0}  # compile/attention workspaces 
 CUDAGRAPH_BASE_GIB = 0.3       # CUDA-graph pool, from vLLM 0.20 subtracted before KV sizing
 CUDAGRAPH_PER_LAYER_GIB = 0.006
 CUDAGRAPH_PER_MOE_LAYER_GIB = 0.02
+# With LoRA, 0.11.1+ capture every graph twice, with and without adapters (cudagraph_specialize_lora,
+# on by default; v1/cudagraph_dispatcher.py): vLLM PR #25914 logs 1.62 GiB of graphs before, 2.38 after
+CUDAGRAPH_LORA_FACTOR = 2.38 / 1.62
 DEFAULT_GMU = 0.9
 DEFAULT_BLOCK = 16
 
@@ -90,6 +93,9 @@ class Runtime:
     # init_gpu_memory; peak = init_gpu_memory - free), so at TP 1 the context is not counted; 0.2.5-0.3.0
     # took total - free, which counts it (the 0.2.5 A100 row)
     context_from_init: bool = False
+    # MXFP4 experts on Hopper where the installation picks the kernel (0.10.2-0.11.0): Marlin, padded,
+    # unless the optional triton_kernels package is importable; then Triton, unpadded ("strided")
+    mxfp4_alt: str | None = None
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None,
@@ -125,7 +131,26 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
                    tokens_from_concurrency=v1 and since("0.24.0"), sampler=sampler, sampler_alt=alt,
                    mla_cache=mla, experts_over_dp=since("0.9.0"), nccl_cumem=since("0.4.1") and not since("0.4.3"),
-                   context_from_init=since("0.3.1") and not since("0.6.4"), chunked_hybrid=v1 and chunked)
+                   context_from_init=since("0.3.1") and not since("0.6.4"), chunked_hybrid=v1 and chunked,
+                   mxfp4_alt=_mxfp4_alt(v, since, env, compute_capability))
+
+
+def _mxfp4_alt(v: Any, since: Any, env: dict, cc: float | None) -> str | None:
+    """The lighter MXFP4 MoE kernel a Hopper GPU may run, where the installation decides
+    (vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend): 0.10.2-0.11.0 take Triton
+    when the optional triton_kernels package is importable (neither the wheel nor the CUDA image
+    ships it; bundled from 0.12.0) and Marlin otherwise, and their torch 2.8.0 pin leaves the Triton
+    weights unswizzled (utils/mxfp4_utils.py _swizzle_mxfp4: StridedLayout below torch 2.8.1), so only
+    the expert width is rounded to 64 where Marlin pads the hidden size to 256 and the width to 128.
+    0.10.1 pins torch 2.7.1, which keeps Marlin. From 0.11.1 (torch 2.9) the Triton weights are
+    swizzled and padded too: within 2.5% of Marlin's (vLLM #33155, 0.14.1: 64.38 GiB of gpt-oss-120b
+    where #23278's Marlin logged 65.97; llm-d's 0.19.0 rows of gpt-oss-20b match Marlin's padding),
+    inside the estimate's error, so the estimate keeps one padding there."""
+    if v is None or not since("0.10.2") or since("0.11.1") or cc is None or not 9.0 <= float(cc) < 10.0:
+        return None
+    if str(env.get("VLLM_USE_FLASHINFER_MOE_MXFP4_BF16", "")).strip() in ("1", "true", "True"):
+        return None  # FlashInfer's SM90 kernel where FlashInfer is installed: neither of the two
+    return "strided"
 
 
 def _sampler(v1: bool, since: Any, env: dict, install: str | None = None) -> tuple[str, str | None]:

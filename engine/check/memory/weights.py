@@ -55,9 +55,10 @@ def _known_width(engine: dict, model: dict) -> str:
     return width
 
 
-def weights_bytes(model: dict, engine: dict, tp: int = 1) -> float:
+def weights_bytes(model: dict, engine: dict, tp: int = 1, mxfp4: str = "padded") -> float:
     """Checkpoint bytes as loaded: quantized layers at their width, embeddings/LM head (and what
-    a method leaves alone) at 16 bits. `tp`: MXFP4 experts are padded per rank's shard."""
+    a method leaves alone) at 16 bits. `tp`: MXFP4 experts are padded per rank's shard, as the
+    kernel `mxfp4` pads them ("padded": Marlin's and FlashInfer's; "strided": unswizzled Triton)."""
     total = model["params_b"] * 1e9
     per = BYTES_PER_PARAM[_known_width(engine, model)]
     if per >= 2.0 or not model.get("hidden_size"):
@@ -69,7 +70,7 @@ def weights_bytes(model: dict, engine: dict, tp: int = 1) -> float:
         group = model.get("quant_group_size")
         if q not in EXPERTS_ONLY and per < 1.0 and isinstance(group, int) and group > 0:
             per = 0.5 + 2.0 / group  # 4-bit weights and one 16-bit scale per group
-        pad = _mxfp4_padding(model, tp) if q in EXPERTS_ONLY else 1.0
+        pad = _mxfp4_padding(model, tp, mxfp4) if q in EXPERTS_ONLY else 1.0
         return experts * per * pad + (total - experts) * 2.0
     kept = min(unquantized_params(model) or 0.0, max(0.0, total - embed))
     return (embed + kept) * 2.0 + (total - embed - kept) * per
@@ -105,14 +106,16 @@ def unquantized_params(model: dict) -> float:
     return float(total)
 
 
-def _mxfp4_padding(model: dict, tp: int = 1) -> float:
+def _mxfp4_padding(model: dict, tp: int = 1, kernel: str = "padded") -> float:
     """vLLM's MXFP4 MoE kernels (Marlin, FlashInfer) pad the expert matrices: hidden size to a
-    multiple of 256, each rank's share of the expert width to 128
-    (vllm/model_executor/layers/quantization/mxfp4.py)."""
+    multiple of 256, each rank's share of the expert width to 128; unswizzled Triton ("strided")
+    rounds the share to 64 only (vllm/model_executor/layers/quantization/mxfp4.py create_weights)."""
     h, inter = model.get("hidden_size") or 0, model.get("moe_intermediate_size") or 0
     if not h or not inter:
         return 1.0
     shard = inter / max(1, tp)
+    if kernel == "strided":
+        return ceil_div(int(shard), 64) * 64 / shard
     return (ceil_div(h, 256) * 256 * ceil_div(int(shard), 128) * 128) / (h * shard)
 
 

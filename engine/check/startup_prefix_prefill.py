@@ -1,0 +1,71 @@
+"""Whether a V0 engine on a Volta GPU runs vLLM's Triton prefix-prefill kernel (L147).
+
+On GPUs below compute capability 8.0, V0 attends with the xFormers backend; a prefill that attends
+to tokens already in the KV cache goes through PagedAttention.forward_prefix, the Triton kernel
+vllm/attention/ops/prefix_prefill.py. With chunked prefill every prompt does: the attention
+metadata builder hands prompts their block tables when chunked prefill is on (vllm/attention/
+backends/utils.py `(chunked_prefill_enabled or not is_prompt)`, 0.5.5:178 … 0.8.4:185; in
+0.4.x worker/model_runner.py), so xFormers takes the prefix path (backends/xformers.py
+0.5.5:608, 0.8.4:578). With automatic prefix caching, every prompt that reuses a cached block
+does. Triton cannot compile that kernel's float16 MMA for sm70 ("mma -> mma layout conversion is
+only supported on Ampere"): the server starts, and the first such prefill aborts the process
+(float32 takes no MMA and runs, vLLM #11352; bfloat16 becomes float16 on Volta). Reported for
+0.4.x–0.8.4 (vLLM #4059, #5533, #6723, #8024, #13738; Ray #52377); later releases are not
+claimed. Turing (7.5) has Triton's Ampere-style MMA and is not affected.
+
+V0 turns chunked prefill on by itself above a 32K context (0.5.3+; EngineArgs.create_engine_config
+0.6.3:944, `_set_default_args_v0` 0.8.4:1580) unless the model is multimodal, MLA (0.8+), has a
+sliding window, or the launch uses LoRA, speculative decoding or pooling."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.versions import Version, try_parse
+
+FIRST, LAST = Version("0.4.0"), Version("0.9.0")  # the releases reports show it for (0.4.0 … 0.8.x)
+CHUNKED = Version("0.4.1")  # 0.4.0 chunks nothing it has not cached
+
+
+def _on(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "1", "false", "0"):
+        return value.strip().lower() in ("true", "1")
+    return None
+
+
+def _default_chunked(facts: dict, max_len: Any, v: Version) -> bool:
+    """V0's own chunked prefill for contexts above 32K."""
+    model, engine = facts.get("model") or {}, facts.get("engine") or {}
+    if not isinstance(max_len, int) or max_len <= 32768 or v < Version("0.5.3"):
+        return False
+    if model.get("multimodal") or model.get("sliding_window_size"):
+        return False
+    if (model.get("mla") or model.get("kv_lora_rank")) and not v < Version("0.8.0"):
+        return False
+    if _on(engine.get("enable_lora")) or engine.get("speculative_model") or engine.get("speculative_config"):
+        return False
+    return not (facts.get("site") or {}).get("pooling")
+
+
+def prefix_prefill_facts(facts: dict, version: str, v1: bool, max_len: Any, backend: str | None) -> dict[str, Any]:
+    """`prefill_triton_volta`: "chunked" (asked for), "chunked-default" (V0's own above 32K) or
+    "prefix-caching", where a V0 engine on compute capability 7.0–7.2 runs the Triton prefix
+    kernel; nothing elsewhere."""
+    v = try_parse(version) if version else None
+    cc = (facts.get("gpu") or {}).get("compute_capability")
+    if v1 or v is None or not FIRST <= v < LAST or not isinstance(cc, (int, float)) or not 7.0 <= cc < 7.5:
+        return {}
+    if backend and backend.upper() != "XFORMERS":
+        return {}
+    engine = facts.get("engine") or {}
+    if str(engine.get("dtype") or "").strip().lower() in ("float32", "float"):
+        return {}
+    chunked = _on(engine.get("enable_chunked_prefill"))
+    if chunked and v >= CHUNKED:
+        return {"prefill_triton_volta": "chunked"}
+    if chunked is None and _default_chunked(facts, max_len, v):
+        return {"prefill_triton_volta": "chunked-default"}
+    if _on(engine.get("enable_prefix_caching")):
+        return {"prefill_triton_volta": "prefix-caching"}
+    return {}

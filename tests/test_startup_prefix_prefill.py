@@ -1,0 +1,37 @@
+"""L147: which V0 launches on Volta run vLLM's Triton prefix-prefill kernel."""
+from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
+
+V100 = {"compute_capability": 7.0}
+
+
+def _facts(engine=None, model=None, gpu=V100, version="0.6.3", **site):
+    return {"engine": engine or {}, "model": model or {}, "gpu": gpu, "vllm": {"version": version}, "site": site}
+
+
+def test_chunked_prefill_asked_for_on_volta():
+    f = _facts({"enable_chunked_prefill": True})
+    assert prefix_prefill_facts(f, "0.6.3", False, 8192, None) == {"prefill_triton_volta": "chunked"}
+
+
+def test_v0_turns_it_on_itself_above_32k_unless_something_is_in_the_way():
+    long = 131072
+    assert prefix_prefill_facts(_facts(), "0.6.3", False, long, None) == {"prefill_triton_volta": "chunked-default"}
+    assert prefix_prefill_facts(_facts(), "0.5.2", False, long, None) == {}  # no default before 0.5.3
+    assert prefix_prefill_facts(_facts(), "0.6.3", False, 32768, None) == {}
+    assert prefix_prefill_facts(_facts({"enable_lora": True}), "0.6.3", False, long, None) == {}
+    assert prefix_prefill_facts(_facts(model={"multimodal": True}), "0.6.3", False, long, None) == {}
+    assert prefix_prefill_facts(_facts(model={"sliding_window_size": 4096}), "0.6.3", False, long, None) == {}
+    assert prefix_prefill_facts(_facts(model={"kv_lora_rank": 512}), "0.8.4", False, long, None) == {}
+    assert prefix_prefill_facts(_facts({"enable_chunked_prefill": False}), "0.6.3", False, long, None) == {}
+
+
+def test_prefix_caching_float32_turing_v1_and_later_releases():
+    assert prefix_prefill_facts(_facts({"enable_prefix_caching": "true"}), "0.7.3", False, 4096, None) == {
+        "prefill_triton_volta": "prefix-caching"}
+    assert prefix_prefill_facts(_facts({"enable_chunked_prefill": True, "dtype": "float32"}), "0.6.5", False, 8192, None) == {}
+    t4 = _facts({"enable_chunked_prefill": True}, gpu={"compute_capability": 7.5})
+    assert prefix_prefill_facts(t4, "0.6.3", False, 8192, None) == {}
+    assert prefix_prefill_facts(_facts({"enable_chunked_prefill": True}), "0.8.4", True, 8192, None) == {}
+    assert prefix_prefill_facts(_facts({"enable_chunked_prefill": True}), "0.9.0", False, 8192, None) == {}
+    assert prefix_prefill_facts(_facts({"enable_chunked_prefill": True}), "0.4.0", False, 8192, None) == {}
+    assert prefix_prefill_facts(_facts({"enable_chunked_prefill": True}), "0.6.3", False, 8192, "FLASHINFER") == {}
