@@ -36,7 +36,7 @@ from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
 from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan.images import image_date, vendor_build_day
-from vllm_kb.engine.scan import pins as pins_mod, python_callers, source_pins, vendored, xinference_server
+from vllm_kb.engine.scan import pins as pins_mod, project_imports, python_callers, source_pins, vendored, xinference_server
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
@@ -86,12 +86,12 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
     gguf_table = kb.doc("vllm", "gguf.yaml").data
     gguf_markers = kb.doc("models.yaml").data.get("quantized_markers", [])
+    launches = project_imports.Launches(sc.files, sc.ctx.read)
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
         if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
-            facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice),
-                                                sc.files, sc.ctx.read))
+            facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
         # the transformers pin against the checkpoint's model_type
@@ -194,7 +194,7 @@ def _allowed(cat, choice) -> list:
         spec = SpecifierSet(choice.pin.spec)
     except InvalidSpecifier:
         return []
-    return [v for v in cat.versions if spec.contains(str(v))]
+    return [v for v in cat.versions if spec.contains(str(v)) and (choice.among is None or str(v) in choice.among)]
 
 
 def _training_ranks(ctx: ScanContext) -> dict:

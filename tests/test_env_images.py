@@ -91,3 +91,31 @@ def test_the_fallback_needs_a_vllm_image_a_model_value_and_no_command(tmp_path):
     sites = _sites(tmp_path, runs)
     assert "a.sh" not in sites
     assert all(sr.site.model is None for sr in sites.values())
+
+
+def test_the_endpoint_env_file_beside_the_workers_dockerfile_is_its_environment(tmp_path):
+    # a serverless endpoint's variables live on the platform; the project keeps them beside the
+    # Dockerfile, and on RunPod they override the image's ENV
+    docker = "FROM runpod/worker-v1-vllm:v1.8.0stable-cuda12.1.0\nENV MAX_MODEL_LEN=2048\n"
+    env = "MODEL_NAME=unsloth/tinyllama-bnb-4bit\nLOAD_FORMAT=bitsandbytes\nMAX_MODEL_LEN=512\n"
+    (sr,) = _sites(tmp_path, {"w/Dockerfile": docker, "w/endpoint.env": env}).values()
+    assert sr.site.model.value == "unsloth/tinyllama-bnb-4bit" and sr.lookup_version == "0.6.6"
+    v = _values(sr)
+    assert v["load_format"] == "bitsandbytes" and v["max_model_len"] == 512
+    lf = sr.site.settings["load_format"]
+    assert (lf.file, lf.line) == ("w/endpoint.env", 2) and "endpoint.env:2" in lf.pos["from_env"]
+    p0 = [r.check.id for r in sr.results if r.status == "recommended" and r.priority == "P0"]
+    assert p0 == ["L20"]  # load format without the quantization 0.6.6 requires beside it
+
+
+def test_two_env_files_beside_the_dockerfile_are_not_guessed_between(tmp_path):
+    files = {"Dockerfile": "FROM runpod/worker-v1-vllm:v2.9.0stable-cuda12.1.0\n",
+             "dev.env": "MODEL_NAME=Qwen/Qwen2.5-0.5B-Instruct\n", "prod.env": "MODEL_NAME=Qwen/Qwen2.5-72B-Instruct\n"}
+    (sr,) = _sites(tmp_path, files).values()
+    assert sr.site.model is not None and sr.site.model.value is None  # set on the endpoint: unknown, not missing
+    assert not [r for r in sr.results if r.status == "recommended" and r.priority == "P0"]
+
+
+def test_a_worker_image_with_no_model_in_view_is_not_missing_one(tmp_path):
+    (sr,) = _sites(tmp_path, {"Dockerfile": "FROM runpod/worker-v1-vllm:v1.8.0stable-cuda12.1.0\n"}).values()
+    assert not [r for r in sr.results if r.status == "recommended" and r.priority == "P0"]

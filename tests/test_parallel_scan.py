@@ -48,3 +48,26 @@ def test_fixtures_with_workers(project, monkeypatch):
     one = _report(ROOT / "fixtures" / project)
     monkeypatch.setenv("VLLM_KB_WORKERS", "2")
     assert _report(ROOT / "fixtures" / project) == one
+
+
+@pytest.mark.parametrize("probe", [0.0, 1e9])
+def test_the_scan_that_forks_once_it_knows_the_pace_gives_the_same_report(tree, probe, monkeypatch):
+    from vllm_kb.engine.scan import parallel
+
+    monkeypatch.setenv("VLLM_KB_WORKERS", "1")
+    one = _report(tree)
+    monkeypatch.delenv("VLLM_KB_WORKERS")
+    monkeypatch.setattr(parallel, "MIN_FILES", 1)
+    monkeypatch.setattr(parallel, "PROBE_S", probe)  # 0: fork after the first file; 1e9: never
+    monkeypatch.setattr(parallel, "MIN_LEFT_S", 0.0)
+    monkeypatch.setattr(parallel, "workers", lambda n_files: 2)
+    forks: list[int] = []
+    real = parallel.scan
+
+    def scan(ctx, files, scan_one, n):
+        forks.append(len(files))
+        yield from real(ctx, files, scan_one, n)
+    monkeypatch.setattr(parallel, "scan", scan)
+    assert _report(tree) == one
+    # 0: this process scanned the first file, the workers every other; 1e9: no worker started
+    assert forks == ([forks[0]] if probe == 0.0 else []) and (not forks or forks[0] > 100)

@@ -47,6 +47,20 @@ def test_choosing_a_version():
     assert c.version == "0.33.0" and not c.pinned and c.basis == "none"
 
 
+def test_a_range_beside_an_exact_torch_resolves_as_pip_does(tmp_path):
+    # pip backtracks past every release whose own torch requirement the project's torch==2.0.1
+    # contradicts (0.2.2 asks torch>=2.1.0): the newest installable is 0.2.1.post1 (torch==2.0.1)
+    got = scan(tmp_path, "requirements.txt", "fschat==0.2.29\nvllm>=0.1.7\ntorch==2.0.1\n")
+    vllm, torch = [p for p in got if p.package == "vllm"], [p for p in got if p.package == "torch"]
+    c = pins.choose(vllm, KNOWN, "0.33.0", torch)
+    assert c.version == "0.2.1.post1" and c.basis == "range" and "0.2.2" not in c.among and "0.2.0" in c.among
+    # apart from that file, or with a torch no release fits, the range keeps its newest release
+    apart = [pins.Pin("env/requirements.txt", 1, "torch==2.0.1", "==2.0.1", "requirements", "2.0.1", "torch")]
+    assert pins.choose(vllm, KNOWN, "0.33.0", apart).among is None
+    odd = [pins.Pin("requirements.txt", 3, "torch==1.0.0", "==1.0.0", "requirements", "1.0.0", "torch")]
+    assert pins.choose(vllm, KNOWN, "0.33.0", odd).version == pins.choose(vllm, KNOWN, "0.33.0").version
+
+
 def test_broken_toml_is_skipped_with_reason(tmp_path):
     ctx = ScanContext(root=tmp_path, catalog=CAT, default_version="0.33.0")
     assert pins.scan(ctx, "pyproject.toml", "[project\nvllm") == []

@@ -125,3 +125,23 @@ def test_a_range_is_certain_only_when_every_release_it_allows_lacks_the_import(t
     assert prio == "P1"  # 0.10.x still has vllm.worker.worker
     [(prio, _)] = _l139(audit(_project(tmp_path / "narrow", "vllm>=0.11.0,<0.12", body)))
     assert prio == "P0"
+
+
+def test_one_index_per_audit_reads_each_module_once_and_skips_a_tree_that_carries_vllm(tmp_path):
+    files = {"src/a.py": "import shared\nimport vllm.worker.worker\n", "src/b.py": "import shared\n",
+             "src/shared.py": "from vllm.distributed import parallel_state\n"}
+    root = _project(tmp_path, None, files)
+    reads: list[str] = []
+
+    def read(rel):
+        reads.append(rel)
+        return _read(root)(rel)
+    launches = project_imports.Launches(list(files), read)
+    for launch in ("src/a.py", "src/a.py", "src/b.py"):  # a file's sites come one after the other
+        got = project_imports.imports_of(launches.files(launch))
+        assert got == project_imports.for_launch(launch, list(files), _read(root))
+    assert sorted(reads) == ["src/a.py", "src/b.py", "src/shared.py"]  # shared.py: parsed once for both
+    # vLLM's own sources in the tree: the imports are of that copy, and nothing is parsed
+    reads.clear()
+    assert project_imports.Launches([*files, "vllm/__init__.py"], read).files("src/a.py") == []
+    assert reads == []

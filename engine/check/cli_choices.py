@@ -13,7 +13,7 @@ from vllm_kb.engine.scan.site import Finding, Site
 
 CLI_KINDS = ("vllm serve", "api_server")
 # settings read from a Python call or a framework's own file: they reach the engine, not argparse
-NOT_ARGV = frozenset({"python-call", "kwargs-json", "kwargs-yaml", "framework-config", "hydra-override"})
+NOT_ARGV = frozenset({"python-call", "kwargs-json", "kwargs-yaml", "framework-config", "hydra-override", "env-file", "python-dict"})
 # values a knowledge check or the catalog's enum already judges release by release (L10 for the
 # quantization spelling, the parser checks for tool/reasoning parsers a plugin may register)
 JUDGED_ELSEWHERE = frozenset({p[0] for p in ENUM_FOR_PATH if len(p) == 1})

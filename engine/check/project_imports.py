@@ -51,12 +51,13 @@ def _likely(name: str, found: list[str], most: int = 3) -> list[str]:
     return top if len(top) <= most else []
 
 
-def import_facts(launch: str, vllm: str, certain_in: list[str], files: list[str], read) -> dict[str, Any]:
+def import_facts(launch: str, vllm: str, certain_in: list[str], launches: project_imports.Launches) -> dict[str, Any]:
     """`launch.vllm_import_*` facts of the first import the release lacks (at start first).
     `certain_in`: the releases the project may run (one for an exact pin, every release a range
-    allows; empty when unpinned): the failure is certain only when it holds in each of them."""
-    parsed = project_imports.launch_files(launch, files, read)
-    imps = project_imports.for_launch(launch, files, read, parsed)
+    allows; empty when unpinned): the failure is certain only when it holds in each of them.
+    `launches`: the audit's one index of the modules each launch file loads."""
+    parsed = launches.files(launch)
+    imps = project_imports.imports_of(parsed)
     # the constructors the same files call (L140): read only where the project reaches past `vllm`
     # itself, or builds one of them from its top-level names (SamplingParams, LoRARequest)
     out: dict[str, Any] = project_kwargs.kwarg_facts(parsed, vllm, certain_in) if parsed else {}

@@ -242,6 +242,15 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         key = target if syntax == "kwargs-yaml" else yaml_key(site, target, existing)
         after = f"{key}: {yaml_scalar(as_written_value(site.source, merge_value(value, existing)))}"
         op_kind = "set"
+    elif syntax == "env-file":  # an application server's own .env: its variable for the argument, if it has one
+        env_name = ((site.source or {}).get("env_names") or {}).get(target)
+        if env_name is None:
+            return Change("set", target, value, site.file, syntax, None, None, None, blocked="not_exposed")
+        after = f"{env_name}={merge_value(value, existing)}"
+        op_kind = "set"
+    elif syntax == "python-dict":  # a config module's dict of engine fields (Langchain-Chatchat's worker)
+        after = f'"{target}": {py_literal(merge_value(value, existing))}'
+        op_kind = "set"
     elif syntax == "kwargs-json":  # Triton's model.json: EngineArgs fields as JSON keys
         after = f'"{target}": {json.dumps(merge_value(value, existing))}'
         op_kind = "set"

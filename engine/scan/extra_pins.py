@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.kb import compat, dependency_pins, frameworks
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, try_parse
+from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.pins import Pin, package_name
 
@@ -91,17 +91,11 @@ def torch_ranges(deps: list[Pin], pins: list[Pin], known: list) -> list[Pin]:
 def _admitted(torch: str, known: list) -> tuple[str, str] | None:
     """(first, last) of the newest run of releases whose torch requirement admits `torch`; None when
     the newest release admits it (the pin says nothing the newest release does not) or none does."""
-    want = try_parse(torch.split("+", 1)[0])
-    if want is None:
+    if try_parse(torch.split("+", 1)[0]) is None:
         return None
     run: list = []
     for v in known:
-        spec = str((dependency_pins.requires(str(v)).get("torch") or {}).get("spec") or "")
-        try:
-            ok = bool(spec) and SpecifierSet(spec).contains(str(want))
-        except InvalidSpecifier:
-            ok = False
-        if ok:
+        if dependency_pins.admits_torch(str(v), torch):  # a release that states none says nothing here
             run = run + [v] if run and run[-1] == _before(v, known) else [v]
     if not run or run[-1] == known[-1]:
         return None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from typing import Callable, Container
 
 # entry modules of each framework's vLLM path, with the entry they serve (engine/check/framework_imports.py)
 ENTRIES = {
@@ -69,8 +70,9 @@ class Trees:
     """path inside the copy → ast, parsed on first use (a copy holds far more modules than its
     vLLM path loads)."""
 
-    def __init__(self, root: str, paths: set[str], read):
+    def __init__(self, root: str, paths: Container[str], read, parse: Callable[[str], ast.Module] | None = None):
         self.root, self.paths, self.read = root, paths, read
+        self.parse = parse or self._parse
         self.parsed: dict[str, ast.Module] = {}
 
     def __contains__(self, path) -> bool:
@@ -78,12 +80,18 @@ class Trees:
 
     def __getitem__(self, path):
         if path not in self.parsed:
-            text = self.read(f"{self.root}/{path}" if self.root else path) or ""
-            try:
-                self.parsed[path] = ast.parse(text)
-            except (SyntaxError, ValueError, RecursionError):
-                self.parsed[path] = ast.Module(body=[], type_ignores=[])
+            self.parsed[path] = self.parse(f"{self.root}/{path}" if self.root else path)
         return self.parsed[path]
+
+    def _parse(self, rel: str) -> ast.Module:
+        return parse_or_empty(self.read(rel) or "")
+
+
+def parse_or_empty(text: str) -> ast.Module:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return ast.Module(body=[], type_ignores=[])
 
 
 def copies(files: list[str], read) -> list[SourceCopy]:

@@ -320,12 +320,15 @@ def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) 
     """The `vllm serve` command an env-configured image runs, from the container's env: each value
     word stays the env's own (edits land on it); what the worker passes by default is added. A
     switch's true sets it, its false leaves it out (the worker's --no- form is vLLM's default)."""
+    found = env_image(image) or env_fallback(image, env)
+    return None if found is None else entry_command(found[0], found[1], env, line, cat)
+
+
+def entry_command(entry: dict, tag: dict, env: list[tuple[str, Word]], line: int, cat) -> list[Word]:
+    """env_command for a knowledge entry of that shape (an image's, or an application server's
+    own env file: engine/scan/app_env.py); a default without a `worker` range always applies."""
     from vllm_kb.engine.kb.deploy_tools import in_range
 
-    found = env_image(image) or env_fallback(image, env)
-    if found is None:
-        return None
-    entry, tag = found
     present = {k for k, w in env if w.value is not None and str(w.value).strip()}
     args = cat.raw["engine_args"]
     aliases, reserved = entry.get("aliases") or {}, set(entry.get("reserved") or ())
@@ -360,8 +363,10 @@ def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) 
         else:
             out += [flag, word]
         given.add(arg)
+    if "model" not in given and not entry.get("model_vars"):  # set on the endpoint or the platform, not here
+        out.insert(2, _unresolved("the model the image's environment names where it is started", line))
     for d in entry.get("defaults") or ():
-        if tag["worker"] is not None and in_range(d.get("worker"), tag["worker"]):
+        if "worker" not in d or tag["worker"] is not None and in_range(d.get("worker"), tag["worker"]):
             for arg, value in d["set"].items():
                 if arg not in given:
                     out += [_synth("--" + arg.replace("_", "-"), line), _synth(str(value), line)]

@@ -188,14 +188,17 @@ class VersionChoice:
     pinned: bool
     basis: str  # pin | range | unbounded | none | unreadable | no-match | cli (i18n: version.<basis>)
     pin: Pin | None = None
+    among: tuple[str, ...] | None = None  # a range's releases that pip can install beside the project's torch pin
 
     @property
     def where(self) -> str:
         return f"{self.pin.file}:{self.pin.line}" if self.pin else ""
 
 
-def choose(pins: list[Pin], known: list[Version], newest: str) -> VersionChoice:
-    """One version from the pins of one folder (best-ranked file first)."""
+def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin] | None = None) -> VersionChoice:
+    """One version from the pins of one folder (best-ranked file first). `beside`: the project's
+    torch pins; pip resolves a vLLM range installed together with an exact one (the same
+    requirements file) to the newest release in it whose own torch requirement that pin meets."""
     if not pins:
         return VersionChoice(newest, False, "none")
     # a pin, else a bounded range, else a bare name: `vllm` in one extra says less than `vllm>=0.6` in another
@@ -210,10 +213,27 @@ def choose(pins: list[Pin], known: list[Version], newest: str) -> VersionChoice:
         return VersionChoice(newest, False, "unreadable", best)
     if not spec:
         return VersionChoice(newest, False, "unbounded", best)
-    hit = newest_matching(spec, known)
+    fitting = _with_torch(known, best, beside or [])
+    hit = newest_matching(spec, fitting)
+    if hit is None and fitting is not known:  # no release of the range fits that torch: pip fails (L115's business)
+        fitting, hit = known, newest_matching(spec, known)
     if hit is None:
         return VersionChoice(newest, False, "no-match", best)
-    return VersionChoice(str(hit), False, "range", best)
+    return VersionChoice(str(hit), False, "range", best, tuple(str(v) for v in fitting) if fitting is not known else None)
+
+
+def _with_torch(known: list[Version], best: Pin, beside: list[Pin]) -> list[Version]:
+    """The releases pip can install beside an exact torch pin of the same requirements file (pip
+    backtracks past a release whose exact torch requirement the pin contradicts); all of them when
+    there is no such pin or none of them fits (pip then fails, which check L115 judges)."""
+    from vllm_kb.engine.kb import dependency_pins
+
+    exact = next((p.exact for p in beside if p.package == "torch" and p.file == best.file and p.exact
+                  and best.kind in ("requirements", "conda") and ";" not in p.text and try_parse(p.exact)), None)
+    if exact is None:
+        return known
+    # a release that states no torch requirement (or one this audit cannot read) is not ruled out
+    return [v for v in known if dependency_pins.admits_torch(str(v), exact) is not False] or known
 
 
 def repository_root(folder: Path, limit: int = 24) -> Path | None:

@@ -15,12 +15,12 @@ from vllm_kb.engine.kb import dependency_pins
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
+from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
-from vllm_kb.engine.scan.deploy import image_entry
+from vllm_kb.engine.scan.deploy import app_env, image_entry
 from vllm_kb.engine.scan.walk import walk
 
 
@@ -127,7 +127,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         choices = {"": forced}
         default = forced
     else:
-        choices = {folder: pins_mod.choose(ps, known, cat.newest) for folder, ps in by_folder.items()}
+        choices = {folder: pins_mod.choose(ps, known, cat.newest, ctx.dependency_pins) for folder, ps in by_folder.items()}
         if "" in choices:
             default = choices[""]
         elif len({c.version for c in choices.values()}) == 1 and choices and \
@@ -153,7 +153,10 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         gc.freeze()  # out of the young collections below (_free_cycles), which would walk it all once
     yaml_files = []
     n = parallel.workers(len(files))
-    done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
+    if parallel.forced():
+        done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
+    else:  # workers only once the pace says the scan ahead pays for them
+        done = parallel.adaptive(ctx, files, _scan_one, n)
     for rel, found in done:
         if progress is not None:
             progress("scan", len(files))
@@ -189,6 +192,8 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
     if suffix == ".py":
         text = ctx.read(rel)
         found = _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, python_calls.scan, t)) if text is not None else []
+        if text is not None and chatchat_config.is_server_config(rel, text):  # Langchain-Chatchat's vLLM worker
+            found += _guarded(ctx, rel, chatchat_config.scan, text)
         _free_cycles()
         return found
     if deploy.is_dockerfile(rel):
@@ -215,6 +220,9 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)):
             return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, makefile.scan, t))
         return None
+    if app_env.is_env_file(rel) and (text := ctx.read(rel)) is not None and app_env.mentions(text):
+        if found := _guarded(ctx, rel, app_env.scan, text):  # an application server's own .env (api-for-open-llm)
+            return found
     if suffix in scripts.SHELL_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)

@@ -19,7 +19,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan.framework_source import Trees, loaded, unguarded
+from vllm_kb.engine.scan.framework_source import Trees, loaded, parse_or_empty, unguarded
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,6 @@ class ProjectImport:
     @property
     def spelled(self) -> str:
         return f"from {self.module} import {self.name}" if self.name else f"import {self.module}"
-
-
-def _tree(root: str, files: list[str], read) -> Trees:
-    """The project's .py files under one folder, parsed on first use."""
-    prefix = root + "/" if root else ""
-    return Trees(root, {f[len(prefix):] for f in files if f.endswith(".py") and f.startswith(prefix)}, read)
 
 
 def _vllm_sub(module: str | None) -> bool:
@@ -70,34 +64,82 @@ def _function_imports(body, path: str):
             yield from _function_imports(s.body, path)
 
 
+class Launches:
+    """The modules each Python launch file of one audit loads. The sites of a file come one after
+    the other, so its answer is kept until another file asks; a module several launch files load
+    (a package's `__init__`) is parsed once while it is among the last PARSED parsed."""
+
+    PARSED = 16
+
+    def __init__(self, files: list[str], read):
+        self.py = {f for f in files if f.endswith(".py")}
+        self.read = read
+        self.last: tuple[str, list[tuple[str, ast.Module]]] | None = None
+        self.trees: dict[str, ast.Module] = {}
+
+    def _parse(self, rel: str) -> ast.Module:
+        tree = self.trees.pop(rel, None)
+        if tree is None:
+            tree = parse_or_empty(self.read(rel) or "")
+            if len(self.trees) >= self.PARSED:
+                del self.trees[next(iter(self.trees))]
+        self.trees[rel] = tree  # the most recent last
+        return tree
+
+    def files(self, launch: str) -> list[tuple[str, ast.Module]]:
+        """(path, tree) of the launch file and every project module it loads at module level."""
+        if self.last is None or self.last[0] != launch:
+            self.last = (launch, self._files(launch))
+        return self.last[1]
+
+    def _files(self, launch: str) -> list[tuple[str, ast.Module]]:
+        if not launch.endswith(".py"):
+            return []
+        folder = str(PurePosixPath(launch).parent)
+        folder = "" if folder == "." else folder
+        roots = [folder] + ([""] if folder else [])
+        if any((f"{root}/vllm/__init__.py" if root else "vllm/__init__.py") in self.py for root in roots):
+            return []  # the project carries vLLM's own sources there: its imports are of that copy
+        out: list[tuple[str, ast.Module]] = []
+        seen: set[str] = set()
+        for root in roots:
+            tree = Trees(root, _Under(root, self.py), self.read, self._parse)
+            entry = launch[len(root) + 1:] if root else launch
+            if entry not in tree:
+                continue
+            for path in loaded(tree, entry):
+                rel = f"{root}/{path}" if root else path
+                if rel not in seen:
+                    seen.add(rel)
+                    out.append((rel, tree[path]))
+        return out
+
+
+class _Under:
+    """The project's .py files under one folder, as paths inside it."""
+
+    def __init__(self, root: str, py: set[str]):
+        self.prefix, self.py = (root + "/" if root else ""), py
+
+    def __contains__(self, path) -> bool:
+        return self.prefix + path in self.py
+
+
 def launch_files(launch: str, files: list[str], read) -> list[tuple[str, ast.Module]]:
     """(path, tree) of the launch file and every project module it loads at module level."""
-    if not launch.endswith(".py"):
-        return []
-    folder = str(PurePosixPath(launch).parent)
-    folder = "" if folder == "." else folder
-    out: list[tuple[str, ast.Module]] = []
-    seen: set[str] = set()
-    for root in [folder] + ([""] if folder else []):
-        tree = _tree(root, files, read)
-        if "vllm/__init__.py" in tree:
-            return []  # the project carries vLLM's own sources there: its imports are of that copy
-        entry = launch[len(root) + 1:] if root else launch
-        if entry not in tree:
-            continue
-        for path in loaded(tree, entry):
-            rel = f"{root}/{path}" if root else path
-            if rel not in seen:
-                seen.add(rel)
-                out.append((rel, tree[path]))
-    return out
+    return Launches(files, read).files(launch)
 
 
-def for_launch(launch: str, files: list[str], read, parsed: list[tuple[str, ast.Module]] | None = None) -> list[ProjectImport]:
+def for_launch(launch: str, files: list[str], read) -> list[ProjectImport]:
     """The vLLM-submodule imports the Python launch file `launch` runs, those at start first."""
+    return imports_of(launch_files(launch, files, read))
+
+
+def imports_of(parsed: list[tuple[str, ast.Module]]) -> list[ProjectImport]:
+    """The vLLM-submodule imports of a launch file's modules (Launches.files), those at start first."""
     start: dict[tuple, ProjectImport] = {}
     later: dict[tuple, ProjectImport] = {}
-    for rel, module in parsed if parsed is not None else launch_files(launch, files, read):
+    for rel, module in parsed:
         for s in unguarded(module.body):
             for imp in _records(s, rel, True):
                 start.setdefault((imp.module, imp.name), imp)

@@ -18,7 +18,8 @@ from vllm_kb.engine.scan.deploy.common import (
     yaml_word,
 )
 from vllm_kb.engine.scan.shell import Word
-from vllm_kb.engine.scan.images import env_command
+from vllm_kb.engine.scan.deploy import endpoint_env
+from vllm_kb.engine.scan.images import env_command, env_image
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan import source_pins
 from vllm_kb.engine.scan.site import Setting, Site
@@ -247,14 +248,16 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
     import json
 
     image = st.get("image")
-    known = {**(st.get("args") or {}), **{k: str(s.value) for k, s in st["env"].items()}}
+    ep, cmd = st.get("entrypoint"), st.get("cmd")
+    entry = env_image(image) if ep is None and cmd is None else None
+    endpoint = endpoint_env.endpoint_env(ctx, rel) if entry else {}  # the serverless endpoint's own variables
+    env = {**st["env"], **endpoint_env.as_settings(endpoint)}
+    known = {**(st.get("args") or {}), **{k: str(s.value) for k, s in env.items()}}
     ex = Expander(known)
-    env = st["env"]
     words: list[Word] = []
     argv_pos: list = []  # where each word is written, for fixes
     append = None
     line = end = 1
-    ep, cmd = st.get("entrypoint"), st.get("cmd")
     first = min((i for i in (ep, cmd) if i is not None), key=lambda i: i.line, default=None)
     at = _line_offset(text, first.line) if first is not None else -1
     extra = {"env_at": {"docker_line": at} if at >= 0 else None}
@@ -271,7 +274,7 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
                                                          if v.value is not None], 1, ctx.catalog)):
         words += by_env  # an image its ENV configures (RunPod's worker): the env is its command line
         argv_pos += [None] * len(by_env)
-        line = end = min((v.line for v in env.values()), default=1)
+        line = end = min((v.line for v in st["env"].values()), default=1)
     elif is_vllm_image(image):
         implicit = entrypoint_for(image, ctx.catalog.newest)
         words += [yaml_word(t, 1, ex) for t in implicit]
@@ -295,7 +298,9 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
     if not words:
         return None
     extra.update(argv_pos=argv_pos, argv_append=append)  # type: ignore[call-overload]
-    return _installed(launch_site(ctx, rel, words, line, end, "dockerfile", "json", env, image, extra), st, rel)
+    site = launch_site(ctx, rel, words, line, end, "dockerfile", "json", env, image, extra)
+    endpoint_env.relocate(site, endpoint, (entry[0].get("aliases") or {}) if entry else {})
+    return _installed(site, st, rel)
 
 
 def _installed(site: Site | None, st: dict, rel: str) -> Site | None:
