@@ -20,6 +20,7 @@ from vllm_kb.engine.check.project_imports import import_facts
 from vllm_kb.engine.check.gguf_fit import gguf_fit
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
+from vllm_kb.engine.check.transformers_resolve import newest_build
 from vllm_kb.engine.check.trainer_attn import trainer_attention
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import hidden_parallelism, site_facts
@@ -110,7 +111,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             own = not site.image or getattr(tf_pin, "kind", "") == "dockerfile"
             facts["launch"].update(transformers_gone(facts, tf_pin if own else None,
                                                      (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version"))),
-                                                     image=bool(site.image)))
+                                                     image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,
+                                                                                           sc.files, sc.ctx.read, site.image)))
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         # a serving package that starts vLLM itself (FastChat, Xinference, Ray Serve LLM): its pin against vLLM's

@@ -18,7 +18,8 @@ SERVE = "vllm serve openai/gpt-oss-20b --enable-auto-tool-choice --tool-call-par
 
 def test_the_requirement_line_is_rewritten_and_the_diff_shows_it(tmp_path):
     got, rep = _pin_changes(tmp_path, {"requirements.txt": "torch\nvllm[audio]==0.10.1  # serving\n", "serve.sh": SERVE})
-    assert got == [("requirements.txt", 2, "vllm[audio]==0.10.1", "vllm[audio]==0.10.2")]
+    # (beside it, L125's transformers bound for a release that reads what transformers 5 dropped)
+    assert [g for g in got if g[2] and g[2].startswith("vllm")] == [("requirements.txt", 2, "vllm[audio]==0.10.1", "vllm[audio]==0.10.2")]
     assert any("+vllm[audio]==0.10.2  # serving" in d["text"] for d in rep.sites[0].after)
 
 

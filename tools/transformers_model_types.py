@@ -108,23 +108,32 @@ def vllm_own(src: Path, releases: list[str]) -> dict[str, list[list[str]]]:
 WHEEL_REQUIRES = {"0.15.0": ">=4.56.0,<5", "0.15.1": ">=4.56.0,<5"}
 
 
+def _release_key(v: str) -> tuple:
+    return tuple(int(x) if x.isdigit() else -1 for x in re.split(r"[.]|post", v) if x)
+
+
 def vllm_requires(src: Path, releases: list[str]) -> dict[str, str]:
     """release → the transformers specifier its requirements name (what a fresh install, and its
-    image, resolve within)."""
+    image, resolve within): every release read, post releases too, and — for a release PyPI holds only
+    as a wheel — the Requires-Dist of the wheel's METADATA unpacked beside it (WHEEL-METADATA)."""
     out: dict[str, str] = {r: WHEEL_REQUIRES[r] for r in releases if r in WHEEL_REQUIRES and not (src / r).is_dir()}
-    for rel in releases:
-        for name in ("requirements/common.txt", "requirements-common.txt", "requirements.txt"):
+    read = sorted(set(releases) | {p.name for p in src.iterdir() if (p / "vllm").is_dir()}, key=_release_key)
+    for rel in read:
+        for name in ("requirements/common.txt", "requirements-common.txt", "requirements.txt", "WHEEL-METADATA"):
             f = src / rel / name
             if not f.is_file():
                 continue
             for line in f.read_text().splitlines():
-                m = re.match(r"^transformers\s*([<>=!~][^#;]*)", line.strip())
+                line = line.strip().removeprefix("Requires-Dist:").strip() if name == "WHEEL-METADATA" else line.strip()
+                m = re.match(r"^transformers\s*([<>=!~][^#;]*)", line)
                 if m:
-                    out[rel] = m.group(1).strip().replace(" ", "")
+                    # METADATA writes the clauses sorted (`<5,>=4.56.0`): floor first, as requirement files do
+                    parts = sorted(m.group(1).replace(" ", "").split(","), key=lambda c: not c.startswith(">"))
+                    out[rel] = ",".join(parts)
                     break
             if rel in out:
                 break
-    return out
+    return dict(sorted(out.items(), key=lambda kv: _release_key(kv[0])))
 
 
 def released(pypi_json: Path, versions: set[str]) -> dict[str, str]:

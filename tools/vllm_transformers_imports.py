@@ -34,16 +34,15 @@ import argparse
 import ast
 import re
 import sys
-import zipfile
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from framework_vllm_imports import _bound, _unguarded  # noqa: E402
+from vllm_kb.engine.scan.framework_source import unguarded as _unguarded  # noqa: E402
 from vllm_architectures import registry_entries, registry_file  # noqa: E402
-from transformers_model_types import assigned_keys  # noqa: E402
+from transformers_wheel import Wheel, defines, first_missing as _first_missing  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,8 +54,6 @@ FIRST_VLLM = "0.4.0"  # older releases import next to nothing from transformers 
 # `_LegacyModuleAliasFinder`: tokenization_utils, image_processing_x_fast …) that a static read
 # cannot follow: imports are judged against the 4.x wheels only (registrations against all)
 IMPORTS_READ_BELOW = "5.0.0"
-# a name bound at a module's top level, read by its line (generous: a line at column 0 is top level)
-_TOP = re.compile(r"^(?:class|def)\s+(\w+)|^(\w+)\s*(?::[^=\n]*)?=", re.M)
 
 
 # Module-level imports are read by their lines: a statement at column 0 is neither under `try`, `if`
@@ -67,6 +64,10 @@ _IMPORT = re.compile(r"^import[ \t]+([^\n]+)", re.M)
 # a model type vLLM registers with AutoConfig at import (exist_ok left False): transformers raises
 # "'X' is already used by a Transformers config, pick another name." once it maps X itself
 _REGISTER = re.compile(r"^AutoConfig\.register\(\s*[\"'](\w+)[\"']([^)\n]*)\)", re.M)
+# what vLLM reads from the tokenizer it loads while the engine starts (get_tokenizer wraps every HF
+# tokenizer in get_cached_tokenizer, 0.4.0–0.11.x): an attribute a transformers release no longer
+# defines stops the engine with "AttributeError: <Tokenizer> has no attribute X" before any request
+TOKENIZER_READS = ("vllm/transformers_utils/tokenizer.py", "get_cached_tokenizer", "tokenizer")
 
 
 class _Tree:
@@ -172,83 +173,24 @@ def registers(tree: _Tree, files: list[str]):
                 yield path, text.count("\n", 0, m.start()) + 1, m.group(1)
 
 
-class Wheel:
-    """One transformers wheel's modules, read on demand."""
-
-    def __init__(self, path: Path):
-        self.zip = zipfile.ZipFile(path)
-        self.files = {n for n in self.zip.namelist() if n.startswith("transformers/") and n.endswith(".py")}
-        self._names: dict[str, tuple[set[str], bool]] = {}
-        self._below: dict[str, set[str]] = {}
-
-    def maps(self, model_type: str) -> bool:
-        """Whether AutoConfig of this release maps the model type (CONFIG_MAPPING_NAMES)."""
-        if not hasattr(self, "_mapped"):
-            self._mapped = set()
-            # from 5.6 the table lives in auto_mappings.py, which configuration_auto.py imports
-            for path in ("transformers/models/auto/configuration_auto.py", "transformers/models/auto/auto_mappings.py"):
-                if path in self.files:
-                    self._mapped.update(assigned_keys(ast.parse(self.text(path)), "CONFIG_MAPPING_NAMES"))
-        return model_type in self._mapped
-
-    def text(self, path: str) -> str:
-        return self.zip.read(path).decode("utf-8", "replace")
-
-    def module(self, mod: str) -> str | None:
-        base = mod.replace(".", "/")
-        for cand in (base + ".py", base + "/__init__.py"):
-            if cand in self.files:
-                return cand
-        return None
-
-    def names(self, path: str) -> tuple[set[str], bool]:
-        if path not in self._names:
-            out: set[str] = set()
-            try:
-                star = _bound(ast.parse(self.text(path)).body, out)
-            except SyntaxError:
-                star = True
-            self._names[path] = (out, star)
-        return self._names[path]
-
-    def below(self, pkg_dir: str) -> set[str]:
-        """Every name bound at the top level of a module under the package folder."""
-        if pkg_dir not in self._below:
-            out: set[str] = set()
-            for p in self.files:
-                if p.startswith(pkg_dir + "/"):
-                    out.update(a or b for a, b in _TOP.findall(self.text(p)))
-            self._below[pkg_dir] = out
-        return self._below[pkg_dir]
-
-    def resolves(self, mod: str, name: str | None) -> bool:
-        parts = mod.split(".")
-        for i in range(1, len(parts)):
-            if self.module(".".join(parts[:i])) is None:
-                return False
-        path = self.module(mod)
-        if path is None:
-            return False
-        if name is None or self.module(f"{mod}.{name}") is not None:
-            return True
-        names, star = self.names(path)
-        if name in names or star or "__getattr__" in names:
-            return True  # a module-level __getattr__ may serve any name (deprecation shims)
-        text = self.text(path)
-        if path.endswith("__init__.py") and ("_LazyModule" in text or "__getattr__" in names):
-            return re.search(r"[\"']%s[\"']" % re.escape(name), text) is not None \
-                or name in self.below(path.rsplit("/", 1)[0])
-        return False
-
-
-def _first_missing(ok: list[bool], versions: list[str]) -> str | None:
-    """The transformers release from which the name is gone for good (present somewhere before)."""
-    if not any(ok) or ok[-1]:
-        return None
-    i = len(ok)
-    while i > 0 and not ok[i - 1]:
-        i -= 1
-    return versions[i] if i > 0 else None
+def tokenizer_reads(tree: _Tree):
+    """(file, line, attribute) of each attribute get_cached_tokenizer reads from the tokenizer it wraps
+    (the function's own body, not the properties of the class it builds, which only return them)."""
+    path, fn, var = TOKENIZER_READS
+    if path not in tree:
+        return
+    mod = ast.parse((tree.src / path).read_text("utf-8", "replace"))
+    for f in mod.body:
+        if isinstance(f, ast.FunctionDef) and f.name == fn:
+            seen: set[str] = set()
+            for s in f.body:
+                if isinstance(s, (ast.ClassDef, ast.FunctionDef)):
+                    continue
+                for n in ast.walk(s):
+                    if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == var \
+                            and isinstance(n.ctx, ast.Load) and n.attr not in seen:
+                        seen.add(n.attr)
+                        yield path, n.lineno, n.attr
 
 
 _MODELS = "vllm/model_executor/models/"
@@ -328,6 +270,11 @@ def build(wheel_dir: Path, vsrc: Path) -> dict:
                                                                 "removed": first, "entries": []})
                 if entry not in row["entries"]:
                     row["entries"].append(entry)
+        for path, line, attr in tokenizer_reads(tree):
+            gone = _first_missing([defines(w, attr) for w in wheels], tversions)
+            if gone is not None:
+                got.setdefault(("attribute", attr), {"attribute": f"tokenizer.{attr}", "file": path, "line": line,
+                                                     "removed": gone, "entries": list(ENTRIES)})
         if got:
             rows[version] = sorted(got.values(), key=lambda r: (r["file"], r["line"], r.get("import", "")))
         reg = registry_file(vsrc / version)
@@ -359,8 +306,10 @@ HEADER = """\
 # vllm/entrypoints/openai/api_server.py and what it imports at module level —, offline —
 # vllm/entrypoints/llm.py), and the transformers release from which X is gone (`removed`): a
 # transformers at or past it makes importing vLLM fail with "cannot import name 'X' from
-# 'transformers…'". `file`/`line` are in the vLLM release. Releases without such an import are not
-# listed. GENERATED by tools/vllm_transformers_imports.py from vLLM's sdists and the transformers
+# 'transformers…'". `attribute` rows: what vLLM reads from the tokenizer it loads while the engine
+# starts (get_cached_tokenizer), gone from every tokenizer class of `removed` on ("AttributeError:
+# <Tokenizer> has no attribute X"). `file`/`line` are in the vLLM release. Releases without such an
+# import are not listed. GENERATED by tools/vllm_transformers_imports.py from vLLM's sdists and the transformers
 # wheels (`transformers_scanned`: the last patch of each minor release; imports are read in those
 # below `imports_read_below`, whose import hook for legacy paths a static read cannot follow) — do
 # not edit by hand.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from vllm_kb.engine.kb import resources, yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse
@@ -78,6 +78,8 @@ def _candidates(facts: dict, release: str, table: dict) -> list[tuple[dict, bool
 
 def _what(row: dict) -> tuple[str, str]:
     """(what vLLM does, the error Python prints) for one row of the table."""
+    if "attribute" in row:
+        return row["attribute"], f"AttributeError: <tokenizer class> has no attribute {row['attribute'].rpartition('.')[2]}"
     if "register" in row:
         return (f"AutoConfig.register('{row['register']}')",
                 f"ValueError: '{row['register']}' is already used by a Transformers config, pick another name.")
@@ -96,20 +98,36 @@ def _newest(spec: str, scanned: list[str]) -> str | None:
     return max(allowed, key=parse) if allowed else None
 
 
-def transformers_gone(facts: dict, pin: Any, requires: str | None = None, image: bool = False) -> dict[str, Any]:
-    """launch.tf_gone* for the first name the site's vLLM release imports that every transformers
-    release the project's pin allows no longer has. Without a pin (and outside vLLM's own image,
-    whose transformers was fixed the day it was built), `requires` — the release's own requirement —
-    stands for what a fresh install resolves: its newest allowed release (`tf_gone_fresh`)."""
+def _below(gone: str) -> str:
+    """The bound that keeps transformers before `gone` (<5 for 5.0.0, <4.54 for 4.54.1)."""
+    major, minor = gone.split(".")[:2]
+    return f"<{major}" if minor == "0" and gone.split(".")[2:3] in (["0"], []) else f"<{major}.{minor}"
+
+
+def transformers_gone(facts: dict, pin: Any, requires: str | None = None, image: bool = False,
+                      build: Callable[[], str | None] | None = None) -> dict[str, Any]:
+    """launch.tf_gone* for the first name the site's vLLM release imports (or attribute it reads) that
+    every transformers release the project's pin allows no longer has. Without a pin (and outside
+    vLLM's own image, whose transformers was fixed the day it was built), `requires` — the release's
+    own requirement — stands for what a fresh install resolves: its newest allowed release
+    (`tf_gone_fresh`); a pin open above past that release is `tf_gone_open`. `build()` names the image
+    build that certainly resolves the newest (`tf_gone_build`, engine/check/transformers_resolve.py)."""
     release = (facts.get("vllm") or {}).get("version")
     spec = getattr(pin, "spec", None) if pin is not None else None
-    if not release or (not spec and (image or not requires)):
+    if not release or (not spec and not requires):
+        return {}
+    # an image's transformers was fixed the day it was built — unless the project builds it here, from
+    # a bare base, where pip resolves the newest (an image of vLLM's own stays as it was)
+    built = build() if build is not None and not spec and image else None
+    if not spec and image and not built:
         return {}
     table = _table()
     scanned = [str(v) for v in table.get("transformers_scanned") or []]
     if spec and not _allows_any(spec, scanned):
         return {}  # a pin of a release the table never read (or none at all): not judged
-    newest = None if spec else _newest(str(requires), scanned)
+    # what an install resolves where the pin (or, without one, vLLM's requirement) leaves it open
+    newest = _newest(",".join(s for s in (spec, requires) if s), scanned) if spec and requires else \
+        (None if spec else _newest(str(requires), scanned))
     if not spec and newest is None:
         return {}
     # an import is known absent only in the 4.x wheels (transformers 5 serves legacy paths through an
@@ -118,18 +136,25 @@ def transformers_gone(facts: dict, pin: Any, requires: str | None = None, image:
     past = _allows_from(spec, ceiling, scanned) if spec else parse(str(newest)) >= parse(ceiling)
     for row, model_only in _candidates(facts, str(release), table):
         gone = str(row["removed"])
-        if spec and _allows_before(spec, gone, scanned):
+        is_import = "register" not in row and "attribute" not in row
+        if is_import and past:
+            continue
+        open_above = bool(spec) and _allows_before(str(spec), gone, scanned)
+        if open_above and (is_import or newest is None or parse(str(newest)) < parse(gone)):
             continue
         if not spec and parse(str(newest)) < parse(gone):
             continue
-        if "register" not in row and past:
-            continue
         what, error = _what(row)
         out = {"tf_gone": what, "tf_gone_from": gone, "tf_gone_at": f"{row['file']}:{row['line']}",
-               "tf_gone_error": error, "tf_gone_fix": "<" + ".".join(gone.split(".")[:2]), "tf_gone_model": model_only}
+               "tf_gone_error": error, "tf_gone_fix": _below(gone), "tf_gone_model": model_only,
+               "tf_gone_attr": "attribute" in row}
         if spec:
             out.update(tf_pin=pin.text, tf_pin_at=f"{pin.file}:{pin.line}")
+            if open_above:
+                out.update(tf_gone_open=True, tf_gone_fix=f"{spec},{_below(gone)}")
         else:
             out.update(tf_gone_fresh=True, tf_pin=f"transformers{requires}", tf_pin_at="")
+        if (open_above or not spec) and build is not None and (where := built or build()):
+            out["tf_gone_build"] = where
         return out
     return {}
