@@ -38,7 +38,7 @@ from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
 from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan.images import image_date, vendor_build_day
-from vllm_kb.engine.scan import pins as pins_mod, project_imports, python_callers, source_pins, vendored
+from vllm_kb.engine.scan import pins as pins_mod, project_imports, python_callers, source_pins, vendored, xinference_server
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
@@ -242,6 +242,11 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
             choice = pins_mod.choose([pins_mod.Pin(f, int(ln), text, "", "image", None, source="git")], cat.versions, cat.newest) \
                 if v == "source" else pins_mod.choose([pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v, source="dev")],
                                                       cat.versions, cat.newest)
+    elif site.tool == "xinference" and not site.image and choice.basis in ("none", "unbounded") \
+            and (srv := xinference_server.server_release(ctx)):
+        # a client of the Xinference server the project starts: that image's vLLM runs the model
+        at, line, image, v = srv
+        choice = pins_mod.VersionChoice(v, True, "image", pins_mod.Pin(at, line, image, f"=={v}", "image", v, via="xinference-server"))
     elif (day := image_date(site.image)) and (built := release_dates.newest_by(day)[0]) \
             and (deploy.is_vllm_like_image(site.image) or vendor_build_day(site.image)) and choice.basis != "cli":
         choice = pins_mod.VersionChoice(built, False, "image-dated",

@@ -65,3 +65,27 @@ def test_an_xinference_image_holds_the_vllm_its_dockerfile_installs(write_projec
         "--size-in-billions 7 --model-format pytorch\n")}), gpu="A100-80GB")
     (sr,) = rep.sites
     assert sr.version.version == "0.6.4.post1" and sr.version.pinned
+
+
+# https://github.com/xorbitsai/inference/issues/2440 — the server from docker compose (xprobe/xinference:v0.15.4,
+# FROM vllm/vllm-openai:v0.6.0), the model launched from the host against its endpoint
+COMPOSE = ("services:\n  xinference:\n    image: xprobe/xinference:v0.15.4\n    ports: [\"9997:9997\"]\n"
+           "    command: xinference-local -H 0.0.0.0 --port 9997\n")
+LAUNCH = ("xinference launch --endpoint http://localhost:9997 --model-engine vllm --model-name glm4-chat "
+          "--size-in-billions 9 --model-format pytorch\n")
+
+
+def test_an_xinference_launch_runs_the_vllm_of_the_server_image_the_project_starts(write_project):
+    rep = audit(write_project({"docker-compose.yml": COMPOSE, "launch.sh": LAUNCH}), gpu="RTX-4090")
+    (sr,) = rep.sites
+    assert (sr.version.version, sr.version.basis) == ("0.6.0", "image")
+    en, zh = version_text(rep.kb, sr.version, "en"), version_text(rep.kb, sr.version, "zh")
+    assert "xprobe/xinference:v0.15.4 (docker-compose.yml:3)" in en and "Xinference" in zh
+
+
+def test_servers_of_two_releases_say_nothing(write_project):
+    other = COMPOSE.replace("xinference:\n", "xinference-b:\n").replace("v0.15.4", "v1.2.1")
+    rep = audit(write_project({"docker-compose.yml": COMPOSE, "b/docker-compose.yml": other, "launch.sh": LAUNCH}),
+                gpu="RTX-4090")
+    (sr,) = rep.sites
+    assert sr.version.basis == "none"
