@@ -67,3 +67,5 @@ def test_the_alternative_is_said_not_written(tmp_path: Path):
     from vllm_kb.engine.fix.apply import pending
 
     assert all(ch.blocked != "alternative" for _, ch, _ in pending(rep, True))  # --fix --unsafe-fixes too
+    # and the alternative holds nothing back: the rule's own change is written
+    assert [ch.target for _, ch, _ in pending(rep, True) if "L15" in ch.checks] == ["max_model_len"]

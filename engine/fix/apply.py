@@ -141,7 +141,7 @@ def _site_rows(site, changes: list[Change], read, sel: Selection) -> list[tuple[
     for ch in changes:
         got = {} if ch.blocked else file_edits(site, [ch], read)
         why = ("blocked" if ch.blocked else "manual") if not got else sel.reason(ch)
-        if why is not None:
+        if why is not None and ch.blocked != "alternative":  # another way out is never written, and holds nothing back
             held.update(ch.checks)
         rows.append((ch, got, why))
     return [(ch, got, "coupled" if why is None and held & set(ch.checks) else why) for ch, got, why in rows]
