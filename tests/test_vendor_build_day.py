@@ -89,3 +89,30 @@ def test_servers_of_two_releases_say_nothing(write_project):
                 gpu="RTX-4090")
     (sr,) = rep.sites
     assert sr.version.basis == "none"
+
+
+# Google's GKE sample for Llama 4 on the Vertex Model Garden image of 5 April 2025 (GoogleCloudPlatform
+# kubernetes-engine-samples, the "Serve Llama models with vLLM" tutorial): 0.8.2 was the newest release
+# that day and has no Llama 4; 0.8.3 (the same day's main) registers it, and the sample served
+VERTEX = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: llama4}
+spec:
+  template:
+    spec:
+      containers:
+      - name: vllm
+        image: us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:20250405_1205_RC01
+        command: ["python", "-m", "vllm.entrypoints.api_server"]
+        args: ["--model=meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8", "--tensor-parallel-size=8"]
+        resources:
+          limits: {nvidia.com/gpu: 8}
+"""
+
+
+def test_a_failure_the_next_release_fixes_is_not_certain_in_a_build_of_that_day(write_project):
+    rep = audit(write_project({"deploy.yaml": VERTEX}), gpu="H100-80GB x8")
+    (sr,) = rep.sites
+    l21 = next(r for r in sr.results if r.check.id == "L21")
+    assert sr.version.version == "0.8.2" and sr.version.basis == "image-dated"
+    assert l21.status == "recommended" and l21.priority == "P1"

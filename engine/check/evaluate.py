@@ -131,12 +131,30 @@ def settle_priorities(results: list[Result], findings: list, basis: str, allowed
     if basis not in ("range", "image-dated") or not allowed:
         return
     for r in results:
-        if r.status == "recommended" and r.priority == "P0" and r.rule is not None and r.rule.vllm is not None \
-                and not all(r.rule.vllm.contains(str(v)) for v in allowed):
+        if r.status == "recommended" and r.priority == "P0" and (
+                (r.rule is not None and r.rule.vllm is not None and not all(r.rule.vllm.contains(str(v)) for v in allowed))
+                or _moves_within(r, allowed)):
             r.priority = "P1"
     for f in findings:
         if f.priority == "P0" and fails_in_some_only(f, allowed):
             f.priority = "P1"
+
+
+def _moves_within(r: Result, allowed: list) -> bool:
+    """The rule's own change is a vLLM release that the project may already run (its fix pins vllm
+    to a range one of `allowed` meets: an image built the day Llama 4 came out may hold 0.8.3's
+    code although 0.8.2 was the newest release by then)."""
+    from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
+
+    for op, value in r.fix:
+        if op.kind == "pin" and op.target == "vllm" and not op.alternative and isinstance(value, str) and value:
+            try:
+                spec = SpecifierSet(value)
+            except InvalidSpecifier:
+                continue
+            if any(spec.contains(str(v)) for v in allowed):
+                return True
+    return False
 
 
 def fails_in_some_only(f, releases: list) -> bool:
