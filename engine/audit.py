@@ -318,7 +318,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     urgent = {op.target for r in results if r.needs_change and r.priority == "P0"
               for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb, urgent)
-    settle_priorities(results, remarks, choice.basis, _allowed(cat, choice))
+    settle_priorities(results, remarks, choice.basis, _allowed(cat, choice), kb)
     if choice.basis == "none" and site.framework != "none":
         # no vLLM pin beside a framework: its own install brings a release it accepts, so a failure
         # of the newest release only (a framework finding with a `vllm:` range) is not a certain one

@@ -116,3 +116,4 @@ def test_a_failure_the_next_release_fixes_is_not_certain_in_a_build_of_that_day(
     l21 = next(r for r in sr.results if r.check.id == "L21")
     assert sr.version.version == "0.8.2" and sr.version.basis == "image-dated"
     assert l21.status == "recommended" and l21.priority == "P1"
+    assert "may already run vLLM 0.8.3" in l21.reason.en and "0.8.3" in l21.reason.zh

@@ -121,7 +121,8 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
     return out
 
 
-def settle_priorities(results: list[Result], findings: list, basis: str, allowed: list | None = None) -> None:
+def settle_priorities(results: list[Result], findings: list, basis: str, allowed: list | None = None,
+                      kb: Knowledge | None = None) -> None:
     """P0 means vLLM will not start. When that depends on the release (a rule with a `vllm:`
     range) and the project allows a range of releases (`vllm>=0.6`), the rule stays P0 only when
     it fails in every known release the range allows (`allowed`); otherwise the failure is what
@@ -131,19 +132,24 @@ def settle_priorities(results: list[Result], findings: list, basis: str, allowed
     if basis not in ("range", "image-dated") or not allowed:
         return
     for r in results:
-        if r.status == "recommended" and r.priority == "P0" and (
-                (r.rule is not None and r.rule.vllm is not None and not all(r.rule.vllm.contains(str(v)) for v in allowed))
-                or _moves_within(r, allowed)):
+        if r.status != "recommended" or r.priority != "P0":
+            continue
+        if r.rule is not None and r.rule.vllm is not None and not all(r.rule.vllm.contains(str(v)) for v in allowed):
             r.priority = "P1"
+        elif (starts := _moves_within(r, allowed)) is not None:
+            r.priority = "P1"
+            if kb is not None:  # say why it is not certain: the release that starts is one the project may run
+                r.reason = Text(en=r.reason.en + kb.t("priority.moves_within", "en", release=starts),
+                                zh=r.reason.zh + kb.t("priority.moves_within", "zh", release=starts))
     for f in findings:
         if f.priority == "P0" and fails_in_some_only(f, allowed):
             f.priority = "P1"
 
 
-def _moves_within(r: Result, allowed: list) -> bool:
-    """The rule's own change is a vLLM release that the project may already run (its fix pins vllm
-    to a range one of `allowed` meets: an image built the day Llama 4 came out may hold 0.8.3's
-    code although 0.8.2 was the newest release by then)."""
+def _moves_within(r: Result, allowed: list) -> str | None:
+    """The release the rule's own change moves to where the project may already run it (its fix
+    pins vllm to a range one of `allowed` meets: an image built the day Llama 4 came out may hold
+    0.8.3's code although 0.8.2 was the newest release by then); None otherwise."""
     from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
 
     for op, value in r.fix:
@@ -152,9 +158,10 @@ def _moves_within(r: Result, allowed: list) -> bool:
                 spec = SpecifierSet(value)
             except InvalidSpecifier:
                 continue
-            if any(spec.contains(str(v)) for v in allowed):
-                return True
-    return False
+            hit = next((str(v) for v in allowed if spec.contains(str(v))), None)
+            if hit is not None:
+                return hit
+    return None
 
 
 def fails_in_some_only(f, releases: list) -> bool:
