@@ -14,12 +14,13 @@ only supported on Ampere"): the server starts, and the first such prefill aborts
 claimed. Turing (7.5) has Triton's Ampere-style MMA and is not affected.
 
 V0 turns chunked prefill on by itself above a 32K context (0.5.3+; EngineArgs.create_engine_config
-0.6.3:944, `_set_default_args_v0` 0.8.4:1580) unless the model is multimodal, MLA (0.8+), has a
+0.6.3:944, `_set_default_args_v0` 0.8.4:1580) unless the model is multimodal (0.6.1.post2+), MLA (0.8+), has a
 sliding window, or the launch uses LoRA, speculative decoding or pooling."""
 from __future__ import annotations
 
 from typing import Any
 
+from vllm_kb.engine.check.memory.reserve import v0_chunked_prefill
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 FIRST, LAST = Version("0.4.0"), Version("0.9.0")  # the releases reports show it for (0.4.0 … 0.8.x)
@@ -35,15 +36,13 @@ def _on(value: Any) -> bool | None:
 
 
 def _default_chunked(facts: dict, max_len: Any, v: Version) -> bool:
-    """V0's own chunked prefill for contexts above 32K."""
+    """V0's own chunked prefill for contexts above 32K, as the profile run sizes it
+    (memory/reserve.py), less what create_engine_config also skips it for: a sliding window,
+    speculative decoding, a pooling model."""
     model, engine = facts.get("model") or {}, facts.get("engine") or {}
-    if not isinstance(max_len, int) or max_len <= 32768 or v < Version("0.5.3"):
+    if not isinstance(max_len, int) or not v0_chunked_prefill(engine, max_len, model, v):
         return False
-    if model.get("multimodal") or model.get("sliding_window_size"):
-        return False
-    if (model.get("mla") or model.get("kv_lora_rank")) and not v < Version("0.8.0"):
-        return False
-    if _on(engine.get("enable_lora")) or engine.get("speculative_model") or engine.get("speculative_config"):
+    if model.get("sliding_window_size") or engine.get("speculative_model") or engine.get("speculative_config"):
         return False
     return not (facts.get("site") or {}).get("pooling")
 

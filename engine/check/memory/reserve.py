@@ -24,7 +24,7 @@ def batched_tokens(engine: dict, max_len: int, rt: Runtime, model: dict | None =
     if rt.v1:
         return 8192
     v = try_parse(rt.version) if rt.version else None
-    if _v0_chunked_prefill(engine, max_len, model or {}, v):
+    if v0_chunked_prefill(engine, max_len, model or {}, v):
         return 512 if v is not None and v < Version("0.6.5") else 2048
     out = max(max_len, 2048)
     if (model or {}).get("multimodal") and (v is None or not v < Version("0.6.0")):
@@ -32,7 +32,7 @@ def batched_tokens(engine: dict, max_len: int, rt: Runtime, model: dict | None =
     return out
 
 
-def _v0_chunked_prefill(engine: dict, max_len: int, model: dict, v: Version | None) -> bool:
+def v0_chunked_prefill(engine: dict, max_len: int, model: dict, v: Version | None) -> bool:
     """Whether V0 runs chunked prefill (EngineArgs.create_engine_config): as the site says, else
     by default from 0.5.3 for contexts above 32K — but not with LoRA, not for multimodal models
     (0.6.1.post2+: "chunked prefill is disabled by default in V0" for them) nor MLA ones (0.8.0+),
