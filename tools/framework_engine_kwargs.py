@@ -36,10 +36,13 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from framework_kwargs_flow import _conditions, _dict_keys, _enclosing, _forwarded, _name, _parents, _self_kwargs, handed_in, instance_keys  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-DISTS = {"trl": "trl", "verl": "verl", "openrlhf": "openrlhf", "llamafactory": "llamafactory", "ms-swift": "ms_swift"}
+# the RL and fine-tuning frameworks, and the evaluation harnesses that build vLLM's engine themselves
+DISTS = {"trl": "trl", "verl": "verl", "openrlhf": "openrlhf", "llamafactory": "llamafactory", "ms-swift": "ms_swift",
+         "lighteval": "lighteval", "lm_eval": "lm_eval"}
 ENGINE = {"LLM", "EngineArgs", "AsyncEngineArgs"}
 FINAL = re.compile(r"^\d+(\.\d+)*(\.post\d+)?$")
 GUARD = re.compile(r"version|parameters|signature|hasattr|fields|__init__|is_vllm|vllm_ge|vllm_version|Version\(", re.I)
@@ -49,42 +52,6 @@ ENTRY = [("trl", re.compile(r"scripts/vllm_serve\.py$"), "trl vllm-serve"), ("tr
          ("openrlhf", re.compile(r"cli/batch_inference\.py$"), "batch_inference"),
          # verl's rollout server: loaded in rollout.mode async (the default from 0.7.0)
          ("verl", re.compile(r"vllm_rollout/vllm_async_server\.py$"), "async")]
-
-
-def _name(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
-
-
-def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
-    return {c: p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
-
-
-def _enclosing(node, parents, kinds):
-    while node in parents:
-        node = parents[node]
-        if isinstance(node, kinds):
-            return node
-    return None
-
-
-def _conditions(node, stop, parents, shared=frozenset()) -> list[str]:
-    """The `if` tests between node and stop (exclusive), innermost first, less those in `shared`
-    (the ones the engine call itself sits under: they decide the call, not the argument)."""
-    out = []
-    while node in parents and node is not stop:
-        p = parents[node]
-        if p in shared:
-            pass
-        elif isinstance(p, ast.If) and node in p.body:
-            out.append(ast.unparse(p.test))
-        elif isinstance(p, ast.If) and node in p.orelse:
-            out.append("not (" + ast.unparse(p.test) + ")")
-        node = p
-    return out
 
 
 def _engine_names(tree: ast.AST) -> tuple[set[str], set[str]]:
@@ -110,126 +77,6 @@ def _is_engine_call(n: ast.Call, names: set[str], modules: set[str]) -> bool:
     if isinstance(f, ast.Name):
         return f.id in names
     return isinstance(f, ast.Attribute) and f.attr in ENGINE and isinstance(f.value, ast.Name) and f.value.id in modules
-
-
-def _self_kwargs(fn, parents, attr: str):
-    """`**self.kwargs` in a method: the method of the same class that stored its own `**kwargs`
-    there (`self.kwargs = kwargs`), and that parameter's name."""
-    cls = _enclosing(fn, parents, (ast.ClassDef,))
-    # the class and the bases defined beside it (OpenRLHF 0.8: LLMRayActor(BaseLLMRayActor) whose
-    # base stores the keywords)
-    tree = fn
-    while tree in parents:
-        tree = parents[tree]
-    classes = {c.name: c for c in ast.walk(tree) if isinstance(c, ast.ClassDef)}
-    bodies = []
-    while cls is not None and cls not in bodies:
-        bodies.append(cls)
-        cls = next((classes[_name(b)] for b in cls.bases if _name(b) in classes), None)
-    for m in [m for c in bodies for m in c.body]:
-        if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) or m.args.kwarg is None:
-            continue
-        for n in ast.walk(m):
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id == m.args.kwarg.arg and any(
-                    isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) and t.value.id == "self" for t in n.targets):
-                return m, m.args.kwarg.arg
-    return None, None
-
-
-def _dict_keys(fn, var: str, before_line: int, call, parents) -> dict[str, dict]:
-    """Keys the function puts into mapping `var` before the call."""
-    out: dict[str, dict] = {}
-    shared = set()
-    up = call
-    while up in parents:
-        up = parents[up]
-        if isinstance(up, ast.If):
-            shared.add(up)
-
-    def add(key, node):
-        if isinstance(key, str) and key.isidentifier():
-            out.setdefault(key, {"line": node.lineno, "tests": _conditions(node, fn, parents, frozenset(shared))})
-
-    for n in ast.walk(fn):
-        if getattr(n, "lineno", 10**9) > before_line:
-            continue
-        if isinstance(n, ast.Assign):
-            for t in n.targets:
-                if isinstance(t, ast.Name) and t.id == var:
-                    if isinstance(n.value, ast.Dict):
-                        for k in n.value.keys:
-                            if isinstance(k, ast.Constant):
-                                add(k.value, n)
-                    elif isinstance(n.value, ast.Call) and _name(n.value.func) == "dict":
-                        for kw in n.value.keywords:
-                            add(kw.arg, n)
-                elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == var:
-                    if isinstance(t.slice, ast.Constant):
-                        add(t.slice.value, n)
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == var:
-            if n.func.attr == "update":
-                for kw in n.keywords:
-                    add(kw.arg, n)
-                if n.args and isinstance(n.args[0], ast.Dict):
-                    for k in n.args[0].keys:
-                        if isinstance(k, ast.Constant):
-                            add(k.value, n)
-            elif n.func.attr == "setdefault" and n.args and isinstance(n.args[0], ast.Constant):
-                add(n.args[0].value, n)
-    return out
-
-
-def _popped(fn, var: str) -> set[str]:
-    return {n.args[0].value for n in ast.walk(fn)
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "pop"
-            and isinstance(n.func.value, ast.Name) and n.func.value.id == var and n.args and isinstance(n.args[0], ast.Constant)}
-
-
-def _callers(trees: dict[str, ast.AST], target: str) -> list[tuple[str, ast.Call]]:
-    out = []
-    for path, tree in trees.items():
-        for n in ast.walk(tree):
-            if not isinstance(n, ast.Call):
-                continue
-            f = n.func
-            if isinstance(f, ast.Attribute) and f.attr == "remote":
-                f = f.value
-                if isinstance(f, ast.Call) and isinstance(f.func, ast.Attribute) and f.func.attr == "options":
-                    f = f.func.value
-            if _name(f) == target and not (isinstance(n.func, ast.Attribute) and n.func.attr not in ("remote",) and _name(n.func) != target):
-                out.append((path, n))
-    return out
-
-
-def _forwarded(trees, all_parents, fn, var: str, parents, got: dict) -> None:
-    """Keywords the callers of a forwarding function (or class) pass on to vLLM: written out, or
-    spread from a mapping they build (`.remote(**actor_kwargs)`)."""
-    named = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
-    popped = _popped(fn, var)
-    targets = {fn.name}
-    if fn.name == "__init__":
-        cls = _enclosing(fn, parents, (ast.ClassDef,))
-        targets = {cls.name} if cls else targets
-        # its subclasses, and parameters that default to one of them (`llm_actor_cls=LLMRayActor`)
-        for tree in trees.values():
-            for n in ast.walk(tree):
-                if isinstance(n, ast.ClassDef) and any(_name(b) in targets for b in n.bases):
-                    targets.add(n.name)
-        for tree in trees.values():
-            for n in ast.walk(tree):
-                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    args = n.args.args + n.args.kwonlyargs
-                    defaults = [None] * (len(n.args.args) - len(n.args.defaults)) + list(n.args.defaults) + list(n.args.kw_defaults)
-                    targets |= {a.arg for a, d in zip(args, defaults) if d is not None and _name(d) in targets}
-    for cpath, call in [c for t in sorted(targets) for c in _callers(trees, t)]:
-        cfn = _enclosing(call, all_parents[cpath], (ast.FunctionDef, ast.AsyncFunctionDef))
-        passed = {ckw.arg: {"line": ckw.value.lineno} for ckw in call.keywords if ckw.arg}
-        for ckw in call.keywords:
-            if ckw.arg is None and isinstance(ckw.value, ast.Name) and cfn is not None:
-                passed.update(_dict_keys(cfn, ckw.value.id, call.lineno, call, all_parents[cpath]))
-        for k, v in passed.items():
-            if k not in named and k not in popped:
-                got.setdefault(k, v)
 
 
 def _argv_dict(fn, parents) -> dict[str, dict]:
@@ -292,9 +139,15 @@ def calls_in(fid: str, trees: dict[str, ast.AST]) -> list[dict]:
                     src, var, line = fn, None, n.lineno
                     if isinstance(kw.value, ast.Name):
                         var = kw.value.id
+                        for k, v in handed_in(fn, parents, var, n).items():
+                            kwargs.setdefault(k, v)
                     elif isinstance(kw.value, ast.Attribute) and isinstance(kw.value.value, ast.Name) and kw.value.value.id == "self":
                         src, var = _self_kwargs(fn, parents, kw.value.attr)
                         line = 10**9
+                        if var is None:  # keys set on other paths: the call's own tests go with each
+                            own = _conditions(n, fn, parents)
+                            for k, v in instance_keys(fn, parents, kw.value.attr).items():
+                                kwargs.setdefault(k, {**v, "tests": own + list(v.get("tests") or [])})
                     if var is None or src is None:
                         continue
                     got = _dict_keys(src, var, line, n, parents) if src is not tree else {}
@@ -384,6 +237,11 @@ def main(argv=None) -> int:
     ap.add_argument("-o", "--out", type=Path, default=ROOT / "knowledge" / "frameworks" / "engine_kwargs.yaml")
     args = ap.parse_args(argv)
     data = build(args.wheels)
+    # a framework with no wheel in the folder keeps the rows it has (refresh one framework at a time)
+    built = {r["framework"] for r in data["rows"]}
+    if args.out.is_file():
+        old = (yaml.safe_load(args.out.read_text(encoding="utf-8")) or {}).get("rows") or []
+        data["rows"] = [r for r in old if r["framework"] not in built] + data["rows"]
     args.out.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None), encoding="utf-8")
     print(f"{len(data['rows'])} rows → {args.out}")
     return 0

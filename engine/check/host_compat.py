@@ -1,5 +1,6 @@
-"""Serving packages that start vLLM themselves — FastChat's vllm_worker, Xinference, Ray Serve LLM —
-against the vLLM release the project pins. The user writes none of what breaks: the package's own
+"""Serving packages and evaluation harnesses that start vLLM themselves — FastChat's vllm_worker,
+Xinference, Ray Serve LLM, lighteval, lm-evaluation-harness — against the vLLM release the project
+pins. The user writes none of what breaks: the package's own
 code passes an engine argument vLLM removed, or reads an engine attribute the V1 engine lacks, so
 only the pair of releases decides (knowledge/frameworks/compat.yaml rows of `fastchat`,
 `xinference`, `ray`). The facts name the break and the nearest pair that works: the closest vLLM
@@ -8,18 +9,19 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from vllm_kb.engine.check import framework_kwargs
 from vllm_kb.engine.check.framework_compat import engine_needed
 from vllm_kb.engine.kb import compat
 from vllm_kb.engine.kb.versions import parse, try_parse
 
 # host id → its package on PyPI
-PACKAGES = {"fastchat": "fschat", "xinference": "xinference", "ray": "ray"}
+PACKAGES = {"fastchat": "fschat", "xinference": "xinference", "ray": "ray", "lighteval": "lighteval", "lm_eval": "lm-eval"}
 
 
 def host_of(site) -> str | None:
     """The serving package that starts this site's engine, when it is one of PACKAGES."""
-    if site.tool == "xinference":
-        return "xinference"
+    if site.tool in ("xinference", "lighteval", "lm_eval"):
+        return site.tool
     if site.kind.startswith("python -m fastchat.serve.vllm_worker"):
         return "fastchat"
     if site.tool == "ray-serve" and site.kind.startswith("ray.serve.llm"):
@@ -39,8 +41,10 @@ def _engine_ok(row: compat.Row, vllm: str, facts: dict, env_written: bool) -> bo
     return engine_needed(row, vllm, facts) and not (row.raw.get("needs") == "v1-unset" and env_written)
 
 
-def _breaks(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool) -> list[compat.Row]:
-    rows = [r for r in compat.problems(host, rel, vllm, "install") if r.kind == "known_break"]
+def _breaks(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool, cat=None) -> list[compat.Row]:
+    # the engine arguments the package's own code passes (engine_kwargs.yaml: lighteval, lm-eval) first
+    rows = framework_kwargs.breaks(host, rel, vllm, site, facts, cat) if cat is not None else []
+    rows += [r for r in compat.problems(host, rel, vllm, "install") if r.kind == "known_break"]
     rows += [r for r in compat.problems(host, rel, vllm, "feature") if r.kind == "known_break" and _used(r, site)]
     return [r for r in rows if r.effect == "error" and _engine_ok(r, vllm, facts, env_written)]
 
@@ -50,13 +54,13 @@ def pair_breaks(host: str, rel: str, vllm: str, site, facts: dict) -> list[compa
     return _breaks(host, rel, vllm, site, facts, False)
 
 
-def _fits(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool) -> bool:
+def _fits(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool, cat=None) -> bool:
     """No break, and inside the range the release declares (a pair pip would refuse is no proposal)."""
     declared = [r for r in compat.rows() if r.framework == host and r.kind == "declared" and r.covers(rel)]
     # a release whose requests all fail (scope `request`, host_request) is no pair to propose either
     requests = [r for r in compat.problems(host, rel, vllm, "request") if r.kind == "known_break" and r.effect == "error"]
     return (not declared or any(r.allows(vllm) for r in declared)) and not requests and \
-        not _breaks(host, rel, vllm, site, facts, env_written)
+        not _breaks(host, rel, vllm, site, facts, env_written, cat)
 
 
 def host_compat(site, facts: dict, cat, pin_of: Callable[[str], Any], text: str | None = None) -> dict[str, Any]:
@@ -73,7 +77,7 @@ def host_compat(site, facts: dict, cat, pin_of: Callable[[str], Any], text: str 
     if not rel or try_parse(rel) is None:
         return {}
     written = "VLLM_USE_V1" in (text or "")
-    rows = _breaks(host, rel, vllm, site, facts, written)
+    rows = _breaks(host, rel, vllm, site, facts, written, cat)
     if not rows:
         # VLLM_USE_V1=0 is what keeps this pair working: removing it (A4) would bring the break back
         env = {k: val for k, val in (facts.get("env") or {}).items() if k != "VLLM_USE_V1"}
@@ -91,7 +95,7 @@ def host_compat(site, facts: dict, cat, pin_of: Callable[[str], Any], text: str 
             break
     versions = [str(x) for x in cat.versions]
     here = str(cat.index_version(vllm))
-    ok = [x for x in versions if _fits(host, rel, x, site, facts, written)]
+    ok = [x for x in versions if _fits(host, rel, x, site, facts, written, cat)]
     if ok and here in versions:
         at = versions.index(here)
         best = min(ok, key=lambda x: (abs(versions.index(x) - at), versions.index(x) < at))
@@ -99,7 +103,7 @@ def host_compat(site, facts: dict, cat, pin_of: Callable[[str], Any], text: str 
     fixed = [str(x.raw["fixed_in"]) for x in rows if x.raw.get("fixed_in")]
     if fixed and len(fixed) == len(rows):
         cand = max(fixed, key=lambda x: parse(x))
-        if _fits(host, cand, vllm, site, facts, written):
+        if _fits(host, cand, vllm, site, facts, written, cat):
             out["host_fit_release"] = "==" + cand
     return out
 

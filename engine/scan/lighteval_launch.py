@@ -77,6 +77,9 @@ def site(ctx, rel: str, version: str, cmd, tl, env: dict, syntax: str = "cli") -
     else:
         items = [(k.strip(), v) for k, eq, v in (p.strip().partition("=") for p in _GENERATION.sub("", w.value).split(",")) if eq]
     renamed = entry["args"]
+    # its own keys (data_parallel_size) decide what its code passes vLLM (engine_kwargs.yaml conditions)
+    # (data_parallel_size defaults to 1: VLLMModelConfig in every release read, 0.5.0–0.13.0)
+    s.framework_keys = {"data_parallel_size": 1, **{k: v for k, v in items if k in set(entry.get("own", []))}}
     s.settings, s.unknown, s.model = pairs(ctx, version, rel, syntax, w.line, at, items, renamed, set(entry.get("own", [])),
                                            only=set(renamed.values()))
     if any(k == entry.get("defaults_with") for k, _ in items):

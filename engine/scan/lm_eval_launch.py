@@ -51,6 +51,9 @@ def site(ctx, rel: str, version: str, cmd, tl, env: dict, syntax: str = "cli") -
         s.opaque.append({"code": "unresolved", "what": w.raw, "where": f"{rel}:{w.line}"})
         return s
     text = text.split("=", 1)[1] if text.startswith("--model") else text
+    # its own keys (data_parallel_size) decide what its code passes vLLM (engine_kwargs.yaml conditions)
+    # (data_parallel_size defaults to 1: VLLM.__init__ in every release read, 0.4.1–0.4.13)
+    s.framework_keys = {"data_parallel_size": 1, **{k: v for k, v in _pairs(text) if k in _OWN}}
     s.settings, s.unknown, s.model = pairs(ctx, version, rel, syntax, w.line, at, _pairs(text), _RENAMED, _OWN)
     return s
 

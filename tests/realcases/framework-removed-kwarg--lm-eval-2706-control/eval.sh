@@ -1,0 +1,6 @@
+#!/bin/bash
+# the same evaluation on one engine
+lm_eval --model vllm \
+    --model_args pretrained=Qwen/Qwen2.5-7B-Instruct,tensor_parallel_size=1,dtype=auto,gpu_memory_utilization=0.8 \
+    --tasks mmlu \
+    --batch_size auto
