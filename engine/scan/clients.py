@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
+from vllm_kb.engine.scan.agent_clients import agent_clients
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 
 _CALLS = frozenset({"create", "acreate", "stream", "parse"})
@@ -31,14 +32,17 @@ def _auto_tools(call: ast.Call) -> bool:
 
 
 def tool_clients(ctx: ScanContext, files: list[str]) -> list[str]:
-    """file:line of each chat-completions call that asks for automatic tool choice."""
-    out = []
+    """file:line of each chat-completions call that asks for automatic tool choice, and of each
+    coding agent's provider configured in the project (engine/scan/agent_clients.py)."""
+    out = agent_clients(ctx.read, files)
     for rel in files:
         if not rel.endswith(".py"):
             continue
         text = ctx.read(rel) or ""
         if "tools" not in text and "tool_choice" not in text:
             continue
+        if "bind_tools" in text or ("Agent(" in text and "agents" in text):
+            out += _agent_frameworks(rel, text)
         # the call's target names `completions` (as Python reads the text): most files that say
         # "tools" are not parsed (vLLM's own tree: thousands)
         if "completions" not in text and (text.isascii() or "completions" not in _nfkc(text)):
@@ -55,4 +59,29 @@ def tool_clients(ctx: ScanContext, files: list[str]) -> list[str]:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CALLS:
                 if _auto_tools(node) and "completions" in ast.unparse(node.func.value):
                     out.append(f"{rel}:{node.lineno}")
+    return out
+
+
+def _agent_frameworks(rel: str, text: str) -> list[str]:
+    """Agent libraries that send their tools with no tool_choice ("auto" to vLLM): LangChain's
+    `model.bind_tools([...])` and the OpenAI Agents SDK's `Agent(tools=[...])` (`from agents import
+    Agent`; its chat-completions model passes tool_choice only when model_settings sets one)."""
+    try:
+        tree = parse_python(text, rel)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    agent = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "agents"
+             for a in n.names if a.name == "Agent"}
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "bind_tools" and (node.args or "tools" in kw):
+            choice = kw.get("tool_choice")
+            if choice is None or (isinstance(choice, ast.Constant) and choice.value == "auto"):
+                out.append(f"{rel}:{node.lineno}")
+        elif isinstance(node.func, ast.Name) and node.func.id in agent and isinstance(kw.get("tools"), (ast.List, ast.Tuple)) \
+                and kw["tools"].elts and "model_settings" not in kw:
+            out.append(f"{rel}:{node.lineno}")
     return out

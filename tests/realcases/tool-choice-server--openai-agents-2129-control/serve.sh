@@ -1,0 +1,3 @@
+#!/bin/bash
+vllm serve Qwen/Qwen3-4B-AWQ --served-model-name models/Qwen3-4B-AWQ --port 8090 \
+    --enable-auto-tool-choice --tool-call-parser hermes
