@@ -160,6 +160,8 @@ def add_mount(facts: dict, source: str | None, target: str | None) -> None:
     """Record what a container path holds (`mounts`: target → names of the source), so a model
     given as that path can be known by the volume's or the host folder's name."""
     if source and target and target.startswith("/"):
+        # compose's `${PWD}/models`: the folder compose runs in, read as the compose file's own
+        source = re.sub(r"^\$(?:\{PWD\}|PWD\b)", ".", source)
         facts.setdefault("mounts", {}).setdefault(target.rstrip("/") or "/", []).append(source)
 # options of `docker build` that take a value (the tags and the Dockerfile are read)
 _BUILD_TAKES = {"-f", "--file", "-t", "--tag", "--build-arg", "--target", "--platform", "--network", "--label",

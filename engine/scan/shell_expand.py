@@ -19,6 +19,10 @@ from vllm_kb.engine.scan.shell import Seg, Word, _show_var
 _HOLE = re.compile("\ue000([^\ue001]*)\ue001")
 _IFS = re.compile(r"[ \t\n]+")
 _ARRAY_ALL = re.compile(r"\$\{([A-Za-z_]\w*)\[[@*]\]\}")
+# the folder the command runs in: read as ".", so `$(pwd)/models/x` and `-v $PWD/models:/models`
+# name the project's own folders (relative to the script, else to the project root)
+_PWD_CMD = re.compile(r"\$\(\s*pwd(?:\s+-[LP])?\s*\)|`\s*pwd(?:\s+-[LP])?\s*`")
+_PWD_NOTE = "{} read as the folder the command runs in"
 
 
 def hole(what: str) -> str:
@@ -97,7 +101,11 @@ class Expander:
                 started = True
                 continue
             if s.kind == "cmd":
-                fields[-1].append((self._command(s), w))
+                if _PWD_CMD.fullmatch(s.arg.strip()):
+                    fields[-1].append((".", w))
+                    note = note or _PWD_NOTE.format("$(pwd)")
+                else:
+                    fields[-1].append((self._command(s), w))
                 started = True
                 continue
             val, how = self._var(s)
@@ -195,6 +203,8 @@ class Expander:
         if s.op == "#len":
             v = self.vars.get(name)
             return (str(len(v)), None) if is_known(v) else (None, None)
+        if name == "PWD" and name not in self.vars and name not in self.unset:
+            return self._apply(s, True, ".", _PWD_NOTE.format("$PWD"))
         known = name in self.vars
         val = self.vars.get(name)
         return self._apply(s, known, val, self.notes.get(name) if known else None, external=not known and name not in self.unset)
