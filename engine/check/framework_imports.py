@@ -42,7 +42,17 @@ def entry_loaded(fid: str, entry: str, site, fw: str) -> bool:
         return (entry == "trl vllm-serve") == (site.kind == "trl vllm-serve")
     if fid == "verl" and entry == "async":
         return verl_mode(site, fw) == "async"
-    return entry in ("rollout", "plugin", "kv connector")
+    return entry in ("rollout", "plugin", "kv connector", "backend")
+
+
+# a package named otherwise than its PyPI distribution: Triton's vLLM backend, by Triton release
+_WHO = {"triton": "Triton's vLLM backend"}
+
+
+def _url(fid: str, pkg: str, file: str) -> str:
+    if fid == "triton":  # the rYY.MM branch of triton-inference-server/vllm_backend
+        return f"https://github.com/triton-inference-server/vllm_backend/blob/{pkg.split('==')[1]}/{file}"
+    return f"https://pypi.org/project/{pkg.replace('==', '/')}/"
 
 
 def breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
@@ -59,12 +69,14 @@ def breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
             where = f"{imp['file']}:{imp['line']}"
             pkg = row["source"]
             spans = " or ".join(imp["vllm"])
+            gone = vllm_symbols.missing_module(mod, vllm)
+            raised = f"ModuleNotFoundError: No module named '{gone}'" if gone else f"ImportError: cannot import name '{name}' from '{mod}'"
             out.append(compat.Row(fid, row["releases"], "", "known_break", {
                 "id": f"{fid}-imports-{imp['import']}", "effect": "error", "scope": "install",
-                "error": (f"ImportError: cannot import name '{name}' from '{mod}' — {pkg.split('==')[0]} {row['releases']} "
+                "error": (f"{raised} — {_WHO.get(fid, pkg.split('==')[0])} {row['releases']} "
                           f"imports it ({where}); vLLM has it in releases {spans}"),
                 "where": f"{pkg} {where}",
-                "source": {"title": f"{pkg} {imp['file']}", "url": f"https://pypi.org/project/{pkg.replace('==', '/')}/"}}))
+                "source": {"title": f"{pkg} {imp['file']}", "url": _url(fid, pkg, imp["file"])}}))
             break  # one per row is enough to name the break
     return out
 

@@ -9,18 +9,19 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from vllm_kb.engine.check import framework_kwargs
+from vllm_kb.engine.check import framework_imports, framework_kwargs
 from vllm_kb.engine.check.framework_compat import engine_needed
 from vllm_kb.engine.kb import compat
 from vllm_kb.engine.kb.versions import parse, try_parse
 
 # host id → its package on PyPI
-PACKAGES = {"fastchat": "fschat", "xinference": "xinference", "ray": "ray", "lighteval": "lighteval", "lm_eval": "lm-eval"}
+PACKAGES = {"fastchat": "fschat", "xinference": "xinference", "ray": "ray", "lighteval": "lighteval", "lm_eval": "lm-eval",
+            "triton": "tritonserver"}
 
 
 def host_of(site) -> str | None:
     """The serving package that starts this site's engine, when it is one of PACKAGES."""
-    if site.tool in ("xinference", "lighteval", "lm_eval"):
+    if site.tool in ("xinference", "lighteval", "lm_eval", "triton"):
         return site.tool
     if site.kind.startswith("python -m fastchat.serve.vllm_worker"):
         return "fastchat"
@@ -45,6 +46,8 @@ def _breaks(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool
     # the engine arguments the package's own code passes (engine_kwargs.yaml: lighteval, lm-eval) first
     rows = framework_kwargs.breaks(host, rel, vllm, site, facts, cat) if cat is not None else []
     rows += [r for r in compat.problems(host, rel, vllm, "install") if r.kind == "known_break"]
+    # the vLLM names its own modules import when they load (vllm_imports.yaml: Triton's vLLM backend)
+    rows += framework_imports.breaks(host, rel, vllm, site)
     rows += [r for r in compat.problems(host, rel, vllm, "feature") if r.kind == "known_break" and _used(r, site)]
     return [r for r in rows if r.effect == "error" and _engine_ok(r, vllm, facts, env_written)]
 
