@@ -81,7 +81,8 @@ def _agent_frameworks(rel: str, text: str) -> list[str]:
             choice = kw.get("tool_choice")
             if choice is None or (isinstance(choice, ast.Constant) and choice.value == "auto"):
                 out.append(f"{rel}:{node.lineno}")
-        elif isinstance(node.func, ast.Name) and node.func.id in agent and isinstance(kw.get("tools"), (ast.List, ast.Tuple)) \
-                and kw["tools"].elts and "model_settings" not in kw:
-            out.append(f"{rel}:{node.lineno}")
+        elif isinstance(node.func, ast.Name) and node.func.id in agent and "model_settings" not in kw:
+            tools = kw.get("tools")
+            if isinstance(tools, (ast.List, ast.Tuple)) and tools.elts:
+                out.append(f"{rel}:{node.lineno}")
     return out
