@@ -280,7 +280,7 @@ def env_image(image: str | None) -> tuple[dict, dict] | None:
 
     name, tag = name_and_tag(image)
     for entry in deploy_tools.load("env_images")["images"]:
-        if re.match(entry["match"], name):
+        if re.match(entry["match"], name) and not (entry.get("tag_has") and not re.search(entry["tag_has"], tag or "")):
             m = _TAG_VERSION.match(tag) or re.match(r"^v?(\d+\.\d+\.\d+)", tag)
             worker = try_parse(m.group(1)) if m else None
             if worker is not None and entry.get("until") and worker >= parse(str(entry["until"])):
@@ -337,7 +337,7 @@ def entry_command(entry: dict, tag: dict, env: list[tuple[str, Word]], line: int
     extra: list[Word] = []
     for name, word in env:
         arg = aliases.get(name) or (name.lower() if entry.get("generic") and name not in reserved and name.isupper()
-                                    and name.lower() in args else None)
+                                    and name.lower() in args else None) or _prefixed(entry, name)
         spec = entry.get("extra_args") or {}
         if name in ([spec["env"]] if isinstance(spec.get("env"), str) else spec.get("env") or ()) and (tag["worker"] is None or in_range(spec.get("worker"), tag["worker"])):
             try:  # the worker splits it with shlex
@@ -351,7 +351,7 @@ def entry_command(entry: dict, tag: dict, env: list[tuple[str, Word]], line: int
             continue  # read by the entrypoint only beside another (substratusai: DTYPE with QUANTIZATION)
         low = str(word.value).strip().lower()
         flag = _synth("--" + arg.replace("_", "-"), word.line)
-        if (args.get(arg) or {}).get("type") == "bool":
+        if (args.get(arg) or {}).get("type") == "bool" or _switch(cat, arg):
             if low in ("true", "1", "yes", "on"):
                 out.append(flag)
             given.add(arg)
@@ -374,6 +374,19 @@ def entry_command(entry: dict, tag: dict, env: list[tuple[str, Word]], line: int
         if arg not in given:  # what the entrypoint passes itself, not known here: unresolved, not vLLM's default
             out += [_synth("--" + arg.replace("_", "-"), line), _unresolved(str(why), line)]
     return out + extra
+
+
+def _prefixed(entry: dict, name: str) -> str | None:
+    """SM_VLLM_MAX_MODEL_LEN → max_model_len for an entry whose entrypoint passes every prefixed name."""
+    prefix = entry.get("prefix")
+    return name[len(prefix):].lower() if prefix and name.startswith(prefix) and len(name) > len(prefix) else None
+
+
+def _switch(cat, arg: str) -> bool:
+    """A serve flag that takes no value in some release (--enable-auto-tool-choice)."""
+    kind = ((cat.raw.get("cli_flags") or {}).get("--" + arg.replace("_", "-")) or {}).get("kind")
+    kinds = [k for _, k in kind.get("changes", [])] if isinstance(kind, dict) else [kind]
+    return bool(kinds) and all(k in ("switch", "negatable") for k in kinds)
 
 
 def _unresolved(text: str, line: int) -> Word:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import framework_site, python_argv
+from vllm_kb.engine.scan import framework_site, python_argv, sagemaker
 from vllm_kb.engine.scan.python_facts import bound_env, facts  # noqa: F401 — re-exported for python_calls
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
@@ -33,10 +33,11 @@ _SERVER_FUNCS = {"build_async_engine_client", "run_server"}
 # models.py Model.upload; the vLLM notebooks of GoogleCloudPlatform/vertex-ai-samples pass both)
 _VERTEX_ARGV = ("serving_container_command", "serving_container_args")
 # the names of the callees the scanner looks at (a call by any other name is none of these)
-CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload"} | python_argv.SPAWN_NAMES)
+CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload"} | python_argv.SPAWN_NAMES
+                    | {"Model", "HuggingFaceModel", "JumpStartModel", "create_model"})
 # words one of those calls, or BentoML's `__command__`, spells in a file that holds it
 WORDS = ("LLMConfig", "vLLMEngineProcessorConfig", "ChatModel", "build_async_engine_client", "run_server", "launch_model",
-         "serving_container_args",
+         "serving_container_args", sagemaker.PREFIX,
          "__command__", "subprocess", "Popen", "system(", "popen(", "execv", "spawnv", "create_subprocess")
 
 
@@ -48,7 +49,8 @@ class Tools:
 
     def any(self) -> bool:
         return bool(self.names or self.subprocess.any()
-                    or any(m.startswith(("ray.serve.llm", "ray.data.llm", "google.cloud.aiplatform")) for m in self.modules.values()))
+                    or any(m.startswith(("ray.serve.llm", "ray.data.llm", "google.cloud.aiplatform", "sagemaker", "boto3"))
+                           for m in self.modules.values()))
 
     def target(self, call: ast.Call) -> str | None:
         f = call.func
@@ -67,6 +69,8 @@ class Tools:
             return "xinference"
         if isinstance(f, ast.Attribute) and f.attr == "upload" and any(k.arg in _VERTEX_ARGV for k in call.keywords):
             return "vertex-upload"
+        if sagemaker.is_call(call):  # the SageMaker SDK's Model(image_uri=, env=), boto3's create_model
+            return "sagemaker"
         if self.subprocess.spawns(call):
             return "subprocess"
         return None
@@ -80,6 +84,8 @@ def imports(imported: list) -> Tools:
             for a in node.names:
                 if f"{node.module}.{a.name}" == "google.cloud.aiplatform":
                     t.modules[a.asname or a.name] = "google.cloud.aiplatform"
+                if node.module.split(".")[0] == "sagemaker":  # `from sagemaker.model import Model`
+                    t.modules.setdefault("sagemaker", "sagemaker")
                 for (prefix, name), target in _NAMES.items():
                     if node.module == prefix and a.name == name:
                         t.names[a.asname or a.name] = target
@@ -106,6 +112,8 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
         return python_argv.list_site(ctx, rel, text, call, r, "bentoml")
     if f.target == "xinference":
         return _xinference(ctx, rel, text, version, call, r)
+    if f.target == "sagemaker":
+        return sagemaker.site(ctx, rel, text, call, r)
     if f.target == "vertex-upload":
         kw = {k.arg: k.value for k in call.keywords if k.arg}
         return python_argv.container_site(ctx, rel, text, call, r, kw.get("serving_container_command"),
