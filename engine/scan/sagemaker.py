@@ -35,7 +35,7 @@ def _text(r, node) -> str | None:
         v = r.value(node)
     except Unresolved:
         return None
-    return v if isinstance(v, (str, int, float)) and not isinstance(v, bool) else None
+    return str(v) if isinstance(v, (str, int, float)) and not isinstance(v, bool) else None
 
 
 def _word(r, node, text: str) -> Word:
