@@ -1,4 +1,5 @@
-"""Evaluation harnesses that build vLLM's engine in their own code (lighteval, lm-evaluation-harness):
+"""Evaluation harnesses and serving packages that build vLLM's engine in their own code (lighteval,
+lm-evaluation-harness, OpenLLM):
 the engine arguments each release passes (knowledge/frameworks/engine_kwargs.yaml, read from the
 wheels) are held against the pinned vLLM under the harness's own settings — lighteval 0.7.0 adds
 worker_use_ray=True only when data_parallel_size > 1, which vLLM 0.7 no longer takes (lighteval #532)."""
@@ -76,4 +77,17 @@ def test_lm_eval_data_parallel_replicas_get_worker_use_ray_from_the_instance_map
     r, sr = _l43(tmp_path, "vllm==0.7.2\nlm-eval==0.4.7\n", LM_EVAL.format(extra=",data_parallel_size=8"))
     assert r.priority == "P0" and "'worker_use_ray'" in sr.facts["launch"]["host_problem_text"]
     r, _ = _l43(tmp_path, "vllm==0.6.6\nlm-eval==0.4.7\n", LM_EVAL.format(extra=",data_parallel_size=8"))
+    assert not (r.status == "recommended" and r.priority == "P0")
+
+
+def test_openllm_0_4_passes_the_ray_switches_vllm_removed(tmp_path):
+    # openllm 0.4.x's vLLM runner builds AsyncEngineArgs(…, worker_use_ray=…, engine_use_ray=…)
+    (tmp_path / "requirements.txt").write_text("openllm==0.4.44\nvllm==0.6.3\n")
+    (tmp_path / "start.sh").write_text("openllm start mistralai/Mistral-7B-Instruct-v0.2 --backend vllm\n")
+    (sr,) = audit(tmp_path, gpu="A10G x1").sites
+    r = next(x for x in sr.results if x.check.id == "L43")
+    assert r.priority == "P0" and "'engine_use_ray'" in sr.facts["launch"]["host_problem_text"]
+    (tmp_path / "requirements.txt").write_text("openllm==0.4.44\nvllm==0.3.1\n")
+    (sr,) = audit(tmp_path, gpu="A10G x1").sites
+    r = next(x for x in sr.results if x.check.id == "L43")
     assert not (r.status == "recommended" and r.priority == "P0")

@@ -42,7 +42,7 @@ from vllm_catalog import vkey  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 # the RL and fine-tuning frameworks, and the evaluation harnesses that build vLLM's engine themselves
 DISTS = {"trl": "trl", "verl": "verl", "openrlhf": "openrlhf", "llamafactory": "llamafactory", "ms-swift": "ms_swift",
-         "lighteval": "lighteval", "lm_eval": "lm_eval"}
+         "lighteval": "lighteval", "lm_eval": "lm_eval", "openllm": "openllm"}
 ENGINE = {"LLM", "EngineArgs", "AsyncEngineArgs"}
 FINAL = re.compile(r"^\d+(\.\d+)*(\.post\d+)?$")
 GUARD = re.compile(r"version|parameters|signature|hasattr|fields|__init__|is_vllm|vllm_ge|vllm_version|Version\(", re.I)
