@@ -70,11 +70,12 @@ def breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
             pkg = row["source"]
             spans = " or ".join(imp["vllm"])
             gone = vllm_symbols.missing_module(mod, vllm)
-            raised = f"ModuleNotFoundError: No module named '{gone}'" if gone else f"ImportError: cannot import name '{name}' from '{mod}'"
+            raised, what = (f"ModuleNotFoundError: No module named '{gone}'", f"{name} from {mod}") if gone else \
+                (f"ImportError: cannot import name '{name}' from '{mod}'", "it")
             out.append(compat.Row(fid, row["releases"], "", "known_break", {
                 "id": f"{fid}-imports-{imp['import']}", "effect": "error", "scope": "install",
                 "error": (f"{raised} — {_WHO.get(fid, pkg.split('==')[0])} {row['releases']} "
-                          f"imports it ({where}); vLLM has it in releases {spans}"),
+                          f"imports {what} ({where}); vLLM has it in releases {spans}"),
                 "where": f"{pkg} {where}",
                 "source": {"title": f"{pkg} {imp['file']}", "url": _url(fid, pkg, imp["file"])}}))
             break  # one per row is enough to name the break
