@@ -91,3 +91,27 @@ def test_openllm_0_4_passes_the_ray_switches_vllm_removed(tmp_path):
     (sr,) = audit(tmp_path, gpu="A10G x1").sites
     r = next(x for x in sr.results if x.check.id == "L43")
     assert not (r.status == "recommended" and r.priority == "P0")
+
+
+UNSLOTH = '''from unsloth import FastLanguageModel
+model, tokenizer = FastLanguageModel.from_pretrained(model_name="Qwen/Qwen2.5-3B-Instruct", max_seq_length=1024,
+                                                     fast_inference=True, gpu_memory_utilization=0.6)
+'''
+
+
+def test_unsloth_zoo_before_its_signature_filter_passes_what_an_older_vllm_lacks(tmp_path):
+    # unsloth #2002: unsloth_zoo 2025.3.8 builds EngineArgs(compilation_config=…), which vLLM 0.6.1 lacks
+    (tmp_path / "requirements.txt").write_text("unsloth==2025.3.9\nunsloth_zoo==2025.3.8\nvllm==0.6.1.post1\n")
+    (tmp_path / "train.py").write_text(UNSLOTH)
+    sr = next(s for s in audit(tmp_path, gpu="A100-80GB x1").sites if s.site.kind == "LLM()")
+    r = next(x for x in sr.results if x.check.id == "L43")
+    assert r.priority == "P0" and "'compilation_config'" in sr.facts["launch"]["host_problem_text"]
+
+
+def test_unsloth_zoo_that_drops_what_vllm_lacks_is_not_held_against_it(tmp_path):
+    # from 2025.3.16 load_vllm deletes the keys inspect.signature(EngineArgs) lacks
+    (tmp_path / "requirements.txt").write_text("unsloth_zoo==2025.6.1\nvllm==0.6.1.post1\n")
+    (tmp_path / "train.py").write_text(UNSLOTH)
+    sr = next(s for s in audit(tmp_path, gpu="A100-80GB x1").sites if s.site.kind == "LLM()")
+    r = next(x for x in sr.results if x.check.id == "L43")
+    assert not (r.status == "recommended" and r.priority == "P0")

@@ -42,7 +42,7 @@ from vllm_catalog import vkey  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 # the RL and fine-tuning frameworks, and the evaluation harnesses that build vLLM's engine themselves
 DISTS = {"trl": "trl", "verl": "verl", "openrlhf": "openrlhf", "llamafactory": "llamafactory", "ms-swift": "ms_swift",
-         "lighteval": "lighteval", "lm_eval": "lm_eval", "openllm": "openllm"}
+         "lighteval": "lighteval", "lm_eval": "lm_eval", "openllm": "openllm", "unsloth_zoo": "unsloth_zoo"}
 ENGINE = {"LLM", "EngineArgs", "AsyncEngineArgs"}
 FINAL = re.compile(r"^\d+(\.\d+)*(\.post\d+)?$")
 GUARD = re.compile(r"version|parameters|signature|hasattr|fields|__init__|is_vllm|vllm_ge|vllm_version|Version\(", re.I)
@@ -70,6 +70,13 @@ def _engine_names(tree: ast.AST) -> tuple[set[str], set[str]]:
             if any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(n.value)) and not isinstance(n.value, ast.Call):
                 names.add(n.targets[0].id)
     return names, modules
+
+
+def _filtered(fn, var: str) -> bool:
+    """The function drops the keys vLLM's signature lacks before the call (unsloth_zoo from 2025.3:
+    `good_keys = inspect.signature(EngineArgs).parameters` … `del engine_args[key]`)."""
+    text = ast.unparse(fn)
+    return "signature(" in text and (f"del {var}[" in text or f"{var}.pop(" in text)
 
 
 def _is_engine_call(n: ast.Call, names: set[str], modules: set[str]) -> bool:
@@ -151,6 +158,8 @@ def calls_in(fid: str, trees: dict[str, ast.AST]) -> list[dict]:
                     if var is None or src is None:
                         continue
                     got = _dict_keys(src, var, line, n, parents) if src is not tree else {}
+                    if src is not tree and _filtered(src, var):  # only what vLLM's signature has reaches it
+                        got = {k: {**v, "tests": list(v.get("tests") or []) + ["signature filter"]} for k, v in got.items()}
                     if isinstance(src, (ast.FunctionDef, ast.AsyncFunctionDef)) and src.args.kwarg is not None and src.args.kwarg.arg == var:
                         _forwarded(trees, all_parents, src, var, parents, got)
                     for k, v in got.items():

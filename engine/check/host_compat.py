@@ -16,12 +16,13 @@ from vllm_kb.engine.kb.versions import parse, try_parse
 
 # host id → its package on PyPI
 PACKAGES = {"fastchat": "fschat", "xinference": "xinference", "ray": "ray", "lighteval": "lighteval", "lm_eval": "lm-eval", "openllm": "openllm",
+            "unsloth_zoo": "unsloth-zoo",
             "triton": "tritonserver"}
 
 
 def host_of(site) -> str | None:
     """The serving package that starts this site's engine, when it is one of PACKAGES."""
-    if site.tool in ("xinference", "lighteval", "lm_eval", "triton", "openllm"):
+    if site.tool in ("xinference", "lighteval", "lm_eval", "triton", "openllm", "unsloth_zoo"):
         return site.tool
     if site.kind.startswith("python -m fastchat.serve.vllm_worker"):
         return "fastchat"

@@ -274,6 +274,7 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrap
         site.mode_evidence += (f" ({wrapper.name} from {wrapper.origin} builds vLLM's {wrapper.target})" if wrapper.forwarder
                                else f" ({wrapper.name}, a subclass of vllm.LLM from {wrapper.origin})")
         site.mode = wrapper.mode or site.mode
+        site.tool = wrapper.host or site.tool
         if wrapper.has_init:
             call = python_subclass.engine_call(site, call, wrapper, rel)
     if call.args:

@@ -14,7 +14,7 @@ from vllm_kb.engine.scan import framework_git, source_pins
 
 # What changes an audit: vLLM, the frameworks that drive it, its plugins, transformers (reads the config), torch & co.
 # Serving packages that start vLLM themselves (engine/check/host_compat.py): read for the site they start, not listed as the project's
-HOST_PACKAGES = ("fschat", "xinference", "ray", "ai-dynamo", "lighteval", "lm-eval", "openllm")
+HOST_PACKAGES = ("fschat", "xinference", "ray", "ai-dynamo", "lighteval", "lm-eval", "openllm", "unsloth-zoo")
 PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl", "sglang", "vllm-omni", "lmcache", "transformers",
             *dependency_pins.PACKAGES, *HOST_PACKAGES)
 # A package name must end at an operator, `[`, `@`, `;` or the end (vllm, not vllm-flash-attn).
