@@ -43,11 +43,14 @@ class Pin:
     own: bool = False  # the project is this package's own source (a fork that keeps its name)
     source: str = ""  # git | checkout | nightly | dev: vLLM built from its sources (engine/scan/source_pins.py)
     via: str = ""  # a range read from another package's pin beside it (engine/scan/extra_pins.py torch_ranges)
+    installed_in: str | None = None  # the folder of a Dockerfile that copies this file in and installs it
 
     @property
     def folder(self) -> str:
         if self.above:
             return ""
+        if self.installed_in is not None:
+            return self.installed_in
         p = PurePosixPath(self.file).parent.as_posix()
         return "" if p == "." else p
 
