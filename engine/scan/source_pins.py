@@ -101,7 +101,7 @@ def span_of(exact: str | None, known: list) -> list | None:
     sorted; None when no known release follows it."""
     v = try_parse(exact or "")
     later = _from(v, known) if v is not None else None
-    if later is None:
+    if v is None or later is None:
         return None
     base = try_parse(v.public)
     older = [k for k in known if k < base]
