@@ -346,8 +346,10 @@ def test_a_config_quantization_wins_over_the_name():
 
 
 @pytest.mark.parametrize("name, family_default", [
-    ("/models/Qwen/Qwen3___6-35B-A3B", True),  # ModelScope's "___" is "."; a newer generation than the entry
-    ("Qwen/Qwen3.6-27B", True),  # Qwen3.5 is a family of its own (Qwen3_5ForConditionalGeneration)
+    ("/models/Qwen/Qwen3___7-35B-A3B", True),  # ModelScope's "___" is "."; a newer generation than any entry
+    ("/models/Qwen/Qwen3___6-35B-A3B", False),  # Qwen3.6 keeps Qwen3.5's classes and shapes: its entry
+    ("Qwen/Qwen3.6-27B", False),
+    ("Qwen/Qwen3.5-122B-A10B-GPTQ-Int4", False),  # a quantized upload of a catalogued size
     ("Qwen/Qwen3-30B-A3B", False),
     ("Qwen/Qwen3-30B-A3B-Instruct-2507", False),  # the catalog has the 2507 refresh
     ("Qwen/Qwen3-9B", True),  # no such size in the catalog
