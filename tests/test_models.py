@@ -392,3 +392,14 @@ def test_the_family_the_name_starts_with_wins_over_its_backbone():
     assert (M.family_of("llava-hf/llava-v1.6-mistral-7b-hf", fams) or {}).get("id") != "mistral"
     assert (M.family_of("mistralai/Mixtral-8x7B-Instruct-v0.1", fams) or {}).get("id") == "mixtral"
     assert (M.family_of("Qwen/Qwen2.5-7B-Instruct", fams) or {}).get("id", "").startswith("qwen2")
+
+
+@pytest.mark.parametrize("version", [None, "0.4.1", "0.11.0", "0.34.0"])
+def test_a_catalogued_rope_scaling_stretches_the_derived_length(version):
+    # deepseek-coder's config.json: 16384 positions, linear ×4 — vLLM's default max_model_len is 65536
+    # (config.py _get_and_verify_max_len), as a checkpoint folder with the same config gives
+    f = models.model_facts("deepseek-ai/deepseek-coder-33b-instruct", KB.models, MARKERS, version=version)
+    cfg = {"max_position_embeddings": 16384, "rope_scaling": {"type": "linear", "factor": 4.0}, "model_type": "llama"}
+    assert f["max_context"] == 65536 == models.derived_max_len(cfg, None, version)[0]
+    assert "rope_scaling" not in f and f["max_position_embeddings"] == 16384
+    assert "max_context" not in facts("deepseek-ai/deepseek-llm-7b-chat") or facts("deepseek-ai/deepseek-llm-7b-chat")["max_context"] == 4096

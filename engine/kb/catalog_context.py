@@ -1,9 +1,10 @@
 """The context length a catalog entry gives a model (engine/kb/models.py): what its config-level
-model_max_length and a length written in the name change about it."""
+model_max_length, its rope_scaling and a length written in the name change about it."""
 from __future__ import annotations
 
 import re
 
+from vllm_kb.engine.kb.model_config import derived_max_len
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 # a context length written in the name: -128k, -200K, -1M, _1048k (k up to 4096, M up to 10:
@@ -53,3 +54,19 @@ def context_from_name(facts: dict, arch: dict, short: str) -> None:
     facts.pop("max_context", None)
     arch.pop("max_position_embeddings", None)
     facts.pop("max_len_key", None)
+
+
+def rope_scaled(facts: dict, arch: dict, version: str | None) -> None:
+    """A catalog entry's rope_scaling (config.json's) stretches the length the release derives as a
+    checkpoint's own would (model_config.derived_max_len): deepseek-coder's linear ×4 over 16384
+    positions makes vLLM's default max_model_len 65536, which the KV cache and, before chunked prefill,
+    the profile run must hold."""
+    rs = facts.pop("rope_scaling", None)
+    base = facts.get("max_context") or arch.get("max_position_embeddings")
+    if not isinstance(rs, dict) or not base:
+        return
+    cfg = {"max_position_embeddings": base, "rope_scaling": rs, "model_type": facts.get("model_type") or ""}
+    limit, _ = derived_max_len(cfg, None, version)
+    if limit and limit != base:
+        facts["max_context"] = limit
+        facts.setdefault("max_len_key", "max_position_embeddings")

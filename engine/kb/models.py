@@ -16,7 +16,8 @@ from vllm_kb.engine.kb.model_arith import (attention_params, ceil_div, embedding
                                            params_from_arch, tp_divides)
 from vllm_kb.engine.kb.model_config import (ARCH_KEYS, arch_from_config, config_scalars,  # noqa: F401
                                             derived_max_len, normalise_quant)
-from vllm_kb.engine.kb.catalog_context import catalog_model_max_length, context_from_name, name_context  # noqa: F401
+from vllm_kb.engine.kb.catalog_context import (catalog_model_max_length, context_from_name, name_context,  # noqa: F401
+                                               rope_scaled)
 
 _SIZE = re.compile(r"(?<![\dA-Za-z.])(\d+(?:\.\d+)?)\s*[bB](?![A-Za-z])")
 _ACTIVE = re.compile(r"[-_]A(\d+(?:\.\d+)?)B(?![A-Za-z])", re.I)
@@ -83,6 +84,7 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     if fam:
         spans = _apply_family(facts, arch, fam, short, families)
         catalog_model_max_length(facts, arch, version)
+        rope_scaled(facts, arch, version)
         context_from_name(facts, arch, short)
         _publisher(facts, name, publishers)
         if not exact_entry(short, families):
