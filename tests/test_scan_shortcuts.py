@@ -3,6 +3,7 @@ scan let go of its texts (ScanContext.unmarked), a file the scan never read is s
 them, and envfile.beside joins paths as PurePosixPath does."""
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
@@ -69,3 +70,39 @@ def test_beside_joins_as_pure_posix_path_does():
         rel = "/" + rel if rng.random() < 0.1 else rel
         name = "/" + name if rng.random() < 0.2 else name
         assert envfile.beside(rel, name) == _beside_long(rel, name), (rel, name)
+
+
+def _read_long(root: str, rel: str) -> str | None:
+    """suppressions._read as it was: the path resolved in full, a 2 MiB read."""
+    full = os.path.realpath(os.path.join(root, rel))
+    if not full.startswith(root.rstrip(os.sep) + os.sep):
+        return None
+    try:
+        with open(full, "rb") as f:
+            data = f.read(suppressions.MAX_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > suppressions.MAX_BYTES or suppressions.MARKER.encode() not in data or b"\x00" in data[:8192]:
+        return None
+    return data.decode("utf-8-sig")
+
+
+def test_reading_for_comments_resolves_paths_as_realpath_does(tmp_path):
+    root, out = tmp_path / "root", tmp_path / "out"
+    for d in (root / "a" / "b", root / "c", out):
+        d.mkdir(parents=True)
+    for f in (root / "a" / "x.py", root / "a" / "b" / "y.py", root / "c" / "z.yaml", root / "top.py", out / "q.py"):
+        f.write_text("x = 1  # vllm-kb: ignore\n")
+    (root / "a" / "lc").symlink_to("../c", target_is_directory=True)
+    (root / "a" / "b" / "ln.py").symlink_to("../../top.py")
+    (root / "lo").symlink_to(out, target_is_directory=True)
+    (root / "c" / "lq.py").symlink_to(out / "q.py")
+    segs = ["a", "b", "c", ".", "..", "", "x.py", "y.py", "z.yaml", "top.py", "lc", "ln.py", "nope", "lo", "q.py", "lq.py"]
+    rng, inside, found = random.Random(0), {}, 0
+    real = os.path.realpath(root)
+    for _ in range(3000):
+        rel = "/".join(rng.choice(segs) for _ in range(rng.randint(1, 4)))
+        got = suppressions._read(real, rel, inside)
+        assert got == _read_long(real, rel), rel
+        found += got is not None
+    assert found > 50

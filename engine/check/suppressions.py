@@ -143,25 +143,34 @@ def _read(root: str, rel: str, inside: dict[str, bool] | None = None) -> str | N
     # (a stat per folder of it) and each read sized for 2 MiB
     prefix = root.rstrip(os.sep) + os.sep
     full = os.path.join(root, rel)
-    try:
-        st = os.lstat(full)
-    except OSError:
-        return None
-    if stat.S_ISLNK(st.st_mode) or inside is None:
+    size = None  # the file's own size: the read is sized by it
+    if inside is not None and _plain(rel):
+        try:
+            st = os.lstat(full)
+        except OSError:
+            return None
+        if not stat.S_ISLNK(st.st_mode):  # not a link: it resolves inside the root where its folder does
+            size = st.st_size
+    if size is None:
         full = os.path.realpath(full)
         ok = full.startswith(prefix)
-    else:  # not a link: it resolves inside the root where its folder does
+    else:
         folder = os.path.dirname(full)
-        ok = inside.get(folder)
-        if ok is None:
-            ok = inside[folder] = (os.path.realpath(folder) + os.sep).startswith(prefix)
+        dirs = inside if inside is not None else {}
+        held = dirs.get(folder)
+        if held is None:
+            held = dirs[folder] = (os.path.realpath(folder) + os.sep).startswith(prefix)
+        ok = held
     if not ok:
         return None
     try:
         with open(full, "rb") as f:
-            data = f.read(min(st.st_size, MAX_BYTES) + 1)
-            if len(data) > st.st_size:  # grew since the stat
-                data += f.read(MAX_BYTES + 1 - len(data))
+            if size is None:
+                data = f.read(MAX_BYTES + 1)
+            else:
+                data = f.read(min(size, MAX_BYTES) + 1)
+                if len(data) > size:  # grew since the stat
+                    data += f.read(MAX_BYTES + 1 - len(data))
     except OSError:
         return None
     if len(data) > MAX_BYTES or MARKER.encode() not in data or b"\x00" in data[:8192]:
@@ -170,6 +179,12 @@ def _read(root: str, rel: str, inside: dict[str, bool] | None = None) -> str | N
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None
+
+
+def _plain(rel: str) -> bool:
+    """A relative path of plain names (no empty, `.` or `..` part), which realpath would not read lexically."""
+    padded = f"/{rel}/"
+    return not rel.startswith("/") and "//" not in padded and "/./" not in padded and "/../" not in padded
 
 
 # --- where a finding is ---------------------------------------------------------------------
