@@ -42,11 +42,14 @@ def eplb_facts(model: dict, engine: dict, version: str) -> dict[str, Any]:
     if v is None or v < Version("0.9.2") or engine.get("enable_eplb") is not True or engine.get("enable_expert_parallel") is not True:
         return {}
     experts, redundant = _int(model.get("num_experts")), _redundant(engine)
-    sizes = [_int(engine.get(k, 1) if engine.get(k) is not None else 1)
-             for k in ("tensor_parallel_size", "data_parallel_size", "prefill_context_parallel_size")]
-    if not experts or redundant is None or any(s is None or s < 1 for s in sizes):
+    ep = 1
+    for k in ("tensor_parallel_size", "data_parallel_size", "prefill_context_parallel_size"):
+        size = _int(engine.get(k) if engine.get(k) is not None else 1)
+        if size is None or size < 1:
+            return {}
+        ep *= size
+    if not experts or redundant is None:
         return {}
-    ep = sizes[0] * sizes[1] * sizes[2]
     if ep <= 1:
         return {}
     total = experts + redundant
