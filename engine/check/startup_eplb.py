@@ -1,9 +1,9 @@
 """`startup.eplb_*`: with expert parallelism and the expert load balancer both on
 (--enable-expert-parallel, --enable-eplb from 0.9.2), every FusedMoE layer requires the physical
 experts — the model's routed experts plus the redundant ones EPLB adds — to split evenly over the
-EP ranks (tensor × data × prefill-context parallel): an assert in 0.9.2–0.23.0 and a ValueError
-from 0.24.0, "EPLB currently only supports even distribution of experts across ranks", while the
-model is built (vllm/model_executor/layers/fused_moe/layer.py 0.9.2:670, 0.24.0:238, 0.34.0:278).
+EP ranks (tensor × data × prefill-context parallel): an assert in 0.9.2–0.21.0 and a ValueError
+from 0.22.0, "EPLB currently only supports even distribution of experts across ranks", while the
+model is built (vllm/model_executor/layers/fused_moe/layer.py 0.9.2:670, 0.22.0:207, 0.34.0:278).
 Without EPLB the experts may split unevenly. Present only when every number is known."""
 from __future__ import annotations
 
