@@ -98,18 +98,17 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             facts["launch"]["tool_clients"] = clients[:5]
         # the transformers pin against the checkpoint's model_type
         tf_pin = sc.ctx.framework_pin(site.file, "transformers")  # a container holds its image's, unless built here
-        facts["launch"].update(transformers_fit(facts, tf_pin if not site.image or getattr(tf_pin, "kind", "") == "dockerfile" else None,
+        own = not site.image or getattr(tf_pin, "kind", "") == "dockerfile" or getattr(tf_pin, "installed_in", None) is not None
+        facts["launch"].update(transformers_fit(facts, tf_pin if own else None,
                                                 model_types, site.image, vllm_released))
-        if tf_pin is not None and (not site.image or getattr(tf_pin, "kind", "") == "dockerfile"):
+        if tf_pin is not None and own:
             facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin
         if "vllm-gguf-plugin" in site.plugins:  # GGUF left vLLM in 0.24 for this plugin (D5, L10)
             facts["launch"]["gguf_plugin"] = True
-        facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if not site.image
-                                        or getattr(tf_pin, "kind", "") == "dockerfile" else None, gguf_table, model_types,
+        facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if own else None, gguf_table, model_types,
                                         site.image, vllm_released, partial(candidates.model_of, kb=kb, markers=gguf_markers,
                                                                            version=str(facts["vllm"].get("version")))))  # L135
         if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
-            own = not site.image or getattr(tf_pin, "kind", "") == "dockerfile"
             facts["launch"].update(transformers_gone(facts, tf_pin if own else None,
                                                      (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version"))),
                                                      image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,
