@@ -122,3 +122,18 @@ def test_align_mode_block_above_the_batch_budget_is_refused_in_0170_to_0260():
     # 0.26.0 turns prefix caching on for hybrids by default
     assert "ssm_align_refused" in estimate("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "H100", "0.26.0", max_model_len=32768,
                                            max_num_batched_tokens=1024)
+
+
+@pytest.mark.parametrize("name, tp, block", [
+    # vLLM #36734 (0.17.1, TP 2): "block_size (2096) must be <= max_num_batched_tokens (2048)" — a quantized
+    # upload of the 122B-A10B keeps its shapes; one KV head per rank holds a 64-head float32 state
+    ("Qwen/Qwen3.5-122B-A10B-GPTQ-Int4", 2, 2096),
+    ("Qwen/Qwen3.6-27B", 1, 784),  # Qwen3.6 keeps Qwen3.5-27B's shapes (the logged H20 row's block)
+])
+def test_qwen35_sizes_raise_the_block_their_logs_print(name, tp, block):
+    f = facts(name)
+    assert f["ssm"]["kind"] == "gdn" and f["architecture"].startswith("Qwen3_5")
+    e = estimate(name, "L20 x2" if tp == 2 else "H200", "0.17.1", tensor_parallel_size=tp, max_model_len=131072,
+                 max_num_batched_tokens=2048, enable_prefix_caching=True)
+    assert e["block_size"] == block
+    assert ("ssm_align_refused" in e) is (block > 2048)

@@ -346,8 +346,10 @@ def test_a_config_quantization_wins_over_the_name():
 
 
 @pytest.mark.parametrize("name, family_default", [
-    ("/models/Qwen/Qwen3___6-35B-A3B", True),  # ModelScope's "___" is "."; a newer generation than the entry
-    ("Qwen/Qwen3.6-27B", True),  # Qwen3.5 is a family of its own (Qwen3_5ForConditionalGeneration)
+    ("/models/Qwen/Qwen3___7-35B-A3B", True),  # ModelScope's "___" is "."; a newer generation than any entry
+    ("/models/Qwen/Qwen3___6-35B-A3B", False),  # Qwen3.6 keeps Qwen3.5's classes and shapes: its entry
+    ("Qwen/Qwen3.6-27B", False),
+    ("Qwen/Qwen3.5-122B-A10B-GPTQ-Int4", False),  # a quantized upload of a catalogued size
     ("Qwen/Qwen3-30B-A3B", False),
     ("Qwen/Qwen3-30B-A3B-Instruct-2507", False),  # the catalog has the 2507 refresh
     ("Qwen/Qwen3-9B", True),  # no such size in the catalog
@@ -390,3 +392,14 @@ def test_the_family_the_name_starts_with_wins_over_its_backbone():
     assert (M.family_of("llava-hf/llava-v1.6-mistral-7b-hf", fams) or {}).get("id") != "mistral"
     assert (M.family_of("mistralai/Mixtral-8x7B-Instruct-v0.1", fams) or {}).get("id") == "mixtral"
     assert (M.family_of("Qwen/Qwen2.5-7B-Instruct", fams) or {}).get("id", "").startswith("qwen2")
+
+
+@pytest.mark.parametrize("version", [None, "0.4.1", "0.11.0", "0.34.0"])
+def test_a_catalogued_rope_scaling_stretches_the_derived_length(version):
+    # deepseek-coder's config.json: 16384 positions, linear ×4 — vLLM's default max_model_len is 65536
+    # (config.py _get_and_verify_max_len), as a checkpoint folder with the same config gives
+    f = models.model_facts("deepseek-ai/deepseek-coder-33b-instruct", KB.models, MARKERS, version=version)
+    cfg = {"max_position_embeddings": 16384, "rope_scaling": {"type": "linear", "factor": 4.0}, "model_type": "llama"}
+    assert f["max_context"] == 65536 == models.derived_max_len(cfg, None, version)[0]
+    assert "rope_scaling" not in f and f["max_position_embeddings"] == 16384
+    assert "max_context" not in facts("deepseek-ai/deepseek-llm-7b-chat") or facts("deepseek-ai/deepseek-llm-7b-chat")["max_context"] == 4096

@@ -22,6 +22,8 @@ VLLM = ROOT / "knowledge" / "vllm"
 # table → (release key, first, last, releases inside the span it lacks, what its reader does outside)
 DECLARED = {
     "architectures.yaml": ("releases", "0.1.0", "0.34.0", [], "covers every release"),
+    "arch_names.yaml": ("releases", "0.6.2", "0.34.0", ["0.15.0", "0.15.1"],
+                        "release-independent: a family's class; which release registers it is architectures.yaml's"),
     "attention_refusals.yaml": ("releases", "0.1.0", "0.34.0", [], "refusal rows carry first/last: none before 0.5.1"),
     "attn_selector.yaml": ("releases", "0.11.1", "0.34.0", [], "the validating selector exists from 0.11.1 only"),
     "bnb_support.yaml": ("releases", "0.5.0", "0.27.1", [],

@@ -21,7 +21,7 @@ from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
-from vllm_kb.engine.kb import hub_uploads, model_identity, model_resolve
+from vllm_kb.engine.kb import arch_names, hub_uploads, model_resolve
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan import argv_entry
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile
@@ -170,8 +170,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     mf = model_facts(config_name, kb.models, markers,
                      config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
                      publishers=kb.doc("models.yaml").data.get("publishers"), identity=kb.doc("models.yaml").data)
-    if mf and ck is None:  # a name vLLM's own tests load gives its class where the catalog does not
-        model_identity.example_architecture(mf, str(config_name), kb.doc("vllm", "example_models.yaml").data)
+    if mf and ck is None:  # the name's family, or a name vLLM's own tests load, gives its class where the catalog does not
+        arch_names.resolve(mf, str(config_name), kb.doc("vllm", "arch_names.yaml").data, kb.doc("vllm", "example_models.yaml").data, kb.doc("models.yaml").data.get("derived_markers") or [])
     if mf and ck is None and isinstance(config_name, str):
         # a Hub id named without a copy here: what its config.json says, from the curated table
         row = hub_uploads.row_for(model_resolve.hf_cache_repo(config_name) or config_name, kb.doc("hub_uploads.yaml").data)

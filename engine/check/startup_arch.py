@@ -37,6 +37,24 @@ SUFFIXES = ("ForCausalLM", "ForConditionalGeneration", "ChatModel", "LMHeadModel
             "RewardModel", "Model")
 
 
+# config_format=mistral (the argument exists from 0.6.1): vLLM builds the config from the
+# checkpoint's params.json, not its config.json (transformers_utils/config.py load_params_config,
+# 0.6.1-0.9.x; transformers_utils/configs/mistral.py from 0.10.0): a vision encoder makes it
+# PixtralForConditionalGeneration, a dense text model MistralForCausalLM — whatever class its
+# config.json names (Mistral Small 3.1: Mistral3ForConditionalGeneration)
+MISTRAL_FORMAT_FAMILIES = ("mistral", "pixtral")
+
+
+def mistral_format(model: dict, engine: dict) -> dict:
+    """The model as vLLM reads it under `config_format` (the class params.json makes)."""
+    fmt = engine.get("config_format")
+    if not isinstance(fmt, str) or fmt.lower() != "mistral" or model.get("family") not in MISTRAL_FORMAT_FAMILIES \
+            or model.get("moe") or model.get("multimodal") is None:
+        return model
+    arch = "PixtralForConditionalGeneration" if model["multimodal"] else "MistralForCausalLM"
+    return {**model, "architecture": arch}
+
+
 def _in(spans: list[list[str]], v: Version) -> bool:
     return any(Version(a) <= v <= Version(b) for a, b in spans)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
 from vllm_kb.engine.check.startup_act_dtype import act_dtype_facts
-from vllm_kb.engine.check.startup_arch import arch_facts
+from vllm_kb.engine.check.startup_arch import arch_facts, mistral_format
 from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
@@ -80,7 +80,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(paged_facts(facts, kb.doc("vllm", "paged_head_sizes.yaml").data, selector, version, out))
     if "kv_refused" not in out and kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version, out.get("backend")):
         out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
-    out.update(arch_facts(model, kb.doc("vllm", "architectures.yaml").data, version,
+    out.update(arch_facts(mistral_format(model, engine), kb.doc("vllm", "architectures.yaml").data, version,
                            _transformers_classes(kb) if model.get("auto_map") is not None else None))
     out.update(task_facts(model, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data,
                           str((facts.get("vllm") or {}).get("version") or version), (facts.get("site") or {}).get("syntax")))

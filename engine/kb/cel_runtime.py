@@ -162,6 +162,11 @@ def ge(a, b):
 def in_(a, b):
     if a is ERR and type(b) is list:
         return ERR
+    if b is ERR and type(a) in (str, float, int, bool):
+        # an item in a list that is not there (`has(x) && "k" in x` with x missing): the
+        # interpreter's value is an error too, which `&&` / `||` absorb — deferring this one sent
+        # every site without model_config_keys to the interpreter, and loaded cel-python for it
+        return ERR
     if a is ERR or b is ERR:
         raise Defer
     if type(b) is list:

@@ -16,14 +16,12 @@ from vllm_kb.engine.kb.model_arith import (attention_params, ceil_div, embedding
                                            params_from_arch, tp_divides)
 from vllm_kb.engine.kb.model_config import (ARCH_KEYS, arch_from_config, config_scalars,  # noqa: F401
                                             derived_max_len, normalise_quant)
-from vllm_kb.engine.kb.versions import Version, try_parse
+from vllm_kb.engine.kb.catalog_context import (catalog_model_max_length, context_from_name, name_context,  # noqa: F401
+                                               rope_scaled)
 
 _SIZE = re.compile(r"(?<![\dA-Za-z.])(\d+(?:\.\d+)?)\s*[bB](?![A-Za-z])")
 _ACTIVE = re.compile(r"[-_]A(\d+(?:\.\d+)?)B(?![A-Za-z])", re.I)
 _MOE_SIZE = re.compile(r"(\d+)x(\d+(?:\.\d+)?)[bB]", re.I)
-# a context length written in the name: -128k, -200K, -1M, _1048k (k up to 4096, M up to 10:
-# "-125m" / "-360M" are parameter counts)
-_CONTEXT = re.compile(r"(?:^|[-_.])(\d+(?:\.\d+)?)([kKmM])(?=$|[-_.])")
 FLAGS = ("moe", "mla", "mtp", "multimodal", "sliding_window", "quantized", "attention_sinks")
 # a generation written in the name: a point release after the family word (Qwen3.6, Llama-3.1,
 # v0.3 — not a size such as 0.6B) or a date suffix (-2507, -0528)
@@ -85,8 +83,9 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     fam = family_of(short, families)
     if fam:
         spans = _apply_family(facts, arch, fam, short, families)
-        _catalog_model_max_length(facts, arch, version)
-        _context_from_name(facts, arch, short)
+        catalog_model_max_length(facts, arch, version)
+        rope_scaled(facts, arch, version)
+        context_from_name(facts, arch, short)
         _publisher(facts, name, publishers)
         if not exact_entry(short, families):
             facts["dims_family"] = True  # the shapes, too, are the family's, not this model's own
@@ -207,50 +206,6 @@ def _apply_family(facts: dict, arch: dict, fam: dict, short: str, families: list
             facts["eagle_method"] = e["method"]
             break
     return spans
-
-
-def name_context(short: str) -> int | None:
-    """The context length the name announces (`-128k` → 131072, `-1M` → 1048576), if any."""
-    for num, unit in _CONTEXT.findall(short):
-        v = float(num)
-        if unit in "kK" and 2 <= v <= 4096:
-            return int(v * 1024)
-        if unit in "mM" and 0 < v <= 10:
-            return int(v * 1024 * 1024)
-    return None
-
-
-def _catalog_model_max_length(facts: dict, arch: dict, version: str | None) -> None:
-    """A catalog entry's config-level model_max_length (beside a smaller max_position_embeddings) is
-    the derived length from vLLM 0.8.3, which prefers it (model_config.derived_max_len); from 0.10.0
-    the tokenizer's own model_max_length, which the catalog does not hold, may cap it: unknown there
-    (max_position_embeddings goes too, or the estimate would size the default context by it)."""
-    mml = facts.get("model_max_length")
-    v = try_parse(version) if version else None
-    if not mml or (v is not None and v < Version("0.8.3")):
-        return
-    if v is not None and v < Version("0.10.0"):
-        facts["max_context"] = mml
-        facts["max_len_key"] = "model_max_length"
-    else:
-        facts.pop("max_context", None)
-        facts.pop("max_len_key", None)
-        arch.pop("max_position_embeddings", None)
-
-
-def _context_from_name(facts: dict, arch: dict, short: str) -> None:
-    """A context length in the name that the catalog's does not match (a long-context variant the
-    catalog does not list: Qwen2.5-7B-Instruct-1M, Llama-3-8B-Gradient-1048k, Yarn-Mistral-7b-128k)
-    makes the catalog's a wrong fact: drop it, the limit is unknown unless config.json says it."""
-    said = name_context(short)
-    known = facts.get("max_context") or arch.get("max_position_embeddings")
-    if not said or not known:
-        return
-    if said * 1000 / 1024 * 0.95 <= known <= said * 1.05:  # 128k = 128000 or 131072; 1M = 1010000 or 1048576
-        return
-    facts.pop("max_context", None)
-    arch.pop("max_position_embeddings", None)
-    facts.pop("max_len_key", None)
 
 
 def _hub_org(name: str) -> str | None:

@@ -20,6 +20,8 @@ def pins(files: list[str], read: Callable[[str], str | None], pin_cls) -> list:
     have = set(files)
     out: list = []
     for rel in files:
+        if not rel.endswith(("setup.py", "pyproject.toml")):  # before a path is built for each file
+            continue
         name = PurePosixPath(rel).name
         if name not in ("setup.py", "pyproject.toml"):
             continue

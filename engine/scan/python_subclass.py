@@ -281,7 +281,20 @@ def words(ctx) -> set[str]:
 def words_in(ctx, text: str) -> set[str]:
     """The words above that the text spells, and the module functions known by a dotted path whose
     package it names (outlines' `vllm`: the word alone is in every file that names vLLM)."""
-    return {w for w in words(ctx) if w in text} | {w.name for w in registry().values() if w.path and w.origin in text}
+    found: set[str] = set()
+    for w, inside in _search_order(frozenset(words(ctx))):
+        # a word holding another (VLLM holds LLM) is looked for only where that one was found:
+        # asked of every Python file, each search is a pass over its text
+        if (inside is None or inside in found) and w in text:
+            found.add(w)
+    return found | {w.name for w in registry().values() if w.path and w.origin in text}
+
+
+@lru_cache(maxsize=8)
+def _search_order(ws: frozenset[str]) -> tuple[tuple[str, str | None], ...]:
+    """Each word, shortest first, with the longest other word it holds (None: none)."""
+    order = sorted(ws, key=lambda w: (len(w), w))
+    return tuple((w, max((v for v in order[:i] if v in w and v != w), key=len, default=None)) for i, w in enumerate(order))
 
 
 def index(ctx, files: list[str]) -> dict[str, list[Wrapper]]:

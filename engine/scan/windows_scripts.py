@@ -24,7 +24,12 @@ SUFFIXES = BATCH_SUFFIXES + POWERSHELL_SUFFIXES
 
 
 def is_windows_script(rel: str) -> bool:
-    return PurePosixPath(rel).suffix.lower() in SUFFIXES
+    # PurePosixPath(rel).suffix, without building a path for each of the project's files
+    name = rel.rpartition("/")[2]
+    if not name or name == ".":
+        name = PurePosixPath(rel).name
+    dot = name.rfind(".")
+    return 0 < dot < len(name) - 1 and name[dot:].lower() in SUFFIXES
 
 
 def commands(rel: str, text: str) -> tuple[list[Stmt], Env, str]:

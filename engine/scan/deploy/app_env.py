@@ -19,6 +19,8 @@ _TEMPLATE = re.compile(r"(?:^|[._-])(?:example|sample|template|dist|tmpl|default
 
 
 def is_env_file(rel: str) -> bool:
+    if "env" not in rel:  # every name below holds it: no path built for most of the project's files
+        return False
     name = PurePosixPath(rel).name
     return (name == ".env" or name.startswith(".env.") or name.endswith(".env")) and not _TEMPLATE.search(name)
 
