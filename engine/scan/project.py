@@ -69,7 +69,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         files = list(files)
     else:
         files = [single] if single else walk(root, progress)
-    ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest)
+    ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest, forced_version=vllm_version or None)
     for rel, code, detail in getattr(files, "skipped", ()):
         ctx.skip(rel, code, detail=detail)
     if exclude is not None:
