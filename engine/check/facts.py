@@ -194,7 +194,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     if others:
         facts["model_alternatives"] = others
     if mf:
-        mf = window_capped(mf, kb.doc("vllm", "startup.yaml").data, lookup)
+        mf = window_capped(mf, kb.doc("vllm", "startup.yaml").data, lookup, args.get("disable_sliding_window") is True)
         if registered and mf.get("architecture") in registered:
             mf = {**mf, "registered_by": registered[mf["architecture"]]}
         facts["model"] = mf
