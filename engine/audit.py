@@ -18,6 +18,7 @@ from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.project_imports import import_facts
 from vllm_kb.engine.check.gguf_fit import gguf_fit
+from vllm_kb.engine.check.hub_fit import hub_fit
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.transformers_resolve import newest_build
@@ -38,7 +39,7 @@ from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
 from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan.images import image_date, vendor_build_day
-from vllm_kb.engine.scan import pins as pins_mod, project_imports, python_callers, source_pins, vendored, xinference_server
+from vllm_kb.engine.scan import entry_installs, pins as pins_mod, project_imports, python_callers, source_pins, vendored, xinference_server
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
@@ -97,19 +98,20 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
         # the transformers pin against the checkpoint's model_type
-        tf_pin = sc.ctx.framework_pin(site.file, "transformers")  # a container holds its image's, unless built here
-        facts["launch"].update(transformers_fit(facts, tf_pin if not site.image or getattr(tf_pin, "kind", "") == "dockerfile" else None,
+        # a container holds its image's, unless built here or installed by its own command before vLLM starts
+        tf_pin = entry_installs.pin_for(site, "transformers") or sc.ctx.framework_pin(site.file, "transformers")
+        own = not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None
+        facts["launch"].update(hub_fit(site, model_types, vllm_released))  # …with --no-deps, over a 0.x huggingface_hub (L155)
+        facts["launch"].update(transformers_fit(facts, tf_pin if own else None,
                                                 model_types, site.image, vllm_released))
-        if tf_pin is not None and (not site.image or getattr(tf_pin, "kind", "") == "dockerfile"):
+        if tf_pin is not None and own:
             facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin
         if "vllm-gguf-plugin" in site.plugins:  # GGUF left vLLM in 0.24 for this plugin (D5, L10)
             facts["launch"]["gguf_plugin"] = True
-        facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if not site.image
-                                        or getattr(tf_pin, "kind", "") == "dockerfile" else None, gguf_table, model_types,
+        facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if own else None, gguf_table, model_types,
                                         site.image, vllm_released, partial(candidates.model_of, kb=kb, markers=gguf_markers,
                                                                            version=str(facts["vllm"].get("version")))))  # L135
         if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
-            own = not site.image or getattr(tf_pin, "kind", "") == "dockerfile"
             facts["launch"].update(transformers_gone(facts, tf_pin if own else None,
                                                      (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version"))),
                                                      image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,

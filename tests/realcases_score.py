@@ -107,8 +107,11 @@ def fix_proposed(rep, fix: dict) -> bool:
                 now = _version((sr.version.version if fix["pin"] == "vllm" else None))
                 if want is None or got == want or (now and got and want and (got > now) == (want > now)):
                     return True
-            if "set" in fix and ch.op == "rename" and ch.value == fix["set"] and fix.get("value") in (None, True):
-                return True  # `-language-model-only` renamed to the flag the reporter set
+            if "set" in fix and ch.op == "rename" and ch.value == fix["set"] and (
+                    fix.get("value") in (None, True) or (ch.setting is not None and _same(fix["value"], ch.setting.value))):
+                # `-language-model-only` renamed to the flag the reporter set; a renamed key keeps its
+                # value, so the project then sets what the reporter set (xinference's dashed keyword)
+                return True
             if "set" in fix and ch.op == "set" and ch.target == fix["set"]:
                 want = fix.get("value")
                 # a framework's passthrough mapping (LLaMA-Factory's vllm_config) carries the value inside

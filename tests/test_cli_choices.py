@@ -64,3 +64,13 @@ def test_a_json_keys_enum_counts_from_the_release_that_checks_it(tmp_path):
     for pin, refused in (("0.8.5", False), ("0.9.0", False), ("0.9.1", True)):
         found = _findings(tmp_path, pin, {"spec.py": code})
         assert any(f[0] in ("value-not-in-version", "value-unknown") and f[2].startswith("speculative_config.method") for f in found) is refused, (pin, found)
+
+
+def test_a_value_that_left_and_came_back_names_both_runs(tmp_path):
+    # fp8_e5m2: a kv_cache_dtype choice in 0.3.0–0.4.0, gone in 0.4.1–0.4.2 (choices auto, fp8), back in
+    # 0.4.3 (vLLM #4827 ran it on 0.4.x): "accepted in 0.3.0 … 0.34.0" would contradict the refusal
+    (tmp_path / "requirements.txt").write_text("vllm==0.4.2\n")
+    (tmp_path / "serve.sh").write_text("vllm serve m --kv-cache-dtype fp8_e5m2\n")
+    rep = audit(tmp_path, gpu="A10")
+    (f,) = [f for s in rep.sites for f in s.remarks if f.code == "value-not-in-version"]
+    assert "0.3.0 … 0.4.0, 0.4.3 … " in f.message["en"] and "0.4.3" in f.message["zh"]

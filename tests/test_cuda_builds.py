@@ -170,3 +170,42 @@ def test_a_cuda13_image_on_a_cuda12_driver_stops_on_any_gpu(tmp_path):
     assert not _l29(tmp_path, "vllm/vllm-openai:v0.20.0-cu129", "A100-80GB, driver 570.86").needs_change
     # driver 580 (CUDA 13.0): starts
     assert _l29(tmp_path, "vllm/vllm-openai:v0.20.0", "RTX 4090, driver 580.65").status == "enabled"
+
+
+def _fp4(version, cc, name="RedHatAI/Qwen3-30B-A3B-NVFP4", method="nvfp4", basis="pin"):
+    f = {"gpu": {"compute_capability": cc}, "model": {"name": name, "quantized": True, "quant_method": method}}
+    return build_facts(f, TABLE, version, basis)
+
+
+def test_fp4_targets_read_from_the_sources():
+    by = {r["release"]: r for r in TABLE["rows"]}
+    assert by["0.10.0"]["fp4"] == ["10.0a"]  # no SM120 FP4 block yet
+    assert by["0.12.0"]["fp4"] == ["10.0a", "12.0a"]  # CUDA 12.9: `a` targets, the arch list names 12.0 only
+    assert by["0.19.0"]["fp4"] == ["10.0a", "12.0a"]  # 12.1a listed in CMakeLists, 12.1 not in the arch list
+    assert by["0.20.0"]["fp4"] == ["10.0f", "11.0f", "12.0f"]  # CUDA 13: family targets
+    assert "fp4" not in by["0.8.5"]  # CUDA 12.4 builds no FP4 kernels
+
+
+@pytest.mark.parametrize("version,cc,ok,sibling,pin", [
+    ("0.12.0", 12.1, False, True, ">=0.20.0"),   # vLLM #30855 / #30163: GB10 (DGX Spark) on the 0.12.0 build
+    ("0.19.1", 12.1, False, True, ">=0.20.0"),
+    ("0.20.0", 12.1, True, True, None),
+    ("0.12.0", 12.0, True, True, None),          # RTX 5090 / RTX PRO 6000: sm_120a is built
+    ("0.10.0", 12.0, False, False, ">=0.10.1"),  # the image: no 12.x FP4 target at all (L6 P1: vLLM #23826 saw it start)
+    ("0.12.0", 10.3, False, True, ">=0.20.0"),   # B300: sm_100a only
+    ("0.12.0", 10.0, True, True, None),
+])
+def test_fp4_facts(version, cc, ok, sibling, pin):
+    got = _fp4(version, cc, basis="image")
+    assert got["build_fp4_ok"] is ok and got["build_fp4_sibling"] is sibling and got.get("build_fp4_pin") == pin
+
+
+@pytest.mark.parametrize("kw", [
+    {"name": "RedHatAI/Qwen3-30B-A3B-NVFP4A16"},   # weight-only: Marlin, no FP4 kernels
+    {"method": "fp8"},
+    {"basis": "source"},                           # a build of its own: its arch list is the user's
+    {"basis": "image-cu130"},                      # another build than the row's
+])
+def test_fp4_facts_only_for_w4a4_on_the_release_build(kw):
+    assert "build_fp4_ok" not in _fp4("0.12.0", 12.1, **kw)
+    assert "build_fp4_ok" not in _fp4("0.12.0", 9.0)  # Hopper has no FP4 tensor cores: Marlin or emulation

@@ -69,3 +69,31 @@ def test_the_alternative_is_said_not_written(tmp_path: Path):
     assert all(ch.blocked != "alternative" for _, ch, _ in pending(rep, True))  # --fix --unsafe-fixes too
     # and the alternative holds nothing back: the rule's own change is written
     assert [ch.target for _, ch, _ in pending(rep, True) if "L15" in ch.checks] == ["max_model_len"]
+
+
+def test_an_env_alternative_beside_a_release_pin(tmp_path: Path):
+    # the gpt-oss preview build on an Ampere card (vLLM #22414): install a release, or keep the
+    # build and choose the Triton backend (sinks: 0.10.1 triton_attn.py) — the env var is said, not written
+    (tmp_path / "requirements.txt").write_text("vllm==0.10.1+gptoss\n")
+    (tmp_path / "serve.sh").write_text("vllm serve openai/gpt-oss-20b\n")
+    rep = audit(tmp_path, gpu="RTX-A6000")
+    (sr,) = rep.sites
+    got = {ch.target: ch for ch in sr.changes if "L65" in ch.checks}
+    assert got["vllm"].blocked is None and got["vllm"].after == "vllm==0.10.1.1"
+    alt = got["VLLM_ATTENTION_BACKEND"]
+    assert alt.blocked == "alternative" and alt.value == "TRITON_ATTN_VLLM_V1"
+    assert score.fix_proposed(rep, {"env": "VLLM_ATTENTION_BACKEND", "value": "TRITON_ATTN_VLLM_V1"})
+    from vllm_kb.engine.fix.apply import pending
+
+    assert [ch.target for _, ch, _ in pending(rep, True) if "L65" in ch.checks] == ["vllm"]
+
+
+def test_a_checkpoint_method_a_later_release_knows_pins_that_release(tmp_path: Path):
+    # vLLM #1769: a GPTQ checkpoint on 0.2.2, which knows awq and squeezellm only; GPTQ from 0.2.6
+    (tmp_path / "requirements.txt").write_text("vllm==0.2.3\n")
+    (tmp_path / "run.py").write_text("from vllm import LLM\nllm = LLM(model='TheBloke/Llama-2-7B-Chat-GPTQ')\n")
+    rep = audit(tmp_path, gpu="A100-80GB")
+    (sr,) = rep.sites
+    l10 = [r for r in sr.results if r.check.id == "L10"]
+    assert l10 and l10[0].status == "recommended" and l10[0].priority == "P0"
+    assert score.fix_proposed(rep, {"pin": "vllm", "value": ">=0.2.6"})

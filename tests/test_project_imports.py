@@ -102,6 +102,10 @@ def test_an_import_the_pinned_release_lacks_is_p0_and_names_where_the_name_is(tm
     assert prio == "P0"
     assert "No module named 'vllm.model_executor.parallel_utils'" in text
     assert "`from vllm.distributed.parallel_state import destroy_model_parallel`" in text
+    # beside the import that works there, the release the project was written for (deepseek-ocr #176)
+    rep = audit(root)
+    pins = [ch for sr in rep.sites for ch in sr.changes if ch.op == "pin" and "L139" in ch.checks]
+    assert [ch.after for ch in pins] == ["vllm==0.4.0.post1"], [ch.after for ch in pins]
 
 
 def test_unpinned_or_inside_a_function_is_p1_and_a_guarded_import_is_nothing(tmp_path):

@@ -55,3 +55,25 @@ def test_an_environment_assignment_is_no_plugin_package():
 
     assert packages_in("VLLM_USE_PRECOMPILED=1 pip install -e .") == set()
     assert packages_in("pip install vllm-omni==0.14.0 vllm_spyre>=1") == {"vllm-omni", "vllm-spyre"}
+
+
+@pytest.mark.parametrize("pins,version,low", [
+    ({"requirements.txt": "vllm==0.9.3.dev10+g1a2b3c4d\n"}, "0.10.0", "0.9.2"),  # setuptools-scm's next patch: no 0.9.3 came
+    ({"requirements.txt": "vllm==0.10.0rc2.dev5+g1a2b3c4d\n"}, "0.10.0", "0.9.2"),
+    ({"Dockerfile": "FROM python:3.12\nRUN pip install "
+      "https://wheels.vllm.ai/1a2b3c4d1a2b3c4d1a2b3c4d1a2b3c4d1a2b3c4d/vllm-0.9.3.dev10%2Bg1a2b3c4-cp38-abi3-manylinux1_x86_64.whl\n"},
+     "0.10.0", "0.9.2"),  # a commit's wheel, as pip is given it
+    ({"requirements.txt": "vllm @ https://wheels.vllm.ai/1a2b3c4d/vllm-0.9.3.dev10+g1a2b3c4-cp38-abi3-manylinux1_x86_64.whl\n"},
+     "0.10.0", "0.9.2"),
+])
+def test_a_dev_version_of_a_line_no_release_took_lies_between_its_neighbours(write_project, json_site, p0s, pins, version, low):
+    site = json_site(write_project({**pins, "serve.sh": OLD}))
+    assert site["vllm"]["basis"] == "source" and site["vllm"]["version"] == version
+    assert f"between {low} and {version}" in site["vllm"]["source"]
+    assert not p0s(site)  # 0.9.2 still takes the reasoning flags 0.10.0 dropped: a P1
+
+
+def test_the_nightly_wheel_url_is_newer_than_every_release(write_project, json_site, p0s):
+    df = "FROM python:3.12\nRUN pip install https://wheels.vllm.ai/nightly/vllm-1.0.0.dev-cp38-abi3-manylinux1_x86_64.whl\n"
+    site = json_site(write_project({"Dockerfile": df, "serve.sh": NEW}))
+    assert site["vllm"]["basis"] == "source" and not p0s(site)  # an option no release has may be main's own

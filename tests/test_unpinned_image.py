@@ -112,3 +112,11 @@ def test_a_project_that_pins_nothing_is_not_sure_an_option_is_gone(tmp_path):
     (tmp_path / "requirements.txt").write_text("vllm==0.34.0\n")
     (sr,) = audit(tmp_path, gpu="H100-80GB x4").sites
     assert [f.priority for f in sr.remarks if f.code == "not-in-version" and f.subject == "disable_log_requests"] == ["P0"]
+
+
+def test_latest_with_a_given_release_runs_that_releases_entrypoint(tmp_path):
+    # vLLM #7581 (Aug 2024): `docker run vllm/vllm-openai:latest --model X` — the image of 0.5.4 ran the
+    # api_server module, which takes --model; `vllm serve` (the ENTRYPOINT from 0.12) is not what ran
+    (tmp_path / "run.sh").write_text("docker run --gpus all --ipc=host vllm/vllm-openai:latest --model meta-llama/Llama-3.2-1B-Instruct\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB", vllm_version="0.5.4").sites
+    assert sr.site.kind == "api_server" and _p(sr, "L33") is None

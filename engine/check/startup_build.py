@@ -85,10 +85,57 @@ def build_facts(facts: dict, table: dict, version: str | None, basis: str | None
             pin = _fix(table, v, float(cc), kind, False)
             if pin:
                 out["build_pin"] = pin
+        if kernels_ok and torch_ok:
+            out.update(fp4_facts(facts, table, v, float(cc)))
     out.update(driver_facts(facts.get("gpu") or {}, table, v, out["build_cuda"], kind,
                             _compat(row, kind, facts.get("env") or {}, bool(variant))))
     if str((facts.get("env") or {}).get("NVIDIA_DISABLE_REQUIRE", "")).lower() in ("1", "true", "yes"):
         out.pop("image_refused", None)  # the container runtime skips the requirement check
+    return out
+
+
+# a checkpoint whose linear layers run vLLM's own NVFP4 kernels (W4A4: ModelOpt NVFP4, llm-compressor's
+# NVFP4 scheme, both named "-NVFP4"); a weight-only NVFP4A16 checkpoint runs Marlin and needs none
+_FP4_METHODS = frozenset({"nvfp4", "modelopt_fp4"})
+_A16 = re.compile(r"(?i)fp4[-_]?a16")
+
+
+def fp4_covers(targets: list[str], cc: float) -> bool:
+    """Whether NVFP4 code built for these targets runs on the capability: an `a` target on that
+    capability alone, an `f` target on its family from its minor on (nvcc's arch-specific and
+    family-specific targets; neither is reached by PTX JIT)."""
+    major, minor = int(cc), round(cc * 10) % 10
+    for t in targets:
+        base = float(t[:-1])
+        if t.endswith("a") and round(base * 10) == round(cc * 10):
+            return True
+        if t.endswith("f") and int(base) == major and round(base * 10) % 10 <= minor:
+            return True
+    return False
+
+
+def fp4_facts(facts: dict, table: dict, v: Version, cc: float) -> dict[str, Any]:
+    """`build_fp4_ok`: whether the published build's NVFP4 kernels (knowledge/vllm/cuda_builds.yaml
+    `fp4`) run on a GPU that has FP4 tensor cores (10.0 and up), for an NVFP4 W4A4 checkpoint; vLLM
+    admits every capability from 10.0 to its CUTLASS FP4 path (cutlass_scaled_mm_supports_fp4) and
+    quantizes activations with its own scaled_fp4_quant kernel, so a missing target stops the start."""
+    model, engine = facts.get("model") or {}, facts.get("engine") or {}
+    method = str(engine.get("quantization") or (model.get("quant_method") if model.get("quantized") else "") or "").lower()
+    if cc < 10.0 or method not in _FP4_METHODS or _A16.search(str(model.get("name") or "")):
+        return {}
+    row = _row(table, v)
+    if row is None or not row.get("fp4"):
+        return {}
+    ok = fp4_covers(row["fp4"], cc)
+    out: dict[str, Any] = {"build_fp4_ok": ok, "build_fp4": ", ".join(f"sm_{t.replace('.', '')}" for t in row["fp4"]),
+                           "build_fp4_family": int(cc),
+                           # a sibling of the family has its code (12.0a, not 12.1): vLLM's family dispatch runs it
+                           "build_fp4_sibling": any(int(float(t[:-1])) == int(cc) for t in row["fp4"])}
+    if not ok:
+        later = sorted((parse(r["release"]) for r in table.get("rows") or []
+                        if parse(r["release"]) > v and r.get("fp4") and fp4_covers(r["fp4"], cc)))
+        if later:
+            out["build_fp4_pin"] = f">={later[0]}"
     return out
 
 

@@ -69,11 +69,14 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     known = _before_catalog(table, (facts.get("vllm") or {}).get("version"), cat) or known_methods(cat, version)
     if known is not None:
         out["quant_known"] = method in known
-        if flag and method not in known:
+        if method not in known:
             # a method other releases know (not a misspelling): L10 says which releases take it
             seen = cat.value_history(("quantization",), method)
-            if seen:
+            if seen and flag:
                 out["quant_known_first"], out["quant_known_last"] = seen[0], seen[-1]
+            pin = _later_pin(seen, cat, version)
+            if pin:
+                out["quant_known_pin"] = pin
     if flag and flag != flag.lower() and _argv(facts) and not _since(version, "0.13.0"):
         out["quant_upper_cli"] = True
         out["quant_lower"] = flag.lower()
@@ -126,6 +129,16 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         if SpecifierSet(row["vllm"]).contains(version):
             out["quant_deprecated"] = method in row["methods"] and not engine.get("allow_deprecated_quantization")
     return out
+
+
+def _later_pin(seen: list[str], cat: Catalog, version: str) -> str | None:
+    """`>=first` when the newest release still knows the method and the site's release is older
+    than the first that does: the change that makes the method known. None for a method
+    a later release dropped (GGUF after 0.23) or a release newer than the first."""
+    v = try_parse(version)
+    if not seen or v is None or not cat.versions or not v < Version(seen[0]):
+        return None
+    return ">=" + seen[0] if seen[-1] == str(cat.versions[-1]) else None
 
 
 def _before_catalog(table: dict, real: str | None, cat: Catalog) -> list[str] | None:

@@ -44,7 +44,7 @@ class FixOp:
         if "unset" in raw:
             return cls("unset", raw["unset"])
         if "env" in raw:
-            return cls("env", raw["env"], str(raw.get("value")))
+            return cls("env", raw["env"], str(raw.get("value")), alternative=bool(raw.get("alternative")))
         if "pin" in raw:
             return cls("pin", raw["pin"], raw.get("value"), raw.get("value_from"), bool(raw.get("alternative")))
         return cls("unset_env", raw["unset_env"])

@@ -44,6 +44,10 @@ def version_text(kb, choice, lang: str) -> str:
         return kb.t("version.xinference-server", lang, version=choice.version, where=choice.where, text=p.text)
     if choice.basis == "image-dated" and p is not None and (day := vendor_build_day(p.text)):  # the vendor's build, not the tag, dates it
         return kb.t("version.image-built", lang, version=choice.version, where=choice.where, text=p.text, day=day)
+    if choice.basis == "source" and p is not None and p.source == "dev" and choice.among and len(choice.among) == 2:
+        # a development version between two releases: judged as the later, P0 only where both agree
+        return kb.t("version.source-dev", lang, version=choice.version, where=choice.where, text=p.text,
+                    low=choice.among[0], high=choice.among[1])
     return kb.t(f"version.{choice.basis}", lang, version=choice.version, where=choice.where, text=p.text if p else "")
 
 

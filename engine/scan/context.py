@@ -84,6 +84,7 @@ class ScanContext:
     vendored: list = field(default_factory=list)  # scan/vendored.Gate: a framework copy's own vLLM gate
     framework_copies: list = field(default_factory=list)  # scan/framework_source.SourceCopy: a copy's vLLM imports
     entry_env: dict = field(default_factory=dict)  # project .py file → the shell commands that run it (scan/entry_env.py)
+    forced_version: str | None = None  # --vllm-version: the release the user says the project runs
     _yaml_index: list | None = None  # values file → vllm-stack release (`helm install --version`)
     _cache: dict[str, str | None] = field(default_factory=dict)
     _overlaid: frozenset = frozenset()  # files whose text `_cache` was given (not on the disk): kept by `release`
@@ -167,6 +168,14 @@ class ScanContext:
                         except (yamlio.YamlError, RecursionError):
                             continue
         return self._yaml_index
+
+    @property
+    def untagged_image_release(self) -> str:
+        """The release an image without a version in its tag (`:latest`, `:nightly`, none) stands for
+        when its ENTRYPOINT is chosen: the one --vllm-version names, else the newest catalogued —
+        the argv is then read as the release the checks judge it by (`--model` for the api_server
+        module of 0.5.4's image, the positional for `vllm serve` from 0.12)."""
+        return self.forced_version or self.catalog.newest
 
     def version_for(self, rel: str) -> str:
         """The catalog release for a file: from the nearest pin at or above its folder."""

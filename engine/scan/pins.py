@@ -204,7 +204,9 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
     # a pin, else a bounded range, else a bare name: `vllm` in one extra says less than `vllm>=0.6` in another
     best = sorted(pins, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, not p.spec.strip(), p.file, p.line))[0]
     if best.source:  # built from vLLM's sources: the release is known only from a development version
-        return VersionChoice(source_pins.release_of(best.exact, known, newest), False, source_pins.BASIS, best)
+        span = source_pins.span_of(best.exact, known) if best.source == "dev" else None
+        return VersionChoice(source_pins.release_of(best.exact, known, newest), False, source_pins.BASIS, best,
+                             tuple(str(v) for v in span) if span else None)
     if best.exact and try_parse(best.exact):
         return VersionChoice(str(try_parse(best.exact)), True, "pin", best)
     try:

@@ -16,7 +16,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
+from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -69,7 +69,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         files = list(files)
     else:
         files = [single] if single else walk(root, progress)
-    ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest)
+    ctx = ScanContext(root=root.resolve(), catalog=cat, default_version=cat.newest, forced_version=vllm_version or None)
     for rel, code, detail in getattr(files, "skipped", ()):
         ctx.skip(rel, code, detail=detail)
     if exclude is not None:
@@ -99,6 +99,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                     all_pins += _guarded(ctx, rel, pins_mod.script_pins, text)
     ctx.plugins = frozenset(plugins)
     all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
+    all_pins += copied_requirements.pins(files, ctx.read, all_pins)  # a requirements file an image copies in and installs
     # pins above the audited folder, up to its repository's root, stand where the folder has none
     have = {(p.folder, p.package) for p in all_pins}
     nearest: dict[str, str] = {}

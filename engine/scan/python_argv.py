@@ -131,7 +131,7 @@ def container_site(ctx, rel: str, text: str, call: ast.Call, r, command: ast.exp
     words = [_word(it, r, text) for it in items]
     if command is None and isinstance(img, str) and common.is_vllm_like_image(img) and (words[0].value or "").startswith("-"):
         # only flags: the image's own entrypoint runs them
-        words = [_word(Item(ast.Constant(t)), r, text) for t in common.entrypoint_for(img, ctx.catalog.newest)] + words
+        words = [_word(Item(ast.Constant(t)), r, text) for t in common.entrypoint_for(img, ctx.untagged_image_release)] + words
     got = common.launch_site(ctx, rel, words, call.lineno, call.end_lineno or call.lineno, "python-argv", "argv", {},
                              img if isinstance(img, str) else None)
     if got is not None:

@@ -19,7 +19,10 @@ PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easy
             *dependency_pins.PACKAGES, *HOST_PACKAGES)
 # A package name must end at an operator, `[`, `@`, `;` or the end (vllm, not vllm-flash-attn).
 _REQ = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[^\]]*\])?(?=\s*(?:$|[<>=!~;@(]))\s*(?:@\s*(?P<url>\S+)|(?P<spec>[^;#@]*))(?:;.*)?$", re.I)
-_WHEEL_VERSION = re.compile(r"[A-Za-z0-9_.]+-(\d+(?:\.\d+)+(?:\.post\d+)?)", re.I)
+# a wheel's version, with the pre-release, development and local parts a nightly or commit wheel carries
+# (`vllm-0.16.1.dev45+g0123456-cp38-abi3-…whl`; `%2B` is a URL's `+`)
+_WHEEL_VERSION = re.compile(r"[A-Za-z0-9_.]+-(\d+(?:\.\d+)+(?:\.post\d+)?(?:rc\d+)?(?:\.dev\d*)?(?:\+[a-z0-9.]+)?)-", re.I)
+_BARE_WHEEL = re.compile(r"^(?:\S*/)?vllm-\d[^/\s]*\.whl$", re.I)
 
 
 def package_name(name: str) -> str:
@@ -43,25 +46,36 @@ class Pin:
     own: bool = False  # the project is this package's own source (a fork that keeps its name)
     source: str = ""  # git | checkout | nightly | dev: vLLM built from its sources (engine/scan/source_pins.py)
     via: str = ""  # a range read from another package's pin beside it (engine/scan/extra_pins.py torch_ranges)
+    installed_in: str | None = None  # the folder of a Dockerfile that copies this file in and installs it
 
     @property
     def folder(self) -> str:
         if self.above:
             return ""
+        if self.installed_in is not None:
+            return self.installed_in
         p = PurePosixPath(self.file).parent.as_posix()
         return "" if p == "." else p
 
 
 def from_requirement(rel: str, line: int, req: str, kind: str) -> Pin | None:
+    if _BARE_WHEEL.match(req.strip()):  # `pip install https://wheels.vllm.ai/<commit>/vllm-….whl`, kept as written
+        p = from_requirement(rel, line, f"vllm @ {req.strip()}", kind)
+        if p is not None:
+            p.text = req.strip()
+        return p
     m = _REQ.match(req)
     if not m or package_name(m["name"]) not in PACKAGES:
         return None
     pkg = package_name(m["name"])
     extras = tuple(sorted(package_name(x) for x in (m["extras"] or "[]")[1:-1].split(",") if x.strip()))
     if m["url"]:
-        wm = _WHEEL_VERSION.search(m["url"].rsplit("/", 1)[-1])
-        return framework_git.pin(rel, line, req, kind, Pin, extras) or Pin(rel, line, req.strip(), f"=={wm.group(1)}" if wm else "", kind,
-                   wm.group(1) if wm else None, pkg, extras, source="git" if pkg == "vllm" and source_pins.is_git_url(req) else "")
+        wm = _WHEEL_VERSION.search(m["url"].rsplit("/", 1)[-1].replace("%2B", "+").replace("%2b", "+"))
+        version = wm.group(1) if wm else None
+        source = "git" if pkg == "vllm" and source_pins.is_git_url(req) else \
+            "dev" if pkg == "vllm" and source_pins.is_dev(version) else ""
+        return framework_git.pin(rel, line, req, kind, Pin, extras) or Pin(rel, line, req.strip(), f"=={version}" if version else "", kind,
+                   version, pkg, extras, source=source)
     spec = (m["spec"] or "").strip().strip("()").strip()
     p = make_pin(rel, line, req.strip(), spec, kind)
     p.package, p.extras = pkg, extras

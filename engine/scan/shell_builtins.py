@@ -290,8 +290,8 @@ class Builtins:
         if built is not None and not run.entrypoint and run.image is not None:
             # an image this script builds: its own ENTRYPOINT comes first, as `docker run` does it
             from vllm_kb.engine.scan.images import local_entrypoint
-            run.entrypoint = local_entrypoint(self.ctx.read(built[0]), self.ctx.catalog.newest, run.image.line, built[1])
-        argv = container_command(run, self.ctx.catalog.newest)
+            run.entrypoint = local_entrypoint(self.ctx.read(built[0]), self.ctx.untagged_image_release, run.image.line, built[1])
+        argv = container_command(run, self.ctx.untagged_image_release)
         if "repeats_entrypoint" in run.facts:
             facts["repeats_entrypoint"] = run.facts["repeats_entrypoint"]
         if not run.entrypoint and not run.argv and run.image is not None:  # an image its env configures (RunPod's worker)

@@ -39,12 +39,21 @@ def checkout_line(text: str) -> int | None:
 
 
 def release_of(exact: str | None, known: list, newest: str) -> str:
-    """The release a development build leads to (`0.11.1.dev123` → 0.11.1) when known, else the newest."""
+    """The release a development build leads to when known, else the newest: `0.11.1.dev123` → 0.11.1;
+    a line no release took (`0.16.1.dev45`: setuptools-scm's next patch after the v0.16.0 tag, while
+    main's next release was 0.17.0) → the first known release from it on."""
     v = try_parse(exact or "")
     if v is None or not re.search(r"\.?dev\d*", exact or ""):
         return newest
+    later = _from(v, known)
+    return str(later) if later is not None else newest
+
+
+def _from(v, known: list):
+    """The first known final release at or after a development version's own release number."""
     base = try_parse(v.public)
-    return str(base) if base in known else newest
+    later = [k for k in known if base is not None and k >= base and try_parse(str(k)) is not None]
+    return min(later) if later else None
 
 
 def git_pin(rel: str, line: int, word: str, kind: str, pin_type):
@@ -72,21 +81,28 @@ def in_text(rel: str, text: str, pin_type, shell: bool) -> list:
 
 def newer_than_releases(choice, known: list) -> bool:
     """Whether the build may hold code newer than every known release (a commit, a nightly, a
-    development version of a release not yet known): then an option no release has may be its own."""
+    development version no known release follows): then an option no release has may be its own."""
     pin = choice.pin
     if pin is None or pin.source != "dev":
         return True
     v = try_parse(pin.exact or "")
-    return v is None or try_parse(v.public) not in known
+    return v is None or _from(v, known) is None
 
 
 def dev_span(choice, known: list) -> list | None:
-    """The releases a development build of a known release lies between (`0.11.1.dev123`: 0.11.0 and
-    0.11.1), sorted; None when the build names no known release."""
+    """The releases a development build lies between (span_of), None for another build."""
     pin = choice.pin
-    v = try_parse(pin.exact or "") if pin is not None and pin.source == "dev" else None
-    base = try_parse(v.public) if v is not None else None
-    if base not in known:
+    return span_of(pin.exact, known) if pin is not None and pin.source == "dev" else None
+
+
+def span_of(exact: str | None, known: list) -> list | None:
+    """The releases a development version lies between: the last release before its own release number
+    and the first from it on (`0.11.1.dev123`: 0.11.0 and 0.11.1; `0.16.1.dev45`: 0.16.0 and 0.17.0),
+    sorted; None when no known release follows it."""
+    v = try_parse(exact or "")
+    later = _from(v, known) if v is not None else None
+    if v is None or later is None:
         return None
+    base = try_parse(v.public)
     older = [k for k in known if k < base]
-    return ([max(older)] if older else []) + [base]
+    return ([max(older)] if older else []) + [later]

@@ -78,7 +78,7 @@ def _docker(ctx: ScanContext, rel: str, stmt: Stmt, settings: dict, known: dict)
     run = docker_run.find(words, 0)
     if run is None:
         return None
-    argv = container_command(run, ctx.catalog.newest)
+    argv = container_command(run, ctx.untagged_image_release)
     if not argv:
         return None
     env = dict(settings)

@@ -122,7 +122,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                 words += by_env  # an image its env configures (RunPod's worker): the env is its command line
                 argv_pos += [None] * len(by_env)
             elif part == "entrypoint" and val is None and (is_vllm_image(image) or is_vllm_like_image(image) and _flags_only(svc.get("command"))):
-                implicit = entrypoint_for(image, ctx.catalog.newest)
+                implicit = entrypoint_for(image, ctx.untagged_image_release)
                 words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in implicit]
                 argv_pos += [None] * len(implicit)
         if not words:

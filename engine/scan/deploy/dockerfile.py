@@ -276,7 +276,7 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
         argv_pos += [None] * len(by_env)
         line = end = min((v.line for v in st["env"].values()), default=1)
     elif is_vllm_image(image):
-        implicit = entrypoint_for(image, ctx.catalog.newest)
+        implicit = entrypoint_for(image, ctx.untagged_image_release)
         words += [yaml_word(t, 1, ex) for t in implicit]
         argv_pos += [None] * len(implicit)
     if cmd is not None:

@@ -166,7 +166,7 @@ def _container_argv(ctx, container: dict, name: str, ex, line: int) -> list:
         for t in container.get(part) or []:
             words.append(yaml_word(str(t).replace("{{.Name}}", name), line, ex))
     if not container.get("command") and is_vllm_like_image(container.get("image")):
-        words = [yaml_word(t, line, ex) for t in entrypoint_for(container.get("image"), ctx.catalog.newest)] + words
+        words = [yaml_word(t, line, ex) for t in entrypoint_for(container.get("image"), ctx.untagged_image_release)] + words
     return words
 
 

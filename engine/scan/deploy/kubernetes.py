@@ -82,7 +82,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             words += by_env  # an image its env configures (knowledge/deploy/env_images.yaml): the env is its command line
             argv_pos += [None] * len(by_env)
         elif is_vllm_image(image) or is_vllm_like_image(image) and (not isinstance(args, list) or not args or str(args[0]).startswith("-")):
-            implicit = entrypoint_for(image, ctx.catalog.newest)
+            implicit = entrypoint_for(image, ctx.untagged_image_release)
             words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in implicit]
             argv_pos += [None] * len(implicit)
         if isinstance(args, list):
