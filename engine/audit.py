@@ -18,6 +18,7 @@ from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.project_imports import import_facts
 from vllm_kb.engine.check.gguf_fit import gguf_fit
+from vllm_kb.engine.check.hub_fit import hub_fit
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.transformers_resolve import newest_build
@@ -38,7 +39,7 @@ from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
 from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan.images import image_date, vendor_build_day
-from vllm_kb.engine.scan import pins as pins_mod, project_imports, python_callers, source_pins, vendored, xinference_server
+from vllm_kb.engine.scan import entry_installs, pins as pins_mod, project_imports, python_callers, source_pins, vendored, xinference_server
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
@@ -97,8 +98,10 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         if clients and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = clients[:5]
         # the transformers pin against the checkpoint's model_type
-        tf_pin = sc.ctx.framework_pin(site.file, "transformers")  # a container holds its image's, unless built here
-        own = not site.image or getattr(tf_pin, "kind", "") == "dockerfile" or getattr(tf_pin, "installed_in", None) is not None
+        # a container holds its image's, unless built here or installed by its own command before vLLM starts
+        tf_pin = entry_installs.pin_for(site, "transformers") or sc.ctx.framework_pin(site.file, "transformers")
+        own = not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None
+        facts["launch"].update(hub_fit(site, model_types, vllm_released))  # …with --no-deps, over a 0.x huggingface_hub (L155)
         facts["launch"].update(transformers_fit(facts, tf_pin if own else None,
                                                 model_types, site.image, vllm_released))
         if tf_pin is not None and own:

@@ -66,7 +66,8 @@ def test_a_path_or_cache_folder_of_a_family_gets_its_class():
                  "/root/.cache/huggingface/hub/models--databricks--dbrx-instruct/snapshots/0123456789abcdef0123",
                  "./saves/dbrx_instruct_sft/merged"):
         mf = _facts(name)
-        assert (mf.get("architecture"), mf.get("architecture_from")) == ("DbrxForCausalLM", "name-family"), name
+        assert mf.get("architecture") == "DbrxForCausalLM", name
+        assert mf.get("architecture_from") in ("name-family", "name-checkpoint"), name  # the repository's own name, or its family's
     assert _facts("XVERSE-65B")["architecture"] == "XverseForCausalLM"
 
 
@@ -103,3 +104,11 @@ def test_the_mistral_format_reads_the_class_params_json_makes():
     assert mistral_format(text, {"config_format": "mistral"})["architecture"] == "MistralForCausalLM"
     moe = _facts("mistralai/Mixtral-8x7B-Instruct-v0.1")
     assert mistral_format(moe, {"config_format": "mistral"}) is moe
+
+
+def test_a_listed_checkpoint_of_a_transformers_class_is_known_by_its_name():
+    assert (_facts("EleutherAI/pythia-70m").get("architecture"), _facts("EleutherAI/pythia-70m").get("architecture_from")) \
+        == ("GPTNeoXForCausalLM", "name-checkpoint")
+    assert _facts("/data/models/pythia-70m")["architecture"] == "GPTNeoXForCausalLM"
+    assert _facts("pythia-70m").get("architecture") is None  # a bare word is no checkpoint
+    assert "BAAI/bge-m3" not in TABLE["checkpoints"]  # BgeM3EmbeddingModel is vLLM's own class, not config.json's

@@ -232,7 +232,11 @@ def test_lora_captures_the_graphs_twice_where_graphs_are_profiled():
     ("0.6.3", 256, True),    # vLLM #9445: the default batch of dummy images runs out of memory on an A100-80GB
     ("0.6.3", 32, False),    # the reporter's fix
     ("0.7.3", 256, True),
-    ("0.8.5", 256, None),    # V1 by default in the estimate: the encoder-decoder fallback to V0 is not modelled
+    # 0.8.0-0.10.2 default to V1 but fall back to V0 for Mllama, whose class declares SupportsV0Only
+    # (EngineArgs._is_v1_supported_oracle; knowledge/vllm/v0_only.yaml): the same profile run
+    ("0.8.5", 256, True),
+    ("0.10.2", 256, True),
+    ("0.10.2", 16, False),
 ])
 def test_tiled_encoder_profile_takes_every_dummy_image_at_once(version, seqs, fails):
     """V0's encoder-decoder profile gives each of max_num_seqs dummy sequences a max-size image and
@@ -251,3 +255,12 @@ def test_tiled_encoder_profile_takes_every_dummy_image_at_once(version, seqs, fa
     two = memory.estimate(mllama, gpu("A100-80GB"), {"max_model_len": 1024, "max_num_seqs": seqs, "limit_mm_per_prompt": {"image": 2}},
                           vllm_version=version)
     assert two["encoder_profile_gib"] == pytest.approx(2 * e["encoder_profile_gib"], rel=0.01)
+
+
+def test_an_architecture_v1_cannot_run_falls_back_to_v0_in_0_8_to_0_10_2():
+    from vllm_kb.engine.check.memory.runtime import runtime
+    mllama = "MllamaForConditionalGeneration"
+    assert not runtime("0.9.2", {}, 8.0, None, mllama).v1 and not runtime("0.8.5.post1", {}, 8.0, None, mllama).v1
+    assert runtime("0.9.2", {}, 8.0, None, "LlamaForCausalLM").v1
+    assert runtime("0.9.2", {"VLLM_USE_V1": "1"}, 8.0, None, mllama).v1  # vLLM raises there rather than falling back
+    assert runtime("0.11.0", {}, 8.0, None, "BartForConditionalGeneration").v1  # no V0 left to fall back to

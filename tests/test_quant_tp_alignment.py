@@ -182,3 +182,28 @@ def test_l75_cites_the_lines_that_raise():
             lines = (SDISTS / s["release"] / s["file"]).read_text(errors="replace").splitlines()
             near = " ".join(lines[s["line"] - 1:s["line"] + 2])
             assert any(w in near for w in words), (s, near)
+
+
+GLM45_AIR = {"num_attention_heads": 96, "num_experts": 128, "moe_intermediate_size": 1408, "intermediate_size": 10944,
+             "n_shared_experts": 1, "first_k_dense_replace": 1, "hidden_size": 4096}
+
+
+def test_fp8_on_a_gpu_without_fp8_is_judged_by_the_marlin_repack_tiles():
+    # zai-org/GLM-4.5-Air-FP8 at TP 8 on RTX 3090s (zai-org/GLM-4.5 #94, 0.11.0): weight-only FP8 through
+    # Marlin, gate_up's partition 2 x 10944 / 8 = 2736 is no multiple of tile_n_size 64
+    model = {"quant_method": "fp8", "quant_source": "name", "arch_source": "https://huggingface.co/zai-org/GLM-4.5-Air", **GLM45_AIR}
+    facts = {"model": model, "engine": {"tensor_parallel_size": 8}, "gpu": {"compute_capability": 8.6}}
+    out = {"tp": 8, "quant_method": "fp8"}
+    got = q.alignment_facts(facts, TABLE, STARTUP, out, "0.11.0", lambda t: 96 % t == 0, True)
+    assert (got["qtp_kernel"], got["qtp_unit_name"], got["qtp_shard"], got["qtp_width"]) == ("fp8_marlin", "tile_n_size", 2736, 21888)
+    assert got["qtp_certain"] is True and got["qtp_tp_fit"] == 2
+    assert q.alignment_facts(facts, TABLE, STARTUP, {"tp": 2, "quant_method": "fp8"}, "0.11.0", lambda t: True, True)["qtp_ok"] is True
+    # FP8 tensor cores (8.9+) run it natively; from 0.24.0 the repack pads; block FP8 skipped Marlin in
+    # 0.6.6-0.8.5, so a name that does not say which format is not judged there
+    for cc, version in ((8.9, "0.11.0"), (8.6, "0.24.0"), (8.6, "0.8.5"), (7.5, "0.11.0")):
+        facts["gpu"]["compute_capability"] = cc
+        assert q.alignment_facts(facts, TABLE, STARTUP, out, version, lambda t: True, True) == {}, (cc, version)
+    # per-tensor FP8 from the checkpoint's own config went to Marlin there too
+    facts["gpu"]["compute_capability"] = 8.0
+    model.update(quant_source="config", arch_source="config.json")
+    assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.8.5", lambda t: True, True)["qtp_kernel"] == "fp8_marlin"

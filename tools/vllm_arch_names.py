@@ -125,7 +125,8 @@ def _test_rows(root: Path):
                 continue
             name = v.func.id if isinstance(v.func, ast.Name) else getattr(v.func, "attr", "")
             if name == "_HfExamplesInfo":
-                yield k.value, _repos(v), (kind if own and not _overrides_architecture(v) else "not-own")
+                if own:  # a draft class keyed to its target's repository, a backend or converted class: not the repo's
+                    yield k.value, _repos(v), ("not-own" if _overrides_architecture(v) else kind)
 
 
 def family_of_name(name: str) -> str | None:
@@ -166,6 +167,16 @@ def covered(stem: str) -> bool:
 
 
 _FAMILIES: list | None = None
+
+
+def _transformers_classes() -> set[str]:
+    """The classes transformers' Auto mappings name (knowledge/vllm/transformers_classes.yaml): a
+    checkpoint saved by transformers names its class in config.json, so a repository vLLM lists
+    under such a class holds that class; a class of vLLM's own (BgeM3EmbeddingModel, an MTP or
+    Mistral-format class) may be what vLLM makes of another config.json."""
+    import yaml
+    table = yaml.safe_load((Path(__file__).resolve().parents[1] / "knowledge/vllm/transformers_classes.yaml").read_text(encoding="utf-8"))
+    return set(table["classes"])
 
 
 def _registered() -> set[str]:
@@ -233,7 +244,11 @@ def build(sources: list[Path]) -> dict:
         if len(k) == 1:
             row["kind"] = next(iter(k))
         out.append(row)
-    return {"releases": releases, "families": out}
+    classes = _transformers_classes()
+    checkpoints = {repo: next(iter(pairs[low])) for low, repo in own.items()
+                   if len(pairs[low]) == 1 and not _TOY.search(repo) and next(iter(pairs[low])) in registered
+                   and next(iter(pairs[low])) in classes}
+    return {"releases": releases, "families": out, "checkpoints": dict(sorted(checkpoints.items(), key=lambda kv: kv[0].lower()))}
 
 
 def dump(data: dict) -> str:
@@ -244,6 +259,8 @@ def dump(data: dict) -> str:
         "# Do not edit by hand.",
         "#   stem: a name (after the organisation) starting with it, then `-`, `_`, `.` or its end",
         "#   kind: text / multimodal / pooling, where the releases place the class in one section",
+        "# checkpoints: repositories the releases name under one class only, a class transformers has",
+        "# (its config.json names it): that very checkpoint, by Hub id or as a folder named like it.",
         "version: 1",
         "releases: [" + ", ".join(f'"{r}"' for r in data["releases"]) + "]",
         "families:",
@@ -252,6 +269,8 @@ def dump(data: dict) -> str:
         kind = f', kind: {f["kind"]}' if f.get("kind") else ""
         ex = ", ".join(f'"{e}"' for e in f["examples"])
         lines.append(f'  - {{stem: "{f["stem"]}", architecture: {f["architecture"]}{kind}, examples: [{ex}]}}')
+    lines.append("checkpoints:")
+    lines += [f'  "{r}": {a}' for r, a in data["checkpoints"].items()]
     return "\n".join(lines) + "\n"
 
 

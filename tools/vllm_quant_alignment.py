@@ -23,6 +23,14 @@ release holds the rule when one file has it, and the rule cites the first line o
   fp8_moe_refine   the FP8 MoE oracle refines the checkpoint's block scales to a finer block that
                    divides the shard (refine_fp8_moe_block_shape) before it validates
   ct_block         compressed-tensors reads FP8 block strategies (QuantizationStrategy.BLOCK)
+  fp8_marlin       weight-only FP8 through Marlin on GPUs without FP8 (compute capability 8.0-8.8):
+                   prepare_fp8_layer_for_marlin repacks each partition with gptq_marlin_repack, whose
+                   TORCH_CHECKs refuse size_k % 16 and size_n % 64 ("size_n = … is not divisible by
+                   tile_n_size = 64")
+  fp8_marlin_pads  the FP8 Marlin repack pads a partition up to the tile family (marlin_padded_nk)
+                   instead: no refusal where it is
+  fp8_block_no_marlin   Fp8LinearMethod turns Marlin off for block-FP8 checkpoints ("Marlin doesn't
+                   support block-wise fp8"): block FP8 takes Marlin on those GPUs only outside it
 
 Usage:
   python tools/vllm_quant_alignment.py --source /work/sdists/src -o knowledge/vllm/quant_alignment.yaml
@@ -50,6 +58,9 @@ MARKERS: dict[str, tuple[tuple[str, ...], str]] = {
     "fp8_block_moe": ((f"{Q}/fp8.py", f"{Q}/utils/fp8_utils.py"), "The output_size of gate's and up's weight"),
     "fp8_moe_refine": ((f"{MOE}/oracle/fp8.py",), "def refine_fp8_moe_block_shape("),
     "ct_block": ((f"{Q}/compressed_tensors/compressed_tensors.py",), "QuantizationStrategy.BLOCK"),
+    "fp8_marlin": ((f"{Q}/utils/marlin_utils_fp8.py",), "def prepare_fp8_layer_for_marlin("),
+    "fp8_marlin_pads": ((f"{Q}/utils/marlin_utils_fp8.py",), "marlin_padded_nk("),
+    "fp8_block_no_marlin": ((f"{Q}/fp8.py",), "Marlin doesn't support block-wise fp8"),
 }
 # gptq_marlin_direct: the call inside create_weights, not the import (a line that is only a name)
 _CALL_ONLY = {"gptq_marlin_direct"}

@@ -194,13 +194,14 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     if others:
         facts["model_alternatives"] = others
     if mf:
-        mf = window_capped(mf, kb.doc("vllm", "startup.yaml").data, lookup)
+        mf = window_capped(mf, kb.doc("vllm", "startup.yaml").data, lookup, args.get("disable_sliding_window") is True)
         if registered and mf.get("architecture") in registered:
             mf = {**mf, "registered_by": registered[mf["architecture"]]}
         facts["model"] = mf
     # which engine runs decides the start-up defaults (V0 below compute capability 8.0 up to 0.10.1)
     cc = (facts.get("gpu") or {}).get("compute_capability")
-    facts["vllm"]["engine"] = "v1" if memory.runtime(lookup, facts["env"], cc).v1 else "v0"
+    arch = (mf or {}).get("architecture")  # Mllama and the other encoder-decoders fall back to V0 in 0.8–0.10.2
+    facts["vllm"]["engine"] = "v1" if memory.runtime(lookup, facts["env"], cc, architecture=arch).v1 else "v0"
     engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
     engine.update(effective_defaults(kb, facts, lookup))
     engine.update(site.framework_defaults)

@@ -43,7 +43,8 @@ def engine_needed(row: compat.Row, vllm: str, facts: dict) -> bool:
     if not need:
         return True
     env = facts.get("env") or {}
-    if not memory.runtime(vllm, env, (facts.get("gpu") or {}).get("compute_capability")).v1:
+    if not memory.runtime(vllm, env, (facts.get("gpu") or {}).get("compute_capability"),
+                          architecture=(facts.get("model") or {}).get("architecture")).v1:
         return False
     if need == "v1-unset":
         return "VLLM_USE_V1" not in env

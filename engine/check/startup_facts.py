@@ -30,7 +30,8 @@ from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.check.startup_spec import spec_facts
 from vllm_kb.engine.check.startup_task import task_facts
 from vllm_kb.engine.check.startup_vocab import vocab_facts
-from vllm_kb.engine.check.startup_window import release_turns_window_off, window_rope_facts
+from vllm_kb.engine.check.startup_eplb import eplb_facts
+from vllm_kb.engine.check.startup_window import flag_caps_window, release_turns_window_off, window_rope_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.models import head_dim
@@ -65,6 +66,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
         out.update(_dtype(model, engine, gpu, version, table))
     out.update(quant_facts(facts, table, cat, version))
     out.update(act_dtype_facts(facts, table, version, out))
+    out.update(eplb_facts(model, engine, version))
     ep = cat.engine_arg("enable_expert_parallel")
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
                                lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version))))
@@ -176,10 +178,11 @@ def _parallel(model: dict, engine: dict, gpu: dict) -> dict[str, Any]:
 _EXPLICIT = {"half": "float16", "float16": "float16", "bfloat16": "bfloat16", "float": "float32", "float32": "float32"}
 
 
-def window_capped(model: dict, table: dict, version: str) -> dict:
+def window_capped(model: dict, table: dict, version: str, flag_off: bool = False) -> dict:
     """The model as the release sizes it: V0 releases that cannot run interleaved sliding-window
-    attention turn it off and cap the context to the window (knowledge/vllm/startup.yaml lengths)."""
-    if not release_turns_window_off(model, table, version):
+    attention turn it off and cap the context to the window, and so does --disable-sliding-window
+    (`flag_off`) from 0.4.3 (knowledge/vllm/startup.yaml lengths)."""
+    if not release_turns_window_off(model, table, version) and not (flag_off and flag_caps_window(model, table, version)):
         return model
     window, limit = model["sliding_window_size"], _int(model.get("max_context"))
     return {**model, "max_context": window, "max_len_key": "sliding_window"} if limit and limit > window else model

@@ -25,6 +25,7 @@ from vllm_kb.engine.kb.model_arith import has_dense_mlp
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 MIN_THREAD_N, MIN_THREAD_K = 64, 128  # GPTQ_MARLIN_MIN_THREAD_N / _K (marlin_utils.py, every release)
+FP8_MARLIN_TILE_N, FP8_MARLIN_TILE_K = 64, 16  # marlin::tile_n_size / tile_k_size (csrc marlin.cuh, every release)
 _REFINE_MIN = 32  # refine_fp8_moe_block_shape: a finer block below 32 is not tried
 _TP_LIMIT = 64
 
@@ -84,6 +85,25 @@ def _kernel(method: str, flag: str | None, model: dict, table: dict, startup_tab
     return marlin if round(cc * 10) >= need else method
 
 
+def fp8_marlin(model: dict, out: dict, table: dict, cc: float | None, version: str) -> bool:
+    """Whether vLLM runs the FP8 checkpoint's linear layers as weight-only FP8 through Marlin and
+    refuses a partition the tiles do not divide: a GPU of compute capability 8.0-8.8 (no FP8 tensor
+    cores; fp8.py `use_marlin = not has_device_capability(89)`, likewise compressed-tensors'
+    W8A16Fp8 and fbgemm_fp8) in a release whose repack does not pad (fp8_marlin, not
+    fp8_marlin_pads). A block-FP8 checkpoint skipped Marlin in 0.6.6-0.8.5 (fp8_block_no_marlin),
+    so a checkpoint whose format only its name says ("-FP8") is judged outside those releases."""
+    if cc is None or not 8.0 <= cc < 8.9 or not _in(table, "fp8_marlin", version) or _in(table, "fp8_marlin_pads", version):
+        return False
+    method, source = model.get("quant_method"), model.get("quant_source")
+    if method == "compressed-tensors":
+        return model.get("quant_scheme") == "fp8" and source in ("config", "catalog")
+    if method not in ("fp8", "fbgemm_fp8") or out.get("quant_method") not in ("fp8", "fbgemm_fp8"):
+        return False
+    block = model.get("quant_block")
+    known = source in ("config", "catalog")
+    return not _in(table, "fp8_block_no_marlin", version) or (known and not block)
+
+
 def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: list[int] | None,
              table: dict, version: str, hidden: int | None) -> tuple[str, int, int, str, bool] | None:
     """(unit name, unit, shard, rule, certain) of the first check the shard fails, else None."""
@@ -101,6 +121,16 @@ def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: 
                 return None  # the MoE oracle refines the scales to a block that divides the shard
             unit, size = ("block_n", n) if shard % n else ("block_k", k)
             return (unit, size, shard, "fp8_block_moe", _in(table, "fp8_block_moe", version))
+        return None
+    if kernel == "fp8_marlin":
+        # gptq_marlin_repack of each partition: down_proj's input shard % tile_k_size (16), the
+        # merged gate_up's output (two shards) % tile_n_size (64); the MoE's Marlin path is not judged
+        if kind != "dense":
+            return None
+        if (2 * shard) % FP8_MARLIN_TILE_N:  # gate_up is built (and repacked) before down_proj
+            return ("tile_n_size", FP8_MARLIN_TILE_N, 2 * shard, "fp8_marlin", True)
+        if shard % FP8_MARLIN_TILE_K:
+            return ("tile_k_size", FP8_MARLIN_TILE_K, shard, "fp8_marlin", True)
         return None
     if kind != "dense":
         return None  # integer MoE kernels (Marlin MoE, moe_wna16) pad or fall back: not judged
@@ -135,7 +165,8 @@ def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: st
             return name, width, kind, ("uneven", split, width, "uneven", True)
         got = _refusal(kernel, kind, width, split, group, block, table, version, _int(model.get("hidden_size")))
         if got:
-            return name, width, kind, got
+            # the merged gate_up's shard is of both projections: said against their joint width
+            return name, width * 2 if got[0] == "tile_n_size" else width, kind, got
     return None
 
 
@@ -148,13 +179,17 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     method = out.get("quant_method")
     if not tp or not method or method == "none":
         return {}
+    # FP8 weights keep the base model's widths (nothing is padded to a group), so a family's shapes
+    # serve for the Marlin tiles where the name alone says FP8
+    marlin8 = fp8_marlin(model, out, table, gpu.get("compute_capability"), version)
     # the checkpoint's own word on its method, group or block, and widths
-    if model.get("quant_source") not in ("config", "catalog") or not model.get("quant_method"):
-        return {}
+    own = model.get("quant_source") in ("config", "catalog") and bool(model.get("quant_method"))
     # widths from the catalog's own entry for this checkpoint (a quantization the catalog or the named
     # upload's config.json gives, engine/kb/hub_uploads.py), not from its family's shapes
     listed = model.get("quant_source") == "catalog" or bool(model.get("upload_facts"))
-    if model.get("arch_source") != "config.json" and (not listed or model.get("dims_family")):
+    if own and model.get("arch_source") != "config.json" and (not listed or model.get("dims_family")):
+        own = False
+    if not own and not marlin8:
         return {}
     flag = engine.get("quantization")
     flag = str(flag).strip().lower() if isinstance(flag, str) and flag.strip() else None
@@ -164,17 +199,19 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     ep = bool(engine.get("enable_expert_parallel"))
     if dp > 1 and not ep and model.get("num_experts"):
         return {}  # the MoE's TP spans the DP ranks in some releases: not judged
-    kernel = _kernel(model["quant_method"], flag, model, table, startup_table, gpu.get("compute_capability"), version)
-    if kernel is None and gpu.get("compute_capability") is None and model["quant_method"] in ("awq", "gptq"):
+    kernel = _kernel(model["quant_method"], flag, model, table, startup_table, gpu.get("compute_capability"), version) if own else None
+    if own and kernel is None and gpu.get("compute_capability") is None and model["quant_method"] in ("awq", "gptq"):
         # the GPU picks Marlin or the plain kernel: judged only where both refuse for certain
         marlin = _kernel(model["quant_method"], f"{model['quant_method']}_marlin", model, table, startup_table, None, version)
         plain = _first(model, model["quant_method"], tp, ep, table, version)
         other = _first(model, marlin or model["quant_method"], tp, ep, table, version)
         if plain and other and plain[3][4] and other[3][4]:
             kernel = model["quant_method"]
+    hit = _first(model, kernel, tp, ep, table, version) if kernel else None
+    if hit is None and marlin8:  # a block FP8 checkpoint's blocks first (create_weights), then the repack
+        kernel, hit = "fp8_marlin", _first(model, "fp8_marlin", tp, ep, table, version)
     if kernel is None:
         return {}
-    hit = _first(model, kernel, tp, ep, table, version)
     res: dict[str, Any] = {"qtp_kernel": kernel, "qtp_ok": hit is None}
     if hit is None:
         return res

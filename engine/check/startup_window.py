@@ -25,6 +25,14 @@ def release_turns_window_off(model: dict, table: dict, version: str) -> bool:
         for r in (table.get("lengths") or {}).get("window_capped", ()))
 
 
+def flag_caps_window(model: dict, table: dict, version: str) -> bool:
+    """Whether --disable-sliding-window caps this model's derived max_model_len to its window in this
+    release (knowledge/vllm/startup.yaml lengths.window_flag_capped)."""
+    window = model.get("sliding_window_size")
+    return isinstance(window, int) and window > 0 and any(
+        SpecifierSet(r["vllm"]).contains(version) for r in (table.get("lengths") or {}).get("window_flag_capped", ()))
+
+
 def window_rope_facts(model: dict, engine: dict, table: dict, version: str) -> dict[str, Any]:
     lengths = table.get("lengths") or {}
     row = _row(lengths.get("window_off_rope", ()), version)

@@ -7,7 +7,9 @@ and adds only tuning, size, version and format words (`-instruct`, `-7B`, `-v2`,
 is a checkpoint of that class. A word that makes it another model (Reward, Embedding, -VL:
 models.yaml derived_markers) or another name of its own (`internlm-xcomposer2` is not InternLM)
 says nothing. Only the class is known (`architecture_from: name-family`), with `multimodal` where
-the releases place the class among multimodal or text-only models; shapes stay unknown."""
+the releases place the class among multimodal or text-only models; shapes stay unknown. A name that
+is one of the table's `checkpoints` (a repository vLLM lists under one class transformers has, so
+its config.json names it) gets that class (`architecture_from: name-checkpoint`)."""
 from __future__ import annotations
 
 import re
@@ -58,9 +60,34 @@ def family(name: str, table: dict | None, markers: list[dict]) -> dict | None:
     return best
 
 
+def checkpoint(name: str, table: dict | None) -> str | None:
+    """The class of the very checkpoint the name is (the table's `checkpoints`: a Hub id, a cache
+    folder's repository, or a local folder named exactly as one such repository, unique by that name)."""
+    rows = (table or {}).get("checkpoints") or {}
+    if not name or not rows:
+        return None
+    path = name.replace("\\", "/").rstrip("/")
+    repo = model_resolve.hf_cache_repo(path) or (path if path.count("/") == 1 and not path.startswith(_LOCAL) else None)
+    by_id = {r.lower(): a for r, a in rows.items()}
+    if repo:
+        return by_id.get(repo.lower())
+    own = _own_name(path)
+    if not own or "/" not in path:
+        return None
+    hits = {a for r, a in rows.items() if r.rsplit("/", 1)[-1].lower() == own.lower()}
+    return hits.pop() if len(hits) == 1 else None
+
+
+_LOCAL = ("/", "./", "../", "~")
+
+
 def apply(facts: dict, name: str, table: dict | None, markers: list[dict]) -> None:
-    """Set `architecture` from the name's family where nothing else named it."""
+    """Set `architecture` from the checkpoint's own name, else its family's, where nothing else named it."""
     if not facts or facts.get("architecture") or facts.get("family") or facts.get("derived_from") or facts.get("toy"):
+        return
+    arch = checkpoint(name, table)
+    if arch is not None:
+        facts.update(architecture=arch, architecture_from="name-checkpoint")
         return
     row = family(name, table, markers)
     if row is None:

@@ -184,10 +184,15 @@ def load(ctx, rel: str, braces_only: bool = False) -> dict[str, EnvValue] | None
 
 def beside(rel: str, name: str = ".env") -> str:
     """`name` in the folder of `rel` (the path a tool resolves it against), project-relative."""
-    folder = PurePosixPath(rel).parent
-    joined = PurePosixPath(folder, name) if not name.startswith("/") else PurePosixPath(name.lstrip("/"))
+    if rel.startswith("/") or rel.rpartition("/")[2] in ("", "."):
+        folder = PurePosixPath(rel).parent
+        joined = PurePosixPath(folder, name) if not name.startswith("/") else PurePosixPath(name.lstrip("/"))
+        segments: list[str] | tuple[str, ...] = joined.parts
+    else:  # the parts PurePosixPath gives (empty and `.` segments dropped), without building paths
+        path = name.lstrip("/") if name.startswith("/") else f"{rel.rpartition('/')[0]}/{name}"
+        segments = [p for p in path.split("/") if p and p != "."]
     parts: list[str] = []
-    for p in joined.parts:
+    for p in segments:
         if p == "..":
             if not parts:
                 return ""

@@ -17,6 +17,7 @@ _PIP_TAKES = {"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "
               "--python-version", "--implementation", "--abi", "--src", "--upgrade-strategy", "--progress-bar",
               "--cache-dir", "--timeout", "--retries", "--config-settings", "-C", "--global-option", "--torch-backend",
               "--index-strategy", "--index", "--default-index", "--only-binary", "--no-binary"}
+PIP_TAKES = _PIP_TAKES  # read by engine/scan/entry_installs.py
 
 
 def dockerfile_pins(rel: str, text: str) -> list[Pin]:

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 
 from vllm_kb.engine.scan.shell import Seg, Word
 
-BATCH_SUFFIXES = (".bat", ".cmd")
-POWERSHELL_SUFFIXES = (".ps1",)
 ALL_ARGS = "$*"  # how the argv parser knows a script's own arguments are forwarded (engine/scan/scripts.py)
 
 

@@ -99,12 +99,14 @@ class Runtime:
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None,
-            install: str | None = None) -> Runtime:
+            install: str | None = None, architecture: str | None = None) -> Runtime:
     """Which sizing rules apply. An unknown release gets the newest behaviour; the site's
     environment can still select V0 (VLLM_USE_V1=0, before 0.11) or turn the CUDA-graph
     estimate on or off (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, 0.18+). Below compute
     capability 8.0, 0.8.0–0.10.1 fall back to V0 unless VLLM_USE_V1=1 insists
-    (EngineArgs._is_v1_supported_oracle)."""
+    (EngineArgs._is_v1_supported_oracle); so do 0.8.0–0.10.2 for an `architecture` whose class
+    declares SupportsV0Only (Mllama and the other encoder-decoders: knowledge/vllm/v0_only.yaml),
+    where VLLM_USE_V1=1 makes vLLM raise instead."""
     v = try_parse(vllm_version) if vllm_version else None
 
     def since(release: str) -> bool:
@@ -114,6 +116,8 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
     use_v1 = str(env.get("VLLM_USE_V1", "")).strip()
     v1 = since("0.8.0") and not (not since("0.11.0") and use_v1 == "0")
     if v1 and not since("0.10.2") and compute_capability is not None and compute_capability < 8.0 and use_v1 != "1":
+        v1 = False
+    if v1 and architecture and use_v1 != "1" and v is not None and v0_only(architecture, v):
         v1 = False
     graphs = since("0.20.0")
     if since("0.18.0") and env.get("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS") in ("0", "1"):
@@ -133,6 +137,14 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
                    mla_cache=mla, experts_over_dp=since("0.9.0"), nccl_cumem=since("0.4.1") and not since("0.4.3"),
                    context_from_init=since("0.3.1") and not since("0.6.4"), chunked_hybrid=v1 and chunked,
                    mxfp4_alt=_mxfp4_alt(v, since, env, compute_capability))
+
+
+def v0_only(architecture: str, v: Any) -> bool:
+    """Whether the release (a parsed Version) runs this architecture on V0 although V1 is its default."""
+    from vllm_kb.engine.kb import knowledge  # the knowledge stage is loaded lazily, as engine/check/memory/ssm.py does
+
+    spans = (knowledge.load().doc("vllm", "v0_only.yaml").data.get("architectures") or {}).get(architecture) or []
+    return any(parse(a) <= v <= parse(b) for a, b in spans)
 
 
 def _mxfp4_alt(v: Any, since: Any, env: dict, cc: float | None) -> str | None:

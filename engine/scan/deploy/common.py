@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.scan import scripts
+from vllm_kb.engine.scan import entry_installs, scripts
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.shell import Command, Seg, ShellSyntaxError, Word, parse
 from vllm_kb.engine.scan.shell_expand import Expander, hole
@@ -102,6 +102,9 @@ def launch_site(ctx: ScanContext, rel: str, words: list[Word], line: int, end_li
         return None
     if found:
         found[0].image = image
+        # what the command installs before vLLM starts (engine/scan/entry_installs.py)
+        if got := entry_installs.installs([w.text for w in frozen if w.text and "install" in w.text]):
+            found[0].launch["entry_installs"] = got
         return found[0]
     return None
 

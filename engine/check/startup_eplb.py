@@ -1,0 +1,59 @@
+"""`startup.eplb_*`: with expert parallelism and the expert load balancer both on
+(--enable-expert-parallel, --enable-eplb from 0.9.2), every FusedMoE layer requires the physical
+experts — the model's routed experts plus the redundant ones EPLB adds — to split evenly over the
+EP ranks (tensor × data × prefill-context parallel): an assert in 0.9.2–0.21.0 and a ValueError
+from 0.22.0, "EPLB currently only supports even distribution of experts across ranks", while the
+model is built (vllm/model_executor/layers/fused_moe/layer.py 0.9.2:670, 0.22.0:207, 0.34.0:278).
+Without EPLB the experts may split unevenly. Present only when every number is known."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from vllm_kb.engine.kb.versions import Version, try_parse
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _redundant(engine: dict) -> int | None:
+    """--num-redundant-experts (0.9.2+), or eplb_config's num_redundant_experts (0.10.2+); 0 unset."""
+    cfg = engine.get("eplb_config")
+    if isinstance(cfg, str):
+        try:
+            cfg = json.loads(cfg)
+        except ValueError:
+            return None
+    if isinstance(cfg, dict) and "num_redundant_experts" in cfg:
+        return _int(cfg["num_redundant_experts"])
+    value = engine.get("num_redundant_experts")
+    return 0 if value is None else _int(value)
+
+
+def eplb_facts(model: dict, engine: dict, version: str) -> dict[str, Any]:
+    v = try_parse(version)
+    if v is None or v < Version("0.9.2") or engine.get("enable_eplb") is not True or engine.get("enable_expert_parallel") is not True:
+        return {}
+    experts, redundant = _int(model.get("num_experts")), _redundant(engine)
+    ep = 1
+    for k in ("tensor_parallel_size", "data_parallel_size", "prefill_context_parallel_size"):
+        size = _int(engine.get(k) if engine.get(k) is not None else 1)
+        if size is None or size < 1:
+            return {}
+        ep *= size
+    if not experts or redundant is None:
+        return {}
+    if ep <= 1:
+        return {}
+    total = experts + redundant
+    out: dict[str, Any] = {"eplb_experts": total, "ep_size": ep, "eplb_even": total % ep == 0}
+    if not out["eplb_even"]:
+        out["eplb_redundant_fit"] = redundant + (-total) % ep  # the fewest redundant experts that split evenly
+    return out

@@ -1,0 +1,108 @@
+"""The scan's shortcuts give what the long way gives: the suppression comments are found after the
+scan let go of its texts (ScanContext.unmarked), a file the scan never read is still read for
+them, and envfile.beside joins paths as PurePosixPath does."""
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path, PurePosixPath
+from types import SimpleNamespace
+
+from vllm_kb.engine.check import suppressions
+from vllm_kb.engine.kb import catalog
+from vllm_kb.engine.scan import envfile
+from vllm_kb.engine.scan.context import ScanContext
+
+
+def _ctx(root: Path, files: list[str]) -> ScanContext:
+    ctx = ScanContext(root=root.resolve(), catalog=catalog.load(), default_version=catalog.load().newest)
+    ctx.files = files
+    return ctx
+
+
+def test_comments_are_found_after_the_texts_are_let_go(tmp_path):
+    (tmp_path / "serve.sh").write_text("vllm serve m --max-model-len 4096  # vllm-kb: ignore[L1] -- known\n")
+    (tmp_path / "other.sh").write_text("echo hello\n")
+    (tmp_path / "later.py").write_text("x = 1  # vllm-kb: ignore\n")  # never read by the scan
+    files = ["later.py", "other.sh", "serve.sh"]
+    ctx = _ctx(tmp_path, files)
+    for rel in ("other.sh", "serve.sh"):
+        assert ctx.read(rel)
+    assert ctx.unmarked == {"other.sh"}
+    ctx.release()
+    got = suppressions.collect(SimpleNamespace(ctx=ctx, root=tmp_path, files=files))
+    assert sorted(got) == ["later.py", "serve.sh"]
+    assert got["serve.sh"][0].names == ["L1"] and got["later.py"][0].bare
+
+
+def test_a_link_out_of_the_root_is_not_read_for_comments(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.py").write_text("# vllm-kb: ignore\n")
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "x.py").symlink_to(outside / "x.py")
+    (root / "sub").symlink_to(outside, target_is_directory=True)
+    got = suppressions.collect(SimpleNamespace(ctx=None, root=root, files=["x.py", "sub/x.py"]))
+    assert got == {}
+
+
+def _beside_long(rel: str, name: str) -> str:
+    folder = PurePosixPath(rel).parent
+    joined = PurePosixPath(folder, name) if not name.startswith("/") else PurePosixPath(name.lstrip("/"))
+    parts: list[str] = []
+    for p in joined.parts:
+        if p == "..":
+            if not parts:
+                return ""
+            parts.pop()
+        elif p != ".":
+            parts.append(p)
+    return "/".join(parts)
+
+
+def test_beside_joins_as_pure_posix_path_does():
+    segs = ["a", "b", ".", "..", "", "x.sh", ".env", "//", "..."]
+    rng = random.Random(0)
+    for _ in range(20000):
+        rel = "/".join(rng.choice(segs) for _ in range(rng.randint(0, 5)))
+        name = "/".join(rng.choice(segs) for _ in range(rng.randint(0, 4)))
+        rel = "/" + rel if rng.random() < 0.1 else rel
+        name = "/" + name if rng.random() < 0.2 else name
+        assert envfile.beside(rel, name) == _beside_long(rel, name), (rel, name)
+
+
+def _read_long(root: str, rel: str) -> str | None:
+    """suppressions._read as it was: the path resolved in full, a 2 MiB read."""
+    full = os.path.realpath(os.path.join(root, rel))
+    if not full.startswith(root.rstrip(os.sep) + os.sep):
+        return None
+    try:
+        with open(full, "rb") as f:
+            data = f.read(suppressions.MAX_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > suppressions.MAX_BYTES or suppressions.MARKER.encode() not in data or b"\x00" in data[:8192]:
+        return None
+    return data.decode("utf-8-sig")
+
+
+def test_reading_for_comments_resolves_paths_as_realpath_does(tmp_path):
+    root, out = tmp_path / "root", tmp_path / "out"
+    for d in (root / "a" / "b", root / "c", out):
+        d.mkdir(parents=True)
+    for f in (root / "a" / "x.py", root / "a" / "b" / "y.py", root / "c" / "z.yaml", root / "top.py", out / "q.py"):
+        f.write_text("x = 1  # vllm-kb: ignore\n")
+    (root / "a" / "lc").symlink_to("../c", target_is_directory=True)
+    (root / "a" / "b" / "ln.py").symlink_to("../../top.py")
+    (root / "lo").symlink_to(out, target_is_directory=True)
+    (root / "c" / "lq.py").symlink_to(out / "q.py")
+    segs = ["a", "b", "c", ".", "..", "", "x.py", "y.py", "z.yaml", "top.py", "lc", "ln.py", "nope", "lo", "q.py", "lq.py"]
+    rng, inside, found = random.Random(0), {}, 0
+    real = os.path.realpath(root)
+    for _ in range(3000):
+        rel = "/".join(rng.choice(segs) for _ in range(rng.randint(1, 4)))
+        got = suppressions._read(real, rel, inside)
+        assert got == _read_long(real, rel), rel
+        found += got is not None
+    assert found > 50
