@@ -3,7 +3,6 @@ user set (`args`), the effective configuration (`engine` = version defaults ⊕ 
 GPU, model, memory estimate and vLLM version."""
 from __future__ import annotations
 
-import json
 import posixpath
 
 import re
@@ -13,6 +12,7 @@ from typing import Any
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import candidates, host_memory, memory
 from vllm_kb.engine.check import hf_access, site_gpu
+from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
 from vllm_kb.engine.check.startup_facts import startup_facts, window_capped
@@ -388,10 +388,5 @@ def _encoder_only(engine: dict) -> bool:
     and allocates no KV cache (gpu_model_runner.get_kv_cache_spec returns nothing, and
     check_enough_kv_cache_memory returns at once): vLLM's own examples start it at
     gpu_memory_utilization 0.01, so the KV estimate says nothing about it."""
-    ec = engine.get("ec_transfer_config")
-    if isinstance(ec, str):
-        try:
-            ec = json.loads(ec)
-        except ValueError:
-            return False
+    ec = json_arg(engine.get("ec_transfer_config"))
     return isinstance(ec, dict) and bool(ec.get("ec_connector")) and ec.get("ec_role") == "ec_producer"

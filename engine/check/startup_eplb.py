@@ -7,9 +7,9 @@ model is built (vllm/model_executor/layers/fused_moe/layer.py 0.9.2:670, 0.22.0:
 Without EPLB the experts may split unevenly. Present only when every number is known."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from vllm_kb.engine.check.json_arg import UNREADABLE, json_arg
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 
@@ -25,12 +25,9 @@ def _int(value: Any) -> int | None:
 
 def _redundant(engine: dict) -> int | None:
     """--num-redundant-experts (0.9.2+), or eplb_config's num_redundant_experts (0.10.2+); 0 unset."""
-    cfg = engine.get("eplb_config")
-    if isinstance(cfg, str):
-        try:
-            cfg = json.loads(cfg)
-        except ValueError:
-            return None
+    cfg = json_arg(engine.get("eplb_config"))
+    if cfg is UNREADABLE:
+        return None
     if isinstance(cfg, dict) and "num_redundant_experts" in cfg:
         return _int(cfg["num_redundant_experts"])
     value = engine.get("num_redundant_experts")

@@ -23,11 +23,11 @@ Nothing is said where the architecture is not registered, its class was not read
 outside the table, or the value is one the release does not list (the catalog finding's job)."""
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from vllm_kb.engine.check.cli_choices import engine_skips
+from vllm_kb.engine.check.json_arg import UNREADABLE, json_arg
 from vllm_kb.engine.check.startup_arch import _known, _registered
 from vllm_kb.engine.kb.versions import Version, parse, try_parse
 
@@ -203,12 +203,9 @@ def pooling_keeps_kv(model: dict, engine: dict) -> bool:
     config that turns causal attention off (is_causal false: vLLM then uses EncoderOnlyAttention)
     and for an unknown architecture."""
     arch = model.get("architecture")
-    over = engine.get("hf_overrides")
-    if isinstance(over, str):
-        try:
-            over = json.loads(over)
-        except ValueError:
-            return False  # unreadable overrides may turn causal attention off: unknown
+    over = json_arg(engine.get("hf_overrides"))
+    if over is UNREADABLE:
+        return False  # unreadable overrides may turn causal attention off: unknown
     if isinstance(over, dict) and over.get("is_causal") is False:
         return False
     return isinstance(arch, str) and bool(_DECODER_POOLERS.search(arch)) and model.get("is_causal") is not False

@@ -13,10 +13,10 @@ processor's max_pixels); every other model, and releases whose profiling was not
 encoder term — unknown, not zero."""
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
+from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.memory.runtime import GIB, Runtime
 from vllm_kb.engine.kb.versions import Version, try_parse
 
@@ -78,11 +78,7 @@ def _limits(engine: dict) -> dict[str, int] | None:
     raw = engine.get("limit_mm_per_prompt")
     if raw is None:
         return {}
-    if isinstance(raw, str):
-        try:
-            raw = json.loads(raw)
-        except ValueError:
-            return None  # "image=2,video=0" and other spellings: not modelled
+    raw = json_arg(raw)  # "image=2,video=0" and other spellings: not modelled
     if not isinstance(raw, dict):
         return None
     out = {}
