@@ -11,7 +11,6 @@ from typing import Any
 
 from vllm_kb.engine.check import cli_choices, empty_values, entrypoint_findings, framework_args, unknown_flags
 from vllm_kb.engine.kb.catalog import Catalog
-from vllm_kb.engine.kb.claims.verify import spans
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.scan.cli_args import normalise_flag
@@ -323,7 +322,7 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowled
                 continue  # a method other releases know: L10 quant-name says so, with the releases
             if history:
                 # the runs of releases, not first … last: fp8_e5m2 left in 0.4.1 and came back in 0.4.3
-                when = msg("finding.value_available", spans=spans(cat, history))
+                when = msg("finding.value_available", spans=cat.release_runs(history))
                 text = {lang: msg("finding.value_not_in_version", value=value, what=what, version=version, when=when[lang])[lang] for lang in ("en", "zh")}
                 new = _successor(kb, what, value, values)
                 # the whole JSON value with the one key replaced: the change reads as what the site will run

@@ -239,6 +239,17 @@ class Catalog:
                     return list(choices), path[0]
         return None
 
+    def release_runs(self, vs: list[str]) -> str:
+        """Releases as runs of consecutive catalog releases: `0.9.0 … 0.9.1, 0.24.0 … 0.34.0`."""
+        order = {str(v): i for i, v in enumerate(self.versions)}
+        runs: list[list[str]] = []
+        for v in vs:
+            if runs and order[v] == order[runs[-1][-1]] + 1:
+                runs[-1].append(v)
+            else:
+                runs.append([v])
+        return ", ".join(r[0] if len(r) == 1 else f"{r[0]} … {r[-1]}" for r in runs)
+
     def value_history(self, path: tuple[str, ...], value) -> list[str]:
         """Catalog releases in which `value` is allowed for `path`."""
         out = []

@@ -83,13 +83,13 @@ def verify(claims: list[Claim], cat: Catalog) -> list[tuple[Claim, str, str]]:
         for f in c.evidence:
             bad = [v for v in covered if f.value_at(cat, v) is not True]
             if bad:
-                out.append((c, ".evidence", f"`{f}` does not hold in vLLM {spans(cat, bad)}"))
+                out.append((c, ".evidence", f"`{f}` does not hold in vLLM {cat.release_runs(bad)}"))
         decided = True
         for f in c.required:
             if f.kind == "value":
                 bad = _removed(cat, f, covered, c.shadow)
                 if bad:
-                    out.append((c, "", f"`{f.name}` {f.value!r} is no longer a value vLLM accepts in {spans(cat, bad)}, yet the "
+                    out.append((c, "", f"`{f.name}` {f.value!r} is no longer a value vLLM accepts in {cat.release_runs(bad)}, yet the "
                                 "rule calls it enabled there: narrow the rule's `vllm` or the value list"))
             if f.kind == "default":
                 declared = [v for v in covered if f.value_at(cat, v) is not True]
@@ -124,18 +124,6 @@ def _removed(cat: Catalog, f: Fact, covered: list[str], shadow: list) -> list[st
             if not taken:
                 out.append(v)
     return out
-
-
-def spans(cat: Catalog, vs: list[str]) -> str:
-    """Releases as runs of consecutive catalog releases: `0.9.0 … 0.9.1, 0.24.0 … 0.34.0`."""
-    order = [str(v) for v in cat.versions]
-    runs: list[list[str]] = []
-    for v in vs:
-        if runs and order.index(v) == order.index(runs[-1][-1]) + 1:
-            runs[-1].append(v)
-        else:
-            runs.append([v])
-    return ", ".join(_span(r) for r in runs)
 
 
 def _differs(f: Fact, cat: Catalog, lo: str, hi: str) -> bool:
