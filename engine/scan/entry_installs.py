@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.scan import pip_lines
-from vllm_kb.engine.scan.install_pins import PIP_TAKES
 from vllm_kb.engine.scan.requirement import make_pin, package_name
 
 # where the script starts vLLM: what it installs after that runs too late to matter
@@ -25,13 +24,8 @@ def installs(texts: list[str]) -> list[dict]:
         head = _LAUNCH.split(text, 1)[0]
         for _, _, _, words in pip_lines.pip_commands(pip_lines.as_run(head)):
             no_deps = "--no-deps" in words
-            skip = False
-            for w in words:
-                if skip:
-                    skip = False
-                elif w.startswith("-"):
-                    skip = w in PIP_TAKES
-                elif m := _REQ.match(w.strip()):
+            for w in pip_lines.requirement_words(words):
+                if m := _REQ.match(w.strip()):
                     out.append({"package": package_name(m.group(1)), "spec": (m.group(3) or "").replace(" ", ""),
                                 "text": w, "no_deps": no_deps})
     return out

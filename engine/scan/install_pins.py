@@ -11,15 +11,6 @@ from vllm_kb.engine.scan.images import framework_image_pins
 from vllm_kb.engine.scan.requirement import Pin, from_requirement
 
 
-# pip options that take a value: their value is not a requirement
-_PIP_TAKES = {"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url", "--extra-index-url",
-              "-f", "--find-links", "-t", "--target", "--prefix", "--root", "--python", "--trusted-host", "--platform",
-              "--python-version", "--implementation", "--abi", "--src", "--upgrade-strategy", "--progress-bar",
-              "--cache-dir", "--timeout", "--retries", "--config-settings", "-C", "--global-option", "--torch-backend",
-              "--index-strategy", "--index", "--default-index", "--only-binary", "--no-binary"}
-PIP_TAKES = _PIP_TAKES  # read by engine/scan/entry_installs.py
-
-
 def dockerfile_pins(rel: str, text: str) -> list[Pin]:
     """Requirements named on `RUN … pip install …` lines (continuations joined), up to the end of
     that shell command; options and their values skipped. The environment image a project's
@@ -32,14 +23,9 @@ def dockerfile_pins(rel: str, text: str) -> list[Pin]:
     out += framework_image_pins(rel, lines, serves, Pin)
     known = literal_vars(text) if "$" in text else {}
     for start, _, logical, words in pip_lines.pip_commands(text):
-        skip = False
-        for w in words:
+        for w in pip_lines.requirement_words(words):
             word = expand(w, known) if "$" in w else w  # `vllm==${VLLM_VERSION}` after `ARG VLLM_VERSION=0.6.3`
-            if skip:
-                skip = False
-            elif w.startswith("-"):
-                skip = w in _PIP_TAKES
-            elif (p := from_requirement(rel, n := _line_of_word(lines, start, w), word, "dockerfile")
+            if (p := from_requirement(rel, n := _line_of_word(lines, start, w), word, "dockerfile")
                   or source_pins.git_pin(rel, n, word, "dockerfile", Pin)) is not None and not (serves and p.package == "vllm"):
                 p.source = p.source or ("nightly" if p.package == "vllm" and not p.exact and source_pins.NIGHTLY in logical else "")
                 if word != w:  # as written, with what it expands to (a change finds no such text: nothing is edited)

@@ -1,6 +1,7 @@
 """The `pip install` commands of a Dockerfile's RUN instructions: where each starts and ends and its
 words, up to the end of that shell command (continuations joined). Read for the pins they name
-(engine/scan/pins.py) and for which pins one command installs together (engine/check/dependency_pins.py)."""
+(engine/scan/pins.py) and for which pins one command installs together (engine/check/dependency_pins.py);
+`requirement_words` is what one command installs (engine/scan/install_pins.py, entry_installs.py)."""
 from __future__ import annotations
 
 import re
@@ -39,3 +40,23 @@ def pip_commands(text: str) -> Iterator[tuple[int, int, str, list[str]]]:
                 yield start, i, logical, shlex.split(rest, comments=True)
             except ValueError:
                 continue
+
+
+# pip options that take a value: their value is not a requirement
+PIP_TAKES = {"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url", "--extra-index-url",
+             "-f", "--find-links", "-t", "--target", "--prefix", "--root", "--python", "--trusted-host", "--platform",
+             "--python-version", "--implementation", "--abi", "--src", "--upgrade-strategy", "--progress-bar",
+             "--cache-dir", "--timeout", "--retries", "--config-settings", "-C", "--global-option", "--torch-backend",
+             "--index-strategy", "--index", "--default-index", "--only-binary", "--no-binary"}
+
+
+def requirement_words(words: list[str]) -> Iterator[str]:
+    """The words of one `pip install` that name what it installs: options and their values skipped."""
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+        elif w.startswith("-"):
+            skip = w in PIP_TAKES
+        else:
+            yield w
