@@ -16,6 +16,7 @@ from vllm_kb.engine.check.startup_arch import arch_facts, mistral_format
 from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
+from vllm_kb.engine.check.startup_drafter import drafter_arch, eagle3_target, tokens_missing
 from vllm_kb.engine.check.startup_draft import draft_facts, forced_v1_refusal, mm_refused_draft, refused_draft
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
@@ -34,7 +35,7 @@ from vllm_kb.engine.check.startup_eplb import eplb_facts
 from vllm_kb.engine.check.startup_window import flag_caps_window, release_turns_window_off, window_rope_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
-from vllm_kb.engine.kb.models import head_dim
+from vllm_kb.engine.kb.models import head_dim, model_facts
 from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 
 _TP_LIMIT = 64
@@ -103,6 +104,11 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
         out["spec_draft_mm_refused"] = mm
     if forced_v1_refusal(engine, facts.get("env") or {}, cat.feature("spec_decode.v1_methods", version), vllm.get("version") or version):
         out["spec_forced_v1_refused"] = True
+    spec_table, release = kb.doc("vllm", "spec_decode.yaml").data, vllm.get("version") or version
+    out.update(tokens_missing(engine, spec_table, release))
+    out.update(drafter_arch(engine, lambda name: model_facts(name, kb.models, []), kb.doc("vllm", "architectures.yaml").data,
+                            spec_table, release))
+    out.update(eagle3_target(engine, model, spec_table, release))
     out.update(mamba_spec_facts(engine, model, out.get("arch", model.get("architecture")), out["v1"],
                                 kb.doc("vllm", "mamba_spec.yaml").data, vllm.get("version") or version))
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,

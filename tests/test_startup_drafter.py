@@ -1,0 +1,73 @@
+"""The speculative settings a release refuses before it starts (L149–L151), read per release from
+knowledge/vllm/spec_decode.yaml."""
+from __future__ import annotations
+
+import pytest
+
+from vllm_kb.engine.check.startup_drafter import drafter_arch, eagle3_target, tokens_missing
+from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.kb.models import model_facts
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return load()
+
+
+def _table(kb):
+    return kb.doc("vllm", "spec_decode.yaml").data
+
+
+@pytest.mark.parametrize("spec,version,refused", [
+    ({"model": "yuhuili/EAGLE-LLaMA3-Instruct-8B"}, "0.9.2", True),  # EAGLE found by its name, no n_predict
+    ({"model": "yuhuili/EAGLE-LLaMA3-Instruct-8B", "num_speculative_tokens": 2}, "0.9.2", False),
+    ({"method": "ngram", "prompt_lookup_max": 4}, "0.20.0", True),
+    ({"method": "mtp"}, "0.20.0", False),  # the target's MTP layers give n_predict
+    ({"method": "eagle3", "model": "RedHatAI/Llama-3.1-8B-Instruct-speculator.eagle3"}, "0.20.0", False),
+    ({"method": "draft_model", "model": "Qwen/Qwen3-0.6B"}, "0.12.0", False),  # G3 refuses draft models first
+    ({"method": "draft_model", "model": "Qwen/Qwen3-0.6B"}, "0.34.0", True),
+    ({"method": "suffix"}, "0.20.0", False),
+])
+def test_tokens_missing(kb, spec, version, refused):
+    got = tokens_missing({"speculative_config": spec}, _table(kb), version)
+    assert ("spec_tokens_missing" in got) is refused
+
+
+def test_tokens_missing_text_follows_the_release(kb):
+    spec = {"speculative_config": {"method": "eagle", "model": "yuhuili/EAGLE-LLaMA3-Instruct-8B"}}
+    assert tokens_missing(spec, _table(kb), "0.9.2")["spec_tokens_text"].startswith("num_speculative_tokens must be provided")
+    assert "was not provided" in tokens_missing(spec, _table(kb), "0.34.0")["spec_tokens_text"]
+
+
+def test_flat_flags(kb):
+    assert "spec_tokens_missing" in tokens_missing({"speculative_model": "facebook/opt-125m"}, _table(kb), "0.6.3")
+    assert tokens_missing({"speculative_model": "facebook/opt-125m", "num_speculative_tokens": 5}, _table(kb), "0.6.3") == {}
+    assert tokens_missing({"speculative_model": "ibm-ai-platform/llama3-8b-accelerator"}, _table(kb), "0.6.3") == {}
+
+
+@pytest.mark.parametrize("draft,version,refused", [
+    ("yuhuili/EAGLE-Qwen2-7B-Instruct", "0.10.2", True),
+    ("yuhuili/EAGLE-LLaMA3-Instruct-8B", "0.10.2", False),
+    ("yuhuili/EAGLE-Qwen2-7B-Instruct", "0.8.5", False),  # 0.8.4–0.8.5 load every EAGLE head as EagleLlama
+    ("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "0.10.2", False),  # EAGLE-3 heads name their own class
+])
+def test_drafter_arch(kb, draft, version, refused):
+    engine = {"speculative_config": {"method": "eagle", "model": draft, "num_speculative_tokens": 3}}
+    got = drafter_arch(engine, lambda n: model_facts(n, kb.models, []), kb.doc("vllm", "architectures.yaml").data,
+                       _table(kb), version)
+    assert ("spec_draft_arch_refused" in got) is refused
+
+
+@pytest.mark.parametrize("model_type,version,refused", [
+    ("qwen3", "0.10.0", True), ("qwen3", "0.10.1.1", False), ("mistral", "0.16.0", True),
+    ("deepseek_v3", "0.17.0", True), ("deepseek_v3", "0.18.0", False), ("mistral", "0.22.0", False),
+])
+def test_eagle3_target(kb, model_type, version, refused):
+    engine = {"speculative_config": {"method": "eagle3", "model": "d", "num_speculative_tokens": 3}}
+    got = eagle3_target(engine, {"model_type": model_type, "multimodal": False}, _table(kb), version)
+    assert ("spec_eagle3_refused" in got) is refused
+
+
+def test_eagle3_multimodal_target_not_judged(kb):
+    engine = {"speculative_config": {"method": "eagle3", "model": "d", "num_speculative_tokens": 3}}
+    assert eagle3_target(engine, {"model_type": "llava", "multimodal": True}, _table(kb), "0.10.0") == {}
