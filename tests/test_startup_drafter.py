@@ -22,7 +22,8 @@ def _table(kb):
     ({"model": "yuhuili/EAGLE-LLaMA3-Instruct-8B"}, "0.9.2", True),  # EAGLE found by its name, no n_predict
     ({"model": "yuhuili/EAGLE-LLaMA3-Instruct-8B", "num_speculative_tokens": 2}, "0.9.2", False),
     ({"method": "ngram", "prompt_lookup_max": 4}, "0.20.0", True),
-    ({"method": "mtp"}, "0.20.0", False),  # the target's MTP layers give n_predict
+    ({"method": "mtp"}, "0.20.0", True),  # no count, no model: no draft is made, and _verify_args refuses
+    ({"method": "mtp", "num_speculative_tokens": 1}, "0.20.0", False),
     ({"method": "eagle3", "model": "RedHatAI/Llama-3.1-8B-Instruct-speculator.eagle3"}, "0.20.0", False),
     ({"method": "draft_model", "model": "Qwen/Qwen3-0.6B"}, "0.12.0", False),  # G3 refuses draft models first
     ({"method": "draft_model", "model": "Qwen/Qwen3-0.6B"}, "0.34.0", True),
@@ -53,7 +54,7 @@ def test_flat_flags(kb):
 ])
 def test_drafter_arch(kb, draft, version, refused):
     engine = {"speculative_config": {"method": "eagle", "model": draft, "num_speculative_tokens": 3}}
-    got = drafter_arch(engine, lambda n: model_facts(n, kb.models, []), kb.doc("vllm", "architectures.yaml").data,
+    got = drafter_arch(engine, {}, lambda n: model_facts(n, kb.models, []), kb.doc("vllm", "architectures.yaml").data,
                        _table(kb), version)
     assert ("spec_draft_arch_refused" in got) is refused
 
@@ -71,3 +72,40 @@ def test_eagle3_target(kb, model_type, version, refused):
 def test_eagle3_multimodal_target_not_judged(kb):
     engine = {"speculative_config": {"method": "eagle3", "model": "d", "num_speculative_tokens": 3}}
     assert eagle3_target(engine, {"model_type": "llava", "multimodal": True}, _table(kb), "0.10.0") == {}
+
+
+@pytest.mark.parametrize("model_type,arch,version,pp,draft", [
+    ("deepseek_v3", "DeepseekV3ForCausalLM", "0.9.2", None, "DeepSeekMTPModel"),  # its class has SupportsPP there
+    ("glm_moe_dsa", "GlmMoeDsaForCausalLM", "0.27.1", None, "DeepSeekMTPModel"),
+    ("deepseek_v4", "DeepseekV4ForCausalLM", "0.27.1", None, "DeepSeekV4MTPModel"),
+    ("qwen3_5", "Qwen3_5ForConditionalGeneration", "0.27.1", None, None),  # chosen at run time: unknown
+    ("llama", "LlamaForCausalLM", "0.27.1", None, None),
+])
+def test_mtp_draft(kb, model_type, arch, version, pp, draft):
+    from vllm_kb.engine.check.startup_drafter import mtp_draft
+    steps = _table(kb)["per_release"][version]["mtp_steps"]
+    assert mtp_draft(steps, model_type, arch) == draft
+
+
+def test_dspark_under_pp(kb):
+    """vLLM #52761: DeepSeek-V4 with DSpark under PP 3; the target implements SupportsPP, its DSpark
+    draft does not, and the draft's configuration check refuses it."""
+    engine = {"pipeline_parallel_size": 3, "speculative_config": {"method": "dspark", "num_speculative_tokens": 7}}
+    model = {"name": "deepseek-ai/DeepSeek-V4-Flash", "architecture": "DeepseekV4ForCausalLM", "model_type": "deepseek_v4"}
+    got = drafter_arch(engine, model, lambda n: {}, kb.doc("vllm", "architectures.yaml").data, _table(kb), "0.27.1")
+    assert got.get("spec_draft_arch") == "DSparkDraftModel" and "spec_draft_pp_refused" in got
+    engine["pipeline_parallel_size"] = 1
+    assert drafter_arch(engine, model, lambda n: {}, kb.doc("vllm", "architectures.yaml").data, _table(kb), "0.27.1") == {}
+
+
+@pytest.mark.parametrize("arch,version,refused,since", [
+    ("Qwen3MoeForCausalLM", "0.10.2", True, "0.11.1"),  # vLLM #25134
+    ("Qwen3MoeForCausalLM", "0.11.1", False, None),
+    ("LlamaForCausalLM", "0.10.2", False, None),
+    ("Qwen3MoeForCausalLM", "0.10.0", False, None),  # no runner check yet (the model_type list judges it)
+])
+def test_eagle3_interface(kb, arch, version, refused, since):
+    engine = {"speculative_config": {"method": "eagle3", "model": "d", "num_speculative_tokens": 2}}
+    got = eagle3_target(engine, {"model_type": "qwen3_moe", "multimodal": False}, _table(kb), version, arch)
+    assert ("spec_eagle3_interface_refused" in got) is refused
+    assert got.get("spec_eagle3_since") == since

@@ -2,10 +2,11 @@
 """Build knowledge/vllm/spec_decode.yaml: what each vLLM release asks of a speculative-decoding
 launch before it starts, read from the releases' sources (DIR/<version>/vllm/...). Per release:
 
-  num_tokens  where SpeculativeConfig refuses a launch that gives no num_speculative_tokens:
-              `ngram` the raise the n-gram path meets ("num_speculative_tokens must be provided
-              with speculative model unless the draft model config contains an n_predict
-              parameter.", _verify_args / maybe_create_spec_config, 0.5.1 on); `draft` the one a
+  ngram/draft where SpeculativeConfig refuses a launch that gives no num_speculative_tokens, and
+              the text it prints: `ngram` the raise the n-gram path meets ("num_speculative_tokens
+              must be provided with speculative model unless the draft model config contains an
+              n_predict parameter.", _verify_args / maybe_create_spec_config, 0.5.1 on; up to 0.8.1
+              it says speculative_model); `draft` the one a
               loaded draft whose config has no n_predict meets first: the same text, then from
               the release that added `speculative_token_tree` "A speculative model was provided,
               but neither `speculative_token_tree` nor `num_speculative_tokens` was provided", and
@@ -16,11 +17,32 @@ launch before it starts, read from the releases' sources (DIR/<version>/vllm/...
               draft's architecture X to EagleX (unless it starts with Eagle): the registry is then
               asked for EagleX, and a release without it refuses the draft.
   draft_pp    where SpeculativeConfig verifies the draft's ModelConfig against the draft's parallel
-              config, which copies the target's pipeline_parallel_size: a draft class without
-              SupportsPP raises "Pipeline parallelism is not supported for this model."
+              config, and that copies the target's pipeline_parallel_size (up to 0.29; from 0.30
+              create_draft_parallel_config gives the draft PP 1): a draft class without SupportsPP
+              raises "Pipeline parallelism is not supported for this model."
   eagle3_targets
               the model_type substrings SpeculativeConfig._verify_args takes as EAGLE-3 targets
               ("Eagle3 is only supported for …", 0.8.5–0.21) and the methods the list applies to.
+  mtp_steps   SpeculativeConfig.hf_config_override, the rewrite of the draft's config that turns a
+              target checkpoint into its MTP draft (DeepseekV3 → DeepSeekMTPModel …), compiled to
+              steps in source order: `if` a model_type (equal to / containing) or an architecture
+              (the current one, or the one the config came with), then `model_type` and
+              `architecture` set (or `map`: architecture → architecture), `stop` where it
+              returns; `unsure` where the reading cannot follow the step (a condition on other
+              fields, a class chosen at run time): a config it applies to is left unknown.
+  eagle3_runner
+              where the model runner, when EAGLE-3 asks for the target's auxiliary hidden states,
+              raises "Model does not support EAGLE3 interface" for a target class without
+              SupportsEagle3 (0.10.1 on, while the model loads).
+  eagle3_interface / eagle3_interface_unresolved (top level)
+              architecture → spans of the releases with that check whose registered class
+              implements SupportsEagle3 (a base named so, a class body `supports_eagle3 = True`, or
+              the interface's methods defined: the runner tests the protocol with isinstance), read
+              like SupportsPP by tools/vllm_architectures.py; unresolved classes apart (unknown).
+  dspark_default
+              where method "dspark" with the target's checkpoint as the draft makes the draft
+              DSparkDraftModel (or DSparkV41DraftModel), unless the draft already is one of
+              `unless` (0.25–0.33).
 
 Usage:
   python tools/vllm_spec_decode.py --source /work/sdists/src -o knowledge/vllm/spec_decode.yaml [--check]
@@ -29,12 +51,36 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_architectures import VERSION_DIR, vkey, write_or_check  # noqa: E402
+import vllm_architectures as va  # noqa: E402
+from vllm_architectures import VERSION_DIR, registry_file, sp, spans, vkey, write_or_check  # noqa: E402
+
+_EAGLE3_METHODS = ("get_eagle3_aux_hidden_state_layers", "set_aux_hidden_state_layers")
+_plain_flags = va._flags
+
+
+def _flags(node: ast.ClassDef) -> frozenset[str]:
+    """The interface flags, and supports_eagle3 for a class that sets it or defines the protocol's methods."""
+    out = set(_plain_flags(node))
+    for st in node.body:
+        if isinstance(st, (ast.Assign, ast.AnnAssign)):
+            targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+            if any(isinstance(t, ast.Name) and t.id == "supports_eagle3" for t in targets) \
+                    and isinstance(st.value, ast.Constant) and st.value.value is True:
+                out.add("supports_eagle3")
+        elif isinstance(st, ast.FunctionDef) and st.name in _EAGLE3_METHODS:
+            out.add("supports_eagle3")
+    return frozenset(out)
+
+
+va._flags = _flags
+va.INTERFACES["eagle3"] = ("SupportsEagle3", "supports_eagle3")
+RUNNER_FILES = ("vllm/v1/worker/gpu_model_runner.py", "vllm/v1/worker/gpu/spec_decode/eagle/eagle3_utils.py")
 
 CONFIG_FILES = ("vllm/config/speculative.py", "vllm/config/__init__.py", "vllm/config.py",
                 "vllm/v1/worker/gpu/spec_decode/speculator_config.py")
@@ -49,6 +95,15 @@ TEXTS = {
 _LIST = re.compile(r"(eagle3_target_supported|aux_hidden_states_supported)\s*=\s*\[([^\]]*)\]", re.S)
 _LLAMA_ONLY = re.compile(r'"llama" not in self\.target_model_config')
 _METHODS = re.compile(r"self\.method\s+in\s+(\([^)]*\))")
+
+
+def _literal(root: Path, rel: str, prefix: str) -> str | None:
+    """The whole string literal (adjacent pieces joined) that starts with `prefix` in a file."""
+    tree = ast.parse((root / rel).read_text(encoding="utf-8"))
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith(prefix):
+            return n.value
+    return None
 
 
 def _find(root: Path, needle: str) -> tuple[str, int] | None:
@@ -80,14 +135,147 @@ def _eagle3(root: Path) -> dict | None:
     return None
 
 
+def _str_list(node) -> list[str] | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(isinstance(e, ast.Constant) for e in node.elts):
+        return [e.value for e in node.elts]
+    return None
+
+
+def _subject(node) -> str | None:
+    """model_type, arch (hf_config.architectures[0] now) or initial_arch of a compared expression."""
+    if isinstance(node, ast.NamedExpr):
+        node = node.value
+    text = ast.unparse(node)
+    if text == "hf_config.model_type":
+        return "model_type"
+    if text == "hf_config.architectures[0]":
+        return "arch"
+    if text == "initial_architecture":
+        return "initial_arch"
+    return None
+
+
+def _cond(test) -> list[dict] | None:
+    """The alternatives a test holds for (any of them), each {subject: [values]} or
+    {model_type_contains: [..]}; None where the test asks something else."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        out: list[dict] = []
+        for v in test.values:
+            got = _cond(v)
+            if got is None:
+                return None
+            out += got
+        return out
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return None
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    if isinstance(op, ast.Eq) and _subject(left) and (vals := _str_list(right)):
+        return [{_subject(left): vals}]
+    if isinstance(op, ast.In) and _subject(left) and (vals := _str_list(right)):
+        return [{_subject(left): vals}]
+    if isinstance(op, ast.In) and isinstance(left, ast.Constant) and ast.unparse(right) == "hf_config.model_type":
+        return [{"model_type_contains": [left.value]}]
+    if isinstance(op, ast.In) and isinstance(left, ast.Constant) and ast.unparse(right) == "architectures":
+        return [{"arch": [left.value]}]
+    return None
+
+
+def _effects(body: list) -> dict:
+    out: dict = {}
+    maps: dict = {}
+    for st in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(st, ast.Assign) and isinstance(st.value, ast.Dict) and len(st.targets) == 1 \
+                and isinstance(st.targets[0], ast.Name):
+            try:
+                maps[st.targets[0].id] = ast.literal_eval(st.value)
+            except ValueError:
+                pass
+    for st in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(st, ast.Return):
+            out["stop"] = True
+        elif isinstance(st, ast.If):
+            out["unsure"] = True  # a nested choice the steps do not follow
+        elif isinstance(st, ast.Assign) and len(st.targets) == 1:
+            target = ast.unparse(st.targets[0])
+            if target == "hf_config.model_type" and isinstance(st.value, ast.Constant):
+                out["model_type"] = st.value.value
+            elif target == "hf_config":
+                out["unsure"] = True  # the config is swapped for another (its text_config)
+        elif isinstance(st, ast.Call) and ast.unparse(st.func) == "hf_config.update" and st.args \
+                and isinstance(st.args[0], ast.Dict):
+            for k, v in zip(st.args[0].keys, st.args[0].values):
+                if not (isinstance(k, ast.Constant) and k.value == "architectures"):
+                    continue
+                elt = v.elts[0] if isinstance(v, ast.List) and len(v.elts) == 1 else None
+                if isinstance(elt, ast.Constant):
+                    out["architecture"] = elt.value
+                elif isinstance(elt, ast.Subscript) and isinstance(elt.value, ast.Name) and elt.value.id in maps:
+                    out["map"] = maps[elt.value.id]
+                else:
+                    out["unsure"] = True
+    return out
+
+
+def _mtp_steps(root: Path) -> list[dict] | None:
+    for rel in CONFIG_FILES[:3]:
+        f = root / rel
+        if not f.is_file():
+            continue
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name == "hf_config_override":
+                steps = []
+                for st in node.body:
+                    if not isinstance(st, ast.If):
+                        continue
+                    eff = _effects(st.body)
+                    if not eff:
+                        continue
+                    test = st.test
+                    unsure = False
+                    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+                        test, unsure = test.values[0], True  # the rest asks other fields
+                    cond = _cond(test)
+                    if cond is None:
+                        steps.append({"if": [], "unsure": True, "line": st.lineno})
+                        continue
+                    step = {"if": cond, **eff, "line": st.lineno}
+                    if unsure:
+                        step["unsure"] = True
+                    steps.append(step)
+                return steps
+    return None
+
+
+_DSPARK = re.compile(r'if self\.method == "dspark"\s+and \((?P<unless>.*?)\):\s*\n(?P<body>.*?)architectures = \[\s*(?P<arch>[^\]]*?)\s*\]', re.S)
+
+
+def _dspark(root: Path) -> dict | None:
+    f = root / "vllm/config/speculative.py"
+    if not f.is_file():
+        return None
+    text = f.read_text(encoding="utf-8")
+    m = _DSPARK.search(text)
+    if not m or len(m.group("body")) > 1200:
+        return None
+    unless = re.findall(r'"(\w+)"\s+not in self\.draft_model_config\.architectures', m.group("unless"))
+    archs = re.findall(r'"(\w+)"', m.group("arch"))
+    if not unless or not archs:
+        return None
+    return {"file": "vllm/config/speculative.py", "line": text[:m.start()].count("\n") + 1, "unless": unless,
+            "architectures": archs}
+
+
 def scan(root: Path) -> dict:
     row: dict = {}
     must = _find(root, MUST)
     if must:
-        row["ngram"] = {"file": must[0], "line": must[1], "text": TEXTS[MUST]}
+        row["ngram"] = {"file": must[0], "line": must[1], "text": _literal(root, must[0], MUST) or TEXTS[MUST]}
         draft = _find(root, NOT_PROVIDED) or _find(root, TREE) or must
         key = NOT_PROVIDED if _find(root, NOT_PROVIDED) else TREE if _find(root, TREE) else MUST
-        row["draft"] = {"file": draft[0], "line": draft[1], "text": TEXTS[key]}
+        text = TEXTS[key] if key != MUST else row["ngram"]["text"]
+        row["draft"] = {"file": draft[0], "line": draft[1], "text": text}
     eagle = root / "vllm/transformers_utils/configs/eagle.py"
     if eagle.is_file():
         for i, line in enumerate(eagle.read_text(encoding="utf-8").splitlines(), 1):
@@ -95,17 +283,36 @@ def scan(root: Path) -> dict:
                 row["eagle_prefix"] = {"file": str(eagle.relative_to(root)), "line": i}
                 break
     pp = _find(root, "self.draft_model_config.verify_with_parallel_config(")
-    if pp:
+    if pp and _find(root, "pipeline_parallel_size=target_parallel_config"):  # 0.30 gives the draft PP 1
         row["draft_pp"] = {"file": pp[0], "line": pp[1]}
     if e3 := _eagle3(root):
         row["eagle3_targets"] = e3
+    if steps := _mtp_steps(root):
+        row["mtp_steps"] = steps
+    if ds := _dspark(root):
+        row["dspark_default"] = ds
+    for rel in RUNNER_FILES:
+        f = root / rel
+        if f.is_file():
+            lines = f.read_text(encoding="utf-8").splitlines()
+            hit = next((i for i, line in enumerate(lines, 1) if "does not support EAGLE3 interface" in line), None)
+            if hit:
+                row["eagle3_runner"] = {"file": rel, "line": hit}
+                break
     return row
 
 
 def build(sources: list[Path]) -> dict:
     found = {d.name: d for s in sources for d in s.iterdir() if VERSION_DIR.fullmatch(d.name) and (d / "vllm").is_dir()}
     releases = sorted(found, key=vkey)
-    return {"releases": releases, "rows": {v: scan(found[v]) for v in releases}}
+    rows = {v: scan(found[v]) for v in releases}
+    checked = [v for v in releases if "eagle3_runner" in rows[v] and registry_file(found[v])]
+    per = {v: va._per_class(found[v], "eagle3") for v in checked}
+    names = sorted(set().union(*(yes for yes, _ in per.values())))
+    unres = sorted(set().union(*(no for _, no in per.values())))
+    return {"releases": releases, "rows": rows, "eagle3_checked": checked,
+            "eagle3_interface": {n: spans([n in per[v][0] for v in checked], checked) for n in names},
+            "eagle3_interface_unresolved": {n: spans([n in per[v][1] for v in checked], checked) for n in unres}}
 
 
 def _at(e: dict) -> str:
@@ -119,19 +326,15 @@ def dump(data: dict) -> str:
         "# Do not edit by hand. Releases without a key do not make that check.",
         "version: 1",
         "releases: [" + ", ".join(f'"{r}"' for r in data["releases"]) + "]",
-        "texts:",
+        "per_release:",
     ]
-    lines += [f"  {k}: {v!r}".replace("'", '"') for k, v in (("must", TEXTS[MUST]), ("tree", TEXTS[TREE]),
-                                                              ("not_provided", TEXTS[NOT_PROVIDED]))]
-    lines.append("per_release:")
-    inv = {v: k for k, v in (("must", TEXTS[MUST]), ("tree", TEXTS[TREE]), ("not_provided", TEXTS[NOT_PROVIDED]))}
     for v, row in data["rows"].items():
         if not row:
             continue
         lines.append(f'  "{v}":')
         for key in ("ngram", "draft"):
             if key in row:
-                lines.append(f'    {key}: {{file: {row[key]["file"]}, line: {row[key]["line"]}, text: {inv[row[key]["text"]]}}}')
+                lines.append(f"    {key}: {json.dumps(row[key], sort_keys=True)}")
         for key in ("eagle_prefix", "draft_pp"):
             if key in row:
                 lines.append(f"    {key}: {_at(row[key])}")
@@ -139,6 +342,18 @@ def dump(data: dict) -> str:
             e = row["eagle3_targets"]
             lines.append(f'    eagle3_targets: {{file: {e["file"]}, line: {e["line"]}, methods: [{", ".join(e["methods"])}], '
                          f'models: [{", ".join(e["models"])}]}}')
+        if "mtp_steps" in row:
+            lines.append("    mtp_steps:")
+            lines += [f"      - {json.dumps(st, sort_keys=True)}" for st in row["mtp_steps"]]
+        if "dspark_default" in row:
+            lines.append(f'    dspark_default: {json.dumps(row["dspark_default"], sort_keys=True)}')
+        if "eagle3_runner" in row:
+            lines.append(f'    eagle3_runner: {_at(row["eagle3_runner"])}')
+    lines.append("# the releases the eagle3_interface spans run over (those with the runner's check)")
+    lines.append("eagle3_checked: [" + ", ".join(f'"{r}"' for r in data["eagle3_checked"]) + "]")
+    for key in ("eagle3_interface", "eagle3_interface_unresolved"):
+        lines.append(f"{key}:")
+        lines += [f"  {n}: {sp(x)}" for n, x in data[key].items()]
     return "\n".join(lines) + "\n"
 
 

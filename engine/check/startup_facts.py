@@ -106,9 +106,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
         out["spec_forced_v1_refused"] = True
     spec_table, release = kb.doc("vllm", "spec_decode.yaml").data, vllm.get("version") or version
     out.update(tokens_missing(engine, spec_table, release))
-    out.update(drafter_arch(engine, lambda name: model_facts(name, kb.models, []), kb.doc("vllm", "architectures.yaml").data,
+    out.update(drafter_arch(engine, {**model, "architecture": out.get("arch", model.get("architecture"))}, lambda name: model_facts(name, kb.models, []), kb.doc("vllm", "architectures.yaml").data,
                             spec_table, release))
-    out.update(eagle3_target(engine, model, spec_table, release))
+    out.update(eagle3_target(engine, model, spec_table, release, out.get("arch") if out.get("arch_registered") else None))
     out.update(mamba_spec_facts(engine, model, out.get("arch", model.get("architecture")), out["v1"],
                                 kb.doc("vllm", "mamba_spec.yaml").data, vllm.get("version") or version))
     out.update(build_facts(facts, kb.doc("vllm", "cuda_builds.yaml").data, vllm.get("version") or version,
