@@ -46,6 +46,9 @@ DECLARED = {
     "quant_alignment.yaml": ("releases", "0.2.2", "0.34.0", [], "rules carry spans; before 0.2.2 no rule (not judged)"),
     "runners.yaml": ("releases", "0.6.4", "0.34.0", [],
                      "the task option exists from 0.6.4; startup_task: outside the span, and between scanned releases that differ, unknown"),
+    "spec_decode.yaml": ("releases", "0.1.0", "0.34.0", [],
+                         "startup_drafter: per_release rows by release (a .postN reads its base's); a release without a "
+                         "row or key makes none of those checks"),
     "transformers_imports.yaml": ("vllm_releases", "0.4.0", "0.34.0", [],
                                   "read from 0.4.0 (older releases take next to nothing from transformers at start): "
                                   "a release without a row imports nothing that a transformers release removed"),
