@@ -28,6 +28,7 @@ from vllm_kb.engine.check.startup_selector import selector_facts
 from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.check.startup_spec import spec_facts
+from vllm_kb.engine.check.startup_spec_tokens import spec_tokens_facts
 from vllm_kb.engine.check.startup_task import task_facts
 from vllm_kb.engine.check.startup_vocab import vocab_facts
 from vllm_kb.engine.check.startup_eplb import eplb_facts
@@ -96,6 +97,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                     kb.doc("vllm", "lora_vocab.yaml").data, vllm.get("version") or version,
                                     _int(engine.get("lora_extra_vocab_size")) or 256))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
+    out.update(spec_tokens_facts(engine, vllm.get("version") or version))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
     if (refused := refused_draft(engine, vllm.get("version") or version)) is not None:
         out["spec_refused_draft"] = refused
