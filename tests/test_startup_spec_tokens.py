@@ -4,7 +4,13 @@ config.py:696 … 0.34.0 config/speculative.py:1653)."""
 import pytest
 
 from vllm_kb.engine.audit import audit
-from vllm_kb.engine.check.startup_spec_tokens import WORDS, WORDS_BOTH, WORDS_FLAT, WORDS_RANGE, WORDS_TREE, spec_tokens_facts
+from vllm_kb.engine.check.startup_spec_tokens import WORDS, WORDS_BOTH, WORDS_FLAT, WORDS_RANGE, WORDS_TREE
+from vllm_kb.engine.check.startup_spec_tokens import spec_tokens_facts as _facts
+from vllm_kb.engine.kb.knowledge import load
+
+
+def spec_tokens_facts(engine, version):
+    return _facts(engine, load().models, version)
 
 
 def _l124(tmp_path, version: str, args: str):
@@ -50,3 +56,9 @@ def test_plain_draft_without_method(version, expected):
     # 0.10–0.16 refuse such a draft for another reason (G3)
     f = spec_tokens_facts({"speculative_config": {"model": "Qwen/Qwen2.5-0.5B-Instruct"}}, version)
     assert f.get("spec_tokens_missing") == expected
+
+
+@pytest.mark.parametrize("draft", ["deepseek-ai/DeepSeek-V3", "/models/draft"])
+def test_draft_that_may_carry_n_predict(draft):
+    # hf_config_override makes DeepSeek-V3 an MTP draft with n_predict; an unknown folder may be anything
+    assert spec_tokens_facts({"speculative_config": {"method": "draft_model", "model": draft}}, "0.20.0") == {}

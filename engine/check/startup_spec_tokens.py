@@ -16,12 +16,15 @@ is refused before any worker starts, with words that changed with the releases:
                 was provided, but neither `speculative_token_tree` nor `num_speculative_tokens`
                 was provided".
 A speculative_token_tree, a method that derives the number, an MLP speculator ("accelerator"
-checkpoints) or a draft a release refuses for another reason (G3's refused_draft) is left alone."""
+checkpoints) or a draft a release refuses for another reason (G3's refused_draft) is left alone,
+and so is a separate draft model the catalog does not know as a family without MTP layers
+(hf_config_override turns a DeepSeek-V3 or MiMo checkpoint into an MTP draft with n_predict)."""
 from __future__ import annotations
 
 from typing import Any
 
 from vllm_kb.engine.check.startup_draft import plain_draft, refused_draft
+from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 _NGRAM = ("ngram", "[ngram]")
@@ -42,14 +45,22 @@ def _missing(value: object) -> bool:
     return value is None or value == ""
 
 
-def _dict_method(spec: dict, version: Version) -> str | None:
+def _plain_known(name: object, families: list[dict]) -> bool:
+    """A draft model the catalog knows, of a family without MTP layers (so no n_predict)."""
+    if not plain_draft(name):
+        return False
+    facts = model_facts(name, families, [])
+    return bool(facts.get("family")) and facts.get("mtp") is False
+
+
+def _dict_method(spec: dict, version: Version, families: list[dict]) -> str | None:
     """The method vLLM settles on for a speculative_config without the number, where that method
     needs the number; None where it derives it, or the method is not known here."""
     method, model = spec.get("method"), spec.get("model")
     if method in _NGRAM or (method is None and model in _NGRAM):
         return "ngram"
     if method in _NEEDS_NUMBER:
-        if method == "draft_model" and not plain_draft(model):
+        if method == "draft_model" and not _plain_known(model, families):
             return None  # a draft named like a head may carry n_predict in its config
         return method
     if method is None and isinstance(model, str):
@@ -58,7 +69,7 @@ def _dict_method(spec: dict, version: Version) -> str | None:
         if "eagle-" in low or "eagle3-" in low or (version >= Version("0.10.1") and "eagle3" in low):
             return "eagle3" if "eagle3" in low else "eagle"
         # a model with no method: V0's draft-model path (0.8.2–0.9.x), draft_model from 0.17
-        if plain_draft(model) and (version < Version("0.10.0") or version >= Version("0.17.0")):
+        if _plain_known(model, families) and (version < Version("0.10.0") or version >= Version("0.17.0")):
             return "draft_model"
     return None
 
@@ -72,7 +83,7 @@ def _dict_words(method: str, version: Version) -> str:
     return WORDS
 
 
-def _flat(engine: dict, version: Version) -> dict[str, Any]:
+def _flat(engine: dict, version: Version, families: list[dict]) -> dict[str, Any]:
     model = engine.get("speculative_model")
     if not isinstance(model, str) or not model or not _missing(engine.get("num_speculative_tokens")):
         return {}
@@ -85,12 +96,14 @@ def _flat(engine: dict, version: Version) -> dict[str, Any]:
         return {}  # IBM's MLP speculators carry n_predict
     else:
         method = "eagle" if "eagle" in model.lower() else "medusa" if "medusa" in model.lower() else "draft_model"
+        if method == "draft_model" and not _plain_known(model, families):
+            return {}
     words = WORDS_BOTH if version < Version("0.5.1") else WORDS_FLAT if version < Version("0.8.2") else WORDS
     return {"spec_tokens_missing": method, "spec_tokens_form": "flags", "spec_tokens_words": words,
             "spec_tokens_value": 5 if method == "ngram" else 3}
 
 
-def spec_tokens_facts(engine: dict, version: str | None) -> dict[str, Any]:
+def spec_tokens_facts(engine: dict, families: list[dict], version: str | None) -> dict[str, Any]:
     """`spec_tokens_missing` (the method that needs the number), `spec_tokens_form` (`config`: a
     speculative_config; `flags`: --speculative-model), `spec_tokens_words` (what the release
     raises) and `spec_tokens_value` (a number to set), where the release refuses."""
@@ -101,11 +114,11 @@ def spec_tokens_facts(engine: dict, version: str | None) -> dict[str, Any]:
     if isinstance(spec, dict) and spec:
         if v < Version("0.8.2") or not _missing(spec.get("num_speculative_tokens")) or spec.get("speculative_token_tree"):
             return {}
-        method = _dict_method(spec, v)
+        method = _dict_method(spec, v, families)
         if method is None or (method == "draft_model" and refused_draft(engine, version) is not None):
             return {}
         return {"spec_tokens_missing": method, "spec_tokens_form": "config", "spec_tokens_words": _dict_words(method, v),
                 "spec_tokens_value": 5 if method == "ngram" else 3}
     if spec is None and v < Version("0.8.3"):
-        return _flat(engine, v)
+        return _flat(engine, v, families)
     return {}
