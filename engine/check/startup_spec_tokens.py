@@ -2,7 +2,7 @@
 
 vLLM takes num_speculative_tokens from the user, or else from the draft's config (`n_predict`,
 which only IBM's MLP speculators and the MTP rewrites of SpeculativeConfig.hf_config_override
-carry; from 0.11 suffix decoding and from 0.31 DFlash/DSpark drafts bring their own). An EAGLE or
+carry; from 0.11.1 suffix decoding takes its tree depth, from 0.31 a DSpark draft its block size). An EAGLE or
 EAGLE-3 head, a Medusa head, n-gram lookup and an ordinary draft model have none, so the config
 is refused before any worker starts, with words that changed with the releases:
   0.4.1–0.5.0   "Expected both speculative_model and num_speculative_tokens to be provided …"
