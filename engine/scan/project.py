@@ -16,7 +16,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import peers
+from vllm_kb.engine.scan import entry_modules, peers
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -150,9 +150,10 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
     ctx.llm_subclasses = python_subclass.index(ctx, files)
     ctx.registered_archs = registered_models.index(ctx, files)  # out-of-tree models (ModelRegistry.register_model)
     windows_runs = windows_scripts.index(ctx, files)  # Python files a .bat/.ps1 runs in native Windows
+    ctx.entry_index = entry_modules.index(ctx, files)  # console scripts and modules that parse vLLM's CLI
     if not gc.isenabled():  # what is loaded so far (the knowledge, the catalog, the file list) stays to the end
         gc.freeze()  # out of the young collections below (_free_cycles), which would walk it all once
-    yaml_files = []
+    yaml_files, seen = [], []
     n = parallel.workers(len(files))
     if parallel.forced():
         done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
@@ -168,6 +169,7 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         if rel in windows_runs:
             for s in found:
                 s.launch.setdefault("windows_shell", windows_runs[rel])
+        seen += found
         yield rel, _with_plugins(ctx, found)
     # after the commands, so that a config a command already read is not read again
     for rel in yaml_files:
@@ -176,7 +178,11 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         text = ctx.read(rel)
         if text is None or not (words.yaml_candidate(text) or words.runs_entry_point(text)):
             continue
-        yield rel, _with_plugins(ctx, _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t)))
+        got = _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t))
+        seen += got
+        yield rel, _with_plugins(ctx, got)
+    for s in _with_plugins(ctx, entry_modules.orphans(ctx, seen)):  # entry points no command runs
+        yield s.file, [s]
 
 
 def _with_plugins(ctx: ScanContext, found: list[Site]) -> list[Site]:
@@ -226,7 +232,7 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
             return found
     if suffix in scripts.SHELL_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
-        if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)
+        if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text, ctx)
                                  or words.sets_devices(text)) and scripts.is_shell(rel, text):
             return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, image_entry.scan_script, t))
     return None
