@@ -35,8 +35,36 @@ def index(ctx, files: list[str]) -> dict:
             file = hydra_entry.module_file(ctx, rel, module)
             if file is not None:
                 declared[script] = file
-    modules = [rel for rel, _ in texts_with(ctx, files, ".py", "vllm", "parse_") if argv_entry.inspect(ctx, rel) is not None]
+    modules = [rel for rel, text in texts_with(ctx, files, ".py", "vllm", "parse_")
+               if argv_entry.inspect(ctx, rel) is not None and _runs_engine(ctx, rel, text)]
     return {"console": {k: v for k, v in declared.items() if argv_entry.inspect(ctx, v) is not None}, "modules": modules}
+
+
+def _runs_engine(ctx, rel: str, text: str) -> bool:
+    """A module that parses its process's command line (`parse_args()` with no list of its own) and
+    builds the engine from it — itself (`from_cli_args`, `LLM(`, vLLM's `run_server`) or through a
+    project module it imports that calls `from_cli_args` — not a client or benchmark that only
+    borrows vLLM's options."""
+    import ast
+
+    from vllm_kb.engine.scan.context import parse_python
+
+    try:
+        tree = parse_python(text, rel)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    argv = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("parse_args", "parse_known_args")
+               and not n.args and not any(k.arg == "args" for k in n.keywords) for n in ast.walk(tree))
+    if not argv:
+        return False
+    if any(w in text for w in ("from_cli_args", "LLM(", "run_server(")):
+        return True
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and n.module and not n.level and n.module.split(".")[0] != "vllm":
+            file = hydra_entry.module_file(ctx, rel, n.module)
+            if file is not None and "from_cli_args" in (ctx.read(file) or ""):
+                return True
+    return False
 
 
 def _declared(name: str, text: str) -> dict[str, str]:

@@ -153,7 +153,8 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
     ctx.entry_index = entry_modules.index(ctx, files)  # console scripts and modules that parse vLLM's CLI
     if not gc.isenabled():  # what is loaded so far (the knowledge, the catalog, the file list) stays to the end
         gc.freeze()  # out of the young collections below (_free_cycles), which would walk it all once
-    yaml_files, seen = [], []
+    yaml_files: list[str] = []
+    seen: list[Site] = []
     n = parallel.workers(len(files))
     if parallel.forced():
         done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
