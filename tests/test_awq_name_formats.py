@@ -7,9 +7,9 @@ from __future__ import annotations
 from vllm_kb.engine.audit import audit
 
 
-def _p(tmp_path, pin: str, gpu: str, extra: str = ""):
+def _p(tmp_path, pin: str, gpu: str, extra: str = "", model: str = "someone/Qwen3-8B-AWQ"):
     (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
-    (tmp_path / "serve.sh").write_text(f"vllm serve someone/Qwen3-8B-AWQ --max-model-len 4096 {extra}\n")
+    (tmp_path / "serve.sh").write_text(f"vllm serve {model} --max-model-len 4096 {extra}\n")
     (sr,) = audit(tmp_path, gpu=gpu).sites
     return {r.check.id: r.priority for r in sr.results if r.needs_change}
 
@@ -29,15 +29,12 @@ def test_a_volta_card_refuses_both_formats(tmp_path):
 
 
 def _wna16(tmp_path, pin: str, gpu: str, extra: str = "", config: str | None = None):
-    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
     model = "neuralmagic/Mistral-7B-Instruct-v0.3-quantized.w8a16"
     if config is not None:  # the checkpoint itself, in a folder: its config decides
         (tmp_path / "ckpt").mkdir(exist_ok=True)
         (tmp_path / "ckpt" / "config.json").write_text(config)
         model = "./ckpt"
-    (tmp_path / "serve.sh").write_text(f"vllm serve {model} --max-model-len 4096 {extra}\n")
-    (sr,) = audit(tmp_path, gpu=gpu).sites
-    return {r.check.id: r.priority for r in sr.results if r.needs_change}
+    return _p(tmp_path, pin, gpu, extra, model)
 
 
 def test_a_quantized_w8a16_name_may_be_an_autogptq_upload(tmp_path):
