@@ -69,3 +69,11 @@ def test_a_values_file_of_the_chart(cli, write_project):
     values = "\n".join(line[4:] for line in RELEASE.split("  values:\n", 1)[1].splitlines()) + "\n"
     site = _site(cli, write_project({"k8s/llm/values.yaml": values}))
     assert site["model"]["name"] == "Qwen/Qwen2.5-7B-Instruct"
+
+
+def test_an_env_map_is_read_and_written_as_a_map(cli, write_project, tmp_path):
+    """app-template's `env: {NAME: value}`: read as the container's environment; a fix adds a key of
+    the map, never a `- name:` item (which would break the chart's values)."""
+    release = RELEASE.replace("            resources:", "            env:\n              VLLM_USE_V1: \"0\"\n            resources:")
+    site = _site(cli, write_project({"k8s/llm/helmrelease.yaml": release}))
+    assert {e["name"]: e.get("value") for e in site["env"]}.get("VLLM_USE_V1") == "0"

@@ -19,6 +19,19 @@ def in_map(path: tuple) -> bool:
     return len(path) >= 2 and path[-2] in ("containers", "initContainers") and isinstance(path[-1], str)
 
 
+def env_map(env: Any) -> list[tuple[str, str]]:
+    """`env: {NAME: value}` (or `NAME: {value: …}`) as (name, value); secret and field references,
+    whose values are not in the file, are left out."""
+    if not isinstance(env, dict):
+        return []
+    out = []
+    for k, v in env.items():
+        v = v.get("value") if isinstance(v, dict) else v
+        if isinstance(v, (str, int, float, bool)):
+            out.append((str(k), str(v).lower() if isinstance(v, bool) else str(v)))
+    return out
+
+
 def image_ref(image: Any) -> str | None:
     """`image: {registry?, repository, tag}` (app-template and most charts' values) → `repo:tag`;
     a string as written; None for anything else."""

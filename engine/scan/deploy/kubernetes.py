@@ -71,6 +71,11 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 ln = doc.line_of(path + ("env", i))
                 env[str(e["name"])] = Setting(str(e["name"]), str(e["value"]), True, rel, ln, str(e["name"]), str(e["value"]), "k8s-args",
                                               pos=dict(doc.pos(path + ("env", i)), env_style="k8s"))
+        env_style = "map" if isinstance(c.get("env"), dict) else "k8s"  # app-template's `env: {NAME: value}`
+        for name, value in app_template.env_map(c.get("env")):
+            k8s_env[name] = value
+            env[name] = Setting(name, value, True, rel, doc.line_of(path + ("env", name)), name, value, "k8s-args",
+                                pos=dict(doc.pos(path + ("env", name)), env_style="map"))
         image = app_template.image_ref(c.get("image"))
         command, args = c.get("command"), c.get("args")
         line = doc.line_of(path + ("command",)) if command is not None else doc.line_of(path + ("args",))
@@ -96,7 +101,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             lines = (ctx.read(rel) or "").splitlines()
         # new arguments go to args (created when missing), or to command when only it is written
         append = doc.pos(path + ("command",) if isinstance(command, list) and args is None else path + ("args",))
-        extra = {"argv_pos": argv_pos, "argv_append": append, "env_at": dict(doc.pos(path + ("env",)), env_style="k8s")}
+        extra = {"argv_pos": argv_pos, "argv_append": append, "env_at": dict(doc.pos(path + ("env",)), env_style=env_style)}
         site = launch_site(ctx, rel, words, line, max(w.line for w in words), "k8s-args", "yaml-list", env, image,
                            extra, known=k8s_env, source_lines=lines)
         if site is not None:
