@@ -117,14 +117,14 @@ def has_attr(index: dict, module: str, cls: str, attr: str, seen: set) -> bool |
     return None if unknown else False
 
 
-def scan(root: Path) -> tuple[set[str], set[str], set[str]] | None:
+def scan(root: Path, index: dict | None = None) -> tuple[set[str], set[str], set[str]] | None:
     """(architectures with BitsAndBytes, without, unresolved) of one release; None without the loader."""
     check = loader_check(root)
     reg = registry_file(root)
     if check is None or reg is None:
         return None
     attr = check[2]
-    index = _index(root)
+    index = _index(root) if index is None else index
     yes: set[str] = set()
     no: set[str] = set()
     unresolved: set[str] = set()
@@ -134,11 +134,11 @@ def scan(root: Path) -> tuple[set[str], set[str], set[str]] | None:
     return yes, no - yes, unresolved - yes
 
 
-def fused_names(dirs: list[Path]) -> dict[str, set[str]]:
+def fused_names(dirs: list[Path], indexes: dict | None = None) -> dict[str, set[str]]:
     """architecture → the projections its checkpoint stores fused, from any release's class."""
     out: dict[str, set[str]] = {}
     for d in dirs:
-        index = _index(d)
+        index = (indexes or {}).get(d) or _index(d)
         for arch, module, cls in registry_entries(registry_file(d)):
             got = fused_on_disk(index, _find, _bases, module, cls)
             if got:
@@ -166,8 +166,13 @@ def fused_broken(root: Path, supported: set[str], fused: dict[str, set[str]]) ->
 def build(sources: list[Path]) -> dict:
     found = {d.name: d for source in sources for d in source.iterdir() if VERSION_DIR.fullmatch(d.name) and registry_file(d)}
     dirs = sorted(found.values(), key=lambda d: vkey(d.name))
-    fused = fused_names(dirs)
-    rows = [(d.name, loader_check(d), scan(d), d) for d in dirs]
+    fused: dict[str, set[str]] = {}
+    rows = []
+    for d in dirs:  # one parse of each release's models for both readings
+        index = _index(d)
+        for arch, names in fused_names([d], {d: index}).items():
+            fused.setdefault(arch, set()).update(names)
+        rows.append((d.name, loader_check(d), scan(d, index), d))
     rows = [(v, c, s, d) for v, c, s, d in rows if c is not None and s is not None]
     releases = [v for v, _, _, _ in rows]
     loader = [{"release": v, "file": c[0], "line": c[1], "attribute": c[2]} for v, c, _, _ in rows]

@@ -62,4 +62,7 @@ def _own_config(model: dict) -> bool:
         return True
     m = re.match(r"^https://huggingface\.co/([^/]+/[^/]+?)(?:/(?:blob|tree|resolve)/.*)?/?$", src)
     name = str(model.get("name") or "").strip("/").lower()
-    return bool(m) and name.count("/") == 1 and m.group(1).lower().split("/")[0] == name.split("/")[0]
+    if m is None or name.count("/") != 1:
+        return False
+    return m.group(1).lower().split("/")[0] == name.split("/")[0]
+
