@@ -18,6 +18,16 @@ from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 # name (a bare "-FP8") never makes L7 a P0: the checkpoint's quantization_config may say another.
 CERTAIN_FROM_NAME = frozenset({"awq", "gptq", "gguf", "marlin", "modelopt", "modelopt_fp4", "fbgemm_fp8",
                                "compressed-tensors"})
+# Names two export formats share (method, scheme of the name marker → the other format): "-AWQ" is
+# AutoAWQ's format (quant_method awq) or llm-compressor's AWQModifier export, saved as compressed-tensors
+# W4A16 (vllm-project/llm-compressor#1909, #2096); "-quantized.w8a16" / "-quantized.w4a16" is
+# llm-compressor's compressed-tensors W*A16 or, for Neural Magic's AutoGPTQ uploads of 2024, quant_method
+# gptq (vllm-project/vllm#11577 served neuralmagic/Mistral-7B-Instruct-v0.3-quantized.w8a16 with
+# --quantization gptq on 0.6.x, which a compressed-tensors config refuses)
+_NAME_TWO_FORMATS: dict[tuple[str | None, str | None], tuple[str, str | None]] = {
+    ("awq", None): ("compressed-tensors", "wna16"),
+    ("compressed-tensors", "wna16"): ("gptq", None),
+}
 # a name that says bitsandbytes without doubt ("-bnb-4bit", "bitsandbytes"); a bare "4bit" does not
 _BNB_NAME = re.compile(r"(?i)(?<![a-z])bnb(?![a-z])|bitsandbytes")
 # ModelConfig._verify_quantization reads the text config's quantization_config too from 0.10.2
@@ -97,19 +107,20 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         out["quant_upper_cli"] = True
         out["quant_lower"] = flag.lower()
     sure = source in ("config", "catalog") or (source == "name" and (ckpt in CERTAIN_FROM_NAME or _bnb_named(model, version)))
-    # "-AWQ" in a name: AutoAWQ's format (quant_method awq) or llm-compressor's AWQModifier export,
-    # saved as compressed-tensors W4A16 (vllm-project/llm-compressor#1909, #2096): either may be behind it
-    awq_or_ct = source == "name" and ckpt == "awq"
+    # a name two export formats share: either may be behind it (_NAME_TWO_FORMATS)
+    alt_fmt = _NAME_TWO_FORMATS.get((ckpt, model.get("quant_scheme") if ckpt == "compressed-tensors" else None)) if source == "name" else None
     # the method the checks judge is the one vLLM will use: the flag, else the checkpoint's — certain
     # only from its config, the catalog or an unambiguous name marker
     out["quant_certain"] = bool(flag) or sure
+    if alt_fmt and known is not None and not flag and ckpt not in known and alt_fmt[0] in known:
+        out["quant_certain"] = False  # the release does not know the named format but may load the other
     accepted = table["quantization"]["accepted"].get(ckpt or "")
     # a quantization a wrapper derives from its own keyword comes with its own pick of checkpoint:
     # Unsloth's load_in_4bit swaps the model for its pre-quantized bitsandbytes variant where its
     # mapper has one (unsloth 2025.10.1 models/loader.py:196-197 get_model_name, models/mapper.py),
     # so the named model's method is not the one vLLM compares the argument with
     implied = bool((facts.get("site") or {}).get("quant_implied"))
-    if flag and ckpt and sure and accepted is not None and not implied and not awq_or_ct:
+    if flag and ckpt and sure and accepted is not None and not implied and alt_fmt is None:
         out["quant_checkpoint"] = ckpt
         out["quant_mismatch"] = method != ckpt and method not in accepted
     plain = "exact" if source == "config" else model.get("unquantized")  # what says the weights are not quantized
@@ -129,10 +140,10 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
             out["quant_scheme_floor"] = True
         if cc is not None:
             out["quant_gpu_ok"] = round(cc * 10) >= need
-            alt = min_capability(table, "compressed-tensors", "wna16", version) if awq_or_ct and method == ckpt else None
+            alt = min_capability(table, alt_fmt[0], alt_fmt[1], version) if alt_fmt and method == ckpt else None
             if alt is not None and (round(cc * 10) >= alt) != out["quant_gpu_ok"]:
                 out["quant_certain"] = False  # the two formats' kernels disagree on this GPU
-                if out["quant_gpu_ok"]:  # AutoAWQ's runs, the compressed-tensors export does not
+                if out["quant_gpu_ok"] and ckpt == "awq":  # AutoAWQ's runs, the compressed-tensors export does not
                     out.update(quant_gpu_ok=False, quant_alt_method="compressed-tensors", quant_min_capability=alt)
             if not out["quant_gpu_ok"] and not floor:  # an unknown scheme: no release is known to run it
                 later = _first_release_ok(table, cat, method, model.get("quant_scheme"), round(cc * 10), version)
