@@ -64,21 +64,28 @@ def test_blackwell_mla_forced_to_cutlass_before_013():
     assert got["attn_forced_invalid"] and got["attn_forced_by_config"] and got["attn_forced_backend"] == "CUTLASS_MLA"
     assert got["attn_forced_reasons"] == "['sparse not supported']" and got["attn_select_release"] == "0.13.0"
     assert sel("0.12.0", 10.0, V3) == {}          # dense MLA: CUTLASS_MLA takes it
-    assert sel("0.13.0", 10.0, V32) == {}         # no longer forced for sparse models
-    assert sel("0.12.0", 10.3, V32) == {}         # B300: only 10.0 is forced; FLASHMLA_SPARSE takes major 10
+    assert sel("0.13.0", 10.0, V32) == {"attn_selected": "FLASHMLA_SPARSE"}  # no longer forced for sparse models
+    assert sel("0.12.0", 10.3, V32) == {"attn_selected": "FLASHMLA_SPARSE"}  # B300: only 10.0 is forced
 
 
-@pytest.mark.parametrize("version,cc,model,kw", [
-    ("0.12.0", 9.0, V32, {}),                     # vLLM #30933: H200 runs FLASHMLA_SPARSE
-    ("0.13.0", 9.0, V32, {}),                     # vLLM #30832: H20
-    ("0.24.0", 12.0, V32, {}),                    # FLASHINFER_MLA_SPARSE_SM120
-    ("0.14.0", 8.0, V3, {}),                      # dense MLA: TRITON_MLA everywhere
-    ("0.14.0", 7.5, LLAMA, {"head": 72}),         # Triton takes 72, Flex any size
-    ("0.19.1", 12.0, GPT_OSS, {"head": 64}),      # vLLM #40153 (control): TRITON_ATTN runs sinks
-    ("0.14.0", 9.0, V32, {"kv": "fp8"}),          # rewritten to fp8_ds_mla, which FLASHMLA_SPARSE takes
+@pytest.mark.parametrize("version,cc,model,kw,backend", [
+    ("0.12.0", 9.0, V32, {}, "FLASHMLA_SPARSE"),             # vLLM #30933: H200 runs FLASHMLA_SPARSE
+    ("0.13.0", 9.0, V32, {}, "FLASHMLA_SPARSE"),             # vLLM #30832: H20
+    ("0.24.0", 12.0, V32, {}, "FLASHINFER_MLA_SPARSE_SM120"),
+    ("0.14.0", 8.0, V3, {}, "TRITON_MLA"),                   # dense MLA: TRITON_MLA everywhere
+    ("0.14.0", 7.5, LLAMA, {"head": 72}, "TRITON_ATTN"),     # Triton takes 72, Flex any size
+    # vLLM #40153 (control): Triton runs the sinks there; FlashAttention's sink rule is unread, so it stays first
+    ("0.19.1", 12.0, GPT_OSS, {"head": 64}, "FLASH_ATTN"),
+    ("0.14.0", 9.0, V32, {"kv": "fp8"}, "FLASHMLA_SPARSE"),  # rewritten to fp8_ds_mla, which FLASHMLA_SPARSE takes
+    # an fp8 cache: FlashAttention only as FA3 on 9.x (fa_utils.flash_attn_supports_fp8), else FlashInfer
+    # for its head sizes, else Triton (whose e4m3 cache L8 judges per GPU)
+    ("0.14.0", 9.0, LLAMA, {"head": 128, "kv": "fp8"}, "FLASH_ATTN"),
+    ("0.14.0", 8.0, LLAMA, {"head": 128, "kv": "fp8"}, "FLASHINFER"),
+    ("0.18.0", 8.6, LLAMA, {"head": 96, "kv": "fp8_e5m2"}, "TRITON_ATTN"),
+    ("0.18.0", 8.6, LLAMA, {"head": 96}, "FLASH_ATTN"),
 ])
-def test_a_backend_is_found(version, cc, model, kw):
-    assert sel(version, cc, model, **kw) == {}
+def test_a_backend_is_found(version, cc, model, kw, backend):
+    assert sel(version, cc, model, **kw) == {"attn_selected": backend}
 
 
 def test_unknowns_refuse_nothing():
@@ -87,7 +94,7 @@ def test_unknowns_refuse_nothing():
     assert sel("0.11.0", 8.0, V32) == {}                                    # before the validating selector
     assert sel("0.14.0", 8.0, {}) == {}                                     # MLA or not unknown
     # sparse + an FP8 cache: DeepSeek V3.2's hook rewrites it in some releases, so the dtype is not judged
-    assert sel("0.14.0", 9.0, V32, kv="fp8_e4m3") == {}
+    assert sel("0.14.0", 9.0, V32, kv="fp8_e4m3") == {"attn_selected": "FLASHMLA_SPARSE"}
 
 
 def test_fixes_in_this_release():

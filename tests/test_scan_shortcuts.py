@@ -1,6 +1,7 @@
 """The scan's shortcuts give what the long way gives: the suppression comments are found after the
 scan let go of its texts (ScanContext.unmarked), a file the scan never read is still read for
-them, and envfile.beside joins paths as PurePosixPath does."""
+them, envfile.beside joins paths as PurePosixPath does, and the prefilters' searches answer as the
+plain loops they replace."""
 from __future__ import annotations
 
 import os
@@ -10,7 +11,7 @@ from types import SimpleNamespace
 
 from vllm_kb.engine.check import suppressions
 from vllm_kb.engine.kb import catalog
-from vllm_kb.engine.scan import envfile
+from vllm_kb.engine.scan import envfile, python_opaque, python_prefilter
 from vllm_kb.engine.scan.context import ScanContext
 
 
@@ -106,3 +107,39 @@ def test_reading_for_comments_resolves_paths_as_realpath_does(tmp_path):
         assert got == _read_long(real, rel), rel
         found += got is not None
     assert found > 50
+
+
+def _calls_long(text: str, names: list[str]) -> bool:
+    """python_prefilter._calls_a_callee as it was: every place of each name, by str.find."""
+    for name in names:
+        i = text.find(name)
+        while i >= 0:
+            before = text[i - 1] if i else " "
+            if not (before.isalnum() or before == "_") and python_prefilter._TO_PAREN.match(text, i + len(name)):
+                return True
+            i = text.find(name, i + 1)
+    return False
+
+
+def test_the_callee_search_finds_what_every_place_of_a_name_finds():
+    # names that overlap themselves (`LLMLLM`), hold each other (VLLM, LLM) or end in what follows them
+    names = ["LLM", "VLLM", "LLMLLM", "aa", "run", "Popen", "é"]
+    pieces = ["LLM", "VLLM", "LLMLL", "a", "aa", "run", "Popen", "é", "_", ".", "(", ")", " ", "\t", "\n", "\\\n",
+              "#", "# c\n", "\r", "x", "9", "=", "\f", "ÉÉ"]
+    rng = random.Random(0)
+    hits = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        picked = rng.sample(names, rng.randint(1, 3))
+        got = python_prefilter._calls_a_callee(text, picked)
+        assert got == _calls_long(text, picked), (text, picked)
+        hits += got
+    assert hits > 100
+
+
+def test_two_sizing_names_are_told_as_the_count_told_them():
+    rng = random.Random(0)
+    words = list(python_opaque.DISTINCT[:4]) + ["x", "tensor_parallel", "max_model"]
+    for _ in range(5000):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 4)))
+        assert python_opaque.could_hold(text) == (sum(1 for n in python_opaque.DISTINCT if n in text) >= 2), text

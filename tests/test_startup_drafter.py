@@ -1,10 +1,10 @@
-"""The speculative settings a release refuses before it starts (L149–L151), read per release from
-knowledge/vllm/spec_decode.yaml."""
+"""The speculative draft and EAGLE-3 target a release refuses before it starts (L150–L151), read per
+release from knowledge/vllm/spec_decode.yaml."""
 from __future__ import annotations
 
 import pytest
 
-from vllm_kb.engine.check.startup_drafter import drafter_arch, eagle3_target, tokens_missing
+from vllm_kb.engine.check.startup_drafter import drafter_arch, eagle3_target
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.kb.models import model_facts
 
@@ -16,34 +16,6 @@ def kb():
 
 def _table(kb):
     return kb.doc("vllm", "spec_decode.yaml").data
-
-
-@pytest.mark.parametrize("spec,version,refused", [
-    ({"model": "yuhuili/EAGLE-LLaMA3-Instruct-8B"}, "0.9.2", True),  # EAGLE found by its name, no n_predict
-    ({"model": "yuhuili/EAGLE-LLaMA3-Instruct-8B", "num_speculative_tokens": 2}, "0.9.2", False),
-    ({"method": "ngram", "prompt_lookup_max": 4}, "0.20.0", True),
-    ({"method": "mtp"}, "0.20.0", True),  # no count, no model: no draft is made, and _verify_args refuses
-    ({"method": "mtp", "num_speculative_tokens": 1}, "0.20.0", False),
-    ({"method": "eagle3", "model": "RedHatAI/Llama-3.1-8B-Instruct-speculator.eagle3"}, "0.20.0", False),
-    ({"method": "draft_model", "model": "Qwen/Qwen3-0.6B"}, "0.12.0", False),  # G3 refuses draft models first
-    ({"method": "draft_model", "model": "Qwen/Qwen3-0.6B"}, "0.34.0", True),
-    ({"method": "suffix"}, "0.20.0", False),
-])
-def test_tokens_missing(kb, spec, version, refused):
-    got = tokens_missing({"speculative_config": spec}, _table(kb), version)
-    assert ("spec_tokens_missing" in got) is refused
-
-
-def test_tokens_missing_text_follows_the_release(kb):
-    spec = {"speculative_config": {"method": "eagle", "model": "yuhuili/EAGLE-LLaMA3-Instruct-8B"}}
-    assert tokens_missing(spec, _table(kb), "0.9.2")["spec_tokens_text"].startswith("num_speculative_tokens must be provided")
-    assert "was not provided" in tokens_missing(spec, _table(kb), "0.34.0")["spec_tokens_text"]
-
-
-def test_flat_flags(kb):
-    assert "spec_tokens_missing" in tokens_missing({"speculative_model": "facebook/opt-125m"}, _table(kb), "0.6.3")
-    assert tokens_missing({"speculative_model": "facebook/opt-125m", "num_speculative_tokens": 5}, _table(kb), "0.6.3") == {}
-    assert tokens_missing({"speculative_model": "ibm-ai-platform/llama3-8b-accelerator"}, _table(kb), "0.6.3") == {}
 
 
 @pytest.mark.parametrize("draft,version,refused", [

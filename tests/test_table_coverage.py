@@ -44,6 +44,8 @@ DECLARED = {
     "model_versions.yaml": ("releases", "0.1.0", "0.34.0", [], "startup_version: _known is unknown outside the span"),
     "paged_head_sizes.yaml": ("releases", "0.1.0", "0.10.2", [], "V0 PagedAttention; attn_selector.yaml from 0.11.1"),
     "quant_alignment.yaml": ("releases", "0.2.2", "0.34.0", [], "rules carry spans; before 0.2.2 no rule (not judged)"),
+    "release_bugs.yaml": ("releases", "0.1.0", "0.34.0", [],
+                          "rows carry their affected spans and fixed release: a release outside every span meets no row"),
     "runners.yaml": ("releases", "0.6.4", "0.34.0", [],
                      "the task option exists from 0.6.4; startup_task: outside the span, and between scanned releases that differ, unknown"),
     "spec_decode.yaml": ("releases", "0.1.0", "0.34.0", [],

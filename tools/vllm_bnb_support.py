@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vllm_architectures import VERSION_DIR, _bases, registry_entries, registry_file, sp, spans, table_main, vkey  # noqa: E402
 from vllm_architectures import _find as _find_near  # noqa: E402
+from vllm_bnb_fused import breaks, class_value, fused_on_disk, loader_targets  # noqa: E402
 
 LOADERS = ("vllm/model_executor/model_loader/bitsandbytes_loader.py", "vllm/model_executor/model_loader/loader.py")
 MESSAGE = "does not support BitsAndBytes"
@@ -116,14 +117,14 @@ def has_attr(index: dict, module: str, cls: str, attr: str, seen: set) -> bool |
     return None if unknown else False
 
 
-def scan(root: Path) -> tuple[set[str], set[str], set[str]] | None:
+def scan(root: Path, index: dict | None = None) -> tuple[set[str], set[str], set[str]] | None:
     """(architectures with BitsAndBytes, without, unresolved) of one release; None without the loader."""
     check = loader_check(root)
     reg = registry_file(root)
     if check is None or reg is None:
         return None
     attr = check[2]
-    index = _index(root)
+    index = _index(root) if index is None else index
     yes: set[str] = set()
     no: set[str] = set()
     unresolved: set[str] = set()
@@ -133,18 +134,55 @@ def scan(root: Path) -> tuple[set[str], set[str], set[str]] | None:
     return yes, no - yes, unresolved - yes
 
 
+def fused_names(dirs: list[Path], indexes: dict | None = None) -> dict[str, set[str]]:
+    """architecture → the projections its checkpoint stores fused, from any release's class."""
+    out: dict[str, set[str]] = {}
+    for d in dirs:
+        index = (indexes or {}).get(d) or _index(d)
+        for arch, module, cls in registry_entries(registry_file(d)):
+            got = fused_on_disk(index, _find, _bases, module, cls)
+            if got:
+                out.setdefault(arch, set()).update(got)
+    return out
+
+
+def fused_broken(root: Path, supported: set[str], fused: dict[str, set[str]]) -> set[str]:
+    """The supported architectures whose fused checkpoint weights this release's name-matching
+    loader cannot load (tools/vllm_bnb_fused.py); none where the loader reads the model's layers."""
+    targets = loader_targets(root, LOADERS)
+    if targets is None:
+        return set()
+    index = _index(root)
+    out = set()
+    for arch, module, cls in registry_entries(registry_file(root)):
+        if arch in supported and fused.get(arch):
+            own = class_value(index, _find, _bases, module, cls, "default_bitsandbytes_target_modules")
+            stacked = class_value(index, _find, _bases, module, cls, "bitsandbytes_stacked_params_mapping")
+            if breaks(fused[arch], [str(t) for t in own] if isinstance(own, list) else targets, stacked):
+                out.add(arch)
+    return out
+
+
 def build(sources: list[Path]) -> dict:
     found = {d.name: d for source in sources for d in source.iterdir() if VERSION_DIR.fullmatch(d.name) and registry_file(d)}
     dirs = sorted(found.values(), key=lambda d: vkey(d.name))
-    rows = [(d.name, loader_check(d), scan(d)) for d in dirs]
-    rows = [(v, c, s) for v, c, s in rows if c is not None and s is not None]
-    releases = [v for v, _, _ in rows]
-    loader = [{"release": v, "file": c[0], "line": c[1], "attribute": c[2]} for v, c, _ in rows]
-    names = sorted(set().union(*(y | n | u for _, _, (y, n, u) in rows)))
+    fused: dict[str, set[str]] = {}
+    rows = []
+    for d in dirs:  # one parse of each release's models for both readings
+        index = _index(d)
+        for arch, names in fused_names([d], {d: index}).items():
+            fused.setdefault(arch, set()).update(names)
+        rows.append((d.name, loader_check(d), scan(d, index), d))
+    rows = [(v, c, s, d) for v, c, s, d in rows if c is not None and s is not None]
+    releases = [v for v, _, _, _ in rows]
+    loader = [{"release": v, "file": c[0], "line": c[1], "attribute": c[2]} for v, c, _, _ in rows]
+    names = sorted(set().union(*(y | n | u for _, _, (y, n, u), _ in rows)))
     table = {}
     for key, pos in (("supported", 0), ("unsupported", 1), ("unresolved", 2)):
-        table[key] = {a: spans([a in s[pos] for _, _, s in rows], releases) for a in names
-                      if any(a in s[pos] for _, _, s in rows)}
+        table[key] = {a: spans([a in s[pos] for _, _, s, _ in rows], releases) for a in names
+                      if any(a in s[pos] for _, _, s, _ in rows)}
+    broken = [fused_broken(d, s[0], fused) for _, _, s, d in rows]
+    table["fused"] = {a: spans([a in b for b in broken], releases) for a in names if any(a in b for b in broken)}
     return {"releases": releases, "loader": loader, **table}
 
 
@@ -156,6 +194,8 @@ def dump(data: dict) -> str:
         "# when the model class lacks the attribute `loader` names per release (file and line of the raise).",
         "#   supported / unsupported: architecture → spans of scanned releases whose class has / lacks it",
         "#   unresolved: spans where the class could not be read statically (unknown)",
+        "#   fused: spans where the class has it but the loader, matching weights by a fixed list of names",
+        "#     (up to 0.6.4), cannot load the projections the checkpoint stores fused (tools/vllm_bnb_fused.py)",
         "# Releases outside `releases` have no BitsAndBytes loader (before 0.5.0; 0.28.0 removed it).",
         "version: 1",
         "releases: [" + ", ".join(f'"{r}"' for r in data["releases"]) + "]",
@@ -163,7 +203,7 @@ def dump(data: dict) -> str:
     ]
     lines += [f'  - {{release: "{r["release"]}", file: {r["file"]}, line: {r["line"]}, attribute: {r["attribute"]}}}'
               for r in data["loader"]]
-    for key in ("supported", "unsupported", "unresolved"):
+    for key in ("supported", "unsupported", "unresolved", "fused"):
         lines.append(f"{key}:" + ("" if data[key] else " {}"))
         lines += [f"  {n}: {sp(s)}" for n, s in data[key].items()]
     return "\n".join(lines) + "\n"

@@ -111,7 +111,7 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
         if s.known:
             # known when scanned, at the release the scan read it with (an image's tag); the audit's
             # release may be another (an upgrade's target), where the option may be gone
-            e = lifecycle_entry(s, key, cat) if not _not_one_option(key) and not s.implied else None
+            e = lifecycle_entry(s, key, cat, version) if not _not_one_option(key) and not s.implied else None
             if e is not None and not e.within_life(version):
                 out.append(_lifecycle_finding(s, key, e, cat, version, kb))
             continue
@@ -122,7 +122,7 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
             if (f := _one_item(site, s, key)) is not None:
                 out.append(f)
             continue
-        e = None if _single_dash_word(key, cat, version) else lifecycle_entry(s, key, cat)
+        e = None if _single_dash_word(key, cat, version) else lifecycle_entry(s, key, cat, version)
         if e is not None and e.within_life(version):
             continue
         if e is not None:
@@ -142,14 +142,30 @@ def _single_dash_word(key: str, cat: Catalog, version: str) -> bool:
     return short is None or not short.within_life(version)
 
 
-def lifecycle_entry(s, key: str, cat: Catalog):
+def lifecycle_entry(s, key: str, cat: Catalog, version: str | None = None):
     """The catalog's history of the option a setting names, on every surface: a Python keyword or a
     key of a framework/kwargs file by its dest, an argv word (script, Dockerfile, compose, Kubernetes
-    args, Helm values) or a YAML --config key by its flag; a flag first where the site writes flags."""
-    flag = cat.flag(normalise_flag(key if key.startswith("-") else "--" + key)[0]) if key else None
+    args, Helm values) or a YAML --config key by its flag; a flag first where the site writes flags.
+    A unique prefix of a release's long option is that option (argparse allow_abbrev, which no
+    release turns off): `--served-model` is 0.2.0's `--served-model-name`."""
+    spelled = normalise_flag(key if key.startswith("-") else "--" + key)[0] if key else None
+    flag = cat.flag(spelled) if spelled else None
+    if flag is None and spelled and key.startswith("--") and version is not None:
+        full = cat.expand_abbreviation(spelled, version)
+        flag = cat.flag(full) if full else None
     if s.syntax == "python-call":
         return cat.arg(s.name) or flag
-    return flag or cat.arg(s.name)
+    return flag or _arg_at(cat, s.name, version)
+
+
+def _arg_at(cat: Catalog, name: str, version: str | None):
+    """An argument by dest, from the section (EngineArgs or the server's own) that has it in the
+    release: served_model_name was a server option up to 0.4.1 and an EngineArgs field after."""
+    entry = cat.arg(name)
+    if version is None or entry is None or entry.within_life(version):
+        return entry
+    other = cat.server_arg(name)
+    return other if other is not None and other.within_life(version) else entry
 
 
 def _lifecycle_finding(s, key: str, e, cat: Catalog, version: str, kb: Knowledge) -> Finding:

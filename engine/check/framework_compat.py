@@ -71,6 +71,8 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
     # a pre-release (0.9.2.dev0) is read as the release its line became
     code = compat.code_release(fw) if fw else ""
     rows = compat.problems(fid, code, vllm, "install") if fw else []
+    if fw and code != fw and gate is None and copy is None:
+        rows = _between(fid, fw, code, vllm, rows)
     if gate is not None:  # the copy in the tree runs its own gate, not the release's declared range and gates
         rows = [r for r in rows if r.kind == "known_break"] + _gate_rows(gate, vllm, facts)
     elif fid == "llamafactory":
@@ -87,6 +89,20 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
     elif fw:
         rows += framework_imports.breaks(fid, fw, vllm, site)
     return rows
+
+
+def _between(fid: str, fw: str, code: str, vllm: str, rows: list) -> list:
+    """A development build (0.9.1.dev0) runs the range check of its commit, which lies between the
+    release before its line and the release the line became: where both refuse this vLLM, so does
+    every commit; where only one does, the rows are marked `between` (which commit decides)."""
+    before = compat.code_releases(fid, fw)[1:]
+    if not before:
+        return rows
+    prev = compat.problems(fid, before[0], vllm, "install")
+    if bool(rows) == bool(prev):
+        return rows
+    span = f"{before[0]} … {code}"
+    return [compat.Row(r.framework, r.releases, r.vllm, r.kind, {**r.raw, "between": span}) for r in rows or prev]
 
 
 def _fits(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, gate=None, copy=None) -> bool:
@@ -123,10 +139,13 @@ def framework_compat(site, facts: dict, cat, pin, gate=None, copy=None) -> dict[
         return out
     # a branch's newest known commit stands for whatever was installed from it: a P1 that names the date
     moving = [r for r in rows if r.raw.get("moving")]
-    hard = [r for r in rows if r.effect == "error" and not r.raw.get("moving")]
-    reported = [r for r in rows if r.kind == "known_break" and not r.raw.get("moving")]
-    out["fw_problem"] = "error" if hard else ("moving" if moving else "reported" if reported else "declared")
-    r = (hard or moving or reported or rows)[0]
+    hard = [r for r in rows if r.effect == "error" and not r.raw.get("moving") and not r.raw.get("between")]
+    reported = [r for r in rows if r.kind == "known_break" and not r.raw.get("moving") and not r.raw.get("between")]
+    between = sorted((r for r in rows if r.raw.get("between")), key=lambda r: r.effect != "error")
+    out["fw_problem"] = "error" if hard else ("moving" if moving else "between" if between else "reported" if reported else "declared")
+    r = (hard or moving or between or reported or rows)[0]
+    if r.raw.get("between"):
+        out["fw_between"] = r.raw["between"]
     text = str(r.raw.get("error") or f"{fid} {fw} declares vllm{r.vllm}")
     # {package_version} → the pinned one; the sentence the message sits in brings its own full stop
     out["fw_problem_text"] = re.sub(r"\{[^{}]*version[^{}]*\}", vllm, text).rstrip(".")

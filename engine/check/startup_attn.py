@@ -69,6 +69,10 @@ def picked_backend(forced: str | None, v1: bool, version: Version, cc: float | N
         return "FLASH_ATTN"
     if "sinks" in features and version >= Version("0.10.1") and int(cc) != 9:
         return "TRITON_ATTN"
+    # 0.11.0 sends an fp8 KV cache off Hopper to Triton too (vllm/platforms/cuda.py 0.11.0:359)
+    if (version == Version("0.11.0") and 8.0 <= cc < 10.0 and int(cc) != 9
+            and str(startup.get("kv_cache_dtype") or "").startswith("fp8")):
+        return "TRITON_ATTN"
     if int(cc) >= 10:
         return None
     if startup.get("head_size_fa_ok") is False or startup.get("dtype") == "float32":
@@ -109,8 +113,9 @@ def attn_facts(facts: dict, table: dict, version: str, forced: str | None, start
     v1 = bool(startup.get("v1"))
     # the release looked up drops a build's local label; the site's own version keeps it
     build = str((facts.get("vllm") or {}).get("version") or version).partition("+")[2]
+    kv = (facts.get("engine") or {}).get("kv_cache_dtype")
     backend = picked_backend(forced.strip() if isinstance(forced, str) and forced.strip() else None, v1, v, cc,
-                             startup, features, build)
+                             {**startup, "kv_cache_dtype": kv}, features, build)
     out: dict[str, Any] = {}
     if backend:
         out["attn_backend"] = backend

@@ -1,11 +1,6 @@
-"""What a release asks of the speculative settings themselves, beyond the target model (L149–L151),
-from knowledge/vllm/spec_decode.yaml (tools/vllm_spec_decode.py):
-
-- L149: no num_speculative_tokens for a method whose draft carries no n_predict (n-gram, EAGLE,
-  EAGLE-3, a separate draft model): SpeculativeConfig raises while the engine arguments are built.
-  MTP heads, Medusa and MLP speculators (n_predict in their config), suffix decoding (its tree
-  depth), DFlash/DSpark (their block size) and drafts in the speculators format (the count is in
-  their config) default it, so they are never judged.
+"""What a release asks of the speculative draft and of an EAGLE-3 target, beyond the target model
+(L150–L151), from knowledge/vllm/spec_decode.yaml (tools/vllm_spec_decode.py); the missing
+num_speculative_tokens is L124's (engine/check/startup_spec_tokens.py).
 - L150: the draft's architecture as vLLM asks the registry for it. Method "eagle" renames the
   draft checkpoint's class X to EagleX (transformers_utils/configs/eagle.py, 0.9.0 on); the class is
   read from the draft's name the way the target's is (EAGLE-1 checkpoints copy their base model's
@@ -23,11 +18,6 @@ from vllm_kb.engine.check.startup_draft import plain_draft
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 NGRAM = ("ngram", "[ngram]")
-# methods that load a draft whose config has no n_predict (EAGLE checkpoints, a model of its own)
-DRAFT_METHODS = ("eagle", "eagle3", "draft_model")
-# 0.10–0.16 refuse a separate draft model or a model without a method first (G3): not judged here
-_NO_PLAIN_DRAFT = (Version("0.10.0"), Version("0.17.0"))
-_NO_DRAFT_MODEL = (Version("0.10.0"), Version("0.15.0"))
 AUTO_EAGLE_UNTIL = Version("0.34.0")  # the name-based detection ("eagle-" in the draft's name) ends here
 
 
@@ -60,39 +50,6 @@ def _method(spec: dict, v: Version) -> str | None:
         if "eagle-" in low or "eagle3-" in low:
             return "eagle"
     return "draft_model" if plain_draft(name) else None
-
-
-def tokens_missing(engine: dict, table: dict, version: str | None) -> dict[str, Any]:
-    """`spec_tokens_missing` (the raise's file:line) and `spec_tokens_text` where the launch gives
-    no num_speculative_tokens and the release refuses that for its method."""
-    v, row = _row(table, version)
-    if v is None or "ngram" not in row:
-        return {}
-    spec = engine.get("speculative_config")
-    if isinstance(spec, dict) and v >= Version("0.8.2"):
-        if spec.get("num_speculative_tokens") is not None or spec.get("speculative_token_tree") is not None:
-            return {}
-        method, name = _method(spec, v), spec.get("model")
-        if method == "ngram" or (_mtp(method) and name is None and v < AUTO_EAGLE_UNTIL):
-            at = row["ngram"]  # an MTP method without a count makes no draft (the count picks the target as it)
-        elif method in DRAFT_METHODS and isinstance(name, str) and name and not _speculators(name):
-            if method == "draft_model" and (_NO_DRAFT_MODEL[0] <= v < _NO_DRAFT_MODEL[1]
-                                            or (spec.get("method") is None and _NO_PLAIN_DRAFT[0] <= v < _NO_PLAIN_DRAFT[1])):
-                return {}
-            at = row["draft"]
-        else:
-            return {}
-    elif v < Version("0.8.2") and engine.get("num_speculative_tokens") is None:
-        name = engine.get("speculative_model")
-        if name == "[ngram]" and engine.get("ngram_prompt_lookup_max"):
-            at = row["ngram"]
-        elif plain_draft(name) and not _speculators(name):
-            at = row["ngram"]  # maybe_create_spec_config: one raise for every draft before 0.8.2
-        else:
-            return {}
-    else:
-        return {}
-    return {"spec_tokens_missing": f'{at["file"]}:{at["line"]}', "spec_tokens_text": at["text"]}
 
 
 def _mtp(method: str | None) -> bool:

@@ -16,7 +16,7 @@ from vllm_kb.engine.check.startup_arch import arch_facts, mistral_format
 from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
-from vllm_kb.engine.check.startup_drafter import drafter_arch, eagle3_target, tokens_missing
+from vllm_kb.engine.check.startup_drafter import drafter_arch, eagle3_target
 from vllm_kb.engine.check.startup_draft import draft_facts, forced_v1_refusal, mm_refused_draft, refused_draft
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
@@ -25,10 +25,12 @@ from vllm_kb.engine.check.startup_paged import paged_facts
 from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
+from vllm_kb.engine.check.startup_release_bugs import release_bug_facts
 from vllm_kb.engine.check.startup_selector import selector_facts
 from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.check.startup_spec import spec_facts
+from vllm_kb.engine.check.startup_spec_tokens import spec_tokens_facts
 from vllm_kb.engine.check.startup_task import task_facts
 from vllm_kb.engine.check.startup_vocab import vocab_facts
 from vllm_kb.engine.check.startup_eplb import eplb_facts
@@ -97,6 +99,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                     kb.doc("vllm", "lora_vocab.yaml").data, vllm.get("version") or version,
                                     _int(engine.get("lora_extra_vocab_size")) or 256))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
+    out.update(spec_tokens_facts(engine, kb.models, vllm.get("version") or version))
+    out.update(release_bug_facts(model, engine, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
     if (refused := refused_draft(engine, vllm.get("version") or version)) is not None:
         out["spec_refused_draft"] = refused
@@ -105,7 +109,6 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     if forced_v1_refusal(engine, facts.get("env") or {}, cat.feature("spec_decode.v1_methods", version), vllm.get("version") or version):
         out["spec_forced_v1_refused"] = True
     spec_table, release = kb.doc("vllm", "spec_decode.yaml").data, vllm.get("version") or version
-    out.update(tokens_missing(engine, spec_table, release))
     out.update(drafter_arch(engine, {**model, "architecture": out.get("arch", model.get("architecture"))}, lambda name: model_facts(name, kb.models, []), kb.doc("vllm", "architectures.yaml").data,
                             spec_table, release))
     out.update(eagle3_target(engine, model, spec_table, release, out.get("arch") if out.get("arch_registered") else None))

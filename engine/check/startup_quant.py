@@ -18,11 +18,29 @@ from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 # name (a bare "-FP8") never makes L7 a P0: the checkpoint's quantization_config may say another.
 CERTAIN_FROM_NAME = frozenset({"awq", "gptq", "gguf", "marlin", "modelopt", "modelopt_fp4", "fbgemm_fp8",
                                "compressed-tensors"})
+# Names two export formats share (method, scheme of the name marker → the other format): "-AWQ" is
+# AutoAWQ's format (quant_method awq) or llm-compressor's AWQModifier export, saved as compressed-tensors
+# W4A16 (vllm-project/llm-compressor#1909, #2096); "-quantized.w8a16" / "-quantized.w4a16" is
+# llm-compressor's compressed-tensors W*A16 or, for Neural Magic's AutoGPTQ uploads of 2024, quant_method
+# gptq (vllm-project/vllm#11577 served neuralmagic/Mistral-7B-Instruct-v0.3-quantized.w8a16 with
+# --quantization gptq on 0.6.x, which a compressed-tensors config refuses)
+_NAME_TWO_FORMATS: dict[tuple[str | None, str | None], tuple[str, str | None]] = {
+    ("awq", None): ("compressed-tensors", "wna16"),
+    ("compressed-tensors", "wna16"): ("gptq", None),
+}
 # a name that says bitsandbytes without doubt ("-bnb-4bit", "bitsandbytes"); a bare "4bit" does not
 _BNB_NAME = re.compile(r"(?i)(?<![a-z])bnb(?![a-z])|bitsandbytes")
 # ModelConfig._verify_quantization reads the text config's quantization_config too from 0.10.2
 # (vllm/config/__init__.py 1140-1144); before, only hf_config.quantization_config (0.10.1 line 1098)
 NESTED_READ = "0.10.2"
+# the first release that takes a quantization_config without quant_method as no quantization
+# (vllm/config/model.py:948 `quant_method if quant_method != "" else None`); earlier ones raise
+UNNAMED_AS_NONE = "0.11.0"
+# the first release with a BitsAndBytes quantization method (vllm/model_executor/layers/quantization/__init__.py)
+BNB_FROM = "0.5.0"
+# the first whose BitsAndBytesConfig takes a checkpoint's own quantization_config (0.5.0-0.5.3 ask it
+# for a QLoRA adapter_name_or_path: vllm/model_executor/layers/quantization/bitsandbytes.py:52)
+BNB_PREQUANT_FROM = "0.5.4"
 # CLI syntaxes whose values go through vLLM's argparse (choices were case-sensitive up to 0.12).
 _ARGV = frozenset({"cli", "yaml-config", "compose", "k8s-args", "helm-values", "dockerfile"})
 
@@ -65,6 +83,11 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     if not flag and not ckpt:
         return {"quant_method": "none"} if model.get("quant_source") == "config" or model.get("family") else {}
     method = normalise_quant(flag) if flag else ckpt
+    if model.get("quant_method_key") is False and ckpt and _since(version, "0.2.2") and not _since(version, UNNAMED_AS_NONE):
+        # ModelConfig._verify_quantization (from 0.2.2, the first to read the checkpoint's config) reads
+        # quant_cfg["quant_method"] (KeyError up to 0.4.0), then .get("quant_method", "") (0.4.1-0.10):
+        # "" matches no method nor the argument; 0.11 takes "" as unquantized
+        return {"quant_method": method, "quant_from": "config", "quant_certain": True, "quant_unnamed": True}
     out: dict[str, Any] = {"quant_method": method, "quant_from": "argument" if flag else (source or "name")}
     known = _before_catalog(table, (facts.get("vllm") or {}).get("version"), cat) or known_methods(cat, version)
     if known is not None:
@@ -75,25 +98,29 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
             if seen and flag:
                 out["quant_known_first"], out["quant_known_last"] = seen[0], seen[-1]
             pin = _later_pin(seen, cat, version)
+            if pin and method == "bitsandbytes" and not flag and pin.startswith(">=" + BNB_FROM + ","):
+                # a checkpoint saved quantized: BitsAndBytesConfig reads it from 0.5.4 (L20)
+                pin = ">=" + BNB_PREQUANT_FROM + pin[len(">=" + BNB_FROM):]
             if pin:
                 out["quant_known_pin"] = pin
     if flag and flag != flag.lower() and _argv(facts) and not _since(version, "0.13.0"):
         out["quant_upper_cli"] = True
         out["quant_lower"] = flag.lower()
-    sure = source in ("config", "catalog") or (source == "name" and ckpt in CERTAIN_FROM_NAME)
-    # "-AWQ" in a name: AutoAWQ's format (quant_method awq) or llm-compressor's AWQModifier export,
-    # saved as compressed-tensors W4A16 (vllm-project/llm-compressor#1909, #2096): either may be behind it
-    awq_or_ct = source == "name" and ckpt == "awq"
+    sure = source in ("config", "catalog") or (source == "name" and (ckpt in CERTAIN_FROM_NAME or _bnb_named(model, version)))
+    # a name two export formats share: either may be behind it (_NAME_TWO_FORMATS)
+    alt_fmt = _NAME_TWO_FORMATS.get((ckpt, model.get("quant_scheme") if ckpt == "compressed-tensors" else None)) if source == "name" else None
     # the method the checks judge is the one vLLM will use: the flag, else the checkpoint's — certain
     # only from its config, the catalog or an unambiguous name marker
     out["quant_certain"] = bool(flag) or sure
+    if alt_fmt and known is not None and not flag and ckpt not in known and alt_fmt[0] in known:
+        out["quant_certain"] = False  # the release does not know the named format but may load the other
     accepted = table["quantization"]["accepted"].get(ckpt or "")
     # a quantization a wrapper derives from its own keyword comes with its own pick of checkpoint:
     # Unsloth's load_in_4bit swaps the model for its pre-quantized bitsandbytes variant where its
     # mapper has one (unsloth 2025.10.1 models/loader.py:196-197 get_model_name, models/mapper.py),
     # so the named model's method is not the one vLLM compares the argument with
     implied = bool((facts.get("site") or {}).get("quant_implied"))
-    if flag and ckpt and sure and accepted is not None and not implied and not awq_or_ct:
+    if flag and ckpt and sure and accepted is not None and not implied and alt_fmt is None:
         out["quant_checkpoint"] = ckpt
         out["quant_mismatch"] = method != ckpt and method not in accepted
     plain = "exact" if source == "config" else model.get("unquantized")  # what says the weights are not quantized
@@ -113,10 +140,10 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
             out["quant_scheme_floor"] = True
         if cc is not None:
             out["quant_gpu_ok"] = round(cc * 10) >= need
-            alt = min_capability(table, "compressed-tensors", "wna16", version) if awq_or_ct and method == ckpt else None
+            alt = min_capability(table, alt_fmt[0], alt_fmt[1], version) if alt_fmt and method == ckpt else None
             if alt is not None and (round(cc * 10) >= alt) != out["quant_gpu_ok"]:
                 out["quant_certain"] = False  # the two formats' kernels disagree on this GPU
-                if out["quant_gpu_ok"]:  # AutoAWQ's runs, the compressed-tensors export does not
+                if out["quant_gpu_ok"] and ckpt == "awq":  # AutoAWQ's runs, the compressed-tensors export does not
                     out.update(quant_gpu_ok=False, quant_alt_method="compressed-tensors", quant_min_capability=alt)
             if not out["quant_gpu_ok"] and not floor:  # an unknown scheme: no release is known to run it
                 later = _first_release_ok(table, cat, method, model.get("quant_scheme"), round(cc * 10), version)
@@ -131,14 +158,31 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     return out
 
 
+def _bnb_named(model: dict, version: str) -> bool:
+    """A bitsandbytes checkpoint read from its name, taken as certain: "bnb" / "bitsandbytes" say it
+    without doubt (Unsloth's `-bnb-4bit` uploads); a bare "4bit" only on a release older than
+    BNB_FROM, whose 4-bit formats (AWQ, GPTQ, SqueezeLLM, Marlin) all carry their own name
+    markers (matched before it), so whatever such an upload holds, that release has no loader for it.
+    MLX uploads ("mlx-community/…-4bit") are no checkpoint vLLM loads at all: left out."""
+    if model.get("quant_method") != "bitsandbytes":
+        return False
+    name = str(model.get("name") or "")
+    if _BNB_NAME.search(name):
+        return True
+    return not _since(version, BNB_FROM) and "mlx" not in name.lower()
+
+
 def _later_pin(seen: list[str], cat: Catalog, version: str) -> str | None:
-    """`>=first` when the newest release still knows the method and the site's release is older
-    than the first that does: the change that makes the method known. None for a method
-    a later release dropped (GGUF after 0.23) or a release newer than the first."""
+    """The pin that makes the method known: `>=first` when the newest release still knows it,
+    `>=first,<=last` for a method a later release dropped (BitsAndBytes after 0.27, GGUF after 0.23);
+    None for a release inside that span (a method known then, not a misspelling) or without one."""
     v = try_parse(version)
-    if not seen or v is None or not cat.versions or not v < Version(seen[0]):
+    if not seen or v is None or not cat.versions:
         return None
-    return ">=" + seen[0] if seen[-1] == str(cat.versions[-1]) else None
+    first, last = Version(seen[0]), Version(seen[-1])
+    if first <= v <= last:
+        return None
+    return ">=" + seen[0] if seen[-1] == str(cat.versions[-1]) else f">={seen[0]},<={seen[-1]}"
 
 
 def _before_catalog(table: dict, real: str | None, cat: Catalog) -> list[str] | None:

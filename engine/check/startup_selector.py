@@ -74,6 +74,14 @@ def selector_config(model: dict, engine: dict, startup: dict, gpu: dict) -> dict
             "kv": kv, "sink": sinks if isinstance(sinks, bool) else None, "sparse": sparse}
 
 
+def _fa_refuses_fp8(backend: dict, cfg: dict) -> bool:
+    """FlashAttention's KV-cache rule, which the table leaves unread (it calls into fa_utils): an
+    fp8 cache only as FlashAttention 3 on the 9.x family (flash_attn_supports_fp8, 0.11.1-0.34.0),
+    so off Hopper the selector moves on to FlashInfer, then Triton."""
+    return (backend.get("class", "").endswith("flash_attn.FlashAttentionBackend") and str(cfg["kv"]).startswith("fp8")
+            and cfg["cc"] in _EVALUATED and int(cfg["cc"]) != 9)
+
+
 def reasons(backend: dict, cfg: dict, words: dict) -> list[str]:
     """validate_configuration's reasons for one backend, in its order, the known ones only."""
     out = []
@@ -82,6 +90,8 @@ def reasons(backend: dict, cfg: dict, words: dict) -> list[str]:
     if cfg["dtype"] and backend.get("dtypes") is not None and cfg["dtype"] not in backend["dtypes"]:
         out.append(words.get("supports_dtype", "dtype not supported"))
     if cfg["kv"] and backend.get("kv_dtypes") is not None and cfg["kv"] not in backend["kv_dtypes"]:
+        out.append(words.get("supports_kv_cache_dtype", "kv_cache_dtype not supported"))
+    elif cfg["kv"] and backend.get("kv_dtypes") is None and _fa_refuses_fp8(backend, cfg):
         out.append(words.get("supports_kv_cache_dtype", "kv_cache_dtype not supported"))
     if backend.get("mla") is not None and backend["mla"] != cfg["mla"]:
         out.append(words.get("is_mla" if cfg["mla"] else "not_is_mla", "MLA not supported"))
@@ -158,7 +168,7 @@ def selector_facts(facts: dict, table: dict, version: str | None, startup: dict)
     else:
         chosen, refused = pick(span, cfg)
         if chosen:
-            return {}
+            return {"attn_selected": chosen}
         fix = _fix(table, span, cfg, v)
         out.update({"attn_none_valid": True, "attn_none_reasons": _render(refused)})
     out["attn_select_fix"] = fix["kind"]

@@ -101,12 +101,17 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["model_max_length"] = int(config["model_max_length"])
     quant = config.get("quantization_config")
     facts.pop("quant_nested", None)  # the catalog's guess; the checkpoint's own layout follows
+    facts.pop("quant_method_key", None)
     nested = _nested_quant(config) if quant is None else None
     if nested is not None:
         # a multimodal checkpoint that quantized only its language model (OpenGVLab's InternVL AWQ):
         # vLLM reads it there from 0.10.2 only (ModelConfig._verify_quantization), see startup_quant
         quant = nested
         facts["quant_nested"] = True
+    if isinstance(quant, dict) and "quant_method" not in quant and (quant.get("load_in_4bit") is True or quant.get("load_in_8bit") is True):
+        # transformers' BitsAndBytesConfig before it wrote quant_method (Baichuan2-*-Chat-4bits): vLLM reads no method
+        quant = {**quant, "quant_method": "bitsandbytes"}
+        facts["quant_method_key"] = False
     if isinstance(quant, dict) and isinstance(quant.get("quant_method"), str) and quant["quant_method"]:
         facts["quantized"] = True
         facts["quant_method"] = normalise_quant(quant["quant_method"])

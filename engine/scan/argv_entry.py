@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan import hydra_entry
+from vllm_kb.engine.scan import entry_assigns, hydra_entry
 from vllm_kb.engine.scan.cli_args import coerce
 from vllm_kb.engine.scan.context import parse_python
 from vllm_kb.engine.scan.launchers import _PYTHON, Launch, program_start
@@ -35,6 +35,8 @@ class EntryPoint:
     model_default: tuple[str, int] | None = None  # parser.set_defaults(model="…"): (value, line)
     cuda_first: bool = False  # the module touches CUDA before it builds the engine (facts.launch.cuda_first)
     unknown: tuple[str, ...] = ()  # engine arguments the module sets itself in some of its releases, when not given
+    parse_line: int = 0  # where it parses its command line
+    assigns: dict = field(default_factory=dict)  # `args.x = …` after parsing (entry_assigns.Assign): wins over the command line
 
     @property
     def mode(self) -> str:
@@ -64,7 +66,11 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
         return None
     i, env = got
     vals, n = [w.value for w in words], len(words)
-    if not _PYTHON.match((vals[i] or "").rsplit("/", 1)[-1]):
+    program = (vals[i] or "").rsplit("/", 1)[-1]
+    script = ((getattr(ctx, "entry_index", None) or {}).get("console") or {}).get(program)
+    if script is not None and (entry := inspect(ctx, script)) is not None:  # a console script the project declares
+        return Launch(kind_of(program, entry), i + 1, False, env, i), entry
+    if not _PYTHON.match(program):
         return None
     j = i + 1
     while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
@@ -170,8 +176,9 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
                 out.own_flags.update((norm_flag(x), dest) for x in flags)
             elif flags:
                 out.positionals += 1
-        elif isinstance(f, ast.Attribute) and f.attr == "parse_known_args":
-            out.known_args = True
+        elif isinstance(f, ast.Attribute) and f.attr in ("parse_args", "parse_known_args"):
+            out.known_args = out.known_args or f.attr == "parse_known_args"
+            out.parse_line = out.parse_line or node.lineno
         elif isinstance(f, ast.Attribute) and f.attr == "set_defaults":
             for kw in node.keywords:
                 if kw.arg == "model" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
@@ -184,6 +191,7 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
             if isinstance(target, ast.Attribute) and isinstance(value, ast.Attribute) and _same_namespace(target, value):
                 out.renames[value.attr] = target.attr
     out.engine = "server" if serve or engine is None else "LLM" if llm and engine == "EngineArgs" else engine
+    out.assigns = entry_assigns.assignments(tree)
     return out
 
 
@@ -214,6 +222,28 @@ def _vllm_callee(f, names: dict[str, str], modules: set[str]) -> str | None:
     if isinstance(f, ast.Name):
         return names.get(f.id)
     return module_attr(f, modules)
+
+
+def apply_assigns(site, entry: EntryPoint, cat, version: str) -> None:
+    """What the module sets on the namespace after parsing replaces what the command line gave
+    (entry_assigns): an engine argument (a server option where vLLM's server parses it), or the model."""
+    from vllm_kb.engine.scan.site import Setting
+
+    for name, a in entry.assigns.items():
+        e = cat.arg(name)
+        if name != "model" and not (cat.is_engine_arg(name) or entry.engine == "server" and e is not None):
+            continue
+        value = a.value
+        if a.resolved and isinstance(value, int) and not isinstance(value, bool) and e is not None \
+                and e.field("type", version if e.exists(version) else e.last) == "float":
+            value = float(value)
+        s = Setting(name, value if a.resolved else None, a.resolved, entry.file, a.line, f"args.{name}", a.raw, "python-call",
+                    "set by the script after parsing its command line", known=e is not None and e.exists(version))
+        site.unknown.pop(name, None)
+        if name == "model":
+            site.model = s
+        else:
+            site.settings[name] = s
 
 
 def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:

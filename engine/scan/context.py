@@ -81,6 +81,7 @@ class ScanContext:
     llm_subclasses: dict = field(default_factory=dict)  # class name → python_subclass.Wrapper list (project index)
     registered_archs: dict = field(default_factory=dict)  # architecture → `file:line` of the project's register_model
     entry_points: dict = field(default_factory=dict)  # project file → argv_entry.EntryPoint | None, read once
+    entry_index: dict = field(default_factory=dict)  # scan/entry_modules.index: console scripts, entry-point modules
     vendored: list = field(default_factory=list)  # scan/vendored.Gate: a framework copy's own vLLM gate
     framework_copies: list = field(default_factory=list)  # scan/framework_source.SourceCopy: a copy's vLLM imports
     entry_env: dict = field(default_factory=dict)  # project .py file → the shell commands that run it (scan/entry_env.py)

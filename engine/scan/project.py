@@ -4,7 +4,6 @@ before any check runs."""
 from __future__ import annotations
 
 import gc
-import re
 
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -17,6 +16,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
+from vllm_kb.engine.scan import entry_modules, peers
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -47,7 +47,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
         sc.sites += found
     sc.sites = [s for s in sc.sites if s.id not in sc.ctx.absorbed]  # read as part of another (a KServe runtime)
     entry_env.carry(sc.sites, sc.ctx)  # the GPUs a script starts a Python file on
-    pair_peers(sc.sites)
+    peers.pair_peers(sc.sites)
     return sc
 
 
@@ -150,9 +150,11 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
     ctx.llm_subclasses = python_subclass.index(ctx, files)
     ctx.registered_archs = registered_models.index(ctx, files)  # out-of-tree models (ModelRegistry.register_model)
     windows_runs = windows_scripts.index(ctx, files)  # Python files a .bat/.ps1 runs in native Windows
+    ctx.entry_index = entry_modules.index(ctx, files)  # console scripts and modules that parse vLLM's CLI
     if not gc.isenabled():  # what is loaded so far (the knowledge, the catalog, the file list) stays to the end
         gc.freeze()  # out of the young collections below (_free_cycles), which would walk it all once
-    yaml_files = []
+    yaml_files: list[str] = []
+    seen: list[Site] = []
     n = parallel.workers(len(files))
     if parallel.forced():
         done = parallel.scan(ctx, files, _scan_one, n) if n > 1 else ((rel, _scan_one(ctx, rel)) for rel in files)
@@ -168,6 +170,7 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         if rel in windows_runs:
             for s in found:
                 s.launch.setdefault("windows_shell", windows_runs[rel])
+        seen += found
         yield rel, _with_plugins(ctx, found)
     # after the commands, so that a config a command already read is not read again
     for rel in yaml_files:
@@ -176,7 +179,11 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         text = ctx.read(rel)
         if text is None or not (words.yaml_candidate(text) or words.runs_entry_point(text)):
             continue
-        yield rel, _with_plugins(ctx, _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t)))
+        got = _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t))
+        seen += got
+        yield rel, _with_plugins(ctx, got)
+    for s in _with_plugins(ctx, entry_modules.orphans(ctx, seen)):  # entry points no command runs
+        yield s.file, [s]
 
 
 def _with_plugins(ctx: ScanContext, found: list[Site]) -> list[Site]:
@@ -226,7 +233,7 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
             return found
     if suffix in scripts.SHELL_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
-        if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)
+        if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text, ctx)
                                  or words.sets_devices(text)) and scripts.is_shell(rel, text):
             return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, image_entry.scan_script, t))
     return None
@@ -271,66 +278,11 @@ def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:
     return []
 
 
-def pair_peers(sites: list[Site]) -> None:
-    """Link each trainer that is a client of a rollout server (TRL/ms-swift server mode) with the
-    server it most likely talks to: same file, then same folder, then the same port. Ambiguous
-    pairs stay unlinked."""
-    servers = [s for s in sites if s.mode == "rlhf_server" and not s.engine_elsewhere and s.framework in ("trl", "ms-swift")]
-    for c in (s for s in sites if s.engine_elsewhere):
-        cands = [s for s in servers if s.framework == c.framework]
-        port = c.framework_keys.get("vllm_server_port")
-        for narrow in (lambda s: s.file == c.file, lambda s: _folder(s.file) == _folder(c.file),
-                       lambda s: port is not None and _port(s) == port):
-            hit = [s for s in cands if narrow(s)]
-            if hit:
-                cands = hit
-                break
-        if len(cands) > 1 and all(s.file == c.file for s in cands):
-            cands = [min(cands, key=lambda s: abs(s.line - c.line))]
-        if len(cands) == 1:
-            c.peer = cands[0].id
-            cands[0].peer = cands[0].peer or c.id
-    for c in sites:
-        if c.engine_elsewhere and c.framework == "trl" and not any(s.framework == "trl" for s in servers):
-            _plain_server(c, sites)
-
-
-def _plain_server(c: Site, sites: list[Site]) -> None:
-    """A TRL trainer in server mode whose project starts no `trl vllm-serve` but one plain `vllm
-    serve` on the port it connects to (8000 by default on both sides): noted as
-    `launch["plain_server"]`, for the TRL finding that this server lacks TRL's weight-sync routes."""
-    url = c.framework_keys.get("vllm_server_base_url")
-    port = c.framework_keys.get("vllm_server_port", 8000)
-    if url is not None:
-        m = re.match(r"^https?://[^/:]+(?::(\d+))?", str(url))
-        if not m:
-            return
-        port = int(m.group(1) or 80)
-    plain = [s for s in sites if s.framework == "none" and s.kind in ("vllm serve", "api_server")]
-    if len(plain) != 1:
-        return
-    try:
-        same = int(_port(plain[0]) or 8000) == int(port)
-    except (TypeError, ValueError):
-        return
-    if same:
-        c.launch["plain_server"] = f"{plain[0].file}:{plain[0].line}"
-
-
 def _suffix(rel: str) -> str:
     """PurePosixPath(rel).suffix.lower(), without building a path per file."""
     name = rel.rpartition("/")[2]
     dot = name.rfind(".")
     return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
-
-
-def _folder(f: str) -> str:
-    return PurePosixPath(f).parent.as_posix()
-
-
-def _port(s: Site):
-    st = s.settings.get("port")
-    return st.value if st is not None else s.framework_keys.get("port")
 
 
 def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:

@@ -30,7 +30,13 @@ MIN_ENGINE_KEYWORDS = 3
 
 def could_hold(text: str) -> bool:
     """The prefilter (most files are never parsed): two of vLLM's sizing names in the text."""
-    return sum(1 for n in DISTINCT if n in text) >= 2
+    first = True
+    for n in DISTINCT:
+        if n in text:
+            if not first:
+                return True
+            first = False
+    return False
 
 
 # one of them written as a call's keyword (`tensor_parallel_size=`, `max_model_len  =`)

@@ -4,6 +4,7 @@ engine/scan/python_calls.py reads as a site, so dropping a file never changes a 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from vllm_kb.engine.scan import python_subclass, python_text, python_tools, words
 
@@ -98,12 +99,27 @@ def _calls_a_callee(text: str, names: list[str] | None = None) -> bool:
     name: a regex that tries the names at every position of the file took seconds on vLLM's tree)."""
     for name in _CALLEE_ORDER if names is None else names:
         i = text.find(name)
-        while i >= 0:
+        if i < 0:
+            continue
+        # past the first, only the places followed by what may lead to a `(` (`LLM` of `VLLM_…`
+        # is not: hundreds of them in a file of vLLM's tree); found from the next position on,
+        # as str.find would (a name's places may overlap)
+        rx = _followed(name)
+        while True:
             before = text[i - 1] if i else " "
             if not (before.isalnum() or before == "_") and _TO_PAREN.match(text, i + len(name)):
                 return True
-            i = text.find(name, i + 1)
+            m = rx.search(text, i + 1)
+            if m is None:
+                break
+            i = m.start()
     return False
+
+
+@lru_cache(maxsize=None)
+def _followed(name: str) -> re.Pattern:
+    """The name followed by a character `_TO_PAREN` can start with."""
+    return re.compile(re.escape(name) + r"(?=[ \t\f\r\n)\\#(])")
 
 
 CALLEES = _callees()

@@ -94,6 +94,7 @@ def _entry_site(ctx: ScanContext, rel: str, version: str, cmd, found, c: Candida
     for name in entry.unknown:
         if name not in site.settings:  # what the module passes itself depends on its release, which is not read
             site.settings[name] = Setting(name, None, False, rel, c.line, "", "", syntax, f"set by {entry.file} in some of its releases")
+    argv_entry.apply_assigns(site, entry, ctx.catalog, version)
     if site.model is None and entry.model_default is not None:
         value, line = entry.model_default
         site.model = Setting("model", value, True, entry.file, line, "model", repr(value), "python-call", "default of the script")

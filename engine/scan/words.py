@@ -29,8 +29,13 @@ def framework_words(text: str) -> bool:
     return any(w in text for w in FRAMEWORK_WORDS)
 
 
-def runs_entry_point(text: str) -> bool:
-    return "python" in text and any(w in text for w in ENTRY_FLAG_WORDS)
+def runs_entry_point(text: str, ctx=None) -> bool:
+    """A command line that may run a project script handing its flags to vLLM: Python with one of
+    vLLM's engine flags, or a console script the project declares for such a module."""
+    if "python" in text and any(w in text for w in ENTRY_FLAG_WORDS):
+        return True
+    scripts = ((getattr(ctx, "entry_index", None) or {}).get("console") or {}) if ctx is not None else {}
+    return any(name in text for name in scripts)
 
 
 def sets_devices(text: str) -> bool:

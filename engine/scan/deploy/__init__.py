@@ -71,6 +71,8 @@ def _scan_doc(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         sites += scan_kubeai_model(ctx, rel, doc)
     elif "kind" in data and "spec" in data:
         sites += scan_k8s(ctx, rel, doc)
+    elif isinstance(data.get("controllers"), dict):
+        sites += scan_k8s(ctx, rel, doc)  # app-template values: the controllers' containers
     elif is_llm_config(data) or isinstance(data.get("applications"), list):
         sites += scan_ray_serve(ctx, rel, doc)
     elif is_modelservice(data):

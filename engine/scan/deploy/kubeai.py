@@ -5,12 +5,14 @@ by `spec.args` (internal/modelcontroller/engine_vllm.go), with `env` as a map an
 entry that is enabled (or every entry with `all.enabled`). A Model without `image:` runs the image
 the controller is configured with: the KubeAI chart's `modelServers.VLLM.images[<imageName of the
 resourceProfile> or "default"]` (internal/modelcontroller/engine_vllm.go), read from the chart
-values when the project holds them, else a vLLM image of a release the manifest does not name."""
+values wherever the project holds them, else from the chart release it installs
+(engine/scan/deploy/kubeai_chart.py), else a vLLM image of a release the manifest does not name."""
 from __future__ import annotations
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import gpu_types
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy import kubeai_chart
 from vllm_kb.engine.scan.deploy.common import launch_site, yaml_word
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.site import Setting, Site
@@ -75,27 +77,16 @@ UNNAMED_RELEASE = "vllm/vllm-openai"
 
 
 def controller_image(ctx: ScanContext, profile) -> str:
-    """The image the KubeAI controller starts a Model without `image:` in (module docstring)."""
+    """The image the KubeAI controller starts a Model without `image:` in (module docstring): the
+    chart values' image for the profile's imageName or `default`, else the chart release's."""
     name = profile.rpartition(":")[0] if isinstance(profile, str) and ":" in profile else profile
-    for rel in ctx.files:
-        if not rel.rsplit("/", 1)[-1].startswith("values") or not rel.endswith((".yaml", ".yml")):
-            continue
-        text = ctx.read(rel) or ""
-        if "modelServers" not in text:
-            continue
-        try:
-            data = yamlio.load(text).data
-        except (yamlio.YamlError, RecursionError):
-            continue
-        images = _get(data, "modelServers", "VLLM", "images")
-        if not isinstance(images, dict):
-            continue
-        wanted = _get(data, "resourceProfiles", str(name), "imageName") if name else None
+    for images, profiles in kubeai_chart.configured_images(ctx):
+        wanted = _get(profiles, str(name), "imageName") if name else None
         got = images.get(wanted) if isinstance(wanted, str) else None
         got = got or images.get("default")
         if isinstance(got, str) and got:
             return got
-    return UNNAMED_RELEASE
+    return kubeai_chart.chart_image(ctx) or UNNAMED_RELEASE
 
 
 def _get(data, *keys):

@@ -8,7 +8,7 @@ from typing import Any
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import gpu_types
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.deploy import kustomize
+from vllm_kb.engine.scan.deploy import app_template, kustomize
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -44,6 +44,8 @@ def _containers(data: dict, base: tuple) -> list[tuple[tuple, dict]]:
             for k, v in node.items():
                 if k in ("containers", "initContainers") and isinstance(v, list):
                     out += [(path + (k, i), c) for i, c in enumerate(v) if isinstance(c, dict)]
+                elif k in ("containers", "initContainers") and isinstance(v, dict):
+                    out += app_template.map_containers(path + (k,), v)  # a chart's map of containers
                 elif k == "runner" and isinstance(v, dict) and "image" in v and ("command" in v or "args" in v):
                     out.append((path + (k,), v))  # OME's engineConfig/decoderConfig.runner: one container
                 elif k == "mainContainer" and isinstance(v, dict):
@@ -69,7 +71,12 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 ln = doc.line_of(path + ("env", i))
                 env[str(e["name"])] = Setting(str(e["name"]), str(e["value"]), True, rel, ln, str(e["name"]), str(e["value"]), "k8s-args",
                                               pos=dict(doc.pos(path + ("env", i)), env_style="k8s"))
-        image = c.get("image") if isinstance(c.get("image"), str) else None
+        env_style = "map" if isinstance(c.get("env"), dict) else "k8s"  # app-template's `env: {NAME: value}`
+        for name, value in app_template.env_map(c.get("env")):
+            k8s_env[name] = value
+            env[name] = Setting(name, value, True, rel, doc.line_of(path + ("env", name)), name, value, "k8s-args",
+                                pos=dict(doc.pos(path + ("env", name)), env_style="map"))
+        image = app_template.image_ref(c.get("image"))
         command, args = c.get("command"), c.get("args")
         line = doc.line_of(path + ("command",)) if command is not None else doc.line_of(path + ("args",))
         words: list[Word] = []
@@ -94,7 +101,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             lines = (ctx.read(rel) or "").splitlines()
         # new arguments go to args (created when missing), or to command when only it is written
         append = doc.pos(path + ("command",) if isinstance(command, list) and args is None else path + ("args",))
-        extra = {"argv_pos": argv_pos, "argv_append": append, "env_at": dict(doc.pos(path + ("env",)), env_style="k8s")}
+        extra = {"argv_pos": argv_pos, "argv_append": append, "env_at": dict(doc.pos(path + ("env",)), env_style=env_style)}
         site = launch_site(ctx, rel, words, line, max(w.line for w in words), "k8s-args", "yaml-list", env, image,
                            extra, known=k8s_env, source_lines=lines)
         if site is not None:
@@ -106,7 +113,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 site.gpu_types = [machine[0]]  # node affinity to one machine type
             if machine and site.gpu_types == [machine[0]]:
                 site.gpu_per_node = machine[1]
-            site.container = dict(tool="kubernetes", **_shm(doc.data, path, c), **_mounts(doc.data, path, c),
+            held = app_template.shm(doc.data, path) if app_template.in_map(path) else _shm(doc.data, path, c)
+            site.container = dict(tool="kubernetes", **held, **_mounts(doc.data, path, c),
                                   env_names=[str(e["name"]) for e in c.get("env") or [] if isinstance(e, dict) and "name" in e],
                                   env_opaque=bool(c.get("envFrom")))
             if image is None and kust is not False:

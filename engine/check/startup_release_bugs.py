@@ -1,0 +1,66 @@
+"""The loader bug of the site's release its launch meets (L133), from knowledge/vllm/release_bugs.yaml.
+
+A row holds where the table's code reading shows the bug (the affected releases) and what a launch
+must do to meet it: go through that loader (`load`) and load a repository that holds the files the
+bug trips on (`checkpoint`). A Hub id of a listed repository is certain — vLLM downloads every
+*.safetensors of it —; a local folder named like one (its last path part) is only likely, since a
+copy may leave the consolidated file out."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.versions import Version, try_parse
+
+_DEFAULT_FORMATS = (None, "", "auto", "safetensors")
+
+
+def _load(engine: dict) -> str | None:
+    fmt, quant = engine.get("load_format"), engine.get("quantization")
+    if "bitsandbytes" in (fmt, quant):
+        return "bitsandbytes"
+    if fmt in _DEFAULT_FORMATS and isinstance(quant, (str, type(None))):
+        return "default"
+    return None
+
+
+def _repo(name: str, repos: list[dict]) -> tuple[str, bool] | None:
+    """(repository, certain) of a model name: the Hub id itself, or a local folder named like one."""
+    low = name.strip().rstrip("/").lower()
+    for r in repos:
+        repo = str(r["repo"])
+        if low == repo.lower():
+            return repo, True
+    last = low.rsplit("/", 1)[-1]
+    if "/" in low or low.startswith("."):
+        for r in repos:
+            repo = str(r["repo"])
+            if last == repo.rsplit("/", 1)[-1].lower() and low != repo.lower():
+                return repo, False
+    return None
+
+
+def _affected(spans: list, v: Version) -> bool:
+    return any(Version(a) <= v <= Version(b) for a, b in spans)
+
+
+def release_bug_facts(model: dict, engine: dict, table: dict, version: str | None) -> dict[str, Any]:
+    """`release_bug` (the row's id), `release_bug_repo`, `release_bug_certain`, `release_bug_fixed`
+    (the release to move to) and `release_bug_words` (what the release prints, where specific)."""
+    v = try_parse(version) if version else None
+    name = model.get("name")
+    if v is None or not isinstance(name, str) or not table:
+        return {}
+    load = _load(engine)
+    found = _repo(name, table.get("consolidated_repos") or [])
+    if load is None or found is None:
+        return {}
+    for bug in table.get("bugs") or []:
+        if bug["load"] != load or bug["checkpoint"] != "consolidated_and_shards" or not bug.get("fixed"):
+            continue
+        if _affected(bug["affected"], v):
+            out: dict[str, Any] = {"release_bug": bug["id"], "release_bug_repo": found[0], "release_bug_certain": found[1],
+                                   "release_bug_fixed": bug["fixed"]}
+            if bug.get("error"):
+                out["release_bug_words"] = bug["error"]
+            return out
+    return {}

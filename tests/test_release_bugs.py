@@ -1,0 +1,74 @@
+"""Loader bugs of some releases (tools/vllm_release_bugs.py → knowledge/vllm/release_bugs.yaml), the
+facts read from the table (engine/check/startup_release_bugs.py) and L133 on an audited project."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+
+from release_tree import write_release  # noqa: E402
+from vllm_release_bugs import BUGS, build, scan  # noqa: E402
+
+from vllm_kb.engine.audit import audit  # noqa: E402
+from vllm_kb.engine.check.startup_release_bugs import release_bug_facts  # noqa: E402
+from vllm_kb.engine.kb.knowledge import load  # noqa: E402
+
+_BEFORE = '''
+    class DefaultModelLoader:
+        def _prepare_weights(self, name):
+            return glob.glob(os.path.join(name, "*.safetensors"))
+'''
+_AFTER = '''
+    class DefaultModelLoader:
+        def _prepare_weights(self, name):
+            files = glob.glob(os.path.join(name, "*.safetensors"))
+            return filter_duplicate_safetensors_files(files, name)
+'''
+_ML = "vllm/model_executor/model_loader/loader.py"
+
+
+def test_scan_tells_affected_from_fixed(tmp_path):
+    bug = next(b for b in BUGS if b["id"] == "consolidated-default")
+    assert scan(write_release(tmp_path / "a", {_ML: _BEFORE}), bug)[0] == "affected"
+    assert scan(write_release(tmp_path / "b", {_ML: _AFTER}), bug)[0] == "fixed"
+    assert scan(write_release(tmp_path / "c", {"vllm/other.py": "x = 1\n"}), bug) is None
+
+
+def test_build_spans_and_first_fix(tmp_path):
+    src = tmp_path / "src"
+    for v, text in (("0.4.1", _BEFORE), ("0.4.2", _BEFORE), ("0.4.3", _AFTER), ("0.5.0", _AFTER)):
+        write_release(src / v, {_ML: text})
+    row = next(b for b in build([src])["bugs"] if b["id"] == "consolidated-default")
+    assert row["affected"] == [["0.4.1", "0.4.2"]] and row["fixed"] == "0.4.3"
+    assert [e["release"] for e in row["evidence"]] == ["0.4.2", "0.4.3"]
+
+
+def _table():
+    return load().doc("vllm", "release_bugs.yaml").data
+
+
+@pytest.mark.parametrize("name,engine,version,expected", [
+    ("mistralai/Mistral-7B-Instruct-v0.3", {}, "0.4.2", ("consolidated-default", True)),
+    ("/models/Mistral-7B-Instruct-v0.3", {}, "0.4.2", ("consolidated-default", False)),
+    ("mistralai/Mistral-7B-Instruct-v0.3", {}, "0.4.3", None),
+    ("mistralai/Mistral-7B-Instruct-v0.2", {}, "0.4.2", None),
+    ("mistralai/Ministral-8B-Instruct-2410", {"quantization": "bitsandbytes"}, "0.6.3", ("consolidated-bnb", True)),
+    ("mistralai/Ministral-8B-Instruct-2410", {"quantization": "bitsandbytes"}, "0.8.1", None),
+    ("mistralai/Ministral-8B-Instruct-2410", {}, "0.6.3", None),
+    ("mistralai/Mistral-7B-Instruct-v0.3", {"load_format": "mistral"}, "0.4.2", None),
+])
+def test_facts(name, engine, version, expected):
+    f = release_bug_facts({"name": name}, engine, _table(), version)
+    assert ((f["release_bug"], f["release_bug_certain"]) if f else None) == expected
+
+
+def test_l133_pins_the_fixed_release(tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm==0.4.2\n")
+    (tmp_path / "serve.sh").write_text("python -m vllm.entrypoints.openai.api_server --model mistralai/Mistral-7B-v0.3\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(r for r in sr.results if r.check.id == "L133")
+    assert r.status == "recommended" and r.priority == "P0", r.reason_text("en")
+    assert [(op.kind, op.target, v) for op, v in r.fix] == [("pin", "vllm", ">=0.4.3")]

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Build knowledge/vllm/release_bugs.yaml: loader bugs of some releases that a later release fixed,
+with the affected releases read from the sources rather than from memory.
+
+Each bug below names the code that shows it (a function or method, looked up in the files it has
+lived in) and the words its fix added (`fixed_by`). For every unpacked release the tool reads that
+code with `ast`: a release whose code reads what the bug needs (`reads`) and lacks the fix is
+affected, one whose code has the fix is fixed, one without the code is outside. The table then
+says, per bug, the spans of affected releases, the first fixed release after them, the file and
+line read in the last affected and the first fixed release, and the condition a launch must meet
+(the load path and the checkpoint) — which the bug's own record gives, with its public reports.
+
+Bugs:
+  consolidated-default   the default loader reads every *.safetensors of a repository, Mistral's
+                         own consolidated.safetensors beside the Hugging Face shards included, and
+                         fails on its parameter names (vLLM #4989; fixed by #5005, which keeps only
+                         the files model.safetensors.index.json names).
+  consolidated-bnb       the BitsAndBytes loader did the same until it took that filter too (its
+                         comment there: "For models like Mistral-7B-Instruct-v0.3 … Using both breaks").
+
+Usage:
+  python tools/vllm_release_bugs.py --source /work/sdists/src [--check]
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vllm_architectures import VERSION_DIR, sp, spans, vkey, write_or_check  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "knowledge" / "vllm" / "release_bugs.yaml"
+ML = "vllm/model_executor/model_loader/"
+
+# Repositories that ship Mistral's consolidated.safetensors beside Hugging Face shards and their
+# model.safetensors.index.json, each with the public file listing or report that shows it.
+CONSOLIDATED_REPOS = [
+    ("mistralai/Mistral-7B-Instruct-v0.3", "https://github.com/vllm-project/vllm/issues/4989"),
+    ("mistralai/Mistral-7B-v0.3", "https://github.com/vllm-project/vllm/pull/5005"),
+    ("mistralai/Mathstral-7B-v0.1", "https://github.com/vllm-project/vllm/issues/9595"),
+    ("mistralai/Ministral-8B-Instruct-2410", "https://github.com/vllm-project/vllm/issues/9595"),
+]
+
+BUGS = [
+    {"id": "consolidated-default",
+     "code": [(ML + "default_loader.py", "DefaultModelLoader._prepare_weights"),
+              (ML + "loader.py", "DefaultModelLoader._prepare_weights"),
+              ("vllm/model_executor/weight_utils.py", "prepare_hf_model_weights")],
+     "reads": "*.safetensors", "fixed_by": "filter_duplicate_safetensors_files",
+     "load": "default", "checkpoint": "consolidated_and_shards",
+     "error": "KeyError: 'layers.0.attention.wk.weight'",
+     "fix": "https://github.com/vllm-project/vllm/pull/5005",
+     "reports": ["https://github.com/vllm-project/vllm/issues/4989"]},
+    {"id": "consolidated-bnb",
+     "code": [(ML + "bitsandbytes_loader.py", "BitsAndBytesModelLoader._prepare_weights"),
+              (ML + "loader.py", "BitsAndBytesModelLoader._prepare_weights")],
+     "reads": "*.safetensors", "fixed_by": "filter_duplicate_safetensors_files",
+     "load": "bitsandbytes", "checkpoint": "consolidated_and_shards",
+     "error": None,
+     "fix": None,
+     # no public report isolates it (the BitsAndBytes KeyErrors of #9595/#10168 also hit Phi-3, which
+     # has no consolidated file): the fix's own comment (0.8.1) names Mistral-7B-Instruct-v0.3
+     "reports": []},
+]
+
+
+def _code(root: Path, places: list[tuple[str, str]]) -> tuple[str, int, str] | None:
+    """(file, line, source) of the first place the release has."""
+    for rel, dotted in places:
+        f = root / rel
+        if not f.is_file():
+            continue
+        src = f.read_text(encoding="utf-8")
+        try:
+            body: list[ast.stmt] = ast.parse(src).body
+        except SyntaxError:
+            continue
+        node: ast.AST | None = None
+        for part in dotted.split("."):
+            node = next((n for n in body if isinstance(n, (ast.ClassDef, ast.FunctionDef)) and n.name == part), None)
+            if node is None:
+                break
+            body = node.body  # type: ignore[attr-defined]
+        if node is not None:
+            return rel, node.lineno, ast.get_source_segment(src, node) or ""  # type: ignore[attr-defined]
+    return None
+
+
+def scan(root: Path, bug: dict) -> tuple[str, str, int] | None:
+    """("affected" | "fixed", file, line) of one release; None where it lacks the code or the code
+    does not read what the bug needs."""
+    found = _code(root, bug["code"])
+    if found is None:
+        return None
+    rel, line, src = found
+    if bug["fixed_by"] in src:
+        return "fixed", rel, line
+    return ("affected", rel, line) if bug["reads"] in src else None
+
+
+def build(sources: list[Path]) -> dict:
+    dirs = {d.name: d for s in sources for d in s.iterdir() if VERSION_DIR.fullmatch(d.name) and (d / "vllm").is_dir()}
+    releases = sorted(dirs, key=vkey)
+    rows = []
+    for bug in BUGS:
+        per = [scan(dirs[v], bug) for v in releases]
+        affected = spans([p is not None and p[0] == "affected" for p in per], releases)
+        last = max((i for i, p in enumerate(per) if p and p[0] == "affected"), default=None)
+        fixed = next((i for i, p in enumerate(per) if p and p[0] == "fixed" and (last is None or i > last)), None)
+        row = {"id": bug["id"], "load": bug["load"], "checkpoint": bug["checkpoint"], "affected": affected,
+               "fixed": releases[fixed] if fixed is not None else None,
+               "evidence": [{"release": releases[i], "file": per[i][1], "line": per[i][2]}  # type: ignore[index]
+                            for i in (last, fixed) if i is not None],
+               "error": bug["error"], "fix": bug["fix"], "reports": bug["reports"]}
+        rows.append(row)
+    return {"releases": releases, "bugs": rows}
+
+
+def _q(s: str | None) -> str:
+    return "null" if s is None else '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def dump(t: dict) -> str:
+    out = ["# Loader bugs of some vLLM releases that a later release fixed, built by tools/vllm_release_bugs.py",
+           "# from the unpacked sources (do not edit; the bugs and their reports are declared in the tool).",
+           "#   affected: spans of scanned releases whose code reads the files the bug needs and lacks the fix",
+           "#   fixed: the first scanned release with the fix after them; evidence: the code read (last",
+           "#   affected, first fixed); load: the loader the launch goes through; checkpoint: what the",
+           "#   repository must hold (consolidated_and_shards: a repository of consolidated_repos).",
+           "version: 1",
+           f"releases: [{', '.join(_q(v) for v in t['releases'])}]",
+           "consolidated_repos:"]
+    out += [f"  - {{repo: {r}, seen: {_q(u)}}}" for r, u in CONSOLIDATED_REPOS]
+    out.append("bugs:")
+    for b in t["bugs"]:
+        out.append(f"  - id: {b['id']}")
+        out.append(f"    load: {b['load']}")
+        out.append(f"    checkpoint: {b['checkpoint']}")
+        out.append(f"    affected: {sp(b['affected'])}")
+        out.append(f"    fixed: {_q(b['fixed'])}")
+        out.append("    evidence:")
+        out += [f"      - {{release: {_q(e['release'])}, file: {e['file']}, line: {e['line']}}}" for e in b["evidence"]]
+        out.append(f"    error: {_q(b['error'])}")
+        out.append(f"    fix: {_q(b['fix'])}")
+        out.append(f"    reports: [{', '.join(_q(u) for u in b['reports'])}]")
+    return "\n".join(out) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--source", type=Path, action="append", default=None, help="a folder of unpacked releases (repeatable)")
+    ap.add_argument("-o", "--output", type=Path, default=OUT)
+    ap.add_argument("--check", action="store_true", help="exit 1 when the committed table differs from the sources")
+    a = ap.parse_args()
+    return write_or_check(a.output, dump(build(a.source or [Path("/work/sdists/src")])), a.check)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
