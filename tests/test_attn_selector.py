@@ -218,3 +218,19 @@ def test_diagnose_names_the_selector_for_a_model_feature_and_l13_for_the_gpu():
                                 "head_size=576, dtype=torch.bfloat16, use_mla=True, use_sparse=True). Reasons: "
                                 "{FLASHMLA_SPARSE: [compute capability not supported]}.")  # vLLM #31936
     assert hits[0].id == "L71"
+
+
+def test_fp8_cache_on_triton_is_not_proposed():
+    from vllm_kb.engine.check.startup_selector import fp8_cache_on_triton
+
+    def on(version, cc, head, backend=None):
+        facts = {"model": LLAMA, "gpu": {"compute_capability": cc}, "engine": {}}
+        startup = {"dtype": "bfloat16", "v1": True, "head_size": head, **({"backend": backend} if backend else {})}
+        return fp8_cache_on_triton(facts, SELECTOR, version, startup)
+
+    assert on("0.11.0", 8.6, 128)                  # 0.11.0: every fp8 cache off Hopper goes to Triton
+    assert on("0.18.0", 8.6, 96)                   # FlashInfer lacks 96, FlashAttention 2 any fp8
+    assert not on("0.18.0", 8.6, 128)              # FlashInfer takes it
+    assert not on("0.18.0", 8.9, 96)               # Triton has e4m3 from 8.9
+    assert on("0.18.0", 8.0, 128, "TRITON_ATTN")   # forced
+    assert not on("0.24.0", 8.6, 96)               # 0.24.0+: left to the KV table

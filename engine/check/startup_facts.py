@@ -26,7 +26,7 @@ from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
 from vllm_kb.engine.check.startup_release_bugs import release_bug_facts
-from vllm_kb.engine.check.startup_selector import selector_facts
+from vllm_kb.engine.check.startup_selector import fp8_cache_on_triton, selector_facts
 from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split
 from vllm_kb.engine.check.startup_spec import spec_facts
@@ -83,7 +83,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     selector = kb.doc("vllm", "attn_selector.yaml").data
     out.update(selector_facts(facts, selector, version, out))
     out.update(paged_facts(facts, kb.doc("vllm", "paged_head_sizes.yaml").data, selector, version, out))
-    if "kv_refused" not in out and kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version, out.get("backend")):
+    if "kv_refused" not in out and (kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version,
+                                             out.get("backend")) or fp8_cache_on_triton(facts, selector, version, out)):
         out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
     out.update(arch_facts(mistral_format(model, engine), kb.doc("vllm", "architectures.yaml").data, version,
                            _transformers_classes(kb) if model.get("auto_map") is not None else None))

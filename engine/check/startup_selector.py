@@ -176,3 +176,24 @@ def selector_facts(facts: dict, table: dict, version: str | None, startup: dict)
         out["attn_select_release"] = fix["release"]
         out["attn_select_pin"] = ">=" + fix["release"]
     return out
+
+
+def fp8_cache_on_triton(facts: dict, table: dict, version: str | None, startup: dict) -> bool:
+    """An fp8 KV cache would run on the Triton backend of a GPU below 8.9 in 0.11.0-0.23.x (L8
+    refuses it, so B3/F4 must not propose it): 0.11.0 sends it there off Hopper, 0.11.1+ when it
+    is forced or the selector's pick for an fp8 cache is Triton (or none)."""
+    v = try_parse(version) if version else None
+    cc = (facts.get("gpu") or {}).get("compute_capability")
+    # 0.24.0+ (Triton refuses it when built) are left to the KV table: the selector's pick there
+    # is not yet judged by L8
+    if (v is None or not isinstance(cc, (int, float)) or isinstance(cc, bool) or cc >= 8.9
+            or not Version("0.11.0") <= v < Version("0.24.0")):
+        return False
+    forced = startup.get("backend")
+    if isinstance(forced, str) and forced:
+        return _ALIASES.get(forced, forced) == "TRITON_ATTN"
+    if v < Version("0.11.1"):
+        return 8.0 <= cc < 8.9
+    fp8 = {**facts, "engine": {**(facts.get("engine") or {}), "kv_cache_dtype": "fp8"}}
+    got = selector_facts(fp8, table, version, startup)
+    return got.get("attn_selected") == "TRITON_ATTN" or bool(got.get("attn_none_valid"))
