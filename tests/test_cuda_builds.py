@@ -89,8 +89,10 @@ def test_driver_against_the_build():
 
 def test_the_image_cuda_is_the_dockerfiles():
     by = {r["release"]: r for r in TABLE["rows"]}
-    # the wheel stayed on CUDA 12.1 while the image moved to 12.4 (vLLM #5635: v0.5.0 needs cuda>=12.4)
-    assert by["0.4.3"]["image_cuda"] == "12.1" and by["0.5.0"]["image_cuda"] == "12.4" and by["0.5.0"]["cuda"] == "12.1"
+    # the wheel stayed on CUDA 12.1 while the image moved to 12.4 with v0.4.3 (vLLM #5283: v0.4.3 stops
+    # with error 804 on a 535 driver where v0.4.2 starts; #5635: v0.5.0 needs cuda>=12.4)
+    assert by["0.4.2"]["image_cuda"] == "12.1" and by["0.4.3"]["image_cuda"] == "12.4"
+    assert by["0.5.0"]["image_cuda"] == "12.4" and by["0.5.0"]["cuda"] == "12.1"
     assert by["0.11.1"]["image_cuda"] == "12.9" and by["0.20.0"]["image_cuda"] == "13.0"
     assert "12.9" in by["0.20.0"]["image_variants"] and "image_variants" not in by["0.9.0"]
 
@@ -103,8 +105,8 @@ def _image(version, cuda=None, name="Tesla V100-SXM2-32GB", cc=7.0, driver=None,
 
 def test_the_container_runtime_refuses_an_image_newer_than_the_driver():
     got = _image("0.5.0", "12.1")  # vLLM #5635: driver 530 (CUDA 12.1), the 12.4 image
-    assert got["image_refused"] and got["driver_branch"] == 530 and got["driver_pin"] == "<=0.4.3"
-    assert got["image_tags"] == "vllm/vllm-openai:v0.4.3" and got["build_cuda"] == "12.4"
+    assert got["image_refused"] and got["driver_branch"] == 530 and got["driver_pin"] == "<=0.4.2"
+    assert got["image_tags"] == "vllm/vllm-openai:v0.4.2" and got["build_cuda"] == "12.4"
     # a branch the 12.4 base image lists (535, CUDA 12.2) starts on forward compatibility
     assert _image("0.6.3", "12.2")["image_refused"] is False
     # the branch alone gives the driver's CUDA

@@ -60,7 +60,11 @@ PIPELINE = [{"vllm": "<0.9.2", "without": [12.0],
 EARLY_IMAGES = {
     "0.4.1": ("12.1", "https://github.com/vllm-project/vllm/blob/v0.4.1/Dockerfile (FROM nvidia/cuda:12.1.0-devel-ubuntu22.04)"),
     "0.4.2": ("12.1", "https://github.com/vllm-project/vllm/blob/v0.4.2/Dockerfile (FROM nvidia/cuda:12.1.0-devel-ubuntu22.04)"),
-    "0.4.3": ("12.1", "https://github.com/vllm-project/vllm/issues/5635 (the 0.4.3 image runs on a CUDA 12.1 driver)"),
+    # the v0.4.3 image is the first on CUDA 12.4: on a 535 driver (CUDA 12.2) v0.4.3 stops with error 804
+    # where v0.4.2 starts (vllm#5283, two users), 0.4.3 and 0.5.0 fail on RTX 4090s (vllm#5510), and
+    # vllm#5635 points at the v0.4.3 image's layers for its cuda>=12.4 requirement
+    "0.4.3": ("12.4", "https://github.com/vllm-project/vllm/issues/5283 (v0.4.3 image: error 804 on driver 535 where v0.4.2 "
+                      "starts); https://github.com/vllm-project/vllm/issues/5510; https://github.com/vllm-project/vllm/issues/5635"),
     **{v: ("12.4", "https://github.com/vllm-project/vllm/issues/5635 (the v0.5.0 image: unsatisfied condition: cuda>=12.4); "
                    "https://github.com/vllm-project/vllm/blob/01da4491562af4f9d62fa831aec6125089370942/Dockerfile "
                    "(ARG CUDA_VERSION=12.4.1, summer 2024)")

@@ -68,7 +68,9 @@ def build_facts(facts: dict, table: dict, version: str | None, basis: str | None
     if v is not None and _NOT_RELEASE.search(version or ""):
         return {}  # `0.9.2.dev300+g<sha>`, `0.9.0+cu128`: a source or variant build, not the release's wheel
     variant = _VARIANT.fullmatch(basis or "")
-    kind = "wheel" if basis in WHEEL else "image" if basis in IMAGE or variant else None
+    if basis == UNTAGGED and not _every_image_stops(facts, table):
+        return {}  # `:latest` may be any release's image: the driver is judged only where none starts
+    kind = "wheel" if basis in WHEEL else "image" if basis in IMAGE or variant or basis == UNTAGGED else None
     if not isinstance(cc, (int, float)) or cc < 7.0 or v is None or kind is None or not table:
         return {}  # below 7.0 every build refuses (L6's first rule)
     st = _state(table, v, float(cc), kind)
@@ -140,6 +142,25 @@ def fp4_facts(facts: dict, table: dict, v: Version, cc: float) -> dict[str, Any]
 
 
 _VARIANT = re.compile(r"image-cu(1\d)(\d)")
+UNTAGGED = "image-untagged"  # engine/check/unpinned.py BASIS
+
+
+def _every_image_stops(facts: dict, table: dict) -> bool:
+    """Whether the driver stops the vllm/vllm-openai image of every release the table knows (L29's
+    refusals: the container runtime's requirement, a CUDA-major gap without cuda-compat, error 804 on a
+    GeForce): then an untagged image fails whichever copy the host pulled."""
+    gpu, env = facts.get("gpu") or {}, facts.get("env") or {}
+    rows = table.get("rows") or []
+    if not rows or not _driver_of(gpu, table)[0]:
+        return False
+    for row in rows:
+        d = driver_facts(gpu, table, Version(row["release"]), row.get("image_cuda") or row["cuda"], "image",
+                         _compat(row, "image", env, False))
+        stops = d.get("image_refused") or (d.get("driver_major_short") and d.get("image_compat") is False) \
+            or (d.get("driver_short") and d.get("geforce") and d.get("image_compat") is not False)
+        if not stops:
+            return False
+    return True
 _ON = ("1", "true")
 
 
