@@ -261,12 +261,12 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     elif site.image and deploy.is_vllm_like_image(site.image) and choice.basis != "cli":
         # a prebuilt vLLM image (vllm-openai:latest, lmcache/vllm-openai:2025-05-05) runs the release
         # it was built with, which the project's Python pins do not decide
-        choice = pins_mod.VersionChoice(cat.newest, False, "image-untagged",
+        choice = pins_mod.VersionChoice(cat.newest, False, unpinned.BASIS,
                                         pins_mod.Pin(site.file, site.line, site.image, "", "image", None))
     elif site.image and choice.basis == "none":
         # an image of another make (ghcr.io/llm-d/llm-d-dev:v0.2.2) and no pin in the project: it
         # holds whatever vLLM it was built with, not necessarily the newest
-        choice = pins_mod.VersionChoice(cat.newest, False, "image-untagged",
+        choice = pins_mod.VersionChoice(cat.newest, False, unpinned.BASIS,
                                         pins_mod.Pin(site.file, site.line, site.image, "", "image", None))
     # a CUDA variant (`vllm==0.20.0+cu129`, `vllm-openai:v0.10.0-cu128`) is another build than the release's default
     # and an image another vendor built from vLLM (lmcache/vllm-openai) holds the kernels it chose

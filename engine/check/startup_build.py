@@ -142,7 +142,7 @@ def fp4_facts(facts: dict, table: dict, v: Version, cc: float) -> dict[str, Any]
 
 
 _VARIANT = re.compile(r"image-cu(1\d)(\d)")
-UNTAGGED = "image-untagged"  # engine/check/unpinned.py BASIS
+UNTAGGED = "image-untagged"  # the version basis of an image whose tag names no release (engine/audit.py)
 
 
 def _every_image_stops(facts: dict, table: dict) -> bool:

@@ -11,13 +11,14 @@ parser on in 0.8)."""
 from __future__ import annotations
 
 from vllm_kb.engine.check.evaluate import fails_in_some_only
+from vllm_kb.engine.check.startup_build import UNTAGGED
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge, Text
 from vllm_kb.engine.kb.versions import SpecifierSet
 from vllm_kb.engine.scan.cli_args import normalise_flag
 from vllm_kb.engine.scan.site import Site
 
-BASIS = "image-untagged"
+BASIS = UNTAGGED
 RELEASE_BOUND = ("not-in-version", "value-not-in-version")  # findings that hold in some releases only
 
 
