@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vllm_kb.engine.kb import deploy_tools
-from vllm_kb.engine.scan import lighteval_launch, lm_eval_launch
+from vllm_kb.engine.scan import lighteval_launch, lm_eval_launch, xinference_custom, xinference_defaults
 from vllm_kb.engine.scan.cli_args import Arg, ArgParser
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import Word
@@ -104,14 +104,15 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
         name = own.get("model_name")
         size, fmt, quant = (own[k].value if own.get(k) else None for k in ("size_in_billions", "model_format", "quantization"))
         s.model = registry_model(name.value if name else None, size, fmt, quant, rel, name.line if name else cmd.line,
-                                 "--model-name", name.raw if name else "", syntax)
+                                 "--model-name", name.raw if name else "", syntax, ctx)
     gpus = _gpus(own)
     place_tp(s, gpus, rel, cmd.line, "--n-gpu / --gpu-idx")
     nw = own.get("n_worker")
     if nw is not None and (nw.value or "").isdigit() and "pipeline_parallel_size" not in s.settings:
         s.settings["pipeline_parallel_size"] = Setting("pipeline_parallel_size", int(nw.value or ""), True, rel, nw.line, "--n-worker",
                                                        nw.raw, syntax, "Xinference runs one pipeline stage per worker", implied=True)
-    s.framework_defaults = {k: v for k, v in deploy_tools.load("xinference")["defaults"].items() if k not in s.settings}
+    s.framework_defaults = xinference_defaults.engine_defaults(
+        ctx, rel, env, {k: v for k, v in deploy_tools.load("xinference")["defaults"].items() if k not in s.settings})
     mt = own.get("model_type")
     if mt is not None and mt.value:  # which of its engine classes Xinference builds (LLM, embedding, rerank)
         s.launch["model_type"] = str(mt.value)
@@ -121,9 +122,15 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
 
 
 def registry_model(name: object, size: object, fmt: object, quantization: object, rel: str, line: int, key: str, raw: str,
-                   syntax: str) -> Setting:
-    """The model of an Xinference launch named by its registry name (and size): the checkpoint the
-    registry gives it (knowledge/deploy/xinference_models.yaml), else unknown."""
+                   syntax: str, ctx=None) -> Setting:
+    """The model of an Xinference launch named by its registry name (and size): the weights a
+    registration file of the project gives it (`xinference register --file`), else the checkpoint
+    the built-in registry gives it (knowledge/deploy/xinference_models.yaml), else unknown."""
+    custom = xinference_custom.custom_model(ctx, name, size, fmt, quantization)
+    if custom is not None:
+        weights, where, family = custom
+        return Setting("model", weights, True, rel, line, key, raw, syntax,
+                       f"Xinference custom model {name} registered in {where}" + (f" (family {family})" if family else ""), implied=True)
     hub = deploy_tools.xinference_checkpoint(name, size, fmt, quantization)
     if hub is not None:
         return Setting("model", hub, True, rel, line, key, raw, syntax,
