@@ -28,11 +28,30 @@ def test_eagle_without_number_is_refused(tmp_path, version, words):
     assert [(op.kind, op.target, v) for op, v in r.fix] == [("set", "speculative_config", {"num_speculative_tokens": 3})]
 
 
-@pytest.mark.parametrize("spec", ['{"method": "eagle3", "model": "d", "num_speculative_tokens": 3}', '{"method": "mtp"}',
+@pytest.mark.parametrize("spec", ['{"method": "eagle3", "model": "d", "num_speculative_tokens": 3}',
+                                  '{"method": "mtp", "num_speculative_tokens": 1}',
                                   '{"method": "eagle", "model": "d", "speculative_token_tree": "[(0,), (0, 0)]"}',
                                   '{"model": "ibm-ai-platform/llama3-8b-accelerator"}'])
 def test_number_given_or_derived(tmp_path, spec):
     assert _l124(tmp_path, "0.20.0", f"--speculative-config '{spec}'").status == "not_applicable"
+
+
+@pytest.mark.parametrize("version,method", [("0.9.0", "deepseek_mtp"), ("0.11.0", "mtp"), ("0.20.0", "qwen3_next_mtp"),
+                                            ("0.34.0", "mtp")])
+def test_mtp_without_number_or_draft_is_refused(tmp_path, version, method):
+    # the draft is pointed at the target only when the number is given (vLLM #55323): no draft
+    # config, no n_predict, and _verify_args refuses
+    r = _l124(tmp_path, version, f"""--speculative-config '{{"method": "{method}"}}'""")
+    assert r.status == "recommended" and r.priority == "P0", r.reason_text("en")
+    assert WORDS in r.reason_text("en") and "MTP" in r.reason_text("en")
+    assert [(op.kind, op.target, v) for op, v in r.fix] == [("set", "speculative_config", {"num_speculative_tokens": 1})]
+
+
+@pytest.mark.parametrize("version,spec", [("0.8.1", {"method": "deepseek_mtp"}), ("0.10.1", {"method": "mtp"}),
+                                          ("0.20.0", {"method": "mtp", "model": "deepseek-ai/DeepSeek-V3"})])
+def test_mtp_outside_the_refusal(version, spec):
+    # before the release takes the method, or with the draft named (n_predict from hf_config_override)
+    assert spec_tokens_facts({"speculative_config": spec}, version) == {}
 
 
 def test_ngram_config_uses_five():
