@@ -4,7 +4,7 @@ config.py:696 … 0.34.0 config/speculative.py:1653)."""
 import pytest
 
 from vllm_kb.engine.audit import audit
-from vllm_kb.engine.check.startup_spec_tokens import WORDS, WORDS_BOTH, WORDS_FLAT, WORDS_RANGE, WORDS_TREE
+from vllm_kb.engine.check.startup_spec_tokens import WORDS, WORDS_BOTH, WORDS_COMPARE, WORDS_FLAT, WORDS_RANGE, WORDS_TREE
 from vllm_kb.engine.check.startup_spec_tokens import spec_tokens_facts as _facts
 from vllm_kb.engine.kb.knowledge import load
 
@@ -81,3 +81,15 @@ def test_plain_draft_without_method(version, expected):
 def test_draft_that_may_carry_n_predict(draft):
     # hf_config_override makes DeepSeek-V3 an MTP draft with n_predict; an unknown folder may be anything
     assert spec_tokens_facts({"speculative_config": {"method": "draft_model", "model": draft}}, "0.20.0") == {}
+
+
+@pytest.mark.parametrize("version,hit", [("0.10.2", False), ("0.11.0", True), ("0.34.0", True)])
+def test_mtp_with_the_target_as_draft_compares_the_missing_number(version, hit):
+    # the method detection (0.11.0-0.33.0) and MTPSpeculatorConfig.adapt_draft_model_config (0.34.0)
+    # compare num_speculative_tokens with 1 before n_predict is read (vLLM #55323)
+    target = {"name": "Qwen/Qwen3-Next-80B-A3B-Instruct", "mtp": True}
+    spec = {"method": "mtp", "model": "Qwen/Qwen3-Next-80B-A3B-Instruct"}
+    f = _facts({"speculative_config": spec}, load().models, version, target)
+    assert (f.get("spec_tokens_words") == WORDS_COMPARE and f["spec_tokens_value"] == 1) if hit else f == {}
+    # another draft named: its own config may carry n_predict
+    assert _facts({"speculative_config": {**spec, "model": "some/draft"}}, load().models, version, target) == {}

@@ -100,7 +100,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                     kb.doc("vllm", "lora_vocab.yaml").data, vllm.get("version") or version,
                                     _int(engine.get("lora_extra_vocab_size")) or 256))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
-    out.update(spec_tokens_facts(engine, kb.models, vllm.get("version") or version))
+    out.update(spec_tokens_facts(engine, kb.models, vllm.get("version") or version, model))
     out.update(release_bug_facts(model, engine, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
     out.update(runtime_bug_facts(engine, env, gpu, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
