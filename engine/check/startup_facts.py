@@ -72,7 +72,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(eplb_facts(model, engine, version))
     ep = cat.engine_arg("enable_expert_parallel")
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
-                               lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version))))
+                               lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version)),
+                               kb.doc("models.yaml").data.get("publishers")))
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
     out.update(window_rope_facts(model, engine, table, version))
     out.update(_backend(facts, table, cat, version))
