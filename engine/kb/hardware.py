@@ -50,7 +50,7 @@ class Hardware:
     def facts(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.gpu:
-            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib", "unified_memory") and v is not None}
+            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib", "unified_memory", "nvls") and v is not None}
             if self.cuda:  # the newest CUDA the driver runs (NVML, or `--gpu "…, cuda 12.4"`)
                 out["gpu"]["driver_cuda"] = self.cuda
             if self.driver and (m := re.match(r"(\d{3})\.", self.driver + ".")):  # NVML, or `driver 535.104`
@@ -272,7 +272,7 @@ def facts_from_entry(entry: dict, count: int) -> dict:
         "name": entry["name"], "id": entry["id"], "arch": entry["arch"], "count": count,
         "memory_gib": float(entry["memory_gib"]), "compute_capability": float(entry["compute_capability"]),
         "fp8": bool(entry.get("fp8")), "fp4": bool(entry.get("fp4")), "nvlink": bool(entry.get("nvlink")),
-        **({"unified_memory": True} if entry.get("unified_memory") else {}),
+        **{k: True for k in ("unified_memory", "nvls") if entry.get(k)},
     }
 
 
@@ -335,7 +335,7 @@ def probe(gpus: list[dict], nvml: Any = None) -> Hardware:
         "name": first["name"], "id": entry["id"] if entry else None, "arch": arch_of(cc), "count": len(devices),
         "memory_gib": first["memory_gib"], "compute_capability": cc, "fp8": cc >= 8.9, "fp4": cc >= 10.0,
         "nvlink": first["nvlink"] if first["nvlink"] is not None else (bool(entry.get("nvlink")) if entry else None),
-    }
+        **({"nvls": True} if entry and entry.get("nvls") else {})}
     frees = [d["free_gib"] for d in devices if d["free_gib"] is not None]
     if len(frees) == len(devices):  # what the fullest GPU has free now: other processes' memory
         gpu["free_gib"] = min(frees)

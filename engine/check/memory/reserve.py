@@ -6,7 +6,8 @@ from __future__ import annotations
 from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, CUDAGRAPH_BASE_GIB, CUDAGRAPH_LORA_FACTOR, CUDAGRAPH_PER_LAYER_GIB,
                                                  CUDAGRAPH_PER_MOE_LAYER_GIB, GIB, NON_TORCH_GIB, NON_TORCH_PARALLEL_GIB,
                                                  NON_TORCH_UNIFIED_GIB, NON_TORCH_V0_NCCL_GIB,
-                                                 NON_TORCH_V0_PRE_AMPERE_GIB,
+                                                 NON_TORCH_V0_PRE_AMPERE_GIB, NVLS_CHANNEL_BYTES, NVLS_CHANNELS,
+                                                 NVLS_V0_COMMUNICATORS,
                                                  PROFILE_WORKSPACE_GIB, SAMPLER_BYTES_PER_LOGIT, Runtime, human_int)
 from vllm_kb.engine.kb.model_arith import has_dense_mlp, moe_layers
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
@@ -100,6 +101,7 @@ def non_torch_bytes(tp: int, pp: int, rt: Runtime, gpu: dict) -> float:
         nvls = gpu.get("nvlink") and gpu.get("arch") in ("hopper", "blackwell") and rt.v1
         if not rt.v1 and not rt.new_profiler and _peer_to_peer(gpu):
             gib += NON_TORCH_V0_NCCL_GIB["p2p_cumem" if rt.nccl_cumem else "p2p"]
+            gib += nvls_v0_bytes(tp, gpu) / GIB
         else:
             gib += NON_TORCH_PARALLEL_GIB["v1" if nvls else "v0"]
     if not rt.new_profiler and (tp > 1 or not rt.context_from_init):
@@ -110,6 +112,15 @@ def non_torch_bytes(tp: int, pp: int, rt: Runtime, gpu: dict) -> float:
     if gpu.get("unified_memory"):
         gib += NON_TORCH_UNIFIED_GIB  # the host's share of start-up, seen through the shared memory
     return gib * GIB
+
+
+def nvls_v0_bytes(tp: int, gpu: dict) -> float:
+    """NCCL's NVLS buffers of the V0 TP group's two communicators on a multicast NVSwitch, which
+    releases before 0.6.4 count against the cache (see runtime.py); none over 2 GPUs or fewer (NCCL
+    leaves NVLS off there) or off such a baseboard. TP within one node: at most 8 heads."""
+    if tp <= 2 or not gpu.get("nvls"):
+        return 0.0
+    return float(NVLS_V0_COMMUNICATORS * NVLS_CHANNELS * NVLS_CHANNEL_BYTES * min(tp, 8))
 
 
 def _peer_to_peer(gpu: dict) -> bool:

@@ -29,6 +29,17 @@ NON_TORCH_PARALLEL_GIB = {"v1": 2.0, "v0": 0.1}  # extra with TP: NVSwitch (NVLS
 # vLLM switched off from 0.4.3 (NCCL_CUMEM_ENABLE=0, worker_base.py; vLLM PR #5091): OpenRLHF
 # #336 (0.4.2, Llama-3-70B at TP 2) found 2.8 GiB more than the rest of the estimate.
 NON_TORCH_V0_NCCL_GIB = {"p2p": 1.0, "p2p_cumem": 2.8}
+# NVLink SHARP (NVLS) on an NVSwitch baseboard that multicasts (HGX H100/H200), for a communicator over
+# 3+ GPUs (NCCL 2.17+, src/transport/nvls.cc ncclNvlsInit/ncclNvlsSetup as of 2.20.5, torch 2.3-2.4's NCCL):
+# one buffer of nChannels x 2 x (NCCL_BUFFSIZE 4 MiB + 2 MiB) per head, one head per local rank, with 32
+# channels on Hopper's 18 NVLinks. Before 0.6.4 vLLM reads its free memory before the distributed init, so
+# both communicators that a V0 TP group builds (pynccl's, at init, and torch's device group, on the
+# profile run's first all-reduce above the custom all-reduce's 8 MiB) count against the cache: 3 GiB
+# each at TP 8. vLLM #6746 (0.5.3, Llama 3.1 405B FP8 at TP 8 on H100) found 79,392 tokens where the
+# estimate without them made 189,792.
+NVLS_CHANNEL_BYTES = 2 * (4 + 2) * 2**20
+NVLS_CHANNELS = 32
+NVLS_V0_COMMUNICATORS = 2
 # Unified memory (DGX Spark's GB10): cudaMemGetInfo reports the system's memory, and vLLM reads
 # "free" as what the OS has available (vllm/utils/mem_utils.py MemorySnapshot, 0.12+ for Orin,
 # Thor and Spark; is_integrated_gpu from 0.20), so whatever the host takes between the worker's
