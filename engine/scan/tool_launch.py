@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vllm_kb.engine.kb import deploy_tools
-from vllm_kb.engine.scan import lighteval_launch, lm_eval_launch, xinference_custom, xinference_defaults
+from vllm_kb.engine.scan import lighteval_launch, lm_eval_launch, xinference_defaults
 from vllm_kb.engine.scan.cli_args import Arg, ArgParser
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.xinference_custom import custom_checkpoint
 from vllm_kb.engine.scan.site import Setting, Site
 
 
@@ -123,14 +124,13 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
 
 def registry_model(name: object, size: object, fmt: object, quantization: object, rel: str, line: int, key: str, raw: str,
                    syntax: str, ctx=None) -> Setting:
-    """The model of an Xinference launch named by its registry name (and size): the weights a
-    registration file of the project gives it (`xinference register --file`), else the checkpoint
-    the built-in registry gives it (knowledge/deploy/xinference_models.yaml), else unknown."""
-    custom = xinference_custom.custom_model(ctx, name, size, fmt, quantization)
-    if custom is not None:
-        weights, where, family = custom
-        return Setting("model", weights, True, rel, line, key, raw, syntax,
-                       f"Xinference custom model {name} registered in {where}" + (f" (family {family})" if family else ""), implied=True)
+    """The model of an Xinference launch named by its registry name (and size): the weights the
+    project's own registration of that name gives (engine/scan/xinference_custom.py), else the
+    checkpoint Xinference's registry gives it (knowledge/deploy/xinference_models.yaml), else unknown."""
+    own = custom_checkpoint(ctx, name, size, fmt, quantization)
+    if own is not None:
+        return Setting("model", own[0], True, rel, line, key, raw, syntax,
+                       f"the project's own Xinference registration ({own[1]}): {name} → {own[0]}", implied=True)
     hub = deploy_tools.xinference_checkpoint(name, size, fmt, quantization)
     if hub is not None:
         return Setting("model", hub, True, rel, line, key, raw, syntax,
