@@ -285,6 +285,12 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
                                                                    model=m, **same)) for m in others]
+    if cat.resolve(str(choice.version)).note == "nearest" and (span := source_pins.span_of(str(choice.version), cat.versions)):
+        # a version no release has (a vendor image's `0.7.4`, between 0.7.3 and 0.8.0) is a build of a commit
+        # between two releases: the facts of the later one too, so that a P0 of only the earlier is not certain
+        later = site_facts(site, hardware, str(span[-1]), choice.pinned, kb, cat, **same)
+        later.pop("model_alternatives", None)
+        facts["between_releases"] = (str(span[0]), str(span[-1]), later)
     return choice, facts
 
 
@@ -309,6 +315,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
                   if not s.resolved and not (n in site.device_args and n in facts["engine"])}
     unresolved.update(hidden_parallelism(site))
     others = facts.pop("model_alternatives", None)
+    between = facts.pop("between_releases", None)
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
     if others:
         candidates.merge(results, [evaluate_all(kb, candidates.with_parts(facts, o), unresolved, site.engine_elsewhere)
@@ -334,6 +341,12 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none",
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
+    elif between is not None:
+        low, high, later = between
+        for key, value in facts.items():  # what the audit added to the site's facts after they were made
+            later[key] = {**value, **later[key]} if key == "launch" else later.get(key, value)
+        unpinned.settle_between(results, evaluate_all(kb, later, unresolved, site.engine_elsewhere), kb, low, high)
+        unpinned.settle(results, remarks, site, cat, kb, "source", span=[cat.index_version(low), cat.index_version(high)], checks=False)
     elif choice.basis == "range" and choice.pin is not None:
         unpinned.settle_range(remarks, site, cat, kb, _allowed(cat, choice), choice.pin.spec)
     elif choice.basis == "image-dated" and (allowed := _allowed(cat, choice)):

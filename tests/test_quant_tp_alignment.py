@@ -207,3 +207,47 @@ def test_fp8_on_a_gpu_without_fp8_is_judged_by_the_marlin_repack_tiles():
     facts["gpu"]["compute_capability"] = 8.0
     model.update(quant_source="config", arch_source="config.json")
     assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.8.5", lambda t: True, True)["qtp_kernel"] == "fp8_marlin"
+
+
+PUBLISHERS = ["Qwen", "deepseek-ai"]
+DSV2_LITE = {"intermediate_size": 10944, "moe_intermediate_size": 1408, "num_experts": 64, "n_shared_experts": 2,
+             "first_k_dense_replace": 1, "hidden_size": 2048}
+
+
+def _named(name, version, cc=8.0, tp=1, flag=None, **dims):
+    model = {"name": name, "quant_method": "awq", "quant_source": "name",
+             "arch_source": "https://huggingface.co/deepseek-ai/DeepSeek-V2-Lite/blob/main/config.json", **(dims or DSV2_LITE)}
+    engine = {"tensor_parallel_size": tp, **({"quantization": flag} if flag else {})}
+    facts = {"model": model, "engine": engine, "gpu": {"compute_capability": cc}}
+    return q.alignment_facts(facts, TABLE, STARTUP, {"tp": tp, "quant_method": flag or "awq"}, version, lambda t: 64 % t == 0,
+                             True, PUBLISHERS)
+
+
+def test_a_third_party_awq_upload_keeps_its_base_widths_so_marlin_refuses_a_layer_even_at_tp_1():
+    # vLLM #9913: DeepSeek-Coder-V2-Lite AWQ (a community upload) on one GPU, 0.6.3.post1: the dense MLP's 10944
+    # is no multiple of min_thread_k 128, and awq_marlin raises it itself until 0.7.2
+    got = _named("TechxGenus/DeepSeek-Coder-V2-Lite-Instruct-AWQ", "0.6.3.post1")
+    assert (got["qtp_kernel"], got["qtp_unit_name"], got["qtp_shard"], got["qtp_certain"]) == ("awq_marlin", "min_thread_k", 10944, True)
+    assert "qtp_tp_fit" not in got and "qtp_plain_fix" not in got  # the group is unknown: no kernel to propose
+    # from 0.7.3 the layer falls back to the AWQ kernel, whose group the name does not say: nothing is claimed
+    assert _named("TechxGenus/DeepSeek-Coder-V2-Lite-Instruct-AWQ", "0.7.3") == {}
+    # a GPU below 8.0, or --quantization awq, keeps the AWQ kernel: nothing said either
+    assert _named("TechxGenus/DeepSeek-Coder-V2-Lite-Instruct-AWQ", "0.6.3.post1", cc=7.5) == {}
+    assert _named("TechxGenus/DeepSeek-Coder-V2-Lite-Instruct-AWQ", "0.6.3.post1", flag="awq") == {}
+    # the publisher's own uploads may pad (Qwen's 72B): their names alone are not judged; nor a local path
+    assert _named("deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct-AWQ", "0.6.3.post1") == {}
+    assert _named("/models/DeepSeek-Coder-V2-Lite-Instruct-AWQ", "0.6.3.post1") == {}
+    # whole tiles: no claim that the launch is fine either (the groups are unknown)
+    assert _named("someone/Llama-3.1-70B-Instruct-AWQ", "0.7.2", tp=8, intermediate_size=28672, hidden_size=8192) == {}
+    got = _named("PointerHQ/Qwen2.5-VL-72B-Instruct-Pointer-AWQ", "0.7.2", cc=8.9, tp=4, **QWEN72)
+    assert (got["qtp_shard"], got["qtp_tp_fit"], got["qtp_pp_fit"]) == (7392, 1, 4)
+
+
+def test_the_plain_kernel_is_proposed_where_the_checkpoints_groups_divide_the_layer():
+    model = {"quant_method": "awq", "quant_source": "config", "quant_group_size": 64, "arch_source": "config.json", **DSV2_LITE}
+    facts = {"model": model, "engine": {"tensor_parallel_size": 1}, "gpu": {"compute_capability": 8.0}}
+    got = q.alignment_facts(facts, TABLE, STARTUP, {"tp": 1, "quant_method": "awq_marlin"}, "0.6.3.post1", lambda t: True, True)
+    assert got["qtp_unit_name"] == "min_thread_k" and got["qtp_plain_fix"] == "awq"
+    model["quant_group_size"] = 128  # 10944 is no whole number of 128-groups: the AWQ kernel refuses it too
+    got = q.alignment_facts(facts, TABLE, STARTUP, {"tp": 1, "quant_method": "awq_marlin"}, "0.6.3.post1", lambda t: True, True)
+    assert got["qtp_certain"] is True and "qtp_plain_fix" not in got

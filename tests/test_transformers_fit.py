@@ -37,6 +37,14 @@ def test_pins_that_allow_a_release_that_maps_it():
     assert not _fit("not a spec")
 
 
+def test_development_and_pre_release_pins_are_judged_whole():
+    # QwenLM/Qwen3-VL#1057: Qwen2.5-VL (qwen2_5_vl from 4.49.0) ran under transformers==4.50.0.dev0 on 0.8.2
+    assert not _fit("==4.50.0.dev0")
+    assert not _fit("==4.49.0.dev0")  # a build of the release that added the type may already map it
+    assert not _fit("==4.49.0rc1")
+    assert _fit("==4.48.0.dev0")
+
+
 def test_vllm_own_config_class_and_unknown_types():
     assert not _fit("==4.45.0", model_type="x", release="0.7.0")  # vLLM 0.7.0 reads type x itself
     assert _fit("==4.45.0", model_type="x", release="0.10.0")

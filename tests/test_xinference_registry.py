@@ -57,3 +57,40 @@ def test_a_cli_launch_of_a_gptq_spec_names_the_quantized_repo(tmp_path):
     sr = _model(tmp_path, "launch.sh", "xinference launch --model-engine vllm --model-name qwen2.5-instruct "
                 "--size-in-billions 14 --model-format gptq --quantization Int8\n")
     assert sr.site.model.value == "Qwen/Qwen2.5-14B-Instruct-GPTQ-Int8" and sr.site.model.implied
+
+
+def _registration(name: str, **spec) -> str:
+    import json
+    return json.dumps({"version": 1, "model_name": name, "model_lang": ["en"], "model_ability": ["chat"],
+                       "model_family": "qwen2.5-instruct", "model_specs": [{"model_format": "awq", "model_size_in_billions": 72,
+                                                                            "quantizations": ["Int4"], **spec}]})
+
+
+def test_a_model_the_project_registers_itself_is_its_registrations_weights(tmp_path):
+    # `xinference register --file F.json` then `launch --model-name` of that name: the JSON's model_uri (a local
+    # folder, here with its config.json) or model_id is the checkpoint, so the quantization checks read it
+    import json
+    folder = tmp_path / "models" / "q72-awq"
+    folder.mkdir(parents=True)
+    (folder / "config.json").write_text(json.dumps({
+        "architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "torch_dtype": "float16", "hidden_size": 8192,
+        "intermediate_size": 29568, "num_hidden_layers": 80, "num_attention_heads": 64, "num_key_value_heads": 8,
+        "vocab_size": 152064, "max_position_embeddings": 32768,
+        "quantization_config": {"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True, "version": "gemm"}}))
+    (tmp_path / "my-q72.json").write_text(_registration("my-q72-awq", model_uri="models/q72-awq", model_id="someone/other"))
+    launch = ("xinference register --model-type LLM --file my-q72.json --persist\n"
+              "xinference launch --model-name my-q72-awq --model-engine vllm --model-format awq --quantization Int4 "
+              "--size-in-billions 72 --n-gpu 4\n")
+    (tmp_path / "requirements.txt").write_text("xinference==1.2.2\nvllm==0.7.2\n")
+    (tmp_path / "launch.sh").write_text(launch)
+    (sr,) = audit(tmp_path, gpu="RTX-4090 x4").sites
+    assert sr.site.model.value == "models/q72-awq" and sr.site.model.resolved
+    l75 = next(r for r in sr.results if r.check.id == "L75")
+    assert l75.status == "recommended" and l75.priority == "P0" and sr.facts["startup"]["qtp_shard"] == 7392
+    # the Hub id where no local folder is given; another format or size of the name is not this spec
+    (tmp_path / "my-q72.json").write_text(_registration("my-q72-awq", model_id="someone/Qwen2.5-72B-Instruct-AWQ"))
+    (sr,) = audit(tmp_path, gpu="RTX-4090 x4").sites
+    assert sr.site.model.value == "someone/Qwen2.5-72B-Instruct-AWQ"
+    (tmp_path / "launch.sh").write_text(launch.replace("--size-in-billions 72", "--size-in-billions 7"))
+    (sr,) = audit(tmp_path, gpu="RTX-4090 x4").sites
+    assert not sr.site.model.resolved

@@ -170,10 +170,46 @@ def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: st
     return None
 
 
+def third_party_upload(model: dict, publishers: list[str] | None) -> bool:
+    """An AWQ upload only its name says is quantized, by an organisation other than the base model's
+    publishers, of a model whose widths the catalog gives exactly (the model's own entry, or a
+    fine-tune of it, which keeps them). AutoAWQ quantizes the widths as they are; only a publisher
+    pads its own uploads for TP (Qwen's 72B: 29568 → 29696, which the catalog lists), so these
+    uploads carry the base model's widths. GPTQ is left out: an asymmetric GPTQ upload with a small
+    group is not Marlin's and the plain kernel takes the width."""
+    name = model.get("name")
+    if publishers is None or model.get("quant_source") != "name" or model.get("quant_method") != "awq" \
+            or model.get("dims_family") or not str(model.get("arch_source") or "").startswith("https://") \
+            or not isinstance(name, str) or name.startswith((".", "/", "~")) or name.count("/") != 1:
+        return False
+    return name.split("/")[0].lower() not in {p.lower() for p in publishers}
+
+
+def _name_only(model: dict, flag: str | None, tp: int, ep: bool, table: dict, startup_table: dict,
+               cc: float | None, version: str) -> dict[str, Any]:
+    """A third-party AWQ upload's Marlin tiles (min_thread_k / min_thread_n need no group size): vLLM
+    picks awq_marlin on compute capability 8.0+ for a 4-bit AutoAWQ upload with zero points and a
+    group of 32, 64, 128 or none (is_awq_marlin_compatible) unless --quantization names the plain
+    kernel (an upload outside that — no zero points, a group above 128 — is rare, and the AWQ kernel
+    it runs on refuses such a shard for any group of 128 or more). Only a refusal is said: with the
+    group unknown, a whole shard proves nothing of the groups."""
+    method = model["quant_method"]
+    if flag and flag not in (f"{method}_marlin", "marlin"):
+        return {}
+    kernel = _kernel(method, flag, {**model, "quant_group_size": -1}, table, startup_table, cc, version)
+    if kernel != f"{method}_marlin":
+        return {}
+    hit = _first({**model, "quant_group_size": -1}, kernel, tp, ep, table, version)
+    if hit is None or hit[3][0] not in ("min_thread_k", "min_thread_n"):
+        return {}
+    return {"kernel": kernel, "hit": hit}
+
+
 def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, version: str,
-                    heads_ok, ep_known: bool) -> dict[str, Any]:
+                    heads_ok, ep_known: bool, publishers: list[str] | None = None) -> dict[str, Any]:
     """`out`: the startup facts so far (tp, quant_method); `heads_ok(t)`: every head rule holds at
-    TP t; `ep_known`: the release has --enable-expert-parallel."""
+    TP t; `ep_known`: the release has --enable-expert-parallel; `publishers`: models.yaml's
+    (whose uploads may pad their widths)."""
     model, engine, gpu = facts.get("model") or {}, facts.get("engine") or {}, facts.get("gpu") or {}
     tp = out.get("tp")
     method = out.get("quant_method")
@@ -189,10 +225,13 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     listed = model.get("quant_source") == "catalog" or bool(model.get("upload_facts"))
     if own and model.get("arch_source") != "config.json" and (not listed or model.get("dims_family")):
         own = False
-    if not own and not marlin8:
-        return {}
     flag = engine.get("quantization")
     flag = str(flag).strip().lower() if isinstance(flag, str) and flag.strip() else None
+    named = {} if own or marlin8 or not third_party_upload(model, publishers) else \
+        _name_only(model, flag, tp, bool(engine.get("enable_expert_parallel")), table, startup_table,
+                   gpu.get("compute_capability"), version)
+    if not own and not marlin8 and not named:
+        return {}
     if flag and method != model["quant_method"] and method not in (f"{model['quant_method']}_marlin", "marlin"):
         return {}  # another method forced (L9 speaks)
     dp = _int(engine.get("data_parallel_size")) or 1
@@ -200,6 +239,8 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     if dp > 1 and not ep and model.get("num_experts"):
         return {}  # the MoE's TP spans the DP ranks in some releases: not judged
     kernel = _kernel(model["quant_method"], flag, model, table, startup_table, gpu.get("compute_capability"), version) if own else None
+    if named:
+        kernel = named["kernel"]
     if own and kernel is None and gpu.get("compute_capability") is None and model["quant_method"] in ("awq", "gptq"):
         # the GPU picks Marlin or the plain kernel: judged only where both refuse for certain
         marlin = _kernel(model["quant_method"], f"{model['quant_method']}_marlin", model, table, startup_table, None, version)
@@ -207,7 +248,7 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
         other = _first(model, marlin or model["quant_method"], tp, ep, table, version)
         if plain and other and plain[3][4] and other[3][4]:
             kernel = model["quant_method"]
-    hit = _first(model, kernel, tp, ep, table, version) if kernel else None
+    hit = named["hit"] if named else _first(model, kernel, tp, ep, table, version) if kernel else None
     if hit is None and marlin8:  # a block FP8 checkpoint's blocks first (create_weights), then the repack
         kernel, hit = "fp8_marlin", _first(model, "fp8_marlin", tp, ep, table, version)
     if kernel is None:
@@ -218,6 +259,12 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     name, width, kind, (unit_name, unit, shard, rule, certain) = hit
     res.update(qtp_layer=name, qtp_width=width, qtp_shard=shard, qtp_unit=unit, qtp_unit_name=unit_name,
                qtp_rule=rule, qtp_certain=certain)
+    if named:
+        res["qtp_widths_from"] = str(model.get("dims_from") or model.get("arch_source"))
+    plain = model["quant_method"] if kernel in ("awq_marlin", "gptq_marlin") else None
+    if plain and own and (model.get("quant_group_size") or 0) > 0 and str(engine.get("dtype") or "").lower() not in ("bfloat16", "bf16") \
+            and _first(model, plain, tp, ep, table, version, even=True) is None:
+        res["qtp_plain_fix"] = plain  # the plain kernel needs whole groups only, which the shard has
     if kind == "experts" and not ep and ep_known and _first(model, kernel, tp, True, table, version, even=True) is None:
         res["qtp_ep_fix"] = True
         return res

@@ -16,7 +16,7 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, parse, try_parse
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, parse, try_parse, written_versions
 
 
 def _in_spans(release: str, spans: list[list[str]]) -> bool:
@@ -30,10 +30,11 @@ def _allows_from(spec: str, since: str, later: list[str]) -> bool:
         ss = SpecifierSet(spec)
     except InvalidSpecifier:
         return True  # a pin the audit cannot read claims nothing
-    written = [v for v in re.findall(r"\d+(?:\.\d+)+", spec) if try_parse(v) is not None]
+    written = written_versions(spec)
     probes = [since, *later, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in [since, *later, *written]), "999.0.0"]
     floor = Version(since)
-    return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and pv >= floor)
+    # a pre-release or development build of `since` itself may already map the type: no claim
+    return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and Version(".".join(map(str, pv.release))) >= floor)
 
 
 # vLLM's own image of one release; the days an image may have been rebuilt after the release

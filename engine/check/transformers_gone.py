@@ -11,12 +11,11 @@ still allows an older transformers, says nothing.
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any, Callable
 
 from vllm_kb.engine.kb import resources, yamlio
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse, written_versions
 
 # the sites that run `vllm serve` (the OpenAI server's imports) and those that import LLM
 _SERVE_MODES = frozenset({"standalone_serve", "rlhf_server"})
@@ -34,7 +33,7 @@ def _allows_before(spec: str, gone: str, scanned: list[str]) -> bool:
     except InvalidSpecifier:
         return True  # a pin the audit cannot read claims nothing
     floor = parse(gone)
-    written = [v for v in re.findall(r"\d+(?:\.\d+)+", spec) if try_parse(v) is not None]
+    written = written_versions(spec)
     probes = [*scanned, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in [*scanned, *written])]
     return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and pv < floor)
 
@@ -46,7 +45,7 @@ def _allows_from(spec: str, ceiling: str, scanned: list[str]) -> bool:
     except InvalidSpecifier:
         return True
     floor = parse(ceiling)
-    written = [v for v in re.findall(r"\d+(?:\.\d+)+", spec) if try_parse(v) is not None]
+    written = written_versions(spec)
     probes = [ceiling, *scanned, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in written), "999.0.0"]
     return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and pv >= floor)
 
@@ -56,7 +55,7 @@ def _allows_any(spec: str, scanned: list[str]) -> bool:
         ss = SpecifierSet(spec)
     except InvalidSpecifier:
         return False
-    written = [v for v in re.findall(r"\d+(?:\.\d+)+", spec) if try_parse(v) is not None]
+    written = written_versions(spec)
     return any(ss.contains(p) for p in [*scanned, *written] if try_parse(p) is not None)
 
 

@@ -95,3 +95,19 @@ def settle_range(findings: list, site: Site, cat: Catalog, kb: Knowledge, releas
             f.priority = "P1"
             f.message = {lang: f.message[lang] + kb.t("priority.range_finding", lang, spec=spec) for lang in ("en", "zh")}
             f.safe = False
+
+
+def settle_between(results: list, later: list, kb: Knowledge, low: str, high: str) -> None:
+    """A build between releases `low` and `high` (a version no release has), judged as `low`: a P0 that
+    does not hold in `high` too (`later`: the same site's results with `high`'s facts) is a P1 that
+    says so — the commit may already have what `high` has."""
+    then = {r.check.id: r for r in later}
+    for r in results:
+        if r.status != "recommended" or r.priority != "P0":
+            continue
+        o = then.get(r.check.id)
+        if o is not None and o.status == "recommended" and o.priority == "P0":
+            continue
+        r.priority, r.safe = "P1", False
+        r.reason = Text(en=r.reason.en + kb.t("priority.source", "en", spec=f"<{high}", floor=low),
+                        zh=r.reason.zh + kb.t("priority.source", "zh", spec=f"<{high}", floor=low))

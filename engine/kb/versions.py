@@ -73,6 +73,15 @@ def try_parse(text: str | None) -> Version | None:
         return None
 
 
+# a version as written in a specifier, its suffix kept: `==4.50.0.dev0` names 4.50.0.dev0, not 4.50.0
+_WRITTEN = re.compile(r"\d+(?:\.\d+)+(?:[-_.]?(?:a|b|rc|alpha|beta|c|post|dev)[-_.]?\d*)*", re.I)
+
+
+def written_versions(spec: str) -> list[str]:
+    """The versions a specifier names, whole (probes for what it allows)."""
+    return [v for v in _WRITTEN.findall(spec) if try_parse(v) is not None]
+
+
 _CLAUSE = re.compile(r"^\s*(===|==|!=|~=|>=|<=|>|<|\^|~|=)?\s*([^\s,;]+)\s*$")
 
 

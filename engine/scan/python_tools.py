@@ -149,7 +149,7 @@ def _xinference(ctx, rel, text, version, call, r) -> Site | None:
         site.model = tool_launch.registry_model(name.value if name is not None and name.resolved else None,
                                                 value("model_size_in_billions", "size_in_billions"), value("model_format"),
                                                 value("quantization"), rel, call.lineno, "model_name", name.raw if name else "",
-                                                "python-call")
+                                                "python-call", ctx)
     gpus = None
     if "gpu_idx" in kw:
         v = setting(r, "gpu_idx", kw["gpu_idx"].value, rel, text, "gpu_idx").value

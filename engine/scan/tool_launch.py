@@ -12,6 +12,7 @@ from vllm_kb.engine.scan import lighteval_launch, lm_eval_launch
 from vllm_kb.engine.scan.cli_args import Arg, ArgParser
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.xinference_custom import custom_checkpoint
 from vllm_kb.engine.scan.site import Setting, Site
 
 
@@ -104,7 +105,7 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
         name = own.get("model_name")
         size, fmt, quant = (own[k].value if own.get(k) else None for k in ("size_in_billions", "model_format", "quantization"))
         s.model = registry_model(name.value if name else None, size, fmt, quant, rel, name.line if name else cmd.line,
-                                 "--model-name", name.raw if name else "", syntax)
+                                 "--model-name", name.raw if name else "", syntax, ctx)
     gpus = _gpus(own)
     place_tp(s, gpus, rel, cmd.line, "--n-gpu / --gpu-idx")
     nw = own.get("n_worker")
@@ -121,9 +122,14 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
 
 
 def registry_model(name: object, size: object, fmt: object, quantization: object, rel: str, line: int, key: str, raw: str,
-                   syntax: str) -> Setting:
-    """The model of an Xinference launch named by its registry name (and size): the checkpoint the
-    registry gives it (knowledge/deploy/xinference_models.yaml), else unknown."""
+                   syntax: str, ctx=None) -> Setting:
+    """The model of an Xinference launch named by its registry name (and size): the weights the
+    project's own registration of that name gives (engine/scan/xinference_custom.py), else the
+    checkpoint Xinference's registry gives it (knowledge/deploy/xinference_models.yaml), else unknown."""
+    own = custom_checkpoint(ctx, name, size, fmt, quantization)
+    if own is not None:
+        return Setting("model", own[0], True, rel, line, key, raw, syntax,
+                       f"the project's own Xinference registration ({own[1]}): {name} → {own[0]}", implied=True)
     hub = deploy_tools.xinference_checkpoint(name, size, fmt, quantization)
     if hub is not None:
         return Setting("model", hub, True, rel, line, key, raw, syntax,
