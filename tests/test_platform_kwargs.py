@@ -113,3 +113,12 @@ def test_xinference_server_variable_written_or_an_older_release_is_no_p0(tmp_pat
     assert _l50(tmp_path, "xinference==2.11.0\nvllm==0.11.0\n").status == "enabled"
     r = _l50(tmp_path, "xinference==2.12.0\nvllm==0.11.0\n", prefix="export XINFERENCE_TRUST_REMOTE_CODE=1\n")
     assert not (r.status == "recommended" and r.priority == "P0")
+
+
+def test_the_server_image_tag_names_both_releases(tmp_path):
+    # no requirement file: the Xinference image the project starts gives its release and its bundled vLLM (0.9.2)
+    (tmp_path / "Dockerfile").write_text('FROM xprobe/xinference:v1.10.1\nCMD ["xinference-local", "-H", "0.0.0.0"]\n')
+    (tmp_path / "launch.sh").write_text(LAUNCH.format(name="qwen3", size=8, gpus=1, fmt="pytorch", extra=""))
+    (sr,) = audit(tmp_path, gpu="A100-80GB x1").sites
+    l43 = next(r for r in sr.results if r.check.id == "L43")
+    assert l43.status == "recommended" and l43.priority == "P1" and "structured_outputs" in sr.facts["launch"]["host_request_text"]
