@@ -5,7 +5,7 @@ on the same trees — vLLM's source tree (--vllm-tree, e.g. the 0.34.0 sdist unp
 tests/realcases project (with its case's GPU), examples/ and the test fixtures — in JSON (and, for
 the small trees, Markdown and Chinese JSON too) and lists every report that differs.
 
-    python benchmarks/same_reports.py BEFORE/bin/vllm-kb [AFTER/bin/vllm-kb] [--vllm-tree DIR] [--keep DIR] [-j 2] [--one-process]
+    python benchmarks/same_reports.py BEFORE/bin/vllm-kb [AFTER/bin/vllm-kb] [--vllm-tree DIR] [--keep DIR] [-j 2] [--one-process] [--expand]
 
 AFTER defaults to the vllm-kb beside this Python. Exit status 1 when any report differs (or one
 side fails where the other does not). It compares, it does not time: run benchmarks/run.py for that.
@@ -15,6 +15,10 @@ one audit after the other, the two sides at once: minutes instead of an hour on 
 (a fresh interpreter per report is most of the work for the small trees). The audits then share
 the process's memos, as they do in the MCP server; a report that differs only this way points at
 state carried from one audit to the next.
+
+--expand compares a JSON report of a later schema_version (AFTER) with one of schema_version 1
+(BEFORE) through the reader that rebuilds the per-site view of version 1 (engine/report/catalogue.py
+`expand`): the same bytes once read back, i.e. only the format changed, never a verdict.
 """
 from __future__ import annotations
 
@@ -90,6 +94,14 @@ def run_all(exe: str, todo: list[tuple[str, Path, str, list[str]]], dest: Path) 
     return out
 
 
+def _read(path: Path, expand: bool) -> bytes:
+    if not expand:
+        return path.read_bytes()
+    from vllm_kb.engine.report import catalogue, json_text
+
+    return (json_text.dumps(catalogue.expand(json.loads(path.read_text(encoding="utf-8")))) + "\n").encode("utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("before")
@@ -98,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", help="write the reports here and keep them")
     ap.add_argument("-j", type=int, default=2, help="reports made at once")
     ap.add_argument("--one-process", action="store_true", help="each side's reports in one process")
+    ap.add_argument("--expand", action="store_true", help="read AFTER's JSON back as schema_version 1 before comparing")
     a = ap.parse_args(argv)
     work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="vllm-kb-same-"))
     todo = jobs(Path(a.vllm_tree) if a.vllm_tree else None)
@@ -119,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             return f"{name}: exit {rc[0]} before, {rc[1]} after"
         if rc[0] == -2:
             return f"{name}: not run (the one process of each side ended before it)"
-        if b.exists() != f.exists() or (b.exists() and b.read_bytes() != f.read_bytes()):
+        if b.exists() != f.exists() or (b.exists() and b.read_bytes() != _read(f, a.expand and name.endswith(".json"))):
             return f"{name}: differs"
         return None
 

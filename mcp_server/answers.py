@@ -11,6 +11,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Iterable
 
+from vllm_kb.engine.report import catalogue
 from vllm_kb.engine.report.summary import BUDGET, cursor_of, start_of, take
 
 KEEP = 8  # reports kept for paging; older ones are deleted
@@ -78,6 +79,7 @@ def details(store: ReportStore, rid: str, *, site: str | None, check: str | None
     """A page of the full report: whole sites (by default or `site`), one check across sites
     (`check`), or the recommendations of one priority (`priority`)."""
     start = start_of(cursor)
+    head = store.head(rid)  # the check catalogue the sites refer to
     sites: Iterable[dict[str, Any]] = store.sites(rid)
     if site is not None:
         sites = [s for s in sites if s["id"] == site or s["file"] == site or s["id"].startswith(site + ":")]
@@ -89,13 +91,14 @@ def details(store: ReportStore, rid: str, *, site: str | None, check: str | None
         key = check.strip()
         items: Iterable[Any] = (
             {"site": s["id"], **c, "recommendations": [r for r in s["recommendations"] if r["check"] == c["id"]]}
-            for s in sites for c in s["checks"] if key.upper() == c["id"] or key == c["name"])
+            for s in sites for c in catalogue.site_checks(head, s) if key.upper() == c["id"] or key == c["name"])
         kind = "checks"
     elif priority is not None:
         items = ({"site": s["id"], **r} for s in sites for r in s["recommendations"] if r["priority"] == priority.upper())
         kind = "recommendations"
     else:
-        items = sites
+        index = catalogue.by_id(head)
+        items = (catalogue.with_reasons(head, s, index) for s in sites)
         kind = "sites"
     page, nxt = take(items, BUDGET, start)
     return {"report_id": rid, "kind": kind, "items": page, "next_cursor": cursor_of(nxt)}

@@ -37,14 +37,18 @@ def cli(capsys):
 @pytest.fixture
 def json_site(cli):
     """The one site of a project audited as `vllm-kb audit ROOT --format json` (isolated from the
-    user's configuration), as the report's JSON gives it."""
+    user's configuration), as the report's JSON gives it, every check's verdict in its `checks`
+    (engine/report/catalogue.py `named`: the plain not-applicable ones included)."""
     import json
+
+    from vllm_kb.engine.report import catalogue
 
     def run(root: Path, gpu: str = "H100-80GB") -> dict:
         code, out, err = cli("audit", str(root), "--gpu", gpu, "--isolated", "-q", "--format", "json")
         assert code in (0, 1), err
-        (site,) = json.loads(out)["sites"]
-        return site
+        report = json.loads(out)
+        (site,) = report["sites"]
+        return catalogue.named(report, site)
     return run
 
 

@@ -95,6 +95,8 @@ def _same(a, b) -> bool:
 def fix_proposed(rep, fix: dict) -> bool:
     """The reporter's change is among the changes proposed: same target, and the same value or a
     change in the same direction from what the site runs with."""
+    # a setting named as its flag (`max-model-len`, `--max-model-len`) is the engine argument it sets
+    fix = {k: (v.lstrip("-").replace("-", "_") if k in ("set", "unset") and isinstance(v, str) else v) for k, v in fix.items()}
     for sr in rep.sites:
         for ch in sr.changes:
             if "unset" in fix and ch.op == "unset" and ch.target == fix["unset"]:

@@ -15,6 +15,7 @@ import pytest
 from corpus import projects
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_report_catalogue import assert_reads_back
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.report import consistency, model
@@ -31,8 +32,10 @@ cel._backend()
 @pytest.mark.parametrize("gpu", GPUS)
 @pytest.mark.parametrize("tree", TREES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_fixture_and_example_agrees_with_itself(tree, gpu):
-    data = model.build(audit(tree, gpu=gpu), "en")
+    rep = audit(tree, gpu=gpu)
+    data = model.build(rep, "en")
     assert consistency.check(data) == []
+    assert_reads_back(rep, data)  # and its checks read back as schema_version 1 wrote them
 
 
 @settings(max_examples=N, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

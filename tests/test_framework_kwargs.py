@@ -20,7 +20,7 @@ def _l43(tmp_path, files: dict, gpu="A100-80GB x8"):
 
 def test_every_row_names_its_package_release_and_file():
     data = yaml.safe_load(resources.read_text("knowledge", "frameworks", "engine_kwargs.yaml"))
-    assert {r["framework"] for r in data["rows"]} == {"trl", "verl", "openrlhf", "llamafactory", "ms-swift", "lighteval", "lm_eval", "openllm", "unsloth_zoo"}
+    assert {r["framework"] for r in data["rows"]} == {"trl", "verl", "openrlhf", "llamafactory", "ms-swift", "lighteval", "lm_eval", "openllm", "unsloth_zoo", "xinference"}
     for r in data["rows"]:
         pkg, where = r["source"].split(" ", 1)
         assert "==" in pkg and ".py:" in where, r["source"]

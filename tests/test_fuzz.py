@@ -322,7 +322,7 @@ def test_cli_audit_always_reports(root, cli, files, fmt, lang):
     assert "internal error" not in err
     if fmt == "json":
         data = json.loads(out)
-        assert data["schema_version"] == 1
+        assert data["schema_version"] == 2
         assert "scanner-error" not in {k["code"] for k in data["project"]["skipped"]}, data["project"]["skipped"]
     else:
         assert out.strip()

@@ -18,6 +18,7 @@ from vllm_kb.engine.audit import audit as engine_audit
 from vllm_kb.engine.kb import schemas
 from vllm_kb.engine.kb.frameworks import FRAMEWORK_IDS
 from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.report import catalogue
 from vllm_kb.engine.report import model as report_model
 from vllm_kb.engine.report.summary import fit
 from vllm_kb.mcp_server.schema import report_schema
@@ -97,8 +98,11 @@ async def test_audit_matches_the_cli_report(server, project):
     assert not errors
     cli = report_model.build(engine_audit(FIXTURES / project, gpu="H100 x4"), "en")
     # a page holds a site whole unless the site alone is over an answer's budget (then its largest
-    # parts are named in `omitted`: the report resource has them)
-    assert report["sites"] == cli["sites"] and pages == [fit(s) for s in cli["sites"]]
+    # parts are named in `omitted`: the report resource has them); a page carries no catalogue, so
+    # its sites' not-applicable checks come with their reasons
+    assert report["sites"] == cli["sites"] and report["catalogue"] == cli["catalogue"]
+    assert pages == [fit(catalogue.with_reasons(cli, s)) for s in cli["sites"]]
+    assert all(isinstance(r, str) for p in pages for r in p.get("not_applicable", {}).values())
     assert report["summary"] == cli["summary"] == summary["summary"]
     assert report["project"]["root"] == str((FIXTURES / project).resolve()) == summary["root"]
     # the summary holds every P0 and P1 with where to change what, and is not repeated as text
@@ -118,7 +122,7 @@ async def test_audit_select_keeps_only_those_checks(server):
         result = await c.call_tool("audit", {"path": "stale-serve", "gpu": "H100 x4", "select": ["kv-cache-fp8", "A2", "b3"]})
         page = await c.call_tool("audit_details", {"report_id": result.structured_content["report_id"]})
     site = page.structured_content["items"][0]
-    assert [c["id"] for c in site["checks"]] == ["A2", "B3"]
+    assert sorted([c["id"] for c in site["checks"]] + list(site["not_applicable"])) == ["A2", "B3"]
     assert {r["check"] for r in site["recommendations"] if r["kind"] == "check"} <= {"A2", "B3"}
     assert site["score"]["total"] == 2
     # findings that are not checks (flags vLLM 0.33 does not have) are kept

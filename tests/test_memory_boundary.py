@@ -69,3 +69,19 @@ def test_a_read_config_is_not_a_guess():
 
 def test_trl_vllm_serve_builds_llm():
     assert usage_context({"kind": "trl vllm-serve", "serves_http": False}) == "llm"
+
+
+def test_a_request_that_fits_by_less_than_the_error_is_a_guess():
+    # Llama 3.1 405B FP8 over eight H800s on 0.5.3 at its 131072-token context: the estimate leaves
+    # ~1.45 requests, but before 0.6.4 NCCL's NVLS buffers (3 GiB per communicator at TP 8) count
+    # against the cache where the board multicasts, which the catalog cannot say for an H800
+    engine = {"tensor_parallel_size": 8}
+    est = memory.estimate(_model("meta-llama/Meta-Llama-3.1-405B-Instruct-FP8"), _gpu("H800 x8"), engine, "0.5.3")
+    assert est["fits_max_model_len"] and est.get("kv_surplus_within_error") is True
+    # an HGX H100 board multicasts: the buffers are in the estimate, which then leaves less than a request
+    h100 = memory.estimate(_model("meta-llama/Meta-Llama-3.1-405B-Instruct-FP8"), _gpu("H100-80GB x8"), engine, "0.5.3")
+    assert not h100["fits_max_model_len"] and "kv_surplus_within_error" not in h100
+    # from 0.6.4 the buffers are allocated before the baseline: no doubt about them
+    later = memory.estimate(_model("meta-llama/Meta-Llama-3.1-405B-Instruct-FP8"), _gpu("H800 x8"),
+                            dict(engine, max_model_len=16384), "0.6.4")
+    assert later["fits_max_model_len"] and "kv_surplus_within_error" not in later

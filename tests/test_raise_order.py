@@ -53,3 +53,31 @@ def test_within_a_stage_the_list_order():
     # a check moved into a stage sorts after that stage's own list, before the next stage
     assert stage_of(KB, "L21", "0.6.2") > stage_of(KB, "L62", "0.6.2")
     assert stage_of(KB, "L21", "0.6.2") < stage_of(KB, "L126", "0.6.2")
+
+
+def _p0s(tmp_path: Path, version: str, call: str, gpu: str) -> list[str]:
+    from vllm_kb.engine.audit import audit
+    from vllm_kb.engine.report.model import build
+
+    (tmp_path / "requirements.txt").write_text(f"vllm=={version}\n")
+    (tmp_path / "gen.py").write_text(f"from vllm import LLM\nllm = LLM({call})\n")
+    rep = build(audit(tmp_path, gpu=gpu), "en")
+    return [r["check"] for r in rep["sites"][0]["recommendations"] if r["priority"] == "P0"]
+
+
+def test_the_dtype_refusal_comes_from_the_worker(tmp_path: Path):
+    # the worker's init_device checks bfloat16 against the GPU (vllm/worker/worker.py 0.3.0:81 …
+    # vllm/v1/worker/gpu_worker.py 0.34.0:500): after ModelConfig, before the weights and the profiling
+    for v in ("0.3.0", "0.9.0", "0.34.0"):
+        assert stage_of(KB, "L14", v) < stage_of(KB, "L4", v) < stage_of(KB, "L16", v)
+        assert stage_of(KB, "L50", v) < stage_of(KB, "L4", v)
+    # 0.4.3 resolves the architecture when the model is loaded, after the worker's dtype check
+    assert stage_of(KB, "L4", "0.4.3") < stage_of(KB, "L21", "0.4.3")
+
+
+def test_two_refusals_report_the_earlier_first_in_either_id_order(tmp_path: Path):
+    # a bfloat16 Mistral on a T4 (compute capability 7.5) whose weights also leave no KV cache:
+    # the worker refuses the dtype before any memory is profiled (L4 before L16) …
+    assert _p0s(tmp_path, "0.3.0", 'model="mistralai/Mistral-7B-Instruct-v0.2"', "T4") == ["L4", "L16"]
+    # … and ModelConfig refuses a length past the model's own before any worker starts (L14 before L4)
+    assert _p0s(tmp_path, "0.3.0", 'model="mistralai/Mistral-7B-Instruct-v0.2", max_model_len=65536', "T4") == ["L14", "L4", "L16"]

@@ -8,6 +8,7 @@ from vllm_kb.engine.audit import audit
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.report import model as report_model
+from vllm_kb.engine.report.catalogue import expand
 
 
 def _facts(name, config=None):
@@ -61,7 +62,7 @@ def test_tokenizer_config_decides_the_tokenizer_part():
 
 def _l50(tmp_path, version, model_name):
     (tmp_path / "infer.py").write_text(f'from vllm import LLM\nllm = LLM(model="{model_name}")\n')
-    (site,) = report_model.build(audit(tmp_path, gpu="H100-80GB", vllm_version=version), "en")["sites"]
+    (site,) = expand(report_model.build(audit(tmp_path, gpu="H100-80GB", vllm_version=version), "en"))["sites"]
     return next(c for c in site["checks"] if c["id"] == "L50")
 
 

@@ -36,13 +36,17 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from framework_kwargs_flow import _conditions, _dict_keys, _enclosing, _forwarded, _name, _parents, _self_kwargs, handed_in, instance_keys  # noqa: E402
+from framework_kwargs_flow import _conditions, _dict_keys, _enclosing, _forwarded, _name, _parents, _self_kwargs, handed_in, instance_keys, returned_keys  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
+
+from vllm_kb.engine.check.framework_kwargs import gate_holds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # the RL and fine-tuning frameworks, and the evaluation harnesses that build vLLM's engine themselves
 DISTS = {"trl": "trl", "verl": "verl", "openrlhf": "openrlhf", "llamafactory": "llamafactory", "ms-swift": "ms_swift",
-         "lighteval": "lighteval", "lm_eval": "lm_eval", "openllm": "openllm", "unsloth_zoo": "unsloth_zoo"}
+         "lighteval": "lighteval", "lm_eval": "lm_eval", "openllm": "openllm", "unsloth_zoo": "unsloth_zoo",
+         # the serving platforms that build vLLM's engine for the user
+         "xinference": "xinference"}
 ENGINE = {"LLM", "EngineArgs", "AsyncEngineArgs"}
 FINAL = re.compile(r"^\d+(\.\d+)*(\.post\d+)?$")
 GUARD = re.compile(r"version|parameters|signature|hasattr|fields|__init__|is_vllm|vllm_ge|vllm_version|Version\(", re.I)
@@ -51,7 +55,12 @@ FLAG = re.compile(r"^--[a-z][a-z0-9]*(-[a-z0-9]+)+$|^--[a-z]{3,}$")
 ENTRY = [("trl", re.compile(r"scripts/vllm_serve\.py$"), "trl vllm-serve"), ("trl", re.compile(r"."), "colocate"),
          ("openrlhf", re.compile(r"cli/batch_inference\.py$"), "batch_inference"),
          # verl's rollout server: loaded in rollout.mode async (the default from 0.7.0)
-         ("verl", re.compile(r"vllm_rollout/vllm_async_server\.py$"), "async")]
+         ("verl", re.compile(r"vllm_rollout/vllm_async_server\.py$"), "async"),
+         # Xinference: a language model's engine (model/llm/vllm) on every launch; an embedding or rerank
+         # model's (model/<type>/vllm) only for that --model-type; bundled third-party code and tests never
+         ("xinference", re.compile(r"^xinference/model/llm/"), None),
+         ("xinference", re.compile(r"^xinference/model/(embedding|rerank)/"), "model_type"),
+         ("xinference", re.compile(r"."), "never")]
 
 
 def _engine_names(tree: ast.AST) -> tuple[set[str], set[str]]:
@@ -112,8 +121,18 @@ def _argv_dict(fn, parents) -> dict[str, dict]:
 def _entry(fid: str, path: str) -> str | None:
     for f, rx, name in ENTRY:
         if f == fid and rx.search(path):
-            return name
+            # "model_type": the row holds for the model type its folder names (model_type:embedding)
+            return f"model_type:{path.split('/')[2]}" if name == "model_type" else name
     return None
+
+
+def _call_gate(call, fn, parents) -> dict:
+    """`gate` of a call the package makes only for some vLLM releases — the tests it sits under that
+    are tests of the vLLM version alone (Xinference 2.1.0: `LLM(…, task="embed")` in the `else` of
+    `if VLLM_VERSION >= version.parse("0.13.0")`); a test mixing the version with anything else
+    leaves the call as reachable."""
+    tests = [w for w in _conditions(call, fn, parents) if GUARD.search(w) and gate_holds(w, "0.1.0") is not None]
+    return {"gate": " and ".join(f"({w})" if len(tests) > 1 else w for w in tests)[:200]} if tests else {}
 
 
 def _finish(kwargs: dict[str, dict]) -> dict[str, dict]:
@@ -121,9 +140,16 @@ def _finish(kwargs: dict[str, dict]) -> dict[str, dict]:
     for k, info in sorted(kwargs.items()):
         when = [w for w in info.get("tests") or [] if w]
         row: dict = {"line": info["line"]}
-        if any(GUARD.search(w) for w in when):
+        tests = [w for w in when if GUARD.search(w)]
+        # a test of the vLLM version the audit can evaluate as the package's code does (a string
+        # comparison included) is kept as the argument's `gate`; any other test about vLLM guards it
+        if tests and all(gate_holds(w, "0.1.0") is not None for w in tests):
+            row["gate"] = " and ".join(f"({w})" if len(tests) > 1 else w for w in tests)[:200]
+            when = [w for w in when if w not in tests]
+        elif tests:
             row["guarded"] = True
-        elif when:
+            when = []
+        if when:
             row["condition"] = " and ".join(when)[:160]
         out[k] = row
     return out
@@ -153,6 +179,8 @@ def calls_in(fid: str, trees: dict[str, ast.AST]) -> list[dict]:
                         line = 10**9
                         if var is None:  # keys set on other paths: the call's own tests go with each
                             own = _conditions(n, fn, parents)
+                            for k, v in returned_keys(fn, parents, kw.value.attr).items():
+                                kwargs.setdefault(k, v)
                             for k, v in instance_keys(fn, parents, kw.value.attr).items():
                                 kwargs.setdefault(k, {**v, "tests": own + list(v.get("tests") or [])})
                     if var is None or src is None:
@@ -166,7 +194,7 @@ def calls_in(fid: str, trees: dict[str, ast.AST]) -> list[dict]:
                         kwargs.setdefault(k, v)
                 if kwargs:
                     out.append({"file": path, "line": n.lineno, "call": _name(n.func) if _name(n.func) in ENGINE else "EngineArgs",
-                                "entry": _entry(fid, path), "kwargs": _finish(kwargs)})
+                                "entry": _entry(fid, path), **_call_gate(n, fn, parents), "kwargs": _finish(kwargs)})
         for fn in ast.walk(tree):
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
@@ -226,7 +254,9 @@ def build(wheels: Path) -> dict:
         for versions, calls in runs:
             rel = f"=={versions[0]}" if len(versions) == 1 else f">={versions[0]},<={versions[-1]}"
             for c in calls:
-                rows.append({"framework": fid, "releases": rel, "call": c["call"], **({"entry": c["entry"]} if c["entry"] else {}),
+                if c["entry"] == "never":  # bundled third-party code, tests: no launch reaches it
+                    continue
+                rows.append({"framework": fid, "releases": rel, "call": c["call"], **({"entry": c["entry"]} if c["entry"] else {}), **({"gate": c["gate"]} if c.get("gate") else {}),
                              "source": f"{dist.replace('_', '-')}=={versions[0]} {c['file']}:{c['line']}", "kwargs": c["kwargs"]})
     return {"version": 1, "rows": rows}
 

@@ -187,6 +187,53 @@ def instance_keys(fn, parents, attr: str) -> dict[str, dict]:
     return out
 
 
+def returned_keys(fn, parents, attr: str) -> dict[str, dict]:
+    """`**self.attr` where a method of the class returns the mapping (_returned_keys), less the keys
+    the calling method pops from it first (Xinference 1.10: reasoning_content, enable_thinking). Not
+    under the call's own tests: every engine path of the method spreads the same mapping."""
+    cls = _enclosing(fn, parents, (ast.ClassDef,))
+    out = _returned_keys(cls, parents, attr) if cls is not None else {}
+    popped = {n.args[0].value for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and n.func.attr == "pop" and _is(n.func.value, f"self.{attr}") and n.args and isinstance(n.args[0], ast.Constant)}
+    return {k: v for k, v in out.items() if k not in popped}
+
+
+def _method_keys(m, parents) -> dict[str, dict]:
+    """Keys a method puts into the mapping it returns (`return model_config`)."""
+    out: dict[str, dict] = {}
+    for r in ast.walk(m):
+        if isinstance(r, ast.Return) and isinstance(r.value, ast.Name):
+            for k, v in _dict_keys(m, r.value.id, 10**9, None, parents).items():
+                out.setdefault(k, v)
+    return out
+
+
+def _returned_keys(cls, parents, attr: str) -> dict[str, dict]:
+    """`self.attr = self.method(self.attr)` (Xinference's VLLMModel: `self._model_config =
+    self._sanitize_model_config(self._model_config)`, then `AsyncEngineArgs(**self._model_config)`):
+    the keys that method puts into what it returns; a subclass beside it that overrides the method
+    adds its own keys for its instances only (test `isinstance(self, Sub)`: VLLMVisionModel's
+    limit_mm_per_prompt)."""
+    names = {n.value.func.attr for n in ast.walk(cls) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+             and isinstance(n.value.func, ast.Attribute) and _is(n.value.func.value, "self")
+             and any(_is(t, f"self.{attr}") for t in n.targets)}
+    tree = cls
+    while tree in parents:
+        tree = parents[tree]
+    subs, grew = {cls.name}, True
+    while grew:
+        more = {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and any(_name(b) in subs for b in c.bases)}
+        grew, subs = not more <= subs, subs | more
+    out: dict[str, dict] = {}
+    for c in [cls] + [c for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and c.name in subs - {cls.name}]:
+        for m in c.body:
+            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name in names:
+                own = [] if c is cls else [f"isinstance(self, {c.name})"]
+                for k, v in _method_keys(m, parents).items():
+                    out.setdefault(k, {**v, "tests": own + list(v.get("tests") or [])})
+    return out
+
+
 def handed_in(fn, parents, var: str, call) -> dict[str, dict]:
     """`**model_args` where model_args is a parameter of a function defined inside a method that
     hands it an instance mapping (lighteval and lm-eval's data-parallel path: one Ray task per

@@ -18,6 +18,19 @@ Bugs:
   consolidated-bnb       the BitsAndBytes loader did the same until it took that filter too (its
                          comment there: "For models like Mistral-7B-Instruct-v0.3 … Using both breaks").
 
+Runtime bugs (`runtime_bugs`): a communicator or kernel a release sets up on the GPUs while the
+engine starts, whose failure on some machines the release does not catch. Each names the code, what
+it calls (`reads`) and the words of the later catch (`fixed_by`), the environment switch that turns
+it on and the words that make that switch's default on (`default_on`, in vllm/envs.py), and the
+table of GPUs and group sizes the code sets it up for (`sizes`, a dict literal whose keys are
+compute capabilities and, inside, world sizes):
+  symm-mem-allreduce-init
+                         SymmMemCommunicator.__init__ calls torch's symmetric-memory rendezvous for
+                         the tensor-parallel group without catching its failure (0.10.2 when asked
+                         for; 0.11.0 by default, VLLM_ALLREDUCE_USE_SYMM_MEM=1): on machines where
+                         the rendezvous fails the workers stop ("CUDA driver error: invalid device
+                         ordinal", vLLM #26525); 0.11.1 catches it and falls back.
+
 Usage:
   python tools/vllm_release_bugs.py --source /work/sdists/src [--check]
 """
@@ -65,6 +78,57 @@ BUGS = [
      # has no consolidated file): the fix's own comment (0.8.1) names Mistral-7B-Instruct-v0.3
      "reports": []},
 ]
+
+
+RUNTIME_BUGS = [
+    {"id": "symm-mem-allreduce-init",
+     "code": [("vllm/distributed/device_communicators/symm_mem.py", "SymmMemCommunicator.__init__")],
+     "reads": "torch_symm_mem.rendezvous", "fixed_by": "except RuntimeError",
+     "env": "VLLM_ALLREDUCE_USE_SYMM_MEM", "default_on": 'os.getenv("VLLM_ALLREDUCE_USE_SYMM_MEM", "1")',
+     "sizes": ("vllm/distributed/device_communicators/all_reduce_utils.py", "SYMM_MEM_ALL_REDUCE_MAX_SIZES"),
+     "group": "tp",
+     "error": "RuntimeError: CUDA driver error: invalid device ordinal",
+     "fix": None,  # the catch came with 0.11.1's code; no PR isolates it
+     "reports": ["https://github.com/vllm-project/vllm/issues/26525",
+                 "https://github.com/vllm-project/vllm/issues/24580",
+                 "https://github.com/vllm-project/vllm/issues/26922"]},
+]
+
+
+def _sizes(root: Path, where: tuple[str, str]) -> dict[str, list[int]] | None:
+    """{compute capability: [world sizes]} of a module-level dict literal (values may be
+    expressions: only the keys are read)."""
+    f = root / where[0]
+    if not f.is_file():
+        return None
+    for node in ast.parse(f.read_text(encoding="utf-8")).body:
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == where[1] for t in node.targets)
+                and isinstance(node.value, ast.Dict)):
+            out: dict[str, list[int]] = {}
+            for k, v in zip(node.value.keys, node.value.values):
+                if isinstance(k, ast.Constant) and isinstance(v, ast.Dict):
+                    out[str(k.value)] = sorted(int(x.value) for x in v.keys if isinstance(x, ast.Constant))
+            return out
+    return None
+
+
+def build_runtime(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
+    rows = []
+    for bug in RUNTIME_BUGS:
+        per = [scan(dirs[v], bug) for v in releases]
+        affected = spans([p is not None and p[0] == "affected" for p in per], releases)
+        on = spans([bug["default_on"] in ((dirs[v] / "vllm" / "envs.py").read_text(encoding="utf-8")
+                                          if (dirs[v] / "vllm" / "envs.py").is_file() else "") for v in releases], releases)
+        last = max((i for i, p in enumerate(per) if p and p[0] == "affected"), default=None)
+        fixed = next((i for i, p in enumerate(per) if p and p[0] == "fixed" and (last is None or i > last)), None)
+        sizes = {releases[i]: _sizes(dirs[releases[i]], bug["sizes"]) or {} for i, p in enumerate(per) if p and p[0] == "affected"}
+        rows.append({"id": bug["id"], "env": bug["env"], "group": bug["group"], "affected": affected, "default_on": on,
+                     "fixed": releases[fixed] if fixed is not None else None,
+                     "sizes": sizes,
+                     "evidence": [{"release": releases[i], "file": per[i][1], "line": per[i][2]}  # type: ignore[index]
+                                  for i in (last, fixed) if i is not None],
+                     "error": bug["error"], "fix": bug["fix"], "reports": bug["reports"]})
+    return rows
 
 
 def _code(root: Path, places: list[tuple[str, str]]) -> tuple[str, int, str] | None:
@@ -116,7 +180,7 @@ def build(sources: list[Path]) -> dict:
                             for i in (last, fixed) if i is not None],
                "error": bug["error"], "fix": bug["fix"], "reports": bug["reports"]}
         rows.append(row)
-    return {"releases": releases, "bugs": rows}
+    return {"releases": releases, "bugs": rows, "runtime_bugs": build_runtime(dirs, releases)}
 
 
 def _q(s: str | None) -> str:
@@ -141,6 +205,25 @@ def dump(t: dict) -> str:
         out.append(f"    checkpoint: {b['checkpoint']}")
         out.append(f"    affected: {sp(b['affected'])}")
         out.append(f"    fixed: {_q(b['fixed'])}")
+        out.append("    evidence:")
+        out += [f"      - {{release: {_q(e['release'])}, file: {e['file']}, line: {e['line']}}}" for e in b["evidence"]]
+        out.append(f"    error: {_q(b['error'])}")
+        out.append(f"    fix: {_q(b['fix'])}")
+        out.append(f"    reports: [{', '.join(_q(u) for u in b['reports'])}]")
+    out += ["# affected: releases whose code sets the thing up without catching its failure; default_on: releases",
+            "# whose envs.py turns `env` on by default; sizes: per affected release, the compute capabilities and",
+            "# world sizes of the `group` the code sets it up for.",
+            "runtime_bugs:"]
+    for b in t["runtime_bugs"]:
+        out.append(f"  - id: {b['id']}")
+        out.append(f"    env: {b['env']}")
+        out.append(f"    group: {b['group']}")
+        out.append(f"    affected: {sp(b['affected'])}")
+        out.append(f"    default_on: {sp(b['default_on'])}")
+        out.append(f"    fixed: {_q(b['fixed'])}")
+        out.append("    sizes:")
+        for rel, caps in b["sizes"].items():
+            out.append(f"      {_q(rel)}: {{{', '.join(f'{_q(c)}: [{chr(44).join(str(n) for n in ns)}]' for c, ns in caps.items())}}}")
         out.append("    evidence:")
         out += [f"      - {{release: {_q(e['release'])}, file: {e['file']}, line: {e['line']}}}" for e in b["evidence"]]
         out.append(f"    error: {_q(b['error'])}")

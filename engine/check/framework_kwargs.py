@@ -35,7 +35,9 @@ def _entry_matches(entry: str | None, site, fw: str = "") -> bool:
         return site.kind == "trl vllm-serve"
     if entry == "colocate":
         return site.kind != "trl vllm-serve" and site.mode in ("rlhf_colocate", "framework_integrated")
-    return False  # an entry point no scanner builds a site for (OpenRLHF's batch_inference)
+    if entry.startswith("model_type:"):  # Xinference's engine of one model type (embedding, rerank)
+        return str((site.launch or {}).get("model_type", "")).lower() == entry.split(":", 1)[1]
+    return False  # an entry point no scanner builds a site for (OpenRLHF's batch_inference), bundled code
 
 
 def _value(name: str, site):
@@ -95,6 +97,62 @@ def _holds(when: str | None, site, facts: dict) -> bool:
     return bool(_MULTIMODAL_TEST.search(when)) and multimodal(site, facts)
 
 
+_PARSE = {"parse", "Version", "parse_version", "LooseVersion", "StrictVersion"}
+
+
+def _gate_value(node: ast.AST, vllm: str):
+    """("str"|"ver"|"either", value) of one side of a version test, None where it is anything else.
+    `vllm.__version__` and `X.base_version` are strings; a bare name about the version (VLLM_VERSION,
+    vllm_version) is whichever the other side is: a string against a string, a version against a
+    parsed one (as Python would compare them)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return ("str", node.value)
+    if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) or getattr(node.func, "id", None)) in _PARSE and len(node.args) == 1:
+        if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            return ("ver", node.args[0].value)
+        inner = _gate_value(node.args[0], vllm)  # Version(vllm.__version__), Version(vllm_version)
+        return ("ver", vllm) if inner is not None and inner[0] != "ver" else None
+    if isinstance(node, ast.Attribute) and node.attr in ("__version__", "base_version", "public"):
+        v = versions.try_parse(vllm)
+        return ("str", v.public if node.attr != "__version__" and v is not None else vllm)
+    if isinstance(node, (ast.Name, ast.Attribute)) and "version" in (node.id if isinstance(node, ast.Name) else node.attr).lower():
+        return ("either", vllm)
+    return None
+
+
+def gate_holds(expr: str, vllm: str) -> bool | None:
+    """Whether a platform's own test of the vLLM version (`vllm.__version__ >= "0.5.5"`,
+    `VLLM_VERSION >= version.parse("0.11.0") or VLLM_VERSION.base_version >= "0.11.0"`) is true for
+    this vLLM release, evaluated as its code does: two strings compare character by character, so
+    "0.9.2" >= "0.11.0" holds (Xinference #4141). None where any part is not such a test."""
+    def ev(node):
+        if isinstance(node, ast.BoolOp):
+            got = [ev(v) for v in node.values]
+            if None in got:
+                return None
+            return all(got) if isinstance(node.op, ast.And) else any(got)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            got = ev(node.operand)
+            return None if got is None else not got
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _OPS:
+            a, b = _gate_value(node.left, vllm), _gate_value(node.comparators[0], vllm)
+            if a is None or b is None or "either" not in (a[0], b[0]) and a[0] != b[0]:
+                return None
+            if "ver" in (a[0], b[0]):
+                x, y = versions.try_parse(a[1]), versions.try_parse(b[1])
+                return None if x is None or y is None else _OPS[type(node.ops[0])](x, y)
+            return _OPS[type(node.ops[0])](a[1], b[1])
+        if isinstance(node, ast.Compare) and len(node.ops) == 2 and all(type(o) in _OPS for o in node.ops):  # a <= v <= b
+            left = ast.Compare(left=node.left, ops=[node.ops[0]], comparators=[node.comparators[0]])
+            right = ast.Compare(left=node.comparators[0], ops=[node.ops[1]], comparators=[node.comparators[1]])
+            return ev(ast.BoolOp(op=ast.And(), values=[left, right]))
+        return None
+    try:
+        return ev(ast.parse(expr, mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
 def breaks(fid: str, fw: str, vllm: str, site, facts: dict, cat) -> list[compat.Row]:
     """One row per argument the release passes on this site's path that `vllm` does not take."""
     out: list[compat.Row] = []
@@ -103,9 +161,14 @@ def breaks(fid: str, fw: str, vllm: str, site, facts: dict, cat) -> list[compat.
     for row in rows:
         if site.mode == "rlhf_server" and site.kind != "trl vllm-serve" or not _entry_matches(row.get("entry"), site, fw):
             continue
+        if row.get("gate") and not gate_holds(row["gate"], vllm):  # a call made only for other vLLM releases
+            continue
         serve = row["call"] == "vllm serve"
         for name, info in (row.get("kwargs") or {}).items():
             if info.get("guarded") or name in seen or not _holds(info.get("condition"), site, facts):
+                continue
+            # the package's own test of the vLLM version decides whether it passes the argument at all
+            if info.get("gate") and not gate_holds(info["gate"], vllm):
                 continue
             if row["call"] == "LLM" and name in _LLM_DROPS and versions.contains(_LLM_DROPS[name], vllm):
                 continue

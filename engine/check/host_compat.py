@@ -109,7 +109,26 @@ def host_compat(site, facts: dict, cat, pin_of: Callable[[str], Any], text: str 
         cand = max(fixed, key=lambda x: parse(x))
         if _fits(host, cand, vllm, site, facts, written, cat):
             out["host_fit_release"] = "==" + cand
+    if "host_fit_release" not in out:
+        near = _nearest_release(host, rel, vllm, site, facts, written, cat)
+        if near:
+            out["host_fit_release"] = "==" + near
     return out
+
+
+def _nearest_release(host: str, rel: str, vllm: str, site, facts: dict, written: bool, cat) -> str | None:
+    """The package release nearest this one (the newer on a tie) that works with this vLLM, among
+    the releases whose code the tables read (compat.releases: Xinference's, from its wheels) — the
+    release before an upgrade that brought an engine argument the installed vLLM lacks."""
+    listed = sorted(compat.releases(host), key=parse)
+    if not listed:
+        return None
+    here = parse(rel)
+    at = sum(1 for x in listed if parse(x) < here)
+    ok = [(i, x) for i, x in enumerate(listed) if x != rel and _fits(host, x, vllm, site, facts, written, cat)]
+    if not ok:
+        return None
+    return min(ok, key=lambda p: abs(p[0] - at) + (0.5 if p[0] < at else 0))[1]
 
 
 

@@ -25,7 +25,7 @@ from vllm_kb.engine.check.startup_paged import paged_facts
 from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
-from vllm_kb.engine.check.startup_release_bugs import release_bug_facts
+from vllm_kb.engine.check.startup_release_bugs import release_bug_facts, runtime_bug_facts
 from vllm_kb.engine.check.startup_selector import fp8_cache_on_triton, selector_facts
 from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split
@@ -101,8 +101,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                     kb.doc("vllm", "lora_vocab.yaml").data, vllm.get("version") or version,
                                     _int(engine.get("lora_extra_vocab_size")) or 256))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
-    out.update(spec_tokens_facts(engine, kb.models, vllm.get("version") or version))
+    out.update(spec_tokens_facts(engine, kb.models, vllm.get("version") or version, model))
     out.update(release_bug_facts(model, engine, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
+    out.update(runtime_bug_facts(engine, env, gpu, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
     if (refused := refused_draft(engine, vllm.get("version") or version)) is not None:
         out["spec_refused_draft"] = refused

@@ -1,4 +1,5 @@
-"""The loader bug of the site's release its launch meets (L133), from knowledge/vllm/release_bugs.yaml.
+"""The loader bug of the site's release its launch meets (L133), and the start-up bug of what the
+release sets up on the GPUs (L144), from knowledge/vllm/release_bugs.yaml.
 
 A row holds where the table's code reading shows the bug (the affected releases) and what a launch
 must do to meet it: go through that loader (`load`) and load a repository that holds the files the
@@ -63,4 +64,30 @@ def release_bug_facts(model: dict, engine: dict, table: dict, version: str | Non
             if bug.get("error"):
                 out["release_bug_words"] = bug["error"]
             return out
+    return {}
+
+
+def runtime_bug_facts(engine: dict, env: dict, gpu: dict, table: dict, version: str | None) -> dict[str, Any]:
+    """`runtime_bug` (the row's id), `runtime_bug_env` (the switch), `runtime_bug_fixed` and
+    `runtime_bug_words`: a release that sets up, for the site's tensor-parallel group on its GPU,
+    something whose failure on some machines it does not catch — with the switch on, by default or
+    by the launch's own environment (`0` turns it off; a value the audit cannot read says nothing)."""
+    v = try_parse(version) if version else None
+    cc, tp = gpu.get("compute_capability"), engine.get("tensor_parallel_size")
+    if v is None or not isinstance(cc, (int, float)) or not isinstance(tp, int) or isinstance(tp, bool) or tp < 2:
+        return {}
+    for bug in (table or {}).get("runtime_bugs") or []:
+        if not bug.get("fixed") or not _affected(bug["affected"], v):
+            continue
+        asked = env.get(bug["env"])
+        if asked is None:
+            on = _affected(bug["default_on"], v)
+        elif str(asked).strip() in ("0", "1"):
+            on = str(asked).strip() == "1"
+        else:
+            continue
+        sizes = (bug.get("sizes") or {}).get(str(v)) or {}
+        if on and tp in sizes.get(f"{float(cc):.1f}", []):
+            return {"runtime_bug": bug["id"], "runtime_bug_env": bug["env"], "runtime_bug_fixed": bug["fixed"],
+                    "runtime_bug_default": asked is None, **({"runtime_bug_words": bug["error"]} if bug.get("error") else {})}
     return {}

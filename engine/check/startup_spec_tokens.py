@@ -15,6 +15,14 @@ is refused before any worker starts, with words that changed with the releases:
                 0.10.1–0.16.x range(None) raises TypeError, 0.17.0–0.20.x "A speculative model
                 was provided, but neither `speculative_token_tree` nor `num_speculative_tokens`
                 was provided".
+An MTP method with no draft named (`{"method": "mtp"}`, `deepseek_mtp`, `qwen3_next_mtp` …) is
+refused too, although the target's MTP layers carry n_predict: SpeculativeConfig points the draft
+at the target only when num_speculative_tokens is given (`if self.model is None and
+self.num_speculative_tokens is not None`), so no draft config is built and _verify_args raises
+the "must be provided" words (0.8.2 through 0.34.0; vLLM #55323, the fix #55362 unreleased). With
+the target itself named as the draft, 0.11.0 on compare the missing number with 1 before reading
+n_predict (the method detection's warning; 0.34.0 MTPSpeculatorConfig.adapt_draft_model_config):
+TypeError.
 A speculative_token_tree, a method that derives the number, an MLP speculator ("accelerator"
 checkpoints) or a draft a release refuses for another reason (G3's refused_draft) is left alone,
 and so is a separate draft model the catalog does not know as a family without MTP layers
@@ -30,6 +38,9 @@ from vllm_kb.engine.kb.versions import Version, try_parse
 _NGRAM = ("ngram", "[ngram]")
 # methods whose draft has no n_predict: the number must be given
 _NEEDS_NUMBER = ("eagle", "eagle3", "medusa", "draft_model")
+# the number proposed: n-gram lookups are cheap; MTP checkpoints ship one layer (DeepSeek-V3's
+# num_nextn_predict_layers, the n_predict vLLM would have taken); heads and drafts 3
+_VALUE = {"ngram": 5, "mtp": 1}
 
 WORDS_BOTH = "Expected both speculative_model and num_speculative_tokens to be provided"
 WORDS_FLAT = ("num_speculative_tokens must be provided with speculative_model unless the draft model config "
@@ -39,6 +50,7 @@ WORDS = ("num_speculative_tokens must be provided with speculative model unless 
 WORDS_TREE = ("A speculative model was provided, but neither `speculative_token_tree` nor "
               "`num_speculative_tokens` was provided")
 WORDS_RANGE = "TypeError: 'NoneType' object cannot be interpreted as an integer"
+WORDS_COMPARE = "TypeError: '>' not supported between instances of 'NoneType' and 'int'"
 
 
 def _missing(value: object) -> bool:
@@ -53,12 +65,33 @@ def _plain_known(name: object, families: list[dict]) -> bool:
     return bool(facts.get("family")) and facts.get("mtp") is False
 
 
-def _dict_method(spec: dict, version: Version, families: list[dict]) -> str | None:
+def _mtp_undrafted(method: object, model: object, version: Version) -> bool:
+    """An MTP method with no draft named, in a release that takes the method: deepseek_mtp from
+    0.8.2 (a plain dataclass field up to 0.10.x), `mtp` and the other `<model>_mtp` names from
+    0.11.0, which folds them into `mtp`."""
+    if not isinstance(method, str) or not _missing(model):
+        return False
+    if method == "deepseek_mtp":
+        return version >= Version("0.8.2")
+    return (method == "mtp" or method.endswith("_mtp")) and version >= Version("0.11.0")
+
+
+def _mtp_on_target(method: object, model: object, version: Version, target: dict) -> bool:
+    """An MTP method whose draft is the target itself, a checkpoint with MTP layers (0.11.0 on)."""
+    if not isinstance(method, str) or not (method == "mtp" or method.endswith("_mtp")) or not isinstance(model, str):
+        return False
+    name = str(target.get("name") or "").strip().rstrip("/")
+    return version >= Version("0.11.0") and target.get("mtp") is True and bool(name) and model.strip().rstrip("/") == name
+
+
+def _dict_method(spec: dict, version: Version, families: list[dict], target: dict) -> str | None:
     """The method vLLM settles on for a speculative_config without the number, where that method
     needs the number; None where it derives it, or the method is not known here."""
     method, model = spec.get("method"), spec.get("model")
     if method in _NGRAM or (method is None and model in _NGRAM):
         return "ngram"
+    if _mtp_undrafted(method, model, version) or _mtp_on_target(method, model, version, target):
+        return "mtp"
     if method in _NEEDS_NUMBER:
         if method == "draft_model" and not _plain_known(model, families):
             return None  # a draft named like a head may carry n_predict in its config
@@ -74,8 +107,10 @@ def _dict_method(spec: dict, version: Version, families: list[dict]) -> str | No
     return None
 
 
-def _dict_words(method: str, version: Version) -> str:
-    if method != "ngram":
+def _dict_words(method: str, version: Version, drafted: bool) -> str:
+    if method == "mtp" and drafted:
+        return WORDS_COMPARE
+    if method not in ("ngram", "mtp"):  # neither builds a draft config: _verify_args raises
         if Version("0.10.1") <= version < Version("0.17.0"):
             return WORDS_RANGE
         if Version("0.17.0") <= version < Version("0.21.0"):
@@ -103,7 +138,7 @@ def _flat(engine: dict, version: Version, families: list[dict]) -> dict[str, Any
             "spec_tokens_value": 5 if method == "ngram" else 3}
 
 
-def spec_tokens_facts(engine: dict, families: list[dict], version: str | None) -> dict[str, Any]:
+def spec_tokens_facts(engine: dict, families: list[dict], version: str | None, target: dict | None = None) -> dict[str, Any]:
     """`spec_tokens_missing` (the method that needs the number), `spec_tokens_form` (`config`: a
     speculative_config; `flags`: --speculative-model), `spec_tokens_words` (what the release
     raises) and `spec_tokens_value` (a number to set), where the release refuses."""
@@ -114,11 +149,12 @@ def spec_tokens_facts(engine: dict, families: list[dict], version: str | None) -
     if isinstance(spec, dict) and spec:
         if v < Version("0.8.2") or not _missing(spec.get("num_speculative_tokens")) or spec.get("speculative_token_tree"):
             return {}
-        method = _dict_method(spec, v, families)
+        method = _dict_method(spec, v, families, target or {})
         if method is None or (method == "draft_model" and refused_draft(engine, version) is not None):
             return {}
-        return {"spec_tokens_missing": method, "spec_tokens_form": "config", "spec_tokens_words": _dict_words(method, v),
-                "spec_tokens_value": 5 if method == "ngram" else 3}
+        words = _dict_words(method, v, not _missing(spec.get("model")))
+        return {"spec_tokens_missing": method, "spec_tokens_form": "config", "spec_tokens_words": words,
+                "spec_tokens_value": _VALUE.get(method, 3)}
     if spec is None and v < Version("0.8.3"):
         return _flat(engine, v, families)
     return {}

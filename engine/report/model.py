@@ -9,6 +9,7 @@ from vllm_kb.engine.kb import redact as redact_mod
 from vllm_kb.engine.kb import safe_text
 from vllm_kb.engine.advise import scenarios, tables
 from vllm_kb.engine.check import baseline
+from vllm_kb.engine.report import catalogue
 from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.check.evaluate import NO_CHANGE
 from vllm_kb.engine.fix.changes import PRIORITY_ORDER
@@ -17,7 +18,7 @@ from vllm_kb.engine.check.suppressions import locate
 from vllm_kb.engine.check.raise_order import stage_of
 from vllm_kb.engine.scan.images import vendor_build_day
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the check catalogue once per report (engine/report/catalogue.py)
 REDACTED = redact_mod.REDACTED
 # The effective values a reader wants beside the model and hardware.
 KEY_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "gpu_memory_utilization",
@@ -82,7 +83,12 @@ def build(rep: AuditReport, lang: str = "en", *, advice: bool = True,
         sites.append(_site(s, rep, lang, advice))
         if progress is not None:
             progress("render", len(rep.sites))
-    return clean(document(rep, lang, sites, summary(sites)))
+    doc = clean(document(rep, lang, sites, summary(sites), []))
+    reasons = catalogue.Reasons()
+    for s in doc["sites"]:  # numbered as cleaned, as engine/report/stream.py numbers them
+        s["not_applicable"] = reasons.number(s["not_applicable"])
+    doc["catalogue"] = clean(catalogue.catalogue(rep.kb, lang, reasons))
+    return doc
 
 
 def clean(obj: Any) -> Any:
@@ -122,9 +128,10 @@ class Counts:
         return self
 
 
-def document(rep: AuditReport, lang: str, sites: Any, summary: dict[str, Any]) -> dict[str, Any]:
+def document(rep: AuditReport, lang: str, sites: Any, summary: dict[str, Any],
+             checks: Any) -> dict[str, Any]:
     """The report dict around its site entries (`sites`: the list, or a stand-in a streamed
-    report replaces)."""
+    report replaces) and the check catalogue they refer to (engine/report/catalogue.py)."""
     kb = rep.kb
     hw = rep.hardware
     return {
@@ -145,6 +152,7 @@ def document(rep: AuditReport, lang: str, sites: Any, summary: dict[str, Any]) -
             "driver": hw.driver, "cuda": hw.cuda, "note": hw.note,
         },
         "summary": summary,
+        "catalogue": checks,
         "sites": sites,
         # findings that belong to no site (a suppression comment in a project with none)
         **({"findings": [{"code": f.code, "priority": f.priority, "file": f.file, "line": f.line, "message": f.message[lang],
@@ -213,16 +221,15 @@ def _gpu(g: dict | None) -> dict | None:
 def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> dict[str, Any]:
     kb = rep.kb
     site = sr.site
-    checks = []
+    checks: list[dict] = []
+    na: list[list] = []  # [id, reason] of each plain not-applicable verdict: numbered per report
     for r in sr.results:
         fix = [{"op": op.kind, "target": op.target, "value": v, "enables": _enables(op.kind, op.target, v, site)} for op, v in r.fix]
-        checks.append({
-            "id": r.check.id, "name": r.check.name, "category": r.check.category, "title": r.check.title(lang),
-            "status": r.status, "priority": r.priority if r.status == "recommended" else None,
-            "reason": r.reason_text(lang), "missing": list(r.missing),
-            "fix": fix, "safe": r.safe,
-            "action": _action(fix) if r.status == "recommended" else None,
-        })
+        kind, e = catalogue.entry(r, fix, _action(fix) if r.status == "recommended" else None, lang)
+        if kind == "na":
+            na.append(list(e))
+        else:
+            checks.append(e)
     changes = [c.to_json() for c in sr.changes]
     # whether --fix can write it: a text edit exists in the file as it is now, and so do those of
     # every other change of the same check (engine/fix/apply.py writes a check's changes together)
@@ -290,6 +297,7 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> d
         "scores": scores,
         "score": {"score": sum(x["score"] for x in scores), "total": sum(x["total"] for x in scores)},
         "checks": checks,
+        "not_applicable": na,
         "recommendations": recs,
         "changes": changes,
         "after": sr.after,

@@ -13,7 +13,7 @@ import tempfile
 from collections import Counter
 from typing import IO, Any, Callable, Iterable
 
-from vllm_kb.engine.report import json_text, model
+from vllm_kb.engine.report import catalogue, json_text, model
 from vllm_kb.engine.report.results import AuditReport, SiteReport
 
 _HOLE = "\x00sites\x00"  # where the sites go in the document around them
@@ -38,14 +38,18 @@ def _worse(a: str | None, b: str | None) -> str | None:
     return b if a is None or _ORDER[b] < _ORDER[a] else a
 
 
-def _entry(rep: AuditReport, sr: SiteReport, lang: str, each) -> tuple[str, dict, str | None]:
-    """One site: its text at the depth of the sites array, what it adds to the summary, its worst priority."""
+def _entry(rep: AuditReport, sr: SiteReport, lang: str, each) -> tuple[str, dict, str | None, list]:
+    """One site: its text at the depth of the sites array (with a hole for its `not_applicable`,
+    which only the writer can number: `_numbered`), what it adds to the summary, its worst
+    priority, and its not-applicable [id, reason] pairs."""
     if each is not None:
         each(sr)
     raw = model._site(sr, rep, lang)
     checks = raw["checks"]
     raw["checks"] = _CHECKS_HOLE
     entry = model.clean(raw)  # as model.build: secrets hidden, names displayable
+    na = entry["not_applicable"]
+    entry["not_applicable"] = _NA_HOLE
     cleaned, texts = _checks(checks)
     entry["checks"] = cleaned
     counts = model.Counts()
@@ -54,12 +58,18 @@ def _entry(rep: AuditReport, sr: SiteReport, lang: str, each) -> tuple[str, dict
     for p in [r["priority"] for r in entry["recommendations"]] + [f["priority"] for f in entry["findings"]]:
         worst = _worse(worst, p)
     if texts is None:
-        return json_text.dumps_at(entry, 2), counts.n, worst
+        return json_text.dumps_at(entry, 2), counts.n, worst, na
     entry["checks"] = _CHECKS_HOLE
     head, tail = json_text.dumps_at(entry, 2).split(_CHECKS_AT, 1)
     inner = "\n" + "  " * (_CHECKS_LEVEL + 1)  # as json_text lays out a list at its depth (texts: escaped already)
     body = "[" + inner + ("," + inner).join(texts) + "\n" + "  " * _CHECKS_LEVEL + "]" if texts else "[]"
-    return head + '"checks": ' + body + tail, counts.n, worst
+    return head + '"checks": ' + body + tail, counts.n, worst, na
+
+
+def _numbered(text: str, na: list, reasons: catalogue.Reasons) -> str:
+    """The site's text with its `not_applicable` numbered against the report's catalogue, in the
+    order sites are written (model.build numbers them alike)."""
+    return text.replace(_NA_AT, '"not_applicable": ' + json_text.dumps_at(reasons.number(na), _CHECKS_LEVEL), 1)
 
 
 # A site's `checks` entries (a hundred per site) repeat from site to site: vLLM's own tree has
@@ -70,6 +80,8 @@ def _entry(rep: AuditReport, sr: SiteReport, lang: str, each) -> tuple[str, dict
 _CHECKS_HOLE = f"\x00checks-{os.getpid()}-{id(model)}\x00"
 _CHECKS_AT = '"checks": ' + json_text.dumps(_CHECKS_HOLE)
 _CHECKS_LEVEL = 3  # a site entry at 2, its keys at 3
+_NA_HOLE = f"\x00not-applicable-{os.getpid()}-{id(model)}\x00"
+_NA_AT = '"not_applicable": ' + json_text.dumps(_NA_HOLE)
 _MEMO: dict[str, tuple[dict, str]] = {}
 _MEMO_STATE: list = [None]
 _SCALAR = frozenset({str, int, float, bool, type(None)})
@@ -130,10 +142,10 @@ def _work(span: tuple[int, int]) -> list[tuple | None]:
         if sr is None:
             return [None]  # a site failed: keys after it shift, so the caller starts over in order
         sr.key = sr.key or j["keys"][i]
-        text, counts, worst = _entry(rep, sr, j["lang"], j["each"])
+        text, counts, worst, na = _entry(rep, sr, j["lang"], j["each"])
         after = tuple(getattr(tally, f) for f in j["fields"]) if tally is not None else ()
         skips = [(s.file, s.code, s.line, s.detail) for s in ctx.skipped[n_skipped:]] if ctx is not None else []
-        out.append((text, counts, worst, skips, tuple(a - b for a, b in zip(after, before))))
+        out.append((text, na, counts, worst, skips, tuple(a - b for a, b in zip(after, before))))
     return out
 
 
@@ -173,6 +185,7 @@ def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[st
     its key set, before it is written (the configuration's filter; what it counts on `tally`'s
     `fields` is added up across workers). `workers` > 1 forks for a long SiteReports."""
     counts = model.Counts()
+    reasons = catalogue.Reasons()
     worst = None
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
         first = True
@@ -187,23 +200,25 @@ def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[st
                     spool.seek(0)
                     spool.truncate()
                     counts, worst, first, parallel = model.Counts(), None, True, False
+                    reasons = catalogue.Reasons()
                     break
-                for text, n, w, skips, deltas in part:
+                for text, na, n, w, skips, deltas in part:
                     for file, code, line, detail in skips:
                         rep.ctx.skip(file, code, line, detail)
                     for k, (f, d) in enumerate(zip(fields, deltas)):
                         setattr(tally, f, getattr(tally, f) + d)
                         applied[k] += d
-                    worst, first = _put(spool, text, n, w, counts, worst, first, progress, total)
+                    worst, first = _put(spool, _numbered(text, na, reasons), n, w, counts, worst, first, progress, total)
         if not parallel:
             seen: Counter = Counter()  # the site keys fingerprints are made of (engine/check/baseline.py site_keys)
             for sr in reports:
                 at = (sr.site.file, sr.site.kind)
                 sr.key = sr.key or f"{sr.site.file}|{sr.site.kind}|{seen[at]}"
                 seen[at] += 1
-                text, n, w = _entry(rep, sr, lang, each)
-                worst, first = _put(spool, text, n, w, counts, worst, first, progress, total)
-        head = model.clean(model.document(rep, lang, _HOLE, model.summary([], counts.n)))
+                text, n, w, na = _entry(rep, sr, lang, each)
+                worst, first = _put(spool, _numbered(text, na, reasons), n, w, counts, worst, first, progress, total)
+        head = model.clean(model.document(rep, lang, _HOLE, model.summary([], counts.n),
+                                          catalogue.catalogue(rep.kb, lang, reasons)))
         for f in head.get("findings", []):
             worst = _worse(worst, f["priority"])
         text = json_text.dumps(head)

@@ -19,7 +19,7 @@ def size(obj: Any) -> int:
 
 
 # What a page leaves out of an item that alone exceeds the budget, largest first.
-_SHED = ("tables", "scenario", "after", "checks", "settings", "env", "changes", "recommendations")
+_SHED = ("tables", "scenario", "after", "checks", "not_applicable", "settings", "env", "changes", "recommendations")
 
 
 def fit(item: Any, budget: int = BUDGET) -> Any:
@@ -118,6 +118,8 @@ def summary(report: dict[str, Any], t: Callable[..., str], next_hint: str, **hea
         modes[s["mode"]] = modes.get(s["mode"], 0) + 1
         for c in s["checks"]:
             verdicts[c["status"]] = verdicts.get(c["status"], 0) + 1
+        if s.get("not_applicable"):  # the plain ones, outside `checks` (engine/report/catalogue.py)
+            verdicts["not_applicable"] = verdicts.get("not_applicable", 0) + len(s["not_applicable"])
     proj = report["project"]
     out: dict[str, Any] = {
         **head,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import framework_site, python_argv, sagemaker
+from vllm_kb.engine.scan import framework_site, python_argv, sagemaker, xinference_defaults
 from vllm_kb.engine.scan.python_facts import bound_env, facts  # noqa: F401 — re-exported for python_calls
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
@@ -162,7 +162,8 @@ def _xinference(ctx, rel, text, version, call, r) -> Site | None:
         mt = setting(r, "model_type", kw["model_type"].value, rel, text, "model_type")
         if mt.resolved and isinstance(mt.value, str):
             site.launch["model_type"] = mt.value
-    site.framework_defaults = {k: v for k, v in know["defaults"].items() if k not in site.settings}
+    site.framework_defaults = xinference_defaults.engine_defaults(ctx, rel, {}, {k: v for k, v in know["defaults"].items()
+                                                                              if k not in site.settings})
     site.source = {"call": call, "text": text, "target": "xinference", "func": r.lines.segment(call.func)}
     return site
 

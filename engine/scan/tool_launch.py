@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vllm_kb.engine.kb import deploy_tools
-from vllm_kb.engine.scan import lighteval_launch, lm_eval_launch
+from vllm_kb.engine.scan import lighteval_launch, lm_eval_launch, xinference_defaults
 from vllm_kb.engine.scan.cli_args import Arg, ArgParser
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import Word
@@ -112,7 +112,8 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
     if nw is not None and (nw.value or "").isdigit() and "pipeline_parallel_size" not in s.settings:
         s.settings["pipeline_parallel_size"] = Setting("pipeline_parallel_size", int(nw.value or ""), True, rel, nw.line, "--n-worker",
                                                        nw.raw, syntax, "Xinference runs one pipeline stage per worker", implied=True)
-    s.framework_defaults = {k: v for k, v in deploy_tools.load("xinference")["defaults"].items() if k not in s.settings}
+    s.framework_defaults = xinference_defaults.engine_defaults(
+        ctx, rel, env, {k: v for k, v in deploy_tools.load("xinference")["defaults"].items() if k not in s.settings})
     mt = own.get("model_type")
     if mt is not None and mt.value:  # which of its engine classes Xinference builds (LLM, embedding, rerank)
         s.launch["model_type"] = str(mt.value)

@@ -19,7 +19,7 @@ from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound, v0_p
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layout, safe_len,
                                             mla_absorbs, pp_stage_layers)
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
-                                                 non_torch_bytes)
+                                                 non_torch_bytes, nvls_v0_unknown_bytes)
 from vllm_kb.engine.check.memory.site import Notes, Site, numeric_args
 from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal
 from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
@@ -172,7 +172,8 @@ def _budget(site: Site, last_stage: bool, notes: Notes | None = None) -> dict[st
         add("sampler_alt", rt.sampler_alt)
     requested = total * gmu
     return {"requested": requested, "activation_peak": activation, "non_torch": non_torch, "gmu": gmu,
-            "cudagraph": graphs, "usable": requested - activation - non_torch - graphs}
+            "cudagraph": graphs, "usable": requested - activation - non_torch - graphs,
+            "unknown": nvls_v0_unknown_bytes(site.tp, site.pp, rt, gpu)}
 
 
 def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]:
@@ -208,11 +209,14 @@ def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]
         cap["gmu_needed"] = math.ceil(needed / total * 100) / 100
     cap["max_model_len_safe"] = safe_len(cap["max_model_len_fit"], layout.block, SUGGEST_MARGIN)
     terms = budget["activation_peak"] + budget["non_torch"] + budget["cudagraph"]
-    band = max(SUGGEST_MARGIN * terms, KV_ERROR_FRACTION * budget["requested"])
+    band = max(SUGGEST_MARGIN * terms, KV_ERROR_FRACTION * budget["requested"]) + budget["unknown"]
     exact = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size
     if band <= available < exact < available + band and not cap["fits_max_model_len"] and not kv_bytes:
         # one max_model_len request misses by less than the estimate's own error: L15 P1, not P0
         cap["kv_shortfall_within_error"] = True
+    if exact <= available < exact + band and cap["fits_max_model_len"] and not kv_bytes:
+        # one max_model_len request fits by less than the estimate's own error: L15 P1 (may refuse)
+        cap["kv_surplus_within_error"] = True
     if abs(available) < band and cap["max_model_len_fit"] < (1 - SUGGEST_MARGIN) * site.max_len and not kv_bytes:
         # within the estimate's own error of zero, on either side: whether vLLM finds a few blocks
         # ("max seq len … larger than …", L15) or none ("No available memory …", L16) is below

@@ -123,6 +123,16 @@ def nvls_v0_bytes(tp: int, gpu: dict) -> float:
     return float(NVLS_V0_COMMUNICATORS * NVLS_CHANNELS * NVLS_CHANNEL_BYTES * min(tp, 8))
 
 
+def nvls_v0_unknown_bytes(tp: int, pp: int, rt: Runtime, gpu: dict) -> float:
+    """The NVLS buffers a release before 0.6.4 may count on a Hopper NVLink board whose multicast the
+    catalog does not know (H800, H20, a bridged H100 NVL): not in the estimate, but in its error."""
+    if rt.v1 or rt.new_profiler or tp <= 2 or gpu.get("nvls") or not _peer_to_peer(gpu):
+        return 0.0
+    if not (gpu.get("nvlink") and gpu.get("arch") == "hopper"):
+        return 0.0
+    return float(NVLS_V0_COMMUNICATORS * NVLS_CHANNELS * NVLS_CHANNEL_BYTES * min(tp, 8))
+
+
 def _peer_to_peer(gpu: dict) -> bool:
     """Whether NCCL links the GPUs directly (NVLink, or P2P over PCIe), where its buffers are
     large. GeForce cards have no P2P; a GPU described only by its memory is not assumed to."""

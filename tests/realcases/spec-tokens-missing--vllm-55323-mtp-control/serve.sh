@@ -1,0 +1,6 @@
+#!/bin/bash
+# the model's own MTP layers as the speculator, with the token count written out
+vllm serve Qwen/Qwen3.6-35B-A3B \
+  --tensor-parallel-size 2 \
+  --max-model-len 32768 \
+  --speculative-config '{"method": "mtp", "num_speculative_tokens": 1}'

@@ -1,0 +1,115 @@
+"""Serving platforms that build vLLM's engine for the user (Xinference): the engine arguments each
+release passes (knowledge/frameworks/engine_kwargs.yaml, read from its wheels), under the platform's
+own test of the vLLM version evaluated as its code does, against the pinned vLLM; and a custom model
+resolved from the project's registration file."""
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.check.framework_kwargs import gate_holds
+
+LAUNCH = ("xinference launch --model-name {name} --model-type LLM --model-engine vllm "
+          "--model-format {fmt} --size-in-billions {size} --n-gpu {gpus}{extra}\n")
+
+
+def _site(tmp_path, pins: str, name="qwen2.5-instruct", size=7, gpus=1, fmt="pytorch", extra="", gpu="A100-80GB x1", files=None):
+    (tmp_path / "requirements.txt").write_text(pins)
+    (tmp_path / "launch.sh").write_text(LAUNCH.format(name=name, size=size, gpus=gpus, fmt=fmt, extra=extra))
+    for rel, text in (files or {}).items():
+        (tmp_path / rel).write_text(text)
+    rep = audit(tmp_path, gpu=gpu)
+    (sr,) = rep.sites
+    return sr, next(r for r in sr.results if r.check.id == "L43")
+
+
+def _p0(r) -> bool:
+    return r.status == "recommended" and r.priority == "P0"
+
+
+def test_string_version_gates_compare_as_the_platform_does():
+    gate = "VLLM_VERSION >= version.parse('0.11.0') or VLLM_VERSION.base_version >= '0.11.0'"
+    assert gate_holds(gate, "0.9.2") is True  # "0.9.2" >= "0.11.0" as strings
+    assert gate_holds(gate, "0.10.2") is False
+    assert gate_holds(gate, "0.11.0") is True
+    assert gate_holds("vllm.__version__ >= '0.6.3'", "0.10.0") is False
+    assert gate_holds("VLLM_VERSION >= version.parse('0.6.3')", "0.10.0") is True
+    assert gate_holds("version.parse('0.3.1') <= VLLM_VERSION <= version.parse('0.3.3')", "0.3.2") is True
+    assert gate_holds("is_vllm_ok()", "0.9.2") is None
+
+
+def test_platform_default_keyword_the_old_vllm_lacks_is_p0_with_both_pairs(tmp_path):
+    # Xinference 1.2.2 sets guided_decoding_backend="outlines" on every launch; vLLM 0.3.3 has no such argument
+    sr, l43 = _site(tmp_path, "xinference==1.2.2\nvllm==0.3.3\n", name="deepseek-r1-distill-qwen", size=32, gpus=4, gpu="A100-80GB x4")
+    assert _p0(l43)
+    launch = sr.facts["launch"]
+    assert "guided_decoding_backend" in launch["host_problem_text"]
+    assert launch["host_fit_vllm"].startswith("==0.4")  # the first vLLM with the argument
+    # the nearest Xinference release that passes neither it nor limit_mm_per_prompt (0.15.3-1.0.0)
+    assert launch["host_fit_release"] == "==0.15.2"
+
+
+def test_upgrade_past_the_vllm_beside_it_names_the_release_before(tmp_path):
+    # 0.15.3 sets limit_mm_per_prompt for every model (vLLM 0.5.5 on); 0.15.2 did not
+    sr, l43 = _site(tmp_path, "xinference==0.15.3\nvllm==0.4.3\n", size=32, gpus=2, gpu="A100-80GB x2")
+    assert _p0(l43) and "limit_mm_per_prompt" in sr.facts["launch"]["host_problem_text"]
+    assert sr.facts["launch"]["host_fit_release"] == "==0.15.2"
+
+
+def test_the_bundled_vllm_of_the_same_release_starts(tmp_path):
+    _, l43 = _site(tmp_path, "xinference==1.2.2\nvllm==0.6.4.post1\n", name="deepseek-r1-distill-qwen", size=32, gpus=4,
+                   gpu="A100-80GB x4")
+    assert not _p0(l43)
+
+
+def test_string_gate_at_request_time_is_p1_not_a_start_failure(tmp_path):
+    sr, l43 = _site(tmp_path, "xinference==1.10.1\nvllm==0.9.2\n", name="qwen3", size=32, gpus=2, gpu="A100-80GB x2")
+    assert l43.status == "recommended" and l43.priority == "P1"
+    assert "structured_outputs" in sr.facts["launch"]["host_request_text"]
+
+
+def test_a_vision_only_keyword_is_not_held_against_a_text_model(tmp_path):
+    # 1.0.1: limit_mm_per_prompt only in VLLMVisionModel, under `vllm.__version__ >= "0.5.5"`
+    _, l43 = _site(tmp_path, "xinference==1.0.1\nvllm==0.5.4\n", size=7)
+    assert not _p0(l43)
+
+
+REGISTRATION = """{
+  "version": 1, "context_length": 32768, "model_name": "my-qwen-coder",
+  "model_lang": ["en"], "model_ability": ["chat"], "model_family": "qwen2.5-instruct",
+  "model_specs": [
+    {"model_format": "pytorch", "model_size_in_billions": 7, "quantizations": ["none"],
+     "model_id": "Qwen/Qwen2.5-Coder-7B-Instruct"},
+    {"model_format": "awq", "model_size_in_billions": 7, "quantizations": ["Int4"],
+     "model_id": "Qwen/Qwen2.5-Coder-7B-Instruct-AWQ"}
+  ]
+}
+"""
+
+
+def test_custom_model_resolves_from_its_registration_file(tmp_path):
+    sr, _ = _site(tmp_path, "xinference==1.2.2\nvllm==0.7.2\n", name="my-qwen-coder", size=7, fmt="awq",
+                  extra=" --quantization Int4", files={"my-qwen-coder.json": REGISTRATION})
+    assert sr.site.model.value == "Qwen/Qwen2.5-Coder-7B-Instruct-AWQ"
+    assert "my-qwen-coder.json" in (sr.site.model.note or "")
+
+
+def test_custom_model_with_no_fitting_spec_stays_unknown(tmp_path):
+    sr, _ = _site(tmp_path, "xinference==1.2.2\nvllm==0.7.2\n", name="my-qwen-coder", size=14, files={"my-qwen-coder.json": REGISTRATION})
+    assert sr.site.model.value is None
+
+
+def _l50(tmp_path, pins: str, extra_files=None, prefix=""):
+    (tmp_path / "requirements.txt").write_text(pins)
+    (tmp_path / "launch.sh").write_text(prefix + LAUNCH.format(name="MiniCPM-V-2.6", size=8, gpus=1, fmt="pytorch", extra=""))
+    for rel, text in (extra_files or {}).items():
+        (tmp_path / rel).write_text(text)
+    (sr,) = audit(tmp_path, gpu="A100-80GB x1").sites
+    return next(r for r in sr.results if r.check.id == "L50")
+
+
+def test_xinference_2_12_hands_trust_remote_code_only_with_its_server_variable(tmp_path):
+    r = _l50(tmp_path, "xinference==2.12.0\nvllm==0.11.0\n")
+    assert r.status == "recommended" and r.priority == "P0" and "XINFERENCE_TRUST_REMOTE_CODE=1" in r.reason.en
+
+
+def test_xinference_server_variable_written_or_an_older_release_is_no_p0(tmp_path):
+    assert _l50(tmp_path, "xinference==2.11.0\nvllm==0.11.0\n").status == "enabled"
+    r = _l50(tmp_path, "xinference==2.12.0\nvllm==0.11.0\n", prefix="export XINFERENCE_TRUST_REMOTE_CODE=1\n")
+    assert not (r.status == "recommended" and r.priority == "P0")
