@@ -17,7 +17,6 @@ requirement names and the newest; a name is recorded at the first scanned releas
 Everything is read with ast and text, never imported."""
 from __future__ import annotations
 
-import argparse
 import ast
 import re
 import sys
@@ -25,7 +24,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_gguf import _line, _loader_renames, _release_key, _releases  # noqa: E402
+from vllm_gguf import _line, _loader_renames, _releases, arguments, write_or_check  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "knowledge" / "vllm" / "gguf_loader.yaml"
 _WHEEL = re.compile(r"gguf-(\d+)\.(\d+)\.(\d+)-py3-none-any\.whl$")
@@ -120,20 +119,8 @@ def render(scanned: list[str], first: dict[str, str], runs: list[dict]) -> str:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("wheels", nargs="+", type=Path)
-    ap.add_argument("--sdists", type=Path, default=Path("/work/sdists/src"))
-    ap.add_argument("--check", action="store_true", help="fail when the table on disk differs")
-    a = ap.parse_args()
-    text = render(*read_gguf(a.wheels), read_loader(a.sdists))
-    if a.check:
-        if OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT} is stale: run tools/vllm_gguf_loader.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    a = arguments(__doc__)
+    return write_or_check(OUT, render(*read_gguf(a.wheels), read_loader(a.sdists)), a.check, "tools/vllm_gguf_loader.py")
 
 
 if __name__ == "__main__":
