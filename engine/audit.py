@@ -18,6 +18,7 @@ from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.project_imports import import_facts
 from vllm_kb.engine.check.gguf_fit import gguf_fit
+from vllm_kb.engine.check.gguf_loader import loader_fit
 from vllm_kb.engine.check.hub_fit import hub_fit
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
@@ -88,6 +89,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     model_types = kb.doc("vllm", "model_types.yaml").data
     vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
     gguf_table = kb.doc("vllm", "gguf.yaml").data
+    gguf_loader = kb.doc("vllm", "gguf_loader.yaml").data
     gguf_markers = kb.doc("models.yaml").data.get("quantized_markers", [])
     launches = project_imports.Launches(sc.files, sc.ctx.read)
     for site, choice, facts in prepared:
@@ -111,6 +113,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
         facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if own else None, gguf_table, model_types,
                                         site.image, vllm_released, partial(candidates.model_of, kb=kb, markers=gguf_markers,
                                                                            version=str(facts["vllm"].get("version")))))  # L135
+        facts["launch"].update(loader_fit(facts, gguf_loader, (gguf_table.get("vllm") or {}).get("preread_since")))  # L135: the release's own GGUF weight loader
         if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
             facts["launch"].update(transformers_gone(facts, tf_pin if own else None,
                                                      (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version"))),

@@ -255,22 +255,31 @@ def render(scanned: list[str], first: dict[str, str], wordings: list[dict], vllm
     return "\n".join(out) + "\n"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def arguments(doc: str) -> argparse.Namespace:
+    """WHEEL … [--sdists DIR] [--check]: this tool's and tools/vllm_gguf_loader.py's command line."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("wheels", nargs="+", type=Path)
     ap.add_argument("--sdists", type=Path, default=Path("/work/sdists/src"))
     ap.add_argument("--check", action="store_true", help="fail when the table on disk differs")
-    a = ap.parse_args()
-    newest = max(a.wheels, key=lambda w: tuple(int(x) for x in _WHEEL.search(w.name).groups()))
-    text = render(*read_transformers(a.wheels), read_vllm(a.sdists), classes_of(newest))
-    if a.check:
-        if OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT} is stale: run tools/vllm_gguf.py", file=sys.stderr)
+    return ap.parse_args()
+
+
+def write_or_check(out: Path, text: str, check: bool, tool: str) -> int:
+    if check:
+        if out.read_text(encoding="utf-8") != text:
+            print(f"{out} is stale: run {tool}", file=sys.stderr)
             return 1
         return 0
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
+    out.write_text(text, encoding="utf-8")
+    print(f"wrote {out}")
     return 0
+
+
+def main() -> int:
+    a = arguments(__doc__)
+    newest = max(a.wheels, key=lambda w: tuple(int(x) for x in _WHEEL.search(w.name).groups()))
+    text = render(*read_transformers(a.wheels), read_vllm(a.sdists), classes_of(newest))
+    return write_or_check(OUT, text, a.check, "tools/vllm_gguf.py")
 
 
 if __name__ == "__main__":
