@@ -104,6 +104,25 @@ def test_an_installed_entry_module_from_the_knowledge(scanned):
     assert "--controller-address" in s.launch["script_args"] and "--trust_remote_code" in s.launch["script_args"]
 
 
+def test_fastchat_trusts_remote_code_unless_told_otherwise(tmp_path):
+    # FastChat's vllm_worker adds its own --trust_remote_code (store_false, default True) before vLLM's
+    # --trust-remote-code of the same dest: the engine trusts remote code whether or not the flag is
+    # written, so a Qwen-1 chat model needs no flag (netease-youdao/QAnything#457 passed it and was told to)
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text("vllm==0.2.7\n")
+    for flag in ("", " --trust-remote-code"):
+        (tmp_path / "start.sh").write_text(f"python3 -m fastchat.serve.vllm_worker --model-path Qwen/Qwen-7B-Chat{flag} "
+                                           "--conv-template qwen-7b-chat --max-model-len 2048\n")
+        (sr,) = audit(tmp_path, gpu="A100-80GB x1").sites
+        assert sr.facts["engine"]["trust_remote_code"] is True
+        assert not any(r.check.id == "L50" and r.needs_change for r in sr.results)
+    # its own underscore flag is store_false: written, it turns remote code off
+    (tmp_path / "start.sh").write_text("python3 -m fastchat.serve.vllm_worker --model-path Qwen/Qwen-7B-Chat --trust_remote_code\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB x1").sites
+    assert not sr.facts["engine"].get("trust_remote_code")
+
+
 def test_usage_context_of_an_entry_point_site():
     from vllm_kb.engine.check.facts import usage_context
 

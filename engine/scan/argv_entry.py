@@ -35,6 +35,8 @@ class EntryPoint:
     model_default: tuple[str, int] | None = None  # parser.set_defaults(model="…"): (value, line)
     cuda_first: bool = False  # the module touches CUDA before it builds the engine (facts.launch.cuda_first)
     unknown: tuple[str, ...] = ()  # engine arguments the module sets itself in some of its releases, when not given
+    defaults: dict = field(default_factory=dict)  # engine arguments the module's own parser sets when not given
+    exact: bool = False  # its parser is argparse's own: an option matches as written, `_` is not `-`
     parse_line: int = 0  # where it parses its command line
     assigns: dict = field(default_factory=dict)  # `args.x = …` after parsing (entry_assigns.Assign): wins over the command line
 
@@ -103,8 +105,10 @@ def _package_entry(module: str, rest: list | None = None) -> EntryPoint | None:
         if e["module"] == module:
             if rest and _switched_off(e.get("not_vllm") or {}, rest):
                 return None
-            return EntryPoint(f"{module} (package)", e["engine"], {norm_flag(f): d or "" for f, d in e["own"].items()},
-                              cuda_first=bool(e.get("cuda_first")), unknown=tuple(e.get("unknown") or ()))
+            return EntryPoint(f"{module} (package)", e["engine"], {(f if e.get("exact") else norm_flag(f)): d or "" for f, d in e["own"].items()},
+                              exact=bool(e.get("exact")),
+                              cuda_first=bool(e.get("cuda_first")), unknown=tuple(e.get("unknown") or ()),
+                              defaults=dict(e.get("defaults") or {}))
     return None
 
 
@@ -255,7 +259,7 @@ def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:
     where = f"{site.file}:{site.line}"
     for table in (site.settings, site.unknown):
         for name, s in list(table.items()):
-            flag = norm_flag(s.key) if (s.key or "").startswith("-") else None
+            flag = (s.key.split("=", 1)[0] if entry.exact else norm_flag(s.key)) if (s.key or "").startswith("-") else None
             if flag is None or flag not in entry.own_flags:
                 continue
             del table[name]
@@ -288,6 +292,10 @@ def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:
         for a in getattr((site.source or {}).get("parsed"), "positionals", []):
             site.opaque.append({"code": "script-option", "what": a.raw, "where": f"{site.file}:{a.line}"})
     site.launch["entry_point"] = script
+    # what the module's parser holds when the command line leaves it (FastChat's trust_remote_code: True)
+    own = {norm_flag(k) for k in site.launch.get("script_args", [])}  # its own spelling of the option: not its default
+    site.framework_defaults = {**{k: v for k, v in entry.defaults.items() if "--" + k.replace("_", "-") not in own},
+                               **site.framework_defaults}
     if entry.cuda_first:
         site.launch["cuda_first"] = True
     site.mode_evidence = f"{script} (vLLM's argument parser) run at {where}"
