@@ -293,7 +293,14 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         # between two releases: the facts of the later one too, so that a P0 of only the earlier is not certain
         later = site_facts(site, hardware, str(span[-1]), choice.pinned, kb, cat, **same)
         later.pop("model_alternatives", None)
-        facts["between_releases"] = (str(span[0]), str(span[-1]), later)
+        facts["between_releases"] = (str(span[0]), later, f"<{span[-1]}")
+    elif choice.basis == "source" and (span := source_pins.dev_span(choice, cat.versions)) \
+            and str(span[0]) != str(choice.version):
+        # a development build (`0.8.0.dev42`), judged as the release it leads to: the facts of the release
+        # before it too, so that a P0 of only the later is not certain either
+        earlier = site_facts(site, hardware, str(span[0]), choice.pinned, kb, cat, **same)
+        earlier.pop("model_alternatives", None)
+        facts["between_releases"] = (str(span[0]), earlier, f">{span[0]}")
     return choice, facts
 
 
@@ -337,6 +344,11 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         for f in remarks:
             if f.priority == "P0" and getattr(f, "vllm", None) and f.code.startswith(site.framework + "-"):
                 f.priority = "P1"
+    if between is not None:
+        low, other, spec = between
+        for key, value in facts.items():  # what the audit added to the site's facts after they were made
+            other[key] = {**value, **other[key]} if key == "launch" else other.get(key, value)
+        unpinned.settle_between(results, evaluate_all(kb, other, unresolved, site.engine_elsewhere), kb, low, spec)
     if choice.basis in (unpinned.BASIS, "source", "none"):
         # an untagged image, a source build (engine/scan/source_pins.py), or no pin, image or install
         # anywhere (the release that runs is the user's): a P0 of some releases only is not certain
@@ -344,11 +356,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none",
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
-    elif between is not None:
-        low, high, later = between
-        for key, value in facts.items():  # what the audit added to the site's facts after they were made
-            later[key] = {**value, **later[key]} if key == "launch" else later.get(key, value)
-        unpinned.settle_between(results, evaluate_all(kb, later, unresolved, site.engine_elsewhere), kb, low, high)
+    elif between is not None:  # a version no release has: options and values of either release
+        low, high = between[0], between[2].lstrip("<")
         unpinned.settle(results, remarks, site, cat, kb, "source", span=[cat.index_version(low), cat.index_version(high)], checks=False)
     elif choice.basis == "range" and choice.pin is not None:
         unpinned.settle_range(remarks, site, cat, kb, _allowed(cat, choice), choice.pin.spec)
