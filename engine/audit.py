@@ -282,7 +282,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         basis = source_pins.BASIS  # its kernels are the ones that build compiled (TORCH_CUDA_ARCH_LIST), not the release's
     # a candidate model is evaluated with everything the site itself is evaluated with
     same: dict[str, Any] = dict(root=ctx.root, basis=basis, trained=lambda: _training_ranks(ctx),
-                install=_install(site, choice, basis, ctx), registered=ctx.registered_archs)
+                install=_install(site, choice, basis, ctx), registered=ctx.registered_archs,
+                downloads=ctx.model_downloads)
     facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, **same)
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)

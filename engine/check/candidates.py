@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence
 from vllm_kb.engine.kb import model_resolve
 from vllm_kb.engine.kb.knowledge import Knowledge, Text
 from vllm_kb.engine.kb.models import family_of, model_facts
+from vllm_kb.engine.scan import model_downloads
 
 def hints(args: dict) -> list[str]:
     """Other names a launch gives its model: the tokenizer's, then the served names."""
@@ -70,6 +71,19 @@ def resolve(name: str, own: dict, mounts: dict | None, kb: Knowledge, facts_of: 
         for cf in out:
             cf["candidates"] = [c["resolved_as"] for c in out]
     return out
+
+
+def linked(name: Any, downloads: list | None, mounts: dict | None) -> model_downloads.Download | None:
+    """The download that fills the local folder `name` (engine/scan/model_downloads.py): vLLM reads
+    that repository's config.json there, so its facts are certain, not a reading of the name."""
+    if not downloads or not isinstance(name, str) or not model_resolve.is_local(name):
+        return None
+    return model_downloads.link(name, downloads, mounts)
+
+
+def mark_linked(mf: dict, found: model_downloads.Download | None) -> None:
+    if mf and found is not None:
+        mf.update(identity="download", resolved_as=found.repo, linked_by=found.where)
 
 
 def path_basis(name: str, own: dict, kb: Knowledge) -> None:

@@ -120,13 +120,15 @@ def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
 
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
                root: Path | None = None, basis: str | None = None, model: dict | None = None,
-               trained: Any = None, install: str | None = None, registered: dict | None = None) -> dict[str, Any]:
+               trained: Any = None, install: str | None = None, registered: dict | None = None,
+               downloads: list | None = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
     config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …).
     `model`: the model facts to use instead of those the name gives (one candidate of an ambiguous
     local path, engine/check/candidates.py); when the name fits several, the others are listed in
     `model_alternatives` for the audit to evaluate too. `registered`: architectures the project
-    registers with vLLM itself (engine/scan/registered_models.py)."""
+    registers with vLLM itself (engine/scan/registered_models.py); `downloads`: the project's
+    downloads into local folders (engine/scan/model_downloads.py)."""
     lookup = cat.resolve(version).version
     args = {n: _normalise(n, s.value) for n, s in site.settings.items() if s.resolved}
     facts: dict[str, Any] = {
@@ -166,6 +168,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None
     if ck is None and root is not None and isinstance(config_name, str) and config_name.startswith("/"):
         ck = _mounted_checkpoint(root, site, config_name)
+    link = candidates.linked(model_name, downloads, (site.container or {}).get("mounts")) if ck is None and config_name == model_name else None
+    if link is not None:  # the project downloads a Hub repository into that folder: its facts are the repository's
+        config_name, ck = link.repo, read_checkpoint(None, link.repo)
     markers = kb.doc("models.yaml").data.get("quantized_markers", [])
     mf = model_facts(config_name, kb.models, markers,
                      config=ck.config if ck else None, tokenizer=ck.tokenizer if ck else None, version=lookup,
@@ -191,6 +196,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             candidates.path_basis(model_name, mf, kb)
     if mf and model is None and ck is None and mf.get("upload_revisions"):
         mf, others = candidates.revisions(mf)  # one repository name, published with other shapes before
+    candidates.mark_linked(mf, link)
     if others:
         facts["model_alternatives"] = others
     if mf:

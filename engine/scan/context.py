@@ -80,6 +80,7 @@ class ScanContext:
     absorbed: set[str] = field(default_factory=set)  # site ids another site took in (a KServe runtime)
     llm_subclasses: dict = field(default_factory=dict)  # class name → python_subclass.Wrapper list (project index)
     registered_archs: dict = field(default_factory=dict)  # architecture → `file:line` of the project's register_model
+    model_downloads: list = field(default_factory=list)  # scan/model_downloads.Download: a Hub repo written into a folder
     entry_points: dict = field(default_factory=dict)  # project file → argv_entry.EntryPoint | None, read once
     entry_index: dict = field(default_factory=dict)  # scan/entry_modules.index: console scripts, entry-point modules
     vendored: list = field(default_factory=list)  # scan/vendored.Gate: a framework copy's own vLLM gate
