@@ -70,12 +70,14 @@ def test_v0_profiles_a_multimodal_model_over_its_whole_context():
 
 def test_v0_dummy_batch_is_one_sequence_holding_every_item_the_limits_allow():
     # vLLM #12604 (0.7.1, 128000 context): 131072 tokens, {'image': 16384, 'video': 114688}
-    assert _v0("0.7.1") == {"seqs": 1, "tokens": 128000, "mm_tokens": 0, "modality": "video"}  # dropped: too long
+    assert _v0("0.7.1") == {"seqs": 1, "tokens": 128000, "mm_tokens": 0, "modality": "video",  # dropped: too long
+                           "by_modality": {}}
     # vLLM #22173 (0.9.0.1, image 10 + video 1, 32768 tokens): 180224 in total, kept from 0.8
     big = _v0("0.9.0", {"limit_mm_per_prompt": {"image": 10, "video": 1}}, 32768)
-    assert big == {"seqs": 1, "tokens": 180224, "mm_tokens": 180224, "modality": "image"}
+    assert big == {"seqs": 1, "tokens": 180224, "mm_tokens": 180224, "modality": "image",
+                   "by_modality": {"image": 163840, "video": 16384}}
     assert _v0("0.8.5", {"limit_mm_per_prompt": {"image": 1, "video": 0}}, 8192) == \
-        {"seqs": 1, "tokens": 16384, "mm_tokens": 16384, "modality": "image"}
+        {"seqs": 1, "tokens": 16384, "mm_tokens": 16384, "modality": "image", "by_modality": {"image": 16384}}
     assert _v0("0.7.3", name="Qwen/Qwen2.5-7B-Instruct") is None and _v0("0.6.6") is None
 
 
@@ -89,3 +91,48 @@ def test_v0_full_context_vlm_no_longer_fits_where_the_text_model_would():
     text = memory.estimate(_model("Qwen/Qwen2.5-7B-Instruct"), a40, {"gpu_memory_utilization": 0.9,
                            "max_model_len": 128000}, vllm_version="0.7.3")
     assert text["activation_peak_gib"] < 2 and text["fits_max_model_len"]
+
+
+def _v0_est(version, engine, spec="RTX-3090", name="Qwen/Qwen2.5-VL-7B-Instruct"):
+    gpu = dict(hardware.parse_spec(spec, KB.gpus).gpu)
+    return memory.estimate(_model(name), gpu, engine, vllm_version=version, env={"VLLM_USE_V1": "0"})
+
+
+def test_v0_keeps_every_items_pixel_values_twice_through_the_text_forward():
+    # gpustack/gpustack#1800 (0.8.4 V0, RTX 3090, max_model_len 8192): one dummy sequence of a
+    # 16384-token image and a 16384-token video (65536 patches each); the batch's 3-D pixel tensor and
+    # its torch.concat copy (float32: 131072 x 1176 x 4 bytes each) stay alive beside the 32K-token
+    # text forward, so the optimistic end leaves about 0.2 GiB; vLLM logged 2400 tokens of KV cache
+    est = _v0_est("0.8.4", {"max_model_len": 8192})
+    assert est["fits_max_model_len"]  # the text forward alone leaves 1.3 GiB
+    assert est["kv_cache_gib"] - est["kv_cache_after_encoder_low_gib"] > 1.1
+    assert 2400 < est["max_model_len_fit_encoder_low"] < 0.9 * 8192
+    assert est["max_model_len_fit_encoder"] == est["max_model_len_fit_encoder_low"]  # the range is narrow here
+    # no video profiled: half the pixels and half the dummy prompt; one request fits
+    est = _v0_est("0.8.4", {"max_model_len": 8192, "limit_mm_per_prompt": {"image": 1, "video": 0}})
+    assert est["max_model_len_fit_encoder_low"] > 8192 * 1.1
+
+
+def test_v0_pixel_width_follows_the_release_cast():
+    # float32 up to 0.9.0; inputs/registry.py casts to the model dtype from 0.9.2 (0.9.1 unread:
+    # float32 only at the high end)
+    engine = {"max_model_len": 8192}
+    held = {}
+    for version in ("0.8.5", "0.9.0", "0.9.1", "0.9.2"):
+        p = encoder_profile(_model("Qwen/Qwen2.5-VL-7B-Instruct"), engine, 8192, 8192,
+                            runtime(version, {"VLLM_USE_V1": "0"}, 8.0))
+        held[version] = (p["out"], p["out_high"])
+    assert held["0.8.5"] == held["0.9.0"] == (2 * 131072 * 1176 * 4,) * 2
+    assert held["0.9.1"] == (2 * 131072 * 1176 * 2, 2 * 131072 * 1176 * 4)
+    assert held["0.9.2"] == (2 * 131072 * 1176 * 2,) * 2
+
+
+def test_v0_runs_the_vit_once_per_modality():
+    # get_input_embeddings_v0: the images' ViT call, then the videos'; the peak is the larger call's,
+    # not both modalities' patches at once (0.7.x, not read for this, keeps the old sum)
+    rt = runtime("0.8.5", {"VLLM_USE_V1": "0"}, 8.0)
+    both = encoder_profile(_model(), {}, 8192, 8192, rt)
+    one = encoder_profile(_model(), {"limit_mm_per_prompt": {"image": 1, "video": 0}}, 8192, 8192, rt)
+    assert both["low"] - both["out"] < 2 * (one["low"] - one["out"])
+    old = encoder_profile(_model(), {}, 128000, 128000, runtime("0.7.3", {"VLLM_USE_V1": "0"}, 8.0))
+    assert "out_high" not in old

@@ -91,9 +91,11 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
         _low_band(out, uncertain_weights_bytes(model, engine, width) / (site.tp * site.pp))
         out.update(_mxfp4_alt(site, width, offload))
         one = site.max_len * out.get("kv_bytes_per_token_per_gpu", 0)
+        # tokens from bytes only where every layer caches every token (no sliding or hybrid groups)
+        per_token = 0 if out.get("hybrid_kv_cache") or model.get("num_sliding_layers") else out.get("kv_bytes_per_token_per_gpu", 0)
         out.update(encoder_facts(model, engine, site.max_len, site.batched, site.rt, budget["activation_peak"],
                                  out["kv_cache_gib"], budget["requested"] / budget["gmu"],
-                                 budget["requested"] - out["kv_cache_gib"] * GIB + one))
+                                 budget["requested"] - out["kv_cache_gib"] * GIB + one, per_token, _error_band(budget)))
     else:
         out.update(_kv_bound(budget, per_gpu))
         out.update(tiled_bound(model, engine, site.rt, budget["requested"] - budget["non_torch"] - per_gpu))
@@ -176,6 +178,13 @@ def _budget(site: Site, last_stage: bool, notes: Notes | None = None) -> dict[st
             "unknown": nvls_v0_unknown_bytes(site.tp, site.pp, rt, gpu)}
 
 
+def _error_band(budget: dict[str, float]) -> float:
+    """The estimate's own error on the KV cache, in bytes: a share of the profiled terms or of the
+    budget, and what the release's unknown buffers may take."""
+    terms = budget["activation_peak"] + budget["non_torch"] + budget["cudagraph"]
+    return max(SUGGEST_MARGIN * terms, KV_ERROR_FRACTION * budget["requested"]) + budget["unknown"]
+
+
 def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]:
     """KV cache of the tightest GPU. Every pipeline stage profiles its own memory (only the last
     samples; the first and last also hold the embedding and LM head) and vLLM sizes all caches to
@@ -208,8 +217,7 @@ def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]
     if needed <= total:
         cap["gmu_needed"] = math.ceil(needed / total * 100) / 100
     cap["max_model_len_safe"] = safe_len(cap["max_model_len_fit"], layout.block, SUGGEST_MARGIN)
-    terms = budget["activation_peak"] + budget["non_torch"] + budget["cudagraph"]
-    band = max(SUGGEST_MARGIN * terms, KV_ERROR_FRACTION * budget["requested"]) + budget["unknown"]
+    band = _error_band(budget)
     exact = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size
     if band <= available < exact < available + band and not cap["fits_max_model_len"] and not kv_bytes:
         # one max_model_len request misses by less than the estimate's own error: L15 P1, not P0

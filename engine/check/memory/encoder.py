@@ -29,6 +29,9 @@ _MAX_FRAMES_PER_VIDEO = 16  # vllm/model_executor/models/qwen2_vl.py, 0.7.0–0.
 # V0 releases whose multimodal dummy data was read; from 0.8 the items stay when they exceed seq_len
 V0_READ_FROM, V0_ITEMS_KEPT = Version("0.7.0"), Version("0.8.0")
 PAIRS_PADDED = Version("0.7.3")  # an odd frame count pads to a pair (before: whole pairs, odd raised)
+# inputs/registry.py casts the processor's floating outputs to the model's dtype from 0.9.2 (read: 0.8.0,
+# 0.8.4, 0.8.5 and 0.9.0 keep the image processor's float32); 0.9.1 was not read
+PIXELS_CAST, CAST_UNREAD_FROM = Version("0.9.2"), Version("0.9.0")
 
 
 # V0 encoder-decoder releases whose profile_run and Mllama vision tower were read
@@ -140,8 +143,10 @@ def v0_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtime) 
     video = videos * _video_tokens(vision, seq_len, images, videos, floor) if videos else 0
     modality = "video" if video > per_seq - video else "image"
     if per_seq > seq_len and v < V0_ITEMS_KEPT:  # 0.7.x: "V0 does not support chunked prefill"
-        return {"seqs": seqs, "tokens": mnbt, "mm_tokens": 0, "modality": modality}
-    return {"seqs": seqs, "tokens": seqs * max(seq_len, per_seq), "mm_tokens": seqs * per_seq, "modality": modality}
+        return {"seqs": seqs, "tokens": mnbt, "mm_tokens": 0, "modality": modality, "by_modality": {}}
+    by_modality = {"image": seqs * images * _tokens(vision, 0), "video": seqs * video}
+    return {"seqs": seqs, "tokens": seqs * max(seq_len, per_seq), "mm_tokens": seqs * per_seq, "modality": modality,
+            "by_modality": {k: n for k, n in by_modality.items() if n > 0}}
 
 
 def _vit_bytes(model: dict, vision: dict, tokens: int) -> dict[str, int]:
@@ -155,6 +160,27 @@ def _vit_bytes(model: dict, vision: dict, tokens: int) -> dict[str, int]:
     return {"patches": patches, "low": patches * mlp, "high": patches * (max(mlp, attention) + pixels), "out": out}
 
 
+def _v0_forward(model: dict, vision: dict, v0: dict, v: Version) -> dict[str, Any]:
+    """V0's one forward of the dummy batch (0.8.0-0.10.2): the ViT runs once per modality over all of
+    its items (get_input_embeddings_v0: images, then videos), while the text embeddings and every
+    modality's pixel values stay alive — twice, since the batch stacks them into one 3-D tensor that
+    _validate_and_reshape_mm_tensor concatenates again (torch.concat copies) — and those pixels stay
+    alive through the text forward too (`out`). Pixel values are float32 up to 0.9.0; from 0.9.2 the
+    processor's output is cast to the model's dtype (0.9.1, not read: float32 at the high end only)."""
+    width = 3 * vision["temporal_patch_size"] * vision["patch_size"] ** 2
+    patches = v0["mm_tokens"] * vision["spatial_merge_size"] ** 2
+    held_low = 2 * patches * width * (4 if v <= CAST_UNREAD_FROM else 2)
+    held_high = 2 * patches * width * (4 if v < PIXELS_CAST else 2)
+    embeds = v0["tokens"] * (model.get("hidden_size") or 0) * 2
+    vit = [_vit_bytes(model, vision, n) for n in v0["by_modality"].values()]
+    # the bf16 copy of the modality's pixels lives through its ViT call: _vit_bytes counts it with a
+    # float32 input at the high end, which here is the held copy
+    low = max(b["low"] + b["patches"] * width * 2 for b in vit)
+    high = max(b["high"] - b["patches"] * width * 4 for b in vit)
+    return {"modality": v0["modality"], "patches": patches, "low": held_low + embeds + low,
+            "high": held_high + embeds + high, "out": held_low, "out_high": held_high}
+
+
 def encoder_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtime) -> dict[str, Any] | None:
     """{modality, patches, low, high, out} in bytes for the encoder step of the profile run, or None."""
     tiled = tiled_profile(model, engine, rt)
@@ -166,6 +192,8 @@ def encoder_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runt
         v0 = v0_profile(model, engine, max_len, mnbt, rt)
         if not v0 or not v0["mm_tokens"]:
             return None
+        if v is not None and v >= V0_ITEMS_KEPT and v0["by_modality"]:
+            return _v0_forward(model, vision, v0, v)
         return dict(_vit_bytes(model, vision, v0["mm_tokens"]), modality=v0["modality"])
     if not vision or not rt.v1 or v is None or not READ_FROM <= v <= READ_TO:
         return None
@@ -193,19 +221,29 @@ def encoder_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runt
 
 
 def encoder_facts(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtime, activation: float,
-                  kv_gib: float, total: float, needed: float) -> dict[str, Any]:
+                  kv_gib: float, total: float, needed: float, per_token: float = 0.0, band: float = 0.0) -> dict[str, Any]:
     """What the encoder step takes beyond the text profile's peak, and the KV cache left after it
-    at the optimistic (`low`) and the realistic (`high`) end; `gmu_needed_encoder` fits both."""
+    at the optimistic (`low`) and the realistic (`high`) end; `gmu_needed_encoder` fits both. With
+    `per_token` (KV bytes of one token per GPU, full attention only) the tokens each end holds, and
+    whether the optimistic end misses one max_model_len request by less than `band`, the text
+    estimate's own error (then vLLM may start)."""
     enc = encoder_profile(model, engine, max_len, mnbt, rt)
     if not enc:
         return {}
-    extra = {k: max(0.0, max(enc[k], activation + enc["out"]) - activation) for k in ("low", "high")}
+    alongside = {"low": enc["out"], "high": enc.get("out_high", enc["out"])}
+    extra = {k: max(0.0, max(enc[k], activation + alongside[k]) - activation) for k in ("low", "high")}
     out: dict[str, Any] = {
         "encoder_profile_gib": round(enc["high"] / GIB, 2),
         "encoder_profile_modality": enc["modality"],
         "kv_cache_after_encoder_gib": round(kv_gib - extra["high"] / GIB, 2),
         "kv_cache_after_encoder_low_gib": round(kv_gib - extra["low"] / GIB, 2),
     }
+    if per_token > 0:
+        left = {k: kv_gib * GIB - extra[k] for k in ("low", "high")}
+        out["max_model_len_fit_encoder"] = max(0, int(left["high"] // per_token))
+        out["max_model_len_fit_encoder_low"] = max(0, int(left["low"] // per_token))
+        if band <= left["low"] < max_len * per_token < left["low"] + band:
+            out["kv_encoder_shortfall_within_error"] = True
     want = (needed + extra["high"]) * 1.1
     if want <= total:
         out["gmu_needed_encoder"] = math.ceil(want / total * 100) / 100
