@@ -40,7 +40,7 @@ from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy
 from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan.images import image_date, vendor_build_day
-from vllm_kb.engine.scan import entry_installs, pins as pins_mod, project_imports, python_callers, source_pins, vendored, xinference_server
+from vllm_kb.engine.scan import entry_installs, image_beside, pins as pins_mod, project_imports, python_callers, source_pins, vendored, xinference_server
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
@@ -76,9 +76,11 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     rep = AuditReport(root=sc.root, sites=[], skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
                       pins=sc.pins, default_version=sc.default, kb=kb, files=list(sc.files), ctx=sc.ctx)
     prepared: list = []
+    images = image_beside.index(sc.sites, {str(v) for v in cat.versions}) if sc.default.basis == "none" else {}
     for site in sc.sites:
         try:
-            prepared.append((site, *_site_facts(site, choice_for(site.file, sc.choices, sc.default), hardware, kb, cat, sc.ctx)))
+            choice = image_beside.choice(site, choice_for(site.file, sc.choices, sc.default), images)
+            prepared.append((site, *_site_facts(site, choice, hardware, kb, cat, sc.ctx)))
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
@@ -302,6 +304,11 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         earlier = site_facts(site, hardware, str(span[0]), choice.pinned, kb, cat, **same)
         earlier.pop("model_alternatives", None)
         facts["between_releases"] = (str(span[0]), earlier, f">{span[0]}")
+    elif choice.basis == image_beside.BASIS and str(choice.version) != str(cat.newest):
+        # the image beside the site, or a fresh install of the newest release (engine/scan/image_beside.py)
+        newest = site_facts(site, hardware, str(cat.newest), False, kb, cat, **same)
+        newest.pop("model_alternatives", None)
+        facts["between_releases"] = (str(choice.version), newest, str(choice.version), "beside", str(cat.newest))
     return choice, facts
 
 
@@ -346,10 +353,11 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
             if f.priority == "P0" and getattr(f, "vllm", None) and f.code.startswith(site.framework + "-"):
                 f.priority = "P1"
     if between is not None:
-        low, other, spec = between
+        low, other, spec, *beside = between  # beside: ("beside", the newest release) for image_beside
         for key, value in facts.items():  # what the audit added to the site's facts after they were made
             other[key] = {**value, **other[key]} if key == "launch" else other.get(key, value)
-        unpinned.settle_between(results, evaluate_all(kb, other, unresolved, site.engine_elsewhere), kb, low, spec)
+        unpinned.settle_between(results, evaluate_all(kb, other, unresolved, site.engine_elsewhere), kb, low, spec,
+                                why=beside[0] if beside else "source")
     if choice.basis in (unpinned.BASIS, "source", "none"):
         # an untagged image, a source build (engine/scan/source_pins.py), or no pin, image or install
         # anywhere (the release that runs is the user's): a P0 of some releases only is not certain
@@ -357,9 +365,10 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none",
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
-    elif between is not None:  # a version no release has: options and values of either release
-        low, high = between[0], between[2].lstrip("<")
-        unpinned.settle(results, remarks, site, cat, kb, "source", span=[cat.index_version(low), cat.index_version(high)], checks=False)
+    elif between is not None:  # a version no release has, or an image beside: options and values of either release
+        low, high = between[0], between[4] if len(between) > 4 else between[2].lstrip("<")
+        unpinned.settle(results, remarks, site, cat, kb, between[3] if len(between) > 4 else "source",
+                        span=[cat.index_version(low), cat.index_version(high)], checks=False)
     elif choice.basis == "range" and choice.pin is not None:
         unpinned.settle_range(remarks, site, cat, kb, _allowed(cat, choice), choice.pin.spec)
     elif choice.basis == "image-dated" and (allowed := _allowed(cat, choice)):

@@ -83,13 +83,19 @@ def _version(v) -> tuple | None:
     return tuple(int(x or 0) for x in m.groups()) if m else None
 
 
+# names vLLM's --dtype parser maps to one torch dtype (STR_DTYPE_TO_TORCH_DTYPE / _STR_DTYPE_TO_TORCH_DTYPE):
+# a reporter's `float16` and a proposed `half` are the same change
+_DTYPE_ALIASES = {"half": "float16", "fp16": "float16", "bf16": "bfloat16", "float": "float32", "fp32": "float32"}
+
+
 def _same(a, b) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return all(k in b and _same(v, b[k]) for k, v in a.items())
     na, nb = _number(a), _number(b)
     if na is not None and nb is not None:
         return abs(na - nb) < 1e-9
-    return str(a).strip().lower() == str(b).strip().lower()
+    sa, sb = str(a).strip().lower(), str(b).strip().lower()
+    return _DTYPE_ALIASES.get(sa, sa) == _DTYPE_ALIASES.get(sb, sb)
 
 
 def fix_proposed(rep, fix: dict) -> bool:

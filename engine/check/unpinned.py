@@ -97,11 +97,13 @@ def settle_range(findings: list, site: Site, cat: Catalog, kb: Knowledge, releas
             f.safe = False
 
 
-def settle_between(results: list, other: list, kb: Knowledge, low: str, spec: str) -> None:
+def settle_between(results: list, other: list, kb: Knowledge, low: str, spec: str, why: str = "source") -> None:
     """A build between two releases, judged as one of them: a P0 that does not hold in the other too
     (`other`: the same site's results with that release's facts) is a P1 that says which code it needs
     (`spec`: `<0.8.0` where judged as the earlier, the commit may already have what 0.8.0 has; `>0.7.3`
-    where judged as the later, it may not have it yet); `low`: the earlier release."""
+    where judged as the later, it may not have it yet); `low`: the earlier release; `why` names the
+    texts that say so (source: a build between releases; beside: the image beside a site that pins
+    nothing, or a fresh install of the newest release)."""
     then = {r.check.id: r for r in other}
     for r in results:
         if r.status != "recommended" or r.priority != "P0":
@@ -110,5 +112,5 @@ def settle_between(results: list, other: list, kb: Knowledge, low: str, spec: st
         if o is not None and o.status == "recommended" and o.priority == "P0":
             continue
         r.priority, r.safe = "P1", False
-        r.reason = Text(en=r.reason.en + kb.t("priority.source", "en", spec=spec, floor=low),
-                        zh=r.reason.zh + kb.t("priority.source", "zh", spec=spec, floor=low))
+        r.reason = Text(en=r.reason.en + kb.t(f"priority.{why}", "en", spec=spec, floor=low),
+                        zh=r.reason.zh + kb.t(f"priority.{why}", "zh", spec=spec, floor=low))

@@ -1,0 +1,2 @@
+#!/bin/sh
+vllm serve microsoft/phi-4
