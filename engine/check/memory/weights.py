@@ -72,8 +72,23 @@ def weights_bytes(model: dict, engine: dict, tp: int = 1, mxfp4: str = "padded")
             per = 0.5 + 2.0 / group  # 4-bit weights and one 16-bit scale per group
         pad = _mxfp4_padding(model, tp, mxfp4) if q in EXPERTS_ONLY else 1.0
         return experts * per * pad + (total - experts) * 2.0
-    kept = min(unquantized_params(model) or 0.0, max(0.0, total - embed))
+    kept = min(unquantized_params(model) + vision_params(model, engine), max(0.0, total - embed))
     return (embed + kept) * 2.0 + (total - embed - kept) * per
+
+
+def vision_params(model: dict, engine: dict) -> float:
+    """The vision tower a quantized checkpoint keeps in 16 bits (models.yaml vision_params_b):
+    AutoAWQ and AutoGPTQ quantize the language model's layers only (Qwen's VL AWQ uploads list
+    `visual` under modules_to_not_convert, and vLLM's qwen2_vl.py drops a GPTQ config for the
+    vision tower), and llm-compressor's VLM recipes ignore the tower. 0 when vLLM quantizes a 16-bit
+    checkpoint itself (`--quantization fp8` without a quantized checkpoint), whose vision linears
+    take the method too."""
+    b = model.get("vision_params_b")
+    if not (model.get("multimodal") and isinstance(b, (int, float)) and b > 0):
+        return 0.0
+    if engine.get("quantization") and not model.get("quant_method"):
+        return 0.0
+    return float(b) * 1e9
 
 
 def uncertain_weights_bytes(model: dict, engine: dict, width: str) -> float:

@@ -1,0 +1,36 @@
+"""What a quantized checkpoint leaves in 16 bits beyond the embeddings and LM head."""
+from __future__ import annotations
+
+from vllm_kb.engine.check.memory.weights import vision_params, weights_bytes
+from vllm_kb.engine.kb import knowledge, models
+
+
+def facts(name: str) -> dict:
+    kb = knowledge.load()
+    return models.model_facts(name, kb.models, kb.doc("models.yaml").data.get("quantized_markers", []))
+
+
+def test_a_quantized_vlm_keeps_its_vision_tower_in_16_bits():
+    # AutoAWQ/AutoGPTQ quantize the language model only (vLLM's qwen2_vl.py drops a GPTQ config for
+    # the tower, citing Qwen2-VL-2B-Instruct-GPTQ-Int4): the ViT's 0.67B weigh 2 bytes, not 0.53
+    awq = facts("Qwen/Qwen2.5-VL-7B-Instruct-AWQ")
+    assert awq["quant_method"] == "awq" and vision_params(awq, {}) == 0.67e9
+    text_only = {**awq, "vision_params_b": None}
+    extra = weights_bytes(awq, {}) - weights_bytes(text_only, {})
+    assert abs(extra - 0.67e9 * (2.0 - 0.53)) < 1e6
+    assert 6.3 < weights_bytes(awq, {}) / 2**30 < 6.7
+
+
+def test_vllm_quantizing_a_16_bit_vlm_itself_takes_the_tower_too():
+    plain = facts("Qwen/Qwen2.5-VL-7B-Instruct")
+    assert not plain.get("quant_method")
+    assert vision_params(plain, {"quantization": "fp8"}) == 0.0
+    assert vision_params(plain, {}) == 0.67e9  # but nothing is quantized, so nothing changes
+    assert weights_bytes(plain, {}) == plain["params_b"] * 1e9 * 2
+
+
+def test_a_text_only_size_of_a_multimodal_family_has_no_tower():
+    one = facts("google/gemma-3-1b-it")
+    assert not one["multimodal"] and vision_params(one, {}) == 0.0
+    fp8 = facts("RedHatAI/gemma-3-27b-it-FP8-dynamic")
+    assert fp8["multimodal"] and vision_params(fp8, {}) == 0.42e9
