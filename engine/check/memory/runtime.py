@@ -87,7 +87,7 @@ class Runtime:
     hybrid_manager: bool        # 0.9.1+ V1: sliding-window layers keep only window + batch
     group_concurrency: bool     # 0.9.1+: concurrency counts blocks per KV-cache group
     cudagraph_profiled: bool    # 0.20+: CUDA-graph memory subtracted before KV sizing
-    tokens_from_concurrency: bool  # 0.24+: "KV cache size" = concurrency x max_model_len
+    tokens_from_concurrency: bool  # 0.20.1+: "KV cache size" = concurrency x max_model_len (kv_cache_utils.py)
     sampler: str = "sort"       # how the dummy sampler masks top-k/top-p (0.17+: triton; V0: sort + logprobs)
     # the other sampler the release may run, where it depends on what is installed: 0.8.0-0.11.0
     # take FlashInfer's whenever FlashInfer is importable (the Docker images), PyTorch's sort otherwise
@@ -144,7 +144,7 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
     chunked = since("0.10.0") and (not since("0.10.1") or (allow == "1" if allow in ("0", "1") else since("0.14.0")))
     return Runtime(vllm_version, v1=v1, new_profiler=since("0.6.4"), hybrid_manager=v1 and since("0.9.1"),
                    group_concurrency=v1 and since("0.9.1"), cudagraph_profiled=v1 and graphs,
-                   tokens_from_concurrency=v1 and since("0.24.0"), sampler=sampler, sampler_alt=alt,
+                   tokens_from_concurrency=v1 and since("0.20.1"), sampler=sampler, sampler_alt=alt,
                    mla_cache=mla, experts_over_dp=since("0.9.0"), nccl_cumem=since("0.4.1") and not since("0.4.3"),
                    context_from_init=since("0.3.1") and not since("0.6.4"), chunked_hybrid=v1 and chunked,
                    mxfp4_alt=_mxfp4_alt(v, since, env, compute_capability))
