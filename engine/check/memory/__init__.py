@@ -64,7 +64,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
     stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp,
-                                 absorbed_mla=mla_absorbs(model, engine, site.rt, env))
+                                 absorbed_mla=mla_absorbs(model, engine, site.rt, env), partition=site.rt.pp_partition)
     offload = _offload_bytes(engine)
     if offload:
         # --cpu-offload-gb keeps up to that many GiB of each GPU's weights in host memory (per GPU)
@@ -111,7 +111,8 @@ def _mxfp4_alt(site: Site, width: str, offload: float) -> dict[str, Any]:
     if not site.rt.mxfp4_alt or width != "mxfp4" or not model.get("num_experts"):
         return {}
     alt = weights_bytes(model, engine, site.tp, site.rt.mxfp4_alt)
-    stages = [max(0.0, s - offload) for s in stage_weights_bytes(model, engine, alt, site.tp, site.pp, site.rt.experts_over_dp)]
+    stages = [max(0.0, s - offload) for s in stage_weights_bytes(model, engine, alt, site.tp, site.pp, site.rt.experts_over_dp,
+                                                                    partition=site.rt.pp_partition)]
     cap = _kv_facts(site, stages, Notes())
     return {"weights_mxfp4_alt_per_gpu_gib": round(stages[0] / GIB, 1), "kv_cache_mxfp4_alt_gib": cap["kv_cache_gib"],
             "max_model_len_fit_mxfp4_alt": cap["max_model_len_fit"],
@@ -190,7 +191,7 @@ def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]
     samples; the first and last also hold the embedding and LM head) and vLLM sizes all caches to
     the smallest block count."""
     model, engine, rt = site.model, site.engine, site.rt
-    stages = pp_stage_layers(model["num_hidden_layers"], site.pp)
+    stages = pp_stage_layers(model["num_hidden_layers"], site.pp, rt.pp_partition)
     best: tuple[dict, KVLayout, float] | None = None
     kv_bytes = human_int(engine.get("kv_cache_memory_bytes"))
     for i, layers in enumerate(stages):

@@ -140,9 +140,12 @@ class KVLayout:
         return full_groups * full + sliding_groups * local + self.ssm_groups * self.ssm_blocks
 
 
-def pp_stage_layers(layers: int, pp: int) -> list[int]:
-    """Layers per pipeline stage as vLLM splits them (get_pp_indices): an even share, the
+def pp_stage_layers(layers: int, pp: int, partition: tuple[int, ...] | None = None) -> list[int]:
+    """Layers per pipeline stage as vLLM splits them (get_pp_indices): VLLM_PP_LAYER_PARTITION
+    when it names one count per stage summing to the layers, else an even share with the
     remainder going to the stages before the last."""
+    if partition and len(partition) == pp and sum(partition) == layers:
+        return list(partition)
     parts = [layers // pp] * pp
     for i in range(2, layers % pp + 2):
         parts[-i] += 1

@@ -107,6 +107,9 @@ class Runtime:
     # MXFP4 experts on Hopper where the installation picks the kernel (0.10.2-0.11.0): Marlin, padded,
     # unless the optional triton_kernels package is importable; then Triton, unpadded ("strided")
     mxfp4_alt: str | None = None
+    # VLLM_PP_LAYER_PARTITION (0.5.4+, vllm/distributed/utils.py get_pp_indices): the layers of each
+    # pipeline stage as the site writes them, in place of the even split
+    pp_partition: tuple[int, ...] | None = None
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None,
@@ -147,7 +150,21 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
                    tokens_from_concurrency=v1 and since("0.20.1"), sampler=sampler, sampler_alt=alt,
                    mla_cache=mla, experts_over_dp=since("0.9.0"), nccl_cumem=since("0.4.1") and not since("0.4.3"),
                    context_from_init=since("0.3.1") and not since("0.6.4"), chunked_hybrid=v1 and chunked,
-                   mxfp4_alt=_mxfp4_alt(v, since, env, compute_capability))
+                   mxfp4_alt=_mxfp4_alt(v, since, env, compute_capability),
+                   pp_partition=_pp_partition(env) if since("0.5.4") else None)
+
+
+def _pp_partition(env: dict) -> tuple[int, ...] | None:
+    """VLLM_PP_LAYER_PARTITION as vLLM parses it ("12,10,10"), or None when unset or not a list
+    of counts (vLLM then refuses to start, which the estimate does not model)."""
+    raw = env.get("VLLM_PP_LAYER_PARTITION")
+    if not isinstance(raw, str) or not raw.strip():
+        return None
+    try:
+        parts = tuple(int(x) for x in raw.split(","))
+    except ValueError:
+        return None
+    return parts if all(p >= 0 for p in parts) else None
 
 
 def v0_only(architecture: str, v: Any) -> bool:

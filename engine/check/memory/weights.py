@@ -203,16 +203,16 @@ def lora_buffer_bytes(model: dict, engine: dict, tp: int = 1) -> float:
 
 
 def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool = False,
-                        absorbed_mla: bool = False) -> list[float]:
+                        absorbed_mla: bool = False, partition: tuple[int, ...] | None = None) -> list[float]:
     """What each pipeline stage's GPU holds: its share of the layers as vLLM splits them
     (get_pp_indices), plus the input embedding on the first stage and the LM head on the last
     (both 16-bit; a tied LM head is a second copy there, PPMissingLayer elsewhere), plus the
     LoRA adapter slots when LoRA is on, plus V0's absorbed MLA matrices (`absorbed_mla`)."""
     lora = lora_buffer_bytes(model, engine, tp) / max(1, pp)
-    out = [w + lora for w in _stage_weights(model, engine, weights, tp, pp, experts_over_dp)]
+    out = [w + lora for w in _stage_weights(model, engine, weights, tp, pp, experts_over_dp, partition)]
     if absorbed_mla and model.get("num_hidden_layers"):
         per_layer = mla_absorbed_bytes(model, engine, tp) / model["num_hidden_layers"]
-        out = [w + per_layer * n for w, n in zip(out, pp_stage_layers(model["num_hidden_layers"], pp))]
+        out = [w + per_layer * n for w, n in zip(out, pp_stage_layers(model["num_hidden_layers"], pp, partition))]
     return out
 
 
@@ -240,7 +240,8 @@ def mla_absorbed_bytes(model: dict, engine: dict, tp: int) -> float:
     return float(layers * per_layer)
 
 
-def _stage_weights(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool) -> list[float]:
+def _stage_weights(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool,
+                   partition: tuple[int, ...] | None = None) -> list[float]:
     layers = model.get("num_hidden_layers")
     if pp <= 1 or not layers or not model.get("hidden_size") or not model.get("vocab_size"):
         return [weights_per_gpu_bytes(model, engine, weights, tp, pp, experts_over_dp)] * max(1, pp)
@@ -250,7 +251,7 @@ def _stage_weights(model: dict, engine: dict, weights: float, tp: int, pp: int, 
     # spread over the stages by their layers: the replicated KV projections, less the experts of other DP ranks
     even = replicated_kv_bytes(model, engine, tp, pp) - ep_saving_bytes(model, engine, weights, tp, pp, experts_over_dp)
     out = []
-    for i, n in enumerate(pp_stage_layers(layers, pp)):
+    for i, n in enumerate(pp_stage_layers(layers, pp, partition)):
         held = body * n / layers + (table if i == 0 else 0.0) + (table if i == pp - 1 else 0.0)
         out.append(held / tp + even * n * pp / layers)
     return out
