@@ -1,7 +1,7 @@
 """What a quantized checkpoint leaves in 16 bits beyond the embeddings and LM head."""
 from __future__ import annotations
 
-from vllm_kb.engine.check.memory.weights import vision_params, weights_bytes
+from vllm_kb.engine.check.memory.weights import uncertain_weights_bytes, vision_params, weight_width, weights_bytes
 from vllm_kb.engine.kb import knowledge, models
 
 
@@ -34,3 +34,21 @@ def test_a_text_only_size_of_a_multimodal_family_has_no_tower():
     assert not one["multimodal"] and vision_params(one, {}) == 0.0
     fp8 = facts("RedHatAI/gemma-3-27b-it-FP8-dynamic")
     assert fp8["multimodal"] and vision_params(fp8, {}) == 0.42e9
+
+
+def test_gptq_and_bitsandbytes_at_8_bits_weigh_a_byte_a_weight():
+    # Qwen publishes -GPTQ-Int8 beside -GPTQ-Int4: the same method, twice the bytes
+    int8, int4 = facts("Qwen/Qwen2.5-14B-Instruct-GPTQ-Int8"), facts("Qwen/Qwen2.5-14B-Instruct-GPTQ-Int4")
+    assert weight_width({}, int8) == "int8" and weight_width({}, int4) == "4bit"
+    assert 14.5 < weights_bytes(int8, {}) / 2**30 < 16 and weights_bytes(int4, {}) / 2**30 < 10
+    assert uncertain_weights_bytes(int8, {}, "int8") == 0.0  # GPTQ quantizes attention too
+    kb = knowledge.load()
+    markers = kb.doc("models.yaml").data.get("quantized_markers", [])
+    bnb8 = models.model_facts("me/Qwen2.5-7B-Instruct", kb.models, markers, config={
+        "architectures": ["Qwen2ForCausalLM"], "quantization_config": {"quant_method": "bitsandbytes", "load_in_8bit": True}})
+    assert bnb8["quant_bits"] == 8 and weight_width({}, bnb8) == "int8"
+    # the config's bits win over a name that says otherwise; AWQ is 4-bit whatever the name
+    four = models.model_facts("me/Qwen2.5-7B-Instruct-Int8", kb.models, markers, config={
+        "architectures": ["Qwen2ForCausalLM"], "quantization_config": {"quant_method": "gptq", "bits": 4}})
+    assert weight_width({}, four) == "4bit"
+    assert weight_width({}, facts("someone/Qwen2.5-7B-Instruct-AWQ-8bit")) == "4bit"

@@ -131,6 +131,8 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
             facts.pop(fact, None)
             if isinstance(v, kind) and (kind is bool or not isinstance(v, bool)):
                 facts[fact] = v
+        if "quant_bits" not in facts and quant.get("load_in_8bit") is True:
+            facts["quant_bits"] = 8  # BitsAndBytesConfig: LLM.int8() weights, one byte each
         kept = coverage(quant)
         if kept:
             facts["quant_unquantized"] = kept

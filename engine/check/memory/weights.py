@@ -1,6 +1,8 @@
 """Weights: checkpoint bytes by quantization width, and what each GPU holds under TP x PP."""
 from __future__ import annotations
 
+import re
+
 from vllm_kb.engine.check.memory.kv import pp_stage_layers
 from vllm_kb.engine.kb.models import (attention_params, ceil_div, embedding_params, expert_params, head_dim,
                                       kv_heads_per_gpu)
@@ -28,6 +30,9 @@ EXPERTS_ONLY = {"mxfp4", "gpt_oss_mxfp4", "experts_int8", "moe_wna16"}
 
 # GGUF files hold anything from 2 to 8 bits per weight: the width is not in the name
 UNKNOWN_WIDTH = frozenset({"gguf"})
+# GPTQ, bitsandbytes and AutoRound store 4 or 8 bits a weight (config.json `bits`, BitsAndBytesConfig
+# `load_in_8bit`); without a config the upload's name says which (Qwen's "-GPTQ-Int8", "-8bit")
+_EIGHT_BIT_NAME = re.compile(r"(?i)(?:^|[-_./])(?:int8|8-?bits?|w8a16)(?:$|[-_./])")
 
 
 def weight_width(engine: dict, model: dict) -> str | None:
@@ -43,9 +48,19 @@ def weight_width(engine: dict, model: dict) -> str | None:
             named = QUANT_WIDTH.get(str(model.get("quant_method") or "").lower())
             if named and named != "int8":
                 return named  # `--quantization compressed-tensors` on a "-AWQ-4bit"/"-FP8" name: the name's width
-        return QUANT_WIDTH.get(q, "4bit" if "4" in q else "fp8" if "8" in q else "bf16")
+        width = QUANT_WIDTH.get(q, "4bit" if "4" in q else "fp8" if "8" in q else "bf16")
+        return "int8" if width == "4bit" and q not in ("awq", "awq_marlin", "auto_awq") and _eight_bit(model) else width
     dtype = str(engine.get("dtype") or "auto").lower()
     return "fp32" if dtype in ("float32", "fp32", "float") else "bf16"
+
+
+def _eight_bit(model: dict) -> bool:
+    """An integer checkpoint of a 4-or-8-bit method that stores 8 bits: its config's `bits`, else
+    its name. AWQ stores 4 bits only."""
+    bits = model.get("quant_bits")
+    if isinstance(bits, int) and not isinstance(bits, bool):
+        return bits == 8
+    return bool(_EIGHT_BIT_NAME.search(str(model.get("name") or "")))
 
 
 def _known_width(engine: dict, model: dict) -> str:
@@ -98,6 +113,8 @@ def uncertain_weights_bytes(model: dict, engine: dict, width: str) -> float:
     per = BYTES_PER_PARAM.get(width, 2.0)
     if width not in ("fp8", "int8", "fp4"):  # 16-bit, or AWQ/GPTQ-style int4 that quantizes every linear layer
         return 0.0
+    if QUANT_WIDTH.get(str(model.get("quant_method") or "").lower()) == "4bit":
+        return 0.0  # GPTQ / bitsandbytes at 8 bits quantize every linear layer as they do at 4
     if engine.get("quantization") and not model.get("quant_method"):
         return 0.0  # unquantized, or quantized online by vLLM itself (every linear layer)
     if model.get("quant_source") not in ("name", None) or model.get("quant_unquantized"):
