@@ -52,3 +52,18 @@ def test_gptq_and_bitsandbytes_at_8_bits_weigh_a_byte_a_weight():
         "architectures": ["Qwen2ForCausalLM"], "quantization_config": {"quant_method": "gptq", "bits": 4}})
     assert weight_width({}, four) == "4bit"
     assert weight_width({}, facts("someone/Qwen2.5-7B-Instruct-AWQ-8bit")) == "4bit"
+
+
+def test_the_rope_table_of_every_position_is_held_on_every_gpu():
+    # vLLM builds cos/sin for all max_position_embeddings positions, whatever max_model_len is:
+    # Llama 4 Scout's 10,485,760 x 128 x 2 bytes = 2.5 GiB per GPU at any TP
+    from vllm_kb.engine.check.memory.weights import rope_cache_bytes, stage_weights_bytes
+
+    scout = facts("meta-llama/Llama-4-Scout-17B-16E-Instruct")
+    assert rope_cache_bytes(scout, {}) == 10485760 * 128 * 2
+    body = weights_bytes(scout, {})
+    tp4 = stage_weights_bytes(scout, {}, body, 4, 1)[0]
+    assert abs(tp4 - body / 4 - 2.5 * 2**30) < 0.01 * 2**30
+    llama = facts("meta-llama/Llama-3.1-8B-Instruct")
+    assert rope_cache_bytes(llama, {}) < 0.04 * 2**30
+    assert rope_cache_bytes(facts("deepseek-ai/DeepSeek-V3"), {}) == 163840 * 64 * 2  # the rope part of MLA

@@ -225,12 +225,30 @@ def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: 
     (get_pp_indices), plus the input embedding on the first stage and the LM head on the last
     (both 16-bit; a tied LM head is a second copy there, PPMissingLayer elsewhere), plus the
     LoRA adapter slots when LoRA is on, plus V0's absorbed MLA matrices (`absorbed_mla`)."""
-    lora = lora_buffer_bytes(model, engine, tp) / max(1, pp)
+    lora = lora_buffer_bytes(model, engine, tp) / max(1, pp) + rope_cache_bytes(model, engine)
     out = [w + lora for w in _stage_weights(model, engine, weights, tp, pp, experts_over_dp, partition)]
     if absorbed_mla and model.get("num_hidden_layers"):
         per_layer = mla_absorbed_bytes(model, engine, tp) / model["num_hidden_layers"]
         out = [w + per_layer * n for w, n in zip(out, pp_stage_layers(model["num_hidden_layers"], pp, partition))]
     return out
+
+
+def rope_cache_bytes(model: dict, engine: dict) -> float:
+    """Per GPU, the rotary embedding's cos/sin table: vLLM computes it for every position up to the
+    config's max_position_embeddings, whatever max_model_len is, in the model dtype, whole on every
+    rank (rotary_embedding RotaryEmbedding._compute_cos_sin_cache, one table per configuration
+    through get_rope's cache), and counts it in "Model loading took". Tens of MiB for a 128K
+    model; 2.5 GiB for Llama 4 Scout's 10,485,760 positions (llm-d's 0.19 TP 4 log: 53.12 GiB of
+    weights per GPU where the checkpoint's share is 50.8)."""
+    positions = model.get("max_position_embeddings")
+    if not isinstance(positions, int) or isinstance(positions, bool) or positions <= 0:
+        return 0.0
+    if model.get("kv_lora_rank"):
+        rotary = model.get("qk_rope_head_dim") or 64
+    else:
+        rotary = head_dim(model) * float(model.get("partial_rotary_factor") or 1.0) if model.get("hidden_size") else 0
+    width = 4.0 if str(engine.get("dtype") or "").lower() in ("float32", "fp32", "float") else 2.0
+    return float(positions * rotary * width)
 
 
 def mla_absorbed_bytes(model: dict, engine: dict, tp: int) -> float:
