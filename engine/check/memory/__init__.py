@@ -16,8 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound, v0_profile
-from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layout, safe_len,
-                                            mla_absorbs, pp_stage_layers)
+from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layer_count,
+                                            kv_layout, mla_absorbs, pp_stage_layers, safe_len)
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
                                                  non_torch_bytes, nvls_v0_unknown_bytes)
 from vllm_kb.engine.check.memory.site import Notes, Site, numeric_args
@@ -256,7 +256,7 @@ def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]
         "kv_cache_gib": round(available / GIB, 2),
         "kv_cache_dtype": kv_dtype,
         "kv_bytes_per_token_per_gpu": int(per_gpu_token),
-        "kv_bytes_per_token": int(layout.per_layer * model["num_hidden_layers"] * replicas),
+        "kv_bytes_per_token": int(layout.per_layer * kv_layer_count(model) * replicas),
         "block_size": layout.block,
         "max_model_len": site.max_len,
         "max_model_len_known": site.max_len_known,

@@ -152,8 +152,21 @@ def pp_stage_layers(layers: int, pp: int, partition: tuple[int, ...] | None = No
     return parts
 
 
+def kv_layer_count(model: dict, layers: int | None = None) -> int:
+    """Of `layers` (default: all), those that allocate a KV cache: vLLM gives a layer that reads an
+    earlier layer's cache (kv_sharing_target_layer_name: Gemma 3n's and Gemma 4's last
+    num_kv_shared_layers) no KV-cache spec (gpu_model_runner.get_kv_cache_spec)."""
+    total = int(model.get("num_hidden_layers") or 0)
+    layers = total if layers is None else layers
+    shared = model.get("num_kv_shared_layers")
+    if not (isinstance(shared, int) and not isinstance(shared, bool) and 0 < shared < total):
+        return layers
+    return round(layers * (total - shared) / total)
+
+
 def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> KVLayout:
     """The KV-cache shape of one GPU holding `layers` of the model."""
+    layers = kv_layer_count(model, layers)
     sliding = 0
     window = int(model.get("sliding_window_size") or 0)
     if window and model.get("num_sliding_layers"):
