@@ -54,8 +54,27 @@ def gpu_facts(row: dict) -> dict[str, Any]:
     return gpu
 
 
+def release_defaults(row: dict) -> dict[str, Any]:
+    """What `vllm-kb estimate` and an audit fill in where the command says nothing: the release's
+    declared defaults, then those vLLM picks at start-up for this GPU and entry point (`vllm serve`,
+    or `LLM()` for a row with `entry: offline`)."""
+    from vllm_kb.engine.check import facts as facts_mod
+    from vllm_kb.engine.kb import catalog
+
+    kb, cat = knowledge.load(), catalog.load()
+    version = str(row["vllm"])
+    lookup = cat.resolve(version).version
+    out = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
+    offline = row.get("entry") == "offline"
+    site = {"mode": "standalone_offline" if offline else "standalone_serve", "kind": "LLM()" if offline else "vllm serve",
+            "serves_http": not offline}
+    out.update(facts_mod.effective_defaults(kb, {"site": site, "gpu": gpu_facts(row), "model": model_facts(row),
+                                                 "vllm": {"version": version, "pinned": True}}, lookup))
+    return out
+
+
 def engine_args(row: dict) -> dict[str, Any]:
-    engine = dict(row.get("engine") or {})
+    engine = {**release_defaults(row), **(row.get("engine") or {})}
     engine["tensor_parallel_size"] = int(row.get("tp") or 1)
     engine["pipeline_parallel_size"] = int(row.get("pp") or 1)
     return engine
