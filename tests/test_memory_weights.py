@@ -67,3 +67,21 @@ def test_the_rope_table_of_every_position_is_held_on_every_gpu():
     llama = facts("meta-llama/Llama-3.1-8B-Instruct")
     assert rope_cache_bytes(llama, {}) < 0.04 * 2**30
     assert rope_cache_bytes(facts("deepseek-ai/DeepSeek-V3"), {}) == 163840 * 64 * 2  # the rope part of MLA
+
+
+def test_a_linear_rope_scaling_multiplies_the_table():
+    # LinearScalingRotaryEmbedding builds max_position_embeddings x factor positions; Gemma 3's local
+    # layers add an unscaled table: 12B at head_dim 256 holds 0.56 GiB of them
+    from vllm_kb.engine.check.memory.weights import rope_cache_bytes
+
+    g12 = facts("google/gemma-3-12b-it")
+    assert g12["rope_cache_positions"] == 9 * 131072
+    assert abs(rope_cache_bytes(g12, {}) / 2**30 - 0.5625) < 1e-9
+    kb = knowledge.load()
+    markers = kb.doc("models.yaml").data.get("quantized_markers", [])
+    cfg = {"architectures": ["LlamaForCausalLM"], "num_hidden_layers": 30, "hidden_size": 4096, "num_attention_heads": 32,
+           "max_position_embeddings": 16384, "rope_scaling": {"type": "linear", "factor": 4.0}}
+    own = models.model_facts("me/deepseek-coder-like", kb.models, markers, config=cfg)
+    assert own["rope_cache_positions"] == 65536
+    yarn = dict(cfg, rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096})
+    assert "rope_cache_positions" not in models.model_facts("me/yarn-model", kb.models, markers, config=yarn)

@@ -19,7 +19,7 @@ ARCH_KEYS = (
     "n_shared_experts", "first_k_dense_replace", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
     "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "index_topk", "sliding_window_size",
     "sliding_window_pattern", "tie_word_embeddings", "max_position_embeddings", "attn_logit_softcapping",
-    "attention_chunk_size", "interleave_moe_layer_step", "num_kv_shared_layers",
+    "attention_chunk_size", "interleave_moe_layer_step", "num_kv_shared_layers", "rope_cache_positions",
 )
 _DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16",
            "float32": "float32", "fp32": "float32", "float": "float32"}
@@ -252,6 +252,7 @@ def arch_from_config(config: dict) -> dict[str, Any]:
     _config_moe(cfg, out)
     _remote_code_dims(cfg, out)
     _config_sliding(cfg, out)
+    _rope_positions(cfg, out)
     out.update(ssm_from_config(cfg))
     if "attn_logit_softcapping" in cfg:  # null (Gemma 3) clears what the catalog's family says
         cap = cfg["attn_logit_softcapping"]
@@ -260,6 +261,21 @@ def arch_from_config(config: dict) -> dict[str, Any]:
     if "tie_word_embeddings" not in out and isinstance(config.get("tie_word_embeddings"), bool):
         out["tie_word_embeddings"] = config["tie_word_embeddings"]
     return out
+
+
+def _rope_positions(cfg: dict, out: dict) -> None:
+    """The positions vLLM's RoPE cos/sin tables hold, where they are more than max_position_embeddings:
+    a linear or dynamic-NTK rope_scaling builds max_position_embeddings x factor
+    (LinearScalingRotaryEmbedding, DynamicNTKScalingRotaryEmbedding), and Gemma 3's local layers
+    (rope_local_base_freq) add a second, unscaled table."""
+    rs, positions = cfg.get("rope_scaling"), out.get("max_position_embeddings")
+    if not isinstance(rs, dict) or not _dim(positions):
+        return
+    kind, factor = rs.get("rope_type") or rs.get("type"), rs.get("factor")
+    if kind not in ("linear", "dynamic") or not isinstance(factor, (int, float)) or isinstance(factor, bool) or not 1 < factor <= 1024:
+        return
+    tables = int(positions * factor) + (positions if cfg.get("rope_local_base_freq") else 0)
+    out["rope_cache_positions"] = tables
 
 
 def _uniform(v):

@@ -239,8 +239,9 @@ def rope_cache_bytes(model: dict, engine: dict) -> float:
     rank (rotary_embedding RotaryEmbedding._compute_cos_sin_cache, one table per configuration
     through get_rope's cache), and counts it in "Model loading took". Tens of MiB for a 128K
     model; 2.5 GiB for Llama 4 Scout's 10,485,760 positions (llm-d's 0.19 TP 4 log: 53.12 GiB of
-    weights per GPU where the checkpoint's share is 50.8)."""
-    positions = model.get("max_position_embeddings")
+    weights per GPU where the checkpoint's share is 50.8). A linear rope_scaling multiplies the
+    positions (rope_cache_positions: Gemma 3's global table holds 8 x 131,072)."""
+    positions = model.get("rope_cache_positions") or model.get("max_position_embeddings")
     if not isinstance(positions, int) or isinstance(positions, bool) or positions <= 0:
         return 0.0
     if model.get("kv_lora_rank"):
