@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from vllm_kb.engine.kb.layer_config import config_dim as _dim, config_sliding, rope_positions
 from vllm_kb.engine.kb.ssm_config import ssm_from_config
-
 from vllm_kb.engine.kb.unquantized import coverage
 from vllm_kb.engine.kb.versions import Version, try_parse
 
@@ -251,8 +251,8 @@ def arch_from_config(config: dict) -> dict[str, Any]:
         return {}
     _config_moe(cfg, out)
     _remote_code_dims(cfg, out)
-    _config_sliding(cfg, out)
-    _rope_positions(cfg, out)
+    config_sliding(cfg, out)
+    rope_positions(cfg, out)
     out.update(ssm_from_config(cfg))
     if "attn_logit_softcapping" in cfg:  # null (Gemma 3) clears what the catalog's family says
         cap = cfg["attn_logit_softcapping"]
@@ -263,34 +263,11 @@ def arch_from_config(config: dict) -> dict[str, Any]:
     return out
 
 
-def _rope_positions(cfg: dict, out: dict) -> None:
-    """The positions vLLM's RoPE cos/sin tables hold, where they are more than max_position_embeddings:
-    a linear or dynamic-NTK rope_scaling builds max_position_embeddings x factor
-    (LinearScalingRotaryEmbedding, DynamicNTKScalingRotaryEmbedding), and Gemma 3's local layers
-    (rope_local_base_freq) add a second, unscaled table."""
-    rs, positions = cfg.get("rope_scaling"), out.get("max_position_embeddings")
-    if not isinstance(rs, dict) or not _dim(positions):
-        return
-    kind, factor = rs.get("rope_type") or rs.get("type"), rs.get("factor")
-    if kind not in ("linear", "dynamic") or not isinstance(factor, (int, float)) or isinstance(factor, bool) or not 1 < factor <= 1024:
-        return
-    tables = int(positions * factor) + (positions if cfg.get("rope_local_base_freq") else 0)
-    out["rope_cache_positions"] = tables
-
-
 def _uniform(v):
     """A per-layer list that holds one value for every layer (Hunyuan-A13B's moe_topk, moe_intermediate_size) as that value."""
     if isinstance(v, list) and v and all(x == v[0] and type(x) is type(v[0]) for x in v):
         return v[0]
     return v
-
-
-def _dim(v):
-    """A config.json dimension as the sizing can use it: a flag, or a whole number from 0 to 2**40
-    (a project's file may say anything: "abc", -1, 1e30, a list)."""
-    if isinstance(v, bool) or (isinstance(v, int) and 0 <= v <= 1 << 40):
-        return v
-    return None
 
 
 def _config_moe(cfg: dict, out: dict) -> None:
@@ -326,42 +303,6 @@ def _remote_code_dims(cfg: dict, out: dict) -> None:
         out["intermediate_size"] = cfg["intermediate_size"] // 2
         if _dim(cfg.get("kv_channels")):
             out["head_dim"] = cfg["kv_channels"]
-
-
-def _config_sliding(cfg: dict, out: dict) -> None:
-    window = cfg.get("sliding_window")
-    types = cfg.get("layer_types")
-    if _dim(cfg.get("attention_chunk_size")):
-        out["num_chunked_layers"] = _chunked_layers(cfg, out["num_hidden_layers"])
-    if isinstance(types, list) and types:
-        local = sum(1 for t in types if t == "sliding_attention")
-        if local and _dim(window):
-            out["sliding_window_size"] = window
-            out["num_sliding_layers"] = local
-        return
-    # Qwen2-style configs carry a window they do not use
-    if not _dim(window) or cfg.get("use_sliding_window") is False:
-        return
-    out["sliding_window_size"] = window
-    pattern = cfg.get("sliding_window_pattern")
-    if isinstance(pattern, int) and pattern > 1:
-        out["sliding_window_pattern"] = pattern
-    elif str(cfg.get("model_type", "")).startswith("gemma2"):
-        out["sliding_window_pattern"] = 2
-
-
-def _chunked_layers(cfg: dict, layers: int) -> int:
-    """Llama 4's layers that attend within attention_chunk_size: the RoPE layers (no_rope_layers
-    1), every layer but each no_rope_layer_interval-th (4) when the list is empty; newer configs
-    spell it as layer_types "chunked_attention"."""
-    types, nope = cfg.get("layer_types"), cfg.get("no_rope_layers")
-    if isinstance(types, list) and any(t == "chunked_attention" for t in types):
-        return sum(1 for t in types if t == "chunked_attention")
-    if isinstance(nope, list) and len(nope) == layers:
-        return sum(1 for x in nope if x)
-    interval = cfg.get("no_rope_layer_interval")
-    interval = interval if isinstance(interval, int) and not isinstance(interval, bool) and interval > 0 else 4
-    return layers - layers // interval
 
 
 # config.json keys vLLM takes the smallest of (ModelConfig._get_and_verify_max_len;
