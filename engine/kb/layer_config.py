@@ -53,8 +53,8 @@ def rope_positions(cfg: dict, out: dict) -> None:
     a linear or dynamic-NTK rope_scaling builds max_position_embeddings x factor
     (LinearScalingRotaryEmbedding, DynamicNTKScalingRotaryEmbedding), and Gemma 3's local layers
     (rope_local_base_freq) add a second, unscaled table."""
-    rs, positions = cfg.get("rope_scaling"), out.get("max_position_embeddings")
-    if not isinstance(rs, dict) or not config_dim(positions):
+    rs, positions = cfg.get("rope_scaling"), config_dim(out.get("max_position_embeddings"))
+    if not isinstance(rs, dict) or not isinstance(positions, int) or isinstance(positions, bool) or positions <= 0:
         return
     kind, factor = rs.get("rope_type") or rs.get("type"), rs.get("factor")
     if kind not in ("linear", "dynamic") or not isinstance(factor, (int, float)) or isinstance(factor, bool) or not 1 < factor <= 1024:
