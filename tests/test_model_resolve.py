@@ -143,3 +143,33 @@ def test_a_local_copys_unread_context_is_a_guess(tmp_path):
     assert _priorities(rep, "L14") == ["P1"]
     rep = audit(_project(tmp_path, "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 64000\n", "0.8.5"), gpu="A100-80GB")
     assert _priorities(rep, "L14") == ["P0"]
+
+
+def _facts(name: str, version: str = "0.8.5") -> dict:
+    return candidates.model_of(name, KB, MARKERS, version)
+
+
+def test_a_folder_named_after_a_hub_id_with_its_slash_replaced_is_that_id():
+    # `local_dir=repo_id.replace("/", "_")`: the publisher's own FP8 upload, as `…/Qwen/Qwen3-30B-A3B-FP8` is
+    for name in ("Qwen_Qwen3-30B-A3B-FP8/", "/data/Qwen--Qwen3-30B-A3B-FP8", "/models/Qwen/Qwen3-30B-A3B-FP8"):
+        m = _facts(name)
+        assert (m["family"], m["quant_method"], m["quant_source"], m.get("quant_block")) == ("qwen3-moe", "fp8", "catalog", [128, 128])
+    # an unknown organisation, or a rest that names no family by itself, is only the name's guess
+    assert _facts("someone_Qwen3-30B-A3B-FP8")["quant_source"] == "name"
+    assert _facts("/models/qwen_7b").get("family") != "qwen3-moe"
+
+
+def test_olmo_names_and_their_gguf_architecture(tmp_path):
+    assert _facts("allenai/Molmo2-8B").get("family") != "olmo2"  # Molmo 2 is not OLMo 2
+    m = _facts("./Olmo-3-32B-Think-Q8_0.gguf", "0.12.0")
+    assert (m["family"], m["architecture"], m["model_type"]) == ("olmo3", "Olmo3ForCausalLM", "olmo3")
+    # llama.cpp writes OLMo 3 files as olmo2, which no transformers release reads
+    (tmp_path / "requirements.txt").write_text("vllm==0.12.0\n")
+    (tmp_path / "serve.sh").write_text("#!/bin/sh\nvllm serve ./Olmo-3-7B-Instruct-Q4_K_M.gguf\n")
+    (site,) = audit(tmp_path, gpu="H100-80GB").sites
+    assert site.facts["launch"]["gguf_arch"] == "olmo2"
+    assert {r.check.name: r.priority for r in site.results if r.status == "recommended"}.get("gguf-architecture") == "P0"
+    # the same model served from its safetensors starts
+    (tmp_path / "serve.sh").write_text("#!/bin/sh\nvllm serve /models/Olmo-3-7B-Instruct\n")
+    (site,) = audit(tmp_path, gpu="H100-80GB").sites
+    assert not [r for r in site.results if r.status == "recommended" and r.priority == "P0"]

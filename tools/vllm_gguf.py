@@ -39,12 +39,13 @@ _NOT_ARCH = {"general", "tokenizer", "tokenizer_config", "ignore"}
 # general.architecture as llama.cpp's convert_hf_to_gguf.py writes it (ggml-org/llama.cpp,
 # `model_arch = gguf.MODEL_ARCH.X` of the class registered for the HF architecture, named by
 # gguf-py/gguf/constants.py MODEL_ARCH_NAMES), for the model types people serve as GGUF; Mistral
-# and Mixtral checkpoints are written as `llama`. A model type missing here is not inferred.
+# and Mixtral checkpoints are written as `llama`, OLMo 3 (Olmo3ForCausalLM, registered on the same
+# Olmo2Model class) as `olmo2`. A model type missing here is not inferred.
 LLAMA_CPP = {
     "llama": "llama", "mistral": "llama", "mixtral": "llama", "qwen2": "qwen2", "qwen3": "qwen3",
     "gemma": "gemma", "gemma2": "gemma2", "gemma3": "gemma3", "phi3": "phi3", "falcon": "falcon",
     "starcoder2": "starcoder2", "gpt2": "gpt2", "bloom": "bloom", "stablelm": "stablelm",
-    "nemotron": "nemotron", "mamba": "mamba", "olmo2": "olmo2", "glm4": "glm4", "chatglm": "chatglm",
+    "nemotron": "nemotron", "mamba": "mamba", "olmo2": "olmo2", "olmo3": "olmo2", "glm4": "glm4", "chatglm": "chatglm",
     "gpt_oss": "gpt-oss", "llama4": "llama4", "qwen3_vl": "qwen3vl", "qwen3_vl_moe": "qwen3vlmoe",
     "exaone": "exaone", "granite": "granite", "internlm2": "internlm2",
 }

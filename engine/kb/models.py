@@ -73,7 +73,7 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
     `unquantized_checkpoints` (engine/kb/model_identity.py); None: neither is applied."""
     if not name:
         return {}
-    short = _short_name(name)
+    short = _org_joined(_short_name(name), families, publishers)
     facts: dict[str, Any] = {"name": name}
     if not config and _TOY.search(name):
         # a test checkpoint named after the model it shrinks (tiny-random/qwen3-next-moe,
@@ -133,6 +133,20 @@ def _short_name(name: str) -> str:
     base = name.rstrip("/").replace("___", ".").rsplit("/", 2)
     short = "/".join(base[-2:]) if len(base) > 1 else base[0]
     return _VERSION_SEP.sub(lambda m: f"{m.group(1)}.{m.group(2) or m.group(3)}", short)
+
+
+def _org_joined(short: str, families: list[dict], publishers: list[str] | None) -> str:
+    """A folder named after a Hub id with its slash replaced (`Qwen_Qwen3-30B-A3B-FP8`, `Qwen--Qwen3-8B`:
+    the `local_dir=repo_id.replace("/", "_")` of download scripts) is read as that id, as the same id
+    written as two path parts (`…/Qwen/Qwen3-30B-A3B-FP8`) is: only where the part before the
+    separator is a catalogued publisher and the rest names a catalogued family by itself."""
+    head, _, last = short.rpartition("/")
+    for org in publishers or ():
+        for sep in ("_", "--"):
+            rest = last[len(org) + len(sep):]
+            if last.lower().startswith(org.lower() + sep) and rest and family_of(rest, families) is not None:
+                return f"{org}/{rest}"
+    return short
 
 
 def _entries(short: str, families: list[dict]) -> tuple[str | None, tuple[int, ...]]:
