@@ -76,3 +76,11 @@ def test_file_fetch():
     d = downloads(f"wget {url} -O models/mistral.gguf\n", "get.sh")
     assert link("./models/mistral.gguf", d).repo == repo
     assert link("/app/models/mistral.gguf", d).repo == repo
+
+
+def test_exec_form_lists():
+    # a compose service or Dockerfile RUN in exec form
+    text = 'command: ["huggingface-cli", "download", "Qwen/Qwen3-8B", "--local-dir", "/models/q3"]\n'
+    assert _one(text, "compose.yaml") == [("Qwen/Qwen3-8B", "/models/q3")]
+    text = "RUN [\"hf\", \"download\", \"google/gemma-3-4b-it\", \"--local-dir=/m/g\"]\n"
+    assert _one(text, "Dockerfile") == [("google/gemma-3-4b-it", "/m/g")]

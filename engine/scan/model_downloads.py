@@ -35,6 +35,7 @@ _PY_FIRST = re.compile(r"^\s*[rbu]?(['\"])(.*?)\1")
 _PY_CONST = re.compile(r"^([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*[rbu]?(['\"])([^'\"\n]*)\2\s*(?:#.*)?$", re.M)
 _SH_ASSIGN = re.compile(r"^\s*(?:export\s+|ENV\s+|ARG\s+)?([A-Za-z_]\w*)=(\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|]*)", re.M)
 _SH_VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::-[^}]*)?\}|\$([A-Za-z_]\w*)")
+_LIST_SEP = re.compile(r"[\"']\s*,\s*[\"']")
 _OPS = frozenset({"&&", "||", ";", "|", ">", ">>", "2>&1", "&"})
 # options of `huggingface-cli download` / `hf download` that take a value (the rest are flags)
 _HF_VALUED = frozenset({"--repo-type", "--revision", "--cache-dir", "--local-dir", "--token", "--include", "--exclude",
@@ -75,6 +76,8 @@ def downloads(text: str, rel: str) -> list[Download]:
     consts = {m.group(1): m.group(3) for m in _PY_CONST.finditer(text)}
     out: list[Download] = []
     for n, line in enumerate(text.splitlines(), 1):
+        if "," in line:  # an exec-form list (`["huggingface-cli", "download", …]`) read as the command it runs
+            line = _LIST_SEP.sub(" ", line)
         if (m := _CLI.search(line)) is not None:
             got = _cli(_words(line, shell, m.start()))
         elif (m := _CLONE.search(line)) is not None:
@@ -95,7 +98,7 @@ def downloads(text: str, rel: str) -> list[Download]:
 def _words(line: str, env: dict[str, str], start: int) -> list[str]:
     """The command's words from `start`, variables the file assigns replaced, up to a shell operator."""
     rest = _SH_VAR.sub(lambda m: env.get(m.group(1) or m.group(2), m.group(0)), line[start:])
-    rest = rest.strip().strip("`").rstrip('"\'),')
+    rest = rest.strip().strip("`").rstrip('"\'),]')
     try:
         words = shlex.split(rest, comments=True)
     except ValueError:
