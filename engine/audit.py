@@ -249,6 +249,9 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
             choice = pins_mod.choose([pins_mod.Pin(f, int(ln), text, "", "image", None, source="git")], cat.versions, cat.newest) \
                 if v == "source" else pins_mod.choose([pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v, source="dev")],
                                                       cat.versions, cat.newest)
+    elif site.tool == "gpustack" and (got := (site.source or {}).get("release")) and choice.basis != "cli":
+        v, at, line, text, via = got  # the model's backend_version, or the GPUStack server image (engine/scan/deploy/gpustack.py)
+        choice = pins_mod.VersionChoice(v, True, "image", pins_mod.Pin(at, line, text, f"=={v}", "image", v, via=via))
     elif site.tool == "xinference" and not site.image and choice.basis in ("none", "unbounded") \
             and (srv := xinference_server.server_release(ctx)):
         # a client of the Xinference server the project starts: that image's vLLM runs the model

@@ -213,6 +213,11 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     engine.update(site.framework_defaults)
     engine.update(site.fixed)
     engine.update(args)
+    tool: dict[str, Any] = {}  # what the tool that starts vLLM passes once the model is known
+    if (cap := site.launch.get("max_model_len_cap")) and "max_model_len" not in args:
+        limit = str((mf or {}).get("max_context") or "")
+        if limit.isdigit() and int(limit) > cap:  # a cap on the derived length (engine/scan/deploy/gpustack.py)
+            engine["max_model_len"] = tool["max_model_len"] = cap
     hidden = set(hidden_parallelism(site))
     for name in site.unresolved | hidden:
         engine.pop(name, None)
@@ -227,7 +232,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["engine"] = engine
     # what reaches vLLM's EngineArgs as given, not as vLLM's own default: the project's arguments and
     # those its framework passes itself (verl hands max_num_batched_tokens=8192 over explicitly)
-    facts["passed"] = {k: v for k, v in {**site.framework_defaults, **site.fixed, **args}.items()
+    facts["passed"] = {k: v for k, v in {**site.framework_defaults, **site.fixed, **tool, **args}.items()
                        if k not in site.unresolved and v is not None}
     facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count"), framework_nodes(site),
                                       facts["launch"]))

@@ -37,12 +37,15 @@ def _redact(name: str, value: Any) -> Any:
     return redact_mod.redact_value(name, value)
 
 
+_VIA = ("xinference-server", "gpustack-backend", "gpustack-server")
+
+
 def version_text(kb, choice, lang: str) -> str:
     p = choice.pin
     if choice.basis == "range" and p is not None and p.via:  # the range another pin beside it implies
         return kb.t("version.co-pin", lang, version=choice.version, where=choice.where, text=p.text, via=p.via, spec=p.spec)
-    if choice.basis == "image" and p is not None and p.via == "xinference-server":  # the server the launch asks
-        return kb.t("version.xinference-server", lang, version=choice.version, where=choice.where, text=p.text)
+    if choice.basis == "image" and p is not None and p.via in _VIA:  # the server the launch asks, the tool's own choice
+        return kb.t(f"version.{p.via}", lang, version=choice.version, where=choice.where, text=p.text)
     if choice.basis == "image-dated" and p is not None and (day := vendor_build_day(p.text)):  # the vendor's build, not the tag, dates it
         return kb.t("version.image-built", lang, version=choice.version, where=choice.where, text=p.text, day=day)
     if choice.basis == "source" and p is not None and p.source == "dev" and choice.among and len(choice.among) == 2:

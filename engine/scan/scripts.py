@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, entry_env, framework_site, fw_launch, nemo_rl_config, serve_config, tool_launch
+from vllm_kb.engine.scan import argv_entry, entry_env, evalscope_launch, framework_site, fw_launch, nemo_rl_config, serve_config, tool_launch
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -71,6 +71,8 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
         site = _framework_site(ctx, rel, version, cmd, fw, c.env, c.ex)
     elif (tl := tool_launch.find(c.words)) is not None:
         site = tool_launch.site(ctx, rel, version, cmd, tl, _prefix_env(c, tl.env, rel), syntax)
+    elif (served := evalscope_launch.server_argv(c.words)) is not None:
+        site = _evalscope_site(ctx, rel, version, Command(served, c.line, c.end_line), c, syntax)
     else:
         site = None
     if site is not None and c.container:
@@ -81,6 +83,24 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
             site.remarks.append(Finding("stray-positional", msg("finding.entrypoint_repeated", words=rep[0], entrypoint=rep[1]),
                                         rel, c.line, "P0"))
         site.gpu_request = c.container.get("gpu_count")
+    return site
+
+
+def _evalscope_site(ctx: ScanContext, rel: str, version: str, cmd, c: Candidate, syntax: str) -> Site | None:
+    """The server `evalscope perf --api local_vllm` starts (engine/scan/evalscope_launch.py): its
+    arguments and environment are EvalScope's, the tensor-parallel size the GPUs it sees."""
+    launch = find_launch(cmd.words)
+    if launch is None:
+        return None
+    env = {**c.env, **{k: Setting(k, v, True, rel, c.line, k, v, syntax, "set by evalscope perf", implied=True)
+                       for k, v in evalscope_launch.ENV.items()}}
+    site = _site(ctx, rel, version, cmd, launch, env, c.ex, syntax=syntax)
+    site.tool = "evalscope"
+    for s in site.settings.values():
+        s.implied = s.implied or s.name != "model"
+    site.settings["tensor_parallel_size"] = Setting("tensor_parallel_size", None, False, rel, c.line, "", "", syntax,
+                                                    evalscope_launch.TP_NOTE, implied=True)
+    site.device_args = (*site.device_args, "tensor_parallel_size")
     return site
 
 

@@ -1,7 +1,8 @@
 """Containers that run vLLM: Dockerfile CMD/ENTRYPOINT (exec and shell forms, the official
 image's own entrypoint), docker-compose `command:`/`entrypoint:` with `${VAR:-default}` and
 .env, Kubernetes containers (`sh -c "vllm serve …"`, command + args, image entrypoint + args,
-`$(ENV)`), the vLLM Helm chart's `image.command`, and production-stack `modelSpec[].vllmConfig`.
+`$(ENV)`), the vLLM Helm chart's `image.command`, production-stack `modelSpec[].vllmConfig`, GPUStack's
+model specs, and LiteLLM proxy configs whose models run in-process.
 Each is turned into the argv the container really runs and read like a shell launch."""
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ from vllm_kb.engine.scan.deploy.kwargs_sites import is_llm_config, scan_ray_serv
 from vllm_kb.engine.scan.deploy.llmd import is_modelservice, scan_modelservice
 from vllm_kb.engine.scan.deploy.dstack import is_dstack, scan_dstack
 from vllm_kb.engine.scan.deploy.flagscale import is_flagscale, scan_flagscale
+from vllm_kb.engine.scan.deploy.gpustack import is_gpustack, scan_gpustack
+from vllm_kb.engine.scan.deploy.litellm_proxy import is_litellm_config, scan_litellm_config
 from vllm_kb.engine.scan.deploy.skypilot import is_skypilot, scan_skypilot
 from vllm_kb.engine.scan.site import Site
 
@@ -69,6 +72,10 @@ def _scan_doc(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         sites += got
     elif is_kubeai(data):
         sites += scan_kubeai_model(ctx, rel, doc)
+    elif is_gpustack(data):
+        sites += scan_gpustack(ctx, rel, doc)
+    elif is_litellm_config(data):
+        sites += scan_litellm_config(ctx, rel, doc)
     elif "kind" in data and "spec" in data:
         sites += scan_k8s(ctx, rel, doc)
     elif isinstance(data.get("controllers"), dict):

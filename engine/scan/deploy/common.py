@@ -71,12 +71,14 @@ def yaml_word(text: str, line: int, ex: Expander, compose: bool = False, k8s_env
 
 def launch_site(ctx: ScanContext, rel: str, words: list[Word], line: int, end_line: int, syntax: str,
                  style: str, env: dict[str, Setting], image: str | None, extra: dict | None = None,
-                 known: dict[str, str] | None = None, source_lines: list[str] | None = None) -> Site | None:
+                 known: dict[str, str] | None = None, source_lines: list[str] | None = None,
+                 version: str | None = None) -> Site | None:
     """The site a container's argv starts: run as a shell command would be, so `sh -c "…"`,
     `bash -lc -- "…"`, `exec`, `env` and wrappers are read through. `known`: variables the argv's
-    inner scripts see (the container's environment)."""
+    inner scripts see (the container's environment). `version`: the release a tool names for the
+    launch itself (GPUStack's backend_version), over the image's and the folder's."""
     tag = image_version(image)
-    version = ctx.catalog.resolve(tag).version if tag else ctx.version_for(rel)
+    version = version or (ctx.catalog.resolve(tag).version if tag else ctx.version_for(rel))
     st = State(Expander(known if known is not None else {k: str(s.value) for k, s in env.items() if s.resolved}), dict(env))
     st.ex.exported |= set(st.ex.vars)
     found: list[Site] = []
