@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.textpos import index as line_index
-from vllm_kb.engine.scan import framework_site, python_opaque, python_subclass, python_text, python_tools
+from vllm_kb.engine.scan import lazy_config, framework_site, python_opaque, python_subclass, python_text, python_tools
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_prefilter import CALLEES as _CALLEES, TARGETS, TRL_CONFIGS, could_hold_site, may_call_wrapper
 from vllm_kb.engine.scan.python_flow import Flow
@@ -84,6 +84,8 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     except (ValueError, RecursionError, MemoryError) as e:
         ctx.skip(rel, "parse-error", detail=type(e).__name__)
         return []
+    # a config's `dict(type=Wrapper, …)` is the call its runner makes later (engine/scan/lazy_config.py)
+    lazy = lazy_config.rewrite(tree, wrapper_words)
     # one walk: the imports, and the calls whose callee's name can be a target
     imported: list = []
     candidates: list[tuple] = []
@@ -178,8 +180,11 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
-            site.launch.update(_process_facts(importing, tree, call, target, per_file, text,
-                                              bool(wrapper is not None and wrapper.builds)))
+            if id(call) in lazy:  # built by the runner's task process, never when the config is imported
+                site.gpu_request = lazy[id(call)]
+            else:
+                site.launch.update(_process_facts(importing, tree, call, target, per_file, text,
+                                                  bool(wrapper is not None and wrapper.builds)))
             python_subclass.process_facts(wrapper, site.launch)
         else:
             site = python_tools.site(ctx, rel, text, version, f, tree)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from vllm_kb.engine.scan import python_subclass, python_text, python_tools, words
+from vllm_kb.engine.scan import lazy_config, python_subclass, python_text, python_tools, words
 
 TARGETS = {
     "LLM": ("LLM()", "standalone_offline"),
@@ -84,6 +84,8 @@ def may_call_wrapper(text: str, wrapper_words: set[str]) -> bool:
         return True
     # a wrapper called, or the method that builds one (`FastLanguageModel.from_pretrained(…)`)
     if _calls_a_callee(text, sorted(wrapper_words | python_subclass.methods(wrapper_words))):
+        return True
+    if lazy_config.named(text, wrapper_words):  # `dict(type=VLLM, …)`: a config its runner calls later
         return True
     if words.python_candidate(text) and not any(python_text.word_with(text, w, _AS) for w in wrapper_words):
         return False

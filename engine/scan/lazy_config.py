@@ -1,0 +1,65 @@
+"""Config files that name a class instead of calling it: OpenCompass's model configs (mmengine's
+convention) write `dict(type=VLLM, path=…, model_kwargs=dict(…))`, and the runner builds
+`VLLM(path=…, model_kwargs=…)` from it later, in the task process it starts for the model
+(opencompass/utils/build.py `build_model_from_cfg`: the `type` popped, the rest passed as keywords;
+`abbr`, `batch_size`, `run_cfg`, `tokenizer_only` and the other runner keys popped before). Such a dict is read as
+that call when the class is a wrapper of the knowledge marked `lazy`, and the engine is never built
+when the config module is imported."""
+from __future__ import annotations
+
+import ast
+import re
+from functools import lru_cache
+
+# the keys build_model_from_cfg removes before it calls the class (opencompass/utils/build.py)
+RUNNER_KEYS = frozenset({"type", "abbr", "batch_size", "max_out_len", "run_cfg", "summarizer_abbr", "pred_postprocessor",
+                         "min_out_len", "tokenizer_only"})
+
+
+def lazy_class(call: ast.Call) -> str | None:
+    """The class name a `dict(type=Name, …)` call stands for, or None."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == "dict"):
+        return None
+    t = next((k.value for k in call.keywords if k.arg == "type"), None)
+    return t.id if isinstance(t, ast.Name) else None
+
+
+def as_call(call: ast.Call, name: str) -> None:
+    """Turn the dict into the call its runner makes, in place (the node keeps its place in the tree)."""
+    call.func = ast.copy_location(ast.Name(id=name, ctx=ast.Load()), call.func)
+    call.keywords = [k for k in call.keywords if k.arg not in RUNNER_KEYS]
+
+
+def gpus(call: ast.Call) -> int | None:
+    """`run_cfg=dict(num_gpus=N)`: the GPUs the runner gives the task that builds the model."""
+    cfg = next((k.value for k in call.keywords if k.arg == "run_cfg"), None)
+    if not (isinstance(cfg, ast.Call) and isinstance(cfg.func, ast.Name) and cfg.func.id == "dict"):
+        return None
+    n = next((k.value for k in cfg.keywords if k.arg == "num_gpus"), None)
+    v = n.value if isinstance(n, ast.Constant) else None
+    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
+
+
+@lru_cache(maxsize=1)
+def lazy_names() -> frozenset[str]:
+    """The wrapper classes of the knowledge that configs name this way (llm_wrappers.yaml `lazy`)."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    return frozenset(w["class"] for w in deploy_tools.load("llm_wrappers").get("forwarders", []) if w.get("lazy"))
+
+
+def rewrite(tree: ast.Module, words: set[str]) -> dict[int, int | None]:
+    """Every `dict(type=<lazy wrapper>, …)` of the module made its call, in place: id of the call → the
+    GPUs its run_cfg gives it."""
+    names = lazy_names() & words
+    out: dict[int, int | None] = {}
+    for node in ast.walk(tree) if names else ():
+        if isinstance(node, ast.Call) and (name := lazy_class(node)) in names:
+            out[id(node)] = gpus(node)
+            as_call(node, name)
+    return out
+
+
+def named(text: str, words: set[str]) -> bool:
+    """Whether the text writes `type=<lazy wrapper>` for a wrapper it names."""
+    return any(re.search(rf"\btype\s*=\s*{re.escape(w)}\b", text) for w in lazy_names() & words)
