@@ -17,6 +17,7 @@ from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launc
 from vllm_kb.engine.check.lora_adapters import lora_facts
 from vllm_kb.engine.check.startup_facts import startup_facts, window_capped
 from vllm_kb.engine.check.startup_task import pooling_keeps_kv, pools_natively
+from vllm_kb.engine.check.tool_caps import passed_by_tool
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -213,11 +214,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     engine.update(site.framework_defaults)
     engine.update(site.fixed)
     engine.update(args)
-    tool: dict[str, Any] = {}  # what the tool that starts vLLM passes once the model is known
-    if (cap := site.launch.get("max_model_len_cap")) and "max_model_len" not in args:
-        limit = str((mf or {}).get("max_context") or "")
-        if limit.isdigit() and int(limit) > cap:  # a cap on the derived length (engine/scan/deploy/gpustack.py)
-            engine["max_model_len"] = tool["max_model_len"] = cap
+    engine.update(tool := passed_by_tool(site.launch, mf, args))  # GPUStack's cap on a longer model's length
     hidden = set(hidden_parallelism(site))
     for name in site.unresolved | hidden:
         engine.pop(name, None)

@@ -6,7 +6,7 @@ followed by what GPUStack adds and the `backend_parameters` (gpustack/worker/bac
 
 - `--max-model-len 8192` when the model's derived length is longer and the parameters set none
   (every release since 0.3.0; issue #313 was a default written whatever the model's length): a
-  cap the checks apply once the length is known (`launch.max_model_len_cap`, engine/check/facts.py);
+  cap the checks apply once the length is known (`launch.max_model_len_cap`, engine/check/tool_caps.py);
 - the tensor-parallel size: the number of GPUs of the instance on one worker, unless a parameter
   sets tp/pp/dp (`get_auto_parallelism_arguments`); the GPUs are those `gpu_selector.gpu_ids` names
   or `gpus_per_replica` asks for, else the scheduler's choice, unknown here; across several workers
