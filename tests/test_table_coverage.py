@@ -39,6 +39,8 @@ DECLARED = {
                             "advice only (the newest mapping wins), never a P0; 0.15.x was unpacked from its wheel: no tests/"),
     "kv_cache.yaml": ("releases", "0.4.1", "0.34.0", [], "rows carry a lower bound of 0.8.0 or later"),
     "lora_vocab.yaml": ("releases", "0.3.0", "0.34.0", [], "LoRA exists from 0.3.0; startup_lora_vocab: unknown outside"),
+    "model_kernels.yaml": ("releases", "0.20.0", "0.34.0", [],
+                           "startup_modelcap: the families start with DeepSeek V4 (0.20.0); before, no row (not judged)"),
     "model_types.yaml": ("vllm_releases", "0.1.0", "0.34.0", [],
                          "vllm_own: a model type vLLM reads itself; outside, transformers decides"),
     "model_versions.yaml": ("releases", "0.1.0", "0.34.0", [], "startup_version: _known is unknown outside the span"),

@@ -21,6 +21,7 @@ from vllm_kb.engine.check.startup_draft import draft_facts, forced_v1_refusal, m
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
 from vllm_kb.engine.check.startup_mamba import mamba_spec_facts
+from vllm_kb.engine.check.startup_modelcap import model_kernel_facts
 from vllm_kb.engine.check.startup_paged import paged_facts
 from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
@@ -91,6 +92,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                            _transformers_classes(kb) if model.get("auto_map") is not None else None))
     out.update(task_facts(model, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data,
                           str((facts.get("vllm") or {}).get("version") or version), (facts.get("site") or {}).get("syntax")))
+    out.update(model_kernel_facts(out.get("arch", model.get("architecture")), facts.get("gpu") or {},
+                                  kb.doc("vllm", "model_kernels.yaml").data, str((facts.get("vllm") or {}).get("version") or version)))
     if out.get("arch_registered"):
         out.update(version_facts(model, kb.doc("vllm", "model_versions.yaml").data, version))
     if out.get("arch_registered") and ("quant_bnb_prequant" in out or "bitsandbytes" in (engine.get("quantization"), engine.get("load_format"))):

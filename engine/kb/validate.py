@@ -25,7 +25,7 @@ FILES = [
     (("vllm", "effective_defaults.yaml"), "effective_defaults"),
     (("vllm", "startup.yaml"), "startup"),
     (("vllm", "architectures.yaml"), "architectures"), (("vllm", "runners.yaml"), "runners"), (("vllm", "bnb_support.yaml"), "bnb_support"),
-    (("vllm", "model_versions.yaml"), "model_versions"), (("vllm", "vision_tp.yaml"), "vision_tp"), (("vllm", "quant_alignment.yaml"), "quant_alignment"), (("vllm", "example_models.yaml"), "example_models"), (("vllm", "arch_names.yaml"), "arch_names"), (("vllm", "entrypoints.yaml"), "entrypoints"), (("vllm", "kv_cache.yaml"), "kv_cache"), (("vllm", "attention_refusals.yaml"), "attention_refusals"), (("vllm", "attn_selector.yaml"), "attn_selector"), (("vllm", "paged_head_sizes.yaml"), "paged_head_sizes"),
+    (("vllm", "model_versions.yaml"), "model_versions"), (("vllm", "vision_tp.yaml"), "vision_tp"), (("vllm", "quant_alignment.yaml"), "quant_alignment"), (("vllm", "example_models.yaml"), "example_models"), (("vllm", "arch_names.yaml"), "arch_names"), (("vllm", "entrypoints.yaml"), "entrypoints"), (("vllm", "kv_cache.yaml"), "kv_cache"), (("vllm", "attention_refusals.yaml"), "attention_refusals"), (("vllm", "attn_selector.yaml"), "attn_selector"), (("vllm", "model_kernels.yaml"), "model_kernels"), (("vllm", "paged_head_sizes.yaml"), "paged_head_sizes"),
     (("vllm", "cuda_builds.yaml"), "cuda_builds"), (("vllm", "cli_choices.yaml"), "cli_choices"), (("vllm", "dependency_pins.yaml"), "dependency_pins"),
     (("vllm", "raise_order.yaml"), "raise_order"), (("vllm", "vocab_padding.yaml"), "vocab_padding"),
     (("vllm", "lora_vocab.yaml"), "lora_vocab"), (("vllm", "gguf.yaml"), "gguf"), (("vllm", "gguf_loader.yaml"), "gguf_loader"), (("vllm", "renames.yaml"), "renames"),

@@ -1,0 +1,55 @@
+"""Whether the release has a kernel for the model's own attention on the GPU: a family whose layer
+names its CUDA backends itself (DeepSeek V4 and V4.1 hold a sparse-MLA `backend_cls` and never ask
+the selector) runs only on the compute capabilities those backends take —
+knowledge/vllm/model_kernels.yaml (tools/vllm_model_kernels.py). Off them no selector prints "No
+valid attention backend found"; the kernels (FlashMLA sparse, DeepGEMM's HyperConnection) stop
+the start with "Unsupported architecture" while the model is built or profiled.
+
+A family row whose rule could not be read, a GPU whose capability the tool did not evaluate, an
+architecture that is not known, or a release outside the table say nothing."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.versions import Version, try_parse
+
+# the capabilities tools/vllm_model_kernels.py evaluates (tools/vllm_attn_selector.py CCS)
+_EVALUATED = frozenset({7.0, 7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.0, 10.3, 11.0, 12.0, 12.1})
+
+
+def _family(span: dict, arch: str) -> tuple[str, dict] | None:
+    for fid, fam in (span.get("families") or {}).items():
+        if arch in (fam.get("architectures") or ()):
+            return fid, fam
+    return None
+
+
+def _runs(span: dict, arch: str, cc: float) -> bool | None:
+    """True/False: the span's family takes the GPU or not; None: not known there."""
+    hit = _family(span, arch)
+    if hit is None or hit[1].get("cc") is None:
+        return None
+    return cc in hit[1]["cc"]
+
+
+def model_kernel_facts(arch: Any, gpu: dict, table: dict, version: str | None) -> dict[str, Any]:
+    """startup.model_kernels_missing with the family, the capabilities it runs on, its backends and,
+    where a later release takes the GPU, model_kernels_release / model_kernels_pin."""
+    v = try_parse(version) if version else None
+    cc = gpu.get("compute_capability")
+    if v is None or not isinstance(arch, str) or not isinstance(cc, (int, float)) or isinstance(cc, bool):
+        return {}
+    cc = round(float(cc), 1)
+    if cc not in _EVALUATED:
+        return {}
+    span = next((s for s in table.get("spans") or () if Version(s["first"]) <= v <= Version(s["last"])), None)
+    if span is None or _runs(span, arch, cc) is not False:
+        return {}
+    fid, fam = _family(span, arch) or ("", {})
+    out: dict[str, Any] = {"model_kernels_missing": True, "model_kernels_family": fid,
+                           "model_kernels_cc": ", ".join(f"{c:.1f}" for c in fam["cc"]),
+                           "model_kernels_backends": ", ".join(fam.get("backends") or ())}
+    later = next((s["first"] for s in table.get("spans") or () if Version(s["first"]) > v and _runs(s, arch, cc)), None)
+    if later:
+        out.update({"model_kernels_release": later, "model_kernels_pin": ">=" + later})
+    return out
