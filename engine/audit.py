@@ -16,6 +16,7 @@ from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.dynamo_facts import dynamo_facts
 from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
 from vllm_kb.engine.check.launch_facts import ray_cluster
+from vllm_kb.engine.check.startup_modelcap import mark_local
 from vllm_kb.engine.check.project_imports import import_facts
 from vllm_kb.engine.check.gguf_fit import gguf_fit
 from vllm_kb.engine.check.gguf_loader import loader_fit
@@ -290,6 +291,7 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
                 install=_install(site, choice, basis, ctx), registered=ctx.registered_archs,
                 downloads=ctx.model_downloads)
     facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, **same)
+    mark_local(facts, choice.pin.text if choice.pin else None)
     others = facts.pop("model_alternatives", None)
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
@@ -306,6 +308,7 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         # before it too, so that a P0 of only the later is not certain either
         earlier = site_facts(site, hardware, str(span[0]), choice.pinned, kb, cat, **same)
         earlier.pop("model_alternatives", None)
+        mark_local(earlier, choice.pin.text if choice.pin else None)
         facts["between_releases"] = (str(span[0]), earlier, f">{span[0]}")
     elif choice.basis == image_beside.BASIS and str(choice.version) != str(cat.newest):
         # the image beside the site, or a fresh install of the newest release (engine/scan/image_beside.py)

@@ -89,3 +89,18 @@ def _tool():
 def test_table_is_what_the_sources_say():
     mod = _tool()
     assert mod.dump(mod.build([SDISTS])) == (ROOT / "knowledge" / "vllm" / "model_kernels.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("text,label", [
+    ("0.28.0+sm89", "sm89"), ("vllm==0.23.1rc1.dev904+sm89.cu132", "sm89.cu132"),
+    ("0.20.0+cu129", None), ("vllm==0.10.1+cpu", None), ("0.20.0", None), ("vllm==0.11.1rc2.dev178+g4c2e7a1.cu129", None), ("0.28.1rc0+sm89.sm120", "sm89.sm120"),
+])
+def test_a_build_of_another_origin_is_named(text, label):
+    from vllm_kb.engine.check.startup_modelcap import local_label
+
+    assert local_label(text) == label
+
+
+def test_a_community_build_is_p1(tmp_path):
+    r = _audit(tmp_path, "0.23.1rc1.dev904+sm89.cu132", "RTX-4090 x8")  # yhfgyyf/vllm-deepseek-v4-sm89
+    assert (r.status, r.priority) == ("recommended", "P1")
