@@ -88,6 +88,9 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
             return Launch(kind_of(f"-m {name}", known), start, False, env, i), known
     elif vals[j].endswith(".py"):
         file, start, name = script_file(ctx, rel, vals[j]), j + 1, vals[j]
+        if file is None and (known := _package_entry(PurePosixPath(name).name, vals[start:], key="script")) is not None:
+            # an application's script run from its own checkout, which the project does not hold
+            return Launch(kind_of(PurePosixPath(name).name, known), start, False, env, i), known
     else:
         return None
     entry = inspect(ctx, file) if file else None
@@ -96,16 +99,20 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
     return Launch(kind_of(f"-m {name}" if vals[j] == "-m" else PurePosixPath(name).name, entry), start, False, env, i), entry
 
 
-def _package_entry(module: str, rest: list | None = None) -> EntryPoint | None:
-    """An installed package's module that hands its command line to vLLM (knowledge/deploy/llm_wrappers.yaml);
-    None when its own options choose a backend other than vLLM (`not_vllm`)."""
+def _package_entry(module: str, rest: list | None = None, key: str = "module") -> EntryPoint | None:
+    """An installed package's module, or a public application's script (`key="script"`: its file
+    name, with one of the flags it `needs` written), that hands its command line to vLLM
+    (knowledge/deploy/llm_wrappers.yaml); None when its own options choose a backend other than
+    vLLM (`not_vllm`)."""
     from vllm_kb.engine.kb import deploy_tools
 
     for e in deploy_tools.load("llm_wrappers").get("entry_points", []):
-        if e["module"] == module:
+        if e.get(key) == module:
             if rest and _switched_off(e.get("not_vllm") or {}, rest):
                 return None
-            return EntryPoint(f"{module} (package)", e["engine"], {(f if e.get("exact") else norm_flag(f)): d or "" for f, d in e["own"].items()},
+            if e.get("needs") and not any(norm_flag(v or "") in {norm_flag(f) for f in e["needs"]} for v in rest or []):
+                continue
+            return EntryPoint(f"{module} ({e.get('project') or 'package'})", e["engine"], {(f if e.get("exact") else norm_flag(f)): d or "" for f, d in e["own"].items()},
                               exact=bool(e.get("exact")),
                               cuda_first=bool(e.get("cuda_first")), unknown=tuple(e.get("unknown") or ()),
                               defaults=dict(e.get("defaults") or {}))

@@ -20,6 +20,12 @@ from vllm_kb.engine.scan.site import Setting
 TRL_COMMANDS = {"grpo", "rloo", "dpo", "online_dpo", "online-dpo", "kto", "sft", "reward", "gkd", "xpo", "nash_md", "ppo"}
 SWIFT_COMMANDS = {"rlhf", "rollout", "infer", "deploy", "sft", "pt", "app", "eval", "export", "sample"}
 LF_COMMANDS = {"api", "chat", "webchat", "webui", "train", "eval", "export"}
+# LLaMA-Factory before llamafactory-cli (llmtuner 0.6.x/0.7.0, run from a checkout): these scripts build
+# ChatModel() from their command line exactly as `llamafactory-cli api|chat|webchat` does later
+LF_SCRIPTS = {"api_demo.py": "api", "cli_demo.py": "chat", "web_demo.py": "webchat"}
+# keys only LLaMA-Factory's HfArgumentParser takes: other projects ship an api_demo.py/cli_demo.py too
+_LF_KEYS = {"template", "infer_backend", "finetuning_type", "vllm_maxlen", "vllm_gpu_util", "vllm_enforce_eager",
+            "vllm_max_lora_rank", "vllm_dtype", "infer_dtype", "vllm_config"}
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
 
 
@@ -60,7 +66,10 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
     if base == "swift" and i + 1 < n and vals[i + 1] in SWIFT_COMMANDS:
         return FwLaunch("ms-swift", f"swift {vals[i + 1]}", "flags", i + 2, command=vals[i + 1], env=env, program_start=i)
     if base in ("llamafactory-cli", "lmf") and i + 1 < n and vals[i + 1] in LF_COMMANDS:
-        return FwLaunch("llamafactory", f"llamafactory-cli {vals[i + 1]}", "kv", i + 2, command=vals[i + 1], env=env, program_start=i)
+        # `llamafactory-cli api --template qwen …`: flags go to HfArgumentParser as written; only a
+        # config file first takes `key=value` overrides (0.9.3+)
+        style = "flags" if i + 2 < n and (vals[i + 2] or "").startswith("--") else "kv"
+        return FwLaunch("llamafactory", f"llamafactory-cli {vals[i + 1]}", style, i + 2, command=vals[i + 1], env=env, program_start=i)
     if base.endswith(".py") and ctx is not None and rel is not None:
         # `uv run examples/run_grpo_math.py …`: NeMo-RL's run scripts are run as the program itself
         return _nemo_rl(vals, i, env, i, ctx, rel)
@@ -135,11 +144,29 @@ def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaun
     if script.rsplit("/", 1)[-1] == "train_ppo_ray.py" and any(v.lstrip("-").split("=")[0] in ("vllm_num_engines", "vllm.num_engines") for v in rest):
         # OpenRLHF run from its checkout: examples/train_ppo_ray.py up to 0.3.x, the CLI file later
         return FwLaunch("openrlhf", "openrlhf train_ppo_ray", "flags", j + 1, env=env, program_start=program)
+    if (name := script.rsplit("/", 1)[-1]) in LF_SCRIPTS and _llamafactory_args(rest, ctx, rel):
+        return FwLaunch("llamafactory", f"llamafactory {name}", "flags", j + 1, command=LF_SCRIPTS[name], env=env, program_start=program)
     if script.endswith("vllm_infer.py"):
         return FwLaunch("llamafactory", "llamafactory vllm_infer.py", "flags", j + 1, command="vllm_infer", env=env, program_start=program)
     if any(v.lstrip("-").split("=")[0] in ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization") for v in rest) or "--config" in rest:
         return FwLaunch("trl", f"python {script.rsplit('/', 1)[-1]}", "flags", j + 1, command="script", env=env, program_start=program)
     return None
+
+
+def _llamafactory_args(rest: list, ctx, rel) -> bool:
+    """LLaMA-Factory's own keys among the flags, or one config file that holds them (`python
+    src/api_demo.py cfg.yaml`: its parser reads a lone .yaml/.json argument as the arguments)."""
+    if any(v.startswith("--") and v[2:].split("=", 1)[0] in _LF_KEYS for v in rest):
+        return True
+    if len(rest) != 1 or not rest[0].endswith((".yaml", ".yml", ".json")) or ctx is None or rel is None:
+        return False
+    ref = ctx.resolve_ref(rel, rest[0])
+    text = ctx.read(ref) if ref else None
+    try:
+        data = (json.loads(text) if ref.endswith(".json") else yamlio.load(text).data) if text else None
+    except (yamlio.YamlError, ValueError):
+        return False
+    return isinstance(data, dict) and bool(set(map(str, data)) & _LF_KEYS)
 
 
 def _nemo_rl(vals: list, j: int, env, program: int, ctx, rel: str) -> FwLaunch | None:

@@ -25,8 +25,14 @@ _WHEEL_VERSION = re.compile(r"[A-Za-z0-9_.]+-(\d+(?:\.\d+)+(?:\.post\d+)?(?:rc\d
 _BARE_WHEEL = re.compile(r"^(?:\S*/)?vllm-\d[^/\s]*\.whl$", re.I)
 
 
+# a package published under an earlier name: LLaMA-Factory was `llmtuner` on PyPI up to 0.7.1 (the
+# release published under both names), and its releases number on
+_RENAMED = {"llmtuner": "llamafactory"}
+
+
 def package_name(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+    norm = re.sub(r"[-_.]+", "-", name).lower()
+    return _RENAMED.get(norm, norm)
 
 # Where a pin comes from decides which wins inside one folder: the lock file saw what was installed.
 RANK = {"lock": 0, "requirements": 1, "pyproject": 2, "setup": 3, "conda": 4, "dockerfile": 5}
