@@ -84,3 +84,25 @@ def test_functionary_server_run_from_its_clone(tmp_path):
 
 def test_another_server_vllm_py_without_vllm_flags_is_not_taken(tmp_path):
     assert not _sites(tmp_path, {"requirements.txt": "vllm==0.4.2\n", "serve.sh": "python server_vllm.py --config app.yaml\n"})
+
+
+def test_mineru_server_commands_run_vllm_serve(tmp_path):
+    # mineru/model/vlm/vllm_server.py: `vllm serve <model> <the rest>`, its own utilisation when none is written
+    (sr,) = _sites(tmp_path, {"requirements.txt": "vllm==0.10.1.1\n",
+                              "run.sh": "mineru-vllm-server --port 30000 --dtype bfloat16 --max-model-len 8192\n"}, gpu="T4")
+    s = sr.site
+    assert s.mode == "standalone_serve" and s.settings["max_model_len"].value == 8192
+    assert not s.settings["gpu_memory_utilization"].resolved  # 0.5, 0.7 or a share of the card, by release
+    assert "L4" in _p0(sr)
+    (change,) = [c for c in sr.changes if "L4" in c.checks]
+    assert change.after == "--dtype half"
+
+
+def test_mineru_openai_server_in_compose_and_with_another_engine(tmp_path):
+    (sr,) = _sites(tmp_path, {"compose.yaml": (
+        "services:\n  vlm:\n    image: vllm/vllm-openai:v0.10.1.1\n    entrypoint: mineru-openai-server\n"
+        "    command: --host 0.0.0.0 --port 30000 --gpu-memory-utilization 0.6\n")}, gpu="L4")
+    assert sr.site.settings["gpu_memory_utilization"].value == 0.6 and sr.lookup_version == "0.10.1.1"
+    for words in ("-e lmdeploy", "--engine lmdeploy", "--engine=llama-cpp"):
+        (tmp_path / words.replace(" ", "_")).mkdir()
+        assert not _sites(tmp_path / words.replace(" ", "_"), {"run.sh": f"mineru-openai-server {words} --port 30000\n"})

@@ -72,6 +72,8 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
     script = ((getattr(ctx, "entry_index", None) or {}).get("console") or {}).get(program)
     if script is not None and (entry := inspect(ctx, script)) is not None:  # a console script the project declares
         return Launch(kind_of(program, entry), i + 1, False, env, i), entry
+    if (known := _package_entry(program, vals[i + 1:], key="console")) is not None:  # a public package's command
+        return Launch(kind_of(program, known), i + 1, False, env, i), known
     if not _PYTHON.match(program):
         return None
     j = i + 1
@@ -100,14 +102,14 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
 
 
 def _package_entry(module: str, rest: list | None = None, key: str = "module") -> EntryPoint | None:
-    """An installed package's module, or a public application's script (`key="script"`: its file
-    name, with one of the flags it `needs` written), that hands its command line to vLLM
+    """An installed package's module or command (`key="console"`), or a public application's script
+    (`key="script"`: its file name, with one of the flags it `needs` written), that hands its command line to vLLM
     (knowledge/deploy/llm_wrappers.yaml); None when its own options choose a backend other than
     vLLM (`not_vllm`)."""
     from vllm_kb.engine.kb import deploy_tools
 
     for e in deploy_tools.load("llm_wrappers").get("entry_points", []):
-        if e.get(key) == module:
+        if module == e.get(key) or module in (e.get(key) if isinstance(e.get(key), list) else ()):
             if rest and _switched_off(e.get("not_vllm") or {}, rest):
                 return None
             if e.get("needs") and not any(norm_flag(v or "") in {norm_flag(f) for f in e["needs"]} for v in rest or []):

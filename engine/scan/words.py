@@ -7,10 +7,12 @@ from __future__ import annotations
 # through a launcher may name vLLM only in the recipe it passes (accelerate launch x.py --config r.yaml).
 # `python -m pkg.main_ppo actor_rollout_ref.…` runs verl through a project Hydra entry point;
 # `--model-engine vLLM` (Xinference) and other tools spell the name in capitals. LLaMA-Factory's scripts
-# before llamafactory-cli (`python src/cli_demo.py cfg.yaml`) may name vLLM only in the config.
+# before llamafactory-cli (`python src/cli_demo.py cfg.yaml`) may name vLLM only in the config; MinerU's
+# mineru-openai-server runs `vllm serve` without naming it.
 FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config", "actor_rollout_ref", "trl.scripts",
-                   "vLLM", "VLLM", "openllm ", "run_grpo", "run_eval", "api_demo.py", "cli_demo.py", "web_demo.py")
+                   "vLLM", "VLLM", "openllm ", "run_grpo", "run_eval", "api_demo.py", "cli_demo.py", "web_demo.py",
+                   "mineru-openai-server")
 # Only YAML that could configure vLLM is parsed: tools that configure it without naming it (KServe's
 # Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count, and so do an
 # EasyR1 config (its rollout is vLLM unless named otherwise) and a NeMo-RL config that inherits its
