@@ -21,6 +21,7 @@ from vllm_kb.engine.check.startup_draft import draft_facts, forced_v1_refusal, m
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
 from vllm_kb.engine.check.startup_mamba import mamba_spec_facts
+from vllm_kb.engine.check.startup_mm_chunk import mm_chunk_facts
 from vllm_kb.engine.check.startup_modelcap import model_kernel_facts
 from vllm_kb.engine.check.startup_paged import paged_facts
 from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
@@ -76,6 +77,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version)),
                                kb.doc("models.yaml").data.get("publishers")))
     out.update(_lengths(model, engine, env, facts, version, out["v1"]))
+    out.update(mm_chunk_facts(model, engine, facts.get("passed") or {}, str((facts.get("vllm") or {}).get("version") or version),
+                              out["v1"], out.get("max_len"), out.get("chunked_prefill")))
     out.update(window_rope_facts(model, engine, table, version))
     out.update(_backend(facts, table, cat, version))
     out.update(prefix_prefill_facts(facts, str((facts.get("vllm") or {}).get("version") or version), out["v1"],
