@@ -26,6 +26,7 @@ class Outcome:
     fix: bool | None = None  # the reporter's change is proposed (None: no fix_used)
     error: str | None = None
     diag: bool | None = None  # `diagnose --error` on the error line names the rule among its best three
+    conflicts: list[str] = field(default_factory=list)  # proposed changes at one site that contradict
 
 
 def cases(root: Path = HERE) -> list[Path]:
@@ -135,6 +136,25 @@ def fix_proposed(rep, fix: dict) -> bool:
     return False
 
 
+def contradictions(rep) -> list[str]:
+    """Changes proposed at one site that undo each other: a setting or variable both written and
+    removed, or written with two values — `--fix` could apply only one of them, or flip-flop."""
+    out = []
+    for sr in rep.sites:
+        seen: dict[tuple[str, str], list] = {}
+        for ch in sr.changes:
+            kind = "env" if ch.op in ("env", "unset_env") else "arg" if ch.op in ("set", "unset") else None
+            if kind:
+                seen.setdefault((kind, ch.target), []).append(ch)
+        for (_kind, target), chs in seen.items():
+            ops = {c.op for c in chs}
+            values = {json.dumps(c.value, sort_keys=True, default=str) for c in chs if c.op in ("set", "env")}
+            if len(ops) > 1 or len(values) > 1:
+                out.append(f"{getattr(sr.site, 'file', '')} {target}: " + ", ".join(
+                    f"{c.op} {c.value!r} ({'/'.join(c.checks)})" for c in chs))
+    return out
+
+
 def run(folder: Path) -> Outcome:
     case = load(folder)
     want = expected(case)
@@ -153,7 +173,8 @@ def run(folder: Path) -> Outcome:
         predicted = not p0
     fix = fix_proposed(rep, case["fix_used"]) if case.get("fix_used") and case["kind"] == "failure" else None
     diag = diagnosed(case, want) if case["kind"] == "failure" and case.get("error") and want else None
-    return Outcome(folder.name, case["kind"], cls, expect, predicted, sorted(set(ids)), fix, diag=diag)
+    return Outcome(folder.name, case["kind"], cls, expect, predicted, sorted(set(ids)), fix, diag=diag,
+                   conflicts=contradictions(rep))
 
 
 def rules_name(w: str) -> bool:

@@ -74,8 +74,9 @@ def test_blackwell_mla_forced_to_cutlass_before_013():
     ("0.24.0", 12.0, V32, {}, "FLASHINFER_MLA_SPARSE_SM120"),
     ("0.14.0", 8.0, V3, {}, "TRITON_MLA"),                   # dense MLA: TRITON_MLA everywhere
     ("0.14.0", 7.5, LLAMA, {"head": 72}, "TRITON_ATTN"),     # Triton takes 72, Flex any size
-    # vLLM #40153 (control): Triton runs the sinks there; FlashAttention's sink rule is unread, so it stays first
-    ("0.19.1", 12.0, GPT_OSS, {"head": 64}, "FLASH_ATTN"),
+    # vLLM #40153 (control): FlashAttention takes sinks only as FA3 (9.x) and FlashInfer's rule is a
+    # runtime probe, so the selector moves on to Triton, which runs the sinks there (the report's log)
+    ("0.19.1", 12.0, GPT_OSS, {"head": 64}, "TRITON_ATTN"),
     ("0.14.0", 9.0, V32, {"kv": "fp8"}, "FLASHMLA_SPARSE"),  # rewritten to fp8_ds_mla, which FLASHMLA_SPARSE takes
     # an fp8 cache: FlashAttention only as FA3 on 9.x (fa_utils.flash_attn_supports_fp8), else FlashInfer
     # for its head sizes, else Triton (whose e4m3 cache L8 judges per GPU)

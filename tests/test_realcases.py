@@ -24,6 +24,7 @@ def test_case(folder):
     assert files, "a case needs the project that reproduces the report"
     out = score.run(folder)
     assert out.error is None, out.error
+    assert not out.conflicts, f"proposed changes contradict each other: {out.conflicts}"
     if case.get("known_miss"):
         assert not out.predicted, f"now predicted: drop known_miss ({case['known_miss']})"
         return

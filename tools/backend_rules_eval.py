@@ -1,28 +1,91 @@
 """A small evaluator of the Python in which vLLM's attention backends state what they take
 (`supports_head_size`, `supported_dtypes`, `supports_compute_capability`, `is_sparse` …): classes
 are loaded from a release's sources on demand with their bases, methods are run on constants, and
-anything else — a runtime probe, an import of a kernel — raises Unknown, so the caller reads the
-rule as not known. Used by tools/vllm_attn_selector.py."""
+anything else — an import of a kernel, a configuration only known at run time — raises Unknown,
+so the caller reads the rule as not known. Used by tools/vllm_attn_selector.py.
+
+The GPU probes the rules call (`current_platform.get_device_capability()`,
+`is_device_capability_family(90)`, FlashAttention's `get_flash_attn_version()` …) are answered for
+one device at a time (tools/backend_probes.py `on_device`): the release's own helper functions
+are run from its sources; only the compiled vllm-flash-attn package's answer is modelled."""
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+from backend_probes import ENV_DEFAULTS, Cap, Config, Unknown, fa_supported, platform_call
 from catalog_extract.sources import bases_first
 
 
-class Unknown(Exception):
-    """The evaluator met something it does not model."""
+_MODULES: dict[tuple[Path, str], "Module"] = {}
 
 
-class Cap:
-    """DeviceCapability(major, minor) with its comparisons and to_int()."""
+class Func:
+    """A module-level function of the release, called by name from a rule."""
 
-    def __init__(self, major: int, minor: int):
-        self.major, self.minor = major, minor
+    def __init__(self, node: ast.FunctionDef, module: "Module"):
+        self.node, self.module = node, module
 
-    def key(self):
-        return (self.major, self.minor)
+
+class Scope:
+    """Where a module-level function's names resolve (what Klass gives a method)."""
+
+    def __init__(self, module: "Module"):
+        self.module = module
+
+
+def _function(module: "Module", name: str, depth: int = 0):
+    """The module-level function `name` as seen from `module` (its own, or one it imports)."""
+    node = next((n for n in module.tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if node is not None:
+        return Func(node, module)
+    target = module.imports.get(name)
+    if target is None or depth > 4:
+        raise Unknown(name)
+    mod_name, _, fname = target.rpartition(".")
+    return _function(_module(module.root, mod_name), fname, depth + 1)
+
+
+def _module_literal(module: "Module", name: str):
+    """A module-level constant written as a literal (`_HANDLERS: dict[…] = {}`)."""
+    for st in module.tree.body:
+        target = st.target if isinstance(st, ast.AnnAssign) else st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else None
+        if isinstance(target, ast.Name) and target.id == name and st.value is not None:
+            try:
+                return ast.literal_eval(st.value)
+            except ValueError:
+                break
+    raise Unknown(name)
+
+
+def _module(root: Path, dotted: str) -> "Module":
+    if (root, dotted) not in _MODULES:
+        _MODULES[(root, dotted)] = Module(root, dotted)
+    return _MODULES[(root, dotted)]
+
+
+def _call_func(f: Func, args: list, kwargs: dict):
+    params = [a.arg for a in f.node.args.args]
+    defaults = f.node.args.defaults
+    env: dict = {}
+    for i, p in enumerate(params):
+        if i < len(args):
+            env[p] = args[i]
+        elif p in kwargs:
+            env[p] = kwargs[p]
+        elif i >= len(params) - len(defaults):
+            env[p] = ast.literal_eval(defaults[i - (len(params) - len(defaults))])
+        else:
+            raise Unknown(f"argument {p}")
+    for a, d in zip(f.node.args.kwonlyargs, f.node.args.kw_defaults):
+        if a.arg in kwargs:
+            env[a.arg] = kwargs[a.arg]
+        elif d is not None:
+            env[a.arg] = ast.literal_eval(d)
+        else:
+            raise Unknown(f"argument {a.arg}")
+    r = _exec(f.node.body, env, Scope(f.module))
+    return r[1] if r else None
 
 
 class Klass:
@@ -107,8 +170,29 @@ def _ev(node: ast.AST, env: dict, k: Klass):
             return env[node.id]
         if node.id in ("True", "False", "None"):
             return {"True": True, "False": False, "None": None}[node.id]
-        raise Unknown(node.id)
+        if node.id in ("str", "int", "bool"):
+            return {"str": str, "int": int, "bool": bool}[node.id]
+        if node.id in ENV_DEFAULTS:  # a module constant read from the variable (batch_invariant.py)
+            return ENV_DEFAULTS[node.id]
+        return _module_literal(k.module, node.id)
+    if isinstance(node, ast.JoinedStr):
+        return "<f-string>"  # only ever a message: its truth is all a rule reads
+    if isinstance(node, ast.Subscript):
+        base, idx = _ev(node.value, env, k), _ev(node.slice, env, k)
+        if isinstance(base, Cap) and idx in (0, 1):
+            return base.key()[idx]
+        if isinstance(base, (list, tuple, str)) and isinstance(idx, int):
+            return base[idx]
+        raise Unknown(ast.unparse(node))
     if isinstance(node, ast.Attribute):
+        if isinstance(node.value, ast.Name) and node.value.id == "envs":
+            if node.attr in ENV_DEFAULTS:
+                return ENV_DEFAULTS[node.attr]
+            raise Unknown(ast.unparse(node))
+        base_cfg = _ev(node.value, env, k) if isinstance(node.value, (ast.Call, ast.Attribute, ast.Name)) \
+            and ast.unparse(node.value).startswith(("get_current_vllm_config", "vllm_config")) else None
+        if isinstance(base_cfg, Config):
+            return base_cfg.get(node.attr)
         if isinstance(node.value, ast.Name) and node.value.id == "torch":
             return node.attr  # torch.bfloat16 → "bfloat16"
         if isinstance(node.value, ast.Name) and node.value.id == "AttentionType":
@@ -146,7 +230,9 @@ def _ev(node: ast.AST, env: dict, k: Klass):
         left = _ev(node.left, env, k)
         for op, right_node in zip(node.ops, node.comparators):
             right = _ev(right_node, env, k)
-            if isinstance(left, Cap) or isinstance(right, Cap):
+            if isinstance(op, (ast.Is, ast.IsNot)):
+                lv, rv = left, right
+            elif isinstance(left, Cap) or isinstance(right, Cap):
                 if not (isinstance(left, Cap) and isinstance(right, Cap)):
                     raise Unknown("capability compared with a number")
                 lv, rv = left.key(), right.key()
@@ -166,31 +252,85 @@ def _ev(node: ast.AST, env: dict, k: Klass):
             kw = {x.arg: _ev(x.value, env, k) for x in node.keywords}
             vals = args + [kw.get("major"), kw.get("minor", 0)][len(args):]
             return Cap(int(vals[0]), int(vals[1] or 0))
-        if isinstance(f, ast.Name) and f.id in ("len", "bool", "int", "set", "list", "tuple"):
-            return {"len": len, "bool": bool, "int": int, "set": set, "list": list, "tuple": tuple}[f.id](*args)
+        if isinstance(f, ast.Name) and f.id == "isinstance" and len(args) == 2 and isinstance(args[1], type):
+            return isinstance(args[0], args[1])
+        if isinstance(f, ast.Name) and f.id in ("len", "bool", "int", "set", "list", "tuple", "str"):
+            return {"len": len, "bool": bool, "int": int, "set": set, "list": list, "tuple": tuple, "str": str}[f.id](*args)
         if isinstance(f, ast.Attribute) and f.attr == "to_int" and not node.args:
             c = _ev(f.value, env, k)
             if isinstance(c, Cap):
                 return c.major * 10 + c.minor
-        if isinstance(f, ast.Attribute) and f.attr == "startswith":
+        if isinstance(f, ast.Attribute) and f.attr == "get" and len(args) == 1:
+            d = _ev(f.value, env, k)
+            if isinstance(d, dict):
+                return d.get(args[0])  # an empty registry plugins fill at run time holds no built-in name
+        if isinstance(f, ast.Attribute) and f.attr in ("startswith", "endswith"):
             s = _ev(f.value, env, k)
             if isinstance(s, str):
-                return s.startswith(*args)
+                return getattr(s, f.attr)(*args)
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("cls", "self") and f.value.id in env:
             kind, fn, owner = env[f.value.id].lookup(f.attr)
             if kind == "fn":
                 return call(env[f.value.id], fn, args)
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "current_platform":
+            return platform_call(f.attr, args)
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Call):
+            base = _ev(f.value, env, k)  # current_platform.get_device_capability().to_int() …
+            if isinstance(base, Cap) and f.attr == "to_int":
+                return base.major * 10 + base.minor
+        if isinstance(f, ast.Name):
+            if f.id == "is_fa_version_supported":
+                return fa_supported(args[0] if args else None)
+            if f.id in ("get_current_vllm_config_or_none",):
+                return None  # no configuration is current while the selector asks a class
+            if f.id == "get_current_vllm_config":
+                return Config(())
+            kwargs = {x.arg: _ev(x.value, env, k) for x in node.keywords if x.arg}
+            ref = env.get(f.id)
+            if isinstance(ref, tuple) and ref[0] == "import":
+                target = _function(_module(k.module.root, ref[1]), ref[2])
+            else:
+                target = _function(k.module, f.id)
+            return _call_func(target, args, kwargs)
         raise Unknown(ast.unparse(node))
     raise Unknown(type(node).__name__)
 
 
-def _exec(body: list[ast.stmt], env: dict, k: Klass):
+class _Raised(Exception):
+    """An exception the evaluated code raises itself (a failed assert), by its class name."""
+
+
+def _is_log(st: ast.stmt) -> bool:
+    return (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute)
+            and isinstance(st.value.func.value, ast.Name) and st.value.func.value.id == "logger")
+
+
+def _exec(body: list[ast.stmt], env: dict, k):
     for st in body:
         if isinstance(st, ast.Return):
             return ("ret", _ev(st.value, env, k) if st.value is not None else None)
-        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) or _is_log(st):
             continue
-        if isinstance(st, (ast.Import, ast.ImportFrom, ast.Pass)):
+        if isinstance(st, ast.ImportFrom) and st.module:
+            for a in st.names:
+                env[a.asname or a.name] = ("import", st.module, a.name)
+            continue
+        if isinstance(st, (ast.Import, ast.Pass)):
+            continue
+        if isinstance(st, ast.Assert):
+            if not _ev(st.test, env, k):
+                raise _Raised("AssertionError")
+            continue
+        if isinstance(st, ast.Try):
+            try:
+                r = _exec(st.body, env, k)
+            except _Raised as e:
+                caught = next((h for h in st.handlers if h.type is None or str(e) in ast.unparse(h.type)), None)
+                if caught is None:
+                    raise
+                r = _exec(caught.body, env, k)
+            if r is not None:
+                return r
             continue
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
             env[st.targets[0].id] = _ev(st.value, env, k)
@@ -225,5 +365,5 @@ def probe(k: Klass, method: str, *args):
     try:
         kind, fn, _owner = k.lookup(method)
         return call(k, fn, list(args)) if kind == "fn" else None
-    except (Unknown, RecursionError, TypeError, ValueError, AttributeError, IndexError, KeyError):
+    except (Unknown, _Raised, RecursionError, TypeError, ValueError, AttributeError, IndexError, KeyError):
         return None

@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from backend_probes import on_device  # noqa: E402
 from backend_rules_eval import Cap, Klass, World, probe  # noqa: E402
 
 VERSION_DIR = re.compile(r"\d+(\.\d+)+$")
@@ -66,16 +67,37 @@ def grid(k: Klass, method: str, values: list, conv=lambda v: v):
     return [v for v, g in zip(values, got) if g]
 
 
+def _rule(k: Klass, method: str, values: list | None, conv=lambda v: v):
+    """One rule on every GPU: the grid's answer where it does not depend on the device, else
+    {compute capability: answer}, each answer kept only where a build with FlashAttention 4 and
+    one without agree (None: not known there)."""
+    def answer():
+        return grid(k, method, values, conv) if values is not None else probe(k, method)
+    per: dict[float, object] = {}
+    for cc in CCS:
+        major, minor = int(cc), round(cc * 10) % 10
+        with on_device(major, minor, fa4=False):
+            a = answer()
+        with on_device(major, minor, fa4=True):
+            b = answer()
+        per[cc] = a if a == b else None
+    firsts = list(per.values())
+    return firsts[0] if all(v == firsts[0] for v in firsts) else per
+
+
 def backend_facts(world: World, qual: str) -> dict | None:
     k = world.klass(qual)
     if k is None:
         return None
-    heads = grid(k, "supports_head_size", HEADS)
     caps = grid(k, "supports_compute_capability", CCS, lambda c: Cap(int(c), round(c * 10) % 10))
+
+    def heads_of(got):
+        return None if got is None else ("any" if got == HEADS else spans(got))
+    heads = _rule(k, "supports_head_size", HEADS)
     out = {"class": qual, "file": str(k.module.path.relative_to(world.root)), "line": k.node.lineno,
-           "head_sizes": None if heads is None else ("any" if heads == HEADS else spans(heads)),
-           "dtypes": grid(k, "supports_dtype", DTYPES), "kv_dtypes": grid(k, "supports_kv_cache_dtype", KVS),
-           "cc": caps, "mla": probe(k, "is_mla"), "sparse": probe(k, "is_sparse"), "sink": probe(k, "supports_sink")}
+           "head_sizes": {cc: heads_of(v) for cc, v in heads.items()} if isinstance(heads, dict) else heads_of(heads),
+           "dtypes": _rule(k, "supports_dtype", DTYPES), "kv_dtypes": _rule(k, "supports_kv_cache_dtype", KVS),
+           "cc": caps, "mla": probe(k, "is_mla"), "sparse": probe(k, "is_sparse"), "sink": _rule(k, "supports_sink", None)}
     return out
 
 

@@ -21,7 +21,9 @@ selectors:
   off Hopper came with the 0.10.1 release (vllm/platforms/cuda.py 0.10.1:322; vLLM #22290).
 The GPU decides two refusals: FlashAttention runs sinks only as FlashAttention 3 (Hopper,
 vllm/v1/attention/backends/flash_attn.py), FlashInfer only through TRT-LLM kernels (Blackwell
-SM 10.x, vllm/utils/flashinfer.py supports_trtllm_attention)."""
+SM 10.x, vllm/utils/flashinfer.py supports_trtllm_attention). From 0.11.1 the backend's own
+supports_sink per compute capability comes from knowledge/vllm/attn_selector.yaml where the
+sources settle it (FlashAttention: FA3 on 9.x; from 0.20 FA4 too, which a build may lack)."""
 from __future__ import annotations
 
 from typing import Any
@@ -80,12 +82,27 @@ def picked_backend(forced: str | None, v1: bool, version: Version, cc: float | N
     return "FLASH_ATTN"
 
 
-def _gpu_refuses(feature: str, backend: str, cc: float | None, version: Version) -> bool | None:
+def _selector_sink(selector: dict | None, backend: str, cc: float, version: Version) -> bool | None:
+    """The backend's own supports_sink on this GPU as the release's selector table read it from
+    the sources (0.11.1+; None: not read, or not known there)."""
+    for span in (selector or {}).get("spans") or ():
+        if Version(span["first"]) <= version <= Version(span["last"]):
+            sink = (span.get("backends", {}).get(backend) or {}).get("sink")
+            sink = sink.get(round(cc, 1)) if isinstance(sink, dict) else sink
+            return sink if isinstance(sink, bool) else None
+    return None
+
+
+def _gpu_refuses(feature: str, backend: str, cc: float | None, version: Version, selector: dict | None = None) -> bool | None:
     """Whether the GPU makes the backend refuse the feature (None: unknown GPU)."""
     if feature != "sinks":
         return True
     if cc is None:
         return None
+    if version >= _VALIDATING:
+        known = _selector_sink(selector, backend, cc, version)
+        if known is not None:
+            return not known
     if backend == "FLASH_ATTN":
         # FlashAttention 3 is Hopper's; 0.11.1+ validates below 9.0 (Blackwell's FA version varies)
         return True if int(cc) < 9 else (int(cc) != 9 and version < _VALIDATING)
@@ -99,7 +116,8 @@ def _in(row: dict, version: Version) -> bool:
     return first is not None and last is not None and first <= version <= last
 
 
-def attn_facts(facts: dict, table: dict, version: str, forced: str | None, startup: dict) -> dict[str, Any]:
+def attn_facts(facts: dict, table: dict, version: str, forced: str | None, startup: dict,
+               selector: dict | None = None) -> dict[str, Any]:
     """startup.attn_backend (the backend picked, where known), startup.attn_refusal (what it
     raises for this model: feature, text, file, line, first, last), startup.attn_validated (the
     refusal comes from 0.11.1's validation of a forced backend)."""
@@ -130,7 +148,7 @@ def attn_facts(facts: dict, table: dict, version: str, forced: str | None, start
                 continue
         elif row["backend"] != backend:
             continue
-        if not _gpu_refuses(row["feature"], backend, cc, v):
+        if not _gpu_refuses(row["feature"], backend, cc, v, selector):
             continue
         out["attn_refusal"] = {k: row[k] for k in ("feature", "text", "file", "line", "first", "last")}
         out["attn_refusal_feature"] = row["feature"]

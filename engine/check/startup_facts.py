@@ -83,10 +83,11 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(_backend(facts, table, cat, version))
     out.update(prefix_prefill_facts(facts, str((facts.get("vllm") or {}).get("version") or version), out["v1"],
                                     out.get("max_len"), out.get("backend")))
-    out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out))
-    out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
     selector = kb.doc("vllm", "attn_selector.yaml").data
+    out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out, selector))
+    out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
     out.update(selector_facts(facts, selector, version, out))
+    out.update(_env_backend_refused(facts, selector, version, out))
     out.update(paged_facts(facts, kb.doc("vllm", "paged_head_sizes.yaml").data, selector, version, out))
     if "kv_refused" not in out and (kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version,
                                              out.get("backend")) or fp8_cache_on_triton(facts, selector, version, out)):
@@ -312,6 +313,18 @@ def _chunked_prefill(engine: dict, version: str, v1: bool, max_len: int | None, 
 
 
 # --- attention backend --------------------------------------------------------------------
+
+def _env_backend_refused(facts: dict, selector: dict, version: str, startup: dict) -> dict[str, Any]:
+    """startup.env_backend_refused: the backend VLLM_ATTENTION_BACKEND names is one the selector
+    would refuse for this model on this GPU if it were forced with --attention-backend (0.13+,
+    where F2 proposes that move): the move must not be proposed then."""
+    name = (facts.get("env") or {}).get("VLLM_ATTENTION_BACKEND")
+    if not isinstance(name, str) or not name.strip() or (facts.get("engine") or {}).get("attention_backend") \
+            or not since(version, "0.13.0"):
+        return {}
+    got = selector_facts(facts, selector, version, {**startup, "backend": name.strip()})
+    return {"env_backend_refused": True} if got.get("attn_forced_invalid") else {}
+
 
 def _backend(facts: dict, table: dict, cat: Catalog, version: str) -> dict[str, Any]:
     """The attention backend a site forces: `--attention-backend` (0.13+), else the

@@ -74,33 +74,31 @@ def selector_config(model: dict, engine: dict, startup: dict, gpu: dict) -> dict
             "kv": kv, "sink": sinks if isinstance(sinks, bool) else None, "sparse": sparse}
 
 
-def _fa_refuses_fp8(backend: dict, cfg: dict) -> bool:
-    """FlashAttention's KV-cache rule, which the table leaves unread (it calls into fa_utils): an
-    fp8 cache only as FlashAttention 3 on the 9.x family (flash_attn_supports_fp8, 0.11.1-0.34.0),
-    so off Hopper the selector moves on to FlashInfer, then Triton."""
-    return (backend.get("class", "").endswith("flash_attn.FlashAttentionBackend") and str(cfg["kv"]).startswith("fp8")
-            and cfg["cc"] in _EVALUATED and int(cfg["cc"]) != 9)
+def _at(value, cc: float):
+    """A backend rule as the table gives it: one answer, or one per compute capability (a rule
+    that asks the GPU, such as FlashAttention's FP8 cache and sinks, FA3 on 9.x only)."""
+    return value.get(cc) if isinstance(value, dict) else value
 
 
 def reasons(backend: dict, cfg: dict, words: dict) -> list[str]:
     """validate_configuration's reasons for one backend, in its order, the known ones only."""
     out = []
-    if cfg["head_size"] and backend.get("head_sizes") is not None and not _heads(backend["head_sizes"], cfg["head_size"]):
+    cc = cfg["cc"]
+    heads, dtypes, kvs = _at(backend.get("head_sizes"), cc), _at(backend.get("dtypes"), cc), _at(backend.get("kv_dtypes"), cc)
+    if cfg["head_size"] and heads is not None and not _heads(heads, cfg["head_size"]):
         out.append(words.get("supports_head_size", "head_size not supported"))
-    if cfg["dtype"] and backend.get("dtypes") is not None and cfg["dtype"] not in backend["dtypes"]:
+    if cfg["dtype"] and dtypes is not None and cfg["dtype"] not in dtypes:
         out.append(words.get("supports_dtype", "dtype not supported"))
-    if cfg["kv"] and backend.get("kv_dtypes") is not None and cfg["kv"] not in backend["kv_dtypes"]:
-        out.append(words.get("supports_kv_cache_dtype", "kv_cache_dtype not supported"))
-    elif cfg["kv"] and backend.get("kv_dtypes") is None and _fa_refuses_fp8(backend, cfg):
+    if cfg["kv"] and kvs is not None and cfg["kv"] not in kvs:
         out.append(words.get("supports_kv_cache_dtype", "kv_cache_dtype not supported"))
     if backend.get("mla") is not None and backend["mla"] != cfg["mla"]:
         out.append(words.get("is_mla" if cfg["mla"] else "not_is_mla", "MLA not supported"))
-    if cfg["sink"] and backend.get("sink") is False:
+    if cfg["sink"] and _at(backend.get("sink"), cc) is False:
         out.append(words.get("supports_sink", "sink setting not supported"))
     if backend.get("sparse") is not None and backend["sparse"] != cfg["sparse"]:
         out.append(words.get("is_sparse" if cfg["sparse"] else "not_is_sparse", "sparse not supported"))
     ccs = backend.get("cc")
-    if ccs is not None and cfg["cc"] in _EVALUATED and cfg["cc"] not in ccs:
+    if ccs is not None and cc in _EVALUATED and cc not in ccs:
         out.append(words.get("supports_compute_capability", "compute capability not supported"))
     return out
 
