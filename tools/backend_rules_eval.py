@@ -49,7 +49,9 @@ def _function(module: "Module", name: str, depth: int = 0):
 def _module_literal(module: "Module", name: str):
     """A module-level constant written as a literal (`_HANDLERS: dict[…] = {}`)."""
     for st in module.tree.body:
-        target = st.target if isinstance(st, ast.AnnAssign) else st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else None
+        target = st.target if isinstance(st, ast.AnnAssign) else None
+        if isinstance(st, ast.Assign) and len(st.targets) == 1:
+            target = st.targets[0]
         if isinstance(target, ast.Name) and target.id == name and st.value is not None:
             try:
                 return ast.literal_eval(st.value)
