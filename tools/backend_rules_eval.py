@@ -298,8 +298,13 @@ def _ev(node: ast.AST, env: dict, k: Klass):
     raise Unknown(type(node).__name__)
 
 
-class _Raised(Exception):
-    """An exception the evaluated code raises itself (a failed assert), by its class name."""
+class Raised(Exception):
+    """An exception the evaluated code raises itself (a failed assert, a raise), by its class
+    name, with the line of the raise."""
+
+    def __init__(self, name: str, line: int | None = None):
+        super().__init__(name)
+        self.line = line
 
 
 def _is_log(st: ast.stmt) -> bool:
@@ -319,14 +324,17 @@ def _exec(body: list[ast.stmt], env: dict, k):
             continue
         if isinstance(st, (ast.Import, ast.Pass)):
             continue
+        if isinstance(st, ast.Raise) and st.exc is not None:
+            exc = st.exc.func if isinstance(st.exc, ast.Call) else st.exc
+            raise Raised(exc.id if isinstance(exc, ast.Name) else ast.unparse(exc), st.lineno)
         if isinstance(st, ast.Assert):
             if not _ev(st.test, env, k):
-                raise _Raised("AssertionError")
+                raise Raised("AssertionError")
             continue
         if isinstance(st, ast.Try):
             try:
                 r = _exec(st.body, env, k)
-            except _Raised as e:
+            except Raised as e:
                 caught = next((h for h in st.handlers if h.type is None or str(e) in ast.unparse(h.type)), None)
                 if caught is None:
                     raise
@@ -367,5 +375,5 @@ def probe(k: Klass, method: str, *args):
     try:
         kind, fn, _owner = k.lookup(method)
         return call(k, fn, list(args)) if kind == "fn" else None
-    except (Unknown, _Raised, RecursionError, TypeError, ValueError, AttributeError, IndexError, KeyError):
+    except (Unknown, Raised, RecursionError, TypeError, ValueError, AttributeError, IndexError, KeyError):
         return None

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from backend_probes import on_device  # noqa: E402
-from backend_rules_eval import Cap, Klass, World, probe  # noqa: E402
+from backend_rules_eval import Cap, Klass, Raised, Unknown, World, call, probe  # noqa: E402
 
 VERSION_DIR = re.compile(r"\d+(\.\d+)+$")
 HEADS = sorted(set(range(8, 1025, 8)) | {40, 72, 80, 88, 100, 104, 112, 120, 136, 144, 160, 176, 200, 576})
@@ -85,6 +85,28 @@ def _rule(k: Klass, method: str, values: list | None, conv=lambda v: v):
     return firsts[0] if all(v == firsts[0] for v in firsts) else per
 
 
+def unhandled_kv(k: Klass) -> dict | None:
+    """The FP8 cache dtypes a backend's own dtype helper (`get_fp8_dtype_for_flashattn` …) raises
+    for: a cache the backend validates but cannot run (FlashAttention 0.11.1-0.21.x took any fp8*
+    dtype on Hopper, vLLM #42587), with the helper and the line of its raise."""
+    helper = next((st for b in k.mro() for st in b.node.body
+                   if isinstance(st, ast.FunctionDef) and st.name.startswith("get_fp8_dtype_for_")), None)
+    if helper is None:
+        return None
+    dtypes, line = [], None
+    for kv in KVS:
+        if not kv.startswith("fp8"):
+            continue
+        try:
+            call(k, helper, [kv])
+        except Raised as e:
+            dtypes.append(kv)
+            line = e.line
+        except (Unknown, TypeError, ValueError, KeyError, AttributeError):
+            return None
+    return {"method": helper.name, "dtypes": dtypes, "line": line} if dtypes else None
+
+
 def backend_facts(world: World, qual: str) -> dict | None:
     k = world.klass(qual)
     if k is None:
@@ -98,6 +120,9 @@ def backend_facts(world: World, qual: str) -> dict | None:
            "head_sizes": {cc: heads_of(v) for cc, v in heads.items()} if isinstance(heads, dict) else heads_of(heads),
            "dtypes": _rule(k, "supports_dtype", DTYPES), "kv_dtypes": _rule(k, "supports_kv_cache_dtype", KVS),
            "cc": caps, "mla": probe(k, "is_mla"), "sparse": probe(k, "is_sparse"), "sink": _rule(k, "supports_sink", None)}
+    fails = unhandled_kv(k)
+    if fails:
+        out["kv_unhandled"] = fails
     return out
 
 

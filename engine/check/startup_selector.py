@@ -129,6 +129,16 @@ def _fix(table: dict, span: dict, cfg: dict, v: Version) -> dict[str, str]:
     return {"kind": "none"}
 
 
+def _unhandled(backend: dict, name: str, cfg: dict) -> dict[str, Any]:
+    """startup.attn_kv_unhandled: the backend validates the FP8 cache dtype but its own dtype
+    helper raises for it when the engine starts (FlashAttention took every fp8* dtype on Hopper in
+    0.11.1-0.21.x and knows only fp8/fp8_e4m3: "Unrecognized FP8 dtype: fp8_e5m2", vLLM #42587)."""
+    bad = backend.get("kv_unhandled") or {}
+    if cfg["kv"] and cfg["kv"] in (bad.get("dtypes") or ()):
+        return {"attn_kv_unhandled": True, "attn_kv_backend": name, "attn_kv_line": bad.get("line")}
+    return {}
+
+
 def selector_facts(facts: dict, table: dict, version: str | None, startup: dict) -> dict[str, Any]:
     """startup.attn_none_valid (every candidate refuses) with attn_none_reasons (vLLM's rendering),
     or startup.attn_forced_invalid (the forced backend refuses) with attn_forced_backend; both with
@@ -154,7 +164,7 @@ def selector_facts(facts: dict, table: dict, version: str | None, startup: dict)
         backend = span["backends"].get(forced)
         r = reasons(backend, cfg, span.get("reasons") or {}) if backend else []
         if not r:
-            return {}
+            return _unhandled(backend, forced, cfg) if backend else {}
         if not by_config:
             fix = {"kind": "unset_backend"} if pick(span, cfg)[0] else _fix(table, span, cfg, v)
         else:  # the first release that no longer forces it and finds a backend
@@ -166,7 +176,7 @@ def selector_facts(facts: dict, table: dict, version: str | None, startup: dict)
     else:
         chosen, refused = pick(span, cfg)
         if chosen:
-            return {"attn_selected": chosen}
+            return {"attn_selected": chosen, **_unhandled(span["backends"][chosen], chosen, cfg)}
         fix = _fix(table, span, cfg, v)
         out.update({"attn_none_valid": True, "attn_none_reasons": _render(refused)})
     out["attn_select_fix"] = fix["kind"]
