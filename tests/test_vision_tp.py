@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from release_tree import write_release  # noqa: E402
 from vllm_vision_tp import scan  # noqa: E402
 
-from vllm_kb.engine.check.startup_vision import vision_split  # noqa: E402
+from vllm_kb.engine.check.startup_vision import vision_split, vision_unsplit  # noqa: E402
 from vllm_kb.engine.kb.knowledge import load  # noqa: E402
 
 _SPLIT = '''
@@ -121,3 +121,24 @@ def test_l2_quiet_where_the_release_falls_back(tmp_path):
     # InternViT's 25 heads at TP 4: an unsplit vision attention, the launch goes on
     r = _l2(tmp_path, "0.6.0", "OpenGVLab/InternVL2-26B", 4)
     assert r.status != "recommended"
+
+
+def test_unsplit_names_why_the_heads_stay_whole():
+    table = load().doc("vllm", "vision_tp.yaml").data
+    intern = {"vision_module": "intern_vit", "vision_num_heads": 25}
+    assert vision_unsplit(intern, {}, table, "0.5.5", 4) == "none"  # 0.5.x never split InternViT
+    assert vision_unsplit(intern, {}, table, "0.6.0", 4) == "fallback"
+    assert vision_unsplit(intern, {}, table, "0.6.0", 5) is None  # 25 heads split over 5
+    assert vision_unsplit(intern, {}, table, "0.6.0", 1) is None
+    glm = {"vision_module": "glm4_1v", "vision_num_heads": 12}
+    assert vision_unsplit(glm, {}, table, "0.10.1.1", 8) is None  # split strictly: tp_vision_ok decides
+    assert vision_unsplit(glm, {"mm_encoder_tp_mode": "data"}, table, "0.10.2", 8) == "data"
+
+
+def test_l2_says_why_vision_heads_that_do_not_divide_do_not_matter(tmp_path):
+    """vLLM #8097 (first seen in heldout37): InternVL2-26B at TP 4, whose 25 InternViT heads 4 does
+    not divide; the releases keep them whole, and L2 says so instead of an empty not-applicable."""
+    r = _l2(tmp_path, "0.5.5", "OpenGVLab/InternVL2-26B", 4)
+    assert r.status == "not_applicable" and "25" in r.reason_text("en") and "25" in r.reason_text("zh")
+    r = _l2(tmp_path, "0.6.3", "OpenGVLab/InternVL2_5-78B", 4)
+    assert r.status != "recommended" and "25" in r.reason_text("en")

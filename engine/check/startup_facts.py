@@ -30,7 +30,7 @@ from vllm_kb.engine.check.startup_quant_tp import alignment_facts
 from vllm_kb.engine.check.startup_release_bugs import release_bug_facts, runtime_bug_facts
 from vllm_kb.engine.check.startup_selector import fp8_cache_on_triton, selector_facts
 from vllm_kb.engine.check.startup_version import version_facts
-from vllm_kb.engine.check.startup_vision import vision_split
+from vllm_kb.engine.check.startup_vision import vision_split, vision_unsplit
 from vllm_kb.engine.check.startup_spec import spec_facts
 from vllm_kb.engine.check.startup_spec_tokens import spec_tokens_facts
 from vllm_kb.engine.check.startup_task import task_facts
@@ -63,6 +63,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     # the vision heads count for TP only where this release splits them (no fallback, no data mode)
     out.update(_parallel(model if split else {k: v for k, v in model.items() if k != "vision_num_heads"}, engine, gpu))
     heads_model = model if split else {k: v for k, v in model.items() if k != "vision_num_heads"}
+    unsplit = vision_unsplit(model, engine, kb.doc("vllm", "vision_tp.yaml").data, version, out.get("tp"))
+    if unsplit:
+        out["tp_vision_unsplit"] = unsplit
     # the site's own release: the catalog looks up releases older than it as its oldest
     out.update(vocab_facts(model, engine, kb.doc("vllm", "vocab_padding.yaml").data,
                            str((facts.get("vllm") or {}).get("version") or version),

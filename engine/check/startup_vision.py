@@ -21,3 +21,21 @@ def vision_split(model: dict, engine: dict, table: dict, version: str | None) ->
     row = (table.get("modules") or {}).get(module) or {}
     releases = [parse(r) for r in table["releases"]]
     return bool(row.get("strict")) and _known(row["strict"], releases, v) is True
+
+
+def vision_unsplit(model: dict, engine: dict, table: dict, version: str | None, tp: int | None) -> str | None:
+    """Why TP leaves a vision tower whose heads it does not divide alone, so L2 can say so:
+    `data` (--mm-encoder-tp-mode data), `fallback` (the release builds an unsplit attention), or
+    `none` (the release's module does not split the heads). None where the heads divide or the
+    release splits them strictly (then tp_vision_ok decides)."""
+    heads, module = model.get("vision_num_heads"), model.get("vision_module")
+    v = try_parse(version) if version else None
+    if not isinstance(heads, int) or not isinstance(module, str) or not tp or tp <= 1 or heads % tp == 0 or v is None:
+        return None
+    if not table or vision_split(model, engine, table, version):
+        return None
+    if str(engine.get("mm_encoder_tp_mode") or "").strip().lower() == "data":
+        return "data"
+    row = (table.get("modules") or {}).get(module) or {}
+    releases = [parse(r) for r in table["releases"]]
+    return "fallback" if row.get("fallback") and _known(row["fallback"], releases, v) is True else "none"
