@@ -73,12 +73,12 @@ def resolve(name: str, own: dict, mounts: dict | None, kb: Knowledge, facts_of: 
     return out
 
 
-def linked(name: Any, downloads: list | None, mounts: dict | None) -> model_downloads.Download | None:
+def linked(name: Any, downloads: Callable[[], list] | None, mounts: dict | None) -> model_downloads.Download | None:
     """The download that fills the local folder `name` (engine/scan/model_downloads.py): vLLM reads
     that repository's config.json there, so its facts are certain, not a reading of the name."""
-    if not downloads or not isinstance(name, str) or not model_resolve.is_local(name):
+    if downloads is None or not isinstance(name, str) or not model_resolve.is_local(name):
         return None
-    return model_downloads.link(name, downloads, mounts)
+    return model_downloads.link(name, downloads(), mounts)
 
 
 def mark_linked(mf: dict, found: model_downloads.Download | None) -> None:

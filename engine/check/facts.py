@@ -7,7 +7,7 @@ import posixpath
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import candidates, host_memory, memory
@@ -122,14 +122,14 @@ def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
                root: Path | None = None, basis: str | None = None, model: dict | None = None,
                trained: Any = None, install: str | None = None, registered: dict | None = None,
-               downloads: list | None = None) -> dict[str, Any]:
+               downloads: Callable[[], list] | None = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
     config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …).
     `model`: the model facts to use instead of those the name gives (one candidate of an ambiguous
     local path, engine/check/candidates.py); when the name fits several, the others are listed in
     `model_alternatives` for the audit to evaluate too. `registered`: architectures the project
     registers with vLLM itself (engine/scan/registered_models.py); `downloads`: the project's
-    downloads into local folders (engine/scan/model_downloads.py)."""
+    downloads into local folders (engine/scan/model_downloads.py), asked for only where needed."""
     lookup = cat.resolve(version).version
     args = {n: _normalise(n, s.value) for n, s in site.settings.items() if s.resolved}
     facts: dict[str, Any] = {

@@ -9,6 +9,7 @@ from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.encoding import decode, sniff
+from vllm_kb.engine.scan import model_downloads
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 # what starts a suppression comment (engine/check/suppressions.py): `read` notes the files without it
@@ -80,7 +81,7 @@ class ScanContext:
     absorbed: set[str] = field(default_factory=set)  # site ids another site took in (a KServe runtime)
     llm_subclasses: dict = field(default_factory=dict)  # class name → python_subclass.Wrapper list (project index)
     registered_archs: dict = field(default_factory=dict)  # architecture → `file:line` of the project's register_model
-    model_downloads: list = field(default_factory=list)  # scan/model_downloads.Download: a Hub repo written into a folder
+    _downloads: list | None = None  # scan/model_downloads.Download: a Hub repo written into a folder (model_downloads())
     entry_points: dict = field(default_factory=dict)  # project file → argv_entry.EntryPoint | None, read once
     entry_index: dict = field(default_factory=dict)  # scan/entry_modules.index: console scripts, entry-point modules
     vendored: list = field(default_factory=list)  # scan/vendored.Gate: a framework copy's own vLLM gate
@@ -109,6 +110,14 @@ class ScanContext:
         """The top-level module names the project's own files provide: `x` for `x.py` or
         `…/x.py`, a package folder `…/x/__init__.py`, and every first folder `x/…`."""
         return self._indexed()[3]
+
+    def model_downloads(self) -> list:
+        """Every download into a named local folder the project's files write (engine/scan/
+        model_downloads.py), read on first use: only a site whose model names a local folder asks,
+        so a tree without one never reads its docs and notebooks for them."""
+        if self._downloads is None:
+            self._downloads = model_downloads.index(self, self.files)
+        return self._downloads
 
     def files_ending(self, tail: str) -> list[str]:
         """The project files that are `tail` or end with `/tail`, from an index of every file's

@@ -15,7 +15,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, model_downloads, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
+from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import entry_modules, peers
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
@@ -149,7 +149,6 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
     # before the workers fork: the project's own subclasses of vllm.LLM, whose calls are sites anywhere
     ctx.llm_subclasses = python_subclass.index(ctx, files)
     ctx.registered_archs = registered_models.index(ctx, files)  # out-of-tree models (ModelRegistry.register_model)
-    ctx.model_downloads = model_downloads.index(ctx, files)  # `hf download X --local-dir P`: the folder holds X
     windows_runs = windows_scripts.index(ctx, files)  # Python files a .bat/.ps1 runs in native Windows
     ctx.entry_index = entry_modules.index(ctx, files)  # console scripts and modules that parse vLLM's CLI
     if not gc.isenabled():  # what is loaded so far (the knowledge, the catalog, the file list) stays to the end
