@@ -296,25 +296,26 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
                                                                    model=m, **same)) for m in others]
+
+    def facts_at(release, pinned: bool = choice.pinned) -> dict:  # the same site's facts with another release's
+        other = site_facts(site, hardware, str(release), pinned, kb, cat, **same)
+        other.pop("model_alternatives", None)
+        mark_local(other, choice.pin.text if choice.pin else None)
+        return other
+
     if cat.resolve(str(choice.version)).note == "nearest" and (span := source_pins.span_of(str(choice.version), cat.versions)):
         # a version no release has (a vendor image's `0.7.4`, between 0.7.3 and 0.8.0) is a build of a commit
         # between two releases: the facts of the later one too, so that a P0 of only the earlier is not certain
-        later = site_facts(site, hardware, str(span[-1]), choice.pinned, kb, cat, **same)
-        later.pop("model_alternatives", None)
-        facts["between_releases"] = (str(span[0]), later, f"<{span[-1]}")
+        facts["between_releases"] = unpinned.Between(str(span[0]), facts_at(span[-1]), f"<{span[-1]}", high=str(span[-1]))
     elif choice.basis == "source" and (span := source_pins.dev_span(choice, cat.versions)) \
             and str(span[0]) != str(choice.version):
         # a development build (`0.8.0.dev42`), judged as the release it leads to: the facts of the release
         # before it too, so that a P0 of only the later is not certain either
-        earlier = site_facts(site, hardware, str(span[0]), choice.pinned, kb, cat, **same)
-        earlier.pop("model_alternatives", None)
-        mark_local(earlier, choice.pin.text if choice.pin else None)
-        facts["between_releases"] = (str(span[0]), earlier, f">{span[0]}")
+        facts["between_releases"] = unpinned.Between(str(span[0]), facts_at(span[0]), f">{span[0]}", high=str(choice.version))
     elif choice.basis == image_beside.BASIS and str(choice.version) != str(cat.newest):
         # the image beside the site, or a fresh install of the newest release (engine/scan/image_beside.py)
-        newest = site_facts(site, hardware, str(cat.newest), False, kb, cat, **same)
-        newest.pop("model_alternatives", None)
-        facts["between_releases"] = (str(choice.version), newest, str(choice.version), "beside", str(cat.newest))
+        facts["between_releases"] = unpinned.Between(str(choice.version), facts_at(cat.newest, False), str(choice.version),
+                                                     why="beside", high=str(cat.newest))
     return choice, facts
 
 
@@ -359,11 +360,10 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
             if f.priority == "P0" and getattr(f, "vllm", None) and f.code.startswith(site.framework + "-"):
                 f.priority = "P1"
     if between is not None:
-        low, other, spec, *beside = between  # beside: ("beside", the newest release) for image_beside
+        other = between.other
         for key, value in facts.items():  # what the audit added to the site's facts after they were made
             other[key] = {**value, **other[key]} if key == "launch" else other.get(key, value)
-        unpinned.settle_between(results, evaluate_all(kb, other, unresolved, site.engine_elsewhere), kb, low, spec,
-                                why=beside[0] if beside else "source")
+        unpinned.settle_between(results, evaluate_all(kb, other, unresolved, site.engine_elsewhere), kb, between)
     if choice.basis in (unpinned.BASIS, "source", "none"):
         # an untagged image, a source build (engine/scan/source_pins.py), or no pin, image or install
         # anywhere (the release that runs is the user's): a P0 of some releases only is not certain
@@ -372,9 +372,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
     elif between is not None:  # a version no release has, or an image beside: options and values of either release
-        low, high = between[0], between[4] if len(between) > 4 else between[2].lstrip("<")
-        unpinned.settle(results, remarks, site, cat, kb, between[3] if len(between) > 4 else "source",
-                        span=[cat.index_version(low), cat.index_version(high)], checks=False)
+        unpinned.settle(results, remarks, site, cat, kb, between.why,
+                        span=[cat.index_version(between.low), cat.index_version(between.high)], checks=False)
     elif choice.basis == "range" and choice.pin is not None:
         unpinned.settle_range(remarks, site, cat, kb, _allowed(cat, choice), choice.pin.spec)
     elif choice.basis == "image-dated" and (allowed := _allowed(cat, choice)):

@@ -37,7 +37,7 @@ def test_a_development_build_keeps_a_p0_both_releases_share(tmp_path):
 
 
 def test_a_p0_the_other_release_lacks_is_a_p1_naming_the_code_it_needs():
-    from vllm_kb.engine.check.unpinned import settle_between
+    from vllm_kb.engine.check.unpinned import Between, settle_between
     from vllm_kb.engine.kb.knowledge import Text, load
 
     def result(cid, priority):
@@ -45,6 +45,6 @@ def test_a_p0_the_other_release_lacks_is_a_p1_naming_the_code_it_needs():
                                reason=Text(en="x", zh="x"))
 
     mine = [result("L1", "P0"), result("L2", "P0"), result("L3", "P1")]
-    settle_between(mine, [result("L1", "P0"), result("L3", "P0")], load(), "0.7.3", ">0.7.3")
+    settle_between(mine, [result("L1", "P0"), result("L3", "P0")], load(), Between("0.7.3", {}, ">0.7.3"))
     assert [r.priority for r in mine] == ["P0", "P1", "P1"]
     assert ">0.7.3" in mine[1].reason.en and not mine[1].safe

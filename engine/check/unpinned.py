@@ -10,6 +10,8 @@ the newest release removed changes what the older ones do (`--enable-reasoning` 
 parser on in 0.8)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from vllm_kb.engine.check.evaluate import fails_in_some_only
 from vllm_kb.engine.check.startup_build import UNTAGGED
 from vllm_kb.engine.kb.catalog import Catalog
@@ -97,13 +99,23 @@ def settle_range(findings: list, site: Site, cat: Catalog, kb: Knowledge, releas
             f.safe = False
 
 
-def settle_between(results: list, other: list, kb: Knowledge, low: str, spec: str, why: str = "source") -> None:
-    """A build between two releases, judged as one of them: a P0 that does not hold in the other too
-    (`other`: the same site's results with that release's facts) is a P1 that says which code it needs
-    (`spec`: `<0.8.0` where judged as the earlier, the commit may already have what 0.8.0 has; `>0.7.3`
-    where judged as the later, it may not have it yet); `low`: the earlier release; `why` names the
-    texts that say so (source: a build between releases; beside: the image beside a site that pins
-    nothing, or a fresh install of the newest release)."""
+@dataclass
+class Between:
+    """A site judged as one release whose code may be another's: a build between two releases, a
+    development build, or a launch that pins nothing beside an image (engine/scan/image_beside.py)."""
+    low: str  # the earlier release
+    other: dict  # the same site's facts with the other release's
+    spec: str  # the code a P0 of only the judged release needs (`<0.8.0`, `>0.7.3`, `0.9.1`)
+    why: str = "source"  # the texts that say so: source (a build between releases) or beside
+    high: str = ""  # the later release
+
+
+def settle_between(results: list, other: list, kb: Knowledge, between: Between) -> None:
+    """A P0 that does not hold with the other release's facts too (`other`: the same site's results
+    with them) is a P1 that says which code it needs (`between.spec`: `<0.8.0` where judged as the
+    earlier, the commit may already have what 0.8.0 has; `>0.7.3` where judged as the later, it may
+    not have it yet; beside: the image's release, where the newest release does not refuse it)."""
+    spec, low, why = between.spec, between.low, between.why
     then = {r.check.id: r for r in other}
     for r in results:
         if r.status != "recommended" or r.priority != "P0":
