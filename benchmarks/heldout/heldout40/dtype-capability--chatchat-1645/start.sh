@@ -1,0 +1,2 @@
+#!/bin/bash
+python startup.py --all-webui
