@@ -91,6 +91,16 @@ def test_no_transformers_reads_deepseek2_and_releases_outside_gguf_say_nothing()
     assert gguf_fit(_facts("0.8.1", "deepseek-ai/DeepSeek-R1", model_type="deepseek_v3"), None, None, None, TABLE, TYPES, None, DATES) == {}
 
 
+def test_qwen3_next_files_are_named_qwen3next_which_no_transformers_reads():
+    """vLLM #30023: Qwen's own Qwen3-Next GGUF says general.architecture "qwen3next" (llama.cpp's
+    MODEL_ARCH.QWEN3NEXT), and the v0.11.0 image refused it while reading the config."""
+    got = gguf_fit(_facts("0.11.0", "/models/Qwen3-Next-80B-A3B-Thinking-Q4_K_M.gguf", model_type="qwen3_next"),
+                   None, None, None, TABLE, TYPES, "vllm/vllm-openai:v0.11.0", DATES)
+    assert got["gguf_arch"] == "qwen3next" and got["gguf_arch_from"] == "model name"
+    assert got["gguf_tf_ok"] is False and "gguf_tf_since" not in got
+    assert TABLE["arch_of_class"]["Qwen3NextForCausalLM"] == "qwen3next"
+
+
 def _audit(tmp_path: Path, arch: str, release: str, extra: str = "") -> str | None:
     (tmp_path / "models").mkdir(parents=True)
     (tmp_path / "models" / "my-finetune-Q4_K_M.gguf").write_bytes(header(arch))
