@@ -1,0 +1,6 @@
+#!/bin/bash
+docker run --runtime nvidia --gpus all \
+  -v $HOME/.cache/huggingface:/root/.cache/huggingface \
+  -p 8000:8000 --ipc=host \
+  vllm/vllm-openai:v0.10.1.1 \
+  --model unsloth/gpt-oss-20b-unsloth-bnb-4bit

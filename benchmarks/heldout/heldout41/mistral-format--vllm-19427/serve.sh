@@ -1,0 +1,2 @@
+#!/bin/bash
+vllm serve mistralai/Magistral-Small-2506
