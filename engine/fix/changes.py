@@ -44,7 +44,7 @@ class Change:
         return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,
                 "line": self.line, "before": self.before, "after": self.after, "checks": self.checks,
                 "priority": self.priority, "safe": self.safe, "blocked": self.blocked,
-                **({"origin": self.key} if self.blocked in ("from_env", "from_default") and self.key else {})}
+                **({"origin": self.key} if self.blocked in ("from_env", "from_default", "fixed_newer", "not_exposed_newer") and self.key else {})}
 
 
 # --- planning --------------------------------------------------------------------------------
@@ -169,6 +169,10 @@ def _rename(site: Site, target: str, new: str, cat: Catalog, version: str) -> Ch
 def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version: str) -> Change | None:
     if op == "rename":
         return _rename(site, target, value, cat, version)
+    if site.tool == "xinference" and target == "n_gpu" and op == "set":
+        # Xinference's own launch option (engine/scan/xinference_engine.py), not an engine keyword
+        option = f"--n-gpu {value}" if site.syntax != "python-call" else f"n_gpu={value}"
+        return Change("set", target, value, site.file, site.syntax, None, None, option)
     if op in ("env", "unset_env"):
         existing = site.env.get(target)
         if op == "unset_env" and existing is None:
@@ -290,10 +294,10 @@ def _framework_change(site: Site, target: str, value: Any, existing: Setting | N
         return Change("set" if after else "unset", target, value, existing.file, existing.syntax, existing.line,
                       _as_written(existing), after, setting=existing)
     if target in site.fixed:
-        return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="fixed")
+        return _not_here(site, target, value, "fixed")
     got = site_syntax.framework_key(site, target, value)
     if got is None:
-        return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="not_exposed")
+        return _not_here(site, target, value, "not_exposed")
     key, val = got
     pt = site.passthrough
     container = key if isinstance(val, dict) and key == (frameworks_passthrough(site) or "") else None
@@ -303,6 +307,19 @@ def _framework_change(site: Site, target: str, value: Any, existing: Setting | N
     after = site_syntax.framework_text(site, key, val, None, site.syntax)
     return Change("set", target, val if container else value, site.file, site.syntax, None, None, after, container=container,
                   key=key)
+
+
+def _not_here(site: Site, target: str, value: Any, why: str) -> Change:
+    """A change the pinned framework release has no key for (it fixes the argument itself, or reads
+    no key for it): said, never written; where a later release has the key, it is named — never
+    the key itself, which this release would ignore or reject."""
+    from vllm_kb.engine.kb.frameworks import get
+
+    newer = get(site.framework).newer_key(target, site.framework_version, site.framework_command)
+    if newer is None:
+        return Change("set", target, value, site.file, site.syntax, None, None, None, blocked=why)
+    return Change("set", target, value, site.file, site.syntax, None, None, None, blocked=f"{why}_newer",
+                  key=f"`{newer[0]}` ({get(site.framework).name} {newer[1]}+)")
 
 
 def _same_key(a: str, b: str) -> bool:

@@ -71,6 +71,22 @@ class Framework:
             keys = next((t for t in tiers if t), [])
         return next((k for k in keys if not k.legacy), keys[0] if keys else None)
 
+    def newer_key(self, arg: str, version: str | None, command: str | None = None) -> tuple[str, str] | None:
+        """(key, first release) of the framework's first release after `version` that has a key for
+        the engine argument, where `version` has none: what a fix can name instead of a key the
+        pinned release ignores or rejects (NeMo-RL 0.2.0 fixes dtype=auto; 0.2.1 reads vllm_cfg.precision)."""
+        if not version or try_parse(version) is None or self.key_for_arg(arg, version, command) is not None:
+            return None
+        from vllm_kb.engine.kb.compat import releases
+
+        keys = [k for k in self.keys if k.arg == arg and (command or "") not in k.not_read_by and not k.legacy]
+        for r in releases(self.id):
+            if parse(r) > parse(version):
+                got = next((k for k in keys if self._has(k, r)), None)
+                if got is not None:
+                    return got.key, r
+        return None
+
     def _has(self, k: Key, version: str) -> bool:
         return version_matches(k.versions, version) and any(self._in_release(n, version) for n in (k.key, *k.aliases))
 

@@ -5,7 +5,7 @@ ms-swift YAML/JSON. Which framework a file belongs to is decided by keys only it
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks, yamlio
-from vllm_kb.engine.scan import framework_site, nemo_rl_config
+from vllm_kb.engine.scan import framework_site, nemo_rl_config, swift_adapters
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.fw_launch import mapping_entries
 from vllm_kb.engine.scan.site import Site
@@ -62,6 +62,7 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
                                      syntax="framework-config", kind=f"{fw.name} config", version=ctx.framework_version(rel, fw.package),
                                      command=command, source={"yaml_doc": doc.index, "flatten": verl})
         if site is not None:
+            swift_adapters.resolve(ctx, rel, site)
             site.config_key_style = "snake"
             framework_site.device_tp(site)
             out.append(site)

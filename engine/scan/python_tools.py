@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import framework_site, python_argv, sagemaker, xinference_defaults
+from vllm_kb.engine.scan import framework_site, python_argv, sagemaker, xinference_defaults, xinference_engine
 from vllm_kb.engine.scan.python_facts import bound_env, facts  # noqa: F401 — re-exported for python_calls
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
@@ -49,7 +49,7 @@ class Tools:
 
     def any(self) -> bool:
         return bool(self.names or self.subprocess.any()
-                    or any(m.startswith(("ray.serve.llm", "ray.data.llm", "google.cloud.aiplatform", "sagemaker", "boto3"))
+                    or any(m.startswith(("ray.serve.llm", "ray.data.llm", "google.cloud.aiplatform", "sagemaker", "boto3", "xinference"))
                            for m in self.modules.values()))
 
     def target(self, call: ast.Call) -> str | None:
@@ -65,7 +65,7 @@ class Tools:
                     return target
             if f.attr in _SERVER_FUNCS and full.startswith("vllm"):
                 return "openai-server"
-        if isinstance(f, ast.Attribute) and f.attr == "launch_model" and any(k.arg == "model_engine" for k in call.keywords):
+        if isinstance(f, ast.Attribute) and f.attr == "launch_model" and any(k.arg in ("model_engine", "model_name") for k in call.keywords):
             return "xinference"
         if isinstance(f, ast.Attribute) and f.attr == "upload" and any(k.arg in _VERTEX_ARGV for k in call.keywords):
             return "vertex-upload"
@@ -84,8 +84,8 @@ def imports(imported: list) -> Tools:
             for a in node.names:
                 if f"{node.module}.{a.name}" == "google.cloud.aiplatform":
                     t.modules[a.asname or a.name] = "google.cloud.aiplatform"
-                if node.module.split(".")[0] == "sagemaker":  # `from sagemaker.model import Model`
-                    t.modules.setdefault("sagemaker", "sagemaker")
+                if node.module.split(".")[0] in ("sagemaker", "xinference"):  # `from sagemaker.model import Model`
+                    t.modules.setdefault(node.module.split(".")[0], node.module.split(".")[0])
                 for (prefix, name), target in _NAMES.items():
                     if node.module == prefix and a.name == name:
                         t.names[a.asname or a.name] = target
@@ -128,13 +128,28 @@ def _xinference(ctx, rel, text, version, call, r) -> Site | None:
     from vllm_kb.engine.scan import tool_launch
 
     kw = {k.arg: k for k in call.keywords if k.arg}
-    engine = setting(r, "model_engine", kw["model_engine"].value, rel, text, "model_engine")
-    if not (engine.resolved and str(engine.value).lower() == "vllm"):
-        return None
+
+    def value(*keys):  # the first of these keywords the call writes, as a plain value
+        got = next((setting(r, k, kw[k].value, rel, text, k) for k in keys if k in kw), None)
+        return got.value if got is not None and got.resolved else None
+    by_itself = None
+    if "model_engine" not in kw:  # before 0.11.0 Xinference chose the engine itself
+        if "xinference" not in text:
+            return None
+        by_itself = xinference_engine.auto_vllm(ctx, rel, version, value("model_name"), value("model_format"), value("quantization"),
+                                                "peft_model_config" in kw or "peft_model_path" in kw, value("model_type"))
+        if by_itself is None:
+            return None
+    else:
+        engine = setting(r, "model_engine", kw["model_engine"].value, rel, text, "model_engine")
+        if not (engine.resolved and str(engine.value).lower() == "vllm"):
+            return None
     know = deploy_tools.load("xinference")
     site = Site(file=rel, line=call.lineno, syntax="python-call", kind="xinference launch_model()", mode="framework_integrated",
                 mode_evidence=f"{rel}:{call.lineno}", end_line=call.end_lineno or call.lineno)
     site.tool = "xinference"
+    if by_itself:
+        site.launch["engine_by"] = by_itself
     for name, k in kw.items():
         if name not in know["python_keys"]:
             place(ctx, site, setting(r, name, k.value, rel, text, name, (k, k)), version)
@@ -142,22 +157,15 @@ def _xinference(ctx, rel, text, version, call, r) -> Site | None:
         site.model = setting(r, "model", kw["model_path"].value, rel, text, "model_path")
     else:
         name = setting(r, "model_name", kw["model_name"].value, rel, text, "model_name") if "model_name" in kw else None
-
-        def value(*keys):  # the first of these keywords the call writes, as a plain value
-            got = next((setting(r, k, kw[k].value, rel, text, k) for k in keys if k in kw), None)
-            return got.value if got is not None and got.resolved else None
         site.model = tool_launch.registry_model(name.value if name is not None and name.resolved else None,
                                                 value("model_size_in_billions", "size_in_billions"), value("model_format"),
                                                 value("quantization"), rel, call.lineno, "model_name", name.raw if name else "",
                                                 "python-call", ctx)
-    gpus = None
-    if "gpu_idx" in kw:
-        v = setting(r, "gpu_idx", kw["gpu_idx"].value, rel, text, "gpu_idx").value
-        gpus = len(v) if isinstance(v, list) else (1 if isinstance(v, int) else None)
-    elif "n_gpu" in kw:
-        v = setting(r, "n_gpu", kw["n_gpu"].value, rel, text, "n_gpu").value
-        gpus = v if isinstance(v, int) and not isinstance(v, bool) else None
-    tool_launch.place_tp(site, gpus, rel, call.lineno, "n_gpu")
+    n_gpu, gpu_idx = (setting(r, k, kw[k].value, rel, text, k) if k in kw else None for k in ("n_gpu", "gpu_idx"))
+    n_gpu_v, gpu_idx_v = ((s.value if s.resolved else xinference_engine.UNREAD) if s is not None else None for s in (n_gpu, gpu_idx))
+    gpus, by = xinference_engine.gpus_given(n_gpu_v, gpu_idx_v, "replica_config" in kw)
+    nw = setting(r, "n_worker", kw["n_worker"].value, rel, text, "n_worker").value if "n_worker" in kw else None
+    xinference_engine.place_gpus(site, gpus, by, rel, call.lineno, "n_gpu", multi_worker=isinstance(nw, int) and nw > 1)
     if "model_type" in kw:  # which of its engine classes Xinference builds (LLM, embedding, rerank)
         mt = setting(r, "model_type", kw["model_type"].value, rel, text, "model_type")
         if mt.resolved and isinstance(mt.value, str):

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, entry_env, evalscope_launch, framework_site, fw_launch, nemo_rl_config, serve_config, tool_launch
+from vllm_kb.engine.scan import argv_entry, entry_env, evalscope_launch, framework_site, fw_launch, nemo_rl_config, serve_config, swift_adapters, tool_launch
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -181,6 +181,7 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
         if site is None:
             return None
         site.config_file = config
+        swift_adapters.resolve(ctx, rel, site)
         for w in opaque:
             site.opaque.append({"code": "forwards-args" if w.is_all_args else "unresolved", "what": w.raw, "where": f"{rel}:{w.line}"})
     if site is None:

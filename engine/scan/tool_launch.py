@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vllm_kb.engine.kb import deploy_tools
-from vllm_kb.engine.scan import lighteval_launch, lm_eval_launch, xinference_defaults
+from vllm_kb.engine.scan import lighteval_launch, lm_eval_launch, xinference_defaults, xinference_engine
 from vllm_kb.engine.scan.cli_args import Arg, ArgParser
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import Word
@@ -88,13 +88,22 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
         forwarded.append(i)
         i += 1
     engine = own.get("model_engine")
-    if engine is None or (engine.value or "").lower() != "vllm":
+    by_itself = None
+    if engine is None:  # before 0.11.0 Xinference chose the engine itself (engine/scan/xinference_engine.py)
+        named, form, quant_w, kind = (own[k].value if own.get(k) else None
+                                      for k in ("model_name", "model_format", "quantization", "model_type"))
+        by_itself = xinference_engine.auto_vllm(ctx, rel, version, named, form, quant_w, "--lora-modules" in _written(words, tl), kind)
+        if by_itself is None:
+            return None
+    elif (engine.value or "").lower() != "vllm":
         return None
     args = [Arg.from_word(words[k], k) for k in forwarded]
     parsed = ArgParser(ctx.catalog, version, rel).parse(args, positional_model=False)
     s = Site(file=rel, line=cmd.line, syntax=syntax, kind="xinference launch", mode="framework_integrated",
              mode_evidence=f"{rel}:{words[tl.program_start].line}", end_line=cmd.end_line)
     s.tool = "xinference"
+    if by_itself:
+        s.launch["engine_by"] = by_itself
     s.env = dict(env)
     s.settings = dict(parsed.settings)
     s.unknown = dict(parsed.unknown)
@@ -106,9 +115,13 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
         size, fmt, quant = (own[k].value if own.get(k) else None for k in ("size_in_billions", "model_format", "quantization"))
         s.model = registry_model(name.value if name else None, size, fmt, quant, rel, name.line if name else cmd.line,
                                  "--model-name", name.raw if name else "", syntax, ctx)
-    gpus = _gpus(own)
-    place_tp(s, gpus, rel, cmd.line, "--n-gpu / --gpu-idx")
     nw = own.get("n_worker")
+    n_gpu, gpu_idx = ((own[k].value if own[k].value is not None else xinference_engine.UNREAD) if own.get(k) else None
+                      for k in ("n_gpu", "gpu_idx"))
+    written = _written(words, tl)
+    gpus, by = xinference_engine.gpus_given(n_gpu, gpu_idx, "--replica-config" in written or "--replica_config" in written)
+    xinference_engine.place_gpus(s, gpus, by, rel, cmd.line, "--n-gpu / --gpu-idx",
+                                 multi_worker=nw is not None and (nw.value or "").isdigit() and int(nw.value or "0") > 1)
     if nw is not None and (nw.value or "").isdigit() and "pipeline_parallel_size" not in s.settings:
         s.settings["pipeline_parallel_size"] = Setting("pipeline_parallel_size", int(nw.value or ""), True, rel, nw.line, "--n-worker",
                                                        nw.raw, syntax, "Xinference runs one pipeline stage per worker", implied=True)
@@ -145,29 +158,8 @@ def _plain(text: str, like: Word) -> Word:
     return w
 
 
-def _gpus(own: dict[str, Word]) -> int | None:
-    idx = own.get("gpu_idx")
-    if idx is not None and idx.value:
-        return len([x for x in idx.value.split(",") if x.strip()])
-    ng = own.get("n_gpu")
-    if ng is not None and (ng.value or "").isdigit():
-        return int(ng.value or "")
-    return None
-
-
-def place_tp(s: Site, gpus: int | None, rel: str, line: int, key: str) -> None:
-    """tensor_parallel_size as the tool derives it: the GPUs the model gets, else unknown."""
-    if "tensor_parallel_size" in s.settings:
-        return
-    if gpus is not None:
-        s.settings["tensor_parallel_size"] = Setting("tensor_parallel_size", gpus, True, rel, line, key, str(gpus), s.syntax,
-                                                     "Xinference uses every GPU it gives the model", implied=True)
-        s.gpu_request = gpus
-    else:
-        s.settings["tensor_parallel_size"] = Setting("tensor_parallel_size", None, False, rel, line, key, "", s.syntax,
-                                                     "the number of GPUs of the Xinference worker (a fact of the machine)",
-                                                     implied=True)
-        s.device_args = (*s.device_args, "tensor_parallel_size")
+def _written(words: list[Word], tl: ToolLaunch) -> set[str]:
+    return {(w.value or "").split("=", 1)[0] for w in words[tl.args_start:]}
 
 
 def _openllm(rel: str, cmd, tl: ToolLaunch, env: dict, syntax: str) -> Site | None:

@@ -6,13 +6,14 @@ from __future__ import annotations
 # Words a script must contain to be worth lexing; a script that launches a training script
 # through a launcher may name vLLM only in the recipe it passes (accelerate launch x.py --config r.yaml).
 # `python -m pkg.main_ppo actor_rollout_ref.…` runs verl through a project Hydra entry point;
-# `--model-engine vLLM` (Xinference) and other tools spell the name in capitals. LLaMA-Factory's scripts
+# `--model-engine vLLM` (Xinference) and other tools spell the name in capitals; Xinference before 0.11.0
+# chose vLLM without naming it. LLaMA-Factory's scripts
 # before llamafactory-cli (`python src/cli_demo.py cfg.yaml`) may name vLLM only in the config; MinerU's
 # mineru-openai-server runs `vllm serve` without naming it.
 FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config", "actor_rollout_ref", "trl.scripts",
                    "vLLM", "VLLM", "openllm ", "run_grpo", "run_eval", "api_demo.py", "cli_demo.py", "web_demo.py",
-                   "mineru-openai-server")
+                   "mineru-openai-server", "xinference launch")
 # Only YAML that could configure vLLM is parsed: tools that configure it without naming it (KServe's
 # Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count, and so do an
 # EasyR1 config (its rollout is vLLM unless named otherwise) and a NeMo-RL config that inherits its
@@ -24,8 +25,9 @@ YAML_WORDS = ("vllm", "VLLM", "vLLM", "use_vllm", "actor_rollout_ref", "infer_ba
 # engine/scan/argv_entry.py) need not name vLLM: it runs Python with one of vLLM's engine flags.
 ENTRY_FLAG_WORDS = ("--model", "parallel-size", "parallel_size", "gpu-memory", "gpu_memory", "max-model-len",
                     "max_model_len", "--quantization", "--dtype", "--kv-cache", "--kv_cache")
-# Python that can start vLLM without the word: Ray Serve LLM's LLMConfig.
-PYTHON_WORDS = ("vllm", "vLLM", "LLMConfig")
+# Python that can start vLLM without the word: Ray Serve LLM's LLMConfig, Xinference's
+# Client.launch_model before 0.11.0 (it picked vLLM itself, engine/scan/xinference_engine.py).
+PYTHON_WORDS = ("vllm", "vLLM", "LLMConfig", "xinference")
 
 
 def framework_words(text: str) -> bool:
