@@ -124,6 +124,11 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
 _VERSION_SEP = re.compile(r"(?<=[A-Za-z])(-?\d)(?:_(\d)(?=[-_/]|$)|-(\d)(?=[-/]|_(?!\d)|$))")
 
 
+# Qwen's point releases written without their dot in a folder's name (qwen25_32b_instruct, Qwen15_14B_Chat):
+# only before a separator, so a size (Qwen-14B) or another generation (Qwen3) never reads as one
+_QWEN_RUN_TOGETHER = re.compile(r"(?i)(?<![a-z0-9])(qwen)(1|2)(5)(?=[-_])")
+
+
 _TOY = re.compile(r"(?i)tiny[-_]?random|random[-_]?tiny|internal[-_]testing|(?:^|/)tiny-\w+For(?:Causal|Conditional)|(?:^|[/_-])dummy(?:[/_-]|$)")
 
 
@@ -132,6 +137,7 @@ def _short_name(name: str) -> str:
     downloads spell Qwen3.6-35B-A3B as Qwen3___6-35B-A3B) and a version's `_`/`-` as its dot."""
     base = name.rstrip("/").replace("___", ".").rsplit("/", 2)
     short = "/".join(base[-2:]) if len(base) > 1 else base[0]
+    short = _QWEN_RUN_TOGETHER.sub(lambda m: f"{m.group(1)}{m.group(2)}.{m.group(3)}", short)
     return _VERSION_SEP.sub(lambda m: f"{m.group(1)}.{m.group(2) or m.group(3)}", short)
 
 
