@@ -168,7 +168,8 @@ def exact_entry(short: str, families: list[dict]) -> bool:
     writes (Qwen3.6, -2507) must be one the entries tell apart or the config.json they were read
     from names — a name whose generation could be changed without changing what it matches
     (Qwen3.6-35B-A3B matches Qwen3-MoE's entries just as Qwen3.9-35B-A3B would) takes the family's
-    values as a default, not as its own."""
+    values as a default, not as its own. A version written before the family's own word is the
+    fine-tune's (dolphin-2.9-llama3-8b, OpenHermes-2.5-Mistral-7B): it names no generation of the base."""
     fam, sizes = _entries(short, families)
     entry = next((f for f in families if f["id"] == fam), None)
     whole = entry is not None and (entry.get("arch") or {}).get("num_hidden_layers")  # one model, not a range
@@ -177,8 +178,12 @@ def exact_entry(short: str, families: list[dict]) -> bool:
     matched = [entry, *(entry["sizes"][i] for i in sizes)]
     sources = " ".join(str(e.get("source", "")) for e in matched).lower()
     known = {str(g).lower() for e in matched for g in e.get("generations", [])}
+    own = short.rfind("/") + 1
+    word = next((m.start() for m in _rx(entry["match"]).finditer(short) if m.start() >= own), own)
     for rx, repl in ((_GEN_DOTTED, lambda m: m.group(1) + "987"), (_GEN_DATE, lambda m: "9999")):
         for m in rx.finditer(short):
+            if own <= m.start() and m.end() <= word:
+                continue  # the fine-tune's own version, before the base family's word
             said = m.group(0).lstrip("-_").lower()
             if said in known or re.search(r"(?<![\d.])" + re.escape(said) + r"(?![\d.])", sources):
                 continue
