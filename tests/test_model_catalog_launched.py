@@ -1,5 +1,5 @@
 """Models public launch reports name that the catalog did not know (benchmarks/model_dims.py
-measures the class): a family's own shapes (GLM-4.7-Flash, Mistral Small 4, Devstral Small 2,
+measures the class): a family's own shapes (GLM-4.7 and GLM-4.7-Flash, Mistral Small 4, Devstral Small 2,
 Llama 3.2 Vision, MiniMax-M2's context), a wrapper's language model (InternVL2), a fine-tune read
 as its base (the reasoning fine-tunes RL reports launch; a fine-tune's own version before the
 base's word) and a folder that writes Qwen's version without its dot. Each must turn the checks
@@ -120,3 +120,17 @@ def test_a_length_past_minimax_m2s_positions_is_refused(tmp_path):
     rep = audit(_project(tmp_path, "vllm serve MiniMaxAI/MiniMax-M2.5 -tp 8 --max-model-len 204800\n", "0.15.1"),
                 gpu="H200 x8")
     assert _priority(rep, "L14") == ["P0"]
+
+
+@pytest.mark.parametrize("name", ["zai-org/GLM-4.7", "zai-org/GLM-4.7-FP8", "/models/glm-4.7", "QuantTrio/GLM-4.7-AWQ"])
+def test_glm_4_7_is_glm_4_6s_shape_and_flash_stays_its_own(name):
+    f = facts(name)
+    assert (f["num_attention_heads"], f["num_key_value_heads"], f["vocab_size"], f["max_context"]) == (96, 8, 151552, 202752)
+    assert f["params_b"] == 355 and f["architecture"] == "Glm4MoeForCausalLM"
+    assert facts("zai-org/GLM-4.7-Flash")["num_attention_heads"] == 20
+
+
+def test_glm_4_7s_vocabulary_refuses_tp_6(tmp_path):
+    # vllm-project/vllm#31474: 96 heads divide by 6, the 151552 vocabulary rows (and 8 KV heads) do not
+    rep = audit(_project(tmp_path, "vllm serve zai-org/GLM-4.7-FP8 --tensor-parallel-size 6\n", "0.13.0"), gpu="H20-96GB x6")
+    assert _priority(rep, "L67") == ["P0"] and _priority(rep, "L1") == []
