@@ -6,7 +6,6 @@ base's word) and a folder that writes Qwen's version without its dot. Each must 
 that read those shapes from "unknown" into a verdict, and never claim another size's shapes."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -98,28 +97,28 @@ def test_reasoning_fine_tunes_are_read_as_their_bases(name, heads):
     assert [(g["identity"], g["num_attention_heads"]) for g in got] == [("derivative", heads)]
 
 
-def _project(tmp_path: Path, script: str, pin: str) -> Path:
-    (tmp_path / "serve.sh").write_text("#!/bin/bash\n" + textwrap.dedent(script))
-    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
-    return tmp_path
-
-
-def _priority(rep, check: str) -> list:
+def _recommended(rep, check: str) -> list:
+    """The priorities of the changes the audit recommends for `check`."""
     return [r.priority for sr in rep.sites for r in sr.results if r.check.id == check and r.status == "recommended"]
 
 
-def test_twenty_heads_refuse_tp_8_and_take_tp_4(tmp_path):
-    rep = audit(_project(tmp_path, "vllm serve zai-org/GLM-4.7-Flash --tensor-parallel-size 8\n", "0.20.0"), gpu="H100-SXM-80GB x8")
-    assert _priority(rep, "L1") == ["P0"]
+def _launch(write_project, command: str, pin: str) -> Path:
+    return write_project({"serve.sh": f"#!/bin/bash\n{command}\n", "requirements.txt": f"vllm=={pin}\n"})
+
+
+def test_twenty_heads_refuse_tp_8_and_take_tp_4(tmp_path, write_project):
+    rep = audit(_launch(write_project, "vllm serve zai-org/GLM-4.7-Flash --tensor-parallel-size 8", "0.20.0"),
+                gpu="H100-SXM-80GB x8")
+    assert _recommended(rep, "L1") == ["P0"]
     (tmp_path / "serve.sh").write_text("#!/bin/bash\nvllm serve zai-org/GLM-4.7-Flash --tensor-parallel-size 4\n")
     rep = audit(tmp_path, gpu="H100-SXM-80GB x4")
     assert not [r for sr in rep.sites for r in sr.results if r.priority == "P0"]
 
 
-def test_a_length_past_minimax_m2s_positions_is_refused(tmp_path):
-    rep = audit(_project(tmp_path, "vllm serve MiniMaxAI/MiniMax-M2.5 -tp 8 --max-model-len 204800\n", "0.15.1"),
+def test_a_length_past_minimax_m2s_positions_is_refused(write_project):
+    rep = audit(_launch(write_project, "vllm serve MiniMaxAI/MiniMax-M2.5 -tp 8 --max-model-len 204800", "0.15.1"),
                 gpu="H200 x8")
-    assert _priority(rep, "L14") == ["P0"]
+    assert _recommended(rep, "L14") == ["P0"]
 
 
 @pytest.mark.parametrize("name", ["zai-org/GLM-4.7", "zai-org/GLM-4.7-FP8", "/models/glm-4.7", "QuantTrio/GLM-4.7-AWQ"])
@@ -130,7 +129,8 @@ def test_glm_4_7_is_glm_4_6s_shape_and_flash_stays_its_own(name):
     assert facts("zai-org/GLM-4.7-Flash")["num_attention_heads"] == 20
 
 
-def test_glm_4_7s_vocabulary_refuses_tp_6(tmp_path):
+def test_glm_4_7s_vocabulary_refuses_tp_6(write_project):
     # vllm-project/vllm#31474: 96 heads divide by 6, the 151552 vocabulary rows (and 8 KV heads) do not
-    rep = audit(_project(tmp_path, "vllm serve zai-org/GLM-4.7-FP8 --tensor-parallel-size 6\n", "0.13.0"), gpu="H20-96GB x6")
-    assert _priority(rep, "L67") == ["P0"] and _priority(rep, "L1") == []
+    rep = audit(_launch(write_project, "vllm serve zai-org/GLM-4.7-FP8 --tensor-parallel-size 6", "0.13.0"),
+                gpu="H20-96GB x6")
+    assert _recommended(rep, "L67") == ["P0"] and _recommended(rep, "L1") == []
