@@ -12,6 +12,8 @@ import pytest
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.check import candidates
 from vllm_kb.engine.kb import knowledge, models
+from vllm_kb.engine.report import consistency
+from vllm_kb.engine.report import model as report_model
 
 KB = knowledge.load()
 DATA = KB.doc("models.yaml").data
@@ -134,3 +136,10 @@ def test_glm_4_7s_vocabulary_refuses_tp_6(write_project):
     rep = audit(_launch(write_project, "vllm serve zai-org/GLM-4.7-FP8 --tensor-parallel-size 6", "0.13.0"),
                 gpu="H20-96GB x6")
     assert _recommended(rep, "L67") == ["P0"] and _recommended(rep, "L1") == []
+
+
+def test_the_vocabulary_fit_goes_up_to_the_gpus_the_site_has_as_the_head_fit_does(write_project):
+    # TP 6 on eight GPUs: L2 proposes TP 8 (the KV heads' fit above), so L67 must not propose TP 4
+    rep = audit(_launch(write_project, "vllm serve zai-org/GLM-4.7-FP8 --tensor-parallel-size 6", "0.13.0"),
+                gpu="H100-80GB x8")
+    assert _recommended(rep, "L67") == ["P0"] and consistency.check(report_model.build(rep, "en")) == []

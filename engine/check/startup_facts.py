@@ -69,7 +69,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     # the site's own release: the catalog looks up releases older than it as its oldest
     out.update(vocab_facts(model, engine, kb.doc("vllm", "vocab_padding.yaml").data,
                            str((facts.get("vllm") or {}).get("version") or version),
-                           lambda t: all(divides_heads(heads_model, t).values())))
+                           lambda t: all(divides_heads(heads_model, t).values()), _int(gpu.get("count"))))
     if "dtype" not in (facts.get("site") or {}).get("unread", ()):  # `$DTYPE`, or a wrapper's choice: not `auto`
         out.update(_dtype(model, engine, gpu, version, table))
     out.update(quant_facts(facts, table, cat, version))

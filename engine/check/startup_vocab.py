@@ -41,9 +41,11 @@ def vocab_rows(model: dict, table: dict, version: str) -> int | None:
     return -(-vocab // 64) * 64 if _within(v, (table.get("model_pads") or {}).get(arch)) else vocab
 
 
-def vocab_facts(model: dict, engine: dict, table: dict, version: str, tp_fit) -> dict[str, Any]:
-    """startup.vocab_rows, startup.tp_vocab_ok and, when it fails, startup.tp_vocab_fit: the largest
-    smaller TP that splits the rows and every head rule (tp_fit(t) says whether t splits the heads)."""
+def vocab_facts(model: dict, engine: dict, table: dict, version: str, tp_fit, count: int | None = None) -> dict[str, Any]:
+    """startup.vocab_rows, startup.tp_vocab_ok and, when it fails, startup.tp_vocab_fit: a TP that
+    splits the rows and every head rule (tp_fit(t) says whether t splits the heads), chosen as the
+    head rules' own fit is: the smallest above the asked one that the site's `count` GPUs allow, else
+    the largest below (so L67 and L1/L2 never propose two sizes for one launch)."""
     tp = _int(engine.get("tensor_parallel_size"))
     if not tp or tp <= 1 or engine.get("enable_lora"):
         return {}
@@ -53,5 +55,6 @@ def vocab_facts(model: dict, engine: dict, table: dict, version: str, tp_fit) ->
     out: dict[str, Any] = {"vocab_rows": rows, "tp_vocab_ok": rows % tp == 0,
                            "tp_vocab_ok_padded": -(-int(model["vocab_size"]) // 64) * 64 % tp == 0}
     if not out["tp_vocab_ok"]:
-        out["tp_vocab_fit"] = next(t for t in range(tp - 1, 0, -1) if rows % t == 0 and tp_fit(t))
+        up = [t for t in range(tp + 1, min(count or tp, 64) + 1) if rows % t == 0 and tp_fit(t)]
+        out["tp_vocab_fit"] = up[0] if up else next(t for t in range(tp - 1, 0, -1) if rows % t == 0 and tp_fit(t))
     return out
