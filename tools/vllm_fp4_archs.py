@@ -80,3 +80,76 @@ def fp4_targets(root: Path, cuda: str) -> tuple[list[str], list[dict]] | None:
                 targets.add(a)
     out = sorted(targets, key=lambda a: _vkey(re.sub(r"[af]$", "", a)))
     return out, [{"file": "CMakeLists.txt", "line": srcs[0][1]}, where]
+
+
+# the FP4 MoE path's CUDA sources: the grouped FP4 GEMM (cutlass_fp4_group_mm), the experts' FP4
+# activation quantization and the expert-offset kernels every CUTLASS MoE runs (get_cutlass_moe_mm_data)
+MOE_SOURCES = ("nvfp4_blockwise_moe_kernel.cu", "nvfp4_experts_quant.cu", "moe_data.cu")
+_ANY_INTERSECT = re.compile(r'cuda_archs_loose_intersection\(\s*(\w+)\s+"([^"]*)"')
+
+
+def _blocks(root: Path, cuda: str) -> list[tuple[str, int, str]]:
+    """Each intersection an nvcc of `cuda` takes, with its line and the text up to the next one."""
+    lines = (root / "CMakeLists.txt").read_text(encoding="utf-8").splitlines()
+    hits = []
+    for i, line in enumerate(lines):
+        m = _ANY_INTERSECT.search(line)
+        if not m:
+            continue
+        prev = lines[i - 1] if i else ""
+        g = _GUARD.match(prev)
+        if g and _vkey(cuda) < _vkey(g.group(1)):
+            continue
+        if not g and _ELSE.match(prev):
+            g = _GUARD.match(lines[i - 3]) if i >= 3 else None
+            if g and _vkey(cuda) >= _vkey(g.group(1)):
+                continue
+        hits.append((i, m.group(2)))
+    out = []
+    for k, (i, archs) in enumerate(hits):
+        end = hits[k + 1][0] if k + 1 < len(hits) else len(lines)
+        # a comment may name a source its block does not build ("moe_data.cu is used by …")
+        body = [t for t in lines[i:end] if not t.lstrip().startswith("#")]
+        out.append((archs, i + 1, "\n".join(body)))
+    return out
+
+
+def fp4_moe_targets(root: Path, cuda: str) -> tuple[list[str], list[dict]] | None:
+    """The arch-specific targets the published build compiles every FP4 MoE source for (a target
+    lacking one of them has no NVFP4 MoE path: "No compiled get_cutlass_moe_mm_data" or "no kernel
+    image is available"), with the line of each source's block; None where the release builds no
+    FP4 kernels or its arch list is not known."""
+    if _vkey(cuda) < (12, 8):
+        return None
+    got = arch_list(root)
+    if not got:
+        return None
+    archs, where = got
+    per_source: list[set[str]] = []
+    lines: list[dict] = []
+    for src in MOE_SOURCES:
+        targets: set[str] = set()
+        for text, line, body in _blocks(root, cuda):
+            if src not in body:
+                continue
+            lines.append({"file": "CMakeLists.txt", "line": line})
+            for a in text.split(";"):
+                base = re.sub(r"[af]$", "", a)
+                if a != base and base in archs:
+                    targets.add(a)
+        per_source.append(targets)
+    if not per_source[0]:
+        return None
+    common = set.intersection(*per_source)
+    # the grouped GEMM has a 12.x code path only where it dispatches one (ENABLE_NVFP4_SM120, 0.12.0+);
+    # before, a 12.x target (0.11.1) compiles the SM100 kernels under their guard and runs none of them
+    kernel = next(iter(sorted(root.rglob(MOE_SOURCES[0]))), None)
+    if kernel is None:
+        return None
+    if "ENABLE_NVFP4_SM120" not in kernel.read_text(encoding="utf-8"):
+        common = {t for t in common if not t.startswith("12.")}
+    seen: list[dict] = []
+    for s in lines:
+        if s not in seen:
+            seen.append(s)
+    return sorted(common, key=lambda a: _vkey(re.sub(r"[af]$", "", a))), [*seen, where]

@@ -138,6 +138,34 @@ def fp4_facts(facts: dict, table: dict, v: Version, cc: float) -> dict[str, Any]
                         if parse(r["release"]) > v and r.get("fp4") and fp4_covers(r["fp4"], cc)))
         if later:
             out["build_fp4_pin"] = f">={later[0]}"
+    elif model.get("moe") is True and row.get("fp4_moe") is not None and not _flashinfer_moe(facts, v):
+        out.update(_fp4_moe(table, row, v, cc))
+    return out
+
+
+# VLLM_USE_FLASHINFER_MOE_FP4=1 hands the experts to FlashInfer's CUTLASS MoE where its device test
+# passes: is_device_capability(100) up to 0.10.x (never a 12.x GPU), has_device_capability(100) from
+# 0.11.0 (every Blackwell): whether FlashInfer's build runs on the GPU is then not the build table's
+_FLASHINFER_ANY_BLACKWELL = parse("0.11.0")
+
+
+def _flashinfer_moe(facts: dict, v: Version) -> bool:
+    env = str((facts.get("env") or {}).get("VLLM_USE_FLASHINFER_MOE_FP4", "")).strip().lower()
+    return env in ("1", "true") and v >= _FLASHINFER_ANY_BLACKWELL
+
+
+def _fp4_moe(table: dict, row: dict, v: Version, cc: float) -> dict[str, Any]:
+    """`build_fp4_moe_ok` for an NVFP4 mixture of experts whose dense FP4 kernels run: vLLM takes its
+    CUTLASS FP4 MoE path wherever cutlass_scaled_mm_supports_fp4 admits the GPU (detect_nvfp4_moe_support
+    falls back to Marlin only below 10.0), so experts without code for the GPU stop the start."""
+    ok = fp4_covers(row["fp4_moe"], cc)
+    out: dict[str, Any] = {"build_fp4_moe_ok": ok,
+                           "build_fp4_moe": ", ".join(f"sm_{t.replace('.', '')}" for t in row["fp4_moe"]) or "none"}
+    if not ok:
+        later = sorted(parse(r["release"]) for r in table.get("rows") or []
+                       if parse(r["release"]) > v and r.get("fp4_moe") and fp4_covers(r["fp4_moe"], cc))
+        if later:
+            out["build_fp4_moe_pin"] = f">={later[0]}"
     return out
 
 

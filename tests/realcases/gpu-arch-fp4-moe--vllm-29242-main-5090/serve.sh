@@ -1,0 +1,2 @@
+#!/bin/bash
+vllm serve RedHatAI/Qwen3-30B-A3B-NVFP4
