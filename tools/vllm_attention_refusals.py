@@ -95,6 +95,30 @@ def refusals(path: Path) -> list[dict]:
     return out
 
 
+# the model whose layers hand `sinks` to the backend's Impl (gpt-oss, 0.10.1+)
+SINKS_MODEL = "vllm/model_executor/models/gpt_oss.py"
+
+
+def signature_refusals(path: Path) -> list[dict]:
+    """An Impl class whose constructor takes neither `sinks` nor **kwargs: Attention passes the model's
+    sinks to it as a keyword (vllm/attention/layer.py extra_impl_args), so Python raises a TypeError."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return []
+    out = []
+    for cls in tree.body:
+        if not (isinstance(cls, ast.ClassDef) and cls.name.endswith("Impl")):
+            continue
+        for fn in cls.body:
+            if isinstance(fn, ast.FunctionDef) and fn.name == "__init__":
+                names = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+                if "sinks" not in names and fn.args.kwarg is None:
+                    out.append({"feature": "sinks", "kind": "signature", "line": fn.lineno,
+                                "text": f"{cls.name}.__init__() got an unexpected keyword argument 'sinks'"})
+    return out
+
+
 def scan(sources: list[Path]) -> dict:
     releases: dict[str, Path] = {}
     for src in sources:
@@ -107,7 +131,8 @@ def scan(sources: list[Path]) -> dict:
     for v in order:
         for rel, (engine, backend) in MODULES.items():
             found: dict[tuple, int] = {}
-            for r in refusals(releases[v] / rel):  # the first line that says it, once per release
+            sigs = signature_refusals(releases[v] / rel) if (releases[v] / SINKS_MODEL).is_file() else []
+            for r in refusals(releases[v] / rel) + sigs:  # the first line that says it, once per release
                 k = (r["feature"], engine, backend, rel, r["text"], r["kind"])
                 found[k] = min(found.get(k, r["line"]), r["line"])
             for k, line in found.items():
@@ -133,7 +158,8 @@ def scan(sources: list[Path]) -> dict:
 HEADER = """\
 # Which CUDA attention backend of each vLLM release refuses which model feature (logits
 # soft-capping, attention sinks, sliding window) when the model is built: every raise/assert in
-# the backend's module whose message names the feature, with its text and line in the first and
+# the backend's module whose message names the feature (kind signature: an Impl constructor that
+# takes neither `sinks` nor **kwargs, a TypeError once gpt-oss hands it sinks), with its text and line in the first and
 # last release of each span. Built by tools/vllm_attention_refusals.py from the releases'
 # sources; do not edit by hand. backend "*" (0.5.1-0.5.2 model_runner): every backend but
 # FlashInfer. engine/check/startup_attn.py decides which backend a release picks.
