@@ -40,25 +40,27 @@ def arch_list(root: Path) -> tuple[list[str], dict] | None:
     return None
 
 
+def _taken(lines: list[str], i: int, cuda: str) -> bool:
+    """Whether an nvcc of `cuda` takes the intersection on line i: an `if(… VERSION_GREATER_EQUAL x)`
+    / `else()` pair right above it decides."""
+    prev = lines[i - 1] if i else ""
+    g = _GUARD.match(prev)
+    if g:
+        return _vkey(cuda) >= _vkey(g.group(1))
+    if _ELSE.match(prev):
+        g = _GUARD.match(lines[i - 3]) if i >= 3 else None
+        return not (g and _vkey(cuda) >= _vkey(g.group(1)))
+    return True
+
+
 def sources(root: Path, cuda: str) -> list[tuple[str, int]]:
-    """Each FP4 intersection's source list that an nvcc of `cuda` takes (an `if(… VERSION_GREATER_EQUAL x)`
-    / `else()` pair right above it decides), with its line."""
+    """Each FP4 intersection's source list that an nvcc of `cuda` takes, with its line."""
     lines = (root / "CMakeLists.txt").read_text(encoding="utf-8").splitlines()
     out = []
     for i, line in enumerate(lines):
         m = _INTERSECT.search(line)
-        if not m:
-            continue
-        prev = lines[i - 1] if i else ""
-        g = _GUARD.match(prev)
-        if g:
-            if _vkey(cuda) < _vkey(g.group(1)):
-                continue
-        elif _ELSE.match(prev):
-            g = _GUARD.match(lines[i - 3]) if i >= 3 else None
-            if g and _vkey(cuda) >= _vkey(g.group(1)):
-                continue
-        out.append((m.group(1), i + 1))
+        if m and _taken(lines, i, cuda):
+            out.append((m.group(1), i + 1))
     return out
 
 
@@ -94,17 +96,8 @@ def _blocks(root: Path, cuda: str) -> list[tuple[str, int, str]]:
     hits = []
     for i, line in enumerate(lines):
         m = _ANY_INTERSECT.search(line)
-        if not m:
-            continue
-        prev = lines[i - 1] if i else ""
-        g = _GUARD.match(prev)
-        if g and _vkey(cuda) < _vkey(g.group(1)):
-            continue
-        if not g and _ELSE.match(prev):
-            g = _GUARD.match(lines[i - 3]) if i >= 3 else None
-            if g and _vkey(cuda) >= _vkey(g.group(1)):
-                continue
-        hits.append((i, m.group(2)))
+        if m and _taken(lines, i, cuda):
+            hits.append((i, m.group(2)))
     out = []
     for k, (i, archs) in enumerate(hits):
         end = hits[k + 1][0] if k + 1 < len(hits) else len(lines)
