@@ -72,10 +72,15 @@ def index(ctx, files: list[str]) -> list[Download]:
 def downloads(text: str, rel: str) -> list[Download]:
     """The downloads one file's text writes (`rel` names it in `where`)."""
     text = text.replace("\\\r\n", " ").replace("\\\n", " ") if "\\\n" in text or "\\\r\n" in text else text
-    shell = {m.group(1): m.group(2).strip("\"'") for m in _SH_ASSIGN.finditer(text)}
-    consts = {m.group(1): m.group(3) for m in _PY_CONST.finditer(text)}
+    shell: dict[str, str] | None = None  # the file's variables, read when a line holds a command
     out: list[Download] = []
     for n, line in enumerate(text.splitlines(), 1):
+        # each command below names its word, and joining an exec-form list only puts spaces between
+        # words: a line without any of them holds none (most lines of a file that mentions one)
+        if "download" not in line and "clone" not in line and "/resolve/" not in line:
+            continue
+        if shell is None:
+            shell = {m.group(1): m.group(2).strip("\"'") for m in _SH_ASSIGN.finditer(text)}
         if "," in line:  # an exec-form list (`["huggingface-cli", "download", …]`) read as the command it runs
             line = _LIST_SEP.sub(" ", line)
         if (m := _CLI.search(line)) is not None:
@@ -88,7 +93,10 @@ def downloads(text: str, rel: str) -> list[Download]:
             continue
         if got:
             out.append(Download(got[0], got[1], f"{rel}:{n}"))
-    for m in _PY_CALL.finditer(text):
+    consts: dict[str, str] | None = None
+    for m in _PY_CALL.finditer(text) if "_download" in text else ():
+        if consts is None:
+            consts = {c.group(1): c.group(3) for c in _PY_CONST.finditer(text)}
         got = _python(m.group(1), consts)
         if got:
             out.append(Download(got[0], got[1], f"{rel}:{text.count(chr(10), 0, m.start()) + 1}"))
