@@ -62,4 +62,7 @@ def rewrite(tree: ast.Module, words: set[str]) -> dict[int, int | None]:
 
 def named(text: str, words: set[str]) -> bool:
     """Whether the text writes `type=<lazy wrapper>` for a wrapper it names."""
-    return any(re.search(rf"\btype\s*=\s*{re.escape(w)}\b", text) for w in lazy_names() & words)
+    # the pattern without its leading `\b` first: one that opens with a literal is searched for that
+    # literal (fast), one that opens with `\b` is tried at every position (vLLM's tree: 10× slower)
+    return any(re.search(rf"type\s*=\s*{re.escape(w)}\b", text) and re.search(rf"\btype\s*=\s*{re.escape(w)}\b", text)
+               for w in lazy_names() & words)
