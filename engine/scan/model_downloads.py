@@ -72,25 +72,26 @@ def index(ctx, files: list[str]) -> list[Download]:
 def downloads(text: str, rel: str) -> list[Download]:
     """The downloads one file's text writes (`rel` names it in `where`)."""
     text = text.replace("\\\r\n", " ").replace("\\\n", " ") if "\\\n" in text or "\\\r\n" in text else text
-    shell: dict[str, str] | None = None  # the file's variables, read when a line holds a command
+    shell: dict[str, str] = {}  # the file's variables, read when a line holds a command
     out: list[Download] = []
     for n, line in enumerate(text.splitlines(), 1):
         # each command below names its word, and joining an exec-form list only puts spaces between
         # words: a line without any of them holds none (most lines of a file that mentions one)
         if "download" not in line and "clone" not in line and "/resolve/" not in line:
             continue
-        if shell is None:
-            shell = {m.group(1): m.group(2).strip("\"'") for m in _SH_ASSIGN.finditer(text)}
         if "," in line:  # an exec-form list (`["huggingface-cli", "download", …]`) read as the command it runs
             line = _LIST_SEP.sub(" ", line)
         if (m := _CLI.search(line)) is not None:
-            got = _cli(_words(line, shell, m.start()))
+            read, start = _cli, m.start()
         elif (m := _CLONE.search(line)) is not None:
-            got = _clone(_words(line, shell, m.end()))
+            read, start = _clone, m.end()
         elif "/resolve/" in line and (m := _FETCH.search(line)) is not None:
-            got = _fetch(_words(line, shell, m.start()))
+            read, start = _fetch, m.start()
         else:
             continue
+        if not shell:
+            shell = {m.group(1): m.group(2).strip("\"'") for m in _SH_ASSIGN.finditer(text)}
+        got = read(_words(line, shell, start))
         if got:
             out.append(Download(got[0], got[1], f"{rel}:{n}"))
     consts: dict[str, str] | None = None
