@@ -104,6 +104,7 @@ def _concrete(ops: tuple[FixOp, ...], act: cel.Activation) -> list[tuple[FixOp, 
 
 def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_elsewhere: bool = False) -> list[Result]:
     act = cel.Activation(facts)
+    shown: dict[str, str] = {}  # repr of each fact a check's words quote: the checks quote the same few
     out = []
     for c in kb.checks:
         if engine_elsewhere and c.category != "H" and not c.raw.get("applies_to", {}).get("clients"):
@@ -112,7 +113,7 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
             text = Text(en=kb.t("reason.engine_elsewhere", "en"), zh=kb.t("reason.engine_elsewhere", "zh"))
             out.append(Result(c, "not_applicable", text))
             continue
-        res = _evaluate_once(c, facts, act, unresolved, kb)
+        res = _evaluate_once(c, facts, act, unresolved, kb, shown)
         if res.priority == "P0" and (facts.get("site") or {}).get("platform", "cuda") != "cuda":
             # the start-up failures the checks encode were read from vLLM's CUDA build; another
             # platform's plugin (vllm-ascend, Neuron, ROCm …) decides its own
@@ -218,7 +219,8 @@ def _deps(check: Check) -> tuple:
 _OUTSIDE_MODE: dict[tuple[int, str | None], tuple[Check, Knowledge, Result]] = {}
 
 
-def _evaluate_once(check: Check, facts: dict, act: cel.Activation, unresolved: dict[str, str], kb: Knowledge) -> Result:
+def _evaluate_once(check: Check, facts: dict, act: cel.Activation, unresolved: dict[str, str], kb: Knowledge,
+                   shown: dict[str, str] | None = None) -> Result:
     mode = facts.get("site", {}).get("mode")
     if (mode is None or type(mode) is str) and mode not in check.modes:
         held = _OUTSIDE_MODE.get((id(check), mode))
@@ -227,7 +229,11 @@ def _evaluate_once(check: Check, facts: dict, act: cel.Activation, unresolved: d
         return _copy(held[2])
     paths, quoted, args = _deps(check)
     why = facts.get("memory_unknown")  # what an unknown memory check's words name (_missing_key)
-    key = (id(check), tuple(map(act.key, paths)), tuple(repr(lookup(facts, q)) for q in quoted),
+    shown = {} if shown is None else shown
+    for q in quoted:
+        if q not in shown:
+            shown[q] = repr(lookup(facts, q))
+    key = (id(check), tuple(map(act.key, paths)), tuple(map(shown.__getitem__, quoted)),
            tuple(map(unresolved.get, args)),
            (why, repr(facts.get("memory_unread")), (facts.get("model") or {}).get("name")) if why else None)
     hit = _RESULTS.get(key)
