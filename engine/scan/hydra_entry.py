@@ -28,14 +28,18 @@ def module_file(ctx, rel: str, module: str) -> str | None:
     """The project file `python -m module` runs: next to the script, at the root, or the one
     file anywhere whose path ends with the module's."""
     tail = module.replace(".", "/")
-    files = set(getattr(ctx, "files", None) or [])
+    # the context's set and path-tail index, built once (a set of every file, and a pass over all
+    # of them, per module asked about, in each of a large tree's entry points)
+    indexed = hasattr(ctx, "file_set") and hasattr(ctx, "files_ending")
+    files = ctx.file_set() if indexed else set(getattr(ctx, "files", None) or [])
     here = PurePosixPath(rel).parent
     for cand in (f"{tail}.py", f"{tail}/__main__.py"):
         for base in (here, *here.parents):
             p = (base / cand).as_posix().removeprefix("./")
             if p in files:
                 return p
-    ends = [f for f in files if f.endswith("/" + tail + ".py")]
+    # the index also holds `tail.py` at the root, which the loop above would have returned
+    ends = ctx.files_ending(f"{tail}.py") if indexed else [f for f in files if f.endswith("/" + tail + ".py")]
     return ends[0] if len(ends) == 1 else None
 
 
