@@ -281,7 +281,7 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     # and an image another vendor built from vLLM (lmcache/vllm-openai) holds the kernels it chose
     variant = choice.pin is not None and _CUDA_VARIANT.search(choice.pin.text or "")
     other = choice.basis.startswith("image") and not deploy.is_vllm_image(site.image)
-    basis = "variant" if variant else "image-other" if other else choice.basis
+    basis = "variant" if variant else ("image-dated-other" if choice.basis == "image-dated" else "image-other") if other else choice.basis
     if variant and choice.basis == "image" and not other:  # vllm/vllm-openai:v0.20.0-cu129: that CUDA's build
         basis = "image-" + variant.group(0)[1:]
     if basis in ("cli", "image") and _built_from_source(site, ctx):

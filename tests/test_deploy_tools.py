@@ -107,3 +107,20 @@ run: |
 """})
     assert s.settings["tensor_parallel_size"].value == 8 and s.gpu_request == 8
     assert s.gpu_types == ["H100", "H200", "B200"]
+
+
+def test_production_stack_lmcache_connector_by_chart_release(scanned, tmp_path):
+    # deployment-vllm-multi.yaml: LMCacheConnector up to 0.1.1; from 0.1.2 LMCacheConnectorV1 for
+    # vllmConfig.v1 "1"; 0.1.3–0.1.5 export VLLM_USE_V1=0 without a v1 key; 0.1.6+ V1 unless v0 "1"
+    def scan(chart, extra=""):
+        values = VALUES.replace("maxNumSeqs: 32\n", "maxNumSeqs: 32\n" + extra) + "    lmcacheConfig:\n      enabled: true\n"
+        (s,) = scanned(root=tmp_path / f"{chart}{len(extra)}", files={"values.yaml": values, "helmfile.yaml":
+                       f"releases:\n- name: s\n  chart: vllm/vllm-stack\n  version: {chart}\n  values: [values.yaml]\n"})
+        env = s.env.get("VLLM_USE_V1")
+        return s.settings["kv_transfer_config"].value["kv_connector"], env.value if env else None
+    assert scan("0.1.1") == ("LMCacheConnector", None)
+    assert scan("0.1.2") == ("LMCacheConnector", None)
+    assert scan("0.1.2", "      v1: 1\n") == ("LMCacheConnectorV1", "1")
+    assert scan("0.1.4") == ("LMCacheConnector", "0")
+    assert scan("0.1.6") == ("LMCacheConnectorV1", None)
+    assert scan("0.1.6", "      v0: 1\n") == ("LMCacheConnector", "0")

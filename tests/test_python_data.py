@@ -273,3 +273,16 @@ class LLM:
     assert s.tool == "bentoml" and s.gpu_request == 8 and s.model.value == "org/big"
     assert values(s) == {"port": 8000, "served_model_name": ["org/Big"]}
     assert any(o["code"] == "unresolved" and "args.extra" in o["what"] for o in s.opaque)
+
+
+def test_kv_transfer_config_object_reads_as_its_fields(tmp_path):
+    # vLLM's LMCache examples (vllm#17545) build the connector config as an object, or from its JSON
+    got = sites(tmp_path, {"a.py": "from vllm import LLM\nfrom vllm.config import KVTransferConfig\n"
+                           "ktc = KVTransferConfig(kv_connector='LMCacheConnector', kv_role='kv_both')\n"
+                           "llm = LLM(model='org/m', kv_transfer_config=ktc)\n",
+                           "b.py": "from vllm import LLM\nfrom vllm.config import KVTransferConfig\n"
+                           "llm = LLM(model='org/m', kv_transfer_config=KVTransferConfig.from_cli("
+                           "'{\"kv_connector\": \"SharedStorageConnector\", \"kv_role\": \"kv_both\"}'))\n"})
+    by_file = {s.file: values(s) for s in got.values()}
+    assert by_file["a.py"]["kv_transfer_config"] == {"kv_connector": "LMCacheConnector", "kv_role": "kv_both"}
+    assert by_file["b.py"]["kv_transfer_config"] == {"kv_connector": "SharedStorageConnector", "kv_role": "kv_both"}

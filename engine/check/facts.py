@@ -4,14 +4,12 @@ GPU, model, memory estimate and vLLM version."""
 from __future__ import annotations
 
 import posixpath
-
 import re
 from pathlib import Path
 from typing import Any, Callable
 
 from vllm_kb.engine.kb import cel
-from vllm_kb.engine.check import candidates, host_memory, memory
-from vllm_kb.engine.check import hf_access, site_gpu
+from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, site_gpu
 from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
@@ -198,6 +196,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     if mf and model is None and ck is None and mf.get("upload_revisions"):
         mf, others = candidates.revisions(mf)  # one repository name, published with other shapes before
     candidates.mark_linked(mf, link)
+    if mf and ck is not None and ck.weights:  # the project's folder: the weight files the loader globs
+        mf = {**mf, "weight_formats": list(ck.weights), "weights_seen": "folder"}
     if others:
         facts["model_alternatives"] = others
     if mf:

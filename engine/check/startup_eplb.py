@@ -4,7 +4,11 @@ experts — the model's routed experts plus the redundant ones EPLB adds — to 
 EP ranks (tensor × data × prefill-context parallel): an assert in 0.9.2–0.21.0 and a ValueError
 from 0.22.0, "EPLB currently only supports even distribution of experts across ranks", while the
 model is built (vllm/model_executor/layers/fused_moe/layer.py 0.9.2:670, 0.22.0:207, 0.34.0:278).
-Without EPLB the experts may split unevenly. Present only when every number is known."""
+Without EPLB the experts may split unevenly — except in DeepSeek-V4's MegaMoE path
+(--moe-backend deep_gemm_mega_moe with expert parallelism, 0.23.0+), whose model class asserts
+"n_physical_experts=… must be divisible by ep_size=…" (vllm/models/deepseek_v4/nvidia/model.py
+0.23.0:584, 0.34.0:358; vllm#52435); `eplb_path` then says "mega_moe". Present only when every
+number is known."""
 from __future__ import annotations
 
 from typing import Any
@@ -34,9 +38,23 @@ def _redundant(engine: dict) -> int | None:
     return 0 if value is None else _int(value)
 
 
+# the model classes whose MegaMoE experts split by the EP group's size, and the backend naming it
+# (EngineArgs lower-cases --moe-backend and turns "-" into "_")
+_MEGA_MOE_ARCHS = {"DeepseekV4ForCausalLM"}
+_MEGA_MOE = "deep_gemm_mega_moe"
+
+
+def _mega_moe(model: dict, engine: dict, v: Version) -> bool:
+    backend = str(engine.get("moe_backend") or "").lower().replace("-", "_")
+    return v >= Version("0.23.0") and backend == _MEGA_MOE and model.get("architecture") in _MEGA_MOE_ARCHS
+
+
 def eplb_facts(model: dict, engine: dict, version: str) -> dict[str, Any]:
     v = try_parse(version)
-    if v is None or v < Version("0.9.2") or engine.get("enable_eplb") is not True or engine.get("enable_expert_parallel") is not True:
+    if v is None or v < Version("0.9.2") or engine.get("enable_expert_parallel") is not True:
+        return {}
+    mega = _mega_moe(model, engine, v)
+    if engine.get("enable_eplb") is not True and not mega:
         return {}
     experts, redundant = _int(model.get("num_experts")), _redundant(engine)
     ep = 1
@@ -51,6 +69,8 @@ def eplb_facts(model: dict, engine: dict, version: str) -> dict[str, Any]:
         return {}
     total = experts + redundant
     out: dict[str, Any] = {"eplb_experts": total, "ep_size": ep, "eplb_even": total % ep == 0}
+    if mega:
+        out["eplb_path"] = "mega_moe"
     if not out["eplb_even"]:
         out["eplb_redundant_fit"] = redundant + (-total) % ep  # the fewest redundant experts that split evenly
     return out

@@ -21,11 +21,18 @@ CONFIG_MAX_BYTES = 4 * 2**20  # a config.json is a few KiB; anything bigger is n
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}$")
 
 
+# vLLM's weight loaders glob the checkpoint folder by suffix (*.safetensors, *.bin, *.pt) and drop
+# what a Trainer writes beside the weights (weight_utils.filter_files_not_needed_for_inference)
+_WEIGHT_SUFFIXES = {".safetensors": "safetensors", ".bin": "bin", ".pt": "pt", ".pth": "pth", ".gguf": "gguf"}
+_TRAINING_FILES = {"training_args.bin", "optimizer.bin", "optimizer.pt", "scheduler.pt", "scaler.pt"}
+
+
 @dataclass(frozen=True)
 class Checkpoint:
     config: dict
     tokenizer: dict | None  # tokenizer_config.json, when present
     where: str              # "folder" (inside the project) or "hf-cache"
+    weights: tuple[str, ...] = ()  # a project folder's weight file formats (names listed, never read)
 
 
 def read_local_config(root: str | Path, model: str | None, base: str | Path | None = None) -> dict | None:
@@ -59,8 +66,19 @@ def _folder(root, model, base) -> Checkpoint | None:
     for folder in candidates:
         cfg = read_json_inside(top, folder / "config.json")
         if cfg is not None:
-            return Checkpoint(cfg, read_json_inside(top, folder / "tokenizer_config.json"), "folder")
+            return Checkpoint(cfg, read_json_inside(top, folder / "tokenizer_config.json"), "folder", weight_formats(folder))
     return None
+
+
+def weight_formats(folder: Path) -> tuple[str, ...]:
+    """The weight formats of the files directly in `folder`, by suffix, sorted."""
+    try:
+        names = [e.name for e in os.scandir(folder) if e.is_file()]
+    except OSError:
+        return ()
+    found = {_WEIGHT_SUFFIXES[Path(n).suffix.lower()] for n in names
+             if Path(n).suffix.lower() in _WEIGHT_SUFFIXES and n.lower() not in _TRAINING_FILES}
+    return tuple(sorted(found))
 
 
 def hub_cache_dir(env: Mapping[str, str] | None = None) -> Path | None:

@@ -57,5 +57,8 @@ def apply(facts: dict[str, Any], row: dict) -> dict[str, Any]:
     out.update({k: said[k] for k in _TAKEN if k in said})
     if "torch_dtype" in said:
         out["torch_dtype_source"] = "upload"
-    out["upload_facts"] = str(row.get("source") or "")
+    if cfg or tok:  # a row of weight formats alone says nothing of config.json
+        out["upload_facts"] = str(row.get("source") or "")
+    if row.get("weight_formats"):
+        out["weight_formats"], out["weights_seen"] = list(row["weight_formats"]), "upload"
     return out

@@ -4,6 +4,7 @@ so neither module outgrows its room): environment reads, conversions, containers
 from __future__ import annotations
 
 import ast
+import json
 import posixpath
 from typing import Any
 
@@ -13,6 +14,10 @@ from vllm_kb.engine.scan.python_scope import Unresolved, dotted as _dotted, env_
 _CONVERT = {"int": int, "float": float, "str": str, "bool": bool}
 # Calls whose result is their first argument as far as vLLM is concerned: a model reference.
 _PASSTHROUGH = {"HuggingFaceModel", "BentoModel", "Path", "PurePath", "PosixPath"}
+# vLLM config classes an engine argument takes either as the object or as the dict of its fields
+# (EngineArgs builds the object from a dict): `KVTransferConfig(kv_connector=...)` is that dict, and
+# `KVTransferConfig.from_cli('{...}')` its JSON text.
+_CONFIG_CLASSES = {"KVTransferConfig"}
 
 
 def call_value(self, node: ast.Call) -> Any:
@@ -42,6 +47,18 @@ def call_value(self, node: ast.Call) -> Any:
             raise Unresolved(node, f"{fname}({v!r}) fails") from None
     if fname in _PASSTHROUGH and node.args:
         return self.value(node.args[0])
+    if fname in _CONFIG_CLASSES and not node.args and all(kw.arg for kw in node.keywords):
+        return {kw.arg: self.value(kw.value) for kw in node.keywords}
+    if fname == "from_cli" and isinstance(f, ast.Attribute) and _dotted(f.value).split(".")[-1] in _CONFIG_CLASSES \
+            and len(node.args) == 1 and not node.keywords:
+        text = self.value(node.args[0])
+        try:
+            parsed = json.loads(text) if isinstance(text, str) else None
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict):
+            return parsed
+        raise Unresolved(node, "the config's JSON text is not a literal object")
     if isinstance(f, ast.Name) and fname == "dict":
         out = {}
         for a in node.args:

@@ -5,6 +5,8 @@ pipeline parallelism. The chart release comes from a helmfile, a Chart.yaml depe
 `helm install … --version` in a script; else the newest."""
 from __future__ import annotations
 
+import json
+
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import deploy_tools, yamlio
@@ -81,6 +83,11 @@ def _entry(ctx, rel, doc, base, spec, spec_root, kb, chart) -> Site | None:
         for j, extra in enumerate(extra_args):
             words.append(yaml_word(str(extra), doc.line_of(cb + ("extraArgs", j)), ex))
             argv_pos.append(doc.pos(cb + ("extraArgs", j)))
+    connector = _lmcache_connector(spec, cfg, kb, chart, ray)
+    if connector is not None:
+        ln = doc.line_of(base + ("lmcacheConfig",))
+        words += [yaml_word("--kv-transfer-config", ln, ex), yaml_word(json.dumps(connector), ln, ex)]
+        argv_pos += [None, None]
     if ray:
         words += [yaml_word("--distributed-executor-backend", start, ex), yaml_word("ray", start, ex)]
         argv_pos += [None, None]
@@ -115,6 +122,25 @@ def _entry(ctx, rel, doc, base, spec, spec_root, kb, chart) -> Site | None:
     return site
 
 
+def _lmcache_connector(spec, cfg, kb, chart, ray) -> dict | None:
+    """The --kv-transfer-config the chart adds for `lmcacheConfig.enabled`: the V0 engine's
+    LMCacheConnector unless the values choose V1 in the way this chart release reads (vllmConfig.v1
+    "1" from 0.1.2, anything but vllmConfig.v0 "1" from 0.1.6, enablePD from 0.1.3)."""
+    lm = spec.get("lmcacheConfig")
+    if not isinstance(lm, dict) or not lm.get("enabled") or not in_range(kb["lmcache"]["charts"], chart):
+        return None
+    cfg = cfg or {}
+    v1 = str(cfg.get("v1")) == "1"
+    if not ray and in_range(kb["lmcache"]["pd"], chart) and "enablePD" in lm:
+        v1 = True
+    elif not ray and in_range(kb["lmcache"]["v0_key"], chart):
+        v1 = str(cfg.get("v0")) != "1"
+    elif not ray and not in_range(kb["lmcache"]["v1_key"], chart):
+        v1 = False
+    role = str(lm.get("kvRole") or "kv_both") if in_range(kb["lmcache"]["role_key"], chart) and not ray else "kv_both"
+    return {"kv_connector": "LMCacheConnectorV1" if v1 else "LMCacheConnector", "kv_role": role}
+
+
 def _env(doc, base, spec, spec_root, cfg, kb, chart, ray, ctx, rel) -> dict[str, Setting]:
     env: dict[str, Setting] = {}
     for owner, path in ((spec_root, base[:-2] + ("env",)), (spec, base + ("env",))):
@@ -130,6 +156,9 @@ def _env(doc, base, spec, spec_root, cfg, kb, chart, ray, ctx, rel) -> dict[str,
         elif "v1" in cfg and (in_range(kb["env_v1"], chart) or ray):
             env["VLLM_USE_V1"] = Setting("VLLM_USE_V1", str(cfg["v1"]), True, rel, doc.line_of(cb + ("v1",)), "vllmConfig.v1",
                                          str(cfg["v1"]), "helm-values", "set by the chart from vllmConfig.v1")
+        elif "v1" not in cfg and not ray and in_range(kb["env_v1_else_0"], chart):
+            env["VLLM_USE_V1"] = Setting("VLLM_USE_V1", "0", True, rel, doc.line_of(cb), "vllmConfig", "", "helm-values",
+                                         "set to 0 by the chart when vllmConfig has no v1 key")
     return env
 
 
