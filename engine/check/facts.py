@@ -15,7 +15,7 @@ from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launc
 from vllm_kb.engine.check.lora_adapters import lora_facts
 from vllm_kb.engine.check.startup_facts import startup_facts, window_capped
 from vllm_kb.engine.check.startup_task import pooling_keeps_kv, pools_natively
-from vllm_kb.engine.check.tool_caps import passed_by_tool
+from vllm_kb.engine.check.tool_caps import passed_by_tool, sized_by_tool
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -32,7 +32,9 @@ from vllm_kb.engine.scan.site import Site
 # Site kinds that put vLLM behind an HTTP (OpenAI-compatible) endpoint.
 # Sites that run vLLM's own OpenAI-compatible HTTP server (a framework's own server around an
 # engine — swift deploy/rollout, llamafactory-cli api, TRL's FastAPI vllm-serve — is not one).
-SERVES_HTTP = frozenset({"vllm serve", "api_server", "legacy api_server"})
+# a KAITO preset's pod runs vLLM's OpenAI server (presets/workspace/inference/vllm/inference_api.py
+# calls api_server.run_server, v0.7.0-v0.12.0)
+SERVES_HTTP = frozenset({"vllm serve", "api_server", "legacy api_server", "kaito workspace"})
 
 
 def serves_http(site: Site) -> bool:
@@ -248,13 +250,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["site"]["pooling_kv"] = facts["site"]["pooling"] and pooling_keeps_kv(mf or {}, engine)
     # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer
     unread = {n for n in site.unresolved | hidden if n not in engine}  # less those the GPU count sized
-    sized = engine
-    by_cc = (site.launch or {}).get("dtype_by_cc")
-    if by_cc and "dtype" in unread and isinstance(cc, (int, float)):
-        # a wrapper that picks the dtype by the GPU (unsloth: bfloat16 from compute capability 8.0,
-        # else float16): the estimate sizes with its pick; the checks still read the dtype as unknown
-        sized = {**engine, "dtype": by_cc[1] if cc >= by_cc[0] else by_cc[2]}
-        unread = unread - {"dtype"}
+    sized, unread = sized_by_tool(site.launch or {}, engine, unread, cc)
     if mf and mf.get("ssm"):
         # a hybrid Mamba model gets prefix caching only when asked for (before 0.26.0): the state
         # sizing needs what was passed, not the generic default (engine/check/memory/ssm.py)

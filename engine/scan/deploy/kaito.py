@@ -67,11 +67,26 @@ def scan_kaito(ctx: ScanContext, rel: str, doc: yamlio.Document, docs: list[yaml
     machine = gpu_types.instance_gpu((_at(body, ("resource",)) or {}).get("instanceType"))
     if machine:
         site.gpu_types, site.gpu_per_node = [machine[0]], machine[1]
-    how = table["decides"]
-    for arg, note in how.items():
-        if arg not in site.settings:
-            site.settings[arg] = Setting(arg, None, False, rel, line, arg, "", "k8s-args",
-                                         f"chosen by KAITO at run time: {note}", implied=True)
+    sets = table["sets"]
+    for arg, note in table["decides"].items():
+        if arg in site.settings:
+            continue
+        if arg in sets:  # KAITO's own value: set, never --fix'ed (it is overridden in the ConfigMap)
+            got = sets[arg]
+            site.settings[arg] = Setting(arg, got["value"], True, rel, line, arg, str(got["value"]), "k8s-args",
+                                         f"passed by KAITO {got['releases']}: {note}", implied=True)
+            continue
+        site.settings[arg] = Setting(arg, None, False, rel, line, arg, "", "k8s-args",
+                                     f"chosen by KAITO at run time: {note}", implied=True)
+    # what the memory estimate sizes with while the checks read KAITO's choices as unknown
+    # (knowledge/deploy/kaito.yaml): TP over the machine's GPUs, PP over its machines, the length
+    # KAITO or vLLM fits left to vLLM's default, the 16-bit or quantized dtype the checkpoint has
+    nodes = _at(body, ("resource", "count"))
+    sized = {"max_model_len": None, "dtype": "auto",
+             "pipeline_parallel_size": nodes if isinstance(nodes, int) and nodes > 1 else 1}
+    if machine:
+        sized["tensor_parallel_size"] = machine[1]
+    site.launch["sized_as"] = sized
     return [site]
 
 
