@@ -8,21 +8,17 @@ from vllm_kb.engine.audit import audit
 WS = """\
 apiVersion: kaito.sh/v1beta1
 kind: Workspace
-metadata:
-  name: ws
-resource:
-  instanceType: "{machine}"
+metadata: {{name: ws}}
+resource: {{instanceType: {machine}}}
 inference:
-  preset:
-    name: {preset}
+  preset: {{name: {preset}}}
 {config}"""
 
 CM = """\
 ---
 apiVersion: v1
 kind: ConfigMap
-metadata:
-  name: params
+metadata: {{name: params}}
 data:
   inference_config.yaml: |
     vllm:
