@@ -23,6 +23,7 @@ from vllm_kb.engine.check.gguf_loader import loader_fit
 from vllm_kb.engine.check.hub_fit import hub_fit
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
+from vllm_kb.engine.check.transformers_since import transformers_since
 from vllm_kb.engine.check.transformers_resolve import newest_build
 from vllm_kb.engine.check.connector_compat import connector_compat
 from vllm_kb.engine.check.trainer_attn import trainer_attention
@@ -122,6 +123,9 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
                                                      (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version"))),
                                                      image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,
                                                                                            sc.files, sc.ctx.read, site.image)))
+            # …and one older than the names the architecture's own vLLM module imports from it
+            facts["launch"].update(transformers_since(facts, tf_pin if own else None, model_types.get("vllm_requires") or {},
+                                                      image=bool(site.image)))
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         # a KV-cache connector package the kv-transfer config loads (LMCache): its pin against vLLM's

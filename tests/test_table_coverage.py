@@ -53,6 +53,9 @@ DECLARED = {
     "spec_decode.yaml": ("releases", "0.1.0", "0.34.0", [],
                          "startup_drafter: per_release rows by release (a .postN reads its base's); a release without a "
                          "row or key makes none of those checks"),
+    "transformers_since.yaml": ("vllm_releases", "0.5.3", "0.34.0", [],
+                                "read from 0.5.3 (the oldest release read from its wheel here): a release without a row "
+                                "imports nothing some transformers release it admits lacks, and says nothing"),
     "transformers_imports.yaml": ("vllm_releases", "0.4.0", "0.34.0", [],
                                   "read from 0.4.0 (older releases take next to nothing from transformers at start): "
                                   "a release without a row imports nothing that a transformers release removed"),
