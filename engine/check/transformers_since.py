@@ -80,6 +80,8 @@ def _next_release(table: dict, release: str, arch: str, spec: str | None, requir
             continue
         if spec and not _allows_some(spec, requires.get(r), table.get("transformers_scanned") or []):
             continue
+        if not spec and not requires.get(r):
+            continue  # what pip resolves beside a release of unknown requirement is not known
         # without a pin, the later release's own requirement is what pip resolves within
         if not any(_lacks(row, spec or requires.get(r)) for row in _rows(table, r, arch)):
             return r
