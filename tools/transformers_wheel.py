@@ -66,7 +66,11 @@ class Wheel:
             self._below[pkg_dir] = out
         return self._below[pkg_dir]
 
-    def resolves(self, mod: str, name: str | None) -> bool:
+    def resolves(self, mod: str, name: str | None, exact: bool = False) -> bool:
+        """Whether `from mod import name` resolves (generous: absence is certain). `exact` (whether a
+        name is there YET, tools/vllm_transformers_since.py): a star import under a lazy package's
+        TYPE_CHECKING branch does not bind every name, and the package root serves its models'
+        exports (from 4.52, define_import_structure over models/) rather than every module's names."""
         parts = mod.split(".")
         for i in range(1, len(parts)):
             if self.module(".".join(parts[:i])) is None:
@@ -77,13 +81,17 @@ class Wheel:
         if name is None or self.module(f"{mod}.{name}") is not None:
             return True
         names, star = self.names(path)
-        if name in names or star or "__getattr__" in names:
-            return True  # a module-level __getattr__ may serve any name (deprecation shims)
         text = self.text(path)
-        if path.endswith("__init__.py") and ("_LazyModule" in text or "__getattr__" in names):
-            return re.search(r"[\"']%s[\"']" % re.escape(name), text) is not None \
-                or name in self.below(path.rsplit("/", 1)[0])
-        return False
+        lazy = path.endswith("__init__.py") and "_LazyModule" in text
+        if name in names or (star and not (exact and lazy)) or "__getattr__" in names:
+            return True  # a module-level __getattr__ may serve any name (deprecation shims)
+        if not lazy:
+            return False
+        if re.search(r"[\"']%s[\"']" % re.escape(name), text) is not None:
+            return True
+        if exact and path == "transformers/__init__.py":
+            return "define_import_structure(Path(__file__).parent / \"models\"" in text and name in self.below("transformers/models")
+        return name in self.below(path.rsplit("/", 1)[0])
 
 
 def first_missing(ok: list[bool], versions: list[str]) -> str | None:

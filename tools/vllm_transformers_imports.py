@@ -132,12 +132,13 @@ def _path_of(mod: str, tree: _Tree) -> str | None:
     return None
 
 
-def loaded(tree: _Tree, entry: str) -> list[str]:
-    """The vLLM files that importing `entry` runs, entry first (packages above each file too)."""
+def loaded(tree: _Tree, entry: str, stop: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """The vLLM files that importing `entry` runs, entry first (packages above each file too); the walk
+    does not enter `stop` (files already run, with everything they import)."""
     seen, todo = [], [entry]
     while todo:
         path = todo.pop()
-        if path in seen or path not in tree:
+        if path in seen or path not in tree or path in stop:
             continue
         seen.append(path)
         parts = path[:-3].split("/")
@@ -211,6 +212,16 @@ def model_files(tree: _Tree, path: str, seen: set[str] | None = None) -> list[st
     return sorted(seen)
 
 
+def arch_modules(root: Path) -> dict[str, list[str]]:
+    """The model module of each architecture the release's registry names → those architectures."""
+    reg = registry_file(root)
+    archs: dict[str, list[str]] = {}
+    for arch, module, _ in registry_entries(reg) if reg else []:
+        if module:
+            archs.setdefault(_MODELS + module + ".py", []).append(arch)
+    return archs
+
+
 def _spans(releases: list[str], all_releases: list[str]) -> list[list[str]]:
     out: list[list[str]] = []
     for v in sorted(releases, key=vkey):
@@ -222,12 +233,19 @@ def _spans(releases: list[str], all_releases: list[str]) -> list[list[str]]:
     return out
 
 
-def build(wheel_dir: Path, vsrc: Path) -> dict:
+def sources(wheel_dir: Path, vsrc: Path, first: str) -> tuple[list[str], list[Wheel], list[str]]:
+    """The transformers releases read, their wheels, and the vLLM releases unpacked under `vsrc` from
+    `first` on (folders named as a release, X.Y.Z or X.Y.Z.postN)."""
     found = {m.group(1): p for p in wheel_dir.iterdir() if (m := _WHEEL.search(p.name))}
     tversions = sorted(found, key=vkey)
-    wheels = [Wheel(found[v]) for v in tversions]
-    vversions = [v for v in sorted((p.name for p in vsrc.iterdir() if (p / "vllm").is_dir()), key=vkey)
-                 if vkey(v) >= vkey(FIRST_VLLM)]
+    vversions = [v for v in sorted((p.name for p in vsrc.iterdir() if (p / "vllm").is_dir()
+                                    and re.fullmatch(r"[\d.]+(?:\.post\d+)?", p.name)), key=vkey)
+                 if vkey(v) >= vkey(first)]
+    return tversions, [Wheel(found[v]) for v in tversions], vversions
+
+
+def build(wheel_dir: Path, vsrc: Path) -> dict:
+    tversions, wheels, vversions = sources(wheel_dir, vsrc, FIRST_VLLM)
     cache: dict[tuple[str, str | None], str | None] = {}
 
     below = [i for i, v in enumerate(tversions) if vkey(v) < vkey(IMPORTS_READ_BELOW)]
@@ -277,11 +295,7 @@ def build(wheel_dir: Path, vsrc: Path) -> dict:
                                                      "removed": gone, "entries": list(ENTRIES)})
         if got:
             rows[version] = sorted(got.values(), key=lambda r: (r["file"], r["line"], r.get("import", "")))
-        reg = registry_file(vsrc / version)
-        archs: dict[str, list[str]] = {}
-        for arch, module, _ in registry_entries(reg) if reg else []:
-            if module:
-                archs.setdefault(_MODELS + module + ".py", []).append(arch)
+        archs = arch_modules(vsrc / version)
         for path, names in archs.items():
             for f, line, mod, name in tf_imports(tree, [p for p in model_files(tree, path) if p not in started]):
                 gone = removed(mod, name)
@@ -316,18 +330,19 @@ HEADER = """\
 """
 
 
-def render(data: dict) -> str:
-    return HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None)
+def render(data: dict, header: str = HEADER) -> str:
+    return header + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def run(doc: str, build_table, render_table, out: Path, argv=None) -> int:
+    """The command line of the transformers tables: the wheels folder, vLLM's sources, -o and --check."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wheels", type=Path, required=True, help="folder of transformers wheels")
     ap.add_argument("--vllm-src", type=Path, default=Path("/work/sdists/src"))
-    ap.add_argument("-o", "--out", type=Path, default=OUT)
+    ap.add_argument("-o", "--out", type=Path, default=out)
     ap.add_argument("--check", action="store_true", help="fail when the table differs from what the sources give")
     args = ap.parse_args(argv)
-    text = render(build(args.wheels, args.vllm_src))
+    text = render_table(build_table(args.wheels, args.vllm_src))
     if args.check:
         same = args.out.is_file() and args.out.read_text("utf-8") == text
         print("up to date" if same else f"{args.out} is stale")
@@ -335,6 +350,10 @@ def main(argv=None) -> int:
     args.out.write_text(text, encoding="utf-8")
     print(f"→ {args.out}")
     return 0
+
+
+def main(argv=None) -> int:
+    return run(__doc__, build, render, OUT, argv)
 
 
 if __name__ == "__main__":

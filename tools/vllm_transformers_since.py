@@ -27,8 +27,6 @@ Usage: python tools/vllm_transformers_since.py --wheels DIR [--vllm-src /work/sd
 """
 from __future__ import annotations
 
-import argparse
-import re
 import sys
 from pathlib import Path
 
@@ -36,97 +34,22 @@ import yaml
 from packaging.specifiers import SpecifierSet
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from transformers_wheel import Wheel  # noqa: E402
-from vllm_architectures import registry_entries, registry_file  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
-from vllm_transformers_imports import ENTRIES, _MODELS, _Tree, _spans, loaded, tf_imports  # noqa: E402
+from vllm_transformers_imports import ENTRIES, _Tree, _spans, arch_modules, loaded, render, run, sources, tf_imports  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 REQUIRES = ROOT / "knowledge" / "vllm" / "model_types.yaml"  # vllm_requires: each release's transformers range
 OUT = ROOT / "knowledge" / "vllm" / "transformers_since.yaml"
-_WHEEL = re.compile(r"transformers-(\d+\.\d+\.\d+)-py3-none-any\.whl$")
 FIRST_VLLM = "0.4.0"
 
 
-def has(w: Wheel, mod: str, name: str | None) -> bool:
-    """Whether `from mod import name` resolves in the wheel (generous: absence is certain)."""
-    parts = mod.split(".")
-    for i in range(1, len(parts)):
-        if w.module(".".join(parts[:i])) is None:
-            return False
-    path = w.module(mod)
-    if path is None:
-        return False
-    if name is None or w.module(f"{mod}.{name}") is not None:
-        return True
-    names, star = w.names(path)
-    text = w.text(path)
-    lazy = path.endswith("__init__.py") and "_LazyModule" in text
-    if name in names or "__getattr__" in names or (star and not lazy):
-        return True
-    if lazy:
-        # the package itself lists every public name as a string (_import_structure); a model
-        # package's may come from define_import_structure, read from the modules below it
-        if re.search(r"[\"']%s[\"']" % re.escape(name), text) is not None:
-            return True
-        if path == "transformers/__init__.py":
-            # from 4.52 the package also serves every name its models' modules export
-            # (define_import_structure over models/): read those only where it does
-            return "define_import_structure(Path(__file__).parent / \"models\"" in text \
-                and name in w.below("transformers/models")
-        return name in w.below(path.rsplit("/", 1)[0])
-    return False
-
-
-def _has_spans(ok: list[bool], versions: list[str]) -> list[list[str]]:
-    out: list[list[str]] = []
-    for i, v in enumerate(versions):
-        if not ok[i]:
-            continue
-        if out and i > 0 and ok[i - 1]:
-            out[-1][1] = v
-        else:
-            out.append([v, v])
-    return out
-
-
-def _beyond(tree: _Tree, path: str, started: set[str]) -> list[str]:
-    """The vLLM files importing `path` runs that start-up had not run already (what start-up ran, it
-    ran with everything it imports: the walk stops there) — `loaded` without re-walking the engine."""
-    seen: set[str] = set()
-    order, todo = [], [path]
-    while todo:
-        p = todo.pop()
-        if p in seen or p in started or p not in tree:
-            continue
-        seen.add(p)
-        order.append(p)
-        parts = p[:-3].split("/")
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        targets = [".".join(parts[:i]) for i in range(1, len(parts))]
-        for _, mod, name in tree.imports(p):
-            if mod.split(".")[0] == "vllm":
-                targets += [mod] + ([f"{mod}.{name}"] if name else [])
-        for mod in targets:
-            for cand in (mod.replace(".", "/") + ".py", mod.replace(".", "/") + "/__init__.py"):
-                if cand in tree and cand not in seen:
-                    todo.append(cand)
-                    break
-    return order
-
-
 def build(wheel_dir: Path, vsrc: Path) -> dict:
-    found = {m.group(1): p for p in wheel_dir.iterdir() if (m := _WHEEL.search(p.name))}
-    tversions = sorted(found, key=vkey)
-    wheels = [Wheel(found[v]) for v in tversions]
-    vversions = [v for v in sorted((p.name for p in vsrc.iterdir() if (p / "vllm").is_dir()), key=vkey)
-                 if re.fullmatch(r"[\d.]+(?:\.post\d+)?", v) and vkey(v) >= vkey(FIRST_VLLM)]
+    tversions, wheels, vversions = sources(wheel_dir, vsrc, FIRST_VLLM)
     cache: dict[tuple[str, str | None], list[bool]] = {}
 
     def presence(mod: str, name: str | None) -> list[bool]:
         if (mod, name) not in cache:
-            cache[(mod, name)] = [has(w, mod, name) for w in wheels]
+            cache[(mod, name)] = [w.resolves(mod, name, exact=True) for w in wheels]
         return cache[(mod, name)]
 
     requires = yaml.safe_load(REQUIRES.read_text("utf-8")).get("vllm_requires") or {}
@@ -139,15 +62,11 @@ def build(wheel_dir: Path, vsrc: Path) -> dict:
         for root in ENTRIES.values():
             if root in tree:
                 started.update(loaded(tree, root))
-        reg = registry_file(vsrc / version)
-        archs: dict[str, list[str]] = {}
-        for arch, module, _ in registry_entries(reg) if reg else []:
-            if module:
-                archs.setdefault(_MODELS + module + ".py", []).append(arch)
+        archs = arch_modules(vsrc / version)
         for path, names in archs.items():
             if path not in tree:
                 continue
-            files = _beyond(tree, path, started)
+            files = loaded(tree, path, started)
             for f, line, mod, name in tf_imports(tree, files):
                 ok = presence(mod, name)
                 if all(ok):
@@ -162,7 +81,7 @@ def build(wheel_dir: Path, vsrc: Path) -> dict:
                 what = f"{mod}.{name}" if name else mod
                 key = (what, tuple(sorted(set(names))), f)
                 row = rows.setdefault(key, {"import": what, "module": mod, "name": name, "file": f, "line": line,
-                                            "has": _has_spans(ok, tversions), "architectures": list(key[1]),
+                                            "has": _spans([v for v, o in zip(tversions, ok) if o], tversions), "architectures": list(key[1]),
                                             "releases": []})
                 row["line"] = line  # the newest release's line
                 row["releases"].append(version)
@@ -188,25 +107,8 @@ HEADER = """\
 """
 
 
-def render(data: dict) -> str:
-    return HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None)
-
-
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--wheels", type=Path, required=True, help="folder of transformers wheels")
-    ap.add_argument("--vllm-src", type=Path, default=Path("/work/sdists/src"))
-    ap.add_argument("-o", "--out", type=Path, default=OUT)
-    ap.add_argument("--check", action="store_true", help="fail when the table differs from what the sources give")
-    args = ap.parse_args(argv)
-    text = render(build(args.wheels, args.vllm_src))
-    if args.check:
-        same = args.out.is_file() and args.out.read_text("utf-8") == text
-        print("up to date" if same else f"{args.out} is stale")
-        return 0 if same else 1
-    args.out.write_text(text, encoding="utf-8")
-    print(f"→ {args.out}")
-    return 0
+    return run(__doc__, build, lambda data: render(data, HEADER), OUT, argv)
 
 
 if __name__ == "__main__":
