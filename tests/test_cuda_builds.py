@@ -202,6 +202,20 @@ def test_fp4_facts(version, cc, ok, sibling, pin):
     assert got["build_fp4_ok"] is ok and got["build_fp4_sibling"] is sibling and got.get("build_fp4_pin") == pin
 
 
+@pytest.mark.parametrize("version,judged", [
+    ("0.10.2", True),   # FlashInfer's MoE only on exactly 10.0: the env changes nothing on a 12.0 GPU
+    ("0.11.0", True),   # still is_device_capability(100)
+    ("0.11.1", False),  # has_device_capability(100): FlashInfer's build, not the table's, runs the experts
+])
+def test_flashinfer_moe_env_on_sm120(version, judged):
+    f = {"gpu": {"compute_capability": 12.0}, "env": {"VLLM_USE_FLASHINFER_MOE_FP4": "1"},
+         "model": {"name": "nvidia/Qwen3-30B-A3B-FP4", "quantized": True, "quant_method": "modelopt_fp4", "moe": True}}
+    got = build_facts(f, TABLE, version, "pin")
+    assert ("build_fp4_moe_ok" in got) is judged
+    if judged:
+        assert got["build_fp4_moe_ok"] is False
+
+
 @pytest.mark.parametrize("kw", [
     {"name": "RedHatAI/Qwen3-30B-A3B-NVFP4A16"},   # weight-only: Marlin, no FP4 kernels
     {"method": "fp8"},

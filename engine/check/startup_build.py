@@ -144,9 +144,10 @@ def fp4_facts(facts: dict, table: dict, v: Version, cc: float) -> dict[str, Any]
 
 
 # VLLM_USE_FLASHINFER_MOE_FP4=1 hands the experts to FlashInfer's CUTLASS MoE where its device test
-# passes: is_device_capability(100) up to 0.10.x (never a 12.x GPU), has_device_capability(100) from
-# 0.11.0 (every Blackwell): whether FlashInfer's build runs on the GPU is then not the build table's
-_FLASHINFER_ANY_BLACKWELL = parse("0.11.0")
+# passes: is_device_capability(100) up to 0.11.0 (never a 12.x GPU: the env changes nothing there),
+# has_device_capability(100) from 0.11.1 (every Blackwell): whether FlashInfer's build runs on the
+# GPU is then not the build table's (flashinfer_fp4_moe.is_flashinfer_fp4_cutlass_moe_available)
+_FLASHINFER_ANY_BLACKWELL = parse("0.11.1")
 
 
 def _flashinfer_moe(facts: dict, v: Version) -> bool:
