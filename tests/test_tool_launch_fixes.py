@@ -64,3 +64,14 @@ def test_an_xinference_pair_of_its_own_keyword_is_not_an_engine_option(write_pro
     (sr,) = audit(root, gpu="RTX-4090").sites
     assert not [f for f in sr.remarks if f.code in ("unknown-option", "not-in-version")]
     assert sr.site.model.value == "/usr/models/glm-4-9b-chat" and "model_path" not in sr.site.unknown
+
+
+def test_xinference_download_hub_is_the_workers_own_keyword(write_project):
+    # `--download_hub modelscope` reaches Xinference's worker (launch_builtin_model's download_hub, where the
+    # weights come from), never vLLM: it is no unknown engine option
+    root = write_project({"requirements.txt": "vllm==0.6.3\n",
+                          "launch.sh": "xinference launch --model-engine vLLM --model-name qwen2.5-instruct --size-in-billions 32 \\\n"
+                                       "  --model-format gptq --quantization Int8 --gpu-idx 1,2 --download_hub modelscope\n"})
+    (sr,) = audit(root, gpu="A100-80GB x2").sites
+    assert not [f for f in sr.remarks if f.code in ("unknown-option", "not-in-version")]
+    assert "download_hub" not in sr.site.unknown and "download_hub" not in sr.site.settings
