@@ -59,6 +59,8 @@ def apply(facts: dict[str, Any], row: dict) -> dict[str, Any]:
         out["torch_dtype_source"] = "upload"
     if cfg or tok:  # a row of weight formats alone says nothing of config.json
         out["upload_facts"] = str(row.get("source") or "")
+    if row.get("tokenizer_format"):  # only mistral_common reads it: which tokenizer_mode starts it is L166's
+        out["tokenizer_format"] = row["tokenizer_format"]
     if row.get("weight_formats"):
         out["weight_formats"], out["weights_seen"] = list(row["weight_formats"]), "upload"
     return out

@@ -252,9 +252,19 @@ class Validator:
         for vpath, value in pairs:
             if not isinstance(value, (str, int)) or isinstance(value, bool):
                 continue
-            bad = [v for v in versions if (got := self.cat.allowed_values(vpath, v)) and got[0] and str(value) not in {str(x) for x in got[0]}]
+            bad = [v for v in versions if (got := self.cat.allowed_values(vpath, v)) and got[0]
+                   and not self._allowed(vpath, v, str(value), {str(x) for x in got[0]})]
             if bad:
                 self.add(file, id_, path + ".value", f"{value!r} is not an allowed {'.'.join(vpath)} in vLLM {_spans(bad)}")
+
+    def _allowed(self, vpath: tuple, version: str, value: str, listed: set[str]) -> bool:
+        """`value` is one vLLM parses there; where the catalog lists an enum's member names (its
+        default "auto" listed as AUTO: config_format 0.6.4-0.8.x), the lower-case value counts."""
+        if value in listed:
+            return True
+        entry = self.cat.arg(vpath[0]) if len(vpath) == 1 else None
+        default = entry.field("default", version) if entry is not None and entry.exists(version) else None
+        return isinstance(default, str) and default not in listed and default.upper() in listed and value.upper() in listed
 
     def placeholders(self, file, id_, path, text: str) -> None:
         for ph in placeholders(text):
