@@ -16,12 +16,8 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, parse, try_parse, written_versions
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, in_spans, parse, try_parse, written_versions
 
-
-def _in_spans(release: str, spans: list[list[str]]) -> bool:
-    v = try_parse(release)
-    return v is not None and any(parse(a) <= v <= parse(b) for a, b in spans)
 
 
 def _allows_from(spec: str, since: str, later: list[str]) -> bool:
@@ -84,7 +80,7 @@ def _model_type_since(facts: dict, table: dict) -> tuple[str, str, list[str]] | 
     first = table.get("transformers_first") or {}
     if not isinstance(model_type, str) or model_type not in first or not release:
         return None
-    if _in_spans(release, (table.get("vllm_own") or {}).get(model_type) or []):
+    if in_spans(release, (table.get("vllm_own") or {}).get(model_type) or []):
         return None
     since = first[model_type]
     # (parsed through the remembered `parse`: every site asks about the same few hundred releases)
@@ -159,7 +155,7 @@ def first_pip_release(model_type: str, release: str, table: dict) -> str | None:
     after = sorted((r for r in table.get("vllm_releases") or [] if (v := try_parse(r)) is not None and v > cur), key=parse)
 
     def reads(r: str) -> bool | None:
-        if _in_spans(r, (table.get("vllm_own") or {}).get(model_type) or []):
+        if in_spans(r, (table.get("vllm_own") or {}).get(model_type) or []):
             return True
         requires = _requires(table, r)
         return None if not requires else _allows_from(requires, since, later)
@@ -175,7 +171,7 @@ def _image_knows(model_type: str, release: str, table: dict, vllm_released: dict
     or a requirement that allows the transformers that maps it, built after that one came out
     (an image is built the day its release reaches PyPI, so the newest transformers then is in it).
     None: a release whose requirement or day is not known (0.15.x ship no requirement file)."""
-    if _in_spans(release, (table.get("vllm_own") or {}).get(model_type) or []):
+    if in_spans(release, (table.get("vllm_own") or {}).get(model_type) or []):
         return True
     since = (table.get("transformers_first") or {}).get(model_type)
     requires = _requires(table, release)

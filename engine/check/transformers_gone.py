@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from vllm_kb.engine.kb import resources, yamlio
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse, written_versions
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, in_spans, parse, try_parse, written_versions
 
 # the sites that run `vllm serve` (the OpenAI server's imports) and those that import LLM
 _SERVE_MODES = frozenset({"standalone_serve", "rlhf_server"})
@@ -59,10 +59,6 @@ def _allows_any(spec: str, scanned: list[str]) -> bool:
     return any(ss.contains(p) for p in [*scanned, *written] if try_parse(p) is not None)
 
 
-def _in(release: str, spans: list[list[str]]) -> bool:
-    v = try_parse(release)
-    return v is not None and any(parse(a) <= v <= parse(b) for a, b in spans)
-
 
 def _candidates(facts: dict, release: str, table: dict) -> list[tuple[dict, bool]]:
     """(row, only the model's module imports it) of what the site's launch imports in `release`."""
@@ -71,7 +67,7 @@ def _candidates(facts: dict, release: str, table: dict) -> list[tuple[dict, bool
     out = [(r, False) for r in (table.get("imports") or {}).get(release) or [] if entry in (r.get("entries") or [])]
     arch = (facts.get("model") or {}).get("architecture")
     if isinstance(arch, str) and not facts.get("model_alternatives"):
-        out += [(r, True) for r in table.get("models") or [] if arch in r["architectures"] and _in(release, r["vllm"])]
+        out += [(r, True) for r in table.get("models") or [] if arch in r["architectures"] and in_spans(release, r["vllm"])]
     return out
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from vllm_kb.engine.check.transformers_fit import _allows_from
 from vllm_kb.engine.kb import resources, yamlio
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse, written_versions
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, in_spans, parse, try_parse, written_versions
 
 
 @lru_cache(maxsize=1)
@@ -30,10 +30,6 @@ def _registered() -> dict:
     return yamlio.load_cached(resources.read_text("knowledge", "vllm", "architectures.yaml")).data.get("registered") or {}
 
 
-def _in(release: str, spans: list[list[str]]) -> bool:
-    v = try_parse(release)
-    return v is not None and any(parse(a) <= v <= parse(b) for a, b in spans)
-
 
 def _floor(since: str) -> str:
     """The X.Y.0 of the first release that has the name: a patch release of its minor may have it
@@ -43,7 +39,7 @@ def _floor(since: str) -> str:
 
 
 def _rows(table: dict, release: str, arch: str) -> list[dict]:
-    return [r for r in table.get("models") or [] if arch in r["architectures"] and _in(release, r["vllm"])]
+    return [r for r in table.get("models") or [] if arch in r["architectures"] and in_spans(release, r["vllm"])]
 
 
 def _lacks(row: dict, spec: str | None) -> bool:
@@ -76,7 +72,7 @@ def _next_release(table: dict, release: str, arch: str, spec: str | None, requir
     spans = _registered().get(arch) or []
     for r in table.get("vllm_releases") or []:
         v = try_parse(r)
-        if v is None or cur is None or v <= cur or ".post" in r or not _in(r, spans):
+        if v is None or cur is None or v <= cur or ".post" in r or not in_spans(r, spans):
             continue
         if spec and not _allows_some(spec, requires.get(r), table.get("transformers_scanned") or []):
             continue

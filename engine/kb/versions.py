@@ -73,6 +73,12 @@ def try_parse(text: str | None) -> Version | None:
         return None
 
 
+def in_spans(release: str | None, spans) -> bool:
+    """Whether `release` falls in one of the inclusive [first, last] spans a knowledge table lists."""
+    v = try_parse(release)
+    return v is not None and any(parse(a) <= v <= parse(b) for a, b in spans)
+
+
 # a version as written in a specifier, its suffix kept: `==4.50.0.dev0` names 4.50.0.dev0, not 4.50.0
 _WRITTEN = re.compile(r"\d+(?:\.\d+)+(?:[-_.]?(?:a|b|rc|alpha|beta|c|post|dev)[-_.]?\d*)*", re.I)
 
