@@ -133,11 +133,8 @@ def fp4_facts(facts: dict, table: dict, v: Version, cc: float) -> dict[str, Any]
                            "build_fp4_family": int(cc),
                            # a sibling of the family has its code (12.0a, not 12.1): vLLM's family dispatch runs it
                            "build_fp4_sibling": any(int(float(t[:-1])) == int(cc) for t in row["fp4"])}
-    if not ok:
-        later = sorted((parse(r["release"]) for r in table.get("rows") or []
-                        if parse(r["release"]) > v and r.get("fp4") and fp4_covers(r["fp4"], cc)))
-        if later:
-            out["build_fp4_pin"] = f">={later[0]}"
+    if not ok and (first := _first_covering(table, v, cc, "fp4")):
+        out["build_fp4_pin"] = f">={first}"
     elif model.get("moe") is True and row.get("fp4_moe") is not None and not _flashinfer_moe(facts, v):
         out.update(_fp4_moe(table, row, v, cc))
     return out
@@ -162,12 +159,16 @@ def _fp4_moe(table: dict, row: dict, v: Version, cc: float) -> dict[str, Any]:
     ok = fp4_covers(row["fp4_moe"], cc)
     out: dict[str, Any] = {"build_fp4_moe_ok": ok,
                            "build_fp4_moe": ", ".join(f"sm_{t.replace('.', '')}" for t in row["fp4_moe"]) or "none"}
-    if not ok:
-        later = sorted(parse(r["release"]) for r in table.get("rows") or []
-                       if parse(r["release"]) > v and r.get("fp4_moe") and fp4_covers(r["fp4_moe"], cc))
-        if later:
-            out["build_fp4_moe_pin"] = f">={later[0]}"
+    if not ok and (first := _first_covering(table, v, cc, "fp4_moe")):
+        out["build_fp4_moe_pin"] = f">={first}"
     return out
+
+
+def _first_covering(table: dict, v: Version, cc: float, key: str) -> Version | None:
+    """The first release after `v` whose build's `key` targets (fp4, fp4_moe) run on the GPU."""
+    later = sorted(parse(r["release"]) for r in table.get("rows") or []
+                   if parse(r["release"]) > v and r.get(key) and fp4_covers(r[key], cc))
+    return later[0] if later else None
 
 
 _VARIANT = re.compile(r"image-cu(1\d)(\d)")
