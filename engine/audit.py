@@ -23,6 +23,7 @@ from vllm_kb.engine.check.gguf_loader import loader_fit
 from vllm_kb.engine.check.hub_fit import hub_fit
 from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
+from vllm_kb.engine.check.transformers_range import transformers_range
 from vllm_kb.engine.check.transformers_since import transformers_since
 from vllm_kb.engine.check.transformers_resolve import newest_build
 from vllm_kb.engine.check.connector_compat import connector_compat
@@ -95,6 +96,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     gguf_table = kb.doc("vllm", "gguf.yaml").data
     gguf_loader = kb.doc("vllm", "gguf_loader.yaml").data
     gguf_markers = kb.doc("models.yaml").data.get("quantized_markers", [])
+    tf_scanned = [str(v) for v in kb.doc("vllm", "transformers_imports.yaml").data.get("transformers_scanned") or []]
     launches = project_imports.Launches(sc.files, sc.ctx.read)
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
@@ -126,6 +128,9 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             # …and one older than the names the architecture's own vLLM module imports from it
             facts["launch"].update(transformers_since(facts, tf_pin if own else None, model_types.get("vllm_requires") or {},
                                                       image=bool(site.image)))
+            # …and one the release's own requirement excludes (pip refuses it beside vLLM, or warns)
+            facts["launch"].update(transformers_range(choice, tf_pin if own else None, (model_types.get("vllm_requires") or {}).get(
+                str((facts.get("vllm") or {}).get("version"))), tf_scanned, sc.ctx.read))
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         # a KV-cache connector package the kv-transfer config loads (LMCache): its pin against vLLM's

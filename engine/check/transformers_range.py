@@ -1,0 +1,52 @@
+"""A transformers pin that the vLLM release's own requirement excludes.
+
+vLLM's setup.py turns requirements/common.txt into the wheel's dependencies, and from 0.11.1 the
+transformers line carries an upper bound or exclusions (`<5` in 0.11.1–0.19.0, `!=5.0.*…!=5.5.0` in
+0.19.1–0.23.0, `<5.18.0`…`<5.23.0` from 0.31.0): releases vLLM's maintainers found to break it. A
+pin whose every allowed release lies outside that range is judged here (knowledge/vllm/model_types.yaml
+`vllm_requires`, the release's requirement as its sdist writes it):
+- installed by the same pip command as vLLM (one requirements file, one `RUN pip install`), pip
+  stops with ResolutionImpossible and installs nothing (`tf_range_same`);
+- installed apart, after vLLM, pip only warns ("vllm X requires transformers…, but you have
+  transformers Y which is incompatible") and vLLM then runs with a transformers it excludes;
+- installed before vLLM, vLLM's own install moves transformers back into its range: nothing to say.
+The names vLLM imports (transformers_gone.py) and reads (transformers_since.py) are judged first:
+they know the exact failure; this says what the requirement alone establishes.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from vllm_kb.engine.check.dependency_pins import _order
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse, written_versions
+
+_FINAL = re.compile(r"\d+(?:\.\d+)*(?:\.post\d+)?")
+
+
+def transformers_range(choice: Any, pin: Any, requires: str | None, scanned: list[str],
+                       read: Callable[[str], str | None]) -> dict[str, Any]:
+    """launch.tf_range* when no transformers release the project's pin allows is one that the site's
+    vLLM release (`requires`, its transformers specifier) accepts."""
+    vpin = getattr(choice, "pin", None)
+    spec = getattr(pin, "spec", None) if pin is not None else None
+    if not spec or not requires or vpin is None or getattr(choice, "basis", "") not in ("pin", "image") or vpin.source:
+        return {}
+    try:
+        mine, theirs = SpecifierSet(spec), SpecifierSet(requires)
+    except InvalidSpecifier:
+        return {}  # a specifier the audit cannot read claims nothing
+    # final releases only: how a pre-release (5.0.0rc0) compares with `<5` differs between resolvers
+    probes = [v for v in dict.fromkeys([*scanned, *written_versions(spec)]) if _FINAL.fullmatch(v) and try_parse(v) is not None]
+    allowed = [v for v in probes if mine.contains(v)]
+    if not allowed or any(theirs.contains(v) for v in allowed):
+        return {}  # a pin of releases the audit never read, or one pip can satisfy beside vLLM
+    order = _order(vpin, pin, read)
+    if order == "before":
+        return {}
+    out: dict[str, Any] = {"tf_range": pin.text, "tf_range_at": f"{pin.file}:{pin.line}",
+                           "tf_range_requires": requires, "tf_range_same": order == "same"}
+    ok = [v for v in scanned if theirs.contains(v)]
+    if ok:  # the newest transformers the release accepts, as a pin pip can satisfy beside it
+        out["tf_range_fix"] = "==" + max(ok, key=parse)
+    return out

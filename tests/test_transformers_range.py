@@ -1,0 +1,63 @@
+"""L125's requirement side: a transformers pin outside the range the vLLM release's own requirement
+declares (`<5` in 0.11.1–0.19.0, `!=5.0.*…!=5.5.0` in 0.19.1–0.23.0, upper bounds from 0.31.0;
+knowledge/vllm/model_types.yaml vllm_requires). In the same pip install as vLLM pip cannot resolve
+the pair (P0, the newest accepted transformers proposed); installed after vLLM pip only warns (P1);
+installed before it, vLLM's install moves transformers back (nothing). The names vLLM imports are
+judged first (vLLM 0.11.0 leaves transformers open, and reads a tokenizer attribute 5.x dropped)."""
+from __future__ import annotations
+
+from vllm_kb.engine.audit import audit
+
+SERVE = "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 4096\n"
+
+
+def _l125(write_project, files: dict[str, str]):
+    rep = audit(write_project({"serve.sh": SERVE, **files}), gpu="A100-80GB")
+    (sr,) = rep.sites
+    (r,) = [r for r in sr.results if r.check.id == "L125"]
+    return (r.status, r.priority if r.status == "recommended" else None), sr.facts["launch"]
+
+
+def test_the_same_install_as_a_release_that_excludes_it_is_p0(write_project):
+    verdict, launch = _l125(write_project, {"requirements.txt": "vllm==0.17.1\ntransformers==5.3.0\n"})
+    assert verdict == ("recommended", "P0")
+    assert launch["tf_range_same"] and launch["tf_range_requires"] == ">=4.56.0,<5"
+    assert launch["tf_range_fix"] == "==4.57.6" and launch["tf_range_at"] == "requirements.txt:2"
+
+
+def test_an_excluded_minor_of_0_20_is_p0_and_an_allowed_one_is_not(write_project):
+    verdict, _ = _l125(write_project, {"requirements.txt": "vllm==0.20.0\ntransformers==5.3.0\n"})
+    assert verdict == ("recommended", "P0")
+    verdict, launch = _l125(write_project, {"requirements.txt": "vllm==0.20.0\ntransformers==5.6.2\n"})
+    assert verdict == ("not_applicable", None) and "tf_range" not in launch
+
+
+def test_installed_over_vllms_image_is_p1(write_project):
+    docker = "FROM vllm/vllm-openai:v0.17.1\nRUN pip install transformers==5.3.0\nENTRYPOINT [\"vllm\", \"serve\", \"Qwen/Qwen2.5-7B-Instruct\"]\n"
+    rep = audit(write_project({"Dockerfile": docker}), gpu="A100-80GB")
+    (sr,) = rep.sites
+    (r,) = [r for r in sr.results if r.check.id == "L125"]
+    assert (r.status, r.priority) == ("recommended", "P1")
+    assert not sr.facts["launch"]["tf_range_same"]
+
+
+def test_installed_before_vllm_says_nothing(write_project):
+    docker = ("FROM python:3.12\nRUN pip install transformers==5.3.0\nRUN pip install vllm==0.17.1\n"
+              "ENTRYPOINT [\"vllm\", \"serve\", \"Qwen/Qwen2.5-7B-Instruct\"]\n")
+    rep = audit(write_project({"Dockerfile": docker}), gpu="A100-80GB")
+    (sr,) = rep.sites
+    assert "tf_range" not in sr.facts["launch"]
+
+
+def test_a_range_that_meets_vllms_says_nothing(write_project):
+    verdict, launch = _l125(write_project, {"requirements.txt": "vllm==0.17.1\ntransformers>=4.50\n"})
+    assert verdict == ("not_applicable", None) and "tf_range" not in launch
+    # a pre-release alone claims nothing: resolvers differ on how it compares with `<5`
+    _, launch = _l125(write_project, {"requirements.txt": "vllm==0.17.1\ntransformers==5.0.0rc1\n"})
+    assert "tf_range" not in launch
+
+
+def test_the_name_vllm_reads_is_judged_first(write_project):
+    verdict, launch = _l125(write_project, {"requirements.txt": "vllm==0.11.0\ntransformers==5.1.0\n"})
+    assert verdict == ("recommended", "P0")
+    assert launch["tf_gone_attr"] and "tf_range" not in launch
