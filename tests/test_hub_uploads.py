@@ -97,3 +97,31 @@ def test_two_services_building_one_image_with_other_models_say_nothing(tmp_path)
         "  b:\n    build: .\n    environment:\n      MODEL: org/b-7b\n")
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     assert (sr.facts.get("model") or {}).get("name") is None
+
+
+def _serve(tmp_path, model: str, pin: str, gpu: str, args: str = ""):
+    tmp_path.mkdir()
+    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
+    (tmp_path / "serve.sh").write_text(f"#!/bin/sh\nvllm serve {model} {args}\n")
+    (sr,) = audit(tmp_path, gpu=gpu).sites
+    return sr
+
+
+def test_a_compressed_tensors_row_gives_the_scheme_and_leaves_the_group_unknown():
+    # llm-compressor #1258: only the scheme check of compressed-tensors raises the report's error
+    table = Knowledge().doc("hub_uploads.yaml").data
+    for name in ("neuralmagic/Qwen2.5-VL-72B-Instruct-quantized.w4a16", "RedHatAI/Qwen2.5-VL-72B-Instruct-quantized.w4a16"):
+        row = hub_uploads.row_for(name, table)
+        assert row is not None
+        got = hub_uploads.apply({"name": name, "quant_source": "name", "quant_group_size": 128}, row)
+        assert (got["quant_method"], got["quant_scheme"], got["quant_source"]) == ("compressed-tensors", "wna16", "config")
+        assert "quant_group_size" not in got and "quant_block" not in got
+
+
+def test_the_compressed_tensors_upload_is_refused_on_volta_and_runs_on_ampere(tmp_path):
+    name = "neuralmagic/Qwen2.5-VL-72B-Instruct-quantized.w4a16"
+    volta = _serve(tmp_path / "v", name, "0.7.3", "V100-32GB x4", "--tensor-parallel-size 4 --dtype half")
+    l7 = next(r for r in volta.results if r.check.id == "L7")
+    assert l7.needs_change and l7.priority == "P0"
+    ampere = _serve(tmp_path / "a", name, "0.7.3", "A100-80GB x2", "--tensor-parallel-size 2")
+    assert not next(r for r in ampere.results if r.check.id == "L7").needs_change
