@@ -167,3 +167,14 @@ def test_vllm_gguf_plugin_keeps_gguf_off_p0_from_0_24(tmp_path):
 
     assert verdicts("vllm==0.24.0\n") == {"D5": "P0", "L10": "P0"}
     assert verdicts("vllm==0.24.0\nvllm-gguf-plugin\n") == {"D5": "P1"}
+
+
+def test_a_gguf_file_served_with_another_repositorys_config_is_not_sized_as_that_repository(write_project):
+    # vLLM #36456: the config of Qwen/Qwen3.5-27B (BF16) names the architecture; the weights are the
+    # Q4_K_M file, whose width the name does not give — no "weights do not fit" from BF16 sizes
+    serve = ("vllm serve /models/Qwen3.5-27B-Q4_K_M.gguf --hf-config-path Qwen/Qwen3.5-27B "
+             "--tokenizer Qwen/Qwen3.5-27B --max-model-len 32768\n")
+    rep = audit(write_project({"requirements.txt": "vllm==0.17.0\n", "serve.sh": serve}), gpu="RTX-4090")
+    (sr,) = rep.sites
+    assert sr.facts["model"]["quant_method"] == "gguf" and sr.facts["model"]["name"].endswith(".gguf")
+    assert not [r for r in sr.results if r.check.id in ("L1", "L16") and r.status == "recommended" and r.priority == "P0"]

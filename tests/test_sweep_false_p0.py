@@ -206,3 +206,12 @@ def test_a_flag_joined_to_its_key_value_pairs_is_read_as_they_are_written(json_s
                f'    command: ["--model", "Qwen/Qwen2-VL-7B-Instruct", {word}, "--max-model-len=8192"]\n')
     site = json_site(write_project({"compose.yaml": compose}), "A100-80GB")
     assert ("L32" in p0s(site)) is p0
+
+
+@pytest.mark.parametrize("release", ["0.13.0", "0.20.0", "0.34.0"])
+def test_a_lower_case_attention_backend_is_the_member_vllm_upper_cases(cli, write_project, release):
+    # vLLM #44985: `--attention-backend flash_attn` runs on 0.20.0 (AttentionBackendEnum[value.upper()])
+    root = write_project({"requirements.txt": f"vllm=={release}\n",
+                          "serve.sh": "vllm serve Qwen/Qwen3-8B --attention-backend flash_attn\n"})
+    got = _findings(cli, root)
+    assert not {f for f in got if f[0] in ("value-unlisted", "value-unknown")}, got

@@ -332,6 +332,8 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowled
                 continue  # vLLM lower-cases it (the command line of 0.4–0.12 does not: launch check L10)
             if _enum_names(cat, path, version, values) and str(value).upper() in {str(v) for v in values}:
                 continue  # the list holds an enum's member names; vLLM takes their lower-case values
+            if path in _UPPER_CASED and str(value).upper() in {str(v) for v in values}:
+                continue  # vLLM looks the member up by `value.upper()` in every release with the option
             what = ".".join(path)
             history = cat.value_history(path, value) or cat.value_history(path, str(value))
             if history and path == ("quantization",):
@@ -355,6 +357,12 @@ def _value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowled
                 text = msg("finding.value_unlisted", value=value, what=what, version=version)
                 out.append(Finding("value-unlisted", text, s.file, s.line, "P1", subject=f"{what}={value}"))
     return out
+
+
+# options vLLM parses as `Enum[value.upper()]` in every release that has them: --attention-backend
+# (0.13.0 arg_utils create_engine_config, from 0.18 config/attention.py validate_backend_before),
+# --mamba-backend (0.20.0 arg_utils)
+_UPPER_CASED = frozenset({("attention_backend",), ("mamba_backend",)})
 
 
 def _enum_names(cat, path: tuple, version: str, values: list) -> bool:

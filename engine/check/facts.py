@@ -183,8 +183,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         row = hub_uploads.row_for(model_resolve.hf_cache_repo(config_name) or config_name, kb.doc("hub_uploads.yaml").data)
         if row is not None:
             mf = hub_uploads.apply(mf, row)
-    if mf and config_name != model_name:
-        mf["name"] = model_name
+    if mf and config_name != model_name:  # (a .gguf file is GGUF weights, unless the config names a method: L9 judges that)
+        mf = {**mf, "name": model_name, **({"quantized": True, "quant_method": "gguf", "quant_source": "name"}
+                                          if str(model_name).lower().endswith(".gguf") and not mf.get("quant_method") else {})}
     others: list[dict] = []
     if model is not None:
         mf = model

@@ -37,6 +37,8 @@ _EIGHT_BIT_NAME = re.compile(r"(?i)(?:^|[-_./])(?:int8|8-?bits?|w8a16)(?:$|[-_./
 
 def weight_width(engine: dict, model: dict) -> str | None:
     """The width class of the weights, or None when it cannot be told (a GGUF file)."""
+    if str(model.get("name") or "").lower().endswith(".gguf"):
+        return None  # the file's own tensors, whatever width the config it is served with names
     q = engine.get("quantization") or model.get("quant_method")
     if q:
         q = str(q).strip().lower()
