@@ -1,0 +1,11 @@
+swift deploy \
+    --model deepseek-ai/DeepSeek-R1-Distill-Qwen-7B \
+    --stream true \
+    --infer_backend vllm \
+    --max_model_len 4096 \
+    --served_model_name DeepSeek-R1-Emo \
+    --quant_method bnb \
+    --quant_bits 8 \
+    --torch_dtype float16 \
+    --device_map auto \
+    --max_memory '{0: "3GB", 1: "10GB"}'

@@ -1,0 +1,1 @@
+python openai_api_server.py

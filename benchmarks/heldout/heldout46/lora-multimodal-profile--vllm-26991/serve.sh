@@ -1,0 +1,12 @@
+#!/bin/bash
+# Qwen3-VL-4B with LoRA turned on, OpenAI server started as a module
+python3 -m vllm.entrypoints.openai.api_server \
+    --model /models/Qwen3-vl-4B-Instruct/ \
+    --host 0.0.0.0 \
+    --port 8000 \
+    --served-model-name Qwen3-vl-4B-Instruct \
+    --trust-remote-code \
+    --gpu-memory-utilization 0.8 \
+    --max-model-len 8192 \
+    --api-key sk-xxxxx \
+    --enable-lora
