@@ -9,6 +9,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 import framework_engine_kwargs as tool  # noqa: E402
 
+from vllm_kb.engine.check.framework_kwargs import gate_holds  # noqa: E402
+
 
 def _calls(fid, files):
     return tool.calls_in(fid, {p: ast.parse(textwrap.dedent(s)) for p, s in files.items()})
@@ -50,3 +52,30 @@ def test_keywords_stored_by_a_base_class_and_passed_through_a_class_parameter_ar
         """
     (call,) = _calls("openrlhf", {"openrlhf/trainer/ray/vllm_engine.py": src})
     assert set(call["kwargs"]) == {"model", "logprobs_mode"}
+
+
+def test_a_module_the_package_imports_only_for_some_vllm_releases_carries_that_test_as_its_gate():
+    """verl 0.2 … 0.4.1 import vllm_rollout_spmd.py only for a vLLM after 0.6.3 (the package's
+    __init__.py picks the customized rollout up to it); 0.5.0 imports it whatever the release."""
+    init = """\
+        from packaging.version import Version
+        vllm_package_version = get_version("vllm")
+        if Version(vllm_package_version) <= Version("0.6.3"):
+            from .vllm_rollout import vLLMRollout
+        else:
+            from .vllm_rollout_spmd import vLLMRollout
+        """
+    spmd = """\
+        from vllm import LLM
+        class vLLMRollout:
+            def __init__(self, config):
+                self.engine = LLM(model=config.path, enable_sleep_mode=True)
+        """
+    pkg = "verl/workers/rollout/vllm_rollout/"
+    (call,) = _calls("verl", {pkg + "__init__.py": init, pkg + "vllm_rollout_spmd.py": spmd})
+    assert call["gate"] == "not (Version(vllm_package_version) <= Version('0.6.3'))"
+    assert gate_holds(call["gate"], "0.6.3") is False and gate_holds(call["gate"], "0.6.4") is True
+    # imported at the top as well (0.5.0): no gate
+    (call,) = _calls("verl", {pkg + "__init__.py": "from .vllm_rollout_spmd import vLLMRollout\n" + textwrap.dedent(init),
+                              pkg + "vllm_rollout_spmd.py": spmd})
+    assert "gate" not in call

@@ -18,6 +18,10 @@ A key set under an `if` of its own (between the assignment and the call) carries
 `condition`; a test about vLLM itself (its version, a signature's parameters, hasattr) makes it
 `guarded`: the framework passes it only to a vLLM that takes it, so it is never held against one.
 
+A call in a module the package imports only under a test of the vLLM version (verl 0.2 … 0.4.1's
+rollout package takes vllm_rollout_spmd.py only for a vLLM after 0.6.3) carries that test as the
+row's `gate`, with any test of its own.
+
 Consecutive releases whose adapter passes the same arguments from the same place share one row.
 Pre-releases (dev, rc) are skipped.
 
@@ -135,6 +139,12 @@ def _call_gate(call, fn, parents) -> dict:
     return {"gate": " and ".join(f"({w})" if len(tests) > 1 else w for w in tests)[:200]} if tests else {}
 
 
+def _joined(*gates: str | None) -> dict:
+    """`gate` of a call under its module's gate and its own: both must hold."""
+    got = [g for g in gates if g]
+    return {"gate": " and ".join(f"({g})" if len(got) > 1 else g for g in got)} if got else {}
+
+
 def _finish(kwargs: dict[str, dict]) -> dict[str, dict]:
     out = {}
     for k, info in sorted(kwargs.items()):
@@ -155,10 +165,41 @@ def _finish(kwargs: dict[str, dict]) -> dict[str, dict]:
     return out
 
 
+def _imported_file(path: str, node: ast.AST) -> str | None:
+    """The package file an import names (`from .vllm_rollout_spmd import …` in its folder, or
+    `from verl.workers… import …`), None where it is no module of the package's own."""
+    if isinstance(node, ast.ImportFrom) and node.module:
+        base = "/".join(path.split("/")[:-node.level]) + "/" if node.level else ""
+        return base + node.module.replace(".", "/") + ".py"
+    return None
+
+
+def module_gates(trees: dict[str, ast.AST]) -> dict[str, str]:
+    """file → the test of the vLLM version under which the package imports it, where every import
+    of it sits under the same such test: verl's rollout package picks its module by the installed
+    vLLM (verl/workers/rollout/vllm_rollout/__init__.py, 0.2 … 0.4.1: the customized rollout up to
+    0.6.3, vllm_rollout_spmd.py after), so the spmd module's calls never run with an older vLLM."""
+    seen: dict[str, set[str | None]] = {}
+    for path, tree in trees.items():
+        parents = _parents(tree)
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Import):
+                for a in n.names:
+                    seen.setdefault(a.name.replace(".", "/") + ".py", set()).add(None)
+            target = _imported_file(path, n)
+            if target is None:
+                continue
+            fn = _enclosing(n, parents, (ast.FunctionDef, ast.AsyncFunctionDef)) or tree
+            tests = [w for w in _conditions(n, fn, parents) if GUARD.search(w) and gate_holds(w, "0.1.0") is not None]
+            seen.setdefault(target, set()).add(" and ".join(f"({w})" if len(tests) > 1 else w for w in tests) or None)
+    return {f: next(iter(g)) for f, g in seen.items() if len(g) == 1 and None not in g}
+
+
 def calls_in(fid: str, trees: dict[str, ast.AST]) -> list[dict]:
     """Every engine call (and serve argv) in one release's package."""
     out = []
     all_parents = {path: _parents(tree) for path, tree in trees.items()}
+    gates = module_gates(trees)
     for path, tree in trees.items():
         parents = all_parents[path]
         names, modules = _engine_names(tree)
@@ -194,7 +235,8 @@ def calls_in(fid: str, trees: dict[str, ast.AST]) -> list[dict]:
                         kwargs.setdefault(k, v)
                 if kwargs:
                     out.append({"file": path, "line": n.lineno, "call": _name(n.func) if _name(n.func) in ENGINE else "EngineArgs",
-                                "entry": _entry(fid, path), **_call_gate(n, fn, parents), "kwargs": _finish(kwargs)})
+                                "entry": _entry(fid, path), **_joined(gates.get(path), _call_gate(n, fn, parents).get("gate")),
+                                "kwargs": _finish(kwargs)})
         for fn in ast.walk(tree):
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
@@ -278,9 +320,15 @@ def main(argv=None) -> int:
     data = build(args.wheels)
     # a framework with no wheel in the folder keeps the rows it has (refresh one framework at a time)
     built = {r["framework"] for r in data["rows"]}
-    if args.out.is_file():
+    if args.out.is_file():  # in the place its old rows held, so a refresh diffs as what changed
         old = (yaml.safe_load(args.out.read_text(encoding="utf-8")) or {}).get("rows") or []
-        data["rows"] = [r for r in old if r["framework"] not in built] + data["rows"]
+        fresh, rows = data["rows"], []
+        for r in old:
+            if r["framework"] not in built:
+                rows.append(r)
+            elif not any(x["framework"] == r["framework"] for x in rows):
+                rows += [x for x in fresh if x["framework"] == r["framework"]]
+        data["rows"] = rows + [x for x in fresh if not any(y["framework"] == x["framework"] for y in old)]
     args.out.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None), encoding="utf-8")
     print(f"{len(data['rows'])} rows → {args.out}")
     return 0

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from vllm_kb.engine.check import framework_copy, framework_git, framework_imports, framework_kwargs, memory
-from vllm_kb.engine.kb import compat
+from vllm_kb.engine.kb import compat, versions
 from vllm_kb.engine.kb.versions import try_parse
 
 
@@ -18,6 +18,8 @@ def _feature_used(row: compat.Row, site, facts: dict) -> bool:
     if rid in ("trl-vllm-serve-worker-extension", "trl-vllm-serve-v0-worker-on-v1", "trl-vllm-serve-collective-rpc-082",
                "trl-vllm-serve-collective-rpc-pre-070"):
         return site.kind == "trl vllm-serve"
+    if rid == "ms-swift-rollout-worker-extension":
+        return site.framework_command == "rollout"
     if rid == "ms-swift-grpo-v0-engine-path":
         return site.framework_command == "rlhf" and site.mode == "rlhf_colocate"
     if rid in ("llamafactory-multimodal-limit", "easyr1-mm-preprocessor-cache"):
@@ -78,7 +80,7 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
     elif fid == "llamafactory":
         rows = [r for r in rows if not (r.kind == "runtime_check" and _bypassed(str(r.raw.get("error", "")), "DISABLE_VERSION_CHECK", facts))]
     if fw:
-        rows += [r for r in compat.problems(fid, code, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
+        rows += _feature_breaks(fid, code, vllm, site, facts)
     rows = [r for r in rows if engine_needed(r, vllm, facts)]
     if fw and cat is not None:  # the arguments the release passes first: they name the file and line
         rows = framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + rows
@@ -89,6 +91,20 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
     elif fw:
         rows += framework_imports.breaks(fid, fw, vllm, site)
     return rows
+
+
+# the first release with the command a site runs: an older release is no pair to propose
+# (ms-swift 3.4.0 swift/cli/main.py ROUTE_MAPPING adds 'rollout', 3.3.1 has none; trl 0.16.0 trl/cli.py adds vllm-serve)
+_COMMAND_SINCE = {("ms-swift", "rollout"): "3.4.0", ("trl", "vllm-serve"): "0.16.0"}
+
+
+def _has_command(fid: str, release: str, site) -> bool:
+    since = _COMMAND_SINCE.get((fid, site.framework_command))
+    return since is None or not versions.contains(f"<{since}", release)
+
+
+def _feature_breaks(fid: str, code: str, vllm: str, site, facts: dict) -> list:
+    return [r for r in compat.problems(fid, code, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
 
 
 def _between(fid: str, fw: str, code: str, vllm: str, rows: list) -> list:
@@ -164,7 +180,8 @@ def framework_compat(site, facts: dict, cat, pin, gate=None, copy=None) -> dict[
         out["fw_fit_vllm"] = "==" + best
     # releases whose adapter also passes only what this vLLM takes
     good = [v for v in compat.supporting(fid, vllm, at_least=None)
-            if not framework_kwargs.breaks(fid, v, vllm, site, facts, cat) and not framework_imports.breaks(fid, v, vllm, site)]
+            if not framework_kwargs.breaks(fid, v, vllm, site, facts, cat) and not framework_imports.breaks(fid, v, vllm, site)
+            and not [r for r in _feature_breaks(fid, v, vllm, site, facts) if engine_needed(r, vllm, facts)] and _has_command(fid, v, site)]
     if good:
         out["fw_fit_framework"] = "==" + _nearest_release(good, fw or good[-1])
     return out

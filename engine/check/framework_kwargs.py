@@ -16,23 +16,6 @@ from vllm_kb.engine.kb import compat, versions
 # deprecated and ignored" (vllm/entrypoints/llm.py, 0.18.0 :261 through 0.25.1; gone in 0.26.0)
 _LLM_DROPS = {"swap_space": ">=0.18.0,<0.26.0"}
 
-# a module the framework imports only for some vLLM releases: verl's rollout package picks it by the
-# installed vLLM (verl/workers/rollout/vllm_rollout/__init__.py) — up to 0.6.3 the "customized" rollout
-# on verl/third_party/vllm's own LLM class, later ones vllm_rollout_spmd.py; 0.2.0.post2 :28 and
-# 0.3.0.post1 :44 compare the version strings, 0.4.0 and 0.4.1 :46 parsed versions; 0.5.0 has only the
-# spmd module (verl#2594: 0.4.1 on vLLM 0.6.3 got as far as vLLM's own dtype check)
-_MODULE_GATES = {("verl", "vllm_rollout_spmd.py"): (("<0.4.0", "vllm.__version__ > '0.6.3'"),
-                                                    (">=0.4.0,<0.5.0", "Version(vllm.__version__) > Version('0.6.3')"))}
-
-
-def _module_imported(fid: str, fw: str, source: str, vllm: str) -> bool:
-    """Whether the framework release imports the row's module with this vLLM release."""
-    module = source.split(" ", 1)[-1].rpartition(":")[0].rpartition("/")[2]
-    for releases, gate in _MODULE_GATES.get((fid, module), ()):
-        if versions.contains(releases, fw) and gate_holds(gate, vllm) is False:
-            return False
-    return True
-
 # what an argument's own `if` is about, when the site can tell whether it holds
 _MULTIMODAL_TEST = re.compile(r"mm_plugin|visual|image|vision|multimodal|\bmm_", re.I)
 _MM_TEMPLATE = re.compile(r"vl|llava|mllama|paligemma|pixtral|qwen2_audio|minicpm_v|internvl|gemma3|video|omni|glm4v|idefics", re.I)
@@ -178,9 +161,9 @@ def breaks(fid: str, fw: str, vllm: str, site, facts: dict, cat) -> list[compat.
     for row in rows:
         if site.mode == "rlhf_server" and site.kind != "trl vllm-serve" or not _entry_matches(row.get("entry"), site, fw):
             continue
-        if row.get("gate") and not gate_holds(row["gate"], vllm):  # a call made only for other vLLM releases
-            continue
-        if not _module_imported(fid, fw, row.get("source", ""), vllm):
+        # a call made only for other vLLM releases, or in a module the package imports only for them
+        # (verl's rollout package picks vllm_rollout_spmd.py by the installed vLLM: tools/framework_engine_kwargs.py)
+        if row.get("gate") and not gate_holds(row["gate"], vllm):
             continue
         serve = row["call"] == "vllm serve"
         for name, info in (row.get("kwargs") or {}).items():
