@@ -96,3 +96,24 @@ def test_on_a_one_gpu_machine_an_unnamed_trainer_shares_the_servers_gpu(tmp_path
         rep = audit(tmp_path, gpu=gpu)
         server = next(s for s in rep.sites if s.site.file == "serve.sh")
         assert next(r for r in server.results if r.check.id == "H8").status == status, gpu
+
+
+def test_the_engine_choice_of_the_launcher_reaches_the_file_and_trls_fixed_batch_budget_then_stops_colocate(tmp_path):
+    """`VLLM_USE_V1=0 accelerate launch train.py` (TRL's colocate recipes ran so): the V0 engine leaves
+    chunked prefill off, and TRL 0.19 colocate passes max_num_batched_tokens=4096 itself
+    (trl/trainer/grpo_trainer.py:669) with max_model_len = max_prompt_length + max_completion_length."""
+    train = ('from trl import GRPOConfig, GRPOTrainer\n'
+             'args = GRPOConfig(output_dir="o", use_vllm=True, vllm_mode="colocate",\n'
+             '                  max_prompt_length=6144, max_completion_length=2048)\n'
+             'GRPOTrainer(model="meta-llama/Llama-3.1-8B-Instruct", reward_funcs=[], args=args).train()\n')
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5.post1\ntrl==0.19.1\n")
+    (tmp_path / "train.py").write_text(train)
+    (tmp_path / "run.sh").write_text("#!/bin/sh\nVLLM_USE_V1=0 accelerate launch --num_processes 8 train.py\n")
+    assert _site(tmp_path, "train.py").env["VLLM_USE_V1"].value == "0"
+    (site,) = audit(tmp_path, gpu="A100-80GB x8").sites
+    (l17,) = [r for r in site.results if r.check.id == "L17"]
+    assert l17.priority == "P0" and "trl passes max_num_batched_tokens=4096 itself" in l17.reason_text("en")
+    # the V1 engine (VLLM_USE_V1 left to vLLM) keeps chunked prefill on: it starts
+    (tmp_path / "run.sh").write_text("#!/bin/sh\naccelerate launch --num_processes 8 train.py\n")
+    (site,) = audit(tmp_path, gpu="A100-80GB x8").sites
+    assert [r.priority for r in site.results if r.check.id == "L17"] != ["P0"]

@@ -222,6 +222,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     for name in site.unresolved | hidden:
         engine.pop(name, None)
     facts["site"]["unread"] = sorted(site.unresolved | hidden)
+    facts["site"]["framework_fixed"] = sorted(n for n in site.fixed if n not in args)
     q = site.settings.get("quantization")
     if q is not None and q.implied:
         facts["site"]["quant_implied"] = True

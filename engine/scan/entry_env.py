@@ -5,13 +5,15 @@ the file's sites see those devices; a value the file sets itself (`os.environ[..
 and wins. Each launching command is noted while the scripts are walked (`note`); after the whole
 tree is read, a file launched by exactly one device set gets it (`carry`), with where it was written
 and how many processes the launcher starts (`--num_processes`, `--nproc_per_node`, `--num_gpus`).
-Only the device set travels: other variables of a launcher are read where they are written."""
+Besides the device set only VLLM_USE_V1 travels (`VLLM_USE_V1=0 accelerate launch train.py`, as TRL's
+colocate recipes ran): the engine it picks decides vLLM's start-up defaults. Other variables of a
+launcher are read where they are written."""
 from __future__ import annotations
 
 from vllm_kb.engine.scan.launchers import _PYTHON
 from vllm_kb.engine.scan.site import Setting
 
-CARRIED = ("CUDA_VISIBLE_DEVICES",)
+CARRIED = ("CUDA_VISIBLE_DEVICES", "VLLM_USE_V1")
 _LAUNCHERS = {"accelerate": ("--num_processes", "--num-processes"), "torchrun": ("--nproc_per_node", "--nproc-per-node"),
               "deepspeed": ("--num_gpus", "--num-gpus")}
 
