@@ -3,6 +3,7 @@
 multiprocessing) off; Python's words for such a break named as L43 by `diagnose`; the frameworks'
 own launch refusals (knowledge/frameworks/*.yaml › findings): `trl vllm-serve` before TRL 0.16,
 verl's eager/free-cache assertion."""
+import re
 import textwrap
 
 import pytest
@@ -189,3 +190,15 @@ def test_trl_server_mode_against_a_plain_vllm_serve(tmp_path, trl, server, port,
         (tmp_path / name).write_text(textwrap.dedent(text))
     p0s = {f.code for sr in audit(tmp_path, gpu="A100-80GB x2").sites for f in sr.remarks if f.priority == "P0"}
     assert ("trl-plain-vllm-server" in p0s) == p0
+
+
+@pytest.mark.parametrize("vllm,priority", [("0.7.3", "P0"), ("0.8.5.post1", None)])
+def test_swift_rollout_passes_the_worker_extension_a_vllm_before_080_does_not_take(tmp_path, vllm, priority):
+    """ms-swift 3.4.0+ `swift rollout` adds worker_extension_cls to the engine keywords (ms-swift#4202 on
+    vLLM 0.7.3); the framework release proposed instead has the rollout command (3.4.0+), or none is."""
+    r = _l43(tmp_path, {"requirements.txt": f"ms-swift==3.5.0\nvllm=={vllm}\n",
+                        "rollout.sh": "#!/bin/sh\nswift rollout --model Qwen/Qwen2.5-7B-Instruct\n"}, gpu="A100-80GB x2")
+    assert r.priority == priority
+    if priority:
+        text = r.reason_text("en")
+        assert "worker_extension_cls" in text and not re.search(r"ms-swift ==(2\.|3\.[0-3]\.)", text)

@@ -95,11 +95,11 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
 
 # the first release with the command a site runs: an older release is no pair to propose
 # (ms-swift 3.4.0 swift/cli/main.py ROUTE_MAPPING adds 'rollout', 3.3.1 has none; trl 0.16.0 trl/cli.py adds vllm-serve)
-_COMMAND_SINCE = {("ms-swift", "rollout"): "3.4.0", ("trl", "vllm-serve"): "0.16.0"}
+_COMMAND_SINCE = {("ms-swift", "swift rollout"): "3.4.0", ("trl", "trl vllm-serve"): "0.16.0"}
 
 
 def _has_command(fid: str, release: str, site) -> bool:
-    since = _COMMAND_SINCE.get((fid, site.framework_command))
+    since = _COMMAND_SINCE.get((fid, site.kind))
     return since is None or not versions.contains(f"<{since}", release)
 
 
