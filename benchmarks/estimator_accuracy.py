@@ -4,6 +4,7 @@
     python benchmarks/estimator_accuracy.py --json       # the same rows as JSON
     python benchmarks/estimator_accuracy.py --markdown   # the table docs/estimator.md embeds
     python benchmarks/estimator_accuracy.py --rows benchmarks/heldout/heldout36/rows.yaml
+    python benchmarks/estimator_accuracy.py --bands      # the pool's error per band of L15's P0
 
 The rows live in tests/data/kv_startup_logs.yaml (sources and assumptions there);
 tests/test_memory.py loads this module to assert the same comparisons."""
@@ -148,6 +149,41 @@ def summary(lines: list[dict]) -> dict[str, Any]:
     return out
 
 
+def pool_errors(rows: list[dict]) -> list[dict[str, Any]]:
+    """Per row with a positive logged pool, the estimate's error on it as a share of the requested
+    budget, and the share the estimator allows that error where it calls one request short
+    (`kv_shortfall_share`: None where it does not decide on the numbers)."""
+    out = []
+    for row in rows:
+        if row.get("kind") == "layout" or row.get("excluded"):
+            continue
+        est = estimate_row(row)
+        logged = row.get("logged") or {}
+        pool = logged.get("kv_cache_gib")
+        per_token = est.get("kv_bytes_per_token_per_gpu")
+        if pool is None and logged.get("kv_tokens") and per_token and not est.get("hybrid_kv_cache"):
+            pool = logged["kv_tokens"] * per_token / memory.GIB
+        if pool is None or pool <= 0 or not est.get("requested_per_gpu_gib"):
+            continue
+        out.append({"row": row["id"], "vllm": str(row["vllm"]), "share": est.get("kv_shortfall_share"),
+                    "error": (est["kv_cache_gib"] - pool) / est["requested_per_gpu_gib"]})
+    return out
+
+
+def bands(errors: list[dict]) -> str:
+    """Per allowed share: how many rows, the median and the pessimistic (negative) worst error."""
+    import statistics
+
+    out = []
+    for share in sorted({e["share"] for e in errors}, key=lambda s: (s is None, s or 0)):
+        errs = [e["error"] for e in errors if e["share"] == share]
+        low = min(errs)
+        label = "no P0 on the numbers" if share is None else f"allowed {share * 100:.1f}%"
+        out.append(f"{label:22} rows {len(errs):3}  median |error| {statistics.median(map(abs, errs)) * 100:.2f}%  "
+                   f"pessimistic worst {low * 100:+.2f}%  optimistic worst {max(errs) * 100:+.2f}% of the budget")
+    return "\n".join(out)
+
+
 _LABEL = {"kv_tokens": "KV tokens", "max_concurrency": "concurrency", "kv_cache_gib": "KV GiB", "weights_gib": "weights GiB",
           "fits_max_model_len": "one request fits", "max_concurrency (layout)": "concurrency (layout)"}
 
@@ -208,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     p.add_argument("--markdown", action="store_true", help="print the table docs/estimator.md embeds")
+    p.add_argument("--bands", action="store_true", help="the pool's error per band L15 allows it (share of the budget)")
     p.add_argument("--rows", type=Path, default=ROWS,
                    help="score another table of the same format (a held-out set of start-up logs)")
     ns = p.parse_args(argv)
@@ -215,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     if ns.rows != ROWS:  # a held-out table names no asserted fields: every logged number is compared
         for row in rows:
             row.setdefault("asserted", list(row.get("logged") or {}))
+    if ns.bands:
+        print(bands(pool_errors(rows)))
+        return 0
     lines = table(rows)
     if ns.markdown:
         print(markdown(rows, lines), end="")

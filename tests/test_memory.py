@@ -77,6 +77,17 @@ def test_kv_tokens_median_error():
     assert s["kv_tokens"]["median"] <= ACC.MEDIAN_KV_TOKENS
 
 
+def test_the_shortfall_bands_hold_on_the_logs():
+    # L15 says P0 on a request short by more than kv_shortfall_share of the budget: no logged pool
+    # (this table and heldout36's blind one) is more pessimistic than that share in its band
+    rows = ROWS + ACC.load_rows(ROOT / "benchmarks" / "heldout" / "heldout36" / "rows.yaml")
+    errors = ACC.pool_errors(rows)
+    assert sum(e["share"] == memory.KV_TIGHT_FRACTION for e in errors) >= 40
+    for e in errors:
+        if e["share"] is not None:
+            assert e["error"] > -e["share"], e
+
+
 def test_docs_carry_the_current_table():
     from pathlib import Path
 
