@@ -152,7 +152,7 @@ def summary(lines: list[dict]) -> dict[str, Any]:
 def pool_errors(rows: list[dict]) -> list[dict[str, Any]]:
     """Per row with a positive logged pool, the estimate's error on it as a share of the requested
     budget, and the share the estimator allows that error where it calls one request short
-    (`kv_shortfall_share`: None where it does not decide on the numbers)."""
+    (memory.shortfall_share: None where it does not decide on the numbers)."""
     out = []
     for row in rows:
         if row.get("kind") == "layout" or row.get("excluded"):
@@ -167,7 +167,8 @@ def pool_errors(rows: list[dict]) -> list[dict[str, Any]]:
             continue
         # the shortfall is judged against the lighter sampler where the installation picks it (0.8-0.11)
         judged = max(est["kv_cache_gib"], est.get("kv_cache_alt_gib") or est["kv_cache_gib"])
-        out.append({"row": row["id"], "vllm": str(row["vllm"]), "share": est.get("kv_shortfall_share"),
+        share = memory.shortfall_share(model_facts(row), gpu_facts(row), engine_args(row), str(row["vllm"]), row.get("env"))
+        out.append({"row": row["id"], "vllm": str(row["vllm"]), "share": share,
                     "error": (est["kv_cache_gib"] - pool) / est["requested_per_gpu_gib"],
                     "judged_error": (judged - pool) / est["requested_per_gpu_gib"]})
     return out

@@ -78,7 +78,7 @@ def test_kv_tokens_median_error():
 
 
 def test_the_shortfall_bands_hold_on_the_logs():
-    # L15 says P0 on a request short by more than kv_shortfall_share of the budget: no logged pool
+    # L15 says P0 on a request short by more than memory.shortfall_share of the budget: no logged pool
     # (this table and heldout36's blind one) is more pessimistic than that share in its band
     rows = ROWS + ACC.load_rows(ROOT / "benchmarks" / "heldout" / "heldout36" / "rows.yaml")
     errors = ACC.pool_errors(rows)

@@ -15,6 +15,8 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from vllm_kb.engine.check.memory.bands import (KV_ERROR_FRACTION, KV_TIGHT_FRACTION, SUGGEST_MARGIN, error_band,
+                                               shortfall_band, shortfall_share)
 from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound, v0_profile
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layer_count,
                                             kv_layout, mla_absorbs, pp_stage_layers, safe_len)
@@ -29,22 +31,10 @@ from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_
                                                  weights_per_gpu_bytes)
 from vllm_kb.engine.kb.models import tp_divides
 
-# Headroom a suggested value keeps for the estimate's own error (docs/estimator.md: within 10%).
-SUGGEST_MARGIN = 0.10
-# The estimate's error on the KV pool in GiB, as a share of the requested budget: 50 of the 51
-# positive logged pools of docs/estimator.md come within 2.5% (the other, -2.8%, is a pipeline-parallel
-# run; benchmarks/estimator_accuracy.py --bands). A pool closer to zero than that is "nothing
-# or a few blocks".
-KV_ERROR_FRACTION = 0.025
-# The same on the side that calls a launch short, where the logs bound it tighter: V1 text models
-# at PP 1 without LoRA or a KV connector estimate the pool within 1% of the budget on that side
-# (worst -0.39% of the 43 such rows of tests/data/kv_startup_logs.yaml and heldout36's blind table;
-# the others worst -0.78%, against the lighter sampler where the installation picks it:
-# benchmarks/estimator_accuracy.py --bands).
-KV_TIGHT_FRACTION = 0.015
 
 __all__ = ["BYTES_PER_PARAM", "DEFAULT_GMU", "DRIVER_RESERVED_GIB", "GIB", "KV_ERROR_FRACTION", "KV_TIGHT_FRACTION", "batched_tokens", "estimate", "human_int",
-           "kv_layout", "numeric_args", "pp_stage_layers", "runtime", "weights_bytes", "weights_per_gpu_bytes"]
+           "kv_layout", "numeric_args", "pp_stage_layers", "runtime", "shortfall_share", "weights_bytes",
+           "weights_per_gpu_bytes"]
 
 
 def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = None,
@@ -102,7 +92,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
         per_token = 0 if out.get("hybrid_kv_cache") or model.get("num_sliding_layers") else out.get("kv_bytes_per_token_per_gpu", 0)
         out.update(encoder_facts(model, engine, site.max_len, site.batched, site.rt, budget["activation_peak"],
                                  out["kv_cache_gib"], budget["requested"] / budget["gmu"],
-                                 budget["requested"] - out["kv_cache_gib"] * GIB + one, per_token, _error_band(budget)))
+                                 budget["requested"] - out["kv_cache_gib"] * GIB + one, per_token, error_band(budget)))
     else:
         out.update(_kv_bound(budget, per_gpu))
         out.update(tiled_bound(model, engine, site.rt, budget["requested"] - budget["non_torch"] - per_gpu))
@@ -186,24 +176,6 @@ def _budget(site: Site, last_stage: bool, notes: Notes | None = None) -> dict[st
             "unknown": nvls_v0_unknown_bytes(site.tp, site.pp, rt, gpu)}
 
 
-def _error_band(budget: dict[str, float]) -> float:
-    """The estimate's own error on the KV cache, in bytes: a share of the profiled terms or of the
-    budget, and what the release's unknown buffers may take."""
-    terms = budget["activation_peak"] + budget["non_torch"] + budget["cudagraph"]
-    return max(SUGGEST_MARGIN * terms, KV_ERROR_FRACTION * budget["requested"]) + budget["unknown"]
-
-
-def _shortfall_share(site: Site) -> float | None:
-    """The estimate's error on the pool where it says one request does not fit, as a share of the
-    requested budget; None where the logs do not bound it: pipeline stages (-2.8% of the budget at
-    0.9.2, PP 2), a multimodal profile (+5.6% to +46% in V0), shapes borrowed from the family."""
-    model, engine = site.model, site.engine
-    if site.pp > 1 or model.get("multimodal") or model.get("dims_family"):
-        return None
-    tight = site.rt.v1 and not engine.get("enable_lora") and not engine.get("kv_transfer_config")
-    return KV_TIGHT_FRACTION if tight else KV_ERROR_FRACTION
-
-
 def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]:
     """KV cache of the tightest GPU. Every pipeline stage profiles its own memory (only the last
     samples; the first and last also hold the embedding and LM head) and vLLM sizes all caches to
@@ -236,16 +208,12 @@ def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]
     if needed <= total:
         cap["gmu_needed"] = math.ceil(needed / total * 100) / 100
     cap["max_model_len_safe"] = safe_len(cap["max_model_len_fit"], layout.block, SUGGEST_MARGIN)
-    band = _error_band(budget)
+    band = error_band(budget)
     exact = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size
     if band <= available < exact < available + band and not cap["fits_max_model_len"] and not kv_bytes:
         # one max_model_len request misses by less than the estimate's own error: L15 P1, not P0
         cap["kv_shortfall_within_error"] = True
-    share = _shortfall_share(site)
-    short = None if share is None else max(SUGGEST_MARGIN * (budget["activation_peak"] + budget["non_torch"] + budget["cudagraph"]),
-                                            share * budget["requested"]) + budget["unknown"]
-    if share is not None:
-        cap["kv_shortfall_share"] = share
+    short = shortfall_band(site, budget)
     saving = _sampler_alt_saving(site)
     if short is not None and not kv_bytes and not cap["fits_max_model_len"] and available >= band \
             and exact - (available + saving) >= short:
