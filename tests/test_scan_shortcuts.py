@@ -143,3 +143,49 @@ def test_two_sizing_names_are_told_as_the_count_told_them():
     for _ in range(5000):
         text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 4)))
         assert python_opaque.could_hold(text) == (sum(1 for n in python_opaque.DISTINCT if n in text) >= 2), text
+
+
+def _spawn_named_target(text: str) -> bool | None:
+    """Whether a call named like a subprocess function can be a site, read from the parsed module
+    as the scanner reads it (python_argv.Spawners; a name imported under a spawn name; SageMaker's
+    keywords); None for a text that does not parse."""
+    import ast
+
+    from vllm_kb.engine.scan import python_argv, sagemaker
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    imported = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    bound = {a.asname or a.name.split(".")[0] for n in imported for a in n.names}
+    spawners = python_argv.spawners(imported)
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        f = call.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+        if name in python_argv.SPAWN_NAMES and (spawners.kind(call) is not None or sagemaker.is_call(call)
+                                                 or (isinstance(f, ast.Name) and f.id in bound)):
+            return True
+    return False
+
+
+def test_a_subprocess_call_passes_the_prefilter_wherever_the_scanner_can_read_it():
+    pieces = ["import os\n", "import subprocess as sp\n", "import asyncio, os.path as p\n", "from subprocess import run\n",
+              "from os import system as sh\n", "from vllm import LLM as call\n", "import (\n", "from . import run\n",
+              "self.run(x)\n", "os.system('x')\n", "(os) .\\\n run(1)\n", "(os. # c\n system('x'))\n", "sp.Popen(a)\n",
+              "run(a)\n", "call(b)\n", "p.run(c)\n", "x.check_output(image_uri=1, env=2)\n", "asyncio.run(m())\n",
+              "'os.run(' \n", "# import os\n", "sh('x')\n", "cos.run(1)\n", "p . popen('y')\n"]
+    rng = random.Random(0)
+    told = parsed = dropped = 0
+    for _ in range(4000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 5)))
+        truth = _spawn_named_target(text)
+        if truth is None:
+            continue
+        parsed += 1
+        got = python_prefilter._may_spawn(text)
+        dropped += not got
+        assert got or not truth, text
+        told += truth
+        assert python_prefilter.could_hold_site("vllm\n" + text + "# subprocess\n") or not truth, text
+    assert parsed > 1000 and told > 300 and dropped > 100
