@@ -75,8 +75,8 @@ def _may_spawn(text: str) -> bool:
 def _spawn_attr(modules: frozenset[str]) -> re.Pattern:
     """`M.fn` for a module name `M` and a subprocess function `fn`, with what Python allows between
     them: the `)` of `(M)`, white space, line continuations, comments."""
-    return re.compile(r"(?<![\w.])(?:%s)(?:[ \t\f\r\n\\)]|#[^\n\r]*)*\.(?:[ \t\f\r\n\\]|#[^\n\r]*)*(?:%s)(?!\w)" % (
-        "|".join(map(re.escape, sorted(modules))), "|".join(sorted(python_argv.SPAWN_NAMES))))
+    names, fns = "|".join(map(re.escape, sorted(modules))), "|".join(sorted(python_argv.SPAWN_NAMES))
+    return re.compile(rf"(?<![\w.])(?:{names})(?:[ \t\f\r\n\\)]|#[^\n\r]*)*\.(?:[ \t\f\r\n\\]|#[^\n\r]*)*(?:{fns})(?!\w)")
 
 
 def _as_python_reads(text: str) -> str:
