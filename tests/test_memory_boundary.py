@@ -127,3 +127,12 @@ def test_a_v0_request_short_by_fewer_than_a_tenth_of_the_tokens_but_beyond_the_e
     t4 = memory.estimate(_model("google/gemma-2-9b-it"), _gpu("T4 x2"),
                          {"tensor_parallel_size": 2, "dtype": "float16", "max_model_len": 4096}, "0.6.2")
     assert "kv_shortfall_beyond_error" not in t4
+
+
+def test_a_pool_just_below_zero_that_its_error_would_fill_is_not_a_refusal():
+    # the same 14B at 0.7 but a 128-token context: the estimate is short of anything (about -0.5 GiB),
+    # yet one request needs ~0.1 GiB, inside the ~0.7 GiB the estimate can be off: L16 says P1
+    est = memory.estimate(_model("Qwen/Qwen-14B"), _gpu("A100-40GB"),
+                          {"gpu_memory_utilization": 0.7, "max_model_len": 128, "enforce_eager": True}, "0.6.5")
+    assert est["kv_cache_gib"] < 0 and est.get("kv_deficit_within_error") is True
+    assert not est.get("kv_cache_near_zero")

@@ -225,7 +225,11 @@ def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]
     if exact <= available < exact + band and cap["fits_max_model_len"] and not kv_bytes:
         # one max_model_len request fits by less than the estimate's own error: L15 P1 (may refuse)
         cap["kv_surplus_within_error"] = True
-    if abs(available) < band and cap["max_model_len_fit"] < (1 - SUGGEST_MARGIN) * site.max_len and not kv_bytes:
+    if -band < available < 0 and exact <= available + band and not kv_bytes:
+        # nothing left at the estimate, yet one max_model_len request within its own error: whether
+        # vLLM finds the blocks is below what the estimate can tell (L16 P1, not P0)
+        cap["kv_deficit_within_error"] = True
+    elif abs(available) < band and cap["max_model_len_fit"] < (1 - SUGGEST_MARGIN) * site.max_len and not kv_bytes:
         # within the estimate's own error of zero, on either side: whether vLLM finds a few blocks
         # ("max seq len … larger than …", L15) or none ("No available memory …", L16) is below
         # what the estimate can tell
