@@ -68,6 +68,11 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["attention_sinks"] = True
     elif sinks is False:
         facts["attention_sinks"] = False
+    # Qwen2.5-*-1M: from 0.9.0 vLLM's Qwen2-family classes hand the attention backend dual-chunk
+    # keywords that most backends do not take (check L167, engine/check/startup_dual_chunk.py)
+    facts.pop("dual_chunk_attention", None)
+    if isinstance((text or config).get("dual_chunk_attention_config"), dict):
+        facts["dual_chunk_attention"] = True
     # the rope type as transformers and vLLM read it (`rope_type` from transformers 4.43, the legacy
     # `type` before): Llama 3.1's `llama3` stops old releases of both (check L91)
     rs = (text or config).get("rope_scaling")
