@@ -35,6 +35,7 @@ from vllm_kb.engine.check.startup_vision import vision_split, vision_unsplit
 from vllm_kb.engine.check.startup_spec import spec_facts
 from vllm_kb.engine.check.startup_spec_tokens import spec_tokens_facts
 from vllm_kb.engine.check.startup_task import task_facts
+from vllm_kb.engine.check.startup_tokenizer_files import tokenizer_file_facts
 from vllm_kb.engine.check.startup_vocab import vocab_facts
 from vllm_kb.engine.check.startup_eplb import eplb_facts
 from vllm_kb.engine.check.startup_window import flag_caps_window, release_turns_window_off, window_rope_facts
@@ -113,6 +114,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                     _int(engine.get("lora_extra_vocab_size")) or 256))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
     out.update(spec_tokens_facts(engine, kb.models, vllm.get("version") or version, model))
+    out.update(tokenizer_file_facts(model, engine))
     out.update(dual_chunk_facts(model, out.get("arch", model.get("architecture")), kb.doc("vllm", "dual_chunk.yaml").data,
                                 str(vllm.get("version") or version).partition("+")[0], out, gpu, env))
     out.update(release_bug_facts(model, engine, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))

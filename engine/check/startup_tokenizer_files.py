@@ -1,0 +1,29 @@
+"""`startup.mistral_tokenizer_absent`: `--tokenizer-mode mistral` on a checkpoint that ships no
+Mistral tokenizer file. vLLM 0.6.1–0.11.x load that mode with mistral_common from the one file
+matching `^tokenizer\\.model\\.v.*$|^tekken\\.json$|^tokenizer\\.mm\\.model\\.v.*$` among the
+repository's files (vllm/transformers_utils/tokenizers/mistral.py find_tokenizer_file) and raise
+OSError("Found 0 files matching the pattern …") when there is none. Only Mistral AI's uploads (and
+copies of them) carry such a file: a checkpoint the catalog places in another family (Qwen, Llama,
+DeepSeek, Gemma …) and whose name says nothing of Mistral has none. The opposite side, an upload
+with only Mistral's files started without the mode, is L166's."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_MISTRAL_FAMILIES = frozenset({"mistral", "mixtral", "pixtral"})
+_MISTRAL_WORDS = re.compile(r"(?i)mistral|mixtral|pixtral|stral|tekken")
+
+
+def tokenizer_file_facts(model: dict, engine: dict) -> dict[str, Any]:
+    if str(engine.get("tokenizer_mode") or "").strip().lower() != "mistral" or engine.get("skip_tokenizer_init") is True:
+        return {}
+    name = str(model.get("name") or "")
+    tokenizer = engine.get("tokenizer")
+    if isinstance(tokenizer, str) and tokenizer.strip() and tokenizer.strip() != name:
+        return {}  # another repository's tokenizer: its files are not known here
+    family = model.get("family")
+    if not isinstance(family, str) or family in _MISTRAL_FAMILIES or model.get("tokenizer_format") \
+            or _MISTRAL_WORDS.search(name) or _MISTRAL_WORDS.search(str(model.get("backbone") or "")):
+        return {}
+    return {"mistral_tokenizer_absent": True}
