@@ -13,7 +13,7 @@ from release_tree import write_release  # noqa: E402
 from vllm_release_bugs import BUGS, build, scan  # noqa: E402
 
 from vllm_kb.engine.audit import audit  # noqa: E402
-from vllm_kb.engine.check.startup_release_bugs import release_bug_facts  # noqa: E402
+from vllm_kb.engine.check.startup_release_bugs import model_bug_facts, release_bug_facts  # noqa: E402
 from vllm_kb.engine.kb.knowledge import load  # noqa: E402
 
 _BEFORE = '''
@@ -72,3 +72,50 @@ def test_l133_pins_the_fixed_release(tmp_path):
     r = next(r for r in sr.results if r.check.id == "L133")
     assert r.status == "recommended" and r.priority == "P0", r.reason_text("en")
     assert [(op.kind, op.target, v) for op, v in r.fix] == [("pin", "vllm", ">=0.4.3")]
+
+
+_GLM4 = "vllm/model_executor/models/glm4.py"
+_GLM4_BROKEN = '''
+    class Glm4DecoderLayer:
+        def forward(self, positions, hidden_states, residual):
+            hidden_states = self.post_self_attn_layernorm(hidden_states)
+            hidden_states = self.post_attention_layernorm(hidden_states, residual)
+            return self.mlp(hidden_states), residual
+'''
+_GLM4_FIXED = '''
+    class Glm4DecoderLayer:
+        def forward(self, positions, hidden_states, residual):
+            hidden_states = self.post_self_attn_layernorm(hidden_states)
+            hidden_states, residual = self.post_attention_layernorm(
+                hidden_states, residual)
+            return self.mlp(hidden_states), residual
+'''
+
+
+def test_build_reads_a_model_class_broken_in_one_release(tmp_path):
+    src = tmp_path / "src"
+    for v, files in (("0.8.3", {"vllm/other.py": "x = 1\n"}), ("0.8.4", {_GLM4: _GLM4_BROKEN}),
+                     ("0.8.5", {_GLM4: _GLM4_FIXED})):
+        write_release(src / v, files)
+    row = next(b for b in build([src])["model_bugs"] if b["id"] == "glm4-0414-post-attention-norm")
+    assert row["arch"] == "Glm4ForCausalLM" and row["affected"] == [["0.8.4", "0.8.4"]] and row["fixed"] == "0.8.5"
+
+
+@pytest.mark.parametrize("arch,engine,version,expected", [
+    ("Glm4ForCausalLM", {}, "0.8.4", "0.8.5"),
+    ("Glm4ForCausalLM", {}, "0.8.5", None),
+    ("Glm4ForCausalLM", {"model_impl": "transformers"}, "0.8.4", None),  # the Transformers backend's class
+    ("ChatGLMModel", {}, "0.8.4", None),  # GLM-4-9B-chat: another class
+])
+def test_model_bug_facts(arch, engine, version, expected):
+    f = model_bug_facts(arch, engine, _table(), version)
+    assert f.get("release_bug_fixed") == expected
+
+
+def test_l133_pins_the_release_that_fixed_the_class(tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.4\n")
+    (tmp_path / "serve.sh").write_text("vllm serve THUDM/GLM-4-9B-0414 --max-model-len 8192\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(r for r in sr.results if r.check.id == "L133")
+    assert r.status == "recommended" and r.priority == "P0", r.reason_text("en")
+    assert [(op.kind, op.target, v) for op, v in r.fix] == [("pin", "vllm", ">=0.8.5")]

@@ -31,6 +31,15 @@ compute capabilities and, inside, world sizes):
                          the rendezvous fails the workers stop ("CUDA driver error: invalid device
                          ordinal", vLLM #26525); 0.11.1 catches it and falls back.
 
+Model bugs (`model_bugs`): a model class of some releases that fails on every launch of its
+architecture, which the next release's code fixed. Each names the method that shows it, the words
+of the broken line (`reads`) and of the fixed one (`fixed_by`):
+  glm4-0414-post-attention-norm
+                         Glm4DecoderLayer.forward (GLM-4-0414, Glm4ForCausalLM) of 0.8.4 assigns
+                         the (output, residual) pair the fused post-attention RMSNorm returns to
+                         hidden_states and feeds it to the MLP: the profile run stops the engine
+                         (vLLM #16818, #16687); #16618 unpacks the pair (0.8.5).
+
 Usage:
   python tools/vllm_release_bugs.py --source /work/sdists/src [--check]
 """
@@ -93,6 +102,35 @@ RUNTIME_BUGS = [
                  "https://github.com/vllm-project/vllm/issues/24580",
                  "https://github.com/vllm-project/vllm/issues/26922"]},
 ]
+
+
+MODEL_MARK = "# model_bugs:"
+MODEL_BUGS = [
+    {"id": "glm4-0414-post-attention-norm", "arch": "Glm4ForCausalLM",
+     "code": [("vllm/model_executor/models/glm4.py", "Glm4DecoderLayer.forward")],
+     "reads": "hidden_states = self.post_attention_layernorm(hidden_states, residual)",
+     "fixed_by": "hidden_states, residual = self.post_attention_layernorm(",
+     "error": "TypeError: linear(): argument 'input' (position 1) must be Tensor, not tuple",  # zai-org/GLM-4#742
+     "fix": "https://github.com/vllm-project/vllm/pull/16618",
+     "reports": ["https://github.com/vllm-project/vllm/issues/16818",
+                 "https://github.com/vllm-project/vllm/issues/16687",
+                 "https://github.com/zai-org/GLM-4/issues/742"]},
+]
+
+
+def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
+    rows = []
+    for bug in MODEL_BUGS:
+        per = [scan(dirs[v], bug) for v in releases]
+        last = max((i for i, p in enumerate(per) if p and p[0] == "affected"), default=None)
+        fixed = next((i for i, p in enumerate(per) if p and p[0] == "fixed" and (last is None or i > last)), None)
+        rows.append({"id": bug["id"], "arch": bug["arch"],
+                     "affected": spans([p is not None and p[0] == "affected" for p in per], releases),
+                     "fixed": releases[fixed] if fixed is not None else None,
+                     "evidence": [{"release": releases[i], "file": per[i][1], "line": per[i][2]}  # type: ignore[index]
+                                  for i in (last, fixed) if i is not None],
+                     "error": bug["error"], "fix": bug["fix"], "reports": bug["reports"]})
+    return rows
 
 
 def _sizes(root: Path, where: tuple[str, str]) -> dict[str, list[int]] | None:
@@ -180,7 +218,8 @@ def build(sources: list[Path]) -> dict:
                             for i in (last, fixed) if i is not None],
                "error": bug["error"], "fix": bug["fix"], "reports": bug["reports"]}
         rows.append(row)
-    return {"releases": releases, "bugs": rows, "runtime_bugs": build_runtime(dirs, releases)}
+    return {"releases": releases, "bugs": rows, "runtime_bugs": build_runtime(dirs, releases),
+            "model_bugs": build_models(dirs, releases)}
 
 
 def _q(s: str | None) -> str:
@@ -229,6 +268,19 @@ def dump(t: dict) -> str:
         out.append(f"    error: {_q(b['error'])}")
         out.append(f"    fix: {_q(b['fix'])}")
         out.append(f"    reports: [{', '.join(_q(u) for u in b['reports'])}]")
+    out += [MODEL_MARK + " a model class (`arch`) that fails on every launch in the affected releases; fixed:",
+            "# the first scanned release whose code has the fix.",
+            "model_bugs:"]
+    for b in t["model_bugs"]:
+        out.append(f"  - id: {b['id']}")
+        out.append(f"    arch: {b['arch']}")
+        out.append(f"    affected: {sp(b['affected'])}")
+        out.append(f"    fixed: {_q(b['fixed'])}")
+        out.append("    evidence:")
+        out += [f"      - {{release: {_q(e['release'])}, file: {e['file']}, line: {e['line']}}}" for e in b["evidence"]]
+        out.append(f"    error: {_q(b['error'])}")
+        out.append(f"    fix: {_q(b['fix'])}")
+        out.append(f"    reports: [{', '.join(_q(u) for u in b['reports'])}]")
     return "\n".join(out) + "\n"
 
 
@@ -237,8 +289,15 @@ def main() -> int:
     ap.add_argument("--source", type=Path, action="append", default=None, help="a folder of unpacked releases (repeatable)")
     ap.add_argument("-o", "--output", type=Path, default=OUT)
     ap.add_argument("--check", action="store_true", help="exit 1 when the committed table differs from the sources")
+    ap.add_argument("--models-only", action="store_true",
+                    help="rebuild only model_bugs, keeping the committed table's other sections (sources that lack "
+                         "the oldest releases cannot rebuild those)")
     a = ap.parse_args()
-    return write_or_check(a.output, dump(build(a.source or [Path("/work/sdists/src")])), a.check)
+    text = dump(build(a.source or [Path("/work/sdists/src")]))
+    if a.models_only:
+        kept = a.output.read_text(encoding="utf-8") if a.output.is_file() else ""
+        text = kept.split(MODEL_MARK, 1)[0] + MODEL_MARK + text.split(MODEL_MARK, 1)[1]
+    return write_or_check(a.output, text, a.check)
 
 
 if __name__ == "__main__":

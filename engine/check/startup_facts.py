@@ -28,7 +28,7 @@ from vllm_kb.engine.check.startup_paged import paged_facts
 from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
-from vllm_kb.engine.check.startup_release_bugs import release_bug_facts, runtime_bug_facts
+from vllm_kb.engine.check.startup_release_bugs import model_bug_facts, release_bug_facts, runtime_bug_facts
 from vllm_kb.engine.check.startup_selector import fp8_cache_on_triton, selector_facts
 from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split, vision_unsplit
@@ -97,16 +97,18 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     if "kv_refused" not in out and (kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version,
                                              out.get("backend")) or fp8_cache_on_triton(facts, selector, version, out)):
         out["fp8_kv_refused"] = True  # what B3/F4 would propose stops the launch here (L8)
-    out.update(arch_facts(mistral_format(model, engine), kb.doc("vllm", "architectures.yaml").data, version,
+    # the class vLLM builds: under config_format=mistral params.json's, not config.json's (L21, L22, L60, kernels)
+    built = mistral_format(model, engine)
+    out.update(arch_facts(built, kb.doc("vllm", "architectures.yaml").data, version,
                            _transformers_classes(kb) if model.get("auto_map") is not None else None))
-    out.update(task_facts(model, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data,
+    out.update(task_facts(built, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data,
                           str((facts.get("vllm") or {}).get("version") or version), (facts.get("site") or {}).get("syntax")))
     out.update(model_kernel_facts(out.get("arch", model.get("architecture")), facts.get("gpu") or {},
                                   kb.doc("vllm", "model_kernels.yaml").data, str((facts.get("vllm") or {}).get("version") or version)))
     if out.get("arch_registered"):
         out.update(version_facts(model, kb.doc("vllm", "model_versions.yaml").data, version))
     if out.get("arch_registered") and ("quant_bnb_prequant" in out or "bitsandbytes" in (engine.get("quantization"), engine.get("load_format"))):
-        out.update(bnb_facts(model, kb.doc("vllm", "bnb_support.yaml").data, version))
+        out.update(bnb_facts(built, kb.doc("vllm", "bnb_support.yaml").data, version))
     vllm = facts.get("vllm") or {}  # the release itself, not the catalog's nearest (0.9.2 is not 0.9.1)
     if engine.get("enable_lora") is True:
         out.update(lora_vocab_facts({**model, "architecture": out.get("arch", model.get("architecture"))},
@@ -118,6 +120,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(dual_chunk_facts(model, out.get("arch", model.get("architecture")), kb.doc("vllm", "dual_chunk.yaml").data,
                                 str(vllm.get("version") or version).partition("+")[0], out, gpu, env))
     out.update(release_bug_facts(model, engine, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
+    if "release_bug" not in out:
+        out.update(model_bug_facts(out.get("arch", built.get("architecture")), engine, kb.doc("vllm", "release_bugs.yaml").data,
+                                   vllm.get("version") or version))
     out.update(runtime_bug_facts(engine, env, gpu, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
     if (refused := refused_draft(engine, vllm.get("version") or version)) is not None:

@@ -26,6 +26,10 @@ CERTAIN_FROM_NAME = frozenset({"awq", "gptq", "gguf", "marlin", "modelopt", "mod
 # --quantization gptq on 0.6.x, which a compressed-tensors config refuses)
 _NAME_TWO_FORMATS: dict[tuple[str | None, str | None], tuple[str, str | None]] = {
     ("awq", None): ("compressed-tensors", "wna16"),
+    # "-GPTQ" is AutoGPTQ/GPTQModel's format (quant_method gptq) or llm-compressor's GPTQModifier
+    # export, saved as compressed-tensors W4A16 (llm-compressor#2096: every algorithm is written as
+    # quant_method compressed-tensors; ISTA-DASLab's "-GPTQ-4b-128g" uploads, vllm#14040)
+    ("gptq", None): ("compressed-tensors", "wna16"),
     ("compressed-tensors", "wna16"): ("gptq", None),
 }
 # a name that says bitsandbytes without doubt ("-bnb-4bit", "bitsandbytes"); a bare "4bit" does not
@@ -143,7 +147,7 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
             alt = min_capability(table, alt_fmt[0], alt_fmt[1], version) if alt_fmt and method == ckpt else None
             if alt is not None and (round(cc * 10) >= alt) != out["quant_gpu_ok"]:
                 out["quant_certain"] = False  # the two formats' kernels disagree on this GPU
-                if out["quant_gpu_ok"] and ckpt == "awq":  # AutoAWQ's runs, the compressed-tensors export does not
+                if out["quant_gpu_ok"] and ckpt in ("awq", "gptq"):  # AutoAWQ's/AutoGPTQ's runs, the compressed-tensors export does not
                     out.update(quant_gpu_ok=False, quant_alt_method="compressed-tensors", quant_min_capability=alt)
             if not out["quant_gpu_ok"] and not floor:  # an unknown scheme: no release is known to run it
                 later = _first_release_ok(table, cat, method, model.get("quant_scheme"), round(cc * 10), version)

@@ -1,4 +1,5 @@
-"""The loader bug of the site's release its launch meets (L133), and the start-up bug of what the
+"""The loader bug of the site's release its launch meets (L133), the model class of that release that
+fails on every launch of its architecture (L133, model_bugs), and the start-up bug of what the
 release sets up on the GPUs (L144), from knowledge/vllm/release_bugs.yaml.
 
 A row holds where the table's code reading shows the bug (the affected releases) and what a launch
@@ -64,6 +65,21 @@ def release_bug_facts(model: dict, engine: dict, table: dict, version: str | Non
             if bug.get("error"):
                 out["release_bug_words"] = bug["error"]
             return out
+    return {}
+
+
+def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | None) -> dict[str, Any]:
+    """`release_bug` (the row's id), `release_bug_arch`, `release_bug_fixed`, `release_bug_fix` (the
+    pull request) and `release_bug_words`: the class vLLM builds for the launch (`arch`, under the
+    config format the launch asks for) is broken in the site's release — every launch of it fails."""
+    v = try_parse(version) if version else None
+    if v is None or not isinstance(arch, str) or not arch or engine.get("model_impl") == "transformers":
+        return {}  # --model-impl transformers builds the Transformers backend's class, not the broken one
+    for bug in (table or {}).get("model_bugs") or []:
+        if bug["arch"] == arch and bug.get("fixed") and _affected(bug["affected"], v):
+            return {"release_bug": bug["id"], "release_bug_arch": arch, "release_bug_fixed": bug["fixed"],
+                    **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
+                    **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
     return {}
 
 
