@@ -65,13 +65,17 @@ def test_facts(name, engine, version, expected):
     assert ((f["release_bug"], f["release_bug_certain"]) if f else None) == expected
 
 
-def test_l133_pins_the_fixed_release(tmp_path):
-    (tmp_path / "requirements.txt").write_text("vllm==0.4.2\n")
-    (tmp_path / "serve.sh").write_text("python -m vllm.entrypoints.openai.api_server --model mistralai/Mistral-7B-v0.3\n")
+@pytest.mark.parametrize("pin,launch,fixed", [
+    ("0.4.2", "python -m vllm.entrypoints.openai.api_server --model mistralai/Mistral-7B-v0.3", "0.4.3"),
+    ("0.8.4", "vllm serve THUDM/GLM-4-9B-0414 --max-model-len 8192", "0.8.5"),  # a model class (model_bugs)
+])
+def test_l133_pins_the_fixed_release(tmp_path, pin, launch, fixed):
+    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
+    (tmp_path / "serve.sh").write_text(launch + "\n")
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     r = next(r for r in sr.results if r.check.id == "L133")
     assert r.status == "recommended" and r.priority == "P0", r.reason_text("en")
-    assert [(op.kind, op.target, v) for op, v in r.fix] == [("pin", "vllm", ">=0.4.3")]
+    assert [(op.kind, op.target, v) for op, v in r.fix] == [("pin", "vllm", ">=" + fixed)]
 
 
 _GLM4 = "vllm/model_executor/models/glm4.py"
@@ -111,11 +115,3 @@ def test_model_bug_facts(arch, engine, version, expected):
     f = model_bug_facts(arch, engine, _table(), version)
     assert f.get("release_bug_fixed") == expected
 
-
-def test_l133_pins_the_release_that_fixed_the_class(tmp_path):
-    (tmp_path / "requirements.txt").write_text("vllm==0.8.4\n")
-    (tmp_path / "serve.sh").write_text("vllm serve THUDM/GLM-4-9B-0414 --max-model-len 8192\n")
-    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
-    r = next(r for r in sr.results if r.check.id == "L133")
-    assert r.status == "recommended" and r.priority == "P0", r.reason_text("en")
-    assert [(op.kind, op.target, v) for op, v in r.fix] == [("pin", "vllm", ">=0.8.5")]

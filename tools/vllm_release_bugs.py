@@ -226,6 +226,14 @@ def _q(s: str | None) -> str:
     return "null" if s is None else '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _row_tail(b: dict) -> list[str]:
+    """The lines every kind of row ends with: the code read, what it prints, the fix and the reports."""
+    return ["    evidence:",
+            *(f"      - {{release: {_q(e['release'])}, file: {e['file']}, line: {e['line']}}}" for e in b["evidence"]),
+            f"    error: {_q(b['error'])}", f"    fix: {_q(b['fix'])}",
+            f"    reports: [{', '.join(_q(u) for u in b['reports'])}]"]
+
+
 def dump(t: dict) -> str:
     out = ["# Loader bugs of some vLLM releases that a later release fixed, built by tools/vllm_release_bugs.py",
            "# from the unpacked sources (do not edit; the bugs and their reports are declared in the tool).",
@@ -244,11 +252,7 @@ def dump(t: dict) -> str:
         out.append(f"    checkpoint: {b['checkpoint']}")
         out.append(f"    affected: {sp(b['affected'])}")
         out.append(f"    fixed: {_q(b['fixed'])}")
-        out.append("    evidence:")
-        out += [f"      - {{release: {_q(e['release'])}, file: {e['file']}, line: {e['line']}}}" for e in b["evidence"]]
-        out.append(f"    error: {_q(b['error'])}")
-        out.append(f"    fix: {_q(b['fix'])}")
-        out.append(f"    reports: [{', '.join(_q(u) for u in b['reports'])}]")
+        out += _row_tail(b)
     out += ["# affected: releases whose code sets the thing up without catching its failure; default_on: releases",
             "# whose envs.py turns `env` on by default; sizes: per affected release, the compute capabilities and",
             "# world sizes of the `group` the code sets it up for.",
@@ -263,11 +267,7 @@ def dump(t: dict) -> str:
         out.append("    sizes:")
         for rel, caps in b["sizes"].items():
             out.append(f"      {_q(rel)}: {{{', '.join(f'{_q(c)}: [{chr(44).join(str(n) for n in ns)}]' for c, ns in caps.items())}}}")
-        out.append("    evidence:")
-        out += [f"      - {{release: {_q(e['release'])}, file: {e['file']}, line: {e['line']}}}" for e in b["evidence"]]
-        out.append(f"    error: {_q(b['error'])}")
-        out.append(f"    fix: {_q(b['fix'])}")
-        out.append(f"    reports: [{', '.join(_q(u) for u in b['reports'])}]")
+        out += _row_tail(b)
     out += [MODEL_MARK + " a model class (`arch`) that fails on every launch in the affected releases; fixed:",
             "# the first scanned release whose code has the fix.",
             "model_bugs:"]
@@ -276,11 +276,7 @@ def dump(t: dict) -> str:
         out.append(f"    arch: {b['arch']}")
         out.append(f"    affected: {sp(b['affected'])}")
         out.append(f"    fixed: {_q(b['fixed'])}")
-        out.append("    evidence:")
-        out += [f"      - {{release: {_q(e['release'])}, file: {e['file']}, line: {e['line']}}}" for e in b["evidence"]]
-        out.append(f"    error: {_q(b['error'])}")
-        out.append(f"    fix: {_q(b['fix'])}")
-        out.append(f"    reports: [{', '.join(_q(u) for u in b['reports'])}]")
+        out += _row_tail(b)
     return "\n".join(out) + "\n"
 
 
