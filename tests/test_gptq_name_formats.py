@@ -44,3 +44,9 @@ def test_the_checkpoints_compressed_tensors_config_wins_over_the_name(tmp_path):
 
 def test_the_checkpoints_gptq_config_wins_over_the_name(tmp_path):
     assert "L7" not in _p(tmp_path, "0.8.0", "T4", quant=_GPTQ)
+
+
+def test_owners_whose_gptq_uploads_are_autogptq_get_no_p1(tmp_path):
+    # TheBloke's uploads predate llm-compressor; Qwen's -GPTQ-Int4 configs say quant_method gptq
+    assert "L7" not in _p(tmp_path, "0.8.0", "T4", model="TheBloke/Llama-2-7B-Chat-GPTQ")
+    assert "L7" not in _p(tmp_path, "0.8.0", "T4", model="Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4")

@@ -32,6 +32,9 @@ _NAME_TWO_FORMATS: dict[tuple[str | None, str | None], tuple[str, str | None]] =
     ("gptq", None): ("compressed-tensors", "wna16"),
     ("compressed-tensors", "wna16"): ("gptq", None),
 }
+# owners whose "-GPTQ" uploads are AutoGPTQ's format, not llm-compressor's export: TheBloke's (2023,
+# before llm-compressor existed) and Qwen's own "-GPTQ-Int4/-Int8" (quant_method gptq in their config.json)
+_GPTQ_FORMAT_OWNERS = frozenset({"thebloke", "qwen"})
 # a name that says bitsandbytes without doubt ("-bnb-4bit", "bitsandbytes"); a bare "4bit" does not
 _BNB_NAME = re.compile(r"(?i)(?<![a-z])bnb(?![a-z])|bitsandbytes")
 # ModelConfig._verify_quantization reads the text config's quantization_config too from 0.10.2
@@ -113,6 +116,8 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     sure = source in ("config", "catalog") or (source == "name" and (ckpt in CERTAIN_FROM_NAME or _bnb_named(model, version)))
     # a name two export formats share: either may be behind it (_NAME_TWO_FORMATS)
     alt_fmt = _NAME_TWO_FORMATS.get((ckpt, model.get("quant_scheme") if ckpt == "compressed-tensors" else None)) if source == "name" else None
+    if ckpt == "gptq" and str(model.get("name") or "").split("/", 1)[0].lower() in _GPTQ_FORMAT_OWNERS:
+        alt_fmt = None
     # the method the checks judge is the one vLLM will use: the flag, else the checkpoint's — certain
     # only from its config, the catalog or an unambiguous name marker
     out["quant_certain"] = bool(flag) or sure
