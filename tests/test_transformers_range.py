@@ -61,3 +61,21 @@ def test_the_name_vllm_reads_is_judged_first(write_project):
     verdict, launch = _l125(write_project, {"requirements.txt": "vllm==0.11.0\ntransformers==5.1.0\n"})
     assert verdict == ("recommended", "P0")
     assert launch["tf_gone_attr"] and "tf_range" not in launch
+
+
+def test_a_pin_uv_overrides_or_one_a_marker_limits_is_no_certain_conflict(write_project):
+    """uv's override-dependencies replace vLLM's own transformers requirement (the usual way to run
+    transformers 5 on a release capped below it), and a line with an environment marker applies only
+    on some interpreters (its complement may pin an accepted release): neither is ResolutionImpossible."""
+    pyproject = ('[project]\nname = "x"\nversion = "0.1"\ndependencies = ["vllm==0.12.0", "transformers==5.0.0"]\n\n'
+                 '[tool.uv]\noverride-dependencies = ["transformers==5.0.0"]\n')
+    verdict, launch = _l125(write_project, {"pyproject.toml": pyproject})
+    assert verdict != ("recommended", "P0") and not launch.get("tf_range_same")
+    verdict, _ = _l125(write_project, {"pyproject.toml": pyproject.split("\n\n[tool.uv]")[0] + "\n"})
+    assert verdict == ("recommended", "P0")
+    reqs = 'vllm==0.12.0\ntransformers==5.3.0; python_version >= "3.14"\ntransformers==4.57.6; python_version < "3.14"\n'
+    verdict, _ = _l125(write_project, {"requirements.txt": reqs})
+    assert verdict != ("recommended", "P0")
+    # one marker line, alone for its package, applies where the project runs (Linux): still the same install
+    verdict, _ = _l125(write_project, {"requirements.txt": 'vllm==0.12.0\ntransformers==5.3.0; sys_platform == "linux"\n'})
+    assert verdict == ("recommended", "P0")

@@ -140,8 +140,8 @@ def _order(vpin, p, read) -> str:
     """same | after | before | unknown: how the pin is installed relative to vLLM's."""
     if vpin.kind == "image":
         return "after" if p.kind == "dockerfile" else "unknown"
-    if vpin.file != p.file:
-        return "unknown"
+    if vpin.file != p.file or (";" in p.text and _lines_naming(read(p.file) or "", p.package) > 1):
+        return "unknown"  # lines for other interpreters (environment markers): which one pip takes is not known
     if p.kind in _ONE_INSTALL and vpin.kind == p.kind:
         return "same"
     if p.kind == "pyproject" and vpin.kind == "pyproject":
@@ -157,11 +157,22 @@ def _order(vpin, p, read) -> str:
 
 def _both_in_dependencies(text: str, vpin, p) -> bool:
     try:
-        deps = (toml().loads(text).get("project") or {}).get("dependencies") or []
+        doc = toml().loads(text)
     except (toml().TOMLDecodeError, ValueError, RecursionError):
         return False
-    names = {pins_mod.package_name(m.group(0)) for d in deps if isinstance(d, str) if (m := re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", d))}
-    return {vpin.package, p.package} <= names
+    uv = (doc.get("tool") or {}).get("uv") or {}
+    # uv's override-dependencies replace what vLLM itself requires of the package (the transformers 5 recipe)
+    overridden = _names(uv.get("override-dependencies") if isinstance(uv, dict) else None)
+    return {vpin.package, p.package} <= _names((doc.get("project") or {}).get("dependencies")) and p.package not in overridden
+
+
+def _lines_naming(text: str, package: str) -> int:
+    return sum(1 for line in text.splitlines() if (m := re.match(r"\s*[\"']?([A-Za-z0-9][A-Za-z0-9._-]*)", line))
+               and pins_mod.package_name(m.group(1)) == package)
+
+
+def _names(reqs) -> set[str]:
+    return {pins_mod.package_name(m.group(0)) for d in reqs or [] if isinstance(d, str) if (m := re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", d))}
 
 
 def pip_commands(text: str) -> list[tuple[int, int, frozenset[str]]]:
