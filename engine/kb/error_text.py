@@ -121,8 +121,11 @@ def compile_wording(check_id: str, raw: dict) -> Wording:
         if n >= min(_MIN_LITERAL, literal) and n > seen and n < literal:
             seen = n
             prefixes.append((re.compile(_regex(_inner(head)).rstrip(), flags), n))
+    whole = _regex(_inner(tokens))
+    # a message quoted without its closing full stop (an issue title, a line pasted from a log viewer)
+    whole += "?" if whole.endswith(r"\.") else ""
     return Wording(check_id, text, SpecifierSet(raw["vllm"]) if raw.get("vllm") else None, raw.get("origin", "vllm"),
-                   re.compile(_regex(_inner(tokens)), flags), tuple(prefixes), literal, bool(raw.get("shared")),
+                   re.compile(whole, flags), tuple(prefixes), literal, bool(raw.get("shared")),
                    _segments(tokens, [c for c in cuts if c[1] is not None], literal, flags))
 
 
