@@ -75,3 +75,21 @@ def test_a_short_generic_later_sentence_names_no_check():
 
     assert error_text.match(Pool(), "Please check the logs above for more details and retry.") == []
     assert [m.check_id for m in error_text.match(Pool(), "The tokenizer of this model failed to load from its folder.")] == ["X2"]
+
+
+def test_v1_forced_with_a_backend_outside_the_v1_list_is_the_attention_backend_check():
+    # vLLM #15853 (T4): EngineArgs refuses the combination in 0.8.0-0.11.0
+    log = "NotImplementedError: VLLM_USE_V1=1 is not supported with VLLM_ATTENTION_BACKEND=XFORMERS."
+    assert _first(log, "0.8.5") == ("L13", "check")
+
+
+def test_a_wording_quoted_without_its_full_stop_still_matches():
+    # an issue title or a pasted line drops the closing period; the generic NVFP4 words stay a candidate
+    assert _first("No NvFp4 MoE backend supports the deployment configuration", "0.16.0") == ("L156", "shared")
+    assert _first("Total number of attention heads (40) must be divisible by tensor parallel size (6)") == ("L1", "check")
+
+
+def test_layer_type_validation_arguments_are_the_transformers_check():
+    # vLLM 0.17-0.23's own qwen3_5 config passes two arguments; transformers 4.53-4.56 takes one
+    log = "TypeError: layer_type_validation() takes 1 positional argument but 2 were given"
+    assert _first(log, "0.17.1") == ("L125", "check")
