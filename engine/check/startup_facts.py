@@ -13,6 +13,7 @@ from typing import Any
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
 from vllm_kb.engine.check.startup_act_dtype import act_dtype_facts
 from vllm_kb.engine.check.startup_arch import arch_facts, mistral_format
+from vllm_kb.engine.check.startup_fallback import fallback_facts
 from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
@@ -101,6 +102,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     built = mistral_format(model, engine)
     out.update(arch_facts(built, kb.doc("vllm", "architectures.yaml").data, version,
                            _transformers_classes(kb) if model.get("auto_map") is not None else None))
+    if out.get("arch_fallback") in ("text", "transformers"):
+        out.update(fallback_facts(built, kb.doc("vllm", "transformers_backend.yaml").data,
+                                  str((facts.get("vllm") or {}).get("version") or version)))
     out.update(task_facts(built, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data,
                           str((facts.get("vllm") or {}).get("version") or version), (facts.get("site") or {}).get("syntax")))
     out.update(model_kernel_facts(out.get("arch", model.get("architecture")), facts.get("gpu") or {},

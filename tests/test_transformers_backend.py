@@ -1,0 +1,77 @@
+"""The Transformers backend an unregistered architecture falls back to (0.7.2+), and what it cannot
+run (knowledge/vllm/transformers_backend.yaml, tools/vllm_transformers_backend.py): layers that are
+not attention (refused by name from 0.30.0), and layers of two head sizes before 0.28.0, when every
+layer got one (EuroEval #1866: Gemma 4 12B on 0.22.0). A model the backend can run keeps L21's P1."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.check.startup_fallback import fallback_facts
+from vllm_kb.engine.kb.knowledge import load
+
+KB = load()
+TABLE = KB.doc("vllm", "transformers_backend.yaml").data
+ROOT = Path(__file__).resolve().parent.parent
+SRC, WHEELS = Path("/work/scratch/sdists/src"), Path("/work/scratch/sdists/tfw")
+
+
+def test_the_table_is_what_the_sources_say():
+    if not (SRC / "0.34.0").is_dir() or not any(WHEELS.glob("transformers-5.25.*.whl")):
+        pytest.skip("the vLLM sdists and transformers wheels are not here")
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "vllm_transformers_backend.py"), "--check", str(SRC), str(WHEELS)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_release_facts():
+    assert TABLE["fallback"][0][0] == "0.7.2"
+    assert TABLE["one_head_size"] == [["0.7.2", "0.27.1"]]
+    assert TABLE["layer_refusal"][0][0] == "0.30.0"
+    assert TABLE["classes"]["TransformersMultiModalMoEForCausalLM"][0][0] == "0.11.1"
+    assert {"qwen3_next", "glm5_next", "nemotron_h"} <= set(TABLE["linear_layers"])
+    assert {"gemma4", "gemma4_unified"} <= set(TABLE["mixed_head_dim"])
+    assert not {"llama", "qwen3", "deepseek_v4"} & (set(TABLE["linear_layers"]) | set(TABLE["mixed_head_dim"]))
+
+
+def test_what_the_backend_cannot_run():
+    assert fallback_facts({"model_type": "gemma4_unified"}, TABLE, "0.22.0") == {"arch_fallback_fails": "head_size"}
+    assert fallback_facts({"model_type": "gemma4_unified"}, TABLE, "0.28.0") == {}  # each layer its own geometry
+    assert fallback_facts({"model_type": "glm5_next"}, TABLE, "0.30.0")["arch_fallback_fails"] == "linear"
+    assert fallback_facts({"model_type": "glm5_next"}, TABLE, "0.28.0") == {"arch_fallback_doubt": "linear"}
+    assert fallback_facts({"model_type": "qwen3"}, TABLE, "0.8.3") == {}
+    assert fallback_facts({"model_type": "glm5_next"}, TABLE, "0.7.1") == {}  # no fallback at all
+    assert fallback_facts({}, TABLE, "0.30.0") == {}
+
+
+def _l21(tmp_path: Path, pin: str, model: str) -> tuple[str | None, str | None]:
+    (tmp_path / "requirements.txt").write_text(pin + "\n", encoding="utf-8")
+    (tmp_path / "serve.sh").write_text(f"#!/bin/bash\nvllm serve {model}\n", encoding="utf-8")
+    rep = audit(tmp_path, gpu="H100")
+    for site in rep.sites:
+        for r in site.results:
+            if r.check.id == "L21":
+                return r.status, r.priority
+    return None, None
+
+
+def test_gemma4_12b_on_0220_is_refused_and_on_0230_registered(tmp_path):
+    status, prio = _l21(tmp_path, "vllm==0.22.0", "google/gemma-4-12B-it")
+    assert (status, prio) == ("recommended", "P0")
+    (tmp_path / "b").mkdir()
+    assert _l21(tmp_path / "b", "vllm==0.23.0", "google/gemma-4-12B-it")[0] == "enabled"
+
+
+def test_a_model_the_backend_runs_stays_p1(tmp_path):
+    # Qwen3 on 0.8.3: no vLLM class yet, plain attention: the backend takes it
+    status, prio = _l21(tmp_path, "vllm==0.8.3", "Qwen/Qwen3-8B")
+    assert (status, prio) == ("recommended", "P1")
+
+
+def test_glm53_flash_before_its_release_is_p1(tmp_path):
+    status, prio = _l21(tmp_path, "vllm==0.28.0", "zai-org/GLM-5.3-Flash")
+    assert (status, prio) == ("recommended", "P1")
