@@ -117,3 +117,14 @@ def test_the_engine_choice_of_the_launcher_reaches_the_file_and_trls_fixed_batch
     (tmp_path / "run.sh").write_text("#!/bin/sh\naccelerate launch --num_processes 8 train.py\n")
     (site,) = audit(tmp_path, gpu="A100-80GB x8").sites
     assert [r.priority for r in site.results if r.check.id == "L17"] != ["P0"]
+
+
+def test_a_launchers_variable_is_shown_removed_in_the_launchers_own_syntax(tmp_path):
+    # the change A4 lists for `VLLM_USE_V1=0 accelerate launch train.py` is the shell assignment in
+    # run.sh, not a Python os.environ line the file does not hold
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
+    (tmp_path / "train.py").write_text('from vllm import LLM\nLLM(model="Qwen/Qwen2.5-0.5B-Instruct")\n')
+    (tmp_path / "run.sh").write_text("#!/bin/sh\nVLLM_USE_V1=0 accelerate launch train.py\n")
+    (site,) = audit(tmp_path, gpu="A100-80GB").sites
+    (change,) = [c for c in site.changes if c.target == "VLLM_USE_V1"]
+    assert change.file == "run.sh" and change.before == "VLLM_USE_V1=0"

@@ -178,7 +178,9 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         if op == "unset_env" and existing is None:
             return None
         file = existing.file if existing else site.file
-        syntax = site.syntax if site.syntax in ("python-call", *site_syntax.DEPLOY_SYNTAXES) else "cli"
+        # a variable set where the site is started (a launcher script's VLLM_USE_V1=0) is written in that file's syntax
+        own = existing.syntax if existing is not None and existing.file != site.file else site.syntax
+        syntax = own if own in ("python-call", *site_syntax.DEPLOY_SYNTAXES) else "cli"
         after = site_syntax.env_text(syntax, target, value, (site.source or {}).get("env_style")) if op == "env" else None
         before = (f'os.environ["{target}"] = {existing.raw}' if syntax == "python-call" else f"{target}={existing.raw}") if existing else None
         return Change(op, target, value, file, syntax, existing.line if existing else None, before, after, setting=existing)

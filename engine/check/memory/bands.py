@@ -58,5 +58,7 @@ def _shortfall_share(site: Site) -> float | None:
         return None
     version = try_parse(site.rt.version) if site.rt.version else None
     logged = version is not None and version < parse(TIGHT_BEFORE)
+    if not logged and (version is None or version >= parse(TIGHT_BEFORE)):
+        return None  # from 0.20 the cache is sized after CUDA-graph memory, a term no logged start-up checks yet
     tight = site.rt.v1 and logged and not engine.get("enable_lora") and not engine.get("kv_transfer_config")
     return KV_TIGHT_FRACTION if tight else KV_ERROR_FRACTION
