@@ -28,6 +28,7 @@ from vllm_kb.engine.check.transformers_since import transformers_since
 from vllm_kb.engine.check.transformers_resolve import newest_build
 from vllm_kb.engine.check.connector_compat import connector_compat
 from vllm_kb.engine.check.trainer_attn import trainer_attention
+from vllm_kb.engine.check.verl_fork import verl_fork_kv
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import hidden_parallelism, site_facts
 from vllm_kb.engine.check.lora_adapters import training_ranks
@@ -147,9 +148,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
             copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
             facts["launch"].update(framework_compat(site, facts, cat, pin, gate, copy))
-            facts["launch"].update(trainer_attention(site))  # the trainer's attention beside the rollout (L130)
-    # every site's facts are built: the texts and the modules the scan kept are let go, so that the
-    # site reports reuse their memory (a site's file is read again, once, for its diff)
+            facts["launch"].update(trainer_attention(site) | verl_fork_kv(site, facts))  # L130; verl's own vLLM copy sizes the cache (L15, L16)
+    # every site's facts are built: the texts and modules the scan kept are let go (a site's file is read again for its diff)
     sc.ctx.release()
     python_callers.forget()
     return rep, sc.sites, SiteReports(prepared, kb, cat, sc, progress)

@@ -215,3 +215,36 @@ def test_a_lower_case_attention_backend_is_the_member_vllm_upper_cases(cli, writ
                           "serve.sh": "vllm serve Qwen/Qwen3-8B --attention-backend flash_attn\n"})
     got = _findings(cli, root)
     assert not {f for f in got if f[0] in ("value-unlisted", "value-unknown")}, got
+
+
+VERL_72B = """\
+python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.model.path=Qwen/Qwen2.5-72B-Instruct \\
+    actor_rollout_ref.rollout.name=vllm \\
+    actor_rollout_ref.rollout.tensor_model_parallel_size=4 \\
+    actor_rollout_ref.rollout.gpu_memory_utilization=0.5 \\
+    trainer.n_gpus_per_node=8 trainer.nnodes=4
+"""
+
+
+@pytest.mark.parametrize("vllm, fork", [("vllm<=0.6.3", True), ("vllm==0.8.5", False)])
+def test_verls_own_vllm_copy_sizes_the_cache_from_free_memory(write_project, vllm, fork):
+    # Search-R1's 72B recipe (verl with vllm<=0.6.3): verl/third_party/vllm/vllm_v_0_6_3/worker.py:210
+    # takes gpu_memory_utilization of the memory free after the weights, so no "No available memory"
+    from vllm_kb.engine.audit import audit
+    rep = audit(write_project({"requirements.txt": f"{vllm}\nverl==0.3.0.post1\n", "train.sh": VERL_72B}), gpu="H100-80GB x8")
+    (site,) = rep.sites
+    assert ("verl_fork_kv" in site.facts["launch"]) == fork
+    if fork:
+        assert all(r.status == "not_applicable" for r in site.results if r.check.id in ("L15", "L16"))
+
+
+def test_trl_0_18_drops_a_configs_removed_keys_without_a_word(cli, write_project):
+    # open-r1 pins trl==0.18.0; its codeforces recipe still has vllm_device: TrlParser rejects unknown
+    # config keys only from 0.19.0 (fail_with_unknown_args)
+    config = "model_name_or_path: Qwen/Qwen2.5-Coder-7B-Instruct\nuse_vllm: true\nvllm_device: auto\n"
+    for trl, want in (("0.18.0", "P1"), ("0.19.1", "P0")):
+        root = write_project({"requirements.txt": f"trl=={trl}\nvllm==0.8.5.post1\n", "config_grpo.yaml": config,
+                              "train.sh": "accelerate launch grpo.py --config config_grpo.yaml\n"})
+        got = _findings(cli, root)
+        assert ("trl-legacy-key", want) in got, (trl, got)
