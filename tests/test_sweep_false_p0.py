@@ -248,3 +248,16 @@ def test_trl_0_18_drops_a_configs_removed_keys_without_a_word(cli, write_project
                               "train.sh": "accelerate launch grpo.py --config config_grpo.yaml\n"})
         got = _findings(cli, root)
         assert ("trl-legacy-key", want) in got, (trl, got)
+
+
+def test_a_broken_later_document_leaves_the_deployment_before_it(write_project):
+    # GKE's Llama 4 samples end in a Secret with a `{{HF_TOKEN}}` placeholder: the Deployment above
+    # it is still a site, and the skip names the line from which the file could not be read
+    from vllm_kb.engine.audit import audit
+    manifest = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: vllm}\nspec:\n  template:\n    spec:\n"
+                "      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.8.5\n"
+                "          args: [\"--model\", \"Qwen/Qwen2.5-7B-Instruct\"]\n"
+                "---\napiVersion: v1\nkind: Secret\nmetadata: {name: hf}\nstringData:\n  token: {{HF_TOKEN}}\n")
+    rep = audit(write_project({"vllm.yaml": manifest}), gpu="H100-80GB")
+    assert len(rep.sites) == 1
+    assert [(s.file, s.code, s.line) for s in rep.skipped] == [("vllm.yaml", "yaml-partial", 16)]

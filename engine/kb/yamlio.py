@@ -43,11 +43,12 @@ class Document:
         return self.start_line
 
 
-def load_all(text: str) -> list[Document]:
+def load_all(text: str, partial: list[Document] | None = None) -> list[Document]:
+    """Every document of a YAML stream; on an error, those read before it are left in `partial`."""
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
-    docs: list[Document] = []
+    docs: list[Document] = partial if partial is not None else []
     try:
         while loader.check_node():
             node = loader.get_node()

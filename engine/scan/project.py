@@ -296,8 +296,11 @@ def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:
             if _too_deep(data, yamlio.MAX_DEPTH):  # the scanners walk what they get
                 raise ValueError("nesting too deep")
             return [yamlio.Document(data=data)]
-        return yamlio.load_all(text)
+        return yamlio.load_all(text, partial := [])
     except yamlio.YamlError as e:
+        if partial:  # a manifest's later document is broken (a Secret's {{HF_TOKEN}} template): the ones before it stand
+            ctx.skip(rel, "yaml-partial", e.line, str(e))
+            return partial
         ctx.skip(rel, "yaml-error", e.line, str(e))
     except ValueError as e:
         ctx.skip(rel, "parse-error", detail=str(e)[:120])
