@@ -290,13 +290,14 @@ def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:
 
     from vllm_kb.engine.kb import yamlio
 
+    partial: list[yamlio.Document] = []  # the documents read before a broken one
     try:
         if rel.endswith(".json"):
             data = json.loads(text)
             if _too_deep(data, yamlio.MAX_DEPTH):  # the scanners walk what they get
                 raise ValueError("nesting too deep")
             return [yamlio.Document(data=data)]
-        return yamlio.load_all(text, partial := [])
+        return yamlio.load_all(text, partial)
     except yamlio.YamlError as e:
         if partial:  # a manifest's later document is broken (a Secret's {{HF_TOKEN}} template): the ones before it stand
             ctx.skip(rel, "yaml-partial", e.line, str(e))
