@@ -261,3 +261,16 @@ def test_a_broken_later_document_leaves_the_deployment_before_it(write_project):
     rep = audit(write_project({"vllm.yaml": manifest}), gpu="H100-80GB")
     assert len(rep.sites) == 1
     assert [(s.file, s.code, s.line) for s in rep.skipped] == [("vllm.yaml", "yaml-partial", 16)]
+
+
+def test_a_kserve_token_from_a_secret_counts(write_project):
+    # KServe's Llama 3 sample (kserve#3769): HF_TOKEN comes from a secretKeyRef
+    from vllm_kb.engine.audit import audit
+    isvc = ("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata: {name: llama3}\nspec:\n"
+            "  predictor:\n    model:\n      modelFormat: {name: huggingface}\n"
+            "      args: [--model_name=llama3, --model_id=meta-llama/meta-llama-3-8b-instruct]\n"
+            "      env:\n        - name: HF_TOKEN\n          valueFrom: {secretKeyRef: {name: hf-secret, key: HF_TOKEN}}\n"
+            "      resources: {limits: {nvidia.com/gpu: '1'}}\n")
+    rep = audit(write_project({"isvc.yaml": isvc}), gpu="A100-80GB")
+    (site,) = rep.sites
+    assert [r.status for r in site.results if r.check.id == "L51"] != ["recommended"]
