@@ -13,6 +13,7 @@ import re
 from datetime import date
 from typing import Any
 
+from vllm_kb.engine.check.transformers_fit import release_requires
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
 
 _IMAGE = re.compile(r"^(?:docker\.io/)?vllm/vllm-openai:v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)$")
@@ -51,7 +52,7 @@ def hub_fit(site, table: dict, vllm_released: dict) -> dict[str, Any]:
     if m is None:
         return {}  # another image: what it holds is not known
     release = m.group(1)
-    requires = (table.get("vllm_requires") or {}).get(release) or (table.get("vllm_requires") or {}).get(release.split(".post")[0])
+    requires = release_requires(table.get("vllm_requires") or {}, release)
     built = vllm_released.get(release)
     five = (table.get("released") or {}).get("5.0.0")
     try:

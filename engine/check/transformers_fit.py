@@ -103,11 +103,14 @@ def _model_type_since(facts: dict, table: dict) -> tuple[str, str, list[str]] | 
     return model_type, since, _later(first, since)
 
 
-def _requires(table: dict, release: str) -> str | None:
-    """vLLM's transformers requirement in `release`; a .postN patch keeps its base's (the table
-    lists the bases)."""
-    rows = table.get("vllm_requires") or {}
+def release_requires(rows: dict, release: str) -> str | None:
+    """vLLM's transformers requirement in `release` from its `vllm_requires` rows; a .postN patch
+    keeps its base's (the table lists the bases)."""
     return rows.get(release) or rows.get(release.split(".post")[0])
+
+
+def _requires(table: dict, release: str) -> str | None:
+    return release_requires(table.get("vllm_requires") or {}, release)
 
 
 def _image_fit(facts: dict, image: str | None, table: dict, vllm_released: dict) -> dict[str, Any]:

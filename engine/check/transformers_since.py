@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from vllm_kb.engine.check.transformers_fit import _allows_from
+from vllm_kb.engine.check.transformers_fit import _allows_from, release_requires
 from vllm_kb.engine.kb import resources, yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, in_spans, parse, try_parse, written_versions
 
@@ -105,7 +105,7 @@ def transformers_since(facts: dict, pin: Any, requires: dict, image: bool = Fals
             SpecifierSet(spec)
         except InvalidSpecifier:
             return {}
-    own = requires.get(release) or requires.get(release.split(".post")[0])
+    own = release_requires(requires, release)
     if spec and not _allows_some(spec, own, [str(v) for v in table.get("transformers_scanned") or []]):
         return {}  # a pin vLLM's own requirement refuses: pip stops before anything starts (not this check's)
     allowed = spec or own
