@@ -122,16 +122,15 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
                                                                            version=str(facts["vllm"].get("version")))))  # L135
         facts["launch"].update(loader_fit(facts, gguf_loader, (gguf_table.get("vllm") or {}).get("preread_since")))  # L135: the release's own GGUF weight loader
         if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
-            facts["launch"].update(transformers_gone(facts, tf_pin if own else None,
-                                                     (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version"))),
+            tf_requires = (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version")))
+            facts["launch"].update(transformers_gone(facts, tf_pin if own else None, tf_requires,
                                                      image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,
                                                                                            sc.files, sc.ctx.read, site.image)))
             # …and one older than the names the architecture's own vLLM module imports from it
             facts["launch"].update(transformers_since(facts, tf_pin if own else None, model_types.get("vllm_requires") or {},
                                                       image=bool(site.image)))
             # …and one the release's own requirement excludes (pip refuses it beside vLLM, or warns)
-            facts["launch"].update(transformers_range(choice, tf_pin if own else None, (model_types.get("vllm_requires") or {}).get(
-                str((facts.get("vllm") or {}).get("version"))), tf_scanned, sc.ctx.read))
+            facts["launch"].update(transformers_range(choice, tf_pin if own else None, tf_requires, tf_scanned, sc.ctx.read))
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         # a KV-cache connector package the kv-transfer config loads (LMCache): its pin against vLLM's

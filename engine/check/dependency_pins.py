@@ -51,7 +51,7 @@ def dependency_facts(site, choice: Any, pins: list, read) -> dict[str, Any]:
         judged = True
         if _accepts(p, exact):
             continue
-        order = _order(vpin, p, read)
+        order = install_order(vpin, p, read)
         if order == "before":
             continue
         if order != "same" and not _breaks(p, exact):
@@ -136,7 +136,7 @@ def _breaks(p, exact: str) -> bool:
     return p.package != "flashinfer-python" and mine != want
 
 
-def _order(vpin, p, read) -> str:
+def install_order(vpin, p, read) -> str:
     """same | after | before | unknown: how the pin is installed relative to vLLM's."""
     if vpin.kind == "image":
         return "after" if p.kind == "dockerfile" else "unknown"

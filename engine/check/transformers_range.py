@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from vllm_kb.engine.check.dependency_pins import _order
+from vllm_kb.engine.check.dependency_pins import install_order
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse, written_versions
 
 _FINAL = re.compile(r"\d+(?:\.\d+)*(?:\.post\d+)?")
@@ -41,7 +41,7 @@ def transformers_range(choice: Any, pin: Any, requires: str | None, scanned: lis
     allowed = [v for v in probes if mine.contains(v)]
     if not allowed or any(theirs.contains(v) for v in allowed):
         return {}  # a pin of releases the audit never read, or one pip can satisfy beside vLLM
-    order = _order(vpin, pin, read)
+    order = install_order(vpin, pin, read)
     if order == "before":
         return {}
     out: dict[str, Any] = {"tf_range": pin.text, "tf_range_at": f"{pin.file}:{pin.line}",
