@@ -136,13 +136,18 @@ def _call_gate(call, fn, parents) -> dict:
     `if VLLM_VERSION >= version.parse("0.13.0")`); a test mixing the version with anything else
     leaves the call as reachable."""
     tests = [w for w in _conditions(call, fn, parents) if GUARD.search(w) and gate_holds(w, "0.1.0") is not None]
-    return {"gate": " and ".join(f"({w})" if len(tests) > 1 else w for w in tests)[:200]} if tests else {}
+    return {"gate": _all(tests)[:200]} if tests else {}
+
+
+def _all(tests: list[str]) -> str:
+    """The tests joined with `and`, each parenthesised when there are several."""
+    return " and ".join(f"({w})" if len(tests) > 1 else w for w in tests)
 
 
 def _joined(*gates: str | None) -> dict:
     """`gate` of a call under its module's gate and its own: both must hold."""
     got = [g for g in gates if g]
-    return {"gate": " and ".join(f"({g})" if len(got) > 1 else g for g in got)} if got else {}
+    return {"gate": _all(got)} if got else {}
 
 
 def _finish(kwargs: dict[str, dict]) -> dict[str, dict]:
@@ -191,7 +196,7 @@ def module_gates(trees: dict[str, ast.AST]) -> dict[str, str]:
                 continue
             fn = _enclosing(n, parents, (ast.FunctionDef, ast.AsyncFunctionDef)) or tree
             tests = [w for w in _conditions(n, fn, parents) if GUARD.search(w) and gate_holds(w, "0.1.0") is not None]
-            seen.setdefault(target, set()).add(" and ".join(f"({w})" if len(tests) > 1 else w for w in tests) or None)
+            seen.setdefault(target, set()).add(_all(tests) or None)
     return {f: next(iter(g)) for f, g in seen.items() if len(g) == 1 and None not in g}
 
 

@@ -152,13 +152,14 @@ def _uri_model(uri: str) -> str:
 def _env(items, doc, base: tuple, rel: str) -> dict[str, Setting]:
     out = {}
     for i, e in enumerate(items or []):
-        if isinstance(e, dict) and "name" in e and "value" in e:
-            ln = doc.line_of(base + (i,)) if base else 0
-            out[str(e["name"])] = Setting(str(e["name"]), str(e["value"]), True, rel, ln, str(e["name"]), str(e["value"]), "k8s-args")
-        elif isinstance(e, dict) and "name" in e and "valueFrom" in e and str(e["name"]).startswith(("HF_", "HUGGING")):
+        if not isinstance(e, dict) or "name" not in e:
+            continue
+        name, ln = str(e["name"]), doc.line_of(base + (i,)) if base else 0
+        if "value" in e:
+            out[name] = Setting(name, str(e["value"]), True, rel, ln, name, str(e["value"]), "k8s-args")
+        elif "valueFrom" in e and name.startswith(("HF_", "HUGGING")):
             # a Hub variable from a Secret (secretKeyRef: HF_TOKEN …): its name counts (L51), its value is never read
-            ln = doc.line_of(base + (i,)) if base else 0
-            out[str(e["name"])] = Setting(str(e["name"]), None, False, rel, ln, str(e["name"]), "", "k8s-args")
+            out[name] = Setting(name, None, False, rel, ln, name, "", "k8s-args")
     return out
 
 
