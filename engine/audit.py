@@ -5,46 +5,27 @@ renderers (report)."""
 from __future__ import annotations
 
 import re
-from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterator
 
 from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned
-from vllm_kb.engine.check.dependency_pins import dependency_facts
-from vllm_kb.engine.check.framework_compat import framework_compat
-from vllm_kb.engine.check.framework_imports import plugin_compat
-from vllm_kb.engine.check.dynamo_facts import dynamo_facts
-from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
-from vllm_kb.engine.check.launch_facts import ray_cluster
-from vllm_kb.engine.check.startup_modelcap import mark_local
-from vllm_kb.engine.check.project_imports import import_facts
-from vllm_kb.engine.check.gguf_fit import gguf_fit
-from vllm_kb.engine.check.gguf_loader import loader_fit
-from vllm_kb.engine.check.hub_fit import hub_fit
-from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
-from vllm_kb.engine.check.transformers_gone import transformers_gone
-from vllm_kb.engine.check.transformers_range import transformers_range
-from vllm_kb.engine.check.transformers_since import transformers_since
-from vllm_kb.engine.check.transformers_resolve import newest_build
-from vllm_kb.engine.check.connector_compat import connector_compat
-from vllm_kb.engine.check.trainer_attn import trainer_attention
-from vllm_kb.engine.check.verl_fork import verl_fork_kv
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import hidden_parallelism, site_facts
 from vllm_kb.engine.check.lora_adapters import training_ranks
+from vllm_kb.engine.check.project_facts import add_project_facts
+from vllm_kb.engine.check.startup_modelcap import mark_local
+from vllm_kb.engine.check.unpinned import allowed_releases
 from vllm_kb.engine.fix.changes import fixables, plan
 from vllm_kb.engine.fix.pins import pin_changes
 from vllm_kb.engine.fix.text_edits import diffs
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb import hardware as hw
 from vllm_kb.engine.kb import redact, release_dates
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
-from vllm_kb.engine.scan import deploy
+from vllm_kb.engine.scan import deploy, image_beside, pins as pins_mod, python_callers, source_pins, xinference_server
 from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan.images import image_date, vendor_build_day
-from vllm_kb.engine.scan import entry_installs, image_beside, pins as pins_mod, project_imports, python_callers, source_pins, vendored, xinference_server
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
@@ -92,62 +73,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     # code that asks a server for automatic tool choice: only a site that serves HTTP reads it
     # (the files are read again only where one does: a tree of offline sites pays nothing)
     clients = tool_clients(sc.ctx, sc.files) if any(p[2]["site"].get("serves_http") for p in prepared) else []
-    model_types = kb.doc("vllm", "model_types.yaml").data
-    vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
-    gguf_table = kb.doc("vllm", "gguf.yaml").data
-    gguf_loader = kb.doc("vllm", "gguf_loader.yaml").data
-    gguf_markers = kb.doc("models.yaml").data.get("quantized_markers", [])
-    tf_scanned = [str(v) for v in kb.doc("vllm", "transformers_imports.yaml").data.get("transformers_scanned") or []]
-    launches = project_imports.Launches(sc.files, sc.ctx.read)
-    for site, choice, facts in prepared:
-        facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
-        facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
-        if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
-            facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
-        if clients and facts["site"].get("serves_http"):
-            facts["launch"]["tool_clients"] = clients[:5]
-        # the transformers pin against the checkpoint's model_type
-        # a container holds its image's, unless built here or installed by its own command before vLLM starts
-        tf_pin = entry_installs.pin_for(site, "transformers") or sc.ctx.framework_pin(site.file, "transformers")
-        own = not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None
-        facts["launch"].update(hub_fit(site, model_types, vllm_released))  # …with --no-deps, over a 0.x huggingface_hub (L155)
-        facts["launch"].update(transformers_fit(facts, tf_pin if own else None,
-                                                model_types, site.image, vllm_released))
-        if tf_pin is not None and own:
-            facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin
-        if "vllm-gguf-plugin" in site.plugins:  # GGUF left vLLM in 0.24 for this plugin (D5, L10)
-            facts["launch"]["gguf_plugin"] = True
-        facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if own else None, gguf_table, model_types,
-                                        site.image, vllm_released, partial(candidates.model_of, kb=kb, markers=gguf_markers,
-                                                                           version=str(facts["vllm"].get("version")))))  # L135
-        facts["launch"].update(loader_fit(facts, gguf_loader, (gguf_table.get("vllm") or {}).get("preread_since")))  # L135: the release's own GGUF weight loader
-        if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
-            tf_requires = (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version")))
-            facts["launch"].update(transformers_gone(facts, tf_pin if own else None, tf_requires,
-                                                     image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,
-                                                                                           sc.files, sc.ctx.read, site.image)))
-            # …and one older than the names the architecture's own vLLM module imports from it
-            facts["launch"].update(transformers_since(facts, tf_pin if own else None, model_types.get("vllm_requires") or {},
-                                                      image=bool(site.image)))
-            # …and one the release's own requirement excludes (pip refuses it beside vLLM, or warns)
-            facts["launch"].update(transformers_range(choice, tf_pin if own else None, tf_requires, tf_scanned, sc.ctx.read))
-        if site.plugins:  # a plugin's pin against vLLM's
-            facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
-        # a KV-cache connector package the kv-transfer config loads (LMCache): its pin against vLLM's
-        facts["launch"].update(connector_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
-        # a serving package that starts vLLM itself (FastChat, Xinference, Ray Serve LLM): its pin against vLLM's
-        facts["launch"].update(host_compat(site, facts, cat, partial(sc.ctx.framework_pin, site.file),
-                                           sc.ctx.read(site.file) if host_of(site) == "ray" else None))
-        if "host_problem_text" not in facts["launch"]:  # …or a keyword it passes to vLLM where each request runs
-            facts["launch"].update(host_request(site, facts, partial(sc.ctx.framework_pin, site.file)))
-        facts["launch"].update(dynamo_facts(site, partial(sc.ctx.framework_pin, site.file)))  # Dynamo's worker (L143)
-        if site.framework != "none":  # the framework's pin against vLLM's
-            pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
-            site.framework_fork = bool(getattr(pin, "own", False))
-            gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
-            copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
-            facts["launch"].update(framework_compat(site, facts, cat, pin, gate, copy))
-            facts["launch"].update(trainer_attention(site) | verl_fork_kv(site, facts))  # L130; verl's own vLLM copy sizes the cache (L15, L16)
+    add_project_facts(prepared, sc, kb, cat, clients)
     # every site's facts are built: the texts and modules the scan kept are let go (a site's file is read again for its diff)
     sc.ctx.release()
     python_callers.forget()
@@ -192,30 +118,6 @@ def replan(rep: AuditReport, sr: SiteReport) -> None:
     sr.changes = plan(sr.site, items, cat, sr.lookup_version) + pin_changes(sr.site, items, pins, sr.version)
     urgent = [c for c in sr.changes if c.priority in ("P0", "P1")]
     sr.after = diffs(sr.site, urgent, rep.ctx.read)
-
-
-def _certain(cat, choice) -> list[str]:
-    """The releases a failure must hold in to be certain: the pinned one, or each one a range
-    allows; none where nothing bounds the release (the user's install decides)."""
-    if choice.basis in ("range", "image-dated"):
-        return [str(v) for v in _allowed(cat, choice)]
-    return [str(choice.version)] if choice.pinned and choice.basis in ("pin", "cli", "image") else []
-
-
-def _allowed(cat, choice) -> list:
-    """The known releases a version range allows (empty when the choice is no range)."""
-    from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
-
-    if choice.basis == "image-dated" and choice.pin is not None:
-        # built that day: the newest release by then, or main's code on its way to the next one
-        return [cat.index_version(v) for v in release_dates.newest_by(image_date(choice.pin.text) or "") if v]
-    if choice.basis != "range" or choice.pin is None:
-        return []
-    try:
-        spec = SpecifierSet(choice.pin.spec)
-    except InvalidSpecifier:
-        return []
-    return [v for v in cat.versions if spec.contains(str(v)) and (choice.among is None or str(v) in choice.among)]
 
 
 def _training_ranks(ctx: ScanContext) -> dict:
@@ -360,7 +262,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     urgent = {op.target for r in results if r.needs_change and r.priority == "P0"
               for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb, urgent)
-    settle_priorities(results, remarks, choice.basis, _allowed(cat, choice), kb)
+    settle_priorities(results, remarks, choice.basis, allowed_releases(cat, choice), kb)
     if choice.basis == "none" and site.framework != "none":
         # no vLLM pin beside a framework: its own install brings a release it accepts, so a failure
         # of the newest release only (a framework finding with a `vllm:` range) is not a certain one
@@ -383,8 +285,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle(results, remarks, site, cat, kb, between.why,
                         span=[cat.index_version(between.low), cat.index_version(between.high)], checks=False)
     elif choice.basis == "range" and choice.pin is not None:
-        unpinned.settle_range(remarks, site, cat, kb, _allowed(cat, choice), choice.pin.spec)
-    elif choice.basis == "image-dated" and (allowed := _allowed(cat, choice)):
+        unpinned.settle_range(remarks, site, cat, kb, allowed_releases(cat, choice), choice.pin.spec)
+    elif choice.basis == "image-dated" and (allowed := allowed_releases(cat, choice)):
         # built from main on that day: an option or value the next release has may be in it already
         unpinned.settle_range(remarks, site, cat, kb, allowed, f">={allowed[0]},<={allowed[-1]}")
     if site.launch.get("opaque"):

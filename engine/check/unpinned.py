@@ -16,8 +16,10 @@ from vllm_kb.engine.check.evaluate import fails_in_some_only
 from vllm_kb.engine.check.startup_build import UNTAGGED
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge, Text
-from vllm_kb.engine.kb.versions import SpecifierSet
+from vllm_kb.engine.kb import release_dates
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
 from vllm_kb.engine.scan.cli_args import normalise_flag
+from vllm_kb.engine.scan.images import image_date
 from vllm_kb.engine.scan.site import Site
 
 BASIS = UNTAGGED
@@ -126,3 +128,17 @@ def settle_between(results: list, other: list, kb: Knowledge, between: Between) 
         r.priority, r.safe = "P1", False
         r.reason = Text(en=r.reason.en + kb.t(f"priority.{why}", "en", spec=spec, floor=low),
                         zh=r.reason.zh + kb.t(f"priority.{why}", "zh", spec=spec, floor=low))
+
+
+def allowed_releases(cat, choice) -> list:
+    """The known releases a version range allows (empty when the choice is no range)."""
+    if choice.basis == "image-dated" and choice.pin is not None:
+        # built that day: the newest release by then, or main's code on its way to the next one
+        return [cat.index_version(v) for v in release_dates.newest_by(image_date(choice.pin.text) or "") if v]
+    if choice.basis != "range" or choice.pin is None:
+        return []
+    try:
+        spec = SpecifierSet(choice.pin.spec)
+    except InvalidSpecifier:
+        return []
+    return [v for v in cat.versions if spec.contains(str(v)) and (choice.among is None or str(v) in choice.among)]

@@ -1,0 +1,101 @@
+"""What a site learns from the rest of the project once every site is found: its Ray cluster,
+dependency pins and imports, the transformers pin against the checkpoint and the release, the
+GGUF files, plugins, KV connectors, serving hosts and the framework that drives it. Each adds
+to the site's `launch` facts, which the checks read."""
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+from vllm_kb.engine.check import candidates
+from vllm_kb.engine.check.connector_compat import connector_compat
+from vllm_kb.engine.check.dependency_pins import dependency_facts
+from vllm_kb.engine.check.dynamo_facts import dynamo_facts
+from vllm_kb.engine.check.framework_compat import framework_compat
+from vllm_kb.engine.check.framework_imports import plugin_compat
+from vllm_kb.engine.check.gguf_fit import gguf_fit
+from vllm_kb.engine.check.gguf_loader import loader_fit
+from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
+from vllm_kb.engine.check.hub_fit import hub_fit
+from vllm_kb.engine.check.launch_facts import ray_cluster
+from vllm_kb.engine.check.project_imports import import_facts
+from vllm_kb.engine.check.trainer_attn import trainer_attention
+from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
+from vllm_kb.engine.check.transformers_gone import transformers_gone
+from vllm_kb.engine.check.transformers_range import transformers_range
+from vllm_kb.engine.check.transformers_resolve import newest_build
+from vllm_kb.engine.check.transformers_since import transformers_since
+from vllm_kb.engine.check.unpinned import allowed_releases
+from vllm_kb.engine.check.verl_fork import verl_fork_kv
+from vllm_kb.engine.kb import frameworks
+from vllm_kb.engine.kb.knowledge import Knowledge
+from vllm_kb.engine.scan import entry_installs, project_imports, vendored
+
+
+def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> None:
+    """Each prepared (site, choice, facts) gains the facts above, in place. `clients` is the code
+    that asks a server for automatic tool choice (only a site that serves HTTP reads it)."""
+    model_types = kb.doc("vllm", "model_types.yaml").data
+    vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
+    gguf_table = kb.doc("vllm", "gguf.yaml").data
+    gguf_loader = kb.doc("vllm", "gguf_loader.yaml").data
+    gguf_markers = kb.doc("models.yaml").data.get("quantized_markers", [])
+    tf_scanned = [str(v) for v in kb.doc("vllm", "transformers_imports.yaml").data.get("transformers_scanned") or []]
+    launches = project_imports.Launches(sc.files, sc.ctx.read)
+    for site, choice, facts in prepared:
+        facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
+        facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
+        if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
+            facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
+        if clients and facts["site"].get("serves_http"):
+            facts["launch"]["tool_clients"] = clients[:5]
+        # the transformers pin against the checkpoint's model_type
+        # a container holds its image's, unless built here or installed by its own command before vLLM starts
+        tf_pin = entry_installs.pin_for(site, "transformers") or sc.ctx.framework_pin(site.file, "transformers")
+        own = not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None
+        facts["launch"].update(hub_fit(site, model_types, vllm_released))  # …with --no-deps, over a 0.x huggingface_hub (L155)
+        facts["launch"].update(transformers_fit(facts, tf_pin if own else None,
+                                                model_types, site.image, vllm_released))
+        if tf_pin is not None and own:
+            facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin
+        if "vllm-gguf-plugin" in site.plugins:  # GGUF left vLLM in 0.24 for this plugin (D5, L10)
+            facts["launch"]["gguf_plugin"] = True
+        facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if own else None, gguf_table, model_types,
+                                        site.image, vllm_released, partial(candidates.model_of, kb=kb, markers=gguf_markers,
+                                                                           version=str(facts["vllm"].get("version")))))  # L135
+        facts["launch"].update(loader_fit(facts, gguf_loader, (gguf_table.get("vllm") or {}).get("preread_since")))  # L135: the release's own GGUF weight loader
+        if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
+            tf_requires = (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version")))
+            facts["launch"].update(transformers_gone(facts, tf_pin if own else None, tf_requires,
+                                                     image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,
+                                                                                           sc.files, sc.ctx.read, site.image)))
+            # …and one older than the names the architecture's own vLLM module imports from it
+            facts["launch"].update(transformers_since(facts, tf_pin if own else None, model_types.get("vllm_requires") or {},
+                                                      image=bool(site.image)))
+            # …and one the release's own requirement excludes (pip refuses it beside vLLM, or warns)
+            facts["launch"].update(transformers_range(choice, tf_pin if own else None, tf_requires, tf_scanned, sc.ctx.read))
+        if site.plugins:  # a plugin's pin against vLLM's
+            facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
+        # a KV-cache connector package the kv-transfer config loads (LMCache): its pin against vLLM's
+        facts["launch"].update(connector_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
+        # a serving package that starts vLLM itself (FastChat, Xinference, Ray Serve LLM): its pin against vLLM's
+        facts["launch"].update(host_compat(site, facts, cat, partial(sc.ctx.framework_pin, site.file),
+                                           sc.ctx.read(site.file) if host_of(site) == "ray" else None))
+        if "host_problem_text" not in facts["launch"]:  # …or a keyword it passes to vLLM where each request runs
+            facts["launch"].update(host_request(site, facts, partial(sc.ctx.framework_pin, site.file)))
+        facts["launch"].update(dynamo_facts(site, partial(sc.ctx.framework_pin, site.file)))  # Dynamo's worker (L143)
+        if site.framework != "none":  # the framework's pin against vLLM's
+            pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
+            site.framework_fork = bool(getattr(pin, "own", False))
+            gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
+            copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
+            facts["launch"].update(framework_compat(site, facts, cat, pin, gate, copy))
+            facts["launch"].update(trainer_attention(site) | verl_fork_kv(site, facts))  # L130; verl's own vLLM copy sizes the cache (L15, L16)
+
+
+def _certain(cat, choice) -> list[str]:
+    """The releases a failure must hold in to be certain: the pinned one, or each one a range
+    allows; none where nothing bounds the release (the user's install decides)."""
+    if choice.basis in ("range", "image-dated"):
+        return [str(v) for v in allowed_releases(cat, choice)]
+    return [str(choice.version)] if choice.pinned and choice.basis in ("pin", "cli", "image") else []
