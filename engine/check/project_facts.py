@@ -20,7 +20,7 @@ from vllm_kb.engine.check.hub_fit import hub_fit
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.project_imports import import_facts
 from vllm_kb.engine.check.trainer_attn import trainer_attention
-from vllm_kb.engine.check.transformers_fit import rope_fit, transformers_fit
+from vllm_kb.engine.check.transformers_fit import release_requires, rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.transformers_range import transformers_range
 from vllm_kb.engine.check.transformers_resolve import newest_build
@@ -65,7 +65,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> 
                                                                            version=str(facts["vllm"].get("version")))))  # L135
         facts["launch"].update(loader_fit(facts, gguf_loader, (gguf_table.get("vllm") or {}).get("preread_since")))  # L135: the release's own GGUF weight loader
         if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
-            tf_requires = (model_types.get("vllm_requires") or {}).get(str((facts.get("vllm") or {}).get("version")))
+            tf_requires = release_requires(model_types.get("vllm_requires") or {}, str((facts.get("vllm") or {}).get("version")))
             facts["launch"].update(transformers_gone(facts, tf_pin if own else None, tf_requires,
                                                      image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,
                                                                                            sc.files, sc.ctx.read, site.image)))
