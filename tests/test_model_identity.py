@@ -125,3 +125,15 @@ def test_a_family_number_running_on_into_letters_is_another_name():
 ])
 def test_chatglm_contexts_are_each_checkpoints_own(name, context):
     assert facts(name)["max_context"] == context
+
+
+# a quantization's bit width in the name is no parameter count: "-AWQ-4bit" on a 32B model once
+# matched the family's `-4b` size rule and sized it as Qwen3-VL-4B (vLLM #29707's checkpoint)
+@pytest.mark.parametrize("name,params,layers", [
+    ("cpatonn/Qwen3-VL-32B-Instruct-AWQ-4bit", 32.0, 64),
+    ("cpatonn/Qwen3-VL-8B-Instruct-AWQ-4bit", 8.0, 36),
+    ("cpatonn/Qwen3-VL-2B-Instruct-AWQ-8bit", 2.0, 28),
+])
+def test_a_bit_width_in_the_name_is_not_the_models_size(name, params, layers):
+    f = facts(name)
+    assert abs(f["params_b"] - params) / params < 0.15 and f["num_hidden_layers"] == layers and f["quantized"]

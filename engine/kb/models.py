@@ -27,6 +27,14 @@ FLAGS = ("moe", "mla", "mtp", "multimodal", "sliding_window", "quantized", "atte
 # v0.3 — not a size such as 0.6B) or a date suffix (-2507, -0528)
 _GEN_DOTTED = re.compile(r"(?i)(?<=[a-z])([-_]?\d+\.)(\d+)(?![\d.]*\s*[bmk](?![a-z]))")
 _GEN_DATE = re.compile(r"(?<=[-_])(\d{4})(?=$|[-_/])")
+# a quantization's bit width written in the name (`-AWQ-4bit`, `bnb-8bit`, `_4-bit`): no parameter count,
+# though a size rule `-4b` would read one (cpatonn/Qwen3-VL-32B-Instruct-AWQ-4bit is the 32B model)
+_BIT_WIDTH = re.compile(r"(?i)(?<=[-_.])(\d+)(?=[-_]?bits?(?![a-z]))")
+
+
+def _sized(short: str) -> str:
+    """The name as size rules read it: bit widths masked, each digit kept in place (spans stay true)."""
+    return _BIT_WIDTH.sub(lambda m: "N" * len(m.group(1)), short)
 
 @lru_cache(maxsize=256)
 def _rx(pattern: str) -> re.Pattern:
@@ -159,7 +167,8 @@ def _entries(short: str, families: list[dict]) -> tuple[str | None, tuple[int, .
     fam = family_of(short, families)
     if fam is None:
         return None, ()
-    return fam["id"], tuple(i for i, s in enumerate(fam.get("sizes", [])) if _rx(s["match"]).search(short))
+    sized = _sized(short)
+    return fam["id"], tuple(i for i, s in enumerate(fam.get("sizes", [])) if _rx(s["match"]).search(sized))
 
 
 def exact_entry(short: str, families: list[dict]) -> bool:
@@ -209,8 +218,9 @@ def _apply_family(facts: dict, arch: dict, fam: dict, short: str, families: list
     spans = [m.span() for m in _rx(fam["match"]).finditer(short)]
     _take(facts, arch, fam)
     backbone = fam.get("backbone")
+    sized = _sized(short)
     for size in fam.get("sizes", []):
-        m = _rx(size["match"]).search(short)
+        m = _rx(size["match"]).search(sized)
         if m:
             spans.append(m.span())
             _take(facts, arch, size)
