@@ -20,3 +20,20 @@ from vllm_kb.engine.check.startup_tokenizer_files import tokenizer_file_facts
 ])
 def test_absent(model, engine, absent):
     assert bool(tokenizer_file_facts(model, engine).get("mistral_tokenizer_absent")) is absent
+
+
+# a GGUF conversion by anyone but Mistral AI ships the .gguf files alone (vLLM #17210: a Q6_K folder
+# with the model card's Mistral flags); Mistral AI's own GGUF repositories and a separate tokenizer are not judged
+@pytest.mark.parametrize("model, engine, absent", [
+    ({"name": "/models/Mistral-Small-3.1-24B-Instruct-2503-Q6_K", "family": "mistral", "quant_method": "gguf"},
+     {"tokenizer_mode": "mistral"}, True),
+    ({"name": "bartowski/mistralai_Devstral-Small-2505-GGUF", "family": "mistral", "quant_method": "gguf"},
+     {"tokenizer_mode": "mistral"}, True),
+    ({"name": "mistralai/Devstral-Small-2505_gguf", "family": "mistral", "quant_method": "gguf"},
+     {"tokenizer_mode": "mistral"}, False),
+    ({"name": "/models/Mistral-Small-3.1-24B-Instruct-2503-Q6_K.gguf", "family": "mistral", "quant_method": "gguf"},
+     {"tokenizer_mode": "mistral", "tokenizer": "mistralai/Mistral-Small-3.1-24B-Instruct-2503"}, False),
+])
+def test_a_gguf_conversion_has_no_mistral_tokenizer(model, engine, absent):
+    got = tokenizer_file_facts(model, engine)
+    assert bool(got.get("mistral_tokenizer_absent")) is absent and bool(got.get("mistral_tokenizer_gguf")) is absent

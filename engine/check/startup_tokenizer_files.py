@@ -4,8 +4,11 @@ matching `^tokenizer\\.model\\.v.*$|^tekken\\.json$|^tokenizer\\.mm\\.model\\.v.
 repository's files (vllm/transformers_utils/tokenizers/mistral.py find_tokenizer_file) and raise
 OSError("Found 0 files matching the pattern …") when there is none. Only Mistral AI's uploads (and
 copies of them) carry such a file: a checkpoint the catalog places in another family (Qwen, Llama,
-DeepSeek, Gemma …) and whose name says nothing of Mistral has none. The opposite side, an upload
-with only Mistral's files started without the mode, is L166's."""
+DeepSeek, Gemma …) and whose name says nothing of Mistral has none, and neither has a GGUF conversion
+(a `.gguf` file, a `-GGUF` repository, a folder named for a llama.cpp type such as `-Q6_K`) by anyone but
+Mistral AI: llama.cpp converters upload the .gguf files alone (vLLM #17210: a Mistral-Small-3.1 Q6_K
+folder served with the model card's Mistral flags). The opposite side, an upload with only Mistral's
+files started without the mode, is L166's."""
 from __future__ import annotations
 
 import re
@@ -22,8 +25,15 @@ def tokenizer_file_facts(model: dict, engine: dict) -> dict[str, Any]:
     tokenizer = engine.get("tokenizer")
     if isinstance(tokenizer, str) and tokenizer.strip() and tokenizer.strip() != name:
         return {}  # another repository's tokenizer: its files are not known here
+    if model.get("quant_method") == "gguf" and not model.get("tokenizer_format") and _publisher(name) != "mistralai":
+        return {"mistral_tokenizer_absent": True, "mistral_tokenizer_gguf": True}
     family = model.get("family")
     if not isinstance(family, str) or family in _MISTRAL_FAMILIES or model.get("tokenizer_format") \
             or _MISTRAL_WORDS.search(name) or _MISTRAL_WORDS.search(str(model.get("backbone") or "")):
         return {}
     return {"mistral_tokenizer_absent": True}
+
+
+def _publisher(name: str) -> str:
+    parts = [p for p in name.replace("\\", "/").split("/") if p]
+    return parts[-2].lower() if len(parts) > 1 else ""
