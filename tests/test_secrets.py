@@ -282,3 +282,10 @@ def test_values_the_audit_read_under_a_secret_name_are_hidden_anywhere(tmp_path)
     redact.known_secrets(["short", "$HF_TOKEN", "two words here"])  # too short, references, not one word
     assert redact.redact_text("K=plain-looking-value-1 short $HF_TOKEN") == "K=plain-looking-value-1 short $HF_TOKEN"
     redact.known_secrets([])
+
+
+def test_a_site_location_in_a_file_named_for_a_secret_stays_readable():
+    # aibrix samples/adapter/base-api-key.yaml: the site is `…yaml:22`, not a key `…yaml` with the value 22
+    assert redact.redact("samples/adapter/base-api-key.yaml:22") == "samples/adapter/base-api-key.yaml:22"
+    assert redact.redact("see base-api-key.yaml:22 (api_key: abc123def456)").endswith("(api_key: ***)")
+    assert redact.redact("api_key: 1234567890") == "api_key: ***"

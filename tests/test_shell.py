@@ -13,6 +13,13 @@ def test_continuations_quotes_comments_and_operators():
     assert cmds[1].line == 3 and cmds[1].words[3].line == 4
 
 
+def test_a_backslash_ending_the_file_is_no_word():
+    # bash drops a continuation backslash with nothing after it (om-ai-lab/VLM-R1's vllm_ascend_server.sh ends so);
+    # a backslash before a space is a word of one space
+    assert [words(c) for c in parse("vllm serve m \\\n  --trust-remote-code \\")] == [["vllm", "serve", "m", "--trust-remote-code"]]
+    assert [[w.literal for w in c.words] for c in parse("vllm serve m \\  ")] == [["vllm", "serve", "m", " "]]
+
+
 def test_heredoc_bodies_and_redirections_are_not_commands():
     text = "cat <<EOF > x\nvllm serve inside\nEOF\nnohup vllm serve m > log 2>&1 &\n"
     cmds = parse(text)

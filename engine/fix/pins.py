@@ -18,6 +18,9 @@ _TAG = re.compile(r"(:v?)(\d+(?:\.\d+)+(?:\.?(?:post|rc|dev)\d*)?)(?:-cu1\d\d(?!
 _VERSION = re.compile(r"\d+(?:\.\d+)+(?:\.?(?:post|rc|dev)\d*)?")
 
 
+_URL_REQ = re.compile(r"(?i)://|^(?:git|hg|svn|bzr)\+|\s@\s|\.(?:whl|tar\.gz|zip)(?:$|[#?])")
+
+
 def _exact(spec: str) -> str | None:
     m = re.fullmatch(r"\s*===?\s*([0-9][0-9A-Za-z.+]*)\s*", spec or "")
     return m.group(1) if m else None
@@ -88,6 +91,10 @@ def _pin_change(site, target: str, value, pins: list, choice) -> Change:
         return Change("pin", target, value, pin.file, "pin", None, None, f"{target}{value}")
     if pin is None:
         return Change("pin", target, value, site.file, "pin", None, None, f"{target}{value}")
+    if pin.kind != "image" and _URL_REQ.search(pin.text or ""):
+        # a VCS or archive install (`git+https://…/transformers.git`) takes no version specifier: the change
+        # is named, not written (`…transformers.git<5` would be a broken requirement)
+        return Change("pin", target, value, pin.file, "pin", None, None, f"{target}{value}")
     # an image pin's line is the launch's; its text is found where the image is written
     ch = Change("pin", target, value, pin.file, "pin", None if pin.kind == "image" else pin.line, pin.text,
                 _rewrite(pin, value))

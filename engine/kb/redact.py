@@ -261,6 +261,9 @@ def _redact_regions(text: str) -> str:
     return "".join(out)
 
 
+_FILE_NAME = re.compile(r"\.(?:ya?ml|json|jsonl|py|sh|bash|zsh|env|toml|txt|md|cfg|ini|conf|ipynb|tf|j2|tpl|slurm|sbatch)$", re.I)
+
+
 def _redact_text(text: str) -> str:
 
     def assign(m: re.Match) -> str:
@@ -268,6 +271,8 @@ def _redact_text(text: str) -> str:
             return m.group(0)
         if re.fullmatch(r"-?\d+(?:\.\d+)?", m.group("val")) and not re.search(r"pass|secret|key", m.group("name"), re.I):
             return m.group(0)  # a count (…_token = 4), never a secret
+        if m.group("sep").strip() == ":" and m.group("val").isdigit() and _FILE_NAME.search(m.group("name")):
+            return m.group(0)  # samples/base-api-key.yaml:22 — a file and its line, as every report names a site
         cut = m.start("q") if m.group("q") else m.start("val")
         return m.group(0)[: cut - m.start(0)] + _keep_quotes(m)
 

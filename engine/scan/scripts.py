@@ -311,7 +311,9 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
     site.device_args = (*site.device_args, *(n for n, st in parsed.settings.items() if not st.resolved and gpu_count_idiom(st.note)))
     before = {b.index: b for b in argv}
     for a in parsed.positionals:
-        site.remarks.append(Finding("stray-positional", msg("finding.stray_positional", arg=a.raw), rel, a.line, "P0",
+        # `\ ` (a backslash before a space, not before the line's end) is a word of one space: shown quoted
+        shown = repr(a.text) if a.text is not None and a.text.isspace() else a.raw
+        site.remarks.append(Finding("stray-positional", msg("finding.stray_positional", arg=shown), rel, a.line, "P0",
                                     vllm=_swallowed_until(ctx.catalog, before.get(a.index - 1))))
     return site
 

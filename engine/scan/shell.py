@@ -109,6 +109,9 @@ class _Lexer:
             if c == "\\" and self.peek(1) == "\n":
                 self.advance(2)
                 continue
+            if c == "\\" and self.i + 1 == len(self.s):  # a backslash ending the file escapes nothing: bash drops it
+                self.advance()
+                continue
             if c in " \t\r":
                 self.advance()
                 continue
