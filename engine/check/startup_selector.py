@@ -64,14 +64,18 @@ def selector_config(model: dict, engine: dict, startup: dict, gpu: dict) -> dict
     if mla and model.get("kv_lora_rank") and model.get("qk_rope_head_dim"):
         head = model["kv_lora_rank"] + model["qk_rope_head_dim"]
     elif not mla:
-        head = startup.get("head_size")
+        head = startup.get("head_size") or model.get("head_dim")
     kv: str | None = str(engine.get("kv_cache_dtype") or "auto").strip().lower()
     sparse = bool(model.get("index_topk")) if mla else False
     if sparse and str(kv).startswith("fp8"):
         kv = None  # DeepSeek V3.2's config hook rewrites an fp8 cache (fp8_ds_mla) in some releases
     sinks = model.get("attention_sinks")
-    return {"cc": round(float(cc), 1), "mla": bool(mla), "head_size": head, "dtype": startup.get("dtype"),
-            "kv": kv, "sink": sinks if isinstance(sinks, bool) else None, "sparse": sparse}
+    # Gemma 4 builds its full-attention layers at global_head_dim: the selector is asked for each size
+    wide = model.get("global_head_dim") if not mla else None
+    heads = [head] + ([wide] if isinstance(wide, int) and head and wide != head else [])
+    return {"cc": round(float(cc), 1), "mla": bool(mla), "head_size": head, "head_sizes": heads,
+            "dtype": startup.get("dtype"), "kv": kv, "sink": sinks if isinstance(sinks, bool) else None,
+            "sparse": sparse}
 
 
 def _at(value, cc: float):
@@ -153,6 +157,12 @@ def selector_facts(facts: dict, table: dict, version: str | None, startup: dict)
     cfg = selector_config(facts.get("model") or {}, facts.get("engine") or {}, startup, facts.get("gpu") or {})
     if cfg is None:
         return {}
+    # each head size's layers are built and validated apart: the first size that stops the start decides
+    verdicts = [_judge(table, span, {**cfg, "head_size": h}, v, version, startup) for h in cfg["head_sizes"]]
+    return next((x for x in verdicts if x.get("attn_none_valid") or x.get("attn_forced_invalid")), verdicts[0])
+
+
+def _judge(table: dict, span: dict, cfg: dict, v: Version, version: str, startup: dict) -> dict[str, Any]:
     out: dict[str, Any] = {"attn_selector_line": span["line"] if span["first"] == version else span["last_line"]}
     forced = startup.get("backend")
     forced = _ALIASES.get(forced, forced) if isinstance(forced, str) else None

@@ -20,6 +20,7 @@ ARCH_KEYS = (
     "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "index_topk", "sliding_window_size",
     "sliding_window_pattern", "tie_word_embeddings", "max_position_embeddings", "attn_logit_softcapping",
     "attention_chunk_size", "interleave_moe_layer_step", "num_kv_shared_layers", "rope_cache_positions",
+    "global_head_dim",
 )
 _DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16",
            "float32": "float32", "fp32": "float32", "float": "float32"}
