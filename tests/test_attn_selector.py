@@ -235,3 +235,53 @@ def test_fp8_cache_on_triton_is_not_proposed():
     assert not on("0.18.0", 8.9, 96)               # Triton has e4m3 from 8.9
     assert on("0.18.0", 8.0, 128, "TRITON_ATTN")   # forced
     assert not on("0.24.0", 8.6, 96)               # 0.24.0+: left to the KV table
+
+
+GEMMA4 = {"mla": False, "model_type": "gemma4", "head_dim": 256, "global_head_dim": 512}
+R1_NVFP4 = {**V3, "quant_method": "modelopt_fp4", "quant_kv_cache": "fp8"}
+
+
+@pytest.mark.parametrize("version,cc,backend,refused", [
+    ("0.19.1", 12.0, "FLASHINFER", True),    # vLLM #40677: FlashInfer takes 64/128/256 before 0.22.0
+    ("0.21.0", 8.9, "FLASHINFER", True),
+    ("0.22.0", 12.0, "FLASHINFER", False),   # 512 from 0.22.0
+    ("0.19.1", 8.9, "FLASH_ATTN", True),     # FlashAttention stops at 256
+    ("0.19.1", 8.9, "TRITON_ATTN", False),
+    ("0.19.1", 8.9, None, False),            # vLLM #38887: unforced, Triton takes both sizes
+])
+def test_gemma4_full_attention_layers_are_validated(version, cc, backend, refused):
+    got = sel(version, cc, GEMMA4, backend=backend)
+    assert bool(got.get("attn_forced_invalid")) is refused and not got.get("attn_none_valid")
+    if refused:
+        assert got["attn_forced_reasons"] == "['head_size not supported']" and got["attn_select_fix"] == "unset_backend"
+
+
+@pytest.mark.parametrize("version,cc,kv,none_valid", [
+    ("0.13.0", 12.0, None, False),   # the setting's auto stays the model dtype
+    ("0.14.0", 12.0, None, True),    # vLLM #32732: auto is the checkpoint's fp8_e4m3, Triton MLA refuses it
+    ("0.17.1", 12.0, None, True),
+    ("0.18.0", 12.0, None, False),   # Triton MLA takes fp8 from 0.18.0
+    ("0.14.0", 10.0, None, False),   # B200: FlashInfer / CUTLASS MLA take it
+    ("0.15.0", 12.0, "bfloat16", False),  # Triton MLA takes a bfloat16 cache from 0.15.0
+])
+def test_modelopt_fp8_kv_cache_reaches_the_selector(version, cc, kv, none_valid):
+    got = sel(version, cc, R1_NVFP4, kv=kv)
+    assert bool(got.get("attn_none_valid")) is none_valid
+    if none_valid:
+        assert got["attn_kv_checkpoint"] == "fp8_e4m3" and got["attn_select_fix"] == "release"
+        assert got["attn_select_release"] == "0.18.0"
+
+
+def test_dropping_the_kv_setting_is_no_fix_where_auto_is_the_checkpoints_fp8():
+    got = sel("0.14.0", 12.0, R1_NVFP4, kv="bfloat16")
+    assert got["attn_none_valid"] and got["attn_select_fix"] == "release" and "attn_kv_checkpoint" not in got
+
+
+def test_modelopt_kv_cache_is_read_from_the_config():
+    from vllm_kb.engine.kb.model_config import config_scalars
+    for quant, want in (({"quant_method": "modelopt", "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": "FP8"}}, "fp8"),
+                        ({"quant_method": "modelopt", "kv_cache_quant_algo": None}, None),
+                        ({"quant_method": "fp8", "kv_cache_quant_algo": "FP8"}, None)):
+        facts = {"quant_kv_cache": "fp8"}
+        config_scalars(facts, {"quantization_config": quant}, None)
+        assert facts.get("quant_kv_cache") == want

@@ -20,6 +20,7 @@ from vllm_kb.engine.kb.versions import Version, try_parse
 
 # the compute capabilities the tool evaluated each rule at: a GPU outside them is not judged
 _EVALUATED = frozenset({7.0, 7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.0, 10.3, 11.0, 12.0, 12.1})
+_KV_FROM_CHECKPOINT = Version("0.14.0")
 _ALIASES = {"FLASH_ATTN_VLLM_V1": "FLASH_ATTN", "TRITON_ATTN_VLLM_V1": "TRITON_ATTN"}
 # ModelConfig.is_deepseek_mla: the model types whose attention vLLM runs as MLA (0.11.1-0.34.0)
 MLA_TYPES = frozenset({"deepseek_v2", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "kimi_k2", "kimi_linear",
@@ -123,7 +124,8 @@ def _render(refused: dict[str, list[str]]) -> str:
 
 
 def _fix(table: dict, span: dict, cfg: dict, v: Version) -> dict[str, str]:
-    if cfg["kv"] not in (None, "auto") and pick(span, {**cfg, "kv": "auto"})[0]:
+    auto = cfg.get("kv_auto", "auto")  # what dropping the setting hands the selector
+    if cfg["kv"] not in (None, auto) and pick(span, {**cfg, "kv": auto})[0]:
         return {"kind": "kv_auto"}
     if cfg["dtype"] == "float16" and cfg["cc"] >= 8.0 and pick(span, {**cfg, "dtype": "bfloat16"})[0]:
         return {"kind": "bfloat16"}
@@ -157,12 +159,20 @@ def selector_facts(facts: dict, table: dict, version: str | None, startup: dict)
     cfg = selector_config(facts.get("model") or {}, facts.get("engine") or {}, startup, facts.get("gpu") or {})
     if cfg is None:
         return {}
+    model = facts.get("model") or {}
+    if (v >= _KV_FROM_CHECKPOINT and model.get("quant_kv_cache") == "fp8" and not cfg["sparse"]
+            and str(model.get("quant_method") or "").startswith("modelopt")):
+        # 0.14.0+ hand the selector the checkpoint's KV-cache quantization when the setting is auto
+        # (arg_utils resolve_kv_cache_dtype_string; ModelOpt's FP8 is fp8_e4m3)
+        cfg = {**cfg, "kv_auto": "fp8_e4m3"}
+        if cfg["kv"] == "auto":
+            cfg.update(kv="fp8_e4m3", kv_resolved=True)
     # each head size's layers are built and validated apart: the first size that stops the start decides
     verdicts = [_judge(table, span, {**cfg, "head_size": h}, v, version, startup) for h in cfg["head_sizes"]]
     return next((x for x in verdicts if x.get("attn_none_valid") or x.get("attn_forced_invalid")), verdicts[0])
 
 
-def _judge(table: dict, span: dict, cfg: dict, v: Version, version: str, startup: dict) -> dict[str, Any]:
+def _judge(table: dict, span: dict, cfg: dict, v: Version, version: str | None, startup: dict) -> dict[str, Any]:
     out: dict[str, Any] = {"attn_selector_line": span["line"] if span["first"] == version else span["last_line"]}
     forced = startup.get("backend")
     forced = _ALIASES.get(forced, forced) if isinstance(forced, str) else None
@@ -189,6 +199,8 @@ def _judge(table: dict, span: dict, cfg: dict, v: Version, version: str, startup
             return {"attn_selected": chosen, **_unhandled(span["backends"][chosen], chosen, cfg)}
         fix = _fix(table, span, cfg, v)
         out.update({"attn_none_valid": True, "attn_none_reasons": _render(refused)})
+        if cfg.get("kv_resolved"):
+            out["attn_kv_checkpoint"] = cfg["kv"]
     out["attn_select_fix"] = fix["kind"]
     if fix.get("release"):
         out["attn_select_release"] = fix["release"]

@@ -127,6 +127,9 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
             facts["quant_scheme"] = scheme
         facts.pop("quant_group_size", None)  # the catalog's; the checkpoint's own follows
         facts.pop("quant_block", None)
+        facts.pop("quant_kv_cache", None)
+        if _modelopt_fp8_kv(quant):
+            facts["quant_kv_cache"] = "fp8"
         facts.update(quant_shape(quant))
         # what AWQMarlinConfig.is_awq_marlin_compatible reads: `bits` only (not AutoAWQ's older
         # `w_bit`) and `zero_point`; GPTQMarlinConfig.is_gptq_marlin_compatible also `sym` and
@@ -205,6 +208,20 @@ def _nested_quant(config: dict) -> dict | None:
         if isinstance(q, dict) and isinstance(q.get("quant_method"), str) and q["quant_method"]:
             return q
     return None
+
+
+def _modelopt_fp8_kv(quant: dict) -> bool:
+    """A ModelOpt config's FP8 KV cache as vLLM 0.14.0+ get_kv_cache_quant_algo_string reads it (the
+    scheme first, then kv_cache_quant_algo; at the top level or under `quantization`)."""
+    if not str(quant.get("quant_method", "")).lower().startswith("modelopt"):
+        return False
+    nested = quant.get("quantization")
+    inner: dict = nested if isinstance(nested, dict) else quant
+    algo = (inner.get("kv_cache_scheme") or quant.get("kv_cache_scheme") or inner.get("kv_cache_quant_algo")
+            or quant.get("kv_cache_quant_algo"))
+    if isinstance(algo, dict):
+        return algo.get("dynamic") is False and algo.get("num_bits") == 8 and algo.get("type") == "float"
+    return isinstance(algo, str) and algo.lower() == "fp8"
 
 
 def _scheme(quant: dict) -> str | None:

@@ -348,6 +348,8 @@ def _markers(facts: dict, short: str, markers: list[dict], config: dict | None, 
                 facts["quant_source"] = "catalog"  # the publisher's own uploads of this name say so
             if mk.get("unquantized"):
                 facts["quant_unquantized"] = dict(mk["unquantized"])
+            if mk.get("kv_cache"):
+                facts["quant_kv_cache"] = mk["kv_cache"]
             if not (config and (config.get("torch_dtype") or config.get("dtype"))) and mk["method"] not in keeps:
                 # the base family's dtype says nothing of a quantized upload's (AWQ/GPTQ ones are mostly float16)
                 facts.pop("torch_dtype", None)
