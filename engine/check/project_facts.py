@@ -11,6 +11,7 @@ from vllm_kb.engine.check import candidates
 from vllm_kb.engine.check.connector_compat import connector_compat
 from vllm_kb.engine.check.dependency_pins import dependency_facts
 from vllm_kb.engine.check.dynamo_facts import dynamo_facts
+from vllm_kb.engine.check.flashinfer_installed import flashinfer_missing
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
 from vllm_kb.engine.check.gguf_fit import gguf_fit
@@ -45,6 +46,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> 
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
+        facts["launch"].update(flashinfer_missing(site, choice, sc.ctx.dependency_pins, sc.files, sc.ctx.read))  # L13
         if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
             facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
         if clients and facts["site"].get("serves_http"):
