@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from vllm_kb.engine.kb.redact_lines import TRIGGERS, hits, line_end, links
+
 REDACTED = "***"
 
 # Names of secrets, as env vars, YAML/JSON keys, Python keywords or long flags (either spelling).
@@ -101,14 +103,9 @@ _COMMAND_SECRETS = [
     re.compile(r"(?P<head>\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?)(?P<val>[^\s|]+)(?=[ \t]*\|[^\n]*--password-stdin)"),
     re.compile(r"(?P<head>\bwandb[ \t]+login[ \t]+(?:--\S+[ \t]+)*)(?P<val>[^\s'\"-][^\s'\"]*)"),
 ]
-# Cheap test before the regexes: most strings hold none of these.
-_TRIGGERS = ("key", "token", "secret", "pass", "credential", "auth", "bearer", "://", "hf_", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat", "glpat", "xox",
-             "akia", "aiza", "eyj", "mysql", "mariadb", "sshpass", "login")
-
-
 def _triggered(text: str) -> bool:
     low = text.lower()  # substring tests in C: a megabyte in about a millisecond
-    return any(w in low for w in _TRIGGERS)
+    return any(w in low for w in TRIGGERS)
 
 
 def _keep_quotes(m: re.Match) -> str:
@@ -165,83 +162,25 @@ def redact_text(text: str) -> str:
     return hit
 
 
-# A long text (a whole file, for a diff) is redacted line region by line region: only the lines
-# that hold a trigger, each with the lines a match can run onto. The result is the same as
-# _redact_text over the whole text: every pattern above needs one of these words (case-folded as the
-# patterns fold them; _URL_QUERY's "sig" and _BEARER's "Basic" are not in _TRIGGERS), a match runs
-# onto the next line only from a line that holds "--" (_FLAG's value after a backslash or on a YAML
-# list's next line) or "name" (_K8S_ENV), and no lookaround reaches past a line break. "${"
-# (_DEFAULT's value may span lines) sends the text down the whole-text path. A region starts after
-# a line break, so the lookbehinds and \b see what they see in the whole text; replacements only put
-# *** between kept characters, so they never make a line link to the next one. Held to
-# _redact_text by tests/test_redact_regions.py.
-_LINE_WORDS = _TRIGGERS + ("sig", "basic")
-_LINE_TRIGGER = re.compile("|".join(map(re.escape, _LINE_WORDS)), re.I)
 _REGIONS_FROM = 4096
 _REGION_MEMO: dict[str, str] = {}
-
-
-def _links(text: str, start: int, end: int) -> bool:
-    """Whether the line text[start:end] may start a match that ends on the next line."""
-    return text.find("--", start, end) >= 0 or text.find("name", start, end) >= 0
-
-
-def _line_end(text: str, i: int) -> int:
-    j = text.find("\n", i)
-    return len(text) if j < 0 else j + 1
-
-
-def _hits(text: str) -> list[int]:
-    """Where trigger words stand, at least one per line that holds any (found with str.find on
-    the lowered text, which is as long as the text when it is ASCII)."""
-    if text.isascii():
-        return _ascii_hits(text.lower())
-    low = text.lower()
-    if len(low) != len(text):  # a character that lowers to two: positions would shift
-        return [m.start() for m in _LINE_TRIGGER.finditer(text)]
-    # the lines as below, and a line with a character outside ASCII (ſ and K fold onto s and k)
-    # through the case-blind pattern as well: one regex pass over every non-ASCII file was 9 % of
-    # the audit of vLLM's tree
-    out = _ascii_hits(low)
-    m = _NON_ASCII.search(text)
-    while m is not None:
-        end = _line_end(text, m.start())
-        out += [h.start() for h in _LINE_TRIGGER.finditer(text, text.rfind("\n", 0, m.start()) + 1, end)]
-        m = _NON_ASCII.search(text, end)
-    out.sort()
-    return out
-
-
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
-
-
-def _ascii_hits(low: str) -> list[int]:
-    out: list[int] = []
-    for w in _LINE_WORDS:
-        i = low.find(w)
-        while i >= 0:
-            out.append(i)
-            eol = low.find("\n", i)
-            i = low.find(w, eol) if eol >= 0 else -1
-    out.sort()
-    return out
 
 
 def _redact_regions(text: str) -> str:
     regions: list[list[int]] = []
     n, end = len(text), 0
-    for hit in _hits(text):
+    for hit in hits(text):
         if hit < end:
             continue
         start = text.rfind("\n", 0, hit) + 1
         while start > 0:  # the lines above that run onto this one
             prev = text.rfind("\n", 0, start - 1) + 1
-            if not _links(text, prev, start):
+            if not links(text, prev, start):
                 break
             start = prev
-        end = _line_end(text, hit)
-        while end < n and _links(text, text.rfind("\n", 0, end - 1) + 1, end):
-            end = _line_end(text, end)
+        end = line_end(text, hit)
+        while end < n and links(text, text.rfind("\n", 0, end - 1) + 1, end):
+            end = line_end(text, end)
         if regions and start <= regions[-1][1] + 256:  # near the last one: one call for both
             regions[-1][1] = end
         else:

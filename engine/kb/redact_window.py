@@ -12,7 +12,7 @@ argument does not cover goes the whole way (None): short texts (below the region
 (a default's value may span lines), line breaks other than `\\n`, and a mask that moved a line break."""
 from __future__ import annotations
 
-from vllm_kb.engine.kb import redact
+from vllm_kb.engine.kb import redact, redact_lines
 from vllm_kb.engine.kb.safe_text import escape
 
 
@@ -22,7 +22,7 @@ def _plain_lines(text: str, lines: list[str]) -> bool:
 
 
 def _links(line: str) -> bool:
-    return redact._links(line, 0, len(line))
+    return redact_lines.links(line, 0, len(line))
 
 
 def masked_after_edit(old: str, new: str, a: list[str], b: list[str], masked_a: list[str]) -> list[str] | None:
