@@ -62,9 +62,11 @@ def test_l160_names_the_releases_whose_pin_lacks_sm12x():
             if spec.contains(v)] == ["0.24.0", "0.27.0", "0.27.1"]
 
 
-@pytest.mark.skipif(not os.environ.get("VLLM_KB_SDISTS_CHECK") or not Path("/work/scratch/sdists/dl").is_dir(),
-                    reason="re-reads every release (set VLLM_KB_SDISTS_CHECK=1 where the sdist tarballs are)")
-def test_l160_is_what_the_sources_say():
-    r = subprocess.run([sys.executable, str(ROOT / "tools" / "vllm_deepgemm_pins.py"), "--check"],
-                       capture_output=True, text=True)
+@pytest.mark.parametrize(("name", "sources"), [("vllm_deepgemm_pins.py", "/work/scratch/sdists/dl"),
+                                              ("vllm_lora_towers.py", "/work/scratch/sdists/src")])
+def test_the_rules_are_what_the_sources_say(name, sources):
+    """L160's releases (DeepGEMM pins) and L60's Qwen3-VL rule (tower prefixes), re-read from every release."""
+    if not os.environ.get("VLLM_KB_SDISTS_CHECK") or not Path(sources).is_dir():
+        pytest.skip("re-reads every release (set VLLM_KB_SDISTS_CHECK=1 where the sdists are)")
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / name), "--check"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr

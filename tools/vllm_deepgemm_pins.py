@@ -13,15 +13,13 @@ report that shows it; the rest is read from each release's sdist.
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import tarfile
 from pathlib import Path
 
-import yaml
-
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from knowledge_rule import arguments, contains, rule  # noqa: E402
 _CMAKE = "cmake/external_projects/deepgemm.cmake"
 _CUDA = "vllm/platforms/cuda.py"
 _TAG = re.compile(r'^\s*(?:set\(_DEEPGEMM_UPSTREAM_TAG\s+"?|GIT_TAG\s+)([0-9a-f]{40})')
@@ -88,26 +86,19 @@ def _vkey(v: str) -> tuple[int, ...]:
 
 def l160_spec() -> str:
     """The `vllm:` range of L160's rule for every block-FP8 model (the one that reads the pin)."""
-    checks = yaml.safe_load((ROOT / "knowledge" / "checks" / "L.yaml").read_text(encoding="utf-8"))
-    check = next(c for c in checks["checks"] if c["id"] == "L160")
-    return next(r["vllm"] for r in check["rules"] if "quant_block[0]" in r.get("when", ""))
+    return rule("L160", "quant_block[0]")["vllm"]
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--tar", default="/work/scratch/sdists/dl", type=Path, help="the sdist tarballs")
-    ap.add_argument("--check", action="store_true", help="exit 1 when L160's releases differ from the sources'")
-    a = ap.parse_args()
+    a = arguments("--tar", "/work/scratch/sdists/dl", "the sdist tarballs", "L160's rule")
     table = rows(a.tar)
     for r in table:
         print(f"{r['release']:>8}  families={r['families']}  pin={(r['pin'] or '?')[:8]}  sm12x={r['pin_sm12x']}")
     if not a.check:
         return 0
-    sys.path.insert(0, str(ROOT.parent))
-    from vllm_kb.engine.kb.versions import SpecifierSet  # noqa: PLC0415 (a maintainer's run only)
-    spec = SpecifierSet(l160_spec())
+    spec = l160_spec()
     unknown = [r["release"] for r in table if 120 in r["families"] and r["pin_sm12x"] is None]
-    wrong = [r["release"] for r in table if bool(r["breaks_sm12x"]) != spec.contains(r["release"])]
+    wrong = [r["release"] for r in table if bool(r["breaks_sm12x"]) != contains(spec, r["release"])]
     for what, releases in (("pin not in SM12X", unknown), ("L160 disagrees", wrong)):
         if releases:
             print(f"{what}: {', '.join(releases)}", file=sys.stderr)
