@@ -197,6 +197,8 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit]
         a, b = s.pos["value"]
         return TextEdit(a, b, py_literal(merge_value(ch.value, s)))
     if ch.op == "set" and ch.after and ch.file == site.file:
+        if site.source.get("target") == "xinference-rest":
+            return None  # a REST launch body (a dict): an entry is not written the way a keyword is
         if any(k.arg is None and _all_fields(k.value) for k in site.source["call"].keywords):
             return None  # `**asdict(engine_args)` carries every field already: a second one is a TypeError at the call
         return edits_mod.insert_python_kwarg(text, site.source["call"], lines, ch.after)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import framework_site, python_argv, sagemaker, xinference_defaults, xinference_engine
+from vllm_kb.engine.scan import framework_site, python_argv, sagemaker, xinference_defaults, xinference_engine, xinference_rest
 from vllm_kb.engine.scan.python_facts import bound_env, facts  # noqa: F401 — re-exported for python_calls
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
@@ -33,10 +33,10 @@ _SERVER_FUNCS = {"build_async_engine_client", "run_server"}
 # models.py Model.upload; the vLLM notebooks of GoogleCloudPlatform/vertex-ai-samples pass both)
 _VERTEX_ARGV = ("serving_container_command", "serving_container_args")
 # the names of the callees the scanner looks at (a call by any other name is none of these)
-CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload"} | python_argv.SPAWN_NAMES
+CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload", "post"} | python_argv.SPAWN_NAMES
                     | {"Model", "HuggingFaceModel", "JumpStartModel", "create_model"})
 # words one of those calls, or BentoML's `__command__`, spells in a file that holds it
-WORDS = ("LLMConfig", "vLLMEngineProcessorConfig", "ChatModel", "build_async_engine_client", "run_server", "launch_model",
+WORDS = ("LLMConfig", "vLLMEngineProcessorConfig", "ChatModel", "build_async_engine_client", "run_server", "launch_model", "model_engine",
          "serving_container_args", sagemaker.PREFIX,
          "__command__", "subprocess", "Popen", "system(", "popen(", "execv", "spawnv", "create_subprocess")
 
@@ -67,6 +67,8 @@ class Tools:
                 return "openai-server"
         if isinstance(f, ast.Attribute) and f.attr == "launch_model" and any(k.arg in ("model_engine", "model_name") for k in call.keywords):
             return "xinference"
+        if isinstance(f, ast.Attribute) and f.attr == "post" and rest_body(call) is not None:
+            return "xinference-rest"
         if isinstance(f, ast.Attribute) and f.attr == "upload" and any(k.arg in _VERTEX_ARGV for k in call.keywords):
             return "vertex-upload"
         if sagemaker.is_call(call):  # the SageMaker SDK's Model(image_uri=, env=), boto3's create_model
@@ -112,6 +114,8 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
         return python_argv.list_site(ctx, rel, text, call, r, "bentoml")
     if f.target == "xinference":
         return _xinference(ctx, rel, text, version, call, r)
+    if f.target == "xinference-rest":
+        return _xinference_rest(ctx, rel, text, version, call, r)
     if f.target == "sagemaker":
         return sagemaker.site(ctx, rel, text, call, r)
     if f.target == "vertex-upload":
@@ -173,6 +177,37 @@ def _xinference(ctx, rel, text, version, call, r) -> Site | None:
     site.framework_defaults = xinference_defaults.engine_defaults(ctx, rel, {}, {k: v for k, v in know["defaults"].items()
                                                                               if k not in site.settings})
     site.source = {"call": call, "text": text, "target": "xinference", "func": r.lines.segment(call.func)}
+    return site
+
+
+def rest_body(call: ast.Call) -> ast.Dict | None:
+    """The literal JSON body of `requests.post(url, json={…})` (or `data=json.dumps({…})`) when it names a
+    model_engine: a launch over Xinference's REST API (engine/scan/xinference_rest.py)."""
+    for k in call.keywords:
+        node = k.value
+        if k.arg == "data" and isinstance(node, ast.Call) and _dotted(node.func).endswith("dumps") and node.args:
+            node = node.args[0]
+        elif k.arg != "json":
+            continue
+        if isinstance(node, ast.Dict) and any(isinstance(x, ast.Constant) and x.value == "model_engine" for x in node.keys):
+            return node
+    return None
+
+
+def _xinference_rest(ctx, rel, text, version, call, r) -> Site | None:
+    """`requests.post(url + "/v1/models", json={"model_engine": "vllm", …})`: the server hands the body to
+    launch_model as keywords, so the body is read as that call; its entries are not keywords a fix can add to."""
+    d = rest_body(call)
+    if d is None:
+        return None
+    kws = [ast.keyword(arg=k.value, value=v, lineno=k.lineno, col_offset=k.col_offset, end_lineno=v.end_lineno,
+                       end_col_offset=v.end_col_offset) for k, v in zip(d.keys, d.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    as_call = ast.copy_location(ast.Call(func=call.func, args=[], keywords=kws), call)
+    as_call.end_lineno, as_call.end_col_offset = call.end_lineno, call.end_col_offset
+    site = _xinference(ctx, rel, text, version, as_call, r)
+    if site is not None:
+        site.kind = xinference_rest.KIND
+        site.source = {**(site.source or {}), "target": "xinference-rest"}
     return site
 
 

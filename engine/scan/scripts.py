@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, entry_env, evalscope_launch, framework_site, fw_launch, nemo_rl_config, serve_config, swift_adapters, tool_launch
+from vllm_kb.engine.scan import argv_entry, entry_env, evalscope_launch, framework_site, fw_launch, nemo_rl_config, serve_config, swift_adapters, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -71,6 +71,8 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
         site = _framework_site(ctx, rel, version, cmd, fw, c.env, c.ex)
     elif (tl := tool_launch.find(c.words)) is not None:
         site = tool_launch.site(ctx, rel, version, cmd, tl, _prefix_env(c, tl.env, rel), syntax)
+    elif (body := xinference_rest.curl_body(ctx, rel, c.words)) is not None:
+        site = xinference_rest.site(ctx, rel, version, cmd, body, c.env)
     elif (served := evalscope_launch.server_argv(c.words)) is not None:
         site = _evalscope_site(ctx, rel, version, Command(served, c.line, c.end_line), c, syntax)
     else:

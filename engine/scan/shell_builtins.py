@@ -148,6 +148,8 @@ class Builtins:
             ex.vars[argv[2].value] = hole("getopts")
             ex.vars["OPTARG"] = hole("$OPTARG")
             return True
+        if base == "curl" and any("/v1/models" in (w.value or w.raw) for w in argv[1:]):
+            return False  # a POST to Xinference's /v1/models may launch a model (engine/scan/xinference_rest.py)
         return base in _NOOP
 
     def source(self, w: Word) -> None:

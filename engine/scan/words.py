@@ -9,11 +9,12 @@ from __future__ import annotations
 # `--model-engine vLLM` (Xinference) and other tools spell the name in capitals; Xinference before 0.11.0
 # chose vLLM without naming it. LLaMA-Factory's scripts
 # before llamafactory-cli (`python src/cli_demo.py cfg.yaml`) may name vLLM only in the config; MinerU's
-# mineru-openai-server runs `vllm serve` without naming it.
+# mineru-openai-server runs `vllm serve` without naming it; a POST to Xinference's /v1/models may name vLLM
+# only in the JSON file it sends (`curl -d @launch.json`, engine/scan/xinference_rest.py).
 FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config", "actor_rollout_ref", "trl.scripts",
                    "vLLM", "VLLM", "openllm ", "run_grpo", "run_eval", "api_demo.py", "cli_demo.py", "web_demo.py",
-                   "mineru-openai-server", "xinference launch")
+                   "mineru-openai-server", "xinference launch", "/v1/models")
 # Only YAML that could configure vLLM is parsed: tools that configure it without naming it (KServe's
 # Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count, and so do an
 # EasyR1 config (its rollout is vLLM unless named otherwise) and a NeMo-RL config that inherits its
