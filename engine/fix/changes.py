@@ -171,7 +171,7 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         return _rename(site, target, value, cat, version)
     if site.tool == "xinference" and target == "n_gpu" and op == "set":
         # Xinference's own launch option (engine/scan/xinference_engine.py), not an engine keyword
-        option = {"python-call": f"n_gpu={value}", "json-body": f'"n_gpu": {value}'}.get(site.syntax, f"--n-gpu {value}")
+        option = {"python-call": f"n_gpu={value}", "kwargs-json": f'"n_gpu": {value}'}.get(site.syntax, f"--n-gpu {value}")
         return Change("set", target, value, site.file, site.syntax, None, None, option)
     if op in ("env", "unset_env"):
         existing = site.env.get(target)

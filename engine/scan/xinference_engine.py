@@ -83,7 +83,7 @@ def gpu_remark(site: Site, gpus: int, by: str) -> Finding | None:
     need = tp.value * ppv
     if need <= gpus:
         return None
-    cli = site.syntax not in ("python-call", "json-body")  # a keyword, or a key of a REST launch body
+    cli = site.syntax not in ("python-call", "kwargs-json")  # a keyword, or a key of a REST launch body
     opt = ("--n-gpu" if cli else "n_gpu") if by != "gpu_idx" else ("--gpu-idx" if cli else "gpu_idx")
     given = {"auto": ("--n-gpu auto (the default) gives the model one GPU", "--n-gpu 默认 auto，只给模型 1 张 GPU"),
              "n_gpu": (f"{opt} gives the model {gpus} GPU(s)", f"{opt} 只给模型 {gpus} 张 GPU"),

@@ -16,7 +16,7 @@ from vllm_kb.engine.scan import xinference_defaults, xinference_engine
 from vllm_kb.engine.scan.python_settings import place
 from vllm_kb.engine.scan.site import Setting, Site
 
-SYNTAX = "json-body"
+SYNTAX = "kwargs-json"  # as Triton's model.json: engine arguments as JSON keys, values as JSON gives them
 KIND = "xinference POST /v1/models"
 _URL = re.compile(r"/v1/models/?(?:[?#].*)?$")
 _DATA = ("-d", "--data", "--data-raw", "--data-binary", "--json")
