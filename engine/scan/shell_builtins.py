@@ -148,7 +148,8 @@ class Builtins:
             ex.vars[argv[2].value] = hole("getopts")
             ex.vars["OPTARG"] = hole("$OPTARG")
             return True
-        if base == "curl" and any("/v1/models" in (w.value or w.raw) for w in argv[1:]):
+        if base == "curl" and any("/v1/models" in (w.value or w.raw) for w in argv[1:]) \
+                and any((w.value or w.raw).startswith(("-d", "--data", "--json")) for w in argv[1:]):
             return False  # a POST to Xinference's /v1/models may launch a model (engine/scan/xinference_rest.py)
         return base in _NOOP
 
