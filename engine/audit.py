@@ -61,7 +61,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     rep = AuditReport(root=sc.root, sites=[], skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
                       pins=sc.pins, default_version=sc.default, kb=kb, files=list(sc.files), ctx=sc.ctx)
     prepared: list = []
-    images = image_beside.index(sc.sites, {str(v) for v in cat.versions}) if sc.default.basis == "none" else {}
+    images = image_beside.index(sc.sites + sc.image_only, {str(v) for v in cat.versions}) if sc.default.basis == "none" else {}
     for site in sc.sites:
         try:
             choice = image_beside.choice(site, choice_for(site.file, sc.choices, sc.default), images)
@@ -190,7 +190,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     # a CUDA variant (`vllm==0.20.0+cu129`, `vllm-openai:v0.10.0-cu128`) is another build than the release's default
     # and an image another vendor built from vLLM (lmcache/vllm-openai) holds the kernels it chose
     variant = choice.pin is not None and _CUDA_VARIANT.search(choice.pin.text or "")
-    other = choice.basis.startswith("image") and not deploy.is_vllm_image(site.image)
+    other = choice.basis.startswith("image") and not deploy.is_vllm_image(site.image) \
+        or choice.basis == "pin" and choice.pin is not None and choice.pin.kind == "image"  # a vendor image's FROM
     basis = "variant" if variant else ("image-dated-other" if choice.basis == "image-dated" else "image-other") if other else choice.basis
     if variant and choice.basis == "image" and not other:  # vllm/vllm-openai:v0.20.0-cu129: that CUDA's build
         basis = "image-" + variant.group(0)[1:]

@@ -16,6 +16,7 @@ from vllm_kb.engine.fix.changes import PRIORITY_ORDER
 from vllm_kb.engine.fix import apply as apply_fixes
 from vllm_kb.engine.check.suppressions import locate
 from vllm_kb.engine.check.raise_order import stage_of
+from vllm_kb.engine.scan.image_tables import framework_image_source
 from vllm_kb.engine.scan.images import vendor_build_day
 
 SCHEMA_VERSION = 2  # 2: the check catalogue once per report (engine/report/catalogue.py)
@@ -46,6 +47,11 @@ def version_text(kb, choice, lang: str) -> str:
         return kb.t("version.co-pin", lang, version=choice.version, where=choice.where, text=p.text, via=p.via, spec=p.spec)
     if choice.basis == "image" and p is not None and p.via in _VIA:  # the server the launch asks, the tool's own choice
         return kb.t(f"version.{p.via}", lang, version=choice.version, where=choice.where, text=p.text)
+    if choice.basis in ("image", "pin") and p is not None and p.kind == "image" \
+            and (made := framework_image_source(p.text)) and made[0] == str(choice.version):
+        # a tag in its maker's own numbering (kserve/huggingfaceserver:v0.13.0): the release is the maker's word
+        return kb.t("version.image-maker", lang, version=choice.version, where=choice.where, text=p.text,
+                    source=made[1].split()[0] if made[1] else "knowledge/deploy/framework_images.yaml")
     if choice.basis == "image-dated" and p is not None and (day := vendor_build_day(p.text)):  # the vendor's build, not the tag, dates it
         return kb.t("version.image-built", lang, version=choice.version, where=choice.where, text=p.text, day=day)
     if choice.basis == "source" and p is not None and p.source == "dev" and choice.among and len(choice.among) == 2:

@@ -9,6 +9,7 @@ import shlex
 
 from vllm_kb.engine.kb import release_dates
 from vllm_kb.engine.kb.versions import parse, try_parse
+from vllm_kb.engine.scan.image_tables import framework_image, name_and_tag
 from vllm_kb.engine.scan.shell import SHELLS, Seg, Word, c_script_at
 
 # The vllm/vllm-openai image's ENTRYPOINT by tag (docker/Dockerfile of each release; from 0.25
@@ -57,30 +58,6 @@ def image_version(image: str | None) -> str | None:
     return str(v) if v else None
 
 
-def framework_image(image: str | None) -> dict[str, str]:
-    """What a framework's image tag says it installs (knowledge/deploy/framework_images.yaml):
-    {"vllm": release} and/or {framework package: release}; {} where its tag names no release."""
-    from vllm_kb.engine.kb import deploy_tools
-
-    name, tag = name_and_tag(image)
-    out: dict[str, str] = {}
-    for e in deploy_tools.load("framework_images")["images"] if tag else ():
-        if not re.match(e["match"], name):
-            continue
-        if e.get("vllm") and (m := re.search(e["vllm"], tag)) and try_parse(m.group(1)) is not None:
-            out["vllm"] = m.group(1)
-        if e.get("release") and (m := re.search(e["release"], tag)) and try_parse(m.group(1)) is not None:
-            if e.get("framework"):
-                out[e["framework"]] = m.group(1)
-            line = ".".join(m.group(1).split(".")[:2])
-            if line in (e.get("lines") or {}):  # a framework's own numbering: its line's vLLM
-                out["vllm"] = str(e["lines"][line])
-        if e.get("releases") and (m := re.search(e["tag"], tag)):  # a vendor's release → its vLLM, by the vendor's notes
-            out.update({"vllm": r[1] for r in e["releases"] if r[0] == m.group(1)})
-        break
-    return out
-
-
 _FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.I)
 
 
@@ -97,14 +74,6 @@ def framework_image_pins(rel: str, lines: list[str], serves: bool, pin_type) -> 
             if not (serves and pkg == "vllm"):
                 out.append(pin_type(rel, n, image, f"=={v}", "image", v, pkg))
     return out
-
-
-def name_and_tag(image: str | None) -> tuple[str, str]:
-    """An image reference's name and tag (`rocm/vllm:v0.8.5` → rocm/vllm, v0.8.5; a registry's
-    port is no tag; a digest is dropped)."""
-    text = (image or "").strip().split("@", 1)[0]
-    name, _, tag = text.rpartition(":") if ":" in text.rsplit("/", 1)[-1] else (text, "", "")
-    return name, tag
 
 
 def _own_numbering(image: str) -> bool:

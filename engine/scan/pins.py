@@ -45,7 +45,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     low = text.lower()
     # xinference: a serving platform's own release (a pin, or `FROM xprobe/xinference:v1.10.1`) decides what it passes vLLM
     if not any(p in low for p in ("vllm", "trl", "verl", "openrlhf", "llamafactory", "swift", "easyr1", "nemo", "sglang", "transformers", "torch",
-                                  "xformers", "flash", "xinference")):
+                                  "xformers", "flash", "xinference", "huggingfaceserver", "tritonserver", "llm-d", "gpustack")):
         return []
     name = PurePosixPath(rel).name.lower()
     if is_dockerfile(rel) or name.endswith(".ipynb"):  # a notebook as its pip lines (notebook_json.pip_lines)

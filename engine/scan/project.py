@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
@@ -35,6 +35,9 @@ class Scan:
     sites: list[Site]
     choices: dict
     default: pins_mod.VersionChoice
+    # Dockerfiles that only start FROM a vLLM image: no launch of their own, the release they name
+    # for the launches beside them (engine/scan/image_beside.py)
+    image_only: list[Site] = field(default_factory=list)
 
 
 def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
@@ -46,6 +49,8 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
     for _rel, found in sites_by_file(sc, progress):
         sc.sites += found
     sc.sites = [s for s in sc.sites if s.id not in sc.ctx.absorbed]  # read as part of another (a KServe runtime)
+    sc.image_only = [s for s in sc.sites if s.launch.get("image_only")]
+    sc.sites = [s for s in sc.sites if not s.launch.get("image_only")]
     entry_env.carry(sc.sites, sc.ctx)  # the GPUs a script starts a Python file on
     peers.pair_peers(sc.sites)
     return sc

@@ -10,6 +10,7 @@ from vllm_kb.engine.scan import envfile, scripts
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, shm_mount
 from vllm_kb.engine.scan.images import env_command
+from vllm_kb.engine.scan.deploy import compose_dotenv
 from vllm_kb.engine.scan.deploy.dockerfile import built_from
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -61,7 +62,8 @@ def _env_unread(ctx: ScanContext, rel: str, svc: dict, dotenv: dict[str, str]) -
 
 def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     folder = PurePosixPath(rel).parent.as_posix()
-    dotfile = envfile.load(ctx, envfile.beside(rel))
+    # `.env` beside it, else what the repository holds in its place (a script's --env-file, .env.example)
+    dotfile, stand_in = compose_dotenv.dotenv_for(ctx, rel, "$" in (ctx.read(rel) or ""))
     dotenv = envfile.values(dotfile)
     out = []
     for name, svc in doc.data["services"].items():
@@ -77,6 +79,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
         else:
             items = []
         ex = Expander(dotenv)
+        if stand_in:
+            ex.notes = {k: stand_in for k in dotenv}
         env_words = []
         for k, v, path in items:
             ln = doc.line_of(path)
@@ -113,6 +117,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                     for w in c.words:
                         ex.expand(w)
                         w.line = ln
+                        if stand_in and w.assumed is None and _names_any(val, dotenv):
+                            w.assumed = stand_in  # the command's words came from the stand-in's values
                     relocate(c.words, (ctx.read(rel) or "").splitlines(), ln)
                     words += c.words
                     argv_pos += [None] * len(c.words)
@@ -161,6 +167,11 @@ def _mark_dotenv(site: Site, svc: dict, dotfile, rel: str) -> None:
         scripts.mark_sourced(probe, origins, rel)
         if probe.pos:
             st.pos = {**(st.pos or {}), **probe.pos}
+
+
+def _names_any(text: str, names) -> bool:
+    """Whether `text` reads one of the variables (`$NAME`, `${NAME…}`)."""
+    return any(re.search(r"\$\{?" + re.escape(k) + r"(?![A-Za-z0-9_])", text) for k in names)
 
 
 def _interpolated(text: str, dotenv: dict[str, str]) -> str:

@@ -121,6 +121,11 @@ def built_from(ctx: ScanContext, folder: str, build) -> tuple[str, tuple | None]
     return st["image"], ((installed[0], f"{rel}:{installed[1]}", installed[2]) if installed else None)
 
 
+def final_stage_installs(rel: str, text: str) -> bool:
+    """Whether the final stage's RUN lines install a vLLM of their own over the base image's."""
+    return bool(_final_stage(rel, text).get("installed"))
+
+
 def _final_stage(rel: str, text: str) -> dict[str, Any]:
     stages: dict[str, dict] = {}
     cur: dict[str, Any] = {}
@@ -257,6 +262,7 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
     words: list[Word] = []
     argv_pos: list = []  # where each word is written, for fixes
     append = None
+    by_env_used = False
     line = end = 1
     first = min((i for i in (ep, cmd) if i is not None), key=lambda i: i.line, default=None)
     at = _line_offset(text, first.line) if first is not None else -1
@@ -274,6 +280,7 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
                                                          if v.value is not None], 1, ctx.catalog)):
         words += by_env  # an image its ENV configures (RunPod's worker): the env is its command line
         argv_pos += [None] * len(by_env)
+        by_env_used = True
         line = end = min((v.line for v in st["env"].values()), default=1)
     elif is_vllm_image(image):
         implicit = entrypoint_for(image, ctx.untagged_image_release)
@@ -299,6 +306,10 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
         return None
     extra.update(argv_pos=argv_pos, argv_append=append)  # type: ignore[call-overload]
     site = launch_site(ctx, rel, words, line, end, "dockerfile", "json", env, image, extra)
+    if site is not None and ep is None and cmd is None and not by_env_used:
+        # only `FROM vllm/vllm-openai:vX`: the launch is a compose/k8s/script elsewhere; the image
+        # still names the release for the folder's launches (engine/scan/image_beside.py)
+        site.launch["image_only"] = True
     endpoint_env.relocate(site, endpoint, (entry[0].get("aliases") or {}) if entry else {})
     return _installed(site, st, rel)
 

@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile
+from vllm_kb.engine.scan.deploy.dockerfile import final_stage_installs, is_dockerfile
 from vllm_kb.engine.scan.images import image_version
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -82,6 +82,8 @@ def _triton_image(ctx: ScanContext) -> tuple[str, str, int] | None:
         if not (f.lower().endswith((".sh", ".bash", ".yml", ".yaml", ".md")) or is_dockerfile(f)):
             continue
         text = ctx.read(f) or ""
+        if is_dockerfile(f) and "tritonserver:" in text and final_stage_installs(f, text):
+            continue  # `RUN pip install vllm==X` over the image: X runs, the folder's pin says so
         for m in _TRITON_IMAGE.finditer(text) if "tritonserver:" in text else ():
             release = image_version(m.group(1))
             if release:

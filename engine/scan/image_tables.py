@@ -1,0 +1,61 @@
+"""Images whose tag names what they install by their maker's own numbering
+(knowledge/deploy/framework_images.yaml): the vLLM and framework releases a tag says, and where
+the maker says so."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.kb.versions import try_parse
+
+__all__ = ["framework_image", "framework_image_source", "name_and_tag"]
+
+
+def name_and_tag(image: str | None) -> tuple[str, str]:
+    """An image reference's name and tag (`rocm/vllm:v0.8.5` → rocm/vllm, v0.8.5; a registry's
+    port is no tag; a digest is dropped)."""
+    text = (image or "").strip().split("@", 1)[0]
+    name, _, tag = text.rpartition(":") if ":" in text.rsplit("/", 1)[-1] else (text, "", "")
+    return name, tag
+
+
+def framework_image(image: str | None) -> dict[str, str]:
+    """What a framework's image tag says it installs (knowledge/deploy/framework_images.yaml):
+    {"vllm": release} and/or {framework package: release}; {} where its tag names no release."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    name, tag = name_and_tag(image)
+    out: dict[str, str] = {}
+    for e in deploy_tools.load("framework_images")["images"] if tag else ():
+        if not re.match(e["match"], name):
+            continue
+        if e.get("vllm") and (m := re.search(e["vllm"], tag)) and try_parse(m.group(1)) is not None:
+            out["vllm"] = m.group(1)
+        if e.get("release") and (m := re.search(e["release"], tag)) and try_parse(m.group(1)) is not None:
+            if e.get("framework"):
+                out[e["framework"]] = m.group(1)
+            line = ".".join(m.group(1).split(".")[:2])
+            if line in (e.get("lines") or {}):  # a framework's own numbering: its line's vLLM
+                out["vllm"] = str(e["lines"][line])
+        if e.get("releases") and (m := re.search(e["tag"], tag)):  # a vendor's release → its vLLM, by the vendor's notes
+            out.update({"vllm": r[1] for r in e["releases"] if r[0] == m.group(1)})
+        break
+    return out
+
+
+def framework_image_source(image: str | None) -> tuple[str, str] | None:
+    """(vLLM release, where its maker says so) for an image whose tag the table maps to a vLLM
+    release by the maker's own numbering (a release row, a line); None where the tag names vLLM's
+    release itself or nothing."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    name, tag = name_and_tag(image)
+    for e in deploy_tools.load("framework_images")["images"] if tag else ():
+        if not re.match(e["match"], name):
+            continue
+        if e.get("releases") and (m := re.search(e["tag"], tag)):
+            return next(((str(r[1]), str(r[2])) for r in e["releases"] if r[0] == m.group(1)), None)
+        if e.get("lines") and e.get("release") and (m := re.search(e["release"], tag)):
+            line = ".".join(m.group(1).split(".")[:2])
+            return (str(e["lines"][line]), str(e.get("source") or "")) if line in e["lines"] else None
+        return None
+    return None
