@@ -105,3 +105,15 @@ def test_two_env_files_the_scripts_pass_leave_the_variable_unread(tmp_path):
     (tmp_path / "up.sh").write_text("docker compose --env-file a.env up -d\ndocker compose --env-file b.env up -d\n")
     (sr,) = audit(tmp_path, gpu="H100-80GB").sites
     assert "max_model_len" not in sr.site.settings
+
+
+def test_a_build_context_written_from_the_project_root_is_found_once(tmp_path):
+    # services/docker-compose.yml with `context: ./services/vllm`, started with --project-directory .
+    (tmp_path / "services" / "vllm").mkdir(parents=True)
+    (tmp_path / "services" / "vllm" / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.8.5\n")
+    (tmp_path / "services" / "docker-compose.yml").write_text(
+        "services:\n  vllm:\n    build:\n      context: ./services/vllm\n    command: [--model, Qwen/Qwen2.5-7B-Instruct]\n")
+    rep = audit(tmp_path, gpu="H100-80GB")
+    assert [sr.site.file for sr in rep.sites] == ["services/docker-compose.yml"]
+    assert str(rep.sites[0].version.version) == "0.8.5"
+    assert not [s for s in rep.skipped if s.code == "unreadable"]

@@ -6,13 +6,13 @@ reads these through `os.environ`/`os.getenv` — the common wrapper that names i
 build with their own environments is left alone: which one a site is cannot be told."""
 from __future__ import annotations
 
-import posixpath
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import envfile
 from vllm_kb.engine.scan.context import texts_with
 from vllm_kb.engine.scan.deploy.compose import _env_files
+from vllm_kb.engine.scan.deploy.dockerfile import build_dockerfile
 from vllm_kb.engine.scan.site import Setting
 
 _NAMES = ("docker-compose", "compose")
@@ -35,19 +35,11 @@ def by_dockerfile(ctx) -> dict[str, dict[str, Setting]]:
         for name, svc in services.items():
             if not isinstance(svc, dict) or not svc.get("build"):
                 continue
-            df = _dockerfile(folder, svc["build"])
+            df = build_dockerfile(ctx, folder, svc["build"])
             if df:
                 seen.setdefault(df, []).append(_service_env(ctx, rel, svc, dotenv, doc.line_of(("services", name))))
     return {df: envs[0] for df, envs in seen.items() if len(envs) == 1 or all(e == envs[0] for e in envs)}
 
-
-def _dockerfile(folder: str, build) -> str | None:
-    spec = build if isinstance(build, dict) else {"context": build}
-    context, name = str(spec.get("context") or "."), str(spec.get("dockerfile") or "Dockerfile")
-    if name.startswith("/") or "://" in context:
-        return None
-    rel = posixpath.normpath(PurePosixPath(folder, context, name).as_posix())
-    return None if rel.startswith("..") else rel
 
 
 def _service_env(ctx, rel: str, svc: dict, dotenv: dict[str, str], line: int) -> dict[str, Setting]:

@@ -109,16 +109,30 @@ def built_from(ctx: ScanContext, folder: str, build) -> tuple[str, tuple | None]
     """compose `build:` (a context, or {context, dockerfile}): the image the built one starts from
     and the vLLM its RUN lines install, when it keeps that image's ENTRYPOINT (so a service's
     `command:` is still appended to it, as with `image:`)."""
-    spec = build if isinstance(build, dict) else {"context": build}
-    context, name = str(spec.get("context") or "."), str(spec.get("dockerfile") or "Dockerfile")
-    rel = PurePosixPath(folder, context, name).as_posix() if not name.startswith("/") else ""
-    rel = posixpath.normpath(rel) if rel else ""
-    text = ctx.read(rel) if rel and not rel.startswith("..") else None
+    rel = build_dockerfile(ctx, folder, build) or ""
+    text = ctx.read(rel) if rel else None
     st = _final_stage(rel, text) if text else None
     if not st or st.get("entrypoint") is not None or not st.get("image"):
         return None
     installed = st.get("installed")
     return st["image"], ((installed[0], f"{rel}:{installed[1]}", installed[2]) if installed else None)
+
+
+def build_dockerfile(ctx: ScanContext, folder: str, build) -> str | None:
+    """The project Dockerfile a compose `build:` (a context, or {context, dockerfile}) names: the
+    context is the compose file's folder joined once with `context:`, the Dockerfile relative to it.
+    A context written from the project root (`docker compose --project-directory .`) is read so
+    where the compose file's folder holds none. None for a URL, a path outside the project, or no
+    such file (nothing is read, so no skip is recorded)."""
+    spec = build if isinstance(build, dict) else {"context": build}
+    context, name = str(spec.get("context") or "."), str(spec.get("dockerfile") or "Dockerfile")
+    if name.startswith("/") or "://" in context or context.startswith("/"):
+        return None
+    for base in dict.fromkeys((folder, "")):
+        rel = posixpath.normpath(PurePosixPath(base, context, name).as_posix())
+        if not rel.startswith("..") and (ctx.root / rel).is_file():
+            return rel
+    return None
 
 
 def final_stage_installs(rel: str, text: str) -> bool:
