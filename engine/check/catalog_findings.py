@@ -153,7 +153,9 @@ def lifecycle_entry(s, key: str, cat: Catalog, version: str | None = None):
     if flag is None and spelled and key.startswith("--") and version is not None:
         full = cat.expand_abbreviation(spelled, version)
         flag = cat.flag(full) if full else None
-    if s.syntax == "python-call":
+    if s.syntax in ("python-call", "kwargs-json"):
+        # a keyword, or a Triton model.json key (vllm_backend: AsyncEngineArgs(**model_json)): the
+        # dataclass field decides, not a CLI flag that outlived it (--disable-log-requests in 0.10.1+)
         return cat.arg(s.name) or flag
     return flag or _arg_at(cat, s.name, version)
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.kb.versions import parse, try_parse
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy.common import entrypoint_for, is_vllm_like_image, launch_site, yaml_word
 from vllm_kb.engine.scan.deploy.kubernetes import resource_gpus
+from vllm_kb.engine.scan.image_tables import framework_image, name_and_tag
 from vllm_kb.engine.scan.shell import ShellSyntaxError
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.shell_tree import parse_tree
@@ -23,6 +25,9 @@ _HF_OWN = {"model_name", "model_id", "model_dir", "model_revision", "tokenizer_r
 # huggingfaceserver/__main__.py: `--max_length` is its older spelling of --max_model_len (dest=max_model_len),
 # and a dtype left at `auto` becomes float16 on a GPU (kserve#3613), which vLLM then runs
 _HF_RENAMED = {"max_length": "--max-model-len"}
+_FP16_AUTO = (parse("0.13.0"), parse("0.15.0"))
+# KServe's own Hugging Face runtimes (config/runtimes/kserve-huggingfaceserver*.yaml): image kserve/huggingfaceserver
+_HF_RUNTIMES = ("kserve-huggingfaceserver", "kserve-huggingfaceserver-multinode")
 
 
 def is_kserve(data: dict) -> bool:
@@ -74,11 +79,19 @@ def scan_kserve(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site] 
             if key not in _HF_OWN:
                 words.append(w)
         site = launch_site(ctx, rel, words, line, line, "k8s-args", "yaml-list", env, None)
+        image = _hf_image(ctx, model)
+        if site is not None and image is not None:  # the runtime's image (its tag names the vLLM it installs)
+            site.image, site.launch["image_at"] = image[0], image[1:]
         if site is not None:
             site.kind, site.mode = "kserve huggingfaceserver", "framework_integrated"
             site.mode_evidence = f"{rel}:{doc.line_of(base + ('modelFormat',))}"
             dtype = site.settings.get("dtype")
-            if dtype is None or (dtype.resolved and str(dtype.value).lower() == "auto"):
+            release = framework_image(image[0]).get("kserve") if image else None
+            if release is None and (pin := ctx.framework_pin(rel, "kserve")) is not None:
+                release = pin.exact
+            # 0.13.0-0.14.x turn `auto` into float16 on a GPU (__main__.py default_dtype); 0.12 and 0.15+ leave vLLM's auto
+            if (release is None or _FP16_AUTO[0] <= (try_parse(release) or _FP16_AUTO[0]) < _FP16_AUTO[1]) \
+                    and (dtype is None or (dtype.resolved and str(dtype.value).lower() == "auto")):
                 site.fixed["dtype"] = "float16"
                 if dtype is not None:
                     del site.settings["dtype"]
@@ -187,3 +200,25 @@ def _runtime(ctx: ScanContext, name: str):
                     line = doc.line_of(path + ("command",)) if "command" in c else doc.line_of(path + ("args",))
                     return doc, rel, c, line
     return None
+
+
+def _hf_image(ctx: ScanContext, model: dict) -> tuple[str, str, int] | None:
+    """(image, file, line) the Hugging Face runtime of an InferenceService runs: the project's
+    ServingRuntime of that name, else KServe's own (kserve/huggingfaceserver) when the service
+    names its tag; `runtimeVersion:` replaces the runtime's tag, as KServe does."""
+    name, version = model.get("runtime"), model.get("runtimeVersion")
+    found = None
+    for rel, doc in ctx.yaml_docs() if name else ():
+        data = doc.data
+        if isinstance(data, dict) and data.get("kind") in ("ServingRuntime", "ClusterServingRuntime") and \
+                (data.get("metadata") or {}).get("name") == name:
+            for i, c in enumerate((data.get("spec") or {}).get("containers") or []):
+                if isinstance(c, dict) and "huggingfaceserver" in str(c.get("image") or ""):
+                    found = (str(c["image"]), rel, doc.line_of(("spec", "containers", i, "image")))
+    if found is None and version and (name is None or name in _HF_RUNTIMES):
+        found = ("kserve/huggingfaceserver", "", 0)
+    if found is None:
+        return None
+    if version:
+        return f"{name_and_tag(found[0])[0]}:{version}", found[1], found[2]
+    return found if name_and_tag(found[0])[1] else None
