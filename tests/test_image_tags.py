@@ -117,3 +117,27 @@ def test_a_build_context_written_from_the_project_root_is_found_once(tmp_path):
     assert [sr.site.file for sr in rep.sites] == ["services/docker-compose.yml"]
     assert str(rep.sites[0].version.version) == "0.8.5"
     assert not [s for s in rep.skipped if s.code == "unreadable"]
+
+
+RUNTIME = ("apiVersion: serving.kserve.io/v1alpha1\nkind: ServingRuntime\nmetadata: {name: hf-runtime}\nspec:\n"
+           "  supportedModelFormats: [{name: huggingface, version: '1', autoSelect: true}]\n"
+           "  containers:\n    - name: kserve-container\n      image: kserve/huggingfaceserver:v0.13.1\n"
+           "      args: ['--model_name={{.Name}}']\n---\n")
+ISVC = ("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata: {name: gemma2}\nspec:\n  predictor:\n"
+        "    model:\n      modelFormat: {name: huggingface}\n{extra}      args: [--model_id=google/gemma-2-9b-it]\n"
+        "      resources: {limits: {nvidia.com/gpu: '1'}}\n")
+
+
+def test_an_inference_service_runs_the_vllm_of_its_runtimes_image(tmp_path):
+    (tmp_path / "isvc.yaml").write_text(RUNTIME + ISVC.replace("{extra}", "      runtime: hf-runtime\n"))
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    assert str(sr.version.version) == "0.4.3"  # kserve#3784: Gemma 2 needed the image's vLLM bumped to 0.5.1
+    assert "L21" in {r.check.id for r in sr.results if r.needs_change and r.priority == "P0"}
+
+
+@pytest.mark.parametrize("version, fp16", [("v0.14.1", True), ("v0.15.2-gpu", False), (None, True)])
+def test_kserve_turns_auto_into_float16_only_in_its_0_13_and_0_14_runtimes(tmp_path, version, fp16):
+    extra = f"      runtimeVersion: {version}\n" if version else ""
+    (tmp_path / "isvc.yaml").write_text(ISVC.replace("{extra}", extra))
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    assert (sr.site.fixed.get("dtype") == "float16") is fp16
