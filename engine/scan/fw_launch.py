@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.scan import hydra_entry, nemo_rl_config
+from vllm_kb.engine.scan import hydra_entry, nemo_rl_config, trl_script
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.framework_site import Entry, mapping_entries
 from vllm_kb.engine.scan.launchers import _PYTHON, program_start
@@ -148,7 +148,8 @@ def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaun
         return FwLaunch("llamafactory", f"llamafactory {name}", "flags", j + 1, command=LF_SCRIPTS[name], env=env, program_start=program)
     if script.endswith("vllm_infer.py"):
         return FwLaunch("llamafactory", "llamafactory vllm_infer.py", "flags", j + 1, command="vllm_infer", env=env, program_start=program)
-    if any(v.lstrip("-").split("=")[0] in ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization") for v in rest) or "--config" in rest:
+    if (any(v.lstrip("-").replace("-", "_").split("=")[0] in ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization") for v in rest)
+            or "--config" in rest) and trl_script.runs_trl(ctx, rel, script, rest):
         return FwLaunch("trl", f"python {script.rsplit('/', 1)[-1]}", "flags", j + 1, command="script", env=env, program_start=program)
     return None
 

@@ -51,6 +51,8 @@ WRAPPERS: dict[str, set[str]] = {
 # words a wrapper takes after its options before the command: `gosu USER cmd`, `chrt -f 10 cmd`,
 # `flock LOCKFILE cmd`, `enroot start NAME cmd`
 _POSITIONALS = {"gosu": 1, "su-exec": 1, "chrt": 1, "flock": 1, "enroot": 1}
+# cluster launchers whose options scripts keep in a variable (`srun $SRUN_ARGS cmd …`)
+_OPTS_IN_VARS = frozenset({"srun", "salloc", "mpirun", "mpiexec"})
 # a wrapper that runs the command only under one of its subcommands: `nsys profile … cmd`
 _SUBCOMMANDS = {"nsys": {"profile", "launch"}, "py-spy": {"record", "top"}, "watchmedo": {"auto-restart", "shell-command"},
                 "enroot": {"start"}}
@@ -101,8 +103,13 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
                     i += 1
                 i += 1  # the mask
                 continue
-            while i < n and (vals[i] or "").startswith("-") and not (vals[i] or "").startswith("--model"):
-                word = vals[i] or ""
+            while i < n:
+                word = words[i].shape
+                if vals[i] is None and base in _OPTS_IN_VARS and words[i].bare_var and i + 1 < n:
+                    i += 1  # `srun $SRUN_ARGS vllm serve …`: the launcher's own options, held in a variable
+                    continue
+                if not word.startswith("-") or word.startswith("--model"):
+                    break
                 # screen's flags combine, the last one taking the value: `-dmS NAME`
                 combined = base == "screen" and not word.startswith("--") and len(word) > 2 and "-" + word[-1] in takes
                 i += 2 if (word.split("=")[0] in takes or combined) and "=" not in word else 1

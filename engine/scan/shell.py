@@ -56,6 +56,17 @@ class Word:
         return "".join(out)
 
     @property
+    def shape(self) -> str:
+        """The word as far as its form goes — its value, else its text with the unknown parts as
+        holes: `--nodelist=$NODE` is still one option word, `$HOST` a positional."""
+        return self.value if self.value is not None else (self.text or self.literal)
+
+    @property
+    def bare_var(self) -> bool:
+        """An unquoted `$NAME`/`${NAME}` alone: its fields are whatever the variable splits into."""
+        return bool(self.segs) and all(s.kind == "var" and not s.quoted and not s.op for s in self.segs)
+
+    @property
     def is_all_args(self) -> bool:
         return any(s.kind == "var" and s.name in ("@", "*") for s in self.segs)
 

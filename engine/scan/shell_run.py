@@ -273,7 +273,7 @@ class Runner(Builtins):
     def handed_on(self, fields: list[Word], j: int, n: Simple) -> bool:
         """`sbatch --wrap "…"`, `ssh HOST "…"`, `flock LOCK -c "…"`: the command another shell runs
         (engine/scan/shell_wrap.py)."""
-        got = shell_wrap.command_words([f.value for f in fields], j)
+        got = shell_wrap.command_words([f.value for f in fields], j, [f.shape for f in fields])
         if got is None:
             return False
         a, b, prefix = got

@@ -25,9 +25,12 @@ _COMMAND_OPTS = {"sbatch": ("--wrap",), "flock": ("-c", "--command"), "script": 
                  "su": ("-c", "--command")}
 
 
-def command_words(vals: list[str | None], i: int) -> tuple[int, int, str] | None:
+def command_words(vals: list[str | None], i: int, shapes: list[str] | None = None) -> tuple[int, int, str] | None:
     """(first, end, prefix) of the command the runner at `i` hands on — `prefix` is what to drop
-    from a one-word `--wrap=…` —; None when there is none or a word it depends on is unknown."""
+    from a one-word `--wrap=…` —; None when there is none or a word it depends on is unknown.
+    `shapes` are the words with their unknown parts as holes: an option whose value is unknown
+    (`-p $PORT`, `--nodelist=$NODE`) or an unknown host or lock file (`ssh $HEAD "…"`) still has
+    its place."""
     base = (vals[i] or "").rsplit("/", 1)[-1]
     takes, n = _TAKES.get(base, set()), len(vals)
     opts = _COMMAND_OPTS.get(base, ())
@@ -35,7 +38,10 @@ def command_words(vals: list[str | None], i: int) -> tuple[int, int, str] | None
     while k < n:
         v = vals[k]
         if v is None:
-            return None
+            shape = shapes[k] if shapes else ""
+            if not shape or shape.startswith("-") and shape.partition("=")[0] in opts:
+                return None  # the command itself unknown
+            v = shape if shape.startswith("-") else "\ue000"  # a hole: an option's or a positional's place
         opt, eq, _ = v.partition("=")
         if opt in opts:
             return (k, k + 1, opt + "=") if eq else ((k + 1, k + 2, "") if k + 1 < n else None)
