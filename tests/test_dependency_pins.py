@@ -116,3 +116,24 @@ def test_a_torch_only_requirements_file_is_read(write_project):
     # the file names no framework: it was skipped before torch was read
     got, _ = _judged(write_project, {"requirements.txt": "vllm==0.6.3\n", "requirements-torch.txt": "torch==2.3.0\n"})
     assert got == ("recommended", "P1")
+
+
+@pytest.mark.parametrize("where", [{"README.md": "## Setup\n\n```bash\npip install --no-deps -r requirements.txt\n```\n"},
+                                   {"Dockerfile": "FROM python:3.10\nCOPY requirements.txt .\nRUN pip install --no-deps -r requirements.txt\n"},
+                                   {"Makefile": "install:\n\tpython -m pip install --no-deps --requirement=requirements.txt\n"},
+                                   {"setup.sh": "pip install -U --no-deps -r ./requirements.txt\n"}])
+def test_one_file_installed_without_dependencies_is_no_resolution(write_project, where):
+    # `--no-deps`: pip installs each line as written and never stops with ResolutionImpossible; the torch
+    # vLLM was not built for is still what it imports, a P1 with its own words
+    got, sr = _judged(write_project, {"requirements.txt": "torch==2.1.1\nvllm==0.5.4\n", **where})
+    assert got == ("recommended", "P1")
+    (r,) = [r for r in sr.results if r.check.id == "L115"]
+    assert "--no-deps" in r.reason("en") and "ResolutionImpossible" not in r.reason("en")
+    (ch,) = [c for c in sr.changes if c.op == "pin" and c.target == "torch"]
+    assert (ch.file, ch.value) == ("requirements.txt", "==2.4.0")
+
+
+def test_no_deps_for_another_file_leaves_the_resolution(write_project):
+    got, _ = _judged(write_project, {"requirements.txt": "torch==2.1.1\nvllm==0.5.4\n",
+                                     "README.md": "pip install --no-deps -r requirements-dev.txt\n", "requirements-dev.txt": "pytest\n"})
+    assert got == ("recommended", "P0")

@@ -100,3 +100,41 @@ def test_a_script_that_installs_the_vllm_it_starts_pins_its_folder(tmp_path):
     (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
     (sr,) = audit(tmp_path, gpu="H100-80GB").sites
     assert sr.version.version == "0.8.5"
+
+
+def _release(root):
+    from vllm_kb.engine.scan.project import scan_project
+
+    sc = scan_project(root)
+    return sc.default.version, sc.default.where
+
+
+_SERVE = {"serve.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n"}
+_UV_LOCK = 'version = 1\n\n[[package]]\nname = "vllm"\nversion = "0.8.4"\nsource = { registry = "https://pypi.org/simple" }\n'
+_POETRY_LOCK = '[[package]]\nname = "vllm"\nversion = "0.4.0.post1"\noptional = false\n'
+
+
+def test_a_lock_outside_the_pyproject_requirement_is_not_the_install(write_project):
+    # LiveCodeBench: a poetry.lock left at vllm 0.4.0.post1 beside `vllm>=0.5.0.post1` and a uv.lock at 0.8.4
+    py = '[project]\nname = "x"\nversion = "0.1"\ndependencies = ["vllm>=0.5.0.post1"]\n'
+    root = write_project({**_SERVE, "pyproject.toml": py, "poetry.lock": _POETRY_LOCK, "uv.lock": _UV_LOCK})
+    assert _release(root) == ("0.8.4", "uv.lock:5")
+    (root / "uv.lock").unlink()
+    version, where = _release(root)  # the stale lock alone says nothing: the range stands
+    assert where == "pyproject.toml:4" and version != "0.4.0.post1"
+
+
+def test_uv_lock_over_poetry_lock_unless_poetry_declares_the_dependencies(write_project):
+    poetry_lock = _POETRY_LOCK.replace("0.4.0.post1", "0.6.3")
+    root = write_project({**_SERVE, "pyproject.toml": '[project]\nname = "x"\nversion = "0.1"\ndependencies = ["vllm>=0.5"]\n',
+                          "poetry.lock": poetry_lock, "uv.lock": _UV_LOCK})
+    assert _release(root)[0] == "0.8.4"
+    (root / "pyproject.toml").write_text('[tool.poetry]\nname = "x"\n\n[tool.poetry.dependencies]\nvllm = "^0.6.3"\n')
+    assert _release(root)[0] == "0.6.3"
+
+
+def test_a_makefile_recipe_install_pins_the_folder(write_project):
+    # huggingface/open-r1's Makefile: `uv pip install vllm==0.8.5.post1` in its install recipe
+    mk = "install:\n\tuv venv openr1 --python 3.11\n\t. openr1/bin/activate && uv pip install --upgrade pip && \\\n" \
+         "\tuv pip install vllm==0.8.5.post1 && \\\n\tuv pip install -e \".[dev]\"\n"
+    assert _release(write_project({**_SERVE, "Makefile": mk})) == ("0.8.5.post1", "Makefile:4")

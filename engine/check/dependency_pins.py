@@ -137,13 +137,15 @@ def _breaks(p, exact: str) -> bool:
 
 
 def install_order(vpin, p, read) -> str:
-    """same | after | before | unknown: how the pin is installed relative to vLLM's."""
+    """same | no_deps | after | before | unknown: how the pin is installed relative to vLLM's
+    (no_deps: one `pip install --no-deps -r` of their file, each line installed as written)."""
     if vpin.kind == "image":
         return "after" if p.kind == "dockerfile" else "unknown"
     if vpin.file != p.file or (";" in p.text and _lines_naming(read(p.file) or "", p.package) > 1):
         return "unknown"  # lines for other interpreters (environment markers): which one pip takes is not known
     if p.kind in _ONE_INSTALL and vpin.kind == p.kind:
-        return "same"
+        # `pip install --no-deps -r FILE` installs each line as written: no resolver, so no ResolutionImpossible
+        return "no_deps" if p.no_deps or vpin.no_deps else "same"
     if p.kind == "pyproject" and vpin.kind == "pyproject":
         return "same" if _both_in_dependencies(read(p.file) or "", vpin, p) else "unknown"
     if p.kind == "dockerfile" and vpin.kind == "dockerfile":

@@ -184,6 +184,28 @@ def _conda(rel: str, text: str) -> list[Pin]:
     return out
 
 
+def drop_stale_locks(pins: list[Pin]) -> list[Pin]:
+    """A lock is what an install gives only while it agrees with the project: a lock whose version
+    lies outside the same folder's pyproject requirement was left behind by an older one (LiveCodeBench:
+    poetry.lock's vllm 0.4.0.post1 beside `vllm>=0.5.0.post1`); of a uv.lock and a poetry.lock that both
+    agree, uv's stands unless the pyproject declares Poetry's own dependency tables."""
+    def outside(lock: Pin) -> bool:
+        for p in pins:
+            if p.kind == "pyproject" and p.package == lock.package and p.folder == lock.folder and p.spec and lock.exact:
+                try:
+                    if not SpecifierSet(p.spec).contains(lock.exact):
+                        return True
+                except (InvalidSpecifier, ValueError):
+                    continue  # a specifier or a locked version the audit cannot read: the lock stands
+        return False
+
+    kept = [p for p in pins if not (p.kind == "lock" and outside(p))]
+    poetry_folders = {p.folder for p in kept if p.kind == "pyproject" and " = " in p.text}  # `vllm = '^0.4.1'`
+    uv = {(p.folder, p.package) for p in kept if p.kind == "lock" and p.file.endswith("uv.lock")}
+    return [p for p in kept if not (p.kind == "lock" and p.file.endswith("poetry.lock") and (p.folder, p.package) in uv
+                                    and p.folder not in poetry_folders)]
+
+
 @dataclass
 class VersionChoice:
     version: str  # what checks are evaluated against

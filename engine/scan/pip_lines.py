@@ -60,3 +60,23 @@ def requirement_words(words: list[str]) -> Iterator[str]:
             skip = w in PIP_TAKES
         else:
             yield w
+
+
+def no_deps_files(rel: str, text: str, resolve) -> set[str]:
+    """The requirement files `pip install --no-deps -r FILE` installs in a Dockerfile, script,
+    Makefile recipe or README (each line read as a RUN line): pip installs what such a file
+    lists as written, with no resolution joining its pins. `resolve(rel, ref)`: the project path."""
+    if "--no-deps" not in text:
+        return set()
+    run = text if rel.rpartition("/")[2].lower().startswith(("dockerfile", "containerfile")) else as_run(text)
+    out: set[str] = set()
+    for _, _, _, words in pip_commands(run):
+        if "--no-deps" not in words:
+            continue
+        for k, w in enumerate(words):
+            opt, eq, val = w.partition("=")
+            if opt in ("-r", "--requirement"):
+                ref = val if eq else (words[k + 1] if k + 1 < len(words) else "")
+                if ref and (got := resolve(rel, ref)) is not None:
+                    out.add(got)
+    return out

@@ -95,7 +95,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 plugins |= kb_plugins.packages_in(text)
                 if not pins_mod.is_pin_file(rel):
                     all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=False)
-        elif rel.endswith(".sh"):
+        elif rel.endswith(".sh") or makefile.is_makefile(rel):  # a Makefile's `install:` recipe, as a script's lines
             text = ctx.read(rel)
             if text is not None and "install" in text:
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
@@ -103,6 +103,14 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
                     all_pins += _guarded(ctx, rel, pins_mod.script_pins, text)
     ctx.plugins = frozenset(plugins)
+    no_deps: set[str] = set()
+    for rel in files:  # requirement files installed with `pip install --no-deps -r`: no resolution joins their pins
+        if rel.endswith((".sh", ".md")) or makefile.is_makefile(rel) or pins_mod.is_dockerfile(rel):
+            text = ctx.read(rel)
+            no_deps |= pip_lines.no_deps_files(rel, text, ctx.resolve_ref) if text else set()
+    for p in all_pins:
+        p.no_deps = p.file in no_deps
+    all_pins = pins_mod.drop_stale_locks(all_pins)
     all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
     all_pins += copied_requirements.pins(files, ctx.read, all_pins)  # a requirements file an image copies in and installs
     # pins above the audited folder, up to its repository's root, stand where the folder has none

@@ -53,6 +53,7 @@ class Pin:
     source: str = ""  # git | checkout | nightly | dev: vLLM built from its sources (engine/scan/source_pins.py)
     via: str = ""  # a range read from another package's pin beside it (engine/scan/extra_pins.py torch_ranges)
     installed_in: str | None = None  # the folder of a Dockerfile that copies this file in and installs it
+    no_deps: bool = False  # its file is installed with `pip install --no-deps -r`: no resolver joins its pins
 
     @property
     def folder(self) -> str:
