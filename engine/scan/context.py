@@ -23,7 +23,13 @@ def parse_python(text: str, filename: str = "<unknown>"):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ast.parse(text, filename=filename)
+        tree = ast.parse(text, filename=filename)
+    # a module that is one `if 1:` (or `if True:`) runs that block as its body: read it so. A Python file
+    # written inside YAML is parsed that way on the YAML's own lines (engine/scan/yaml_python.py)
+    if len(tree.body) == 1 and isinstance(only := tree.body[0], ast.If) and not only.orelse \
+            and isinstance(only.test, ast.Constant) and type(only.test.value) in (int, bool) and only.test.value:
+        tree.body = only.body
+    return tree
 
 
 def texts_with(ctx, files: list[str], suffix: str | tuple[str, ...], *needles: str):

@@ -16,7 +16,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import entry_modules, peers
+from vllm_kb.engine.scan import entry_modules, peers, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -254,7 +254,8 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
 
 def _yaml_sites(ctx: ScanContext, rel: str, text: str) -> list:
     docs = _load_yaml_docs(ctx, rel, text)
-    return _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs)
+    return _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs) \
+        + _guarded(ctx, rel, yaml_python.scan, text, docs)
 
 
 def _sides(ctx: ScanContext, rel: str, text: str, scan) -> list:

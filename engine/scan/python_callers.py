@@ -221,7 +221,10 @@ def _scan(index: _Index, kind: str, callee: str, fn, name: str, skip: int) -> li
     out: list[Passed] = []
     for node in (index.names if kind == "name" else index.attrs).get(callee, ()):
         call = parents.get(id(node))
-        if not (isinstance(call, ast.Call) and call.func is node):
+        ray = _ray_call(node, parents) if kind == "name" else None
+        if ray is not None:
+            call = ray
+        elif not (isinstance(call, ast.Call) and call.func is node):
             return None  # passed on, subclassed, stored: called where the module does not show
         ok, arg = _bound(call, fn, name, skip)
         if not ok:
@@ -231,6 +234,19 @@ def _scan(index: _Index, kind: str, callee: str, fn, name: str, skip: int) -> li
             return None  # a recursive call passes its own parameter on
         out.append(Passed(call, arg, fns, cls, block=block))
     return out
+
+
+def _ray_call(node: ast.AST, parents: dict[int, ast.AST]) -> ast.Call | None:
+    """`Cls.bind(…)` / `Cls.remote(…)`, through `.options(…)` too: Ray Serve's and Ray's way of calling
+    a deployment's or an actor's `__init__` (a remote function's body) with those arguments."""
+    attr = parents.get(id(node))
+    if isinstance(attr, ast.Attribute) and attr.attr == "options":
+        opts = parents.get(id(attr))
+        if not (isinstance(opts, ast.Call) and opts.func is attr):
+            return None
+        attr = parents.get(id(opts))
+    call = parents.get(id(attr)) if isinstance(attr, ast.Attribute) and attr.attr in ("bind", "remote") else None
+    return call if isinstance(call, ast.Call) and call.func is attr else None
 
 
 NONE = object()  # the callers say nothing: the parameter is read as before (its default, or unknown)

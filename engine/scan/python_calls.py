@@ -71,7 +71,9 @@ class Found:
     resolver: _Resolver | None = None
 
 
-def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
+def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None = None) -> list[Site]:
+    """The sites of a Python module; `mounted`: the environment the process that runs it is given beside
+    what the project binds to the file (the containers that mount a ConfigMap holding it: yaml_python)."""
     wrapper_words = python_subclass.words_in(ctx, text)
     opaque_ok = python_opaque.could_pick(ctx, text)
     if not could_hold_site(text) and not opaque_ok and not may_call_wrapper(text, wrapper_words):
@@ -141,7 +143,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     env = python_env.assignments(tree, rel) if "environ" in text or not text.isascii() else {}
     lines = line_index(text)
     links = Links(ctx, rel, tree, imported=imported)
-    bound_env = python_tools.bound_env(ctx, rel)
+    bound_env = {**(mounted or {}), **python_tools.bound_env(ctx, rel)}
     # what the shell that starts the file exported wins over a load_dotenv() (override=False)
     loaded = {**python_env.dotenv_loaded(ctx, rel, tree, text), **script_env.sourced(ctx, rel)}
     dotenv = {k: v for k, v in loaded.items() if k not in bound_env}

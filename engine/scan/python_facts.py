@@ -208,6 +208,13 @@ def _bindings(ctx) -> dict[str, tuple[dict[str, str], int | None]]:
     return cache
 
 
+def _yaml_holders(ctx, files: list[str], name: str) -> list[str]:
+    """The YAML files that write `name` as a block under its own key (a ConfigMap's `vllm_serve.py: |`,
+    mounted where the application imports it): engine/scan/yaml_python.py reads them as that file."""
+    key = re.compile(r"^[ \t]*['\"]?" + re.escape(name) + r"['\"]?[ \t]*:[ \t]*\|", re.M)
+    return [rel for rel, text in texts_with(ctx, files, (".yaml", ".yml"), name) if key.search(text)]
+
+
 def _applications(data) -> list[dict]:
     if not isinstance(data, dict):
         return []
@@ -232,7 +239,7 @@ def _bind(ctx, rel: str, app: dict, files: list[str], cache: dict) -> None:
     module = path.split(":")[0] if ":" in path else path.rsplit(".", 1)[0]
     tail = module.replace(".", "/") + ".py"
     here = PurePosixPath(rel).parent
-    cands = [f for f in files if f == tail or f.endswith("/" + tail)]
+    cands = [f for f in files if f == tail or f.endswith("/" + tail)] or _yaml_holders(ctx, files, tail.rsplit("/", 1)[-1])
     if len(cands) > 1:
         near = [f for f in cands if PurePosixPath(f).parent == here / PurePosixPath(tail).parent]
         cands = near or cands[:0]
