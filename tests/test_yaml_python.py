@@ -109,3 +109,13 @@ def test_a_deployment_bound_with_options_passes_its_init_arguments(tmp_path: Pat
     (sr,) = audit(tmp_path, gpu="A10G x4").sites
     assert sr.facts["model"]["name"] == "Qwen/Qwen2.5-7B-Instruct"
     assert sr.facts["engine"]["tensor_parallel_size"] == 3
+
+
+def test_crlf_and_other_line_breaks_keep_the_lines(tmp_path: Path) -> None:
+    text = ("kind: ConfigMap\r\nmetadata:\r\n  name: x\r\n  annotations: {note: \"a\u2028b\"}\r\ndata:\r\n  run.py: |\r\n"
+            "    from vllm import LLM\r\n    llm = LLM(model=\"Qwen/Qwen2.5-7B-Instruct\", tensor_parallel_size=3)\r\n")
+    (tmp_path / "cm.yaml").write_bytes(text.encode())
+    (tmp_path / "requirements.txt").write_text("vllm==0.7.0\n")
+    (sr,) = audit(tmp_path, gpu="A10G x4").sites
+    assert (sr.site.file, sr.site.line) == ("cm.yaml", 8)
+    assert sr.facts["engine"]["tensor_parallel_size"] == 3

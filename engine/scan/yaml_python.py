@@ -52,23 +52,21 @@ def padded_block(text: str, start: int, end: int) -> str | None:
     """The text with only the block scalar whose indicator (`|`) is at `start` and whose content ends
     at `end` left as written; the indicator's line is `if 1:` padded to its length, every other line
     blanks of its length (None when that line is too short to hold `if 1:`)."""
-    lines = text.splitlines(keepends=True)
     head, last = text.count("\n", 0, start), text.count("\n", 0, end)
     if last <= head:
         return None  # the block holds no line of its own
     out = []
-    for i, ln in enumerate(lines):
-        body = ln.rstrip("\r\n")
-        eol = ln[len(body):]
+    for i, ln in enumerate(text.split("\n")):  # by "\n" alone, as the line numbers are counted
+        body = ln[:-1] if ln.endswith("\r") else ln
         if i == head:
             if len(body) < 5:
                 return None
-            out.append("if 1:" + " " * (len(body) - 5) + eol)
+            out.append("if 1:" + " " * (len(body) - 5) + ln[len(body):])
         elif head < i <= last:
             out.append(ln)
         else:
-            out.append(" " * len(body) + eol)
-    return "".join(out)
+            out.append(" " * len(body) + ln[len(body):])
+    return "\n".join(out)
 
 
 def _mounted(docs: list, holder, path: tuple) -> tuple[dict[str, str], int | None]:
