@@ -24,6 +24,11 @@ def _p0s_at(tmp_path, case: str, gpu: str, pin: str) -> set[str]:
 @pytest.mark.parametrize("case,gpu,check,before,after", [
     # float16 refused for gemma3 from 0.9.1 (ModelConfig's _FLOAT16_NOT_SUPPORTED_MODELS)
     ("float16-model--vllm-18733-control", "A100-80GB x8", "L5", "0.9.0", "0.10.0"),
+    # VLLM_USE_V2_MODEL_RUNNER=0 selects the V1 model runner up to 0.33; 0.34.0 removed it and refuses the
+    # variable in validate_environ
+    ("env-refused-at-start--torchtitan-3749-control", "H100-80GB x1", "L170", "0.33.0", "0.34.0"),
+    # a float16 KV cache under a bfloat16 model: garbled answers up to 0.32, refused from 0.33.0
+    ("kv-cache-float-dtype--vllm-54338-control", "H100-80GB x1", "L171", "0.32.0", "0.33.0"),
 ])
 def test_p0_only_from_the_release_that_raises(tmp_path, case, gpu, check, before, after):
     got = {pin: _p0s_at(tmp_path, case, gpu, pin) for pin in (before, after)}
