@@ -120,3 +120,73 @@ def test_fastchat_worker_with_a_vllm_that_dropped_use_beam_search_fails_each_req
     assert prio == "P1" and "use_beam_search" in text and "0.6.2" in text  # the worker starts; its requests fail
     (root / "requirements.txt").write_text("fschat==0.2.36\nvllm==0.6.2\n")
     assert l43(audit(root)) == []
+
+
+def test_a_call_behind_an_option_that_defaults_to_nothing_names_the_option():
+    module = ast.parse(textwrap.dedent("""\
+        import argparse
+        from vllm.lora.request import LoRARequest
+        from vllm import SamplingParams
+
+        def build():
+            if args.lora_path:
+                LoRARequest(lora_name="a", lora_int_id=1, lora_path=args.lora_path)
+            if args.adapter is not None and args.debug:
+                LoRARequest(lora_name="b", lora_int_id=2, lora_path=args.adapter)
+            if not args.plain:
+                SamplingParams(n=1)
+            else:
+                SamplingParams(n=2)
+            if args.model:
+                SamplingParams(n=3)
+            if args.needed:
+                SamplingParams(n=4)
+            if ready():
+                SamplingParams(n=5)
+
+        if __name__ == "__main__":
+            p = argparse.ArgumentParser()
+            p.add_argument("--lora_path", "-lp", type=str, default=None)
+            p.add_argument("--adapter", type=str)
+            p.add_argument("--debug", action="store_true")
+            p.add_argument("--plain", action="store_true")
+            p.add_argument("--model", type=str, default="m")
+            p.add_argument("--needed", type=str, required=True)
+            args = p.parse_args()
+            build()
+        """))
+    got = [(c.line, c.guard) for c in project_calls.calls("eval.py", module)]
+    # a default that is set (--model), a required option and a test of something else run anyway
+    assert got == [(7, "--lora_path"), (9, "--adapter"), (11, None), (13, "--plain"), (15, None), (17, None),
+                   (19, None)]
+
+
+OPTIONAL = """\
+import argparse
+from vllm import LLM
+from vllm.lora.request import LoRARequest
+
+def load():
+    llm = LLM(model="meta-llama/Llama-2-7b-hf", enable_lora=bool(args.lora_path))
+    lora = None
+    if args.lora_path:
+        lora = LoRARequest(lora_name="a", lora_int_id=1, lora_path=args.lora_path)
+    return llm, lora
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lora_path", type=str, default=None)
+    args = parser.parse_args()
+    load()
+"""
+
+
+def test_a_keyword_behind_an_option_the_project_never_passes_is_p1_and_p0_once_a_script_passes_it(tmp_path):
+    # MMLU-Pro: LoRARequest(lora_path=...) under `if args.lora_path:` on vLLM 0.4.2 (lora_local_path there)
+    root = _project(tmp_path / "opt", "vllm==0.4.2", OPTIONAL)
+    (root / "eval.sh").write_text("python app.py\n")
+    [(prio, text)] = _l140(audit(root))
+    assert prio == "P1" and "when --lora_path is given" in text
+    (root / "eval_lora.sh").write_text("python app.py --lora_path /ckpt/adapter\n")
+    [(prio, text)] = _l140(audit(root))
+    assert prio == "P0" and "while the server sets up" in text

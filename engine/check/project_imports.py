@@ -60,7 +60,7 @@ def import_facts(launch: str, vllm: str, certain_in: list[str], launches: projec
     imps = project_imports.imports_of(parsed)
     # the constructors the same files call (L140): read only where the project reaches past `vllm`
     # itself, or builds one of them from its top-level names (SamplingParams, LoRARequest)
-    out: dict[str, Any] = project_kwargs.kwarg_facts(parsed, vllm, certain_in) if parsed else {}
+    out: dict[str, Any] = project_kwargs.kwarg_facts(parsed, vllm, certain_in, launches.passes) if parsed else {}
     broken = [imp for imp in imps if _fails(imp, vllm)]
     if not broken:
         return out

@@ -35,11 +35,17 @@ def nearest(releases: list[str], vllm: str, ok) -> str | None:
     return None
 
 
-def kwarg_facts(parsed: list, vllm: str, certain_in: list[str]) -> dict[str, Any]:
+def kwarg_facts(parsed: list, vllm: str, certain_in: list[str], passes=None) -> dict[str, Any]:
     """`launch.vllm_kwarg_*` facts of the first constructor call (at start first) that passes a
-    keyword the release does not take."""
+    keyword the release does not take. `passes(flag, file)`: whether the project gives an option
+    anywhere but the file defining it; a call behind an option it never gives runs only for a
+    user who adds the option (`vllm_kwarg_when`), and comes after every call that runs anyway."""
     found = [c for path, module in parsed for c in project_calls.calls(path, module)]
-    broken = sorted((c for c in found if _bad(c, vllm)), key=lambda c: not c.at_start)
+
+    def optional(c) -> str | None:
+        return c.guard if c.guard and passes is not None and not passes(c.guard, c.file) else None
+
+    broken = sorted((c for c in found if _bad(c, vllm)), key=lambda c: (optional(c) is not None, not c.at_start))
     if not broken:
         return {}
     call = broken[0]
@@ -50,10 +56,12 @@ def kwarg_facts(parsed: list, vllm: str, certain_in: list[str]) -> dict[str, Any
         "vllm_kwarg_at_start": call.at_start,
         "vllm_kwarg_certain": bool(certain_in) and all(vllm_classes.takes(call.cls, kw, v) is False for v in certain_in),
     }
+    if when := optional(call):
+        out["vllm_kwarg_when"] = when
     have = vllm_classes.keyword_spans(call.cls, kw)
     if have:
         out["vllm_kwarg_have"] = " or ".join(have)
-    first = [c for c in broken if c.at_start] or broken
+    first = [c for c in broken if c.at_start and not optional(c)] or broken
     fit = nearest(vllm_classes.read_releases(), vllm, lambda x: not any(_bad(c, x) for c in first))
     if fit:
         out["vllm_kwarg_fit"] = fit

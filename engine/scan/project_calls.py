@@ -8,12 +8,19 @@ A keyword is one written at the call (`n=2`), or a string key of a dict literal 
 (`**{"use_beam_search": False}`, or `**params` where `params` is assigned one dict literal in the
 same scope). When the call runs: at start when it stands at module level or in any `__init__` (a
 server builds its service class as it starts: BentoML's, Ray Serve's), or in `main` or a set-up function (`setup_*`, `init_*`, `load_*`, `build_*`, `create_*`, `start*`, `lifespan`,
-a `startup` hook); else when the function is called — a request handler, most often."""
+a `startup` hook); else when the function is called — a request handler, most often.
+
+A call under `if args.X:` (or `if args.X is not None:`), where `--X` is an argparse option of the
+same file that defaults to nothing (None, False, ""), runs only when the command line gives `--X`:
+`guard` names that option, and engine/check/project_kwargs.py asks whether the project ever
+passes it (MMLU-Pro's `LoRARequest(lora_path=…)` under `if args.lora_path:`)."""
 from __future__ import annotations
 
 import ast
 import re
 from dataclasses import dataclass
+
+from vllm_kb.engine.scan import python_links
 
 CLASSES = frozenset({"SamplingParams", "OpenAIServingChat", "OpenAIServingCompletion", "OpenAIServingModels",
                      "BaseModelPath", "LoRARequest", "OpenAIServingEmbedding"})
@@ -27,6 +34,7 @@ class ClassCall:
     file: str
     line: int
     at_start: bool
+    guard: str | None = None  # the option (`--lora_path`) without which the call never runs
 
 
 def _bound_classes(module: ast.Module) -> tuple[dict[str, str], set[str]]:
@@ -85,24 +93,73 @@ def _is_start_hook(fn) -> bool:
     return _START.search(fn.name) is not None or any("startup" in ast.unparse(d) for d in fn.decorator_list)
 
 
+_EMPTY = (None, False, "", 0)
+
+
+def _option(module: ast.Module, node: ast.expr) -> str | None:
+    """The flag of `args.X` (any `….X`) when X is an argparse option of this module that defaults
+    to nothing, so that a test of it is false unless the command line gives the option."""
+    if not isinstance(node, ast.Attribute):
+        return None
+    got = python_links.argparse_default(module, node.attr)
+    if got is None or _required(module, got[1]):
+        return None
+    default = got[0].value if isinstance(got[0], ast.Constant) else got[0]
+    return got[1] if not isinstance(default, ast.AST) and default in _EMPTY and got[1].startswith("-") else None
+
+
+def _required(module: ast.Module, flag: str) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_argument"
+               and any(isinstance(a, ast.Constant) and a.value == flag for a in n.args)
+               and any(k.arg == "required" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                       for k in n.keywords)
+               for n in ast.walk(module))
+
+
+def _given(module: ast.Module, test: ast.expr) -> str | None:
+    """The option a branch's test needs given: `args.X`, `args.X is not None`, `args.X != ""`,
+    or one side of an `and` of them."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return next((g for v in test.values if (g := _given(module, v))), None)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value in _EMPTY and isinstance(test.ops[0], (ast.IsNot, ast.NotEq)):
+        return _option(module, test.left)
+    return _option(module, test)
+
+
+def _absent(module: ast.Module, test: ast.expr) -> str | None:
+    """The option whose absence a test asks (`not args.X`, `args.X is None`): its `else` needs it given."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _option(module, test.operand)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None and isinstance(test.ops[0], ast.Is):
+        return _option(module, test.left)
+    return None
+
+
 def calls(path: str, module: ast.Module) -> list[ClassCall]:
     local, pkg = _bound_classes(module)
     if not local and not pkg:
         return []
     out: list[ClassCall] = []
 
-    def visit(body, at_start: bool) -> None:
+    def visit(body, at_start: bool, guard: str | None) -> None:
         dicts = _scope_dicts(body)
         for node in body:
-            stack = [node]
+            stack: list[tuple[ast.AST, str | None]] = [(node, guard)]
             while stack:
-                n = stack.pop()
+                n, g = stack.pop()
                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     # an __init__ runs when its class is built: a server builds its service class at start
-                    visit(n.body, (at_start and _is_start_hook(n)) or n.name == "__init__")
+                    visit(n.body, (at_start and _is_start_hook(n)) or n.name == "__init__", g)
                     continue
                 if isinstance(n, ast.ClassDef):
-                    visit(n.body, at_start)
+                    visit(n.body, at_start, g)
+                    continue
+                if isinstance(n, ast.If):
+                    inner, other = _given(module, n.test), _absent(module, n.test)
+                    kids = [(n.test, g)] + [(c, g or inner) for c in n.body] + [(c, g or other) for c in n.orelse]
+                    stack.extend(reversed(kids))
                     continue
                 if isinstance(n, ast.Call):
                     f = n.func
@@ -110,8 +167,8 @@ def calls(path: str, module: ast.Module) -> list[ClassCall]:
                         f.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in pkg \
                         and f.attr in CLASSES else None
                     if cls:
-                        out.append(ClassCall(cls, _keywords(n, dicts), path, n.lineno, at_start))
-                stack.extend(reversed(list(ast.iter_child_nodes(n))))
+                        out.append(ClassCall(cls, _keywords(n, dicts), path, n.lineno, at_start, g))
+                stack.extend((c, g) for c in reversed(list(ast.iter_child_nodes(n))))
 
-    visit(module.body, True)
+    visit(module.body, True, None)
     return out

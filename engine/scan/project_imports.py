@@ -64,6 +64,15 @@ def _function_imports(body, path: str):
             yield from _function_imports(s.body, path)
 
 
+_TEXTS = frozenset({"sh", "bash", "zsh", "py", "ipynb", "md", "rst", "txt", "yaml", "yml", "json", "toml", "cfg",
+                    "slurm", "sbatch", "job", "mk", "bat", "ps1", "dockerfile", "makefile", "procfile"})
+
+
+def _text(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return "." not in name or name.rsplit(".", 1)[-1].lower() in _TEXTS
+
+
 class Launches:
     """The modules each Python launch file of one audit loads. The sites of a file come one after
     the other, so its answer is kept until another file asks; a module several launch files load
@@ -76,6 +85,8 @@ class Launches:
         self.read = read
         self.last: tuple[str, list[tuple[str, ast.Module]]] | None = None
         self.trees: dict[str, ast.Module] = {}
+        self.files_all = files
+        self.given: dict[str, bool] = {}
 
     def _parse(self, rel: str) -> ast.Module:
         tree = self.trees.pop(rel, None)
@@ -85,6 +96,17 @@ class Launches:
                 del self.trees[next(iter(self.trees))]
         self.trees[rel] = tree  # the most recent last
         return tree
+
+    def passes(self, flag: str, where: str) -> bool:
+        """Whether any file of the project but `where` (the file that defines the option) spells
+        `flag`: a script, a config, a README command. Read only for a guarded call the release
+        breaks, so the walk over the tree is rare; a word in prose counts too, which errs toward
+        the call running."""
+        if flag not in self.given:
+            self.given[flag] = any(
+                rel != where and _text(rel) and flag in (self.read(rel) or "")
+                for rel in self.files_all)
+        return self.given[flag]
 
     def files(self, launch: str) -> list[tuple[str, ast.Module]]:
         """(path, tree) of the launch file and every project module it loads at module level."""
