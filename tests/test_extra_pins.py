@@ -28,9 +28,20 @@ def test_no_extra_or_a_vllm_pin_says_otherwise(write_project, reqs, json_site, p
         assert rec["priority"] == "P1" and "pins no release" in rec["title"]
 
 
-def test_a_tutorials_pip_install_is_a_floor_only_where_nothing_pins(write_project, json_site, p0s):
+def test_a_tutorials_pip_install_is_its_release_only_where_nothing_pins(write_project, json_site, p0s):
     md = "Install:\n\n```bash\npip install vllm==0.8.5\n```\n"
     site = json_site(write_project({"guide/README.md": md, "guide/serve.sh": SERVE}))
-    assert site["vllm"]["basis"] == "range" and not p0s(site)
+    # judged as the release the instructions install, a P0 only where every later release fails too
+    assert site["vllm"]["basis"] == "range" and site["vllm"]["version"] == "0.8.5" and not p0s(site)
     site = json_site(write_project({"guide/README.md": md, "guide/serve.sh": SERVE, "requirements.txt": "vllm==0.34.0\n"}))
     assert site["vllm"]["basis"] == "pin" and "not-in-version:max_seq_len_to_capture" in p0s(site)
+
+
+def test_a_readme_install_is_judged_as_its_release_not_the_newest(write_project, json_site):
+    # understand-r1-zero: README `pip install vllm==0.8.4`, LLM(swap_space=32) in the evaluation script
+    md = "## Install\n\n```bash\npip install vllm==0.8.4 && pip install oat-llm==0.1.3.post1\n```\n"
+    py = "import vllm\nllm = vllm.LLM(model='Qwen/Qwen2.5-Math-1.5B', swap_space=32, gpu_memory_utilization=0.9)\n"
+    site = json_site(write_project({"README.md": md, "evaluate_model.py": py}), gpu="A100-40GB")
+    assert site["vllm"]["version"] == "0.8.4"
+    words = " ".join(r.get("reason", "") + r.get("title", "") for r in site["recommendations"])
+    assert "0.34" not in words and "swap_space was removed" not in words

@@ -43,6 +43,8 @@ _VIA = ("xinference-server", "gpustack-backend", "gpustack-server")
 
 def version_text(kb, choice, lang: str) -> str:
     p = choice.pin
+    if choice.basis == "range" and p is not None and p.kind == "docs":  # install instructions: judged as their release
+        return kb.t("version.docs", lang, version=choice.version, where=choice.where, text=p.text)
     if choice.basis == "range" and p is not None and p.via:  # the range another pin beside it implies
         return kb.t("version.co-pin", lang, version=choice.version, where=choice.where, text=p.text, via=p.via, spec=p.spec)
     if choice.basis == "image" and p is not None and p.via in _VIA:  # the server the launch asks, the tool's own choice

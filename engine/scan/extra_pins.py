@@ -5,7 +5,11 @@
   `declared`, read from each release's wheel METADATA);
 - a tutorial whose instructions install one (`pip install vllm==0.4.0.post1` in a Markdown file
   beside the scripts): that release or a later one, a floor only, so it can demote a P0 that the
-  newest release alone would give and never make one;
+  newest release alone would give and never make one. The site is judged as the release the
+  instructions name (engine/scan/pins.py `choose`), not the newest: what only later releases
+  refuse is no finding for a project whose README installs an older one (understand-r1-zero's
+  `LLM(swap_space=…)` under `pip install vllm==0.8.4`), and a P0 stays P0 only where every
+  release from it on fails;
 - `vllm` without a version beside an exact torch pin that pip resolves with it (one requirements
   file, one pyproject, one pip command): every vLLM wheel pins torch exactly
   (knowledge/vllm/dependency_pins.yaml), so pip installs the newest release whose pin admits that

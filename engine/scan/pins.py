@@ -240,12 +240,18 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
     if not spec:
         return VersionChoice(newest, False, "unbounded", best)
     fitting = _with_torch(known, best, beside or [])
-    hit = newest_matching(spec, fitting)
+    # install instructions name one release (engine/scan/extra_pins.py docs_floors): judged as it
+    hit = _oldest_matching(spec, fitting) if best.kind == "docs" else newest_matching(spec, fitting)
     if hit is None and fitting is not known:  # no release of the range fits that torch: pip fails (L115's business)
         fitting, hit = known, newest_matching(spec, known)
     if hit is None:
         return VersionChoice(newest, False, "no-match", best)
     return VersionChoice(str(hit), False, "range", best, tuple(str(v) for v in fitting) if fitting is not known else None)
+
+
+def _oldest_matching(spec: SpecifierSet, known: list[Version]) -> Version | None:
+    hits = [v for v in known if spec.contains(str(v))]
+    return min(hits) if hits else None
 
 
 def _with_torch(known: list[Version], best: Pin, beside: list[Pin]) -> list[Version]:
