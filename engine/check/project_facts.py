@@ -20,6 +20,7 @@ from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
 from vllm_kb.engine.check.hub_fit import hub_fit
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.project_imports import import_facts
+from vllm_kb.engine.check.swift_world import swift_world
 from vllm_kb.engine.check.trainer_attn import trainer_attention
 from vllm_kb.engine.check.transformers_fit import release_requires, rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
@@ -93,6 +94,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> 
             copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
             facts["launch"].update(framework_compat(site, facts, cat, pin, gate, copy))
             facts["launch"].update(trainer_attention(site) | verl_fork_kv(site, facts))  # L130; verl's own vLLM copy sizes the cache (L15, L16)
+            facts["launch"].update(swift_world(site, facts))  # L70: swift's torchrun world around its rollout engine
 
 
 def _certain(cat, choice) -> list[str]:

@@ -1,0 +1,26 @@
+"""ms-swift's torchrun world around its colocated rollout engine (check L70, ms-swift#3739)."""
+from vllm_kb.engine.audit import audit
+
+GRPO = """\
+NPROC_PER_NODE={n} swift rlhf --rlhf_type grpo --model Qwen/Qwen2.5-7B-Instruct --dataset d.jsonl \\
+    --use_vllm true --tensor_parallel_size {tp} --output_dir out
+"""
+
+
+def _l70(tmp_path, n: int, tp: int, vllm: str):
+    root = tmp_path / f"p{n}-{tp}-{vllm}"
+    root.mkdir()
+    (root / "grpo.sh").write_text(GRPO.format(n=n, tp=tp))
+    (root / "requirements.txt").write_text(f"ms-swift==3.2.2\nvllm=={vllm}\n")
+    rep = audit(root, gpu="A100-80GB x8")
+    return [(r.status, r.priority) for sr in rep.sites for r in sr.results if r.check.id == "L70"]
+
+
+def test_a_tensor_parallel_rollout_smaller_than_swifts_torchrun_world_stops_vllm_072(tmp_path):
+    assert _l70(tmp_path, 8, 4, "0.7.2") == [("recommended", "P0")]
+    assert all(s != "recommended" for s, _ in _l70(tmp_path, 4, 4, "0.7.2"))  # the world is TP x PP
+
+
+def test_one_gpu_engines_and_073_are_left_alone(tmp_path):
+    assert all(s != "recommended" for s, _ in _l70(tmp_path, 8, 1, "0.7.2"))
+    assert all(s != "recommended" for s, _ in _l70(tmp_path, 8, 4, "0.7.3"))
