@@ -55,3 +55,55 @@ def test_without_a_target_the_last_stage_decides(tmp_path):
     rep = audit(tmp_path, gpu="A100-80GB")
     (sr,) = [s for s in rep.sites if s.site.file == "run.sh"]
     assert sr.site.settings["max_model_len"].value == 4096
+
+
+# production-stack's workflows run `docker build … -f docker/Dockerfile .` in a step: a CI step runs in
+# the checkout's root (or its `working-directory`), not in .github/workflows/
+_WORKFLOW = """\
+name: e2e
+on: [push]
+jobs:
+  serve:
+    runs-on: [self-hosted]
+    {defaults}steps:
+      - uses: actions/checkout@v4
+      - name: Serve with vLLM
+        run: |
+          docker build -t engine:ci -f docker/Dockerfile .
+          docker run --gpus all engine:ci --model Qwen/Qwen2-7B-Instruct --max-model-len 4096
+"""
+
+
+def _workflow_site(tmp_path, defaults: str, folder: str):
+    (tmp_path / ".github/workflows").mkdir(parents=True)
+    (tmp_path / ".github/workflows/e2e.yml").write_text(_WORKFLOW.format(defaults=defaults))
+    for where, text in ((folder, _DOCKERFILE), (".github/workflows", "FROM ubuntu:22.04\n")):
+        (tmp_path / where / "docker").mkdir(parents=True, exist_ok=True)
+        (tmp_path / where / "docker/Dockerfile").write_text(text)
+    rep = audit(tmp_path, gpu="A100-80GB")
+    sites = [s for s in rep.sites if s.site.file.endswith("e2e.yml")]
+    return sites, [k.file for k in rep.skipped]
+
+
+def test_a_workflow_step_builds_from_the_checkout_root(tmp_path):
+    (sr,), skipped = _workflow_site(tmp_path, "", ".")
+    assert sr.site.settings["max_model_len"].value == 4096 and ".github/workflows/docker/Dockerfile" not in skipped
+
+
+def test_a_workflow_step_builds_from_its_working_directory(tmp_path):
+    (sr,), _ = _workflow_site(tmp_path, "defaults: {run: {working-directory: serving}}\n    ", "serving")
+    assert sr.site.settings["max_model_len"].value == 4096
+
+
+# LMCache's image ends in ENTRYPOINT ["vllm", "serve"]: production-stack's disaggregated_prefill
+# scripts give it the model first (`docker run … lmcache/vllm-openai:2025-05-27-v1 MODEL --port 8200 …`)
+def test_a_vendor_image_serving_vllm_takes_the_model_first(tmp_path):
+    (tmp_path / "start_decode.sh").write_text(
+        "IMAGE=lmcache/vllm-openai:2025-05-27-v1\n"
+        "docker run --gpus all --ipc host $IMAGE meta-llama/Llama-3.1-8B-Instruct --port 8200 --enforce-eager\n"
+        "docker run --gpus all lmcache/vllm-openai:latest vllm serve Qwen/Qwen2-7B-Instruct --port 8300\n")
+    rep = audit(tmp_path, gpu="A100-80GB")
+    got = sorted((s.site.line, s.site.model.value) for s in rep.sites)
+    assert got == [(2, "meta-llama/Llama-3.1-8B-Instruct"), (3, "Qwen/Qwen2-7B-Instruct")]
+    assert not [f for s in rep.sites for f in s.remarks if f.priority == "P0"]
+    assert not [r for s in rep.sites for r in s.results if r.status == "recommended" and r.priority == "P0"]

@@ -13,6 +13,15 @@ def load(name: str) -> dict:
     return yamlio.load_cached(resources.read_text("knowledge", "deploy", f"{name}.yaml")).data
 
 
+def vendor_entrypoint(name: str) -> list[str] | None:
+    """The ENTRYPOINT of a vendor's image built from vLLM (knowledge/deploy/vendor_images.yaml
+    `entrypoint`), by the image's name without its tag; None where it is not recorded."""
+    import re
+
+    return next((list(e["entrypoint"]) for e in load("vendor_images")["images"]
+                 if e.get("entrypoint") and re.match(e["match"], name)), None)
+
+
 def xinference_checkpoint(name: object, size: object = None, fmt: object = None, quantization: object = None) -> str | None:
     """The Hugging Face checkpoint Xinference's registry names for `--model-name NAME
     --size-in-billions SIZE [--model-format F --quantization Q]` (knowledge/deploy/xinference_models.yaml,

@@ -4,6 +4,7 @@ actions' `runs.steps[].run`) with workflow/job/step `env:`, and GitLab CI (`befo
 what they are (an input's default, a one-value matrix, env) and kept as unknown otherwise."""
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import PurePosixPath
 
@@ -54,8 +55,20 @@ def scan_github(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             first = block_first_line(lines, key_line, step["run"])
             known = {k: _EXPR.sub(lambda m: _expr(m.group(1), ctx_vals), str(v)) for k, v in step_env.items()}
             settings = {k: Setting(k, v, "\ue000" not in v, rel, doc.line_of(base + ("steps", i)), k, v, "ci") for k, v in known.items()}
-            out += script_sites(ctx, rel, script, first, known=known, env=settings)
+            # a step runs in the repository root unless `working-directory` (step, job or workflow defaults) says otherwise
+            out += script_sites(ctx, rel, script, first, known=known, env=settings, cwd=_workdir(data, job, step))
     return out
+
+
+def _workdir(data: dict, job: dict, step: dict) -> str | None:
+    """The step's folder in the checkout: the root, or its `working-directory`; None where that is
+    an expression or lies outside the checkout."""
+    for block in (step, (job.get("defaults") or {}).get("run"), (data.get("defaults") or {}).get("run")):
+        wd = block.get("working-directory") if isinstance(block, dict) else None
+        if isinstance(wd, str) and wd.strip():
+            wd = posixpath.normpath(wd.strip())
+            return None if "${{" in wd or wd.startswith(("/", "..")) else "" if wd == "." else wd
+    return ""
 
 
 def scan_gitlab(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
@@ -79,7 +92,7 @@ def scan_gitlab(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                     continue
                 key_line = doc.line_of((jid, part, i)) if part in job else doc.line_of(("default", part, i))
                 first = block_first_line(lines, key_line, cmd)
-                out += script_sites(ctx, rel, cmd, first, known=known, env=settings)
+                out += script_sites(ctx, rel, cmd, first, known=known, env=settings, cwd="")  # jobs run in the checkout's root
     return out
 
 

@@ -15,13 +15,14 @@ from vllm_kb.engine.scan.site import Setting, Site
 
 def script_sites(ctx: ScanContext, rel: str, text: str, first_line: int, *, known: dict[str, str] | None = None,
                  env: dict[str, Setting] | None = None, notes: dict[str, str] | None = None, tool: str | None = None,
-                 version: str | None = None) -> list[Site]:
+                 version: str | None = None, cwd: str | None = None) -> list[Site]:
     """Sites of a script whose first line is `first_line` of `rel`. `known`: variables the script
-    starts with (exported: `env`, as the environment the step gets)."""
+    starts with (exported: `env`, as the environment the step gets); `cwd`: the folder its relative
+    paths start from, where that is not the file's own (a CI step's working directory)."""
     ex = Expander(known)
     ex.notes.update(notes or {})
     ex.exported |= set(env or {})
-    st = State(ex, dict(env or {}))
+    st = State(ex, dict(env or {}), cwd=cwd)
     version = version or ctx.version_for(rel)
     found: dict[str, Site] = {}
 

@@ -7,7 +7,7 @@ import json
 import re
 import shlex
 
-from vllm_kb.engine.kb import release_dates
+from vllm_kb.engine.kb import deploy_tools, release_dates
 from vllm_kb.engine.kb.versions import parse, try_parse
 from vllm_kb.engine.scan.image_tables import framework_image, name_and_tag
 from vllm_kb.engine.scan.shell import SHELLS, Seg, Word, c_script_at
@@ -141,6 +141,8 @@ def _runs_own_entrypoint(image: str) -> bool:
 def entrypoint_for(image: str | None, newest: str) -> list[str]:
     if _MODEL_GARDEN.match((image or "").strip()):
         return MODEL_GARDEN_ENTRYPOINT
+    if own := deploy_tools.vendor_entrypoint(name_and_tag(image or "")[0]):
+        return own
     if not is_vllm_image(image) and not (image or "").split(":")[0].endswith("/vllm-openai"):
         return IMAGE_ENTRYPOINTS[0][1]  # images built from vLLM keep the OpenAI server module
     day = image_date(image)
@@ -168,7 +170,10 @@ def container_command(run, newest: str) -> list[Word] | None:
         # arguments and stops (OPEA GenAIComps #336); the command meant is read, the mistake is a finding
         run.facts["repeats_entrypoint"] = (" ".join(values[:k]), " ".join(entrypoint_for(image, newest)))
         return argv
-    if is_vllm_image(image) or is_vllm_like_image(image) and (not argv or (first or "").startswith("-")):
+    # a vendor image whose entrypoint is `vllm serve` takes the model as its first argument, as the official one does
+    served = bool(first) and not first.startswith("/") and deploy_tools.vendor_entrypoint(name_and_tag(image or "")[0]) \
+        and not re.match(r"^(python[\d.]*|vllm|bash|sh|serve)$", first.rsplit("/", 1)[-1])
+    if is_vllm_image(image) or is_vllm_like_image(image) and (not argv or (first or "").startswith("-") or served):
         line = run.image.line if run.image is not None else 1
         entrypoint = entrypoint_for(image, newest)
         if is_vllm_image(image) and (k := repeated_program(argv)):

@@ -3,6 +3,7 @@ read, getopts) and the commands that run another script: `bash -c "…"` and `do
 of shell_run.Runner."""
 from __future__ import annotations
 
+import os
 import posixpath
 
 import re
@@ -320,15 +321,17 @@ class Builtins:
 
     def docker_build(self, fields: list[Word], i: int) -> bool:
         """`docker build -t TAG [-f FILE] CONTEXT`: TAG comes from a project Dockerfile (paths are
-        the shell's, relative to the script's folder, else to the project's root)."""
+        the shell's, relative to the script's folder, else to the project's root; a CI step's are
+        relative to its working directory)."""
         got = docker_run.find_build(fields, i)
         if got is None:
             return False
         tags, file, context, target = got
         path = file if file is not None else posixpath.join(context, "Dockerfile")
-        for base in (posixpath.dirname(self.rel), ""):
+        for base in (posixpath.dirname(self.rel), "") if self.st.cwd is None else (self.st.cwd,):
             rel = posixpath.normpath(posixpath.join(base, path)) if not path.startswith("/") else ""
-            if rel and not rel.startswith("..") and self.ctx.read(rel) is not None:
+            if rel and not rel.startswith("..") and os.path.isfile(os.path.join(str(self.ctx.root), rel)) \
+                    and self.ctx.read(rel) is not None:
                 for tag in tags:
                     self.st.images[tag] = (rel, target)
                 break

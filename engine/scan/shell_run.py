@@ -44,9 +44,12 @@ class State:
     # (one table for the whole script, as the daemon has one)
     containers: dict = field(default_factory=dict)
     images: dict = field(default_factory=dict)  # tags `docker build -t` makes → (the project Dockerfile, the --target stage)
+    # where relative paths start: None for the script's own folder (else the project root); a CI
+    # step's working directory, which is the repository root unless the step names another
+    cwd: str | None = None
 
     def copy(self) -> "State":
-        return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport, self.containers, self.images)
+        return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport, self.containers, self.images, self.cwd)
 
 
 class Runner(Builtins):
