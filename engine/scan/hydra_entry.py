@@ -87,7 +87,9 @@ def _hydra_main(tree: ast.Module) -> tuple[str | None, str | None] | None:
             continue
         for d in node.decorator_list:
             if isinstance(d, ast.Call) and _name(d.func) in ("hydra.main", "main") and (_name(d.func) == "hydra.main" or _imports_hydra_main(tree)):
-                if not any(isinstance(c, ast.Call) and _WORK.search(_last(c.func)) for c in ast.walk(node)):
+                # the callee's whole dotted name: `main_task.remote(config)` (TinyZero's split_placement) and
+                # `runner.run.remote(…)` name their work before `.remote`
+                if not any(isinstance(c, ast.Call) and _WORK.search(_dotted(c.func)) for c in ast.walk(node)):
                     return None
                 kw = {k.arg: k.value for k in d.keywords}
                 path = kw.get("config_path", d.args[0] if d.args else None)
@@ -96,8 +98,15 @@ def _hydra_main(tree: ast.Module) -> tuple[str | None, str | None] | None:
     return None
 
 
-def _last(f) -> str:
-    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+def _dotted(f) -> str:
+    """`a.b.c` of a callee made of names and attributes; the last attribute of anything else."""
+    parts = []
+    while isinstance(f, ast.Attribute):
+        parts.append(f.attr)
+        f = f.value
+    if isinstance(f, ast.Name):
+        parts.append(f.id)
+    return ".".join(reversed(parts))
 
 
 def _imports_hydra_main(tree) -> bool:
