@@ -20,6 +20,10 @@ DEMO_KIND = "legacy api_server"
 # alone (ai-dynamo/dynamo components/src/dynamo/vllm/args.py): the demo parser less its own options
 DYNAMO_ENTRY = "dynamo.vllm (package)"
 CODES = {"entrypoint-option": "P0", "entrypoint-removed": "P0"}
+# keywords LLM.__init__ drops itself with a DeprecationWarning, so they never reach EngineArgs in
+# those releases (check B4 says so): swap_space in 0.18.0-0.25.1 (vllm/entrypoints/llm.py, 0.18.0
+# line 261, 0.25.1 line 224); from 0.26.0 EngineArgs gets it and raises TypeError
+LLM_DROPS = {"swap_space": (">=0.18.0", "<0.26.0")}
 
 
 def _table(kb: Knowledge) -> dict:
@@ -50,9 +54,13 @@ def refused(kb: Knowledge, flag: str, version: str) -> bool:
 
 
 def site_findings(site: Site, kb: Knowledge, version: str) -> tuple[list[Finding], set[str]]:
-    """The findings of a demo-server site and the settings they cover (no lifecycle finding then)."""
+    """The findings of a demo-server site and the settings they cover (no lifecycle finding then);
+    for an `LLM()` call, the keywords it drops itself in this release."""
     if site.launch.get("entry_point") == DYNAMO_ENTRY:
         return _engine_parser_findings(site, kb, version)
+    if site.kind == "LLM()" and site.syntax == "python-call":
+        v = parse(version)
+        return [], {n for n, (low, high) in LLM_DROPS.items() if parse(low[2:]) <= v < parse(high[1:]) and n in site.settings}
     if site.kind != DEMO_KIND:
         return [], set()
     table = _table(kb)
