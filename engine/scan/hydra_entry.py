@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan.context import parse_python
+from vllm_kb.engine.scan.python_scope import dotted
 
 _VERL_BASES = {"ppo_trainer", "ppo_megatron_trainer", "_generated_ppo_trainer", "_generated_ppo_megatron_trainer"}
 
@@ -100,13 +101,7 @@ def _hydra_main(tree: ast.Module) -> tuple[str | None, str | None] | None:
 
 def _dotted(f) -> str:
     """`a.b.c` of a callee made of names and attributes; the last attribute of anything else."""
-    parts = []
-    while isinstance(f, ast.Attribute):
-        parts.append(f.attr)
-        f = f.value
-    if isinstance(f, ast.Name):
-        parts.append(f.id)
-    return ".".join(reversed(parts))
+    return dotted(f) or (f.attr if isinstance(f, ast.Attribute) else "")
 
 
 def _imports_hydra_main(tree) -> bool:

@@ -163,7 +163,7 @@ def container_command(run, newest: str) -> list[Word] | None:
         return run.entrypoint + argv
     if run.facts.get("replaces_entrypoint"):  # `hf jobs run IMAGE CMD`, `apptainer exec IMAGE CMD`
         return argv or None
-    first = argv[0].value if argv else None
+    first = (argv[0].value or "") if argv else ""
     values = [w.value or "" for w in argv]
     if is_vllm_image(image) and (first or "").rsplit("/", 1)[-1] in SHELLS and (k := c_script_at(values, 0)) is not None:
         # `vllm/vllm-openai:v0.8.5 bash -c "vllm serve M"`: the image's entrypoint takes `bash -c …` as its
@@ -171,7 +171,7 @@ def container_command(run, newest: str) -> list[Word] | None:
         run.facts["repeats_entrypoint"] = (" ".join(values[:k]), " ".join(entrypoint_for(image, newest)))
         return argv
     # a vendor image whose entrypoint is `vllm serve` takes the model as its first argument, as the official one does
-    served = bool(first) and not first.startswith("/") and deploy_tools.vendor_entrypoint(name_and_tag(image or "")[0]) \
+    served = first and not first.startswith("/") and deploy_tools.vendor_entrypoint(name_and_tag(image or "")[0]) \
         and not re.match(r"^(python[\d.]*|vllm|bash|sh|serve)$", first.rsplit("/", 1)[-1])
     if is_vllm_image(image) or is_vllm_like_image(image) and (not argv or (first or "").startswith("-") or served):
         line = run.image.line if run.image is not None else 1
