@@ -175,7 +175,7 @@ def load():
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
-    parser.add_argument("--lora_path", type=str, default=None)
+    parser.add_argument("--lora_path", "-lp", type=str, default=None)
     args = parser.parse_args()
     load()
 """
@@ -187,6 +187,9 @@ def test_a_keyword_behind_an_option_the_project_never_passes_is_p1_and_p0_once_a
     (root / "eval.sh").write_text("python app.py\n")
     [(prio, text)] = _l140(audit(root))
     assert prio == "P1" and "when --lora_path is given" in text
-    (root / "eval_lora.sh").write_text("python app.py --lora_path /ckpt/adapter\n")
+    (root / "eval_lora.sh").write_text("python app.py --lora_path_list x\n")  # another option: still never given
+    [(prio, _)] = _l140(audit(root))
+    assert prio == "P1"
+    (root / "eval_lora.sh").write_text("python app.py -lp /ckpt/adapter\n")  # its short spelling
     [(prio, text)] = _l140(audit(root))
     assert prio == "P0" and "while the server sets up" in text

@@ -37,13 +37,13 @@ def nearest(releases: list[str], vllm: str, ok) -> str | None:
 
 def kwarg_facts(parsed: list, vllm: str, certain_in: list[str], passes=None) -> dict[str, Any]:
     """`launch.vllm_kwarg_*` facts of the first constructor call (at start first) that passes a
-    keyword the release does not take. `passes(flag, file)`: whether the project gives an option
+    keyword the release does not take. `passes(spellings, file)`: whether the project gives an option
     anywhere but the file defining it; a call behind an option it never gives runs only for a
     user who adds the option (`vllm_kwarg_when`), and comes after every call that runs anyway."""
     found = [c for path, module in parsed for c in project_calls.calls(path, module)]
 
     def optional(c) -> str | None:
-        return c.guard if c.guard and passes is not None and not passes(c.guard, c.file) else None
+        return c.guard if c.guard and passes is not None and not passes(c.guard_flags or (c.guard,), c.file) else None
 
     broken = sorted((c for c in found if _bad(c, vllm)), key=lambda c: (optional(c) is not None, not c.at_start))
     if not broken:

@@ -35,6 +35,7 @@ class ClassCall:
     line: int
     at_start: bool
     guard: str | None = None  # the option (`--lora_path`) without which the call never runs
+    guard_flags: tuple[str, ...] = ()  # every spelling of that option (`--lora_path`, `-lp`)
 
 
 def _bound_classes(module: ast.Module) -> tuple[dict[str, str], set[str]]:
@@ -94,6 +95,16 @@ def _is_start_hook(fn) -> bool:
 
 
 _EMPTY = (None, False, "", 0)
+
+
+def _spellings(module: ast.Module, flag: str) -> tuple[str, ...]:
+    """Every option string of the `add_argument` that declares `flag`."""
+    for n in ast.walk(module):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "add_argument":
+            names = tuple(a.value for a in n.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
+            if flag in names:
+                return names
+    return (flag,)
 
 
 def _option(module: ast.Module, node: ast.expr) -> str | None:
@@ -167,7 +178,8 @@ def calls(path: str, module: ast.Module) -> list[ClassCall]:
                         f.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in pkg \
                         and f.attr in CLASSES else None
                     if cls:
-                        out.append(ClassCall(cls, _keywords(n, dicts), path, n.lineno, at_start, g))
+                        out.append(ClassCall(cls, _keywords(n, dicts), path, n.lineno, at_start, g,
+                                             _spellings(module, g) if g else ()))
                 stack.extend((c, g) for c in reversed(list(ast.iter_child_nodes(n))))
 
     visit(module.body, True, None)

@@ -16,6 +16,7 @@ app.py`), then the project root (`python -m pkg.app`)."""
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -86,7 +87,7 @@ class Launches:
         self.last: tuple[str, list[tuple[str, ast.Module]]] | None = None
         self.trees: dict[str, ast.Module] = {}
         self.files_all = files
-        self.given: dict[str, bool] = {}
+        self.given: dict[tuple[str, ...], bool] = {}
 
     def _parse(self, rel: str) -> ast.Module:
         tree = self.trees.pop(rel, None)
@@ -97,16 +98,16 @@ class Launches:
         self.trees[rel] = tree  # the most recent last
         return tree
 
-    def passes(self, flag: str, where: str) -> bool:
+    def passes(self, flags: tuple[str, ...], where: str) -> bool:
         """Whether any file of the project but `where` (the file that defines the option) spells
-        `flag`: a script, a config, a README command. Read only for a guarded call the release
-        breaks, so the walk over the tree is rare; a word in prose counts too, which errs toward
-        the call running."""
-        if flag not in self.given:
-            self.given[flag] = any(
-                rel != where and _text(rel) and flag in (self.read(rel) or "")
-                for rel in self.files_all)
-        return self.given[flag]
+        one of `flags` as a word: a script, a config, a README command. Read only for a guarded
+        call the release breaks, so the walk over the tree is rare; a word in prose counts too,
+        which errs toward the call running."""
+        if flags not in self.given:
+            rx = re.compile("|".join(rf"(?<![\w-]){re.escape(f)}(?![\w-])" for f in flags))
+            self.given[flags] = any(rel != where and _text(rel) and rx.search(self.read(rel) or "")
+                                    for rel in self.files_all)
+        return self.given[flags]
 
     def files(self, launch: str) -> list[tuple[str, ast.Module]]:
         """(path, tree) of the launch file and every project module it loads at module level."""
