@@ -11,6 +11,7 @@ from __future__ import annotations
 from vllm_kb.engine.kb.guards import guards_access
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
+from vllm_kb.engine.kb import versions
 from vllm_kb.engine.kb.versions import parse
 from vllm_kb.engine.scan.cli_args import normalise_flag
 from vllm_kb.engine.scan.site import Finding, Site
@@ -22,8 +23,9 @@ DYNAMO_ENTRY = "dynamo.vllm (package)"
 CODES = {"entrypoint-option": "P0", "entrypoint-removed": "P0"}
 # keywords LLM.__init__ drops itself with a DeprecationWarning, so they never reach EngineArgs in
 # those releases (check B4 says so): swap_space in 0.18.0-0.25.1 (vllm/entrypoints/llm.py, 0.18.0
-# line 261, 0.25.1 line 224); from 0.26.0 EngineArgs gets it and raises TypeError
-LLM_DROPS = {"swap_space": (">=0.18.0", "<0.26.0")}
+# line 261, 0.25.1 line 224); from 0.26.0 EngineArgs gets it and raises TypeError. The frameworks that
+# call LLM() themselves read the same table (framework_kwargs.py)
+LLM_DROPS = {"swap_space": ">=0.18.0,<0.26.0"}
 
 
 def _table(kb: Knowledge) -> dict:
@@ -59,8 +61,7 @@ def site_findings(site: Site, kb: Knowledge, version: str) -> tuple[list[Finding
     if site.launch.get("entry_point") == DYNAMO_ENTRY:
         return _engine_parser_findings(site, kb, version)
     if site.kind == "LLM()" and site.syntax == "python-call":
-        v = parse(version)
-        return [], {n for n, (low, high) in LLM_DROPS.items() if parse(low[2:]) <= v < parse(high[1:]) and n in site.settings}
+        return [], {n for n, spec in LLM_DROPS.items() if n in site.settings and versions.contains(spec, version)}
     if site.kind != DEMO_KIND:
         return [], set()
     table = _table(kb)

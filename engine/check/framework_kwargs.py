@@ -10,11 +10,9 @@ import operator
 import re
 
 from vllm_kb.engine.check import framework_imports
+from vllm_kb.engine.check.entrypoint_findings import LLM_DROPS
 from vllm_kb.engine.kb import compat, versions
 
-# keywords LLM(...) itself takes and drops after EngineArgs lost them: "The 'swap_space' parameter is
-# deprecated and ignored" (vllm/entrypoints/llm.py, 0.18.0 :261 through 0.25.1; gone in 0.26.0)
-_LLM_DROPS = {"swap_space": ">=0.18.0,<0.26.0"}
 
 # what an argument's own `if` is about, when the site can tell whether it holds
 _MULTIMODAL_TEST = re.compile(r"mm_plugin|visual|image|vision|multimodal|\bmm_", re.I)
@@ -172,7 +170,7 @@ def breaks(fid: str, fw: str, vllm: str, site, facts: dict, cat) -> list[compat.
             # the package's own test of the vLLM version decides whether it passes the argument at all
             if info.get("gate") and not gate_holds(info["gate"], vllm):
                 continue
-            if row["call"] == "LLM" and name in _LLM_DROPS and versions.contains(_LLM_DROPS[name], vllm):
+            if row["call"] == "LLM" and name in LLM_DROPS and versions.contains(LLM_DROPS[name], vllm):
                 continue
             entry = cat.arg(name) if serve else cat._entry("engine_args", name)
             # a name the catalog never read is not judged; within_life, not exists: a gap in a
