@@ -47,7 +47,9 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> 
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
-        facts["launch"].update(flashinfer_missing(site, choice, sc.ctx.dependency_pins, sc.files, sc.ctx.read))  # L13
+        if "FLASHINFER" in str((facts.get("startup") or {}).get("backend") or "").upper():
+            # only a forced FlashInfer backend reads it (L13); the test reads every file of the project
+            facts["launch"].update(flashinfer_missing(site, choice, sc.ctx.dependency_pins, sc.files, sc.ctx.read))
         if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
             facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
         if clients and facts["site"].get("serves_http"):
