@@ -124,3 +124,41 @@ def test_production_stack_lmcache_connector_by_chart_release(scanned, tmp_path):
     assert scan("0.1.4") == ("LMCacheConnector", "0")
     assert scan("0.1.6") == ("LMCacheConnectorV1", None)
     assert scan("0.1.6", "      v0: 1\n") == ("LMCacheConnector", "0")
+
+
+RAYSERVICE = """apiVersion: ray.io/v1
+kind: RayService
+metadata: {{name: llm}}
+spec:
+  serveConfigV2: {style}
+    applications:
+    - name: llms
+      import_path: ray.serve.llm:build_openai_app
+      args:
+        llm_configs:
+        - model_loading_config:
+            model_id: qwen
+            model_source: Qwen/Qwen2.5-7B-Instruct
+          engine_kwargs:
+            tensor_parallel_size: 2
+            max_model_len: 8192
+  rayClusterConfig:
+    headGroupSpec:
+      template:
+        spec:
+          containers:
+          - {{name: ray-head, image: "rayproject/ray-llm:2.46.0-py311-cu124"}}
+"""
+
+
+def test_rayservice_serve_config_string_is_read_at_its_lines(scanned):
+    # ray-project/kuberay ray-operator/config/samples/ray-service.llm-serve.yaml: llm_configs inside
+    # the RayService's serveConfigV2 string
+    (s,) = scanned({"rs.yaml": RAYSERVICE.format(style="|")})
+    assert (s.tool, s.line, s.model.value, s.model.line) == ("ray-serve", 11, "Qwen/Qwen2.5-7B-Instruct", 13)
+    assert {k: (v.value, v.line) for k, v in s.settings.items()} == {"tensor_parallel_size": (2, 15), "max_model_len": (8192, 16)}
+    assert s.gpu_request == 2 and s.syntax == "kwargs-yaml"
+    (k,) = scanned({"rs.yaml": RAYSERVICE.format(style="|-  # the Serve config")})
+    assert k.line == 11
+    # a folded block joins lines: where each key stands is not known, so nothing is reported at a guessed line
+    assert scanned({"rs.yaml": RAYSERVICE.format(style=">")}) == []

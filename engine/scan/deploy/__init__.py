@@ -23,7 +23,7 @@ from vllm_kb.engine.scan.deploy.production_stack import scan_production_stack
 from vllm_kb.engine.scan.deploy.kserve import is_kserve, scan_kserve
 from vllm_kb.engine.scan.deploy.kubeai import is_kubeai, scan_kubeai_catalog, scan_kubeai_model
 from vllm_kb.engine.scan.deploy.kubernetes import scan_k8s
-from vllm_kb.engine.scan.deploy.kwargs_sites import is_llm_config, scan_ray_serve, scan_triton
+from vllm_kb.engine.scan.deploy.kwargs_sites import is_llm_config, scan_ray_serve, scan_rayservice, scan_triton
 from vllm_kb.engine.scan.deploy.llmd import is_modelservice, scan_modelservice
 from vllm_kb.engine.scan.deploy.dstack import is_dstack, scan_dstack
 from vllm_kb.engine.scan.deploy.flagscale import is_flagscale, scan_flagscale
@@ -77,7 +77,7 @@ def _scan_doc(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     elif is_litellm_config(data):
         sites += scan_litellm_config(ctx, rel, doc)
     elif "kind" in data and "spec" in data:
-        sites += scan_k8s(ctx, rel, doc)
+        sites += scan_k8s(ctx, rel, doc) + (scan_rayservice(ctx, rel, doc) if data.get("kind") == "RayService" else [])
     elif isinstance(data.get("controllers"), dict):
         sites += scan_k8s(ctx, rel, doc)  # app-template values: the controllers' containers
     elif is_llm_config(data) or isinstance(data.get("applications"), list):

@@ -118,6 +118,30 @@ def scan_ray_serve(ctx: ScanContext, rel: str, doc: yamlio.Document, data=None, 
     return out
 
 
+def scan_rayservice(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+    """A KubeRay RayService: `spec.serveConfigV2` is a Serve config written as a YAML string
+    (ray-project/kuberay ray-operator/apis/ray/v1/rayservice_types.go, `ServeConfigV2 string`); its
+    `llm_configs` are read as a `serve run` config's. Lines are mapped back only from a literal block
+    (`|`), where each line of the string is a line of the file; any other style leaves the string unread."""
+    data = doc.data
+    spec = data.get("spec") if data.get("kind") == "RayService" else None
+    conf = spec.get("serveConfigV2") if isinstance(spec, dict) else None
+    if not isinstance(conf, str) or "model_loading_config" not in conf:
+        return []
+    at = doc.line_of(("spec", "serveConfigV2"))
+    lines = (ctx.read(rel) or "").splitlines()
+    if not (0 < at <= len(lines) and re.search(r"serveConfigV2['\"]?\s*:\s*\|[-+0-9]*\s*(#.*)?$", lines[at - 1])):
+        return []
+    try:
+        inner = yamlio.load(conf)
+    except (yamlio.YamlError, RecursionError):
+        ctx.skip(rel, "parse-error", detail="spec.serveConfigV2 is not YAML")
+        return []
+    if not isinstance(inner.data, dict):
+        return []
+    return scan_ray_serve(ctx, rel, inner, line_offset=at)
+
+
 def _llm_config(ctx, rel, doc, item: dict, path: tuple, off: int) -> Site:
     mlc = item["model_loading_config"]
     given = item.get("engine_kwargs")
