@@ -137,3 +137,40 @@ def test_no_deps_for_another_file_leaves_the_resolution(write_project):
     got, _ = _judged(write_project, {"requirements.txt": "torch==2.1.1\nvllm==0.5.4\n",
                                      "README.md": "pip install --no-deps -r requirements-dev.txt\n", "requirements-dev.txt": "pytest\n"})
     assert got == ("recommended", "P0")
+
+
+_TWO_ENVS = {"conda": ("conda create -n train python=3.10 -y\nconda activate train\npip install -r requirements.txt\n\n"
+                       "conda create -n serve python=3.10 -y && conda activate serve\npip install -r requirements-vllm.txt\n"),
+             "venv": ("python -m venv .venv-train\nsource .venv-train/bin/activate\npip install -r requirements.txt\ndeactivate\n"
+                      "python -m venv .venv-vllm\n. .venv-vllm/bin/activate\npip install -r requirements-vllm.txt\n"),
+             "pip by path": "venv-a/bin/pip install -r requirements.txt\nvenv-b/bin/python -m pip install -r requirements-vllm.txt\n"}
+
+
+@pytest.mark.parametrize("how", sorted(_TWO_ENVS))
+def test_files_installed_into_different_environments_never_meet(write_project, how):
+    # aielte-research/HackSynth-GRPO's README: training in one environment, vLLM in a venv of its own
+    files = {"requirements.txt": "torch==2.2.0\n", "requirements-vllm.txt": "vllm==0.6.3\n"}
+    got, _ = _judged(write_project, {**files, "README.md": f"## Setup\n\n```bash\n{_TWO_ENVS[how]}```\n"})
+    assert got[0] != "recommended"
+
+
+def test_files_installed_into_one_environment_still_meet(write_project):
+    # one env activated for both installs (or no instruction at all): the order is not known, P1 as before
+    files = {"requirements.txt": "torch==2.2.0\n", "requirements-vllm.txt": "vllm==0.6.3\n"}
+    one = "conda activate work\npip install -r requirements.txt\npip install -r requirements-vllm.txt\n"
+    assert _judged(write_project, {**files, "setup.sh": one})[0] == ("recommended", "P1")
+    assert _judged(write_project, {**files, "setup.sh": "pip install -r requirements-vllm.txt\n"})[0] == ("recommended", "P1")
+
+
+def test_separate_dockerfiles_are_separate_installs(write_project):
+    files = {"requirements.txt": "torch==2.2.0\n", "requirements-vllm.txt": "vllm==0.6.3\n",
+             "docker/Dockerfile.train": "FROM python:3.10\nCOPY requirements.txt .\nRUN pip install -r requirements.txt\n",
+             "docker/Dockerfile.serve": "FROM python:3.10\nCOPY requirements-vllm.txt .\nRUN pip install -r requirements-vllm.txt\n"}
+    assert _judged(write_project, files)[0][0] != "recommended"
+
+
+def test_a_torch_beside_its_own_vllm_release_is_that_install(write_project):
+    # HackSynth-GRPO: requirements_vllm.txt pins torch 2.7.0 with vllm 0.9.0.1, the site's vLLM comes from requirements.txt
+    got, _ = _judged(write_project, {"requirements.txt": "vllm==0.6.3\n",
+                                     "requirements_vllm.txt": "torch==2.7.0\nvllm==0.9.0.1\n"})
+    assert got[0] != "recommended"

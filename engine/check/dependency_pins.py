@@ -19,6 +19,7 @@ from typing import Any
 
 from vllm_kb.engine.kb import dependency_pins
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, try_parse
+from vllm_kb.engine.scan import install_envs
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan import pip_lines
 from vllm_kb.engine.kb.tomlread import toml
@@ -44,6 +45,8 @@ def dependency_facts(site, choice: Any, pins: list, read) -> dict[str, Any]:
     for p in pins:
         if p.package not in req or p.own or p.kind == "lock" or not _applies(p, folder, site) or not _on_linux(p.text):
             continue
+        if _own_install(vpin, p):
+            continue
         want = req[p.package]["spec"]
         exact = _exact(want)
         if exact is None:
@@ -65,6 +68,17 @@ def dependency_facts(site, choice: Any, pins: list, read) -> dict[str, Any]:
     if out is not None:
         return out
     return near or ({"dep_ok": True} if judged else {})
+
+
+def _own_install(vpin, p) -> bool:
+    """A pin of another file installed apart from vLLM's: its file pins another vLLM release (the torch
+    that one needs), or the project's instructions install the two files only into different
+    environments (conda envs, venvs, images: engine/scan/install_envs.py)."""
+    if p.file == vpin.file:
+        return False
+    if p.file_vllm is not None and (vpin.exact is None or try_parse(_public(p.file_vllm)) != try_parse(_public(vpin.exact))):
+        return True
+    return install_envs.apart(p.envs, vpin.envs)
 
 
 def _applies(p, folder: str, site) -> bool:

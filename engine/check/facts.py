@@ -13,7 +13,7 @@ from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, sit
 from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
-from vllm_kb.engine.check.startup_facts import startup_facts, window_capped
+from vllm_kb.engine.check.startup_facts import device_picked_dtype, startup_facts, window_capped
 from vllm_kb.engine.check.startup_task import pooling_keeps_kv, pools_natively
 from vllm_kb.engine.check.tool_caps import passed_by_tool, sized_by_tool
 from vllm_kb.engine.kb.catalog import Catalog
@@ -215,7 +215,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
     engine.update(effective_defaults(kb, facts, lookup))
     engine.update(site.framework_defaults)
-    engine.update(site.fixed)
+    fixed = device_picked_dtype(site.fixed, mf, facts.get("gpu"))
+    engine.update(fixed)
     engine.update(args)
     engine.update(tool := passed_by_tool(site.launch, mf, args))  # GPUStack's cap on a longer model's length
     hidden = set(hidden_parallelism(site))
@@ -233,7 +234,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["engine"] = engine
     # what reaches vLLM's EngineArgs as given, not as vLLM's own default: the project's arguments and
     # those its framework passes itself (verl hands max_num_batched_tokens=8192 over explicitly)
-    facts["passed"] = {k: v for k, v in {**site.framework_defaults, **site.fixed, **tool, **args}.items()
+    facts["passed"] = {k: v for k, v in {**site.framework_defaults, **fixed, **tool, **args}.items()
                        if k not in site.unresolved and v is not None}
     facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count"), framework_nodes(site),
                                       facts["launch"]))

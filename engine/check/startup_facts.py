@@ -231,6 +231,21 @@ def float16_unsupported(table: dict, version: str) -> list[str]:
     return []
 
 
+# a framework whose code picks the dtype from the GPU and the checkpoint (knowledge/frameworks `fixed`)
+DEVICE_PICKED = "infer_optim_dtype"
+
+
+def device_picked_dtype(fixed: dict, model: dict | None, gpu: dict | None) -> dict:
+    """The framework's own arguments with LLaMA-Factory 0.7's infer_optim_dtype resolved: bfloat16
+    for a bfloat16 checkpoint on a GPU with bfloat16 (an unknown GPU taken to have it), else float16;
+    a checkpoint whose torch_dtype is unknown leaves vLLM's auto, which picks the same."""
+    if fixed.get("dtype") != DEVICE_PICKED:
+        return fixed
+    cc, ckpt = (gpu or {}).get("compute_capability"), (model or {}).get("torch_dtype")
+    picked = "auto" if not ckpt else "bfloat16" if ckpt == "bfloat16" and (cc is None or cc >= 8.0) else "float16"
+    return {**fixed, "dtype": picked}
+
+
 def _dtype(model: dict, engine: dict, gpu: dict, version: str, table: dict) -> dict[str, Any]:
     """The dtype vLLM runs the model in (ModelConfig._get_and_verify_dtype): an explicit --dtype
     as given; `auto` keeps the checkpoint's torch_dtype (float32 → float16) up to 0.8.x, and from

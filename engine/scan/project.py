@@ -16,7 +16,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import entry_modules, peers, yaml_python
+from vllm_kb.engine.scan import entry_modules, install_envs, peers, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -105,11 +105,14 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     ctx.plugins = frozenset(plugins)
     no_deps: set[str] = set()
     for rel in files:  # requirement files installed with `pip install --no-deps -r`: no resolution joins their pins
-        if rel.endswith((".sh", ".md")) or makefile.is_makefile(rel) or pins_mod.is_dockerfile(rel):
+        if _instructions(rel):
             text = ctx.read(rel)
             no_deps |= pip_lines.no_deps_files(rel, text, ctx.resolve_ref) if text else set()
+    envs = install_envs.project_envs(files, ctx.read, ctx.resolve_ref, _instructions)
+    vllm_by_file = {p.file: p.exact for p in all_pins if p.package == "vllm" and p.exact}
     for p in all_pins:
         p.no_deps = p.file in no_deps
+        p.envs, p.file_vllm = envs.get(p.file, frozenset()), vllm_by_file.get(p.file)
     all_pins = pins_mod.drop_stale_locks(all_pins)
     all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
     all_pins += copied_requirements.pins(files, ctx.read, all_pins)  # a requirements file an image copies in and installs
@@ -346,6 +349,11 @@ def _head_if_script(ctx: ScanContext, rel: str) -> str | None:
     if not head.startswith(b"#!"):
         return None
     return ctx.read(rel)
+
+
+def _instructions(rel: str) -> bool:
+    """A file whose shell lines install requirement files: a script, README, Makefile, Dockerfile."""
+    return rel.endswith((".sh", ".md")) or makefile.is_makefile(rel) or pins_mod.is_dockerfile(rel)
 
 
 def _known_releases(cat) -> list:

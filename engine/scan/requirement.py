@@ -54,6 +54,8 @@ class Pin:
     via: str = ""  # a range read from another package's pin beside it (engine/scan/extra_pins.py torch_ranges)
     installed_in: str | None = None  # the folder of a Dockerfile that copies this file in and installs it
     no_deps: bool = False  # its file is installed with `pip install --no-deps -r`: no resolver joins its pins
+    envs: frozenset = frozenset()  # the environments the project's instructions install its file into (scan/install_envs.py)
+    file_vllm: str | None = None  # the vLLM release its own file pins exactly (a torch pin's own install)
 
     @property
     def folder(self) -> str:

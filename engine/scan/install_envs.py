@@ -1,0 +1,114 @@
+"""Which Python environment the project's own instructions install each requirements file into.
+
+A README or setup script often keeps training and vLLM apart: `conda create -n serve … && conda
+activate serve && pip install -r requirements-vllm.txt`, another env for `requirements.txt`, or a
+separate Dockerfile per file. Pins of two files installed only into different environments never
+meet: no resolver joins them and neither install replaces the other's torch (check L115 then has
+nothing to say about the pair). The environment a `pip install -r FILE` lands in is the one
+activated before it in the same file (`conda activate X`, `source X/bin/activate`, `.venv/bin/pip`),
+`default` where none is, and the image for a Dockerfile's RUN. A file installed into several
+environments has them all; a file no instruction installs has none (nothing known).
+"""
+from __future__ import annotations
+
+import re
+import shlex
+
+from vllm_kb.engine.scan import pip_lines
+
+_CONDA_ACTIVATE = re.compile(r"^(?:conda|mamba|micromamba|source|\.)\s+activate\s+(\S+)")
+_VENV_ACTIVATE = re.compile(r"^(?:source|\.)\s+(\S+?)/bin/activate\b")
+_DEACTIVATE = re.compile(r"^(?:(?:conda|mamba|micromamba)\s+)?deactivate\b")
+# `venv/bin/pip install`, `/opt/conda/envs/x/bin/python -m pip install`: the interpreter names the env
+_PIP_BY_PATH = re.compile(r"^(\S+?)/bin/(?:pip|python)[\d.]*\b")
+_CONDA_RUN = re.compile(r"^(?:conda|mamba|micromamba)\s+run\s+(?:-n|--name|-p|--prefix)\s+(\S+)")
+_DOCKER_NAMES = ("dockerfile", "containerfile")
+
+
+def _commands(text: str, docker: bool):
+    """(line, command) for each shell command, `&&`/`;`/`||` chains split, continuations joined."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        start, logical = i + 1, lines[i]
+        while logical.rstrip().endswith("\\") and i + 1 < len(lines):
+            i += 1
+            logical = logical.rstrip()[:-1] + " " + lines[i]
+        i += 1
+        body = logical.strip()
+        if docker:
+            head = body.split(None, 1)
+            if not head or head[0].upper() not in ("RUN", "FROM"):
+                continue
+            if head[0].upper() == "FROM":
+                yield start, "FROM"
+                continue
+            body = head[1] if len(head) > 1 else ""
+        body = re.sub(r"^(?:[$>]\s+|[!%])", "", body)
+        for part in re.split(r"&&|\|\||;", body):
+            if part.strip():
+                yield start, part.strip()
+
+
+def _env_name(path: str) -> str:
+    return path.rstrip("/").removeprefix("./") or "."
+
+
+def file_envs(rel: str, text: str, resolve) -> dict[str, set[str]]:
+    """{requirements file (project path): environments this file's instructions install it into}."""
+    if "-r" not in text and "--requirement" not in text:
+        return {}
+    docker = rel.rpartition("/")[2].lower().startswith(_DOCKER_NAMES)
+    base = f"image:{rel}" if docker else "default"
+    env, images = base, 0
+    out: dict[str, set[str]] = {}
+    for _, cmd in _commands(text, docker):
+        if cmd == "FROM":
+            images += 1
+            env = f"{base}#{images}"
+            continue
+        if m := _CONDA_ACTIVATE.match(cmd):
+            env = f"env:{_env_name(m.group(1))}" if m.group(1) != "base" else base
+            continue
+        if m := _VENV_ACTIVATE.match(cmd):
+            env = f"env:{_env_name(m.group(1))}"
+            continue
+        if _DEACTIVATE.match(cmd):
+            env = base if not docker else env
+            continue
+        if not pip_lines.PIP_INSTALL.search(" " + cmd + " "):
+            continue
+        here = env
+        if m := (_CONDA_RUN.match(cmd) or _PIP_BY_PATH.match(cmd)):
+            here = f"env:{_env_name(m.group(1))}"
+        try:
+            words = shlex.split(cmd, comments=True)
+        except ValueError:
+            continue
+        for k, w in enumerate(words):
+            opt, eq, val = w.partition("=")
+            if opt not in ("-r", "--requirement"):
+                continue
+            ref = val if eq else (words[k + 1] if k + 1 < len(words) else "")
+            if ref and (got := resolve(rel, ref)) is not None:
+                out.setdefault(got, set()).add(here)
+    return out
+
+
+def project_envs(files: list[str], read, resolve, is_instructions) -> dict[str, frozenset[str]]:
+    """{requirements file: every environment the project's instructions install it into}."""
+    found: dict[str, set[str]] = {}
+    for rel in files:
+        if not is_instructions(rel):
+            continue
+        text = read(rel)
+        if not text:
+            continue
+        for req, envs in file_envs(rel, text, resolve).items():
+            found.setdefault(req, set()).update(envs)
+    return {k: frozenset(v) for k, v in found.items()}
+
+
+def apart(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two files are installed only into different environments (each by some instruction)."""
+    return bool(a) and bool(b) and not (a & b)
