@@ -265,3 +265,39 @@ def test_an_architecture_v1_cannot_run_falls_back_to_v0_in_0_8_to_0_10_2():
     assert runtime("0.9.2", {}, 8.0, None, "LlamaForCausalLM").v1
     assert runtime("0.9.2", {"VLLM_USE_V1": "1"}, 8.0, None, mllama).v1  # vLLM raises there rather than falling back
     assert runtime("0.11.0", {}, 8.0, None, "BartForConditionalGeneration").v1  # no V0 left to fall back to
+
+
+MLLAMA_CONFIG = {
+    "architectures": ["MllamaForConditionalGeneration"], "model_type": "mllama", "torch_dtype": "bfloat16",
+    "text_config": {"model_type": "mllama_text_model", "hidden_size": 4096, "intermediate_size": 14336,
+                    "num_attention_heads": 32, "num_key_value_heads": 8, "num_hidden_layers": 40,
+                    "max_position_embeddings": 131072, "vocab_size": 128256},
+    "vision_config": {"model_type": "mllama_vision_model", "image_size": 560, "patch_size": 14, "hidden_size": 1280,
+                      "num_hidden_layers": 32, "num_global_layers": 8, "max_num_tiles": 4, "vision_output_dim": 7680},
+}
+
+
+def test_a_local_folder_reads_its_vision_encoder_from_config_json():
+    """A local copy under a name the catalog does not know (vLLM #10034's /data/model/llama) gets the
+    encoder the Hub id gets, and the tower's parameters count with the weights."""
+    local = models.model_facts("/data/model/llama", KB.models, MARKERS, config=MLLAMA_CONFIG)
+    hub = facts("meta-llama/Llama-3.2-11B-Vision-Instruct")
+    assert local["multimodal"] and local["tiled_vision"] == hub["tiled_vision"]
+    assert local["params_b"] == pytest.approx(hub["params_b"], rel=0.01)
+    at = lambda f: memory.estimate(f, gpu("A10 x2"), {"max_model_len": 1024, "tensor_parallel_size": 2,
+                                                      "gpu_memory_utilization": 0.7}, vllm_version="0.6.2")
+    assert at(local)["encoder_profile_gib"] == at(hub)["encoder_profile_gib"]
+    assert at(local)["kv_cache_after_encoder_low_gib"] < 0
+
+
+def test_a_local_qwen2_vl_folder_reads_its_vit_from_config_json():
+    qwen = {"architectures": ["Qwen2_5_VLForConditionalGeneration"], "model_type": "qwen2_5_vl", "torch_dtype": "bfloat16",
+            "hidden_size": 3584, "intermediate_size": 18944, "num_attention_heads": 28, "num_key_value_heads": 4,
+            "num_hidden_layers": 28, "vocab_size": 152064, "max_position_embeddings": 128000,
+            "vision_config": {"depth": 32, "hidden_act": "silu", "hidden_size": 1280, "intermediate_size": 3420,
+                              "num_heads": 16, "out_hidden_size": 3584, "patch_size": 14, "spatial_merge_size": 2,
+                              "temporal_patch_size": 2}}
+    local = models.model_facts("/models/my-vlm", KB.models, MARKERS, config=qwen)
+    hub = facts("Qwen/Qwen2.5-VL-7B-Instruct")
+    assert {k: v for k, v in local["vision"].items() if k != "source"} == {k: v for k, v in hub["vision"].items() if k != "source"}
+    assert local["vision_params_b"] == pytest.approx(hub["vision_params_b"], abs=0.02)

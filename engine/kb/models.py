@@ -18,6 +18,7 @@ from vllm_kb.engine.kb.model_config import (ARCH_KEYS, arch_from_config, config_
                                             derived_max_len, normalise_quant)
 from vllm_kb.engine.kb.catalog_context import (catalog_model_max_length, context_from_name, name_context,  # noqa: F401
                                                rope_scaled)
+from vllm_kb.engine.kb.vision_config import vision_from_config
 
 _SIZE = re.compile(r"(?<![\dA-Za-z.])(\d+(?:\.\d+)?)\s*[bB](?![A-Za-z])")
 _ACTIVE = re.compile(r"[-_]A(\d+(?:\.\d+)?)B(?![A-Za-z])", re.I)
@@ -284,6 +285,8 @@ def _apply_config(facts: dict, arch: dict, config: dict, tokenizer: dict | None,
     dims = arch_from_config(config)
     if not dims:
         return
+    vision = vision_from_config(config)
+    facts.update({k: v for k, v in vision.items() if k != "vision_params_b"})
     arch.update(dims)
     facts.pop("dims_family", None)
     facts["arch_source"] = "config.json"
@@ -298,7 +301,10 @@ def _apply_config(facts: dict, arch: dict, config: dict, tokenizer: dict | None,
     if "params_b" not in facts:
         total, active = params_from_arch(dims)
         if total:
-            facts["params_b"] = total
+            tower = vision.get("vision_params_b") or 0.0  # the text dims leave the vision tower out
+            facts["params_b"] = round(total + tower, 2)
+            if tower:
+                facts["vision_params_b"] = tower
             if dims.get("num_experts"):
                 facts["active_params_b"] = active
 

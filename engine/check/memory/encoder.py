@@ -42,11 +42,16 @@ TILED_FROM, TILED_TO = Version("0.6.2"), Version("0.10.2")
 def tiled_profile(model: dict, engine: dict, rt: Runtime) -> dict[str, Any] | None:
     """V0's encoder-decoder profile run of a tiled vision encoder (Mllama): every one of the
     max_num_seqs dummy sequences carries limit_mm_per_prompt images of the most tiles, and the
-    encoder takes them in one batch, attending over all tiles of an image at once. Per image, what
-    is held together in the MLP of the last kept layer: the aspect-ratio mask (tokens² in bf16,
-    `_prepare_aspect_ratio_attention_mask`), the kept hidden states, the hidden state and the MLP's
-    first projection (split by TP) — the low end, which vLLM cannot do without. {images, per_seq,
-    per_image_low, per_image_high, low, high} in bytes, or None."""
+    encoder takes them in one batch, attending over all tiles of an image at once. Per image, the
+    low end is what is alive in the MLP of every global layer (mllama.py MllamaVisionModel.forward,
+    the same in 0.6.2-0.10.2): the aspect-ratio mask (tokens² in the model dtype,
+    `_prepare_aspect_ratio_attention_mask`), the kept hidden states twice (the encoder's tuple,
+    which `output` holds, and its torch.stack), the residual and the normed input, the MLP's
+    first projection and its activation (CLIPMLP: both alive, split by TP) and the processor's
+    float32 pixels. The high end adds what the low end leaves to chance — the input's second copy,
+    the caching allocator's slack — as the one measured point says: vLLM #9630 (0.6.3, a 94 GB
+    H100) profiled 128 images into 2,252 blocks, ≈0.45 GiB per image where the low end counts
+    0.40. {images, per_seq, per_image_low, per_image_high, low, high} in bytes, or None."""
     tv = model.get("tiled_vision")
     v = try_parse(rt.version) if rt.version else None
     limits = _limits(engine)
@@ -59,14 +64,16 @@ def tiled_profile(model: dict, engine: dict, rt: Runtime) -> dict[str, Any] | No
     patches = (tv["image_size"] // tv["patch_size"]) ** 2 + 1  # and the class token
     tokens = tv["max_num_tiles"] * -(-patches // 8) * 8  # each tile padded to a multiple of 8
     h, inter = tv["hidden_size"], tv["intermediate_size"] // max(1, int(engine.get("tensor_parallel_size") or 1))
-    mask = tokens * tokens * 2
-    low = mask + (tv["stored_layers"] + 1) * tokens * h * 2 + tokens * inter * 2
-    # the high end: the MLP's activation and the residual too; the mask's construction (a product of
-    # its own size); the output's concatenation, beside the kept states and their stacked copy
-    kept = tv["stored_layers"]
-    high = max(2 * mask, low + tokens * (inter + h) * 2, mask + (2 * kept + 1 + kept + 1) * tokens * h * 2)
+    mask, state = tokens * tokens * 2, tokens * h * 2
+    pixels = tv["max_num_tiles"] * 3 * tv["image_size"] ** 2 * 4
+    low = mask + (2 * tv["stored_layers"] + 2) * state + 2 * tokens * inter * 2 + pixels
+    high = int(low * _TILED_SLACK)
     return {"images": images, "per_seq": per_seq, "per_image_low": low, "per_image_high": high,
             "low": images * low, "high": images * high}
+
+
+# vLLM #9630's 0.45 GiB per image over tiled_profile's 0.40 (the allocator and the input's copies)
+_TILED_SLACK = 1.15
 
 
 def tiled_seqs_fit(enc: dict, room: float, now: int) -> int | None:
