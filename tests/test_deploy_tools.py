@@ -162,3 +162,34 @@ def test_rayservice_serve_config_string_is_read_at_its_lines(scanned):
     assert k.line == 11
     # a folded block joins lines: where each key stands is not known, so nothing is reported at a guessed line
     assert scanned({"rs.yaml": RAYSERVICE.format(style=">")}) == []
+
+
+def test_vllmruntime_reads_as_the_operator_writes_it(scanned):
+    # vllm-project/production-stack operator/internal/controller/vllmruntime_controller.go: the
+    # chunked-prefill and prefix-caching switches are written off unless true, VLLM_USE_V1=0 unless
+    # vllmConfig.v1 is true, gpuMemoryUtilization is a string field
+    (s,) = scanned({"rt.yaml": """apiVersion: production-stack.vllm.ai/v1alpha1
+kind: VLLMRuntime
+metadata: {name: m}
+spec:
+  model:
+    modelURL: Qwen/Qwen2.5-7B-Instruct
+    maxModelLen: 8192
+    hfTokenSecret: {hfTokenSecretName: hf}
+  vllmConfig:
+    tensorParallelSize: 2
+    gpuMemoryUtilization: "0.85"
+    extraArgs: ["--enforce-eager"]
+  lmCacheConfig: {enabled: true}
+  deploymentConfig:
+    resources: {gpu: "2"}
+    image: {registry: docker.io, name: "vllm/vllm-openai:v0.10.1"}
+"""})
+    assert (s.tool, s.line, s.model.value, s.gpu_request, s.image) == \
+        ("production-stack", 6, "Qwen/Qwen2.5-7B-Instruct", 2, "docker.io/vllm/vllm-openai:v0.10.1")
+    got = {k: v.value for k, v in s.settings.items()}
+    assert got["enable_chunked_prefill"] is False and got["enable_prefix_caching"] is False
+    assert s.settings["enable_prefix_caching"].implied and s.settings["max_model_len"].key == "model.maxModelLen"
+    assert (got["gpu_memory_utilization"], got["tensor_parallel_size"], got["enforce_eager"], got["port"]) == (0.85, 2, True, 8000)
+    assert got["kv_transfer_config"] == {"kv_connector": "LMCacheConnector", "kv_role": "kv_both"}
+    assert s.env["VLLM_USE_V1"].value == "0" and s.env["VLLM_RPC_TIMEOUT"].value == "1000000" and "HF_TOKEN" in s.env

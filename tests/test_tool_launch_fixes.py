@@ -23,6 +23,11 @@ FORMS = {
                   f"llm = VLLM(model='{QWEN}', vllm_kwargs={{'max_model_len': 131072, 'swap_space': 4}})\n"},
     "llama-index": {"requirements.txt": "vllm==0.20.0\n", "app.py": "from llama_index.llms.vllm import Vllm\n"
                     f"llm = Vllm(model='{QWEN}', vllm_kwargs={{'max_model_len': 131072, 'swap_space': 4}})\n"},
+    # production-stack's operator (engine/scan/deploy/vllmruntime.py): a field the resource has, or vllmConfig.extraArgs
+    "vllmruntime": {"vllmruntime.yaml": "apiVersion: production-stack.vllm.ai/v1alpha1\nkind: VLLMRuntime\nmetadata: {name: q}\n"
+                    f"spec:\n  model:\n    modelURL: {QWEN}\n    maxModelLen: 131072\n  vllmConfig:\n    v1: true\n"
+                    "    extraArgs: [\"--swap-space\", \"4\"]\n  deploymentConfig:\n    resources: {gpu: \"1\"}\n"
+                    "    image: {registry: docker.io, name: \"vllm/vllm-openai:v0.20.0\"}\n"},
 }
 # what the fixed file holds: each tool's own spelling of the change
 EXPECT = {
@@ -32,6 +37,7 @@ EXPECT = {
     "runpod-dockerfile": ("Dockerfile", ["MAX_MODEL_LEN=32768"], ["SWAP_SPACE", "CMD", "ENTRYPOINT"]),
     "langchain": ("app.py", ["'max_model_len': 32768"], ["swap_space"]),
     "llama-index": ("app.py", ["'max_model_len': 32768"], ["swap_space"]),
+    "vllmruntime": ("vllmruntime.yaml", ["maxModelLen: 32768", "--kv-cache-dtype", "enablePrefixCaching: true"], ["--swap-space", "131072"]),
 }
 
 

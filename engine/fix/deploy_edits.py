@@ -14,6 +14,7 @@ from vllm_kb.engine.fix import yaml_edits
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.syntax import PRODUCTION_STACK_KEYS, worker_env_value
+from vllm_kb.engine.scan.deploy.vllmruntime import KEYS as VLLMRUNTIME_KEYS, crd_value
 from vllm_kb.engine.scan.site import Site
 
 
@@ -24,8 +25,8 @@ def deploy_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
     if ch.file != site.file or "argv_pos" not in src:
         return None
     style = src.get("argv_style")
-    if style == "production-stack":
-        got = _vllm_config_edit(src, ch, text)
+    if style in ("production-stack", "vllmruntime"):
+        got = _key_edit(src, ch, text, style)
         if got is not NotImplemented:
             return got
     tokens = _tokens(ch.after, style)
@@ -68,9 +69,9 @@ def _same_flag(a: str, b: str) -> bool:
 def _tokens(after: str | None, style: str | None) -> list[str] | None:
     if not after:
         return None
-    if style == "production-stack":
+    if style in ("production-stack", "vllmruntime"):
         head, _, rest = after.partition(":")
-        if head.strip() != "extraArgs":
+        if head.strip() not in ("extraArgs", "vllmConfig.extraArgs"):
             return None
         after = rest.strip()[1:-1]
     elif style not in ("json", "yaml-list"):
@@ -141,9 +142,14 @@ def _append(text: str, at: dict | None, tokens: list[str]) -> list[TextEdit] | N
 _QUOTE = __import__("re").compile(r'"')
 
 
-def _vllm_config_edit(src: dict, ch: Change, text: str):
-    """A production-stack setting that has a vllmConfig key: the key itself is edited."""
-    key = PRODUCTION_STACK_KEYS.get(ch.target)
+def _key_edit(src: dict, ch: Change, text: str, style: str):
+    """A production-stack vllmConfig key, or a VLLMRuntime field (scan/deploy/vllmruntime.py KEYS):
+    one the file writes is edited in place; one it leaves out is written at its own place (under
+    vllmConfig, or under the resource's spec — where an operator-written switch is set too)."""
+    crd = style == "vllmruntime"
+
+    def typed(v: Any) -> Any:
+        return crd_value(ch.target, _plain(v)) if crd else _plain(v)
     s = ch.setting
     where = src["argv_pos"][s.span[0]] if s is not None and s.span is not None else None
     if where is not None and "ps_key" in where:
@@ -152,11 +158,13 @@ def _vllm_config_edit(src: dict, ch: Change, text: str):
             return None
         if ch.op == "unset" or ch.after is None:
             return yaml_edits.remove(text, d, path)
-        return yaml_edits.set_value(text, d, path, _plain(merge_value(ch.value, s)))
-    if key is None or ch.op != "set" or s is not None:
+        return yaml_edits.set_value(text, d, path, typed(merge_value(ch.value, s)))
+    key = PRODUCTION_STACK_KEYS.get(ch.target)
+    at = VLLMRUNTIME_KEYS.get(ch.target) if crd else (key,) if key else None
+    if at is None or ch.op != "set" or (s is not None and not (crd and s.implied)):
         return NotImplemented
-    d, base = _yaml(text, src["vllm_config"])
-    return yaml_edits.set_value(text, d, base + (key,), _plain(ch.value)) if d is not None else None
+    d, base = _yaml(text, src["crd_spec" if crd else "vllm_config"])
+    return yaml_edits.set_value(text, d, base + at, typed(ch.value)) if d is not None else None
 
 
 def _plain(v: Any) -> Any:

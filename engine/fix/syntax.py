@@ -9,6 +9,7 @@ import shlex
 from typing import Any
 
 from vllm_kb.engine.kb import frameworks
+from vllm_kb.engine.scan.deploy.vllmruntime import KEYS as VLLMRUNTIME_KEYS, crd_value
 from vllm_kb.engine.scan.images import env_image
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -125,13 +126,15 @@ def deploy_text(site: Site, target: str, value: Any, flag: str | None, existing:
         key = PRODUCTION_STACK_KEYS.get(target)
         if key:
             return f"{key}: {literal(value, 'yaml')}"
+    if style == "vllmruntime" and (at := VLLMRUNTIME_KEYS.get(target)):
+        return f"{at[0]}.{at[1]}: {literal(crd_value(target, value), 'yaml')}"
     if flag is None:
         return None
     tokens = [flag] if isinstance(value, bool) and value else ([] if isinstance(value, bool) else [flag, _plain(value)])
     if not tokens:
         return None
-    if style == "production-stack":
-        return "extraArgs: [" + ", ".join(json.dumps(t) for t in tokens) + "]"
+    if style in ("production-stack", "vllmruntime"):
+        return ("extraArgs" if style == "production-stack" else "vllmConfig.extraArgs") + ": [" + ", ".join(json.dumps(t) for t in tokens) + "]"
     if style in ("json", "yaml-list"):
         return ", ".join(json.dumps(t) for t in tokens)
     return " ".join(shlex.quote(t) for t in tokens)

@@ -25,6 +25,7 @@ from vllm_kb.engine.scan.deploy.kubeai import is_kubeai, scan_kubeai_catalog, sc
 from vllm_kb.engine.scan.deploy.kubernetes import scan_k8s
 from vllm_kb.engine.scan.deploy.kwargs_sites import is_llm_config, scan_ray_serve, scan_rayservice, scan_triton
 from vllm_kb.engine.scan.deploy.llmd import is_modelservice, scan_modelservice
+from vllm_kb.engine.scan.deploy.vllmruntime import is_vllmruntime, scan_vllmruntime
 from vllm_kb.engine.scan.deploy.dstack import is_dstack, scan_dstack
 from vllm_kb.engine.scan.deploy.flagscale import is_flagscale, scan_flagscale
 from vllm_kb.engine.scan.deploy.gpustack import is_gpustack, scan_gpustack
@@ -76,6 +77,8 @@ def _scan_doc(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         sites += scan_gpustack(ctx, rel, doc)
     elif is_litellm_config(data):
         sites += scan_litellm_config(ctx, rel, doc)
+    elif is_vllmruntime(data):
+        sites += scan_vllmruntime(ctx, rel, doc)
     elif "kind" in data and "spec" in data:
         sites += scan_k8s(ctx, rel, doc) + (scan_rayservice(ctx, rel, doc) if data.get("kind") == "RayService" else [])
     elif isinstance(data.get("controllers"), dict):
