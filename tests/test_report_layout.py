@@ -101,3 +101,20 @@ def test_estimate_draws_the_bar(cli, lang, heading):
     # a model that does not fit: the legend says by how much
     _, out, _ = cli("estimate", "--model", "meta-llama/Llama-3.3-70B-Instruct", "--gpu", "A100-40GB")
     assert re.search(r"over by [\d.]+ GiB: it does not fit", out)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_site_with_tables_and_no_scenario_renders(tmp_path, lang):
+    """An RL site can carry the memory-split table without a matched scenario (heldout56: an
+    OpenRLHF script of RUCAIBox/R1-Searcher); the note after the site's own value renders with the
+    sentence space of its language instead of stopping the Markdown report."""
+    (tmp_path / "train.sh").write_text(
+        "ray job submit -- python3 -m openrlhf.cli.train_ppo_ray --vllm_num_engines 1 --vllm_tensor_parallel_size 2 "
+        "--pretrain Qwen/Qwen2.5-1.5B-Instruct --vllm_gpu_memory_utilization 0.95\n")
+    data = model.build(audit(tmp_path, gpu="H100-80GB x8"), lang)
+    site = next(s for s in data["sites"] if s.get("tables"))
+    site["scenario"] = None
+    assert any(row.get("note") and row.get("site_value") for tb in site["tables"] for row in tb["rows"])
+    out = markdown.render(data)
+    row = next(row for tb in site["tables"] for row in tb["rows"] if row.get("note") and row.get("site_value"))
+    assert row["note"] in out
