@@ -40,6 +40,11 @@ SUPPRESSION_FINDINGS = {
 }
 
 
+# The names people give a finding's cause (the held-out sets' labels, `checks show`), as the checks'
+# `aliases:` do for theirs
+FINDING_ALIASES = {"unknown-option": ("unknown-cli-flag", "unknown-engine-arg")}
+
+
 @dataclass(frozen=True)
 class Rule:
     id: str  # B3, not-in-version, trl-legacy-key
@@ -54,7 +59,7 @@ class Rule:
 
     @property
     def keys(self) -> tuple[str, ...]:
-        return (self.id, self.name, *(self.check.aliases if self.check else ()))
+        return (self.id, self.name, *(self.check.aliases if self.check else FINDING_ALIASES.get(self.id, ())))
 
 
 class Rules:
@@ -75,7 +80,13 @@ class Rules:
             full = Text.of({k: v.replace("{vllm_version}", "X") for k, v in f["text"].items()})
             self._rules.append(Rule(f"{fid}-{f['code']}", f"{fid}-{f['code']}", "framework", f["priority"], short, full,
                                     origin=f"knowledge/frameworks/{fid}.yaml"))
-        self._by_key = {k.lower(): r for r in self._rules for k in r.keys}
+        self._by_key: dict[str, Rule] = {}
+        for r in self._rules:
+            for k in r.keys:
+                other = self._by_key.get(k.lower())
+                if other is not None and other.id != r.id:  # one name, two rules: `checks show`, select/ignore would guess
+                    raise KnowledgeError([Problem(r.origin, r.id, "aliases", f"the name {k!r} is also {other.id}'s")])
+                self._by_key[k.lower()] = r  # a framework code declared for several keys is one rule
         self._categories = {c["id"] for c in kb.categories}
 
     def __iter__(self):
