@@ -20,10 +20,10 @@ from vllm_kb.engine.fix.pins import pin_changes
 from vllm_kb.engine.fix.text_edits import diffs
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import hardware as hw
-from vllm_kb.engine.kb import redact, release_dates
+from vllm_kb.engine.kb import compat, redact, release_dates
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
-from vllm_kb.engine.scan import deploy, image_beside, pins as pins_mod, python_callers, source_pins, xinference_server
+from vllm_kb.engine.scan import deploy, image_beside, pins as pins_mod, python_callers, requirement, source_pins, xinference_server
 from vllm_kb.engine.scan.clients import tool_clients
 from vllm_kb.engine.scan.images import image_date, vendor_build_day
 from vllm_kb.engine.scan.context import ScanContext
@@ -244,6 +244,15 @@ def _built_from_source(site: Site, ctx: ScanContext) -> bool:
     return any("/".join(parts[:depth]) in ctx.source_built for depth in range(len(parts), -1, -1))
 
 
+def _fresh_install(site: Site, choice, pins: list) -> bool:
+    """Nothing holds the site's install back from the newest release: no vLLM pin, image or install,
+    no framework driving it and no pin of a framework or serving package that declares a vLLM range."""
+    if choice.basis != "none" or site.framework != "none":
+        return False
+    bounding = {r.framework for r in compat.rows()} | set(requirement.HOST_PACKAGES)
+    return not any(p.package in bounding for p in pins)
+
+
 def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:
     resolved = cat.resolve(choice.version)
     # an argument sized by the GPUs the process sees is known once --gpu says how many there are
@@ -279,7 +288,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         # an untagged image, a source build (engine/scan/source_pins.py), or no pin, image or install
         # anywhere (the release that runs is the user's): a P0 of some releases only is not certain
         why = {"none": "unpinned", "source": "source"}.get(choice.basis, "untagged")
-        unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none",
+        unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none", fresh=_fresh_install(site, choice, pins),
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
     elif between is not None:  # a version no release has, or an image beside: options and values of either release

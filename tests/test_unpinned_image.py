@@ -99,19 +99,30 @@ def test_a_change_some_releases_need_is_not_written_without_unsafe_fixes(tmp_pat
 
 def test_a_project_that_pins_nothing_is_not_sure_an_option_is_gone(tmp_path):
     # no pin, no image, no install line: the release is the user's (a Triton or GPUStack container,
-    # an environment set up elsewhere); an option only the newest releases dropped is a P1 that
-    # says so, while a check that holds in the releases people run stays P0
-    (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen2.5-7B-Instruct --disable-log-requests --tensor-parallel-size 3\n")
+    # an environment set up elsewhere); an option only the releases of the last half year dropped
+    # (--enable-mamba-fine-grained-prefix-cache, gone in 0.31.0) is a P1 that says so, while one gone
+    # for longer (--disable-log-requests, 0.10.1; --tokenizer-pool-size, 0.10.0 in RARE's deploy
+    # scripts, heldout56) is refused by every release people install today, as B4 says of --swap-space
+    (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen2.5-7B-Instruct --disable-log-requests "
+                                       "--enable-mamba-fine-grained-prefix-cache --tensor-parallel-size 3\n")
     rep = audit(tmp_path, gpu="H100-80GB x4")
     (sr,) = rep.sites
     assert sr.version.basis == "none"
-    gone = [f for f in sr.remarks if f.code == "not-in-version" and f.subject == "disable_log_requests"]
-    assert gone and gone[0].priority == "P1" and "pins no release" in gone[0].message["en"]
-    assert "未固定版本" in gone[0].message["zh"]
+    gone = {f.subject: f for f in sr.remarks if f.code == "not-in-version"}
+    recent = gone["enable_mamba_fine_grained_prefix_cache"]
+    assert recent.priority == "P1" and "pins no release" in recent.message["en"]
+    assert "未固定版本" in recent.message["zh"]
+    assert gone["disable_log_requests"].priority == "P0" and "pins no release" not in gone["disable_log_requests"].message["en"]
     assert any(r.check.id == "L1" and r.priority == "P0" for r in sr.results)  # 28 heads over 3 ranks
     (tmp_path / "requirements.txt").write_text("vllm==0.34.0\n")
     (sr,) = audit(tmp_path, gpu="H100-80GB x4").sites
-    assert [f.priority for f in sr.remarks if f.code == "not-in-version" and f.subject == "disable_log_requests"] == ["P0"]
+    assert {f.subject: f.priority for f in sr.remarks if f.code == "not-in-version"} == \
+        {"disable_log_requests": "P0", "enable_mamba_fine_grained_prefix_cache": "P0"}
+    # a framework pin holds the install to the vLLM it declares: the long-gone option stays a P1 there
+    (tmp_path / "requirements.txt").write_text("trl==0.18.0\n")
+    (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen2.5-7B-Instruct --disable-log-requests\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB x4").sites
+    assert [f.priority for f in sr.remarks if f.code == "not-in-version" and f.subject == "disable_log_requests"] == ["P1"]
 
 
 def test_latest_with_a_given_release_runs_that_releases_entrypoint(tmp_path):

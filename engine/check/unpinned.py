@@ -11,6 +11,7 @@ parser on in 0.8)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from vllm_kb.engine.check.evaluate import fails_in_some_only
 from vllm_kb.engine.check.startup_build import UNTAGGED
@@ -45,14 +46,16 @@ def allowed(site: Site, cat: Catalog) -> list:
 
 
 def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledge, why: str = "untagged",
-           newer: bool = False, span: list | None = None, checks: bool = True) -> None:
+           newer: bool = False, span: list | None = None, checks: bool = True, fresh: bool = False) -> None:
     """P0s of an image of unknown release: kept where they hold in every release from the floor on.
     `why` names the texts that say so (untagged: an image; source: vLLM built from its sources);
     `newer`: the build may be newer than every release, so an option none has may be its own;
     `span`: the releases the build lies between, where known (a development version); `checks`
     False: only the options and values a release dropped are settled (a project that pins nothing:
     a check's release range marks where vLLM began to refuse, long before the releases run today,
-    while an option the newest release dropped is still in the releases most installs hold)."""
+    while an option a release of the last half year dropped is still in the releases most installs
+    hold; one dropped longer ago is refused by all of them and stays P0 where `fresh`: nothing in the
+    project, no framework pin either, holds the install back from the newest release)."""
     releases = span or allowed(site, cat)
     if not releases:
         return
@@ -68,6 +71,8 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
         r.reason = Text(en=r.reason.en + kb.t(f"priority.{why}", "en", spec=spec, floor=low),
                         zh=r.reason.zh + kb.t(f"priority.{why}", "zh", spec=spec, floor=low))
     for f in findings:
+        if fresh and f.code == "not-in-version" and _dropped_long_before(f, site, cat):
+            continue  # a fresh install refuses it, and so does every release of the last half year
         if getattr(f, "priority", None) == "P0" and (f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases)
                                                      or newer and f.code == "unknown-option"
                                                      or f.code not in RELEASE_BOUND and fails_in_some_only(f, releases)):
@@ -76,12 +81,35 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
             f.safe = False
 
 
+# how long before the newest release an option must have gone for a project that pins nothing to be
+# judged without it: a B-check's removed option (swap_space, 0.18) is a P0 there, and so is one the
+# catalog finds gone as long (--tokenizer-pool-size, 0.10.0: RARE's deploy scripts, heldout56)
+_SETTLED_DAYS = 183
+
+
+def _dropped_long_before(f, site: Site, cat: Catalog) -> bool:
+    """Whether the release that dropped the option came out more than half a year before the newest."""
+    e = _entry(f, site, cat)
+    last = getattr(e, "last", None)
+    if e is None or not last or cat.index_version(str(last)) >= cat.index_version(str(cat.versions[-1])):
+        return False
+    gone = next((str(v) for v in cat.versions if v > cat.index_version(str(last))), None)
+    day, newest = release_dates.released_on(gone) if gone else None, release_dates.released_on(str(cat.versions[-1]))
+    if not day or not newest:
+        return False
+    return (date.fromisoformat(newest) - date.fromisoformat(day)).days > _SETTLED_DAYS
+
+
+def _entry(f, site: Site, cat: Catalog):
+    s = site.settings.get(f.subject)
+    return (cat.flag(normalise_flag("--" + (s.key or f.subject).lstrip("-"))[0]) if s is not None else None) or cat.arg(f.subject)
+
+
 def _some_release_accepts(f, site: Site, cat: Catalog, releases: list) -> bool:
     """Whether an option the newest release lacks is still in a release the image may hold."""
     if f.code != "not-in-version":
         return True  # a value some release lists (the finding names those releases)
-    s = site.settings.get(f.subject)
-    e = (cat.flag(normalise_flag("--" + (s.key or f.subject).lstrip("-"))[0]) if s is not None else None) or cat.arg(f.subject)
+    e = _entry(f, site, cat)
     if e is None or not getattr(e, "first", None):
         return True
     span = SpecifierSet(f">={e.first},<={e.last}")

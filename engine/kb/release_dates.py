@@ -28,3 +28,8 @@ def newest_by(day: str) -> tuple[str | None, str | None]:
     # a backport published later (0.6.6.post1 after 0.7.0) is no newer than what the image holds
     later = [v for d, v in rows if d > day and (before is None or parse(v) > parse(before))]
     return before, min(later, key=parse, default=None)
+
+
+def released_on(version: str) -> str | None:
+    """The day a release was first uploaded (YYYY-MM-DD), None for one the table does not know."""
+    return next((d for d, v in _released() if v == version), None)
