@@ -124,6 +124,9 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     if alt_fmt and known is not None and not flag and ckpt not in known and alt_fmt[0] in known:
         out["quant_certain"] = False  # the release does not know the named format but may load the other
     accepted = table["quantization"]["accepted"].get(ckpt or "")
+    since = (table["quantization"].get("accepted_from") or {}).get(method)
+    if accepted is not None and since and method != ckpt and not _since(version, since):
+        accepted = [m for m in accepted if m != method]
     # a quantization a wrapper derives from its own keyword comes with its own pick of checkpoint:
     # Unsloth's load_in_4bit swaps the model for its pre-quantized bitsandbytes variant where its
     # mapper has one (unsloth 2025.10.1 models/loader.py:196-197 get_model_name, models/mapper.py),
