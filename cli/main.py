@@ -7,6 +7,10 @@ import argparse
 import sys
 import traceback
 
+from vllm_kb.engine.kb import regex_cache
+
+regex_cache.install()  # before the modules below compile their patterns
+
 from vllm_kb.engine.kb.errors import EXIT_INTERNAL, EXIT_USAGE, KnowledgeError, UsageError, VllmKbError
 
 from vllm_kb.cli import audit_cmd, commands, detect_cmd, diagnose_cmd, estimate, gpu_cmd, hook_cmd, mcp_cmd, skill_cmd, upgrade_cmd

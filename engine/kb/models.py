@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from vllm_kb.engine.kb import model_identity
+from vllm_kb.engine.kb import model_identity, regex_cache
 from vllm_kb.engine.kb.checkpoint import CONFIG_MAX_BYTES, read_local_config  # noqa: F401 — re-exported
 from vllm_kb.engine.kb.model_arith import (attention_params, ceil_div, embedding_params,  # noqa: F401 — re-exported
                                            expert_params, head_dim, kv_heads_per_gpu, moe_layers,
@@ -39,7 +39,7 @@ def _sized(short: str) -> str:
 
 @lru_cache(maxsize=256)
 def _rx(pattern: str) -> re.Pattern:
-    return re.compile(pattern)
+    return regex_cache.knowledge(pattern)
 
 
 def family_of(short: str, families: list[dict]) -> dict | None:
