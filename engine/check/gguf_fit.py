@@ -23,6 +23,12 @@ from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, tr
 
 _IMAGE = re.compile(r"^(?:docker\.io/)?vllm/vllm-openai:v?(\d+\.\d+\.\d+(?:\.\w+)?)$")
 _REBUILT_DAYS = 7
+# llama.cpp's Qwen2 converter writes no `qwen2.vocab_size` key, and transformers before 4.45.0 then keeps the config
+# class's default vocabulary (Qwen2Config: 151936); vLLM builds its embedding from that and asserts on token_embd's
+# rows. 4.45.0 takes the size from the GGUF's token list (transformers #32526, fixed by #32551; read in the 4.44.2
+# and 4.45.0 wheels' modeling_gguf_pytorch_utils.py).
+_VOCAB_DEFAULT = {"qwen2": 151936}
+_VOCAB_FROM_TOKENS = "4.45.0"
 
 
 def _minor(v: str) -> str:
@@ -112,6 +118,7 @@ def gguf_fit(facts: dict, root: Path | None, base: Path | None, pin: Any, table:
         return {**out, "gguf_tf_by": by}
     reads = [v for v in allowed if since and parse(v) >= parse(since)]
     out.update(gguf_tf_by=by, gguf_tf_ok=bool(reads))
+    out.update(_vocab_fit(arch, facts.get("model") or {}, allowed))
     if reads and len(reads) < len(allowed):
         out["gguf_tf_floor"] = True  # some allowed transformers do not read it: pin the floor
     req = _spec(requires)
@@ -122,6 +129,19 @@ def gguf_fit(facts: dict, root: Path | None, base: Path | None, pin: Any, table:
         first = _first_release(since, release, table, model_types, vllm_released, bool(m and not own_pin))
         if first:  # an exact release: a range would let pip pick 0.24+, which has no GGUF loader
             out.update(gguf_vllm_first=first, gguf_vllm_fix=f"=={first}")
+    return out
+
+
+def _vocab_fit(arch: str, model: dict, allowed: list[str]) -> dict[str, Any]:
+    """launch.gguf_vocab_ok / gguf_vocab_floor: whether the transformers that may run sizes the embedding from the
+    GGUF's tokens when the model's vocabulary is not the config class's default."""
+    default, rows = _VOCAB_DEFAULT.get(arch), model.get("vocab_size")
+    if default is None or not isinstance(rows, int) or rows == default:
+        return {}
+    sized = [v for v in allowed if parse(v) >= parse(_VOCAB_FROM_TOKENS)]
+    out: dict[str, Any] = {"gguf_vocab": rows, "gguf_vocab_default": default, "gguf_vocab_ok": bool(sized)}
+    if sized and len(sized) < len(allowed):
+        out["gguf_vocab_floor"] = True
     return out
 
 
