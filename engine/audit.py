@@ -10,7 +10,8 @@ from typing import Any, Callable, Iterator
 
 from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
-from vllm_kb.engine.check.facts import hidden_parallelism, site_facts
+from vllm_kb.engine.check.facts import site_facts
+from vllm_kb.engine.check.hidden_args import hidden_args
 from vllm_kb.engine.check.lora_adapters import training_ranks
 from vllm_kb.engine.check.project_facts import add_project_facts
 from vllm_kb.engine.check.startup_modelcap import mark_local
@@ -258,7 +259,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     # an argument sized by the GPUs the process sees is known once --gpu says how many there are
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items()
                   if not s.resolved and not (n in site.device_args and n in facts["engine"])}
-    unresolved.update(hidden_parallelism(site))
+    unresolved.update(hidden_args(site, cat.arg_names))
     others = facts.pop("model_alternatives", None)
     between = facts.pop("between_releases", None)
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)

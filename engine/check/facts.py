@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, site_gpu
+from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
 from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
@@ -219,7 +220,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     engine.update(fixed)
     engine.update(args)
     engine.update(tool := passed_by_tool(site.launch, mf, args))  # GPUStack's cap on a longer model's length
-    hidden = set(hidden_parallelism(site))
+    hidden = set(hidden_args(site, _SIZING))
     for name in site.unresolved | hidden:
         engine.pop(name, None)
     facts["site"]["unread"] = sorted(site.unresolved | hidden)
@@ -273,13 +274,6 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         facts["host"] = {**facts.get("host", {}), **host}
     return facts
 
-
-# Engine arguments that move the memory estimate: when one is written but cannot be read (a
-# variable set elsewhere, a command substitution), the estimate is unknown rather than made
-# with vLLM's default in its place.
-_SIZING = frozenset({"tensor_parallel_size", "pipeline_parallel_size", "gpu_memory_utilization", "max_model_len",
-                     "kv_cache_dtype", "quantization", "dtype", "cpu_offload_gb", "kv_cache_memory_bytes",
-                     "num_gpu_blocks_override", "kv_cache_memory"})
 
 _POOLING_TASKS = frozenset({"embed", "embedding", "classify", "score", "reward"})
 
@@ -377,16 +371,6 @@ def _mounted_checkpoint(root: Path, site: Site, path: str):
                     return ck
         return None
     return None
-
-
-def hidden_parallelism(site: Site) -> dict[str, str]:
-    """A deployment that gives the engine several GPUs while part of its command cannot be read
-    (`*bento_args.additional_cli_args`, `"$@"`): the tensor parallel size it does not write may
-    well be in that part, so what depends on it is unknown rather than judged at TP 1."""
-    hidden = [o["what"] for o in site.opaque if o.get("code") in ("unresolved", "forwards-args")]
-    if not hidden or (site.gpu_request or 0) < 2 or "tensor_parallel_size" in site.settings:
-        return {}
-    return {"tensor_parallel_size": f"{site.gpu_request} GPUs given; {hidden[0]}"}
 
 
 def _encoder_only(engine: dict) -> bool:
