@@ -3,6 +3,8 @@ rollout server and its trainer, each started by its own script, on the same GPU 
 `CUDA_VISIBLE_DEVICES=0 trl vllm-serve` and `CUDA_VISIBLE_DEVICES=0 accelerate launch train.py`."""
 from __future__ import annotations
 
+import pytest
+
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.scan.entry_env import _entry
 from vllm_kb.engine.scan.project import scan_project
@@ -128,3 +130,21 @@ def test_a_launchers_variable_is_shown_removed_in_the_launchers_own_syntax(tmp_p
     (site,) = audit(tmp_path, gpu="A100-80GB").sites
     (change,) = [c for c in site.changes if c.target == "VLLM_USE_V1"]
     assert change.file == "run.sh" and change.before == "VLLM_USE_V1=0"
+
+
+_SWIFT_TRAIN = ("NNODES=2 NODE_RANK=0 CUDA_VISIBLE_DEVICES=0,1,2,3 NPROC_PER_NODE=4 \\\nswift rlhf --rlhf_type grpo \\\n"
+                "    --model Qwen/Qwen2.5-7B-Instruct --use_vllm true --vllm_mode server {host}\\\n"
+                "    --dataset AI-MO/NuminaMath-TIR#1000 --num_generations 4\n")
+
+
+@pytest.mark.parametrize("host, status", [("--vllm_server_host 10.0.0.1 10.0.0.2 --vllm_server_port 8000 8000 ", "not_applicable"),
+                                          ("", "recommended")])
+def test_one_script_listing_each_nodes_command_shares_gpus_only_on_one_machine(tmp_path, host, status):
+    # ms-swift examples/train/grpo/multi_node/server_multi_node.sh: rollout servers on node1/node2 and the
+    # trainer on node3/node4, all on their GPUs 0-3; the trainer talks to the other nodes' servers
+    serve = "CUDA_VISIBLE_DEVICES=0,1,2,3 \\\nswift rollout --model Qwen/Qwen2.5-7B-Instruct --vllm_data_parallel_size 4\n\n"
+    (tmp_path / "requirements.txt").write_text("ms-swift==3.8.0\nvllm==0.10.1.1\n")
+    (tmp_path / "server_multi_node.sh").write_text(serve + _SWIFT_TRAIN.format(host=host))
+    rep = audit(tmp_path, gpu="A100-80GB x4")
+    server = next(s for s in rep.sites if s.site.kind == "swift rollout")
+    assert next(r for r in server.results if r.check.id == "H8").status == status

@@ -137,17 +137,23 @@ def _seen(facts: dict) -> set[int] | None:
 _LOCAL = (None, "", "localhost", "127.0.0.1", "0.0.0.0", "::1")
 
 
-def _same_host_devices(server: dict, trainer: dict, site) -> bool:
-    """Two files (the server's script and the trainer's, or its launcher) compared only when the
-    server names its GPUs, the trainer connects to a server on its own machine, and the trainer's
-    GPUs are known: named too, or the machine has one GPU."""
+def _local_server(site) -> bool:
+    """Whether the trainer connects to a rollout server on its own machine (no host, or a local one;
+    every host of a list, as ms-swift's `--vllm_server_host <node1_ip> <node2_ip>` takes)."""
     keys = site.framework_keys
     url = str(keys.get("vllm_server_base_url") or "")
+    hosts = keys.get("vllm_server_host")
+    hosts = hosts if isinstance(hosts, (list, tuple)) else str(hosts).split() if hosts is not None else [None]
     local_url = not url or any(h in url for h in ("//localhost", "//127.0.0.1", "//0.0.0.0"))
+    return local_url and all(h in _LOCAL for h in hosts or [None])
+
+
+def _same_host_devices(server: dict, trainer: dict) -> bool:
+    """Two files (the server's script and the trainer's, or its launcher) compared only when the
+    server names its GPUs and the trainer's GPUs are known: named too, or the machine has one GPU."""
     one_gpu = (trainer.get("gpu") or {}).get("count") == 1
     return ("CUDA_VISIBLE_DEVICES" in (server.get("env") or {})
-            and ("CUDA_VISIBLE_DEVICES" in (trainer.get("env") or {}) or one_gpu)
-            and keys.get("vllm_server_host") in _LOCAL and local_url)
+            and ("CUDA_VISIBLE_DEVICES" in (trainer.get("env") or {}) or one_gpu))
 
 
 def trainer_overlap(items: list[tuple[Any, dict]]) -> None:
@@ -159,7 +165,9 @@ def trainer_overlap(items: list[tuple[Any, dict]]) -> None:
         if not site.peer or site.engine_elsewhere or site.peer not in by_id:
             continue
         trainer, tfacts = by_id[site.peer]
-        if not trainer.engine_elsewhere or (trainer.file != site.file and not _same_host_devices(facts, tfacts, trainer)):
+        # a trainer that talks to servers on other nodes (ms-swift's multi-node server mode, one
+        # script listing every node's command) shares no GPU with them, whatever ids each names
+        if not trainer.engine_elsewhere or not _local_server(trainer) or (trainer.file != site.file and not _same_host_devices(facts, tfacts)):
             continue
         mine, theirs = devices(facts), _seen(tfacts)
         if mine is None or theirs is None:
