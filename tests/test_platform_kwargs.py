@@ -2,6 +2,7 @@
 release passes (knowledge/frameworks/engine_kwargs.yaml, read from its wheels), under the platform's
 own test of the vLLM version evaluated as its code does, against the pinned vLLM; and a custom model
 resolved from the project's registration file."""
+import pytest
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.check.framework_kwargs import gate_holds
 
@@ -122,3 +123,36 @@ def test_the_server_image_tag_names_both_releases(tmp_path):
     (sr,) = audit(tmp_path, gpu="A100-80GB x1").sites
     l43 = next(r for r in sr.results if r.check.id == "L43")
     assert l43.status == "recommended" and l43.priority == "P1" and "structured_outputs" in sr.facts["launch"]["host_request_text"]
+
+
+@pytest.mark.parametrize("release,length", [("0.12.3", 4096), ("0.15.2", 4096), ("0.15.3", None), ("0.8.4", None)])
+def test_xinference_0_8_5_to_0_15_2_cap_the_context_at_4096(tmp_path, release, length):
+    """VLLMModel._sanitize_model_config set max_model_len 4096 unless the launch said (0.8.5-0.15.2;
+    xorbitsai/inference#2385 made it vLLM's own from 0.15.3): Qwen1.5-14B-Chat-GPTQ-Int4 on a 24 GB card
+    then holds its 4096-token requests rather than missing a 32,768-token one (L15)."""
+    sr, _ = _site(tmp_path, f"xinference=={release}\nvllm==0.5.0.post1\n", name="qwen1.5-chat", size=14, fmt="gptq",
+                  extra=" --quantization Int4", gpu="RTX-4090")
+    assert sr.facts["engine"].get("max_model_len") == length  # None: vLLM's own, 32,768 from config.json
+    l15 = next(r for r in sr.results if r.check.id == "L15")
+    assert (l15.status == "recommended" and l15.priority == "P0") is (length is None)
+
+
+def test_an_embedding_model_launched_first_shares_the_one_gpu(tmp_path):
+    """xorbitsai/inference#1847: m3e-base launched to the same endpoint before the vLLM model takes part of the
+    worker's one GPU; L37 says so (P1: what it holds is not known). On two GPUs, or with the embedding
+    model pinned elsewhere (--gpu-idx), nothing is said."""
+    (tmp_path / "requirements.txt").write_text("xinference==0.12.3\nvllm==0.5.0.post1\n")
+    first = "xinference launch -e http://127.0.0.1:9997 --model-name m3e-base --model-type embedding{idx}\n"
+    llm = LAUNCH.format(name="qwen1.5-chat", size=14, gpus=1, fmt="gptq", extra=" --quantization Int4").replace(
+        "launch ", "launch -e http://127.0.0.1:9997 ", 1)
+
+    def l37(idx="", gpu="RTX-4090"):
+        (tmp_path / "launch.sh").write_text(first.format(idx=idx) + llm)
+        (sr,) = audit(tmp_path, gpu=gpu).sites
+        return sr, next(r for r in sr.results if r.check.id == "L37")
+
+    sr, r = l37()
+    assert sr.facts["launch"]["gpu_cotenant"] == "m3e-base (embedding, launch.sh:1)"
+    assert r.status == "recommended" and r.priority == "P1"
+    assert l37(gpu="RTX-4090 x2")[1].status != "recommended"
+    assert "gpu_cotenant" not in l37(idx=" --gpu-idx 1")[0].facts["launch"]

@@ -157,6 +157,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     if site.gpu_request is not None:
         # a container gets the GPUs its manifest asks for, not the whole machine
         visible = min(visible, site.gpu_request) if visible is not None else site.gpu_request
+    if facts["launch"].get("gpu_cotenant") and "gpu" in facts:  # shared for sure only on a one-GPU machine
+        facts["launch"]["gpu_cotenant_machine_gpus"] = facts["gpu"]["count"]
     if visible is not None and "gpu" in facts:
         # CUDA_VISIBLE_DEVICES narrows what this site can use on the machine
         facts["gpu"]["count"] = min(facts["gpu"]["count"], visible)
@@ -225,8 +227,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         engine.pop(name, None)
     facts["site"]["unread"] = sorted(site.unresolved | hidden)
     facts["site"]["framework_fixed"] = sorted(n for n in site.fixed if n not in args)
-    q = site.settings.get("quantization")
-    if q is not None and q.implied:
+    if (q := site.settings.get("quantization")) is not None and q.implied:
         facts["site"]["quant_implied"] = True
     count = (facts.get("gpu") or {}).get("count")
     for name in site.device_args:  # sized by the GPUs the process sees: those of --gpu, else unknown

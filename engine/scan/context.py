@@ -93,6 +93,9 @@ class ScanContext:
     vendored: list = field(default_factory=list)  # scan/vendored.Gate: a framework copy's own vLLM gate
     framework_copies: list = field(default_factory=list)  # scan/framework_source.SourceCopy: a copy's vLLM imports
     entry_env: dict = field(default_factory=dict)  # project .py file → the shell commands that run it (scan/entry_env.py)
+    # (file, Xinference endpoint) → [(line, model, model type, --gpu-idx)]: the launches of models that
+    # are not vLLM's (an embedding, a reranker), in the script's order (scan/tool_launch.py)
+    xinference_others: dict = field(default_factory=dict)
     forced_version: str | None = None  # --vllm-version: the release the user says the project runs
     _yaml_index: list | None = None  # values file → vllm-stack release (`helm install --version`)
     _cache: dict[str, str | None] = field(default_factory=dict)

@@ -89,13 +89,17 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
         i += 1
     engine = own.get("model_engine")
     by_itself = None
+    endpoint, gpu_idx_w = (own[k].value if own.get(k) else None for k in ("endpoint", "gpu_idx"))
     if engine is None:  # before 0.11.0 Xinference chose the engine itself (engine/scan/xinference_engine.py)
         named, form, quant_w, kind = (own[k].value if own.get(k) else None
                                       for k in ("model_name", "model_format", "quantization", "model_type"))
         by_itself = xinference_engine.auto_vllm(ctx, rel, version, named, form, quant_w, "--lora-modules" in _written(words, tl), kind)
         if by_itself is None:
+            xinference_engine.note_other(ctx, rel, endpoint, cmd.line, named, kind, gpu_idx_w)
             return None
     elif (engine.value or "").lower() != "vllm":
+        xinference_engine.note_other(ctx, rel, endpoint, cmd.line, own["model_name"].value if own.get("model_name") else None,
+                                     engine.value, gpu_idx_w)
         return None
     args = [Arg.from_word(words[k], k) for k in forwarded]
     parsed = ArgParser(ctx.catalog, version, rel).parse(args, positional_model=False)
@@ -130,6 +134,8 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
     mt = own.get("model_type")
     if mt is not None and mt.value:  # which of its engine classes Xinference builds (LLM, embedding, rerank)
         s.launch["model_type"] = str(mt.value)
+    if (beside := xinference_engine.others_before(ctx, rel, endpoint, cmd.line, gpu_idx_w)):
+        s.launch["gpu_cotenant"] = beside
     # `launch`: where a new `--key value` pair goes (the end of the command, as every pair is handed on)
     s.source = {"words": words, "launch": tl}
     return s

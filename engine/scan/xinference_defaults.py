@@ -1,7 +1,8 @@
 """What Xinference's own release decides for the engine of a launch: from 2.12.0 trust_remote_code
 is the server's XINFERENCE_TRUST_REMOTE_CODE (off unless set), whatever the launch passes
-(knowledge/deploy/xinference.yaml `trust_remote_code_env`). The release is the project's pin of
-xinference; without one the default is left unknown rather than assumed."""
+(knowledge/deploy/xinference.yaml `trust_remote_code_env`); 0.8.5-0.15.2 set max_model_len 4096
+(`max_model_len_default`). The release is the project's pin of xinference; without one the default
+is left unknown rather than assumed."""
 from __future__ import annotations
 
 from typing import Any
@@ -25,9 +26,14 @@ def _mentioned(ctx, rel: str, env: dict, name: str) -> bool:
 
 def engine_defaults(ctx, rel: str, env: dict, defaults: dict[str, Any]) -> dict[str, Any]:
     """The defaults of xinference.yaml for this launch, with trust_remote_code as the release sets it."""
-    spec = deploy_tools.load("xinference").get("trust_remote_code_env") or {}
+    know = deploy_tools.load("xinference")
+    spec = know.get("trust_remote_code_env") or {}
     out = dict(defaults)
     release = ctx.framework_version(rel, "xinference") if ctx is not None else None
+    length = know.get("max_model_len_default") or {}
+    if length and release is not None and versions.try_parse(release) is not None \
+            and versions.contains(length["releases"], release):
+        out.setdefault("max_model_len", length["value"])
     if not spec or "trust_remote_code" not in out:
         return out
     if release is None or versions.try_parse(release) is None:

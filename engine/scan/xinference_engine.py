@@ -124,3 +124,23 @@ def place_gpus(site: Site, gpus: int | None, by: str, rel: str, line: int, key: 
     remark = gpu_remark(site, gpus, by)
     if remark is not None:
         site.remarks = [*site.remarks, remark]
+
+
+def note_other(ctx, rel: str, endpoint: object, line: int, model: object, kind: object, gpu_idx: object) -> None:
+    """Remember an Xinference launch of a model vLLM does not run (an embedding or rerank model, another
+    engine): the worker may put it on the GPU a later vLLM launch takes."""
+    if ctx is None:
+        return
+    ctx.xinference_others.setdefault((rel, endpoint if isinstance(endpoint, str) else None), []).append(
+        (line, model if isinstance(model, str) else "?", kind if isinstance(kind, str) else "?", gpu_idx))
+
+
+def others_before(ctx, rel: str, endpoint: object, line: int, gpu_idx: object) -> str | None:
+    """The models launched earlier in the same file to the same endpoint that may share this launch's
+    GPU: with neither naming --gpu-idx (the worker places both), or both naming the same one. Whether
+    they do share it is the machine's question (one GPU: they must); None when there are none."""
+    if ctx is None:
+        return None
+    rows = [r for r in ctx.xinference_others.get((rel, endpoint if isinstance(endpoint, str) else None), ())
+            if r[0] < line and r[3] == gpu_idx and (gpu_idx is None or isinstance(gpu_idx, str))]
+    return ", ".join(f"{name} ({kind}, {rel}:{at})" for at, name, kind, _ in rows) or None
