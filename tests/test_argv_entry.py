@@ -96,6 +96,38 @@ def test_own_options_that_land_on_engine_arguments(scanned):
     assert values(s) == {"tensor_parallel_size": 2, "gpu_memory_utilization": 0.7}
 
 
+MAPPED_DTYPE = '''import argparse
+from vllm import LLM, EngineArgs
+from vllm.utils import FlexibleArgumentParser
+
+DTYPES = {"bf16": "bfloat16", "fp16": "float16"}
+
+
+def own_args():
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--dtype", default="bf16", choices=list(DTYPES))
+    return p
+
+
+def main():
+    mine, rest = own_args().parse_known_args()
+    engine = EngineArgs.from_cli_args(EngineArgs.add_cli_args(FlexibleArgumentParser()).parse_args(rest))
+    engine.dtype = DTYPES[mine.dtype]
+    llm = LLM(**vars(engine))
+'''
+
+
+def test_an_own_option_vllm_would_refuse_is_the_scripts(scanned):
+    # `--dtype bf16` goes to the script's own parser, which maps it before building the engine: only an
+    # argv that reaches vLLM's parser is vLLM's, and "bf16" is none of vLLM's --dtype choices
+    (s,) = [x for x in scanned({"infer.py": MAPPED_DTYPE, "run.sh": "python infer.py --model org/m --dtype bf16\n"})
+            if x.file == "run.sh"]
+    assert "dtype" not in s.settings
+    (s,) = [x for x in scanned({"infer.py": MAPPED_DTYPE, "run.sh": "python infer.py --model org/m --dtype bfloat16\n"})
+            if x.file == "run.sh"]
+    assert values(s).get("dtype") == "bfloat16"
+
+
 def test_an_installed_entry_module_from_the_knowledge(scanned):
     (s,) = scanned({"start.sh": "python3 -m fastchat.serve.vllm_worker --model-path lmsys/vicuna-13b-v1.5 --num-gpus 4 "
                                 "--controller-address http://c:21001 --max-model-len 4096 --trust_remote_code\n"})

@@ -13,6 +13,8 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.kb.versions import SpecifierSet
 from vllm_kb.engine.scan import entry_assigns, hydra_entry
 from vllm_kb.engine.scan.cli_args import coerce
 from vllm_kb.engine.scan.context import parse_python
@@ -259,6 +261,19 @@ def apply_assigns(site, entry: EntryPoint, cat, version: str) -> None:
             site.settings[name] = s
 
 
+def _vllm_would_take(cat, name: str, value, version: str) -> bool:
+    """Whether a value of the script's own option is one vLLM accepts for the engine argument its
+    dest names: `--dtype bf16` that the script maps (`{"bf16": "bfloat16"}[args.dtype]`) before it
+    builds the engine never reaches vLLM's parser as written, so it is the script's, not judged."""
+    if not isinstance(value, str):
+        return True
+    rows = (load().doc("vllm", "cli_choices.yaml").data.get("args") or {}).get(name) or ()
+    listed = [r["choices"] for r in rows if SpecifierSet(f">={r['from']},<={r['to']}").contains(version)]
+    got = cat.allowed_values((name,), version)
+    listed += [got[0]] if got and got[0] else []
+    return all(value.strip().lower() in {str(c).lower() for c in choices} for choices in listed)
+
+
 def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:
     """What the command gives that is not vLLM's: the script's own options leave the site (they are
     the script's business) unless they land on an engine argument — by their dest (FastChat's own
@@ -275,7 +290,8 @@ def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:
             dest = entry.own_flags[flag]
             target = entry.renames.get(dest, dest) if dest else ""
             # engine arguments reach vLLM from the namespace; serve options only where vLLM's server parses it
-            if target and (cat.is_engine_arg(target) or entry.engine == "server" and cat.arg(target) is not None) and s.value is not None:
+            if target and (cat.is_engine_arg(target) or entry.engine == "server" and cat.arg(target) is not None) and s.value is not None \
+                    and _vllm_would_take(cat, target, s.value, version):
                 e = cat.arg(target)
                 if isinstance(s.value, str) and e is not None:  # an option vLLM does not know came as text
                     s.value = coerce(s.value, e.field("type", version if e.exists(version) else e.last) or "str")
