@@ -83,6 +83,18 @@ def _show_var(s: Seg) -> str:
 
 
 @dataclass
+class Heredoc:
+    """A here-document's body as the lexer passed over it: offsets into the text it lexed (the
+    delimiter line excluded), the body's first line, and whether the delimiter was quoted (no
+    expansion: the body reaches its reader as written)."""
+    start: int
+    end: int
+    line: int
+    text: str
+    quoted: bool
+
+
+@dataclass
 class Command:
     words: list[Word]
     line: int
@@ -101,7 +113,8 @@ class _Lexer:
         self.s = text
         self.i = 0
         self.line = 1
-        self.pending_heredocs: list[tuple[str, bool]] = []
+        # (delimiter, <<- strips tabs, where to put the body or None, delimiter quoted)
+        self.pending_heredocs: list[tuple[str, bool, list | None, bool]] = []
 
     def peek(self, k: int = 0) -> str:
         j = self.i + k
@@ -152,14 +165,19 @@ class _Lexer:
             yield ("word", self._word())
 
     def _skip_heredocs(self) -> None:
-        for delim, strip_tabs in self.pending_heredocs:
+        for delim, strip_tabs, sink, quoted in self.pending_heredocs:
+            start, line, stop = self.i, self.line, None
             while self.i < len(self.s):
                 end = self.s.find("\n", self.i)
                 end = len(self.s) if end < 0 else end
-                line_text = self.s[self.i:end]
+                line_text, at = self.s[self.i:end], self.i
                 self.advance(end - self.i + (1 if end < len(self.s) else 0))
                 if (line_text.lstrip("\t") if strip_tabs else line_text) == delim:
+                    stop = at
                     break
+            if sink is not None:
+                stop = self.i if stop is None else stop
+                sink.append(Heredoc(start, stop, line, self.s[start:stop], quoted))
         self.pending_heredocs = []
 
     def _word(self) -> Word:
@@ -346,7 +364,7 @@ def parse(text: str) -> list[Command]:
             if target_of is not None:
                 if target_of in ("<<", "<<-"):
                     delim = "".join(s.text for s in w.segs if s.kind == "lit")
-                    lex.pending_heredocs.append((delim, target_of == "<<-"))
+                    lex.pending_heredocs.append((delim, target_of == "<<-", None, False))
                 target_of = None
                 continue
             current.append(w)

@@ -12,6 +12,8 @@ class Simple:
     line: int
     end_line: int
     background: bool = False
+    heredocs: list | None = None  # one list per `<<` redirection, holding its shell.Heredoc once read
+    writes: list[Word] | None = None  # the targets of its `>` / `>>` redirections
 
 
 @dataclass

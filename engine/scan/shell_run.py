@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan import shell_cond, shell_wrap
+from vllm_kb.engine.scan import shell_cond, shell_heredoc, shell_wrap
 from vllm_kb.engine.scan.launchers import program_start
-from vllm_kb.engine.scan.shell import SHELLS, Word
+from vllm_kb.engine.scan.shell import SHELLS, ShellSyntaxError, Word
 from vllm_kb.engine.scan.shell_expand import Expander, hole, shown, split_assignment
 from vllm_kb.engine.scan.shell_builtins import MAX_DEPTH, Builtins
 from vllm_kb.engine.scan.shell_nodes import shift_lines
@@ -253,6 +253,8 @@ class Runner(Builtins):
         prog_i = got[0] if got else lead
         prog = fields[prog_i].value if prog_i < len(fields) else None
         base = (prog or "").rsplit("/", 1)[-1]
+        if n.heredocs and self.depth < MAX_DEPTH:
+            self.heredoc_scripts(fields, prog_i, base, n)
         if prog_i == lead and self.builtin(base, fields[prog_i:], n):
             return shell_cond.UNKNOWN
         if base in self.st.funcs and self.depth < MAX_DEPTH:
@@ -272,6 +274,27 @@ class Runner(Builtins):
             return shell_cond.UNKNOWN
         self._emit(fields, n)
         return shell_cond.UNKNOWN
+
+    def heredoc_scripts(self, fields: list[Word], prog_i: int, base: str, n: Simple) -> None:
+        """The here-documents a shell runs or a script file receives (shell_heredoc.py), read as
+        scripts at their own lines — with the file's offsets when the body is the file's own text."""
+        text = self.ctx.read(self.rel) or ""
+        for h in shell_heredoc.fed_scripts(fields, prog_i, base, n.heredocs or [], n.writes):
+            st = self.st.copy()
+            if h.quoted:
+                st.ex.positional = None  # the reading shell's own arguments, not the writer's
+            r = type(self)(self.ctx, self.rel, self.emit, state=st, depth=self.depth + 1, quiet=self.quiet,
+                           anchor=self.anchor, seen=self.seen)
+            try:
+                if n.words[0].start >= 0 and text[h.start:h.end] == h.text:
+                    nodes = parse_tree(text[:h.end], h.start, h.line)
+                else:
+                    nodes = parse_tree(h.text)
+                    shift_lines(nodes, h.line - 1)
+                r.run(nodes)
+            except (ShellSyntaxError, RecursionError):
+                continue
+            r.finish()
 
     def handed_on(self, fields: list[Word], j: int, n: Simple) -> bool:
         """`sbatch --wrap "…"`, `ssh HOST "…"`, `flock LOCK -c "…"`: the command another shell runs

@@ -24,10 +24,12 @@ class Stream:
             if tok[0] == "redir":
                 target = next(self._gen, None)
                 if target is not None and target[0] == "word":
+                    sink: list | None = None
                     if tok[1] in ("<<", "<<-"):
                         delim = "".join(s.text for s in target[1].segs if s.kind == "lit")
-                        self.lex.pending_heredocs.append((delim, tok[1] == "<<-"))
-                    return ("redir", tok[1], tok[2], target[1])
+                        sink = []  # the body, once the lexer has passed over it (shell_heredoc.py reads it)
+                        self.lex.pending_heredocs.append((delim, tok[1] == "<<-", sink, any(c in target[1].raw for c in "'\"\\")))
+                    return ("redir", tok[1], tok[2], target[1], sink)
                 if target is not None:
                     self.buf.append(target)
                 return ("redir", tok[1], tok[2], None)
@@ -213,12 +215,18 @@ class _Parser:
 
     def _simple(self) -> Simple | None:
         words: list[Word] = []
+        heredocs: list[list] = []
+        writes: list[Word] = []
         while True:
             t = self.ts.peek()
             if t is None:
                 break
             if t[0] == "redir":
                 self.ts.next()
+                if len(t) > 4 and t[4] is not None:
+                    heredocs.append(t[4])
+                elif t[1] in (">", ">>", ">|") and len(t) > 3 and t[3] is not None:
+                    writes.append(t[3])
                 continue
             if t[0] != "word":
                 break
@@ -231,7 +239,7 @@ class _Parser:
             words.append(w)
         if not words:
             return None
-        return Simple(words, words[0].line, max(x.line for x in words))
+        return Simple(words, words[0].line, max(x.line for x in words), heredocs=heredocs or None, writes=writes or None)
 
     def _array_elements(self, line: int) -> list[Word]:
         out: list[Word] = []
@@ -362,9 +370,11 @@ def _line_of(node) -> int:
     return getattr(node, "line", 0)
 
 
-def parse_tree(text: str) -> list[object]:
-    """The script's top-level commands as a tree. Raises ShellSyntaxError."""
+def parse_tree(text: str, start: int = 0, line: int = 1) -> list[object]:
+    """The script's top-level commands as a tree, read from offset `start` (on line `line`) on: a
+    here-document's body keeps the file's offsets. Raises ShellSyntaxError."""
     p = _Parser(text)
+    p.ts.lex.i, p.ts.lex.line = start, line
     out = p.body(set())
     rest = p.ts.peek()
     while rest is not None:  # a stray `fi`, `done` or `)`: skip it and read on

@@ -8,7 +8,7 @@ from __future__ import annotations
 STRING_RUNNERS = frozenset({"sbatch", "ssh", "pdsh", "flock", "script", "su"})
 
 # options that take a separate value, per runner (`--opt=value` is one word)
-_TAKES = {
+TAKES = {
     "ssh": {"-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-E", "-c", "-m", "-b", "-e", "-S", "-W", "-w", "-Q",
             "-O", "-B", "-I"},
     "pdsh": {"-w", "-x", "-l", "-f", "-t", "-u", "-R", "-g", "-X"},
@@ -32,7 +32,7 @@ def command_words(vals: list[str | None], i: int, shapes: list[str] | None = Non
     (`-p $PORT`, `--nodelist=$NODE`) or an unknown host or lock file (`ssh $HEAD "…"`) still has
     its place."""
     base = (vals[i] or "").rsplit("/", 1)[-1]
-    takes, n = _TAKES.get(base, set()), len(vals)
+    takes, n = TAKES.get(base, set()), len(vals)
     opts = _COMMAND_OPTS.get(base, ())
     k = i + 1
     while k < n:

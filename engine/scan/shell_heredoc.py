@@ -1,0 +1,53 @@
+"""Here-documents that are scripts: the body of `bash <<EOF` / `sh -s <<EOF` (the shell reads its
+commands from it), `sbatch <<EOT` with no batch-script argument (SLURM takes the job script from
+stdin), `ssh HOST <<EOF` / `ssh HOST bash -s <<EOF` (the remote shell reads it), and a shell script
+written out with `cat > start.sh <<'EOF'` / `tee run.sh <<EOF` (a `.sh` file or a body that starts
+with `#!`), run later. Each body is read as a script at its own lines; an unquoted delimiter's body is
+expanded with the writer's variables, a quoted one reaches its reader as written."""
+from __future__ import annotations
+
+from vllm_kb.engine.scan.shell import SHELLS, Heredoc, Word
+from vllm_kb.engine.scan.shell_wrap import TAKES
+
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh")
+
+
+def _options_only(vals: list[str | None], takes: frozenset | set = frozenset(), shell: bool = True) -> bool:
+    """Nothing after the program but its options: no `-c` string, `--wrap` or script file, which
+    would be what runs instead of standard input."""
+    k = 0
+    while k < len(vals):
+        v = vals[k]
+        if v is None or v == "--wrap" or v.startswith("--wrap="):
+            return False
+        if v != "-" and not v.startswith("-"):
+            return False  # a script file, or the command itself
+        if shell and v.startswith("-") and not v.startswith("--") and "c" in v[1:]:
+            return False  # `-c`, `-lc`: the string runs, not the body
+        k += 2 if v in takes else 1
+    return True
+
+
+def fed_scripts(fields: list[Word], prog_i: int, base: str, heredocs: list[list], writes: list[Word] | None) -> list[Heredoc]:
+    """The bodies of the command's here-documents that a shell runs, or that become a script file."""
+    bodies = [h for sink in heredocs for h in sink]
+    if not bodies:
+        return []
+    vals = [f.value for f in fields[prog_i + 1:]]
+    if base in SHELLS:
+        ok = _options_only(vals)
+    elif base == "sbatch":
+        ok = _options_only(vals, TAKES["sbatch"], shell=False)
+    elif base == "ssh":
+        rest = list(vals)
+        while rest and rest[0] is not None and rest[0].startswith("-"):  # ssh's own options before the host
+            rest = rest[2:] if rest[0] in TAKES["ssh"] else rest[1:]
+        rest = rest[1:]  # the host
+        ok = not rest or ((rest[0] or "").rsplit("/", 1)[-1] in SHELLS and _options_only(rest[1:]))
+    elif base in ("cat", "tee"):
+        targets = [f.value for f in (writes or [])] if base == "cat" else [v for v in vals if v and not v.startswith("-")]
+        script = any((t or "").endswith(_SCRIPT_SUFFIXES) for t in targets)
+        return [h for h in bodies if targets and (script or h.text.lstrip().startswith("#!"))]
+    else:
+        return []
+    return bodies if ok else []

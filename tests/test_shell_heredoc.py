@@ -1,0 +1,52 @@
+"""Here-documents that are scripts (engine/scan/shell_heredoc.py): a shell, `sbatch` or `ssh` reading
+its commands from one, and a `.sh` file written with `cat >`; their launches are sites at the body's
+own lines, fixed in place. A heredoc that is text (`cat <<EOF` help, `cat > cmd.txt`, `$(cat <<EOF …)`
+building a string) is no launch."""
+from __future__ import annotations
+
+import pytest
+
+M = "Qwen/Qwen2.5-7B-Instruct"
+
+READ = {
+    "sbatch": f"TP=2\nsbatch -p gpu --gres=gpu:2 <<EOT\n#!/bin/bash\n#SBATCH -t 1:00:00\nvllm serve {M} --tensor-parallel-size $TP\nEOT\n",
+    "bash-quoted": f"bash <<'EOF'\nset -e\nvllm serve {M} --max-model-len 8192\nEOF\n",
+    "ssh-bash-s": f"ssh -o BatchMode=yes -p 22 gpu01 bash -s <<EOF\ncd /srv\nnohup vllm serve {M} --max-model-len 8192 &\nEOF\n",
+    "cat-script": f"cat > /opt/start.sh <<'EOF'\n#!/bin/bash\nexec python -m vllm.entrypoints.openai.api_server --model {M} --max-model-len 8192\nEOF\nchmod +x /opt/start.sh\n",
+    "tee-shebang": f"tee run_server <<-EOF >/dev/null\n\t#!/bin/sh\n\tvllm serve {M} --max-model-len 8192\n\tEOF\n",
+}
+NOT_READ = {
+    "help-text": f"show_help() {{\n  cat <<'EOF'\nUsage:\n  vllm serve {M} --max-model-len 8192\nEOF\n}}\n",
+    "txt-file": f"cat > launch_command.txt <<'EOF'\nvllm serve {M} --max-model-len 8192\nEOF\n",
+    "bash-c": f"bash -c 'echo hi' <<EOF\nvllm serve {M} --max-model-len 8192\nEOF\n",
+    "sbatch-script-file": f"sbatch job.sh <<EOF\nvllm serve {M} --max-model-len 8192\nEOF\n",
+    "python-stdin": f"python - <<EOF\nprint('vllm serve {M}')\nEOF\n",
+    "command-string": f"CMD=$(cat <<EOF\nvllm serve {M} --max-model-len 8192\nEOF\n)\necho \"$CMD\"\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(READ))
+def test_a_heredoc_a_shell_runs_is_a_launch_at_its_own_line(scanned, name):
+    (s,) = scanned({"run.sh": READ[name]})
+    lines = READ[name].splitlines()
+    assert s.model.value == M
+    assert "vllm" in lines[s.line - 1]  # the body's own line, not the command that feeds it
+    if name == "sbatch":
+        assert s.settings["tensor_parallel_size"].value == 2  # an unquoted body expands the writer's variables
+    else:
+        assert s.settings["max_model_len"].value == 8192
+
+
+@pytest.mark.parametrize("name", sorted(NOT_READ))
+def test_a_heredoc_that_is_text_is_no_launch(scanned, name):
+    assert scanned({"run.sh": NOT_READ[name]}) == []
+
+
+def test_a_heredoc_launch_is_fixed_in_its_body(cli, write_project):
+    # the body is the file's own text: the fix edits its bytes and nothing else
+    text = f"cat > start.sh <<'EOF'\n#!/bin/bash\nvllm serve {M} --max-model-len 131072 --swap-space 4\nEOF\n"
+    root = write_project({"run.sh": text, "requirements.txt": "vllm==0.20.0\n"})
+    cli("audit", str(root), "--gpu", "RTX-4090", "--fix", "--unsafe-fixes")
+    got = (root / "run.sh").read_text()
+    assert got.startswith("cat > start.sh <<'EOF'\n#!/bin/bash\nvllm serve ") and got.endswith("\nEOF\n")
+    assert "--swap-space" not in got and "131072" not in got
