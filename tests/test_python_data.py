@@ -286,3 +286,26 @@ def test_kv_transfer_config_object_reads_as_its_fields(tmp_path):
     by_file = {s.file: values(s) for s in got.values()}
     assert by_file["a.py"]["kv_transfer_config"] == {"kv_connector": "LMCacheConnector", "kv_role": "kv_both"}
     assert by_file["b.py"]["kv_transfer_config"] == {"kv_connector": "SharedStorageConnector", "kv_role": "kv_both"}
+
+
+def test_argv_grown_flag_by_flag_from_a_config_dict(tmp_path):
+    # `for k, v in ENGINE_CONFIG.items(): cmd += [f"--{k.replace('_', '-')}", str(v)]`: the loop is
+    # followed once per item of the mapping the code fixes; a loop over what is not known stays opaque
+    got = sites(tmp_path, {"svc.py": '''
+import subprocess, sys
+ENGINE_CONFIG = {"max_model_len": 4096, "tensor_parallel_size": 2, "gpu_memory_utilization": 0.85}
+FLAGS = ["--enforce-eager", "--trust-remote-code"]
+def start(extra):
+    cmd = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", "org/m"]
+    for k, v in ENGINE_CONFIG.items():
+        cmd.extend([f"--{k.replace('_', '-')}", str(v)])
+    for flag in FLAGS:
+        cmd.append(flag)
+    for k, v in extra.items():
+        cmd += [f"--{k}", str(v)]
+    return subprocess.Popen(cmd)
+'''})
+    (s,) = got.values()
+    assert values(s) == {"max_model_len": 4096, "tensor_parallel_size": 2, "gpu_memory_utilization": 0.85,
+                         "enforce_eager": True, "trust_remote_code": True}
+    assert any("extra" in o["what"] or "k" in o["what"] for o in s.opaque)

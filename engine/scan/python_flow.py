@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from vllm_kb.engine.scan.python_loops import argv_loop
+
 
 @dataclass
 class Item:
@@ -141,7 +143,7 @@ class Flow:
                 self._run(st.body, why)
                 self._run(st.orelse, why)
             return
-        if isinstance(st, (ast.For, ast.AsyncFor)) and self._setattr_loop(st, uncertain):
+        if isinstance(st, (ast.For, ast.AsyncFor)) and (self._setattr_loop(st, uncertain) or argv_loop(self, st, uncertain, self._is_list)):
             return
         if isinstance(st, (ast.For, ast.AsyncFor, ast.While)):
             self._loop_targets(st)
@@ -175,6 +177,9 @@ class Flow:
             for x in ast.walk(st.target):
                 if isinstance(x, ast.Name):
                     self.vars[x.id] = Unknown("is a loop variable")
+
+    def _is_list(self, name: str) -> bool:
+        return isinstance(self.vars.get(name), TrackedList)
 
     def _setattr_loop(self, st, uncertain) -> bool:
         """`for k, v in D.items(): setattr(ns, k, v)`: every item of D set on the namespace."""
@@ -350,3 +355,4 @@ def _copy(c):
     if isinstance(c, TrackedList):
         return TrackedList(list(c.items), list(c.unknown))
     return c
+

@@ -22,7 +22,7 @@ _CONFIG_CLASSES = {"KVTransferConfig"}
 
 def call_value(self, node: ast.Call) -> Any:
     """The value of a call `self` (a python_values._Resolver) can follow: an `os.environ` read, a
-    conversion, `dict(...)`, `list/tuple(...)`, a join, a string method, a data file the code reads."""
+    conversion, `dict(...)`, `list/tuple(...)`, a join, a string method (`.replace` too), a data file the code reads."""
     env = _env_read(node)
     if env is not None:
         name_node, default = env
@@ -94,6 +94,10 @@ def call_value(self, node: ast.Call) -> Any:
         v = self.value(f.value)
         if isinstance(v, str):
             return getattr(v, fname)()
+    if isinstance(f, ast.Attribute) and fname == "replace" and len(node.args) == 2 and not node.keywords:
+        v, old, new = self.value(f.value), self.value(node.args[0]), self.value(node.args[1])
+        if all(isinstance(x, str) for x in (v, old, new)):
+            return v.replace(old, new)  # `f"--{k.replace('_', '-')}"`: a key made a flag
     if _dotted(f) in ("torch.cuda.device_count",):
         raise Unresolved(node, "the number of GPUs the process sees at run time")
     return datafiles.load(self, node, Unresolved)  # a YAML/JSON file the code reads, else Unresolved
