@@ -193,3 +193,39 @@ spec:
     assert (got["gpu_memory_utilization"], got["tensor_parallel_size"], got["enforce_eager"], got["port"]) == (0.85, 2, True, 8000)
     assert got["kv_transfer_config"] == {"kv_connector": "LMCacheConnector", "kv_role": "kv_both"}
     assert s.env["VLLM_USE_V1"].value == "0" and s.env["VLLM_RPC_TIMEOUT"].value == "1000000" and "HF_TOKEN" in s.env
+
+
+LLMKUBE = """apiVersion: inference.llmkube.dev/v1alpha1
+kind: Model
+metadata: {name: llama8b}
+spec:
+  source: hf://meta-llama/Llama-3.1-8B-Instruct@main
+  hardware: {gpu: {count: 2}}
+---
+apiVersion: inference.llmkube.dev/v1alpha1
+kind: InferenceService
+metadata: {name: llama}
+spec:
+  modelRef: llama8b
+  runtime: vllm
+  parallelSlots: 16
+  vllmConfig:
+    maxModelLen: 8192
+    enablePrefixCaching: false
+    speculative: {enabled: true, model: meta-llama/Llama-3.2-1B-Instruct}
+  extraArgs: ["--enforce-eager"]
+"""
+
+
+def test_llmkube_inference_service_reads_as_its_operator_writes_it(scanned):
+    # defilantech/LLMKube internal/controller/runtime_vllm.go BuildArgs: the Model's source and GPU
+    # count, TP from the GPUs when unset, parallelSlots as --max-num-seqs, a switch only when true
+    (s,) = scanned({"isvc.yaml": LLMKUBE})
+    assert (s.tool, s.line, s.model.value, s.gpu_request) == ("llmkube", 12, "meta-llama/Llama-3.1-8B-Instruct@main", 2)  # as BuildArgs passes it (hfServeArg)
+    got = {k: v.value for k, v in s.settings.items()}
+    assert got == {"port": 8000, "host": "::", "max_model_len": 8192, "speculative_model": "meta-llama/Llama-3.2-1B-Instruct",
+                   "tensor_parallel_size": 2, "max_num_seqs": 16, "enforce_eager": True}
+    assert s.settings["tensor_parallel_size"].implied and s.settings["max_num_seqs"].key == "parallelSlots"
+    assert s.container == {"tool": "llmkube"}  # the operator mounts no /dev/shm
+    # a llama.cpp service, or one whose runtime is not vllm, is no vLLM site
+    assert scanned({"isvc.yaml": LLMKUBE.replace("runtime: vllm", "runtime: llamacpp")}) == []

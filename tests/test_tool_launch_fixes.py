@@ -28,6 +28,11 @@ FORMS = {
                     f"spec:\n  model:\n    modelURL: {QWEN}\n    maxModelLen: 131072\n  vllmConfig:\n    v1: true\n"
                     "    extraArgs: [\"--swap-space\", \"4\"]\n  deploymentConfig:\n    resources: {gpu: \"1\"}\n"
                     "    image: {registry: docker.io, name: \"vllm/vllm-openai:v0.20.0\"}\n"},
+    # LLMKube (engine/scan/deploy/llmkube.py): a vllmConfig field, or spec.extraArgs
+    "llmkube": {"isvc.yaml": "apiVersion: inference.llmkube.dev/v1alpha1\nkind: Model\nmetadata: {name: q}\n"
+                f"spec:\n  source: {QWEN}\n---\napiVersion: inference.llmkube.dev/v1alpha1\nkind: InferenceService\n"
+                "metadata: {name: s}\nspec:\n  modelRef: q\n  runtime: vllm\n  image: vllm/vllm-openai:v0.20.0\n"
+                "  vllmConfig:\n    maxModelLen: 131072\n  extraArgs: [\"--swap-space\", \"4\"]\n  resources: {gpu: 1}\n"},
 }
 # what the fixed file holds: each tool's own spelling of the change
 EXPECT = {
@@ -37,6 +42,7 @@ EXPECT = {
     "runpod-dockerfile": ("Dockerfile", ["MAX_MODEL_LEN=32768"], ["SWAP_SPACE", "CMD", "ENTRYPOINT"]),
     "langchain": ("app.py", ["'max_model_len': 32768"], ["swap_space"]),
     "llama-index": ("app.py", ["'max_model_len': 32768"], ["swap_space"]),
+    "llmkube": ("isvc.yaml", ["maxModelLen: 32768", "--kv-cache-dtype"], ["--swap-space", "131072"]),
     "vllmruntime": ("vllmruntime.yaml", ["maxModelLen: 32768", "--kv-cache-dtype", "enablePrefixCaching: true"], ["--swap-space", "131072"]),
 }
 

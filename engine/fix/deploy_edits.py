@@ -13,8 +13,7 @@ from typing import Any
 from vllm_kb.engine.fix import yaml_edits
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.edits import TextEdit
-from vllm_kb.engine.fix.syntax import PRODUCTION_STACK_KEYS, worker_env_value
-from vllm_kb.engine.scan.deploy.vllmruntime import KEYS as VLLMRUNTIME_KEYS, crd_value
+from vllm_kb.engine.fix.syntax import CRD_FIELDS, PRODUCTION_STACK_KEYS, crd_field, worker_env_value
 from vllm_kb.engine.scan.site import Site
 
 
@@ -25,7 +24,7 @@ def deploy_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
     if ch.file != site.file or "argv_pos" not in src:
         return None
     style = src.get("argv_style")
-    if style in ("production-stack", "vllmruntime"):
+    if style == "production-stack" or style in CRD_FIELDS:
         got = _key_edit(src, ch, text, style)
         if got is not NotImplemented:
             return got
@@ -69,7 +68,7 @@ def _same_flag(a: str, b: str) -> bool:
 def _tokens(after: str | None, style: str | None) -> list[str] | None:
     if not after:
         return None
-    if style in ("production-stack", "vllmruntime"):
+    if style == "production-stack" or style in CRD_FIELDS:
         head, _, rest = after.partition(":")
         if head.strip() not in ("extraArgs", "vllmConfig.extraArgs"):
             return None
@@ -146,10 +145,10 @@ def _key_edit(src: dict, ch: Change, text: str, style: str):
     """A production-stack vllmConfig key, or a VLLMRuntime field (scan/deploy/vllmruntime.py KEYS):
     one the file writes is edited in place; one it leaves out is written at its own place (under
     vllmConfig, or under the resource's spec — where an operator-written switch is set too)."""
-    crd = style == "vllmruntime"
+    crd = CRD_FIELDS.get(style)
 
     def typed(v: Any) -> Any:
-        return crd_value(ch.target, _plain(v)) if crd else _plain(v)
+        return crd[1](ch.target, _plain(v)) if crd else _plain(v)
     s = ch.setting
     where = src["argv_pos"][s.span[0]] if s is not None and s.span is not None else None
     if where is not None and "ps_key" in where:
@@ -160,7 +159,7 @@ def _key_edit(src: dict, ch: Change, text: str, style: str):
             return yaml_edits.remove(text, d, path)
         return yaml_edits.set_value(text, d, path, typed(merge_value(ch.value, s)))
     key = PRODUCTION_STACK_KEYS.get(ch.target)
-    at = VLLMRUNTIME_KEYS.get(ch.target) if crd else (key,) if key else None
+    at = crd_field(style, ch.target, ch.value) if crd else (key,) if key else None
     if at is None or ch.op != "set" or (s is not None and not (crd and s.implied)):
         return NotImplemented
     d, base = _yaml(text, src["crd_spec" if crd else "vllm_config"])

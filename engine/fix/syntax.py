@@ -9,7 +9,7 @@ import shlex
 from typing import Any
 
 from vllm_kb.engine.kb import frameworks
-from vllm_kb.engine.scan.deploy.vllmruntime import KEYS as VLLMRUNTIME_KEYS, crd_value
+from vllm_kb.engine.scan.deploy import llmkube, vllmruntime
 from vllm_kb.engine.scan.images import env_image
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -17,6 +17,21 @@ DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values")
 # argv lists whose changes are told in the list's own form; a Python list (`subprocess.run([...])`,
 # Vertex AI's serving_container_args) is told, never written (its items may be f-strings or names)
 ARGV_SYNTAXES = (*DEPLOY_SYNTAXES, "python-argv")
+# operators' resources whose fields write engine arguments (scan/deploy/vllmruntime.py, llmkube.py):
+# style → (argument → path under spec, the value as the field types it, the list the rest go to,
+# whether a switch field can only turn its flag on: LLMKube writes nothing for false)
+CRD_FIELDS: dict[str, tuple[dict, Any, str, bool]] = {
+    "vllmruntime": (vllmruntime.KEYS, vllmruntime.crd_value, "vllmConfig.extraArgs", False),
+    "llmkube": (llmkube.KEYS, lambda target, value: value, "extraArgs", True),
+}
+
+
+def crd_field(style: str, target: str, value: Any) -> tuple | None:
+    """The spec path a fix writes `target` at in an operator's resource, when a field holds it."""
+    got = CRD_FIELDS.get(style)
+    if got is None or (got[3] and value is False):
+        return None
+    return got[0].get(target)
 # production-stack's vllmConfig keys (helm/templates/deployment-vllm-multi.yaml); anything else
 # goes in extraArgs.
 PRODUCTION_STACK_KEYS = {
@@ -126,15 +141,15 @@ def deploy_text(site: Site, target: str, value: Any, flag: str | None, existing:
         key = PRODUCTION_STACK_KEYS.get(target)
         if key:
             return f"{key}: {literal(value, 'yaml')}"
-    if style == "vllmruntime" and (at := VLLMRUNTIME_KEYS.get(target)):
-        return f"{at[0]}.{at[1]}: {literal(crd_value(target, value), 'yaml')}"
+    if at := crd_field(style, target, value):
+        return f"{'.'.join(at)}: {literal(CRD_FIELDS[style][1](target, value), 'yaml')}"
     if flag is None:
         return None
     tokens = [flag] if isinstance(value, bool) and value else ([] if isinstance(value, bool) else [flag, _plain(value)])
     if not tokens:
         return None
-    if style in ("production-stack", "vllmruntime"):
-        return ("extraArgs" if style == "production-stack" else "vllmConfig.extraArgs") + ": [" + ", ".join(json.dumps(t) for t in tokens) + "]"
+    if style == "production-stack" or style in CRD_FIELDS:
+        return (CRD_FIELDS[style][2] if style in CRD_FIELDS else "extraArgs") + ": [" + ", ".join(json.dumps(t) for t in tokens) + "]"
     if style in ("json", "yaml-list"):
         return ", ".join(json.dumps(t) for t in tokens)
     return " ".join(shlex.quote(t) for t in tokens)

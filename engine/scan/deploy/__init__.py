@@ -25,6 +25,7 @@ from vllm_kb.engine.scan.deploy.kubeai import is_kubeai, scan_kubeai_catalog, sc
 from vllm_kb.engine.scan.deploy.kubernetes import scan_k8s
 from vllm_kb.engine.scan.deploy.kwargs_sites import is_llm_config, scan_ray_serve, scan_rayservice, scan_triton
 from vllm_kb.engine.scan.deploy.llmd import is_modelservice, scan_modelservice
+from vllm_kb.engine.scan.deploy.llmkube import is_llmkube_vllm, scan_llmkube
 from vllm_kb.engine.scan.deploy.vllmruntime import is_vllmruntime, scan_vllmruntime
 from vllm_kb.engine.scan.deploy.dstack import is_dstack, scan_dstack
 from vllm_kb.engine.scan.deploy.flagscale import is_flagscale, scan_flagscale
@@ -43,6 +44,9 @@ def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]
     for doc in docs:
         if is_kaito(doc.data):
             sites += scan_kaito(ctx, rel, doc, docs)
+            continue
+        if is_llmkube_vllm(doc.data):  # its Model resource may be another document of the file
+            sites += scan_llmkube(ctx, rel, doc, docs)
             continue
         if is_flagscale(doc.data):  # a FlagScale serve list (the document itself or its `serve:`)
             got = scan_flagscale(ctx, rel, doc)
