@@ -29,7 +29,7 @@ def add_arguments(a) -> None:
                    help="project folder or single file (default: .); several paths audit the project around them "
                         "and report only what touches them")
     t = a.add_argument_group("target")
-    t.add_argument("--gpu", help='"H100-80GB x8", "H100-80GB x8, host 1TiB, cpus 64" (a node\'s RAM and cores too), "24GiB cc8.9 x2" (a GPU outside the table), "g5.12xlarge" (a cloud machine type), "none", or auto (probe this machine with NVML and /proc/meminfo; the default)')
+    t.add_argument("--gpu", help='"H100-80GB x8", "H100-80GB x8, host 1TiB, cpus 64" (a node\'s RAM and cores too), "24GiB cc8.9 x2" (a GPU outside the table), "RTX-5070-Ti + RTX-5090" (different cards, in device order), "g5.12xlarge" (a cloud machine type), "none", or auto (probe this machine with NVML and /proc/meminfo; the default)')
     t.add_argument("--vllm-version", help="evaluate as this vLLM release instead of the project's pin")
     o = a.add_argument_group("output")
     o.add_argument("--format", choices=FORMATS, help="report format (default text)")

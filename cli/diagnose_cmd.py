@@ -18,7 +18,7 @@ def add_parser(sub) -> None:
                    help="what goes wrong (or give --error)")
     d.add_argument("--error-file", metavar="FILE", help="read the error text from FILE (a log or a pasted traceback; - for stdin)")
     d.add_argument("--error", help="an error message, a pasted traceback or a log excerpt (- reads it from stdin); the exception lines weigh first, then the frames' source lines (a bare AssertionError is named by its `assert …`), then the rest: a launch failure is named by the launch check whose vLLM wording it matches (knowledge/checks, error_text); otherwise mapped to a symptom by knowledge/decision_tree.yaml; when neither matches, the closest launch checks by the error's words are named as such (exit 2 only when nothing points anywhere)")
-    d.add_argument("--gpu", default="auto", help='"H100-80GB x8", "H100-80GB x8, host 1TiB, cpus 64" (a node\'s RAM and cores too), "24GiB cc8.9 x2" (a GPU outside the table), "g5.12xlarge" (a cloud machine type), "none", or auto (probe this machine with NVML and /proc/meminfo; default)')
+    d.add_argument("--gpu", default="auto", help='"H100-80GB x8", "H100-80GB x8, host 1TiB, cpus 64" (a node\'s RAM and cores too), "24GiB cc8.9 x2" (a GPU outside the table), "RTX-5070-Ti + RTX-5090" (different cards, in device order), "g5.12xlarge" (a cloud machine type), "none", or auto (probe this machine with NVML and /proc/meminfo; default)')
     d.add_argument("--site", help="only the launch site at FILE[:LINE] (relative to PATH)")
     d.add_argument("--answer", action="append", default=[], metavar="ID=VALUE",
                    help="answer a question the facts cannot (repeatable), e.g. --answer oom_phase=runtime")

@@ -49,7 +49,7 @@ def record(hw, kb, lang: str) -> dict[str, Any]:
         text = kb.t(f"gpu.reason.{code}", lang, detail=detail)
         out["reason"] = {"code": code, "detail": detail, "text": kb.t("gpu.none", lang, reason=text)}
     elif hw.note:
-        out["note"] = (kb.t("gpu.mixed", lang) if hw.reason == "mixed"
+        out["note"] = (kb.t(f"gpu.{hw.reason}", lang) if hw.reason in ("mixed", "mixed_spec")
                        else kb.t(f"hw.{hw.reason}", lang, asked=hw.detail).lstrip(" —") if hw.reason in ("custom", "nearest")
                        else hw.note)
     return out

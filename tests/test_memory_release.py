@@ -301,3 +301,35 @@ def test_a_local_qwen2_vl_folder_reads_its_vit_from_config_json():
     hub = facts("Qwen/Qwen2.5-VL-7B-Instruct")
     assert {k: v for k, v in local["vision"].items() if k != "source"} == {k: v for k, v in hub["vision"].items() if k != "source"}
     assert local["vision_params_b"] == pytest.approx(hub["vision_params_b"], abs=0.02)
+
+
+QWEN3_CODER_FP8 = {
+    "architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe", "torch_dtype": "bfloat16", "hidden_size": 2048,
+    "intermediate_size": 5472, "moe_intermediate_size": 768, "num_hidden_layers": 48, "num_attention_heads": 32,
+    "num_key_value_heads": 4, "head_dim": 128, "num_experts": 128, "num_experts_per_tok": 8, "vocab_size": 151936,
+    "max_position_embeddings": 262144, "tie_word_embeddings": False,
+    "quantization_config": {"quant_method": "fp8", "activation_scheme": "dynamic", "weight_block_size": [128, 128]},
+}
+
+
+def test_mixed_cards_size_each_pipeline_stage_by_its_own():
+    """vLLM #34076 (0.15.2 nightly): Qwen3-Coder-30B-A3B-FP8 at PP 2 over an RTX 5070 Ti (16 layers) and an
+    RTX 5090 (32 layers) logs 3.18 GiB on the 16 GB stage and an estimated maximum model length of 34,736: 0.14-0.16
+    hold the whole model's 48 layers against the smallest stage's memory. Two 5070 Ti leave no cache at all."""
+    model = models.model_facts("./Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", KB.models, MARKERS, config=QWEN3_CODER_FP8)
+    engine = {"pipeline_parallel_size": 2, "max_model_len": 262144, "gpu_memory_utilization": 0.9}
+    env = {"VLLM_PP_LAYER_PARTITION": "16,32"}
+    mixed = memory.estimate(model, gpu("RTX-5070-Ti + RTX-5090"), engine, vllm_version="0.15.1", env=env)
+    assert mixed["kv_cache_gib"] == pytest.approx(3.18, rel=0.15)
+    assert mixed["max_model_len_fit"] == pytest.approx(34736, rel=0.15) and not mixed["fits_max_model_len"]
+    assert mixed["max_model_len_safe"] < 34736  # what L15 proposes starts
+    # 0.17 checks each stage against its own layers: three times the tokens
+    assert memory.estimate(model, gpu("RTX-5070-Ti + RTX-5090"), engine, vllm_version="0.17.0", env=env)["max_model_len_fit"] > 90000
+    assert memory.estimate(model, gpu("RTX-5070-Ti x2"), engine, vllm_version="0.15.1", env=env)["kv_cache_gib"] <= 0
+
+
+def test_a_mixed_spec_reads_as_its_weakest_card_and_keeps_every_card():
+    hw = hardware.parse_spec("RTX-5090 + RTX-5070-Ti x2, host 64GiB", KB.gpus)
+    assert hw.gpu["count"] == 3 and hw.gpu["memory_gib"] == 16.0 and hw.gpu["devices_gib"] == [31.8, 16.0, 16.0]
+    assert hw.host_memory_gib == 64.0 and len(hw.devices) == 3 and hw.reason == "mixed_spec"
+    assert hardware.parse_spec("A100-80GB + V100-32GB", KB.gpus).gpu["compute_capability"] == 7.0  # the weakest

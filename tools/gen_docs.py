@@ -285,6 +285,16 @@ def cli_page() -> str:
             "(knowledge/deploy/cloud_instances.yaml). A name the table lacks but "
             "that is close to one it has is read as that card, and the report says so; only a name close to "
             "nothing, with no memory and capability, is a usage error (exit 2)."), "",
+           ("A machine of different cards is written with `+`, each part a spec of its own and in the order the "
+            "engine's ranks take them (CUDA device order, as `CUDA_VISIBLE_DEVICES` lists them): "
+            "`\"RTX-5070-Ti + RTX-5090\"`, `\"L4 x2 + L40S\"`. The checks read the weakest card (the smallest memory, "
+            "the lowest compute capability; FP8 and FP4 only where every card has them); the memory estimate sizes "
+            "each rank by the card it lands on — a tensor-parallel group by its smallest card, each pipeline stage by "
+            "its own (vLLM #34076: PP 2 over a 16 GB and a 32 GB card)."), "",
+           ("由不同型号显卡组成的机器用 `+` 连接，每一部分本身是一个规格，按引擎各 rank 使用的顺序书写（CUDA 设备顺序，"
+            "即 `CUDA_VISIBLE_DEVICES` 列出的顺序）：`\"RTX-5070-Ti + RTX-5090\"`、`\"L4 x2 + L40S\"`。各项检查按最弱的卡"
+            "判断（最小显存、最低计算能力；只有每张卡都支持时才视为支持 FP8 和 FP4）；显存估算按每个 rank 实际所在的卡"
+            "计算——张量并行组按其中最小的卡，流水线各阶段按各自的卡（vLLM #34076：在 16 GB 与 32 GB 两张卡上以 PP 2 运行）。"), "",
            "## Commands", ""]
     _parser_section(build_parser(), "vllm-kb", out, depth=3)
     return "\n".join(out)

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from vllm_kb.engine.kb import deploy_tools
+from vllm_kb.engine.kb import deploy_tools, gpu_mix
 from vllm_kb.engine.kb.errors import UsageError
 
 
@@ -38,7 +38,7 @@ class Hardware:
     note: str | None = None  # English, for the report's JSON; faces word it from `reason`
     devices: list[dict[str, Any]] = field(default_factory=list)
     # why the facts are missing or partial, as a code faces translate (knowledge/i18n.yaml
-    # gpu.reason.<code>): no_pynvml | no_driver | no_devices | nvml_error | spec_none | mixed;
+    # gpu.reason.<code>): no_pynvml | no_driver | no_devices | nvml_error | spec_none | mixed | mixed_spec;
     # with a GPU, how a spec outside the table was read (hw.<code>): custom | nearest
     reason: str | None = None
     detail: str = ""  # the driver's own words, for no_driver / nvml_error
@@ -50,7 +50,7 @@ class Hardware:
     def facts(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.gpu:
-            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib", "unified_memory", "nvls") and v is not None}
+            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib", "unified_memory", "nvls", "devices_gib") and v is not None}
             if self.cuda:  # the newest CUDA the driver runs (NVML, or `--gpu "…, cuda 12.4"`)
                 out["gpu"]["driver_cuda"] = self.cuda
             if self.driver and (m := re.match(r"(\d{3})\.", self.driver + ".")):  # NVML, or `driver 535.104`
@@ -144,6 +144,10 @@ def parse_spec(spec: str, gpus: list[dict]) -> Hardware:
 
 def _parse_gpus(text: str, spec: str, gpus: list[dict]) -> Hardware:
     text = text.strip()
+    if "+" in text:  # different cards, in the order the ranks take them (engine/kb/gpu_mix.py)
+        parts = [g for g in (_parse_gpus(p, spec, gpus).gpu for p in text.split("+")) if g]
+        return Hardware(source=f"--gpu {spec}", gpu=gpu_mix.combine(parts), reason="mixed_spec", devices=gpu_mix.devices(parts),
+                        note="mixed GPU models: each rank is sized by the card it takes, in the order written")
     if text.lower() in ("none", "cpu", "no-gpu", "nogpu"):
         return Hardware(source=f"--gpu {spec}", note="no GPU (as given by --gpu)", reason="spec_none")
     count, name = 1, text

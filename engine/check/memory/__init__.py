@@ -29,6 +29,7 @@ from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GM
 from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, uncertain_weights_bytes,
                                                  weight_width, weights_bytes,
                                                  weights_per_gpu_bytes)
+from vllm_kb.engine.kb.gpu_mix import rank_memory_gib
 from vllm_kb.engine.kb.models import tp_divides
 
 
@@ -70,7 +71,9 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     per_gpu = max(stages)  # the fullest GPU decides the fit
     out["weights_per_gpu_gib"] = round(stages[0] / GIB, 1)  # what rank 0 logs
     out["usable_per_gpu_gib"] = round(budget["usable"] / GIB, 1)
-    out["fits"] = per_gpu <= budget["usable"] * (1 - KV_RESERVE_FRACTION)
+    usable = [_budget(site, i == len(stages) - 1, stage=i)["usable"] for i in range(len(stages))] \
+        if site.gpu.get("devices_gib") else [budget["usable"]] * len(stages)  # mixed cards: stage by stage
+    out["fits"] = all(w <= u * (1 - KV_RESERVE_FRACTION) for w, u in zip(stages, usable))
     min_tp = _min_tp(site, weights)
     if min_tp is not None:
         out["min_tp"] = min_tp
@@ -142,13 +145,14 @@ def _kv_bound(budget: dict, weights_per_gpu: float) -> dict[str, Any]:
     return out
 
 
-def _budget(site: Site, last_stage: bool, notes: Notes | None = None) -> dict[str, float]:
-    """Bytes per GPU: requested, the non-KV terms, and `usable` (left for weights and KV)."""
+def _budget(site: Site, last_stage: bool, notes: Notes | None = None, stage: int | None = None) -> dict[str, float]:
+    """Bytes per GPU: requested, the non-KV terms, and `usable` (left for weights and KV); on mixed
+    cards, of pipeline stage `stage`'s smallest card (None: the smallest the engine takes)."""
     add = notes.add if notes else (lambda k, v: v)
     model, gpu, engine, rt = site.model, site.gpu, site.engine, site.rt
     # unified memory: cudaMemGetInfo's total is the OS's MemTotal, what the catalog holds
     reserved = 0.0 if gpu.get("unified_memory") else DRIVER_RESERVED_GIB
-    total = (float(gpu["memory_gib"]) - add("driver_reserved_gib", reserved)) * GIB
+    total = (rank_memory_gib(gpu, site.tp, site.pp, stage) - add("driver_reserved_gib", reserved)) * GIB
     gmu = float(add("gpu_memory_utilization", float(engine.get("gpu_memory_utilization") or DEFAULT_GMU)))
     if site.has_dims:
         tokens, seqs = site.batched, int(engine.get("max_num_seqs") or 256)
@@ -184,21 +188,28 @@ def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]
     stages = pp_stage_layers(model["num_hidden_layers"], site.pp, rt.pp_partition)
     best: tuple[dict, KVLayout, float] | None = None
     kv_bytes = human_int(engine.get("kv_cache_memory_bytes"))
+    tightest, lows = len(stages) - 1, []
     for i, layers in enumerate(stages):
         last = i == len(stages) - 1
-        available = _budget(site, last)["usable"] - stages_w[i]
+        available = _budget(site, last, stage=i)["usable"] - stages_w[i]
         if kv_bytes:
             available = float(kv_bytes)
         layout = kv_layout(model, engine, site.tp, layers, rt)
         if not kv_bytes:
             available -= layout.v0_state  # V0 allocates the Mamba states in the profile run
+        lows.append(available)
         cap = kv_capacity(layout, max(available, 0.0), site.max_len, site.batched, rt)
         if best is None or cap["kv_blocks"] < best[0]["kv_blocks"]:
-            best = (cap, layout, available)
+            best, tightest = (cap, layout, available), i
     assert best is not None  # there is always a last stage
     weights_per_gpu = stages_w[-1]
     cap, layout, available = best
-    budget = _budget(site, True)
+    if site.pp > 1 and not kv_bytes and rt.pp_whole_model_check:
+        # 0.14-0.16 check one request of the whole model's layers against the smallest stage's memory
+        layout, available = kv_layout(model, engine, site.tp, model["num_hidden_layers"], rt), min(lows)
+        whole = kv_capacity(layout, max(available, 0.0), site.max_len, site.batched, rt)
+        cap.update(fits_max_model_len=whole["fits_max_model_len"], max_model_len_fit=whole["max_model_len_fit"])
+    budget = _budget(site, True, stage=tightest if site.gpu.get("devices_gib") else None)
     total = budget["requested"] / budget["gmu"]
     # the blocks of a request SUGGEST_MARGIN longer than max_model_len, plus one: the margin L15
     # asks for, so following this change does not leave a launch that "may refuse to start"

@@ -110,6 +110,10 @@ class Runtime:
     # VLLM_PP_LAYER_PARTITION (0.5.4+, vllm/distributed/utils.py get_pp_indices): the layers of each
     # pipeline stage as the site writes them, in place of the even split
     pp_partition: tuple[int, ...] | None = None
+    # 0.14.0-0.16.x check one max_model_len request of the whole model's layers against the smallest
+    # stage's available memory (kv_cache_utils.get_kv_cache_configs: min(available_memory)); 0.17.0
+    # checks each stage against its own layers again (vLLM #34076 on that gap)
+    pp_whole_model_check: bool = False
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None,
@@ -151,7 +155,8 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
                    mla_cache=mla, experts_over_dp=since("0.9.0"), nccl_cumem=since("0.4.1") and not since("0.4.3"),
                    context_from_init=since("0.3.1") and not since("0.6.4"), chunked_hybrid=v1 and chunked,
                    mxfp4_alt=_mxfp4_alt(v, since, env, compute_capability),
-                   pp_partition=_pp_partition(env) if since("0.5.4") else None)
+                   pp_partition=_pp_partition(env) if since("0.5.4") else None,
+                   pp_whole_model_check=v1 and since("0.14.0") and not since("0.17.0"))
 
 
 def _pp_partition(env: dict) -> tuple[int, ...] | None:

@@ -1,0 +1,45 @@
+"""A machine of different cards, written `--gpu "RTX-5070-Ti + RTX-5090"` (each part as a spec of its
+own, a count included: "L4 x2 + L40S"), in the order the engine's ranks take them — CUDA device
+order, as CUDA_VISIBLE_DEVICES lists them. The checks see the weakest card (the smallest memory,
+the lowest compute capability; FP8/FP4 only where every card has them); the memory estimate sizes
+each rank by the card it lands on (engine/check/memory: a tensor-parallel group by its smallest
+card, pipeline stages one by one), which `devices_gib` carries."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def combine(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One gpu facts dict for cards of several kinds (`parts`: each part's facts, with its count)."""
+    smallest = min(parts, key=lambda g: g["memory_gib"])
+    weakest = min(parts, key=lambda g: g["compute_capability"])
+    out = dict(smallest)
+    out.update(
+        name=" + ".join(g["name"] + (f" x{g['count']}" if g["count"] > 1 else "") for g in parts),
+        id="mixed", count=sum(g["count"] for g in parts), arch=weakest["arch"],
+        compute_capability=weakest["compute_capability"],
+        fp8=all(g.get("fp8") for g in parts), fp4=all(g.get("fp4") for g in parts),
+        nvlink=False,  # NVLink bridges join cards of one kind
+        devices_gib=[float(g["memory_gib"]) for g in parts for _ in range(g["count"])])
+    for key in ("unified_memory", "nvls"):
+        if not all(g.get(key) for g in parts):
+            out.pop(key, None)
+    return out
+
+
+def devices(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards one by one, in the shape the NVML probe lists them."""
+    return [{"name": g["name"], "memory_gib": float(g["memory_gib"]), "compute_capability": g["compute_capability"],
+             "nvlink": False, "free_gib": None} for g in parts for _ in range(g["count"])]
+
+
+def rank_memory_gib(gpu: dict, tp: int, pp: int, stage: int | None = None) -> float:
+    """The memory that sizes a rank's budget: the smallest card of pipeline stage `stage`'s
+    tensor-parallel group (None: of every rank the engine takes); the one card's memory when the
+    machine is not mixed."""
+    devices = gpu.get("devices_gib")
+    if not devices:
+        return float(gpu["memory_gib"])
+    used = devices[:tp * pp] or devices
+    group = used if stage is None else used[stage * tp:(stage + 1) * tp]
+    return float(min(group or used))
