@@ -167,3 +167,20 @@ def test_verl_sleep_mode_by_release(tmp_path, verl, rollout, status, change):
     (sr,) = audit(root, gpu="H100-80GB x8").sites
     assert next(r for r in sr.results if r.check.id == "H1").status == status
     assert [c.after for c in sr.changes if "H1" in c.checks] == ([change] if change else [])
+
+
+_SWIFT_32 = ("#!/bin/bash\nCUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 \\\nNPROC_PER_NODE={procs} \\\nswift rlhf --rlhf_type grpo \\\n"
+             "    --model Qwen/Qwen2.5-7B-Instruct --use_vllm true --vllm_device auto {workers}\\\n"
+             "    --dataset AI-MO/NuminaMath-TIR#10000 --num_generations 7\n")
+
+
+@pytest.mark.parametrize("procs, workers, mode", [(7, "", "standalone_offline"), (8, "--num_infer_workers 8 ", "rlhf_colocate")])
+def test_swift_before_vllm_mode_colocates_only_with_one_worker_per_gpu(tmp_path, procs, workers, mode):
+    # ms-swift 3.2.2 rlhf_args.py _check_grpo: colocate iff num_infer_workers equals the GPU count; otherwise
+    # ("async mode") the engine runs on the GPU the 7 training processes leave, apart from them (no sleep mode needed)
+    (tmp_path / "requirements.txt").write_text("ms-swift==3.2.2\nvllm==0.7.3\n")
+    (tmp_path / "train.sh").write_text(_SWIFT_32.format(procs=procs, workers=workers))
+    (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
+    assert sr.site.mode == mode
+    h1 = next(r for r in sr.results if r.check.id == "H1")
+    assert (h1.status == "recommended") == (mode == "rlhf_colocate")

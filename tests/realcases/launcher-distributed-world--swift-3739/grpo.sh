@@ -8,6 +8,7 @@ swift rlhf \
     --train_type full \
     --dataset AI-MO/NuminaMath-TIR \
     --use_vllm true \
+    --num_infer_workers 8 \
     --tensor_parallel_size 4 \
     --num_generations 8 \
     --output_dir output
