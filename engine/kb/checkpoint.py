@@ -70,6 +70,20 @@ def _folder(root, model, base) -> Checkpoint | None:
     return None
 
 
+def weight_names(root: str | Path | None, model: str | None, base: str | Path | None = None) -> frozenset[str] | None:
+    """The tensor names a checkpoint folder inside the project lists in model.safetensors.index.json
+    (its weight_map's keys, read as JSON: the weights themselves are never opened); None without one."""
+    if root is None or not model or "://" in model or "$" in model:
+        return None
+    top = Path(root).resolve()
+    rel = Path(model)
+    for folder in [rel] if rel.is_absolute() else [Path(b) / rel for b in (base, root) if b is not None]:
+        index = read_json_inside(top, folder / "model.safetensors.index.json")
+        if index is not None and isinstance(index.get("weight_map"), dict):
+            return frozenset(str(k) for k in index["weight_map"])
+    return None
+
+
 def weight_formats(folder: Path) -> tuple[str, ...]:
     """The weight formats of the files directly in `folder`, by suffix, sorted."""
     try:

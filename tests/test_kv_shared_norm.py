@@ -1,0 +1,31 @@
+"""L153's facts: a Gemma 4 checkpoint folder whose index lacks the KV-shared layers' key norms."""
+import json
+
+from vllm_kb.engine.check.kv_shared_norm import kv_shared_norm_fit
+
+
+def _checkpoint(tmp_path, norms_upto: int, layers: int = 6, shared: int = 2, model_type: str = "gemma4"):
+    ck = tmp_path / "ck"
+    ck.mkdir()
+    (ck / "config.json").write_text(json.dumps({"model_type": model_type, "text_config": {
+        "model_type": f"{model_type}_text", "num_hidden_layers": layers, "num_kv_shared_layers": shared}}))
+    names = {f"model.language_model.layers.{i}.self_attn.k_norm.weight": "a.safetensors" for i in range(norms_upto)}
+    names["model.audio_tower.layers.5.self_attn.k_norm.weight"] = "a.safetensors"  # a tower's layers are not the decoder's
+    (ck / "model.safetensors.index.json").write_text(json.dumps({"weight_map": names}))
+    return {"model": {"name": "ck"}}
+
+
+def test_missing_key_norms_of_the_shared_layers_are_counted(tmp_path):
+    facts = _checkpoint(tmp_path, norms_upto=4)
+    assert kv_shared_norm_fit(facts, tmp_path, tmp_path) == {"kv_shared_k_norm_missing": 2, "kv_shared_first": 4}
+
+
+def test_a_complete_checkpoint_or_another_model_says_nothing(tmp_path):
+    assert kv_shared_norm_fit(_checkpoint(tmp_path, norms_upto=6), tmp_path, tmp_path) == {}
+    other = tmp_path / "o"
+    other.mkdir()
+    assert kv_shared_norm_fit(_checkpoint(other, norms_upto=4, model_type="gemma3"), other, other) == {}
+
+
+def test_an_index_naming_no_key_norm_at_all_says_nothing(tmp_path):
+    assert kv_shared_norm_fit(_checkpoint(tmp_path, norms_upto=0), tmp_path, tmp_path) == {}
