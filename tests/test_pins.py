@@ -138,3 +138,22 @@ def test_a_makefile_recipe_install_pins_the_folder(write_project):
     mk = "install:\n\tuv venv openr1 --python 3.11\n\t. openr1/bin/activate && uv pip install --upgrade pip && \\\n" \
          "\tuv pip install vllm==0.8.5.post1 && \\\n\tuv pip install -e \".[dev]\"\n"
     assert _release(write_project({**_SERVE, "Makefile": mk})) == ("0.8.5.post1", "Makefile:4")
+
+
+def test_pins_in_the_install_that_pins_vllm_hold_where_that_release_runs(write_project):
+    # Open-Reasoner-Zero: docker/Dockerfile pins transformers and torchvision in the one `pip install`
+    # that pins vllm, and the code that starts vLLM is outside docker/
+    from vllm_kb.engine.scan.project import scan_project
+
+    run = "RUN pip install transformers==4.48.1 \\\n    torchvision==0.18.0 vllm==0.6.5 peft\nRUN pip install trl==0.14.0\n"
+    root = write_project({"docker/Dockerfile": "FROM python:3.10\n" + run, "train.py": "from vllm import LLM\n"})
+    ctx = scan_project(root).ctx
+    assert ctx.framework_pin("train.py", "transformers").text == "transformers==4.48.1"
+    assert ctx.framework_pin("train.py", "torchvision").line == 3
+    assert ctx.framework_pin("train.py", "trl") is None  # another command: not the same install
+    # a folder with its own vLLM pin keeps to its own
+    root = write_project({"docker/Dockerfile": "FROM python:3.10\n" + run, "train.py": "from vllm import LLM\n",
+                          "eval/requirements.txt": "vllm==0.6.5\n", "eval/run.py": "from vllm import LLM\n"})
+    ctx = scan_project(root).ctx
+    assert ctx.framework_pin("eval/run.py", "transformers") is None
+    assert ctx.framework_pin("train.py", "transformers").exact == "4.48.1"

@@ -43,7 +43,7 @@ def dependency_facts(site, choice: Any, pins: list, read) -> dict[str, Any]:
     folder = site.file.rpartition("/")[0]
     judged, out, near = False, None, None
     for p in pins:
-        if p.package not in req or p.own or p.kind == "lock" or not _applies(p, folder, site) or not _on_linux(p.text):
+        if p.package not in req or p.own or p.kind == "lock" or not _applies(p, folder, site, vpin) or not _on_linux(p.text):
             continue
         if _own_install(vpin, p):
             continue
@@ -81,11 +81,12 @@ def _own_install(vpin, p) -> bool:
     return install_envs.apart(p.envs, vpin.envs)
 
 
-def _applies(p, folder: str, site) -> bool:
-    """A pin of the site's folder or one above it; inside a container only the image's own build."""
+def _applies(p, folder: str, site, vpin) -> bool:
+    """A pin of the site's folder or one above it, or of the file that pins the site's vLLM (the
+    same build, wherever the site's own file is); inside a container only the image's own build."""
     if site.image and p.kind != "dockerfile":
         return False
-    return p.above or not p.folder or folder == p.folder or folder.startswith(p.folder + "/")
+    return p.above or not p.folder or folder == p.folder or folder.startswith(p.folder + "/") or p.file == vpin.file
 
 
 # the platform vLLM's CUDA wheels are judged for (a pin marked for another one is not installed there)

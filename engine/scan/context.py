@@ -76,6 +76,9 @@ class ScanContext:
     versions_by_dir: dict[str, str] = field(default_factory=dict)  # "" is the root
     skipped: list[Skipped] = field(default_factory=list)
     framework_pins: dict = field(default_factory=dict)  # (folder, package) → best Pin
+    # package → Pin installed with the vLLM pin the default release comes from, where that pin is in
+    # a folder (docker/Dockerfile): it holds for every file that runs the default release
+    default_mates: dict = field(default_factory=dict)
     dependency_pins: list = field(default_factory=list)  # torch & co. (kb/dependency_pins.py), apart from the report's pins
     plugins: frozenset = frozenset()  # vLLM plugin packages the project installs (kb/plugins.py)
     # folders whose vLLM is built from its sources (a checkout, a git URL, a dev version): with
@@ -159,13 +162,16 @@ class ScanContext:
         return got
 
     def framework_pin(self, rel: str, package: str):
-        """A framework's pin for a file, by the nearest folder."""
+        """A framework's pin for a file, by the nearest folder; else, for a file that runs the
+        default release, the one installed with the vLLM pin that release comes from."""
         parts = PurePosixPath(rel).parent.parts
         for depth in range(len(parts), -1, -1):
             pin = self.framework_pins.get(("/".join(parts[:depth]), package))
             if pin is not None:
                 return pin
-        return None
+        if any("/".join(parts[:depth]) in self.versions_by_dir for depth in range(len(parts) + 1)):
+            return None  # its folder has its own vLLM pin
+        return self.default_mates.get(package)
 
     def framework_version(self, rel: str, package: str) -> str | None:
         """The exactly pinned version of a framework for a file, by the nearest folder."""

@@ -68,3 +68,29 @@ def script_pins(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     """A shell script's `pip install` lines, read as a Dockerfile's RUN lines are (a scanner, as
     pins.scan is: the context is what every scanner is handed)."""
     return dockerfile_pins(rel, pip_lines.as_run(text))
+
+
+def installed_with(vpin: Pin, pins: list[Pin], read) -> dict[str, Pin]:
+    """The other packages pinned in the same install as `vpin` (package → pin): one `pip install`
+    command of a Dockerfile or script, or one requirements/conda/pyproject file. pip resolves them
+    together, so they hold wherever that vLLM pin's release does — also for a site in a folder
+    the pin's file is not above (Open-Reasoner-Zero's docker/Dockerfile, its scripts at the root)."""
+    out: dict[str, Pin] = {}
+    if vpin.kind == "dockerfile":
+        text = read(vpin.file) or ""
+        if not re.search(r"^\s*RUN\b", text, re.I | re.M):  # a script's lines, read as RUN lines
+            text = pip_lines.as_run(text)
+        cmds = [(first, last, set(words)) for first, last, _, words in pip_lines.pip_commands(text)]
+        mine = _command(cmds, vpin)
+        same = (lambda p: mine is not None and _command(cmds, p) == mine)
+    else:
+        same = (lambda p: p.kind == vpin.kind)
+    for p in sorted(pins, key=lambda p: p.line):
+        if p.file == vpin.file and p.package != vpin.package and not p.above and same(p):
+            out.setdefault(p.package, p)
+    return out
+
+
+def _command(cmds: list, pin: Pin) -> int | None:
+    word = pin.text.split(" (", 1)[0]  # `vllm==${V} (vllm==0.6.3)`: the word as written
+    return next((n for n, (first, last, words) in enumerate(cmds) if first <= pin.line <= last and word in words), None)

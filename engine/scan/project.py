@@ -16,7 +16,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import entry_modules, install_envs, peers, yaml_python
+from vllm_kb.engine.scan import entry_modules, install_envs, install_pins, peers, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -153,6 +153,8 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         else:
             default = pins_mod.choose([], known, cat.newest)
     ctx.default_version = cat.resolve(default.version).version
+    if "" not in choices and default.pin is not None:  # the pins beside the vLLM pin every unpinned folder runs
+        ctx.default_mates = install_pins.installed_with(default.pin, all_pins + hosts + ctx.dependency_pins, ctx.read)
     ctx.versions_by_dir = {f: cat.resolve(c.version).version for f, c in choices.items()}
     return Scan(root, files, ctx, all_pins, [], choices, default)
 
