@@ -160,6 +160,24 @@ def test_verl_asserts_eager_with_free_cache_engine(tmp_path, pins, extra, p0):
         assert any(c.target == "enforce_eager" and c.value is True for c in sr.changes)
 
 
+@pytest.mark.parametrize("pins,extra,kept", [
+    ("vllm==0.6.3\n", "actor_rollout_ref.rollout.enforce_eager=True", True),  # hkust-nlp/simpleRL-reason (verl 0.1)
+    ("vllm==0.8.5\nverl==0.4.1\n", "actor_rollout_ref.rollout.enforce_eager=True", True),  # A5's advice too (vLLM >= 0.8)
+    ("vllm==0.8.5\nverl==0.5.0\n", "actor_rollout_ref.rollout.enforce_eager=True", False),  # 0.5.0 asserts only for vLLM <= 0.6.3
+    ("vllm==0.6.3\n", "actor_rollout_ref.rollout.enforce_eager=True actor_rollout_ref.rollout.free_cache_engine=False", False),
+    ("vllm==0.8.5\nverl==0.4.1\n", "actor_rollout_ref.rollout.enforce_eager=True actor_rollout_ref.rollout.mode=async", False),
+])
+def test_cuda_graphs_are_not_advised_where_verl_asserts_eager(tmp_path, pins, extra, kept):
+    # verl 0.1 … 0.4.1 (0.5.0 with vLLM <= 0.6.3) assert enforce_eager while free_cache_engine is on:
+    # A2 and A5 say why instead of proposing enforce_eager=False
+    _, sr = _findings(tmp_path, {"requirements.txt": pins, "run.sh": VERL.format(extra=extra)})
+    eager_off = [r.check.id for r in sr.results if r.status == "recommended" and any(c.target == "enforce_eager" for c, _ in r.fix)]
+    assert (eager_off == []) == kept
+    if kept:
+        a2 = next(r for r in sr.results if r.check.id == "A2")
+        assert a2.status == "not_applicable" and all("free_cache_engine" in a2.reason_text(lang) for lang in ("en", "zh"))
+
+
 @pytest.mark.parametrize("line,code", [
     ("TRL CLI: error: argument command: invalid choice: 'vllm-serve' (choose from 'chat', 'dpo', 'env', 'grpo', 'kto', 'sft')",
      "trl-no-vllm-serve"),

@@ -97,6 +97,11 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> 
             gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
             copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
             facts["launch"].update(framework_compat(site, facts, cat, pin, gate, copy))
+            # what the release refuses to run without: a check does not propose the other value (A2, A5)
+            command = site.framework_command or ("vllm-serve" if site.kind == "trl vllm-serve" else None)
+            if needs := frameworks.get(site.framework).requires(site.framework_keys, site.framework_version, command,
+                                                                str(facts["vllm"].get("version") or "")):
+                facts["site"]["framework_requires"] = needs
             facts["launch"].update(trainer_attention(site) | verl_fork_kv(site, facts))  # L130; verl's own vLLM copy sizes the cache (L15, L16)
             facts["launch"].update(swift_world(site, facts))  # L70: swift's torchrun world around its rollout engine
 

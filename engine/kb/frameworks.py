@@ -197,6 +197,14 @@ class Framework:
                 out.append(f)
         return out
 
+    def requires(self, values, version, command, vllm_version) -> dict[str, dict]:
+        """Engine arguments the release refuses to run without (knowledge/frameworks/<id>.yaml ›
+        requires), by argument: {value, en, zh}. The keys are read as written, as the finding that
+        refuses the launch reads them."""
+        act = self._activation(values, version, command, vllm_version, with_defaults=False)
+        return {r["arg"]: {"value": r["value"], **r["text"]} for r in self.raw.get("requires", [])
+                if cel.compile(r["when"]).evaluate(act).value}
+
     def fix_value(self, op: dict, values: dict[str, Any], version: str | None, command: str | None) -> Any:
         """A finding's fix value: `value`, or `value_from` computed over the keys with the release's
         defaults (EasyR1's batched-tokens: the prompt and response lengths' sum); None when unknown."""
