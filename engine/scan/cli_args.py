@@ -180,8 +180,9 @@ class ArgParser:
                     dest, _kind, exists = info
                     s_ = Setting(dest, None, False, self.file, a.line, a.flag_text, a.raw, self.syntax, a.unresolved,
                                  known=exists, span=(a.index, a.index))
-                    if dest == "model":
+                    if dest == "model":  # given by the option, its value unknown: not "no model"
                         flagged = s_
+                        out.model_flag = "equals"
                     else:
                         out.settings[dest] = s_
                     out.flag_count += 1

@@ -86,6 +86,7 @@ class ScanContext:
     source_built: frozenset = frozenset()
     referenced: set[str] = field(default_factory=set)  # config files a command already read
     chart_versions: dict[str, str] = field(default_factory=dict)
+    helm_charts: dict = field(default_factory=dict)  # chart folder → deploy/helm_chart.Chart, read once
     files: list[str] = field(default_factory=list)  # the project's files (scan_project sets it)
     absorbed: set[str] = field(default_factory=set)  # site ids another site took in (a KServe runtime)
     llm_subclasses: dict = field(default_factory=dict)  # class name → python_subclass.Wrapper list (project index)

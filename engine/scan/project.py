@@ -10,7 +10,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import dependency_pins
+from vllm_kb.engine.kb import dependency_pins, yamlio
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
@@ -20,7 +20,7 @@ from vllm_kb.engine.scan import entry_modules, install_envs, install_pins, peers
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
-from vllm_kb.engine.scan.deploy import app_env, image_entry
+from vllm_kb.engine.scan.deploy import app_env, helm_chart, image_entry
 from vllm_kb.engine.scan.walk import walk
 
 
@@ -195,7 +195,7 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):
             continue
         text = ctx.read(rel)
-        if text is None or not (words.yaml_candidate(text) or words.runs_entry_point(text)):
+        if text is None or not (words.yaml_candidate(text) or words.runs_entry_point(text) or helm_chart.candidate(ctx, rel, text)):
             continue
         got = _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t))
         seen += got
@@ -258,6 +258,14 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
 
 
 def _yaml_sites(ctx: ScanContext, rel: str, text: str) -> list:
+    if helm_chart.is_template(ctx, rel, text):  # Go-template actions: rendered with the chart's values, never a YAML error
+        try:
+            docs = helm_chart.prepare(ctx, rel, yamlio.load_all(helm_chart.render(ctx, rel, text)))
+        except (yamlio.YamlError, RecursionError):
+            ctx.skip(rel, "helm-template")
+            return []
+        text = helm_chart.render(ctx, rel, text)
+        return helm_chart.unplaced(_guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs))
     docs = _load_yaml_docs(ctx, rel, text)
     return _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs) \
         + _guarded(ctx, rel, yaml_python.scan, text, docs)

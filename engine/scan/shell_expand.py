@@ -76,7 +76,8 @@ class Expander:
         out = []
         for parts in fields:
             text = "".join(t for t, _ in parts)
-            origins = {id(o): o for _, o in parts if o is not None}
+            # an empty piece (the quote closing "$@") is no origin: the last argument keeps its own line
+            origins = {id(o): o for t, o in parts if o is not None and (t or len(parts) == 1)}
             if len(fields) == 1 and not any(o is not w for o in origins.values()):
                 out.append(_finish(w, text, note))
                 continue

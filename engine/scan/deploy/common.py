@@ -26,7 +26,7 @@ from vllm_kb.engine.scan.images import (  # noqa: F401 — re-exported for the c
 # A Go-template (or Jinja) action left in a manifest an operator or chart renders later (KServe's
 # LLMInferenceServiceConfig, a chart's files/, `{{ .Values.x }}`): its text is not known until then.
 # GitHub's `${{ … }}` is resolved by engine/scan/ci.py.
-_TEMPLATE_ACTION = re.compile(r"(?<!\$)\{\{-?(.*?)-?\}\}", re.S)
+_TEMPLATE_ACTION = re.compile(r"(?<![$\ue000])\{\{-?(.*?)-?\}\}", re.S)  # not one already held (helm_render.py)
 
 
 def template_holes(text: str) -> str:

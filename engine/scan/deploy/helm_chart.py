@@ -1,0 +1,168 @@
+"""A Helm chart's templates (`templates/*.yaml` beside a Chart.yaml), read as the text `helm
+template` renders with the chart's own values.yaml (engine/scan/deploy/helm_render.py), then as
+the manifests they are. A container whose command is a script a ConfigMap of the same chart
+mounts runs that script with its args (`command: ["/scripts/start.sh"]`, the script ending in
+`exec vllm serve … "$@"`); the ConfigMap is then not a launch of its own. What is read this way
+is not the file's bytes: a site from a template is reported, never edited by --fix (the value
+lives in values.yaml, or in the user's own values)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from vllm_kb.engine.kb import yamlio
+from vllm_kb.engine.scan import words
+from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy import helm_render
+from vllm_kb.engine.scan.site import Site
+
+
+@dataclass
+class Chart:
+    folder: str
+    root: dict  # what the templates see: {"Values": …, "Chart": …}
+    rendered: dict[str, str] = field(default_factory=dict)  # template → its rendered text
+    scripts: dict[tuple[str, str], str] = field(default_factory=dict)  # (ConfigMap name, key) → script
+    run: set[str] = field(default_factory=set)  # ConfigMaps whose script a container runs
+    mentions: bool = False  # its values or a template name vLLM (or a framework): worth reading
+
+
+def chart_folder(ctx: ScanContext, rel: str) -> str | None:
+    """The chart `rel` is a template of: the folder above its `templates/` holding a Chart.yaml."""
+    parts = rel.split("/")
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "templates":
+            folder = "/".join(parts[:i])
+            if (folder + "/" if folder else "") + "Chart.yaml" in ctx.file_set():
+                return folder
+            return None
+    return None
+
+
+def is_template(ctx: ScanContext, rel: str, text: str) -> bool:
+    return "{{" in text and chart_folder(ctx, rel) is not None
+
+
+def candidate(ctx: ScanContext, rel: str, text: str) -> bool:
+    """A template of a chart that runs vLLM somewhere: the deployment that runs a ConfigMap's
+    `vllm serve` script, or takes its image from values.yaml, need not name vLLM itself."""
+    return is_template(ctx, rel, text) and _chart(ctx, chart_folder(ctx, rel) or "").mentions
+
+
+def render(ctx: ScanContext, rel: str, text: str) -> str:
+    chart = _chart(ctx, chart_folder(ctx, rel) or "")
+    got = chart.rendered.get(rel)
+    return got if got is not None else helm_render.render(text, chart.root)
+
+
+def prepare(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[yamlio.Document]:
+    """The rendered documents as the chart runs them: a mounted ConfigMap script in the container's
+    command, and no ConfigMap a container runs (its launch is the container's)."""
+    chart = _chart(ctx, chart_folder(ctx, rel) or "")
+    out = []
+    for doc in docs:
+        data = doc.data
+        if isinstance(data, dict) and data.get("kind") == "ConfigMap" and _name(data) in chart.run:
+            continue
+        if isinstance(data, dict):
+            _run_scripts(chart, data, None)
+        out.append(doc)
+    return out
+
+
+def unplaced(sites: list[Site]) -> list[Site]:
+    """Sites read from rendered text: no position in the template's bytes (fixes are told, not written)."""
+    for s in sites:
+        src = s.source if isinstance(s.source, dict) else None
+        if src is not None:
+            if "argv_pos" in src:
+                src["argv_pos"] = [None] * len(src["argv_pos"] or [])
+            src["argv_append"] = None
+            src["env_at"] = None
+        for setting in (*s.settings.values(), *s.env.values()):
+            setting.pos = None
+        s.launch["helm_template"] = True
+    return sites
+
+
+def _chart(ctx: ScanContext, folder: str) -> Chart:
+    got = ctx.helm_charts.get(folder)
+    if got is not None:
+        return got
+    base = folder + "/" if folder else ""
+    chart = Chart(folder, {"Values": _mapping(ctx, base + "values.yaml"), "Chart": _meta(ctx, base + "Chart.yaml"),
+                           "Release": helm_render.UNKNOWN, "Capabilities": helm_render.UNKNOWN})
+    ctx.helm_charts[folder] = chart
+    texts = {f: t for f in sorted(ctx.files) if f.startswith(base + "templates/") and f.endswith((".yaml", ".yml"))
+             and (t := ctx.read(f)) is not None}
+    values = ctx.read(base + "values.yaml") if base + "values.yaml" in ctx.file_set() else None
+    chart.mentions = any(words.yaml_candidate(t) for t in (*texts.values(), values or ""))
+    docs_of: dict[str, list] = {}
+    for f, text in texts.items() if chart.mentions else ():
+        chart.rendered[f] = helm_render.render(text, chart.root)
+        try:
+            docs_of[f] = yamlio.load_all(chart.rendered[f])
+        except (yamlio.YamlError, RecursionError):
+            continue
+    for docs in docs_of.values():
+        for d in docs:
+            if isinstance(d.data, dict) and d.data.get("kind") == "ConfigMap" and isinstance(d.data.get("data"), dict):
+                for key, script in d.data["data"].items():
+                    if isinstance(script, str):
+                        chart.scripts[(_name(d.data), str(key))] = script
+    for docs in docs_of.values():
+        for d in docs:
+            if isinstance(d.data, dict) and d.data.get("kind") != "ConfigMap":
+                _run_scripts(chart, d.data, chart.run)
+    return chart
+
+
+def _run_scripts(chart: Chart, data: dict, found: set[str] | None) -> None:
+    """Each container of `data` whose command is a script a ConfigMap volume mounts: its command
+    becomes `/bin/sh -c <script> <path>`, so the args are the script's "$@". `found`: only note
+    the ConfigMaps run (the first pass over the chart), changing nothing."""
+    from vllm_kb.engine.scan.deploy.kubernetes import _containers, _node, _pod
+
+    for path, c in _containers(data, ()):
+        command = c.get("command")
+        if not (isinstance(command, list) and len(command) == 1 and str(command[0]).startswith("/")):
+            continue
+        target = str(command[0])
+        pod = _node(data, _pod(path))
+        volumes = {v.get("name"): v for v in (pod or {}).get("volumes") or [] if isinstance(v, dict)} if isinstance(pod, dict) else {}
+        for m in c.get("volumeMounts") or []:
+            mount = str((m or {}).get("mountPath", "")).rstrip("/") if isinstance(m, dict) else ""
+            cm = (volumes.get(m.get("name")) or {}).get("configMap") if mount and target.startswith(mount + "/") else None
+            if not isinstance(cm, dict):
+                continue
+            key = target[len(mount) + 1:]
+            script = chart.scripts.get((str(cm.get("name")), key))
+            if script is None:
+                continue
+            if found is not None:
+                found.add(str(cm.get("name")))
+            else:
+                c["command"] = ["/bin/sh", "-c", script, target]
+            break
+
+
+def _name(data: dict) -> str:
+    meta = data.get("metadata")
+    return str(meta.get("name")) if isinstance(meta, dict) else ""
+
+
+def _mapping(ctx: ScanContext, rel: str) -> Any:
+    text = ctx.read(rel) if rel in ctx.file_set() else None
+    try:
+        docs = yamlio.load_all(text) if text else []
+    except (yamlio.YamlError, RecursionError):
+        return helm_render.UNKNOWN
+    return docs[0].data if docs and isinstance(docs[0].data, dict) else {}
+
+
+def _meta(ctx: ScanContext, rel: str) -> Any:
+    """Chart.yaml as `.Chart` sees it (`.Chart.AppVersion` is `appVersion:`)."""
+    got = _mapping(ctx, rel)
+    if not isinstance(got, dict):
+        return got
+    return {k[:1].upper() + k[1:]: v for k, v in got.items()}

@@ -1,0 +1,316 @@
+"""Go-template actions of a Helm chart's templates, rendered with the chart's own values.yaml.
+
+What `helm template` would print with the chart's defaults, as far as the template says it
+plainly: `{{ .Values.a.b }}` (and `required`, `default`, `quote`, `not`/`and`/`or`/`eq`/`ne`,
+`toYaml | nindent`), `if`/`else`/`with`/`range` over values the chart sets. Anything else
+(`include`, `tpl`, `.Release`, variables, a condition on an unknown) is a hole (shell_expand):
+its text is not known until the chart is installed with the user's own values, and a branch that
+hangs on it is left out rather than guessed. The output keeps the template's line numbers (an
+action's newlines stay; only a non-empty `range` or a multi-key `toYaml` adds lines)."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from vllm_kb.engine.scan.shell_expand import hole
+
+_ACTION = re.compile(r"\{\{(-?)(.*?)(-?)\}\}", re.S)
+_TOKEN = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*"|`[^`]*`)|(\()|(\))|(\|)|(:?=)|([$.][\w.$]*|[\w-]+(?:\.[\w]+)*))', re.S)
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Any = _Unknown()
+_NONE: Any = object()  # no value piped in (None is a value: a key the chart leaves empty)
+_KINDS = ("str", "(", ")", "|", "=", "word")
+_BLOCKS = ("if", "with", "range", "define", "block")
+
+
+def _truthy(v) -> bool:
+    return bool(v) if not isinstance(v, (int, float)) or isinstance(v, bool) else v != 0
+
+
+def render(text: str, root: dict) -> str:
+    """`text` rendered with `root` (`{"Values": …, "Chart": …}`); unknown output becomes a hole."""
+    pieces: list[tuple[str, str]] = []  # ("text", s) | ("act", body, raw)
+    at = 0
+    for m in _ACTION.finditer(text):
+        before = text[at:m.start()]
+        if m.group(1):
+            before = before.rstrip(" \t")  # `{{-`: the spaces before it go (the newline stays: lines are kept)
+        pieces.append(("text", before))
+        line_start, line_end = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
+        alone = not text[line_start:m.start()].strip() and not text[m.end():None if line_end < 0 else line_end].strip()
+        pieces.append(("act", m.group(2).strip(), m.group(0), alone))  # type: ignore[arg-type]
+        at = m.end()
+        if m.group(3):
+            rest = text[at:]
+            at += len(rest) - len(rest.lstrip(" \t"))
+    pieces.append(("text", text[at:]))
+    tree, _ = _parse(pieces, 0)
+    return _emit(tree, root, root)
+
+
+def _parse(pieces: list, i: int) -> tuple[list, int]:
+    """Nested nodes up to the `end`/`else` that closes this level: ("text", s), ("expr", body, raw),
+    ("block", word, [(condition, body)…], raw-newlines)."""
+    out: list = []
+    while i < len(pieces):
+        p = pieces[i]
+        if p[0] == "text":
+            out.append(p)
+            i += 1
+            continue
+        body = p[1]
+        word = body.split(None, 1)[0] if body else ""
+        if word in ("end", "else"):
+            return out, i
+        if word in _BLOCKS:
+            branches = []
+            cond = body[len(word):].strip()
+            i += 1
+            while True:
+                inner, i = _parse(pieces, i)
+                branches.append((cond, inner))
+                if i >= len(pieces):
+                    break
+                closer = pieces[i][1]
+                i += 1
+                if closer.split(None, 1)[0] == "end":
+                    break
+                cond = closer[4:].strip()  # `else` / `else if X`
+                cond = cond[2:].strip() if cond.startswith("if ") or cond == "if" else (cond or "true")
+            out.append(("block", word, branches))
+            continue
+        out.append(("expr", body, p[2], p[3]))
+        i += 1
+    return out, i
+
+
+def _emit(nodes: list, dot, root) -> str:
+    out = []
+    for n in nodes:
+        if n[0] == "text":
+            out.append(n[1])
+        elif n[0] == "expr":
+            out.append(_expr_text(n[1], dot, root, n[3]) + "\n" * n[2].count("\n"))
+        else:
+            out.append(_block(n[1], n[2], dot, root))
+    return "".join(out)
+
+
+def _block(word: str, branches: list, dot, root) -> str:
+    """A construct's output, with the lines of the branches not taken kept as empty ones (the
+    output's line numbers stay the template's)."""
+    if word in ("define", "block"):
+        return _blank(branches)
+    if word == "if":
+        for k, (cond, body) in enumerate(branches):
+            v = True if cond == "true" else _eval(cond, dot, root)
+            if v is UNKNOWN:
+                return _blank(branches)  # a branch on an unknown: none is taken as the site's own
+            if _truthy(v):
+                return _blank(branches[:k]) + _fit(_emit(body, dot, root), body) + _blank(branches[k + 1:])
+        return _blank(branches)
+    cond, body = branches[0]
+    v = UNKNOWN if ":=" in cond else _eval(cond, dot, root)
+    if v is UNKNOWN:
+        return _blank(branches)
+    if word == "with":
+        if _truthy(v):
+            return _fit(_emit(body, v, root), body) + _blank(branches[1:])
+        if len(branches) > 1:
+            return _blank(branches[:1]) + _fit(_emit(branches[1][1], dot, root), branches[1][1])
+        return _blank(branches)
+    items = list(v.values()) if isinstance(v, dict) else v if isinstance(v, list) else []
+    return _fit("".join(_emit(body, item, root) for item in items), body) + _blank(branches[1:])
+
+
+def _lines(nodes) -> int:
+    return sum(n[1].count("\n") if n[0] == "text" else n[2].count("\n") if n[0] == "expr"
+               else sum(_lines(b) for _, b in n[2]) for n in nodes)
+
+
+def _blank(branches: list) -> str:
+    """A left-out construct keeps its lines (as empty ones)."""
+    return "\n" * sum(_lines(b) for _, b in branches)
+
+
+def _fit(text: str, body: list) -> str:
+    """`text` padded to the lines `body` takes in the template (a `toYaml` or `range` may take more)."""
+    return text + "\n" * max(0, _lines(body) - text.count("\n"))
+
+
+def _expr_text(body: str, dot, root, alone: bool) -> str:
+    """The action's output; an unknown one alone on its line (`include "labels" . | nindent 4`,
+    `toYaml .Values.x`) is YAML structure the chart adds, left out rather than made a hole."""
+    if body.startswith("/*") or body.startswith("-/*"):
+        return ""  # a comment
+    if ":=" in body or re.match(r"\$\w+\s*=", body):
+        return ""  # a variable assignment prints nothing
+    v = _eval(body, dot, root)
+    if isinstance(v, _Yaml):
+        return v.text
+    if v is UNKNOWN and (alone or re.search(r"\|\s*n?indent\b", body)):
+        return ""
+    if v is UNKNOWN or isinstance(v, (dict, list)):
+        return hole("{{" + re.sub(r"\s+", " ", body).replace('"', "'") + "}}")
+    if v is None:  # left empty in values.yaml: the user's install gives it
+        return hole("{{" + re.sub(r"\s+", " ", body).replace('"', "'") + "}}")
+    return "true" if v is True else "false" if v is False else str(v)
+
+
+class _Yaml:
+    """`toYaml X | nindent N`: a mapping's keys one per line, anything else as JSON (which YAML reads)."""
+
+    def __init__(self, value, indent: int = 0) -> None:
+        self.value, self.indent = value, indent
+
+    @property
+    def text(self) -> str:
+        pad = " " * self.indent
+        v = self.value
+        if v in (None, {}, []):
+            return ""
+        if isinstance(v, dict):
+            return "\n".join(pad + json.dumps(str(k)) + ": " + json.dumps(x) for k, x in v.items())
+        if isinstance(v, list):
+            return "\n".join(pad + "- " + json.dumps(x) for x in v)
+        return pad + json.dumps(v)
+
+
+def _eval(body: str, dot, root):
+    try:
+        toks = _tokens(body)
+        v, k = _pipeline(toks, 0, dot, root)
+        return v if k == len(toks) else UNKNOWN
+    except (ValueError, IndexError, TypeError):
+        return UNKNOWN
+
+
+def _tokens(body: str) -> list[tuple[str, str]]:
+    out, at = [], 0
+    body = body.strip()
+    while at < len(body):
+        m = _TOKEN.match(body, at)
+        if m is None or m.end() == at:
+            raise ValueError(body)
+        k = next(i for i in range(6) if m.group(i + 1) is not None)
+        out.append((_KINDS[k], m.group(k + 1)))
+        at = m.end()
+        while at < len(body) and body[at].isspace():
+            at += 1
+    return out
+
+
+def _pipeline(toks, i, dot, root):
+    v, i = _command(toks, i, dot, root, _NONE)
+    while i < len(toks) and toks[i][0] == "|":
+        v, i = _command(toks, i + 1, dot, root, v)
+    return v, i
+
+
+def _command(toks, i, dot, root, piped):
+    args = []
+    while i < len(toks) and toks[i][0] not in ("|", ")"):
+        kind, text = toks[i]
+        if kind == "(":
+            v, i = _pipeline(toks, i + 1, dot, root)
+            if i >= len(toks) or toks[i][0] != ")":
+                raise ValueError("(")
+            args.append(("v", v))
+        elif kind == "str":
+            args.append(("v", json.loads(text) if text.startswith('"') else text[1:-1]))
+        elif kind == "word":
+            args.append(("w", text))
+        else:
+            raise ValueError(text)
+        i += 1
+    if not args:
+        raise ValueError("empty")
+    head_kind, head = args[0]
+    rest = [_arg(a, dot, root) for a in args[1:]] + ([] if piped is _NONE else [piped])
+    if head_kind == "w" and _is_func(head):
+        return _call(head, rest), i
+    if len(args) > 1 or piped is not _NONE:
+        raise ValueError("not a function")
+    return _arg(args[0], dot, root), i
+
+
+def _is_func(word: str) -> bool:
+    return word[0] not in ".$" and not re.fullmatch(r"-?\d+(\.\d+)?|true|false|nil", word)
+
+
+def _arg(a, dot, root):
+    kind, text = a
+    if kind == "v":
+        return text
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    if re.fullmatch(r"-?\d+\.\d+", text):
+        return float(text)
+    if text in ("true", "false", "nil"):
+        return {"true": True, "false": False, "nil": None}[text]
+    if text == ".":
+        return dot
+    if text.startswith("$."):
+        return _field(root, text[2:])
+    if text == "$":
+        return root
+    if text.startswith("."):
+        return _field(dot, text[1:])
+    return UNKNOWN  # a variable, a function's value used as an argument
+
+
+def _field(node, chain: str):
+    for part in chain.split("."):
+        if node is UNKNOWN:
+            return UNKNOWN
+        if not isinstance(node, dict):
+            return None if node is None else UNKNOWN
+        node = node.get(part)
+    return node
+
+
+def _call(name: str, a: list):
+    if name in ("and", "or"):
+        for x in a:
+            if x is UNKNOWN:
+                return UNKNOWN
+            if _truthy(x) == (name == "or"):
+                return x
+        return a[-1] if a else UNKNOWN
+    if name == "default" and len(a) == 2:
+        if a[1] is UNKNOWN:
+            return UNKNOWN
+        return a[1] if _truthy(a[1]) else a[0]
+    if any(x is UNKNOWN for x in a):
+        return UNKNOWN
+    if name == "not" and len(a) == 1:
+        return not _truthy(a[0])
+    if name in ("eq", "ne") and len(a) >= 2:
+        same = any(a[0] == b for b in a[1:])
+        return same if name == "eq" else not same
+    if name == "required" and len(a) == 2:
+        return a[1]
+    if name in ("quote", "squote") and len(a) == 1:
+        q = '"' if name == "quote" else "'"
+        return q + ("" if a[0] is None else _plain(a[0])) + q
+    if name == "toString" and len(a) == 1:
+        return _plain(a[0])
+    if name == "toYaml" and len(a) == 1:
+        return _Yaml(a[0])
+    if name in ("nindent", "indent") and len(a) == 2 and isinstance(a[0], int):
+        v = a[1]
+        if isinstance(v, _Yaml):
+            return _Yaml(v.value, a[0])
+        return " " * a[0] + _plain(v) if isinstance(v, (str, int, float)) else UNKNOWN
+    return UNKNOWN  # include, tpl, printf, lookup…: what it renders is not read here
+
+
+def _plain(v) -> str:
+    return "true" if v is True else "false" if v is False else "" if v is None else str(v)

@@ -1,0 +1,164 @@
+"""A Helm chart's templates are Go templates, not YAML: they are read as `helm template` would
+render them with the chart's own values.yaml (engine/scan/deploy/helm_render.py, helm_chart.py).
+What the template names plainly is the value; `include`, `.Release`, a value the chart leaves
+empty or a branch on one of them is unknown, never guessed. castai/helm-charts' vLLM chart got no
+site before: every template was skipped as invalid YAML."""
+from __future__ import annotations
+
+import json
+
+from vllm_kb.engine.scan.deploy import helm_render
+from vllm_kb.engine.scan.shell_expand import HOLE_OPEN
+
+CHART = "apiVersion: v2\nname: llm\nversion: 0.1.0\nappVersion: \"0.9.2\"\n"
+VALUES = """\
+image: {repository: vllm/vllm-openai, tag: v0.9.2}
+model: Qwen/Qwen2.5-7B-Instruct
+dtype: half
+eager: false
+extraArgs: [--enable-prefix-caching]
+resources:
+  limits: {nvidia.com/gpu: 2}
+"""
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "llm.fullname" . }}
+  labels:
+    {{- include "llm.labels" . | nindent 4 }}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
+          args:
+            - --model
+            - {{ .Values.model | quote }}
+            - --dtype={{ .Values.dtype }}
+            {{- if .Values.eager }}
+            - --enforce-eager
+            {{- end }}
+            {{- if .Values.someoneElses }}
+            - --max-num-seqs=8
+            {{- end }}
+            {{- if .Release.IsUpgrade }}
+            - --swap-space=4
+            {{- end }}
+            {{- range .Values.extraArgs }}
+            - {{ . | quote }}
+            {{- end }}
+          resources:
+            {{- toYaml .Values.resources | nindent 12 }}
+"""
+
+
+def _root(values: dict) -> dict:
+    return {"Values": values, "Chart": {}, "Release": helm_render.UNKNOWN}
+
+
+def test_lines_are_kept_and_plain_values_substituted():
+    out = helm_render.render(DEPLOYMENT, _root({"model": "m", "dtype": "half", "extraArgs": [], "resources": {}}))
+    assert len(out.splitlines()) == len(DEPLOYMENT.splitlines())
+    lines = out.splitlines()
+    assert lines[14].strip() == '- "m"' and lines[15].strip() == "- --dtype=half"
+    assert "--enforce-eager" not in out and "--max-num-seqs" not in out
+
+
+def test_an_unknown_condition_takes_no_branch_and_an_unknown_value_is_a_hole():
+    out = helm_render.render('{{- if .Release.IsUpgrade }}\na\n{{- else }}\nb\n{{- end }}\nname: {{ include "x" . }}\n',
+                             _root({}))
+    assert "a" not in out.split("name")[0] and "b" not in out.split("name")[0]
+    assert HOLE_OPEN in out.splitlines()[-1]
+    # a value the chart leaves empty is the user's to give: unknown, not ""
+    assert HOLE_OPEN in helm_render.render("m: {{ .Values.model.name }}", _root({"model": {"name": None}}))
+
+
+def test_conditions_functions_and_else_if():
+    t = '{{- if eq .Values.src "gcs" }}gs{{- else if and .Values.a (not .Values.b) }}ab{{- else }}other{{- end }}'
+    assert helm_render.render(t, _root({"src": "gcs"})) == "gs"
+    assert helm_render.render(t, _root({"src": "s3", "a": 1, "b": False})) == "ab"
+    assert helm_render.render(t, _root({"src": "s3"})) == "other"
+    assert helm_render.render('{{ .Values.x | default "y" | quote }}', _root({})) == '"y"'
+    assert helm_render.render('{{ required "set it" .Values.x }}', _root({"x": 3})) == "3"
+
+
+def _audit(cli, root, *extra):
+    code, out, err = cli("audit", str(root), "--isolated", "-q", "--format", "json", *extra)
+    assert code in (0, 1), err
+    return json.loads(out)
+
+
+def test_a_chart_template_is_a_site_with_the_values_defaults(cli, write_project):
+    root = write_project({"chart/Chart.yaml": CHART, "chart/values.yaml": VALUES, "chart/templates/deployment.yaml": DEPLOYMENT})
+    rep = _audit(cli, root, "--gpu", "H100-80GB x2")
+    (site,) = rep["sites"]
+    assert (site["file"], site["vllm"]["version"]) == ("chart/templates/deployment.yaml", "0.9.2")
+    assert site["model"]["name"] == "Qwen/Qwen2.5-7B-Instruct" and site["gpu_request"] == 2
+    got = {s["name"]: (s["value"], s["line"]) for s in site["settings"]}
+    assert got["dtype"] == ("half", 16) and got["enable_prefix_caching"][0] is True
+    assert "swap_space" not in got and "max_num_seqs" not in got and "enforce_eager" not in got
+    assert not rep.get("skipped")
+
+
+def test_a_change_to_a_template_site_is_told_never_written(cli, write_project):
+    """The value lives in values.yaml (or the user's own values): --fix does not edit the template."""
+    values = VALUES.replace("dtype: half", "dtype: bfloat16")
+    root = write_project({"chart/Chart.yaml": CHART, "chart/values.yaml": values, "chart/templates/deployment.yaml": DEPLOYMENT})
+    (site,) = _audit(cli, root, "--gpu", "V100-32GB x2")["sites"]
+    assert any(r["check"] for r in site["recommendations"] if r["priority"] == "P0")
+    assert site["changes"] and not any(c.get("fixable") for c in site["changes"])
+
+
+def test_a_configmap_script_runs_with_the_container_args(cli, write_project):
+    script = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ include "llm.fullname" . }}-start
+data:
+  start.sh: |
+    #!/bin/bash
+    exec vllm serve --model="{{ .Values.model }}" "$@"
+"""
+    deployment = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: x}
+spec:
+  template:
+    spec:
+      volumes:
+        - name: start
+          configMap:
+            name: {{ include "llm.fullname" . }}-start
+      containers:
+        - name: engine
+          image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
+          command: ["/scripts/start.sh"]
+          args:
+            - "--dtype={{ .Values.dtype }}"
+          volumeMounts:
+            - {name: start, mountPath: /scripts}
+"""
+    root = write_project({"chart/Chart.yaml": CHART, "chart/values.yaml": VALUES,
+                          "chart/templates/cm.yaml": script, "chart/templates/deploy.yaml": deployment})
+    (site,) = _audit(cli, root)["sites"]
+    assert site["file"] == "chart/templates/deploy.yaml" and site["model"]["name"] == "Qwen/Qwen2.5-7B-Instruct"
+    assert {s["name"]: s["value"] for s in site["settings"]}["dtype"] == "half"
+
+
+def test_templates_of_a_chart_without_vllm_are_not_read(cli, write_project):
+    root = write_project({"chart/Chart.yaml": CHART, "chart/values.yaml": "image: {repository: nginx}\n",
+                          "chart/templates/deployment.yaml": DEPLOYMENT.replace("vllm", "web"),
+                          "serve.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n"})
+    rep = _audit(cli, root)
+    assert [s["file"] for s in rep["sites"]] == ["serve.sh"] and not rep.get("skipped")
+
+
+def test_an_unknown_model_flag_value_is_still_the_model_flag(cli, write_project):
+    """`--model="$M"`: the model is given by the option (its value unknown), not "no model"."""
+    root = write_project({"run.sh": 'vllm serve --model="$M" --dtype=half\n', "requirements.txt": "vllm==0.11.2\n"})
+    (site,) = _audit(cli, root)["sites"]
+    assert not any("No model is given" in (r.get("reason") or r.get("message") or "") for r in site["recommendations"])
