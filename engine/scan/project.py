@@ -259,16 +259,20 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
 
 def _yaml_sites(ctx: ScanContext, rel: str, text: str) -> list:
     if helm_chart.is_template(ctx, rel, text):  # Go-template actions: rendered with the chart's values, never a YAML error
-        try:
-            docs = helm_chart.prepare(ctx, rel, yamlio.load_all(helm_chart.render(ctx, rel, text)))
-        except (yamlio.YamlError, RecursionError):
-            ctx.skip(rel, "helm-template")
-            return []
-        text = helm_chart.render(ctx, rel, text)
-        return helm_chart.unplaced(_guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs))
+        return _guarded(ctx, rel, _template_sites, text)
     docs = _load_yaml_docs(ctx, rel, text)
     return _guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs) \
         + _guarded(ctx, rel, yaml_python.scan, text, docs)
+
+
+def _template_sites(ctx: ScanContext, rel: str, text: str) -> list:
+    text = helm_chart.render(ctx, rel, text)
+    try:
+        docs = helm_chart.prepare(ctx, rel, yamlio.load_all(text))
+    except (yamlio.YamlError, RecursionError):
+        ctx.skip(rel, "helm-template")
+        return []
+    return helm_chart.unplaced(_guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs))
 
 
 def _sides(ctx: ScanContext, rel: str, text: str, scan) -> list:

@@ -99,11 +99,13 @@ def _chart(ctx: ScanContext, folder: str) -> Chart:
     chart.mentions = any(words.yaml_candidate(t) for t in (*texts.values(), values or ""))
     docs_of: dict[str, list] = {}
     for f, text in texts.items() if chart.mentions else ():
-        chart.rendered[f] = helm_render.render(text, chart.root)
         try:
+            chart.rendered[f] = helm_render.render(text, chart.root)
             docs_of[f] = yamlio.load_all(chart.rendered[f])
         except (yamlio.YamlError, RecursionError):
             continue
+        except Exception as e:  # noqa: BLE001 — a renderer bug costs this template, never the audit
+            ctx.skip(f, "scanner-error", detail=f"{type(e).__name__}: {e}"[:160])
     for docs in docs_of.values():
         for d in docs:
             if isinstance(d.data, dict) and d.data.get("kind") == "ConfigMap" and isinstance(d.data.get("data"), dict):

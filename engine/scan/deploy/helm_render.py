@@ -36,7 +36,7 @@ def _truthy(v) -> bool:
 
 def render(text: str, root: dict) -> str:
     """`text` rendered with `root` (`{"Values": …, "Chart": …}`); unknown output becomes a hole."""
-    pieces: list[tuple[str, str]] = []  # ("text", s) | ("act", body, raw)
+    pieces: list[tuple] = []  # ("text", s) | ("act", body, raw, alone on its line)
     at = 0
     for m in _ACTION.finditer(text):
         before = text[at:m.start()]
@@ -45,14 +45,21 @@ def render(text: str, root: dict) -> str:
         pieces.append(("text", before))
         line_start, line_end = text.rfind("\n", 0, m.start()) + 1, text.find("\n", m.end())
         alone = not text[line_start:m.start()].strip() and not text[m.end():None if line_end < 0 else line_end].strip()
-        pieces.append(("act", m.group(2).strip(), m.group(0), alone))  # type: ignore[arg-type]
+        pieces.append(("act", m.group(2).strip(), m.group(0), alone))
         at = m.end()
         if m.group(3):
             rest = text[at:]
             at += len(rest) - len(rest.lstrip(" \t"))
     pieces.append(("text", text[at:]))
-    tree, _ = _parse(pieces, 0)
-    return _emit(tree, root, root)
+    tree: list = []
+    i = 0
+    while True:
+        part, i = _parse(pieces, i)
+        tree += part
+        if i >= len(pieces):
+            return _emit(tree, root, root)
+        tree.append(("text", "\n" * pieces[i][2].count("\n")))  # an `end`/`else` no block opened
+        i += 1
 
 
 def _parse(pieces: list, i: int) -> tuple[list, int]:
@@ -72,6 +79,7 @@ def _parse(pieces: list, i: int) -> tuple[list, int]:
         if word in _BLOCKS:
             branches = []
             cond = body[len(word):].strip()
+            nl = p[2].count("\n")  # newlines inside the block's own actions
             i += 1
             while True:
                 inner, i = _parse(pieces, i)
@@ -79,12 +87,13 @@ def _parse(pieces: list, i: int) -> tuple[list, int]:
                 if i >= len(pieces):
                     break
                 closer = pieces[i][1]
+                nl += pieces[i][2].count("\n")
                 i += 1
                 if closer.split(None, 1)[0] == "end":
                     break
                 cond = closer[4:].strip()  # `else` / `else if X`
                 cond = cond[2:].strip() if cond.startswith("if ") or cond == "if" else (cond or "true")
-            out.append(("block", word, branches))
+            out.append(("block", word, branches, nl))
             continue
         out.append(("expr", body, p[2], p[3]))
         i += 1
@@ -99,7 +108,7 @@ def _emit(nodes: list, dot, root) -> str:
         elif n[0] == "expr":
             out.append(_expr_text(n[1], dot, root, n[3]) + "\n" * n[2].count("\n"))
         else:
-            out.append(_block(n[1], n[2], dot, root))
+            out.append(_block(n[1], n[2], dot, root) + "\n" * n[3])
     return "".join(out)
 
 
@@ -132,7 +141,7 @@ def _block(word: str, branches: list, dot, root) -> str:
 
 def _lines(nodes) -> int:
     return sum(n[1].count("\n") if n[0] == "text" else n[2].count("\n") if n[0] == "expr"
-               else sum(_lines(b) for _, b in n[2]) for n in nodes)
+               else n[3] + sum(_lines(b) for _, b in n[2]) for n in nodes)
 
 
 def _blank(branches: list) -> str:
