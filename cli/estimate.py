@@ -109,7 +109,7 @@ def _engine(kb, cat, ns, model: dict, gpu: dict, version: str) -> dict:
 def render_text(kb, lang: str, model: dict, gpu: dict, engine: dict, version: str, est: dict) -> str:
     t = lambda key, **kw: kb.t(key, lang, **kw)  # noqa: E731 - a short alias keeps the lines readable
     tag = t("estimate.label")
-    gpu_name = f"{gpu['name']} x {int(gpu.get('count') or 1)}"
+    gpu_name = gpu["name"] if gpu.get("devices_gib") else f"{gpu['name']} x {int(gpu.get('count') or 1)}"  # mixed: named card by card
     lines = [t("estimate.title", model=model.get("name", "?"), gpu=gpu_name), ""]
     if not est:
         lines.append(t("estimate.unknown_model", model=model.get("name", "?")))

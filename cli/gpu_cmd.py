@@ -60,13 +60,15 @@ def _yn(kb, lang: str, v) -> str:
 
 
 def render(data: dict, kb, lang: str) -> str:
+    from vllm_kb.engine.kb.gpu_mix import memory_label
+
     t = lambda key, **kw: kb.t(key, lang, **kw)
     lines = [t("gpu.title") if data["probed"] else t("gpu.title_spec", spec=data["source"])]
     g = data["gpu"]
     if g is None:
         lines.append(data["reason"]["text"])
     else:
-        lines.append(t("gpu.summary", count=int(g["count"]), name=g["name"], mem=f"{g['memory_gib']:g}",
+        lines.append(t("gpu.summary", count=int(g["count"]), name=g["name"], mem=memory_label(g),
                        cc=f"{g['compute_capability']:.1f}", arch=g["arch"], fp8=_yn(kb, lang, g.get("fp8")),
                        nvlink=_yn(kb, lang, g.get("nvlink"))))
         for i, d in enumerate(data["devices"]):

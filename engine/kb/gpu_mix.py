@@ -43,3 +43,10 @@ def rank_memory_gib(gpu: dict, tp: int, pp: int, stage: int | None = None) -> fl
     used = devices[:tp * pp] or devices
     group = used if stage is None else used[stage * tp:(stage + 1) * tp]
     return float(min(group or used))
+
+
+def memory_label(gpu: dict) -> str:
+    """The memory a report prints per card: "16", or on a mixed machine the range "16–31.8"."""
+    devices = gpu.get("devices_gib") or [gpu["memory_gib"]]
+    low, high = min(devices), max(devices)
+    return f"{low:g}" if low == high else f"{low:g}–{high:g}"

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from vllm_kb.engine.kb import redact as redact_mod
 from vllm_kb.engine.kb import safe_text
+from vllm_kb.engine.kb.gpu_mix import memory_label
 from vllm_kb.engine.advise import scenarios, tables
 from vllm_kb.engine.check import baseline
 from vllm_kb.engine.report import catalogue
@@ -79,7 +80,7 @@ def hardware_text(kb, hw, lang: str) -> str:
     g = hw.gpu
     cc = f"{g['compute_capability']:.1f}".replace(".", "")
     read = kb.t(f"hw.{hw.reason}", lang, asked=hw.detail) if getattr(hw, "reason", None) in ("custom", "nearest") else ""
-    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=f"{g['memory_gib']:g}", arch=g["arch"], cc=cc) + read + host
+    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=memory_label(g), arch=g["arch"], cc=cc) + read + host
 
 
 def build(rep: AuditReport, lang: str = "en", *, advice: bool = True,
