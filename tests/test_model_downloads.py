@@ -84,3 +84,29 @@ def test_exec_form_lists():
     assert _one(text, "compose.yaml") == [("Qwen/Qwen3-8B", "/models/q3")]
     text = "RUN [\"hf\", \"download\", \"google/gemma-3-4b-it\", \"--local-dir=/m/g\"]\n"
     assert _one(text, "Dockerfile") == [("google/gemma-3-4b-it", "/m/g")]
+
+
+def test_python_export_writes_the_repository_it_loaded():
+    py = ('from transformers import AutoModelForCausalLM, AutoTokenizer\nBASE = "Qwen/Qwen3-1.7B"\nOUT = "/app/model"\n'
+          'model = AutoModelForCausalLM.from_pretrained(BASE, torch_dtype="auto")\n'
+          'tok = AutoTokenizer.from_pretrained(BASE)\nmodel.save_pretrained(OUT)\ntok.save_pretrained("/app/model")\n')
+    assert [(d.repo, d.folder, d.where) for d in downloads(py, "export.py")] == [("Qwen/Qwen3-1.7B", "/app/model", "export.py:6")]
+    # not read: a checkpoint quantized as it loads, a model reassigned (merged, converted), a tokenizer alone
+    q = py.replace('torch_dtype="auto"', "quantization_config=bnb")
+    assert downloads(q, "export.py") == []
+    merged = py.replace("model.save_pretrained", "model = model.merge_and_unload()\nmodel.save_pretrained")
+    assert downloads(merged, "export.py") == []
+    assert downloads(py.replace("model.save_pretrained(OUT)\n", ""), "export.py") == []
+
+
+def test_audit_reads_an_exported_model(tmp_path: Path):
+    # the model a Dockerfile serves is written by the project's own export script: its architecture is the repository's
+    (tmp_path / "export_model.py").write_text(
+        'from transformers import AutoModelForCausalLM\nm = AutoModelForCausalLM.from_pretrained("Qwen/Qwen3-1.7B")\n'
+        'm.save_pretrained("/app/model")\n')
+    (tmp_path / "Dockerfile").write_text(
+        'FROM vllm/vllm-openai:v0.4.2\nENTRYPOINT ["python3", "-m", "vllm.entrypoints.openai.api_server", "--model", "/app/model"]\n')
+    (site,) = audit(tmp_path, gpu="A100-80GB").sites
+    assert site.facts["model"]["resolved_as"] == "Qwen/Qwen3-1.7B"
+    got = {r.check.id: r.priority for r in site.results if r.status == "recommended"}
+    assert got.get("L21") == "P0"  # no Qwen3 in vLLM 0.4.2

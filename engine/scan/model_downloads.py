@@ -2,8 +2,9 @@
 or call that fills the folder (`huggingface-cli download X --local-dir P`, `hf download`,
 `modelscope download --model X --local_dir P`, `git clone https://huggingface.co/X P`,
 `snapshot_download(repo_id=X, local_dir=P)`, `hf_hub_download(…, local_dir=P)`, `wget`/`curl` of a
-file's `…/X/resolve/<revision>/<file>` URL, renamed or not) in a script, a
-Dockerfile, a notebook, a README. vLLM then reads X's config.json from P, so the folder's facts are
+file's `…/X/resolve/<revision>/<file>` URL, renamed or not, or a Python export: `m =
+AutoModelForCausalLM.from_pretrained(X)` then `m.save_pretrained(P)`, which writes X's config.json)
+in a script, a Dockerfile, a notebook, a README. vLLM then reads X's config.json from P, so the folder's facts are
 X's for certain, not a guess from the folder's name (engine/check/candidates.py `linked`).
 
 Only what is written in the file is read: a literal, or a variable the same file assigns a literal
@@ -32,6 +33,15 @@ _RESOLVE_URL = re.compile(r"^https?://(?:huggingface\.co|hf-mirror\.com)/([A-Za-
 _PY_CALL = re.compile(r"\b(?:snapshot_download|hf_hub_download)\s*\(([^()]{0,800})\)", re.S)
 _PY_KW = re.compile(r"\b(repo_id|model_id|local_dir)\s*=\s*(?:[rfbu]?(['\"])(.*?)\2|([A-Za-z_]\w*))")
 _PY_FIRST = re.compile(r"^\s*[rbu]?(['\"])(.*?)\1")
+_PY_FIRST_NAME = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:,|$)")
+# an export: `m = Class.from_pretrained(X, …)` and `m.save_pretrained(P)` in one file
+_PY_LOAD = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\.from_pretrained\s*\(([^()]{0,800})\)", re.M)
+_PY_ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)", re.M)
+_PY_SAVE = re.compile(r"\b([A-Za-z_]\w*)\.save_pretrained\s*\(\s*(?:[rbu]?(['\"])([^'\"\n]*)\2|([A-Za-z_]\w*)\s*[,)])")
+# not the model's weights and config (a tokenizer's files say nothing of the architecture), or a
+# checkpoint the load changes (quantized as it loads: the folder holds another quantization)
+_NOT_MODEL = re.compile(r"Tokenizer|Processor|FeatureExtractor|Config$|Peft|Adapter")
+_CHANGES = re.compile(r"\b(?:quantization_config|load_in_4bit|load_in_8bit)\b")
 _PY_CONST = re.compile(r"^([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*[rbu]?(['\"])([^'\"\n]*)\2\s*(?:#.*)?$", re.M)
 _SH_ASSIGN = re.compile(r"^\s*(?:export\s+|ENV\s+|ARG\s+)?([A-Za-z_]\w*)=(\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|]*)", re.M)
 _SH_VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::-[^}]*)?\}|\$([A-Za-z_]\w*)")
@@ -63,7 +73,7 @@ def index(ctx, files: list[str]) -> list[Download]:
         if not _reads(rel):
             continue
         text = ctx.read(rel)
-        if not text or not any(w in text for w in ("download", "clone", "/resolve/")):
+        if not text or not any(w in text for w in ("download", "clone", "/resolve/", "save_pretrained")):
             continue
         out += downloads(text, rel)
     return out
@@ -99,6 +109,33 @@ def downloads(text: str, rel: str) -> list[Download]:
         if consts is None:
             consts = {c.group(1): c.group(3) for c in _PY_CONST.finditer(text)}
         got = _python(m.group(1), consts)
+        if got:
+            out.append(Download(got[0], got[1], f"{rel}:{text.count(chr(10), 0, m.start()) + 1}"))
+    if "save_pretrained" in text and "from_pretrained" in text:
+        out += _exports(text, rel, consts if consts is not None else {c.group(1): c.group(3) for c in _PY_CONST.finditer(text)})
+    return out
+
+
+def _exports(text: str, rel: str, consts: dict[str, str]) -> list[Download]:
+    """`m.save_pretrained(P)` where every assignment to `m` in the file loads one repository's model
+    as it is (not a tokenizer, not quantized while loading): P holds that repository's config.json."""
+    loads: dict[str, set[str | None]] = {}
+    count: dict[str, int] = {}
+    for m in _PY_LOAD.finditer(text):
+        var, args = m.group(1), m.group(3)
+        count[var] = count.get(var, 0) + 1
+        first, name = _PY_FIRST.match(args), _PY_FIRST_NAME.match(args)
+        repo = first.group(2) if first else consts.get(name.group(1)) if name else None
+        loads.setdefault(var, set()).add(None if _NOT_MODEL.search(m.group(2)) or _CHANGES.search(args) else repo)
+    assigned: dict[str, int] = {}
+    for m in _PY_ASSIGN.finditer(text):
+        assigned[m.group(1)] = assigned.get(m.group(1), 0) + 1
+    # a variable assigned anything else as well (`m = m.merge_and_unload()`) is not read
+    loaded = {v: next(iter(r)) for v, r in loads.items() if len(r) == 1 and assigned.get(v) == count[v]}
+    out = []
+    for m in _PY_SAVE.finditer(text):
+        folder = m.group(3) if m.group(2) else consts.get(m.group(4) or "")
+        got = _pair(loaded.get(m.group(1)), folder)
         if got:
             out.append(Download(got[0], got[1], f"{rel}:{text.count(chr(10), 0, m.start()) + 1}"))
     return out
