@@ -229,3 +229,30 @@ def test_llmkube_inference_service_reads_as_its_operator_writes_it(scanned):
     assert s.container == {"tool": "llmkube"}  # the operator mounts no /dev/shm
     # a llama.cpp service, or one whose runtime is not vllm, is no vLLM site
     assert scanned({"isvc.yaml": LLMKUBE.replace("runtime: vllm", "runtime: llamacpp")}) == []
+
+
+def test_ray_serve_runtime_env_is_the_engine_environment(scanned, cli, write_project, tmp_path):
+    # an application's runtime_env.env_vars and its LLMConfig's (the deployment's own keys win) are
+    # set in the processes Ray starts vLLM in; a change is written there, not as a shell export
+    serve = """applications:
+- import_path: ray.serve.llm:build_openai_app
+  runtime_env:
+    env_vars: {VLLM_ATTENTION_BACKEND: FLASHINFER, VLLM_USE_V1: "1"}
+  args:
+    llm_configs:
+    - model_loading_config: {model_id: q, model_source: Qwen/Qwen2.5-7B-Instruct}
+      runtime_env:
+        env_vars:
+          VLLM_USE_V1: "0"
+      engine_kwargs: {max_model_len: 8192}
+"""
+    (s,) = scanned({"serve.yaml": serve}, root=tmp_path / "yaml")
+    assert {k: (v.value, v.line) for k, v in s.env.items()} == {"VLLM_ATTENTION_BACKEND": ("FLASHINFER", 4), "VLLM_USE_V1": ("0", 10)}
+    (p,) = scanned(root=tmp_path / "py", files={"app.py": "from ray.serve.llm import LLMConfig\nc = LLMConfig(model_loading_config=dict(model_id='q', "
+                               "model_source='org/m'), runtime_env=dict(env_vars={'VLLM_USE_V1': '1'}))\n"})
+    assert p.env["VLLM_USE_V1"].value == "1"
+    root = write_project({"serve.yaml": serve, "requirements.txt": "vllm==0.10.1\n"}, tmp_path / "fix")
+    cli("audit", str(root), "--gpu", "A100-80GB", "--fix")
+    got = (root / "serve.yaml").read_text()
+    assert 'VLLM_USE_V1: "0"' not in got and "        env_vars: {}\n" in got  # the key's own bytes, nothing else of that block
+    assert got.count("\n") == serve.count("\n") - 1 and "engine_kwargs: {max_model_len: 8192}" in got

@@ -181,8 +181,12 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         # a variable set where the site is started (a launcher script's VLLM_USE_V1=0) is written in that file's syntax
         own = existing.syntax if existing is not None and existing.file != site.file else site.syntax
         syntax = own if own in ("python-call", *site_syntax.DEPLOY_SYNTAXES) else "cli"
+        if site.tool == "ray-serve" and site.syntax in ("kwargs-yaml", "python-call"):
+            # Ray starts vLLM in its own processes: the variable belongs in the LLMConfig's runtime_env
+            syntax = "ray-env-" + site.syntax
         after = site_syntax.env_text(syntax, target, value, (site.source or {}).get("env_style")) if op == "env" else None
-        before = (f'os.environ["{target}"] = {existing.raw}' if syntax == "python-call" else f"{target}={existing.raw}") if existing else None
+        before = (f'os.environ["{target}"] = {existing.raw}' if syntax == "python-call" else f"{target}: {json.dumps(existing.raw)}"
+                  if syntax == "ray-env-kwargs-yaml" else f"{target}={existing.raw}") if existing else None
         return Change(op, target, value, file, syntax, existing.line if existing else None, before, after, setting=existing)
     if op in ("set", "unset") and (name := site_syntax.worker_env(site, target)):
         # an image its env configures (knowledge/deploy/env_images.yaml): the argument is the env var

@@ -169,6 +169,10 @@ def env_text(syntax: str, name: str, value: Any, env_style: str | None = None) -
     v = str(value)
     if syntax == "compose" and env_style == "map":
         return f"environment: {{{name}: {json.dumps(v)}}}"
+    if syntax == "ray-env-kwargs-yaml":
+        return f"runtime_env: {{env_vars: {{{name}: {json.dumps(v)}}}}}"
+    if syntax == "ray-env-python-call":
+        return f"runtime_env={{\"env_vars\": {{{json.dumps(name)}: {json.dumps(v)}}}}}"
     if syntax == "python-call":
         return f"os.environ[{json.dumps(name)}] = {json.dumps(v)}"
     if syntax == "dockerfile":

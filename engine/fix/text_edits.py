@@ -79,8 +79,8 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
         return _python_edit(site, ch, text)
     if ch.syntax in ("yaml-config", "framework-config"):
         return _yaml_edit(site, ch, text)
-    if ch.syntax in DEPLOY_SYNTAXES:
-        return deploy_edit(site, ch, text)
+    if ch.syntax in DEPLOY_SYNTAXES or (ch.syntax == "ray-env-kwargs-yaml" and ch.file == site.file):
+        return deploy_edit(site, ch, text)  # a Ray runtime_env's env_vars key is edited where it is written
     if ch.syntax == "pin":
         return pin_edit(ch, text)
     return None

@@ -243,6 +243,7 @@ def _llm_config(ctx, rel, text, version, call, r, kind, mode, tool) -> Site:
         place_items(ctx, site, r, tracked, rel, text, version, kwargs.lineno)
     elif kwargs is not None:
         site.opaque.append({"code": "spread", "what": "engine_kwargs=" + ast.unparse(kwargs), "where": f"{rel}:{kwargs.lineno}"})
+    site.env = _runtime_env(r, _kw(call, "runtime_env"), rel)
     tp, pp = (site.settings.get(k) for k in ("tensor_parallel_size", "pipeline_parallel_size"))
     if tp is None or tp.resolved:
         tpv = tp.value if tp is not None else 1
@@ -251,6 +252,22 @@ def _llm_config(ctx, rel, text, version, call, r, kind, mode, tool) -> Site:
             site.gpu_request = tpv * ppv
     site.source = {"call": call, "text": text, "target": kind, "func": r.lines.segment(call.func) or kind}
     return site
+
+
+def _runtime_env(r, node, rel: str) -> dict[str, Setting]:
+    """`runtime_env=dict(env_vars={…})` of an LLMConfig: the variables Ray sets where vLLM runs."""
+    from vllm_kb.engine.scan.python_scope import Unresolved
+
+    rt = _mapping(r, node)
+    it = rt.items.get("env_vars") if rt is not None else None
+    if it is None or it.node is None or it.uncertain:
+        return {}
+    try:
+        got = r.value(it.node)
+    except (Unresolved, RecursionError):
+        return {}
+    return {str(k): Setting(str(k), str(v), True, rel, it.node.lineno, str(k), str(v), "python-call")
+            for k, v in (got.items() if isinstance(got, dict) else ()) if isinstance(v, (str, int, float))}
 
 
 def _chat_model(ctx, rel, text, call, r) -> Site | None:

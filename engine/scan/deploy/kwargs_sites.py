@@ -114,7 +114,27 @@ def scan_ray_serve(ctx: ScanContext, rel: str, doc: yamlio.Document, data=None, 
         configs = ((app.get("args") or {}).get("llm_configs") or []) if isinstance(app, dict) and isinstance(app.get("args"), dict) else []
         for j, item in enumerate(configs):
             if is_llm_config(item):
-                out.append(_llm_config(ctx, rel, doc, item, base + ("applications", i, "args", "llm_configs", j), line_offset))
+                site = _llm_config(ctx, rel, doc, item, base + ("applications", i, "args", "llm_configs", j), line_offset)
+                # the application's runtime_env is the parent of each deployment's: its own keys win
+                site.env = {**_runtime_env(rel, doc, app, base + ("applications", i), line_offset), **site.env}
+                out.append(site)
+    return out
+
+
+def _runtime_env(rel: str, doc: yamlio.Document, owner: dict, path: tuple, off: int) -> dict[str, Setting]:
+    """`runtime_env.env_vars` of an application or an LLMConfig: the variables Ray sets in the
+    processes that run vLLM."""
+    rt = owner.get("runtime_env") if isinstance(owner, dict) else None
+    env_vars = rt.get("env_vars") if isinstance(rt, dict) else None
+    out: dict[str, Setting] = {}
+    for k, v in (env_vars.items() if isinstance(env_vars, dict) else ()):
+        if v is None or isinstance(v, (dict, list)):
+            continue
+        at = path + ("runtime_env", "env_vars", k)
+        value = str(v).lower() if isinstance(v, bool) else str(v)
+        # positions only where the YAML is the file's own text (not a RayService's string)
+        out[str(k)] = Setting(str(k), value, True, rel, doc.line_of(at) + off, str(k), value, "kwargs-yaml",
+                              pos=dict(doc.pos(at), env_style="map") if not off else None)
     return out
 
 
@@ -152,6 +172,7 @@ def _llm_config(ctx, rel, doc, item: dict, path: tuple, off: int) -> Site:
     site = mapping_site(ctx, rel, kwargs, lines, line=doc.line_of(path + ("model_loading_config",)) + off,
                         kind="ray.serve.llm LLMConfig", mode="framework_integrated", tool="ray-serve", syntax="kwargs-yaml",
                         model=model, model_line=doc.line_of(path + ("model_loading_config", src_key)) + off)
+    site.env = _runtime_env(rel, doc, item, path, off)
     tp = kwargs.get("tensor_parallel_size", 1)
     pp = kwargs.get("pipeline_parallel_size", 1)
     if all(isinstance(x, int) and not isinstance(x, bool) for x in (tp, pp)):
