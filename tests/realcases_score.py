@@ -170,7 +170,9 @@ def run(folder: Path) -> Outcome:
         priority = (case.get("expect") or {}).get("priority", "P0")
         predicted = bool(set(want) & {rid for _, rid in _flagged(rep, priority)})
     else:
-        predicted = not p0
+        # a control: no P0 at all, and none of the rules it names gives a P1 either
+        banned = set(expected({"expect": {"check": case["not_flagged"]}})) if case.get("not_flagged") else set()
+        predicted = not p0 and not banned & {rid for _, rid in _flagged(rep, "P1")}
     fix = fix_proposed(rep, case["fix_used"]) if case.get("fix_used") and case["kind"] == "failure" else None
     diag = diagnosed(case, want) if case["kind"] == "failure" and case.get("error") and want else None
     return Outcome(folder.name, case["kind"], cls, expect, predicted, sorted(set(ids)), fix, diag=diag,
