@@ -42,8 +42,11 @@ def _script_text(ctx, rel: str, script: str) -> str | None:
                 ref = cand
                 break
         if ref is None:
-            tail = "/" + posixpath.normpath(script).lstrip("/")
-            hits = [f for f in _files(ctx) if ("/" + f).endswith(tail)]
+            tail = posixpath.normpath(script).lstrip("/")
+            # the files that are `tail` or end with `/tail`: the context's index of path tails (a
+            # pass over every file per script was a quarter of the 5,000-file tree's audit)
+            hits = (ctx.files_ending(tail) if hasattr(ctx, "files_ending")
+                    else [f for f in _files(ctx) if ("/" + f).endswith("/" + tail)])
             ref = hits[0] if len(hits) == 1 else None
     return ctx.read(ref) if ref is not None else None
 
