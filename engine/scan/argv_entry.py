@@ -19,7 +19,7 @@ from vllm_kb.engine.scan import entry_assigns, hydra_entry
 from vllm_kb.engine.scan.cli_args import coerce
 from vllm_kb.engine.scan.context import parse_python
 from vllm_kb.engine.scan.launchers import _PYTHON, Launch, program_start
-from vllm_kb.engine.scan.python_scope import module_attr
+from vllm_kb.engine.scan.python_scope import module_attr, walk  # walk: ast.walk's order, the module's nodes listed once
 
 # A file must spell one of these to be read as an entry point.
 MARKS = ("add_cli_args", "make_arg_parser", "from_cli_args")
@@ -167,7 +167,7 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
     engine = None
     serve = llm = False
     out = EntryPoint(file, "")
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Call):
             continue
         f = node.func
@@ -200,7 +200,7 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
                     out.model_default = (kw.value.value, kw.value.lineno)
     if engine is None and not serve:
         return None
-    for node in ast.walk(tree):  # `args.model = args.model_path`: an own option handed to an engine argument
+    for node in walk(tree):  # `args.model = args.model_path`: an own option handed to an engine argument
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
             if isinstance(target, ast.Attribute) and isinstance(value, ast.Attribute) and _same_namespace(target, value):
@@ -220,7 +220,7 @@ def _vllm_names(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
     vllm modules (`import vllm`, `import vllm.engine.arg_utils as au`)."""
     names: dict[str, str] = {}
     modules: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "vllm":
             for a in node.names:
                 names[a.asname or a.name] = a.name
