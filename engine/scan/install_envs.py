@@ -27,14 +27,7 @@ _DOCKER_NAMES = ("dockerfile", "containerfile")
 
 def _commands(text: str, docker: bool):
     """(line, command) for each shell command, `&&`/`;`/`||` chains split, continuations joined."""
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        start, logical = i + 1, lines[i]
-        while logical.rstrip().endswith("\\") and i + 1 < len(lines):
-            i += 1
-            logical = logical.rstrip()[:-1] + " " + lines[i]
-        i += 1
+    for start, _, logical in pip_lines.logical_lines(text):
         body = logical.strip()
         if docker:
             head = body.split(None, 1)

@@ -22,8 +22,8 @@ def as_run(text: str) -> str:
     return "\n".join(out)
 
 
-def pip_commands(text: str) -> Iterator[tuple[int, int, str, list[str]]]:
-    """(first line, last line, the RUN instruction joined, the words after `pip install`) per command."""
+def logical_lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """(first line, last line, the line with its `\\` continuations joined) per logical line."""
     lines = text.splitlines()
     i = 0
     while i < len(lines):
@@ -32,12 +32,18 @@ def pip_commands(text: str) -> Iterator[tuple[int, int, str, list[str]]]:
             i += 1
             logical = logical.rstrip()[:-1] + " " + lines[i]
         i += 1
+        yield start, i, logical
+
+
+def pip_commands(text: str) -> Iterator[tuple[int, int, str, list[str]]]:
+    """(first line, last line, the RUN instruction joined, the words after `pip install`) per command."""
+    for start, end, logical in logical_lines(text):
         if not logical.lstrip().upper().startswith("RUN") or not PIP_INSTALL.search(logical):
             continue
         for m in PIP_INSTALL.finditer(logical):
             rest = re.split(r"&&|\|\||;|\|", logical[m.end():], maxsplit=1)[0]
             try:
-                yield start, i, logical, shlex.split(rest, comments=True)
+                yield start, end, logical, shlex.split(rest, comments=True)
             except ValueError:
                 continue
 
