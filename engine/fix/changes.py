@@ -14,6 +14,7 @@ from vllm_kb.engine.fix.spelling import cli_text, merge_value, yaml_key  # noqa:
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
 from vllm_kb.engine.check.evaluate import Result
+from vllm_kb.engine.scan import dynamo_run
 from vllm_kb.engine.scan.site import Setting, Site
 
 PRIORITY_ORDER = {"P0": 0, "P1": 1, "P2": 2}
@@ -173,6 +174,10 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         # Xinference's own launch option (engine/scan/xinference_engine.py), not an engine keyword
         option = {"python-call": f"n_gpu={value}", "kwargs-json": f'"n_gpu": {value}'}.get(site.syntax, f"--n-gpu {value}")
         return Change("set", target, value, site.file, site.syntax, None, None, option)
+    if site.kind == "dynamo run" and op == "set":  # its own clap options, else the --extra-engine-args JSON (scan/dynamo_run.py)
+        flag = next((f for f, (name, _) in dynamo_run.ENGINE.items() if name == target), None)
+        told = f"{flag} {value}" if flag else f'--extra-engine-args args.json  # args.json: {{"{target}": {json.dumps(value)}}}'
+        return Change("set", target, value, site.file, site.syntax, None, None, told)
     if op in ("env", "unset_env"):
         existing = site.env.get(target)
         if op == "unset_env" and existing is None:
