@@ -176,3 +176,15 @@ def test_swift_rope_scaling_is_applied_to_the_config_vllm_reads(tmp_path, flags,
     (sr,) = _run(tmp_path, files)
     l14 = next(r for r in sr.results if r.check.id == "L14")
     assert (l14.status == "recommended" and l14.priority == "P0") is p0
+
+
+def test_swift_1x_example_script_is_swift_infer(tmp_path):
+    """ms-swift 1.x from its checkout: examples/pytorch/llm/llm_infer.py only calls infer_main(), so it
+    is read as `swift infer` (modelscope/ms-swift#527: --infer_backend vllm --tensor_parallel_size 100)."""
+    sites = _run(tmp_path, {
+        "requirements.txt": "ms-swift==1.7.3\nvllm==0.3.3\n",
+        "infer.sh": "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 python examples/pytorch/llm/llm_infer.py \\\n"
+                    "    --infer_backend vllm --ckpt_dir output/checkpoint-800 --tensor_parallel_size 100\n"})
+    (sr,) = sites
+    assert (sr.site.kind, sr.site.framework, sr.site.mode) == ("swift infer", "ms-swift", "framework_integrated")
+    assert sr.site.settings["tensor_parallel_size"].value == 100

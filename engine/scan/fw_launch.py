@@ -19,6 +19,8 @@ from vllm_kb.engine.scan.site import Setting
 
 TRL_COMMANDS = {"grpo", "rloo", "dpo", "online_dpo", "online-dpo", "kto", "sft", "reward", "gkd", "xpo", "nash_md", "ppo"}
 SWIFT_COMMANDS = {"rlhf", "rollout", "infer", "deploy", "sft", "pt", "app", "eval", "export", "sample"}
+# ms-swift 1.x's example scripts (examples/pytorch/llm/, e.g. v1.7.3): each only calls the main of a `swift` command
+SWIFT_EXAMPLES = {"llm_infer.py": "infer", "llm_deploy.py": "deploy", "llm_sft.py": "sft", "llm_app_ui.py": "app"}
 LF_COMMANDS = {"api", "chat", "webchat", "webui", "train", "eval", "export"}
 # LLaMA-Factory before llamafactory-cli (llmtuner 0.6.x/0.7.0, run from a checkout): these scripts build
 # ChatModel() from their command line exactly as `llamafactory-cli api|chat|webchat` does later
@@ -141,6 +143,10 @@ def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaun
     swift = re.search(r"(?:^|/)swift/cli/(\w+)\.py$", script)  # ms-swift's own CLI file, what `swift <cmd>` runs
     if swift and swift.group(1) in SWIFT_COMMANDS:
         return FwLaunch("ms-swift", f"swift {swift.group(1)}", "flags", j + 1, command=swift.group(1), env=env, program_start=program)
+    if (cmd := SWIFT_EXAMPLES.get(script.rsplit("/", 1)[-1])) and ("pytorch/llm/" in script or any(
+            v.lstrip("-").split("=")[0] in ("infer_backend", "ckpt_dir", "model_type") for v in rest)):
+        # ms-swift 1.x run from its checkout: examples/pytorch/llm/llm_infer.py is `infer_main()`, what `swift infer` runs
+        return FwLaunch("ms-swift", f"swift {cmd}", "flags", j + 1, command=cmd, env=env, program_start=program)
     if script.rsplit("/", 1)[-1] == "train_ppo_ray.py" and any(v.lstrip("-").split("=")[0] in ("vllm_num_engines", "vllm.num_engines") for v in rest):
         # OpenRLHF run from its checkout: examples/train_ppo_ray.py up to 0.3.x, the CLI file later
         return FwLaunch("openrlhf", "openrlhf train_ppo_ray", "flags", j + 1, env=env, program_start=program)
