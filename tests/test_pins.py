@@ -25,6 +25,9 @@ def scan(tmp_path, name, text):
     ("environment.yml", "dependencies:\n  - python=3.11\n  - pip:\n    - vllm==0.31.0\n", "==0.31.0", 4),
     ("environment.yml", "dependencies:\n  - conda-forge::vllm=0.8\n", "==0.8.*", 2),
     ("uv.lock", '[[package]]\nname = "vllm"\nversion = "0.20.0"\n', "==0.20.0", 3),
+    # AReaL's vLLM variant: a second project file its Dockerfile syncs for VARIANT=vllm
+    ("pyproject.vllm.toml", '[project]\nname="areal"\n[project.optional-dependencies]\nvllm=["vllm==0.19.1; sys_platform == \'linux\'"]\n',
+     "==0.19.1", 4),
 ])
 def test_pin_forms(tmp_path, name, text, spec, line):
     (p,) = [p for p in scan(tmp_path, name, text) if p.package == "vllm"]  # torch is read too (check L115)
@@ -157,3 +160,8 @@ def test_pins_in_the_install_that_pins_vllm_hold_where_that_release_runs(write_p
     ctx = scan_project(root).ctx
     assert ctx.framework_pin("eval/run.py", "transformers") is None
     assert ctx.framework_pin("train.py", "transformers").exact == "4.48.1"
+
+
+def test_only_a_variant_pyproject_is_a_pin_file():
+    assert pins.is_pin_file("pyproject.vllm.toml") and pins.is_pin_file("sub/pyproject.cuda.toml")
+    assert not pins.is_pin_file("pyproject.toml.bak") and not pins.is_pin_file("pyproject.a.b.toml")

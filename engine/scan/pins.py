@@ -32,8 +32,15 @@ def is_pin_file(rel: str) -> bool:
         (name.startswith("requirements") and name.endswith((".txt", ".in")))
         or (name.startswith("constraints") and name.endswith(".txt"))
         or head.rpartition("/")[2].lower() == "requirements" and name.endswith((".txt", ".in"))
+        or _variant_pyproject(name)
         or name in ("pyproject.toml", "setup.py", "setup.cfg", "environment.yml", "environment.yaml", "conda.yml", "conda.yaml", "uv.lock", "poetry.lock")
     )
+
+
+def _variant_pyproject(name: str) -> bool:
+    """`pyproject.vllm.toml`: a second project file for one build variant (AReaL keeps its vLLM
+    variant's pins there, apart from the sglang ones, and its Dockerfile syncs it for VARIANT=vllm)."""
+    return name.startswith("pyproject.") and name.endswith(".toml") and name.count(".") == 2
 
 
 def is_dockerfile(rel: str) -> bool:
@@ -51,7 +58,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     if is_dockerfile(rel) or name.endswith(".ipynb"):  # a notebook as its pip lines (notebook_json.pip_lines)
         return dockerfile_pins(rel, text)
     try:
-        if name == "pyproject.toml":
+        if name == "pyproject.toml" or _variant_pyproject(name):
             return _pyproject(rel, text)
         if name in ("uv.lock", "poetry.lock"):
             return _lock(rel, text)
