@@ -5,7 +5,7 @@ ms-swift YAML/JSON. Which framework a file belongs to is decided by keys only it
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks, yamlio
-from vllm_kb.engine.scan import framework_site, nemo_rl_config, swift_adapters
+from vllm_kb.engine.scan import areal_config, framework_site, nemo_rl_config, swift_adapters
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.fw_launch import mapping_entries
 from vllm_kb.engine.scan.site import Site
@@ -47,6 +47,8 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
             command = nemo_rl_config.generation_command(nemo_rl_config.composed(ctx, rel))
             fid = "nemo-rl" if command else None
         if fid is None:
+            if doc.index == 0 and areal_config.is_areal(doc.data):  # AReaL: its launcher starts the vLLM servers
+                out += areal_config.scan(ctx, rel, doc)
             continue
         fw = frameworks.get(fid)
         verl = fid in ("verl", "easyr1", "nemo-rl")
