@@ -188,3 +188,13 @@ def test_swift_1x_example_script_is_swift_infer(tmp_path):
     (sr,) = sites
     assert (sr.site.kind, sr.site.framework, sr.site.mode) == ("swift infer", "ms-swift", "framework_integrated")
     assert sr.site.settings["tensor_parallel_size"].value == 100
+
+
+def test_swift_1x_tensor_parallel_beyond_the_visible_gpus(tmp_path):
+    """The engine swift builds in its own process needs TP × PP GPUs like any other (L34 P0)."""
+    sites = _run(tmp_path, {
+        "requirements.txt": "ms-swift==1.7.3\nvllm==0.3.3\n",
+        "infer.sh": "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 python examples/pytorch/llm/llm_infer.py --infer_backend vllm "
+                    "--ckpt_dir output/checkpoint-800 --tensor_parallel_size 100\n"}, gpu="A100-80GB x8")
+    (sr,) = sites
+    assert any(r.check.id == "L34" and r.priority == "P0" for r in sr.results if r.needs_change)
