@@ -21,7 +21,9 @@ def _feature_used(row: compat.Row, site, facts: dict) -> bool:
     if rid == "ms-swift-rollout-worker-extension":
         return site.framework_command == "rollout"
     if rid == "ms-swift-grpo-v0-engine-path":
-        return site.framework_command == "rlhf" and site.mode == "rlhf_colocate"
+        # the trainer's own engine, colocated or (before 3.5.0) on the GPUs training leaves: both load
+        # weights through the V0 path; only an external rollout server is out of it
+        return site.framework_command == "rlhf" and site.mode in ("rlhf_colocate", "standalone_offline")
     if rid in ("llamafactory-multimodal-limit", "easyr1-mm-preprocessor-cache"):
         return framework_kwargs.multimodal(site, facts)
     if rid in ("trl-vllm-serve-dp-dense", "trl-vllm-serve-dp-one-device"):
