@@ -174,3 +174,16 @@ def test_a_torch_beside_its_own_vllm_release_is_that_install(write_project):
     got, _ = _judged(write_project, {"requirements.txt": "vllm==0.6.3\n",
                                      "requirements_vllm.txt": "torch==2.7.0\nvllm==0.9.0.1\n"})
     assert got[0] != "recommended"
+
+
+def test_install_envs_reads_only_lines_that_install_or_activate():
+    """install_envs skips, before any regular expression, the lines with neither `install` nor
+    `activate` (most of a README): the environments are the ones a full read gives."""
+    from vllm_kb.engine.scan import install_envs
+
+    text = ("# Setup\nSome prose; with && chains || and $ prompts.\n$ conda activate serve && echo hi\n"
+            "! pip install \\\n  -r requirements-vllm.txt; ls\nconda deactivate\n"
+            "source .venv/bin/activate\n% python -m pip install --requirement=requirements.txt\n")
+    got = install_envs.file_envs("README.md", text, lambda rel, ref: ref)
+    assert got == {"requirements-vllm.txt": {"env:serve"}, "requirements.txt": {"env:.venv"}}
+    assert install_envs.file_envs("README.md", "use -r here, no installer", lambda rel, ref: ref) == {}

@@ -26,7 +26,9 @@ _DOCKER_NAMES = ("dockerfile", "containerfile")
 
 
 def _commands(text: str, docker: bool):
-    """(line, command) for each shell command, `&&`/`;`/`||` chains split, continuations joined."""
+    """(line, command) for each shell command that can install or activate (the only ones
+    `file_envs` reads: every pattern it matches holds `install` or `activate`), `&&`/`;`/`||`
+    chains split, continuations joined."""
     for start, _, logical in pip_lines.logical_lines(text):
         body = logical.strip()
         if docker:
@@ -37,6 +39,8 @@ def _commands(text: str, docker: bool):
                 yield start, "FROM"
                 continue
             body = head[1] if len(head) > 1 else ""
+        if "install" not in body and "activate" not in body:  # most lines of a README: no regex run on them
+            continue
         body = re.sub(r"^(?:[$>]\s+|[!%])", "", body)
         for part in re.split(r"&&|\|\||;", body):
             if part.strip():
@@ -49,7 +53,9 @@ def _env_name(path: str) -> str:
 
 def file_envs(rel: str, text: str, resolve) -> dict[str, set[str]]:
     """{requirements file (project path): environments this file's instructions install it into}."""
-    if "-r" not in text and "--requirement" not in text:
+    # every install this reads is a `pip … install` (pip_lines.PIP_INSTALL) in the text as written:
+    # "-r" alone is in nearly every file (vLLM's tree: 482 files read line by line, half of `detect`)
+    if ("-r" not in text and "--requirement" not in text) or "install" not in text or "pip" not in text:
         return {}
     docker = rel.rpartition("/")[2].lower().startswith(_DOCKER_NAMES)
     base = f"image:{rel}" if docker else "default"
