@@ -1,9 +1,11 @@
-"""ms-swift's torchrun world around its colocated rollout engine (check L70, ms-swift#3739)."""
+"""ms-swift's torchrun world around its colocated rollout engine (check L70, ms-swift#3739). Before 3.5.0
+swift colocates only when --num_infer_workers equals the GPU count (3.2.2 rlhf_args.py:204-224), as the
+example the reporter followed passes it."""
 from vllm_kb.engine.audit import audit
 
 GRPO = """\
 NPROC_PER_NODE={n} swift rlhf --rlhf_type grpo --model Qwen/Qwen2.5-7B-Instruct --dataset d.jsonl \\
-    --use_vllm true --tensor_parallel_size {tp} --output_dir out
+    --use_vllm true --num_infer_workers {n} --tensor_parallel_size {tp} --output_dir out
 """
 
 
