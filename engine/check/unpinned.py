@@ -90,10 +90,7 @@ _SETTLED_DAYS = 183
 def _dropped_long_before(f, site: Site, cat: Catalog) -> bool:
     """Whether the release that dropped the option came out more than half a year before the newest."""
     e = _entry(f, site, cat)
-    last = getattr(e, "last", None)
-    if e is None or not last or cat.index_version(str(last)) >= cat.index_version(str(cat.versions[-1])):
-        return False
-    gone = next((str(v) for v in cat.versions if v > cat.index_version(str(last))), None)
+    gone = e.removed_in() if e is not None and getattr(e, "spans", None) else None
     day, newest = release_dates.released_on(gone) if gone else None, release_dates.released_on(str(cat.versions[-1]))
     if not day or not newest:
         return False
