@@ -42,6 +42,10 @@ def facts(version, cc, model, forced=None, v1=True, **startup):
     ("0.10.2", 8.0, GPT_OSS, "FLASH_ATTN", True, "FLASH_ATTN", "Sinks are only supported in FlashAttention 3"),
     ("0.10.2", 9.0, GPT_OSS, "FLASHINFER", True, "FLASHINFER", "FlashInfer backend currently does not support attention sinks"),
     ("0.20.0", 8.9, GPT_OSS, "FLASH_ATTN", True, "FLASH_ATTN", "Sinks are only supported"),
+    # VLLM_USE_V1=0: V0's FlashAttentionImpl takes no sinks on Hopper either (FA3 is V1's Impl only)
+    ("0.10.1", 9.0, GPT_OSS, None, False, "FLASH_ATTN", "FlashAttentionImpl.__init__() got an unexpected keyword argument 'sinks'"),
+    ("0.10.2", 9.0, GPT_OSS, None, False, "FLASH_ATTN", "FlashAttentionImpl.__init__() got an unexpected keyword argument 'sinks'"),
+    ("0.10.1.1", 7.5, GPT_OSS, None, False, "XFORMERS", "XFormersImpl.__init__() got an unexpected keyword argument 'sinks'"),
 ])
 def test_refused(version, cc, model, forced, v1, backend, words):
     got = facts(version, cc, model, forced, v1)
