@@ -1,0 +1,20 @@
+#!/bin/sh
+set -x
+python3 -m verl.trainer.main_ppo \
+    data.train_files=$HOME/data/train.parquet \
+    data.val_files=$HOME/data/test.parquet \
+    data.train_batch_size=64 \
+    data.max_prompt_length=3072 \
+    data.max_response_length=1024 \
+    actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct \
+    actor_rollout_ref.actor.ppo_mini_batch_size=32 \
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 \
+    actor_rollout_ref.rollout.name=vllm \
+    actor_rollout_ref.rollout.tensor_model_parallel_size=2 \
+    actor_rollout_ref.rollout.gpu_memory_utilization=0.5 \
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=2 \
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=2 \
+    critic.model.path=Qwen/Qwen2.5-7B-Instruct \
+    critic.ppo_micro_batch_size_per_gpu=2 \
+    trainer.n_gpus_per_node=8 \
+    trainer.nnodes=1
