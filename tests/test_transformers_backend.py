@@ -75,3 +75,36 @@ def test_a_model_the_backend_runs_stays_p1(tmp_path):
 def test_glm53_flash_before_its_release_is_p1(tmp_path):
     status, prio = _l21(tmp_path, "vllm==0.28.0", "zai-org/GLM-5.3-Flash")
     assert (status, prio) == ("recommended", "P1")
+
+
+def test_image_features_as_a_pair():
+    # Qwen3-VL's get_image_features returns (embeddings, deepstack) from transformers 4.57.0; the
+    # multimodal class hands it on unchanged in 0.10.0-0.14.1 (0.15.0 takes the first item)
+    assert TABLE["mm_features_passthrough"] == [["0.10.0", "0.14.1"]]
+    assert {"qwen3_vl", "qwen3_vl_moe"} <= set(TABLE["mm_tuple_features"])
+    assert not {"qwen2_5_vl", "llava", "gemma3"} & set(TABLE["mm_tuple_features"])
+    mm = {"model_type": "qwen3_vl", "multimodal": True}
+    assert fallback_facts(mm, TABLE, "0.10.1.1") == {"arch_fallback_fails": "mm_features"}
+    assert fallback_facts(mm, TABLE, "0.10.0") == {"arch_fallback_fails": "mm_features"}
+    assert fallback_facts(mm, TABLE, "0.15.0") == {}
+    # no dummy image in the memory profiling: the engine starts (the first image request fails)
+    assert fallback_facts(mm, TABLE, "0.10.1.1", {"skip_mm_profiling": True}) == {}
+    assert fallback_facts(mm, TABLE, "0.10.1.1", {"limit_mm_per_prompt": '{"image": 0}'}) == {}
+    assert fallback_facts(mm, TABLE, "0.10.1.1", {"task": "embed"}) == {}
+    assert fallback_facts({**mm, "multimodal": False}, TABLE, "0.10.1.1") == {}
+
+
+def test_qwen3_vl_before_its_release_is_refused(tmp_path):
+    # ms-swift #6183, vLLM-Kunlun #89: Qwen3-VL on 0.10.1.1 stops in profile_run
+    assert _l21(tmp_path, "vllm==0.10.1.1", "Qwen/Qwen3-VL-8B-Instruct") == ("recommended", "P0")
+    (tmp_path / "b").mkdir()
+    assert _l21(tmp_path / "b", "vllm==0.11.0", "Qwen/Qwen3-VL-8B-Instruct")[0] == "enabled"
+    (tmp_path / "c").mkdir()  # the same launch with Qwen2.5-VL, which 0.10.1.1 implements
+    assert _l21(tmp_path / "c", "vllm==0.10.1.1", "Qwen/Qwen2.5-VL-7B-Instruct")[0] == "enabled"
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "requirements.txt").write_text("vllm==0.10.1.1\n", encoding="utf-8")
+    (tmp_path / "d" / "serve.sh").write_text("#!/bin/bash\nvllm serve Qwen/Qwen3-VL-8B-Instruct --skip-mm-profiling\n",
+                                             encoding="utf-8")
+    rep = audit(tmp_path / "d", gpu="H100")
+    got = [(r.status, r.priority) for s in rep.sites for r in s.results if r.check.id == "L21"]
+    assert got == [("recommended", "P1")]

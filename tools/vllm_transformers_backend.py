@@ -12,13 +12,21 @@ transformers/ package, and models/registry.py):
   (`model_config.get_head_size()`); from 0.28.0 each layer's own geometry
   (`model_arch_config[i]`), so a model whose layers differ in head size fits only from there;
 - `layer_refusal`: the release raises for a layer that does not go through transformers' attention
-  interface (a linear-attention / state-space mixer), with the file, line and words.
+  interface (a linear-attention / state-space mixer), with the file, line and words;
+- `mm_features_passthrough`: the multimodal wrapper (TransformersForMultimodalLM, 0.10.0+) hands on
+  what the transformers model's `get_image_features` returns unchanged unless it is a tensor; from
+  0.15.0 it takes the first item of a tuple (`isinstance(vision_embeddings, tuple)`). A pair there
+  is not one embedding per image, and the engine's check of the dummy image's embeddings
+  (`sanity_check_mm_encoder_outputs`) stops the memory profiling.
 
 transformers side, from the wheels (transformers/models/<type>/):
 - `linear_layers`: model types whose modeling module defines a non-attention token mixer
   (linear attention, gated delta net, Mamba mixer, short convolution), the first wheel that has it;
 - `mixed_head_dim`: model types whose configuration declares a second head size for some layers
-  (`global_head_dim`), the first wheel that has it.
+  (`global_head_dim`), the first wheel that has it;
+- `mm_tuple_features`: model types whose base model's `get_image_features` returns a tuple on every
+  path (Qwen3-VL's image embeddings and deepstack features, 4.57.0), the first wheel that has it
+  (the 5.x wheels return an output object instead; vLLM 0.12.0-0.14.1 require transformers<5).
 
     python tools/vllm_transformers_backend.py SRC_DIR WHEEL_DIR          # SRC_DIR/<release>/vllm/...
     python tools/vllm_transformers_backend.py --check SRC_DIR WHEEL_DIR
@@ -26,6 +34,7 @@ transformers side, from the wheels (transformers/models/<type>/):
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import sys
 import zipfile
@@ -88,6 +97,8 @@ def vllm_side(src: Path) -> dict:
             "gate": "is_backend_compatible()" in gate_text,
             "one_head": ("get_head_size()" in joined or "head_size=config.head_dim" in joined) and "model_arch_config[i]" not in joined,
             "refusal": refusal,
+            "mm_pass": "vision_embeddings = self.model.get_image_features(" in joined
+                       and "isinstance(vision_embeddings, tuple)" not in joined,
         }))
     have = [(v, r) for v, r in rows if r is not None]
     out: dict = {"vllm_scanned": [v for v, _ in rows], "fallback": _spans([(v, r is not None) for v, r in rows])}
@@ -95,6 +106,7 @@ def vllm_side(src: Path) -> dict:
     out["compat_gate"] = _spans([(v, bool(r and r["gate"])) for v, r in rows])
     out["one_head_size"] = _spans([(v, bool(r and r["one_head"])) for v, r in rows])
     out["layer_refusal"] = _spans([(v, bool(r and r["refusal"])) for v, r in rows])
+    out["mm_features_passthrough"] = _spans([(v, bool(r and r["mm_pass"])) for v, r in rows])
     last = next((v for v, r in reversed(have) if r["refusal"]), None)
     if last:
         out["layer_refusal_at"] = {"release": last, **dict(have)[last]["refusal"]}
@@ -110,6 +122,7 @@ def transformers_side(wheels: list[Path]) -> dict:
     found.sort(key=lambda x: _key(x[0]))
     linear: dict[str, str] = {}
     mixed: dict[str, str] = {}
+    pairs: dict[str, str] = {}
     for v, w in found:
         with zipfile.ZipFile(w) as z:
             for name in z.namelist():
@@ -121,8 +134,25 @@ def transformers_side(wheels: list[Path]) -> dict:
                     linear.setdefault(m.group(1), v)
                 if kind == "configuration" and re.search(r"\bglobal_head_dim\b", src):
                     mixed.setdefault(m.group(1), v)
+                if kind == "modeling" and "def get_image_features" in src and _tuple_features(src):
+                    pairs.setdefault(m.group(1), v)
     return {"transformers_scanned": [v for v, _ in found], "linear_layers": dict(sorted(linear.items())),
-            "mixed_head_dim": dict(sorted(mixed.items()))}
+            "mixed_head_dim": dict(sorted(mixed.items())), "mm_tuple_features": dict(sorted(pairs.items()))}
+
+
+def _tuple_features(src: str) -> bool:
+    """A class of the module whose `get_image_features` returns a tuple literal on every path."""
+    try:
+        tree = ast.parse(src)
+    except SyntaxError:
+        return False
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        for fn in cls.body:
+            if isinstance(fn, ast.FunctionDef) and fn.name == "get_image_features":
+                rets = [r for r in ast.walk(fn) if isinstance(r, ast.Return)]
+                if rets and all(isinstance(r.value, ast.Tuple) for r in rets):
+                    return True
+    return False
 
 
 def _flow(spans: list[list[str]]) -> str:
@@ -134,10 +164,11 @@ def render(vs: dict, ts: dict) -> str:
         "# What vLLM's Transformers-backend fallback (an architecture vLLM does not implement, 0.7.2+) can run:",
         "# per vLLM release the wrapper classes, the is_backend_compatible() gate, whether every decoder layer's",
         "# Attention takes one whole-model head size (before 0.28.0) and the refusal of a layer that is not",
-        "# attention; per transformers model type, a non-attention token mixer (linear attention, gated delta",
-        "# net, Mamba, short convolution) or a second head size (global_head_dim), from the first wheel that",
-        "# has it. GENERATED by tools/vllm_transformers_backend.py from vLLM's sdists and the transformers",
-        "# wheels. Do not edit by hand.",
+        "# attention, and whether the multimodal wrapper hands on a tuple from get_image_features unchanged;",
+        "# per transformers model type, a non-attention token mixer (linear attention, gated delta net, Mamba,",
+        "# short convolution), a second head size (global_head_dim) or image features returned as a tuple, from",
+        "# the first wheel that has it. GENERATED by tools/vllm_transformers_backend.py from vLLM's sdists and",
+        "# the transformers wheels. Do not edit by hand.",
         "version: 1",
         "vllm_scanned: [" + ", ".join(f'"{v}"' for v in vs["vllm_scanned"]) + "]",
         f"fallback: {_flow(vs['fallback'])}",
@@ -146,12 +177,13 @@ def render(vs: dict, ts: dict) -> str:
         f"compat_gate: {_flow(vs['compat_gate'])}",
         f"one_head_size: {_flow(vs['one_head_size'])}",
         f"layer_refusal: {_flow(vs['layer_refusal'])}",
+        f"mm_features_passthrough: {_flow(vs['mm_features_passthrough'])}",
     ]
     if "layer_refusal_at" in vs:
         at = vs["layer_refusal_at"]
         lines.append(f'layer_refusal_at: {{release: "{at["release"]}", file: {at["file"]}, line: {at["line"]}}}')
     lines.append("transformers_scanned: [" + ", ".join(f'"{v}"' for v in ts["transformers_scanned"]) + "]")
-    for key in ("linear_layers", "mixed_head_dim"):
+    for key in ("linear_layers", "mixed_head_dim", "mm_tuple_features"):
         lines += [f"{key}:", *(f'  {t}: "{v}"' for t, v in ts[key].items())]
     return "\n".join(lines) + "\n"
 

@@ -104,7 +104,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                            _transformers_classes(kb) if model.get("auto_map") is not None else None))
     if out.get("arch_fallback") in ("text", "transformers"):
         out.update(fallback_facts(built, kb.doc("vllm", "transformers_backend.yaml").data,
-                                  str((facts.get("vllm") or {}).get("version") or version)))
+                                  str((facts.get("vllm") or {}).get("version") or version), engine))
     out.update(task_facts(built, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data,
                           str((facts.get("vllm") or {}).get("version") or version), (facts.get("site") or {}).get("syntax")))
     out.update(model_kernel_facts(out.get("arch", model.get("architecture")), facts.get("gpu") or {},

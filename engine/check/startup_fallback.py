@@ -4,9 +4,13 @@ back to (0.7.2+), can run the model once it has taken it: knowledge/vllm/transfo
 and sizes the KV cache from them; it has no place for a layer that is not attention (linear
 attention, a state-space mixer: refused by name from 0.30.0) and, before 0.28.0, gives every layer
 one head size, which a model whose layers have two (Gemma 4's head_dim and global_head_dim) does
-not fit. Which model types have either is read from the transformers wheels."""
+not fit. Its multimodal wrapper (0.10.0+) hands on what the transformers model's get_image_features
+returns unchanged unless it is a tensor, up to 0.14.1: Qwen3-VL's (image embeddings, deepstack
+features) pair then fails the engine's check of the dummy image's embeddings while it profiles
+memory. Which model types have any of these is read from the transformers wheels."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from vllm_kb.engine.check.startup_arch import _known
@@ -17,8 +21,12 @@ LAYER_REFUSAL = ("Layer {i} ({layer_type}) does not dispatch through the Transfo
                  "vLLM has no other way to handle it.")
 
 
-def fallback_facts(model: dict, table: dict, version: str | None) -> dict[str, Any]:
-    """`arch_fallback_fails` ("linear", "head_size") where the backend cannot run the model in this
+# the runners that build the backend's pooling class (TransformersModel), which takes no image
+_POOLING = ("embed", "embedding", "classify", "score", "reward", "pooling")
+
+
+def fallback_facts(model: dict, table: dict, version: str | None, engine: dict | None = None) -> dict[str, Any]:
+    """`arch_fallback_fails` ("linear", "head_size", "mm_features") where the backend cannot run the model in this
     release; `arch_fallback_doubt` ("linear") where it takes a model with linear-attention layers
     but the release has no refusal to say so. Nothing where the table or the model type is unknown."""
     v = try_parse(version) if version else None
@@ -34,4 +42,22 @@ def fallback_facts(model: dict, table: dict, version: str | None) -> dict[str, A
         return {"arch_fallback_doubt": "linear"}
     if mtype in table["mixed_head_dim"] and _known(table["one_head_size"], releases, v):
         return {"arch_fallback_fails": "head_size"}
+    if model.get("multimodal") and mtype in (table.get("mm_tuple_features") or {}) \
+            and _known(table.get("mm_features_passthrough") or [], releases, v) and _profiles_images(engine or {}):
+        return {"arch_fallback_fails": "mm_features"}
     return {}
+
+
+def _profiles_images(engine: dict) -> bool:
+    """The engine runs the encoder on dummy images while it profiles memory (gpu_model_runner.py
+    profile_run): not with --skip-mm-profiling (0.10.1+), with no image allowed per prompt, or under
+    a pooling runner, whose class takes no image."""
+    if engine.get("skip_mm_profiling") is True or str(engine.get("task") or engine.get("runner") or "") in _POOLING:
+        return False
+    limit = engine.get("limit_mm_per_prompt")
+    if isinstance(limit, str):
+        try:
+            limit = json.loads(limit)
+        except ValueError:
+            limit = None
+    return not (isinstance(limit, dict) and limit.get("image") == 0)
