@@ -147,16 +147,25 @@ def _install(site: Site, choice, basis: str, ctx: ScanContext) -> str | None:
 def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext):
     """The release the site runs (pin, image tag or image build) and its facts."""
     tag = deploy.image_version(site.image)
+    # a script's own install on the launch's path that is already the folder's pin says nothing new
+    same = site.launch.get("installed_on_path") and site.installed and choice.pin is not None and choice.where == site.installed[1]
     if tag and choice.basis != "cli":
         at_file, at_line = site.launch.get("image_at") or (site.file, site.line)  # a Dockerfile FROM the site's file runs in
         choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(at_file, at_line, site.image or "", f"=={tag}", "image", tag))
+    elif same:
+        pass
     elif site.installed and choice.basis != "cli" and (ranged := pins_mod.installed_range(site.installed, cat.versions, cat.newest)):
         choice = ranged  # `pip install "vllm>=0.10"` in the site's own setup: judged as a requirements file's range
     elif site.installed and choice.basis != "cli":
         v, where, text = site.installed
         f, _, ln = where.rpartition(":")
         basis = "executable" if text.rsplit("/", 1)[-1].startswith(("vllm_", "vllm-")) else "build"
-        choice = pins_mod.VersionChoice(v, True, basis, pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v))
+        pin = pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v)
+        if site.launch.get("installed_on_path"):  # a script's `pip install vllm==X` before the launch (scan/script_installs.py)
+            env = site.launch["installed_on_path"]
+            pin.via = f"conda:{env}" if isinstance(env, str) else "script"
+            pin.replaces = (choice.where, choice.pin.text) if choice.pin is not None and str(choice.version) != v else ()
+        choice = pins_mod.VersionChoice(v, True, basis, pin)
         if v == "source" or source_pins.is_dev(v):  # a build from a commit (engine/scan/source_pins.py)
             choice = pins_mod.choose([pins_mod.Pin(f, int(ln), text, "", "image", None, source="git")], cat.versions, cat.newest) \
                 if v == "source" else pins_mod.choose([pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v, source="dev")],

@@ -57,6 +57,13 @@ def version_text(kb, choice, lang: str) -> str:
                     source=made[1].split()[0] if made[1] else "knowledge/deploy/framework_images.yaml")
     if choice.basis == "image-dated" and p is not None and (day := vendor_build_day(p.text)):  # the vendor's build, not the tag, dates it
         return kb.t("version.image-built", lang, version=choice.version, where=choice.where, text=p.text, day=day)
+    if choice.basis == "build" and p is not None and (p.via == "script" or p.via.startswith("conda:")):
+        # the last install on a launch's path: a script's own `pip install`, or the conda environment it activates
+        over = kb.t("version.script-install-over", lang, where=p.replaces[0], text=p.replaces[1]) if p.replaces else ""
+        if p.via == "script":
+            return kb.t("version.script-install", lang, version=choice.version, where=choice.where, text=p.text, over=over)
+        return kb.t("version.conda-env", lang, version=choice.version, where=choice.where, text=p.text, over=over,
+                    env=p.via.partition(":")[2])
     if choice.basis == "source" and p is not None and p.source == "dev" and choice.among and len(choice.among) == 2:
         # a development version between two releases: judged as the later, P0 only where both agree
         return kb.t("version.source-dev", lang, version=choice.version, where=choice.where, text=p.text,

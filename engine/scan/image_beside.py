@@ -29,7 +29,7 @@ def index(sites: list[Site], known: set[str]) -> dict[str, list[tuple[str, Site]
     out: dict[str, list[tuple[str, Site]]] = {}
     for s in sites:
         release = image_version(s.image) if s.image and is_vllm_like_image(s.image) else None
-        if release is None and s.installed and s.installed[0] in known:
+        if release is None and s.installed and s.installed[0] in known and not s.launch.get("installed_on_path"):  # an image build's, not a script's
             release = s.installed[0]
         if release in known:
             out.setdefault(str(PurePosixPath(s.file).parent), []).append((release, s))

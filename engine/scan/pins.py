@@ -191,6 +191,9 @@ def _conda(rel: str, text: str) -> list[Pin]:
     return out
 
 
+conda_pins = _conda  # an environment file of any name (engine/scan/conda_envs.py)
+
+
 def drop_stale_locks(pins: list[Pin]) -> list[Pin]:
     """A lock is what an install gives only while it agrees with the project: a lock whose version
     lies outside the same folder's pyproject requirement was left behind by an older one (LiveCodeBench:

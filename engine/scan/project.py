@@ -16,7 +16,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import entry_modules, install_envs, install_pins, peers, yaml_python
+from vllm_kb.engine.scan import conda_envs, entry_modules, install_envs, install_pins, peers, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -95,6 +95,10 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 plugins |= kb_plugins.packages_in(text)
                 if not pins_mod.is_pin_file(rel):
                     all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=False)
+        elif rel.lower().endswith((".yml", ".yaml")):  # a conda environment file of any name (`conda env create -f x.yaml`)
+            text = ctx.read(rel)
+            if text is not None and "vllm" in text.lower() and conda_envs.is_env_file(rel, text):
+                all_pins += _guarded(ctx, rel, pins_mod.scan, text)
         elif rel.endswith(".sh") or makefile.is_makefile(rel):  # a Makefile's `install:` recipe, as a script's lines
             text = ctx.read(rel)
             if text is not None and "install" in text:

@@ -56,6 +56,7 @@ class Pin:
     no_deps: bool = False  # its file is installed with `pip install --no-deps -r`: no resolver joins its pins
     envs: frozenset = frozenset()  # the environments the project's instructions install its file into (scan/install_envs.py)
     file_vllm: str | None = None  # the vLLM release its own file pins exactly (a torch pin's own install)
+    replaces: tuple = ()  # (file:line, text) of the folder's pin that a later install on a launch's path replaces
 
     @property
     def folder(self) -> str:

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, entry_env, evalscope_launch, framework_site, fw_launch, nemo_rl_config, serve_config, swift_adapters, tool_launch, xinference_rest
+from vllm_kb.engine.scan import argv_entry, entry_env, evalscope_launch, framework_site, fw_launch, nemo_rl_config, script_installs, serve_config, swift_adapters, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -46,6 +46,7 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
         ctx.skip(rel, "shell-syntax", e.line, str(e))
     except RecursionError:
         ctx.skip(rel, "parse-error", detail="nesting too deep")
+    script_installs.adopt(ctx, rel, text, sites.values())  # `pip install vllm==X` on the way to the launch
     return list(sites.values())
 
 

@@ -103,7 +103,9 @@ def launch_site(ctx: ScanContext, rel: str, words: list[Word], line: int, end_li
         ctx.skip(rel, "shell-syntax", line, str(e))
         return None
     if found:
-        found[0].image = image
+        # a `docker run IMAGE` inside the command (a Python f-string run with shell=True) names the
+        # image vLLM runs in; the container's own image only when the command names none
+        found[0].image = found[0].image or image
         # what the command installs before vLLM starts (engine/scan/entry_installs.py)
         if got := entry_installs.installs([w.text for w in frozen if w.text and "install" in w.text]):
             found[0].launch["entry_installs"] = got

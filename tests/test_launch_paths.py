@@ -1,0 +1,120 @@
+"""Launches whose release is decided on their own path (helper sites4): a `docker run IMAGE` that
+Python builds as an f-string and runs with `shell=True` runs that image's vLLM, not the folder's
+pin. Each example is written after a public project (URLs in the test)."""
+from __future__ import annotations
+
+
+def test_a_docker_run_fstring_python_runs_is_judged_as_its_image(write_project, json_site):
+    # after eval harnesses that start the server from Python, e.g. an f-string
+    # `docker run … vllm/vllm-openai:{TAG} --model {m} --tensor-parallel-size {tp}` handed to
+    # subprocess.run(cmd, shell=True): the image's tag named the release only in scripts before
+    root = write_project({
+        "requirements.txt": "vllm==0.6.3\n",
+        "launch.py": '''import subprocess
+
+MODEL = "Qwen/Qwen2.5-7B-Instruct"
+TAG = "v0.8.5"
+
+
+def start(tp=2):
+    cmd = f"docker run -d --gpus all --ipc=host vllm/vllm-openai:{TAG} --model {MODEL} --tensor-parallel-size {tp}"
+    subprocess.run(cmd, shell=True, check=True)
+''',
+    })
+    site = json_site(root)
+    assert site["vllm"]["version"] == "0.8.5" and site["vllm"]["basis"] == "image", site["vllm"]
+    assert site["kind"] == "api_server"
+    assert {s["name"]: s["value"] for s in site["settings"]}["tensor_parallel_size"] == 2
+
+
+def test_an_argv_list_docker_run_is_judged_as_its_image(write_project, json_site):
+    root = write_project({
+        "requirements.txt": "vllm==0.6.3\n",
+        "launch.py": '''import subprocess
+IMAGE = "vllm/vllm-openai:v0.9.2"
+subprocess.Popen(["docker", "run", "--gpus", "all", "--ipc=host", IMAGE, "--model", "Qwen/Qwen2.5-7B-Instruct"])
+''',
+    })
+    assert json_site(root)["vllm"]["version"] == "0.9.2"
+
+
+SETUP_PY = 'from setuptools import setup\nsetup(name="x", install_requires=["vllm==0.6.3"])\n'
+SERVE = "vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 2\n"
+
+
+def test_a_script_that_installs_vllm_before_its_launch_runs_that_release(write_project, json_site):
+    # after setup-and-serve scripts such as giorgiopiatti/GovSim setup_vllm.sh (a conda env, then
+    # `pip3 install vllm==0.6.4`): the launch runs the release installed last on its path, not
+    # the setup.py pin beside it, and the report says which pin it used and why
+    root = write_project({"setup.py": SETUP_PY,
+                          "serve.sh": "#!/bin/bash\npip install -e .\npip install vllm==0.8.5\n" + SERVE})
+    v = json_site(root)["vllm"]
+    assert v["version"] == "0.8.5", v
+    assert "serve.sh:3" in v["source"] and "setup.py:2" in v["source"] and "last vLLM install" in v["source"]
+
+
+def test_an_install_script_the_launch_runs_first_counts(write_project, json_site):
+    root = write_project({"setup.py": SETUP_PY,
+                          "setup.sh": "#!/bin/bash\npip install -e .\npip install 'vllm==0.9.2'\n",
+                          "run.sh": "#!/bin/bash\nbash setup.sh\n" + SERVE})
+    v = json_site(root)["vllm"]
+    assert v["version"] == "0.9.2" and "setup.sh:3" in v["source"], v
+
+
+def test_a_project_install_after_the_vllm_pin_leaves_the_folder_pin(write_project, json_site):
+    # `pip install -e .` after the pin re-resolves the project's own vllm==0.6.3: not read as 0.8.5
+    root = write_project({"setup.py": SETUP_PY,
+                          "serve.sh": "#!/bin/bash\npip install vllm==0.8.5\npip install -e .\n" + SERVE})
+    v = json_site(root)["vllm"]
+    assert v["version"] == "0.6.3" and v["source"].startswith("pinned at setup.py:2"), v
+
+
+def test_an_install_after_the_launch_is_not_on_its_path(write_project, json_site):
+    root = write_project({"setup.py": SETUP_PY,
+                          "serve.sh": "#!/bin/bash\n" + SERVE + "pip install vllm==0.8.5\n"})
+    assert json_site(root)["vllm"]["version"] == "0.6.3"
+
+
+GEN_EVAL = """name: gen-eval
+channels:
+  - conda-forge
+dependencies:
+  - python=3.10
+  - pip
+  - pip:
+      - vllm==0.5.4
+"""
+
+
+def test_a_conda_environment_file_of_any_name_pins_its_folder(write_project, json_site):
+    # `conda env create -f gen-eval.yaml`: an environment file is known by its shape, not its name
+    # (README instructions such as `conda env create -f vllm_cuda.yml` with a `- pip: [vllm==…]` list)
+    root = write_project({"gen-eval.yaml": GEN_EVAL,
+                          "gen.py": 'from vllm import LLM\nllm = LLM(model="Qwen/Qwen2.5-7B-Instruct")\n'})
+    v = json_site(root)["vllm"]
+    assert v["version"] == "0.5.4" and v["source"].startswith("pinned at gen-eval.yaml:8"), v
+
+
+def test_a_yaml_that_is_not_an_environment_file_pins_nothing(write_project, json_site):
+    root = write_project({"eval.yaml": "tasks:\n  - gsm8k\ndependencies:\n  - vllm==0.5.4\n",
+                          "gen.py": 'from vllm import LLM\nllm = LLM(model="Qwen/Qwen2.5-7B-Instruct")\n'})
+    assert json_site(root)["vllm"]["basis"] == "none"
+
+
+def test_conda_activate_picks_the_environment_file_with_that_name(write_project, json_site):
+    root = write_project({"setup.py": SETUP_PY, "gen-eval.yaml": GEN_EVAL,
+                          "environment-vllm.yml": "name: vllm-serve\ndependencies:\n  - pip:\n      - vllm==0.8.5\n",
+                          "scripts/eval.sh": "#!/bin/bash\nsource ~/miniconda3/etc/profile.d/conda.sh\n"
+                                             "conda activate gen-eval\n" + SERVE})
+    v = json_site(root)["vllm"]
+    assert v["version"] == "0.5.4", v
+    assert "gen-eval.yaml:8" in v["source"] and "gen-eval" in v["source"] and "setup.py:2" in v["source"], v
+
+
+def test_an_install_after_activation_wins_and_an_unknown_environment_says_nothing(write_project, json_site):
+    files = {"setup.py": SETUP_PY, "gen-eval.yaml": GEN_EVAL,
+             "run.sh": "#!/bin/bash\nconda activate gen-eval\npip install vllm==0.6.6\n" + SERVE}
+    assert json_site(write_project(files))["vllm"]["version"] == "0.6.6"
+    files["run.sh"] = "#!/bin/bash\npip install vllm==0.8.5\nconda activate other\n" + SERVE
+    v = json_site(write_project(files))["vllm"]
+    assert v["source"].startswith("pinned at setup.py:2"), v  # 0.8.5 went into the environment left behind
