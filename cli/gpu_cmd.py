@@ -41,7 +41,8 @@ def record(hw, kb, lang: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         "source": hw.source, "probed": hw.source == "NVML", "visible": bool(g),
         "gpu": dict(g) if g else None,
-        "devices": [dict(d, arch=arch_of(d["compute_capability"])) for d in hw.devices],
+        "devices": [dict(d, arch=arch_of(d["compute_capability"])) if d.get("compute_capability") is not None else dict(d)
+                    for d in hw.devices],
         "driver": hw.driver, "cuda": hw.cuda, "cpu_cores": hw.cpu_cores, "reason": None, "note": None,
     }
     if not g:
@@ -53,6 +54,12 @@ def record(hw, kb, lang: str) -> dict[str, Any]:
                        else kb.t(f"hw.{hw.reason}", lang, asked=hw.detail).lstrip(" —") if hw.reason in ("custom", "nearest")
                        else hw.note)
     return out
+
+
+def _cc(g: dict) -> str:
+    """The compute capability as 9.0, or an AMD GPU's gcnArchName (gfx942): ROCm has no CUDA capability."""
+    cc = g.get("compute_capability")
+    return f"{cc:.1f}" if isinstance(cc, (int, float)) else str(g.get("gfx") or "?")
 
 
 def _yn(kb, lang: str, v) -> str:
@@ -68,12 +75,12 @@ def render(data: dict, kb, lang: str) -> str:
     if g is None:
         lines.append(data["reason"]["text"])
     else:
-        lines.append(t("gpu.summary", count=int(g["count"]), name=g["name"], mem=memory_label(g),
-                       cc=f"{g['compute_capability']:.1f}", arch=g["arch"], fp8=_yn(kb, lang, g.get("fp8")),
+        lines.append(t("gpu.summary_rocm" if g.get("gfx") else "gpu.summary", count=int(g["count"]), name=g["name"], mem=memory_label(g),
+                       cc=_cc(g), arch=g["arch"], fp8=_yn(kb, lang, g.get("fp8")),
                        nvlink=_yn(kb, lang, g.get("nvlink"))))
         for i, d in enumerate(data["devices"]):
             lines.append("  " + t("gpu.device", i=i, name=d["name"], mem=f"{d['memory_gib']:g}",
-                                  cc=f"{d['compute_capability']:.1f}", nvlink=_yn(kb, lang, d.get("nvlink"))))
+                                  cc=_cc(d), nvlink=_yn(kb, lang, d.get("nvlink"))))
         lines.append(t("gpu.catalog", id=g["id"]) if g.get("id") else t("gpu.not_in_catalog"))
         if data["note"]:
             lines.append(data["note"])

@@ -42,6 +42,10 @@ def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[st
         return Result(check, "not_applicable", Text(
             en=kb.t("reason.mode", "en", modes=", ".join(check.modes), mode=mode),
             zh=kb.t("reason.mode", "zh", modes=", ".join(check.modes), mode=mode)))
+    if check.cuda_only and (facts.get("site") or {}).get("platform") == "rocm":
+        gpu = str((facts.get("gpu") or {}).get("name") or "AMD GPU")
+        return Result(check, "not_applicable", Text(en=kb.t("reason.cuda_only", "en", gpu=gpu),
+                                                    zh=kb.t("reason.cuda_only", "zh", gpu=gpu)))
     if check.vllm and version and not check.vllm.contains(version):
         text = check.outside_versions or Text(
             en=kb.t("reason.versions", "en", spec=str(check.vllm), version=version),
@@ -114,9 +118,10 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
             out.append(Result(c, "not_applicable", text))
             continue
         res = _evaluate_once(c, facts, act, unresolved, kb, shown)
-        if res.priority == "P0" and (facts.get("site") or {}).get("platform", "cuda") != "cuda":
-            # the start-up failures the checks encode were read from vLLM's CUDA build; another
-            # platform's plugin (vllm-ascend, Neuron, ROCm …) decides its own
+        if res.priority == "P0" and (facts.get("site") or {}).get("platform", "cuda") not in ("cuda", "rocm"):
+            # the start-up failures the checks encode were read from vLLM's own tree; another
+            # platform's plugin (vllm-ascend, Neuron …) decides its own. ROCm is in that tree: its
+            # sites keep the P0s of the checks that are not CUDA-only (cuda_only: not applicable)
             res.priority = "P1"
         out.append(res)
     return out

@@ -18,7 +18,7 @@ from vllm_kb.engine.check.startup_facts import device_picked_dtype, startup_fact
 from vllm_kb.engine.check.startup_task import pooling_keeps_kv, pools_natively
 from vllm_kb.engine.check.tool_caps import passed_by_tool, sized_by_tool
 from vllm_kb.engine.kb.catalog import Catalog
-from vllm_kb.engine.kb.hardware import Hardware
+from vllm_kb.engine.kb.hardware import Hardware, is_amd
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
 from vllm_kb.engine.kb import arch_names, hub_uploads, model_resolve
@@ -148,8 +148,11 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     }
     facts.update(hardware.facts())
     facts["site"]["platform"] = platform(args, facts["env"], site.image)
+    if is_amd(facts.get("gpu")) and facts["site"]["platform"] == "cuda":
+        facts["site"]["platform"] = "rocm"  # an AMD Instinct GPU runs vLLM's ROCm platform
     site_gpu.apply(facts, site.gpu_types, kb.gpus, site.gpu_per_node)  # the GPU the deployment itself names
-    if facts["site"]["platform"] != "cuda":
+    # the AMD GPU of --gpu stays on ROCm: its memory, count and FP8 hold there (no compute capability)
+    if facts["site"]["platform"] != "cuda" and not (facts["site"]["platform"] == "rocm" and is_amd(facts.get("gpu"))):
         # another accelerator (Ascend NPU, AWS Neuron, TPU, ROCm …): not the NVIDIA GPUs of --gpu
         facts.pop("gpu", None)
     facts["launch"] = launch_facts(site)

@@ -8,10 +8,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from vllm_kb.engine.kb.errors import UsageError
+
 
 def combine(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """One gpu facts dict for cards of several kinds (`parts`: each part's facts, with its count)."""
     smallest = min(parts, key=lambda g: g["memory_gib"])
+    if len({g.get("vendor", "nvidia") for g in parts}) > 1:
+        raise UsageError("one vLLM engine runs on one platform: NVIDIA (CUDA) and AMD (ROCm) GPUs cannot be mixed in --gpu")
+    if any(g.get("vendor") == "amd" for g in parts):  # no compute capability: the first part's chip stands
+        weakest = min(parts, key=lambda g: (not g.get("fp8"), g["memory_gib"]))
+        out = dict(smallest)
+        out.update(name=" + ".join(g["name"] + (f" x{g['count']}" if g["count"] > 1 else "") for g in parts),
+                   id="mixed", count=sum(g["count"] for g in parts), arch=weakest["arch"], gfx=weakest["gfx"],
+                   fp8=all(g.get("fp8") for g in parts), fp4=all(g.get("fp4") for g in parts), nvlink=False,
+                   devices_gib=[float(g["memory_gib"]) for g in parts for _ in range(g["count"])])
+        if not all(g.get("fp8_fnuz") == weakest.get("fp8_fnuz") for g in parts):
+            out.pop("fp8_fnuz", None)
+        return out
     weakest = min(parts, key=lambda g: g["compute_capability"])
     out = dict(smallest)
     out.update(
@@ -29,8 +43,9 @@ def combine(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 def devices(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The cards one by one, in the shape the NVML probe lists them."""
-    return [{"name": g["name"], "memory_gib": float(g["memory_gib"]), "compute_capability": g["compute_capability"],
-             "nvlink": False, "free_gib": None} for g in parts for _ in range(g["count"])]
+    return [{"name": g["name"], "memory_gib": float(g["memory_gib"]), "compute_capability": g.get("compute_capability"),
+             **({"gfx": g["gfx"]} if g.get("gfx") else {}), "nvlink": False, "free_gib": None}
+            for g in parts for _ in range(g["count"])]
 
 
 def rank_memory_gib(gpu: dict, tp: int, pp: int, stage: int | None = None) -> float:

@@ -50,7 +50,7 @@ class Hardware:
     def facts(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.gpu:
-            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib", "unified_memory", "nvls", "devices_gib") and v is not None}
+            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib", "unified_memory", "nvls", "devices_gib", "vendor", "gfx", "fp8_fnuz") and v is not None}
             if self.cuda:  # the newest CUDA the driver runs (NVML, or `--gpu "…, cuda 12.4"`)
                 out["gpu"]["driver_cuda"] = self.cuda
             if self.driver and (m := re.match(r"(\d{3})\.", self.driver + ".")):  # NVML, or `driver 535.104`
@@ -65,7 +65,20 @@ class Hardware:
         if not self.gpu:
             return self.note or "no GPU information"
         g = self.gpu
-        return f"{g['name']} x {int(g['count'])} ({g['memory_gib']:g} GiB each, {g['arch']}, sm_{str(g['compute_capability']).replace('.', '')})"
+        return f"{g['name']} x {int(g['count'])} ({g['memory_gib']:g} GiB each, {g['arch']}, {chip_label(g)})"
+
+
+def chip_label(g: dict) -> str:
+    """sm_90 for an NVIDIA GPU, the gcnArchName (gfx942) for an AMD one, which has no CUDA compute capability."""
+    if g.get("gfx"):
+        return str(g["gfx"])
+    cc = g.get("compute_capability")
+    return f"sm_{_sm(float(cc))}" if isinstance(cc, (int, float)) else "?"
+
+
+def is_amd(gpu: dict | None) -> bool:
+    """An AMD Instinct GPU (vLLM's ROCm platform): the checks written for CUDA do not judge it."""
+    return bool(gpu) and gpu.get("vendor") == "amd"
 
 
 def _norm(s: str) -> str:
@@ -173,7 +186,7 @@ def _parse_gpus(text: str, spec: str, gpus: list[dict]) -> Hardware:
     if how == "nearest":
         hw.reason, hw.detail = "nearest", name
         hw.note = (f"{name!r} is not in the GPU table: read as the {entry['name']}, the closest name "
-                   f"({entry['memory_gib']:g} GiB, sm_{_sm(entry['compute_capability'])}); describe it as "
+                   f"({entry['memory_gib']:g} GiB, {chip_label(entry)}); describe it as "
                    f"\"<memory>GB sm<cc>\" to be exact")
     elif how == "custom":
         hw.reason, hw.detail = "custom", name
@@ -272,11 +285,14 @@ def find_gpu(name: str, gpus: list[dict]) -> dict | None:
 
 
 def facts_from_entry(entry: dict, count: int) -> dict:
+    # an AMD GPU has no CUDA compute capability: it carries its vendor and gcnArchName instead
+    cc = entry.get("compute_capability")
     return {
         "name": entry["name"], "id": entry["id"], "arch": entry["arch"], "count": count,
-        "memory_gib": float(entry["memory_gib"]), "compute_capability": float(entry["compute_capability"]),
+        "memory_gib": float(entry["memory_gib"]), **({"compute_capability": float(cc)} if cc is not None else {}),
         "fp8": bool(entry.get("fp8")), "fp4": bool(entry.get("fp4")), "nvlink": bool(entry.get("nvlink")),
-        **{k: True for k in ("unified_memory", "nvls") if entry.get(k)},
+        **{k: True for k in ("unified_memory", "nvls", "fp8_fnuz") if entry.get(k)},
+        **({"vendor": entry["vendor"], "gfx": entry["gfx"]} if entry.get("vendor") == "amd" else {}),
     }
 
 

@@ -3,6 +3,7 @@ catalogs, effective defaults and UI strings. Loading is cheap and fails loudly o
 or unknown ids; full validation (schemas, CEL, fact names) is `vllm-kb kb validate`."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, Iterator
@@ -88,10 +89,17 @@ class Check:
     outside_versions: Text | None = None
     error_text: tuple[dict, ...] = ()  # {text, vllm}: what vLLM prints when this launch fails
     raw: dict = field(default_factory=dict, repr=False)
+    # read from vLLM's CUDA paths: `applies_to.cuda_only`, or a rule that reads the CUDA compute
+    # capability or architecture; not judged on ROCm (engine/check/evaluate.py)
+    cuda_only: bool = False
 
     @property
     def keys(self) -> tuple[str, ...]:
         return (self.id, self.name, *self.aliases)
+
+
+# the GPU facts only a CUDA device has (an AMD GPU carries its gcnArchName instead)
+_CUDA_FACTS = re.compile(r"\bgpu\.(?:compute_capability|arch)\b")
 
 
 def _check_from(raw: dict, category: str, file: str) -> Check:
@@ -119,6 +127,7 @@ def _check_from(raw: dict, category: str, file: str) -> Check:
         vllm=SpecifierSet(applies["vllm"]) if applies.get("vllm") else None,
         outside_versions=Text.of(applies["outside_versions"]) if applies.get("outside_versions") else None,
         error_text=tuple(raw.get("error_text", ())), raw=raw,
+        cuda_only=bool(applies.get("cuda_only")) or any(_CUDA_FACTS.search(r.when) for r in rules),
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any, Callable
 from vllm_kb.engine.kb import redact as redact_mod
 from vllm_kb.engine.kb import safe_text
 from vllm_kb.engine.kb.gpu_mix import memory_label
+from vllm_kb.engine.kb.hardware import chip_label
 from vllm_kb.engine.advise import scenarios, tables
 from vllm_kb.engine.check import baseline
 from vllm_kb.engine.report import catalogue
@@ -85,9 +86,8 @@ def hardware_text(kb, hw, lang: str) -> str:
     if not hw.gpu:
         return kb.t("hw.none", lang, note=hw.note or "") + host
     g = hw.gpu
-    cc = f"{g['compute_capability']:.1f}".replace(".", "")
     read = kb.t(f"hw.{hw.reason}", lang, asked=hw.detail) if getattr(hw, "reason", None) in ("custom", "nearest") else ""
-    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=memory_label(g), arch=g["arch"], cc=cc) + read + host
+    return kb.t("hw.gpu", lang, name=g["name"], count=int(g["count"]), mem=memory_label(g), arch=g["arch"], chip=chip_label(g)) + read + host
 
 
 def build(rep: AuditReport, lang: str = "en", *, advice: bool = True,
@@ -234,7 +234,7 @@ def _action(fix: list[dict]) -> str | None:
 def _gpu(g: dict | None) -> dict | None:
     if not g:
         return None
-    return {k: g.get(k) for k in ("name", "id", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink")}
+    return {k: g.get(k) for k in ("name", "id", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "vendor", "gfx")}
 
 
 def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> dict[str, Any]:
