@@ -193,3 +193,25 @@ def test_a_keyword_behind_an_option_the_project_never_passes_is_p1_and_p0_once_a
     (root / "eval_lora.sh").write_text("python app.py -lp /ckpt/adapter\n")  # its short spelling
     [(prio, text)] = _l140(audit(root))
     assert prio == "P0" and "while the server sets up" in text
+
+
+def _p0s(rep) -> list[str]:
+    return [r.check.id for s in rep.sites for r in s.results if r.status == "recommended" and r.priority == "P0"] + \
+        [f.code for s in rep.sites for f in s.remarks if f.priority == "P0"]
+
+
+def test_an_engine_argument_keyword_is_one_p0_under_the_catalog_finding(tmp_path):
+    # vLLM #23283 / Trinity-RFT #254: AsyncEngineArgs(disable_log_requests=True) on 0.10.1+ is a
+    # TypeError like L140's, but the option is an engine argument: not-in-version owns it (with the
+    # edit that removes it), and L140 stays quiet, so the cause gives one P0
+    (tmp_path / "requirements.txt").write_text("vllm==0.10.1.1\n", encoding="utf-8")
+    (tmp_path / "app.py").write_text(textwrap.dedent("""\
+        from vllm.engine.arg_utils import AsyncEngineArgs
+        from vllm.engine.async_llm_engine import AsyncLLMEngine
+
+        args = AsyncEngineArgs(model="Qwen/Qwen2.5-7B-Instruct", disable_log_requests=True)
+        engine = AsyncLLMEngine.from_engine_args(args)
+        """), encoding="utf-8")
+    rep = audit(tmp_path, gpu="A100-80GB")
+    assert _p0s(rep) == ["not-in-version"]
+    assert [r.status for s in rep.sites for r in s.results if r.check.id == "L140"] in ([], ["not_applicable"])
