@@ -120,7 +120,7 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["quant_method_key"] = False
     if isinstance(quant, dict) and isinstance(quant.get("quant_method"), str) and quant["quant_method"]:
         facts["quantized"] = True
-        facts["quant_method"] = normalise_quant(quant["quant_method"])
+        facts["quant_method"] = _modelopt_method(quant)
         facts["quant_source"] = "config"
         scheme = _scheme(quant)
         if scheme:
@@ -210,6 +210,22 @@ def _nested_quant(config: dict) -> dict | None:
     return None
 
 
+def _modelopt_method(quant: dict) -> str:
+    """The method vLLM resolves a config's quant_method to. A ModelOpt export writes quant_method
+    "modelopt" for every format and says which in quant_algo (at the top level, or under
+    `quantization` in hf_quant_config.json's layout): ModelOptNvFp4Config.override_quantization_method
+    takes an FP4 algorithm as modelopt_fp4 (0.15.0 modelopt.py:1050-1079), so an NVFP4 checkpoint
+    is sized at 4 bits and meets the FP4 kernels' checks, not FP8's."""
+    method = normalise_quant(quant["quant_method"])
+    if method != "modelopt":
+        return method
+    nested = quant.get("quantization")
+    algo = (nested if isinstance(nested, dict) else quant).get("quant_algo")
+    if isinstance(algo, str) and ("NVFP4" in algo.upper() if isinstance(nested, dict) else "FP4" in algo.upper()):
+        return "modelopt_fp4"
+    return method
+
+
 def _modelopt_fp8_kv(quant: dict) -> bool:
     """A ModelOpt config's FP8 KV cache as vLLM 0.14.0+ get_kv_cache_quant_algo_string reads it (the
     scheme first, then kv_cache_quant_algo; at the top level or under `quantization`)."""
@@ -226,7 +242,8 @@ def _modelopt_fp8_kv(quant: dict) -> bool:
 
 def _scheme(quant: dict) -> str | None:
     """A compressed-tensors checkpoint's weight scheme: fp8, wna16 (4/8-bit integer weights,
-    16-bit activations) or w8a8_int8."""
+    16-bit activations), w8a8_int8, or nvfp4 / mxfp4 (4-bit float weights with an FP8 scale per 16
+    values, or an 8-bit exponent per 32: llm-compressor's NVFP4 / NVFP4A16 and MXFP4 presets)."""
     if normalise_quant(quant.get("quant_method", "")) != "compressed-tensors":
         return None
     groups = quant.get("config_groups")
@@ -242,6 +259,8 @@ def _scheme(quant: dict) -> str | None:
             kinds.add("wna16")
         elif w.get("type") == "int" and w.get("num_bits") == 8 and isinstance(a, dict) and a.get("type") == "int":
             kinds.add("w8a8_int8")
+        elif w.get("type") == "float" and w.get("num_bits") == 4 and w.get("group_size") in (16, 32):
+            kinds.add("nvfp4" if w["group_size"] == 16 else "mxfp4")
         else:
             return None
     return kinds.pop() if len(kinds) == 1 else None

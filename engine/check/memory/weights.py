@@ -44,6 +44,8 @@ def weight_width(engine: dict, model: dict) -> str | None:
         q = str(q).strip().lower()
         if q in UNKNOWN_WIDTH:
             return None
+        if q == "compressed-tensors" and model.get("quant_scheme") in ("nvfp4", "mxfp4"):
+            return "fp4" if model["quant_scheme"] == "nvfp4" else "mxfp4"  # 4-bit float weights, not int8
         if q == "compressed-tensors" and model.get("quant_scheme") == "wna16":
             return "int8" if "w8a16" in str(model.get("name") or "").lower() else "4bit"
         if q == "compressed-tensors" and not model.get("quant_scheme"):
@@ -77,7 +79,7 @@ def weights_bytes(model: dict, engine: dict, tp: int = 1, mxfp4: str = "padded")
     a method leaves alone) at 16 bits. `tp`: MXFP4 experts are padded per rank's shard, as the
     kernel `mxfp4` pads them ("padded": Marlin's and FlashInfer's; "strided": unswizzled Triton)."""
     total = model["params_b"] * 1e9
-    per = BYTES_PER_PARAM[_known_width(engine, model)]
+    per = _grouped(BYTES_PER_PARAM[_known_width(engine, model)], _known_width(engine, model), model)
     if per >= 2.0 or not model.get("hidden_size"):
         return total * per
     embed = embedding_params(model) if model.get("vocab_size") else 0
@@ -91,6 +93,19 @@ def weights_bytes(model: dict, engine: dict, tp: int = 1, mxfp4: str = "padded")
         return experts * per * pad + (total - experts) * 2.0
     kept = min(unquantized_params(model) + vision_params(model, engine), max(0.0, total - embed))
     return (embed + kept) * 2.0 + (total - embed - kept) * per
+
+
+def _grouped(per: float, width: str, model: dict) -> float:
+    """An integer 4-bit checkpoint's bytes a weight by its group size (config.json `group_size`):
+    each group adds a 16-bit scale and a packed zero. BYTES_PER_PARAM's 0.53 is a group of 128 as
+    vLLM loads it (the logged AWQ/GPTQ rows of tests/data/kv_startup_logs.yaml), so the overhead
+    scales from there: 32 → 0.62, 64 → 0.56, one scale per channel (-1) → 0.5."""
+    group = model.get("quant_group_size")
+    if width != "4bit" or not isinstance(group, int) or isinstance(group, bool):
+        return per
+    if group == -1:
+        return 0.5
+    return 0.5 + (per - 0.5) * 128 / group if group > 0 else per
 
 
 def vision_params(model: dict, engine: dict) -> float:

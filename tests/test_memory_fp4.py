@@ -1,0 +1,60 @@
+"""4-bit checkpoints sized from their quantization_config: a ModelOpt NVFP4 export says FP4 in
+quant_algo under quant_method "modelopt" (vLLM resolves it to modelopt_fp4), llm-compressor's NVFP4
+and MXFP4 presets are compressed-tensors with 4-bit float weights, and an integer 4-bit checkpoint's
+group size sets its scale overhead (eval59: a modelopt NVFP4 MoE sized as FP8 gave a false L16)."""
+from __future__ import annotations
+
+import pytest
+
+from vllm_kb.engine.check.memory.weights import weight_width, weights_bytes
+from vllm_kb.engine.kb.model_config import config_scalars
+
+MOE = {"name": "./MiniMax-M2.1-NVFP4", "params_b": 228.7, "hidden_size": 3072, "vocab_size": 200064,
+       "num_hidden_layers": 62, "num_attention_heads": 48, "num_key_value_heads": 8, "head_dim": 128}
+
+
+def read(quant: dict) -> dict:
+    facts: dict = dict(MOE)
+    config_scalars(facts, {"quantization_config": quant}, None)
+    return facts
+
+
+@pytest.mark.parametrize("quant", [
+    {"quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": 16, "exclude_modules": ["lm_head"]},
+    {"quant_method": "modelopt", "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": None}},
+])
+def test_a_modelopt_nvfp4_export_is_modelopt_fp4_at_about_056_bytes(quant):
+    facts = read(quant)
+    assert facts["quant_method"] == "modelopt_fp4" and weight_width({}, facts) == "fp4"
+    per = weights_bytes(facts, {}) / (MOE["params_b"] * 1e9)
+    assert 0.56 < per < 0.6  # 4 bits + an FP8 scale per 16; embeddings and LM head at 16 bits
+
+
+def test_a_modelopt_fp8_export_stays_fp8():
+    facts = read({"quant_method": "modelopt", "quant_algo": "FP8"})
+    assert facts["quant_method"] == "modelopt" and weight_width({}, facts) == "fp8"
+
+
+def _ct(num_bits: int, kind: str, group: int, acts: bool) -> dict:
+    w = {"num_bits": num_bits, "type": kind, "strategy": "tensor_group" if group == 16 else "group", "group_size": group}
+    g = {"targets": ["Linear"], "weights": w, "input_activations": dict(w) if acts else None}
+    return {"quant_method": "compressed-tensors", "config_groups": {"group_0": g}, "ignore": ["lm_head"]}
+
+
+@pytest.mark.parametrize("quant,scheme,width", [
+    (_ct(4, "float", 16, True), "nvfp4", "fp4"),     # NVFP4 (W4A4)
+    (_ct(4, "float", 16, False), "nvfp4", "fp4"),    # NVFP4A16
+    (_ct(4, "float", 32, False), "mxfp4", "mxfp4"),  # MXFP4
+    (_ct(4, "int", 128, False), "wna16", "4bit"),    # W4A16
+])
+def test_compressed_tensors_4_bit_schemes_are_4_bit(quant, scheme, width):
+    facts = read(quant)
+    assert facts["quant_scheme"] == scheme and weight_width({}, facts) == width
+    assert weights_bytes(facts, {}) / (MOE["params_b"] * 1e9) < 0.65
+
+
+@pytest.mark.parametrize("group,low,high", [(128, 0.529, 0.531), (64, 0.555, 0.565), (32, 0.615, 0.625), (-1, 0.499, 0.501)])
+def test_an_integer_4_bit_checkpoints_group_size_sets_its_overhead(group, low, high):
+    facts = read({"quant_method": "gptq", "bits": 4, "group_size": group})
+    dense = {**facts, "hidden_size": None}  # every weight at the quantized width
+    assert low < weights_bytes(dense, {}) / (MOE["params_b"] * 1e9) < high
