@@ -25,7 +25,7 @@ from vllm_kb.engine.kb import compat, redact, release_dates
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy, image_beside, pins as pins_mod, python_callers, requirement, source_pins, xinference_server
-from vllm_kb.engine.scan.clients import tool_clients
+from vllm_kb.engine.scan.clients import tool_client_urls
 from vllm_kb.engine.scan.images import image_date, vendor_build_day
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
@@ -71,9 +71,9 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
     colocation.trainer_overlap([(p[0], p[2]) for p in prepared])  # a rollout server on its trainer's GPUs
-    # code that asks a server for automatic tool choice: only a site that serves HTTP reads it
-    # (the files are read again only where one does: a tree of offline sites pays nothing)
-    clients = tool_clients(sc.ctx, sc.files) if any(p[2]["site"].get("serves_http") for p in prepared) else []
+    # code that asks a server for automatic tool choice: only the site that serves HTTP at its URL
+    # reads it (engine/check/endpoints.py; the files are read again only where a site serves HTTP)
+    clients = tool_client_urls(sc.ctx, sc.files) if any(p[2]["site"].get("serves_http") for p in prepared) else []
     add_project_facts(prepared, sc, kb, cat, clients)
     # every site's facts are built: the texts and modules the scan kept are let go (a site's file is read again for its diff)
     sc.ctx.release()

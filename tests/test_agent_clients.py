@@ -44,7 +44,7 @@ def test_crush_provider_and_a_public_api_provider(tmp_path):
 
 
 def test_langchain_bind_tools_asks_for_auto_unless_it_names_a_choice(tmp_path):
-    code = "from langchain_openai import ChatOpenAI\nllm = ChatOpenAI(base_url='http://localhost:8000/v1')\n" \
+    code = "from langchain_openai import ChatOpenAI\nllm = ChatOpenAI(base_url='http://localhost:18020/v1')\n" \
            "a = llm.bind_tools([search])\nb = llm.bind_tools([search], tool_choice='search')\n"
     r = _l39(tmp_path, {"serve.sh": SERVE.format(flags=""), "app.py": code})
     assert r.status == "recommended" and "app.py:3" in r.reason_text("en") and "app.py:4" not in r.reason_text("en")

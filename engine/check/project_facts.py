@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from vllm_kb.engine.check import candidates
+from vllm_kb.engine.check import candidates, endpoints
 from vllm_kb.engine.check.connector_compat import connector_compat
 from vllm_kb.engine.check.dependency_pins import dependency_facts
 from vllm_kb.engine.check.dynamo_facts import dynamo_facts
@@ -45,6 +45,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> 
     gguf_markers = kb.doc("models.yaml").data.get("quantized_markers", [])
     tf_scanned = [str(v) for v in kb.doc("vllm", "transformers_imports.yaml").data.get("transformers_scanned") or []]
     launches = project_imports.Launches(sc.files, sc.ctx.read)
+    # each client with the one server its URL reaches (engine/check/endpoints.py)
+    paired = endpoints.pair(clients, [s for s, _c, f in prepared if f["site"].get("serves_http")]) if clients else {}
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
@@ -53,8 +55,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> 
             facts["launch"].update(flashinfer_missing(site, choice, sc.ctx.dependency_pins, sc.files, sc.ctx.read))
         if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
             facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
-        if clients and facts["site"].get("serves_http"):
-            facts["launch"]["tool_clients"] = clients[:5]
+        if paired.get(site.id) and facts["site"].get("serves_http"):
+            facts["launch"]["tool_clients"] = paired[site.id][:5]
         # the transformers pin against the checkpoint's model_type
         # a container holds its image's, unless built here or installed by its own command before vLLM starts
         tf_pin = entry_installs.pin_for(site, "transformers") or sc.ctx.framework_pin(site.file, "transformers")

@@ -51,7 +51,8 @@ def _jsonc(text: str):
         return None
 
 
-def _served_elsewhere(url: str) -> bool:
+def served_elsewhere(url: str) -> bool:
+    """The URL names a public API (OpenAI, OpenRouter …), never a server of the project."""
     m = _HOST.match(url.strip())
     return bool(m and _PUBLIC.search(m.group(1)))
 
@@ -72,6 +73,11 @@ def _providers(doc: dict, key: str):
 
 def agent_clients(read, files: list[str]) -> list[str]:
     """file:line of each agent provider that sends tools to a server the project may run."""
+    return [where for where, _url in agent_client_urls(read, files)]
+
+
+def agent_client_urls(read, files: list[str]) -> list[tuple[str, str]]:
+    """(file:line, base URL) of each agent provider that sends tools to a server the project may run."""
     out = []
     for rel in files:
         key = _FILES.get(PurePosixPath(rel).name)
@@ -82,8 +88,8 @@ def agent_clients(read, files: list[str]) -> list[str]:
         if not isinstance(doc, dict):
             continue
         for url, tools in _providers(doc, key):
-            if not tools or _served_elsewhere(url):
+            if not tools or served_elsewhere(url):
                 continue
             at = text.find(url)
-            out.append(f"{rel}:{text.count(chr(10), 0, at) + 1 if at >= 0 else 1}")
+            out.append((f"{rel}:{text.count(chr(10), 0, at) + 1 if at >= 0 else 1}", url))
     return out

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import NamedTuple
 
-from vllm_kb.engine.scan.agent_clients import agent_clients
+from vllm_kb.engine.scan.agent_clients import agent_client_urls
+from vllm_kb.engine.scan.client_urls import FileURLs
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 
 _CALLS = frozenset({"create", "acreate", "stream", "parse"})
@@ -31,10 +33,22 @@ def _auto_tools(call: ast.Call) -> bool:
     return tools is not None and not (isinstance(tools, ast.Constant) and tools.value is None)
 
 
+class Client(NamedTuple):
+    """A place that asks a server for automatic tool choice, and the server URL it is written to
+    reach (None: not written where the audit reads it)."""
+    where: str
+    url: str | None
+
+
 def tool_clients(ctx: ScanContext, files: list[str]) -> list[str]:
     """file:line of each chat-completions call that asks for automatic tool choice, and of each
     coding agent's provider configured in the project (engine/scan/agent_clients.py)."""
-    out = agent_clients(ctx.read, files)
+    return [c.where for c in tool_client_urls(ctx, files)]
+
+
+def tool_client_urls(ctx: ScanContext, files: list[str]) -> list[Client]:
+    """tool_clients, each with the URL of the server it calls (engine/scan/client_urls.py)."""
+    out = [Client(w, u) for w, u in agent_client_urls(ctx.read, files)]
     for rel in files:
         if not rel.endswith(".py"):
             continue
@@ -55,14 +69,15 @@ def tool_clients(ctx: ScanContext, files: list[str]) -> list[str]:
             tree = parse_python(text, rel)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
+        urls = FileURLs(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CALLS:
                 if _auto_tools(node) and "completions" in ast.unparse(node.func.value):
-                    out.append(f"{rel}:{node.lineno}")
+                    out.append(Client(f"{rel}:{node.lineno}", urls.of(node.func.value)))
     return out
 
 
-def _agent_frameworks(rel: str, text: str) -> list[str]:
+def _agent_frameworks(rel: str, text: str) -> list[Client]:
     """Agent libraries that send their tools with no tool_choice ("auto" to vLLM): LangChain's
     `model.bind_tools([...])` and the OpenAI Agents SDK's `Agent(tools=[...])` (`from agents import
     Agent`; its chat-completions model passes tool_choice only when model_settings sets one)."""
@@ -72,6 +87,7 @@ def _agent_frameworks(rel: str, text: str) -> list[str]:
         return []
     agent = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "agents"
              for a in n.names if a.name == "Agent"}
+    urls = FileURLs(tree)
     out = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -80,9 +96,9 @@ def _agent_frameworks(rel: str, text: str) -> list[str]:
         if isinstance(node.func, ast.Attribute) and node.func.attr == "bind_tools" and (node.args or "tools" in kw):
             choice = kw.get("tool_choice")
             if choice is None or (isinstance(choice, ast.Constant) and choice.value == "auto"):
-                out.append(f"{rel}:{node.lineno}")
+                out.append(Client(f"{rel}:{node.lineno}", urls.of(node.func.value)))
         elif isinstance(node.func, ast.Name) and node.func.id in agent and "model_settings" not in kw:
             tools = kw.get("tools")
             if isinstance(tools, (ast.List, ast.Tuple)) and tools.elts:
-                out.append(f"{rel}:{node.lineno}")
+                out.append(Client(f"{rel}:{node.lineno}", urls.only))
     return out

@@ -135,6 +135,12 @@ def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None
             add_mount(f, *mount_spec(opt, value))
     elif opt == "--name" and value:
         out.name = value
+        f["name"] = value  # how a container on the same network reaches it (engine/check/endpoints.py)
+    elif opt in ("-p", "--publish") and value:
+        if (port := publish_spec(value)) is not None:
+            f.setdefault("ports", []).append(port)
+    elif opt in ("--network", "--net") and value:
+        f["network"] = value
     elif opt == "--runtime":
         f["runtime"] = value
     elif opt == "--entrypoint" and value is not None:
@@ -142,6 +148,21 @@ def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None
     elif opt == "--device" and value and value.startswith("nvidia.com/gpu"):
         f["gpus"] = value
         f["gpu_count"] = gpu_count(value.split("=", 1)[1] if "=" in value else "all")
+
+
+def publish_spec(spec) -> list | None:
+    """`-p 8080:8000`, `-p 127.0.0.1:8080:8000/tcp`, compose's `"8080:8000"` or `{published, target}`:
+    [host port, container port] (a port given alone is published as itself); None when not numbers."""
+    if isinstance(spec, dict):
+        host, target = spec.get("published"), spec.get("target")
+    else:
+        parts = str(spec).split("/")[0].rsplit(":", 2)
+        target = parts[-1]
+        host = parts[-2] if len(parts) > 1 else parts[-1]
+    try:
+        return [int(host), int(target)]
+    except (TypeError, ValueError):
+        return None
 
 
 def mount_spec(opt: str, value) -> tuple[str | None, str | None]:

@@ -80,7 +80,8 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
         site = None
     if site is not None and c.container:
         site.image = image
-        site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file", "mounts", "env_names", "env_opaque", "detach")}
+        site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file", "mounts", "env_names", "env_opaque", "detach",
+                                                                        "name", "ports", "network")}
         site.container["tool"] = c.container.get("tool") or "docker run"
         if (rep := c.container.get("repeats_entrypoint")) is not None:
             site.remarks.append(Finding("stray-positional", msg("finding.entrypoint_repeated", words=rep[0], entrypoint=rep[1]),

@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import envfile, scripts
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, shm_mount
+from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, publish_spec, shm_mount
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy import compose_dotenv
 from vllm_kb.engine.scan.deploy.dockerfile import built_from
@@ -146,6 +146,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                 site.launch["built_here"] = True  # a build of the project's own (audit: its pin may stand in)
             site.gpu_request = _compose_gpus(svc)
             site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", _shm(svc)),
+                                               ("service", name), ("name", svc.get("container_name")), ("ports", _ports(svc)),
+                                               ("network", svc.get("network_mode")),
                                                ("runtime", svc.get("runtime")), ("mounts", _mounts(svc)),
                                                ("env_names", sorted(env)), ("env_opaque", _env_unread(ctx, rel, svc, dotenv))) if v}
             out.append(site)
@@ -197,6 +199,12 @@ def _mounts(svc: dict) -> dict | None:
             add_mount(out, v.get("source") if isinstance(v.get("source"), str) else None,
                       v.get("target") if isinstance(v.get("target"), str) else None)
     return out.get("mounts")
+
+
+def _ports(svc: dict) -> list | None:
+    """The service's published ports as [host, container] (engine/check/endpoints.py pairs clients by them)."""
+    got = [p for p in (publish_spec(x) for x in svc.get("ports") or () if isinstance(x, (str, int, dict))) if p]
+    return got or None
 
 
 def _shm(svc: dict):

@@ -1,0 +1,91 @@
+"""Clients paired with the server they call, by endpoint: a client that asks for automatic tool
+choice (engine/scan/clients.py) is checked against the flags of the one server site its URL
+reaches, not against every server of the project.
+
+A server listens on its `--port` (8000 when not written: vLLM's frontend default). It is reached
+  - by a container name — a compose service or `container_name`, a `docker run --name` — at its
+    own port, from a container on the same network;
+  - by any other host (localhost, an address, a machine's name) at that port, or at the host port
+    a container publishes it on (`-p 8080:8000`, compose `ports:`).
+A client whose URL reaches exactly one server site is paired with it (`→ host:port` after its
+place in the report). None is paired where its URL reaches no server of the project (a public API,
+another port) or several (the endpoint is ambiguous), nor where its port cannot be read. A client
+whose URL is not written where the audit reads it (`OpenAI()` with OPENAI_BASE_URL) is paired only
+with a project that has one HTTP server."""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from vllm_kb.engine.scan.agent_clients import served_elsewhere
+
+_URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*)://(?:[^@/]*@)?(?P<host>\[[^\]]*\]|[^:/?#]+)(?::(?P<port>\d+))?", re.I)
+_DEFAULT_PORT = 8000  # vLLM's frontend (`--port`), every release
+_SERVERS = ("vllm serve", "api_server")
+_SERVER_FRAMEWORKS = ("trl", "ms-swift")
+
+
+def endpoint(url: str | None) -> tuple[str, int] | None:
+    """(host, port) of a URL; None when it is not one, or its port is a variable."""
+    m = _URL.match((url or "").strip())
+    if not m or "$" in m.group("host") or "{" in m.group("host"):
+        return None
+    port = m.group("port")
+    if port is None:
+        port = {"http": 80, "https": 443}.get(m.group("scheme").lower())
+    return (m.group("host").strip("[]").lower(), int(port)) if port is not None else None
+
+
+def _server_port(site) -> int | None:
+    """The port the server listens on; None where a tool in front of it decides (KServe, Ray Serve …)."""
+    st = site.settings.get("port")
+    value = (st.value if st.resolved else None) if st is not None else site.framework_keys.get("port")
+    if value is None and st is None and (site.kind in _SERVERS or site.framework in _SERVER_FRAMEWORKS):
+        value = _DEFAULT_PORT  # `vllm serve`, `trl vllm-serve`, `swift rollout`: 8000 unless told
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+class Server:
+    """The endpoints one server site answers on."""
+
+    def __init__(self, site):
+        self.site = site
+        self.port = _server_port(site)
+        c = site.container or {}
+        self.names = {str(n).lower() for n in (c.get("service"), c.get("name")) if n}
+        published = [p for p in c.get("ports") or () if p[1] == self.port]
+        # a container with no port written: its own port (host networking, or a publish the audit does not read)
+        self.reached = {p[0] for p in published} if published else ({self.port} if self.port is not None else set())
+
+    def answers(self, host: str, port: int) -> bool:
+        if host in self.names:
+            return port == self.port
+        return port in self.reached
+
+
+def pair(clients: Iterable[Any], sites: list) -> dict[str, list[str]]:
+    """site id → the clients paired with it, each as `file:line`, with `→ host:port` when paired by
+    its URL. `sites`: the project's sites that serve HTTP."""
+    servers = [Server(s) for s in sites]
+    names = set().union(*(s.names for s in servers)) if servers else set()
+    out: dict[str, list[str]] = {}
+    for c in clients:
+        hit, label = _reached(c, servers, names)
+        if hit is not None:
+            out.setdefault(hit.site.id, []).append(label)
+    return out
+
+
+def _reached(client, servers: list[Server], names: set[str]) -> tuple[Server | None, str]:
+    if client.url is None:  # the URL is not written here: only the project's one server can be meant
+        return (servers[0], client.where) if len(servers) == 1 else (None, "")
+    ep = endpoint(client.url)
+    if ep is None or served_elsewhere(client.url):
+        return None, ""
+    host, port = ep
+    by_name = [s for s in servers if host in s.names]
+    cands = [s for s in (by_name if host in names else servers) if s.answers(host, port)]
+    return (cands[0], f"{client.where} → {host}:{port}") if len(cands) == 1 else (None, "")

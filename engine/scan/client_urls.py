@@ -1,0 +1,84 @@
+"""The server URL a client call in a Python file talks to, so that it is paired with the project's
+server by endpoint (engine/check/endpoints.py): the `base_url` (`openai_api_base`, `api_base`) of
+the OpenAI/LangChain client the call goes through, as a literal, a module constant or the default of
+`os.environ.get`/`os.getenv`. A call through a client whose URL is not written here — `OpenAI()`
+reads OPENAI_BASE_URL — or through one of several clients the file cannot tell apart has no URL."""
+from __future__ import annotations
+
+import ast
+
+_CLIENTS = frozenset({"OpenAI", "AsyncOpenAI", "AzureOpenAI", "AsyncAzureOpenAI", "ChatOpenAI", "OpenAIChatCompletionsModel",
+                      "OpenAILike", "ChatOpenAICompatible"})
+_URL_KEYS = ("base_url", "openai_api_base", "api_base")
+
+
+def _name(node: ast.AST) -> str | None:
+    """`client`, `self.client` → client: the name a client is kept under."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _callee(call: ast.Call) -> str | None:
+    return _name(call.func)
+
+
+def _constants(tree: ast.Module) -> dict[str, str]:
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                out[node.targets[0].id] = node.value.value
+    return out
+
+
+def _text(node: ast.AST | None, consts: dict[str, str]) -> str | None:
+    """A URL written as a literal, a module constant, or the default of os.environ.get / os.getenv."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name):
+        return consts.get(node.id)
+    if isinstance(node, ast.Call) and _callee(node) in ("get", "getenv") and len(node.args) == 2:
+        return _text(node.args[1], consts)
+    return None
+
+
+class FileURLs:
+    """The client URLs of one parsed file: by the variable the client is assigned to, and the
+    file's one URL when it writes only one."""
+
+    def __init__(self, tree: ast.Module):
+        consts = _constants(tree)
+        self.by_var: dict[str, str | None] = {}
+        urls: set[str | None] = set()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or _callee(node) not in _CLIENTS:
+                continue
+            kw = {k.arg: k.value for k in node.keywords if k.arg}
+            key = next((k for k in _URL_KEYS if k in kw), None)
+            url = _text(kw[key], consts) if key else None
+            if key is not None or _callee(node) != "OpenAIChatCompletionsModel":  # a model wraps a client: it adds none
+                urls.add(url)
+            self._assigned(tree, node, url)
+        for node in ast.walk(tree):  # openai.base_url = "…" / openai.api_base = "…": the module's default client
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr in ("base_url", "api_base")
+                                                    and _name(t.value) == "openai" for t in node.targets):
+                urls.add(_text(node.value, consts))
+        self.only = next(iter(urls)) if len(urls) == 1 else None
+
+    def _assigned(self, tree: ast.Module, call: ast.Call, url: str | None) -> None:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is call:
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                    if (n := _name(t)) is not None:
+                        # two clients under one name with different URLs: not told apart
+                        self.by_var[n] = url if self.by_var.get(n, url) == url else None
+
+    def of(self, target: ast.AST) -> str | None:
+        """The URL of the client a call's target (`client.chat.completions`, `llm`) hangs from."""
+        node = target
+        while isinstance(node, ast.Attribute):
+            if node.attr in self.by_var:
+                return self.by_var[node.attr]
+            node = node.value
+        if isinstance(node, ast.Name) and node.id in self.by_var:
+            return self.by_var[node.id]
+        return self.only
