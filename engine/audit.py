@@ -148,11 +148,12 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     """The release the site runs (pin, image tag or image build) and its facts."""
     tag = deploy.image_version(site.image)
     # a script's own install on the launch's path that is already the folder's pin says nothing new
-    same = site.launch.get("installed_on_path") and site.installed and choice.pin is not None and choice.where == site.installed[1]
+    own_pin = bool(site.launch.get("installed_on_path") and site.installed and choice.pin is not None
+                   and choice.where == site.installed[1])
     if tag and choice.basis != "cli":
         at_file, at_line = site.launch.get("image_at") or (site.file, site.line)  # a Dockerfile FROM the site's file runs in
         choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(at_file, at_line, site.image or "", f"=={tag}", "image", tag))
-    elif same:
+    elif own_pin:
         pass
     elif site.installed and choice.basis != "cli" and (ranged := pins_mod.installed_range(site.installed, cat.versions, cat.newest)):
         choice = ranged  # `pip install "vllm>=0.10"` in the site's own setup: judged as a requirements file's range

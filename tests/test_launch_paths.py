@@ -118,3 +118,65 @@ def test_an_install_after_activation_wins_and_an_unknown_environment_says_nothin
     files["run.sh"] = "#!/bin/bash\npip install vllm==0.8.5\nconda activate other\n" + SERVE
     v = json_site(write_project(files))["vllm"]
     assert v["source"].startswith("pinned at setup.py:2"), v  # 0.8.5 went into the environment left behind
+
+
+def test_a_command_line_grown_with_plus_equals_is_read(scanned):
+    # `cmd = f"docker run … {IMAGE}"; cmd += f" --model {MODEL} …"; subprocess.run(cmd, shell=True)`
+    (site, other) = scanned({"launch.py": '''import subprocess
+MODEL = "Qwen/Qwen2.5-7B-Instruct"
+IMAGE = "vllm/vllm-openai:v0.8.5"
+
+
+def start(tp=2):
+    cmd = f"docker run -d --gpus all --ipc=host {IMAGE}"
+    cmd += f" --model {MODEL} --tensor-parallel-size {tp}"
+    cmd += " --max-model-len 16384"
+    subprocess.run(cmd, shell=True)
+
+
+def local(port):
+    cmd = f"vllm serve {MODEL} --port {port}"
+    cmd += " --max-num-seqs 16"
+    subprocess.run(cmd, shell=True)
+'''})
+    assert site.image == "vllm/vllm-openai:v0.8.5" and site.model.value == "Qwen/Qwen2.5-7B-Instruct"
+    assert {n: s.value for n, s in site.settings.items()} == {"tensor_parallel_size": 2, "max_model_len": 16384}
+    assert other.settings["max_num_seqs"].value == 16 and not other.settings["port"].resolved  # never guessed
+
+
+def test_a_function_that_runs_the_command_it_is_handed_makes_its_calls_sites(scanned):
+    # `def run_cmd(cmd): subprocess.run(cmd, shell=True)` / `def spawn(argv, log): Popen(argv, …)`:
+    # the command exists only where the helper is called, so that call is the site
+    got = scanned({"serve.py": '''import os
+import subprocess
+import sys
+
+MODEL = "Qwen/Qwen2.5-7B-Instruct"
+
+
+def run_cmd(cmd):
+    print(cmd)
+    return subprocess.run(cmd, shell=True, check=True)
+
+
+def spawn(argv, log):
+    return subprocess.Popen(argv, stdout=log, stderr=log)
+
+
+def serve(tp=2):
+    run_cmd(f"vllm serve {MODEL} --tensor-parallel-size {tp}")
+
+
+def serve_module():
+    argv = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", MODEL]
+    argv += ["--gpu-memory-utilization", "0.8"]
+    with open("log.txt", "w") as log:
+        return spawn(argv, log)
+
+
+def unrelated():
+    run_cmd("nvidia-smi")
+'''})
+    assert [(s.line, s.kind) for s in got] == [(18, "vllm serve"), (25, "api_server")]
+    assert got[0].settings["tensor_parallel_size"].value == 2
+    assert got[1].settings["gpu_memory_utilization"].value == 0.8

@@ -283,8 +283,35 @@ def _string(node, r, notes, text: str) -> str | None:
     try:
         v = r.value(node)
     except Unresolved:
-        return None
+        return _grown(node, r)
     return v if isinstance(v, str) else None
+
+
+def _grown(node, r) -> str | None:
+    """A command line grown with `+=` (python_flow joins the pieces) whose pieces are not all
+    known: each piece as an f-string is read, with a hole for what the code leaves unknown."""
+    got = r.flow.vars.get(node.id) if isinstance(node, ast.Name) and r.flow is not None else None
+    expr = getattr(getattr(got, "item", None), "node", None)
+    if not isinstance(expr, ast.BinOp):
+        return None
+    pieces: list[ast.expr] = []
+    while isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        pieces.insert(0, expr.right)
+        expr = expr.left
+    pieces.insert(0, expr)
+    out = []
+    for p in pieces:
+        if isinstance(p, ast.JoinedStr):
+            out.append(_fstring(p, r))
+            continue
+        try:
+            v = r.value(p)
+        except Unresolved:
+            return None
+        if not isinstance(v, str):
+            return None
+        out.append(v)
+    return "".join(out)
 
 
 def _fstring(node: ast.JoinedStr, r) -> str:

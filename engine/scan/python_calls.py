@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.textpos import index as line_index
-from vllm_kb.engine.scan import lazy_config, framework_site, python_opaque, python_subclass, python_text, python_tools
+from vllm_kb.engine.scan import lazy_config, framework_site, python_argv, python_opaque, python_spawn_helpers, python_subclass, python_text, python_tools
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_prefilter import CALLEES as _CALLEES, TARGETS, TRL_CONFIGS, could_hold_site, may_call_wrapper
 from vllm_kb.engine.scan.python_flow import Flow
@@ -94,8 +94,10 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     commands: list[tuple] = []
     loose: list[tuple] = []  # calls of three or more keywords, for the opaque fallback
 
+    # a function of the file that runs the command it is handed: its calls are the sites (python_spawn_helpers)
+    helpers = _spawn_helpers(tree, text)
     # a class of this file that subclasses LLM, or a wrapper this project or a package defines
-    callees = _CALLEES | wrapper_words | python_subclass.methods(wrapper_words) \
+    callees = _CALLEES | wrapper_words | python_subclass.methods(wrapper_words) | set(helpers) \
         | {name for name, bases in python_text.class_heads(text) if "LLM" in bases}
 
     def visit(body: list[ast.stmt], block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
@@ -126,8 +128,12 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     if not classes and not modules and not wrappers and not tools.any() and "vllm" not in text.lower() and not loose:
         return []
     found: list[Found] = []
+    inner = {id(h.spawn) for h in helpers.values()}  # its command is a parameter: the calls of the helper say it
     for node, block, cls, fns in candidates:
-        t = _target(node, classes, modules) or getattr(python_subclass.called(node, wrappers), "target", None) or tools.target(node)
+        if id(node) in inner:
+            continue
+        t = _target(node, classes, modules) or getattr(python_subclass.called(node, wrappers), "target", None) or tools.target(node) \
+            or ("spawn-helper" if isinstance(node.func, ast.Name) and node.func.id in helpers else None)
         if t:
             found.append(Found(node, t, None, chain(block, node), cls, fns))
     if "bentoml" in tools.modules.values():
@@ -188,6 +194,9 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
                 site.launch.update(_process_facts(importing, tree, call, target, per_file, text,
                                                   bool(wrapper is not None and wrapper.builds)))
             python_subclass.process_facts(wrapper, site.launch)
+        elif target == "spawn-helper":
+            synth = python_spawn_helpers.call_for(call, helpers[call.func.id]) if isinstance(call.func, ast.Name) else None
+            site = python_argv.site(ctx, rel, text, synth, f.resolver) if synth is not None else None
         else:
             site = python_tools.site(ctx, rel, text, version, f, tree)
         if site is None:
@@ -200,6 +209,17 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         python_tools.facts(ctx, rel, tree, f, site)
         sites.append((id(call), site))
     return [s for cid, s in sites if cid not in absorbed]
+
+
+def _spawn_helpers(tree: ast.Module, text: str) -> dict:
+    """The file's functions that run a parameter as a command and that the file calls."""
+    if "subprocess" not in text and "system" not in text and "popen" not in text:
+        return {}
+    spawners = python_argv.spawners([n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))])
+    if not spawners.any():
+        return {}
+    found = python_spawn_helpers.find(tree, spawners)
+    return {k: v for k, v in found.items() if k in python_spawn_helpers.called(tree, found)} if found else {}
 
 
 def _walk_stmt(node: ast.AST):

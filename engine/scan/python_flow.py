@@ -126,6 +126,11 @@ class Flow:
                 self._extend(cur, st.value, uncertain)
             elif isinstance(cur, TrackedDict) and isinstance(st.op, ast.BitOr):
                 self._update(cur, [st.value], [], uncertain)
+            elif isinstance(cur, Scalar) and isinstance(st.op, ast.Add) and not uncertain and not cur.item.uncertain \
+                    and cur.item.node is not None:
+                # `cmd += f" --model {m}"`: a command line grown piece by piece is its pieces joined
+                grown = ast.copy_location(ast.BinOp(cur.item.node, ast.Add(), st.value), st)
+                self.vars[st.target.id] = Scalar(Item(grown, (st.target, st.value), None))
             else:
                 self.vars[st.target.id] = Unknown(f"`{st.target.id}` is changed with {type(st.op).__name__}")
             return

@@ -50,12 +50,14 @@ def on_path(ctx, rel: str, text: str, line: int) -> tuple[tuple[str, str, str], 
     for kind, what in _steps(ctx, rel, text, line, depth=0):
         if kind == "moved":
             current = None  # the project's own install may put another release in place
-        elif kind == "env":  # another environment: what was installed before is not in it
+        elif kind == "env" and isinstance(what, tuple):  # another environment: what was installed before is not in it
             env, pins = what
             current = next((p for p in reversed(pins) if _names_release(p)), None)
-        elif _names_release(what):
+        elif isinstance(what, Pin) and _names_release(what):
             current = what
-    got = None if current is None else site_install([current], ctx.catalog.versions, ctx.catalog.newest)
+    if current is None:
+        return None
+    got = site_install([current], ctx.catalog.versions, ctx.catalog.newest)
     return None if got is None else (got, env if current.kind == "conda" else None)
 
 
