@@ -180,3 +180,32 @@ def unrelated():
     assert [(s.line, s.kind) for s in got] == [(18, "vllm serve"), (25, "api_server")]
     assert got[0].settings["tensor_parallel_size"].value == 2
     assert got[1].settings["gpu_memory_utilization"].value == 0.8
+
+
+def test_a_piece_added_under_an_undecided_condition_is_left_out_and_reported(scanned):
+    # the common `if tp > 1: cmd += f" --tensor-parallel-size {tp}"` of launch helpers: the site is
+    # still read, the conditional pieces are reported as such (a list's items are treated alike)
+    (site,) = scanned({"l.py": '''import subprocess
+MODEL = "Qwen/Qwen2.5-7B-Instruct"
+
+
+def launch(tp, max_len=None, port=8000):
+    cmd = f"python -m vllm.entrypoints.openai.api_server --model {MODEL} --port {port}"
+    if tp > 1:
+        cmd += f" --tensor-parallel-size {tp}"
+    cmd += " --enforce-eager"
+    subprocess.run(cmd, shell=True)
+'''})
+    assert {n: s.value for n, s in site.settings.items()} == {"port": 8000, "enforce_eager": True}
+    assert [o["code"] for o in site.opaque] == ["conditional"] and "tp > 1" in site.opaque[0]["what"]
+
+
+def test_a_value_grown_under_a_condition_stays_unknown_elsewhere(scanned):
+    (site,) = scanned({"g.py": '''import sys
+from vllm import LLM
+model = "org/base"
+if len(sys.argv) > 1:
+    model += "-70B"
+llm = LLM(model=model)
+'''})
+    assert not site.model.resolved  # never the base name alone

@@ -280,18 +280,21 @@ def _string(node, r, notes, text: str) -> str | None:
         return sep.join(parts)
     if isinstance(node, ast.JoinedStr):
         return _fstring(node, r)
+    got = r.flow.vars.get(node.id) if isinstance(node, ast.Name) and r.flow is not None else None
+    grown = getattr(getattr(got, "item", None), "node", None)
+    if getattr(got, "left_out", ()):  # pieces added under an undecided condition: reported, not joined
+        notes += [f"{piece} ({why})" for piece, why in getattr(got, "left_out", ())]
+        node = grown
     try:
         v = r.value(node)
     except Unresolved:
-        return _grown(node, r)
+        return _grown(grown, r)
     return v if isinstance(v, str) else None
 
 
-def _grown(node, r) -> str | None:
+def _grown(expr, r) -> str | None:
     """A command line grown with `+=` (python_flow joins the pieces) whose pieces are not all
     known: each piece as an f-string is read, with a hole for what the code leaves unknown."""
-    got = r.flow.vars.get(node.id) if isinstance(node, ast.Name) and r.flow is not None else None
-    expr = getattr(getattr(got, "item", None), "node", None)
     if not isinstance(expr, ast.BinOp):
         return None
     pieces: list[ast.expr] = []

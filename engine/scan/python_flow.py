@@ -35,6 +35,7 @@ class TrackedList:
 @dataclass
 class Scalar:
     item: Item
+    left_out: tuple = ()  # pieces `+=` adds under an undecided condition: (text, why), reported, not joined
 
 
 @dataclass
@@ -65,6 +66,8 @@ class Flow:
         if isinstance(got, Unknown):
             raise Unresolved(node, got.why)
         if isinstance(got, Scalar):
+            if got.left_out:  # only a command-line reader joins the certain pieces and reports the rest
+                raise Unresolved(node, f"`{ast.unparse(node)}` grows {got.left_out[0][1]}")
             if got.item.uncertain:
                 raise Unresolved(node, f"`{ast.unparse(node)}` {got.item.uncertain}")
             if got.item.node is None:
@@ -126,11 +129,15 @@ class Flow:
                 self._extend(cur, st.value, uncertain)
             elif isinstance(cur, TrackedDict) and isinstance(st.op, ast.BitOr):
                 self._update(cur, [st.value], [], uncertain)
-            elif isinstance(cur, Scalar) and isinstance(st.op, ast.Add) and not uncertain and not cur.item.uncertain \
-                    and cur.item.node is not None:
-                # `cmd += f" --model {m}"`: a command line grown piece by piece is its pieces joined
-                grown = ast.copy_location(ast.BinOp(cur.item.node, ast.Add(), st.value), st)
-                self.vars[st.target.id] = Scalar(Item(grown, (st.target, st.value), None))
+            elif isinstance(cur, Scalar) and isinstance(st.op, ast.Add) and not cur.item.uncertain and cur.item.node is not None \
+                    and _text_like(cur.item.node) and _text_like(st.value):
+                # `cmd += f" --model {m}"`: a command line grown piece by piece is its pieces joined; a piece
+                # added under an undecided condition is left out and reported, as a list's item is
+                if uncertain:
+                    cur.left_out += ((ast.unparse(st.value), uncertain),)
+                else:
+                    grown = ast.copy_location(ast.BinOp(cur.item.node, ast.Add(), st.value), st)
+                    self.vars[st.target.id] = Scalar(Item(grown, (st.target, st.value), None), cur.left_out)
             else:
                 self.vars[st.target.id] = Unknown(f"`{st.target.id}` is changed with {type(st.op).__name__}")
             return
@@ -361,3 +368,9 @@ def _copy(c):
         return TrackedList(list(c.items), list(c.unknown))
     return c
 
+
+def _text_like(node: ast.expr) -> bool:
+    """An expression that is a string as written: a literal, an f-string, or such pieces joined."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _text_like(node.left) and _text_like(node.right)
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
