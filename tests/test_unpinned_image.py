@@ -131,3 +131,29 @@ def test_latest_with_a_given_release_runs_that_releases_entrypoint(tmp_path):
     (tmp_path / "run.sh").write_text("docker run --gpus all --ipc=host vllm/vllm-openai:latest --model meta-llama/Llama-3.2-1B-Instruct\n")
     (sr,) = audit(tmp_path, gpu="A100-80GB", vllm_version="0.5.4").sites
     assert sr.site.kind == "api_server" and _p(sr, "L33") is None
+
+
+def test_fresh_install_is_answered_once_per_root_with_the_same_verdicts(tmp_path, monkeypatch):
+    # engine/audit.py _fresh_install: the project's pins are the same for every site of one root, so
+    # whether one bounds the install is asked once; the verdicts are those of asking it per site
+    from vllm_kb.engine import audit as audit_mod
+    from vllm_kb.engine.kb import compat
+
+    for i in range(3):
+        (tmp_path / f"serve{i}.sh").write_text("vllm serve Qwen/Qwen2.5-7B-Instruct --disable-log-requests "
+                                               "--enable-mamba-fine-grained-prefix-cache\n")
+    calls = []
+    rows = compat.rows
+    monkeypatch.setattr(compat, "rows", lambda: calls.append(1) or rows())
+
+    def verdicts():
+        return sorted((sr.site.file, f.subject, f.priority) for sr in audit(tmp_path, gpu="H100-80GB x4").sites
+                      for f in sr.remarks if f.code == "not-in-version")
+
+    cached = verdicts()
+    assert len(calls) == 1 and len(cached) == 6
+    assert {p for _, s, p in cached if s == "disable_log_requests"} == {"P0"}
+    uncached = audit_mod._bounded
+    monkeypatch.setattr(audit_mod, "_bounded", lambda pins, ctx: uncached(pins, None))  # asked per site, as before
+    calls.clear()
+    assert verdicts() == cached and len(calls) == 3
