@@ -3,10 +3,10 @@ command, a kwarg or dict entry in Python, a key in a YAML file — keeping every
 (comments, quoting, line continuations) as it was. Used for the report's diffs and `--fix`."""
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 
+from vllm_kb.engine.fix.diff_text import _masked_lines, shown_diff, unified_diff  # noqa: F401 — their home before
 from vllm_kb.engine.kb.textpos import LineIndex, index as line_index
 
 
@@ -24,6 +24,9 @@ class TextEdit:
     # An insertion that belongs exactly where it is (after a list's last item): when another edit
     # removes the text around it, the two conflict and the insertion waits for the next pass.
     strict: bool = False
+    # A removal of shell words (remove_words): two that overlap on the whitespace between them are
+    # one removal of all their words, as --fix's next pass would have made it (_merge_words).
+    words: bool = False
 
 
 class EditConflict(ValueError):
@@ -45,7 +48,7 @@ def apply(text: str, edits: list[TextEdit]) -> str:
                 raise EditConflict(f"two different edits open {e.claim}")  # the second waits for the next pass
             seen[e.claim] = e
         unique.append(e)
-    edits = unique
+    edits = _merge_words(text, unique)
     spans = [e for e in edits if e.end > e.start]
     moved = []
     for e in edits:
@@ -88,91 +91,46 @@ def apply(text: str, edits: list[TextEdit]) -> str:
     return "".join(out)
 
 
+def _merge_words(text: str, edits: list[TextEdit]) -> list[TextEdit]:
+    """Removals of shell words that overlap (`--a 1 --b` opening a line: the first eats the space
+    after it, the second the space before it) become one removal of the words from the first to the
+    last, placed as remove_words places it — the line and its continuation go when nothing else is
+    left on it — so that a report's diff shows both, as the file --fix writes. A merge whose bytes
+    would reach past the removals and the blanks around them is not made (the edits conflict, and
+    the second waits for --fix's next pass)."""
+    runs = sorted((e for e in edits if e.words and not e.text and e.end > e.start), key=lambda e: (e.start, e.end))
+    groups: list[list[TextEdit]] = []
+    for e in runs:
+        if groups and e.start <= max(g.end for g in groups[-1]):  # touching ones too: the merged span may grow
+            groups[-1].append(e)
+        else:
+            groups.append([e])
+    out, merged = list(edits), False
+    for group in (g for g in groups if len(g) > 1):
+        lo, hi = group[0].start, max(g.end for g in group)
+        first, last = _inner(text, lo, hi)
+        whole = remove_words(text, first, last)
+        if first >= last or whole.start > lo or whole.end < hi \
+                or (text[whole.start:lo] + text[hi:whole.end]).strip(" \t\r\n\\"):
+            continue  # left as they are: apply finds them overlapping
+        out = [e for e in out if not any(e is g for g in group)] + [TextEdit(whole.start, whole.end, "", words=True)]
+        merged = merged or (whole.start, whole.end) != (lo, hi)
+    return _merge_words(text, out) if merged else out  # a span that grew may now touch the next removal
+
+
+def _inner(text: str, lo: int, hi: int) -> tuple[int, int]:
+    """The span's words without the blanks and line continuations at its ends."""
+    while lo < hi and (text[lo] in " \t\r\n" or (text[lo] == "\\" and text[lo + 1:lo + 2] in ("\n", "\r"))):
+        lo += 1
+    while hi > lo and (text[hi - 1] in " \t\r\n" or (text[hi - 1] == "\\" and text[hi:hi + 1] in ("\n", "\r"))):
+        hi -= 1
+    return lo, hi
+
+
 def newline_of(text: str) -> str:
     """The line ending a file mostly uses."""
     crlf = text.count("\r\n")
     return "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
-
-
-def unified_diff(path: str, old: str, new: str, context: int = 2) -> str:
-    return shown_diff(path, old, new, context)[0]
-
-
-def shown_diff(path: str, old: str, new: str, context: int = 2) -> tuple[str, list[int]]:
-    """A unified diff that is safe to show and to apply: a line that holds a secret (or a control
-    character, engine/kb/safe_text.py) appears only as context, masked or escaped (`patch` checks
-    context, it never writes it); a change on such a line is not shown at all — its hunk is
-    withheld and its old line numbers returned — because a `+` line shown masked would write `***`
-    over the secret, and shown whole would leak it. `--fix` writes those changes itself, keeping
-    the secret's bytes (engine/fix edits touch only their target)."""
-    from vllm_kb.engine.kb.redact import redact_text
-    from vllm_kb.engine.kb.redact_window import masked_after_edit, masked_before
-    from vllm_kb.engine.kb.safe_text import escape, paths
-
-    def hide(text: str) -> str:  # secrets masked, control characters (ESC, a lone CR …) escaped
-        return escape(redact_text(text))
-
-    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    masked_a = masked_before(old, a, lambda lines: _masked_lines(lines, hide))
-    masked_b = masked_after_edit(old, new, a, b, masked_a) or _masked_lines(b, hide)
-    out: list[str] = []
-    withheld: list[int] = []
-    for group in difflib.SequenceMatcher(None, a, b).get_grouped_opcodes(context):
-        hunk = _hunk(group, a, b, masked_a)
-        touched_secret = any((tag != "equal" and (any(masked_a[i] != a[i] for i in range(i1, i2))
-                                                  or any(masked_b[j] != b[j] for j in range(j1, j2))))
-                             for tag, i1, i2, j1, j2 in group)
-        # a second look at the hunk as shown: a secret spread over lines of its own is still caught
-        if not touched_secret and _changed_lines_differ(hunk, hide("".join(hunk))):
-            touched_secret = True
-        if touched_secret:
-            withheld.append(group[0][1] + 1)
-            continue
-        out += hunk
-    if not out:
-        return "", withheld
-    shown = escape(paths(path))  # a file name with an escape sequence (or bytes that are not UTF-8) is shown, not obeyed
-    head = [f"--- a/{shown}\n", f"+++ b/{shown}\n"]
-    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in head + out)
-    return text, withheld
-
-
-def _masked_lines(lines: list[str], redact) -> list[str]:
-    """Each line with the secrets the whole text shows hidden (a flag's value on the next line too)."""
-    masked = redact("".join(lines)).splitlines(keepends=True)
-    if len(masked) != len(lines):  # a redaction that moved line breaks: treat every line as secret
-        return ["\x00" + x for x in lines]
-    return masked
-
-
-def _hunk(group, a: list[str], b: list[str], masked_a: list[str]) -> list[str]:
-    first, last = group[0], group[-1]
-    i1, i2, j1, j2 = first[1], last[2], first[3], last[4]
-    out = [f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n"]
-    for tag, x1, x2, y1, y2 in group:
-        if tag == "equal":
-            out += [" " + (masked_a[i] if not masked_a[i].startswith("\x00") else "***\n") for i in range(x1, x2)]
-            continue
-        out += ["-" + a[i] for i in range(x1, x2)]
-        out += ["+" + b[j] for j in range(y1, y2)]
-    return out
-
-
-def _range(start: int, stop: int) -> str:
-    """difflib's `start,length` (1-based; an empty range names the line before it)."""
-    begin, length = start + 1, stop - start
-    if length == 1:
-        return str(begin)
-    if not length:
-        begin -= 1
-    return f"{begin},{length}"
-
-
-def _changed_lines_differ(hunk: list[str], masked: str) -> bool:
-    shown = masked.splitlines(keepends=True)
-    if len(shown) != len(hunk):
-        return True
-    return any(h != m for h, m in zip(hunk, shown) if h[:1] in "+-")
 
 
 def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -190,9 +148,9 @@ def remove_words(text: str, start: int, end: int) -> TextEdit:
         prev = text[:ls - 1]
         m = re.search(r"[ \t]*\\$", prev)
         if m:
-            return TextEdit(m.start(), le, "")
+            return TextEdit(m.start(), le, "", words=True)
     if not before.strip() and after.strip() in ("", "\\"):
-        return TextEdit(ls, min(le + 1, len(text)), "")
+        return TextEdit(ls, min(le + 1, len(text)), "", words=True)
     s = start
     while s > ls and text[s - 1] in " \t":
         s -= 1
@@ -200,8 +158,8 @@ def remove_words(text: str, start: int, end: int) -> TextEdit:
         e = end
         while e < le and text[e] in " \t":
             e += 1
-        return TextEdit(start, e, "")
-    return TextEdit(s, end, "")
+        return TextEdit(start, e, "", words=True)
+    return TextEdit(s, end, "", words=True)
 
 
 _JOIN_AFTER = re.compile(r"[ \t]*(?:&&|\|\||;)[ \t]*")

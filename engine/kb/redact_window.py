@@ -1,5 +1,5 @@
 """The masked lines of a file after a small edit, from the masked lines before it: a site's diff
-(engine/fix/edits.py `shown_diff`) masks the whole file before and after its change, and masking
+(engine/fix/diff_text.py `shown_diff`) masks the whole file before and after its change, and masking
 the whole text again for every site was a tenth of the audit of vLLM's own tree.
 
 What makes it exact is what engine/kb/redact.py's region redaction rests on (held to the
@@ -26,7 +26,7 @@ def _links(line: str) -> bool:
 
 
 def masked_after_edit(old: str, new: str, a: list[str], b: list[str], masked_a: list[str]) -> list[str] | None:
-    """escape(redact_text(new)) split into lines, as engine/fix/edits.py `_masked_lines` gives
+    """escape(redact_text(new)) split into lines, as engine/fix/diff_text.py `_masked_lines` gives
     them, from `masked_a` (the same for `old`); None when it must be computed whole."""
     if min(len(old), len(new)) < redact._REGIONS_FROM or "${" in old or "${" in new:
         return None
@@ -63,7 +63,7 @@ _MASKED: dict[tuple[str, str | None], list[str]] = {}
 
 
 def masked_before(text: str, lines: list[str], mask) -> list[str]:
-    """`mask(lines)` (engine/fix/edits.py `_masked_lines` of `text`'s lines), remembered for a few large texts."""
+    """`mask(lines)` (engine/fix/diff_text.py `_masked_lines` of `text`'s lines), remembered for a few large texts."""
     if len(text) < redact._REGIONS_FROM:
         return mask(lines)
     key = (text, redact._KNOWN.pattern if redact._KNOWN is not None else None)
