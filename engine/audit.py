@@ -13,6 +13,7 @@ from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_prior
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.check.hidden_args import hidden_args
 from vllm_kb.engine.check.lora_adapters import training_ranks
+from vllm_kb.engine.check.owners import settle_owners
 from vllm_kb.engine.check.project_facts import add_project_facts
 from vllm_kb.engine.check.startup_modelcap import mark_local
 from vllm_kb.engine.check.unpinned import allowed_releases
@@ -326,6 +327,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle_range(remarks, site, cat, kb, allowed, f">={allowed[0]},<={allowed[-1]}")
     if site.launch.get("opaque"):
         cap_opaque(results, remarks)
+    settle_owners(results, remarks, facts, kb)  # one cause, one owner: after every other priority rule
     items = fixables(results, remarks)
     try:
         changes = plan(site, items, cat, resolved.version) + pin_changes(site, items, pins, choice)

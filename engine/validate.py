@@ -8,6 +8,7 @@ from __future__ import annotations
 from vllm_kb.engine.advise import tables
 from vllm_kb.engine.advise.scenarios import lint as scenario_lint
 from vllm_kb.engine.advise.diagnose import lint as tree_lint
+from vllm_kb.engine.check import owners, rules
 from vllm_kb.engine.check.evaluate import evaluate
 from vllm_kb.engine.kb import cel, schemas
 from vllm_kb.engine.kb import validate as kb_validate
@@ -31,6 +32,7 @@ class Validator(kb_validate.Validator):
                     if err:
                         self.add(c.file, c.id, f"{where}.facts.{group}.{name}", err)
             res = evaluate(c, facts, cel.Activation(facts), {}, kb)
+            owners.settle_owners([res], [], facts, kb)  # an owner that takes the cause at the case's site (`where:`)
             if res.status != case["expect"]:
                 self.add(c.file, c.id, where, f"case {case['name']!r}: expected {case['expect']}, got {res.status} ({res.reason_text('en')})")
             elif case.get("priority") and res.priority != case["priority"]:
@@ -38,7 +40,13 @@ class Validator(kb_validate.Validator):
 
     def stages(self) -> dict[str, int]:
         self.decision_tree()
+        self.owners()
         return {"scenarios": scenario_lint.lint(self), "tables": tables.lint(self)}
+
+    def owners(self) -> None:
+        """The checks' `owned_by:` (engine/check/owners.py): known ids, no check its own owner, no cycle."""
+        kb = load()
+        owners.lint(self, kb, {r.id for r in rules.rules(kb) if r.kind != "check"})
 
     def decision_tree(self) -> None:
         """knowledge/decision_tree.yaml beyond its schema: engine/advise/diagnose/lint.py lints it."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 from vllm_kb.engine.check.evaluate import evaluate
+from vllm_kb.engine.check.owners import settle_owners
 from vllm_kb.engine.kb import cel, schemas
 from vllm_kb.engine.kb.knowledge import load
 
@@ -15,6 +16,7 @@ def test_case(check, case):
     facts = case["facts"]
     assert not schemas.errors("facts", facts), "case facts must follow schema/facts.schema.json"
     res = evaluate(check, facts, cel.Activation(facts), {}, KB)
+    settle_owners([res], [], facts, KB)  # an owner that takes the cause at the case's site (`where:`)
     assert res.status == case["expect"], res.reason_text("en")
     if "priority" in case:
         assert res.priority == case["priority"]

@@ -71,6 +71,11 @@ def check_page(c, kb: Knowledge, lang: str, cat, reg: Rules) -> str:
         lines.append(f"- {t('skill.outside_versions')}{colon}{r['outside_versions']}")
     if r["aliases"]:
         lines.append(f"- {t('skill.aliases')}{colon}" + ", ".join(f"`{a}`" for a in r["aliases"]))
+    if c.raw.get("owned_by"):  # one cause, one owner (engine/check/owners.py)
+        lines.append(f"- {t('docs.owned_by')}{colon}" + semi.join(
+            f"`{e['id']}` ({t('docs.owned_' + e.get('as', 'note'))}"
+            + (", " + t("docs.owned_where", where=f"`{e['where']}`") if e.get("where") else "") + ")"
+            for e in (x if isinstance(x, dict) else {"id": x} for x in c.raw["owned_by"])))
     lines.append(f"- {t('docs.source_file')}{colon}`{c.file}`")
     lines += ["", f"## {t('docs.what')}", "", r["advice"], "", f"## {t('skill.why')}", "", r["rationale"], ""]
     lines += [f"## {t('skill.enable')}", ""]

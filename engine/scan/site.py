@@ -33,6 +33,7 @@ class Setting:
 SCAN_FINDINGS = {
     "stray-positional": "P0",
     "positional-arg": "P2",
+    "xinference-n-gpu": "P0",  # engine/scan/xinference_engine.py CODE
 }
 
 
