@@ -9,7 +9,11 @@ What is stored: only patterns the code itself holds — compiled by a module's o
 is imported, written as a literal where compiled, or read from the knowledge (`knowledge`) — never
 one made from an audited project (the cache holds nothing about projects). An entry is the exact arguments `re` passed to the engine,
 recorded as it passed them, in a file named by the interpreter's exact version and the engine's
-MAGIC: another Python never reads it. Any failure leaves `re` as it was."""
+MAGIC: another Python never reads it. Any failure leaves `re` as it was: an interpreter whose `re`
+does not compile through a module-level `_sre` (PyPy, a future CPython) is left alone, and an entry
+the engine refuses (`_sre.compile` validates the code it is given) is compiled by `re` again.
+Checked on CPython 3.10 (sre_compile) and 3.11–3.13 (re._compiler): tests/test_regex_cache_pythons.py;
+why it is kept, and what it saves: docs/performance.md."""
 from __future__ import annotations
 
 import sys
@@ -77,7 +81,10 @@ def install() -> None:
         key = f"{flags}:{p}"
         hit = bundle.get(key)
         if hit is not None:
-            return engine(p, *hit)
+            try:
+                return engine(p, *hit)
+            except Exception:  # noqa: BLE001 — an entry the engine refuses (a damaged file): `re` compiles it, and it is stored anew
+                pass
         _local.key = key if getattr(_local, "allow", False) or _code_owned(p) else None
         try:
             return plain(p, flags)
