@@ -8,7 +8,7 @@ from typing import Any
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import gpu_types
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.deploy import app_template, kustomize
+from vllm_kb.engine.scan.deploy import app_template, kuberay, kustomize
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -88,6 +88,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 image, [(k, yaml_word(s.value, s.line, Expander())) for k, s in env.items()], doc.line_of(path + ("image",)), ctx.catalog)):
             words += by_env  # an image its env configures (knowledge/deploy/env_images.yaml): the env is its command line
             argv_pos += [None] * len(by_env)
+        elif command is None and not args and kuberay.ray_container(doc.data, path):
+            pass  # KubeRay runs its own `ray start` in a Ray container, never the image's entrypoint
         elif is_vllm_image(image) or is_vllm_like_image(image) and (not isinstance(args, list) or not args or str(args[0]).startswith("-")):
             implicit = entrypoint_for(image, ctx.untagged_image_release)
             words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in implicit]
@@ -106,6 +108,13 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                            extra, known=k8s_env, source_lines=lines)
         if site is not None:
             site.gpu_request = resource_gpus(c.get("resources")) or _service_gpus(doc.data, path)
+            backend = site.settings.get("distributed_executor_backend")
+            if site.gpu_request is None and backend is not None and backend.value == "ray" \
+                    and (per_node := kuberay.node_gpus(doc.data, path, resource_gpus)):
+                # a KubeRay pod without GPUs (the head) starts an engine whose Ray workers run on the
+                # cluster's pods: a node shows them a pod's GPUs, not the machine's (--gpu)
+                site.gpu_request = per_node
+                site.launch["ray_pod_gpus"] = per_node
             pod = _node(doc.data, _pod(path))
             site.gpu_types = gpu_types.from_pod(pod)
             machine = gpu_types.pod_machine(pod)

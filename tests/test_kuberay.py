@@ -1,0 +1,70 @@
+"""KubeRay's Ray pods (engine/scan/deploy/kuberay.py). Modelled on KubeRay's own vLLM samples
+(https://github.com/ray-project/kuberay/blob/master/ray-operator/config/samples/vllm/ray-service.vllm.yaml:
+a head without GPUs, a worker group of 2-GPU pods): KubeRay runs `ray start` in each group's Ray
+container, so a vLLM image there is a Ray node, not a `vllm serve`; a launch on the Ray backend from
+the GPU-less head places its workers on the pods, and vLLM 0.11.1's check of TP × PP against "the
+number of visible devices" of each worker's node (L34, vllm/v1/worker/gpu_worker.py 0.11.1:210) reads
+a pod's GPUs, not the machine's --gpu."""
+from __future__ import annotations
+
+import pytest
+
+from vllm_kb.engine.audit import audit
+
+CLUSTER = """apiVersion: ray.io/v1
+kind: RayCluster
+metadata:
+  name: vllm{annotations}
+spec:
+  headGroupSpec:
+    rayStartParams: {{}}
+    template:
+      spec:
+        containers:
+        - name: ray-head
+          image: vllm/vllm-openai:v{release}
+          command: ["/bin/sh", "-c"]
+          args:
+          - ray start --head --block & sleep 30; vllm serve facebook/opt-13b --tensor-parallel-size {tp} --distributed-executor-backend ray
+          resources:
+            limits: {{cpu: "4", memory: "16Gi"}}
+  workerGroupSpecs:
+  - replicas: 2
+    groupName: gpu-group
+    rayStartParams: {{}}
+    template:
+      spec:
+        containers:
+        - name: ray-worker
+          image: vllm/vllm-openai:v{release}
+          resources:
+            limits: {{cpu: "8", memory: "64Gi", nvidia.com/gpu: "2"}}
+"""
+
+
+def _l34(tmp_path, gpu=None, annotations="", **kw):
+    (tmp_path / "raycluster.yaml").write_text(CLUSTER.format(annotations=annotations, **{"release": "0.11.1", "tp": 2, **kw}))
+    rep = audit(tmp_path, gpu=gpu)
+    head = [sr for sr in rep.sites if sr.site.kind == "vllm serve"]
+    assert len(head) == 1
+    r = next(r for r in head[0].results if r.check.id == "L34")
+    return rep, head[0], (r.status, r.priority)
+
+
+@pytest.mark.parametrize("gpu", [None, "H100-80GB x1", "H100-80GB x8"])
+def test_a_gpu_less_head_reads_the_pods_gpus_not_the_machines(tmp_path, gpu):
+    rep, head, l34 = _l34(tmp_path, gpu)
+    assert head.site.gpu_request == 2 and head.site.launch["ray_pod_gpus"] == 2
+    assert l34[1] != "P0", l34  # TP 2 on 2-GPU pods starts on 0.11.1
+    assert [sr.site.kind for sr in rep.sites] == ["vllm serve"]  # the worker's Ray container is no site
+
+
+def test_a_world_larger_than_a_pod_is_still_the_0_11_1_p0(tmp_path):
+    assert _l34(tmp_path, tp=4)[2] == ("recommended", "P0")
+    assert _l34(tmp_path, tp=4, release="0.11.2")[2][1] != "P0"  # 0.11.2 checks it only for mp data parallelism
+
+
+def test_a_container_whose_command_kuberay_keeps_runs_the_image(tmp_path):
+    keep = '\n  annotations:\n    ray.io/overwrite-container-cmd: "true"'
+    rep, _, _ = _l34(tmp_path, annotations=keep)
+    assert sorted(sr.site.kind for sr in rep.sites) == ["api_server", "vllm serve"]
