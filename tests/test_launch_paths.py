@@ -209,3 +209,13 @@ if len(sys.argv) > 1:
 llm = LLM(model=model)
 '''})
     assert not site.model.resolved  # never the base name alone
+
+
+def test_a_helper_another_module_imports_makes_the_call_the_site_once(scanned):
+    # `from pkg.utils import run_cmd` + `run_cmd(f"vllm serve …")`: the caller holds no subprocess
+    # word at all; the spawn inside the helper (its command only the parameter) is not a second site
+    got = scanned({"pkg/__init__.py": "",
+                   "pkg/utils.py": "import subprocess\n\n\ndef run_cmd(cmd):\n    return subprocess.run(cmd, shell=True, check=True)\n",
+                   "main.py": 'from pkg.utils import run_cmd\n\nMODEL = "Qwen/Qwen2.5-7B-Instruct"\n\n'
+                              'if __name__ == "__main__":\n    run_cmd(f"vllm serve {MODEL} --max-model-len 8192")\n'})
+    assert [(s.id, s.settings["max_model_len"].value) for s in got] == [("main.py:6", 8192)]

@@ -62,8 +62,10 @@ def spawners(imported: list) -> Spawners:
     return s
 
 
-def site(ctx, rel: str, text: str, call: ast.Call, r) -> Site | None:
-    got = r.spawners.kind(call) if getattr(r, "spawners", None) is not None else None
+def site(ctx, rel: str, text: str, call: ast.Call, r, kind: tuple = ()) -> Site | None:
+    """`kind`: the (module, function) of a spawn the caller's imports do not name (a helper of
+    another module runs it: engine/scan/python_spawn_helpers.py)."""
+    got = kind or (r.spawners.kind(call) if getattr(r, "spawners", None) is not None else None)
     if got is None or not call.args:
         return None
     mod, fn = got

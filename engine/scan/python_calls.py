@@ -76,7 +76,8 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     what the project binds to the file (the containers that mount a ConfigMap holding it: yaml_python)."""
     wrapper_words = python_subclass.words_in(ctx, text)
     opaque_ok = python_opaque.could_pick(ctx, text)
-    if not could_hold_site(text) and not opaque_ok and not may_call_wrapper(text, wrapper_words):
+    if not could_hold_site(text) and not opaque_ok and not may_call_wrapper(text, wrapper_words) \
+            and not python_spawn_helpers.may_call(ctx, text):
         return []
     try:
         tree = parse_python(text, rel)
@@ -95,7 +96,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     loose: list[tuple] = []  # calls of three or more keywords, for the opaque fallback
 
     # a function of the file that runs the command it is handed: its calls are the sites (python_spawn_helpers)
-    helpers = _spawn_helpers(tree, text)
+    helpers = {**python_spawn_helpers.imported(ctx, tree, text), **_spawn_helpers(tree, text)}
     # a class of this file that subclasses LLM, or a wrapper this project or a package defines
     callees = _CALLEES | wrapper_words | python_subclass.methods(wrapper_words) | set(helpers) \
         | {name for name, bases in python_text.class_heads(text) if "LLM" in bases}
@@ -129,6 +130,8 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         return []
     found: list[Found] = []
     inner = {id(h.spawn) for h in helpers.values()}  # its command is a parameter: the calls of the helper say it
+    if own := _own_helpers(tree, text):  # a helper of this module that other modules import and call
+        inner |= {id(own[n].spawn) for n in python_spawn_helpers.called_elsewhere(ctx, rel, own)}
     for node, block, cls, fns in candidates:
         if id(node) in inner:
             continue
@@ -195,8 +198,9 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
                                                   bool(wrapper is not None and wrapper.builds)))
             python_subclass.process_facts(wrapper, site.launch)
         elif target == "spawn-helper":
-            synth = python_spawn_helpers.call_for(call, helpers[call.func.id]) if isinstance(call.func, ast.Name) else None
-            site = python_argv.site(ctx, rel, text, synth, f.resolver) if synth is not None else None
+            helper = helpers[call.func.id] if isinstance(call.func, ast.Name) else None
+            synth = python_spawn_helpers.call_for(call, helper) if helper is not None else None
+            site = python_argv.site(ctx, rel, text, synth, f.resolver, helper.kind) if synth is not None and helper else None
         else:
             site = python_tools.site(ctx, rel, text, version, f, tree)
         if site is None:
@@ -211,14 +215,17 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     return [s for cid, s in sites if cid not in absorbed]
 
 
-def _spawn_helpers(tree: ast.Module, text: str) -> dict:
-    """The file's functions that run a parameter as a command and that the file calls."""
+def _own_helpers(tree: ast.Module, text: str) -> dict:
+    """The file's functions that run a parameter as a command."""
     if "subprocess" not in text and "system" not in text and "popen" not in text:
         return {}
     spawners = python_argv.spawners([n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))])
-    if not spawners.any():
-        return {}
-    found = python_spawn_helpers.find(tree, spawners)
+    return python_spawn_helpers.find(tree, spawners) if spawners.any() else {}
+
+
+def _spawn_helpers(tree: ast.Module, text: str) -> dict:
+    """The file's own helpers that the file calls."""
+    found = _own_helpers(tree, text)
     return {k: v for k, v in found.items() if k in python_spawn_helpers.called(tree, found)} if found else {}
 
 
