@@ -15,6 +15,7 @@ from vllm_kb.engine.check.startup_act_dtype import act_dtype_facts
 from vllm_kb.engine.check.startup_arch import arch_facts, mistral_format
 from vllm_kb.engine.check.startup_fallback import fallback_facts
 from vllm_kb.engine.check.startup_attn import attn_facts
+from vllm_kb.engine.check.startup_block import block_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_drafter import drafter_arch, eagle3_target
@@ -93,6 +94,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out, selector))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))
     out.update(selector_facts(facts, selector, version, out))
+    out.update(block_facts(facts, version, out))
     out.update(_env_backend_refused(facts, selector, version, out))
     out.update(paged_facts(facts, kb.doc("vllm", "paged_head_sizes.yaml").data, selector, version, out))
     if "kv_refused" not in out and (kv_facts({**facts, "engine": {**engine, "kv_cache_dtype": "fp8"}}, kv_table(kb), version,
