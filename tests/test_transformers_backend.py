@@ -108,3 +108,20 @@ def test_qwen3_vl_before_its_release_is_refused(tmp_path):
     rep = audit(tmp_path / "d", gpu="H100")
     got = [(r.status, r.priority) for s in rep.sites for r in s.results if r.check.id == "L21"]
     assert got == [("recommended", "P1")]
+
+
+def test_a_class_without_the_attention_backend_flag_is_refused_by_the_gate():
+    # 0.8.3-0.29.0 ask the transformers class is_backend_compatible() (`_supports_attention_backend`
+    # alone; 0.7.2-0.8.2 `_supports_flex_attn`, 0.30.0+ also `_can_set_attn_implementation()`)
+    assert TABLE["gate_attention_backend"] == [["0.8.3", "0.29.0"]]
+    assert {"qwen3_next", "stablelm", "jamba"} <= set(TABLE["no_attention_backend"])
+    assert not {"llama", "qwen3", "qwen3_vl", "gemma3", "qwen2_5_vl"} & set(TABLE["no_attention_backend"])
+    assert fallback_facts({"model_type": "qwen3_next"}, TABLE, "0.10.1.1") == {"arch_fallback_fails": "compat"}
+    assert fallback_facts({"model_type": "qwen3_next"}, TABLE, "0.8.2") == {"arch_fallback_doubt": "linear"}
+    assert fallback_facts({"model_type": "qwen3_next"}, TABLE, "0.30.0")["arch_fallback_fails"] == "linear"
+
+
+def test_qwen3_next_before_its_release_is_refused(tmp_path):
+    assert _l21(tmp_path, "vllm==0.10.1.1", "Qwen/Qwen3-Next-80B-A3B-Instruct") == ("recommended", "P0")
+    (tmp_path / "b").mkdir()
+    assert _l21(tmp_path / "b", "vllm==0.10.2", "Qwen/Qwen3-Next-80B-A3B-Instruct")[0] == "enabled"

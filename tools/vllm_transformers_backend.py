@@ -8,6 +8,9 @@ transformers/ package, and models/registry.py):
   (TransformersForCausalLM; the MoE and multimodal variants from 0.11.1);
 - `compat_gate`: the registry asks the transformers class `is_backend_compatible()`
   (`_supports_attention_backend`) and returns no class when it says no;
+- `gate_attention_backend`: the gate is the class's `_supports_attention_backend` alone (0.8.3-0.29.0;
+  0.7.2-0.8.2 read `_supports_flex_attn` unless the class has `supports_backend`, 0.30.0+ also take a
+  class whose module uses the attention interface, `_can_set_attn_implementation()`);
 - `one_head_size`: the backend builds every decoder layer's Attention from one whole-model head size
   (`model_config.get_head_size()`); from 0.28.0 each layer's own geometry
   (`model_arch_config[i]`), so a model whose layers differ in head size fits only from there;
@@ -26,7 +29,10 @@ transformers side, from the wheels (transformers/models/<type>/):
   (`global_head_dim`), the first wheel that has it;
 - `mm_tuple_features`: model types whose base model's `get_image_features` returns a tuple on every
   path (Qwen3-VL's image embeddings and deepstack features, 4.57.0), the first wheel that has it
-  (the 5.x wheels return an output object instead; vLLM 0.12.0-0.14.1 require transformers<5).
+  (the 5.x wheels return an output object instead; vLLM 0.12.0-0.14.1 require transformers<5);
+- `no_attention_backend`: model types with a causal-LM or conditional-generation class whose module
+  never sets `_supports_attention_backend = True` in any wheel read (so is_backend_compatible() says
+  no), the first wheel that has the type.
 
     python tools/vllm_transformers_backend.py SRC_DIR WHEEL_DIR          # SRC_DIR/<release>/vllm/...
     python tools/vllm_transformers_backend.py --check SRC_DIR WHEEL_DIR
@@ -47,6 +53,11 @@ _WRAPPERS = ("TransformersForCausalLM", "TransformersMoEForCausalLM", "Transform
              "TransformersMultiModalMoEForCausalLM")
 _REFUSAL = "does not dispatch through the Transformers"
 # a token mixer that is not attention: the class names transformers gives them
+# the class attribute is_backend_compatible() returns; a generative class; the module's own base
+# class straight from PreTrainedModel (one imported from another model's module may carry the flag)
+_BACKEND_FLAG = re.compile(r"_supports_attention_backend\s*=\s*True")
+_GENERATIVE = re.compile(r"^class \w+(?:ForCausalLM|ForConditionalGeneration)\(", re.M)
+_OWN_BASE = re.compile(r"^class \w+PreTrainedModel\(PreTrainedModel\)", re.M)
 _MIXER = re.compile(r"^class (\w*(?:LinearAttention|GatedDeltaNet|DeltaNet|MambaMixer|Mamba2Mixer|ShortConv)\w*)\(",
                     re.M)
 
@@ -95,6 +106,11 @@ def vllm_side(src: Path) -> dict:
         rows.append((d.name, {
             "classes": {c for c in _WRAPPERS if f'"{c}"' in reg},
             "gate": "is_backend_compatible()" in gate_text,
+            # 0.7.2-0.8.2 ask `_supports_flex_attn` unless the class has `supports_backend`; later
+            # releases also take a class whose module uses the attention interface (transformers
+            # `_can_set_attn_implementation()`, a reading of its source)
+            "gate_backend": "is_backend_compatible()" in gate_text and "_supports_flex_attn" not in gate_text
+                            and "_can_set_attn_implementation" not in gate_text,
             "one_head": ("get_head_size()" in joined or "head_size=config.head_dim" in joined) and "model_arch_config[i]" not in joined,
             "refusal": refusal,
             "mm_pass": "vision_embeddings = self.model.get_image_features(" in joined
@@ -104,6 +120,7 @@ def vllm_side(src: Path) -> dict:
     out: dict = {"vllm_scanned": [v for v, _ in rows], "fallback": _spans([(v, r is not None) for v, r in rows])}
     out["classes"] = {c: _spans([(v, r is not None and c in r["classes"]) for v, r in rows]) for c in _WRAPPERS}
     out["compat_gate"] = _spans([(v, bool(r and r["gate"])) for v, r in rows])
+    out["gate_attention_backend"] = _spans([(v, bool(r and r["gate_backend"])) for v, r in rows])
     out["one_head_size"] = _spans([(v, bool(r and r["one_head"])) for v, r in rows])
     out["layer_refusal"] = _spans([(v, bool(r and r["refusal"])) for v, r in rows])
     out["mm_features_passthrough"] = _spans([(v, bool(r and r["mm_pass"])) for v, r in rows])
@@ -123,6 +140,8 @@ def transformers_side(wheels: list[Path]) -> dict:
     linear: dict[str, str] = {}
     mixed: dict[str, str] = {}
     pairs: dict[str, str] = {}
+    unflagged: dict[str, str] = {}
+    flagged: set[str] = set()
     for v, w in found:
         with zipfile.ZipFile(w) as z:
             for name in z.namelist():
@@ -136,8 +155,14 @@ def transformers_side(wheels: list[Path]) -> dict:
                     mixed.setdefault(m.group(1), v)
                 if kind == "modeling" and "def get_image_features" in src and _tuple_features(src):
                     pairs.setdefault(m.group(1), v)
+                if kind == "modeling" and m.group(1) != "auto":
+                    if _BACKEND_FLAG.search(src):
+                        flagged.add(m.group(1))
+                    elif _GENERATIVE.search(src) and _OWN_BASE.search(src):
+                        unflagged.setdefault(m.group(1), v)
     return {"transformers_scanned": [v for v, _ in found], "linear_layers": dict(sorted(linear.items())),
-            "mixed_head_dim": dict(sorted(mixed.items())), "mm_tuple_features": dict(sorted(pairs.items()))}
+            "mixed_head_dim": dict(sorted(mixed.items())), "mm_tuple_features": dict(sorted(pairs.items())),
+            "no_attention_backend": dict(sorted((t, v) for t, v in unflagged.items() if t not in flagged))}
 
 
 def _tuple_features(src: str) -> bool:
@@ -162,28 +187,30 @@ def _flow(spans: list[list[str]]) -> str:
 def render(vs: dict, ts: dict) -> str:
     lines = [
         "# What vLLM's Transformers-backend fallback (an architecture vLLM does not implement, 0.7.2+) can run:",
-        "# per vLLM release the wrapper classes, the is_backend_compatible() gate, whether every decoder layer's",
-        "# Attention takes one whole-model head size (before 0.28.0) and the refusal of a layer that is not",
+        "# per vLLM release the wrapper classes, the is_backend_compatible() gate (and where it is the class's",
+        "# _supports_attention_backend alone), whether every decoder layer's Attention takes one whole-model",
+        "# head size (before 0.28.0) and the refusal of a layer that is not",
         "# attention, and whether the multimodal wrapper hands on a tuple from get_image_features unchanged;",
         "# per transformers model type, a non-attention token mixer (linear attention, gated delta net, Mamba,",
-        "# short convolution), a second head size (global_head_dim) or image features returned as a tuple, from",
-        "# the first wheel that has it. GENERATED by tools/vllm_transformers_backend.py from vLLM's sdists and",
-        "# the transformers wheels. Do not edit by hand.",
+        "# short convolution), a second head size (global_head_dim), image features returned as a tuple or no",
+        "# _supports_attention_backend in any wheel read, from the first wheel that has it. GENERATED by",
+        "# tools/vllm_transformers_backend.py from vLLM's sdists and the transformers wheels. Do not edit by hand.",
         "version: 1",
         "vllm_scanned: [" + ", ".join(f'"{v}"' for v in vs["vllm_scanned"]) + "]",
         f"fallback: {_flow(vs['fallback'])}",
         "classes:",
         *[f"  {c}: {_flow(s)}" for c, s in vs["classes"].items()],
         f"compat_gate: {_flow(vs['compat_gate'])}",
+        f"gate_attention_backend: {_flow(vs['gate_attention_backend'])}",
         f"one_head_size: {_flow(vs['one_head_size'])}",
         f"layer_refusal: {_flow(vs['layer_refusal'])}",
-        f"mm_features_passthrough: {_flow(vs['mm_features_passthrough'])}",
     ]
     if "layer_refusal_at" in vs:
         at = vs["layer_refusal_at"]
         lines.append(f'layer_refusal_at: {{release: "{at["release"]}", file: {at["file"]}, line: {at["line"]}}}')
+    lines.append(f"mm_features_passthrough: {_flow(vs['mm_features_passthrough'])}")
     lines.append("transformers_scanned: [" + ", ".join(f'"{v}"' for v in ts["transformers_scanned"]) + "]")
-    for key in ("linear_layers", "mixed_head_dim", "mm_tuple_features"):
+    for key in ("linear_layers", "mixed_head_dim", "mm_tuple_features", "no_attention_backend"):
         lines += [f"{key}:", *(f'  {t}: "{v}"' for t, v in ts[key].items())]
     return "\n".join(lines) + "\n"
 

@@ -14,6 +14,7 @@ from vllm_kb.engine.check.memory.runtime import human_int, runtime
 from vllm_kb.engine.check.startup_act_dtype import act_dtype_facts
 from vllm_kb.engine.check.startup_arch import arch_facts, mistral_format
 from vllm_kb.engine.check.startup_fallback import fallback_facts
+from vllm_kb.engine.check.transformers_fit import tf_admits_type
 from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_block import block_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
@@ -105,8 +106,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(arch_facts(built, kb.doc("vllm", "architectures.yaml").data, version,
                            _transformers_classes(kb) if model.get("auto_map") is not None else None))
     if out.get("arch_fallback") in ("text", "transformers"):
-        out.update(fallback_facts(built, kb.doc("vllm", "transformers_backend.yaml").data,
-                                  str((facts.get("vllm") or {}).get("version") or version), engine))
+        release = str((facts.get("vllm") or {}).get("version") or version)
+        out.update(fallback_facts(built, kb.doc("vllm", "transformers_backend.yaml").data, release, engine,
+                                  tf_admits_type(kb.doc("vllm", "model_types.yaml").data, built.get("model_type"), release)))
     out.update(task_facts(built, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data,
                           str((facts.get("vllm") or {}).get("version") or version), (facts.get("site") or {}).get("syntax")))
     out.update(model_kernel_facts(out.get("arch", model.get("architecture")), facts.get("gpu") or {},

@@ -4,7 +4,9 @@ back to (0.7.2+), can run the model once it has taken it: knowledge/vllm/transfo
 and sizes the KV cache from them; it has no place for a layer that is not attention (linear
 attention, a state-space mixer: refused by name from 0.30.0) and, before 0.28.0, gives every layer
 one head size, which a model whose layers have two (Gemma 4's head_dim and global_head_dim) does
-not fit. Its multimodal wrapper (0.10.0+) hands on what the transformers model's get_image_features
+not fit. Before any of that, 0.8.3-0.29.0 take only a transformers class whose
+`_supports_attention_backend` is set (is_backend_compatible()); a model type that never sets it is
+refused by name. Its multimodal wrapper (0.10.0+) hands on what the transformers model's get_image_features
 returns unchanged unless it is a tensor, up to 0.14.1: Qwen3-VL's (image embeddings, deepstack
 features) pair then fails the engine's check of the dummy image's embeddings while it profiles
 memory. Which model types have any of these is read from the transformers wheels."""
@@ -25,10 +27,13 @@ LAYER_REFUSAL = ("Layer {i} ({layer_type}) does not dispatch through the Transfo
 _POOLING = ("embed", "embedding", "classify", "score", "reward", "pooling")
 
 
-def fallback_facts(model: dict, table: dict, version: str | None, engine: dict | None = None) -> dict[str, Any]:
-    """`arch_fallback_fails` ("linear", "head_size", "mm_features") where the backend cannot run the model in this
+def fallback_facts(model: dict, table: dict, version: str | None, engine: dict | None = None,
+                   tf_has_type: bool = True) -> dict[str, Any]:
+    """`arch_fallback_fails` ("compat", "linear", "head_size", "mm_features") where the backend cannot run the model in this
     release; `arch_fallback_doubt` ("linear") where it takes a model with linear-attention layers
-    but the release has no refusal to say so. Nothing where the table or the model type is unknown."""
+    but the release has no refusal to say so. Nothing where the table or the model type is unknown.
+    `tf_has_type`: whether a transformers the release's requirement admits knows the model type; where
+    none does, the config fails before the fallback, and what the transformers class does is moot."""
     v = try_parse(version) if version else None
     mtype = model.get("model_type")
     if v is None or not table or not isinstance(mtype, str):
@@ -36,13 +41,18 @@ def fallback_facts(model: dict, table: dict, version: str | None, engine: dict |
     releases = [parse(r) for r in table["vllm_scanned"]]
     if not _known(table["fallback"], releases, v):
         return {}
+    if tf_has_type and mtype in (table.get("no_attention_backend") or {}) \
+            and _known(table.get("gate_attention_backend") or [], releases, v):
+        # the registry asks the transformers class is_backend_compatible() before anything is built
+        # (0.8.3-0.29.0: `_supports_attention_backend` alone) and the class never sets it
+        return {"arch_fallback_fails": "compat"}
     if mtype in table["linear_layers"]:
         if _known(table["layer_refusal"], releases, v):
             return {"arch_fallback_fails": "linear", "arch_fallback_error": LAYER_REFUSAL}
         return {"arch_fallback_doubt": "linear"}
     if mtype in table["mixed_head_dim"] and _known(table["one_head_size"], releases, v):
         return {"arch_fallback_fails": "head_size"}
-    if model.get("multimodal") and mtype in (table.get("mm_tuple_features") or {}) \
+    if tf_has_type and model.get("multimodal") and mtype in (table.get("mm_tuple_features") or {}) \
             and _known(table.get("mm_features_passthrough") or [], releases, v) and _profiles_images(engine or {}):
         return {"arch_fallback_fails": "mm_features"}
     return {}
