@@ -220,3 +220,14 @@ def test_swift_rollout_passes_the_worker_extension_a_vllm_before_080_does_not_ta
     if priority:
         text = r.reason_text("en")
         assert "worker_extension_cls" in text and not re.search(r"ms-swift ==(2\.|3\.[0-3]\.)", text)
+
+
+@pytest.mark.parametrize("swift,vllm,priority", [("3.12.6", "0.14.0", "P0"), ("3.12.6", "0.13.0", None), ("4.0.0", "0.14.0", None)])
+def test_swift_rollout_of_3x_loses_get_open_port_on_vllm_014(tmp_path, swift, vllm, priority):
+    """ms-swift 3.4.0-3.12.6 import vllm.utils.get_open_port under a try that swallows the ImportError, and
+    SwiftRolloutDeploy.__init__ calls it: vLLM 0.14.0 dropped the re-export (NameError); 4.0.0 tries network_utils."""
+    r = _l43(tmp_path, {"requirements.txt": f"ms-swift=={swift}\nvllm=={vllm}\n",
+                        "rollout.sh": "#!/bin/sh\nswift rollout --model Qwen/Qwen2.5-7B-Instruct\n"}, gpu="A100-80GB x2")
+    assert r.priority == priority
+    if priority:
+        assert "get_open_port" in r.reason_text("en")

@@ -18,7 +18,7 @@ def _feature_used(row: compat.Row, site, facts: dict) -> bool:
     if rid in ("trl-vllm-serve-worker-extension", "trl-vllm-serve-v0-worker-on-v1", "trl-vllm-serve-collective-rpc-082",
                "trl-vllm-serve-collective-rpc-pre-070"):
         return site.kind == "trl vllm-serve"
-    if rid == "ms-swift-rollout-worker-extension":
+    if rid in ("ms-swift-rollout-worker-extension", "ms-swift-rollout-get-open-port"):
         return site.framework_command == "rollout"
     if rid == "ms-swift-grpo-v0-engine-path":
         # the trainer's own engine, colocated or (before 3.5.0) on the GPUs training leaves: both load
