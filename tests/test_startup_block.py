@@ -60,3 +60,14 @@ def test_a_forced_backend_stops_there_too_unless_the_selector_refuses_it_first()
     assert block_facts(facts(8), "0.15.0", {"v1": True, "backend": "TRITON_ATTN"})["block_backend"] == "Triton"
     assert block_facts(facts(8), "0.15.0", {"v1": True, "backend": "FLASH_ATTN", "attn_forced_invalid": True}) == {}
     assert block_facts(facts(8, cc=7.5), "0.8.1", {"v1": True, "attn_backend": "FLASH_ATTN"}) == {}
+
+
+@pytest.mark.parametrize("version,forced,want", [
+    ("0.11.1", "FLASH_ATTN", True), ("0.12.0", "TRITON_ATTN", True), ("0.18.0", "FLASHINFER", True), ("0.34.0", "FLASH_ATTN", True),
+    ("0.18.0", "FLEX_ATTENTION", False), ("0.18.0", None, False),
+])
+def test_a_forced_backend_validated_with_the_block_size(version, forced, want):
+    got = block_facts(facts(8), version, {"v1": True, "backend": forced})
+    assert bool(got.get("block_forced")) == want
+    if want:
+        assert got["block_error"].endswith("Reason: ['block_size not supported']") and forced in got["block_error"]

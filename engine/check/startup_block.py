@@ -13,7 +13,9 @@ command line still offers (`--block-size 8`):
   stops there.
 - 0.11.1-0.12.0 and 0.18.0+ hand the block size to the selector, which asks each backend's
   supports_block_size (supported_kernel_block_sizes: FlashAttention, FlashInfer and Triton take
-  multiples of 16) and moves on to FlexAttention, which takes any: nothing chosen refuses it.
+  multiples of 16) and moves on to FlexAttention, which takes any: nothing chosen refuses it. A
+  forced one of those three is validated alone and refused ("Selected backend … is not valid for
+  this configuration. Reason: ['block_size not supported']").
 - 0.13.0-0.17.1 drop it before they select (vllm/platforms/cuda.py 0.13.0 get_attn_backend_cls
   `attn_selector_config._replace(block_size=None)`), so the backend the selector picks
   (startup_selector: startup.attn_selected) meets the block size only when the KV cache is set up,
@@ -55,9 +57,18 @@ def block_facts(facts: dict, version: str, startup: dict) -> dict[str, Any]:
         if refusing is None or v < refusing[0] or not isinstance(cc, (int, float)) or cc < 8.0:
             return {}
         return {"block_refused": True, "block_backend": refusing[1], "block_error": "Block size must be a multiple of 16."}
-    if _DROPPED <= v < _WEIGHED and not startup.get("attn_forced_invalid"):
+    if startup.get("attn_forced_invalid"):
+        return {}  # the forced backend is refused for another reason first (L13's selector rule)
+    if _DROPPED <= v < _WEIGHED:
         # a forced backend is validated without the block size too, and stops here the same way
         name = _KERNEL_16.get(str(startup.get("backend") or startup.get("attn_selected") or ""))
         if name:
             return {"block_refused": True, "block_backend": name, "block_error": f"No common block size for {size}."}
+        return {}
+    forced = str(startup.get("backend") or "")
+    if forced in _KERNEL_16:
+        # 0.11.1-0.12.0 and 0.18.0+ validate a forced backend with the block size: supports_block_size
+        # refuses it before the model is built (vllm/platforms/cuda.py 0.11.1:373, 0.18.0:253)
+        return {"block_refused": True, "block_forced": True, "block_backend": _KERNEL_16[forced],
+                "block_error": f"Selected backend {forced} is not valid for this configuration. Reason: ['block_size not supported']"}
     return {}
