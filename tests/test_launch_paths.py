@@ -50,7 +50,7 @@ def test_a_script_that_installs_vllm_before_its_launch_runs_that_release(write_p
                           "serve.sh": "#!/bin/bash\npip install -e .\npip install vllm==0.8.5\n" + SERVE})
     v = json_site(root)["vllm"]
     assert v["version"] == "0.8.5", v
-    assert "serve.sh:3" in v["source"] and "setup.py:2" in v["source"] and "last vLLM install" in v["source"]
+    assert "serve.sh:3" in v["source"] and "setup.py:2" in v["source"], v
 
 
 def test_an_install_script_the_launch_runs_first_counts(write_project, json_site):
@@ -219,3 +219,19 @@ def test_a_helper_another_module_imports_makes_the_call_the_site_once(scanned):
                    "main.py": 'from pkg.utils import run_cmd\n\nMODEL = "Qwen/Qwen2.5-7B-Instruct"\n\n'
                               'if __name__ == "__main__":\n    run_cmd(f"vllm serve {MODEL} --max-model-len 8192")\n'})
     assert [(s.id, s.settings["max_model_len"].value) for s in got] == [("main.py:6", 8192)]
+
+
+def test_a_setup_script_that_installs_vllm_after_the_project_decides_its_folder(write_project, json_site):
+    # a README-less setup.sh: `pip install -e .` (setup.py pins 0.6.3), then `pip install vllm==0.9.2`:
+    # the environment every launch of the folder runs in holds 0.9.2, and the report says why
+    root = write_project({"setup.py": SETUP_PY, "setup.sh": "#!/bin/bash\npip install -e .\npip install vllm==0.9.2\n",
+                          "gen.py": 'from vllm import LLM\nllm = LLM(model="Qwen/Qwen2.5-7B-Instruct")\n'})
+    v = json_site(root)["vllm"]
+    assert v["version"] == "0.9.2" and "setup.sh:3" in v["source"] and "after the project itself" in v["source"], v
+
+
+def test_two_setup_scripts_that_disagree_leave_the_project_pin(write_project, json_site):
+    root = write_project({"setup.py": SETUP_PY, "a.sh": "#!/bin/bash\npip install -e .\npip install vllm==0.9.2\n",
+                          "b.sh": "#!/bin/bash\npip install -e .\npip install vllm==0.8.5\n",
+                          "gen.py": 'from vllm import LLM\nllm = LLM(model="Qwen/Qwen2.5-7B-Instruct")\n'})
+    assert json_site(root)["vllm"]["source"].startswith("pinned at setup.py:2")

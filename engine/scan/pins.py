@@ -236,7 +236,14 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
     if not pins:
         return VersionChoice(newest, False, "none")
     # a pin, else a bounded range, else a bare name: `vllm` in one extra says less than `vllm>=0.6` in another
-    best = sorted(pins, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, not p.spec.strip(), p.file, p.line))[0]
+    # a setup script that installs the project and then vllm==X leaves X in the environment, whatever the
+    # project pins; two such scripts that disagree say nothing of which one was run
+    last = len({p.exact for p in pins if p.last_install and p.exact}) == 1
+    best = sorted(pins, key=lambda p: (not (last and p.last_install and p.exact), RANK.get(p.kind, 9), p.exact is None,
+                                       not p.spec.strip(), p.file, p.line))[0]
+    if last and best.last_install and (rest := [p for p in pins if not p.last_install and p.spec.strip()]):
+        o = sorted(rest, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, p.file, p.line))[0]
+        best.replaces = (f"{o.file}:{o.line}", o.text)  # what the report says it stands over
     if best.source:  # built from vLLM's sources: the release is known only from a development version
         span = source_pins.span_of(best.exact, known) if best.source == "dev" else None
         return VersionChoice(source_pins.release_of(best.exact, known, newest), False, source_pins.BASIS, best,

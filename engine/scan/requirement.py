@@ -57,6 +57,7 @@ class Pin:
     envs: frozenset = frozenset()  # the environments the project's instructions install its file into (scan/install_envs.py)
     file_vllm: str | None = None  # the vLLM release its own file pins exactly (a torch pin's own install)
     replaces: tuple = ()  # (file:line, text) of the folder's pin that a later install on a launch's path replaces
+    last_install: bool = False  # a setup script's pin installed after the project's own install (scan/script_installs.py)
 
     @property
     def folder(self) -> str:

@@ -123,3 +123,15 @@ def _names_vllm(ctx, rel: str, ref: str) -> bool:
         if text is not None and re.search(r"""["'\s]vllm\s*(?:[=<>!~\[]|["'])""", text, re.I):
             return True
     return False
+
+
+def mark_last(ctx, rel: str, text: str, found: list[Pin]) -> list[Pin]:
+    """A setup script's vllm pins that come after its install of the project itself (`pip install
+    -e .` over a setup.py that pins vllm, `pip install -r requirements.txt` that does): what that
+    environment holds in the end, so they stand over the folder's pin files (pins.choose)."""
+    moves = _project_installs(ctx, rel, text) if any(p.package == "vllm" for p in found) else []
+    if moves:
+        for p in found:
+            if p.package == "vllm" and p.line > min(moves) and not any(n > p.line for n in moves):
+                p.last_install = True
+    return found
