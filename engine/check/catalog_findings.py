@@ -63,7 +63,8 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
     out = []
     peer = {k: v for k, v in (site.launch or {}).items() if k == "plain_server"}
     unread = {k.key for n, s in (site.framework_written or {}).items() if not s.resolved and (k := fw.key(n)) is not None}
-    for f in fw.findings(site.framework_keys, site.framework_version, command, vllm_version, peer=peer, unread=unread):
+    for f in fw.findings(site.framework_keys, site.framework_version, command, vllm_version, peer=peer, unread=unread,
+                         source=site.framework_source):
         text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version).replace("{framework_version}", site.framework_version or "")
                 .replace("{plain_server}", str(peer.get("plain_server", ""))) for lang in ("en", "zh")}
         fix = [(FixOp.of(x), v) for x in f.get("fix", [])

@@ -98,11 +98,12 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> 
             site.framework_fork = bool(getattr(pin, "own", False))
             gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
             copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
+            site.framework_source = dict(copy.facts) if copy is not None else {}  # the rules' framework.source
             facts["launch"].update(framework_compat(site, facts, cat, pin, gate, copy))
             # what the release refuses to run without: a check does not propose the other value (A2, A5)
             command = site.framework_command or ("vllm-serve" if site.kind == "trl vllm-serve" else None)
             if needs := frameworks.get(site.framework).requires(site.framework_keys, site.framework_version, command,
-                                                                str(facts["vllm"].get("version") or "")):
+                                                                str(facts["vllm"].get("version") or ""), site.framework_source):
                 facts["site"]["framework_requires"] = needs
             facts["launch"].update(trainer_attention(site) | verl_fork_kv(site, facts))  # L130; verl's own vLLM copy sizes the cache (L15, L16)
             facts["launch"].update(swift_world(site, facts))  # L70: swift's torchrun world around its rollout engine

@@ -175,33 +175,39 @@ class Framework:
                 return self.key(rule["from"][0])
         return None
 
-    def _activation(self, values, version, command, vllm_version=None, with_defaults=True, peer=None) -> cel.Activation:
+    def _activation(self, values, version, command, vllm_version=None, with_defaults=True, peer=None, source=None) -> cel.Activation:
         keys = {k.key: k.default_for(version) for k in self.keys if k.default is not None} if with_defaults else {}
         keys.update(values)
-        return cel.Activation({"keys": keys, "command": command or "", "framework": {"version": version or ""},
+        # framework.source: what a copy of the framework in the tree does (scan/framework_source.py), {} without one
+        return cel.Activation({"keys": keys, "command": command or "",
+                               "framework": {"version": version or "", "source": dict(source or {})},
                                "vllm": {"version": vllm_version or ""}, "peer": dict(peer or {})})
 
-    def findings(self, values, version, command, vllm_version, peer=None, unread=()) -> list[dict]:
+    def findings(self, values, version, command, vllm_version, peer=None, unread=(), source=None) -> list[dict]:
         """The framework's own pitfalls (knowledge/frameworks/<id>.yaml › findings) that hold.
         `peer`: what the project says about the server a client site talks to (plain_server);
         `unread`: keys written with a value the audit cannot read (`data.max_response_length=$LEN`):
-        a finding that reads one is not judged on the release's default instead."""
+        a finding that reads one is not judged on the release's default instead; `source`: what a
+        copy in the tree does (framework.source). A finding whose `unsure_when` holds — its premise
+        rests on a release the audit cannot place (a .dev snapshot) — is said at P1, without a safe fix."""
         out = []
         for f in self.raw.get("findings", []):
             if unread and any(len(p) > 1 and p[0] == "keys" and p[1] in unread for p in cel.compile(f["when"]).paths):
                 continue
             # legacy keys (and a finding that says so) are looked for as written, without defaults
             act = self._activation(values, version, command, vllm_version, with_defaults=f["code"] != "legacy-key" and not f.get("as_written"),
-                                   peer=peer)
+                                   peer=peer, source=source)
             if cel.compile(f["when"]).evaluate(act).value:
+                if f.get("unsure_when") and cel.compile(f["unsure_when"]).evaluate(act).value:
+                    f = dict(f, priority="P1", text={lang: f["text"][lang] + f["unsure_text"][lang] for lang in ("en", "zh")})
                 out.append(f)
         return out
 
-    def requires(self, values, version, command, vllm_version) -> dict[str, dict]:
+    def requires(self, values, version, command, vllm_version, source=None) -> dict[str, dict]:
         """Engine arguments the release refuses to run without (knowledge/frameworks/<id>.yaml ›
         requires), by argument: {value, en, zh}. The keys are read as written, as the finding that
         refuses the launch reads them."""
-        act = self._activation(values, version, command, vllm_version, with_defaults=False)
+        act = self._activation(values, version, command, vllm_version, with_defaults=False, source=source)
         return {r["arg"]: {"value": r["value"], **r["text"]} for r in self.raw.get("requires", [])
                 if cel.compile(r["when"]).evaluate(act).value}
 

@@ -65,15 +65,18 @@ def frameworks(v) -> None:
                 v.add(name, arg, f"{section}[{i}].arg", "no vLLM argument of that name in any catalog release")
         for section in ("modes", "findings", "drops"):
             for i, rule in enumerate(data.get(section, [])):
-                v.n_predicates += 1
-                try:
-                    p = cel.compile(rule["when"])
-                except cel.CelSyntaxError as e:
-                    v.add(name, "", f"{section}[{i}].when", f"CEL syntax error: {e}")
-                    continue
-                for path in p.paths:
-                    if path[0] not in ("keys", "command", "framework", "vllm", "peer"):
-                        v.add(name, "", f"{section}[{i}].when", f"unknown name {'.'.join(path)!r} (keys, command, framework, vllm, peer)")
+                for field in ("when", "unsure_when"):
+                    if field not in rule:
+                        continue
+                    v.n_predicates += 1
+                    try:
+                        p = cel.compile(rule[field])
+                    except cel.CelSyntaxError as e:
+                        v.add(name, "", f"{section}[{i}].{field}", f"CEL syntax error: {e}")
+                        continue
+                    for path in p.paths:
+                        if path[0] not in ("keys", "command", "framework", "vllm", "peer"):
+                            v.add(name, "", f"{section}[{i}].{field}", f"unknown name {'.'.join(path)!r} (keys, command, framework, vllm, peer)")
 
 
 def triggers(v) -> None:

@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Container
 
+from vllm_kb.engine.scan import verl_rollout
+
 # entry modules of each framework's vLLM path, with the entry they serve (engine/check/framework_imports.py)
 ENTRIES = {
     "trl": [("trl/trainer/grpo_trainer.py", "trainer"), ("trl/scripts/vllm_serve.py", "trl vllm-serve")],
@@ -59,6 +61,7 @@ class SourceCopy:
     moving: bool = False
     version: str | None = None  # the version file of the commit, where known
     ref: str = ""  # how it is installed, for the release a message names ("git main", "git e2d45b00e5")
+    facts: tuple[tuple[str, str], ...] = ()  # what the copy's code does, for knowledge rules (framework.source)
 
     @property
     def package(self) -> str:
@@ -115,7 +118,8 @@ def copies(files: list[str], read) -> list[SourceCopy]:
             for path, line, mod, name in vllm_imports(trees, loaded(trees, entry_file)):
                 imp = SourceImport(entry, mod, name, prefix + path, line)
                 got.setdefault((entry, imp.spelled), imp)
-        out.append(SourceCopy(fid, root, tuple(got.values())))
+        facts = tuple(sorted(verl_rollout.eager_assert(trees).items())) if fid == "verl" else ()
+        out.append(SourceCopy(fid, root, tuple(got.values()), facts=facts))
     return out
 
 

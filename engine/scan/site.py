@@ -78,6 +78,9 @@ class Site:
     end_line: int = 0
     framework_version: str | None = None
     framework_fork: bool = False  # the framework is the project's own source (pins.py `own`), maybe changed
+    # what a copy of the framework in the tree says its code does (scan/framework_source.SourceCopy.facts):
+    # read there rather than inferred from the copy's version string (a .dev snapshot sits between releases)
+    framework_source: dict[str, str] = field(default_factory=dict)
     framework_defaults: dict[str, Any] = field(default_factory=dict)  # what the framework passes when unset
     fixed: dict[str, Any] = field(default_factory=dict)  # what the framework hard-codes
     framework_keys: dict[str, Any] = field(default_factory=dict)  # the framework's own keys, as read

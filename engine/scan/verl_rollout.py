@@ -1,0 +1,52 @@
+"""Which of verl's vLLM rollouts a copy of verl in the tree builds, and whether that one asserts
+CUDA graphs off while free_cache_engine frees the KV cache ("disable CUDA graph (enforce_eager =
+False) if free cache engine").
+
+The version file does not say it: a checkout of verl's main between 0.4.1 and 0.5.0 still reads
+"0.4.1.dev", but its `vllm_rollout/__init__.py` imports only `vllm_rollout_spmd` (as 0.5.0 does),
+whose rollout has no such assertion; the assertion is left in `vllm_rollout.py`, which nothing
+imports (Wyyyb/CriticCoT sweswe-main). Released 0.3.0.post1 … 0.4.1 import both modules and pick
+by the installed vLLM (`<= 0.6.3`: vllm_rollout, the "customized" one; later: vllm_rollout_spmd),
+and both assert; 0.1/0.2 import vllm_rollout only."""
+from __future__ import annotations
+
+import ast
+
+PKG = "verl/workers/rollout/vllm_rollout"
+MODULES = {"vllm_rollout": "customized", "vllm_rollout_spmd": "spmd"}
+
+
+def eager_assert(trees) -> dict[str, str]:
+    """{"customized": "yes"|"no", "spmd": "yes"|"no"}: whether the rollout the copy builds for
+    vLLM <= 0.6.3 (customized) and for later vLLM (spmd) asserts enforce_eager with
+    free_cache_engine; {} where the copy has no such package (EasyR1's layout)."""
+    init = f"{PKG}/__init__.py"
+    if init not in trees:
+        return {}
+    imported = [m for m in MODULES if _imports(trees[init], m)]
+    if not imported:
+        return {}
+    said = {m: "yes" if f"{PKG}/{m}.py" in trees and _asserts(trees[f"{PKG}/{m}.py"]) else "no" for m in imported}
+    if len(imported) == 1:  # one rollout whatever vLLM is installed
+        return {kind: said[imported[0]] for kind in MODULES.values()}
+    return {kind: said[m] for m, kind in MODULES.items()}
+
+
+def _imports(tree: ast.Module, module: str) -> bool:
+    """`from .module import …` or `from verl.workers.rollout.vllm_rollout.module import …`, at any depth
+    (the releases that pick by vLLM version import under an `if`)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            name = node.module or ""
+            if (node.level == 1 and name == module) or name == f"{PKG.replace('/', '.')}.{module}":
+                return True
+    return False
+
+
+def _asserts(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert):
+            test = ast.unparse(node.test)
+            if "enforce_eager" in test and "free_cache_engine" in test:
+                return True
+    return False
