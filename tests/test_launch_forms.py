@@ -31,6 +31,11 @@ FORMS = {
     "singularity-exec-docker": ({"run.sh": "singularity exec --nv docker://vllm/vllm-openai:v0.9.2 python3 -m "
                                            "vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B --tensor-parallel-size 2\n"},
                                 "Qwen/Qwen3-8B", 2, "0.9.2"),
+    # parallelworks/activate-rag-vllm start_service_v5.sh: the binary looked up, the image a variable the files do not set
+    "singularity-looked-up-unknown-image": ({"run.sh": 'bin=$(command -v singularity || command -v apptainer)\n'
+                                                      'exec "${bin}" exec --nv --bind "/m:/m" "${container_ref}" python3 -m '
+                                                      "vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B --tensor-parallel-size 2\n"},
+                                            "Qwen/Qwen3-8B", 2, None),
     "apptainer-run-entrypoint": ({"run.sh": "apptainer run --nv docker://vllm/vllm-openai:v0.9.2 --model Qwen/Qwen3-8B -tp 2\n"},
                                  "Qwen/Qwen3-8B", 2, "0.9.2"),
     "kubectl-run-args": ({"run.sh": "kubectl run vllm --image=vllm/vllm-openai:v0.9.2 -- --model Qwen/Qwen3-8B --tensor-parallel-size 2\n"},

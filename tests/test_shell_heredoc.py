@@ -50,3 +50,16 @@ def test_a_heredoc_launch_is_fixed_in_its_body(cli, write_project):
     got = (root / "run.sh").read_text()
     assert got.startswith("cat > start.sh <<'EOF'\n#!/bin/bash\nvllm serve ") and got.endswith("\nEOF\n")
     assert "--swap-space" not in got and "131072" not in got
+
+
+@pytest.mark.parametrize("delim,stray", [("LAUNCHEOF", False), ("'LAUNCHEOF'", True), ('"LAUNCHEOF"', True)])
+def test_a_doubled_backslash_in_an_unquoted_heredoc_is_a_continuation(scanned, delim, stray):
+    # parallelworks/activate-rag-vllm start_service_v5.sh (https://github.com/parallelworks/activate-rag-vllm):
+    # `cat > launch.sh <<LAUNCHEOF` with `\\` line ends. bash writes `\` there, so the script runs with
+    # ordinary continuations; a quoted delimiter writes `\\`, which the script then passes as an argument.
+    text = (f"PORT=8000\ncat > launch.sh <<{delim}\n#!/bin/bash\npython3 -m vllm.entrypoints.openai.api_server \\\\\n"
+            f"    --model {M} \\\\\n    --port 8000 \\\\\n    --max-model-len 8192\nLAUNCHEOF\nchmod +x launch.sh\n./launch.sh\n")
+    (s,) = scanned({"run.sh": text})
+    assert any(f.code == "stray-positional" for f in s.remarks) == stray
+    if not stray:
+        assert s.model.value == M and s.settings["max_model_len"].value == 8192 and s.line == 4

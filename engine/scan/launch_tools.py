@@ -62,12 +62,16 @@ def find_compose_run(words: list[Word], start: int) -> tuple[DockerRun, str] | N
     return out, vals[at] or ""
 
 
-def _options(words: list[Word], vals: list, i: int, takes: set[str], out: DockerRun) -> int | None:
-    """Past the launcher's options up to its first operand, recording env, --entrypoint and the GPUs."""
+def _options(words: list[Word], vals: list, i: int, takes: set[str], out: DockerRun, unknown_operand: bool = False) -> int | None:
+    """Past the launcher's options up to its first operand, recording env, --entrypoint and the GPUs.
+    `unknown_operand`: a word of unknown value followed by a plain word is the operand (the image
+    before its command), not an option."""
     n = len(words)
     while i < n:
         v = vals[i]
         if v is None:
+            if unknown_operand and i + 1 < n and vals[i + 1] and not vals[i + 1].startswith("-"):
+                return i
             return None
         if v == "--":
             return i + 1
@@ -123,7 +127,8 @@ def _apptainer(words: list[Word], vals: list, i: int, replaces: bool) -> DockerR
     runscript (a Docker image's ENTRYPOINT + ARGS). The container shares the host's IPC namespace
     and /dev/shm unless `--ipc`/`--containall` is given."""
     out = DockerRun(None, -1, [], None, facts={"tool": "apptainer"})
-    at = _options(words, vals, i, _APPTAINER_TAKES, out)
+    # an image the files do not name (`"${container_ref}"`) is still the operand before the command
+    at = _options(words, vals, i, _APPTAINER_TAKES, out, unknown_operand=True)
     if at is None or at >= len(words):
         return None
     flags = {v for v in vals[i:at] if v}

@@ -14,6 +14,7 @@ from typing import TypeGuard
 from dataclasses import replace
 
 from vllm_kb.engine.kb.safe_text import HOLE_CLOSE, HOLE_OPEN
+from vllm_kb.engine.scan import shell_which
 from vllm_kb.engine.scan.shell import Seg, Word, _show_var
 
 _HOLE = re.compile("\ue000([^\ue001]*)\ue001")
@@ -152,6 +153,8 @@ class Expander:
                 return str(got)
         if "dirname" in arg and ("$0" in arg or "BASH_SOURCE" in arg):
             return self.script_dir_hole
+        if (prog := shell_which.located(arg)) is not None:
+            return prog
         return hole(arg)
 
     def arith(self, expr: str) -> int | None:
@@ -392,3 +395,4 @@ def is_append(w: Word) -> bool:
 
 
 __all__ = ["Expander", "split_assignment", "is_append", "hole", "holes", "shown", "is_known", "replace"]
+

@@ -6,6 +6,8 @@ with `#!`), run later. Each body is read as a script at its own lines; an unquot
 expanded with the writer's variables, a quoted one reaches its reader as written."""
 from __future__ import annotations
 
+import re
+
 from vllm_kb.engine.scan.shell import SHELLS, Heredoc, Word
 from vllm_kb.engine.scan.shell_wrap import TAKES
 
@@ -51,3 +53,19 @@ def fed_scripts(fields: list[Word], prog_i: int, base: str, heredocs: list[list]
     else:
         return []
     return bodies if ok else []
+
+
+_RUN_AT_EOL = re.compile(r"(\\+)(?=\n)")
+
+
+def as_written_out(h: Heredoc) -> str:
+    r"""The body as the writing shell hands it on. In an unquoted here-document bash turns `\\` into
+    `\`, so `--port 8000 \\` at a line's end writes `--port 8000 \`: a line continuation for the
+    shell that runs the file, not a stray `\\` argument (parallelworks/activate-rag-vllm
+    start_service_v5.sh, `cat > launch.sh <<LAUNCHEOF`). An even run of backslashes before a newline
+    is halved, padded with spaces in front so that offsets into the file still hold; an odd run
+    joins the lines as the writer does, which the reader's own `\`-newline already reads the same
+    for a run of one. A quoted delimiter's body is written as is."""
+    if h.quoted or "\\\\" not in h.text:
+        return h.text
+    return _RUN_AT_EOL.sub(lambda m: m.group(1) if len(m.group(1)) % 2 else " " * (len(m.group(1)) // 2) + "\\" * (len(m.group(1)) // 2), h.text)

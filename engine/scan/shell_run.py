@@ -285,11 +285,12 @@ class Runner(Builtins):
                 st.ex.positional = None  # the reading shell's own arguments, not the writer's
             r = type(self)(self.ctx, self.rel, self.emit, state=st, depth=self.depth + 1, quiet=self.quiet,
                            anchor=self.anchor, seen=self.seen)
+            body = shell_heredoc.as_written_out(h)  # what the writer's expansion leaves (`\\` → `\`)
             try:
                 if n.words[0].start >= 0 and text[h.start:h.end] == h.text:
-                    nodes = parse_tree(text[:h.end], h.start, h.line)
+                    nodes = parse_tree(text[:h.start] + body, h.start, h.line)
                 else:
-                    nodes = parse_tree(h.text)
+                    nodes = parse_tree(body)
                     shift_lines(nodes, h.line - 1)
                 r.run(nodes)
             except (ShellSyntaxError, RecursionError):
