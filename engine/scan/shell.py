@@ -31,6 +31,17 @@ class Seg:
     index: str = ""  # ${NAME[index]}: '@', '*' or an expression
 
 
+class Args(list):
+    """Positional parameters ($1 … $#) where the word at `upto` is an unquoted expansion of unknown
+    value: it splits into any number of words, so `$#` and the positions after it are unknown."""
+    upto: int = 0
+
+    def copy(self):
+        out = Args(self)
+        out.upto = self.upto
+        return out
+
+
 @dataclass
 class Word:
     raw: str

@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from vllm_kb.engine.scan import docker_run, envfile
-from vllm_kb.engine.scan.shell import SHELLS, ShellSyntaxError, Word, c_script_at
+from vllm_kb.engine.scan.shell import SHELLS, Args, ShellSyntaxError, Word, c_script_at
 from vllm_kb.engine.scan.shell_expand import hole, is_append, is_known, shown, split_assignment
 from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
 from vllm_kb.engine.scan.site import Setting
@@ -123,11 +123,13 @@ class Builtins:
                 self.st.allexport = False
             if "--" in args:
                 k = args.index("--")
-                ex.positional = [(w.text or "", w) for w in argv[k + 2:]]
+                ex.positional = positional(argv[k + 2:])
             return True
         if base == "shift":
             k = int(argv[1].value or "") if len(argv) > 1 and (argv[1].value or "").isdigit() else 1
-            if ex.positional is not None:
+            if isinstance(ex.positional, Args):  # past a word of unknown width nothing is known
+                ex.positional = positional([f for _, f in ex.positional[k:]]) if k <= ex.positional.upto else None
+            elif ex.positional is not None:
                 ex.positional = ex.positional[k:]
             return True
         if base == "unset":
@@ -140,8 +142,9 @@ class Builtins:
             names = [w.value for w in argv[1:] if w.value and not w.value.startswith("-")]
             array = any((w.value or "").startswith("-") and "a" in (w.value or "") for w in argv[1:])
             for name in names[-1:] if array else names:
-                if array:
+                if array:  # as many elements as the line splits into: its length is unknown, not 1
                     ex.arrays[name] = [(hole("read"), None)]
+                    ex.unsized.add(name)
                 else:
                     ex.vars[name] = hole("read")
             return True
@@ -173,7 +176,7 @@ class Builtins:
         self.called.add(name)
         ex = self.st.ex
         saved_pos = ex.positional
-        ex.positional = [(f.text or "", f) for f in fields[prog_i + 1:]]
+        ex.positional = positional(fields[prog_i + 1:])
         r = type(self)(self.ctx, self.rel, self.emit, state=self.st, depth=self.depth + 1, quiet=self.quiet,
                    anchor=self.anchor or (n.line, n.end_line), seen=self.seen)
         r.called = self.called
@@ -187,7 +190,7 @@ class Builtins:
             return False
         script = fields[k]
         child = self.st.copy()
-        child.ex.positional = [(f.text or "", f) for f in fields[k + 2:]]
+        child.ex.positional = positional(fields[k + 2:])
         for f in fields[:i]:
             a = split_assignment(f)
             if a:
@@ -363,3 +366,16 @@ class Builtins:
 
 def _env_setting(name: str, val: Word, rel: str, pos: dict | None = None) -> Setting:
     return Setting(name, val.value, val.value is not None, rel, val.line, name, val.raw, "cli", val.assumed or val.unresolved, pos=pos)
+
+
+
+def positional(fields: list[Word]) -> list[tuple[str, Word | None]]:
+    """The arguments as $1 … $#. An unquoted expansion of unknown value among them splits into any
+    number of words: from it on (and `$#`) the positions are unknown (shell.Args), never one word each."""
+    out = [(f.text or "", f) for f in fields]
+    for k, f in enumerate(fields):
+        if f.value is None and any(g.kind != "lit" and not g.quoted for g in f.segs):
+            args = Args(out)
+            args.upto = k
+            return args
+    return out

@@ -167,8 +167,11 @@ def merge(base: Expander, branches: list[Expander]) -> None:
     for name in names:
         states = [_state(b, name) for b in branches]
         first = states[0]
+        # an array of unknown length in any branch stays of unknown length
+        unsized = any(name in b.unsized for b in branches) or len({len(s[1]) for s in states if s[0] == "array"}) > 1
         if all(s == first for s in states):
             _put(base, name, first, branches[0])
+            (base.unsized.add if unsized else base.unsized.discard)(name)
             continue
         kinds = {s[0] for s in states}
         if kinds <= {"external", "unset", "input"}:
@@ -180,7 +183,14 @@ def merge(base: Expander, branches: list[Expander]) -> None:
             alts = sorted({" ".join(shown(t) for t in lst[len(common):]) for lst in lists})
             rest: list[tuple[str, Word | None]] = [(hole("one of: " + " | ".join(a or "(nothing)" for a in alts)), None)]
             base.arrays[name] = [next(e for e in branches[0].arrays[name] if e[0] == t) for t in common] + rest
+            if len({len(lst) for lst in lists}) == 1:  # one length on every path: element by element
+                base.arrays[name] = [branches[0].arrays[name][k] if len({lst[k] for lst in lists}) == 1 else
+                                     (hole("one of: " + " | ".join(sorted({shown(lst[k]) for lst in lists}))), None)
+                                     for k in range(len(lists[0]))]
+            else:  # the differing tails stand as one element, of unknown length
+                unsized = True
             base.vars.pop(name, None)
+            (base.unsized.add if unsized else base.unsized.discard)(name)
             continue
         alts = sorted({a for s in states for a in _alternatives(name, s)})
         base.vars[name] = hole(f"${name}: one of " + " | ".join(alts))

@@ -52,6 +52,7 @@ class Expander:
         self.notes: dict[str, str] = {}  # why a variable's value is only an assumption
         self.unknown: set[str] = set()
         self.arrays: dict[str, list[tuple[str, Word | None]]] = {}
+        self.unsized: set[str] = set()  # arrays whose length is unknown (`read -a`, `($UNKNOWN)`): never 1
         self.unset: set[str] = set()
         self.exported: set[str] = set()
         self.positional: list[tuple[str, Word | None]] | None = None  # None: the script's own arguments
@@ -188,14 +189,14 @@ class Expander:
                 known, val = False, None
             else:
                 k = int(name) - 1
-                known, val = True, (self.positional[k][0] if 0 <= k < len(self.positional) else None)
+                known, val = True, (self.positional[k][0] if 0 <= k < len(self.positional) and k <= getattr(self.positional, "upto", k) else None)
             return self._apply(s, known and val is not None, val, None)
         if name == "#":
-            return (str(len(self.positional)), None) if self.positional is not None else (None, None)
+            return (str(len(self.positional)), None) if self.positional is not None and not hasattr(self.positional, "upto") else (None, None)
         if name in self.arrays:
             items = self.arrays[name]
             if s.op == "#len":
-                return str(len(items)), None
+                return (None, None) if name in self.unsized else (str(len(items)), None)
             if s.index in ("@", "*"):
                 return list(items), None
             if s.op in ("+", ":+") and (m := _ARRAY_ALL.fullmatch(_unquote(s.arg).strip())):
@@ -261,10 +262,14 @@ class Expander:
         self.unset.discard(name)
         if w.array is not None:
             elems: list[tuple[str, Word | None]] = []
+            sized = name not in self.unsized or not append
             for e in w.array:
                 for f in self.expand_fields(e):
                     elems.append((f.value if f.value is not None else hole(f.unresolved or f.raw), e))
+                    # an unknown unquoted expansion splits into any number of elements
+                    sized = sized and (f.value is not None or all(g.quoted or g.kind == "lit" for g in e.segs))
             self.arrays[name] = (self.arrays.get(name, []) if append else []) + elems
+            (self.unsized.discard if sized else self.unsized.add)(name)
             self.vars.pop(name, None)
             return
         text, note = self.value_text(w)
@@ -282,9 +287,10 @@ class Expander:
             self.unknown.add(name)
         else:
             self.unknown.discard(name)
-        expand_word_value(w, text, note)
+        _finish(w, text, note)
 
     def forget(self, name: str) -> None:
+        self.unsized.discard(name)
         self.vars.pop(name, None)
         self.arrays.pop(name, None)
         self.notes.pop(name, None)
@@ -294,16 +300,12 @@ class Expander:
         ex = Expander(self.vars)
         ex.notes = dict(self.notes)
         ex.unknown = set(self.unknown)
-        ex.arrays = {k: list(v) for k, v in self.arrays.items()}
+        ex.arrays, ex.unsized = {k: list(v) for k, v in self.arrays.items()}, set(self.unsized)
         ex.unset = set(self.unset)
         ex.exported = set(self.exported)
-        ex.positional = list(self.positional) if self.positional is not None else None
+        ex.positional = self.positional.copy() if self.positional is not None else None
         ex.origins = dict(self.origins)
         return ex
-
-
-def expand_word_value(w: Word, text: str, note: str | None) -> None:
-    _finish(w, text, note)
 
 
 def _finish(w: Word, text: str, note: str | None) -> Word:
