@@ -165,3 +165,26 @@ def test_pins_in_the_install_that_pins_vllm_hold_where_that_release_runs(write_p
 def test_only_a_variant_pyproject_is_a_pin_file():
     assert pins.is_pin_file("pyproject.vllm.toml") and pins.is_pin_file("sub/pyproject.cuda.toml")
     assert not pins.is_pin_file("pyproject.toml.bak") and not pins.is_pin_file("pyproject.a.b.toml")
+
+
+def test_a_bare_name_never_outranks_a_constraint_in_another_file(tmp_path):
+    # Wyyyb/CriticCoT simpleRL-reason (https://github.com/Wyyyb/CriticCoT): requirements.txt says `vllm`,
+    # pyproject.toml `vllm<=0.6.3`; both apply to one install, so the constraint decides (it was 0.34.0)
+    bare = pins.Pin("requirements.txt", 12, "vllm", "", "requirements")
+    ranged = pins.Pin("pyproject.toml", 44, "vllm<=0.6.3", "<=0.6.3", "pyproject")
+    c = pins.choose([bare, ranged], KNOWN, "0.33.0")
+    assert c.version == "0.6.3" and c.where == "pyproject.toml:44" and c.bare_beside == ("requirements.txt:12",)
+    assert pins.choose([bare], KNOWN, "0.33.0").basis == "unbounded"
+
+
+def test_the_version_line_names_the_bare_file_it_set_aside(tmp_path):
+    from vllm_kb.engine.audit import audit
+    (tmp_path / "requirements.txt").write_text("torch\nvllm\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nversion = "0.1"\ndependencies = ["vllm<=0.6.3"]\n')
+    (tmp_path / "gen.py").write_text('from vllm import LLM\nllm = LLM(model="Qwen/Qwen2.5-7B-Instruct")\n')
+    from vllm_kb.engine.kb.knowledge import load
+    from vllm_kb.engine.report.model import version_text
+    (sr,) = audit(tmp_path, gpu="H100-80GB x1").sites
+    assert sr.version.version == "0.6.3"
+    kb = load()
+    assert "requirements.txt:2" in version_text(kb, sr.version, "en") and "requirements.txt:2" in version_text(kb, sr.version, "zh")

@@ -44,6 +44,13 @@ _VIA = ("xinference-server", "gpustack-backend", "gpustack-server")
 
 
 def version_text(kb, choice, lang: str) -> str:
+    text = _version_text(kb, choice, lang)
+    if getattr(choice, "bare_beside", ()):  # the files read that name vLLM without a version: set aside, said
+        text += kb.t("version.bare_beside", lang, files=", ".join(choice.bare_beside))
+    return text
+
+
+def _version_text(kb, choice, lang: str) -> str:
     p = choice.pin
     if choice.basis == "range" and p is not None and p.kind == "docs":  # install instructions: judged as their release
         return kb.t("version.docs", lang, version=choice.version, where=choice.where, text=p.text)

@@ -223,6 +223,7 @@ class VersionChoice:
     basis: str  # pin | range | unbounded | none | unreadable | no-match | cli (i18n: version.<basis>)
     pin: Pin | None = None
     among: tuple[str, ...] | None = None  # a range's releases that pip can install beside the project's torch pin
+    bare_beside: tuple[str, ...] = ()  # files of the folder that name vLLM without a version (read, set aside)
 
     @property
     def where(self) -> str:
@@ -235,21 +236,25 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
     requirements file) to the newest release in it whose own torch requirement that pin meets."""
     if not pins:
         return VersionChoice(newest, False, "none")
-    # a pin, else a bounded range, else a bare name: `vllm` in one extra says less than `vllm>=0.6` in another
+    # a pin, else a bounded range, else a bare name: `vllm` in one extra says less than `vllm>=0.6` in another,
+    # and a bare name in one file never outranks a constraint in another of the folder: both apply to one
+    # install (`pip install -r requirements.txt` with a bare `vllm` beside the pyproject's `vllm<=0.6.3`
+    # installs a release the pyproject allows; CriticCoT simpleRL-reason)
     # a setup script that installs the project and then vllm==X leaves X in the environment, whatever the
     # project pins; two such scripts that disagree say nothing of which one was run
     last = len({p.exact for p in pins if p.last_install and p.exact}) == 1
-    best = sorted(pins, key=lambda p: (not (last and p.last_install and p.exact), RANK.get(p.kind, 9), p.exact is None,
+    best = sorted(pins, key=lambda p: (not (last and p.last_install and p.exact), _bare(p), RANK.get(p.kind, 9), p.exact is None,
                                        not p.spec.strip(), p.file, p.line))[0]
     if last and best.last_install and (rest := [p for p in pins if not p.last_install and p.spec.strip()]):
         o = sorted(rest, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, p.file, p.line))[0]
         best.replaces = (f"{o.file}:{o.line}", o.text)  # what the report says it stands over
+    bare = tuple(f"{p.file}:{p.line}" for p in pins if p is not best and _bare(p) and not _bare(best))
     if best.source:  # built from vLLM's sources: the release is known only from a development version
         span = source_pins.span_of(best.exact, known) if best.source == "dev" else None
         return VersionChoice(source_pins.release_of(best.exact, known, newest), False, source_pins.BASIS, best,
                              tuple(str(v) for v in span) if span else None)
     if best.exact and try_parse(best.exact):
-        return VersionChoice(str(try_parse(best.exact)), True, "pin", best)
+        return VersionChoice(str(try_parse(best.exact)), True, "pin", best, bare_beside=bare)
     try:
         spec = SpecifierSet(best.spec)
     except InvalidSpecifier:
@@ -263,7 +268,12 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
         fitting, hit = known, newest_matching(spec, known)
     if hit is None:
         return VersionChoice(newest, False, "no-match", best)
-    return VersionChoice(str(hit), False, "range", best, tuple(str(v) for v in fitting) if fitting is not known else None)
+    return VersionChoice(str(hit), False, "range", best, tuple(str(v) for v in fitting) if fitting is not known else None,
+                         bare_beside=bare)
+
+
+def _bare(p: Pin) -> bool:
+    return not p.spec.strip() and not p.exact and not p.source
 
 
 def _oldest_matching(spec: SpecifierSet, known: list[Version]) -> Version | None:
