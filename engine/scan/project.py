@@ -16,7 +16,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import conda_envs, entry_modules, script_installs, install_envs, install_pins, peers, yaml_python
+from vllm_kb.engine.scan import conda_envs, entry_modules, heredoc_manifests, install_envs, install_pins, manifest_template, peers, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -105,7 +105,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
                 all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
-                    all_pins += script_installs.mark_last(ctx, rel, text, _guarded(ctx, rel, pins_mod.script_pins, text))
+                    all_pins += _guarded(ctx, rel, pins_mod.script_pins, text)
     ctx.plugins = frozenset(plugins)
     no_deps: set[str] = set()
     for rel in files:  # requirement files installed with `pip install --no-deps -r`: no resolution joins their pins
@@ -199,9 +199,12 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         if rel in ctx.referenced or pins_mod.is_pin_file(rel):
             continue
         text = ctx.read(rel)
+        holes: list = []
+        if text is not None and manifest_template.is_template(rel):
+            text, holes = manifest_template.rendered(text)
         if text is None or not (words.yaml_candidate(text) or words.runs_entry_point(text) or helm_chart.candidate(ctx, rel, text)):
             continue
-        got = _sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t))
+        got = manifest_template.mark(_sides(ctx, rel, text, lambda t: _yaml_sites(ctx, rel, t)), rel, holes)
         seen += got
         yield rel, _with_plugins(ctx, got)
     for s in _with_plugins(ctx, entry_modules.orphans(ctx, seen)):  # entry points no command runs
@@ -257,7 +260,11 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text, ctx)
                                  or words.sets_devices(text)) and scripts.is_shell(rel, text):
-            return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, image_entry.scan_script, t))
+            found = _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, image_entry.scan_script, t))
+            # a manifest the script writes with a here-document and applies, read as the YAML it is
+            if spans := heredoc_manifests.bodies(text):
+                found += _yaml_sites(ctx, rel, heredoc_manifests.masked(text, spans))
+            return found
     return None
 
 
@@ -314,10 +321,11 @@ def _guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:
 
 
 def _suffix(rel: str) -> str:
-    """PurePosixPath(rel).suffix.lower(), without building a path per file."""
+    """PurePosixPath(rel).suffix.lower(), without building a path per file; a manifest template's
+    is the data it renders to (`x.yaml.tpl`: `.yaml`, engine/scan/manifest_template.py)."""
     name = rel.rpartition("/")[2]
     dot = name.rfind(".")
-    return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
+    return manifest_template.data_suffix(name, name[dot:].lower() if 0 < dot < len(name) - 1 else "", _suffix)
 
 
 def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:

@@ -1,0 +1,47 @@
+"""Manifest templates read as the YAML they render to: `vllm.yaml.tpl` (envsubst), `deploy.yml.j2`,
+`x.yaml.template`. lahlfors/cybernetic-governance-engine keeps every vLLM Deployment as a
+`.yaml.tpl` whose command is written out and whose other values are `${VAR}` placeholders. A
+placeholder that fills a whole line (`${ARGS}` under the command, `${RESOURCE_LIMITS}`) is not YAML
+until rendered: it is read as a comment of the same length (offsets hold for --fix), and a site
+of such a file may take more arguments than it shows."""
+from __future__ import annotations
+
+import re
+
+TEMPLATE = (".tpl", ".tmpl", ".j2", ".jinja", ".jinja2", ".template")
+_DATA = (".yaml", ".yml", ".json")
+_LINE_HOLE = re.compile(r"^([ \t]*)(\$\{?[A-Za-z_]\w*\}?|\{\{[^{}\n]*\}\}|\{%[^\n]*%\})[ \t]*$", re.M)
+
+
+def data_suffix(name: str, suffix: str, inner) -> str:
+    """`.yaml` for `x.yaml.tpl`; the suffix itself otherwise (`inner` gives a name's suffix)."""
+    if suffix in TEMPLATE:
+        got = inner(name[: len(name) - len(suffix)])
+        return got if got in _DATA else suffix
+    return suffix
+
+
+def is_template(rel: str) -> bool:
+    return rel.lower().endswith(TEMPLATE)
+
+
+def rendered(text: str) -> tuple[str, list[tuple[int, str]]]:
+    """The text with each whole-line placeholder turned into a comment, and (line, placeholder) of each."""
+    holes: list[tuple[int, str]] = []
+
+    def blank(m: re.Match) -> str:
+        holes.append((text.count("\n", 0, m.start()) + 1, m.group(2)))
+        body = m.group(0)[len(m.group(1)):]
+        return m.group(1) + "#" + body[1:]
+
+    return _LINE_HOLE.sub(blank, text), holes
+
+
+def mark(sites: list, rel: str, holes: list[tuple[int, str]]) -> list:
+    """A site of a template with whole-line placeholders after its own line may be handed more arguments."""
+    for s in sites:
+        for line, what in holes:
+            if line > s.line and (not s.end_line or line <= s.end_line + 40):
+                s.opaque.append({"code": "forwards-args", "what": what, "where": f"{rel}:{line}"})
+                break
+    return sites
