@@ -52,12 +52,7 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
     vals, n = [w.value for w in words], len(words)
     base = (vals[i] or "").rsplit("/", 1)[-1]
     if base in ("accelerate", "torchrun", "deepspeed"):
-        j = i + 1 if base != "accelerate" else i + 2  # `accelerate launch`
-        while j < n and (vals[j] or "").startswith("-"):
-            if vals[j] == "--module" and j + 1 < n:
-                return _module(vals[j + 1] or "", j + 2, env, i, ctx, rel)
-            j += 1 if "=" in (vals[j] or "") or j + 1 >= n or (vals[j + 1] or "").startswith("-") else 2
-        return _script(vals, j, env, i, ctx, rel)
+        return _launcher(words, vals, i + 1 if base != "accelerate" else i + 2, env, i, ctx, rel)  # `accelerate launch`
     if base == "trl" and i + 1 < n:
         cmd = vals[i + 1] or ""
         if cmd == "vllm-serve":
@@ -67,6 +62,8 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
         return None
     if base == "swift" and i + 1 < n and vals[i + 1] in SWIFT_COMMANDS:
         return FwLaunch("ms-swift", f"swift {vals[i + 1]}", "flags", i + 2, command=vals[i + 1], env=env, program_start=i)
+    if base == "megatron" and i + 1 < n and vals[i + 1] == "rlhf":  # ms-swift's Megatron CLI (GRPO from 3.11.0)
+        return FwLaunch("ms-swift", "megatron rlhf", "flags", i + 2, command="megatron-rlhf", env=env, program_start=i)
     if base in ("llamafactory-cli", "lmf") and i + 1 < n and vals[i + 1] in LF_COMMANDS:
         # `llamafactory-cli api --template qwen …`: flags go to HfArgumentParser as written; only a
         # config file first takes `key=value` overrides (0.9.3+)
@@ -79,10 +76,24 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
         j = i + 1
         while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
             j += 1
+        if j + 1 < n and vals[j] == "-m" and vals[j + 1] in ("torch.distributed.run", "torch.distributed.launch"):
+            return _launcher(words, vals, j + 2, env, i, ctx, rel)  # what `torchrun` is
         if j + 1 < n and vals[j] == "-m":
             return _module(vals[j + 1] or "", j + 2, env, i, ctx, rel)
         return _script(vals, j, env, i, ctx, rel)
     return None
+
+
+def _launcher(words: list[Word], vals: list, j: int, env, program: int, ctx, rel) -> FwLaunch | None:
+    """Past a launcher's options (`--nnodes=${WORLD_SIZE}` is an option even with its value unknown)
+    to the module or script it runs."""
+    n = len(vals)
+    while j < n and (vals[j] if vals[j] is not None else words[j].raw or "").startswith("-"):
+        if vals[j] == "--module" and j + 1 < n:
+            return _module(vals[j + 1] or "", j + 2, env, program, ctx, rel)
+        v = vals[j] if vals[j] is not None else words[j].raw or ""
+        j += 1 if "=" in v or j + 1 >= n or (vals[j + 1] or "").startswith("-") else 2
+    return _script(vals, j, env, program, ctx, rel)
 
 
 def verl_command(name: str) -> str | None:

@@ -1,0 +1,47 @@
+"""ms-swift launches the audit missed: Megatron GRPO (`megatron rlhf --rlhf_type grpo --use_vllm true`), which
+ms-swift 3.10.2 refuses at argument parsing (rlhf_type Literal['dpo', 'kto', 'rm']; 'grpo' from 3.11.0), and
+the checkout's CLI file run by a launcher whose options are not all known (`torchrun --nnodes=${WORLD_SIZE}
+swift/cli/rlhf.py`, `python -m torch.distributed.run swift/cli/rlhf.py`). Real cases: hzhang57/Option-R1 and
+hzhang57/opt-r2 (https://github.com/hzhang57/Option-R1) examples/megatron/grpo/*.sh and
+examples/train/grpo/multi_node/train_dlc.sh, with ms-swift==3.10.2 pinned."""
+from __future__ import annotations
+
+import pytest
+
+from vllm_kb.engine.audit import audit
+
+MEGATRON = """\
+CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 NPROC_PER_NODE=8 megatron rlhf \\
+    --rlhf_type {algo} --model Qwen/Qwen2.5-7B-Instruct --use_vllm true --vllm_mode colocate \\
+    --vllm_gpu_memory_utilization 0.5 --vllm_max_model_len 4096 --tensor_model_parallel_size 2
+"""
+
+
+@pytest.mark.parametrize("swift,algo,p0", [("3.10.2", "grpo", True), ("3.11.0", "grpo", False), ("3.10.2", "dpo", None)])
+def test_megatron_grpo_is_a_site_and_3_10_refuses_it(tmp_path, swift, algo, p0):
+    (tmp_path / "requirements.txt").write_text(f"ms-swift=={swift}\nvllm==0.11.0\n")
+    text = MEGATRON.format(algo=algo)
+    if algo == "dpo":  # a Megatron DPO run: no rollout engine
+        text = text.replace("--use_vllm true --vllm_mode colocate ", "")
+    (tmp_path / "grpo.sh").write_text(text)
+    sites = audit(tmp_path, gpu="H100-80GB x8").sites
+    if p0 is None:  # DPO starts no vLLM engine
+        assert sites == []
+        return
+    (sr,) = sites
+    assert sr.site.kind == "megatron rlhf" and sr.site.settings["max_model_len"].value == 4096
+    found = [f for f in sr.remarks if f.code == "ms-swift-megatron-no-grpo"]
+    assert [f.priority for f in found] == (["P0"] if p0 else [])
+
+
+@pytest.mark.parametrize("launcher", [
+    "NNODES=$WORLD_SIZE NODE_RANK=$RANK torchrun --nproc_per_node=8 --nnodes=${WORLD_SIZE} --node_rank=${RANK}",
+    "python -m torch.distributed.run --nproc_per_node 8",
+])
+def test_the_checkout_cli_file_under_a_launcher_is_a_site(tmp_path, launcher):
+    (tmp_path / "requirements.txt").write_text("ms-swift==3.10.2\nvllm==0.11.0\n")
+    (tmp_path / "train_dlc.sh").write_text(
+        f"{launcher} \\\n    swift/cli/rlhf.py --rlhf_type grpo --model Qwen/Qwen2.5-7B --use_vllm true \\\n"
+        "    --vllm_mode colocate --vllm_max_model_len 2048 --vllm_tensor_parallel_size 4\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
+    assert sr.site.kind == "swift rlhf" and sr.site.settings["tensor_parallel_size"].value == 4
