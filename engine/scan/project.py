@@ -16,7 +16,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import conda_envs, entry_modules, heredoc_manifests, install_envs, install_pins, manifest_template, peers, yaml_python
+from vllm_kb.engine.scan import conda_envs, entry_modules, heredoc_manifests, script_installs, install_envs, install_pins, manifest_template, peers, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -105,7 +105,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
                 all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
-                    all_pins += _guarded(ctx, rel, pins_mod.script_pins, text)
+                    all_pins += script_installs.mark_last(ctx, rel, text, _guarded(ctx, rel, pins_mod.script_pins, text))
     ctx.plugins = frozenset(plugins)
     no_deps: set[str] = set()
     for rel in files:  # requirement files installed with `pip install --no-deps -r`: no resolution joins their pins
