@@ -27,6 +27,7 @@ from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy, image_beside, pins as pins_mod, python_callers, requirement, source_pins, xinference_server
 from vllm_kb.engine.scan.clients import tool_client_urls
+from vllm_kb.engine.scan.model_clients import model_clients
 from vllm_kb.engine.scan.images import image_date, vendor_build_day
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
@@ -74,8 +75,9 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     colocation.trainer_overlap([(p[0], p[2]) for p in prepared])  # a rollout server on its trainer's GPUs
     # code that asks a server for automatic tool choice: only the site that serves HTTP at its URL
     # reads it (engine/check/endpoints.py; the files are read again only where a site serves HTTP)
-    clients = tool_client_urls(sc.ctx, sc.files) if any(p[2]["site"].get("serves_http") for p in prepared) else []
-    add_project_facts(prepared, sc, kb, cat, clients)
+    serving = any(p[2]["site"].get("serves_http") for p in prepared)
+    clients = tool_client_urls(sc.ctx, sc.files) if serving else []
+    add_project_facts(prepared, sc, kb, cat, clients, model_clients(sc.ctx, sc.files) if serving else [])
     # every site's facts are built: the texts and modules the scan kept are let go (a site's file is read again for its diff)
     sc.ctx.release()
     python_callers.forget()

@@ -10,13 +10,17 @@ CALL = ("from openai import OpenAI\nclient = OpenAI(base_url={url!r}, api_key='x
 PLAIN = "from openai import OpenAI\nclient = OpenAI()\nclient.chat.completions.create(model='m', messages=[], tools=[])\n"
 
 
-def _l39(root) -> dict[str, tuple[str, str]]:
-    """site file:line → (L39 status, reason)."""
+def _verdicts(root, check: str) -> dict[str, tuple[str, str]]:
+    """site file:line → (the check's status, reason)."""
     out = {}
     for sr in audit(root, gpu="H100-80GB x2").sites:
-        r = next(r for r in sr.results if r.check.id == "L39")
+        r = next(r for r in sr.results if r.check.id == check)
         out[f"{sr.site.file}:{sr.site.line}"] = (r.status, r.reason_text("en"))
     return out
+
+
+def _l39(root) -> dict[str, tuple[str, str]]:
+    return _verdicts(root, "L39")
 
 
 def _write(root, files):
@@ -91,3 +95,38 @@ def test_client_variable_picks_its_own_url(tmp_path):
     _write(tmp_path, {"serve.sh": "vllm serve Qwen/Qwen3-8B --port 8000\nvllm serve Qwen/Qwen3-8B --port 8001\n", "agent.py": code})
     got = _l39(tmp_path)
     assert got["serve.sh:1"][0] == "not_applicable" and "agent.py:6 → localhost:8001" in got["serve.sh:2"][1]
+
+
+def _l172(root) -> dict[str, tuple[str, str]]:
+    return _verdicts(root, "L172")
+
+
+ASK = ("from openai import OpenAI\nclient = OpenAI(base_url={url!r}, api_key='x')\n"
+       "client.chat.completions.create(model={model!r}, messages=[])\n")
+
+
+def test_client_model_name_against_the_served_names(tmp_path):
+    _write(tmp_path, {"serve.sh": "vllm serve /models/Qwen2.5-7B-Instruct --served-model-name qwen qwen-7b\n",
+                      "a.py": ASK.format(url="http://localhost:8000/v1", model="Qwen2.5-7B-Instruct")})
+    status, reason = _l172(tmp_path)["serve.sh:1"]
+    assert status == "recommended" and "a.py:3 → localhost:8000: Qwen2.5-7B-Instruct" in reason and "qwen, qwen-7b" in reason
+    _write(tmp_path, {"a.py": ASK.format(url="http://localhost:8000/v1", model="qwen-7b")})
+    assert _l172(tmp_path)["serve.sh:1"][0] == "not_applicable"
+
+
+def test_client_model_name_needs_the_url_and_a_plain_server(tmp_path):
+    # no URL in the code: OpenAI() may call OpenAI's own API with its own model names
+    _write(tmp_path, {"serve.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n",
+                      "a.py": "from openai import OpenAI\nOpenAI().chat.completions.create(model='gpt-4o-mini', messages=[])\n"})
+    assert _l172(tmp_path)["serve.sh:1"][0] == "not_applicable"
+    # a LoRA adapter the server loads is a name it serves
+    _write(tmp_path, {"serve.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct --enable-lora --lora-modules sql=/adapters/sql\n",
+                      "a.py": ASK.format(url="http://localhost:8000/v1", model="sql")})
+    assert _l172(tmp_path)["serve.sh:1"][0] == "not_applicable"
+
+
+def test_requests_post_body_names_the_model(tmp_path):
+    code = ("import requests\nbody = {'model': 'llama', 'messages': []}\n"
+            "requests.post('http://127.0.0.1:8000/v1/chat/completions', json=body)\n")
+    _write(tmp_path, {"serve.sh": "vllm serve meta-llama/Llama-3.1-8B-Instruct\n", "c.py": code})
+    assert _l172(tmp_path)["serve.sh:1"][0] == "recommended"

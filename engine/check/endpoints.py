@@ -69,14 +69,56 @@ class Server:
 def pair(clients: Iterable[Any], sites: list) -> dict[str, list[str]]:
     """site id → the clients paired with it, each as `file:line`, with `→ host:port` when paired by
     its URL. `sites`: the project's sites that serve HTTP."""
+    return {k: [label for _c, label in v] for k, v in pair_clients(clients, sites).items()}
+
+
+def pair_clients(clients: Iterable[Any], sites: list) -> dict[str, list[tuple[Any, str]]]:
+    """site id → (client, label) of each client paired with it (pair)."""
     servers = [Server(s) for s in sites]
     names = set().union(*(s.names for s in servers)) if servers else set()
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[tuple[Any, str]]] = {}
     for c in clients:
         hit, label = _reached(c, servers, names)
         if hit is not None:
-            out.setdefault(hit.site.id, []).append(label)
+            out.setdefault(hit.site.id, []).append((c, label))
     return out
+
+
+def served_names(site) -> set[str] | None:
+    """The names the server answers to: --served-model-name, else the model as written; with the
+    --lora-modules names. None where one of them is not read, or adapters may be loaded at run
+    time (VLLM_ALLOW_RUNTIME_LORA_UPDATING)."""
+    if site.kind not in _SERVERS or site.tool or site.framework != "none" or site.opaque:
+        return None  # a tool or framework in front may name the model itself; forwarded args may add a name
+    env = site.env.get("VLLM_ALLOW_RUNTIME_LORA_UPDATING")
+    if env is not None and str(env.value).strip().lower() not in ("0", "false", ""):
+        return None
+    st = site.settings.get("served_model_name")
+    if st is not None:
+        names = st.value if isinstance(st.value, (list, tuple)) else [st.value]
+        if not st.resolved or not all(isinstance(n, str) and n for n in names):
+            return None
+    elif site.model is None or not site.model.resolved or not isinstance(site.model.value, str):
+        return None
+    else:
+        names = [site.model.value]
+    lora = site.settings.get("lora_modules")
+    if lora is not None:
+        mods = lora.value if isinstance(lora.value, (list, tuple)) else [lora.value]
+        got = [m.get("name") if isinstance(m, dict) else str(m).partition("=")[0] for m in mods]
+        if not lora.resolved or not all(isinstance(n, str) and n for n in got):
+            return None
+        names = [*names, *got]
+    return set(names)
+
+
+def unserved(site, paired: list[tuple[Any, str]]) -> list[str]:
+    """`label: model` of each client paired by its URL that asks for a model the server does not
+    serve (a client without a URL in the code may call another API: `OpenAI()` with model="gpt-4o")."""
+    names = served_names(site)
+    if names is None:
+        return []
+    return [f"{label}: {c.model}" for c, label in paired if c.url is not None and c.model and c.model not in names]
 
 
 def _reached(client, servers: list[Server], names: set[str]) -> tuple[Server | None, str]:

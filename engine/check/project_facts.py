@@ -35,7 +35,7 @@ from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.scan import entry_installs, project_imports, vendored
 
 
-def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> None:
+def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, asked: list | None = None) -> None:
     """Each prepared (site, choice, facts) gains the facts above, in place. `clients` is the code
     that asks a server for automatic tool choice (only a site that serves HTTP reads it)."""
     model_types = kb.doc("vllm", "model_types.yaml").data
@@ -46,7 +46,10 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> 
     tf_scanned = [str(v) for v in kb.doc("vllm", "transformers_imports.yaml").data.get("transformers_scanned") or []]
     launches = project_imports.Launches(sc.files, sc.ctx.read)
     # each client with the one server its URL reaches (engine/check/endpoints.py)
-    paired = endpoints.pair(clients, [s for s, _c, f in prepared if f["site"].get("serves_http")]) if clients else {}
+    servers = [s for s, _c, f in prepared if f["site"].get("serves_http")]
+    paired = endpoints.pair(clients, servers) if clients else {}
+    # …and each call that names its model, with the server its URL reaches (check L172)
+    naming = endpoints.pair_clients(asked, servers) if asked else {}
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
@@ -57,6 +60,10 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list) -> 
             facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
         if paired.get(site.id) and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = paired[site.id][:5]
+        if naming.get(site.id) and facts["site"].get("serves_http"):
+            if wrong := endpoints.unserved(site, naming[site.id]):
+                facts["launch"]["client_model_unserved"] = wrong[:5]
+                facts["launch"]["served_names"] = ", ".join(sorted(endpoints.served_names(site) or ()))
         # the transformers pin against the checkpoint's model_type
         # a container holds its image's, unless built here or installed by its own command before vLLM starts
         tf_pin = entry_installs.pin_for(site, "transformers") or sc.ctx.framework_pin(site.file, "transformers")

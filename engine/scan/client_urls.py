@@ -21,7 +21,8 @@ def _callee(call: ast.Call) -> str | None:
     return _name(call.func)
 
 
-def _constants(tree: ast.Module) -> dict[str, str]:
+def constants(tree: ast.Module) -> dict[str, str]:
+    """The module's string constants (`BASE = "http://…"`)."""
     out = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -30,14 +31,14 @@ def _constants(tree: ast.Module) -> dict[str, str]:
     return out
 
 
-def _text(node: ast.AST | None, consts: dict[str, str]) -> str | None:
+def text_of(node: ast.AST | None, consts: dict[str, str]) -> str | None:
     """A URL written as a literal, a module constant, or the default of os.environ.get / os.getenv."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.Name):
         return consts.get(node.id)
     if isinstance(node, ast.Call) and _callee(node) in ("get", "getenv") and len(node.args) == 2:
-        return _text(node.args[1], consts)
+        return text_of(node.args[1], consts)
     return None
 
 
@@ -46,7 +47,7 @@ class FileURLs:
     file's one URL when it writes only one."""
 
     def __init__(self, tree: ast.Module):
-        consts = _constants(tree)
+        consts = constants(tree)
         self.by_var: dict[str, str | None] = {}
         urls: set[str | None] = set()
         for node in ast.walk(tree):
@@ -54,14 +55,14 @@ class FileURLs:
                 continue
             kw = {k.arg: k.value for k in node.keywords if k.arg}
             key = next((k for k in _URL_KEYS if k in kw), None)
-            url = _text(kw[key], consts) if key else None
+            url = text_of(kw[key], consts) if key else None
             if key is not None or _callee(node) != "OpenAIChatCompletionsModel":  # a model wraps a client: it adds none
                 urls.add(url)
             self._assigned(tree, node, url)
         for node in ast.walk(tree):  # openai.base_url = "…" / openai.api_base = "…": the module's default client
             if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr in ("base_url", "api_base")
                                                     and _name(t.value) == "openai" for t in node.targets):
-                urls.add(_text(node.value, consts))
+                urls.add(text_of(node.value, consts))
         self.only = next(iter(urls)) if len(urls) == 1 else None
 
     def _assigned(self, tree: ast.Module, call: ast.Call, url: str | None) -> None:
