@@ -235,3 +235,10 @@ def test_two_setup_scripts_that_disagree_leave_the_project_pin(write_project, js
                           "b.sh": "#!/bin/bash\npip install -e .\npip install vllm==0.8.5\n",
                           "gen.py": 'from vllm import LLM\nllm = LLM(model="Qwen/Qwen2.5-7B-Instruct")\n'})
     assert json_site(root)["vllm"]["source"].startswith("pinned at setup.py:2")
+
+
+def test_conda_run_names_the_environment_of_its_one_command(write_project, json_site):
+    root = write_project({"setup.py": SETUP_PY, "gen-eval.yaml": GEN_EVAL,
+                          "run.sh": "#!/bin/bash\nconda run -n gen-eval --no-capture-output " + SERVE})
+    v = json_site(root)["vllm"]
+    assert v["version"] == "0.5.4" and "conda run -n" in v["source"], v

@@ -17,6 +17,8 @@ from vllm_kb.engine.scan.requirement import Pin
 _KEYS = frozenset(("name", "channels", "dependencies", "prefix", "variables"))
 _HEAD = re.compile(r"^dependencies\s*:", re.M)
 # `conda activate NAME`, `source activate NAME` (conda's old spelling); `-n NAME` of `conda run` is not an activation
+# `conda run -n NAME …` / `mamba run --name NAME …`: that one command runs in the environment
+RUN = re.compile(r"^[ \t]*(?:\w+=\S*[ \t]+)*(?:conda|mamba|micromamba)[ \t]+run[ \t]+(?:--no-capture-output[ \t]+|--live-stream[ \t]+)*(?:-n|--name)[ \t=]+([\w.+-]+)")
 ACTIVATE = re.compile(r"^[ \t]*(?:(?:conda|mamba|micromamba)[ \t]+activate|source[ \t]+activate)[ \t]+([\w.+-]+)[ \t]*(?:[;&#]|$)")
 
 

@@ -30,7 +30,7 @@ _VLLM_REQ = re.compile(r"^\s*vllm\s*(?:\[[^\]]*\])?\s*(?:[=<>!~]|@|$)", re.I | r
 def adopt(ctx, rel: str, text: str, sites) -> None:
     """Each site of script `rel` that no image or build already decides takes the last vLLM
     install on its path (Site.installed; the report says which install and what it replaces)."""
-    if not (pip_lines.PIP_INSTALL.search(text) or _RUNS.search(text) or "activate" in text):
+    if not (pip_lines.PIP_INSTALL.search(text) or _RUNS.search(text) or "activate" in text or " run " in text):
         return
     for site in sites:
         if site.image or site.installed or site.file != rel:
@@ -82,6 +82,9 @@ def _steps(ctx, rel: str, text: str, line: int, depth: int) -> list[tuple[str, o
             inner = ctx.read(got)
             if inner is not None and (pip_lines.PIP_INSTALL.search(inner) or "activate" in inner):
                 events.append((n, 3, _steps(ctx, got, inner, 10 ** 9, depth + 1)))
+    if 0 < line <= len(lines) and (m := conda_envs.RUN.match(lines[line - 1])) is not None:  # the launch's own `conda run -n`
+        envs = conda_envs.by_name(ctx) if envs is None else envs
+        events.append((line, 9, [("env", (m.group(1), envs.get(m.group(1), ("", []))[1]))]))
     out: list[tuple[str, object]] = []
     for _, _, items in sorted(events, key=lambda e: (e[0], e[1])):
         out += items
