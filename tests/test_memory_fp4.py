@@ -53,7 +53,7 @@ def test_compressed_tensors_4_bit_schemes_are_4_bit(quant, scheme, width):
     assert weights_bytes(facts, {}) / (MOE["params_b"] * 1e9) < 0.65
 
 
-@pytest.mark.parametrize("group,low,high", [(128, 0.529, 0.531), (64, 0.555, 0.565), (32, 0.615, 0.625), (-1, 0.499, 0.501)])
+@pytest.mark.parametrize("group,low,high", [(128, 0.529, 0.531), (64, 0.548, 0.551), (32, 0.587, 0.591), (-1, 0.509, 0.512)])
 def test_an_integer_4_bit_checkpoints_group_size_sets_its_overhead(group, low, high):
     facts = read({"quant_method": "gptq", "bits": 4, "group_size": group})
     dense = {**facts, "hidden_size": None}  # every weight at the quantized width

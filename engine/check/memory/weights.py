@@ -97,15 +97,15 @@ def weights_bytes(model: dict, engine: dict, tp: int = 1, mxfp4: str = "padded")
 
 def _grouped(per: float, width: str, model: dict) -> float:
     """An integer 4-bit checkpoint's bytes a weight by its group size (config.json `group_size`):
-    each group adds a 16-bit scale and a packed zero. BYTES_PER_PARAM's 0.53 is a group of 128 as
-    vLLM loads it (the logged AWQ/GPTQ rows of tests/data/kv_startup_logs.yaml), so the overhead
-    scales from there: 32 → 0.62, 64 → 0.56, one scale per channel (-1) → 0.5."""
+    each group of a column adds a 16-bit scale and a packed 4-bit zero, 2.5 bytes (AWQ's and GPTQ's
+    scales / qzeros). BYTES_PER_PARAM's 0.53 is a group of 128 as vLLM loads it (the logged AWQ/GPTQ
+    rows of tests/data/kv_startup_logs.yaml), so what it holds beyond 0.5 + 2.5/128 stays: 32 →
+    0.589, 64 → 0.55, one scale per channel (-1) → 0.51."""
     group = model.get("quant_group_size")
-    if width != "4bit" or not isinstance(group, int) or isinstance(group, bool):
+    if width != "4bit" or not isinstance(group, int) or isinstance(group, bool) or (group <= 0 and group != -1):
         return per
-    if group == -1:
-        return 0.5
-    return 0.5 + (per - 0.5) * 128 / group if group > 0 else per
+    rest = per - 0.5 - 2.5 / 128
+    return 0.5 + rest + (2.5 / group if group > 0 else 0.0)
 
 
 def vision_params(model: dict, engine: dict) -> float:
