@@ -125,3 +125,12 @@ def test_qwen3_next_before_its_release_is_refused(tmp_path):
     assert _l21(tmp_path, "vllm==0.10.1.1", "Qwen/Qwen3-Next-80B-A3B-Instruct") == ("recommended", "P0")
     (tmp_path / "b").mkdir()
     assert _l21(tmp_path / "b", "vllm==0.10.2", "Qwen/Qwen3-Next-80B-A3B-Instruct")[0] == "enabled"
+
+
+def test_a_transformers_pin_without_the_model_type_leaves_the_cause_to_l52(tmp_path):
+    # transformers 4.55.4 has no qwen3_vl: AutoConfig fails before any fallback (L52's P0); L21 says P1
+    (tmp_path / "requirements.txt").write_text("vllm==0.10.1.1\ntransformers==4.55.4\n", encoding="utf-8")
+    (tmp_path / "serve.sh").write_text("#!/bin/bash\nvllm serve Qwen/Qwen3-VL-8B-Instruct\n", encoding="utf-8")
+    rep = audit(tmp_path, gpu="H100")
+    got = {r.check.id: r.priority for s in rep.sites for r in s.results if r.status == "recommended"}
+    assert got.get("L52") == "P0" and got.get("L21") == "P1"
