@@ -242,3 +242,9 @@ def test_conda_run_names_the_environment_of_its_one_command(write_project, json_
                           "run.sh": "#!/bin/bash\nconda run -n gen-eval --no-capture-output " + SERVE})
     v = json_site(root)["vllm"]
     assert v["version"] == "0.5.4" and "conda run -n" in v["source"], v
+
+
+def test_an_environment_named_by_a_variable_is_not_where_the_earlier_install_went(write_project, json_site):
+    root = write_project({"setup.py": SETUP_PY,
+                          "run.sh": "#!/bin/bash\npip install vllm==0.8.5\nconda activate \"$ENV_NAME\"\n" + SERVE})
+    assert json_site(root)["vllm"]["source"].startswith("pinned at setup.py:2")

@@ -19,7 +19,8 @@ _HEAD = re.compile(r"^dependencies\s*:", re.M)
 # `conda activate NAME`, `source activate NAME` (conda's old spelling); `-n NAME` of `conda run` is not an activation
 # `conda run -n NAME …` / `mamba run --name NAME …`: that one command runs in the environment
 RUN = re.compile(r"^[ \t]*(?:\w+=\S*[ \t]+)*(?:conda|mamba|micromamba)[ \t]+run[ \t]+(?:--no-capture-output[ \t]+|--live-stream[ \t]+)*(?:-n|--name)[ \t=]+([\w.+-]+)")
-ACTIVATE = re.compile(r"^[ \t]*(?:(?:conda|mamba|micromamba)[ \t]+activate|source[ \t]+activate)[ \t]+([\w.+-]+)[ \t]*(?:[;&#]|$)")
+# (any word: `$ENV` or a path names an environment no file here describes, which still leaves the one before)
+ACTIVATE = re.compile(r"^[ \t]*(?:(?:conda|mamba|micromamba)[ \t]+activate|source[ \t]+activate)[ \t]+([^\s;&#|]+)[ \t]*(?:[;&#|]|$)")
 
 
 def is_env_file(rel: str, text: str) -> bool:
