@@ -75,5 +75,5 @@ def test_platform_independent_p0_holds_on_rocm(tmp_path):
 def test_capability_rules_are_cuda_only():
     """A rule that reads gpu.compute_capability makes its check CUDA-only by itself."""
     by_id = {c.id: c for c in KB.checks}
-    assert by_id["L6"].cuda_only and by_id["L13"].cuda_only and by_id["L72"].cuda_only
+    assert by_id["L6"].cuda_only and by_id["L13"].cuda_only and by_id["L72"].cuda_only and by_id["L29"].cuda_only
     assert not by_id["L1"].cuda_only and not by_id["L33"].cuda_only
