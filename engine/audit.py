@@ -299,7 +299,11 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     # refuses the value: the refusals are hidden only by a P0 check's removal
     urgent = {op.target for r in results if r.needs_change and r.priority == "P0"
               for op, _ in r.fix if op.kind in ("unset", "unset_env")}
-    remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb, urgent)
+    # the keys of a JSON argument that a P0 check already rewrites (A3: compilation_config.level)
+    claimed = {(op.target, k) for r in results if r.needs_change and r.priority == "P0"
+               for op, v in r.fix if op.kind == "set" and isinstance(v, dict) for k in v}
+    remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb, urgent,
+                                                                  claimed)
     settle_priorities(results, remarks, choice.basis, allowed_releases(cat, choice), kb)
     if choice.basis == "none" and site.framework != "none":
         # no vLLM pin beside a framework: its own install brings a release it accepts, so a failure

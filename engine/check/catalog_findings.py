@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.check import cli_choices, empty_values, entrypoint_findings, framework_args, unknown_flags, value_findings
+from vllm_kb.engine.check import cli_choices, config_keys, empty_values, entrypoint_findings, framework_args, unknown_flags, value_findings
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
@@ -29,22 +29,25 @@ CODES = {
     **entrypoint_findings.CODES,
     **empty_values.CODES,
     framework_args.CODE: "P0",
+    config_keys.CODE: "P0",
 }
 # The release from which `python -m vllm.entrypoints.openai.api_server` warns that it is deprecated.
 API_SERVER_DEPRECATED = "0.29.0"
 
 
 def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: set[str], kb: Knowledge,
-                  urgent: set[str] | None = None) -> list[Finding]:
+                  urgent: set[str] | None = None, claimed: set[tuple[str, str]] | None = None) -> list[Finding]:
     """Every catalog finding of one site. `version` is the release the project uses, `lookup`
     the catalogued release it resolves to; `handled` names settings a check already removes,
-    `urgent` those a P0 check removes (only they hide a refusal; None: every one in `handled`)."""
+    `urgent` those a P0 check removes (only they hide a refusal; None: every one in `handled`),
+    `claimed` the (argument, key) pairs of JSON arguments a P0 check rewrites."""
     demo, covered = entrypoint_findings.site_findings(site, kb, version)
     refused = (handled if urgent is None else urgent) | covered
     handled = handled | covered
     values = value_findings.value_remarks(site, cat, lookup, refused, kb)
     said = {f.subject for f in values}
     values += [f for f in cli_choices.findings(site, kb, lookup) if f.subject not in said and f.subject.partition("=")[0] not in refused]
+    values += config_keys.findings(site, cat, lookup, refused, claimed or set())
     out = demo + (_version_remarks(site, cat, lookup, refused, kb) + values
            + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version)) + empty_values.findings(site)
     if site.kind == "api_server" and cat.index_version(version) >= cat.index_version(API_SERVER_DEPRECATED):

@@ -34,6 +34,11 @@ FINDING_TEXTS = {
         # LMCacheConnector): vllm/distributed/kv_transfer/kv_connector/factory.py 0.6.5–0.34.0
         {"text": "Unsupported connector type: {name}", "vllm": ">=0.6.5", "origin": "vllm"},
     ],
+    # a JSON configuration key the release's config class forbids (engine/check/config_keys.py):
+    # pydantic's words for a dataclass with extra="forbid" (CompilationConfig 0.13.0+, every config 0.16.0+)
+    "config-key-unknown": [
+        {"text": "Unexpected keyword argument [type=unexpected_keyword_argument, input_value={value}, input_type={type}]", "vllm": ">=0.13.0", "origin": "pydantic"},
+    ],
     # an option whose value expanded to nothing (engine/check/empty_values.py): argparse's own words
     "option-without-value": [
         {"text": "argument {flag}: expected one argument", "vllm": ">=0.1.0", "origin": "argparse"},
