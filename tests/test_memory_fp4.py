@@ -58,3 +58,36 @@ def test_an_integer_4_bit_checkpoints_group_size_sets_its_overhead(group, low, h
     facts = read({"quant_method": "gptq", "bits": 4, "group_size": group})
     dense = {**facts, "hidden_size": None}  # every weight at the quantized width
     assert low < weights_bytes(dense, {}) / (MOE["params_b"] * 1e9) < high
+
+
+def test_modelopt_hf_quant_config_json_beside_config_json(tmp_path):
+    # ModelOpt before 0.31 wrote the quantization apart, without quant_method: vLLM 0.10.1+ reads it
+    # when config.json has none, and takes producer modelopt + quant_algo NVFP4 as modelopt_fp4
+    import json
+
+    from vllm_kb.engine.kb.checkpoint import read_checkpoint
+
+    folder = tmp_path / "ckpt"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"architectures": ["LlamaForCausalLM"], "torch_dtype": "bfloat16"}))
+    (folder / "hf_quant_config.json").write_text(json.dumps({
+        "producer": {"name": "modelopt", "version": "0.27.1"},
+        "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": "FP8", "group_size": 16,
+                         "exclude_modules": ["lm_head", "model.layers.0.self_attn*"]}}))
+    ck = read_checkpoint(tmp_path, "ckpt")
+    facts: dict = dict(MOE)
+    config_scalars(facts, ck.config, None)
+    assert facts["quant_method"] == "modelopt_fp4" and facts["quant_kv_cache"] == "fp8"
+    assert facts["quant_unquantized"] == {"attention": [0]} and weight_width({}, facts) == "fp4"
+
+
+def test_hf_quant_config_json_does_not_override_config_json(tmp_path):
+    import json
+
+    from vllm_kb.engine.kb.checkpoint import read_checkpoint
+
+    folder = tmp_path / "ckpt"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"quantization_config": {"quant_method": "fp8"}}))
+    (folder / "hf_quant_config.json").write_text(json.dumps({"producer": {"name": "modelopt"}, "quantization": {"quant_algo": "NVFP4"}}))
+    assert read_checkpoint(tmp_path, "ckpt").config["quantization_config"] == {"quant_method": "fp8"}

@@ -66,8 +66,18 @@ def _folder(root, model, base) -> Checkpoint | None:
     for folder in candidates:
         cfg = read_json_inside(top, folder / "config.json")
         if cfg is not None:
+            cfg = _with_quant_file(cfg, lambda: read_json_inside(top, folder / "hf_quant_config.json"))
             return Checkpoint(cfg, read_json_inside(top, folder / "tokenizer_config.json"), "folder", weight_formats(folder))
     return None
+
+
+def _with_quant_file(cfg: dict, read) -> dict:
+    """config.json with ModelOpt's hf_quant_config.json as its quantization_config where it has none
+    (ModelOpt before 0.31 wrote it apart; vLLM 0.10.1+ reads it there, transformers_utils/config.py)."""
+    if cfg.get("quantization_config") is not None:
+        return cfg
+    quant = read()
+    return {**cfg, "quantization_config": quant} if isinstance(quant, dict) else cfg
 
 
 def weight_names(root: str | Path | None, model: str | None, base: str | Path | None = None) -> frozenset[str] | None:
@@ -118,6 +128,7 @@ def read_hub_cache(model: str, env: dict | None = None) -> Checkpoint | None:
     for snap in _snapshots(repo):
         cfg = read_json_inside(repo, snap / "config.json")
         if cfg is not None:
+            cfg = _with_quant_file(cfg, lambda: read_json_inside(repo, snap / "hf_quant_config.json"))
             return Checkpoint(cfg, read_json_inside(repo, snap / "tokenizer_config.json"), "hf-cache")
     return None
 

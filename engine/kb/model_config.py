@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.kb.layer_config import config_dim as _dim, config_sliding, rope_positions
+from vllm_kb.engine.kb.modelopt_config import modelopt_config, resolved_method
 from vllm_kb.engine.kb.ssm_config import ssm_from_config
 from vllm_kb.engine.kb.unquantized import coverage
 from vllm_kb.engine.kb.versions import Version, try_parse
@@ -106,6 +107,7 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
     if _number(config.get("model_max_length")):
         facts["model_max_length"] = int(config["model_max_length"])
     quant = config.get("quantization_config")
+    quant = modelopt_config(quant) if isinstance(quant, dict) else quant
     facts.pop("quant_nested", None)  # the catalog's guess; the checkpoint's own layout follows
     facts.pop("quant_method_key", None)
     nested = _nested_quant(config) if quant is None else None
@@ -120,7 +122,7 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["quant_method_key"] = False
     if isinstance(quant, dict) and isinstance(quant.get("quant_method"), str) and quant["quant_method"]:
         facts["quantized"] = True
-        facts["quant_method"] = _modelopt_method(quant)
+        facts["quant_method"] = resolved_method(quant, normalise_quant(quant["quant_method"]))
         facts["quant_source"] = "config"
         scheme = _scheme(quant)
         if scheme:
@@ -208,22 +210,6 @@ def _nested_quant(config: dict) -> dict | None:
         if isinstance(q, dict) and isinstance(q.get("quant_method"), str) and q["quant_method"]:
             return q
     return None
-
-
-def _modelopt_method(quant: dict) -> str:
-    """The method vLLM resolves a config's quant_method to. A ModelOpt export writes quant_method
-    "modelopt" for every format and says which in quant_algo (at the top level, or under
-    `quantization` in hf_quant_config.json's layout): ModelOptNvFp4Config.override_quantization_method
-    takes an FP4 algorithm as modelopt_fp4 (0.15.0 modelopt.py:1050-1079), so an NVFP4 checkpoint
-    is sized at 4 bits and meets the FP4 kernels' checks, not FP8's."""
-    method = normalise_quant(quant["quant_method"])
-    if method != "modelopt":
-        return method
-    nested = quant.get("quantization")
-    algo = (nested if isinstance(nested, dict) else quant).get("quant_algo")
-    if isinstance(algo, str) and ("NVFP4" in algo.upper() if isinstance(nested, dict) else "FP4" in algo.upper()):
-        return "modelopt_fp4"
-    return method
 
 
 def _modelopt_fp8_kv(quant: dict) -> bool:
