@@ -8,7 +8,8 @@
 - the MCP `audit` answer on a 1,000-site repository through the Python SDK's client over stdio
   and over streamable HTTP: its size in tokens (characters / 4) and time.
 
-    python benchmarks/run.py [--vllm-tree DIR] [--repeat 3] [--compare OTHER/bin/vllm-kb] [--keep DIR] [--json]
+    python benchmarks/run.py [--vllm-tree DIR] [--trees vllm,gen-5000,gen-10000,cold,mcp] [--repeat 3]
+                             [--compare OTHER/bin/vllm-kb] [--keep DIR] [--json]
 
 Each number is the median of --repeat runs: wall seconds, CPU seconds (user + system of the
 process and its workers) and peak memory: the largest process's (max RSS, os.wait4) and the peak
@@ -288,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-vllm", action="store_true", help="leave vLLM's tree out")
     ap.add_argument("--only-targets", action="store_true",
                     help="only the two trees of the speed targets (vLLM's and the 5,000-file one), without the MCP answer")
+    ap.add_argument("--trees", help="only these trees, comma-separated: vllm, gen-5000, gen-10000 (the memory target's "
+                                    "10,000 files with 5,000 sites); no cold start or MCP answer unless `cold` or `mcp` is named")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--compare", metavar="VLLM_KB", help="another vllm-kb executable to run beside this one")
     ap.add_argument("--keep", help="make the trees here and keep them")
@@ -314,12 +317,16 @@ def main(argv: list[str] | None = None) -> int:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         for kb in kbs.values():  # warm: bytecode and the vllm-kb cache, as on any run after the first
             timed(kb + ["audit", str(small), "--gpu", GPU, "--quiet"], env=env)
+        only = set(a.trees.split(",")) if a.trees else None
         trees = []
-        if not a.skip_vllm:
+        if not a.skip_vllm and (only is None or "vllm" in only):
             src = Path(a.vllm_tree) if a.vllm_tree else fetch_vllm_tree(work)
             trees.append(("vllm-0.34.0", git_tree(src, work, "vllm-tree")))
-        generated = (("gen-5000", 5000, 50, 0), ("gen-10000-5000-sites", 10000, 5000, 2))
-        for name, files, sites, seed in generated[:1] if a.only_targets else generated:
+        # (its --trees name, the tree's name, files, sites, seed)
+        generated = (("gen-5000", "gen-5000", 5000, 50, 0), ("gen-10000", "gen-10000-5000-sites", 10000, 5000, 2))
+        for short, name, files, sites, seed in generated[:1] if a.only_targets else generated:
+            if only is not None and short not in only:
+                continue
             dst = work / name
             if not dst.exists():
                 gen_repo.generate(dst, files, sites, seed=seed)
@@ -327,8 +334,10 @@ def main(argv: list[str] | None = None) -> int:
         for name, tree in trees:
             res["trees"].append(bench_tree(name, tree, kbs, ruff, a.repeat, work, a.workers))
         for label, kb in kbs.items():
+            if only is not None and "cold" not in only:
+                break
             res[f"cold_20_{label}"] = median_run(kb + ["audit", str(small), "--gpu", GPU, "--quiet"], max(5, a.repeat), env=env)
-        if not a.only_targets:
+        if not a.only_targets and (only is None or "mcp" in only):
             mcp_tree = work / "gen-1000-sites"
             if not mcp_tree.exists():
                 gen_repo.generate(mcp_tree, 1100, 1000, seed=3)
@@ -376,7 +385,9 @@ def table(res: dict, labels: list[str]) -> str:
         out.append(f"| {row['tree']} | | (load average, 1 min: {row['load_before']:.1f} before, {row['load_after']:.1f} after) | | | | | | |")
     out.append("")
     for label in labels:
-        r = res[f"cold_20_{label}"]
+        r = res.get(f"cold_20_{label}")
+        if r is None:
+            continue
         out.append(f"cold audit, 20 files ({label}): {r['wall_s']:.2f} s wall, {r['cpu_s']:.2f} s CPU (target ≤ 0.4 s), "
                    f"{r['max_rss_mib']:.0f} MiB max RSS")
     for mcp in res.get("mcp_1000_sites") or []:

@@ -2,8 +2,9 @@
 
 A speed change must not change a single byte of what the audit says. This runs both executables
 on the same trees — vLLM's source tree (--vllm-tree, e.g. the 0.34.0 sdist unpacked), every
-tests/realcases project (with its case's GPU), examples/ and the test fixtures — in JSON (and, for
-the small trees, Markdown and Chinese JSON too) and lists every report that differs.
+tests/realcases project (with its case's GPU), every tests/realworld shape's project, examples/ and
+the test fixtures — in JSON (and, for the small trees, Markdown and Chinese JSON too) and lists
+every report that differs.
 
     python benchmarks/same_reports.py BEFORE/bin/vllm-kb [AFTER/bin/vllm-kb] [--vllm-tree DIR] [--keep DIR] [-j 2] [--one-process] [--expand]
 
@@ -48,6 +49,8 @@ def jobs(vllm_tree: Path | None) -> list[tuple[str, Path, str, list[str]]]:
             continue
         gpu = str(yaml.safe_load(meta.read_text(encoding="utf-8")).get("gpu") or GPU)
         out.append((f"realcases-{case.name}.json", case, gpu, ["--format", "json", "--exclude", "case.yaml"]))
+    for shape in sorted((ROOT / "tests" / "realworld").glob("*/project")):  # the real-world shapes' projects
+        out.append((f"realworld-{shape.parent.name}.json", shape, GPU, ["--format", "json"]))
     small = [p for p in sorted((ROOT / "examples").iterdir()) if p.is_dir()]
     fixtures = ROOT / "tests" / "fixtures"
     if fixtures.is_dir():
