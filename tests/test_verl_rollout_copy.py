@@ -82,3 +82,12 @@ def test_verl_0_5_0_does_not_assert_on_old_vllm(tmp_path):
     (tmp_path / "run.sh").write_text(textwrap.dedent(RUN))
     (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
     assert not [f for f in sr.remarks if f.code == "verl-eager-free-cache" and f.priority == "P0"]
+
+
+def test_a_hydra_override_change_shows_the_word_once(tmp_path):
+    # eval60: `changes[].before` read `actor_rollout_ref.rollout.enforce_eager=actor_rollout_ref.rollout.enforce_eager=False`
+    (tmp_path / "requirements.txt").write_text("vllm==0.6.3\n")
+    (tmp_path / "run.sh").write_text(textwrap.dedent(RUN))
+    (sr,) = audit(tmp_path, gpu="RTX-4090").sites
+    befores = [c.before for c in sr.changes if c.target == "enforce_eager"]
+    assert befores == ["actor_rollout_ref.rollout.enforce_eager=False"]

@@ -376,4 +376,6 @@ def _as_written(s: Setting) -> str:
         return s.raw or s.key if not s.raw or s.raw.startswith(s.key) else f"{s.key} {s.raw}"  # a switch, `--k=v` whole
     if s.syntax == "yaml-config" or (s.syntax == "helm-values" and not s.key.startswith("-")):
         return f"{s.key}: {s.raw}"
+    if s.key and (s.raw or "").startswith(s.key + "="):  # a Hydra override's raw is the whole `key=value` word
+        return s.raw
     return f"{s.key}={s.raw}" if s.key else s.raw
