@@ -20,6 +20,8 @@ def _findings(tmp_path, flags, version):
     # KVTransferConfig: ignored up to 0.15.1, refused from 0.16.0 (the `@config` decorator's extra="forbid")
     ("--kv-transfer-config '{\"kv_connector\": \"NixlConnector\", \"kv_role\": \"kv_both\", \"kv_extra_config\": {}}'", "0.15.1", "P1"),
     ("--kv-transfer-config '{\"kv_connector\": \"NixlConnector\", \"kv_role\": \"kv_both\", \"kv_extra_config\": {}}'", "0.16.0", "P0"),
+    # PoolerConfig: a misspelt pooling type key, refused from 0.16.0
+    ("--pooler-config '{\"pooling_typ\": \"MEAN\"}'", "0.20.0", "P0"),
     # a field of other releases: full_cuda_graph left CompilationConfig after 0.11.0
     ("--compilation-config '{\"full_cuda_graph\": true}'", "0.20.0", "P0"),
 ])

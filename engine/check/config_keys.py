@@ -30,6 +30,12 @@ CLASSES: dict[str, tuple[str, str, str]] = {
     "kv_events_config": ("KVEventsConfig", "0.10.2", "0.16.0"),
     "structured_outputs_config": ("StructuredOutputsConfig", "0.11.0", "0.16.0"),
     "attention_config": ("AttentionConfig", "0.13.0", "0.16.0"),
+    "eplb_config": ("EPLBConfig", "0.10.2", "0.16.0"),
+    "ec_transfer_config": ("ECTransferConfig", "0.11.1", "0.16.0"),
+    "profiler_config": ("ProfilerConfig", "0.13.0", "0.16.0"),
+    "kernel_config": ("KernelConfig", "0.16.0", "0.16.0"),
+    "pooler_config": ("PoolerConfig", "0.11.0", "0.16.0"),
+    "override_pooler_config": ("PoolerConfig", "0.10.1", "0.16.0"),
 }
 
 
