@@ -30,3 +30,14 @@ def test_two_default_engines_in_one_process_fail_at_start(tmp_path, vllm, words)
         l37 = next(r for r in sr.results if r.check.id == "L37")
         assert (l37.status, l37.priority) == ("recommended", "P0")
         assert words in l37.reason_text("en") and "does not stop" not in l37.reason_text("en")
+
+
+def test_two_default_engines_of_unknown_models_on_0_34(tmp_path):
+    # the models are variables (CriticCoT: LLM(model=model1_name)): at 0.34's default share 1.0 the first
+    # engine takes the whole GPU, so the second has no room whatever it loads
+    (tmp_path / "requirements.txt").write_text("vllm==0.34.0\n")
+    (tmp_path / "gen.py").write_text(TWO.replace('"Qwen/Qwen2.5-7B-Instruct"', "name1").replace('"Qwen/Qwen2.5-Math-7B-Instruct"', "name2")
+                                     .replace("def main():", "def main(name1, name2):").replace("main()\n", "main(*__import__('sys').argv[1:3])\n"))
+    for sr in audit(tmp_path, gpu="H100-80GB x1").sites:
+        l37 = next(r for r in sr.results if r.check.id == "L37")
+        assert (l37.status, l37.priority) == ("recommended", "P0") and "whole GPU" in l37.reason_text("en")
