@@ -270,7 +270,7 @@ def _apply_file(rep: Audited, f: str, items: list, res: FixResult, ledger: guard
             if e not in taken and e not in es:  # one pin asked for by two sites: written once
                 es.append(e)
         try:
-            edits_mod.apply(text, taken + es)
+            edits_mod.checked(f, text, taken + es)
         except edits_mod.EditConflict:
             continue  # the whole group waits: the next pass reads the file anew
         taken += es

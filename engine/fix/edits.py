@@ -27,10 +27,33 @@ class TextEdit:
     # A removal of shell words (remove_words): two that overlap on the whitespace between them are
     # one removal of all their words, as --fix's next pass would have made it (_merge_words).
     words: bool = False
+    # A line that adds an argument after a last one without a trailing comma: several at one offset
+    # are one list, each but the last ending with a comma.
+    joined: bool = False
 
 
 class EditConflict(ValueError):
     pass
+
+
+def checked(path: str, old: str, edits: list[TextEdit]) -> str:
+    """apply(), and for a Python file whose text parses, an EditConflict when the result would not
+    (a comma moved out of a removed last argument, a layout two edits each assumed alone): the
+    change waits for --fix's next pass, planned on the text the others left, and a report's diff
+    leaves it out rather than show code that does not run."""
+    new = apply(old, edits)
+    if path.endswith(".py") and new != old:
+        import ast
+
+        try:
+            ast.parse(new)
+        except (SyntaxError, ValueError):
+            try:
+                ast.parse(old)
+            except (SyntaxError, ValueError):
+                return new  # it did not parse before either: not this change's doing
+            raise EditConflict("the result would not parse") from None
+    return new
 
 
 def apply(text: str, edits: list[TextEdit]) -> str:
@@ -62,7 +85,7 @@ def apply(text: str, edits: list[TextEdit]) -> str:
                     if e.strict:
                         raise EditConflict(f"an insertion at offset {e.start} inside an edit")
                     at = d.start if not d.text else d.end
-                    e = TextEdit(at, at, e.text, e.claim, e.order)
+                    e = TextEdit(at, at, e.text, e.claim, e.order, joined=e.joined)
                     break
         moved.append(e)
     edits = moved
@@ -78,14 +101,19 @@ def apply(text: str, edits: list[TextEdit]) -> str:
         return (e.start, e.end, e.order[0], first[e.order[1]], i)
 
     ordered = sorted(enumerate(edits), key=rank)
+    texts = [e.text for _, e in ordered]
+    for i in range(len(ordered) - 1):  # lines added together after a last argument: joined by commas
+        a, b = ordered[i][1], ordered[i + 1][1]
+        if a.joined and b.joined and a.start == a.end == b.start == b.end and texts[i].endswith("\n"):
+            texts[i] = texts[i][:-1] + ",\n"
     nl = newline_of(text)
     out, pos = [], 0
-    for _, e in ordered:
+    for (_, e), body in zip(ordered, texts):
         if e.start < pos:
             raise EditConflict(f"overlapping edits at offset {e.start}")
         out.append(text[pos:e.start])
         # new lines end the way the file's lines end (CRLF stays CRLF)
-        out.append(e.text if nl == "\n" or "\n" not in e.text else e.text.replace("\r\n", "\n").replace("\n", nl))
+        out.append(body if nl == "\n" or "\n" not in body else body.replace("\r\n", "\n").replace("\n", nl))
         pos = e.end
     out.append(text[pos:])
     return "".join(out)
@@ -310,7 +338,10 @@ def insert_python_kwarg(text: str, call, lines: LineIndex, new: str) -> TextEdit
     if 0 <= le < close and (not rest or rest.startswith("#")):  # the last argument ends its line: a line after it
         if trailing:
             return TextEdit(le + 1, le + 1, f"{indent}{new},\n")
-        return [TextEdit(last_end, last_end, ","), TextEdit(le + 1, le + 1, f"{indent}{new}\n")]
+        # the comma the last argument lacks is written once however many arguments are added (claim),
+        # and lines added together are joined by commas (joined): two were `x=1,,` then `a=1` `b=2`
+        return [TextEdit(last_end, last_end, ",", claim=("comma", last_end)),
+                TextEdit(le + 1, le + 1, f"{indent}{new}\n", joined=True)]
     if trailing:
         return TextEdit(after, after, f"\n{indent}{new},")
     return TextEdit(last_end, last_end, f",\n{indent}{new}")

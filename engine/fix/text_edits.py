@@ -46,7 +46,7 @@ def diffs(site: Site, changes: list[Change], read) -> list[dict]:
     for ch in changes:
         for file, edits in file_edits(site, [ch], read).items():
             try:
-                edits_mod.apply(read(file), taken.get(file, []) + edits)
+                edits_mod.checked(file, read(file), taken.get(file, []) + edits)
             except edits_mod.EditConflict:
                 continue
             taken.setdefault(file, []).extend(edits)
