@@ -262,19 +262,9 @@ def _apply_file(rep: Audited, f: str, items: list, res: FixResult, ledger: guard
     if text is None:
         return None
     res.originals.setdefault(f, text)
-    taken: list = []
-    done: list[tuple[Change, tuple]] = []
-    for group in _coupled(items):
-        es: list = []
-        for e in (e for _, got, _ in group for e in got):
-            if e not in taken and e not in es:  # one pin asked for by two sites: written once
-                es.append(e)
-        try:
-            edits_mod.checked(f, text, taken + es)
-        except edits_mod.EditConflict:
-            continue  # the whole group waits: the next pass reads the file anew
-        taken += es
-        done += [(ch, where) for ch, _, where in group]
+    taken, done = _take(f, text, items, False)
+    if f.endswith(".py") and not edits_mod.parses_after(f, text, taken):
+        taken, done = _take(f, text, items, True)  # the groups one by one, each kept only while the file parses
     new = edits_mod.apply(text, taken)
     if new == text:
         return None
@@ -283,6 +273,25 @@ def _apply_file(rep: Audited, f: str, items: list, res: FixResult, ledger: guard
     res.applied += [Applied(f, ch.line, ch.op, ch.target, ch.before, ch.after, list(ch.checks), ch.safe, ch.value,
                             ch.priority or "P2") for ch, _ in done]
     return new
+
+
+def _take(f: str, text: str, items: list, check: bool) -> tuple[list, list]:
+    """The edits of the groups that go together in this pass, and their changes; a group that collides
+    with an earlier one (or, with `check`, leaves a Python file unparsable) waits for the next pass."""
+    taken: list = []
+    done: list[tuple[Change, tuple]] = []
+    for group in _coupled(items):
+        es: list = []
+        for e in (e for _, got, _ in group for e in got):
+            if e not in taken and e not in es:  # one pin asked for by two sites: written once
+                es.append(e)
+        try:
+            edits_mod.checked(f, text, taken + es) if check else edits_mod.apply(text, taken + es)
+        except edits_mod.EditConflict:
+            continue  # the whole group waits: the next pass reads the file anew
+        taken += es
+        done += [(ch, where) for ch, _, where in group]
+    return taken, done
 
 
 def _coupled(items: list) -> list[list]:

@@ -36,6 +36,15 @@ class EditConflict(ValueError):
     pass
 
 
+def parses_after(path: str, old: str, edits: list[TextEdit]) -> bool:
+    """Whether the edits leave `path` as parsable as it was (always, for a file that is not Python)."""
+    try:
+        checked(path, old, edits)
+    except EditConflict:
+        return False
+    return True
+
+
 def checked(path: str, old: str, edits: list[TextEdit]) -> str:
     """apply(), and for a Python file whose text parses, an EditConflict when the result would not
     (a comma moved out of a removed last argument, a layout two edits each assumed alone): the

@@ -42,14 +42,10 @@ def file_edits(site: Site, changes: list[Change], read) -> dict[str, list[TextEd
 def diffs(site: Site, changes: list[Change], read) -> list[dict]:
     """A unified diff per touched file, with the given changes applied (one that collides with an
     earlier one is left out: --fix writes it in its next pass)."""
-    taken: dict[str, list[TextEdit]] = {}
-    for ch in changes:
-        for file, edits in file_edits(site, [ch], read).items():
-            try:
-                edits_mod.checked(file, read(file), taken.get(file, []) + edits)
-            except edits_mod.EditConflict:
-                continue
-            taken.setdefault(file, []).extend(edits)
+    per_change = [file_edits(site, [ch], read) for ch in changes]
+    taken = _taken(per_change, read, False)
+    if any(f.endswith(".py") and not edits_mod.parses_after(f, read(f), es) for f, es in taken.items()):
+        taken = _taken(per_change, read, True)  # a Python file would not parse: each change is checked
     blocks = []
     for file, edits in taken.items():
         old = read(file)
@@ -61,6 +57,23 @@ def diffs(site: Site, changes: list[Change], read) -> list[dict]:
                 block["withheld"] = withheld  # type: ignore[assignment]  # lines whose change is not shown: they hold a secret
             blocks.append(block)
     return blocks
+
+
+def _taken(per_change: list[dict], read, check: bool) -> dict[str, list[TextEdit]]:
+    """The edits of the changes, in order, that go together (one that collides with an earlier one is
+    left out; with `check`, also one that would leave a Python file unparsable: edits.checked)."""
+    taken: dict[str, list[TextEdit]] = {}
+    for by_file in per_change:
+        for file, edits in by_file.items():
+            try:
+                if check:
+                    edits_mod.checked(file, read(file), taken.get(file, []) + edits)
+                else:
+                    edits_mod.apply(read(file), taken.get(file, []) + edits)
+            except edits_mod.EditConflict:
+                continue
+            taken.setdefault(file, []).extend(edits)
+    return taken
 
 
 def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None:
