@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
 
 
 def run(ns, nvml=None) -> int:
-    from vllm_kb.engine.kb.hardware import resolve as resolve_hardware
+    from vllm_kb.engine.kb.machine import resolve as resolve_hardware
     from vllm_kb.engine.kb.knowledge import load
 
     kb = load()

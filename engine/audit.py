@@ -21,7 +21,7 @@ from vllm_kb.engine.fix.changes import fixables, plan
 from vllm_kb.engine.fix.pins import pin_changes
 from vllm_kb.engine.fix.text_edits import diffs
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import hardware as hw
+from vllm_kb.engine.kb import machine
 from vllm_kb.engine.kb import compat, redact, release_dates
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
@@ -60,7 +60,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
     redact.known_secrets(s.value for site in sc.sites for s in (*site.settings.values(), *site.env.values())
                          if redact.is_secret_name(s.name) or redact.is_secret_name(s.key))
-    hardware = hw.resolve(kb.gpus, gpu, nvml)
+    hardware = machine.resolve(kb.gpus, gpu, nvml)
     rep = AuditReport(root=sc.root, sites=[], skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
                       pins=sc.pins, default_version=sc.default, kb=kb, files=list(sc.files), ctx=sc.ctx)
     prepared: list = []

@@ -12,7 +12,7 @@ from vllm_kb.engine.advise.diagnose import launch
 from vllm_kb.engine.advise.diagnose.tree import match_text, parse_answers, tree
 from vllm_kb.engine.advise.diagnose.walk import Diagnosis, Result, diagnose_facts
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import hardware as hw_mod
+from vllm_kb.engine.kb import machine
 from vllm_kb.engine.kb import traceback_text
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.knowledge import Knowledge, load
@@ -52,7 +52,7 @@ def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str 
     observed.update(parse_answers(t, answers))
     cat = catalog_mod.load()
     if path is None:
-        hardware = hw_mod.resolve(kb.gpus, gpu, nvml)
+        hardware = machine.resolve(kb.gpus, gpu, nvml)
         version = vllm_version or cat.newest
         facts: dict[str, Any] = {"vllm": {"version": version, "pinned": False}, **hardware.facts()}
         out = [diagnose_facts(sym, None, facts, observed, {}, cat.resolve(version).version, cat, kb, None)] if sym else []

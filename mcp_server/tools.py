@@ -13,7 +13,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from vllm_kb.engine import audit as audit_mod
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import hardware as hw_mod
+from vllm_kb.engine.kb import machine
 from vllm_kb.engine.check import memory
 from vllm_kb.engine.kb import models
 from vllm_kb.engine.kb.errors import KnowledgeError, UsageError
@@ -160,7 +160,7 @@ def match_scenario(description: str, *, model: str | None, gpu: str | None, mode
     use["vllm_version"] = use["vllm_version"] or cat.newest
     ctx = scenarios.context_for(model=use["model"], gpu=use["gpu"], mode=use["mode"], vllm_version=use["vllm_version"],
                                 framework=use["framework"], syntax=use["syntax"], description=description or "", kb=kb)
-    hw = hw_mod.resolve(kb.gpus, use["gpu"])
+    hw = machine.resolve(kb.gpus, use["gpu"])
     understood = dict(use, syntax=ctx.site.syntax if not ctx.site.config_file else "yaml-config",
                       from_description=sorted(k for k in read if given.get(k) is None))
     found = scenarios.match(ctx)[:limit]
@@ -193,7 +193,7 @@ def estimate_memory(model: str, *, gpu: str, vllm_version: str | None, lang: str
     cat = catalog_mod.load()
     if vllm_version is not None and try_parse(vllm_version) is None:
         raise UsageError(f"vllm_version {vllm_version!r} is not a version number")
-    hardware = hw_mod.resolve(kb.gpus, gpu)
+    hardware = machine.resolve(kb.gpus, gpu)
     lookup = cat.resolve(vllm_version or cat.newest).version
     # The engine arguments as the audit builds them: the release's declared defaults, then
     # what the caller sets (None means "not set").
@@ -231,6 +231,6 @@ def diagnose(path: Path | None, *, symptom: str | None, error: str | None, gpu: 
 @user_errors
 def gpu_info(spec: str, lang: str) -> m.GpuInfo:
     kb = load()
-    hw = hw_mod.resolve(kb.gpus, spec)
+    hw = machine.resolve(kb.gpus, spec)
     return m.GpuInfo(source=hw.source, description=report_model.hardware_text(kb, hw, lang), gpu=hw.gpu,
                      cpu_cores=hw.cpu_cores, driver=hw.driver, cuda=hw.cuda, note=hw.note, devices=hw.devices)

@@ -3,7 +3,7 @@ pynvml API surface (the real library runs in CI too and must report "no driver")
 from types import SimpleNamespace
 
 import pytest
-from vllm_kb.engine.kb import hardware
+from vllm_kb.engine.kb import hardware, machine
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.knowledge import load
 
@@ -61,7 +61,7 @@ def fake_nvml(devices, init_error=None):
 
 def test_probe_reads_devices():
     h200 = {"name": "NVIDIA H200", "mem": 150_754_820_096, "cc": (9, 0), "nvlink": 1}
-    hw = hardware.probe(GPUS, nvml=fake_nvml([h200, h200]))
+    hw = machine.probe(GPUS, nvml=fake_nvml([h200, h200]))
     assert hw.gpu["count"] == 2 and hw.gpu["arch"] == "hopper" and hw.gpu["fp8"] is True
     assert hw.gpu["memory_gib"] == pytest.approx(140.4, abs=0.1) and hw.gpu["nvlink"] is True
     assert hw.driver == "580.65.06" and hw.cuda == "13.0" and hw.gpu["id"] == "H200"
@@ -69,26 +69,26 @@ def test_probe_reads_devices():
 
 
 def test_probe_without_driver_is_a_fact_not_a_crash():
-    hw = hardware.probe(GPUS, nvml=fake_nvml([], init_error=FakeNVMLError("NVML Shared Library Not Found")))
+    hw = machine.probe(GPUS, nvml=fake_nvml([], init_error=FakeNVMLError("NVML Shared Library Not Found")))
     assert hw.gpu is None and "no NVIDIA driver" in hw.note
 
 
 def test_probe_with_errors_midway():
     bad = fake_nvml([{"name": "x"}])
     bad.nvmlDeviceGetMemoryInfo = lambda h: (_ for _ in ()).throw(FakeNVMLError("GPU is lost"))
-    hw = hardware.probe(GPUS, nvml=bad)
+    hw = machine.probe(GPUS, nvml=bad)
     assert hw.gpu is None and "GPU is lost" in hw.note
 
 
 def test_mixed_gpus_are_flagged():
     a = {"name": "NVIDIA A100-SXM4-80GB", "mem": 85_899_345_920, "cc": (8, 0), "nvlink": 0}
     b = {"name": "NVIDIA A10", "mem": 24_146_608_128, "cc": (8, 6), "nvlink": 0}
-    hw = hardware.probe(GPUS, nvml=fake_nvml([a, b]))
+    hw = machine.probe(GPUS, nvml=fake_nvml([a, b]))
     assert "mixed" in hw.note and hw.gpu["arch"] == "ampere"
 
 
 def test_real_pynvml_on_this_machine_never_raises():
-    hw = hardware.probe(GPUS)
+    hw = machine.probe(GPUS)
     assert hw.gpu is not None or hw.note
 
 
@@ -106,14 +106,14 @@ def test_the_host_ram_rides_on_the_gpu_spec_and_is_never_the_auditors_own():
 
 
 def test_cores_and_ram_come_from_the_spec_and_a_gpu_less_probe_gives_neither(monkeypatch):
-    hw = hardware.resolve(GPUS, "H100-80GB x8, host 1TiB, cpus 64")
+    hw = machine.resolve(GPUS, "H100-80GB x8, host 1TiB, cpus 64")
     assert hw.facts()["cpu"] == {"cores": 64} and hw.facts()["host"] == {"memory_gib": 1024.0}
-    assert "cpu" not in hardware.resolve(GPUS, "H100-80GB x8").facts()
+    assert "cpu" not in machine.resolve(GPUS, "H100-80GB x8").facts()
     # the machine auditing has no GPU: it is not the one the project runs on
-    probed = hardware.resolve(GPUS, "auto", nvml=fake_nvml([], init_error=FakeNVMLError("NVML Shared Library Not Found")))
+    probed = machine.resolve(GPUS, "auto", nvml=fake_nvml([], init_error=FakeNVMLError("NVML Shared Library Not Found")))
     assert probed.cpu_cores and "cpu" not in probed.facts() and "host" not in probed.facts()
     h200 = {"name": "NVIDIA H200", "mem": 150_754_820_096, "cc": (9, 0), "nvlink": 1}
-    assert "cpu" in hardware.resolve(GPUS, "auto", nvml=fake_nvml([h200])).facts()
+    assert "cpu" in machine.resolve(GPUS, "auto", nvml=fake_nvml([h200])).facts()
 
 
 @pytest.mark.parametrize("spec, name, count, cc, mem", [
@@ -167,6 +167,6 @@ def test_the_drivers_cuda_rides_on_the_gpu_spec():
 def test_probe_reads_what_other_processes_leave_free():
     busy = {"name": "NVIDIA H200", "mem": 150_754_820_096, "free": 7_881_299_968, "cc": (9, 0), "nvlink": 1}
     idle = dict(busy, free=150_000_000_000)
-    hw = hardware.probe(GPUS, nvml=fake_nvml([idle, busy]))
+    hw = machine.probe(GPUS, nvml=fake_nvml([idle, busy]))
     assert hw.facts()["gpu"]["free_gib"] == pytest.approx(7.34, abs=0.01)
     assert "free_gib" not in hardware.parse_spec("H200", GPUS).facts()["gpu"]

@@ -56,7 +56,7 @@ def load() -> list[Table]:
 @lru_cache(maxsize=64)
 def estimate(model: str, gpu: str, args_items: tuple, version: str) -> dict[str, Any]:
     """The memory estimate of a row's representative model on the table's GPU, in one release."""
-    from vllm_kb.engine.kb.hardware import resolve as resolve_hardware
+    from vllm_kb.engine.kb.machine import resolve as resolve_hardware
     from vllm_kb.engine.check.facts import effective_defaults
     from vllm_kb.engine.kb.knowledge import load as load_kb
     from vllm_kb.engine.kb.models import model_facts

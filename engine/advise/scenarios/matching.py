@@ -106,7 +106,7 @@ def context_for(*, model: str, gpu: str, mode: str, vllm_version: str | None = N
     build it, then given the same facts as an audited site."""
     from vllm_kb.engine.check.facts import site_facts
     from vllm_kb.engine.kb import frameworks
-    from vllm_kb.engine.kb.hardware import resolve as resolve_hardware
+    from vllm_kb.engine.kb.machine import resolve as resolve_hardware
     from vllm_kb.engine.kb.knowledge import load as load_kb
 
     kb = kb or load_kb()
