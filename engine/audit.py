@@ -272,7 +272,7 @@ def _bounded(pins: list, ctx: ScanContext | None) -> bool:
     root) is a framework's or serving package's that declares a vLLM range; answered once per audit's
     root, on its context (a tree of a thousand unpinned sites asked it a thousand times)."""
     held = ctx.__dict__.get("_bounded") if ctx is not None else None
-    if held is not None and held[0] == ctx.root and held[1] is pins:
+    if ctx is not None and held is not None and held[0] == ctx.root and held[1] is pins:
         return held[2]
     bounding = {r.framework for r in compat.rows()} | set(requirement.HOST_PACKAGES)
     got = any(p.package in bounding for p in pins)

@@ -42,7 +42,7 @@ CLASSES: dict[str, tuple[str, str, str]] = {
 def _fields(cat: Catalog, arg: str, version: str) -> set[str]:
     prefix = arg + "."
     return {k[len(prefix):] for k, e in cat.raw["config_fields"].items()
-            if k.startswith(prefix) and cat.config_field(k).exists(version)}
+            if k.startswith(prefix) and (f := cat.config_field(k)) is not None and f.exists(version)}
 
 
 def _releases(cat: Catalog, arg: str, key: str) -> list[str]:

@@ -113,7 +113,9 @@ def tf_admits_type(table: dict, model_type: str | None, release: str) -> bool:
     """Whether the release's transformers requirement admits a transformers that maps the model type
     (true where either is unknown): vLLM 0.16.0 (transformers<5) cannot read a qwen3_5_moe config."""
     since = (table.get("transformers_first") or {}).get(model_type or "")
-    requires = _requires(table, release) if since else None
+    if not since:
+        return True
+    requires = _requires(table, release)
     return not requires or _allows_from(requires, since, _later(table["transformers_first"], since))
 
 

@@ -77,7 +77,7 @@ def chip_label(g: dict) -> str:
 
 def is_amd(gpu: dict | None) -> bool:
     """An AMD Instinct GPU (vLLM's ROCm platform): the checks written for CUDA do not judge it."""
-    return bool(gpu) and gpu.get("vendor") == "amd"
+    return gpu is not None and gpu.get("vendor") == "amd"
 
 
 def _norm(s: str) -> str:

@@ -160,7 +160,7 @@ def publish_spec(spec) -> list | None:
         target = parts[-1]
         host = parts[-2] if len(parts) > 1 else parts[-1]
     try:
-        return [int(host), int(target)]
+        return [int(str(host)), int(str(target))]
     except (TypeError, ValueError):
         return None
 

@@ -58,9 +58,11 @@ def _dicts(tree: ast.Module) -> dict[str, ast.Dict]:
 
 def _post(call: ast.Call, consts: dict[str, str], dicts: dict[str, ast.Dict]) -> tuple[str, str] | None:
     """(server URL, model) of `requests.post(URL, json={"model": …})` to a completions route."""
-    args = call.args[1:] if call.func.attr == "request" else call.args  # request("POST", url, …)
+    args = call.args[1:] if isinstance(call.func, ast.Attribute) and call.func.attr == "request" else call.args  # request("POST", url, …)
     url = text_of(args[0] if args else next((k.value for k in call.keywords if k.arg == "url"), None), consts)
-    route = next((r for r in _ROUTES if url and url.rstrip("/").endswith(r)), None)
+    if url is None:
+        return None
+    route = next((r for r in _ROUTES if url.rstrip("/").endswith(r)), None)
     body = next((k.value for k in call.keywords if k.arg == "json"), None)
     body = dicts.get(body.id) if isinstance(body, ast.Name) else body
     if route is None or not isinstance(body, ast.Dict):

@@ -372,7 +372,7 @@ def _env_setting(name: str, val: Word, rel: str, pos: dict | None = None) -> Set
 def positional(fields: list[Word]) -> list[tuple[str, Word | None]]:
     """The arguments as $1 … $#. An unquoted expansion of unknown value among them splits into any
     number of words: from it on (and `$#`) the positions are unknown (shell.Args), never one word each."""
-    out = [(f.text or "", f) for f in fields]
+    out: list[tuple[str, Word | None]] = [(f.text or "", f) for f in fields]
     for k, f in enumerate(fields):
         if f.value is None and any(g.kind != "lit" and not g.quoted for g in f.segs):
             args = Args(out)

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from vllm_kb.engine.kb.versions import try_parse
 
@@ -77,7 +79,15 @@ def gates(files: list[str], read) -> list[Gate]:
     return out
 
 
-def for_site(found: list[Gate], site_file: str, fid: str) -> Gate | None:
+class _Copy(Protocol):
+    framework: str
+    root: str
+
+
+_C = TypeVar("_C", bound=_Copy)
+
+
+def for_site(found: Sequence[_C], site_file: str, fid: str) -> _C | None:
     """The gate that governs a site: the copy whose folder holds the site's file most closely, or
     the only copy of that framework in the tree."""
     mine = [g for g in found if g.framework == fid]
