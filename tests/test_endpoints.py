@@ -130,3 +130,14 @@ def test_requests_post_body_names_the_model(tmp_path):
             "requests.post('http://127.0.0.1:8000/v1/chat/completions', json=body)\n")
     _write(tmp_path, {"serve.sh": "vllm serve meta-llama/Llama-3.1-8B-Instruct\n", "c.py": code})
     assert _l172(tmp_path)["serve.sh:1"][0] == "recommended"
+
+
+def test_client_max_tokens_against_max_model_len(tmp_path):
+    long = ("from openai import OpenAI\nclient = OpenAI(base_url='http://localhost:8000/v1', api_key='x')\n"
+            "client.chat.completions.create(model='Qwen/Qwen2.5-7B-Instruct', messages=[], max_tokens={n})\n")
+    _write(tmp_path, {"serve.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 4096\n", "a.py": long.format(n=8192)})
+    status, reason = _verdicts(tmp_path, "L173")["serve.sh:1"]
+    assert status == "recommended" and "a.py:3 → localhost:8000: max_tokens=8192" in reason and "4096" in reason
+    _write(tmp_path, {"a.py": long.format(n=1024)})
+    assert _verdicts(tmp_path, "L173")["serve.sh:1"][0] == "not_applicable"
+    assert _verdicts(tmp_path, "L172")["serve.sh:1"][0] == "not_applicable"  # the name it serves

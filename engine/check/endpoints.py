@@ -131,3 +131,12 @@ def _reached(client, servers: list[Server], names: set[str]) -> tuple[Server | N
     by_name = [s for s in servers if host in s.names]
     cands = [s for s in (by_name if host in names else servers) if s.answers(host, port)]
     return (cands[0], f"{client.where} → {host}:{port}") if len(cands) == 1 else (None, "")
+
+
+def over_length(paired: list[tuple[Any, str]], max_len: Any) -> list[str]:
+    """`label: max_tokens=N` of each client paired by its URL whose max_tokens alone reaches the
+    server's max_model_len: with any prompt, prompt + max_tokens exceeds it (check L173)."""
+    if not isinstance(max_len, (int, float)) or isinstance(max_len, bool) or max_len <= 0:
+        return []
+    return [f"{label}: max_tokens={c.max_tokens}" for c, label in paired
+            if c.url is not None and getattr(c, "max_tokens", None) and c.max_tokens >= max_len]

@@ -64,6 +64,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             if wrong := endpoints.unserved(site, naming[site.id]):
                 facts["launch"]["client_model_unserved"] = wrong[:5]
                 facts["launch"]["served_names"] = ", ".join(sorted(endpoints.served_names(site) or ()))
+            if long := endpoints.over_length(naming[site.id], (facts.get("startup") or {}).get("max_len")):
+                facts["launch"]["client_max_tokens_over"] = long[:5]  # check L173
         # the transformers pin against the checkpoint's model_type
         # a container holds its image's, unless built here or installed by its own command before vLLM starts
         tf_pin = entry_installs.pin_for(site, "transformers") or sc.ctx.framework_pin(site.file, "transformers")

@@ -20,7 +20,8 @@ _ROUTES = ("/v1/chat/completions", "/v1/completions")
 class ModelClient(NamedTuple):
     where: str
     url: str | None
-    model: str
+    model: str | None
+    max_tokens: int | None = None  # max_tokens / max_completion_tokens written as a number
 
 
 def model_clients(ctx: ScanContext, files: list[str]) -> list[ModelClient]:
@@ -41,10 +42,11 @@ def model_clients(ctx: ScanContext, files: list[str]) -> list[ModelClient]:
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
                 continue
             if node.func.attr in _CALLS and "completions" in ast.unparse(node.func.value):
-                model = text_of(next((k.value for k in node.keywords if k.arg == "model"), None), consts)
-                if model:
+                kw = {k.arg: k.value for k in node.keywords if k.arg}
+                model, most = text_of(kw.get("model"), consts), _number(kw.get("max_completion_tokens", kw.get("max_tokens")))
+                if model or most:
                     urls = urls or FileURLs(tree)
-                    out.append(ModelClient(f"{rel}:{node.lineno}", urls.of(node.func.value), model))
+                    out.append(ModelClient(f"{rel}:{node.lineno}", urls.of(node.func.value), model, most))
             elif node.func.attr in _POSTS and (hit := _post(node, consts, _dicts(tree))) is not None:
                 out.append(ModelClient(f"{rel}:{node.lineno}", *hit))
     return out
@@ -56,8 +58,12 @@ def _dicts(tree: ast.Module) -> dict[str, ast.Dict]:
             for t in n.targets if isinstance(t, ast.Name)}
 
 
-def _post(call: ast.Call, consts: dict[str, str], dicts: dict[str, ast.Dict]) -> tuple[str, str] | None:
-    """(server URL, model) of `requests.post(URL, json={"model": …})` to a completions route."""
+def _number(node: ast.AST | None) -> int | None:
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int and node.value > 0 else None
+
+
+def _post(call: ast.Call, consts: dict[str, str], dicts: dict[str, ast.Dict]) -> tuple[str, str | None, int | None] | None:
+    """(server URL, model, max_tokens) of `requests.post(URL, json={"model": …})` to a completions route."""
     args = call.args[1:] if isinstance(call.func, ast.Attribute) and call.func.attr == "request" else call.args  # request("POST", url, …)
     url = text_of(args[0] if args else next((k.value for k in call.keywords if k.arg == "url"), None), consts)
     if url is None:
@@ -67,7 +73,6 @@ def _post(call: ast.Call, consts: dict[str, str], dicts: dict[str, ast.Dict]) ->
     body = dicts.get(body.id) if isinstance(body, ast.Name) else body
     if route is None or not isinstance(body, ast.Dict):
         return None
-    for k, v in zip(body.keys, body.values):
-        if isinstance(k, ast.Constant) and k.value == "model" and (model := text_of(v, consts)):
-            return url.rstrip("/")[: -len(route)] + "/v1", model
-    return None
+    fields = {k.value: v for k, v in zip(body.keys, body.values) if isinstance(k, ast.Constant)}
+    model, most = text_of(fields.get("model"), consts), _number(fields.get("max_completion_tokens", fields.get("max_tokens")))
+    return (url.rstrip("/")[: -len(route)] + "/v1", model, most) if model or most else None
