@@ -141,3 +141,33 @@ def test_client_max_tokens_against_max_model_len(tmp_path):
     _write(tmp_path, {"a.py": long.format(n=1024)})
     assert _verdicts(tmp_path, "L173")["serve.sh:1"][0] == "not_applicable"
     assert _verdicts(tmp_path, "L172")["serve.sh:1"][0] == "not_applicable"  # the name it serves
+
+
+K8S = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: chat}
+spec:
+  template:
+    metadata: {labels: {app: chat}}
+    spec:
+      containers:
+      - name: vllm
+        image: vllm/vllm-openai:v0.10.1
+        args: ["--model", "Qwen/Qwen3-8B"]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: chat-svc}
+spec:
+  selector: {app: chat}
+  ports: [{port: 80, targetPort: 8000}]
+"""
+
+
+def test_kubernetes_service_name_and_port(tmp_path):
+    """A client calls the Service that selects the pod, at the Service's port."""
+    _write(tmp_path, {"k8s.yaml": K8S, "agent.py": CALL.format(url="http://chat-svc.default.svc.cluster.local/v1")})
+    ((status, reason),) = _l39(tmp_path).values()
+    assert status == "recommended" and "→ chat-svc:80" in reason
+    _write(tmp_path, {"agent.py": CALL.format(url="http://chat-svc:8000/v1")})  # not the Service's port
+    assert next(iter(_l39(tmp_path).values()))[0] == "not_applicable"

@@ -4,7 +4,8 @@ reaches, not against every server of the project.
 
 A server listens on its `--port` (8000 when not written: vLLM's frontend default). It is reached
   - by a container name — a compose service or `container_name`, a `docker run --name` — at its
-    own port, from a container on the same network;
+    own port, from a container on the same network; by the name of a Kubernetes Service that
+    selects its pod (or its DNS name) at the Service's port whose targetPort is the server's;
   - by any other host (localhost, an address, a machine's name) at that port, or at the host port
     a container publishes it on (`-p 8080:8000`, compose `ports:`).
 A client whose URL reaches exactly one server site is paired with it (`→ host:port` after its
@@ -48,33 +49,67 @@ def _server_port(site) -> int | None:
         return None
 
 
+def k8s_services(files: list[str], read) -> list[dict]:
+    """The project's Kubernetes Services: name, selector and [port, targetPort] pairs."""
+    from vllm_kb.engine.kb import yamlio
+
+    out = []
+    for rel in files:
+        if not rel.endswith((".yaml", ".yml")) or "Service" not in (text := read(rel) or ""):
+            continue
+        try:
+            docs = yamlio.load_all(text)
+        except Exception:  # noqa: BLE001 — a file that is not YAML holds no Service
+            continue
+        for d in docs:
+            data = d.data if isinstance(d.data, dict) else {}
+            spec, meta = data.get("spec") or {}, data.get("metadata") or {}
+            if data.get("kind") != "Service" or not isinstance(spec, dict) or not isinstance(spec.get("selector"), dict):
+                continue
+            ports = [[p.get("port"), p.get("targetPort", p.get("port"))] for p in spec.get("ports") or () if isinstance(p, dict)]
+            out.append({"name": str(meta.get("name") or ""), "selector": {str(k): str(v) for k, v in spec["selector"].items()},
+                        "ports": [p for p in ports if all(isinstance(x, int) for x in p)]})
+    return out
+
+
 class Server:
     """The endpoints one server site answers on."""
 
-    def __init__(self, site):
+    def __init__(self, site, services: list[dict] = ()):
         self.site = site
         self.port = _server_port(site)
         c = site.container or {}
         self.names = {str(n).lower() for n in (c.get("service"), c.get("name")) if n}
+        # a Kubernetes Service that selects the pod: reached by its name (or its DNS names) at its own port
+        self.service_ports: dict[str, set[int]] = {}
+        labels = c.get("labels") or {}
+        for svc in services:
+            if svc["name"] and labels and all(labels.get(k) == v for k, v in svc["selector"].items()):
+                ports = {p for p, target in svc["ports"] if target == self.port}
+                if ports:
+                    self.service_ports[svc["name"].lower()] = ports
+                    self.names.add(svc["name"].lower())
         published = [p for p in c.get("ports") or () if p[1] == self.port]
         # a container with no port written: its own port (host networking, or a publish the audit does not read)
         self.reached = {p[0] for p in published} if published else ({self.port} if self.port is not None else set())
 
     def answers(self, host: str, port: int) -> bool:
+        if host in self.service_ports:
+            return port in self.service_ports[host]
         if host in self.names:
             return port == self.port
         return port in self.reached
 
 
-def pair(clients: Iterable[Any], sites: list) -> dict[str, list[str]]:
+def pair(clients: Iterable[Any], sites: list, services: list[dict] = ()) -> dict[str, list[str]]:
     """site id → the clients paired with it, each as `file:line`, with `→ host:port` when paired by
     its URL. `sites`: the project's sites that serve HTTP."""
-    return {k: [label for _c, label in v] for k, v in pair_clients(clients, sites).items()}
+    return {k: [label for _c, label in v] for k, v in pair_clients(clients, sites, services).items()}
 
 
-def pair_clients(clients: Iterable[Any], sites: list) -> dict[str, list[tuple[Any, str]]]:
-    """site id → (client, label) of each client paired with it (pair)."""
-    servers = [Server(s) for s in sites]
+def pair_clients(clients: Iterable[Any], sites: list, services: list[dict] = ()) -> dict[str, list[tuple[Any, str]]]:
+    """site id → (client, label) of each client paired with it (pair). `services`: k8s_services."""
+    servers = [Server(s, services) for s in sites]
     names = set().union(*(s.names for s in servers)) if servers else set()
     out: dict[str, list[tuple[Any, str]]] = {}
     for c in clients:
@@ -128,6 +163,9 @@ def _reached(client, servers: list[Server], names: set[str]) -> tuple[Server | N
     if ep is None or served_elsewhere(client.url):
         return None, ""
     host, port = ep
+    first = host.split(".")[0]
+    if host not in names and first in names and (host.count(".") == 1 or ".svc" in host):
+        host = first  # a Service's DNS name: name.namespace(.svc(.cluster.local))
     by_name = [s for s in servers if host in s.names]
     cands = [s for s in (by_name if host in names else servers) if s.answers(host, port)]
     return (cands[0], f"{client.where} → {host}:{port}") if len(cands) == 1 else (None, "")

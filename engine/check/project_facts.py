@@ -47,9 +47,11 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
     launches = project_imports.Launches(sc.files, sc.ctx.read)
     # each client with the one server its URL reaches (engine/check/endpoints.py)
     servers = [s for s, _c, f in prepared if f["site"].get("serves_http")]
-    paired = endpoints.pair(clients, servers) if clients else {}
+    services = endpoints.k8s_services(sc.files, sc.ctx.read) if (clients or asked) and any(
+        (s.container or {}).get("labels") for s in servers) else []
+    paired = endpoints.pair(clients, servers, services) if clients else {}
     # …and each call that names its model, with the server its URL reaches (check L172)
-    naming = endpoints.pair_clients(asked, servers) if asked else {}
+    naming = endpoints.pair_clients(asked, servers, services) if asked else {}
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
