@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import PurePosixPath
 
 _FILES = {"opencode.json": "baseURL", "opencode.jsonc": "baseURL", "crush.json": "base_url", ".crush.json": "base_url"}
 _PUBLIC = re.compile(r"(?:^|\.)(?:openai\.com|openrouter\.ai|anthropic\.com|groq\.com|together\.(?:xyz|ai)|deepseek\.com|"
@@ -79,8 +78,8 @@ def agent_clients(read, files: list[str]) -> list[str]:
 def agent_client_urls(read, files: list[str]) -> list[tuple[str, str]]:
     """(file:line, base URL) of each agent provider that sends tools to a server the project may run."""
     out = []
-    for rel in files:
-        key = _FILES.get(PurePosixPath(rel).name)
+    for rel in files:  # a project path's last part: the name PurePosixPath gives, without building one per file
+        key = _FILES.get(rel.rpartition("/")[2])
         if key is None:
             continue
         text = read(rel) or ""

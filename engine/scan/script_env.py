@@ -96,6 +96,6 @@ def _file(script: str, path: str, known: set[str]) -> str | None:
             return cand
     name = PurePosixPath(path).name
     if path.startswith("/"):  # an absolute path (a container's /app/serve.py): one project file of that name
-        hits = [f for f in known if PurePosixPath(f).name == name]
+        hits = [f for f in known if f.rpartition("/")[2] == name]  # project paths: their name is the last part
         return hits[0] if len(hits) == 1 else None
     return None
