@@ -71,3 +71,33 @@ def test_the_reports_diff_shows_both_removals_and_fix_writes_the_same_bytes(tmp_
     written = (tmp_path / "serve.sh").read_text()
     assert written == shown == "#!/bin/bash\nvllm serve meta-llama/Llama-3.1-8B-Instruct \\\n" \
         "    --max-num-seqs 256 --max-model-len 8192 --kv-cache-dtype fp8 --max-cudagraph-capture-size 64\n", (written, shown)
+
+
+@pytest.mark.parametrize("text,drop", [
+    ('command: ["--model", "m", "--swap-space", "8", "--enforce-eager"]\n', ['"--swap-space", "8"', '"--enforce-eager"']),
+    ('command: ["--model", "m", "--swap-space", "8", "--enforce-eager", "--port", "80"]\n', ['"--swap-space", "8"', '"--enforce-eager"']),
+    ('command: ["--swap-space", "8", "--enforce-eager", "--model", "m"]\n', ['"--swap-space", "8"', '"--enforce-eager"']),
+    ('args: [\n  "--model", "m",\n  "--swap-space", "8",\n  "--enforce-eager"\n]\n', ['"--swap-space", "8"', '"--enforce-eager"']),
+])
+def test_overlapping_flow_list_removals_are_one_removal_as_the_passes_make_it(text, drop):
+    # yaml_edits.flow_cut: an entry before the last takes the comma after it, the last the comma before it
+    from vllm_kb.engine.fix.yaml_edits import flow_cut
+
+    together = edits.apply(text, [flow_cut(text, *_span(text, w)) for w in drop])
+    one_by_one = text
+    for w in drop:
+        one_by_one = edits.apply(one_by_one, [flow_cut(one_by_one, *_span(one_by_one, w))])
+    assert together == one_by_one and not any(w in together for w in drop)
+
+
+def test_a_compose_flow_commands_diff_shows_both_removals(tmp_path):
+    import yaml
+
+    src = ('services:\n  vllm:\n    image: vllm/vllm-openai:v0.33.0\n    command: ["--model", "meta-llama/Llama-3.1-8B-Instruct", '
+           '"--max-model-len", "8192", "--kv-cache-dtype", "fp8", "--swap-space", "8", "--disable-log-requests"]\n')
+    (tmp_path / "compose.yaml").write_text(src)
+    (sr,) = audit(tmp_path, gpu="H100-80GB x1").sites
+    (block,) = sr.after
+    plus = [ln for ln in block["text"].splitlines() if ln.startswith("+ ")]
+    assert len(plus) == 1 and "--swap-space" not in plus[0] and "--disable-log-requests" not in plus[0], block["text"]
+    yaml.safe_load(src.replace(src.splitlines()[3], plus[0][1:]))

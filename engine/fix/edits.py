@@ -24,9 +24,10 @@ class TextEdit:
     # An insertion that belongs exactly where it is (after a list's last item): when another edit
     # removes the text around it, the two conflict and the insertion waits for the next pass.
     strict: bool = False
-    # A removal of shell words (remove_words): two that overlap on the whitespace between them are
-    # one removal of all their words, as --fix's next pass would have made it (_merge_words).
-    words: bool = False
+    # A removal that knows how to place itself (remove_words, yaml_edits.flow_cut: (place, separators)):
+    # two that overlap on what lies between them are one removal of all they remove, placed the same
+    # way, as --fix's next pass would have made it (_merge_removals).
+    merge: tuple | None = None
     # A line that adds an argument after a last one without a trailing comma: several at one offset
     # are one list, each but the last ending with a comma.
     joined: bool = False
@@ -80,7 +81,7 @@ def apply(text: str, edits: list[TextEdit]) -> str:
                 raise EditConflict(f"two different edits open {e.claim}")  # the second waits for the next pass
             seen[e.claim] = e
         unique.append(e)
-    edits = _merge_words(text, unique)
+    edits = _merge_removals(text, unique)
     spans = [e for e in edits if e.end > e.start]
     moved = []
     for e in edits:
@@ -128,38 +129,41 @@ def apply(text: str, edits: list[TextEdit]) -> str:
     return "".join(out)
 
 
-def _merge_words(text: str, edits: list[TextEdit]) -> list[TextEdit]:
-    """Removals of shell words that overlap (`--a 1 --b` opening a line: the first eats the space
-    after it, the second the space before it) become one removal of the words from the first to the
-    last, placed as remove_words places it — the line and its continuation go when nothing else is
-    left on it — so that a report's diff shows both, as the file --fix writes. A merge whose bytes
-    would reach past the removals and the blanks around them is not made (the edits conflict, and
-    the second waits for --fix's next pass)."""
-    runs = sorted((e for e in edits if e.words and not e.text and e.end > e.start), key=lambda e: (e.start, e.end))
+def _merge_removals(text: str, edits: list[TextEdit]) -> list[TextEdit]:
+    """Removals of one kind that overlap (`--a 1 --b` opening a line: the first eats the space after
+    it, the second the space before it; `"--a", "--b"]` closing a flow list: the first takes the
+    comma after it, the second the comma before it) become one removal of everything from the first
+    to the last, placed as that kind places it — a line and its continuation go when nothing else is
+    left on it, a list's last items take the comma before them — so that a report's diff shows both,
+    as the file --fix writes. A merge whose bytes would reach past the removals and the blanks and
+    separators around them is not made (the edits conflict, and the second waits for the next pass)."""
+    runs = sorted((e for e in edits if e.merge and not e.text and e.end > e.start), key=lambda e: (e.start, e.end))
     groups: list[list[TextEdit]] = []
     for e in runs:
-        if groups and e.start <= max(g.end for g in groups[-1]):  # touching ones too: the merged span may grow
+        if groups and groups[-1][0].merge == e.merge and e.start <= max(g.end for g in groups[-1]):  # touching too
             groups[-1].append(e)
         else:
             groups.append([e])
     out, merged = list(edits), False
     for group in (g for g in groups if len(g) > 1):
+        place, seps = group[0].merge  # type: ignore[misc]
         lo, hi = group[0].start, max(g.end for g in group)
-        first, last = _inner(text, lo, hi)
-        whole = remove_words(text, first, last)
-        if first >= last or whole.start > lo or whole.end < hi \
-                or (text[whole.start:lo] + text[hi:whole.end]).strip(" \t\r\n\\"):
+        first, last = _inner(text, lo, hi, seps)
+        whole = place(text, first, last) if first < last else None
+        if whole is None or whole.start > lo or whole.end < hi \
+                or (text[whole.start:lo] + text[hi:whole.end]).strip(" \t\r\n\\" + seps):
             continue  # left as they are: apply finds them overlapping
-        out = [e for e in out if not any(e is g for g in group)] + [TextEdit(whole.start, whole.end, "", words=True)]
+        out = [e for e in out if not any(e is g for g in group)] + [TextEdit(whole.start, whole.end, "", merge=group[0].merge)]
         merged = merged or (whole.start, whole.end) != (lo, hi)
-    return _merge_words(text, out) if merged else out  # a span that grew may now touch the next removal
+    return _merge_removals(text, out) if merged else out  # a span that grew may now touch the next removal
 
 
-def _inner(text: str, lo: int, hi: int) -> tuple[int, int]:
-    """The span's words without the blanks and line continuations at its ends."""
-    while lo < hi and (text[lo] in " \t\r\n" or (text[lo] == "\\" and text[lo + 1:lo + 2] in ("\n", "\r"))):
+def _inner(text: str, lo: int, hi: int, seps: str = "") -> tuple[int, int]:
+    """The span without the blanks, separators and line continuations at its ends."""
+    blank = " \t\r\n" + seps
+    while lo < hi and (text[lo] in blank or (text[lo] == "\\" and text[lo + 1:lo + 2] in ("\n", "\r"))):
         lo += 1
-    while hi > lo and (text[hi - 1] in " \t\r\n" or (text[hi - 1] == "\\" and text[hi:hi + 1] in ("\n", "\r"))):
+    while hi > lo and (text[hi - 1] in blank or (text[hi - 1] == "\\" and text[hi:hi + 1] in ("\n", "\r"))):
         hi -= 1
     return lo, hi
 
@@ -185,9 +189,9 @@ def remove_words(text: str, start: int, end: int) -> TextEdit:
         prev = text[:ls - 1]
         m = re.search(r"[ \t]*\\$", prev)
         if m:
-            return TextEdit(m.start(), le, "", words=True)
+            return TextEdit(m.start(), le, "", merge=_WORDS)
     if not before.strip() and after.strip() in ("", "\\"):
-        return TextEdit(ls, min(le + 1, len(text)), "", words=True)
+        return TextEdit(ls, min(le + 1, len(text)), "", merge=_WORDS)
     s = start
     while s > ls and text[s - 1] in " \t":
         s -= 1
@@ -195,8 +199,11 @@ def remove_words(text: str, start: int, end: int) -> TextEdit:
         e = end
         while e < le and text[e] in " \t":
             e += 1
-        return TextEdit(start, e, "", words=True)
-    return TextEdit(s, end, "", words=True)
+        return TextEdit(start, e, "", merge=_WORDS)
+    return TextEdit(s, end, "", merge=_WORDS)
+
+
+_WORDS = (remove_words, "")  # how a removal of shell words is placed again (_merge_removals)
 
 
 _JOIN_AFTER = re.compile(r"[ \t]*(?:&&|\|\||;)[ \t]*")

@@ -355,13 +355,16 @@ def flow_cut(text: str, start: int, end: int) -> TextEdit:
     breaks (a Dockerfile's backslash continuations too) up to that neighbour: no line is left empty."""
     m = re.compile(_GAP + "," + _GAP).match(text, end)
     if m:
-        return TextEdit(start, m.end(), "")
+        return TextEdit(start, m.end(), "", merge=_FLOW)
     b = start
     while b > 0 and (text[b - 1] in " \t\r\n" or (text[b - 1] == "\\" and text[b:b + 1] in ("\n", "\r"))):
         b -= 1
     if b > 0 and text[b - 1] == ",":
-        return TextEdit(b - 1, end, "")
-    return TextEdit(start, end, "")
+        return TextEdit(b - 1, end, "", merge=_FLOW)
+    return TextEdit(start, end, "", merge=_FLOW)
+
+
+_FLOW = (flow_cut, ",")  # how a removal of flow entries is placed again (engine/fix/edits.py _merge_removals)
 
 
 def _empty_marker(text: str, key_end: int, marker: str, d: DocPositions, path: tuple) -> TextEdit:
