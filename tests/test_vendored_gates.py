@@ -192,3 +192,21 @@ def test_early_openrlhf_checkout_passes_no_max_model_len(tmp_path, release, max_
     assert sr.site.framework == "openrlhf" and sr.site.framework_version == release.replace(".github", "")
     mem = sr.facts["memory"]
     assert mem["max_model_len"] == max_len and mem["kv_tokens"] > 0
+
+
+def test_fork_dispatch_compares_the_version_string_so_a_post_release_fails_it(tmp_path):
+    # verl #245: `package_version == "0.6.3"` is a string test; 0.6.3.post1 takes the `else` and raises
+    assert vendored._version_test(__import__("ast").parse('package_version == "0.6.3"').body[0].value) == ">=0.6.3,<0.6.3.post1"
+    r = _l43(tmp_path, {**_fork(setup=False), "requirements.txt": "vllm==0.6.3.post1\n"})
+    assert r.priority == "P0"
+    assert "vllm version 0.6.3.post1 not supported" in r.reason_text("en")
+
+
+def test_released_verl_dispatch_speaks_before_the_arguments_its_rollout_passes(tmp_path):
+    # verl 0.2.0.post1 declares vllm<=0.6.3.post1, yet its dispatch (compat.yaml, hand-written rows) refuses
+    # 0.6.3.post1 on import — before the SPMD rollout could pass enable_sleep_mode
+    r = _l43(tmp_path, {"requirements.txt": "verl==0.2.0.post1\nvllm==0.6.3.post1\n", "scripts/train.sh": VERL_RUN})
+    assert r.priority == "P0"
+    text = r.reason_text("en")
+    assert "vllm version 0.6.3.post1 not supported" in text
+    assert text.index("not supported") < text.find("enable_sleep_mode") or "enable_sleep_mode" not in text

@@ -85,7 +85,10 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
         rows += _feature_breaks(fid, code, vllm, site, facts)
     rows = [r for r in rows if engine_needed(r, vllm, facts)]
     if fw and cat is not None:  # the arguments the release passes first: they name the file and line
-        rows = framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + rows
+        # …after the release's own version gate, which raises on import before any argument is passed
+        # (verl 0.2's dispatch refuses 0.6.3.post1 before its rollout could pass enable_sleep_mode)
+        own = [r for r in rows if r.kind == "runtime_check" and r.effect == "error"]
+        rows = own + framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + [r for r in rows if r not in own]
     # the imports its adapter runs on load last: a version gate of its own speaks first, in its words;
     # a copy in the tree runs its own imports, not the release's
     if copy is not None:

@@ -124,13 +124,16 @@ def _verl(rel: str, text: str):
 
 
 def _version_test(test) -> str:
-    """`package_version == '0.6.3'` → "==0.6.3"; `vs.parse(package_version) >= vs.parse('0.7.0')`
+    """`package_version == '0.6.3'` → ">=0.6.3,<0.6.3.post1" (the string test refuses 0.6.3.post1, which a
+    plain "==0.6.3" here would take: verl #245); `vs.parse(package_version) >= vs.parse('0.7.0')`
     → ">=0.7.0" (a local label dropped: a range takes none); "" for any other test."""
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_version(test.left):
         v = _literal_version(test.comparators[0])
         op = {ast.Eq: "==", ast.GtE: ">=", ast.Gt: ">"}.get(type(test.ops[0]))
+        if v and op == "==":
+            return f">={v},<{v}.post1" if re.fullmatch(r"\d+(?:\.\d+)+", v) else "==" + v
         if v and op:
-            return op + (v if op == "==" else v.split("+")[0])
+            return op + v.split("+")[0]
     return ""
 
 
