@@ -221,7 +221,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
     engine.update(effective_defaults(kb, facts, lookup))
     engine.update(site.framework_defaults)
-    fixed = device_picked_dtype(site.fixed, mf, facts.get("gpu"))
+    fixed = device_picked_dtype(site.fixed, mf, facts.get("gpu"), lookup)
     engine.update(fixed)
     engine.update(args)
     engine.update(tool := passed_by_tool(site.launch, mf, args))  # GPUStack's cap on a longer model's length

@@ -8,6 +8,7 @@ tables (minimum capabilities, accepted quantization pairs, float16-unsafe models
 are knowledge/vllm/startup.yaml."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import human_int, runtime
@@ -43,6 +44,7 @@ from vllm_kb.engine.check.startup_vocab import vocab_facts
 from vllm_kb.engine.check.startup_eplb import eplb_facts
 from vllm_kb.engine.check.startup_window import flag_caps_window, release_turns_window_off, window_rope_facts
 from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.dependency_pins import requires
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.models import head_dim, model_facts
 from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
@@ -239,14 +241,26 @@ def float16_unsupported(table: dict, version: str) -> list[str]:
 DEVICE_PICKED = "infer_optim_dtype"
 
 
-def device_picked_dtype(fixed: dict, model: dict | None, gpu: dict | None) -> dict:
+def _torch_emulates_bf16(release: str | None) -> bool:
+    """Whether every torch the vLLM release requires is 2.3 or later, whose
+    torch.cuda.is_bf16_supported() answers True on any CUDA GPU that can hold a bfloat16 tensor
+    (pytorch#115924, first in 2.3.0; 2.2.2 still says False on a V100: pytorch#124996)."""
+    spec = (requires(str(release)).get("torch") or {}).get("spec") if release else None
+    m = re.fullmatch(r"\s*(==|>=)\s*(\d+\.\d+)(\.\d+)?\s*", spec or "")
+    return m is not None and Version(m.group(2)) >= Version("2.3")
+
+
+def device_picked_dtype(fixed: dict, model: dict | None, gpu: dict | None, release: str | None = None) -> dict:
     """The framework's own arguments with LLaMA-Factory 0.7's infer_optim_dtype resolved: bfloat16
-    for a bfloat16 checkpoint on a GPU with bfloat16 (an unknown GPU taken to have it), else float16;
-    a checkpoint whose torch_dtype is unknown leaves vLLM's auto, which picks the same."""
+    for a bfloat16 checkpoint where transformers' is_torch_bf16_gpu_available() says so, else float16;
+    a checkpoint whose torch_dtype is unknown leaves vLLM's auto, which picks the same. That helper
+    asks torch.cuda.is_bf16_supported(), which from torch 2.3 (vLLM 0.4.2's pin) says yes on a V100
+    or T4 too, so the GPU is asked only under an older torch (an unknown GPU taken to have it)."""
     if fixed.get("dtype") != DEVICE_PICKED:
         return fixed
     cc, ckpt = (gpu or {}).get("compute_capability"), (model or {}).get("torch_dtype")
-    picked = "auto" if not ckpt else "bfloat16" if ckpt == "bfloat16" and (cc is None or cc >= 8.0) else "float16"
+    has_bf16 = cc is None or cc >= 8.0 or _torch_emulates_bf16(release)
+    picked = "auto" if not ckpt else "bfloat16" if ckpt == "bfloat16" and has_bf16 else "float16"
     return {**fixed, "dtype": picked}
 
 

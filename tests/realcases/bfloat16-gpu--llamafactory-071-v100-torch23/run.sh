@@ -1,0 +1,2 @@
+#!/bin/bash
+llamafactory-cli api infer.yaml
