@@ -1,0 +1,48 @@
+"""tools/vllm_startup_raises.py: which refusals it reads from a config module, the inputs it names,
+and when a knowledge wording covers one (synthetic sources: the sdists are not needed)."""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import vllm_startup_raises as vsr  # noqa: E402
+
+SRC = '''
+class ParallelConfig:
+    def __post_init__(self):
+        if self.enable_eplb and not self.enable_expert_parallel:
+            raise ValueError("enable_expert_parallel must be True to use EPLB.")
+        assert self.world_size > 0, f"world_size {self.world_size} must be positive here"
+        msg = f"data_parallel_rank ({self.data_parallel_rank}) must be in the range"
+        if self.data_parallel_rank >= self.data_parallel_size:
+            raise ValueError(msg)
+        def later():
+            raise ValueError("a nested function runs later, not at construction")
+        raise RuntimeError("not one of the refusals read")
+'''
+
+
+def test_raises_and_inputs():
+    tree = ast.parse(SRC)
+    f = tree.body[0].body[0]
+    rows = vsr._raises(f)
+    assert [(k, t) for _, k, t, _ in rows] == [
+        ("ValueError", "enable_expert_parallel must be True to use EPLB."),
+        ("assert", "world_size {} must be positive here"),
+        ("ValueError", "data_parallel_rank ({}) must be in the range"),
+    ]
+    assert rows[0][3] == ["enable_eplb", "enable_expert_parallel"]
+    assert rows[2][3] == ["data_parallel_rank", "data_parallel_size"]
+
+
+def test_coverage_matches_holes_both_ways():
+    import re
+    cov = [(re.compile(vsr.vet._literal_rx("Too large swap space. {} GiB", ".*?")), "Too large swap space. {} GiB", "B1"),
+           (re.compile("(?!)"), "max_model_len must be a positive integer, got 0: 0. Example: max_model_len=2048", "B2")]
+    assert vsr.covered_by("Too large swap space. {} GiB out of the {} GiB total", cov) == "B1"
+    assert vsr.covered_by("max_model_len must be a positive integer, got {}: {}. Example: max_model_len=2048", cov) == "B2"
+    assert vsr.covered_by("something else entirely, not quoted anywhere", cov) == ""
