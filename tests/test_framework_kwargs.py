@@ -144,12 +144,18 @@ def test_the_extraction_tool_reads_a_forwarding_actor(tmp_path):
 def test_verl_before_0_5_takes_its_own_rollout_below_vllm_0_6_3(tmp_path):
     """verl#2594: verl 0.4.1 on vLLM 0.6.3 imports the "customized" rollout (verl/third_party/vllm's own
     LLM), not vllm_rollout_spmd.py, so its enable_sleep_mode never reaches vLLM 0.6.3; the launch went on
-    to vLLM's own dtype check. With vLLM 0.6.4 the spmd module is imported and the keyword breaks."""
+    to vLLM's own dtype check. With vLLM 0.6.4 the spmd module is imported, and its first import of
+    verl.third_party.vllm runs verl's dispatch, which refuses 0.6.4 (only 0.5.4, 0.6.3* and 0.7.0+ without
+    SGLang) before the keyword could reach vLLM; with 0.6.3.post1 the dispatch passes and the keyword breaks."""
     launch = ("python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct "
               "actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.tensor_model_parallel_size=1\n")
     _, r = _l43(tmp_path, {"run.sh": launch, "requirements.txt": "verl==0.4.1\nvllm==0.6.3\n"}, gpu="A100-80GB")
     assert "enable_sleep_mode" not in r.reason_text("en")
     (tmp_path / "requirements.txt").write_text("verl==0.4.1\nvllm==0.6.4\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(x for x in sr.results if x.check.id == "L43")
+    assert r.priority == "P0" and "vllm version 0.6.4 not supported" in r.reason_text("en")
+    (tmp_path / "requirements.txt").write_text("verl==0.4.1\nvllm==0.6.3.post1\n")
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     r = next(x for x in sr.results if x.check.id == "L43")
     assert r.priority == "P0" and "enable_sleep_mode" in r.reason_text("en")
