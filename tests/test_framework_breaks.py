@@ -182,6 +182,10 @@ def test_cuda_graphs_are_not_advised_where_verl_asserts_eager(tmp_path, pins, ex
     ("TRL CLI: error: argument command: invalid choice: 'vllm-serve' (choose from 'chat', 'dpo', 'env', 'grpo', 'kto', 'sft')",
      "trl-no-vllm-serve"),
     ("AssertionError: disable CUDA graph (enforce_eager = False) if free cache engine", "verl-eager-free-cache"),
+    ("megatron rlhf: error: argument --rlhf_type: invalid choice: 'grpo' (choose from 'dpo', 'kto', 'rm')",
+     "ms-swift-megatron-no-grpo"),
+    ("megatron rlhf: error: argument --rlhf_type: invalid choice: 'grpo' (choose from dpo, kto, rm)",
+     "ms-swift-megatron-no-grpo"),
 ])
 def test_framework_refusals_are_recognised(line, code):
     assert [h.id for h in launch.recognise(KB, line)][0] == code

@@ -53,6 +53,12 @@ FINDING_TEXTS = {
     "trl-no-vllm-serve": [
         {"text": "argument command: invalid choice: 'vllm-serve'", "vllm": ">=0.4.0", "origin": "argparse"},
     ],
+    # ms-swift < 3.11.0 `megatron rlhf --rlhf_type grpo` (knowledge/frameworks/ms-swift.yaml › findings
+    # megatron-no-grpo): HfArgumentParser makes the Literal['dpo', 'kto', 'rm'] argparse choices, so
+    # argparse's words; the choices are left out (Python 3.12.8+/3.13 print them without quotes)
+    "ms-swift-megatron-no-grpo": [
+        {"text": "argument --rlhf_type: invalid choice: 'grpo'", "vllm": ">=0.4.0", "origin": "argparse"},
+    ],
     # TRL's VLLMClient (0.16 … 1.10) on a route the server lacks: a plain `vllm serve` (trl.yaml › plain-vllm-server)
     "trl-plain-vllm-server": [
         {"text": "Request failed: 404, {detail}", "vllm": ">=0.4.0", "origin": "framework"},
