@@ -3,6 +3,8 @@ Python builds as an f-string and runs with `shell=True` runs that image's vLLM, 
 pin. Each example is written after a public project (URLs in the test)."""
 from __future__ import annotations
 
+import pytest
+
 
 def test_a_docker_run_fstring_python_runs_is_judged_as_its_image(write_project, json_site):
     # after eval harnesses that start the server from Python, e.g. an f-string
@@ -218,6 +220,45 @@ def test_a_helper_another_module_imports_makes_the_call_the_site_once(scanned):
                    "pkg/utils.py": "import subprocess\n\n\ndef run_cmd(cmd):\n    return subprocess.run(cmd, shell=True, check=True)\n",
                    "main.py": 'from pkg.utils import run_cmd\n\nMODEL = "Qwen/Qwen2.5-7B-Instruct"\n\n'
                               'if __name__ == "__main__":\n    run_cmd(f"vllm serve {MODEL} --max-model-len 8192")\n'})
+    assert [(s.id, s.settings["max_model_len"].value) for s in got] == [("main.py:6", 8192)]
+
+
+def test_a_method_that_runs_the_command_it_is_handed_makes_its_calls_sites(scanned):
+    # `self.run_cmd(cmd)` on a launcher class: `self` is no command parameter; the spawn inside is no site
+    got = scanned({"launch.py": '''import subprocess
+
+MODEL = "Qwen/Qwen2.5-7B-Instruct"
+
+
+class Launcher:
+    def run_cmd(self, cmd, check=True):
+        return subprocess.run(cmd, shell=True, check=check)
+
+    @staticmethod
+    def spawn(argv):
+        return subprocess.Popen(argv)
+
+    def serve(self, tp=2):
+        self.run_cmd(f"vllm serve {MODEL} --tensor-parallel-size {tp}")
+
+    def other(self):
+        Launcher.spawn(["vllm", "serve", MODEL, "--max-model-len", "4096"])
+'''})
+    assert [(s.line, s.settings.get("tensor_parallel_size", s.settings.get("max_model_len")).value) for s in got] == \
+        [(15, 2), (18, 4096)]
+
+
+@pytest.mark.parametrize("imports,call", [
+    ("import pkg.utils", "pkg.utils.run_cmd"),
+    ("import pkg.utils as u", "u.run_cmd"),
+    ("from pkg import utils", "utils.run_cmd"),
+    ("from pkg import utils as ut", "ut.run_cmd"),
+])
+def test_a_helper_called_through_its_module_makes_the_call_the_site_once(scanned, imports, call):
+    got = scanned({"pkg/__init__.py": "",
+                   "pkg/utils.py": "import subprocess\n\n\ndef run_cmd(cmd):\n    return subprocess.run(cmd, shell=True, check=True)\n",
+                   "main.py": f'{imports}\n\nMODEL = "Qwen/Qwen2.5-7B-Instruct"\n\n'
+                              f'if __name__ == "__main__":\n    {call}(f"vllm serve {{MODEL}} --max-model-len 8192")\n'})
     assert [(s.id, s.settings["max_model_len"].value) for s in got] == [("main.py:6", 8192)]
 
 

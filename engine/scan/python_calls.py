@@ -98,7 +98,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     # a function of the file that runs the command it is handed: its calls are the sites (python_spawn_helpers)
     helpers = {**python_spawn_helpers.imported(ctx, tree, text), **_spawn_helpers(tree, text)}
     # a class of this file that subclasses LLM, or a wrapper this project or a package defines
-    callees = _CALLEES | wrapper_words | python_subclass.methods(wrapper_words) | set(helpers) \
+    callees = _CALLEES | wrapper_words | python_subclass.methods(wrapper_words) | {k.rsplit(".", 1)[-1] for k in helpers} \
         | {name for name, bases in python_text.class_heads(text) if "LLM" in bases}
 
     def visit(body: list[ast.stmt], block: list[ast.stmt], cls: ast.ClassDef | None, fns: tuple):
@@ -136,7 +136,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         if id(node) in inner:
             continue
         t = _target(node, classes, modules) or getattr(python_subclass.called(node, wrappers), "target", None) or tools.target(node) \
-            or ("spawn-helper" if isinstance(node.func, ast.Name) and node.func.id in helpers else None)
+            or ("spawn-helper" if python_spawn_helpers.callee(node.func) in helpers else None)
         if t:
             found.append(Found(node, t, None, chain(block, node), cls, fns))
     if "bentoml" in tools.modules.values():
@@ -198,7 +198,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
                                                   bool(wrapper is not None and wrapper.builds)))
             python_subclass.process_facts(wrapper, site.launch)
         elif target == "spawn-helper":
-            helper = helpers[call.func.id] if isinstance(call.func, ast.Name) else None
+            helper = helpers.get(python_spawn_helpers.callee(call.func))
             synth = python_spawn_helpers.call_for(call, helper) if helper is not None else None
             site = python_argv.site(ctx, rel, text, synth, f.resolver, helper.kind) if synth is not None and helper else None
         else:

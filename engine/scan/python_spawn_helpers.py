@@ -10,7 +10,11 @@ Only a module-level function whose body hands one of its parameters, never reass
 command of a subprocess call (subprocess.*, os.system/popen, asyncio's shell) is a helper; the
 call must give that parameter by position or by name (`*args` that may hold it: not read). A
 helper of another project module counts where the caller imports it by name from that module
-(`from utils import run_cmd`: utils.py, or pkg/utils.py for `from pkg.utils import …`)."""
+(`from utils import run_cmd`: utils.py, or pkg/utils.py for `from pkg.utils import …`) or imports
+the module and calls through it (`import pkg.utils as u` + `u.run_cmd(…)`, `from pkg import utils`
++ `utils.run_cmd(…)`). A method of a class of the file is one too, called as `self.run_cmd(cmd)`
+(`cls.` for a classmethod, the class's name for a static one): its `self` is no command parameter.
+The helpers are keyed by the callee as written (`run_cmd`, `self.run_cmd`, `utils.run_cmd`)."""
 from __future__ import annotations
 
 import ast
@@ -28,32 +32,57 @@ class Helper:
     kind: tuple = field(default=(), compare=False)  # (module, function) of that spawn, for a helper of another module
 
 
-def find(tree: ast.Module, spawners) -> dict[str, Helper]:
-    """{function name: Helper} of the file's module-level functions that run a parameter."""
+def find(tree: ast.Module, spawners, methods: bool = True) -> dict[str, Helper]:
+    """{callee: Helper} of the file's module-level functions (and, with `methods`, its classes'
+    methods) that run a parameter."""
     out: dict[str, Helper] = {}
     for fn in tree.body:
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
-        if not params:
-            continue
-        assigned = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        for node in ast.walk(fn):
-            if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
-                continue
-            kind = spawners.kind(node)
-            name = node.args[0].id
-            if kind is None or name not in params or name in assigned or not spawners.spawns(node):
-                continue
-            if kind[0] == "subprocess" or kind in _COMMAND_FIRST:
-                out[fn.name] = Helper(params.index(name), name, node, kind)
-                break
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if (h := _runs_parameter(fn, spawners, 0)) is not None:
+                out[fn.name] = h
+        elif methods and isinstance(fn, ast.ClassDef):
+            for m in fn.body:
+                if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                deco = {d.id for d in m.decorator_list if isinstance(d, ast.Name)}
+                # self / cls is not given at the call
+                skip, owners = (0, ("self", fn.name)) if "staticmethod" in deco else \
+                    (1, ("cls", fn.name)) if "classmethod" in deco else (1, ("self",))
+                if (h := _runs_parameter(m, spawners, skip)) is not None:
+                    for owner in owners:
+                        out.setdefault(f"{owner}.{m.name}", h)
     return out
+
+
+def _runs_parameter(fn, spawners, skip: int) -> Helper | None:
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args][skip:]
+    if not params:
+        return None
+    assigned = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
+            continue
+        kind = spawners.kind(node)
+        name = node.args[0].id
+        if kind is None or name not in params or name in assigned or not spawners.spawns(node):
+            continue
+        if kind[0] == "subprocess" or kind in _COMMAND_FIRST:
+            return Helper(params.index(name), name, node, kind)
+    return None
+
+
+def callee(func) -> str:
+    """The callee as written: `run_cmd`, `self.run_cmd`, `pkg.utils.run_cmd` ("" for anything else)."""
+    parts = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    return ".".join([func.id, *reversed(parts)]) if isinstance(func, ast.Name) else ""
 
 
 def called(tree: ast.Module, helpers: dict[str, Helper]) -> set[str]:
     """The helpers the file calls by name."""
-    return {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in helpers}
+    return {c for n in ast.walk(tree) if isinstance(n, ast.Call) and (c := callee(n.func)) in helpers}
 
 
 def call_for(call: ast.Call, helper: Helper) -> ast.Call | None:
@@ -94,43 +123,62 @@ def project_index(ctx) -> dict[str, list[tuple[str, Helper]]]:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         sp = spawners([n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))])
-        for name, h in find(tree, sp).items():
+        for name, h in find(tree, sp, methods=False).items():
             got.setdefault(name, []).append((rel, h))
     ctx.__dict__["_spawn_helpers"] = got
     return got
 
 
 def imported(ctx, tree: ast.Module, text: str) -> dict[str, Helper]:
-    """The project helpers this module imports by name from the module that defines them."""
+    """The project helpers this module imports by name from the module that defines them, or calls
+    through the module it imports (keyed `alias.run_cmd`)."""
     index = project_index(ctx)
     if not index or not any(name in text for name in index):
         return {}
     out: dict[str, Helper] = {}
+
+    def one(name: str, module: str) -> Helper | None:
+        tail = module.replace(".", "/") + ".py"
+        where = [h for rel, h in index.get(name, ()) if rel == tail or rel.endswith("/" + tail)]
+        return where[0] if len(where) == 1 else None
+
     for node in tree.body:
-        if not isinstance(node, ast.ImportFrom) or not node.module:
-            continue
-        tail = node.module.replace(".", "/") + ".py"
-        for a in node.names:
-            where = [h for rel, h in index.get(a.name, ()) if rel == tail or rel.endswith("/" + tail)]
-            if len(where) == 1:
-                out[a.asname or a.name] = where[0]
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for a in node.names:
+                if (h := one(a.name, node.module)) is not None:
+                    out[a.asname or a.name] = h
+                for name in index:  # `from pkg import utils`: utils.run_cmd(…)
+                    if (h := one(name, f"{node.module}.{a.name}")) is not None:
+                        out[f"{a.asname or a.name}.{name}"] = h
+        elif isinstance(node, ast.Import):
+            for a in node.names:  # `import pkg.utils [as u]`: pkg.utils.run_cmd(…) / u.run_cmd(…)
+                for name in index:
+                    if (h := one(name, a.name)) is not None:
+                        out[f"{a.asname or a.name}.{name}"] = h
     return out
 
 
 def may_call(ctx, text: str) -> bool:
     """For a module the prefilter drops: whether it may call a project helper it imports."""
-    return "import" in text and any(name in text and re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", text)
+    return "import" in text and any(name in text and re.search(rf"(?<!\w){re.escape(name)}\s*\(", text)
                                     for name in project_index(ctx))
 
 
 def called_elsewhere(ctx, rel: str, helpers: dict[str, Helper]) -> set[str]:
-    """The helpers of module `rel` that another project module imports by name and calls: their
-    calls there are the sites, not the spawn inside (whose command is only the parameter)."""
+    """The helpers of module `rel` that another project module imports by name and calls, or calls
+    through the module it imports: their calls there are the sites, not the spawn inside (whose
+    command is only the parameter)."""
+    helpers = {n: h for n, h in helpers.items() if "." not in n}  # a method is called in its own file
     if not helpers:
         return set()
     stem = rel[:-3].replace("/", ".")
     tails = {stem.split(".", i)[-1] for i in range(stem.count(".") + 1)}  # pkg.utils, utils
-    pattern = re.compile(r"^\s*from\s+(" + "|".join(re.escape(t) for t in sorted(tails)) + r")\s+import\s+([^\n]+)", re.M)
+    alt = "|".join(re.escape(t) for t in sorted(tails))
+    pattern = re.compile(r"^\s*from\s+(" + alt + r")\s+import\s+([^\n]+)", re.M)
+    whole = re.compile(r"^\s*import\s+(" + alt + r")(?:\s+as\s+(\w+))?\s*$", re.M)
+    parents = {t.rsplit(".", 1)[0]: t.rsplit(".", 1)[1] for t in tails if "." in t}
+    parent = re.compile(r"^\s*from\s+(" + "|".join(re.escape(p) for p in sorted(parents)) + r")\s+import\s+([^\n]+)", re.M) \
+        if parents else None
     out: set[str] = set()
     for other in ctx.files:
         if other == rel or not other.endswith(".py"):
@@ -144,4 +192,10 @@ def called_elsewhere(ctx, rel: str, helpers: dict[str, Helper]) -> set[str]:
                 continue
             out |= {n for n in helpers if re.search(rf"\b{re.escape(n)}\b", m.group(2))
                     and re.search(rf"(?<![\w.]){re.escape(n)}\s*\(", text)}
+        aliases = [m.group(2) or m.group(1) for m in whole.finditer(text)]
+        for m in parent.finditer(text) if parent else ():
+            leaf = parents[m.group(1)]
+            if a := re.search(rf"\b{re.escape(leaf)}\b(?:\s+as\s+(\w+))?", m.group(2)):
+                aliases.append(a.group(1) or leaf)
+        out |= {n for n in helpers for a in aliases if re.search(rf"(?<![\w.]){re.escape(a)}\.{re.escape(n)}\s*\(", text)}
     return out
