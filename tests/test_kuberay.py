@@ -68,3 +68,42 @@ def test_a_container_whose_command_kuberay_keeps_runs_the_image(tmp_path):
     keep = '\n  annotations:\n    ray.io/overwrite-container-cmd: "true"'
     rep, _, _ = _l34(tmp_path, annotations=keep)
     assert sorted(sr.site.kind for sr in rep.sites) == ["api_server", "vllm serve"]
+
+
+RAYJOB = """apiVersion: ray.io/v1
+kind: RayJob
+metadata:
+  name: vllm-job
+spec:
+  entrypoint: vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 2 --distributed-executor-backend ray
+  rayClusterSpec:
+    headGroupSpec:
+      rayStartParams: {{}}
+      template:
+        spec:
+          containers:
+          - name: ray-head
+            image: {image}
+    workerGroupSpecs:
+    - groupName: gpu
+      replicas: 1
+      rayStartParams: {{}}
+      template:
+        spec:
+          containers:
+          - name: ray-worker
+            image: {image}
+            resources:
+              limits: {{nvidia.com/gpu: 2}}
+"""
+
+
+@pytest.mark.parametrize("image,version,pinned", [
+    ("vllm/vllm-openai:v0.9.2", "0.9.2", True),
+    ("rayproject/ray:2.46.0-py311-gpu", None, False),  # no vLLM release in the tag: the folder's, never guessed
+])
+def test_a_rayjob_entrypoint_runs_the_head_image_release(write_project, json_site, image, version, pinned):
+    # the entrypoint is the job's driver, run on the head node in the head group's Ray container
+    v = json_site(write_project({"rayjob.yaml": RAYJOB.format(image=image)}))["vllm"]
+    assert v["pinned"] is pinned and (version is None or v["version"] == version), v
+    assert (v["basis"] == "image") is pinned

@@ -11,6 +11,7 @@ import shlex
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.embedded import block_first_line, script_sites
+from vllm_kb.engine.scan.images import image_version
 from vllm_kb.engine.scan.site import Site
 
 # the start of a vLLM launch inside a longer text (after a shell separator, a quote or a path)
@@ -57,6 +58,20 @@ def _defaults(data) -> dict[str, str]:
     return {}
 
 
+def _rayjob_head_image(data, path: tuple) -> str | None:
+    """A KubeRay RayJob's `spec.entrypoint` runs as the Ray job's driver on the head node, in the head
+    group's Ray container (the first): that image's vLLM, as a pod container's command runs its own
+    (ray-operator: the submitter pod only submits it; https://docs.ray.io/en/latest/cluster/kubernetes/getting-started/rayjob-quick-start.html)."""
+    if path != ("spec", "entrypoint") or not isinstance(data, dict) or data.get("kind") != "RayJob":
+        return None
+    node = data
+    for k in ("spec", "rayClusterSpec", "headGroupSpec", "template", "spec", "containers"):
+        node = node.get(k) if isinstance(node, dict) else None
+    head = node[0] if isinstance(node, list) and node and isinstance(node[0], dict) else {}
+    image = head.get("image")
+    return image.strip() if isinstance(image, str) and image.strip() else None
+
+
 def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     lines: list[str] | None = None
     out: list[Site] = []
@@ -74,7 +89,11 @@ def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             # (one without a default is unknown, as an unset variable is)
             text = _PLACEHOLDER.sub(lambda m: "${" + m.group(1) + "}", text)
             known = defaults
-        for site in script_sites(ctx, rel, text, first, known=known):
+        image = _rayjob_head_image(doc.data, path)
+        tag = image_version(image) if image else None
+        version = ctx.catalog.resolve(tag).version if tag else None
+        for site in script_sites(ctx, rel, text, first, known=known, version=version):
+            site.image = site.image or image
             site.mode_evidence = f"{rel}:{key_line} (a command line in `{'.'.join(str(p) for p in path)}`)"
             out.append(site)
     return out
