@@ -174,3 +174,15 @@ def test_the_plugin_with_the_vllm_it_was_built_for_or_unused_stays_quiet(tmp_pat
     (tmp_path / "requirements.txt").write_text("vllm==0.16.0\nvllm-omni==0.14.0\n")
     (sr,) = audit(tmp_path, gpu="H100-80GB").sites
     assert "plugin_problem_text" not in sr.facts["launch"]
+
+
+def test_verl_recipe_entry_whose_module_name_only_ends_in_main_is_a_verl_site(tmp_path):
+    # verl #3842: `python -m recipe.fully_async_policy.fully_async_main` runs the async vLLM server, whose module
+    # imports vllm.v1.engine.utils at load; verl 0.6.0 declares vllm<=0.9.1, which lacks it
+    run = """\
+        python -m recipe.fully_async_policy.fully_async_main actor_rollout_ref.model.path=Qwen/Qwen2.5-7B \\
+            actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.mode=async trainer.n_gpus_per_node=4
+        """
+    sr, r = _site(tmp_path, {"run.sh": run, "requirements.txt": "verl==0.6.0\nvllm==0.9.1\n"})
+    assert sr.site.kind == "verl fully_async_main"
+    assert r.priority == "P0" and "vllm.v1.engine.utils" in r.reason_text("en")

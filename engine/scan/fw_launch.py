@@ -132,7 +132,8 @@ def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLa
     if entry is not None:
         return FwLaunch("verl", f"verl {mod.rsplit('.', 1)[-1]}", "hydra", start, command="train", env=env, program_start=program,
                         config=entry.config, base_configs=entry.defaults)
-    if re.match(r"^recipe\.[\w.]+\.main", mod):
+    # verl's recipes (recipe/<name>/<x>_main.py: dapo's main_dapo, fully_async_policy's fully_async_main, verl #3842)
+    if re.match(r"^recipe\.[\w.]+\.main", mod) or (re.match(r"^recipe\.[\w.]+$", mod) and verl_command(mod.rsplit(".", 1)[-1]) == "train"):
         return FwLaunch("verl", f"verl {mod.rsplit('.', 1)[-1]}", "hydra", start, command="train", env=env, program_start=program)
     return None
 
