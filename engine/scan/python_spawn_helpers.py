@@ -21,6 +21,8 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from vllm_kb.engine.scan.python_scope import dotted
+
 _COMMAND_FIRST = {("os", "system"), ("os", "popen"), ("asyncio", "create_subprocess_shell")}
 
 
@@ -73,11 +75,7 @@ def _runs_parameter(fn, spawners, skip: int) -> Helper | None:
 
 def callee(func) -> str:
     """The callee as written: `run_cmd`, `self.run_cmd`, `pkg.utils.run_cmd` ("" for anything else)."""
-    parts = []
-    while isinstance(func, ast.Attribute):
-        parts.append(func.attr)
-        func = func.value
-    return ".".join([func.id, *reversed(parts)]) if isinstance(func, ast.Name) else ""
+    return dotted(func)
 
 
 def called(tree: ast.Module, helpers: dict[str, Helper]) -> set[str]:
