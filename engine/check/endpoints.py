@@ -16,7 +16,8 @@ with a project that has one HTTP server."""
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from vllm_kb.engine.scan.agent_clients import served_elsewhere
 
@@ -75,7 +76,7 @@ def k8s_services(files: list[str], read) -> list[dict]:
 class Server:
     """The endpoints one server site answers on."""
 
-    def __init__(self, site, services: list[dict] = ()):
+    def __init__(self, site, services: Sequence[dict] = ()):
         self.site = site
         self.port = _server_port(site)
         c = site.container or {}
@@ -101,13 +102,13 @@ class Server:
         return port in self.reached
 
 
-def pair(clients: Iterable[Any], sites: list, services: list[dict] = ()) -> dict[str, list[str]]:
+def pair(clients: Iterable[Any], sites: list, services: Sequence[dict] = ()) -> dict[str, list[str]]:
     """site id → the clients paired with it, each as `file:line`, with `→ host:port` when paired by
     its URL. `sites`: the project's sites that serve HTTP."""
     return {k: [label for _c, label in v] for k, v in pair_clients(clients, sites, services).items()}
 
 
-def pair_clients(clients: Iterable[Any], sites: list, services: list[dict] = ()) -> dict[str, list[tuple[Any, str]]]:
+def pair_clients(clients: Iterable[Any], sites: list, services: Sequence[dict] = ()) -> dict[str, list[tuple[Any, str]]]:
     """site id → (client, label) of each client paired with it (pair). `services`: k8s_services."""
     servers = [Server(s, services) for s in sites]
     names = set().union(*(s.names for s in servers)) if servers else set()

@@ -115,7 +115,10 @@ def _current(s: dict, target: str) -> Any:
     for st in s.get("settings", []):
         if st["name"] == target and st.get("resolved"):
             return st["value"]
-    return (s.get("effective") or {}).get(target) if target in (s.get("effective") or {}) else _default(s, target)
+    effective = s.get("effective") or {}
+    if target == "max_model_len" and effective.get(target) is None:  # unset: the model's context, as vLLM derives it
+        return (s.get("memory") or {}).get("max_model_len") or (s.get("model") or {}).get("max_context")
+    return effective.get(target) if target in effective else _default(s, target)
 
 
 def _default(s: dict, target: str) -> Any:
@@ -175,7 +178,8 @@ def _scenario(s: dict):
     props = _proposals(s)
     for d in sc.get("differences", []):
         for who, op, v in props.get(d["name"], []):
-            if not _agree((op, v), ("set", _norm(d["scenario"])), d.get("current"), _default(s, d["name"])):
+            current = d.get("current") if d.get("current") is not None else _current(s, d["name"])
+            if not _agree((op, v), ("set", _norm(d["scenario"])), current, _default(s, d["name"])):
                 yield "scenario", f"{d['name']}: scenario {sc['id']} proposes {d['scenario']!r}, {who} proposes {_say(op, v)}"
 
 
