@@ -64,6 +64,18 @@ def test_qwen_vl_72b_awq_by_name_is_p1_across_its_revisions(tmp_path):
     assert "published with different shapes" in r.reason.en
 
 
+def test_qwen15_14b_gptq_int4_is_p1_across_its_revisions(tmp_path):
+    # QwenLM/Qwen3#106 (0.3.2, TP 2): the first upload's 13696 gives 6848 per rank, 53.5 groups of 128;
+    # the re-published upload (14336, QwenLM/Qwen3#258) splits whole groups
+    res, sr = _serve(tmp_path, "python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen1.5-14B-Chat-GPTQ-Int4 "
+                     "--tensor-parallel-size 2", "0.3.2", "2xA100-80GB")
+    assert sr.facts["model"]["revisions"][1].startswith("intermediate_size 13696")
+    r = res["L75"]
+    assert (r.status, r.priority) == ("recommended", "P1")
+    res, _ = _serve(tmp_path, "vllm serve Qwen/Qwen1.5-14B-Chat-GPTQ-Int4 --tensor-parallel-size 1", "0.4.0", "2xA100-80GB")
+    assert res["L75"].status != "recommended"
+
+
 def test_qwen25_72b_awq_by_name_splits_whole_groups_at_tp8(tmp_path):
     res, _ = _serve(tmp_path, "vllm serve Qwen/Qwen2.5-72B-Instruct-AWQ --tensor-parallel-size 8", "0.8.5", "8xA100-80GB")
     assert res["L75"].priority != "P0"
