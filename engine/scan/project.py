@@ -16,7 +16,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import conda_envs, entry_modules, heredoc_manifests, script_installs, install_envs, install_pins, manifest_template, peers, yaml_python
+from vllm_kb.engine.scan import ansible_pins, conda_envs, entry_modules, heredoc_manifests, script_installs, install_envs, install_pins, manifest_template, peers, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -99,6 +99,8 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
             text = ctx.read(rel)
             if text is not None and "vllm" in text.lower() and conda_envs.is_env_file(rel, text):
                 all_pins += _guarded(ctx, rel, pins_mod.scan, text)
+            elif text is not None and "vllm" in text.lower() and ansible_pins.could_be(text):  # a playbook's pip tasks
+                all_pins += _guarded(ctx, rel, ansible_pins.pins, text)
         elif rel.endswith(".sh") or makefile.is_makefile(rel):  # a Makefile's `install:` recipe, as a script's lines
             text = ctx.read(rel)
             if text is not None and "install" in text:
@@ -106,6 +108,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
                     all_pins += script_installs.mark_last(ctx, rel, text, _guarded(ctx, rel, pins_mod.script_pins, text))
+    all_pins = ansible_pins.agreed(all_pins)  # playbooks that install different vLLM releases name none
     ctx.plugins = frozenset(plugins)
     no_deps: set[str] = set()
     for rel in files:  # requirement files installed with `pip install --no-deps -r`: no resolution joins their pins
