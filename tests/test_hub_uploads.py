@@ -125,3 +125,15 @@ def test_the_compressed_tensors_upload_is_refused_on_volta_and_runs_on_ampere(tm
     assert l7.needs_change and l7.priority == "P0"
     ampere = _serve(tmp_path / "a", name, "0.7.3", "A100-80GB x2", "--tensor-parallel-size 2")
     assert not next(r for r in ampere.results if r.check.id == "L7").needs_change
+
+
+def test_gaunernsts_gemma3_awq_takes_the_plain_kernel_on_turing_and_marlin_on_ampere(tmp_path):
+    # vLLM #28857 (0.11.0): the upload's group-32 zero-point AWQ runs on the plain kernel below compute
+    # capability 8.0, which refuses bfloat16; AWQ-Marlin takes the same checkpoint in bfloat16 on Ampere
+    name = "gaunernst/gemma-3-27b-it-int4-awq"
+    turing = _serve(tmp_path / "t", name, "0.11.0", "RTX-2080-Ti x2", "-tp 2 --dtype bfloat16")
+    res = _l120(turing)
+    assert res.needs_change and res.priority == "P0"
+    assert turing.facts["startup"]["quant_kernel"] == "awq"
+    ampere = _serve(tmp_path / "a", name, "0.11.0", "RTX-3090 x2", "-tp 2 --dtype bfloat16")
+    assert not _l120(ampere).needs_change
