@@ -137,3 +137,13 @@ def test_gaunernsts_gemma3_awq_takes_the_plain_kernel_on_turing_and_marlin_on_am
     assert turing.facts["startup"]["quant_kernel"] == "awq"
     ampere = _serve(tmp_path / "a", name, "0.11.0", "RTX-3090 x2", "-tp 2 --dtype bfloat16")
     assert not _l120(ampere).needs_change
+
+
+def test_istas_gptq_named_gemma3_is_compressed_tensors_refused_on_turing(tmp_path):
+    # vLLM #14814: the "GPTQ" upload is compressed-tensors W4A16, whose scheme needs compute capability 8.0 in 0.8.0
+    name = "ISTA-DASLab/gemma-3-27b-it-GPTQ-4b-128g"
+    turing = _serve(tmp_path / "t", name, "0.8.0", "22GiB cc7.5 x2", "--tensor-parallel-size 2 --max-model-len 4096")
+    l7 = next(r for r in turing.results if r.check.id == "L7")
+    assert l7.needs_change and l7.priority == "P0"
+    ampere = _serve(tmp_path / "a", name, "0.8.0", "A100-80GB x2", "--tensor-parallel-size 2 --max-model-len 4096")
+    assert not next(r for r in ampere.results if r.check.id == "L7").needs_change
