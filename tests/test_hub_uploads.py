@@ -3,6 +3,8 @@
 a compose `.env` is read."""
 from __future__ import annotations
 
+import pytest
+
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.kb import hub_uploads
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -118,13 +120,17 @@ def test_a_compressed_tensors_row_gives_the_scheme_and_leaves_the_group_unknown(
         assert "quant_group_size" not in got and "quant_block" not in got
 
 
-def test_the_compressed_tensors_upload_is_refused_on_volta_and_runs_on_ampere(tmp_path):
-    name = "neuralmagic/Qwen2.5-VL-72B-Instruct-quantized.w4a16"
-    volta = _serve(tmp_path / "v", name, "0.7.3", "V100-32GB x4", "--tensor-parallel-size 4 --dtype half")
-    l7 = next(r for r in volta.results if r.check.id == "L7")
-    assert l7.needs_change and l7.priority == "P0"
-    ampere = _serve(tmp_path / "a", name, "0.7.3", "A100-80GB x2", "--tensor-parallel-size 2")
-    assert not next(r for r in ampere.results if r.check.id == "L7").needs_change
+@pytest.mark.parametrize("name, pin, old, args", [
+    # llm-compressor #1258: Neural Magic's W4A16 on a V100 with 0.7.3
+    ("neuralmagic/Qwen2.5-VL-72B-Instruct-quantized.w4a16", "0.7.3", "V100-32GB x2", "--tensor-parallel-size 2 --dtype half"),
+    # vLLM #14814: the "GPTQ" upload is compressed-tensors W4A16, whose scheme needs compute capability 8.0 in 0.8.0
+    ("ISTA-DASLab/gemma-3-27b-it-GPTQ-4b-128g", "0.8.0", "22GiB cc7.5 x2", "--tensor-parallel-size 2 --max-model-len 4096"),
+])
+def test_the_compressed_tensors_upload_is_refused_before_ampere_and_runs_on_it(tmp_path, name, pin, old, args):
+    l7s = [next(r for r in _serve(tmp_path / d, name, pin, gpu, args).results if r.check.id == "L7")
+           for d, gpu in (("old", old), ("a", "A100-80GB x2"))]
+    assert l7s[0].needs_change and l7s[0].priority == "P0"
+    assert not l7s[1].needs_change
 
 
 def test_gaunernsts_gemma3_awq_takes_the_plain_kernel_on_turing_and_marlin_on_ampere(tmp_path):
@@ -138,12 +144,3 @@ def test_gaunernsts_gemma3_awq_takes_the_plain_kernel_on_turing_and_marlin_on_am
     ampere = _serve(tmp_path / "a", name, "0.11.0", "RTX-3090 x2", "-tp 2 --dtype bfloat16")
     assert not _l120(ampere).needs_change
 
-
-def test_istas_gptq_named_gemma3_is_compressed_tensors_refused_on_turing(tmp_path):
-    # vLLM #14814: the "GPTQ" upload is compressed-tensors W4A16, whose scheme needs compute capability 8.0 in 0.8.0
-    name = "ISTA-DASLab/gemma-3-27b-it-GPTQ-4b-128g"
-    turing = _serve(tmp_path / "t", name, "0.8.0", "22GiB cc7.5 x2", "--tensor-parallel-size 2 --max-model-len 4096")
-    l7 = next(r for r in turing.results if r.check.id == "L7")
-    assert l7.needs_change and l7.priority == "P0"
-    ampere = _serve(tmp_path / "a", name, "0.8.0", "A100-80GB x2", "--tensor-parallel-size 2 --max-model-len 4096")
-    assert not next(r for r in ampere.results if r.check.id == "L7").needs_change
