@@ -115,3 +115,64 @@ def test_model_bug_facts(arch, engine, version, expected):
     f = model_bug_facts(arch, engine, _table(), version)
     assert f.get("release_bug_fixed") == expected
 
+
+
+_QWEN = "vllm/model_executor/models/qwen.py"
+_QWEN_071 = '''
+    class QWenVLProcessor:
+        def __init__(self, config, tokenizer):
+            special_tokens = tokenizer.special_tokens
+            self.img_start_id = special_tokens[IMG_START]
+'''
+_QWEN_073 = '''
+    class QWenLMHeadModel:
+        def __init__(self, *, vllm_config, prefix=""):
+            if hasattr(vllm_config.model_config.hf_config, "visual"):
+                hf_overrides = {"architectures": ["QwenVLForConditionalGeneration"]}
+                raise RuntimeError(f"{hf_overrides!r}")
+'''
+
+
+def test_build_reads_the_qwen1_processor_of_071_072(tmp_path):
+    src = tmp_path / "src"
+    for v, files in (("0.7.0", {_QWEN: "class QWenLMHeadModel:\n    pass\n"}), ("0.7.1", {_QWEN: _QWEN_071}),
+                     ("0.7.2", {_QWEN: _QWEN_071}), ("0.7.3", {_QWEN: _QWEN_073})):
+        write_release(src / v, files)
+    row = next(b for b in build([src])["model_bugs"] if b["id"] == "qwen1-text-vl-processor")
+    assert row["config_lacks"] == "visual" and row["affected"] == [["0.7.1", "0.7.2"]] and row["fixed"] == "0.7.3"
+
+
+@pytest.mark.parametrize("multimodal,version,expected", [
+    (False, "0.7.2", "0.7.3"),  # Qwen-7B-Chat: the tokenizer has no <img> (xinference #2950)
+    (False, "0.7.1", "0.7.3"),
+    (True, "0.7.1", None),  # Qwen-VL shares the class; its tokenizer has the image tokens
+    (None, "0.7.1", None),  # unknown: not a certain text checkpoint
+    (False, "0.7.0", None),
+    (False, "0.7.3", None),
+])
+def test_qwen1_text_only(multimodal, version, expected):
+    f = model_bug_facts("QWenLMHeadModel", {}, _table(), version, {"multimodal": multimodal})
+    assert f.get("release_bug_fixed") == expected
+
+
+_VL_CONFIG = ('{"architectures": ["QWenLMHeadModel"], "model_type": "qwen", "hidden_size": 4096, "num_hidden_layers": 32,'
+              ' "num_attention_heads": 32, "intermediate_size": 22016, "vocab_size": 151936, "seq_length": 2048,'
+              ' %s}')
+
+
+@pytest.mark.parametrize("launch,visual,p0", [
+    ("vllm serve Qwen/Qwen-7B-Chat --trust-remote-code", None, True),
+    ("vllm serve Qwen/Qwen-VL-Chat --trust-remote-code", None, False),  # control: the vision model starts
+    ("vllm serve ./models/qwen --trust-remote-code", False, True),  # a local copy: its config.json decides
+    ("vllm serve ./models/qwen --trust-remote-code", True, False),
+])
+def test_l133_qwen1_text_on_072(tmp_path, launch, visual, p0):
+    (tmp_path / "requirements.txt").write_text("vllm==0.7.2\n")
+    (tmp_path / "serve.sh").write_text(launch + "\n")
+    if visual is not None:
+        extra = '"visual": {"image_size": 448, "layers": 48, "width": 1664}' if visual else '"rotary_pct": 1.0'
+        (tmp_path / "models" / "qwen").mkdir(parents=True)
+        (tmp_path / "models" / "qwen" / "config.json").write_text(_VL_CONFIG % extra)
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(r for r in sr.results if r.check.id == "L133")
+    assert (r.status == "recommended" and r.priority == "P0") == p0, r.reason_text("en")

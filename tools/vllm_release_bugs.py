@@ -39,6 +39,13 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
                          the (output, residual) pair the fused post-attention RMSNorm returns to
                          hidden_states and feeds it to the MLP: the profile run stops the engine
                          (vLLM #16818, #16687); #16618 unpacks the pair (0.8.5).
+  qwen1-text-vl-processor
+                         QWenVLProcessor.__init__ of 0.7.1-0.7.2 (QWenLMHeadModel registered as
+                         multimodal) looks up the tokenizer's `<img>` token, which a text Qwen (v1)
+                         tokenizer lacks: the engine stops with a KeyError while it is built
+                         (xinference #2950). Qwen-VL shares the class and its tokenizer has the token,
+                         so the row holds only where config.json has no `visual` (`config_lacks`);
+                         0.7.3 splits Qwen-VL out and QWenLMHeadModel is text-only again.
 
 Usage:
   python tools/vllm_release_bugs.py --source /work/sdists/src [--check]
@@ -115,6 +122,15 @@ MODEL_BUGS = [
      "reports": ["https://github.com/vllm-project/vllm/issues/16818",
                  "https://github.com/vllm-project/vllm/issues/16687",
                  "https://github.com/zai-org/GLM-4/issues/742"]},
+    {"id": "qwen1-text-vl-processor", "arch": "QWenLMHeadModel", "config_lacks": "visual",
+     # 0.7.3 moved the processor to qwen_vl.py; its QWenLMHeadModel refuses a `visual` config, naming the VL class
+     "code": [("vllm/model_executor/models/qwen.py", "QWenVLProcessor.__init__"),
+              ("vllm/model_executor/models/qwen.py", "QWenLMHeadModel.__init__")],
+     "reads": "special_tokens[IMG_START]",
+     "fixed_by": "QwenVLForConditionalGeneration",
+     "error": "KeyError: '<img>'",  # the report cuts the key off; IMG_START is "<img>" in qwen.py
+     "fix": None,  # the split came with 0.7.3's code
+     "reports": ["https://github.com/xorbitsai/inference/issues/2950"]},
 ]
 
 
@@ -124,7 +140,7 @@ def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
         per = [scan(dirs[v], bug) for v in releases]
         last = max((i for i, p in enumerate(per) if p and p[0] == "affected"), default=None)
         fixed = next((i for i, p in enumerate(per) if p and p[0] == "fixed" and (last is None or i > last)), None)
-        rows.append({"id": bug["id"], "arch": bug["arch"],
+        rows.append({"id": bug["id"], "arch": bug["arch"], "config_lacks": bug.get("config_lacks"),
                      "affected": spans([p is not None and p[0] == "affected" for p in per], releases),
                      "fixed": releases[fixed] if fixed is not None else None,
                      "evidence": [{"release": releases[i], "file": per[i][1], "line": per[i][2]}  # type: ignore[index]
@@ -269,11 +285,13 @@ def dump(t: dict) -> str:
             out.append(f"      {_q(rel)}: {{{', '.join(f'{_q(c)}: [{chr(44).join(str(n) for n in ns)}]' for c, ns in caps.items())}}}")
         out += _row_tail(b)
     out += [MODEL_MARK + " a model class (`arch`) that fails on every launch in the affected releases; fixed:",
-            "# the first scanned release whose code has the fix.",
+            "# the first scanned release whose code has the fix; config_lacks: only where config.json lacks that key.",
             "model_bugs:"]
     for b in t["model_bugs"]:
         out.append(f"  - id: {b['id']}")
         out.append(f"    arch: {b['arch']}")
+        if b.get("config_lacks"):
+            out.append(f"    config_lacks: {b['config_lacks']}")
         out.append(f"    affected: {sp(b['affected'])}")
         out.append(f"    fixed: {_q(b['fixed'])}")
         out += _row_tail(b)

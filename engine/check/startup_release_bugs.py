@@ -68,14 +68,20 @@ def release_bug_facts(model: dict, engine: dict, table: dict, version: str | Non
     return {}
 
 
-def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | None) -> dict[str, Any]:
+def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | None,
+                    model: dict | None = None) -> dict[str, Any]:
     """`release_bug` (the row's id), `release_bug_arch`, `release_bug_fixed`, `release_bug_fix` (the
     pull request) and `release_bug_words`: the class vLLM builds for the launch (`arch`, under the
-    config format the launch asks for) is broken in the site's release — every launch of it fails."""
+    config format the launch asks for) is broken in the site's release — every launch of it fails.
+    A row with `config_lacks: visual` holds only for a text checkpoint: the model facts say it is not
+    multimodal (config.json's `visual`/`vision_config`, or the catalog); a vision model sharing the
+    class (Qwen-VL) starts."""
     v = try_parse(version) if version else None
     if v is None or not isinstance(arch, str) or not arch or engine.get("model_impl") == "transformers":
         return {}  # --model-impl transformers builds the Transformers backend's class, not the broken one
     for bug in (table or {}).get("model_bugs") or []:
+        if bug.get("config_lacks") == "visual" and (model or {}).get("multimodal") is not False:
+            continue
         if bug["arch"] == arch and bug.get("fixed") and _affected(bug["affected"], v):
             return {"release_bug": bug["id"], "release_bug_arch": arch, "release_bug_fixed": bug["fixed"],
                     **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),

@@ -22,7 +22,8 @@ def vision_from_config(config: dict) -> dict[str, Any]:
     tower's parameters in billions (`vision_params_b`). Empty when there is no vision_config."""
     vc = config.get("vision_config")
     if not isinstance(vc, dict):
-        return {}
+        # Qwen-VL (QWenLMHeadModel, like the text Qwen) keeps its vision tower's settings under `visual`
+        return {"multimodal": True} if isinstance(config.get("visual"), dict) else {}
     out: dict[str, Any] = {"multimodal": True}
     kind = str(config.get("model_type") or "")
     inner = config.get("text_config")
