@@ -29,3 +29,22 @@ def test_a_complete_checkpoint_or_another_model_says_nothing(tmp_path):
 
 def test_an_index_naming_no_key_norm_at_all_says_nothing(tmp_path):
     assert kv_shared_norm_fit(_checkpoint(tmp_path, norms_upto=0), tmp_path, tmp_path) == {}
+
+
+import pytest  # noqa: E402
+
+from vllm_kb.engine.audit import audit  # noqa: E402
+
+
+@pytest.mark.parametrize("model,version,p0", [
+    ("google/gemma-4-E2B-it-qat-q4_0-unquantized", "0.22.0", True),  # vLLM #44788: its row in hub_uploads.yaml
+    ("google/gemma-4-E4B-it-qat-q4_0-unquantized", "0.29.0", True),
+    ("google/gemma-4-E2B-it-qat-q4_0-unquantized", "0.30.0", False),  # no key norm in a KV-shared layer
+    ("google/gemma-4-E2B-it", "0.22.0", False),  # the original upload holds every layer's key norm
+])
+def test_l153_reads_a_hub_upload_row(tmp_path, model, version, p0):
+    (tmp_path / "requirements.txt").write_text(f"vllm=={version}\n")
+    (tmp_path / "serve.sh").write_text(f"vllm serve {model}\n")
+    (sr,) = audit(tmp_path, gpu="L4").sites
+    r = next(r for r in sr.results if r.check.id == "L153")
+    assert (r.needs_change and r.priority == "P0") == p0, r.reason_text("en")

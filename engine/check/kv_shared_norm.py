@@ -7,7 +7,9 @@ without it (Google's QAT uploads, an SFT saved by transformers 5) list no
 (vllm/model_executor/models/gemma4.py Gemma4Attention) and DefaultModelLoader then refuses the
 unquantized checkpoint: "Following weights were not initialized from checkpoint: {…k_norm.weight…}".
 0.30.0 builds no key norm in a KV-shared layer. Read from a checkpoint folder inside the project:
-config.json (the text config's layer counts) and model.safetensors.index.json (the tensor names)."""
+config.json (the text config's layer counts) and model.safetensors.index.json (the tensor names);
+for a Hub id the project holds no copy of, from its knowledge/hub_uploads.yaml row
+(`kv_shared_without_k_norm`, the model facts' `kv_shared_k_norm_missing` and `kv_shared_first`)."""
 from __future__ import annotations
 
 import re
@@ -26,6 +28,10 @@ def kv_shared_norm_fit(facts: dict, root: str | Path | None, base: str | Path | 
     name = (facts.get("model") or {}).get("name")
     ck = read_checkpoint(root, name, base, env={"VLLM_KB_HF_CACHE": "0"}) if isinstance(name, str) else None
     if ck is None or ck.where != "folder":
+        model = facts.get("model") or {}
+        missing, first = model.get("kv_shared_k_norm_missing"), model.get("kv_shared_first")
+        if ck is None and isinstance(missing, int) and isinstance(first, int):  # the upload's row (Hub id)
+            return {"kv_shared_k_norm_missing": missing, "kv_shared_first": first}
         return {}
     inner = ck.config.get("text_config")
     text: dict = inner if isinstance(inner, dict) else ck.config

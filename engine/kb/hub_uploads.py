@@ -63,4 +63,6 @@ def apply(facts: dict[str, Any], row: dict) -> dict[str, Any]:
         out["tokenizer_format"] = row["tokenizer_format"]
     if row.get("weight_formats"):
         out["weight_formats"], out["weights_seen"] = list(row["weight_formats"]), "upload"
+    if isinstance(shared := row.get("kv_shared_without_k_norm"), dict):  # L153 reads a folder's index the same way
+        out["kv_shared_k_norm_missing"], out["kv_shared_first"] = shared["count"], shared["first"]
     return out
