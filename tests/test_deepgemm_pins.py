@@ -70,3 +70,17 @@ def test_the_rules_are_what_the_sources_say(name, sources):
         pytest.skip("re-reads every release (set VLLM_KB_SDISTS_CHECK=1 where the sdists are)")
     r = subprocess.run([sys.executable, str(ROOT / "tools" / name), "--check"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("image,p0", [
+    ("v0.27.0", True),  # the fork's e21c821f pin: no 12.x scale-layout case
+    ("v0.26.0", False),  # nv-dev a6b593d2 has it (vLLM #51884's dev build after 0.26.0 already had 0.27's pin)
+])
+def test_l160_reads_a_block_fp8_upload_by_hub_id(tmp_path, image, p0):
+    from vllm_kb.engine.audit import audit
+    (tmp_path / "serve.sh").write_text(
+        f"docker run --gpus all --ipc=host vllm/vllm-openai:{image} --model RedHatAI/Muse-Glimmer-30B-FP8-block"
+        " --tensor-parallel-size 2\n")
+    (sr,) = audit(tmp_path, gpu="RTX-5090 x2").sites
+    r = next(r for r in sr.results if r.check.id == "L160")
+    assert (r.needs_change and r.priority == "P0") == p0, r.reason_text("en")
