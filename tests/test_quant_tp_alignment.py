@@ -100,6 +100,10 @@ def test_alignment_facts_need_the_checkpoints_own_word():
     model["quant_source"] = "config"
     got = q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.3", lambda t: True, True)
     assert got["qtp_ok"] is False and got["qtp_tp_fit"] == 1 and got["qtp_pp_fit"] == 2
+    # pipeline parallelism is proposed only where it runs: not before 0.5.1, not to an offline engine
+    assert "qtp_pp_fit" not in q.alignment_facts(facts, TABLE, STARTUP, out, "0.4.0", lambda t: True, True)
+    offline = {**facts, "site": {"mode": "standalone_offline"}}
+    assert "qtp_pp_fit" not in q.alignment_facts(offline, TABLE, STARTUP, out, "0.7.3", lambda t: True, True)
     # an unknown GPU picks Marlin or the AWQ kernel: both refuse a split group
     facts["gpu"] = {}
     assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.7.3", lambda t: True, True)["qtp_certain"] is True

@@ -170,6 +170,14 @@ def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: st
     return None
 
 
+def _pp_runs(facts: dict, version: str) -> bool:
+    """Whether proposing pipeline_parallel_size > 1 can start: vLLM refuses it before 0.5.1 ("Pipeline
+    parallelism is not supported yet.", config.py), and V0's LLMEngine refuses it offline ("… only
+    supported through AsyncLLMEngine"): an offline engine does not get it proposed."""
+    v = try_parse(version)
+    return v is not None and v >= Version("0.5.1") and (facts.get("site") or {}).get("mode") not in ("standalone_offline", "rlhf_colocate")
+
+
 def third_party_upload(model: dict, publishers: list[str] | None) -> bool:
     """An AWQ upload only its name says is quantized, by an organisation other than the base model's
     publishers, of a model whose widths the catalog gives exactly (the model's own entry, or a
@@ -272,7 +280,7 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     for t in range(min(tp, _TP_LIMIT) - 1, 0, -1):
         if heads_ok(t) and _first(model, kernel, t, ep, table, version, even=True) is None:
             res["qtp_tp_fit"] = t
-            if (tp * pp) % t == 0:
+            if (tp * pp) % t == 0 and _pp_runs(facts, version):
                 res["qtp_pp_fit"] = tp * pp // t
             break
     return res
