@@ -102,10 +102,9 @@ def test_llama31_rope_scaling_errors_name_l91():
         assert launch.recognise(KB, line)[0].id == "L91"
 
 
-def test_a_ray_driver_on_a_node_without_gpus_is_uncovered_with_its_why():
+
+def test_a_ray_driver_on_a_node_without_gpus_names_l34():
     # vllm/v1/executor/ray_utils.py initialize_ray_cluster (0.5.5-0.32.0): a KubeRay head pod without a GPU
     line = ("ValueError: Current node has no GPU available. current_node_resource={'CPU': 4.0}. vLLM engine cannot "
             "start without GPU. Make sure you have at least 1 GPU available in a node current_node_id='ab' current_ip='10.0.0.2'.")
-    assert [(h.id, h.kind) for h in launch.recognise(KB, line)] == [("uncovered", "uncovered")]
-    why = launch.UNCOVERED_WHY["Current node has no {device} available."]
-    assert all("nvidia.com/gpu" in why[lang] for lang in ("en", "zh"))
+    assert [h.id for h in launch.recognise(KB, line)][0] == "L34"

@@ -107,3 +107,16 @@ def test_a_rayjob_entrypoint_runs_the_head_image_release(write_project, json_sit
     v = json_site(write_project({"rayjob.yaml": RAYJOB.format(image=image)}))["vllm"]
     assert v["pinned"] is pinned and (version is None or v["version"] == version), v
     assert (v["basis"] == "image") is pinned
+
+
+@pytest.mark.parametrize("params,release,p0", [
+    ('{num-gpus: "0"}', "0.11.0", True),  # Ray's head node holds no GPU: the driver is refused
+    ('{num-gpus: "0"}', "0.33.0", False),  # the check is gone
+    ("{}", "0.11.0", False),  # Ray counts what the pod shows: not read here, never guessed
+])
+def test_a_ray_driver_on_a_head_that_gives_ray_no_gpu(tmp_path, params, release, p0):
+    text = CLUSTER.format(annotations="", release=release, tp=2).replace("rayStartParams: {}", f"rayStartParams: {params}", 1)
+    (tmp_path / "raycluster.yaml").write_text(text)
+    (head,) = [sr for sr in audit(tmp_path).sites if sr.site.kind == "vllm serve"]
+    r = next(r for r in head.results if r.check.id == "L34")
+    assert ((r.status, r.priority) == ("recommended", "P0") and "Current node has no GPU" in r.reason_text("en")) == p0

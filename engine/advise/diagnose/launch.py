@@ -118,12 +118,6 @@ UNCOVERED = [
     # (v1/worker/gpu_model_runner.py, 0.9.2-0.11.0); some of those releases turn prefix caching off for
     # hybrid models themselves, which model classes they reach changed per release
     {"text": "Prefix caching is not supported for Mamba yet.", "vllm": ">=0.9.2,<0.11.1", "origin": "vllm"},
-    # the Ray executor's driver runs on a Ray node without a GPU (a KubeRay head pod without nvidia.com/gpu,
-    # `ray start --head --num-gpus=0`) and is in no placement group: initialize_ray_cluster asks for a GPU on
-    # the current node (vllm/executor/ray_utils.py 0.5.5-0.10.x, vllm/v1/executor/ray_utils.py to 0.32.0;
-    # skipped by 0.20.0-0.32.0's VLLM_USE_RAY_V2_EXECUTOR_BACKEND=1 executor; gone in 0.33.0). Whether the
-    # node shows Ray a GPU is the cluster's runtime, which no check reads yet
-    {"text": "Current node has no {device} available.", "vllm": ">=0.5.5,<0.33.0", "origin": "vllm"},
 ]
 
 # What an uncovered wording means and the change that usually gets past it, where one is known: the
@@ -138,19 +132,6 @@ UNCOVERED_WHY: dict[str, dict[str, str]] = {
         "zh": "构建引擎的进程看到 CUDA_VISIBLE_DEVICES 被设为空字符串，因此看不到任何 GPU（vLLM 0.6.0–0.8.5 在映射设备时于此停止）。"
               "最常见的是未分配 GPU 的 Ray actor 或 task —— Ray 会为它们把该变量设为空字符串 —— 或是清空了该变量的启动器或容器。"
               "请为该 actor 或 task 分配 GPU（num_gpus），或在其中取消设置 CUDA_VISIBLE_DEVICES；容器需要申请 GPU（--gpus、nvidia.com/gpu）。",
-    },
-    "Current node has no {device} available.": {
-        "en": "vLLM's Ray executor (0.5.5–0.32.0) needs at least one GPU on the Ray node its engine process runs on "
-              "when that process is in no placement group: the driver of `vllm serve --distributed-executor-backend ray` "
-              "started on a node that gives Ray no GPU (a KubeRay head pod without nvidia.com/gpu, `ray start --head "
-              "--num-gpus=0`) stops here. Run the launch on a GPU node of the cluster (give the head a GPU, or start it "
-              "from a worker pod), or from a Ray actor or task scheduled in a placement group of one {\"GPU\": 1} "
-              "bundle per worker; 0.20.0–0.32.0 also skip the check with VLLM_USE_RAY_V2_EXECUTOR_BACKEND=1.",
-        "zh": "vLLM 的 Ray 执行器（0.5.5–0.32.0）在引擎进程不属于任何 placement group 时，要求该进程所在的 Ray 节点至少有一张 GPU："
-              "在没有为 Ray 提供 GPU 的节点上启动 `vllm serve --distributed-executor-backend ray`（未申请 nvidia.com/gpu 的 KubeRay head "
-              "pod、`ray start --head --num-gpus=0`）会在此停止。请在集群的 GPU 节点上启动（给 head 分配 GPU，或从 worker pod 启动），"
-              "或在一个 Ray actor/task 中启动并将其调度到每个 worker 一个 {\"GPU\": 1} bundle 的 placement group；"
-              "0.20.0–0.32.0 也可用 VLLM_USE_RAY_V2_EXECUTOR_BACKEND=1 跳过该检查。",
     },
     "Prefix caching is not supported for Mamba yet.": {
         "en": "vLLM 0.9.2–0.11.0's V1 model runner refuses prefix caching once the model has Mamba-style layers (Mamba, "

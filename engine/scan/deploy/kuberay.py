@@ -51,3 +51,17 @@ def node_gpus(data: Any, path: tuple, gpus: Callable[[Any], int | None]) -> int 
             if n:
                 counts.append(n)
     return max(counts) if counts else None
+
+
+def head_ray_gpus(data: Any, path: tuple) -> float | None:
+    """The GPUs the head group's `rayStartParams` give Ray (`num-gpus`) when the container is the head's
+    Ray container; None when it is not, or the parameter is not written (Ray then counts what it sees)."""
+    got = _cluster(data, path)
+    if got is None or "headGroupSpec" not in path:
+        return None
+    params = (got[0].get("headGroupSpec") or {}).get("rayStartParams") if isinstance(got[0].get("headGroupSpec"), dict) else None
+    raw = params.get("num-gpus") if isinstance(params, dict) else None
+    try:
+        return float(str(raw).strip().strip("'\"")) if raw is not None else None
+    except ValueError:
+        return None
