@@ -176,3 +176,49 @@ def test_l133_qwen1_text_on_072(tmp_path, launch, visual, p0):
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     r = next(r for r in sr.results if r.check.id == "L133")
     assert (r.status == "recommended" and r.priority == "P0") == p0, r.reason_text("en")
+
+
+def test_build_reads_the_qwen_vl_refusal_of_073_on(tmp_path):
+    src = tmp_path / "src"
+    for v, files in (("0.7.2", {_QWEN: _QWEN_071}), ("0.7.3", {_QWEN: _QWEN_073}), ("0.8.0", {_QWEN: _QWEN_073}),
+                     ("0.24.0", {"vllm/model_executor/models/qwen2.py": "class Qwen2ForCausalLM:\n    pass\n"})):
+        write_release(src / v, files)
+    row = next(b for b in build([src])["model_bugs"] if b["id"] == "qwen-vl-text-class")
+    assert row["config_has"] == "visual" and row["affected"] == [["0.7.3", "0.8.0"]] and row["fixed"] is None
+
+
+@pytest.mark.parametrize("multimodal,engine,version,hit", [
+    (True, {}, "0.7.3", True),  # Qwen-VL: QWenLMHeadModel refuses the `visual` config
+    (True, {}, "0.23.0", True),
+    (True, {"hf_overrides": {"architectures": ["QwenVLForConditionalGeneration"]}}, "0.7.3", False),
+    (True, {"hf_overrides": '{"architectures": ["QwenVLForConditionalGeneration"]}'}, "0.8.0", False),
+    (True, {"hf_overrides": "not json"}, "0.8.0", False),  # unreadable: may name the class
+    (True, {}, "0.7.2", False),  # the class still builds the processor then
+    (True, {}, "0.24.0", False),  # QWenLMHeadModel is gone (another check)
+    (False, {}, "0.7.3", False),  # a text Qwen starts
+    (None, {}, "0.7.3", False),
+])
+def test_qwen_vl_needs_overrides(multimodal, engine, version, hit):
+    f = model_bug_facts("QWenLMHeadModel", engine, _table(), version, {"multimodal": multimodal})
+    assert (f.get("release_bug") == "qwen-vl-text-class") is hit
+    assert "release_bug_fixed" not in f
+
+
+@pytest.mark.parametrize("launch,visual,p0", [
+    ("vllm serve Qwen/Qwen-VL-Chat --trust-remote-code", None, True),
+    ("vllm serve Qwen/Qwen-VL-Chat --trust-remote-code --hf-overrides '{\"architectures\": [\"QwenVLForConditionalGeneration\"]}'",
+     None, False),  # control: the launch the error asks for
+    ("vllm serve Qwen/Qwen-7B-Chat --trust-remote-code", None, False),
+    ("vllm serve ./models/qwen --trust-remote-code", True, True),  # a local copy: its config.json decides
+    ("vllm serve ./models/qwen --trust-remote-code", False, False),
+])
+def test_l133_qwen_vl_on_080(tmp_path, launch, visual, p0):
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.0\n")
+    (tmp_path / "serve.sh").write_text(launch + "\n")
+    if visual is not None:
+        extra = '"visual": {"image_size": 448, "layers": 48, "width": 1664}' if visual else '"rotary_pct": 1.0'
+        (tmp_path / "models" / "qwen").mkdir(parents=True)
+        (tmp_path / "models" / "qwen" / "config.json").write_text(_VL_CONFIG % extra)
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(r for r in sr.results if r.check.id == "L133")
+    assert (r.status == "recommended" and r.priority == "P0") is p0, (r.status, r.priority, r.reason)

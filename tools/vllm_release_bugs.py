@@ -46,6 +46,10 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
                          (xinference #2950). Qwen-VL shares the class and its tokenizer has the token,
                          so the row holds only where config.json has no `visual` (`config_lacks`);
                          0.7.3 splits Qwen-VL out and QWenLMHeadModel is text-only again.
+  qwen-vl-text-class     the mirror: from 0.7.3 QWenLMHeadModel.__init__ refuses a config.json with
+                         `visual` (Qwen-VL) with a RuntimeError that asks for --hf-overrides
+                         architectures QwenVLForConditionalGeneration (`config_has`); held through
+                         0.23.0, the last release that registers QWenLMHeadModel (no fixed release).
 
 Usage:
   python tools/vllm_release_bugs.py --source /work/sdists/src [--check]
@@ -131,6 +135,14 @@ MODEL_BUGS = [
      "error": "KeyError: '<img>'",  # the report cuts the key off; IMG_START is "<img>" in qwen.py
      "fix": None,  # the split came with 0.7.3's code
      "reports": ["https://github.com/xorbitsai/inference/issues/2950"]},
+    {"id": "qwen-vl-text-class", "arch": "QWenLMHeadModel", "config_has": "visual",
+     # not a bug fixed later: the refusal stays until QWenLMHeadModel leaves vLLM (0.24.0)
+     "code": [("vllm/model_executor/models/qwen.py", "QWenLMHeadModel.__init__")],
+     "reads": "QwenVLForConditionalGeneration",  # the class the refusal names
+     "fixed_by": None,  # the way out is hf_overrides, not a release
+     "error": "you instantiated the text-only version of this model",
+     "fix": None,
+     "reports": []},
 ]
 
 
@@ -141,6 +153,7 @@ def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
         last = max((i for i, p in enumerate(per) if p and p[0] == "affected"), default=None)
         fixed = next((i for i, p in enumerate(per) if p and p[0] == "fixed" and (last is None or i > last)), None)
         rows.append({"id": bug["id"], "arch": bug["arch"], "config_lacks": bug.get("config_lacks"),
+                     "config_has": bug.get("config_has"),
                      "affected": spans([p is not None and p[0] == "affected" for p in per], releases),
                      "fixed": releases[fixed] if fixed is not None else None,
                      "evidence": [{"release": releases[i], "file": per[i][1], "line": per[i][2]}  # type: ignore[index]
@@ -214,7 +227,7 @@ def scan(root: Path, bug: dict) -> tuple[str, str, int] | None:
     if found is None:
         return None
     rel, line, src = found
-    if bug["fixed_by"] in src:
+    if bug.get("fixed_by") and bug["fixed_by"] in src:
         return "fixed", rel, line
     return ("affected", rel, line) if bug["reads"] in src else None
 
@@ -285,13 +298,15 @@ def dump(t: dict) -> str:
             out.append(f"      {_q(rel)}: {{{', '.join(f'{_q(c)}: [{chr(44).join(str(n) for n in ns)}]' for c, ns in caps.items())}}}")
         out += _row_tail(b)
     out += [MODEL_MARK + " a model class (`arch`) that fails on every launch in the affected releases; fixed:",
-            "# the first scanned release whose code has the fix; config_lacks: only where config.json lacks that key.",
+            "# the first scanned release whose code has the fix; config_lacks / config_has: only where config.json lacks / has that key.",
             "model_bugs:"]
     for b in t["model_bugs"]:
         out.append(f"  - id: {b['id']}")
         out.append(f"    arch: {b['arch']}")
         if b.get("config_lacks"):
             out.append(f"    config_lacks: {b['config_lacks']}")
+        if b.get("config_has"):
+            out.append(f"    config_has: {b['config_has']}")
         out.append(f"    affected: {sp(b['affected'])}")
         out.append(f"    fixed: {_q(b['fixed'])}")
         out += _row_tail(b)

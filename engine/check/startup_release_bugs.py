@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from vllm_kb.engine.check.json_arg import UNREADABLE, json_arg
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 _DEFAULT_FORMATS = (None, "", "auto", "safetensors")
@@ -75,12 +76,24 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
     config format the launch asks for) is broken in the site's release — every launch of it fails.
     A row with `config_lacks: visual` holds only for a text checkpoint: the model facts say it is not
     multimodal (config.json's `visual`/`vision_config`, or the catalog); a vision model sharing the
-    class (Qwen-VL) starts."""
+    class (Qwen-VL) starts. A row with `config_has: visual` is the mirror: it holds only for the
+    vision model (Qwen-VL: `visual` in config.json, or a catalog Qwen-VL name) launched without
+    hf_overrides naming another class; it has no fixed release (`release_bug_fixed` absent)."""
     v = try_parse(version) if version else None
     if v is None or not isinstance(arch, str) or not arch or engine.get("model_impl") == "transformers":
         return {}  # --model-impl transformers builds the Transformers backend's class, not the broken one
     for bug in (table or {}).get("model_bugs") or []:
         if bug.get("config_lacks") == "visual" and (model or {}).get("multimodal") is not False:
+            continue
+        if bug.get("config_has") == "visual":
+            over = json_arg(engine.get("hf_overrides"))
+            # overrides that name the architectures (or cannot be read) may build the vision class
+            if (model or {}).get("multimodal") is not True or over is UNREADABLE \
+                    or (isinstance(over, dict) and "architectures" in over):
+                continue
+            if bug["arch"] == arch and _affected(bug["affected"], v):
+                return {"release_bug": bug["id"], "release_bug_arch": arch,
+                        **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
             continue
         if bug["arch"] == arch and bug.get("fixed") and _affected(bug["affected"], v):
             return {"release_bug": bug["id"], "release_bug_arch": arch, "release_bug_fixed": bug["fixed"],
