@@ -48,7 +48,7 @@ def test_totals(capsys):
 
 
 # The rates reached; raise them as checks land, never lower them to make a test pass.
-RATE_PREDICTED = 0.96
+RATE_PREDICTED = 0.97
 RATE_FIX = 0.96
 MIN_FAILURES = 86
 MIN_CONTROLS = 26
