@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from typing import Any
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
@@ -64,10 +65,10 @@ def _rayjob_head_image(data, path: tuple) -> str | None:
     (ray-operator: the submitter pod only submits it; https://docs.ray.io/en/latest/cluster/kubernetes/getting-started/rayjob-quick-start.html)."""
     if path != ("spec", "entrypoint") or not isinstance(data, dict) or data.get("kind") != "RayJob":
         return None
-    node = data
+    node: Any = data
     for k in ("spec", "rayClusterSpec", "headGroupSpec", "template", "spec", "containers"):
         node = node.get(k) if isinstance(node, dict) else None
-    head = node[0] if isinstance(node, list) and node and isinstance(node[0], dict) else {}
+    head: dict = node[0] if isinstance(node, list) and node and isinstance(node[0], dict) else {}
     image = head.get("image")
     return image.strip() if isinstance(image, str) and image.strip() else None
 
