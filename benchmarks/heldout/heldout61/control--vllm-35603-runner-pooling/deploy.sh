@@ -1,0 +1,10 @@
+#!/bin/sh
+vllm serve ./models/Qwen3-VL-Embedding-8B --runner pooling \
+  --host 0.0.0.0 --port 8011 \
+  --served-model-name Qwen3-VL-Embedding-8B \
+  --trust-remote-code \
+  --max-model-len 8192 \
+  --dtype bfloat16 \
+  --tensor-parallel-size 8 \
+  --gpu-memory-utilization 0.85 \
+  --enforce-eager
