@@ -94,7 +94,9 @@ def _methods(init: Path) -> dict[str, str]:
 # compressed-tensors schemes → the scheme classes whose floor the checkpoint's layers need; FP8 W8A8
 # falls back to the weight-only W8A16-FP8 (Marlin) scheme where it exists, so its floor is the lower
 SCHEMES = {"wna16": ("CompressedTensorsWNA16",), "w8a8_int8": ("CompressedTensorsW8A8Int8",),
-           "fp8": ("CompressedTensorsW8A16Fp8", "CompressedTensorsW8A8Fp8")}
+           "fp8": ("CompressedTensorsW8A16Fp8", "CompressedTensorsW8A8Fp8"),
+           # NVFP4 weights: W4A16 itself, and the scheme a W4A4 checkpoint falls back to off Blackwell (0.9.2+)
+           "nvfp4": ("CompressedTensorsW4A16Fp4",)}
 
 
 def scan(root: Path, schemes: bool = False) -> dict[str, int]:
