@@ -8,7 +8,7 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterator
 
-from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned
+from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned, vendored_sites
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.check.hidden_args import hidden_args
@@ -333,6 +333,9 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle_range(remarks, site, cat, kb, allowed, f">={allowed[0]},<={allowed[-1]}")
     if site.launch.get("opaque"):
         cap_opaque(results, remarks)
+    # a site in a vendored framework copy: its upstream tests, or a module its version test never imports
+    vendored_sites.settle(results, remarks, site.file, ctx, [str(v) for v in allowed_releases(cat, choice)]
+                          or ([str(choice.version)] if choice.basis not in (unpinned.BASIS, "source", "none") else []))
     settle_owners(results, remarks, facts, kb)  # one cause, one owner: after every other priority rule
     items = fixables(results, remarks)
     try:
