@@ -70,6 +70,11 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
                          source=site.framework_source):
         text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version).replace("{framework_version}", site.framework_version or "")
                 .replace("{plain_server}", str(peer.get("plain_server", ""))) for lang in ("en", "zh")}
+        if f["priority"] == "P0" and site.framework_unplaced and _reads_release(f):
+            # a git commit or branch: the release the finding rests on is a guess (scan/framework_unplaced.py)
+            more = msg("finding.fw_unplaced", framework=fw.name, pin=site.framework_unplaced)
+            text = {lang: text[lang] + more[lang] for lang in ("en", "zh")}
+            f = dict(f, priority="P1", fix=[])
         fix = [(FixOp.of(x), v) for x in f.get("fix", [])
                if (v := fw.fix_value(x, site.framework_keys, site.framework_version, command)) is not None or "value_from" not in x]
         # a P0's change is what makes the launch start: safe, like a P0 rule's (schema/checks.schema.json)
@@ -79,6 +84,13 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
     dropped_said = any(c.endswith(("-removed-flag", "-legacy-key")) and f.priority == "P0" for f in out for c in [f.code])
     out += [_key_refused(site, r, fw.name) for r in framework_args.refusals(site) if r.first is not None or not dropped_said]
     return out
+
+
+def _reads_release(f: dict) -> bool:
+    """Whether a framework finding's condition reads the framework's release."""
+    from vllm_kb.engine.kb import cel
+
+    return any(p[:2] == ("framework", "version") for p in cel.compile(f["when"]).paths)
 
 
 def _key_refused(site: Site, r, name: str) -> Finding:

@@ -29,7 +29,8 @@ def is_pin_file(rel: str) -> bool:
     head, _, name = rel.rpartition("/")
     name = name.lower()
     return (
-        (name.startswith("requirements") and name.endswith((".txt", ".in")))
+        # `requirement.txt`, `requirement-dev.txt`: the singular spelling pip reads as well with -r
+        (name.startswith("requirement") and name.endswith((".txt", ".in")))
         or (name.startswith("constraints") and name.endswith(".txt"))
         or head.rpartition("/")[2].lower() == "requirements" and name.endswith((".txt", ".in"))
         or _variant_pyproject(name)

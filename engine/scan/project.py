@@ -15,7 +15,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
+from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import ansible_pins, conda_envs, entry_modules, heredoc_manifests, script_installs, install_envs, install_pins, manifest_template, peers, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
@@ -46,13 +46,13 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
     """`files` (relative to the folder `path`) are read instead of walking the tree: how an agent
     hook audits the files it just wrote with only the pins and configs around them."""
     sc = begin(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
-    for _rel, found in sites_by_file(sc, progress):
-        sc.sites += found
+    sc.sites += [s for _rel, found in sites_by_file(sc, progress) for s in found]
     sc.sites = [s for s in sc.sites if s.id not in sc.ctx.absorbed]  # read as part of another (a KServe runtime)
     sc.image_only = [s for s in sc.sites if s.launch.get("image_only")]
     sc.sites = [s for s in sc.sites if not s.launch.get("image_only")]
     entry_env.carry(sc.sites, sc.ctx)  # the GPUs a script starts a Python file on
     peers.pair_peers(sc.sites)
+    framework_unplaced.mark(sc.sites, sc.ctx)  # a framework from a git commit or branch: its release is not known
     return sc
 
 

@@ -1,0 +1,27 @@
+"""Framework sites whose framework is installed from a git commit or branch (`trl @
+git+https://github.com/huggingface/trl.git@e751a16…`) rather than a release: which release's code
+runs is not known, so nothing that holds only for some releases is taken as fact.
+
+- `site.framework_unplaced` keeps the pin as written; the framework's own P0 findings that read the
+  release are said at P1 (engine/check/catalog_findings.py);
+- the engine arguments the framework hard-codes only in some releases (`fixed` entries with
+  `versions`, e.g. TRL's max_num_batched_tokens=4096 from 0.19.0) are dropped: an unknown release
+  is otherwise read as the newest, and a P0 (L17) would rest on that guess.
+
+A release tag (`@v0.19.0`) gives the pin its version and is a release like any other."""
+from __future__ import annotations
+
+from vllm_kb.engine.kb import frameworks
+
+
+def mark(sites: list, ctx) -> None:
+    for site in sites:
+        if site.framework in (None, "none") or site.framework_version:
+            continue
+        fw = frameworks.get(site.framework)
+        pin = ctx.framework_pin(site.file, fw.package)
+        if pin is None or getattr(pin, "source", "") != "git" or pin.exact:
+            continue
+        site.framework_unplaced = pin.text
+        every_release = {f["arg"] for f in fw.raw.get("fixed", []) if not f.get("versions")}
+        site.fixed = {k: v for k, v in site.fixed.items() if k in every_release}

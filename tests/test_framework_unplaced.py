@@ -1,0 +1,48 @@
+"""A framework installed from a git commit or branch whose release cannot be placed
+(engine/scan/framework_unplaced.py): nothing that rests on a guessed release is a P0.
+Real case: tests/realcases/framework-git-commit--tinyzero-trl-control."""
+import textwrap
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.scan.pins import is_pin_file
+
+TRL_COMMIT = "trl @ git+https://github.com/huggingface/trl.git@e751a16df56e70190fb94bed4a2035eec3303777"
+RECIPE = """\
+    model_name_or_path: Qwen/Qwen2.5-3B-Instruct
+    max_prompt_length: 256
+    max_completion_length: 1024
+    use_vllm: true
+    vllm_device: "cuda:3"
+    """
+
+
+def _audit(tmp_path, req_name: str, trl: str):
+    files = {req_name: f"transformers==4.49.0\n{trl}\nvllm==0.7.2\n", "recipes/grpo.yaml": RECIPE,
+             "train.sh": "accelerate launch src/grpo.py --config recipes/grpo.yaml\n"}
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+    return next(s for s in audit(tmp_path, gpu="A100-80GB").sites if s.site.framework == "trl")
+
+
+def test_the_singular_requirement_file_is_read():
+    assert is_pin_file("requirement.txt") and is_pin_file("deps/requirement-dev.txt") and is_pin_file("requirements.txt")
+    assert not is_pin_file("requirement.md")
+
+
+def test_a_git_commit_gives_no_release_dependent_p0(tmp_path):
+    sr = _audit(tmp_path, "requirement.txt", TRL_COMMIT)
+    assert sr.site.framework_unplaced.startswith("trl @ git+")
+    assert "max_num_batched_tokens" not in sr.site.fixed  # TRL hard-codes 4096 only from 0.19.0 (L17)
+    legacy = [f for f in sr.remarks if f.code == "trl-legacy-key"]
+    assert legacy and all(f.priority == "P1" for f in legacy) and "e751a16" in legacy[0].message["zh"]
+    assert not [f for f in sr.remarks if f.priority == "P0"]
+    assert not [r for r in sr.results if r.priority == "P0"]
+    l43 = next(r for r in sr.results if r.check.id == "L43")
+    assert l43.priority == "P1" and "0.16.1 … 0.17.0" in l43.reason_text("en")
+
+
+def test_without_any_trl_pin_the_newest_release_still_decides(tmp_path):
+    sr = _audit(tmp_path, "requirement.txt", "trl")
+    assert not sr.site.framework_unplaced and sr.site.fixed.get("max_num_batched_tokens") == 4096
