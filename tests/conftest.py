@@ -6,6 +6,10 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
+# The audited projects are data, never tests to collect: a realcase may carry a framework's own
+# test files (the vendored verl of vendored-framework--tfgame-verl-spmd-gated-control), which import vLLM.
+collect_ignore_glob = ["realcases/*", "realworld/*", "fixtures/*", "data/*"]
+
 
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch):
