@@ -45,3 +45,14 @@ def test_the_checkout_cli_file_under_a_launcher_is_a_site(tmp_path, launcher):
         "    --vllm_mode colocate --vllm_max_model_len 2048 --vllm_tensor_parallel_size 4\n")
     (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
     assert sr.site.kind == "swift rlhf" and sr.site.settings["tensor_parallel_size"].value == 4
+
+
+@pytest.mark.parametrize("launcher", ["torchrun --nproc_per_node 4 -m", "torchrun --module", "python -m torch.distributed.run -m"])
+def test_the_cli_module_under_a_launcher_is_a_site(tmp_path, launcher):
+    """torchrun's -m/--module is a switch: the script after it is a module (heldout62: PRL-addENV's
+    `torchrun … -m swift.cli.rlhf`, two sites the audit did not read)."""
+    (tmp_path / "requirements.txt").write_text("ms-swift==3.10.2\nvllm==0.11.0\n")
+    (tmp_path / "train.sh").write_text(
+        f"{launcher} swift.cli.rlhf --rlhf_type grpo --model Qwen/Qwen2.5-7B --use_vllm true --vllm_tensor_parallel_size 2\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
+    assert sr.site.kind == "swift rlhf" and sr.site.settings["tensor_parallel_size"].value == 2

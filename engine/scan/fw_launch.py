@@ -89,7 +89,7 @@ def _launcher(words: list[Word], vals: list, j: int, env, program: int, ctx, rel
     to the module or script it runs."""
     n = len(vals)
     while j < n and (vals[j] if vals[j] is not None else words[j].raw or "").startswith("-"):
-        if vals[j] == "--module" and j + 1 < n:
+        if vals[j] in ("--module", "-m") and j + 1 < n:  # torchrun -m/--module: the script is a module
             return _module(vals[j + 1] or "", j + 2, env, program, ctx, rel)
         v = vals[j] if vals[j] is not None else words[j].raw or ""
         j += 1 if "=" in v or j + 1 >= n or (vals[j + 1] or "").startswith("-") else 2
