@@ -15,13 +15,11 @@ whose URL is not written where the audit reads it (`OpenAI()` with OPENAI_BASE_U
 with a project that has one HTTP server."""
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from vllm_kb.engine.scan.agent_clients import served_elsewhere
+from vllm_kb.engine.scan.agent_clients import URL, public
 
-_URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*)://(?:[^@/]*@)?(?P<host>\[[^\]]*\]|[^:/?#]+)(?::(?P<port>\d+))?", re.I)
 _DEFAULT_PORT = 8000  # vLLM's frontend (`--port`), every release
 _SERVERS = ("vllm serve", "api_server")
 _SERVER_FRAMEWORKS = ("trl", "ms-swift")
@@ -29,7 +27,7 @@ _SERVER_FRAMEWORKS = ("trl", "ms-swift")
 
 def endpoint(url: str | None) -> tuple[str, int] | None:
     """(host, port) of a URL; None when it is not one, or its port is a variable."""
-    m = _URL.match((url or "").strip())
+    m = URL.match((url or "").strip())
     if not m or "$" in m.group("host") or "{" in m.group("host"):
         return None
     port = m.group("port")
@@ -161,7 +159,7 @@ def _reached(client, servers: list[Server], names: set[str]) -> tuple[Server | N
     if client.url is None:  # the URL is not written here: only the project's one server can be meant
         return (servers[0], client.where) if len(servers) == 1 else (None, "")
     ep = endpoint(client.url)
-    if ep is None or served_elsewhere(client.url):
+    if ep is None or public(ep[0]):
         return None, ""
     host, port = ep
     first = host.split(".")[0]

@@ -15,7 +15,8 @@ _FILES = {"opencode.json": "baseURL", "opencode.jsonc": "baseURL", "crush.json":
 _PUBLIC = re.compile(r"(?:^|\.)(?:openai\.com|openrouter\.ai|anthropic\.com|groq\.com|together\.(?:xyz|ai)|deepseek\.com|"
                      r"googleapis\.com|azure\.com|mistral\.ai|fireworks\.ai|x\.ai|cerebras\.ai|moonshot\.(?:cn|ai)|"
                      r"dashscope\.aliyuncs\.com|bigmodel\.cn|siliconflow\.cn)$", re.I)
-_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/]*@)?(\[[^\]]*\]|[^:/?#]+)", re.I)
+# scheme://[user@]host[:port]: the server a client's URL names (engine/check/endpoints.py pairs by it)
+URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*)://(?:[^@/]*@)?(?P<host>\[[^\]]*\]|[^:/?#]+)(?::(?P<port>\d+))?", re.I)
 
 
 def _jsonc(text: str):
@@ -52,8 +53,13 @@ def _jsonc(text: str):
 
 def served_elsewhere(url: str) -> bool:
     """The URL names a public API (OpenAI, OpenRouter …), never a server of the project."""
-    m = _HOST.match(url.strip())
-    return bool(m and _PUBLIC.search(m.group(1)))
+    m = URL.match(url.strip())
+    return bool(m and public(m.group("host")))
+
+
+def public(host: str) -> bool:
+    """A public API's host name (OpenAI, OpenRouter …)."""
+    return _PUBLIC.search(host) is not None
 
 
 def _providers(doc: dict, key: str):

@@ -10,6 +10,8 @@ import ast
 _CLIENTS = frozenset({"OpenAI", "AsyncOpenAI", "AzureOpenAI", "AsyncAzureOpenAI", "ChatOpenAI", "OpenAIChatCompletionsModel",
                       "OpenAILike", "ChatOpenAICompatible"})
 _URL_KEYS = ("base_url", "openai_api_base", "api_base")
+# the methods a client calls on `….completions` (chat or text) that send a request
+_COMPLETION_METHODS = frozenset({"create", "acreate", "stream", "parse"})
 
 
 def _name(node: ast.AST) -> str | None:
@@ -19,6 +21,11 @@ def _name(node: ast.AST) -> str | None:
 
 def _callee(call: ast.Call) -> str | None:
     return _name(call.func)
+
+
+def is_completion_call(func: ast.Attribute) -> bool:
+    """A call's target `client.chat.completions.create` (and the like): a request to a completions route."""
+    return func.attr in _COMPLETION_METHODS and "completions" in ast.unparse(func.value)
 
 
 def constants(tree: ast.Module) -> dict[str, str]:
@@ -50,28 +57,30 @@ class FileURLs:
         consts = constants(tree)
         self.by_var: dict[str, str | None] = {}
         urls: set[str | None] = set()
+        clients: list[ast.Call] = []
+        targets: dict[int, list[ast.expr]] = {}  # id of an assigned value → what it is assigned to
         for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or _callee(node) not in _CLIENTS:
-                continue
-            kw = {k.arg: k.value for k in node.keywords if k.arg}
+            if isinstance(node, ast.Call) and _callee(node) in _CLIENTS:
+                clients.append(node)
+            elif isinstance(node, ast.Assign):
+                targets.setdefault(id(node.value), []).extend(node.targets)
+                # openai.base_url = "…" / openai.api_base = "…": the module's default client
+                if any(isinstance(t, ast.Attribute) and t.attr in ("base_url", "api_base") and _name(t.value) == "openai"
+                       for t in node.targets):
+                    urls.add(text_of(node.value, consts))
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                targets.setdefault(id(node.value), []).append(node.target)
+        for call in clients:
+            kw = {k.arg: k.value for k in call.keywords if k.arg}
             key = next((k for k in _URL_KEYS if k in kw), None)
             url = text_of(kw[key], consts) if key else None
-            if key is not None or _callee(node) != "OpenAIChatCompletionsModel":  # a model wraps a client: it adds none
+            if key is not None or _callee(call) != "OpenAIChatCompletionsModel":  # a model wraps a client: it adds none
                 urls.add(url)
-            self._assigned(tree, node, url)
-        for node in ast.walk(tree):  # openai.base_url = "…" / openai.api_base = "…": the module's default client
-            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr in ("base_url", "api_base")
-                                                    and _name(t.value) == "openai" for t in node.targets):
-                urls.add(text_of(node.value, consts))
+            for t in targets.get(id(call), []):
+                if (n := _name(t)) is not None:
+                    # two clients under one name with different URLs: not told apart
+                    self.by_var[n] = url if self.by_var.get(n, url) == url else None
         self.only = next(iter(urls)) if len(urls) == 1 else None
-
-    def _assigned(self, tree: ast.Module, call: ast.Call, url: str | None) -> None:
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is call:
-                for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
-                    if (n := _name(t)) is not None:
-                        # two clients under one name with different URLs: not told apart
-                        self.by_var[n] = url if self.by_var.get(n, url) == url else None
 
     def of(self, target: ast.AST) -> str | None:
         """The URL of the client a call's target (`client.chat.completions`, `llm`) hangs from."""

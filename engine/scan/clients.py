@@ -9,10 +9,9 @@ import re
 from typing import NamedTuple
 
 from vllm_kb.engine.scan.agent_clients import agent_client_urls
-from vllm_kb.engine.scan.client_urls import FileURLs
+from vllm_kb.engine.scan.client_urls import FileURLs, is_completion_call
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 
-_CALLS = frozenset({"create", "acreate", "stream", "parse"})
 _KEYWORD = re.compile(r"tool(?:s|_choice)(?:[ \t\f\r\n]|\\|#[^\n]*)*=(?!=)")
 
 
@@ -71,9 +70,9 @@ def tool_client_urls(ctx: ScanContext, files: list[str]) -> list[Client]:
             continue
         urls = FileURLs(tree)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CALLS:
-                if _auto_tools(node) and "completions" in ast.unparse(node.func.value):
-                    out.append(Client(f"{rel}:{node.lineno}", urls.of(node.func.value)))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_completion_call(node.func) \
+                    and _auto_tools(node):
+                out.append(Client(f"{rel}:{node.lineno}", urls.of(node.func.value)))
     return out
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 import ast
 from typing import NamedTuple
 
-from vllm_kb.engine.scan.client_urls import FileURLs, constants, text_of
+from vllm_kb.engine.scan.client_urls import FileURLs, constants, is_completion_call, text_of
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 
-_CALLS = frozenset({"create", "acreate", "stream", "parse"})
 _POSTS = frozenset({"post", "request"})
 _ROUTES = ("/v1/chat/completions", "/v1/completions")
 
@@ -37,18 +36,20 @@ def model_clients(ctx: ScanContext, files: list[str]) -> list[ModelClient]:
             tree = parse_python(text, rel)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
-        consts, urls = constants(tree), None
+        consts, urls, dicts = constants(tree), None, None
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
                 continue
-            if node.func.attr in _CALLS and "completions" in ast.unparse(node.func.value):
+            if is_completion_call(node.func):
                 kw = {k.arg: k.value for k in node.keywords if k.arg}
                 model, most = text_of(kw.get("model"), consts), _number(kw.get("max_completion_tokens", kw.get("max_tokens")))
                 if model or most:
                     urls = urls or FileURLs(tree)
                     out.append(ModelClient(f"{rel}:{node.lineno}", urls.of(node.func.value), model, most))
-            elif node.func.attr in _POSTS and (hit := _post(node, consts, _dicts(tree))) is not None:
-                out.append(ModelClient(f"{rel}:{node.lineno}", *hit))
+            elif node.func.attr in _POSTS:
+                dicts = _dicts(tree) if dicts is None else dicts  # the file's request bodies, read once
+                if (hit := _post(node, consts, dicts)) is not None:
+                    out.append(ModelClient(f"{rel}:{node.lineno}", *hit))
     return out
 
 
