@@ -91,7 +91,15 @@ class SiteReports:
 
     def __init__(self, prepared: list, kb: Knowledge, cat, sc, progress: Callable[[str, int], None] | None):
         self.prepared, self.kb, self.cat, self.sc, self.progress = prepared, kb, cat, sc, progress
-        self.pins = sc.pins + sc.ctx.dependency_pins  # one list for every site: _fresh_install answers once for it
+        self.pins = sc.pins + sc.ctx.dependency_pins
+        self._bounded: bool | None = None
+
+    def bounded(self) -> bool:
+        """Whether a project pin bounds the install (_bounded): the same for every site of the root,
+        asked once, and only when an unpinned site needs it (a thousand such sites asked it a thousand times)."""
+        if self._bounded is None:
+            self._bounded = _bounded(self.pins)
+        return self._bounded
 
     def __len__(self) -> int:
         return len(self.prepared)
@@ -100,7 +108,7 @@ class SiteReports:
         site, choice, facts = self.prepared[i]
         self.prepared[i] = None  # the report holds what is still needed; a streamed report lets it go
         try:
-            return _site_report(site, choice, facts, self.kb, self.cat, self.sc.ctx, self.pins)
+            return _site_report(site, choice, facts, self.kb, self.cat, self.sc.ctx, self.pins, self.bounded)
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
             self.sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
             return None
@@ -259,29 +267,24 @@ def _built_from_source(site: Site, ctx: ScanContext) -> bool:
     return any("/".join(parts[:depth]) in ctx.source_built for depth in range(len(parts), -1, -1))
 
 
-def _fresh_install(site: Site, choice, pins: list, ctx: ScanContext | None = None) -> bool:
+def _fresh_install(site: Site, choice, bounded: Callable[[], bool]) -> bool:
     """Nothing holds the site's install back from the newest release: no vLLM pin, image or install,
-    no framework driving it and no pin of a framework or serving package that declares a vLLM range."""
+    no framework driving it and no pin of a framework or serving package that declares a vLLM range
+    (`bounded`: SiteReports.bounded)."""
     if choice.basis != "none" or site.framework != "none":
         return False
-    return not _bounded(pins, ctx)
+    return not bounded()
 
 
-def _bounded(pins: list, ctx: ScanContext | None) -> bool:
-    """Whether a pin of the project (its pins and dependency pins: the same for every site of one
-    root) is a framework's or serving package's that declares a vLLM range; answered once per audit's
-    root, on its context (a tree of a thousand unpinned sites asked it a thousand times)."""
-    held = ctx.__dict__.get("_bounded") if ctx is not None else None
-    if ctx is not None and held is not None and held[0] == ctx.root and held[1] is pins:
-        return held[2]
+def _bounded(pins: list) -> bool:
+    """Whether a pin of the project (its pins and dependency pins) is a framework's or serving
+    package's that declares a vLLM range."""
     bounding = {r.framework for r in compat.rows()} | set(requirement.HOST_PACKAGES)
-    got = any(p.package in bounding for p in pins)
-    if ctx is not None:
-        ctx.__dict__["_bounded"] = (ctx.root, pins, got)
-    return got
+    return any(p.package in bounding for p in pins)
 
 
-def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list) -> SiteReport:
+def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanContext, pins: list,
+                 bounded: Callable[[], bool]) -> SiteReport:
     resolved = cat.resolve(choice.version)
     # an argument sized by the GPUs the process sees is known once --gpu says how many there are
     unresolved = {n: f"{s.key or n} = {s.raw} ({s.where})" for n, s in site.settings.items()
@@ -320,7 +323,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         # an untagged image, a source build (engine/scan/source_pins.py), or no pin, image or install
         # anywhere (the release that runs is the user's): a P0 of some releases only is not certain
         why = {"none": "unpinned", "source": "source"}.get(choice.basis, "untagged")
-        unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none", fresh=_fresh_install(site, choice, pins, ctx),
+        unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none", fresh=_fresh_install(site, choice, bounded),
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
     elif between is not None:  # a version no release has, or an image beside: options and values of either release

@@ -153,7 +153,6 @@ def test_fresh_install_is_answered_once_per_root_with_the_same_verdicts(tmp_path
     cached = verdicts()
     assert len(calls) == 1 and len(cached) == 6
     assert {p for _, s, p in cached if s == "disable_log_requests"} == {"P0"}
-    uncached = audit_mod._bounded
-    monkeypatch.setattr(audit_mod, "_bounded", lambda pins, ctx: uncached(pins, None))  # asked per site, as before
+    monkeypatch.setattr(audit_mod.SiteReports, "bounded", lambda self: audit_mod._bounded(self.pins))  # asked per site, as before
     calls.clear()
     assert verdicts() == cached and len(calls) == 3
