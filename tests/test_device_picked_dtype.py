@@ -1,7 +1,7 @@
 """LLaMA-Factory 0.7's infer_optim_dtype, resolved per vLLM release: torch 2.3+ (vLLM 0.4.2's pin)
 answers is_bf16_supported() with True on a V100 too (pytorch#115924), so a bfloat16 checkpoint goes
 to vLLM as bfloat16 there; under 0.4.1's torch 2.2.1 it goes as float16."""
-from vllm_kb.engine.check.startup_facts import DEVICE_PICKED, device_picked_dtype
+from vllm_kb.engine.check.startup_dtype import DEVICE_PICKED, device_picked_dtype
 
 V100, A100 = {"compute_capability": 7.0}, {"compute_capability": 8.0}
 BF16 = {"torch_dtype": "bfloat16"}

@@ -4,7 +4,7 @@ the nearest tensor-parallel size L1 proposes."""
 from __future__ import annotations
 
 from vllm_kb.engine.check import memory
-from vllm_kb.engine.check.startup_facts import _parallel
+from vllm_kb.engine.check.startup_parallel import parallel_facts
 from vllm_kb.engine.kb import hardware, knowledge, models
 
 KB = knowledge.load()
@@ -47,6 +47,6 @@ def test_plenty_of_room_is_not_near_zero():
 
 def test_tp_fit_goes_up_when_the_gpus_allow_it():
     model = {"hidden_size": 8192, "num_attention_heads": 64, "num_key_value_heads": 8}
-    assert _parallel(model, {"tensor_parallel_size": 3}, {"count": 4})["tp_fit"] == 4
-    assert _parallel(model, {"tensor_parallel_size": 3}, {"count": 3})["tp_fit"] == 2
-    assert _parallel(model, {"tensor_parallel_size": 3}, {})["tp_fit"] == 2
+    assert parallel_facts(model, {"tensor_parallel_size": 3}, {"count": 4})["tp_fit"] == 4
+    assert parallel_facts(model, {"tensor_parallel_size": 3}, {"count": 3})["tp_fit"] == 2
+    assert parallel_facts(model, {"tensor_parallel_size": 3}, {})["tp_fit"] == 2

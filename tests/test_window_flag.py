@@ -2,7 +2,7 @@
 0.4.3 (knowledge/vllm/startup.yaml lengths.window_flag_capped; _get_and_verify_max_len)."""
 from __future__ import annotations
 
-from vllm_kb.engine.check.startup_facts import window_capped
+from vllm_kb.engine.check.startup_lengths import window_capped
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.kb.models import model_facts
 

@@ -14,7 +14,9 @@ from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
 from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
-from vllm_kb.engine.check.startup_facts import device_picked_dtype, startup_facts, window_capped
+from vllm_kb.engine.check.startup_dtype import device_picked_dtype
+from vllm_kb.engine.check.startup_facts import startup_facts
+from vllm_kb.engine.check.startup_lengths import window_capped
 from vllm_kb.engine.check.startup_task import pooling_keeps_kv, pools_natively
 from vllm_kb.engine.check.tool_caps import passed_by_tool, sized_by_tool
 from vllm_kb.engine.kb.catalog import Catalog
