@@ -80,8 +80,8 @@ def test_the_reports_diff_shows_both_removals_and_fix_writes_the_same_bytes(tmp_
     ('args: [\n  "--model", "m",\n  "--swap-space", "8",\n  "--enforce-eager"\n]\n', ['"--swap-space", "8"', '"--enforce-eager"']),
 ])
 def test_overlapping_flow_list_removals_are_one_removal_as_the_passes_make_it(text, drop):
-    # yaml_edits.flow_cut: an entry before the last takes the comma after it, the last the comma before it
-    from vllm_kb.engine.fix.yaml_edits import flow_cut
+    # flow_edits.flow_cut: an entry before the last takes the comma after it, the last the comma before it
+    from vllm_kb.engine.fix.flow_edits import flow_cut
 
     together = edits.apply(text, [flow_cut(text, *_span(text, w)) for w in drop])
     one_by_one = text

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from vllm_kb.engine.fix import yaml_edits
+from vllm_kb.engine.fix import flow_edits, yaml_edits
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.syntax import CRD_FIELDS, PRODUCTION_STACK_KEYS, crd_field, worker_env_value
@@ -109,7 +109,7 @@ def _replace(text: str, p: dict, new: str) -> list[TextEdit] | None:
 def _remove(text: str, where: list[dict]) -> list[TextEdit] | None:
     """Remove contiguous items of one list."""
     if all("json" in p for p in where):
-        return [yaml_edits.flow_cut(text, where[0]["json"][0], where[-1]["json"][1])]
+        return [flow_edits.flow_cut(text, where[0]["json"][0], where[-1]["json"][1])]
     if not all("yaml" in p for p in where):
         return None
     d, first = _yaml(text, where[0])
@@ -129,7 +129,7 @@ def _append(text: str, at: dict | None, tokens: list[str]) -> list[TextEdit] | N
             return [TextEdit(pos, pos, lits, ("flow", pos), strict=True)]  # a second item waits: it needs a comma
         ls = text.rfind("\n", 0, pos) + 1
         first = next((m.start() for m in _QUOTE.finditer(text, ls, pos)), pos)
-        return [TextEdit(pos, pos, yaml_edits.flow_gap(text, first, pos) + lits, strict=True)]
+        return [TextEdit(pos, pos, flow_edits.flow_gap(text, first, pos) + lits, strict=True)]
     d, path = _yaml(text, at)
     if d is None:
         return None

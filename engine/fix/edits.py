@@ -24,7 +24,7 @@ class TextEdit:
     # An insertion that belongs exactly where it is (after a list's last item): when another edit
     # removes the text around it, the two conflict and the insertion waits for the next pass.
     strict: bool = False
-    # A removal that knows how to place itself (remove_words, yaml_edits.flow_cut: (place, separators)):
+    # A removal that knows how to place itself (remove_words, flow_edits.flow_cut: (place, separators)):
     # two that overlap on what lies between them are one removal of all they remove, placed the same
     # way, as --fix's next pass would have made it (_merge_removals).
     merge: tuple | None = None

@@ -9,7 +9,7 @@ import re
 import shlex
 
 from vllm_kb.engine.fix import edits as edits_mod
-from vllm_kb.engine.fix import yaml_edits
+from vllm_kb.engine.fix import yaml_edits, yaml_scalars
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.deploy_edits import deploy_edit, deploy_rename
 from vllm_kb.engine.fix.edits import TextEdit
@@ -283,7 +283,7 @@ def _rename_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
             return None
         a, b = node.key
         quoted = text[a:a + 1] in ("'", '"')
-        return [TextEdit(a, b, json.dumps(ch.key) if quoted or d.json else yaml_edits.key(ch.key))]  # type: ignore[union-attr]
+        return [TextEdit(a, b, json.dumps(ch.key) if quoted or d.json else yaml_scalars.key(ch.key))]  # type: ignore[union-attr]
     if s.syntax == "python-call" and s.pos and "item" in s.pos:
         a, b = s.pos["item"][0], s.pos["value"][0]
         m = re.search(r"(?<![\w])" + re.escape(old) + r"(?![\w])", text[a:b])

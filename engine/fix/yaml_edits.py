@@ -7,16 +7,14 @@ entry sharing its line with another): that change is then left for a person."""
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from typing import Any
 
 from vllm_kb.engine.fix.edits import TextEdit
+from vllm_kb.engine.fix.flow_edits import flow_cut, flow_gap
+from vllm_kb.engine.fix.yaml_scalars import key, scalar
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.yamlpos import DocPositions, Node, json_positions
-
-_PLAIN = re.compile(r"[A-Za-z0-9_./@+-][A-Za-z0-9_./@:+= -]*")
-_RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"}
 
 
 @lru_cache(maxsize=64)
@@ -35,62 +33,6 @@ def docs(text: str) -> tuple[DocPositions, ...] | None:
 def doc(text: str, index: int = 0) -> DocPositions | None:
     got = docs(text)
     return got[index] if got is not None and 0 <= index < len(got) else None
-
-
-# --- literals ---------------------------------------------------------------------------------
-
-def scalar(v: Any, like: Node | None = None, js: bool = False) -> str:
-    """A value as YAML text, in the quoting the value it replaces used when that still reads back
-    the same; as JSON in a JSON file."""
-    if js:
-        if isinstance(v, float) and v.is_integer():  # novermin (float.is_integer, not int.is_integer)
-            v = int(v)
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, bool):
-        word = "true" if v else "false"
-        old = str(like.value) if like is not None and like.kind == "scalar" and not like.style else ""
-        if old.lower() in ("true", "false"):  # True / TRUE as the file writes them
-            return word.upper() if old.isupper() else word.capitalize() if old[0].isupper() else word
-        return word
-    if v is None:
-        return "null"
-    if isinstance(v, float) and v.is_integer():  # novermin (float.is_integer, not int.is_integer)
-        v = int(v)
-    if isinstance(v, (int, float)):
-        return str(v)
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{key(str(k))}: {scalar(x)}" for k, x in v.items()) + "}"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(scalar(x) for x in v) + "]"
-    s = str(v)
-    style = like.style if like is not None and like.kind == "scalar" else ""
-    if style == "'" and "\n" not in s and _printable(s):
-        return "'" + s.replace("'", "''") + "'"
-    if style == '"' or not _plain_ok(s):
-        return json.dumps(s, ensure_ascii=False)
-    return s
-
-
-def key(k: str) -> str:
-    return k if _plain_ok(k) and ":" not in k and " " not in k else json.dumps(k, ensure_ascii=False)
-
-
-def _printable(s: str) -> bool:
-    return all(c == "\t" or (ord(c) >= 0x20 and not 0x7F <= ord(c) <= 0x9F) for c in s)
-
-
-def _plain_ok(s: str) -> bool:
-    """Whether `s` written plain reads back as the same string."""
-    if not s or not _PLAIN.fullmatch(s) or s != s.strip() or s.lower() in _RESERVED or ": " in s or " #" in s:
-        return False
-    if s.startswith(("-", "?", ":")) and (len(s) == 1 or s[1] in " \t"):
-        return False
-    try:
-        import yaml
-
-        return yaml.safe_load(s) == s
-    except Exception:  # noqa: BLE001 — anything odd is quoted
-        return False
 
 
 # --- text helpers -----------------------------------------------------------------------------
@@ -330,41 +272,6 @@ def _line_cut(text: str, ls: int, start: int, end: int) -> TextEdit:
     if nxt is None and ls > 0:
         return TextEdit(ls - 1 - (text[ls - 2:ls - 1] == "\r"), stop, "")  # the last line: take the break before it
     return TextEdit(ls, stop, "")
-
-
-_GAP = r"(?:[ \t\r\n]|\\\r?\n)*"  # blanks, line breaks and a Dockerfile's `\` continuations
-
-
-def flow_gap(text: str, start: int, end: int) -> str:
-    """What goes between the last item of a […] list (text[start:end], or an item starting at
-    `start` on that line) and a new one: `, ` when items share lines; a line break and the same
-    indent when they are one per line (through a backslash in a Dockerfile, whose instruction
-    goes on past it)."""
-    ls = text.rfind("\n", 0, start) + 1
-    if ls == 0 or text[ls:start].strip() or "," in text[start:end]:
-        return ", "
-    prev = text[text.rfind("\n", 0, ls - 1) + 1:ls - 1].rstrip()
-    indent = text[ls:start]
-    if prev.endswith("\\") and prev[:-1].rstrip().endswith(","):
-        return f", \\\n{indent}"
-    return f",\n{indent}" if prev.endswith(",") else ", "
-
-
-def flow_cut(text: str, start: int, end: int) -> TextEdit:
-    """An entry of […] or {…} with the comma that separates it from a neighbour, and the line
-    breaks (a Dockerfile's backslash continuations too) up to that neighbour: no line is left empty."""
-    m = re.compile(_GAP + "," + _GAP).match(text, end)
-    if m:
-        return TextEdit(start, m.end(), "", merge=_FLOW)
-    b = start
-    while b > 0 and (text[b - 1] in " \t\r\n" or (text[b - 1] == "\\" and text[b:b + 1] in ("\n", "\r"))):
-        b -= 1
-    if b > 0 and text[b - 1] == ",":
-        return TextEdit(b - 1, end, "", merge=_FLOW)
-    return TextEdit(start, end, "", merge=_FLOW)
-
-
-_FLOW = (flow_cut, ",")  # how a removal of flow entries is placed again (engine/fix/edits.py _merge_removals)
 
 
 def _empty_marker(text: str, key_end: int, marker: str, d: DocPositions, path: tuple) -> TextEdit:
