@@ -31,6 +31,12 @@ release holds the rule when one file has it, and the rule cites the first line o
                    instead: no refusal where it is
   fp8_block_no_marlin   Fp8LinearMethod turns Marlin off for block-FP8 checkpoints ("Marlin doesn't
                    support block-wise fp8"): block FP8 takes Marlin on those GPUs only outside it
+  minicpmv_vision_quant MiniCPM-V 2.5+ builds its SigLIP tower (Idefics2VisionTransformer, prefix vpm)
+                   with the checkpoint's quant_config: the tower's layers meet the same checks
+  awq_stored_dtypes     AWQ reads the safetensors' dtypes when modules_to_not_convert is empty and
+                   leaves the layers stored in 16 bits unquantized (maybe_update_config): whether a
+                   vision tower is quantized is then the weight files', not config.json's
+  gptq_stored_dtypes    GPTQ Marlin likewise (modules_in_block_to_quantize from the stored dtypes)
 
 Usage:
   python tools/vllm_quant_alignment.py --source /work/sdists/src -o knowledge/vllm/quant_alignment.yaml
@@ -61,9 +67,15 @@ MARKERS: dict[str, tuple[tuple[str, ...], str]] = {
     "fp8_marlin": ((f"{Q}/utils/marlin_utils_fp8.py",), "def prepare_fp8_layer_for_marlin("),
     "fp8_marlin_pads": ((f"{Q}/utils/marlin_utils_fp8.py",), "marlin_padded_nk("),
     "fp8_block_no_marlin": ((f"{Q}/fp8.py",), "Marlin doesn't support block-wise fp8"),
+    "minicpmv_vision_quant": (("vllm/model_executor/models/minicpmv.py",),
+                              r"Idefics2VisionTransformer\(\s*config\.vision_config,\s*quant_config=quant_config"),
+    "awq_stored_dtypes": ((f"{Q}/awq_marlin.py", f"{Q}/auto_awq.py"), "def maybe_update_config("),
+    "gptq_stored_dtypes": ((f"{Q}/gptq_marlin.py", f"{Q}/auto_gptq.py"), "def maybe_update_config("),
 }
 # gptq_marlin_direct: the call inside create_weights, not the import (a line that is only a name)
 _CALL_ONLY = {"gptq_marlin_direct"}
+# markers that span lines (a call's arguments): a regular expression over the whole file
+_MULTILINE = {"minicpmv_vision_quant"}
 
 
 def vkey(v: str) -> tuple[int, ...]:
@@ -75,6 +87,12 @@ def find(root: Path, rule: str) -> tuple[str, int] | None:
     for rel in files:
         f = root / rel
         if not f.is_file():
+            continue
+        if rule in _MULTILINE:
+            text = f.read_text(encoding="utf-8", errors="replace")
+            m = re.search(marker, text)
+            if m:
+                return rel, text.count("\n", 0, m.start()) + 1
             continue
         for i, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if marker in line and (rule not in _CALL_ONLY or line.strip().startswith(marker)):

@@ -21,6 +21,7 @@ import math
 from typing import Any
 
 from vllm_kb.engine.check.startup_quant import min_capability
+from vllm_kb.engine.check.startup_quant_vision import TOWERS, in_span, vision_hit
 from vllm_kb.engine.kb.model_arith import has_dense_mlp
 from vllm_kb.engine.kb.versions import Version, try_parse
 
@@ -34,14 +35,7 @@ def _int(v) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
 
 
-def _in(table: dict, rule: str, version: str) -> bool:
-    v = try_parse(version)
-    if v is None:
-        return False
-    for a, b in table["rules"][rule]["spans"]:
-        if not v < Version(a) and not Version(b) < v:
-            return True
-    return False
+_in = in_span  # whether the release lies in one of the rule's spans
 
 
 def layers(model: dict) -> list[tuple[str, int, str]]:
@@ -256,7 +250,16 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
         other = _first(model, marlin or model["quant_method"], tp, ep, table, version)
         if plain and other and plain[3][4] and other[3][4]:
             kernel = model["quant_method"]
+        elif not plain and not other:  # the language model passes both: the vision tower may not
+            plain = vision_hit(model, model["quant_method"], table, version)
+            other = vision_hit(model, marlin or model["quant_method"], table, version)
+            if plain and other and plain[3][4] and other[3][4]:
+                kernel = model["quant_method"]
     hit = named["hit"] if named else _first(model, kernel, tp, ep, table, version) if kernel else None
+    # a tower built quantized fails at its full width, so at every TP: no TP or kernel switch helps
+    vision = vision_hit(model, kernel, table, version) if own and kernel else None
+    if vision and hit is None:
+        hit = vision
     if hit is None and marlin8:  # a block FP8 checkpoint's blocks first (create_weights), then the repack
         kernel, hit = "fp8_marlin", _first(model, "fp8_marlin", tp, ep, table, version)
     if kernel is None:
@@ -269,6 +272,10 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
                qtp_rule=rule, qtp_certain=certain)
     if named:
         res["qtp_widths_from"] = str(model.get("dims_from") or model.get("arch_source"))
+    if kind == "vision":
+        res["qtp_vision"] = TOWERS[model["architecture"]][0]
+    if vision:
+        return res
     plain = model["quant_method"] if kernel in ("awq_marlin", "gptq_marlin") else None
     if plain and own and (model.get("quant_group_size") or 0) > 0 and str(engine.get("dtype") or "").lower() not in ("bfloat16", "bf16") \
             and _first(model, plain, tp, ep, table, version, even=True) is None:

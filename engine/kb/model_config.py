@@ -147,6 +147,10 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         kept = coverage(quant)
         if kept:
             facts["quant_unquantized"] = kept
+        facts.pop("quant_skip_modules", None)
+        skips = _skip_modules(quant)
+        if skips:
+            facts["quant_skip_modules"] = skips
     elif quant is None:
         facts["quantized"] = False
         facts["quant_source"] = "config"
@@ -156,6 +160,15 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
     tok = (tokenizer or {}).get("model_max_length")
     if isinstance(tok, (int, float)) and not isinstance(tok, bool) and 0 < tok < 1 << 40:
         facts["tokenizer_max_len"] = int(tok)
+
+
+def _skip_modules(quant: dict) -> list[str]:
+    """The module names AWQ leaves unquantized (modules_to_not_convert, which vLLM matches as a
+    substring of each layer's prefix); "*" for a GPTQ `dynamic` rule set, which may leave any out."""
+    out = [m for m in quant.get("modules_to_not_convert") or [] if isinstance(m, str) and m][:200]
+    if isinstance(quant.get("dynamic"), dict) and quant["dynamic"]:
+        out.append("*")
+    return out
 
 
 def quant_shape(quant: dict) -> dict[str, Any]:

@@ -26,6 +26,12 @@ def vision_from_config(config: dict) -> dict[str, Any]:
         return {"multimodal": True} if isinstance(config.get("visual"), dict) else {}
     out: dict[str, Any] = {"multimodal": True}
     kind = str(config.get("model_type") or "")
+    if kind == "minicpmv" and _version(config.get("version")) >= 2.5:
+        # 2.5 and later: a SigLIP tower (vLLM's Idefics2VisionTransformer); 2.0's timm tower is not read.
+        # Its widths as given (no default): startup_quant_vision judges them against the quantization
+        h, i = _dim(vc.get("hidden_size")), _dim(vc.get("intermediate_size"))
+        if h and i:
+            out["vision_mlp"] = {"hidden_size": h, "intermediate_size": i}
     inner = config.get("text_config")
     text: dict = inner if isinstance(inner, dict) else config
     out_width = _dim(text.get("hidden_size")) or 0
@@ -60,6 +66,14 @@ def vision_from_config(config: dict) -> dict[str, Any]:
 def _dim(v) -> int | None:
     """A positive whole width, or None (a project's file may say anything)."""
     return v if isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 1 << 24 else None
+
+
+def _version(v) -> float:
+    """MiniCPM-V's config.json `version` (2.5, 2.6, "4.0" …), 0 when absent or not a number."""
+    try:
+        return float(v) if isinstance(v, (int, float, str)) and not isinstance(v, bool) else 0.0
+    except ValueError:
+        return 0.0
 
 
 def _get(cfg: dict, key: str, default: int) -> int:
