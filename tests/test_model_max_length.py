@@ -39,3 +39,23 @@ def test_catalog_name_alone(tmp_path):
     (sr,) = audit(tmp_path, gpu="A100-80GB x4").sites
     r = next(r for r in sr.results if r.check.id == "L14")
     assert r.needs_change and r.priority == "P0"
+
+
+def test_gpt2_family_n_positions(tmp_path):
+    # DialoGPT-medium (GPT-2 shapes): its config.json gives the length as n_positions 1024, which
+    # vLLM reads beside max_position_embeddings; 2048 is refused by name alone and from a checkpoint
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
+    (tmp_path / "serve.sh").write_text("vllm serve microsoft/DialoGPT-medium --max-model-len 2048\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(r for r in sr.results if r.check.id == "L14")
+    assert r.needs_change and r.priority == "P0" and r.values["startup.max_len_key"] == "n_positions"
+    ckpt = tmp_path / "b"
+    (ckpt / "ckpt").mkdir(parents=True)
+    (ckpt / "ckpt" / "config.json").write_text(json.dumps({
+        "architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "n_positions": 1024, "n_ctx": 1024, "n_embd": 1024,
+        "n_layer": 24, "n_head": 16, "vocab_size": 50257}))
+    (ckpt / "requirements.txt").write_text("vllm==0.8.5\n")
+    (ckpt / "serve.sh").write_text("vllm serve ./ckpt --max-model-len 2048\n")
+    (sr,) = audit(ckpt, gpu="A100-80GB").sites
+    r = next(r for r in sr.results if r.check.id == "L14")
+    assert r.needs_change and r.priority == "P0" and r.values["startup.max_len_key"] == "n_positions"

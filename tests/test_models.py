@@ -204,6 +204,30 @@ def test_derived_max_len_follows_the_release():
     assert models.derived_max_len({"hidden_size": 8}) == (None, None)
 
 
+def test_length_keys_are_read_in_vllms_order_per_release():
+    # possible_keys: GPT-2's n_positions from the first list; seq_length from 0.2.2, model_max_length
+    # from 0.4.0; n_ctx is never one of them
+    gpt2 = {"model_type": "gpt2", "n_positions": 1024, "n_ctx": 1024}
+    assert models.derived_max_len(gpt2, version="0.8.5") == (1024, "n_positions")
+    assert models.derived_max_len({"n_ctx": 1024}, version="0.8.5") == (None, None)
+    glm = {"seq_length": 2048, "max_position_embeddings": 8192}
+    assert models.derived_max_len(glm, version="0.2.1") == (8192, "max_position_embeddings")
+    assert models.derived_max_len(glm, version="0.2.2") == (2048, "seq_length")
+    short = {"max_position_embeddings": 8192, "model_max_length": 4096}
+    assert models.derived_max_len(short, version="0.3.3") == (8192, "max_position_embeddings")
+    assert models.derived_max_len(short, version="0.4.0") == (4096, "model_max_length")
+    # equal lengths: the first key of the list names it, as vLLM's strict `<` does
+    assert models.derived_max_len({"seq_len": 2048, "n_positions": 2048}, version="0.8.5")[1] == "n_positions"
+
+
+def test_gpt2_family_names_n_positions():
+    # DialoGPT is GPT-2 at three sizes: a 1024-position table its config.json calls n_positions
+    got = models.model_facts("microsoft/DialoGPT-medium", KB.models, MARKERS, version="0.8.5")
+    assert got["max_context"] == 1024 and got["max_len_key"] == "n_positions"
+    assert got["num_hidden_layers"] == 24 and not got.get("max_context_family")
+    assert models.model_facts("openai-community/gpt2-xl", KB.models, MARKERS)["max_len_key"] == "n_positions"
+
+
 def test_command_r_length_follows_the_release():
     # vllm#3676/#3727: max_position_embeddings 8192 beside model_max_length 131072 in config.json
     def at(version: str | None) -> dict:

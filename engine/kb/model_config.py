@@ -346,10 +346,14 @@ def _remote_code_dims(cfg: dict, out: dict) -> None:
             out["head_dim"] = cfg["kv_channels"]
 
 
-# config.json keys vLLM takes the smallest of (ModelConfig._get_and_verify_max_len;
-# max_target_positions from 0.7.0)
-_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
-             "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len")
+# config.json keys vLLM takes the smallest of, in its order (_get_and_verify_max_len's possible_keys:
+# vllm/config.py up to 0.10.x, config/model.py, then transformers_utils/model_arch_config_convertor.py
+# from 0.15.0), with the release each joined the list: GPT-2's n_positions is read from the first
+# list (0.1.3), ChatGLM2's seq_length from 0.2.2, Command-R's model_max_length from 0.4.0,
+# Whisper's max_target_positions from 0.7.0; GPT-2's n_ctx never
+_LEN_KEYS = (("max_position_embeddings", None), ("n_positions", None), ("max_seq_len", None), ("seq_length", "0.2.2"),
+             ("model_max_length", "0.4.0"), ("max_target_positions", "0.7.0"), ("max_sequence_length", None),
+             ("max_seq_length", None), ("seq_len", None))
 
 
 def derived_max_len(config: dict, tokenizer: dict | None = None, version: str | None = None) -> tuple[int | None, str | None]:
@@ -365,7 +369,7 @@ def derived_max_len(config: dict, tokenizer: dict | None = None, version: str | 
     def since(release: str) -> bool:
         return v is None or not v < Version(release)
 
-    found = [(k, cfg[k]) for k in _LEN_KEYS if _number(cfg.get(k)) and (k != "max_target_positions" or since("0.7.0"))]
+    found = [(k, cfg[k]) for k, first in _LEN_KEYS if _number(cfg.get(k)) and (first is None or since(first))]
     if not found:
         return None, None
     key, base = min(found, key=lambda kv: kv[1])
