@@ -8,6 +8,7 @@ condition are left out and reported as conditional."""
 from __future__ import annotations
 
 import ast
+import shlex
 from dataclasses import dataclass, field
 
 from vllm_kb.engine.scan import python_returns
@@ -144,6 +145,20 @@ def container_site(ctx, rel: str, text: str, call: ast.Call, r, command: ast.exp
     return got
 
 
+def command_line(node, r, text: str, notes: list[str]) -> str | None:
+    """A command as the shell line it stands for (a Docker client's `command=`): a string — an
+    f-string, one grown with `+=` — as written, with holes; an argv list's items quoted, a hole for
+    each unknown one; None when neither is readable."""
+    line = None if isinstance(node, (ast.List, ast.Tuple)) else _string(node, r, notes, text)
+    if line is not None:
+        return line
+    items = _items(node, r, notes)
+    if items is None:
+        return None
+    words = [_word(it, r, text) for it in items]
+    return " ".join(shlex.quote(w.value) if w.value is not None else (w.text or "") for w in words)
+
+
 def _items(node, r, notes: list[str]) -> list[Item] | None:
     flow = r.flow if r.flow is not None else Flow([], r)
     if (line := _split_of(node)) is not None:  # shlex.split(f"vllm serve {m} …"), "…".split()
@@ -192,7 +207,6 @@ def _split_of(node) -> ast.expr | None:
 
 
 def _split_items(line: str) -> list[Item] | None:
-    import shlex
     try:
         return [Item(ast.Constant(x)) for x in shlex.split(line)]
     except ValueError:
@@ -281,7 +295,7 @@ def _string(node, r, notes, text: str) -> str | None:
             parts.append(w.value if w.value is not None else w.text or "")
         return sep.join(parts)
     if isinstance(node, ast.JoinedStr):
-        return _fstring(node, r)
+        return fstring(node, r)
     got = r.flow.vars.get(node.id) if isinstance(node, ast.Name) and r.flow is not None else None
     grown = getattr(getattr(got, "item", None), "node", None)
     if getattr(got, "left_out", ()):  # pieces added under an undecided condition: reported, not joined
@@ -307,7 +321,7 @@ def _grown(expr, r) -> str | None:
     out = []
     for p in pieces:
         if isinstance(p, ast.JoinedStr):
-            out.append(_fstring(p, r))
+            out.append(fstring(p, r))
             continue
         try:
             v = r.value(p)
@@ -319,7 +333,7 @@ def _grown(expr, r) -> str | None:
     return "".join(out)
 
 
-def _fstring(node: ast.JoinedStr, r) -> str:
+def fstring(node: ast.JoinedStr, r) -> str:
     """An f-string command line with a hole for each part the code leaves unknown."""
     parts: list[str] = []
     for v in node.values:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from vllm_kb.engine.scan import lazy_config, python_argv, python_subclass, python_text, python_tools, words
+from vllm_kb.engine.scan import docker_sdk, lazy_config, python_argv, python_subclass, python_text, python_tools, words
 
 TARGETS = {
     "LLM": ("LLM()", "standalone_offline"),
@@ -62,8 +62,8 @@ def _may_spawn(text: str) -> bool:
     `trainer.run(`) sent files of tests and kernels to the parser for nothing — vLLM's own tree:
     20 files, 0.74 MB. The imports are read from the text (python_text: every word after
     `import`, a module "" where unsure); unreadable imports pass."""
-    if "image_uri" in text or "PrimaryContainer" in text:
-        return True
+    if "image_uri" in text or "PrimaryContainer" in text or any(w in text for w in docker_sdk.WORDS):
+        return True  # a Docker client's `containers.run(` / python-on-whales' `docker.run(`
     bound = python_text.imports(text)
     if bound is None or any(name in python_argv.SPAWN_NAMES for name, _ in bound):
         return True
@@ -155,5 +155,8 @@ def _followed(name: str) -> re.Pattern:
 
 CALLEES = _callees()
 _CALLEE_ORDER = sorted(CALLEES, key=lambda n: (-len(n), n))
-_SPAWN_ORDER = [n for n in _CALLEE_ORDER if n in python_argv.SPAWN_NAMES]
-_NOT_SPAWN_ORDER = [n for n in _CALLEE_ORDER if n not in python_argv.SPAWN_NAMES]
+# `create` is a callee only as a Docker client's `containers.create(` (engine/scan/docker_sdk.py): tested
+# like a spawn, or every file that calls an OpenAI client's `.create(` beside `subprocess` is parsed
+_SPAWNISH = python_argv.SPAWN_NAMES | {"create"}
+_SPAWN_ORDER = [n for n in _CALLEE_ORDER if n in _SPAWNISH]
+_NOT_SPAWN_ORDER = [n for n in _CALLEE_ORDER if n not in _SPAWNISH]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import framework_site, python_argv, sagemaker, xinference_defaults, xinference_engine, xinference_rest
+from vllm_kb.engine.scan import docker_sdk, framework_site, python_argv, sagemaker, xinference_defaults, xinference_engine, xinference_rest
 from vllm_kb.engine.scan.python_facts import bound_env, facts  # noqa: F401 — re-exported for python_calls
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
@@ -33,12 +33,12 @@ _SERVER_FUNCS = {"build_async_engine_client", "run_server"}
 # models.py Model.upload; the vLLM notebooks of GoogleCloudPlatform/vertex-ai-samples pass both)
 _VERTEX_ARGV = ("serving_container_command", "serving_container_args")
 # the names of the callees the scanner looks at (a call by any other name is none of these)
-CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload", "post"} | python_argv.SPAWN_NAMES
+CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload", "post", "create"} | python_argv.SPAWN_NAMES
                     | {"Model", "HuggingFaceModel", "JumpStartModel", "create_model"})
 # words one of those calls, or BentoML's `__command__`, spells in a file that holds it
 WORDS = ("LLMConfig", "vLLMEngineProcessorConfig", "ChatModel", "build_async_engine_client", "run_server", "launch_model", "model_engine",
          "serving_container_args", sagemaker.PREFIX,
-         "__command__", "subprocess", "Popen", "system(", "popen(", "execv", "spawnv", "create_subprocess")
+         "__command__", "subprocess", "Popen", "system(", "popen(", "execv", "spawnv", "create_subprocess", *docker_sdk.WORDS)
 
 
 @dataclass
@@ -46,9 +46,10 @@ class Tools:
     names: dict[str, str] = field(default_factory=dict)  # local name → target
     modules: dict[str, str] = field(default_factory=dict)  # local alias → module path
     subprocess: python_argv.Spawners = field(default_factory=python_argv.Spawners)
+    docker: dict[str, str] = field(default_factory=dict)  # Docker client libraries (engine/scan/docker_sdk.py)
 
     def any(self) -> bool:
-        return bool(self.names or self.subprocess.any()
+        return bool(self.names or self.subprocess.any() or self.docker
                     or any(m.startswith(("ray.serve.llm", "ray.data.llm", "google.cloud.aiplatform", "sagemaker", "boto3", "xinference"))
                            for m in self.modules.values()))
 
@@ -75,7 +76,7 @@ class Tools:
             return "sagemaker"
         if self.subprocess.spawns(call):
             return "subprocess"
-        return None
+        return docker_sdk.library(call, self.docker)
 
 
 def imports(imported: list) -> Tools:
@@ -95,6 +96,7 @@ def imports(imported: list) -> Tools:
             for a in node.names:
                 t.modules[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
     t.subprocess = python_argv.spawners(imported)
+    t.docker = docker_sdk.imports(imported)
     return t
 
 
@@ -110,6 +112,8 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
         return _openai_server(ctx, rel, text, version, call, r)
     if f.target == "subprocess":
         return python_argv.site(ctx, rel, text, call, r)
+    if f.target in docker_sdk.TARGETS:
+        return docker_sdk.site(ctx, rel, text, call, r, f.target)
     if f.target == "bentoml-command":
         return python_argv.list_site(ctx, rel, text, call, r, "bentoml")
     if f.target == "xinference":
