@@ -112,6 +112,9 @@ def test_names_do_not_borrow_a_neighbours_size():
     assert facts("meta-llama/Llama-3.1-8B-Instruct")["max_context"] == 131072
     assert facts("Qwen/Qwen2.5-7B-Instruct")["max_context"] == 32768  # what vLLM derives from config.json
     assert facts("Qwen/Qwen2.5-7B")["max_context"] == 131072
+    # the small bases differ: 0.5B and 3B say 32768, 1.5B 131072 (their config.json; eval64 VRL)
+    assert facts("Qwen/Qwen2.5-3B")["max_context"] == 32768 and facts("Qwen/Qwen2.5-0.5B")["max_context"] == 32768
+    assert facts("Qwen/Qwen2.5-1.5B")["max_context"] == 131072
     assert facts("Qwen/Qwen3-30B-A3B-Instruct-2507")["max_context"] == 262144
     assert facts("Qwen/Qwen3-30B-A3B")["active_params_b"] == 3.3  # the catalog, not the name's "A3B"
     assert facts("mistralai/Mistral-7B-v0.1")["sliding_window_size"] == 4096

@@ -49,3 +49,27 @@ def test_placeholders_take_the_recipes_defaults(tmp_path):
     s = sr.site
     assert s.settings["tensor_parallel_size"].value == 2 and s.settings["gpu_memory_utilization"].value == 0.8
     assert not s.settings["port"].resolved
+
+
+def test_placeholders_without_defaults_are_unknown_not_stray_positionals(tmp_path):
+    # a template Python fills with str.format (tandemn-tuna's Baseten config): `{eager_flag}` is an
+    # option or nothing, never a positional vLLM sees
+    (sr,) = _sites(tmp_path, {"config.yaml.tpl": (
+        "start_command: >-\n  vllm serve /models/{folder} --max-model-len {max_model_len}\n  {eager_flag} {quantization_flag}\n")})
+    assert not [f for f in sr.site.remarks if f.code == "stray-positional"]
+    assert {o["code"] for o in sr.site.opaque} >= {"unresolved"}
+
+
+def test_the_documents_vllm_image_is_the_commands_image(tmp_path):
+    (tagged,) = _sites(tmp_path / "a", {"svc.yaml": (
+        "base_image:\n  image: vllm/vllm-openai:v0.9.1\nserver:\n  start_command: vllm serve Qwen/Qwen2.5-7B-Instruct\n")})
+    assert tagged.site.image == "vllm/vllm-openai:v0.9.1" and str(tagged.version.version) == "0.9.1"
+    # a tag filled at deploy time: an image of unknown release, not the newest for certain
+    (templ,) = _sites(tmp_path / "b", {"svc.yaml": (
+        "base_image:\n  image: vllm/vllm-openai:v{vllm_version}\nserver:\n  start_command: vllm serve Qwen/Qwen2.5-7B-Instruct\n")})
+    assert templ.site.image == "vllm/vllm-openai"
+    # two different vLLM images in one document: which one runs the command is not known
+    (two,) = _sites(tmp_path / "c", {"svc.yaml": (
+        "a: {image: 'vllm/vllm-openai:v0.9.1'}\nb: {image: 'vllm/vllm-openai:v0.10.1'}\n"
+        "server:\n  start_command: vllm serve Qwen/Qwen2.5-7B-Instruct\n")})
+    assert two.site.image is None

@@ -12,7 +12,7 @@ from typing import Any
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.embedded import block_first_line, script_sites
-from vllm_kb.engine.scan.images import image_version
+from vllm_kb.engine.scan.images import image_version, is_vllm_like_image
 from vllm_kb.engine.scan.site import Site
 
 # the start of a vLLM launch inside a longer text (after a shell separator, a quote or a path)
@@ -73,6 +73,34 @@ def _rayjob_head_image(data, path: tuple) -> str | None:
     return image.strip() if isinstance(image, str) and image.strip() else None
 
 
+def _doc_image(data) -> str | None:
+    """The one vLLM image a document names (`base_image: {image: vllm/vllm-openai:v0.15.1}` of a
+    serving platform's config): the container its command runs in. A tag that is itself a placeholder
+    (`v{vllm_version}`, `${TAG}`) is filled at deploy time: read as an image of unknown release."""
+    found: set[str] = set()
+    budget = [_MAX_VALUES]
+
+    def walk(node) -> None:
+        budget[0] -= 1
+        if budget[0] <= 0 or len(found) > 1:
+            return
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "image" and isinstance(v, str) and v.strip():
+                    name, sep, tag = v.strip().rpartition(":") if "/" not in v.rpartition(":")[2] else (v.strip(), "", "")
+                    image = name if sep and ("{" in tag or "$" in tag) else v.strip()
+                    if is_vllm_like_image(image):
+                        found.add(image)
+                else:
+                    walk(v)
+        elif isinstance(node, list):
+            for x in node:
+                walk(x)
+
+    walk(data)
+    return found.pop() if len(found) == 1 else None
+
+
 def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     lines: list[str] | None = None
     out: list[Site] = []
@@ -85,12 +113,13 @@ def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         key_line = doc.line_of(path)
         first = key_line if argv else block_first_line(lines, key_line, text)
         known = None
-        if defaults and _PLACEHOLDER.search(text):
-            # `{tensor_parallel}` filled from the file's defaults, read as the variables they are
-            # (one without a default is unknown, as an unset variable is)
+        if _PLACEHOLDER.search(text):
+            # `{tensor_parallel}` filled from the file's defaults, read as the variables they are; one
+            # without a default is unknown, as an unset variable is (tandemn-tuna's Baseten template:
+            # `{eager_flag}` is `--enforce-eager` or nothing, filled by str.format before the launch)
             text = _PLACEHOLDER.sub(lambda m: "${" + m.group(1) + "}", text)
-            known = defaults
-        image = _rayjob_head_image(doc.data, path)
+            known = defaults or None
+        image = _rayjob_head_image(doc.data, path) or _doc_image(doc.data)
         tag = image_version(image) if image else None
         version = ctx.catalog.resolve(tag).version if tag else None
         for site in script_sites(ctx, rel, text, first, known=known, version=version):
