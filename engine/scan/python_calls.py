@@ -96,7 +96,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     loose: list[tuple] = []  # calls of three or more keywords, for the opaque fallback
 
     # a function of the file that runs the command it is handed: its calls are the sites (python_spawn_helpers)
-    helpers = {**python_spawn_helpers.imported(ctx, tree, text), **_spawn_helpers(tree, text)}
+    helpers = {**python_spawn_helpers.imported(ctx, tree, text, rel), **_spawn_helpers(tree, text)}
     # a class of this file that subclasses LLM, or a wrapper this project or a package defines
     callees = _CALLEES | wrapper_words | python_subclass.methods(wrapper_words) | {k.rsplit(".", 1)[-1] for k in helpers} \
         | {name for name, bases in python_text.class_heads(text) if "LLM" in bases}

@@ -14,7 +14,12 @@ helper of another project module counts where the caller imports it by name from
 the module and calls through it (`import pkg.utils as u` + `u.run_cmd(…)`, `from pkg import utils`
 + `utils.run_cmd(…)`). A method of a class of the file is one too, called as `self.run_cmd(cmd)`
 (`cls.` for a classmethod, the class's name for a static one): its `self` is no command parameter.
-The helpers are keyed by the callee as written (`run_cmd`, `self.run_cmd`, `utils.run_cmd`)."""
+A method of a project class counts in a module whose class subclasses it (`from pkg.base import
+Base` + `class Job(Base)`: `self.run_cmd(…)`), and through an instance a name or an attribute holds
+(`self.runner = Runner()` + `self.runner.run_cmd(…)`); relative imports are read from the importing
+module's folder. The helper may split what it is handed (`subprocess.run(shlex.split(cmd))`,
+`cmd.split()`): the call's command is split the same way. The helpers are keyed by the callee as
+written (`run_cmd`, `self.run_cmd`, `utils.run_cmd`, `self.runner.run_cmd`)."""
 from __future__ import annotations
 
 import ast
@@ -34,10 +39,24 @@ class Helper:
     kind: tuple = field(default=(), compare=False)  # (module, function) of that spawn, for a helper of another module
 
 
+def _param(arg) -> str | None:
+    """The parameter a spawn's command is: `cmd`, or `cmd` split into an argv as the helper hands
+    it on (`shlex.split(cmd)`, `cmd.split()`: python_argv reads the split at the call)."""
+    if isinstance(arg, ast.Name):
+        return arg.id
+    f = arg.func if isinstance(arg, ast.Call) else None
+    if isinstance(f, ast.Attribute) and f.attr == "split" and not arg.keywords:
+        inner = arg.args[0] if isinstance(f.value, ast.Name) and f.value.id == "shlex" and len(arg.args) == 1 \
+            else f.value if not arg.args else None
+        return inner.id if isinstance(inner, ast.Name) else None
+    return None
+
+
 def find(tree: ast.Module, spawners, methods: bool = True) -> dict[str, Helper]:
     """{callee: Helper} of the file's module-level functions (and, with `methods`, its classes'
     methods) that run a parameter."""
     out: dict[str, Helper] = {}
+    per_class: dict[str, dict[str, Helper]] = {}
     for fn in tree.body:
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if (h := _runs_parameter(fn, spawners, 0)) is not None:
@@ -53,7 +72,27 @@ def find(tree: ast.Module, spawners, methods: bool = True) -> dict[str, Helper]:
                 if (h := _runs_parameter(m, spawners, skip)) is not None:
                     for owner in owners:
                         out.setdefault(f"{owner}.{m.name}", h)
+                    per_class.setdefault(fn.name, {})[m.name] = h
+    # an instance held by a name or an attribute: `self.runner = Runner()` + `self.runner.run_cmd(…)`
+    for target, cls in instances(tree, set(per_class)).items():
+        for m, h in per_class[cls].items():
+            out.setdefault(f"{target}.{m}", h)
     return out
+
+
+def instances(tree: ast.Module, classes: set[str]) -> dict[str, str]:
+    """{name or attribute as written: class} for each `x = Cls(…)` / `self.x = Cls(…)` of one of
+    `classes` in the file (a name bound to two classes is left out)."""
+    out: dict[str, str] = {}
+    if not classes:
+        return out
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
+                and node.value.func.id in classes:
+            for t in node.targets:
+                if (d := dotted(t)) and out.setdefault(d, node.value.func.id) != node.value.func.id:
+                    out[d] = ""
+    return {k: v for k, v in out.items() if v}
 
 
 def _runs_parameter(fn, spawners, skip: int) -> Helper | None:
@@ -62,10 +101,9 @@ def _runs_parameter(fn, spawners, skip: int) -> Helper | None:
         return None
     assigned = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     for node in ast.walk(fn):
-        if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
+        if not isinstance(node, ast.Call) or not node.args or (name := _param(node.args[0])) is None:
             continue
         kind = spawners.kind(node)
-        name = node.args[0].id
         if kind is None or name not in params or name in assigned or not spawners.spawns(node):
             continue
         if kind[0] == "subprocess" or kind in _COMMAND_FIRST:
@@ -93,16 +131,23 @@ def call_for(call: ast.Call, helper: Helper) -> ast.Call | None:
         given = next((k.value for k in call.keywords if k.arg == helper.name), None)
     if given is None:
         return None
+    arg = helper.spawn.args[0]
+    if not isinstance(arg, ast.Name):  # `shlex.split(cmd)`: the same split of what the call gives
+        arg = ast.Call(func=arg.func if arg.args else ast.Attribute(value=given, attr="split", ctx=ast.Load()),
+                       args=[given] if arg.args else [], keywords=[])
+        given = ast.copy_location(arg, call)
     out = ast.Call(func=helper.spawn.func, args=[given], keywords=[k for k in helper.spawn.keywords if k.arg == "shell"])
     return ast.copy_location(out, call) if hasattr(call, "lineno") else out
 
 
 # a spawn whose command is a bare name (a parameter, maybe): the cheap test before a module is parsed
-_BARE = re.compile(r"(?:subprocess\.(?:run|Popen|call|check_call|check_output)|os\.(?:system|popen))\(\s*(\w+)\s*[,)]")
+_BARE = re.compile(r"(?:subprocess\.(?:run|Popen|call|check_call|check_output)|os\.(?:system|popen))\(\s*"
+                   r"(?:shlex\.split\(\s*)?(\w+)(?:\.split\(\s*\))?\s*\)?\s*[,)]")
 
 
 def project_index(ctx) -> dict[str, list[tuple[str, Helper]]]:
-    """{function name: [(module file, Helper)]} of the project's modules, read once per scan."""
+    """{function name: [(module file, Helper)]} of the project's modules, read once per scan; a
+    class's method is keyed `Class.method` (what a subclass in another module calls as `self.method`)."""
     got = ctx.__dict__.get("_spawn_helpers")
     if got is not None:
         return got
@@ -123,17 +168,35 @@ def project_index(ctx) -> dict[str, list[tuple[str, Helper]]]:
         sp = spawners([n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))])
         for name, h in find(tree, sp, methods=False).items():
             got.setdefault(name, []).append((rel, h))
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for key, h in find(ast.Module(body=[cls], type_ignores=[]), sp).items():
+                if key.startswith("self."):
+                    got.setdefault(f"{cls.name}.{key[5:]}", []).append((rel, h))
     ctx.__dict__["_spawn_helpers"] = got
     return got
 
 
-def imported(ctx, tree: ast.Module, text: str) -> dict[str, Helper]:
-    """The project helpers this module imports by name from the module that defines them, or calls
-    through the module it imports (keyed `alias.run_cmd`)."""
+def _absolute(node: ast.ImportFrom, rel: str) -> str | None:
+    """The module an ImportFrom names, dotted from the project root for a relative one (`from . import
+    utils`, `from .utils import run_cmd` in pkg/a.py: pkg, pkg.utils); None where it cannot be told."""
+    if not node.level:
+        return node.module
+    parts = rel.split("/")[:-1]
+    if not rel or node.level - 1 > len(parts):
+        return None
+    parts = parts[:len(parts) - (node.level - 1)] + (node.module.split(".") if node.module else [])
+    return ".".join(parts)
+
+
+def imported(ctx, tree: ast.Module, text: str, rel: str = "") -> dict[str, Helper]:
+    """The project helpers this module (`rel`, for its relative imports) imports by name from the
+    module that defines them, or calls through the module it imports (keyed `alias.run_cmd`)."""
     index = project_index(ctx)
-    if not index or not any(name in text for name in index):
+    if not index or not any(name.rsplit(".", 1)[-1] in text for name in index):
         return {}
     out: dict[str, Helper] = {}
+    classes: dict[str, tuple[str, str]] = {}  # a class imported by name: local name → (module, its name)
+    functions = [name for name in index if "." not in name]  # called through their module
 
     def one(name: str, module: str) -> Helper | None:
         tail = module.replace(".", "/") + ".py"
@@ -141,24 +204,37 @@ def imported(ctx, tree: ast.Module, text: str) -> dict[str, Helper]:
         return where[0] if len(where) == 1 else None
 
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module:
+        if isinstance(node, ast.ImportFrom) and (module := _absolute(node, rel)) is not None:
             for a in node.names:
-                if (h := one(a.name, node.module)) is not None:
+                if module and (h := one(a.name, module)) is not None:
                     out[a.asname or a.name] = h
-                for name in index:  # `from pkg import utils`: utils.run_cmd(…)
-                    if (h := one(name, f"{node.module}.{a.name}")) is not None:
+                if module:
+                    classes[a.asname or a.name] = (module, a.name)
+                for name in functions:  # `from pkg import utils`: utils.run_cmd(…)
+                    if (h := one(name, f"{module}.{a.name}" if module else a.name)) is not None:
                         out[f"{a.asname or a.name}.{name}"] = h
         elif isinstance(node, ast.Import):
             for a in node.names:  # `import pkg.utils [as u]`: pkg.utils.run_cmd(…) / u.run_cmd(…)
-                for name in index:
+                for name in functions:
                     if (h := one(name, a.name)) is not None:
                         out[f"{a.asname or a.name}.{name}"] = h
+    # a class of this module on a project class that runs what its method is handed: `self.run_cmd(…)`;
+    # an instance of one: `self.runner = Runner()` + `self.runner.run_cmd(…)`
+    owners = [("self", b.id) for cls in tree.body if isinstance(cls, ast.ClassDef)
+              for b in cls.bases if isinstance(b, ast.Name) and b.id in classes]
+    owners += [(t, c) for t, c in instances(tree, set(classes)).items()]
+    for owner, local in owners:
+        module, name = classes[local]
+        for key in (k for k in index if k.startswith(name + ".")):
+            if (h := one(key, module)) is not None:
+                out.setdefault(f"{owner}.{key[len(name) + 1:]}", h)
     return out
 
 
 def may_call(ctx, text: str) -> bool:
     """For a module the prefilter drops: whether it may call a project helper it imports."""
-    return "import" in text and any(name in text and re.search(rf"(?<!\w){re.escape(name)}\s*\(", text)
+    return "import" in text and any((n := name.rsplit(".", 1)[-1]) in text
+                                    and re.search(rf"(?<!\w){re.escape(n)}(?:\s*\(|\s+as\s+\w)", text)
                                     for name in project_index(ctx))
 
 
@@ -178,22 +254,33 @@ def called_elsewhere(ctx, rel: str, helpers: dict[str, Helper]) -> set[str]:
     parent = re.compile(r"^\s*from\s+(" + "|".join(re.escape(p) for p in sorted(parents)) + r")\s+import\s+([^\n]+)", re.M) \
         if parents else None
     out: set[str] = set()
+    leaf = rel[:-3].rpartition("/")[2]
     for other in ctx.files:
         if other == rel or not other.endswith(".py"):
             continue
         text = ctx.read(other)
         if not text or not any(n in text for n in helpers):
             continue
-        for m in pattern.finditer(text):
-            mod = m.group(1)
-            if not (rel[:-3] == mod.replace(".", "/") or rel[:-3].endswith("/" + mod.replace(".", "/"))):
-                continue
-            out |= {n for n in helpers if re.search(rf"\b{re.escape(n)}\b", m.group(2))
-                    and re.search(rf"(?<![\w.]){re.escape(n)}\s*\(", text)}
+        named = [m.group(2) for m in pattern.finditer(text)
+                 if rel[:-3] == m.group(1).replace(".", "/") or rel[:-3].endswith("/" + m.group(1).replace(".", "/"))]
         aliases = [m.group(2) or m.group(1) for m in whole.finditer(text)]
         for m in parent.finditer(text) if parent else ():
-            leaf = parents[m.group(1)]
-            if a := re.search(rf"\b{re.escape(leaf)}\b(?:\s+as\s+(\w+))?", m.group(2)):
+            if a := re.search(rf"\b{re.escape(parents[m.group(1)])}\b(?:\s+as\s+(\w+))?", m.group(2)):
+                aliases.append(a.group(1) or parents[m.group(1)])
+        for m in _RELATIVE.finditer(text):  # `from .utils import run_cmd`, `from . import utils`
+            parts = other.split("/")[:-1]
+            if len(m.group(1)) - 1 > len(parts):
+                continue
+            path = "/".join(parts[:len(parts) - len(m.group(1)) + 1] + (m.group(2).split(".") if m.group(2) else []))
+            if path == rel[:-3]:
+                named.append(m.group(3))
+            elif path == rel[:-3].rpartition("/")[0] and (a := re.search(rf"\b{re.escape(leaf)}\b(?:\s+as\s+(\w+))?", m.group(3))):
                 aliases.append(a.group(1) or leaf)
+        for names in named:  # each helper imported by name (`as` another) and called by it
+            out |= {n for n in helpers if (a := re.search(rf"\b{re.escape(n)}\b(?:\s+as\s+(\w+))?", names))
+                    and re.search(rf"(?<![\w.]){re.escape(a.group(1) or n)}\s*\(", text)}
         out |= {n for n in helpers for a in aliases if re.search(rf"(?<![\w.]){re.escape(a)}\.{re.escape(n)}\s*\(", text)}
     return out
+
+
+_RELATIVE = re.compile(r"^\s*from\s+(\.+)([\w.]*)\s+import\s+\(?([^\n)]+)", re.M)
