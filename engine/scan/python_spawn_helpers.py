@@ -74,9 +74,9 @@ def find(tree: ast.Module, spawners, methods: bool = True) -> dict[str, Helper]:
                         out.setdefault(f"{owner}.{m.name}", h)
                     per_class.setdefault(fn.name, {})[m.name] = h
     # an instance held by a name or an attribute: `self.runner = Runner()` + `self.runner.run_cmd(…)`
-    for target, cls in instances(tree, set(per_class)).items():
-        for m, h in per_class[cls].items():
-            out.setdefault(f"{target}.{m}", h)
+    for target, owner in instances(tree, set(per_class)).items():
+        for name, h in per_class[owner].items():
+            out.setdefault(f"{target}.{name}", h)
     return out
 
 
@@ -132,10 +132,10 @@ def call_for(call: ast.Call, helper: Helper) -> ast.Call | None:
     if given is None:
         return None
     arg = helper.spawn.args[0]
-    if not isinstance(arg, ast.Name):  # `shlex.split(cmd)`: the same split of what the call gives
-        arg = ast.Call(func=arg.func if arg.args else ast.Attribute(value=given, attr="split", ctx=ast.Load()),
-                       args=[given] if arg.args else [], keywords=[])
-        given = ast.copy_location(arg, call)
+    if isinstance(arg, ast.Call):  # `shlex.split(cmd)` / `cmd.split()`: the same split of what the call gives
+        split = ast.Call(func=arg.func if arg.args else ast.Attribute(value=given, attr="split", ctx=ast.Load()),
+                         args=[given] if arg.args else [], keywords=[])
+        given = ast.copy_location(split, call)
     out = ast.Call(func=helper.spawn.func, args=[given], keywords=[k for k in helper.spawn.keywords if k.arg == "shell"])
     return ast.copy_location(out, call) if hasattr(call, "lineno") else out
 
