@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from vllm_kb.engine.check.lowered import lower, note
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.kb.knowledge import Check, FixOp, Knowledge, Rule, Text
 from vllm_kb.engine.kb.messages import lookup, placeholders, render
@@ -141,15 +142,13 @@ def settle_priorities(results: list[Result], findings: list, basis: str, allowed
         if r.status != "recommended" or r.priority != "P0":
             continue
         if r.rule is not None and r.rule.vllm is not None and not all(r.rule.vllm.contains(str(v)) for v in allowed):
-            r.priority = "P1"
+            lower(r, "P1", unsafe=False)
         elif (starts := _moves_within(r, allowed)) is not None:
-            r.priority = "P1"
-            if kb is not None:  # say why it is not certain: the release that starts is one the project may run
-                r.reason = Text(en=r.reason.en + kb.t("priority.moves_within", "en", release=starts),
-                                zh=r.reason.zh + kb.t("priority.moves_within", "zh", release=starts))
+            # say why it is not certain: the release that starts is one the project may run
+            lower(r, "P1", note(kb, "priority.moves_within", release=starts) if kb is not None else None, unsafe=False)
     for f in findings:
         if f.priority == "P0" and fails_in_some_only(f, allowed):
-            f.priority = "P1"
+            lower(f, "P1", unsafe=False)
 
 
 def _moves_within(r: Result, allowed: list) -> str | None:
@@ -181,12 +180,9 @@ def fails_in_some_only(f, releases: list) -> bool:
 def cap_opaque(results: list[Result], findings: list) -> None:
     """A site read through a callable no registry knows (engine/scan/python_opaque.py): what the
     wrapper hands vLLM is not seen, so no verdict on it says "vLLM will refuse to start"."""
-    for r in results:
-        if r.priority == "P0":
-            r.priority = "P1"
-    for f in findings:
-        if getattr(f, "priority", None) == "P0":
-            f.priority = "P1"
+    for x in [*results, *findings]:
+        if getattr(x, "priority", None) == "P0":
+            lower(x, "P1", unsafe=False)
 
 
 # The dependency index: what a check's verdict can depend on — the site's mode and release, the

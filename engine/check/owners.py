@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from vllm_kb.engine.check.lowered import lower, note
 from vllm_kb.engine.kb import cel
 from vllm_kb.engine.kb.knowledge import Check, Knowledge, Text
 
@@ -102,16 +103,12 @@ def _yield(r, o: Owner, prio: str | None, kb: Knowledge) -> None:
         if r.status == "not_applicable":
             return  # already out of the question, for its own reason
         r.status, r.priority, r.fix, r.safe, r.missing = "not_applicable", None, [], False, ()
-        r.reason = o.reason or Text(en=kb.t("reason.owned", "en", owner=o.id), zh=kb.t("reason.owned", "zh", owner=o.id))
+        r.reason = o.reason or note(kb, "reason.owned", owner=o.id)
         r.values = {}
         return
     if not r.needs_change:
         return  # a note is about a recommendation; a verdict that asks for nothing stays as it is
-    below = _BELOW[prio] if prio is not None else "P2"
-    if r.priority is None or r.priority < below:  # "P0" < "P1": only ever lowered
-        r.priority = below
-    r.reason = Text(en=r.reason.en + kb.t("priority.owned", "en", owner=o.id),
-                    zh=r.reason.zh + kb.t("priority.owned", "zh", owner=o.id))
+    lower(r, _BELOW[prio] if prio is not None else "P2", note(kb, "priority.owned", owner=o.id), unsafe=False)
 
 
 def lint(v, kb: Knowledge, finding_ids: set[str]) -> None:

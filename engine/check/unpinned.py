@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from vllm_kb.engine.check.evaluate import fails_in_some_only
+from vllm_kb.engine.check.lowered import lower, note
 from vllm_kb.engine.check.startup_build import UNTAGGED
 from vllm_kb.engine.kb.catalog import Catalog
-from vllm_kb.engine.kb.knowledge import Knowledge, Text
+from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb import release_dates
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
 from vllm_kb.engine.scan.cli_args import normalise_flag
@@ -66,19 +67,15 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
         specs = [sp for sp in ((r.rule.vllm if r.rule is not None else None), r.check.vllm) if sp is not None]
         if all(all(sp.contains(str(v)) for v in releases) for sp in specs):
             continue
-        r.priority, r.safe = "P1", False
         spec = ",".join(dict.fromkeys(str(sp) for sp in specs))
-        r.reason = Text(en=r.reason.en + kb.t(f"priority.{why}", "en", spec=spec, floor=low),
-                        zh=r.reason.zh + kb.t(f"priority.{why}", "zh", spec=spec, floor=low))
+        lower(r, "P1", note(kb, f"priority.{why}", spec=spec, floor=low))
     for f in findings:
         if fresh and f.code == "not-in-version" and _dropped_long_before(f, site, cat):
             continue  # a fresh install refuses it, and so does every release of the last half year
         if getattr(f, "priority", None) == "P0" and (f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases)
                                                      or newer and f.code == "unknown-option"
                                                      or f.code not in RELEASE_BOUND and fails_in_some_only(f, releases)):
-            f.priority = "P1"
-            f.message = {lang: f.message[lang] + kb.t(f"priority.{why}_finding", lang, floor=low) for lang in ("en", "zh")}
-            f.safe = False
+            lower(f, "P1", note(kb, f"priority.{why}_finding", floor=low))
 
 
 # how long before the newest release an option must have gone for a project that pins nothing to be
@@ -121,9 +118,7 @@ def settle_range(findings: list, site: Site, cat: Catalog, kb: Knowledge, releas
         return
     for f in findings:
         if getattr(f, "priority", None) == "P0" and f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases):
-            f.priority = "P1"
-            f.message = {lang: f.message[lang] + kb.t("priority.range_finding", lang, spec=spec) for lang in ("en", "zh")}
-            f.safe = False
+            lower(f, "P1", note(kb, "priority.range_finding", spec=spec))
 
 
 @dataclass
@@ -150,9 +145,7 @@ def settle_between(results: list, other: list, kb: Knowledge, between: Between) 
         o = then.get(r.check.id)
         if o is not None and o.status == "recommended" and o.priority == "P0":
             continue
-        r.priority, r.safe = "P1", False
-        r.reason = Text(en=r.reason.en + kb.t(f"priority.{why}", "en", spec=spec, floor=low),
-                        zh=r.reason.zh + kb.t(f"priority.{why}", "zh", spec=spec, floor=low))
+        lower(r, "P1", note(kb, f"priority.{why}", spec=spec, floor=low))
 
 
 def allowed_releases(cat, choice) -> list:

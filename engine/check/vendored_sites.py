@@ -19,6 +19,7 @@ import ast
 import re
 from functools import lru_cache
 
+from vllm_kb.engine.check.lowered import lower
 from vllm_kb.engine.kb.knowledge import Text
 from vllm_kb.engine.kb.versions import try_parse
 
@@ -57,15 +58,13 @@ def _span(releases: list[str]) -> str:
 
 
 def _cap(results, findings, levels, to, note: Text, **values) -> None:
-    en, zh = note.en.format(**values), note.zh.format(**values)
+    why = Text(en=note.en.format(**values), zh=note.zh.format(**values))
     for r in results:
         if r.priority in levels:
-            r.priority, r.safe = to, False
-            r.reason = Text(en=r.reason.en + en, zh=r.reason.zh + zh)
+            lower(r, to, why)
     for f in findings:
         if getattr(f, "priority", None) in levels:
-            f.priority = to
-            f.message = {"en": f.message["en"] + en, "zh": f.message["zh"] + zh}
+            lower(f, to, why, unsafe=False)
 
 
 def _gated_off(site_file: str, ctx, releases: list[str]) -> tuple[str, str] | None:
