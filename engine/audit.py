@@ -338,7 +338,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         cap_opaque(results, remarks)
     # a site in a vendored framework copy: its upstream tests, or a module its version test never imports
     vendored_sites.settle(results, remarks, site.file, ctx, [str(v) for v in allowed_releases(cat, choice)]
-                          or ([str(choice.version)] if choice.basis not in (unpinned.BASIS, "source", "none") else []))
+                          or ([str(choice.version)] if choice.basis not in (unpinned.BASIS, "source", "none") else []), kb)
     settle_owners(results, remarks, facts, kb)  # one cause, one owner: after every other priority rule
     items = fixables(results, remarks)
     try:

@@ -19,9 +19,10 @@ import ast
 import re
 from functools import lru_cache
 
-from vllm_kb.engine.check.lowered import lower
-from vllm_kb.engine.kb.knowledge import Text
+from vllm_kb.engine.check.lowered import lower, note
+from vllm_kb.engine.kb.knowledge import Knowledge, Text
 from vllm_kb.engine.kb.versions import try_parse
+from vllm_kb.engine.scan.python_scope import imports_submodule
 
 _NAMES = ("package_version", "vllm_version", "vllm_version_installed", "__version__")
 _OPS = {ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b,
@@ -34,31 +35,25 @@ def roots(ctx) -> list[str]:
     return sorted((r for r in found if r), key=len, reverse=True)
 
 
-def settle(results: list, findings: list, site_file: str, ctx, releases: list[str]) -> None:
+def settle(results: list, findings: list, site_file: str, ctx, releases: list[str], kb: Knowledge) -> None:
     """Caps the priorities of a site inside a vendored copy (see the module's text)."""
     root = next((r for r in roots(ctx) if site_file.startswith(r + "/")), None)
     if root is None:
         return
     if site_file.startswith(root + "/tests/"):
-        note = Text(en=" The call is in the upstream tests of the framework copy vendored at {root}/, not in the project's launch.",
-                    zh=" 该调用位于 {root}/ 中内置框架副本的上游测试里，并非本项目的启动。")
-        _cap(results, findings, ("P0",), "P1", note, root=root)
+        _cap(results, findings, ("P0",), "P1", note(kb, "priority.vendored_tests", root=root))
         return
     gate = _gated_off(site_file, ctx, releases)
     if gate is not None:
-        note = Text(en=" {file} imports this module only in one arm of `if {test}`, which no release the project allows ({releases})"
-                       " takes: it does not run.",
-                    zh=" {file} 只在 `if {test}` 的一个分支里导入此模块，项目允许的版本（{releases}）都不会走到该分支：此代码不会运行。")
-        _cap(results, findings, ("P0", "P1"), "P2", note, file=gate[0], test=gate[1],
-             releases=_span(releases))
+        _cap(results, findings, ("P0", "P1"), "P2",
+             note(kb, "priority.vendored_gated", file=gate[0], test=gate[1], releases=_span(releases)))
 
 
 def _span(releases: list[str]) -> str:
     return releases[0] if len(releases) == 1 else f"{releases[0]} … {releases[-1]}"
 
 
-def _cap(results, findings, levels, to, note: Text, **values) -> None:
-    why = Text(en=note.en.format(**values), zh=note.zh.format(**values))
+def _cap(results, findings, levels, to, why: Text) -> None:
     for r in results:
         if r.priority in levels:
             lower(r, to, why)
@@ -96,8 +91,8 @@ def _branches(text: str, mod: str):
     if tree is None:
         return None
     for node in tree.body:
-        if isinstance(node, ast.If) and _evaluable(node.test) and _imports(node, mod):
-            if any(_imports(n, mod) for n in tree.body if n is not node):
+        if isinstance(node, ast.If) and _evaluable(node.test) and imports_submodule(node, mod):
+            if any(imports_submodule(n, mod) for n in tree.body if n is not node):
                 return None
             return ast.unparse(node.test), lambda v, n=node: _taken(n, mod, v)
     return None
@@ -109,13 +104,9 @@ def _taken(node: ast.If, mod: str, version: str) -> bool:
         if isinstance(stmt, ast.If) and _evaluable(stmt.test):
             if _taken(stmt, mod, version):
                 return True
-        elif _imports(stmt, mod):
+        elif imports_submodule(stmt, mod):
             return True
     return False
-
-
-def _imports(node: ast.AST, mod: str) -> bool:
-    return any(isinstance(n, ast.ImportFrom) and n.level >= 1 and n.module == mod for n in ast.walk(node))
 
 
 def _evaluable(test) -> bool:

@@ -254,6 +254,18 @@ def is_environ(node) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "environ" and isinstance(node.value, ast.Name) and node.value.id == "os"
 
 
+def imports_submodule(node: ast.AST, module: str, package: str = "") -> bool:
+    """Whether `node` (a package's `__init__.py`, or a statement of it) imports the package's own
+    module `module` at any depth (the releases that pick a module by the installed vLLM import it
+    under an `if`): `from .module import …`, or, where the package's dotted name is given,
+    `from package.module import …`."""
+    full = f"{package}.{module}" if package else None
+    for n in ast.walk(node):
+        if isinstance(n, ast.ImportFrom) and ((n.level == 1 and n.module == module) or (full is not None and n.module == full)):
+            return True
+    return False
+
+
 def is_main_guard(stmt: ast.stmt) -> bool:
     """`if __name__ == "__main__":` (either operand order)."""
     if not isinstance(stmt, ast.If) or not isinstance(stmt.test, ast.Compare) or len(stmt.test.ops) != 1:

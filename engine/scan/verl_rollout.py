@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 
+from vllm_kb.engine.scan.python_scope import imports_submodule
+
 PKG = "verl/workers/rollout/vllm_rollout"
 MODULES = {"vllm_rollout": "customized", "vllm_rollout_spmd": "spmd"}
 
@@ -23,24 +25,13 @@ def eager_assert(trees) -> dict[str, str]:
     init = f"{PKG}/__init__.py"
     if init not in trees:
         return {}
-    imported = [m for m in MODULES if _imports(trees[init], m)]
+    imported = [m for m in MODULES if imports_submodule(trees[init], m, PKG.replace("/", "."))]
     if not imported:
         return {}
     said = {m: "yes" if f"{PKG}/{m}.py" in trees and _asserts(trees[f"{PKG}/{m}.py"]) else "no" for m in imported}
     if len(imported) == 1:  # one rollout whatever vLLM is installed
         return {kind: said[imported[0]] for kind in MODULES.values()}
     return {kind: said[m] for m, kind in MODULES.items()}
-
-
-def _imports(tree: ast.Module, module: str) -> bool:
-    """`from .module import …` or `from verl.workers.rollout.vllm_rollout.module import …`, at any depth
-    (the releases that pick by vLLM version import under an `if`)."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            name = node.module or ""
-            if (node.level == 1 and name == module) or name == f"{PKG.replace('/', '.')}.{module}":
-                return True
-    return False
 
 
 def _asserts(tree: ast.Module) -> bool:
