@@ -112,7 +112,7 @@ def test_a_rayjob_entrypoint_runs_the_head_image_release(write_project, json_sit
 @pytest.mark.parametrize("params,release,p0", [
     ('{num-gpus: "0"}', "0.11.0", True),  # Ray's head node holds no GPU: the driver is refused
     ('{num-gpus: "0"}', "0.33.0", False),  # the check is gone
-    ("{}", "0.11.0", False),  # Ray counts what the pod shows: not read here, never guessed
+    ("{}", "0.11.0", False),  # Ray counts what the pod shows: P1 below, never a P0
 ])
 def test_a_ray_driver_on_a_head_that_gives_ray_no_gpu(tmp_path, params, release, p0):
     text = CLUSTER.format(annotations="", release=release, tp=2).replace("rayStartParams: {}", f"rayStartParams: {params}", 1)
@@ -120,3 +120,18 @@ def test_a_ray_driver_on_a_head_that_gives_ray_no_gpu(tmp_path, params, release,
     (head,) = [sr for sr in audit(tmp_path).sites if sr.site.kind == "vllm serve"]
     r = next(r for r in head.results if r.check.id == "L34")
     assert ((r.status, r.priority) == ("recommended", "P0") and "Current node has no GPU" in r.reason_text("en")) == p0
+
+
+@pytest.mark.parametrize("release,head_limits,priority", [
+    ("0.11.0", '{cpu: "4", memory: "16Gi"}', "P1"),  # no num-gpus, no GPU asked: Ray most likely sees none
+    ("0.33.0", '{cpu: "4", memory: "16Gi"}', None),  # the driver check is gone
+    ("0.11.0", '{cpu: "4", memory: "16Gi", nvidia.com/gpu: "1"}', None),  # KubeRay gives Ray the head's GPU
+])
+def test_a_ray_driver_on_a_head_that_writes_no_num_gpus(tmp_path, release, head_limits, priority):
+    text = CLUSTER.format(annotations="", release=release, tp=2).replace(
+        'limits: {cpu: "4", memory: "16Gi"}', f"limits: {head_limits}", 1)
+    (tmp_path / "raycluster.yaml").write_text(text)
+    (head,) = [sr for sr in audit(tmp_path).sites if sr.site.kind == "vllm serve"]
+    r = next(r for r in head.results if r.check.id == "L34")
+    got = r.priority if r.status == "recommended" and "Current node has no GPU" in r.reason_text("en") else None
+    assert got == priority, (r.status, r.priority, r.reason_text("en"))

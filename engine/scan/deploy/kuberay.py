@@ -53,6 +53,16 @@ def node_gpus(data: Any, path: tuple, gpus: Callable[[Any], int | None]) -> int 
     return max(counts) if counts else None
 
 
+def head_without_num_gpus(data: Any, path: tuple) -> bool:
+    """The container is the head group's Ray container and its `rayStartParams` write no `num-gpus`:
+    KubeRay derives Ray's GPUs from the container's resource limits (docs/guidance/rayStartParams.md)."""
+    got = _cluster(data, path)
+    if got is None or "headGroupSpec" not in path or not isinstance(got[0].get("headGroupSpec"), dict):
+        return False
+    params = got[0]["headGroupSpec"].get("rayStartParams")
+    return not (isinstance(params, dict) and "num-gpus" in params)
+
+
 def head_ray_gpus(data: Any, path: tuple) -> float | None:
     """The GPUs the head group's `rayStartParams` give Ray (`num-gpus`) when the container is the head's
     Ray container; None when it is not, or the parameter is not written (Ray then counts what it sees)."""

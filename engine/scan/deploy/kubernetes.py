@@ -117,6 +117,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 site.launch["ray_pod_gpus"] = per_node
                 if kuberay.head_ray_gpus(doc.data, path) == 0:  # `num-gpus: "0"`: Ray's head node holds no GPU
                     site.launch["ray_driver_gpus"] = 0
+                elif kuberay.head_without_num_gpus(doc.data, path):  # Ray counts what the GPU-less pod sees
+                    site.launch["ray_driver_gpus_unset"] = True
             pod = _node(doc.data, _pod(path))
             site.gpu_types = gpu_types.from_pod(pod)
             machine = gpu_types.pod_machine(pod)
