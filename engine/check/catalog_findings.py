@@ -66,8 +66,9 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
     out = []
     peer = {k: v for k, v in (site.launch or {}).items() if k == "plain_server"}
     unread = {k.key for n, s in (site.framework_written or {}).items() if not s.resolved and (k := fw.key(n)) is not None}
+    written_as = "call" if site.syntax == "python-call" else "config" if site.syntax == "framework-config" else ""
     for f in fw.findings(site.framework_keys, site.framework_version, command, vllm_version, peer=peer, unread=unread,
-                         source=site.framework_source):
+                         source=site.framework_source, written_as=written_as):
         text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version).replace("{framework_version}", site.framework_version or "")
                 .replace("{plain_server}", str(peer.get("plain_server", ""))) for lang in ("en", "zh")}
         if f["priority"] == "P0" and site.framework_unplaced and _reads_release(f):
@@ -78,12 +79,25 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
         fix = [(FixOp.of(x), v) for x in f.get("fix", [])
                if (v := fw.fix_value(x, site.framework_keys, site.framework_version, command)) is not None or "value_from" not in x]
         # a P0's change is what makes the launch start: safe, like a P0 rule's (schema/checks.schema.json)
-        out.append(Finding(f"{site.framework}-{f['code']}", text, site.file, site.line, f["priority"], fix=fix,
+        file, line = _presence_at(site, f) if f.get("presence") else (site.file, site.line)
+        out.append(Finding(f"{site.framework}-{f['code']}", text, file, line, f["priority"], fix=fix,
                            safe=bool(fix) and f["priority"] == "P0", subject="", vllm=f.get("vllm")))
     # a dropped key the framework's own pitfall already names (ms-swift removed-flag, TRL legacy-key) is said once
     dropped_said = any(c.endswith(("-removed-flag", "-legacy-key")) and f.priority == "P0" for f in out for c in [f.code])
     out += [_key_refused(site, r, fw.name) for r in framework_args.refusals(site) if r.first is not None or not dropped_said]
     return out
+
+
+def _presence_at(site: Site, f: dict) -> tuple[str, int]:
+    """Where a finding about written keys points: the first such key as written (the keyword line
+    of GRPOConfig(...), the YAML key), else the site."""
+    from vllm_kb.engine.kb import cel, frameworks
+
+    fw = frameworks.get(site.framework)
+    named = {p[1] for p in cel.compile(f["when"]).paths if len(p) > 1 and p[0] == "keys"}
+    got = [s for w, s in (site.framework_written or {}).items() if (k := fw.key(w)) is not None and k.key in named and s.line]
+    first = min(got, key=lambda s: s.line, default=None)
+    return (first.file or site.file, first.line) if first is not None else (site.file, site.line)
 
 
 def _reads_release(f: dict) -> bool:

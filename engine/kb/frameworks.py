@@ -175,28 +175,37 @@ class Framework:
                 return self.key(rule["from"][0])
         return None
 
-    def _activation(self, values, version, command, vllm_version=None, with_defaults=True, peer=None, source=None) -> cel.Activation:
+    def _activation(self, values, version, command, vllm_version=None, with_defaults=True, peer=None, source=None,
+                    written_as: str = "") -> cel.Activation:
         keys = {k.key: k.default_for(version) for k in self.keys if k.default is not None} if with_defaults else {}
         keys.update(values)
-        # framework.source: what a copy of the framework in the tree does (scan/framework_source.py), {} without one
-        return cel.Activation({"keys": keys, "command": command or "",
+        # framework.source: what a copy of the framework in the tree does (scan/framework_source.py), {} without one;
+        # written_as: how the keys reach the framework — "call" (a config class's keywords: GRPOConfig(...)),
+        # "config" (a config file its parser reads), "" (a command line)
+        return cel.Activation({"keys": keys, "command": command or "", "written_as": written_as,
                                "framework": {"version": version or "", "source": dict(source or {})},
                                "vllm": {"version": vllm_version or ""}, "peer": dict(peer or {})})
 
-    def findings(self, values, version, command, vllm_version, peer=None, unread=(), source=None) -> list[dict]:
+    def findings(self, values, version, command, vllm_version, peer=None, unread=(), source=None, written_as: str = "") -> list[dict]:
         """The framework's own pitfalls (knowledge/frameworks/<id>.yaml › findings) that hold.
         `peer`: what the project says about the server a client site talks to (plain_server);
         `unread`: keys written with a value the audit cannot read (`data.max_response_length=$LEN`):
         a finding that reads one is not judged on the release's default instead; `source`: what a
         copy in the tree does (framework.source). A finding whose `unsure_when` holds — its premise
-        rests on a release the audit cannot place (a .dev snapshot) — is said at P1, without a safe fix."""
+        rests on a release the audit cannot place (a .dev snapshot) — is said at P1, without a safe fix.
+        A `presence` finding is about a key being written at all: one written with an unread value counts."""
         out = []
         for f in self.raw.get("findings", []):
-            if unread and any(len(p) > 1 and p[0] == "keys" and p[1] in unread for p in cel.compile(f["when"]).paths):
+            given = values
+            if f.get("presence"):
+                # GRPOConfig(vllm_max_model_len=args.len) fails on the keyword whatever its value
+                # (a null would read as absent: a placeholder stands for the value)
+                given = {**{k: "(unread)" for k in unread}, **values}
+            elif unread and any(len(p) > 1 and p[0] == "keys" and p[1] in unread for p in cel.compile(f["when"]).paths):
                 continue
             # legacy keys (and a finding that says so) are looked for as written, without defaults
-            act = self._activation(values, version, command, vllm_version, with_defaults=f["code"] != "legacy-key" and not f.get("as_written"),
-                                   peer=peer, source=source)
+            act = self._activation(given, version, command, vllm_version, with_defaults=f["code"] != "legacy-key" and not f.get("as_written"),
+                                   peer=peer, source=source, written_as=written_as)
             if cel.compile(f["when"]).evaluate(act).value:
                 if f.get("unsure_when") and cel.compile(f["unsure_when"]).evaluate(act).value:
                     f = dict(f, priority="P1", text={lang: f["text"][lang] + f["unsure_text"][lang] for lang in ("en", "zh")})

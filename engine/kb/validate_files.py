@@ -75,8 +75,8 @@ def frameworks(v) -> None:
                         v.add(name, "", f"{section}[{i}].{field}", f"CEL syntax error: {e}")
                         continue
                     for path in p.paths:
-                        if path[0] not in ("keys", "command", "framework", "vllm", "peer"):
-                            v.add(name, "", f"{section}[{i}].{field}", f"unknown name {'.'.join(path)!r} (keys, command, framework, vllm, peer)")
+                        if path[0] not in ("keys", "command", "framework", "vllm", "peer", "written_as"):
+                            v.add(name, "", f"{section}[{i}].{field}", f"unknown name {'.'.join(path)!r} (keys, command, framework, vllm, peer, written_as)")
 
 
 def triggers(v) -> None:

@@ -68,6 +68,10 @@ FINDING_TEXTS = {
         {"text": "remaining_argv: {args}", "vllm": ">=0.4.0", "origin": "framework"},
         {"text": "Some specified arguments are not used by the HfArgumentParser: {args}", "vllm": ">=0.4.0", "origin": "framework"},
         {"text": "Some keys are not used by the HfArgumentParser: {args}", "vllm": ">=0.4.0", "origin": "framework"},
+        # TrlParser (0.19+) on a config file's key no dataclass of the parser takes, and a TRL config
+        # class given a keyword it dropped (trl.yaml › findings legacy-key)
+        {"text": "Unknown arguments from config file: {args}", "vllm": ">=0.4.0", "origin": "framework"},
+        {"text": "GRPOConfig.__init__() got an unexpected keyword argument {name}", "vllm": ">=0.4.0", "origin": "framework"},
         {"text": "Could not override {key}.", "vllm": ">=0.4.0", "origin": "framework"},
         {"text": "Key {key} is not in struct", "vllm": ">=0.4.0", "origin": "framework"},
     ],
