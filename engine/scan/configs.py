@@ -5,7 +5,7 @@ ms-swift YAML/JSON. Which framework a file belongs to is decided by keys only it
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks, yamlio
-from vllm_kb.engine.scan import areal_config, framework_site, nemo_rl_config, swift_adapters
+from vllm_kb.engine.scan import areal_config, framework_site, nemo_rl_config, swift_adapters, trl_parsers
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.fw_launch import mapping_entries
 from vllm_kb.engine.scan.site import Site
@@ -57,6 +57,14 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
             entries = nemo_rl_config.entries(ctx, rel, [], command, referenced=False) if doc.index == 0 else []
         else:
             entries = mapping_entries(doc.data, doc, rel, flatten=verl)
+        if fid == "trl":
+            # a file a project script's own dataclass reads (TrlParser(dataclass_types=[MyArguments])):
+            # its keys are the project's fields, not TRL's (engine/scan/trl_parsers.py)
+            keys = {str(k) for k in doc.data}
+            own = trl_parsers.own_keys(ctx, keys, {k for k in keys if fw.key(k) is not None})
+            if own is not None and own >= keys:
+                continue
+            entries = [e for e in entries if own is None or e.written not in own]
         line = _selector_line(fw, [e for e in entries if e.setting.file == rel]) or doc.start_line
         if fid == "verl":
             line = _selector_line(fw, entries) or doc.line_of(("actor_rollout_ref", "rollout"))

@@ -43,6 +43,7 @@ class FwLaunch:
     program_start: int = 0
     config: str | None = None  # the config a project Hydra entry point names (engine/scan/hydra_entry.py)
     base_configs: list = field(default_factory=list)  # configs its `defaults:` list composes first
+    script: str | None = None  # `python X.py …` as written: the user script a TRL launch runs
 
 
 def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = None) -> FwLaunch | None:
@@ -168,7 +169,8 @@ def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaun
         return FwLaunch("llamafactory", "llamafactory vllm_infer.py", "flags", j + 1, command="vllm_infer", env=env, program_start=program)
     if (any(v.lstrip("-").replace("-", "_").split("=")[0] in ("use_vllm", "vllm_mode", "vllm_gpu_memory_utilization") for v in rest)
             or "--config" in rest) and trl_script.runs_trl(ctx, rel, script, rest):
-        return FwLaunch("trl", f"python {script.rsplit('/', 1)[-1]}", "flags", j + 1, command="script", env=env, program_start=program)
+        return FwLaunch("trl", f"python {script.rsplit('/', 1)[-1]}", "flags", j + 1, command="script", env=env, program_start=program,
+                        script=script)
     return None
 
 

@@ -176,6 +176,8 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
         else:
             entries = [e for b in bases for e in fw_launch.config_entries(ctx, b, launch.framework, flatten=flatten)]
             entries += (fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten) if config else []) + found
+        if launch.script and config:
+            entries = _trl_own_keys(ctx, rel, launch.script, entries)
         if launch.command == "generate":
             fw_launch.generation_keys(entries)
         site = framework_site.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,
@@ -195,6 +197,21 @@ def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_la
     if not launch.serve:  # `trl vllm-serve` takes both spellings: keep the one the script uses
         site.flag_style = "snake"
     return site
+
+
+def _trl_own_keys(ctx, rel: str, script: str, entries: list) -> list:
+    """`python train.py --config cfg.yaml`: the keys the script's own dataclasses take are its fields,
+    not TRL's (engine/scan/trl_parsers.py); a script whose parser has only such dataclasses keeps none."""
+    from vllm_kb.engine.kb import frameworks
+    from vllm_kb.engine.scan import trl_parsers, trl_script
+
+    ref = trl_script.script_ref(ctx, rel, script)
+    if ref is None:
+        return entries
+    fw = frameworks.get("trl")
+    keys = {e.written.lstrip("-").replace("-", "_") for e in entries} - {"config"}
+    own = trl_parsers.own_keys(ctx, keys, {k for k in keys if fw.key(k) is not None}, script=ref)
+    return entries if own is None else [e for e in entries if e.written.lstrip("-").replace("-", "_") not in own]
 
 
 def _as_launch(fw: fw_launch.FwLaunch):

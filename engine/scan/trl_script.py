@@ -31,6 +31,11 @@ def runs_trl(ctx, rel: str | None, script: str, rest: list[str]) -> bool:
 
 
 def _script_text(ctx, rel: str, script: str) -> str | None:
+    ref = script_ref(ctx, rel, script)
+    return ctx.read(ref) if ref is not None else None
+
+
+def script_ref(ctx, rel: str, script: str) -> str | None:
     """The script as the command names it: beside the file, at the root, in a folder above the
     file (a script run as `cd ..; python x.py`), else the project's one file of that path's tail."""
     ref = ctx.resolve_ref(rel, script)
@@ -48,7 +53,7 @@ def _script_text(ctx, rel: str, script: str) -> str | None:
             hits = (ctx.files_ending(tail) if hasattr(ctx, "files_ending")
                     else [f for f in _files(ctx) if ("/" + f).endswith("/" + tail)])
             ref = hits[0] if len(hits) == 1 else None
-    return ctx.read(ref) if ref is not None else None
+    return ref
 
 
 def _files(ctx) -> set[str]:
