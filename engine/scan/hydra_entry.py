@@ -61,10 +61,14 @@ def find(ctx, rel: str, module: str | None = None, script: str | None = None) ->
     if main is None:
         return None
     path, name = main
-    imports_verl = any(isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "verl" or
-                       isinstance(n, ast.Import) and any(a.name.split(".")[0] == "verl" for a in n.names) for n in ast.walk(tree))
+    imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    imports_verl = any(m.split(".")[0] == "verl" for m in imported)
+    # verl's SFT trainer (verl.trainer.sft_trainer, fsdp_sft_trainer; its sft_trainer* configs) builds
+    # no rollout: a project entry that drives it is no vLLM launch unless its own config has one
+    sft = bool(name and "sft" in name.lower()) or any(re.match(r"verl\.trainer\.\w*sft", m) for m in imported)
     if path is not None and path.startswith("pkg://verl."):
-        return Entry(file, None, [], True)
+        return None if sft else Entry(file, None, [], True)
     folder = _config_dir(ctx, file, path)
     config = None
     if folder is not None and name:
@@ -72,7 +76,7 @@ def find(ctx, rel: str, module: str | None = None, script: str | None = None) ->
         cand = cand if cand.endswith((".yaml", ".yml")) else cand + ".yaml"
         config = cand if cand in set(ctx.files) else None
     defaults, inherits = _defaults(ctx, config) if config else ([], False)
-    verl = imports_verl or inherits or (config is not None and _has_rollout(ctx, [config, *defaults]))
+    verl = (imports_verl and not sft) or inherits or (config is not None and _has_rollout(ctx, [config, *defaults]))
     return Entry(file, config, defaults, verl) if verl else None
 
 
