@@ -1,5 +1,6 @@
 """vLLM installed by an Ansible playbook's pip or shell task (engine/scan/ansible_pins.py): the
-release of the launches in the playbook's folder when the playbooks agree, never a guess when not."""
+release of the launches in the playbook's folder (a role's tasks: the role's folder) when the
+playbooks agree, never a guess when not."""
 from __future__ import annotations
 
 import pytest
@@ -35,3 +36,18 @@ def test_only_pip_and_shell_tasks_are_read():
     assert ansible_pins.could_be(text) is False and ansible_pins.pins(None, "x.yml", text) == []
     k8s = "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - command: [pip, install, vllm==0.6.3]\n"
     assert ansible_pins.pins(None, "pod.yaml", k8s) == []  # no playbook: a mapping at the top
+
+
+def test_a_roles_tasks_install_for_the_whole_role(write_project, json_site):
+    # the role's tasks/main.yml installs vLLM; the script its files/ put on the host runs that release,
+    # over the project's own unpinned requirement at the root
+    root = write_project({
+        "requirements.txt": "vllm>=0.8.0\n",
+        "deploy/roles/vllm/tasks/main.yml": "- name: install\n  ansible.builtin.pip:\n    name: vllm==0.9.2\n",
+        "deploy/roles/vllm/files/serve.sh": "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 8192\n",
+    })
+    v = json_site(root)["vllm"]
+    assert v["version"] == "0.9.2" and v["pinned"] and "deploy/roles/vllm/tasks/main.yml" in v["source"], v
+    assert ansible_pins._role("deploy/roles/vllm/tasks/main.yml") == "deploy/roles/vllm"
+    assert ansible_pins._role("roles/vllm/handlers/x.yml") == "roles/vllm"
+    assert ansible_pins._role("deploy/site.yml") is None and ansible_pins._role("roles/vllm/files/x.yml") is None

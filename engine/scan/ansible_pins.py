@@ -3,7 +3,9 @@
 vllm==X` / `pip install …/vllm-0.16.0rc2-….whl`. The host the playbook installs on is where the
 launches it starts or the scripts beside it run, so each install is read as a setup script's line
 is (kind `dockerfile`: one install command), a pin of the playbook's folder; two installs that
-disagree are left to the folder's pin rules (engine/scan/pins.py), never guessed between."""
+disagree are left to the folder's pin rules (engine/scan/pins.py), never guessed between. A role's
+tasks (`roles/R/tasks/main.yml`) install for the whole role: the scripts and units its `files/` and
+`templates/` put on the host run that release, so the pin is the role folder's."""
 from __future__ import annotations
 
 import re
@@ -49,8 +51,19 @@ def pins(ctx, rel: str, text: str) -> list[Pin]:
             for word in _pip_words(value) if key in _PIP else _shell_words(value):
                 p = from_requirement(rel, _line_of(lines, start, word), word, "dockerfile")
                 if p is not None:
+                    p.installed_in = _role(rel)
                     out.append(p)
     return out
+
+
+_ROLE = re.compile(r"^((?:.*/)?roles/[^/]+)/(?:tasks|handlers)/")
+
+
+def _role(rel: str) -> str | None:
+    """The role folder of a role's tasks or handlers file (`deploy/roles/vllm/tasks/main.yml`:
+    deploy/roles/vllm), else None (the file's own folder)."""
+    m = _ROLE.match(rel)
+    return m.group(1) if m else None
 
 
 def agreed(pins: list[Pin]) -> list[Pin]:
