@@ -101,3 +101,25 @@ client.images.pull("vllm/vllm-openai:v0.8.5")
 trainer.run("vllm/vllm-openai:v0.8.5")
 ''')
     assert audit(tmp_path, gpu="H100-80GB").sites == []
+
+
+def test_keywords_from_an_unpacked_mapping(write_project, json_site):
+    root = write_project({
+        "engine.py": '''import docker
+
+
+class Engine:
+    def start(self, port=8000):
+        run_kwargs = {
+            "image": "vllm/vllm-openai:v0.8.5",
+            "command": ["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "65536"],
+            "detach": True,
+            "shm_size": "8g",
+        }
+        if port != 8000:
+            run_kwargs["ports"] = {"8000/tcp": port}
+        self._container = docker.from_env().containers.run(**run_kwargs)
+''',
+    })
+    site = json_site(root)
+    assert site["vllm"]["version"] == "0.8.5" and _checks(site)["L14"]["priority"] == "P0"

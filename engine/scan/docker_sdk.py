@@ -72,12 +72,12 @@ def library(call: ast.Call, bound: dict[str, str]) -> str | None:
 
 def site(ctx, rel: str, text: str, call: ast.Call, r, lib: str) -> Site | None:
     """`lib`: the target library() named."""
-    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    notes: list[str] = []
+    kw = _keywords(call, r, notes)
     image = call.args[0] if call.args else kw.get("image")
     if image is None:
         return None
     command = call.args[1] if len(call.args) > 1 else kw.get("command")
-    notes: list[str] = []
     words = ["docker", "run"]
     for key, opt in _OPTIONS[lib].items():
         if key in kw and (tok := _token(kw[key], r)) is not None:
@@ -103,6 +103,23 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, lib: str) -> Site | None:
         for n in notes:
             out.opaque.append({"code": "conditional", "what": n, "where": f"{rel}:{call.lineno}"})
         out.tool = out.tool or lib
+    return out
+
+
+def _keywords(call: ast.Call, r, notes: list[str]) -> dict[str, ast.expr]:
+    """The call's keywords, with those of a mapping it unpacks (`containers.run(**run_kwargs)`, the
+    dict built in the function: an entry set under an undecided condition is left out and noted)."""
+    out: dict[str, ast.expr] = {}
+    for k in call.keywords:
+        if k.arg:
+            out[k.arg] = k.value
+            continue
+        got = (r.flow if r.flow is not None else Flow([], r))._container(k.value)
+        for key, it in got.items.items() if isinstance(got, TrackedDict) else ():
+            if it.uncertain or it.node is None:
+                notes.append(f"{key} ({it.uncertain or 'unknown'})")
+            else:
+                out.setdefault(key, it.node)
     return out
 
 
