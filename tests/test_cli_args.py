@@ -90,3 +90,25 @@ def test_an_optional_boolean_value_alone_is_on_and_takes_no_flag_as_its_value(li
 
 def test_an_optional_boolean_value_given_is_read():
     assert parsed("m --enable-chunked-prefill False", version="0.6.0").settings["enable_chunked_prefill"].value is False
+
+
+def test_a_positional_and_model_flag_keep_both_values():
+    # vllm#7345: `vllm serve NAME --model PATH` (0.5.2-0.5.4 serve NAME; 0.11.1+ move PATH to the front)
+    p = parsed("llava1.5-7b --model /mnt/models/ --tensor-parallel-size 2", version="0.5.4")
+    assert p.model.value == "llava1.5-7b" and p.model_positional and p.model_flagged.value == "/mnt/models/"
+
+
+@pytest.mark.parametrize("version,priority", [("0.5.4", "P1"), ("0.5.5", "P0"), ("0.13.0", "P0")])
+def test_l33_on_a_positional_and_model_flag(tmp_path, version, priority):
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text(f"vllm=={version}\n")
+    (tmp_path / "serve.sh").write_text("vllm serve llava1.5-7b --model /mnt/models/ --trust-remote-code\n")
+    (site,) = audit(tmp_path, gpu="RTX-3090 x2").sites
+    res = next(r for r in site.results if r.check.id == "L33")
+    assert (res.status, res.priority) == ("recommended", priority)
+    if version == "0.5.4":
+        assert site.facts["launch"]["model_flag_value"] == "/mnt/models/"
+    (tmp_path / "serve.sh").write_text("vllm serve /mnt/models/ --served-model-name llava1.5-7b --trust-remote-code\n")
+    res = next(r for r in audit(tmp_path, gpu="RTX-3090 x2").sites[0].results if r.check.id == "L33")
+    assert res.status != "recommended" or res.priority not in ("P0", "P1")

@@ -55,6 +55,7 @@ class Parsed:
     flag_style: str = "kebab"
     flag_count: int = 0
     model_flag: str | None = None  # "flag" (`--model X`) or "equals" (`--model=X`), as vLLM's own checks tell them apart
+    model_flagged: Setting | None = None  # the `--model` value itself, beside a positional (which one vLLM keeps is L33's)
     first_is_option: bool = False  # the first word after the program is an option (vLLM 0.17+ and --config care)
     swallowed: tuple[str, list] | None = None  # (flag, items): a list option took the words up to the next option
 
@@ -333,6 +334,7 @@ class ArgParser:
         out.flag_style = "snake" if styles["snake"] > styles["kebab"] else "kebab"
         out.model = positional or flagged
         out.model_positional = positional is not None
+        out.model_flagged = flagged
         return out
 
 

@@ -357,6 +357,9 @@ def _argv_facts(parsed, launch, site: Site) -> dict:
                  "served_name_flag": "served_model_name" in parsed.settings, "model_positional": parsed.model_positional}
     if parsed.model_flag:
         out["model_flag"] = parsed.model_flag
+        flagged = parsed.model_flagged
+        if parsed.model_positional and flagged is not None and flagged.resolved and flagged.value is not None:
+            out["model_flag_value"] = str(flagged.value)  # beside the positional: 0.5.2–0.5.4 ignore it (L33)
     if site.model is not None and site.model.resolved and site.model.value is not None:
         out["model_arg"] = str(site.model.value)
     if parsed.swallowed and launch.positional_model and not parsed.model_positional:
