@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from vllm_kb.engine.check.startup_common import as_int
 from vllm_kb.engine.scan import python_text
 from vllm_kb.engine.scan.site import Site
 
@@ -166,10 +167,6 @@ def launch_facts(site: Site) -> dict[str, Any]:
     return out
 
 
-def _int(v) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
-
-
 def _pow2_floor(n: int) -> int:
     p = 1
     while p * 2 <= n:
@@ -203,9 +200,9 @@ def gpu_layout(engine: dict, visible: int | None, gpu_count, nodes: int = 1, lau
         if seen is not None and seen >= 1:
             placed["visible_gpus"] = seen
         return placed
-    tp, pp, dp = (_int(engine.get(k)) or 1 for k in ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"))
-    local = _int(engine.get("data_parallel_size_local"))
-    nnodes = _int(engine.get("nnodes")) or 1
+    tp, pp, dp = (as_int(engine.get(k)) or 1 for k in ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"))
+    local = as_int(engine.get("data_parallel_size_local"))
+    nnodes = as_int(engine.get("nnodes")) or 1
     multi = (nnodes > 1 or nodes > 1 or engine.get("distributed_executor_backend") == "ray" or bool(engine.get("headless"))
              or (local is not None and local < dp))
     dp_local = local if local is not None else dp

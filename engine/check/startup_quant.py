@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from vllm_kb.engine.check.startup_common import since
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.models import normalise_quant
 from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
@@ -84,13 +85,13 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     flag = str(flag).strip() if isinstance(flag, str) and flag.strip() else None
     ckpt = normalise_quant(model["quant_method"]) if model.get("quantized") and model.get("quant_method") else None
     source = model.get("quant_source")
-    if ckpt and not flag and model.get("quant_nested") and not _since(version, NESTED_READ):
+    if ckpt and not flag and model.get("quant_nested") and not since(version, NESTED_READ):
         # ModelConfig reads hf_config.quantization_config only: the weights load as 16-bit ones
         return {"quant_method": "none", "quant_nested_unread": ckpt}
     if not flag and not ckpt:
         return {"quant_method": "none"} if model.get("quant_source") == "config" or model.get("family") else {}
     method = normalise_quant(flag) if flag else ckpt
-    if model.get("quant_method_key") is False and ckpt and _since(version, "0.2.2") and not _since(version, UNNAMED_AS_NONE):
+    if model.get("quant_method_key") is False and ckpt and since(version, "0.2.2") and not since(version, UNNAMED_AS_NONE):
         # ModelConfig._verify_quantization (from 0.2.2, the first to read the checkpoint's config) reads
         # quant_cfg["quant_method"] (KeyError up to 0.4.0), then .get("quant_method", "") (0.4.1-0.10):
         # "" matches no method nor the argument; 0.11 takes "" as unquantized
@@ -110,7 +111,7 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
                 pin = ">=" + BNB_PREQUANT_FROM + pin[len(">=" + BNB_FROM):]
             if pin:
                 out["quant_known_pin"] = pin
-    if flag and flag != flag.lower() and _argv(facts) and not _since(version, "0.13.0"):
+    if flag and flag != flag.lower() and _argv(facts) and not since(version, "0.13.0"):
         out["quant_upper_cli"] = True
         out["quant_lower"] = flag.lower()
     sure = source in ("config", "catalog") or (source == "name" and (ckpt in CERTAIN_FROM_NAME or _bnb_named(model, version)))
@@ -124,8 +125,8 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     if alt_fmt and known is not None and not flag and ckpt not in known and alt_fmt[0] in known:
         out["quant_certain"] = False  # the release does not know the named format but may load the other
     accepted = table["quantization"]["accepted"].get(ckpt or "")
-    since = (table["quantization"].get("accepted_from") or {}).get(method)
-    if accepted is not None and since and method != ckpt and not _since(version, since):
+    accepted_from = (table["quantization"].get("accepted_from") or {}).get(method)
+    if accepted is not None and accepted_from and method != ckpt and not since(version, accepted_from):
         accepted = [m for m in accepted if m != method]
     # a quantization a wrapper derives from its own keyword comes with its own pick of checkpoint:
     # Unsloth's load_in_4bit swaps the model for its pre-quantized bitsandbytes variant where its
@@ -181,7 +182,7 @@ def _bnb_named(model: dict, version: str) -> bool:
     name = str(model.get("name") or "")
     if _BNB_NAME.search(name):
         return True
-    return not _since(version, BNB_FROM) and "mlx" not in name.lower()
+    return not since(version, BNB_FROM) and "mlx" not in name.lower()
 
 
 def _later_pin(seen: list[str], cat: Catalog, version: str) -> str | None:
@@ -212,11 +213,6 @@ def _before_catalog(table: dict, real: str | None, cat: Catalog) -> list[str] | 
 def _argv(facts: dict) -> bool:
     site = facts.get("site") or {}
     return site.get("syntax") in _ARGV
-
-
-def _since(version: str, release: str) -> bool:
-    v = try_parse(version)
-    return v is None or not v < Version(release)
 
 
 def _first_release_ok(table: dict, cat: Catalog, method: str | None, scheme: str | None, cc: int, version: str) -> str | None:

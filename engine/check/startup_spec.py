@@ -16,13 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from vllm_kb.engine.check.startup_common import as_int
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 FIRST = Version("0.20.0")
-
-
-def _int(v) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def draft_slots(spec: dict, version: str | None) -> int | None:
@@ -35,7 +32,7 @@ def draft_slots(spec: dict, version: str | None) -> int | None:
     draft_model = method == "draft_model"
     if v >= Version("0.34.0"):
         return 1 if draft_model else 0
-    k = _int(spec.get("num_speculative_tokens"))
+    k = as_int(spec.get("num_speculative_tokens"))
     user_parallel = spec.get("parallel_drafting")
     if k is None or (user_parallel is not None and not isinstance(user_parallel, bool)):
         return None
@@ -61,11 +58,11 @@ def spec_facts(engine: dict, passed: dict, startup: dict, version: str | None) -
     if not isinstance(spec, dict) or engine.get("max_num_scheduled_tokens") is not None:
         return {}
     slots = draft_slots(spec, version)
-    seqs, batched = _int(engine.get("max_num_seqs")), _int(engine.get("max_num_batched_tokens"))
+    seqs, batched = as_int(engine.get("max_num_seqs")), as_int(engine.get("max_num_batched_tokens"))
     if slots is None or seqs is None or batched is None:
         return {}
     if passed.get("max_num_batched_tokens") is None and startup.get("chunked_prefill") is not True:
-        if _int(startup.get("max_len")) is None:
+        if as_int(startup.get("max_len")) is None:
             return {}
         batched = max(batched, startup["max_len"])
     if passed.get("max_num_seqs") is None:

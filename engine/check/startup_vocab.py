@@ -11,11 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from vllm_kb.engine.check.startup_common import as_int
 from vllm_kb.engine.kb.versions import try_parse
-
-
-def _int(v) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def _within(version, spans) -> bool:
@@ -28,7 +25,7 @@ def _within(version, spans) -> bool:
 
 def vocab_rows(model: dict, table: dict, version: str) -> int | None:
     """The vocabulary rows the release splits over TP ranks; None where that is not known."""
-    v, vocab = try_parse(version), _int(model.get("vocab_size"))
+    v, vocab = try_parse(version), as_int(model.get("vocab_size"))
     if v is None or not vocab:
         return None
     v = try_parse(".".join(map(str, v.release))) or v  # 0.2.1.post1 runs 0.2.1's code
@@ -46,7 +43,7 @@ def vocab_facts(model: dict, engine: dict, table: dict, version: str, tp_fit, co
     splits the rows and every head rule (tp_fit(t) says whether t splits the heads), chosen as the
     head rules' own fit is: the smallest above the asked one that the site's `count` GPUs allow, else
     the largest below (so L67 and L1/L2 never propose two sizes for one launch)."""
-    tp = _int(engine.get("tensor_parallel_size"))
+    tp = as_int(engine.get("tensor_parallel_size"))
     if not tp or tp <= 1 or engine.get("enable_lora"):
         return {}
     rows = vocab_rows(model, table, version)
