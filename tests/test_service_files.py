@@ -98,3 +98,27 @@ def test_a_tp_2_program_that_sees_two_gpus_gets_no_p0(write_project):
     assert {sr.version.version for sr in rep.sites} == {"0.11.0"}
     p0 = [(r.check.id, sr.site.line) for sr in rep.sites for r in sr.results if r.status == "recommended" and r.priority == "P0"]
     assert p0 == [] and not [f for sr in rep.sites for f in sr.remarks if f.priority == "P0"]
+
+
+# an Ansible role's templates/vllm.service.j2: each `{{ … }}` is unknown until the role renders it
+TEMPLATED = ("[Service]\nEnvironment=HF_HOME={{ hf_home }}\n"
+             "ExecStart={{ venv }}/bin/vllm serve {{ vllm_model }} --max-model-len {{ max_len | default(4096) }} --swap-space 4\n")
+
+
+def test_a_unit_template_reads_its_jinja_actions_as_unknowns(cli, write_project, scanned, tmp_path):
+    (s,) = scanned({"roles/vllm/templates/vllm.service.j2": TEMPLATED}, tmp_path / "a")
+    assert (s.kind, s.line) == ("vllm serve", 3) and not s.model.resolved  # `{{ venv }}/bin/vllm`: the name is known
+    assert values(s) == {"swap_space": 4.0} and not s.settings["max_model_len"].resolved
+    root = write_project({"vllm.service.j2": TEMPLATED, "requirements.txt": "vllm==0.20.0\n"}, tmp_path / "b")
+    cli("audit", str(root), "--gpu", "H100-80GB", "--fix")
+    assert (root / "vllm.service.j2").read_text() == TEMPLATED.replace(" --swap-space 4", "")  # the file's own offsets
+    assert scanned({"t/vllm.service.j2": "{% if x %}\n" + TEMPLATED + "{% endif %}\n"}, tmp_path / "c") == []
+
+
+def test_a_program_in_an_unknown_folder_is_known_by_its_name(scanned, tmp_path):
+    # `$VENV/bin/vllm serve …`: the folder is the script's variable, the program is vLLM's CLI; a
+    # program held whole in a variable (`$VLLM_BIN serve …`) stays unknown
+    got = scanned({"a.sh": "#!/bin/bash\n$VENV/bin/vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 8192\n",
+                   "b.sh": "#!/bin/bash\n$VLLM_BIN serve Qwen/Qwen2.5-7B-Instruct --max-model-len 8192\n",
+                   "c.sh": "#!/bin/bash\n${ENV_DIR}/bin/python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-7B-Instruct\n"})
+    assert [(s.file, s.kind) for s in got] == [("a.sh", "vllm serve"), ("c.sh", "api_server")]

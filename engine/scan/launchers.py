@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from vllm_kb.engine.scan.shell import Word
-from vllm_kb.engine.scan.shell_expand import split_assignment
+from vllm_kb.engine.scan.shell_expand import is_known, split_assignment
 
 # wrapper → options of it that take a value
 WRAPPERS: dict[str, set[str]] = {
@@ -83,7 +83,7 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
             env.append((a[0], a[1], i))
             i += 1
             continue
-        if v is None:
+        if v is None and (v := known_program(words[i])) is None:
             return None
         base = v.rsplit("/", 1)[-1]
         if base in WRAPPERS:
@@ -175,7 +175,7 @@ def find_launch(words: list[Word]) -> Launch | None:
         return None
     i, env = got
     vals, n = [w.value for w in words], len(words)
-    base = (vals[i] or "").rsplit("/", 1)[-1]
+    base = (vals[i] or known_program(words[i]) or "").rsplit("/", 1)[-1]
     if base == "vllm" or _VERSIONED_VLLM.match(base) or _RUNNER_PIN.match(base):
         if i + 1 < n and vals[i + 1] == "serve":
             return Launch("vllm serve", i + 2, True, env, i)
@@ -200,6 +200,15 @@ def find_launch(words: list[Word]) -> Launch | None:
             if (vals[k] or "").rsplit("/", 1)[-1] == "vllm" and vals[k + 1] == "serve":
                 return Launch("vllm serve", k + 2, True, env, k)
     return None
+
+
+def known_program(w: Word) -> str | None:
+    """A program whose folder is unknown but whose name is written (`$VENV/bin/vllm`, a unit template's
+    `{{ venv }}/bin/vllm`): its text, holes and all, when the part after the last `/` is known."""
+    text = w.text
+    if w.value is not None or not text or "/" not in text:
+        return w.value
+    return text if is_known(text.rsplit("/", 1)[1]) else None
 
 
 _PROJECT_SCRIPT = re.compile(r"^(?:\.{1,2}/)[\w./-]+$|^[\w./-]+\.sh$")

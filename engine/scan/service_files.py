@@ -13,7 +13,7 @@ from vllm_kb.engine.scan import envfile, scripts
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy import image_files
 from vllm_kb.engine.scan.images import image_version
-from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.shell_expand import Expander, hole
 from vllm_kb.engine.scan.shell_run import State
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -21,11 +21,16 @@ _PROC = re.compile(r"^([A-Za-z0-9_.-]+)[ \t]*:[ \t]*(\S.*)$")
 _INI_KEY = re.compile(r"^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.*)$")
 
 
+# a unit written as a Jinja template (an Ansible role's templates/vllm.service.j2)
+_TEMPLATED = (".service.j2", ".service.jinja", ".service.jinja2")
+_JINJA = re.compile(r"\{\{.*?\}\}")
+
+
 def kind(rel: str) -> str | None:
     name = rel.rpartition("/")[2]
     if name == "Procfile" or name.startswith("Procfile."):
         return "procfile"
-    if name.endswith((".service", ".service.in")):
+    if name.endswith((".service", ".service.in") + _TEMPLATED):
         return "systemd"
     if name.endswith((".conf", ".ini")):
         return "supervisord"  # read only when it has a [program:…] section
@@ -38,6 +43,10 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     how = kind(rel)
     if how == "procfile":
         return _procfile(ctx, rel, text)
+    if how == "systemd" and rel.endswith(_TEMPLATED):
+        # each `{{ … }}` is unknown until Ansible renders it: a hole of the same width, so lines and offsets
+        # stay the file's; `{% … %}` decides which text is there at all: not read
+        return [] if "{%" in text else _systemd(ctx, rel, _JINJA.sub(_same_width_hole, text))
     if how == "systemd":
         return _systemd(ctx, rel, text)
     if how == "supervisord" and "[program:" in text:
@@ -123,6 +132,11 @@ def _systemd(ctx: ScanContext, rel: str, text: str) -> list[Site]:
                 spans.append((start, lines[last][1] + len(lines[last][2])))
         k = last + 1
     return _run(ctx, rel, text, spans, env, "systemd")
+
+
+def _same_width_hole(m: re.Match) -> str:
+    compact = re.sub(r"\s+", "", m.group(0))
+    return hole(compact.ljust(len(m.group(0)) - 2) if len(compact) <= len(m.group(0)) - 2 else m.group(0)[1:-1])
 
 
 def _unit_env_file(ctx: ScanContext, rel: str, value: str) -> dict[str, envfile.EnvValue]:
