@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from vllm_kb.engine.check import startup_quant_tp as q
-from vllm_kb.engine.kb.model_config import quant_shape
+from vllm_kb.engine.kb.quant_config import quant_shape
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = yaml.safe_load((ROOT / "knowledge" / "vllm" / "quant_alignment.yaml").read_text())

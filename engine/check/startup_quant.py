@@ -10,7 +10,7 @@ from typing import Any
 
 from vllm_kb.engine.check.startup_common import since
 from vllm_kb.engine.kb.catalog import Catalog
-from vllm_kb.engine.kb.models import normalise_quant
+from vllm_kb.engine.kb.quant_config import normalise_quant
 from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 
 # Checkpoint methods a name marker names without doubt (FP8, INT4, W8A8 names hide several formats);

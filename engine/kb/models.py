@@ -15,7 +15,8 @@ from vllm_kb.engine.kb.model_arith import (attention_params, ceil_div, embedding
                                            expert_params, head_dim, kv_heads_per_gpu, moe_layers,
                                            params_from_arch, tp_divides)
 from vllm_kb.engine.kb.model_config import (ARCH_KEYS, arch_from_config, config_scalars,  # noqa: F401
-                                            derived_max_len, normalise_quant)
+                                            derived_max_len)
+from vllm_kb.engine.kb.quant_config import normalise_quant
 from vllm_kb.engine.kb.catalog_context import (catalog_model_max_length, context_from_name, name_context,  # noqa: F401
                                                rope_scaled)
 from vllm_kb.engine.kb.vision_config import vision_from_config

@@ -1,0 +1,175 @@
+"""What a checkpoint's quantization_config says, read the way vLLM reads it: the method (ModelOpt's
+resolved, a multimodal language model's nested one), the compressed-tensors scheme, the group or
+block size the weights are split by, the FP8 KV cache a ModelOpt config asks for, the modules left
+unquantized."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.kb.layer_config import config_dim as _dim
+from vllm_kb.engine.kb.modelopt_config import modelopt_config, resolved_method
+from vllm_kb.engine.kb.unquantized import coverage
+
+
+def normalise_quant(method: str) -> str:
+    """A quantization method as vLLM compares it: lower case, compressed_tensors spelt with a dash."""
+    m = str(method).strip().lower()
+    return "compressed-tensors" if m == "compressed_tensors" else m
+
+
+def config_quant_facts(facts: dict, config: dict) -> None:
+    """The quantization facts of a config.json (its own quantization_config, a ModelOpt one resolved,
+    a multimodal checkpoint's language model's, a BitsAndBytesConfig without quant_method): the
+    method vLLM resolves, the scheme, the group or block size, the kernels' keys, the layers kept in
+    16 bits; each replaces what the catalog guessed."""
+    quant = config.get("quantization_config")
+    quant = modelopt_config(quant) if isinstance(quant, dict) else quant
+    facts.pop("quant_nested", None)  # the catalog's guess; the checkpoint's own layout follows
+    facts.pop("quant_method_key", None)
+    nested = _nested_quant(config) if quant is None else None
+    if nested is not None:
+        # a multimodal checkpoint that quantized only its language model (OpenGVLab's InternVL AWQ):
+        # vLLM reads it there from 0.10.2 only (ModelConfig._verify_quantization), see startup_quant
+        quant = nested
+        facts["quant_nested"] = True
+    if isinstance(quant, dict) and "quant_method" not in quant and (quant.get("load_in_4bit") is True or quant.get("load_in_8bit") is True):
+        # transformers' BitsAndBytesConfig before it wrote quant_method (Baichuan2-*-Chat-4bits): vLLM reads no method
+        quant = {**quant, "quant_method": "bitsandbytes"}
+        facts["quant_method_key"] = False
+    if isinstance(quant, dict) and isinstance(quant.get("quant_method"), str) and quant["quant_method"]:
+        facts["quantized"] = True
+        facts["quant_method"] = resolved_method(quant, normalise_quant(quant["quant_method"]))
+        facts["quant_source"] = "config"
+        scheme = _scheme(quant)
+        if scheme:
+            facts["quant_scheme"] = scheme
+        facts.pop("quant_group_size", None)  # the catalog's; the checkpoint's own follows
+        facts.pop("quant_block", None)
+        facts.pop("quant_kv_cache", None)
+        if _modelopt_fp8_kv(quant):
+            facts["quant_kv_cache"] = "fp8"
+        facts.update(quant_shape(quant))
+        # what AWQMarlinConfig.is_awq_marlin_compatible reads: `bits` only (not AutoAWQ's older
+        # `w_bit`) and `zero_point`; GPTQMarlinConfig.is_gptq_marlin_compatible also `sym` and
+        # `desc_act`; a key the config lacks keeps the plain kernel
+        for key, fact, kind in (("bits", "quant_bits", int), ("zero_point", "quant_zero_point", bool),
+                                ("sym", "quant_sym", bool), ("desc_act", "quant_desc_act", bool)):
+            v = quant.get(key)
+            facts.pop(fact, None)
+            if isinstance(v, kind) and (kind is bool or not isinstance(v, bool)):
+                facts[fact] = v
+        if "quant_bits" not in facts and quant.get("load_in_8bit") is True:
+            facts["quant_bits"] = 8  # BitsAndBytesConfig: LLM.int8() weights, one byte each
+        kept = coverage(quant)
+        if kept:
+            facts["quant_unquantized"] = kept
+        facts.pop("quant_skip_modules", None)
+        skips = _skip_modules(quant)
+        if skips:
+            facts["quant_skip_modules"] = skips
+    elif quant is None:
+        facts["quantized"] = False
+        facts["quant_source"] = "config"
+
+
+def _skip_modules(quant: dict) -> list[str]:
+    """The module names AWQ leaves unquantized (modules_to_not_convert, which vLLM matches as a
+    substring of each layer's prefix); "*" for a GPTQ `dynamic` rule set, which may leave any out."""
+    out = [m for m in quant.get("modules_to_not_convert") or [] if isinstance(m, str) and m][:200]
+    if isinstance(quant.get("dynamic"), dict) and quant["dynamic"]:
+        out.append("*")
+    return out
+
+
+def quant_shape(quant: dict) -> dict[str, Any]:
+    """The granularity a quantization_config splits its weights by, as vLLM reads it: the group
+    size of AWQ (`group_size`, AutoAWQ's `q_group_size`), GPTQ and compressed-tensors integer
+    weights (-1: one scale per output channel), or the [block_n, block_k] of block-FP8 weights
+    (`weight_block_size`; compressed-tensors' `block_structure`)."""
+    out: dict[str, Any] = {}
+    block = quant.get("weight_block_size")
+    groups = quant.get("config_groups")
+    if isinstance(groups, dict) and groups:
+        blocks: set[tuple[int, ...]] = set()
+        sizes: set[int] = set()
+        for g in groups.values():
+            w = (g or {}).get("weights") or {}
+            strategy = str(w.get("strategy") or "").lower()
+            if strategy == "block" and _pair(w.get("block_structure")):
+                blocks.add(tuple(w["block_structure"]))
+            elif strategy == "group" and _dim(w.get("group_size")):
+                sizes.add(w["group_size"])
+            elif strategy in ("channel", "tensor"):
+                sizes.add(-1)
+            else:
+                return out  # a scheme whose split is not read here: unknown
+        if len(blocks) == 1 and not sizes:
+            out["quant_block"] = list(blocks.pop())
+        elif len(sizes) == 1 and not blocks:
+            out["quant_group_size"] = sizes.pop()
+        return out
+    if isinstance(block, list) and _pair(block):
+        out["quant_block"] = list(block)
+        return out
+    size = quant.get("group_size", quant.get("q_group_size"))
+    if isinstance(size, int) and not isinstance(size, bool) and (size == -1 or 0 < size <= 1 << 20):
+        out["quant_group_size"] = size
+    return out
+
+
+def _pair(v) -> bool:
+    return isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) and 0 < x <= 1 << 16 for x in v)
+
+
+# the language model's sub-config of a multimodal config.json; vLLM maps llm_config to text_config
+_TEXT_KEYS = ("text_config", "llm_config")
+
+
+def _nested_quant(config: dict) -> dict | None:
+    """The quantization_config of the language model's sub-config, when the top level has none."""
+    for key in _TEXT_KEYS:
+        inner = config.get(key)
+        q = inner.get("quantization_config") if isinstance(inner, dict) else None
+        if isinstance(q, dict) and isinstance(q.get("quant_method"), str) and q["quant_method"]:
+            return q
+    return None
+
+
+def _modelopt_fp8_kv(quant: dict) -> bool:
+    """A ModelOpt config's FP8 KV cache as vLLM 0.14.0+ get_kv_cache_quant_algo_string reads it (the
+    scheme first, then kv_cache_quant_algo; at the top level or under `quantization`)."""
+    if not str(quant.get("quant_method", "")).lower().startswith("modelopt"):
+        return False
+    nested = quant.get("quantization")
+    inner: dict = nested if isinstance(nested, dict) else quant
+    algo = (inner.get("kv_cache_scheme") or quant.get("kv_cache_scheme") or inner.get("kv_cache_quant_algo")
+            or quant.get("kv_cache_quant_algo"))
+    if isinstance(algo, dict):
+        return algo.get("dynamic") is False and algo.get("num_bits") == 8 and algo.get("type") == "float"
+    return isinstance(algo, str) and algo.lower() == "fp8"
+
+
+def _scheme(quant: dict) -> str | None:
+    """A compressed-tensors checkpoint's weight scheme: fp8, wna16 (4/8-bit integer weights,
+    16-bit activations), w8a8_int8, or nvfp4 / mxfp4 (4-bit float weights with an FP8 scale per 16
+    values, or an 8-bit exponent per 32: llm-compressor's NVFP4 / NVFP4A16 and MXFP4 presets)."""
+    if normalise_quant(quant.get("quant_method", "")) != "compressed-tensors":
+        return None
+    groups = quant.get("config_groups")
+    if not isinstance(groups, dict) or not groups:
+        return None
+    kinds = set()
+    for g in groups.values():
+        w = (g or {}).get("weights") or {}
+        a = (g or {}).get("input_activations")
+        if w.get("type") == "float" and w.get("num_bits") == 8:
+            kinds.add("fp8")
+        elif w.get("type") == "int" and not a:
+            kinds.add("wna16")
+        elif w.get("type") == "int" and w.get("num_bits") == 8 and isinstance(a, dict) and a.get("type") == "int":
+            kinds.add("w8a8_int8")
+        elif w.get("type") == "float" and w.get("num_bits") == 4 and w.get("group_size") in (16, 32):
+            kinds.add("nvfp4" if w["group_size"] == 16 else "mxfp4")
+        else:
+            return None
+    return kinds.pop() if len(kinds) == 1 else None
