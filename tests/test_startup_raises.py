@@ -46,3 +46,25 @@ def test_coverage_matches_holes_both_ways():
     assert vsr.covered_by("Too large swap space. {} GiB out of the {} GiB total", cov) == "B1"
     assert vsr.covered_by("max_model_len must be a positive integer, got {}: {}. Example: max_model_len=2048", cov) == "B2"
     assert vsr.covered_by("something else entirely, not quoted anywhere", cov) == ""
+
+
+def test_committed_page_matches_the_knowledge():
+    """docs/startup-raises.md as tests/data/startup_raises.json and today's error_text give it: a check
+    that names a new wording must ship the page that shows it covered (no sdists needed)."""
+    fresh = vsr.from_data()
+    committed = (ROOT / "docs" / "startup-raises.md").read_text(encoding="utf-8")
+    assert committed == fresh, "docs/startup-raises.md is stale: run python tools/vllm_startup_raises.py --from-data"
+
+
+def test_data_rows_carry_no_coverage(tmp_path):
+    """The JSON holds what the sources say, the page adds what the knowledge says (a row the knowledge
+    names moves to the covered part)."""
+    import json
+    d = json.loads(vsr.DATA.read_text(encoding="utf-8"))
+    assert d["releases"] == vsr.SPREAD and all("covered" not in r for r in d["rows"])
+    row = {"kind": "ValueError", "text": "Unable to use nsight profiling unless workers run with Ray.",
+           "releases": ["0.34.0"], "file": "vllm/config/parallel.py", "line": 1, "where": "ParallelConfig._verify_args",
+           "inputs": []}
+    p = tmp_path / "d.json"
+    p.write_text(json.dumps({"releases": ["0.34.0"], "rows": [row]}))
+    assert "| L180 |" in vsr.from_data(p)

@@ -16,13 +16,18 @@ releases of the spread that hold it, the function, and the condition's inputs (t
 `error_text` or a decision-tree matcher (the wordings tools/vllm_error_texts.py collects) matches
 it, holes matching any text.
 
-Writes docs/startup-raises.md; `--check` exits 1 when the committed page differs from a fresh read.
-Run: python tools/vllm_startup_raises.py [--source /work/sdists/src] [--check]
+Writes docs/startup-raises.md and tests/data/startup_raises.json (the rows without their `covered by`
+column, so that the page can be rebuilt without the sdists). `--check` exits 1 when the committed page
+differs from a fresh read; `--from-data` rebuilds it from the JSON instead of the sources, with the
+`covered by` column as today's knowledge gives it (tests/test_startup_raises.py runs that: a check
+that names a new wording must ship the page that shows it covered).
+Run: python tools/vllm_startup_raises.py [--source /work/sdists/src] [--check] [--from-data]
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import json
 import re
 import sys
 from pathlib import Path
@@ -32,6 +37,7 @@ import vllm_error_texts as vet  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "startup-raises.md"
+DATA = ROOT / "tests" / "data" / "startup_raises.json"
 SPREAD = ["0.6.6", "0.8.5", "0.10.2", "0.11.0", "0.13.0", "0.17.1", "0.20.0", "0.25.0", "0.30.0", "0.34.0"]
 EXCEPTIONS = {"ValueError", "TypeError", "NotImplementedError", "AssertionError"}
 # the functions that run while configs are built (a config's other methods run later, per request)
@@ -186,8 +192,8 @@ def covered_by(text: str, cov) -> str:
     return "; ".join(sorted(hits))
 
 
-def build(source: Path, releases: list[str]) -> list[dict]:
-    cov = _coverage()
+def read(source: Path, releases: list[str]) -> list[dict]:
+    """The rows of the releases' sources, one per refusal wording, without their coverage."""
     table: dict[tuple[str, str], dict] = {}
     for r in releases:
         for row in release_raises(source / r):
@@ -197,9 +203,30 @@ def build(source: Path, releases: list[str]) -> list[dict]:
                 e["releases"].append(r)
             e.update(file=row["file"], line=row["line"], where=row["where"], last=r,
                      inputs=sorted(set(e["inputs"]) | set(row["inputs"])))
-    for e in table.values():
-        e["covered"] = covered_by(e["text"], cov)
-    return sorted(table.values(), key=lambda e: (bool(e["covered"]), -len(e["releases"]), e["file"], e["text"]))
+    return sorted(table.values(), key=lambda e: (e["kind"], e["text"]))
+
+
+def cover(rows: list[dict]) -> list[dict]:
+    """The rows with the checks that name them today, uncovered first, the longest-lived first."""
+    cov = _coverage()
+    out = [{**e, "covered": covered_by(e["text"], cov)} for e in rows]
+    return sorted(out, key=lambda e: (bool(e["covered"]), -len(e["releases"]), e["file"], e["text"]))
+
+
+def build(source: Path, releases: list[str]) -> list[dict]:
+    return cover(read(source, releases))
+
+
+def data_text(rows: list[dict], releases: list[str]) -> str:
+    keep = ("kind", "text", "releases", "file", "line", "where", "inputs")
+    return json.dumps({"releases": releases, "rows": [{k: r[k] for k in keep} for r in rows]},
+                      ensure_ascii=False, indent=0, sort_keys=True) + "\n"
+
+
+def from_data(path: Path = DATA) -> str:
+    """The page as the committed rows and today's knowledge give it (no sdists needed)."""
+    d = json.loads(path.read_text(encoding="utf-8"))
+    return render(cover(d["rows"]), d["releases"])
 
 
 def _cell(s: str, n: int = 160) -> str:
@@ -222,11 +249,13 @@ def render(rows: list[dict], releases: list[str]) -> str:
         "",
         f"{len(rows)} wordings; {n_cov} covered, {len(rows) - n_cov} not.",
         "",
-        "Rebuild (needs /work/sdists/src):",
+        "Rebuild from the sources (needs /work/sdists/src; also writes tests/data/startup_raises.json, the rows",
+        "without their `covered by` column), or from that JSON and today's knowledge (what the tests check):",
         "",
         "<!-- doc-test: skip tool (needs the unpacked vLLM sdists) -->",
         "```bash",
         "python tools/vllm_startup_raises.py",
+        "python tools/vllm_startup_raises.py --from-data --check",
         "```",
         "",
         "| raise | wording | releases | where | inputs | covered by |",
@@ -246,15 +275,23 @@ def main(argv=None) -> int:
     ap.add_argument("--source", type=Path, default=Path("/work/sdists/src"))
     ap.add_argument("--releases", default=",".join(SPREAD))
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--from-data", action="store_true", help=f"rebuild from {DATA.relative_to(ROOT)}, not the sources")
     a = ap.parse_args(argv)
-    releases = [r for r in a.releases.split(",") if (a.source / r / "vllm").is_dir()]
-    text = render(build(a.source, releases), releases)
+    if a.from_data:
+        text, data = from_data(), None
+    else:
+        releases = [r for r in a.releases.split(",") if (a.source / r / "vllm").is_dir()]
+        rows = read(a.source, releases)
+        text, data = render(cover(rows), releases), data_text(rows, releases)
     if a.check:
         same = OUT.is_file() and OUT.read_text(encoding="utf-8") == text
-        print("docs/startup-raises.md is current" if same else "docs/startup-raises.md differs from the sources")
-        return 0 if same else 1
+        same_data = data is None or (DATA.is_file() and DATA.read_text(encoding="utf-8") == data)
+        print("docs/startup-raises.md is current" if same and same_data else "docs/startup-raises.md (or its data) differs")
+        return 0 if same and same_data else 1
     OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
+    if data is not None:
+        DATA.write_text(data, encoding="utf-8")
+    print(f"wrote {OUT}" + (f" and {DATA}" if data is not None else ""))
     return 0
 
 
