@@ -100,7 +100,8 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         settings[rule["arg"]] = Setting(rule["arg"], value, True, first.file, first.line, first.key, first.raw, first.syntax,
                                         note="implied by " + " + ".join(f"{k}={values[k]!r}" for k in rule["from"] if k in values),
                                         implied=True)
-    defaults = {k: v for k, v in {**fw.defaults(version, command), **implied_defaults}.items() if k not in settings}
+    own = fw.defaults(version, command)
+    defaults = {k: v for k, v in {**own, **implied_defaults}.items() if k not in settings}
     resolved = {a: st.value for a, st in settings.items() if st.resolved and not st.implied}
     for arg in fw.dropped({**defaults, **resolved}, values, version, command):
         # verl 0.6–0.9.0 build vLLM's command line from the config and skip a False switch:
@@ -124,6 +125,9 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     site.engine_elsewhere = client
     if changed:
         site.launch["model_config_keys"] = changed
+    if isinstance(own.get("gpu_memory_utilization"), (int, float)):
+        # what leaving the key out gives: the framework's share, not vLLM's default (B1)
+        site.launch["framework_gpu_share"] = float(own["gpu_memory_utilization"])
     if mode_rule is not None and mode_rule.get("device"):  # the mode's rule: `rule` above is an implied one's
         site.launch.update(_engine_device(mode_rule["device"], values))
         site.launch["engine_device_by"] = f"{fw.name} {version}"
