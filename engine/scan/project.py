@@ -4,7 +4,6 @@ before any check runs."""
 from __future__ import annotations
 
 import gc
-
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
@@ -16,7 +15,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import ansible_pins, conda_envs, entry_modules, heredoc_manifests, script_installs, install_envs, install_pins, manifest_template, peers, yaml_python
+from vllm_kb.engine.scan import ansible_pins, conda_envs, entry_modules, heredoc_manifests, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -230,6 +229,8 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         found = _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, python_calls.scan, t)) if text is not None else []
         if text is not None and chatchat_config.is_server_config(rel, text):  # Langchain-Chatchat's vLLM worker
             found += _guarded(ctx, rel, chatchat_config.scan, text)
+        if text is not None and hydra_compose.mentions(text):  # a verl run the script composes itself
+            found += _guarded(ctx, rel, hydra_compose.scan, text)
         _free_cycles()
         return found
     if deploy.is_dockerfile(rel):
