@@ -229,6 +229,11 @@ def test_gpt2_family_names_n_positions():
     assert got["max_context"] == 1024 and got["max_len_key"] == "n_positions"
     assert got["num_hidden_layers"] == 24 and not got.get("max_context_family")
     assert models.model_facts("openai-community/gpt2-xl", KB.models, MARKERS)["max_len_key"] == "n_positions"
+    # ChatGLM and Qwen (v1) write it as seq_length; the GLM-4 transformers port as max_position_embeddings
+    key = {n: models.model_facts(n, KB.models, MARKERS).get("max_len_key")
+           for n in ("THUDM/chatglm3-6b", "THUDM/glm-4-9b-chat", "THUDM/glm-4-9b-chat-hf", "Qwen/Qwen-7B-Chat", "Qwen/Qwen2.5-7B")}
+    assert key == {"THUDM/chatglm3-6b": "seq_length", "THUDM/glm-4-9b-chat": "seq_length",
+                   "THUDM/glm-4-9b-chat-hf": "max_position_embeddings", "Qwen/Qwen-7B-Chat": "seq_length", "Qwen/Qwen2.5-7B": None}
 
 
 def test_command_r_length_follows_the_release():
