@@ -123,3 +123,35 @@ class Engine:
     })
     site = json_site(root)
     assert site["vllm"]["version"] == "0.8.5" and _checks(site)["L14"]["priority"] == "P0"
+
+
+def test_a_container_run_in_a_thread(write_project, json_site):
+    # async code hands the SDK's blocking call to a thread: the call the thread makes is the site
+    root = write_project({
+        "env.py": '''import asyncio
+import functools
+
+import docker
+
+client = docker.from_env()
+
+
+async def start():
+    return await asyncio.to_thread(client.containers.run, "vllm/vllm-openai:v0.8.5",
+                                   command=["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "65536"],
+                                   ipc_mode="host", detach=True)
+''',
+        "loop.py": '''import asyncio
+import functools
+
+import docker
+
+
+async def start(client):
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, functools.partial(client.containers.run, "redis:7", detach=True))
+''',
+    })
+    site = json_site(root)
+    assert (site["file"], site["line"], site["vllm"]["version"]) == ("env.py", 10, "0.8.5")
+    assert _checks(site)["L14"]["priority"] == "P0"

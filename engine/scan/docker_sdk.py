@@ -25,6 +25,7 @@ from vllm_kb.engine.scan.shell_expand import hole
 from vllm_kb.engine.scan.site import Site
 
 WORDS = ("containers.run", "containers.create", "python_on_whales")
+CALLEES = ("create", "to_thread", "run_in_executor")  # beside `run`: the calls library() reads
 _SDK, _WHALES = "docker-sdk", "python-on-whales"  # the scanner's targets, and the sites' tool
 TARGETS = frozenset((_SDK, _WHALES))
 # keyword → `docker run` option, per library (docker-py models/containers.py run(); python-on-whales
@@ -58,9 +59,21 @@ def imports(imported: list) -> dict[str, str]:
     return out
 
 
+def _in_thread(call: ast.Call) -> ast.Call:
+    """`await asyncio.to_thread(client.containers.run, image, command=…)` (also `loop.run_in_executor(None,
+    functools.partial(client.containers.run, …))`): the call the thread makes, at the outer call's place."""
+    f = call.func
+    if isinstance(f, ast.Attribute) and f.attr == "to_thread" and call.args:
+        return ast.copy_location(ast.Call(func=call.args[0], args=call.args[1:], keywords=call.keywords), call)
+    if isinstance(f, ast.Attribute) and f.attr == "run_in_executor" and len(call.args) == 2 \
+            and isinstance(inner := call.args[1], ast.Call) and dotted(inner.func).rsplit(".", 1)[-1] == "partial" and inner.args:
+        return ast.copy_location(ast.Call(func=inner.args[0], args=inner.args[1:], keywords=inner.keywords), call)
+    return call
+
+
 def library(call: ast.Call, bound: dict[str, str]) -> str | None:
     """The library whose container `call` starts, or None."""
-    f = call.func
+    f = _in_thread(call).func
     if not bound or not isinstance(f, ast.Attribute) or f.attr not in ("run", "create"):
         return None
     if isinstance(f.value, ast.Attribute) and f.value.attr == "containers" and _SDK in bound.values():
@@ -73,6 +86,7 @@ def library(call: ast.Call, bound: dict[str, str]) -> str | None:
 def site(ctx, rel: str, text: str, call: ast.Call, r, lib: str) -> Site | None:
     """`lib`: the target library() named."""
     notes: list[str] = []
+    call = _in_thread(call)
     kw = _keywords(call, r, notes)
     image = call.args[0] if call.args else kw.get("image")
     if image is None:

@@ -155,8 +155,8 @@ def _followed(name: str) -> re.Pattern:
 
 CALLEES = _callees()
 _CALLEE_ORDER = sorted(CALLEES, key=lambda n: (-len(n), n))
-# `create` is a callee only as a Docker client's `containers.create(` (engine/scan/docker_sdk.py): tested
-# like a spawn, or every file that calls an OpenAI client's `.create(` beside `subprocess` is parsed
-_SPAWNISH = python_argv.SPAWN_NAMES | {"create"}
+# `create`, `to_thread`, `run_in_executor` are callees only around a Docker client's container (engine/scan/docker_sdk.py):
+# tested like a spawn, or every file that calls an OpenAI client's `.create(` beside `subprocess` is parsed
+_SPAWNISH = python_argv.SPAWN_NAMES | set(docker_sdk.CALLEES)
 _SPAWN_ORDER = [n for n in _CALLEE_ORDER if n in _SPAWNISH]
 _NOT_SPAWN_ORDER = [n for n in _CALLEE_ORDER if n not in _SPAWNISH]

@@ -33,7 +33,7 @@ _SERVER_FUNCS = {"build_async_engine_client", "run_server"}
 # models.py Model.upload; the vLLM notebooks of GoogleCloudPlatform/vertex-ai-samples pass both)
 _VERTEX_ARGV = ("serving_container_command", "serving_container_args")
 # the names of the callees the scanner looks at (a call by any other name is none of these)
-CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload", "post", "create"} | python_argv.SPAWN_NAMES
+CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload", "post", *docker_sdk.CALLEES} | python_argv.SPAWN_NAMES
                     | {"Model", "HuggingFaceModel", "JumpStartModel", "create_model"})
 # words one of those calls, or BentoML's `__command__`, spells in a file that holds it
 WORDS = ("LLMConfig", "vLLMEngineProcessorConfig", "ChatModel", "build_async_engine_client", "run_server", "launch_model", "model_engine",
