@@ -157,3 +157,23 @@ def test_release_that_counts_the_others_leaves_the_last_engine_no_kv(tmp_path):
     assert l16("0.8.5", "v1") == [("recommended", "P0")] * 2
     assert l16("0.6.4", "v0-064") == [("recommended", "P0")] * 2
     assert l16("0.7.3", "v0-073") == [("enabled", None)] * 2  # V0 measures from its own start
+
+
+def test_xinference_launches_naming_one_gpu_idx_share_it(tmp_path):
+    # xorbitsai/inference#4637: two `xinference launch --model-engine vllm … --gpu-idx 0` stay up together in
+    # the server, each at Xinference's default 0.9: vLLM 0.13's worker refuses the second in init_device
+    launch = ("xinference launch --model-engine vllm --model-name qwen2.5-instruct --size-in-billions 7 "
+              "--model-format pytorch --quantization none --gpu-idx {gpu}\n")
+    got = _shared(tmp_path, {"launch.sh": launch.format(gpu=0) + launch.format(gpu=0)}, version="0.13.0")
+    assert got == {"launch.sh:1": (1.8, "P0"), "launch.sh:2": (1.8, "P0")}
+
+
+def test_xinference_launches_on_other_gpus_or_placed_by_the_worker_do_not(tmp_path):
+    # without --gpu-idx the worker gives each LLM GPUs no other LLM holds; another endpoint is another server
+    launch = "xinference launch --model-engine vllm --model-name qwen2.5-instruct --size-in-billions 7 {more}\n"
+    got = _shared(tmp_path, {"a.sh": launch.format(more="--gpu-idx 0") + launch.format(more="--gpu-idx 1"),
+                             "b.sh": launch.format(more="") + launch.format(more=""),
+                             "c.sh": launch.format(more="--gpu-idx 0") + launch.format(more="--gpu-idx 0 -e http://other:9997")},
+                  version="0.13.0")
+    assert all(v == (None, None) for v in got.values()), got
+

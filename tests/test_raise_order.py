@@ -81,3 +81,10 @@ def test_two_refusals_report_the_earlier_first_in_either_id_order(tmp_path: Path
     assert _p0s(tmp_path, "0.3.0", 'model="mistralai/Mistral-7B-Instruct-v0.2"', "T4") == ["L4", "L16"]
     # … and ModelConfig refuses a length past the model's own before any worker starts (L14 before L4)
     assert _p0s(tmp_path, "0.3.0", 'model="mistralai/Mistral-7B-Instruct-v0.2", max_model_len=65536', "T4") == ["L14", "L4", "L16"]
+
+
+def test_the_shared_gpu_refusal_comes_before_the_kv_cache_from_0_9_1():
+    # V1's init_device measures free memory before the model is built (vllm/v1/worker/gpu_worker.py
+    # 0.13.0:240-255): L37 is met before L16/L15; before 0.9.1 the engine started second runs short later
+    assert stage_of(KB, "L37", "0.13.0") < stage_of(KB, "L16", "0.13.0") < stage_of(KB, "L15", "0.13.0")
+    assert stage_of(KB, "L37", "0.8.5") > stage_of(KB, "L15", "0.8.5")

@@ -87,3 +87,21 @@ def test_xinference_download_hub_is_the_workers_own_keyword(write_project):
     (sr,) = audit(root, gpu="A100-80GB x2").sites
     assert not [f for f in sr.remarks if f.code in ("unknown-option", "not-in-version")]
     assert "download_hub" not in sr.site.unknown and "download_hub" not in sr.site.settings
+
+
+def test_xinference_own_keyword_in_the_hyphen_form_is_told_as_xinferences(write_project, cli):
+    # the web UI copies `--download-hub modelscope --reasoning-content false`; the CLI hands the hyphen
+    # form on to AsyncEngineArgs (xorbitsai/inference#3469): the finding names Xinference's own keyword,
+    # never a "close vLLM option" like --download-dir, and the fix writes the underscore form
+    root = write_project({"requirements.txt": "xinference==1.5.1\nvllm==0.8.5.post1\n",
+                          "launch.sh": "xinference launch --model-engine vLLM --model-name qwen2.5-instruct --size-in-billions 7 \\\n"
+                                       "  --model-format pytorch --download-hub modelscope --reasoning-content false\n"})
+    (sr,) = audit(root, gpu="A100-80GB").sites
+    told = {f.subject: f for f in sr.remarks if f.code == "unknown-option"}
+    assert set(told) == {"download_hub", "reasoning_content"}
+    assert all("Xinference's own keyword" in f.message["en"] and "--download-dir" not in f.message["en"] for f in told.values())
+    cli("audit", str(root), "--gpu", "A100-80GB", "--fix")
+    text = (root / "launch.sh").read_text()
+    assert "--download_hub modelscope --reasoning_content false" in text
+    (again,) = audit(root, gpu="A100-80GB").sites
+    assert not [f for f in again.remarks if f.code == "unknown-option"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.check import cli_choices, config_keys, empty_values, entrypoint_findings, framework_args, unknown_flags, value_findings
+from vllm_kb.engine.kb import deploy_tools
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
@@ -251,10 +252,24 @@ def _dashed_keyword(s, site: Site, cat: Catalog) -> Finding | None:
     if s.syntax == "python-call" or s.implied or not key.startswith("--") or "-" not in key[2:] or _not_one_option(key):
         return None
     word = key[2:].replace("-", "_")
-    if s.name != word or cat.arg(word) is None:
+    if s.name != word:
+        return None
+    if word in _tool_keys(site.tool):
+        # `--download-hub modelscope`, as Xinference's web UI copies a launch as a command: the key is
+        # Xinference's own (`download_hub`, `reasoning_content`), but only with underscores; the hyphen
+        # form is handed on to the engine like any other pair (xorbitsai/inference#3469, #3734)
+        text = msg("finding.xinference_dashed_own_key", key=key, word=key[2:], fixed="--" + word)
+        return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("rename", s.name), s.name)], safe=True,
+                       subject=s.name)
+    if cat.arg(word) is None:
         return None  # no engine argument under either spelling: the unknown-option finding says so
     text = msg("finding.xinference_dashed_key", key=key, word=key[2:], fixed="--" + word)
     return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("rename", s.name), s.name)], safe=True, subject=s.name)
+
+
+def _tool_keys(tool: str | None) -> set[str]:
+    """The keywords a serving tool keeps for itself (knowledge/deploy/xinference.yaml `python_keys`)."""
+    return set(deploy_tools.load(tool).get("python_keys") or []) if tool else set()
 
 
 def _server_only(s, site: Site, cat: Catalog, version: str, kb: Knowledge) -> Finding | None:

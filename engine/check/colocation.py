@@ -13,6 +13,8 @@ from typing import Any, Callable
 from vllm_kb.engine.check import colocation_py
 
 ENGINE_KINDS = frozenset({"vllm serve", "api_server", "legacy api_server", "LLM()", "EngineArgs()", "AsyncEngineArgs()"})
+# a serving tool's launch whose engine lives on in the tool's server: two launches to one server stay up together
+TOOL_KINDS = frozenset({"xinference launch", "xinference launch_model()", "xinference REST launch"})
 
 
 def devices(facts: dict, container: dict | None = None) -> set[int] | None:
@@ -37,6 +39,15 @@ def devices(facts: dict, container: dict | None = None) -> set[int] | None:
     return {int(x) for x in ids[:world]}
 
 
+def _devices(site, facts: dict) -> set[int] | None:
+    """The GPU ids of an engine; for a serving tool's launch only those its own option names (Xinference
+    --gpu-idx): without it the tool's worker gives each LLM GPUs no other LLM holds."""
+    if site.kind in TOOL_KINDS:
+        ids = (site.launch or {}).get("tool_gpu_ids")
+        return set(ids) if ids else None
+    return devices(facts, site.container)
+
+
 def _util(facts: dict) -> float | None:
     v = (facts.get("engine") or {}).get("gpu_memory_utilization")
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
@@ -56,6 +67,10 @@ def _together(a, b, read) -> bool:
     """`a` (written first) and `b` run at the same time."""
     if a.file != b.file:
         return False
+    if a.kind in TOOL_KINDS and b.kind in TOOL_KINDS:
+        # `xinference launch` returns once the model is placed, and the server keeps it: a later launch
+        # to the same server runs beside it (xorbitsai/inference#4637)
+        return (a.launch or {}).get("tool_endpoint") == (b.launch or {}).get("tool_endpoint")
     if a.syntax == b.syntax == "compose":
         return (a.source or {}).get("service") != (b.source or {}).get("service")
     if a.syntax == b.syntax == "python-call":
@@ -75,7 +90,7 @@ def annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) -
 
 
 def _annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) -> None:
-    engines = [(s, f) for s, f in items if s.kind in ENGINE_KINDS]
+    engines = [(s, f) for s, f in items if s.kind in ENGINE_KINDS or s.kind in TOOL_KINDS]
     # only engines of one file run together (_together): each is compared with those of its file
     # alone, not with every engine of a project that may have thousands
     by_file: dict[str, list[int]] = {}
@@ -84,7 +99,7 @@ def _annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) 
     for i, (site, facts) in enumerate(engines):
         if len(by_file[site.file]) < 2:
             continue
-        mine = devices(facts, site.container)
+        mine = _devices(site, facts)
         util = _util(facts)
         if mine is None or util is None:
             continue
@@ -96,7 +111,7 @@ def _annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) 
             first, second = (other, site) if j < i else (site, other)
             if not _together(first, second, read):
                 continue
-            theirs, their_util = devices(ofacts, other.container), _util(ofacts)
+            theirs, their_util = _devices(other, ofacts), _util(ofacts)
             if theirs is None or their_util is None or not (mine & theirs):
                 continue
             peers.append(other.id)

@@ -160,10 +160,37 @@ def config_mappings(site: Site) -> dict[str, Any]:
 
 
 def launch_facts(site: Site) -> dict[str, Any]:
-    out = {**arg_forms(site), **site.launch, **container_facts(site), **config_mappings(site)}
+    out = {**arg_forms(site), **site.launch, **container_facts(site), **config_mappings(site), **rollout_world(site)}
     level = sleep_level(site)
     if level is not None:
         out["sleep_level"] = level
+    return out
+
+
+# ppo_trainer.yaml's trainer block in every verl release (0.1 … 0.9)
+VERL_TRAINER_DEFAULTS = {"trainer.n_gpus_per_node": 8, "trainer.nnodes": 1}
+
+
+def rollout_world(site: Site) -> dict[str, Any]:
+    """verl's hybrid-engine rollout runs on the trainer's own GPUs, split into groups of the rollout's
+    tensor-parallel size; fsdp_workers.py _build_rollout asserts that they divide (0.2 … 0.5.0: "rollout
+    world_size: 1 is not divisible by infer_tp: 2"; 0.6.0 on: infer_world_size). Nothing when a count is
+    written with a value the audit cannot read."""
+    if site.framework != "verl" or site.mode != "rlhf_colocate" or site.framework_command not in (None, "train"):
+        return {}
+    world = 1
+    for key, default in VERL_TRAINER_DEFAULTS.items():
+        written = (site.framework_written or {}).get(key)
+        value = (site.framework_keys or {}).get(key, default if written is None else None)
+        if as_int(value) is None or value < 1:
+            return {}
+        world *= value
+    tp = site.settings.get("tensor_parallel_size")
+    tp_v = as_int(tp.value) if tp is not None and tp.resolved else as_int((site.framework_defaults or {}).get("tensor_parallel_size"))
+    out: dict[str, Any] = {"rollout_world": world}
+    if tp_v is not None and tp_v > 0:
+        # a power of two, as models' heads divide by those (L1 judges the heads)
+        out["rollout_tp_fit"] = max(d for d in (1, 2, 4, 8, 16, 32, 64) if d <= tp_v and world % d == 0)
     return out
 
 

@@ -174,6 +174,7 @@ def _xinference(ctx, rel, text, version, call, r) -> Site | None:
     gpus, by = xinference_engine.gpus_given(n_gpu_v, gpu_idx_v, "replica_config" in kw)
     nw = setting(r, "n_worker", kw["n_worker"].value, rel, text, "n_worker").value if "n_worker" in kw else None
     xinference_engine.place_gpus(site, gpus, by, rel, call.lineno, "n_gpu", multi_worker=isinstance(nw, int) and nw > 1)
+    xinference_engine.note_gpu_ids(site, gpu_idx_v, None)
     if "model_type" in kw:  # which of its engine classes Xinference builds (LLM, embedding, rerank)
         mt = setting(r, "model_type", kw["model_type"].value, rel, text, "model_type")
         if mt.resolved and isinstance(mt.value, str):

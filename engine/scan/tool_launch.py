@@ -138,6 +138,7 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
     mt = own.get("model_type")
     if mt is not None and mt.value:  # which of its engine classes Xinference builds (LLM, embedding, rerank)
         s.launch["model_type"] = str(mt.value)
+    xinference_engine.note_gpu_ids(s, gpu_idx_w, endpoint)
     if (beside := xinference_engine.others_before(ctx, rel, endpoint, cmd.line, gpu_idx_w)):
         s.launch["gpu_cotenant"] = beside
     # `launch`: where a new `--key value` pair goes (the end of the command, as every pair is handed on)

@@ -126,6 +126,27 @@ def place_gpus(site: Site, gpus: int | None, by: str, rel: str, line: int, key: 
         site.remarks = [*site.remarks, remark]
 
 
+def note_gpu_ids(site: Site, gpu_idx: object, endpoint: object) -> None:
+    """The worker GPUs a launch names (--gpu-idx 0,1 / gpu_idx=[0, 1]) and the server it goes to: two
+    launches that name one GPU share it, as the worker only warns (core/worker.py
+    allocate_devices_with_gpu_idx: "GPU index 0 has been occupied", refused only where
+    XINFERENCE_ALLOW_MULTI_REPLICA_PER_GPU=0; the default lets it through)."""
+    ids: list = []
+    if isinstance(gpu_idx, bool):
+        return
+    if isinstance(gpu_idx, int):
+        ids = [gpu_idx]
+    elif isinstance(gpu_idx, (list, tuple)):
+        ids = list(gpu_idx)
+    elif isinstance(gpu_idx, str):
+        ids = [x.strip() for x in gpu_idx.split(",")]
+        ids = [int(x) for x in ids if x.isdigit()] if all(x.isdigit() for x in ids) else []
+    if ids and all(isinstance(x, int) and not isinstance(x, bool) for x in ids):
+        site.launch["tool_gpu_ids"] = sorted(set(ids))
+    if isinstance(endpoint, str):
+        site.launch["tool_endpoint"] = endpoint
+
+
 def note_other(ctx, rel: str, endpoint: object, line: int, model: object, kind: object, gpu_idx: object) -> None:
     """Remember an Xinference launch of a model vLLM does not run (an embedding or rerank model, another
     engine): the worker may put it on the GPU a later vLLM launch takes."""

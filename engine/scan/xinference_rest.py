@@ -100,6 +100,7 @@ def site(ctx, rel: str, version: str, cmd, found: tuple[dict, str, str, int], en
     nw = get("n_worker")
     xinference_engine.place_gpus(s, gpus, by, file, at("n_gpu") if "n_gpu" in body else line, "n_gpu",
                                  multi_worker=isinstance(nw, int) and nw > 1)
+    xinference_engine.note_gpu_ids(s, get("gpu_idx"), None)
     if isinstance(get("model_type"), str):
         s.launch["model_type"] = get("model_type")
     s.framework_defaults = xinference_defaults.engine_defaults(ctx, rel, env, {k: v for k, v in know["defaults"].items()

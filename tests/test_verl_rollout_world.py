@@ -1,0 +1,33 @@
+"""verl's hybrid engine splits the trainer's GPUs into rollout groups of the rollout's tensor-parallel size
+(2 by default): a world that does not divide is verl's own assertion before vLLM starts (L34)."""
+from __future__ import annotations
+
+import pytest
+
+from vllm_kb.engine.audit import audit
+
+RUN = ("python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo \\\n"
+       "    actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct actor_rollout_ref.rollout.name=vllm \\\n"
+       "    {more} trainer.nnodes=1\n")
+
+
+def _l34(tmp_path, more, gpu="A100-80GB"):
+    (tmp_path / "requirements.txt").write_text("verl==0.3.0.post1\nvllm==0.8.2\n")
+    (tmp_path / "run.sh").write_text(RUN.format(more=more))
+    (sr,) = audit(tmp_path, gpu=gpu).sites
+    return next(r for r in sr.results if r.check.id == "L34"), sr
+
+
+@pytest.mark.parametrize("more,gpu,p0", [
+    ("trainer.n_gpus_per_node=1", "A100-80GB", True),  # verl-project/verl#1191: the default TP 2 on one GPU
+    ("trainer.n_gpus_per_node=1 actor_rollout_ref.rollout.tensor_model_parallel_size=1", "A100-80GB", False),
+    ("trainer.n_gpus_per_node=8", "A100-80GB x8", False),  # 8 GPUs in groups of 2
+    ("trainer.n_gpus_per_node=6 actor_rollout_ref.rollout.tensor_model_parallel_size=4", "A100-80GB x8", True),
+    ("trainer.n_gpus_per_node=$N", "A100-80GB", False),  # a count the audit cannot read
+])
+def test_a_rollout_tp_that_does_not_divide_the_trainer_world_is_a_p0(tmp_path, more, gpu, p0):
+    r, sr = _l34(tmp_path, more, gpu)
+    assert (r.priority == "P0") is p0, (r.status, r.priority)
+    if p0:
+        fit = sr.facts["launch"]["rollout_tp_fit"]
+        assert fit == (1 if "=1 " in more + " " else 2)
