@@ -1,6 +1,6 @@
 """Changes land where the setting is written, and nothing else in the file moves."""
 from vllm_kb.engine.audit import audit
-from vllm_kb.engine.fix import edits
+from vllm_kb.engine.fix import edits, python_edits
 
 SCRIPT = """#!/bin/bash
 export VLLM_USE_V1=0
@@ -49,7 +49,7 @@ def test_python_fix_edits_the_dict_entry_not_the_call(tmp_path):
 
 def test_remove_and_insert_primitives():
     text = "f(\n    a=1,\n    b=2,\n)\n"
-    assert edits.apply(text, [edits.remove_python_item(text, text.index("a=1"), text.index("a=1") + 3)]) == "f(\n    b=2,\n)\n"
+    assert edits.apply(text, [python_edits.remove_python_item(text, text.index("a=1"), text.index("a=1") + 3)]) == "f(\n    b=2,\n)\n"
     line = "vllm serve m --x 1 --y\n"
     e = edits.remove_words(line, line.index("--x"), line.index("--x") + 5)
     assert edits.apply(line, [e]) == "vllm serve m --y\n"
@@ -85,11 +85,11 @@ def test_insertion_inside_a_replaced_span_goes_after_it():
 def test_removing_a_python_statement_keeps_its_neighbours_on_the_line():
     text = 'import os\nos.environ["A"] = "1"; os.environ["B"] = "0"\nos.environ["C"] = "0"  # old\nx = 1\n'
     b = text.index('os.environ["B"]')
-    assert edits.apply(text, [edits.remove_statement(text, b, text.index("\n", b))]) == \
+    assert edits.apply(text, [python_edits.remove_statement(text, b, text.index("\n", b))]) == \
         'import os\nos.environ["A"] = "1"\nos.environ["C"] = "0"  # old\nx = 1\n'
     a = text.index('os.environ["A"]')
-    assert edits.apply(text, [edits.remove_statement(text, a, text.index(";", a))]) == \
+    assert edits.apply(text, [python_edits.remove_statement(text, a, text.index(";", a))]) == \
         'import os\nos.environ["B"] = "0"\nos.environ["C"] = "0"  # old\nx = 1\n'
     c = text.index('os.environ["C"]')
-    assert edits.apply(text, [edits.remove_statement(text, c, text.index("  #", c))]) == \
+    assert edits.apply(text, [python_edits.remove_statement(text, c, text.index("  #", c))]) == \
         'import os\nos.environ["A"] = "1"; os.environ["B"] = "0"\nx = 1\n'

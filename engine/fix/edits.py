@@ -7,7 +7,6 @@ import re
 from dataclasses import dataclass
 
 from vllm_kb.engine.fix.diff_text import _masked_lines, shown_diff, unified_diff  # noqa: F401 — their home before
-from vllm_kb.engine.kb.textpos import LineIndex, index as line_index
 
 
 @dataclass(frozen=True)
@@ -174,7 +173,7 @@ def newline_of(text: str) -> str:
     return "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
 
 
-def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+def line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     ls = text.rfind("\n", 0, start) + 1
     le = text.find("\n", end)
     return ls, (len(text) if le < 0 else le)
@@ -182,7 +181,7 @@ def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 
 def remove_words(text: str, start: int, end: int) -> TextEdit:
     """Delete a span of shell words; the whole line when nothing else (but `\\`) is on it."""
-    ls, le = _line_bounds(text, start, end)
+    ls, le = line_bounds(text, start, end)
     before, after = text[ls:start], text[end:le]
     if not before.strip() and after.strip() == "" and ls > 0:
         # the command's last line: the line before must lose its continuation backslash too
@@ -244,7 +243,7 @@ def indent_of(line: str, chars: str = " \t") -> str:
 
 
 def insert_before_line(text: str, offset: int, new_line: str) -> TextEdit:
-    ls, _ = _line_bounds(text, offset, offset)
+    ls, _ = line_bounds(text, offset, offset)
     indent = indent_of(text[ls:])
     at = above_comments(text, ls)
     return TextEdit(at, at, f"{indent}{new_line}\n")
@@ -254,143 +253,14 @@ def append_shell_arg(text: str, words: list, first: int, last: int, new: str) ->
     """Add an argument to a command spanning words[first..last], before a trailing "$@"."""
     tail = words[last]
     if tail.is_all_args and last > first:
-        ls, _ = _line_bounds(text, tail.start, tail.start)
+        ls, _ = line_bounds(text, tail.start, tail.start)
         if not text[ls:tail.start].strip():  # "$@" on its own continuation line
             indent = text[ls:tail.start]
             return TextEdit(ls, ls, f"{indent}{new} \\\n")
         return TextEdit(tail.start, tail.start, f"{new} ")
-    ls, _ = _line_bounds(text, tail.start, tail.start)
+    ls, _ = line_bounds(text, tail.start, tail.start)
     multi = words[first].line != tail.line
     if multi:  # one argument per continuation line: add a line of the same indent
         indent = indent_of(text[ls:])
         return TextEdit(tail.end, tail.end, f" \\\n{indent}{new}")
     return TextEdit(tail.end, tail.end, f" {new}")
-
-
-def remove_python_item(text: str, start: int, end: int) -> TextEdit | list[TextEdit]:
-    """Delete `key=value` / `"key": value` with the comma that separates it from its neighbours.
-    An item alone on its line takes the line with it (and the comment after it, which was about
-    it); no line is left empty, no space left hanging at a line's end, and a comment after an
-    item that stays keeps its place."""
-    n = len(text)
-    ls, le = _line_bounds(text, start, end)
-    alone = not text[ls:start].strip()
-    e = end
-    while e < n and text[e] in " \t":
-        e += 1
-    if e < n and text[e] == ",":
-        comma = e
-        e += 1
-        while e < n and text[e] in " \t":
-            e += 1
-        if e >= n or text[e] in "\r\n#":  # nothing but a comment after it on its line
-            if alone:
-                stop = text.find("\n", e)
-                return TextEdit(ls, n if stop < 0 else stop + 1, "")
-            s = start
-            while s > ls and text[s - 1] in " \t":
-                s -= 1
-            return TextEdit(s, comma + 1 if text[e:e + 1] == "#" else e, "")  # `a=1, b=2,` → `a=1,`
-        return TextEdit(start, e, "")
-    # the last entry, without a trailing comma: take the comma before it
-    s = start
-    while s > 0 and text[s - 1] in " \t\r\n":
-        s -= 1
-    after = text[end:le].strip()
-    if alone and (not after or after.startswith("#")):  # its own line: the line goes, and the comma before it
-        line = TextEdit(ls, min(le + 1, n), "")
-        return [TextEdit(s - 1, s, ""), line] if s > 0 and text[s - 1] == "," else line
-    if s > 0 and text[s - 1] == ",":
-        return TextEdit(s - 1, end, "")
-    return TextEdit(start, end, "")
-
-
-def remove_statement(text: str, start: int, end: int) -> TextEdit:
-    """A Python statement: its whole line when nothing else is on it (a comment after it goes
-    too, it was about the statement), else just the statement and a `;` that joins it to the
-    next or the previous one."""
-    ls, le = _line_bounds(text, start, end)
-    before, after = text[ls:start], text[end:le].rstrip("\r")
-    if not before.strip() and (not after.strip() or after.strip().startswith("#")):
-        return TextEdit(ls, min(le + 1, len(text)), "")
-    m = re.compile(r"[ \t]*;[ \t]*").match(text, end)
-    if m:
-        return TextEdit(start, m.end(), "")
-    s = start
-    while s > ls and text[s - 1] in " \t":
-        s -= 1
-    if s > ls and text[s - 1] == ";":
-        s -= 1
-        while s > ls and text[s - 1] in " \t":
-            s -= 1
-        return TextEdit(s, end, "")
-    return TextEdit(start, end, "")
-
-
-def insert_python_kwarg(text: str, call, lines: LineIndex, new: str) -> TextEdit | list[TextEdit]:
-    """Add `new` (e.g. `kv_cache_dtype="fp8"`) as the call's last argument, in its layout: inline
-    after `, `; one per line at the last argument's indent, with a trailing comma when the call
-    has one; after the comment that ends the last argument's line, never in front of it."""
-    items = list(call.args) + [k for k in call.keywords]
-    close = lines.offset(call.end_lineno, call.end_col_offset) - 1  # the ')'
-    if not items:
-        return TextEdit(close, close, new)
-    last = max(items, key=lambda n: (n.end_lineno, n.end_col_offset))
-    last_end = lines.offset(last.end_lineno, last.end_col_offset)
-    between = text[last_end:close]
-    # one per line when the arguments span lines or open on a line of their own; all on the
-    # call's line (whatever line the parenthesis closes on): inline
-    first = min(items, key=lambda n: (n.lineno, n.col_offset))
-    if first.lineno == call.lineno and last.end_lineno == call.lineno:
-        if between.strip().startswith(","):
-            comma = last_end + between.index(",")
-            return TextEdit(comma + 1, comma + 1, f" {new},")
-        return TextEdit(last_end, last_end, f", {new}")
-    indent = _item_indent(text, call, items, lines)
-    trailing = between.lstrip().startswith(",")
-    after = last_end + between.index(",") + 1 if trailing else last_end
-    le = text.find("\n", after)
-    rest = text[after:le].strip() if le >= 0 else ""
-    if 0 <= le < close and (not rest or rest.startswith("#")):  # the last argument ends its line: a line after it
-        if trailing:
-            return TextEdit(le + 1, le + 1, f"{indent}{new},\n")
-        # the comma the last argument lacks is written once however many arguments are added (claim),
-        # and lines added together are joined by commas (joined): two were `x=1,,` then `a=1` `b=2`
-        return [TextEdit(last_end, last_end, ",", claim=("comma", last_end)),
-                TextEdit(le + 1, le + 1, f"{indent}{new}\n", joined=True)]
-    if trailing:
-        return TextEdit(after, after, f"\n{indent}{new},")
-    return TextEdit(last_end, last_end, f",\n{indent}{new}")
-
-
-def _item_indent(text: str, call, items: list, lines: LineIndex) -> str:
-    """The indent of a call's arguments that are one per line: the last one's (aligned under the
-    parenthesis or indented by a level), else a level under the call's line."""
-    last = max(items, key=lambda n: (n.end_lineno, n.end_col_offset))
-    at = lines.offset(last.lineno, last.col_offset)
-    ls = text.rfind("\n", 0, at) + 1
-    if not text[ls:at].strip():
-        return text[ls:at]
-    line = text[ls:text.find("\n", ls) if "\n" in text[ls:] else len(text)]
-    own = indent_of(line)
-    return own + ("    " if ls == lines.line_start(call.lineno) else "")
-
-
-def yaml_block(text: str, key_line: int, key_lines: list[int]) -> tuple[int, int]:
-    """Offsets of a top-level key's line plus the indented lines of its value."""
-    idx = line_index(text)
-    start = idx.line_start(key_line)
-    nxt = next((k for k in sorted(key_lines) if k > key_line), None)
-    lines = text.splitlines(keepends=True)
-    end_line = key_line
-    while end_line < len(lines) and (nxt is None or end_line + 1 < nxt):
-        candidate = lines[end_line]
-        if candidate.startswith((" ", "\t")) or not candidate.strip():
-            end_line += 1
-        else:
-            break
-    # do not swallow blank lines that separate this key from the next one
-    while end_line > key_line and not lines[end_line - 1].strip():
-        end_line -= 1
-    end = idx.line_start(end_line + 1) if end_line < len(lines) else len(text)
-    return start, end

@@ -9,7 +9,7 @@ import re
 import shlex
 
 from vllm_kb.engine.fix import edits as edits_mod
-from vllm_kb.engine.fix import yaml_edits, yaml_scalars
+from vllm_kb.engine.fix import python_edits, yaml_edits, yaml_scalars
 from vllm_kb.engine.fix.changes import Change, merge_value
 from vllm_kb.engine.fix.deploy_edits import deploy_edit, deploy_rename
 from vllm_kb.engine.fix.edits import TextEdit
@@ -199,14 +199,14 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit]
             return None
         if "py_item" in s.pos:  # one entry of os.environ.update({...})
             l1, c1, l2, c2 = s.pos["py_item"]
-            return edits_mod.remove_python_item(text, lines.offset(l1, c1), lines.offset(l2, c2))
+            return python_edits.remove_python_item(text, lines.offset(l1, c1), lines.offset(l2, c2))
         if "py_stmt" in s.pos:
             l1, c1, l2, c2 = s.pos["py_stmt"]
-            return edits_mod.remove_statement(text, lines.offset(l1, c1), lines.offset(l2, c2))
+            return python_edits.remove_statement(text, lines.offset(l1, c1), lines.offset(l2, c2))
         return None
     if s is not None and s.pos:
         if ch.op == "unset":
-            return edits_mod.remove_python_item(text, *s.pos["item"]) if "item" in s.pos else None
+            return python_edits.remove_python_item(text, *s.pos["item"]) if "item" in s.pos else None
         a, b = s.pos["value"]
         return TextEdit(a, b, py_literal(merge_value(ch.value, s)))
     if ch.op == "set" and ch.after and ch.file == site.file:
@@ -214,7 +214,7 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit]
             return None  # a REST launch body (a dict): an entry is not written the way a keyword is
         if any(k.arg is None and _all_fields(k.value) for k in site.source["call"].keywords):
             return None  # `**asdict(engine_args)` carries every field already: a second one is a TypeError at the call
-        return edits_mod.insert_python_kwarg(text, site.source["call"], lines, ch.after)
+        return python_edits.insert_python_kwarg(text, site.source["call"], lines, ch.after)
     return None
 
 
