@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 
+from vllm_kb.engine.scan.python_scope import walk
+
 _CLIENTS = frozenset({"OpenAI", "AsyncOpenAI", "AzureOpenAI", "AsyncAzureOpenAI", "ChatOpenAI", "OpenAIChatCompletionsModel",
                       "OpenAILike", "ChatOpenAICompatible"})
 _URL_KEYS = ("base_url", "openai_api_base", "api_base")
@@ -59,7 +61,7 @@ class FileURLs:
         urls: set[str | None] = set()
         clients: list[ast.Call] = []
         targets: dict[int, list[ast.expr]] = {}  # id of an assigned value → what it is assigned to
-        for node in ast.walk(tree):
+        for node in walk(tree):  # listed once per module (python_scope.walk), shared with the file's other readers
             if isinstance(node, ast.Call) and _callee(node) in _CLIENTS:
                 clients.append(node)
             elif isinstance(node, ast.Assign):

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from vllm_kb.engine.scan.agent_clients import agent_client_urls
 from vllm_kb.engine.scan.client_urls import FileURLs, is_completion_call
 from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.scan.python_scope import walk
 
 _KEYWORD = re.compile(r"tool(?:s|_choice)(?:[ \t\f\r\n]|\\|#[^\n]*)*=(?!=)")
 
@@ -69,7 +70,7 @@ def tool_client_urls(ctx: ScanContext, files: list[str]) -> list[Client]:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         urls = FileURLs(tree)
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_completion_call(node.func) \
                     and _auto_tools(node):
                 out.append(Client(f"{rel}:{node.lineno}", urls.of(node.func.value)))
@@ -84,11 +85,11 @@ def _agent_frameworks(rel: str, text: str) -> list[Client]:
         tree = parse_python(text, rel)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    agent = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "agents"
+    agent = {a.asname or a.name for n in walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "agents"
              for a in n.names if a.name == "Agent"}
     urls = FileURLs(tree)
     out = []
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Call):
             continue
         kw = {k.arg: k.value for k in node.keywords if k.arg}

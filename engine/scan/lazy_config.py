@@ -11,6 +11,8 @@ import ast
 import re
 from functools import lru_cache
 
+from vllm_kb.engine.scan.python_scope import walk_changing
+
 # the keys build_model_from_cfg removes before it calls the class (opencompass/utils/build.py)
 RUNNER_KEYS = frozenset({"type", "abbr", "batch_size", "max_out_len", "run_cfg", "summarizer_abbr", "pred_postprocessor",
                          "min_out_len", "tokenizer_only"})
@@ -53,7 +55,7 @@ def rewrite(tree: ast.Module, words: set[str]) -> dict[int, int | None]:
     GPUs its run_cfg gives it."""
     names = lazy_names() & words
     out: dict[int, int | None] = {}
-    for node in ast.walk(tree) if names else ():
+    for node in walk_changing(tree) if names else ():  # ast.walk's order without its leaves (Load, Add …)
         if isinstance(node, ast.Call) and (name := lazy_class(node)) in names:
             out[id(node)] = gpus(node)
             as_call(node, name)

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from vllm_kb.engine.scan.client_urls import FileURLs, constants, is_completion_call, text_of
 from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.scan.python_scope import walk
 
 _POSTS = frozenset({"post", "request"})
 _ROUTES = ("/v1/chat/completions", "/v1/completions")
@@ -37,7 +38,7 @@ def model_clients(ctx: ScanContext, files: list[str]) -> list[ModelClient]:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         consts, urls, dicts = constants(tree), None, None
-        for node in ast.walk(tree):
+        for node in walk(tree):  # the module's nodes, listed once for FileURLs and _dicts too
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
                 continue
             if is_completion_call(node.func):
@@ -55,7 +56,7 @@ def model_clients(ctx: ScanContext, files: list[str]) -> list[ModelClient]:
 
 def _dicts(tree: ast.Module) -> dict[str, ast.Dict]:
     """The module's and functions' `body = {…}` dict literals by name (a request body built before the post)."""
-    return {t.id: n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Dict)
+    return {t.id: n.value for n in walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Dict)
             for t in n.targets if isinstance(t, ast.Name)}
 
 

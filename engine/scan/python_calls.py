@@ -96,7 +96,8 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     loose: list[tuple] = []  # calls of three or more keywords, for the opaque fallback
 
     # a function of the file that runs the command it is handed: its calls are the sites (python_spawn_helpers)
-    helpers = {**python_spawn_helpers.imported(ctx, tree, text, rel), **_spawn_helpers(tree, text)}
+    own = _own_helpers(tree, text)  # found once: the file's own calls of them and other modules' both read it
+    helpers = {**python_spawn_helpers.imported(ctx, tree, text, rel), **_spawn_helpers(tree, own)}
     # a class of this file that subclasses LLM, or a wrapper this project or a package defines
     callees = _CALLEES | wrapper_words | python_subclass.methods(wrapper_words) | {k.rsplit(".", 1)[-1] for k in helpers} \
         | {name for name, bases in python_text.class_heads(text) if "LLM" in bases}
@@ -130,7 +131,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         return []
     found: list[Found] = []
     inner = {id(h.spawn) for h in helpers.values()}  # its command is a parameter: the calls of the helper say it
-    if own := _own_helpers(tree, text):  # a helper of this module that other modules import and call
+    if own:  # a helper of this module that other modules import and call
         inner |= {id(own[n].spawn) for n in python_spawn_helpers.called_elsewhere(ctx, rel, own)}
     for node, block, cls, fns in candidates:
         if id(node) in inner:
@@ -223,9 +224,8 @@ def _own_helpers(tree: ast.Module, text: str) -> dict:
     return python_spawn_helpers.find(tree, spawners) if spawners.any() else {}
 
 
-def _spawn_helpers(tree: ast.Module, text: str) -> dict:
-    """The file's own helpers that the file calls."""
-    found = _own_helpers(tree, text)
+def _spawn_helpers(tree: ast.Module, found: dict) -> dict:
+    """The file's own helpers (`found`: _own_helpers) that the file calls."""
     return {k: v for k, v in found.items() if k in python_spawn_helpers.called(tree, found)} if found else {}
 
 

@@ -8,7 +8,7 @@ import ast
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan.context import parse_python
-from vllm_kb.engine.scan.python_scope import ParamDefault, Scope, assignments, params  # noqa: F401 — re-exported
+from vllm_kb.engine.scan.python_scope import ParamDefault, Scope, assignments, params, walk  # noqa: F401 — re-exported
 from vllm_kb.engine.kb.tomlread import toml
 
 
@@ -112,7 +112,7 @@ class Links:
     def __init__(self, ctx, rel: str, tree: ast.Module, depth: int = 0, imported: list | None = None):
         self.ctx, self.rel, self.depth = ctx, rel, depth
         self.classes: dict[str, ast.ClassDef] = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-        self._imported = imported if imported is not None else [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        self._imported = imported if imported is not None else [n for n in walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
         self._modules: dict[str, str] | None = None
         self._names: dict[str, tuple[str, str]] | None = None
 

@@ -101,6 +101,12 @@ def walk(tree: ast.AST):
     return _walk(tree)
 
 
+def walk_changing(tree: ast.AST):
+    """walk for a reader that changes the tree as it goes (lazy_config.rewrite): each node's children
+    are listed when the walk moves past it, as ast.walk does, and no list is kept on the module."""
+    return _walk(tree)
+
+
 def _walk(tree: ast.AST):
     from collections import deque
 

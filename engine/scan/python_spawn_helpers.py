@@ -26,7 +26,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan.python_scope import dotted
+from vllm_kb.engine.scan.python_scope import dotted, walk
 
 _COMMAND_FIRST = {("os", "system"), ("os", "popen"), ("asyncio", "create_subprocess_shell")}
 
@@ -99,12 +99,18 @@ def _runs_parameter(fn, spawners, skip: int) -> Helper | None:
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args][skip:]
     if not params:
         return None
-    assigned = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    for node in ast.walk(fn):
+    # the names the function rebinds, listed only once a spawn of a parameter is seen: most
+    # functions of a large tree hold none, and walking each for them was most of this reading
+    assigned = None
+    for node in walk(fn):  # ast.walk's order (the first spawn of a parameter is the helper's)
         if not isinstance(node, ast.Call) or not node.args or (name := _param(node.args[0])) is None:
             continue
         kind = spawners.kind(node)
-        if kind is None or name not in params or name in assigned or not spawners.spawns(node):
+        if kind is None or name not in params:
+            continue
+        if assigned is None:
+            assigned = {n.id for n in walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        if name in assigned or not spawners.spawns(node):
             continue
         if kind[0] == "subprocess" or kind in _COMMAND_FIRST:
             return Helper(params.index(name), name, node, kind)
@@ -118,7 +124,7 @@ def callee(func) -> str:
 
 def called(tree: ast.Module, helpers: dict[str, Helper]) -> set[str]:
     """The helpers the file calls by name."""
-    return {c for n in ast.walk(tree) if isinstance(n, ast.Call) and (c := callee(n.func)) in helpers}
+    return {c for n in walk(tree) if isinstance(n, ast.Call) and (c := callee(n.func)) in helpers}
 
 
 def call_for(call: ast.Call, helper: Helper) -> ast.Call | None:
