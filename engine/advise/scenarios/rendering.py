@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from vllm_kb.engine.advise.scenarios.matching import Context, Match, values_for
+from vllm_kb.engine.advise.scenarios import template_subset
 from vllm_kb.engine.advise.scenarios.model import load
 from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb import cel
@@ -70,10 +71,34 @@ def _jinja():
     return env
 
 
+_FILTERS = {"shell": _shell, "py": _py, "yaml": _yaml}
+
+
 @lru_cache(maxsize=256)
-def _template(text: str):
-    """A template compiled once per process, not once per site."""
+def _jinja_template(text: str):
     return _jinja().from_string(text)
+
+
+class _Template:
+    """A template compiled once per process, not once per site: by template_subset where it keeps to
+    the forms the knowledge writes (jinja2's output without importing jinja2), else by jinja2."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.nodes = template_subset.compile_template(text, _FILTERS)
+
+    def render(self, **data: Any) -> str:
+        if self.nodes is not None:
+            try:
+                return template_subset.render(self.nodes, data)
+            except template_subset.Fallback:  # a value jinja2 reads as undefined: its own answer (an error)
+                pass
+        return _jinja_template(self.text).render(**data)
+
+
+@lru_cache(maxsize=256)
+def _template(text: str) -> _Template:
+    return _Template(text)
 
 
 def _cli(flag: str, value: Any) -> str | None:
@@ -195,11 +220,11 @@ def render(m: Match, ctx: Context, lang: str = "en", target: str | None = None,
         tpl = templates.get(name)
         if tpl is None:  # kb validate names it
             continue
-        text = _template(tpl["text"]).render(**data).strip("\n")
-        if not text.strip():
+        body = _template(tpl["text"]).render(**data).strip("\n")
+        if not body.strip():
             continue
         label = Text.of(tpl["label"])(lang).format(config_file=data["config_file"], framework=fw_name)
-        blocks.append(Block(label, tpl["lang"].replace("{fw_lang}", _fw_lang(site.syntax)), text))
+        blocks.append(Block(label, tpl["lang"].replace("{fw_lang}", _fw_lang(site.syntax)), body))
     notes = []
     act = cel.Activation(m.values)
     for when, text in m.scenario.notes:
