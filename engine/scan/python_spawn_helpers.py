@@ -86,7 +86,7 @@ def instances(tree: ast.Module, classes: set[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     if not classes:
         return out
-    for node in ast.walk(tree):
+    for node in walk(tree):  # the module's node list (python_scope.walk), shared with its other readers
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
                 and node.value.func.id in classes:
             for t in node.targets:
@@ -259,9 +259,10 @@ def called_elsewhere(ctx, rel: str, helpers: dict[str, Helper]) -> set[str]:
     parents = {t.rsplit(".", 1)[0]: t.rsplit(".", 1)[1] for t in tails if "." in t}
     parent = re.compile(r"^\s*from\s+(" + "|".join(re.escape(p) for p in sorted(parents)) + r")\s+import\s+([^\n]+)", re.M) \
         if parents else None
-    # every pattern above spells the module's own name (each tail ends with it) or its package's (each
-    # parent ends with that): a file that writes neither is passed before any of them runs over its
-    # text (`^\s*` under re.M is tried at every position: 6 modules' three passes over vLLM's 84 MB)
+    # a match of the three patterns above spells the module's own name (each tail ends with it) or its
+    # package's (each parent ends with that), one of _RELATIVE a relative import: a file with neither is
+    # passed before any of them runs over its text (`^\s*` under re.M is tried at every position: four
+    # passes over vLLM's 84 MB for each of 6 modules)
     spelt = {stem.rsplit(".", 1)[-1]} | {p.rsplit(".", 1)[-1] for p in parents}
     out: set[str] = set()
     leaf = rel[:-3].rpartition("/")[2]
@@ -269,7 +270,8 @@ def called_elsewhere(ctx, rel: str, helpers: dict[str, Helper]) -> set[str]:
         if other == rel or not other.endswith(".py"):
             continue
         text = ctx.read(other)
-        if not text or not any(n in text for n in helpers) or not any(w in text for w in spelt):
+        if not text or not any(n in text for n in helpers) \
+                or not (any(w in text for w in spelt) or _FROM_DOT.search(text)):
             continue
         named = [m.group(2) for m in pattern.finditer(text)
                  if rel[:-3] == m.group(1).replace(".", "/") or rel[:-3].endswith("/" + m.group(1).replace(".", "/"))]
@@ -293,4 +295,5 @@ def called_elsewhere(ctx, rel: str, helpers: dict[str, Helper]) -> set[str]:
     return out
 
 
+_FROM_DOT = re.compile(r"from\s+\.")  # what every match of _RELATIVE holds (searched for its literal first)
 _RELATIVE = re.compile(r"^\s*from\s+(\.+)([\w.]*)\s+import\s+\(?([^\n)]+)", re.M)
