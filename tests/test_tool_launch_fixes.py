@@ -105,3 +105,14 @@ def test_xinference_own_keyword_in_the_hyphen_form_is_told_as_xinferences(write_
     assert "--download_hub modelscope --reasoning_content false" in text
     (again,) = audit(root, gpu="A100-80GB").sites
     assert not [f for f in again.remarks if f.code == "unknown-option"]
+
+
+@pytest.mark.parametrize("release,told", [("1.6.0.post1", True), ("1.17.0", False)])
+def test_xinference_enable_thinking_is_a_flag_only_from_1_17(write_project, release, told):
+    # `--enable-thinking` became a click flag of `xinference launch` in 1.17.0; before, `--enable-thinking true`
+    # is an extra pair handed on to the engine as written (xorbitsai/inference#3469)
+    root = write_project({"requirements.txt": f"xinference=={release}\nvllm==0.8.5.post1\n",
+                          "launch.sh": "xinference launch --model-engine vLLM --model-name qwen3 --size-in-billions 8 \\\n"
+                                       "  --model-format pytorch --enable-thinking true\n"})
+    (sr,) = audit(root, gpu="A100-80GB").sites
+    assert bool([f for f in sr.remarks if f.code == "unknown-option" and f.subject == "enable_thinking"]) is told

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vllm_kb.engine.kb import deploy_tools
+from vllm_kb.engine.kb import deploy_tools, versions
 from vllm_kb.engine.scan import dynamo_run, lighteval_launch, lm_eval_launch, xinference_defaults, xinference_engine
 from vllm_kb.engine.scan.cli_args import Arg, ArgParser
 from vllm_kb.engine.scan.launchers import program_start
@@ -47,9 +47,14 @@ def find(words: list[Word]) -> ToolLaunch | None:
     return None
 
 
-def _options() -> dict[str, dict]:
+def _options(release: str | None = None) -> dict[str, dict]:
+    """`xinference launch`'s own options; one added later (`since`) is an extra pair in a release the
+    project pins before it (an unpinned or unread release is taken to have it)."""
+    got = versions.try_parse(release) if release else None
     out = {}
     for o in deploy_tools.load("xinference")["options"]:
+        if o.get("since") and got is not None and got < versions.parse(o["since"]):
+            continue
         for n in o["names"]:
             out[n] = o
     return out
@@ -66,7 +71,7 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
     if tl.tool == "lighteval":
         return lighteval_launch.site(ctx, rel, version, cmd, tl, env, syntax)
     words = cmd.words
-    opts = _options()
+    opts = _options(ctx.framework_version(rel, "xinference") if ctx is not None else None)
     own_keys = set(deploy_tools.load("xinference")["python_keys"])
     own: dict[str, Word] = {}
     forwarded: list[int] = []  # indexes into words: a setting's span is where its words are written
