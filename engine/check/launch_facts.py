@@ -182,9 +182,9 @@ def rollout_world(site: Site) -> dict[str, Any]:
     for key, default in VERL_TRAINER_DEFAULTS.items():
         written = (site.framework_written or {}).get(key)
         value = (site.framework_keys or {}).get(key, default if written is None else None)
-        if as_int(value) is None or value < 1:
+        if (n := as_int(value)) is None or n < 1:
             return {}
-        world *= value
+        world *= n
     tp = site.settings.get("tensor_parallel_size")
     tp_v = as_int(tp.value) if tp is not None and tp.resolved else as_int((site.framework_defaults or {}).get("tensor_parallel_size"))
     out: dict[str, Any] = {"rollout_world": world}
