@@ -17,7 +17,7 @@ from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
-from vllm_kb.engine.scan import envfile, python_env, python_lora, script_env
+from vllm_kb.engine.scan import envfile, python_env, python_lora, script_env, wrapper_args
 from vllm_kb.engine.scan.deploy import image_entry
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
@@ -197,7 +197,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
             else:
                 site.launch.update(_process_facts(importing, tree, call, target, per_file, text,
                                                   bool(wrapper is not None and wrapper.builds)))
-            python_subclass.process_facts(wrapper, site.launch)
+            wrapper_args.process_facts(wrapper, site.launch)
         elif target == "spawn-helper":
             helper = helpers.get(python_spawn_helpers.callee(call.func))
             synth = python_spawn_helpers.call_for(call, helper) if helper is not None else None
@@ -208,7 +208,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
             continue
         site.env = {**dict(env), **(site.env or {})}
         if wrapper is not None and wrapper.env:  # its module's own os.environ writes come last
-            site.env.update(python_subclass.wrapper_env(wrapper, rel, call.lineno))
+            site.env.update(wrapper_args.wrapper_env(wrapper, rel, call.lineno))
         image_entry.adopt(ctx, site, image)
         framework_site.device_tp(site)
         python_tools.facts(ctx, rel, tree, f, site)
@@ -310,7 +310,7 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrap
         site.mode = wrapper.mode or site.mode
         site.tool = wrapper.host or site.tool
         if wrapper.has_init:
-            call = python_subclass.engine_call(site, call, wrapper, rel)
+            call = wrapper_args.engine_call(site, call, wrapper, rel)
     if call.args:
         first = call.args[0]
         if isinstance(first, ast.Starred):
@@ -325,7 +325,7 @@ def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrap
             continue
         s = setting(resolver, kw.arg, kw.value, rel, text, getattr(kw, "written", kw.arg), (kw, kw))
         place(ctx, site, s, version)
-    for s in python_subclass.wrapper_defaults(site, wrapper, rel, call.lineno, written) if wrapper is not None else ():
+    for s in wrapper_args.wrapper_defaults(site, wrapper, rel, call.lineno, written) if wrapper is not None else ():
         place(ctx, site, s, version)
     site.source = {"call": written, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
     if wrapper is not None and not wrapper.rest and (wrapper.forwarder or wrapper.rename):
