@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import docker_sdk, framework_site, python_argv, sagemaker, xinference_defaults, xinference_engine, xinference_rest
+from vllm_kb.engine.scan import docker_sdk, framework_site, job_sdk, python_argv, sagemaker, xinference_defaults, xinference_engine, xinference_rest
 from vllm_kb.engine.scan.python_facts import bound_env, facts  # noqa: F401 — re-exported for python_calls
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
@@ -33,12 +33,12 @@ _SERVER_FUNCS = {"build_async_engine_client", "run_server"}
 # models.py Model.upload; the vLLM notebooks of GoogleCloudPlatform/vertex-ai-samples pass both)
 _VERTEX_ARGV = ("serving_container_command", "serving_container_args")
 # the names of the callees the scanner looks at (a call by any other name is none of these)
-CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload", "post", *docker_sdk.CALLEES} | python_argv.SPAWN_NAMES
+CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload", "post", *docker_sdk.CALLEES, *job_sdk.CALLEES} | python_argv.SPAWN_NAMES
                     | {"Model", "HuggingFaceModel", "JumpStartModel", "create_model"})
 # words one of those calls, or BentoML's `__command__`, spells in a file that holds it
 WORDS = ("LLMConfig", "vLLMEngineProcessorConfig", "ChatModel", "build_async_engine_client", "run_server", "launch_model", "model_engine",
          "serving_container_args", sagemaker.PREFIX,
-         "__command__", "subprocess", "Popen", "system(", "popen(", "execv", "spawnv", "create_subprocess", *docker_sdk.WORDS)
+         "__command__", "subprocess", "Popen", "system(", "popen(", "execv", "spawnv", "create_subprocess", *docker_sdk.WORDS, *job_sdk.WORDS)
 
 
 @dataclass
@@ -47,9 +47,10 @@ class Tools:
     modules: dict[str, str] = field(default_factory=dict)  # local alias → module path
     subprocess: python_argv.Spawners = field(default_factory=python_argv.Spawners)
     docker: dict[str, str] = field(default_factory=dict)  # Docker client libraries (engine/scan/docker_sdk.py)
+    jobs: dict[str, str] = field(default_factory=dict)  # cluster job APIs (engine/scan/job_sdk.py)
 
     def any(self) -> bool:
-        return bool(self.names or self.subprocess.any() or self.docker
+        return bool(self.names or self.subprocess.any() or self.docker or self.jobs
                     or any(m.startswith(("ray.serve.llm", "ray.data.llm", "google.cloud.aiplatform", "sagemaker", "boto3", "xinference"))
                            for m in self.modules.values()))
 
@@ -76,7 +77,7 @@ class Tools:
             return "sagemaker"
         if self.subprocess.spawns(call):
             return "subprocess"
-        return docker_sdk.library(call, self.docker)
+        return docker_sdk.library(call, self.docker) or job_sdk.target(call, self.jobs)
 
 
 def imports(imported: list) -> Tools:
@@ -97,6 +98,7 @@ def imports(imported: list) -> Tools:
                 t.modules[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
     t.subprocess = python_argv.spawners(imported)
     t.docker = docker_sdk.imports(imported)
+    t.jobs = job_sdk.imports(imported)
     return t
 
 
@@ -114,6 +116,8 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
         return python_argv.site(ctx, rel, text, call, r)
     if f.target in docker_sdk.TARGETS:
         return docker_sdk.site(ctx, rel, text, call, r, f.target)
+    if f.target in job_sdk.TARGETS:
+        return job_sdk.site(ctx, rel, text, call, r, f.target, tree)
     if f.target == "bentoml-command":
         return python_argv.list_site(ctx, rel, text, call, r, "bentoml")
     if f.target == "xinference":

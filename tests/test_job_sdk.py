@@ -1,0 +1,72 @@
+"""Launches handed to a cluster through a Python job API (engine/scan/job_sdk.py): SkyPilot's
+`sky.Task(setup=…, run=…)` with `sky.Resources(accelerators=…)`, and Ray's
+`JobSubmissionClient.submit_job(entrypoint=…, runtime_env={"pip": […]})`, read as the task YAML and
+the shell line they stand for."""
+from __future__ import annotations
+
+SKY = '''import sky
+
+MODEL = "Qwen/Qwen2.5-7B-Instruct"
+task = sky.Task(
+    setup="pip install vllm==0.8.5",
+    run=f"vllm serve {MODEL} --tensor-parallel-size $SKYPILOT_NUM_GPUS_PER_NODE --max-model-len $MAX_LEN",
+    envs={"MAX_LEN": "8192"},
+)
+task.set_resources(sky.Resources(accelerators="A100:2"))
+sky.launch(task, cluster_name="vllm")
+'''
+
+RAY = '''from ray.job_submission import JobSubmissionClient
+
+client = JobSubmissionClient("http://127.0.0.1:8265")
+
+
+def submit(model):
+    return client.submit_job(
+        entrypoint=f"vllm serve {model} --tensor-parallel-size 2 --swap-space 4",
+        runtime_env={"pip": ["vllm==0.20.0"], "env_vars": {"VLLM_USE_V1": "1"}},
+        entrypoint_num_gpus=2,
+    )
+'''
+
+
+def _values(site: dict) -> dict:
+    return {s["name"]: s["value"] for s in site["settings"]}
+
+
+def test_a_skypilot_task_built_in_python(write_project, json_site):
+    site = json_site(write_project({"launch.py": SKY}), gpu="A100-80GB x2")
+    assert site["line"] == 4 and site["vllm"]["version"] == "0.8.5"  # from setup's pip install
+    assert site["model"]["name"] == "Qwen/Qwen2.5-7B-Instruct"
+    # SKYPILOT_NUM_GPUS_PER_NODE from the accelerators, MAX_LEN from the task's envs
+    assert _values(site) == {"tensor_parallel_size": 2, "max_model_len": 8192}
+    assert site["gpu_request"] == 2
+
+
+def test_a_ray_job_submitted_from_python(write_project, json_site):
+    site = json_site(write_project({"submit.py": RAY}), gpu="A100-80GB x2")
+    assert site["line"] == 7 and site["vllm"]["version"] == "0.20.0"  # the runtime env's pip
+    assert not (site["model"] or {}).get("name")  # a function argument: unknown, never guessed
+    assert _values(site)["tensor_parallel_size"] == 2 and site["gpu_request"] == 2
+    assert {e["name"]: e["value"] for e in site["env"]}["VLLM_USE_V1"] == "1"
+
+
+def test_the_fix_leaves_a_python_string_command_alone(cli, write_project):
+    # --swap-space is gone in 0.20.0 (a P0), but the command's bytes are Python's: no edit
+    root = write_project({"submit.py": RAY})
+    cli("audit", str(root), "--gpu", "A100-80GB x2", "--fix")
+    assert (root / "submit.py").read_text() == RAY
+
+
+def test_strings_that_only_mention_a_launch_are_no_sites(write_project, scanned):
+    assert scanned({
+        "doc.py": '''"""Run `vllm serve M` with sky.Task(run=...) or client.submit_job(entrypoint="vllm serve M")."""
+import sky
+from ray.job_submission import JobSubmissionClient
+
+print("vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 2")
+task = sky.Task(run="python train.py", setup="pip install vllm==0.8.5")
+JobSubmissionClient("http://h:8265").submit_job(entrypoint="python eval.py --engine vllm")
+other.Task(run="vllm serve M")  # not SkyPilot's
+''',
+    }) == []
