@@ -70,3 +70,42 @@ JobSubmissionClient("http://h:8265").submit_job(entrypoint="python eval.py --eng
 other.Task(run="vllm serve M")  # not SkyPilot's
 ''',
     }) == []
+
+
+# TOML files whose values launch vLLM (engine/scan/toml_commands.py), after Cerebrium's cerebrium.toml
+CEREBRIUM = '''[cerebrium.deployment]
+name = "qwen-vllm"
+
+[cerebrium.runtime.custom]
+port = 8000
+entrypoint = ["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct", "--tensor-parallel-size", "2", "--swap-space", "4"]
+
+[cerebrium.dependencies.pip]
+vllm = "==0.20.0"
+'''
+
+
+def test_a_toml_argv_that_launches_vllm(write_project, scanned, cli):
+    (site,) = scanned({"cerebrium.toml": CEREBRIUM})
+    assert (site.file, site.line, site.kind) == ("cerebrium.toml", 6, "vllm serve")
+    assert site.model.value == "Qwen/Qwen2.5-7B-Instruct" and site.settings["tensor_parallel_size"].value == 2
+    root = write_project({"cerebrium.toml": CEREBRIUM}, write_project({}) / "fix")
+    cli("audit", str(root), "--gpu", "H100-80GB", "--fix")
+    assert (root / "cerebrium.toml").read_text() == CEREBRIUM  # an argv joined from a list: no offsets to edit
+
+
+def test_a_toml_multiline_string_and_a_dotted_key(scanned, tmp_path):
+    text = 'name = "job"\n[job]\nsteps.serve = """\nvllm serve org/m \\\n  --max-model-len 4096\n"""\n'
+    (site,) = scanned({"job.toml": text})
+    assert site.line == 4 and site.settings["max_model_len"].value == 4096
+
+
+def test_toml_that_only_mentions_vllm_or_is_a_template(scanned, cli, write_project, tmp_path):
+    assert scanned({"docs.toml": 'title = "vllm"\nnote = "install vllm first"\n'}) == []
+    assert scanned({"pyproject.toml": '[project]\nname = "x"\ndependencies = ["vllm==0.8.5"]\n'}, tmp_path / "p") == []
+    # a template filled by str.format before it is read: invalid TOML, skipped with the usual message
+    root = write_project({"tpl.toml": 'entrypoint = ["vllm", "serve", {model}, "--tensor-parallel-size", {tp}]\n'}, tmp_path / "t")
+    code, out, err = cli("audit", str(root), "--gpu", "H100-80GB", "--isolated", "--format", "json")
+    import json
+    report = json.loads(out)
+    assert report["sites"] == [] and "tpl.toml" in json.dumps(report.get("skipped") or report)

@@ -15,7 +15,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import ansible_pins, conda_envs, entry_modules, heredoc_manifests, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, yaml_python
+from vllm_kb.engine.scan import ansible_pins, conda_envs, entry_modules, heredoc_manifests, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, toml_commands, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -221,8 +221,8 @@ def _with_plugins(ctx: ScanContext, found: list[Site]) -> list[Site]:
 
 
 def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
-    """The sites of a command, Python, Dockerfile, Makefile or Triton config; None for a file this
-    pass does not scan (YAML and JSON come after every command, other files are not read)."""
+    """The sites of a command, Python, Dockerfile, Makefile, TOML or Triton config file; None for one not
+    scanned in this pass (YAML and JSON come after every command, other files are not read)."""
     suffix = _suffix(rel)
     if suffix == ".py":
         text = ctx.read(rel)
@@ -246,9 +246,9 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         if text is not None and ("vllm" in text or words.runs_entry_point(text)):
             return _guarded(ctx, rel, windows_scripts.scan, text)
         return None
-    if rel.rpartition("/")[2] == "config.pbtxt":
-        text = ctx.read(rel)
-        return _guarded(ctx, rel, deploy.scan_triton, text) if text is not None and "vllm" in text else None
+    if rel.rpartition("/")[2] == "config.pbtxt" or (suffix == ".toml" and not pins_mod.is_pin_file(rel)):  # toml: an argv (cerebrium.toml)
+        text, scan = ctx.read(rel), (toml_commands.scan if suffix == ".toml" else deploy.scan_triton)
+        return _guarded(ctx, rel, scan, text) if text is not None and "vllm" in text else None
     if service_files.kind(rel):
         text = ctx.read(rel)
         return _guarded(ctx, rel, service_files.scan, text) if text is not None and "vllm" in text else None
