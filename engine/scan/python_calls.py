@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.textpos import index as line_index
-from vllm_kb.engine.scan import lazy_config, framework_site, python_argv, python_opaque, python_spawn_helpers, python_subclass, python_text, python_tools
+from vllm_kb.engine.scan import container_spec, lazy_config, framework_site, python_argv, python_opaque, python_spawn_helpers, python_subclass, python_text, python_tools
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_prefilter import CALLEES as _CALLEES, TARGETS, TRL_CONFIGS, could_hold_site, may_call_wrapper
 from vllm_kb.engine.scan.python_flow import Flow
@@ -115,7 +115,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
                     visit(node.body, node.body, cls, fns + (node,))
                 elif isinstance(node, ast.ClassDef):
                     visit(node.body, block, node, fns)
-                elif isinstance(node, ast.Call) and (_call_name(node.func) in callees):
+                elif (isinstance(node, ast.Call) and _call_name(node.func) in callees) or (isinstance(node, ast.Dict) and container_spec.candidate(node)):
                     candidates.append((node, block, cls, fns))
                 elif opaque_ok and isinstance(node, ast.Call) and len(node.keywords) >= python_opaque.MIN_ENGINE_KEYWORDS:
                     loose.append((node, block, cls, fns))
@@ -136,7 +136,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     for node, block, cls, fns in candidates:
         if id(node) in inner:
             continue
-        t = _target(node, classes, modules) or getattr(python_subclass.called(node, wrappers), "target", None) or tools.target(node) \
+        t = container_spec.TARGET if isinstance(node, ast.Dict) else _target(node, classes, modules) or getattr(python_subclass.called(node, wrappers), "target", None) or tools.target(node) \
             or ("spawn-helper" if python_spawn_helpers.callee(node.func) in helpers else None)
         if t:
             found.append(Found(node, t, None, chain(block, node), cls, fns))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from vllm_kb.engine.scan import docker_sdk, lazy_config, python_argv, python_subclass, python_text, python_tools, words
+from vllm_kb.engine.scan import container_spec, docker_sdk, lazy_config, python_argv, python_subclass, python_text, python_tools, words
 
 TARGETS = {
     "LLM": ("LLM()", "standalone_offline"),
@@ -42,6 +42,8 @@ def could_hold_site(text: str) -> bool:
     if not words.python_candidate(text):  # TRL configs use vllm_* / use_vllm keys too
         return False
     text = _as_python_reads(text)
+    if container_spec.mentions(text):
+        return True  # a container spec built as a dict literal is no call (engine/scan/container_spec.py)
     if not (any(end in text and rx.search(text) for end, rx in _CLASS_WORDS) or any(w in text for w in python_tools.WORDS)):
         return False
     # …and calls one of the names a site is a call of (the scan keeps only those calls), defines

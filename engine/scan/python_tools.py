@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import docker_sdk, framework_site, job_sdk, python_argv, sagemaker, xinference_defaults, xinference_engine, xinference_rest
+from vllm_kb.engine.scan import container_spec, docker_sdk, framework_site, job_sdk, python_argv, sagemaker, xinference_defaults, xinference_engine, xinference_rest
 from vllm_kb.engine.scan.python_facts import bound_env, facts  # noqa: F401 — re-exported for python_calls
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
@@ -33,7 +33,7 @@ _SERVER_FUNCS = {"build_async_engine_client", "run_server"}
 # models.py Model.upload; the vLLM notebooks of GoogleCloudPlatform/vertex-ai-samples pass both)
 _VERTEX_ARGV = ("serving_container_command", "serving_container_args")
 # the names of the callees the scanner looks at (a call by any other name is none of these)
-CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload", "post", *docker_sdk.CALLEES, *job_sdk.CALLEES} | python_argv.SPAWN_NAMES
+CALLEES = frozenset({name for _, name in _NAMES} | _SERVER_FUNCS | {"launch_model", "upload", "post", *docker_sdk.CALLEES, *job_sdk.CALLEES, *container_spec.CALLEES} | python_argv.SPAWN_NAMES
                     | {"Model", "HuggingFaceModel", "JumpStartModel", "create_model"})
 # words one of those calls, or BentoML's `__command__`, spells in a file that holds it
 WORDS = ("LLMConfig", "vLLMEngineProcessorConfig", "ChatModel", "build_async_engine_client", "run_server", "launch_model", "model_engine",
@@ -77,7 +77,7 @@ class Tools:
             return "sagemaker"
         if self.subprocess.spawns(call):
             return "subprocess"
-        return docker_sdk.library(call, self.docker) or job_sdk.target(call, self.jobs)
+        return docker_sdk.library(call, self.docker) or job_sdk.target(call, self.jobs) or container_spec.target(call)
 
 
 def imports(imported: list) -> Tools:
@@ -116,6 +116,8 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
         return python_argv.site(ctx, rel, text, call, r)
     if f.target in docker_sdk.TARGETS:
         return docker_sdk.site(ctx, rel, text, call, r, f.target)
+    if f.target == container_spec.TARGET:
+        return container_spec.site(ctx, rel, text, call, r)
     if f.target in job_sdk.TARGETS:
         return job_sdk.site(ctx, rel, text, call, r, f.target, tree)
     if f.target == "bentoml-command":
