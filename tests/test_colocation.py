@@ -177,3 +177,11 @@ def test_xinference_launches_on_other_gpus_or_placed_by_the_worker_do_not(tmp_pa
                   version="0.13.0")
     assert all(v == (None, None) for v in got.values()), got
 
+
+
+def test_an_xinference_model_terminated_before_the_next_launch_is_gone(tmp_path):
+    launch = ("xinference launch --model-engine vllm --model-name qwen2.5-instruct --size-in-billions 7 "
+              "--model-uid {uid} --gpu-idx 0\n")
+    got = _shared(tmp_path, {"launch.sh": launch.format(uid="a") + "xinference terminate --model-uid a\n"
+                             + launch.format(uid="b")}, version="0.13.0")
+    assert all(v == (None, None) for v in got.values()), got

@@ -70,7 +70,11 @@ def _together(a, b, read) -> bool:
     if a.kind in TOOL_KINDS and b.kind in TOOL_KINDS:
         # `xinference launch` returns once the model is placed, and the server keeps it: a later launch
         # to the same server runs beside it (xorbitsai/inference#4637)
-        return (a.launch or {}).get("tool_endpoint") == (b.launch or {}).get("tool_endpoint")
+        if (a.launch or {}).get("tool_endpoint") != (b.launch or {}).get("tool_endpoint"):
+            return False
+        # a model terminated between the two launches (`xinference terminate`, Client.terminate_model) is gone
+        between = "\n".join((read(a.file) or "").splitlines()[(a.end_line or a.line):b.line - 1])
+        return re.search(r"xinference\s+terminate\b|\.terminate_model\(", between) is None
     if a.syntax == b.syntax == "compose":
         return (a.source or {}).get("service") != (b.source or {}).get("service")
     if a.syntax == b.syntax == "python-call":
