@@ -89,8 +89,10 @@ def test_a_toml_argv_that_launches_vllm(write_project, scanned, cli):
     (site,) = scanned({"cerebrium.toml": CEREBRIUM})
     assert (site.file, site.line, site.kind) == ("cerebrium.toml", 6, "vllm serve")
     assert site.model.value == "Qwen/Qwen2.5-7B-Instruct" and site.settings["tensor_parallel_size"].value == 2
+    assert site.installed[0] == "0.20.0"  # Cerebrium's pip table: `vllm = "==0.20.0"`
     root = write_project({"cerebrium.toml": CEREBRIUM}, write_project({}) / "fix")
-    cli("audit", str(root), "--gpu", "H100-80GB", "--fix")
+    code, out, _ = cli("audit", str(root), "--gpu", "H100-80GB", "--fix")
+    assert "0.20.0" in out and "swap" in out  # the P0 of --swap-space in 0.20.0, shown
     assert (root / "cerebrium.toml").read_text() == CEREBRIUM  # an argv joined from a list: no offsets to edit
 
 

@@ -8,6 +8,7 @@ program computes at run time are holes; `.append/.extend` under an `if` are cond
 from __future__ import annotations
 
 import ast
+import re
 
 from vllm_kb.engine.scan import python_argv
 from vllm_kb.engine.scan.deploy import common
@@ -26,7 +27,11 @@ def mentions(text: str) -> bool:
     """The prefilter's test: a file that may build a spec spells an image key or keyword, an argv
     key, and the vLLM its image names."""
     return ('"image"' in text or "'image'" in text or "image=" in text) and ("args" in text or "command" in text) \
-        and "vllm" in text
+        and _IMAGE.search(text) is not None
+
+
+# a quoted image reference that names vLLM: `"vllm/vllm-openai:v0.15.1"`, `"rocm/vllm-dev"`, `"my-vllm:1"`
+_IMAGE = re.compile(r"""["'](?:[\w.-]+/)+[\w.-]*vllm[\w.-]*(?::[^"'\s]*)?["']|["'][\w.-]*vllm[\w.-]*:[^"'\s]+["']""")
 
 
 def _key(k) -> str | None:

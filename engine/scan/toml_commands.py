@@ -7,10 +7,11 @@ is skipped as invalid, never guessed at."""
 from __future__ import annotations
 
 import re
+import shlex
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.tomlread import toml
-from vllm_kb.engine.scan import yaml_commands
+from vllm_kb.engine.scan import pins, yaml_commands
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
 
@@ -26,7 +27,26 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     lines = text.splitlines()
     where = {path: _line_of(lines, path) for path, value, _ in yaml_commands._values(data, (), [yaml_commands._MAX_VALUES])
              if yaml_commands.launches(value) and path and isinstance(path[-1], str)}
-    return yaml_commands.scan(ctx, rel, yamlio.Document(data=data, lines={p: n for p, n in where.items() if n}))
+    installed = _cerebrium_install(ctx, rel, data, lines)
+    sites = yaml_commands.scan(ctx, rel, yamlio.Document(data=data, lines={p: n for p, n in where.items() if n}),
+                               ctx.catalog.resolve(installed[0]).version if installed else None)
+    for s in sites:
+        s.installed = s.installed or installed
+    return sites
+
+
+def _cerebrium_install(ctx: ScanContext, rel: str, data: dict, lines: list[str]):
+    """The vLLM Cerebrium installs for the app: `[cerebrium.dependencies.pip] vllm = "==0.8.5"` (a
+    requirement spec; "latest" or "" is no pin), as a pip line would give it."""
+    table = ((data.get("cerebrium") or {}).get("dependencies") or {}).get("pip") if isinstance(data.get("cerebrium"), dict) else None
+    spec = table.get("vllm") if isinstance(table, dict) else None
+    if not isinstance(spec, str) or not spec.strip() or spec.strip() == "latest":
+        return None
+    found = pins.script_pins(ctx, rel, "pip install " + shlex.quote("vllm" + spec.strip()))
+    line = _line_of(lines, ("cerebrium", "dependencies", "pip", "vllm")) or 1
+    for p in found:
+        p.line = line
+    return pins.site_install(found, ctx.catalog.versions, ctx.catalog.newest)
 
 
 def _line_of(lines: list[str], path: tuple) -> int | None:

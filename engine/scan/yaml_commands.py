@@ -101,7 +101,8 @@ def _doc_image(data) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+def scan(ctx: ScanContext, rel: str, doc: yamlio.Document, installed: str | None = None) -> list[Site]:
+    """`installed`: the release the file itself installs (cerebrium.toml's pip table), under its image's."""
     lines: list[str] | None = None
     out: list[Site] = []
     defaults = _defaults(doc.data)
@@ -121,7 +122,7 @@ def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             known = defaults or None
         image = _rayjob_head_image(doc.data, path) or _doc_image(doc.data)
         tag = image_version(image) if image else None
-        version = ctx.catalog.resolve(tag).version if tag else None
+        version = ctx.catalog.resolve(tag).version if tag else installed
         for site in script_sites(ctx, rel, text, first, known=known, version=version):
             site.image = site.image or image
             site.mode_evidence = f"{rel}:{key_line} (a command line in `{'.'.join(str(p) for p in path)}`)"
