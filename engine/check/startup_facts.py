@@ -21,6 +21,7 @@ from vllm_kb.engine.check.startup_block import block_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_common import as_int
+from vllm_kb.engine.check.startup_dcp import dcp_facts
 from vllm_kb.engine.check.startup_drafter import drafter_arch, eagle3_target
 from vllm_kb.engine.check.startup_dual_chunk import dual_chunk_facts
 from vllm_kb.engine.check.startup_draft import draft_facts, forced_v1_refusal, mm_refused_draft, refused_draft
@@ -73,6 +74,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(quant_facts(facts, table, cat, version))
     out.update(act_dtype_facts(facts, table, version, out))
     out.update(eplb_facts(model, engine, version))
+    out.update(dcp_facts(model, engine))
     ep = cat.engine_arg("enable_expert_parallel")
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
                                lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version)),

@@ -1,0 +1,55 @@
+"""startup facts of decode context parallelism against the model's KV heads (L191).
+
+From vLLM 0.11.1 ModelConfig.verify_with_parallel_config refuses a --decode-context-parallel-size
+above 1 on a model without MLA unless the KV heads are replicated across the TP ranks enough
+times for each DCP rank to hold its own copy: TP above the total KV heads, DCP at most
+TP // KV heads, and the query heads per KV head divisible by DCP (asserts up to 0.26.0,
+ValueError from 0.27.0; vllm/config/model.py 0.11.1:1169-1192, 0.34.0:1598-1627)."""
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_kb.engine.check.startup_common import as_int
+
+
+def _mla(model: dict) -> bool | None:
+    # vLLM's use_mla: DeepSeek-style latent attention (kv_lora_rank); the catalog's flag when set
+    if isinstance(model.get("mla"), bool):
+        return model["mla"]
+    if model.get("kv_lora_rank"):
+        return True
+    return False if model.get("num_key_value_heads") else None
+
+
+def _refusal(tp: int, kv: int, q_per_kv: int, dcp: int) -> str | None:
+    """Which of the three refusals vLLM raises first for this layout, or None when it starts."""
+    if tp <= kv:
+        return "tp"
+    if dcp > tp // kv:
+        return "max"
+    if q_per_kv % dcp:
+        return "q"
+    return None
+
+
+def dcp_facts(model: dict, engine: dict) -> dict[str, Any]:
+    dcp = as_int(engine.get("decode_context_parallel_size"))
+    tp = as_int(engine.get("tensor_parallel_size"))
+    if not dcp or dcp <= 1 or not tp:  # `--tensor-parallel-size $TP`: the split is unknown
+        return {}
+    if _mla(model) is not False:  # MLA is exempt; an unknown attention is not judged
+        return {}
+    kv, heads = as_int(model.get("num_key_value_heads")), as_int(model.get("num_attention_heads"))
+    if not kv or not heads:
+        return {}
+    q_per_kv = heads // kv
+    out: dict[str, Any] = {"dcp": dcp, "dcp_kv_heads": kv, "dcp_q_per_kv": q_per_kv, "dcp_max": tp // kv}
+    why = _refusal(tp, kv, q_per_kv, dcp)
+    out["dcp_ok"] = why is None
+    if why:
+        out["dcp_refused"] = why
+        # the largest DCP below the asked one that vLLM accepts with this TP (ParallelConfig also
+        # wants it to divide TP); 1 when none does, which turns decode context parallelism off
+        out["dcp_fit"] = next(d for d in range(dcp - 1, 0, -1)
+                              if d == 1 or (tp % d == 0 and _refusal(tp, kv, q_per_kv, d) is None))
+    return out
