@@ -59,7 +59,7 @@ def release_defaults(row: dict) -> dict[str, Any]:
     """What `vllm-kb estimate` and an audit fill in where the command says nothing: the release's
     declared defaults, then those vLLM picks at start-up for this GPU and entry point (`vllm serve`,
     or `LLM()` for a row with `entry: offline`)."""
-    from vllm_kb.engine.check import facts as facts_mod
+    from vllm_kb.engine.check.engine_defaults import effective_defaults
     from vllm_kb.engine.kb import catalog
 
     kb, cat = knowledge.load(), catalog.load()
@@ -69,7 +69,7 @@ def release_defaults(row: dict) -> dict[str, Any]:
     offline = row.get("entry") == "offline"
     site = {"mode": "standalone_offline" if offline else "standalone_serve", "kind": "LLM()" if offline else "vllm serve",
             "serves_http": not offline}
-    out.update(facts_mod.effective_defaults(kb, {"site": site, "gpu": gpu_facts(row), "model": model_facts(row),
+    out.update(effective_defaults(kb, {"site": site, "gpu": gpu_facts(row), "model": model_facts(row),
                                                  "vllm": {"version": version, "pinned": True}}, lookup))
     return out
 

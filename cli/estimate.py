@@ -94,13 +94,13 @@ def _model(kb, name: str, version: str | None = None) -> dict:
 def _engine(kb, cat, ns, model: dict, gpu: dict, version: str) -> dict:
     """Effective arguments as an audit builds them: the release's declared defaults, the
     defaults vLLM picks at start-up for this GPU and entry point, then the flags given."""
-    from vllm_kb.engine.check import facts as facts_mod
+    from vllm_kb.engine.check.engine_defaults import effective_defaults
 
     lookup = cat.resolve(version).version
     engine = {k: v for k, v in cat.defaults(lookup).items() if v is not None}
     kind = "LLM()" if ns.offline else "vllm serve"
     site = {"mode": "standalone_offline" if ns.offline else "standalone_serve", "kind": kind, "serves_http": not ns.offline}
-    engine.update(facts_mod.effective_defaults(kb, {"site": site, "gpu": gpu, "model": model,
+    engine.update(effective_defaults(kb, {"site": site, "gpu": gpu, "model": model,
                                                      "vllm": {"version": version, "pinned": True}}, lookup))
     engine.update({k: getattr(ns, k) for _, k, _ in _ENGINE_FLAGS if getattr(ns, k) is not None})
     return engine

@@ -156,7 +156,7 @@ def test_fastchat_trusts_remote_code_unless_told_otherwise(tmp_path):
 
 
 def test_usage_context_of_an_entry_point_site():
-    from vllm_kb.engine.check.facts import usage_context
+    from vllm_kb.engine.check.engine_defaults import usage_context
 
     assert usage_context({"kind": "python gen.py (LLM)"}) == "llm"
     assert usage_context({"kind": "python server.py (AsyncEngineArgs)"}) == "other"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from vllm_kb.engine.check.facts import context_defaults
+from vllm_kb.engine.check.engine_defaults import context_defaults
 
 H100 = {"name": "H100-80GB", "memory_gib": 79.6, "compute_capability": 9.0}
 A100 = {"name": "A100-80GB", "memory_gib": 79.2, "compute_capability": 8.0}

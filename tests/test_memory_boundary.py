@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from vllm_kb.engine.check import memory
-from vllm_kb.engine.check.facts import usage_context
+from vllm_kb.engine.check.engine_defaults import usage_context
 from vllm_kb.engine.kb import hardware, knowledge, models
 
 KB = knowledge.load()

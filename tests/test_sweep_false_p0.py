@@ -174,7 +174,7 @@ spec:
 
 
 def test_an_image_built_for_another_accelerator_is_not_judged_by_the_cuda_build(json_site, p0s, write_project):
-    from vllm_kb.engine.check.facts import platform
+    from vllm_kb.engine.check.site_platform import platform
 
     assert platform({}, {}, "quay.io/ascend/vllm-ascend:v0.11.0rc1-a3") == "npu"
     assert platform({}, {}, "rocm/vllm:rocm6.3.1_vllm_0.8.5_20250521") == "rocm"

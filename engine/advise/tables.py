@@ -57,7 +57,7 @@ def load() -> list[Table]:
 def estimate(model: str, gpu: str, args_items: tuple, version: str) -> dict[str, Any]:
     """The memory estimate of a row's representative model on the table's GPU, in one release."""
     from vllm_kb.engine.kb.machine import resolve as resolve_hardware
-    from vllm_kb.engine.check.facts import effective_defaults
+    from vllm_kb.engine.check.engine_defaults import effective_defaults
     from vllm_kb.engine.kb.knowledge import load as load_kb
     from vllm_kb.engine.kb.models import model_facts
 

@@ -8,12 +8,13 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from vllm_kb.engine.kb import cel
 from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, site_gpu
+from vllm_kb.engine.check.engine_defaults import effective_defaults
 from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
 from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
+from vllm_kb.engine.check.site_platform import platform, visible_gpus
 from vllm_kb.engine.check.startup_dtype import device_picked_dtype
 from vllm_kb.engine.check.startup_facts import startup_facts
 from vllm_kb.engine.check.startup_lengths import window_capped
@@ -25,10 +26,8 @@ from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
 from vllm_kb.engine.kb import arch_names, hub_uploads, model_resolve
 from vllm_kb.engine.kb.models import model_facts
-from vllm_kb.engine.scan import argv_entry
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile
 from vllm_kb.engine.scan.deploy.image_files import copied_paths
-from vllm_kb.engine.scan.images import name_and_tag
 from vllm_kb.engine.scan.site import Site
 
 
@@ -71,57 +70,6 @@ def _normalise(name: str, value: Any) -> Any:
 
 
 _WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
-_NOT_CUDA = frozenset({"neuron", "tpu", "cpu", "xpu", "hpu", "openvino", "npu", "rocm"})
-# environment variables only another platform's runtime reads (a prefix, or a whole name)
-_PLATFORM_ENV = (("ASCEND_RT_VISIBLE_DEVICES", "npu"), ("VLLM_ASCEND_", "npu"), ("HCCL_", "npu"),
-                 ("NEURON_RT_", "neuron"), ("HIP_VISIBLE_DEVICES", "rocm"), ("ROCR_VISIBLE_DEVICES", "rocm"),
-                 ("VLLM_ROCM_", "rocm"), ("HABANA_VISIBLE_DEVICES", "hpu"), ("PT_HPU_", "hpu"),
-                 ("ZE_AFFINITY_MASK", "xpu"), ("TPU_", "tpu"))
-
-
-# images of vLLM built for another accelerator (the image's name, before its tag)
-_PLATFORM_IMAGE = ((re.compile(r"vllm-ascend|/ascend/", re.I), "npu"), (re.compile(r"(^|/)rocm/|vllm[-_]?(openai-)?rocm", re.I), "rocm"),
-                   (re.compile(r"vllm[-_]tpu", re.I), "tpu"), (re.compile(r"gaudi|habana|vllm[-_]hpu", re.I), "hpu"),
-                   (re.compile(r"neuron", re.I), "neuron"), (re.compile(r"vllm[-_]xpu|(^|/)intel/vllm", re.I), "xpu"))
-
-
-def platform(args: dict, env: dict, image: str | None = None) -> str:
-    """The accelerator a site runs on: `device` when it names another one, else what the image
-    (quay.io/ascend/vllm-ascend, rocm/vllm) or the environment shows (an Ascend, Neuron, ROCm,
-    Gaudi, XPU or TPU runtime's variables), else cuda."""
-    device = str(args.get("device", "")).strip().lower()
-    if device in _NOT_CUDA:
-        return device
-    name = name_and_tag(image)[0]
-    for rx, plat in _PLATFORM_IMAGE:
-        if rx.search(name):
-            return plat
-    for name in env:
-        for prefix, plat in _PLATFORM_ENV:
-            if name == prefix or (prefix.endswith("_") and name.startswith(prefix)):
-                return plat
-    return "cuda"
-
-
-def _count_ids(ids: str | None) -> int | None:
-    if ids is None or not ids.strip() or "$" in ids:
-        return None
-    return len([d for d in ids.split(",") if d.strip() and d.strip() != "-1"])
-
-
-def _visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
-    """CUDA_VISIBLE_DEVICES; in a container started by Docker or compose without a GPU request,
-    also NVIDIA_VISIBLE_DEVICES, the devices the NVIDIA runtime mounts (not `all`/`none`/`void`:
-    every GPU, or none of them through this variable)."""
-    seen = [_count_ids(env.get("CUDA_VISIBLE_DEVICES"))]
-    nvd = env.get("NVIDIA_VISIBLE_DEVICES")
-    if container and container.get("tool") in ("compose", "docker run") and container.get("gpus") is None \
-            and nvd is not None and nvd.strip().lower() not in ("all", "none", "void", ""):
-        seen.append(_count_ids(nvd))
-    known = [n for n in seen if n is not None]
-    return min(known) if known else None
-
-
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
                root: Path | None = None, basis: str | None = None, model: dict | None = None,
                trained: Any = None, install: str | None = None, registered: dict | None = None,
@@ -158,7 +106,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # another accelerator (Ascend NPU, AWS Neuron, TPU, ROCm …): not the NVIDIA GPUs of --gpu
         facts.pop("gpu", None)
     facts["launch"] = launch_facts(site)
-    visible = _visible_gpus(facts["env"], site.container if site.gpu_request is None else None)
+    visible = visible_gpus(facts["env"], site.container if site.gpu_request is None else None)
     if site.gpu_request is not None:
         # a container gets the GPUs its manifest asks for, not the whole machine
         visible = min(visible, site.gpu_request) if visible is not None else site.gpu_request
@@ -287,73 +235,6 @@ _POOLING_TASKS = frozenset({"embed", "embedding", "classify", "score", "reward"}
 def _pooling(engine: dict[str, Any]) -> bool:
     return (engine.get("runner") == "pooling" or engine.get("task") in _POOLING_TASKS
             or engine.get("convert") in _POOLING_TASKS)
-
-
-def usage_context(site: dict) -> str | None:
-    """vLLM's UsageContext for a site's facts: the OpenAI server, LLM(), or another entry point
-    (EngineArgs()/AsyncEngineArgs() build engines in ENGINE_CONTEXT); None for a framework's
-    own engine, whose context is the framework's business."""
-    if site.get("serves_http"):
-        return "serve"
-    kind = site.get("kind")
-    built = argv_entry.engine_of(kind)  # a project script that hands its command line to vLLM
-    # `trl vllm-serve` builds its engine with LLM(…) in every release (trl/scripts/vllm_serve.py,
-    # knowledge/frameworks/engine_kwargs.yaml `call: LLM`): LLM_CLASS defaults, 1024 sequences on
-    # a GPU of 70 GiB or more from 0.8 (the sampler warm-up of trl#3523)
-    if kind in ("LLM()", "trl vllm-serve") or built == "LLM":
-        return "llm"
-    if kind in ("EngineArgs()", "AsyncEngineArgs()") or built in ("EngineArgs", "AsyncEngineArgs"):
-        return "other"
-    return None
-
-
-def context_defaults(facts: dict, version: str, cat: Catalog | None = None) -> dict[str, Any]:
-    """max_num_seqs / max_num_batched_tokens as vLLM sets them when unset, by usage context and
-    GPU (the catalog's context_defaults), doubled or halved by a performance_mode."""
-    from vllm_kb.engine.kb import catalog as catalog_mod
-
-    cat = cat or catalog_mod.load()
-    ctx = usage_context(facts.get("site") or {})
-    if ctx is None:
-        return {}
-    g = facts.get("gpu")
-    gpu = {"memory_gib": g.get("memory_gib"), "name": g.get("name"), "capability": g.get("compute_capability")} if g else None
-    out = {}
-    for arg in ("max_num_seqs", "max_num_batched_tokens"):
-        value = cat.context_default(arg, version, ctx, gpu)
-        if value is not None:
-            out[arg] = value
-    args = facts.get("args") or {}
-    mode = args.get("performance_mode")
-    effects = cat.performance_mode(str(mode), version) if mode else None
-    for arg, eff in (effects or {}).items():
-        if arg in out and arg not in args and "multiply" in eff:
-            out[arg] = out[arg] * eff["multiply"]
-    return out
-
-
-def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, Any]:
-    """Defaults vLLM decides at start-up (declared None in EngineArgs): the catalog's context
-    defaults, then knowledge/vllm/effective_defaults.yaml."""
-    from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
-
-    def version_lt(a: str, b: str) -> bool:
-        va = try_parse(a)
-        return va is not None and va < Version(b)
-
-    v0_fallback = (facts.get("vllm") or {}).get("engine") == "v0" and not version_lt(version, "0.8.0")
-    # the catalog's context defaults are the V1 engine's; a V0 fallback keeps V0's own
-    out: dict[str, Any] = {} if v0_fallback else context_defaults(facts, version)
-    act = cel.Activation(facts)
-    for d in kb.effective_defaults:
-        if d.get("vllm") and not SpecifierSet(d["vllm"]).contains(version):
-            continue
-        if d.get("when"):
-            res = cel.compile(d["when"]).evaluate(act)
-            if res.value is not True:
-                continue
-        out.setdefault(d["arg"], d["value"])
-    return out
 
 
 def _mounted_checkpoint(root: Path, site: Site, path: str):

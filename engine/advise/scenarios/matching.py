@@ -66,7 +66,7 @@ def _model_text(site: Site) -> str:
 
 
 def make_context(site: Site, facts: dict, version: str, kb: Knowledge, description: str = "") -> Context:
-    from vllm_kb.engine.check.facts import effective_defaults
+    from vllm_kb.engine.check.engine_defaults import effective_defaults
 
     cat = catalog_mod.load()
     base = {k: v for k, v in cat.defaults(version).items() if v is not None}

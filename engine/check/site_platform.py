@@ -1,0 +1,58 @@
+"""The accelerator a site runs on (a `device` argument, the image, another platform's runtime
+variables) and the GPUs its environment makes visible (CUDA_VISIBLE_DEVICES, and the NVIDIA
+runtime's NVIDIA_VISIBLE_DEVICES in a container started without a GPU request)."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.scan.images import name_and_tag
+
+_NOT_CUDA = frozenset({"neuron", "tpu", "cpu", "xpu", "hpu", "openvino", "npu", "rocm"})
+# environment variables only another platform's runtime reads (a prefix, or a whole name)
+_PLATFORM_ENV = (("ASCEND_RT_VISIBLE_DEVICES", "npu"), ("VLLM_ASCEND_", "npu"), ("HCCL_", "npu"),
+                 ("NEURON_RT_", "neuron"), ("HIP_VISIBLE_DEVICES", "rocm"), ("ROCR_VISIBLE_DEVICES", "rocm"),
+                 ("VLLM_ROCM_", "rocm"), ("HABANA_VISIBLE_DEVICES", "hpu"), ("PT_HPU_", "hpu"),
+                 ("ZE_AFFINITY_MASK", "xpu"), ("TPU_", "tpu"))
+
+
+# images of vLLM built for another accelerator (the image's name, before its tag)
+_PLATFORM_IMAGE = ((re.compile(r"vllm-ascend|/ascend/", re.I), "npu"), (re.compile(r"(^|/)rocm/|vllm[-_]?(openai-)?rocm", re.I), "rocm"),
+                   (re.compile(r"vllm[-_]tpu", re.I), "tpu"), (re.compile(r"gaudi|habana|vllm[-_]hpu", re.I), "hpu"),
+                   (re.compile(r"neuron", re.I), "neuron"), (re.compile(r"vllm[-_]xpu|(^|/)intel/vllm", re.I), "xpu"))
+
+
+def platform(args: dict, env: dict, image: str | None = None) -> str:
+    """The accelerator a site runs on: `device` when it names another one, else what the image
+    (quay.io/ascend/vllm-ascend, rocm/vllm) or the environment shows (an Ascend, Neuron, ROCm,
+    Gaudi, XPU or TPU runtime's variables), else cuda."""
+    device = str(args.get("device", "")).strip().lower()
+    if device in _NOT_CUDA:
+        return device
+    name = name_and_tag(image)[0]
+    for rx, plat in _PLATFORM_IMAGE:
+        if rx.search(name):
+            return plat
+    for name in env:
+        for prefix, plat in _PLATFORM_ENV:
+            if name == prefix or (prefix.endswith("_") and name.startswith(prefix)):
+                return plat
+    return "cuda"
+
+
+def _count_ids(ids: str | None) -> int | None:
+    if ids is None or not ids.strip() or "$" in ids:
+        return None
+    return len([d for d in ids.split(",") if d.strip() and d.strip() != "-1"])
+
+
+def visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
+    """CUDA_VISIBLE_DEVICES; in a container started by Docker or compose without a GPU request,
+    also NVIDIA_VISIBLE_DEVICES, the devices the NVIDIA runtime mounts (not `all`/`none`/`void`:
+    every GPU, or none of them through this variable)."""
+    seen = [_count_ids(env.get("CUDA_VISIBLE_DEVICES"))]
+    nvd = env.get("NVIDIA_VISIBLE_DEVICES")
+    if container and container.get("tool") in ("compose", "docker run") and container.get("gpus") is None \
+            and nvd is not None and nvd.strip().lower() not in ("all", "none", "void", ""):
+        seen.append(_count_ids(nvd))
+    known = [n for n in seen if n is not None]
+    return min(known) if known else None
