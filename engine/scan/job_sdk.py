@@ -83,7 +83,9 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, which: str, tree: ast.Modu
     envs = _mapping(kw.get("envs") if which == SKY else (_plain(kw["runtime_env"], r) or {}).get("env_vars")
                     if "runtime_env" in kw else None, r)
     known = dict(envs)
-    gpus, types, installed = None, [], None
+    gpus: int | None = None
+    types: list[str] = []
+    installed = None
     if which == SKY:
         gpus, types = accelerators({"accelerators": _sky_accelerators(tree, r)})
         nodes = _plain(kw["num_nodes"], r) if "num_nodes" in kw else 1
