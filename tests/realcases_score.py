@@ -105,6 +105,7 @@ def fix_proposed(rep, fix: dict) -> bool:
     # a setting named as its flag (`max-model-len`, `--max-model-len`) is the engine argument it sets
     fix = {k: (v.lstrip("-").replace("-", "_") if k in ("set", "unset") and isinstance(v, str) else v) for k, v in fix.items()}
     for sr in rep.sites:
+        fix = _as_engine_arg(fix, sr.site)
         for ch in sr.changes:
             if "unset" in fix and ch.op == "unset" and ch.target == fix["unset"]:
                 return True
@@ -134,6 +135,23 @@ def fix_proposed(rep, fix: dict) -> bool:
                 if None not in (nb, nw, ng) and nw != nb and (nw > nb) == (ng > nb):
                     return True
     return False
+
+
+def _as_engine_arg(fix: dict, site) -> dict:
+    """A reporter's change written as the framework's own key (verl's
+    `actor_rollout_ref.rollout.tensor_model_parallel_size`) is the engine argument that key sets."""
+    name = fix.get("set") or fix.get("unset")
+    if not isinstance(name, str) or "." not in name or not getattr(site, "framework", None) or site.framework == "none":
+        return fix
+    from vllm_kb.engine.kb import frameworks
+
+    try:
+        key = frameworks.get(site.framework).key(name)
+    except (KeyError, ValueError):
+        return fix
+    if key is None or not key.arg:
+        return fix
+    return {k: (key.arg if k in ("set", "unset") else v) for k, v in fix.items()}
 
 
 def contradictions(rep) -> list[str]:
