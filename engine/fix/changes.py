@@ -308,7 +308,7 @@ def _framework_change(site: Site, target: str, value: Any, existing: Setting | N
         return _not_here(site, target, value, "fixed")
     got = site_syntax.framework_key(site, target, value)
     if got is None:
-        return _not_here(site, target, value, "not_exposed")
+        return _not_here(site, target, value, "unplaced" if site.framework_unplaced and not site.framework_version else "not_exposed")
     key, val = got
     pt = site.passthrough
     container = key if isinstance(val, dict) and key == (frameworks_passthrough(site) or "") else None

@@ -87,6 +87,17 @@ class Framework:
                     return got.key, r
         return None
 
+    def first_of_some(self, k: Key) -> str | None:
+        """The first release that reads `k`, where the releases with the framework's vLLM switch (its
+        `enable` key) do not all read it; None where every one of them does. A commit whose release is
+        unknown (scan/framework_unplaced.py) may be any of them: a key only some read is not written."""
+        from vllm_kb.engine.kb.compat import releases
+
+        enable = next((e for e in self.keys if e.role == "enable"), None)
+        span = [r for r in releases(self.id) if enable is None or self._has(enable, r)]
+        has = [r for r in span if self._has(k, r)]
+        return None if len(has) == len(span) else (has[0] if has else "")
+
     def _has(self, k: Key, version: str) -> bool:
         return version_matches(k.versions, version) and any(self._in_release(n, version) for n in (k.key, *k.aliases))
 
