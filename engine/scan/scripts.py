@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, entry_env, evalscope_launch, framework_site, fw_launch, nemo_rl_config, script_installs, serve_config, swift_adapters, tool_launch, xinference_rest
+from vllm_kb.engine.scan import argv_entry, entry_env, evalscope_launch, fw_launch, script_installs, serve_config, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.launchers import executable_release, find_launch, gpu_count_idiom, program_start
+from vllm_kb.engine.scan.script_frameworks import framework_launch_site
 from vllm_kb.engine.scan.shell import Command, ShellSyntaxError
+from vllm_kb.engine.scan.shell_builtins import env_setting
 from vllm_kb.engine.scan.shell_run import Candidate, Runner
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
@@ -69,7 +70,7 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     elif (ep := argv_entry.find(c.words, ctx, rel)) is not None:
         site = _entry_site(ctx, rel, version, cmd, ep, c, syntax)
     elif (fw := fw_launch.find(c.words, ctx=ctx, rel=rel)) is not None:
-        site = _framework_site(ctx, rel, version, cmd, fw, c.env, c.ex)
+        site = framework_launch_site(ctx, rel, version, cmd, fw, c.env, c.ex)
     elif (tl := tool_launch.find(c.words)) is not None:
         site = tool_launch.site(ctx, rel, version, cmd, tl, _prefix_env(c, tl.env, rel), syntax)
     elif (body := xinference_rest.curl_body(ctx, rel, c.words)) is not None:
@@ -129,7 +130,7 @@ def _prefix_env(c: Candidate, prefix, rel: str) -> dict:
     env = dict(c.env)
     for name, val, _idx in prefix:
         c.ex.expand(val)
-        env[name] = _env_setting(name, val, rel)
+        env[name] = env_setting(name, val, rel)
     return env
 
 
@@ -154,137 +155,6 @@ def _note_helm(ctx: ScanContext, rel: str, words) -> None:
         target = ctx.resolve_ref(rel, f)
         if target and version:
             ctx.chart_versions[target] = version
-
-
-def _framework_site(ctx: ScanContext, rel: str, version: str, cmd, launch: fw_launch.FwLaunch, exported, ex) -> Site | None:
-    words = cmd.words
-    fw = frameworks.get(launch.framework)
-    fw_version = ctx.framework_version(rel, fw.package)
-    env = dict(exported)
-    for name, val, idx in launch.env:
-        ex.expand(val)
-        env[name] = _env_setting(name, val, rel, {"kind": "prefix", "word": (words[idx].start, words[idx].end)})
-    if launch.serve:
-        site = _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version)
-    else:
-        found, positionals, opaque = fw_launch.entries(words, launch, rel)
-        config = _framework_config(ctx, rel, launch, found, positionals) or launch.config
-        flatten = launch.framework in ("verl", "easyr1")
-        bases = [] if config != launch.config else launch.base_configs
-        if launch.framework == "nemo-rl":  # `defaults:` inheritance and `${…}` over the overrides
-            entries = nemo_rl_config.entries(ctx, config, [e for e in found if e.written.lstrip("-") != "config"], launch.command)
-        else:
-            entries = [e for b in bases for e in fw_launch.config_entries(ctx, b, launch.framework, flatten=flatten)]
-            entries += (fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten) if config else []) + found
-        if launch.script and config:
-            entries = _trl_own_keys(ctx, rel, launch.script, entries)
-        if launch.command == "generate":
-            fw_launch.generation_keys(entries)
-        site = framework_site.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,
-                                     syntax="hydra-override" if launch.style == "hydra" else "cli", kind=launch.kind,
-                                     version=fw_version, command=launch.command,
-                                     source={"words": words, "launch": _as_launch(launch), "arg_style": launch.style})
-        if site is None:
-            return None
-        site.config_file = config
-        swift_adapters.resolve(ctx, rel, site)
-        for w in opaque:
-            site.opaque.append({"code": "forwards-args" if w.is_all_args else "unresolved", "what": w.raw, "where": f"{rel}:{w.line}"})
-    if site is None:
-        return None
-    site.env = {**env, **site.env}
-    framework_site.device_tp(site)
-    if not launch.serve:  # `trl vllm-serve` takes both spellings: keep the one the script uses
-        site.flag_style = "snake"
-    return site
-
-
-def _trl_own_keys(ctx, rel: str, script: str, entries: list) -> list:
-    """`python train.py --config cfg.yaml`: the keys the script's own dataclasses take are its fields,
-    not TRL's (engine/scan/trl_parsers.py); a script whose parser has only such dataclasses keeps none."""
-    from vllm_kb.engine.kb import frameworks
-    from vllm_kb.engine.scan import trl_parsers, trl_script
-
-    ref = trl_script.script_ref(ctx, rel, script)
-    if ref is None:
-        return entries
-    fw = frameworks.get("trl")
-    keys = {e.written.lstrip("-").replace("-", "_") for e in entries} - {"config"}
-    own = trl_parsers.own_keys(ctx, keys, {k for k in keys if fw.key(k) is not None}, script=ref)
-    return entries if own is None else [e for e in entries if e.written.lstrip("-").replace("-", "_") not in own]
-
-
-def _as_launch(fw: fw_launch.FwLaunch):
-    """The part of a launch the shell editors need: where the arguments start."""
-    from vllm_kb.engine.scan.launchers import Launch
-
-    return Launch(fw.kind, fw.args_start, False, fw.env, fw.program_start)
-
-
-def _framework_config(ctx, rel, launch, found, positionals) -> str | None:
-    """The config file a framework command reads: --config (TRL), the first positional (LLaMA-Factory,
-    ms-swift), --config-path/--config-name (verl/Hydra)."""
-    ref = None
-    named = {e.written.lstrip("-"): e.setting for e in found}
-    if launch.framework == "verl" and "config-name" in named:
-        base = named.get("config-path")
-        name = str(named["config-name"].value or "").strip("'\"")
-        name = name if name.endswith((".yaml", ".yml")) else name + ".yaml"
-        if base is not None and not base.value:
-            # --config-path="$PROJECT_DIR/config": the folder's own name is still written
-            tail = re.sub(r".*[/}]", "", (base.raw or "").strip("'\""))
-            for up in ("", "../", "../../"):
-                found_ref = tail and ctx.resolve_ref(rel, f"{up}{tail}/{name}")
-                if found_ref:
-                    return found_ref
-            return None
-        ref = f"{base.value}/{name}" if base is not None else name
-    elif "config" in named and named["config"].value:
-        ref = str(named["config"].value)
-    elif launch.framework in ("llamafactory", "ms-swift") and positionals:
-        first = positionals[0].value or ""
-        if first.endswith((".yaml", ".yml", ".json")):
-            ref = first
-    if not ref:
-        return None
-    return ctx.resolve_ref(rel, ref)
-
-
-def _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version) -> Site | None:
-    """`trl vllm-serve`: vLLM's own flag names (with TRL's renames); TRL ≥1.0 execs `vllm serve`
-    and adds weight transfer, processed logprobs and the dev endpoints."""
-    words = cmd.words
-    serve = fw.raw.get("serve", {})
-    renames = serve.get("renames", {})
-    argv = args_from_words(words[launch.args_start:], launch.args_start)
-    for a in argv:
-        if a.text and a.text.startswith("--"):
-            key = a.text[2:].split("=", 1)[0].replace("-", "_")
-            if key in renames:
-                a.text = "--" + renames[key] + a.text[2 + len(key):]
-    parsed = ArgParser(ctx.catalog, version, rel).parse(argv, positional_model=False)
-    site = Site(file=rel, line=cmd.line, syntax="cli", kind=launch.kind, mode=serve.get("mode", "rlhf_server"),
-                mode_evidence=f"{rel}:{words[launch.program_start].line}", framework="trl", end_line=cmd.end_line)
-    site.source = {"words": words, "launch": _as_launch(launch), "parsed": parsed}
-    site.flag_style = parsed.flag_style
-    site.settings = dict(parsed.settings)
-    site.unknown = dict(parsed.unknown)
-    site.model = parsed.model
-    site.framework_version = fw_version
-    def applies(item) -> bool:  # an unpinned TRL is read as the newest: what older releases alone did is left out
-        spec = item.get("trl")
-        return frameworks.version_matches(spec, fw_version) if fw_version else "<" not in (spec or "")
-
-    site.fixed = {f["arg"]: f["value"] for f in serve.get("own_fixed", []) + serve.get("fixed", []) if applies(f)}
-    site.framework_defaults = {d["arg"]: d["value"] for d in serve.get("defaults", []) if applies(d) and d["arg"] not in site.settings}
-    for e in serve.get("env", []):
-        if applies(e):
-            site.env[e["name"]] = Setting(e["name"], e["value"], True, rel, cmd.line, e["name"], e["value"], "cli", "set by trl vllm-serve")
-    return site
-
-
-def _env_setting(name, val, rel, pos=None) -> Setting:
-    return Setting(name, val.value, val.value is not None, rel, val.line, name, val.raw, "cli", val.assumed or val.unresolved, pos=pos)
 
 
 _VAR_REF = re.compile(r'^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-=][^}]*)?\}?"?$')
@@ -313,7 +183,7 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
     env = dict(exported)
     for name, val, idx in launch.env:
         ex.expand(val)
-        env[name] = _env_setting(name, val, rel, {"kind": "prefix", "word": (words[idx].start, words[idx].end)})
+        env[name] = env_setting(name, val, rel, {"kind": "prefix", "word": (words[idx].start, words[idx].end)})
     site.env = env
     if parsed.config_path is not None:
         site.config_file = _merge_config(ctx, site, rel, version, parsed)

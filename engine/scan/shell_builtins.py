@@ -54,7 +54,7 @@ class Builtins:
         if export or self.st.allexport:
             self.st.ex.exported.add(name)
         if name in self.st.ex.exported:
-            self.st.env[name] = _env_setting(name, val, self.rel, {"kind": kind, "word": (w.start, w.end),
+            self.st.env[name] = env_setting(name, val, self.rel, {"kind": kind, "word": (w.start, w.end),
                                                                     "cmd": cmd, "count": count})
 
     def declare(self, head: str, words: list[Word]) -> None:
@@ -364,7 +364,7 @@ class Builtins:
 
 
 
-def _env_setting(name: str, val: Word, rel: str, pos: dict | None = None) -> Setting:
+def env_setting(name: str, val: Word, rel: str, pos: dict | None = None) -> Setting:
     return Setting(name, val.value, val.value is not None, rel, val.line, name, val.raw, "cli", val.assumed or val.unresolved, pos=pos)
 
 
