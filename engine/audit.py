@@ -223,7 +223,7 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
     # a candidate model is evaluated with everything the site itself is evaluated with
     same: dict[str, Any] = dict(root=ctx.root, basis=basis, trained=lambda: _training_ranks(ctx),
                 install=_install(site, choice, basis, ctx), registered=ctx.registered_archs,
-                downloads=ctx.model_downloads)
+                downloads=ctx.model_downloads, pin_text=choice.pin.text if choice.pin else None)
     facts = site_facts(site, hardware, choice.version, choice.pinned, kb, cat, **same)
     mark_local(facts, choice.pin.text if choice.pin else None)
     others = facts.pop("model_alternatives", None)

@@ -107,6 +107,14 @@ def _concrete(ops: tuple[FixOp, ...], act: cel.Activation) -> list[tuple[FixOp, 
     return out
 
 
+def _cpu_refusal(res: Result, facts: dict) -> bool:
+    """A rule written for vLLM's own CPU backend (its `when` reads site.platform "cpu") keeps its P0
+    where the project proves the CPU build (a `+cpu` pin, VLLM_TARGET_DEVICE=cpu, a CPU image)."""
+    site = facts.get("site") or {}
+    return site.get("platform") == "cpu" and not site.get("platform_hint") \
+        and res.rule is not None and '"cpu"' in res.rule.when and "site.platform" in res.rule.when
+
+
 def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_elsewhere: bool = False) -> list[Result]:
     act = cel.Activation(facts)
     shown: dict[str, str] = {}  # repr of each fact a check's words quote: the checks quote the same few
@@ -119,7 +127,8 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
             out.append(Result(c, "not_applicable", text))
             continue
         res = _evaluate_once(c, facts, act, unresolved, kb, shown)
-        if res.priority == "P0" and (facts.get("site") or {}).get("platform", "cuda") not in ("cuda", "rocm"):
+        if res.priority == "P0" and (facts.get("site") or {}).get("platform", "cuda") not in ("cuda", "rocm") \
+                and not _cpu_refusal(res, facts):
             # the start-up failures the checks encode were read from vLLM's own tree; another
             # platform's plugin (vllm-ascend, Neuron …) decides its own. ROCm is in that tree: its
             # sites keep the P0s of the checks that are not CUDA-only (cuda_only: not applicable)

@@ -14,7 +14,7 @@ from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
 from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
-from vllm_kb.engine.check.site_platform import platform, visible_gpus
+from vllm_kb.engine.check.site_platform import cpu_build, platform, visible_gpus
 from vllm_kb.engine.check.startup_dtype import device_picked_dtype
 from vllm_kb.engine.check.startup_facts import startup_facts
 from vllm_kb.engine.check.startup_lengths import window_capped
@@ -73,14 +73,15 @@ _WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
 def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: Knowledge, cat: Catalog,
                root: Path | None = None, basis: str | None = None, model: dict | None = None,
                trained: Any = None, install: str | None = None, registered: dict | None = None,
-               downloads: Callable[[], list] | None = None) -> dict[str, Any]:
+               downloads: Callable[[], list] | None = None, pin_text: str | None = None) -> dict[str, Any]:
     """`root`: the project folder, so a model given as a local checkpoint folder is sized from its
     config.json (read as JSON, never imported); `basis`: where the version was read (a pin, an image tag …).
     `model`: the model facts to use instead of those the name gives (one candidate of an ambiguous
     local path, engine/check/candidates.py); when the name fits several, the others are listed in
     `model_alternatives` for the audit to evaluate too. `registered`: architectures the project
     registers with vLLM itself (engine/scan/registered_models.py); `downloads`: the project's
-    downloads into local folders (engine/scan/model_downloads.py), asked for only where needed."""
+    downloads into local folders (engine/scan/model_downloads.py), asked for only where needed.
+    `pin_text`: the pin the release was read from (a `+cpu` label is vLLM's CPU build)."""
     lookup = cat.resolve(version).version
     args = {n: _normalise(n, s.value) for n, s in site.settings.items() if s.resolved}
     facts: dict[str, Any] = {
@@ -98,6 +99,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     }
     facts.update(hardware.facts())
     facts["site"]["platform"] = platform(args, facts["env"], site.image)
+    if facts["site"]["platform"] == "cuda" and (cpu := cpu_build(pin_text, facts["env"])):
+        facts["site"]["platform"] = "cpu"  # vLLM's CPU backend (platforms/cpu.py, cpu_executor.py before 0.6.4)
+        if cpu == "hint":  # VLLM_CPU_KVCACHE_SPACE alone: its start-up refusals stay P1 (evaluate.py)
+            facts["site"]["platform_hint"] = True
     if is_amd(facts.get("gpu")) and facts["site"]["platform"] == "cuda":
         facts["site"]["platform"] = "rocm"  # an AMD Instinct GPU runs vLLM's ROCm platform
     site_gpu.apply(facts, site.gpu_types, kb.gpus, site.gpu_per_node)  # the GPU the deployment itself names

@@ -18,7 +18,24 @@ _PLATFORM_ENV = (("ASCEND_RT_VISIBLE_DEVICES", "npu"), ("VLLM_ASCEND_", "npu"), 
 # images of vLLM built for another accelerator (the image's name, before its tag)
 _PLATFORM_IMAGE = ((re.compile(r"vllm-ascend|/ascend/", re.I), "npu"), (re.compile(r"(^|/)rocm/|vllm[-_]?(openai-)?rocm", re.I), "rocm"),
                    (re.compile(r"vllm[-_]tpu", re.I), "tpu"), (re.compile(r"gaudi|habana|vllm[-_]hpu", re.I), "hpu"),
-                   (re.compile(r"neuron", re.I), "neuron"), (re.compile(r"vllm[-_]xpu|(^|/)intel/vllm", re.I), "xpu"))
+                   (re.compile(r"neuron", re.I), "neuron"), (re.compile(r"vllm[-_]xpu|(^|/)intel/vllm", re.I), "xpu"),
+                   # vLLM's CPU builds (docker/Dockerfile.cpu): the release repository on ECR, vllm-openai-cpu
+                   (re.compile(r"vllm[-_](openai[-_])?cpu|cpu[-_]release[-_]repo", re.I), "cpu"))
+# a local version label of vLLM's CPU wheels (`vllm==0.6.3.post1+cpu`): setup.py appends it when
+# VLLM_TARGET_DEVICE is cpu
+_CPU_LABEL = re.compile(r"\+(?:[0-9a-z]+\.)*cpu(?:\.|\b)", re.I)
+
+
+def cpu_build(pin_text: str | None, env: dict) -> str | None:
+    """How the project says it runs vLLM's CPU build: "proof" for a `+cpu` pin or
+    VLLM_TARGET_DEVICE=cpu (the variable setup.py builds the CPU backend for); "hint" for
+    VLLM_CPU_KVCACHE_SPACE alone (only the CPU backend reads it, but a GPU launch may carry it
+    unused); else None. `--gpu none` says nothing about the build."""
+    if pin_text and _CPU_LABEL.search(pin_text):
+        return "proof"
+    if str(env.get("VLLM_TARGET_DEVICE", "")).strip().lower() == "cpu":
+        return "proof"
+    return "hint" if "VLLM_CPU_KVCACHE_SPACE" in env else None
 
 
 def platform(args: dict, env: dict, image: str | None = None) -> str:

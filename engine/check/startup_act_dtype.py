@@ -140,3 +140,18 @@ def act_dtype_facts(facts: dict, table: dict, version: str, out: dict) -> dict[s
     else:
         got["quant_dtype_none"] = True
     return got
+
+
+def cpu_quant_facts(facts: dict) -> dict[str, Any]:
+    """startup.cpu_quant_method: on vLLM's CPU backend (site.platform "cpu") the AWQ or GPTQ method
+    the model loader checks — the checkpoint's own (config.json) or --quantization awq/gptq. Up to
+    0.6.3.post1 the CPU executor casts float16 to bfloat16 and the plain kernels take float16 only,
+    so no dtype passes (knowledge L120); Marlin never runs there (no GPU capability)."""
+    if (facts.get("site") or {}).get("platform") != "cpu":
+        return {}
+    _model, _gpu, flag, ckpt, from_config = _inputs(facts)
+    ckpt = ckpt if from_config else ""
+    method = flag or ckpt
+    if method not in ("awq", "gptq") or (ckpt and ckpt != method):
+        return {}  # another method, or a mismatch the loader reports first (L9)
+    return {"cpu_quant_method": method}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import runtime
-from vllm_kb.engine.check.startup_act_dtype import act_dtype_facts
+from vllm_kb.engine.check.startup_act_dtype import act_dtype_facts, cpu_quant_facts
 from vllm_kb.engine.check.startup_arch import arch_facts, mistral_format
 from vllm_kb.engine.check.startup_fallback import fallback_facts
 from vllm_kb.engine.check.transformers_fit import tf_admits_type
@@ -73,6 +73,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
         out.update(dtype_facts(model, engine, gpu, version, table))
     out.update(quant_facts(facts, table, cat, version))
     out.update(act_dtype_facts(facts, table, version, out))
+    out.update(cpu_quant_facts(facts))
     out.update(eplb_facts(model, engine, version))
     out.update(dcp_facts(model, engine))
     ep = cat.engine_arg("enable_expert_parallel")
