@@ -56,3 +56,11 @@ def test_a_cpu_site_gets_no_gpu_p0(json_site, write_project):
                                             "serve.sh": "vllm serve ./models/gptq/ --gpu-memory-utilization 0.99\n"},
                  gpu="T4")
     assert [r["check"] for r in site["recommendations"] if r["priority"] == "P0"] == ["L120"]
+
+
+@pytest.mark.parametrize("pin, expect", [("vllm==0.6.6+cpu", "P0"), ("vllm==0.7.0+cpu", None), ("vllm==0.6.6", None)])
+def test_lora_on_the_cpu_build_before_0_7_0(json_site, write_project, pin, expect):
+    site = json_site(write_project({"requirements.txt": pin + "\n",
+                                    "serve.sh": "vllm serve meta-llama/Llama-3.1-8B-Instruct --enable-lora\n"}), "none")
+    got = next((r["priority"] for r in site["recommendations"] if r["check"] == "L60"), None)
+    assert got == expect
