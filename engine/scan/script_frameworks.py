@@ -9,7 +9,7 @@ from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.scan import framework_site, fw_launch, nemo_rl_config, swift_adapters
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.shell_builtins import env_setting
+from vllm_kb.engine.scan.shell_builtins import command_env
 from vllm_kb.engine.scan.site import Setting, Site
 
 
@@ -17,10 +17,7 @@ def framework_launch_site(ctx: ScanContext, rel: str, version: str, cmd, launch:
     words = cmd.words
     fw = frameworks.get(launch.framework)
     fw_version = ctx.framework_version(rel, fw.package)
-    env = dict(exported)
-    for name, val, idx in launch.env:
-        ex.expand(val)
-        env[name] = env_setting(name, val, rel, {"kind": "prefix", "word": (words[idx].start, words[idx].end)})
+    env = command_env(exported, launch.env, words, ex, rel)
     if launch.serve:
         site = _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version)
     else:

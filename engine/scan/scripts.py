@@ -13,7 +13,7 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.launchers import executable_release, find_launch, gpu_count_idiom, program_start
 from vllm_kb.engine.scan.script_frameworks import framework_launch_site
 from vllm_kb.engine.scan.shell import Command, ShellSyntaxError
-from vllm_kb.engine.scan.shell_builtins import env_setting
+from vllm_kb.engine.scan.shell_builtins import command_env, env_setting
 from vllm_kb.engine.scan.shell_run import Candidate, Runner
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
@@ -180,11 +180,7 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
                 mode_evidence=mode_evidence, end_line=cmd.end_line)
     site.source = dict(source or {}, words=words, launch=launch, parsed=parsed)
     site.flag_style = parsed.flag_style
-    env = dict(exported)
-    for name, val, idx in launch.env:
-        ex.expand(val)
-        env[name] = env_setting(name, val, rel, {"kind": "prefix", "word": (words[idx].start, words[idx].end)})
-    site.env = env
+    site.env = command_env(exported, launch.env, words, ex, rel)
     if parsed.config_path is not None:
         site.config_file = _merge_config(ctx, site, rel, version, parsed)
     for name, s in parsed.settings.items():

@@ -368,6 +368,16 @@ def env_setting(name: str, val: Word, rel: str, pos: dict | None = None) -> Sett
     return Setting(name, val.value, val.value is not None, rel, val.line, name, val.raw, "cli", val.assumed or val.unresolved, pos=pos)
 
 
+def command_env(exported: dict, prefix, words: list, ex, rel: str) -> dict:
+    """The variables a launch command sees: those exported before it, then those its own line sets in
+    front of it (`VAR=v vllm serve …`: `prefix`, (name, value, word index)), each with the word a fix edits."""
+    env = dict(exported)
+    for name, val, idx in prefix:
+        ex.expand(val)
+        env[name] = env_setting(name, val, rel, {"kind": "prefix", "word": (words[idx].start, words[idx].end)})
+    return env
+
+
 
 def positional(fields: list[Word]) -> list[tuple[str, Word | None]]:
     """The arguments as $1 … $#. An unquoted expansion of unknown value among them splits into any
