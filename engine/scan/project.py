@@ -21,6 +21,7 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
 from vllm_kb.engine.scan.deploy import app_env, helm_chart, image_entry
 from vllm_kb.engine.scan.walk import walk
+from vllm_kb.engine.scan.yaml_docs import load_docs as _load_yaml_docs
 
 
 @dataclass
@@ -330,44 +331,6 @@ def _suffix(rel: str) -> str:
     name = rel.rpartition("/")[2]
     dot = name.rfind(".")
     return manifest_template.data_suffix(name, name[dot:].lower() if 0 < dot < len(name) - 1 else "", _suffix)
-
-
-def _load_yaml_docs(ctx: ScanContext, rel: str, text: str) -> list:
-    import json
-
-    from vllm_kb.engine.kb import yamlio
-
-    partial: list[yamlio.Document] = []  # the documents read before a broken one
-    try:
-        if rel.endswith(".json"):
-            data = json.loads(text)
-            if _too_deep(data, yamlio.MAX_DEPTH):  # the scanners walk what they get
-                raise ValueError("nesting too deep")
-            return [yamlio.Document(data=data)]
-        return yamlio.load_all(text, partial)
-    except yamlio.YamlError as e:
-        if partial:  # a manifest's later document is broken (a Secret's {{HF_TOKEN}} template): the ones before it stand
-            ctx.skip(rel, "yaml-partial", e.line, str(e))
-            return partial
-        ctx.skip(rel, "yaml-error", e.line, str(e))
-    except ValueError as e:
-        ctx.skip(rel, "parse-error", detail=str(e)[:120])
-    except RecursionError:  # json.loads on [[[[…]]]]
-        ctx.skip(rel, "parse-error", detail="nesting too deep")
-    return []
-
-
-def _too_deep(data, limit: int) -> bool:
-    stack = [(data, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return True
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values())
-        elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node)
-    return False
 
 
 def _head_if_script(ctx: ScanContext, rel: str) -> str | None:
