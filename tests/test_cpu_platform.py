@@ -64,3 +64,12 @@ def test_lora_on_the_cpu_build_before_0_7_0(json_site, write_project, pin, expec
                                     "serve.sh": "vllm serve meta-llama/Llama-3.1-8B-Instruct --enable-lora\n"}), "none")
     got = next((r["priority"] for r in site["recommendations"] if r["check"] == "L60"), None)
     assert got == expect
+
+
+@pytest.mark.parametrize("env, pin, expect", [("", "vllm==0.11.0+cpu", "P0"), ("VLLM_MLA_DISABLE=1 ", "vllm==0.11.0+cpu", None),
+                                              ("", "vllm==0.11.0", None)])
+def test_an_mla_model_on_the_cpu_build_0_10_to_0_27(json_site, write_project, env, pin, expect):
+    site = json_site(write_project({"requirements.txt": pin + "\n",
+                                    "serve.sh": env + "vllm serve deepseek-ai/DeepSeek-V2-Lite-Chat --trust-remote-code\n"}), "none")
+    got = next((r["priority"] for r in site["recommendations"] if r["check"] == "L13"), None)
+    assert got == expect
