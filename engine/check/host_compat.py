@@ -134,8 +134,9 @@ def _nearest_release(host: str, rel: str, vllm: str, site, facts: dict, written:
 
 def host_request(site, facts: dict, pin_of: Callable[[str], Any]) -> dict[str, Any]:
     """`host_request_*` facts: the package release builds a vLLM class with a keyword the pinned
-    release dropped, where each request runs (compat.yaml rows of scope `request`: FastChat's
-    vllm_worker and SamplingParams(use_beam_search=…) from vLLM 0.6.3). The server starts and
+    release dropped, or imports a name it removed, where each request runs (compat.yaml rows of
+    scope `request`: FastChat's vllm_worker and SamplingParams(use_beam_search=…) from vLLM 0.6.3,
+    Xinference's GuidedDecodingParams from 0.12.0). The server starts and
     every request that reaches the call fails: a P1. `host_request_fit`: the nearest vLLM that
     takes the keyword and starts with this package release."""
     from vllm_kb.engine.check.project_kwargs import nearest
@@ -148,14 +149,22 @@ def host_request(site, facts: dict, pin_of: Callable[[str], Any]) -> dict[str, A
     rel = getattr(pin_of(PACKAGES[host]), "exact", None)
     if not rel or try_parse(str(rel)) is None:
         return {}
-    rows = [r for r in compat.problems(host, str(rel), str(vllm), "request") if r.kind == "known_break" and r.raw.get("call")]
+    rows = [r for r in compat.problems(host, str(rel), str(vllm), "request") if r.kind == "known_break" and r.effect == "error"
+            and (r.raw.get("call") or _used(r, site) or not r.raw.get("when"))]
     if not rows:
         return {}
-    cls, kw = rows[0].raw["call"]["class"], rows[0].raw["call"]["keyword"]
+    row = rows[0]
     out: dict[str, Any] = {"host": host, "host_package": PACKAGES[host], "host_release": str(rel),
-                           "host_request_text": str(rows[0].raw.get("error", "")).rstrip(".")}
-    fit = nearest(vllm_classes.read_releases(), str(vllm), lambda x: bool(vllm_classes.takes(cls, kw, x)) and not any(
-        r.kind == "known_break" and r.effect == "error" for r in compat.problems(host, str(rel), x, "install")))
+                           "host_request_text": str(row.raw.get("error", "")).rstrip(".")}
+
+    def starts(x: str) -> bool:
+        return not any(r.kind == "known_break" and r.effect == "error" for r in compat.problems(host, str(rel), x, "install"))
+
+    if row.raw.get("call"):  # a keyword the package passes: the nearest release whose class takes it
+        cls, kw = row.raw["call"]["class"], row.raw["call"]["keyword"]
+        fit = nearest(vllm_classes.read_releases(), str(vllm), lambda x: bool(vllm_classes.takes(cls, kw, x)) and starts(x))
+    else:  # a name the package imports per request (Xinference's GuidedDecodingParams): a release outside the row
+        fit = nearest(vllm_classes.read_releases(), str(vllm), lambda x: not row.allows(x) and starts(x))
     if fit:
         out["host_request_fit"] = fit
     return out
