@@ -39,6 +39,21 @@ def test_openrlhf_on_vllm_0_8_2(tmp_path, openrlhf, env, priority, words):
     assert words in r.reason_text("en")
 
 
+@pytest.mark.parametrize("swift,vllm,env,broken", [
+    ("3.1.0", "0.7.3", "export VLLM_USE_V1=1\n", True),  # opted into V1 (ms-swift#3139)
+    ("3.1.0", "0.7.3", "", False),  # 0.7.3 runs V0 unless asked
+    ("3.2.1", "0.8.5", "", True),  # V1 by default from 0.8.0
+    ("3.2.2", "0.8.5", "", False),  # 3.2.2 asks hasattr(engine, "engine") first
+])
+def test_swift_infer_reaches_into_the_v0_engine_after_it_starts(tmp_path, swift, vllm, env, broken):
+    r = _l43(tmp_path, {"requirements.txt": f"ms-swift=={swift}\nvllm=={vllm}\n",
+                        "run.sh": f"{env}swift infer --model Qwen/Qwen2.5-7B-Instruct --infer_backend vllm --val_dataset d.jsonl\n"})
+    said = r.status == "recommended" and "'AsyncLLM' object has no attribute 'engine'" in r.reason_text("en")
+    assert said is broken
+    if broken:
+        assert r.priority == "P1"  # vLLM starts; the first batch fails
+
+
 def test_openrlhf_worker_cls_below_compute_capability_8_runs_v0(tmp_path):
     # vLLM 0.8.x falls back to V0 below compute capability 8.0 (EngineArgs._is_v1_supported_oracle)
     r = _l43(tmp_path, {"requirements.txt": "vllm==0.8.2\nopenrlhf==0.6.1\n", "train.sh": PPO.format(env="")}, gpu="V100-32GB x8")

@@ -18,6 +18,8 @@ def _feature_used(row: compat.Row, site, facts: dict) -> bool:
     if rid in ("trl-vllm-serve-worker-extension", "trl-vllm-serve-v0-worker-on-v1", "trl-vllm-serve-collective-rpc-082",
                "trl-vllm-serve-collective-rpc-pre-070"):
         return site.kind == "trl vllm-serve"
+    if rid == "ms-swift-infer-v0-engine-attr":  # VllmEngine._batch_infer_stream: the batch inference of `swift infer`
+        return site.framework_command == "infer"
     if rid in ("ms-swift-rollout-worker-extension", "ms-swift-rollout-get-open-port"):
         return site.framework_command == "rollout"
     if rid == "ms-swift-grpo-v0-engine-path":
@@ -47,8 +49,11 @@ def engine_needed(row: compat.Row, vllm: str, facts: dict) -> bool:
     if not need:
         return True
     env = facts.get("env") or {}
-    if not memory.runtime(vllm, env, (facts.get("gpu") or {}).get("compute_capability"),
-                          architecture=(facts.get("model") or {}).get("architecture")).v1:
+    # VLLM_USE_V1=1 opts 0.6.6-0.7.x into the V1 engine (`AsyncLLMEngine = AsyncLLM`, 0.6.6
+    # vllm/engine/async_llm_engine.py:1265), which the memory model does not size
+    opted = str(env.get("VLLM_USE_V1", "")).strip() == "1" and versions.contains(">=0.6.6", vllm)
+    if not opted and not memory.runtime(vllm, env, (facts.get("gpu") or {}).get("compute_capability"),
+                                        architecture=(facts.get("model") or {}).get("architecture")).v1:
         return False
     if need == "v1-unset":
         return "VLLM_USE_V1" not in env
@@ -166,11 +171,14 @@ def framework_compat(site, facts: dict, cat, pin, gate=None, copy=None) -> dict[
         return out
     # a branch's newest known commit stands for whatever was installed from it: a P1 that names the date
     moving = [r for r in rows if r.raw.get("moving")]
-    hard = [r for r in rows if r.effect == "error" and not r.raw.get("moving") and not r.raw.get("between")]
-    reported = [r for r in rows if r.kind == "known_break" and not r.raw.get("moving") and not r.raw.get("between")]
+    # a break the framework meets only once the engine runs (its first batch): the launch starts, a P1
+    later = [r for r in rows if r.effect == "error" and r.raw.get("after_start") and not r.raw.get("moving") and not r.raw.get("between")]
+    hard = [r for r in rows if r.effect == "error" and r not in later and not r.raw.get("moving") and not r.raw.get("between")]
+    reported = [r for r in rows if r.kind == "known_break" and r not in later and not r.raw.get("moving") and not r.raw.get("between")]
     between = sorted((r for r in rows if r.raw.get("between")), key=lambda r: r.effect != "error")
-    out["fw_problem"] = "error" if hard else ("moving" if moving else "between" if between else "reported" if reported else "declared")
-    r = (hard or moving or between or reported or rows)[0]
+    out["fw_problem"] = "error" if hard else ("moving" if moving else "between" if between else "after_start" if later
+                                              else "reported" if reported else "declared")
+    r = (hard or moving or between or later or reported or rows)[0]
     if r.raw.get("between"):
         out["fw_between"] = r.raw["between"]
     text = str(r.raw.get("error") or f"{fid} {fw} declares vllm{r.vllm}")

@@ -76,6 +76,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(cpu_quant_facts(facts))
     out.update(eplb_facts(model, engine, version))
     out.update(dcp_facts(model, engine))
+    out.update(custom_ops_facts(facts.get("passed") or {}))
     ep = cat.engine_arg("enable_expert_parallel")
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
                                lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version)),
@@ -159,3 +160,13 @@ def kv_table(kb: Knowledge) -> dict:
         return kb.doc("vllm", "kv_cache.yaml").data
     except FileNotFoundError:
         return {}
+
+
+def custom_ops_facts(passed: dict) -> dict[str, Any]:
+    """`custom_ops_bad`: the compilation_config custom_ops entries vLLM's CompilationConfig refuses
+    (0.11.0+: not 'all' or 'none', nor '+name' / '-name'; L190). Only a list of strings is judged."""
+    ops = (passed.get("compilation_config") or {}).get("custom_ops") if isinstance(passed.get("compilation_config"), dict) else None
+    if not isinstance(ops, list) or not all(isinstance(op, str) for op in ops):
+        return {}
+    bad = [op for op in ops if not (op in ("all", "none") or (op[:1] in ("+", "-") and len(op) >= 2))]
+    return {"custom_ops_bad": bad} if bad else {}
