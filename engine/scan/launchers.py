@@ -83,7 +83,7 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
             env.append((a[0], a[1], i))
             i += 1
             continue
-        if v is None and (v := known_program(words[i])) is None:
+        if v is None and (v := known_program(words[i]) or _interpreter_by_module(words, i)) is None:
             return None
         base = v.rsplit("/", 1)[-1]
         if base in WRAPPERS:
@@ -175,7 +175,7 @@ def find_launch(words: list[Word]) -> Launch | None:
         return None
     i, env = got
     vals, n = [w.value for w in words], len(words)
-    base = (vals[i] or known_program(words[i]) or "").rsplit("/", 1)[-1]
+    base = (vals[i] or known_program(words[i]) or _interpreter_by_module(words, i) or "").rsplit("/", 1)[-1]
     if base == "vllm" or _VERSIONED_VLLM.match(base) or _RUNNER_PIN.match(base):
         if i + 1 < n and vals[i + 1] == "serve":
             return Launch("vllm serve", i + 2, True, env, i)
@@ -199,6 +199,15 @@ def find_launch(words: list[Word]) -> Launch | None:
         for k in range(i + 1, min(n - 1, i + 6)):
             if (vals[k] or "").rsplit("/", 1)[-1] == "vllm" and vals[k + 1] == "serve":
                 return Launch("vllm serve", k + 2, True, env, k)
+    return None
+
+
+def _interpreter_by_module(words: list[Word], i: int) -> str | None:
+    """`"${PYTHON_BIN}" -m vllm.entrypoints.openai.api_server`: an interpreter held in a variable the
+    script sets in branches (LiveMCP-GRPO's generate_data.sh) is a Python by what it runs."""
+    if i + 2 < len(words) and words[i].value is None and words[i + 1].value == "-m" \
+            and (words[i + 2].value or "").startswith("vllm.entrypoints."):
+        return "python"
     return None
 
 

@@ -1,0 +1,33 @@
+"""A Python interpreter held in a variable the script sets in branches (`"${PYTHON_BIN}" -m
+vllm.entrypoints.openai.api_server`, LiveMCP-GRPO's scripts/generate_data.sh,
+https://github.com/liuzy1019/LiveMCP-GRPO) is known by the module it runs."""
+from vllm_kb.engine.audit import audit
+
+SCRIPT = """\
+#!/bin/bash
+if [ -z "${PYTHON_BIN:-}" ]; then
+    if [ -n "${CONDA_PREFIX:-}" ]; then
+        PYTHON_BIN="${CONDA_PREFIX}/bin/python"
+    else
+        PYTHON_BIN="python"
+    fi
+fi
+"${PYTHON_BIN}" %s --model Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 2 &
+"""
+
+
+def _sites(tmp_path, run: str):
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "requirements.txt").write_text("vllm==0.11.0\n")
+    (tmp_path / "gen.sh").write_text(SCRIPT % run)
+    return audit(tmp_path, gpu="A100-80GB x2").sites
+
+
+def test_the_vllm_module_makes_the_variable_an_interpreter(tmp_path):
+    (sr,) = _sites(tmp_path, "-m vllm.entrypoints.openai.api_server")
+    assert sr.site.kind == "api_server" and sr.site.settings["tensor_parallel_size"].value == 2
+
+
+def test_another_module_or_program_is_no_site(tmp_path):
+    assert not _sites(tmp_path, "-m my_pkg.serve")
+    assert not _sites(tmp_path / "b", "serve.py")
