@@ -302,6 +302,9 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     # refuses the value: the refusals are hidden only by a P0 check's removal
     urgent = {op.target for r in results if r.needs_change and r.priority == "P0"
               for op, _ in r.fix if op.kind in ("unset", "unset_env")}
+    if (facts.get("startup") or {}).get("quant_claimed"):
+        # the checkpoint's override replaces --quantization before vLLM looks the value up (L9)
+        urgent.add("quantization")
     # the keys of a JSON argument that a P0 check already rewrites (A3: compilation_config.level)
     claimed = {(op.target, k) for r in results if r.needs_change and r.priority == "P0"
                for op, v in r.fix if op.kind == "set" and isinstance(v, dict) for k in v}

@@ -136,6 +136,12 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     if flag and ckpt and sure and accepted is not None and not implied and alt_fmt is None:
         out["quant_checkpoint"] = ckpt
         out["quant_mismatch"] = method != ckpt and method not in accepted
+        claims = (table["quantization"].get("claims_any_from") or {}).get(ckpt)
+        if out["quant_mismatch"] and claims and since(version, claims):
+            # the checkpoint's own override replaces whatever was asked (startup.yaml claims_any_from);
+            # a value the release does not know reaches it unless argparse's choices (up to 0.12) stop it
+            out["quant_mismatch"] = False
+            out["quant_claimed"] = known is None or method in known or not (_argv(facts) and not since(version, "0.13.0"))
     plain = "exact" if source == "config" else model.get("unquantized")  # what says the weights are not quantized
     if flag and not model.get("quantized") and plain:
         needs = method not in table["quantization"]["online"]

@@ -1,0 +1,60 @@
+"""A ModelOpt checkpoint (FP8, NVFP4) claims itself whatever --quantization says from vLLM 0.10.0:
+its override_quantization_method never reads the user's value (0.24.0 modelopt.py:1062-1067,
+config/model.py:1014-1036), so `--quantization fp4` on an NVFP4 upload is no mismatch (L9) and the
+unknown name `fp4` is never looked up (joshsanz/vllm-serve-multi nemotron-3-super.sh, eval66). The
+command line of 0.4-0.12 still refuses a name outside its choices, and another checkpoint's method
+still mismatches."""
+from __future__ import annotations
+
+from vllm_kb.engine.audit import audit
+
+NVFP4 = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4"
+_CONFIG = ('{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,'
+           ' "num_attention_heads": 32, "num_key_value_heads": 8, "num_hidden_layers": 32,'
+           ' "intermediate_size": 14336, "vocab_size": 128256, "max_position_embeddings": 8192,'
+           ' "torch_dtype": "bfloat16", "quantization_config": %s}')
+_MODELOPT = '{"quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": 16}'
+
+
+def _p(tmp_path, pin: str, flag: str, quant: str = _MODELOPT, python: bool = False):
+    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
+    (tmp_path / "ckpt").mkdir(exist_ok=True)
+    (tmp_path / "ckpt" / "config.json").write_text(_CONFIG % quant)
+    if python:
+        (tmp_path / "run.py").write_text(f"from vllm import LLM\nllm = LLM(model='./ckpt', quantization='{flag}', max_model_len=4096)\n")
+    else:
+        (tmp_path / "serve.sh").write_text(f"vllm serve ./ckpt --max-model-len 4096 --quantization {flag}\n")
+    (sr,) = audit(tmp_path, gpu="B200").sites
+    return {r.check.id: r.priority for r in sr.results if r.needs_change}, sr
+
+
+def _p0(sr) -> set[str]:
+    return {r.check.id for r in sr.results if r.needs_change and r.priority == "P0"} | {f.code for f in sr.remarks if f.priority == "P0"}
+
+
+def test_fp4_on_an_nvfp4_checkpoint_is_claimed_from_0_10(tmp_path):
+    got, sr = _p(tmp_path, "0.24.0", "fp4")
+    assert "L9" not in got
+    assert not _p0(sr)
+
+
+def test_another_known_method_is_claimed_too(tmp_path):
+    assert "L9" not in _p(tmp_path, "0.11.0", "fp8")[0]
+
+
+def test_the_command_line_of_0_12_still_refuses_an_unknown_name(tmp_path):
+    assert _p0(_p(tmp_path, "0.11.0", "fp4")[1])
+
+
+def test_the_python_api_of_0_11_reaches_the_override(tmp_path):
+    got, sr = _p(tmp_path, "0.11.0", "fp4", python=True)
+    assert "L9" not in got and not _p0(sr)
+
+
+def test_before_0_10_a_modelopt_checkpoint_is_compared_as_it_is(tmp_path):
+    assert _p(tmp_path, "0.9.2", "fp8")[0].get("L9") == "P0"
+
+
+def test_another_checkpoint_still_mismatches(tmp_path):
+    quant = '{"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": true}'
+    assert _p(tmp_path, "0.24.0", "fp8", quant)[0].get("L9") == "P0"
