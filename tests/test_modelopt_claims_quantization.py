@@ -58,3 +58,26 @@ def test_before_0_10_a_modelopt_checkpoint_is_compared_as_it_is(tmp_path):
 def test_another_checkpoint_still_mismatches(tmp_path):
     quant = '{"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": true}'
     assert _p(tmp_path, "0.24.0", "fp8", quant)[0].get("L9") == "P0"
+
+
+def _gpt_oss(tmp_path, pin: str, model_type: str = "gpt_oss"):
+    quant = '{"quant_method": "mxfp4"}'
+    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
+    (tmp_path / "ckpt").mkdir(exist_ok=True)
+    (tmp_path / "ckpt" / "config.json").write_text(
+        ('{"architectures": ["GptOssForCausalLM"], "model_type": "%s", "hidden_size": 2880, "num_attention_heads": 64,'
+         ' "num_key_value_heads": 8, "num_hidden_layers": 24, "head_dim": 64, "intermediate_size": 2880,'
+         ' "num_local_experts": 32, "num_experts_per_tok": 4, "vocab_size": 201088, "max_position_embeddings": 131072,'
+         ' "torch_dtype": "bfloat16", "quantization_config": %s}') % (model_type, quant))
+    (tmp_path / "serve.sh").write_text("vllm serve ./ckpt --max-model-len 4096 --quantization fp8\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    return sr.facts["startup"]
+
+
+def test_a_gpt_oss_mxfp4_checkpoint_is_claimed_from_0_20(tmp_path):
+    got = _gpt_oss(tmp_path, "0.24.0")
+    assert got.get("quant_checkpoint") == "mxfp4" and got.get("quant_mismatch") is False
+
+
+def test_a_gpt_oss_mxfp4_checkpoint_mismatches_before_0_20(tmp_path):
+    assert _gpt_oss(tmp_path, "0.19.1").get("quant_mismatch") is True

@@ -137,6 +137,9 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         out["quant_checkpoint"] = ckpt
         out["quant_mismatch"] = method != ckpt and method not in accepted
         claims = (table["quantization"].get("claims_any_from") or {}).get(ckpt)
+        types = (table["quantization"].get("claims_any_model_types") or {}).get(ckpt)
+        if types is not None and model.get("model_type") not in types:
+            claims = None
         if out["quant_mismatch"] and claims and since(version, claims):
             # the checkpoint's own override replaces whatever was asked (startup.yaml claims_any_from);
             # a value the release does not know reaches it unless argparse's choices (up to 0.12) stop it
