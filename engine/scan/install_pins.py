@@ -40,11 +40,18 @@ _ASSIGN = re.compile(r"^\s*(?:RUN\s+)?(?:export\s+|ARG\s+|ENV\s+)?([A-Za-z_]\w*)
 _VAR = re.compile(r"\$\{(\w+)(?::?-([^}$]*))?\}|\$(\w+)")
 
 
+# `VLLM_VERSION="${VLLM_VERSION:-0.20.0}"`: the default, read as the assumed value (as the shell model reads `${X:-d}`)
+_DEFAULTED = re.compile(r"^\s*(?:RUN\s+)?(?:export\s+|ARG\s+|ENV\s+)?([A-Za-z_]\w*)=([\"']?)\$\{\w+:?-([^\s\"'$`;&|(){}]+)\}\2\s*(?:#.*)?$", re.M)
+
+
 def literal_vars(text: str) -> dict[str, str]:
-    """The variables a script or Dockerfile sets to one literal value; a name set to two values
-    (a branch, a later ARG) is left out: which one a pip line sees is not read here."""
+    """The variables a script or Dockerfile sets to one literal value, or to one default
+    (`V="${V:-0.20.0}"`); a name set to two values (a branch, a later ARG) is left out: which
+    one a pip line sees is not read here."""
     seen: dict[str, set[str]] = {}
     for m in _ASSIGN.finditer(text):
+        seen.setdefault(m.group(1), set()).add(m.group(3))
+    for m in _DEFAULTED.finditer(text):
         seen.setdefault(m.group(1), set()).add(m.group(3))
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
 

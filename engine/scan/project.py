@@ -15,7 +15,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import ansible_pins, conda_envs, entry_modules, heredoc_manifests, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, toml_commands, yaml_python
+from vllm_kb.engine.scan import ansible_pins, conda_envs, pin_scope, entry_modules, heredoc_manifests, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, toml_commands, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -131,7 +131,8 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         if ("", p.package) not in have and p.file == first:
             all_pins.append(p)
     # torch and the packages built against it are judged against vLLM's own pins (check L115), not listed as the project's
-    ctx.dependency_pins = [p for p in all_pins if p.package in dependency_pins.PACKAGES]
+    # another platform's torch build (`torchvision==0.20.1` in an Ascend requirements-npu.txt) is no CUDA site's (pin_scope)
+    ctx.dependency_pins = [p for p in all_pins if p.package in dependency_pins.PACKAGES and not pin_scope.is_variant(p.file)]
     all_pins = [p for p in all_pins if p.package not in dependency_pins.PACKAGES]
     hosts = [p for p in all_pins if p.package in pins_mod.HOST_PACKAGES]
     all_pins = [p for p in all_pins if p.package not in pins_mod.HOST_PACKAGES]
@@ -139,13 +140,20 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     by_folder: dict[str, list[pins_mod.Pin]] = {}
     implied = extra_pins.vllm_ranges(all_pins) + extra_pins.docs_floors(ctx, files, all_pins)
     implied += extra_pins.torch_ranges(ctx.dependency_pins, all_pins + implied, known)
-    for p in all_pins + implied:
+    ctx.framework_copies = framework_source.copies(ctx.files, ctx.read)  # framework copies in the tree and the vLLM imports they run
+    # another platform's requirements file, a vendored copy's own pins, a sub-folder script's install: not over the project's pins
+    deciding = pin_scope.deciding(all_pins + implied + hosts, [c.root for c in ctx.framework_copies])
+    for p in deciding:
         if p.package == "vllm":
             by_folder.setdefault(p.folder, []).append(p)
-    ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins + hosts, key=lambda p: (pins_mod.RANK.get(p.kind, 9), p.exact is None)) [::-1] if p.package != "vllm"}
+    kept = {id(p) for p in deciding}
+    # of a folder's files, one that also pins vLLM is the install its launches run (DB-Opt-R1: requirements-eval.txt's
+    # vllm==0.11.0 with transformers>=4.55.2,<5, not requirements-trl.txt's transformers==5.5.4 for TRL alone)
+    ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins + hosts, key=lambda p: (p.file_vllm is None, pins_mod.RANK.get(p.kind, 9),
+                                                                                                    p.exact is None)) [::-1]
+                          if p.package != "vllm" and id(p) in kept}
     ctx.source_built = frozenset(f for f, ps in by_folder.items() if any(p.source for p in ps))
     ctx.vendored = vendored.gates(ctx.files, ctx.read)  # framework copies in the tree: the gate that runs
-    ctx.framework_copies = framework_source.copies(ctx.files, ctx.read)  # and the vLLM imports they run
     if vllm_version:
         forced = pins_mod.VersionChoice(vllm_version, True, "cli")
         choices = {"": forced}

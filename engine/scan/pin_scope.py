@@ -1,0 +1,75 @@
+"""Which pins may decide a folder's release: some files name versions for another environment than
+the one the project's own pin files describe, and must not outrank them.
+
+- An accelerator-variant requirements file (`requirements-npu.txt`, `-rocm`, `-xpu`, `-cpu`,
+  `-tpu`, `-hpu`, `-neuron`) pins what that platform's install takes. Where a pin file that is no
+  variant names the same package for the same folder or one above it, the variant stands aside: it
+  is not what the default (CUDA) install gets. LiveMCP-GRPO's vendored verl pins
+  `transformers==4.52.4` only in its Ascend `requirements-npu.txt`; the project pins 4.57.6.
+- A framework's vendored copy (a `verl/` checkout inside the project, engine/scan/framework_source.py)
+  carries upstream's requirement files; the project installs its own. Where the project's root pins
+  a package, the copy's pins of it stand aside for the copy's files as well.
+- A shell script's `pip install vllm==X` (engine/scan/install_pins.py script_pins) in a sub-folder
+  decides the release of the launches on its own path (engine/scan/script_installs.py); it does not
+  outrank, for the other launches of its folder, a pin file above that pins the package readably — as in
+  one folder, where a requirements file already ranks above a script's line (requirement.RANK).
+  DB-Opt-R1's `scripts/setup_sm120_vllm_flashinfer_env.sh` installs vllm 0.20.0 into a conda
+  environment of its own (its sibling installs transformers 4.52.4 into a LLaMA-Factory one), while
+  `scripts/serve_vllm.sh` runs the project's `vllm==0.11.0` with `transformers>=4.55.2,<5`."""
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
+
+# `requirements-npu.txt`, `requirements_rocm.txt`, `requirements/rocm.txt`, `requirements-cpu-build.txt`
+_VARIANT = re.compile(r"(?:^|[-_./])(npu|rocm|xpu|cpu|tpu|hpu|neuron|ascend|gaudi|musa|mlu)(?:[-_.]|$)", re.I)
+_PIN_FILE_KINDS = ("lock", "requirements", "pyproject", "setup", "conda")
+
+
+def is_variant(rel: str) -> bool:
+    """A requirements file for one accelerator platform (its name or its folder's `requirements/`)."""
+    path = PurePosixPath(rel)
+    name = path.name.lower()
+    if name.endswith((".txt", ".in")) and name.startswith("requirement"):
+        return _VARIANT.search(name[len("requirement"):].lstrip("s")) is not None
+    return path.parent.name.lower() == "requirements" and _VARIANT.search(path.stem) is not None
+
+
+def _covers(folder: str, sub: str) -> bool:
+    """Whether a pin of `folder` applies to the files of `sub` (the folder itself or one below)."""
+    return folder == "" or sub == folder or sub.startswith(folder + "/")
+
+
+def _readable(p) -> bool:
+    if p.exact:
+        return True
+    try:
+        return bool(p.spec.strip()) and bool(SpecifierSet(p.spec))
+    except (InvalidSpecifier, ValueError):
+        return False
+
+
+def _script(rel: str) -> bool:
+    return rel.endswith((".sh", ".bash")) or PurePosixPath(rel).name.lower() in ("makefile", "gnumakefile")
+
+
+def deciding(pins: list, copy_roots: list[str]) -> list:
+    """The pins that may decide a folder's release (vLLM's, and the frameworks' by the nearest
+    folder); the others stay in the project's list of pins, read for the report."""
+    plain = [p for p in pins if not is_variant(p.file)]
+    out = []
+    for p in pins:
+        mine = p.folder
+        if is_variant(p.file) and any(q.package == p.package and _covers(q.folder, mine) for q in plain):
+            continue  # another platform's pin
+        if mine and any(_covers(r, mine) for r in copy_roots if r) and \
+                any(q.package == p.package and q.folder == "" and not is_variant(q.file) for q in pins):
+            continue  # the vendored copy's own pin, below the project's
+        if mine and _script(p.file) and not p.last_install and any(
+                q.package == p.package and q.kind in _PIN_FILE_KINDS and q.folder != mine and _covers(q.folder, mine)
+                and _readable(q) and not is_variant(q.file) for q in pins):
+            continue  # a setup script's install, below a pin file above its folder
+        out.append(p)
+    return out

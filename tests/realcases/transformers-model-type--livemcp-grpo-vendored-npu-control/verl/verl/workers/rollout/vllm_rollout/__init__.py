@@ -1,0 +1,1 @@
+from .vllm_rollout_spmd import vLLMRollout  # noqa: F401

@@ -1,0 +1,75 @@
+"""Pins that must not outrank the project's own (engine/scan/pin_scope.py): another platform's
+requirements file, a vendored framework copy's files, a sub-folder setup script's install."""
+from vllm_kb.engine.scan import pin_scope
+from vllm_kb.engine.scan.install_pins import literal_vars
+from vllm_kb.engine.scan.project import scan_project
+
+_VERL_GATE = "verl/verl/workers/rollout/vllm_rollout/__init__.py"
+
+
+def test_accelerator_variant_files():
+    for rel in ("requirements-npu.txt", "verl/requirements_rocm.txt", "requirements/xpu.txt", "requirements-cpu-build.txt",
+                "requirements-tpu.in"):
+        assert pin_scope.is_variant(rel), rel
+    for rel in ("requirements.txt", "requirements-cuda.txt", "requirements_sglang.txt", "requirements/common.txt",
+                "requirements-dev.txt", "pyproject.toml", "scripts/setup_cpu.sh"):
+        assert not pin_scope.is_variant(rel), rel
+
+
+def test_a_vendored_copy_and_its_npu_file_yield_to_the_project_pin(write_project):
+    # liuzy1019/LiveMCP-GRPO (https://github.com/liuzy1019/LiveMCP-GRPO): a vendored verl whose Ascend
+    # requirements-npu.txt pins transformers==4.52.4; the project pins 4.57.6 at its root
+    files = {"requirements.txt": "transformers==4.57.6\nvllm==0.11.0\n",
+             "verl/requirements.txt": "transformers\n", "verl/requirements-npu.txt": "transformers==4.52.4\ntorchvision==0.20.1\n",
+             "verl/setup.py": 'from setuptools import setup\nsetup(name="verl", extras_require={"vllm": ["vllm>=0.8.5,<=0.10.0"]})\n',
+             _VERL_GATE: "from vllm import LLM\n", "verl/examples/run.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n"}
+    sc = scan_project(write_project(files))
+    assert sc.ctx.framework_pin("verl/examples/run.sh", "transformers").exact == "4.57.6"
+    assert sc.ctx.version_for("verl/examples/run.sh") == "0.11.0"
+    assert not any(p.file == "verl/requirements-npu.txt" for p in sc.ctx.dependency_pins)  # no CUDA site's torchvision
+
+
+def test_a_variant_file_alone_still_pins(write_project):
+    # a project that pins vLLM only in its ROCm file: nothing else says which release it runs
+    sc = scan_project(write_project({"requirements-rocm.txt": "vllm==0.8.5\ntransformers==4.51.0\n",
+                                     "serve.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n"}))
+    assert sc.ctx.version_for("serve.sh") == "0.8.5"
+    assert sc.ctx.framework_pin("serve.sh", "transformers").exact == "4.51.0"
+
+
+def test_a_copy_keeps_its_pins_where_the_project_pins_nothing(write_project):
+    files = {"verl/requirements.txt": "transformers==4.51.0\n", _VERL_GATE: "from vllm import LLM\n",
+             "verl/examples/run.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n"}
+    sc = scan_project(write_project(files))
+    assert sc.ctx.framework_pin("verl/examples/run.sh", "transformers").exact == "4.51.0"
+
+
+def test_a_defaulted_variable_is_read_as_its_default():
+    text = 'V="${VLLM_VERSION:-0.20.0}"\nVLLM_VERSION="${VLLM_VERSION:-0.20.0}"\nexport T=${T-4.57.6}\nH="${H:-$HOME/x}"\n'
+    assert literal_vars(text) == {"V": "0.20.0", "VLLM_VERSION": "0.20.0", "T": "4.57.6"}
+    assert "X" not in literal_vars('X="${X:-0.1}"\nX=0.2\n')  # two values: which one a pip line sees is not read
+
+
+_SM120 = ('#!/bin/bash\nVLLM_VERSION="${VLLM_VERSION:-0.20.0}"\nENV_PREFIX="${ENV_PREFIX:-/envs/sm120}"\n'
+          'conda create -p "$ENV_PREFIX" python=3.12 -y\nconda activate "$ENV_PREFIX"\n'
+          'python -m pip install "vllm==$VLLM_VERSION" --extra-index-url https://wheels.vllm.ai/cu130\n')
+_SERVE = "#!/bin/bash\npython -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-4B --disable-log-requests\n"
+
+
+def test_a_sub_folder_setup_script_does_not_outrank_the_project_pin(write_project):
+    # PshySimon/DB-Opt-R1 (https://github.com/PshySimon/DB-Opt-R1): scripts/setup_sm120_…sh installs
+    # vllm==$VLLM_VERSION (default 0.20.0) into its own conda env; scripts/serve_vllm.sh runs the
+    # project's requirements-eval.txt vllm==0.11.0 (it was judged at the newest release as "unreadable")
+    root = write_project({"requirements-eval.txt": "vllm==0.11.0\ntransformers>=4.55.2,<5\n",
+                          "requirements-trl.txt": "trl==1.2.0\ntransformers==5.5.4\n",
+                          "scripts/setup_sm120.sh": _SM120, "scripts/serve_vllm.sh": _SERVE})
+    sc = scan_project(root)
+    assert sc.ctx.version_for("scripts/serve_vllm.sh") == "0.11.0"
+    assert any(p.text == "vllm==$VLLM_VERSION (vllm==0.20.0)" for p in sc.pins)  # read, and listed
+    # the transformers installed with that vLLM pin, not the TRL stack's
+    assert sc.ctx.framework_pin("scripts/serve_vllm.sh", "transformers").file == "requirements-eval.txt"
+
+
+def test_a_sub_folder_setup_script_still_pins_where_nothing_above_does(write_project):
+    sc = scan_project(write_project({"scripts/setup_sm120.sh": _SM120, "scripts/serve_vllm.sh": _SERVE}))
+    assert sc.ctx.version_for("scripts/serve_vllm.sh") == "0.20.0"
