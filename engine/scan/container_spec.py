@@ -13,7 +13,6 @@ import re
 from vllm_kb.engine.scan import python_argv
 from vllm_kb.engine.scan.deploy import common
 from vllm_kb.engine.scan.python_scope import dotted
-from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.site import Site
 
 TARGET = "container-spec"
@@ -61,13 +60,9 @@ def site(ctx, rel: str, text: str, node, r) -> Site | None:
         got = {_key(k): v for k, v in zip(node.keys, node.values) if _key(k)}
     else:
         got = {k.arg: k.value for k in node.keywords if k.arg}
-    image = got.get("image")
-    try:
-        img = r.value(image) if image is not None else None
-    except Unresolved:
-        img = None
+    img = r.value_or(got.get("image"))
     if not (isinstance(img, str) and common.is_vllm_like_image(img)):
         return None  # an image the program computes, or one that is not vLLM's: no entrypoint to read
     command = _argv(next((got[k] for k in _COMMAND if k in got), None))
     args = _argv(next((got[k] for k in _ARGS if k in got), None))
-    return python_argv.container_site(ctx, rel, text, node, r, command, args, image, "container-spec")
+    return python_argv.container_site(ctx, rel, text, node, r, command, args, img, "container-spec")

@@ -137,17 +137,10 @@ def _keywords(call: ast.Call, r, notes: list[str]) -> dict[str, ast.expr]:
     return out
 
 
-def _value(node, r):
-    try:
-        return r.value(node)
-    except Unresolved:
-        return Unresolved
-
-
 def _token(node, r) -> str | None:
     """One word of the line: the value quoted, a hole for what the code leaves unknown (None: a
     keyword written as None or False, which sets nothing)."""
-    v = _value(node, r)
+    v = r.value_or(node, Unresolved)
     if v is None or v is False:
         return None
     if v is True:
@@ -174,7 +167,7 @@ def _env(node, r, notes: list[str]) -> list[str]:
             v = _token(it.node, r) if it.node is not None else hole(k)
             out += ["-e", f"{shlex.quote(k)}={v if v is not None else ''}"]
         return out
-    v = _value(node, r)
+    v = r.value_or(node, Unresolved)
     if isinstance(v, (list, tuple)):
         return [w for x in v if isinstance(x, str) for w in ("-e", shlex.quote(x))]
     return ["--env-file", hole(ast.unparse(node))]  # variables the audit cannot read
@@ -187,9 +180,9 @@ def _device_requests(node, r) -> str | None:
         return None
     req = node.elts[0]
     if isinstance(req, ast.Call):
-        fields = {k.arg: _value(k.value, r) for k in req.keywords if k.arg}
+        fields = {k.arg: r.value_or(k.value, Unresolved) for k in req.keywords if k.arg}
     else:
-        got = _value(req, r)
+        got = r.value_or(req, Unresolved)
         fields = {k.lower().replace("deviceids", "device_ids"): v for k, v in got.items()} if isinstance(got, dict) else {}
     count, ids = fields.get("count"), fields.get("device_ids")
     if isinstance(ids, (list, tuple)) and ids and all(isinstance(x, (str, int)) for x in ids):
@@ -202,7 +195,7 @@ def _device_requests(node, r) -> str | None:
 def _volumes(node, r) -> list[str]:
     """`volumes={"/host": {"bind": "/in", "mode": "ro"}}`, `["/host:/in"]` (docker SDK) or
     `[("/host", "/in")]` (python-on-whales): `-v` words, so a model at a mounted path is known."""
-    v = _value(node, r) if node is not None else None
+    v = r.value_or(node, Unresolved) if node is not None else None
     out: list[str] = []
     if isinstance(v, dict):
         for src, spec in v.items():

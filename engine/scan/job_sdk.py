@@ -20,7 +20,6 @@ from vllm_kb.engine.scan import pins, python_argv
 from vllm_kb.engine.scan.deploy import common
 from vllm_kb.engine.scan.deploy.skypilot import RUN_ONLY, accelerators
 from vllm_kb.engine.scan.python_scope import dotted
-from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.site import Setting, Site
 
 WORDS = ("sky.Task", "submit_job")
@@ -62,13 +61,6 @@ def target(call: ast.Call, bound: dict[str, str]) -> str | None:
     return None
 
 
-def _plain(node, r):
-    try:
-        return r.value(node)
-    except Unresolved:
-        return None
-
-
 def _line_of(node: ast.expr | None, call: ast.Call) -> int:
     return node.lineno if node is not None else call.lineno
 
@@ -80,7 +72,7 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, which: str, tree: ast.Modu
     line = python_argv.command_line(command, r, text, notes) if command is not None else None
     if not line or "vllm" not in line:
         return None
-    envs = _mapping(kw.get("envs") if which == SKY else (_plain(kw["runtime_env"], r) or {}).get("env_vars")
+    envs = _mapping(kw.get("envs") if which == SKY else (r.value_or(kw["runtime_env"]) or {}).get("env_vars")
                     if "runtime_env" in kw else None, r)
     known = dict(envs)
     gpus: int | None = None
@@ -88,20 +80,20 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, which: str, tree: ast.Modu
     installed = None
     if which == SKY:
         gpus, types = accelerators({"accelerators": _sky_accelerators(tree, r)})
-        nodes = _plain(kw["num_nodes"], r) if "num_nodes" in kw else 1
+        nodes = r.value_or(kw["num_nodes"]) if "num_nodes" in kw else 1
         if gpus is not None:
             known["SKYPILOT_NUM_GPUS_PER_NODE"] = str(gpus)
         if isinstance(nodes, int) and not isinstance(nodes, bool):
             known["SKYPILOT_NUM_NODES"] = str(nodes)
-        setup = _plain(kw["setup"], r) if "setup" in kw else None
+        setup = r.value_or(kw["setup"]) if "setup" in kw else None
         if isinstance(setup, str):
             installed = _installed(ctx, rel, setup, _line_of(kw["setup"], call))
     else:
-        reqs = (_plain(kw["runtime_env"], r) or {}).get("pip") if "runtime_env" in kw else None
+        reqs = (r.value_or(kw["runtime_env"]) or {}).get("pip") if "runtime_env" in kw else None
         reqs = reqs.get("packages") if isinstance(reqs, dict) else reqs
         if isinstance(reqs, list) and all(isinstance(x, str) for x in reqs):
             installed = _installed(ctx, rel, "pip install " + shlex.join(reqs), _line_of(kw["runtime_env"], call))
-        n = _plain(kw["entrypoint_num_gpus"], r) if "entrypoint_num_gpus" in kw else None
+        n = r.value_or(kw["entrypoint_num_gpus"]) if "entrypoint_num_gpus" in kw else None
         gpus = int(n) if isinstance(n, (int, float)) and not isinstance(n, bool) and n >= 1 else None
     tool = "skypilot" if which == SKY else "ray-job"
     env = {k: Setting(k, v, True, rel, call.lineno, k, v, tool) for k, v in envs.items()}
@@ -124,7 +116,7 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, which: str, tree: ast.Modu
 def _mapping(node_or_value, r) -> dict[str, str]:
     """A `{NAME: value}` of plain values (the task's envs, the runtime env's env_vars); what the code
     computes is left out — the launch reads it as an unset variable, unknown."""
-    got = _plain(node_or_value, r) if isinstance(node_or_value, ast.AST) else node_or_value
+    got = r.value_or(node_or_value) if isinstance(node_or_value, ast.AST) else node_or_value
     if not isinstance(got, dict):
         return {}
     return {str(k): ("" if v is None else str(v)) for k, v in got.items()
@@ -139,7 +131,7 @@ def _sky_accelerators(tree: ast.Module, r):
         if isinstance(node, ast.Call) and dotted(node.func).rsplit(".", 1)[-1] == "Resources":
             for k in node.keywords:
                 if k.arg == "accelerators":
-                    v = _plain(k.value, r)
+                    v = r.value_or(k.value)
                     if v is None:
                         return None
                     if v not in seen:

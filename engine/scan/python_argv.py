@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import shlex
+from typing import Any
 from dataclasses import dataclass, field
 
 from vllm_kb.engine.scan import python_returns
@@ -120,17 +121,14 @@ def list_site(ctx, rel: str, text: str, node: ast.expr, r, tool: str) -> Site | 
 
 
 def container_site(ctx, rel: str, text: str, call: ast.Call, r, command: ast.expr | None, args: ast.expr | None,
-                   image: ast.expr | None, tool: str) -> Site | None:
+                   img: Any, tool: str) -> Site | None:
     """A container a cloud SDK deploys with its command and arguments as keyword lists (Vertex AI's
-    `aiplatform.Model.upload(serving_container_command=[…], serving_container_args=[…])`)."""
+    `aiplatform.Model.upload(serving_container_command=[…], serving_container_args=[…])`); `img`: its
+    image as the code resolves it (None where it does not)."""
     notes: list[str] = []
     items = (_items(command, r, notes) or [] if command is not None else []) + (_items(args, r, notes) or [] if args is not None else [])
     if not items:
         return None
-    try:
-        img = r.value(image) if image is not None else None
-    except Unresolved:
-        img = None
     words = [_word(it, r, text) for it in items]
     if command is None and isinstance(img, str) and common.is_vllm_like_image(img) and (words[0].value or "").startswith("-"):
         # only flags: the image's own entrypoint runs them

@@ -131,7 +131,7 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
     if f.target == "vertex-upload":
         kw = {k.arg: k.value for k in call.keywords if k.arg}
         return python_argv.container_site(ctx, rel, text, call, r, kw.get("serving_container_command"),
-                                          kw.get("serving_container_args"), kw.get("serving_container_image_uri"), "vertex-ai")
+                                          kw.get("serving_container_args"), r.value_or(kw.get("serving_container_image_uri")), "vertex-ai")
     return None
 
 

@@ -57,6 +57,15 @@ class _Resolver:
         finally:
             self.depth -= 1
 
+    def value_or(self, node: ast.AST | None, default: Any = None) -> Any:
+        """The value, or `default` where there is no node or the code leaves it unresolved."""
+        if node is None:
+            return default
+        try:
+            return self.value(node)
+        except Unresolved:
+            return default
+
     def truth(self, node: ast.AST) -> bool | None:
         """A condition decided from what the code itself fixes; None when it depends on a default
         (a parameter, an environment variable) or on anything unknown."""
