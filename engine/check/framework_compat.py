@@ -171,10 +171,11 @@ def framework_compat(site, facts: dict, cat, pin, gate=None, copy=None) -> dict[
         return out
     # a branch's newest known commit stands for whatever was installed from it: a P1 that names the date
     moving = [r for r in rows if r.raw.get("moving")]
+    placed = [r for r in rows if not r.raw.get("moving") and not r.raw.get("between")]
     # a break the framework meets only once the engine runs (its first batch): the launch starts, a P1
-    later = [r for r in rows if r.effect == "error" and r.raw.get("after_start") and not r.raw.get("moving") and not r.raw.get("between")]
-    hard = [r for r in rows if r.effect == "error" and r not in later and not r.raw.get("moving") and not r.raw.get("between")]
-    reported = [r for r in rows if r.kind == "known_break" and r not in later and not r.raw.get("moving") and not r.raw.get("between")]
+    later = [r for r in placed if r.effect == "error" and r.raw.get("after_start")]
+    hard = [r for r in placed if r.effect == "error" and r not in later]
+    reported = [r for r in placed if r.kind == "known_break" and r not in later]
     between = sorted((r for r in rows if r.raw.get("between")), key=lambda r: r.effect != "error")
     out["fw_problem"] = "error" if hard else ("moving" if moving else "between" if between else "after_start" if later
                                               else "reported" if reported else "declared")

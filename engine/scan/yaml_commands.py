@@ -12,6 +12,7 @@ from typing import Any
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.embedded import block_first_line, script_sites
+from vllm_kb.engine.scan.image_tables import name_and_tag
 from vllm_kb.engine.scan.images import image_version, is_vllm_like_image
 from vllm_kb.engine.scan.site import Site
 
@@ -87,8 +88,8 @@ def _doc_image(data) -> str | None:
         if isinstance(node, dict):
             for k, v in node.items():
                 if k == "image" and isinstance(v, str) and v.strip():
-                    name, sep, tag = v.strip().rpartition(":") if "/" not in v.rpartition(":")[2] else (v.strip(), "", "")
-                    image = name if sep and ("{" in tag or "$" in tag) else v.strip()
+                    name, tag = name_and_tag(v)
+                    image = name if "{" in tag or "$" in tag else v.strip()
                     if is_vllm_like_image(image):
                         found.add(image)
                 else:
