@@ -162,3 +162,65 @@ def test_an_unknown_model_flag_value_is_still_the_model_flag(cli, write_project)
     root = write_project({"run.sh": 'vllm serve --model="$M" --dtype=half\n', "requirements.txt": "vllm==0.11.2\n"})
     (site,) = _audit(cli, root)["sites"]
     assert not any("No model is given" in (r.get("reason") or r.get("message") or "") for r in site["recommendations"])
+
+
+# Lintasarta/vllm-helm (https://github.com/Lintasarta/vllm-helm, eval66): a chart at the repository root
+# whose image (a registry mirror of vllm-openai) and args come only from values.yaml, the model the
+# first arg of the image's `vllm serve` entrypoint, the GPU count behind `index … "nvidia.com/gpu"`,
+# and `affinity: {{ toYaml … | nindent 8 }}` on the key's own line. It was no site before.
+MIRROR_VALUES = """\
+app: small
+modelName: Qwen/Qwen3-0.6B
+image: {repository: registry.example.com/team/vllm-openai, tag: v0.11.2}
+affinity: {nodeAffinity: {required: [{key: gpu, values: [L40S]}]}}
+resources: {limits: {nvidia.com/gpu: "1"}}
+extraArgs: ["--gpu-memory-utilization", "0.9", "--tensor-parallel-size", "1"]
+"""
+MIRROR_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Values.app }}
+spec:
+  template:
+    spec:
+      affinity: {{ toYaml .Values.affinity | nindent 8 }}
+      containers:
+      - name: {{ .Values.app }}
+        image: {{ .Values.image.repository }}:{{ .Values.image.tag }}
+        args:
+          - "{{ .Values.modelName }}"
+          {{- range .Values.extraArgs }}
+          - "{{ . }}"
+          {{- end }}
+        resources:
+          limits:
+            nvidia.com/gpu: {{ index .Values.resources.limits "nvidia.com/gpu" | quote }}
+"""
+
+
+def test_index_and_a_to_yaml_on_its_key_line():
+    root = _root({"r": {"limits": {"nvidia.com/gpu": 2}}, "aff": {"a": {"b": [1]}}})
+    assert helm_render.render('{{ index .Values.r.limits "nvidia.com/gpu" }}', root) == "2"
+    assert helm_render.render('{{ index .Values.r "nope" "deeper" }}', root) == HOLE_OPEN + "{{index .Values.r 'nope' 'deeper'}}\ue001"
+    out = helm_render.render("spec:\n  affinity: {{ toYaml .Values.aff | nindent 4 }}\n  x: 1\n", root)
+    assert out == 'spec:\n  affinity: {"a": {"b": [1]}}\n  x: 1\n'  # one flow mapping, the lines kept
+    assert helm_render.render("  {{- toYaml .Values.aff | nindent 2 }}", root) == '  "a": {"b": [1]}'  # alone: block lines
+
+
+def test_a_mirror_image_chart_whose_args_all_come_from_values(cli, write_project):
+    root = write_project({"Chart.yaml": CHART, "values.yaml": MIRROR_VALUES, "templates/deployment.yaml": MIRROR_DEPLOYMENT})
+    rep = _audit(cli, root)
+    (site,) = rep["sites"]
+    assert (site["file"], site["vllm"]["version"], site["model"]["name"]) == ("templates/deployment.yaml", "0.11.2", "Qwen/Qwen3-0.6B")
+    got = {s["name"]: s["value"] for s in site["settings"]}
+    assert got["tensor_parallel_size"] in (1, "1") and site["gpu_request"] == 1 and not rep.get("skipped")
+
+
+def test_a_mirror_image_whose_first_arg_is_a_program_or_older_entrypoint_is_no_model_launch(cli, write_project):
+    """`args: ["bash", …]` is a program; before 0.11.1 the image runs the API server module, whose
+    first positional is no model: neither is read as `vllm serve MODEL`."""
+    for tag, first in (("v0.11.2", "bash"), ("v0.11.0", "Qwen/Qwen3-0.6B")):
+        values = MIRROR_VALUES.replace("v0.11.2", tag).replace("modelName: Qwen/Qwen3-0.6B", f"modelName: {first}")
+        root = write_project({"Chart.yaml": CHART, "values.yaml": values, "templates/deployment.yaml": MIRROR_DEPLOYMENT})
+        assert not _audit(cli, root)["sites"]

@@ -14,7 +14,8 @@ from vllm_kb.engine.scan.shell import SHELLS, Seg, Word, c_script_at
 
 # The vllm/vllm-openai image's ENTRYPOINT by tag (docker/Dockerfile of each release; from 0.25
 # a non-root wrapper that execs `vllm serve "$@"`).
-IMAGE_ENTRYPOINTS = [("0.0.0", ["python3", "-m", "vllm.entrypoints.openai.api_server"]), ("0.12.0", ["vllm", "serve"])]
+# 0.11.1's docker/Dockerfile:500 is the first `ENTRYPOINT ["vllm", "serve"]` (0.11.0's :542 still runs the module)
+IMAGE_ENTRYPOINTS = [("0.0.0", ["python3", "-m", "vllm.entrypoints.openai.api_server"]), ("0.11.1", ["vllm", "serve"])]
 
 
 _IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")

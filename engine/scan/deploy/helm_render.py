@@ -163,7 +163,9 @@ def _expr_text(body: str, dot, root, alone: bool) -> str:
         return ""  # a variable assignment prints nothing
     v = _eval(body, dot, root)
     if isinstance(v, _Yaml):
-        return v.text
+        # `key: {{ toYaml X | nindent 8 }}` puts the block under the key on lines of its own; the
+        # same value as one flow mapping on the key's line is the YAML it renders, lines kept
+        return v.text if alone else v.flow
     if v is UNKNOWN and (alone or re.search(r"\|\s*n?indent\b", body)):
         return ""
     if v is UNKNOWN or isinstance(v, (dict, list)):
@@ -190,6 +192,10 @@ class _Yaml:
         if isinstance(v, list):
             return "\n".join(pad + "- " + json.dumps(x) for x in v)
         return pad + json.dumps(v)
+
+    @property
+    def flow(self) -> str:
+        return "" if self.value is None else json.dumps(self.value)
 
 
 def _eval(body: str, dot, root):
@@ -311,6 +317,16 @@ def _call(name: str, a: list):
         return q + ("" if a[0] is None else _plain(a[0])) + q
     if name == "toString" and len(a) == 1:
         return _plain(a[0])
+    if name == "index" and len(a) >= 2:  # `index .Values.resources.limits "nvidia.com/gpu"`
+        node = a[0]
+        for key in a[1:]:
+            if isinstance(node, dict):
+                node = node.get(key)
+            elif isinstance(node, list) and isinstance(key, int) and -len(node) <= key < len(node):
+                node = node[key]
+            else:
+                return None if node is None else UNKNOWN
+        return node
     if name == "toYaml" and len(a) == 1:
         return _Yaml(a[0])
     if name in ("nindent", "indent") and len(a) == 2 and isinstance(a[0], int):

@@ -3,6 +3,7 @@ entrypoint + args, `$(ENV)`), with the GPUs its resources ask for and the GPU ty
 nodeSelector names."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vllm_kb.engine.kb import yamlio
@@ -90,7 +91,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             argv_pos += [None] * len(by_env)
         elif command is None and not args and kuberay.ray_container(doc.data, path):
             pass  # KubeRay runs its own `ray start` in a Ray container, never the image's entrypoint
-        elif is_vllm_image(image) or is_vllm_like_image(image) and (not isinstance(args, list) or not args or str(args[0]).startswith("-")):
+        elif is_vllm_image(image) or is_vllm_like_image(image) and (not isinstance(args, list) or not args or str(args[0]).startswith("-")
+                                                                    or _model_first(image, args, ctx)):
             implicit = entrypoint_for(image, ctx.untagged_image_release)
             words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in implicit]
             argv_pos += [None] * len(implicit)
@@ -142,6 +144,15 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                     kust = False
             out.append(site)
     return out
+
+
+def _model_first(image: str | None, args: list, ctx: ScanContext) -> bool:
+    """`args: ["Qwen/Qwen3-0.6B", "--tensor-parallel-size", "1"]` for a mirror of the official image
+    (`registry.example/team/vllm-openai:v0.11.2`): its entrypoint is `vllm serve`, whose first
+    positional is the model; a first word that is no Hub id may be a program, and stays one."""
+    name = (image or "").split(":")[0]
+    return name.endswith("/vllm-openai") and entrypoint_for(image, ctx.untagged_image_release) == ["vllm", "serve"] \
+        and re.fullmatch(r"[\w.-]+/[\w.-]+", str(args[0])) is not None
 
 
 def _dynamo_shm(data: dict, path: tuple) -> str | None:
