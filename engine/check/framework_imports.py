@@ -56,7 +56,12 @@ def _url(fid: str, pkg: str, file: str) -> str:
 
 
 def breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
-    """One row per import on this site's path that does not resolve in `vllm`."""
+    """One row per import on this site's path that does not resolve in `vllm`: those its adapter runs
+    on load, then those inside the functions each run calls (vllm_uses.yaml)."""
+    return _load_breaks(fid, fw, vllm, site) + _call_breaks(fid, fw, vllm, site)
+
+
+def _load_breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
     table = compat.vllm_imports()
     read = [str(v) for v in table.get("vllm_releases") or []]
     out: list[compat.Row] = []
@@ -79,6 +84,40 @@ def breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
                 "where": f"{pkg} {where}",
                 "source": {"title": f"{pkg} {imp['file']}", "url": _url(fid, pkg, imp["file"])}}))
             break  # one per row is enough to name the break
+    return out
+
+
+# when a function-level import runs, as its message says (tools/framework_vllm_uses.py `when`)
+_WHEN = {"launch": "which runs before the engine starts",
+         "after_start": "which runs once the engine serves (its first request, rollout or weight sync)"}
+
+
+def _call_breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
+    """The imports inside the functions each run of the adapter calls that do not resolve in `vllm`:
+    one row for the first that refuses the launch and one for the first that fails after it starts
+    (`after_start`: framework_compat makes it a P1)."""
+    read = [str(v) for v in compat.vllm_uses().get("vllm_releases") or []]
+    out: list[compat.Row] = []
+    seen: set[str] = set()
+    for row in [r for code in compat.code_releases(fid, fw) for r in compat.vllm_use_rows(fid, code)]:
+        for use in sorted(row.get("uses") or [], key=lambda u: u["when"] != "launch"):
+            if use["when"] in seen or not entry_loaded(fid, use["entry"], site, fw) or \
+                    vllm_symbols.resolves_in(use["vllm"], vllm, read) is not False:
+                continue
+            seen.add(use["when"])
+            mod, _, name = use["import"].rpartition(".")
+            where = f"{use['file']}:{use['line']}"
+            pkg = row["source"]
+            gone = vllm_symbols.missing_module(mod, vllm)
+            raised, what = (f"ModuleNotFoundError: No module named '{gone}'", f"{name} from {mod}") if gone else \
+                (f"ImportError: cannot import name '{name}' from '{mod}'", "it")
+            out.append(compat.Row(fid, row["releases"], "", "known_break", {
+                "id": f"{fid}-calls-{use['import']}", "effect": "error", "scope": "install",
+                "after_start": use["when"] == "after_start",
+                "error": (f"{raised} — {pkg.split('==')[0]} {row['releases']} imports {what} inside {use['function']} "
+                          f"({where}), {_WHEN[use['when']]}; vLLM has it in releases {' or '.join(use['vllm'])}"),
+                "where": f"{pkg} {where}",
+                "source": {"title": f"{pkg} {use['file']}", "url": _url(fid, pkg, use["file"])}}))
     return out
 
 

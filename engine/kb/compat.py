@@ -138,17 +138,36 @@ def code_releases(fid: str, fw_version: str) -> list[str]:
     return [code] + before[-1:]
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=None)
+def _table(name: str) -> dict:
+    return yamlio.load_cached(resources.read_text("knowledge", "frameworks", name)).data or {}
+
+
 def vllm_imports() -> dict:
     """knowledge/frameworks/vllm_imports.yaml (tools/framework_vllm_imports.py)."""
-    return yamlio.load_cached(resources.read_text("knowledge", "frameworks", "vllm_imports.yaml")).data or {}
+    return _table("vllm_imports.yaml")
+
+
+def vllm_uses() -> dict:
+    """knowledge/frameworks/vllm_uses.yaml (tools/framework_vllm_uses.py): the imports inside the
+    functions each run of a framework's adapter calls."""
+    return _table("vllm_uses.yaml")
+
+
+def _covering(table: dict, fid: str, fw_version: str) -> list[dict]:
+    if try_parse(fw_version) is None:
+        return []
+    return [r for r in table.get("rows") or [] if r["framework"] == fid and versions.contains(r["releases"], str(fw_version))]
 
 
 def vllm_import_rows(fid: str, fw_version: str) -> list[dict]:
     """The rows of vllm_imports.yaml that cover this framework release."""
-    if try_parse(fw_version) is None:
-        return []
-    return [r for r in vllm_imports().get("rows") or [] if r["framework"] == fid and versions.contains(r["releases"], str(fw_version))]
+    return _covering(vllm_imports(), fid, fw_version)
+
+
+def vllm_use_rows(fid: str, fw_version: str) -> list[dict]:
+    """The rows of vllm_uses.yaml that cover this framework release."""
+    return _covering(vllm_uses(), fid, fw_version)
 
 
 @lru_cache(maxsize=1)

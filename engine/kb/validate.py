@@ -38,6 +38,7 @@ FILES = [
     (("decision_tree.yaml",), "decision_tree"),
     (("frameworks", "compat.yaml"), "compat"),
     (("frameworks", "engine_kwargs.yaml"), "engine_kwargs"), (("frameworks", "vllm_imports.yaml"), "vllm_imports"),
+    (("frameworks", "vllm_uses.yaml"), "vllm_uses"),
 ]
 FACT_GROUPS_FREE = ("args", "passed", "engine", "env")
 # Env vars a predicate may read that are not vLLM's own.

@@ -1,0 +1,93 @@
+"""What a framework release needs from vLLM after its adapter loads (knowledge/frameworks/vllm_uses.yaml,
+read by tools/framework_vllm_uses.py from the wheels and vLLM's sdists): the vLLM imports inside the
+functions each run calls — a miss in the launch path refuses the launch (P0), one at the first request,
+rollout or weight sync is a P1 (`after_start`)."""
+import ast
+import sys
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import yaml
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.check import framework_imports
+from vllm_kb.engine.kb import compat, resources
+from vllm_kb.engine.kb.versions import SpecifierSet
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import framework_vllm_uses as tool  # noqa: E402
+
+
+def test_every_row_names_the_function_and_when_a_miss_fails():
+    data = yaml.safe_load(resources.read_text("knowledge", "frameworks", "vllm_uses.yaml"))
+    assert data["vllm_releases"] == compat.vllm_imports()["vllm_releases"]
+    for r in data["rows"]:
+        for use in r["uses"]:
+            assert use["import"].startswith("vllm.") and use["when"] in ("launch", "after_start") and use["function"]
+            assert all(SpecifierSet(s) for s in use["vllm"])
+
+
+def test_trl_vllm_serve_main_imports_get_open_port_which_vllm_has_from_0_11_1():
+    (row,) = compat.vllm_use_rows("trl", "1.5.0")
+    use = next(u for u in row["uses"] if u["import"] == "vllm.utils.network_utils.get_open_port")
+    assert (use["entry"], use["function"], use["when"], use["vllm"]) == ("trl vllm-serve", "main", "launch", [">=0.11.1"])
+
+
+def test_trl_vllm_serve_whose_main_imports_a_name_the_pinned_vllm_lacks_is_p0(tmp_path):
+    (tmp_path / "run.sh").write_text("trl vllm-serve --model Qwen/Qwen2.5-0.5B-Instruct\n")
+    (tmp_path / "requirements.txt").write_text("trl==1.3.0\nvllm==0.10.2\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(x for x in sr.results if x.check.id == "L43")
+    assert r.priority == "P0" and "inside main (trl/scripts/vllm_serve.py:445)" in r.reason_text("en")
+    # the trainer side of the same release does not run vllm-serve's main
+    site = SimpleNamespace(kind="python", framework="trl", settings={}, framework_keys={})
+    assert not framework_imports._call_breaks("trl", "1.3.0", "0.10.2", site)
+
+
+def test_a_miss_after_the_engine_starts_is_marked_after_start():
+    site = SimpleNamespace(kind="trl vllm-serve", framework="trl", settings={}, framework_keys={})
+    rows = framework_imports._call_breaks("trl", "1.0.0", "0.6.3", site)
+    (row,) = rows  # one per `when`: the weight-sync setup's StatelessProcessGroup (vLLM 0.6.4 on)
+    assert row.raw["after_start"] and "StatelessProcessGroup" in row.raw["error"]
+    assert "init_communicator" in row.raw["error"] and "once the engine serves" in row.raw["error"]
+
+
+PKG = {
+    "fw/__init__.py": "",
+    "fw/engine.py": textwrap.dedent("""\
+        from fw.util import sync
+        class Engine:
+            def __init__(self):
+                from vllm.a import BeforeBuild
+                self.llm = LLM(model="m")
+                self.start()
+                if self.lora:
+                    self.optional()
+            def start(self):
+                from vllm.b import Started
+                try:
+                    from vllm.c import Guarded
+                except ImportError:
+                    pass
+                if hasattr(self, "x"):
+                    from vllm.d import AskedFirst
+                if vllm_version >= "0.9.0":
+                    from vllm.e import Gated
+                sync()
+            def optional(self):
+                from vllm.f import OnlyWithLora
+            def never(self):
+                from vllm.g import NotCalled
+        """),
+    "fw/util.py": "def sync():\n    from vllm.h import InHelper\n",
+}
+
+
+def test_the_tool_follows_unconditional_calls_from_the_seeds_only():
+    trees = {k: ast.parse(v) for k, v in PKG.items()}
+    got = {(m + "." + n, fn, when, gates) for _, _, fn, m, n, gates, when in
+           tool.function_imports(trees, {"fw/engine.py": {"Engine.__init__": "after_start"}})}
+    assert got == {("vllm.a.BeforeBuild", "Engine.__init__", "launch", ()),  # above LLM(…) in the same function
+                   ("vllm.b.Started", "Engine.start", "after_start", ()),
+                   ("vllm.e.Gated", "Engine.start", "after_start", (("vllm_version >= '0.9.0'", True),)),
+                   ("vllm.h.InHelper", "sync", "after_start", ())}

@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""Build knowledge/frameworks/vllm_uses.yaml: per framework release, what its vLLM adapter needs
+from vLLM beyond the imports it runs on load (vllm_imports.yaml) — the `from vllm… import X` /
+`import vllm.x` statements inside its functions — and the vLLM releases that have each, read with
+`ast` from the released wheels and vLLM's sources (never imported).
+
+Which functions: every function and method (nested ones too) of the modules loading an adapter's
+entry module runs (framework_source.loaded: the entry, the package modules it imports at module
+level, the `__init__` of each package on the way).
+
+Which imports count: those nothing guards inside the function — not under `try` (the framework
+falls back) and not under an `if`, except an `if` that is a test of the vLLM version alone
+(`if VLLM_VERSION >= version.parse("0.6.3")`, evaluated per release as the framework's code does,
+engine/check/framework_kwargs.gate_holds) or an `is_vllm_available()` test. An `if` that asks
+anything else (hasattr, an argument, a platform) leaves the import out.
+
+When it fails (`when`): a function-level import runs when the function is called, so the launch
+starts and the first request, rollout or weight sync fails: `after_start` (a P1). It is `launch`
+(a P0, like a module-level import) only where the static reading makes that certain: the import
+sits in the body of the very function that builds vLLM's engine (a call of `LLM(…)`, `LLMEngine…` /
+`AsyncLLMEngine…` / `AsyncLLM….from_engine_args(…)` or `…(engine_args…)` in the same function,
+after the import), so the engine is never built without it.
+
+An import resolves in a vLLM release as tools/framework_vllm_imports.py decides. Only imports that
+fail in at least one release (the gate holding there) are kept. Consecutive releases whose adapter
+needs the same failing names from the same files share one row.
+
+Usage: python tools/framework_vllm_uses.py --wheels DIR [DIR …] [--vllm-src /work/sdists/src]
+       [-o knowledge/frameworks/vllm_uses.yaml]
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from framework_engine_kwargs import DISTS, final_wheels  # noqa: E402
+from framework_vllm_imports import _runs, read_wheel, resolves  # noqa: E402
+from vllm_catalog import vkey  # noqa: E402
+
+from vllm_kb.engine.check.framework_kwargs import gate_holds  # noqa: E402
+from vllm_kb.engine.scan.framework_source import AVAILABLE, ENTRIES, loaded  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+# The functions each run of an adapter certainly calls, read from the framework's code: a function-level
+# import counts only in them and in what they call unconditionally (not under an `if`, an `except`, an
+# `and`/`or`), since most functions of an adapter serve a feature a run may not use (verl's fp8/nvfp4
+# weight patches, ms-swift's memory-leak patch, NPU patches). (entry, file, function, when): `launch`
+# for what runs before the engine serves (a miss refuses the launch), `after_start` for what the first
+# request, rollout or weight sync runs.
+SEEDS = {
+    "trl": [
+        # `trl vllm-serve` runs main() before it starts any engine: a miss there refuses the launch
+        ("trl vllm-serve", "trl/scripts/vllm_serve.py", "main", "launch"),
+        # the trainer's client posts /generate/ for every batch (VLLMClient.generate)
+        ("trl vllm-serve", "trl/scripts/vllm_serve.py", "main.generate", "after_start"),
+        # and sets up weight sync once the server is up (VLLMClient.init_communicator)
+        ("trl vllm-serve", "trl/scripts/vllm_serve.py", "WeightSyncWorkerExtension.init_communicator", "after_start"),
+        # the trainers' generation step with use_vllm (1.0.0 on)
+        ("trainer", "trl/generation/vllm_generation.py", "VLLMGeneration.generate", "after_start")],
+    "openrlhf": [
+        # the engine actor: built at launch, then every rollout's prompts and every weight sync
+        ("rollout", "openrlhf/trainer/ray/vllm_engine.py", "LLMRayActor.__init__", "launch"),
+        ("rollout", "openrlhf/trainer/ray/vllm_engine.py", "LLMRayActor.add_requests", "after_start"),
+        ("rollout", "openrlhf/trainer/ray/vllm_engine.py", "LLMRayActor.init_process_group", "after_start"),
+        ("rollout", "openrlhf/trainer/ray/vllm_engine.py", "LLMRayActor.update_weight", "after_start")],
+    "verl": [
+        # rollout.mode async: each replica launches its server, then serves every rollout's requests
+        ("async", "verl/workers/rollout/vllm_rollout/vllm_async_server.py", "vLLMHttpServer.launch_server", "launch"),
+        ("async", "verl/workers/rollout/vllm_rollout/vllm_async_server.py", "vLLMHttpServer.generate", "after_start")],
+    "llamafactory": [
+        ("rollout", "llamafactory/chat/vllm_engine.py", "VllmEngine.__init__", "launch"),
+        ("rollout", "llamafactory/chat/vllm_engine.py", "VllmEngine._generate", "after_start")],
+    "ms-swift": [
+        ("rollout", "swift/llm/infer/infer_engine/vllm_engine.py", "VllmEngine.__init__", "launch"),
+        ("rollout", "swift/llm/infer/infer_engine/vllm_engine.py", "VllmEngine._add_request", "after_start")],
+}
+
+
+# the calls that build vLLM's engine: an import above one of them in the same function runs before any
+# engine exists, so a miss there refuses the launch
+BUILDERS = {"LLM", "from_engine_args", "from_vllm_config", "AsyncLLMEngine", "LLMEngine", "AsyncLLM"}
+
+
+def _builds_engine(fn) -> list[int]:
+    """Lines of the calls in `fn`'s own body (nested defs aside) that build vLLM's engine."""
+    out = []
+    for n in _own_nodes(fn):
+        if isinstance(n, ast.Call):
+            f = n.func
+            if (f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None) in BUILDERS:
+                out.append(n.lineno)
+    return out
+
+
+def _calls(fn, cls: str | None):
+    """Names of what `fn` calls unconditionally: `self.m(…)` as `Class.m`, `f(…)` as `f`."""
+    todo = list(fn.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.If, ast.IfExp, ast.BoolOp, ast.ExceptHandler, ast.Match,
+                          ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            if isinstance(n, ast.If):
+                todo.append(n.test)  # the test itself always runs
+            continue
+        if isinstance(n, ast.Try):
+            todo += n.body + n.finalbody
+            continue
+        if isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Name):
+                yield f.id
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" and cls:
+                yield f"{cls}.{f.attr}"
+        todo += list(ast.iter_child_nodes(n))
+
+
+class _Defs(dict):
+    """(file, function) → its node, for any module of the package, read on first use."""
+
+    def __init__(self, trees):
+        super().__init__()
+        self.trees, self.read = trees, set()
+
+    def __contains__(self, key) -> bool:
+        path = key[0]
+        if path not in self.read and path in self.trees:
+            self.read.add(path)
+            self.update({(path, q): fn for q, fn in functions(self.trees[path])})
+        return dict.__contains__(self, key)
+
+
+def reached(trees, seeds: dict[str, dict[str, str]]) -> dict[tuple[str, str], tuple[str, ast.AST]]:
+    """(file, function) → (when, node), for the seeds and the package functions they call unconditionally."""
+    defs = _Defs(trees)
+    out: dict[tuple[str, str], tuple[str, ast.AST]] = {}
+    todo = [((path, qual), when) for path, fns in seeds.items() for qual, when in fns.items() if (path, qual) in defs]
+    while todo:
+        key, when = todo.pop()
+        if key in out and out[key][0] in (when, "launch"):
+            continue
+        out[key] = (when, defs[key])
+        path, qual = key
+        cls = qual.rsplit(".", 1)[0] if "." in qual else None
+        for name in _calls(defs[key], cls):
+            for cand in ((path, f"{qual}.{name}"), (path, name), *_imported(trees, path, name)):
+                if cand in defs:
+                    todo.append((cand, when))
+                    break
+    return out
+
+
+def _imported(trees, path: str, name: str):
+    """(file, name) of a function a module imports by name from another module of its package."""
+    for s in trees[path].body:
+        if isinstance(s, ast.ImportFrom) and s.module and not s.level:
+            for a in s.names:
+                if (a.asname or a.name) == name:
+                    base = s.module.replace(".", "/")
+                    for f in (base + ".py", base + "/__init__.py"):
+                        if f in trees:
+                            yield f, a.name
+
+
+def _own_nodes(fn):
+    """The nodes of a function's body, not descending into nested functions or classes."""
+    todo = list(fn.body)
+    while todo:
+        n = todo.pop()
+        yield n
+        for c in ast.iter_child_nodes(n):
+            if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                todo.append(c)
+
+
+def _gated(body, gates=()):
+    """(statement, gates) of each import in a function body that no try and no other test guards;
+    `gates`: the (version test, branch taken) pairs around it."""
+    for s in body:
+        if isinstance(s, (ast.Import, ast.ImportFrom)):
+            yield s, gates
+        elif isinstance(s, ast.If):
+            test = ast.unparse(s.test)
+            if AVAILABLE.search(test):
+                yield from _gated(s.body, gates)
+                continue
+            if gate_holds(test, "0.10.0") is None:  # not a test of the vLLM version alone
+                continue
+            yield from _gated(s.body, gates + ((test, True),))
+            yield from _gated(s.orelse, gates + ((test, False),))
+        elif isinstance(s, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)):
+            yield from _gated(s.body, gates)
+        # try: the framework falls back; nested defs are read as functions of their own
+
+
+def functions(tree: ast.Module):
+    """(qualified name, node) of every function and method in a module, nested ones too."""
+    todo = [("", n) for n in tree.body]
+    while todo:
+        prefix, n = todo.pop(0)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield prefix + n.name, n
+            todo += [(f"{prefix}{n.name}.", c) for c in ast.walk(n) if c is not n
+                     and isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef)) and _parent_def(n, c)]
+        elif isinstance(n, ast.ClassDef):
+            todo += [(f"{prefix}{n.name}.", c) for c in n.body]
+        elif isinstance(n, (ast.If, ast.Try)):
+            todo += [(prefix, c) for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt)]
+
+
+def _parent_def(outer, inner) -> bool:
+    """Whether `inner` is defined directly in `outer` (no def between them)."""
+    return any(inner is c for c in _own_nodes(outer))
+
+
+def function_imports(trees, seeds: dict[str, dict[str, str]]):
+    """(file, line, function, module, name, gates, when) of each vLLM import inside a function each run calls."""
+    for (path, qual), (seen, fn) in sorted(reached(trees, seeds).items()):
+        built = _builds_engine(fn)
+        for s, gates in _gated(fn.body):
+            when = "launch" if any(line > s.lineno for line in built) else seen
+            if isinstance(s, ast.ImportFrom) and not s.level and (s.module or "").split(".")[0] == "vllm":
+                for a in s.names:
+                    yield path, s.lineno, qual, s.module, a.name, gates, when
+            elif isinstance(s, ast.Import):
+                for a in s.names:
+                    if a.name.startswith("vllm."):
+                        yield path, s.lineno, qual, a.name, None, gates, when
+
+
+def _ok(src: str, version: str, mod: str, name: str | None, gates) -> bool:
+    """Whether the import runs and resolves in this release, or does not run there at all."""
+    if not all(gate_holds(t, version) is want for t, want in gates):
+        return True
+    return resolves(src, mod, name)
+
+
+def uses(fid: str, trees, entries, vsrc: Path, versions: list[str]) -> list[dict]:
+    got: dict[tuple, dict] = {}
+    for entry_file, entry in entries:
+        if entry_file not in trees:
+            continue
+        files = loaded(trees, entry_file)
+        seeds: dict[str, dict[str, str]] = {}
+        for who, path, qual, when in SEEDS.get(fid, []):
+            if who == entry and path in files:
+                seeds.setdefault(path, {})[qual] = when
+        for path, line, qual, mod, name, gates, when in function_imports(trees, seeds):
+            ok = [_ok(str(vsrc / v), v, mod, name, gates) for v in versions]
+            if all(ok) or not any(resolves(str(vsrc / v), mod, name) for v in versions):
+                continue  # resolves wherever it runs, or nowhere (not a .py module: not judged)
+            spelled = f"{mod}.{name}" if name else mod
+            row = {"entry": entry, "import": spelled, "file": path, "line": line, "function": qual,
+                   "when": when, "vllm": _runs(ok, versions)}
+            got.setdefault((entry, spelled, path, qual), row)
+    return sorted(got.values(), key=lambda r: (r["entry"], r["file"], r["line"], r["import"]))
+
+
+def _sig(rows: list[dict]):
+    return [(r["entry"], r["import"], r["file"], r["function"], r["when"], r["vllm"]) for r in rows]
+
+
+def build(wheels: list[Path], vsrc: Path, only=None) -> dict:
+    # the releases vllm_imports.yaml reads, so that the check reads both tables against one list
+    done = yaml.safe_load((ROOT / "knowledge" / "frameworks" / "vllm_imports.yaml").read_text("utf-8"))
+    versions = [str(v) for v in done["vllm_releases"] if (vsrc / str(v) / "vllm").is_dir()]
+    rows = []
+    for fid, dist in DISTS.items():
+        if only and fid not in only or fid not in ENTRIES:
+            continue
+        found = {v: w for d in wheels for v, w in final_wheels(d, dist).items()}
+        runs: list[tuple[list[str], list[dict]]] = []
+        for version in sorted(found, key=vkey):
+            got = uses(fid, read_wheel(found[version]), ENTRIES[fid], vsrc, versions)
+            if runs and _sig(runs[-1][1]) == _sig(got):
+                runs[-1][0].append(version)
+            else:
+                runs.append(([version], got))
+        for vers, got in runs:
+            if got:
+                rel = f"=={vers[0]}" if len(vers) == 1 else f">={vers[0]},<={vers[-1]}"
+                rows.append({"framework": fid, "releases": rel, "source": f"{dist.replace('_', '-')}=={vers[0]}", "uses": got})
+    return {"version": 1, "vllm_releases": versions, "rows": rows}
+
+
+HEADER = """\
+# What each framework release's vLLM adapter needs from vLLM after it loads: the `from vllm… import X`
+# statements inside its functions (no try, no test but one of the vLLM version around them), with the
+# vLLM releases in which each runs and resolves (`vllm`: one specifier per run of releases) and when a
+# miss fails (`when`: `launch`, in the function that builds the engine; `after_start`, at the first
+# request, rollout or weight sync). Read from the released wheels and vLLM's sdists by
+# tools/framework_vllm_uses.py — do not edit by hand, re-run the tool. `source` names the row's first
+# release; `file`/`line` are in it.
+"""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--wheels", type=Path, nargs="+", required=True, help="folders of wheels")
+    ap.add_argument("--vllm-src", type=Path, default=Path("/work/sdists/src"))
+    ap.add_argument("-o", "--out", type=Path, default=ROOT / "knowledge" / "frameworks" / "vllm_uses.yaml")
+    args = ap.parse_args(argv)
+    data = build(args.wheels, args.vllm_src)
+    args.out.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None), encoding="utf-8")
+    print(f"{len(data['rows'])} rows → {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
