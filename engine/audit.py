@@ -67,7 +67,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     images = image_beside.index(sc.sites + sc.image_only, {str(v) for v in cat.versions}) if sc.default.basis == "none" else {}
     for site in sc.sites:
         try:
-            choice = image_beside.choice(site, choice_for(site.file, sc.choices, sc.default), images)
+            choice = image_beside.choice(site, choice_for(site.file, sc.choices, sc.default, sc.own), images)
             prepared.append((site, *_site_facts(site, choice, hardware, kb, cat, sc.ctx)))
         except Exception as e:  # noqa: BLE001 — one site's bug must not cost the report of the others
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
@@ -322,10 +322,11 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         for key, value in facts.items():  # what the audit added to the site's facts after they were made
             other[key] = {**value, **other[key]} if key == "launch" else other.get(key, value)
         unpinned.settle_between(results, evaluate_all(kb, other, unresolved, site.engine_elsewhere), kb, between)
-    if choice.basis in (unpinned.BASIS, "source", "none"):
-        # an untagged image, a source build (engine/scan/source_pins.py), or no pin, image or install
-        # anywhere (the release that runs is the user's): a P0 of some releases only is not certain
-        why = {"none": "unpinned", "source": "source"}.get(choice.basis, "untagged")
+    if choice.basis in (unpinned.BASIS, "source", "none", "unreadable"):
+        # an untagged image, a source build (engine/scan/source_pins.py), no pin, image or install
+        # anywhere (the release that runs is the user's), or a pin whose release the audit cannot
+        # read (`vllm==${VLLM_VERSION}`: some release, not the newest for sure): a P0 of some releases only is not certain
+        why = {"none": "unpinned", "source": "source", "unreadable": "unreadable"}.get(choice.basis, "untagged")
         unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none", fresh=_fresh_install(site, choice, bounded),
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)

@@ -172,7 +172,7 @@ def document(rep: AuditReport, lang: str, sites: Any, summary: dict[str, Any],
             "files_scanned": rep.files_scanned,
             "vllm": {"version": rep.default_version.version, "pinned": rep.default_version.pinned,
                      "basis": rep.default_version.basis, "source": version_text(kb, rep.default_version, lang)},
-            "pins": [{"file": p.file, "line": p.line, "text": p.text, "package": p.package} for p in rep.pins],
+            "pins": [{"file": p.file, "line": p.line, "text": p.text, "package": p.package} for p in _listed(rep.pins)],
             "skipped": [{"file": s.file, "line": s.line, "code": s.code,
                          "reason": kb.t(f"skip.{s.code}", lang) + (f": {s.detail}" if s.detail else "")} for s in rep.skipped],
         },
@@ -338,3 +338,17 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> d
         "scenario": scenarios.for_site(sr, kb, lang) if advice else None,
         "tables": tables.for_site(sr, kb, lang) if advice else [],
     }
+
+
+def _listed(pins: list) -> list:
+    """The project's pins as the report lists them: a file's pin read again for the folder of a
+    requirements file that includes it (`-r`, engine/scan/req_chains.py) is listed once."""
+    seen: set = set()
+    out = []
+    for p in pins:
+        key = (p.file, p.line, p.package, p.text)
+        if getattr(p, "included_in", None) is not None and key in seen:
+            continue
+        seen.add(key)
+        out.append(p)
+    return out

@@ -15,7 +15,12 @@ the one the project's own pin files describe, and must not outrank them.
   one folder, where a requirements file already ranks above a script's line (requirement.RANK).
   DB-Opt-R1's `scripts/setup_sm120_vllm_flashinfer_env.sh` installs vllm 0.20.0 into a conda
   environment of its own (its sibling installs transformers 4.52.4 into a LLaMA-Factory one), while
-  `scripts/serve_vllm.sh` runs the project's `vllm==0.11.0` with `transformers>=4.55.2,<5`."""
+  `scripts/serve_vllm.sh` runs the project's `vllm==0.11.0` with `transformers>=4.55.2,<5`.
+- A notebook's own `!pip install` cells build the environment it runs in (a Colab runtime, a fresh
+  kernel): where a notebook installs vLLM itself its sites run that, not a sibling notebook's or the
+  folder's pin (notebook_choices). A bare name counts only with `-U`/`--upgrade` (the newest release);
+  a plain `pip install vllm` keeps the release the environment already holds. TRL's notebooks
+  folder: grpo_agent.ipynb installs vllm==0.11.2, sft_trl_lora_qlora.ipynb `pip install -qU vllm`."""
 from __future__ import annotations
 
 import re
@@ -72,4 +77,30 @@ def deciding(pins: list, copy_roots: list[str]) -> list:
                 and _readable(q) and not is_variant(q.file) for q in pins):
             continue  # a setup script's install, below a pin file above its folder
         out.append(p)
+    return out
+
+
+_UPGRADE = re.compile(r"\s(?:-[A-Za-z]*U[A-Za-z]*|--upgrade)\b")
+
+
+def notebook_choices(ctx, vllm_pins: list, choices: dict, default, choose) -> dict:
+    """notebook → the release its own vLLM installs choose (`choose(pins)`: pins.choose), for each
+    notebook whose installs say more than its folder's choice: a release, or a bare `-U` install."""
+    by_nb: dict[str, list] = {}
+    for p in vllm_pins:
+        if p.file.endswith(".ipynb") and not p.above and p.included_in is None and p.installed_in is None:
+            by_nb.setdefault(p.file, []).append(p)
+    out = {}
+    for nb, ps in by_nb.items():
+        lines = (ctx.read(nb) or "").splitlines()
+        mine = [p for p in ps if p.spec.strip() or p.exact or p.source
+                or 0 < p.line <= len(lines) and _UPGRADE.search(lines[p.line - 1].replace("\\n", " "))]
+        if not mine:
+            continue
+        got = choose(mine)
+        parts = PurePosixPath(nb).parent.parts
+        folder = next((choices[k] for d in range(len(parts), -1, -1) if (k := "/".join(parts[:d])) in choices), default)
+        if got.pin is not None and folder.pin is not None and (got.pin.file, got.pin.line) == (folder.pin.file, folder.pin.line):
+            continue  # the folder's choice is this notebook's own install already
+        out[nb] = got
     return out

@@ -1,7 +1,8 @@
 """The vLLM version a project pins: requirements*.txt, pyproject.toml (PEP 621, Poetry, uv
 dependency groups), setup.py / setup.cfg (engine/scan/setup_pins.py), conda environment files,
-uv/poetry lock files, and the `pip install` lines of a Dockerfile's RUN instructions, a notebook
-or a shell script (engine/scan/install_pins.py); and the one version a folder's pins choose."""
+uv/poetry/pdm lock files and Pipenv's files (engine/scan/lock_pins.py), and the `pip install`
+lines of a Dockerfile's RUN instructions, a notebook or a shell script (engine/scan/install_pins.py);
+and the one version a folder's pins choose (docs/pins.md: the precedence as a whole)."""
 from __future__ import annotations
 
 import configparser
@@ -12,7 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, newest_matching, try_parse
-from vllm_kb.engine.scan import framework_git, source_pins
+from vllm_kb.engine.scan import framework_git, lock_pins, source_pins
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.install_pins import dockerfile_pins, script_pins
 from vllm_kb.engine.scan.requirement import HOST_PACKAGES, PACKAGES, RANK, Pin, from_requirement, line_of, make_pin, package_name
@@ -34,7 +35,8 @@ def is_pin_file(rel: str) -> bool:
         or (name.startswith("constraints") and name.endswith(".txt"))
         or head.rpartition("/")[2].lower() == "requirements" and name.endswith((".txt", ".in"))
         or _variant_pyproject(name)
-        or name in ("pyproject.toml", "setup.py", "setup.cfg", "environment.yml", "environment.yaml", "conda.yml", "conda.yaml", "uv.lock", "poetry.lock")
+        or name in ("pyproject.toml", "setup.py", "setup.cfg", "environment.yml", "environment.yaml", "conda.yml", "conda.yaml",
+                    *lock_pins.LOCKS, *lock_pins.PIPENV)
     )
 
 
@@ -61,8 +63,12 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     try:
         if name == "pyproject.toml" or _variant_pyproject(name):
             return _pyproject(rel, text)
-        if name in ("uv.lock", "poetry.lock"):
-            return _lock(rel, text)
+        if name in lock_pins.LOCKS:
+            return lock_pins.lock(rel, text)
+        if name == "pipfile":
+            return lock_pins.pipfile(rel, text)
+        if name == "pipfile.lock":
+            return lock_pins.pipfile_lock(rel, text)
         if name == "setup.py":
             return setup_py(rel, text, ctx)
         if name == "setup.cfg":
@@ -76,7 +82,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
         ctx.skip(rel, "yaml-error", e.line, str(e))
     except SyntaxError as e:
         ctx.skip(rel, "python-syntax", e.lineno, e.msg)
-    except (configparser.Error, ValueError, RecursionError) as e:
+    except (configparser.Error, ValueError, RecursionError) as e:  # a JSONDecodeError (Pipfile.lock) too
         ctx.skip(rel, "parse-error", detail=type(e).__name__)
     return []
 
@@ -95,14 +101,17 @@ def _requirements(rel: str, text: str) -> list[Pin]:
 
 def _pyproject(rel: str, text: str) -> list[Pin]:
     data = toml().loads(text)
-    reqs: list[str] = []
     proj = data.get("project", {})
-    reqs += [r for r in proj.get("dependencies", []) if isinstance(r, str)]
-    for group in (proj.get("optional-dependencies") or {}).values():
-        reqs += [r for r in group if isinstance(r, str)]
+    reqs: list[tuple[str, str]] = [("", r) for r in proj.get("dependencies", []) if isinstance(r, str)]
+    for name, group in (proj.get("optional-dependencies") or {}).items():  # an extra: which one is installed (extra_groups)
+        reqs += [(str(name), r) for r in group if isinstance(r, str)]
     for group in (data.get("dependency-groups") or {}).values():
-        reqs += [r for r in group if isinstance(r, str)]
-    out = [p for r in reqs if (p := from_requirement(rel, line_of(text, r), r, "pyproject"))]
+        reqs += [("", r) for r in group if isinstance(r, str)]
+    out = []
+    for name, r in reqs:
+        if (p := from_requirement(rel, line_of(text, r), r, "pyproject")) is not None:
+            p.group = name
+            out.append(p)
     poetry = (data.get("tool", {}).get("poetry", {}) or {})
     tables = [poetry.get("dependencies", {})] + [g.get("dependencies", {}) for g in (poetry.get("group") or {}).values() if isinstance(g, dict)]
     for deps in tables:
@@ -149,17 +158,6 @@ def poetry_spec(spec: str) -> str:
     return ",".join(out)
 
 
-def _lock(rel: str, text: str) -> list[Pin]:
-    data = toml().loads(text)
-    out = []
-    for pkg in data.get("package", []):
-        name = package_name(str(pkg.get("name", ""))) if isinstance(pkg, dict) else ""
-        if name in PACKAGES and pkg.get("version"):
-            v = str(pkg["version"])
-            out.append(Pin(rel, line_of(text, f'name = "{pkg["name"]}"') + 1, f"{name} {v}", f"=={v}", "lock", v, name))
-    return out
-
-
 def _conda(rel: str, text: str) -> list[Pin]:
     doc = yamlio.load(text)
     data = doc.data
@@ -193,6 +191,7 @@ def _conda(rel: str, text: str) -> list[Pin]:
 
 
 conda_pins = _conda  # an environment file of any name (engine/scan/conda_envs.py)
+requirements_pins = _requirements  # a file a requirements file includes with -r (engine/scan/req_chains.py)
 
 
 def drop_stale_locks(pins: list[Pin]) -> list[Pin]:
@@ -243,9 +242,12 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
     # installs a release the pyproject allows; CriticCoT simpleRL-reason)
     # a setup script that installs the project and then vllm==X leaves X in the environment, whatever the
     # project pins; two such scripts that disagree say nothing of which one was run
+    # a specifier the audit cannot read (`vllm==${VLLM_VERSION}` with no value in reach) says the install is held
+    # somewhere, not where: it never outranks a readable pin of the folder (DB-Opt-R1's install script over its
+    # requirements file's vllm==0.11.0), and is chosen over a bare name only
     last = len({p.exact for p in pins if p.last_install and p.exact}) == 1
-    best = sorted(pins, key=lambda p: (not (last and p.last_install and p.exact), _bare(p), RANK.get(p.kind, 9), p.exact is None,
-                                       not p.spec.strip(), p.file, p.line))[0]
+    best = sorted(pins, key=lambda p: (not (last and p.last_install and p.exact), _bare(p), not _readable(p), RANK.get(p.kind, 9),
+                                       p.exact is None, not p.spec.strip(), p.file, p.line))[0]
     if last and best.last_install and (rest := [p for p in pins if not p.last_install and p.spec.strip()]):
         o = sorted(rest, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, p.file, p.line))[0]
         best.replaces = (f"{o.file}:{o.line}", o.text)  # what the report says it stands over
@@ -275,6 +277,17 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
 
 def _bare(p: Pin) -> bool:
     return not p.spec.strip() and not p.exact and not p.source
+
+
+def _readable(p: Pin) -> bool:
+    """An exact pin, a source build, or a specifier packaging reads (a bare name reads as no bound)."""
+    if p.exact or p.source or not p.spec.strip():
+        return True
+    try:
+        SpecifierSet(p.spec)
+    except (InvalidSpecifier, ValueError):
+        return False
+    return True
 
 
 def _oldest_matching(spec: SpecifierSet, known: list[Version]) -> Version | None:

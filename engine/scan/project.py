@@ -14,8 +14,8 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import copied_requirements, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import ansible_pins, conda_envs, pin_scope, entry_modules, heredoc_manifests, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, toml_commands, yaml_python
+from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
+from vllm_kb.engine.scan import ansible_pins, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, toml_commands, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -38,6 +38,8 @@ class Scan:
     # Dockerfiles that only start FROM a vLLM image: no launch of their own, the release they name
     # for the launches beside them (engine/scan/image_beside.py)
     image_only: list[Site] = field(default_factory=list)
+    # a notebook that installs vLLM itself runs what it installs, whatever its folder's pins (pin_scope.notebook_choices)
+    own: dict = field(default_factory=dict)
 
 
 def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: Callable[[str], bool] | None = None,
@@ -121,8 +123,10 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         p.no_deps = p.file in no_deps
         p.envs, p.file_vllm = envs.get(p.file, frozenset()), vllm_by_file.get(p.file)
     all_pins = pins_mod.drop_stale_locks(all_pins)
+    all_pins = extra_groups.narrow(files, ctx.read, all_pins)  # `pip install -e .[vllm]`: that extra's vLLM, not another's
     all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
     all_pins += copied_requirements.pins(files, ctx.read, all_pins)  # a requirements file an image copies in and installs
+    all_pins += req_chains.pins(ctx, files, all_pins, pins_mod.requirements_pins)  # `-r other.txt`: its pins, the includer's folder's
     # pins above the audited folder, up to its repository's root, stand where the folder has none
     have = {(p.folder, p.package) for p in all_pins}
     nearest: dict[str, str] = {}
@@ -171,7 +175,9 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     if "" not in choices and default.pin is not None:  # the pins beside the vLLM pin every unpinned folder runs
         ctx.default_mates = install_pins.installed_with(default.pin, all_pins + hosts + ctx.dependency_pins, ctx.read)
     ctx.versions_by_dir = {f: cat.resolve(c.version).version for f, c in choices.items()}
-    return Scan(root, files, ctx, all_pins, [], choices, default)
+    own = {} if vllm_version else pin_scope.notebook_choices(ctx, [p for p in deciding if p.package == "vllm"], choices, default,
+                                                             lambda ps: pins_mod.choose(ps, known, cat.newest, ctx.dependency_pins))
+    return Scan(root, files, ctx, all_pins, [], choices, default, own=own)
 
 
 def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) -> Iterator[tuple[str, list[Site]]]:
@@ -363,7 +369,9 @@ def _known_releases(cat) -> list:
     return [parse(v) for v in cat.raw.get("releases", cat.raw["versions"])]
 
 
-def choice_for(file: str, choices: dict, default):
+def choice_for(file: str, choices: dict, default, own: dict | None = None):
+    if own and file in own:
+        return own[file]
     parts = PurePosixPath(file).parent.parts
     for depth in range(len(parts), -1, -1):
         key = "/".join(parts[:depth])

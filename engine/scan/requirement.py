@@ -53,11 +53,13 @@ class Pin:
     source: str = ""  # git | checkout | nightly | dev: vLLM built from its sources (engine/scan/source_pins.py)
     via: str = ""  # a range read from another package's pin beside it (engine/scan/extra_pins.py torch_ranges)
     installed_in: str | None = None  # the folder of a Dockerfile that copies this file in and installs it
+    included_in: str | None = None  # the folder of a requirements file that reads this one with -r/-c (scan/req_chains.py)
     no_deps: bool = False  # its file is installed with `pip install --no-deps -r`: no resolver joins its pins
     envs: frozenset = frozenset()  # the environments the project's instructions install its file into (scan/install_envs.py)
     file_vllm: str | None = None  # the vLLM release its own file pins exactly (a torch pin's own install)
     replaces: tuple = ()  # (file:line, text) of the folder's pin that a later install on a launch's path replaces
     last_install: bool = False  # a setup script's pin installed after the project's own install (scan/script_installs.py)
+    group: str = ""  # the pyproject optional-dependencies group (extra) it is listed in (scan/extra_groups.py)
 
     @property
     def folder(self) -> str:
@@ -65,11 +67,20 @@ class Pin:
             return ""
         if self.installed_in is not None:
             return self.installed_in
+        if self.included_in is not None:
+            return self.included_in
         p = PurePosixPath(self.file).parent.as_posix()
         return "" if p == "." else p
 
 
+# what pip reads after a requirement on its line, not part of it: a continuation backslash and the per-requirement
+# options (`vllm==0.8.5 \\` then `    --hash=sha256:…`, pip-compile --generate-hashes; `--config-settings`)
+_TRAILER = re.compile(r"\s+(?:\\\s*$|--?[A-Za-z].*$)")
+
+
 def from_requirement(rel: str, line: int, req: str, kind: str) -> Pin | None:
+    if " -" in req or req.rstrip().endswith("\\"):
+        req = _TRAILER.sub("", req.rstrip(), count=1)
     if _BARE_WHEEL.match(req.strip()):  # `pip install https://wheels.vllm.ai/<commit>/vllm-….whl`, kept as written
         p = from_requirement(rel, line, f"vllm @ {req.strip()}", kind)
         if p is not None:
@@ -80,6 +91,8 @@ def from_requirement(rel: str, line: int, req: str, kind: str) -> Pin | None:
         return None
     pkg = package_name(m["name"])
     extras = tuple(sorted(package_name(x) for x in (m["extras"] or "[]")[1:-1].split(",") if x.strip()))
+    if m["url"] and pkg == "vllm" and (tag := source_pins.release_tag(req)) is not None:
+        return Pin(rel, line, req.strip(), f"=={tag}", kind, tag, pkg, extras)  # a release's tag: that release
     if m["url"]:
         wm = _WHEEL_VERSION.search(m["url"].rsplit("/", 1)[-1].replace("%2B", "+").replace("%2b", "+"))
         version = wm.group(1) if wm else None

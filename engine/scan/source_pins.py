@@ -26,6 +26,17 @@ def is_git_url(word: str) -> bool:
     return bool(_GIT_URL.match(word.strip()))
 
 
+# vllm-project's own repository at a release tag (`…/vllm.git@v0.8.5`): that release's code, built here
+_RELEASE_TAG = re.compile(r"^(?:vllm\s*@\s*)?git\+(?:https?|ssh|git)://(?:[^/\s@]*@)?github\.com[/:]vllm-project/vllm(?:\.git)?"
+                          r"@v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?:#\S*)?$", re.I)
+
+
+def release_tag(word: str) -> str | None:
+    """The release a git URL of vllm-project/vllm at a release tag builds (None for a commit, a branch, a fork)."""
+    m = _RELEASE_TAG.match(word.strip())
+    return m.group(1) if m else None
+
+
 def is_dev(exact: str | None) -> bool:
     return bool(_DEV.search(exact or "")) and try_parse(exact) is not None
 
@@ -59,6 +70,8 @@ def _from(v, known: list):
 def git_pin(rel: str, line: int, word: str, kind: str, pin_type):
     """A bare `git+https://…/vllm@<ref>` word of a pip command, as the vllm pin it installs; a
     framework's repository as that framework's pin (engine/scan/framework_git.py)."""
+    if (tag := release_tag(word)) is not None:  # a release's own tag: that release, as an exact pin
+        return pin_type(rel, line, word, f"=={tag}", kind, tag, "vllm")
     if is_git_url(word):
         return pin_type(rel, line, word, "", kind, None, "vllm", source="git")
     return framework_git.pin(rel, line, word, kind, pin_type)

@@ -1,0 +1,63 @@
+"""Which of a pyproject's extras an install names, where its extras pin vLLM differently.
+
+`[project.optional-dependencies]` lists requirements per extra; only the extras an install names
+are installed (`pip install -e ".[vllm]"`, `uv sync --extra vllm`, `poetry install -E vllm`,
+`pdm install -G vllm`). A project with `vllm = ["vllm==0.8.5"]` and `vllm-latest = ["vllm>=0.10"]`
+runs the one its scripts, Dockerfiles or README install: the vLLM pins of the other extras of that
+file stand aside. Where no install names one of them, every extra is read, as before (the first by
+line wins among equals: pins.choose)."""
+from __future__ import annotations
+
+import re
+
+# `.[vllm,dev]`, `'.[vllm]'`, `-e .[vllm]`, `./[vllm]`; `--extra vllm`, `--extras "vllm dev"`, `-E vllm`, `-G vllm`
+_DOT = re.compile(r"""(?:^|[\s'"=])\.?\.?/?\.?\[([\w ,.-]+)\]""")
+_FLAG = re.compile(r"""(?:--extras?|--group|\s-E|\s-G)[ =]+["']?([\w .,-]+?)["']?(?=\s*(?:$|[;&|)]|\s-))""", re.M)
+_INSTALL = re.compile(r"\b(?:install|sync|add)\b")
+_SUFFIXES = (".sh", ".bash", ".md", ".rst", ".txt", ".yml", ".yaml", ".ipynb", ".toml", ".cfg", ".ps1", ".bat")
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name.strip()).lower()
+
+
+def _named(text: str) -> set[str]:
+    out: set[str] = set()
+    for line in text.splitlines():
+        if not _INSTALL.search(line):
+            continue
+        for m in _DOT.finditer(line):
+            out |= {_norm(x) for x in m.group(1).split(",") if x.strip()}
+        for m in _FLAG.finditer(line):
+            out |= {_norm(x) for x in re.split(r"[ ,]+", m.group(1)) if x.strip()}
+    return out
+
+
+def _install_file(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1].lower()
+    return name.endswith(_SUFFIXES) or name in ("makefile", "justfile", "dockerfile", "containerfile") or name.startswith("dockerfile.") \
+        or name.endswith(".dockerfile")
+
+
+def narrow(files: list[str], read, pins: list) -> list:
+    """`pins` without the vLLM pins of the extras no install names, in each pyproject whose extras
+    disagree on vLLM and some of whose extras an install names."""
+    by_file: dict[str, list] = {}
+    for p in pins:
+        if p.package == "vllm" and p.group and p.kind == "pyproject":
+            by_file.setdefault(p.file, []).append(p)
+    split = {f for f, ps in by_file.items() if len({p.spec.replace(" ", "") for p in ps}) > 1}
+    if not split:
+        return pins
+    named: set[str] = set()
+    for rel in files:
+        if _install_file(rel) and rel not in split:
+            text = read(rel)
+            if text and ("[" in text or "--extra" in text or " -E " in text or " -G " in text or "--group" in text):
+                named |= _named(text)
+    drop = set()
+    for f in split:
+        groups = {_norm(p.group) for p in by_file[f]}
+        if groups & named:
+            drop |= {id(p) for p in by_file[f] if _norm(p.group) not in named}
+    return [p for p in pins if id(p) not in drop]

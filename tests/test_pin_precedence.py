@@ -1,0 +1,128 @@
+"""The release a site is judged at, rule by rule (docs/pins.md): which pins, installs and images
+decide it, and what a range or an unreadable specifier may conclude. One test per rule of the
+precedence; the rules older than this file have their own tests (test_pins, test_pin_scope,
+test_image_beside, test_source_pins, test_copied_requirements, test_extra_pins)."""
+import json
+
+import pytest
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.kb import catalog
+from vllm_kb.engine.kb.versions import Version
+from vllm_kb.engine.scan import pins
+from vllm_kb.engine.scan.project import choice_for, scan_project
+from vllm_kb.engine.scan.requirement import from_requirement
+
+CAT = catalog.load()
+KNOWN = [Version(v) for v in CAT.raw.get("releases", CAT.raw["versions"])]
+# --disable-log-requests: in every release up to 0.16.0, gone from 0.17.0 on (0.16.0 arg_utils.py, 0.17.0 has none)
+SERVE = "#!/bin/bash\nvllm serve Qwen/Qwen2.5-0.5B-Instruct --disable-log-requests\n"
+
+
+def _choice(write_project, files, site="serve.sh"):
+    sc = scan_project(write_project({**files, "serve.sh": files.get("serve.sh", SERVE)}))
+    return choice_for(site, sc.choices, sc.default, sc.own)
+
+
+def _p0(rep, file="serve.sh"):
+    sr = next(s for s in rep.sites if s.site.file == file)
+    return sr, {r.check.id for r in sr.results if r.needs_change and r.priority == "P0"} | \
+        {f.code for f in sr.remarks if f.priority == "P0"}
+
+
+@pytest.mark.parametrize("line", ["vllm==0.8.5 \\", "vllm==0.8.5 --hash=sha256:0123abcd", "vllm==0.8.5   --config-settings x=y"])
+def test_pip_options_after_a_requirement_are_not_its_specifier(line):
+    # pip-compile --generate-hashes writes `vllm==0.8.5 \` and the hashes below: an exact pin, not an unreadable one
+    p = from_requirement("requirements.txt", 1, line, "requirements")
+    assert p.exact == "0.8.5" and p.text == "vllm==0.8.5"
+
+
+def test_an_unreadable_specifier_never_outranks_a_readable_pin():
+    # DB-Opt-R1: an install script's `vllm==$VLLM_VERSION` beside the requirements file's vllm==0.11.0
+    odd = pins.Pin("requirements.txt", 1, "vllm==${VLLM_VERSION}", "==${VLLM_VERSION}", "requirements")
+    exact = pins.Pin("pyproject.toml", 3, "vllm==0.8.5", "==0.8.5", "pyproject", "0.8.5")
+    bare = pins.Pin("setup.py", 3, "vllm", "", "setup")
+    assert pins.choose([odd, exact], KNOWN, "0.34.0").version == "0.8.5"
+    assert pins.choose([bare, odd], KNOWN, "0.34.0").basis == "unreadable"  # over a bare name only
+
+
+def test_an_unreadable_pin_gives_no_p0_of_some_releases_only(write_project):
+    # the release is some release the audit cannot name: an option only newer releases dropped is a P1
+    rep = audit(write_project({"requirements.txt": "vllm==${VLLM_VERSION}\n", "serve.sh": SERVE}), gpu="H100-80GB x8")
+    sr, p0 = _p0(rep)
+    assert sr.version.basis == "unreadable" and not p0
+    assert any(f.code == "not-in-version" and f.priority == "P1" for f in sr.remarks)
+
+
+def test_a_range_gives_a_p0_only_where_every_release_in_it_refuses(write_project):
+    sr, p0 = _p0(audit(write_project({"requirements.txt": "vllm>=0.8,<0.20\n", "serve.sh": SERVE}), gpu="H100-80GB x8"))
+    assert sr.version.basis == "range" and not p0  # 0.8.x-0.16.0 have the option
+    sr, p0 = _p0(audit(write_project({"requirements.txt": "vllm>=0.18,<0.25\n", "serve.sh": SERVE}), gpu="H100-80GB x8"))
+    assert sr.version.basis == "range" and "not-in-version" in p0  # every release of this range refuses it
+
+
+@pytest.mark.parametrize("name,text", [
+    ("pdm.lock", '[[package]]\nname = "vllm"\nversion = "0.8.5"\n'),
+    ("Pipfile", '[packages]\nvllm = "==0.8.5"\n'),
+    ("Pipfile.lock", json.dumps({"default": {"vllm": {"version": "==0.8.5"}}}, indent=1)),
+])
+def test_pdm_and_pipenv_files_pin(write_project, name, text):
+    c = _choice(write_project, {name: text})
+    assert c.version == "0.8.5" and c.basis == "pin" and c.pin.file == name
+
+
+def test_a_lock_outranks_the_manifest_it_resolves(write_project):
+    c = _choice(write_project, {"Pipfile": '[packages]\nvllm = "*"\n',
+                                "Pipfile.lock": json.dumps({"default": {"vllm": {"version": "==0.8.5"}}})})
+    assert c.version == "0.8.5" and c.pin.file == "Pipfile.lock"
+
+
+def test_an_included_requirements_file_pins_the_including_files_folder(write_project):
+    # `-r reqs/base.txt`: pip reads base.txt's lines as requirements.txt's own, whatever base.txt is named
+    c = _choice(write_project, {"requirements.txt": "-r reqs/base.txt\n", "reqs/base.txt": "vllm==0.8.5\n"})
+    assert c.version == "0.8.5" and c.pin.file == "reqs/base.txt"
+    c = _choice(write_project, {"requirements.txt": "--constraint=requirements/constraints.txt\nvllm\n",
+                                "requirements/constraints.txt": "vllm==0.9.2\n"})
+    assert c.version == "0.9.2"
+
+
+def test_a_git_url_at_a_release_tag_is_that_release(write_project):
+    c = _choice(write_project, {"serve.sh": "pip install git+https://github.com/vllm-project/vllm.git@v0.8.5\n" + SERVE})
+    assert c.version == "0.8.5" and c.basis == "pin"
+    c = _choice(write_project, {"requirements.txt": "vllm @ git+https://github.com/vllm-project/vllm@0123456789abcdef\n"})
+    assert c.basis == "source"  # a commit is no release
+
+
+def _notebook(*cells):
+    return json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                                  "source": [ln + "\n" for ln in c]} for c in cells], "metadata": {}, "nbformat": 4,
+                       "nbformat_minor": 5}, indent=1)
+
+
+def test_a_notebook_runs_what_it_installs_itself(write_project):
+    # TRL's examples/notebooks: grpo_agent.ipynb installs vllm==0.11.2, sft_trl_lora_qlora.ipynb `pip install -qU vllm`
+    launch = ["from vllm import LLM", "llm = LLM(model='Qwen/Qwen2.5-0.5B-Instruct')"]
+    files = {"nb/a.ipynb": _notebook(["!pip install -q vllm==0.11.2"], launch),
+             "nb/b.ipynb": _notebook(["!pip install -qU vllm"], launch),
+             "nb/c.ipynb": _notebook(["!pip install vllm"], launch)}
+    sc = scan_project(write_project(files))
+    got = {s.file: choice_for(s.file, sc.choices, sc.default, sc.own) for s in sc.sites}
+    assert got["nb/a.ipynb"].version == "0.11.2"
+    assert got["nb/b.ipynb"].basis == "unbounded" and got["nb/b.ipynb"].pin.file == "nb/b.ipynb"  # -U: the newest
+    assert got["nb/c.ipynb"].version == "0.11.2"  # a plain install keeps what the folder's environment holds
+
+
+_EXTRAS = '[project]\nname="x"\ndependencies=[]\n[project.optional-dependencies]\nnew=["vllm>=0.10"]\nvllm=["vllm==0.8.5"]\n'
+
+
+def test_the_extra_an_install_names_decides_where_extras_disagree(write_project):
+    # OpenRLHF-style extras (`vllm`, `vllm_latest`): one pins a release, another a newer range; the script installs `.[new]`
+    c = _choice(write_project, {"pyproject.toml": _EXTRAS, "serve.sh": 'pip install -e ".[new]"\n' + SERVE})
+    assert c.basis == "range" and c.pin.line == 5
+    c = _choice(write_project, {"pyproject.toml": _EXTRAS, "README.md": "uv sync --extra vllm\n"})
+    assert c.version == "0.8.5" and c.pin.line == 6
+
+
+def test_without_a_named_extra_every_extra_is_read(write_project):
+    c = _choice(write_project, {"pyproject.toml": _EXTRAS})
+    assert c.version == "0.8.5"  # the exact pin, as before: no install says which extra runs
