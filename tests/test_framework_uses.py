@@ -15,6 +15,7 @@ from vllm_kb.engine.kb import compat, resources
 from vllm_kb.engine.kb.versions import SpecifierSet
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import framework_vllm_attrs as attrs  # noqa: E402
 import framework_vllm_uses as tool  # noqa: E402
 
 
@@ -23,7 +24,8 @@ def test_every_row_names_the_function_and_when_a_miss_fails():
     assert data["vllm_releases"] == compat.vllm_imports()["vllm_releases"]
     for r in data["rows"]:
         for use in r["uses"]:
-            assert use["import"].startswith("vllm.") and use["when"] in ("launch", "after_start") and use["function"]
+            assert (use.get("import") or "vllm.").startswith("vllm.") and use["when"] in ("launch", "after_start") and use["function"]
+            assert ("import" in use) != ("attribute" in use)
             assert all(SpecifierSet(s) for s in use["vllm"])
 
 
@@ -91,3 +93,77 @@ def test_the_tool_follows_unconditional_calls_from_the_seeds_only():
                    ("vllm.b.Started", "Engine.start", "after_start", ()),
                    ("vllm.e.Gated", "Engine.start", "after_start", (("vllm_version >= '0.9.0'", True),)),
                    ("vllm.h.InHelper", "sync", "after_start", ())}
+
+
+VLLM = {
+    "vllm/entrypoints/llm.py": """\
+        class LLM:
+            def __init__(self):
+                self.llm_engine = None
+            def generate(self): ...
+        """,
+    "vllm/engine/base.py": "class EngineClient:\n    def reset_prefix_cache(self): ...\n",
+    "vllm/engine/async_llm_engine.py": """\
+        from vllm.engine.base import EngineClient
+        class AsyncLLMEngine(EngineClient):
+            def __init__(self):
+                self.engine = object()
+        if envs.VLLM_USE_V1:
+            from vllm.v1.engine.async_llm import AsyncLLM
+            AsyncLLMEngine = AsyncLLM
+        """,
+    "vllm/v1/engine/async_llm.py": """\
+        from vllm.engine.base import EngineClient
+        class AsyncLLM(EngineClient):
+            def collective_rpc(self): ...
+        """,
+    "vllm/v1/engine/llm_engine.py": "class LLMEngine:\n    def __getattr__(self, name): ...\n",
+}
+
+
+def test_the_attribute_reading_follows_bases_and_both_engines(tmp_path):
+    for path, text in VLLM.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(textwrap.dedent(text))
+    src = str(tmp_path)
+    assert attrs.class_attrs(src, "vllm/v1/engine/async_llm.py", "AsyncLLM") == {"collective_rpc", "reset_prefix_cache"}
+    assert attrs.present(src, "LLM", ("generate",)) == (True, None)
+    assert attrs.present(src, "LLM", ("sleep",)) == (False, None)
+    # V1's AsyncLLM lacks V0's inner engine; both have the base's method
+    assert attrs.present(src, "AsyncLLMEngine", ("engine",)) == (False, True)
+    assert attrs.present(src, "AsyncLLMEngine", ("reset_prefix_cache",)) == (True, True)
+    # a class with __getattr__ takes any name: not judged
+    assert attrs.present(src, "LLM", ("llm_engine", "model_executor")) == (None, None)
+
+
+FW = {
+    "fw/__init__.py": "",
+    "fw/actor.py": textwrap.dedent("""\
+        from vllm import LLM
+        class Actor:
+            def __init__(self):
+                self.llm = LLM(model="m")
+                self.other = None
+            def step(self):
+                self.llm.collective_rpc("x")
+                out = self.llm.llm_engine.model_executor.driver_worker
+                if hasattr(self.llm, "sleep"):
+                    self.llm.sleep()
+                ok = self.ready and self.llm.wake_up()
+        """),
+}
+
+
+def test_the_tool_reads_unguarded_attributes_on_a_bound_engine():
+    trees = {k: ast.parse(v) for k, v in FW.items()}
+    got = {(eng, hops) for *_, eng, hops, _ in tool.attribute_uses(trees, {"fw/actor.py": {"Actor.step": "after_start"}})}
+    assert got == {("LLM", ("collective_rpc",)), ("LLM", ("llm_engine",)), ("LLM", ("llm_engine", "model_executor"))}
+
+
+def test_openrlhf_0_6_weight_sync_needs_llm_collective_rpc_from_vllm_0_7():
+    (row,) = compat.vllm_use_rows("openrlhf", "0.6.0")
+    use = next(u for u in row["uses"] if u.get("attribute") == "LLM.collective_rpc")
+    assert use["function"] == "LLMRayActor.init_process_group" and use["vllm"] == [">=0.7.0"]
+    site = SimpleNamespace(kind="python -m openrlhf.cli.train_ppo_ray", framework="openrlhf", settings={}, framework_keys={})
+    (r,) = framework_imports._call_breaks("openrlhf", "0.6.0", "0.6.5", site)
+    assert r.raw["after_start"] and "'LLM' object has no attribute 'collective_rpc'" in r.raw["error"] and "needs" not in r.raw

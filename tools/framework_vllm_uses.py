@@ -25,6 +25,11 @@ An import resolves in a vLLM release as tools/framework_vllm_imports.py decides.
 fail in at least one release (the gate holding there) are kept. Consecutive releases whose adapter
 needs the same failing names from the same files share one row.
 
+Attributes (tools/framework_vllm_attrs.py): in the same functions, the attributes read on the vLLM
+engine objects the adapter holds (`self.llm.collective_rpc(…)`, `engine.engine`), against the engine
+classes of each release (`v0`: where V0's engine has it while both engines exist — a miss only under V1
+holds only where the site runs V1). Always `after_start`: the engine has been built when it is read.
+
 Usage: python tools/framework_vllm_uses.py --wheels DIR [DIR …] [--vllm-src /work/sdists/src]
        [-o knowledge/frameworks/vllm_uses.yaml]
 """
@@ -39,6 +44,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from framework_engine_kwargs import DISTS, final_wheels  # noqa: E402
+import framework_vllm_attrs as attrs  # noqa: E402
 from framework_vllm_imports import _runs, read_wheel, resolves  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 
@@ -178,12 +184,11 @@ def _own_nodes(fn):
 
 
 def _gated(body, gates=()):
-    """(statement, gates) of each import in a function body that no try and no other test guards;
-    `gates`: the (version test, branch taken) pairs around it."""
+    """(statement, gates) of each statement in a function body that no try and no other test guards
+    (a with/for/while yields its header, then its body); `gates`: the (version test, branch taken) pairs
+    around it."""
     for s in body:
-        if isinstance(s, (ast.Import, ast.ImportFrom)):
-            yield s, gates
-        elif isinstance(s, ast.If):
+        if isinstance(s, ast.If):
             test = ast.unparse(s.test)
             if AVAILABLE.search(test):
                 yield from _gated(s.body, gates)
@@ -193,7 +198,10 @@ def _gated(body, gates=()):
             yield from _gated(s.body, gates + ((test, True),))
             yield from _gated(s.orelse, gates + ((test, False),))
         elif isinstance(s, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)):
+            yield s, gates
             yield from _gated(s.body, gates)
+        elif not isinstance(s, (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield s, gates
         # try: the framework falls back; nested defs are read as functions of their own
 
 
@@ -239,6 +247,29 @@ def _ok(src: str, version: str, mod: str, name: str | None, gates) -> bool:
     return resolves(src, mod, name)
 
 
+def attribute_uses(trees, seeds: dict[str, dict[str, str]]):
+    """(file, line, function, engine, hops, gates) of each attribute read on a vLLM engine object in
+    the unguarded statements of the functions each run calls (tools/framework_vllm_attrs.py)."""
+    for (path, qual), (_, fn) in sorted(reached(trees, seeds).items()):
+        tree = trees[path]
+        names = attrs.imported_engines(tree)
+        if not names:
+            continue
+        cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == qual.split(".")[0]), None)
+        bound = attrs.self_bindings(cls, names) if cls is not None else {}
+        for s, gates in _gated(fn.body):
+            for line, eng, hops in attrs.attr_uses(fn, [s], bound, names):
+                yield path, line, qual, eng, hops, gates
+
+
+def _attr_ok(src: str, version: str, eng: str, hops, gates) -> tuple[bool, bool]:
+    """(under V1 or the only engine, under V0 while both exist): there, or not run, or not judged."""
+    if not all(gate_holds(t, version) is want for t, want in gates):
+        return True, True
+    v1, v0 = attrs.present(src, eng, hops)
+    return v1 is not False, (v0 if v0 is not None else v1) is not False
+
+
 def uses(fid: str, trees, entries, vsrc: Path, versions: list[str]) -> list[dict]:
     got: dict[tuple, dict] = {}
     for entry_file, entry in entries:
@@ -257,11 +288,23 @@ def uses(fid: str, trees, entries, vsrc: Path, versions: list[str]) -> list[dict
             row = {"entry": entry, "import": spelled, "file": path, "line": line, "function": qual,
                    "when": when, "vllm": _runs(ok, versions)}
             got.setdefault((entry, spelled, path, qual), row)
-    return sorted(got.values(), key=lambda r: (r["entry"], r["file"], r["line"], r["import"]))
+        for path, line, qual, eng, hops, gates in attribute_uses(trees, seeds):
+            both = [_attr_ok(str(vsrc / v), v, eng, hops, gates) for v in versions]
+            ok, ok0 = [b[0] for b in both], [b[1] for b in both]
+            # there wherever it runs, or in no release (a name the reading cannot see: not judged)
+            if all(ok) and all(ok0) or not any(ok[i] and attrs.present(str(vsrc / v), eng, hops)[0] for i, v in enumerate(versions)):
+                continue
+            spelled = ".".join((eng,) + hops)
+            row = {"entry": entry, "attribute": spelled, "file": path, "line": line, "function": qual,
+                   "when": "after_start", "vllm": _runs(ok, versions)}
+            if ok0 != ok:
+                row["v0"] = _runs(ok0, versions)
+            got.setdefault((entry, spelled, path, qual), row)
+    return sorted(got.values(), key=lambda r: (r["entry"], r["file"], r["line"], r.get("import") or r["attribute"]))
 
 
 def _sig(rows: list[dict]):
-    return [(r["entry"], r["import"], r["file"], r["function"], r["when"], r["vllm"]) for r in rows]
+    return [(r["entry"], r.get("import") or r["attribute"], r["file"], r["function"], r["when"], r["vllm"], r.get("v0")) for r in rows]
 
 
 def build(wheels: list[Path], vsrc: Path, only=None) -> dict:
@@ -292,7 +335,8 @@ HEADER = """\
 # statements inside its functions (no try, no test but one of the vLLM version around them), with the
 # vLLM releases in which each runs and resolves (`vllm`: one specifier per run of releases) and when a
 # miss fails (`when`: `launch`, in the function that builds the engine; `after_start`, at the first
-# request, rollout or weight sync). Read from the released wheels and vLLM's sdists by
+# request, rollout or weight sync); and the attributes they read on vLLM's engine objects (`attribute`,
+# `v0`: where V0's engine has it while both engines exist). Read from the released wheels and vLLM's sdists by
 # tools/framework_vllm_uses.py — do not edit by hand, re-run the tool. `source` names the row's first
 # release; `file`/`line` are in it.
 """

@@ -105,7 +105,8 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
     if copy is not None:
         rows += framework_copy.breaks(copy, fw, vllm, site)
     elif fw:
-        rows += framework_imports.breaks(fid, fw, vllm, site)
+        # an attribute only V1's engine lacks holds where the site runs V1 (`needs`)
+        rows += [r for r in framework_imports.breaks(fid, fw, vllm, site) if engine_needed(r, vllm, facts)]
     return rows
 
 

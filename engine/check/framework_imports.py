@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from vllm_kb.engine.kb import compat, vllm_symbols
+from vllm_kb.engine.kb import compat, versions, vllm_symbols
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.versions import try_parse
 
@@ -93,9 +93,10 @@ _WHEN = {"launch": "which runs before the engine starts",
 
 
 def _call_breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
-    """The imports inside the functions each run of the adapter calls that do not resolve in `vllm`:
-    one row for the first that refuses the launch and one for the first that fails after it starts
-    (`after_start`: framework_compat makes it a P1)."""
+    """The imports inside the functions each run of the adapter calls, and the attributes they read on
+    vLLM's engine objects, that `vllm` lacks: one row for the first that refuses the launch and one for
+    the first that fails after it starts (`after_start`: framework_compat makes it a P1). An attribute
+    only V1's engine lacks carries `needs: v1-engine` (framework_compat.engine_needed)."""
     read = [str(v) for v in compat.vllm_uses().get("vllm_releases") or []]
     out: list[compat.Row] = []
     seen: set[str] = set()
@@ -104,21 +105,37 @@ def _call_breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
             if use["when"] in seen or not entry_loaded(fid, use["entry"], site, fw) or \
                     vllm_symbols.resolves_in(use["vllm"], vllm, read) is not False:
                 continue
+            v0 = vllm_symbols.resolves_in(use["v0"], vllm, read) if "v0" in use else False
+            if v0 is None:
+                continue
             seen.add(use["when"])
-            mod, _, name = use["import"].rpartition(".")
             where = f"{use['file']}:{use['line']}"
             pkg = row["source"]
-            gone = vllm_symbols.missing_module(mod, vllm)
-            raised, what = (f"ModuleNotFoundError: No module named '{gone}'", f"{name} from {mod}") if gone else \
-                (f"ImportError: cannot import name '{name}' from '{mod}'", "it")
-            out.append(compat.Row(fid, row["releases"], "", "known_break", {
-                "id": f"{fid}-calls-{use['import']}", "effect": "error", "scope": "install",
-                "after_start": use["when"] == "after_start",
-                "error": (f"{raised} — {pkg.split('==')[0]} {row['releases']} imports {what} inside {use['function']} "
-                          f"({where}), {_WHEN[use['when']]}; vLLM has it in releases {' or '.join(use['vllm'])}"),
-                "where": f"{pkg} {where}",
-                "source": {"title": f"{pkg} {use['file']}", "url": _url(fid, pkg, use["file"])}}))
+            raw = {"id": f"{fid}-calls-{use.get('import') or use['attribute']}", "effect": "error", "scope": "install",
+                   "after_start": use["when"] == "after_start", "where": f"{pkg} {where}",
+                   "source": {"title": f"{pkg} {use['file']}", "url": _url(fid, pkg, use["file"])}}
+            spans = " or ".join(use["vllm"])
+            if "attribute" in use:
+                owner, *hops = use["attribute"].split(".")
+                cls = "LLMEngine" if owner == "LLM" and len(hops) > 1 else \
+                    _ENGINE_CLASS.get(owner, owner) if versions.contains(">=0.6.6", vllm) else owner
+                raw["error"] = (f"AttributeError: '{cls}' object has no attribute '{hops[-1]}' — {pkg.split('==')[0]} {row['releases']} "
+                                f"reads {use['attribute']} in {use['function']} ({where}), {_WHEN[use['when']]}; vLLM's engine has it in releases {spans}")
+                if v0:  # V0's engine has it: only a site on the V1 engine meets the miss
+                    raw["needs"] = "v1-engine"
+            else:
+                mod, _, name = use["import"].rpartition(".")
+                gone = vllm_symbols.missing_module(mod, vllm)
+                raised, what = (f"ModuleNotFoundError: No module named '{gone}'", f"{name} from {mod}") if gone else \
+                    (f"ImportError: cannot import name '{name}' from '{mod}'", "it")
+                raw["error"] = (f"{raised} — {pkg.split('==')[0]} {row['releases']} imports {what} inside {use['function']} "
+                                f"({where}), {_WHEN[use['when']]}; vLLM has it in releases {spans}")
+            out.append(compat.Row(fid, row["releases"], "", "known_break", raw))
     return out
+
+
+# the class an engine binding holds under V1 (vLLM's default from 0.8.0, the only engine from 0.11.0)
+_ENGINE_CLASS = {"AsyncLLMEngine": "AsyncLLM"}
 
 
 def plugin_compat(site, facts: dict, pin_of: Callable[[str], Any]) -> dict[str, Any]:
