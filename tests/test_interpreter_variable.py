@@ -31,3 +31,17 @@ def test_the_vllm_module_makes_the_variable_an_interpreter(tmp_path):
 def test_another_module_or_program_is_no_site(tmp_path):
     assert not _sites(tmp_path, "-m my_pkg.serve")
     assert not _sites(tmp_path / "b", "serve.py")
+
+
+def test_a_branch_that_names_a_full_path_keeps_the_variable_an_interpreter(tmp_path):
+    """`PYTHON_BIN="/opt/env/bin/python"` in one branch, "python" in the other: the merged value
+    `one of /opt/env/bin/python | python` holds a `/` inside the unknown part, which is no folder of
+    the program's (the eval66 repo's own shape; it stayed no site after the first mend)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "gen.sh").write_text(SCRIPT.replace('[ -n "${CONDA_PREFIX:-}" ]', '[ -x /opt/env/bin/python ]')
+                                     .replace('"${CONDA_PREFIX}/bin/python"', '"/opt/env/bin/python"')
+                                     % "-m vllm.entrypoints.openai.api_server")
+    (sr,) = audit(tmp_path, gpu="A100-80GB x2").sites
+    assert sr.site.kind == "api_server" and sr.site.settings["tensor_parallel_size"].value == 2
+    (tmp_path / "gen.sh").write_text((tmp_path / "gen.sh").read_text().replace("-m vllm.entrypoints.openai.api_server", "serve.py"))
+    assert not audit(tmp_path, gpu="A100-80GB x2").sites

@@ -217,7 +217,9 @@ def known_program(w: Word) -> str | None:
     text = w.text
     if w.value is not None or not text or "/" not in text:
         return w.value
-    return text if is_known(text.rsplit("/", 1)[1]) else None
+    tail = text.rsplit("/", 1)[1]
+    # a `/` inside a hole (`$PY: one of /opt/bin/python | python`) is no folder of the program's
+    return text if is_known(tail) and "\ue001" not in tail else None
 
 
 _PROJECT_SCRIPT = re.compile(r"^(?:\.{1,2}/)[\w./-]+$|^[\w./-]+\.sh$")
