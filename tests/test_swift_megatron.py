@@ -56,3 +56,29 @@ def test_the_cli_module_under_a_launcher_is_a_site(tmp_path, launcher):
         f"{launcher} swift.cli.rlhf --rlhf_type grpo --model Qwen/Qwen2.5-7B --use_vllm true --vllm_tensor_parallel_size 2\n")
     (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
     assert sr.site.kind == "swift rlhf" and sr.site.settings["tensor_parallel_size"].value == 2
+
+
+@pytest.mark.parametrize("script", [
+    'python $(python -c "import swift,os;print(os.path.dirname(swift.__file__))")/cli/rlhf.py',
+    'RLHF_SCRIPT=$(python -c \'import swift; import os; print(os.path.dirname(swift.__file__) + "/cli/rlhf.py")\')\n'
+    'python -m torch.distributed.run --nproc_per_node 1 "$RLHF_SCRIPT"',
+    'SWIFT_DIR=$(python -c "import swift, os; print(os.path.dirname(swift.__file__))")\ntorchrun --nproc_per_node 2 $SWIFT_DIR/cli/rlhf.py',
+])
+def test_the_installed_cli_file_found_through_python_is_a_site(tmp_path, script):
+    """ms-swift's CLI file located by asking Python where the package is (cmyandlqs/grpo_qwen2.5,
+    https://github.com/cmyandlqs/grpo_qwen2.5 scripts/train_grpo.sh, eval66: two missed sites)."""
+    (tmp_path / "requirements.txt").write_text("ms-swift==3.10.2\nvllm==0.11.0\n")
+    (tmp_path / "train.sh").write_text(
+        f"{script} \\\n    --rlhf_type grpo --model Qwen/Qwen2.5-0.5B --use_vllm true --vllm_mode colocate \\\n"
+        "    --vllm_gpu_memory_utilization 0.4 --vllm_max_model_len 2048\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
+    assert sr.site.kind == "swift rlhf" and sr.site.settings["max_model_len"].value == 2048
+
+
+@pytest.mark.parametrize("script", [
+    'python $(python -c "import mypkg,os;print(os.path.dirname(mypkg.__file__))")/cli/rlhf.py',
+    'python $(python -c "import swift,os;print(os.path.dirname(swift.__file__))")/cli/convert.py',
+])
+def test_another_package_or_a_file_that_is_no_swift_command_is_no_site(tmp_path, script):
+    (tmp_path / "train.sh").write_text(f"{script} --rlhf_type grpo --model Qwen/Qwen2.5-0.5B --use_vllm true\n")
+    assert not audit(tmp_path, gpu="H100-80GB x8").sites

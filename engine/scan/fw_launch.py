@@ -81,7 +81,7 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
             return _launcher(words, vals, j + 2, env, i, ctx, rel)  # what `torchrun` is
         if j + 1 < n and vals[j] == "-m":
             return _module(vals[j + 1] or "", j + 2, env, i, ctx, rel)
-        return _script(vals, j, env, i, ctx, rel)
+        return _script(vals, j, env, i, ctx, rel, words)
     return None
 
 
@@ -94,7 +94,7 @@ def _launcher(words: list[Word], vals: list, j: int, env, program: int, ctx, rel
             return _module(vals[j + 1] or "", j + 2, env, program, ctx, rel)
         v = vals[j] if vals[j] is not None else words[j].raw or ""
         j += 1 if "=" in v or j + 1 >= n or (vals[j + 1] or "").startswith("-") else 2
-    return _script(vals, j, env, program, ctx, rel)
+    return _script(vals, j, env, program, ctx, rel, words)
 
 
 def verl_command(name: str) -> str | None:
@@ -139,10 +139,12 @@ def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLa
     return None
 
 
-def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaunch | None:
+def _script(vals: list, j: int, env, program: int, ctx=None, rel=None, words: list[Word] | None = None) -> FwLaunch | None:
     """`python train_grpo.py --config recipe.yaml --use_vllm …`: a user script that parses TRL
     keys (TrlParser), or a project Hydra entry point that runs verl. Recognised by the keys it
     is given, or by the recipe or config it reads."""
+    if j < len(vals) and vals[j] is None and words is not None and (cmd := _swift_by_import(words[j])):
+        return FwLaunch("ms-swift", f"swift {cmd}", "flags", j + 1, command=cmd, env=env, program_start=program)
     if j >= len(vals) or not (vals[j] or "").endswith(".py"):
         return None
     script = vals[j]
@@ -172,6 +174,18 @@ def _script(vals: list, j: int, env, program: int, ctx=None, rel=None) -> FwLaun
         return FwLaunch("trl", f"python {script.rsplit('/', 1)[-1]}", "flags", j + 1, command="script", env=env, program_start=program,
                         script=script)
     return None
+
+
+# ms-swift's CLI file found through the installed package: `$(python -c "import swift,os;
+# print(os.path.dirname(swift.__file__))")/cli/rlhf.py`, or a variable holding such a substitution
+_SWIFT_IMPORTED = re.compile(r"\$\([^\ue001]*(?:import\s+swift\b|swift\.__file__)[\s\S]*?/cli/(\w+)\.py\b")
+
+
+def _swift_by_import(word: Word) -> str | None:
+    """The `swift <cmd>` an unresolved script path runs when the command substitution that makes it
+    asks Python where ms-swift is installed (cmyandlqs/grpo_qwen2.5's train_grpo.sh, eval66)."""
+    m = _SWIFT_IMPORTED.search(word.text or "")
+    return m.group(1) if m and m.group(1) in SWIFT_COMMANDS else None
 
 
 def _llamafactory_args(rest: list, ctx, rel) -> bool:
