@@ -15,7 +15,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import ansible_pins, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, toml_commands, yaml_python
+from vllm_kb.engine.scan import ansible_pins, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, toml_commands, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -283,6 +283,8 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
             # a manifest the script writes with a here-document and applies, read as the YAML it is
             if spans := heredoc_manifests.bodies(text):
                 found += _yaml_sites(ctx, rel, heredoc_manifests.masked(text, spans))
+            if spans := heredoc_python.bodies(text):  # a Python program the script runs or writes (`python - <<EOF`)
+                found += _guarded(ctx, rel, heredoc_python.scan, text, spans)
             return found
     return None
 
