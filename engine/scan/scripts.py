@@ -6,7 +6,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, entry_env, evalscope_launch, fw_launch, script_installs, serve_config, tool_launch, xinference_rest
+from vllm_kb.engine.scan import argv_entry, shell_choices, entry_env, evalscope_launch, fw_launch, script_installs, serve_config, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -38,6 +38,8 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
         site = site_for(ctx, rel, version, c)
         if site is not None and site.id not in sites:
             sites[site.id] = site
+        elif site is not None and "branch" in c.via:  # the same launch through another branch's array
+            shell_choices.merge_site(sites[site.id], site)
 
     runner = Runner(ctx, rel, emit, state=state)
     try:

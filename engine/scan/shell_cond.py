@@ -8,6 +8,7 @@ import fnmatch
 import re
 from dataclasses import dataclass
 
+from vllm_kb.engine.scan import shell_choices
 from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.shell_expand import Expander, hole, holes, is_known, shown
 
@@ -159,8 +160,9 @@ def _alternatives(name: str, state) -> list[str]:
     return text[len(prefix):].split(" | ") if text.startswith(prefix) else [text]
 
 
-def merge(base: Expander, branches: list[Expander]) -> None:
-    """Fold the states of the paths a script may take into `base` (in place)."""
+def merge(base: Expander, branches: list[Expander], choices: dict | None = None) -> None:
+    """Fold the states of the paths a script may take into `base` (in place); `choices`: the script's
+    table of what each branch held where a merged array is unknown (engine/scan/shell_choices.py)."""
     if not branches:
         return
     names = set(base.vars) | set(base.arrays) | {n for b in branches for n in (*b.vars, *b.arrays, *b.unset)}
@@ -189,6 +191,7 @@ def merge(base: Expander, branches: list[Expander]) -> None:
                                      for k in range(len(lists[0]))]
             else:  # the differing tails stand as one element, of unknown length
                 unsized = True
+                shell_choices.record(choices, rest[0][0], [b.arrays[name][len(common):] for b in branches])
             base.vars.pop(name, None)
             (base.unsized.add if unsized else base.unsized.discard)(name)
             continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan import shell_cond, shell_heredoc, shell_wrap
+from vllm_kb.engine.scan import shell_choices, shell_cond, shell_heredoc, shell_wrap
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import SHELLS, ShellSyntaxError, Word
 from vllm_kb.engine.scan.shell_expand import Expander, hole, shown, split_assignment
@@ -47,9 +47,10 @@ class State:
     # where relative paths start: None for the script's own folder (else the project root); a CI
     # step's working directory, which is the repository root unless the step names another
     cwd: str | None = None
+    choices: dict = field(default_factory=dict)  # what each branch held where a merged array is unknown (shell_choices)
 
     def copy(self) -> "State":
-        return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport, self.containers, self.images, self.cwd)
+        return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport, self.containers, self.images, self.cwd, self.choices)
 
 
 class Runner(Builtins):
@@ -210,7 +211,7 @@ class Runner(Builtins):
         if keep_current:
             ends.append(saved.copy())
         self.st = saved
-        shell_cond.merge(saved.ex, [s.ex for s in ends])
+        shell_cond.merge(saved.ex, [s.ex for s in ends], saved.choices)
         for s in ends:
             saved.funcs.update(s.funcs)
             for k, v in s.env.items():
@@ -316,7 +317,8 @@ class Runner(Builtins):
         if self.quiet:
             return
         line, end = self.anchor or (n.line, n.end_line)
-        self.emit(Candidate(fields, line, end, self.st.ex, dict(self.st.env), container, via))
+        for argv in shell_choices.alternatives(fields, self.st.choices) if self.st.choices else [fields]:
+            self.emit(Candidate(argv, line, end, self.st.ex, dict(self.st.env), container, via if argv is fields else via + ("branch",)))
 
     # -- files -------------------------------------------------------------------------------
     def _resolve(self, ref: str) -> str | None:
