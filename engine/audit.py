@@ -271,8 +271,8 @@ def _fresh_install(site: Site, choice, bounded: Callable[[], bool]) -> bool:
     """Nothing holds the site's install back from the newest release: no vLLM pin, image or install,
     no framework driving it and no pin of a framework or serving package that declares a vLLM range
     (`bounded`: SiteReports.bounded)."""
-    if choice.basis != "none" or site.framework != "none":
-        return False
+    if choice.basis != "none" or site.framework != "none" or site.launch.get("release_placeholder"):
+        return False  # a template's `vllm=={vllm_version}`, a command the code renders: its release is the code's choice
     return not bounded()
 
 

@@ -111,3 +111,22 @@ def test_toml_that_only_mentions_vllm_or_is_a_template(scanned, cli, write_proje
     import json
     report = json.loads(out)
     assert report["sites"] == [] and "tpl.toml" in json.dumps(report.get("skipped") or report)
+
+
+def test_a_str_format_toml_template_is_read_as_the_toml_it_renders(scanned, cli, tmp_path):
+    """tandemn-tuna's cerebrium.toml.tpl (https://github.com/Tandemn-Labs/tandemn-tuna, eval64: a missed site):
+    bare `{gpu_count}` values and `{eager_flag}` pieces after an item, filled by str.format; the pip table's
+    `=={vllm_version}` leaves the release to the rendering code, so a failure of the newest release only is P1."""
+    tpl = ('[cerebrium.hardware]\ngpu_count = {gpu_count}\n\n[cerebrium.dependencies.pip]\nvllm = "=={vllm_version}"\n\n'
+           '[cerebrium.runtime.custom]\nentrypoint = ["vllm", "serve", "{model}", "--tensor-parallel-size", "{tp_size}", '
+           '"--max-model-len", "4096", "--disable-log-requests"{eager_flag}{quantization_flag}]\n')
+    (site,) = scanned({"cerebrium.toml.tpl": tpl}, tmp_path / "a")
+    assert (site.line, site.kind, site.settings["max_model_len"].value) == (8, "vllm serve", 4096)
+    assert site.model.value is None and site.settings["tensor_parallel_size"].value is None
+    import json
+    root = tmp_path / "a"
+    report = json.loads(cli("audit", str(root), "--isolated", "--format", "json", "-q")[1])
+    assert "disable_log_requests" in json.dumps(report["sites"])  # reported, as a P1
+    assert not any(r.get("priority") == "P0" for s in report["sites"] for r in s.get("recommendations", []))
+    # the same text as a plain .toml is no template: invalid TOML, skipped as before
+    assert scanned({"tpl.toml": tpl}, tmp_path / "b") == []

@@ -3,7 +3,7 @@
 them, with the variables the surrounding file defines."""
 from __future__ import annotations
 
-from vllm_kb.engine.scan import scripts
+from vllm_kb.engine.scan import scripts, shell_choices
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.shell import ShellSyntaxError
 from vllm_kb.engine.scan.shell_expand import Expander
@@ -32,6 +32,8 @@ def script_sites(ctx: ScanContext, rel: str, text: str, first_line: int, *, know
             if tool:
                 site.tool = tool
             found[site.id] = site
+        elif site is not None and "branch" in c.via:  # the same launch through another branch's array
+            shell_choices.merge_site(found[site.id], site)
 
     try:
         nodes = parse_tree(text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 TEMPLATE = (".tpl", ".tmpl", ".j2", ".jinja", ".jinja2", ".template")
-_DATA = (".yaml", ".yml", ".json")
+_DATA = (".yaml", ".yml", ".json", ".toml")
 _LINE_HOLE = re.compile(r"^([ \t]*)(\$\{?[A-Za-z_]\w*\}?|\{\{[^{}\n]*\}\}|\{%[^\n]*%\})[ \t]*$", re.M)
 
 
@@ -45,3 +45,24 @@ def mark(sites: list, rel: str, holes: list[tuple[int, str]]) -> list:
                 s.opaque.append({"code": "forwards-args", "what": what, "where": f"{rel}:{line}"})
                 break
     return sites
+
+
+_TOML_PIECE = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|#[^\n]*|([=\[,][ \t]*)?\{([A-Za-z_]\w*)\}")
+
+
+def toml_rendered(text: str) -> str:
+    """A str.format TOML template (tandemn-tuna's cerebrium.toml.tpl) as TOML, each offset kept: a bare
+    value or array item (`= {gpu_count}`, `[{model}, …`) becomes the string `"gpu_count"` (braces to
+    quotes), a placeholder right after an item (`"{model}"{eager_flag}]`, filled with `, "--enforce-eager"`
+    or nothing) becomes spaces; placeholders inside strings stay for the command reader (unknown values)."""
+    if "{{" in text:
+        return text  # a Jinja template: not this kind
+
+    def sub(m: re.Match) -> str:
+        if m.group(2) is None:
+            return m.group(0)
+        if m.group(1) is not None:
+            return m.group(1) + '"' + m.group(2) + '"'
+        return " " * len(m.group(0))
+
+    return _TOML_PIECE.sub(sub, text)

@@ -15,7 +15,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import ansible_pins, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, toml_commands, yaml_python
+from vllm_kb.engine.scan import ansible_pins, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, text_commands, toml_commands, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -263,6 +263,7 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         return None
     if rel.rpartition("/")[2] == "config.pbtxt" or (suffix == ".toml" and not pins_mod.is_pin_file(rel)):  # toml: an argv (cerebrium.toml)
         text, scan = ctx.read(rel), (toml_commands.scan if suffix == ".toml" else deploy.scan_triton)
+        text = manifest_template.toml_rendered(text) if text is not None and manifest_template.is_template(rel) else text
         return _guarded(ctx, rel, scan, text) if text is not None and "vllm" in text else None
     if service_files.kind(rel):
         text = ctx.read(rel)
@@ -275,6 +276,8 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
     if app_env.is_env_file(rel) and (text := ctx.read(rel)) is not None and app_env.mentions(text):
         if found := _guarded(ctx, rel, app_env.scan, text):  # an application server's own .env (api-for-open-llm)
             return found
+    if suffix == ".txt" and (text := ctx.read(rel)) is not None and text_commands.candidate(rel, text):
+        return _guarded(ctx, rel, text_commands.scan, text)  # a command template the project's Python fills in
     if suffix in scripts.SHELL_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text, ctx)

@@ -30,17 +30,26 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     installed = _cerebrium_install(ctx, rel, data, lines)
     sites = yaml_commands.scan(ctx, rel, yamlio.Document(data=data, lines={p: n for p, n in where.items() if n}),
                                ctx.catalog.resolve(installed[0]).version if installed else None)
+    placeholder = _pip_spec(data)
     for s in sites:
         s.installed = s.installed or installed
+        if installed is None and placeholder and "{" in placeholder:
+            # `vllm = "=={vllm_version}"` in a template the project renders: the release is the code's choice
+            s.launch["release_placeholder"] = "vllm" + placeholder
     return sites
+
+
+def _pip_spec(data: dict) -> str | None:
+    table = ((data.get("cerebrium") or {}).get("dependencies") or {}).get("pip") if isinstance(data.get("cerebrium"), dict) else None
+    spec = table.get("vllm") if isinstance(table, dict) else None
+    return spec.strip() if isinstance(spec, str) else None
 
 
 def _cerebrium_install(ctx: ScanContext, rel: str, data: dict, lines: list[str]):
     """The vLLM Cerebrium installs for the app: `[cerebrium.dependencies.pip] vllm = "==0.8.5"` (a
     requirement spec; "latest" or "" is no pin), as a pip line would give it."""
-    table = ((data.get("cerebrium") or {}).get("dependencies") or {}).get("pip") if isinstance(data.get("cerebrium"), dict) else None
-    spec = table.get("vllm") if isinstance(table, dict) else None
-    if not isinstance(spec, str) or not spec.strip() or spec.strip() == "latest":
+    spec = _pip_spec(data)
+    if not spec or spec == "latest":
         return None
     found = pins.script_pins(ctx, rel, "pip install " + shlex.quote("vllm" + spec.strip()))
     line = _line_of(lines, ("cerebrium", "dependencies", "pip", "vllm")) or 1

@@ -119,7 +119,8 @@ def scan(ctx: ScanContext, rel: str, doc: yamlio.Document, installed: str | None
             # `{tensor_parallel}` filled from the file's defaults, read as the variables they are; one
             # without a default is unknown, as an unset variable is (tandemn-tuna's Baseten template:
             # `{eager_flag}` is `--enforce-eager` or nothing, filled by str.format before the launch)
-            text = _PLACEHOLDER.sub(lambda m: "${" + m.group(1) + "}", text)
+            # (an argv list's words are joined single-quoted: there the variable is spliced out of the quotes)
+            text = _PLACEHOLDER.sub(lambda m: ("'\"${%s}\"'" if argv else "${%s}") % m.group(1), text)
             known = defaults or None
         image = _rayjob_head_image(doc.data, path) or _doc_image(doc.data)
         tag = image_version(image) if image else None
