@@ -38,6 +38,8 @@ DECLARED = {
     "example_models.yaml": ("releases", "0.6.4", "0.34.0", ["0.15.0", "0.15.1"],
                             "advice only (the newest mapping wins), never a P0; 0.15.x was unpacked from its wheel: no tests/"),
     "kv_cache.yaml": ("releases", "0.4.1", "0.34.0", [], "rows carry a lower bound of 0.8.0 or later"),
+    "lora_moe.yaml": ("releases", "0.11.1", "0.24.0", [],
+                      "only the releases that raise: before 0.11.1 MoE layers got no LoRA, from 0.25.0 the walk finds the mapping"),
     "lora_vocab.yaml": ("releases", "0.3.0", "0.34.0", [], "LoRA exists from 0.3.0; startup_lora_vocab: unknown outside"),
     "model_kernels.yaml": ("releases", "0.20.0", "0.34.0", [],
                            "startup_modelcap: the families start with DeepSeek V4 (0.20.0); before, no row (not judged)"),

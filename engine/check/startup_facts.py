@@ -28,6 +28,7 @@ from vllm_kb.engine.check.startup_draft import draft_facts, forced_v1_refusal, m
 from vllm_kb.engine.check.startup_dtype import dtype_facts
 from vllm_kb.engine.check.startup_kv import kv_facts
 from vllm_kb.engine.check.startup_lengths import length_facts
+from vllm_kb.engine.check.startup_lora_moe import lora_moe_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
 from vllm_kb.engine.check.startup_mamba import mamba_spec_facts
 from vllm_kb.engine.check.startup_mm_chunk import mm_chunk_facts
@@ -119,6 +120,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
         out.update(lora_vocab_facts({**model, "architecture": out.get("arch", model.get("architecture"))},
                                     kb.doc("vllm", "lora_vocab.yaml").data, vllm.get("version") or version,
                                     as_int(engine.get("lora_extra_vocab_size")) or 256))
+        out.update(lora_moe_facts(model, out.get("arch", model.get("architecture")), kb.doc("vllm", "lora_moe.yaml").data,
+                                  vllm.get("version") or version))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
     out.update(spec_tokens_facts(engine, kb.models, vllm.get("version") or version, model))
     out.update(tokenizer_file_facts(model, engine))
