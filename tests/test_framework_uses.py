@@ -167,3 +167,24 @@ def test_openrlhf_0_6_weight_sync_needs_llm_collective_rpc_from_vllm_0_7():
     site = SimpleNamespace(kind="python -m openrlhf.cli.train_ppo_ray", framework="openrlhf", settings={}, framework_keys={})
     (r,) = framework_imports._call_breaks("openrlhf", "0.6.0", "0.6.5", site)
     assert r.raw["after_start"] and "'LLM' object has no attribute 'collective_rpc'" in r.raw["error"] and "needs" not in r.raw
+
+
+def test_xinference_reads_guided_decoding_params_per_request_only_where_its_version_test_is_parsed():
+    # 1.4.1-1.8.0 compare vllm.__version__ >= "0.6.3" as strings: "0.12.0" fails it, no import there
+    assert not compat.vllm_use_rows("xinference", "1.8.0")
+    (row,) = compat.vllm_use_rows("xinference", "1.14.0")
+    (use,) = row["uses"]
+    assert (use["entry"], use["function"], use["when"], use["vllm"]) == ("llm", "VLLMModel.async_generate", "after_start", [">=0.4.1,<0.12.0"])
+
+
+def test_version_tests_beside_an_installed_test_are_read_as_version_tests():
+    body = ast.parse(textwrap.dedent("""\
+        if VLLM_INSTALLED and vllm.__version__ >= "0.6.3":
+            from vllm.a import A
+        if not is_vllm_available():
+            from vllm.b import B
+        else:
+            from vllm.c import C
+        """)).body
+    got = [(ast.unparse(s), g) for s, g in tool._gated(body)]
+    assert got == [("from vllm.a import A", (("vllm.__version__ >= '0.6.3'", True),)), ("from vllm.c import C", ())]

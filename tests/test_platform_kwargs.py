@@ -65,10 +65,12 @@ def test_string_gate_at_request_time_is_p1_not_a_start_failure(tmp_path):
     assert "structured_outputs" in sr.facts["launch"]["host_request_text"]
 
 
-@pytest.mark.parametrize("xinf,vllm,broken", [("1.14.0", "0.12.0", True), ("1.14.0", "0.11.2", False), ("1.15.0", "0.12.0", False)])
+@pytest.mark.parametrize("xinf,vllm,broken", [("1.14.0", "0.12.0", True), ("1.14.0", "0.11.2", False), ("1.15.0", "0.12.0", False),
+                                               ("1.8.0", "0.12.0", False)])
 def test_an_import_every_request_makes_is_p1_where_the_release_removed_it(tmp_path, xinf, vllm, broken):
-    # Xinference 1.4.1-1.14.0 import GuidedDecodingParams per generation request; vLLM 0.12.0 removed it,
-    # 1.15.0 reads it with getattr (xorbitsai/inference#4353): the model loads, every request fails
+    # Xinference 1.8.1-1.14.0 import GuidedDecodingParams per generation request; vLLM 0.12.0 removed it,
+    # 1.15.0 reads it with getattr (xorbitsai/inference#4353): the model loads, every request fails.
+    # 1.4.1-1.8.0 test `vllm.__version__ >= "0.6.3"` as strings, false for "0.12.0": no import there
     sr, l43 = _site(tmp_path, f"xinference=={xinf}\nvllm=={vllm}\n", name="qwen2.5-instruct", size=7)
     assert ("GuidedDecodingParams" in sr.facts["launch"].get("host_request_text", "")) is broken
     if broken:

@@ -84,7 +84,13 @@ SEEDS = {
     "ms-swift": [
         ("rollout", "swift/llm/infer/infer_engine/vllm_engine.py", "VllmEngine.__init__", "launch"),
         ("rollout", "swift/llm/infer/infer_engine/vllm_engine.py", "VllmEngine._add_request", "after_start")],
+    # Xinference's engine for a language model: loaded at `xinference launch`, then every generation request
+    "xinference": [
+        ("llm", "xinference/model/llm/vllm/core.py", "VLLMModel.load", "launch"),
+        ("llm", "xinference/model/llm/vllm/core.py", "VLLMModel.async_generate", "after_start")],
 }
+# packages whose vLLM module no framework copy is searched for (engine/scan/framework_source.ENTRIES)
+HOST_ENTRIES = {"xinference": [("xinference/model/llm/vllm/core.py", "llm")]}
 
 
 # the calls that build vLLM's engine: an import above one of them in the same function runs before any
@@ -183,14 +189,32 @@ def _own_nodes(fn):
                 todo.append(c)
 
 
+def _version_test(test) -> str | None:
+    """The test less its `vLLM is installed` operands (Xinference's `VLLM_INSTALLED and vllm.__version__
+    >= "0.6.3"`): "" when nothing else is left, None when it asks that vLLM be missing (never true here)."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    rest = []
+    for p in parts:
+        text = ast.unparse(p)
+        if AVAILABLE.search(text) or text == "VLLM_INSTALLED":
+            if isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
+                return None
+            continue
+        rest.append(text)
+    return " and ".join(f"({t})" for t in rest) if len(rest) > 1 else "".join(rest)
+
+
 def _gated(body, gates=()):
     """(statement, gates) of each statement in a function body that no try and no other test guards
     (a with/for/while yields its header, then its body); `gates`: the (version test, branch taken) pairs
     around it."""
     for s in body:
         if isinstance(s, ast.If):
-            test = ast.unparse(s.test)
-            if AVAILABLE.search(test):
+            test = _version_test(s.test)
+            if test is None:  # `if not is_vllm_available():` never runs where vLLM is
+                yield from _gated(s.orelse, gates)
+                continue
+            if not test:  # `if is_vllm_available():` / `if VLLM_INSTALLED:` holds wherever vLLM is
                 yield from _gated(s.body, gates)
                 continue
             if gate_holds(test, "0.10.0") is None:  # not a test of the vLLM version alone
@@ -313,12 +337,13 @@ def build(wheels: list[Path], vsrc: Path, only=None) -> dict:
     versions = [str(v) for v in done["vllm_releases"] if (vsrc / str(v) / "vllm").is_dir()]
     rows = []
     for fid, dist in DISTS.items():
-        if only and fid not in only or fid not in ENTRIES:
+        entries = ENTRIES.get(fid) or HOST_ENTRIES.get(fid)
+        if only and fid not in only or not entries:
             continue
         found = {v: w for d in wheels for v, w in final_wheels(d, dist).items()}
         runs: list[tuple[list[str], list[dict]]] = []
         for version in sorted(found, key=vkey):
-            got = uses(fid, read_wheel(found[version]), ENTRIES[fid], vsrc, versions)
+            got = uses(fid, read_wheel(found[version]), entries, vsrc, versions)
             if runs and _sig(runs[-1][1]) == _sig(got):
                 runs[-1][0].append(version)
             else:

@@ -42,6 +42,8 @@ def entry_loaded(fid: str, entry: str, site, fw: str) -> bool:
         return (entry == "trl vllm-serve") == (site.kind == "trl vllm-serve")
     if fid == "verl" and entry == "async":
         return verl_mode(site, fw) == "async"
+    if entry == "llm":  # Xinference's engine for a language model (model/llm/vllm/core.py)
+        return str((getattr(site, "launch", None) or {}).get("model_type", "")).lower() in ("", "llm")
     return entry in ("rollout", "plugin", "kv connector", "backend")
 
 

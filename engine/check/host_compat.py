@@ -48,7 +48,8 @@ def _breaks(host: str, rel: str, vllm: str, site, facts: dict, env_written: bool
     rows = framework_kwargs.breaks(host, rel, vllm, site, facts, cat) if cat is not None else []
     rows += [r for r in compat.problems(host, rel, vllm, "install") if r.kind == "known_break"]
     # the vLLM names its own modules import when they load (vllm_imports.yaml: Triton's vLLM backend)
-    rows += framework_imports.breaks(host, rel, vllm, site)
+    # (what fails only once the model serves is host_request's, not a failed start)
+    rows += [r for r in framework_imports.breaks(host, rel, vllm, site) if not r.raw.get("after_start")]
     rows += [r for r in compat.problems(host, rel, vllm, "feature") if r.kind == "known_break" and _used(r, site)]
     return [r for r in rows if r.effect == "error" and _engine_ok(r, vllm, facts, env_written)]
 
