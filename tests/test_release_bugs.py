@@ -222,3 +222,22 @@ def test_l133_qwen_vl_on_080(tmp_path, launch, visual, p0):
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     r = next(r for r in sr.results if r.check.id == "L133")
     assert (r.status == "recommended" and r.priority == "P0") is p0, (r.status, r.priority, r.reason)
+
+
+_RERANKER = '{"architectures": ["Qwen3ForSequenceClassification"], "classifier_from_token": ["no", "yes"], "is_original_qwen3_reranker": true}'
+
+
+@pytest.mark.parametrize("engine,version,hit", [
+    ({"hf_overrides": _RERANKER, "tensor_parallel_size": 2}, "0.9.2", True),
+    ({"hf_overrides": {"method": "from_2_way_softmax", "architectures": ["Qwen2ForSequenceClassification"]},
+      "tensor_parallel_size": 4}, "0.9.2", True),  # mxbai-rerank-v2's override
+    ({"hf_overrides": _RERANKER, "tensor_parallel_size": 1}, "0.9.2", False),  # one GPU: the copy fits (control of gpustack#2490)
+    ({"hf_overrides": _RERANKER}, "0.9.2", False),
+    ({"hf_overrides": _RERANKER, "tensor_parallel_size": 2}, "0.10.0", False),  # the weight loader shards it
+    ({"tensor_parallel_size": 2}, "0.9.2", False),  # no two-way-softmax head asked for
+])
+def test_two_way_softmax_reranker_under_tp_on_092(engine, version, hit):
+    f = model_bug_facts(None, engine, _table(), version)  # whatever class config.json names, or none known
+    assert (f.get("release_bug") == "seq-cls-2way-softmax-tp") == hit
+    if hit:
+        assert f["release_bug_fixed"] == "0.10.0" and f["release_bug_arch"].endswith("ForSequenceClassification")

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import sys
 from pathlib import Path
 
@@ -135,6 +136,16 @@ MODEL_BUGS = [
      "error": "KeyError: '<img>'",  # the report cuts the key off; IMG_START is "<img>" in qwen.py
      "fix": None,  # the split came with 0.7.3's code
      "reports": ["https://github.com/xorbitsai/inference/issues/2950"]},
+    {"id": "seq-cls-2way-softmax-tp", "arch": "Qwen3ForSequenceClassification",
+     # the original Qwen3-Reranker (and mxbai-rerank-v2) loaded as a classifier through hf_overrides: the score row is
+     # built from two LM-head rows and copied whole into the score weight, which tensor parallelism splits
+     "hf_overrides_any": {"method": "from_2_way_softmax", "is_original_qwen3_reranker": True}, "min_tp": 2,
+     "code": [("vllm/model_executor/models/adapters.py", "load_weights_using_from_2_way_softmax")],
+     "reads": "model.score.weight.data.copy_(weight)",
+     "fixed_by": "weight_loader(param, score_weight)",
+     "error": "The size of tensor a (2048) must match the size of tensor b (4096) at non-singleton dimension 1",  # 8B, TP 2
+     "fix": "https://github.com/vllm-project/vllm/pull/20682",
+     "reports": ["https://github.com/gpustack/gpustack/issues/2490", "https://github.com/vllm-project/vllm/issues/20670"]},
     {"id": "qwen-vl-text-class", "arch": "QWenLMHeadModel", "config_has": "visual",
      # not a bug fixed later: the refusal stays until QWenLMHeadModel leaves vLLM (0.24.0)
      "code": [("vllm/model_executor/models/qwen.py", "QWenLMHeadModel.__init__")],
@@ -153,7 +164,8 @@ def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
         last = max((i for i, p in enumerate(per) if p and p[0] == "affected"), default=None)
         fixed = next((i for i, p in enumerate(per) if p and p[0] == "fixed" and (last is None or i > last)), None)
         rows.append({"id": bug["id"], "arch": bug["arch"], "config_lacks": bug.get("config_lacks"),
-                     "config_has": bug.get("config_has"),
+                     "config_has": bug.get("config_has"), "hf_overrides_any": bug.get("hf_overrides_any"),
+                     "min_tp": bug.get("min_tp"),
                      "affected": spans([p is not None and p[0] == "affected" for p in per], releases),
                      "fixed": releases[fixed] if fixed is not None else None,
                      "evidence": [{"release": releases[i], "file": per[i][1], "line": per[i][2]}  # type: ignore[index]
@@ -298,7 +310,8 @@ def dump(t: dict) -> str:
             out.append(f"      {_q(rel)}: {{{', '.join(f'{_q(c)}: [{chr(44).join(str(n) for n in ns)}]' for c, ns in caps.items())}}}")
         out += _row_tail(b)
     out += [MODEL_MARK + " a model class (`arch`) that fails on every launch in the affected releases; fixed:",
-            "# the first scanned release whose code has the fix; config_lacks / config_has: only where config.json lacks / has that key.",
+            "# the first scanned release whose code has the fix; config_lacks / config_has: only where config.json lacks / has that key;",
+            "# hf_overrides_any: only where hf_overrides sets one of these (the class vLLM builds is then the override's), min_tp: from that TP.",
             "model_bugs:"]
     for b in t["model_bugs"]:
         out.append(f"  - id: {b['id']}")
@@ -307,6 +320,10 @@ def dump(t: dict) -> str:
             out.append(f"    config_lacks: {b['config_lacks']}")
         if b.get("config_has"):
             out.append(f"    config_has: {b['config_has']}")
+        if b.get("hf_overrides_any"):
+            out.append("    hf_overrides_any: {" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in b["hf_overrides_any"].items()) + "}")
+        if b.get("min_tp"):
+            out.append(f"    min_tp: {b['min_tp']}")
         out.append(f"    affected: {sp(b['affected'])}")
         out.append(f"    fixed: {_q(b['fixed'])}")
         out += _row_tail(b)

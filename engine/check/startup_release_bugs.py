@@ -80,9 +80,15 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
     vision model (Qwen-VL: `visual` in config.json, or a catalog Qwen-VL name) launched without
     hf_overrides naming another class; it has no fixed release (`release_bug_fixed` absent)."""
     v = try_parse(version) if version else None
+    if v is not None:
+        for bug in (table or {}).get("model_bugs") or []:
+            if bug.get("hf_overrides_any") and (got := _override_bug(bug, engine, v)) is not None:
+                return got
     if v is None or not isinstance(arch, str) or not arch or engine.get("model_impl") == "transformers":
         return {}  # --model-impl transformers builds the Transformers backend's class, not the broken one
     for bug in (table or {}).get("model_bugs") or []:
+        if bug.get("hf_overrides_any"):
+            continue  # read above, whatever the architecture
         if bug.get("config_lacks") == "visual" and (model or {}).get("multimodal") is not False:
             continue
         if bug.get("config_has") == "visual":
@@ -100,6 +106,24 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
                     **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
                     **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
     return {}
+
+
+def _override_bug(bug: dict, engine: dict, v) -> dict[str, Any] | None:
+    """A row that holds where hf_overrides sets one of its keys (the loader the override selects, whatever
+    config.json's class): the facts, or None. The class named is the override's `architectures`, else the row's."""
+    over = json_arg(engine.get("hf_overrides"))
+    if not isinstance(over, dict) or not any(over.get(k) == val for k, val in bug["hf_overrides_any"].items()):
+        return None
+    tp = engine.get("tensor_parallel_size")
+    if bug.get("min_tp") and (not isinstance(tp, int) or isinstance(tp, bool) or tp < bug["min_tp"]):
+        return None
+    if not bug.get("fixed") or not _affected(bug["affected"], v):
+        return None
+    archs = over.get("architectures")
+    arch = archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else bug["arch"]
+    return {"release_bug": bug["id"], "release_bug_arch": arch, "release_bug_fixed": bug["fixed"],
+            **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
+            **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
 
 
 def runtime_bug_facts(engine: dict, env: dict, gpu: dict, table: dict, version: str | None) -> dict[str, Any]:
