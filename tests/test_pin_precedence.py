@@ -126,3 +126,35 @@ def test_the_extra_an_install_names_decides_where_extras_disagree(write_project)
 def test_without_a_named_extra_every_extra_is_read(write_project):
     c = _choice(write_project, {"pyproject.toml": _EXTRAS})
     assert c.version == "0.8.5"  # the exact pin, as before: no install says which extra runs
+
+
+def test_a_bare_framework_pin_never_outranks_one_that_names_a_release(write_project):
+    # requirements.txt lists `transformers` bare, pyproject.toml pins it: one install, the pin decides (as for vLLM)
+    sc = scan_project(write_project({"requirements.txt": "vllm==0.11.0\ntransformers\n",
+                                     "pyproject.toml": '[project]\nname="x"\ndependencies=["transformers==4.57.1"]\n',
+                                     "serve.sh": SERVE}))
+    assert sc.ctx.framework_pin("serve.sh", "transformers").exact == "4.57.1"
+    # where the pins name releases, the file that also pins vLLM still decides (DB-Opt-R1's requirements-eval.txt)
+    sc = scan_project(write_project({"requirements.txt": "vllm==0.11.0\ntransformers>=4.55.2,<5\n",
+                                     "pyproject.toml": '[project]\nname="x"\ndependencies=["transformers==5.5.4"]\n',
+                                     "serve.sh": SERVE}))
+    assert sc.ctx.framework_pin("serve.sh", "transformers").spec == ">=4.55.2,<5"
+
+
+def test_a_compose_build_arg_sets_the_dockerfiles_arg(write_project):
+    # `ARG VLLM_VERSION` with no default: the compose file that builds the image gives its value
+    files = {"Dockerfile": "FROM python:3.11\nARG VLLM_VERSION\nRUN pip install vllm==${VLLM_VERSION}\n",
+             "docker-compose.yml": "services:\n  a:\n    build:\n      context: .\n      args:\n        VLLM_VERSION: 0.8.5\n"}
+    c = _choice(write_project, files)
+    assert c.version == "0.8.5" and c.basis == "pin"
+    # two services that build it with different values: neither (the pin stays unreadable)
+    files["docker-compose.yml"] += "  b:\n    build:\n      context: .\n      args:\n        VLLM_VERSION: 0.9.2\n"
+    assert _choice(write_project, files).basis == "unreadable"
+
+
+def test_a_launch_runs_the_requirements_file_its_script_installs(write_project):
+    # `pip install -r envs/serve.txt` before `vllm serve`: that file's vLLM, though no pin file is named like it
+    rep = audit(write_project({"envs/serve.txt": "vllm==0.8.5\n", "serve.sh": "pip install -r envs/serve.txt\n" + SERVE.split("\n", 1)[1]}),
+                gpu="H100-80GB x8")
+    sr, p0 = _p0(rep)
+    assert str(sr.version.version) == "0.8.5" and not p0

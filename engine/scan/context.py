@@ -76,6 +76,7 @@ class ScanContext:
     versions_by_dir: dict[str, str] = field(default_factory=dict)  # "" is the root
     skipped: list[Skipped] = field(default_factory=list)
     framework_pins: dict = field(default_factory=dict)  # (folder, package) → best Pin
+    build_args: dict = field(default_factory=dict)  # Dockerfile → {ARG: value} a compose build gives it (scan/build_args.py)
     # package → Pin installed with the vLLM pin the default release comes from, where that pin is in
     # a folder (docker/Dockerfile): it holds for every file that runs the default release
     default_mates: dict = field(default_factory=dict)

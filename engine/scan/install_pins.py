@@ -11,7 +11,7 @@ from vllm_kb.engine.scan.images import framework_image_pins
 from vllm_kb.engine.scan.requirement import Pin, from_requirement
 
 
-def dockerfile_pins(rel: str, text: str) -> list[Pin]:
+def dockerfile_pins(rel: str, text: str, given: dict[str, str] | None = None) -> list[Pin]:
     """Requirements named on `RUN … pip install …` lines (continuations joined), up to the end of
     that shell command; options and their values skipped. The environment image a project's
     scripts run in pins the folder; an image whose ENTRYPOINT/CMD starts vLLM keeps its vllm pin
@@ -21,7 +21,8 @@ def dockerfile_pins(rel: str, text: str) -> list[Pin]:
     # an image that starts vLLM itself: its vllm pin is that site's own (Site.installed), not the folder's
     serves = re.search(r"^\s*(?:ENTRYPOINT|CMD)\b.*vllm", text, re.I | re.M) is not None
     out += framework_image_pins(rel, lines, serves, Pin)
-    known = literal_vars(text) if "$" in text else {}
+    # a compose file's `build: args:` replace the ARG defaults (engine/scan/build_args.py)
+    known = {**literal_vars(text), **(given or {})} if "$" in text else {}
     for start, _, logical, words in pip_lines.pip_commands(text):
         for w in pip_lines.requirement_words(words):
             word = expand(w, known) if "$" in w else w  # `vllm==${VLLM_VERSION}` after `ARG VLLM_VERSION=0.6.3`

@@ -22,7 +22,7 @@ from vllm_kb.engine.kb.tomlread import toml
 
 # read through this module by the rest of the scan and the checks
 __all__ = ["HOST_PACKAGES", "PACKAGES", "RANK", "Pin", "VersionChoice", "choose", "dockerfile_pins", "from_requirement",
-           "installed_range", "is_dockerfile", "is_pin_file", "package_name", "pins_above", "poetry_spec", "repository_root", "scan",
+           "installed_range", "is_bare", "is_dockerfile", "is_pin_file", "is_readable", "package_name", "pins_above", "poetry_spec", "repository_root", "scan",
            "script_pins", "site_install"]
 
 
@@ -59,7 +59,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
         return []
     name = PurePosixPath(rel).name.lower()
     if is_dockerfile(rel) or name.endswith(".ipynb"):  # a notebook as its pip lines (notebook_json.pip_lines)
-        return dockerfile_pins(rel, text)
+        return dockerfile_pins(rel, text, ctx.build_args.get(rel))
     try:
         if name == "pyproject.toml" or _variant_pyproject(name):
             return _pyproject(rel, text)
@@ -246,12 +246,12 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
     # somewhere, not where: it never outranks a readable pin of the folder (DB-Opt-R1's install script over its
     # requirements file's vllm==0.11.0), and is chosen over a bare name only
     last = len({p.exact for p in pins if p.last_install and p.exact}) == 1
-    best = sorted(pins, key=lambda p: (not (last and p.last_install and p.exact), _bare(p), not _readable(p), RANK.get(p.kind, 9),
+    best = sorted(pins, key=lambda p: (not (last and p.last_install and p.exact), is_bare(p), not is_readable(p), RANK.get(p.kind, 9),
                                        p.exact is None, not p.spec.strip(), p.file, p.line))[0]
     if last and best.last_install and (rest := [p for p in pins if not p.last_install and p.spec.strip()]):
         o = sorted(rest, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, p.file, p.line))[0]
         best.replaces = (f"{o.file}:{o.line}", o.text)  # what the report says it stands over
-    bare = tuple(f"{p.file}:{p.line}" for p in pins if p is not best and _bare(p) and not _bare(best))
+    bare = tuple(f"{p.file}:{p.line}" for p in pins if p is not best and is_bare(p) and not is_bare(best))
     if best.source:  # built from vLLM's sources: the release is known only from a development version
         span = source_pins.span_of(best.exact, known) if best.source == "dev" else None
         return VersionChoice(source_pins.release_of(best.exact, known, newest), False, source_pins.BASIS, best,
@@ -275,11 +275,11 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
                          bare_beside=bare)
 
 
-def _bare(p: Pin) -> bool:
+def is_bare(p: Pin) -> bool:
     return not p.spec.strip() and not p.exact and not p.source
 
 
-def _readable(p: Pin) -> bool:
+def is_readable(p: Pin) -> bool:
     """An exact pin, a source build, or a specifier packaging reads (a bare name reads as no bound)."""
     if p.exact or p.source or not p.spec.strip():
         return True

@@ -15,7 +15,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import ansible_pins, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, text_commands, toml_commands, yaml_python
+from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, text_commands, toml_commands, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -88,6 +88,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
 
     all_pins: list[pins_mod.Pin] = []
     plugins: set[str] = set()
+    ctx.build_args = build_args.values(ctx, files)  # `build: args: {VLLM_VERSION: …}` for a Dockerfile's ARG
     for rel in files:
         if pins_mod.is_pin_file(rel) or pins_mod.is_dockerfile(rel) or notebooks.is_notebook(rel):
             text = ctx.read(rel)
@@ -153,8 +154,10 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     kept = {id(p) for p in deciding}
     # of a folder's files, one that also pins vLLM is the install its launches run (DB-Opt-R1: requirements-eval.txt's
     # vllm==0.11.0 with transformers>=4.55.2,<5, not requirements-trl.txt's transformers==5.5.4 for TRL alone)
-    ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins + hosts, key=lambda p: (p.file_vllm is None, pins_mod.RANK.get(p.kind, 9),
-                                                                                                    p.exact is None)) [::-1]
+    # a bare name or an unreadable specifier never outranks a pin that names a release (as for vLLM: pins.choose)
+    ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins + hosts, key=lambda p: (
+                              pins_mod.is_bare(p), not pins_mod.is_readable(p), p.file_vllm is None, pins_mod.RANK.get(p.kind, 9),
+                              p.exact is None)) [::-1]
                           if p.package != "vllm" and id(p) in kept}
     ctx.source_built = frozenset(f for f, ps in by_folder.items() if any(p.source for p in ps))
     ctx.vendored = vendored.gates(ctx.files, ctx.read)  # framework copies in the tree: the gate that runs

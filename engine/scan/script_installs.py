@@ -4,8 +4,9 @@ A setup-and-serve script often installs the project (`pip install -e .`, whose s
 one release) and then `pip install vllm==X` before `vllm serve`: the environment the launch
 starts in holds X, whatever the folder's pin files say. The same holds for an install script the
 launch script runs first (`bash setup.sh`, `source install.sh`, `. ./env.sh`). The path is read
-in file order up to the launch's line: the script's own `pip install` lines, and at the line
-that runs another script, that script's lines. The last bounded vLLM requirement on it wins
+in file order up to the launch's line: the script's own `pip install` lines (a `pip install -r
+FILE` as FILE's vLLM pin where FILE names a release), and at the line that runs another script,
+that script's lines. The last bounded vLLM requirement on it wins
 (pins.site_install). A later install of the project itself or of a requirements file that names
 vllm (`pip install -e .` over a setup.py that pins it) would move vLLM again: then nothing is
 said here and the folder's pin stands, as before. Branches are not told apart: a path whose
@@ -72,7 +73,10 @@ def _steps(ctx, rel: str, text: str, line: int, depth: int) -> list[tuple[str, o
     lines = text.splitlines()
     events: list[tuple[int, int, list[tuple[str, object]]]] = []
     events += [(p.line, 1, [("pin", p)]) for p in script_pins(ctx, rel, text) if p.line < line]
-    events += [(n, 2, [("moved", None)]) for n in _project_installs(ctx, rel, text) if n < line]
+    for n, ref in _project_installs(ctx, rel, text, with_refs=True):
+        if n < line:  # `pip install -r FILE`: FILE's own vLLM pin where it names a release, else vLLM may have moved
+            got = _file_pin(ctx, rel, ref)
+            events.append((n, 2, [("pin", got) if got is not None else ("moved", None)]))
     envs = None
     for n, ln in enumerate(lines[:max(0, min(line - 1, len(lines)))], 1):
         if (m := conda_envs.ACTIVATE.match(ln)) is not None:
@@ -91,9 +95,23 @@ def _steps(ctx, rel: str, text: str, line: int, depth: int) -> list[tuple[str, o
     return out
 
 
-def _project_installs(ctx, rel: str, text: str) -> list[int]:
-    """Lines of `pip install -e .`, `pip install .`, `pip install -r FILE` whose target pins vllm."""
-    out = []
+def _file_pin(ctx, rel: str, ref: str | None) -> Pin | None:
+    """The vLLM pin a requirements file `ref` (installed with -r) names a release with; None for a
+    project folder, a file that names vllm bare or unreadably, or one not in the project."""
+    if not ref or not ref.endswith((".txt", ".in")) or "$" in ref:
+        return None
+    from vllm_kb.engine.scan.pins import requirements_pins
+
+    got = ctx.resolve_ref(rel, ref)
+    text = ctx.read(got) if got else None
+    found = [p for p in requirements_pins(got, text) if _names_release(p)] if got and text else []
+    return found[-1] if found else None
+
+
+def _project_installs(ctx, rel: str, text: str, with_refs: bool = False) -> list:
+    """Lines of `pip install -e .`, `pip install .`, `pip install -r FILE` whose target pins vllm
+    (with `with_refs`: (line, the target as written))."""
+    out: list = []
     for start, _, _, words in pip_lines.pip_commands(pip_lines.as_run(text)):
         for k, w in enumerate(words):
             opt, eq, val = w.partition("=")
@@ -103,7 +121,7 @@ def _project_installs(ctx, rel: str, text: str) -> list[int]:
             elif not w.startswith("-") and (w in (".", "./") or w.startswith(("./", "../", "/")) or w.startswith(".[")):
                 ref = w
             if ref and _names_vllm(ctx, rel, ref.split("[", 1)[0] or "."):
-                out.append(start)
+                out.append((start, ref) if with_refs else start)
                 break
     return out
 
