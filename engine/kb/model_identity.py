@@ -12,7 +12,9 @@ checkpoint name says the weights are not quantized.
   so they are dropped — unknown, never the backbone's.
 - `unquantized_checkpoints` (models.yaml) and the catalog's config.json sources: a path whose last
   component is exactly such a repository's name holds unquantized weights (`exact`); a name of a
-  catalogued family with no quantization marker probably does (`family`)."""
+  catalogued family with no quantization marker probably does (`family`).
+- `foreign`: a checkpoint's config.json that names a class the name's family never has is another
+  model in a folder whose name contains a catalog name: the name's catalog facts do not apply."""
 from __future__ import annotations
 
 import re
@@ -167,3 +169,26 @@ def inferred(facts: dict, rest: str, name: str = "") -> None:
     facts["dims_from"] = base
     if facts.get("max_context"):
         facts["max_context_family"] = True
+
+
+def foreign(fam: dict, config: dict) -> bool:
+    """Whether a checkpoint's config.json names a model class the family (and its sizes) never
+    has: neither its first architecture nor its model_type (a multimodal wrapper's, or its text
+    model's) is one the catalog lists for the family. A family that lists neither is never foreign."""
+    entries = [fam, *fam.get("sizes", [])]
+    archs = {e["architecture"] for e in entries if e.get("architecture")}
+    types = {e["model_type"] for e in entries if e.get("model_type")}
+    if not archs and not types:
+        return False
+    said_archs, said_types = set(), set()
+    for c in (config, config.get("text_config"), config.get("llm_config")):
+        if not isinstance(c, dict):
+            continue
+        a = c.get("architectures")
+        if isinstance(a, list) and a and isinstance(a[0], str):
+            said_archs.add(a[0])
+        if isinstance(c.get("model_type"), str):
+            said_types.add(c["model_type"])
+    if not said_archs and not said_types:
+        return False  # a config that names no class: the name is all there is to go on
+    return not (said_archs & archs or said_types & types)

@@ -91,6 +91,10 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
         return {**facts, "toy": True, **{k: False for k in FLAGS}}
     arch: dict[str, Any] = {}
     fam = family_of(short, families)
+    if fam and config and model_identity.foreign(fam, config):
+        # a local folder whose name contains a catalog name (DeepSeek-R1-32B-FULL holding a Qwen2
+        # config, vllm#15457): vLLM loads the class its config.json names, so the name's family says nothing
+        fam = None
     if fam:
         spans = _apply_family(facts, arch, fam, short, families)
         catalog_model_max_length(facts, arch, version)
@@ -288,6 +292,11 @@ def _apply_config(facts: dict, arch: dict, config: dict, tokenizer: dict | None,
         return
     vision = vision_from_config(config)
     facts.update({k: v for k, v in vision.items() if k != "vision_params_b"})
+    if any(arch.get(k) not in (None, dims.get(k)) for k in ("num_hidden_layers", "hidden_size") if dims.get(k)):
+        # the catalog's size entry is another model's shape (a folder named -72B holding a 7B):
+        # count the parameters of the dims the checkpoint has
+        facts.pop("params_b", None)
+        facts.pop("active_params_b", None)
     arch.update(dims)
     facts.pop("dims_family", None)
     facts["arch_source"] = "config.json"

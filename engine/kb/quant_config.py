@@ -70,6 +70,12 @@ def config_quant_facts(facts: dict, config: dict) -> None:
     elif quant is None:
         facts["quantized"] = False
         facts["quant_source"] = "config"
+        for key in _CATALOG_QUANT:  # the catalog's upload was quantized; this checkpoint is not
+            facts.pop(key, None)
+
+
+# what a catalog entry (or a name) says of a quantized upload, void for a checkpoint without quantization_config
+_CATALOG_QUANT = ("quant_method", "quant_scheme", "quant_block", "quant_group_size", "quant_kv_cache", "quant_unquantized")
 
 
 def _skip_modules(quant: dict) -> list[str]:
