@@ -38,7 +38,7 @@ import vllm_error_texts as vet  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "startup-raises.md"
 DATA = ROOT / "tests" / "data" / "startup_raises.json"
-SPREAD = ["0.6.6", "0.8.5", "0.10.2", "0.11.0", "0.13.0", "0.17.1", "0.20.0", "0.25.0", "0.30.0", "0.34.0"]
+SPREAD = ["0.6.6", "0.8.5", "0.10.1.1", "0.10.2", "0.11.0", "0.13.0", "0.17.1", "0.20.0", "0.25.0", "0.30.0", "0.34.0"]
 EXCEPTIONS = {"ValueError", "TypeError", "NotImplementedError", "AssertionError"}
 # the functions that run while configs are built (a config's other methods run later, per request)
 CONFIG_FUNCS = re.compile(r"^(__post_init__|__init__|_?verify\w*|_?validate\w*|_?check\w*|try_verify\w*"
