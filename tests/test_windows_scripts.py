@@ -85,3 +85,27 @@ def test_a_python_file_a_linux_script_runs_too_is_not_marked(scanned):
     (s,) = scanned({"run.bat": "python app.py\n", "run.sh": "#!/bin/bash\npython app.py\n",
                     "app.py": 'from vllm import LLM\nllm = LLM(model="org/m")\n'})
     assert "windows_shell" not in s.launch
+
+
+# https://github.com/hiyouga/LlamaFactory/issues/5767 — `llamafactory-cli chat .\infer_vllm.yaml` from
+# PowerShell with vLLM 0.6.0: the Windows build has no vllm._C, and the engine stops at its first kernel
+def test_a_framework_config_named_with_backslashes_is_a_native_windows_p0(cli, write_project):
+    import json
+
+    root = write_project({"run_chat.ps1": "Set-Location C:\\dev\\LLaMA-Factory\nllamafactory-cli chat .\\infer_vllm.yaml\n",
+                          "infer_vllm.yaml": "model_name_or_path: Qwen/Qwen2.5-1.5B-Instruct\ntemplate: qwen\ninfer_backend: vllm\n",
+                          "requirements.txt": "llamafactory==0.9.0\nvllm==0.6.0\n"})
+    code, out, _ = cli("audit", str(root), "--format", "json", "--gpu", "RTX-4070")
+    (site,) = json.loads(out)["sites"]
+    assert site["file"] == "run_chat.ps1"
+    (l28,) = [c for c in site["checks"] if c["id"] == "L28"]
+    assert (l28["status"], l28["priority"]) == ("recommended", "P0")
+
+
+def test_relative_backslash_paths_only(scanned):
+    from vllm_kb.engine.scan.windows_scripts import _relative_slashes
+    from vllm_kb.engine.scan.windows_shell import Stmt, word
+
+    st = Stmt([word(r, r, 1) for r in (".\\a.yaml", "cfg\\b.yml", "C:\\models\\m", "\\\\srv\\share\\c.yaml", "x\\y")], 1, 1)
+    _relative_slashes(st)
+    assert [w.value for w in st.words] == ["./a.yaml", "cfg/b.yml", "C:\\models\\m", "\\\\srv\\share\\c.yaml", "x\\y"]

@@ -57,6 +57,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     out: dict[str, Site] = {}
     cmds, _env, shell = commands(rel, text)
     for stmt in cmds:
+        _relative_slashes(stmt)
         env = stmt.env or Env()
         settings = {env.names[k]: Setting(env.names[k], v, v is not None, rel, env.lines[k], env.names[k], env.raws[k], "cli")
                     for k, v in env.values.items()}
@@ -68,6 +69,20 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
                 site.launch["windows_shell"] = f"{rel}:{stmt.line} ({shell})"
             out[site.id] = site
     return list(out.values())
+
+
+def _relative_slashes(stmt: Stmt) -> None:
+    """A relative path written with Windows separators (`.\\infer_vllm.yaml`, `configs\\serve.yaml`) as the
+    project's own path: Windows takes `/` as well, and the scanners find the file a command names by it
+    (LlamaFactory#5767's `llamafactory-cli chat .\\infer_vllm.yaml`). A drive-letter or UNC path stays."""
+    for w in stmt.words:
+        v = w.value
+        if v and "\\" in v and not v.startswith("\\\\") and not (len(v) > 1 and v[1] == ":") \
+                and (v.startswith((".\\", "..\\")) or v.lower().endswith(_RELATIVE_FILES)):
+            w.value = w.text = v.replace("\\", "/")
+
+
+_RELATIVE_FILES = (".yaml", ".yml", ".json", ".py", ".toml", ".jinja")
 
 
 def _docker(ctx: ScanContext, rel: str, stmt: Stmt, settings: dict, known: dict) -> Candidate | None:
