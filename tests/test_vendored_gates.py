@@ -196,7 +196,7 @@ def test_early_openrlhf_checkout_passes_no_max_model_len(tmp_path, release, max_
 
 def test_fork_dispatch_compares_the_version_string_so_a_post_release_fails_it(tmp_path):
     # verl #245: `package_version == "0.6.3"` is a string test; 0.6.3.post1 takes the `else` and raises
-    assert vendored._version_test(__import__("ast").parse('package_version == "0.6.3"').body[0].value) == ">=0.6.3,<0.6.3.post1"
+    assert vendored._version_test(__import__("ast").parse('package_version == "0.6.3"').body[0].value) == [">=0.6.3,<0.6.3.post1"]
     r = _l43(tmp_path, {**_fork(setup=False), "requirements.txt": "vllm==0.6.3.post1\n"})
     assert r.priority == "P0"
     assert "vllm version 0.6.3.post1 not supported" in r.reason_text("en")
@@ -210,3 +210,87 @@ def test_released_verl_dispatch_speaks_before_the_arguments_its_rollout_passes(t
     text = r.reason_text("en")
     assert "vllm version 0.6.3.post1 not supported" in text
     assert text.index("not supported") < text.find("enable_sleep_mode") or "enable_sleep_mode" not in text
+
+
+# verl's dispatch shapes across its releases (written here in short; the chain and the final refusal as each
+# release has them): every branch is read, and a chain with a test not read makes no claim (eval68 cogrpo_verl)
+_V04 = """\
+    package_version = get_version("vllm")
+    if package_version is None:
+        if not is_sglang_available():
+            raise ValueError(f"vllm version {package_version} not supported and SGLang also not Found")
+    elif package_version == "0.5.4":
+        from .vllm_v_0_5_4.llm import LLM
+    elif package_version == "0.6.3" or package_version.startswith("0.6.3"):
+        from .vllm_v_0_6_3.llm import LLM
+    elif vs.parse(package_version) >= vs.parse("0.7.0"):
+        from vllm import LLM
+    else:
+        if not is_sglang_available():
+            raise ValueError(f"vllm version {package_version} not supported and SGLang also not Found")
+    """
+_V03 = """\
+    package_version = get_version("vllm")
+    if package_version == '0.5.4':
+        from .vllm_v_0_5_4.llm import LLM
+    elif package_version == '0.6.3':
+        from .vllm_v_0_6_3.llm import LLM
+    elif package_version == '0.6.3+rocm624':
+        from .vllm_v_0_6_3.llm import LLM
+    elif vs.parse(package_version) >= vs.parse('0.7.0'):
+        from vllm import LLM
+    else:
+        if not is_sglang_available():
+            raise ValueError(f"vllm version {package_version} not supported and SGLang also not Found")
+    """
+_V06 = """\
+    package_version = get_version("vllm")
+    if package_version is None:
+        raise ValueError("vllm version None not supported")
+    elif is_npu_available:
+        from vllm import LLM
+    elif vs.parse(package_version) >= vs.parse("0.7.0"):
+        if vs.parse(package_version) >= vs.parse("0.8.5"):
+            VLLM_SLEEP_LEVEL = 2
+    else:
+        if vs.parse(package_version) in [vs.parse("0.5.4"), vs.parse("0.6.3")]:
+            raise ValueError(f"vLLM version {package_version} support has been removed.")
+        if not is_sglang_available():
+            raise ValueError(f"vllm version {package_version} not supported and SGLang also not Found")
+    """
+_UNREAD = """\
+    package_version = get_version("vllm")
+    if package_version == "0.5.4":
+        from .vllm_v_0_5_4.llm import LLM
+    elif _supported(package_version):
+        from vllm import LLM
+    else:
+        raise ValueError(f"vllm version {package_version} not supported")
+    """
+
+
+@pytest.mark.parametrize("text,refused,taken", [
+    (_V04, ["0.6.4", "0.6.6.post1"], ["0.5.4", "0.6.3", "0.6.3.post1", "0.7.3", "0.8.5", "0.10.1.1"]),
+    (_V03, ["0.6.4", "0.6.3.post1"], ["0.5.4", "0.6.3", "0.6.3+rocm624", "0.7.0", "0.10.1.1"]),
+    (_V06, ["0.5.4", "0.6.3", "0.6.6"], ["0.7.0", "0.8.5", "0.12.0"]),
+    (_V06.replace('"0.7.0"', '"0.18.0"'), ["0.10.1.1", "0.17.1"], ["0.18.0"]),
+])
+def test_verl_dispatch_every_branch_is_read(text, refused, taken):
+    (g,) = vendored.gates(["verl/third_party/vllm/__init__.py"], lambda rel: textwrap.dedent(text))
+    assert [v for v in refused + taken if not g.allows(v)] == refused
+    assert "not supported" in g.text
+
+
+def test_verl_dispatch_with_a_test_not_read_makes_no_claim():
+    assert vendored.gates(["verl/third_party/vllm/__init__.py"], lambda rel: textwrap.dedent(_UNREAD)) == []
+
+
+def test_verl_04_copy_takes_vllm_0_10(tmp_path):
+    # cogrpo_verl (https://github.com/liushz/cogrpo_verl): a verl 0.4.0.dev copy with vllm==0.10.1.1 pinned
+    # was told to go down to vllm==0.5.4, its dispatch's first branch
+    files = {"verl/third_party/vllm/__init__.py": _V04, "verl/version/version": "0.4.0.dev\n", "scripts/train.sh": VERL_RUN,
+             "setup.py": 'from setuptools import setup\n\nsetup(name="verl", install_requires=["vllm==0.10.1.1"])\n'}
+    r = _l43(tmp_path, files)
+    assert r.priority != "P0" and "0.5.4" not in r.reason_text("en")
+    files["setup.py"] = files["setup.py"].replace("0.10.1.1", "0.6.4")
+    assert _l43(tmp_path, files).priority == "P0"

@@ -98,43 +98,95 @@ def for_site(found: Sequence[_C], site_file: str, fid: str) -> _C | None:
 
 
 def _verl(rel: str, text: str):
-    """The if/elif chain on the installed release whose final `else` raises "… not supported"."""
+    """The if/elif chain on the installed release whose final `else` raises "… not supported".
+    Every branch is read (`==`, `.startswith`, `or`, `>=`/`<`, `in [...]`); a branch on a missing
+    vLLM (`package_version is None`) or on Ascend (`is_npu_available`) is passed over on a GPU. A
+    chain with a test that cannot be read makes no claim: honouring only the branches read called
+    every vLLM but 0.5.4 unsupported under verl 0.4.x's `elif … or package_version.startswith("0.6.3")`
+    (cogrpo_verl, eval68)."""
     tree = _parse(text)
     if tree is None:
         return None
+    inner = {id(n.orelse[0]) for n in ast.walk(tree) if isinstance(n, ast.If) and len(n.orelse) == 1}
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.If) and _version_test(node.test)):
+        if not isinstance(node, ast.If) or id(node) in inner:
             continue
         alts: list[str] = []
-        branch: ast.stmt | None = node
-        while isinstance(branch, ast.If) and _version_test(branch.test):
-            alts.append(_version_test(branch.test))
-            rest = branch.orelse
-            branch = rest[0] if len(rest) == 1 else None
-            if branch is None:
-                final = rest
+        read = True
+        branch: ast.If | None = node
+        final: list[ast.stmt] = []
+        while branch is not None:
+            test = _branch_test(branch.test)
+            if test is None:
+                # `else: if not is_sglang_available(): raise …` (verl 0.3–0.4, 0.9) is the refusal itself
+                final = [branch] if alts and _refuses(text, branch.body) else []
+                read = bool(final)
                 break
-        else:
-            final = [branch] if branch is not None else []
-        raises = [r for stmt in final for r in ast.walk(stmt) if isinstance(r, ast.Raise)
-                  and "not supported" in (ast.get_source_segment(text, r) or "")]
+            if test and any(isinstance(s, ast.Raise) for s in branch.body):
+                read = False  # a range refused before the else: not the shape read here
+                break
+            alts += test
+            rest = branch.orelse
+            branch = rest[0] if len(rest) == 1 and isinstance(rest[0], ast.If) else None
+            final = [] if branch is not None else rest
+        if not alts:
+            continue
+        if not read:
+            return None
+        raises = _refuses(text, final)
         if raises:
             return raises[0].lineno, alts, _words(raises[0]) or "vllm version {vllm} not supported", ""
     return None
 
 
-def _version_test(test) -> str:
-    """`package_version == '0.6.3'` → ">=0.6.3,<0.6.3.post1" (the string test refuses 0.6.3.post1, which a
+def _refuses(text: str, stmts: list) -> list:
+    return [r for stmt in stmts for r in ast.walk(stmt) if isinstance(r, ast.Raise)
+            and "not supported" in (ast.get_source_segment(text, r) or "")]
+
+
+def _branch_test(test) -> list[str] | None:
+    """The specifiers under which a branch is taken; [] for a branch never taken on an installed
+    GPU vLLM (`package_version is None`, `is_npu_available`); None for a test not read."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_version(test.left) \
+            and isinstance(test.ops[0], ast.Is) and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+        return []
+    if isinstance(test, (ast.Name, ast.Call)) and _callee(test) == "is_npu_available":
+        return []
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        parts = [_branch_test(v) for v in test.values]
+        return None if any(p is None for p in parts) else [s for p in parts for s in p]
+    one = _version_test(test)
+    return one or None
+
+
+def _callee(node) -> str:
+    node = node.func if isinstance(node, ast.Call) else node
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def _version_test(test) -> list[str]:
+    """`package_version == '0.6.3'` → [">=0.6.3,<0.6.3.post1"] (the string test refuses 0.6.3.post1, which a
     plain "==0.6.3" here would take: verl #245); `vs.parse(package_version) >= vs.parse('0.7.0')`
-    → ">=0.7.0" (a local label dropped: a range takes none); "" for any other test."""
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_version(test.left):
-        v = _literal_version(test.comparators[0])
-        op = {ast.Eq: "==", ast.GtE: ">=", ast.Gt: ">"}.get(type(test.ops[0]))
-        if v and op == "==":
-            return f">={v},<{v}.post1" if re.fullmatch(r"\d+(?:\.\d+)+", v) else "==" + v
-        if v and op:
-            return op + v.split("+")[0]
-    return ""
+    → [">=0.7.0"] (a local label dropped: a range takes none); `package_version.startswith('0.6.3')`
+    → ["==0.6.3.*"]; `… in [vs.parse('0.5.4'), vs.parse('0.6.3')]` → one each; [] for any other test."""
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "startswith" \
+            and _is_version(test.func.value) and len(test.args) == 1:
+        v = _literal_version(test.args[0])
+        return [f"=={v.rstrip('.')}.*"] if v and re.fullmatch(r"\d+(?:\.\d+)*\.?", v) else []
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_version(test.left)):
+        return []
+    if isinstance(test.ops[0], ast.In) and isinstance(test.comparators[0], (ast.List, ast.Tuple, ast.Set)):
+        vs = [_literal_version(e) for e in test.comparators[0].elts]
+        return [] if not vs or None in vs else [s for v in vs for s in _version_test(
+            ast.Compare(ast.Name("package_version"), [ast.Eq()], [ast.Constant(v)]))]
+    v = _literal_version(test.comparators[0])
+    op = {ast.Eq: "==", ast.GtE: ">=", ast.Gt: ">", ast.Lt: "<", ast.LtE: "<=", ast.NotEq: "!="}.get(type(test.ops[0]))
+    if v and op == "==":
+        plain = v.split("+")[0]  # `== "0.6.3+rocm624"`: that local build alone
+        return [f">={v},<{plain}.post1" if re.fullmatch(r"\d+(?:\.\d+)+", plain) else "==" + v]
+    if v and op:
+        return [op + v.split("+")[0]]
+    return []
 
 
 def _llamafactory(rel: str, text: str):
