@@ -45,3 +45,34 @@ def test_a_branch_that_names_a_full_path_keeps_the_variable_an_interpreter(tmp_p
     assert sr.site.kind == "api_server" and sr.site.settings["tensor_parallel_size"].value == 2
     (tmp_path / "gen.sh").write_text((tmp_path / "gen.sh").read_text().replace("-m vllm.entrypoints.openai.api_server", "serve.py"))
     assert not audit(tmp_path, gpu="A100-80GB x2").sites
+
+
+VERL = """\
+#!/bin/bash
+source "$(dirname "$0")/common_env.sh"
+%s
+"""
+_KEYS = "actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct actor_rollout_ref.rollout.name=vllm"
+
+
+def _verl_sites(tmp_path, body: str):
+    (tmp_path / "requirements.txt").write_text("verl==0.7.0\nvllm==0.11.0\n")
+    (tmp_path / "run.sh").write_text(VERL % body)
+    return audit(tmp_path, gpu="A100-80GB").sites
+
+
+def test_interpreter_from_a_command_substitution_runs_a_framework_module(tmp_path):
+    # GRPO_testbed (https://github.com/MalveauxLuke/GRPO_testbed) scripts/sol: `"$(sol_python)" -m verl.trainer.main_ppo`,
+    # directly, through a variable, and through a `cmd=(…)` array
+    for k, body in enumerate([
+            f'"$(sol_python)" -m verl.trainer.main_ppo {_KEYS}',
+            f'PYTHON_BIN="$(sol_python)"\n"$PYTHON_BIN" -m verl.trainer.main_ppo {_KEYS}',
+            f'PYTHON_BIN="$(sol_python)"\ncmd=(\n  "${{PYTHON_BIN}}" -m verl.trainer.main_ppo\n  {_KEYS}\n)\n"${{cmd[@]}}" "$@"']):
+        d = tmp_path / str(k)
+        d.mkdir()
+        (sr,) = _verl_sites(d, body)
+        assert sr.site.framework == "verl" and sr.site.kind == "verl main_ppo"
+
+
+def test_substituted_interpreter_with_another_module_is_no_site(tmp_path):
+    assert not _verl_sites(tmp_path, f'"$(sol_python)" -m my_pkg.train {_KEYS}')

@@ -13,7 +13,7 @@ from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import hydra_entry, nemo_rl_config, trl_script
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.framework_site import Entry, mapping_entries
-from vllm_kb.engine.scan.launchers import _PYTHON, program_start
+from vllm_kb.engine.scan.launchers import _PYTHON, _interpreter_by_module, program_start
 from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.site import Setting
 
@@ -51,7 +51,7 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
         return None
     i, env = got
     vals, n = [w.value for w in words], len(words)
-    base = (vals[i] or "").rsplit("/", 1)[-1]
+    base = (vals[i] or _interpreter_by_module(words, i) or "").rsplit("/", 1)[-1]
     if base in ("accelerate", "torchrun", "deepspeed"):
         return _launcher(words, vals, i + 1 if base != "accelerate" else i + 2, env, i, ctx, rel)  # `accelerate launch`
     if base == "trl" and i + 1 < n:

@@ -202,11 +202,16 @@ def find_launch(words: list[Word]) -> Launch | None:
     return None
 
 
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+")
+
+
 def _interpreter_by_module(words: list[Word], i: int) -> str | None:
     """`"${PYTHON_BIN}" -m vllm.entrypoints.openai.api_server`: an interpreter held in a variable the
-    script sets in branches (LiveMCP-GRPO's generate_data.sh) is a Python by what it runs."""
+    script sets in branches (LiveMCP-GRPO's generate_data.sh), or given by a command substitution
+    (`"$(sol_python)" -m verl.trainer.main_ppo`, GRPO_testbed in eval68), is a Python by what it runs:
+    `-m` and a dotted module. What the module is decides whether the command is a launch at all."""
     if i + 2 < len(words) and words[i].value is None and words[i + 1].value == "-m" \
-            and (words[i + 2].value or "").startswith("vllm.entrypoints."):
+            and _DOTTED.fullmatch(words[i + 2].value or ""):
         return "python"
     return None
 
