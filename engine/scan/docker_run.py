@@ -40,6 +40,8 @@ _GLOBAL_TAKES = {
     "--address", "-a", "--snapshotter", "--data-root", "--cni-path", "--cni-netconfpath", "--hosts-dir",
 }
 _SHORT_FLAGS = set("dirtPq")
+# an unquoted `${X:+…}`: nothing at all when X is empty or unset
+_MAY_VANISH = re.compile(r"\$\{\w+:?\+[^{}\s]*\}")
 
 
 @dataclass
@@ -69,8 +71,12 @@ def find(words: list[Word], start: int) -> DockerRun | None:
     while i < n:
         v = vals[i]
         if v is None:
-            if words[i].raw.startswith("-"):
-                i += 1
+            if words[i].raw.startswith("-") or _MAY_VANISH.fullmatch(words[i].raw) and i + 1 < n \
+                    and (vals[i + 1] if vals[i + 1] is not None else words[i + 1].raw).startswith("-"):
+                i += 1  # `${DETACH:+$DETACH} --label …`: an option or nothing, not the image (pulsar-gb10-vllm-stack)
+                continue
+            if _image_after(vals, i + 1):
+                i += 1  # `for e in …; do CMD+=(-e "$e"); done` before `"$IMAGE"`: options of unknown count
                 continue
             break  # an unknown image ("${IMAGE}")
         if v == "--":
@@ -101,6 +107,16 @@ def find(words: list[Word], start: int) -> DockerRun | None:
     out.image, out.image_index = words[i], i
     out.argv = words[i + 1:]
     return out
+
+
+def _image_after(vals: list, j: int) -> bool:
+    """Whether the first known word from `j` on that is not an option names a vLLM image: then the
+    unknown words before it are options (nobody runs an image with a vLLM image's name as its command)."""
+    from vllm_kb.engine.scan.images import is_vllm_like_image
+
+    while j < len(vals) and (vals[j] is None or vals[j].startswith("-")):
+        j += 1
+    return j < len(vals) and is_vllm_like_image(vals[j])
 
 
 def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None, opt_word: Word, inline: str | None):

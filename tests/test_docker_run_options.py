@@ -1,0 +1,45 @@
+"""Unknown words among `docker run`'s options are not the image (engine/scan/docker_run.py): an unquoted
+`${DETACH:+$DETACH}` that is an option or nothing, and the elements a loop appends to a `CMD=(docker run …)`
+array before `"$IMAGE"` (pulsar-gb10-vllm-stack serve.sh, https://github.com/luisefigueroa/pulsar-gb10-vllm-stack,
+eval68: the project's main launcher was missed)."""
+from vllm_kb.engine.audit import audit
+
+LIB = """\
+VLLM_IMAGE_MAINLINE="${VLLM_IMAGE_MAINLINE:-vllm/vllm-openai:v0.26.0}"
+load_conf() {
+  IMAGE="" CONTAINER_ENV=()
+  . "$REPO_DIR/models/$1.conf"
+  IMAGE="${IMAGE:-$VLLM_IMAGE_MAINLINE}"
+}
+"""
+SERVE = """\
+#!/usr/bin/env bash
+# serve one vLLM profile
+REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$REPO_DIR/scripts/lib.sh"
+DETACH=""
+[ "${2:-}" = "-d" ] && DETACH="-d"
+load_conf "$1"
+CMD=(docker run --name pulsar ${DETACH:+$DETACH} --gpus all --ipc=host)
+for e in ${CONTAINER_ENV[@]+"${CONTAINER_ENV[@]}"}; do CMD+=(-e "$e"); done
+CMD+=("$IMAGE" --model Qwen/Qwen3-8B --gpu-memory-utilization 0.85)
+exec "${CMD[@]}"
+"""
+
+
+def _sites(tmp_path, serve=SERVE):
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "lib.sh").write_text(LIB)
+    (tmp_path / "serve.sh").write_text(serve)
+    return audit(tmp_path, gpu="A100-80GB").sites
+
+
+def test_image_from_a_sourced_function_behind_unknown_options(tmp_path):
+    (sr,) = _sites(tmp_path)
+    assert sr.site.kind == "vllm serve" and sr.site.file == "serve.sh"
+    assert sr.facts["vllm"]["version"] == "0.26.0" and sr.site.settings["gpu_memory_utilization"].value == 0.85
+
+
+def test_an_unknown_image_with_flags_only_is_still_no_site(tmp_path):
+    # nothing says what `$OTHER` runs: its flags alone make no vLLM launch
+    assert not _sites(tmp_path, SERVE.replace('"$IMAGE"', '"$OTHER"'))
