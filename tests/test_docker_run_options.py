@@ -43,3 +43,32 @@ def test_image_from_a_sourced_function_behind_unknown_options(tmp_path):
 def test_an_unknown_image_with_flags_only_is_still_no_site(tmp_path):
     # nothing says what `$OTHER` runs: its flags alone make no vLLM launch
     assert not _sites(tmp_path, SERVE.replace('"$IMAGE"', '"$OTHER"'))
+
+
+K8S = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+        - name: backend
+          image: {image}
+          ports:
+            - containerPort: 8000
+"""
+
+
+def test_project_app_image_named_for_vllm_is_no_server(tmp_path):
+    # vllm-optimizer (https://github.com/belonghim/vllm-optimizer): its FastAPI backend and nginx frontend images
+    from vllm_kb.engine.scan.images import is_vllm_like_image
+
+    assert not is_vllm_like_image("quay.io/acme/vllm-optimizer-backend:dev")
+    assert not is_vllm_like_image("quay.io/acme/vllm-optimizer-frontend:dev")
+    assert is_vllm_like_image("opea/vllm-gaudi:1.2") and is_vllm_like_image("quay.io/modh/vllm:rhoai-2.20")
+    (tmp_path / "dep.yaml").write_text(K8S.format(image="quay.io/acme/vllm-optimizer-backend:dev"))
+    assert not audit(tmp_path, gpu="A100-80GB").sites
+    (tmp_path / "dep.yaml").write_text(K8S.format(image="quay.io/acme/vllm-cuda:0.10.0"))
+    assert len(audit(tmp_path, gpu="A100-80GB").sites) == 1

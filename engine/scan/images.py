@@ -21,6 +21,11 @@ IMAGE_ENTRYPOINTS = [("0.0.0", ["python3", "-m", "vllm.entrypoints.openai.api_se
 _IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
 # images built from vLLM whose entrypoint is its OpenAI server: <registry>/<org>/vllm[-variant][:tag]
 _LIKE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*(?P<name>vllm(?:[-_][\w.-]+)?)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
+# words in an image's name, after `vllm-`, of a program that talks to vLLM rather than serves it: the
+# project's own backend, frontend, dashboard, router or exporter (vllm-optimizer-backend/-frontend)
+_APP_WORDS = frozenset({"backend", "frontend", "ui", "webui", "web", "dashboard", "optimizer", "exporter", "proxy",
+                        "gateway", "router", "client", "operator", "controller", "monitor", "monitoring", "benchmark",
+                        "bench", "loadtest", "tuner", "chatbot", "playground"})
 # Google's Vertex AI Model Garden image of vLLM, tagged by build day (`…/pytorch-vllm-serve:20231127_0916_RC00`);
 # its deployments (Model Garden notebooks' serving_container_args / containerSpec.args) run
 # `python -m vllm.entrypoints.api_server` with vLLM's engine flags
@@ -127,7 +132,10 @@ def is_vllm_like_image(image: str | None) -> bool:
     text = (image or "").strip()
     if not is_vllm_image(text) and _runs_own_entrypoint(text):
         return False  # vllm-runtime of Dynamo: vLLM inside, its own programs at the door
-    return is_vllm_image(text) or bool(_LIKE.match(text)) or bool(_MODEL_GARDEN.match(text))
+    like = _LIKE.match(text)
+    if like and _APP_WORDS & set(re.split(r"[-_.]", like.group("name").lower())[1:]):
+        return False  # a project's own app named for vLLM: vllm-optimizer-backend runs uvicorn (eval68)
+    return is_vllm_image(text) or bool(like) or bool(_MODEL_GARDEN.match(text))
 
 
 def _runs_own_entrypoint(image: str) -> bool:
