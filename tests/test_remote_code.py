@@ -74,3 +74,19 @@ def _l50(tmp_path, version, model_name):
 ])
 def test_l50_follows_the_release_and_the_tokenizer(tmp_path, version, model_name, status):
     assert _l50(tmp_path, version, model_name)["status"] == status
+
+
+@pytest.mark.parametrize("verl,extra,status", [
+    ("0.7.1", "actor_rollout_ref.model.trust_remote_code=True", "enabled"),
+    ("0.4.1", "actor_rollout_ref.model.trust_remote_code=True", "enabled"),
+    ("0.7.1", "", "recommended"),
+])
+def test_verl_passes_the_models_trust_remote_code_to_vllm(tmp_path, verl, extra, status):
+    # GRPO_testbed (https://github.com/MalveauxLuke/GRPO_testbed, eval68): the Moonlight and MiniCPM-o examples set
+    # actor_rollout_ref.model.trust_remote_code=True, which verl hands to the rollout's vLLM from 0.4.0
+    (tmp_path / "requirements.txt").write_text(f"verl=={verl}\nvllm==0.8.5\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen-7B-Chat "
+                                     f"actor_rollout_ref.rollout.name=vllm {extra}\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(x for x in sr.results if x.check.id == "L50")
+    assert r.status == status
