@@ -61,6 +61,8 @@ def import_facts(launch: str, vllm: str, certain_in: list[str], launches: projec
     # the constructors the same files call (L140): read only where the project reaches past `vllm`
     # itself, or builds one of them from its top-level names (SamplingParams, LoRARequest)
     out: dict[str, Any] = project_kwargs.kwarg_facts(parsed, vllm, certain_in, launches.passes) if parsed else {}
+    if parsed and (v0 := project_kwargs.v0_feature(parsed)):
+        out["v0_feature"] = v0  # a per-request feature the V1 engine refuses (A4)
     broken = [imp for imp in imps if _fails(imp, vllm)]
     if not broken:
         return out

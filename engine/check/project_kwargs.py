@@ -67,3 +67,18 @@ def kwarg_facts(parsed: list, vllm: str, certain_in: list[str], passes=None) -> 
         out["vllm_kwarg_fit"] = fit
     return out
 
+
+# what the V1 engine refuses per request while V0 still runs it: SamplingParams(logits_processors=[…])
+# raises "vLLM V1 does not support per request user provided logits processors" in 0.8.0 … 0.16.0
+# (0.8.5 v1/engine/processor.py:119-121, 0.16.0 v1/engine/input_processor.py:183); V0 exists to 0.10.2
+_V0_ONLY = {("SamplingParams", "logits_processors")}
+
+
+def v0_feature(parsed: list) -> str | None:
+    """The first call the project makes that only the V0 engine takes (A4 stays quiet on VLLM_USE_V1=0)."""
+    for path, module in parsed:
+        for c in project_calls.calls(path, module):
+            kw = next((k for k in c.keywords if (c.cls, k) in _V0_ONLY), None)
+            if kw:
+                return f"`{c.cls}({kw}=…)` ({c.file}:{c.line})"
+    return None
