@@ -153,7 +153,9 @@ class Expander:
             if got is not None:
                 return str(got)
         if "dirname" in arg and ("$0" in arg or "BASH_SOURCE" in arg):
-            return self.script_dir_hole
+            # `$(cd "$(dirname "$0")/.." && pwd)`: the folder above the script's (pulsar's cluster/start-cluster.sh)
+            up = re.search(r"\)((?:/\.\.)+)\"?\s*&&\s*pwd", arg)
+            return self.script_dir_hole + (up.group(1) if up else "")
         if (prog := shell_which.located(arg)) is not None:
             return prog
         return hole(arg)

@@ -6,6 +6,7 @@ every branch is read for launches and the variables they set are merged (see she
 is executed."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -17,6 +18,9 @@ from vllm_kb.engine.scan.shell_builtins import MAX_DEPTH, Builtins
 from vllm_kb.engine.scan.shell_nodes import shift_lines
 from vllm_kb.engine.scan.shell_tree import AndOr, Case, FuncDef, Group, If, Loop, Pipeline, Simple, parse_tree
 from vllm_kb.engine.scan.site import Setting
+
+# a substitution worth running as a command: a container or vLLM launch, or an argv array run whole
+_SUBSTITUTED_RUN = re.compile(r"\b(?:docker|podman|nerdctl|vllm)\b|^\s*\"?\$\{\w+\[@\]\}")
 
 _DECLARE = {"export", "declare", "typeset", "local", "readonly"}
 _TOOLS = {"hf", "huggingface-cli", "apptainer", "singularity", "kubectl"}  # engine/scan/launch_tools.py
@@ -226,6 +230,7 @@ class Runner(Builtins):
         words = n.words
         if all(split_assignment(w) for w in words):
             for w in words:
+                self.substituted(w, n)
                 self.assign(w, (words[0].start, words[-1].end), len(words), "assign")
             return shell_cond.Truth(True)
         head = words[0].value if words[0].array is None else None
@@ -275,6 +280,14 @@ class Runner(Builtins):
             return shell_cond.UNKNOWN
         self._emit(fields, n)
         return shell_cond.UNKNOWN
+
+    def substituted(self, w: Word, n: Simple) -> None:
+        """`cid=$(docker run -d … vllm/vllm-openai …)`, `if ! out=$("${CMD[@]}")`: a command whose output
+        is kept still runs, in a subshell (pulsar-gb10-vllm-stack's cluster/start-cluster.sh, eval68)."""
+        for seg in w.segs:
+            inner = seg.arg[2:-1] if seg.kind == "cmd" and seg.arg.startswith("$(") and not seg.arg.startswith("$((") else ""
+            if _SUBSTITUTED_RUN.search(inner):
+                self.child(inner, w.line, n, state=self.st.copy())
 
     def heredoc_scripts(self, fields: list[Word], prog_i: int, base: str, n: Simple) -> None:
         """The here-documents a shell runs or a script file receives (shell_heredoc.py), read as
