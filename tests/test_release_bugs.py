@@ -235,9 +235,27 @@ _RERANKER = '{"architectures": ["Qwen3ForSequenceClassification"], "classifier_f
     ({"hf_overrides": _RERANKER}, "0.9.2", False),
     ({"hf_overrides": _RERANKER, "tensor_parallel_size": 2}, "0.10.0", False),  # the weight loader shards it
     ({"tensor_parallel_size": 2}, "0.9.2", False),  # no two-way-softmax head asked for
+    # the keys act on a sequence-classification class only: without `architectures` the original
+    # reranker's config.json builds Qwen3ForCausalLM, whose loader reads neither key
+    ({"hf_overrides": {"classifier_from_token": ["no", "yes"], "is_original_qwen3_reranker": True},
+      "tensor_parallel_size": 2}, "0.9.2", False),
+    ({"hf_overrides": {"method": "from_2_way_softmax", "classifier_from_token": ["no", "yes"]},
+      "tensor_parallel_size": 2}, "0.9.2", False),
+    # is_original_qwen3_reranker is read by Qwen3ForSequenceClassification's config hook alone
+    ({"hf_overrides": {"architectures": ["Qwen2ForSequenceClassification"], "is_original_qwen3_reranker": True},
+      "tensor_parallel_size": 2}, "0.9.2", False),
+    ({"hf_overrides": _RERANKER, "tensor_parallel_size": 2, "model_impl": "transformers"}, "0.9.2", False),
 ])
 def test_two_way_softmax_reranker_under_tp_on_092(engine, version, hit):
     f = model_bug_facts(None, engine, _table(), version)  # whatever class config.json names, or none known
     assert (f.get("release_bug") == "seq-cls-2way-softmax-tp") == hit
     if hit:
         assert f["release_bug_fixed"] == "0.10.0" and f["release_bug_arch"].endswith("ForSequenceClassification")
+
+
+def test_two_way_softmax_override_without_architectures_takes_the_config_class():
+    """A checkpoint whose own config.json names the classifier (a converted reranker) needs no `architectures`."""
+    engine = {"hf_overrides": {"method": "from_2_way_softmax", "classifier_from_token": ["no", "yes"]}, "tensor_parallel_size": 2}
+    f = model_bug_facts("Qwen2ForSequenceClassification", engine, _table(), "0.9.2")
+    assert f.get("release_bug") == "seq-cls-2way-softmax-tp" and f["release_bug_arch"] == "Qwen2ForSequenceClassification"
+    assert not model_bug_facts("Qwen2ForCausalLM", engine, _table(), "0.9.2")

@@ -82,7 +82,7 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
     v = try_parse(version) if version else None
     if v is not None:
         for bug in (table or {}).get("model_bugs") or []:
-            if bug.get("hf_overrides_any") and (got := _override_bug(bug, engine, v)) is not None:
+            if bug.get("hf_overrides_any") and (got := _override_bug(bug, arch, engine, v)) is not None:
                 return got
     if v is None or not isinstance(arch, str) or not arch or engine.get("model_impl") == "transformers":
         return {}  # --model-impl transformers builds the Transformers backend's class, not the broken one
@@ -108,20 +108,30 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
     return {}
 
 
-def _override_bug(bug: dict, engine: dict, v) -> dict[str, Any] | None:
+def _override_bug(bug: dict, arch: str | None, engine: dict, v) -> dict[str, Any] | None:
     """A row that holds where hf_overrides sets one of its keys (the loader the override selects, whatever
-    config.json's class): the facts, or None. The class named is the override's `architectures`, else the row's."""
+    config.json's class): the facts, or None. The class named is the override's `architectures`, else `arch`.
+    The keys act only on a sequence-classification class: 0.9.2's model loader wraps no other class for the
+    score task (model_loader/utils.py:247); `method` is read by every such class (adapters.py:296), any other
+    key only by the row's own class's config hook (is_original_qwen3_reranker: models/config.py:153-168, for
+    Qwen3ForSequenceClassification alone) — the original reranker's config.json names Qwen3ForCausalLM, so
+    without `architectures` in the override the two-way head is never built."""
     over = json_arg(engine.get("hf_overrides"))
-    if not isinstance(over, dict) or not any(over.get(k) == val for k, val in bug["hf_overrides_any"].items()):
+    if not isinstance(over, dict) or engine.get("model_impl") == "transformers":
+        return None
+    archs = over.get("architectures")
+    built = archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else arch
+    if not isinstance(built, str) or not built.endswith("ForSequenceClassification"):
+        return None
+    hit = [k for k, val in bug["hf_overrides_any"].items() if over.get(k) == val]
+    if not hit or ("method" not in hit and built != bug["arch"]):
         return None
     tp = engine.get("tensor_parallel_size")
     if bug.get("min_tp") and (not isinstance(tp, int) or isinstance(tp, bool) or tp < bug["min_tp"]):
         return None
     if not bug.get("fixed") or not _affected(bug["affected"], v):
         return None
-    archs = over.get("architectures")
-    arch = archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else bug["arch"]
-    return {"release_bug": bug["id"], "release_bug_arch": arch, "release_bug_fixed": bug["fixed"],
+    return {"release_bug": bug["id"], "release_bug_arch": built, "release_bug_fixed": bug["fixed"],
             **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
             **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
 
