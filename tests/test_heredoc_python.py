@@ -103,3 +103,49 @@ def test_filled_keeps_lengths_and_turns_a_filled_literal_into_a_name():
     assert len(out) == len(body) and out.count("\n") == body.count("\n") and "$" not in out.replace("\\$NOT", "")
     assert out.startswith("x = _M__\ny = _LEN\n") and '"""' in out
     compile(out.replace("\\$NOT", "0"), "<body>", "exec")
+
+
+
+INLINE = """\
+#!/bin/bash
+MODEL=Qwen/Qwen2.5-7B-Instruct
+python -c "
+from vllm import LLM
+llm = LLM(model=\\"$MODEL\\", tensor_parallel_size=3)
+"
+python3 -c 'from vllm import LLM; LLM(model="Qwen/Qwen2.5-7B-Instruct", tensor_parallel_size=3)'
+python -c "import vllm; print(vllm.__version__)"
+"""
+
+
+def test_the_program_of_python_c_is_read_at_the_script_lines(cli, tmp_path: Path) -> None:
+    dq, sq = sorted(_site(tmp_path, "check.sh", INLINE), key=lambda r: r.site.line)
+    assert (dq.site.line, sq.site.line) == (5, 7)
+    assert dq.site.model.value is None and "$MODEL" in dq.site.model.raw  # the shell's value: unknown
+    assert dq.site.settings["tensor_parallel_size"].value == 3
+    assert sq.site.model.value == "Qwen/Qwen2.5-7B-Instruct" and sq.site.settings["tensor_parallel_size"].value == 3
+    cli("audit", str(tmp_path), "--gpu", "A10G x4", "--fix", "--select", "L1", "-q")
+    single = 'LLM(model="Qwen/Qwen2.5-7B-Instruct", tensor_parallel_size='
+    assert (tmp_path / "check.sh").read_text() == INLINE.replace(single + "3", single + "4")  # the single-quoted program's bytes only
+
+
+def test_dq_keeps_offsets_and_puts_the_space_outside_the_literal():
+    body = 'LLM(model=\\"Qwen/Q\\", x=\\"a\\")'
+    out = heredoc_python._dq(body)
+    assert len(out) == len(body) and out == 'LLM(model= "Qwen/Q" , x= "a" )'
+    assert heredoc_python.inline_bodies("python -c 'print(1)'\n") == []  # no vLLM
+
+
+def test_fix_never_writes_a_character_the_shell_reads_in_that_string():
+    """`kv_cache_dtype="fp8"` inserted into `python -c "…"` would end the shell's string: told, not written."""
+    from vllm_kb.engine.fix.edits import TextEdit
+    from vllm_kb.engine.fix.text_edits import _quoting_kept
+    from vllm_kb.engine.scan.site import Site
+
+    site = Site(file="a.sh", line=1, syntax="python-call", kind="LLM()", mode="standalone_offline", mode_evidence="a.sh:1")
+    for quoting, bad, good in (("dq", 'x="fp8"', "x=4"), ("sq", "x='fp8'", 'x="fp8"'), ("heredoc", "x=f'{a}$b'", 'x="fp8"')):
+        site.launch["shell_quoting"] = quoting
+        assert _quoting_kept(site, TextEdit(0, 0, bad)) is None, quoting
+        assert _quoting_kept(site, [TextEdit(0, 0, good)]) is not None, quoting
+    site.launch.pop("shell_quoting")
+    assert _quoting_kept(site, TextEdit(0, 0, 'x="fp8"')) is not None

@@ -89,7 +89,7 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
     if ch.syntax in ("cli", "hydra-override"):
         return _cli_edit(site, ch, text)
     if ch.syntax == "python-call":
-        return _python_edit(site, ch, text)
+        return _quoting_kept(site, _python_edit(site, ch, text))
     if ch.syntax in ("yaml-config", "framework-config"):
         return _yaml_edit(site, ch, text)
     if ch.syntax in DEPLOY_SYNTAXES or (ch.syntax == "ray-env-kwargs-yaml" and ch.file == site.file):
@@ -97,6 +97,21 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
     if ch.syntax == "pin":
         return pin_edit(ch, text)
     return None
+
+
+# characters a shell would read in the text that holds a Python program (engine/scan/heredoc_python.py):
+# a double-quoted `python -c "…"`, a single-quoted one, an unquoted here-document
+_SHELL_READS = {"dq": '"$`\\', "sq": "'", "heredoc": "$`\\"}
+
+
+def _quoting_kept(site: Site, got):
+    """The edit, unless it writes into a shell string a character the shell would read there
+    (`kv_cache_dtype="fp8"` inside `python -c "…"` ends the string): then it is told, not written."""
+    special = _SHELL_READS.get(site.launch.get("shell_quoting") or "")
+    if not special or got is None:
+        return got
+    edits = got if isinstance(got, list) else [got]
+    return None if any(c in e.text for e in edits for c in special) else got
 
 
 def _json_plain(text: str | None) -> bool:

@@ -1,6 +1,7 @@
 """Python programs a shell script hands to Python in a here-document: `python - <<'EOF'`, `python3 <<EOF`,
 `cat <<EOF | python`, or a file the script writes with `cat > smoke.py <<PY` / `tee x.py <<EOF` (a `.py`
-target, or a body that begins as Python: a python shebang, an `import`/`from` line) and runs later.
+target, or a body that begins as Python: a python shebang, an `import`/`from` line) and runs later; and
+the program of `python -c "…"` / `python -c '…'`.
 The body is read by the Python scanner at the script's own lines and columns: every other line is
 blanked, as engine/scan/yaml_python.py does for a ConfigMap's file (PshySimon/DB-Opt-R1's
 setup_sm120_vllm_flashinfer_env.sh writes its `LLM(…)` smoke test so, eval66).
@@ -8,7 +9,9 @@ setup_sm120_vllm_flashinfer_env.sh writes its `LLM(…)` smoke test so, eval66).
 In an unquoted here-document the writing shell expands `$X`, `${X:-d}`, `$(…)` and backquotes first.
 What they give is not read here: each is written over, at its own length, with a name the Python
 reader cannot resolve (one inside a string literal makes the whole literal that name), so the value
-is unknown — never its `$…` text — and every other byte stays where it is for `--fix`."""
+is unknown — never its `$…` text — and every other byte stays where it is for `--fix`. Inside a
+double-quoted `-c` string the shell also turns `\"` into `"`: the backslash becomes a space on the
+side of the quote that lies outside the Python string, so the literal's value is what Python sees."""
 from __future__ import annotations
 
 import re
@@ -46,6 +49,61 @@ def bodies(text: str) -> list[tuple[int, int, bool]]:
     return out
 
 
+# `python -c "…"`, `python3 -u -c '…'`, `"$PY" -c "…"`: the program text after the opening quote
+_INLINE = re.compile(r"(?:^|[\s;&|(`])(?:python[\d.]*|\"?\$\{?PYTHON\w*\}?\"?)[ \t]+(?:-[A-Za-z]+[ \t]+)*-c[ \t]*(?P<q>[\"'])", re.M)
+
+
+def inline_bodies(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, "dq" | "sq") of each `python -c` program that names vLLM."""
+    out = []
+    for m in _INLINE.finditer(text):
+        start = m.end()
+        if m.group("q") == "'":
+            end = text.find("'", start)
+        else:
+            end, k = -1, start
+            while k < len(text):
+                if text[k] == "\\":
+                    k += 2
+                    continue
+                if text[k] == '"':
+                    end = k
+                    break
+                k += 1
+        if end > start and "vllm" in text[start:end]:
+            out.append((start, end, "dq" if m.group("q") == '"' else "sq"))
+    return out
+
+
+def _dq(body: str) -> str:
+    """A double-quoted shell string as Python reads it, offsets kept: `\"` is `"` with a space on the
+    side outside the Python string it opens or closes."""
+    chars, q, k = list(body), None, 0
+    while k < len(body):
+        c = body[k]
+        if c == "\\" and k + 1 < len(body) and body[k + 1] == '"':
+            if q is None:
+                chars[k], chars[k + 1], q = " ", '"', '"'
+            elif q == '"':
+                chars[k], chars[k + 1], q = '"', " ", None
+            else:
+                chars[k] = " "
+            k += 2
+            continue
+        if c == "\\":
+            k += 2
+            continue
+        if c in "'\"" and q is None:
+            q = c
+        elif c == q:
+            q = None
+        elif c == "#" and q is None:
+            k = body.find("\n", k) if "\n" in body[k:] else len(body)
+            continue
+        k += 1
+    return "".join(chars)
+
+
 def _target(head: str) -> str | None:
     """The file `cat > F <<EOF` / `tee F <<EOF` writes, quotes removed; None when it writes none."""
     m = re.match(r"[ \t]*tee\s+(?:-\w+\s+)*([^\s<>;|&]+)", head) or re.search(r">>?[ \t]*(\"[^\"]*\"|'[^']*'|[^\s;|&]+)", head)
@@ -62,13 +120,18 @@ def _python_file(target: str | None, body: str) -> bool:
     return "$" in name and "." not in name.replace("${", "").split("}")[-1] and bool(_PY_HEAD.match(body))
 
 
-def scan(ctx, rel: str, text: str, spans: list[tuple[int, int, bool]]) -> list[Site]:
+def scan(ctx, rel: str, text: str, spans: list[tuple]) -> list[Site]:
+    """`spans`: (start, end, quoted) of bodies() — True for a quoted delimiter — and of inline_bodies()."""
     out: list[Site] = []
     for start, end, quoted in spans:
-        body = text[start:end] if quoted else filled(text[start:end])
+        raw = text[start:end]
+        literal = quoted is True or quoted == "sq"  # a quoted delimiter, a single-quoted string: no expansion
+        body = raw if literal else filled(_dq(raw) if quoted == "dq" else raw)
         found = python_calls.scan(ctx, rel, _padded(text, start, end, body))
-        shell = [(start + a, start + b) for a, b in ([] if quoted else _expansions(text[start:end]))]
+        shell = [(start + a, start + b) for a, b in ([] if literal else _expansions(raw))]
         for site in found:
+            if quoted is not True:  # what --fix may write there (engine/fix/text_edits._quoting_kept)
+                site.launch["shell_quoting"] = quoted if quoted in ("dq", "sq") else "heredoc"
             for setting in (*site.settings.values(), *([site.model] if isinstance(site.model, Setting) else [])):
                 _as_written(setting, text, shell)
         out += found
@@ -92,7 +155,11 @@ def _padded(text: str, start: int, end: int, body: str) -> str:
     before = re.sub(r"[^\n]", " ", text[:start])
     after = re.sub(r"[^\n]", " ", text[end:])
     first = next((ln for ln in body.split("\n") if ln.strip()), "")
-    if first[:1] in (" ", "\t"):
+    line_start = text.rfind("\n", 0, start) + 1
+    if line_start < start and body.split("\n", 1)[0].strip():  # `python -c "from vllm …`: on the command's line
+        if start - line_start >= 5:
+            before = before[:line_start] + "if 1:" + before[line_start + 5:]
+    elif first[:1] in (" ", "\t"):
         head_start = text.rfind("\n", 0, start - 1) + 1
         if start - 1 - head_start >= 5:
             before = before[:head_start] + "if 1:" + before[head_start + 5:]

@@ -289,7 +289,7 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
             # a manifest the script writes with a here-document and applies, read as the YAML it is
             if spans := heredoc_manifests.bodies(text):
                 found += _yaml_sites(ctx, rel, heredoc_manifests.masked(text, spans))
-            if spans := heredoc_python.bodies(text):  # a Python program the script runs or writes (`python - <<EOF`)
+            if spans := heredoc_python.bodies(text) + heredoc_python.inline_bodies(text):  # `python - <<EOF`, `python -c "…"`
                 found += _guarded(ctx, rel, heredoc_python.scan, text, spans)
             return found
     return None
