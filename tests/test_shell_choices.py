@@ -90,3 +90,16 @@ def test_branches_that_start_nothing_or_agree_element_by_element(tmp_path: Path)
     (tmp_path / "b").mkdir()
     (sr,) = _sites(tmp_path / "b", same_length)
     assert sr.site.settings["tensor_parallel_size"].value is None and "enforce_eager" not in sr.site.settings
+
+
+def test_case_arms_with_a_catch_all_set_the_array_on_every_path(tmp_path: Path) -> None:
+    """A `*)` arm leaves no path that skips every arm: the arms' arrays are all the values there are."""
+    text = """\
+case "$MODE" in
+  big) ARGS=(vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 4 --enforce-eager) ;;
+  *) ARGS=(python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 2) ;;
+esac
+"${ARGS[@]}"
+"""
+    (sr,) = _sites(tmp_path, text)
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct" and sr.site.settings["tensor_parallel_size"].value is None

@@ -173,7 +173,9 @@ class Runner(Builtins):
                     self.run(body)
                     return
             return
-        self._with_paths([body for _, body in n.items], keep_current=True)
+        # a `*)` arm takes whatever the others do not: then no path skips every arm
+        every = any(p.raw == "*" for patterns, _ in n.items for p in patterns)
+        self._with_paths([body for _, body in n.items], keep_current=not every)
 
     def loop(self, n: Loop) -> None:
         if n.kind == "for" and n.items:
