@@ -27,7 +27,6 @@ def scan(ctx, rel: str, text: str) -> list[Site]:
         return []
     if not _imports_verl(tree):
         return []  # a script that only composes the config to print or check it starts nothing
-    fw = frameworks.get("verl")
     out = []
     for fn in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
         lists = _assigned_lists(fn)
@@ -39,15 +38,21 @@ def scan(ctx, rel: str, text: str) -> list[Site]:
             entries = [e for item in items or () if (e := _entry(item, rel, text)) is not None]
             if not any(e.written == "actor_rollout_ref.rollout.name" for e in entries):
                 continue
-            site = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
-                                             syntax="hydra-override", kind="verl hydra.compose",
-                                             version=ctx.framework_version(rel, fw.package), command="train",
-                                             source={"compose": True})
-            if site is not None:
-                framework_site.device_tp(site)
-                site.flag_style = "snake"
+            if (site := verl_site(ctx, rel, call, entries, "verl hydra.compose", {"compose": True})) is not None:
                 out.append(site)
     return out
+
+
+def verl_site(ctx, rel: str, call: ast.Call, entries: list, kind: str, source: dict) -> Site | None:
+    """A verl run read from Python at `call`: its keys as Hydra overrides, with no words to edit."""
+    fw = frameworks.get("verl")
+    site = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
+                                     syntax="hydra-override", kind=kind, version=ctx.framework_version(rel, fw.package),
+                                     command="train", source=source)
+    if site is not None:
+        framework_site.device_tp(site)
+        site.flag_style = "snake"
+    return site
 
 
 def _own_calls(fn) -> list[ast.Call]:

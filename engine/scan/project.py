@@ -15,7 +15,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, text_commands, toml_commands, yaml_python
+from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, text_commands, toml_commands, verl_worker, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -249,6 +249,8 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
             found += _guarded(ctx, rel, chatchat_config.scan, text)
         if text is not None and hydra_compose.mentions(text):  # a verl run the script composes itself
             found += _guarded(ctx, rel, hydra_compose.scan, text)
+        if text is not None and verl_worker.mentions(text):  # a verl rollout worker the script builds itself
+            found += _guarded(ctx, rel, verl_worker.scan, text)
         _free_cycles()
         return found
     if deploy.is_dockerfile(rel):
