@@ -158,3 +158,32 @@ def test_a_launch_runs_the_requirements_file_its_script_installs(write_project):
                 gpu="H100-80GB x8")
     sr, p0 = _p0(rep)
     assert str(sr.version.version) == "0.8.5" and not p0
+
+
+_PLAYBOOK = """- hosts: all
+  tasks:
+    - name: Copy vllm wheel
+      copy:
+        src: ./vllm-dist/vllm-0.16.0rc2.dev367+g98b0205c3.d20260221-cp310-cp310-linux_x86_64.whl
+        dest: /tmp/
+    - name: Find vllm wheel
+      find:
+        paths: /tmp
+        patterns: "vllm-*.whl"
+      register: wheel
+    - name: Install vllm from wheel
+      command: uv pip install {{ wheel.files[0].path }}
+"""
+
+
+def test_a_playbook_installs_the_vllm_wheel_it_copies(write_project):
+    # kika/qwen-hotaisle (https://github.com/kika/qwen-hotaisle, blind set eval60): the wheel it copies and installs
+    c = _choice(write_project, {"setup.yml": _PLAYBOOK})
+    assert c.basis == "source" and c.pin.line == 5 and c.version == "0.16.0"
+
+
+def test_a_build_after_a_release_candidate_may_hold_the_next_minor_release():
+    # `0.16.0rc2.dev367`: main after the 0.16.0 branch was cut as likely as the branch: up to 0.17.0
+    from vllm_kb.engine.scan import source_pins
+    assert [str(v) for v in source_pins.span_of("0.16.0rc2.dev367+g98b0205c3", KNOWN)] == ["0.15.1", "0.17.0"]
+    assert [str(v) for v in source_pins.span_of("0.11.1.dev123", KNOWN)] == ["0.11.0", "0.11.1"]

@@ -46,14 +46,35 @@ def pins(ctx, rel: str, text: str) -> list[Pin]:
     for doc in docs:
         if not is_playbook(doc.data):
             continue
+        templated = False  # an install of a path the play computes (`uv pip install {{ wheel.files[0].path }}`)
         for path, key, value in _tasks(doc.data, ()):
             start = doc.line_of(path + (key,))
             for word in _pip_words(value) if key in _PIP else _shell_words(value):
+                templated = templated or word.startswith("{{")
                 p = from_requirement(rel, _line_of(lines, start, word), word, "dockerfile")
                 if p is not None:
                     p.installed_in = _role(rel)
                     out.append(p)
+        if templated and not any(p.package == "vllm" for p in out):
+            out += _copied_wheels(rel, doc, lines)
     return out
+
+
+_COPY = {"copy", "ansible.builtin.copy", "ansible.legacy.copy"}
+
+
+def _copied_wheels(rel: str, doc, lines: list[str]) -> list[Pin]:
+    """The vLLM wheel a copy task puts on the host, where the play installs a path it computes
+    (a `find` of `vllm-*.whl`, then `pip install {{ … }}`): kika/qwen-hotaisle's setup.yml copies
+    vllm-0.16.0rc2.dev367+g98b0205c3…whl and installs what it finds. One wheel only: two say nothing."""
+    found = []
+    for path, key, value in _tasks(doc.data, (), _COPY):
+        src = value.get("src") if isinstance(value, dict) else None
+        if isinstance(src, str) and (p := from_requirement(rel, _line_of(lines, doc.line_of(path + (key,)), src), src, "dockerfile")):
+            if p.package == "vllm":
+                p.installed_in = _role(rel)
+                found.append(p)
+    return found if len({p.exact for p in found}) == 1 else []
 
 
 _ROLE = re.compile(r"^((?:.*/)?roles/[^/]+)/(?:tasks|handlers)/")
@@ -75,18 +96,18 @@ def agreed(pins: list[Pin]) -> list[Pin]:
     return [p for p in pins if p not in mine]
 
 
-def _tasks(data: Any, path: tuple) -> Iterator[tuple[tuple, str, Any]]:
-    """(path of the task, module key, its value) for every pip and shell task, at any depth
-    (plays' tasks, blocks, handlers)."""
+def _tasks(data: Any, path: tuple, modules: Any = None) -> Iterator[tuple[tuple, str, Any]]:
+    """(path of the task, module key, its value) for every pip and shell task (or of `modules`), at
+    any depth (plays' tasks, blocks, handlers)."""
     if isinstance(data, dict):
         for k, v in data.items():
-            if k in _PIP or k in _SHELL:
+            if k in _PIP or k in _SHELL if modules is None else k in modules:
                 yield path, k, v
             elif isinstance(v, (dict, list)):
-                yield from _tasks(v, path + (k,))
+                yield from _tasks(v, path + (k,), modules)
     elif isinstance(data, list):
         for i, x in enumerate(data):
-            yield from _tasks(x, path + (i,))
+            yield from _tasks(x, path + (i,), modules)
 
 
 def _pip_words(value: Any) -> list[str]:

@@ -118,4 +118,10 @@ def span_of(exact: str | None, known: list) -> list | None:
         return None
     base = try_parse(v.public)
     older = [k for k in known if k < base]
+    if re.search(r"\d(?:a|b|rc)\d*\.?dev", exact or "", re.I):
+        # a development build after a release candidate (`0.16.0rc2.dev367`) is main's code after the release
+        # branch was cut as often as the branch's own: it may hold what only the next minor release has
+        # (kika/qwen-hotaisle's wheel runs --language-model-only, which 0.17.0 brought)
+        nxt = [k for k in known if k.release[:2] > later.release[:2]]
+        later = min(nxt) if nxt else later
     return ([max(older)] if older else []) + [later]
