@@ -9,7 +9,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
-from vllm_kb.engine.scan import docker_run, envfile
+from vllm_kb.engine.scan import docker_run, envfile, shell_profile
 from vllm_kb.engine.scan.shell import SHELLS, Args, ShellSyntaxError, Word, c_script_at
 from vllm_kb.engine.scan.shell_expand import hole, is_append, is_known, shown, split_assignment
 from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
@@ -22,10 +22,6 @@ _NOOP = {"cd", "pushd", "popd", "echo", "printf", "sleep", "trap", "wait", "exit
          "mkdir", "rm", "cp", "mv", "ls", "cat", "chmod", "touch", "ulimit", "module", "conda", "nvidia-smi", "kill",
          "pkill", "clear", "alias", "hostname", "curl", "wget", "tee", "git", "pip", "pip3", "huggingface-cli"}
 MAX_DEPTH = 8
-
-
-# files a script sources for its shell, not for its settings: a virtualenv, conda, a login profile
-_SETUP_FILES = re.compile(r"(?:^|/)(?:activate|\.?bashrc|\.?profile|\.bash_profile|conda\.sh|setvars\.sh|mamba\.sh)$")
 
 
 class Builtins:
@@ -163,8 +159,8 @@ class Builtins:
 
     def source(self, w: Word) -> None:
         target = self._resolve(w.text or w.raw)
-        if target is None:
-            self._profile_unread(w)
+        if target is None:  # a profile picked at run time: what it sets is unknown (shell_profile)
+            shell_profile.forget_emptied(self.st.ex, w.text or "")
         if target is None or target in self.seen or self.depth >= MAX_DEPTH:
             return
         text = self.ctx.read(target)
@@ -176,20 +172,6 @@ class Builtins:
             return
         r = type(self)(self.ctx, target, self.emit, state=self.st, depth=self.depth + 1, quiet=True, seen=self.seen | {target})
         r.run(nodes)
-
-    def _profile_unread(self, w: Word) -> None:
-        """`. "$REPO_DIR/models/$1.conf"`: a file picked at run time sets what the script emptied before
-        it (pulsar-gb10-vllm-stack's load_conf: `MODEL="" IMAGE=""`, then the profile): those values are
-        unknown, not empty. A virtualenv's or a shell's own set-up file is no such profile."""
-        text = w.text or ""
-        if is_known(text) or _SETUP_FILES.search(shown(text)):
-            return
-        ex = self.st.ex
-        # as if from the environment: unknown, and `${IMAGE:-$VLLM_IMAGE_MAINLINE}` still takes its default
-        for name in [n for n, val in ex.vars.items() if val == ""] + [n for n, items in ex.arrays.items() if not items]:
-            ex.vars.pop(name, None)
-            ex.arrays.pop(name, None)
-            ex.unset.discard(name)
 
     def call(self, name: str, fields: list[Word], prog_i: int, n: Simple) -> None:
         fn = self.st.funcs[name]

@@ -152,10 +152,8 @@ class Expander:
             got = self.arith(arg[3:-2])
             if got is not None:
                 return str(got)
-        if "dirname" in arg and ("$0" in arg or "BASH_SOURCE" in arg):
-            # `$(cd "$(dirname "$0")/.." && pwd)`: the folder above the script's (pulsar's cluster/start-cluster.sh)
-            up = re.search(r"\)((?:/\.\.)+)\"?\s*&&\s*pwd", arg)
-            return self.script_dir_hole + (up.group(1) if up else "")
+        if (up := shell_which.script_dir(arg)) is not None:
+            return self.script_dir_hole + up
         if (prog := shell_which.located(arg)) is not None:
             return prog
         return hole(arg)

@@ -1,7 +1,8 @@
-"""A command substitution that only looks a program up — `$(command -v singularity || command -v
-apptainer)`, `$(which vllm)` — gives a path whose program is known (parallelworks/activate-rag-vllm
-runs `exec "${singularity_bin}" exec --nv … python3 -m vllm.entrypoints.openai.api_server`), so a
-launch through the variable is still recognised. Any other substitution stays unknown."""
+"""Command substitutions whose result the scan knows without running them. One that only looks a
+program up — `$(command -v singularity || command -v apptainer)`, `$(which vllm)` — gives a path whose
+program is known (parallelworks/activate-rag-vllm runs `exec "${singularity_bin}" exec --nv … python3
+-m vllm.entrypoints.openai.api_server`), so a launch through the variable is still recognised; one
+built on `dirname "$0"` names the script's folder or one above it. Any other substitution stays unknown."""
 from __future__ import annotations
 
 import re
@@ -23,3 +24,13 @@ def located(arg: str) -> str | None:
     if names and (len(set(names)) == 1 or any(set(names) <= group for group in _ALIKE)):
         return names[0]
     return None
+
+
+def script_dir(arg: str) -> str | None:
+    """`$(dirname "$0")`, `$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)`: "" (the script's folder);
+    `$(cd "$(dirname "$0")/.." && pwd)`: "/.." (the folder above, pulsar's cluster/start-cluster.sh),
+    to add to the script folder's hole; None for any other substitution."""
+    if "dirname" not in arg or ("$0" not in arg and "BASH_SOURCE" not in arg):
+        return None
+    up = re.search(r"\)((?:/\.\.)+)\"?\s*&&\s*pwd", arg)
+    return up.group(1) if up else ""
