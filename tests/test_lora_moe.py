@@ -41,6 +41,12 @@ def test_dense_or_unknown_models_and_other_releases_say_nothing():
     assert lora_moe_facts(MOE, "Gemma4ForConditionalGeneration", TABLE, "0.19.1") == {}  # no LoRA class yet: L60's other rule
 
 
+def test_a_table_without_its_release_list_says_nothing():
+    """A table without `releases` (hand-edited, half-written) is no table: nothing, never a TypeError."""
+    table = {"unmapped": {"Llama4ForCausalLM": [["0.11.1", "0.24.0"]]}, "fixed": "0.25.0"}
+    assert lora_moe_facts({"moe": True}, "Llama4ForCausalLM", table, "0.20.0") == {}
+
+
 def test_post_release_reads_its_base():
     assert lora_moe_facts(MOE, "GraniteMoeForCausalLM", TABLE, "0.20.1")["lora_moe_unmapped"] is True
 

@@ -24,7 +24,7 @@ def lora_moe_facts(model: dict, arch: str | None, table: dict, version: str | No
     if v is None or not table or model.get("moe") is not True or not isinstance(arch, str):
         return {}
     v = Version(v.public)  # a .postN release patches its base
-    if str(v) not in table.get("releases") or []:
+    if str(v) not in (table.get("releases") or []):
         return {}
     if _in((table.get("unresolved") or {}).get(arch) or [], v) or not _in((table.get("unmapped") or {}).get(arch) or [], v):
         return {}

@@ -71,8 +71,9 @@ def find(words: list[Word], start: int) -> DockerRun | None:
     while i < n:
         v = vals[i]
         if v is None:
+            nxt = vals[i + 1] if i + 1 < n else None
             if words[i].raw.startswith("-") or _MAY_VANISH.fullmatch(words[i].raw) and i + 1 < n \
-                    and (vals[i + 1] if vals[i + 1] is not None else words[i + 1].raw).startswith("-"):
+                    and (nxt if nxt is not None else words[i + 1].raw).startswith("-"):
                 i += 1  # `${DETACH:+$DETACH} --label …`: an option or nothing, not the image (pulsar-gb10-vllm-stack)
                 continue
             if _image_after(vals, i + 1):

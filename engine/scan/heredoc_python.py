@@ -201,10 +201,10 @@ def _expansions(body: str) -> list[tuple[int, int]]:
         if c == "$" and i + 1 < n:
             nxt = body[i + 1]
             if nxt in "{(":
-                j = _matching(body, i + 1, nxt, "}" if nxt == "{" else ")")
-                if j is not None:
-                    out.append((i, j + 1))
-                    i = j + 1
+                end = _matching(body, i + 1, nxt, "}" if nxt == "{" else ")")
+                if end is not None:
+                    out.append((i, end + 1))
+                    i = end + 1
                     continue
             elif (m := _NAME.match(body, i + 1)) is not None:
                 out.append((i, m.end()))

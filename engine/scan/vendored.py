@@ -154,7 +154,7 @@ def _branch_test(test) -> list[str] | None:
         return []
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
         parts = [_branch_test(v) for v in test.values]
-        return None if any(p is None for p in parts) else [s for p in parts for s in p]
+        return None if any(p is None for p in parts) else [s for p in parts for s in p or ()]
     one = _version_test(test)
     return one or None
 
