@@ -111,6 +111,8 @@ def test_toml_that_only_mentions_vllm_or_is_a_template(scanned, cli, write_proje
     import json
     report = json.loads(out)
     assert report["sites"] == [] and "tpl.toml" in json.dumps(report.get("skipped") or report)
+    # named file:line, though tomllib before 3.14 gives the line only in its message
+    assert [(s["file"], s["line"]) for s in report["project"]["skipped"] if s["code"] == "toml-error"] == [("tpl.toml", 1)]
 
 
 def test_a_str_format_toml_template_is_read_as_the_toml_it_renders(scanned, cli, tmp_path):

@@ -68,6 +68,18 @@ def test_broken_toml_is_skipped_with_reason(tmp_path):
     ctx = ScanContext(root=tmp_path, catalog=CAT, default_version="0.33.0")
     assert pins.scan(ctx, "pyproject.toml", "[project\nvllm") == []
     assert ctx.skipped[0].code == "toml-error"
+    assert ctx.skipped[0].line == 1  # file:line, from the message where tomllib has no lineno (3.11-3.13)
+
+
+@pytest.mark.parametrize("rel,text,code,line", [
+    ("pdm.lock", '[[package]]\nname = "vllm"\nversion = \n', "toml-error", 3),
+    ("Pipfile", '[packages]\nvllm = {version = "==0.6.3"\n', "toml-error", 2),
+    ("Pipfile.lock", '{"default": {"vllm": {"version": "==0.6.3"}},\n ', "parse-error", 2),
+])
+def test_a_broken_lock_file_is_skipped_at_its_line(tmp_path, rel, text, code, line):
+    ctx = ScanContext(root=tmp_path, catalog=CAT, default_version="0.33.0")
+    assert pins.scan(ctx, rel, text) == []
+    assert (ctx.skipped[0].code, ctx.skipped[0].line) == (code, line)
 
 
 def test_a_fork_that_keeps_the_framework_name_pins_that_framework_release(tmp_path):

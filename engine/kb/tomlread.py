@@ -2,6 +2,7 @@
 expressions) was paid by every start, also by an audit of a project without a TOML file."""
 from __future__ import annotations
 
+import re
 import sys
 from types import ModuleType
 
@@ -14,3 +15,12 @@ def toml() -> ModuleType:
     else:  # pragma: no cover
         import tomli as tomllib
     return tomllib
+
+
+def error_line(e: Exception) -> int | None:
+    """The line a TOMLDecodeError points at: its `lineno` (Python 3.14's tomllib), else the "(at line N,
+    column M)" its message ends with (tomllib 3.11-3.13, tomli), so a skipped file is named file:line."""
+    if isinstance(line := getattr(e, "lineno", None), int):
+        return line
+    m = re.search(r"\(at line (\d+), column \d+\)", str(e))
+    return int(m.group(1)) if m else None

@@ -6,6 +6,7 @@ and the one version a folder's pins choose (docs/pins.md: the precedence as a wh
 from __future__ import annotations
 
 import configparser
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.install_pins import dockerfile_pins, script_pins
 from vllm_kb.engine.scan.requirement import HOST_PACKAGES, PACKAGES, RANK, Pin, from_requirement, line_of, make_pin, package_name
 from vllm_kb.engine.scan.setup_pins import setup_cfg, setup_py
-from vllm_kb.engine.kb.tomlread import toml
+from vllm_kb.engine.kb.tomlread import error_line, toml
 
 # read through this module by the rest of the scan and the checks
 __all__ = ["HOST_PACKAGES", "PACKAGES", "RANK", "Pin", "VersionChoice", "choose", "dockerfile_pins", "from_requirement",
@@ -77,13 +78,13 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
             return _conda(rel, text)
         return _requirements(rel, text)
     except toml().TOMLDecodeError as e:
-        ctx.skip(rel, "toml-error", getattr(e, "lineno", None), str(e))
+        ctx.skip(rel, "toml-error", error_line(e), str(e))
     except yamlio.YamlError as e:
         ctx.skip(rel, "yaml-error", e.line, str(e))
     except SyntaxError as e:
         ctx.skip(rel, "python-syntax", e.lineno, e.msg)
     except (configparser.Error, ValueError, RecursionError) as e:  # a JSONDecodeError (Pipfile.lock) too
-        ctx.skip(rel, "parse-error", detail=type(e).__name__)
+        ctx.skip(rel, "parse-error", getattr(e, "lineno", None), f"{type(e).__name__}: {e.msg}" if isinstance(e, json.JSONDecodeError) else type(e).__name__)
     return []
 
 

@@ -10,7 +10,7 @@ import re
 import shlex
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.kb.tomlread import toml
+from vllm_kb.engine.kb.tomlread import error_line, toml
 from vllm_kb.engine.scan import pins, yaml_commands
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -22,7 +22,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     try:
         data = toml().loads(text)
     except (toml().TOMLDecodeError, ValueError) as e:
-        ctx.skip(rel, "toml-error", getattr(e, "lineno", None), str(e)[:160])
+        ctx.skip(rel, "toml-error", error_line(e), str(e)[:160])
         return []
     lines = text.splitlines()
     where = {path: _line_of(lines, path) for path, value, _ in yaml_commands._values(data, (), [yaml_commands._MAX_VALUES])
