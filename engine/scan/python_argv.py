@@ -167,10 +167,7 @@ def _items(node, r, notes: list[str]) -> list[Item] | None:
     got = flow._container(node)
     if isinstance(got, TrackedList):
         return _items_of(got, r, notes)
-    try:
-        v = r.value(node)
-    except Unresolved:
-        return None
+    v = r.value_or(node)
     if isinstance(v, str):
         return _split_items(v)
     if isinstance(v, list) and all(isinstance(x, (str, int, float)) for x in v):
@@ -321,10 +318,7 @@ def _grown(expr, r) -> str | None:
         if isinstance(p, ast.JoinedStr):
             out.append(fstring(p, r))
             continue
-        try:
-            v = r.value(p)
-        except Unresolved:
-            return None
+        v = r.value_or(p)
         if not isinstance(v, str):
             return None
         out.append(v)
@@ -338,10 +332,7 @@ def fstring(node: ast.JoinedStr, r) -> str:
         if isinstance(v, ast.Constant):
             parts.append(str(v.value))
             continue
-        try:
-            got = r.value(v.value) if isinstance(v, ast.FormattedValue) and v.format_spec is None else None
-        except Unresolved:
-            got = None
+        got = r.value_or(v.value) if isinstance(v, ast.FormattedValue) and v.format_spec is None else None
         known = isinstance(got, (str, int, float)) and not isinstance(got, bool)
         parts.append(str(got) if known else hole(ast.unparse(v.value) if isinstance(v, ast.FormattedValue) else "?"))
     return "".join(parts)

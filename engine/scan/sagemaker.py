@@ -11,7 +11,6 @@ import ast
 from vllm_kb.engine.scan.deploy import common
 from vllm_kb.engine.scan.images import env_command, env_image
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
-from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.shell import Seg, Word
 from vllm_kb.engine.scan.site import Site
 
@@ -31,10 +30,7 @@ def _mapping(r, node) -> TrackedDict | None:
 
 
 def _text(r, node) -> str | None:
-    try:
-        v = r.value(node)
-    except Unresolved:
-        return None
+    v = r.value_or(node)
     return str(v) if isinstance(v, (str, int, float)) and not isinstance(v, bool) else None
 
 
