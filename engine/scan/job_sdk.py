@@ -98,9 +98,8 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, which: str, tree: ast.Modu
     tool = "skypilot" if which == SKY else "ray-job"
     env = {k: Setting(k, v, True, rel, call.lineno, k, v, tool) for k, v in envs.items()}
     version = ctx.catalog.resolve(installed[0]).version if installed else None
-    words = [common._plain(w, call.lineno) for w in ("/bin/sh", "-c", common.template_holes(line))]
-    out = common.launch_site(ctx, rel, words, call.lineno, call.end_lineno or call.lineno, "python-argv", "string", env, None,
-                             known=known, version=version)
+    out = common.shell_site(ctx, rel, line, call.lineno, "python-argv", env, None, known=known, end_line=call.end_lineno,
+                            version=version)
     if out is None:
         return None
     for n in notes:

@@ -133,11 +133,12 @@ def _positions(extra: dict | None, frozen: list[Word], source: dict | None) -> d
 
 
 def shell_site(ctx, rel, text, line, syntax, env, image, known: dict | None = None, anchor: int | None = None,
-                source_lines: list[str] | None = None) -> Site | None:
-    """A command written as one shell string (Dockerfile shell form, a YAML scalar)."""
+                source_lines: list[str] | None = None, end_line: int | None = None, version: str | None = None) -> Site | None:
+    """A command written as one shell string (Dockerfile shell form, a YAML scalar, a job API's command):
+    run as `/bin/sh -c TEXT` would run it. `end_line`: where a call spanning lines ends."""
     script = template_holes(text)
-    return launch_site(ctx, rel, [_plain("/bin/sh", line), _plain("-c", line), _plain(script, line)], anchor or line, line,
-                       syntax, "string", env, image, known=known, source_lines=source_lines)
+    return launch_site(ctx, rel, [_plain("/bin/sh", line), _plain("-c", line), _plain(script, line)], anchor or line,
+                       end_line or line, syntax, "string", env, image, known=known, source_lines=source_lines, version=version)
 
 
 def _frozen(w: Word) -> Word:
