@@ -96,15 +96,6 @@ _GLM4_FIXED = '''
 '''
 
 
-def test_build_reads_a_model_class_broken_in_one_release(tmp_path):
-    src = tmp_path / "src"
-    for v, files in (("0.8.3", {"vllm/other.py": "x = 1\n"}), ("0.8.4", {_GLM4: _GLM4_BROKEN}),
-                     ("0.8.5", {_GLM4: _GLM4_FIXED})):
-        write_release(src / v, files)
-    row = next(b for b in build([src])["model_bugs"] if b["id"] == "glm4-0414-post-attention-norm")
-    assert row["arch"] == "Glm4ForCausalLM" and row["affected"] == [["0.8.4", "0.8.4"]] and row["fixed"] == "0.8.5"
-
-
 @pytest.mark.parametrize("arch,engine,version,expected", [
     ("Glm4ForCausalLM", {}, "0.8.4", "0.8.5"),
     ("Glm4ForCausalLM", {}, "0.8.5", None),
@@ -133,13 +124,24 @@ _QWEN_073 = '''
 '''
 
 
-def test_build_reads_the_qwen1_processor_of_071_072(tmp_path):
-    src = tmp_path / "src"
-    for v, files in (("0.7.0", {_QWEN: "class QWenLMHeadModel:\n    pass\n"}), ("0.7.1", {_QWEN: _QWEN_071}),
-                     ("0.7.2", {_QWEN: _QWEN_071}), ("0.7.3", {_QWEN: _QWEN_073})):
-        write_release(src / v, files)
-    row = next(b for b in build([src])["model_bugs"] if b["id"] == "qwen1-text-vl-processor")
-    assert row["config_lacks"] == "visual" and row["affected"] == [["0.7.1", "0.7.2"]] and row["fixed"] == "0.7.3"
+@pytest.mark.parametrize("releases,bug,expected", [
+    # GLM-4-0414's class broken in one release
+    ((("0.8.3", {"vllm/other.py": "x = 1\n"}), ("0.8.4", {_GLM4: _GLM4_BROKEN}), ("0.8.5", {_GLM4: _GLM4_FIXED})),
+     "glm4-0414-post-attention-norm", {"arch": "Glm4ForCausalLM", "affected": [["0.8.4", "0.8.4"]], "fixed": "0.8.5"}),
+    # the Qwen-VL processor that 0.7.1-0.7.2 build for the text Qwen too
+    ((("0.7.0", {_QWEN: "class QWenLMHeadModel:\n    pass\n"}), ("0.7.1", {_QWEN: _QWEN_071}), ("0.7.2", {_QWEN: _QWEN_071}),
+      ("0.7.3", {_QWEN: _QWEN_073})),
+     "qwen1-text-vl-processor", {"config_lacks": "visual", "affected": [["0.7.1", "0.7.2"]], "fixed": "0.7.3"}),
+    # the text class's refusal of a `visual` config, from 0.7.3 until the class leaves (no fixed release)
+    ((("0.7.2", {_QWEN: _QWEN_071}), ("0.7.3", {_QWEN: _QWEN_073}), ("0.8.0", {_QWEN: _QWEN_073}),
+      ("0.24.0", {"vllm/model_executor/models/qwen2.py": "class Qwen2ForCausalLM:\n    pass\n"})),
+     "qwen-vl-text-class", {"config_has": "visual", "affected": [["0.7.3", "0.8.0"]], "fixed": None}),
+])
+def test_build_reads_a_model_class_broken_in_some_releases(tmp_path, releases, bug, expected):
+    for v, files in releases:
+        write_release(tmp_path / "src" / v, files)
+    row = next(b for b in build([tmp_path / "src"])["model_bugs"] if b["id"] == bug)
+    assert {k: row[k] for k in expected} == expected
 
 
 @pytest.mark.parametrize("multimodal,version,expected", [
@@ -160,33 +162,6 @@ _VL_CONFIG = ('{"architectures": ["QWenLMHeadModel"], "model_type": "qwen", "hid
               ' %s}')
 
 
-@pytest.mark.parametrize("launch,visual,p0", [
-    ("vllm serve Qwen/Qwen-7B-Chat --trust-remote-code", None, True),
-    ("vllm serve Qwen/Qwen-VL-Chat --trust-remote-code", None, False),  # control: the vision model starts
-    ("vllm serve ./models/qwen --trust-remote-code", False, True),  # a local copy: its config.json decides
-    ("vllm serve ./models/qwen --trust-remote-code", True, False),
-])
-def test_l133_qwen1_text_on_072(tmp_path, launch, visual, p0):
-    (tmp_path / "requirements.txt").write_text("vllm==0.7.2\n")
-    (tmp_path / "serve.sh").write_text(launch + "\n")
-    if visual is not None:
-        extra = '"visual": {"image_size": 448, "layers": 48, "width": 1664}' if visual else '"rotary_pct": 1.0'
-        (tmp_path / "models" / "qwen").mkdir(parents=True)
-        (tmp_path / "models" / "qwen" / "config.json").write_text(_VL_CONFIG % extra)
-    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
-    r = next(r for r in sr.results if r.check.id == "L133")
-    assert (r.status == "recommended" and r.priority == "P0") == p0, r.reason_text("en")
-
-
-def test_build_reads_the_qwen_vl_refusal_of_073_on(tmp_path):
-    src = tmp_path / "src"
-    for v, files in (("0.7.2", {_QWEN: _QWEN_071}), ("0.7.3", {_QWEN: _QWEN_073}), ("0.8.0", {_QWEN: _QWEN_073}),
-                     ("0.24.0", {"vllm/model_executor/models/qwen2.py": "class Qwen2ForCausalLM:\n    pass\n"})):
-        write_release(src / v, files)
-    row = next(b for b in build([src])["model_bugs"] if b["id"] == "qwen-vl-text-class")
-    assert row["config_has"] == "visual" and row["affected"] == [["0.7.3", "0.8.0"]] and row["fixed"] is None
-
-
 @pytest.mark.parametrize("multimodal,engine,version,hit", [
     (True, {}, "0.7.3", True),  # Qwen-VL: QWenLMHeadModel refuses the `visual` config
     (True, {}, "0.23.0", True),
@@ -204,16 +179,22 @@ def test_qwen_vl_needs_overrides(multimodal, engine, version, hit):
     assert "release_bug_fixed" not in f
 
 
-@pytest.mark.parametrize("launch,visual,p0", [
-    ("vllm serve Qwen/Qwen-VL-Chat --trust-remote-code", None, True),
-    ("vllm serve Qwen/Qwen-VL-Chat --trust-remote-code --hf-overrides '{\"architectures\": [\"QwenVLForConditionalGeneration\"]}'",
+@pytest.mark.parametrize("pin,launch,visual,p0", [
+    # 0.7.1-0.7.2: the text model meets the Qwen-VL processor
+    ("0.7.2", "vllm serve Qwen/Qwen-7B-Chat --trust-remote-code", None, True),
+    ("0.7.2", "vllm serve Qwen/Qwen-VL-Chat --trust-remote-code", None, False),  # control: the vision model starts
+    ("0.7.2", "vllm serve ./models/qwen --trust-remote-code", False, True),  # a local copy: its config.json decides
+    ("0.7.2", "vllm serve ./models/qwen --trust-remote-code", True, False),
+    # 0.7.3 on: the text class refuses the vision model
+    ("0.8.0", "vllm serve Qwen/Qwen-VL-Chat --trust-remote-code", None, True),
+    ("0.8.0", "vllm serve Qwen/Qwen-VL-Chat --trust-remote-code --hf-overrides '{\"architectures\": [\"QwenVLForConditionalGeneration\"]}'",
      None, False),  # control: the launch the error asks for
-    ("vllm serve Qwen/Qwen-7B-Chat --trust-remote-code", None, False),
-    ("vllm serve ./models/qwen --trust-remote-code", True, True),  # a local copy: its config.json decides
-    ("vllm serve ./models/qwen --trust-remote-code", False, False),
+    ("0.8.0", "vllm serve Qwen/Qwen-7B-Chat --trust-remote-code", None, False),
+    ("0.8.0", "vllm serve ./models/qwen --trust-remote-code", True, True),  # a local copy: its config.json decides
+    ("0.8.0", "vllm serve ./models/qwen --trust-remote-code", False, False),
 ])
-def test_l133_qwen_vl_on_080(tmp_path, launch, visual, p0):
-    (tmp_path / "requirements.txt").write_text("vllm==0.8.0\n")
+def test_l133_qwen1_on_an_audited_project(tmp_path, pin, launch, visual, p0):
+    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
     (tmp_path / "serve.sh").write_text(launch + "\n")
     if visual is not None:
         extra = '"visual": {"image_size": 448, "layers": 48, "width": 1664}' if visual else '"rotary_pct": 1.0'
@@ -221,7 +202,7 @@ def test_l133_qwen_vl_on_080(tmp_path, launch, visual, p0):
         (tmp_path / "models" / "qwen" / "config.json").write_text(_VL_CONFIG % extra)
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     r = next(r for r in sr.results if r.check.id == "L133")
-    assert (r.status == "recommended" and r.priority == "P0") is p0, (r.status, r.priority, r.reason)
+    assert (r.status == "recommended" and r.priority == "P0") is p0, r.reason_text("en")
 
 
 _RERANKER = '{"architectures": ["Qwen3ForSequenceClassification"], "classifier_from_token": ["no", "yes"], "is_original_qwen3_reranker": true}'
