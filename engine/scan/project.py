@@ -289,10 +289,11 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
                                  or words.sets_devices(text)) and scripts.is_shell(rel, text):
             found = _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, image_entry.scan_script, t))
             # a manifest the script writes with a here-document and applies, read as the YAML it is
-            if spans := heredoc_manifests.bodies(text):
-                found += _yaml_sites(ctx, rel, heredoc_manifests.masked(text, spans))
-            if spans := heredoc_python.bodies(text) + heredoc_python.inline_bodies(text):  # `python - <<EOF`, `python -c "…"`
-                found += _guarded(ctx, rel, heredoc_python.scan, text, spans)
+            if manifests := heredoc_manifests.bodies(text):
+                found += _yaml_sites(ctx, rel, heredoc_manifests.masked(text, manifests))
+            # `python - <<EOF`, `python -c "…"` (bodies' quoted flag and inline_bodies' quote kind share a place)
+            if programs := [*heredoc_python.bodies(text), *heredoc_python.inline_bodies(text)]:
+                found += _guarded(ctx, rel, heredoc_python.scan, text, programs)
             return found
     return None
 
