@@ -80,6 +80,10 @@ def test_l50_follows_the_release_and_the_tokenizer(tmp_path, version, model_name
     ("0.7.1", "actor_rollout_ref.model.trust_remote_code=True", "enabled"),
     ("0.4.1", "actor_rollout_ref.model.trust_remote_code=True", "enabled"),
     ("0.7.1", "", "recommended"),
+    # 0.6.0's async rollout server passes trust_remote_code=True whatever the key (vllm_async_server.py:210)
+    ("0.6.0", "actor_rollout_ref.rollout.mode=async", "enabled"),
+    ("0.6.0", "actor_rollout_ref.rollout.mode=sync", "recommended"),
+    ("0.6.1", "actor_rollout_ref.rollout.mode=async", "recommended"),
 ])
 def test_verl_passes_the_models_trust_remote_code_to_vllm(tmp_path, verl, extra, status):
     # GRPO_testbed (https://github.com/MalveauxLuke/GRPO_testbed, eval68): the Moonlight and MiniCPM-o examples set
