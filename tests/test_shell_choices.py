@@ -103,3 +103,22 @@ esac
 """
     (sr,) = _sites(tmp_path, text)
     assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct" and sr.site.settings["tensor_parallel_size"].value is None
+
+
+def test_a_command_line_string_the_branches_set_differently(tmp_path: Path) -> None:
+    """`CMD="vllm serve M …"` or `CMD="python -m vllm.entrypoints.openai.api_server --model M …"`, run as
+    `nohup $CMD &`: split as the shell splits it, once per branch; `"$CMD"` is one word, no program."""
+    text = """\
+if command -v vllm >/dev/null; then
+    CMD="vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 2 --enforce-eager"
+else
+    CMD="python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 2"
+fi
+nohup $CMD > vllm.log 2>&1 &
+"""
+    (sr,) = _sites(tmp_path, text)
+    s = sr.site.settings
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct" and s["tensor_parallel_size"].value == 2
+    assert s["enforce_eager"].value is None and "(not given)" in s["enforce_eager"].note
+    (tmp_path / "b").mkdir()
+    assert not _sites(tmp_path / "b", text.replace("nohup $CMD", 'nohup "$CMD"'))

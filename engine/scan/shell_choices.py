@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from vllm_kb.engine.scan.shell import Seg, Word
-from vllm_kb.engine.scan.shell_expand import holes, shown
+from vllm_kb.engine.scan.shell_expand import HOLE_CLOSE, HOLE_OPEN, holes, shown
 from vllm_kb.engine.scan.site import Setting, Site
 
 MAX_READS = 8  # argv read at most this many ways; beyond, the unknown element stays as it is
@@ -31,6 +31,13 @@ def record(choices: dict | None, hole_text: str, tails: list[list[tuple[str, Wor
     choices[hole_text] = kept
 
 
+def record_text(choices: dict | None, hole_text: str, values: list[str]) -> None:
+    """A scalar the branches set to different command lines (`CMD="vllm serve M …"` / `CMD="python -m
+    vllm.entrypoints.openai.api_server …"`, run as `$CMD`): each branch's text."""
+    if choices is not None and all(" " in v for v in values) and len(values) <= MAX_READS:
+        choices[hole_text] = ("text", sorted(set(values)))
+
+
 def alternatives(fields: list[Word], choices: dict) -> list[list[Word]]:
     """The argv once per branch for each element a branch chose; [fields] when there is none."""
     out = [fields]
@@ -41,13 +48,32 @@ def alternatives(fields: list[Word], choices: dict) -> list[list[Word]]:
             if k is None:
                 nxt.append(argv)
                 continue
-            nxt += [argv[:k] + [_word(t, o, argv[k]) for t, o in tail] + argv[k + 1:] for tail in choices[argv[k].text]]
+            entry, at = choices[argv[k].text], argv[k]
+            if isinstance(entry, tuple):  # a scalar's texts: split as an unquoted `$CMD` is, one word when quoted
+                reads = [[_word(t, None, at) for t in (_fields_of(x) if at.bare_var else [x])] for x in entry[1]]
+            else:
+                reads = [[_word(t, o, at) for t, o in tail] for tail in entry]
+            nxt += [argv[:k] + words + argv[k + 1:] for words in reads]
         if len(nxt) > MAX_READS:
             return out
         if nxt == out:
             break
         out = nxt
     return out
+
+
+def _fields_of(text: str) -> list[str]:
+    """Word splitting that keeps an unknown part (a hole) whole."""
+    out, cur, depth = [], "", 0
+    for c in text:
+        depth += (c == HOLE_OPEN) - (c == HOLE_CLOSE)
+        if c in " \t\n" and depth == 0:
+            if cur:
+                out.append(cur)
+            cur = ""
+        else:
+            cur += c
+    return out + ([cur] if cur else [])
 
 
 def _word(text: str, origin: Word | None, at: Word) -> Word:

@@ -197,6 +197,8 @@ def merge(base: Expander, branches: list[Expander], choices: dict | None = None)
             continue
         alts = sorted({a for s in states for a in _alternatives(name, s)})
         base.vars[name] = hole(f"${name}: one of " + " | ".join(alts))
+        if all(s[0] == "value" for s in states):  # each path's command line, should `$NAME` run it
+            shell_choices.record_text(choices, base.vars[name], [s[1] for s in states])
         base.arrays.pop(name, None)
         base.notes.pop(name, None)
         base.unset.discard(name)
