@@ -22,7 +22,18 @@ class ParallelConfig:
             raise ValueError(msg)
         def later():
             raise ValueError("a nested function runs later, not at construction")
-        raise RuntimeError("not one of the refusals read")
+        raise OSError("not one of the refusals read")
+'''
+
+PLATFORM_SRC = '''
+class CpuPlatform:
+    @classmethod
+    def check_and_update_config(cls, vllm_config):
+        if cache_config.enable_prefix_caching and cache_config.cache_dtype != "auto":
+            raise RuntimeError("Chunked-prefill and prefix-cache on the CPU backend is not compatible with FP8 KV cache.")
+    @classmethod
+    def get_device_name(cls):
+        raise RuntimeError("a platform's other methods run later, if ever")
 '''
 
 
@@ -37,6 +48,16 @@ def test_raises_and_inputs():
     ]
     assert rows[0][3] == ["enable_eplb", "enable_expert_parallel"]
     assert rows[2][3] == ["data_parallel_rank", "data_parallel_size"]
+
+
+def test_platform_refusals(tmp_path):
+    """The CPU, XPU and TPU platforms' start-up checks are read too, RuntimeError included (the CPU
+    build's refusals), and only from the functions that run while the configs are built."""
+    (tmp_path / "vllm" / "platforms").mkdir(parents=True)
+    (tmp_path / "vllm" / "platforms" / "cpu.py").write_text(PLATFORM_SRC)
+    rows = vsr.release_raises(tmp_path)
+    assert [(r["kind"], r["where"]) for r in rows] == [("RuntimeError", "CpuPlatform.check_and_update_config")]
+    assert rows[0]["inputs"] == ["cache_config.cache_dtype", "cache_config.enable_prefix_caching"]
 
 
 def test_coverage_matches_holes_both_ways():

@@ -6,10 +6,11 @@ For a spread of releases (/work/sdists/src/<version>) this reads with `ast` only
 launch's own inputs are checked before any weight is loaded: vllm/config.py or vllm/config/*.py
 (`__post_init__`, `__init__`, `verify_*`, `_verify_*`, `validate*`, `check*`, pydantic validators),
 vllm/engine/arg_utils.py (`__post_init__`, `create_engine_config`, `create_*_config`,
-`_is_v1_supported_oracle`, `_check_feature_supported`, `_set_default*`), vllm/platforms/cuda.py and
-rocm.py (`check_and_update_config`, `get_attn_backend_cls`, `verify_*`), the serve parser's
-validation (`validate_parsed_serve_args`) and the attention selectors. Each `raise` of ValueError,
-TypeError, NotImplementedError or AssertionError, each `assert … , "message"` and each
+`_is_v1_supported_oracle`, `_check_feature_supported`, `_set_default*`), vllm/platforms/cuda.py,
+rocm.py, cpu.py, xpu.py and tpu.py (`check_and_update_config`, `get_attn_backend_cls`, `verify_*`),
+the serve parser's validation (`validate_parsed_serve_args`), the API server's own argument checks
+(`validate_api_server_args`, `setup_server`, `run_server`) and the attention selectors. Each `raise` of
+ValueError, TypeError, NotImplementedError, AssertionError, KeyError or RuntimeError, each `assert … , "message"` and each
 `parser.error(…)` with a message we can read is one row: its wording (f-string holes as `{}`), the
 releases of the spread that hold it, the function, and the condition's inputs (the names and
 `self.…` attributes of the enclosing `if` tests and of the assert). A row is covered when a check's
@@ -39,19 +40,23 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "startup-raises.md"
 DATA = ROOT / "tests" / "data" / "startup_raises.json"
 SPREAD = ["0.6.6", "0.8.5", "0.10.1.1", "0.10.2", "0.11.0", "0.13.0", "0.17.1", "0.20.0", "0.25.0", "0.30.0", "0.34.0"]
-EXCEPTIONS = {"ValueError", "TypeError", "NotImplementedError", "AssertionError"}
+EXCEPTIONS = {"ValueError", "TypeError", "NotImplementedError", "AssertionError", "KeyError", "RuntimeError"}
 # the functions that run while configs are built (a config's other methods run later, per request)
 CONFIG_FUNCS = re.compile(r"^(__post_init__|__init__|_?verify\w*|_?validate\w*|_?check\w*|try_verify\w*"
                           r"|get_and_verify\w*|_init_\w*|_set_\w*|from_cli\w*|create\w*|compute_hash_never)$")
+PLATFORM_FUNCS = re.compile(r"^(check_and_update_config|get_attn_backend_cls|get_valid_backends|_?verify\w*|_?check\w*)$")
 FILES = {
     # path glob → function-name pattern (None: every function of the file)
     "vllm/config.py": CONFIG_FUNCS,
     "vllm/config/*.py": CONFIG_FUNCS,
     "vllm/engine/arg_utils.py": re.compile(r"^(__post_init__|create_engine_config|create_\w+_config|_is_v1_supported_oracle"
                                            r"|_check_feature_supported|_set_default\w*|from_cli_args|_?verify\w*|_?validate\w*)$"),
-    "vllm/platforms/cuda.py": re.compile(r"^(check_and_update_config|get_attn_backend_cls|get_valid_backends|_?verify\w*|_?check\w*)$"),
-    "vllm/platforms/rocm.py": re.compile(r"^(check_and_update_config|get_attn_backend_cls|get_valid_backends|_?verify\w*|_?check\w*)$"),
+    # each platform's own refusals (the CPU build, a ROCm, XPU or TPU image) while the configs are built
+    **{f"vllm/platforms/{p}.py": PLATFORM_FUNCS for p in ("cuda", "rocm", "cpu", "xpu", "tpu")},
     "vllm/entrypoints/*/cli_args.py": re.compile(r"^(validate\w*|_?check\w*)$"),
+    # the API server's own argument checks before the engine starts (tool/reasoning parser names: KeyError)
+    "vllm/entrypoints/openai/api_server.py": re.compile(r"^(validate\w*|setup_server|run_server)$"),
+    "vllm/entrypoints/launchers/launcher.py": re.compile(r"^(validate\w*|setup_server)$"),
     "vllm/attention/selector.py": None,
     "vllm/v1/attention/selector.py": None,
 }
