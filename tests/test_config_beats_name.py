@@ -75,3 +75,10 @@ def test_audit_sizes_the_local_folder_from_its_config(tmp_path):
 
 def test_audit_without_the_folder_still_reads_the_name(tmp_path):
     assert "L16" in _p0(audit(_project(tmp_path, None), gpu="RTX-4090 x4"))
+
+
+def test_a_family_whose_class_is_only_a_sizes_keeps_its_other_models():
+    # Moonlight-16B-A3B (DeepseekV3ForCausalLM) matches the Kimi-VL family; only its VL size names a class
+    moon = {"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3", "torch_dtype": "bfloat16"}
+    assert facts("./models/Moonlight-16B-A3B-Instruct", moon)["family"] == "kimi-vl"
+    assert "family" not in facts("./models/Kimi-VL-A3B-Instruct", dict(moon, architectures=["Qwen2ForCausalLM"], model_type="qwen2"))

@@ -171,11 +171,11 @@ def inferred(facts: dict, rest: str, name: str = "") -> None:
         facts["max_context_family"] = True
 
 
-def foreign(fam: dict, config: dict) -> bool:
-    """Whether a checkpoint's config.json names a model class the family (and its sizes) never
-    has: neither its first architecture nor its model_type (a multimodal wrapper's, or its text
-    model's) is one the catalog lists for the family. A family that lists neither is never foreign."""
-    entries = [fam, *fam.get("sizes", [])]
+def foreign(entries: list[dict], config: dict) -> bool:
+    """Whether a checkpoint's config.json names a model class the catalog entries its name matched
+    (the family and the sizes it matched) never have: neither its first architecture nor its
+    model_type (a multimodal wrapper's, or its text model's) is one they list. Entries that list
+    neither are never foreign (Moonlight-16B matches the Kimi-VL family, whose only class is its VL size's)."""
     archs = {e["architecture"] for e in entries if e.get("architecture")}
     types = {e["model_type"] for e in entries if e.get("model_type")}
     if not archs and not types:

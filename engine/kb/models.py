@@ -91,7 +91,8 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
         return {**facts, "toy": True, **{k: False for k in FLAGS}}
     arch: dict[str, Any] = {}
     fam = family_of(short, families)
-    if fam and config and model_identity.foreign(fam, config):
+    matched = [fam, *(e for e in fam.get("sizes", []) if _rx(e["match"]).search(_sized(short)))] if fam and config else []
+    if fam and config and model_identity.foreign(matched, config):
         # a local folder whose name contains a catalog name (DeepSeek-R1-32B-FULL holding a Qwen2
         # config, vllm#15457): vLLM loads the class its config.json names, so the name's family says nothing
         fam = None
