@@ -224,3 +224,52 @@ def test_a_mirror_image_whose_first_arg_is_a_program_or_older_entrypoint_is_no_m
         values = MIRROR_VALUES.replace("v0.11.2", tag).replace("modelName: Qwen/Qwen3-0.6B", f"modelName: {first}")
         root = write_project({"Chart.yaml": CHART, "values.yaml": values, "templates/deployment.yaml": MIRROR_DEPLOYMENT})
         assert not _audit(cli, root)["sites"]
+
+
+def test_render_gaps_names_the_lines_of_yaml_left_out():
+    root = _root({"x": 1})
+    text = "a:\n  b: 1\n  env:\n    {{- include \"c.env\" . | nindent 4 }}\n{{- if .Release.IsUpgrade }}\n  c: 2\n{{- end }}\n"
+    out, gaps = helm_render.render_gaps(text, root)
+    assert out == helm_render.render(text, root) and "\ue003" not in out
+    assert gaps == {4, 5}  # the include alone on its line; the `if` on an unknown
+    assert helm_render.render_gaps("a: {{ .Values.x }}\n", root) == ("a: 1\n", frozenset())
+
+
+GATED_VALUES = "image: {repository: vllm/vllm-openai, tag: v0.8.5}\nmodel: meta-llama/Llama-3.1-8B-Instruct\n"
+GATED_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  labels:
+    {{- include "c.labels" . | nindent 4 }}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
+          args: ["--model", {{ .Values.model | quote }}]
+          env:
+            {{- include "c.env" . | nindent 12 }}
+        - name: sidecar
+          image: busybox
+"""
+
+
+def _l51(cli, root) -> str | None:
+    (site,) = _audit(cli, root)["sites"]
+    return next((r["priority"] for r in site["recommendations"] if r["check"] == "L51"), None)
+
+
+def test_an_env_the_chart_includes_is_not_read_as_no_token(cli, write_project, tmp_path):
+    """`env: {{- include "c.env" . | nindent 12 }}` (a named template in _helpers.tpl, often HF_TOKEN from a
+    Secret): the rendered container shows no env, but what the include adds is unknown — L51 cannot say
+    the gated model gets no token (was a P0). A chart whose include lies elsewhere (metadata labels,
+    another container) still is one."""
+    files = {"Chart.yaml": CHART, "values.yaml": GATED_VALUES}
+    root = write_project({**files, "templates/deployment.yaml": GATED_DEPLOYMENT}, tmp_path / "a")
+    assert _l51(cli, root) == "P1"
+    no_env = GATED_DEPLOYMENT.replace('          env:\n            {{- include "c.env" . | nindent 12 }}\n', "")
+    assert _l51(cli, write_project({**files, "templates/deployment.yaml": no_env}, tmp_path / "b")) == "P0"
+    sidecar_env = no_env + '          env:\n            {{- include "c.env" . | nindent 12 }}\n'
+    assert _l51(cli, write_project({**files, "templates/deployment.yaml": sidecar_env}, tmp_path / "c")) == "P0"

@@ -27,6 +27,8 @@ class Document:
     lines: dict[Path, int] = field(default_factory=dict)
     start_line: int = 1
     index: int = 0  # which document of its file (`---` separated) this is
+    # lines where the text's maker (a Helm template: helm_render.render_gaps) added YAML not known here
+    gaps: frozenset[int] = frozenset()
 
     def pos(self, path: Path) -> dict:
         """Where a value sits, for a fix: the document and the path (engine/kb/yamlpos.py gives the

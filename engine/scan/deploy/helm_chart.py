@@ -22,6 +22,7 @@ class Chart:
     folder: str
     root: dict  # what the templates see: {"Values": …, "Chart": …}
     rendered: dict[str, str] = field(default_factory=dict)  # template → its rendered text
+    gaps: dict[str, frozenset[int]] = field(default_factory=dict)  # template → lines of YAML left unknown
     scripts: dict[tuple[str, str], str] = field(default_factory=dict)  # (ConfigMap name, key) → script
     run: set[str] = field(default_factory=set)  # ConfigMaps whose script a container runs
     mentions: bool = False  # its values or a template name vLLM (or a framework): worth reading
@@ -52,13 +53,19 @@ def candidate(ctx: ScanContext, rel: str, text: str) -> bool:
 def render(ctx: ScanContext, rel: str, text: str) -> str:
     chart = _chart(ctx, chart_folder(ctx, rel) or "")
     got = chart.rendered.get(rel)
-    return got if got is not None else helm_render.render(text, chart.root)
+    if got is None:
+        got, chart.gaps[rel] = helm_render.render_gaps(text, chart.root)
+    return got
 
 
 def prepare(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[yamlio.Document]:
     """The rendered documents as the chart runs them: a mounted ConfigMap script in the container's
     command, and no ConfigMap a container runs (its launch is the container's)."""
     chart = _chart(ctx, chart_folder(ctx, rel) or "")
+    gaps = sorted(chart.gaps.get(rel) or ())
+    starts = [d.start_line for d in docs[1:]] + [None]
+    for doc, end in zip(docs, starts):  # each document's own gaps: a container's env is not known in full there
+        doc.gaps = frozenset(g for g in gaps if g >= doc.start_line and (end is None or g < end))
     out = []
     for doc in docs:
         data = doc.data
@@ -100,7 +107,7 @@ def _chart(ctx: ScanContext, folder: str) -> Chart:
     docs_of: dict[str, list] = {}
     for f, text in texts.items() if chart.mentions else ():
         try:
-            chart.rendered[f] = helm_render.render(text, chart.root)
+            chart.rendered[f], chart.gaps[f] = helm_render.render_gaps(text, chart.root)
             docs_of[f] = yamlio.load_all(chart.rendered[f])
         except (yamlio.YamlError, RecursionError):
             continue

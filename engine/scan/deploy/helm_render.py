@@ -25,6 +25,9 @@ class _Unknown:
 
 
 UNKNOWN: Any = _Unknown()
+# where the chart adds YAML this renderer cannot know (an unknown action alone on its line, a block on
+# an unknown condition): marked while rendering, then taken out and reported as lines (render_gaps)
+GAP = "\ue003"
 _NONE: Any = object()  # no value piped in (None is a value: a key the chart leaves empty)
 _KINDS = ("str", "(", ")", "|", "=", "word")
 _BLOCKS = ("if", "with", "range", "define", "block")
@@ -36,6 +39,19 @@ def _truthy(v) -> bool:
 
 def render(text: str, root: dict) -> str:
     """`text` rendered with `root` (`{"Values": …, "Chart": …}`); unknown output becomes a hole."""
+    return render_gaps(text, root)[0]
+
+
+def render_gaps(text: str, root: dict) -> tuple[str, frozenset[int]]:
+    """The rendered text, and the lines where the chart adds YAML left out here (an `include` of a
+    container's env, an `if` on `.Release`): what lies there is not known until the chart is installed."""
+    out = _render(text, root)
+    if GAP not in out:
+        return out, frozenset()
+    return out.replace(GAP, ""), frozenset(i for i, line in enumerate(out.split("\n"), 1) if GAP in line)
+
+
+def _render(text: str, root: dict) -> str:
     pieces: list[tuple] = []  # ("text", s) | ("act", body, raw, alone on its line)
     at = 0
     for m in _ACTION.finditer(text):
@@ -121,14 +137,14 @@ def _block(word: str, branches: list, dot, root) -> str:
         for k, (cond, body) in enumerate(branches):
             v = True if cond == "true" else _eval(cond, dot, root)
             if v is UNKNOWN:
-                return _blank(branches)  # a branch on an unknown: none is taken as the site's own
+                return GAP + _blank(branches)  # a branch on an unknown: none is taken as the site's own
             if _truthy(v):
                 return _blank(branches[:k]) + _fit(_emit(body, dot, root), body) + _blank(branches[k + 1:])
         return _blank(branches)
     cond, body = branches[0]
     v = UNKNOWN if ":=" in cond else _eval(cond, dot, root)
     if v is UNKNOWN:
-        return _blank(branches)
+        return GAP + _blank(branches)
     if word == "with":
         if _truthy(v):
             return _fit(_emit(body, v, root), body) + _blank(branches[1:])
@@ -156,7 +172,7 @@ def _fit(text: str, body: list) -> str:
 
 def _expr_text(body: str, dot, root, alone: bool) -> str:
     """The action's output; an unknown one alone on its line (`include "labels" . | nindent 4`,
-    `toYaml .Values.x`) is YAML structure the chart adds, left out rather than made a hole."""
+    `toYaml .Values.x`) is YAML structure the chart adds, left out rather than made a hole (a GAP)."""
     if body.startswith("/*") or body.startswith("-/*"):
         return ""  # a comment
     if ":=" in body or re.match(r"\$\w+\s*=", body):
@@ -167,7 +183,7 @@ def _expr_text(body: str, dot, root, alone: bool) -> str:
         # same value as one flow mapping on the key's line is the YAML it renders, lines kept
         return v.text if alone else v.flow
     if v is UNKNOWN and (alone or re.search(r"\|\s*n?indent\b", body)):
-        return ""
+        return GAP
     if v is UNKNOWN or isinstance(v, (dict, list)):
         return hole("{{" + re.sub(r"\s+", " ", body).replace('"', "'") + "}}")
     if v is None:  # left empty in values.yaml: the user's install gives it

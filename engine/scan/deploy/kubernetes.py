@@ -131,7 +131,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             held = app_template.shm(doc.data, path) if app_template.in_map(path) else _shm(doc.data, path, c)
             site.container = dict(tool="kubernetes", **held, **_mounts(doc.data, path, c),
                                   env_names=[str(e["name"]) for e in c.get("env") or [] if isinstance(e, dict) and "name" in e],
-                                  env_opaque=bool(c.get("envFrom")))
+                                  env_opaque=bool(c.get("envFrom")) or _gap_in(doc, path))
             labels = _node(doc.data, _pod(path)[:-1] + ("metadata", "labels"))
             if isinstance(labels, dict) and labels:  # the Services that select the pod (engine/check/endpoints.py)
                 site.container["labels"] = {str(k): str(v) for k, v in labels.items()}
@@ -282,3 +282,18 @@ def _shm(data: dict, path: tuple, container: dict) -> dict:
         else:
             out["shm_size"] = "unknown"  # a PVC, a configMap…: its size is not in the manifest
     return out
+
+
+def _gap_in(doc: yamlio.Document, path: tuple) -> bool:
+    """Whether a template left YAML out inside this container (`env: {{- include "chart.env" . | nindent 12 }}`,
+    an `if` on `.Release`): from its first line to the next line outside it. Its environment is then not
+    known in full, so no claim that it lacks a variable."""
+    if not doc.gaps:
+        return False
+    n = len(path)
+    inner = [ln for p, ln in doc.lines.items() if p[:n] == path]
+    if not inner:
+        return False
+    last = max(inner)
+    end = min((ln for p, ln in doc.lines.items() if ln > last and p[:n] != path), default=None)
+    return any(g >= min(inner) and (end is None or g < end) for g in doc.gaps)
