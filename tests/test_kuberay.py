@@ -45,7 +45,8 @@ spec:
 def _l34(tmp_path, gpu=None, annotations="", **kw):
     (tmp_path / "raycluster.yaml").write_text(CLUSTER.format(annotations=annotations, **{"release": "0.11.1", "tp": 2, **kw}))
     rep = audit(tmp_path, gpu=gpu)
-    head = [sr for sr in rep.sites if sr.site.kind == "vllm serve"]
+    # the head's own launch (a worker whose command KubeRay keeps runs its image's `vllm serve` too)
+    head = [sr for sr in rep.sites if sr.site.kind == "vllm serve" and "distributed_executor_backend" in sr.site.settings]
     assert len(head) == 1
     r = next(r for r in head[0].results if r.check.id == "L34")
     return rep, head[0], (r.status, r.priority)
@@ -67,6 +68,10 @@ def test_a_world_larger_than_a_pod_is_still_the_0_11_1_p0(tmp_path):
 def test_a_container_whose_command_kuberay_keeps_runs_the_image(tmp_path):
     keep = '\n  annotations:\n    ray.io/overwrite-container-cmd: "true"'
     rep, _, _ = _l34(tmp_path, annotations=keep)
+    # the worker runs the image's entrypoint: `vllm serve` from 0.11.1 (docker/Dockerfile:500), the API
+    # server module before (0.11.0 :542)
+    assert sorted(sr.site.kind for sr in rep.sites) == ["vllm serve", "vllm serve"]
+    rep, _, _ = _l34(tmp_path, annotations=keep, release="0.11.0")
     assert sorted(sr.site.kind for sr in rep.sites) == ["api_server", "vllm serve"]
 
 
