@@ -273,3 +273,10 @@ def test_an_env_the_chart_includes_is_not_read_as_no_token(cli, write_project, t
     assert _l51(cli, write_project({**files, "templates/deployment.yaml": no_env}, tmp_path / "b")) == "P0"
     sidecar_env = no_env + '          env:\n            {{- include "c.env" . | nindent 12 }}\n'
     assert _l51(cli, write_project({**files, "templates/deployment.yaml": sidecar_env}, tmp_path / "c")) == "P0"
+
+
+def test_a_template_that_renders_to_broken_yaml_is_skipped_at_its_line(cli, write_project, tmp_path):
+    broken = GATED_DEPLOYMENT.replace("          env:\n", "          env: [\n")
+    rep = _audit(cli, write_project({"Chart.yaml": CHART, "values.yaml": GATED_VALUES, "templates/deployment.yaml": broken}, tmp_path))
+    got = [(s["file"], s["line"]) for s in rep["project"]["skipped"] if s["code"] == "helm-template"]
+    assert got and got[0][0] == "templates/deployment.yaml" and isinstance(got[0][1], int) and not rep["sites"]

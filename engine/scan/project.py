@@ -310,8 +310,8 @@ def _template_sites(ctx: ScanContext, rel: str, text: str) -> list:
     text = helm_chart.render(ctx, rel, text)
     try:
         docs = helm_chart.prepare(ctx, rel, yamlio.load_all(text))
-    except (yamlio.YamlError, RecursionError):
-        ctx.skip(rel, "helm-template")
+    except (yamlio.YamlError, RecursionError) as e:
+        ctx.skip(rel, "helm-template", getattr(e, "line", None))  # the renderer keeps the template's lines
         return []
     return helm_chart.unplaced(_guarded(ctx, rel, deploy.scan_yaml, text, docs) + _guarded(ctx, rel, configs.scan, docs))
 
