@@ -1,0 +1,65 @@
+"""Families of the 2025-26 releases that the catalog named wrongly or not at all (helper catalog3):
+each name gets its own class and kind (MoE, MLA, multimodal), never a neighbour family's facts or
+another model's shapes; where no config.json was read the dimensions stay unknown."""
+from __future__ import annotations
+
+import pytest
+from vllm_kb.engine.kb import knowledge, models
+
+KB = knowledge.load()
+DATA = KB.doc("models.yaml").data
+
+
+def facts(name: str) -> dict:
+    return models.model_facts(name, KB.models, DATA["quantized_markers"], publishers=DATA["publishers"], identity=DATA)
+
+
+@pytest.mark.parametrize("name,family,architecture,moe,multimodal", [
+    ("XiaomiMiMo/MiMo-V2-Flash", "mimo-v2-flash", "MiMoV2FlashForCausalLM", True, False),
+    ("stepfun-ai/Step-3.5-Flash", "step-3.5-flash", "Step3p5ForCausalLM", True, False),
+    ("inclusionAI/Ling-flash-2.0", "ling-2.0", None, True, False),
+    ("inclusionAI/Ring-mini-2.0", "ling-2.0", None, True, False),
+    ("LiquidAI/LFM2-1.2B", "lfm2", "Lfm2ForCausalLM", False, False),
+    ("LiquidAI/LFM2-8B-A1B", "lfm2", "Lfm2MoeForCausalLM", True, False),
+    ("LiquidAI/LFM2-VL-1.6B", "lfm2", "Lfm2VlForConditionalGeneration", False, True),
+    ("PaddlePaddle/PaddleOCR-VL", "paddleocr-vl", "PaddleOCRVLForConditionalGeneration", False, True),
+    ("rednote-hilab/dots.ocr", "dots-ocr", "DotsOCRForCausalLM", False, True),
+    # Qwen3-Omni is its own MoE class, not the dense Qwen-VL family's facts
+    ("Qwen/Qwen3-Omni-30B-A3B-Instruct", "qwen3-omni", "Qwen3OmniMoeForConditionalGeneration", True, True),
+    ("Qwen/Qwen3-Omni-30B-A3B-Thinking", "qwen3-omni", "Qwen3OmniMoeForConditionalGeneration", True, True),
+])
+def test_family_class_and_kind(name, family, architecture, moe, multimodal):
+    short = models._org_joined(models._short_name(name), KB.models, DATA["publishers"])
+    assert models.family_of(short, KB.models)["id"] == family
+    f = facts(name)
+    assert (f.get("architecture"), f["moe"], f["multimodal"]) == (architecture, moe, multimodal)
+    # no config.json read for these: no layer count, so no KV size or TP split from borrowed shapes
+    assert f.get("num_hidden_layers") is None
+
+
+def test_neighbours_keep_their_families():
+    assert facts("Qwen/Qwen2.5-Omni-7B")["architecture"] == "Qwen2_5OmniModel"
+    assert facts("Qwen/Qwen-VL-Chat")["moe"] is False
+    assert facts("rednote-hilab/dots.llm1.inst").get("architecture") != "DotsOCRForCausalLM"
+    assert facts("inclusionAI/Ring-mini-linear-2.0").get("family") != "ling-2.0"
+
+
+def test_mistral_large_3_is_not_large_2s_dense_shapes():
+    f = facts("mistralai/Mistral-Large-3-675B-Instruct-2512")
+    assert (f["architecture"], f["model_type"], f["moe"], f["mla"]) == ("MistralLarge3ForCausalLM", "deepseek_v3", True, True)
+    assert f["params_b"] == 675 and f.get("num_hidden_layers") is None and f.get("num_attention_heads") is None
+    # the 2512 upload is FP8 blocks through compressed-tensors; a BF16 upload is not
+    assert (f["quantized"], f["quant_method"], f.get("quant_block")) == (True, "compressed-tensors", [128, 128])
+    assert not facts("mistralai/Mistral-Large-3-675B-Instruct-2512-BF16").get("quant_method")
+    # Mistral Large 2 (2407 / 2411) keeps its own 88-layer dense shapes
+    large2 = facts("mistralai/Mistral-Large-Instruct-2411")
+    assert (large2["architecture"], large2["num_hidden_layers"], large2["moe"]) == ("MistralForCausalLM", 88, False)
+
+
+def test_kimi_k25_is_its_own_multimodal_class():
+    f = facts("moonshotai/Kimi-K2.5")
+    assert (f["architecture"], f["model_type"], f["multimodal"]) == ("KimiK25ForConditionalGeneration", "kimi_k25", True)
+    assert (f["num_attention_heads"], f["num_experts"], f["quant_method"]) == (64, 384, "compressed-tensors")
+    # K2 and K2-Thinking stay text-only DeepseekV3ForCausalLM
+    for name in ("moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2-Thinking"):
+        assert (facts(name)["architecture"], facts(name)["multimodal"]) == ("DeepseekV3ForCausalLM", False)
