@@ -63,3 +63,26 @@ def test_kimi_k25_is_its_own_multimodal_class():
     # K2 and K2-Thinking stay text-only DeepseekV3ForCausalLM
     for name in ("moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2-Thinking"):
         assert (facts(name)["architecture"], facts(name)["multimodal"]) == ("DeepseekV3ForCausalLM", False)
+
+
+@pytest.mark.parametrize("name,heads,kv,experts,top_k", [
+    ("google/gemma-4-31B-it", 32, None, None, None),
+    ("google/gemma-4-26B-A4B-it", 16, None, 128, 8),
+    ("XiaomiMiMo/MiMo-V2-Flash", 64, None, 256, 8),
+    ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", 32, 2, 128, 6),
+    ("Qwen/Qwen3.5-0.8B", 8, 2, None, None),
+])
+def test_head_and_expert_counts_without_layer_shapes(name, heads, kv, experts, top_k):
+    # L1 and the expert split read these; no layer count, so no KV size from half-known shapes
+    f = facts(name)
+    assert (f["num_attention_heads"], f.get("num_key_value_heads")) == (heads, kv)
+    assert (f.get("num_experts"), f.get("num_experts_per_tok")) == (experts, top_k)
+    assert f.get("num_hidden_layers") is None and f.get("hidden_size") is None
+    assert models.tp_divides(f, 8) and not models.tp_divides(f, 3)
+
+
+def test_head_counts_stay_with_their_size():
+    # other Gemma 4 sizes and Nemotron 3 Super keep unknown heads, never a neighbour's
+    for name in ("google/gemma-4-E4B-it", "google/gemma-4-E2B-it", "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8",
+                 "Qwen/Qwen3.5-9B", "Qwen/Qwen3.6-0.8B"):
+        assert facts(name).get("num_attention_heads") is None, name
