@@ -187,3 +187,12 @@ def test_a_build_after_a_release_candidate_may_hold_the_next_minor_release():
     from vllm_kb.engine.scan import source_pins
     assert [str(v) for v in source_pins.span_of("0.16.0rc2.dev367+g98b0205c3", KNOWN)] == ["0.15.1", "0.17.0"]
     assert [str(v) for v in source_pins.span_of("0.11.1.dev123", KNOWN)] == ["0.11.0", "0.11.1"]
+
+
+def test_a_framework_checkout_is_the_release_its_version_file_names(write_project):
+    # PRL-addENV is ms-swift's own tree: setup(name='ms_swift', version=get_version()) reads swift/version.py
+    setup = ("version_file = 'swift/version.py'\n\ndef get_version():\n    return '0'\n\n"
+             "from setuptools import setup\nsetup(name='ms_swift', version=get_version())\n")
+    sc = scan_project(write_project({"setup.py": setup, "swift/version.py": "__version__ = '3.3.0.dev0'\n", "serve.sh": SERVE}))
+    pin = sc.ctx.framework_pin("serve.sh", "ms-swift")
+    assert pin is not None and pin.exact == "3.3.0.dev0" and pin.own

@@ -51,9 +51,28 @@ def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
             path = f"{PurePosixPath(rel).parent.as_posix()}/{name.value}/version/version".removeprefix("./")
             got = ctx.read(path) if path in ctx.file_set() else None
             v = got.strip() if got and re.fullmatch(r"\s*\d+(\.\d+)*\S*\s*", got) else None
+        if v is None and ctx is not None:
+            v = _version_py(tree, rel, ctx)
         if not v:
             return None, name
         return Pin(rel, node.lineno, f"{name.value} {v} (this project)", f"=={v}", "setup", v, pkg, own=True), name
+    return None
+
+
+_DUNDER = re.compile(r"""^__version__\s*=\s*["'](\d+(?:\.\d+)+[\w.+-]*)["']""", re.M)
+
+
+def _version_py(tree, rel: str, ctx) -> str | None:
+    """The `__version__` of the version file setup.py names (ms-swift: `version_file = 'swift/version.py'`,
+    read by its get_version()): a checkout of ms-swift 3.3.0.dev0 is that release's code."""
+    folder = PurePosixPath(rel).parent.as_posix()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.endswith("version.py") \
+                and re.fullmatch(r"[\w./-]+", node.value):
+            path = f"{folder}/{node.value}".removeprefix("./").lstrip("/") if folder not in ("", ".") else node.value
+            m = _DUNDER.search(ctx.read(path) or "") if path in ctx.file_set() else None
+            if m:
+                return m.group(1)
     return None
 
 
