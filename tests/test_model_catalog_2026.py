@@ -86,3 +86,24 @@ def test_head_counts_stay_with_their_size():
     for name in ("google/gemma-4-E4B-it", "google/gemma-4-E2B-it", "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8",
                  "Qwen/Qwen3.5-9B", "Qwen/Qwen3.6-0.8B"):
         assert facts(name).get("num_attention_heads") is None, name
+
+
+@pytest.mark.parametrize("name,layers,heads,kv,experts", [
+    ("OpenGVLab/InternVL3_5-8B", 36, 32, 8, None),          # Qwen3-8B
+    ("OpenGVLab/InternVL3_5-14B", 40, 40, 8, None),         # Qwen3-14B
+    ("OpenGVLab/InternVL3_5-38B", 64, 64, 8, None),         # Qwen3-32B
+    ("OpenGVLab/InternVL3_5-30B-A3B", 48, 32, 4, 128),      # Qwen3-30B-A3B
+    ("OpenGVLab/InternVL3_5-241B-A28B", 94, 64, 4, 128),    # Qwen3-235B-A22B
+])
+def test_internvl35_language_model_is_its_qwen3(name, layers, heads, kv, experts):
+    f = facts(name)
+    assert (f["num_hidden_layers"], f["num_attention_heads"], f["num_key_value_heads"], f.get("num_experts")) == (layers, heads, kv, experts)
+    assert f["multimodal"] and f["architecture"] == "InternVLChatModel"
+
+
+def test_internvl35_sizes_without_a_matching_qwen3_stay_unknown():
+    # 1B/2B/4B language counts are not the tied Qwen3 sizes'; the GPT-OSS size is another class
+    for name in ("OpenGVLab/InternVL3_5-4B", "OpenGVLab/InternVL3_5-GPT-OSS-20B-A4B-Preview"):
+        assert facts(name).get("num_hidden_layers") is None, name
+    # InternVL3 keeps its Qwen2.5 backbone
+    assert facts("OpenGVLab/InternVL3-8B")["num_hidden_layers"] == 28
