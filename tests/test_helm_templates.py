@@ -280,3 +280,30 @@ def test_a_template_that_renders_to_broken_yaml_is_skipped_at_its_line(cli, writ
     rep = _audit(cli, write_project({"Chart.yaml": CHART, "values.yaml": GATED_VALUES, "templates/deployment.yaml": broken}, tmp_path))
     got = [(s["file"], s["line"]) for s in rep["project"]["skipped"] if s["code"] == "helm-template"]
     assert got and got[0][0] == "templates/deployment.yaml" and isinstance(got[0][1], int) and not rep["sites"]
+
+
+TOKEN_SWITCH = GATED_DEPLOYMENT.replace('            {{- include "c.env" . | nindent 12 }}\n', """\
+            {{- if .Values.hfToken }}
+            - name: HF_TOKEN
+              value: {{ .Values.hfToken | quote }}
+            {{- end }}
+            {{- range .Values.extraEnv }}
+            - {{ toYaml . | nindent 14 }}
+            {{- end }}
+            - name: VLLM_LOGGING_LEVEL
+              value: INFO
+""")
+
+
+def test_a_token_the_chart_leaves_to_the_install_is_not_read_as_none(cli, write_project, tmp_path):
+    """`{{- if .Values.hfToken }}` with `hfToken: ""` (or `extraEnv: []` ranged over): the chart's placeholders,
+    which the install fills (`helm install --set hfToken=…`) — the branch is left out, its lines a gap, and
+    L51 says P1, not that the container has no token. A chart that writes the token keeps none to say."""
+    for k, (values, want) in enumerate(((GATED_VALUES + 'hfToken: ""\nextraEnv: [{name: A, value: "1"}]\n', "P1"),
+                                        (GATED_VALUES + "hfToken: abc\nextraEnv: []\n", None),
+                                        (GATED_VALUES + "hfToken: false\nextraEnv: [{name: A, value: '1'}]\n", "P0"))):
+        root = write_project({"Chart.yaml": CHART, "values.yaml": values, "templates/deployment.yaml": TOKEN_SWITCH}, tmp_path / str(k))
+        assert _l51(cli, root) == want, values
+    out, gaps = helm_render.render_gaps("{{- if .Values.a }}\nx: 1\n{{- end }}\n{{- with .Values.b }}\ny: 1\n{{- end }}\n",
+                                        _root({"a": "", "b": False}))
+    assert gaps == {1} and "x:" not in out and "y:" not in out  # `false` is a choice, "" a placeholder

@@ -128,31 +128,41 @@ def _emit(nodes: list, dot, root) -> str:
     return "".join(out)
 
 
+def _placeholder(v) -> bool:
+    """A value values.yaml leaves for the install to give (`hfToken: ""`, `extraEnv: []`, a key it lacks);
+    `false` and `0` are choices."""
+    return v is None or (isinstance(v, (str, list, dict)) and not v)
+
+
 def _block(word: str, branches: list, dot, root) -> str:
     """A construct's output, with the lines of the branches not taken kept as empty ones (the
     output's line numbers stay the template's)."""
     if word in ("define", "block"):
         return _blank(branches)
     if word == "if":
+        gap = ""
         for k, (cond, body) in enumerate(branches):
             v = True if cond == "true" else _eval(cond, dot, root)
             if v is UNKNOWN:
                 return GAP + _blank(branches)  # a branch on an unknown: none is taken as the site's own
+            if _placeholder(v):
+                gap = GAP  # on a value values.yaml leaves empty (`hfToken: ""`): the install decides the branch
             if _truthy(v):
-                return _blank(branches[:k]) + _fit(_emit(body, dot, root), body) + _blank(branches[k + 1:])
-        return _blank(branches)
+                return gap + _blank(branches[:k]) + _fit(_emit(body, dot, root), body) + _blank(branches[k + 1:])
+        return gap + _blank(branches)
     cond, body = branches[0]
     v = UNKNOWN if ":=" in cond else _eval(cond, dot, root)
     if v is UNKNOWN:
         return GAP + _blank(branches)
+    gap = GAP if _placeholder(v) else ""  # over a value values.yaml leaves empty: the install gives it
     if word == "with":
         if _truthy(v):
             return _fit(_emit(body, v, root), body) + _blank(branches[1:])
         if len(branches) > 1:
-            return _blank(branches[:1]) + _fit(_emit(branches[1][1], dot, root), branches[1][1])
-        return _blank(branches)
+            return gap + _blank(branches[:1]) + _fit(_emit(branches[1][1], dot, root), branches[1][1])
+        return gap + _blank(branches)
     items = list(v.values()) if isinstance(v, dict) else v if isinstance(v, list) else []
-    return _fit("".join(_emit(body, item, root) for item in items), body) + _blank(branches[1:])
+    return gap + _fit("".join(_emit(body, item, root) for item in items), body) + _blank(branches[1:])
 
 
 def _lines(nodes) -> int:
