@@ -35,9 +35,11 @@ def test_a_config_of_another_class_voids_the_name_match():
 
 
 def test_the_name_alone_and_a_hub_id_still_match():
-    for name in ("DeepSeek-R1-32B-FULL", "deepseek-ai/DeepSeek-R1"):
-        f = facts(name)
-        assert f["family"] == "deepseek-v3" and f["params_b"] == 671 and f["quant_method"] == "fp8"
+    f = facts("deepseek-ai/DeepSeek-R1")
+    assert f["family"] == "deepseek-v3" and f["params_b"] == 671 and f["quant_method"] == "fp8"
+    # a name whose own size rules the family's one model out is sized by that size, not as the 671B model
+    f = facts("DeepSeek-R1-32B-FULL")
+    assert "family" not in f and f["params_b"] == 32.0 and "quant_method" not in f
 
 
 def test_a_config_of_the_family_keeps_it_and_its_own_quantization():
@@ -73,8 +75,9 @@ def test_audit_sizes_the_local_folder_from_its_config(tmp_path):
     assert "L16" not in _p0(audit(_project(tmp_path, "DeepSeek-R1-32B-FULL"), gpu="RTX-4090 x4"))
 
 
-def test_audit_without_the_folder_still_reads_the_name(tmp_path):
-    assert "L16" in _p0(audit(_project(tmp_path, None), gpu="RTX-4090 x4"))
+def test_audit_without_the_folder_gives_no_false_p0_either(tmp_path):
+    # the name's 32B contradicts the catalog's 671B DeepSeek-R1: no family, no "does not fit"
+    assert "L16" not in _p0(audit(_project(tmp_path, None), gpu="RTX-4090 x4"))
 
 
 def test_a_family_whose_class_is_only_a_sizes_keeps_its_other_models():

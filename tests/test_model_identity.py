@@ -139,3 +139,20 @@ def test_a_bit_width_in_the_name_is_not_the_models_size(name, params, layers):
     assert abs(f["params_b"] - params) / params < 0.15 and f["num_hidden_layers"] == layers
     # …and cpatonn's AWQ uploads are llm-compressor exports (vLLM #29732's log: quantization=compressed-tensors)
     assert f["quant_method"] == "compressed-tensors" and f["quant_source"] == "catalog"
+
+
+@pytest.mark.parametrize("name,family,params", [
+    ("DeepSeek-R1-32B-FULL", None, 32.0),  # a 32B distill's folder (vllm#15457), never the 671B R1
+    ("someuser/DeepSeek-R1-32B-AWQ", None, 32.0),
+    ("Kimi-K2-8B", None, 8.0),
+    ("deepseek-ai/DeepSeek-R1", "deepseek-v3", 671),  # no size in the name: the family's
+    ("meta-llama/Llama-4-Scout-17B-16E-Instruct", "llama4", 109),  # 17B beside an expert count is the active size
+    ("Qwen/Qwen3-30B-A3B", "qwen3-moe", 30.5),
+    ("google/gemma-2-2b-it", "gemma2", 2.61),  # rounding in a name is no contradiction
+    ("meta-llama/Llama-3.2-1B-Instruct", "llama3", 1.24),
+])
+def test_a_size_in_the_name_that_rules_out_the_family_model(name, family, params):
+    from vllm_kb.engine.kb.knowledge import load
+    from vllm_kb.engine.kb.models import model_facts
+    f = model_facts(name, load().models, [])
+    assert f.get("family") == family and f.get("params_b") == params

@@ -192,3 +192,22 @@ def foreign(entries: list[dict], config: dict) -> bool:
     if not said_archs and not said_types:
         return False  # a config that names no class: the name is all there is to go on
     return not (said_archs & archs or said_types & types)
+
+
+def size_contradicts(name_sizes: list[float], params_b: float | None, active_b: float | None) -> bool:
+    """Whether the sizes written in a name (`32B`) rule out the one model the catalog entry it matched
+    describes: none is within a factor 0.6–1.6 of the entry's total or active parameters. A folder or
+    upload named `DeepSeek-R1-32B` is a 32B distill, never the 671B DeepSeek-R1 (vllm#15457): the
+    family's shapes would size it 20 times too large and give a false "does not fit"."""
+    if not name_sizes or not params_b:
+        return False
+    return not any(0.6 <= s / ref <= 1.6 for s in name_sizes for ref in (params_b, active_b) if ref)
+
+
+def keeps_dtype(org: str | None, identity: dict | None) -> frozenset[str]:
+    """The quantization methods whose uploads by this publisher (`org`, the name's Hub organisation)
+    keep the base model's torch_dtype (models.yaml `quant_keeps_dtype`)."""
+    if not identity or org is None:
+        return frozenset()
+    return frozenset(m for row in identity.get("quant_keeps_dtype") or [] if row["publisher"].lower() == org
+                     for m in row["methods"])

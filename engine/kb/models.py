@@ -24,6 +24,7 @@ from vllm_kb.engine.kb.vision_config import vision_from_config
 _SIZE = re.compile(r"(?<![\dA-Za-z.])(\d+(?:\.\d+)?)\s*[bB](?![A-Za-z])")
 _ACTIVE = re.compile(r"[-_]A(\d+(?:\.\d+)?)B(?![A-Za-z])", re.I)
 _MOE_SIZE = re.compile(r"(\d+)x(\d+(?:\.\d+)?)[bB]", re.I)
+_EXPERTS = re.compile(r"[-_]\d+E(?![A-Za-z])", re.I)
 FLAGS = ("moe", "mla", "mtp", "multimodal", "sliding_window", "quantized", "attention_sinks")
 # a generation written in the name: a point release after the family word (Qwen3.6, Llama-3.1,
 # v0.3 — not a size such as 0.6B) or a date suffix (-2507, -0528)
@@ -96,6 +97,8 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
         # a local folder whose name contains a catalog name (DeepSeek-R1-32B-FULL holding a Qwen2
         # config, vllm#15457): vLLM loads the class its config.json names, so the name's family says nothing
         fam = None
+    if fam and not config and _name_contradicts(fam, short, families):
+        fam = None  # the name's own size says another model (DeepSeek-R1-32B is no 671B DeepSeek-R1)
     if fam:
         spans = _apply_family(facts, arch, fam, short, families)
         catalog_model_max_length(facts, arch, version)
@@ -118,7 +121,7 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
         if tokenizer is not None and facts.get("remote_code"):
             facts["tokenizer_remote_code"] = bool(tokenizer.get("auto_map"))
     _size_from_name(facts, short)
-    _markers(facts, short, markers, config, _keeps_dtype(name, identity))
+    _markers(facts, short, markers, config, model_identity.keeps_dtype(_hub_org(name), identity))
     _add_arch(facts, arch)
     if identity and not config:
         repos = _repos(families, tuple(identity.get("unquantized_checkpoints") or ()))
@@ -320,6 +323,15 @@ def _apply_config(facts: dict, arch: dict, config: dict, tokenizer: dict | None,
                 facts["active_params_b"] = active
 
 
+def _name_contradicts(fam: dict, short: str, families: list[dict]) -> bool:
+    trial: dict[str, Any] = {}
+    _apply_family(trial, {}, fam, short, families)
+    sizes = [float(x) for x in _SIZE.findall(re.sub(r"(?<=\d)_(?=\d)", ".", _sized(short)))]  # 1_8b is 1.8B
+    # a plain size is the total, except beside an expert count (Llama-4-Scout-17B-16E names the active 17B)
+    active = trial.get("active_params_b") if _EXPERTS.search(short) else None
+    return model_identity.size_contradicts(sizes, trial.get("params_b"), active)
+
+
 def _size_from_name(facts: dict, short: str) -> None:
     if "params_b" not in facts:
         m = _MOE_SIZE.search(short)
@@ -333,16 +345,6 @@ def _size_from_name(facts: dict, short: str) -> None:
     if act:
         facts.setdefault("active_params_b", float(act.group(1)))
         facts["moe"] = True
-
-
-def _keeps_dtype(name: str, identity: dict | None) -> frozenset[str]:
-    """The quantization methods whose uploads by this name's publisher keep the base model's
-    torch_dtype (models.yaml `quant_keeps_dtype`)."""
-    org = _hub_org(name)
-    if not identity or org is None:
-        return frozenset()
-    return frozenset(m for row in identity.get("quant_keeps_dtype") or [] if row["publisher"].lower() == org
-                     for m in row["methods"])
 
 
 def _markers(facts: dict, short: str, markers: list[dict], config: dict | None, keeps: frozenset[str] = frozenset()) -> None:
