@@ -107,3 +107,12 @@ def test_internvl35_sizes_without_a_matching_qwen3_stay_unknown():
         assert facts(name).get("num_hidden_layers") is None, name
     # InternVL3 keeps its Qwen2.5 backbone
     assert facts("OpenGVLab/InternVL3-8B")["num_hidden_layers"] == 28
+
+
+def test_qwen3_coder_next_is_qwen3_next_not_dense_qwen3():
+    for name in ("Qwen/Qwen3-Coder-Next", "RedHatAI/Qwen3-Coder-Next-NVFP4"):
+        f = facts(name)
+        assert (f["family"], f["architecture"], f["moe"]) == ("qwen3-next", "Qwen3NextForCausalLM", True)
+        assert (f["num_hidden_layers"], f["num_attention_heads"], f["num_experts"]) == (48, 16, 512)
+    # the Qwen3-Coder MoE sizes keep Qwen3-MoE's class
+    assert facts("Qwen/Qwen3-Coder-30B-A3B-Instruct")["architecture"] == "Qwen3MoeForCausalLM"
