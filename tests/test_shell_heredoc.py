@@ -12,6 +12,13 @@ READ = {
     "sbatch": f"TP=2\nsbatch -p gpu --gres=gpu:2 <<EOT\n#!/bin/bash\n#SBATCH -t 1:00:00\nvllm serve {M} --tensor-parallel-size $TP\nEOT\n",
     "bash-quoted": f"bash <<'EOF'\nset -e\nvllm serve {M} --max-model-len 8192\nEOF\n",
     "ssh-bash-s": f"ssh -o BatchMode=yes -p 22 gpu01 bash -s <<EOF\ncd /srv\nnohup vllm serve {M} --max-model-len 8192 &\nEOF\n",
+    "ssh-bash": f"ssh gpu01 bash <<EOF\nvllm serve {M} --max-model-len 8192\nEOF\n",
+    # one remote command string that ends in `bash -s` (ssh joins its words for the remote shell)
+    "ssh-string": f"ssh ${{SSH_OPTS}} \"$HOST\" \"$(env_prefix) NODE_RANK=1 bash -s\" <<'EOF'\nvllm serve {M} --max-model-len 8192\nEOF\n",
+    # a function whose ssh reads the call's stdin (jasl/vllm-ds4-sm120-harness dgx_spark_start_mp_serve.sh, eval68)
+    "function-stdin": ("run_remote_script() {\n  local host=\"$1\"\n  shift\n  ssh ${SSH_OPTS} \"${host}\" \"$(prefix) bash -s\" \"$@\"\n}\n"
+                       f"start_head() {{\n  run_remote_script \"$HEAD\" <<'REMOTE'\nset -e\nnohup vllm serve {M} --max-model-len 8192 &\nREMOTE\n}}\n"
+                       "start_head\n"),
     "cat-script": f"cat > /opt/start.sh <<'EOF'\n#!/bin/bash\nexec python -m vllm.entrypoints.openai.api_server --model {M} --max-model-len 8192\nEOF\nchmod +x /opt/start.sh\n",
     "tee-shebang": f"tee run_server <<-EOF >/dev/null\n\t#!/bin/sh\n\tvllm serve {M} --max-model-len 8192\n\tEOF\n",
 }
@@ -20,6 +27,8 @@ NOT_READ = {
     "txt-file": f"cat > launch_command.txt <<'EOF'\nvllm serve {M} --max-model-len 8192\nEOF\n",
     "bash-c": f"bash -c 'echo hi' <<EOF\nvllm serve {M} --max-model-len 8192\nEOF\n",
     "sbatch-script-file": f"sbatch job.sh <<EOF\nvllm serve {M} --max-model-len 8192\nEOF\n",
+    "function-no-stdin": f"show() {{\n  echo \"$1\"\n}}\nshow x <<'EOF'\nvllm serve {M} --max-model-len 8192\nEOF\n",
+    "ssh-string-no-shell": f"ssh gpu01 \"cat > /tmp/notes; echo done\" <<'EOF'\nvllm serve {M} --max-model-len 8192\nEOF\n",
     "python-stdin": f"python - <<EOF\nprint('vllm serve {M}')\nEOF\n",
     "command-string": f"CMD=$(cat <<EOF\nvllm serve {M} --max-model-len 8192\nEOF\n)\necho \"$CMD\"\n",
 }

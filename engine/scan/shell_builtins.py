@@ -35,6 +35,7 @@ class Builtins:
         anchor: tuple[int, int] | None
         called: set[str]
         seen: set
+        stdin: tuple | None
 
         def __init__(self, ctx: Any, rel: str, emit: Callable[..., None], *, state: State | None = None,
                      depth: int = 0, quiet: bool = False, anchor: tuple[int, int] | None = None,
@@ -182,6 +183,7 @@ class Builtins:
         r = type(self)(self.ctx, self.rel, self.emit, state=self.st, depth=self.depth + 1, quiet=self.quiet,
                    anchor=self.anchor or (n.line, n.end_line), seen=self.seen)
         r.called = self.called
+        r.stdin = (n.heredocs, self.anchor) if n.heredocs else self.stdin  # what the body's commands read
         r.run([fn.body])
         ex.positional = saved_pos
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.scan.shell import SHELLS, Heredoc, Word
-from vllm_kb.engine.scan.shell_wrap import TAKES
+from vllm_kb.engine.scan.shell_wrap import TAKES, command_words
 
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh")
 
@@ -30,6 +30,30 @@ def _options_only(vals: list[str | None], takes: frozenset | set = frozenset(), 
     return True
 
 
+_SEP = re.compile(r"&&|\|\||[;|&(]")
+_HOLE = re.compile("\ue000[^\ue001]*\ue001")
+_LEADS = {"env", "exec", "nohup", "command"}
+
+
+def _remote_shell(words: list[Word]) -> bool:
+    """`ssh HOST` (the login shell reads stdin), `ssh HOST bash -s`, or one remote command string
+    that ends in a shell reading stdin — `ssh $OPTS "$host" "$(env_prefix) NODE_RANK=1 bash -s"`
+    (jasl/vllm-ds4-sm120-harness dgx_spark_start_mp_serve.sh, eval68): ssh joins its words with
+    spaces for the remote shell, so the last command of that line is what reads the body. Unknown
+    parts in front of the shell (holes, `X=1` settings, `env`) are what it runs under."""
+    got = command_words([w.value for w in words], 0, [w.shape for w in words])
+    if got is None:
+        return True
+    line = _HOLE.sub("\ue000", " ".join(w.shape for w in words[got[0]:got[1]]))  # a hole is one token
+    toks = _SEP.split(line)[-1].split()
+    for k, t in enumerate(toks):
+        if t.rsplit("/", 1)[-1] in SHELLS:
+            return _options_only(toks[k + 1:])  # type: ignore[arg-type]
+        if not ("\ue000" in t or "=" in t or t in _LEADS):
+            return False
+    return False
+
+
 def fed_scripts(fields: list[Word], prog_i: int, base: str, heredocs: list[list], writes: list[Word] | None) -> list[Heredoc]:
     """The bodies of the command's here-documents that a shell runs, or that become a script file."""
     bodies = [h for sink in heredocs for h in sink]
@@ -41,11 +65,7 @@ def fed_scripts(fields: list[Word], prog_i: int, base: str, heredocs: list[list]
     elif base == "sbatch":
         ok = _options_only(vals, TAKES["sbatch"], shell=False)
     elif base == "ssh":
-        rest = list(vals)
-        while rest and rest[0] is not None and rest[0].startswith("-"):  # ssh's own options before the host
-            rest = rest[2:] if rest[0] in TAKES["ssh"] else rest[1:]
-        rest = rest[1:]  # the host
-        ok = not rest or ((rest[0] or "").rsplit("/", 1)[-1] in SHELLS and _options_only(rest[1:]))
+        ok = _remote_shell(fields[prog_i:])
     elif base in ("cat", "tee"):
         targets = [f.value for f in (writes or [])] if base == "cat" else [v for v in vals if v and not v.startswith("-")]
         script = any((t or "").endswith(_SCRIPT_SUFFIXES) for t in targets)

@@ -66,6 +66,7 @@ class Runner(Builtins):
         self.defined: dict[str, FuncDef] = {}
         self.called: set[str] = set()
         self.seen = seen if seen is not None else {rel}
+        self.stdin: tuple | None = None  # a function call's here-documents, and the caller's anchor
 
     # -- entry points --------------------------------------------------------------------------
     def run_text(self, text: str, *, inner_line: int | None = None) -> None:
@@ -261,7 +262,7 @@ class Runner(Builtins):
         prog_i = got[0] if got else lead
         prog = fields[prog_i].value if prog_i < len(fields) else None
         base = (prog or "").rsplit("/", 1)[-1]
-        if n.heredocs and self.depth < MAX_DEPTH:
+        if (n.heredocs or self.stdin) and self.depth < MAX_DEPTH:
             self.heredoc_scripts(fields, prog_i, base, n)
         if prog_i == lead and self.builtin(base, fields[prog_i:], n):
             return shell_cond.UNKNOWN
@@ -295,12 +296,18 @@ class Runner(Builtins):
         """The here-documents a shell runs or a script file receives (shell_heredoc.py), read as
         scripts at their own lines — with the file's offsets when the body is the file's own text."""
         text = self.ctx.read(self.rel) or ""
-        for h in shell_heredoc.fed_scripts(fields, prog_i, base, n.heredocs or [], n.writes):
+        # a command in a function with no here-document of its own reads the call's (`run_remote
+        # "$HOST" <<'EOF'` whose body runs `ssh "$1" bash -s`): its launches sit at the body's own
+        # lines, which name them better than the calls that lead there
+        heredocs, anchor = (n.heredocs, self.anchor) if n.heredocs or not self.stdin else self.stdin
+        for h in shell_heredoc.fed_scripts(fields, prog_i, base, heredocs, n.writes):
+            if heredocs is not n.heredocs and text[h.start:h.end] == h.text:
+                anchor = None
             st = self.st.copy()
             if h.quoted:
                 st.ex.positional = None  # the reading shell's own arguments, not the writer's
             r = type(self)(self.ctx, self.rel, self.emit, state=st, depth=self.depth + 1, quiet=self.quiet,
-                           anchor=self.anchor, seen=self.seen)
+                           anchor=anchor, seen=self.seen)
             body = shell_heredoc.as_written_out(h)  # what the writer's expansion leaves (`\\` → `\`)
             try:
                 if n.words[0].start >= 0 and text[h.start:h.end] == h.text:
