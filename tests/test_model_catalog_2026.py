@@ -116,3 +116,16 @@ def test_qwen3_coder_next_is_qwen3_next_not_dense_qwen3():
         assert (f["num_hidden_layers"], f["num_attention_heads"], f["num_experts"]) == (48, 16, 512)
     # the Qwen3-Coder MoE sizes keep Qwen3-MoE's class
     assert facts("Qwen/Qwen3-Coder-30B-A3B-Instruct")["architecture"] == "Qwen3MoeForCausalLM"
+
+
+@pytest.mark.parametrize("name,context", [
+    ("moonshotai/Kimi-K2-Instruct", 131072),
+    ("moonshotai/Kimi-K2-Base", 131072),
+    ("moonshotai/Kimi-K2-Instruct-0905", None),  # released with a longer context: not 131072, not read here
+    ("moonshotai/Kimi-K2-Thinking", None),
+    ("moonshotai/Kimi-K2.5", 262144),  # vLLM 0.20.2 logs it (InferenceX#1587)
+])
+def test_kimi_k2_context_is_the_original_k2s_only(name, context):
+    from vllm_kb.engine.kb.knowledge import load
+    from vllm_kb.engine.kb.models import model_facts
+    assert model_facts(name, load().models, []).get("max_context") == context
