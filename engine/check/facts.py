@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, site_gpu
+from vllm_kb.engine.check.draft_config import read_drafts
 from vllm_kb.engine.check.engine_defaults import effective_defaults
 from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
 from vllm_kb.engine.check.json_arg import json_arg
@@ -227,6 +228,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
                                    else "model" if not (mf or {}).get("params_b") else "other")
         if facts["memory_unknown"] == "unread":
             facts["memory_unread"] = sorted(unread & _SIZING)
+    drafts = read_drafts(engine, root, (root / site.file).parent if root is not None else None, kb, lookup)
+    if drafts:  # the drafts' own config.json, read like the target's (engine/check/draft_config.py)
+        facts["drafts"] = drafts
     facts["startup"] = startup_facts(facts, kb, cat, lookup)
     host = host_memory.estimate(facts)
     if host:

@@ -8,12 +8,13 @@ should have the same vocabulary size" for method `draft_model` (0.10–0.14 refu
 altogether: G3). Families pad the embedding differently per size (Qwen2/2.5: 151936 up to 3B,
 152064 from 7B), so a small draft of the same family often differs.
 
-The draft is looked up like the target, in the catalog by its name (its own config.json is not
-read); a size the catalog gives only the family's shapes for is left unknown, never guessed."""
+The draft is looked up like the target: by its own config.json where the project's folder or the
+local Hub cache holds it (engine/check/draft_config.py), else in the catalog by its name; a size the
+catalog gives only the family's shapes for is left unknown, never guessed."""
 from __future__ import annotations
 
 import re
-from typing import Any, TypeGuard
+from typing import Any, Callable, TypeGuard
 
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.kb.versions import Version, try_parse
@@ -103,14 +104,15 @@ def _vocab(facts: dict) -> int | None:
     return v
 
 
-def draft_facts(engine: dict, model: dict, families: list[dict], version: str | None) -> dict[str, Any]:
+def draft_facts(engine: dict, model: dict, families: list[dict], version: str | None,
+                lookup: Callable[[str], dict] | None = None) -> dict[str, Any]:
     """`spec_draft_model`, and where both are known for this very size `spec_draft_vocab` and
-    `spec_target_vocab`."""
+    `spec_target_vocab`. `lookup(name)`: the draft's facts (its config.json's where read)."""
     name = draft_name(engine, version)
     if name is None:
         return {}
     out: dict[str, Any] = {"spec_draft_model": name}
-    draft, target = _vocab(model_facts(name, families, [])), _vocab(model)
+    draft, target = _vocab(lookup(name) if lookup else model_facts(name, families, [])), _vocab(model)
     if draft is not None and target is not None:
         out.update(spec_draft_vocab=draft, spec_target_vocab=target)
     return out

@@ -22,6 +22,7 @@ from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_common import as_int
 from vllm_kb.engine.check.startup_dcp import dcp_facts
+from vllm_kb.engine.check.draft_config import draft_lookup
 from vllm_kb.engine.check.startup_drafter import drafter_arch, eagle3_target
 from vllm_kb.engine.check.startup_dual_chunk import dual_chunk_facts
 from vllm_kb.engine.check.startup_draft import draft_facts, forced_v1_refusal, mm_refused_draft, refused_draft
@@ -51,7 +52,6 @@ from vllm_kb.engine.check.startup_eplb import eplb_facts
 from vllm_kb.engine.check.startup_window import window_rope_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
-from vllm_kb.engine.kb.models import model_facts
 
 
 def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dict[str, Any]:
@@ -123,7 +123,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
         out.update(lora_moe_facts(model, out.get("arch", model.get("architecture")), kb.doc("vllm", "lora_moe.yaml").data,
                                   vllm.get("version") or version))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
-    out.update(spec_tokens_facts(engine, kb.models, vllm.get("version") or version, model))
+    drafts = draft_lookup(facts, kb)  # a draft's own config.json where read, else its name's catalog entry
+    out.update(spec_tokens_facts(engine, drafts, vllm.get("version") or version, model))
     out.update(tokenizer_file_facts(model, engine))
     out.update(dual_chunk_facts(model, out.get("arch", model.get("architecture")), kb.doc("vllm", "dual_chunk.yaml").data,
                                 str(vllm.get("version") or version).partition("+")[0], out, gpu, env))
@@ -132,7 +133,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
         out.update(model_bug_facts(out.get("arch", built.get("architecture")), engine, kb.doc("vllm", "release_bugs.yaml").data,
                                    vllm.get("version") or version, model))
     out.update(runtime_bug_facts(engine, env, gpu, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
-    out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version))
+    out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version, drafts))
     if (refused := refused_draft(engine, vllm.get("version") or version)) is not None:
         out["spec_refused_draft"] = refused
     if (mm := mm_refused_draft(engine, model, vllm.get("version") or version)) is not None:
@@ -140,7 +141,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     if forced_v1_refusal(engine, facts.get("env") or {}, cat.feature("spec_decode.v1_methods", version), vllm.get("version") or version):
         out["spec_forced_v1_refused"] = True
     spec_table, release = kb.doc("vllm", "spec_decode.yaml").data, vllm.get("version") or version
-    out.update(drafter_arch(engine, {**model, "architecture": out.get("arch", model.get("architecture"))}, lambda name: model_facts(name, kb.models, []), kb.doc("vllm", "architectures.yaml").data,
+    out.update(drafter_arch(engine, {**model, "architecture": out.get("arch", model.get("architecture"))}, drafts, kb.doc("vllm", "architectures.yaml").data,
                             spec_table, release))
     out.update(eagle3_target(engine, model, spec_table, release, out.get("arch") if out.get("arch_registered") else None))
     out.update(mamba_spec_facts(engine, model, out.get("arch", model.get("architecture")), out["v1"],

@@ -29,7 +29,7 @@ and so is a separate draft model the catalog does not know as a family without M
 (hf_config_override turns a DeepSeek-V3 or MiMo checkpoint into an MTP draft with n_predict)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from vllm_kb.engine.check.startup_draft import plain_draft, refused_draft
 from vllm_kb.engine.kb.models import model_facts
@@ -57,11 +57,14 @@ def _missing(value: object) -> bool:
     return value is None or value == ""
 
 
-def _plain_known(name: object, families: list[dict]) -> bool:
-    """A draft model the catalog knows, of a family without MTP layers (so no n_predict)."""
+def _plain_known(name: object, families: list[dict] | Callable[[str], dict]) -> bool:
+    """A draft model the catalog knows, of a family without MTP layers (so no n_predict); one whose
+    config.json was read must name no n_predict and keep the family its name matched."""
     if not plain_draft(name):
         return False
-    facts = model_facts(name, families, [])
+    facts = families(name) if callable(families) else model_facts(name, families, [])
+    if facts.get("draft_config") and facts.get("n_predict") is not None:
+        return False
     return bool(facts.get("family")) and facts.get("mtp") is False
 
 
@@ -84,7 +87,7 @@ def _mtp_on_target(method: object, model: object, version: Version, target: dict
     return version >= Version("0.11.0") and target.get("mtp") is True and bool(name) and model.strip().rstrip("/") == name
 
 
-def _dict_method(spec: dict, version: Version, families: list[dict], target: dict) -> str | None:
+def _dict_method(spec: dict, version: Version, families, target: dict) -> str | None:
     """The method vLLM settles on for a speculative_config without the number, where that method
     needs the number; None where it derives it, or the method is not known here."""
     method, model = spec.get("method"), spec.get("model")
@@ -118,7 +121,7 @@ def _dict_words(method: str, version: Version, drafted: bool) -> str:
     return WORDS
 
 
-def _flat(engine: dict, version: Version, families: list[dict]) -> dict[str, Any]:
+def _flat(engine: dict, version: Version, families) -> dict[str, Any]:
     model = engine.get("speculative_model")
     if not isinstance(model, str) or not model or not _missing(engine.get("num_speculative_tokens")):
         return {}
@@ -138,7 +141,8 @@ def _flat(engine: dict, version: Version, families: list[dict]) -> dict[str, Any
             "spec_tokens_value": 5 if method == "ngram" else 3}
 
 
-def spec_tokens_facts(engine: dict, families: list[dict], version: str | None, target: dict | None = None) -> dict[str, Any]:
+def spec_tokens_facts(engine: dict, families: list[dict] | Callable[[str], dict], version: str | None,
+                      target: dict | None = None) -> dict[str, Any]:
     """`spec_tokens_missing` (the method that needs the number), `spec_tokens_form` (`config`: a
     speculative_config; `flags`: --speculative-model), `spec_tokens_words` (what the release
     raises) and `spec_tokens_value` (a number to set), where the release refuses."""
