@@ -93,13 +93,19 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
         # …after the release's own version gate, which raises on import before any argument is passed
         # (verl 0.2's dispatch refuses 0.6.3.post1 before its rollout could pass enable_sleep_mode)
         own = [r for r in rows if r.kind == "runtime_check" and r.effect == "error"]
-        rows = own + framework_kwargs.breaks(fid, fw, vllm, site, facts, cat) + [r for r in rows if r not in own]
+        commit = getattr(copy, "kwargs", None)  # what the installed git commit itself passes, where read
+        kw = framework_kwargs.breaks(fid, fw, vllm, site, facts, cat, commit)
+        if commit is not None and copy.moving:  # a branch's newest commit stands for it: a P1 naming the date
+            kw = [compat.Row(r.framework, r.releases, r.vllm, r.kind, {**r.raw, "moving": True}) for r in kw]
+        rows = own + kw + [r for r in rows if r not in own]
     if fw and code != fw and getattr(copy, "ref", ""):
         # a git commit of a development line (0.17.0.dev0): the rows of the release that line became
-        # (its declared range, the arguments it passes) may not hold yet at that commit, a P1 at most
+        # (its declared range, the arguments it passes) may not hold yet at that commit, a P1 at most;
+        # the arguments read from the commit itself hold for it
         before = compat.code_releases(fid, fw)[1:]
         span = f"{before[0]} … {code}" if before else code
-        rows = [compat.Row(r.framework, r.releases, r.vllm, r.kind, {**r.raw, "between": span}) for r in rows]
+        mine = kw if fw and cat is not None and getattr(copy, "kwargs", None) is not None else []
+        rows = [r if r in mine else compat.Row(r.framework, r.releases, r.vllm, r.kind, {**r.raw, "between": span}) for r in rows]
     # the imports its adapter runs on load last: a version gate of its own speaks first, in its words;
     # a copy in the tree runs its own imports, not the release's
     if copy is not None:

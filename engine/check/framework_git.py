@@ -35,4 +35,17 @@ def copy_for(pin) -> SourceCopy | None:
         run, sha, when = got
         label, ref = f"{g.package} {g.ref or 'main'} as of {when} (commit {sha})", f"git {g.ref or 'main'}"
     imports = tuple(SourceImport(i["entry"], i["module"], i["name"], i["file"], i["line"]) for i in run.get("imports") or [])
-    return SourceCopy(g.package, "", imports, label, g.kind == "branch", run.get("version"), ref)
+    return SourceCopy(g.package, "", imports, label, g.kind == "branch", run.get("version"), ref, kwargs=_kwargs(g.package, run, ref))
+
+
+def _kwargs(package: str, run: dict, ref: str) -> tuple[dict, ...] | None:
+    """The run's engine calls as engine_kwargs.yaml rows (framework_kwargs.breaks reads them), the
+    commit standing where a row names its releases (LLaMA-Factory main passed disable_log_requests
+    to any vLLM until PR 9539: llamafactory#9386); None where the history did not read them."""
+    if "kwargs" not in run:
+        return None
+    first = run["commits"].split()[0]
+    return tuple({"releases": ref, "call": c["call"], **({"entry": c["entry"]} if c.get("entry") else {}),
+                  **({"gate": c["gate"]} if c.get("gate") else {}), "source": f"{package} {c['file']}:{c['line']}",
+                  "url": f"{framework_history.repo_url(package)}/blob/{first}/{c['file']}", "kwargs": c["kwargs"]}
+                 for c in run["kwargs"])

@@ -151,11 +151,13 @@ def gate_holds(expr: str, vllm: str) -> bool | None:
         return None
 
 
-def breaks(fid: str, fw: str, vllm: str, site, facts: dict, cat) -> list[compat.Row]:
-    """One row per argument the release passes on this site's path that `vllm` does not take."""
+def breaks(fid: str, fw: str, vllm: str, site, facts: dict, cat, commit_rows=None) -> list[compat.Row]:
+    """One row per argument the release passes on this site's path that `vllm` does not take.
+    `commit_rows`: the calls of the git commit installed (framework_git), read instead of the releases'."""
     out: list[compat.Row] = []
     seen: set[str] = set()
-    rows = [r for code in compat.code_releases(fid, fw) for r in compat.engine_kwargs(fid, code)]
+    rows = list(commit_rows) if commit_rows is not None else \
+        [r for code in compat.code_releases(fid, fw) for r in compat.engine_kwargs(fid, code)]
     for row in rows:
         if site.mode == "rlhf_server" and site.kind != "trl vllm-serve" or not _entry_matches(row.get("entry"), site, fw):
             continue
@@ -189,5 +191,5 @@ def breaks(fid: str, fw: str, vllm: str, site, facts: dict, cat) -> list[compat.
                 "id": f"{fid}-passes-{name}", "effect": "error", "scope": "install",
                 "error": f"{error} — {pkg.split('==')[0]} {row['releases']} passes {name} ({file}:{info.get('line', line)}), which {was} takes",
                 "where": row["source"],
-                "source": {"title": f"{pkg} {file}", "url": f"https://pypi.org/project/{pkg.replace('==', '/')}/"}}))
+                "source": {"title": f"{pkg} {file}", "url": row.get("url") or f"https://pypi.org/project/{pkg.replace('==', '/')}/"}}))
     return out

@@ -1,6 +1,7 @@
 """The frameworks' main branches commit by commit (knowledge/frameworks/git_history.json, written by
 tools/framework_git_history.py): for a commit a project installs from git, the run of commits it
-belongs to — its version, its declared vLLM range and the vLLM imports its adapter runs on load;
+belongs to — its version, its declared vLLM range, the vLLM imports its adapter runs on load and
+(LLaMA-Factory) the engine arguments its calls pass;
 for a branch, the newest commit known. Read only when a project installs a framework from git."""
 from __future__ import annotations
 
@@ -40,3 +41,11 @@ def head(fid: str) -> tuple[dict, str, str] | None:
     if not runs:
         return None
     return runs[-1], str(fw.get("head") or ""), str(fw.get("head_date") or runs[-1]["until"])
+
+
+# the repositories the history was read from, for the links a message gives (tools/framework_git_history.py)
+_REPOS = {"llamafactory": "https://github.com/hiyouga/LLaMA-Factory"}
+
+
+def repo_url(fid: str) -> str:
+    return _REPOS.get(fid, f"https://pypi.org/project/{fid}")

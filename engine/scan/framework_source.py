@@ -62,6 +62,8 @@ class SourceCopy:
     version: str | None = None  # the version file of the commit, where known
     ref: str = ""  # how it is installed, for the release a message names ("git main", "git e2d45b00e5")
     facts: tuple[tuple[str, str], ...] = ()  # what the copy's code does, for knowledge rules (framework.source)
+    # the engine calls a git commit's package makes (engine_kwargs.yaml's row shape); None: not read
+    kwargs: tuple[dict, ...] | None = None
 
     @property
     def package(self) -> str:
