@@ -196,3 +196,23 @@ def test_a_framework_checkout_is_the_release_its_version_file_names(write_projec
     sc = scan_project(write_project({"setup.py": setup, "swift/version.py": "__version__ = '3.3.0.dev0'\n", "serve.sh": SERVE}))
     pin = sc.ctx.framework_pin("serve.sh", "ms-swift")
     assert pin is not None and pin.exact == "3.3.0.dev0" and pin.own
+
+
+def test_a_shell_docker_build_arg_and_a_compose_dotenv_value_set_the_dockerfiles_arg(write_project, tmp_path):
+    dockerfile = ("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nARG VLLM_VERSION\nRUN pip install vllm==${VLLM_VERSION}\n"
+                  'CMD ["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct"]\n')
+    # a script's `docker build --build-arg … -f docker/Dockerfile .` (continuations joined): the image's own vLLM
+    rep = audit(write_project({"docker/Dockerfile": dockerfile,
+                               "build.sh": "docker build -t me/vllm:1 \\\n  --build-arg VLLM_VERSION=0.6.3 \\\n  -f docker/Dockerfile .\n"},
+                              tmp_path / "script"))
+    assert [str(sr.version.version) for sr in rep.sites] == ["0.6.3"]
+    # compose `${VLLM_VERSION:-0.8.5}`: the .env beside it wins, else the default
+    compose = ("services:\n  a:\n    build:\n      context: .\n      dockerfile: docker/Dockerfile\n"
+               "      args:\n        VLLM_VERSION: ${VLLM_VERSION:-0.8.5}\n")
+    files = {"docker/Dockerfile": dockerfile, "docker-compose.yml": compose}
+    assert [str(sr.version.version) for sr in audit(write_project(files, tmp_path / "compose")).sites] == ["0.8.5"]
+    files[".env"] = "VLLM_VERSION=0.9.2\n"
+    assert [str(sr.version.version) for sr in audit(write_project(files, tmp_path / "dotenv")).sites] == ["0.9.2"]
+    # a value from the shell with no default stays unread: not the newest release as a certain pin
+    files = {"docker/Dockerfile": dockerfile, "build.sh": "docker build --build-arg VLLM_VERSION=$V -f docker/Dockerfile .\n"}
+    assert [sr.version.basis for sr in audit(write_project(files, tmp_path / "unread")).sites] != ["build"]

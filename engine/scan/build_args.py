@@ -2,12 +2,21 @@
 0.8.5}}`): docker builds the Dockerfile with them, so `ARG VLLM_VERSION` then `RUN pip install
 vllm==${VLLM_VERSION}` installs that release — a pin the Dockerfile alone leaves unreadable (or at
 its `ARG` default, which the compose value replaces). A Dockerfile two services build with different
-values of one argument gets neither: which build runs is not read here."""
+values of one argument gets neither: which build runs is not read here.
+
+The same holds for a shell script's `docker build --build-arg VLLM_VERSION=0.8.5 [-f FILE] CONTEXT`, and for
+a compose value `${VLLM_VERSION}` / `${VLLM_VERSION:-0.8.5}`: compose takes it from the `.env` beside the compose
+file, else the default written after `:-` / `-`; with neither it stays unread."""
 from __future__ import annotations
 
+import posixpath
+import re
+import shlex
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
+
+_VAR = re.compile(r"^\$\{(\w+)(?::?-([^}]*))?\}$|^\$(\w+)$")
 
 
 def _compose_like(rel: str) -> bool:
@@ -24,12 +33,94 @@ def _args(build) -> dict[str, str]:
     return {}
 
 
+def _dotenv(ctx, folder: str) -> dict[str, str]:
+    text = ctx.read(posixpath.join(folder, ".env") if folder != "." else ".env") or ""
+    out = {}
+    for line in text.splitlines():
+        k, eq, v = line.strip().removeprefix("export ").partition("=")
+        if eq and k.strip().isidentifier() and not line.lstrip().startswith("#"):
+            out[k.strip()] = v.strip().strip("'\"")
+    return out
+
+
+def _substituted(v: str, env: dict[str, str]) -> str | None:
+    """A compose value with its one `${VAR}` / `${VAR:-default}` filled in as compose would; None where unread."""
+    if "$" not in v:
+        return v
+    m = _VAR.match(v.strip())
+    if not m:
+        return None
+    name = m.group(1) or m.group(3)
+    got = env.get(name, m.group(2))
+    return got if got and "$" not in got else None
+
+
+def _shell_builds(ctx, rel: str, text: str):
+    """(Dockerfile, {argument: value}) of each `docker build` a shell script runs with --build-arg."""
+    from vllm_kb.engine.scan.deploy.dockerfile import build_dockerfile
+
+    folder = PurePosixPath(rel).parent.as_posix()
+    for line in text.replace("\\\n", " ").splitlines():
+        if "--build-arg" not in line or "docker" not in line:
+            continue
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            continue
+        at = next((i for i in range(len(words) - 1) if words[i] == "docker" and words[i + 1] in ("build", "buildx")), None)
+        if at is None:
+            continue
+        args: dict[str, str] = {}
+        dockerfile, positional = None, []
+        rest = words[at + 2:]
+        rest = rest[1:] if words[at + 1] == "buildx" and rest[:1] == ["build"] else rest
+        i = 0
+        while i < len(rest):
+            w = rest[i]
+            if w in ("&&", ";", "|", "||"):
+                break
+            if w == "--build-arg" and i + 1 < len(rest) or w.startswith("--build-arg="):
+                kv = rest[i + 1] if w == "--build-arg" else w.split("=", 1)[1]
+                i += 2 if w == "--build-arg" else 1
+                k, eq, v = kv.partition("=")
+                if eq and "$" not in v:
+                    args[k] = v
+                continue
+            if w in ("-f", "--file") and i + 1 < len(rest):
+                dockerfile, i = rest[i + 1], i + 2
+                continue
+            if w.startswith("-"):
+                # an option with a value (-t NAME, --target X, --platform P) takes the next word
+                i += 2 if w in ("-t", "--tag", "--target", "--platform", "--network", "--secret", "--ssh",
+                                "--cache-from", "--cache-to", "--label", "--progress", "--output", "-o") else 1
+                continue
+            positional.append(w)
+            i += 1
+        if not args or not positional or "$" in positional[-1]:
+            continue
+        context = positional[-1]
+        if dockerfile and "$" not in dockerfile:
+            # -f is relative to the directory docker runs in: the script's folder, else the project root
+            name = posixpath.relpath(dockerfile, context) if not dockerfile.startswith("/") else None
+            target = build_dockerfile(ctx, "" if folder == "." else folder, {"context": context, "dockerfile": name}) if name else None
+        else:
+            target = build_dockerfile(ctx, "" if folder == "." else folder, {"context": context})
+        if target:
+            yield target, args
+
+
 def values(ctx, files: list[str]) -> dict[str, dict[str, str]]:
-    """Dockerfile → {argument: value} the project's compose files build it with."""
+    """Dockerfile → {argument: value} the project's compose files and shell scripts build it with."""
     from vllm_kb.engine.scan.deploy.dockerfile import build_dockerfile
 
     seen: dict[str, dict[str, set[str]]] = {}
     for rel in files:
+        if rel.endswith((".sh", ".bash")):
+            text = ctx.read(rel)
+            for target, given in _shell_builds(ctx, rel, text) if text and "--build-arg" in text else ():
+                for k, v in given.items():
+                    seen.setdefault(target, {}).setdefault(k, set()).add(v)
+            continue
         if not _compose_like(rel):
             continue
         text = ctx.read(rel)
@@ -40,6 +131,7 @@ def values(ctx, files: list[str]) -> dict[str, dict[str, str]]:
         except (yamlio.YamlError, RecursionError):
             continue
         folder = PurePosixPath(rel).parent.as_posix()
+        env = _dotenv(ctx, folder)
         for doc in docs:
             services = doc.data.get("services") if isinstance(doc.data, dict) else None
             for svc in (services or {}).values() if isinstance(services, dict) else ():
@@ -49,6 +141,6 @@ def values(ctx, files: list[str]) -> dict[str, dict[str, str]]:
                 if target is None:
                     continue
                 for k, v in given.items():
-                    if "$" not in v:  # `${VLLM_VERSION}` from the shell or .env: not read here
-                        seen.setdefault(target, {}).setdefault(k, set()).add(v)
+                    if (got := _substituted(v, env)) is not None:
+                        seen.setdefault(target, {}).setdefault(k, set()).add(got)
     return {f: {k: next(iter(v)) for k, v in args.items() if len(v) == 1} for f, args in seen.items()}

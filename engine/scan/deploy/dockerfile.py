@@ -99,7 +99,7 @@ def _run_install(rel: str, ins: _Instr, known: dict[str, str]) -> tuple[str, int
 
 
 def scan_dockerfile(ctx: ScanContext, rel: str, text: str) -> list[Site]:
-    cur = _final_stage(rel, text)
+    cur = _final_stage(rel, text, ctx.build_args.get(rel))
     if not cur:
         return []
     return [s for s in [_docker_site(ctx, rel, cur, text)] if s is not None]
@@ -111,7 +111,7 @@ def built_from(ctx: ScanContext, folder: str, build) -> tuple[str, tuple | None]
     `command:` is still appended to it, as with `image:`)."""
     rel = build_dockerfile(ctx, folder, build) or ""
     text = ctx.read(rel) if rel else None
-    st = _final_stage(rel, text) if text else None
+    st = _final_stage(rel, text, ctx.build_args.get(rel)) if text else None
     if not st or st.get("entrypoint") is not None or not st.get("image"):
         return None
     installed = st.get("installed")
@@ -140,7 +140,8 @@ def final_stage_installs(rel: str, text: str) -> bool:
     return bool(_final_stage(rel, text).get("installed"))
 
 
-def _final_stage(rel: str, text: str) -> dict[str, Any]:
+def _final_stage(rel: str, text: str, given: dict[str, str] | None = None) -> dict[str, Any]:
+    """The final stage; `given`: the build arguments the project builds it with (compose, docker build), over ARG defaults."""
     stages: dict[str, dict] = {}
     cur: dict[str, Any] = {}
     args: dict[str, str] = {}  # ARG defaults before the first FROM apply to FROM lines only; later ones to the stage
@@ -158,7 +159,9 @@ def _final_stage(rel: str, text: str) -> dict[str, Any]:
         elif kw == "ARG":
             name, eq, default = arg.partition("=")
             target = cur.setdefault("args", {}) if cur else args
-            if eq:
+            if given and name.strip() in given:
+                target[name.strip()] = given[name.strip()]
+            elif eq:
                 target[name.strip()] = default.strip().strip("'\"")
         elif kw == "ENV":
             known = {**args, **(cur.get("args") or {}), **{k: str(v.value) for k, v in cur.get("env", {}).items()}}
