@@ -78,7 +78,7 @@ def v0_feature(parsed: list) -> str | None:
     """The first call the project makes that only the V0 engine takes (A4 stays quiet on VLLM_USE_V1=0)."""
     for path, module in parsed:
         for c in project_calls.calls(path, module):
-            kw = next((k for k in c.keywords if (c.cls, k) in _V0_ONLY), None)
+            kw = next((k for k in c.keywords if (c.cls, k) in _V0_ONLY and k not in c.empty), None)
             if kw:
                 return f"`{c.cls}({kw}=…)` ({c.file}:{c.line})"
     return None

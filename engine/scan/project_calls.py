@@ -36,6 +36,9 @@ class ClassCall:
     at_start: bool
     guard: str | None = None  # the option (`--lora_path`) without which the call never runs
     guard_flags: tuple[str, ...] = ()  # every spelling of that option (`--lora_path`, `-lp`)
+    # keywords given an empty value as written (`logits_processors=None`, `=[]`): present to the
+    # signature (L140), yet nothing a per-request check (`if params.logits_processors:`) acts on
+    empty: tuple[str, ...] = ()
 
 
 def _bound_classes(module: ast.Module) -> tuple[dict[str, str], set[str]]:
@@ -88,6 +91,10 @@ def _keywords(call: ast.Call, dicts: dict[str, list[str]]) -> tuple[str, ...]:
         else:
             out += _dict_keys(kw.value) or []
     return tuple(dict.fromkeys(out))
+
+
+def _empty(v: ast.expr) -> bool:
+    return (isinstance(v, ast.Constant) and v.value is None) or (isinstance(v, (ast.List, ast.Tuple)) and not v.elts)
 
 
 def _is_start_hook(fn) -> bool:
@@ -186,6 +193,7 @@ def _visit(path: str, module: ast.Module, local: dict, pkg: set, out: list[Class
                     f.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in pkg \
                     and f.attr in CLASSES else None
                 if cls:
+                    empty = tuple(k.arg for k in n.keywords if k.arg and _empty(k.value))
                     out.append(ClassCall(cls, _keywords(n, dicts), path, n.lineno, at_start, g,
-                                         _spellings(module, g) if g else ()))
+                                         _spellings(module, g) if g else (), empty))
             stack.extend((c, g) for c in reversed(list(ast.iter_child_nodes(n))))
