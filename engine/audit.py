@@ -183,6 +183,9 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
             choice = pins_mod.choose([pins_mod.Pin(f, int(ln), text, "", "image", None, source="git")], cat.versions, cat.newest) \
                 if v == "source" else pins_mod.choose([pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v, source="dev")],
                                                       cat.versions, cat.newest)
+    elif site.launch.get("remote") and not site.image and choice.basis != "cli":
+        # `ssh HOST bash -s <<EOF … vllm serve …`: the remote machine's vLLM, which no pin here installs
+        choice = pins_mod.VersionChoice(cat.newest, False, "none", pins_mod.Pin(site.file, site.line, "ssh", "", "image", None, via="remote"))
     elif site.tool == "gpustack" and (got := (site.source or {}).get("release")) and choice.basis != "cli":
         v, at, line, text, via = got  # the model's backend_version, or the GPUStack server image (engine/scan/deploy/gpustack.py)
         choice = pins_mod.VersionChoice(v, True, "image", pins_mod.Pin(at, line, text, f"=={v}", "image", v, via=via))

@@ -72,3 +72,21 @@ def test_a_doubled_backslash_in_an_unquoted_heredoc_is_a_continuation(scanned, d
     assert any(f.code == "stray-positional" for f in s.remarks) == stray
     if not stray:
         assert s.model.value == M and s.settings["max_model_len"].value == 8192 and s.line == 4
+
+
+@pytest.mark.parametrize("how,remote", [("ssh-heredoc", True), ("ssh-string", True), ("bash-heredoc", False)])
+def test_a_launch_over_ssh_runs_the_remote_machines_vllm(tmp_path, how, remote):
+    # the project's pin installs vLLM here; the machine ssh reaches has whatever it has (jasl/vllm-ds4-sm120-harness,
+    # eval68), unless the script installs it there itself
+    from vllm_kb.engine.audit import audit
+    body = f"vllm serve {M} --max-model-len 8192"
+    text = {"ssh-heredoc": f"ssh gpu01 bash -s <<'EOF'\n{body}\nEOF\n", "ssh-string": f"ssh gpu01 \"{body}\"\n",
+            "bash-heredoc": f"bash <<'EOF'\n{body}\nEOF\n"}[how]
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
+    (tmp_path / "run.sh").write_text(text)
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    assert (sr.version.basis, sr.version.pinned) == (("none", False) if remote else ("pin", True))
+    if how == "ssh-heredoc":  # the here-document installs its own release on that machine
+        (tmp_path / "run.sh").write_text(text.replace(body, "pip install vllm==0.9.2\n" + body))
+        (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+        assert str(sr.version.version) == "0.9.2"

@@ -56,6 +56,8 @@ def _version_text(kb, choice, lang: str) -> str:
         return kb.t("version.docs", lang, version=choice.version, where=choice.where, text=p.text)
     if choice.basis == "range" and p is not None and p.via:  # the range another pin beside it implies
         return kb.t("version.co-pin", lang, version=choice.version, where=choice.where, text=p.text, via=p.via, spec=p.spec)
+    if choice.basis == "none" and p is not None and p.via == "remote":  # run on another machine over ssh
+        return kb.t("version.remote", lang, version=choice.version, where=choice.where)
     if choice.basis == "image" and p is not None and p.via in _VIA:  # the server the launch asks, the tool's own choice
         return kb.t(f"version.{p.via}", lang, version=choice.version, where=choice.where, text=p.text)
     if choice.basis in ("image", "pin") and p is not None and p.kind == "image" \

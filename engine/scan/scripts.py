@@ -81,6 +81,8 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
         site = _evalscope_site(ctx, rel, version, Command(served, c.line, c.end_line), c, syntax)
     else:
         site = None
+    if site is not None and "ssh" in c.via:
+        site.launch["remote"] = True  # another machine's install runs it, unless the script installs one (audit.py)
     if site is not None and c.container:
         site.image = image
         site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file", "mounts", "env_names", "env_opaque", "detach",

@@ -306,8 +306,8 @@ class Runner(Builtins):
             st = self.st.copy()
             if h.quoted:
                 st.ex.positional = None  # the reading shell's own arguments, not the writer's
-            r = type(self)(self.ctx, self.rel, self.emit, state=st, depth=self.depth + 1, quiet=self.quiet,
-                           anchor=anchor, seen=self.seen)
+            r = type(self)(self.ctx, self.rel, _remote(self.emit) if base == "ssh" else self.emit, state=st,
+                           depth=self.depth + 1, quiet=self.quiet, anchor=anchor, seen=self.seen)
             body = shell_heredoc.as_written_out(h)  # what the writer's expansion leaves (`\\` → `\`)
             try:
                 if n.words[0].start >= 0 and text[h.start:h.end] == h.text:
@@ -328,12 +328,21 @@ class Runner(Builtins):
             return False
         a, b, prefix = got
         rest = fields[a:b]
+        outer = self.emit
+        if (fields[j].value or "").rsplit("/", 1)[-1] in ("ssh", "pdsh"):
+            self.emit = _remote(outer)
+        try:
+            self._hand_on(rest, prefix, n)
+        finally:
+            self.emit = outer
+        return True
+
+    def _hand_on(self, rest: list[Word], prefix: str, n: Simple) -> None:
         if len(rest) == 1:
             text = rest[0].text if rest[0].text is not None else rest[0].raw
             self.child(text[len(prefix):] if prefix and text.startswith(prefix) else text, rest[0].line, n, state=self.st.copy())
         elif not ((rest[0].value or "").rsplit("/", 1)[-1] in SHELLS and self.shell_c(rest, 0, n)):
             self._emit(rest, n)
-        return True
 
     def _emit(self, fields: list[Word], n: Simple, container: dict | None = None, via: tuple = ()) -> None:
         if self.quiet:
@@ -353,6 +362,15 @@ class Runner(Builtins):
 
     def _exists(self, path: str) -> bool | None:
         return True if self._resolve(path) is not None else None
+
+
+def _remote(emit):
+    """Launches another machine runs (`ssh HOST "…"`, a here-document `ssh HOST bash -s` reads): that
+    machine's vLLM is none of this project's installs (engine/audit.py)."""
+    def remote(c: Candidate) -> None:
+        c.via = ("ssh",) + c.via
+        emit(c)
+    return remote
 
 
 def _is_test_node(n) -> bool:
