@@ -9,6 +9,7 @@ from typing import Any
 
 from vllm_kb.engine.check.lowered import lower, note
 from vllm_kb.engine.kb import cel
+from vllm_kb.engine.kb.model_resolve import is_local
 from vllm_kb.engine.kb.knowledge import Check, FixOp, Knowledge, Rule, Text
 from vllm_kb.engine.kb.messages import lookup, placeholders, render
 
@@ -133,8 +134,18 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
             # platform's plugin (vllm-ascend, Neuron …) decides its own. ROCm is in that tree: its
             # sites keep the P0s of the checks that are not CUDA-only (cuda_only: not applicable)
             res.priority = "P1"
+        model = facts.get("model") or {}
+        if res.priority == "P0" and model.get("params_from_name") and c.id in SIZED_BY_MODEL \
+                and is_local(str(model.get("name") or "")):
+            # a folder named `…-39b-step400` may be a 7B run's 39th task: a memory verdict on a local folder's
+            # name is a guess (an upload's name states its size by convention: hiuman/Vistral-7B-Chat stays P0)
+            lower(res, "P1", note(kb, "priority.size_from_name", params=model.get("params_b")))
         out.append(res)
     return out
+
+
+# the checks whose verdict rests on the model's size (weights, KV room)
+SIZED_BY_MODEL = frozenset({"L15", "L16", "L110"})
 
 
 def settle_priorities(results: list[Result], findings: list, basis: str, allowed: list | None = None,

@@ -339,8 +339,8 @@ def _size_from_name(facts: dict, short: str) -> None:
         if m:
             facts["params_b"] = round(int(m.group(1)) * float(m.group(2)) * 0.8, 1)
             facts.setdefault("moe", True)
-        elif sizes:
-            facts["params_b"] = max(sizes)
+        elif sizes:  # with no family matched, a size read from a folder's name alone is a guess (params_from_name)
+            facts.update(params_b=max(sizes), **({} if "family" in facts else {"params_from_name": True}))
     act = _ACTIVE.search(short)
     if act:
         facts.setdefault("active_params_b", float(act.group(1)))

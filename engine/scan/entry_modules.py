@@ -124,8 +124,9 @@ def orphans(ctx, sites: list[Site]) -> list[Site]:
                             "where": f"{file}:{line}"})
         for name in SIZED_BY_COMMAND:  # what the unseen command line may set is not vLLM's default
             if name not in site.settings and name not in entry.assigns:
+                # implied: nobody wrote it, so no release can refuse it as an option (swap_space on 0.34.0)
                 site.settings[name] = Setting(name, None, False, file, line, "", "", "python-argv",
-                                              "from the command line that starts it, not in the project")
+                                              "from the command line that starts it, not in the project", implied=True)
         out.append(site)
     return out
 

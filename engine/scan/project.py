@@ -283,7 +283,7 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
             return found
     if suffix == ".txt" and (text := ctx.read(rel)) is not None and text_commands.candidate(rel, text):
         return _guarded(ctx, rel, text_commands.scan, text)  # a command template the project's Python fills in
-    if suffix in scripts.SHELL_SUFFIXES or suffix == "":
+    if suffix in scripts.SHELL_SUFFIXES or suffix in scripts.BATCH_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text, ctx)
                                  or words.sets_devices(text)) and scripts.is_shell(rel, text):

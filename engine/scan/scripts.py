@@ -18,6 +18,8 @@ from vllm_kb.engine.scan.shell_run import Candidate, Runner
 from vllm_kb.engine.scan.site import Finding, Setting, Site
 
 SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".sbatch", ".pbs", ".bsub"}
+# batch-job files of HPC schedulers, shell scripts only where their shebang says so (sbatch wants one)
+BATCH_SUFFIXES = {".job", ".qsub", ".lsf", ".batch", ".jobscript"}
 SHEBANG = ("#!/bin/sh", "#!/bin/bash", "#!/usr/bin/env bash", "#!/usr/bin/env sh", "#!/bin/zsh", "#!/usr/bin/env zsh", "#!/bin/dash", "#!/bin/ksh")
 
 
