@@ -216,3 +216,12 @@ def test_a_shell_docker_build_arg_and_a_compose_dotenv_value_set_the_dockerfiles
     # a value from the shell with no default stays unread: not the newest release as a certain pin
     files = {"docker/Dockerfile": dockerfile, "build.sh": "docker build --build-arg VLLM_VERSION=$V -f docker/Dockerfile .\n"}
     assert [sr.version.basis for sr in audit(write_project(files, tmp_path / "unread")).sites] != ["build"]
+
+
+def test_a_dockerfile_variant_installing_inside_bash_c_pins_the_folder(write_project, tmp_path):
+    # eval70 LLMInfra: Dockerfile-Nvidia's `RUN bash -c "source …/activate env && pip install vllm==0.5.1 -i … --timeout=7200"`
+    docker = ('FROM ubuntu:22.04\nRUN bash -c "source ~/miniconda3/bin/activate llm && pip install vllm==0.5.1 '
+              '-i https://pypi.example/simple/ --no-cache-dir --timeout=7200"\n')
+    rep = audit(write_project({"Dockerfile-Nvidia": docker, "serve.sh": "vllm serve Qwen/Qwen2-7B-Instruct\n"}, tmp_path / "a"))
+    assert [str(sr.version.version) for sr in rep.sites] == ["0.5.1"]
+    assert pins.is_dockerfile("docker/Dockerfile_cuda") and not pins.is_dockerfile("dockerfiles.md")

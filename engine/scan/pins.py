@@ -49,7 +49,9 @@ def _variant_pyproject(name: str) -> bool:
 
 def is_dockerfile(rel: str) -> bool:
     name = rel.rpartition("/")[2].lower()
-    return name in ("dockerfile", "containerfile") or name.startswith("dockerfile.") or name.endswith(".dockerfile")
+    # Dockerfile-Nvidia / Dockerfile_cuda: the variant names `docker build -f` is given as often as Dockerfile.nvidia
+    return name in ("dockerfile", "containerfile") or name.startswith(("dockerfile.", "dockerfile-", "dockerfile_",
+                                                                       "containerfile.")) or name.endswith(".dockerfile")
 
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:

@@ -42,6 +42,9 @@ def pip_commands(text: str) -> Iterator[tuple[int, int, str, list[str]]]:
             continue
         for m in PIP_INSTALL.finditer(logical):
             rest = re.split(r"&&|\|\||;|\|", logical[m.end():], maxsplit=1)[0]
+            for q in "\"'":
+                if rest.count(q) % 2:  # the close of `bash -c "… && pip install vllm==0.5.1 …"`: the command ends there
+                    rest = rest[:rest.rfind(q)]
             try:
                 yield start, end, logical, shlex.split(rest, comments=True)
             except ValueError:
