@@ -166,7 +166,7 @@ def build(wheels: list[Path], vsrc: Path, only=None, read: list[str] | None = No
         if only and fid not in only or fid not in entries:  # a harness with no entry module read here
             continue
         found = {v: w for d in wheels for v, w in final_wheels(d, dist).items()}
-        runs: list[tuple[list[str], list[dict]]] = []
+        per_release: list[tuple[str, list[dict]]] = []
         for version in sorted(found, key=vkey):
             trees = read_wheel(found[version])
             got = {}
@@ -180,19 +180,23 @@ def build(wheels: list[Path], vsrc: Path, only=None, read: list[str] | None = No
                     key = (entry, f"{mod}.{name}" if name else mod)
                     got.setdefault(key, {"entry": entry, "import": key[1], "file": path, "line": line,
                                          "vllm": _runs(ok, versions)})
-            imps = sorted(got.values(), key=lambda r: (r["entry"], r["file"], r["line"], r["import"]))
-            sig = [(r["entry"], r["import"], r["file"], r["vllm"]) for r in imps]
-            if runs and [(r["entry"], r["import"], r["file"], r["vllm"]) for r in runs[-1][1]] == sig:
-                runs[-1][0].append(version)
-            else:
-                runs.append(([version], imps))
-        for vers, imps in runs:
-            if not imps:
-                continue
-            rel = f"=={vers[0]}" if len(vers) == 1 else f">={vers[0]},<={vers[-1]}"
-            rows.append({"framework": fid, "releases": rel, "source": f"{dist.replace('_', '-')}=={vers[0]}",
-                         "imports": imps})
+            per_release.append((version, sorted(got.values(), key=lambda r: (r["entry"], r["file"], r["line"], r["import"]))))
+        rows += release_rows(fid, dist, per_release, "imports",
+                             lambda imps: [(r["entry"], r["import"], r["file"], r["vllm"]) for r in imps])
     return {"version": 1, "vllm_releases": versions, "rows": rows}
+
+
+def release_rows(fid: str, dist: str, per_release: list[tuple[str, list[dict]]], key: str, sig) -> list[dict]:
+    """One row per run of consecutive releases whose lists have the same `sig`, empty runs left out:
+    {framework, releases (==X or >=X,<=Y), source (the run's first release), key: the list}."""
+    runs: list[tuple[list[str], list[dict]]] = []
+    for version, got in per_release:
+        if runs and sig(runs[-1][1]) == sig(got):
+            runs[-1][0].append(version)
+        else:
+            runs.append(([version], got))
+    return [{"framework": fid, "releases": f"=={vers[0]}" if len(vers) == 1 else f">={vers[0]},<={vers[-1]}",
+             "source": f"{dist.replace('_', '-')}=={vers[0]}", key: got} for vers, got in runs if got]
 
 
 HEADER = """\

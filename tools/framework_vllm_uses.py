@@ -45,7 +45,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from framework_engine_kwargs import DISTS, final_wheels  # noqa: E402
 import framework_vllm_attrs as attrs  # noqa: E402
-from framework_vllm_imports import _runs, read_wheel, resolves  # noqa: E402
+from framework_vllm_imports import _runs, read_wheel, release_rows, resolves  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 
 from vllm_kb.engine.check.framework_kwargs import gate_holds  # noqa: E402
@@ -341,17 +341,8 @@ def build(wheels: list[Path], vsrc: Path, only=None) -> dict:
         if only and fid not in only or not entries:
             continue
         found = {v: w for d in wheels for v, w in final_wheels(d, dist).items()}
-        runs: list[tuple[list[str], list[dict]]] = []
-        for version in sorted(found, key=vkey):
-            got = uses(fid, read_wheel(found[version]), entries, vsrc, versions)
-            if runs and _sig(runs[-1][1]) == _sig(got):
-                runs[-1][0].append(version)
-            else:
-                runs.append(([version], got))
-        for vers, got in runs:
-            if got:
-                rel = f"=={vers[0]}" if len(vers) == 1 else f">={vers[0]},<={vers[-1]}"
-                rows.append({"framework": fid, "releases": rel, "source": f"{dist.replace('_', '-')}=={vers[0]}", "uses": got})
+        rows += release_rows(fid, dist, [(version, uses(fid, read_wheel(found[version]), entries, vsrc, versions))
+                                         for version in sorted(found, key=vkey)], "uses", _sig)
     return {"version": 1, "vllm_releases": versions, "rows": rows}
 
 
