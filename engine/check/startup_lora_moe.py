@@ -9,11 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vllm_kb.engine.kb.versions import Version, try_parse
-
-
-def _in(spans: list[list[str]], v: Version) -> bool:
-    return any(Version(a) <= v <= Version(b) for a, b in spans)
+from vllm_kb.engine.kb.versions import Version, in_spans, try_parse
 
 
 def lora_moe_facts(model: dict, arch: str | None, table: dict, version: str | None) -> dict[str, Any]:
@@ -26,7 +22,8 @@ def lora_moe_facts(model: dict, arch: str | None, table: dict, version: str | No
     v = Version(v.public)  # a .postN release patches its base
     if str(v) not in (table.get("releases") or []):
         return {}
-    if _in((table.get("unresolved") or {}).get(arch) or [], v) or not _in((table.get("unmapped") or {}).get(arch) or [], v):
+    if in_spans(str(v), (table.get("unresolved") or {}).get(arch) or []) \
+            or not in_spans(str(v), (table.get("unmapped") or {}).get(arch) or []):
         return {}
     out: dict[str, Any] = {"lora_moe_unmapped": True}
     # the class's own fix where it gained the method inside the raising releases (Nemotron-H in 0.14.0), else the walk's
