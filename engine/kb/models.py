@@ -97,10 +97,11 @@ def model_facts(name: str | None, families: list[dict], markers: list[dict],
         # a local folder whose name contains a catalog name (DeepSeek-R1-32B-FULL holding a Qwen2
         # config, vllm#15457): vLLM loads the class its config.json names, so the name's family says nothing
         fam = None
-    if fam and not config and _name_contradicts(fam, short, families):
-        fam = None  # the name's own size says another model (DeepSeek-R1-32B is no 671B DeepSeek-R1)
     if fam:
         spans = _apply_family(facts, arch, fam, short, families)
+        if not config and _name_contradicts(facts, short):
+            facts, arch, fam = {"name": name}, {}, None  # the name's own size says another model (DeepSeek-R1-32B)
+    if fam:
         catalog_model_max_length(facts, arch, version)
         rope_scaled(facts, arch, version)
         context_from_name(facts, arch, short)
@@ -323,9 +324,8 @@ def _apply_config(facts: dict, arch: dict, config: dict, tokenizer: dict | None,
                 facts["active_params_b"] = active
 
 
-def _name_contradicts(fam: dict, short: str, families: list[dict]) -> bool:
-    trial: dict[str, Any] = {}
-    _apply_family(trial, {}, fam, short, families)
+def _name_contradicts(trial: dict, short: str) -> bool:
+    """Whether the sizes written in the name rule out the model the family's facts (`trial`) describe."""
     sizes = [float(x) for x in _SIZE.findall(re.sub(r"(?<=\d)_(?=\d)", ".", _sized(short)))]  # 1_8b is 1.8B
     # a plain size is the total, except beside an expert count (Llama-4-Scout-17B-16E names the active 17B)
     active = trial.get("active_params_b") if _EXPERTS.search(short) else None
