@@ -10,13 +10,11 @@ file, else the default written after `:-` / `-`; with neither it stays unread.""
 from __future__ import annotations
 
 import posixpath
-import re
 import shlex
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
-
-_VAR = re.compile(r"^\$\{(\w+)(?::?-([^}]*))?\}$|^\$(\w+)$")
+from vllm_kb.engine.scan import envfile
 
 
 def _compose_like(rel: str) -> bool:
@@ -33,25 +31,12 @@ def _args(build) -> dict[str, str]:
     return {}
 
 
-def _dotenv(ctx, folder: str) -> dict[str, str]:
-    text = ctx.read(posixpath.join(folder, ".env") if folder != "." else ".env") or ""
-    out = {}
-    for line in text.splitlines():
-        k, eq, v = line.strip().removeprefix("export ").partition("=")
-        if eq and k.strip().isidentifier() and not line.lstrip().startswith("#"):
-            out[k.strip()] = v.strip().strip("'\"")
-    return out
-
-
 def _substituted(v: str, env: dict[str, str]) -> str | None:
-    """A compose value with its one `${VAR}` / `${VAR:-default}` filled in as compose would; None where unread."""
-    if "$" not in v:
-        return v
-    m = _VAR.match(v.strip())
-    if not m:
+    """A compose value with its `${VAR}` / `${VAR:-default}` filled in as compose would; None where unread."""
+    try:
+        got = envfile.interpolate(v, env.get) if "$" in v else v
+    except envfile._Missing:
         return None
-    name = m.group(1) or m.group(3)
-    got = env.get(name, m.group(2))
     return got if got and "$" not in got else None
 
 
@@ -131,7 +116,7 @@ def values(ctx, files: list[str]) -> dict[str, dict[str, str]]:
         except (yamlio.YamlError, RecursionError):
             continue
         folder = PurePosixPath(rel).parent.as_posix()
-        env = _dotenv(ctx, folder)
+        env = envfile.values(envfile.load(ctx, envfile.beside(rel)))
         for doc in docs:
             services = doc.data.get("services") if isinstance(doc.data, dict) else None
             for svc in (services or {}).values() if isinstance(services, dict) else ():
