@@ -19,6 +19,11 @@ IMAGE_ENTRYPOINTS = [("0.0.0", ["python3", "-m", "vllm.entrypoints.openai.api_se
 
 
 _IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
+# the project's images for other platforms, tagged with the same releases: vllm/vllm-openai-rocm (from 0.14.0
+# docker/Dockerfile.rocm ends its vllm-openai stage in ENTRYPOINT ["vllm", "serve"]) and vllm/vllm-openai-cpu
+# (docker/Dockerfile.cpu, the same entrypoint): given a model and flags, each starts vLLM's server
+_VARIANT_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai-(?:rocm|cpu)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
+VARIANT_ENTRYPOINT = ["vllm", "serve"]
 # images built from vLLM whose entrypoint is its OpenAI server: <registry>/<org>/vllm[-variant][:tag]
 _LIKE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*(?P<name>vllm(?:[-_][\w.-]+)?)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
 # words in an image's name, after `vllm-`, of a program that talks to vLLM rather than serves it: the
@@ -147,9 +152,16 @@ def _runs_own_entrypoint(image: str) -> bool:
     return any(e.get("server") is False and re.match(e["match"], name) for e in deploy_tools.load("framework_images")["images"])
 
 
+def is_variant_image(image: str | None) -> bool:
+    """vllm/vllm-openai-rocm, vllm/vllm-openai-cpu: the project's own image for another platform."""
+    return bool(_VARIANT_IMAGE.match((image or "").strip()))
+
+
 def entrypoint_for(image: str | None, newest: str) -> list[str]:
     if _MODEL_GARDEN.match((image or "").strip()):
         return MODEL_GARDEN_ENTRYPOINT
+    if is_variant_image(image):
+        return VARIANT_ENTRYPOINT
     if own := deploy_tools.vendor_entrypoint(name_and_tag(image or "")[0]):
         return own
     if not is_vllm_image(image) and not (image or "").split(":")[0].endswith("/vllm-openai"):
@@ -180,7 +192,8 @@ def container_command(run, newest: str) -> list[Word] | None:
         run.facts["repeats_entrypoint"] = (" ".join(values[:k]), " ".join(entrypoint_for(image, newest)))
         return argv
     # a vendor image whose entrypoint is `vllm serve` takes the model as its first argument, as the official one does
-    served = first and not first.startswith("/") and deploy_tools.vendor_entrypoint(name_and_tag(image or "")[0]) \
+    served = first and not first.startswith("/") \
+        and (deploy_tools.vendor_entrypoint(name_and_tag(image or "")[0]) or is_variant_image(image)) \
         and not re.match(r"^(python[\d.]*|vllm|bash|sh|serve)$", first.rsplit("/", 1)[-1])
     if is_vllm_image(image) or is_vllm_like_image(image) and (not argv or (first or "").startswith("-") or served):
         line = run.image.line if run.image is not None else 1
