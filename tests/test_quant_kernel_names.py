@@ -1,6 +1,7 @@
 """A Marlin kernel's own name given for its checkpoint's method (`--quantization gptq_marlin` on a GPTQ
-checkpoint) is claimed by the checkpoint only from vLLM 0.5.4; before, ModelConfig._verify_quantization
-compares the two names and raises (vLLM #5677 on 0.5.0.post1; knowledge/vllm/startup.yaml accepted_from)."""
+checkpoint) is claimed by the checkpoint in vLLM 0.4.2 (ModelConfig turns a Marlin-compatible GPTQ checkpoint
+into gptq_marlin itself) and from 0.5.4; in 0.4.3-0.5.3 ModelConfig._verify_quantization compares the two names
+and raises (vLLM #5677 on 0.5.0.post1; knowledge/vllm/startup.yaml accepted_in)."""
 from __future__ import annotations
 
 import json
@@ -14,7 +15,8 @@ GPTQ = {"architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "hidden_si
         "quantization_config": {"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": False, "sym": True}}
 
 
-@pytest.mark.parametrize(("release", "method", "refused"), [("0.5.3", "gptq_marlin", True), ("0.5.4", "gptq_marlin", False),
+@pytest.mark.parametrize(("release", "method", "refused"), [("0.4.2", "gptq_marlin", False), ("0.4.3", "gptq_marlin", True),
+                                                            ("0.5.3", "gptq_marlin", True), ("0.5.4", "gptq_marlin", False),
                                                             ("0.5.3", "marlin", False), ("0.6.3", "gptq_marlin", False)])
 def test_a_kernel_name_for_its_checkpoint_by_release(tmp_path, release, method, refused):
     (tmp_path / "ckpt").mkdir()

@@ -125,8 +125,8 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     if alt_fmt and known is not None and not flag and ckpt not in known and alt_fmt[0] in known:
         out["quant_certain"] = False  # the release does not know the named format but may load the other
     accepted = table["quantization"]["accepted"].get(ckpt or "")
-    accepted_from = (table["quantization"].get("accepted_from") or {}).get(method)
-    if accepted is not None and accepted_from and method != ckpt and not since(version, accepted_from):
+    accepted_in = (table["quantization"].get("accepted_in") or {}).get(method)
+    if accepted is not None and accepted_in and method != ckpt and not any(SpecifierSet(s).contains(version) for s in accepted_in):
         accepted = [m for m in accepted if m != method]
     # a quantization a wrapper derives from its own keyword comes with its own pick of checkpoint:
     # Unsloth's load_in_4bit swaps the model for its pre-quantized bitsandbytes variant where its
