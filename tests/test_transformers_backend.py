@@ -134,3 +134,42 @@ def test_a_transformers_pin_without_the_model_type_leaves_the_cause_to_l52(tmp_p
     rep = audit(tmp_path, gpu="H100")
     got = {r.check.id: r.priority for s in rep.sites for r in s.results if r.status == "recommended"}
     assert got.get("L52") == "P0" and got.get("L21") == "P1"
+
+
+def test_no_transformers_the_release_allows_maps_the_type():
+    # vLLM 0.16.0 requires transformers>=4.56.0,<5 (requirements/common.txt:10); Qwen3.5's types came in 5.2.0
+    mm = {"model_type": "qwen3_5_moe", "multimodal": True}
+    assert fallback_facts(mm, TABLE, "0.16.0", tf_has_type=False) == {"arch_fallback_fails": "no_type"}
+    # remote code whose auto_map names a model class: the backend may run the repository's class
+    assert fallback_facts({**mm, "auto_map": ["AutoConfig", "AutoModelForCausalLM"]}, TABLE, "0.16.0", tf_has_type=False) \
+        == {"arch_fallback_doubt": "linear"}
+    assert fallback_facts(mm, TABLE, "0.7.1", tf_has_type=False) == {}  # no fallback at all: arch_fallback none says it
+
+
+def _run(tmp_path: Path, files: dict[str, str]) -> dict[str, str]:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    rep = audit(tmp_path, gpu="H100")
+    return {r.check.id: r.priority for s in rep.sites for r in s.results if r.status == "recommended"}
+
+
+def test_qwen35_in_a_worker_image_of_0160_is_refused(tmp_path):
+    # runpod worker-vllm #279: the worker's image holds vLLM 0.16.0, whose transformers<5 has no qwen3_5_moe
+    compose = ("services:\n  worker:\n    image: runpod/worker-v1-vllm:v2.14.0\n    environment:\n"
+               "      MODEL_NAME: Qwen/Qwen3.5-35B-A3B\n")
+    got = _run(tmp_path, {"requirements.txt": "vllm==0.16.0\n", "docker-compose.yml": compose})
+    assert got.get("L21") == "P0"
+    # 0.17.0 implements the class (and reads the type with its own config class): transformers 4.x serves it
+    got = _run(tmp_path / "b", {"requirements.txt": "vllm==0.17.0\ntransformers==4.57.6\n",
+                                "serve.sh": "#!/bin/bash\nvllm serve Qwen/Qwen3.5-35B-A3B\n"})
+    assert "L21" not in got and "L52" not in got
+
+
+def test_a_pip_installation_leaves_the_cause_to_l52_and_an_own_pin_past_the_range_to_p1(tmp_path):
+    got = _run(tmp_path, {"requirements.txt": "vllm==0.16.0\n", "serve.sh": "#!/bin/bash\nvllm serve Qwen/Qwen3.5-35B-A3B\n"})
+    assert got.get("L52") == "P0" and got.get("L21") == "P1"
+    # transformers 5.2.0 installed over vLLM's requirement knows the type: the fallback may run it
+    got = _run(tmp_path / "b", {"requirements.txt": "vllm==0.16.0\ntransformers==5.2.0\n",
+                                "serve.sh": "#!/bin/bash\nvllm serve Qwen/Qwen3.5-35B-A3B\n"})
+    assert got.get("L21") == "P1" and "L52" not in got

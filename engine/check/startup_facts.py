@@ -14,7 +14,7 @@ from vllm_kb.engine.check.memory.runtime import runtime
 from vllm_kb.engine.check.startup_act_dtype import act_dtype_facts, cpu_quant_facts
 from vllm_kb.engine.check.startup_arch import arch_facts, mistral_format
 from vllm_kb.engine.check.startup_fallback import fallback_facts
-from vllm_kb.engine.check.transformers_fit import tf_admits_type
+from vllm_kb.engine.check.transformers_fit import release_requires, tf_admits_type
 from vllm_kb.engine.check.startup_attn import attn_facts
 from vllm_kb.engine.check.startup_backend import backend_facts, env_backend_refused
 from vllm_kb.engine.check.startup_block import block_facts
@@ -105,8 +105,12 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                            _transformers_classes(kb) if model.get("auto_map") is not None else None))
     if out.get("arch_fallback") in ("text", "transformers"):
         release = str((facts.get("vllm") or {}).get("version") or version)
+        types = kb.doc("vllm", "model_types.yaml").data
         out.update(fallback_facts(built, kb.doc("vllm", "transformers_backend.yaml").data, release, engine,
-                                  tf_admits_type(kb.doc("vllm", "model_types.yaml").data, built.get("model_type"), release)))
+                                  tf_admits_type(types, built.get("model_type"), release)))
+        if out.get("arch_fallback_fails") == "no_type":  # what the reason names: the type's first transformers, the release's range
+            out.update(arch_tf_since=types["transformers_first"][built["model_type"]],
+                       arch_tf_requires=release_requires(types.get("vllm_requires") or {}, release))
     out.update(task_facts(built, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data,
                           str((facts.get("vllm") or {}).get("version") or version), (facts.get("site") or {}).get("syntax")))
     out.update(model_kernel_facts(out.get("arch", model.get("architecture")), facts.get("gpu") or {},

@@ -29,11 +29,12 @@ _POOLING = ("embed", "embedding", "classify", "score", "reward", "pooling")
 
 def fallback_facts(model: dict, table: dict, version: str | None, engine: dict | None = None,
                    tf_has_type: bool = True) -> dict[str, Any]:
-    """`arch_fallback_fails` ("compat", "linear", "head_size", "mm_features") where the backend cannot run the model in this
+    """`arch_fallback_fails` ("no_type", "compat", "linear", "head_size", "mm_features") where the backend cannot run the model in this
     release; `arch_fallback_doubt` ("linear") where it takes a model with linear-attention layers
     but the release has no refusal to say so. Nothing where the table or the model type is unknown.
     `tf_has_type`: whether a transformers the release's requirement admits knows the model type; where
-    none does, the config fails before the fallback, and what the transformers class does is moot."""
+    none does, nothing can fall back ("no_type": vLLM 0.16.0 requires transformers<5, Qwen3.5's
+    qwen3_5_moe came in 5.2.0), unless config.json's auto_map names a model class of its own."""
     v = try_parse(version) if version else None
     mtype = model.get("model_type")
     if v is None or not table or not isinstance(mtype, str):
@@ -41,6 +42,10 @@ def fallback_facts(model: dict, table: dict, version: str | None, engine: dict |
     releases = [parse(r) for r in table["vllm_scanned"]]
     if not _known(table["fallback"], releases, v):
         return {}
+    if not tf_has_type and not _remote_model(model):
+        # no transformers the release allows maps the type, so the backend has no class to take
+        # (and without a config class of vLLM's own, config.json fails before the registry is asked)
+        return {"arch_fallback_fails": "no_type"}
     if tf_has_type and mtype in (table.get("no_attention_backend") or {}) \
             and _known(table.get("gate_attention_backend") or [], releases, v):
         # the registry asks the transformers class is_backend_compatible() before anything is built
@@ -56,6 +61,13 @@ def fallback_facts(model: dict, table: dict, version: str | None, engine: dict |
             and _known(table.get("mm_features_passthrough") or [], releases, v) and _profiles_images(engine or {}):
         return {"arch_fallback_fails": "mm_features"}
     return {}
+
+
+def _remote_model(model: dict) -> bool:
+    """config.json's auto_map names a model class: with trust_remote_code the backend may run the
+    repository's own code, whatever transformers maps (unknown where the config was not read)."""
+    auto_map = model.get("auto_map")
+    return isinstance(auto_map, list) and any(str(k).startswith("AutoModel") for k in auto_map)
 
 
 def _profiles_images(engine: dict) -> bool:

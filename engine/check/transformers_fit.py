@@ -63,15 +63,29 @@ def _model_type_fit(facts: dict, pin: Any, table: dict, image: str | None, vllm_
     if facts.get("model_alternatives"):
         return {}
     if pin is not None and getattr(pin, "source", "") == "git" and not getattr(pin, "spec", None):
-        return {}  # transformers from its repository's branch or commit: newer than any release's mapping
+        # transformers from its repository's branch or commit: newer than any release's mapping
+        return {"tf_pin_has_type": True} if not tf_admits_type(table, (facts.get("model") or {}).get("model_type"),
+                                                               str((facts.get("vllm") or {}).get("version") or "")) else {}
     if pin is None or not getattr(pin, "spec", None):
         return _image_fit(facts, image, table, vllm_released or {}) if image else _requires_fit(facts, table)
     got = _model_type_since(facts, table)
     if got is None or _allows_from(pin.spec, got[1], got[2]):
-        return {}
+        return _pin_has_type(facts, pin, table)
     model_type, since, _ = got
     return {"tf_model_type": model_type, "tf_since": since, "tf_pin": pin.text, "tf_pin_at": f"{pin.file}:{pin.line}",
             "tf_fix": f">={since}", "tf_too_old": True}
+
+
+def _pin_has_type(facts: dict, pin: Any, table: dict) -> dict[str, Any]:
+    """launch.tf_pin_has_type where the project's own pin allows a transformers that maps the model
+    type although the release's requirement excludes every one (installed past pip's resolver, or
+    --no-deps): L21 then does not say that nothing can fall back."""
+    release = str((facts.get("vllm") or {}).get("version") or "")
+    model_type = (facts.get("model") or {}).get("model_type")
+    if not release or not isinstance(model_type, str) or tf_admits_type(table, model_type, release):
+        return {}
+    since = table["transformers_first"][model_type]
+    return {"tf_pin_has_type": True} if _allows_from(pin.spec, since, _later(table["transformers_first"], since)) else {}
 
 
 # (id of a table's transformers_first, a transformers release) → (the table, its releases after that one)
