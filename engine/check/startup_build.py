@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from vllm_kb.engine.kb import deploy_tools
 from vllm_kb.engine.kb.versions import Version, contains, parse, try_parse
 
 # what an install of vLLM at a version-choice basis (engine/scan/pins.py VersionChoice.basis) runs;
@@ -18,7 +19,9 @@ from vllm_kb.engine.kb.versions import Version, contains, parse, try_parse
 WHEEL = frozenset({"pin", "unbounded", "none", "cli", "build", "executable"})
 # an image tagged with its version; a nightly tagged with its day holds main's code of that day
 IMAGE = frozenset({"image"})
-# torch's own kernels for Blackwell and newer (sm_100, sm_120) need a CUDA 12.8 build
+# torch's own kernels for Blackwell and newer (sm_100, sm_120) need a CUDA 12.8 build: pytorch's
+# .ci/manywheel/build_cuda.sh sets TORCH_CUDA_ARCH_LIST up to 9.0 for its CUDA 12.4/12.6 wheels, with 10.0 and
+# 12.0 from CUDA 12.8 (the printout "The current PyTorch install supports CUDA capabilities sm_50 … sm_90")
 _TORCH_NEW = (12, 8)
 
 
@@ -62,7 +65,27 @@ def _fix(table: dict, v: Version, cc: float, kind: str, ok_now: bool) -> str | N
     return "<=" + str(earlier[-1]) if earlier else None
 
 
+def vendor_torch_facts(facts: dict, basis: str | None) -> dict[str, Any]:
+    """`image_torch_ok`: whether the torch that a vendor image's build holds (knowledge/deploy/
+    vendor_images.yaml `torch`: lmcache/vllm-openai:nightly-2025-06-24 has 2.7.0+cu126) has kernels for the
+    GPU. The image's vLLM runs on that torch whatever its own kernels cover: a torch wheel built for CUDA
+    below 12.8 has no sm_100/sm_120 code, so its first kernel on a Blackwell GPU stops the start. Only an
+    image a row names is judged, and only where the site runs the image's own vLLM."""
+    cc = (facts.get("gpu") or {}).get("compute_capability")
+    image = (facts.get("site") or {}).get("image")
+    if not isinstance(cc, (int, float)) or cc < 7.0 or not image or not (basis or "").startswith("image"):
+        return {}
+    row = deploy_tools.vendor_torch(image)
+    if row is None:
+        return {}
+    return {"build": "image", "build_cuda": row["torch_cuda"], "build_arch": f"sm_{round(cc * 10)}",
+            "build_torch": f"{row['torch']}+cu{row['torch_cuda'].replace('.', '')}", "build_image": image,
+            "build_source": row["source"], "image_torch_ok": cc < 10.0 or _cuda(row["torch_cuda"]) >= _TORCH_NEW}
+
+
 def build_facts(facts: dict, table: dict, version: str | None, basis: str | None) -> dict[str, Any]:
+    if vendor := vendor_torch_facts(facts, basis):
+        return vendor
     cc = (facts.get("gpu") or {}).get("compute_capability")
     v = try_parse(version) if version else None
     if v is not None and _NOT_RELEASE.search(version or ""):

@@ -22,6 +22,19 @@ def vendor_entrypoint(name: str) -> list[str] | None:
                  if e.get("entrypoint") and re.match(e["match"], name)), None)
 
 
+def vendor_torch(image: str | None) -> dict | None:
+    """The torch a vendor image's build holds at its tag (knowledge/deploy/vendor_images.yaml `torch`):
+    the row with `torch`, `torch_cuda`, `source`; None where no row names the tag."""
+    import re
+
+    text = (image or "").strip().split("@", 1)[0]
+    name, _, tag = text.rpartition(":") if ":" in text.rsplit("/", 1)[-1] else (text, "", "")
+    for e in load("vendor_images")["images"] if tag else ():
+        if re.match(e["match"], name):
+            return next((r for r in e.get("torch") or () if re.search(r["tags"], tag)), None)
+    return None
+
+
 def xinference_checkpoint(name: object, size: object = None, fmt: object = None, quantization: object = None) -> str | None:
     """The Hugging Face checkpoint Xinference's registry names for `--model-name NAME
     --size-in-billions SIZE [--model-format F --quantization Q]` (knowledge/deploy/xinference_models.yaml,

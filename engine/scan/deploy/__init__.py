@@ -25,6 +25,7 @@ from vllm_kb.engine.scan.deploy.kubeai import is_kubeai, scan_kubeai_catalog, sc
 from vllm_kb.engine.scan.deploy.kubernetes import scan_k8s
 from vllm_kb.engine.scan.deploy.kwargs_sites import is_llm_config, scan_ray_serve, scan_rayservice, scan_triton
 from vllm_kb.engine.scan.deploy.llmd import is_modelservice, scan_modelservice
+from vllm_kb.engine.scan.deploy.llmd_deployer import is_deployer_values, scan_deployer_values
 from vllm_kb.engine.scan.deploy.llmkube import is_llmkube_vllm, scan_llmkube
 from vllm_kb.engine.scan.deploy.vllmruntime import is_vllmruntime, scan_vllmruntime
 from vllm_kb.engine.scan.deploy.dstack import is_dstack, scan_dstack
@@ -91,6 +92,8 @@ def _scan_doc(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         sites += scan_ray_serve(ctx, rel, doc)
     elif is_modelservice(data):
         sites += scan_modelservice(ctx, rel, doc)
+    elif is_deployer_values(data):
+        sites += scan_deployer_values(ctx, rel, doc)
     elif isinstance(data.get("servingEngineSpec"), dict):
         sites += scan_production_stack(ctx, rel, doc)
     elif isinstance(data.get("vllm-stack"), dict) and isinstance(data["vllm-stack"].get("servingEngineSpec"), dict):

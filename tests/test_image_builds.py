@@ -1,0 +1,97 @@
+"""What a vendor's vLLM image holds (knowledge/deploy/vendor_images.yaml `torch`) against the GPU (L6,
+engine/check/startup_build.py vendor_torch_facts), and llm-d-deployer's quickstart values as sites
+(engine/scan/deploy/llmd_deployer.py). A torch built for CUDA 12.4/12.6 has no sm_100/sm_120 kernels, so
+such an image stops on a Blackwell card whatever vLLM's own kernels cover; an image no row names stays
+unjudged."""
+from __future__ import annotations
+
+from vllm_kb.engine.audit import audit
+from vllm_kb.engine.kb.deploy_tools import vendor_torch
+
+# https://github.com/vllm-project/production-stack/issues/528 — lmcache/vllm-openai nightly on an RTX 5090
+STACK = """servingEngineSpec:
+  modelSpec:
+    - name: "opt125m"
+      repository: "lmcache/vllm-openai"
+      tag: "{tag}"
+      modelURL: "facebook/opt-125m"
+      replicaCount: 1
+      requestGPU: 1
+"""
+
+# https://github.com/llm-d/llm-d-deployer/issues/282 — the quickstart's sample application on an RTX 5070
+DEPLOYER = """sampleApplication:
+  enabled: true
+  baseConfigMapRefName: basic-gpu-with-nixl-preset
+  model:
+    modelArtifactURI: hf://meta-llama/Llama-3.2-3B-Instruct
+    modelName: "meta-llama/Llama-3.2-3B-Instruct"
+  resources:
+    limits:
+      nvidia.com/gpu: 1
+  prefill:
+    replicas: 1
+  decode:
+    replicas: 1
+    extraArgs: ["--max-model-len", "8192"]
+modelservice:
+  vllm:
+    image:
+      registry: ghcr.io
+      repository: llm-d/llm-d
+      tag: 0.0.8
+"""
+
+
+def _l6(sr):
+    return next(r for r in sr.results if r.check.id == "L6")
+
+
+def test_the_table_names_the_torch_of_known_tags_only():
+    assert vendor_torch("lmcache/vllm-openai:nightly-2025-06-24")["torch_cuda"] == "12.6"
+    assert vendor_torch("ghcr.io/llm-d/llm-d:0.0.8")["torch"] == "2.7.0"
+    assert vendor_torch("quay.io/llm-d/llm-d:0.0.3")["torch_cuda"] == "12.4"
+    assert vendor_torch("lmcache/vllm-openai:nightly-2025-09-01") is None  # not read: not judged
+    assert vendor_torch("ghcr.io/llm-d/llm-d:0.0.4") is None
+    assert vendor_torch("vllm/vllm-openai:v0.9.1") is None
+
+
+def test_a_vendor_image_whose_torch_lacks_sm_120_is_a_p0_on_an_rtx_5090(write_project):
+    (sr,) = audit(write_project({"values.yaml": STACK.format(tag="nightly-2025-06-24")}), gpu="RTX-5090").sites
+    r = _l6(sr)
+    assert (r.status, r.priority) == ("recommended", "P0")
+    assert "startup.image_torch_ok" in repr(r) and "2.7.0+cu126" in repr(r)
+    assert "lmcache/vllm-openai:nightly-2025-06-24" in repr(r)
+
+
+def test_the_same_image_runs_on_hopper_and_an_unread_tag_is_not_judged(write_project):
+    (sr,) = audit(write_project({"values.yaml": STACK.format(tag="nightly-2025-06-24")}), gpu="H100").sites
+    assert _l6(sr).status == "enabled"
+    (sr,) = audit(write_project({"values.yaml": STACK.format(tag="nightly-2025-09-01")}), gpu="RTX-5090").sites
+    assert _l6(sr).priority != "P0" or _l6(sr).status != "recommended"
+
+
+def test_the_official_cu128_image_stays_clean_on_an_rtx_5090(write_project):
+    run = "docker run --gpus all vllm/vllm-openai:v0.10.0 --model facebook/opt-125m\n"
+    (sr,) = audit(write_project({"run.sh": run}), gpu="RTX-5090").sites
+    assert _l6(sr).status == "enabled"
+
+
+def test_llm_d_deployer_values_are_the_decode_and_prefill_sites(write_project):
+    rep = audit(write_project({"values.yaml": DEPLOYER}), gpu="RTX-5070")
+    assert len(rep.sites) == 2
+    for sr in rep.sites:
+        s = sr.site
+        assert s.tool == "llm-d" and s.image == "ghcr.io/llm-d/llm-d:0.0.8" and s.gpu_request == 1
+        assert s.model.value == "meta-llama/Llama-3.2-3B-Instruct"
+        assert s.settings["served_model_name"].implied
+        r = _l6(sr)
+        assert (r.status, r.priority) == ("recommended", "P0")
+    decode = next(sr for sr in rep.sites if sr.site.line == DEPLOYER.splitlines().index("  decode:") + 1)
+    assert decode.site.settings["max_model_len"].value in (8192, "8192")
+
+
+def test_a_disabled_sample_application_and_other_values_are_no_site(write_project):
+    off = DEPLOYER.replace("enabled: true", "enabled: false")
+    assert not audit(write_project({"values.yaml": off}), gpu="H100").sites
+    assert not audit(write_project({"values.yaml": "sampleApplication:\n  enabled: true\n"}), gpu="H100").sites
