@@ -34,3 +34,31 @@ def test_a_rocm_image_given_a_model_first_is_a_site(write_project):
 def test_an_unknown_image_given_a_model_first_stays_no_site(write_project):
     rep = audit(write_project({"run.sh": RUN.replace("vllm/vllm-openai-rocm:v0.27.1", "acme/vllm-tools:v1")}), gpu="MI300X")
     assert not rep.sites
+
+
+COMPOSE = """services:
+  vllm:
+    image: vllm/vllm-openai-rocm:v0.27.1
+    command: ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
+"""
+
+DEPLOYMENT = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: v}
+spec:
+  template:
+    spec:
+      containers:
+      - name: vllm
+        image: vllm/vllm-openai-rocm:v0.27.1
+        args: ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
+"""
+
+
+def test_a_rocm_image_in_compose_and_kubernetes_given_a_model_first_is_a_site(write_project, tmp_path):
+    for name, text in (("docker-compose.yml", COMPOSE), ("deploy.yaml", DEPLOYMENT)):
+        (sr,) = audit(write_project({name: text}, tmp_path / name), gpu="MI300X").sites
+        assert sr.site.model.value == "Qwen/Qwen3-8B" and sr.version.version == "0.27.1", name
+    (sr,) = audit(write_project({"docker-compose.yml": COMPOSE.replace('["Qwen/Qwen3-8B", ', '["vllm", "serve", "Qwen/Qwen3-8B", ')},
+                                tmp_path / "p"), gpu="MI300X").sites
+    assert sr.site.model.value == "Qwen/Qwen3-8B"  # a command that names the program runs as written

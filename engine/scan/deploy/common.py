@@ -18,6 +18,7 @@ from vllm_kb.engine.scan.images import (  # noqa: F401 — re-exported for the c
     entrypoint_for,
     image_version,
     is_local_image,
+    is_variant_image,
     is_vllm_image,
     is_vllm_like_image,
 )

@@ -15,6 +15,7 @@ from vllm_kb.engine.scan.deploy.dockerfile import built_from
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
+    is_variant_image,
     is_vllm_image,
     is_vllm_like_image,
     launch_site,
@@ -127,7 +128,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                     and (by_env := env_command(image, env_words, doc.line_of(base + ("image",)), ctx.catalog)):
                 words += by_env  # an image its env configures (RunPod's worker): the env is its command line
                 argv_pos += [None] * len(by_env)
-            elif part == "entrypoint" and val is None and (is_vllm_image(image) or is_vllm_like_image(image) and _flags_only(svc.get("command"))):
+            elif part == "entrypoint" and val is None and (is_vllm_image(image) or is_vllm_like_image(image) and (
+                    _flags_only(svc.get("command")) or is_variant_image(image) and _model_first(svc.get("command")))):
                 implicit = entrypoint_for(image, ctx.untagged_image_release)
                 words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in implicit]
                 argv_pos += [None] * len(implicit)
@@ -217,6 +219,13 @@ def _shm(svc: dict):
         if size is not None:
             return size
     return svc.get("shm_size")
+
+
+def _model_first(command) -> bool:
+    """`command: ["Qwen/Qwen3-8B", "--max-model-len", "8192"]` for an image whose entrypoint is `vllm serve`:
+    a Hub id first is its positional model (a path or a bare word may be a program, and stays one)."""
+    first = command[0] if isinstance(command, list) and command else str(command or "").split(" ", 1)[0]
+    return re.fullmatch(r"[\w.-]+/[\w.-]+", str(first)) is not None
 
 
 def _flags_only(command) -> bool:

@@ -14,6 +14,7 @@ from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
+    is_variant_image,
     is_vllm_image,
     is_vllm_like_image,
     launch_site,
@@ -151,7 +152,7 @@ def _model_first(image: str | None, args: list, ctx: ScanContext) -> bool:
     (`registry.example/team/vllm-openai:v0.11.2`): its entrypoint is `vllm serve`, whose first
     positional is the model; a first word that is no Hub id may be a program, and stays one."""
     name = (image or "").split(":")[0]
-    return name.endswith("/vllm-openai") and entrypoint_for(image, ctx.untagged_image_release) == ["vllm", "serve"] \
+    return (name.endswith("/vllm-openai") or is_variant_image(image)) and entrypoint_for(image, ctx.untagged_image_release) == ["vllm", "serve"] \
         and re.fullmatch(r"[\w.-]+/[\w.-]+", str(args[0])) is not None
 
 
