@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vllm_kb.engine.kb.versions import Version, parse, try_parse
+from vllm_kb.engine.kb.versions import Version, in_spans, parse, try_parse
 
 # the Transformers-backend fallback for an architecture vLLM does not implement
 # (vllm/model_executor/model_loader/utils.py resolve_transformers_fallback in 0.7.2;
@@ -55,22 +55,18 @@ def mistral_format(model: dict, engine: dict) -> dict:
     return {**model, "architecture": arch}
 
 
-def _in(spans: list[list[str]], v: Version) -> bool:
-    return any(Version(a) <= v <= Version(b) for a, b in spans)
-
-
 def _known(spans: list[list[str]], releases: list[Version], v: Version) -> bool | None:
     """Whether release `v` is inside `spans`; between two scanned releases only where both agree,
     before the first scanned or after the last (when absent there) unknown."""
     if v in releases:
-        return _in(spans, v)
+        return in_spans(v, spans)
     before = [r for r in releases if r < v]
     after = [r for r in releases if r > v]
     if not before:
         return None
     if not after:
-        return True if _in(spans, before[-1]) else None
-    a, b = _in(spans, before[-1]), _in(spans, after[0])
+        return True if in_spans(before[-1], spans) else None
+    a, b = in_spans(before[-1], spans), in_spans(after[0], spans)
     return a if a == b else None
 
 
@@ -179,7 +175,7 @@ def _quant(table: dict, arch: str, releases: list[Version], v: Version) -> dict[
     if not Version(start) <= base <= Version(until):
         return {}
     later = [r for r in releases if r > Version(until)]
-    out: dict[str, Any] = {"arch_quant": _in(table["quant"].get(arch) or [], base)}
+    out: dict[str, Any] = {"arch_quant": in_spans(base, table["quant"].get(arch) or [])}
     if not out["arch_quant"] and later:
         out["arch_quant_since"] = str(later[0])
         out["arch_quant_pin"] = ">=" + str(later[0])

@@ -22,8 +22,8 @@ def lora_moe_facts(model: dict, arch: str | None, table: dict, version: str | No
     v = Version(v.public)  # a .postN release patches its base
     if str(v) not in (table.get("releases") or []):
         return {}
-    if in_spans(str(v), (table.get("unresolved") or {}).get(arch) or []) \
-            or not in_spans(str(v), (table.get("unmapped") or {}).get(arch) or []):
+    if in_spans(v, (table.get("unresolved") or {}).get(arch) or []) \
+            or not in_spans(v, (table.get("unmapped") or {}).get(arch) or []):
         return {}
     out: dict[str, Any] = {"lora_moe_unmapped": True}
     # the class's own fix where it gained the method inside the raising releases (Nemotron-H in 0.14.0), else the walk's

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vllm_kb.engine.kb.versions import Version, parse, try_parse
-
-
-def _in(spans: list[list[str]], v: Version) -> bool:
-    return any(Version(a) <= v <= Version(b) for a, b in spans)
+from vllm_kb.engine.kb.versions import Version, in_spans, parse, try_parse
 
 
 # 0.17.0 dropped the chained comparison and its wording (vllm/lora/layers/logits_processor.py:91-92)
@@ -39,7 +35,7 @@ def lora_vocab_facts(model: dict, table: dict, version: str | None, extra: int =
     releases = [parse(r) for r in table["releases"]]
     if not releases or not releases[0] <= v <= releases[-1]:
         return {}
-    limit = next((int(n) for n, e in table["limits"].items() if _in(e["in"], v)), None)
+    limit = next((int(n) for n, e in table["limits"].items() if in_spans(v, e["in"])), None)
     if limit is None:
         return {}
     out: dict[str, Any] = {"lora_vocab_limit": limit, "lora_vocab_error": _wording(v, limit)}
@@ -49,6 +45,6 @@ def lora_vocab_facts(model: dict, table: dict, version: str | None, extra: int =
         out["lora_vocab_pin"] = ">=" + str(later[0])
     arch = model.get("architecture")
     head_releases = [parse(r) for r in table.get("lm_head_releases") or []]
-    if isinstance(arch, str) and v in head_releases and not _in((table.get("lm_head_unresolved") or {}).get(arch) or [], v):
-        out["lora_lm_head"] = _in((table.get("lm_head") or {}).get(arch) or [], v)
+    if isinstance(arch, str) and v in head_releases and not in_spans(v, (table.get("lm_head_unresolved") or {}).get(arch) or []):
+        out["lora_lm_head"] = in_spans(v, (table.get("lm_head") or {}).get(arch) or [])
     return out

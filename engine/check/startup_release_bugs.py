@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.check.json_arg import UNREADABLE, json_arg
-from vllm_kb.engine.kb.versions import Version, try_parse
+from vllm_kb.engine.kb.versions import in_spans, try_parse
 
 _DEFAULT_FORMATS = (None, "", "auto", "safetensors")
 
@@ -42,10 +42,6 @@ def _repo(name: str, repos: list[dict]) -> tuple[str, bool] | None:
     return None
 
 
-def _affected(spans: list, v: Version) -> bool:
-    return any(Version(a) <= v <= Version(b) for a, b in spans)
-
-
 def release_bug_facts(model: dict, engine: dict, table: dict, version: str | None) -> dict[str, Any]:
     """`release_bug` (the row's id), `release_bug_repo`, `release_bug_certain`, `release_bug_fixed`
     (the release to move to) and `release_bug_words` (what the release prints, where specific)."""
@@ -60,7 +56,7 @@ def release_bug_facts(model: dict, engine: dict, table: dict, version: str | Non
     for bug in table.get("bugs") or []:
         if bug["load"] != load or bug["checkpoint"] != "consolidated_and_shards" or not bug.get("fixed"):
             continue
-        if _affected(bug["affected"], v):
+        if in_spans(v, bug["affected"]):
             out: dict[str, Any] = {"release_bug": bug["id"], "release_bug_repo": found[0], "release_bug_certain": found[1],
                                    "release_bug_fixed": bug["fixed"]}
             if bug.get("error"):
@@ -97,11 +93,11 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
             if (model or {}).get("multimodal") is not True or over is UNREADABLE \
                     or (isinstance(over, dict) and "architectures" in over):
                 continue
-            if bug["arch"] == arch and _affected(bug["affected"], v):
+            if bug["arch"] == arch and in_spans(v, bug["affected"]):
                 return {"release_bug": bug["id"], "release_bug_arch": arch,
                         **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
             continue
-        if bug["arch"] == arch and bug.get("fixed") and _affected(bug["affected"], v):
+        if bug["arch"] == arch and bug.get("fixed") and in_spans(v, bug["affected"]):
             return {"release_bug": bug["id"], "release_bug_arch": arch, "release_bug_fixed": bug["fixed"],
                     **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
                     **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
@@ -129,7 +125,7 @@ def _override_bug(bug: dict, arch: str | None, engine: dict, v) -> dict[str, Any
     tp = engine.get("tensor_parallel_size")
     if bug.get("min_tp") and (not isinstance(tp, int) or isinstance(tp, bool) or tp < bug["min_tp"]):
         return None
-    if not bug.get("fixed") or not _affected(bug["affected"], v):
+    if not bug.get("fixed") or not in_spans(v, bug["affected"]):
         return None
     return {"release_bug": bug["id"], "release_bug_arch": built, "release_bug_fixed": bug["fixed"],
             **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
@@ -146,11 +142,11 @@ def runtime_bug_facts(engine: dict, env: dict, gpu: dict, table: dict, version: 
     if v is None or not isinstance(cc, (int, float)) or not isinstance(tp, int) or isinstance(tp, bool) or tp < 2:
         return {}
     for bug in (table or {}).get("runtime_bugs") or []:
-        if not bug.get("fixed") or not _affected(bug["affected"], v):
+        if not bug.get("fixed") or not in_spans(v, bug["affected"]):
             continue
         asked = env.get(bug["env"])
         if asked is None:
-            on = _affected(bug["default_on"], v)
+            on = in_spans(v, bug["default_on"])
         elif str(asked).strip() in ("0", "1"):
             on = str(asked).strip() == "1"
         else:

@@ -73,9 +73,9 @@ def try_parse(text: str | None) -> Version | None:
         return None
 
 
-def in_spans(release: str | None, spans) -> bool:
+def in_spans(release: "str | Version | None", spans) -> bool:
     """Whether `release` falls in one of the inclusive [first, last] spans a knowledge table lists."""
-    v = try_parse(release)
+    v = release if isinstance(release, Version) else try_parse(release)
     return v is not None and any(parse(a) <= v <= parse(b) for a, b in spans)
 
 
