@@ -216,6 +216,11 @@ def test_a_shell_docker_build_arg_and_a_compose_dotenv_value_set_the_dockerfiles
     # a value from the shell with no default stays unread: not the newest release as a certain pin
     files = {"docker/Dockerfile": dockerfile, "build.sh": "docker build --build-arg VLLM_VERSION=$V -f docker/Dockerfile .\n"}
     assert [sr.version.basis for sr in audit(write_project(files, tmp_path / "unread")).sites] != ["build"]
+    # an option after the context takes its value as `docker build` does (the table docker_run reads builds with):
+    # `--iidfile image.id` is no context
+    files = {"docker/Dockerfile": dockerfile,
+             "build.sh": "docker build --build-arg VLLM_VERSION=0.6.3 -f docker/Dockerfile . --iidfile image.id\n"}
+    assert [str(sr.version.version) for sr in audit(write_project(files, tmp_path / "after")).sites] == ["0.6.3"]
 
 
 def test_a_dockerfile_variant_installing_inside_bash_c_pins_the_folder(write_project, tmp_path):

@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import envfile
+from vllm_kb.engine.scan.docker_run import BUILD_TAKES
 
 
 def _compose_like(rel: str) -> bool:
@@ -76,8 +77,7 @@ def _shell_builds(ctx, rel: str, text: str):
                 continue
             if w.startswith("-"):
                 # an option with a value (-t NAME, --target X, --platform P) takes the next word
-                i += 2 if w in ("-t", "--tag", "--target", "--platform", "--network", "--secret", "--ssh",
-                                "--cache-from", "--cache-to", "--label", "--progress", "--output", "-o") else 1
+                i += 2 if w in BUILD_TAKES else 1
                 continue
             positional.append(w)
             i += 1

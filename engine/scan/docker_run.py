@@ -201,12 +201,17 @@ def add_mount(facts: dict, source: str | None, target: str | None) -> None:
         # compose's `${PWD}/models`: the folder compose runs in, read as the compose file's own
         source = re.sub(r"^\$(?:\{PWD\}|PWD\b)", ".", source)
         facts.setdefault("mounts", {}).setdefault(target.rstrip("/") or "/", []).append(source)
-# options of `docker build` that take a value (the tags and the Dockerfile are read)
-_BUILD_TAKES = {"-f", "--file", "-t", "--tag", "--build-arg", "--target", "--platform", "--network", "--label",
-                "--cache-from", "--cache-to", "--secret", "--ssh", "-o", "--output", "--progress", "--iidfile",
-                "--shm-size", "--ulimit", "--add-host", "--build-context", "--metadata-file", "--builder", "-m",
-                "--memory", "--cpu-shares", "--cpuset-cpus", "--isolation", "--annotation", "--attest", "--provenance",
-                "--sbom", "--allow", "--cgroup-parent", "--memory-swap", "--cpu-period", "--cpu-quota"}
+
+
+# options of `docker build` that take a value (the tags and the Dockerfile are read; build_args reads
+# the --build-arg values through the same table)
+BUILD_TAKES = frozenset({
+    "-f", "--file", "-t", "--tag", "--build-arg", "--target", "--platform", "--network", "--label", "--cache-from",
+    "--cache-to", "--secret", "--ssh", "-o", "--output", "--progress", "--iidfile", "--shm-size", "--ulimit", "--add-host",
+    "--build-context", "--metadata-file", "--builder", "-m", "--memory", "--cpu-shares", "--cpuset-cpus", "--isolation",
+    "--annotation", "--attest", "--provenance", "--sbom", "--allow", "--cgroup-parent", "--memory-swap", "--cpu-period",
+    "--cpu-quota",
+})
 
 
 def find_build(words: list[Word], start: int) -> tuple[list[str], str | None, str, str | None] | None:
@@ -227,7 +232,7 @@ def find_build(words: list[Word], start: int) -> tuple[list[str], str | None, st
             return None
         opt, eq, inline = v.partition("=")
         if v.startswith("-") and v != "-":
-            takes = opt in _BUILD_TAKES and not eq
+            takes = opt in BUILD_TAKES and not eq
             value = inline if eq else (vals[i + 1] if takes and i + 1 < n else None)
             if opt in ("-t", "--tag") and value:
                 tags.append(value)
