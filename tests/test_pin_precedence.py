@@ -9,7 +9,7 @@ import pytest
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.kb import catalog
 from vllm_kb.engine.kb.versions import Version
-from vllm_kb.engine.scan import pins
+from vllm_kb.engine.scan import deploy, pins
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.requirement import from_requirement
 
@@ -230,3 +230,13 @@ def test_a_dockerfile_variant_installing_inside_bash_c_pins_the_folder(write_pro
     rep = audit(write_project({"Dockerfile-Nvidia": docker, "serve.sh": "vllm serve Qwen/Qwen2-7B-Instruct\n"}, tmp_path / "a"))
     assert [str(sr.version.version) for sr in rep.sites] == ["0.5.1"]
     assert pins.is_dockerfile("docker/Dockerfile_cuda") and not pins.is_dockerfile("dockerfiles.md")
+    assert not pins.is_dockerfile("docs/dockerfile_build_guidance.rst") and pins.is_dockerfile("docker/dockerfile")
+
+
+def test_a_dockerfile_variant_is_a_launch_site_too(write_project, tmp_path):
+    # eval70: a `Dockerfile-<variant>` was read for its pins but never as the image whose CMD starts vLLM
+    docker = 'FROM vllm/vllm-openai:v0.8.5\nCMD ["--model", "org/m", "--max-model-len", "4096"]\n'
+    for name in ("Dockerfile-Nvidia", "docker/Dockerfile_cuda", "Dockerfile.cuda"):
+        (sr,) = audit(write_project({name: docker}, tmp_path / name.replace("/", "_"))).sites
+        assert (sr.site.file, str(sr.version.version), sr.site.settings["max_model_len"].value) == (name, "0.8.5", 4096)
+    assert deploy.is_dockerfile("Dockerfile-Nvidia") and not deploy.is_dockerfile("Dockerfile-notes.md")

@@ -68,6 +68,18 @@ def test_docker_run_from_a_windows_script_is_not_native(scanned):
     assert s.image == "vllm/vllm-openai:v0.10.0" and "windows_shell" not in s.launch
 
 
+
+def test_a_command_whose_output_a_powershell_variable_keeps_is_run(scanned):
+    # `$id = docker run …` runs docker and stores its output (eval70: a start script keeping the container id)
+    text = ('$model = if ($env:MODEL) { $env:MODEL } else { "org/m" }\n$name = "srv"\n'
+            '$id = docker run `\n  -d --name $name --gpus all `\n  vllm/vllm-openai:v0.10.0 `\n  --model org/m --max-model-len 1024\n'
+            'Write-Host "started $id"\n')
+    cmds, _env = powershell_commands(text)
+    assert [argv(c)[0] for c in cmds] == ["docker", "Write-Host"]  # `$model = if …` is an expression, not a command
+    (s,) = scanned({"up.ps1": text})
+    assert (s.line, s.image, s.settings["max_model_len"].value) == (3, "vllm/vllm-openai:v0.10.0", 1024)
+    assert powershell_commands('$n = "a" + $b\n$m = (Get-Date)\n$k = 4\n')[0] == []
+
 # https://github.com/bojieli/ai-agent-book/issues/436 — `python main.py` from PowerShell on native Windows
 # with vLLM 0.26.0 crashes: the Windows build of vLLM has no compiled CUDA extension
 def test_native_windows_launch_is_a_p0(cli, write_project):

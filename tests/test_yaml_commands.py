@@ -73,3 +73,19 @@ def test_the_documents_vllm_image_is_the_commands_image(tmp_path):
         "a: {image: 'vllm/vllm-openai:v0.9.1'}\nb: {image: 'vllm/vllm-openai:v0.10.1'}\n"
         "server:\n  start_command: vllm serve Qwen/Qwen2.5-7B-Instruct\n")})
     assert two.site.image is None
+
+
+def test_a_charts_image_split_into_name_and_tag_is_read_with_its_tag(tmp_path):
+    # eval70 (redhat-ai-services/helm-charts vllm-kserve): `image: {image: …/rhaiis/vllm-cuda-rhel9, tag: 3.3.0-…}`
+    # beside `servingRuntime.command` was read as an untagged image; Red Hat's 3.3 release is a build of vLLM 0.13.0
+    run = "servingRuntime:\n  command: [python, '-m', vllm.entrypoints.openai.api_server]\n  args: ['--port=8080']\n"
+    (rh,) = _sites(tmp_path / "rh", {"values.yaml": (
+        "image:\n  image: 'registry.example.io/rhaiis/vllm-cuda-rhel9'\n  tag: 3.3.0-1771898916\n" + run)})
+    assert rh.site.image == "registry.example.io/rhaiis/vllm-cuda-rhel9:3.3.0-1771898916"
+    assert (str(rh.version.version), rh.version.basis) == ("0.13.0", "image")
+    # the common chart shape: {registry, repository, tag}; an empty tag (the chart's appVersion) stays untagged
+    (rt,) = _sites(tmp_path / "rt", {"values.yaml": (
+        "image:\n  registry: docker.io\n  repository: vllm/vllm-openai\n  tag: v0.9.1\n" + run)})
+    assert rt.site.image == "docker.io/vllm/vllm-openai:v0.9.1" and str(rt.version.version) == "0.9.1"
+    (un,) = _sites(tmp_path / "un", {"values.yaml": "image:\n  repository: vllm/vllm-openai\n  tag: ''\n" + run})
+    assert un.site.image == "vllm/vllm-openai" and un.version.basis == "image-untagged"

@@ -4,10 +4,11 @@ the maker says so."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from vllm_kb.engine.kb.versions import try_parse
 
-__all__ = ["framework_image", "framework_image_source", "name_and_tag"]
+__all__ = ["framework_image", "framework_image_source", "image_ref", "name_and_tag"]
 
 
 def name_and_tag(image: str | None) -> tuple[str, str]:
@@ -16,6 +17,28 @@ def name_and_tag(image: str | None) -> tuple[str, str]:
     text = (image or "").strip().split("@", 1)[0]
     name, _, tag = text.rpartition(":") if ":" in text.rsplit("/", 1)[-1] else (text, "", "")
     return name, tag
+
+
+def image_ref(image: Any) -> str | None:
+    """A chart value's image as one reference: `{registry?, repository, tag}` (app-template, vLLM's
+    example chart, most charts), `{image, tag}` or `{name, tag}` (Red Hat's vllm-kserve chart) →
+    `repo:tag` (`repo@sha256:…` for a digest); a string as written; None for anything else. An empty
+    tag (`tag: ""`, the chart's appVersion by convention) leaves the name untagged."""
+    if isinstance(image, str):
+        return image
+    if not isinstance(image, dict):
+        return None
+    repo = next((image[k] for k in ("repository", "image", "name") if isinstance(image.get(k), str) and image[k].strip()), None)
+    if repo is None:
+        return None
+    repo = repo.strip()
+    if isinstance(image.get("registry"), str) and image["registry"] and not repo.startswith(image["registry"] + "/"):
+        repo = f"{image['registry'].rstrip('/')}/{repo}"
+    tag = image.get("tag")
+    if not isinstance(tag, (str, int, float)) or isinstance(tag, bool) or not str(tag).strip() or name_and_tag(repo)[1]:
+        return repo
+    tag = str(tag).strip()
+    return f"{repo}@{tag}" if tag.startswith("sha256:") else f"{repo}:{tag}"
 
 
 def framework_image(image: str | None) -> dict[str, str]:

@@ -47,11 +47,19 @@ def _variant_pyproject(name: str) -> bool:
     return name.startswith("pyproject.") and name.endswith(".toml") and name.count(".") == 2
 
 
+# `dockerfile_build_guidance.rst`, `Dockerfile.md`: a page or script about a Dockerfile, not one
+_NOT_DOCKERFILE = (".md", ".rst", ".txt", ".html", ".py", ".sh", ".json", ".yaml", ".yml", ".toml", ".ipynb", ".lock")
+
+
 def is_dockerfile(rel: str) -> bool:
+    """A Dockerfile, for its pins and as a launch site (engine/scan/deploy/dockerfile.py asks the same):
+    Dockerfile, Containerfile, Dockerfile.rocm, Dockerfile-Nvidia, Dockerfile_cuda (the variant names
+    `docker build -f` is given), x.Dockerfile; any case."""
     name = rel.rpartition("/")[2].lower()
-    # Dockerfile-Nvidia / Dockerfile_cuda: the variant names `docker build -f` is given as often as Dockerfile.nvidia
-    return name in ("dockerfile", "containerfile") or name.startswith(("dockerfile.", "dockerfile-", "dockerfile_",
-                                                                       "containerfile.")) or name.endswith(".dockerfile")
+    if name in ("dockerfile", "containerfile"):
+        return True
+    return (name.startswith(("dockerfile.", "dockerfile-", "dockerfile_", "containerfile.")) or name.endswith(".dockerfile")) \
+        and not name.endswith(_NOT_DOCKERFILE)
 
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:

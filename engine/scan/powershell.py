@@ -12,6 +12,7 @@ from vllm_kb.engine.scan.windows_shell import ALL_ARGS, REDIRECT, Env, Stmt, log
 
 _PS_VAR = re.compile(r"\$\{(?:env:)?([^}]+)\}|\$env:([A-Za-z_][\w]*)|\$([A-Za-z_][\w]*)|\$\(|@([A-Za-z_]\w*)", re.I)
 _PS_ASSIGN = re.compile(r"^\$(?:\{)?(env:)?([A-Za-z_][\w]*)\}?\s*=\s*(.+)$", re.I | re.S)
+_PS_KEYWORDS = {"if", "switch", "foreach", "for", "while", "do", "try", "function", "param", "begin", "process", "end"}
 _PS_AUTOMATIC = {"true": "True", "false": "False", "null": ""}
 
 
@@ -121,6 +122,18 @@ def _ps_value(pieces: list[tuple[str, str]], env: Env, local: Env) -> tuple[str 
     return (None, why) if why else ("".join(out), None)
 
 
+def _assigned_command(cmd: list) -> list:
+    """The command on the right of `$var = prog arg …` (a bare word and its arguments: PowerShell runs it
+    and stores its output), or [] for a value or an expression (`"a"`, `$b + 1`, `@(…)`, `(…)`)."""
+    at = next((i for i, (raw, _) in enumerate(cmd) if raw == "=" or raw.startswith("=")), None)
+    if at is None or cmd[at][0] != "=" or len(cmd) < at + 3:
+        return []
+    head = cmd[at + 1][0]
+    if head in ("&", ".") or (head[:1].isalpha() and head.lower() not in _PS_KEYWORDS):
+        return cmd[at + 1:]
+    return []
+
+
 def powershell_commands(text: str) -> tuple[list[Stmt], Env]:
     """The commands of a PowerShell script, in order, with `$env:` and script variables set before
     each expanded. Only the process environment (`$env:`) reaches the programs it runs."""
@@ -150,7 +163,9 @@ def powershell_commands(text: str) -> tuple[list[Stmt], Env]:
                 else:
                     got = None  # an expression (`"a" + $b`, @(…), a cmdlet's output)
                 (env if m.group(1) else local).set(m.group(2), got, first, m.group(3).strip())
-                continue
+                # `$id = docker run … vllm/vllm-openai …`: the right side is a command PowerShell runs, its output kept
+                if not (cmd := _assigned_command(cmd)):
+                    continue
             if cmd[0][0] in ("&", "."):
                 cmd = cmd[1:]
             words, skip = [], False

@@ -12,7 +12,7 @@ from typing import Any
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.embedded import block_first_line, script_sites
-from vllm_kb.engine.scan.image_tables import name_and_tag
+from vllm_kb.engine.scan.image_tables import image_ref, name_and_tag
 from vllm_kb.engine.scan.images import image_version, is_vllm_like_image
 from vllm_kb.engine.scan.site import Site
 
@@ -87,7 +87,7 @@ def _doc_image(data) -> str | None:
             return
         if isinstance(node, dict):
             for k, v in node.items():
-                if k == "image" and isinstance(v, str) and v.strip():
+                if k == "image" and (v := image_ref(v)) and v.strip():  # `image: {image|repository, tag}` of a chart's values too
                     name, tag = name_and_tag(v)
                     image = name if "{" in tag or "$" in tag else v.strip()
                     if is_vllm_like_image(image):

@@ -32,20 +32,6 @@ def env_map(env: Any) -> list[tuple[str, str]]:
     return out
 
 
-def image_ref(image: Any) -> str | None:
-    """`image: {registry?, repository, tag}` (app-template and most charts' values) → `repo:tag`;
-    a string as written; None for anything else."""
-    if isinstance(image, str):
-        return image
-    if not isinstance(image, dict) or not isinstance(image.get("repository"), str):
-        return None
-    repo = image["repository"]
-    if isinstance(image.get("registry"), str) and image["registry"] and not repo.startswith(image["registry"] + "/"):
-        repo = f"{image['registry'].rstrip('/')}/{repo}"
-    tag = image.get("tag")
-    return f"{repo}:{tag}" if isinstance(tag, (str, int, float)) and str(tag) else repo
-
-
 def _values(data: dict) -> dict:
     """The chart values: a HelmRelease's `spec.values`, else the document itself."""
     spec = data.get("spec")

@@ -25,9 +25,8 @@ from vllm_kb.engine.scan import source_pins
 from vllm_kb.engine.scan.site import Setting, Site
 
 
-def is_dockerfile(rel: str) -> bool:
-    name = rel.rpartition("/")[2]
-    return name in ("Dockerfile", "Containerfile") or name.startswith("Dockerfile.") or name.endswith(".Dockerfile") or name.endswith(".dockerfile")
+# one predicate for a Dockerfile's pins and its launch (eval70: Dockerfile-Nvidia was read for one, not the other)
+is_dockerfile = pins.is_dockerfile
 
 
 @dataclass

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.image_tables import image_ref
 from vllm_kb.engine.scan.deploy.common import (
     launch_site,
     yaml_word,
@@ -14,7 +15,7 @@ from vllm_kb.engine.scan.site import Site
 
 def scan_helm_chart(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     img = doc.data["image"]
-    image = f"{img.get('repository', '')}:{img.get('tag', '')}" if img.get("repository") else None
+    image = image_ref(img) if img.get("repository") else None
     words = [yaml_word(str(t), doc.line_of(("image", "command", i)), Expander()) for i, t in enumerate(img["command"])]
     extra = {"argv_pos": [doc.pos(("image", "command", i)) for i in range(len(words))],
              "argv_append": doc.pos(("image", "command"))}

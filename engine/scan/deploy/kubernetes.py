@@ -10,6 +10,7 @@ from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import gpu_types
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy import app_template, kuberay, kustomize
+from vllm_kb.engine.scan.image_tables import image_ref
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -78,7 +79,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             k8s_env[name] = value
             env[name] = Setting(name, value, True, rel, doc.line_of(path + ("env", name)), name, value, "k8s-args",
                                 pos=dict(doc.pos(path + ("env", name)), env_style="map"))
-        image = app_template.image_ref(c.get("image"))
+        image = image_ref(c.get("image"))
         command, args = c.get("command"), c.get("args")
         line = doc.line_of(path + ("command",)) if command is not None else doc.line_of(path + ("args",))
         words: list[Word] = []

@@ -12,6 +12,7 @@ from pathlib import PurePosixPath
 from vllm_kb.engine.kb import deploy_tools, yamlio
 from vllm_kb.engine.kb.deploy_tools import in_range
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.image_tables import image_ref
 from vllm_kb.engine.scan.deploy.common import int_gpus, launch_site, plain_yaml, yaml_word
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.site import Setting, Site
@@ -91,7 +92,7 @@ def _entry(ctx, rel, doc, base, spec, spec_root, kb, chart) -> Site | None:
     if ray:
         words += [yaml_word("--distributed-executor-backend", start, ex), yaml_word("ray", start, ex)]
         argv_pos += [None, None]
-    image = f"{spec.get('repository', '')}:{spec.get('tag', '')}" if spec.get("repository") else None
+    image = image_ref({"repository": spec.get("repository"), "tag": spec.get("tag")}) if spec.get("repository") else None
     env = _env(doc, base, spec, spec_root, cfg, kb, chart, ray, ctx, rel)
     site = launch_site(ctx, rel, words, start, words[-1].line, "helm-values", "production-stack", env, image,
                        {"model_spec": spec.get("name", base[-1]), "chart": chart, "argv_pos": argv_pos,
