@@ -95,3 +95,21 @@ def test_a_disabled_sample_application_and_other_values_are_no_site(write_projec
     off = DEPLOYER.replace("enabled: true", "enabled: false")
     assert not audit(write_project({"values.yaml": off}), gpu="H100").sites
     assert not audit(write_project({"values.yaml": "sampleApplication:\n  enabled: true\n"}), gpu="H100").sites
+
+
+def test_deployer_values_of_another_shape_are_read_without_a_scanner_error(write_project, tmp_path):
+    # a values file is hand-written: a string where the chart ranges over a list, a list where it reads a
+    # mapping. The scanner takes what it can and never stops on it (it used to raise on an int or a list)
+    odd = {
+        "servedModelNames": DEPLOYER.replace('modelName: "meta-llama/Llama-3.2-3B-Instruct"',
+                                             'modelName: "meta-llama/Llama-3.2-3B-Instruct"\n    servedModelNames: 5'),
+        "extraArgs": DEPLOYER.replace('extraArgs: ["--max-model-len", "8192"]', "extraArgs: 7"),
+        "limits": DEPLOYER.replace("    limits:\n      nvidia.com/gpu: 1", "    limits: [1]"),
+        "vllm": DEPLOYER[:DEPLOYER.index("modelservice:")] + "modelservice:\n  vllm: [ghcr.io/llm-d/llm-d]\n",
+    }
+    for name, text in odd.items():
+        rep = audit(write_project({"values.yaml": text}, tmp_path / name), gpu="H100")
+        assert len(rep.sites) == 2 and not [s for s in rep.skipped if s.code == "scanner-error"], name
+    # a GPU count given as a request only is read as the pod's GPUs
+    asked = DEPLOYER.replace("    limits:\n      nvidia.com/gpu: 1", "    requests:\n      nvidia.com/gpu: 2")
+    assert {sr.site.gpu_request for sr in audit(write_project({"values.yaml": asked}, tmp_path / "req"), gpu="H100").sites} == {2}

@@ -32,8 +32,8 @@ def scan_deployer_values(ctx: ScanContext, rel: str, doc: yamlio.Document) -> li
     name = model.get("modelName")
     if not served and not name:
         return []
-    ms = doc.data.get("modelservice")
-    image = _image(((ms or {}).get("vllm") or {}).get("image") if isinstance(ms, dict) else None)
+    ms = _dict(doc.data.get("modelservice"))
+    image = _image(_dict(ms.get("vllm")).get("image"))
     gpus = _gpus(app.get("resources"))
     out = []
     for role in ("decode", "prefill"):
@@ -44,11 +44,11 @@ def scan_deployer_values(ctx: ScanContext, rel: str, doc: yamlio.Document) -> li
         line = doc.line_of(("sampleApplication", "model", "modelArtifactURI" if served else "modelName"))
         words = [yaml_word(t, line, ex) for t in ("vllm", "serve", served or str(name))]
         if name:
-            names = [str(name)] + [str(n) for n in model.get("servedModelNames") or () if isinstance(n, (str, int))]
+            names = [str(name)] + [str(n) for n in _list(model.get("servedModelNames")) if isinstance(n, (str, int))]
             nline = doc.line_of(("sampleApplication", "model", "modelName"))
             words += [yaml_word("--served-model-name", nline, ex)] + [yaml_word(n, nline, ex) for n in names]
         words += [yaml_word(str(a), doc.line_of(("sampleApplication", role, "extraArgs", i)), ex)
-                  for i, a in enumerate(part.get("extraArgs") or []) if isinstance(a, (str, int, float))]
+                  for i, a in enumerate(_list(part.get("extraArgs"))) if isinstance(a, (str, int, float))]
         anchor = doc.line_of(("sampleApplication", role)) if role in app else doc.line_of(("sampleApplication",))
         site = launch_site(ctx, rel, words, anchor, anchor, "helm-values", "yaml-list", {}, image)
         if site is None:
@@ -73,10 +73,22 @@ def _image(spec) -> str | None:
 
 
 def _gpus(resources) -> int | None:
+    """The pod's nvidia.com/gpu: its limit, else its request; None where neither is a whole number."""
     for part in ("limits", "requests"):
-        got = ((resources or {}).get(part) or {}).get("nvidia.com/gpu") if isinstance(resources, dict) else None
-        try:
-            return int(str(got)) if got is not None else None
-        except ValueError:
-            return None
+        got = _dict(_dict(resources).get(part)).get("nvidia.com/gpu")
+        if got is not None:
+            try:
+                return int(str(got))
+            except ValueError:
+                return None
     return None
+
+
+def _dict(value) -> dict:
+    """A mapping of the values file, or an empty one where the file has something else there."""
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value) -> list:
+    """A list of the values file (the chart ranges over it), or none where the file has something else."""
+    return value if isinstance(value, list) else []
