@@ -29,6 +29,7 @@ from vllm_kb.engine.scan import deploy, image_beside, pins as pins_mod, python_c
 from vllm_kb.engine.scan.clients import tool_client_urls
 from vllm_kb.engine.scan.model_clients import model_clients
 from vllm_kb.engine.scan.images import image_date, vendor_build_day
+from vllm_kb.engine.scan.dmr_launch import model_runner_choice
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
@@ -194,6 +195,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         # a client of the Xinference server the project starts: that image's vLLM runs the model
         at, line, image, v = srv
         choice = pins_mod.VersionChoice(v, True, "image", pins_mod.Pin(at, line, image, f"=={v}", "image", v, via="xinference-server"))
+    elif site.tool == "docker-model-runner" and choice.basis != "cli":
+        choice = model_runner_choice(site, cat)  # the runner's own vLLM, whichever runner release the host has
     elif (day := image_date(site.image)) and (built := release_dates.newest_by(day)[0]) \
             and (deploy.is_vllm_like_image(site.image) or vendor_build_day(site.image)) and choice.basis != "cli":
         choice = pins_mod.VersionChoice(built, False, "image-dated",

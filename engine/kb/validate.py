@@ -18,7 +18,7 @@ from vllm_kb.engine.kb.versions import SpecifierSet
 FILES = [
     (("manifest.yaml",), "manifest"),
     (("categories.yaml",), "categories"),
-    (("gpus.yaml",), "gpus"), (("deploy", "cloud_instances.yaml"), "cloud_instances"), (("deploy", "vendor_images.yaml"), "vendor_images"),
+    (("gpus.yaml",), "gpus"), (("deploy", "cloud_instances.yaml"), "cloud_instances"), (("deploy", "vendor_images.yaml"), "vendor_images"), (("deploy", "model_runner.yaml"), "model_runner"),
     (("models.yaml",), "models"),
     (("hub_uploads.yaml",), "hub_uploads"),
     (("i18n.yaml",), "i18n"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vllm_kb.engine.kb import deploy_tools, versions
-from vllm_kb.engine.scan import dynamo_run, lighteval_launch, lm_eval_launch, xinference_defaults, xinference_engine
+from vllm_kb.engine.scan import dmr_launch, dynamo_run, lighteval_launch, lm_eval_launch, xinference_defaults, xinference_engine
 from vllm_kb.engine.scan.cli_args import Arg, ArgParser
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import Word
@@ -34,6 +34,8 @@ def find(words: list[Word]) -> ToolLaunch | None:
         return ToolLaunch("xinference", i + 2, i, env)
     if base == "openllm" and i + 1 < len(vals) and vals[i + 1] in ("serve", "start"):
         return ToolLaunch("openllm", i + 2, i, env)
+    if dmr_launch.is_run(vals, i):
+        return ToolLaunch("docker-model-runner", i + 3, i, env)
     if base in ("lm_eval", "lm-eval"):
         return ToolLaunch("lm_eval", i + 1, i, env)
     if base.startswith("python") and vals[i + 1:i + 3] == ["-m", "lm_eval"]:
@@ -64,6 +66,8 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
     """The site of `xinference launch` / `openllm serve`, or None when the model does not run on vLLM."""
     if tl.tool == "openllm":
         return _openllm(rel, cmd, tl, env, syntax)
+    if tl.tool == "docker-model-runner":
+        return dmr_launch.site(rel, cmd, tl.args_start, tl.program_start, env, syntax)
     if tl.tool == "lm_eval":
         return lm_eval_launch.site(ctx, rel, version, cmd, tl, env, syntax)
     if tl.tool == "dynamo":

@@ -10,18 +10,20 @@ from __future__ import annotations
 # chose vLLM without naming it. LLaMA-Factory's scripts
 # before llamafactory-cli (`python src/cli_demo.py cfg.yaml`) may name vLLM only in the config; MinerU's
 # mineru-openai-server runs `vllm serve` without naming it; a POST to Xinference's /v1/models may name vLLM
-# only in the JSON file it sends (`curl -d @launch.json`, engine/scan/xinference_rest.py).
+# only in the JSON file it sends (`curl -d @launch.json`, engine/scan/xinference_rest.py); Docker Model Runner's
+# `docker model run hf.co/…` hands a safetensors model to its vLLM backend (engine/scan/dmr_launch.py).
 FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config", "actor_rollout_ref", "trl.scripts",
                    "vLLM", "VLLM", "openllm ", "run_grpo", "run_eval", "api_demo.py", "cli_demo.py", "web_demo.py",
-                   "mineru-openai-server", "xinference launch", "/v1/models")
+                   "mineru-openai-server", "xinference launch", "/v1/models", "docker model run")
 # Only YAML that could configure vLLM is parsed: tools that configure it without naming it (KServe's
 # Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count, and so do an
 # EasyR1 config (its rollout is vLLM unless named otherwise) and a NeMo-RL config that inherits its
-# generation block (`defaults: grpo_math_1B.yaml`).
+# generation block (`defaults: grpo_math_1B.yaml`); llm-d-deployer's quickstart values (`sampleApplication`,
+# engine/scan/deploy/llmd_deployer.py) may leave the vLLM image to the chart.
 YAML_WORDS = ("vllm", "VLLM", "vLLM", "use_vllm", "actor_rollout_ref", "infer_backend", "servingEngineSpec",
               "serving.kserve.io", "kubeai.org", "modelArtifacts", "llm_configs", "model_loading_config", "kaito.sh/",
-              "rollout:", "defaults:")
+              "rollout:", "defaults:", "sampleApplication")
 # A script that runs a project's own vLLM entry point (`python server.py --tensor-parallel-size 2`,
 # engine/scan/argv_entry.py) need not name vLLM: it runs Python with one of vLLM's engine flags.
 ENTRY_FLAG_WORDS = ("--model", "parallel-size", "parallel_size", "gpu-memory", "gpu_memory", "max-model-len",
