@@ -256,3 +256,19 @@ def test_ray_serve_runtime_env_is_the_engine_environment(scanned, cli, write_pro
     got = (root / "serve.yaml").read_text()
     assert 'VLLM_USE_V1: "0"' not in got and "        env_vars: {}\n" in got  # the key's own bytes, nothing else of that block
     assert got.count("\n") == serve.count("\n") - 1 and "engine_kwargs: {max_model_len: 8192}" in got
+
+
+def test_a_pod_that_requests_no_gpu_says_nothing_of_the_machines_gpu_count(write_project, tmp_path):
+    # eval70 (llm-inference-platform): a Deployment with no nvidia.com/gpu got C3 "TP 1 uses only part of the 8 visible
+    # GPUs" from --gpu; what such a pod sees is the cluster's (device plugin, default runtime), not stated in the manifest
+    from vllm_kb.engine.audit import audit
+
+    pod = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: v}\nspec:\n  template:\n    spec:\n      containers:\n"
+           "      - name: v\n        image: vllm/vllm-openai:v0.9.1\n        args: [--model, org/m]\n{res}")
+    bare = audit(write_project({"d.yaml": pod.replace("{res}", "")}, tmp_path / "bare"), gpu="H100-80GB x8")
+    asked = audit(write_project({"d.yaml": pod.replace("{res}", "        resources: {limits: {nvidia.com/gpu: '2'}}\n")},
+                                tmp_path / "asked"), gpu="H100-80GB x8")
+    (b,), (a,) = bare.sites, asked.sites
+    assert "count" not in b.facts["gpu"] and b.facts["gpu"]["memory_gib"]
+    assert next(r for r in b.results if r.check.id == "C3").status == "unknown"
+    assert a.facts["gpu"]["count"] == 2 and next(r for r in a.results if r.check.id == "C3").status == "recommended"

@@ -42,6 +42,21 @@ def test_a_compose_string_command_is_interpolated_then_split(scanned, cli, tmp_p
     assert no_p0(json.loads(out))
 
 
+
+def test_each_line_of_a_compose_block_command_adds_to_one_argv(scanned):
+    # eval70 (sko00o/playground): `command: |` with `--model $MODEL` and `${EXTRA_ARGS:-""}` on two lines, the .env
+    # value holding three options; compose splits the interpolated string itself, a line break as a space
+    files = {".env": 'MODEL=org/m\nEXTRA_ARGS="--tensor-parallel-size 2 --max-model-len 8192 --gpu-memory-utilization 0.85"\n',
+             "docker-compose.yml": 'services:\n  vllm:\n    image: vllm/vllm-openai:latest\n    command: |\n'
+                                   '      --model $MODEL\n      ${EXTRA_ARGS:-""}\n'}
+    (s,) = scanned(files)
+    assert s.model.value == "org/m"
+    assert values(s) == {"tensor_parallel_size": 2, "max_model_len": 8192, "gpu_memory_utilization": 0.85}
+    # a line break inside quotes stays: `bash -c "…"` keeps its script's lines
+    (b,) = scanned({"docker-compose.yml": 'services:\n  vllm:\n    image: vllm/vllm-openai:v0.8.4\n    entrypoint: |\n'
+                                          '      bash -c "pip list\n      vllm serve org/m --max-model-len 4096"\n'})
+    assert (b.model.value, values(b)) == ("org/m", {"max_model_len": 4096})
+
 def test_a_compose_variable_nothing_sets_stays_unknown_never_an_unknown_option(scanned, cli, tmp_path):
     files = {"docker-compose.yaml": "services:\n  vllm:\n    image: vllm/vllm-openai:v0.8.4\n"
                                     "    command: --model org/m ${EXTRA_ARGS}\n"}

@@ -307,3 +307,73 @@ def test_a_token_the_chart_leaves_to_the_install_is_not_read_as_none(cli, write_
     out, gaps = helm_render.render_gaps("{{- if .Values.a }}\nx: 1\n{{- end }}\n{{- with .Values.b }}\ny: 1\n{{- end }}\n",
                                         _root({"a": "", "b": False}))
     assert gaps == {1} and "x:" not in out and "y:" not in out  # `false` is a choice, "" a placeholder
+
+
+def test_include_printf_empty_and_an_escaped_action():
+    helpers = ('{{- define "c.image" -}}\n{{- if quote .Values.image.tag | hasPrefix "sha256:" }}\n'
+               '{{- printf "%s@%s" .Values.image.image .Values.image.tag }}\n{{- else }}\n'
+               '{{- printf "%s:%s" .Values.image.image .Values.image.tag }}\n{{- end }}\n{{- end }}\n'
+               '{{- define "c.labels" -}}\na: b\nc: d\n{{- end }}\n')
+    from vllm_kb.engine.scan.deploy import helm_chart
+
+    root = {"Values": {"image": {"image": "reg.io/org/vllm", "tag": "3.3.0"}, "name": "", "mode": "URI"}, "Release": helm_render.UNKNOWN}
+    root[helm_render.INCLUDE] = lambda name, dot: helm_chart._include(helm_chart._defines(helpers), name, dot, root, [0])
+    out = helm_render.render('image: {{ include "c.image" . }}\nl: {{ include "c.labels" . }}\n'
+                             'e: {{ not (quote .Values.name | empty) }}\nm: {{ lower .Values.mode }}\n'
+                             'n: --name={{ "{{" }} .Name {{ "}}" }}\n', root)
+    lines = out.split("\n")
+    assert lines[0] == "image: reg.io/org/vllm:3.3.0" and HOLE_OPEN in lines[1]  # several lines: unknown, as before
+    assert lines[2:5] == ["e: true", "m: uri", "n: --name={{ .Name }}"]  # `quote ""` is two characters, never empty
+
+
+# eval70 (redhat-ai-services/helm-charts, charts/vllm-kserve): the ServingRuntime and the InferenceService are
+# both templates, named by the same `include`, the image by another; the service's model.args add to the runtime's
+KSERVE_HELPERS = ('{{- define "k.name" -}}\n{{- default (include "k.full" .) .Values.servingRuntime.name -}}\n{{- end }}\n'
+                  '{{- define "k.full" -}}\n{{- .Release.Name | trunc 63 }}\n{{- end }}\n'
+                  '{{- define "k.image" -}}\n{{- printf "%s:%s" .Values.image.image .Values.image.tag }}\n{{- end }}\n')
+KSERVE_VALUES = ("image: {image: registry.example.io/rhaiis/vllm-cuda-rhel9, tag: 3.3.0-1771898916}\n"
+                 "model: {args: ['--gpu-memory-utilization=0.90'], uri: 'hf://org/m'}\n"
+                 "servingRuntime:\n  name: ''\n  useExisting: ''\n  command: [python, '-m', vllm.entrypoints.openai.api_server]\n"
+                 "  args: ['--port=8080', '--model=/mnt/models']\n")
+KSERVE_RUNTIME = """\
+{{- if not (quote .Values.servingRuntime.useExisting | empty) }}
+apiVersion: serving.kserve.io/v1alpha1
+kind: ServingRuntime
+metadata:
+  name: {{ include "k.name" . }}
+spec:
+  containers:
+    - name: kserve-container
+      image: {{ include "k.image" . }}
+      command:
+        {{- toYaml .Values.servingRuntime.command | nindent 8 }}
+      args:
+        {{- toYaml .Values.servingRuntime.args | nindent 8 }}
+{{- end }}
+"""
+KSERVE_ISVC = """\
+apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: {{ include "k.full" . }}
+spec:
+  predictor:
+    model:
+      args:
+        - --served-model-name={{ "{{" }}.Name{{ "}}" }}
+        {{- toYaml .Values.model.args | nindent 8 }}
+      modelFormat: {name: vLLM}
+      runtime: {{ include "k.name" . }}
+      storageUri: {{ .Values.model.uri }}
+"""
+
+
+def test_a_charts_inference_service_takes_the_runtime_the_chart_renders(cli, write_project):
+    root = write_project({"c/Chart.yaml": CHART, "c/values.yaml": KSERVE_VALUES, "c/templates/_helpers.tpl": KSERVE_HELPERS,
+                          "c/templates/servingruntime.yaml": KSERVE_RUNTIME, "c/templates/inferenceservice.yaml": KSERVE_ISVC})
+    (site,) = _audit(cli, root, "--gpu", "H100-80GB x8")["sites"]  # not the values' command line again
+    assert site["file"] == "c/templates/inferenceservice.yaml" and site["model"]["name"] == "org/m"
+    assert (site["vllm"]["version"], site["vllm"]["basis"]) == ("0.13.0", "image")
+    got = {s["name"]: s["value"] for s in site["settings"]}
+    assert got["gpu_memory_utilization"] == 0.9 and got["port"] == 8080
+    assert site["gpu_count"] is None and next(c for c in site["checks"] if c["id"] == "C3")["status"] == "unknown"

@@ -65,3 +65,34 @@ def test_colocate_passes_what_its_release_hard_codes(trl, fixed):
     # 0.24.0 logprobs_mode
     from vllm_kb.engine.kb import frameworks
     assert frameworks.get("trl").fixed("rlhf_colocate", trl) == fixed
+
+
+# eval70 (TiandaSun/KG_GRPO src/training/train_grpo.py): the config's keywords are a dict the function builds,
+# use_vllm set under the project's own switch, and the same config built again in `except TypeError:`
+KWARGS = '''from trl import GRPOConfig
+def build(config, out):
+    kw = {"output_dir": out, "beta": 0.0}
+    kw.update({"loss_type": "dr_grpo"})
+    if config.use_vllm:
+        kw["use_vllm"] = True
+        kw["vllm_mode"] = "colocate"
+        kw["vllm_gpu_memory_utilization"] = config.mem
+    kw["vllm_tensor_parallel_size"] = 2
+    try:
+        return GRPOConfig(**kw)
+    except TypeError:
+        kw.pop("loss_type", None)
+        return GRPOConfig(**kw)
+'''
+
+
+def test_a_config_built_from_a_dict_in_the_same_function_is_a_site(write_project):
+    rep = audit(write_project({"requirements.txt": "trl==0.23.0\nvllm==0.10.2\n", "train.py": KWARGS}), gpu="H100-80GB x2")
+    (sr,) = rep.sites
+    s = sr.site
+    assert (s.file, s.line, s.mode) == ("train.py", 11, "rlhf_colocate")
+    assert s.settings["tensor_parallel_size"].value == 2 and s.settings["tensor_parallel_size"].line == 9
+    assert not s.settings["gpu_memory_utilization"].resolved  # `config.mem`: the project's own value
+    # without the switch the trainer generates with transformers: no vLLM launch
+    off = KWARGS.replace('        kw["use_vllm"] = True\n', "")
+    assert audit(write_project({"requirements.txt": "trl==0.23.0\n", "train.py": off}), gpu="H100-80GB x2").sites == []

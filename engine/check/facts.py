@@ -122,6 +122,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     if visible is not None and "gpu" in facts:
         # CUDA_VISIBLE_DEVICES narrows what this site can use on the machine
         facts["gpu"]["count"] = min(facts["gpu"]["count"], visible)
+    elif site.gpu_request is None and "gpu" in facts and ((site.container or {}).get("tool") == "kubernetes" or site.tool == "kserve"):
+        # a pod that requests no GPU (nvidia.com/gpu absent; a KServe hardware profile gives it its GPUs): how many
+        # it sees is the cluster's (device plugin, default runtime), not the --gpu machine's count (eval70)
+        facts["gpu"] = {k: v for k, v in facts["gpu"].items() if k != "count"}
     model_name = site.model.value if site.model and site.model.resolved else None
     windows = next((p for p in (model_name, args.get("download_dir"), args.get("tokenizer"))
                     if isinstance(p, str) and _WINDOWS_PATH.match(p)), None)

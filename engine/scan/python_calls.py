@@ -17,7 +17,7 @@ from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
 from vllm_kb.engine.scan.python_settings import place, setting, spread
-from vllm_kb.engine.scan import envfile, python_env, python_lora, script_env, wrapper_args
+from vllm_kb.engine.scan import envfile, python_env, python_lora, script_env, trl_spread, wrapper_args
 from vllm_kb.engine.scan.deploy import image_entry
 from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
 from vllm_kb.engine.scan.site import Finding, Setting, Site
@@ -183,10 +183,14 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     absorbed: set[int] = set()
     sites = []
     per_file: dict = {"rel": rel}  # what _process_facts reads of the whole file, read once for all its sites
+    trl_seen: set = set()
     for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
         call, target, wrapper = f.call, f.target, None
         if target in TRL_CONFIGS:
-            site = _trl_site(ctx, rel, text, call, target, f.resolver, tree)
+            # the same config built again in one function (a retry in `except TypeError:`) is one launch
+            again = (tuple(id(fn) for fn in f.fns), ast.unparse(call))
+            site = _trl_site(ctx, rel, text, call, target, f.resolver, tree) if again not in trl_seen else None
+            trl_seen.add(again)
         elif target in TARGETS:
             wrapper = opaque.get(id(call)) or python_subclass.called(call, wrappers)
             site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
@@ -342,9 +346,13 @@ def _trl_site(ctx, rel, text, call, target, resolver, tree) -> Site | None:
     from vllm_kb.engine.kb import frameworks
 
     fw = frameworks.get("trl")
-    entries = []
+    entries, followed = [], set()
     for kw in call.keywords:
         if kw.arg is None:
+            got = trl_spread.spread_entries(resolver, kw.value, rel, text)
+            if got is not None:
+                entries += got
+                followed.add(id(kw))
             continue
         entries.append(framework_site.Entry(kw.arg, setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))))
     site = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
@@ -353,7 +361,7 @@ def _trl_site(ctx, rel, text, call, target, resolver, tree) -> Site | None:
                                          "func": resolver.lines.segment(call.func) or target})
     if site is not None and any(kw.arg is None for kw in call.keywords):
         for kw in call.keywords:
-            if kw.arg is None:
+            if kw.arg is None and id(kw) not in followed:
                 site.opaque.append({"code": "spread", "what": "**" + ast.unparse(kw.value), "where": f"{rel}:{kw.value.lineno}"})
     if site is not None and site.model is None:
         node = _trainer_model(tree)

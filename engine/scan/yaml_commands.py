@@ -102,13 +102,14 @@ def _doc_image(data) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def scan(ctx: ScanContext, rel: str, doc: yamlio.Document, installed: str | None = None) -> list[Site]:
-    """`installed`: the release the file itself installs (cerebrium.toml's pip table), under its image's."""
+def scan(ctx: ScanContext, rel: str, doc: yamlio.Document, installed: str | None = None, rendered=None) -> list[Site]:
+    """`installed`: the release the file itself installs (cerebrium.toml's pip table), under its image's;
+    `rendered`: for a Helm chart's values, whether a template renders the value at a path (its site is that one)."""
     lines: list[str] | None = None
     out: list[Site] = []
     defaults = _defaults(doc.data)
     for path, text, argv in _values(doc.data, (), [_MAX_VALUES]):
-        if not launches(text):
+        if not launches(text) or (rendered is not None and rendered(path)):
             continue
         if lines is None:
             lines = (ctx.read(rel) or "").splitlines()

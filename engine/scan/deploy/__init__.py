@@ -17,6 +17,7 @@ from vllm_kb.engine.scan.deploy.common import (
 )
 from vllm_kb.engine.scan.deploy.compose import scan_compose
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile, scan_dockerfile
+from vllm_kb.engine.scan.deploy import helm_chart
 from vllm_kb.engine.scan.deploy.helm import scan_helm_chart
 from vllm_kb.engine.scan.deploy.kaito import is_kaito, scan_kaito
 from vllm_kb.engine.scan.deploy.production_stack import scan_production_stack
@@ -55,7 +56,7 @@ def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]
             got = _scan_doc(ctx, rel, doc) if isinstance(doc.data, dict) else []
         # a document no format claims (a recipe, a job spec, an unknown operator's resource): the
         # command lines its strings hold are launches of their own
-        sites += got if got or "vllm" not in text else yaml_commands.scan(ctx, rel, doc)
+        sites += got if got or "vllm" not in text else yaml_commands.scan(ctx, rel, doc, rendered=helm_chart.renders_value(ctx, rel))
     return sites
 
 

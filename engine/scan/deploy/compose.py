@@ -111,7 +111,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
             elif isinstance(val, str):
                 style = "string"
                 try:
-                    cmds = parse(_interpolated(val, dotenv))
+                    cmds = parse(_unquoted_newlines_as_spaces(_interpolated(val, dotenv)))
                 except ShellSyntaxError:
                     continue
                 for c in cmds[:1]:
@@ -189,6 +189,27 @@ def _interpolated(text: str, dotenv: dict[str, str]) -> str:
     except envfile._Missing:
         return text
     return out
+
+
+def _unquoted_newlines_as_spaces(text: str) -> str:
+    """compose splits a string command into words itself (go-shellwords, no shell runs it): a line break
+    outside quotes parts words like a space, so each line of a `command: |` block adds to one argv
+    (eval70 playground: `--model $MODEL` and `${EXTRA_ARGS}` on two lines). Inside quotes it stays
+    (`bash -c "…"` keeps its script's lines)."""
+    if "\n" not in text.strip():
+        return text
+    out, quote, i = [], None, 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and quote != "'" and i + 1 < len(text):
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if c in "'\"" and quote in (None, c):
+            quote = None if quote else c
+        out.append(" " if c == "\n" and quote is None else c)
+        i += 1
+    return "".join(out)
 
 
 def _mounts(svc: dict) -> dict | None:

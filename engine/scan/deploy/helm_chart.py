@@ -7,12 +7,14 @@ is not the file's bytes: a site from a template is reported, never edited by --f
 lives in values.yaml, or in the user's own values)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import words
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.shell_expand import is_known
 from vllm_kb.engine.scan.deploy import helm_render
 from vllm_kb.engine.scan.site import Site
 
@@ -26,6 +28,7 @@ class Chart:
     scripts: dict[tuple[str, str], str] = field(default_factory=dict)  # (ConfigMap name, key) → script
     run: set[str] = field(default_factory=set)  # ConfigMaps whose script a container runs
     mentions: bool = False  # its values or a template name vLLM (or a framework): worth reading
+    docs: dict[str, list] = field(default_factory=dict)  # template → its rendered documents
 
 
 def chart_folder(ctx: ScanContext, rel: str) -> str | None:
@@ -104,6 +107,16 @@ def _chart(ctx: ScanContext, folder: str) -> Chart:
              and (t := ctx.read(f)) is not None}
     values = ctx.read(base + "values.yaml") if base + "values.yaml" in ctx.file_set() else None
     chart.mentions = any(words.yaml_candidate(t) for t in (*texts.values(), values or ""))
+    if chart.mentions:  # the named templates `include` renders (_helpers.tpl's image, names)
+        helpers = [t for f in sorted(ctx.files) if f.startswith(base + "templates/") and f.endswith(".tpl") and (t := ctx.read(f)) is not None]
+        named: dict = {}
+        for text in (*helpers, *texts.values()):
+            try:
+                named.update(_defines(text))
+            except (ValueError, RecursionError):
+                continue
+        depth = [0]  # includes now rendering, one inside another
+        chart.root[helm_render.INCLUDE] = lambda name, dot: _include(named, name, dot, chart.root, depth)
     docs_of: dict[str, list] = {}
     for f, text in texts.items() if chart.mentions else ():
         try:
@@ -113,6 +126,7 @@ def _chart(ctx: ScanContext, folder: str) -> Chart:
             continue
         except Exception as e:  # noqa: BLE001 — a renderer bug costs this template, never the audit
             ctx.skip(f, "scanner-error", detail=f"{type(e).__name__}: {e}"[:160])
+    chart.docs = docs_of
     for docs in docs_of.values():
         for d in docs:
             if isinstance(d.data, dict) and d.data.get("kind") == "ConfigMap" and isinstance(d.data.get("data"), dict):
@@ -124,6 +138,55 @@ def _chart(ctx: ScanContext, folder: str) -> Chart:
             if isinstance(d.data, dict) and d.data.get("kind") != "ConfigMap":
                 _run_scripts(chart, d.data, chart.run)
     return chart
+
+
+def _defines(text: str) -> dict[str, list]:
+    """The named templates a chart file defines (`{{- define "chart.image" -}}` in _helpers.tpl)."""
+    out: dict[str, list] = {}
+    for n in helm_render.tree(text):
+        if n[0] == "block" and n[1] == "define" and (m := re.fullmatch(r'"([^"]+)"', n[2][0][0].strip())):
+            out[m.group(1)] = n[2][0][1]
+    return out
+
+
+def _include(named: dict, name, dot, root: dict, depth: list):
+    """`include "name" .`: the named template rendered with that dot, when it comes out as one known line
+    (an image `repo:tag`, a name); anything else (several lines, a gap, a hole) stays unknown."""
+    body = named.get(name) if isinstance(name, str) else None
+    if body is None or dot is helm_render.UNKNOWN or depth[0] > 8:
+        return helm_render.UNKNOWN
+    depth[0] += 1
+    try:
+        out = helm_render.emit(body, dot, root).strip()
+    finally:
+        depth[0] -= 1
+    return helm_render.UNKNOWN if not out or "\n" in out or helm_render.GAP in out or not is_known(out) else out
+
+
+def rendered_docs(ctx: ScanContext) -> list[tuple[str, yamlio.Document]]:
+    """(template, document) of every chart's rendered templates: an InferenceService finds the ServingRuntime
+    its chart renders beside it (both named by the same `include`, unknown until the install)."""
+    out = []
+    for f in ctx.files:
+        head, _, name = f.rpartition("/")
+        if name == "Chart.yaml":
+            out += [(rel, d) for rel, docs in _chart(ctx, head).docs.items() for d in docs]
+    return out
+
+
+def renders_value(ctx: ScanContext, rel: str):
+    """For a chart's values.yaml: a test of whether a value's path (`servingRuntime.command`) goes into a
+    template the chart renders with vLLM in it; that template's site is its launch, not the value alone.
+    None for any other file."""
+    head, _, name = rel.rpartition("/")
+    if name not in ("values.yaml", "values.yml") or (head + "/" if head else "") + "Chart.yaml" not in ctx.file_set():
+        return None
+    chart = _chart(ctx, head)
+
+    def used(path: tuple) -> bool:
+        key = ".Values." + ".".join(str(p) for p in path if isinstance(p, str))
+        return any("vllm" in out and re.search(re.escape(key) + r"(?![\w.])", ctx.read(f) or "") for f, out in chart.rendered.items())
+    return used
 
 
 def _run_scripts(chart: Chart, data: dict, found: set[str] | None) -> None:

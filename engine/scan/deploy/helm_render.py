@@ -15,7 +15,8 @@ from typing import Any
 
 from vllm_kb.engine.scan.shell_expand import hole
 
-_ACTION = re.compile(r"\{\{(-?)(.*?)(-?)\}\}", re.S)
+# an action ends at the first `}}` outside its strings: `{{ "}}" }}` prints `}}` (a chart escaping KServe's own `{{.Name}}`)
+_ACTION = re.compile(r'\{\{(-?)(\s*/\*.*?\*/\s*|(?:"(?:[^"\\]|\\.)*"|`[^`]*`|[^"`}]|\}(?!\}))*?)(-?)\}\}', re.S)
 _TOKEN = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*"|`[^`]*`)|(\()|(\))|(\|)|(:?=)|([$.][\w.$]*|[\w-]+(?:\.[\w]+)*))', re.S)
 
 
@@ -52,6 +53,11 @@ def render_gaps(text: str, root: dict) -> tuple[str, frozenset[int]]:
 
 
 def _render(text: str, root: dict) -> str:
+    return emit(tree(text), root, root)
+
+
+def tree(text: str) -> list:
+    """The template parsed: text, actions and blocks (`define` bodies among them)."""
     pieces: list[tuple] = []  # ("text", s) | ("act", body, raw, alone on its line)
     at = 0
     for m in _ACTION.finditer(text):
@@ -73,7 +79,7 @@ def _render(text: str, root: dict) -> str:
         part, i = _parse(pieces, i)
         tree += part
         if i >= len(pieces):
-            return _emit(tree, root, root)
+            return tree
         tree.append(("text", "\n" * pieces[i][2].count("\n")))  # an `end`/`else` no block opened
         i += 1
 
@@ -116,7 +122,7 @@ def _parse(pieces: list, i: int) -> tuple[list, int]:
     return out, i
 
 
-def _emit(nodes: list, dot, root) -> str:
+def emit(nodes: list, dot, root) -> str:
     out = []
     for n in nodes:
         if n[0] == "text":
@@ -148,7 +154,7 @@ def _block(word: str, branches: list, dot, root) -> str:
             if _placeholder(v):
                 gap = GAP  # on a value values.yaml leaves empty (`hfToken: ""`): the install decides the branch
             if _truthy(v):
-                return gap + _blank(branches[:k]) + _fit(_emit(body, dot, root), body) + _blank(branches[k + 1:])
+                return gap + _blank(branches[:k]) + _fit(emit(body, dot, root), body) + _blank(branches[k + 1:])
         return gap + _blank(branches)
     cond, body = branches[0]
     v = UNKNOWN if ":=" in cond else _eval(cond, dot, root)
@@ -157,12 +163,12 @@ def _block(word: str, branches: list, dot, root) -> str:
     gap = GAP if _placeholder(v) else ""  # over a value values.yaml leaves empty: the install gives it
     if word == "with":
         if _truthy(v):
-            return _fit(_emit(body, v, root), body) + _blank(branches[1:])
+            return _fit(emit(body, v, root), body) + _blank(branches[1:])
         if len(branches) > 1:
-            return gap + _blank(branches[:1]) + _fit(_emit(branches[1][1], dot, root), branches[1][1])
+            return gap + _blank(branches[:1]) + _fit(emit(branches[1][1], dot, root), branches[1][1])
         return gap + _blank(branches)
     items = list(v.values()) if isinstance(v, dict) else v if isinstance(v, list) else []
-    return gap + _fit("".join(_emit(body, item, root) for item in items), body) + _blank(branches[1:])
+    return gap + _fit("".join(emit(body, item, root) for item in items), body) + _blank(branches[1:])
 
 
 def _lines(nodes) -> int:
@@ -275,11 +281,18 @@ def _command(toks, i, dot, root, piped):
         raise ValueError("empty")
     head_kind, head = args[0]
     rest = [_arg(a, dot, root) for a in args[1:]] + ([] if piped is _NONE else [piped])
+    if head_kind == "w" and head == "include":
+        fn = root.get(INCLUDE) if isinstance(root, dict) and len(rest) == 2 else None
+        return (fn(*rest) if fn is not None else UNKNOWN), i
     if head_kind == "w" and _is_func(head):
         return _call(head, rest), i
     if len(args) > 1 or piped is not _NONE:
         raise ValueError("not a function")
     return _arg(args[0], dot, root), i
+
+
+# root key: what `include "name" dot` renders (helm_chart.py gives the chart's named templates), else unknown
+INCLUDE = "\ue004include"
 
 
 def _is_func(word: str) -> bool:
@@ -341,6 +354,15 @@ def _call(name: str, a: list):
     if name in ("quote", "squote") and len(a) == 1:
         q = '"' if name == "quote" else "'"
         return q + ("" if a[0] is None else _plain(a[0])) + q
+    if name in ("lower", "upper", "trim") and len(a) == 1 and isinstance(a[0], str):
+        return a[0].lower() if name == "lower" else a[0].upper() if name == "upper" else a[0].strip()
+    if name == "empty" and len(a) == 1:
+        return not _truthy(a[0])
+    if name in ("hasPrefix", "hasSuffix") and len(a) == 2 and all(isinstance(x, str) for x in a):
+        return a[1].startswith(a[0]) if name == "hasPrefix" else a[1].endswith(a[0])
+    if name == "printf" and a and isinstance(a[0], str) and re.fullmatch(r"(?:[^%]|%[sdv])*", a[0]) \
+            and a[0].count("%") == len(a) - 1 and all(isinstance(x, (str, int, float)) for x in a[1:]):
+        return a[0].replace("%d", "%s").replace("%v", "%s") % tuple(_plain(x) for x in a[1:])
     if name == "toString" and len(a) == 1:
         return _plain(a[0])
     if name == "index" and len(a) >= 2:  # `index .Values.resources.limits "nvidia.com/gpu"`

@@ -10,6 +10,7 @@ import re
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.versions import parse, try_parse
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy import helm_chart
 from vllm_kb.engine.scan.deploy.common import entrypoint_for, is_vllm_like_image, launch_site, yaml_word
 from vllm_kb.engine.scan.deploy.kubernetes import resource_gpus
 from vllm_kb.engine.scan.image_tables import framework_image, name_and_tag
@@ -190,7 +191,7 @@ def _container_argv(ctx, container: dict, name: str, ex, line: int) -> list:
 
 def _runtime(ctx: ScanContext, name: str):
     """(doc, file, vLLM container, its site line) of the ServingRuntime named `name` in the project."""
-    for rel, doc in ctx.yaml_docs():
+    for rel, doc in [*helm_chart.rendered_docs(ctx), *ctx.yaml_docs()]:  # a chart's rendered runtime first
         data = doc.data
         if isinstance(data, dict) and data.get("kind") in ("ServingRuntime", "ClusterServingRuntime") and \
                 (data.get("metadata") or {}).get("name") == name:
