@@ -46,6 +46,17 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
                          (xinference #2950). Qwen-VL shares the class and its tokenizer has the token,
                          so the row holds only where config.json has no `visual` (`config_lacks`);
                          0.7.3 splits Qwen-VL out and QWenLMHeadModel is text-only again.
+  qwen2-5-vl-bnb-vision-qkv
+                         Qwen2_5_VisionTransformer.load_weights of 0.7.2 reshapes every vision
+                         qkv weight per head as it loads it; the BitsAndBytes loader hands it the
+                         quantized, packed tensor, and loading asserts on the shapes (vLLM #12900,
+                         `load: bitsandbytes`); 0.7.3 loads it whole and splits q/k/v at run time.
+  qwen2-5-vl-vision-mlp-ignore
+                         0.10.1 merges the Qwen2.5-VL vision MLP into one gate_up_proj layer, and
+                         the class names no packed_modules_mapping for it: a compressed-tensors
+                         ignore list that names the vision MLP's gate_proj/up_proj no longer
+                         matches, so the vision MLP gets the quantized scheme (vLLM #23320,
+                         `ignore_unfused`); 0.10.2 maps gate_up_proj back to its shards.
   qwen-vl-text-class     the mirror: from 0.7.3 QWenLMHeadModel.__init__ refuses a config.json with
                          `visual` (Qwen-VL) with a RuntimeError that asks for --hf-overrides
                          architectures QwenVLForConditionalGeneration (`config_has`); held through
@@ -146,6 +157,25 @@ MODEL_BUGS = [
      "error": "The size of tensor a (2048) must match the size of tensor b (4096) at non-singleton dimension 1",  # 8B, TP 2
      "fix": "https://github.com/vllm-project/vllm/pull/20682",
      "reports": ["https://github.com/gpustack/gpustack/issues/2490", "https://github.com/vllm-project/vllm/issues/20670"]},
+    {"id": "qwen2-5-vl-bnb-vision-qkv", "arch": "Qwen2_5_VLForConditionalGeneration", "load": "bitsandbytes",
+     "code": [("vllm/model_executor/models/qwen2_5_vl.py", "Qwen2_5_VisionTransformer.load_weights")],
+     "reads": "loaded_weight.view(3, visual_num_heads",
+     # the fix lives in the attention layer: it loads qkv whole and splits it at run time
+     "fixed_in": [("vllm/model_executor/models/qwen2_5_vl.py", "Qwen2_5_VisionAttention.split_qkv")],
+     "fixed_by": "def split_qkv",
+     "error": "AssertionError: param_data.shape == loaded_weight.shape",
+     "fix": None,  # the change came with 0.7.3's code
+     "reports": ["https://github.com/vllm-project/vllm/issues/12900"]},
+    {"id": "qwen2-5-vl-vision-mlp-ignore", "arch": "Qwen2_5_VLForConditionalGeneration",
+     "ignore_unfused": "visual.gate_up_proj",
+     "code": [("vllm/model_executor/models/qwen2_5_vl.py", "Qwen2_5_VisionMLP.__init__")],
+     "reads": "self.gate_up_proj = MergedColumnParallelLinear(",
+     # the fix: the class maps the fused layer back to the names the checkpoint's ignore list uses
+     "fixed_in": [("vllm/model_executor/models/qwen2_5_vl.py", "Qwen2_5_VLForConditionalGeneration")],
+     "fixed_by": '"gate_up_proj": ["gate_proj", "up_proj"]',
+     "error": "ValueError: Failed to find a kernel that can implement the WNA16 linear layer.",
+     "fix": None,  # 0.10.2's class adds packed_modules_mapping
+     "reports": ["https://github.com/vllm-project/vllm/issues/23320"]},
     {"id": "qwen-vl-text-class", "arch": "QWenLMHeadModel", "config_has": "visual",
      # not a bug fixed later: the refusal stays until QWenLMHeadModel leaves vLLM (0.24.0)
      "code": [("vllm/model_executor/models/qwen.py", "QWenLMHeadModel.__init__")],
@@ -165,7 +195,7 @@ def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
         fixed = next((i for i, p in enumerate(per) if p and p[0] == "fixed" and (last is None or i > last)), None)
         rows.append({"id": bug["id"], "arch": bug["arch"], "config_lacks": bug.get("config_lacks"),
                      "config_has": bug.get("config_has"), "hf_overrides_any": bug.get("hf_overrides_any"),
-                     "min_tp": bug.get("min_tp"),
+                     "min_tp": bug.get("min_tp"), "load": bug.get("load"), "ignore_unfused": bug.get("ignore_unfused"),
                      "affected": spans([p is not None and p[0] == "affected" for p in per], releases),
                      "fixed": releases[fixed] if fixed is not None else None,
                      "evidence": [{"release": releases[i], "file": per[i][1], "line": per[i][2]}  # type: ignore[index]
@@ -239,8 +269,9 @@ def scan(root: Path, bug: dict) -> tuple[str, str, int] | None:
     if found is None:
         return None
     rel, line, src = found
-    if bug.get("fixed_by") and bug["fixed_by"] in src:
-        return "fixed", rel, line
+    fixed = _code(root, bug["fixed_in"]) if bug.get("fixed_in") else found  # where the fix lives, if elsewhere
+    if bug.get("fixed_by") and fixed is not None and bug["fixed_by"] in fixed[2]:
+        return "fixed", fixed[0], fixed[1]
     return ("affected", rel, line) if bug["reads"] in src else None
 
 
@@ -311,7 +342,8 @@ def dump(t: dict) -> str:
         out += _row_tail(b)
     out += [MODEL_MARK + " a model class (`arch`) that fails on every launch in the affected releases; fixed:",
             "# the first scanned release whose code has the fix; config_lacks / config_has: only where config.json lacks / has that key;",
-            "# hf_overrides_any: only where hf_overrides sets one of these (the class vLLM builds is then the override's), min_tp: from that TP.",
+            "# hf_overrides_any: only where hf_overrides sets one of these (the class vLLM builds is then the override's), min_tp: from that TP;",
+            "# load: only through that loader; ignore_unfused: only where the checkpoint's ignore list names that fused layer's shards, not it.",
             "model_bugs:"]
     for b in t["model_bugs"]:
         out.append(f"  - id: {b['id']}")
@@ -324,6 +356,10 @@ def dump(t: dict) -> str:
             out.append("    hf_overrides_any: {" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in b["hf_overrides_any"].items()) + "}")
         if b.get("min_tp"):
             out.append(f"    min_tp: {b['min_tp']}")
+        if b.get("load"):
+            out.append(f"    load: {b['load']}")
+        if b.get("ignore_unfused"):
+            out.append(f"    ignore_unfused: {b['ignore_unfused']}")
         out.append(f"    affected: {sp(b['affected'])}")
         out.append(f"    fixed: {_q(b['fixed'])}")
         out += _row_tail(b)

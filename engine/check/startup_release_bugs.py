@@ -74,7 +74,9 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
     multimodal (config.json's `visual`/`vision_config`, or the catalog); a vision model sharing the
     class (Qwen-VL) starts. A row with `config_has: visual` is the mirror: it holds only for the
     vision model (Qwen-VL: `visual` in config.json, or a catalog Qwen-VL name) launched without
-    hf_overrides naming another class; it has no fixed release (`release_bug_fixed` absent)."""
+    hf_overrides naming another class; it has no fixed release (`release_bug_fixed` absent). A row with
+    `load` holds only through that loader (bitsandbytes), one with `ignore_unfused` only where the
+    checkpoint's ignore list names that fused layer's shards but not the layer (quant_ignore_unfused)."""
     v = try_parse(version) if version else None
     if v is not None:
         for bug in (table or {}).get("model_bugs") or []:
@@ -87,6 +89,10 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
             continue  # read above, whatever the architecture
         if bug.get("config_lacks") == "visual" and (model or {}).get("multimodal") is not False:
             continue
+        if bug.get("load") and _load(engine) != bug["load"]:
+            continue  # a loader bug: only launches through that loader meet it
+        if bug.get("ignore_unfused") and bug["ignore_unfused"] not in ((model or {}).get("quant_ignore_unfused") or []):
+            continue  # only a checkpoint whose ignore list names the fused layer's shards, not the layer
         if bug.get("config_has") == "visual":
             over = json_arg(engine.get("hf_overrides"))
             # overrides that name the architectures (or cannot be read) may build the vision class

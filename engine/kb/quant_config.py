@@ -8,7 +8,7 @@ from typing import Any
 
 from vllm_kb.engine.kb.layer_config import config_dim as _dim
 from vllm_kb.engine.kb.modelopt_config import modelopt_config, resolved_method
-from vllm_kb.engine.kb.unquantized import coverage
+from vllm_kb.engine.kb.unquantized import coverage, ignore_unfused
 
 
 def normalise_quant(method: str) -> str:
@@ -63,6 +63,9 @@ def config_quant_facts(facts: dict, config: dict) -> None:
         kept = coverage(quant)
         if kept:
             facts["quant_unquantized"] = kept
+        facts.pop("quant_ignore_unfused", None)
+        if unfused := ignore_unfused(quant):
+            facts["quant_ignore_unfused"] = unfused  # L133: a release that cannot map them back quantizes them
         facts.pop("quant_skip_modules", None)
         skips = _skip_modules(quant)
         if skips:

@@ -45,3 +45,37 @@ def coverage(quant: dict) -> dict[str, Any] | None:
         elif idx:
             out[kind] = sorted(idx)
     return out or None
+
+
+# the shards a fused layer is loaded from, by the fused layer's name
+_FUSED = {"gate_up_proj": ("gate_proj", "up_proj")}
+
+
+def ignore_unfused(quant: dict) -> list[str]:
+    """The fused layers ("visual.gate_up_proj") whose shards a compressed-tensors ignore list names one
+    by one (`visual.blocks.0.mlp.gate_proj`) while no entry names or matches the fused layer itself: a
+    release whose class gives compressed-tensors no mapping from the fused name back to the shards
+    (should_ignore_layer, compressed_tensors/utils.py) quantizes that layer. Scope: the vision tower
+    ("visual"/"vision" in the name) or "text"."""
+    if str(quant.get("quant_method", "")).lower().replace("_", "-") != "compressed-tensors":
+        return []
+    names = [str(x) for x in quant.get("ignore") or [] if isinstance(x, str)]
+    out: set[str] = set()
+    for e in names:
+        if e.startswith("re:"):
+            continue
+        head, _, last = e.rpartition(".")
+        for fused, shards in _FUSED.items():
+            if last not in shards:
+                continue
+            whole = f"{head}.{fused}"
+            if not any(t == whole or (t.startswith("re:") and _match(t[3:], whole)) for t in names):
+                out.add(("visual." if "visual" in e or "vision" in e else "text.") + fused)
+    return sorted(out)
+
+
+def _match(pattern: str, name: str) -> bool:
+    try:
+        return re.match(pattern, name) is not None  # vLLM's _is_equal_or_regex_match: re.match
+    except re.error:
+        return False
