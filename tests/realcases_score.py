@@ -114,7 +114,10 @@ def fix_proposed(rep, fix: dict) -> bool:
                     return True
             if "pin" in fix and ch.op == "pin" and ch.target == fix["pin"]:
                 want, got = _version(fix.get("value")), _version(ch.value)
-                now = _version((sr.version.version if fix["pin"] == "vllm" else None))
+                # transformers: the exact pin the site runs with, where the audit read one (launch.tf_pin)
+                tf_now = str((sr.facts.get("launch") or {}).get("tf_pin") or "")
+                now = _version(sr.version.version if fix["pin"] == "vllm" else
+                               tf_now if fix["pin"] == "transformers" and re.fullmatch(r"transformers==[\d.]+", tf_now) else None)
                 if want is None or got == want or (now and got and want and (got > now) == (want > now)):
                     return True
             if "set" in fix and ch.op == "rename" and ch.value == fix["set"] and (

@@ -114,3 +114,22 @@ def test_transformers_from_its_repository_claims_nothing(tmp_path):
     assert next(r for r in sr.results if r.check.id == "L52").status == "not_applicable"
     r, _ = _audit(tmp_path / "pip", "vllm==0.16.0\n", "vllm serve zai-org/GLM-4.7-Flash\n")
     assert (r.status, r.priority) == ("recommended", "P0") and "0.19.1" in r.reason_text("en")
+
+
+def _l52_in_image(tmp_path, requirements: str) -> str | None:
+    # vllm-gb10 #105: the image's runtime lock (vllm==0.28.0, transformers==5.8.1) beside a docker run of
+    # its v0.28.0 image; gemma4_unified is mapped from transformers 5.10 and 0.28.0 has no config class for it
+    (tmp_path / "requirements.txt").write_text(requirements, encoding="utf-8")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ndocker run --gpus all ghcr.io/timothystewart6/vllm-gb10:v0.28.0-gb10.0 \\\n"
+                                     "  vllm serve unsloth/gemma-4-12b-it-NVFP4 --max-model-len 32768\n", encoding="utf-8")
+    rep = audit(tmp_path, gpu="GB10")
+    return next((r.priority for s in rep.sites for r in s.results if r.check.id == "L52" and r.status == "recommended"), None)
+
+
+def test_a_file_that_pins_the_images_release_exactly_describes_the_image(tmp_path):
+    assert _l52_in_image(tmp_path, "vllm==0.28.0\ntransformers==5.8.1\n") == "P0"
+    for i, other in enumerate(["vllm==0.27.1\ntransformers==5.8.1\n",  # another release: another install
+                               "vllm==0.28.0\ntransformers>=5.5,<5.9\n",  # a range says nothing of the image
+                               "transformers==5.8.1\n"]):  # no vLLM pin beside it
+        (tmp_path / str(i)).mkdir()
+        assert _l52_in_image(tmp_path / str(i), other) is None, other

@@ -32,6 +32,7 @@ from vllm_kb.engine.check.transformers_since import transformers_since
 from vllm_kb.engine.check.unpinned import allowed_releases
 from vllm_kb.engine.check.verl_fork import verl_fork_kv
 from vllm_kb.engine.kb import frameworks
+from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.scan import entry_installs, project_imports, vendored
 
@@ -72,7 +73,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         # the transformers pin against the checkpoint's model_type
         # a container holds its image's, unless built here or installed by its own command before vLLM starts
         tf_pin = entry_installs.pin_for(site, "transformers") or sc.ctx.framework_pin(site.file, "transformers")
-        own = not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None
+        own = not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None \
+            or image_lock(tf_pin, facts)
         facts["launch"].update(hub_fit(site, model_types, vllm_released))  # …with --no-deps, over a 0.x huggingface_hub (L155)
         facts["launch"].update(transformers_fit(facts, tf_pin if own else None,
                                                 model_types, site.image, vllm_released))
@@ -121,6 +123,23 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
                 facts["site"]["framework_requires"] = needs
             facts["launch"].update(trainer_attention(site) | verl_fork_kv(site, facts))  # L130; verl's own vLLM copy sizes the cache (L15, L16)
             facts["launch"].update(swift_world(site, facts))  # L70: swift's torchrun world around its rollout engine
+
+
+def image_lock(pin, facts: dict) -> bool:
+    """An exact transformers pin in a file that also pins exactly the vLLM release the site's image
+    holds: the project writes down the image's environment (vllm-gb10's runtime lock beside its
+    v0.28.0 image), so the pin stands for the container too. A range, or a file of another
+    release, says nothing of what the image holds."""
+    vllm = facts.get("vllm") or {}
+    if pin is None or not getattr(pin, "exact", None) or not getattr(pin, "file_vllm", None) or not _named_by_image(str(vllm.get("basis") or "")):
+        return False
+    mine, theirs = try_parse(str(pin.file_vllm)), try_parse(str(vllm.get("version") or ""))
+    return mine is not None and mine == theirs
+
+
+def _named_by_image(basis: str) -> bool:
+    """The release is the one the image's tag names (vLLM's own image, a CUDA variant's, another make's)."""
+    return basis in ("image", "image-other") or basis.startswith("image-cu")
 
 
 def _certain(cat, choice) -> list[str]:
