@@ -28,6 +28,7 @@ from vllm_kb.engine.check.transformers_fit import release_requires, rope_fit, tr
 from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.transformers_range import transformers_range
 from vllm_kb.engine.check.transformers_resolve import newest_build
+from vllm_kb.engine.check.transformers_per_layer import per_layer_fit
 from vllm_kb.engine.check.transformers_since import transformers_since
 from vllm_kb.engine.check.unpinned import allowed_releases
 from vllm_kb.engine.check.verl_fork import verl_fork_kv
@@ -97,6 +98,9 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             # …and one older than the names the architecture's own vLLM module imports from it
             facts["launch"].update(transformers_since(facts, tf_pin if own else None, model_types.get("vllm_requires") or {},
                                                       image=bool(site.image)))
+            # …and one whose config makes the model's head_dim per-layer, which the release reads globally
+            facts["launch"].update(per_layer_fit(facts, tf_pin if own else None, tf_requires, site.image, vllm_released,
+                                                 model_types.get("released") or {}))
             # …and one the release's own requirement excludes (pip refuses it beside vLLM, or warns)
             facts["launch"].update(transformers_range(choice, tf_pin if own else None, tf_requires, tf_scanned, sc.ctx.read))
         if site.plugins:  # a plugin's pin against vLLM's

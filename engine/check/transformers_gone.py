@@ -84,7 +84,8 @@ def _what(row: dict) -> tuple[str, str]:
     return row["import"], f"ImportError: cannot import name '{name}' from '{mod}'"
 
 
-def _newest(spec: str, scanned: list[str]) -> str | None:
+def newest_allowed(spec: str, scanned: list[str]) -> str | None:
+    """The newest of `scanned` the specifier allows (None: none, or unreadable)."""
     try:
         ss = SpecifierSet(spec)
     except InvalidSpecifier:
@@ -121,8 +122,8 @@ def transformers_gone(facts: dict, pin: Any, requires: str | None = None, image:
     if spec and not _allows_any(spec, scanned):
         return {}  # a pin of a release the table never read (or none at all): not judged
     # what an install resolves where the pin (or, without one, vLLM's requirement) leaves it open
-    newest = _newest(",".join(s for s in (spec, requires) if s), scanned) if spec and requires else \
-        (None if spec else _newest(str(requires), scanned))
+    newest = newest_allowed(",".join(s for s in (spec, requires) if s), scanned) if spec and requires else \
+        (None if spec else newest_allowed(str(requires), scanned))
     if not spec and newest is None:
         return {}
     # an import is known absent only in the 4.x wheels (transformers 5 serves legacy paths through an
