@@ -100,6 +100,9 @@ _SHARDS = ["lm_head", "visual.blocks.0.mlp.gate_proj", "visual.blocks.0.mlp.up_p
     ({"quant_method": "compressed-tensors", "ignore": _SHARDS + ["re:visual.*"]}, []),
     ({"quant_method": "compressed-tensors", "ignore": ["lm_head"]}, []),
     ({"quant_method": "awq", "modules_to_not_convert": ["visual"]}, []),
+    # a hand-edited config.json: an ignore list that is no list is read as none (it raised before)
+    ({"quant_method": "compressed-tensors", "ignore": 5}, []),
+    ({"quant_method": "compressed-tensors", "ignore": "visual.blocks.0.mlp.gate_proj"}, []),
 ])
 def test_ignore_unfused(quant, expected):
     assert ignore_unfused(quant) == expected

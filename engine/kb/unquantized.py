@@ -59,7 +59,8 @@ def ignore_unfused(quant: dict) -> list[str]:
     ("visual"/"vision" in the name) or "text"."""
     if str(quant.get("quant_method", "")).lower().replace("_", "-") != "compressed-tensors":
         return []
-    names = [str(x) for x in quant.get("ignore") or [] if isinstance(x, str)]
+    listed = quant.get("ignore")
+    names = [x for x in listed if isinstance(x, str)] if isinstance(listed, list) else []  # a hand-edited config may hold anything
     out: set[str] = set()
     for e in names:
         if e.startswith("re:"):
