@@ -10,6 +10,7 @@ from pathlib import Path
 from vllm_kb.engine.check import candidates, endpoints
 from vllm_kb.engine.check.connector_compat import connector_compat
 from vllm_kb.engine.check.dependency_pins import dependency_facts
+from vllm_kb.engine.check.torch_pin_build import torch_pin_facts
 from vllm_kb.engine.check.dynamo_facts import dynamo_facts
 from vllm_kb.engine.check.flashinfer_installed import flashinfer_missing
 from vllm_kb.engine.check.framework_compat import framework_compat
@@ -58,6 +59,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
+        if torch_short := torch_pin_facts(site, choice, sc.ctx.dependency_pins, facts):  # L6: a torch pin without the GPU's kernels
+            facts.setdefault("startup", {}).update(torch_short)
         if "FLASHINFER" in str((facts.get("startup") or {}).get("backend") or "").upper():
             # only a forced FlashInfer backend reads it (L13); the test reads every file of the project
             facts["launch"].update(flashinfer_missing(site, choice, sc.ctx.dependency_pins, sc.files, sc.ctx.read))
