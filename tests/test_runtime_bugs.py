@@ -51,3 +51,35 @@ def test_audit_proposes_switching_it_off(tmp_path: Path):
     r = next(r for r in sr.results if r.check.id == "L144")
     assert r.status == "recommended" and r.priority == "P1", r.reason_text("en")
     assert [(op.kind, op.target, v) for op, v in r.fix] == [("env", "VLLM_ALLREDUCE_USE_SYMM_MEM", "0")]
+
+
+_VERL = {"framework": "verl", "mode": "rlhf_colocate"}
+
+
+@pytest.mark.parametrize("site,env,hit,one_gpu", [
+    ({**_VERL, "framework_version": "0.6.0"}, {}, True, True),  # each rank in a one-GPU Ray actor: certain (verl #4503)
+    ({**_VERL, "framework_version": "0.6.1"}, {}, False, False),  # main_ppo's Ray runtime env sets it to 0
+    ({**_VERL, "framework_version": "0.6.1"}, {"VLLM_ALLREDUCE_USE_SYMM_MEM": "1"}, True, True),  # the shell wins
+    (_VERL, {}, True, False),  # unpinned verl: a release that sets it or one that does not
+    ({**_VERL, "mode": "rlhf_server", "framework_version": "0.6.0"}, {}, True, False),
+])
+def test_a_framework_that_gives_each_rank_one_gpu(site, env, hit, one_gpu):
+    f = runtime_bug_facts({"tensor_parallel_size": 2}, env, H100, TABLE, "0.11.0", site)
+    assert bool(f) is hit
+    assert bool(f.get("runtime_bug_one_gpu")) is one_gpu
+
+
+def test_verl_060_hybrid_rollout_is_a_p0(tmp_path: Path):
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text("verl==0.6.0\nvllm==0.11.0\n")
+    (tmp_path / "run.sh").write_text(
+        "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct \\\n"
+        "  actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.tensor_model_parallel_size=2 \\\n"
+        "  trainer.n_gpus_per_node=8\n")
+    rep = audit(tmp_path, gpu="H800 x8")
+    got = [r for s in rep.sites for r in s.results if r.check.id == "L144"]
+    assert got and got[0].status == "recommended" and got[0].priority == "P0", [(r.status, r.priority) for r in got]
+    (tmp_path / "requirements.txt").write_text("verl==0.6.1\nvllm==0.11.0\n")
+    rep = audit(tmp_path, gpu="H800 x8")
+    assert all(r.status == "not_applicable" for s in rep.sites for r in s.results if r.check.id == "L144")

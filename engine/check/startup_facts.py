@@ -136,7 +136,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     if "release_bug" not in out:
         out.update(model_bug_facts(out.get("arch", built.get("architecture")), engine, kb.doc("vllm", "release_bugs.yaml").data,
                                    vllm.get("version") or version, model))
-    out.update(runtime_bug_facts(engine, env, gpu, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
+    out.update(runtime_bug_facts(engine, env, gpu, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version,
+                                 facts.get("site") or {}))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version, drafts))
     if (refused := refused_draft(engine, vllm.get("version") or version)) is not None:
         out["spec_refused_draft"] = refused

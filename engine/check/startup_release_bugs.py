@@ -138,11 +138,35 @@ def _override_bug(bug: dict, arch: str | None, engine: dict, v) -> dict[str, Any
             **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
 
 
-def runtime_bug_facts(engine: dict, env: dict, gpu: dict, table: dict, version: str | None) -> dict[str, Any]:
+def framework_worker(site: dict) -> tuple[dict[str, str], bool]:
+    """(the environment the site's framework release sets for the processes that run vLLM, whether
+    each tensor-parallel rank runs in a process that sees only its own GPU), from the framework's
+    `worker_env` and `rank_gpu` (knowledge/frameworks/*.yaml). Only for a known release: an
+    unpinned framework may be one that sets the variable or one that does not."""
+    from vllm_kb.engine.kb import frameworks
+
+    fid, release = site.get("framework"), site.get("framework_version")
+    if fid in (None, "none") or not release or try_parse(str(release)) is None:
+        return {}, False
+    try:
+        raw = frameworks.get(fid).raw
+    except KeyError:
+        return {}, False
+    env = {e["env"]: e["value"] for e in raw.get("worker_env") or [] if frameworks.version_matches(e.get("versions"), str(release))}
+    return env, site.get("mode") in ((raw.get("rank_gpu") or {}).get("modes") or [])
+
+
+def runtime_bug_facts(engine: dict, env: dict, gpu: dict, table: dict, version: str | None,
+                      site: dict | None = None) -> dict[str, Any]:
     """`runtime_bug` (the row's id), `runtime_bug_env` (the switch), `runtime_bug_fixed` and
     `runtime_bug_words`: a release that sets up, for the site's tensor-parallel group on its GPU,
     something whose failure on some machines it does not catch — with the switch on, by default or
-    by the launch's own environment (`0` turns it off; a value the audit cannot read says nothing)."""
+    by the launch's own environment (`0` turns it off; a value the audit cannot read says nothing),
+    or by the framework's for its workers (verl 0.6.1+ turns it off) where the launch leaves it unset.
+    `runtime_bug_one_gpu`: the framework runs each rank in a process that sees one GPU, where the
+    failure is certain (the symmetric-memory rendezvous refuses ranks on one device index)."""
+    fw_env, one_gpu = framework_worker(site or {})
+    env = {**fw_env, **env}
     v = try_parse(version) if version else None
     cc, tp = gpu.get("compute_capability"), engine.get("tensor_parallel_size")
     if v is None or not isinstance(cc, (int, float)) or not isinstance(tp, int) or isinstance(tp, bool) or tp < 2:
@@ -160,5 +184,6 @@ def runtime_bug_facts(engine: dict, env: dict, gpu: dict, table: dict, version: 
         sizes = (bug.get("sizes") or {}).get(str(v)) or {}
         if on and tp in sizes.get(f"{float(cc):.1f}", []):
             return {"runtime_bug": bug["id"], "runtime_bug_env": bug["env"], "runtime_bug_fixed": bug["fixed"],
-                    "runtime_bug_default": asked is None, **({"runtime_bug_words": bug["error"]} if bug.get("error") else {})}
+                    "runtime_bug_default": asked is None, **({"runtime_bug_words": bug["error"]} if bug.get("error") else {}),
+                    **({"runtime_bug_one_gpu": True} if one_gpu else {})}
     return {}
