@@ -25,3 +25,11 @@ def test_a_cu128_pin_another_release_or_no_label_is_not_this_p0(write_project, t
                              "vllm==0.9.2\ntorch==2.7.0\n")):
         r = _l6(write_project({"serve.sh": RUN, "requirements.txt": req}, tmp_path / str(i)), "RTX-5090")
         assert "torch_pin_short" not in repr(r) or r.status != "recommended" or r.priority != "P0", req
+
+
+def test_the_cu128_build_of_the_wheels_torch_clears_the_pypi_default_p1(write_project, tmp_path):
+    root = write_project({"serve.sh": RUN, "requirements.txt": "vllm==0.9.2\ntorch==2.7.0+cu128\n"}, tmp_path / "a")
+    assert _l6(root, "RTX-5090").status == "enabled"
+    plain = write_project({"serve.sh": RUN, "requirements.txt": "vllm==0.9.2\ntorch==2.7.0\n"}, tmp_path / "b")
+    r = _l6(plain, "RTX-5090")
+    assert (r.status, r.priority) == ("recommended", "P1")  # PyPI's torch 2.7.0 is the cu126 build
