@@ -12,6 +12,8 @@ from pathlib import Path
 
 import yaml
 
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
+
 HERE = Path(__file__).resolve().parent / "realcases"
 
 
@@ -120,6 +122,8 @@ def fix_proposed(rep, fix: dict) -> bool:
                                tf_now if fix["pin"] == "transformers" and re.fullmatch(r"transformers==[\d.]+", tf_now) else None)
                 if want is None or got == want or (now and got and want and (got > now) == (want > now)):
                     return True
+                if _holds(ch.value, fix.get("value")):  # a proposed bound the reporter's release meets (<5.15 for 5.14.1)
+                    return True
             if "set" in fix and ch.op == "rename" and ch.value == fix["set"] and (
                     fix.get("value") in (None, True) or (ch.setting is not None and _same(fix["value"], ch.setting.value))):
                 # `-language-model-only` renamed to the flag the reporter set; a renamed key keeps its
@@ -138,6 +142,16 @@ def fix_proposed(rep, fix: dict) -> bool:
                 if None not in (nb, nw, ng) and nw != nb and (nw > nb) == (ng > nb):
                     return True
     return False
+
+
+def _holds(proposed, value) -> bool:
+    """Whether an exact version the reporter installed meets a proposed upper bound (`<5.15`, `<=0.9.2`)."""
+    if not isinstance(proposed, str) or not proposed.startswith("<") or not re.fullmatch(r"=*\d+(\.\d+)*", str(value or "")):
+        return False
+    try:
+        return SpecifierSet(proposed).contains(str(value).lstrip("="))
+    except InvalidSpecifier:
+        return False
 
 
 def _as_engine_arg(fix: dict, site) -> dict:

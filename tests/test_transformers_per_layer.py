@@ -51,9 +51,11 @@ def test_the_transformers_the_site_runs():
     assert _fit("0.27.1", _pin(">=5.5")) == {}  # allows an older one
     assert _fit("0.28.0", _pin("==5.15.0")) == {}  # reads the per-layer configs
     assert _fit("0.27.1", _pin("==5.15.0"), model_type="llama") == {}
-    # vLLM's image: built 2026-08-11, the day after transformers 5.15.0; 0.27.0's the same day: not certain
+    # vLLM's image: built 2026-08-11, the day after transformers 5.15.0; 0.27.0's the same day holds it too (vllm#51744);
+    # 0.26.0's (2026-07-25) predates it
     assert _fit("0.27.1", image="vllm/vllm-openai-rocm:v0.27.1")["tf_layer_pin_at"] == "vllm/vllm-openai-rocm:v0.27.1"
-    assert _fit("0.27.0", image="vllm/vllm-openai:v0.27.0") == {}
+    assert _fit("0.27.0", image="vllm/vllm-openai:v0.27.0")["tf_layer"] == "head_dim"
+    assert _fit("0.26.0", image="vllm/vllm-openai:v0.26.0") == {}
     assert _fit("0.27.1", image="ghcr.io/someone/vllm:v0.27.1") == {}  # another make's image: its own transformers
     # a pip installation of the pinned release resolves the newest transformers its requirement allows
     assert _fit("0.27.1")["tf_layer_fresh"] is True
@@ -74,3 +76,18 @@ def test_gemma4_on_the_0271_rocm_image(tmp_path):
     assert got is not None and got[0] == "P0"
     (tmp_path / "b").mkdir()  # the image's lock with transformers 5.8.1: head_dim is one value
     assert _l125(tmp_path / "b", "vllm==0.27.1\ntransformers==5.8.1\n") is None
+
+
+def _docker_l125(tmp_path: Path, script: str) -> str | None:
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ndocker run --gpus all --entrypoint bash vllm/vllm-openai:v0.27.0 \\\n"
+                                     f"  -c \"{script}\"\n", encoding="utf-8")
+    rep = audit(tmp_path, gpu="H100 x2")
+    return next((r.priority for s in rep.sites for r in s.results if r.check.id == "L125" and r.status == "recommended"), None)
+
+
+def test_what_the_container_installs_before_it_serves(tmp_path):
+    # vllm#51744: the 0.27.0 image holds transformers 5.15.0; the workaround installs 5.14.1 over it
+    assert _docker_l125(tmp_path, "vllm serve google/gemma-4-31B-it --tensor-parallel-size 2") == "P0"
+    (tmp_path / "b").mkdir()
+    assert _docker_l125(tmp_path / "b", "pip install transformers==5.14.1 && vllm serve google/gemma-4-31B-it "
+                                        "--tensor-parallel-size 2") is None

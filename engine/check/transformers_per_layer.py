@@ -72,9 +72,9 @@ def per_layer_fit(facts: dict, pin: Any, requires: str | None, image: str | None
     elif image:
         m = _IMAGE.match(image)
         built, came = vllm_released.get(release), released.get(".".join(since.split(".")[:2]) + ".0")
-        # the image holds the newest transformers the day it was built: certain only when the first
-        # per-layer release came out before that day (the same day may be either)
-        if not m or m.group(1) != release or not built or not came or not date.fromisoformat(str(came)) < date.fromisoformat(str(built)):
+        # the image holds the newest transformers the day it was built, one released that day included
+        # (vllm#51744: the 0.27.0 image of 2026-08-10 holds transformers 5.15.0 of the same day)
+        if not m or m.group(1) != release or not built or not came or date.fromisoformat(str(came)) > date.fromisoformat(str(built)):
             return {}
         out = {"tf_layer_pin": f"{image} (built {built}; transformers {since} came out {came})", "tf_layer_pin_at": image}
     elif (facts.get("vllm") or {}).get("pinned") and requires:

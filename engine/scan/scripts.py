@@ -90,6 +90,8 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
         site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file", "mounts", "env_names", "env_opaque", "detach",
                                                                         "name", "ports", "network")}
         site.container["tool"] = c.container.get("tool") or "docker run"
+        if c.container.get("entry_installs"):  # what `bash -c "pip install … && vllm serve"` installs first
+            site.launch["entry_installs"] = c.container["entry_installs"]
         if (rep := c.container.get("repeats_entrypoint")) is not None:
             site.remarks.append(Finding("stray-positional", msg("finding.entrypoint_repeated", words=rep[0], entrypoint=rep[1]),
                                         rel, c.line, "P0"))

@@ -9,7 +9,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
-from vllm_kb.engine.scan import docker_run, envfile, shell_profile
+from vllm_kb.engine.scan import docker_run, entry_installs, envfile, shell_profile
 from vllm_kb.engine.scan.shell import SHELLS, Args, ShellSyntaxError, Word, c_script_at
 from vllm_kb.engine.scan.shell_expand import hole, is_append, is_known, shown, split_assignment
 from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
@@ -200,7 +200,12 @@ class Builtins:
             if a:
                 child.ex.assign(a[0], a[1])
                 child.ex.exported.add(a[0])
-        self.child(script.text if script.text is not None else script.raw, script.line, n, state=child, container=container)
+        text = script.text if script.text is not None else script.raw
+        if container is not None and (got := entry_installs.installs([text])):
+            # `docker run … bash -c "pip install transformers==X && vllm serve …"`: what the container
+            # installs before it serves, not the image's (engine/scan/entry_installs.py)
+            container = {**container, "entry_installs": got}
+        self.child(text, script.line, n, state=child, container=container)
         return True
 
     def child(self, text: str, line: int, n: Simple, state: State, container: dict | None = None) -> None:
