@@ -14,7 +14,7 @@ from vllm_kb.engine.check.transformers_per_layer import _table, per_layer_fit
 from vllm_kb.engine.kb.knowledge import load
 
 ROOT = Path(__file__).resolve().parent.parent
-SRC, WHEELS = Path("/work/sdists/src"), Path("/tmp/tf5w")
+SRC, WHEELS = Path("/work/sdists/src"), Path("/work/scratch/tf5-wheels")  # the wheels the table was built from
 KB = load()
 RELEASED = KB.doc("vllm", "model_types.yaml").data["released"]
 VLLM_RELEASED = KB.doc("vllm", "release_dates.yaml").data["released"]
