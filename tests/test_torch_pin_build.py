@@ -24,7 +24,7 @@ def test_a_cu128_pin_another_release_or_no_label_is_not_this_p0(write_project, t
     for i, req in enumerate(("vllm==0.9.2\ntorch==2.7.0+cu128\n", "vllm==0.10.2\ntorch==2.7.0+cu126\n",
                              "vllm==0.9.2\ntorch==2.7.0\n")):
         r = _l6(write_project({"serve.sh": RUN, "requirements.txt": req}, tmp_path / str(i)), "RTX-5090")
-        assert "torch_pin_short" not in repr(r) or r.status != "recommended" or r.priority != "P0", req
+        assert r.priority != "P0" or r.status != "recommended", req
 
 
 def test_the_cu128_build_of_the_wheels_torch_clears_the_pypi_default_p1(write_project, tmp_path):
@@ -33,3 +33,21 @@ def test_the_cu128_build_of_the_wheels_torch_clears_the_pypi_default_p1(write_pr
     plain = write_project({"serve.sh": RUN, "requirements.txt": "vllm==0.9.2\ntorch==2.7.0\n"}, tmp_path / "b")
     r = _l6(plain, "RTX-5090")
     assert (r.status, r.priority) == ("recommended", "P1")  # PyPI's torch 2.7.0 is the cu126 build
+
+
+def test_the_one_index_a_plain_pin_is_installed_from_names_its_build(write_project, tmp_path):
+    req = "--index-url https://download.pytorch.org/whl/cu126\nvllm==0.9.2\ntorch==2.7.0\n"
+    r = _l6(write_project({"serve.sh": RUN, "requirements.txt": req}, tmp_path / "a"), "RTX-5090")
+    assert (r.status, r.priority) == ("recommended", "P0") and "torch_pin_short" in repr(r)
+    extra = req.replace("--index-url", "--extra-index-url")  # pip may take PyPI's or that index's: not named
+    r = _l6(write_project({"serve.sh": RUN, "requirements.txt": extra}, tmp_path / "b"), "RTX-5090")
+    assert (r.status, r.priority) == ("recommended", "P1")  # the P1 of PyPI's default cu126 torch
+    cu128 = req.replace("cu126", "cu128")
+    assert _l6(write_project({"serve.sh": RUN, "requirements.txt": cu128}, tmp_path / "c"), "RTX-5090").status == "enabled"
+
+
+def test_a_dockerfile_install_from_the_cu126_index(write_project, tmp_path):
+    docker = ("FROM python:3.12\nRUN pip install torch==2.7.0 \\\n    --index-url https://download.pytorch.org/whl/cu126\n"
+              "RUN pip install vllm==0.9.2\nCMD [\"vllm\", \"serve\", \"Qwen/Qwen3-8B\"]\n")
+    r = _l6(write_project({"Dockerfile": docker}, tmp_path / "d"), "RTX-5090")
+    assert (r.status, r.priority) == ("recommended", "P0") and "torch_pin_short" in repr(r)

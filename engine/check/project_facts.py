@@ -59,7 +59,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
-        if torch_short := torch_pin_facts(site, choice, sc.ctx.dependency_pins, facts):  # L6: a torch pin without the GPU's kernels
+        if torch_short := torch_pin_facts(site, choice, sc.ctx.dependency_pins, facts, sc.ctx.read):  # L6: a torch pin without the GPU's kernels
             facts.setdefault("startup", {}).update(torch_short)
         if "FLASHINFER" in str((facts.get("startup") or {}).get("backend") or "").upper():
             # only a forced FlashInfer backend reads it (L13); the test reads every file of the project
