@@ -61,8 +61,8 @@ def served_by_vllm(ref: str) -> tuple[str | None, str | None] | None:
 def site(rel: str, cmd, start: int, program: int, env: dict, syntax: str) -> Site | None:
     words = cmd.words
     w = model_word(words, start)
-    got = served_by_vllm(w.value) if w is not None else None
-    if got is None:
+    got = served_by_vllm(w.value) if w is not None and w.value is not None else None
+    if w is None or got is None:
         return None
     repo, note = got
     s = Site(file=rel, line=cmd.line, syntax=syntax, kind="docker model run", mode="standalone_serve",
