@@ -32,6 +32,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vllm_gguf import write_or_check  # noqa: E402
 from vllm_transformers_backend import _spans  # noqa: E402  (runs of releases with a flag set)
 
 OUT = Path(__file__).resolve().parents[1] / "knowledge" / "vllm" / "transformers_per_layer.yaml"
@@ -134,15 +135,7 @@ def main() -> int:
     ap.add_argument("src", type=Path)
     ap.add_argument("wheels", type=Path)
     a = ap.parse_args()
-    text = build(a.src, a.wheels)
-    if a.check:
-        if OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT} is stale: run tools/vllm_per_layer_head.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return write_or_check(OUT, build(a.src, a.wheels), a.check, "tools/vllm_per_layer_head.py")
 
 
 if __name__ == "__main__":

@@ -20,9 +20,9 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from vllm_kb.engine.check.transformers_gone import newest_allowed
+from vllm_kb.engine.check.transformers_gone import _allows_before, newest_allowed
 from vllm_kb.engine.kb import resources, yamlio
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, in_spans, parse, try_parse, written_versions
+from vllm_kb.engine.kb.versions import in_spans, parse
 
 # vLLM's own images (CUDA and ROCm builds install the release's requirement, newest first)
 _IMAGE = re.compile(r"^(?:docker\.io/)?vllm/vllm-openai(?:-rocm)?:v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)$")
@@ -35,18 +35,6 @@ def _table() -> dict:
 
 def _minors(released: dict) -> list[str]:
     return sorted(released, key=parse)
-
-
-def _allows_before(spec: str, since: str, known: list[str]) -> bool | None:
-    """Whether the pin allows a transformers older than `since` (None: unreadable)."""
-    try:
-        ss = SpecifierSet(spec)
-    except InvalidSpecifier:
-        return None
-    floor = parse(since)
-    written = written_versions(spec)
-    probes = [*known, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in [*known, *written])]
-    return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and pv < floor)
 
 
 def per_layer_fit(facts: dict, pin: Any, requires: str | None, image: str | None, vllm_released: dict,
@@ -64,7 +52,7 @@ def per_layer_fit(facts: dict, pin: Any, requires: str | None, image: str | None
     spec = getattr(pin, "spec", None) if pin is not None else None
     out: dict[str, Any]
     if spec:
-        if _allows_before(str(spec), since, known) is not False:
+        if _allows_before(str(spec), since, known):  # an unreadable pin claims nothing
             return {}
         out = {"tf_layer_pin": pin.text, "tf_layer_pin_at": f"{pin.file}:{pin.line}"}
     elif pin is not None and getattr(pin, "source", "") == "git":
