@@ -34,6 +34,17 @@ def commit(fid: str, sha: str) -> tuple[dict, str, str] | None:
     return run, c, run["since"] if run["since"] == run["until"] else f"{run['since']}…{run['until']}"
 
 
+def position(fid: str, sha: str) -> int | None:
+    """The commit's place on the framework's main branch (0 the oldest), for rules that hold from a
+    commit on; None for a commit the history does not hold."""
+    sha = sha.lower()
+    if len(sha) < 7:
+        return None
+    hits = [i for i, c in enumerate(c for run in _framework(fid).get("runs") or [] for c in run["commits"].split())
+            if c.startswith(sha[:10])]
+    return hits[0] if len(hits) == 1 else None
+
+
 def head(fid: str) -> tuple[dict, str, str] | None:
     """(the newest run, the newest commit known, its date) of the framework's main branch."""
     fw = _framework(fid)

@@ -239,13 +239,23 @@ class Framework:
         value, unknown = cel.compile(op["value_from"]).compute(self._activation(values, version, command))
         return None if unknown is not None else value
 
-    def implied(self, values: dict[str, Any], version: str | None, command: str | None) -> list[tuple[dict, Any]]:
+    def implied(self, values: dict[str, Any], version: str | None, command: str | None,
+                commit: str | None = None) -> list[tuple[dict, Any]]:
         """(rule, value) for each `implies` rule that holds: engine arguments the framework derives
-        from its own keys."""
+        from its own keys. A rule with `since_commit` holds, for a framework installed from a commit
+        of its main branch, from that commit on (a fix landed between two dev builds of one version);
+        otherwise its `versions` decide."""
+        from vllm_kb.engine.kb import framework_history
+
         act = self._activation(values, version, command)
         out = []
         for rule in self.raw.get("implies", []):
-            if rule.get("versions") and not (version and version_matches(rule["versions"], version)):
+            at = framework_history.position(self.id, commit) if commit and rule.get("since_commit") else None
+            since = framework_history.position(self.id, rule["since_commit"]) if at is not None else None
+            if at is not None and since is not None:
+                if at < since:
+                    continue
+            elif rule.get("versions") and not (version and version_matches(rule["versions"], version)):
                 continue
             if not cel.compile(rule["when"]).evaluate(act).value:
                 continue

@@ -46,6 +46,15 @@ def _within(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def _commit(pin) -> str | None:
+    from vllm_kb.engine.scan import framework_git
+
+    if getattr(pin, "source", "") != "git":
+        return None
+    g = framework_git.parse(pin.text)
+    return g.ref if g is not None and g.kind == "commit" else None
+
+
 def _lower_bound(spec: str) -> str | None:
     import re
 
@@ -179,6 +188,11 @@ class ScanContext:
         """The exactly pinned version of a framework for a file, by the nearest folder."""
         pin = self.framework_pin(rel, package)
         return (pin.exact or _lower_bound(pin.spec)) if pin is not None else None
+
+    def framework_commit(self, rel: str, package: str) -> str | None:
+        """The commit a framework is installed from, where its pin names one (`pkg @ git+…@<sha>`)."""
+        pin = self.framework_pin(rel, package)
+        return _commit(pin) if pin is not None else None
 
     def yaml_docs(self):
         """(file, document) of every YAML file in the project, parsed once: for scanners that link

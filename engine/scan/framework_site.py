@@ -22,7 +22,8 @@ class Entry:
 
 
 def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syntax: str, kind: str,
-               version: str | None, command: str | None = None, source: Any = None, end_line: int = 0) -> Site | None:
+               version: str | None, command: str | None = None, source: Any = None, end_line: int = 0,
+               commit: str | None = None) -> Site | None:
     """The vLLM site a framework config describes, or None when it does not use vLLM."""
     values: dict[str, Any] = {}
     passthrough = None
@@ -87,7 +88,7 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     site = Site(file=file, line=line, syntax=syntax, kind=kind, mode=mode, mode_evidence=f"{file}:{line}",
                 framework=fw.id, end_line=end_line or line)
     implied_defaults = {}
-    for rule, value in fw.implied(values, version, command):
+    for rule, value in fw.implied(values, version, command, commit):
         if rule["arg"] in settings:
             continue
         if any(k in written and k not in values for k in rule["from"]):
@@ -100,7 +101,9 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         settings[rule["arg"]] = Setting(rule["arg"], value, True, first.file, first.line, first.key, first.raw, first.syntax,
                                         note="implied by " + " + ".join(f"{k}={values[k]!r}" for k in rule["from"] if k in values),
                                         implied=True)
-    own = fw.defaults(version, command)
+    # a commit of the main branch (no release placed: framework_unplaced) takes the defaults of the
+    # version its code says, not the newest release's (LLaMA-Factory 9ee416a8 had no vllm_gpu_util: 0.9, not 0.7)
+    own = fw.defaults(version or _commit_version(fw.id, commit), command)
     defaults = {k: v for k, v in {**own, **implied_defaults}.items() if k not in settings}
     resolved = {a: st.value for a, st in settings.items() if st.resolved and not st.implied}
     for arg in fw.dropped({**defaults, **resolved}, values, version, command):
@@ -132,6 +135,13 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         site.launch.update(_engine_device(mode_rule["device"], values))
         site.launch["engine_device_by"] = f"{fw.name} {version}"
     return site
+
+
+def _commit_version(fid: str, commit: str | None) -> str | None:
+    from vllm_kb.engine.kb import framework_history
+
+    got = framework_history.commit(fid, commit) if commit else None
+    return got[0].get("version") if got is not None else None
 
 
 def _engine_device(rule: dict, values: dict) -> dict:

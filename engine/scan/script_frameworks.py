@@ -36,7 +36,7 @@ def framework_launch_site(ctx: ScanContext, rel: str, version: str, cmd, launch:
             fw_launch.generation_keys(entries)
         site = framework_site.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,
                                      syntax="hydra-override" if launch.style == "hydra" else "cli", kind=launch.kind,
-                                     version=fw_version, command=launch.command,
+                                     version=fw_version, command=launch.command, commit=ctx.framework_commit(rel, fw.package),
                                      source={"words": words, "launch": _as_launch(launch), "arg_style": launch.style})
         if site is None:
             return None
