@@ -91,3 +91,16 @@ def test_hf_quant_config_json_does_not_override_config_json(tmp_path):
     (folder / "config.json").write_text(json.dumps({"quantization_config": {"quant_method": "fp8"}}))
     (folder / "hf_quant_config.json").write_text(json.dumps({"producer": {"name": "modelopt"}, "quantization": {"quant_algo": "NVFP4"}}))
     assert read_checkpoint(tmp_path, "ckpt").config["quantization_config"] == {"quant_method": "fp8"}
+
+
+@pytest.mark.parametrize("facts", [read({"quant_method": "modelopt", "quant_algo": "NVFP4"}),
+                                   {**MOE, "name": "Qwen/Qwen3.6-35B-A3B-NVFP4", "quant_method": "nvfp4"}])
+def test_quantization_modelopt_on_the_command_line_keeps_an_nvfp4_checkpoint_fp4(facts):
+    # vLLM lets the checkpoint's quant_algo override --quantization modelopt (ModelOptNvFp4Config.
+    # override_quantization_method; heldout73: a club-3090 5090 log sized as FP8 left -7.8 GiB of KV)
+    assert weight_width({"quantization": "modelopt"}, facts) == "fp4"
+
+
+def test_quantization_modelopt_on_an_fp8_checkpoint_stays_fp8():
+    assert weight_width({"quantization": "modelopt"}, read({"quant_method": "modelopt", "quant_algo": "FP8"})) == "fp8"
+    assert weight_width({"quantization": "modelopt"}, {"name": "some/model"}) == "fp8"
