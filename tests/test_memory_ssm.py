@@ -137,3 +137,24 @@ def test_qwen35_sizes_raise_the_block_their_logs_print(name, tp, block):
                  max_num_batched_tokens=2048, enable_prefix_caching=True)
     assert e["block_size"] == block
     assert ("ssm_align_refused" in e) is (block > 2048)
+
+
+def test_an_mtp_draft_adds_an_attention_layer_and_a_state_page_per_draft_token():
+    # heldout73 (club-3090 PR 594 / issue 642, 0.24.0, Qwen3.6-27B TP2, FP8 KV, prefix caching, MTP 3): the logs'
+    # tokens per GiB need 183 blocks of 1568 tokens a request at 262,144, not 174
+    f = facts("Qwen/Qwen3.6-27B-FP8")
+    base_engine = {"enable_prefix_caching": True, "kv_cache_dtype": "fp8"}
+    spec = {"method": "mtp", "num_speculative_tokens": 3}
+    rt = memory.runtime("0.24.0")
+    base = memory.kv_layout(f, base_engine, 2, 64, rt)
+    mtp = memory.kv_layout(f, dict(base_engine, speculative_config=spec), 2, 64, rt)
+    assert (base.full, base.ssm_blocks, base.group_size, base.block) == (16, 2, 16, 1568)
+    assert (mtp.full, mtp.ssm_blocks, mtp.group_size, mtp.ssm_groups) == (17, 5, 17, 3)
+    assert mtp.blocks_per_request(262144, 8192) == 168 + 3 * 5
+    # a JSON string as on the command line; before 0.15.0 MambaSpec kept no page per draft token
+    assert memory.kv_layout(f, dict(base_engine, speculative_config='{"method": "mtp", "num_speculative_tokens": 3}'),
+                            2, 64, rt).ssm_blocks == 5
+    assert memory.kv_layout(f, dict(base_engine, speculative_config=spec), 2, 64, memory.runtime("0.14.1")).ssm_blocks == 1
+    # an n-gram draft adds no layer
+    assert memory.kv_layout(f, dict(base_engine, speculative_config={"method": "ngram", "num_speculative_tokens": 3}),
+                            2, 64, rt).full == 16

@@ -203,14 +203,16 @@ def sizing(vllm: Path) -> dict | None:
     model_py = vllm / "config" / "model.py"
     out["prefix_caching_default"] = model_py.is_file() and "Generative hybrid models support prefix caching" in model_py.read_text()
     iface = vllm / "v1" / "kv_cache_interface.py"
-    align = 1
+    align, spec_blocks = 1, False
     if iface.is_file():
         for n in ast.walk(ast.parse(iface.read_text())):
             if isinstance(n, ast.ClassDef) and n.name == "MambaSpec":
                 body = "".join(ast.unparse(f) for f in n.body if isinstance(f, ast.FunctionDef) and f.name == "max_memory_usage_bytes")
                 m = re.search(r"'align'[^\n]*\n\s*return self\.page_size_bytes \* \((\d+) \+", body)
                 align = int(m.group(1)) if m else 1
+                spec_blocks = "self.num_speculative_blocks" in body
     out["align_blocks"] = align
+    out["spec_blocks"] = spec_blocks  # a state page per draft token (MambaSpec.num_speculative_blocks)
     cfg = vllm / "model_executor" / "models" / "config.py"
     out["ssm_dtype"] = _ssm_dtype_rules(cfg.read_text()) if cfg.is_file() else {}
     utils = vllm / "model_executor" / "layers" / "mamba" / "mamba_utils.py"

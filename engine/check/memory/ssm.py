@@ -15,6 +15,7 @@ batch size) during the profile run, which the KV cache then does without."""
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,7 +135,30 @@ def plan(model: dict, engine: dict, tp: int, layers: int, v1: bool, version: str
     if caching is None:
         caching = bool(row.get("prefix_caching_default"))
     blocks = int(row.get("align_blocks") or 1) if caching else 1
+    method, n_spec = _speculative(engine)
+    if n_spec and row.get("spec_blocks"):
+        blocks += n_spec  # MambaSpec.num_speculative_blocks: a state page per draft token (0.10.2+)
+    if (method == "mtp" or method.endswith("_mtp")) and s.get("kind") == "gdn" and layers == total:
+        # Qwen3-Next's and Qwen3.5's MTP draft is full-attention decoder layers (qwen3_next_mtp.py
+        # num_nextn_predict_layers, qwen3_5_mtp.py mtp_num_hidden_layers, default 1) whose KV cache joins
+        # the target's: 17 attention layers to 48 state ones, grouped by 17 ("Add 3 padding layers")
+        attn += int(model.get("num_nextn_predict_layers") or model.get("mtp_num_hidden_layers") or 1)
     return SSMPlan(True, attn, state_layers, one, raised, blocks, row.get("group_ratio"), 0.0)
+
+
+def _speculative(engine: dict) -> tuple[str, int]:
+    """(method, num_speculative_tokens) of the site's speculative_config ("", 0 without one)."""
+    spec = engine.get("speculative_config")
+    if isinstance(spec, str):
+        try:
+            spec = json.loads(spec)
+        except ValueError:
+            return "", 0
+    if not isinstance(spec, dict):
+        return "", 0
+    n = spec.get("num_speculative_tokens")
+    n = n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 0
+    return str(spec.get("method") or "").strip().lower(), n
 
 
 def _v0_only(version: str | None) -> list[str]:
