@@ -47,7 +47,8 @@ def weight_width(engine: dict, model: dict) -> str | None:
         if q == "modelopt" and QUANT_WIDTH.get(str(model.get("quant_method") or "").lower()) == "fp4":
             # `--quantization modelopt` on an NVFP4 ModelOpt checkpoint: vLLM lets the checkpoint's
             # quant_algo override it (ModelOptNvFp4Config.override_quantization_method → modelopt_fp4,
-            # applied in ModelConfig._verify_quantization; 0.9.2 through 0.34.0), so the weights are FP4
+            # applied in ModelConfig._verify_quantization; 0.10.0 through 0.34.0: 0.9.x has no such override and
+            # builds its FP8 ModelOpt config), so the weights are FP4
             q = "modelopt_fp4"
         if q == "compressed-tensors" and model.get("quant_scheme") in ("nvfp4", "mxfp4"):
             return "fp4" if model["quant_scheme"] == "nvfp4" else "mxfp4"  # 4-bit float weights, not int8
