@@ -53,16 +53,16 @@ def test_a_fix_writes_only_a_key_the_release_has():
 
 
 @pytest.mark.parametrize("trl,fixed", [
-    ("0.18.0", {"distributed_executor_backend": "external_launcher"}),
-    ("0.19.0", {"distributed_executor_backend": "external_launcher", "max_num_batched_tokens": 4096}),
-    ("0.24.0", {"distributed_executor_backend": "external_launcher", "max_num_batched_tokens": 4096,
+    ("0.18.0", {"distributed_executor_backend": "external_launcher", "seed": 0}),
+    ("0.19.0", {"distributed_executor_backend": "external_launcher", "seed": 0, "max_num_batched_tokens": 4096}),
+    ("0.24.0", {"distributed_executor_backend": "external_launcher", "seed": 0, "max_num_batched_tokens": 4096,
                 "logprobs_mode": "processed_logprobs"}),
-    (None, {"distributed_executor_backend": "external_launcher", "max_num_batched_tokens": 4096,
+    (None, {"distributed_executor_backend": "external_launcher", "seed": 0, "max_num_batched_tokens": 4096,
             "logprobs_mode": "processed_logprobs"}),  # no release pinned: the newest read
 ])
 def test_colocate_passes_what_its_release_hard_codes(trl, fixed):
-    # trl 0.18.0 grpo_trainer.py builds LLM(...) without max_num_batched_tokens; 0.19.0 adds 4096,
-    # 0.24.0 logprobs_mode
+    # trl 0.18.0 grpo_trainer.py builds LLM(...) with a seed (the replica's index; 0 stands for it) and without
+    # max_num_batched_tokens; 0.19.0 adds 4096, 0.24.0 logprobs_mode
     from vllm_kb.engine.kb import frameworks
     assert frameworks.get("trl").fixed("rlhf_colocate", trl) == fixed
 

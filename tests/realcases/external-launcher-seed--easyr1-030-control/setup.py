@@ -1,0 +1,3 @@
+from setuptools import setup
+
+setup(name="verl", version=get_version())
