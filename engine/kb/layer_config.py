@@ -25,6 +25,8 @@ def config_sliding(cfg: dict, out: dict) -> None:
         return
     # Qwen2-style configs carry a window they do not use
     if not config_dim(window) or cfg.get("use_sliding_window") is False:
+        if config_dim(window) and not isinstance(window, bool):
+            out["sliding_window_unused"] = window  # vLLM before 0.4.0 reads it anyway (L66)
         return
     out["sliding_window_size"] = window
     pattern = cfg.get("sliding_window_pattern")

@@ -18,7 +18,7 @@ ARCH_KEYS = (
     "vocab_size", "intermediate_size", "moe_intermediate_size", "num_experts", "num_experts_per_tok",
     "n_shared_experts", "first_k_dense_replace", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
     "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "index_topk", "sliding_window_size",
-    "sliding_window_pattern", "tie_word_embeddings", "max_position_embeddings", "attn_logit_softcapping",
+    "sliding_window_pattern", "sliding_window_unused", "tie_word_embeddings", "max_position_embeddings", "attn_logit_softcapping",
     "attention_chunk_size", "interleave_moe_layer_step", "num_kv_shared_layers", "rope_cache_positions",
     "global_head_dim",
 )
