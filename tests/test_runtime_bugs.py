@@ -60,6 +60,7 @@ _VERL = {"framework": "verl", "mode": "rlhf_colocate"}
     ({**_VERL, "framework_version": "0.6.0"}, {}, True, True),  # each rank in a one-GPU Ray actor: certain (verl #4503)
     ({**_VERL, "framework_version": "0.6.1"}, {}, False, False),  # main_ppo's Ray runtime env sets it to 0
     ({**_VERL, "framework_version": "0.6.1"}, {"VLLM_ALLREDUCE_USE_SYMM_MEM": "1"}, True, True),  # the shell wins
+    ({**_VERL, "framework_version": "0.7.1"}, {}, True, True),  # verl #5052 dropped the runtime env entry
     (_VERL, {}, True, False),  # unpinned verl: a release that sets it or one that does not
     ({**_VERL, "mode": "rlhf_server", "framework_version": "0.6.0"}, {}, True, False),
 ])
