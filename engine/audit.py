@@ -28,7 +28,7 @@ from vllm_kb.engine.report.results import AuditReport, SiteReport
 from vllm_kb.engine.scan import deploy, image_beside, pins as pins_mod, python_callers, requirement, source_pins, xinference_server
 from vllm_kb.engine.scan.clients import tool_client_urls
 from vllm_kb.engine.scan.model_clients import model_clients
-from vllm_kb.engine.scan.images import image_date, vendor_build_day
+from vllm_kb.engine.scan.images import image_date, is_vllm_image, vendor_build_day
 from vllm_kb.engine.scan.dmr_launch import model_runner_choice
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project import choice_for, scan_project
@@ -276,10 +276,20 @@ def _built_from_source(site: Site, ctx: ScanContext) -> bool:
 def _fresh_install(site: Site, choice, bounded: Callable[[], bool]) -> bool:
     """Nothing holds the site's install back from the newest release: no vLLM pin, image or install,
     no framework driving it and no pin of a framework or serving package that declares a vLLM range
-    (`bounded`: SiteReports.bounded)."""
+    (`bounded`: SiteReports.bounded). An image tagged `latest` (or not tagged) is the newest release
+    on a host that pulls it first, and a host that pulled it in the last half year holds no option
+    dropped before then either (engine/check/unpinned.py _SETTLED_DAYS)."""
+    if choice.basis == unpinned.BASIS and site.framework == "none":
+        return _latest_tag(site.image or "")
     if choice.basis != "none" or site.framework != "none" or site.launch.get("release_placeholder"):
         return False  # a template's `vllm=={vllm_version}`, a command the code renders: its release is the code's choice
     return not bounded()
+
+
+def _latest_tag(image: str) -> bool:
+    """vLLM's own image at `latest` or no tag (a local build named `vllm` is whatever the host built)."""
+    name = image.strip().rsplit("/", 1)[-1]
+    return is_vllm_image(image) and "@" not in name and name.partition(":")[2] in ("", "latest")
 
 
 def _bounded(pins: list) -> bool:

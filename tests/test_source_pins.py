@@ -78,3 +78,15 @@ def test_the_nightly_wheel_url_is_newer_than_every_release(write_project, json_s
     df = "FROM python:3.12\nRUN pip install https://wheels.vllm.ai/nightly/vllm-1.0.0.dev-cp38-abi3-manylinux1_x86_64.whl\n"
     site = json_site(write_project({"Dockerfile": df, "serve.sh": NEW}))
     assert site["vllm"]["basis"] == "source" and not p0s(site)  # an option no release has may be main's own
+
+
+def test_a_commented_clone_is_no_checkout():
+    # jasonacox/TinyLLM vllm/optional_build/Dockerfile.source: the prerequisites in its header comment
+    # say to clone vLLM; the build itself copies the context in (eval73)
+    from vllm_kb.engine.scan.source_pins import checkout_line
+
+    text = ("# Prerequisites:\n#   git clone https://github.com/vllm-project/vllm.git\n#   cd vllm\n"
+            "FROM nvidia/cuda:12.1.0-devel-ubuntu22.04\nCOPY . .\nRUN python3 -m pip install -e .\n")
+    assert checkout_line(text) is None
+    assert checkout_line(text.replace("#   git clone", "RUN git clone")) == 2
+    assert checkout_line("RUN git clone https://github.com/vllm-project/vllm.git  # then\n# pip install -e .\n") is None

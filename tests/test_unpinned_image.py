@@ -32,9 +32,24 @@ def test_a_failure_of_every_release_stays_p0_on_latest(tmp_path):
 
 
 def test_an_option_the_newest_release_dropped_is_a_p1_on_latest(tmp_path):
-    sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--disable-log-requests"')
+    # --enable-mamba-fine-grained-prefix-cache went in 0.31.0: a copy of `latest` pulled a few months
+    # ago still has it
+    sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--enable-mamba-fine-grained-prefix-cache"')
     found = [f for f in sr.remarks if f.code == "not-in-version"]
     assert found and all(f.priority == "P1" for f in found)
+
+
+def test_an_option_gone_for_half_a_year_is_a_p0_on_latest(tmp_path):
+    # jasonacox/TinyLLM vllm/run-awq.sh (eval73): `docker run vllm/vllm-openai:latest … --disable-log-requests`;
+    # gone in 0.17.0, so every copy of `latest` pulled in the last half year refuses it, as a fresh
+    # install does (test_a_project_that_pins_nothing_is_not_sure_an_option_is_gone)
+    for image in ("vllm/vllm-openai:latest", "vllm/vllm-openai"):
+        sr = _site(tmp_path, image, '"--disable-log-requests"')
+        assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P0"], image
+    # a tag that is not `latest` (a nightly, another make's image) says nothing of when it was pulled
+    for image in ("vllm/vllm-openai:nightly", "lmcache/vllm-openai:latest"):
+        sr = _site(tmp_path, image, '"--disable-log-requests"')
+        assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P1"], image
 
 
 def test_a_config_files_model_key_fails_before_083(tmp_path):

@@ -6,7 +6,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, shell_choices, entry_env, evalscope_launch, fw_launch, script_installs, serve_config, tool_launch, xinference_rest
+from vllm_kb.engine.scan import argv_entry, shell_choices, entry_env, evalscope_launch, fw_launch, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -48,11 +48,24 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
         runner.run_text(text)
         runner.finish()
     except ShellSyntaxError as e:
-        ctx.skip(rel, "shell-syntax", e.line, str(e))
+        if (ran := shell_prefix.before_error(text, e.line)) is not None:  # bash ran the commands above it
+            ctx.skip(rel, "shell-partial", ran[1], f"{e} (line {e.line})")
+            _run_prefix(ctx, rel, ran[0], emit, state)
+        else:
+            ctx.skip(rel, "shell-syntax", e.line, str(e))
     except RecursionError:
         ctx.skip(rel, "parse-error", detail="nesting too deep")
     script_installs.adopt(ctx, rel, text, sites.values())  # `pip install vllm==X` on the way to the launch
     return list(sites.values())
+
+
+def _run_prefix(ctx: ScanContext, rel: str, text: str, emit, state) -> None:
+    runner = Runner(ctx, rel, emit, state=state)
+    try:
+        runner.run_text(text)
+        runner.finish()
+    except (ShellSyntaxError, RecursionError):
+        pass  # the error the whole file gave is already recorded
 
 
 def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str = "cli") -> Site | None:

@@ -43,10 +43,17 @@ def is_dev(exact: str | None) -> bool:
 
 def checkout_line(text: str) -> int | None:
     """The line of a `git clone …/vllm` that a build in place (`pip install -e .`) follows; None when none."""
-    m = _CLONE.search(text)
-    if m is None or not _IN_PLACE.search(text, m.end()):
+    m = next((m for m in _CLONE.finditer(text) if not _commented(text, m.start())), None)
+    if m is None or not any(not _commented(text, i.start()) for i in _IN_PLACE.finditer(text, m.end())):
         return None
     return text.count("\n", 0, m.start()) + 1
+
+
+def _commented(text: str, at: int) -> bool:
+    """Whether offset `at` lies in a `#` comment (a Dockerfile's or a script's prerequisites written as
+    prose: `#   git clone …/vllm.git` tells the reader, not the build)."""
+    head = text[text.rfind("\n", 0, at) + 1:at]
+    return head.lstrip().startswith("#") or " #" in head or "\t#" in head
 
 
 def release_of(exact: str | None, known: list, newest: str) -> str:
