@@ -276,7 +276,7 @@ def _built_from_source(site: Site, ctx: ScanContext) -> bool:
 def _fresh_install(site: Site, choice, bounded: Callable[[], bool]) -> bool:
     """Nothing holds the site's install back from the newest release: no vLLM pin, image or install,
     no framework driving it and no pin of a framework or serving package that declares a vLLM range
-    (`bounded`: SiteReports.bounded). An image tagged `latest` (or not tagged) is the newest release
+    (`bounded`: SiteReports.bounded). An image tagged `latest` is the newest release
     on a host that pulls it first, and a host that pulled it in the last half year holds no option
     dropped before then either (engine/check/unpinned.py _SETTLED_DAYS)."""
     if choice.basis == unpinned.BASIS and site.framework == "none":
@@ -287,9 +287,9 @@ def _fresh_install(site: Site, choice, bounded: Callable[[], bool]) -> bool:
 
 
 def _latest_tag(image: str) -> bool:
-    """vLLM's own image at `latest` or no tag (a local build named `vllm` is whatever the host built)."""
-    name = image.strip().rsplit("/", 1)[-1]
-    return is_vllm_image(image) and "@" not in name and name.partition(":")[2] in ("", "latest")
+    """vLLM's own image tagged `latest` as written (a local build named `vllm` is whatever the host built;
+    no tag may be a template's tag the audit could not read: `vllm/vllm-openai:v{vllm_version}`)."""
+    return is_vllm_image(image) and image.strip().rsplit("/", 1)[-1].endswith(":latest")
 
 
 def _bounded(pins: list) -> bool:

@@ -43,13 +43,16 @@ def test_an_option_gone_for_half_a_year_is_a_p0_on_latest(tmp_path):
     # jasonacox/TinyLLM vllm/run-awq.sh (eval73): `docker run vllm/vllm-openai:latest … --disable-log-requests`;
     # gone in 0.17.0, so every copy of `latest` pulled in the last half year refuses it, as a fresh
     # install does (test_a_project_that_pins_nothing_is_not_sure_an_option_is_gone)
-    for image in ("vllm/vllm-openai:latest", "vllm/vllm-openai"):
-        sr = _site(tmp_path, image, '"--disable-log-requests"')
-        assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P0"], image
-    # a tag that is not `latest` (a nightly, another make's image) says nothing of when it was pulled
+    sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--disable-log-requests"')
+    assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P0"]
+    # a tag that is not `latest` (a nightly, another make's image, a template's `v{vllm_version}` the
+    # audit reads as no tag: eval64 tandemn-tuna) says nothing of when it was pulled
     for image in ("vllm/vllm-openai:nightly", "lmcache/vllm-openai:latest"):
         sr = _site(tmp_path, image, '"--disable-log-requests"')
         assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P1"], image
+    from vllm_kb.engine.audit import _latest_tag
+
+    assert _latest_tag("docker.io/vllm/vllm-openai:latest") and not _latest_tag("vllm/vllm-openai")
 
 
 def test_a_config_files_model_key_fails_before_083(tmp_path):
