@@ -101,3 +101,10 @@ def test_an_image_build_from_a_bare_base_resolves_the_newest(write_project):
     old = docker.replace("nvidia/cuda:12.8.1-base-ubuntu22.04", "nvidia/cuda:12.1.0-base-ubuntu20.04")
     rep = audit(write_project({**files, "Dockerfile": old}), gpu="A100-80GB")
     assert not any(r.status == "recommended" and r.priority == "P0" for sr in rep.sites for r in sr.results if r.check.id == "L125")
+
+
+def test_a_git_pin_is_a_pin_of_no_known_release(write_project):
+    # deep-diver/open-r1 setup.py: `transformers @ git+…@acdbe627…` (a 4.52 development commit) in
+    # install_requires; it was read as no pin, and a fresh install's transformers 5 was held against it
+    git = "transformers @ git+https://github.com/huggingface/transformers.git@acdbe627e323dbc822f21499fead789b439cf45b\n"
+    assert _l125(write_project, {"requirements.txt": "vllm==0.9.2\n" + git})[0] == ("not_applicable", None)

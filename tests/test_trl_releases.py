@@ -96,3 +96,15 @@ def test_a_config_built_from_a_dict_in_the_same_function_is_a_site(write_project
     # without the switch the trainer generates with transformers: no vLLM launch
     off = KWARGS.replace('        kw["use_vllm"] = True\n', "")
     assert audit(write_project({"requirements.txt": "trl==0.23.0\n", "train.py": off}), gpu="H100-80GB x2").sites == []
+
+
+def test_a_commit_of_trl_takes_the_mode_of_its_line_of_code(write_project):
+    # deep-diver/open-r1 (eval73): setup.py installs trl@1bca4951 (April 2025, 0.18.0.dev0 in TRL's history)
+    # and its GRPO recipes set `use_vllm: true` without vllm_mode; with no release the audit took the
+    # newest TRL's default (colocate, 1.0+) and asked for sleep mode, while that code only talks to a server
+    git = "trl @ git+https://github.com/huggingface/trl.git@1bca49515ecd5b85d16e68c42c76670e252e19f1\nvllm==0.8.4\n"
+    recipe = "model_name_or_path: Qwen/Qwen2.5-1.5B-Instruct\nuse_vllm: true\nvllm_gpu_memory_utilization: 0.7\n"
+    rep = audit(write_project({"requirements.txt": git, "train.py": GRPO.format(extra=""), "recipes/grpo.yaml": recipe}),
+                gpu="A100-80GB x8")
+    assert {sr.site.file: sr.site.mode for sr in rep.sites} == {"train.py": "rlhf_server", "recipes/grpo.yaml": "rlhf_server"}
+    assert not any(r.check.id == "H1" and r.status == "recommended" for sr in rep.sites for r in sr.results)

@@ -109,6 +109,8 @@ def transformers_gone(facts: dict, pin: Any, requires: str | None = None, image:
     (`tf_gone_fresh`); a pin open above past that release is `tf_gone_open`. `build()` names the image
     build that certainly resolves the newest (`tf_gone_build`, engine/check/transformers_resolve.py)."""
     release = (facts.get("vllm") or {}).get("version")
+    if pin is not None and getattr(pin, "source", "") == "git" and not getattr(pin, "spec", None):
+        return {}  # transformers from a commit of its repository: a pin, of a release the audit cannot name
     spec = getattr(pin, "spec", None) if pin is not None else None
     if not release or (not spec and not requires):
         return {}

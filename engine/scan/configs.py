@@ -70,7 +70,8 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
             line = _selector_line(fw, entries) or doc.line_of(("actor_rollout_ref", "rollout"))
         site = framework_site.build_site(fw, entries, file=rel, line=line,
                                      syntax="framework-config", kind=f"{fw.name} config", version=ctx.framework_version(rel, fw.package),
-                                     command=command, source={"yaml_doc": doc.index, "flatten": verl})
+                                     command=command, source={"yaml_doc": doc.index, "flatten": verl},
+                                     commit=ctx.framework_commit(rel, fw.package))
         if site is not None:
             swift_adapters.resolve(ctx, rel, site)
             site.config_key_style = "snake"

@@ -61,3 +61,28 @@ def narrow(files: list[str], read, pins: list) -> list:
         if groups & named:
             drop |= {id(p) for p in by_file[f] if _norm(p.group) not in named}
     return [p for p in pins if id(p) not in drop]
+
+
+def installed_only(files: list[str], read, pins: list, vllm_pins: list) -> list:
+    """`pins` (torch and the other packages vLLM's release pins) without those listed only under an
+    extra that no install names, of a file that lists vLLM under another extra: the extras are then
+    the engines to choose from, and the vLLM site runs with the vLLM one (verl's setup.py lists
+    `torch==2.7.1` under its `sglang` extra, beside `vllm` in its `vllm` extra). An extra of a file whose
+    vLLM is no extra's may still be installed beside it (L115 says so as a P1); where an install names
+    every extra (`--all-extras`, `.[all]`), all stay."""
+    vllm_extras = {(p.file, _norm(p.group)) for p in vllm_pins if p.group}
+    grouped = [p for p in pins if p.group and any(f == p.file and g != _norm(p.group) for f, g in vllm_extras)]
+    if not grouped:
+        return pins
+    named: set[str] = set()
+    for rel in files:
+        if _install_file(rel):
+            text = read(rel)
+            if text and ("[" in text or "-extra" in text or " -E " in text or " -G " in text or "--group" in text):
+                if "--all-extras" in text:
+                    return pins
+                named |= _named(text)
+    if "all" in named:
+        return pins
+    drop = {id(p) for p in grouped if _norm(p.group) not in named}
+    return [p for p in pins if id(p) not in drop]

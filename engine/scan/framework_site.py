@@ -81,7 +81,9 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         given = written[named[0]]
         model = Setting("model", named[1], True, given.file, given.line, given.key, given.raw, given.syntax,
                         note=f"{named[0]}={values.get(named[0])!r} names {named[1]} ({fw.name}'s model registry)", implied=True)
-    mode_rule = fw.mode_rule(values, version, command)
+    # a framework installed from a commit has no release, but the commit's place in the history names the
+    # line of code it is on: enough to know which mode a default picks (open-r1's trl@1bca4951: server)
+    mode_rule = fw.mode_rule(values, version or _commit_version(fw.id, commit), command)
     mode, client = (mode_rule["mode"], bool(mode_rule.get("client"))) if mode_rule is not None else ("none", False)
     if mode == "none":
         return None

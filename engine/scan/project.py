@@ -139,6 +139,8 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     # another platform's torch build (`torchvision==0.20.1` in an Ascend requirements-npu.txt) is no CUDA site's (pin_scope)
     ctx.dependency_pins = [p for p in all_pins if p.package in dependency_pins.PACKAGES and not pin_scope.is_variant(p.file)]
     all_pins = [p for p in all_pins if p.package not in dependency_pins.PACKAGES]
+    ctx.dependency_pins = extra_groups.installed_only(files, ctx.read, ctx.dependency_pins,
+                                                      [p for p in all_pins if p.package == "vllm"])
     hosts = [p for p in all_pins if p.package in pins_mod.HOST_PACKAGES]
     all_pins = [p for p in all_pins if p.package not in pins_mod.HOST_PACKAGES]
     known = _known_releases(cat)

@@ -366,7 +366,8 @@ def _trl_site(ctx, rel, text, call, target, resolver, tree) -> Site | None:
     site = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
                                  syntax="python-call", kind=f"{target}()", version=ctx.framework_version(rel, fw.package),
                                  source={"call": call, "text": text, "target": target,
-                                         "func": resolver.lines.segment(call.func) or target})
+                                         "func": resolver.lines.segment(call.func) or target},
+                                 commit=ctx.framework_commit(rel, fw.package))
     if site is not None and any(kw.arg is None for kw in call.keywords):
         for kw in call.keywords:
             if kw.arg is None and id(kw) not in followed:

@@ -21,14 +21,46 @@ def setup_py(rel: str, text: str, ctx: ScanContext | None = None) -> list[Pin]:
              if kw.arg in ("name", "version", "description", "author", "url", "license", "python_requires")}
     if own is not None:
         keys.add(id(own[1]))
+    extra = _extras(tree)
     for node in ast.walk(tree):
         if id(node) in keys:
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()[:1].isalpha():
             p = from_requirement(rel, node.lineno, node.value, "setup")
             if p:
+                p.group = extra.get(id(node), "")
                 out.append(p)
     return out + ([own[0]] if own is not None and own[0] is not None else [])
+
+
+def _extras(tree) -> dict[int, str]:
+    """id(string constant) → the extra it is listed under, in `extras_require={"sglang": [...]}` or
+    `{"sglang": SGLANG_REQUIRES}` with `SGLANG_REQUIRES = [...]` (verl's setup.py): only an install
+    that names the extra installs it (engine/scan/extra_groups.py)."""
+    lists = {t.id: node.value for node in ast.walk(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.List)
+             for t in node.targets if isinstance(t, ast.Name)}
+    base = {id(kw.value) for node in ast.walk(tree) if isinstance(node, ast.Call) for kw in node.keywords
+            if kw.arg == "install_requires"}
+    base |= {id(v) for n, v in lists.items() if any(isinstance(node, ast.Call) and any(
+        kw.arg == "install_requires" and isinstance(kw.value, ast.Name) and kw.value.id == n for kw in node.keywords)
+        for node in ast.walk(tree))}
+    out: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Dict) or not node.keys:
+            continue
+        named = []
+        for k, v in zip(node.keys, node.values):
+            if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+                break
+            v = lists.get(v.id) if isinstance(v, ast.Name) else v
+            if not isinstance(v, ast.List):
+                break
+            named.append((k.value, v))
+        else:  # every value a list of requirements: a table of extras
+            for name, v in named:
+                if id(v) not in base:  # `"all": install_requires`: installed anyway
+                    out.update({id(e): name for e in v.elts if isinstance(e, ast.Constant)})
+    return out
 
 
 def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
@@ -93,9 +125,21 @@ def _version_txt(rel: str, node, ctx) -> tuple[Pin | None, ast.AST] | None:
 
 
 def setup_cfg(rel: str, text: str) -> list[Pin]:
+    """The requirements under [options] install_requires and [options.extras_require]; the other
+    lists of names (isort's known_third_party in the same file) name no install."""
     out = []
+    section, key = "", ""
     for n, raw in enumerate(text.splitlines(), 1):
-        p = from_requirement(rel, n, raw.strip(), "setup")
-        if p and raw.startswith((" ", "\t")):
+        line = raw.strip()
+        if not raw.startswith((" ", "\t")):
+            if line.startswith("["):
+                section, key = line.strip("[]").strip().lower(), ""
+            elif line and not line.startswith(("#", ";")):
+                key = line.split("=", 1)[0].split(":", 1)[0].strip().lower()
+            continue
+        if not (section == "options" and key == "install_requires" or section == "options.extras_require"):
+            continue
+        p = from_requirement(rel, n, line, "setup")
+        if p:
             out.append(p)
     return out

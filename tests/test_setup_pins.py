@@ -1,0 +1,59 @@
+"""setup.cfg: only [options] install_requires and [options.extras_require] are installs; isort's
+known_third_party list in the same file names packages, not requirements (deep-diver/open-r1, eval73)."""
+from vllm_kb.engine.scan.setup_pins import setup_cfg
+
+CFG = """[isort]
+known_first_party = open_r1
+known_third_party =
+    transformers
+    datasets
+
+[options]
+packages = find:
+install_requires =
+    vllm==0.8.4
+    torch>=2.5
+
+[options.extras_require]
+dev =
+    transformers>=4.51
+"""
+
+
+def test_only_the_install_lists_are_pins():
+    got = [(p.line, p.package, p.spec) for p in setup_cfg("setup.cfg", CFG)]
+    assert got == [(10, "vllm", "==0.8.4"), (11, "torch", ">=2.5"), (15, "transformers", ">=4.51")]
+
+
+SETUP = '''from setuptools import setup
+VLLM_REQUIRES = ["tensordict>=0.8.0", "vllm>=0.7.3,<=0.8.5"]
+SGLANG_REQUIRES = ["sglang[srt,openai]==0.4.8", "torch==2.7.1"]
+install_requires = ["numpy<2.0.0", "transformers"]
+setup(name="mytool", install_requires=install_requires,
+      extras_require={"vllm": VLLM_REQUIRES, "sglang": SGLANG_REQUIRES, "all": install_requires})
+'''
+
+
+def test_setup_py_extras_are_groups():
+    from vllm_kb.engine.scan.setup_pins import setup_py
+
+    got = {p.package: p.group for p in setup_py("setup.py", SETUP)}
+    assert got == {"vllm": "vllm", "sglang": "sglang", "torch": "sglang", "transformers": ""}
+
+
+def test_a_torch_pin_of_an_extra_never_installed_is_not_the_projects(write_project):
+    # AlexFanw/LegalSearch-R1 (a verl fork, eval73): torch==2.7.1 only in setup.py's sglang extra, while the
+    # README installs requirements.txt (vllm==0.8.5.post1): L115 held that torch against vLLM's torch==2.6.0
+    from vllm_kb.engine.audit import audit
+
+    files = {"setup.py": SETUP, "requirements.txt": "vllm==0.8.5.post1\n", "README.md": "pip install -r requirements.txt\n",
+             "serve.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 4096\n"}
+
+    def l115(extra: dict) -> str:
+        (sr,) = audit(write_project({**files, **extra}), gpu="A100-80GB").sites
+        (r,) = [r for r in sr.results if r.check.id == "L115"]
+        return r.status
+
+    assert l115({}) != "recommended"
+    # an install that names the extra installs its torch beside vLLM
+    assert l115({"README.md": "pip install -r requirements.txt\npip install -e .[sglang]\n"}) == "recommended"
