@@ -327,3 +327,13 @@ def shm_mount(kind: str, spec) -> str | None:
     if len(parts) < 2 or parts[1].rstrip("/") != "/dev/shm":
         return None
     return "unbounded"
+
+
+def folder_build(files, rel: str) -> tuple[str, None] | None:
+    """The Dockerfile beside a script that runs a local image it does not build (`docker run -d
+    vllm-qwen` next to the `Dockerfile` whose ENTRYPOINT is the project's own run_model.sh,
+    maddyrucos/pizzeria_agent llm/, eval73): that image is most likely this folder's build, whose
+    launch the Dockerfile's site already reads."""
+    folder = rel.rpartition("/")[0]
+    path = f"{folder}/Dockerfile" if folder else "Dockerfile"
+    return (path, None) if path in files else None

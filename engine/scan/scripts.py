@@ -35,13 +35,29 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
     the release it runs, when not its folder's (an image that copies the file in)."""
     version = version or ctx.version_for(rel)
     sites: dict[str, Site] = {}
+    placed: dict[tuple, str] = {}  # (anchor, the command's own lines) → the id of the site they gave
+    anchors: dict[str, list] = {}  # anchor → the commands' lines read there
 
     def emit(c: Candidate) -> None:
         site = site_for(ctx, rel, version, c)
-        if site is not None and site.id not in sites:
+        if site is None:
+            return
+        at = c.own or (c.line, c.end_line)
+        if (site.id, at) in placed:
+            if "branch" in c.via:  # the same launch through another branch's array
+                shell_choices.merge_site(sites[placed[(site.id, at)]], site)
+            return
+        anchor, seen = site.id, anchors.setdefault(site.id, [])
+        if seen:
+            # another command the same call runs (the arms of a dispatcher's `case`, each a function with
+            # its own `vllm serve`): each is its own launch, at its own line, never one union of them
+            if len(seen) == 1:
+                _reanchor(sites, placed, anchor, seen[0])
+            site.line, site.end_line = at
+        seen.append(at)
+        if site.id not in sites:
             sites[site.id] = site
-        elif site is not None and "branch" in c.via:  # the same launch through another branch's array
-            shell_choices.merge_site(sites[site.id], site)
+        placed[(anchor, at)] = site.id
 
     runner = Runner(ctx, rel, emit, state=state)
     try:
@@ -57,6 +73,18 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
         ctx.skip(rel, "parse-error", detail="nesting too deep")
     script_installs.adopt(ctx, rel, text, sites.values())  # `pip install vllm==X` on the way to the launch
     return list(sites.values())
+
+
+def _reanchor(sites: dict, placed: dict, anchor: str, at: tuple) -> None:
+    """The site first read at `anchor` moved to its command's own lines `at`."""
+    key = placed.get((anchor, at))
+    first = sites.get(key) if key is not None else None
+    if first is None or (first.line, first.end_line) == at or f"{first.file}:{at[0]}" in sites:
+        return
+    del sites[first.id]
+    first.line, first.end_line = at
+    sites[first.id] = first
+    placed[(anchor, at)] = first.id
 
 
 def _run_prefix(ctx: ScanContext, rel: str, text: str, emit, state) -> None:

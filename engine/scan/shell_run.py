@@ -36,6 +36,7 @@ class Candidate:
     env: dict[str, Setting]  # exported variables in effect
     container: dict | None = None  # `docker run` facts: image, env, gpus, ipc, shm_size
     via: tuple = ()
+    own: tuple[int, int] | None = None  # the command's own lines, where `line` is the call that runs it
 
 
 @dataclass
@@ -349,7 +350,8 @@ class Runner(Builtins):
             return
         line, end = self.anchor or (n.line, n.end_line)
         for argv in shell_choices.alternatives(fields, self.st.choices) if self.st.choices else [fields]:
-            self.emit(Candidate(argv, line, end, self.st.ex, dict(self.st.env), container, via if argv is fields else via + ("branch",)))
+            self.emit(Candidate(argv, line, end, self.st.ex, dict(self.st.env), container, via if argv is fields else via + ("branch",),
+                                (n.line, n.end_line)))
 
     # -- files -------------------------------------------------------------------------------
     def _resolve(self, ref: str) -> str | None:
