@@ -289,3 +289,28 @@ def test_an_environment_named_by_a_variable_is_not_where_the_earlier_install_wen
     root = write_project({"setup.py": SETUP_PY,
                           "run.sh": "#!/bin/bash\npip install vllm==0.8.5\nconda activate \"$ENV_NAME\"\n" + SERVE})
     assert json_site(root)["vllm"]["source"].startswith("pinned at setup.py:2")
+
+
+@pytest.mark.parametrize("path", ['os.path.join(os.path.dirname(sys.executable), "vllm")',
+                                  'f"{os.path.dirname(sys.executable)}/vllm"'])
+def test_an_argv_whose_program_is_a_path_variable_to_vllm(scanned, path):
+    # neuralmagic/research src/automation/vllm/server.py (eval73): `vllm_path = os.path.join(
+    # os.path.dirname(sys.executable), "vllm")`, then Popen([f"{vllm_path}", "serve", model, …])
+    code = f'''import os, subprocess, sys
+
+
+def start(model, port):
+    vllm_path = {path}
+    cmd = [f"{{vllm_path}}", "serve", model, "--port", str(port), "--max-model-len", "8192"]
+    return subprocess.Popen(cmd)
+'''
+    (site,) = scanned({"server.py": code})
+    assert site.kind == "vllm serve" and site.settings["max_model_len"].value == 8192
+
+
+def test_an_argv_whose_program_path_is_another_tool_is_no_launch(scanned):
+    code = '''import os, subprocess, sys
+tool = os.path.join(os.path.dirname(sys.executable), "guidellm")
+subprocess.Popen([f"{tool}", "serve", "--port", "8000"])
+'''
+    assert scanned({"bench.py": code}) == []

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from vllm_kb.engine.scan.shell import Word
-from vllm_kb.engine.scan.shell_expand import is_known, split_assignment
+from vllm_kb.engine.scan.shell_expand import HOLE_CLOSE, HOLE_OPEN, is_known, split_assignment
 
 # wrapper → options of it that take a value
 WRAPPERS: dict[str, set[str]] = {
@@ -172,7 +172,7 @@ def executable_release(words: list[Word], launch: Launch) -> str | None:
 
 def find_launch(words: list[Word]) -> Launch | None:
     if (got := program_start(words)) is None:
-        return None
+        return _after_prefix(words)
     i, env = got
     vals, n = [w.value for w in words], len(words)
     base = (vals[i] or known_program(words[i]) or _interpreter_by_module(words, i) or "").rsplit("/", 1)[-1]
@@ -200,6 +200,18 @@ def find_launch(words: list[Word]) -> Launch | None:
             if (vals[k] or "").rsplit("/", 1)[-1] == "vllm" and vals[k + 1] == "serve":
                 return Launch("vllm serve", k + 2, True, env, k)
     return None
+
+
+def _after_prefix(words: list[Word]) -> Launch | None:
+    """`${NSYS_CMD} vllm serve …`: a variable the script leaves empty or sets to a profiler's command
+    line (crazyguitar/pysheeet's run.sbatch, `nsys profile … -o PATH` behind `--nsys`), written alone in
+    front of `vllm serve`: either way vLLM is what runs, whatever runs it."""
+    if len(words) < 3 or words[0].value is not None or (words[1].value or "").rsplit("/", 1)[-1] != "vllm" \
+            or words[2].value != "serve":
+        return None
+    text = words[0].text or ""
+    whole_hole = text.startswith(HOLE_OPEN) and text.endswith(HOLE_CLOSE) and text.count(HOLE_OPEN) == 1
+    return Launch("vllm serve", 3, True, [], 1) if words[0].bare_var or whole_hole else None
 
 
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+")

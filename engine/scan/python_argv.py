@@ -263,15 +263,36 @@ def _word(it: Item, r, text: str) -> Word:
             why = u.why or raw
             if _is_interpreter(it.node):
                 value = "python"  # sys.executable: this interpreter, which runs `-m vllm.…` like `python`
+    # an executable in an unknown folder (`os.path.join(os.path.dirname(sys.executable), "vllm")`): the
+    # folder a hole, the name kept, as a script's `$VENV/bin/vllm` (launchers.known_program)
+    shown_text = hole(raw) if value is not None or it.node is None or (name := _program_name(it.node, r)) is None \
+        else hole(raw) + "/" + name
     # no span in the file: a fix never edits a Python list as shell text
-    w = Word(raw=raw, line=line, segs=[Seg("lit", value if value is not None else hole(raw), quoted=True)], start=-1, end=-1)
+    w = Word(raw=raw, line=line, segs=[Seg("lit", value if value is not None else shown_text, quoted=True)], start=-1, end=-1)
     w.value = value
-    w.text = value if value is not None else hole(raw)
+    w.text = value if value is not None else shown_text
     if value is None:
         w.unresolved = why
     elif r.assumed:
         w.assumed = r.assumed
     return w
+
+
+def _program_name(node, r) -> str | None:
+    """The file name an unresolved path ends with, where the code writes it: `os.path.join(DIR, "vllm")`,
+    `f"{DIR}/vllm"`, or a name (or an f-string of one name) bound to either (neuralmagic/research's
+    `[f"{vllm_path}", "serve", …]`, eval73)."""
+    if isinstance(node, ast.JoinedStr) and len(node.values) == 1 and isinstance(node.values[0], ast.FormattedValue):
+        node = node.values[0].value
+    if isinstance(node, ast.Name):
+        node = r.node_of(node)
+    tail = None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" and node.args:
+        last = node.args[-1]
+        tail = last.value if isinstance(last, ast.Constant) and isinstance(last.value, str) else None
+    elif isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[-1], ast.Constant):
+        tail = str(node.values[-1].value).rsplit("/", 1)[-1] if "/" in str(node.values[-1].value) else None
+    return tail if tail and "/" not in tail and is_known(tail) and tail.replace("-", "").replace("_", "").replace(".", "").isalnum() else None
 
 
 def _string(node, r, notes, text: str) -> str | None:
