@@ -114,6 +114,10 @@ def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLa
     if mod == "verl.trainer.main":
         # EasyR1's entry point (verl itself has main_ppo): `config=examples/config.yaml worker.rollout.X=…`
         return FwLaunch("easyr1", "easyr1 verl.trainer.main", "hydra", start, command="train", env=env, program_start=program)
+    if mod == "agentlightning.verl":
+        # Agent Lightning's verl trainer (agentlightning/verl/entrypoint.py): a hydra main over verl's PPO
+        # config (config_path pkg://agentlightning/verl) that builds verl's workers, vLLM rollout included
+        return FwLaunch("verl", "agentlightning.verl", "hydra", start, command="train", env=env, program_start=program)
     if mod.startswith("verl."):
         name = mod.rsplit(".", 1)[-1]
         command = verl_command(name)
