@@ -217,6 +217,11 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         framework_site.device_tp(site)
         python_tools.facts(ctx, rel, tree, f, site)
         sites.append((id(call), site))
+    if any(s.tool == "unsloth_zoo" for _, s in sites):
+        # Unsloth patches TRL's trainers to generate with the model's own engine (`self.llm =
+        # model.vllm_engine`, unsloth/models/rl.py): a GRPOConfig(use_vllm=True) beside
+        # FastLanguageModel.from_pretrained(fast_inference=True) starts no second vLLM
+        absorbed |= {cid for cid, s in sites if s.framework == "trl" and s.kind.removesuffix("()") in TRL_CONFIGS}
     return [s for cid, s in sites if cid not in absorbed]
 
 
