@@ -23,3 +23,20 @@ def test_a_trl_config_alone_is_its_own_site(scanned):
         'args = GRPOConfig(output_dir="o", use_vllm=True, vllm_mode="colocate")\n'
     (site,) = scanned({"train.py": plain})
     assert site.framework == "trl"
+
+
+def _h1(write_project, text):
+    from vllm_kb.engine.audit import audit
+
+    (sr,) = audit(write_project({"train.py": text}), gpu="A100-80GB").sites
+    (r,) = [r for r in sr.results if r.check.id == "H1"]
+    return r
+
+
+def test_unsloths_standby_is_its_sleep_mode(write_project):
+    # unsloth_zoo's load_vllm passes enable_sleep_mode=UNSLOTH_VLLM_STANDBY != "0"; from_pretrained takes
+    # no enable_sleep_mode, so H1 names the variable (eval73: "no setting for enable_sleep_mode here")
+    off = _h1(write_project, TRAIN)
+    assert (off.status, off.priority) == ("recommended", "P1") and "UNSLOTH_VLLM_STANDBY=1" in off.reason_text("en")
+    on = _h1(write_project, 'import os\nos.environ["UNSLOTH_VLLM_STANDBY"] = "1"\n' + TRAIN)
+    assert on.status == "enabled"

@@ -95,6 +95,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             **({"command": site.framework_command} if site.framework_command else {}),
             **({"framework_version": site.framework_version} if site.framework and site.framework_version else {}),
             **({"image": site.image} if site.image else {}),
+            **({"tool": site.tool} if site.tool else {}),
         },
         "vllm": {"version": version, "pinned": pinned, **({"basis": basis} if basis else {})},
         "args": args,

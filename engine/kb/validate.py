@@ -42,7 +42,9 @@ FILES = [
 ]
 FACT_GROUPS_FREE = ("args", "passed", "engine", "env")
 # Env vars a predicate may read that are not vLLM's own.
-EXTRA_ENV = frozenset({"CUDA_VISIBLE_DEVICES", "HF_TOKEN", "HF_HOME", "HF_HUB_OFFLINE", "NCCL_DEBUG", "PYTORCH_CUDA_ALLOC_CONF", "CUDA_DEVICE_MAX_CONNECTIONS", "OMP_NUM_THREADS"})
+# not vLLM's, read by what starts it: UNSLOTH_VLLM_STANDBY is how Unsloth turns vLLM's sleep mode on (H1)
+EXTRA_ENV = frozenset({"CUDA_VISIBLE_DEVICES", "HF_TOKEN", "HF_HOME", "HF_HUB_OFFLINE", "NCCL_DEBUG", "PYTORCH_CUDA_ALLOC_CONF", "CUDA_DEVICE_MAX_CONNECTIONS", "OMP_NUM_THREADS",
+                       "UNSLOTH_VLLM_STANDBY"})
 _TEXT_FLAG = re.compile(r"`(--[a-z][a-z0-9-]*)")
 _BARE_FLAG = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
 _TEXT_ENV = re.compile(r"\b(VLLM_[A-Z0-9_]+)\b")
