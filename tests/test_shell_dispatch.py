@@ -40,3 +40,54 @@ def test_one_function_called_once_stays_at_its_call(scanned):
     one = "#!/bin/bash\nstart() {\n  vllm serve m --port 8001\n}\nstart\n"
     (site,) = scanned({"run.sh": one})
     assert site.line == 5
+
+
+TWIN = """#!/bin/bash
+start() {
+  if command -v setsid >/dev/null 2>&1; then
+    setsid vllm serve m --gpu-memory-utilization 0.9 > log 2>&1 &
+  else
+    vllm serve m --gpu-memory-utilization 0.9 > log 2>&1 &
+  fi
+}
+start
+"""
+
+
+def test_the_same_launch_in_both_branches_is_one_site(scanned):
+    # eval68 vllm-ds4-sm120-harness run_b200_baseline.sh: `setsid` when there is one; read as two engines, they
+    # were one GPU shared at 0.9 + 0.9 (a false L37 P0)
+    (site,) = scanned({"run.sh": TWIN})
+    assert site.line == 9
+
+
+def test_one_calls_alternatives_never_share_a_gpu(write_project):
+    from vllm_kb.engine.audit import audit
+
+    two = TWIN.replace("setsid vllm serve m", "setsid vllm serve other")
+    rep = audit(write_project({"run.sh": two}), gpu="H100-80GB")
+    assert sorted(sr.site.line for sr in rep.sites) == [4, 6]
+    assert not any(r.check.id == "L37" and r.status == "recommended" for sr in rep.sites for r in sr.results)
+
+
+ARMS = """#!/bin/bash
+case "${BACKEND}" in
+  a) vllm serve m --gpu-memory-utilization 0.9 > a.log 2>&1 & ;;
+  b) vllm serve other --gpu-memory-utilization 0.9 > b.log 2>&1 & ;;
+esac
+"""
+
+
+def test_launches_in_different_arms_of_a_case_never_share_a_gpu(write_project):
+    # crazyguitar/pysheeet run.sbatch (eval73): `case "${DP_BACKEND}" in ray) … mp) … rpc) …`, each arm
+    # starting a detached server; read as running together they gave L37 P0s
+    from vllm_kb.engine.audit import audit
+
+    def l37(text):
+        rep = audit(write_project({"run.sh": text}), gpu="H100-80GB")
+        assert len(rep.sites) == 2
+        return any(r.check.id == "L37" and r.status == "recommended" for sr in rep.sites for r in sr.results)
+
+    assert not l37(ARMS)
+    assert l37("#!/bin/bash\nvllm serve m --gpu-memory-utilization 0.9 > a.log 2>&1 &\n"
+               "vllm serve other --gpu-memory-utilization 0.9 > b.log 2>&1 &\n")

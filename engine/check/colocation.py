@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from vllm_kb.engine.check import colocation_py
+from vllm_kb.engine.check import colocation_py, colocation_sh
 
 ENGINE_KINDS = frozenset({"vllm serve", "api_server", "legacy api_server", "LLM()", "EngineArgs()", "AsyncEngineArgs()"})
 # a serving tool's launch whose engine lives on in the tool's server: two launches to one server stay up together
@@ -80,6 +80,10 @@ def _together(a, b, read) -> bool:
     if a.syntax == b.syntax == "python-call":
         return a.kind == b.kind == "LLM()" and colocation_py.alive_together(read(a.file) or "", a.line, b.line)
     if a.syntax == b.syntax == "cli":
+        if (a.launch or {}).get("call") and (a.launch or {}).get("call") == (b.launch or {}).get("call"):
+            return False  # commands one call line runs, one of them (a dispatcher's arms, an if's branches: scripts.py)
+        if colocation_sh.exclusive(read(a.file) or "", a.line, b.line):
+            return False  # one arm of an `if`/`case` each: at most one of them runs
         return _backgrounded(a, read) or bool((a.container or {}).get("detach"))
     return False
 

@@ -37,6 +37,7 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
     sites: dict[str, Site] = {}
     placed: dict[tuple, str] = {}  # (anchor, the command's own lines) → the id of the site they gave
     anchors: dict[str, list] = {}  # anchor → the commands' lines read there
+    first_shape: dict[tuple, tuple] = {}  # (anchor, command lines) → what its first reading gave
 
     def emit(c: Candidate) -> None:
         site = site_for(ctx, rel, version, c)
@@ -48,12 +49,21 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
                 shell_choices.merge_site(sites[placed[(site.id, at)]], site)
             return
         anchor, seen = site.id, anchors.setdefault(site.id, [])
+        shape = _shape(site)
+        if seen and (twin := next((o for o in seen if first_shape.get((anchor, o)) == shape), None)) is not None:
+            # the same launch written twice (`setsid vllm serve …` or, without setsid, `vllm serve …`)
+            placed[(anchor, at)] = placed[(anchor, twin)]
+            if "branch" in c.via and placed[(anchor, at)] in sites:
+                shell_choices.merge_site(sites[placed[(anchor, at)]], site)
+            return
+        first_shape[(anchor, at)] = shape
         if seen:
             # another command the same call runs (the arms of a dispatcher's `case`, each a function with
             # its own `vllm serve`): each is its own launch, at its own line, never one union of them
             if len(seen) == 1:
                 _reanchor(sites, placed, anchor, seen[0])
             site.line, site.end_line = at
+            site.launch["call"] = anchor  # which of them runs is not known: none runs beside another (colocation)
         seen.append(at)
         if site.id not in sites:
             sites[site.id] = site
@@ -75,6 +85,11 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
     return list(sites.values())
 
 
+def _shape(s: Site) -> tuple:
+    """The program and its arguments as written, as read the first time."""
+    return s.kind, s.model.raw if s.model else None, sorted((n, v.raw, str(v.value)) for n, v in s.settings.items())
+
+
 def _reanchor(sites: dict, placed: dict, anchor: str, at: tuple) -> None:
     """The site first read at `anchor` moved to its command's own lines `at`."""
     key = placed.get((anchor, at))
@@ -83,6 +98,7 @@ def _reanchor(sites: dict, placed: dict, anchor: str, at: tuple) -> None:
         return
     del sites[first.id]
     first.line, first.end_line = at
+    first.launch["call"] = anchor
     sites[first.id] = first
     placed[(anchor, at)] = first.id
 
