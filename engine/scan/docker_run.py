@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from vllm_kb.engine.scan.images import is_local_image
 from vllm_kb.engine.scan.shell import Word
 
 # options of `docker run` / `podman run` that take a value (`--opt value`; `--opt=value` is one word)
@@ -329,11 +330,13 @@ def shm_mount(kind: str, spec) -> str | None:
     return "unbounded"
 
 
-def folder_build(files, rel: str) -> tuple[str, None] | None:
-    """The Dockerfile beside a script that runs a local image it does not build (`docker run -d
-    vllm-qwen` next to the `Dockerfile` whose ENTRYPOINT is the project's own run_model.sh,
-    maddyrucos/pizzeria_agent llm/, eval73): that image is most likely this folder's build, whose
-    launch the Dockerfile's site already reads."""
+def folder_build(files, rel: str, run: DockerRun) -> tuple[str, None] | None:
+    """The Dockerfile beside a script that runs, with no arguments, a local image it does not build
+    (`docker run -d vllm-qwen` next to the `Dockerfile` whose ENTRYPOINT is the project's own
+    run_model.sh, maddyrucos/pizzeria_agent llm/, eval73): that image is most likely this folder's
+    build, whose launch the Dockerfile's site already reads."""
+    if run.argv or run.image is None or not is_local_image(run.image.value):
+        return None
     folder = rel.rpartition("/")[0]
     path = f"{folder}/Dockerfile" if folder else "Dockerfile"
     return (path, None) if path in files else None

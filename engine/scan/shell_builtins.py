@@ -10,7 +10,6 @@ import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from vllm_kb.engine.scan import docker_run, entry_installs, envfile, shell_profile
-from vllm_kb.engine.scan.images import is_local_image
 from vllm_kb.engine.scan.shell import SHELLS, Args, ShellSyntaxError, Word, c_script_at
 from vllm_kb.engine.scan.shell_expand import hole, is_append, is_known, shown, split_assignment
 from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
@@ -303,9 +302,7 @@ class Builtins:
         facts = dict(run.facts, image=run.image.value if run.image is not None else None)
         if run.name:
             self.st.containers[run.name] = facts
-        built = self.st.images.get(facts["image"]) if facts["image"] else None
-        if built is None and not run.argv and run.image is not None and is_local_image(facts["image"]):
-            built = docker_run.folder_build(self.ctx.file_set(), self.rel)
+        built = (self.st.images.get(facts["image"]) if facts["image"] else None) or docker_run.folder_build(self.ctx.file_set(), self.rel, run)
         if built is not None and not run.entrypoint and run.image is not None:
             # an image this script builds: its own ENTRYPOINT comes first, as `docker run` does it
             from vllm_kb.engine.scan.images import local_entrypoint
