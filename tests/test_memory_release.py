@@ -333,3 +333,21 @@ def test_a_mixed_spec_reads_as_its_weakest_card_and_keeps_every_card():
     assert hw.gpu["count"] == 3 and hw.gpu["memory_gib"] == 16.0 and hw.gpu["devices_gib"] == [31.8, 16.0, 16.0]
     assert hw.host_memory_gib == 64.0 and len(hw.devices) == 3 and hw.reason == "mixed_spec"
     assert hardware.parse_spec("A100-80GB + V100-32GB", KB.gpus).gpu["compute_capability"] == 7.0  # the weakest
+
+
+@pytest.mark.parametrize("version,env,gathers", [
+    ("0.9.0", None, False),     # before FusedMoE's naive dispatch
+    ("0.10.1", None, True),     # VLLM_ALL2ALL_BACKEND "naive" by default
+    ("0.10.2", {"VLLM_ALL2ALL_BACKEND": "deepep_low_latency"}, False),  # chunked dispatch, not modelled
+    ("0.11.0", None, False),    # not read beyond 0.10.2
+])
+def test_dp_moe_profiles_every_ranks_tokens(version, env, gathers):
+    """0.9.1-0.10.2 gather all DP ranks' tokens into each MoE layer (naive dispatch), so the
+    profile run's MoE step is DP x max_num_batched_tokens wide, its fused caches one 32K chunk."""
+    m = facts("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8")
+    h20 = gpu("H20-141GB")
+    dp8 = {"data_parallel_size": 8, "enable_expert_parallel": True, "gpu_memory_utilization": 0.9}
+    one = {"enable_expert_parallel": True, "gpu_memory_utilization": 0.9}
+    a = memory.estimate(m, h20, dp8, vllm_version=version, env=env)["activation_peak_gib"]
+    b = memory.estimate(m, h20, one, vllm_version=version, env=env)["activation_peak_gib"]
+    assert (a > b + 3) is gathers

@@ -7,7 +7,7 @@ from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, CUDAGRAPH_BAS
                                                  CUDAGRAPH_PER_MOE_LAYER_GIB, GIB, NON_TORCH_GIB, NON_TORCH_PARALLEL_GIB,
                                                  NON_TORCH_UNIFIED_GIB, NON_TORCH_V0_NCCL_GIB,
                                                  NON_TORCH_V0_PRE_AMPERE_GIB, NVLS_CHANNEL_BYTES, NVLS_CHANNELS,
-                                                 NVLS_V0_COMMUNICATORS,
+                                                 NVLS_V0_COMMUNICATORS, MOE_CHUNK_TOKENS,
                                                  PROFILE_WORKSPACE_GIB, SAMPLER_BYTES_PER_LOGIT, Runtime, human_int)
 from vllm_kb.engine.kb.model_arith import has_dense_mlp, moe_layers
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
@@ -60,7 +60,7 @@ def activation_peak_bytes(model: dict, engine: dict, tokens: int, tp: int, rt: R
     h = model["hidden_size"]
     act = 2.0  # activations run in the model dtype (bf16/fp16) whatever the weights are
     width = max(_mlp_width(model, engine, tp), _attention_width(model, tp))
-    forward = tokens * act * (2.5 * h + width)
+    forward = max(tokens * act * (2.5 * h + width), _dp_gathered_moe_bytes(model, engine, tokens, tp, rt))
     rows = min(int(engine.get("max_num_seqs") or 256), tokens)
     sampler = rows * (model.get("vocab_size") or 0) * SAMPLER_BYTES_PER_LOGIT[rt.sampler] if last_stage else 0.0
     return max(forward, sampler) + PROFILE_WORKSPACE_GIB["v1" if rt.v1 else "v0"] * GIB
@@ -77,6 +77,24 @@ def _mlp_width(model: dict, engine: dict, tp: int) -> float:
     shared = 3 * (model.get("n_shared_experts") or 0) * (model.get("moe_intermediate_size") or 0) / tp
     moe = k * (3 * inter + model["hidden_size"]) + shared
     return max(moe, dense if has_dense_mlp(model) else 0)
+
+
+def _dp_gathered_moe_bytes(model: dict, engine: dict, tokens: int, tp: int, rt: Runtime) -> float:
+    """The MoE step of a DP rank where the layer gathers every rank's tokens first (0.9.1-0.10.2,
+    rt.moe_dp_gather): the gathered input and the combined output over DP x tokens, the fused-MoE
+    caches over at most one chunk of them (fused_moe.py fused_experts_impl: M = min(tokens,
+    VLLM_FUSED_MOE_CHUNK_SIZE)), in the model dtype. vLLM recipes PR 12 (Qwen3-Coder-480B-FP8, DP 8 +
+    EP on H20s, 0.10.1): 48.66 GiB of cache logged, 54.24 estimated without it."""
+    dp = engine.get("data_parallel_size")
+    if (not rt.moe_dp_gather or not model.get("num_experts") or not isinstance(dp, int) or isinstance(dp, bool)
+            or dp <= 1):
+        return 0.0
+    h = model["hidden_size"]
+    gathered = dp * tokens
+    ep = bool(engine.get("enable_expert_parallel"))
+    inter = (model.get("moe_intermediate_size") or 0) / (1 if ep else tp * dp)  # without EP: TP x DP shards
+    routed = (model.get("num_experts_per_tok") or 1) * (3 * inter + h)
+    return 2.0 * (tokens * 2.5 * h + gathered * 2 * h + min(gathered, MOE_CHUNK_TOKENS) * routed)
 
 
 def _attention_width(model: dict, tp: int) -> float:

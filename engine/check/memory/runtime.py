@@ -63,6 +63,9 @@ NON_TORCH_UNIFIED_GIB = 5.7
 # 0.55 GiB beside weights and cache at 256 x 152K logits; the same run without FlashInfer, 1.6 GiB).
 SAMPLER_BYTES_PER_LOGIT = {"sort": 32.0, "triton": 14.5, "v0": 40.0, "flashinfer": 8.0}
 PROFILE_WORKSPACE_GIB = {"v1": 0.25, "v0": 0.0}  # compile/attention workspaces in the V1 profile run
+# fused_experts_impl runs its intermediate caches over at most this many tokens at once
+# (VLLM_FUSED_MOE_CHUNK_SIZE, 32768 by default in 0.9.1-0.10.2: vllm/envs.py)
+MOE_CHUNK_TOKENS = 32768
 CUDAGRAPH_BASE_GIB = 0.3       # CUDA-graph pool, from vLLM 0.20 subtracted before KV sizing
 CUDAGRAPH_PER_LAYER_GIB = 0.006
 CUDAGRAPH_PER_MOE_LAYER_GIB = 0.02
@@ -114,6 +117,10 @@ class Runtime:
     # stage's available memory (kv_cache_utils.get_kv_cache_configs: min(available_memory)); 0.17.0
     # checks each stage against its own layers again (vLLM #34076 on that gap)
     pp_whole_model_check: bool = False
+    # 0.9.1-0.10.2 with data parallelism: every FusedMoE layer gathers all DP ranks' tokens before its
+    # experts (layer.py do_naive_dispatch_combine; VLLM_ALL2ALL_BACKEND "naive" by default, all2all.py
+    # naive_multicast), so the profile run's MoE step runs over DP x max_num_batched_tokens tokens
+    moe_dp_gather: bool = False
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None,
@@ -156,7 +163,9 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
                    context_from_init=since("0.3.1") and not since("0.6.4"), chunked_hybrid=v1 and chunked,
                    mxfp4_alt=_mxfp4_alt(v, since, env, compute_capability),
                    pp_partition=_pp_partition(env) if since("0.5.4") else None,
-                   pp_whole_model_check=v1 and since("0.14.0") and not since("0.17.0"))
+                   pp_whole_model_check=v1 and since("0.14.0") and not since("0.17.0"),
+                   moe_dp_gather=v1 and v is not None and since("0.9.1") and not since("0.11.0")
+                   and str(env.get("VLLM_ALL2ALL_BACKEND") or "naive").strip() in ("naive", "allgather_reducescatter"))
 
 
 def _pp_partition(env: dict) -> tuple[int, ...] | None:
