@@ -351,3 +351,24 @@ def test_dp_moe_profiles_every_ranks_tokens(version, env, gathers):
     a = memory.estimate(m, h20, dp8, vllm_version=version, env=env)["activation_peak_gib"]
     b = memory.estimate(m, h20, one, vllm_version=version, env=env)["activation_peak_gib"]
     assert (a > b + 3) is gathers
+
+
+def test_v1_in_0_7_when_asked_profiles_the_logits_not_the_sampler():
+    """0.7.x run V1 only with VLLM_USE_V1=1; their profile run computes model-dtype logits of every
+    batched token (0.7.0-0.7.2) or of max_num_seqs rows (0.7.3), with no sampler; V1 before 0.9.1
+    counts total - free after it, the CUDA context included."""
+    from vllm_kb.engine.check.memory.runtime import runtime
+    on = {"VLLM_USE_V1": "1"}
+    assert not runtime("0.7.1").v1 and runtime("0.7.1", on).v1 and runtime("0.6.6", on).v1 is False
+    assert runtime("0.7.1", on).sampler == "logits_all" and runtime("0.7.3", on).sampler == "logits"
+    assert runtime("0.7.1", on).sampler_alt is None
+    assert not runtime("0.9.0").v1_baseline and runtime("0.9.1").v1_baseline
+    m = facts("neuralmagic/Meta-Llama-3.1-70B-Instruct-quantized.w8a8")
+    h100 = gpu("H100")
+    engine = {"max_model_len": 2048, "gpu_memory_utilization": 0.98, "max_num_batched_tokens": 8192}
+    v1 = memory.estimate(m, h100, engine, vllm_version="0.7.1", env=on)
+    # vLLM PR #12569's 0.7.1 V1 log: 1381 blocks of 16 tokens (22,096)
+    assert v1["kv_tokens"] == pytest.approx(22096, rel=0.05)
+    assert v1["activation_peak_gib"] == pytest.approx(8192 * m["vocab_size"] * 2 / GIB + 0.25, abs=0.01)
+    assert memory.estimate(m, h100, engine, vllm_version="0.9.0")["non_torch_gib"] == pytest.approx(0.65)
+    assert memory.estimate(m, h100, engine, vllm_version="0.9.1")["non_torch_gib"] == pytest.approx(0.15)

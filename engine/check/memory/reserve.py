@@ -61,7 +61,7 @@ def activation_peak_bytes(model: dict, engine: dict, tokens: int, tp: int, rt: R
     act = 2.0  # activations run in the model dtype (bf16/fp16) whatever the weights are
     width = max(_mlp_width(model, engine, tp), _attention_width(model, tp))
     forward = max(tokens * act * (2.5 * h + width), _dp_gathered_moe_bytes(model, engine, tokens, tp, rt))
-    rows = min(int(engine.get("max_num_seqs") or 256), tokens)
+    rows = tokens if rt.sampler == "logits_all" else min(int(engine.get("max_num_seqs") or 256), tokens)
     sampler = rows * (model.get("vocab_size") or 0) * SAMPLER_BYTES_PER_LOGIT[rt.sampler] if last_stage else 0.0
     return max(forward, sampler) + PROFILE_WORKSPACE_GIB["v1" if rt.v1 else "v0"] * GIB
 
@@ -122,7 +122,11 @@ def non_torch_bytes(tp: int, pp: int, rt: Runtime, gpu: dict) -> float:
             gib += nvls_v0_bytes(tp, gpu) / GIB
         else:
             gib += NON_TORCH_PARALLEL_GIB["v1" if nvls else "v0"]
-    if not rt.new_profiler and (tp > 1 or not rt.context_from_init):
+    if rt.v1 and not rt.v1_baseline:
+        # V1 before 0.9.1 adds (total - free) - torch's allocations after the profile run
+        # (gpu_worker.py determine_available_memory: non_torch_allocations), the CUDA context included
+        gib += CUDA_CONTEXT_GIB
+    elif not rt.new_profiler and (tp > 1 or not rt.context_from_init):
         # with TP > 1 the rows of 0.4.2-0.6.1 were fitted with it beside the NCCL buffers (measured
         # from before the distributed init); at TP 1 0.3.1-0.6.3 leave the context out (SubgraphRAG
         # #19: 0.5.5 on a 3090 logged 39,024 tokens, 33,744 estimated with it)

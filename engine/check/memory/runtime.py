@@ -61,7 +61,13 @@ NON_TORCH_UNIFIED_GIB = 5.7
 # probabilities without a sort: the fp32 logits and the probabilities, 8 bytes per logit (the
 # dennislee22 A100 logs of 0.10.1.1 that print "Using FlashInfer for top-p & top-k sampling" leave
 # 0.55 GiB beside weights and cache at 256 x 152K logits; the same run without FlashInfer, 1.6 GiB).
-SAMPLER_BYTES_PER_LOGIT = {"sort": 32.0, "triton": 14.5, "v0": 40.0, "flashinfer": 8.0}
+# V1 in 0.7.x (VLLM_USE_V1=1) runs no sampler in its profile run ("TODO(woosuk): Consider the memory
+# usage of the sampler", v1/worker/gpu_model_runner.py profile_run): it computes the logits in the
+# model dtype, of every one of max_num_batched_tokens rows in 0.7.0-0.7.2 ("logits_all") and of
+# max_num_seqs rows in 0.7.3 ("logits"). vLLM PR #12569's 0.7.1 V1 log (Llama-3.1-70B W8A8, H100,
+# 8,192 tokens: 1.96 GiB of logits) printed 22,096 tokens, 27,024 estimated as V0.
+SAMPLER_BYTES_PER_LOGIT = {"sort": 32.0, "triton": 14.5, "v0": 40.0, "flashinfer": 8.0, "logits": 2.0,
+                           "logits_all": 2.0}
 PROFILE_WORKSPACE_GIB = {"v1": 0.25, "v0": 0.0}  # compile/attention workspaces in the V1 profile run
 # fused_experts_impl runs its intermediate caches over at most this many tokens at once
 # (VLLM_FUSED_MOE_CHUNK_SIZE, 32768 by default in 0.9.1-0.10.2: vllm/envs.py)
@@ -121,6 +127,9 @@ class Runtime:
     # experts (layer.py do_naive_dispatch_combine; VLLM_ALL2ALL_BACKEND "naive" by default, all2all.py
     # naive_multicast), so the profile run's MoE step runs over DP x max_num_batched_tokens tokens
     moe_dp_gather: bool = False
+    # V1 measures non-torch memory from a baseline taken after start-up (utils memory_profiling) from
+    # 0.9.1; before, as total - free, which counts the CUDA context (see reserve.non_torch_bytes)
+    v1_baseline: bool = True
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None,
@@ -140,6 +149,8 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
     env = env or {}
     use_v1 = str(env.get("VLLM_USE_V1", "")).strip()
     v1 = since("0.8.0") and not (not since("0.11.0") and use_v1 == "0")
+    # 0.7.x ran V1 only when asked (envs.py: VLLM_USE_V1 defaults to "0" there)
+    v1 = v1 or (v is not None and since("0.7.0") and use_v1 == "1")
     if v1 and not since("0.10.2") and compute_capability is not None and compute_capability < 8.0 and use_v1 != "1":
         v1 = False
     if v1 and architecture and use_v1 != "1" and v is not None and v0_only(architecture, v):
@@ -164,6 +175,7 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
                    mxfp4_alt=_mxfp4_alt(v, since, env, compute_capability),
                    pp_partition=_pp_partition(env) if since("0.5.4") else None,
                    pp_whole_model_check=v1 and since("0.14.0") and not since("0.17.0"),
+                   v1_baseline=since("0.9.1"),
                    moe_dp_gather=v1 and v is not None and since("0.9.1") and not since("0.11.0")
                    and str(env.get("VLLM_ALL2ALL_BACKEND") or "naive").strip() in ("naive", "allgather_reducescatter"))
 
@@ -217,6 +229,8 @@ def _sampler(v1: bool, since: Any, env: dict, install: str | None = None) -> tup
     decides it; None leaves both."""
     if not v1:
         return "v0", None
+    if not since("0.8.0"):  # 0.7.x V1: no dummy sampler run, only the model-dtype logits (see above)
+        return ("logits" if since("0.7.3") else "logits_all"), None
     flag = str(env.get("VLLM_USE_FLASHINFER_SAMPLER", "")).strip()
     native = "triton" if since("0.17.0") else "sort"
     if flag in ("1", "true", "True"):
