@@ -58,7 +58,8 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     if not gpu.get("memory_gib"):
         out["assumptions"] = notes.items
         return out
-    site = Site(model, gpu, engine, runtime(vllm_version, env, gpu.get("compute_capability"), install, model.get("architecture")),
+    rt = runtime(vllm_version, env, gpu.get("compute_capability"), install, model.get("architecture"), early_v1=True)
+    site = Site(model, gpu, engine, rt,
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
     stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp,

@@ -133,7 +133,7 @@ class Runtime:
 
 
 def runtime(vllm_version: str | None, env: dict | None = None, compute_capability: float | None = None,
-            install: str | None = None, architecture: str | None = None) -> Runtime:
+            install: str | None = None, architecture: str | None = None, early_v1: bool = False) -> Runtime:
     """Which sizing rules apply. An unknown release gets the newest behaviour; the site's
     environment can still select V0 (VLLM_USE_V1=0, before 0.11) or turn the CUDA-graph
     estimate on or off (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, 0.18+). Below compute
@@ -149,8 +149,9 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
     env = env or {}
     use_v1 = str(env.get("VLLM_USE_V1", "")).strip()
     v1 = since("0.8.0") and not (not since("0.11.0") and use_v1 == "0")
-    # 0.7.x ran V1 only when asked (envs.py: VLLM_USE_V1 defaults to "0" there)
-    v1 = v1 or (v is not None and since("0.7.0") and use_v1 == "1")
+    # 0.7.x ran V1 only when asked (envs.py: VLLM_USE_V1 defaults to "0" there); only the memory estimate
+    # models that early V1 (early_v1), the checks keep reading 0.7.x as V0
+    v1 = v1 or (early_v1 and v is not None and since("0.7.0") and use_v1 == "1")
     if v1 and not since("0.10.2") and compute_capability is not None and compute_capability < 8.0 and use_v1 != "1":
         v1 = False
     if v1 and architecture and use_v1 != "1" and v is not None and v0_only(architecture, v):
