@@ -198,3 +198,22 @@ def test_swift_1x_tensor_parallel_beyond_the_visible_gpus(tmp_path):
                     "--ckpt_dir output/checkpoint-800 --tensor_parallel_size 100\n"}, gpu="A100-80GB x8")
     (sr,) = sites
     assert any(r.check.id == "L34" and r.priority == "P0" for r in sr.results if r.needs_change)
+
+
+GRPO = """\
+from trl import GRPOConfig
+
+args = GRPOConfig(output_dir="out", use_vllm=True, vllm_mode="colocate")
+"""
+
+
+@pytest.mark.parametrize("pin,priority", [
+    ("trl==0.14.0", "P0"),  # that release's GRPOConfig has no vllm_mode (0.18.0 adds it)
+    ("trl>=0.14.0", "P1"),  # pip installs the newest TRL it resolves, which has it (eval70 KG_GRPO)
+    ("trl>=0.14.0,<0.17", "P0"),  # every release the range allows lacks it
+])
+def test_a_key_added_later_under_an_open_lower_bound_is_no_p0(tmp_path, pin, priority):
+    got = _refused(_run(tmp_path, {"train.py": GRPO, "requirements.txt": f"{pin}\nvllm==0.8.5\n"}))
+    assert [f.priority for f in got] == [priority]
+    if priority == "P1":
+        assert "trl>=0.14.0" in got[0].message["en"] and "trl>=0.14.0" in got[0].message["zh"]

@@ -116,7 +116,13 @@ def _key_refused(site: Site, r, name: str) -> Finding:
     instead = msg("finding.fw_key_instead", instead=r.instead) if r.instead else {"en": "", "zh": ""}
     text = {lang: msg("finding.fw_key_refused", framework=name, release=site.framework_version or "", key=r.written,
                       parser=r.parser, when=when[lang], words=words, instead=instead[lang])[lang] for lang in ("en", "zh")}
-    return Finding(framework_args.CODE, text, r.setting.file or site.file, r.setting.line or site.line, "P0", subject=r.key)
+    priority = "P0"
+    if r.first and site.framework_floor:
+        # `trl>=0.14.0`: the release that runs is the newest pip resolves, which has the key (scan/framework_unplaced.py)
+        more = msg("finding.fw_key_floor", framework=name, pin=site.framework_floor, first=r.first)
+        text = {lang: text[lang] + more[lang] for lang in ("en", "zh")}
+        priority = "P1"
+    return Finding(framework_args.CODE, text, r.setting.file or site.file, r.setting.line or site.line, priority, subject=r.key)
 
 
 def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:

@@ -16,7 +16,12 @@ from vllm_kb.engine.kb import frameworks
 
 def mark(sites: list, ctx) -> None:
     for site in sites:
-        if site.framework in (None, "none") or site.framework_version:
+        if site.framework in (None, "none"):
+            continue
+        if site.framework_version:
+            pin = ctx.framework_pin(site.file, frameworks.get(site.framework).package)
+            if pin is not None and not pin.exact and _open_above(pin.spec):
+                site.framework_floor = pin.text
             continue
         fw = frameworks.get(site.framework)
         pin = ctx.framework_pin(site.file, fw.package)
@@ -25,3 +30,10 @@ def mark(sites: list, ctx) -> None:
         site.framework_unplaced = pin.text
         every_release = {f["arg"] for f in fw.raw.get("fixed", []) if not f.get("versions")}
         site.fixed = {k: v for k, v in site.fixed.items() if k in every_release}
+
+
+def _open_above(spec: str | None) -> bool:
+    """A specifier with a lower bound and no upper one (`>=0.14.0`, `>0.14`): the release pip installs is the
+    newest it resolves, not the bound."""
+    parts = [p.strip() for p in (spec or "").split(",") if p.strip()]
+    return bool(parts) and any(p.startswith((">=", ">")) for p in parts) and not any(p.startswith(("<", "==", "~=", "^")) for p in parts)

@@ -80,6 +80,9 @@ class Site:
     # the framework's pin when it installs a git commit or branch with no release in it (`trl @ git+…@e751a16`):
     # which release's keys, defaults and hard-coded arguments run is not known (scan/framework_unplaced.py)
     framework_unplaced: str = ""
+    # the framework's pin when it is a lower bound that lets newer releases in (`trl>=0.14.0`): framework_version is
+    # that bound, while pip installs the newest release it can resolve (scan/framework_unplaced.py)
+    framework_floor: str = ""
     framework_fork: bool = False  # the framework is the project's own source (pins.py `own`), maybe changed
     # what a copy of the framework in the tree says its code does (scan/framework_source.SourceCopy.facts):
     # read there rather than inferred from the copy's version string (a .dev snapshot sits between releases)
