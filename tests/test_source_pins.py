@@ -90,3 +90,14 @@ def test_a_commented_clone_is_no_checkout():
     assert checkout_line(text) is None
     assert checkout_line(text.replace("#   git clone", "RUN git clone")) == 2
     assert checkout_line("RUN git clone https://github.com/vllm-project/vllm.git  # then\n# pip install -e .\n") is None
+
+
+def test_a_dev_build_after_a_release_candidate_may_hold_the_next_minor_releases_models(write_project, json_site, p0s):
+    # kika/qwen-hotaisle (eval60): a wheel of main after v0.16.0rc2 serves Qwen3.5, whose classes came with 0.17.0;
+    # judged as 0.16.0, whose transformers (<5) cannot fall back either: L21 holds only for code before 0.17.0
+    site = json_site(write_project({"requirements.txt": "vllm==0.16.0rc2.dev367+g98b0205c3\n",
+                                    "serve.sh": "vllm serve Qwen/Qwen3.5-397B-A17B-FP8 --tensor-parallel-size 8\n"}))
+    assert site["vllm"]["version"] == "0.16.0" and "between 0.15.1 and 0.17.0" in site["vllm"]["source"]
+    l21 = next(c for c in site["checks"] if c["id"] == "L21")
+    assert l21["priority"] == "P1" and "<0.17.0" in l21["reason"]
+    assert "L21" not in p0s(site)
