@@ -52,10 +52,10 @@ def _extras(tree) -> dict[int, str]:
         for k, v in zip(node.keys, node.values):
             if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
                 break
-            v = lists.get(v.id) if isinstance(v, ast.Name) else v
-            if not isinstance(v, ast.List):
+            got = lists.get(v.id) if isinstance(v, ast.Name) else v
+            if not isinstance(got, ast.List):
                 break
-            named.append((k.value, v))
+            named.append((k.value, got))
         else:  # every value a list of requirements: a table of extras
             for name, v in named:
                 if id(v) not in base:  # `"all": install_requires`: installed anyway
