@@ -277,8 +277,8 @@ def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, targ
     if level is not None:
         out["sleep_level"] = level
     if target == "LLM" and "prefix_pos" in text:  # 0.3.x's per-request prefix caching (L66)
-        lines = [n.lineno for n in walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                 and n.func.attr == "generate" and any(k.arg == "prefix_pos" and not _none(k.value) for k in n.keywords)]
+        lines = [n.lineno for n in walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "generate"
+                 and any(k.arg == "prefix_pos" and not (isinstance(k.value, ast.Constant) and k.value.value is None) for k in n.keywords)]
         out.update({"generate_prefix_pos": min(lines)} if lines else {})
     if "lora" not in per_file:
         per_file["lora"] = python_lora.trained_rank(tree, text, per_file["rel"])
@@ -291,10 +291,6 @@ def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, targ
         out.update(cuda_facts(per_file["cuda_order"], min(n.lineno for n in builds), bool(at_import), tree,
                               per_file["rel"]))
     return out
-
-
-def _none(v: ast.expr) -> bool:
-    return isinstance(v, ast.Constant) and v.value is None
 
 
 def _sleep_level(tree: ast.Module) -> int | None:
