@@ -25,6 +25,13 @@ def test_the_same_install_as_a_release_that_excludes_it_is_p0(write_project):
     assert launch["tf_range_fix"] == "==4.57.6" and launch["tf_range_at"] == "requirements.txt:2"
 
 
+def test_an_open_requirement_proposes_its_own_major_line(write_project):
+    # 0.10.2 asks for transformers>=4.55.2 with no upper bound, written before 5.0 existed; 5.x drops what it
+    # imports (eval75 Neelectric/open-r1_safety was offered 5.25.0): the newest 4.x is the fix
+    _, launch = _l125(write_project, {"requirements.txt": "vllm==0.10.2\ntransformers==4.52.3\n"})
+    assert launch["tf_range_requires"] == ">=4.55.2" and launch["tf_range_fix"] == "==4.57.6"
+
+
 def test_an_excluded_minor_of_0_20_is_p0_and_an_allowed_one_is_not(write_project):
     verdict, _ = _l125(write_project, {"requirements.txt": "vllm==0.20.0\ntransformers==5.3.0\n"})
     assert verdict == ("recommended", "P0")

@@ -47,6 +47,11 @@ def transformers_range(choice: Any, pin: Any, requires: str | None, scanned: lis
     out: dict[str, Any] = {"tf_range": pin.text, "tf_range_at": f"{pin.file}:{pin.line}",
                            "tf_range_requires": requires, "tf_range_same": order == "same"}
     ok = [v for v in scanned if theirs.contains(v)]
-    if ok:  # the newest transformers the release accepts, as a pin pip can satisfy beside it
-        out["tf_range_fix"] = "==" + max(ok, key=parse)
+    if ok:
+        # the newest transformers the release accepts, as a pin pip can satisfy beside it, in the major line of the
+        # lowest it accepts: a requirement without an upper bound (0.10.2's `>=4.55.2`) was written before the next
+        # major existed, and a major release removes what older vLLM imports (transformers 5 and
+        # all_special_tokens_extended: transformers_gone.py), so 5.x is no fix for it (eval75 Neelectric/open-r1_safety)
+        line = parse(min(ok, key=parse)).release[0]
+        out["tf_range_fix"] = "==" + max((v for v in ok if parse(v).release[0] == line), key=parse)
     return out
