@@ -272,3 +272,22 @@ def test_a_pod_that_requests_no_gpu_says_nothing_of_the_machines_gpu_count(write
     assert "count" not in b.facts["gpu"] and b.facts["gpu"]["memory_gib"]
     assert next(r for r in b.results if r.check.id == "C3").status == "unknown"
     assert a.facts["gpu"]["count"] == 2 and next(r for r in a.results if r.check.id == "C3").status == "recommended"
+
+
+def test_kserve_model_image_replaces_the_runtimes(scanned):
+    # kserve#4875: the predictor's model is a container whose own image names KServe 0.16.0's GPU build (vLLM 0.9.2),
+    # which leaves dtype at vLLM's auto; read as an untagged runtime it was taken for 0.13-0.14's float16 (a false L5 P0)
+    (s,) = scanned({"isvc.yaml": """apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata: {name: gemma}
+spec:
+  predictor:
+    model:
+      modelFormat: {name: huggingface}
+      runtime: kserve-huggingfaceserver
+      image: kserve/huggingfaceserver:v0.16.0-gpu
+      args: [--model_name=gemma, --model_id=google/gemma-3-4b-it, --backend=vllm]
+      resources: {limits: {nvidia.com/gpu: "1"}}
+"""})
+    assert s.image == "kserve/huggingfaceserver:v0.16.0-gpu" and s.launch["image_at"] == ("isvc.yaml", 9)
+    assert "dtype" not in s.fixed

@@ -80,7 +80,7 @@ def scan_kserve(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site] 
             if key not in _HF_OWN:
                 words.append(w)
         site = launch_site(ctx, rel, words, line, line, "k8s-args", "yaml-list", env, None)
-        image = _hf_image(ctx, model)
+        image = _hf_image(ctx, model, (rel, doc.line_of(base + ("image",))))
         if site is not None and image is not None:  # the runtime's image (its tag names the vLLM it installs)
             site.image, site.launch["image_at"] = image[0], image[1:]
         if site is not None:
@@ -203,12 +203,16 @@ def _runtime(ctx: ScanContext, name: str):
     return None
 
 
-def _hf_image(ctx: ScanContext, model: dict) -> tuple[str, str, int] | None:
+def _hf_image(ctx: ScanContext, model: dict, at: tuple[str, int]) -> tuple[str, str, int] | None:
     """(image, file, line) the Hugging Face runtime of an InferenceService runs: the project's
     ServingRuntime of that name, else KServe's own (kserve/huggingfaceserver) when the service
     names its tag; `runtimeVersion:` replaces the runtime's tag, as KServe does."""
     name, version = model.get("runtime"), model.get("runtimeVersion")
     found = None
+    own = model.get("image")
+    if isinstance(own, str) and "huggingfaceserver" in own and name_and_tag(own)[1]:
+        # the predictor's model is a container: its own image replaces the runtime's (kserve#4875 names v0.16.0-gpu)
+        return own, at[0], at[1]
     for rel, doc in ctx.yaml_docs() if name else ():
         data = doc.data
         if isinstance(data, dict) and data.get("kind") in ("ServingRuntime", "ClusterServingRuntime") and \
