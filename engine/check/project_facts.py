@@ -22,6 +22,7 @@ from vllm_kb.engine.check.hub_fit import hub_fit
 from vllm_kb.engine.check.kv_shared_norm import kv_shared_norm_fit
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.lm_head_absent import lm_head_fit
+from vllm_kb.engine.check.mtp_weights import mtp_fit
 from vllm_kb.engine.check.project_imports import import_facts
 from vllm_kb.engine.check.swift_world import swift_world
 from vllm_kb.engine.check.trainer_attn import trainer_attention
@@ -93,6 +94,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         facts["launch"].update(kv_shared_norm_fit(facts, sc.root, (Path(sc.root) / site.file).parent))  # L153: Gemma 4's KV-shared key norms
         facts["launch"].update(lm_head_fit(facts, sc.root, (Path(sc.root) / site.file).parent,
                                            kb.doc("hub_uploads.yaml").data))  # L141: an embedding checkpoint with no output head
+        facts["launch"].update(mtp_fit(facts, sc.root, (Path(sc.root) / site.file).parent))  # G2: an MTP draft with no mtp.* weights
         if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
             tf_requires = release_requires(model_types.get("vllm_requires") or {}, str((facts.get("vllm") or {}).get("version")))
             facts["launch"].update(transformers_gone(facts, tf_pin if own else None, tf_requires,

@@ -1,0 +1,6 @@
+#!/bin/sh
+VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve ./qwen3-next/20251017/hf-full-202510171312 \
+  --served-model-name qwen3-next --port 9001 --trust-remote-code \
+  --tensor-parallel-size 2 --gpu-memory-utilization 0.90 --enable-prefix-caching \
+  --max-model-len 4096 --reasoning-parser deepseek_r1 \
+  --speculative-config '{"method":"qwen3_next_mtp","num_speculative_tokens":2}'
