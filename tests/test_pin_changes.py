@@ -55,3 +55,14 @@ def test_an_alternative_pin_is_said_and_never_written(tmp_path):
     pins = [c for sr in rep.sites for c in sr.changes if c.op == "pin"]
     assert [(c.target, c.value, c.blocked) for c in pins] == [("vllm", ">=0.7.3", None), ("transformers", ">=4.49.0", "alternative")]
     assert not [c for sr in rep.sites for c in sr.changes if c.op != "pin" and c.target == "transformers"]
+
+
+def test_a_pin_that_already_reads_as_the_change_is_not_the_one_changed(tmp_path):
+    # a Makefile that reinstalls torch==2.8.0 before vllm==0.10.2, beside a setup.py that pins torch==2.6.0: L115's
+    # change is setup.py's pin, not the Makefile line it would rewrite to itself
+    setup = 'from setuptools import setup\nsetup(name="x", install_requires=["torch==2.6.0", "vllm==0.10.2"])\n'
+    make = "install:\n\tuv pip install torch==2.8.0 torchvision==0.23.0\n\tuv pip install vllm==0.10.2\n"
+    got, _ = _pin_changes(tmp_path, {"setup.py": setup, "Makefile": make, "serve.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n"})
+    torch = [g for g in got if g[2] and g[2].startswith("torch")]
+    assert torch and all(before != after for _, _, before, after in torch)
+    assert all(file == "setup.py" for file, *_ in torch)

@@ -128,6 +128,15 @@ def test_without_a_named_extra_every_extra_is_read(write_project):
     assert c.version == "0.8.5"  # the exact pin, as before: no install says which extra runs
 
 
+def test_the_extra_that_lists_vllm_decides_its_frameworks_over_the_base_list(write_project):
+    # one pyproject: the base list bounds transformers from below only, the extra that installs vLLM caps it (an RL
+    # library's `verl` extra beside vllm==0.8.5): the vLLM site runs with the extra's range, so L125 has no open bound
+    toml = ('[project]\nname="x"\ndependencies=["transformers>=4.35.0"]\n[project.optional-dependencies]\n'
+            'rl=["vllm==0.8.5", "transformers>=4.51.0,<5.0.0"]\ndev=["transformers>=4.40"]\n')
+    sc = scan_project(write_project({"pyproject.toml": toml, "serve.sh": SERVE}))
+    assert sc.ctx.framework_pin("serve.sh", "transformers").spec == ">=4.51.0,<5.0.0"
+
+
 def test_a_bare_framework_pin_never_outranks_one_that_names_a_release(write_project):
     # requirements.txt lists `transformers` bare, pyproject.toml pins it: one install, the pin decides (as for vLLM)
     sc = scan_project(write_project({"requirements.txt": "vllm==0.11.0\ntransformers\n",

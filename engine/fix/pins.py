@@ -82,7 +82,7 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
 
 
 def _pin_change(site, target: str, value, pins: list, choice) -> Change:
-    pin = choice.pin if target == "vllm" and choice is not None and choice.pin is not None else _nearest(site, pins, target)
+    pin = choice.pin if target == "vllm" and choice is not None and choice.pin is not None else _nearest(site, pins, target, value)
     if pin is not None and getattr(pin, "package", "vllm") not in (target, None) and pin.kind != "image":
         pin = None
     if pin is not None and pin.kind == "image" and not _tag_is_release(pin):
@@ -138,9 +138,14 @@ def _tag_is_release(pin) -> bool:
     return bool(m and pin.exact and m.group(2) == pin.exact)
 
 
-def _nearest(site, pins: list, package: str):
+def _nearest(site, pins: list, package: str, value=None):
     folder = site.file.rsplit("/", 1)[0] if "/" in site.file else ""
     mine = [p for p in pins if getattr(p, "package", None) == package]
+    if value:
+        # a pin that already reads as the change would write it is no change to make: the one that
+        # differs is the pin the finding is about (a Makefile's `torch==2.8.0` beside setup.py's
+        # `torch==2.6.0`, for a vLLM that requires 2.8.0); stable, so the order holds otherwise
+        mine.sort(key=lambda p: bool(getattr(p, "text", None)) and _rewrite(p, str(value)) == p.text)
     same = [p for p in mine if p.folder == (folder or ".") or p.folder == folder]
     return (same or mine or [None])[0]
 

@@ -157,9 +157,11 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     # of a folder's files, one that also pins vLLM is the install its launches run (DB-Opt-R1: requirements-eval.txt's
     # vllm==0.11.0 with transformers>=4.55.2,<5, not requirements-trl.txt's transformers==5.5.4 for TRL alone)
     # a bare name or an unreadable specifier never outranks a pin that names a release (as for vLLM: pins.choose)
+    # …and of one pyproject, the extra that lists vLLM (`verl = ["vllm==0.8.5", "transformers>=4.51.0,<5.0.0"]`) over its base list
+    vgroups = {(p.file, p.group) for p in all_pins if p.package == "vllm"}
     ctx.framework_pins = {(p.folder, p.package): p for p in sorted(all_pins + hosts, key=lambda p: (
                               pins_mod.is_bare(p), not pins_mod.is_readable(p), p.file_vllm is None, pins_mod.RANK.get(p.kind, 9),
-                              p.exact is None)) [::-1]
+                              (p.file, p.group) not in vgroups, p.exact is None)) [::-1]
                           if p.package != "vllm" and id(p) in kept}
     ctx.source_built = frozenset(f for f, ps in by_folder.items() if any(p.source for p in ps))
     ctx.vendored = vendored.gates(ctx.files, ctx.read)  # framework copies in the tree: the gate that runs
