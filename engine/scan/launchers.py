@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from vllm_kb.engine.scan.shell import Word
+from vllm_kb.engine.scan.shell import Seg, Word
 from vllm_kb.engine.scan.shell_expand import HOLE_CLOSE, HOLE_OPEN, is_known, split_assignment
 
 # wrapper → options of it that take a value
@@ -76,9 +76,10 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
     vals = [w.value for w in words]
     i, n = 0, len(words)
     env: list[tuple[str, Word, int]] = []
+    after_env = False
     while i < n:
         v = vals[i]
-        a = split_assignment(words[i])
+        a = split_assignment(words[i]) or (_env_argv_assignment(words[i]) if after_env else None)
         if a is not None:
             env.append((a[0], a[1], i))
             i += 1
@@ -86,6 +87,7 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
         if v is None and (v := known_program(words[i]) or _interpreter_by_module(words, i)) is None:
             return None
         base = v.rsplit("/", 1)[-1]
+        after_env = base == "env"
         if base in WRAPPERS:
             takes = WRAPPERS[base]
             i += 1
@@ -139,6 +141,19 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
             continue
         return i, env
     return None
+
+
+_ENV_ARG = re.compile(r"^([A-Za-z_]\w*)=(.*)$", re.S)
+
+
+def _env_argv_assignment(w: Word) -> tuple[str, Word] | None:
+    """`env "$@" python -m vllm…` / `env A=0 $EX python …` (EX="B=1"): env reads NAME=VALUE from its
+    argv, quoted or expanded, where bash takes only a literal one before the command (StellaLee/
+    vllm-experiment, eval75). The value has no bytes of its own in the file: no fix writes over it."""
+    m = _ENV_ARG.match(w.value or "")
+    if m is None:
+        return None
+    return m.group(1), Word(raw=m.group(2), line=w.line, segs=[Seg("lit", m.group(2), quoted=True)], start=-1, end=-1)
 
 
 # a vllm executable installed under its release's name (GPUStack's /var/lib/gpustack/bin/vllm_v0.10.0)

@@ -21,7 +21,7 @@ def is_makefile(rel: str) -> bool:
     if "akefile" not in rel and ".mk" not in rel:  # every name below holds one: no path built for most files
         return False
     name = PurePosixPath(rel).name
-    return name in ("Makefile", "makefile", "GNUmakefile") or name.endswith(".mk") or name.startswith("Makefile.")
+    return name in ("Makefile", "makefile", "GNUmakefile") or name.endswith(".mk") or name.startswith(("Makefile.", "Makefile_", "Makefile-"))
 
 
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:

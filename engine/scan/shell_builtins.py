@@ -383,7 +383,7 @@ def command_env(exported: dict, prefix, words: list, ex, rel: str) -> dict:
     env = dict(exported)
     for name, val, idx in prefix:
         ex.expand(val)
-        env[name] = env_setting(name, val, rel, {"kind": "prefix", "word": (words[idx].start, words[idx].end)})
+        env[name] = env_setting(name, val, rel, {"kind": "prefix", "word": (words[idx].start, words[idx].end)} if val.start >= 0 else None)
     return env
 
 
