@@ -44,3 +44,16 @@ def test_a_makefile_variant_is_read(tmp_path):
     (tmp_path / "Makefile_v2").write_text("serve:\n\tvllm serve org/m --max-model-len 4096\n")
     (sr,) = audit(tmp_path).sites
     assert (sr.site.file, sr.site.line) == ("Makefile_v2", 2)
+
+
+def test_assignments_set_in_branches(tmp_path):
+    # EX holds one of two NAME=VALUE lists by a mode known only at run time: the launch is still found
+    body = ('MODE=$1\nEX="CHUNKS=0"\nif [ "$MODE" = dyn ]; then EX="CHUNKS=1 CHUNK_MIN=512"; fi\n'
+            'env KV_MODE=0 $EX ' + _SERVE)
+    site = _one(tmp_path, body)
+    assert site.settings["max_num_seqs"].value == 16 and site.env["KV_MODE"].value == "0"
+
+
+def test_an_unknown_program_after_env_is_still_no_launch(tmp_path):
+    (tmp_path / "bench.sh").write_text('#!/bin/bash\nenv A=1 $TOOL serve org/m\n')
+    assert audit(tmp_path).sites == []

@@ -85,6 +85,9 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
             i += 1
             continue
         if v is None and (v := known_program(words[i]) or _interpreter_by_module(words, i)) is None:
+            if after_env and words[i].bare_var:
+                i += 1  # `env A=0 $EX $PY -m vllm…`, EX set to one of several NAME=VALUE lists: env's, not the program
+                continue
             return None
         base = v.rsplit("/", 1)[-1]
         after_env = base == "env"
