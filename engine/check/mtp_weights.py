@@ -27,7 +27,8 @@ def mtp_fit(facts: dict, root: str | Path | None, base: str | Path | None) -> di
     """launch.mtp_absent (the method asked for) and launch.mtp_from (the index that shows no mtp.* tensor)."""
     model, engine = facts.get("model") or {}, facts.get("engine") or {}
     spec = engine.get("speculative_config")
-    method = spec.get("method") if isinstance(spec, dict) else None
+    spec = spec if isinstance(spec, dict) else {}
+    method = spec.get("method")
     row = DRAFTERS.get(str(model.get("model_type")))
     v = try_parse(str((facts.get("vllm") or {}).get("version") or ""))
     name = model.get("name")
