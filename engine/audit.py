@@ -247,17 +247,16 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         # a version no release has (a vendor image's `0.7.4`, between 0.7.3 and 0.8.0) is a build of a commit
         # between two releases: the facts of the later one too, so that a P0 of only the earlier is not certain
         facts["between_releases"] = unpinned.Between(str(span[0]), facts_at(span[-1]), f"<{span[-1]}", high=str(span[-1]))
-    elif choice.basis == "source" and (span := source_pins.dev_span(choice, cat.versions)) \
-            and str(span[-1]) != str(choice.version):
-        # a development build after a release candidate (`0.16.0rc2.dev367`), judged as that release: main's code
-        # after the branch cut may already hold the next minor release's (Qwen3.5's classes before 0.17.0), so a
-        # P0 that the later release does not share is not certain
-        facts["between_releases"] = unpinned.Between(str(choice.version), facts_at(span[-1]), f"<{span[-1]}", high=str(span[-1]))
-    elif choice.basis == "source" and (span := source_pins.dev_span(choice, cat.versions)) \
-            and str(span[0]) != str(choice.version):
-        # a development build (`0.8.0.dev42`), judged as the release it leads to: the facts of the release
-        # before it too, so that a P0 of only the later is not certain either
-        facts["between_releases"] = unpinned.Between(str(span[0]), facts_at(span[0]), f">{span[0]}", high=str(choice.version))
+    elif choice.basis == "source" and (span := source_pins.dev_span(choice, cat.versions)):
+        if str(span[-1]) != str(choice.version):
+            # a development build after a release candidate (`0.16.0rc2.dev367`), judged as that release: main's code
+            # after the branch cut may already hold the next minor release's (Qwen3.5's classes before 0.17.0), so a
+            # P0 that the later release does not share is not certain
+            facts["between_releases"] = unpinned.Between(str(choice.version), facts_at(span[-1]), f"<{span[-1]}", high=str(span[-1]))
+        elif str(span[0]) != str(choice.version):
+            # a development build (`0.8.0.dev42`), judged as the release it leads to: the facts of the release
+            # before it too, so that a P0 of only the later is not certain either
+            facts["between_releases"] = unpinned.Between(str(span[0]), facts_at(span[0]), f">{span[0]}", high=str(choice.version))
     elif choice.basis == image_beside.BASIS and str(choice.version) != str(cat.newest):
         # the image beside the site, or a fresh install of the newest release (engine/scan/image_beside.py)
         facts["between_releases"] = unpinned.Between(str(choice.version), facts_at(cat.newest, False), str(choice.version),

@@ -8,7 +8,11 @@ runs is not known, so nothing that holds only for some releases is taken as fact
   `versions`, e.g. TRL's max_num_batched_tokens=4096 from 0.19.0) are dropped: an unknown release
   is otherwise read as the newest, and a P0 (L17) would rest on that guess.
 
-A release tag (`@v0.19.0`) gives the pin its version and is a release like any other."""
+A release tag (`@v0.19.0`) gives the pin its version and is a release like any other.
+
+A pin that only bounds from below (`trl>=0.14.0`) gives its bound as the version while pip installs the newest
+release it resolves: `site.framework_floor` keeps it, and a key that only later releases accept is a P1
+(engine/check/catalog_findings.py)."""
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks
