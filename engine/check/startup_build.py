@@ -22,7 +22,7 @@ IMAGE = frozenset({"image"})
 # torch's own kernels for Blackwell and newer (sm_100, sm_120) need a CUDA 12.8 build: pytorch's
 # .ci/manywheel/build_cuda.sh sets TORCH_CUDA_ARCH_LIST up to 9.0 for its CUDA 12.4/12.6 wheels, with 10.0 and
 # 12.0 from CUDA 12.8 (the printout "The current PyTorch install supports CUDA capabilities sm_50 … sm_90")
-_TORCH_NEW = (12, 8)
+TORCH_NEW = (12, 8)
 
 
 def _cuda(text: str) -> tuple[int, ...]:
@@ -48,7 +48,7 @@ def _state(table: dict, v: Version, cc: float, kind: str) -> tuple[bool, bool, d
     kernels = [a for a in row["kernels"]
                if not any(a in p["without"] and contains(p["vllm"], str(v)) for p in table.get("pipeline") or [])]
     torch_cuda = row["torch_cuda"] if kind == "wheel" else row["cuda"]
-    torch_ok = cc < 10.0 or _cuda(torch_cuda) >= _TORCH_NEW
+    torch_ok = cc < 10.0 or _cuda(torch_cuda) >= TORCH_NEW
     return covers(kernels, cc), torch_ok, {**row, "torch_cuda": torch_cuda}
 
 
@@ -80,7 +80,7 @@ def vendor_torch_facts(facts: dict, basis: str | None) -> dict[str, Any]:
         return {}
     return {"build": "image", "build_cuda": row["torch_cuda"], "build_arch": f"sm_{round(cc * 10)}",
             "build_torch": f"{row['torch']}+cu{row['torch_cuda'].replace('.', '')}", "build_image": image,
-            "build_source": row["source"], "image_torch_ok": cc < 10.0 or _cuda(row["torch_cuda"]) >= _TORCH_NEW}
+            "build_source": row["source"], "image_torch_ok": cc < 10.0 or _cuda(row["torch_cuda"]) >= TORCH_NEW}
 
 
 def build_facts(facts: dict, table: dict, version: str | None, basis: str | None) -> dict[str, Any]:

@@ -11,11 +11,11 @@ import re
 from typing import Any
 
 from vllm_kb.engine.check.dependency_pins import _applies, _on_linux
+from vllm_kb.engine.check.startup_build import TORCH_NEW
 
 _LABEL = re.compile(r"==\s*(\d+\.\d+\.\d+)\+cu(1\d)(\d)\b")
 _RELEASE = re.compile(r"==\s*(\d+\.\d+\.\d+)(?![\w.+])")
 _INDEX = re.compile(r"(?:^|\s)(?:-i|--index-url)(?:\s+|=)\S*/whl/(?:nightly/|test/)?cu(1\d)(\d)\b")
-_TORCH_NEW = (12, 8)
 
 
 def _index_cuda(p, read) -> tuple[int, int] | None:
@@ -65,7 +65,7 @@ def torch_pin_facts(site, choice, pins: list, facts: dict, read=None) -> dict[st
         got = _build(p, read)
         if got is None or got[0] != want:
             continue
-        if got[1] >= _TORCH_NEW:
+        if got[1] >= TORCH_NEW:
             return {"torch_pin_ok": True}  # the CUDA 12.8+ build of that torch: not the PyPI default's
         return {"torch_pin_short": True, "torch_pin": (p.text or "").split(";", 1)[0].split(" #", 1)[0].strip(),
                 "torch_pin_at": f"{p.file}:{p.line}", "torch_pin_cuda": f"{got[1][0]}.{got[1][1]}",
