@@ -254,6 +254,10 @@ def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]
         # where the installation picks the sampler (0.8.0-0.11.0: FlashInfer's when it is
         # importable), what the lighter one leaves: L16 says P1, not P0, when only it leaves a cache
         cap["kv_cache_alt_gib"] = round((available + saving) / GIB, 2)
+        if -band < available + saving <= 0 and exact <= available + saving + band:
+            # the lighter sampler's pool is short of zero by less than the estimate's own error, and
+            # that error would hold one request: as for kv_deficit_within_error, L16 P1, not P0
+            cap["kv_cache_alt_within_error"] = True
     if human_int(engine.get("kv_cache_memory_bytes")):
         notes.add("kv_cache_memory_bytes", human_int(engine["kv_cache_memory_bytes"]))
     kv_dtype = str(engine.get("kv_cache_dtype") or "auto")
