@@ -32,3 +32,26 @@ def test_a_dev_build_is_judged_between_its_releases(cli, write_project, fw, vllm
     assert [r["priority"] for r in got] == ([want] if want else [])
     if want == "P1":
         assert "0.9.0 … 0.9.1" in got[0]["reason"]
+
+
+def _rollout_l43(cli, write_project, commit: str):
+    root = write_project({
+        "requirements.txt": f"ms-swift @ git+https://github.com/modelscope/ms-swift.git@{commit}\nvllm==0.7.3\n",
+        "rollout.sh": "swift rollout --model Qwen/Qwen2.5-7B-Instruct\n"})
+    code, out, err = cli("audit", str(root), "--gpu", "A100-80GB x2", "--isolated", "-q", "--format", "json")
+    assert code in (0, 1), err
+    (site,) = json.loads(out)["sites"]
+    return [r for r in site["recommendations"] if r["check"] == "L43"]
+
+
+@pytest.mark.parametrize(("commit", "want"), [
+    # 3.5.0.dev0: the release before its line (3.4.x) and 3.5.0 both pass worker_extension_cls in
+    # `swift rollout`, which vLLM 0.7.3's EngineArgs lacks: every commit between does too
+    ("9de7addb3e", "P0"),
+    # 3.4.0.dev0: 3.3.x had no rollout command, so whether the commit passes it is the commit's
+    ("fd84c468b8", "P1"),
+])
+def test_a_git_commit_is_refused_where_both_ends_of_its_line_refuse(cli, write_project, commit, want):
+    got = _rollout_l43(cli, write_project, commit)
+    assert [r["priority"] for r in got] == [want]
+    assert "worker_extension_cls" in got[0]["reason"]

@@ -101,11 +101,15 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
     if fw and code != fw and getattr(copy, "ref", ""):
         # a git commit of a development line (0.17.0.dev0): the rows of the release that line became
         # (its declared range, the arguments it passes) may not hold yet at that commit, a P1 at most;
-        # the arguments read from the commit itself hold for it
+        # the arguments read from the commit itself hold for it, and so does a row whose releases hold
+        # both the release before the line and the one it became: every commit between runs it (as
+        # _between reads a dev version without a commit; ms-swift 3.5.0.dev0 at dd37cbb1 with vLLM 0.7.3:
+        # `swift rollout` passes worker_extension_cls from 3.4.0 on, ms-swift#4202)
         before = compat.code_releases(fid, fw)[1:]
         span = f"{before[0]} … {code}" if before else code
         mine = kw if fw and cat is not None and getattr(copy, "kwargs", None) is not None else []
-        rows = [r if r in mine else compat.Row(r.framework, r.releases, r.vllm, r.kind, {**r.raw, "between": span}) for r in rows]
+        rows = [r if r in mine or _both_ends(r, before, code) else
+                compat.Row(r.framework, r.releases, r.vllm, r.kind, {**r.raw, "between": span}) for r in rows]
     # the imports its adapter runs on load last: a version gate of its own speaks first, in its words;
     # a copy in the tree runs its own imports, not the release's
     if copy is not None:
@@ -142,6 +146,12 @@ def _between(fid: str, fw: str, code: str, vllm: str, rows: list) -> list:
         return rows
     span = f"{before[0]} … {code}"
     return [compat.Row(r.framework, r.releases, r.vllm, r.kind, {**r.raw, "between": span}) for r in rows or prev]
+
+
+def _both_ends(row: compat.Row, before: list, code: str) -> bool:
+    """A row with a release range (not a copy's own gate) that covers the release before a development
+    line and the release the line became."""
+    return bool(before and row.releases and row.covers(before[0]) and row.covers(code))
 
 
 def _fits(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, gate=None, copy=None) -> bool:
