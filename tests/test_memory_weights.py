@@ -85,3 +85,40 @@ def test_a_linear_rope_scaling_multiplies_the_table():
     assert own["rope_cache_positions"] == 65536
     yarn = dict(cfg, rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096})
     assert "rope_cache_positions" not in models.model_facts("me/yarn-model", kb.models, markers, config=yarn)
+
+
+def test_qwen38_27b_is_the_qwen35_hybrid_with_its_tower():
+    # vllm-project/recipes Qwen3.8-27B.yaml: Qwen3_5ForConditionalGeneration, 48 of 64 layers linear
+    # attention, a vision tower; the 2.4T-A95B sibling is a text-only MoE, not these shapes
+    f = facts("Qwen/Qwen3.8-27B-FP8")
+    assert f["family"] == "qwen3-5" and f["architecture"] == "Qwen3_5ForConditionalGeneration"
+    assert (f["num_attention_layers"], f["ssm"]["layers"], f["params_b"], f["vision_params_b"]) == (16, 48, 27.36, 0.46)
+    assert facts("Qwen/Qwen3.8-2.4T-A95B").get("family") != "qwen3-5"
+
+
+def test_an_mtp_draft_loads_its_own_layer_inside_model_loading():
+    # gpu_model_runner.load_model loads the drafter inside the same DeviceMemoryProfiler; the MTP drafter
+    # shares the target's embedding and head, keeping fc (2h x h) and one gated full-attention decoder layer
+    from vllm_kb.engine.check.memory.weights import mtp_draft_bytes
+    f = facts("Qwen/Qwen3.8-27B-FP8")
+    mtp = {"speculative_config": {"method": "mtp", "num_speculative_tokens": 3}}
+    h = 5120
+    layer = (2 * h * 24 * 256 + 2 * h * 4 * 256) + h * 24 * 256 + 3 * h * 17408
+    assert mtp_draft_bytes(f, mtp, 2) == (layer + 2 * h * h) * 1.0 / 2
+    assert mtp_draft_bytes(f, {"speculative_config": '{"method": "qwen3_5_mtp"}'}, 1) == layer + 2 * h * h
+    assert mtp_draft_bytes(f, {"speculative_config": {"method": "ngram"}}, 2) == 0.0
+    assert mtp_draft_bytes(f, {}, 2) == 0.0
+    # under modelopt_fp4 qwen3_5_mtp.py builds fc unquantized (NVFP4 checkpoints store it in BF16)
+    fp4 = facts("Inferact/Qwen3.8-27B-NVFP4")
+    assert mtp_draft_bytes(fp4, mtp, 1) == layer * 0.5625 + 2 * h * h * 2.0
+    assert mtp_draft_bytes(facts("deepseek-ai/DeepSeek-V3"), mtp, 8) == 0.0  # another drafter, not read here
+
+
+def test_qwen38_27b_fp8_weights_per_gpu_as_logged():
+    # vllm-project/recipes PR 810 (0.26.1rc1 dev, 2 x RTX 5090, TP 2): "weights/GPU 14.28 GiB" for the FP8 build
+    from vllm_kb.engine.check import memory
+    from vllm_kb.engine.kb import hardware
+    kb = knowledge.load()
+    e = memory.estimate(facts("Qwen/Qwen3.8-27B-FP8"), dict(hardware.parse_spec("RTX-5090 x2", kb.gpus).gpu),
+                        {"tensor_parallel_size": 2, "max_model_len": 262144}, vllm_version="0.26.0")
+    assert abs(e["weights_per_gpu_gib"] - 14.28) / 14.28 < 0.03

@@ -135,7 +135,7 @@ def plan(model: dict, engine: dict, tp: int, layers: int, v1: bool, version: str
     if caching is None:
         caching = bool(row.get("prefix_caching_default"))
     blocks = int(row.get("align_blocks") or 1) if caching else 1
-    method, n_spec = _speculative(engine)
+    method, n_spec = speculative(engine)
     if n_spec and row.get("spec_blocks"):
         blocks += n_spec  # MambaSpec.num_speculative_blocks: a state page per draft token (0.10.2+)
     if (method == "mtp" or method.endswith("_mtp")) and s.get("kind") == "gdn" and layers == total:
@@ -146,7 +146,7 @@ def plan(model: dict, engine: dict, tp: int, layers: int, v1: bool, version: str
     return SSMPlan(True, attn, state_layers, one, raised, blocks, row.get("group_ratio"), 0.0)
 
 
-def _speculative(engine: dict) -> tuple[str, int]:
+def speculative(engine: dict) -> tuple[str, int]:
     """(method, num_speculative_tokens) of the site's speculative_config ("", 0 without one)."""
     spec = engine.get("speculative_config")
     if isinstance(spec, str):

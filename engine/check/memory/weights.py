@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.check.memory.kv import pp_stage_layers
+from vllm_kb.engine.check.memory.ssm import speculative
 from vllm_kb.engine.kb.models import (attention_params, ceil_div, embedding_params, expert_params, head_dim,
                                       kv_heads_per_gpu)
 
@@ -250,10 +251,43 @@ def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: 
     LoRA adapter slots when LoRA is on, plus V0's absorbed MLA matrices (`absorbed_mla`)."""
     lora = lora_buffer_bytes(model, engine, tp) / max(1, pp) + rope_cache_bytes(model, engine)
     out = [w + lora for w in _stage_weights(model, engine, weights, tp, pp, experts_over_dp, partition)]
+    out[-1] += mtp_draft_bytes(model, engine, tp)
     if absorbed_mla and model.get("num_hidden_layers"):
         per_layer = mla_absorbed_bytes(model, engine, tp) / model["num_hidden_layers"]
         out = [w + per_layer * n for w, n in zip(out, pp_stage_layers(model["num_hidden_layers"], pp, partition))]
     return out
+
+
+# model_type → the MTP drafter vLLM builds from the target's own `mtp.*` tensors (qwen3_next_mtp.py,
+# qwen3_5_mtp.py; read in 0.17.0-0.34.0); both use gated attention (attn_output_gate, default true)
+_MTP_DRAFTS = frozenset({"qwen3_next", "qwen3_5", "qwen3_5_moe"})
+
+
+def mtp_draft_bytes(model: dict, engine: dict, tp: int = 1) -> float:
+    """Per GPU, the MTP drafter's own weights, which "Model loading took" counts: vLLM loads the
+    drafter inside the same DeviceMemoryProfiler as the target (gpu_model_runner.py load_model) and
+    then points its embedding and LM head at the target's (llm_base_proposer.py
+    _maybe_share_embeddings / _maybe_share_lm_head: "Detected MTP model"), so what stays is `fc`
+    (2 x hidden -> hidden, unquantized under modelopt_fp4: qwen3_5_mtp.py's workaround for NVFP4
+    checkpoints that store it in BF16) and mtp_num_hidden_layers full-attention decoder layers at the
+    checkpoint's width. vllm-project/recipes PR 810 (Qwen3.8-27B-FP8, TP 2, MTP): 14.28 GiB a GPU."""
+    method = speculative(engine)[0]
+    h = model.get("hidden_size")
+    if not (method == "mtp" or method.endswith("_mtp")) or str(model.get("model_type")) not in _MTP_DRAFTS or not h:
+        return 0.0
+    layers = int(model.get("num_nextn_predict_layers") or model.get("mtp_num_hidden_layers") or 1)
+    width = weight_width(engine, model) or "bf16"
+    per = BYTES_PER_PARAM[width]
+    heads = model.get("num_attention_heads") or 0
+    attn = attention_params(model) + h * heads * head_dim(model)  # q_proj doubled by the output gate
+    if model.get("num_experts"):
+        inter = model.get("moe_intermediate_size") or 0
+        mlp = (model["num_experts"] + (model.get("n_shared_experts") or 0)) * 3 * h * inter
+    else:
+        mlp = 3 * h * (model.get("intermediate_size") or 0)
+    fc = 2 * h * h * (2.0 if str(engine.get("quantization") or model.get("quant_method") or "").lower()
+                      in ("modelopt_fp4", "nvfp4", "modelopt") and width == "fp4" else per)
+    return (layers * (attn + mlp) * per + fc) / max(1, tp)
 
 
 def rope_cache_bytes(model: dict, engine: dict) -> float:
