@@ -185,3 +185,46 @@ def test_an_xinference_model_terminated_before_the_next_launch_is_gone(tmp_path)
     got = _shared(tmp_path, {"launch.sh": launch.format(uid="a") + "xinference terminate --model-uid a\n"
                              + launch.format(uid="b")}, version="0.13.0")
     assert all(v == (None, None) for v in got.values()), got
+
+
+_COMPOSE = """services:
+  a:
+    image: vllm/vllm-openai:v0.9.2
+    {pa}
+    deploy:
+      resources:
+        reservations:
+          devices:
+            - driver: nvidia
+              device_ids: ["0"]
+              capabilities: [gpu]
+    command: ["--model", "a/b", "--gpu-memory-utilization", "0.9"]
+  b:
+    image: vllm/vllm-openai:v0.9.2
+    {pb}
+    deploy:
+      resources:
+        reservations:
+          devices:
+            - driver: nvidia
+              device_ids: ["{dev}"]
+              capabilities: [gpu]
+    command: ["--model", "c/d", "--gpu-memory-utilization", "0.9"]
+"""
+
+
+def test_compose_services_on_other_device_ids_or_profiles_do_not_share(tmp_path):
+    # DEEPGadget/vllm-docker-qwen (eval77): services pinned to GPU 0 and GPU 1, and GPU-mates each under
+    # its own profile (the Makefile stops one before starting the other) or publishing one host port: no
+    # engine shares a GPU
+    for sub, dev, pa, pb in (("same", "0", "", ""), ("other", "1", "", ""),
+                             ("profiles", "0", "profiles: [big]", "profiles: [coder]"),
+                             ("one-profile", "0", "", "profiles: [coder]"),
+                             ("one-port", "0", "ports: ['8000:8000']", "ports: ['8000:8000']")):
+        (tmp_path / sub).mkdir()
+        got = _shared(tmp_path / sub, {"docker-compose.yml": _COMPOSE.format(dev=dev, pa=pa, pb=pb)})
+        shared = {k: v for k, v in got.items() if v != (None, None)}
+        if sub in ("same", "one-profile"):
+            assert len(shared) == 2 and all(v == (1.8, "P0") for v in shared.values()), (sub, got)
+        else:
+            assert not shared, (sub, got)

@@ -81,3 +81,20 @@ def test_a_gpt_oss_mxfp4_checkpoint_is_claimed_from_0_20(tmp_path):
 
 def test_a_gpt_oss_mxfp4_checkpoint_mismatches_before_0_20(tmp_path):
     assert _gpt_oss(tmp_path, "0.19.1").get("quant_mismatch") is True
+
+
+def test_a_name_some_release_knew_is_claimed_too(tmp_path):
+    # `--quantization nvfp4` (a method of 0.8.x only) on a ModelOpt NVFP4 checkpoint, 0.13+: replaced
+    # before the lookup (aatchison/deploy-vllm-k8s, eval77: seven false L10 P0s)
+    got, sr = _p(tmp_path, "0.24.0", "nvfp4")
+    assert "L10" not in got and not _p0(sr)
+    assert _p0(_p(tmp_path, "0.11.0", "nvfp4")[1]) == {"L10"}  # the choices of 0.12 and before stop it
+
+
+def test_an_nvfp4_name_of_unknown_format_is_p1(tmp_path):
+    # a third party's "-NVFP4" upload may be ModelOpt's (claimed) or llm-compressor's (refused)
+    (tmp_path / "requirements.txt").write_text("vllm==0.24.0\n")
+    (tmp_path / "serve.sh").write_text("vllm serve someone/Gemma-4-E2B-it-NVFP4 --quantization nvfp4 --max-model-len 4096\n")
+    (sr,) = audit(tmp_path, gpu="B200").sites
+    got = {r.check.id: r.priority for r in sr.results if r.needs_change}
+    assert got.get("L10") == "P1" and "L10" not in _p0(sr)

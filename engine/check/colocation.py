@@ -4,7 +4,8 @@ memory per instance, so the fractions of co-located engines must sum below 1 (mi
 contexts take); from 0.9.1 the second engine refuses to start ("Free memory on device … is less
 than desired GPU memory utilization"). Evidence that two launches run together is required, not
 assumed: a shell command put in the background (`… &`) before the other, services of one compose
-file, or engines built in the same Python scope and both still held (colocation_py)."""
+file (not two under disjoint `profiles:`, nor two publishing one host port; `device_ids` name their
+GPUs), or engines built in the same Python scope and both still held (colocation_py)."""
 from __future__ import annotations
 
 import re
@@ -26,7 +27,8 @@ def devices(facts: dict, container: dict | None = None) -> set[int] | None:
         v = engine.get(k)
         world *= v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 1
     cvd = env.get("CUDA_VISIBLE_DEVICES")
-    named = re.search(r"device=([\d,]+)", str((container or {}).get("gpus") or "").replace('"', "").replace("'", ""))
+    c = container or {}
+    named = re.search(r"device=([\d,]+)", str(c.get("gpus") or c.get("device_ids") or "").replace('"', "").replace("'", ""))
     if cvd is None and named:
         # the container sees its devices renumbered from 0; the ids here are the host's
         host = [int(x) for x in named.group(1).split(",") if x]
@@ -76,6 +78,13 @@ def _together(a, b, read) -> bool:
         between = "\n".join((read(a.file) or "").splitlines()[(a.end_line or a.line):b.line - 1])
         return re.search(r"xinference\s+terminate\b|\.terminate_model\(", between) is None
     if a.syntax == b.syntax == "compose":
+        pa, pb = (a.container or {}).get("profiles"), (b.container or {}).get("profiles")
+        if pa and pb and not set(pa) & set(pb):
+            return False  # each starts only under its own profile: nothing says both are activated
+        hosts = [{str(p[0]) for p in (c.container or {}).get("ports") or () if isinstance(p, (list, tuple)) and p and p[0]}
+                 for c in (a, b)]
+        if hosts[0] & hosts[1]:
+            return False  # one host port published by both: the second cannot start beside the first
         return (a.source or {}).get("service") != (b.source or {}).get("service")
     if a.syntax == b.syntax == "python-call":
         return a.kind == b.kind == "LLM()" and colocation_py.alive_together(read(a.file) or "", a.line, b.line)

@@ -145,6 +145,11 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
             # a value the release does not know reaches it unless argparse's choices (up to 0.12) stop it
             out["quant_mismatch"] = False
             out["quant_claimed"] = known is None or method in known or not (_argv(facts) and not since(version, "0.13.0"))
+    maybe = (table["quantization"].get("name_may_be_claimed") or {}).get(ckpt or "")
+    if flag and ckpt and source == "name" and known is not None and method not in known and maybe \
+            and since(version, (table["quantization"].get("claims_any_from") or {}).get(maybe, "99")) \
+            and not (_argv(facts) and not since(version, "0.13.0")):
+        out["quant_maybe_claimed"] = maybe
     plain = "exact" if source == "config" else model.get("unquantized")  # what says the weights are not quantized
     if flag and not model.get("quantized") and plain:
         needs = method not in table["quantization"]["online"]

@@ -151,7 +151,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                                                ("service", name), ("name", svc.get("container_name")), ("ports", _ports(svc)),
                                                ("network", svc.get("network_mode")),
                                                ("runtime", svc.get("runtime")), ("mounts", _mounts(svc)),
-                                               ("env_names", sorted(env)), ("env_opaque", _env_unread(ctx, rel, svc, dotenv))) if v}
+                                               ("env_names", sorted(env)), ("env_opaque", _env_unread(ctx, rel, svc, dotenv)),
+                                               ("device_ids", _device_ids(svc)), ("profiles", _profiles(svc))) if v}
             out.append(site)
     return out
 
@@ -257,14 +258,30 @@ def _flags_only(command) -> bool:
     return str(first).startswith("-")
 
 
-def _compose_gpus(svc: dict) -> int | None:
-    """deploy.resources.reservations.devices[] with nvidia/gpu: `count` or `device_ids`."""
+def _reserved(svc: dict) -> list:
     res = ((svc.get("deploy") or {}).get("resources") or {}) if isinstance(svc.get("deploy"), dict) else {}
     devices = ((res.get("reservations") or {}).get("devices") or []) if isinstance(res, dict) else []
+    return [d for d in devices if isinstance(d, dict)] if isinstance(devices, list) else []
+
+
+def _device_ids(svc: dict) -> str | None:
+    """The host GPU ids `device_ids` reserves ("0,1"), as `--gpus device=…` writes them; None for a
+    `count`, for `${VAR}` ids or where nothing names them (colocation: engines on other GPUs)."""
+    ids = [x.strip() for d in _reserved(svc) if isinstance(d.get("device_ids"), list)
+           for i in d["device_ids"] for x in str(i).split(",") if x.strip()]
+    return "device=" + ",".join(ids) if ids and all(x.isdigit() for x in ids) else None
+
+
+def _profiles(svc: dict) -> list[str] | None:
+    """`profiles:`: a service with some starts only when one of them is activated."""
+    got = svc.get("profiles")
+    return [str(p) for p in got] if isinstance(got, list) and got else None
+
+
+def _compose_gpus(svc: dict) -> int | None:
+    """deploy.resources.reservations.devices[] with nvidia/gpu: `count` or `device_ids`."""
     total = 0
-    for d in devices if isinstance(devices, list) else []:
-        if not isinstance(d, dict):
-            continue
+    for d in _reserved(svc):
         if "device_ids" in d and isinstance(d["device_ids"], list):
             # ['0,1,2,3'] is four devices: the NVIDIA runtime joins the ids with commas
             total += sum(len([x for x in str(i).split(",") if x.strip()]) for i in d["device_ids"])
