@@ -6,7 +6,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, shell_choices, entry_env, evalscope_launch, fw_launch, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
+from vllm_kb.engine.scan import argv_entry, shell_choices, entry_env, evalscope_launch, fw_launch, mounted_config, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -153,6 +153,7 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
             site.remarks.append(Finding("stray-positional", msg("finding.entrypoint_repeated", words=rep[0], entrypoint=rep[1]),
                                         rel, c.line, "P0"))
         site.gpu_request = c.container.get("gpu_count")
+        mounted_config.merge(ctx, site, site.container.get("mounts"), version)  # `--config /cfg/x.yaml` a `-v` holds
     return site
 
 

@@ -16,7 +16,8 @@ from vllm_kb.engine.scan.deploy.common import (
     is_vllm_like_image,
 )
 from vllm_kb.engine.scan.deploy.compose import scan_compose
-from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile, scan_dockerfile
+from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile, scan_dockerfile as _scan_dockerfile
+from vllm_kb.engine.scan.deploy.image_files import merge_copied_config
 from vllm_kb.engine.scan.deploy import helm_chart
 from vllm_kb.engine.scan.deploy.helm import scan_helm_chart
 from vllm_kb.engine.scan.deploy.kaito import is_kaito, scan_kaito
@@ -37,6 +38,13 @@ from vllm_kb.engine.scan.deploy.skypilot import is_skypilot, scan_skypilot
 from vllm_kb.engine.scan.site import Site
 
 __all__ = ["scan_triton", "entrypoint_for", "image_version", "is_dockerfile", "is_local_image", "is_vllm_image", "is_vllm_like_image", "scan_dockerfile", "scan_yaml"]
+
+
+def scan_dockerfile(ctx: ScanContext, rel: str, text: str) -> list[Site]:
+    sites = _scan_dockerfile(ctx, rel, text)
+    for site in sites:
+        merge_copied_config(ctx, site, rel, text)  # `--config /app/config.yaml` the image COPYs in
+    return sites
 
 
 def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]) -> list[Site]:

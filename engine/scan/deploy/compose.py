@@ -6,7 +6,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.scan import envfile, scripts
+from vllm_kb.engine.scan import envfile, mounted_config, scripts
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, publish_spec, shm_mount
 from vllm_kb.engine.scan.images import env_command
@@ -153,6 +153,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                                                ("runtime", svc.get("runtime")), ("mounts", _mounts(svc)),
                                                ("env_names", sorted(env)), ("env_opaque", _env_unread(ctx, rel, svc, dotenv)),
                                                ("device_ids", _device_ids(svc)), ("profiles", _profiles(svc))) if v}
+            mounted_config.merge(ctx, site, site.container.get("mounts"))  # `--config /app/x.yaml` a volume holds
             out.append(site)
     return out
 

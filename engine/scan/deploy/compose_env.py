@@ -18,26 +18,34 @@ from vllm_kb.engine.scan.site import Setting
 _NAMES = ("docker-compose", "compose")
 
 
-def by_dockerfile(ctx) -> dict[str, dict[str, Setting]]:
-    """Project Dockerfile → the environment the one compose service that builds it adds."""
-    seen: dict[str, list[dict[str, Setting]]] = {}
+def services(ctx, needle: str):
+    """(compose file, its document, the .env values beside it, its folder, service name, service) of
+    every service of the project's compose files whose text holds `needle`."""
     composes = [rel for rel in getattr(ctx, "files", None) or [] if rel.rpartition("/")[2].startswith(_NAMES)]
-    for rel, text in texts_with(ctx, composes, (".yml", ".yaml"), "build"):
+    for rel, text in texts_with(ctx, composes, (".yml", ".yaml"), needle):
         try:
             doc = yamlio.load(text)
         except (yamlio.YamlError, RecursionError):
             continue
-        services = doc.data.get("services") if isinstance(doc.data, dict) else None
-        if not isinstance(services, dict):
+        found = doc.data.get("services") if isinstance(doc.data, dict) else None
+        if not isinstance(found, dict):
             continue
         dotenv = envfile.values(envfile.load(ctx, envfile.beside(rel)))
         folder = PurePosixPath(rel).parent.as_posix()
-        for name, svc in services.items():
-            if not isinstance(svc, dict) or not svc.get("build"):
-                continue
-            df = build_dockerfile(ctx, folder, svc["build"])
-            if df:
-                seen.setdefault(df, []).append(_service_env(ctx, rel, svc, dotenv, doc.line_of(("services", name))))
+        for name, svc in found.items():
+            if isinstance(svc, dict):
+                yield rel, doc, dotenv, folder, str(name), svc
+
+
+def by_dockerfile(ctx) -> dict[str, dict[str, Setting]]:
+    """Project Dockerfile → the environment the one compose service that builds it adds."""
+    seen: dict[str, list[dict[str, Setting]]] = {}
+    for rel, doc, dotenv, folder, name, svc in services(ctx, "build"):
+        if not svc.get("build"):
+            continue
+        df = build_dockerfile(ctx, folder, svc["build"])
+        if df:
+            seen.setdefault(df, []).append(_service_env(ctx, rel, svc, dotenv, doc.line_of(("services", name))))
     return {df: envs[0] for df, envs in seen.items() if len(envs) == 1 or all(e == envs[0] for e in envs)}
 
 

@@ -12,8 +12,8 @@ import posixpath
 import shlex
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import scripts
-from vllm_kb.engine.scan.deploy import compose_env
+from vllm_kb.engine.scan import mounted_config, scripts
+from vllm_kb.engine.scan.deploy import compose_entry, compose_env
 from vllm_kb.engine.scan.deploy.common import image_version
 from vllm_kb.engine.scan.deploy.dockerfile import _final_stage, is_dockerfile
 from vllm_kb.engine.scan.deploy.image_files import _copies, copied_paths
@@ -74,6 +74,7 @@ def adopt(ctx, site: Site, entry: Entry | None) -> None:
             rels = [posixpath.relpath(src or ".", here or ".") for src in srcs]
             mounts.setdefault(target, [r if r.startswith("..") or r == "." else "./" + r for r in rels])
         site.container = {**(site.container or {}), "mounts": mounts}
+        mounted_config.merge(ctx, site, mounts)  # `--config /app/config.yaml` the image COPYs in
     if site.image == entry.image and entry.from_line:
         site.launch["image_at"] = (entry.dockerfile, entry.from_line)  # where a change of the tag is made
 
@@ -98,8 +99,6 @@ def scan_script(ctx, rel: str, text: str) -> list[Site]:
 def _index(ctx) -> dict[str, Entry]:
     files = getattr(ctx, "files", None) or []
     dockerfiles = [f for f in files if is_dockerfile(f)]
-    if not dockerfiles:
-        return {}
     by_name: dict[str, list[str]] = {}
     for f in files:
         if f.endswith(_SCRIPT_SUFFIXES):
@@ -125,6 +124,10 @@ def _index(ctx) -> dict[str, Entry]:
                               if st.get("installed") else None, {**(st.get("env") or {}), **composed.get(df, {})},
                               _from_line(text, st["image"]),
                               copied_paths(df, text, lambda p: _is_dir(files, p)))
+    # a script a compose service runs from a bind mount (engine/scan/deploy/compose_entry.py)
+    for script, (where, line, image, installed, env, copies) in compose_entry.rows(ctx, _script).items():
+        if script not in out:
+            out[script] = Entry(where, line, image, installed, env, None, copies)
     return out
 
 

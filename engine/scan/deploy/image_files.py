@@ -99,3 +99,18 @@ def _covers(folder: str, src: str, rel: str) -> bool:
     if any(c in src for c in "*?["):
         return fnmatch.fnmatchcase(rel, path)
     return rel == path or not path or rel.startswith(path.rstrip("/") + "/")
+
+
+def merge_copied_config(ctx: ScanContext, site, rel: str, text: str) -> None:
+    """`--config /app/config.yaml` on the Dockerfile's own ENTRYPOINT/CMD, a file its final stage
+    COPYs in: the project file copied there is read (engine/scan/mounted_config.py)."""
+    from vllm_kb.engine.scan import mounted_config
+
+    if getattr((site.source or {}).get("parsed"), "config_path", None) is None:
+        return
+    files = ctx.file_set()
+    copies = copied_paths(rel, text, lambda p: p in ("", ".") or any(f.startswith(p.rstrip("/") + "/") for f in files))
+    here = posixpath.dirname(rel)
+    mounts = {t: [r if r.startswith("..") or r == "." else "./" + r for r in (posixpath.relpath(s or ".", here or ".") for s in srcs)]
+              for t, srcs in copies.items()}
+    mounted_config.merge(ctx, site, mounts)
