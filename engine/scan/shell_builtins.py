@@ -9,7 +9,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
-from vllm_kb.engine.scan import docker_run, entry_installs, envfile, shell_profile
+from vllm_kb.engine.scan import docker_run, entry_installs, envfile, own_images, shell_profile
 from vllm_kb.engine.scan.shell import SHELLS, Args, ShellSyntaxError, Word, c_script_at
 from vllm_kb.engine.scan.shell_expand import hole, is_append, is_known, shown, split_assignment
 from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
@@ -307,6 +307,9 @@ class Builtins:
             # an image this script builds: its own ENTRYPOINT comes first, as `docker run` does it
             from vllm_kb.engine.scan.images import local_entrypoint
             run.entrypoint = local_entrypoint(self.ctx.read(built[0]), self.ctx.untagged_image_release, run.image.line, built[1])
+        if not run.entrypoint and run.image is not None and all((w.value or "").startswith("-") for w in run.argv) \
+                and own_images.runs_other_program(self.ctx, run.image.value):
+            return True  # the project's own app built on vLLM's image, run with its own command (engine/scan/own_images.py)
         argv = container_command(run, self.ctx.untagged_image_release)
         if "repeats_entrypoint" in run.facts:
             facts["repeats_entrypoint"] = run.facts["repeats_entrypoint"]

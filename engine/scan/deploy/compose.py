@@ -6,7 +6,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.scan import envfile, mounted_config, scripts
+from vllm_kb.engine.scan import envfile, mounted_config, own_images, scripts
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, publish_spec, shm_mount
 from vllm_kb.engine.scan.images import env_command
@@ -129,7 +129,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                 words += by_env  # an image its env configures (RunPod's worker): the env is its command line
                 argv_pos += [None] * len(by_env)
             elif part == "entrypoint" and val is None and (is_vllm_image(image) or is_vllm_like_image(image) and (
-                    _flags_only(svc.get("command")) or is_variant_image(image) and _model_first(svc.get("command")))):
+                    _flags_only(svc.get("command")) or is_variant_image(image) and _model_first(svc.get("command")))
+                    and not own_images.runs_other_program(ctx, image)):  # the project's own app built on vLLM's image
                 implicit = entrypoint_for(image, ctx.untagged_image_release)
                 words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in implicit]
                 argv_pos += [None] * len(implicit)

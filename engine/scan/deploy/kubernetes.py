@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.scan import gpu_types
+from vllm_kb.engine.scan import gpu_types, own_images
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy import app_template, kuberay, kustomize
 from vllm_kb.engine.scan.image_tables import image_ref
@@ -94,7 +94,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         elif command is None and not args and kuberay.ray_container(doc.data, path):
             pass  # KubeRay runs its own `ray start` in a Ray container, never the image's entrypoint
         elif is_vllm_image(image) or is_vllm_like_image(image) and (not isinstance(args, list) or not args or str(args[0]).startswith("-")
-                                                                    or _model_first(image, args, ctx)):
+                                                                    or _model_first(image, args, ctx)) \
+                and not own_images.runs_other_program(ctx, image):  # the project's own app built on vLLM's image
             implicit = entrypoint_for(image, ctx.untagged_image_release)
             words += [yaml_word(t, doc.line_of(path + ("image",)), Expander()) for t in implicit]
             argv_pos += [None] * len(implicit)

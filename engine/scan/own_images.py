@@ -1,0 +1,207 @@
+"""Images the project builds itself, tied to their Dockerfile by the project's own build: a `docker
+build -t NAME [-f FILE] CONTEXT` in a script, a Makefile (`IMAGE := vllm-warden:dev`, `-t $(IMAGE)`) or
+a CI step, and a compose service's `build:` beside its `image:`. A container that runs such an image
+with no command of its own runs what that Dockerfile's final stage says, not what its name suggests:
+`vllm-warden:dev` built `FROM vllm/vllm-openai… ENTRYPOINT [] CMD ["uvicorn", …]` is the project's
+own web app, no vLLM server (eval75 Podwarden/vllm-warden, eval68 vllm-optimizer). The tie is by the
+image's repository name (`registry…/apps/vllm-warden:latest` is the `vllm-warden` the Makefile
+builds); a name as common as `vllm` or `vllm-openai` ties only when written the same in full.
+Only a final stage whose command plainly runs another program counts: one that starts vLLM, runs a
+script (engine/scan/deploy/image_entry.py reads those) or is not read leaves the container as it was."""
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import shlex
+
+from vllm_kb.engine.scan.image_tables import name_and_tag
+
+_GENERIC = frozenset({"vllm", "vllm-openai", "vllm-openai-rocm", "vllm-openai-cpu"})
+_BUILD = re.compile(r"\b(?:docker|podman|buildah)\s+(?:buildx\s+|image\s+)?(?:build|bud)\b")
+_SCRIPTS = (".sh", ".bash", ".mk", ".yml", ".yaml")
+_INTERPRETERS = re.compile(r"^(?:python[\d.]*|bash|sh|exec|uv|dumb-init|tini|--)$")
+
+
+def runs_other_program(ctx, image: str | None) -> str | None:
+    """The project Dockerfile the image is built from, when every such build ends in a command that
+    is not vLLM's (a web app, a proxy); None otherwise."""
+    builds = _for(ctx, image)
+    if not builds or any(_program(ctx.read(df) or "") != "other" for df in builds):
+        return None
+    return builds[0]
+
+
+def _for(ctx, image: str | None) -> list[str]:
+    name = name_and_tag(image)[0].strip().lower()
+    if not name or "$" in name:
+        return []
+    index = ctx.__dict__.get("_own_images")
+    if index is None:
+        index = ctx.__dict__["_own_images"] = _index(ctx)
+    base = name.rsplit("/", 1)[-1]
+    return sorted({df for built, df in index.get(base, ()) if base not in _GENERIC or built == name})
+
+
+def _index(ctx) -> dict[str, list[tuple[str, str]]]:
+    """repository name → [(the name as built, its Dockerfile)]."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    files = list(getattr(ctx, "files", None) or [])
+    have = ctx.file_set()
+    for rel in files:
+        base = rel.rsplit("/", 1)[-1]
+        if not (base.endswith(_SCRIPTS) or base.startswith(("Makefile", "makefile", "GNUmakefile", "justfile"))):
+            continue
+        text = ctx.read(rel)
+        if not text or "build" not in text:
+            continue
+        for tag, df in _builds(rel, text, have):
+            out.setdefault(tag.rsplit("/", 1)[-1], []).append((tag, df))
+    return out
+
+
+def _builds(rel: str, text: str, have) -> list[tuple[str, str]]:
+    """(image name, Dockerfile) of each build the file runs or declares."""
+    folder = posixpath.dirname(rel)
+    found = []
+    if rel.endswith((".yml", ".yaml")) and "compose" in rel.rsplit("/", 1)[-1]:
+        found += _compose_builds(folder, text, have)
+    if not _BUILD.search(text):
+        return found
+    values = _assignments(text)
+    for line in re.sub(r"\\[ \t]*\r?\n", " ", text).splitlines():
+        m = _BUILD.search(line)
+        if not m:
+            continue
+        try:
+            words = shlex.split(_expand(line[m.end():], values), comments=True)
+        except ValueError:
+            continue
+        tags, file, context, i = [], None, None, 0
+        while i < len(words):
+            w = words[i]
+            if w in ("&&", "||", ";", "|") or w.startswith((">", "2>")):
+                break
+            opt, eq, inline = w.partition("=")
+            if w.startswith("-"):
+                takes = not eq and opt in ("-t", "--tag", "-f", "--file") or not eq and opt in _TAKES
+                value = inline if eq else (words[i + 1] if takes and i + 1 < len(words) else None)
+                if opt in ("-t", "--tag") and value:
+                    tags.append(value)
+                elif opt in ("-f", "--file") and value:
+                    file = value
+                i += 2 if takes else 1
+                continue
+            context = context or w
+            i += 1
+        df = _dockerfile(folder, context, file, have) if context else None
+        for tag in tags if df else ():
+            name = name_and_tag(tag)[0].lower()
+            if name and "$" not in name:
+                found.append((name, df))
+    return found
+
+
+# `docker build` options that take a value, besides the tag and the file (engine/scan/docker_run.BUILD_TAKES)
+_TAKES = frozenset({"--build-arg", "--target", "--platform", "--network", "--label", "--cache-from", "--cache-to", "--secret",
+                    "--ssh", "-o", "--output", "--progress", "--iidfile", "--shm-size", "--ulimit", "--add-host",
+                    "--build-context", "--metadata-file", "--builder", "-m", "--memory", "--annotation", "--attest"})
+
+
+def _dockerfile(folder: str, context: str, file: str | None, have) -> str | None:
+    if "$" in context or "://" in context or (file and "$" in file):
+        return None
+    for base in dict.fromkeys((folder, "")):  # the file's folder, then the project root
+        ctx_dir = posixpath.normpath(posixpath.join(base, context))
+        path = posixpath.normpath(posixpath.join(base, file) if file else posixpath.join(ctx_dir, "Dockerfile"))
+        if not path.startswith("..") and path in have:
+            return path
+    return None
+
+
+def _compose_builds(folder: str, text: str, have) -> list[tuple[str, str]]:
+    from vllm_kb.engine.kb import yamlio
+
+    try:
+        data = yamlio.load(text).data
+    except (yamlio.YamlError, RecursionError):
+        return []
+    services = data.get("services") if isinstance(data, dict) else None
+    out = []
+    for svc in services.values() if isinstance(services, dict) else ():
+        if not isinstance(svc, dict) or not isinstance(svc.get("image"), str) or not svc.get("build"):
+            continue
+        spec = svc["build"] if isinstance(svc["build"], dict) else {"context": svc["build"]}
+        df = _dockerfile(folder, str(spec.get("context") or "."), str(spec.get("dockerfile") or "Dockerfile"), have) \
+            if isinstance(spec.get("dockerfile") or "", str) else None
+        name = name_and_tag(svc["image"])[0].lower()
+        if df and name and "$" not in name:
+            out.append((name, df))
+    return out
+
+
+_ASSIGN = re.compile(r"^[ \t-]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::=|::=|\?=|=|:[ \t])[ \t]*(.*?)[ \t]*$", re.M)
+
+
+def _assignments(text: str) -> dict[str, str]:
+    """NAME → value of the file's assignments written once (or always alike): `IMAGE := x`, `IMAGE=x`,
+    a CI `IMAGE: x`."""
+    seen: dict[str, set[str]] = {}
+    for m in _ASSIGN.finditer(text):
+        v = m.group(2).strip().strip("'\"")
+        if v and "$" not in v and " " not in v:
+            seen.setdefault(m.group(1), set()).add(v)
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
+def _expand(text: str, values: dict[str, str]) -> str:
+    return re.sub(r"\$\((\w+)\)|\$\{(\w+)\}|\$(\w+)", lambda m: values.get(m.group(1) or m.group(2) or m.group(3), m.group(0)), text)
+
+
+def _program(text: str) -> str | None:
+    """"other" where the final stage sets a command that plainly runs another program than vLLM
+    (`ENTRYPOINT []` + `CMD ["uvicorn", …]`, `ENTRYPOINT ["nginx", …]`); None where it keeps the base
+    image's, starts vLLM, runs a script, or is not read."""
+    stages: dict[str, tuple] = {}
+    alias = None
+    ep = cmd = None  # None: inherited from the base image; a list: set in the project's Dockerfile
+    for raw in re.sub(r"\\[ \t]*\r?\n", " ", text).splitlines():
+        head, _, arg = raw.strip().partition(" ")
+        kw, arg = head.upper(), arg.strip()
+        if kw == "FROM":
+            parts = arg.split()
+            parts = [p for p in parts if not p.startswith("--platform")]
+            ep, cmd = stages.get(parts[0].lower(), (None, None)) if parts else (None, None)
+            if len(parts) >= 3 and parts[1].upper() == "AS":
+                stages[parts[2].lower()] = (ep, cmd)
+                alias = parts[2].lower()
+            else:
+                alias = None
+            continue
+        if kw not in ("ENTRYPOINT", "CMD"):
+            continue
+        try:
+            got = json.loads(arg) if arg.startswith("[") else ["/bin/sh", "-c", arg]
+        except ValueError:
+            return None
+        if not isinstance(got, list) or not all(isinstance(x, str) for x in got):
+            return None
+        if kw == "ENTRYPOINT":
+            ep, cmd = got, None  # a new ENTRYPOINT resets the CMD
+        else:
+            cmd = got
+        if alias:
+            stages[alias] = (ep, cmd)
+    if ep is None:
+        return None  # the base image's entrypoint stays (vLLM's, for a vLLM image)
+    argv = ep + (cmd or [])
+    if not argv:
+        return "other"  # `ENTRYPOINT []` and no CMD: nothing of vLLM's runs
+    if any("vllm" in w.lower() for w in argv):
+        return None  # starts vLLM, or may
+    words = [w for w in argv if not w.startswith("-")]
+    if argv[0] in ("/bin/sh", "/bin/bash", "sh", "bash") and "-c" in argv:
+        return None if re.search(r"\.(?:sh|py)\b", " ".join(argv)) else "other"
+    if any(w.endswith((".sh", ".py")) for w in words[:3]) or not words:
+        return None  # a script of its own: read where it lies
+    return None if _INTERPRETERS.match(words[0].rsplit("/", 1)[-1]) else "other"
