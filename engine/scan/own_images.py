@@ -95,7 +95,9 @@ def _builds(rel: str, text: str, have) -> list[tuple[str, str]]:
             context = context or w
             i += 1
         df = _dockerfile(folder, context, file, have) if context else None
-        for tag in tags if df else ():
+        if df is None:
+            continue
+        for tag in tags:
             name = name_and_tag(tag)[0].lower()
             if name and "$" not in name:
                 found.append((name, df))
