@@ -1,0 +1,1 @@
+from .rl_trainer import GRPOTrainer
