@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 
-from vllm_kb.engine.scan import python_argv
+from vllm_kb.engine.scan import container_env, python_argv
 from vllm_kb.engine.scan.deploy import common
 from vllm_kb.engine.scan.python_scope import dotted
 from vllm_kb.engine.scan.site import Site
@@ -65,4 +65,7 @@ def site(ctx, rel: str, text: str, node, r) -> Site | None:
         return None  # an image the program computes, or one that is not vLLM's: no entrypoint to read
     command = _argv(next((got[k] for k in _COMMAND if k in got), None))
     args = _argv(next((got[k] for k in _ARGS if k in got), None))
-    return python_argv.container_site(ctx, rel, text, node, r, command, args, img, "container-spec")
+    out = python_argv.container_site(ctx, rel, text, node, r, command, args, img, "container-spec")
+    if out is not None:
+        out.env = {**container_env.env_of(r, got.get("env"), rel, node.lineno, "container-spec"), **out.env}
+    return out

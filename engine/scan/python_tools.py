@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import container_spec, docker_sdk, framework_site, job_sdk, python_argv, sagemaker, xinference_defaults, xinference_engine, xinference_rest
+from vllm_kb.engine.scan import container_env, container_spec, docker_sdk, framework_site, job_sdk, python_argv, sagemaker, xinference_defaults, xinference_engine, xinference_rest
 from vllm_kb.engine.scan.python_facts import bound_env, facts  # noqa: F401 — re-exported for python_calls
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
@@ -130,8 +130,12 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
         return sagemaker.site(ctx, rel, text, call, r)
     if f.target == "vertex-upload":
         kw = {k.arg: k.value for k in call.keywords if k.arg}
-        return python_argv.container_site(ctx, rel, text, call, r, kw.get("serving_container_command"),
-                                          kw.get("serving_container_args"), r.value_or(kw.get("serving_container_image_uri")), "vertex-ai")
+        got = python_argv.container_site(ctx, rel, text, call, r, kw.get("serving_container_command"),
+                                         kw.get("serving_container_args"), r.value_or(kw.get("serving_container_image_uri")), "vertex-ai")
+        if got is not None:
+            got.env = {**container_env.env_of(r, kw.get("serving_container_environment_variables"), rel, call.lineno, "vertex-ai"),
+                       **got.env}
+        return got
     return None
 
 

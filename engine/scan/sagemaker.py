@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from vllm_kb.engine.scan import container_env
 from vllm_kb.engine.scan.deploy import common
 from vllm_kb.engine.scan.images import env_command, env_image
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
@@ -63,5 +64,8 @@ def site(ctx, rel: str, text: str, call: ast.Call, r) -> Site | None:
         if argv else None
     if got is not None:
         got.tool, got.image = "sagemaker", image
+        # the variables beside the SM_VLLM_* flags (HF_TOKEN) are the container's environment
+        got.env = {**{k: v for k, v in container_env.env_of(r, env_node, rel, call.lineno, "sagemaker").items()
+                      if not k.startswith(PREFIX)}, **got.env}
         got.opaque += [{"code": "spread", "what": u, "where": f"{rel}:{call.lineno}"} for u in env.unknown]
     return got
