@@ -30,7 +30,7 @@ def runs_trl(ctx, rel: str | None, script: str, rest: list[str]) -> bool:
     or, not held, it is given no TRL-only key and its name is no trainer's."""
     ref = script_ref(ctx, rel, script) if ctx is not None and rel is not None else None
     text = ctx.read(ref) if ref is not None else None
-    if text is not None:
+    if ref is not None and text is not None:
         return _shows_trl(ctx, ref, text)
     keys = {v.lstrip("-").replace("-", "_").split("=")[0] for v in rest if v.startswith("--")}
     return bool(keys & _TRL_ONLY) or "config" in keys or bool(_TRAINER_NAME.search(script.rsplit("/", 1)[-1]))
@@ -57,7 +57,7 @@ def _from_trl(ctx, ref: str, tree: ast.Module, name: str, depth: int) -> bool:
         return not any(isinstance(n, ast.ClassDef) and n.name == name for n in ast.walk(tree))
     mod_ref = _module_ref(ctx, ref, *src)
     text = ctx.read(mod_ref) if mod_ref is not None else None
-    if text is None or depth >= _DEPTH or _TRL_IMPORT.search(text):
+    if mod_ref is None or text is None or depth >= _DEPTH or _TRL_IMPORT.search(text):
         return True
     sub = _parse(text)
     return sub is None or _from_trl(ctx, mod_ref, sub, name, depth + 1)
