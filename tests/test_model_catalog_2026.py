@@ -66,8 +66,6 @@ def test_kimi_k25_is_its_own_multimodal_class():
 
 
 @pytest.mark.parametrize("name,heads,kv,experts,top_k", [
-    ("google/gemma-4-31B-it", 32, None, None, None),
-    ("google/gemma-4-26B-A4B-it", 16, None, 128, 8),
     ("XiaomiMiMo/MiMo-V2-Flash", 64, None, 256, 8),
     ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", 32, 2, 128, 6),
     ("Qwen/Qwen3.5-0.8B", 8, 2, None, None),

@@ -20,7 +20,7 @@ ARCH_KEYS = (
     "qk_nope_head_dim", "v_head_dim", "num_nextn_predict_layers", "index_topk", "sliding_window_size",
     "sliding_window_pattern", "sliding_window_unused", "tie_word_embeddings", "max_position_embeddings", "attn_logit_softcapping",
     "attention_chunk_size", "interleave_moe_layer_step", "num_kv_shared_layers", "rope_cache_positions",
-    "global_head_dim",
+    "global_head_dim", "num_global_key_value_heads", "attention_k_eq_v",
 )
 _DTYPES = {"bfloat16": "bfloat16", "bf16": "bfloat16", "float16": "float16", "fp16": "float16", "half": "float16",
            "float32": "float32", "fp32": "float32", "float": "float32"}
@@ -113,7 +113,7 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
 _CONFIG_NAMES = {
     # config.json spelling → catalog name; the first one present wins
     "num_experts": ("num_experts", "n_routed_experts", "num_local_experts"),
-    "num_experts_per_tok": ("num_experts_per_tok", "experts_per_token", "moe_topk"),
+    "num_experts_per_tok": ("num_experts_per_tok", "experts_per_token", "moe_topk", "top_k_experts"),  # Gemma 4: top_k_experts
     "n_shared_experts": ("n_shared_experts", "num_shared_expert"),  # Hunyuan: num_shared_expert
     "num_hidden_layers": ("num_hidden_layers", "n_layer", "num_layers"),
     "num_attention_heads": ("num_attention_heads", "n_head"),
@@ -142,6 +142,8 @@ def arch_from_config(config: dict) -> dict[str, Any]:
         cap = cfg["attn_logit_softcapping"]
         ok = isinstance(cap, (int, float)) and not isinstance(cap, bool) and 0 < cap < 1e6
         out["attn_logit_softcapping"] = float(cap) if ok else None
+    if isinstance(cfg.get("attention_k_eq_v"), bool):  # Gemma 4's full-attention layers (kv.py full_layer_bytes)
+        out["attention_k_eq_v"] = cfg["attention_k_eq_v"]
     if "tie_word_embeddings" not in out and isinstance(config.get("tie_word_embeddings"), bool):
         out["tie_word_embeddings"] = config["tie_word_embeddings"]
     return out

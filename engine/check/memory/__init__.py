@@ -215,13 +215,13 @@ def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]
     # the blocks of a request SUGGEST_MARGIN longer than max_model_len, plus one: the margin L15
     # asks for, so following this change does not leave a launch that "may refuse to start"
     margin_len = math.ceil(site.max_len * (1 + SUGGEST_MARGIN))
-    one = (layout.blocks_per_request(margin_len, site.batched) + 1) * layout.per_layer * layout.block * layout.group_size
+    one = (layout.blocks_per_request(margin_len, site.batched) + 1) * layout.page * layout.group_size
     needed = (budget["requested"] - budget["usable"]) + weights_per_gpu + one
     if needed <= total:
         cap["gmu_needed"] = math.ceil(needed / total * 100) / 100
     cap["max_model_len_safe"] = safe_len(cap["max_model_len_fit"], layout.block, SUGGEST_MARGIN)
     band = error_band(budget)
-    exact = layout.blocks_per_request(site.max_len, site.batched) * layout.per_layer * layout.block * layout.group_size
+    exact = layout.blocks_per_request(site.max_len, site.batched) * layout.page * layout.group_size
     if band <= available < exact < available + band and not cap["fits_max_model_len"] and not kv_bytes:
         # one max_model_len request misses by less than the estimate's own error: L15 P1, not P0
         cap["kv_shortfall_within_error"] = True
@@ -267,14 +267,15 @@ def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]
     notes.add("max_model_len", site.max_len)
     if model.get("num_sliding_layers"):
         notes.add("hybrid_kv_cache_manager", hybrid_manager_on(engine, rt))
-    per_gpu_token = layout.per_layer * (layout.full + layout.sliding)
+    per_gpu_token = layout.bytes_per_token
+    per_layer = per_gpu_token / max(1, layout.full + layout.sliding) if layout.full_bytes else layout.per_layer
     replicas = 1 if model.get("kv_lora_rank") else site.tp  # MLA: every rank holds the same latent
     out: dict[str, Any] = {
         # negative when the weights and activations overrun the budget, as vLLM logs it
         "kv_cache_gib": round(available / GIB, 2),
         "kv_cache_dtype": kv_dtype,
         "kv_bytes_per_token_per_gpu": int(per_gpu_token),
-        "kv_bytes_per_token": int(layout.per_layer * kv_layer_count(model) * replicas),
+        "kv_bytes_per_token": int(per_layer * kv_layer_count(model) * replicas),
         "block_size": layout.block,
         "max_model_len": site.max_len,
         "max_model_len_known": site.max_len_known,

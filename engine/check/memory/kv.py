@@ -80,9 +80,22 @@ def kv_bytes_per_token_layer(model: dict, engine: dict, tp: int, rt: Runtime | N
     return 2 * kv_heads_per_gpu(model, tp) * head_dim(model) * kv_element_bytes(engine, model)
 
 
+def full_layer_bytes(model: dict, engine: dict, tp: int) -> float:
+    """One token of one full-attention layer on one GPU where those layers are built wider than the
+    others (Gemma 4, gemma4.py Gemma4DecoderLayer: global_head_dim; with attention_k_eq_v the
+    num_global_key_value_heads, K stored in the V slot too, so both are cached); 0 elsewhere."""
+    wide = model.get("global_head_dim")
+    if not wide or model.get("kv_lora_rank"):
+        return 0.0
+    heads = model.get("num_key_value_heads") or model.get("num_attention_heads") or 1
+    if model.get("attention_k_eq_v") and model.get("num_global_key_value_heads"):
+        heads = model["num_global_key_value_heads"]
+    return 2 * max(1, heads // max(1, tp)) * wide * kv_element_bytes(engine, model)
+
+
 @dataclass(frozen=True)
 class KVLayout:
-    per_layer: float   # bytes per token per layer on one GPU
+    per_layer: float   # bytes per token per layer on one GPU (the sliding layers' where full_bytes is set)
     full: int          # full-attention layers on one GPU (its pipeline stage)
     sliding: int       # sliding-window layers kept to their window
     window: int
@@ -92,6 +105,33 @@ class KVLayout:
     group_ratio: float | None = None  # vLLM takes the larger count as group size below this ratio
     v0_state: float = 0.0            # bytes V0's MambaCacheManager takes before the KV cache
     local_extra: int = 1             # a sliding window's extra block; a Llama 4 chunk has none
+    full_bytes: float = 0.0          # a full-attention layer's bytes per token when wider (Gemma 4)
+
+    @property
+    def page(self) -> float:
+        """Bytes of one block of one layer. Where the kinds' pages differ vLLM raises the smaller
+        page's block size until both match (kv_cache_utils.py unify_kv_cache_spec_page_size)."""
+        return max(self.per_layer, self.full_bytes if self.full else 0.0) * self.block
+
+    def _kind_block(self, per_token: float) -> int:
+        return max(1, round(self.page / per_token)) if per_token > 0 else self.block
+
+    @property
+    def full_block(self) -> int:
+        return self._kind_block(self.full_bytes or self.per_layer)
+
+    @property
+    def sliding_block(self) -> int:
+        return self._kind_block(self.per_layer)
+
+    @property
+    def min_block(self) -> int:
+        sizes = ([self.full_block] if self.full else []) + ([self.sliding_block] if self.sliding else [])
+        return min(sizes) if sizes else self.block
+
+    @property
+    def bytes_per_token(self) -> float:
+        return self.per_layer * self.sliding + (self.full_bytes or self.per_layer) * self.full
 
     @property
     def kinds(self) -> list[int]:
@@ -128,15 +168,14 @@ class KVLayout:
         return ceil_div(self.ssm, self.group_size) if self.hybrid else 1
 
     def blocks(self, available: float) -> int:
-        page = self.per_layer * self.block
-        if page * self.group_size <= 0:  # a config.json with zero heads or widths
+        if self.page * self.group_size <= 0:  # a config.json with zero heads or widths
             return 0
-        return max(0, int(available // (page * self.group_size)))
+        return max(0, int(available // (self.page * self.group_size)))
 
     def blocks_per_request(self, max_len: int, batched: int) -> int:
         full_groups, sliding_groups = self.groups
-        full = ceil_div(max_len, self.block)
-        local = ceil_div(min(self.window - 1 + batched, max_len), self.block) + self.local_extra
+        full = ceil_div(max_len, self.full_block)
+        local = ceil_div(min(self.window - 1 + batched, max_len), self.sliding_block) + self.local_extra
         return full_groups * full + sliding_groups * local + self.ssm_groups * self.ssm_blocks
 
 
@@ -190,6 +229,14 @@ def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> K
         return KVLayout(per_layer, p.attention, 0, 0, p.block, ssm=p.state_layers, ssm_blocks=p.state_blocks,
                         group_ratio=p.group_ratio)
     ratio = (sizing_row(rt.version) or {}).get("group_ratio") if sliding else None
+    wide = full_layer_bytes(model, engine, tp)
+    if wide and wide != per_layer:
+        local = round(int(model.get("num_sliding_layers") or 0) * layers / model["num_hidden_layers"])
+        if not sliding:  # every layer keeps every token: the two kinds' bytes, averaged over the layers
+            per_layer = (per_layer * local + wide * (layers - local)) / max(1, layers)
+            wide = 0.0
+        return KVLayout(per_layer, layers - sliding, sliding, window, block, group_ratio=ratio, local_extra=extra,
+                        full_bytes=wide)
     return KVLayout(per_layer, layers - sliding, sliding, window, block, group_ratio=ratio, local_extra=extra)
 
 
@@ -225,7 +272,7 @@ def kv_capacity(layout: KVLayout, available: float, max_len: int, batched: int, 
     if rt.tokens_from_concurrency:
         tokens = int(concurrency * max_len)
     else:  # blocks spread evenly over the groups, counted in the smallest block size
-        tokens = blocks // (full_groups + sliding_groups) * layout.block
+        tokens = blocks // (full_groups + sliding_groups) * layout.min_block
     return {"kv_blocks": blocks, "kv_tokens": tokens, "max_concurrency": round(concurrency, 2),
             "kv_groups": full_groups + sliding_groups, "fits_max_model_len": concurrency >= 1.0,
             "max_model_len_fit": _longest_fit(layout, blocks, batched, max_len)}
@@ -233,7 +280,7 @@ def kv_capacity(layout: KVLayout, available: float, max_len: int, batched: int, 
 
 def _longest_fit(layout: KVLayout, blocks: int, batched: int, max_len: int) -> int:
     """Longest request the cache holds (vLLM's "estimated maximum model length")."""
-    lo, hi = 0, max(max_len, blocks * layout.block)
+    lo, hi = 0, max(max_len, blocks * max(layout.block, layout.full_block))
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if layout.blocks_per_request(mid, batched) <= blocks:
