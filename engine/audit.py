@@ -330,7 +330,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     claimed = {(op.target, k) for r in results if r.needs_change and r.priority == "P0"
                for op, v in r.fix if op.kind == "set" and isinstance(v, dict) for k in v}
     remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb, urgent,
-                                                                  claimed)
+                                                                  claimed, choice.pinned)
     settle_priorities(results, remarks, choice.basis, allowed_releases(cat, choice), kb)
     if choice.basis == "none" and site.framework != "none":
         # no vLLM pin beside a framework: its own install brings a release it accepts, so a failure

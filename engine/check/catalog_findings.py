@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.check import cli_choices, config_keys, empty_values, entrypoint_findings, framework_args, unknown_flags, value_findings
+from vllm_kb.engine.check import cli_choices, config_keys, empty_values, entrypoint_findings, framework_args, framework_range, unknown_flags, value_findings
 from vllm_kb.engine.kb import deploy_tools
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
@@ -37,11 +37,12 @@ API_SERVER_DEPRECATED = "0.29.0"
 
 
 def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: set[str], kb: Knowledge,
-                  urgent: set[str] | None = None, claimed: set[tuple[str, str]] | None = None) -> list[Finding]:
+                  urgent: set[str] | None = None, claimed: set[tuple[str, str]] | None = None, pinned: bool = True) -> list[Finding]:
     """Every catalog finding of one site. `version` is the release the project uses, `lookup`
     the catalogued release it resolves to; `handled` names settings a check already removes,
     `urgent` those a P0 check removes (only they hide a refusal; None: every one in `handled`),
-    `claimed` the (argument, key) pairs of JSON arguments a P0 check rewrites."""
+    `claimed` the (argument, key) pairs of JSON arguments a P0 check rewrites; `pinned`: the project pins that
+    vLLM (a framework's vllm extra then narrows the releases of a range pin that pip installs beside it)."""
     demo, covered = entrypoint_findings.site_findings(site, kb, version)
     refused = (handled if urgent is None else urgent) | covered
     handled = handled | covered
@@ -50,13 +51,13 @@ def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: 
     values += [f for f in cli_choices.findings(site, kb, lookup) if f.subject not in said and f.subject.partition("=")[0] not in refused]
     values += config_keys.findings(site, cat, lookup, refused, claimed or set())
     out = demo + (_version_remarks(site, cat, lookup, refused, kb) + values
-           + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version)) + empty_values.findings(site)
+           + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version, pinned)) + empty_values.findings(site)
     if site.kind == "api_server" and cat.index_version(version) >= cat.index_version(API_SERVER_DEPRECATED):
         out.append(Finding("deprecated-entrypoint", msg("finding.api_server_deprecated", version=version), site.file, site.line, "P2"))
     return out
 
 
-def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
+def _framework_remarks(site: Site, vllm_version: str, pinned: bool = True) -> list[Finding]:
     if site.framework == "none":
         return []
     from vllm_kb.engine.kb import frameworks
@@ -68,10 +69,13 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
     peer = {k: v for k, v in (site.launch or {}).items() if k == "plain_server"}
     unread = {k.key for n, s in (site.framework_written or {}).items() if not s.resolved and (k := fw.key(n)) is not None}
     written_as = "call" if site.syntax == "python-call" else "config" if site.syntax == "framework-config" else ""
-    for f in fw.findings(site.framework_keys, site.framework_version, command, vllm_version, peer=peer, unread=unread,
-                         source=site.framework_source, written_as=written_as):
-        text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version).replace("{framework_version}", site.framework_version or "")
-                .replace("{plain_server}", str(peer.get("plain_server", ""))) for lang in ("en", "zh")}
+    ranged = set()  # codes said at P1 because only some releases a range pin allows have them (check/framework_range.py)
+    for f, release, more in framework_range.findings(fw, site, command, vllm_version, pinned, peer=peer, unread=unread,
+                                                     source=site.framework_source, written_as=written_as):
+        text = {lang: f["text"][lang].replace("{vllm_version}", vllm_version).replace("{framework_version}", release)
+                .replace("{plain_server}", str(peer.get("plain_server", ""))) + (more[lang] if more else "") for lang in ("en", "zh")}
+        if more:
+            ranged.add(f"{site.framework}-{f['code']}")
         if f["priority"] == "P0" and site.framework_unplaced and _reads_release(f):
             # a git commit or branch: the release the finding rests on is a guess (scan/framework_unplaced.py)
             more = msg("finding.fw_unplaced", framework=fw.name, pin=site.framework_unplaced)
@@ -84,8 +88,9 @@ def _framework_remarks(site: Site, vllm_version: str) -> list[Finding]:
         out.append(Finding(f"{site.framework}-{f['code']}", text, file, line, f["priority"], fix=fix,
                            safe=bool(fix) and f["priority"] == "P0", subject="", vllm=f.get("vllm")))
     # a dropped key the framework's own pitfall already names (ms-swift removed-flag, TRL legacy-key) is said once
-    dropped_said = any(c.endswith(("-removed-flag", "-legacy-key")) and f.priority == "P0" for f in out for c in [f.code])
-    out += [_key_refused(site, r, fw.name) for r in framework_args.refusals(site) if r.first is not None or not dropped_said]
+    dropped_said = any(c.endswith(("-removed-flag", "-legacy-key")) and (f.priority == "P0" or c in ranged) for f in out for c in [f.code])
+    out += [_key_refused(site, r, fw.name, release, more) for r, release, more in framework_range.refusals(site, vllm_version, pinned)
+            if r.first is not None or not dropped_said]
     return out
 
 
@@ -108,21 +113,18 @@ def _reads_release(f: dict) -> bool:
     return any(p[:2] == ("framework", "version") for p in cel.compile(f["when"]).paths)
 
 
-def _key_refused(site: Site, r, name: str) -> Finding:
-    """A framework key the pinned framework release's parser refuses (engine/check/framework_args.py)."""
+def _key_refused(site: Site, r, name: str, release: str, more: dict | None) -> Finding:
+    """A framework key the pinned framework release's parser refuses (engine/check/framework_args.py); `more`:
+    only some releases a range pin allows refuse it (`trl>=0.14.0`, engine/check/framework_range.py), a P1."""
     words = framework_args.refusal_words(site, r)
     when = (msg("finding.fw_key_added", first=r.first) if r.first else msg("finding.fw_key_dropped", last=r.last) if r.last
             else msg("finding.fw_key_never", parser=r.parser))
     instead = msg("finding.fw_key_instead", instead=r.instead) if r.instead else {"en": "", "zh": ""}
-    text = {lang: msg("finding.fw_key_refused", framework=name, release=site.framework_version or "", key=r.written,
-                      parser=r.parser, when=when[lang], words=words, instead=instead[lang])[lang] for lang in ("en", "zh")}
-    priority = "P0"
-    if r.first and site.framework_floor:
-        # `trl>=0.14.0`: the release that runs is the newest pip resolves, which has the key (scan/framework_unplaced.py)
-        more = msg("finding.fw_key_floor", framework=name, pin=site.framework_floor, first=r.first)
-        text = {lang: text[lang] + more[lang] for lang in ("en", "zh")}
-        priority = "P1"
-    return Finding(framework_args.CODE, text, r.setting.file or site.file, r.setting.line or site.line, priority, subject=r.key)
+    text = {lang: msg("finding.fw_key_refused", framework=name, release=release, key=r.written,
+                      parser=r.parser, when=when[lang], words=words, instead=instead[lang])[lang] + (more[lang] if more else "")
+            for lang in ("en", "zh")}
+    return Finding(framework_args.CODE, text, r.setting.file or site.file, r.setting.line or site.line, "P1" if more else "P0",
+                   subject=r.key)
 
 
 def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:

@@ -87,8 +87,10 @@ def _accepts(spans: list, read: list[str], version: str) -> bool | None:
     return has(below[-1]) if has(below[-1]) == has(above[0]) else None
 
 
-def refusals(site: Site) -> list[Refusal]:
-    fid, version = site.framework, site.framework_version
+def refusals(site: Site, release: str | None = None) -> list[Refusal]:
+    """The keys the site's framework release refuses; `release`: judged at that release instead of the
+    pinned one (a range pin's other releases, engine/check/framework_range.py)."""
+    fid, version = site.framework, release or site.framework_version
     if fid in (None, "none") or not version or try_parse(version) is None:
         return []
     if site.framework_fork:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vllm_kb.engine.check import framework_copy, framework_git, framework_imports, framework_kwargs, memory
+from vllm_kb.engine.check import framework_copy, framework_git, framework_imports, framework_kwargs, framework_range, memory
 from vllm_kb.engine.kb import compat, versions
 from vllm_kb.engine.kb.versions import try_parse
 
@@ -173,11 +173,41 @@ def framework_compat(site, facts: dict, cat, pin, gate=None, copy=None) -> dict[
     fw = fw or (copy.version if copy is not None else None)
     if fw and try_parse(fw) is None:
         fw = None
+    if vllm and not fw and gate is None and copy is None and site.framework_spec:
+        return _range(site, facts, cat, pin, vllm)
     if not vllm or (not fw and gate is None and copy is None):
         return {}
     shown = fw or f"({(gate or copy).package}/)"
     if copy is not None and copy.ref:  # installed from git: the ref, beside the version its commit says
         shown = f"{fw} ({copy.ref})" if fw else copy.ref
+    return _pair(site, facts, cat, pin, fw, shown, vllm, gate, copy)
+
+
+def _range(site, facts: dict, cat, pin, vllm: str) -> dict[str, Any]:
+    """A framework pin that allows a range (`trl>=0.14.0`): every release it allows (beside this vLLM, where
+    its vllm extra is installed: engine/check/framework_range.py) is a pair of its own. Where each of them
+    refuses this vLLM, the newest stands for them (a fresh install resolves it); where only some do, the
+    newest of those, said at P1 with the releases that refuse (`fw_problem` range)."""
+    span = framework_range.releases(site, vllm)
+    extra = "vllm" in getattr(pin, "extras", ())
+    fails = [r for r in span if any(x.effect == "error" and not x.raw.get("after_start") or extra and x.kind == "declared"
+                                    for x in _errors(site.framework, r, vllm, site, facts, cat))]
+    if not fails:
+        return {}
+    shown = f"{span[0]}–{span[-1]} (`{site.framework_range}`)" if len(span) > 1 else span[0]
+    if len(fails) == len(span):
+        return _pair(site, facts, cat, pin, fails[-1], shown, vllm)
+    out = _pair(site, facts, cat, pin, fails[-1], fails[-1], vllm)
+    if out.get("fw_problem") not in ("error", "declared"):
+        return {}
+    out.update(fw_problem="range", fw_range_pin=site.framework_range, fw_range_span=f"{span[0]}–{span[-1]}",
+               fw_range_fails=framework_range.runs(span, fails), fw_range_newest_fails=span[-1] in fails)
+    return out
+
+
+def _pair(site, facts: dict, cat, pin, fw: str | None, shown: str, vllm: str, gate=None, copy=None) -> dict[str, Any]:
+    """The `fw_*` facts of one framework release (or copy) beside the pinned vLLM."""
+    fid = site.framework
     out: dict[str, Any] = {"fw_release": shown, "fw_extra": "vllm" in getattr(pin, "extras", ())}
     declared = [r.vllm for r in compat.rows() if fw and gate is None and r.framework == fid and r.kind == "declared"
                 and r.covers(compat.code_release(fw)) and r.vllm]

@@ -10,9 +10,9 @@ runs is not known, so nothing that holds only for some releases is taken as fact
 
 A release tag (`@v0.19.0`) gives the pin its version and is a release like any other.
 
-A pin that only bounds from below (`trl>=0.14.0`) gives its bound as the version while pip installs the newest
-release it resolves: `site.framework_floor` keeps it, and a key that only later releases accept is a P1
-(engine/check/catalog_findings.py)."""
+A pin that allows a range (`trl>=0.14.0`, `trl[vllm]<0.17.0`) gives its lower bound as the version while pip
+installs the newest release it resolves: `site.framework_range` / `framework_spec` keep it, and the framework's
+own findings are judged over every release it allows (engine/check/framework_range.py)."""
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks
@@ -22,13 +22,12 @@ def mark(sites: list, ctx) -> None:
     for site in sites:
         if site.framework in (None, "none"):
             continue
-        if site.framework_version:
-            pin = ctx.framework_pin(site.file, frameworks.get(site.framework).package)
-            if pin is not None and not pin.exact and _open_above(pin.spec):
-                site.framework_floor = pin.text
-            continue
         fw = frameworks.get(site.framework)
         pin = ctx.framework_pin(site.file, fw.package)
+        if pin is not None and not pin.exact and not getattr(pin, "source", "") and not getattr(pin, "own", False) and _bounded(pin.spec):
+            site.framework_range, site.framework_spec = pin.text, pin.spec
+        if site.framework_version:
+            continue
         if pin is None or getattr(pin, "source", "") != "git" or pin.exact:
             continue
         site.framework_unplaced = pin.text
@@ -36,8 +35,8 @@ def mark(sites: list, ctx) -> None:
         site.fixed = {k: v for k, v in site.fixed.items() if k in every_release}
 
 
-def _open_above(spec: str | None) -> bool:
-    """A specifier with a lower bound and no upper one (`>=0.14.0`, `>0.14`): the release pip installs is the
-    newest it resolves, not the bound."""
+def _bounded(spec: str | None) -> bool:
+    """A specifier that bounds the release from either side (`>=0.14.0`, `<0.17.0`, `~=0.9.1`), not an exact one."""
     parts = [p.strip() for p in (spec or "").split(",") if p.strip()]
-    return bool(parts) and any(p.startswith((">=", ">")) for p in parts) and not any(p.startswith(("<", "==", "~=", "^")) for p in parts)
+    return bool(parts) and any(p.startswith((">", "<", "~=")) for p in parts) and not any(p.startswith(("==", "===")) for p in parts)
+

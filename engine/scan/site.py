@@ -80,9 +80,10 @@ class Site:
     # the framework's pin when it installs a git commit or branch with no release in it (`trl @ git+…@e751a16`):
     # which release's keys, defaults and hard-coded arguments run is not known (scan/framework_unplaced.py)
     framework_unplaced: str = ""
-    # the framework's pin when it is a lower bound that lets newer releases in (`trl>=0.14.0`): framework_version is
-    # that bound, while pip installs the newest release it can resolve (scan/framework_unplaced.py)
-    framework_floor: str = ""
+    # the framework's pin when it allows a range of releases (`trl>=0.14.0`, `trl[vllm]<0.17.0`): as written, and its
+    # specifier; the framework's own findings are judged over every release it allows (engine/check/framework_range.py)
+    framework_range: str = ""
+    framework_spec: str = ""
     framework_fork: bool = False  # the framework is the project's own source (pins.py `own`), maybe changed
     # what a copy of the framework in the tree says its code does (scan/framework_source.SourceCopy.facts):
     # read there rather than inferred from the copy's version string (a .dev snapshot sits between releases)

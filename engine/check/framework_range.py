@@ -1,0 +1,135 @@
+"""A framework pinned to a range of releases (`trl>=0.14.0`, `trl[vllm]<0.17.0`; site.framework_range, set
+by engine/scan/framework_unplaced.py) runs whichever release pip resolved: the newest the range allows on a
+fresh install, an older one in an environment made earlier. The framework's own findings
+(knowledge/frameworks/<id>.yaml › findings) and the keys its parser refuses (engine/check/framework_args.py)
+are judged at every release the pin allows, as engine/check/unpinned.py settle_range does for a vLLM range:
+a P0 only where each of them fails, a P1 that names the releases where only some do, nothing where none
+does. The releases are those the knowledge knows (kb/compat.releases); where the project also pins vLLM and
+installs the framework with an extra that requires vLLM (`trl[vllm]`), only those whose declared range
+holds that vLLM, as pip's resolver would pick."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.check import framework_args
+from vllm_kb.engine.kb import compat
+from vllm_kb.engine.kb.messages import msg
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse
+
+_EXTRA = re.compile(r'extra\s*==\s*"([^"]+)"')
+_LITERAL = re.compile(r'"(\d+(?:\.\d+)+)"')
+
+
+def releases(site, vllm_version: str | None = None) -> list[str]:
+    """The known releases the site's framework pin allows, oldest first; [] where the pin is no range.
+    `vllm_version`: the project's pinned vLLM, which the framework's vllm extra must accept."""
+    if not site.framework_spec or site.framework in (None, "none"):
+        return []
+    try:
+        spec = SpecifierSet(site.framework_spec)
+    except InvalidSpecifier:
+        return []
+    allowed = [r for r in compat.releases(site.framework) if try_parse(r) is not None and spec.contains(r)]
+    if vllm_version and try_parse(vllm_version) is not None:
+        extras = set(re.findall(r"[\w.-]+", (re.search(r"\[([^\]]*)\]", site.framework_range or "") or ["", ""])[1]))
+        beside = [r for r in allowed if _pip_allows(site.framework, r, vllm_version, extras)]
+        allowed = beside or allowed  # none: pip cannot resolve the pair at all (L43 says so)
+    return allowed
+
+
+def _pip_allows(fid: str, release: str, vllm: str, extras: set[str]) -> bool:
+    """Whether the release's own metadata lets pip install it beside this vLLM: a Requires-Dist on vLLM,
+    under an extra only where the pin names that extra."""
+    binding = []
+    for r in compat.rows():
+        where = str(r.raw.get("where", ""))
+        if r.framework != fid or r.kind != "declared" or "Requires-Dist" not in where or not r.covers(release):
+            continue
+        m = _EXTRA.search(where)
+        if m is None or m.group(1) in extras:
+            binding.append(r)
+    return not binding or any(r.allows(vllm) for r in binding)
+
+
+def _regions(span: list[str], literals: set[str]) -> dict[str, list[str]]:
+    """The span cut at every release a condition compares with: one release stands for each stretch,
+    where every `version_ge(framework.version, "x")` reads the same."""
+    cuts = sorted({parse(x) for x in literals if try_parse(x) is not None})
+    out: dict[str, list[str]] = {}
+    seen: dict[tuple, str] = {}
+    for r in span:
+        v = parse(r)
+        key = tuple(v >= c for c in cuts) + tuple(v == c for c in cuts)
+        rep = seen.setdefault(key, r)
+        out.setdefault(rep, []).append(r)
+    return out
+
+
+def findings(fw, site, command, vllm_version: str, pinned: bool, **kw) -> list[tuple[dict, str, dict | None]]:
+    """(finding, the release its text names, the range note or None) for the framework's own pitfalls.
+    A finding that holds at only some of the releases the pin allows comes back at P1 at most."""
+    span = releases(site, vllm_version if pinned else None)
+    version = site.framework_version
+    if len(span) < 2:
+        return [(f, version or "", None) for f in fw.findings(site.framework_keys, version, command, vllm_version, **kw)]
+    raw = fw.raw.get("findings", [])
+    regions = _regions(span, {x for f in raw for w in (f["when"], f.get("unsure_when") or "") for x in _LITERAL.findall(w)})
+    held: dict[tuple, list] = {}  # (code, when) → [(release, finding)]
+    for rep, members in regions.items():
+        for f in fw.findings(site.framework_keys, rep, command, vllm_version, **kw):
+            held.setdefault((f["code"], f["when"]), []).extend((r, f) for r in members)
+    out: list[tuple[dict, str, dict | None]] = []
+    for got in held.values():
+        holds = [r for r, _ in got]
+        f = got[-1][1]
+        if len(holds) == len(span):
+            out.append((f, version or got[-1][0], None))
+            continue
+        if f["priority"] == "P0":
+            f = dict(f, priority="P1", fix=[])
+        out.append((f, got[-1][0], note(fw.name, site, span, holds, vllm_version if pinned else None)))
+    return out
+
+
+def refusals(site, vllm_version: str, pinned: bool) -> list[tuple[framework_args.Refusal, str, dict | None]]:
+    """(framework_args.Refusal, the release it is judged at, the range note or None): a key the parser of every
+    release the pin allows refuses, or of only some (then with the note)."""
+    span = releases(site, vllm_version if pinned else None)
+    if len(span) < 2:
+        return [(r, site.framework_version or "", None) for r in framework_args.refusals(site)]
+    got: dict[str, list[tuple[str, framework_args.Refusal]]] = {}
+    for release in span:
+        for r in framework_args.refusals(site, release):
+            got.setdefault(r.written, []).append((release, r))
+    out: list[tuple[framework_args.Refusal, str, dict | None]] = []
+    for pairs in got.values():
+        holds = [v for v, _ in pairs]
+        release, r = pairs[-1]
+        out.append((r, release, None if len(holds) == len(span) else note(None, site, span, holds, vllm_version if pinned else None)))
+    return out
+
+
+def note(name: str | None, site, span: list[str], holds: list[str], vllm: str | None) -> dict:
+    """What the pin allows, where the finding holds, and what a fresh install does."""
+    from vllm_kb.engine.kb import frameworks
+
+    name = name or frameworks.get(site.framework).name
+    where = runs(span, holds)
+    which = msg("finding.fw_range_newest" if span[-1] in holds else "finding.fw_range_older", last=span[-1], holds=where)
+    beside = msg("finding.fw_range_beside", vllm=vllm) if vllm and span != releases(site) else {"en": "", "zh": ""}
+    return {lang: msg("finding.fw_range", framework=name, pin=site.framework_range, first=span[0], last=span[-1], beside=beside[lang],
+                      holds=where, which=which[lang])[lang] for lang in ("en", "zh")}
+
+
+def runs(span: list[str], holds: list[str]) -> str:
+    """`0.14.0–0.17.1, 0.29.0`: the stretches of the span the finding holds in."""
+    inside = set(holds)
+    out: list[list[str]] = []
+    for i, r in enumerate(span):
+        if r in inside:
+            if out and i and span[i - 1] in inside:
+                out[-1][1] = r
+            else:
+                out.append([r, r])
+    return ", ".join(a if a == b else f"{a}–{b}" for a, b in out)
+
