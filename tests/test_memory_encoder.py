@@ -82,6 +82,13 @@ def test_v0_dummy_batch_is_one_sequence_holding_every_item_the_limits_allow():
     assert _v0("0.8.5", {"limit_mm_per_prompt": {"image": 1, "video": 0}}, 8192) == \
         {"seqs": 1, "tokens": 16384, "mm_tokens": 16384, "modality": "image", "by_modality": {"image": 16384}}
     assert _v0("0.7.3", name="Qwen/Qwen2.5-7B-Instruct") is None and _v0("0.6.6") is None
+    # LLaMA-Factory #7234 (0.7.3, vllm_infer.py's image 4 + video 2 at 128000): four 16384-token images and
+    # two three-frame videos of 32768 make the 131072 tokens the thread's tokenizer warning prints: dropped
+    four = _v0("0.7.3", {"limit_mm_per_prompt": {"image": 4, "video": 2}})
+    assert four is not None and (four["mm_tokens"], four["tokens"], four["by_modality"]) == (0, 128000, {})
+    from vllm_kb.engine.check.memory.encoder import _tokens, _video_tokens
+    vision = _model("Qwen/Qwen2.5-VL-7B-Instruct")["vision"]
+    assert 4 * _tokens(vision, 0) + 2 * _video_tokens(vision, 128000, 4, 2) == 131072
 
 
 def test_v0_full_context_vlm_no_longer_fits_where_the_text_model_would():
