@@ -41,6 +41,7 @@ from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
 from vllm_kb.engine.check.startup_release_bugs import model_bug_facts, release_bug_facts, runtime_bug_facts
 from vllm_kb.engine.check.startup_selector import fp8_cache_on_triton, selector_facts
+from vllm_kb.engine.check.startup_smem import smem_facts
 from vllm_kb.engine.check.startup_version import version_facts
 from vllm_kb.engine.check.startup_vision import vision_split, vision_unsplit
 from vllm_kb.engine.check.startup_spec import spec_facts
@@ -83,6 +84,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version)),
                                kb.doc("models.yaml").data.get("publishers")))
     out.update(length_facts(model, engine, env, facts, version, out["v1"]))
+    out.update(smem_facts(model, engine, gpu, str((facts.get("vllm") or {}).get("version") or version), out.get("max_len")))
     out.update(mm_chunk_facts(model, engine, facts.get("passed") or {}, str((facts.get("vllm") or {}).get("version") or version),
                               out["v1"], out.get("max_len"), out.get("chunked_prefill")))
     out.update(window_rope_facts(model, engine, table, version))
