@@ -20,6 +20,23 @@ def attention_params(arch: dict) -> int:
     return 2 * h * heads * hd + 2 * h * kv * hd
 
 
+def attention_params_total(arch: dict) -> int:
+    """Every layer's attention block. Gemma 4 builds its full-attention layers at global_head_dim (q and o
+    over num_attention_heads; K over num_global_key_value_heads and no v_proj under attention_k_eq_v, else
+    K and V over num_key_value_heads) and the sliding ones at head_dim (vllm gemma4.py); every layer
+    alike elsewhere."""
+    layers = arch.get("num_hidden_layers") or 0
+    wide, local = arch.get("global_head_dim"), arch.get("num_sliding_layers")
+    if not (wide and local and arch.get("hidden_size")) or arch.get("kv_lora_rank"):
+        return layers * attention_params(arch)
+    h, heads = arch["hidden_size"], arch.get("num_attention_heads") or 1
+    kv, slots = arch.get("num_key_value_heads") or heads, 2
+    if arch.get("attention_k_eq_v") and arch.get("num_global_key_value_heads"):
+        kv, slots = arch["num_global_key_value_heads"], 1
+    full = 2 * h * heads * wide + slots * h * kv * wide
+    return local * attention_params(arch) + max(0, layers - local) * full
+
+
 def expert_params(arch: dict) -> int:
     """All routed-expert weights (gate, up, down of every expert in every MoE layer)."""
     if not arch.get("num_experts"):
@@ -57,7 +74,7 @@ def params_from_arch(arch: dict) -> tuple[float | None, float | None]:
     dense_mlp = 3 * h * (arch.get("intermediate_size") or 0)
     per_expert = 3 * h * (arch.get("moe_intermediate_size") or 0)
     shared = (arch.get("n_shared_experts") or 0) * per_expert
-    common = embedding_params(arch) + layers * attention_params(arch) + (layers - moe) * dense_mlp + moe * shared
+    common = embedding_params(arch) + attention_params_total(arch) + (layers - moe) * dense_mlp + moe * shared
     total = common + expert_params(arch)
     active = common + moe * (arch.get("num_experts_per_tok") or 0) * per_expert
     return round(total / 1e9, 2), round(active / 1e9, 2)

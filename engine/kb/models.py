@@ -11,8 +11,8 @@ from typing import Any
 
 from vllm_kb.engine.kb import model_identity, regex_cache
 from vllm_kb.engine.kb.checkpoint import CONFIG_MAX_BYTES, read_local_config  # noqa: F401 — re-exported
-from vllm_kb.engine.kb.model_arith import (attention_params, ceil_div, embedding_params,  # noqa: F401 — re-exported
-                                           expert_params, head_dim, kv_heads_per_gpu, moe_layers,
+from vllm_kb.engine.kb.model_arith import (attention_params, attention_params_total,  # noqa: F401 — re-exported
+                                           ceil_div, embedding_params, expert_params, head_dim, kv_heads_per_gpu, moe_layers,
                                            params_from_arch, tp_divides)
 from vllm_kb.engine.kb.model_config import (ARCH_KEYS, arch_from_config, config_scalars,  # noqa: F401
                                             derived_max_len)

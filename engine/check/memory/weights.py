@@ -5,8 +5,8 @@ import re
 
 from vllm_kb.engine.check.memory.kv import pp_stage_layers
 from vllm_kb.engine.check.memory.ssm import speculative
-from vllm_kb.engine.kb.models import (attention_params, ceil_div, embedding_params, expert_params, head_dim,
-                                      kv_heads_per_gpu)
+from vllm_kb.engine.kb.models import (attention_params, attention_params_total, ceil_div, embedding_params,
+                                      expert_params, head_dim, kv_heads_per_gpu)
 
 BYTES_PER_PARAM = {
     "fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "auto": 2.0,
@@ -156,7 +156,8 @@ def unquantized_params(model: dict) -> float:
     if not isinstance(cov, dict) or not layers or not model.get("hidden_size"):
         return 0.0
     count = lambda v: layers if v == "all" else len([i for i in v if 0 <= i < layers]) if isinstance(v, list) else 0
-    total = count(cov.get("attention")) * attention_params(model)
+    attn = cov.get("attention")
+    total = attention_params_total(model) if attn == "all" else count(attn) * attention_params(model)
     if cov.get("mlp") and model.get("intermediate_size") and not model.get("num_experts"):
         total += count(cov["mlp"]) * 3 * model["hidden_size"] * model["intermediate_size"]
     return float(total)
