@@ -145,7 +145,7 @@ def uncertain_weights_bytes(model: dict, engine: dict, width: str) -> float:
         return 0.0
     if str(model.get("quant_method") or "") in EXPERTS_ONLY or not model.get("num_hidden_layers") or not model.get("hidden_size"):
         return 0.0
-    return model["num_hidden_layers"] * attention_params(model) * (2.0 - per)
+    return attention_params_total(model) * (2.0 - per)
 
 
 def unquantized_params(model: dict) -> float:
