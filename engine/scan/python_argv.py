@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from vllm_kb.engine.scan import python_returns
 from vllm_kb.engine.scan.deploy import common
-from vllm_kb.engine.scan.python_flow import Flow, Item, TrackedDict, TrackedList
+from vllm_kb.engine.scan.python_flow import Flow, Item, TrackedDict, TrackedList, Unknown
 from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.shell import Seg, Word
 from vllm_kb.engine.scan.shell_expand import hole, is_known
@@ -64,21 +64,33 @@ def spawners(imported: list) -> Spawners:
     return s
 
 
-def site(ctx, rel: str, text: str, call: ast.Call, r, kind: tuple = ()) -> Site | None:
+def site(ctx, rel: str, text: str, call: ast.Call, r, kind: tuple = ()) -> Site | list[Site] | None:
     """`kind`: the (module, function) of a spawn the caller's imports do not name (a helper of
-    another module runs it: engine/scan/python_spawn_helpers.py)."""
+    another module runs it: engine/scan/python_spawn_helpers.py). A command named by a variable that
+    each branch of an undecided `if` sets (engine/scan/python_branches.py) gives a site per branch,
+    at the line of that branch's value."""
     got = kind or (r.spawners.kind(call) if getattr(r, "spawners", None) is not None else None)
     if got is None or not call.args:
         return None
     mod, fn = got
     shell = (mod == "os" and _OS.get(fn) == "shell") or (mod == "asyncio" and _ASYNCIO.get(fn) == "shell") or \
         any(k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
-    notes: list[str] = []
-    items: list[Item] | None
     env = _env(call, rel, r)
     first = call.args[0]
     if (helper := python_returns.helper_call(first, r)) is not None:
         first, r = helper  # `subprocess.run(build_cmd(m))`: what the helper returns, read inside it
+    one = _site(ctx, rel, text, call, r, mod, fn, shell, env, first, (call.lineno, call.end_lineno or call.lineno))
+    fork = r.flow.get(first.id) if one is None and isinstance(first, ast.Name) and r.flow is not None else None
+    if not isinstance(fork, Unknown) or not fork.choices or (mod, fn) in (("asyncio", "create_subprocess_exec"),) \
+            or _OS.get(fn) in ("exec", "spawn") and mod == "os":
+        return one
+    return [s for v in fork.choices if (s := _site(ctx, rel, text, call, r, mod, fn, shell, env, v,
+                                                    (v.lineno, v.end_lineno or v.lineno))) is not None] or None
+
+
+def _site(ctx, rel, text, call, r, mod, fn, shell, env, first, lines) -> Site | None:
+    notes: list[str] = []
+    items: list[Item] | None
     if mod == "asyncio" and fn == "create_subprocess_exec":
         items = _star_items(call, r, notes)
     elif mod == "os" and _OS.get(fn) in ("exec", "spawn"):
@@ -92,12 +104,12 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, kind: tuple = ()) -> Site 
         line_text = _string(split if split is not None else first, r, notes, text)
         if line_text is None:
             return None
-        got = common.shell_site(ctx, rel, line_text, call.lineno, syntax, env, None)
+        got = common.shell_site(ctx, rel, line_text, lines[0], syntax, env, None)
     else:
         if not items:
             return None
         words = [_word(it, r, text) for it in items]
-        got = common.launch_site(ctx, rel, words, call.lineno, call.end_lineno or call.lineno, syntax, "argv", env, None)
+        got = common.launch_site(ctx, rel, words, lines[0], lines[1], syntax, "argv", env, None)
     if got is not None:
         for n in notes:
             got.opaque.append({"code": "conditional", "what": n, "where": f"{rel}:{call.lineno}"})

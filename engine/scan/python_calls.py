@@ -186,14 +186,15 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     trl_seen: set = set()
     for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
         call, target, wrapper = f.call, f.target, None
+        many: Site | list[Site] | None = None  # a spawn of a command chosen in branches gives a site per branch
         if target in TRL_CONFIGS:
             # the same config built again in one function (a retry in `except TypeError:`) is one launch
             again = (tuple(id(fn) for fn in f.fns), ast.unparse(call))
-            site = _trl_site(ctx, rel, text, call, target, f.resolver, tree) if again not in trl_seen else None
+            many = _trl_site(ctx, rel, text, call, target, f.resolver, tree) if again not in trl_seen else None
             trl_seen.add(again)
         elif target in TARGETS:
             wrapper = opaque.get(id(call)) or python_subclass.called(call, wrappers)
-            site = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
+            site = many = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
             if id(call) in lazy:  # built by the runner's task process, never when the config is imported
@@ -205,18 +206,17 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         elif target == "spawn-helper":
             helper = helpers.get(python_spawn_helpers.callee(call.func))
             synth = python_spawn_helpers.call_for(call, helper) if helper is not None else None
-            site = python_argv.site(ctx, rel, text, synth, f.resolver, helper.kind) if synth is not None and helper else None
+            many = python_argv.site(ctx, rel, text, synth, f.resolver, helper.kind) if synth is not None and helper else None
         else:
-            site = python_tools.site(ctx, rel, text, version, f, tree)
-        if site is None:
-            continue
-        site.env = {**dict(env), **(site.env or {})}
-        if wrapper is not None and wrapper.env:  # its module's own os.environ writes come last
-            site.env.update(wrapper_args.wrapper_env(wrapper, rel, call.lineno))
-        image_entry.adopt(ctx, site, image)
-        framework_site.device_tp(site)
-        python_tools.facts(ctx, rel, tree, f, site)
-        sites.append((id(call), site))
+            many = python_tools.site(ctx, rel, text, version, f, tree)
+        for site in (many if isinstance(many, list) else [many] if many is not None else []):
+            site.env = {**dict(env), **(site.env or {})}
+            if wrapper is not None and wrapper.env:  # its module's own os.environ writes come last
+                site.env.update(wrapper_args.wrapper_env(wrapper, rel, call.lineno))
+            image_entry.adopt(ctx, site, image)
+            framework_site.device_tp(site)
+            python_tools.facts(ctx, rel, tree, f, site)
+            sites.append((id(call), site))
     if any(s.tool == "unsloth_zoo" for _, s in sites):
         # Unsloth patches TRL's trainers to generate with the model's own engine (`self.llm =
         # model.vllm_engine`, unsloth/models/rl.py): a GRPOConfig(use_vllm=True) beside

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from vllm_kb.engine.scan import python_branches
 from vllm_kb.engine.scan.python_loops import argv_loop
 
 
@@ -41,6 +42,9 @@ class Scalar:
 @dataclass
 class Unknown:
     why: str
+    # the values the branches of an undecided `if` give it, each one a command the program may run
+    # (engine/scan/python_branches.py)
+    choices: tuple = ()
 
 
 class Flow:
@@ -50,6 +54,7 @@ class Flow:
     def __init__(self, levels: list[tuple[list[ast.stmt], int]], resolver):
         self.vars: dict[str, object] = {}
         self.r = resolver
+        self.forked: set[str] = set()  # names holding the choices of an undecided if
         for body, upto in levels:
             self._run(body[:upto], uncertain=None)
             st = body[upto]
@@ -98,6 +103,11 @@ class Flow:
             self.vars[name] = Unknown(f"is assigned {uncertain}")
 
     def _stmt(self, st: ast.stmt, uncertain: str | None) -> None:
+        for name in [n for n in self.forked if python_branches.mutates(st, n)]:
+            self.forked.discard(name)
+            v = self.vars.get(name)
+            if isinstance(v, Unknown):
+                self.vars[name] = Unknown(v.why)  # changed after the branches: each choice is no longer the command
         if isinstance(st, (ast.Assign, ast.AnnAssign)) and (len(st.targets) == 1 if isinstance(st, ast.Assign) else st.value is not None):
             t = st.targets[0] if isinstance(st, ast.Assign) else st.target
             if isinstance(t, ast.Name) and st.value is not None:
@@ -154,6 +164,10 @@ class Flow:
                 why = uncertain or f"only when `{ast.unparse(st.test)}`"
                 self._run(st.body, why)
                 self._run(st.orelse, why)
+                for name, values in (python_branches.choices(st) if uncertain is None else {}).items():
+                    if isinstance(self.vars.get(name), Unknown):
+                        self.vars[name] = Unknown(f"is assigned in each branch of `if {ast.unparse(st.test)}`", values)
+                        self.forked.add(name)
             return
         if isinstance(st, (ast.For, ast.AsyncFor)) and (self._setattr_loop(st, uncertain) or argv_loop(self, st, uncertain, self._is_list)):
             return

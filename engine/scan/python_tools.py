@@ -102,7 +102,7 @@ def imports(imported: list) -> Tools:
     return t
 
 
-def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | None:
+def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | list[Site] | None:
     call, r = f.call, f.resolver
     if f.target == "LLMConfig":
         return _llm_config(ctx, rel, text, version, call, r, "ray.serve.llm LLMConfig", "framework_integrated", "ray-serve")
