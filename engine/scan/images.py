@@ -241,9 +241,13 @@ def dockerfile_entrypoint(text: str, newest: str, target: str | None = None) -> 
     stages: dict[str, list[str] | None] = {}
     ep: list[str] | None = None
     alias = None
+    args: dict[str, str] = {}  # ARG defaults: `ARG BASE_IMAGE=vllm/vllm-openai:…` then `FROM ${BASE_IMAGE}`
     for raw in re.sub(r"\\[ \t]*\r?\n", " ", text).splitlines():
         line = raw.strip()
         head, _, arg = line.partition(" ")
+        if head.upper() == "ARG" and (a := re.match(r"(\w+)=(\S+)$", arg.strip())):
+            args.setdefault(a.group(1), a.group(2).strip("'\""))
+        line = re.sub(r"\$\{(\w+)\}|\$(\w+)", lambda v: args.get(v.group(1) or v.group(2), v.group(0)), line) if head.upper() == "FROM" else line
         if head.upper() == "FROM" and (m := _FROM.match(line)):
             base = m.group(1).lower()
             ep = stages[base] if base in stages else (entrypoint_for(m.group(1), newest) if is_vllm_like_image(m.group(1)) else None)

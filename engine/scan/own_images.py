@@ -32,6 +32,20 @@ def runs_other_program(ctx, image: str | None) -> str | None:
     return builds[0]
 
 
+def built(ctx, rel: str, run) -> tuple[str, None] | None:
+    """The project Dockerfile a `docker run` of a local image runs (its ENTRYPOINT comes first): the
+    one beside a script that runs the image with no arguments (docker_run.folder_build), else the one
+    every build of that name in the project uses (build.sh's `docker build -t "${IMAGE_NAME}:latest" .`
+    beside run.sh's `docker run … "$IMAGE" MODEL --flags`: jessedc/vllm-docker-gb10, eval77)."""
+    from vllm_kb.engine.scan import docker_run
+
+    got = docker_run.folder_build(ctx.file_set(), rel, run)
+    if got is not None or run.image is None:
+        return got
+    builds = _for(ctx, run.image.value)
+    return (builds[0], None) if len(builds) == 1 else None
+
+
 def _for(ctx, image: str | None) -> list[str]:
     name = name_and_tag(image)[0].strip().lower()
     if not name or "$" in name:
@@ -92,7 +106,8 @@ def _builds(rel: str, text: str, have) -> list[tuple[str, str]]:
                     file = value
                 i += 2 if takes else 1
                 continue
-            context = context or w
+            if not re.fullmatch(r"\$\{?\w+\}?", w):  # `docker build $NO_CACHE … .`: a variable set to options, or to nothing
+                context = context or w
             i += 1
         df = _dockerfile(folder, context, file, have) if context else None
         if df is None:

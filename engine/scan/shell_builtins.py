@@ -302,7 +302,7 @@ class Builtins:
         facts = dict(run.facts, image=run.image.value if run.image is not None else None)
         if run.name:
             self.st.containers[run.name] = facts
-        built = (self.st.images.get(facts["image"]) if facts["image"] else None) or docker_run.folder_build(self.ctx.file_set(), self.rel, run)
+        built = (self.st.images.get(facts["image"]) if facts["image"] else None) or own_images.built(self.ctx, self.rel, run)
         if built is not None and not run.entrypoint and run.image is not None:
             # an image this script builds: its own ENTRYPOINT comes first, as `docker run` does it
             from vllm_kb.engine.scan.images import local_entrypoint

@@ -326,6 +326,10 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
         # only `FROM vllm/vllm-openai:vX`: the launch is a compose/k8s/script elsewhere; the image
         # still names the release for the folder's launches (engine/scan/image_beside.py)
         site.launch["image_only"] = True
+    if site is not None and ep is not None and cmd is None:
+        # an exec-form ENTRYPOINT with no CMD takes its arguments, the model among them, at `docker run`
+        # (liuhong1happy/vllm-docker's `ENTRYPOINT ["vllm", "serve"]`, eval77: L33 said no model is given)
+        site.opaque.append({"code": "forwards-args", "what": f"ENTRYPOINT {ep.arg}", "where": f"{rel}:{ep.line}"})
     endpoint_env.relocate(site, endpoint, (entry[0].get("aliases") or {}) if entry else {})
     return _installed(site, st, rel)
 
