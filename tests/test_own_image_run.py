@@ -42,3 +42,27 @@ def test_a_cmd_still_gives_the_default_arguments(tmp_path):
     dockerfile = "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN pip install vllm==0.19.1\nENTRYPOINT [\"vllm\", \"serve\"]\nCMD [\"--port\", \"8000\"]\n"
     (sr,) = _sites(tmp_path, Dockerfile=dockerfile)
     assert any(r.check.id == "L33" and r.needs_change for r in sr.results)
+
+
+# laureano-arcanio/balanced-vllm-docker's Dockerfile.H100 (eval77): the build writes its start script with
+# `RUN echo '…' > /app/start.sh` and the CMD runs it
+_WRITES = """FROM nvidia/cuda:12.4.1-devel-ubuntu22.04
+RUN pip install vllm==0.10.1
+ENV MODEL_NAME=Qwen/Qwen2.5-1.5B-Instruct
+RUN echo '#!/bin/bash\\n\\
+MODEL=${MODEL_NAME:-Qwen/Qwen3-4B}\\n\\
+exec vllm serve \\
+    "$MODEL" \\
+    --max-model-len 2048\\n' > /app/start.sh && chmod +x /app/start.sh
+CMD ["{cmd}"]
+"""
+
+
+def test_a_start_script_the_build_writes_is_the_command(tmp_path):
+    (sr,) = _sites(tmp_path, Dockerfile=_WRITES.replace("{cmd}", "/app/start.sh"))
+    assert sr.site.kind == "vllm serve" and sr.site.model.value == "Qwen/Qwen2.5-1.5B-Instruct"
+    assert sr.site.settings["max_model_len"].value == 2048 and sr.site.line == 4
+
+
+def test_a_command_that_runs_another_file_is_not_the_written_script(tmp_path):
+    assert _sites(tmp_path, Dockerfile=_WRITES.replace("{cmd}", "/app/other.sh")) == []

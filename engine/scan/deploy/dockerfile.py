@@ -169,6 +169,8 @@ def _final_stage(rel: str, text: str, given: dict[str, str] | None = None) -> di
                 cur.setdefault("env", {})[k] = Setting(k, _expand_vars(v, known), True, rel, ln, k, v, "dockerfile",
                                                        pos=_env_pos(text, ins, k, len(pairs)))
         elif kw == "RUN":
+            if cur and (written := _written(ins)):
+                cur["written"] = {**(cur.get("written") or {}), **written}
             known = {**args, **(cur.get("args") or {}), **{k: str(v.value) for k, v in cur.get("env", {}).items()}} if cur else {}
             got = _run_install(rel, ins, known) if cur else None
             if got:
@@ -280,6 +282,9 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
     append = None
     by_env_used = False
     line = end = 1
+    script = _runs_written(st, ep, cmd)
+    if script is not None:  # a start script the image writes itself: its text is the command
+        return _installed(shell_site(ctx, rel, script[0], script[1], "dockerfile", env, image, known), st, rel)
     first = min((i for i in (ep, cmd) if i is not None), key=lambda i: i.line, default=None)
     at = _line_offset(text, first.line) if first is not None else -1
     extra = {"env_at": {"docker_line": at} if at >= 0 else None}
@@ -332,6 +337,29 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
         site.opaque.append({"code": "forwards-args", "what": f"ENTRYPOINT {ep.arg}", "where": f"{rel}:{ep.line}"})
     endpoint_env.relocate(site, endpoint, (entry[0].get("aliases") or {}) if entry else {})
     return _installed(site, st, rel)
+
+
+# `RUN echo '#!/bin/bash\n… vllm serve "$MODEL" …' > /app/start.sh` (or printf): a script the build writes; only a
+# single-quoted text is read (a double-quoted one is expanded while the image is built)
+_WRITE = re.compile(r"""\b(?:echo(?:[ \t]+-[neE]+)?|printf)[ \t]+'([^']*)'[ \t]*>[ \t]*([^\s>&;|]+)""")
+_SHELLS = ("sh", "bash", "/bin/sh", "/bin/bash", "/usr/bin/env bash")
+
+
+def _written(ins: _Instr) -> dict[str, tuple[str, int]]:
+    return {m.group(2).strip("'\""): (m.group(1).replace("\\n", "\n"), ins.line) for m in _WRITE.finditer(ins.arg)}
+
+
+def _runs_written(st: dict, ep, cmd) -> tuple[str, int] | None:
+    """(text, line) of the written script the image's exec-form command runs (`CMD ["/app/start.sh"]`,
+    `["bash", "/app/start.sh"]`): laureano-arcanio/balanced-vllm-docker's Dockerfile.H100 (eval77)."""
+    written = st.get("written") or {}
+    forms = [_exec_form(i.arg) if i is not None else [] for i in (ep, cmd)]
+    if not written or any(f is None for f in forms):
+        return None
+    argv = [w for f in forms for w in (f or [])]
+    if len(argv) == 2 and argv[0] in _SHELLS:
+        argv = argv[1:]
+    return written.get(argv[0]) if len(argv) == 1 else None
 
 
 def _installed(site: Site | None, st: dict, rel: str) -> Site | None:
