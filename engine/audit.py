@@ -8,7 +8,7 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterator
 
-from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned, vendored_sites
+from vllm_kb.engine.check import candidates, catalog_findings, colocation, framework_range, unpinned, vendored_sites
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.check.hidden_args import hidden_args
@@ -257,6 +257,14 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
             # a development build (`0.8.0.dev42`), judged as the release it leads to: the facts of the release
             # before it too, so that a P0 of only the later is not certain either
             facts["between_releases"] = unpinned.Between(str(span[0]), facts_at(span[0]), f">{span[0]}", high=str(choice.version))
+    elif (newer := framework_range.at_newest(site, str(choice.version), choice.pinned)) is not None:
+        # a framework range pin (`trl>=0.14.0`) whose newest release passes other defaults: a check's P0 with the
+        # lowest release's only is not certain (engine/check/framework_range.py)
+        other = site_facts(newer, hardware, choice.version, choice.pinned, kb, cat, **same)
+        other.pop("model_alternatives", None)
+        mark_local(other, choice.pin.text if choice.pin else None)
+        facts["between_releases"] = unpinned.Between(str(site.framework_version), other, site.framework_range, why="fw_range",
+                                                     high=str(newer.framework_version))
     elif choice.basis == image_beside.BASIS and str(choice.version) != str(cat.newest):
         # the image beside the site, or a fresh install of the newest release (engine/scan/image_beside.py)
         facts["between_releases"] = unpinned.Between(str(choice.version), facts_at(cat.newest, False), str(choice.version),
@@ -351,7 +359,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none", fresh=_fresh_install(site, choice, bounded),
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
-    elif between is not None:  # a version no release has, or an image beside: options and values of either release
+    elif between is not None and between.why != "fw_range":  # a version no release has, or an image beside: options and values of either release
         unpinned.settle(results, remarks, site, cat, kb, between.why,
                         span=[cat.index_version(between.low), cat.index_version(between.high)], checks=False)
     elif choice.basis == "range" and choice.pin is not None:

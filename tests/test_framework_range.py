@@ -101,3 +101,47 @@ def test_the_vllm_extra_keeps_the_range_to_what_pip_installs_beside_vllm(tmp_pat
     # pip resolves trl[vllm]>=0.18.0 beside vllm==0.8.5 to 0.18.0–0.20.0 (0.21.0 on declare vllm>=0.10.0): all take it
     got, launch = _l43(tmp_path, {"train.py": COLOCATE, "requirements.txt": "trl[vllm]>=0.18.0\nvllm==0.8.5\n"})
     assert got == [] and "fw_problem" not in launch
+
+
+RLOO = """\
+from trl import RLOOConfig
+
+args = RLOOConfig(output_dir="out", use_vllm=True, vllm_mode="colocate", max_prompt_length=2048)
+"""
+
+
+def test_a_vllm_extra_of_no_version_is_judged_at_the_releases_pip_installs_beside_vllm(tmp_path):
+    # trl[vllm] beside vllm==0.11.0: releases up to 1.2.0 (1.3.0 on declare vllm>=0.12.0); RLOOConfig dropped
+    # max_prompt_length after 0.28.0, so the newest of them refuses it, older ones (another package's cap) do not:
+    # a P1 that names them. vllm_mode, which only releases before 0.18.0 lack, is not said (no version: the newest)
+    got = _found(tmp_path, {"train.py": RLOO, "requirements.txt": "trl[vllm]\nvllm==0.11.0\n"}, "framework-key-not-in-release")
+    assert [(f.subject, f.priority) for f in got] == [("max_prompt_length", "P1")]
+    assert "1.2.0" in got[0].message["en"] and "trl[vllm]" in got[0].message["zh"]
+
+
+def test_a_vllm_extra_of_no_version_without_a_vllm_pin_is_the_newest_release(tmp_path):
+    got = _found(tmp_path, {"train.py": RLOO, "requirements.txt": "trl[vllm]\n"}, "framework-key-not-in-release")
+    assert got == []  # no release judged: as for a framework not pinned at all
+
+
+VERL = """\
+python3 -m verl.trainer.main_ppo \\
+    data.train_files=train.parquet data.max_prompt_length=256 data.max_response_length=256 \\
+    actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct actor_rollout_ref.rollout.name=vllm \\
+    actor_rollout_ref.rollout.max_num_batched_tokens=512 trainer.n_gpus_per_node=8 trainer.nnodes=1
+"""
+
+
+@pytest.mark.parametrize("pins,priority", [
+    ("verl==0.7.0\nvllm==0.18.0\n", "P0"),  # verl's max_num_seqs default is 1024 before 0.9.0: vLLM refuses 512 tokens
+    ("verl>=0.7.0\nvllm==0.18.0\n", "P1"),  # 0.9.1 (256), which takes vLLM 0.18.0, passes no such default
+    ("verl>=0.7.0\nvllm==0.11.0\n", "P0"),  # 0.9.x refuse vLLM 0.11.0 (L43): the releases that run it all pass 1024
+])
+def test_a_check_on_a_framework_default_is_judged_with_the_newest_release_that_runs(tmp_path, pins, priority):
+    for name, text in {"run.sh": VERL, "requirements.txt": pins}.items():
+        (tmp_path / name).write_text(text)
+    (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
+    got = [r for r in sr.results if r.check.id == "L17" and r.needs_change]
+    assert [r.priority for r in got] == [priority]
+    if priority == "P1":
+        assert "verl>=0.7.0" in got[0].reason.en and "0.9.1" in got[0].reason.zh

@@ -6,7 +6,9 @@ are judged at every release the pin allows, as engine/check/unpinned.py settle_r
 a P0 only where each of them fails, a P1 that names the releases where only some do, nothing where none
 does. The releases are those the knowledge knows (kb/compat.releases); where the project also pins vLLM and
 installs the framework with an extra that requires vLLM (`trl[vllm]`), only those whose declared range
-holds that vLLM, as pip's resolver would pick."""
+holds that vLLM, as pip's resolver would pick: with no version of its own (`trl[vllm]`), those are the range.
+Other packages' requirements on the framework (ms-swift 3.10.2's trl<0.25) narrow it further in pip, not here,
+so a fresh install's release is said as the newest of them, at P1."""
 from __future__ import annotations
 
 import re
@@ -16,39 +18,28 @@ from vllm_kb.engine.kb import compat
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse
 
-_EXTRA = re.compile(r'extra\s*==\s*"([^"]+)"')
 _LITERAL = re.compile(r'"(\d+(?:\.\d+)+)"')
 
 
 def releases(site, vllm_version: str | None = None) -> list[str]:
     """The known releases the site's framework pin allows, oldest first; [] where the pin is no range.
     `vllm_version`: the project's pinned vLLM, which the framework's vllm extra must accept."""
-    if not site.framework_spec or site.framework in (None, "none"):
+    if not site.framework_range or site.framework in (None, "none"):
         return []
     try:
-        spec = SpecifierSet(site.framework_spec)
+        spec = SpecifierSet(site.framework_spec or ">=0")
     except InvalidSpecifier:
         return []
     allowed = [r for r in compat.releases(site.framework) if try_parse(r) is not None and spec.contains(r)]
     if vllm_version and try_parse(vllm_version) is not None:
         extras = set(re.findall(r"[\w.-]+", (re.search(r"\[([^\]]*)\]", site.framework_range or "") or ["", ""])[1]))
-        beside = [r for r in allowed if _pip_allows(site.framework, r, vllm_version, extras)]
-        allowed = beside or allowed  # none: pip cannot resolve the pair at all (L43 says so)
+        beside = [r for r in allowed if compat.installs_beside(site.framework, r, vllm_version, extras)]
+        # none: pip cannot resolve the pair at all (L43 says so); a `trl[vllm]` of no version: nothing narrows
+        # it but the vLLM pin (without one, the newest release is the one judged, as for a framework not pinned)
+        allowed = beside or (allowed if site.framework_spec else [])
+    elif not site.framework_spec:
+        return []
     return allowed
-
-
-def _pip_allows(fid: str, release: str, vllm: str, extras: set[str]) -> bool:
-    """Whether the release's own metadata lets pip install it beside this vLLM: a Requires-Dist on vLLM,
-    under an extra only where the pin names that extra."""
-    binding = []
-    for r in compat.rows():
-        where = str(r.raw.get("where", ""))
-        if r.framework != fid or r.kind != "declared" or "Requires-Dist" not in where or not r.covers(release):
-            continue
-        m = _EXTRA.search(where)
-        if m is None or m.group(1) in extras:
-            binding.append(r)
-    return not binding or any(r.allows(vllm) for r in binding)
 
 
 def _regions(span: list[str], literals: set[str]) -> dict[str, list[str]]:
@@ -85,6 +76,8 @@ def findings(fw, site, command, vllm_version: str, pinned: bool, **kw) -> list[t
         if len(holds) == len(span):
             out.append((f, version or got[-1][0], None))
             continue
+        if _unversioned(site, span, holds):
+            continue
         if f["priority"] == "P0":
             f = dict(f, priority="P1", fix=[])
         out.append((f, got[-1][0], note(fw.name, site, span, holds, vllm_version if pinned else None)))
@@ -105,8 +98,17 @@ def refusals(site, vllm_version: str, pinned: bool) -> list[tuple[framework_args
     for pairs in got.values():
         holds = [v for v, _ in pairs]
         release, r = pairs[-1]
+        if len(holds) < len(span) and _unversioned(site, span, holds):
+            continue
         out.append((r, release, None if len(holds) == len(span) else note(None, site, span, holds, vllm_version if pinned else None)))
     return out
+
+
+def _unversioned(site, span: list[str], holds: list[str]) -> bool:
+    """A pin of no version (`trl[vllm]`) is judged at the newest release beside the vLLM pin, as a framework
+    not pinned is at the newest: what only older releases do is not said (a range's own floor is the project's
+    word that an older release may be installed; no version is no such word)."""
+    return not site.framework_spec and span[-1] not in holds
 
 
 def note(name: str | None, site, span: list[str], holds: list[str], vllm: str | None) -> dict:
@@ -133,3 +135,31 @@ def runs(span: list[str], holds: list[str]) -> str:
                 out.append([r, r])
     return ", ".join(a if a == b else f"{a}–{b}" for a, b in out)
 
+
+
+def at_newest(site, vllm_version: str, pinned: bool):
+    """The site as the newest release its range pin allows (of those that take the pinned vLLM) would run it, where that release passes other
+    defaults for the engine arguments the site leaves to the framework (TRL's vllm_gpu_memory_utilization 0.9
+    before 0.18.0, 0.3 from it): a check's P0 that does not hold with them too is not certain
+    (engine/audit.py settles it as a build between releases). None where nothing differs."""
+    import dataclasses
+
+    from vllm_kb.engine.kb import frameworks
+
+    span = releases(site, vllm_version if pinned else None)
+    if pinned:  # a release whose own gate or a known break refuses this vLLM is not the one that runs (L43 says so)
+        span = [r for r in span if not any(x.effect == "error" and not x.raw.get("after_start")
+                                           for x in compat.problems(site.framework, r, vllm_version))] or span
+    command = site.framework_command or ("vllm-serve" if site.kind == "trl vllm-serve" else None)
+    if len(span) < 2 or not site.framework_version or command == "vllm-serve" or site.framework_version == span[-1]:
+        return None
+    fw = frameworks.get(site.framework)
+    then, now = fw.defaults(site.framework_version, command), fw.defaults(span[-1], command)
+    changed = {a: v for a, v in now.items() if a in site.framework_defaults and then.get(a) != v}
+    if not changed:
+        return None
+    launch = dict(site.launch)
+    if "framework_gpu_share" in launch and isinstance(now.get("gpu_memory_utilization"), (int, float)):
+        launch["framework_gpu_share"] = float(now["gpu_memory_utilization"])
+    return dataclasses.replace(site, framework_defaults={**site.framework_defaults, **changed}, framework_version=span[-1],
+                               launch=launch)

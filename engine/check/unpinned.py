@@ -145,7 +145,7 @@ def settle_between(results: list, other: list, kb: Knowledge, between: Between) 
         o = then.get(r.check.id)
         if o is not None and o.status == "recommended" and o.priority == "P0":
             continue
-        lower(r, "P1", note(kb, f"priority.{why}", spec=spec, floor=low))
+        lower(r, "P1", note(kb, f"priority.{why}", spec=spec, floor=low, high=between.high))
 
 
 def allowed_releases(cat, choice) -> list:

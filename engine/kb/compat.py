@@ -4,6 +4,7 @@ pair, and the framework releases that would work with a vLLM version."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -77,6 +78,23 @@ def problems(fid: str, fw_version: str, vllm_version: str, scope: str = "install
             out.append(group[0])
     out += [r for r in here if r.kind == "known_break" and r.scope == scope and r.allows(vllm_version)]
     return out
+
+
+def installs_beside(fid: str, release: str, vllm_version: str, extras: set[str] | frozenset[str]) -> bool:
+    """Whether the release's own metadata lets pip install it beside this vLLM: a Requires-Dist on vLLM, under an
+    extra (`extra == "vllm"`) only where the pin names that extra; a release that declares none, yes."""
+    binding = []
+    for r in rows():
+        where = str(r.raw.get("where", ""))
+        if r.framework != fid or r.kind != "declared" or "Requires-Dist" not in where or not r.covers(release):
+            continue
+        m = _EXTRA.search(where)
+        if m is None or m.group(1) in extras:
+            binding.append(r)
+    return not binding or any(r.allows(vllm_version) for r in binding)
+
+
+_EXTRA = re.compile(r'extra\s*==\s*"([^"]+)"')
 
 
 def supporting(fid: str, vllm_version: str, at_least: str | None = None) -> list[str]:

@@ -12,7 +12,8 @@ A release tag (`@v0.19.0`) gives the pin its version and is a release like any o
 
 A pin that allows a range (`trl>=0.14.0`, `trl[vllm]<0.17.0`) gives its lower bound as the version while pip
 installs the newest release it resolves: `site.framework_range` / `framework_spec` keep it, and the framework's
-own findings are judged over every release it allows (engine/check/framework_range.py)."""
+own findings are judged over every release it allows (engine/check/framework_range.py); so are those of a pin
+with the vllm extra and no version (`trl[vllm]`) beside a pinned vLLM, the releases whose extra takes that vLLM."""
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks
@@ -24,8 +25,12 @@ def mark(sites: list, ctx) -> None:
             continue
         fw = frameworks.get(site.framework)
         pin = ctx.framework_pin(site.file, fw.package)
-        if pin is not None and not pin.exact and not getattr(pin, "source", "") and not getattr(pin, "own", False) and _bounded(pin.spec):
-            site.framework_range, site.framework_spec = pin.text, pin.spec
+        if pin is not None and not pin.exact and not getattr(pin, "source", "") and not getattr(pin, "own", False):
+            if _bounded(pin.spec):
+                site.framework_range, site.framework_spec = pin.text, pin.spec
+            elif not pin.spec and "vllm" in getattr(pin, "extras", ()):
+                # `trl[vllm]` with no version: beside a pinned vLLM, the releases whose extra takes it
+                site.framework_range = pin.text
         if site.framework_version:
             continue
         if pin is None or getattr(pin, "source", "") != "git" or pin.exact:
