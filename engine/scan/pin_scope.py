@@ -37,7 +37,7 @@ def is_variant(rel: str) -> bool:
     """A requirements file for one accelerator platform (its name or its folder's `requirements/`)."""
     path = PurePosixPath(rel)
     name = path.name.lower()
-    if name.endswith((".txt", ".in")) and name.startswith("requirement"):
+    if name.endswith((".txt", ".in", ".lock")) and name.startswith("requirement"):
         return _VARIANT.search(name[len("requirement"):].lstrip("s")) is not None
     return path.parent.name.lower() == "requirements" and _VARIANT.search(path.stem) is not None
 

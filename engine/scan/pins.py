@@ -17,7 +17,7 @@ from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, 
 from vllm_kb.engine.scan import framework_git, lock_pins, source_pins
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.install_pins import dockerfile_pins, script_pins
-from vllm_kb.engine.scan.requirement import HOST_PACKAGES, PACKAGES, RANK, Pin, from_requirement, line_of, make_pin, package_name
+from vllm_kb.engine.scan.requirement import HOST_PACKAGES, PACKAGES, RANK, REQUIREMENTS_SUFFIXES, Pin, from_requirement, line_of, make_pin, package_name
 from vllm_kb.engine.scan.setup_pins import setup_cfg, setup_py
 from vllm_kb.engine.kb.tomlread import error_line, toml
 
@@ -32,7 +32,7 @@ def is_pin_file(rel: str) -> bool:
     name = name.lower()
     return (
         # `requirement.txt`, `requirement-dev.txt`: the singular spelling pip reads as well with -r
-        (name.startswith("requirement") and name.endswith((".txt", ".in")))
+        (name.startswith("requirement") and name.endswith(REQUIREMENTS_SUFFIXES))
         or (name.startswith("constraints") and name.endswith(".txt"))
         or head.rpartition("/")[2].lower() == "requirements" and name.endswith((".txt", ".in"))
         or _variant_pyproject(name)

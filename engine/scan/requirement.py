@@ -14,6 +14,10 @@ from vllm_kb.engine.scan import framework_git, source_pins
 
 # What changes an audit: vLLM, the frameworks that drive it, its plugins, transformers (reads the config), torch & co.
 # Serving packages that start vLLM themselves (engine/check/host_compat.py): read for the site they start, not listed as the project's
+# what pip reads with -r: requirements*.txt/.in, and a `requirements*.lock` — rye's locks (`requirements.lock`,
+# `requirements-dev.lock`) and a `pip freeze` kept under that name (terrense/SFT_RLHF-DPO_GRPO-'s
+# docs/requirements.vllm.lock, the frozen venv its serve scripts run: vllm==0.24.0, eval75)
+REQUIREMENTS_SUFFIXES = (".txt", ".in", ".lock")
 HOST_PACKAGES = ("fschat", "xinference", "ray", "ai-dynamo", "lighteval", "lm-eval", "openllm", "unsloth-zoo")
 PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl", "sglang", "vllm-omni", "lmcache", "transformers",
             *dependency_pins.PACKAGES, *HOST_PACKAGES)

@@ -20,7 +20,7 @@ import shlex
 from vllm_kb.engine.scan import conda_envs, pip_lines
 from vllm_kb.engine.scan.install_pins import script_pins
 from vllm_kb.engine.scan.pins import site_install
-from vllm_kb.engine.scan.requirement import Pin
+from vllm_kb.engine.scan.requirement import REQUIREMENTS_SUFFIXES, Pin
 
 # `bash setup.sh`, `sh ./install.sh`, `source env/setup.sh`, `. ./setup.sh`: a script run before the launch
 _RUNS = re.compile(r"^[ \t]*(?:bash|sh|source|\.)[ \t]+(?:-\w+[ \t]+)*([\w./-]+\.sh)\b", re.M)
@@ -98,7 +98,7 @@ def _steps(ctx, rel: str, text: str, line: int, depth: int) -> list[tuple[str, o
 def _file_pin(ctx, rel: str, ref: str | None) -> Pin | None:
     """The vLLM pin a requirements file `ref` (installed with -r) names a release with; None for a
     project folder, a file that names vllm bare or unreadably, or one not in the project."""
-    if not ref or not ref.endswith((".txt", ".in")) or "$" in ref:
+    if not ref or not ref.endswith(REQUIREMENTS_SUFFIXES) or "$" in ref:
         return None
     from vllm_kb.engine.scan.pins import requirements_pins
 
@@ -134,7 +134,7 @@ def _names_vllm(ctx, rel: str, ref: str) -> bool:
         return True
     if "$" in ref:
         return True
-    if ref.endswith((".txt", ".in")):
+    if ref.endswith(REQUIREMENTS_SUFFIXES):
         got = ctx.resolve_ref(rel, ref)
         text = ctx.read(got) if got else None
         return text is None or _VLLM_REQ.search(text) is not None
