@@ -50,6 +50,10 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
     sc = begin(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
     sc.sites += [s for _rel, found in sites_by_file(sc, progress) for s in found]
     sc.sites = [s for s in sc.sites if s.id not in sc.ctx.absorbed]  # read as part of another (a KServe runtime)
+    # a framework script's copy in the project that a launch runs (LLaMA-Factory's vllm_infer.py): its LLM() is that
+    # launch, whose arguments and GPUs the run script gives, not a second site
+    launched = {s.launch["runs_file"] for s in sc.sites if s.launch.get("runs_file")}
+    sc.sites = [s for s in sc.sites if s.file not in launched or s.launch.get("runs_file")]
     sc.image_only = [s for s in sc.sites if s.launch.get("image_only")]
     sc.sites = [s for s in sc.sites if not s.launch.get("image_only")]
     entry_env.carry(sc.sites, sc.ctx)  # the GPUs a script starts a Python file on

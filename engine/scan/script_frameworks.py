@@ -47,6 +47,10 @@ def framework_launch_site(ctx: ScanContext, rel: str, version: str, cmd, launch:
     if site is None:
         return None
     site.env = {**env, **site.env}
+    if launch.command == "vllm_infer" and launch.args_start > 0 and (path := words[launch.args_start - 1].value) \
+            and (copy := ctx.resolve_ref(rel, path)) is not None:
+        # the project's own copy of LLaMA-Factory's scripts/vllm_infer.py: its LLM() is this launch (project.py)
+        site.launch["runs_file"] = copy
     framework_site.device_tp(site)
     if not launch.serve:  # `trl vllm-serve` takes both spellings: keep the one the script uses
         site.flag_style = "snake"
