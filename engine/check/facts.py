@@ -91,7 +91,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             "serves_http": serves_http(site),
             "has_config_file": site.config_file is not None,
             "cli_flag_count": float(sum(1 for s in site.settings.values() if s.syntax == "cli")),
-            "passes_extra_args": any(o["code"] == "forwards-args" for o in site.opaque),
+            "passes_extra_args": any(o["code"] in ("forwards-args", "run-time-args") for o in site.opaque),
             **({"command": site.framework_command} if site.framework_command else {}),
             **({"framework_version": site.framework_version} if site.framework and site.framework_version else {}),
             **({"image": site.image} if site.image else {}),

@@ -26,7 +26,7 @@ def hidden_parallelism(site: Site) -> dict[str, str]:
     """A deployment that gives the engine several GPUs while part of its command cannot be read
     (`*bento_args.additional_cli_args`, `"$@"`): the tensor parallel size it does not write may
     well be in that part, so what depends on it is unknown rather than judged at TP 1."""
-    hidden = [o["what"] for o in site.opaque if o.get("code") in ("unresolved", "forwards-args")]
+    hidden = [o["what"] for o in site.opaque if o.get("code") in ("unresolved", "forwards-args", "run-time-args")]
     if not hidden or (site.gpu_request or 0) < 2 or "tensor_parallel_size" in site.settings:
         return {}
     return {"tensor_parallel_size": f"{site.gpu_request} GPUs given; {hidden[0]}"}

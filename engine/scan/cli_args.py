@@ -339,8 +339,9 @@ class ArgParser:
 
 
 def _forwarded(a: Arg) -> bool:
-    """`"$@"`, `$*`: whatever the caller passes, unseen."""
-    return a.text is None and (a.unresolved or "") in ("$@", "$*")
+    """`"$@"`, `$*`, and a Python argv's `*spec.args` (python_argv: its hole word's raw text is its
+    reason): whatever the caller passes, any number of words, unseen."""
+    return a.text is None and ((a.unresolved or "") in ("$@", "$*") or (a.raw.startswith("*") and a.unresolved == a.raw))
 
 
 def _opt_level(text: str):

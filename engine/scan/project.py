@@ -13,7 +13,7 @@ from vllm_kb.engine.kb import dependency_pins, yamlio
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
+from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, entry_flags, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, text_commands, toml_commands, verl_worker, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
@@ -57,6 +57,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
     sc.image_only = [s for s in sc.sites if s.launch.get("image_only")]
     sc.sites = [s for s in sc.sites if not s.launch.get("image_only")]
     entry_env.carry(sc.sites, sc.ctx)  # the GPUs a script starts a Python file on
+    entry_flags.carry(sc.sites, sc.ctx)  # and the options it gives that file's own argparse
     peers.pair_peers(sc.sites)
     framework_unplaced.mark(sc.sites, sc.ctx)  # a framework from a git commit or branch: its release is not known
     return sc

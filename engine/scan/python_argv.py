@@ -240,7 +240,7 @@ def _star_items(call: ast.Call, r, notes) -> list[Item]:
     out: list[Item] = []
     for a in call.args:
         if isinstance(a, ast.Starred):
-            out += _items(a.value, r, notes) or [Item(None)]
+            out += _items(a.value, r, notes) or [Item(None, (a, a))]  # unknown: a hole word `*args` in its place
         else:
             out.append(Item(a, (a, a)))
     return out
@@ -285,8 +285,8 @@ def _word(it: Item, r, text: str) -> Word:
     w.text = value if value is not None else shown_text
     if value is None:
         w.unresolved = why
-    elif r.assumed:
-        w.assumed = r.assumed
+    elif r.assumed or it.assumed:
+        w.assumed = r.assumed or it.assumed
     return w
 
 

@@ -212,8 +212,21 @@ def _importers(links, callee: str) -> list[str]:
     key = (links.rel, callee)
     if key not in cache:
         # past the bound the list is not used: one more file than it says
-        cache[key] = name_search.files_naming(links.ctx, callee, links.rel, MAX_IMPORTERS + 1)
+        found = name_search.files_naming(links.ctx, callee, links.rel, MAX_IMPORTERS + 1)
+        # a test module's call injects a double (`Driver(binary="/bin/sh")`, vllm-warden's
+        # tests/unit/runtime/engine, eval75): not how the project runs the function (a test helper's
+        # callers are the tests)
+        full = len(found) > MAX_IMPORTERS  # cut at the bound: the list stays over it, whatever it holds
+        cache[key] = found if full or is_test_module(links.rel) else [rel for rel in found if not is_test_module(rel)]
     return cache[key]
+
+
+def is_test_module(rel: str) -> bool:
+    """A pytest/unittest module: under a `tests`/`test` folder, or named `test_*.py`, `*_test.py`, `conftest.py`."""
+    parts = rel.split("/")
+    name = parts[-1]
+    return any(p in ("tests", "test") for p in parts[:-1]) or name.startswith("test_") or name.endswith("_test.py") \
+        or name == "conftest.py"
 
 
 def _scan(index: _Index, kind: str, callee: str, fn, name: str, skip: int) -> list[Passed] | None:
@@ -301,8 +314,10 @@ def _root(resolver):
 
 def self_attr(resolver, attr: str):
     """`self.attr` of a method of `resolver.cls`, set once in `__init__` from its parameters
-    (`self.model_name = model_name`): the value when every instantiation the module makes passes
-    each parameter it reads; NONE otherwise (a default alone does not say what runs)."""
+    (`self.model_name = model_name`): the value when every instantiation the project makes passes
+    each parameter it reads, or leaves it to a default the parameter has (`LocalSubprocessDriver(
+    log_dir=…)` with `binary: str = "vllm"`, vllm-warden app/main.py, eval75); NONE otherwise (a
+    default alone, with no instantiation seen, does not say what runs)."""
     cls = resolver.cls
     init = next((st for st in cls.body if isinstance(st, ast.FunctionDef) and st.name == "__init__"), None)
     if init is None:
@@ -317,10 +332,18 @@ def self_attr(resolver, attr: str):
     used = {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name) and n.id in names}
     for name in used:
         calls = passed(resolver.tree, init, name, resolver.links)
-        if not calls or any(p.node is None for p in calls):
+        if not calls or any(p.node is None and not _has_default(init, name) for p in calls):
             return NONE
     return resolver.elsewhere(st.value, function_scope(init, Scope(assignments(cls.body), _root(resolver))),
                               resolver.links, cls)
+
+
+def _has_default(fn: ast.FunctionDef, name: str) -> bool:
+    a = fn.args
+    pos = a.posonlyargs + a.args
+    if name in [x.arg for x in pos[len(pos) - len(a.defaults):]]:
+        return True
+    return any(x.arg == name and d is not None for x, d in zip(a.kwonlyargs, a.kw_defaults))
 
 
 def parsed_args(resolver, param):

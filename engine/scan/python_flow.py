@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import python_branches
+from vllm_kb.engine.scan import python_branches, python_ifexp
 from vllm_kb.engine.scan.python_loops import argv_loop
 
 
@@ -18,6 +18,7 @@ class Item:
     node: ast.expr | None  # the value as written (None: unknown)
     span: tuple | None = None  # (first node, last node) of the whole entry, for edits
     uncertain: str | None = None  # why the item may not be there / may differ
+    assumed: str | None = None  # what its being there rests on (a branch chosen by a default)
 
 
 @dataclass
@@ -351,6 +352,8 @@ class Flow:
             a, b = self._container(node.left, hops + 1), self._container(node.right, hops + 1)
             if isinstance(a, TrackedList) and isinstance(b, TrackedList):
                 return TrackedList(a.items + b.items, a.unknown + b.unknown)
+        if isinstance(node, ast.IfExp):
+            return python_ifexp.chosen(self, node, hops)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             a, b = self._container(node.left, hops + 1), self._container(node.right, hops + 1)
             if isinstance(a, TrackedDict) and isinstance(b, TrackedDict):

@@ -6,7 +6,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, shell_choices, entry_env, evalscope_launch, fw_launch, mounted_config, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
+from vllm_kb.engine.scan import argv_entry, shell_choices, entry_env, entry_flags, evalscope_launch, fw_launch, mounted_config, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -122,6 +122,7 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     launch = find_launch(c.words)
     if syntax == "cli" and not c.container and (start := program_start(c.words)) is not None:
         entry_env.note(ctx, rel, c.words, start[0], _prefix_env(c, start[1], rel), c.line)  # a Python file it runs
+        entry_flags.note(ctx, rel, c.words, start[0], c.line)  # and the options it gives that file's own parser
     site: Site | None
     if launch is not None:
         named = executable_release(c.words, launch)
@@ -259,6 +260,8 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
     for a in parsed.extra_args:
         if a.unresolved and a.unresolved in ("$@", "$*"):
             site.opaque.append({"code": "forwards-args", "what": a.raw, "where": f"{rel}:{a.line}"})
+        elif a.unresolved and a.raw.startswith("*") and a.unresolved == a.raw:  # a Python argv's `*spec.args`
+            site.opaque.append({"code": "run-time-args", "what": a.raw, "where": f"{rel}:{a.line}"})
         elif a.unresolved:
             site.opaque.append({"code": "unresolved", "what": a.raw, "where": f"{rel}:{a.line}"})
     site.device_args = (*site.device_args, *(n for n, st in parsed.settings.items() if not st.resolved and gpu_count_idiom(st.note)))

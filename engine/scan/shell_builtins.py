@@ -9,7 +9,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
-from vllm_kb.engine.scan import docker_run, entry_installs, envfile, own_images, shell_profile
+from vllm_kb.engine.scan import docker_run, entry_installs, envfile, own_images, shell_heredoc, shell_profile
 from vllm_kb.engine.scan.shell import SHELLS, Args, ShellSyntaxError, Word, c_script_at
 from vllm_kb.engine.scan.shell_expand import hole, is_append, is_known, shown, split_assignment
 from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
@@ -140,14 +140,7 @@ class Builtins:
                     self.st.env.pop(w.value, None)
             return True
         if base == "read":
-            names = [w.value for w in argv[1:] if w.value and not w.value.startswith("-")]
-            array = any((w.value or "").startswith("-") and "a" in (w.value or "") for w in argv[1:])
-            for name in names[-1:] if array else names:
-                if array:  # as many elements as the line splits into: its length is unknown, not 1
-                    ex.arrays[name] = [(hole("read"), None)]
-                    ex.unsized.add(name)
-                else:
-                    ex.vars[name] = hole("read")
+            shell_heredoc.read_builtin(ex, argv, n)
             return True
         if base == "getopts" and len(argv) >= 3 and argv[2].value:
             ex.vars[argv[2].value] = hole("getopts")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.scan.shell import SHELLS, Heredoc, Word
+from vllm_kb.engine.scan.shell import SHELLS, Heredoc, ShellSyntaxError, Word
 from vllm_kb.engine.scan.shell_wrap import TAKES, command_words
 
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh")
@@ -89,3 +89,76 @@ def as_written_out(h: Heredoc) -> str:
     if h.quoted or "\\\\" not in h.text:
         return h.text
     return _RUN_AT_EOL.sub(lambda m: m.group(1) if len(m.group(1)) % 2 else " " * (len(m.group(1)) // 2) + "\\" * (len(m.group(1)) // 2), h.text)
+
+
+def read_whole(vals: list[str | None], heredocs: list | None, ex) -> str | None:
+    """`read -r -d '' CMD <<EOF … EOF`: read stops at a NUL that never comes, so the variable is the
+    whole here-document as the shell expands it (an unquoted delimiter: `$VAR` expanded and
+    backslash-newline joined), leading and trailing blanks trimmed (ZetangForward/MyRLHF
+    train_iterative_dpo_llama.sh, eval75, then `python -m $CMD`). Only a body with no quote or
+    backslash left, which reads the same as one double-quoted word; None otherwise."""
+    if not any(v is not None and v.startswith("-") and v.endswith("d") and k + 1 < len(vals) and vals[k + 1] == ""
+               for k, v in enumerate(vals)):
+        return None
+    bodies = [h for sink in (heredocs or []) for h in sink]
+    if len(bodies) != 1:
+        return None
+    h = bodies[0]
+    text = h.text if h.quoted else h.text.replace("\\\n", "")
+    if any(c in text for c in "\"'`\\") or "$(" in text:
+        return None
+    if h.quoted:
+        return text.strip(" \t\n")
+    from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
+
+    try:
+        nodes = parse_tree('"' + text + '"')
+    except (ShellSyntaxError, RecursionError, ValueError):
+        return None
+    if len(nodes) != 1 or not isinstance(nodes[0], Simple) or len(nodes[0].words) != 1:
+        return None
+    got, _note = ex.value_text(nodes[0].words[0])
+    return got.strip(" \t\n")
+
+
+def read_array(ex, name: str, n) -> None:
+    """`read -r -a ARGS <<<"$EXTRA"`: ARGS is the here-string split at IFS (ORGRUI serve_vllm_glm51.sh
+    reads VLLM_EXTRA_ARGS so, eval75; `IFS=',' read -ra GPUS <<< "$DEVICES"` splits at commas); a word
+    with an unknown part, or an IFS this does not reproduce, has an unknown number of fields."""
+    import re
+
+    from vllm_kb.engine.scan.shell_expand import hole, is_known, split_assignment
+
+    ifs = ex.vars.get("IFS", " \t\n")
+    for w in n.words:  # `IFS=, read …`: for this command only
+        if (got := split_assignment(w)) is not None and got[0] == "IFS":
+            ifs = ex.expand(got[1]).value
+    text = ex.expand(n.herestrings[-1]).text if n.herestrings else None
+    fields = None
+    if is_known(text) and is_known(ifs) and "\\" not in text:
+        text = text.rstrip("\n")  # the here-string's own newline ends the line
+        if ifs and all(c in " \t\n" for c in ifs):
+            fields = text.split()
+        elif ifs and not any(c in " \t\n" for c in ifs):
+            fields = re.split("[" + re.escape(ifs) + "]", text)
+            fields = fields[:-1] if fields and fields[-1] == "" else fields  # a trailing delimiter ends the last
+    if fields is not None:
+        ex.arrays[name] = [(f, None) for f in fields]
+        ex.unsized.discard(name)
+        return
+    ex.arrays[name] = [(hole("read"), None)]
+    ex.unsized.add(name)
+
+
+def read_builtin(ex, argv: list[Word], n) -> None:
+    """`read` sets its names to what it reads: unknown, except the whole here-document of `read -r -d ''
+    CMD <<EOF` and the here-string's fields of `read -r -a ARGS <<<WORD`."""
+    from vllm_kb.engine.scan.shell_expand import hole
+
+    names = [w.value for w in argv[1:] if w.value and not w.value.startswith("-")]
+    array = any((w.value or "").startswith("-") and "a" in (w.value or "") for w in argv[1:])
+    for name in names[-1:] if array else names:
+        if array:  # the here-string's fields, else as many as the line splits into: unknown, never 1
+            read_array(ex, name, n)
+        else:
+            ex.vars[name] = (len(names) == 1 and read_whole([w.value for w in argv[1:]], n.heredocs, ex)) or hole("read")

@@ -14,6 +14,7 @@ class Simple:
     background: bool = False
     heredocs: list | None = None  # one list per `<<` redirection, holding its shell.Heredoc once read
     writes: list[Word] | None = None  # the targets of its `>` / `>>` redirections
+    herestrings: list[Word] | None = None  # the words of its `<<<` redirections
 
 
 @dataclass
@@ -36,6 +37,8 @@ class Group:
     body: list[object]
     subshell: bool
     line: int
+    writes: list[Word] | None = None  # `{ …; } > FILE`: the targets of its `>` / `>>` redirections
+    end_line: int = 0
 
 
 @dataclass

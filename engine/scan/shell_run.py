@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan import shell_choices, shell_cond, shell_heredoc, shell_wrap
+from vllm_kb.engine.scan import shell_choices, shell_cond, shell_heredoc, shell_printf, shell_wrap
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import SHELLS, ShellSyntaxError, Word
 from vllm_kb.engine.scan.shell_expand import Expander, hole, shown, split_assignment
@@ -53,9 +53,11 @@ class State:
     # step's working directory, which is the repository root unless the step names another
     cwd: str | None = None
     choices: dict = field(default_factory=dict)  # what each branch held where a merged array is unknown (shell_choices)
+    capture: list | str | None = None  # what `{ …; } > FILE` has printed so far, per path (shell_printf)
 
     def copy(self) -> "State":
-        return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport, self.containers, self.images, self.cwd, self.choices)
+        return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport, self.containers, self.images, self.cwd,
+                     self.choices, self.capture if not isinstance(self.capture, list) else [list(a) for a in self.capture])
 
 
 class Runner(Builtins):
@@ -102,7 +104,9 @@ class Runner(Builtins):
                 t = self.node(c)
             return t.negate() if n.negated else t
         if isinstance(n, Group):
-            if n.subshell:
+            if n.writes and self.st.capture is None:
+                shell_printf.run_written(self, n)
+            elif n.subshell:
                 saved = self.st
                 self.st = saved.copy()
                 self.run(n.body)
@@ -220,6 +224,7 @@ class Runner(Builtins):
             ends.append(saved.copy())
         self.st = saved
         shell_cond.merge(saved.ex, [s.ex for s in ends], saved.choices)
+        saved.capture = shell_printf.merged([s.capture for s in ends]) if saved.capture is not None else None
         for s in ends:
             saved.funcs.update(s.funcs)
             for k, v in s.env.items():
@@ -265,6 +270,12 @@ class Runner(Builtins):
         base = (prog or "").rsplit("/", 1)[-1]
         if (n.heredocs or self.stdin) and self.depth < MAX_DEPTH:
             self.heredoc_scripts(fields, prog_i, base, n)
+        if prog_i == lead and base in ("printf", "echo") and (self.st.capture is not None or n.writes):
+            if self.st.capture is None:  # `printf '%q ' "${cmd[@]}" > run.sh`: a script of one command
+                shell_printf.run_written(self, Group([Simple(n.words, n.line, n.end_line)], False, n.line, n.writes, n.end_line))
+            elif not n.writes:
+                self.st.capture = shell_printf.add(self.st.capture, shell_printf.printed(fields[prog_i:]))
+            return shell_cond.UNKNOWN
         if prog_i == lead and self.builtin(base, fields[prog_i:], n):
             return shell_cond.UNKNOWN
         if base in self.st.funcs and self.depth < MAX_DEPTH:
@@ -347,6 +358,11 @@ class Runner(Builtins):
 
     def _emit(self, fields: list[Word], n: Simple, container: dict | None = None, via: tuple = ()) -> None:
         if self.quiet:
+            return
+        if (swept := shell_wrap.sweep_serve(fields)) is not None and self.depth < MAX_DEPTH:  # the server a sweep starts
+            st = self.st.copy()
+            st.ex.positional = None  # its `"$@"`: the sweep's options this walk cannot see
+            self.child(swept, fields[0].line, n, state=st, container=container)
             return
         line, end = self.anchor or (n.line, n.end_line)
         for argv in shell_choices.alternatives(fields, self.st.choices) if self.st.choices else [fields]:

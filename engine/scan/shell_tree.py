@@ -173,8 +173,8 @@ class _Parser:
                 return None
             self.ts.next()
             body = self.body(set())
-            self._expect_op(")", _tline(t))
-            return Group(body, True, _tline(t))
+            close = self._expect_op(")", _tline(t))
+            return self._redirected(Group(body, True, _tline(t), end_line=_tline(close)))
         if t[0] != "word":
             self.ts.next()
             return None
@@ -182,8 +182,8 @@ class _Parser:
         if word == "{":
             self.ts.next()
             body = self.body({"}"})
-            self._expect_word("}", _tline(t))
-            return Group(body, False, _tline(t))
+            close = self._expect_word("}", _tline(t))
+            return self._redirected(Group(body, False, _tline(t), end_line=_tline(close)))
         if word == "if":
             return self._if()
         if word == "case":
@@ -217,6 +217,7 @@ class _Parser:
         words: list[Word] = []
         heredocs: list[list] = []
         writes: list[Word] = []
+        strings: list[Word] = []
         while True:
             t = self.ts.peek()
             if t is None:
@@ -227,6 +228,8 @@ class _Parser:
                     heredocs.append(t[4])
                 elif t[1] in (">", ">>", ">|") and len(t) > 3 and t[3] is not None:
                     writes.append(t[3])
+                elif t[1] == "<<<" and len(t) > 3 and t[3] is not None:
+                    strings.append(t[3])
                 continue
             if t[0] != "word":
                 break
@@ -239,7 +242,8 @@ class _Parser:
             words.append(w)
         if not words:
             return None
-        return Simple(words, words[0].line, max(x.line for x in words), heredocs=heredocs or None, writes=writes or None)
+        return Simple(words, words[0].line, max(x.line for x in words), heredocs=heredocs or None, writes=writes or None,
+                      herestrings=strings or None)
 
     def _array_elements(self, line: int) -> list[Word]:
         out: list[Word] = []
@@ -348,15 +352,25 @@ class _Parser:
                 if depth <= 0 and not _is_op(self.ts.peek(), ")"):
                     return
 
+    def _redirected(self, g: Group) -> Group:
+        """The redirections after a group's closing word: where its output goes (shell_printf.py)."""
+        while (t := self.ts.peek()) is not None and t[0] == "redir":
+            self.ts.next()
+            if t[1] in (">", ">>", ">|") and len(t) > 3 and t[3] is not None and not (len(t) > 4 and t[4] is not None):
+                g.writes = (g.writes or []) + [t[3]]
+        return g
+
     def _expect_word(self, word: str, line: int):
         t = self.ts.next()
         if not _is_word(t, word):
             raise ShellSyntaxError(f"expected '{word}'", _tline(t) if t else line)
+        return t
 
     def _expect_op(self, op: str, line: int):
         t = self.ts.next()
         if not _is_op(t, op):
             raise ShellSyntaxError(f"expected '{op}'", _tline(t) if t else line)
+        return t
 
 
 def _assignment_name(w: Word) -> bool:

@@ -68,3 +68,34 @@ def runner_at(vals: list[str | None], lead: int, prog_i: int) -> int | None:
         if (vals[j] or "").rsplit("/", 1)[-1] in STRING_RUNNERS:
             return j
     return None
+
+
+def sweep_serve(fields: list) -> str | None:
+    """`vllm bench sweep serve --serve-cmd "vllm serve M …" …` (vLLM 0.11.1 on, benchmarks/sweep/serve.py:
+    `shlex.split(args.serve_cmd)`, run once per sweep point): the server command it starts, as a line a
+    shell reads. A `--serve-params` file changes its options per run, and an unknown word may be either
+    or a later `--serve-cmd` (argparse keeps the last): then the line ends in `"$@"`, options unseen
+    (crazyguitar/pysheeet src/llm/vllm/sweep.sbatch, eval73)."""
+    vals = [f.value for f in fields]
+    i = next((k for k in range(len(vals) - 3) if (vals[k] or "").rsplit("/", 1)[-1] == "vllm"
+              and vals[k + 1:k + 4] == ["bench", "sweep", "serve"]), None)
+    if i is None:
+        return None
+    cmd, more = None, False
+    k = i + 4
+    while k < len(vals):
+        v = vals[k]
+        if v is None:
+            more = True
+        elif v == "--serve-cmd" and k + 1 < len(vals):
+            cmd, k = fields[k + 1], k + 1
+        elif v.startswith("--serve-cmd="):
+            cmd = fields[k]
+        elif v.partition("=")[0] == "--serve-params":
+            more = True
+        k += 1
+    text = cmd.text if cmd is not None else None
+    if text is None:
+        return None
+    text = text.partition("=")[2] if text.startswith("--serve-cmd=") else text
+    return text + ' "$@"' if more else text
