@@ -150,3 +150,12 @@ def test_a_record_of_the_launch_the_script_makes_itself_is_not_a_second_site(tmp
         setsid vllm "${args[@]}" > serve.log 2>&1 &
     """)
     assert sr.site.line == 8
+
+
+def test_a_redirected_subshell_keeps_its_assignments(tmp_path):
+    (sr,) = _sites(tmp_path, "serve.sh", """
+        TP=2
+        ( TP=4; echo starting ) > log.txt 2>&1
+        vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size $TP
+    """)
+    assert sr.site.settings["tensor_parallel_size"].value == 2

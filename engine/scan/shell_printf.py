@@ -140,11 +140,15 @@ def run_written(runner, group) -> None:
 
     st = runner.st
     outer = st.capture
-    st.capture = [[]]
+    if group.subshell:  # `( …; ) > log`: what the body sets stays in the subshell
+        runner.st = st.copy()
+    runner.st.capture = [[]]
     try:
         runner.run(group.body)
     finally:
         got, runner.st.capture = runner.st.capture, outer
+        runner.st = st
+        st.capture = outer
     if isinstance(got, str) or not got or runner.depth >= MAX_DEPTH or runner.quiet:
         return
     target = runner.st.ex.expand(group.writes[0]).text if group.writes else None
