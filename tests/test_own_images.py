@@ -60,3 +60,30 @@ def test_a_common_name_ties_only_when_written_in_full(tmp_path):
 ])
 def test_what_a_final_stage_runs(text, got):
     assert _program(text) == got
+
+
+_KEPT = "FROM vllm/vllm-openai:v0.25.1\nRUN pip install --no-cache-dir vllm-gguf-plugin==0.0.4\n"
+
+
+def test_a_build_that_keeps_its_base_runs_the_bases_release(tmp_path):
+    """`docker run $(IMAGE)` in a Makefile recipe apart from the build's, a compose and a Kubernetes `image:` of
+    that name: the base image's vLLM runs (0.25.1), not the newest an untagged name would be read as, and a
+    change of the release is made at the Dockerfile's FROM."""
+    k8s = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  template:\n    spec:\n      containers:\n"
+           "        - name: w\n          image: registry.example.com/apps/vllm-warden:1.2.0\n"
+           "          args: [\"--model\", \"Qwen/Qwen2.5-7B-Instruct\"]\n")
+    compose = "services:\n  api:\n    image: registry.example.com/apps/vllm-warden:latest\n    command: [\"--model\", \"Qwen/Qwen2.5-7B-Instruct\"]\n"
+    make = "IMAGE ?= vllm-warden:dev\nbuild:\n\tdocker build -t $(IMAGE) .\nrun:\n\tdocker run --gpus all $(IMAGE) --model Qwen/Qwen2.5-7B-Instruct\n"
+    sites = _sites(tmp_path, Dockerfile=_KEPT, Makefile=make, **{"deploy__compose.yaml": compose, "deploy__k8s.yaml": k8s})
+    assert sorted(s.site.file for s in sites) == ["Makefile", "deploy/compose.yaml", "deploy/k8s.yaml"]
+    for sr in sites:
+        assert (sr.version.version, sr.version.basis) == ("0.25.1", "image") and sr.site.kind == "vllm serve"
+        assert sr.site.launch["image_at"] == ("Dockerfile", 1)
+
+
+def test_a_build_that_installs_its_own_vllm_is_not_read_as_its_base(tmp_path):
+    dockerfile = "FROM vllm/vllm-openai:v0.20.0\nRUN pip install vllm==0.21.0\n"
+    compose = "services:\n  api:\n    image: example/vllm-warden:latest\n    command: [\"--model\", \"Qwen/Qwen2.5-7B-Instruct\"]\n"
+    sites = _sites(tmp_path, Dockerfile=dockerfile, Makefile=_MAKE.format(image="vllm-warden:dev"), **{"deploy__compose.yaml": compose})
+    (sr,) = [s for s in sites if s.site.file == "deploy/compose.yaml"]
+    assert "image_at" not in sr.site.launch and sr.version.version != "0.20.0"  # the FROM's release is not what runs

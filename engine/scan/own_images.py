@@ -20,6 +20,7 @@ from vllm_kb.engine.scan.image_tables import name_and_tag
 _GENERIC = frozenset({"vllm", "vllm-openai", "vllm-openai-rocm", "vllm-openai-cpu"})
 _BUILD = re.compile(r"\b(?:docker|podman|buildah)\s+(?:buildx\s+|image\s+)?(?:build|bud)\b")
 _SCRIPTS = (".sh", ".bash", ".mk", ".yml", ".yaml")
+_INSTALLS_VLLM = re.compile(r"install[^&;|]*(?<![\w/.-])vllm(?=$|[\s=<>~!\[\]\"'])")  # not vllm-gguf-plugin
 _INTERPRETERS = re.compile(r"^(?:python[\d.]*|bash|sh|exec|uv|dumb-init|tini|--)$")
 
 
@@ -44,6 +45,59 @@ def built(ctx, rel: str, run) -> tuple[str, None] | None:
         return got
     builds = _for(ctx, run.image.value)
     return (builds[0], None) if len(builds) == 1 else None
+
+
+def base_of(ctx, image: str | None = None, dockerfile: str | None = None) -> tuple[str, str, int] | None:
+    """(the vLLM image it starts FROM, the Dockerfile, that FROM's line) of the project's build of `image`
+    (or of `dockerfile`) that keeps its base's entrypoint and installs no vLLM of its own: what runs in it
+    is the base's release (`FROM vllm/vllm-openai:v0.25.1` + a plugin), not the newest one an untagged
+    `vllm-warden:dev` would be read as. None where builds of that name disagree or one is not read so."""
+    builds = [dockerfile] if dockerfile else _for(ctx, image)
+    got = {_base(df, ctx.read(df) or "") for df in builds}
+    return got.pop() if len(got) == 1 and None not in got else None
+
+
+def _base(df: str, text: str) -> tuple[str, str, int] | None:
+    from vllm_kb.engine.scan.images import is_vllm_like_image
+
+    args: dict[str, str] = {}
+    stages: dict[str, tuple] = {}
+    cur: tuple | None = None  # (base image, its FROM line, whether it is kept as it is)
+    for n, kw, arg in _instructions(text):
+        if kw == "ARG" and cur is None and (a := re.match(r"(\w+)=(\S+)$", arg)):
+            args.setdefault(a.group(1), a.group(2).strip("'\""))
+        elif kw == "FROM":
+            parts = [p for p in _expand(arg, args).split() if not p.startswith("--platform")]
+            if not parts:
+                return None
+            cur = stages.get(parts[0].lower()) or (parts[0], n, True)
+            if len(parts) >= 3 and parts[1].upper() == "AS":
+                stages[parts[2].lower()] = cur
+                alias = parts[2].lower()
+            else:
+                alias = None
+        elif cur is not None and (kw in ("ENTRYPOINT", "CMD") or kw == "RUN" and _INSTALLS_VLLM.search(arg)):
+            cur = (cur[0], cur[1], False)
+            if alias:
+                stages[alias] = cur
+    if cur is None or not cur[2] or "$" in cur[0] or not is_vllm_like_image(cur[0]):
+        return None
+    return cur[0], df, cur[1]
+
+
+def _instructions(text: str):
+    """(line, keyword, argument) of each Dockerfile instruction, continuation lines joined."""
+    pending, start = "", 0
+    for n, line in enumerate(text.splitlines(), 1):
+        if not pending and (not line.strip() or line.lstrip().startswith("#")):
+            continue
+        if not pending:
+            start = n
+        pending += line.rstrip("\\").rstrip() + " " if line.rstrip().endswith("\\") else line
+        if not line.rstrip().endswith("\\"):
+            head, _, arg = pending.strip().partition(" ")
+            yield start, head.upper(), arg.strip()
+            pending = ""
 
 
 def _for(ctx, image: str | None) -> list[str]:

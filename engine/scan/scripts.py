@@ -148,6 +148,8 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
         site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file", "mounts", "env_names", "env_opaque", "detach",
                                                                         "name", "ports", "network")}
         site.container["tool"] = c.container.get("tool") or "docker run"
+        if c.container.get("image_at"):  # a project build that keeps its base image (engine/scan/own_images.py)
+            site.launch["image_at"] = c.container["image_at"]
         if c.container.get("entry_installs"):  # what `bash -c "pip install … && vllm serve"` installs first
             site.launch["entry_installs"] = c.container["entry_installs"]
         if (rep := c.container.get("repeats_entrypoint")) is not None:

@@ -300,6 +300,8 @@ class Builtins:
             # an image this script builds: its own ENTRYPOINT comes first, as `docker run` does it
             from vllm_kb.engine.scan.images import local_entrypoint
             run.entrypoint = local_entrypoint(self.ctx.read(built[0]), self.ctx.untagged_image_release, run.image.line, built[1])
+        if built is not None and built[1] is None and (kept := own_images.base_of(self.ctx, dockerfile=built[0])):
+            facts["image"], facts["image_at"] = kept[0], kept[1:]  # what runs in it is its base image's vLLM
         if not run.entrypoint and run.image is not None and all((w.value or "").startswith("-") for w in run.argv) \
                 and own_images.runs_other_program(self.ctx, run.image.value):
             return True  # the project's own app built on vLLM's image, run with its own command (engine/scan/own_images.py)

@@ -97,6 +97,9 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
             image = built[0]
         if isinstance(image, str) and "$" in image:
             image = yaml_word(image, doc.line_of(base + ("image",)), ex, compose=True).value or image
+        kept = own_images.base_of(ctx, image) if not svc.get("build") and isinstance(image, str) else None
+        if kept:
+            image = kept[0]  # the project builds that name keeping its base image: the base's vLLM runs
         words: list[Word] = []
         argv_pos: list = []  # where each word is written, for fixes (None: not in this file's lists)
         append = doc.pos(base + ("command",))  # where new arguments go
@@ -145,6 +148,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
             _mark_dotenv(site, svc, dotfile, rel)
             if built and built[1]:
                 site.installed = built[1]
+            if kept:
+                site.launch["image_at"] = kept[1:]  # where a change of the release is made: the build's FROM
             if svc.get("build"):
                 site.launch["built_here"] = True  # a build of the project's own (audit: its pin may stand in)
             site.gpu_request = _compose_gpus(svc)

@@ -80,6 +80,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             env[name] = Setting(name, value, True, rel, doc.line_of(path + ("env", name)), name, value, "k8s-args",
                                 pos=dict(doc.pos(path + ("env", name)), env_style="map"))
         image = image_ref(c.get("image"))
+        if kept := own_images.base_of(ctx, image) if image else None:
+            image = kept[0]  # the project builds that name keeping its base image: the base's vLLM runs
         command, args = c.get("command"), c.get("args")
         line = doc.line_of(path + ("command",)) if command is not None else doc.line_of(path + ("args",))
         words: list[Word] = []
@@ -112,6 +114,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         site = launch_site(ctx, rel, words, line, max(w.line for w in words), "k8s-args", "yaml-list", env, image,
                            extra, known=k8s_env, source_lines=lines)
         if site is not None:
+            if kept:
+                site.launch["image_at"] = kept[1:]  # where a change of the release is made: the build's FROM
             site.gpu_request = resource_gpus(c.get("resources")) or _service_gpus(doc.data, path)
             backend = site.settings.get("distributed_executor_backend")
             if site.gpu_request is None and backend is not None and backend.value == "ray" \
