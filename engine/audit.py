@@ -8,7 +8,7 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterator
 
-from vllm_kb.engine.check import candidates, catalog_findings, colocation, framework_range, unpinned, vendored_sites
+from vllm_kb.engine.check import candidates, catalog_findings, colocation, framework_compat, framework_range, unpinned, vendored_sites
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.check.hidden_args import hidden_args
@@ -257,7 +257,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
             # a development build (`0.8.0.dev42`), judged as the release it leads to: the facts of the release
             # before it too, so that a P0 of only the later is not certain either
             facts["between_releases"] = unpinned.Between(str(span[0]), facts_at(span[0]), f">{span[0]}", high=str(choice.version))
-    elif (newer := framework_range.at_newest(site, str(choice.version), choice.pinned)) is not None:
+    elif (newer := framework_range.at_newest(site, str(choice.version), choice.pinned,
+                                             lambda r: framework_compat.refuses(site, r, str(choice.version), facts, cat))) is not None:
         # a framework range pin (`trl>=0.14.0`) whose newest release passes other defaults: a check's P0 with the
         # lowest release's only is not certain (engine/check/framework_range.py)
         other = site_facts(newer, hardware, choice.version, choice.pinned, kb, cat, **same)

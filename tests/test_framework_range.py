@@ -145,3 +145,15 @@ def test_a_check_on_a_framework_default_is_judged_with_the_newest_release_that_r
     assert [r.priority for r in got] == [priority]
     if priority == "P1":
         assert "verl>=0.7.0" in got[0].reason.en and "0.9.1" in got[0].reason.zh
+
+
+def test_where_the_engine_runs_is_judged_at_the_newest_release_that_runs_too(tmp_path):
+    # TRL 0.14 builds vLLM on the GPU after the training processes (cuda:1, absent on one GPU: L34); from 0.18
+    # vllm_mode colocate puts it inside them, and trl>=0.14.0 lets pip install those
+    files = {"train.py": COLOCATE}
+    for pin, priority in (("trl==0.14.0", "P0"), ("trl>=0.14.0", "P1")):
+        (tmp_path / "requirements.txt").write_text(f"{pin}\nvllm==0.8.5\n")
+        for name, text in files.items():
+            (tmp_path / name).write_text(text)
+        (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+        assert [r.priority for r in sr.results if r.check.id == "L34" and r.needs_change] == [priority]

@@ -190,8 +190,7 @@ def _range(site, facts: dict, cat, pin, vllm: str) -> dict[str, Any]:
     newest of those, said at P1 with the releases that refuse (`fw_problem` range)."""
     span = framework_range.releases(site, vllm)
     extra = "vllm" in getattr(pin, "extras", ())
-    fails = [r for r in span if any(x.effect == "error" and not x.raw.get("after_start") or extra and x.kind == "declared"
-                                    for x in _errors(site.framework, r, vllm, site, facts, cat))]
+    fails = [r for r in span if refuses(site, r, vllm, facts, cat, extra)]
     if not fails:
         return {}
     shown = f"{span[0]}–{span[-1]} (`{site.framework_range}`)" if len(span) > 1 else span[0]
@@ -203,6 +202,13 @@ def _range(site, facts: dict, cat, pin, vllm: str) -> dict[str, Any]:
     out.update(fw_problem="range", fw_range_pin=site.framework_range, fw_range_span=f"{span[0]}–{span[-1]}",
                fw_range_fails=framework_range.runs(span, fails), fw_range_newest_fails=span[-1] in fails)
     return out
+
+
+def refuses(site, release: str, vllm: str, facts: dict, cat, extra: bool = False) -> bool:
+    """Whether this framework release stops the launch beside the pinned vLLM (its own gate, a known break,
+    an argument it passes that vLLM lacks); `extra`: installed with its vllm extra, whose declared range pip keeps."""
+    return any(x.effect == "error" and not x.raw.get("after_start") or extra and x.kind == "declared"
+               for x in _errors(site.framework, release, vllm, site, facts, cat))
 
 
 def _pair(site, facts: dict, cat, pin, fw: str | None, shown: str, vllm: str, gate=None, copy=None) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from vllm_kb.engine.check import framework_args
 from vllm_kb.engine.kb import compat
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse
+from vllm_kb.engine.scan.framework_site import engine_device
 
 _LITERAL = re.compile(r'"(\d+(?:\.\d+)+)"')
 
@@ -137,29 +138,39 @@ def runs(span: list[str], holds: list[str]) -> str:
 
 
 
-def at_newest(site, vllm_version: str, pinned: bool):
+def at_newest(site, vllm_version: str, pinned: bool, refuses=None):
     """The site as the newest release its range pin allows (of those that take the pinned vLLM) would run it, where that release passes other
     defaults for the engine arguments the site leaves to the framework (TRL's vllm_gpu_memory_utilization 0.9
     before 0.18.0, 0.3 from it): a check's P0 that does not hold with them too is not certain
-    (engine/audit.py settles it as a build between releases). None where nothing differs."""
+    (engine/audit.py settles it as a build between releases). None where nothing differs. `refuses(release)`: whether
+    that release stops beside the pinned vLLM (framework_compat.refuses), so that a fresh install cannot be it."""
     import dataclasses
 
     from vllm_kb.engine.kb import frameworks
 
     span = releases(site, vllm_version if pinned else None)
-    if pinned:  # a release whose own gate or a known break refuses this vLLM is not the one that runs (L43 says so)
-        span = [r for r in span if not any(x.effect == "error" and not x.raw.get("after_start")
-                                           for x in compat.problems(site.framework, r, vllm_version))] or span
+    if pinned and refuses is not None:  # a release that refuses this vLLM (`refuses(release)`, L43) is not the one that runs
+        span = [r for r in span if not refuses(r)] or span
     command = site.framework_command or ("vllm-serve" if site.kind == "trl vllm-serve" else None)
     if len(span) < 2 or not site.framework_version or command == "vllm-serve" or site.framework_version == span[-1]:
         return None
     fw = frameworks.get(site.framework)
     then, now = fw.defaults(site.framework_version, command), fw.defaults(span[-1], command)
     changed = {a: v for a, v in now.items() if a in site.framework_defaults and then.get(a) != v}
-    if not changed:
+    # where the engine runs may differ too: TRL before 0.18 builds it on the GPU after the training processes
+    # (vllm_device "auto"), from 0.18 on inside them (vllm_mode colocate) or in a server
+    rule_then, rule_now = fw.mode_rule(site.framework_keys, site.framework_version, command), fw.mode_rule(site.framework_keys, span[-1], command)
+    moved = rule_now is not None and rule_then is not None and rule_now is not rule_then and rule_now["mode"] != "none"
+    if not changed and not moved:
         return None
     launch = dict(site.launch)
     if "framework_gpu_share" in launch and isinstance(now.get("gpu_memory_utilization"), (int, float)):
         launch["framework_gpu_share"] = float(now["gpu_memory_utilization"])
+    mode, elsewhere = site.mode, site.engine_elsewhere
+    if moved and rule_now is not None:
+        launch = {k: v for k, v in launch.items() if not k.startswith("engine_device")}
+        if rule_now.get("device"):
+            launch.update(engine_device(rule_now["device"], site.framework_keys), engine_device_by=f"{fw.name} {span[-1]}")
+        mode, elsewhere = rule_now["mode"], bool(rule_now.get("client"))
     return dataclasses.replace(site, framework_defaults={**site.framework_defaults, **changed}, framework_version=span[-1],
-                               launch=launch)
+                               launch=launch, mode=mode, engine_elsewhere=elsewhere)

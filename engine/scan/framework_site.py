@@ -134,7 +134,7 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         # what leaving the key out gives: the framework's share, not vLLM's default (B1)
         site.launch["framework_gpu_share"] = float(own["gpu_memory_utilization"])
     if mode_rule is not None and mode_rule.get("device"):  # the mode's rule: `rule` above is an implied one's
-        site.launch.update(_engine_device(mode_rule["device"], values))
+        site.launch.update(engine_device(mode_rule["device"], values))
         site.launch["engine_device_by"] = f"{fw.name} {version}"
     return site
 
@@ -146,7 +146,7 @@ def _commit_version(fid: str, commit: str | None) -> str | None:
     return got[0].get("version") if got is not None else None
 
 
-def _engine_device(rule: dict, values: dict) -> dict:
+def engine_device(rule: dict, values: dict) -> dict:
     """Where a framework that builds the engine in its training process puts it (knowledge: a mode's
     `device`): the GPU its key names (cuda:N), else the one after the training processes."""
     import re
