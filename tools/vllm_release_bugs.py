@@ -57,6 +57,16 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
                          ignore list that names the vision MLP's gate_proj/up_proj no longer
                          matches, so the vision MLP gets the quantized scheme (vLLM #23320,
                          `ignore_unfused`); 0.10.2 maps gate_up_proj back to its shards.
+  deepseek-v2-pp-missing-layer, deepseek-v3-pp-missing-layer
+                         DeepseekV2ForCausalLM.__init__ of 0.9.2 (and DeepseekV3ForCausalLM, its
+                         subclass) walks self.model.layers for the MoE layers and asserts each is a
+                         DeepseekV2DecoderLayer; under pipeline parallelism the layers of the other
+                         stages are PPMissingLayer placeholders, so the class is never built
+                         (vLLM #20647, `min_pp`); #20665 (0.10.0) skips the placeholders.
+  llama4-pp-missing-layer, llama4-mm-pp-missing-layer
+                         the same walk in Llama4ForCausalLM.set_moe_parameters of 0.11.1-0.11.2,
+                         which __init__ calls; Llama4ForConditionalGeneration builds that class as
+                         its language model. #28577 (0.12.0) skips the placeholders.
   qwen-vl-text-class     the mirror: from 0.7.3 QWenLMHeadModel.__init__ refuses a config.json with
                          `visual` (Qwen-VL) with a RuntimeError that asks for --hf-overrides
                          architectures QwenVLForConditionalGeneration (`config_has`); held through
@@ -127,6 +137,15 @@ RUNTIME_BUGS = [
 ]
 
 
+def _pp_walk(archs: dict[str, str], code: list[tuple[str, str]], layer: str, fix: str, reports: list[str]) -> list[dict]:
+    """Rows (id → class) of a model class whose construction walks self.model.layers asserting `layer` on each:
+    only under pipeline parallelism (`min_pp`), where the other stages' layers are PPMissingLayer; the fix skips them.
+    The first place of `code` the release has is read (a subclass's own __init__, else its base's)."""
+    return [{"id": rid, "arch": arch, "min_pp": 2, "code": code, "reads": f"assert isinstance(layer, {layer})",
+             "fixed_by": "isinstance(layer, PPMissingLayer)", "error": "AssertionError", "fix": fix, "reports": reports}
+            for rid, arch in archs.items()]
+
+
 MODEL_MARK = "# model_bugs:"
 MODEL_BUGS = [
     {"id": "glm4-0414-post-attention-norm", "arch": "Glm4ForCausalLM",
@@ -176,6 +195,20 @@ MODEL_BUGS = [
      "error": "ValueError: Failed to find a kernel that can implement the WNA16 linear layer.",
      "fix": None,  # 0.10.2's class adds packed_modules_mapping
      "reports": ["https://github.com/vllm-project/vllm/issues/23320"]},
+    # 0.9.2's MoE bookkeeping (EPLB) walks every decoder layer and asserts its class; on a pipeline rank the other
+    # stages' layers are PPMissingLayer placeholders, so every launch with pipeline parallelism stops while the
+    # class is built (vLLM #20647). DeepseekV3ForCausalLM subclasses it without an __init__ of its own (`pass`)
+    *_pp_walk({"deepseek-v2-pp-missing-layer": "DeepseekV2ForCausalLM", "deepseek-v3-pp-missing-layer": "DeepseekV3ForCausalLM"},
+              [("vllm/model_executor/models/deepseek_v2.py", "DeepseekV3ForCausalLM.__init__"),
+               ("vllm/model_executor/models/deepseek_v2.py", "DeepseekV2ForCausalLM.__init__")],
+              "DeepseekV2DecoderLayer", "https://github.com/vllm-project/vllm/pull/20665",
+              ["https://github.com/vllm-project/vllm/issues/20647"]),
+    # the same walk in Llama4ForCausalLM.set_moe_parameters (called from __init__) of 0.11.1-0.11.2; Llama 4's
+    # multimodal class builds Llama4ForCausalLM as its language model (mllama4.py), so it breaks alike (PR #28577)
+    *_pp_walk({"llama4-pp-missing-layer": "Llama4ForCausalLM", "llama4-mm-pp-missing-layer": "Llama4ForConditionalGeneration"},
+              [("vllm/model_executor/models/llama4.py", "Llama4ForCausalLM.set_moe_parameters")],
+              "Llama4DecoderLayer", "https://github.com/vllm-project/vllm/pull/28577",
+              ["https://github.com/vllm-project/vllm/pull/28577"]),
     {"id": "qwen-vl-text-class", "arch": "QWenLMHeadModel", "config_has": "visual",
      # not a bug fixed later: the refusal stays until QWenLMHeadModel leaves vLLM (0.24.0)
      "code": [("vllm/model_executor/models/qwen.py", "QWenLMHeadModel.__init__")],
@@ -195,7 +228,7 @@ def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
         fixed = next((i for i, p in enumerate(per) if p and p[0] == "fixed" and (last is None or i > last)), None)
         rows.append({"id": bug["id"], "arch": bug["arch"], "config_lacks": bug.get("config_lacks"),
                      "config_has": bug.get("config_has"), "hf_overrides_any": bug.get("hf_overrides_any"),
-                     "min_tp": bug.get("min_tp"), "load": bug.get("load"), "ignore_unfused": bug.get("ignore_unfused"),
+                     "min_tp": bug.get("min_tp"), "min_pp": bug.get("min_pp"), "load": bug.get("load"), "ignore_unfused": bug.get("ignore_unfused"),
                      "affected": spans([p is not None and p[0] == "affected" for p in per], releases),
                      "fixed": releases[fixed] if fixed is not None else None,
                      "evidence": [{"release": releases[i], "file": per[i][1], "line": per[i][2]}  # type: ignore[index]
@@ -343,6 +376,7 @@ def dump(t: dict) -> str:
     out += [MODEL_MARK + " a model class (`arch`) that fails on every launch in the affected releases; fixed:",
             "# the first scanned release whose code has the fix; config_lacks / config_has: only where config.json lacks / has that key;",
             "# hf_overrides_any: only where hf_overrides sets one of these (the class vLLM builds is then the override's), min_tp: from that TP;",
+            "# min_pp: only from that pipeline-parallel size;",
             "# load: only through that loader; ignore_unfused: only where the checkpoint's ignore list names that fused layer's shards, not it.",
             "model_bugs:"]
     for b in t["model_bugs"]:
@@ -356,6 +390,8 @@ def dump(t: dict) -> str:
             out.append("    hf_overrides_any: {" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in b["hf_overrides_any"].items()) + "}")
         if b.get("min_tp"):
             out.append(f"    min_tp: {b['min_tp']}")
+        if b.get("min_pp"):
+            out.append(f"    min_pp: {b['min_pp']}")
         if b.get("load"):
             out.append(f"    load: {b['load']}")
         if b.get("ignore_unfused"):

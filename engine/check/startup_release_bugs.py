@@ -76,7 +76,8 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
     vision model (Qwen-VL: `visual` in config.json, or a catalog Qwen-VL name) launched without
     hf_overrides naming another class; it has no fixed release (`release_bug_fixed` absent). A row with
     `load` holds only through that loader (bitsandbytes), one with `ignore_unfused` only where the
-    checkpoint's ignore list names that fused layer's shards but not the layer (quant_ignore_unfused)."""
+    checkpoint's ignore list names that fused layer's shards but not the layer (quant_ignore_unfused), one
+    with `min_pp` only from that pipeline-parallel size (`release_bug_pp`: the launch's)."""
     v = try_parse(version) if version else None
     if v is not None:
         for bug in (table or {}).get("model_bugs") or []:
@@ -93,6 +94,9 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
             continue  # a loader bug: only launches through that loader meet it
         if bug.get("ignore_unfused") and bug["ignore_unfused"] not in ((model or {}).get("quant_ignore_unfused") or []):
             continue  # only a checkpoint whose ignore list names the fused layer's shards, not the layer
+        pp = engine.get("pipeline_parallel_size")
+        if bug.get("min_pp") and (not isinstance(pp, int) or isinstance(pp, bool) or pp < bug["min_pp"]):
+            continue  # a class that breaks only on the placeholder layers of other pipeline stages
         if bug.get("config_has") == "visual":
             over = json_arg(engine.get("hf_overrides"))
             # overrides that name the architectures (or cannot be read) may build the vision class
@@ -105,6 +109,7 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
             continue
         if bug["arch"] == arch and bug.get("fixed") and in_spans(v, bug["affected"]):
             return {"release_bug": bug["id"], "release_bug_arch": arch, "release_bug_fixed": bug["fixed"],
+                    **({"release_bug_pp": pp} if bug.get("min_pp") else {}),
                     **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
                     **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
     return {}
