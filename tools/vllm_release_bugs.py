@@ -31,46 +31,8 @@ compute capabilities and, inside, world sizes):
                          the rendezvous fails the workers stop ("CUDA driver error: invalid device
                          ordinal", vLLM #26525); 0.11.1 catches it and falls back.
 
-Model bugs (`model_bugs`): a model class of some releases that fails on every launch of its
-architecture, which the next release's code fixed. Each names the method that shows it, the words
-of the broken line (`reads`) and of the fixed one (`fixed_by`):
-  glm4-0414-post-attention-norm
-                         Glm4DecoderLayer.forward (GLM-4-0414, Glm4ForCausalLM) of 0.8.4 assigns
-                         the (output, residual) pair the fused post-attention RMSNorm returns to
-                         hidden_states and feeds it to the MLP: the profile run stops the engine
-                         (vLLM #16818, #16687); #16618 unpacks the pair (0.8.5).
-  qwen1-text-vl-processor
-                         QWenVLProcessor.__init__ of 0.7.1-0.7.2 (QWenLMHeadModel registered as
-                         multimodal) looks up the tokenizer's `<img>` token, which a text Qwen (v1)
-                         tokenizer lacks: the engine stops with a KeyError while it is built
-                         (xinference #2950). Qwen-VL shares the class and its tokenizer has the token,
-                         so the row holds only where config.json has no `visual` (`config_lacks`);
-                         0.7.3 splits Qwen-VL out and QWenLMHeadModel is text-only again.
-  qwen2-5-vl-bnb-vision-qkv
-                         Qwen2_5_VisionTransformer.load_weights of 0.7.2 reshapes every vision
-                         qkv weight per head as it loads it; the BitsAndBytes loader hands it the
-                         quantized, packed tensor, and loading asserts on the shapes (vLLM #12900,
-                         `load: bitsandbytes`); 0.7.3 loads it whole and splits q/k/v at run time.
-  qwen2-5-vl-vision-mlp-ignore
-                         0.10.1 merges the Qwen2.5-VL vision MLP into one gate_up_proj layer, and
-                         the class names no packed_modules_mapping for it: a compressed-tensors
-                         ignore list that names the vision MLP's gate_proj/up_proj no longer
-                         matches, so the vision MLP gets the quantized scheme (vLLM #23320,
-                         `ignore_unfused`); 0.10.2 maps gate_up_proj back to its shards.
-  deepseek-v2-pp-missing-layer, deepseek-v3-pp-missing-layer
-                         DeepseekV2ForCausalLM.__init__ of 0.9.2 (and DeepseekV3ForCausalLM, its
-                         subclass) walks self.model.layers for the MoE layers and asserts each is a
-                         DeepseekV2DecoderLayer; under pipeline parallelism the layers of the other
-                         stages are PPMissingLayer placeholders, so the class is never built
-                         (vLLM #20647, `min_pp`); #20665 (0.10.0) skips the placeholders.
-  llama4-pp-missing-layer, llama4-mm-pp-missing-layer
-                         the same walk in Llama4ForCausalLM.set_moe_parameters of 0.11.1-0.11.2,
-                         which __init__ calls; Llama4ForConditionalGeneration builds that class as
-                         its language model. #28577 (0.12.0) skips the placeholders.
-  qwen-vl-text-class     the mirror: from 0.7.3 QWenLMHeadModel.__init__ refuses a config.json with
-                         `visual` (Qwen-VL) with a RuntimeError that asks for --hf-overrides
-                         architectures QwenVLForConditionalGeneration (`config_has`); held through
-                         0.23.0, the last release that registers QWenLMHeadModel (no fixed release).
+Model bugs (`model_bugs`) and entry-point bugs (`entrypoint_bugs`) are declared in
+tools/vllm_release_bug_rows.py, with what each shows.
 
 Usage:
   python tools/vllm_release_bugs.py --source /work/sdists/src [--check]
@@ -85,6 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vllm_architectures import VERSION_DIR, sp, spans, vkey, write_or_check  # noqa: E402
+from vllm_release_bug_rows import ENTRYPOINT_BUGS, MODEL_BUGS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "knowledge" / "vllm" / "release_bugs.yaml"
@@ -137,103 +100,37 @@ RUNTIME_BUGS = [
 ]
 
 
-def _pp_walk(archs: dict[str, str], code: list[tuple[str, str]], layer: str, fix: str, reports: list[str]) -> list[dict]:
-    """Rows (id → class) of a model class whose construction walks self.model.layers asserting `layer` on each:
-    only under pipeline parallelism (`min_pp`), where the other stages' layers are PPMissingLayer; the fix skips them.
-    The first place of `code` the release has is read (a subclass's own __init__, else its base's)."""
-    return [{"id": rid, "arch": arch, "min_pp": 2, "code": code, "reads": f"assert isinstance(layer, {layer})",
-             "fixed_by": "isinstance(layer, PPMissingLayer)", "error": "AssertionError", "fix": fix, "reports": reports}
-            for rid, arch in archs.items()]
-
-
 MODEL_MARK = "# model_bugs:"
-MODEL_BUGS = [
-    {"id": "glm4-0414-post-attention-norm", "arch": "Glm4ForCausalLM",
-     "code": [("vllm/model_executor/models/glm4.py", "Glm4DecoderLayer.forward")],
-     "reads": "hidden_states = self.post_attention_layernorm(hidden_states, residual)",
-     "fixed_by": "hidden_states, residual = self.post_attention_layernorm(",
-     "error": "TypeError: linear(): argument 'input' (position 1) must be Tensor, not tuple",  # zai-org/GLM-4#742
-     "fix": "https://github.com/vllm-project/vllm/pull/16618",
-     "reports": ["https://github.com/vllm-project/vllm/issues/16818",
-                 "https://github.com/vllm-project/vllm/issues/16687",
-                 "https://github.com/zai-org/GLM-4/issues/742"]},
-    {"id": "qwen1-text-vl-processor", "arch": "QWenLMHeadModel", "config_lacks": "visual",
-     # 0.7.3 moved the processor to qwen_vl.py; its QWenLMHeadModel refuses a `visual` config, naming the VL class
-     "code": [("vllm/model_executor/models/qwen.py", "QWenVLProcessor.__init__"),
-              ("vllm/model_executor/models/qwen.py", "QWenLMHeadModel.__init__")],
-     "reads": "special_tokens[IMG_START]",
-     "fixed_by": "QwenVLForConditionalGeneration",
-     "error": "KeyError: '<img>'",  # the report cuts the key off; IMG_START is "<img>" in qwen.py
-     "fix": None,  # the split came with 0.7.3's code
-     "reports": ["https://github.com/xorbitsai/inference/issues/2950"]},
-    {"id": "seq-cls-2way-softmax-tp", "arch": "Qwen3ForSequenceClassification",
-     # the original Qwen3-Reranker (and mxbai-rerank-v2) loaded as a classifier through hf_overrides: the score row is
-     # built from two LM-head rows and copied whole into the score weight, which tensor parallelism splits
-     "hf_overrides_any": {"method": "from_2_way_softmax", "is_original_qwen3_reranker": True}, "min_tp": 2,
-     "code": [("vllm/model_executor/models/adapters.py", "load_weights_using_from_2_way_softmax")],
-     "reads": "model.score.weight.data.copy_(weight)",
-     "fixed_by": "weight_loader(param, score_weight)",
-     "error": "The size of tensor a (2048) must match the size of tensor b (4096) at non-singleton dimension 1",  # 8B, TP 2
-     "fix": "https://github.com/vllm-project/vllm/pull/20682",
-     "reports": ["https://github.com/gpustack/gpustack/issues/2490", "https://github.com/vllm-project/vllm/issues/20670"]},
-    {"id": "qwen2-5-vl-bnb-vision-qkv", "arch": "Qwen2_5_VLForConditionalGeneration", "load": "bitsandbytes",
-     "code": [("vllm/model_executor/models/qwen2_5_vl.py", "Qwen2_5_VisionTransformer.load_weights")],
-     "reads": "loaded_weight.view(3, visual_num_heads",
-     # the fix lives in the attention layer: it loads qkv whole and splits it at run time
-     "fixed_in": [("vllm/model_executor/models/qwen2_5_vl.py", "Qwen2_5_VisionAttention.split_qkv")],
-     "fixed_by": "def split_qkv",
-     "error": "AssertionError: param_data.shape == loaded_weight.shape",
-     "fix": None,  # the change came with 0.7.3's code
-     "reports": ["https://github.com/vllm-project/vllm/issues/12900"]},
-    {"id": "qwen2-5-vl-vision-mlp-ignore", "arch": "Qwen2_5_VLForConditionalGeneration",
-     "ignore_unfused": "visual.gate_up_proj",
-     "code": [("vllm/model_executor/models/qwen2_5_vl.py", "Qwen2_5_VisionMLP.__init__")],
-     "reads": "self.gate_up_proj = MergedColumnParallelLinear(",
-     # the fix: the class maps the fused layer back to the names the checkpoint's ignore list uses
-     "fixed_in": [("vllm/model_executor/models/qwen2_5_vl.py", "Qwen2_5_VLForConditionalGeneration")],
-     "fixed_by": '"gate_up_proj": ["gate_proj", "up_proj"]',
-     "error": "ValueError: Failed to find a kernel that can implement the WNA16 linear layer.",
-     "fix": None,  # 0.10.2's class adds packed_modules_mapping
-     "reports": ["https://github.com/vllm-project/vllm/issues/23320"]},
-    # 0.9.2's MoE bookkeeping (EPLB) walks every decoder layer and asserts its class; on a pipeline rank the other
-    # stages' layers are PPMissingLayer placeholders, so every launch with pipeline parallelism stops while the
-    # class is built (vLLM #20647). DeepseekV3ForCausalLM subclasses it without an __init__ of its own (`pass`)
-    *_pp_walk({"deepseek-v2-pp-missing-layer": "DeepseekV2ForCausalLM", "deepseek-v3-pp-missing-layer": "DeepseekV3ForCausalLM"},
-              [("vllm/model_executor/models/deepseek_v2.py", "DeepseekV3ForCausalLM.__init__"),
-               ("vllm/model_executor/models/deepseek_v2.py", "DeepseekV2ForCausalLM.__init__")],
-              "DeepseekV2DecoderLayer", "https://github.com/vllm-project/vllm/pull/20665",
-              ["https://github.com/vllm-project/vllm/issues/20647"]),
-    # the same walk in Llama4ForCausalLM.set_moe_parameters (called from __init__) of 0.11.1-0.11.2; Llama 4's
-    # multimodal class builds Llama4ForCausalLM as its language model (mllama4.py), so it breaks alike (PR #28577)
-    *_pp_walk({"llama4-pp-missing-layer": "Llama4ForCausalLM", "llama4-mm-pp-missing-layer": "Llama4ForConditionalGeneration"},
-              [("vllm/model_executor/models/llama4.py", "Llama4ForCausalLM.set_moe_parameters")],
-              "Llama4DecoderLayer", "https://github.com/vllm-project/vllm/pull/28577",
-              ["https://github.com/vllm-project/vllm/pull/28577"]),
-    {"id": "qwen-vl-text-class", "arch": "QWenLMHeadModel", "config_has": "visual",
-     # not a bug fixed later: the refusal stays until QWenLMHeadModel leaves vLLM (0.24.0)
-     "code": [("vllm/model_executor/models/qwen.py", "QWenLMHeadModel.__init__")],
-     "reads": "QwenVLForConditionalGeneration",  # the class the refusal names
-     "fixed_by": None,  # the way out is hf_overrides, not a release
-     "error": "you instantiated the text-only version of this model",
-     "fix": None,
-     "reports": []},
-]
+
+
+def _read(per: list, releases: list[str], bug: dict) -> dict:
+    """The affected spans, the first fixed release after them, the code read in both, and the row's words."""
+    last = max((i for i, p in enumerate(per) if p and p[0] == "affected"), default=None)
+    fixed = next((i for i, p in enumerate(per) if p and p[0] == "fixed" and (last is None or i > last)), None)
+    return {"affected": spans([p is not None and p[0] == "affected" for p in per], releases),
+            "fixed": releases[fixed] if fixed is not None else None,
+            "evidence": [{"release": releases[i], "file": per[i][1], "line": per[i][2]} for i in (last, fixed) if i is not None],
+            "error": bug["error"], "fix": bug["fix"], "reports": bug["reports"]}
+
+
+def build_entrypoints(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
+    """Rows of ENTRYPOINT_BUGS: the releases whose code reads what the module never sets, the first fixed after."""
+    rows = []
+    for bug in ENTRYPOINT_BUGS:
+        module = bug["module"].replace(".", "/") + ".py"  # a release without the module has no such launch
+        per = [scan(dirs[v], bug) if (dirs[v] / module).is_file() else None for v in releases]
+        rows.append({"id": bug["id"], "module": bug["module"], **_read(per, releases, bug)})
+    return rows
 
 
 def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
     rows = []
     for bug in MODEL_BUGS:
         per = [scan(dirs[v], bug) for v in releases]
-        last = max((i for i, p in enumerate(per) if p and p[0] == "affected"), default=None)
-        fixed = next((i for i, p in enumerate(per) if p and p[0] == "fixed" and (last is None or i > last)), None)
         rows.append({"id": bug["id"], "arch": bug["arch"], "config_lacks": bug.get("config_lacks"),
                      "config_has": bug.get("config_has"), "hf_overrides_any": bug.get("hf_overrides_any"),
                      "min_tp": bug.get("min_tp"), "min_pp": bug.get("min_pp"), "load": bug.get("load"), "ignore_unfused": bug.get("ignore_unfused"),
-                     "affected": spans([p is not None and p[0] == "affected" for p in per], releases),
-                     "fixed": releases[fixed] if fixed is not None else None,
-                     "evidence": [{"release": releases[i], "file": per[i][1], "line": per[i][2]}  # type: ignore[index]
-                                  for i in (last, fixed) if i is not None],
-                     "error": bug["error"], "fix": bug["fix"], "reports": bug["reports"]})
+                     **_read(per, releases, bug)})
     return rows
 
 
@@ -286,7 +183,7 @@ def _code(root: Path, places: list[tuple[str, str]]) -> tuple[str, int, str] | N
             continue
         node: ast.AST | None = None
         for part in dotted.split("."):
-            node = next((n for n in body if isinstance(n, (ast.ClassDef, ast.FunctionDef)) and n.name == part), None)
+            node = next((n for n in body if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == part), None)
             if node is None:
                 break
             body = node.body  # type: ignore[attr-defined]
@@ -324,6 +221,7 @@ def build(sources: list[Path]) -> dict:
                "error": bug["error"], "fix": bug["fix"], "reports": bug["reports"]}
         rows.append(row)
     return {"releases": releases, "bugs": rows, "runtime_bugs": build_runtime(dirs, releases),
+            "entrypoint_bugs": build_entrypoints(dirs, releases),
             "model_bugs": build_models(dirs, releases)}
 
 
@@ -372,6 +270,12 @@ def dump(t: dict) -> str:
         out.append("    sizes:")
         for rel, caps in b["sizes"].items():
             out.append(f"      {_q(rel)}: {{{', '.join(f'{_q(c)}: [{chr(44).join(str(n) for n in ns)}]' for c, ns in caps.items())}}}")
+        out += _row_tail(b)
+    out += ["# entrypoint_bugs: a server module (`module`) that stops at start-up in the affected releases, whatever it",
+            "# serves; a post release is read as its base release up to `fixed`.",
+            "entrypoint_bugs:"]
+    for b in t["entrypoint_bugs"]:
+        out += [f"  - id: {b['id']}", f"    module: {b['module']}", f"    affected: {sp(b['affected'])}", f"    fixed: {_q(b['fixed'])}"]
         out += _row_tail(b)
     out += [MODEL_MARK + " a model class (`arch`) that fails on every launch in the affected releases; fixed:",
             "# the first scanned release whose code has the fix; config_lacks / config_has: only where config.json lacks / has that key;",

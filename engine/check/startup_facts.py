@@ -39,7 +39,7 @@ from vllm_kb.engine.check.startup_parallel import divides_heads, parallel_facts
 from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
-from vllm_kb.engine.check.startup_release_bugs import model_bug_facts, release_bug_facts, runtime_bug_facts
+from vllm_kb.engine.check.startup_release_bugs import entrypoint_bug_facts, model_bug_facts, release_bug_facts, runtime_bug_facts
 from vllm_kb.engine.check.startup_selector import fp8_cache_on_triton, selector_facts
 from vllm_kb.engine.check.startup_smem import smem_facts
 from vllm_kb.engine.check.startup_version import version_facts
@@ -140,6 +140,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                    vllm.get("version") or version, model))
     out.update(runtime_bug_facts(engine, env, gpu, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version,
                                  facts.get("site") or {}))
+    if "runtime_bug" not in out:
+        out.update(entrypoint_bug_facts(facts.get("site") or {}, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version, drafts))
     if (refused := refused_draft(engine, vllm.get("version") or version)) is not None:
         out["spec_refused_draft"] = refused

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.check.json_arg import UNREADABLE, json_arg
-from vllm_kb.engine.kb.versions import in_spans, try_parse
+from vllm_kb.engine.kb.versions import in_spans, parse, try_parse
 
 _DEFAULT_FORMATS = (None, "", "auto", "safetensors")
 
@@ -141,6 +141,28 @@ def _override_bug(bug: dict, arch: str | None, engine: dict, v) -> dict[str, Any
     return {"release_bug": bug["id"], "release_bug_arch": built, "release_bug_fixed": bug["fixed"],
             **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
             **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
+
+
+# the site kinds the scanner gives each module run with python -m (engine/scan/launchers.py)
+_MODULE_KINDS = {"vllm.entrypoints.api_server": "legacy api_server"}
+
+
+def entrypoint_bug_facts(site: dict, table: dict, version: str | None) -> dict[str, Any]:
+    """`runtime_bug` (the row's id), `runtime_bug_module`, `runtime_bug_fixed` and `runtime_bug_words`: the
+    server module the site runs cannot start in its release, whatever it serves (entrypoint_bugs). A post
+    release is read as its base release while it is older than the fixed one (0.8.5.post1 is 0.8.5's code)."""
+    v = try_parse(version) if version else None
+    if v is None:
+        return {}
+    base = try_parse(v.public)
+    for bug in (table or {}).get("entrypoint_bugs") or []:
+        if site.get("kind") != _MODULE_KINDS.get(bug["module"]) or not bug.get("fixed"):
+            continue
+        if in_spans(v, bug["affected"]) or (base is not None and base < v < parse(bug["fixed"]) and in_spans(base, bug["affected"])):
+            return {"runtime_bug": bug["id"], "runtime_bug_module": bug["module"], "runtime_bug_fixed": bug["fixed"],
+                    **({"runtime_bug_words": bug["error"]} if bug.get("error") else {}),
+                    **({"runtime_bug_fix": bug["fix"]} if bug.get("fix") else {})}
+    return {}
 
 
 def framework_worker(site: dict) -> tuple[dict[str, str], bool]:
