@@ -37,6 +37,13 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
                          the same walk in Llama4ForCausalLM.set_moe_parameters of 0.11.1-0.11.2,
                          which __init__ calls; Llama4ForConditionalGeneration builds that class as
                          its language model. #28577 (0.12.0) skips the placeholders.
+  ct-targets-transformers-backend
+                         0.11.1-0.12.0: the Transformers backend's base class (models/transformers/
+                         base.py) maps names with the prefix "" -> "model.", and CompressedTensorsConfig.
+                         apply_vllm_mapper maps every target with it, so "Linear" (or "re:…") matches
+                         no layer and building the first linear layer raises (vLLM #30969, `backend`,
+                         `quant`, `via`: the registry names vLLM serves through that backend); 0.13.0
+                         maps only layer paths.
   qwen-vl-text-class     the mirror: from 0.7.3 QWenLMHeadModel.__init__ refuses a config.json with
                          `visual` (Qwen-VL) with a RuntimeError that asks for --hf-overrides
                          architectures QwenVLForConditionalGeneration (`config_has`); held through
@@ -126,6 +133,20 @@ MODEL_BUGS = [
               [("vllm/model_executor/models/llama4.py", "Llama4ForCausalLM.set_moe_parameters")],
               "Llama4DecoderLayer", "https://github.com/vllm-project/vllm/pull/28577",
               ["https://github.com/vllm-project/vllm/pull/28577"]),
+    # 0.11.1 moved the Transformers backend into a package whose base class maps every checkpoint name with
+    # the prefix "" -> "model." (merged into each backend class), and compressed-tensors applies that mapper to
+    # all of its targets: a class-name target ("Linear", llm-compressor's default) becomes "model.Linear" and
+    # matches no layer (vLLM #30969). 0.13.0 maps only targets that are layer paths (`_map_target`).
+    {"id": "ct-targets-transformers-backend", "arch": "TransformersForCausalLM", "backend": "transformers",
+     "quant": "compressed-tensors",
+     "code": [("vllm/model_executor/models/transformers/base.py", "Base")],
+     "reads": '"": "model.",',
+     "fixed_in": [("vllm/model_executor/layers/quantization/compressed_tensors/compressed_tensors.py",
+                   "CompressedTensorsConfig.apply_vllm_mapper")],
+     "fixed_by": "_map_target",
+     "error": "Unable to find matching target for {layer} in the compressed-tensors config.",
+     "fix": "https://github.com/vllm-project/vllm/pull/30287",  # 0.13.0: apply_vllm_mapper keeps class names and regexes
+     "reports": ["https://github.com/vllm-project/vllm/issues/30969", "https://github.com/vllm-project/vllm/pull/30287"]},
     {"id": "qwen-vl-text-class", "arch": "QWenLMHeadModel", "config_has": "visual",
      # not a bug fixed later: the refusal stays until QWenLMHeadModel leaves vLLM (0.24.0)
      "code": [("vllm/model_executor/models/qwen.py", "QWenLMHeadModel.__init__")],

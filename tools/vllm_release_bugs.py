@@ -17,6 +17,11 @@ Bugs:
                          the files model.safetensors.index.json names).
   consolidated-bnb       the BitsAndBytes loader did the same until it took that filter too (its
                          comment there: "For models like Mistral-7B-Instruct-v0.3 … Using both breaks").
+  bnb-skip-modules       the BitsAndBytes loader's _get_bnb_target_modules makes every linear layer a
+                         4-bit target, also those a pre-quantized checkpoint keeps in 16 bits
+                         (llm_int8_skip_modules: Unsloth's dynamic 4-bit uploads), and loading asserts
+                         on the shapes (unsloth #1605, vLLM 0.7.1); from 0.9.1 only layers whose quant
+                         method is BitsAndBytes' are targets (`checkpoint: bnb_skip_modules`).
 
 Runtime bugs (`runtime_bugs`): a communicator or kernel a release sets up on the GPUs while the
 engine starts, whose failure on some machines the release does not catch. Each names the code, what
@@ -82,6 +87,17 @@ BUGS = [
      # no public report isolates it (the BitsAndBytes KeyErrors of #9595/#10168 also hit Phi-3, which
      # has no consolidated file): the fix's own comment (0.8.1) names Mistral-7B-Instruct-v0.3
      "reports": []},
+    {"id": "bnb-skip-modules",
+     # every linear layer is made a 4-bit target, also one the checkpoint keeps in 16 bits (llm_int8_skip_modules,
+     # which the quant config honours when it builds the layer): the loader hands it a 16-bit tensor where it
+     # expects the packed one; 0.9.1 targets only layers whose quant method is BitsAndBytes'
+     "code": [(ML + "bitsandbytes_loader.py", "BitsAndBytesModelLoader._get_bnb_target_modules"),
+              (ML + "loader.py", "BitsAndBytesModelLoader._get_bnb_target_modules")],
+     "reads": "self.target_modules.append(name)", "fixed_by": 'module.quant_method, "quant_config"',
+     "load": "bitsandbytes", "checkpoint": "bnb_skip_modules",
+     "error": "AssertionError: param_data.shape == loaded_weight.shape",
+     "fix": None,
+     "reports": ["https://github.com/unslothai/unsloth/issues/1605"]},
 ]
 
 
@@ -123,11 +139,29 @@ def build_entrypoints(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
     return rows
 
 
+def _backend_archs(root: Path, backend: str) -> set[str]:
+    """The registry names a release serves through `backend` (`"X": ("transformers", …)` in registry.py)."""
+    f = root / "vllm/model_executor/models/registry.py"
+    if not f.is_file():
+        return set()
+    out = set()
+    for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Dict):
+            for k, v in zip(node.keys, node.values):
+                if isinstance(k, ast.Constant) and isinstance(v, ast.Tuple) and v.elts \
+                        and isinstance(v.elts[0], ast.Constant) and v.elts[0].value == backend:
+                    out.add(k.value)
+    return out
+
+
 def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
     rows = []
     for bug in MODEL_BUGS:
         per = [scan(dirs[v], bug) for v in releases]
-        rows.append({"id": bug["id"], "arch": bug["arch"], "config_lacks": bug.get("config_lacks"),
+        via = sorted(set().union(*(_backend_archs(dirs[v], bug["backend"]) for v, p in zip(releases, per)
+                                   if p and p[0] == "affected"))) if bug.get("backend") else None
+        rows.append({"id": bug["id"], "arch": bug["arch"], "backend": bug.get("backend"), "quant": bug.get("quant"), "via": via,
+                     "config_lacks": bug.get("config_lacks"),
                      "config_has": bug.get("config_has"), "hf_overrides_any": bug.get("hf_overrides_any"),
                      "min_tp": bug.get("min_tp"), "min_pp": bug.get("min_pp"), "load": bug.get("load"), "ignore_unfused": bug.get("ignore_unfused"),
                      **_read(per, releases, bug)})
@@ -280,7 +314,8 @@ def dump(t: dict) -> str:
     out += [MODEL_MARK + " a model class (`arch`) that fails on every launch in the affected releases; fixed:",
             "# the first scanned release whose code has the fix; config_lacks / config_has: only where config.json lacks / has that key;",
             "# hf_overrides_any: only where hf_overrides sets one of these (the class vLLM builds is then the override's), min_tp: from that TP;",
-            "# min_pp: only from that pipeline-parallel size;",
+            "# min_pp: only from that pipeline-parallel size; backend: only where the launch builds that backend's class (model_impl,",
+            "# the fallback, or an architecture of `via`) for a checkpoint of `quant`;",
             "# load: only through that loader; ignore_unfused: only where the checkpoint's ignore list names that fused layer's shards, not it.",
             "model_bugs:"]
     for b in t["model_bugs"]:
@@ -296,6 +331,8 @@ def dump(t: dict) -> str:
             out.append(f"    min_tp: {b['min_tp']}")
         if b.get("min_pp"):
             out.append(f"    min_pp: {b['min_pp']}")
+        if b.get("backend"):
+            out += [f"    backend: {b['backend']}", f"    quant: {b['quant']}", f"    via: [{', '.join(b['via'])}]"]
         if b.get("load"):
             out.append(f"    load: {b['load']}")
         if b.get("ignore_unfused"):

@@ -26,6 +26,11 @@ def _feature_used(row: compat.Row, site, facts: dict) -> bool:
         # the trainer's own engine, colocated or (before 3.5.0) on the GPUs training leaves: both load
         # weights through the V0 path; only an external rollout server is out of it
         return site.framework_command == "rlhf" and site.mode in ("rlhf_colocate", "standalone_offline")
+    if rid == "openrlhf-nccl-cumem-weight-sync":
+        # the policy actor sets NCCL_CUMEM_ENABLE=0 only with vLLM engines and the nccl sync backend (its default)
+        keys = site.framework_keys or {}
+        engines, backend = keys.get("vllm.num_engines"), keys.get("vllm.sync_backend", "nccl")
+        return isinstance(engines, int) and not isinstance(engines, bool) and engines > 0 and backend == "nccl"
     if rid in ("llamafactory-multimodal-limit", "easyr1-mm-preprocessor-cache"):
         return framework_kwargs.multimodal(site, facts)
     if rid in ("trl-vllm-serve-dp-dense", "trl-vllm-serve-dp-one-device"):

@@ -137,7 +137,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(release_bug_facts(model, engine, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
     if "release_bug" not in out:
         out.update(model_bug_facts(out.get("arch", built.get("architecture")), engine, kb.doc("vllm", "release_bugs.yaml").data,
-                                   vllm.get("version") or version, model))
+                                   vllm.get("version") or version, model, out.get("arch_fallback")))
     out.update(runtime_bug_facts(engine, env, gpu, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version,
                                  facts.get("site") or {}))
     if "runtime_bug" not in out:

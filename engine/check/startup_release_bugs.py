@@ -44,12 +44,20 @@ def _repo(name: str, repos: list[dict]) -> tuple[str, bool] | None:
 
 def release_bug_facts(model: dict, engine: dict, table: dict, version: str | None) -> dict[str, Any]:
     """`release_bug` (the row's id), `release_bug_repo`, `release_bug_certain`, `release_bug_fixed`
-    (the release to move to) and `release_bug_words` (what the release prints, where specific)."""
+    (the release to move to) and `release_bug_words` (what the release prints, where specific); for a
+    BitsAndBytes checkpoint that keeps linear layers in 16 bits (`quant_bnb_skip`), `release_bug_skips`."""
     v = try_parse(version) if version else None
     name = model.get("name")
     if v is None or not isinstance(name, str) or not table:
         return {}
     load = _load(engine)
+    skips = model.get("quant_bnb_skip")
+    if load == "bitsandbytes" and skips:  # a checkpoint that keeps linear layers in 16 bits
+        for bug in table.get("bugs") or []:
+            if bug["load"] == load and bug["checkpoint"] == "bnb_skip_modules" and bug.get("fixed") and in_spans(v, bug["affected"]):
+                return {"release_bug": bug["id"], "release_bug_fixed": bug["fixed"],
+                        "release_bug_skips": ", ".join(skips[:5]) if isinstance(skips, list) else str(skips),
+                        **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
     found = _repo(name, table.get("consolidated_repos") or [])
     if load is None or found is None:
         return {}
@@ -66,7 +74,7 @@ def release_bug_facts(model: dict, engine: dict, table: dict, version: str | Non
 
 
 def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | None,
-                    model: dict | None = None) -> dict[str, Any]:
+                    model: dict | None = None, fallback: str | None = None) -> dict[str, Any]:
     """`release_bug` (the row's id), `release_bug_arch`, `release_bug_fixed`, `release_bug_fix` (the
     pull request) and `release_bug_words`: the class vLLM builds for the launch (`arch`, under the
     config format the launch asks for) is broken in the site's release — every launch of it fails.
@@ -83,10 +91,12 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
         for bug in (table or {}).get("model_bugs") or []:
             if bug.get("hf_overrides_any") and (got := _override_bug(bug, arch, engine, v)) is not None:
                 return got
+    if v is not None and (got := _backend_bug(arch, engine, table, v, model or {}, fallback)):
+        return got
     if v is None or not isinstance(arch, str) or not arch or engine.get("model_impl") == "transformers":
         return {}  # --model-impl transformers builds the Transformers backend's class, not the broken one
     for bug in (table or {}).get("model_bugs") or []:
-        if bug.get("hf_overrides_any"):
+        if bug.get("hf_overrides_any") or bug.get("backend"):
             continue  # read above, whatever the architecture
         if bug.get("config_lacks") == "visual" and (model or {}).get("multimodal") is not False:
             continue
@@ -111,6 +121,22 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
             return {"release_bug": bug["id"], "release_bug_arch": arch, "release_bug_fixed": bug["fixed"],
                     **({"release_bug_pp": pp} if bug.get("min_pp") else {}),
                     **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
+                    **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
+    return {}
+
+
+def _backend_bug(arch: str | None, engine: dict, table: dict, v, model: dict, fallback: str | None) -> dict[str, Any]:
+    """A row with `backend` (transformers): the launch builds that backend's class — --model-impl transformers, the
+    fallback for an architecture vLLM lacks (`fallback`), or an architecture the release's registry serves through
+    it (`via`) — for a checkpoint quantized with the row's `quant` (config.json's or the --quantization given)."""
+    impl = engine.get("model_impl")
+    for bug in (table or {}).get("model_bugs") or []:
+        if not bug.get("backend") or not bug.get("fixed") or not in_spans(v, bug["affected"]):
+            continue
+        builds = impl == bug["backend"] or (impl in (None, "auto") and (fallback == bug["backend"] or arch in (bug.get("via") or [])))
+        if builds and bug["quant"] in (model.get("quant_method"), engine.get("quantization")):
+            return {"release_bug": bug["id"], "release_bug_arch": arch if isinstance(arch, str) and arch else bug["arch"],
+                    "release_bug_backend": bug["backend"], "release_bug_fixed": bug["fixed"],
                     **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
     return {}
 

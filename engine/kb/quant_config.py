@@ -70,6 +70,11 @@ def config_quant_facts(facts: dict, config: dict) -> None:
         skips = _skip_modules(quant)
         if skips:
             facts["quant_skip_modules"] = skips
+        facts.pop("quant_bnb_skip", None)
+        # BitsAndBytes linear layers kept in 16 bits (lm_head is no linear layer of vLLM's: never a target)
+        bnb_skip = [m for m in quant.get("llm_int8_skip_modules") or [] if isinstance(m, str) and m and m != "lm_head"][:200]
+        if facts["quant_method"] == "bitsandbytes" and bnb_skip:
+            facts["quant_bnb_skip"] = bnb_skip
     elif quant is None:
         facts["quantized"] = False
         facts["quant_source"] = "config"
