@@ -17,11 +17,12 @@ Bugs:
                          the files model.safetensors.index.json names).
   consolidated-bnb       the BitsAndBytes loader did the same until it took that filter too (its
                          comment there: "For models like Mistral-7B-Instruct-v0.3 … Using both breaks").
-  bnb-skip-modules       the BitsAndBytes loader's _get_bnb_target_modules makes every linear layer a
-                         4-bit target, also those a pre-quantized checkpoint keeps in 16 bits
-                         (llm_int8_skip_modules: Unsloth's dynamic 4-bit uploads), and loading asserts
-                         on the shapes (unsloth #1605, vLLM 0.7.1); from 0.9.1 only layers whose quant
-                         method is BitsAndBytes' are targets (`checkpoint: bnb_skip_modules`).
+  bnb-skip-modules       is_layer_skipped_bnb leaves a linear layer unquantized only where a skip entry
+                         equals one dot-separated part of its prefix, so a pre-quantized checkpoint that
+                         keeps layers in 16 bits by path (llm_int8_skip_modules "model.layers.2.mlp":
+                         Unsloth's dynamic 4-bit uploads) gets packed 4-bit parameters for them and
+                         loading asserts on the shapes (unsloth #1605, vLLM 0.7.1); 0.7.3 matches path
+                         prefixes too (`checkpoint: bnb_skip_modules`).
 
 Runtime bugs (`runtime_bugs`): a communicator or kernel a release sets up on the GPUs while the
 engine starts, whose failure on some machines the release does not catch. Each names the code, what
@@ -88,12 +89,11 @@ BUGS = [
      # has no consolidated file): the fix's own comment (0.8.1) names Mistral-7B-Instruct-v0.3
      "reports": []},
     {"id": "bnb-skip-modules",
-     # every linear layer is made a 4-bit target, also one the checkpoint keeps in 16 bits (llm_int8_skip_modules,
-     # which the quant config honours when it builds the layer): the loader hands it a 16-bit tensor where it
-     # expects the packed one; 0.9.1 targets only layers whose quant method is BitsAndBytes'
-     "code": [(ML + "bitsandbytes_loader.py", "BitsAndBytesModelLoader._get_bnb_target_modules"),
-              (ML + "loader.py", "BitsAndBytesModelLoader._get_bnb_target_modules")],
-     "reads": "self.target_modules.append(name)", "fixed_by": 'module.quant_method, "quant_config"',
+     # the quant config leaves a linear layer unquantized only where a skip entry equals one dot-separated part of
+     # its prefix ("lm_head"), never a dotted path ("model.layers.2.mlp", what Unsloth's dynamic uploads list): the
+     # layer gets a packed 4-bit parameter where the checkpoint holds its 16-bit weight; 0.7.3 matches path prefixes
+     "code": [("vllm/model_executor/layers/quantization/bitsandbytes.py", "is_layer_skipped_bnb")],
+     "reads": "module_name in components", "fixed_by": "set_components",
      "load": "bitsandbytes", "checkpoint": "bnb_skip_modules",
      "error": "AssertionError: param_data.shape == loaded_weight.shape",
      "fix": None,

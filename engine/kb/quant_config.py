@@ -71,8 +71,9 @@ def config_quant_facts(facts: dict, config: dict) -> None:
         if skips:
             facts["quant_skip_modules"] = skips
         facts.pop("quant_bnb_skip", None)
-        # BitsAndBytes linear layers kept in 16 bits (lm_head is no linear layer of vLLM's: never a target)
-        bnb_skip = [m for m in quant.get("llm_int8_skip_modules") or [] if isinstance(m, str) and m and m != "lm_head"][:200]
+        # BitsAndBytes linear layers kept in 16 bits by path ("model.layers.2.mlp"): releases before 0.7.3 match
+        # only one-part names ("lm_head", "vision_tower") and quantize these (L133 bnb-skip-modules)
+        bnb_skip = [m for m in quant.get("llm_int8_skip_modules") or [] if isinstance(m, str) and "." in m.strip(".")][:200]
         if facts["quant_method"] == "bitsandbytes" and bnb_skip:
             facts["quant_bnb_skip"] = bnb_skip
     elif quant is None:
