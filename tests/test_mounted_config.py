@@ -69,3 +69,26 @@ def test_a_script_a_compose_service_mounts_runs_its_image(tmp_path):
     assert (sr.version.version, sr.version.basis) == ("0.21.0", "image")
     assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"  # the service's environment
     assert sr.site.config_file == "svc/config.yaml"
+
+
+_CM = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: vllm-config\ndata:\n  config.yaml: |\n"
+       "    tensor-parallel-size: 2\n    max-model-len: 16384\n")
+_DEPLOY = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: vllm\nspec:\n  template:\n    spec:\n      containers:\n"
+           "        - name: vllm\n          image: vllm/vllm-openai:v0.21.0\n"
+           '          args: ["Qwen/Qwen2.5-7B-Instruct", "--config", "{path}", "--max-model-len", "8192"]\n'
+           "          volumeMounts:\n            - name: cfg\n              mountPath: {mount}\n{sub}"
+           "      volumes:\n        - name: cfg\n          configMap:\n            name: vllm-config\n")
+
+
+@pytest.mark.parametrize("path, mount, sub", [
+    ("/etc/vllm/config.yaml", "/etc/vllm", ""),
+    ("/app/serve.yaml", "/app/serve.yaml", "              subPath: config.yaml\n"),
+])
+def test_a_configmap_volume_is_read_and_never_edited(tmp_path, path, mount, sub):
+    """The ConfigMap's entry is the file vLLM reads (here in another manifest of the project); its keys sit
+    inside a YAML string, so they carry no position a fix could edit and no config file is named."""
+    sr = _site(tmp_path, **{"k8s__config.yaml": _CM, "k8s__deploy.yaml": _DEPLOY.format(path=path, mount=mount, sub=sub)})
+    assert sr.site.settings["tensor_parallel_size"].value == 2
+    assert sr.site.settings["tensor_parallel_size"].file == "k8s/config.yaml" and sr.site.settings["tensor_parallel_size"].pos is None
+    assert sr.site.settings["max_model_len"].value == 8192  # the command line wins
+    assert sr.site.config_file is None and sr.site.launch["config_map"] == "k8s/config.yaml:6"

@@ -9,7 +9,7 @@ from typing import Any
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import gpu_types, own_images
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.deploy import app_template, kuberay, kustomize
+from vllm_kb.engine.scan.deploy import app_template, configmap_config, kuberay, kustomize
 from vllm_kb.engine.scan.image_tables import image_ref
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.common import (
@@ -129,6 +129,7 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 elif kuberay.head_without_num_gpus(doc.data, path):  # Ray counts what the GPU-less pod sees
                     site.launch["ray_driver_gpus_unset"] = True
             pod = _node(doc.data, _pod(path))
+            configmap_config.merge(ctx, site, pod, c)  # `--config /etc/vllm/x.yaml` a ConfigMap volume holds
             site.gpu_types = gpu_types.from_pod(pod)
             machine = gpu_types.pod_machine(pod)
             if machine and not site.gpu_types:
