@@ -83,9 +83,10 @@ def _config_map(ctx, name: str, key: str) -> tuple[str, int, str] | None:
         except (yamlio.YamlError, RecursionError):
             continue
         for d in docs:
-            data = d.data if isinstance(d.data, dict) else {}
-            meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-            entries = data.get("data") if isinstance(data.get("data"), dict) else {}
-            if data.get("kind") == "ConfigMap" and meta.get("name") == name and isinstance(entries.get(key), str):
+            data: dict = d.data if isinstance(d.data, dict) else {}
+            meta = data.get("metadata")
+            entries = data.get("data")
+            if data.get("kind") == "ConfigMap" and isinstance(meta, dict) and meta.get("name") == name \
+                    and isinstance(entries, dict) and isinstance(entries.get(key), str):
                 found.append((rel, d.line_of(("data", key)), entries[key]))
     return found[0] if len(found) == 1 else None
