@@ -69,6 +69,7 @@ def test_a_script_a_compose_service_mounts_runs_its_image(tmp_path):
     assert (sr.version.version, sr.version.basis) == ("0.21.0", "image")
     assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"  # the service's environment
     assert sr.site.config_file == "svc/config.yaml"
+    assert sr.site.launch["image_at"] == ("svc/docker-compose.yml", 3)  # a release change is made at the service's image
 
 
 _CM = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: vllm-config\ndata:\n  config.yaml: |\n"

@@ -19,7 +19,7 @@ from vllm_kb.engine.scan.deploy.dockerfile import _final_stage, build_dockerfile
 
 
 def rows(ctx, script_of) -> dict[str, tuple]:
-    """Project script → (compose file, line, image, installed, env, copies) of the one service whose
+    """Project script → (compose file, line, image, installed, env, image line, copies) of the one service whose
     entrypoint/command runs it from a bind mount. `script_of`: the file an argv string runs (image_entry._script)."""
     seen: dict[str, list[tuple]] = {}
     for rel, doc, dotenv, folder, name, svc in compose_env.services(ctx, "volumes"):
@@ -69,4 +69,5 @@ def _service(ctx, rel: str, folder: str, name: str, svc: dict, doc, dotenv: dict
         if paths and not any(p.startswith("..") for p in paths):
             copies[dst] = paths
     env = _service_env(ctx, rel, svc, dotenv, line)
-    return target, (rel, line, image, installed, env, copies)
+    at = doc.line_of(("services", name, "image")) if not svc.get("build") and "image" in svc else None  # where a release change goes
+    return target, (rel, line, image, installed, env, at, copies)

@@ -125,9 +125,9 @@ def _index(ctx) -> dict[str, Entry]:
                               _from_line(text, st["image"]),
                               copied_paths(df, text, lambda p: _is_dir(files, p)))
     # a script a compose service runs from a bind mount (engine/scan/deploy/compose_entry.py)
-    for script, (where, line, image, installed, env, copies) in compose_entry.rows(ctx, _script).items():
+    for script, (where, line, image, installed, env, at, copies) in compose_entry.rows(ctx, _script).items():
         if script not in out:
-            out[script] = Entry(where, line, image, installed, env, None, copies)
+            out[script] = Entry(where, line, image, installed, env, at, copies)
     return out
 
 
