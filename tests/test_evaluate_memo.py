@@ -36,3 +36,17 @@ def test_a_result_copy_is_a_shallow_copy():
     c = ev._copy(r)
     assert c == r and c is not r and type(c) is type(r) and c.__dict__ == r.__dict__
     assert all(c.__dict__[k] is r.__dict__[k] for k in r.__dict__)
+
+
+def test_a_cuda_only_check_is_not_answered_for_rocm_from_a_cuda_site():
+    # the memo's key holds the platform and the GPU's name for such checks: a ROCm site after a CUDA
+    # site with the same rule facts got the CUDA site's verdict (tests/test_stream.py's in-order
+    # report differed from the forked workers' where the order of the sites differed)
+    kb = load()
+    check = next(c for c in kb.checks if c.cuda_only)
+    cuda = _facts("standalone_serve")
+    rocm = {**cuda, "site": {"mode": "standalone_serve", "platform": "rocm"}, "gpu": {"name": "AMD Instinct MI300X"}}
+    ev._evaluate_once(check, cuda, cel.Activation(cuda), {}, kb)
+    got = ev._evaluate_once(check, rocm, cel.Activation(rocm), {}, kb)
+    assert got == ev.evaluate(check, rocm, cel.Activation(rocm), {}, kb)
+    assert got.status == "not_applicable" and "ROCm" in got.reason.en

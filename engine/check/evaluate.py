@@ -219,6 +219,9 @@ def _deps(check: Check) -> tuple:
     if hit is not None and hit[0] is check:
         return hit[1], hit[2], hit[3]
     paths: set[tuple[str, ...]] = {("site", "mode"), ("vllm", "version")}
+    if check.cuda_only:
+        # `evaluate` answers such a check on ROCm by the platform alone, naming the GPU (reason.cuda_only)
+        paths |= {("site", "platform"), ("gpu", "name")}
     quoted: set[str] = set()
     texts = [check.otherwise_reason] + ([check.outside_versions] if check.outside_versions else [])
     for rule in check.rules:
