@@ -58,6 +58,10 @@ DECLARED = {
     "transformers_since.yaml": ("vllm_releases", "0.5.3", "0.34.0", [],
                                 "read from 0.5.3 (the oldest release read from its wheel here): a release without a row "
                                 "imports nothing some transformers release it admits lacks, and says nothing"),
+    "transformers_calls.yaml": ("vllm_releases", "0.10.0", "0.34.0", [],
+                                "read from 0.10.0 (before it the config classes' one helper call is cohere2's rope_config_validation(self), "
+                                "which every transformers release takes): a release "
+                                "without a row makes no call some transformers release it admits refuses, and says nothing"),
     "transformers_imports.yaml": ("vllm_releases", "0.4.0", "0.34.0", [],
                                   "read from 0.4.0 (older releases take next to nothing from transformers at start): "
                                   "a release without a row imports nothing that a transformers release removed"),

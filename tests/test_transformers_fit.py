@@ -79,6 +79,17 @@ def test_trust_remote_code_is_a_p1_and_no_pin_is_nothing(tmp_path):
     assert r.status == "not_applicable"
 
 
+def test_trust_remote_code_does_not_help_where_vllm_imports_the_model_module(tmp_path):
+    # xinference#4561's class: vLLM 0.13.0 has no config class for qwen3_vl and its model module imports
+    # transformers.models.qwen3_vl (models/qwen3_vl.py:41), which transformers 4.56.2 lacks: P0 even with the flag
+    r, sr = _audit(tmp_path / "vl", "vllm==0.13.0\ntransformers==4.56.2\n",
+                   "vllm serve Qwen/Qwen3-VL-8B-Instruct --trust-remote-code --max-model-len 8192\n")
+    assert (r.status, r.priority) == ("recommended", "P0")
+    assert "transformers.models.qwen3_vl" in r.reason_text("en") and "qwen3_vl.py:41" in r.reason_text("en")
+    assert any(c.target == "transformers" and c.value == ">=4.57.0" for c in sr.changes)
+    assert not any(x.check.id == "L125" and x.status == "recommended" for x in sr.results)  # one cause, one finding
+
+
 def test_a_post_release_image_is_read_like_its_base(tmp_path):
     # vllm/vllm-openai:v0.6.3.post1 was built 2024-10-17; transformers first maps qwen2_5_vl in 4.49.0 (2025-02)
     (tmp_path / "compose.yaml").write_text("services:\n  vllm:\n    image: vllm/vllm-openai:v0.6.3.post1\n"

@@ -14,6 +14,16 @@ def test_the_table_maps_name_and_size_in_the_spellings_users_write():
     assert deploy_tools.xinference_checkpoint("qwen3-vl-instruct", 8, "pytorch", "none") == "Qwen/Qwen3-VL-8B-Instruct"
 
 
+def test_the_newest_release_read_adds_its_names_and_an_older_one_keeps_its_own():
+    # Xinference 2.x's qwen3.5 family (xorbitsai/inference#4869 launched `--model-name qwen3.5 --size-in-billions 9`)
+    assert deploy_tools.xinference_checkpoint("qwen3.5", 9) == "Qwen/Qwen3.5-9B"
+    assert deploy_tools.xinference_checkpoint("qwen3.5", "35") == "Qwen/Qwen3.5-35B-A3B"
+    assert deploy_tools.xinference_release("qwen3.5") == "2.7.0"
+    # a name 2.7.0 dropped still reads from 1.16.0's registry, and says so
+    assert deploy_tools.xinference_checkpoint("qwen2-audio", 7) == "Qwen/Qwen2-Audio-7B"
+    assert deploy_tools.xinference_release("qwen2-audio") == "1.16.0"
+
+
 def test_a_prequantized_format_names_its_repo():
     # xorbitsai/inference#2350: `--model-format gptq --quantization Int8` loads Qwen's GPTQ-Int8 repo
     assert deploy_tools.xinference_checkpoint("qwen2.5-instruct", 14, "gptq", "Int8") == "Qwen/Qwen2.5-14B-Instruct-GPTQ-Int8"
@@ -51,6 +61,12 @@ def test_a_python_launch_by_registry_name_is_sized(tmp_path):
     sr = _model(tmp_path, "launch.py", 'from xinference.client import Client\nClient("http://127.0.0.1:9997").launch_model(\n'
                 '    model_name="qwen3-vl-instruct", model_engine="vllm", model_size_in_billions=8, model_format="ggufv2")\n')
     assert not sr.site.model.resolved
+
+
+def test_a_python_client_launch_of_qwen35_is_its_checkpoint(tmp_path):
+    sr = _model(tmp_path, "launch.py", 'from xinference.client import Client\nClient("http://127.0.0.1:9997").launch_model(\n'
+                '    model_name="qwen3.5", model_engine="vllm", model_size_in_billions=9)\n')
+    assert sr.site.model.value == "Qwen/Qwen3.5-9B" and sr.site.model.resolved
 
 
 def test_a_cli_launch_of_a_gptq_spec_names_the_quantized_repo(tmp_path):

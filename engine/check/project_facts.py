@@ -31,7 +31,8 @@ from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.transformers_range import transformers_range
 from vllm_kb.engine.check.transformers_resolve import newest_build
 from vllm_kb.engine.check.transformers_per_layer import per_layer_fit
-from vllm_kb.engine.check.transformers_since import transformers_since
+from vllm_kb.engine.check.transformers_calls import transformers_calls
+from vllm_kb.engine.check.transformers_since import own_import, transformers_since
 from vllm_kb.engine.check.unpinned import allowed_releases
 from vllm_kb.engine.check.verl_fork import verl_fork_kv
 from vllm_kb.engine.kb import frameworks
@@ -95,7 +96,9 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         facts["launch"].update(lm_head_fit(facts, sc.root, (Path(sc.root) / site.file).parent,
                                            kb.doc("hub_uploads.yaml").data))  # L141: an embedding checkpoint with no output head
         facts["launch"].update(mtp_fit(facts, sc.root, (Path(sc.root) / site.file).parent))  # G2: an MTP draft with no mtp.* weights
-        if not facts["launch"].get("tf_too_old"):  # a transformers newer than the names vLLM imports from it
+        if facts["launch"].get("tf_too_old"):  # …whose model type the architecture's own vLLM module also imports (L52 stays P0)
+            facts["launch"].update(own_import(facts, tf_pin if own else None, model_types.get("vllm_requires") or {}, image=bool(site.image)))
+        else:  # a transformers newer than the names vLLM imports from it
             tf_requires = release_requires(model_types.get("vllm_requires") or {}, str((facts.get("vllm") or {}).get("version")))
             facts["launch"].update(transformers_gone(facts, tf_pin if own else None, tf_requires,
                                                      image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,
@@ -103,6 +106,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             # …and one older than the names the architecture's own vLLM module imports from it
             facts["launch"].update(transformers_since(facts, tf_pin if own else None, model_types.get("vllm_requires") or {},
                                                       image=bool(site.image)))
+            # …and one whose functions refuse the calls the release's own config class of the model type makes
+            facts["launch"].update(transformers_calls(facts, tf_pin if own else None, model_types.get("vllm_requires") or {}))
             # …and one whose config makes the model's head_dim per-layer, which the release reads globally
             facts["launch"].update(per_layer_fit(facts, tf_pin if own else None, tf_requires, site.image, vllm_released,
                                                  model_types.get("released") or {}))

@@ -130,3 +130,16 @@ def transformers_since(facts: dict, pin: Any, requires: dict, image: bool = Fals
             out.update(tf_yet_vllm_first=first, tf_yet_vllm_fix=f">={first}")
         return out
     return {}
+
+
+def own_import(facts: dict, pin: Any, requires: dict, image: bool = False) -> dict[str, Any]:
+    """launch.tf_own_import* where the transformers pin is older than the checkpoint's model_type
+    (L52, launch.tf_too_old) and the architecture's own vLLM module imports a name from that same
+    transformers that the pin lacks (Qwen3-VL in 0.11.0-0.23.0: `from transformers.models.qwen3_vl
+    import …`, vllm/model_executor/models/qwen3_vl.py:41). trust_remote_code cannot help there: a
+    repository config class would parse config.json, but the registry's import of the module still
+    fails. Named apart from tf_yet* so that L125 does not say the same cause a second time."""
+    got = transformers_since(facts, pin, requires, image)
+    if not got.get("tf_yet"):
+        return {}
+    return {"tf_own_import": got["tf_yet"], "tf_own_import_at": got["tf_yet_at"]}

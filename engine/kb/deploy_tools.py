@@ -75,8 +75,12 @@ def _one(got):
     return got
 
 
-def xinference_release() -> str:
-    return str(load("xinference_models")["source"]["release"])
+def xinference_release(name: object = None) -> str:
+    """The Xinference release whose registry the table read `name` from: the newest one read, or the
+    older one that alone lists it (`older`)."""
+    table = load("xinference_models")
+    older = {k.lower(): v for k, v in (table.get("older") or {}).items()}
+    return str(older.get(str(name).lower()) or table["source"]["release"])
 
 
 def in_range(spec: str | None, version: str) -> bool:

@@ -167,7 +167,7 @@ def registry_model(name: object, size: object, fmt: object, quantization: object
     hub = deploy_tools.xinference_checkpoint(name, size, fmt, quantization)
     if hub is not None:
         return Setting("model", hub, True, rel, line, key, raw, syntax,
-                       f"Xinference {deploy_tools.xinference_release()}'s registry: {name} {size or ''}B → {hub}".replace(" B →", " →"),
+                       f"Xinference {deploy_tools.xinference_release(name)}'s registry: {name} {size or ''}B → {hub}".replace(" B →", " →"),
                        implied=True)
     return Setting("model", None, False, rel, line, key, raw, syntax, f"Xinference's model `{name or '?'}`: the weights its registry names")
 
