@@ -31,6 +31,7 @@ from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.transformers_range import transformers_range
 from vllm_kb.engine.check.transformers_resolve import newest_build
 from vllm_kb.engine.check.transformers_per_layer import per_layer_fit
+from vllm_kb.engine.check.bnb_version import bnb_version_fit
 from vllm_kb.engine.check.transformers_calls import transformers_calls
 from vllm_kb.engine.check.transformers_since import own_import, transformers_since
 from vllm_kb.engine.check.unpinned import allowed_releases
@@ -84,6 +85,10 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         facts["launch"].update(hub_fit(site, model_types, vllm_released))  # …with --no-deps, over a 0.x huggingface_hub (L155)
         facts["launch"].update(transformers_fit(facts, tf_pin if own else None,
                                                 model_types, site.image, vllm_released))
+        # the bitsandbytes a BitsAndBytes model loads with: the project's own pin, else the image's (L20)
+        bnb_pin = entry_installs.pin_for(site, "bitsandbytes") or sc.ctx.framework_pin(site.file, "bitsandbytes")
+        bnb_own = not site.image or getattr(bnb_pin, "kind", "") in ("dockerfile", "entry") or getattr(bnb_pin, "installed_in", None) is not None
+        facts["launch"].update(bnb_version_fit(facts, bnb_pin if bnb_own else None, site.image))
         if tf_pin is not None and own:
             facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin
         if "vllm-gguf-plugin" in site.plugins:  # GGUF left vLLM in 0.24 for this plugin (D5, L10)

@@ -33,7 +33,7 @@ FILES = [
     (("vllm", "release_bugs.yaml"), "release_bugs"),
     (("vllm", "parsers.yaml"), "parsers"), (("vllm", "spec_decode.yaml"), "spec_decode"),
     (("vllm", "release_dates.yaml"), "release_dates"), (("vllm", "model_types.yaml"), "model_types"), (("vllm", "transformers_classes.yaml"), "transformers_classes"), (("vllm", "transformers_imports.yaml"), "transformers_imports"),
-    (("vllm", "transformers_since.yaml"), "transformers_since"), (("vllm", "transformers_calls.yaml"), "transformers_calls"), (("vllm", "transformers_backend.yaml"), "transformers_backend"), (("vllm", "transformers_per_layer.yaml"), "transformers_per_layer"),
+    (("vllm", "transformers_since.yaml"), "transformers_since"), (("vllm", "transformers_calls.yaml"), "transformers_calls"), (("vllm", "bnb_version.yaml"), "bnb_version"), (("vllm", "transformers_backend.yaml"), "transformers_backend"), (("vllm", "transformers_per_layer.yaml"), "transformers_per_layer"),
     (("triggers.yaml",), "triggers"),
     (("decision_tree.yaml",), "decision_tree"),
     (("frameworks", "compat.yaml"), "compat"),

@@ -8,7 +8,7 @@ from typing import Any
 
 from vllm_kb.engine.kb.versions import try_parse
 
-__all__ = ["framework_image", "framework_image_source", "image_ref", "name_and_tag"]
+__all__ = ["framework_image", "framework_image_package", "framework_image_source", "image_ref", "name_and_tag"]
 
 
 def name_and_tag(image: str | None) -> tuple[str, str]:
@@ -80,5 +80,22 @@ def framework_image_source(image: str | None) -> tuple[str, str] | None:
         if e.get("lines") and e.get("release") and (m := re.search(e["release"], tag)):
             line = ".".join(m.group(1).split(".")[:2])
             return (str(e["lines"][line]), str(e.get("source") or "")) if line in e["lines"] else None
+        return None
+    return None
+
+
+def framework_image_package(image: str | None, package: str) -> tuple[str, str] | None:
+    """(release, where it is said) of a package an image whose tag counts its vendor's releases installs
+    beside vLLM (`packages:` rows: KServe's huggingfaceserver keeps its uv.lock's bitsandbytes 0.45.5); None
+    where the table does not say."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    name, tag = name_and_tag(image)
+    for e in deploy_tools.load("framework_images")["images"] if tag else ():
+        if not re.match(e["match"], name):
+            continue
+        rows = (e.get("packages") or {}).get(package) or []
+        if rows and e.get("tag") and (m := re.search(e["tag"], tag)):
+            return next(((str(r[1]), str(r[2])) for r in rows if r[0] == m.group(1)), None)
         return None
     return None

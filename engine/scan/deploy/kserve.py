@@ -72,7 +72,12 @@ def scan_kserve(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site] 
     elif fmt == "huggingface" and not any(a.replace("_", "-").startswith("--backend=huggingface") for a in args):
         words = [yaml_word("vllm", line, ex), yaml_word("serve", line, ex)]
         model_id = next((a.split("=", 1)[1] for a in args if a.split("=", 1)[0].lstrip("-").replace("-", "_") == "model_id"), None)
-        words.append(yaml_word(model_id or (_uri_model(storage) if storage else "/mnt/models"), line, ex))
+        # huggingfaceserver/__main__.py: vLLM's model is --model_id, else --model_dir (default /mnt/models, where the
+        # storageUri is mounted): a sub-folder of the mount named there is the checkpoint
+        model_dir = next((a.split("=", 1)[1] for a in args if a.split("=", 1)[0].lstrip("-").replace("-", "_") == "model_dir"), None)
+        if model_dir is not None and model_dir.rstrip("/") == "/mnt/models":
+            model_dir = None
+        words.append(yaml_word(model_id or model_dir or (_uri_model(storage) if storage else "/mnt/models"), line, ex))
         for w, a in zip(arg_words, args):
             key = a.lstrip("-").split("=", 1)[0].replace("-", "_")
             if key in _HF_RENAMED:
