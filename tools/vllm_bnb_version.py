@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vllm_architectures import write_or_check  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 from vllm_transformers_imports import _spans  # noqa: E402
 
@@ -87,14 +88,7 @@ def main(argv=None) -> int:
     ap.add_argument("-o", "--out", type=Path, default=OUT)
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args(argv)
-    text = render(build(args.vllm_src))
-    if args.check:
-        same = args.out.is_file() and args.out.read_text("utf-8") == text
-        print("up to date" if same else f"{args.out} is stale")
-        return 0 if same else 1
-    args.out.write_text(text, encoding="utf-8")
-    print(f"→ {args.out}")
-    return 0
+    return write_or_check(args.out, render(build(args.vllm_src)), args.check)
 
 
 if __name__ == "__main__":
