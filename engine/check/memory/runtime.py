@@ -73,6 +73,9 @@ PROFILE_WORKSPACE_GIB = {"v1": 0.25, "v0": 0.0}  # compile/attention workspaces 
 # (VLLM_FUSED_MOE_CHUNK_SIZE, 32768 by default in 0.9.1-0.10.2: vllm/envs.py)
 MOE_CHUNK_TOKENS = 32768
 CUDAGRAPH_BASE_GIB = 0.3       # CUDA-graph pool, from vLLM 0.20 subtracted before KV sizing
+# Not scaled by the number of graphs: vLLM's estimate is its first capture plus (graphs - 1) x the second
+# capture's growth, and the first capture is most of it (2 graphs log 0.36-0.47 GiB, 86 graphs 0.52-0.78;
+# what the term misses instead, PIECEWISE-only captures and MoE at few graphs: docs/estimator.md)
 CUDAGRAPH_PER_LAYER_GIB = 0.006
 CUDAGRAPH_PER_MOE_LAYER_GIB = 0.02
 # With LoRA, 0.11.1+ capture every graph twice, with and without adapters (cudagraph_specialize_lora,
