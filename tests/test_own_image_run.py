@@ -66,3 +66,20 @@ def test_a_start_script_the_build_writes_is_the_command(tmp_path):
 
 def test_a_command_that_runs_another_file_is_not_the_written_script(tmp_path):
     assert _sites(tmp_path, Dockerfile=_WRITES.replace("{cmd}", "/app/other.sh")) == []
+
+
+def test_a_run_script_that_never_names_vllm_is_read(tmp_path):
+    # the file filter read only shell scripts and Makefiles that name vLLM (or a framework, or Python with
+    # an engine flag): `docker run spark-serve:latest MODEL …` beside build.sh's tag was never parsed
+    run = "#!/bin/bash\ndocker run --gpus all spark-serve:latest Qwen/Qwen3-4B --max-model-len 8192\n"
+    make = "serve:\n\tdocker run --gpus all spark-serve:latest Qwen/Qwen3-4B --max-num-seqs 8\n"
+    sites = _sites(tmp_path, Dockerfile=_DOCKERFILE, **{"build.sh": _BUILD, "run.sh": run, "Makefile": make})
+    got = {s.site.file: s for s in sites}
+    assert got["run.sh"].site.kind == "vllm serve" and got["run.sh"].site.settings["max_model_len"].value == 8192
+    assert got["Makefile"].site.model.value == "Qwen/Qwen3-4B" and got["run.sh"].facts["vllm"]["version"] == "0.20.0"
+
+
+def test_a_run_of_a_build_that_is_not_vllm_stays_no_site(tmp_path):
+    dockerfile = "FROM python:3.11-slim\nCOPY app.py /app.py\nCMD [\"python\", \"/app.py\"]\n"
+    run = "#!/bin/bash\ndocker run -p 8080:8080 spark-serve:latest --port 8080\n"
+    assert not _sites(tmp_path, Dockerfile=dockerfile, **{"build.sh": _BUILD, "run.sh": run})

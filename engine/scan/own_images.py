@@ -104,11 +104,25 @@ def _for(ctx, image: str | None) -> list[str]:
     name = name_and_tag(image)[0].strip().lower()
     if not name or "$" in name:
         return []
+    index = _index_of(ctx)
+    base = name.rsplit("/", 1)[-1]
+    return sorted({df for built, df in index.get(base, ()) if base not in _GENERIC or built == name})
+
+
+def runs_built(ctx, text: str) -> bool:
+    """A script that may `docker run` (or podman) an image the project builds: read as a launch although it
+    never names vLLM (`docker run gb10:latest Qwen/… --max-model-len …` beside build.sh's `-t gb10:latest`);
+    whether the build runs vLLM is decided where the run is read."""
+    if "run" not in text or ("docker" not in text and "podman" not in text):
+        return False
+    return any(name in text for name in _index_of(ctx))
+
+
+def _index_of(ctx) -> dict[str, list[tuple[str, str]]]:
     index = ctx.__dict__.get("_own_images")
     if index is None:
         index = ctx.__dict__["_own_images"] = _index(ctx)
-    base = name.rsplit("/", 1)[-1]
-    return sorted({df for built, df in index.get(base, ()) if base not in _GENERIC or built == name})
+    return index
 
 
 def _index(ctx) -> dict[str, list[tuple[str, str]]]:

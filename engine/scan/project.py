@@ -14,7 +14,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, entry_flags, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
-from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, framework_unplaced, notebook_json, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
+from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, framework_unplaced, notebook_json, own_images, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
 from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, text_commands, toml_commands, verl_worker, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
@@ -284,7 +284,7 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
         return _guarded(ctx, rel, service_files.scan, text) if text is not None and "vllm" in text else None
     if makefile.is_makefile(rel):
         text = ctx.read(rel)
-        if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text)):
+        if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text) or own_images.runs_built(ctx, text)):
             return _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, makefile.scan, t))
         return None
     if app_env.is_env_file(rel) and (text := ctx.read(rel)) is not None and app_env.mentions(text):
@@ -295,7 +295,7 @@ def _scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
     if suffix in scripts.SHELL_SUFFIXES or suffix in scripts.BATCH_SUFFIXES or suffix == "":
         text = ctx.read(rel) if suffix else _head_if_script(ctx, rel)
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text, ctx)
-                                 or words.sets_devices(text)) and scripts.is_shell(rel, text):
+                                 or words.sets_devices(text) or own_images.runs_built(ctx, text)) and scripts.is_shell(rel, text):
             found = _sides(ctx, rel, text, lambda t: _guarded(ctx, rel, image_entry.scan_script, t))
             # a manifest the script writes with a here-document and applies, read as the YAML it is
             if manifests := heredoc_manifests.bodies(text):
