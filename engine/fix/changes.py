@@ -121,6 +121,12 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
         return plan(site, [i for i in items if i.id not in lost], cat, version)
     out = _merge_containers(site, [*changes.values(), *alternatives(items, changes, lambda op, v: _change(site, op.kind, op.target, v, cat, version))])
     mark_invalid(out, items, site.kind, cat, version)
+    if site.launch.get("runs_script"):
+        # a deployment of the project's image (engine/scan/deploy/image_entry.py deployed): its command
+        # line is the script's, which other deployments share; the change is named there, not written
+        for ch in out:
+            if ch.op != "pin" and not ch.blocked:
+                ch.blocked, ch.key = "from_env", site.launch["runs_script"]
     for ch in out:  # removing what guards access (an API key, TLS, allowed origins, a token) is never safe
         if ch.op in ("unset", "unset_env") and (guards_access(ch.target) or guards_access(ch.setting.key if ch.setting else None)):
             ch.safe = False

@@ -100,6 +100,11 @@ def _instructions(text: str):
             pending = ""
 
 
+def dockerfiles(ctx, image: str | None) -> list[str]:
+    """The project Dockerfiles every build of `image` in the project uses (none where it is not built here)."""
+    return _for(ctx, image)
+
+
 def _for(ctx, image: str | None) -> list[str]:
     name = name_and_tag(image)[0].strip().lower()
     if not name or "$" in name:

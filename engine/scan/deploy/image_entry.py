@@ -7,6 +7,7 @@ two copied files share is left alone. The Dockerfiles are read once per audit (a
 index on the scan context), never per site."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import posixpath
 import shlex
@@ -45,10 +46,14 @@ class Entry:
 
 def runs(ctx, rel: str) -> Entry | None:
     """The image whose ENTRYPOINT/CMD runs the project file `rel`, or None."""
+    return _entries(ctx).get(rel)
+
+
+def _entries(ctx) -> dict[str, Entry]:
     index = ctx.__dict__.get("_image_entries")
     if index is None:
         index = ctx.__dict__["_image_entries"] = _index(ctx)
-    return index.get(rel)
+    return index
 
 
 def known_env(entry: Entry | None) -> dict[str, str]:
@@ -85,6 +90,34 @@ def scan_script(ctx, rel: str, text: str) -> list[Site]:
     entry = runs(ctx, rel)
     if entry is None:
         return scripts.scan(ctx, rel, text)
+    return _walk(ctx, rel, text, entry)
+
+
+def deployed(ctx, image: str | None, env: dict[str, Setting], rel: str, line: int) -> list[Site]:
+    """The sites of a deployment (a Kubernetes container, a Helm template) that runs the project's
+    own image with no command of its own: the project shell script that image's Dockerfile
+    ENTRYPOINT/CMD runs, walked with the image's ENV and then the deployment's, placed at the
+    deployment's line. civo-learn/civo-vllm-docker (eval77): `CMD ["/entrypoint.sh"]` builds `--model
+    $MODEL` from the env a manifest gives; audited alone the script had no model. Only a build of the
+    image's name in the project ties it to its Dockerfile (engine/scan/own_images.py); one image
+    whose builds run different scripts is left alone."""
+    from vllm_kb.engine.scan import own_images
+
+    dfs = set(own_images.dockerfiles(ctx, image)) if image else set()
+    got = [(s, e) for s, e in _entries(ctx).items() if e.dockerfile in dfs and s.endswith(".sh")]
+    text = ctx.read(got[0][0]) if len(got) == 1 else None
+    if not text:
+        return []
+    script, entry = got[0]
+    sites = _walk(ctx, script, text, dataclasses.replace(entry, env={**entry.env, **env}))
+    for site in sites:
+        # the argv is written in the script: a flag the deployment cannot pass is no edit of its file (engine/fix/changes.py)
+        site.launch["runs_script"] = f"{site.file}:{site.line}"
+        site.file, site.line, site.end_line = rel, line, line
+    return sites
+
+
+def _walk(ctx, rel: str, text: str, entry: Entry) -> list[Site]:
     ex = Expander(known_env(entry))
     ex.exported |= set(entry.env)
     ex.origins.update({k: f"{v.file}:{v.line}" for k, v in entry.env.items()})

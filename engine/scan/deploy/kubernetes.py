@@ -9,7 +9,7 @@ from typing import Any
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import gpu_types, own_images
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.deploy import app_template, configmap_config, kuberay, kustomize
+from vllm_kb.engine.scan.deploy import app_template, configmap_config, image_entry, kuberay, kustomize
 from vllm_kb.engine.scan.image_tables import image_ref
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.common import (
@@ -104,16 +104,23 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         if isinstance(args, list):
             words += [yaml_word(str(t), doc.line_of(path + ("args", i)), Expander(), k8s_env=k8s_env) for i, t in enumerate(args)]
             argv_pos += [doc.pos(path + ("args", i)) for i in range(len(args))]
-        if not words:
+        if not words and command is None and args is None:
+            # the project's own image whose Dockerfile runs a project script, with this container's env
+            made = image_entry.deployed(ctx, image_ref(c.get("image")), env, rel, doc.line_of(path + ("image",)))
+            if not made:
+                continue
+        elif not words:
             continue
-        if lines is None:
-            lines = (ctx.read(rel) or "").splitlines()
-        # new arguments go to args (created when missing), or to command when only it is written
-        append = doc.pos(path + ("command",) if isinstance(command, list) and args is None else path + ("args",))
-        extra = {"argv_pos": argv_pos, "argv_append": append, "env_at": dict(doc.pos(path + ("env",)), env_style=env_style)}
-        site = launch_site(ctx, rel, words, line, max(w.line for w in words), "k8s-args", "yaml-list", env, image,
-                           extra, known=k8s_env, source_lines=lines)
-        if site is not None:
+        else:
+            if lines is None:
+                lines = (ctx.read(rel) or "").splitlines()
+            # new arguments go to args (created when missing), or to command when only it is written
+            append = doc.pos(path + ("command",) if isinstance(command, list) and args is None else path + ("args",))
+            extra = {"argv_pos": argv_pos, "argv_append": append, "env_at": dict(doc.pos(path + ("env",)), env_style=env_style)}
+            site = launch_site(ctx, rel, words, line, max(w.line for w in words), "k8s-args", "yaml-list", env, image,
+                               extra, known=k8s_env, source_lines=lines)
+            made = [site] if site is not None else []
+        for site in made:
             if kept:
                 site.launch["image_at"] = kept[1:]  # where a change of the release is made: the build's FROM
             site.gpu_request = resource_gpus(c.get("resources")) or _service_gpus(doc.data, path)
