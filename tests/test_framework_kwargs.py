@@ -54,7 +54,7 @@ def test_llamafactory_dev_release_with_a_vl_template_on_vllm_0_5_3_is_p0_with_th
     assert "limit_mm_per_prompt" in text and "vllm_engine.py" in text
     # 0.5.5 takes the argument, 0.6.1 is the first that also registers Qwen2-VL
     assert sr.facts["launch"]["fw_fit_vllm"] == "==0.6.1"
-    assert "最近的可用组合" in r.reason_text("zh")
+    assert "最近可用组合" in r.reason_text("zh")
 
 
 def test_the_same_release_with_a_text_template_is_not_held_to_the_multimodal_argument(tmp_path):

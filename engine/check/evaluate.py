@@ -4,6 +4,7 @@ that needs a fact the site lacks, or one the scanner could not resolve, makes th
 `unknown` — never a silent pass."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,6 +101,12 @@ def _concrete(ops: tuple[FixOp, ...], act: cel.Activation) -> list[tuple[FixOp, 
     out = []
     for op in ops:
         value = op.value
+        if op.kind == "pin" and op.target == "framework":
+            # the framework the site runs under (L43's nearest framework release): its own package's pin
+            fid = (act.facts.get("site") or {}).get("framework")
+            if not isinstance(fid, str) or fid in ("", "none"):
+                continue
+            op = dataclasses.replace(op, target=fid)
         if op.value_from:
             value, err = cel.compile(op.value_from).compute(act)
             if err is not None or (value is None and op.alternative):

@@ -260,9 +260,67 @@ def _pair(site, facts: dict, cat, pin, fw: str | None, shown: str, vllm: str, ga
     good = [v for v in compat.supporting(fid, vllm, at_least=None)
             if not framework_kwargs.breaks(fid, v, vllm, site, facts, cat) and not framework_imports.breaks(fid, v, vllm, site)
             and not [r for r in _feature_breaks(fid, v, vllm, site, facts) if engine_needed(r, vllm, facts)] and _has_command(fid, v, site)]
+    if not good and fw and gate is None and copy is None and not out["fw_extra"]:
+        good = _undeclared(site, fw, vllm, facts, cat)
     if good:
         out["fw_fit_framework"] = "==" + _nearest_release(good, fw or good[-1])
+    if fw and "fw_fit_framework" in out:
+        out["fw_fit_first"] = _first(fid, fw, out["fw_fit_framework"][2:], vllm, out.get("fw_fit_vllm"), versions)
     return out
+
+
+def _undeclared(site, fw: str, vllm: str, facts: dict, cat) -> list[str]:
+    """Newer releases whose only word against this vLLM is the range their vllm extra declares, where the
+    site installs the framework without that extra (pip then does not hold it to the range): OpenRLHF 0.9.5's
+    extra pins vllm==0.17.0, and its code is the fix for 0.9.4's break with 0.16 (OpenRLHF #1193)."""
+    cur = try_parse(compat.code_release(fw))
+    out = []
+    for v in compat.releases(site.framework):
+        pv = try_parse(v)
+        if cur is None or pv is None or pv <= cur or compat.code_release(v) != v or not _has_command(site.framework, v, site):
+            continue
+        rows = _errors(site.framework, v, vllm, site, facts, cat)
+        if rows and all(r.kind == "declared" for r in rows):
+            out.append(v)
+    return out
+
+
+def _first(fid: str, fw: str, fit_fw: str, vllm: str, fit_vllm: str | None, versions: list[str]) -> str:
+    """Which change L43 proposes first. A later framework release, where vLLM would move back or move on by a
+    larger step (more major.minor lines crossed, then more releases, each on its own package's list; the
+    framework on a tie: it keeps the vLLM every other check judged the site against); an older framework
+    release only as the alternative (a break is fixed in a later release, and a downgrade drops what the
+    project may use). verl 0.8.0 on vLLM 0.25.1: verl 0.9.0, not vLLM 0.12.0; trl 0.17.0 on vLLM 0.7.3:
+    vLLM 0.8.3, trl 0.16.1 the alternative."""
+    if not fit_vllm:
+        return "framework"
+    cur_fw, cur_v, to_v = compat.code_release(fw), str(vllm), fit_vllm.lstrip("=")
+    if not _parse_or(fit_fw) > _parse_or(cur_fw):
+        return "vllm"
+    if _parse_or(to_v) < _parse_or(cur_v):
+        return "framework"
+    fits = [r for r in compat.releases(fid) if try_parse(r) is not None]
+    fw_step = (_lines(cur_fw, fit_fw), abs(_index(fits, fit_fw) - _index(fits, cur_fw)))
+    v_step = (_lines(cur_v, to_v), abs(_index(versions, to_v) - _index(versions, cur_v)))
+    return "vllm" if v_step < fw_step else "framework"
+
+
+def _lines(a: str, b: str) -> int:
+    """How many major.minor release lines lie between two releases (0.9.1 → 0.9.2: 0; 0.12.0 → 0.24.0: 12)."""
+    pa, pb = (_parse_or(x).release[:2] for x in (a, b))
+    if pa[0] != pb[0]:
+        return 100 * abs(pa[0] - pb[0])
+    return abs(pa[1] - pb[1]) if len(pa) > 1 and len(pb) > 1 else 0
+
+
+def _parse_or(v: str):
+    return try_parse(v) or try_parse("0")
+
+
+def _index(seq: list[str], v: str) -> int:
+    """Where a release sits among the known ones (an unknown one: where it would be inserted)."""
+    pv = _parse_or(v)
+    return sum(1 for x in seq if _parse_or(x) < pv)
 
 
 def _runs_model(facts: dict, version: str) -> bool:
