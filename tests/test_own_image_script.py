@@ -62,3 +62,36 @@ def test_a_change_is_named_in_the_script_not_written(tmp_path, monkeypatch):
 def test_an_image_the_project_does_not_build_is_no_site(tmp_path):
     assert set(_audit(tmp_path, image="ghcr.io/other/thing:latest")) == {"entrypoint.sh:8"}
     assert set(_audit(tmp_path, build="echo no build here\n")) == {"entrypoint.sh:8"}
+
+
+_RUN = ('MODEL=$1\nIMAGE_NAME="ghcr.io/acme/own-vllm:latest"\ndocker build -t $IMAGE_NAME .\n'
+        'docker run -d --gpus all -e MODEL=Qwen/Qwen2.5-7B-Instruct -e MAX_MODEL_LEN=4096 -p 8080:8080 $IMAGE_NAME{cmd}\n')
+
+
+def _run_sites(tmp_path, cmd=""):
+    files = {"Dockerfile": _DOCKERFILE, "entrypoint.sh": _ENTRY, "run.sh": _RUN.format(cmd=cmd)}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    return {sr.site.id: sr.site for sr in audit(tmp_path, gpu="none").sites}
+
+
+def test_a_docker_run_of_the_image_a_script_builds_is_a_site_of_its_script(tmp_path):
+    got = _run_sites(tmp_path)
+    assert set(got) == {"entrypoint.sh:8", "run.sh:4"}
+    assert got["run.sh:4"].model.value == "Qwen/Qwen2.5-7B-Instruct" and got["run.sh:4"].settings["max_model_len"].value == 4096
+
+
+def test_a_docker_run_naming_the_script_runs_it(tmp_path):
+    assert "run.sh:4" in _run_sites(tmp_path, " /entrypoint.sh")
+
+
+def test_a_docker_run_with_another_command_does_not(tmp_path):
+    assert set(_run_sites(tmp_path, " bash")) == {"entrypoint.sh:8"}
+
+
+def test_a_docker_run_whose_env_value_is_unknown_here_is_still_a_site(tmp_path):
+    (tmp_path / "run.sh").write_text("")
+    got = _run_sites(tmp_path, "").keys()
+    assert "run.sh:4" in got
+    (tmp_path / "run.sh").write_text(_RUN.format(cmd="").replace("-e MODEL=Qwen/Qwen2.5-7B-Instruct -e MAX_MODEL_LEN=4096", "-e MODEL=$MODEL"))
+    assert "run.sh:4" in {sr.site.id for sr in audit(tmp_path, gpu="none").sites}

@@ -107,6 +107,9 @@ class ScanContext:
     vendored: list = field(default_factory=list)  # scan/vendored.Gate: a framework copy's own vLLM gate
     framework_copies: list = field(default_factory=list)  # scan/framework_source.SourceCopy: a copy's vLLM imports
     entry_env: dict = field(default_factory=dict)  # project .py file → the shell commands that run it (scan/entry_env.py)
+    # (file, line, end line, Dockerfile, env, argv script or None, --gpus count): a `docker run` of a project image whose
+    # Dockerfile runs a project script (scan/deploy/image_entry.py docker_runs)
+    image_script_runs: list = field(default_factory=list)
     # (file, Xinference endpoint) → [(line, model, model type, --gpu-idx)]: the launches of models that
     # are not vLLM's (an embedding, a reranker), in the script's order (scan/tool_launch.py)
     xinference_others: dict = field(default_factory=dict)

@@ -47,6 +47,19 @@ def built(ctx, rel: str, run) -> tuple[str, None] | None:
     return (builds[0], None) if len(builds) == 1 else None
 
 
+def note_run(ctx, rel: str, lines: tuple[int, int], run, dockerfile: str, env: dict) -> None:
+    """A `docker run` of an image the project builds, with no command of its own (or the image's script
+    named as one: `docker run IMAGE /entrypoint.sh`) and an env of its own: the script that image's
+    Dockerfile runs is read after the tree with that env (engine/scan/deploy/image_entry.py docker_runs).
+    With no env it is the script's own launch, read once (tests/test_local_image_beside.py); a value not
+    known here (`-e MODEL=$1`) still makes it a deployment of its own (civo-learn/civo-vllm-docker, eval77)."""
+    if not run.facts.get("env_names") or len(run.argv) > 1 or run.argv and not (run.argv[0].value or "").endswith(".sh"):
+        return
+    given = {name for name, _v, _o in run.env}
+    ctx.image_script_runs.append((rel, *lines, dockerfile, {k: v for k, v in env.items() if k in given},
+                                  run.argv[0].value if run.argv else None, run.facts.get("gpu_count")))
+
+
 def base_of(ctx, image: str | None = None, dockerfile: str | None = None) -> tuple[str, str, int] | None:
     """(the vLLM image it starts FROM, the Dockerfile, that FROM's line) of the project's build of `image`
     (or of `dockerfile`) that keeps its base's entrypoint and installs no vLLM of its own: what runs in it

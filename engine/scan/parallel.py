@@ -85,6 +85,7 @@ def _work(chunk: list[str]) -> list[tuple]:
     out = []
     for rel in chunk:
         n_skipped, n_ref, n_charts = len(ctx.skipped), len(ctx.referenced), len(ctx.chart_versions)
+        n_runs = len(ctx.image_script_runs)  # `docker run`s of a project image (scan/deploy/image_entry.py)
         ctx.entry_env = {}  # what this file's commands run (merged by the parent)
         before = set(ctx.referenced) if n_ref else set()
         charts_before = dict(ctx.chart_versions) if n_charts else {}
@@ -93,7 +94,7 @@ def _work(chunk: list[str]) -> list[tuple]:
         refs = sorted(ctx.referenced - before) if len(ctx.referenced) != n_ref else []
         # `helm install … --version X -f values.yaml` in a script: the chart release the YAML pass reads
         charts = {k: v for k, v in ctx.chart_versions.items() if charts_before.get(k) != v}
-        out.append((rel, sites, skips, refs, charts, ctx.entry_env))
+        out.append((rel, sites, skips, refs, charts, ctx.entry_env, ctx.image_script_runs[n_runs:]))
     from vllm_kb.engine.kb import cache
 
     cache.flush_all()  # a worker ends without running exit handlers: what it translated is kept now
@@ -119,11 +120,12 @@ def scan(ctx, files: list[str], scan_one: Callable, n: int) -> Iterator[tuple[st
                     for rel in chunk:
                         yield rel, scan_one(ctx, rel)
                     continue
-                for rel, sites, skips, refs, charts, runs in next(theirs):
+                for rel, sites, skips, refs, charts, runs, image_runs in next(theirs):
                     for file, code, line, detail in skips:
                         ctx.skip(file, code, line, detail)
                     ctx.referenced.update(refs)
                     ctx.chart_versions.update(charts)
+                    ctx.image_script_runs.extend(image_runs)
                     for target, found in runs.items():
                         ctx.entry_env.setdefault(target, []).extend(found)
                     yield rel, sites

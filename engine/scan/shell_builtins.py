@@ -290,15 +290,15 @@ class Builtins:
         return True
 
     def container_run(self, run: docker_run.DockerRun, n: Simple) -> bool:
-        from vllm_kb.engine.scan.images import container_command, env_command
+        from vllm_kb.engine.scan.images import container_command, env_command, local_entrypoint
 
         facts = dict(run.facts, image=run.image.value if run.image is not None else None)
         if run.name:
             self.st.containers[run.name] = facts
         built = (self.st.images.get(facts["image"]) if facts["image"] else None) or own_images.built(self.ctx, self.rel, run)
+        asked = run.entrypoint  # `--entrypoint`: the image's own script does not run
         if built is not None and not run.entrypoint and run.image is not None:
             # an image this script builds: its own ENTRYPOINT comes first, as `docker run` does it
-            from vllm_kb.engine.scan.images import local_entrypoint
             run.entrypoint = local_entrypoint(self.ctx.read(built[0]), self.ctx.untagged_image_release, run.image.line, built[1])
         if built is not None and built[1] is None and (kept := own_images.base_of(self.ctx, dockerfile=built[0])):
             facts["image"], facts["image_at"] = kept[0], kept[1:]  # what runs in it is its base image's vLLM
@@ -311,8 +311,6 @@ class Builtins:
         if not run.entrypoint and not run.argv and run.image is not None:  # an image its env configures (RunPod's worker)
             argv = env_command(run.image.value, [(k, v) for k, v, _ in run.env if v is not None], run.image.line,
                                self.ctx.catalog) or argv
-        if argv is None:
-            return True
         state = self.st.copy()
         for name, val, _opt in run.env:
             if val is not None:
@@ -321,6 +319,10 @@ class Builtins:
                 state.env[name] = Setting(name, val.value, True, self.rel, val.line, name, val.raw, "cli")
             elif name in self.st.ex.vars:
                 state.env[name] = Setting(name, self.st.ex.vars[name], is_known(self.st.ex.vars[name]), self.rel, n.line, name, name, "cli")
+        if built is not None and built[1] is None and asked is None and not self.quiet:
+            own_images.note_run(self.ctx, self.rel, (n.line, n.end_line), run, built[0], state.env)
+        if argv is None:
+            return True
         saved = self.st
         self.st = state
         head = (argv[0].value or "").rsplit("/", 1)[-1] if argv else ""

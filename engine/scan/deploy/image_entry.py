@@ -103,8 +103,30 @@ def deployed(ctx, image: str | None, env: dict[str, Setting], rel: str, line: in
     whose builds run different scripts is left alone."""
     from vllm_kb.engine.scan import own_images
 
-    dfs = set(own_images.dockerfiles(ctx, image)) if image else set()
-    got = [(s, e) for s, e in _entries(ctx).items() if e.dockerfile in dfs and s.endswith(".sh")]
+    return _deployed(ctx, set(own_images.dockerfiles(ctx, image)) if image else set(), env, rel, line)
+
+
+def docker_runs(ctx) -> list[Site]:
+    """The same for each `docker run` of a project image a script builds (noted while the scripts were
+    walked, engine/scan/shell_builtins.py container_run): its `-e` env, at its line; a command given
+    to `docker run` counts only where it is that script (`docker run IMAGE /entrypoint.sh`)."""
+    out: list[Site] = []
+    seen = set()
+    for rel, line, end, df, env, named, gpus in ctx.image_script_runs:
+        if (rel, line) in seen:
+            continue
+        seen.add((rel, line))
+        got = _deployed(ctx, {df}, env, rel, line, named)
+        for site in got:
+            site.end_line = end
+            site.gpu_request = gpus if isinstance(gpus, int) else None
+        out += got
+    return out
+
+
+def _deployed(ctx, dfs: set[str], env: dict[str, Setting], rel: str, line: int, named: str | None = None) -> list[Site]:
+    got = [(s, e) for s, e in _entries(ctx).items() if e.dockerfile in dfs and s.endswith(".sh")
+           and (named is None or named.rpartition("/")[2] == s.rpartition("/")[2])]
     text = ctx.read(got[0][0]) if len(got) == 1 else None
     if not text:
         return []
