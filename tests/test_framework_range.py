@@ -157,3 +157,16 @@ def test_where_the_engine_runs_is_judged_at_the_newest_release_that_runs_too(tmp
             (tmp_path / name).write_text(text)
         (sr,) = audit(tmp_path, gpu="H100-80GB").sites
         assert [r.priority for r in sr.results if r.check.id == "L34" and r.needs_change] == [priority]
+
+
+def test_keys_only_older_releases_of_an_open_floor_refuse_are_one_p1_for_the_site(tmp_path):
+    # ms-swift>=2.0: `model` arrives in 3.0.0, the vllm_ spellings in 3.7.0; one P1 names the three keys, with the
+    # range said once over the releases that refuse any of them (it was one P1 a key)
+    got = _found(tmp_path, {"requirements.txt": "ms-swift>=2.0\nvllm==0.8.5\n",
+                            "run.sh": "swift infer --model Qwen/Qwen2.5-7B-Instruct --infer_backend vllm "
+                                      "--vllm_enforce_eager true --vllm_max_model_len 8192\n"}, "framework-key-not-in-release")
+    assert [(f.subject, f.priority) for f in got] == [("model,vllm_enforce_eager,vllm_max_model_len", "P1")]
+    (f,) = got
+    assert f.message["en"].count("The project pins ms-swift as `ms-swift>=2.0`") == 1
+    assert "raise the pin's lower bound past 2.0.4–3.6.4" in f.message["en"] and "`vllm_enforce_eager`" in f.message["zh"]
+    assert not f.fix

@@ -89,9 +89,26 @@ def _framework_remarks(site: Site, vllm_version: str, pinned: bool = True) -> li
                            safe=bool(fix) and f["priority"] == "P0", subject="", vllm=f.get("vllm")))
     # a dropped key the framework's own pitfall already names (ms-swift removed-flag, TRL legacy-key) is said once
     dropped_said = any(c.endswith(("-removed-flag", "-legacy-key")) and (f.priority == "P0" or c in ranged) for f in out for c in [f.code])
-    out += [_key_refused(site, r, fw.name, release, more) for r, release, more in framework_range.refusals(site, vllm_version, pinned)
-            if r.first is not None or not dropped_said]
+    refused = [(r, release, more) for r, release, more in framework_range.refusals(site, vllm_version, pinned)
+               if r.first is not None or not dropped_said]
+    some = [x for x in refused if x[2]]
+    out += [_key_refused(site, r, fw.name, release, more) for r, release, more in refused if not more or len(some) < 2]
+    if len(some) > 1:
+        out.append(_keys_refused(site, fw.name, some, vllm_version, pinned))
     return out
+
+
+def _keys_refused(site: Site, name: str, some: list, vllm_version: str, pinned: bool) -> Finding:
+    """Several keys only some releases of a range pin refuse (`ms-swift>=2.0` gave one P1 a key): one P1 for the
+    site that names each, with the range said once over the releases that refuse any of them (each stops the
+    launch); it stands at the first key's line and carries no change, as the P1 of one key does not."""
+    each = [_key_refused(site, r, name, release, None) for r, release, _ in some]
+    span = framework_range.releases(site, vllm_version if pinned else None)
+    union = [v for v in span if any(v in more["holds"] for _, _, more in some)]
+    more = framework_range.note(name, site, span, union, vllm_version if pinned else None)
+    first = min(each, key=lambda f: (f.file, f.line))
+    text = {lang: " ".join(f.message[lang] for f in each) + more[lang] for lang in ("en", "zh")}
+    return Finding(framework_args.CODE, text, first.file, first.line, "P1", subject=",".join(f.subject for f in each))
 
 
 def _presence_at(site: Site, f: dict) -> tuple[str, int]:

@@ -101,7 +101,9 @@ def refusals(site, vllm_version: str, pinned: bool) -> list[tuple[framework_args
         release, r = pairs[-1]
         if len(holds) < len(span) and _unversioned(site, span, holds):
             continue
-        out.append((r, release, None if len(holds) == len(span) else note(None, site, span, holds, vllm_version if pinned else None)))
+        # the releases that refuse ride with the note: catalog_findings says several such keys once, over all of them
+        out.append((r, release, None if len(holds) == len(span) else
+                    dict(note(None, site, span, holds, vllm_version if pinned else None), holds=holds)))
     return out
 
 
