@@ -37,7 +37,7 @@ def python_spread(site: Site) -> dict | None:
     if not site.syntax.startswith("python"):
         return None
     for o in site.opaque:
-        if o.get("code") == "spread" or (o.get("code") == "unresolved" and str(o.get("what", "")).startswith("*")):
+        if o.get("code") in ("spread", "run-time-args") or (o.get("code") == "unresolved" and str(o.get("what", "")).startswith("*")):
             return o
     return None
 
