@@ -50,13 +50,25 @@ def test_eagle3_multimodal_target_not_judged(kb):
     ("deepseek_v3", "DeepseekV3ForCausalLM", "0.9.2", None, "DeepSeekMTPModel"),  # its class has SupportsPP there
     ("glm_moe_dsa", "GlmMoeDsaForCausalLM", "0.27.1", None, "DeepSeekMTPModel"),
     ("deepseek_v4", "DeepseekV4ForCausalLM", "0.27.1", None, "DeepSeekV4MTPModel"),
-    ("qwen3_5", "Qwen3_5ForConditionalGeneration", "0.27.1", None, None),  # chosen at run time: unknown
+    ("qwen3_5", "Qwen3_5ForConditionalGeneration", "0.27.1", None, "Qwen3_5MTP"),  # picked by model_type
+    ("qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", "0.17.0", None, "Qwen3_5MoeMTP"),
     ("llama", "LlamaForCausalLM", "0.27.1", None, None),
 ])
 def test_mtp_draft(kb, model_type, arch, version, pp, draft):
     from vllm_kb.engine.check.startup_drafter import mtp_draft
     steps = _table(kb)["per_release"][version]["mtp_steps"]
     assert mtp_draft(steps, model_type, arch) == draft
+
+
+def test_qwen3_5_mtp_under_pp(kb):
+    """vLLM #36643: Qwen3.5-35B-A3B under PP 4 with MTP on 0.17.0; the draft becomes Qwen3_5MoeMTP,
+    which lacks SupportsPP up to 0.29 (qwen3_5_mtp.py:335/442), so the draft's config check refuses it."""
+    engine = {"pipeline_parallel_size": 4, "speculative_config": {"method": "qwen3_next_mtp", "num_speculative_tokens": 2}}
+    model = {"name": "Qwen/Qwen3.5-35B-A3B", "architecture": "Qwen3_5MoeForConditionalGeneration", "model_type": "qwen3_5_moe"}
+    arch = kb.doc("vllm", "architectures.yaml").data
+    got = drafter_arch(engine, model, lambda n: {}, arch, _table(kb), "0.17.0")
+    assert got.get("spec_draft_arch") == "Qwen3_5MoeMTP" and "spec_draft_pp_refused" in got
+    assert drafter_arch(engine, model, lambda n: {}, arch, _table(kb), "0.30.0") == {}  # SupportsPP from 0.30
 
 
 def test_dspark_under_pp(kb):

@@ -27,8 +27,10 @@ launch before it starts, read from the releases' sources (DIR/<version>/vllm/...
               target checkpoint into its MTP draft (DeepseekV3 → DeepSeekMTPModel …), compiled to
               steps in source order: `if` a model_type (equal to / containing) or an architecture
               (the current one, or the one the config came with), then `model_type` and
-              `architecture` set (or `map`: architecture → architecture), `stop` where it
-              returns; `unsure` where the reading cannot follow the step (a condition on other
+              `architecture` set (or `map`: architecture → architecture, or `by_model_type`:
+              the model_type the step was entered with → architecture, for a class picked by a
+              flag read off hf_config.model_type, Qwen3.5's `"Qwen3_5MoeMTP" if is_moe else
+              "Qwen3_5MTP"`), `stop` where it returns; `unsure` where the reading cannot follow the step (a condition on other
               fields, a class chosen at run time): a config it applies to is left unknown.
   eagle3_runner
               where the model runner, when EAGLE-3 asks for the target's auxiliary hidden states,
@@ -182,9 +184,25 @@ def _cond(test) -> list[dict] | None:
     return None
 
 
+def _flag(st) -> tuple[str, str] | None:
+    """(name, value) of `name = hf_config.model_type == "value"`: a flag that picks the class."""
+    if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+            and isinstance(st.value, ast.Compare) and len(st.value.ops) == 1 and isinstance(st.value.ops[0], ast.Eq) \
+            and _subject(st.value.left) == "model_type" and isinstance(st.value.comparators[0], ast.Constant):
+        return st.targets[0].id, st.value.comparators[0].value
+    return None
+
+
 def _effects(body: list) -> dict:
     out: dict = {}
     maps: dict = {}
+    flags: dict = {}
+    # a flag counts only when set before the step rewrites model_type (it then reads the old one)
+    for st in body:
+        if isinstance(st, ast.Assign) and ast.unparse(st.targets[0]) == "hf_config.model_type":
+            break
+        if got := _flag(st):
+            flags[got[0]] = got[1]
     for st in ast.walk(ast.Module(body=body, type_ignores=[])):
         if isinstance(st, ast.Assign) and isinstance(st.value, ast.Dict) and len(st.targets) == 1 \
                 and isinstance(st.targets[0], ast.Name):
@@ -213,6 +231,9 @@ def _effects(body: list) -> dict:
                     out["architecture"] = elt.value
                 elif isinstance(elt, ast.Subscript) and isinstance(elt.value, ast.Name) and elt.value.id in maps:
                     out["map"] = maps[elt.value.id]
+                elif isinstance(elt, ast.IfExp) and isinstance(elt.test, ast.Name) and elt.test.id in flags \
+                        and isinstance(elt.body, ast.Constant) and isinstance(elt.orelse, ast.Constant):
+                    out["pick"] = (flags[elt.test.id], elt.body.value, elt.orelse.value)
                 else:
                     out["unsure"] = True
     return out
@@ -240,6 +261,13 @@ def _mtp_steps(root: Path) -> list[dict] | None:
                     if cond is None:
                         steps.append({"if": [], "unsure": True, "line": st.lineno})
                         continue
+                    if (pick := eff.pop("pick", None)) is not None:
+                        # the class follows the model_type the step was entered with: name it for each
+                        types = [t for c in cond for t in c.get("model_type", ())]
+                        if unsure or any(set(c) != {"model_type"} for c in cond):
+                            eff["unsure"] = True
+                        else:
+                            eff["by_model_type"] = {t: pick[1] if t == pick[0] else pick[2] for t in types}
                     step = {"if": cond, **eff, "line": st.lineno}
                     if unsure:
                         step["unsure"] = True

@@ -70,8 +70,9 @@ def mtp_draft(steps: list[dict], model_type: str, arch: str) -> str | None:
             continue
         if step.get("unsure"):
             return None
+        picked = (step.get("by_model_type") or {}).get(mt)  # read off the model_type the step met
         mt = step.get("model_type", mt)
-        now = step.get("architecture") or (step.get("map") or {}).get(now, now)
+        now = step.get("architecture") or picked or (step.get("map") or {}).get(now, now)
         if step.get("stop"):
             break
     return now if now != arch else None
