@@ -253,3 +253,29 @@ def test_swift_rollout_of_3x_loses_get_open_port_on_vllm_014(tmp_path, swift, vl
     assert r.priority == priority
     if priority:
         assert "get_open_port" in r.reason_text("en")
+
+
+RAY_SERVE = """\
+    applications:
+    - name: llm_app
+      route_prefix: /
+      import_path: ray.serve.llm:build_openai_app
+      args:
+        llm_configs:
+        - model_loading_config:
+            model_id: Qwen/Qwen2.5-7B-Instruct
+          deployment_config:
+            autoscaling_config: {min_replicas: 1, max_replicas: 1}
+    """
+
+
+@pytest.mark.parametrize("ray,vllm,broken", [
+    ("2.46.0", "0.9.0", True),  # ray #52975: 0.8.5's keywords, model_config required from 0.9
+    ("2.46.0", "0.8.5.post1", False),
+    ("2.47.0", "0.9.0", False),  # 2.47 passes model_config (ray #52991)
+])
+def test_ray_serve_llm_chat_format_call(tmp_path, ray, vllm, broken):
+    r = _l43(tmp_path, {"requirements.txt": f"ray[serve,llm]=={ray}\nvllm=={vllm}\n", "serve_config.yaml": RAY_SERVE},
+             gpu="A10G x1")
+    said = r.status == "recommended" and "model_config" in r.reason_text("en")
+    assert said is broken
