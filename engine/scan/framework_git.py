@@ -25,8 +25,12 @@ REPOS = {
     # not a framework: transformers from its main branch is how a model type newer than any release is read
     "huggingface/transformers": "transformers",
 }
+# a GitHub mirror or download proxy puts the github.com path (or the whole github URL) after its own host:
+# `git+http://ghfast.top/https://github.com/OWNER/REPO`, `https://gitclone.com/github.com/OWNER/REPO`;
+# git fetches the same repository, so the ref is the same pin
+_MIRRORED = r"(?:(?:https?:/{1,2})?(?:[\w-]+\.)*github\.com/)?"
 _URL = re.compile(r"^(?:[A-Za-z0-9][\w.-]*(?:\[[^\]]*\])?\s*@\s*)?git\+(?:https?|ssh|git)://(?:[^/@\s]+@)?[^/\s]+/"
-                  r"(?P<owner>[\w.-]+)/(?P<repo>[\w.-]+?)(?:\.git)?/?(?:@(?P<ref>[^\s#]+))?(?:#\S*)?$", re.I)
+                  + _MIRRORED + r"(?P<owner>[\w.-]+)/(?P<repo>[\w.-]+?)(?:\.git)?/?(?:@(?P<ref>[^\s#]+))?(?:#\S*)?$", re.I)
 _TAG = re.compile(r"^v?(\d+(?:\.\d+){1,3}(?:\.post\d+|rc\d+)?)$")
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 
@@ -66,7 +70,7 @@ def pin(rel: str, line: int, word: str, kind: str, pin_type, extras: tuple = ())
 # built in place is the code at REF (the clone's default branch where none is named)
 _CLONE_LINE = re.compile(r"\bgit\s+clone\b([^\n;&|]*)", re.I)
 _CLONE_TAKES = {"-b", "--branch", "--depth", "-j", "--jobs", "-c", "--config", "-o", "--origin", "--reference", "--separate-git-dir"}
-_REPO = re.compile(r"^(?:(?:https?|ssh|git)://(?:[^/@\s]+@)?[^/\s]+/|git@[^:\s]+:)(?P<owner>[\w.-]+)/(?P<repo>[\w.-]+?)(?:\.git)?/?$", re.I)
+_REPO = re.compile(r"^(?:(?:https?|ssh|git)://(?:[^/@\s]+@)?[^/\s]+/" + _MIRRORED + r"|git@[^:\s]+:)(?P<owner>[\w.-]+)/(?P<repo>[\w.-]+?)(?:\.git)?/?$", re.I)
 
 
 def _clone_words(args: str) -> tuple[str, str, str] | None:
