@@ -46,6 +46,8 @@ def facts(version, cc, model, forced=None, v1=True, **startup):
     ("0.10.1", 9.0, GPT_OSS, None, False, "FLASH_ATTN", "FlashAttentionImpl.__init__() got an unexpected keyword argument 'sinks'"),
     ("0.10.2", 9.0, GPT_OSS, None, False, "FLASH_ATTN", "FlashAttentionImpl.__init__() got an unexpected keyword argument 'sinks'"),
     ("0.10.1.1", 7.5, GPT_OSS, None, False, "XFORMERS", "XFormersImpl.__init__() got an unexpected keyword argument 'sinks'"),
+    # no GPU given: V0 picks FlashAttention or XFormers, and neither Impl takes sinks (wagerc97/gpt-oss-alignment, eval79)
+    ("0.10.1", None, GPT_OSS, None, False, "FLASH_ATTN", "unexpected keyword argument 'sinks'"),
 ])
 def test_refused(version, cc, model, forced, v1, backend, words):
     got = facts(version, cc, model, forced, v1)
@@ -64,6 +66,7 @@ def test_refused(version, cc, model, forced, v1, backend, words):
     ("0.20.0", 10.0, GPT_OSS, "FLASH_ATTN", True), # Blackwell's FA version varies: not claimed
     ("0.11.0", 8.0, {}, "FLEX_ATTENTION", True),   # nothing to refuse
     ("0.11.0", None, GEMMA2, None, True),          # GPU unknown
+    ("0.6.0", None, GEMMA2, None, False),          # GPU unknown in V0: XFormers refuses soft-capping, FlashAttention not
 ])
 def test_quiet(version, cc, model, forced, v1):
     assert "attn_refusal" not in facts(version, cc, model, forced, v1)

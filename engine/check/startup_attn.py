@@ -111,6 +111,18 @@ def _gpu_refuses(feature: str, backend: str, cc: float | None, version: Version,
     return True
 
 
+# the backends V0's selector picks between by the GPU when none is forced (picked_backend)
+_V0_PICKS = ("FLASH_ATTN", "XFORMERS")
+
+
+def _signature_row(table: dict, engine: str, backend: str, features: list[str], version: Version) -> dict | None:
+    for row in table.get("refusals") or ():
+        if row["engine"] == engine and row["backend"] == backend and row["feature"] in features \
+                and row.get("kind") == "signature" and _in(row, version):
+            return row
+    return None
+
+
 def _in(row: dict, version: Version) -> bool:
     first, last = _v(row["first"]), _v(row["last"])
     return first is not None and last is not None and first <= version <= last
@@ -134,12 +146,18 @@ def attn_facts(facts: dict, table: dict, version: str, forced: str | None, start
     kv = (facts.get("engine") or {}).get("kv_cache_dtype")
     backend = picked_backend(forced.strip() if isinstance(forced, str) and forced.strip() else None, v1, v, cc,
                              {**startup, "kv_cache_dtype": kv}, features, build)
+    engine = "v1" if v1 else "v0"
+    if backend is None and not v1 and cc is None and features and not (isinstance(forced, str) and forced.strip()):
+        # V0 picks FlashAttention or XFormers by the GPU, unknown here: where both Impls refuse the
+        # feature by their signature (sinks, 0.10.1-0.10.2), the refusal holds on any GPU
+        either = [_signature_row(table, engine, b, features, v) for b in _V0_PICKS]
+        if all(either):
+            backend = _V0_PICKS[0]
     out: dict[str, Any] = {}
     if backend:
         out["attn_backend"] = backend
     if not features or not backend:
         return out
-    engine = "v1" if v1 else "v0"
     for row in table.get("refusals") or ():
         if row["engine"] != engine or row["feature"] not in features or not _in(row, v):
             continue
