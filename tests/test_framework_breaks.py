@@ -279,3 +279,18 @@ def test_ray_serve_llm_chat_format_call(tmp_path, ray, vllm, broken):
              gpu="A10G x1")
     said = r.status == "recommended" and "model_config" in r.reason_text("en")
     assert said is broken
+
+
+@pytest.mark.parametrize("kserve,vllm,broken", [
+    ("0.14.0", "0.6.4.post1", True),  # kserve #4076: --task in KServe's parser and in vLLM's engine arguments
+    ("0.14.0", "0.6.3.post1", False),  # KServe 0.14's pin: no --task in vLLM yet
+    ("0.15.0", "0.8.5", False),  # 0.15 adds its --task only without the vLLM backend
+])
+def test_kserve_huggingfaceserver_task_clash(tmp_path, kserve, vllm, broken):
+    r = _l43(tmp_path, {"requirements.txt": f"kserve=={kserve}\nvllm=={vllm}\n",
+                        "run.sh": "python -m huggingfaceserver --model_id=Qwen/Qwen2.5-1.5B-Instruct --model_name=m\n"},
+             gpu="A10G x1")
+    said = r.status == "recommended" and "conflicting option string: --task" in r.reason_text("en")
+    assert said is broken
+    if broken:
+        assert r.priority == "P0"

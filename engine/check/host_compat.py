@@ -17,7 +17,7 @@ from vllm_kb.engine.kb.versions import parse, try_parse
 # host id → its package on PyPI
 PACKAGES = {"fastchat": "fschat", "xinference": "xinference", "ray": "ray", "lighteval": "lighteval", "lm_eval": "lm-eval", "openllm": "openllm",
             "unsloth_zoo": "unsloth-zoo",
-            "triton": "tritonserver"}
+            "triton": "tritonserver", "kserve": "kserve"}
 
 
 def host_of(site) -> str | None:
@@ -28,6 +28,10 @@ def host_of(site) -> str | None:
         return "fastchat"
     if site.tool == "ray-serve" and site.kind.startswith("ray.serve.llm"):
         return "ray"
+    # KServe's huggingfaceserver builds one argparse parser for its own options and vLLM's engine
+    # arguments (huggingfaceserver/__main__.py), so a vLLM option it also defines breaks it (--task)
+    if site.kind.startswith(("python -m huggingfaceserver", "kserve huggingfaceserver")):
+        return "kserve"
     return None
 
 
@@ -77,7 +81,8 @@ def host_compat(site, facts: dict, cat, pin_of: Callable[[str], Any], text: str 
     vllm = v.get("version")
     if host is None or not vllm or not v.get("pinned"):
         return {}
-    pin = pin_of(PACKAGES[host])
+    # huggingfaceserver is released with KServe under the same version (its pyproject.toml)
+    pin = pin_of(PACKAGES[host]) or (pin_of("huggingfaceserver") if host == "kserve" else None)
     rel = getattr(pin, "exact", None)
     if not rel or try_parse(rel) is None:
         return {}
