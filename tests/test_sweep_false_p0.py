@@ -34,6 +34,26 @@ def test_a_connector_near_a_listed_one_is_a_typo_only_without_a_plugin(cli, writ
     assert expect in got, got
 
 
+AIBRIX = ("vllm serve Qwen/Qwen2.5-1.5B-Instruct --kv-transfer-config "
+          "'{\"kv_connector\":\"AIBrixOffloadingConnectorV1Type1\", \"kv_role\":\"kv_both\"%s}'\n")
+
+
+@pytest.mark.parametrize("install, extra, expect", [
+    ("vllm==0.9.2\naibrix_kvcache\n", "", ("value-unlisted", "P0")),  # aibrix #1525: only AIBrix's vLLM build has it
+    ("vllm==0.9.2\n", ', \"kv_connector_module_path\":\"my.mod\"', ("value-unlisted", "P1")),  # a module may hold it
+])
+def test_a_vendor_build_connector_on_stock_vllm(cli, write_project, install, extra, expect):
+    root = write_project({"requirements.txt": install, "serve.sh": AIBRIX % extra})
+    got = _findings(cli, root)
+    assert expect in got, got
+
+
+def test_a_vendor_build_connector_without_a_stock_vllm_pin_is_not_a_p0(cli, write_project):
+    root = write_project({"Dockerfile": "FROM aibrix/vllm-openai:v0.9.2-aibrix\n", "serve.sh": AIBRIX % ""})
+    got = _findings(cli, root)
+    assert ("value-unlisted", "P0") not in got, got
+
+
 @pytest.mark.parametrize("name", ["zai-org/GLM-4.7", "vllm-ascend/GLM-4.7-W8A8", "zai-org/GLM-4.7-Flash"])
 def test_a_later_dotted_glm_release_is_not_the_dense_glm_4_9b(name):
     fam = models.family_of(name, knowledge.load().models)

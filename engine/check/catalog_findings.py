@@ -13,6 +13,7 @@ from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.scan.cli_args import normalise_flag
+from vllm_kb.engine.scan.images import is_vllm_image
 from vllm_kb.engine.scan.site import Finding, Site
 
 DEPLOY_SYNTAXES = unknown_flags.DEPLOY_SYNTAXES
@@ -46,7 +47,9 @@ def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: 
     demo, covered = entrypoint_findings.site_findings(site, kb, version)
     refused = (handled if urgent is None else urgent) | covered
     handled = handled | covered
-    values = value_findings.value_remarks(site, cat, lookup, refused, kb)
+    # vLLM as released: a pin, or vLLM's own image (a vendor's image may carry its own patched build)
+    stock = pinned and (site.image is None or is_vllm_image(site.image))
+    values = value_findings.value_remarks(site, cat, lookup, refused, kb, stock)
     said = {f.subject for f in values}
     values += [f for f in cli_choices.findings(site, kb, lookup) if f.subject not in said and f.subject.partition("=")[0] not in refused]
     values += config_keys.findings(site, cat, lookup, refused, claimed or set())

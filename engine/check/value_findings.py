@@ -42,8 +42,27 @@ def _registrable(site: Site, path: tuple[str, ...], whole) -> bool:
     return bool(site.plugins) or (isinstance(whole, dict) and bool(whole.get("kv_connector_module_path")))
 
 
-def value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:
-    """Values vLLM does not accept in this release (`--quantization fp8_per_block` on 0.19)."""
+# Names only a vendor's patched vLLM build registers: no stock release has them, and the vendor's pip
+# package (aibrix_kvcache) is a cache library, not a plugin that registers them with stock vLLM. Stock
+# vLLM's connector factory raises "Unsupported connector type" for such a name without
+# kv_connector_module_path (0.9.2 distributed/kv_transfer/kv_connector/factory.py:62-70).
+_VENDOR_ONLY = {("kv_transfer_config", "kv_connector"): {
+    n: "AIBrix" for n in ("AIBrixOffloadingConnectorV1Type1", "AIBrixOffloadingConnectorV1Type2",
+                          "AIBrixOffloadingConnectorV1Type3")}}
+
+
+def _vendor_only(path: tuple[str, ...], value, whole, stock: bool) -> str | None:
+    """The vendor whose own vLLM build alone has this value, where the site runs stock vLLM and names
+    no module for it."""
+    vendor = _VENDOR_ONLY.get(path, {}).get(str(value))
+    if not vendor or not stock or (isinstance(whole, dict) and whole.get("kv_connector_module_path")):
+        return None
+    return vendor
+
+
+def value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge, stock: bool = False) -> list[Finding]:
+    """Values vLLM does not accept in this release (`--quantization fp8_per_block` on 0.19).
+    `stock`: the site runs vLLM as released (a pin, or vLLM's own image), not a vendor's build."""
     out = []
     for s in site.settings.values():
         if not s.resolved or not s.known or s.name in handled or s.value is None or s.name in DECIDED_BY_CHECKS:
@@ -85,6 +104,9 @@ def value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledg
                 text = {lang: msg("finding.value_unknown", value=value, what=what, version=version)[lang] + hint[lang] for lang in ("en", "zh")}
                 fix = [(FixOp("set", s.name), {path[1]: guess[0]} if len(path) == 2 else guess[0])]
                 out.append(Finding("value-unknown", text, s.file, s.line, "P0", fix=fix, subject=f"{what}={value}"))
+            elif vendor := _vendor_only(path, value, s.value, stock):
+                text = msg("finding.value_vendor_only", value=value, what=what, version=version, vendor=vendor)
+                out.append(Finding("value-unlisted", text, s.file, s.line, "P0", subject=f"{what}={value}"))
             else:
                 text = msg("finding.value_unlisted", value=value, what=what, version=version)
                 out.append(Finding("value-unlisted", text, s.file, s.line, "P1", subject=f"{what}={value}"))
