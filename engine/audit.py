@@ -287,14 +287,14 @@ def _built_from_source(site: Site, ctx: ScanContext) -> bool:
     return any("/".join(parts[:depth]) in ctx.source_built for depth in range(len(parts), -1, -1))
 
 
-def _fresh_install(site: Site, choice, bounded: Callable[[], bool]) -> bool:
+def _fresh_install(site: Site, choice, bounded: Callable[[], bool], ctx: ScanContext | None = None) -> bool:
     """Nothing holds the site's install back from the newest release: no vLLM pin, image or install,
     no framework driving it and no pin of a framework or serving package that declares a vLLM range
     (`bounded`: SiteReports.bounded). An image tagged `latest` is the newest release
     on a host that pulls it first, and a host that pulled it in the last half year holds no option
     dropped before then either (engine/check/unpinned.py _SETTLED_DAYS)."""
     if choice.basis == unpinned.BASIS and site.framework == "none":
-        return _latest_tag(site.image or "")
+        return _latest_tag(site.image or "") or _written_untagged(site, ctx)
     if choice.basis != "none" or site.framework != "none" or site.launch.get("release_placeholder"):
         return False  # a template's `vllm=={vllm_version}`, a command the code renders: its release is the code's choice
     return not bounded()
@@ -304,6 +304,17 @@ def _latest_tag(image: str) -> bool:
     """vLLM's own image tagged `latest` as written (a local build named `vllm` is whatever the host built;
     no tag may be a template's tag the audit could not read: `vllm/vllm-openai:v{vllm_version}`)."""
     return is_vllm_image(image) and image.strip().rsplit("/", 1)[-1].endswith(":latest")
+
+
+def _written_untagged(site: Site, ctx: ScanContext | None) -> bool:
+    """vLLM's own image written with no tag in the site's file (`image: vllm/vllm-openai`): docker pulls
+    `latest` for it (eval79 robertgshaw2-neuralmagic/vllm-k8s). Only as written there: a template's tag the
+    audit could not read also leaves the name bare, and a chart's `repository:` with an empty tag is its appVersion."""
+    image = (site.image or "").strip()
+    if not is_vllm_image(image) or ":" in image.rsplit("/", 1)[-1] or "@" in image or ctx is None:
+        return False
+    bare = re.compile(r"^(?!\s*-?\s*(?:repository|name)\s*:).*(?<![\w./-])" + re.escape(image) + r"(?=$|[\s\"',\]])", re.M)
+    return bool(bare.search(ctx.read(site.file) or ""))
 
 
 def _bounded(pins: list) -> bool:
@@ -357,7 +368,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         # anywhere (the release that runs is the user's), or a pin whose release the audit cannot
         # read (`vllm==${VLLM_VERSION}`: some release, not the newest for sure): a P0 of some releases only is not certain
         why = {"none": "unpinned", "source": "source", "unreadable": "unreadable"}.get(choice.basis, "untagged")
-        unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none", fresh=_fresh_install(site, choice, bounded),
+        unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none", fresh=_fresh_install(site, choice, bounded, ctx),
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
     elif between is not None and between.why != "fw_range":  # a version no release has, or an image beside: options and values of either release

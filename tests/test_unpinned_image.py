@@ -174,3 +174,21 @@ def test_fresh_install_is_answered_once_per_root_with_the_same_verdicts(tmp_path
     monkeypatch.setattr(audit_mod.SiteReports, "bounded", lambda self: audit_mod._bounded(self.pins))  # asked per site, as before
     calls.clear()
     assert verdicts() == cached and len(calls) == 3
+
+
+def test_an_image_written_with_no_tag_is_judged_as_latest(tmp_path):
+    # robertgshaw2-neuralmagic/vllm-k8s (eval79): `image: vllm/vllm-openai` with `--disable-log-requests`;
+    # docker pulls `latest` for a name with no tag, so it is the P0 `:latest` gets
+    for image in ("vllm/vllm-openai", '"docker.io/vllm/vllm-openai"'):
+        sr = _site(tmp_path, image, '"--disable-log-requests"')
+        assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P0"], image
+    # a chart's repository with its tag left to the chart's appVersion, or a template's tag the audit could
+    # not read, is not `latest`
+    from types import SimpleNamespace
+
+    from vllm_kb.engine.audit import _written_untagged
+
+    site = SimpleNamespace(file="values.yaml", image="vllm/vllm-openai")
+    for text in ("image:\n  repository: vllm/vllm-openai\n  tag: \"\"\n", 'image = "vllm/vllm-openai:v{vllm_version}"\n'):
+        assert not _written_untagged(site, SimpleNamespace(read=lambda rel, t=text: t)), text
+    assert _written_untagged(site, SimpleNamespace(read=lambda rel: "image: vllm/vllm-openai\n"))
