@@ -88,3 +88,17 @@ def test_two_about_as_close_names_are_only_named(write_project):
 def test_package_names_that_are_no_plugin():
     assert plugins.packages_in("FROM vllm/vllm-openai:v0.9.1\nRUN pip install vllm-flash-attn vllm_spyre\n") == {"vllm-spyre"}
     assert plugins.packages_in("image: quay.io/ascend/vllm-ascend:v0.9.1\n") == {"vllm-ascend"}
+
+
+def test_a_dockerfile_installs_only_what_its_run_and_from_name(write_project):
+    # yanglinfang/research_chats (eval79): CMD [..., "--log-dir", "vllm_logs"] installs no "vllm-logs" plugin,
+    # so its unknown flags stay P0; a RUN that installs a plugin (continued over lines) still counts
+    df = ('FROM nvidia/cuda:12.1.0-runtime-ubuntu22.04\nRUN pip install vllm==0.10.2\n'
+          'ENTRYPOINT ["python3", "-m", "vllm.entrypoints.openai.api_server"]\n'
+          'CMD ["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-batch-tokens", "8192", "--log-dir", "vllm_logs"]\n')
+    r = _remarks(write_project, {"Dockerfile": df})
+    assert {k: (v.code, v.priority) for k, v in r.items()} == {
+        "max_batch_tokens": ("unknown-option", "P0"), "log_dir": ("unknown-option", "P0")}
+    assert plugins.packages_in(df, dockerfile=True) == set()
+    assert plugins.packages_in("FROM python:3.12\nRUN pip install \\\n    vllm==0.10.2 \\\n    vllm-spyre==0.9.0\n",
+                               dockerfile=True) == {"vllm-spyre"}

@@ -34,10 +34,27 @@ def known() -> dict[str, Plugin]:
     return _table()[0]
 
 
-def packages_in(text: str) -> set[str]:
+def _installing(text: str) -> str:
+    """A Dockerfile's FROM instructions and the RUN instructions that install (continuation lines joined):
+    a CMD's value (`--log-dir vllm_logs`, eval79 yanglinfang/research_chats) installs nothing."""
+    out, cur = [], []
+    for line in text.splitlines() + [""]:
+        cur.append(line)
+        if line.rstrip().endswith("\\"):
+            continue
+        instr, cur = "\n".join(cur), []
+        word = instr.split(None, 1)[0].upper() if instr.strip() else ""
+        if word == "FROM" or word == "RUN" and "install" in instr.lower():
+            out.append(instr + "\n")
+    return "".join(out)
+
+
+def packages_in(text: str, dockerfile: bool = False) -> set[str]:
     """Plugin packages a pin file, Dockerfile or script installs or whose image it runs: every
-    vllm-* package name that is not a build of vLLM or a tool, plus a known plugin's image."""
+    vllm-* package name that is not a build of vLLM or a tool, plus a known plugin's image. Of a
+    Dockerfile only what its FROM and installing RUN instructions name."""
     table, not_plugins = _table()
+    text = _installing(text) if dockerfile else text
     out = set()
     for m in _PACKAGE.finditer(text):
         name = "vllm-" + m.group(1).lower().replace("_", "-")

@@ -100,7 +100,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
             if text is not None:
                 # a notebook pins what its `%pip install vllm==X` cells install, read as RUN lines
                 all_pins += _guarded(ctx, rel, pins_mod.scan, notebook_json.pip_lines(text) if notebooks.is_notebook(rel) else text)
-                plugins |= kb_plugins.packages_in(text)
+                plugins |= kb_plugins.packages_in(text, dockerfile=pins_mod.is_dockerfile(rel))
                 if not pins_mod.is_pin_file(rel):
                     all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=False)
         elif rel.lower().endswith((".yml", ".yaml")):  # a conda environment file of any name (`conda env create -f x.yaml`)
