@@ -95,3 +95,17 @@ def test_a_docker_run_whose_env_value_is_unknown_here_is_still_a_site(tmp_path):
     assert "run.sh:4" in got
     (tmp_path / "run.sh").write_text(_RUN.format(cmd="").replace("-e MODEL=Qwen/Qwen2.5-7B-Instruct -e MAX_MODEL_LEN=4096", "-e MODEL=$MODEL"))
     assert "run.sh:4" in {sr.site.id for sr in audit(tmp_path, gpu="none").sites}
+
+
+def test_a_docker_run_of_an_image_named_vllm_is_one_site(tmp_path):
+    # jasonacox/TinyLLM vllm/optional_build: `docker build --tag vllm`, and run.sh's `docker run -e MODEL=… vllm`
+    # of that image (FROM a CUDA base, CMD entrypoint.sh) was both the script's run and a `vllm serve` site of
+    # an image named vllm, which L37 then took to share the GPU with itself
+    files = {"Dockerfile": _DOCKERFILE, "entrypoint.sh": _ENTRY, "build.sh": "docker build . -f Dockerfile --tag vllm\n",
+             "run.sh": "docker run -d --gpus all -e MODEL=Qwen/Qwen2.5-7B-Instruct -e PORT=8000 --name x vllm\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    rep = audit(tmp_path, gpu="H100-80GB")
+    runs = [sr for sr in rep.sites if sr.site.file == "run.sh"]
+    assert len(runs) == 1 and runs[0].site.kind == "api_server"
+    assert not any(r.check.id == "L37" and r.needs_change for sr in rep.sites for r in sr.results)

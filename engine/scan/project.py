@@ -48,7 +48,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
     """`files` (relative to the folder `path`) are read instead of walking the tree: how an agent
     hook audits the files it just wrote with only the pins and configs around them."""
     sc = begin(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
-    sc.sites += [s for _rel, found in sites_by_file(sc, progress) for s in found] + image_entry.docker_runs(sc.ctx)  # + its images' docker runs
+    sc.sites = image_entry.with_docker_runs(sc.ctx, sc.sites + [s for _rel, found in sites_by_file(sc, progress) for s in found])
     sc.sites = [s for s in sc.sites if s.id not in sc.ctx.absorbed]  # read as part of another (a KServe runtime)
     # a framework script's copy in the project that a launch runs (LLaMA-Factory's vllm_infer.py): its LLM() is that
     # launch, whose arguments and GPUs the run script gives, not a second site

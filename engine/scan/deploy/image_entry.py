@@ -106,6 +106,16 @@ def deployed(ctx, image: str | None, env: dict[str, Setting], rel: str, line: in
     return _deployed(ctx, set(own_images.dockerfiles(ctx, image)) if image else set(), env, rel, line)
 
 
+def with_docker_runs(ctx, sites: list[Site]) -> list[Site]:
+    """`sites` and the docker runs of project images whose entry is a script (docker_runs): such a
+    run followed into its script replaces the site the scan made of the same line as an image's
+    default launch (jasonacox/TinyLLM: `docker run … vllm` of an image built FROM a CUDA base whose
+    CMD runs entrypoint.sh was also a `vllm serve` site, and the two were taken to share the GPU)."""
+    runs = docker_runs(ctx)
+    at = {(s.file, s.line) for s in runs}
+    return [s for s in sites if (s.file, s.line) not in at] + runs
+
+
 def docker_runs(ctx) -> list[Site]:
     """The same for each `docker run` of a project image a script builds (noted while the scripts were
     walked, engine/scan/shell_builtins.py container_run): its `-e` env, at its line; a command given
