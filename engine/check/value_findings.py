@@ -46,7 +46,7 @@ def _registrable(site: Site, path: tuple[str, ...], whole) -> bool:
 # package (aibrix_kvcache) is a cache library, not a plugin that registers them with stock vLLM. Stock
 # vLLM's connector factory raises "Unsupported connector type" for such a name without
 # kv_connector_module_path (0.9.2 distributed/kv_transfer/kv_connector/factory.py:62-70).
-_VENDOR_ONLY = {("kv_transfer_config", "kv_connector"): {
+_VENDOR_ONLY: dict[tuple[str, ...], dict[str, str]] = {("kv_transfer_config", "kv_connector"): {
     n: "AIBrix" for n in ("AIBrixOffloadingConnectorV1Type1", "AIBrixOffloadingConnectorV1Type2",
                           "AIBrixOffloadingConnectorV1Type3")}}
 
