@@ -24,16 +24,13 @@ import ast
 import sys
 from pathlib import Path
 
-import yaml
-from packaging.specifiers import SpecifierSet
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from transformers_model_types import assigned_keys  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
-from vllm_transformers_imports import _spans, render, run, sources  # noqa: E402
+from vllm_transformers_imports import _spans, admitted, render, run, sources  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-REQUIRES = ROOT / "knowledge" / "vllm" / "model_types.yaml"  # vllm_requires: each release's transformers range
 OUT = ROOT / "knowledge" / "vllm" / "transformers_calls.yaml"
 FIRST_VLLM = "0.10.0"
 
@@ -122,15 +119,14 @@ def _error(name: str, sig: ast.arguments, positional: int) -> str:
 
 def build(wheel_dir: Path, vsrc: Path) -> dict:
     tversions, wheels, vversions = sources(wheel_dir, vsrc, FIRST_VLLM)
-    requires = yaml.safe_load(REQUIRES.read_text("utf-8")).get("vllm_requires") or {}
+    admits = admitted(tversions)
     rows: dict[tuple, dict] = {}
     for version in vversions:
         configs = vsrc / version / "vllm" / "transformers_utils" / "configs"
         cfg = vsrc / version / "vllm" / "transformers_utils" / "config.py"
         if not configs.is_dir() or not cfg.is_file():
             continue
-        own = requires.get(version) or requires.get(version.split(".post")[0])
-        allowed = [i for i, v in enumerate(tversions) if own is None or SpecifierSet(own).contains(v)]
+        allowed = admits(version)
         registry = _registry(cfg)
         for path in sorted(configs.glob("*.py")):
             tree = ast.parse(path.read_text("utf-8"))

@@ -36,8 +36,10 @@ import re
 import sys
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import yaml
+from packaging.specifiers import SpecifierSet
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vllm_kb.engine.scan.framework_source import unguarded as _unguarded  # noqa: E402
@@ -47,6 +49,7 @@ from vllm_catalog import vkey  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "knowledge" / "vllm" / "transformers_imports.yaml"
+REQUIRES = ROOT / "knowledge" / "vllm" / "model_types.yaml"  # vllm_requires: each release's transformers range
 ENTRIES = {"serve": "vllm/entrypoints/openai/api_server.py", "offline": "vllm/entrypoints/llm.py"}
 _WHEEL = re.compile(r"transformers-(\d+\.\d+\.\d+)-py3-none-any\.whl$")
 FIRST_VLLM = "0.4.0"  # older releases import next to nothing from transformers at start
@@ -231,6 +234,18 @@ def _spans(releases: list[str], all_releases: list[str]) -> list[list[str]]:
         else:
             out.append([v, v])
     return out
+
+
+def admitted(tversions: list[str]) -> Callable[[str], list[int]]:
+    """Per vLLM release, the indices into `tversions` of the transformers releases its own requirement
+    admits (model_types.yaml `vllm_requires`, a post release read as its base where it has no entry;
+    every one where the release states none): one pip can install beside it."""
+    requires = yaml.safe_load(REQUIRES.read_text("utf-8")).get("vllm_requires") or {}
+
+    def allowed(version: str) -> list[int]:
+        own = requires.get(version) or requires.get(version.split(".post")[0])
+        return [i for i, v in enumerate(tversions) if own is None or SpecifierSet(own).contains(v)]
+    return allowed
 
 
 def sources(wheel_dir: Path, vsrc: Path, first: str) -> tuple[list[str], list[Wheel], list[str]]:

@@ -30,15 +30,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import yaml
-from packaging.specifiers import SpecifierSet
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vllm_catalog import vkey  # noqa: E402
-from vllm_transformers_imports import ENTRIES, _Tree, _spans, arch_modules, loaded, render, run, sources, tf_imports  # noqa: E402
+from vllm_transformers_imports import ENTRIES, _Tree, _spans, admitted, arch_modules, loaded, render, run, sources, tf_imports  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-REQUIRES = ROOT / "knowledge" / "vllm" / "model_types.yaml"  # vllm_requires: each release's transformers range
 OUT = ROOT / "knowledge" / "vllm" / "transformers_since.yaml"
 FIRST_VLLM = "0.4.0"
 
@@ -52,11 +49,10 @@ def build(wheel_dir: Path, vsrc: Path) -> dict:
             cache[(mod, name)] = [w.resolves(mod, name, exact=True) for w in wheels]
         return cache[(mod, name)]
 
-    requires = yaml.safe_load(REQUIRES.read_text("utf-8")).get("vllm_requires") or {}
+    admits = admitted(tversions)
     rows: dict[tuple, dict] = {}
     for version in vversions:
-        own = requires.get(version) or requires.get(version.split(".post")[0])
-        allowed = [i for i, v in enumerate(tversions) if own is None or SpecifierSet(own).contains(v)]
+        allowed = admits(version)
         tree = _Tree(vsrc / version)
         started: set[str] = set()
         for root in ENTRIES.values():
