@@ -228,3 +228,24 @@ def test_compose_services_on_other_device_ids_or_profiles_do_not_share(tmp_path)
             assert len(shared) == 2 and all(v == (1.8, "P0") for v in shared.values()), (sub, got)
         else:
             assert not shared, (sub, got)
+
+
+_MENU = """services:
+{services}"""
+_MENU_SVC = """  m{i}:
+    profiles: ["models"]
+    image: vllm/vllm-openai:v0.10.2
+    gpus: all
+    command: ["--model", "org/model-{i}", "--gpu-memory-utilization", "0.7"]
+"""
+
+
+def test_a_profile_gating_three_or_more_engines_is_a_menu_not_engines_that_run_together(tmp_path):
+    # eval81 (jdaln/dgx-spark-inference-stack): every model service under profile `models`, created with
+    # `docker compose --profile models up --no-start`; an on-demand starter runs one at a time. Two engines
+    # behind one profile still start together under `--profile models up`.
+    for n, want in ((3, None), (2, "P0")):
+        (tmp_path / str(n)).mkdir()
+        got = _shared(tmp_path / str(n), {"docker-compose.yml": _MENU.format(
+            services="".join(_MENU_SVC.format(i=i) for i in range(n)))})
+        assert len(got) == n and {p for _u, p in got.values()} == {want}, (n, got)

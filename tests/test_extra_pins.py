@@ -45,3 +45,16 @@ def test_a_readme_install_is_judged_as_its_release_not_the_newest(write_project,
     assert site["vllm"]["version"] == "0.8.4"
     words = " ".join(r.get("reason", "") + r.get("title", "") for r in site["recommendations"])
     assert "0.34" not in words and "swap_space was removed" not in words
+
+
+def test_a_readmes_list_of_the_versions_it_runs_is_its_release(write_project, json_site):
+    # maxent-grpo (eval81): "The exact launcher validates the key runtime versions" then a list with
+    # `vllm==0.8.4`; LLM(swap_space=…) in its evaluation scripts is no P0 of the newest release
+    md = "## Versions\n\n- Python `3.10.x`\n- `torch==2.6.0`\n- `vllm==0.8.4`\n- `oat-llm==0.1.3.post1`\n"
+    py = "import vllm\nllm = vllm.LLM(model='Qwen/Qwen2.5-Math-1.5B', swap_space=32)\n"
+    site = json_site(write_project({"README.md": md, "eval.py": py}), gpu="A100-40GB")
+    assert site["vllm"]["version"] == "0.8.4"
+    # prose that names a release in passing is not a list of what the project runs
+    md = "We saw a bug with vllm==0.8.4 and moved on.\n"
+    site = json_site(write_project({"README.md": md, "eval.py": py}), gpu="A100-40GB")
+    assert site["vllm"]["version"] != "0.8.4"

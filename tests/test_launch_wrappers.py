@@ -23,6 +23,8 @@ WRAPPED = {
     "ssh-unknown-host": f'ssh $HEAD "cd /w && nohup vllm serve {_M} --tensor-parallel-size 3 &"\n',
     "ssh-unknown-port": f'ssh -p $PORT node1 "vllm serve {_M} --tensor-parallel-size 3"\n',
     "sbatch-unknown-partition-wrap": f'sbatch --partition=$PART --gres=gpu:8 --wrap="vllm serve {_M} --tensor-parallel-size 3"\n',
+    # CODE-GRPO (eval81): the `trl` console script's module, run by the interpreter
+    "trl-cli-main-module": "MODEL=" + _M + "\nCUDA_VISIBLE_DEVICES=0 python -m trl.cli.main vllm-serve --model $MODEL --tensor_parallel_size 3 &\n",
     "srun-bash-c-ray-job-submit-openrlhf": "MODEL=" + _M + '\nsrun --overlap -w "$head" bash -c "ray job submit --address=http://localhost:8265 '
     '-- python3 -m openrlhf.cli.train_ppo_ray --pretrain $MODEL --vllm.num_engines 2 --vllm.tensor_parallel_size 3"\n',
 }

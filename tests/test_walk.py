@@ -198,3 +198,29 @@ def test_many_files_walk_fast_enough(tmp_path):
         tree(tmp_path, {f"d{i}/e{j}/f{k}.py": "" for j in range(5) for k in range(4)})
     res = walk(tmp_path)
     assert len(res) == 600 and len(set(res)) == 600
+
+
+def test_a_copy_of_vllms_own_source_below_the_root_is_skipped_and_said(tmp_path):
+    # eval81 (dehudewf/Inference-and-Deployment-huiwei1): a study repo that carries vLLM's source tree;
+    # its tests, examples and engine modules were read as 511 launches of the project, 51 false P0s
+    tree(tmp_path, {
+        "notes.md": "# notes\n",
+        "third_party/vllm/pyproject.toml": '[project]\nname = "vllm"\ndynamic = ["version"]\n',
+        "third_party/vllm/vllm/__init__.py": "",
+        "third_party/vllm/examples/offline.py": "from vllm import LLM\nLLM(model='m', swap_space=4)\n",
+        "old/vllm/setup.py": 'from setuptools import setup\nsetup(\n    name="vllm",\n    version="0.2.7",\n)\n',
+        "old/vllm/vllm/__init__.py": "",
+        "old/vllm/benchmarks/run.sh": "vllm serve m\n",
+        # a project's own package named vllm_app, and a folder named vllm that is not vLLM's source
+        "app/pyproject.toml": '[project]\nname = "vllm-app"\n',
+        "app/vllm/__init__.py": "",
+        "serve/vllm/run.sh": "vllm serve m\n",
+    })
+    out = walk(tmp_path)
+    assert sorted(out) == ["app/pyproject.toml", "app/vllm/__init__.py", "notes.md", "serve/vllm/run.sh"]
+    assert sorted(r for r, code, _ in out.skipped if code == "vllm-source") == ["old/vllm", "third_party/vllm"]
+
+
+def test_vllms_own_source_at_the_root_is_audited_as_it_is(tmp_path):
+    tree(tmp_path, {"pyproject.toml": '[project]\nname = "vllm"\n', "vllm/__init__.py": "", "examples/a.py": "x = 1\n"})
+    assert sorted(walk(tmp_path)) == ["examples/a.py", "pyproject.toml", "vllm/__init__.py"]

@@ -4,7 +4,7 @@
   wheel requires vLLM outright): the range that release declares (knowledge/frameworks/compat.yaml
   `declared`, read from each release's wheel METADATA);
 - a tutorial whose instructions install one (`pip install vllm==0.4.0.post1` in a Markdown file
-  beside the scripts): that release or a later one, a floor only, so it can demote a P0 that the
+  beside the scripts, or a list of the versions it was run with: `- vllm==0.8.4`): that release or a later one, a floor only, so it can demote a P0 that the
   newest release alone would give and never make one. The site is judged as the release the
   instructions name (engine/scan/pins.py `choose`), not the newest: what only later releases
   refuse is no finding for a project whose README installs an older one (understand-r1-zero's
@@ -25,6 +25,9 @@ from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.pins import Pin, package_name
 
 _PIP = re.compile(r"^\s*(?:[$>]\s*)?(?:!|%)?(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\s.*\bvllm==", re.I)
+# a list of the versions a launcher expects or was tested with (`- \`vllm==0.8.4\``, a requirements
+# block's own line): the release it names, as an install line would (eval81, maxent-grpo's README)
+_LISTED = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?`?(vllm==\d+(?:\.\d+)+(?:\.post\d+)?)`?\s*(?:[,;(#:]|--|—|$)", re.I)
 
 
 def vllm_ranges(pins: list[Pin]) -> list[Pin]:
@@ -57,7 +60,8 @@ def docs_floors(ctx, files: list[str], pins: list[Pin]) -> list[Pin]:
         text = ctx.read(rel) or ""
         if "vllm==" not in text.lower():
             continue
-        lines = ["RUN " + ln.strip().lstrip("$>!% ") if _PIP.match(ln) else "" for ln in text.splitlines()]
+        lines = ["RUN " + ln.strip().lstrip("$>!% ") if _PIP.match(ln) else
+                 f"RUN pip install {m.group(1)}" if (m := _LISTED.match(ln)) else "" for ln in text.splitlines()]
         for p in pins_mod.dockerfile_pins(rel, "\n".join(lines)):  # the pip lines read as a Dockerfile's
             if p.package == "vllm" and p.exact:
                 out.append(Pin(rel, p.line, f"{p.text} ({rel})", f">={p.exact}", "docs", None, "vllm"))

@@ -55,12 +55,7 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
     if base in ("accelerate", "torchrun", "deepspeed"):
         return _launcher(words, vals, i + 1 if base != "accelerate" else i + 2, env, i, ctx, rel)  # `accelerate launch`
     if base == "trl" and i + 1 < n:
-        cmd = vals[i + 1] or ""
-        if cmd == "vllm-serve":
-            return FwLaunch("trl", "trl vllm-serve", "flags", i + 2, serve=True, env=env, program_start=i)
-        if cmd in TRL_COMMANDS:
-            return FwLaunch("trl", f"trl {cmd}", "flags", i + 2, command=cmd, env=env, program_start=i)
-        return None
+        return _trl(vals[i + 1] or "", i + 2, env, i)
     if base == "swift" and i + 1 < n and vals[i + 1] in SWIFT_COMMANDS:
         return FwLaunch("ms-swift", f"swift {vals[i + 1]}", "flags", i + 2, command=vals[i + 1], env=env, program_start=i)
     if base == "megatron" and i + 1 < n and vals[i + 1] == "rlhf":  # ms-swift's Megatron CLI (GRPO from 3.11.0)
@@ -79,9 +74,23 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
             j += 1
         if j + 1 < n and vals[j] == "-m" and vals[j + 1] in ("torch.distributed.run", "torch.distributed.launch"):
             return _launcher(words, vals, j + 2, env, i, ctx, rel)  # what `torchrun` is
+        if j + 2 < n and vals[j] == "-m" and vals[j + 1] in _TRL_CLI:  # the `trl` console script's module
+            return _trl(vals[j + 2] or "", j + 3, env, i)
         if j + 1 < n and vals[j] == "-m":
             return _module(vals[j + 1] or "", j + 2, env, i, ctx, rel)
         return _script(vals, j, env, i, ctx, rel, words)
+    return None
+
+
+# `python -m trl.cli.main vllm-serve …` (eval81, CODE-GRPO's run scripts): what `trl vllm-serve` runs
+_TRL_CLI = ("trl.cli", "trl.cli.main", "trl")
+
+
+def _trl(cmd: str, start: int, env, program: int) -> FwLaunch | None:
+    if cmd == "vllm-serve":
+        return FwLaunch("trl", "trl vllm-serve", "flags", start, serve=True, env=env, program_start=program)
+    if cmd in TRL_COMMANDS:
+        return FwLaunch("trl", f"trl {cmd}", "flags", start, command=cmd, env=env, program_start=program)
     return None
 
 

@@ -145,6 +145,29 @@ def _special(mode: int) -> str:
     return "special file"
 
 
+_VLLM_PROJECT = (("pyproject.toml", re.compile(r'^name\s*=\s*["\']vllm["\']\s*$', re.M)),
+                 ("setup.py", re.compile(r'\bname\s*=\s*["\']vllm["\']\s*,')))
+
+
+def is_vllm_source(folder: str, names: set[str]) -> bool:
+    """A copy of vLLM's own source tree (its package folder beside a pyproject.toml or setup.py that
+    names the project `vllm`). Below the audited root it is vendored code: vLLM's tests, examples,
+    CI scripts and engine modules launch vLLM as vLLM's developers do, at the copy's own commit,
+    and its setup files are not the project's pins. One inside a research repository gave 51
+    false P0s judged against the newest release (eval81, dehudewf/Inference-and-Deployment-huiwei1)."""
+    if not os.path.isfile(os.path.join(folder, "vllm", "__init__.py")):
+        return False
+    for name, pattern in _VLLM_PROJECT:
+        if name in names:
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as f:
+                    if pattern.search(f.read(200_000)):
+                        return True
+            except OSError:
+                continue
+    return False
+
+
 class WalkResult(list):
     """The files (project-relative, POSIX), plus what was left out and why:
     `skipped` holds (path, code, detail) for folders that cannot be listed and links out of the root."""
@@ -193,6 +216,9 @@ def walk(root: Path, progress: Callable[[str, int], None] | None = None) -> Walk
         names = {e.name for e in entries}
         if rel_dir and "pyvenv.cfg" in names:
             continue  # a virtualenv under another name
+        if rel_dir and "vllm" in names and is_vllm_source(full_dir, names):
+            out.skipped.append((rel_dir, "vllm-source", ""))
+            continue
         if ".gitignore" in names:
             gi = _read_ignore(os.path.join(full_dir, ".gitignore"))
             if gi is not None and gi.rules:
