@@ -146,3 +146,38 @@ def test_v0_runs_the_vit_once_per_modality():
     assert both["low"] - both["out"] < 2 * (one["low"] - one["out"])
     old = encoder_profile(_model(), {}, 128000, 128000, runtime("0.7.3", {"VLLM_USE_V1": "0"}, 8.0))
     assert "out_high" not in old
+
+
+def test_v1_encoder_step_of_the_qwen3_vl_tower():
+    """0.12-0.33 V1: one max-size image (16,384 tokens at the processor's 16,777,216 pixels: vLLM logs
+    "budget of 16384 tokens, and profiled with 1 image items" for Qwen3.6-27B, club-3090 #356/#751), as
+    many as max(max_num_batched_tokens, the item) holds; the tower split by TP unless
+    mm_encoder_tp_mode is data; nothing when images are off or the tower is skipped."""
+    from vllm_kb.engine.check.memory.encoder import v1_encoder_step
+
+    m = _model("Qwen/Qwen3.6-27B")
+    rt = runtime("0.24.0", {}, 8.6)
+    step = v1_encoder_step(m, {}, 262144, 8192, 2, rt)
+    assert (step["items"], step["tokens"]) == (1, 16384)
+    per_patch = 2 * 3 * 2 * 16 * 16 + 8 * 1152 + max(4 * 4304 / 2, (6 * 1152 + 8 * 1152 + 2 * 1152) / 2)
+    assert step["peak"] == int(65536 * per_patch)  # 1.15 GiB at TP 2
+    assert step["out"] == 16384 * 5120 * 2
+    assert v1_encoder_step(m, {}, 262144, 32768, 2, rt)["items"] == 2
+    assert v1_encoder_step(m, {"mm_encoder_tp_mode": "data"}, 262144, 8192, 2, rt)["peak"] > step["peak"]
+    for off in ({"limit_mm_per_prompt": {"image": 0, "video": 0}}, {"skip_mm_profiling": True},
+                {"language_model_only": True}):
+        assert v1_encoder_step(m, off, 262144, 8192, 2, rt) is None
+    assert v1_encoder_step(m, {}, 262144, 8192, 2, runtime("0.34.0", {}, 8.6)) is None  # V2 runner, not read
+    assert encoder_profile(m, {}, 262144, 8192, rt) is None  # the Qwen2-VL paths leave this tower alone
+
+
+def test_v1_encoder_step_moves_the_kv_estimate():
+    """heldout73's Qwen3.8-27B-FP8 on two 3090s (0.26, FP8 KV, 2 sequences): the encoder step is
+    above the text dummy run by ~0.6 GiB; 4.99 GiB logged, 5.58 estimated without it."""
+    m = _model("Qwen/Qwen3.8-27B-FP8")
+    g = dict(hardware.parse_spec("RTX-3090 x2", KB.gpus).gpu)
+    engine = {"max_model_len": 131072, "kv_cache_dtype": "fp8", "max_num_seqs": 2, "max_num_batched_tokens": 8192,
+              "gpu_memory_utilization": 0.92, "tensor_parallel_size": 2}
+    e = memory.estimate(m, g, engine, vllm_version="0.26.0")
+    assert e["kv_cache_gib"] == pytest.approx(4.99, rel=0.05)
+    assert any(a["key"] == "encoder_profile_items" and a["value"] == 1 for a in e["assumptions"])

@@ -17,15 +17,16 @@ from typing import Any
 
 from vllm_kb.engine.check.memory.bands import (KV_ERROR_FRACTION, KV_TIGHT_FRACTION, SUGGEST_MARGIN, error_band,
                                                shortfall_band, shortfall_share)
-from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound, v0_profile
+from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound, v0_profile, v1_encoder_step
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layer_count,
                                             kv_layout, mla_absorbs, pp_stage_layers, safe_len)
-from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, cudagraph_bytes,
-                                                 non_torch_bytes, nvls_v0_unknown_bytes)
+from vllm_kb.engine.check.memory.graphs import cudagraph_bytes
+from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, non_torch_bytes,
+                                                 nvls_v0_unknown_bytes)
 from vllm_kb.engine.check.memory.site import Notes, Site, numeric_args
 from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal
 from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
-                                                 KV_RESERVE_FRACTION, TP_CHOICES, human_int, runtime)
+                                                 KV_RESERVE_FRACTION, PROFILE_WORKSPACE_GIB, TP_CHOICES, human_int, runtime)
 from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, uncertain_weights_bytes,
                                                  weight_width, weights_bytes,
                                                  weights_per_gpu_bytes)
@@ -163,7 +164,11 @@ def _budget(site: Site, last_stage: bool, notes: Notes | None = None, stage: int
         add("profile_batched_tokens", tokens)
         add("profile_max_num_seqs", seqs)
         activation = activation_peak_bytes(model, dict(engine, max_num_seqs=seqs), tokens, site.tp, rt, last_stage)
-        graphs = cudagraph_bytes(model, engine, site.pp, rt)
+        enc = v1_encoder_step(model, engine, site.max_len, tokens, site.tp, rt) if site.pp == 1 else None
+        if enc:  # the encoder step runs before the text dummy run, whose peak its cached output joins
+            add("encoder_profile_items", enc["items"])
+            activation = max(activation + enc["out"], enc["peak"] + PROFILE_WORKSPACE_GIB["v1"] * GIB)
+        graphs = cudagraph_bytes(model, engine, site.pp, rt, gpu)
     else:  # no dimensions: a share of the GPU, as the first-order estimate did
         activation = ACTIVATION_FRACTION * float(gpu["memory_gib"]) * GIB
         graphs = 0.0

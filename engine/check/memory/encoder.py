@@ -84,6 +84,12 @@ def tiled_seqs_fit(enc: dict, room: float, now: int) -> int | None:
     return 1 << (fit.bit_length() - 1) if fit >= 1 else None
 
 
+def _qwen2_vl(model: dict) -> dict | None:
+    """The catalog's `vision` where it is the Qwen2-VL family's ViT, which the V0 and early V1 paths model."""
+    vision = model.get("vision")
+    return vision if vision and vision.get("tower", "qwen2_vl") == "qwen2_vl" else None
+
+
 def _limits(engine: dict) -> dict[str, int] | None:
     raw = engine.get("limit_mm_per_prompt")
     if raw is None:
@@ -127,7 +133,7 @@ def v0_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtime) 
     """V0's multimodal dummy batch: {seqs, tokens, mm_tokens, modality} (sequences, text tokens of
     the forward, of which the items' tokens, the modality with most of them), or None where it was
     not read."""
-    vision = model.get("vision")
+    vision = _qwen2_vl(model)
     v = try_parse(rt.version) if rt.version else None
     if not vision or rt.v1 or v is None or not V0_READ_FROM <= v <= READ_TO:
         return None
@@ -193,7 +199,7 @@ def encoder_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runt
     tiled = tiled_profile(model, engine, rt)
     if tiled:
         return {"modality": "image", "patches": 0, "low": tiled["low"], "high": tiled["high"], "out": 0}
-    vision = model.get("vision")
+    vision = _qwen2_vl(model)
     v = try_parse(rt.version) if rt.version else None
     if vision and not rt.v1:
         v0 = v0_profile(model, engine, max_len, mnbt, rt)
@@ -225,6 +231,51 @@ def encoder_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runt
     else:
         item = _video_tokens(vision, mnbt, 0, 1)
     return dict(_vit_bytes(model, vision, count * item), modality=modality)
+
+
+# V1 releases whose profile_run encoder step and encoder budget were read for the Qwen3-VL tower
+# (gpu_model_runner.py profile_run; v1/core/encoder_cache_manager.py compute_mm_encoder_budget;
+# v1/worker/utils.py, from 0.17 multimodal/encoder_budget.py, _get_max_items)
+LATE_FROM, LATE_TO = Version("0.12.0"), Version("0.33.0")
+
+
+def v1_encoder_step(model: dict, engine: dict, max_len: int, mnbt: int, tp: int, rt: Runtime) -> dict[str, int] | None:
+    """The encoder step of V1's profile run for a Qwen3-VL-style tower (models.yaml `vision` with
+    `tower: qwen3_vl`: Qwen3-VL, Qwen3.5/3.6/3.8), in bytes per GPU: {items, tokens, peak, out}.
+    The dummy item is the modality with most tokens per item — the image at the processor's
+    longest_edge (16384 tokens at 16,777,216 pixels; qwen3_vl.py sizes a dummy video's two frames
+    at half the video processor's longest_edge, fewer) — and the step runs
+    max(1, min(budget // item, max_num_seqs x min(limit, max_model_len // item))) of them, budget =
+    max(max_num_batched_tokens, item) (encoder_compute_budget and encoder_cache_size default to
+    max_num_batched_tokens). `peak` is what is alive in the widest block step
+    (Qwen3_VisionTransformer.forward): the bf16 pixels, the patch embeddings and the position
+    embeddings, the residual and the normed input, and either the MLP's fc1 output with its
+    activation (ColumnParallel, split by TP) or attention's qkv, the fp32 rotary q/k and the output
+    (split by TP; `mm_encoder_tp_mode: data` replicates the tower). `out` is the encoder output the
+    encoder cache holds through the text dummy run (item tokens x the text hidden size). None where
+    not modelled (other towers, other releases, skip_mm_profiling, images off)."""
+    vision = model.get("vision") or {}
+    v = try_parse(rt.version) if rt.version else None
+    if (vision.get("tower") != "qwen3_vl" or not rt.v1 or v is None or not LATE_FROM <= v <= LATE_TO
+            or engine.get("skip_mm_profiling") or engine.get("mm_processor_kwargs")
+            or str(engine.get("language_model_only", "")).strip().lower() in ("true", "1")):
+        return None
+    limits = _limits(engine)
+    if limits is None or limits.get("image", 1) <= 0:
+        return None
+    item = _tokens(vision, 0)
+    budget = max(mnbt, item)
+    per_prompt = max(1, min(limits.get("image", 1), max_len // item))
+    items = max(1, min(budget // item, int(engine.get("max_num_seqs") or 256) * per_prompt))
+    patches = items * item * vision["spatial_merge_size"] ** 2
+    h, i = vision["hidden_size"], vision["intermediate_size"]
+    split = 1 if str(engine.get("mm_encoder_tp_mode") or "").strip().lower() == "data" else max(1, tp)
+    pixels = 2 * 3 * vision["temporal_patch_size"] * vision["patch_size"] ** 2
+    held = pixels + 4 * 2 * h  # pixels, embeddings, position embeddings, residual, normed input
+    mlp = 2 * 2 * i / split
+    attention = (2 * 3 * h + 4 * 2 * h + 2 * h) / split  # qkv, fp32 rotary q and k, the attention output
+    return {"items": items, "tokens": items * item, "peak": int(patches * (held + max(mlp, attention))),
+            "out": items * item * (model.get("hidden_size") or 0) * 2}
 
 
 def encoder_facts(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtime, activation: float,

@@ -1,10 +1,9 @@
 """Memory outside weights and KV cache that vLLM subtracts before sizing the cache: the peak
-activation of the profile run (forward pass or dummy sampler), non-torch workspaces, and
-CUDA-graph memory in the releases that profile it first."""
+activation of the profile run (forward pass or dummy sampler) and non-torch workspaces; the
+CUDA-graph memory of the releases that profile it first is graphs.py's."""
 from __future__ import annotations
 
-from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, CUDAGRAPH_BASE_GIB, CUDAGRAPH_LORA_FACTOR, CUDAGRAPH_PER_LAYER_GIB,
-                                                 CUDAGRAPH_PER_MOE_LAYER_GIB, GIB, NON_TORCH_GIB, NON_TORCH_PARALLEL_GIB,
+from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, GIB, NON_TORCH_GIB, NON_TORCH_PARALLEL_GIB,
                                                  NON_TORCH_UNIFIED_GIB, NON_TORCH_V0_NCCL_GIB,
                                                  NON_TORCH_V0_PRE_AMPERE_GIB, NVLS_CHANNEL_BYTES, NVLS_CHANNELS,
                                                  NVLS_V0_COMMUNICATORS, MOE_CHUNK_TOKENS,
@@ -161,22 +160,3 @@ def _peer_to_peer(gpu: dict) -> bool:
     name = str(gpu.get("name") or "")
     described = gpu.get("id") == "custom" or not name  # `--gpu "24GiB cc8.9"`: which card is unknown
     return bool(gpu.get("nvlink")) or not (described or "GeForce" in name)
-
-
-def cudagraph_bytes(model: dict, engine: dict, pp: int, rt: Runtime) -> float:
-    if not rt.cudagraph_profiled or engine.get("enforce_eager"):
-        return 0.0
-    layers = ceil_div(model["num_hidden_layers"], pp)
-    moe = ceil_div(moe_layers(model), pp)
-    graphs = (CUDAGRAPH_BASE_GIB + CUDAGRAPH_PER_LAYER_GIB * layers + CUDAGRAPH_PER_MOE_LAYER_GIB * moe) * GIB
-    return graphs * CUDAGRAPH_LORA_FACTOR if _lora_graphs_twice(engine) else graphs
-
-
-def _lora_graphs_twice(engine: dict) -> bool:
-    """LoRA on and compilation_config.cudagraph_specialize_lora left on (every release that profiles
-    the graphs has it)."""
-    if str(engine.get("enable_lora", "")).strip().lower() not in ("true", "1"):
-        return False
-    comp = engine.get("compilation_config")
-    text = str(comp).replace(" ", "").replace('"', "'").lower() if comp is not None else ""
-    return "'cudagraph_specialize_lora':false" not in text and "cudagraph_specialize_lora=false" not in text

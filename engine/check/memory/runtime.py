@@ -73,11 +73,17 @@ PROFILE_WORKSPACE_GIB = {"v1": 0.25, "v0": 0.0}  # compile/attention workspaces 
 # (VLLM_FUSED_MOE_CHUNK_SIZE, 32768 by default in 0.9.1-0.10.2: vllm/envs.py)
 MOE_CHUNK_TOKENS = 32768
 CUDAGRAPH_BASE_GIB = 0.3       # CUDA-graph pool, from vLLM 0.20 subtracted before KV sizing
-# Not scaled by the number of graphs: vLLM's estimate is its first capture plus (graphs - 1) x the second
-# capture's growth, and the first capture is most of it (2 graphs log 0.36-0.47 GiB, 86 graphs 0.52-0.78;
-# what the term misses instead, PIECEWISE-only captures and MoE at few graphs: docs/estimator.md)
+# With FULL graphs the term is not scaled by the dense graphs' count: vLLM's estimate is its first capture
+# plus (graphs - 1) x the second capture's growth, and the first FULL capture (at long profile sequences)
+# is most of it (2 graphs log 0.36-0.47 GiB, 86 graphs 0.52-0.78; docs/estimator.md)
 CUDAGRAPH_PER_LAYER_GIB = 0.006
+# The MoE share at CUDAGRAPH_MOE_REF_GRAPHS graphs beyond each mode's first (51 + 35 at 256 sequences),
+# linear in that count as vLLM's extrapolation is: none at 1 + 1 (Qwen3.6-35B-A3B, 0.36-0.47 GiB logged)
 CUDAGRAPH_PER_MOE_LAYER_GIB = 0.02
+CUDAGRAPH_MOE_REF_GRAPHS = 84
+# PIECEWISE-only captures, per graph and layer (the MTP drafter's layers captured with the target's):
+# Qwen3.6-27B + its MTP layer logs 0.13 / 0.17 / 0.36 GiB for 5 / 7 / 16 graphs (0.37 MiB each)
+CUDAGRAPH_PIECEWISE_LAYER_GIB = 0.37 / 1024
 # With LoRA, 0.11.1+ capture every graph twice, with and without adapters (cudagraph_specialize_lora,
 # on by default; v1/cudagraph_dispatcher.py): vLLM PR #25914 logs 1.62 GiB of graphs before, 2.38 after
 CUDAGRAPH_LORA_FACTOR = 2.38 / 1.62

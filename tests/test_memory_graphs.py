@@ -1,0 +1,102 @@
+"""The CUDA-graph term of 0.20+ by mode and graph count (engine/check/memory/graphs.py), checked
+against the graph counts and the "Estimated CUDA graph memory" lines vLLM's public logs print
+(docs/estimator.md, CUDA graphs)."""
+from __future__ import annotations
+
+import pytest
+from vllm_kb.engine.check import memory
+from vllm_kb.engine.check.memory import graphs
+from vllm_kb.engine.kb import hardware, knowledge, models
+
+KB = knowledge.load()
+MARKERS = KB.doc("models.yaml").data["quantized_markers"]
+MTP3 = {"method": "mtp", "num_speculative_tokens": 3}
+
+
+def facts(name: str) -> dict:
+    return models.model_facts(name, KB.models, MARKERS)
+
+
+def gpu(spec: str) -> dict:
+    return hardware.parse_spec(spec, KB.gpus).gpu
+
+
+def plan(engine: dict, card: str, version: str) -> tuple[str, tuple[int, int]]:
+    g = gpu(card)
+    rt = memory.runtime(version, {}, g.get("compute_capability"))
+    k = graphs.speculative(engine)[1]
+    mode = graphs.cudagraph_mode(engine, g, k)
+    return mode, graphs.graph_counts(engine, g, rt, k, mode)
+
+
+@pytest.mark.parametrize("engine,card,version,expected", [
+    # club-3090 #104 (Qwen3.6-27B, two 3090s, fp8_e5m2 KV, MTP 3, 2 sequences): "FULL_AND_PIECEWISE is not
+    # supported with spec-decode for attention backend FlashInferBackend ...; setting cudagraph_mode=PIECEWISE",
+    # "PIECEWISE=5 (largest=16)"
+    ({"max_num_seqs": 2, "kv_cache_dtype": "fp8_e5m2", "speculative_config": MTP3}, "RTX-3090", "0.24.0",
+     ("PIECEWISE", (5, 0))),
+    # club-3090 PR 44 (four 3090s, 4 sequences): "PIECEWISE=7 (largest=32)"
+    ({"max_num_seqs": 4, "kv_cache_dtype": "fp8", "speculative_config": MTP3}, "RTX-3090", "0.24.0",
+     ("PIECEWISE", (7, 0))),
+    # vLLM #39610 (MiniMax-M2.7 FP8, four A100s, 128 sequences): "PIECEWISE=35 (largest=256), FULL=19 (largest=128)"
+    ({"max_num_seqs": 128}, "A100-80GB", "0.20.0", ("FULL_AND_PIECEWISE", (35, 19))),
+    # LMCache #3430 (Qwen3-8B, 256 sequences): "PIECEWISE=51 (largest=512), FULL=35 (largest=256)"
+    ({"max_num_seqs": 256}, "RTX-4090", "0.24.0", ("FULL_AND_PIECEWISE", (51, 35))),
+    # FlashAttention takes an fp8 KV cache on Hopper (FA3), so the FULL decode graphs stay
+    ({"max_num_seqs": 2, "kv_cache_dtype": "fp8", "speculative_config": MTP3}, "H100", "0.24.0",
+     ("FULL_AND_PIECEWISE", (5, 2))),
+    # a 16-bit KV cache runs FlashAttention on Ampere too
+    ({"max_num_seqs": 2, "speculative_config": MTP3}, "RTX-3090", "0.24.0", ("FULL_AND_PIECEWISE", (5, 2))),
+    # 0.28+: 1024 in place of 512 on data-centre Blackwell
+    ({"max_num_seqs": 1024}, "B200", "0.28.0", ("FULL_AND_PIECEWISE", (83, 83))),
+    ({"max_num_seqs": 1024}, "B200", "0.27.0", ("FULL_AND_PIECEWISE", (51, 51))),
+    # the site's own sizes win
+    ({"max_num_seqs": 16, "compilation_config": {"cudagraph_capture_sizes": list(range(1, 17))}}, "RTX-3090", "0.27.0",
+     ("FULL_AND_PIECEWISE", (16, 16))),
+    ({"compilation_config": {"cudagraph_mode": "NONE"}}, "H100", "0.24.0", ("NONE", (0, 0))),
+])
+def test_graph_counts_follow_the_release(engine, card, version, expected):
+    assert plan(engine, card, version) == expected
+
+
+@pytest.mark.parametrize("name,engine,card,version,logged,tol", [
+    # PIECEWISE-only with an MTP draft: club-3090 #104 (TP 2), PR 44 (TP 4), gpustack/runner PR 251 (16 graphs)
+    ("Qwen/Qwen3.6-27B", {"max_num_seqs": 2, "kv_cache_dtype": "fp8", "speculative_config": MTP3,
+                          "tensor_parallel_size": 2}, "RTX-3090", "0.24.0", 0.13, 0.02),
+    ("Qwen/Qwen3.6-27B", {"max_num_seqs": 4, "kv_cache_dtype": "fp8", "speculative_config": MTP3,
+                          "tensor_parallel_size": 4}, "RTX-3090", "0.24.0", 0.17, 0.02),
+    ("Qwen/Qwen3.6-27B", {"max_num_seqs": 6, "kv_cache_dtype": "fp8", "speculative_config": MTP3,
+                          "compilation_config": {"cudagraph_capture_sizes": list(range(1, 17))}},
+     "RTX-3090", "0.27.0", 0.36, 0.03),
+    # FULL_AND_PIECEWISE, dense, 51 + 35 (LMCache #3430)
+    ("Qwen/Qwen3-8B", {"max_num_seqs": 256}, "RTX-4090", "0.24.0", 0.52, 0.02),
+    # MoE at 1 + 1 graphs: no per-graph share (est4's Qwen3.6-35B-A3B logs, 0.36-0.47)
+    ("Qwen/Qwen3.6-35B-A3B", {"max_num_seqs": 1, "compilation_config": {"cudagraph_capture_sizes": [1]}},
+     "RTX-5090", "0.24.0", 0.47, 0.1),
+])
+def test_modelled_term_against_logged_graph_estimates(name, engine, card, version, logged, tol):
+    g = gpu(card)
+    rt = memory.runtime(version, {}, g.get("compute_capability"))
+    assert graphs.modelled_gib(facts(name), engine, 1, rt, g) == pytest.approx(logged, abs=tol)
+
+
+def test_estimate_takes_the_modelled_term():
+    """The PIECEWISE downgrade under speculative decoding on FlashInfer: 5 graphs over 64 + 1 layers
+    (club-3090 #104 logs 0.13 GiB), not the FULL term's 0.3 + 0.006 x 64."""
+    m = facts("Qwen/Qwen3.6-27B")
+    engine = {"max_model_len": 32768, "max_num_seqs": 2, "kv_cache_dtype": "fp8", "speculative_config": MTP3}
+    e = memory.estimate(m, gpu("RTX-3090 x2"), dict(engine, tensor_parallel_size=2), vllm_version="0.24.0")
+    assert e["cudagraph_gib"] == pytest.approx(5 * 65 * 0.37 / 1024, abs=0.01)
+    full = memory.estimate(m, gpu("RTX-3090 x2"), dict(engine, tensor_parallel_size=2, kv_cache_dtype="auto"),
+                           vllm_version="0.24.0")
+    assert full["cudagraph_gib"] == pytest.approx(0.3 + 0.006 * 64, abs=0.01)
+
+
+def test_cudagraph_mode_none_profiles_no_graphs():
+    """gpu_worker.py determine_available_memory profiles the graphs only when cudagraph_mode is not NONE."""
+    llama = facts("meta-llama/Llama-3.1-8B-Instruct")
+    at = lambda comp: memory.estimate(llama, gpu("H100"), {"max_model_len": 8192, "compilation_config": comp},
+                                      vllm_version="0.24.0")["cudagraph_gib"]
+    assert at({"cudagraph_mode": "NONE"}) == 0.0
+    assert at('{"cudagraph_mode": "NONE"}') == 0.0
+    assert at({"cudagraph_mode": "PIECEWISE"}) == pytest.approx(51 * 32 * 0.37 / 1024, abs=0.01)  # 51 sizes at 256 sequences
