@@ -99,6 +99,13 @@ def test_max_num_seqs_above_the_state_blocks_is_refused_from_0200():
     assert "ssm_seqs_refused" not in estimate("Qwen/Qwen3.5-27B", "H100", "0.19.0", max_model_len=132000, max_num_seqs=1024)
     assert "ssm_seqs_refused" not in estimate("Qwen/Qwen3.5-27B", "H100", "0.28.0", max_model_len=132000, max_num_seqs=256,
                                               compilation_config={"cudagraph_mode": "PIECEWISE"})
+    # the refusal reads the mode after the spec-decode downgrade (config/compilation.py, the same function):
+    # an MTP draft with an fp8 cache on an A100 runs FlashInfer, PIECEWISE only; on an H100 FA3 keeps FULL
+    mtp = {"method": "mtp", "num_speculative_tokens": 1}
+    assert "ssm_seqs_refused" not in estimate("Qwen/Qwen3.5-27B", "A100-80GB", "0.28.0", max_model_len=132000,
+                                              max_num_seqs=1024, kv_cache_dtype="fp8", speculative_config=mtp)
+    assert "ssm_seqs_refused" in estimate("Qwen/Qwen3.5-27B", "H100", "0.28.0", max_model_len=132000,
+                                          max_num_seqs=1024, kv_cache_dtype="fp8", speculative_config=mtp)
 
 
 def test_sizing_table_rows():

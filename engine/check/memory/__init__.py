@@ -20,11 +20,11 @@ from vllm_kb.engine.check.memory.bands import (KV_ERROR_FRACTION, KV_TIGHT_FRACT
 from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound, v0_profile, v1_encoder_step
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layer_count,
                                             kv_layout, mla_absorbs, pp_stage_layers, safe_len)
-from vllm_kb.engine.check.memory.graphs import cudagraph_bytes
+from vllm_kb.engine.check.memory.graphs import cudagraph_bytes, cudagraph_mode
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, non_torch_bytes,
                                                  nvls_v0_unknown_bytes)
 from vllm_kb.engine.check.memory.site import Notes, Site, numeric_args
-from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal
+from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal, speculative
 from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
                                                  KV_RESERVE_FRACTION, PROFILE_WORKSPACE_GIB, TP_CHOICES, human_int, runtime)
 from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, uncertain_weights_bytes,
@@ -306,7 +306,7 @@ def ssm_facts(site: Site, layout: KVLayout, cap: dict, notes: Notes) -> dict[str
     line = seqs_refusal(site.rt.version)
     seqs = int(site.engine.get("max_num_seqs") or 256)
     # raised after the KV cache is sized, so only when that succeeds (L15 / L16 otherwise)
-    if line and _full_graphs(site.engine) and 0 < cap["kv_blocks"] < seqs and cap["fits_max_model_len"]:
+    if line and _full_graphs(site.engine, site.gpu) and 0 < cap["kv_blocks"] < seqs and cap["fits_max_model_len"]:
         out["ssm_seqs_refused"] = line
         fit = int(cap["kv_blocks"] * (1 - SUGGEST_MARGIN))
         if fit >= 1:
@@ -329,13 +329,13 @@ def _align_facts(site: Site, layout: KVLayout) -> dict[str, Any]:
     return {"ssm_align_refused": line, "ssm_align_batched_fit": math.ceil(layout.block / 1024) * 1024}
 
 
-def _full_graphs(engine: dict) -> bool:
-    """Whether the site keeps vLLM's FULL_AND_PIECEWISE CUDA graphs (not eager, no PIECEWISE/NONE mode)."""
+def _full_graphs(engine: dict, gpu: dict) -> bool:
+    """Whether the site keeps FULL CUDA graphs once vLLM has resolved the mode: not eager, no
+    PIECEWISE/NONE mode of its own, and no PIECEWISE downgrade under speculative decoding — the Mamba
+    block check follows that downgrade in the same function (config/compilation.py)."""
     if engine.get("enforce_eager"):
         return False
-    comp = engine.get("compilation_config")
-    text = str(comp).upper() if comp is not None else ""
-    return not ("CUDAGRAPH_MODE" in text and ("PIECEWISE" in text.replace("FULL_AND_PIECEWISE", "") or "NONE" in text))
+    return cudagraph_mode(engine, gpu, speculative(engine)[1]) in ("FULL_AND_PIECEWISE", "FULL", "FULL_DECODE_ONLY")
 
 
 def _sampler_alt_saving(site: Site) -> float:
