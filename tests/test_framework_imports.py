@@ -26,7 +26,8 @@ def test_every_row_names_its_release_and_where_each_import_resolves():
     data = yaml.safe_load(resources.read_text("knowledge", "frameworks", "vllm_imports.yaml"))
     assert "0.11.0" in data["vllm_releases"] and "0.15.0" not in data["vllm_releases"]
     for r in data["rows"]:
-        assert r["source"].split("==")[0] in ("trl", "verl", "openrlhf", "llamafactory", "ms-swift", "vllm-omni", "lmcache", "vllm-backend")
+        assert r["source"].split("==")[0] in ("trl", "verl", "openrlhf", "llamafactory", "ms-swift", "vllm-omni", "lmcache", "vllm-backend",
+                                              "ray", "lm-eval", "lighteval", "fschat")
         for imp in r["imports"]:
             assert imp["import"].startswith("vllm.") and imp["file"].endswith(".py")
             assert all(SpecifierSet(s) for s in imp["vllm"])

@@ -8,7 +8,7 @@ What counts as run on load:
     framework) and every module of the same package they import at module level, with the
     `__init__` of each package on the way (Python runs them first);
   - of those modules, the imports at module level that nothing guards: not under `try` (the
-    framework falls back), not under `if TYPE_CHECKING`, not under any other `if` (a version or
+    framework falls back; a try whose every handler raises is no guard), not under `if TYPE_CHECKING`, not under any other `if` (a version or
     platform gate decides it) — except `if is_vllm_available()`-style tests, which hold wherever
     vLLM is installed.
 
@@ -21,7 +21,8 @@ is not judged. Only imports that fail in at least one release are kept.
 Consecutive releases whose adapter makes the same failing imports share one row.
 
 Plugins (PLUGINS: vllm-omni) are read the same way from their package's `__init__`, which vLLM
-imports when it loads them.
+imports when it loads them; the serving and evaluation wrappers (framework_vllm_calls.WRAPPERS: Ray
+Serve LLM, lm-eval, lighteval) from their vLLM backend's module.
 
 Usage: python tools/framework_vllm_imports.py --wheels DIR [DIR …] [--vllm-src /work/sdists/src]
        [--only PACKAGE …] [-o knowledge/frameworks/vllm_imports.yaml]
@@ -41,6 +42,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from framework_engine_kwargs import DISTS, final_wheels  # noqa: E402
+from framework_vllm_calls import WRAPPERS  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 
 # the entry modules and what loading them runs are read as the audit reads a copy in a project's tree
@@ -161,8 +163,8 @@ def build(wheels: list[Path], vsrc: Path, only=None, read: list[str] | None = No
     # row's runs are spans of one list
     versions = read or sorted((p.name for p in vsrc.iterdir() if (p / "vllm").is_dir()), key=vkey)
     rows = []
-    entries = dict(ENTRIES) | {fid: e for fid, (_, e) in PLUGINS.items()}
-    for fid, dist in (DISTS | {fid: d for fid, (d, _) in PLUGINS.items()}).items():
+    entries = dict(ENTRIES) | {fid: e for fid, (_, e) in (PLUGINS | WRAPPERS).items()}
+    for fid, dist in (DISTS | {fid: d for fid, (d, _) in (PLUGINS | WRAPPERS).items()}).items():
         if only and fid not in only or fid not in entries:  # a harness with no entry module read here
             continue
         found = {v: w for d in wheels for v, w in final_wheels(d, dist).items()}
@@ -220,8 +222,9 @@ def main(argv=None) -> int:
     data = build(args.wheels, args.vllm_src, args.only, [str(v) for v in old.get("vllm_releases") or []] or None)
     if args.only and args.out.exists():
         kept = [r for r in old.get("rows", []) if r["framework"] not in args.only]
-        order = list(DISTS) + list(PLUGINS)
-        data["rows"] = sorted(kept + data["rows"], key=lambda r: order.index(r["framework"]))
+        order = list(DISTS | {f: None for f in (*PLUGINS, *WRAPPERS)})
+        # rows another tool adds (tools/triton_vllm_imports.py) stay after, in their order
+        data["rows"] = sorted(kept + data["rows"], key=lambda r: order.index(r["framework"]) if r["framework"] in order else len(order))
     args.out.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None), encoding="utf-8")
     print(f"{len(data['rows'])} rows → {args.out}")
     return 0

@@ -30,8 +30,11 @@ engine objects the adapter holds (`self.llm.collective_rpc(…)`, `engine.engine
 classes of each release (`v0`: where V0's engine has it while both engines exist — a miss only under V1
 holds only where the site runs V1). Always `after_start`: the engine has been built when it is read.
 
+Calls (tools/framework_vllm_calls.py): in the same statements, the calls of vLLM's functions whose
+keywords a release's signature refuses (`call`, `refused`: each problem with its releases).
+
 Usage: python tools/framework_vllm_uses.py --wheels DIR [DIR …] [--vllm-src /work/sdists/src]
-       [-o knowledge/frameworks/vllm_uses.yaml]
+       [--only PACKAGE …] [-o knowledge/frameworks/vllm_uses.yaml]
 """
 from __future__ import annotations
 
@@ -45,6 +48,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from framework_engine_kwargs import DISTS, final_wheels  # noqa: E402
 import framework_vllm_attrs as attrs  # noqa: E402
+import framework_vllm_calls as sig  # noqa: E402
 from framework_vllm_imports import _runs, read_wheel, release_rows, resolves  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 
@@ -90,7 +94,8 @@ SEEDS = {
         ("llm", "xinference/model/llm/vllm/core.py", "VLLMModel.async_generate", "after_start")],
 }
 # packages whose vLLM module no framework copy is searched for (engine/scan/framework_source.ENTRIES)
-HOST_ENTRIES = {"xinference": [("xinference/model/llm/vllm/core.py", "llm")]}
+HOST_ENTRIES = {"xinference": [("xinference/model/llm/vllm/core.py", "llm")]} | {f: e for f, (_, e) in sig.WRAPPERS.items()}
+PACKAGES = DISTS | {f: d for f, (d, _) in sig.WRAPPERS.items()}
 
 
 # the calls that build vLLM's engine: an import above one of them in the same function runs before any
@@ -301,7 +306,7 @@ def uses(fid: str, trees, entries, vsrc: Path, versions: list[str]) -> list[dict
             continue
         files = loaded(trees, entry_file)
         seeds: dict[str, dict[str, str]] = {}
-        for who, path, qual, when in SEEDS.get(fid, []):
+        for who, path, qual, when in SEEDS.get(fid, []) + sig.SEEDS.get(fid, []):
             if who == entry and path in files:
                 seeds.setdefault(path, {})[qual] = when
         for path, line, qual, mod, name, gates, when in function_imports(trees, seeds):
@@ -324,11 +329,17 @@ def uses(fid: str, trees, entries, vsrc: Path, versions: list[str]) -> list[dict
             if ok0 != ok:
                 row["v0"] = _runs(ok0, versions)
             got.setdefault((entry, spelled, path, qual), row)
-    return sorted(got.values(), key=lambda r: (r["entry"], r["file"], r["line"], r.get("import") or r["attribute"]))
+        for row in sig.call_uses(trees, seeds, vsrc, versions):
+            got.setdefault(("call", entry, row["call"], row["file"], row["function"]), {"entry": entry, **row})
+    return sorted(got.values(), key=lambda r: (r["entry"], r["file"], r["line"], _what(r)))
+
+
+def _what(r: dict) -> str:
+    return r.get("import") or r.get("attribute") or r["call"]
 
 
 def _sig(rows: list[dict]):
-    return [(r["entry"], r.get("import") or r["attribute"], r["file"], r["function"], r["when"], r["vllm"], r.get("v0")) for r in rows]
+    return [(r["entry"], _what(r), r["file"], r["function"], r["when"], r["vllm"], r.get("v0"), r.get("refused")) for r in rows]
 
 
 def build(wheels: list[Path], vsrc: Path, only=None) -> dict:
@@ -336,7 +347,7 @@ def build(wheels: list[Path], vsrc: Path, only=None) -> dict:
     done = yaml.safe_load((ROOT / "knowledge" / "frameworks" / "vllm_imports.yaml").read_text("utf-8"))
     versions = [str(v) for v in done["vllm_releases"] if (vsrc / str(v) / "vllm").is_dir()]
     rows = []
-    for fid, dist in DISTS.items():
+    for fid, dist in PACKAGES.items():
         entries = ENTRIES.get(fid) or HOST_ENTRIES.get(fid)
         if only and fid not in only or not entries:
             continue
@@ -352,7 +363,8 @@ HEADER = """\
 # vLLM releases in which each runs and resolves (`vllm`: one specifier per run of releases) and when a
 # miss fails (`when`: `launch`, in the function that builds the engine; `after_start`, at the first
 # request, rollout or weight sync); and the attributes they read on vLLM's engine objects (`attribute`,
-# `v0`: where V0's engine has it while both engines exist). Read from the released wheels and vLLM's sdists by
+# `v0`: where V0's engine has it while both engines exist), and the calls of vLLM functions a release's
+# signature refuses (`call`, `refused`: "keyword x" / "missing x" with the releases). Read from the released wheels and vLLM's sdists by
 # tools/framework_vllm_uses.py — do not edit by hand, re-run the tool. `source` names the row's first
 # release; `file`/`line` are in it.
 """
@@ -362,9 +374,13 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wheels", type=Path, nargs="+", required=True, help="folders of wheels")
     ap.add_argument("--vllm-src", type=Path, default=Path("/work/sdists/src"))
+    ap.add_argument("--only", nargs="*", help="refresh only these packages' rows, keep the others in the output file")
     ap.add_argument("-o", "--out", type=Path, default=ROOT / "knowledge" / "frameworks" / "vllm_uses.yaml")
     args = ap.parse_args(argv)
-    data = build(args.wheels, args.vllm_src)
+    data = build(args.wheels, args.vllm_src, args.only)
+    if args.only and args.out.exists():
+        kept = [r for r in (yaml.safe_load(args.out.read_text("utf-8")) or {}).get("rows", []) if r["framework"] not in args.only]
+        data["rows"] = sorted(kept + data["rows"], key=lambda r: list(PACKAGES).index(r["framework"]))
     args.out.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None), encoding="utf-8")
     print(f"{len(data['rows'])} rows → {args.out}")
     return 0

@@ -90,7 +90,7 @@ def _load_breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
 
 
 # when a function-level import runs, as its message says (tools/framework_vllm_uses.py `when`)
-_WHEN = {"launch": "which runs before the engine starts",
+_WHEN = {"launch": "which runs at launch, before the engine serves",
          "after_start": "which runs once the engine serves (its first request, rollout or weight sync)"}
 
 
@@ -113,11 +113,13 @@ def _call_breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
             seen.add(use["when"])
             where = f"{use['file']}:{use['line']}"
             pkg = row["source"]
-            raw = {"id": f"{fid}-calls-{use.get('import') or use['attribute']}", "effect": "error", "scope": "install",
+            raw = {"id": f"{fid}-calls-{use.get('import') or use.get('attribute') or use['call']}", "effect": "error", "scope": "install",
                    "after_start": use["when"] == "after_start", "where": f"{pkg} {where}",
                    "source": {"title": f"{pkg} {use['file']}", "url": _url(fid, pkg, use["file"])}}
             spans = " or ".join(use["vllm"])
-            if "attribute" in use:
+            if "call" in use:
+                raw["error"] = _call_error(use, vllm, read, pkg, row["releases"], where, spans)
+            elif "attribute" in use:
                 owner, *hops = use["attribute"].split(".")
                 cls = "LLMEngine" if owner == "LLM" and len(hops) > 1 else \
                     _ENGINE_CLASS.get(owner, owner) if versions.contains(">=0.6.6", vllm) else owner
@@ -134,6 +136,18 @@ def _call_breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
                                 f"({where}), {_WHEN[use['when']]}; vLLM has it in releases {spans}")
             out.append(compat.Row(fid, row["releases"], "", "known_break", raw))
     return out
+
+
+def _call_error(use: dict, vllm: str, read: list[str], pkg: str, releases: str, where: str, spans: str) -> str:
+    """Python's TypeError for a call of a vLLM function the release's signature refuses
+    (vllm_uses.yaml `call`, tools/framework_vllm_calls.py): an unexpected keyword or a required one missing."""
+    what = next((k for k, at in (use.get("refused") or {}).items() if vllm_symbols.resolves_in(at, vllm, read)), "")
+    kind, _, arg = what.rpartition(" ")
+    fn = use["call"].rpartition(".")[2]
+    raised = f"TypeError: {fn}() got an unexpected keyword argument '{arg}'" if kind == "keyword" else \
+        f"TypeError: {fn}() missing 1 required {kind.split()[-1]} argument: '{arg}'"
+    return (f"{raised} — {pkg.split('==')[0]} {releases} calls vLLM's {use['call']} in {use['function']} ({where}), "
+            f"{_WHEN[use['when']]}; vLLM's signature takes that call in releases {spans}")
 
 
 # the class an engine binding holds under V1 (vLLM's default from 0.8.0, the only engine from 0.11.0)

@@ -9,8 +9,9 @@ What counts as run on load (tools/framework_vllm_imports.py reads the released w
   - the adapter's entry modules (ENTRIES) and every module of the copy they import at module
     level, with the `__init__` of each package on the way (Python runs them first);
   - of those modules, the imports at module level that nothing guards: not under `try` (the
-    framework falls back), not under `if TYPE_CHECKING` or any other `if` (a version or platform
-    gate decides it) — except `if is_vllm_available()`-style tests, which hold wherever vLLM is.
+    framework falls back) — unless each handler of the try raises (no fallback) —, not under `if
+    TYPE_CHECKING` or any other `if` (a version or platform gate decides it) — except
+    `if is_vllm_available()`-style tests, which hold wherever vLLM is.
 
 Found once per project: only the files under a copy's root are indexed, and only the modules the
 entry reaches are parsed."""
@@ -131,8 +132,23 @@ def unguarded(body):
         if isinstance(s, ast.If):
             if AVAILABLE.search(ast.unparse(s.test)):
                 yield from unguarded(s.body)
+        elif isinstance(s, ast.Try) and s.handlers and all(_raises(h.body) for h in s.handlers):
+            yield from unguarded(s.body)  # no fallback: a failed import still stops the load
         elif not isinstance(s, (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             yield s
+
+
+def _raises(body) -> bool:
+    """Whether a handler always raises: a `raise` among its statements, or a nested try whose body
+    imports another engine and whose every handler raises (Ray Serve LLM 2.5x tries SGLang's protocol
+    models, raises "Neither vLLM nor SGLang is installed" when that fails too, then builds stubs)."""
+    for s in body:
+        if isinstance(s, ast.Raise):
+            return True
+        if isinstance(s, ast.Try) and s.handlers and all(_raises(h.body) for h in s.handlers) and \
+                not any(isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "vllm" for b in s.body for n in ast.walk(b)):
+            return True
+    return False
 
 
 def _module_of(path: str) -> str:

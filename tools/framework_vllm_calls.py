@@ -1,0 +1,217 @@
+"""The calls a framework's or serving wrapper's vLLM adapter makes to vLLM's own functions, checked
+against each vLLM release's signature — read with `ast` (never imported) for
+tools/framework_vllm_uses.py, whose rows they join (`call`).
+
+Which calls: in the unguarded statements (framework_vllm_uses._gated: no try, no test but one of the
+vLLM version) of the functions each run calls (SEEDS), a call of a name the module or the function
+binds with `from vllm… import name`. The engine classes (LLM, EngineArgs, AsyncEngineArgs) are left
+to engine_kwargs.yaml, which follows the dicts spread into them.
+
+What fails: Python's own checks of a call against the definition the release has — a keyword the
+definition does not name (no **kwargs): `TypeError: f() got an unexpected keyword argument 'x'`; a
+parameter without a default that the call gives neither by position nor by keyword (checked only
+where the call spreads no *args/**kwargs): `missing 1 required keyword-only argument: 'x'`.
+
+The definition: a top-level def (or a class's own __init__) of the module named in the import,
+followed through `from X import name` re-exports (3 hops). A release where it cannot be read — absent
+(the import's own miss is vllm_uses' `import` row), overloaded, wrapped by a decorator that may change
+the signature, a class without its own __init__ — is not judged: never a miss.
+
+WRAPPERS: the serving and evaluation packages that build vLLM's engine for the user
+(engine/check/host_compat.py: Ray Serve LLM, lm-eval, FastChat's vllm_worker, lighteval), their entry modules, and their SEEDS — the functions a launch runs
+(`launch`) and those the first request runs (`after_start`)."""
+from __future__ import annotations
+
+import ast
+import re
+from functools import lru_cache
+from pathlib import Path
+
+# fid → (PyPI distribution, [(entry module, entry)]): the wrapper's vLLM backend; "backend" is what
+# engine/check/framework_imports.entry_loaded takes as always loaded
+WRAPPERS = {
+    # Ray Serve LLM's vLLM engine (ray.serve.llm); the module moved in 2.49 (serve/engines/vllm/)
+    "ray": ("ray", [("ray/serve/llm/__init__.py", "backend"),  # what `from ray.serve.llm import …` loads
+                    ("ray/llm/_internal/serve/deployments/llm/vllm/vllm_engine.py", "backend"),
+                    ("ray/llm/_internal/serve/engines/vllm/vllm_engine.py", "backend")]),
+    "lm_eval": ("lm_eval", [("lm_eval/models/vllm_causallms.py", "backend")]),
+    # FastChat's `python -m fastchat.serve.vllm_worker` (PyPI: fschat)
+    "fastchat": ("fschat", [("fastchat/serve/vllm_worker.py", "backend")]),
+    "lighteval": ("lighteval", [("lighteval/models/vllm/vllm_model.py", "backend"),
+                                ("lighteval/models/vllm_model.py", "backend")]),
+}
+_RAY = ("ray/llm/_internal/serve/deployments/llm/vllm/vllm_engine.py", "ray/llm/_internal/serve/engines/vllm/vllm_engine.py")
+SEEDS = {
+    # a replica's engine starts in VLLMEngine.start (LLMServer's __init__/start awaits it): a failed call
+    # there and the replica never serves
+    "ray": [("backend", p, "VLLMEngine.start", "launch") for p in _RAY]
+    + [("backend", p, "VLLMEngine.__init__", "launch") for p in _RAY],
+    # lm_eval --model vllm: the model is built in VLLM.__init__, every generate_until runs _model_generate
+    "lm_eval": [("backend", "lm_eval/models/vllm_causallms.py", "VLLM.__init__", "launch"),
+                ("backend", "lm_eval/models/vllm_causallms.py", "VLLM._model_generate", "after_start")],
+    # the worker's engine is built under `if __name__ == "__main__"`; every request runs generate_stream
+    "fastchat": [("backend", "fastchat/serve/vllm_worker.py", "VLLMWorker.generate_stream", "after_start")],
+    "lighteval": [("backend", p, f, w) for p in ("lighteval/models/vllm/vllm_model.py", "lighteval/models/vllm_model.py")
+                  for f, w in (("VLLMModel.__init__", "launch"), ("VLLMModel._generate", "after_start"))],
+}
+SKIP = {"LLM", "EngineArgs", "AsyncEngineArgs"}
+# decorators that keep the signature Python checks (vLLM's deprecate_kwargs warns, then calls through)
+_KEEPS = re.compile(r"^(functools\.)?(lru_cache|cache|wraps)$|deprecate_kwargs|^deprecated$|^(static|class)method$|^override$")
+
+
+@lru_cache(maxsize=None)
+def _tree(path: str):
+    try:
+        return ast.parse(Path(path).read_text("utf-8", "replace"))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+def _module_file(src: str, mod: str) -> str | None:
+    base = Path(src) / mod.replace(".", "/")
+    for f in (base.with_suffix(".py"), base / "__init__.py"):
+        if f.is_file():
+            return str(f)
+    return None
+
+
+def _top(body):
+    """The top-level statements, both branches of a top-level if/try (never a TYPE_CHECKING body)."""
+    for s in body:
+        if isinstance(s, ast.If):
+            if "TYPE_CHECKING" not in ast.unparse(s.test):
+                yield from _top(s.body)
+            yield from _top(s.orelse)
+        elif isinstance(s, ast.Try):
+            for b in (s.body, s.orelse, s.finalbody, *[h.body for h in s.handlers]):
+                yield from _top(b)
+        else:
+            yield s
+
+
+def _plain(fn) -> bool:
+    names = [ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in fn.decorator_list]
+    return all(_KEEPS.search(n) for n in names)
+
+
+@lru_cache(maxsize=None)
+def signature(src: str, mod: str, name: str, hops: int = 0):
+    """The def Python checks a call of `mod.name` against in the release at `src`: its ast.arguments
+    (a class: its own __init__'s, less self); None when it cannot be read there."""
+    path = _module_file(src, mod)
+    tree = _tree(path) if path else None
+    if tree is None:
+        return None
+    found = []
+    for s in _top(tree.body):
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and s.name == name:
+            found.append(s)
+        elif isinstance(s, ast.ImportFrom) and hops < 3 and any((a.asname or a.name) == name for a in s.names):
+            real = next(a.name for a in s.names if (a.asname or a.name) == name)
+            base = s.module or ""
+            if s.level:  # relative: from the module's own package
+                pkg = mod.split(".") if path.endswith("__init__.py") else mod.split(".")[:-1]
+                base = ".".join(pkg[:len(pkg) - s.level + 1] + ([s.module] if s.module else []))
+            if base.split(".")[0] == "vllm":
+                return signature(src, base, real, hops + 1)
+            return None
+        elif isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in s.targets):
+            return None  # bound otherwise (an alias, a partial): not read
+    if len(found) != 1:
+        return None  # absent, or overloads / several definitions
+    node = found[0]
+    if isinstance(node, ast.ClassDef):
+        init = [s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"]
+        if len(init) != 1 or not _plain(init[0]) or not _plain_class(node):
+            return None
+        a = init[0].args
+        return ast.arguments(posonlyargs=a.posonlyargs, args=a.args[1:], vararg=a.vararg, kwonlyargs=a.kwonlyargs,
+                             kw_defaults=a.kw_defaults, kwarg=a.kwarg, defaults=a.defaults)
+    return node.args if _plain(node) else None
+
+
+def _plain_class(node: ast.ClassDef) -> bool:
+    """No metaclass or decorator that could build another constructor (a dataclass writes its own)."""
+    return not node.decorator_list and not node.keywords
+
+
+def problem(args: ast.arguments, npos: int, keywords: list[str], spread: bool) -> tuple[str, str] | None:
+    """(kind, name) of the first thing Python refuses in a call of a def with these arguments:
+    ("keyword", x) for an unexpected keyword, ("missing positional" / "missing keyword-only", x) for a
+    required parameter not given."""
+    params = [*args.posonlyargs, *args.args]
+    named = {p.arg for p in args.args} | {p.arg for p in args.kwonlyargs}
+    if args.kwarg is None:
+        for kw in keywords:
+            if kw not in named:
+                return "keyword", kw
+    if spread:
+        return None
+    required = params[:len(params) - len(args.defaults)]
+    for i, p in enumerate(required):
+        if i >= npos and p.arg not in keywords:
+            return "missing positional", p.arg
+    for p, d in zip(args.kwonlyargs, args.kw_defaults):
+        if d is None and p.arg not in keywords:
+            return "missing keyword-only", p.arg
+    return None
+
+
+def bound_names(tree: ast.Module, fn) -> dict[str, tuple[str, str]]:
+    """Local name → (vLLM module, name) of what the module (top level, try and if bodies too) and the
+    function itself bind with `from vllm… import`."""
+    out: dict[str, tuple[str, str]] = {}
+    for s in [*_top(tree.body), *ast.walk(fn)]:
+        if isinstance(s, ast.ImportFrom) and not s.level and (s.module or "").split(".")[0] == "vllm":
+            for a in s.names:
+                if a.name != "*":
+                    out[a.asname or a.name] = (s.module, a.name)
+    return out
+
+
+def calls(statements, names: dict[str, tuple[str, str]]):
+    """(line, module, name, positional count, keywords, spread) of each call of a bound vLLM name in
+    these statements (not inside nested defs or lambdas)."""
+    todo = list(statements)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names and n.func.id not in SKIP:
+            mod, name = names[n.func.id]
+            spread = any(isinstance(a, ast.Starred) for a in n.args) or any(k.arg is None for k in n.keywords)
+            yield n.lineno, mod, name, sum(1 for a in n.args if not isinstance(a, ast.Starred)), \
+                [k.arg for k in n.keywords if k.arg], spread
+        todo += list(ast.iter_child_nodes(n))
+
+
+def judge(src: str, mod: str, name: str, npos: int, keywords: list[str], spread: bool) -> tuple[str, str] | None:
+    """The call's problem in one release; None where it passes or cannot be read there."""
+    args = signature(src, mod, name)
+    return problem(args, npos, keywords, spread) if args is not None else None
+
+
+def call_uses(trees, seeds, vsrc: Path, versions: list[str]) -> list[dict]:
+    """The calls of vLLM functions (framework_vllm_calls) that some release refuses where they run:
+    `vllm` the releases that take them, `refused` each problem ("keyword x", "missing keyword-only x") with its releases."""
+    from framework_vllm_imports import _runs
+    from framework_vllm_uses import _builds_engine, _gated, gate_holds, reached
+    out = []
+    for (path, qual), (seen, fn) in sorted(reached(trees, seeds).items()):
+        names, built = bound_names(trees[path], fn), _builds_engine(fn)
+        if not names:
+            continue
+        for s, gates in _gated(fn.body):
+            # a with/for/while comes with its body after it: only its header here
+            head = s.items if isinstance(s, (ast.With, ast.AsyncWith)) else [s.iter] if isinstance(s, (ast.For, ast.AsyncFor)) \
+                else [s.test] if isinstance(s, ast.While) else [s]
+            for line, mod, name, npos, kws, spread in calls(head, names):
+                got = [None if not all(gate_holds(t, v) is want for t, want in gates)
+                       else judge(str(vsrc / v), mod, name, npos, kws, spread) for v in versions]
+                if not any(got):
+                    continue
+                refused = {f"{k} {x}": _runs([g == (k, x) for g in got], versions) for k, x in dict.fromkeys(g for g in got if g)}
+                out.append({"call": f"{mod}.{name}", "file": path, "line": line, "function": qual,
+                            "when": "launch" if seen == "launch" or any(b > line for b in built) else seen,
+                            "vllm": _runs([g is None for g in got], versions), "refused": refused})
+    return out
