@@ -128,3 +128,21 @@ def test_ray_serve_llm_imports_on_load_what_later_vllm_moved():
     # 0.20 moved the score protocol too (vllm/entrypoints/pooling/score/ is gone): 2.55 loads only on 0.18–0.19
     assert "pooling.score" in framework_imports._load_breaks("ray", "2.55.1", "0.21.0", site)[0].raw["error"]
     assert not framework_imports._load_breaks("ray", "2.55.1", "0.19.1", site)
+
+
+def test_more_positional_arguments_than_the_def_takes():
+    # verl #4357: init_app_state(engine_client, vllm_config, app.state, args) once vLLM 0.11.1 took three
+    f = _args("async def init_app_state(engine_client, state, args): ...")
+    assert calls.problem(f, 4, [], False) == ("positional", "4>3") and calls.problem(f, 3, [], False) is None
+    assert calls.problem(_args("def g(a, *rest): ..."), 5, [], False) is None
+
+
+def test_verl_0_6_async_server_passes_vllm_config_positionally_to_init_app_state():
+    (row,) = compat.vllm_use_rows("verl", "0.6.1")
+    use = next(u for u in row["uses"] if u.get("call") == "vllm.entrypoints.openai.api_server.init_app_state")
+    assert (use["function"], use["when"], use["refused"]) == ("vLLMHttpServerBase.run_server", "launch", {"positional 4>3": [">=0.11.1,<0.16.0"]})
+    site = SimpleNamespace(kind="python", framework="verl", settings={}, framework_keys={"actor_rollout_ref.rollout.mode": "async"})
+    (r,) = [x for x in framework_imports._call_breaks("verl", "0.6.1", "0.11.2", site) if not x.raw["after_start"]]
+    assert "init_app_state() takes 3 positional arguments but 4 were given" in r.raw["error"]
+    # 0.7.0 calls it with three arguments from vLLM 0.11.1 on (a version test around each call)
+    assert not [u for r in compat.vllm_use_rows("verl", "0.7.0") for u in r["uses"] if "call" in u]

@@ -8,7 +8,8 @@ binds with `from vllm… import name`. The engine classes (LLM, EngineArgs, Asyn
 to engine_kwargs.yaml, which follows the dicts spread into them.
 
 What fails: Python's own checks of a call against the definition the release has — a keyword the
-definition does not name (no **kwargs): `TypeError: f() got an unexpected keyword argument 'x'`; a
+definition does not name (no **kwargs): `TypeError: f() got an unexpected keyword argument 'x'`; more
+positional arguments than it takes (no *args): `f() takes 3 positional arguments but 4 were given`; a
 parameter without a default that the call gives neither by position nor by keyword (checked only
 where the call spreads no *args/**kwargs): `missing 1 required keyword-only argument: 'x'`.
 
@@ -137,10 +138,12 @@ def _plain_class(node: ast.ClassDef) -> bool:
 
 def problem(args: ast.arguments, npos: int, keywords: list[str], spread: bool) -> tuple[str, str] | None:
     """(kind, name) of the first thing Python refuses in a call of a def with these arguments:
-    ("keyword", x) for an unexpected keyword, ("missing positional" / "missing keyword-only", x) for a
-    required parameter not given."""
+    ("keyword", x) for an unexpected keyword, ("positional", "given>takes") for more positional
+    arguments than it takes, ("missing positional" / "missing keyword-only", x) for a required parameter not given."""
     params = [*args.posonlyargs, *args.args]
     named = {p.arg for p in args.args} | {p.arg for p in args.kwonlyargs}
+    if args.vararg is None and npos > len(params):
+        return "positional", f"{npos}>{len(params)}"  # "takes 3 positional arguments but 4 were given"
     if args.kwarg is None:
         for kw in keywords:
             if kw not in named:

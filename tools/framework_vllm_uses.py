@@ -81,6 +81,9 @@ SEEDS = {
     "verl": [
         # rollout.mode async: each replica launches its server, then serves every rollout's requests
         ("async", "verl/workers/rollout/vllm_rollout/vllm_async_server.py", "vLLMHttpServer.launch_server", "launch"),
+        # launch_server's head node (node_rank 0, every single-node replica) builds the engine and the app in run_server
+        *[("async", "verl/workers/rollout/vllm_rollout/vllm_async_server.py", f"{c}.run_server", "launch")
+          for c in ("vLLMHttpServer", "vLLMHttpServerBase")],
         ("async", "verl/workers/rollout/vllm_rollout/vllm_async_server.py", "vLLMHttpServer.generate", "after_start")],
     "llamafactory": [
         ("rollout", "llamafactory/chat/vllm_engine.py", "VllmEngine.__init__", "launch"),

@@ -140,11 +140,14 @@ def _call_breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
 
 def _call_error(use: dict, vllm: str, read: list[str], pkg: str, releases: str, where: str, spans: str) -> str:
     """Python's TypeError for a call of a vLLM function the release's signature refuses
-    (vllm_uses.yaml `call`, tools/framework_vllm_calls.py): an unexpected keyword or a required one missing."""
+    (vllm_uses.yaml `call`, tools/framework_vllm_calls.py): an unexpected keyword, too many positional
+    arguments, or a required one missing."""
     what = next((k for k, at in (use.get("refused") or {}).items() if vllm_symbols.resolves_in(at, vllm, read)), "")
     kind, _, arg = what.rpartition(" ")
     fn = use["call"].rpartition(".")[2]
     raised = f"TypeError: {fn}() got an unexpected keyword argument '{arg}'" if kind == "keyword" else \
+        f"TypeError: {fn}() takes {arg.partition('>')[2]} positional arguments but {arg.partition('>')[0]} were given" \
+        if kind == "positional" else \
         f"TypeError: {fn}() missing 1 required {kind.split()[-1]} argument: '{arg}'"
     return (f"{raised} — {pkg.split('==')[0]} {releases} calls vLLM's {use['call']} in {use['function']} ({where}), "
             f"{_WHEN[use['when']]}; vLLM's signature takes that call in releases {spans}")
