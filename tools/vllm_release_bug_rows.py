@@ -44,6 +44,24 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
                          no layer and building the first linear layer raises (vLLM #30969, `backend`,
                          `quant`, `via`: the registry names vLLM serves through that backend); 0.13.0
                          maps only layer paths.
+  gpt-oss-bf16-routed-experts
+                         0.24.0's MoE refactor moved the expert parameters under experts.routed_experts;
+                         GptOssModel._load_weights_other (the path of every checkpoint neither MXFP4 nor
+                         Quark: a BF16 conversion) still looks the checkpoint's names up (vLLM #45830,
+                         `quant_none`, `since`: the RoutedExperts layout); #45818 (0.25.0) remaps them.
+  granitemoeshared-routed-experts
+                         the same refactor: GraniteMoeSharedModel.load_weights of 0.24.0 writes per-expert
+                         names that already hold routed_experts, and the parent's mapping adds it again
+                         (KeyError on every checkpoint of the class); #47031 (0.25.0).
+  mistral-format-ct-quant
+                         any class (`arch: "*"`): under --config-format mistral the params.json mapping of
+                         0.7.3-0.8.4 and 0.12.0-0.16.0 knows only Mistral's FP8 and raises for a
+                         compressed-tensors block (vLLM #34028, `config_format`, `quant`); #34104 (0.17.0).
+  dbrx-routed-experts    the same refactor: DbrxModel.load_weights maps `mlp.w1` to `w13` without the new
+                         routed_experts segment (vLLM #49004, from 0.24.0, `since`); no scanned release fixes it.
+  granitemoehybrid-pp-load
+                         GraniteMoeHybridModel.load_weights' `_load` looks every name up in params_dict with
+                         no pipeline-stage check (vLLM #50961, `min_pp`); no scanned release fixes it.
   qwen-vl-text-class     the mirror: from 0.7.3 QWenLMHeadModel.__init__ refuses a config.json with
                          `visual` (Qwen-VL) with a RuntimeError that asks for --hf-overrides
                          architectures QwenVLForConditionalGeneration (`config_has`); held through
@@ -147,6 +165,65 @@ MODEL_BUGS = [
      "error": "Unable to find matching target for {layer} in the compressed-tensors config.",
      "fix": "https://github.com/vllm-project/vllm/pull/30287",  # 0.13.0: apply_vllm_mapper keeps class names and regexes
      "reports": ["https://github.com/vllm-project/vllm/issues/30969", "https://github.com/vllm-project/vllm/pull/30287"]},
+    # 0.24.0's MoE refactor (#41184) moved the expert parameters under `experts.routed_experts.`; the unquantized
+    # path of gpt-oss (_load_weights_other: every checkpoint that is neither MXFP4 nor Quark, i.e. a BF16 one) still
+    # looks the checkpoint's `experts.w13_weight` names up in params_dict: KeyError on the first expert weight
+    # (vLLM #45830). 0.25.0 routes them through remap_moe_expert_weights (PR #45818). `quant_none`: only a
+    # checkpoint known to be unquantized (the MXFP4 release goes through _load_weights_mxfp4, which remaps)
+    {"id": "gpt-oss-bf16-routed-experts", "arch": "GptOssForCausalLM", "quant_none": True,
+     "code": [("vllm/model_executor/models/gpt_oss.py", "GptOssModel._load_weights_other")],
+     "reads": "params_dict[name]",
+     "fixed_by": "remap_moe_expert_weights",
+     "since": ("vllm/model_executor/layers/fused_moe/routed_experts.py", "RoutedExperts"),
+     "error": "KeyError: 'layers.0.mlp.experts.w2_weight'",
+     "fix": "https://github.com/vllm-project/vllm/pull/45818",
+     "reports": ["https://github.com/vllm-project/vllm/issues/45830"]},
+    # the same refactor: GraniteMoeShared's load_weights still writes the split experts as
+    # `experts.routed_experts.{e}.w1.weight`, and the parent's expert mapping (which adds `routed_experts.` itself)
+    # matches its `experts.{e}.w1.` inside that name: `experts.routed_experts.routed_experts.w13_weight`, KeyError on
+    # every checkpoint of the class (its experts are stored fused as input_linear/output_linear). PR #47031 (0.25.0)
+    {"id": "granitemoeshared-routed-experts", "arch": "GraniteMoeSharedForCausalLM",
+     "code": [("vllm/model_executor/models/granitemoeshared.py", "GraniteMoeSharedModel.load_weights")],
+     "reads": ".block_sparse_moe.experts.routed_experts.{e}.w1.weight",
+     "fixed_by": ".block_sparse_moe.experts.{e}.w1.weight",
+     "error": "KeyError: 'layers.0.block_sparse_moe.experts.routed_experts.routed_experts.w13_weight'",
+     "fix": "https://github.com/vllm-project/vllm/pull/47031",
+     "reports": ["https://github.com/vllm-project/vllm/pull/47031"]},
+    # not a model class: under --config-format mistral vLLM builds the config from params.json and maps its
+    # `quantization` block; where that mapping knows only Mistral's own FP8 (qformat_weight fp8_e4m3) it raises for
+    # anything else, so an llm-compressor (compressed-tensors) checkpoint in Mistral format is refused while the model
+    # config is built (vLLM #34028): 0.7.x-0.8.4 before the pass-through (#16803, 0.8.5) and again 0.12.0-0.16.0,
+    # whose rewrite dropped it; #34104 (0.17.0) restores it. `arch: "*"`: whatever class params.json makes
+    {"id": "mistral-format-ct-quant", "arch": "*", "config_format": "mistral", "quant": "compressed-tensors",
+     "code": [("vllm/transformers_utils/configs/mistral.py", "_remap_mistral_quantization_args"),
+              ("vllm/transformers_utils/config.py", "load_params_config")],
+     "reads": "Found unknown quantization",
+     "fixed_by": "compressed-tensors",
+     "error": "Found unknown quantization",
+     "fix": "https://github.com/vllm-project/vllm/pull/34104",
+     "reports": ["https://github.com/vllm-project/vllm/issues/34028"]},
+    # the same refactor left DBRX's own expert mapping (`mlp.w1` -> `w13`) one segment short of the new
+    # `experts.routed_experts.w13_weight`: every DBRX checkpoint stops with a KeyError while loading (vLLM #49004;
+    # PR #49336 is in no scanned release, so no release fixes it: 0.23.0 is the last that loads it)
+    {"id": "dbrx-routed-experts", "arch": "DbrxForCausalLM",
+     "code": [("vllm/model_executor/models/dbrx.py", "DbrxModel.load_weights")],
+     "reads": 'f"mlp.{weight_name}"',
+     "fixed_by": "routed_experts",
+     "since": ("vllm/model_executor/layers/fused_moe/routed_experts.py", "RoutedExperts"),
+     "error": "KeyError: 'blocks.0.ffn.experts.w13_weight'",
+     "fix": "https://github.com/vllm-project/vllm/pull/49336",
+     "reports": ["https://github.com/vllm-project/vllm/issues/49004", "https://github.com/vllm-project/vllm/pull/49336"]},
+    # GraniteMoeHybrid (Granite 4.0 / 4.0-H) declares SupportsPP and builds its layers per stage, but its loader's
+    # `_load` helper (norms, embeddings, mamba parameters, the router renamed to the gate) indexes params_dict with no
+    # check for layers another stage owns: under pipeline parallelism every rank meets such a name and stops with a
+    # KeyError (vLLM #50961; PR #50962 is not merged in any scanned release, so no release fixes it)
+    {"id": "granitemoehybrid-pp-load", "arch": "GraniteMoeHybridForCausalLM", "min_pp": 2,
+     "code": [("vllm/model_executor/models/granitemoehybrid.py", "GraniteMoeHybridModel.load_weights._load")],
+     "reads": "param = params_dict[n]",
+     "fixed_by": "is_pp_missing_parameter",
+     "error": "KeyError: 'layers.0.block_sparse_moe.gate.weight'",
+     "fix": "https://github.com/vllm-project/vllm/pull/50962",
+     "reports": ["https://github.com/vllm-project/vllm/issues/50961"]},
     {"id": "qwen-vl-text-class", "arch": "QWenLMHeadModel", "config_has": "visual",
      # not a bug fixed later: the refusal stays until QWenLMHeadModel leaves vLLM (0.24.0)
      "code": [("vllm/model_executor/models/qwen.py", "QWenLMHeadModel.__init__")],

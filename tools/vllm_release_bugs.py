@@ -164,6 +164,7 @@ def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
                      "config_lacks": bug.get("config_lacks"),
                      "config_has": bug.get("config_has"), "hf_overrides_any": bug.get("hf_overrides_any"),
                      "min_tp": bug.get("min_tp"), "min_pp": bug.get("min_pp"), "load": bug.get("load"), "ignore_unfused": bug.get("ignore_unfused"),
+                     "quant_none": bug.get("quant_none"), "config_format": bug.get("config_format"),
                      **_read(per, releases, bug)})
     return rows
 
@@ -230,8 +231,8 @@ def scan(root: Path, bug: dict) -> tuple[str, str, int] | None:
     """("affected" | "fixed", file, line) of one release; None where it lacks the code or the code
     does not read what the bug needs."""
     found = _code(root, bug["code"])
-    if found is None:
-        return None
+    if found is None or (bug.get("since") and _code(root, [bug["since"]]) is None):
+        return None  # the code, or what the bug needs beside it (`since`: the layout it breaks on), is absent
     rel, line, src = found
     fixed = _code(root, bug["fixed_in"]) if bug.get("fixed_in") else found  # where the fix lives, if elsewhere
     if bug.get("fixed_by") and fixed is not None and bug["fixed_by"] in fixed[2]:
@@ -316,11 +317,13 @@ def dump(t: dict) -> str:
             "# hf_overrides_any: only where hf_overrides sets one of these (the class vLLM builds is then the override's), min_tp: from that TP;",
             "# min_pp: only from that pipeline-parallel size; backend: only where the launch builds that backend's class (model_impl,",
             "# the fallback, or an architecture of `via`) for a checkpoint of `quant`;",
-            "# load: only through that loader; ignore_unfused: only where the checkpoint's ignore list names that fused layer's shards, not it.",
+            "# load: only through that loader; ignore_unfused: only where the checkpoint's ignore list names that fused layer's shards, not it;",
+            "# quant (without backend): only a checkpoint of that method; quant_none: only a checkpoint known to be unquantized;",
+            "# config_format: only where the launch asks for that config format; arch \"*\": whatever class the launch builds.",
             "model_bugs:"]
     for b in t["model_bugs"]:
         out.append(f"  - id: {b['id']}")
-        out.append(f"    arch: {b['arch']}")
+        out.append(f"    arch: {_q(b['arch']) if b['arch'] == '*' else b['arch']}")
         if b.get("config_lacks"):
             out.append(f"    config_lacks: {b['config_lacks']}")
         if b.get("config_has"):
@@ -333,6 +336,12 @@ def dump(t: dict) -> str:
             out.append(f"    min_pp: {b['min_pp']}")
         if b.get("backend"):
             out += [f"    backend: {b['backend']}", f"    quant: {b['quant']}", f"    via: [{', '.join(b['via'])}]"]
+        elif b.get("quant"):
+            out.append(f"    quant: {b['quant']}")
+        if b.get("quant_none"):
+            out.append("    quant_none: true")
+        if b.get("config_format"):
+            out.append(f"    config_format: {b['config_format']}")
         if b.get("load"):
             out.append(f"    load: {b['load']}")
         if b.get("ignore_unfused"):

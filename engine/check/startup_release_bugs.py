@@ -93,11 +93,15 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
                 return got
     if v is not None and (got := _backend_bug(arch, engine, table, v, model or {}, fallback)):
         return got
+    if v is not None and (got := _format_bug(arch, engine, table, v, model or {})):
+        return got
     if v is None or not isinstance(arch, str) or not arch or engine.get("model_impl") == "transformers":
         return {}  # --model-impl transformers builds the Transformers backend's class, not the broken one
     for bug in (table or {}).get("model_bugs") or []:
-        if bug.get("hf_overrides_any") or bug.get("backend"):
+        if bug.get("hf_overrides_any") or bug.get("backend") or bug.get("config_format"):
             continue  # read above, whatever the architecture
+        if bug.get("quant_none") and ((model or {}).get("quantized") is not False or engine.get("quantization")):
+            continue  # only a checkpoint the facts say is unquantized (config.json, or a catalogued BF16 upload)
         if bug.get("config_lacks") == "visual" and (model or {}).get("multimodal") is not False:
             continue
         if bug.get("load") and _load(engine) != bug["load"]:
@@ -117,8 +121,12 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
                 return {"release_bug": bug["id"], "release_bug_arch": arch,
                         **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
             continue
-        if bug["arch"] == arch and bug.get("fixed") and in_spans(v, bug["affected"]):
-            return {"release_bug": bug["id"], "release_bug_arch": arch, "release_bug_fixed": bug["fixed"],
+        # a row no release fixes yet (DBRX, GraniteMoeHybrid under PP) still holds: `release_bug_since`, the first
+        # release of the span the site's release is in, says which older release still loads it
+        if bug["arch"] == arch and in_spans(v, bug["affected"]):
+            since = next((str(a) for a, b in bug["affected"] if parse(str(a)) <= v <= parse(str(b))), None)
+            return {"release_bug": bug["id"], "release_bug_arch": arch,
+                    **({"release_bug_fixed": bug["fixed"]} if bug.get("fixed") else {"release_bug_since": since}),
                     **({"release_bug_pp": pp} if bug.get("min_pp") else {}),
                     **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
                     **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
@@ -137,6 +145,24 @@ def _backend_bug(arch: str | None, engine: dict, table: dict, v, model: dict, fa
         if builds and bug["quant"] in (model.get("quant_method"), engine.get("quantization")):
             return {"release_bug": bug["id"], "release_bug_arch": arch if isinstance(arch, str) and arch else bug["arch"],
                     "release_bug_backend": bug["backend"], "release_bug_fixed": bug["fixed"],
+                    **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
+    return {}
+
+
+def _format_bug(arch: str | None, engine: dict, table: dict, v, model: dict) -> dict[str, Any]:
+    """A row with `config_format` (mistral): the launch asks for that config format (--config-format: params.json
+    is read, whatever config.json says) and the checkpoint is quantized with the row's `quant` (config.json's
+    method, or --quantization): the release refuses the quantization block while the model config is built,
+    before any class (`arch: "*"`). Under `auto` the format depends on the repository's files, which are not read."""
+    fmt = engine.get("config_format")
+    if not isinstance(fmt, str):
+        return {}
+    for bug in (table or {}).get("model_bugs") or []:
+        if bug.get("config_format") != fmt.lower() or not bug.get("fixed") or not in_spans(v, bug["affected"]):
+            continue
+        if bug.get("quant") in (model.get("quant_method"), engine.get("quantization")):
+            return {"release_bug": bug["id"], "release_bug_format": bug["config_format"], "release_bug_quant": bug["quant"],
+                    "release_bug_fixed": bug["fixed"], **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
                     **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
     return {}
 
