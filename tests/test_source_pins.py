@@ -101,3 +101,30 @@ def test_a_dev_build_after_a_release_candidate_may_hold_the_next_minor_releases_
     l21 = next(c for c in site["checks"] if c["id"] == "L21")
     assert l21["priority"] == "P1" and "<0.17.0" in l21["reason"]
     assert "L21" not in p0s(site)
+
+
+@pytest.mark.parametrize("files,version", [
+    # eval79 yorelog/vllm-docker-multi-cuda-version: the Dockerfile clones the v0.10.0 tag into the workdir
+    ({"Dockerfile": "FROM nvidia/cuda:12.8.0-devel-ubuntu22.04\n"
+      "RUN git clone --depth 1 --branch v0.10.0 https://github.com/vllm-project/vllm.git .\n"
+      "RUN VLLM_USE_PRECOMPILED=1 pip install -e .\n"}, "0.10.0"),
+    ({"setup.sh": "git clone https://github.com/vllm-project/vllm\ncd vllm\ngit checkout v0.9.2\npip install -e .\n"}, "0.9.2"),
+    ({"setup.sh": "git clone -b v0.9.2 https://github.com/vllm-project/vllm.git && cd vllm && pip install .\n"}, "0.9.2"),
+    ({"setup.sh": "pip install git+https://github.com/vllm-project/vllm@v0.9.2\n"}, "0.9.2"),
+])
+def test_a_checkout_of_a_release_tag_is_that_release(write_project, json_site, p0s, files, version):
+    site = json_site(write_project({**files, "serve.sh": OLD}))
+    assert site["vllm"]["basis"] != "source" and site["vllm"]["version"] == version, site["vllm"]
+    # a release, not a build that may hold main's code: 0.10.0 has no --enable-reasoning (L31, a P0), 0.9.2 still has it
+    assert ("L31" in p0s(site)) == (version == "0.10.0")
+
+
+@pytest.mark.parametrize("clone", [
+    "git clone -b v0.9.2 https://github.com/someone/vllm.git",  # a fork's tag may hold its own changes
+    "git clone -b main https://github.com/vllm-project/vllm.git",
+    "git clone https://github.com/vllm-project/vllm.git",
+])
+def test_a_checkout_of_a_branch_or_a_fork_stays_a_source_build(clone):
+    from vllm_kb.engine.scan.source_pins import checkout_release
+
+    assert checkout_release(clone + "\ncd vllm\npip install -e .\n") is None

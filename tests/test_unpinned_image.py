@@ -18,12 +18,24 @@ def _p(sr, check: str):
 
 
 def test_a_failure_of_some_releases_is_a_p1_on_latest(tmp_path):
-    sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--swap-space", "4"')
-    assert sr.version.basis == "image-untagged" and _p(sr, "B4") == "P1"
-    (b4,) = [r for r in sr.results if r.check.id == "B4"]
-    assert "Only if the image holds vLLM >=0.18" in b4.reason_text("en")
-    assert _p(_site(tmp_path, "vllm/vllm-openai:v0.20.0", '"--swap-space", "4"'), "B4") == "P0"
+    # --calculate-kv-scales went in 0.28.0, less than half a year before the newest: a copy of `latest`
+    # pulled a few months ago still takes it
+    sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--calculate-kv-scales"')
+    assert sr.version.basis == "image-untagged" and _p(sr, "B3") == "P1"
+    (b3,) = [r for r in sr.results if r.check.id == "B3"]
+    assert "Only if the image holds vLLM >=0.28" in b3.reason_text("en")
+    assert _p(_site(tmp_path, "vllm/vllm-openai:v0.28.0", '"--calculate-kv-scales"'), "B3") == "P0"
     assert _p(_site(tmp_path, "vllm/vllm-openai:nightly", '"--swap-space", "4"'), "B4") == "P1"
+
+
+def test_a_check_that_every_release_of_the_last_half_year_fails_is_a_p0_on_latest(tmp_path):
+    # WillLiang713/vllm-docker (eval79): `vllm/vllm-openai:latest` with `--swap-space 32`; swap_space went
+    # in 0.18.0, more than half a year before the newest release, so every copy pulled since refuses it
+    # (0.34.0 engine/arg_utils.py has no swap_space), as the catalog's dropped options already say
+    for image in ("vllm/vllm-openai:latest", "vllm/vllm-openai"):
+        assert _p(_site(tmp_path, image, '"--swap-space", "4"'), "B4") == "P0", image
+    # a tag that says nothing of when it was pulled keeps every release from the floor on
+    assert _p(_site(tmp_path, "lmcache/vllm-openai:latest", '"--swap-space", "4"'), "B4") == "P1"
 
 
 def test_a_failure_of_every_release_stays_p0_on_latest(tmp_path):
@@ -106,7 +118,8 @@ def test_a_value_older_releases_took_is_a_p1_on_latest(tmp_path):
 def test_a_change_some_releases_need_is_not_written_without_unsafe_fixes(tmp_path):
     # `--enable-reasoning` turns the reasoning parser on in 0.8–0.9 and was removed in 0.10: on an image
     # of unknown release, dropping it could switch reasoning off where it runs; --fix leaves it to the user
-    sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--enable-reasoning", "--reasoning-parser", "deepseek_r1"')
+    # (a nightly tag: no copy of `latest` pulled in the last half year takes the flag any more)
+    sr = _site(tmp_path, "vllm/vllm-openai:nightly", '"--enable-reasoning", "--reasoning-parser", "deepseek_r1"')
     (l31,) = [r for r in sr.results if r.check.id == "L31" and r.needs_change]
     assert l31.priority == "P1" and not l31.safe
     found = [f for f in sr.remarks if f.code == "not-in-version"]

@@ -61,11 +61,15 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
     if not releases:
         return
     low = str(releases[0])
+    # a `latest` image pulled in the last half year: a check that refuses every release of that half
+    # year refuses it (`--swap-space`, gone from 0.18, on vllm/vllm-openai:latest: WillLiang713/vllm-docker,
+    # eval79), as an option the catalog finds dropped as long ago does below
+    held = (_recent(releases, cat) or releases) if fresh else releases
     for r in results if checks else ():
         if r.status != "recommended" or r.priority != "P0":
             continue
         specs = [sp for sp in ((r.rule.vllm if r.rule is not None else None), r.check.vllm) if sp is not None]
-        if all(all(sp.contains(str(v)) for v in releases) for sp in specs):
+        if all(all(sp.contains(str(v)) for v in held) for sp in specs):
             continue
         spec = ",".join(dict.fromkeys(str(sp) for sp in specs))
         lower(r, "P1", note(kb, f"priority.{why}", spec=spec, floor=low))
@@ -82,6 +86,16 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
 # judged without it: a B-check's removed option (swap_space, 0.18) is a P0 there, and so is one the
 # catalog finds gone as long (--tokenizer-pool-size, 0.10.0: RARE's deploy scripts, heldout56)
 _SETTLED_DAYS = 183
+
+
+def _recent(releases: list, cat: Catalog) -> list:
+    """The releases among `releases` that came out within half a year of the newest (empty when the
+    newest's day is not known)."""
+    newest = release_dates.released_on(str(cat.versions[-1]))
+    if not newest:
+        return []
+    days = [(v, release_dates.released_on(str(v))) for v in releases]
+    return [v for v, day in days if day and (date.fromisoformat(newest) - date.fromisoformat(day)).days <= _SETTLED_DAYS]
 
 
 def _dropped_long_before(f, site: Site, cat: Catalog) -> bool:

@@ -91,6 +91,22 @@ def _clone_words(args: str) -> tuple[str, str, str] | None:
     return (plain[0], branch, plain[1] if len(plain) > 1 else "") if plain else None
 
 
+_CHECKOUT = re.compile(r"\bgit\s+(?:-C\s+\S+\s+)?checkout\s+(?:-q\s+)?(?:tags/)?([^\s;&|\"']+)")
+
+
+def clone_ref(text: str, start: int, stop: int) -> tuple[str, str, str] | None:
+    """(owner, repository, ref) of the `git clone` command at offset `start` of `text`, the ref as a
+    later `git checkout REF` before offset `stop` (the build) leaves it: the checkout's, else the
+    clone's `--branch`, else "" (the default branch)."""
+    line = _CLONE_LINE.match(text, start)
+    got = _clone_words(line.group(1)) if line is not None else None
+    repo = _REPO.match(got[0]) if got else None
+    if line is None or got is None or repo is None:
+        return None
+    checkout = _CHECKOUT.search(text, line.end(), max(stop, line.end()))
+    return repo["owner"], repo["repo"], checkout.group(1) if checkout else got[1]
+
+
 def clone_pins(rel: str, text: str, kind: str, pin_type) -> list:
     """Framework checkouts a script or Dockerfile clones and then installs from the clone (`pip
     install -e .`, `pip install .[vllm]`, `pip install -e ./verl`): the framework pin of that ref."""
@@ -110,7 +126,7 @@ def clone_pins(rel: str, text: str, kind: str, pin_type) -> list:
                             + r")/?(?:\[[^\]]*\])?(?=[\s\"';&|]|$)", rest, re.I)
         if install is None:
             continue
-        checkout = re.search(r"\bgit\s+(?:-C\s+\S+\s+)?checkout\s+(?:-q\s+)?(?:tags/)?([^\s;&|\"']+)", rest[:install.start()])
+        checkout = _CHECKOUT.search(rest[:install.start()])
         ref = checkout.group(1) if checkout else got[1]
         g = parse(f"git+https://github.com/{repo['owner']}/{repo['repo']}" + (f"@{ref}" if ref else ""))
         if g is None:

@@ -43,10 +43,31 @@ def is_dev(exact: str | None) -> bool:
 
 def checkout_line(text: str) -> int | None:
     """The line of a `git clone …/vllm` that a build in place (`pip install -e .`) follows; None when none."""
+    got = _checkout(text)
+    return text.count("\n", 0, got[0].start()) + 1 if got is not None else None
+
+
+def _checkout(text: str):
+    """(the `git clone …/vllm` match, the build in place after it), None when there is none."""
     m = next((m for m in _CLONE.finditer(text) if not _commented(text, m.start())), None)
-    if m is None or not any(not _commented(text, i.start()) for i in _IN_PLACE.finditer(text, m.end())):
+    build = next((i for i in _IN_PLACE.finditer(text, m.end()) if not _commented(text, i.start())), None) if m else None
+    return (m, build) if build is not None else None
+
+
+_RELEASE_REF = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.post\d+)?)$")
+
+
+def checkout_release(text: str) -> str | None:
+    """The release a checkout of vllm-project/vllm built in place is: `git clone --depth 1 --branch v0.10.0
+    https://github.com/vllm-project/vllm.git` (or the clone then `git checkout v0.10.0`) and `pip install -e .`
+    builds the code of the v0.10.0 tag, that release, not a development build (eval79
+    yorelog/vllm-docker-multi-cuda-version). None for a branch, a commit, a fork or no ref."""
+    got = _checkout(text)
+    ref = framework_git.clone_ref(text, got[0].start(), got[1].start()) if got is not None else None
+    if ref is None or f"{ref[0]}/{ref[1]}".lower() != "vllm-project/vllm":
         return None
-    return text.count("\n", 0, m.start()) + 1
+    m = _RELEASE_REF.match(ref[2])
+    return m.group(1) if m else None
 
 
 def _commented(text: str, at: int) -> bool:
@@ -91,7 +112,11 @@ def in_text(rel: str, text: str, pin_type, shell: bool) -> list:
     if "vllm" not in text.lower() and "git+" not in text:
         return out
     if (n := checkout_line(text)) is not None:
-        out.append(pin_type(rel, n, text.splitlines()[n - 1].strip()[:120], "", "checkout", None, "vllm", source="checkout"))
+        shown = text.splitlines()[n - 1].strip()[:120]
+        if (tag := checkout_release(text)) is not None:  # a release's tag: that release, as an exact pin
+            out.append(pin_type(rel, n, shown, f"=={tag}", "checkout", tag, "vllm"))
+        else:
+            out.append(pin_type(rel, n, shown, "", "checkout", None, "vllm", source="checkout"))
     for n, line in enumerate(text.splitlines(), 1) if shell else ():
         if "install" in line and "git+" in line:
             out += [p for w in line.split() if (p := git_pin(rel, n, w.strip("'\""), "dockerfile", pin_type)) is not None]
