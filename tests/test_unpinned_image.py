@@ -205,3 +205,18 @@ def test_an_image_written_with_no_tag_is_judged_as_latest(tmp_path):
     for text in ("image:\n  repository: vllm/vllm-openai\n  tag: \"\"\n", 'image = "vllm/vllm-openai:v{vllm_version}"\n'):
         assert not _written_untagged(site, SimpleNamespace(read=lambda rel, t=text: t)), text
     assert _written_untagged(site, SimpleNamespace(read=lambda rel: "image: vllm/vllm-openai\n"))
+
+
+def test_tensor_parallel_past_the_pods_one_gpu_is_a_p0_on_an_untagged_image(tmp_path):
+    # robertgshaw2-neuralmagic/vllm-k8s nm-cluster/vllm-simple-clusterip.yaml (eval79): `image: vllm/vllm-openai`
+    # (docker pulls `latest`), `--tensor-parallel-size 2`, `nvidia.com/gpu: 1`: the container sees exactly the
+    # GPU it asks for, and every release of the last half year stops ("World size (2) is larger than the
+    # number of available GPUs (1)", 0.34.0 vllm/config/parallel.py); it was a P1 "only if >=0.8.3"
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata: {{name: m}}\nspec:\n  containers:\n  - name: main\n    image: {image}\n"
+           "    args: [--model, Qwen/Qwen2.5-7B-Instruct, --tensor-parallel-size, '2']\n"
+           "    resources:\n      limits:\n        nvidia.com/gpu: 1\n")
+    for image, want in (("vllm/vllm-openai", "P0"), ("vllm/vllm-openai:latest", "P0"), ("vllm/vllm-openai:v0.10.1", "P0"),
+                        ("vllm/vllm-openai:nightly", "P1")):
+        (tmp_path / "pod.yaml").write_text(pod.format(image=image))
+        (sr,) = audit(tmp_path).sites
+        assert _p(sr, "L34") == want, image
