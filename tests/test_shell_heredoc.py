@@ -20,6 +20,8 @@ READ = {
                        f"start_head() {{\n  run_remote_script \"$HEAD\" <<'REMOTE'\nset -e\nnohup vllm serve {M} --max-model-len 8192 &\nREMOTE\n}}\n"
                        "start_head\n"),
     "cat-script": f"cat > /opt/start.sh <<'EOF'\n#!/bin/bash\nexec python -m vllm.entrypoints.openai.api_server --model {M} --max-model-len 8192\nEOF\nchmod +x /opt/start.sh\n",
+    # a `.sh` file with no `#!` line: a shell script all the same (the target was read unexpanded, as None)
+    "cat-script-no-shebang": f"cat > run.sh <<EOF\nvllm serve {M} --max-model-len 8192\nEOF\nbash run.sh\n",
     "tee-shebang": f"tee run_server <<-EOF >/dev/null\n\t#!/bin/sh\n\tvllm serve {M} --max-model-len 8192\n\tEOF\n",
 }
 NOT_READ = {
@@ -90,3 +92,16 @@ def test_a_launch_over_ssh_runs_the_remote_machines_vllm(tmp_path, how, remote):
         (tmp_path / "run.sh").write_text(text.replace(body, "pip install vllm==0.9.2\n" + body))
         (sr,) = audit(tmp_path, gpu="A100-80GB").sites
         assert str(sr.version.version) == "0.9.2"
+
+
+@pytest.mark.parametrize("run", ["$CMD", 'eval "$CMD"', "python -m $CMD"])
+def test_a_command_kept_from_a_heredoc_then_run_is_a_launch(scanned, run):
+    # zlH518/PipeRLHF (eval79) and OpenRLHF's example scripts build a command from a here-document and run
+    # it: `CMD=$(cat <<EOF … EOF)` gives the body as the shell expands it, as `read -r -d '' CMD` does
+    body = "vllm.entrypoints.openai.api_server --model" if run.startswith("python") else "vllm serve"
+    text = f"TP=2\nCMD=$(cat <<EOF\n{body} {M} \\\n   --max-model-len 8192 \\\n   --tensor-parallel-size $TP\nEOF\n)\n{run}\n"
+    (s,) = scanned({"run.sh": text})
+    assert s.model.value == M and s.settings["max_model_len"].value == 8192 and s.settings["tensor_parallel_size"].value == 2
+    # kept and only shown, or a body with quotes left in it (unknown as one string): no launch
+    assert not scanned({"run.sh": text.replace(run + "\n", 'echo "$CMD"\n')})
+    assert not scanned({"run.sh": text.replace("8192", "'8192'")})

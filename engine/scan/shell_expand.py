@@ -14,7 +14,7 @@ from typing import TypeGuard
 from dataclasses import replace
 
 from vllm_kb.engine.kb.safe_text import HOLE_CLOSE, HOLE_OPEN
-from vllm_kb.engine.scan import shell_which
+from vllm_kb.engine.scan import shell_cat, shell_which
 from vllm_kb.engine.scan.shell import Seg, Word, _show_var
 
 _HOLE = re.compile("\ue000([^\ue001]*)\ue001")
@@ -156,7 +156,7 @@ class Expander:
             return self.script_dir_hole + up
         if (prog := shell_which.located(arg)) is not None:
             return prog
-        return hole(arg)
+        return shell_cat.cat_output(arg, self) or hole(arg)
 
     def arith(self, expr: str) -> int | None:
         """`$(( a * b + 1 ))` with the script's variables; None when something is unknown."""

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.scan.shell import SHELLS, Heredoc, ShellSyntaxError, Word
+from vllm_kb.engine.scan import shell_cat
+from vllm_kb.engine.scan.shell import SHELLS, Heredoc, Word
 from vllm_kb.engine.scan.shell_wrap import TAKES, command_words
 
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh")
@@ -67,7 +68,8 @@ def fed_scripts(fields: list[Word], prog_i: int, base: str, heredocs: list[list]
     elif base == "ssh":
         ok = _remote_shell(fields[prog_i:])
     elif base in ("cat", "tee"):
-        targets = [f.value for f in (writes or [])] if base == "cat" else [v for v in vals if v and not v.startswith("-")]
+        # a redirection's target is not expanded: its text as written (`> run.sh`, `> "$DIR/run.sh"`)
+        targets = [f.value or f.literal for f in (writes or [])] if base == "cat" else [v for v in vals if v and not v.startswith("-")]
         script = any((t or "").endswith(_SCRIPT_SUFFIXES) for t in targets)
         return [h for h in bodies if targets and (script or h.text.lstrip().startswith("#!"))]
     else:
@@ -101,24 +103,7 @@ def read_whole(vals: list[str | None], heredocs: list | None, ex) -> str | None:
                for k, v in enumerate(vals)):
         return None
     bodies = [h for sink in (heredocs or []) for h in sink]
-    if len(bodies) != 1:
-        return None
-    h = bodies[0]
-    text = h.text if h.quoted else h.text.replace("\\\n", "")
-    if any(c in text for c in "\"'`\\") or "$(" in text:
-        return None
-    if h.quoted:
-        return text.strip(" \t\n")
-    from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
-
-    try:
-        nodes = parse_tree('"' + text + '"')
-    except (ShellSyntaxError, RecursionError, ValueError):
-        return None
-    if len(nodes) != 1 or not isinstance(nodes[0], Simple) or len(nodes[0].words) != 1:
-        return None
-    got, _note = ex.value_text(nodes[0].words[0])
-    return got.strip(" \t\n")
+    return shell_cat.whole(bodies[0], ex) if len(bodies) == 1 else None
 
 
 def read_array(ex, name: str, n) -> None:
