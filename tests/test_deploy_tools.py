@@ -48,6 +48,43 @@ spec:
     assert s.tool == "kserve" and s.settings["max_model_len"].value == 4096 and s.settings["port"].value == 8080
 
 
+RUNTIME = """apiVersion: serving.kserve.io/v1alpha1
+kind: ServingRuntime
+metadata: {{name: nm-vllm}}
+spec:
+  supportedModelFormats: [{{name: huggingface}}]
+  containers:
+  - name: kserve-container
+    image: {image}
+    command: [python, -m, vllm.entrypoints.openai.api_server]
+    args: [--port=8000, --model=/mnt/models, --max-model-len={length}]
+"""
+ISVC = """apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata: {name: m}
+spec:
+  predictor:
+    model:
+      modelFormat: {name: huggingface}
+      runtime: nm-vllm
+      storageUri: hf://org/m
+"""
+
+
+def test_kserve_isvc_takes_the_runtime_of_that_name_nearest_it(scanned, tmp_path):
+    # robertgshaw2-neuralmagic/vllm-k8s (eval79): each example folder defines its own `nm-vllm` runtime beside
+    # its InferenceService; the service in one folder was tied to another folder's runtime of the same name
+    files = {"a-gcs/nm-vllm.yml": RUNTIME.format(image="vllm/vllm-openai:v0.4.2", length=2048),
+             "b-pvc/serving-runtime.yml": RUNTIME.format(image="vllm/vllm-openai:v0.8.5", length=4096),
+             "b-pvc/inference-service.yml": ISVC}
+    (s,) = [x for x in scanned(root=tmp_path / "near", files=files) if x.file == "b-pvc/inference-service.yml"]
+    assert s.settings["max_model_len"].value == 4096 and s.image == "vllm/vllm-openai:v0.8.5"
+    # the runtime is in another folder only: linked by its name across the repository
+    far = {"runtimes/nm-vllm.yml": RUNTIME.format(image="vllm/vllm-openai:v0.8.5", length=4096), "services/isvc.yml": ISVC}
+    (s,) = [x for x in scanned(root=tmp_path / "far", files=far) if x.file == "services/isvc.yml"]
+    assert s.tool == "kserve" and s.settings["max_model_len"].value == 4096
+
+
 def test_kubeai_model_and_skypilot_task(scanned):
     got = scanned({"model.yaml": """apiVersion: kubeai.org/v1
 kind: Model

@@ -57,7 +57,7 @@ def scan_kserve(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site] 
     env = _env(model.get("env"), doc, base + ("env",), rel)
     gpus = resource_gpus(model.get("resources")) or resource_gpus(predictor.get("resources"))
     storage = model.get("storageUri")
-    runtime = _runtime(ctx, model.get("runtime")) if model.get("runtime") else None
+    runtime = _runtime(ctx, model.get("runtime"), rel) if model.get("runtime") else None
     if runtime is not None:
         rdoc, rrel, container, rline = runtime
         words = _container_argv(ctx, container, name, ex, line)
@@ -194,18 +194,33 @@ def _container_argv(ctx, container: dict, name: str, ex, line: int) -> list:
     return words
 
 
-def _runtime(ctx: ScanContext, name: str):
-    """(doc, file, vLLM container, its site line) of the ServingRuntime named `name` in the project."""
+def _runtime(ctx: ScanContext, name: str, at: str = ""):
+    """(doc, file, vLLM container, its site line) of the ServingRuntime named `name` in the project; of
+    several of that name, the one nearest the service's file `at` (the same file, then the most folders
+    in common): each example folder of a repository may define its own `nm-vllm` runtime beside its
+    InferenceService (robertgshaw2-neuralmagic/vllm-k8s vllm-kserve-pvc, eval79)."""
+    found = []
     for rel, doc in [*helm_chart.rendered_docs(ctx), *ctx.yaml_docs()]:  # a chart's rendered runtime first
         data = doc.data
         if isinstance(data, dict) and data.get("kind") in ("ServingRuntime", "ClusterServingRuntime") and \
                 (data.get("metadata") or {}).get("name") == name:
-            for i, c in enumerate((data.get("spec") or {}).get("containers") or []):
-                if isinstance(c, dict) and (is_vllm_like_image(c.get("image")) or re.search(r"vllm", " ".join(map(str, c.get("command") or [])))):
-                    path = ("spec", "containers", i)
-                    line = doc.line_of(path + ("command",)) if "command" in c else doc.line_of(path + ("args",))
-                    return doc, rel, c, line
+            found.append((rel, doc, data))
+    for rel, doc, data in sorted(found, key=lambda f: -_nearness(at, f[0])):  # stable: ties keep the order above
+        for i, c in enumerate((data.get("spec") or {}).get("containers") or []):
+            if isinstance(c, dict) and (is_vllm_like_image(c.get("image")) or re.search(r"vllm", " ".join(map(str, c.get("command") or [])))):
+                path = ("spec", "containers", i)
+                line = doc.line_of(path + ("command",)) if "command" in c else doc.line_of(path + ("args",))
+                return doc, rel, c, line
+        return None  # the nearest runtime of that name runs no vLLM container: the service runs that one
     return None
+
+
+def _nearness(a: str, b: str) -> int:
+    """How near two files of the project are: the folders they share, the same file most."""
+    if a == b:
+        return 1 << 16
+    pa, pb = a.split("/")[:-1], b.split("/")[:-1]
+    return next((k for k, (x, y) in enumerate(zip(pa, pb)) if x != y), min(len(pa), len(pb)))
 
 
 def _hf_image(ctx: ScanContext, model: dict, at: tuple[str, int]) -> tuple[str, str, int] | None:
