@@ -110,6 +110,18 @@ def test_two_env_files_the_scripts_pass_leave_the_variable_unread(tmp_path):
     assert "max_model_len" not in sr.site.settings
 
 
+@pytest.mark.parametrize("placeholder", ['"__VLLM_EXTRA_ARGS__"', "<extra vllm args>"])
+def test_a_templates_placeholder_is_no_value(tmp_path, placeholder):
+    # parallelworks/activate-rag-vllm docker/env.example (eval60): VLLM_EXTRA_ARGS="__VLLM_EXTRA_ARGS__", which
+    # run_local.sh fills with sed; read as written it was the model positional beside --model (a false L33 P0)
+    (tmp_path / "docker-compose.yml").write_text("services:\n  vllm:\n    image: vllm/vllm-openai:v0.20.0\n"
+                                                 "    command: >\n      --model ${MODEL_NAME}\n      ${VLLM_EXTRA_ARGS}\n")
+    (tmp_path / "env.example").write_text(f"MODEL_NAME=Qwen/Qwen2.5-7B-Instruct\nVLLM_EXTRA_ARGS={placeholder}\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    assert not [r for r in sr.results if r.check.id == "L33" and r.needs_change and r.priority in ("P0", "P1")]
+    assert "__VLLM_EXTRA_ARGS__" not in str(sr.site.model.value if sr.site.model else None)
+
+
 def test_a_build_context_written_from_the_project_root_is_found_once(tmp_path):
     # services/docker-compose.yml with `context: ./services/vllm`, started with --project-directory .
     (tmp_path / "services" / "vllm").mkdir(parents=True)

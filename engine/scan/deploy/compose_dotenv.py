@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import replace
 
 from vllm_kb.engine.scan import envfile
 from vllm_kb.engine.scan.context import texts_with
@@ -30,8 +31,20 @@ def dotenv_for(ctx, rel: str, needed: bool) -> tuple[dict[str, envfile.EnvValue]
     for name in _TEMPLATES:
         path = envfile.beside(rel, name)
         if path and (got := envfile.load(ctx, path)) is not None:
-            return got, f"from {path}, the template of the .env this compose file reads"
+            return _unfilled(got), f"from {path}, the template of the .env this compose file reads"
     return None, None
+
+
+# a value a template leaves for its user or a set-up script to fill in: `VLLM_EXTRA_ARGS="__VLLM_EXTRA_ARGS__"`
+# (parallelworks/activate-rag-vllm docker/env.example, which run_local.sh fills with sed), `HF_TOKEN=<your token>`
+_PLACEHOLDER = re.compile(r"^(?:__[A-Za-z0-9_]+__|<[^<>]+>)$")
+
+
+def _unfilled(got: dict) -> dict:
+    """The template's variables, a placeholder value unknown: read as written, `__VLLM_EXTRA_ARGS__` was
+    the model positional beside --model, a false L33 P0 (eval60)."""
+    return {k: replace(v, value=None, why=f"{v.raw} in {v.file} is a placeholder to be filled in")
+            if v.value is not None and _PLACEHOLDER.match(v.value.strip()) else v for k, v in got.items()}
 
 
 def _script_env_files(ctx, rel: str) -> list[tuple[str, str]]:
