@@ -146,3 +146,33 @@ def test_verl_0_6_async_server_passes_vllm_config_positionally_to_init_app_state
     assert "init_app_state() takes 3 positional arguments but 4 were given" in r.raw["error"]
     # 0.7.0 calls it with three arguments from vLLM 0.11.1 on (a version test around each call)
     assert not [u for r in compat.vllm_use_rows("verl", "0.7.0") for u in r["uses"] if "call" in u]
+
+
+def test_a_name_left_unbound_by_a_quiet_try_is_a_name_error_where_it_is_called(tmp_path):
+    trees = {"pkg/backend.py": ast.parse(textwrap.dedent("""\
+        try:
+            from vllm import LLM
+            from vllm.old.tokenizer import get_tokenizer
+        except ModuleNotFoundError:
+            pass
+
+        class Backend:
+            def __init__(self):
+                self.tok = get_tokenizer("m", trust_remote_code=True)
+        """))}
+    for v, text in (("0.21.0", "def get_tokenizer(name, **kw): ...\n"), ("0.22.0", None)):
+        files = {"vllm/__init__.py": "LLM = 1\n"} | ({"vllm/old/__init__.py": "", "vllm/old/tokenizer.py": text} if text else {})
+        _release(tmp_path / v, files)
+    (row,) = calls.call_uses(trees, {"pkg/backend.py": {"Backend.__init__": "launch"}}, tmp_path, ["0.21.0", "0.22.0"])
+    assert row["refused"] == {"unbound get_tokenizer": [">=0.22.0"]} and row["when"] == "launch"
+
+
+def test_lm_eval_0_4_9_calls_get_tokenizer_which_vllm_0_22_no_longer_has_at_that_path(tmp_path):
+    # lm-eval imports it under `except ModuleNotFoundError: pass`; 0.4.10 tries vllm.tokenizers first (lm-eval PR 3482)
+    (tmp_path / "requirements.txt").write_text("lm-eval[vllm]==0.4.8\nvllm==0.22.0\n")
+    (tmp_path / "run.sh").write_text("lm_eval --model vllm --model_args pretrained=Qwen/Qwen2.5-0.5B-Instruct --tasks gsm8k\n")
+    from vllm_kb.engine.audit import audit
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(x for x in sr.results if x.check.id == "L43")
+    assert r.priority == "P0" and "NameError: name 'get_tokenizer' is not defined" in r.reason_text("en")
+    assert not [u for r in compat.vllm_use_rows("lm_eval", "0.4.10") for u in r["uses"]]

@@ -18,6 +18,10 @@ followed through `from X import name` re-exports (3 hops). A release where it ca
 (the import's own miss is vllm_uses' `import` row), overloaded, wrapped by a decorator that may change
 the signature, a class without its own __init__ — is not judged: never a miss.
 
+A name bound only by a module-level `try: from vllm… import name / except ModuleNotFoundError: pass`
+(lm-eval's vLLM backend) is left unbound in a release that lacks its module (or an import before it
+in the try): a call of it is `NameError: name 'x' is not defined` there (`unbound x`).
+
 WRAPPERS: the serving and evaluation packages that build vLLM's engine for the user
 (engine/check/host_compat.py: Ray Serve LLM, lm-eval, FastChat's vllm_worker, lighteval), their entry modules, and their SEEDS — the functions a launch runs
 (`launch`) and those the first request runs (`after_start`)."""
@@ -188,6 +192,44 @@ def calls(statements, names: dict[str, tuple[str, str]]):
         todo += list(ast.iter_child_nodes(n))
 
 
+_CATCH = re.compile(r"^(ImportError|ModuleNotFoundError)$")
+
+
+def swallowed(tree: ast.Module) -> dict[str, tuple[list[tuple[str, str | None, str]], bool]]:
+    """Local name → (the vLLM imports of its module-level `try`, in order, as (module, name, local); whether
+    a handler catches ImportError) for names bound only there, where every handler catches an import
+    error and binds nothing (`except ModuleNotFoundError: pass`, lm-eval's vLLM backend): where an import
+    fails, it and the ones after it in the try leave their names unbound."""
+    out: dict = {}
+    elsewhere: set[str] = set()
+    for s in tree.body:
+        names = [ast.unparse(t) for h in getattr(s, "handlers", []) for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type])
+                 if h.type is not None]
+        quiet = isinstance(s, ast.Try) and s.handlers and len(names) == len(s.handlers) and all(_CATCH.match(n) for n in names) \
+            and all(isinstance(x, (ast.Pass, ast.Expr)) for h in s.handlers for x in h.body)
+        if not quiet:
+            elsewhere |= {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            elsewhere |= {a.asname or a.name for n in ast.walk(s) if isinstance(n, ast.ImportFrom) for a in n.names}
+            continue
+        imps = [(n.module, a.name, a.asname or a.name) for n in s.body if isinstance(n, ast.ImportFrom) and not n.level
+                and (n.module or "").split(".")[0] == "vllm" for a in n.names]
+        for entry in imps:
+            out[entry[2]] = (imps, "ImportError" in names)
+    return {k: v for k, v in out.items() if k not in elsewhere}
+
+
+def unbound(src: str, imps: list[tuple[str, str | None, str]], local: str, catches_import_error: bool) -> bool:
+    """Whether `local` is left unbound in the release at `src`: an import at or before its own fails in a
+    way the handler catches (a missing module; a missing name only where ImportError is caught)."""
+    from framework_vllm_imports import resolves
+    for mod, name, here in imps:
+        if not resolves(src, mod, name):
+            return resolves(src, mod, None) is False or catches_import_error
+        if here == local:
+            return False
+    return False
+
+
 def judge(src: str, mod: str, name: str, npos: int, keywords: list[str], spread: bool) -> tuple[str, str] | None:
     """The call's problem in one release; None where it passes or cannot be read there."""
     args = signature(src, mod, name)
@@ -204,12 +246,16 @@ def call_uses(trees, seeds, vsrc: Path, versions: list[str]) -> list[dict]:
         names, built = bound_names(trees[path], fn), _builds_engine(fn)
         if not names:
             continue
+        own = {a.asname or a.name for n in ast.walk(fn) if isinstance(n, ast.ImportFrom) for a in n.names}
+        quiet = {k: v for k, v in swallowed(trees[path]).items() if k not in own}  # the function's own import wins
         for s, gates in _gated(fn.body):
             # a with/for/while comes with its body after it: only its header here
             head = s.items if isinstance(s, (ast.With, ast.AsyncWith)) else [s.iter] if isinstance(s, (ast.For, ast.AsyncFor)) \
                 else [s.test] if isinstance(s, ast.While) else [s]
             for line, mod, name, npos, kws, spread in calls(head, names):
+                local = next((k for k, v in names.items() if v == (mod, name) and k in quiet), None)
                 got = [None if not all(gate_holds(t, v) is want for t, want in gates)
+                       else ("unbound", local) if local and unbound(str(vsrc / v), *quiet[local][:1], local, quiet[local][1])
                        else judge(str(vsrc / v), mod, name, npos, kws, spread) for v in versions]
                 if not any(got):
                     continue

@@ -145,6 +145,10 @@ def _call_error(use: dict, vllm: str, read: list[str], pkg: str, releases: str, 
     what = next((k for k, at in (use.get("refused") or {}).items() if vllm_symbols.resolves_in(at, vllm, read)), "")
     kind, _, arg = what.rpartition(" ")
     fn = use["call"].rpartition(".")[2]
+    if kind == "unbound":  # imported under `try … except ModuleNotFoundError: pass`, and that import failed
+        return (f"NameError: name '{arg}' is not defined — {pkg.split('==')[0]} {releases} imports {use['call']} at load under "
+                f"a try that passes over a missing module, then calls it in {use['function']} ({where}), {_WHEN[use['when']]}; "
+                f"the import works in vLLM releases {spans}")
     raised = f"TypeError: {fn}() got an unexpected keyword argument '{arg}'" if kind == "keyword" else \
         f"TypeError: {fn}() takes {arg.partition('>')[2]} positional arguments but {arg.partition('>')[0]} were given" \
         if kind == "positional" else \
