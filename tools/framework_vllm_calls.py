@@ -26,7 +26,7 @@ WRAPPERS: the serving and evaluation packages that build vLLM's engine for the u
 (engine/check/host_compat.py: Ray Serve LLM, lm-eval, FastChat's vllm_worker, lighteval), their entry modules, and their SEEDS — the functions a launch runs
 (`launch`) and those the first request runs (`after_start`).
 
-Refreshing the wrappers' rows (the wheels read on 2026-12-06: ray 2.44.0–2.60.0, lm-eval 0.4.0–0.4.13,
+Refreshing the wrappers' rows (the wheels read on 2026-12-06: ray 2.44.0–2.60.0, lm-eval 0.4.1–0.4.13 (0.4.0 has no wheel),
 lighteval 0.5.0–0.13.0, fschat 0.2.20–0.2.36, each `pip download NAME==X --no-deps -d DIR`):
     python tools/framework_vllm_imports.py --wheels DIR --only ray lm_eval lighteval fastchat
     python tools/framework_vllm_uses.py --wheels DIR --only ray lm_eval lighteval fastchat"""
