@@ -104,3 +104,16 @@ def test_no_token_value_reaches_the_report(tmp_path):
     report = audit(tmp_path, gpu="H100-80GB x1")
     from vllm_kb.engine.report.model import build
     assert "hf_notarealtokenvalue123456" not in json.dumps(build(report), default=str)
+
+
+def test_code_that_takes_the_token_from_its_environment_gives_one(tmp_path):
+    """eval81 bobduru/vllm-deployment: the handler reads the token variable and stops without it, so the
+    process that loads the gated model has one (the platform's secrets give it)."""
+    code = ('import os\nfrom vllm import LLM\n\ndef load():\n    token = os.getenv("HUGGING_FACE_HUB_TOKEN")\n'
+            '    if token is None:\n        raise ValueError("no token")\n    return LLM(model="meta-llama/Llama-3.1-8B-Instruct")\n')
+    assert _l51(tmp_path, {"handler.py": code})[0] != "recommended"
+
+
+def test_code_that_reads_no_token_is_still_told(tmp_path):
+    code = 'from vllm import LLM\nllm = LLM(model="meta-llama/Llama-3.1-8B-Instruct")\n'
+    assert _l51(tmp_path, {"handler.py": code}) == ("recommended", "P1")

@@ -234,3 +234,23 @@ def test_an_engine_argument_keyword_is_one_p0_under_the_catalog_finding(tmp_path
     rep = audit(tmp_path, gpu="A100-80GB")
     assert _p0s(rep) == ["not-in-version"]
     assert [r.status for s in rep.sites for r in s.results if r.check.id == "L140"] in ([], ["not_applicable"])
+
+
+def test_a_call_tried_under_except_typeerror_is_the_projects_own_answer():
+    """eval81 CODE-GRPO's TRL: `try: LoRARequest(…, load_inplace=True) except TypeError: <fallback>`."""
+    src = textwrap.dedent("""\
+        from vllm.lora.request import LoRARequest
+        def build(p):
+            try:
+                return LoRARequest("a", 1, p, load_inplace=True)
+            except TypeError:
+                pass
+            return LoRARequest("a", 2, p)
+        def strict(p):
+            try:
+                return LoRARequest("b", 1, p, load_inplace=True)
+            except TypeError:
+                raise
+        """)
+    got = [(c.line, c.keywords) for c in project_calls.calls("gen.py", ast.parse(src))]
+    assert got == [(7, ()), (10, ("load_inplace",))]

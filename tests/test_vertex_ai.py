@@ -89,3 +89,23 @@ def test_model_garden_image_given_only_flags_runs_its_server_at_the_release_of_i
 def test_gcp_accelerator_names_tell_the_card(tmp_path):
     sr, _ = _flags_only(tmp_path, 32768, acc="NVIDIA_TESLA_A100")
     assert sr.facts["gpu"]["memory_gib"] < 41  # nvidia-tesla-a100 is the 40 GB A100
+
+
+def test_flags_only_on_the_projects_image_named_for_vllm(tmp_path):
+    """eval81 Manzela/gemma4-vllm-deployment: the project's own image (`…/gcsfuse-vllm-gemma4`, built on
+    Model Garden's vLLM image) gets only flags; they are the OpenAI server's options."""
+    code = ('from google.cloud import aiplatform\nIMAGE = "europe-docker.pkg.dev/p/r/fuse-vllm-gemma:latest"\n'
+            'args = ["--model=google/gemma-3-4b-it", "--max-model-len=8192", "--gpu-memory-utilization=0.9"]\n'
+            'aiplatform.Model.upload(display_name="g", serving_container_image_uri=IMAGE, serving_container_args=args)\n')
+    (tmp_path / "upload.py").write_text(code)
+    (sr,) = audit(tmp_path, gpu="none").sites
+    assert sr.site.model.value == "google/gemma-3-4b-it"
+    assert sr.site.settings["max_model_len"].value == 8192
+
+
+def test_flags_only_on_an_image_not_named_for_vllm_is_no_site(tmp_path):
+    code = ('from google.cloud import aiplatform\nIMAGE = "europe-docker.pkg.dev/p/r/text-server:latest"\n'
+            'args = ["--model=google/gemma-3-4b-it", "--max-model-len=8192", "--port=8080"]\n'
+            'aiplatform.Model.upload(display_name="g", serving_container_image_uri=IMAGE, serving_container_args=args)\n')
+    (tmp_path / "upload.py").write_text(code)
+    assert audit(tmp_path, gpu="none").sites == []

@@ -29,6 +29,7 @@ from vllm_kb.engine.kb import arch_names, hub_uploads, model_resolve
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile
 from vllm_kb.engine.scan.deploy.image_files import copied_paths
+from vllm_kb.engine.scan.python_callers import is_test_module
 from vllm_kb.engine.scan.site import Site
 
 
@@ -215,10 +216,12 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             facts["launch"]["lora_rank"] = facts["launch"]["lora_trained_rank"]
             facts["launch"]["lora_adapter"] = f"trained at {facts['launch']['lora_trained_at']}"
     if ck is None:  # a folder the project holds is read from disk, not the Hub
-        hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [])
+        hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [], _text(root, site.file))
     facts["site"]["pooling"] = _pooling(engine) or pools_natively(
         mf or {}, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data, lookup)
     facts["site"]["pooling_kv"] = facts["site"]["pooling"] and pooling_keeps_kv(mf or {}, engine)
+    # a pytest module's engine runs a tiny model for a test, not a training job (H1; eval81 CODE-GRPO's TRL tests)
+    facts["site"]["test_module"] = site.file.endswith((".py", ".ipynb")) and is_test_module(site.file)
     # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer
     unread = {n for n in site.unresolved | hidden if n not in engine}  # less those the GPU count sized
     sized, unread = sized_by_tool(site.launch or {}, engine, unread, cc)
@@ -251,6 +254,14 @@ _POOLING_TASKS = frozenset({"embed", "embedding", "classify", "score", "reward"}
 def _pooling(engine: dict[str, Any]) -> bool:
     return (engine.get("runner") == "pooling" or engine.get("task") in _POOLING_TASKS
             or engine.get("convert") in _POOLING_TASKS)
+
+
+def _text(root: Path | None, rel: str) -> str | None:
+    """The site's own file (what it reads from its environment), where the project holds it."""
+    try:
+        return (root / rel).read_text(encoding="utf-8", errors="replace") if root is not None and (root / rel).is_file() else None
+    except OSError:
+        return None
 
 
 def _mounted_checkpoint(root: Path, site: Site, path: str):

@@ -48,9 +48,23 @@ def gated(name: str | None, table: list[dict]) -> str | None:
     return None
 
 
-def access(site: Site, download_dir: Any = None) -> tuple[str, str | None]:
-    """(`launch.hf_access`, the name or path that decided it)."""
+# the launch's own code takes a token from its environment (`os.getenv("HF_TOKEN")`, `os.environ["HF_TOKEN"]`,
+# `${HF_TOKEN}`): whoever runs it is asked for one (eval81 bobduru/vllm-deployment raises without it)
+_READS = re.compile(r"""(?:getenv|environ(?:\.get)?)\s*[(\[]\s*["'](%s)["']|\$\{?(%s)\b""" % (("|".join(TOKEN_VARS),) * 2))
+
+
+def reads_token(text: str | None) -> str | None:
+    """The token variable the file reads from its environment, or None."""
+    m = _READS.search(text or "")
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def access(site: Site, download_dir: Any = None, reads: str | None = None) -> tuple[str, str | None]:
+    """(`launch.hf_access`, the name or path that decided it); `reads`: a token variable the site's file
+    reads from its environment (a launch on a host or platform that gives it: not one a container spec drops)."""
     names = set(site.env) | set((site.container or {}).get("env_names") or ())
+    if reads and not (site.container or {}).get("tool"):
+        names.add(reads)
     token = next((n for n in TOKEN_VARS if n in names), None)
     if token:
         return "token", token
@@ -71,7 +85,7 @@ def access(site: Site, download_dir: Any = None) -> tuple[str, str | None]:
     return "none", site.image
 
 
-def apply(facts: dict, site: Site, model_name: str | None, table: list[dict]) -> None:
+def apply(facts: dict, site: Site, model_name: str | None, table: list[dict], text: str | None = None) -> None:
     """`model.gated_source` and `launch.hf_access` / `launch.hf_access_by` for a gated Hub model."""
     src = gated(model_name, table)
     if src is None or "model" not in facts:
@@ -80,7 +94,7 @@ def apply(facts: dict, site: Site, model_name: str | None, table: list[dict]) ->
     # the model's own page (where its licence is accepted); the table's source is the evidence of the rule
     parts = str(model_name).strip("/").split("/")
     facts["model"]["gated_source"] = f"https://huggingface.co/{parts[0]}/{parts[1]}" if len(parts) == 2 else src
-    how, by = access(site, (facts.get("args") or {}).get("download_dir"))
+    how, by = access(site, (facts.get("args") or {}).get("download_dir"), reads_token(text))
     facts["launch"]["hf_access"] = how
     if by:
         facts["launch"]["hf_access_by"] = by

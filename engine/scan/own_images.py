@@ -113,16 +113,52 @@ def _instructions(text: str):
             pending = ""
 
 
-def dockerfiles(ctx, image: str | None) -> list[str]:
-    """The project Dockerfiles every build of `image` in the project uses (none where it is not built here)."""
-    return _for(ctx, image)
+def dockerfiles(ctx, image: str | None, docs: bool = False) -> list[str]:
+    """The project Dockerfiles every build of `image` in the project uses (none where it is not built here);
+    `docs`: also the builds its README and docs tell the reader to run (`docker build -t NAME -f FILE .`)."""
+    return _for(ctx, image, docs)
 
 
-def _for(ctx, image: str | None) -> list[str]:
+def entry_program(ctx, image: str | None, depth: int = 0) -> tuple[str, str] | None:
+    """("vllm", "ENTRYPOINT […]: Dockerfile:line") where every project build of `image` (scripts and docs)
+    ends in a stage whose ENTRYPOINT is the `vllm` CLI alone (`ENTRYPOINT ["vllm"]`, so `command: [serve, …]`
+    is `vllm serve`), ("other", …) where it is another program; None where no build is read or they disagree.
+    A stage with no ENTRYPOINT of its own inherits its base's: followed into a base the project builds."""
+    got = set()
+    for df in _for(ctx, image, True):
+        found: tuple | None = None
+        args: dict[str, str] = {}
+        stages: dict[str, tuple | None] = {}
+        alias = None
+        for n, kw, arg in _instructions(ctx.read(df) or ""):
+            if kw == "ARG" and (a := re.match(r"(\w+)=(\S+)$", arg)):
+                args.setdefault(a.group(1), a.group(2).strip("'\""))
+            elif kw == "FROM":
+                parts = [p for p in _expand(arg, args).split() if not p.startswith("--platform")]
+                found = stages[parts[0].lower()] if parts and parts[0].lower() in stages else ("base", parts[0]) if parts else None
+                alias = parts[2].lower() if len(parts) >= 3 and parts[1].upper() == "AS" else None
+            elif kw == "ENTRYPOINT":
+                try:  # the shell form runs `/bin/sh -c` and drops the command's arguments: another program
+                    argv = json.loads(arg) if arg.startswith("[") else None
+                except ValueError:
+                    argv = None
+                word = str(argv[0]).rsplit("/", 1)[-1] if isinstance(argv, list) and len(argv) == 1 else ""
+                found = ("vllm" if word == "vllm" else "other", f"ENTRYPOINT {arg}: {df}:{n}")
+            else:
+                continue
+            if alias:
+                stages[alias] = found
+        if found and found[0] == "base":
+            found = entry_program(ctx, found[1], depth + 1) if depth < 3 and "$" not in found[1] else None
+        got.add(found)
+    return got.pop() if len(got) == 1 and None not in got else None
+
+
+def _for(ctx, image: str | None, docs: bool = False) -> list[str]:
     name = name_and_tag(image)[0].strip().lower()
     if not name or "$" in name:
         return []
-    index = _index_of(ctx)
+    index = _index_of(ctx, docs)
     base = name.rsplit("/", 1)[-1]
     return sorted({df for built, df in index.get(base, ()) if base not in _GENERIC or built == name})
 
@@ -136,21 +172,23 @@ def runs_built(ctx, text: str) -> bool:
     return any(name in text for name in _index_of(ctx))
 
 
-def _index_of(ctx) -> dict[str, list[tuple[str, str]]]:
-    index = ctx.__dict__.get("_own_images")
+def _index_of(ctx, docs: bool = False) -> dict[str, list[tuple[str, str]]]:
+    key = "_own_images_docs" if docs else "_own_images"
+    index = ctx.__dict__.get(key)
     if index is None:
-        index = ctx.__dict__["_own_images"] = _index(ctx)
+        index = ctx.__dict__[key] = _index(ctx, docs)
     return index
 
 
-def _index(ctx) -> dict[str, list[tuple[str, str]]]:
-    """repository name → [(the name as built, its Dockerfile)]."""
+def _index(ctx, docs: bool = False) -> dict[str, list[tuple[str, str]]]:
+    """repository name → [(the name as built, its Dockerfile)]; `docs`: with the builds markdown documents."""
     out: dict[str, list[tuple[str, str]]] = {}
     files = list(getattr(ctx, "files", None) or [])
     have = ctx.file_set()
     for rel in files:
         base = rel.rsplit("/", 1)[-1]
-        if not (base.endswith(_SCRIPTS) or base.startswith(("Makefile", "makefile", "GNUmakefile", "justfile"))):
+        if not (base.endswith(_SCRIPTS) or base.startswith(("Makefile", "makefile", "GNUmakefile", "justfile"))
+                or docs and base.lower().endswith(".md")):
             continue
         text = ctx.read(rel)
         if not text or "build" not in text:

@@ -182,6 +182,11 @@ def _visit(path: str, module: ast.Module, local: dict, pkg: set, out: list[Class
             if isinstance(n, ast.ClassDef):
                 _visit(path, module, local, pkg, out, n.body, at_start, g)
                 continue
+            if isinstance(n, ast.Try) and _handles_type_error(n):
+                # `try: LoRARequest(…, load_inplace=True) except TypeError: <fallback>` (eval81 CODE-GRPO's
+                # vendored TRL): the project answers the refusal itself, so the tried call is no launch failure
+                stack.extend((c, g) for c in reversed(n.handlers + n.orelse + n.finalbody))
+                continue
             if isinstance(n, ast.If):
                 inner, other = _given(module, n.test), _absent(module, n.test)
                 kids = [(n.test, g)] + [(c, g or inner) for c in n.body] + [(c, g or other) for c in n.orelse]
@@ -197,3 +202,14 @@ def _visit(path: str, module: ast.Module, local: dict, pkg: set, out: list[Class
                     out.append(ClassCall(cls, _keywords(n, dicts), path, n.lineno, at_start, g,
                                          _spellings(module, g) if g else (), empty))
             stack.extend((c, g) for c in reversed(list(ast.iter_child_nodes(n))))
+
+
+def _handles_type_error(node: ast.Try) -> bool:
+    """A handler that catches TypeError (by name, `Exception`, or bare) and does not raise again."""
+    for h in node.handlers:
+        caught = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+        names = {c.id if isinstance(c, ast.Name) else c.attr if isinstance(c, ast.Attribute) else None for c in caught}
+        if (h.type is None or names & {"TypeError", "Exception", "BaseException"}) \
+                and not any(isinstance(s, ast.Raise) for s in h.body):
+            return True
+    return False

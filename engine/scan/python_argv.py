@@ -8,6 +8,7 @@ condition are left out and reported as conditional."""
 from __future__ import annotations
 
 import ast
+import re
 import shlex
 from typing import Any
 from dataclasses import dataclass, field
@@ -142,9 +143,9 @@ def container_site(ctx, rel: str, text: str, call: ast.Call, r, command: ast.exp
     if not items:
         return None
     words = [_word(it, r, text) for it in items]
-    if command is None and isinstance(img, str) and common.is_vllm_like_image(img) and (words[0].value or "").startswith("-"):
+    if command is None and isinstance(img, str) and _names_vllm(img) and (words[0].value or "").startswith("-"):
         # only flags: the image's own entrypoint runs them
-        words = [_word(Item(ast.Constant(t)), r, text) for t in common.entrypoint_for(img, ctx.untagged_image_release)] + words
+        words = [_word(Item(ast.copy_location(ast.Constant(t), call)), r, text) for t in common.entrypoint_for(img, ctx.untagged_image_release)] + words
     got = common.launch_site(ctx, rel, words, call.lineno, call.end_lineno or call.lineno, "python-argv", "argv", {},
                              img if isinstance(img, str) else None)
     if got is not None:
@@ -153,6 +154,13 @@ def container_site(ctx, rel: str, text: str, call: ast.Call, r, command: ast.exp
         got.tool = tool
         got.image = got.image or (img if isinstance(img, str) else None)
     return got
+
+
+def _names_vllm(img: str) -> bool:
+    """vLLM's image, or one named for it: only flags as its arguments are vLLM's (eval81 Manzela: `…/gcsfuse-vllm-gemma4`)."""
+    from vllm_kb.engine.scan.image_tables import name_and_tag
+    repo = name_and_tag(img)[0].rsplit("/", 1)[-1].lower()
+    return common.is_vllm_like_image(img) or "vllm" in re.split(r"[-_.]", repo)
 
 
 def command_line(node, r, text: str, notes: list[str]) -> str | None:

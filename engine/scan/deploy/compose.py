@@ -10,7 +10,7 @@ from vllm_kb.engine.scan import envfile, mounted_config, own_images, scripts
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, publish_spec, shm_mount
 from vllm_kb.engine.scan.images import env_command
-from vllm_kb.engine.scan.deploy import compose_dotenv
+from vllm_kb.engine.scan.deploy import compose_dotenv, compose_wrapper
 from vllm_kb.engine.scan.deploy.dockerfile import built_from
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -104,8 +104,13 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
         argv_pos: list = []  # where each word is written, for fixes (None: not in this file's lists)
         append = doc.pos(base + ("command",))  # where new arguments go
         style = "yaml-list"
+        # a project script that only hands on its arguments (`exec "$@"`): the command runs as written
+        wrapped = compose_wrapper.wrapper_len(ctx, rel, svc.get("entrypoint"), _mounts(svc)) if svc.get("command") else 0
+        serves = compose_wrapper.serve_entry(ctx, image, svc.get("command")) if svc.get("entrypoint") is None else None
         for part in ("entrypoint", "command"):
             val = svc.get(part)
+            if part == "entrypoint" and wrapped:
+                continue
             ln = doc.line_of(base + (part,))
             if isinstance(val, list):
                 words += [yaml_word(str(t), doc.line_of(base + (part, i)), ex, compose=True) for i, t in enumerate(val)]
@@ -127,6 +132,9 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                     words += c.words
                     argv_pos += [None] * len(c.words)
                     append = None  # type: ignore[assignment]  # a command string: its words are not edited in place
+            elif part == "entrypoint" and serves:  # `command: [serve, …]` on an image whose ENTRYPOINT is `vllm`
+                words += [yaml_word(t, doc.line_of(base + ("image",)), ex) for t in serves[0]]
+                argv_pos += [None] * len(serves[0])
             elif part == "entrypoint" and val is None and svc.get("command") is None \
                     and (by_env := env_command(image, env_words, doc.line_of(base + ("image",)), ctx.catalog)):
                 words += by_env  # an image its env configures (RunPod's worker): the env is its command line
@@ -146,6 +154,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                              "env_at": dict(doc.pos(base + ("environment",)), env_style="list" if isinstance(raw_env, list) else "map")})
         if site is not None:
             _mark_dotenv(site, svc, dotfile, rel)
+            if serves:
+                site.mode_evidence += f" ({serves[1]})"
             if built and built[1]:
                 site.installed = built[1]
             if kept:
