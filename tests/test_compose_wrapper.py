@@ -2,6 +2,8 @@
 23 services were no site): `command: [serve, …]` on an image whose ENTRYPOINT is `vllm` (the project's
 Dockerfile says so, or the image is named for vLLM and not built here), and a patching wrapper script
 as entrypoint that ends in `exec "$@"` in front of `command: [vllm, serve, …]`."""
+import pytest
+
 from vllm_kb.engine.audit import audit
 
 _SERVE = "services:\n  llm:\n    image: {image}\n    command:\n      - serve\n      - --model\n      - Qwen/Qwen3-8B\n" \
@@ -11,51 +13,47 @@ _WRAPPED = ("services:\n  llm:\n    image: my/vllm-node\n    volumes:\n      - .
             "    command: [vllm, serve, Qwen/Qwen3-8B, --max-model-len, \"4096\", --enforce-eager]\n")
 
 
-def _sites(tmp_path, **files):
-    for name, text in files.items():
-        path = tmp_path / name.replace("__", "/")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return audit(tmp_path, gpu="none").sites
+@pytest.fixture
+def sites(write_project):
+    return lambda files: audit(write_project(files), gpu="none").sites
 
 
-def test_serve_first_on_an_image_the_project_builds_with_a_vllm_entrypoint(tmp_path):
+def test_serve_first_on_an_image_the_project_builds_with_a_vllm_entrypoint(sites):
     dockerfile = "FROM nvidia/cuda:13.0.2-devel-ubuntu24.04 AS build\nRUN pip install vllm\nENTRYPOINT [\"vllm\"]\nCMD [\"--help\"]\n"
     readme = "Build it first:\n\n    docker build -t acme/vllm-spark-build:v2 -f docker/spark/Dockerfile .\n"
-    (sr,) = _sites(tmp_path, **{"docker__spark__Dockerfile": dockerfile, "README.md": readme,
+    (sr,) = sites({"docker/spark/Dockerfile": dockerfile, "README.md": readme,
                                 "compose.yml": _SERVE.format(image="acme/vllm-spark-build:v2")})
     assert sr.site.kind == "vllm serve"
     assert sr.site.settings["max_model_len"].value == 8192
     assert "docker/spark/Dockerfile:3" in sr.site.mode_evidence
 
 
-def test_serve_first_on_a_build_whose_entrypoint_is_another_program_is_no_site(tmp_path):
+def test_serve_first_on_a_build_whose_entrypoint_is_another_program_is_no_site(sites):
     dockerfile = "FROM python:3.12\nRUN pip install vllm\nENTRYPOINT [\"/opt/nvidia/entry.sh\"]\n"
     readme = "    docker build -t acme/vllm-spark:v2 .\n"
-    assert _sites(tmp_path, Dockerfile=dockerfile, **{"README.md": readme,
-                                                     "compose.yml": _SERVE.format(image="acme/vllm-spark:v2")}) == []
+    assert sites({"Dockerfile": dockerfile, "README.md": readme, "compose.yml": _SERVE.format(image="acme/vllm-spark:v2")}) == []
 
 
-def test_serve_first_on_a_third_party_image_named_for_vllm(tmp_path):
-    (sr,) = _sites(tmp_path, **{"compose.yml": _SERVE.format(image="someone/vllm-dgx-spark:v11")})
+def test_serve_first_on_a_third_party_image_named_for_vllm(sites):
+    (sr,) = sites({"compose.yml": _SERVE.format(image="someone/vllm-dgx-spark:v11")})
     assert sr.site.kind == "vllm serve"
     assert "someone/vllm-dgx-spark:v11" in sr.site.mode_evidence
 
 
-def test_serve_first_on_an_image_not_named_for_vllm_is_no_site(tmp_path):
-    assert _sites(tmp_path, **{"compose.yml": _SERVE.format(image="someone/llm-runner:v1")}) == []
+def test_serve_first_on_an_image_not_named_for_vllm_is_no_site(sites):
+    assert sites({"compose.yml": _SERVE.format(image="someone/llm-runner:v1")}) == []
 
 
-def test_a_wrapper_that_execs_its_arguments_runs_the_command(tmp_path):
+def test_a_wrapper_that_execs_its_arguments_runs_the_command(sites):
     script = "#!/bin/bash\nset -euo pipefail\npython3 /opt/patches/fix_kernels.py\nexec \"$@\"\n"
-    (sr,) = _sites(tmp_path, **{"compose.yml": _WRAPPED, "patches__start.sh": script})
+    (sr,) = sites({"compose.yml": _WRAPPED, "patches/start.sh": script})
     assert sr.site.kind == "vllm serve"
     assert sr.site.settings["max_model_len"].value == 4096
     assert sr.site.settings["enforce_eager"].value is True
 
 
-def test_a_wrapper_that_does_not_hand_on_its_arguments_is_read_as_before(tmp_path):
+def test_a_wrapper_that_does_not_hand_on_its_arguments_is_read_as_before(sites):
     script = "#!/bin/bash\necho starting\npython3 /opt/patches/server.py\n"
-    sites = _sites(tmp_path, **{"compose.yml": _WRAPPED, "patches__start.sh": script})
+    got = sites({"compose.yml": _WRAPPED, "patches/start.sh": script})
     # no service site of the command; only the fallback that reads any YAML string as a command line
-    assert all("a command line in" in sr.site.mode_evidence for sr in sites)
+    assert all("a command line in" in sr.site.mode_evidence for sr in got)
