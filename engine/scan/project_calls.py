@@ -185,7 +185,7 @@ def _visit(path: str, module: ast.Module, local: dict, pkg: set, out: list[Class
             if isinstance(n, ast.Try) and _handles_type_error(n):
                 # `try: LoRARequest(…, load_inplace=True) except TypeError: <fallback>` (eval81 CODE-GRPO's
                 # vendored TRL): the project answers the refusal itself, so the tried call is no launch failure
-                stack.extend((c, g) for c in reversed(n.handlers + n.orelse + n.finalbody))
+                stack.extend((c, g) for c in reversed([*n.handlers, *n.orelse, *n.finalbody]))
                 continue
             if isinstance(n, ast.If):
                 inner, other = _given(module, n.test), _absent(module, n.test)
