@@ -100,3 +100,23 @@ def test_cudagraph_mode_none_profiles_no_graphs():
     assert at({"cudagraph_mode": "NONE"}) == 0.0
     assert at('{"cudagraph_mode": "NONE"}') == 0.0
     assert at({"cudagraph_mode": "PIECEWISE"}) == pytest.approx(51 * 32 * 0.37 / 1024, abs=0.01)  # 51 sizes at 256 sequences
+
+
+def test_a_named_flashinfer_backend_adds_its_workspace_to_the_graph_term():
+    # flashinfer.py _get_workspace_buffer: built on the first FULL capture of profile_cudagraph_memory
+    # (vLLM #55509: FLASHINFER forced refuses the length the default backend starts with)
+    model = facts("Qwen/Qwen3-8B")
+    g = gpu("RTX-5060-Ti-16GB x2")
+    rt = memory.runtime("0.28.0", {}, g.get("compute_capability"))
+    base = {"max_num_seqs": 32, "max_num_batched_tokens": 4096, "tensor_parallel_size": 2}
+    plain = graphs.cudagraph_bytes(model, base, 1, rt, g)
+    named = graphs.cudagraph_bytes(model, dict(base, attention_backend="FLASHINFER"), 1, rt, g)
+    assert named - plain == 394 * 1024 * 1024
+    wide = dict(base, attention_backend="FLASHINFER", max_num_batched_tokens=65536)
+    assert graphs.flashinfer_workspace_bytes(model, wide, rt, g) == 65536 * 16 * 128 * 16  # 32 heads / TP 2
+    old = memory.runtime("0.19.0", {}, g.get("compute_capability"))
+    assert graphs.flashinfer_workspace_bytes(model, dict(base, attention_backend="FLASHINFER"), old, g) == 0.0
+    eager = dict(base, attention_backend="FLASHINFER", enforce_eager=True)
+    assert graphs.flashinfer_workspace_bytes(model, eager, rt, g) == 0.0
+    piecewise = dict(base, attention_backend="FLASHINFER", compilation_config={"cudagraph_mode": "PIECEWISE"})
+    assert graphs.flashinfer_workspace_bytes(model, piecewise, rt, g) == 0.0

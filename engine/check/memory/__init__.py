@@ -27,8 +27,8 @@ from vllm_kb.engine.check.memory.site import Notes, Site, numeric_args
 from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal, speculative
 from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
                                                  KV_RESERVE_FRACTION, PROFILE_WORKSPACE_GIB, TP_CHOICES, human_int, runtime)
-from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, uncertain_weights_bytes,
-                                                 weight_width, weights_bytes,
+from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, tower_on_every_stage,
+                                                 uncertain_weights_bytes, weight_width, weights_bytes,
                                                  weights_per_gpu_bytes)
 from vllm_kb.engine.kb.gpu_mix import rank_memory_gib
 from vllm_kb.engine.kb.models import tp_divides
@@ -64,7 +64,8 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
     budget = _budget(site, last_stage=True, notes=notes)
     stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp,
-                                 absorbed_mla=mla_absorbs(model, engine, site.rt, env), partition=site.rt.pp_partition)
+                                 absorbed_mla=mla_absorbs(model, engine, site.rt, env), partition=site.rt.pp_partition,
+                                 tower_every_stage=tower_on_every_stage(model, engine, vllm_version))
     offload = _offload_bytes(engine)
     if offload:
         # --cpu-offload-gb keeps up to that many GiB of each GPU's weights in host memory (per GPU)

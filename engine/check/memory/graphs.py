@@ -11,7 +11,7 @@ from vllm_kb.engine.check.memory.runtime import (CUDAGRAPH_BASE_GIB, CUDAGRAPH_L
                                                  CUDAGRAPH_PER_LAYER_GIB, CUDAGRAPH_PER_MOE_LAYER_GIB,
                                                  CUDAGRAPH_PIECEWISE_LAYER_GIB, GIB, Runtime)
 from vllm_kb.engine.check.memory.ssm import speculative
-from vllm_kb.engine.kb.model_arith import moe_layers
+from vllm_kb.engine.kb.model_arith import head_dim, moe_layers
 from vllm_kb.engine.kb.models import ceil_div
 from vllm_kb.engine.kb.versions import Version, try_parse
 
@@ -21,8 +21,37 @@ _DRAFT_LAYERS_METHODS = ("mtp",)
 
 
 def cudagraph_bytes(model: dict, engine: dict, pp: int, rt: Runtime, gpu: dict | None = None) -> float:
-    """The term the estimate subtracts, in bytes per GPU: `modelled_gib`."""
-    return modelled_gib(model, engine, pp, rt, gpu) * GIB
+    """The term the estimate subtracts, in bytes per GPU: `modelled_gib`, plus the FlashInfer
+    workspace its first FULL capture allocates where the site names that backend."""
+    return modelled_gib(model, engine, pp, rt, gpu) * GIB + flashinfer_workspace_bytes(model, engine, rt, gpu)
+
+
+def flashinfer_workspace_bytes(model: dict, engine: dict, rt: Runtime, gpu: dict | None = None) -> float:
+    """FlashInfer's metadata builder allocates its workspace on its first build()
+    (v1/attention/backends/flashinfer.py _get_workspace_buffer: VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE,
+    394 MiB, and from 0.26 at least max_num_batched_tokens x query heads per rank x head_dim x 16
+    bytes). profile_cudagraph_memory (0.20-0.33) builds fresh builders for its minimal KV cache, and
+    _dummy_run builds attention metadata only for FULL graphs, so the first FULL capture's
+    cudaMemGetInfo sample holds the workspace and the KV budget loses it; FlashAttention allocates
+    none. vLLM #55509 (0.28.0, hybrid 27B INT4, TP 2 on RTX 5060 Ti): FLASHINFER forced refuses
+    max_model_len 100352, the default backend starts. Counted only where the site names FlashInfer:
+    the graph terms were fitted on logs that do not say which backend ran."""
+    env = engine.get("env") or {}
+    named = str(engine.get("attention_backend") or env.get("VLLM_ATTENTION_BACKEND") or "").strip().upper()
+    if named != "FLASHINFER" or not rt.cudagraph_profiled or engine.get("enforce_eager"):
+        return 0.0
+    gpu = gpu or {}
+    k = speculative(engine)[1]
+    if graph_counts(engine, gpu, rt, k, cudagraph_mode(engine, gpu, k))[1] == 0:
+        return 0.0  # no FULL graph: no attention metadata is built while profiling
+    size = _int(env.get("VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE")) or 394 * 1024 * 1024
+    v = try_parse(rt.version) if rt.version else None
+    if v is None or not v < Version("0.26.0"):
+        tp = max(1, _int(engine.get("tensor_parallel_size")) or 1)
+        heads = max(1, int(model.get("num_attention_heads") or 1) // tp)
+        mnbt = _int(engine.get("max_num_batched_tokens")) or 8192
+        size = max(size, mnbt * heads * head_dim(model) * 16)
+    return float(size)
 
 
 def modelled_gib(model: dict, engine: dict, pp: int, rt: Runtime, gpu: dict | None = None) -> float:

@@ -7,6 +7,7 @@ from vllm_kb.engine.check.memory.kv import pp_stage_layers
 from vllm_kb.engine.check.memory.ssm import speculative
 from vllm_kb.engine.kb.models import (attention_params, attention_params_total, ceil_div, embedding_params,
                                       expert_params, head_dim, kv_heads_per_gpu)
+from vllm_kb.engine.kb.versions import parse, try_parse
 
 BYTES_PER_PARAM = {
     "fp32": 4.0, "float32": 4.0, "bf16": 2.0, "fp16": 2.0, "auto": 2.0,
@@ -245,13 +246,19 @@ def lora_buffer_bytes(model: dict, engine: dict, tp: int = 1) -> float:
 
 
 def stage_weights_bytes(model: dict, engine: dict, weights: float, tp: int, pp: int, experts_over_dp: bool = False,
-                        absorbed_mla: bool = False, partition: tuple[int, ...] | None = None) -> list[float]:
+                        absorbed_mla: bool = False, partition: tuple[int, ...] | None = None,
+                        tower_every_stage: bool = False) -> list[float]:
     """What each pipeline stage's GPU holds: its share of the layers as vLLM splits them
     (get_pp_indices), plus the input embedding on the first stage and the LM head on the last
     (both 16-bit; a tied LM head is a second copy there, PPMissingLayer elsewhere), plus the
-    LoRA adapter slots when LoRA is on, plus V0's absorbed MLA matrices (`absorbed_mla`)."""
+    LoRA adapter slots when LoRA is on, plus V0's absorbed MLA matrices (`absorbed_mla`), plus, with
+    `tower_every_stage` (see tower_on_every_stage), the whole vision tower on every stage."""
     lora = lora_buffer_bytes(model, engine, tp) / max(1, pp) + rope_cache_bytes(model, engine)
     out = [w + lora for w in _stage_weights(model, engine, weights, tp, pp, experts_over_dp, partition)]
+    tower = tower_bytes(model, engine) if tower_every_stage and pp > 1 else 0.0
+    if tower and model.get("num_hidden_layers"):  # held whole per stage, not spread by the stage's layers
+        out = [w + tower * (1 - n / model["num_hidden_layers"]) / max(1, tp)
+               for w, n in zip(out, pp_stage_layers(model["num_hidden_layers"], pp, partition))]
     out[-1] += mtp_draft_bytes(model, engine, tp)
     if absorbed_mla and model.get("num_hidden_layers"):
         per_layer = mla_absorbed_bytes(model, engine, tp) / model["num_hidden_layers"]
@@ -342,10 +349,50 @@ def _stage_weights(model: dict, engine: dict, weights: float, tp: int, pp: int, 
     per = BYTES_PER_PARAM[weight_width(engine, model) or "bf16"]
     table = model["vocab_size"] * model["hidden_size"] * max(2.0, per) if per >= 2.0 else model["vocab_size"] * model["hidden_size"] * 2.0
     body = weights - embedding_params(model) * (per if per >= 2.0 else 2.0)
+    every = embeds_every_stage(model)
+    # a tied head on the last stage is the model's own embed_tokens there (qwen3_5.py: lm_head = embed_tokens)
+    head = 0.0 if every and model.get("tie_word_embeddings") else table
     # spread over the stages by their layers: the replicated KV projections, less the experts of other DP ranks
     even = replicated_kv_bytes(model, engine, tp, pp) - ep_saving_bytes(model, engine, weights, tp, pp, experts_over_dp)
     out = []
     for i, n in enumerate(pp_stage_layers(layers, pp, partition)):
-        held = body * n / layers + (table if i == 0 else 0.0) + (table if i == pp - 1 else 0.0)
+        held = body * n / layers + (table if i == 0 or every else 0.0) + (head if i == pp - 1 else 0.0)
         out.append(held / tp + even * n * pp / layers)
     return out
+
+
+# model_type -> its model class builds embed_tokens on every pipeline stage, not a PPMissingLayer off the
+# first: Qwen3NextModel (qwen3_next.py, read in 0.10.2-0.34.0) and Qwen3_5Model (qwen3_5.py, 0.17.0-0.34.0)
+# create the VocabParallelEmbedding unconditionally and load it on every rank (vLLM #36861: a 248k x 2048
+# table, ~0.95 GiB, on each middle stage of Qwen3.5-35B-A3B at PP 4)
+_EMBED_EVERY_STAGE = frozenset({"qwen3_next", "qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text"})
+_EMBED_EVERY_ARCH = ("Qwen3NextFor", "Qwen3_5For", "Qwen3_5MoeFor")
+
+
+def tower_bytes(model: dict, engine: dict) -> float:
+    """The vision tower's bytes in the checkpoint: 16-bit where the checkpoint keeps it so
+    (vision_params), else at the quantized width vLLM gives every linear layer."""
+    b = model.get("vision_params_b")
+    if not (model.get("multimodal") and isinstance(b, (int, float)) and b > 0):
+        return 0.0
+    kept = vision_params(model, engine)
+    return kept * 2.0 if kept else float(b) * 1e9 * BYTES_PER_PARAM[weight_width(engine, model) or "bf16"]
+
+
+def tower_on_every_stage(model: dict, engine: dict, version: str | None) -> bool:
+    """Qwen3.5's vision tower on every pipeline stage: qwen3_5.py builds `visual` inside
+    `_mark_tower_model` (interfaces.py), which skips it only when every modality's limit is 0 in
+    0.17.0-0.33.0 and off the first stage too from 0.34.0 (`or not get_pp_group().is_first_rank`)."""
+    v = try_parse(version) if version else None
+    if not (embeds_every_stage(model) and model.get("multimodal")) or v is None or not v < parse("0.34.0"):
+        return False
+    limits = engine.get("limit_mm_per_prompt")
+    if isinstance(limits, dict) and limits and all(v == 0 for v in limits.values()):
+        return False  # every modality off: no tower on any stage
+    return str(engine.get("language_model_only", "")).strip().lower() not in ("true", "1")
+
+
+def embeds_every_stage(model: dict) -> bool:
+    """Whether vLLM builds this model's input embedding on every pipeline stage (see _EMBED_EVERY_STAGE)."""
+    return (str(model.get("model_type") or "") in _EMBED_EVERY_STAGE
+            or str(model.get("architecture") or "").startswith(_EMBED_EVERY_ARCH))
