@@ -57,3 +57,38 @@ def test_a_wrapper_that_does_not_hand_on_its_arguments_is_read_as_before(sites):
     got = sites({"compose.yml": _WRAPPED, "patches/start.sh": script})
     # no service site of the command; only the fallback that reads any YAML string as a command line
     assert all("a command line in" in sr.site.mode_evidence for sr in got)
+
+
+def test_a_kubernetes_configmap_wrapper_runs_its_args(sites):
+    """The Kubernetes form (`command: [sh, script]` + `args: [vllm, serve, …]`) was already read through the
+    ConfigMap's script; kept here beside the compose form so the two stay alike."""
+    manifest = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: start-scripts}
+data:
+  run.sh: |
+    #!/bin/sh
+    set -e
+    python3 -c 'print("warming up")'
+    exec "$@"
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: llm}
+spec:
+  template:
+    spec:
+      volumes:
+        - {name: scripts, configMap: {name: start-scripts}}
+      containers:
+        - name: vllm
+          image: my/vllm-runtime:v1
+          volumeMounts:
+            - {name: scripts, mountPath: /scripts}
+          command: [sh, /scripts/run.sh]
+          args: [vllm, serve, Qwen/Qwen3-8B, --max-model-len, "16384"]
+"""
+    (sr,) = sites({"deploy.yaml": manifest})
+    assert sr.site.kind == "vllm serve"
+    assert sr.site.settings["max_model_len"].value == 16384
