@@ -15,7 +15,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, entry_env, entry_flags, makefile, notebooks, parallel, python_calls, python_subclass, scripts, service_files, words
 from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, framework_unplaced, notebook_json, own_images, own_release, pip_lines, registered_models, source_pins, vendored, windows_scripts
-from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, text_commands, toml_commands, verl_worker, yaml_python
+from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, pin_scope, req_chains, entry_modules, heredoc_manifests, heredoc_python, hydra_compose, script_installs, install_envs, install_pins, manifest_template, peers, run_records, text_commands, toml_commands, verl_worker, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -116,7 +116,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
                     all_pins += script_installs.mark_last(ctx, rel, text, _guarded(ctx, rel, pins_mod.script_pins, text))
-    all_pins = ansible_pins.agreed(all_pins)  # playbooks that install different vLLM releases name none
+    all_pins = ansible_pins.agreed(all_pins) + run_records.scan(ctx, files)  # playbooks that disagree name none; run records
     ctx.plugins = frozenset(plugins)
     no_deps: set[str] = set()
     for rel in files:  # requirement files installed with `pip install --no-deps -r`: no resolution joins their pins
