@@ -85,6 +85,24 @@ def test_kserve_isvc_takes_the_runtime_of_that_name_nearest_it(scanned, tmp_path
     assert s.tool == "kserve" and s.settings["max_model_len"].value == 4096
 
 
+def test_kserve_runtime_lookup_passes_over_a_malformed_runtime(scanned, tmp_path):
+    # review6: a ServingRuntime of another shape (metadata a string, spec a list, containers a number)
+    # crashed the scan of every InferenceService that looked its runtime up by name
+    bad = ("kind: ServingRuntime\nmetadata: nm-vllm\nspec: [1]\n---\nkind: ServingRuntime\nmetadata: {name: nm-vllm}\n"
+           "spec: {containers: 5}\n---\n")
+    files = {"z/rt.yml": bad.rstrip("-\n"), "a/rt.yml": RUNTIME.format(image="vllm/vllm-openai:v0.8.5", length=4096),
+             "a/isvc.yml": ISVC}
+    (s,) = [x for x in scanned(root=tmp_path / "bad", files=files) if x.file == "a/isvc.yml"]
+    assert s.tool == "kserve" and s.settings["max_model_len"].value == 4096
+
+
+def test_compose_service_with_reservations_of_another_type_is_still_read(scanned):
+    # review6: `reservations: "x"` (a string where Compose takes a mapping) lost the whole compose file
+    (s,) = scanned({"docker-compose.yml": "services:\n  v:\n    image: vllm/vllm-openai:v0.9.0\n"
+                    "    command: --model org/m\n    deploy: {resources: {reservations: x}}\n"})
+    assert s.model.value == "org/m" and s.gpu_request is None
+
+
 def test_kubeai_model_and_skypilot_task(scanned):
     got = scanned({"model.yaml": """apiVersion: kubeai.org/v1
 kind: Model

@@ -277,7 +277,8 @@ def _flags_only(command) -> bool:
 
 def _reserved(svc: dict) -> list:
     res = ((svc.get("deploy") or {}).get("resources") or {}) if isinstance(svc.get("deploy"), dict) else {}
-    devices = ((res.get("reservations") or {}).get("devices") or []) if isinstance(res, dict) else []
+    held = res.get("reservations") if isinstance(res, dict) else None  # a hand-written file may hold any type
+    devices = (held.get("devices") or []) if isinstance(held, dict) else []
     return [d for d in devices if isinstance(d, dict)] if isinstance(devices, list) else []
 
 

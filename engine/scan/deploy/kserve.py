@@ -202,17 +202,24 @@ def _runtime(ctx: ScanContext, name: str, at: str = ""):
     found = []
     for rel, doc in [*helm_chart.rendered_docs(ctx), *ctx.yaml_docs()]:  # a chart's rendered runtime first
         data = doc.data
-        if isinstance(data, dict) and data.get("kind") in ("ServingRuntime", "ClusterServingRuntime") and \
-                (data.get("metadata") or {}).get("name") == name:
+        meta = data.get("metadata") if isinstance(data, dict) else None  # a hand-written file may hold any type
+        if isinstance(meta, dict) and data.get("kind") in ("ServingRuntime", "ClusterServingRuntime") and meta.get("name") == name:
             found.append((rel, doc, data))
     for rel, doc, data in sorted(found, key=lambda f: -_nearness(at, f[0])):  # stable: ties keep the order above
-        for i, c in enumerate((data.get("spec") or {}).get("containers") or []):
-            if isinstance(c, dict) and (is_vllm_like_image(c.get("image")) or re.search(r"vllm", " ".join(map(str, c.get("command") or [])))):
+        spec = data.get("spec")
+        containers = spec.get("containers") if isinstance(spec, dict) else None
+        for i, c in enumerate(containers if isinstance(containers, list) else []):
+            if isinstance(c, dict) and (is_vllm_like_image(c.get("image")) or re.search(r"vllm", _words(c.get("command")))):
                 path = ("spec", "containers", i)
                 line = doc.line_of(path + ("command",)) if "command" in c else doc.line_of(path + ("args",))
                 return doc, rel, c, line
         return None  # the nearest runtime of that name runs no vLLM container: the service runs that one
     return None
+
+
+def _words(command) -> str:
+    """A container's command as one string: a list's items, or the string it was written as."""
+    return " ".join(map(str, command)) if isinstance(command, list) else str(command or "")
 
 
 def _nearness(a: str, b: str) -> int:
