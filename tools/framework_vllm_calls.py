@@ -37,33 +37,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-# fid → (PyPI distribution, [(entry module, entry)]): the wrapper's vLLM backend; "backend" is what
-# engine/check/framework_imports.entry_loaded takes as always loaded
-WRAPPERS = {
-    # Ray Serve LLM's vLLM engine (ray.serve.llm); the module moved in 2.49 (serve/engines/vllm/)
-    "ray": ("ray", [("ray/serve/llm/__init__.py", "backend"),  # what `from ray.serve.llm import …` loads
-                    ("ray/llm/_internal/serve/deployments/llm/vllm/vllm_engine.py", "backend"),
-                    ("ray/llm/_internal/serve/engines/vllm/vllm_engine.py", "backend")]),
-    "lm_eval": ("lm_eval", [("lm_eval/models/vllm_causallms.py", "backend")]),
-    # FastChat's `python -m fastchat.serve.vllm_worker` (PyPI: fschat)
-    "fastchat": ("fschat", [("fastchat/serve/vllm_worker.py", "backend")]),
-    "lighteval": ("lighteval", [("lighteval/models/vllm/vllm_model.py", "backend"),
-                                ("lighteval/models/vllm_model.py", "backend")]),
-}
-_RAY = ("ray/llm/_internal/serve/deployments/llm/vllm/vllm_engine.py", "ray/llm/_internal/serve/engines/vllm/vllm_engine.py")
-SEEDS = {
-    # a replica's engine starts in VLLMEngine.start (LLMServer's __init__/start awaits it): a failed call
-    # there and the replica never serves
-    "ray": [("backend", p, "VLLMEngine.start", "launch") for p in _RAY]
-    + [("backend", p, "VLLMEngine.__init__", "launch") for p in _RAY],
-    # lm_eval --model vllm: the model is built in VLLM.__init__, every generate_until runs _model_generate
-    "lm_eval": [("backend", "lm_eval/models/vllm_causallms.py", "VLLM.__init__", "launch"),
-                ("backend", "lm_eval/models/vllm_causallms.py", "VLLM._model_generate", "after_start")],
-    # the worker's engine is built under `if __name__ == "__main__"`; every request runs generate_stream
-    "fastchat": [("backend", "fastchat/serve/vllm_worker.py", "VLLMWorker.generate_stream", "after_start")],
-    "lighteval": [("backend", p, f, w) for p in ("lighteval/models/vllm/vllm_model.py", "lighteval/models/vllm_model.py")
-                  for f, w in (("VLLMModel.__init__", "launch"), ("VLLMModel._generate", "after_start"))],
-}
+from framework_wrappers import SEEDS, WRAPPERS  # noqa: E402,F401 — read as framework_vllm_calls.WRAPPERS too
+
 SKIP = {"LLM", "EngineArgs", "AsyncEngineArgs"}
 # decorators that keep the signature Python checks (vLLM's deprecate_kwargs warns, then calls through)
 _KEEPS = re.compile(r"^(functools\.)?(lru_cache|cache|wraps)$|deprecate_kwargs|^deprecated$|^(static|class)method$|^override$")
@@ -245,7 +220,7 @@ def call_uses(trees, seeds, vsrc: Path, versions: list[str]) -> list[dict]:
     """The calls of vLLM functions (framework_vllm_calls) that some release refuses where they run:
     `vllm` the releases that take them, `refused` each problem ("keyword x", "missing keyword-only x") with its releases."""
     from framework_vllm_imports import _runs
-    from framework_vllm_uses import _builds_engine, _gated, gate_holds, reached
+    from framework_reach import _builds_engine, _gated, gate_holds, reached
     out = []
     for (path, qual), (seen, fn) in sorted(reached(trees, seeds).items()):
         names, built = bound_names(trees[path], fn), _builds_engine(fn)

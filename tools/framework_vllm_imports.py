@@ -21,7 +21,7 @@ is not judged. Only imports that fail in at least one release are kept.
 Consecutive releases whose adapter makes the same failing imports share one row.
 
 Plugins (PLUGINS: vllm-omni) are read the same way from their package's `__init__`, which vLLM
-imports when it loads them; the serving and evaluation wrappers (framework_vllm_calls.WRAPPERS: Ray
+imports when it loads them; the serving and evaluation wrappers (framework_wrappers.WRAPPERS: Ray
 Serve LLM, lm-eval, lighteval) from their vLLM backend's module.
 
 Usage: python tools/framework_vllm_imports.py --wheels DIR [DIR …] [--vllm-src /work/sdists/src]
@@ -42,7 +42,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from framework_engine_kwargs import DISTS, final_wheels  # noqa: E402
-from framework_vllm_calls import WRAPPERS  # noqa: E402
+from framework_wrappers import WRAPPERS  # noqa: E402
 from vllm_catalog import vkey  # noqa: E402
 
 # the entry modules and what loading them runs are read as the audit reads a copy in a project's tree
