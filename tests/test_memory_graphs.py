@@ -120,3 +120,11 @@ def test_a_named_flashinfer_backend_adds_its_workspace_to_the_graph_term():
     assert graphs.flashinfer_workspace_bytes(model, eager, rt, g) == 0.0
     piecewise = dict(base, attention_backend="FLASHINFER", compilation_config={"cudagraph_mode": "PIECEWISE"})
     assert graphs.flashinfer_workspace_bytes(model, piecewise, rt, g) == 0.0
+
+
+@pytest.mark.parametrize("comp", ["{'cudagraph_mode': 'PIECEWISE'}", "CompilationConfig(cudagraph_mode=CUDAGraphMode.PIECEWISE)",
+                                  {"cudagraph_mode": "CUDAGraphMode.PIECEWISE"}])
+def test_a_mode_written_other_than_as_json_is_still_read(comp):
+    # review6: a compilation config that is not JSON was read as no config (FULL_AND_PIECEWISE), where
+    # L110's Mamba-block refusal had read PIECEWISE in its text: a refusal vLLM does not make
+    assert graphs.cudagraph_mode({"compilation_config": comp}, gpu("H100"), 0) == "PIECEWISE"

@@ -6,6 +6,7 @@ second capture's growth, each read as the change in cudaMemGetInfo's free memory
 from __future__ import annotations
 
 import json
+import re
 
 from vllm_kb.engine.check.memory.runtime import (CUDAGRAPH_BASE_GIB, CUDAGRAPH_LORA_FACTOR, CUDAGRAPH_MOE_REF_GRAPHS,
                                                  CUDAGRAPH_PER_LAYER_GIB, CUDAGRAPH_PER_MOE_LAYER_GIB,
@@ -83,13 +84,19 @@ def modelled_gib(model: dict, engine: dict, pp: int, rt: Runtime, gpu: dict | No
     return gib * (CUDAGRAPH_LORA_FACTOR if _lora_graphs_twice(engine) else 1.0)
 
 
+# the mode in a compilation config that is not JSON: a Python literal (`{'cudagraph_mode': 'PIECEWISE'}`)
+# or a call as written (`CompilationConfig(cudagraph_mode=CUDAGraphMode.PIECEWISE)`)
+_MODE_TEXT = re.compile(r"cudagraph_mode\W+(?:CUDAGraphMode\.)?([A-Za-z_]+)", re.I)
+
+
 def _compilation(engine: dict) -> dict:
     comp = engine.get("compilation_config")
     if isinstance(comp, str):
         try:
             comp = json.loads(comp)
-        except ValueError:
-            return {}
+        except ValueError:  # read the mode from the text, as L110's refusal read it before the graph term
+            m = _MODE_TEXT.search(comp)
+            return {"cudagraph_mode": m.group(1)} if m else {}
     return comp if isinstance(comp, dict) else {}
 
 
@@ -101,7 +108,7 @@ def cudagraph_mode(engine: dict, gpu: dict, k: int) -> str:
     backend (UNIFORM_SINGLE_TOKEN_DECODE) off data-centre Blackwell, where TRTLLM decode is not
     available; it runs where FlashAttention cannot take the KV dtype (an fp8 KV cache needs FA3,
     Hopper: flash_attn.py supports_kv_cache_dtype) or where the site names it."""
-    said = str(_compilation(engine).get("cudagraph_mode") or "").strip().upper()
+    said = str(_compilation(engine).get("cudagraph_mode") or "").strip().upper().removeprefix("CUDAGRAPHMODE.")
     if said in ("NONE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "FULL_AND_PIECEWISE"):
         mode = said
     else:
