@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-import yaml
-
 from vllm_kb.engine.check import colocation_py, colocation_sh
 
 ENGINE_KINDS = frozenset({"vllm serve", "api_server", "legacy api_server", "LLM()", "EngineArgs()", "AsyncEngineArgs()"})
@@ -67,38 +65,7 @@ def _backgrounded(site, read: Callable[[str], str | None]) -> bool:
     return tail.endswith("&") and not tail.endswith("&&")
 
 
-def _profiles(site) -> set[str]:
-    return {str(p) for p in (site.container or {}).get("profiles") or ()} if site.syntax == "compose" else set()
-
-
-def _gpu_service(svc: Any) -> bool:
-    if not isinstance(svc, dict):
-        return False
-    res = ((svc.get("deploy") or {}).get("resources") or {}) if isinstance(svc.get("deploy"), dict) else {}
-    devs = (res.get("reservations") or {}).get("devices") if isinstance(res, dict) and isinstance(res.get("reservations"), dict) else None
-    return bool(devs or svc.get("gpus") or svc.get("runtime") == "nvidia")
-
-
-def _menus(engines: list, read: Callable[[str], str | None]) -> set[tuple[str, str]]:
-    """(file, profile) of compose files that gate three or more GPU services behind one profile: a menu
-    of models started one at a time (by hand or by an on-demand starter), not engines that run
-    together (eval81, jdaln/dgx-spark-inference-stack: 41 services of profile `models`, created with
-    `up --no-start`, a waker starts one)."""
-    count: dict[tuple[str, str], int] = {}
-    for file in {s.file for s, _f in engines if _profiles(s)}:
-        try:
-            doc = yaml.safe_load(read(file) or "")
-        except yaml.YAMLError:
-            doc = None
-        services = doc.get("services") if isinstance(doc, dict) else None
-        for svc in (services or {}).values() if isinstance(services, dict) else ():
-            if _gpu_service(svc) and isinstance(svc.get("profiles"), list):
-                for p in svc["profiles"]:
-                    count[(file, str(p))] = count.get((file, str(p)), 0) + 1
-    return {k for k, n in count.items() if n >= 3}
-
-
-def _together(a, b, read, menus: "set[tuple[str, str]] | frozenset[tuple[str, str]]" = frozenset()) -> bool:
+def _together(a, b, read) -> bool:
     """`a` (written first) and `b` run at the same time."""
     if a.file != b.file:
         return False
@@ -114,8 +81,8 @@ def _together(a, b, read, menus: "set[tuple[str, str]] | frozenset[tuple[str, st
         pa, pb = (a.container or {}).get("profiles"), (b.container or {}).get("profiles")
         if pa and pb and not set(pa) & set(pb):
             return False  # each starts only under its own profile: nothing says both are activated
-        if pa and pb and all((a.file, p) in menus for p in set(map(str, pa)) & set(map(str, pb))):
-            return False
+        if pa and pb and set(map(str, pa)) & set(map(str, pb)) <= set((a.container or {}).get("menus") or ()):
+            return False  # a profile gating three or more GPU services is a menu (compose.py _menu_profiles)
         hosts = [{str(p[0]) for p in (c.container or {}).get("ports") or () if isinstance(p, (list, tuple)) and p and p[0]}
                  for c in (a, b)]
         if hosts[0] & hosts[1]:
@@ -148,7 +115,6 @@ def _annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) 
     by_file: dict[str, list[int]] = {}
     for i, (site, _f) in enumerate(engines):
         by_file.setdefault(site.file, []).append(i)
-    menus = _menus(engines, read)
     for i, (site, facts) in enumerate(engines):
         if len(by_file[site.file]) < 2:
             continue
@@ -162,7 +128,7 @@ def _annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) 
             if i == j:
                 continue
             first, second = (other, site) if j < i else (site, other)
-            if not _together(first, second, read, menus):
+            if not _together(first, second, read):
                 continue
             theirs, their_util = _devices(other, ofacts), _util(ofacts)
             if theirs is None or their_util is None or not (mine & theirs):

@@ -67,6 +67,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
     dotfile, stand_in = compose_dotenv.dotenv_for(ctx, rel, "$" in (ctx.read(rel) or ""))
     dotenv = envfile.values(dotfile)
     out = []
+    menus = _menu_profiles(doc.data["services"])
     for name, svc in doc.data["services"].items():
         if not isinstance(svc, dict):
             continue
@@ -168,7 +169,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                                                ("network", svc.get("network_mode")),
                                                ("runtime", svc.get("runtime")), ("mounts", _mounts(svc)),
                                                ("env_names", sorted(env)), ("env_opaque", _env_unread(ctx, rel, svc, dotenv)),
-                                               ("device_ids", _device_ids(svc)), ("profiles", _profiles(svc))) if v}
+                                               ("device_ids", _device_ids(svc)), ("profiles", _profiles(svc)),
+                                               ("menus", sorted(menus.intersection(_profiles(svc) or ())))) if v}
             mounted_config.merge(ctx, site, site.container.get("mounts"))  # `--config /app/x.yaml` a volume holds
             out.append(site)
     return out
@@ -294,6 +296,19 @@ def _profiles(svc: dict) -> list[str] | None:
     """`profiles:`: a service with some starts only when one of them is activated."""
     got = svc.get("profiles")
     return [str(p) for p in got] if isinstance(got, list) and got else None
+
+
+def _menu_profiles(services: dict) -> set[str]:
+    """The profiles that gate three or more GPU services of the file: a menu of models started one at a
+    time (by hand or by an on-demand starter), not engines that run together (engine/check/colocation.py;
+    eval81, jdaln/dgx-spark-inference-stack: 41 services of profile `models`, created with `up --no-start`,
+    a waker starts one)."""
+    count: dict[str, int] = {}
+    for svc in services.values():
+        if isinstance(svc, dict) and (_reserved(svc) or svc.get("gpus") or svc.get("runtime") == "nvidia"):
+            for p in _profiles(svc) or ():
+                count[p] = count.get(p, 0) + 1
+    return {p for p, n in count.items() if n >= 3}
 
 
 def _compose_gpus(svc: dict) -> int | None:
