@@ -110,6 +110,10 @@ def test_names_do_not_borrow_a_neighbours_size():
     assert facts("openai/gpt-oss-20b")["num_hidden_layers"] == 24
     assert facts("meta-llama/Meta-Llama-3-8B-Instruct")["max_context"] == 8192
     assert facts("meta-llama/Llama-3.1-8B-Instruct")["max_context"] == 131072
+    # a Llama 3.0 fine-tune with its own words before the size (eval83 wellflat), not a point release
+    assert facts("elyza/Llama-3-ELYZA-JP-8B")["max_context"] == 8192
+    assert facts("tokyotech-llm/Llama-3-Swallow-70B-Instruct-v0.1")["max_context"] == 8192
+    assert facts("tokyotech-llm/Llama-3.1-Swallow-8B-Instruct-v0.1")["max_context"] == 131072
     assert facts("Qwen/Qwen2.5-7B-Instruct")["max_context"] == 32768  # what vLLM derives from config.json
     assert facts("Qwen/Qwen2.5-7B")["max_context"] == 131072
     # the small bases differ: 0.5B and 3B say 32768, 1.5B 131072 (their config.json; eval64 VRL)

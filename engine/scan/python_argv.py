@@ -13,7 +13,7 @@ import shlex
 from typing import Any
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import python_returns
+from vllm_kb.engine.scan import python_argv_forms, python_returns
 from vllm_kb.engine.scan.deploy import common
 from vllm_kb.engine.scan.python_flow import Flow, Item, TrackedDict, TrackedList, Unknown
 from vllm_kb.engine.scan.python_values import Unresolved
@@ -71,6 +71,7 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, kind: tuple = ()) -> Site 
     each branch of an undecided `if` sets (engine/scan/python_branches.py) gives a site per branch,
     at the line of that branch's value."""
     got = kind or (r.spawners.kind(call) if getattr(r, "spawners", None) is not None else None)
+    call = python_argv_forms.positional(call)
     if got is None or not call.args:
         return None
     mod, fn = got
@@ -109,7 +110,7 @@ def _site(ctx, rel, text, call, r, mod, fn, shell, env, first, lines) -> Site | 
     else:
         if not items:
             return None
-        words = [_word(it, r, text) for it in items]
+        words = python_argv_forms.interpreter_first(items, [_word(it, r, text) for it in items])
         got = common.launch_site(ctx, rel, words, lines[0], lines[1], syntax, "argv", env, None)
     if got is not None:
         for n in notes:
