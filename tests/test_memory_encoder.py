@@ -181,3 +181,7 @@ def test_v1_encoder_step_moves_the_kv_estimate():
     e = memory.estimate(m, g, engine, vllm_version="0.26.0")
     assert e["kv_cache_gib"] == pytest.approx(4.99, rel=0.05)
     assert any(a["key"] == "encoder_profile_items" and a["value"] == 1 for a in e["assumptions"])
+    # the optimistic end, without that term: what L15 reads before it says P0 (eval80's vllm#55509 control)
+    assert e["encoder_step_gib"] > 0 and e["max_model_len_fit_high"] > e["max_model_len_fit"]
+    text = memory.estimate(_model("Qwen/Qwen2.5-7B-Instruct"), g, dict(engine, max_model_len=32768), vllm_version="0.26.0")
+    assert "max_model_len_fit_high" not in text and "encoder_step_gib" not in text

@@ -92,6 +92,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
             again = estimate(model, gpu, dict(engine, max_model_len=safe), vllm_version, env, install, _settle - 1)
             out["max_model_len_safe"] = min(safe, again.get("max_model_len_safe") or safe)
         _low_band(out, uncertain_weights_bytes(model, engine, width) / (site.tp * site.pp))
+        _high_band(out, budget.get("encoder_step", 0.0))
         out.update(_mxfp4_alt(site, width, offload))
         one = site.max_len * out.get("kv_bytes_per_token_per_gpu", 0)
         # tokens from bytes only where every layer caches every token (no sliding or hybrid groups)
@@ -134,6 +135,18 @@ def _low_band(out: dict, heavier: float) -> None:
     out["max_model_len_fit_low"] = int(out["max_model_len_fit"] * max(0.0, kv - heavier / GIB) / kv)
 
 
+def _high_band(out: dict, lighter: float) -> None:
+    """The optimistic end where a profile term rests on few logs (the V1 encoder step of Qwen3.5's
+    vision tower, est5: one family's logs): the tokens that fit without those bytes. L15 says P0 only
+    when this end is short too (eval80: the default-backend control of vllm#55509 started where the
+    term made it 23% short)."""
+    kv = out.get("kv_cache_gib") or 0.0
+    if lighter <= 0 or kv <= 0 or "max_model_len_fit" not in out:
+        return
+    out["encoder_step_gib"] = round(lighter / GIB, 2)
+    out["max_model_len_fit_high"] = int(out["max_model_len_fit"] * (kv + lighter / GIB) / kv)
+
+
 def _kv_bound(budget: dict, weights_per_gpu: float) -> dict[str, Any]:
     """Without the model's dimensions the activation peak is unknown, but weights larger than the
     budget less the non-torch memory leave no KV cache whatever the activations take."""
@@ -166,13 +179,15 @@ def _budget(site: Site, last_stage: bool, notes: Notes | None = None, stage: int
         add("profile_max_num_seqs", seqs)
         activation = activation_peak_bytes(model, dict(engine, max_num_seqs=seqs), tokens, site.tp, rt, last_stage)
         enc = v1_encoder_step(model, engine, site.max_len, tokens, site.tp, rt) if site.pp == 1 else None
+        text_only = activation
         if enc:  # the encoder step runs before the text dummy run, whose peak its cached output joins
             add("encoder_profile_items", enc["items"])
             activation = max(activation + enc["out"], enc["peak"] + PROFILE_WORKSPACE_GIB["v1"] * GIB)
+        encoder_step = activation - text_only
         graphs = cudagraph_bytes(model, engine, site.pp, rt, gpu)
     else:  # no dimensions: a share of the GPU, as the first-order estimate did
         activation = ACTIVATION_FRACTION * float(gpu["memory_gib"]) * GIB
-        graphs = 0.0
+        graphs = encoder_step = 0.0
         add("no_architecture_dims", True)
     non_torch = non_torch_bytes(site.tp, site.pp, rt, gpu)
     add("activation_peak_gib", round(activation / GIB, 2))
@@ -183,7 +198,7 @@ def _budget(site: Site, last_stage: bool, notes: Notes | None = None, stage: int
         add("sampler_alt", rt.sampler_alt)
     requested = total * gmu
     return {"requested": requested, "activation_peak": activation, "non_torch": non_torch, "gmu": gmu,
-            "cudagraph": graphs, "usable": requested - activation - non_torch - graphs,
+            "cudagraph": graphs, "usable": requested - activation - non_torch - graphs, "encoder_step": encoder_step,
             "unknown": nvls_v0_unknown_bytes(site.tp, site.pp, rt, gpu)}
 
 
