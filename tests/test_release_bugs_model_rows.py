@@ -27,6 +27,9 @@ def _table() -> dict:
     ("Llama4ForCausalLM", {"pipeline_parallel_size": 2}, "0.11.2", "llama4-pp-missing-layer"),
     ("Llama4ForConditionalGeneration", {"pipeline_parallel_size": 4}, "0.11.0", None),
     ("Llama4ForConditionalGeneration", {"pipeline_parallel_size": 4}, "0.12.0", None),
+    ("Glm4MoeForCausalLM", {"pipeline_parallel_size": 2, "tensor_parallel_size": 4}, "0.10.0", "glm4-moe-pp-missing-layer"),
+    ("Glm4MoeForCausalLM", {"pipeline_parallel_size": 2}, "0.10.1", None),  # PR 21531 skips the placeholders
+    ("Glm4MoeForCausalLM", {"tensor_parallel_size": 8}, "0.10.0", None),
 ])
 def test_pp_rows(arch, engine, version, row):
     f = model_bug_facts(arch, engine, _table(), version)

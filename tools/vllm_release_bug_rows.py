@@ -37,6 +37,9 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
                          the same walk in Llama4ForCausalLM.set_moe_parameters of 0.11.1-0.11.2,
                          which __init__ calls; Llama4ForConditionalGeneration builds that class as
                          its language model. #28577 (0.12.0) skips the placeholders.
+  glm4-moe-pp-missing-layer
+                         the same walk in Glm4MoeForCausalLM.__init__ (GLM-4.5, GLM-4.5-Air) of 0.10.0;
+                         #21531 (0.10.1) skips the placeholders.
   ct-targets-transformers-backend
                          0.11.1-0.12.0: the Transformers backend's base class (models/transformers/
                          base.py) maps names with the prefix "" -> "model.", and CompressedTensorsConfig.
@@ -151,6 +154,12 @@ MODEL_BUGS = [
               [("vllm/model_executor/models/llama4.py", "Llama4ForCausalLM.set_moe_parameters")],
               "Llama4DecoderLayer", "https://github.com/vllm-project/vllm/pull/28577",
               ["https://github.com/vllm-project/vllm/pull/28577"]),
+    # the same walk in Glm4MoeForCausalLM.__init__ (GLM-4.5 / GLM-4.5-Air) of 0.10.0, the first release with the
+    # class: every pipeline-parallel launch stops while the model is built; PR #21531 (0.10.1) skips the placeholders
+    *_pp_walk({"glm4-moe-pp-missing-layer": "Glm4MoeForCausalLM"},
+              [("vllm/model_executor/models/glm4_moe.py", "Glm4MoeForCausalLM.__init__")],
+              "Glm4MoeDecoderLayer", "https://github.com/vllm-project/vllm/pull/21531",
+              ["https://github.com/vllm-project/vllm/pull/21531"]),
     # 0.11.1 moved the Transformers backend into a package whose base class maps every checkpoint name with
     # the prefix "" -> "model." (merged into each backend class), and compressed-tensors applies that mapper to
     # all of its targets: a class-name target ("Linear", llm-compressor's default) becomes "model.Linear" and
