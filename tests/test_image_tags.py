@@ -25,6 +25,8 @@ from vllm_kb.engine.scan.images import image_version
     ("rocm/vllm:rocm6.3.1_instinct_vllm0.8.3_20250415", "0.8.3"),
     ("nvcr.io/nvidia/tritonserver:25.03-vllm-python-py3", "0.7.3"),
     ("nvcr.io/nvidia/tritonserver:26.03-vllm-python-py3", "0.17.1"),  # FROM nvcr.io/nvidia/vllm:26.03-py3
+    ("nvcr.io/nvidia/vllm:26.03.post1-py3", "0.17.1"),  # a patched respin of 26.03 (eval83 wutonglab)
+    ("nvcr.io/nvidia/vllm:26.04.post1-py3", None),  # a month no row names
     ("vllm/vllm-omni-rocm:v0.12.0rc1", "0.12.0"),  # vLLM-Omni's rc, built on vLLM v0.12.0 (eval75 aibrix)
     ("vllm/vllm-omni:v0.12.0rc1", "0.12.0"),
     ("vllm/vllm-omni:v0.99.0rc1", None),  # a vLLM-Omni release no row names
