@@ -59,3 +59,42 @@ def test_a_later_framework_release_goes_first_where_vllm_would_move_back(tmp_pat
     launch = sr.facts["launch"]
     assert launch["fw_fit_framework"] == "==0.17.0" and launch["fw_fit_vllm"] == "==0.7.2" and launch["fw_fit_first"] == "framework"
     assert {("trl", "==0.17.0", None), ("vllm", "==0.7.2", "alternative")} <= _pins(sr)
+
+
+FORK_SETUP = '''from setuptools import find_packages, setup
+
+
+def _fetch_version():
+    with open("version.txt") as f:
+        return f.read().strip()
+
+
+def _fetch_package_name():
+    return "openrlhf"
+
+
+setup(name=_fetch_package_name(), version=_fetch_version(), packages=find_packages(), extras_require={{"vllm": [{pins}]}})
+'''
+
+
+def _fork(tmp_path, pins: str):
+    (tmp_path / "openrlhf").mkdir()
+    (tmp_path / "openrlhf" / "__init__.py").write_text("")
+    (tmp_path / "version.txt").write_text("0.6.1.post1\n")
+    return _site(tmp_path, {"train.sh": OPENRLHF.replace("Qwen3-4B", "Qwen2.5-7B-Instruct").replace(" --async_train", ""),
+                            "setup.py": FORK_SETUP.format(pins=pins)})
+
+
+def test_a_fork_of_openrlhf_that_pins_its_own_vllm_is_not_held_to_upstreams_declared_vllm(tmp_path):
+    """eval83 the-laughing-monkey/OpenRLHF-M: the project is OpenRLHF 0.6.1.post1's fork and its own setup.py
+    pins vllm==0.7.3 (its vllm extra); upstream 0.6.1.post1 declares vllm==0.7.2, which does not speak for the fork."""
+    sr, r = _fork(tmp_path, '"vllm==0.7.3"')
+    assert sr.facts["vllm"]["version"] == "0.7.3"
+    assert "fw_declared" not in sr.facts["launch"] and "fw_problem" not in sr.facts["launch"]
+    assert r.status != "recommended"
+
+
+def test_a_fork_whose_vllm_pin_is_elsewhere_is_still_held_to_the_release_it_forks(tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm==0.7.3\n")
+    sr, r = _fork(tmp_path, "")
+    assert sr.facts["launch"]["fw_declared"] == "==0.7.2" and r.status == "recommended"

@@ -89,6 +89,8 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
         rows = _between(fid, fw, code, vllm, rows)
     if gate is not None:  # the copy in the tree runs its own gate, not the release's declared range and gates
         rows = [r for r in rows if r.kind == "known_break"] + _gate_rows(gate, vllm, facts)
+    elif site.framework_fork_vllm:  # the project is the framework's fork and its setup pins vLLM: its own pair
+        rows = [r for r in rows if r.kind != "declared"]
     elif fid == "llamafactory":
         rows = [r for r in rows if not (r.kind == "runtime_check" and _bypassed(str(r.raw.get("error", "")), "DISABLE_VERSION_CHECK", facts))]
     if fw:
@@ -220,7 +222,7 @@ def _pair(site, facts: dict, cat, pin, fw: str | None, shown: str, vllm: str, ga
     """The `fw_*` facts of one framework release (or copy) beside the pinned vLLM."""
     fid = site.framework
     out: dict[str, Any] = {"fw_release": shown, "fw_extra": "vllm" in getattr(pin, "extras", ())}
-    declared = [r.vllm for r in compat.rows() if fw and gate is None and r.framework == fid and r.kind == "declared"
+    declared = [r.vllm for r in compat.rows() if fw and gate is None and not site.framework_fork_vllm and r.framework == fid and r.kind == "declared"
                 and r.covers(compat.code_release(fw)) and r.vllm]
     if declared:
         out["fw_declared"] = declared[0]

@@ -131,6 +131,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)
             site.framework_fork = bool(getattr(pin, "own", False))
+            # a fork whose own setup pins vLLM (eval83 OpenRLHF-M setup.py `vllm==0.7.3`) declares its own pair
+            site.framework_fork_vllm = site.framework_fork and choice.pin is not None and choice.pin.file == pin.file
             gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
             copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
             site.framework_source = dict(copy.facts) if copy is not None else {}  # the rules' framework.source

@@ -85,6 +85,7 @@ class Site:
     framework_range: str = ""
     framework_spec: str = ""
     framework_fork: bool = False  # the framework is the project's own source (pins.py `own`), maybe changed
+    framework_fork_vllm: bool = False  # …and that source's own setup pins the vLLM it runs with
     # what a copy of the framework in the tree says its code does (scan/framework_source.SourceCopy.facts):
     # read there rather than inferred from the copy's version string (a .dev snapshot sits between releases)
     framework_source: dict[str, str] = field(default_factory=dict)
