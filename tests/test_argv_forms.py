@@ -54,3 +54,12 @@ def test_a_computed_interpreter_running_vllm_module_is_a_site(scanned):
 
 def test_a_computed_program_with_another_module_is_no_site(scanned):
     assert scanned({"server.py": INTERP.format(module="http.server")}) == []
+
+
+def test_a_name_holding_a_helpers_argv_is_read_through_the_helper(scanned):
+    """`cmd = build_command(model)` then `subprocess.Popen(cmd)`, as `subprocess.Popen(build_command(model))`."""
+    src = INTERP.format(module="vllm.entrypoints.openai.api_server").replace(
+        "def start(model):\n    command = [", "def build(model):\n    return [").replace(
+        "    return subprocess.Popen(command)\n", "\n\ndef start(model):\n    cmd = build(model)\n    return subprocess.Popen(cmd)\n")
+    got = scanned({"server.py": src})
+    assert [(s.file, s.settings["max_model_len"].value) for s in got] == [("server.py", 4096)]

@@ -79,7 +79,7 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, kind: tuple = ()) -> Site 
         any(k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
     env = _env(call, rel, r)
     first = call.args[0]
-    if (helper := python_returns.helper_call(first, r)) is not None:
+    if (helper := python_returns.helper_call(python_argv_forms.called(first, r), r)) is not None:
         first, r = helper  # `subprocess.run(build_cmd(m))`: what the helper returns, read inside it
     one = _site(ctx, rel, text, call, r, mod, fn, shell, env, first, (call.lineno, call.end_lineno or call.lineno))
     fork = r.flow.get(first.id) if one is None and isinstance(first, ast.Name) and r.flow is not None else None

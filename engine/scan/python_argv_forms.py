@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from vllm_kb.engine.scan.python_flow import Scalar
 from vllm_kb.engine.scan.shell import Seg, Word
 
 
@@ -29,3 +30,12 @@ def interpreter_first(items: list, words: list[Word]) -> list[Word]:
     w.segs = [Seg("lit", "python", quoted=True)]
     w.unresolved = None
     return words
+
+
+def called(node: ast.expr, r) -> ast.expr:
+    """`cmd = build_command(cfg)` then `subprocess.Popen(cmd)`: the helper call a name holds, read as
+    `subprocess.Popen(build_command(cfg))` (engine/scan/python_returns.py); else the node itself."""
+    got = r.flow.get(node.id) if isinstance(node, ast.Name) and getattr(r, "flow", None) is not None else None
+    if isinstance(got, Scalar) and not got.item.uncertain and isinstance(got.item.node, ast.Call):
+        return got.item.node
+    return node
