@@ -112,3 +112,15 @@ def test_a_listed_checkpoint_of_a_transformers_class_is_known_by_its_name():
     assert _facts("/data/models/pythia-70m")["architecture"] == "GPTNeoXForCausalLM"
     assert _facts("pythia-70m").get("architecture") is None  # a bare word is no checkpoint
     assert "BAAI/bge-m3" not in TABLE["checkpoints"]  # BgeM3EmbeddingModel is vLLM's own class, not config.json's
+
+
+def test_the_transformers_fallback_of_072_to_084_refuses_in_its_own_words():
+    # vllm #15006 (0.7.3): the registry hands an unknown class to the Transformers fallback, whose
+    # loader raises "... has no vLLM implementation and the Transformers implementation is not
+    # compatible with vLLM"; before 0.7.2 and from 0.8.5 the words differ
+    table = KB.doc("vllm", "architectures.yaml").data
+    mf = {"architecture": "Qwen2_5_VLForSequenceClassification", "multimodal": True}
+    assert arch_facts(mf, table, "0.7.3").get("arch_fallback_refused") is True
+    assert arch_facts(mf, table, "0.8.4").get("arch_fallback_refused") is True
+    assert "arch_fallback_refused" not in arch_facts(mf, table, "0.7.1")
+    assert "arch_fallback_refused" not in arch_facts(mf, table, "0.8.5")

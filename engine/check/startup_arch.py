@@ -16,6 +16,9 @@ from vllm_kb.engine.kb.versions import Version, in_spans, parse, try_parse
 # TransformersForMultimodalLM in vllm/model_executor/models/registry.py from 0.10.0)
 FALLBACK_TEXT = "0.7.2"
 FALLBACK_MULTIMODAL = "0.10.0"
+# the first release whose loader says "Cannot find model module" for a class transformers lacks;
+# before it (from 0.7.2) it says "... has no vLLM implementation and the Transformers implementation ..."
+FALLBACK_WORDS_UNTIL = "0.8.5"
 # the backend's class implements SupportsLoRA from 0.8.0 (models/transformers.py `class
 # TransformersModel(nn.Module, SupportsQuant, SupportsLoRA)`); in 0.7.2-0.7.3 the model runner
 # stops a LoRA launch on it: "TransformersModel does not support LoRA yet."
@@ -151,6 +154,10 @@ def arch_facts(model: dict, table: dict, version: str | None, tf: dict | None = 
         out["arch_custom_no_model"] = True
     if out["arch_fallback"] == "unknown":
         del out["arch_fallback"]
+    if out.get("arch_fallback") == "none" and Version(FALLBACK_TEXT) <= v < Version(FALLBACK_WORDS_UNTIL):
+        # 0.7.2-0.8.4 hand every unregistered name to the Transformers fallback (registry.py
+        # _normalize_archs), whose loader refuses it in its own words (0.7.3 model_loader/utils.py:76)
+        out["arch_fallback_refused"] = True
     if out.get("arch_fallback") in ("text", "transformers") and v < Version(FALLBACK_LORA):
         # whether the fallback loads or not, a LoRA launch of it stops
         out.update({"arch_lora": False, "arch_lora_via": "TransformersModel", "arch_lora_since": FALLBACK_LORA,
