@@ -180,9 +180,13 @@ def test_l75_cites_the_lines_that_raise():
     from vllm_kb.engine.kb.knowledge import load
 
     check = next(c for c in load().checks if c.id == "L75")
-    words = ("not aligned with the quantized", "min_thread_k", "min_thread_n", "block_k", "gate's and up's")
+    # the GPTQ MoE fallback: Marlin MoE's shape check, the hand-over to WNA16, its CUDA block_size_k
+    words = ("not aligned with the quantized", "min_thread_k", "min_thread_n", "block_k", "gate's and up's",
+             "GPTQMoeMarlin", "max(64, group_size)", "block_size_k = 128")
     for rule in check.rules:
         for s in rule.source:
+            if "release" not in s:
+                continue  # the report a rule was found from
             lines = (SDISTS / s["release"] / s["file"]).read_text(errors="replace").splitlines()
             near = " ".join(lines[s["line"] - 1:s["line"] + 2])
             # a model file is cited for handing its vision tower the quantization, the kernels for raising
@@ -257,3 +261,19 @@ def test_the_plain_kernel_is_proposed_where_the_checkpoints_groups_divide_the_la
     model["quant_group_size"] = 128  # 10944 is no whole number of 128-groups: the AWQ kernel refuses it too
     got = q.alignment_facts(facts, TABLE, STARTUP, {"tp": 1, "quant_method": "awq_marlin"}, "0.6.3.post1", lambda t: True, True)
     assert got["qtp_certain"] is True and "qtp_plain_fix" not in got
+
+
+def test_a_gptq_moe_shard_marlin_moe_refuses_meets_the_wna16_cuda_block():
+    # zhuhai.fun, 0.9.2: Qwen3-235B-A22B-GPTQ-Int4 at TP 8 → 192 per rank, not a multiple of max(64, 128):
+    # the MoE WNA16 fallback's CUDA kernel raises "size_k must divisible by BLOCK_SIZE_K"
+    m = {**QWEN3_235B, "quant_bits": 4}
+    hit = _first(m, "gptq_marlin", 8, "0.9.2")
+    assert hit[0] == "experts" and hit[3] == ("BLOCK_SIZE_K", 128, 192, "gptq_moe_wna16", True)
+    assert _first(m, "gptq_marlin", 8, "0.9.2", ep=True) is None  # whole experts: 1536
+    assert _first(m, "gptq_marlin", 4, "0.9.2") is None  # 384
+    assert _first(m, "gptq_marlin", 8, "0.8.4") is None  # no Marlin MoE check before 0.8.5
+    assert _first(m, "gptq_marlin", 8, "0.22.0") is None  # another path from 0.22.0
+    assert _first(m, "gptq_marlin", 8, "0.9.2", group=-1) is None  # no CUDA WNA16 kernel without groups
+    assert _first({**m, "quant_bits": 8}, "gptq_marlin", 8, "0.9.2") is None
+    assert _first(m, "gptq_marlin", 16, "0.9.2", group=32)[3][2] == 96  # 96 % 64
+    assert _first(m, "gptq_marlin", 8, "0.9.2", group=64) is None  # 192 % 64 == 0: Marlin MoE takes it

@@ -37,6 +37,11 @@ release holds the rule when one file has it, and the rule cites the first line o
                    leaves the layers stored in 16 bits unquantized (maybe_update_config): whether a
                    vision tower is quantized is then the weight files', not config.json's
   gptq_stored_dtypes    GPTQ Marlin likewise (modules_in_block_to_quantize from the stored dtypes)
+  gptq_moe_wna16   GPTQMarlinConfig hands a fused MoE whose expert shard Marlin MoE cannot take
+                   (check_moe_marlin_supports_layer: intermediate_size_per_partition % max(64, group))
+                   to the MoE WNA16 kernels; for 4-bit groups of 32/64/128 their CUDA kernel (small
+                   batches: the CUDA graph captures) has block_size_k 128 and csrc/moe/moe_wna16.cu
+                   raises "size_k must divisible by BLOCK_SIZE_K" on the down projection's shard
 
 Usage:
   python tools/vllm_quant_alignment.py --source /work/sdists/src -o knowledge/vllm/quant_alignment.yaml
@@ -71,6 +76,7 @@ MARKERS: dict[str, tuple[tuple[str, ...], str]] = {
                               r"Idefics2VisionTransformer\(\s*config\.vision_config,\s*quant_config=quant_config"),
     "awq_stored_dtypes": ((f"{Q}/awq_marlin.py", f"{Q}/auto_awq.py"), "def maybe_update_config("),
     "gptq_stored_dtypes": ((f"{Q}/gptq_marlin.py", f"{Q}/auto_gptq.py"), "def maybe_update_config("),
+    "gptq_moe_wna16": ((f"{Q}/gptq_marlin.py",), "if not check_moe_marlin_supports_layer("),
 }
 # gptq_marlin_direct: the call inside create_weights, not the import (a line that is only a name)
 _CALL_ONLY = {"gptq_marlin_direct"}

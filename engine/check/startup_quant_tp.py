@@ -12,7 +12,8 @@ The releases each refusal holds in are knowledge/vllm/quant_alignment.yaml (tool
 vllm_quant_alignment.py); the layers:
   row-parallel MLP (down_proj, input = intermediate / TP): groups, block_k, Marlin's min_thread_k
   merged column (gate_up_proj, output = intermediate / TP): Marlin's min_thread_n
-  fused MoE experts (intermediate / the MoE's TP, 1 with expert parallelism): FP8 block_n/block_k
+  fused MoE experts (intermediate / the MoE's TP, 1 with expert parallelism): FP8 block_n/block_k,
+    a GPTQ MoE's fallback to the MoE WNA16 CUDA kernel (BLOCK_SIZE_K 128)
 Attention projections split whole heads, which the 128-wide blocks and groups of the common
 head sizes divide; they are not judged."""
 from __future__ import annotations
@@ -27,6 +28,7 @@ from vllm_kb.engine.kb.versions import Version, try_parse
 
 MIN_THREAD_N, MIN_THREAD_K = 64, 128  # GPTQ_MARLIN_MIN_THREAD_N / _K (marlin_utils.py, every release)
 FP8_MARLIN_TILE_N, FP8_MARLIN_TILE_K = 64, 16  # marlin::tile_n_size / tile_k_size (csrc marlin.cuh, every release)
+_WNA16_BLOCK_K = 128  # get_moe_wna16_block_config's CUDA block_size_k (fused_moe.py, 0.8.0+)
 _REFINE_MIN = 32  # refine_fp8_moe_block_shape: a finer block below 32 is not tried
 _TP_LIMIT = 64
 
@@ -98,8 +100,21 @@ def fp8_marlin(model: dict, out: dict, table: dict, cc: float | None, version: s
     return not _in(table, "fp8_block_no_marlin", version) or (known and not block)
 
 
+def _gptq_moe(kernel: str, shard: int, group: int, bits: int | None, table: dict, version: str):
+    """A GPTQ MoE's expert shard Marlin MoE cannot take (check_moe_marlin_supports_layer: shard %
+    max(64, group)) goes to the MoE WNA16 kernels (gptq_marlin.py, 0.8.5-0.21.0), whose CUDA kernel
+    — taken for 4-bit groups of 32/64/128 at small batches, as in the CUDA graph captures — splits
+    the down projection's input into blocks of 128 and raises "size_k must divisible by
+    BLOCK_SIZE_K" (csrc/moe/moe_wna16.cu). Other integer MoE paths pad or fall back: not judged."""
+    if kernel != "gptq_marlin" or bits != 4 or group not in (32, 64, 128) or not _in(table, "gptq_moe_wna16", version):
+        return None
+    if shard % max(64, group) == 0:
+        return None
+    return ("BLOCK_SIZE_K", _WNA16_BLOCK_K, shard, "gptq_moe_wna16", True)
+
+
 def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: list[int] | None,
-             table: dict, version: str, hidden: int | None) -> tuple[str, int, int, str, bool] | None:
+             table: dict, version: str, hidden: int | None, bits: int | None = None) -> tuple[str, int, int, str, bool] | None:
     """(unit name, unit, shard, rule, certain) of the first check the shard fails, else None."""
     shard = width // split
     if width % split:
@@ -127,7 +142,7 @@ def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: 
             return ("tile_k_size", FP8_MARLIN_TILE_K, shard, "fp8_marlin", True)
         return None
     if kind != "dense":
-        return None  # integer MoE kernels (Marlin MoE, moe_wna16) pad or fall back: not judged
+        return _gptq_moe(kernel, shard, group, bits, table, version)
     grouped = 0 < group < width
     if kernel in ("awq_marlin", "gptq_marlin", "ct_wna16"):
         direct = (kernel == "awq_marlin" and not _in(table, "awq_marlin_fallback", version)) or \
@@ -157,7 +172,8 @@ def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: st
         split = 1 if (kind == "experts" and ep) else tp
         if even and width % split:
             return name, width, kind, ("uneven", split, width, "uneven", True)
-        got = _refusal(kernel, kind, width, split, group, block, table, version, _int(model.get("hidden_size")))
+        got = _refusal(kernel, kind, width, split, group, block, table, version, _int(model.get("hidden_size")),
+                       _int(model.get("quant_bits")))
         if got:
             # the merged gate_up's shard is of both projections: said against their joint width
             return name, width * 2 if got[0] == "tile_n_size" else width, kind, got
