@@ -1,0 +1,52 @@
+"""The cheap test before a module is parsed for spawn helpers (python_spawn_helpers.may_call): it lets
+through every text that the full reading would need, and drops a file that only calls something
+named like a helper."""
+from __future__ import annotations
+
+import pytest
+
+from vllm_kb.engine.scan import python_spawn_helpers
+from vllm_kb.engine.scan.context import ScanContext
+
+HELPER = "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(cmd, shell=True)\n"
+SERVE = '"vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 8192"'
+
+
+def _ctx(tmp_path, files: dict[str, str]) -> ScanContext:
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    from vllm_kb.engine.kb import catalog
+
+    ctx = ScanContext(tmp_path, catalog.load(), "0.33.0")
+    ctx.files = sorted(files)
+    return ctx
+
+
+@pytest.mark.parametrize("text,may", [
+    ("import torch\n\nrunner.run(x)\n", False),  # a `run(` of something else: no import spells tools/launch
+    ("import torch\nfrom tools.launch import run\n\nrun(x)\n", True),
+    ("import tools.launch as l\n\nl.run(x)\n", True),
+    ("from tools import launch\n\nlaunch.run(x)\n", True),
+    ("from . import run\n\nrun(x)\n", True),  # relative: the path is not spelt
+    ("import subprocess\n\nrun(x)\n", True),  # may define a helper of its own
+    ("import os\n\nos.system(x)\nrun(x)\n", True),
+    ("import torch\n# system\nrun(x)\n", False),  # `system` without os imported
+    ("import torch\nfrom tools.\uff4caunch import run\n\nrun(x)\n", True),  # read NFKC-normalised, as Python does
+    ("import torch\n\nrün = run(x)\n", False),
+    ("import torch\nfrom. import run\nrun(x)\n", True),
+    ("import torch\nfrom .. \\\n  import run\nrun(x)\n", True),
+    ("import torch\nfrom .models import run\nrun(x)\n", False),  # a relative import that spells another module
+    ("x = 1\nrun(x)\n", False),  # nothing imported
+])
+def test_may_call_needs_the_helpers_file_or_a_spawn_of_its_own(tmp_path, text, may):
+    ctx = _ctx(tmp_path, {"tools/launch.py": HELPER, "main.py": text})
+    assert "run" in python_spawn_helpers.project_index(ctx)
+    assert python_spawn_helpers.may_call(ctx, text) is may
+
+
+def test_a_call_of_a_helper_named_run_is_still_a_site(scanned):
+    got = scanned({"tools/__init__.py": "", "tools/launch.py": HELPER,
+                   "main.py": f"from tools.launch import run\n\nrun({SERVE})\n",
+                   "other.py": "import torch\n\nmodel.run(x)\n"})
+    assert [s.id for s in got] == ["main.py:3"]
