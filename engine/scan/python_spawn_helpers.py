@@ -281,24 +281,29 @@ def called_elsewhere(ctx, rel: str, helpers: dict[str, Helper]) -> set[str]:
     parents = {t.rsplit(".", 1)[0]: t.rsplit(".", 1)[1] for t in tails if "." in t}
     parent = re.compile(r"^\s*from\s+(" + "|".join(re.escape(p) for p in sorted(parents)) + r")\s+import\s+([^\n]+)", re.M) \
         if parents else None
-    # a match of the three patterns above spells the module's own name (each tail ends with it) or its
-    # package's (each parent ends with that), one of _RELATIVE a relative import: a file with neither is
-    # passed before any of them runs over its text (`^\s*` under re.M is tried at every position: four
-    # passes over vLLM's 84 MB for each of 6 modules)
-    spelt = {stem.rsplit(".", 1)[-1]} | {p.rsplit(".", 1)[-1] for p in parents}
+    # a match of the three patterns above that counts spells the module's own name: each tail ends with
+    # it (`last`), and a parent's match counts only where its import list names it (parents[…] is `last`). One
+    # of _RELATIVE is a relative import. A file with neither is passed before any of them runs over its
+    # text (`^\s*` under re.M is tried at every position: four passes over vLLM's 84 MB for each of 6
+    # modules), and one without the name runs only _RELATIVE (the package's name, `vllm` for
+    # vllm/collect_env.py, is in every file of vLLM's tree)
     out: set[str] = set()
+    last = stem.rsplit(".", 1)[-1]
     leaf = rel[:-3].rpartition("/")[2]
     for other in ctx.files:
         if other == rel or not other.endswith(".py"):
             continue
         text = ctx.read(other)
-        if not text or not any(n in text for n in helpers) \
-                or not (any(w in text for w in spelt) or _FROM_DOT.search(text)):
+        if not text or not any(n in text for n in helpers):
+            continue
+        spelt = last in text
+        if not spelt and not _FROM_DOT.search(text):
             continue
         named = [m.group(2) for m in pattern.finditer(text)
-                 if rel[:-3] == m.group(1).replace(".", "/") or rel[:-3].endswith("/" + m.group(1).replace(".", "/"))]
-        aliases = [m.group(2) or m.group(1) for m in whole.finditer(text)]
-        for m in parent.finditer(text) if parent else ():
+                 if rel[:-3] == m.group(1).replace(".", "/") or rel[:-3].endswith("/" + m.group(1).replace(".", "/"))] \
+            if spelt else []
+        aliases = [m.group(2) or m.group(1) for m in whole.finditer(text)] if spelt else []
+        for m in parent.finditer(text) if parent and spelt else ():
             if a := re.search(rf"\b{re.escape(parents[m.group(1)])}\b(?:\s+as\s+(\w+))?", m.group(2)):
                 aliases.append(a.group(1) or parents[m.group(1)])
         for m in _RELATIVE.finditer(text):  # `from .utils import run_cmd`, `from . import utils`
