@@ -39,3 +39,9 @@ def test_a_record_names_one_build_or_none():
     # a checkout built without its tags: setuptools-scm's placeholder names no release
     assert run_records.pins("m.json", _record("0.1.dev16678+gd99ffa034")) == []
     assert run_records.pins("m.json", _record("unknown")) == []
+
+
+def test_a_project_that_pins_vllm_is_judged_at_its_pin_not_a_record(write_project, json_site):
+    root = write_project({"requirements.txt": "vllm==0.34.0\n", "baselines/b200/serve.sh": SERVE,
+                          "baselines/b200/manifest.json": _record("0.20.1rc1.dev144+g5737770c6")})
+    assert json_site(root)["vllm"]["version"] == "0.34.0"

@@ -116,7 +116,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
                     all_pins += script_installs.mark_last(ctx, rel, text, _guarded(ctx, rel, pins_mod.script_pins, text))
-    all_pins = ansible_pins.agreed(all_pins) + run_records.scan(ctx, files)  # playbooks that disagree name none; run records
+    all_pins = ansible_pins.agreed(all_pins) + run_records.scan(ctx, files, all_pins)  # playbooks that disagree name none; run records
     ctx.plugins = frozenset(plugins)
     no_deps: set[str] = set()
     for rel in files:  # requirement files installed with `pip install --no-deps -r`: no resolution joins their pins
