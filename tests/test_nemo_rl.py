@@ -138,7 +138,9 @@ def test_a_tensor_parallel_size_the_heads_do_not_divide_is_fixed_on_the_command_
     assert (root / "run.sh").read_text() == fixed
 
 
-@pytest.mark.parametrize("vllm, status", [("0.8.4", "enabled"), ("0.9.0", "recommended")])
+# a checkout whose own pyproject pins another vLLM than its version file's release declared is a later commit
+# or a fork: its own pin is the pair it runs (5c348318, eval83 OpenRLHF-M), not the release's declared range
+@pytest.mark.parametrize("vllm, status", [("0.8.4", "enabled"), ("0.9.0", "enabled")])
 def test_the_release_declares_its_vllm(cli, write_project, vllm, status):
     site = _launch(cli, write_project(checkout("uv run examples/run_grpo_math.py\n", vllm=vllm)))
     l43 = next(c for c in site["checks"] if c["id"] == "L43")
