@@ -5,7 +5,8 @@ contexts take); from 0.9.1 the second engine refuses to start ("Free memory on d
 than desired GPU memory utilization"). Evidence that two launches run together is required, not
 assumed: a shell command put in the background (`… &`) before the other, services of one compose
 file (not two under disjoint `profiles:`, nor two of a profile that gates three or more engines — a
-menu started one model at a time —, nor two publishing one host port; `device_ids` name their GPUs), or engines built in the same Python scope and both still held (colocation_py)."""
+menu started one model at a time —, nor two publishing one host port; `device_ids` name their GPUs),
+or engines built in the same Python scope and both still held (colocation_py)."""
 from __future__ import annotations
 
 import re

@@ -27,8 +27,9 @@ def is_git_url(word: str) -> bool:
 
 
 # vllm-project's own repository at a release tag (`…/vllm.git@v0.8.5`): that release's code, built here
+_TAG = r"v?(\d+\.\d+\.\d+(?:\.post\d+)?)"  # a release's tag: v0.8.5, 0.6.3.post1
 _RELEASE_TAG = re.compile(r"^(?:vllm\s*@\s*)?git\+(?:https?|ssh|git)://(?:[^/\s@]*@)?github\.com[/:]vllm-project/vllm(?:\.git)?"
-                          r"@v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?:#\S*)?$", re.I)
+                          r"@" + _TAG + r"(?:#\S*)?$", re.I)
 
 
 def release_tag(word: str) -> str | None:
@@ -44,7 +45,11 @@ def is_dev(exact: str | None) -> bool:
 def checkout_line(text: str) -> int | None:
     """The line of a `git clone …/vllm` that a build in place (`pip install -e .`) follows; None when none."""
     got = _checkout(text)
-    return text.count("\n", 0, got[0].start()) + 1 if got is not None else None
+    return _line(text, got) if got is not None else None
+
+
+def _line(text: str, got) -> int:
+    return text.count("\n", 0, got[0].start()) + 1
 
 
 def _checkout(text: str):
@@ -54,15 +59,15 @@ def _checkout(text: str):
     return (m, build) if build is not None else None
 
 
-_RELEASE_REF = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.post\d+)?)$")
+_RELEASE_REF = re.compile("^" + _TAG + "$")
 
 
-def checkout_release(text: str) -> str | None:
+def checkout_release(text: str, got=None) -> str | None:
     """The release a checkout of vllm-project/vllm built in place is: `git clone --depth 1 --branch v0.10.0
     https://github.com/vllm-project/vllm.git` (or the clone then `git checkout v0.10.0`) and `pip install -e .`
     builds the code of the v0.10.0 tag, that release, not a development build (eval79
     yorelog/vllm-docker-multi-cuda-version). None for a branch, a commit, a fork or no ref."""
-    got = _checkout(text)
+    got = got or _checkout(text)
     ref = framework_git.clone_ref(text, got[0].start(), got[1].start()) if got is not None else None
     if ref is None or f"{ref[0]}/{ref[1]}".lower() != "vllm-project/vllm":
         return None
@@ -111,9 +116,10 @@ def in_text(rel: str, text: str, pin_type, shell: bool) -> list:
     out = framework_git.clone_pins(rel, text, "dockerfile", pin_type) if "clone" in text else []
     if "vllm" not in text.lower() and "git+" not in text:
         return out
-    if (n := checkout_line(text)) is not None:
+    if (got := _checkout(text)) is not None:  # one scan for the clone's line and its ref
+        n = _line(text, got)
         shown = text.splitlines()[n - 1].strip()[:120]
-        if (tag := checkout_release(text)) is not None:  # a release's tag: that release, as an exact pin
+        if (tag := checkout_release(text, got)) is not None:  # a release's tag: that release, as an exact pin
             out.append(pin_type(rel, n, shown, f"=={tag}", "checkout", tag, "vllm"))
         else:
             out.append(pin_type(rel, n, shown, "", "checkout", None, "vllm", source="checkout"))
