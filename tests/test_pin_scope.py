@@ -73,3 +73,36 @@ def test_a_sub_folder_setup_script_does_not_outrank_the_project_pin(write_projec
 def test_a_sub_folder_setup_script_still_pins_where_nothing_above_does(write_project):
     sc = scan_project(write_project({"scripts/setup_sm120.sh": _SM120, "scripts/serve_vllm.sh": _SERVE}))
     assert sc.ctx.version_for("scripts/serve_vllm.sh") == "0.20.0"
+
+
+def _tfgame(root_req: str) -> dict:
+    return {"requirements.txt": f"torch>=2.0.0\n{root_req}\n", _VERL_GATE: "from vllm import LLM\n",
+            "verl/requirements.txt": "ray\nvllm<=0.6.3\n",
+            "verl/setup.py": 'from setuptools import setup\nsetup(name="verl", install_requires=["vllm<=0.6.3"])\n',
+            "verl/examples/run.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n", "serve.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n"}
+
+
+def test_a_root_floor_over_a_copys_cap_is_both(write_project):
+    # DBMing/TFGame (https://github.com/DBMing/TFGame, eval62): the root
+    # requirements.txt says only `vllm>=0.2.0`, the vendored verl 0.2 caps `vllm<=0.6.3` and its code runs only
+    # there; the copy's launches run a release both allow (0.6.3), the project's own ones the root's newest
+    sc = scan_project(write_project(_tfgame("vllm>=0.2.0")))
+    assert sc.ctx.version_for("verl/examples/run.sh") == "0.6.3"
+    got = sc.choices["verl"]
+    assert got.basis == "range" and got.pin.spec == "<=0.6.3,>=0.2.0" and got.pin.within.startswith("requirements.txt:2")
+    assert sc.ctx.version_for("serve.sh") == sc.default.version != "0.6.3"
+
+
+def test_a_root_bare_name_leaves_the_copys_cap(write_project):
+    sc = scan_project(write_project(_tfgame("vllm")))
+    assert sc.ctx.version_for("verl/examples/run.sh") == "0.6.3"
+
+
+def test_a_root_pin_that_decides_alone(write_project):
+    # an exact root pin, or a floor above the copy's cap (no release meets both): the project's own pin decides
+    for req in ("vllm==0.8.5", "vllm>=0.7.0"):
+        sc = scan_project(write_project(_tfgame(req)))
+        assert sc.ctx.version_for("verl/examples/run.sh") == sc.ctx.default_version, req
+        assert "verl" not in sc.choices, req
+    sc = scan_project(write_project(_tfgame("vllm>=0.5,<0.9")))  # a range with a ceiling of its own: both ceilings
+    assert sc.ctx.version_for("verl/examples/run.sh") == "0.6.3" and sc.choices["verl"].pin.spec == "<=0.6.3,>=0.5,<0.9"

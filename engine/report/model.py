@@ -56,6 +56,8 @@ def _version_text(kb, choice, lang: str) -> str:
         return kb.t("version.docs", lang, version=choice.version, where=choice.where, text=p.text)
     if choice.basis == "range" and p is not None and p.via == "docker-model-runner":  # the runner's own vLLM
         return kb.t("version.docker-model-runner", lang, version=choice.version, where=choice.where, spec=p.spec)
+    if choice.basis in ("range", "pin") and p is not None and p.within:  # a vendored copy's range within the project's floor
+        return kb.t("version.within", lang, version=choice.version, where=choice.where, text=p.text, within=p.within)
     if choice.basis == "range" and p is not None and p.via:  # the range another pin beside it implies
         return kb.t("version.co-pin", lang, version=choice.version, where=choice.where, text=p.text, via=p.via, spec=p.spec)
     if choice.basis == "none" and p is not None and p.via == "remote":  # run on another machine over ssh

@@ -8,7 +8,10 @@ the one the project's own pin files describe, and must not outrank them.
   `transformers==4.52.4` only in its Ascend `requirements-npu.txt`; the project pins 4.57.6.
 - A framework's vendored copy (a `verl/` checkout inside the project, engine/scan/framework_source.py)
   carries upstream's requirement files; the project installs its own. Where the project's root pins
-  a package, the copy's pins of it stand aside for the copy's files as well.
+  a package, the copy's pins of it stand aside for the copy's files as well — except where the
+  root's vLLM pin is a range (or a bare name): the copy's code still runs only on the
+  releases it admits, so for its files the range is both at once (`within`), where some release
+  meets both. TFGame's root `vllm>=0.2.0` over its vendored verl's `vllm<=0.6.3`: 0.6.3.
 - A shell script's `pip install vllm==X` (engine/scan/install_pins.py script_pins) in a sub-folder
   decides the release of the launches on its own path (engine/scan/script_installs.py); it does not
   outrank, for the other launches of its folder, a pin file above that pins the package readably — as in
@@ -23,9 +26,11 @@ the one the project's own pin files describe, and must not outrank them.
   folder: grpo_agent.ipynb installs vllm==0.11.2, sft_trl_lora_qlora.ipynb `pip install -qU vllm`."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import PurePosixPath
 
+from vllm_kb.engine.kb import catalog as catalog_mod
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
 
 # `requirements-npu.txt`, `requirements_rocm.txt`, `requirements/rocm.txt`, `requirements-cpu-build.txt`
@@ -69,8 +74,10 @@ def deciding(pins: list, copy_roots: list[str]) -> list:
         mine = p.folder
         if is_variant(p.file) and any(q.package == p.package and _covers(q.folder, mine) for q in plain):
             continue  # another platform's pin
-        if mine and any(_covers(r, mine) for r in copy_roots if r) and \
-                any(q.package == p.package and q.folder == "" and not is_variant(q.file) for q in pins):
+        roots = [q for q in pins if q.package == p.package and q.folder == "" and not is_variant(q.file)]
+        if mine and roots and any(_covers(r, mine) for r in copy_roots if r):
+            if (both := _within(p, roots)) is not None:
+                out.append(both)  # the copy's range within the project's floor
             continue  # the vendored copy's own pin, below the project's
         if mine and _script(p.file) and not p.last_install and any(
                 q.package == p.package and q.kind in _PIN_FILE_KINDS and q.folder != mine and _covers(q.folder, mine)
@@ -78,6 +85,27 @@ def deciding(pins: list, copy_roots: list[str]) -> list:
             continue  # a setup script's install, below a pin file above its folder
         out.append(p)
     return out
+
+
+def _within(p, roots: list):
+    """A vendored copy's vLLM pin narrowed by the project's root pins where those are ranges
+    (`vllm>=0.2.0`, a bare `vllm`) and a known release meets both; None where the root decides
+    alone (an exact pin, a source build, a specifier not read) or nothing meets both."""
+    if p.package != "vllm" or p.source or not p.spec.strip() or not _readable(p):
+        return None
+    if any(q.exact or q.source or (q.spec.strip() and not _readable(q)) for q in roots):
+        return None
+    floors = [q for q in roots if q.spec.strip()]
+    spec = ",".join([p.spec.strip()] + [q.spec.strip() for q in floors])
+    try:
+        both = SpecifierSet(spec)
+    except (InvalidSpecifier, ValueError):
+        return None
+    cat = catalog_mod.load()
+    if not any(both.contains(str(v)) for v in cat.raw.get("releases", cat.raw["versions"])):
+        return None
+    said = "; ".join(f"{q.file}:{q.line} ({q.text})" for q in (floors or roots))
+    return dataclasses.replace(p, spec=spec, within=said)
 
 
 _UPGRADE = re.compile(r"\s(?:-[A-Za-z]*U[A-Za-z]*|--upgrade)\b")

@@ -65,6 +65,7 @@ class Pin:
     replaces: tuple = ()  # (file:line, text) of the folder's pin that a later install on a launch's path replaces
     last_install: bool = False  # a setup script's pin installed after the project's own install (scan/script_installs.py)
     group: str = ""  # the pyproject optional-dependencies group (extra) it is listed in (scan/extra_groups.py)
+    within: str = ""  # a vendored copy's range narrowed by the project's root floor, named here (scan/pin_scope.py)
 
     @property
     def folder(self) -> str:
