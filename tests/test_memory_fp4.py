@@ -104,3 +104,20 @@ def test_quantization_modelopt_on_the_command_line_keeps_an_nvfp4_checkpoint_fp4
 def test_quantization_modelopt_on_an_fp8_checkpoint_stays_fp8():
     assert weight_width({"quantization": "modelopt"}, read({"quant_method": "modelopt", "quant_algo": "FP8"})) == "fp8"
     assert weight_width({"quantization": "modelopt"}, {"name": "some/model"}) == "fp8"
+
+
+@pytest.mark.parametrize("version,kv,want", [
+    ("0.20.1", None, 1.0), ("0.14.0", "auto", 1.0),   # auto resolves to the checkpoint's fp8_e4m3
+    ("0.13.0", None, 2.0),                            # before resolve_kv_cache_dtype_string: the model's dtype
+    ("0.20.1", "bfloat16", 2.0),                      # a dtype the site names stays
+])
+def test_a_modelopt_fp8_kv_scheme_sizes_the_cache_at_one_byte_from_0_14(version, kv, want):
+    # arg_utils resolve_kv_cache_dtype_string (0.14.0+): kv_cache_dtype "auto" takes a ModelOpt checkpoint's
+    # kv_cache_scheme / kv_cache_quant_algo FP8 (heldout36: NVIDIA's Gemma-4-31B NVFP4 sized at BF16 KV)
+    from vllm_kb.engine.check.memory.kv import checkpoint_kv_dtype, kv_element_bytes
+
+    facts = read({"quant_method": "modelopt", "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": "FP8"}})
+    engine = checkpoint_kv_dtype({"kv_cache_dtype": kv} if kv else {}, facts, version)
+    assert kv_element_bytes(engine, facts) == want
+    plain = read({"quant_method": "modelopt", "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": None}})
+    assert kv_element_bytes(checkpoint_kv_dtype({}, plain, version), plain) == 2.0

@@ -18,8 +18,8 @@ from typing import Any
 from vllm_kb.engine.check.memory.bands import (KV_ERROR_FRACTION, KV_TIGHT_FRACTION, SUGGEST_MARGIN, error_band,
                                                shortfall_band, shortfall_share)
 from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound, v0_profile, v1_encoder_step
-from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layer_count,
-                                            kv_layout, mla_absorbs, pp_stage_layers, safe_len)
+from vllm_kb.engine.check.memory.kv import (KVLayout, checkpoint_kv_dtype, hybrid_manager_on, kv_capacity, kv_element_bytes,
+                                            kv_layer_count, kv_layout, mla_absorbs, pp_stage_layers, safe_len)
 from vllm_kb.engine.check.memory.graphs import cudagraph_bytes, cudagraph_mode
 from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, non_torch_bytes,
                                                  nvls_v0_unknown_bytes)
@@ -47,7 +47,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     is unknown."""
     if not model.get("params_b"):
         return {}
-    engine = numeric_args(engine)
+    engine = checkpoint_kv_dtype(numeric_args(engine), model, vllm_version)
     if weight_width(engine, model) is None:
         return {}  # a GGUF file: how many bits a weight takes is not known
     notes = Notes()

@@ -26,6 +26,22 @@ def kv_element_bytes(engine: dict, model: dict) -> float:
     return 4.0 if dtype in ("float32", "fp32", "float") else 2.0
 
 
+def checkpoint_kv_dtype(engine: dict, model: dict, version: str | None) -> dict:
+    """The engine arguments with kv_cache_dtype as vLLM resolves "auto" from 0.14.0: a ModelOpt
+    checkpoint's FP8 KV cache (kv_cache_scheme / kv_cache_quant_algo) becomes the cache's dtype,
+    fp8_e4m3 (arg_utils resolve_kv_cache_dtype_string, torch_utils MODELOPT_TO_VLLM_KV_CACHE_DTYPE_MAP,
+    0.14.0-0.34.0), so the pool holds one byte an element, not the model's two. Not for DeepSeek
+    V3.2's sparse MLA, whose config hook rewrites an fp8 cache in some releases."""
+    from vllm_kb.engine.kb.versions import Version, try_parse
+
+    v = try_parse(version) if version else None
+    if (str(engine.get("kv_cache_dtype") or "auto").strip().lower() != "auto" or model.get("quant_kv_cache") != "fp8"
+            or not str(model.get("quant_method") or "").lower().startswith("modelopt")
+            or (v is not None and v < Version("0.14.0")) or (model.get("kv_lora_rank") and model.get("index_topk"))):
+        return engine
+    return {**engine, "kv_cache_dtype": "fp8_e4m3"}
+
+
 def mla_cache(model: dict, engine: dict, rt: Runtime) -> str:
     """How the release caches a DeepSeek-style MLA model: its latent, or full K and V per head.
     0.7.1–0.7.2 also fell back to full K/V for quantizations other than fp8 and compressed-tensors."""
