@@ -385,6 +385,7 @@ def test_cli_reads_a_local_config(estimate_cli, tmp_path):
 def test_human_readable_lengths_as_vllm_parses_them():
     assert memory.human_int("32K") == 32768 and memory.human_int("25.6k") == 25600 and memory.human_int(8192) == 8192
     assert memory.human_int("auto") is None and memory.human_int(True) is None
+    assert memory.human_int("8_192") == 8192 and memory.human_int("1T") == 2**40 and memory.human_int("8,192") is None
     assert est("Qwen/Qwen3-8B", max_model_len="32K")["max_model_len"] == 32768
     assert est("Qwen/Qwen3-8B", max_model_len=-1)["max_model_len"] == 40960  # -1: the model's own context
 

@@ -128,3 +128,21 @@ def test_a_mode_written_other_than_as_json_is_still_read(comp):
     # review6: a compilation config that is not JSON was read as no config (FULL_AND_PIECEWISE), where
     # L110's Mamba-block refusal had read PIECEWISE in its text: a refusal vLLM does not make
     assert graphs.cudagraph_mode({"compilation_config": comp}, gpu("H100"), 0) == "PIECEWISE"
+
+
+
+@pytest.mark.parametrize("engine,largest", [
+    # vLLM's human-readable integers (argparse_utils human_readable_int) are read with the project's one parser,
+    # memory.human_int: "0.2k" batched tokens cap the capture sizes at 200 instead of falling to the 8,192 default
+    ({"max_num_batched_tokens": "0.2k", "max_num_seqs": 512}, 200),
+    ({"max_num_batched_tokens": "8_192", "max_num_seqs": 2}, 4),
+    # 0.20+ expand bare tokens in a JSON config before parsing it (arg_utils _expand_json_human_readable_numbers),
+    # never inside a quoted string
+    ({"max_num_seqs": 512, "compilation_config": '{"max_cudagraph_capture_size": 1k, "mode": "x1k"}'}, 992),
+    ({"max_num_seqs": 512, "compilation_config": {"max_cudagraph_capture_size": "1K"}}, 1024),
+])
+def test_human_readable_integers_reach_the_graph_sizes(engine, largest):
+    g = gpu("H100")
+    rt = memory.runtime("0.29.0", {}, g.get("compute_capability"))
+    assert graphs.capture_sizes(engine, g, rt, 0)[-1] == largest
+    assert graphs._expand_human('{"a": 2k, "b": "2k"}') == '{"a": 2000, "b": "2k"}'

@@ -10,7 +10,7 @@ import re
 
 from vllm_kb.engine.check.memory.runtime import (CUDAGRAPH_BASE_GIB, CUDAGRAPH_LORA_FACTOR, CUDAGRAPH_MOE_REF_GRAPHS,
                                                  CUDAGRAPH_PER_LAYER_GIB, CUDAGRAPH_PER_MOE_LAYER_GIB,
-                                                 CUDAGRAPH_PIECEWISE_LAYER_GIB, GIB, Runtime)
+                                                 CUDAGRAPH_PIECEWISE_LAYER_GIB, GIB, Runtime, human_int)
 from vllm_kb.engine.check.memory.ssm import speculative
 from vllm_kb.engine.kb.model_arith import head_dim, moe_layers
 from vllm_kb.engine.kb.models import ceil_div
@@ -45,12 +45,12 @@ def flashinfer_workspace_bytes(model: dict, engine: dict, rt: Runtime, gpu: dict
     k = speculative(engine)[1]
     if graph_counts(engine, gpu, rt, k, cudagraph_mode(engine, gpu, k))[1] == 0:
         return 0.0  # no FULL graph: no attention metadata is built while profiling
-    size = _int(env.get("VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE")) or 394 * 1024 * 1024
+    size = human_int(env.get("VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE")) or 394 * 1024 * 1024
     v = try_parse(rt.version) if rt.version else None
     if v is None or not v < Version("0.26.0"):
-        tp = max(1, _int(engine.get("tensor_parallel_size")) or 1)
+        tp = max(1, human_int(engine.get("tensor_parallel_size")) or 1)
         heads = max(1, int(model.get("num_attention_heads") or 1) // tp)
-        mnbt = _int(engine.get("max_num_batched_tokens")) or 8192
+        mnbt = human_int(engine.get("max_num_batched_tokens")) or 8192
         size = max(size, mnbt * heads * head_dim(model) * 16)
     return float(size)
 
@@ -93,11 +93,20 @@ def _compilation(engine: dict) -> dict:
     comp = engine.get("compilation_config")
     if isinstance(comp, str):
         try:
-            comp = json.loads(comp)
+            comp = json.loads(_expand_human(comp))
         except ValueError:  # read the mode from the text, as L110's refusal read it before the graph term
             m = _MODE_TEXT.search(comp)
             return {"cudagraph_mode": m.group(1)} if m else {}
     return comp if isinstance(comp, dict) else {}
+
+
+def _expand_human(text: str) -> str:
+    """A JSON config with its bare human-readable numbers written out, as vLLM 0.20+ reads it before
+    parsing (arg_utils.py _expand_json_human_readable_numbers: {"max_cudagraph_capture_size": 8k});
+    quoted strings are left alone."""
+    parts = re.split(r'("(?:[^"\\]|\\.)*")', text)
+    parts[::2] = [re.sub(r"\b\d+(?:\.\d+)?[kKmMgGtT]\b", lambda m: str(human_int(m.group())), p) for p in parts[::2]]
+    return "".join(parts)
 
 
 def cudagraph_mode(engine: dict, gpu: dict, k: int) -> str:
@@ -136,16 +145,16 @@ def capture_sizes(engine: dict, gpu: dict, rt: Runtime, k: int) -> list[int]:
     decode sizes n x (1 + k) under speculative decoding; the site's cudagraph_capture_sizes or
     max_cudagraph_capture_size where it gives them."""
     comp = _compilation(engine)
-    mnbt = _int(engine.get("max_num_batched_tokens")) or 8192
+    mnbt = human_int(engine.get("max_num_batched_tokens")) or 8192
     given = comp.get("cudagraph_capture_sizes")
     if isinstance(given, list) and given and all(isinstance(s, int) for s in given):
         return sorted({s for s in given if s <= mnbt})
     v = try_parse(rt.version) if rt.version else None
-    seqs = _int(engine.get("max_num_seqs")) or 256
+    seqs = human_int(engine.get("max_num_seqs")) or 256
     cc = gpu.get("compute_capability")
     dc_blackwell = isinstance(cc, (int, float)) and 10.0 <= cc < 11.0 and (v is None or not v < Version("0.28.0"))
     ceiling = 1024 if dc_blackwell else 512
-    top = _int(comp.get("max_cudagraph_capture_size")) or min(seqs * (1 + k) * 2, ceiling)
+    top = human_int(comp.get("max_cudagraph_capture_size")) or min(seqs * (1 + k) * 2, ceiling)
     top = min(top, mnbt)
     sizes = {s for s in (1, 2, 4) if s <= top} | set(range(8, min(top + 1, 256), 8)) | set(range(256, top + 1, 16))
     if mnbt <= top:
@@ -166,7 +175,7 @@ def graph_counts(engine: dict, gpu: dict, rt: Runtime, k: int, mode: str) -> tup
     if mode == "NONE":
         return 0, 0
     sizes = capture_sizes(engine, gpu, rt, k)
-    seqs = _int(engine.get("max_num_seqs")) or 256
+    seqs = human_int(engine.get("max_num_seqs")) or 256
     decode = [s for s in sizes if 1 + k <= s <= seqs * (1 + k)]
     if mode == "PIECEWISE":
         return len(sizes), 0
@@ -175,17 +184,6 @@ def graph_counts(engine: dict, gpu: dict, rt: Runtime, k: int, mode: str) -> tup
     if mode == "FULL_DECODE_ONLY":
         return 0, len(decode)
     return len(sizes), len(decode)
-
-
-def _int(value: object) -> int:
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, int):
-        return value
-    try:
-        return int(str(value).replace("_", "").replace(",", ""))
-    except ValueError:
-        return 0
 
 
 def _lora_graphs_twice(engine: dict) -> bool:

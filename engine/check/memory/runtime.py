@@ -254,16 +254,20 @@ def _sampler(v1: bool, since: Any, env: dict, install: str | None = None) -> tup
     return native, "flashinfer"  # pip wheels before 0.11.1 bring no FlashInfer; the images do
 
 
-_HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgG]?)")
-_MULTIPLIER = {"k": 10**3, "m": 10**6, "g": 10**9, "K": 2**10, "M": 2**20, "G": 2**30, "": 1}
+# utils/argparse_utils.py human_readable_int: a suffixed number, else int() (which takes 8_192)
+_HUMAN = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT]?)|(\d+(?:_\d+)+)")
+_MULTIPLIER = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "": 1}
 
 
 def human_int(value: Any) -> int | None:
     """vLLM's human-readable integers (max_model_len, max_num_batched_tokens,
-    kv_cache_memory_bytes): 32768, "32K" (2**10), "25.6k" (10**3). None when not a number."""
+    kv_cache_memory_bytes, and bare tokens in JSON configs such as max_cudagraph_capture_size):
+    32768, "8_192", "32K" (2**10), "25.6k" (10**3). None when not a number."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
         return int(value)
     m = _HUMAN.fullmatch(str(value).strip())
-    return int(float(m.group(1)) * _MULTIPLIER[m.group(2)]) if m else None
+    if not m:
+        return None
+    return int(m.group(3).replace("_", "")) if m.group(3) else int(float(m.group(1)) * _MULTIPLIER[m.group(2)])
