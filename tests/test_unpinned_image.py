@@ -2,6 +2,7 @@
 copy the host pulled last, so a start-up failure that only some releases have is a P1 that says which
 releases it needs, and one that every release has stays a P0."""
 from vllm_kb.engine.audit import audit
+from vllm_kb.engine.report.model import version_text
 
 COMPOSE = ("services:\n  vllm:\n    image: {image}\n    command: [\"--model\", \"meta-llama/Llama-3.2-1B-Instruct\", {args}]\n"
            "    deploy:\n      resources:\n        reservations:\n          devices: [{{driver: nvidia, count: 4, capabilities: [gpu]}}]\n")
@@ -144,6 +145,14 @@ def test_a_project_that_pins_nothing_is_not_sure_an_option_is_gone(tmp_path):
     assert recent.priority == "P1" and "pins no release" in recent.message["en"]
     assert "未固定版本" in recent.message["zh"]
     assert gone["disable_log_requests"].priority == "P0" and "pins no release" not in gone["disable_log_requests"].message["en"]
+    # a true P0 for a fresh install, said as one (pinaudit2, eval60 CopyPasteLRM's 46 launches): judged at the newest
+    # release because nothing pins vLLM; the ways out are dropping it or pinning a release that has it (named, not written)
+    assert "because nothing in the project pins vLLM" in gone["disable_log_requests"].message["en"]
+    assert "没有任何文件固定 vLLM" in gone["disable_log_requests"].message["zh"]
+    pins = [c for c in sr.changes if c.op == "pin" and c.target == "vllm"]
+    assert [(c.value, c.blocked) for c in pins] == [("<=0.16.0", "alternative")]
+    assert any(c.op == "unset" and c.target == "disable_log_requests" for c in sr.changes)
+    assert "nothing in the project pins vLLM" in version_text(rep.kb, rep.default_version, "en")
     assert any(r.check.id == "L1" and r.priority == "P0" for r in sr.results)  # 28 heads over 3 ranks
     (tmp_path / "requirements.txt").write_text("vllm==0.34.0\n")
     (sr,) = audit(tmp_path, gpu="H100-80GB x4").sites

@@ -17,7 +17,7 @@ from vllm_kb.engine.check.evaluate import fails_in_some_only
 from vllm_kb.engine.check.lowered import lower, note
 from vllm_kb.engine.check.startup_build import UNTAGGED
 from vllm_kb.engine.kb.catalog import Catalog
-from vllm_kb.engine.kb.knowledge import Knowledge
+from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb import release_dates
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
 from vllm_kb.engine.scan.cli_args import normalise_flag
@@ -75,6 +75,8 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
         lower(r, "P1", note(kb, f"priority.{why}", spec=spec, floor=low))
     for f in findings:
         if fresh and f.code == "not-in-version" and _dropped_long_before(f, site, cat):
+            if why == "unpinned" and getattr(f, "priority", None) == "P0":
+                _fresh_way_out(f, site, cat, kb)
             continue  # a fresh install refuses it, and so does every release of the last half year
         if getattr(f, "priority", None) == "P0" and (f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases)
                                                      or newer and f.code == "unknown-option"
@@ -106,6 +108,19 @@ def _dropped_long_before(f, site: Site, cat: Catalog) -> bool:
     if not day or not newest:
         return False
     return (date.fromisoformat(newest) - date.fromisoformat(day)).days > _SETTLED_DAYS
+
+
+def _fresh_way_out(f, site: Site, cat: Catalog, kb: Knowledge) -> None:
+    """A P0 that holds because nothing pins vLLM (a fresh install brings the newest release): said so,
+    with the other way out beside dropping the option — pinning a release that has it, the one the
+    project was written for (a pin change marked alternative: named, never written by --fix)."""
+    e = _entry(f, site, cat)
+    if e is None or not getattr(e, "last", None):
+        return
+    spec = f"<={e.last}" if cat.index_version(e.first) <= cat.versions[0] else f">={e.first},<={e.last}"
+    f.message = {lang: f.message[lang] + kb.t("priority.unpinned_fresh", lang, version=str(cat.versions[-1]), spec=spec)
+                 for lang in ("en", "zh")}
+    f.fix = list(f.fix) + [(FixOp("pin", "vllm", alternative=True), spec)]
 
 
 def _entry(f, site: Site, cat: Catalog):
