@@ -30,7 +30,8 @@ from vllm_kb.engine.scan import (
     shell_expand,
 )
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.project import _load_yaml_docs, scan_project
+from vllm_kb.engine.scan.project import scan_project
+from vllm_kb.engine.scan.yaml_docs import load_docs as _load_yaml_docs
 
 N = int(os.environ.get("VLLM_KB_FUZZ_EXAMPLES", "40"))
 cel._backend()  # celpy raises the recursion limit when it starts; do it before hypothesis watches

@@ -13,7 +13,9 @@ from typing import Any
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan import python_scope, scripts, shell, shell_expand
 from vllm_kb.engine.scan.context import parse_python
-from vllm_kb.engine.scan.project import Scan, _head_if_script, _load_yaml_docs
+from vllm_kb.engine.scan.project import Scan
+from vllm_kb.engine.scan.project_files import head_if_script
+from vllm_kb.engine.scan.yaml_docs import load_docs as _load_yaml_docs
 from vllm_kb.engine.kb.tomlread import toml
 
 
@@ -101,7 +103,7 @@ def file_observations(sc: Scan, rel: str) -> list[Observation]:
         return _toml(sc, rel)
     if p.name == ".env" or suffix == ".env":
         return _dotenv(sc, rel)
-    if suffix in scripts.SHELL_SUFFIXES or (suffix == "" and _head_if_script(sc.ctx, rel) is not None):
+    if suffix in scripts.SHELL_SUFFIXES or (suffix == "" and head_if_script(sc.ctx, rel) is not None):
         return _shell(sc, rel)
     return []
 
