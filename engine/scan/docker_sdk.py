@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import shlex
 
-from vllm_kb.engine.scan import python_argv
+from vllm_kb.engine.scan import python_argv_words
 from vllm_kb.engine.scan.deploy import common
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.python_scope import dotted
@@ -103,14 +103,14 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, lib: str) -> Site | None:
     entry = kw.get("entrypoint")
     tail = ""
     if entry is not None:
-        line = python_argv.command_line(entry, r, text, notes)
+        line = python_argv_words.command_line(entry, r, text, notes)
         first, _, rest = (line or hole(ast.unparse(entry))).partition(" ")
         words += ["--entrypoint", first]
         tail = rest
     words.append(_token(image, r) or hole(ast.unparse(image)))
     line = " ".join(words) + (" " + tail if tail else "")
     if command is not None:
-        got = python_argv.command_line(command, r, text, notes)
+        got = python_argv_words.command_line(command, r, text, notes)
         line += " " + (got if got is not None else hole(ast.unparse(command)))
     out = common.shell_site(ctx, rel, line, call.lineno, "python-argv", {}, None)
     if out is not None:
@@ -148,7 +148,7 @@ def _token(node, r) -> str | None:
     if isinstance(v, (str, int, float)):
         return shlex.quote(str(v))
     if isinstance(node, ast.JoinedStr):
-        return python_argv.fstring(node, r)
+        return python_argv_words.fstring(node, r)
     return hole(ast.unparse(node))
 
 

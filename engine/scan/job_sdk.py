@@ -9,14 +9,14 @@ of the same job is read:
   runtime_env={"pip": ["vllm==0.8.5"], "env_vars": {…}}, entrypoint_num_gpus=N)` — the entrypoint
   runs in a shell on the head node, with the runtime env's packages and variables.
 
-The command is a Python string: it becomes a shell line (engine/scan/python_argv.py command_line,
+The command is a Python string: it becomes a shell line (engine/scan/python_argv_words.py command_line,
 values computed at run time as holes) that no fix edits — its bytes are Python's, not the shell's."""
 from __future__ import annotations
 
 import ast
 import shlex
 
-from vllm_kb.engine.scan import pins, python_argv
+from vllm_kb.engine.scan import pins, python_argv_words
 from vllm_kb.engine.scan.deploy import common
 from vllm_kb.engine.scan.deploy.skypilot import RUN_ONLY, accelerators
 from vllm_kb.engine.scan.python_scope import dotted
@@ -69,7 +69,7 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, which: str, tree: ast.Modu
     kw = {k.arg: k.value for k in call.keywords if k.arg}
     notes: list[str] = []
     command = kw.get("run" if which == SKY else "entrypoint")
-    line = python_argv.command_line(command, r, text, notes) if command is not None else None
+    line = python_argv_words.command_line(command, r, text, notes) if command is not None else None
     if not line or "vllm" not in line:
         return None
     envs = _mapping(kw.get("envs") if which == SKY else (r.value_or(kw["runtime_env"]) or {}).get("env_vars")
