@@ -1,11 +1,12 @@
 """A shell script as a tree: simple commands joined by `&&`, `||`, `|`, `;`, `&`, with `if`, `case`,
 `for`/`while`/`until`, `{ …; }`, `( … )`, `(( … ))` and function definitions, and array
-assignments (`ARGS=(a b)`, `ARGS+=(c)`). Built on shell.py's lexer; nothing is executed."""
+assignments (`ARGS=(a b)`, `ARGS+=(c)`). Built on shell_lexer.py's lexer; nothing is executed."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan.shell import ShellSyntaxError, Word, _Lexer
+from vllm_kb.engine.scan.shell import ShellSyntaxError, Word
+from vllm_kb.engine.scan.shell_lexer import Lexer
 from vllm_kb.engine.scan.shell_nodes import AndOr, Case, FuncDef, Group, If, Loop, Pipeline, Simple, words_of  # noqa: F401
 
 RESERVED = {"if", "then", "elif", "else", "fi", "case", "esac", "for", "while", "until", "do", "done",
@@ -16,7 +17,7 @@ RESERVED = {"if", "then", "elif", "else", "fi", "case", "esac", "for", "while", 
 class Stream:
     """The lexer's tokens with a lookahead; a redirection's target is read with it (heredocs are
     registered before the lexer reaches the end of their line)."""
-    lex: _Lexer
+    lex: Lexer
     buf: list = field(default_factory=list)
 
     def _pull(self):
@@ -77,7 +78,7 @@ def _is_op(tok, *ops) -> bool:
 
 class _Parser:
     def __init__(self, text: str):
-        self.ts = Stream(_Lexer(text))
+        self.ts = Stream(Lexer(text))
         self.depth = 0
 
     def skip_nl(self):
