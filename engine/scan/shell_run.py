@@ -15,6 +15,7 @@ from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import SHELLS, ShellSyntaxError, Word
 from vllm_kb.engine.scan.shell_expand import Expander, hole, shown, split_assignment
 from vllm_kb.engine.scan.shell_builtins import MAX_DEPTH, Builtins
+from vllm_kb.engine.scan.shell_containers import Containers
 from vllm_kb.engine.scan.shell_nodes import shift_lines
 from vllm_kb.engine.scan.shell_tree import AndOr, Case, FuncDef, Group, If, Loop, Pipeline, Simple, parse_tree
 from vllm_kb.engine.scan.site import Setting
@@ -60,7 +61,7 @@ class State:
                      self.choices, self.capture if not isinstance(self.capture, list) else [list(a) for a in self.capture])
 
 
-class Runner(Builtins):
+class Runner(Builtins, Containers):
     def __init__(self, ctx, rel: str, emit, *, state: State | None = None, depth: int = 0, quiet: bool = False,
                  anchor: tuple[int, int] | None = None, seen: set | None = None):
         self.ctx, self.rel, self.emit = ctx, rel, emit

@@ -118,7 +118,7 @@ def with_docker_runs(ctx, sites: list[Site]) -> list[Site]:
 
 def docker_runs(ctx) -> list[Site]:
     """The same for each `docker run` of a project image a script builds (noted while the scripts were
-    walked, engine/scan/shell_builtins.py container_run): its `-e` env, at its line; a command given
+    walked, engine/scan/shell_containers.py container_run): its `-e` env, at its line; a command given
     to `docker run` counts only where it is that script (`docker run IMAGE /entrypoint.sh`)."""
     out: list[Site] = []
     seen = set()
