@@ -166,7 +166,7 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
             # release may be another (an upgrade's target), where the option may be gone
             e = lifecycle_entry(s, key, cat, version) if not _not_one_option(key) and not s.implied else None
             if e is not None and not e.within_life(version):
-                out.append(_lifecycle_finding(s, key, e, cat, version, kb))
+                out.append(_passed_as(site, s, _lifecycle_finding(s, key, e, cat, version, kb)))
             continue
         if _not_one_option(key):
             # a whole `${VLLM_ARGS}` string or an unexpanded variable read as one word: what it
@@ -183,6 +183,16 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
         else:
             out.append(unknown_flags.finding(site, s, key, cat, version))
     return out
+
+
+def _passed_as(site: Site, s, f: Finding) -> Finding:
+    """A framework key vLLM knows by another name (verl 0.7's rollout.cudagraph_capture_sizes reaches it
+    as cuda_graph_sizes): the finding names both."""
+    if site.framework == "none" or not s.key or s.key.split("=", 1)[0].lstrip("+-~").rsplit(".", 1)[-1] == s.name:
+        return f
+    more = msg("finding.fw_passed_as", framework=site.framework, arg=s.name)
+    f.message = {lang: f.message[lang] + more[lang] for lang in ("en", "zh")}
+    return f
 
 
 def _single_dash_word(key: str, cat: Catalog, version: str) -> bool:

@@ -25,6 +25,8 @@ class Key:
     backend: str | None = None
     versions: str | None = None  # framework releases that have the key
     not_read_by: tuple[str, ...] = ()  # framework commands whose code never reads the key
+    # (arg, field, versions, when): the argument, or a JSON argument's field, a release renames the key to
+    passed_as: tuple[tuple[str, str | None, str | None, str | None], ...] = ()
 
     def default_for(self, version: str | None) -> Any:
         d = self.default
@@ -97,6 +99,19 @@ class Framework:
         span = [r for r in releases(self.id) if enable is None or self._has(enable, r)]
         has = [r for r in span if self._has(k, r)]
         return None if len(has) == len(span) else (has[0] if has else "")
+
+    def passed_as(self, k: Key, values: dict[str, Any], version: str | None, command: str | None) -> tuple[str | None, str | None]:
+        """(argument, field) a key reaches vLLM as: its `arg`, or the first `passed_as` entry whose
+        releases and `when` hold (verl's rollout.cudagraph_capture_sizes is cuda_graph_sizes in 0.6–0.8's
+        async server, compilation_config's cudagraph_capture_sizes in 0.6's LLM() and from 0.9.0); an
+        unknown release takes the first entry, the newest release's, as the keys' defaults do."""
+        for arg, fld, versions, when in k.passed_as:
+            if not version_matches(versions, version):
+                continue
+            if when and not cel.compile(when).evaluate(self._activation(values, version, command)).value:
+                continue
+            return arg, fld
+        return k.arg, None
 
     def _has(self, k: Key, version: str) -> bool:
         return version_matches(k.versions, version) and any(self._in_release(n, version) for n in (k.key, *k.aliases))
@@ -317,7 +332,8 @@ def load_all() -> dict[str, Framework]:
         raw = yamlio.load_cached(resources.read_text("knowledge", "frameworks", f"{fid}.yaml")).data
         keys = [Key(key=k["key"], arg=k.get("arg"), role=k.get("role"), default=k.get("default"),
                     aliases=tuple(k.get("aliases", ())), legacy=bool(k.get("legacy")), backend=k.get("backend"),
-                    versions=k.get("versions"), not_read_by=tuple(k.get("not_read_by", ())))
+                    versions=k.get("versions"), not_read_by=tuple(k.get("not_read_by", ())),
+                    passed_as=tuple((p["arg"], p.get("field"), p.get("versions"), p.get("when")) for p in k.get("passed_as", ())))
                 for k in raw["keys"]]
         out[fid] = Framework(fid, raw["name"], raw["package"], raw, keys)
     return out

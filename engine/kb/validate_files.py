@@ -59,6 +59,14 @@ def frameworks(v) -> None:
         for i, k in enumerate(data["keys"]):
             if k.get("arg") and v.cat.arg(k["arg"]) is None:
                 v.add(name, k["key"], f"keys[{i}].arg", f"no vLLM argument {k['arg']!r} in any catalog release")
+            for j, p in enumerate(k.get("passed_as", [])):
+                where = f"keys[{i}].passed_as[{j}]"
+                if v.cat.arg(p["arg"]) is None:
+                    v.add(name, k["key"], where + ".arg", f"no vLLM argument {p['arg']!r} in any catalog release")
+                elif p.get("field") and v.cat.config_field(f"{p['arg']}.{p['field']}") is None:
+                    v.add(name, k["key"], where + ".field", f"no field {p['field']!r} of {p['arg']} in any catalog release")
+                if p.get("when"):
+                    _framework_predicate(v, name, where + ".when", p["when"])
         named = [("fixed", i, f["arg"]) for i, f in enumerate(data.get("fixed", []) + (data.get("serve") or {}).get("fixed", []))]
         for section, i, arg in named + [("drops", i, d["arg"]) for i, d in enumerate(data.get("drops", [])) if d["arg"] != "*"]:
             if v.cat.arg(arg) is None:
@@ -66,17 +74,21 @@ def frameworks(v) -> None:
         for section in ("modes", "findings", "drops"):
             for i, rule in enumerate(data.get(section, [])):
                 for field in ("when", "unsure_when"):
-                    if field not in rule:
-                        continue
-                    v.n_predicates += 1
-                    try:
-                        p = cel.compile(rule[field])
-                    except cel.CelSyntaxError as e:
-                        v.add(name, "", f"{section}[{i}].{field}", f"CEL syntax error: {e}")
-                        continue
-                    for path in p.paths:
-                        if path[0] not in ("keys", "command", "framework", "vllm", "peer", "written_as"):
-                            v.add(name, "", f"{section}[{i}].{field}", f"unknown name {'.'.join(path)!r} (keys, command, framework, vllm, peer, written_as)")
+                    if field in rule:
+                        _framework_predicate(v, name, f"{section}[{i}].{field}", rule[field])
+
+
+def _framework_predicate(v, name: str, where: str, text: str) -> None:
+    """A framework file's CEL predicate compiles and reads only what its activation holds."""
+    v.n_predicates += 1
+    try:
+        p = cel.compile(text)
+    except cel.CelSyntaxError as e:
+        v.add(name, "", where, f"CEL syntax error: {e}")
+        return
+    for path in p.paths:
+        if path[0] not in ("keys", "command", "framework", "vllm", "peer", "written_as"):
+            v.add(name, "", where, f"unknown name {'.'.join(path)!r} (keys, command, framework, vllm, peer, written_as)")
 
 
 def triggers(v) -> None:

@@ -35,6 +35,7 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     pt = fw.passthrough
     every: dict[str, Setting] = {}
     changed: list[str] = []
+    renamed: list[tuple[Any, Setting]] = []  # keys whose argument depends on the release (and on other keys)
     for e in entries:
         key = fw.key(e.written)
         s = e.setting
@@ -69,12 +70,16 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         if key.role == "model_config" and s.resolved and s.value not in (None, "", False):
             changed.append(key.key)  # applied to the model config vLLM is given, not an engine argument
             continue
-        if key.arg == "model":
+        if key.passed_as:
+            renamed.append((key, s))
+        elif key.arg == "model":
             s.name = "model"
             model = s
         elif key.arg:
             s.name = key.arg
             settings[key.arg] = s
+    for key, s in renamed:
+        _pass_renamed(fw, key, s, settings, unmapped, values, version, command)
     named = fw.named_model(values, version) if model is None else None
     if named is not None and named[0] in written:
         # the model named by a registry key (ms-swift 2.x --model_type): the id its table maps it to
@@ -137,6 +142,23 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         site.launch.update(engine_device(mode_rule["device"], values))
         site.launch["engine_device_by"] = f"{fw.name} {version}"
     return site
+
+
+def _pass_renamed(fw: Framework, key, s: Setting, settings: dict, unmapped: dict, values: dict, version: str | None,
+                  command: str | None) -> None:
+    """A key the release hands vLLM under another name (knowledge: `passed_as`): verl 0.7's
+    rollout.cudagraph_capture_sizes is vLLM's cuda_graph_sizes, 0.9's a field of compilation_config.
+    Where the config also passes a compilation_config of its own, that one is read as written."""
+    arg, fld = fw.passed_as(key, values, version, command)
+    if arg is None:
+        unmapped[key.key] = s
+    elif fld is None:
+        s.name = arg
+        settings[arg] = s
+    elif arg not in settings:
+        note = f"{fw.name} {version or '(newest)'} passes {key.key} as {arg}.{fld}"
+        settings[arg] = Setting(arg, {fld: s.value} if s.resolved else None, s.resolved, s.file, s.line, s.key, s.raw,
+                                s.syntax, note=note, implied=True)
 
 
 def _commit_version(fid: str, commit: str | None) -> str | None:
