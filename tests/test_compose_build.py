@@ -45,3 +45,33 @@ def test_a_built_image_with_its_own_entrypoint_runs_the_command_as_written(tmp_p
 def test_a_build_context_outside_the_project_is_not_read(tmp_path):
     _write(tmp_path, "FROM vllm/vllm-openai:v0.8.5\n", "[--model, Qwen/Qwen2.5-7B-Instruct]", build="../elsewhere")
     assert all(sr.version.version != "0.8.5" for sr in _compose(tmp_path))
+
+
+def test_a_compose_file_that_never_names_vllm_is_read_when_its_build_starts_from_a_vllm_image(tmp_path):
+    # eval84 (aitherium Gemma 4, first form): `build: .` over FROM vllm/vllm-openai:v0.19.0 and a command
+    # that starts at --model; nothing in the compose file itself says vLLM, so it was never parsed
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.19.0\nRUN pip install flash-attn\n")
+    (tmp_path / "docker-compose.yml").write_text(
+        "services:\n  llm:\n    build: .\n    command: [--model, Qwen/Qwen2.5-7B-Instruct, --max-model-len, '8192']\n")
+    (sr,) = _compose(tmp_path)
+    assert sr.version.version == "0.19.0" and sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct"
+
+
+def test_a_compose_build_from_another_image_stays_unread(tmp_path):
+    (tmp_path / "Dockerfile").write_text("FROM python:3.12\nCMD [\"python\", \"app.py\"]\n")
+    (tmp_path / "docker-compose.yml").write_text(
+        "services:\n  web:\n    build: .\n    command: [--model, Qwen/Qwen2.5-7B-Instruct]\n")
+    assert _compose(tmp_path) == []
+
+
+def test_a_manifest_that_never_names_vllm_is_read_when_it_runs_an_image_a_script_builds_from_vllm(tmp_path):
+    # the Kubernetes reader already follows a project build that keeps its base's entrypoint (own_images.base_of);
+    # the manifest must first be parsed at all
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.10.1\nRUN pip install flash-attn\n")
+    (tmp_path / "build.sh").write_text("docker build -t registry.example.com/llm-server:dev .\n")
+    (tmp_path / "deploy.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: llm}\nspec:\n  template:\n    spec:\n      containers:\n"
+        "        - name: llm\n          image: registry.example.com/llm-server:dev\n"
+        "          args: [--model, Qwen/Qwen2.5-7B-Instruct, --max-model-len, '8192']\n")
+    sites = [sr for sr in audit(tmp_path, gpu="A100-80GB").sites if sr.site.file == "deploy.yaml"]
+    assert [sr.version.version for sr in sites] == ["0.10.1"]

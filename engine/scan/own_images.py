@@ -261,6 +261,16 @@ def _dockerfile(folder: str, context: str, file: str | None, have) -> str | None
 
 
 def _compose_builds(folder: str, text: str, have) -> list[tuple[str, str]]:
+    out = []
+    for image, df in _compose_build_files(folder, text, have):
+        name = name_and_tag(image)[0].lower() if isinstance(image, str) else ""
+        if name and "$" not in name:
+            out.append((name, df))
+    return out
+
+
+def _compose_build_files(folder: str, text: str, have) -> list[tuple[object, str]]:
+    """(the service's `image:` value, its project Dockerfile) of each compose service with a `build:`."""
     from vllm_kb.engine.kb import yamlio
 
     try:
@@ -270,15 +280,34 @@ def _compose_builds(folder: str, text: str, have) -> list[tuple[str, str]]:
     services = data.get("services") if isinstance(data, dict) else None
     out = []
     for svc in services.values() if isinstance(services, dict) else ():
-        if not isinstance(svc, dict) or not isinstance(svc.get("image"), str) or not svc.get("build"):
+        if not isinstance(svc, dict) or not svc.get("build"):
             continue
         spec = svc["build"] if isinstance(svc["build"], dict) else {"context": svc["build"]}
         df = _dockerfile(folder, str(spec.get("context") or "."), str(spec.get("dockerfile") or "Dockerfile"), have) \
             if isinstance(spec.get("dockerfile") or "", str) else None
-        name = name_and_tag(svc["image"])[0].lower()
-        if df and name and "$" not in name:
-            out.append((name, df))
+        if df:
+            out.append((svc.get("image"), df))
     return out
+
+
+def yaml_candidate(ctx, rel: str, text: str) -> bool:
+    """A YAML file that never names vLLM but runs an image the project builds from a Dockerfile that does:
+    a compose service `build: .` over `FROM vllm/vllm-openai:v0.19.0` whose `command:` starts at `--model`
+    (the image's ENTRYPOINT is vLLM's server; eval84, the aitherium Gemma 4 post's first form), or a
+    manifest naming an image a project script builds so. Which of them really starts vLLM is decided by
+    the compose and Kubernetes readers; this only keeps the file from being dropped unread."""
+    if "image" not in text and "build" not in text:
+        return False
+    names = [n for n, built in _index_of(ctx).items() if n in text and any(_names_vllm(ctx, df) for _t, df in built)]
+    if names:
+        return True
+    if "build" not in text or not re.search(r"^services\s*:", text, re.M):
+        return False
+    return any(_names_vllm(ctx, df) for _i, df in _compose_build_files(posixpath.dirname(rel), text, ctx.file_set()))
+
+
+def _names_vllm(ctx, dockerfile: str) -> bool:
+    return "vllm" in (ctx.read(dockerfile) or "").lower()
 
 
 _ASSIGN = re.compile(r"^[ \t-]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::=|::=|\?=|=|:[ \t])[ \t]*(.*?)[ \t]*$", re.M)
