@@ -114,7 +114,7 @@ def fix_proposed(rep, fix: dict) -> bool:
             if "env" in fix and ch.op in ("env", "unset_env") and ch.target == fix["env"]:
                 if fix.get("value") is None or ch.op == "unset_env" or _same(fix["value"], ch.value):
                     return True
-            if "pin" in fix and ch.op == "pin" and ch.target == fix["pin"]:
+            if "pin" in fix and ch.op == "pin" and _pkg(ch.target) == _pkg(fix["pin"]):  # huggingface_hub is huggingface-hub
                 want, got = _version(fix.get("value")), _version(ch.value)
                 # transformers: the exact pin the site runs with, where the audit read one (launch.tf_pin)
                 tf_now = str((sr.facts.get("launch") or {}).get("tf_pin") or "")
@@ -142,6 +142,11 @@ def fix_proposed(rep, fix: dict) -> bool:
                 if None not in (nb, nw, ng) and nw != nb and (nw > nb) == (ng > nb):
                     return True
     return False
+
+
+def _pkg(name) -> str:
+    """A package name as pip compares them (PEP 503: `_`, `.` and `-` alike, case folded)."""
+    return re.sub(r"[-_.]+", "-", str(name)).lower()
 
 
 def _holds(proposed, value) -> bool:

@@ -40,3 +40,86 @@ def test_installs_read_options_and_stop_at_the_launch():
     got = installs(["pip install --no-cache-dir -i https://mirror/simple --no-deps transformers==5.5.1 accelerate && "
                     "python3 -m vllm.entrypoints.openai.api_server --model m; pip install peft"])
     assert [(i["package"], i["spec"], i["no_deps"]) for i in got] == [("transformers", "==5.5.1", True), ("accelerate", "", True)]
+
+
+@pytest.mark.parametrize("spec,need", [
+    (">=5.5.0", ">=1.5.0"),  # pip brings its newest hub for the newest transformers: the oldest admitted's floor
+    ("==5.5.0", ">=1.5.0,<2.0"),  # transformers 5.5.0's METADATA: huggingface-hub<2.0,>=1.5.0
+    ("", ">=1.3.0"),
+    ("==5.20.1", ">=1.31.0,<3.0"),
+    (">=5.0,<5.4", ">=1.3.0,<2.0"),
+])
+def test_the_hub_to_install_beside_transformers(spec, need):
+    from vllm_kb.engine.check.hub_fit import hub_need
+    from pathlib import Path
+
+    from vllm_kb.engine.kb import yamlio
+
+    released = yamlio.load((Path(__file__).parents[1] / "knowledge" / "vllm" / "model_types.yaml").read_text()).data["released"]
+    assert hub_need(spec, released) == need
+
+
+@pytest.mark.parametrize("script,written", [
+    # eval84 (aitherium): the hub goes into the same pip command, quoted as its neighbour is
+    (f"pip install --no-deps 'transformers>=5.5.0' && vllm serve {MODEL}",
+     f"pip install --no-deps 'transformers>=5.5.0' 'huggingface-hub>=1.5.0' && vllm serve {MODEL}"),
+    # a bare exact pin: a bounded range written without the shell's redirections
+    (f"pip install --no-deps transformers==5.5.0 && vllm serve {MODEL}",
+     f"pip install --no-deps transformers==5.5.0 huggingface-hub~=1.5 && vllm serve {MODEL}"),
+])
+def test_l155_writes_the_hub_into_the_same_command(tmp_path, script, written):
+    from vllm_kb.engine.audit import audit
+    from vllm_kb.engine.fix.pins import pin_edit
+
+    (tmp_path / "docker-compose.yml").write_text(_compose(script))
+    (sr,) = audit(tmp_path, gpu="RTX-4090").sites
+    (ch,) = [c for c in sr.changes if c.op == "pin" and c.target == "huggingface-hub"]
+    text = (tmp_path / "docker-compose.yml").read_text()
+    e = pin_edit(ch, text)
+    assert e is not None and written in text[:e.start] + e.text + text[e.end:]
+
+
+def test_a_quote_the_file_doubles_is_not_rewritten():
+    from vllm_kb.engine.fix.changes import Change
+    from vllm_kb.engine.fix.pins import pin_edit
+
+    ch = Change("pin", "huggingface-hub", ">=1.5.0", "c.yml", "pin", None, "'transformers>=5'", "'transformers>=5' 'huggingface-hub>=1.5.0'")
+    assert pin_edit(ch, "command: 'pip install --no-deps ''transformers>=5'' && vllm serve m'\n") is None
+
+
+def test_a_build_that_installs_transformers_5_with_no_deps_over_the_vllm_image(tmp_path):
+    # eval84 (aitherium, first form): compose `build: .` over FROM vllm/vllm-openai:v0.19.0 whose RUN line
+    # forces transformers 5 in with --no-deps; the command hands the image's entrypoint only flags
+    from vllm_kb.engine.audit import audit
+    from vllm_kb.engine.fix.pins import pin_edit
+
+    docker = "FROM vllm/vllm-openai:v0.19.0\nRUN pip install --no-deps 'transformers>=5.5.0'\n"
+    (tmp_path / "Dockerfile").write_text(docker)
+    (tmp_path / "docker-compose.yml").write_text(
+        f"services:\n  llm:\n    build: .\n    command: [--model, {MODEL}, --max-model-len, '16384']\n")
+    (sr,) = [sr for sr in audit(tmp_path, gpu="RTX-4090").sites if sr.site.file == "docker-compose.yml"]
+    assert "L155" in {r.check.id for r in sr.results if r.needs_change and r.priority == "P0"}
+    (ch,) = [c for c in sr.changes if c.op == "pin" and c.target == "huggingface-hub"]
+    e = pin_edit(ch, docker)
+    assert ch.file == "Dockerfile" and e is not None
+    assert docker[:e.start] + e.text + docker[e.end:] == \
+        "FROM vllm/vllm-openai:v0.19.0\nRUN pip install --no-deps 'transformers>=5.5.0' 'huggingface-hub>=1.5.0'\n"
+
+
+def test_a_build_that_installs_the_hub_too_is_left_alone(tmp_path):
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.19.0\n"
+                                         "RUN pip install --no-deps 'transformers>=5.5.0' 'huggingface_hub>=1.5.0'\n"
+                                         f'CMD ["--model", "{MODEL}"]\n')
+    (sr,) = audit(tmp_path, gpu="RTX-4090").sites
+    assert "L155" not in {r.check.id for r in sr.results if r.needs_change and r.priority == "P0"}
+
+
+def test_a_double_quote_a_json_string_escapes_is_not_rewritten():
+    from vllm_kb.engine.fix.changes import Change
+    from vllm_kb.engine.fix.pins import pin_edit
+
+    ch = Change("pin", "huggingface-hub", ">=1.5.0", "Dockerfile", "pin", None, '"transformers>=5"', '"transformers>=5" "huggingface-hub>=1.5.0"')
+    assert pin_edit(ch, 'CMD ["sh", "-c", "pip install --no-deps \\"transformers>=5\\" && vllm serve m"]\n') is None
+    assert pin_edit(ch, 'RUN pip install --no-deps "transformers>=5"\n') is not None

@@ -89,6 +89,8 @@ def _pin_change(site, target: str, value, pins: list, choice) -> Change:
         # a worker image whose tag is its own release (runpod/worker-v1-vllm:v1.5.0 installs
         # vLLM 0.6.2): no tag to write; the change is named, not edited
         return Change("pin", target, value, pin.file, "pin", None, None, f"{target}{value}")
+    if pin is None and (beside := _beside_install(site, target, str(value))) is not None:
+        return beside
     if pin is None:
         return Change("pin", target, value, site.file, "pin", None, None, f"{target}{value}")
     if pin.kind != "image" and _URL_REQ.search(pin.text or ""):
@@ -101,6 +103,28 @@ def _pin_change(site, target: str, value, pins: list, choice) -> Change:
     if pin.kind == "image" and pin.file == site.file:
         # the same image may start several launches of the file: the tag edited is this one's
         ch.near = (site.line, max(site.end_line or site.line, site.line))
+    return ch
+
+
+def _beside_install(site, target: str, value: str) -> Change | None:
+    """A package the site's own command does not install, where that command installs others with --no-deps
+    before vLLM starts (L155: transformers 5 over an image's huggingface_hub 0.x): the requirement goes into the
+    same pip command, beside the last of them and quoted as it is (a bare one takes `~=` for a bounded range)."""
+    got = (site.launch.get("image_installs") or []) + (site.launch.get("entry_installs") or [])  # a build's RUN, then the command
+    if target in ("vllm", "torch") or any(i["package"] == target for i in got):
+        return None
+    last = next((i for i in reversed(got) if i.get("no_deps") and i.get("quote") is not None), None)
+    if last is None:
+        return None
+    q, written = last["quote"], f"{target}{value}"
+    if not q and re.search(r"[<>]", value):
+        m = re.fullmatch(r">=(\d+)\.(\d+)(?:\.\d+)?,<(\d+)\.0", value)
+        if m is None or int(m.group(3)) <= int(m.group(1)):
+            return None
+        written = f"{target}~={m.group(1)}.{m.group(2)}"  # >=1.5.0,<2.0 without the shell's redirections
+    before = f"{q}{last['text']}{q}"
+    ch = Change("pin", target, value, last.get("file") or site.file, "pin", None, before, f"{before} {q}{written}{q}")
+    ch.near = tuple(last["lines"]) if last.get("lines") else (site.line, max(site.end_line or site.line, site.line))  # type: ignore[assignment]
     return ch
 
 
@@ -167,6 +191,8 @@ def pin_edit(ch: Change, text: str) -> TextEdit | None:
             at = text.find(ch.before)
         if at < 0 or text.find(ch.before, at + 1, hi) >= 0:
             return None
+        if ch.before[:1] in "'\"" and text[at - 1:at] in ("\\", ch.before[0]):
+            return None  # quotes escaped or doubled by the file around them (a YAML or JSON string): not rewritten here
         return TextEdit(at, at + len(ch.before), ch.after)
     lines = LineIndex(text)
     start = lines.line_start(ch.line)

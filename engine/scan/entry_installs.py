@@ -27,8 +27,19 @@ def installs(texts: list[str]) -> list[dict]:
             for w in pip_lines.requirement_words(words):
                 if m := _REQ.match(w.strip()):
                     out.append({"package": package_name(m.group(1)), "spec": (m.group(3) or "").replace(" ", ""),
-                                "text": w, "no_deps": no_deps})
+                                "text": w, "no_deps": no_deps, "quote": _quote(head, w)})
     return out
+
+
+def _quote(head: str, word: str) -> str | None:
+    """How the requirement is written in the command, once: its quote, "" (bare) or None (written twice, not
+    found): a requirement added beside it (engine/fix/pins.py) is quoted the same way."""
+    if head.count(word) != 1:
+        return None
+    for q in ("'", '"'):
+        if head.count(f"{q}{word}{q}") == 1:
+            return q
+    return "" if re.search(r"(?:^|\s)" + re.escape(word) + r"(?=\s|$)", head) else None
 
 
 def pin_for(site, package: str):

@@ -159,6 +159,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                 site.mode_evidence += f" ({serves[1]})"
             if built and built[1]:
                 site.installed = built[1]
+            if built and built[2]:
+                site.launch["image_installs"] = built[2]  # what the build installs over its base (L155)
             if kept:
                 site.launch["image_at"] = kept[1:]  # where a change of the release is made: the build's FROM
             if svc.get("build"):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from vllm_kb.engine.scan import pins, source_pins
+from vllm_kb.engine.scan import entry_installs, pins, source_pins
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -104,9 +104,9 @@ def scan_dockerfile(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     return [s for s in [_docker_site(ctx, rel, cur, text)] if s is not None]
 
 
-def built_from(ctx: ScanContext, folder: str, build) -> tuple[str, tuple | None] | None:
-    """compose `build:` (a context, or {context, dockerfile}): the image the built one starts from
-    and the vLLM its RUN lines install, when it keeps that image's ENTRYPOINT (so a service's
+def built_from(ctx: ScanContext, folder: str, build) -> tuple[str, tuple | None, list | None] | None:
+    """compose `build:` (a context, or {context, dockerfile}): the image the built one starts from,
+    the vLLM its RUN lines install and the packages they install over it, when it keeps that image's ENTRYPOINT (so a service's
     `command:` is still appended to it, as with `image:`)."""
     rel = build_dockerfile(ctx, folder, build) or ""
     text = ctx.read(rel) if rel else None
@@ -114,7 +114,7 @@ def built_from(ctx: ScanContext, folder: str, build) -> tuple[str, tuple | None]
     if not st or st.get("entrypoint") is not None or not st.get("image"):
         return None
     installed = st.get("installed")
-    return st["image"], ((installed[0], f"{rel}:{installed[1]}", installed[2]) if installed else None)
+    return st["image"], ((installed[0], f"{rel}:{installed[1]}", installed[2]) if installed else None), st.get("image_installs")
 
 
 def build_dockerfile(ctx: ScanContext, folder: str, build) -> str | None:
@@ -169,6 +169,10 @@ def _final_stage(rel: str, text: str, given: dict[str, str] | None = None) -> di
                 cur.setdefault("env", {})[k] = Setting(k, _expand_vars(v, known), True, rel, ln, k, v, "dockerfile",
                                                        pos=_env_pos(text, ins, k, len(pairs)))
         elif kw == "RUN":
+            if cur and "install" in arg and (got := entry_installs.installs([arg])):
+                # what the build installs over its base (`pip install --no-deps 'transformers>=5.5.0'`: L155)
+                cur["image_installs"] = (cur.get("image_installs") or []) + [
+                    {**i, "file": rel, "lines": [ins.line, ins.pieces[-1][0]]} for i in got]
             if cur and (written := _written(ins)):
                 cur["written"] = {**(cur.get("written") or {}), **written}
             known = {**args, **(cur.get("args") or {}), **{k: str(v.value) for k, v in cur.get("env", {}).items()}} if cur else {}
@@ -366,4 +370,6 @@ def _installed(site: Site | None, st: dict, rel: str) -> Site | None:
     if site is not None and st.get("installed"):
         version, line, text = st["installed"]
         site.installed = (version, f"{rel}:{line}", text)
+    if site is not None and st.get("image_installs"):
+        site.launch["image_installs"] = st["image_installs"]
     return site
