@@ -65,6 +65,9 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
   granitemoehybrid-pp-load
                          GraniteMoeHybridModel.load_weights' `_load` looks every name up in params_dict with
                          no pipeline-stage check (vLLM #50961, `min_pp`); no scanned release fixes it.
+  minimax-m2-kv-scales   MiniMaxM2Model.load_weights of 0.11.1-0.18.1 renames a ModelOpt KV-cache scale
+                         (self_attn.k_proj.k_scale) to qkv_proj.k_scale, which no parameter holds: KeyError
+                         (vLLM #38303, `kv_scales: modelopt`); #37214 (0.19.0) remaps the scales first.
   qwen-vl-text-class     the mirror: from 0.7.3 QWenLMHeadModel.__init__ refuses a config.json with
                          `visual` (Qwen-VL) with a RuntimeError that asks for --hf-overrides
                          architectures QwenVLForConditionalGeneration (`config_has`); held through
@@ -233,6 +236,20 @@ MODEL_BUGS = [
      "error": "KeyError: 'layers.0.block_sparse_moe.gate.weight'",
      "fix": "https://github.com/vllm-project/vllm/pull/50962",
      "reports": ["https://github.com/vllm-project/vllm/issues/50961"]},
+    # MiniMax-M2's own loader of 0.11.1-0.18.1 renames every checkpoint name holding `k_proj` to the fused qkv_proj
+    # before it looks at the suffix: ModelOpt stores the KV-cache scales as `self_attn.k_proj.k_scale` /
+    # `v_proj.v_scale` (its FP8-KV export: nvidia/MiniMax-M2.5-NVFP4), which become `qkv_proj.k_scale`, a parameter
+    # nothing has: KeyError on the first layer (PR #37214, vLLM #38303 on the v0.18.0 image). 0.19.0 sends a .k_scale/
+    # .v_scale through maybe_remap_kv_scale_name first (ModelOpt's Attention always has the scales); from 0.25.0 the
+    # class loads through AutoWeightsLoader, whose cache-scale mapper renames them before the stacked mapping.
+    # `kv_scales: modelopt`: only a checkpoint the facts say is ModelOpt with an FP8 KV cache
+    {"id": "minimax-m2-kv-scales", "arch": "MiniMaxM2ForCausalLM", "kv_scales": "modelopt",
+     "code": [("vllm/model_executor/models/minimax_m2.py", "MiniMaxM2Model.load_weights")],
+     "reads": "name = name.replace(weight_name, param_name)",
+     "fixed_by": 'name.endswith((".k_scale", ".v_scale"))',
+     "error": "KeyError: 'layers.0.self_attn.qkv_proj.k_scale'",
+     "fix": "https://github.com/vllm-project/vllm/pull/37214",
+     "reports": ["https://github.com/vllm-project/vllm/issues/38303", "https://github.com/vllm-project/vllm/pull/37214"]},
     {"id": "qwen-vl-text-class", "arch": "QWenLMHeadModel", "config_has": "visual",
      # not a bug fixed later: the refusal stays until QWenLMHeadModel leaves vLLM (0.24.0)
      "code": [("vllm/model_executor/models/qwen.py", "QWenLMHeadModel.__init__")],

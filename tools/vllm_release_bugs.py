@@ -165,6 +165,7 @@ def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
                      "config_has": bug.get("config_has"), "hf_overrides_any": bug.get("hf_overrides_any"),
                      "min_tp": bug.get("min_tp"), "min_pp": bug.get("min_pp"), "load": bug.get("load"), "ignore_unfused": bug.get("ignore_unfused"),
                      "quant_none": bug.get("quant_none"), "config_format": bug.get("config_format"),
+                     "kv_scales": bug.get("kv_scales"),
                      **_read(per, releases, bug)})
     return rows
 
@@ -319,7 +320,8 @@ def dump(t: dict) -> str:
             "# the fallback, or an architecture of `via`) for a checkpoint of `quant`;",
             "# load: only through that loader; ignore_unfused: only where the checkpoint's ignore list names that fused layer's shards, not it;",
             "# quant (without backend): only a checkpoint of that method; quant_none: only a checkpoint known to be unquantized;",
-            "# config_format: only where the launch asks for that config format; arch \"*\": whatever class the launch builds.",
+            "# config_format: only where the launch asks for that config format; arch \"*\": whatever class the launch builds;",
+            "# kv_scales: only a checkpoint that stores KV-cache scales that way (modelopt: a ModelOpt checkpoint with an FP8 KV cache).",
             "model_bugs:"]
     for b in t["model_bugs"]:
         out.append(f"  - id: {b['id']}")
@@ -342,6 +344,8 @@ def dump(t: dict) -> str:
             out.append("    quant_none: true")
         if b.get("config_format"):
             out.append(f"    config_format: {b['config_format']}")
+        if b.get("kv_scales"):
+            out.append(f"    kv_scales: {b['kv_scales']}")
         if b.get("load"):
             out.append(f"    load: {b['load']}")
         if b.get("ignore_unfused"):

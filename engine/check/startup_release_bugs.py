@@ -104,6 +104,8 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
             continue  # only a checkpoint the facts say is unquantized (config.json, or a catalogued BF16 upload)
         if bug.get("config_lacks") == "visual" and (model or {}).get("multimodal") is not False:
             continue
+        if bug.get("kv_scales") == "modelopt" and not _modelopt_kv_scales(model or {}):
+            continue  # only a checkpoint whose files hold ModelOpt's per-projection KV-cache scales
         if bug.get("load") and _load(engine) != bug["load"]:
             continue  # a loader bug: only launches through that loader meet it
         if bug.get("ignore_unfused") and bug["ignore_unfused"] not in ((model or {}).get("quant_ignore_unfused") or []):
@@ -128,9 +130,18 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
             return {"release_bug": bug["id"], "release_bug_arch": arch,
                     **({"release_bug_fixed": bug["fixed"]} if bug.get("fixed") else {"release_bug_since": since}),
                     **({"release_bug_pp": pp} if bug.get("min_pp") else {}),
+                    **({"release_bug_kv_scales": bug["kv_scales"]} if bug.get("kv_scales") else {}),
                     **({"release_bug_fix": bug["fix"]} if bug.get("fix") else {}),
                     **({"release_bug_words": bug["error"]} if bug.get("error") else {})}
     return {}
+
+
+def _modelopt_kv_scales(model: dict) -> bool:
+    """A ModelOpt checkpoint with an FP8 KV cache (config.json's kv_cache_quant_algo / kv_cache_scheme, or NVIDIA's
+    own -FP8/-NVFP4 uploads, which ModelOpt's export writes with it): its files hold the calibrated KV-cache scales
+    under the projections' names (self_attn.k_proj.k_scale, v_proj.v_scale). Another method's scales (llm-compressor's
+    self_attn.k_scale) or a KV cache the launch alone makes FP8 (--kv-cache-dtype fp8) hold no such tensors."""
+    return str(model.get("quant_method") or "").startswith("modelopt") and model.get("quant_kv_cache") == "fp8"
 
 
 def _backend_bug(arch: str | None, engine: dict, table: dict, v, model: dict, fallback: str | None) -> dict[str, Any]:
