@@ -121,3 +121,15 @@ def test_a_modelopt_fp8_kv_scheme_sizes_the_cache_at_one_byte_from_0_14(version,
     assert kv_element_bytes(engine, facts) == want
     plain = read({"quant_method": "modelopt", "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": None}})
     assert kv_element_bytes(checkpoint_kv_dtype({}, plain, version), plain) == 2.0
+
+
+def test_a_cyankiwi_awq_upload_is_compressed_tensors_in_groups_of_32():
+    # eugr/spark-vllm-docker#88: cyankiwi/MiniMax-M2.5-REAP-139B-A10B-AWQ-4bit loads through compressed-tensors'
+    # WNA16 MoE method, "group_size=32"; heldout73's MiniMax-M2.7 rows on two DGX Sparks were sized as AutoAWQ's 128
+    from vllm_kb.engine.kb import knowledge, models
+
+    kb = knowledge.load()
+    facts = models.model_facts("cyankiwi/MiniMax-M2.7-AWQ-4bit", kb.models, kb.doc("models.yaml").data["quantized_markers"])
+    assert (facts["quant_method"], facts["quant_scheme"], facts["quant_group_size"]) == ("compressed-tensors", "wna16", 32)
+    assert weight_width({}, facts) == "4bit"
+    assert 0.585 < weights_bytes({**facts, "hidden_size": None}, {}) / (facts["params_b"] * 1e9) < 0.595

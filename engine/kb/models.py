@@ -365,8 +365,9 @@ def _markers(facts: dict, short: str, markers: list[dict], config: dict | None, 
                 facts["quant_block"] = list(mk["block"])
             if mk.get("publisher_format"):
                 facts["quant_source"] = "catalog"  # the publisher's own uploads of this name say so
-            for key, fact in (("unquantized", "quant_unquantized"), ("kv_cache", "quant_kv_cache"), ("bnb_skip", "quant_bnb_skip")):
-                if mk.get(key):  # the 16-bit layers, the KV-cache format, BitsAndBytes modules kept in 16 bits
+            for key, fact in (("unquantized", "quant_unquantized"), ("kv_cache", "quant_kv_cache"), ("bnb_skip", "quant_bnb_skip"),
+                              ("group", "quant_group_size")):
+                if mk.get(key):  # the 16-bit layers, the KV-cache format, BitsAndBytes modules kept in 16 bits, the group
                     facts[fact] = dict(mk[key]) if isinstance(mk[key], dict) else mk[key]
             if not (config and (config.get("torch_dtype") or config.get("dtype"))) and mk["method"] not in keeps:
                 # the base family's dtype says nothing of a quantized upload's (AWQ/GPTQ ones are mostly float16)
