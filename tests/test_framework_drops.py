@@ -67,3 +67,22 @@ def test_verl_before_070_sizes_max_model_len_from_its_lengths(json_site, write_p
     site, _ = _site(json_site, write_project, verl, extra)
     got = {s["name"]: s["value"] for s in site["settings"]}.get("max_model_len", site["framework_info"]["defaults"].get("max_model_len"))
     assert got == want
+
+
+@pytest.mark.parametrize("files", [
+    {"run.sh": "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=org/m actor_rollout_ref.rollout.name=vllm "
+               "+actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space={value}\n"},
+    {"ppo_trainer.yaml": "actor_rollout_ref:\n  hybrid_engine: true\n  model: {{path: org/m}}\n  rollout:\n    name: vllm\n"
+                         "    engine_kwargs:\n      vllm:\n        swap_space: {value}\n"},
+])
+@pytest.mark.parametrize("value, reaches", [("null", False), ("4", True)])
+def test_verl_drops_a_null_engine_kwarg(json_site, write_project, files, value, reaches):
+    # every verl release with engine_kwargs pops a None value before vLLM sees it (0.6.1
+    # vllm_rollout_spmd.py:212, 0.9.1 vllm_async_server.py:288): oumi's `swap_space: null` (eval85) is no
+    # swap_space at vLLM 0.21.0, which has none; a number still is, and 0.21.0's `vllm serve` refuses it
+    root = write_project({**{k: v.format(value=value) for k, v in files.items()}, "requirements.txt": "verl==0.9.1\nvllm==0.21.0\n"})
+    site = json_site(root, "H100-80GB x8")
+    assert ("swap_space" in {s["name"] for s in site["settings"]}) is reaches
+    refused = {r["check"] for r in site["recommendations"] if r["priority"] == "P0"} & {"B4", "not-in-version:swap_space"}
+    assert bool(refused) is reaches
+    assert not any("swap_space" in r["check"] for r in site["recommendations"] if not reaches)

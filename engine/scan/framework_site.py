@@ -43,11 +43,16 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         if key is None and pt and normalise_key(e.written).startswith(normalise_key(pt["key"]) + "."):
             # engine_kwargs.vllm.X=… / vllm_config.X: a vLLM argument passed straight through
             arg = normalise_key(e.written)[len(normalise_key(pt["key"])) + 1:]
+            if pt.get("drops_null") and _null(s.value, s.raw):
+                unmapped[e.written] = s  # verl: `None` leaves vLLM's default (never reaches vLLM)
+                continue
             s.name = arg
             settings[arg] = s
             continue
         if key is None and pt and normalise_key(e.written) == normalise_key(pt["key"]) and isinstance(s.value, dict):
             for arg, v in s.value.items():
+                if pt.get("drops_null") and v is None:
+                    continue
                 # a YAML mapping: each key on its own line; a JSON string (--vllm_config '{…}'): the flag's
                 nested = str(arg) in e.lines
                 pos = {"yaml": [s.pos["yaml"][0], list(s.pos["yaml"][1]) + [str(arg)]]} if nested and s.pos and "yaml" in s.pos else None
@@ -142,6 +147,11 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         site.launch.update(engine_device(mode_rule["device"], values))
         site.launch["engine_device_by"] = f"{fw.name} {version}"
     return site
+
+
+def _null(value: Any, raw: str) -> bool:
+    """A value written as null (`swap_space: null`, `…swap_space=null`), not one the audit could not read."""
+    return value is None and (raw or "").rsplit("=", 1)[-1].strip().strip("'\"").lower() in ("null", "none", "~")
 
 
 def _pass_renamed(fw: Framework, key, s: Setting, settings: dict, unmapped: dict, values: dict, version: str | None,
