@@ -4,9 +4,10 @@ mixin of shell_run.Runner; the container commands (`docker run` …) are shell_c
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Callable
 
-from vllm_kb.engine.scan import entry_installs, envfile, shell_heredoc, shell_profile
+from vllm_kb.engine.scan import entry_installs, env_templates, envfile, shell_heredoc, shell_profile
 from vllm_kb.engine.scan.shell import SHELLS, Args, ShellSyntaxError, Word, c_script_at
 from vllm_kb.engine.scan.shell_expand import hole, is_append, is_known, shown, split_assignment
 from vllm_kb.engine.scan.shell_tree import Simple, parse_tree
@@ -149,7 +150,7 @@ class Builtins:
         return base in _NOOP
 
     def source(self, w: Word) -> None:
-        target = self._resolve(w.text or w.raw)
+        target = self._resolve(w.text or w.raw) or self._env_template(w.text or w.raw)
         if target is None:  # a profile picked at run time: what it sets is unknown (shell_profile)
             shell_profile.forget_emptied(self.st.ex, w.text or "")
         if target is None or target in self.seen or self.depth >= MAX_DEPTH:
@@ -163,6 +164,18 @@ class Builtins:
             return
         r = type(self)(self.ctx, target, self.emit, state=self.st, depth=self.depth + 1, quiet=True, seen=self.seen | {target})
         r.run(nodes)
+
+    def _env_template(self, ref: str) -> str | None:
+        """A `.env` the project lacks: the template its user copies to it (engine/scan/env_templates.py)."""
+        ref = ref.strip().strip("'\"")
+        if not ref.endswith(".env"):
+            return None
+        folder = str(PurePosixPath(self.rel).parent)
+        at_script = ref.replace(self.st.ex.script_dir_hole, folder)
+        if "\ue000" in at_script or at_script.startswith(("~", "/")):
+            return None
+        env_rel = at_script if at_script != ref else str(PurePosixPath(folder) / ref)
+        return env_templates.template_for(self.ctx, self.rel, env_rel)
 
     def call(self, name: str, fields: list[Word], prog_i: int, n: Simple) -> None:
         fn = self.st.funcs[name]
