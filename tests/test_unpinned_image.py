@@ -58,6 +58,9 @@ def test_an_option_gone_for_half_a_year_is_a_p0_on_latest(tmp_path):
     # install does (test_a_project_that_pins_nothing_is_not_sure_an_option_is_gone)
     sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--disable-log-requests"')
     assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P0"]
+    (gone,) = [f for f in sr.remarks if f.code == "not-in-version"]  # said why, with the image's way out (pinaudit2)
+    assert "the image is `latest`" in gone.message["en"] and "v0.16.0" in gone.message["en"]
+    assert "镜像为 `latest`" in gone.message["zh"]
     # a tag that is not `latest` (a nightly, another make's image, a template's `v{vllm_version}` the
     # audit reads as no tag: eval64 tandemn-tuna) says nothing of when it was pulled
     for image in ("vllm/vllm-openai:nightly", "lmcache/vllm-openai:latest"):

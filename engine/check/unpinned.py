@@ -75,8 +75,8 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
         lower(r, "P1", note(kb, f"priority.{why}", spec=spec, floor=low))
     for f in findings:
         if fresh and f.code == "not-in-version" and _dropped_long_before(f, site, cat):
-            if why == "unpinned" and getattr(f, "priority", None) == "P0":
-                _fresh_way_out(f, site, cat, kb)
+            if why in ("unpinned", "untagged") and getattr(f, "priority", None) == "P0":
+                _fresh_way_out(f, site, cat, kb, image=why == "untagged")
             continue  # a fresh install refuses it, and so does every release of the last half year
         if getattr(f, "priority", None) == "P0" and (f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases)
                                                      or newer and f.code == "unknown-option"
@@ -110,17 +110,19 @@ def _dropped_long_before(f, site: Site, cat: Catalog) -> bool:
     return (date.fromisoformat(newest) - date.fromisoformat(day)).days > _SETTLED_DAYS
 
 
-def _fresh_way_out(f, site: Site, cat: Catalog, kb: Knowledge) -> None:
-    """A P0 that holds because nothing pins vLLM (a fresh install brings the newest release): said so,
-    with the other way out beside dropping the option — pinning a release that has it, the one the
-    project was written for (a pin change marked alternative: named, never written by --fix)."""
+def _fresh_way_out(f, site: Site, cat: Catalog, kb: Knowledge, image: bool = False) -> None:
+    """A P0 that holds because nothing pins vLLM (a fresh install brings the newest release) or the
+    image is `latest`: said so, with the other way out beside dropping the option — pinning a release
+    that has it, the one the project was written for (a pin change marked alternative: named, never
+    written by --fix), or for an image its release tag."""
     e = _entry(f, site, cat)
     if e is None or not getattr(e, "last", None):
         return
     spec = f"<={e.last}" if cat.index_version(e.first) <= cat.versions[0] else f">={e.first},<={e.last}"
-    f.message = {lang: f.message[lang] + kb.t("priority.unpinned_fresh", lang, version=str(cat.versions[-1]), spec=spec)
-                 for lang in ("en", "zh")}
-    f.fix = list(f.fix) + [(FixOp("pin", "vllm", alternative=True), spec)]
+    key, kw = ("priority.latest_fresh", {"last": e.last}) if image else ("priority.unpinned_fresh", {"spec": spec})
+    f.message = {lang: f.message[lang] + kb.t(key, lang, version=str(cat.versions[-1]), **kw) for lang in ("en", "zh")}
+    if not image:
+        f.fix = list(f.fix) + [(FixOp("pin", "vllm", alternative=True), spec)]
 
 
 def _entry(f, site: Site, cat: Catalog):
