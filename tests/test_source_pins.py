@@ -111,6 +111,14 @@ def test_a_dev_build_after_a_release_candidate_may_hold_the_next_minor_releases_
     ({"setup.sh": "git clone https://github.com/vllm-project/vllm\ncd vllm\ngit checkout v0.9.2\npip install -e .\n"}, "0.9.2"),
     ({"setup.sh": "git clone -b v0.9.2 https://github.com/vllm-project/vllm.git && cd vllm && pip install .\n"}, "0.9.2"),
     ({"setup.sh": "pip install git+https://github.com/vllm-project/vllm@v0.9.2\n"}, "0.9.2"),
+    # eval85 hicann/cann-recipes-train: the clone's URL and tag are the Dockerfile's ARGs, the build names the
+    # clone's path with an extra; another recipe clones then checks out the tag and builds the path
+    ({"Dockerfile": "FROM ubuntu:22.04\nARG VLLM_REPO=https://github.com/vllm-project/vllm.git\nARG VLLM_TAG=v0.10.0\n"
+      "RUN git clone --depth 1 $VLLM_REPO --branch $VLLM_TAG /workspace/vllm\n"
+      "RUN VLLM_TARGET_DEVICE=\"empty\" python3 -m pip install -e /workspace/vllm/[audio]\n"}, "0.10.0"),
+    ({"Dockerfile": "FROM ubuntu:22.04\nRUN git clone https://github.com/vllm-project/vllm.git && \\\n    cd vllm && \\\n"
+      "    git checkout v0.9.2\nRUN python3 -m pip install -e /workspace/vllm/ --extra-index https://download.pytorch.org/whl/cpu/\n"},
+     "0.9.2"),
 ])
 def test_a_checkout_of_a_release_tag_is_that_release(write_project, json_site, p0s, files, version):
     site = json_site(write_project({**files, "serve.sh": OLD}))
@@ -128,3 +136,21 @@ def test_a_checkout_of_a_branch_or_a_fork_stays_a_source_build(clone):
     from vllm_kb.engine.scan.source_pins import checkout_release
 
     assert checkout_release(clone + "\ncd vllm\npip install -e .\n") is None
+
+
+def test_each_recipe_of_a_monorepo_runs_its_own_checkout(write_project, cli):
+    # eval85 hicann/cann-recipes-train: one recipe's Dockerfile clones v0.11.0 by name, another's its ARG
+    # VLLM_TAG=v0.14.1; the second's launches were judged at the first's release (read for the whole repo)
+    import json
+
+    root = write_project({
+        "agent/Dockerfile": "FROM ubuntu:22.04\nRUN git clone -b v0.11.0 --depth 1 https://github.com/vllm-project/vllm.git && \\\n"
+                            "    cd vllm && VLLM_TARGET_DEVICE=empty pip install -e .\n",
+        "agent/serve.sh": OLD,
+        "llm/Dockerfile": "FROM ubuntu:22.04\nARG VLLM_TAG=v0.14.1\nRUN git clone --depth 1 https://github.com/vllm-project/vllm.git "
+                          "--branch $VLLM_TAG /workspace/vllm\nRUN pip install -e /workspace/vllm/\n",
+        "llm/internal/serve.sh": OLD,
+    })
+    code, out, err = cli("audit", str(root), "--isolated", "-q", "--format", "json")
+    got = {s["file"]: s["vllm"]["version"] for s in json.loads(out)["sites"]}
+    assert got == {"agent/serve.sh": "0.11.0", "llm/internal/serve.sh": "0.14.1"}

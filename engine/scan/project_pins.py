@@ -80,7 +80,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 all_pins += guarded(ctx, rel, pins_mod.scan, notebook_json.pip_lines(text) if notebooks.is_notebook(rel) else text)
                 plugins |= kb_plugins.packages_in(text, dockerfile=pins_mod.is_dockerfile(rel))
                 if not pins_mod.is_pin_file(rel):
-                    all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=False)
+                    all_pins += source_pins.in_text(rel, install_pins.clones_expanded(text, ctx.build_args.get(rel)), pins_mod.Pin, shell=False)
         elif rel.lower().endswith((".yml", ".yaml")):  # a conda environment file of any name (`conda env create -f x.yaml`)
             text = ctx.read(rel)
             if text is not None and "vllm" in text.lower() and conda_envs.is_env_file(rel, text):
@@ -91,7 +91,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
             text = ctx.read(rel)
             if text is not None and "install" in text:
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
-                all_pins += source_pins.in_text(rel, text, pins_mod.Pin, shell=True)
+                all_pins += source_pins.in_text(rel, install_pins.clones_expanded(text), pins_mod.Pin, shell=True)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
                     all_pins += script_installs.mark_last(ctx, rel, text, guarded(ctx, rel, pins_mod.script_pins, text))
     all_pins = ansible_pins.agreed(all_pins) + run_records.scan(ctx, files, all_pins)  # playbooks that disagree name none; run records

@@ -15,7 +15,7 @@ BASIS = "source"
 # a repository named vllm (vllm-project's or a fork), as pip is given it
 _GIT_URL = re.compile(r"^(?:vllm\s*@\s*)?git\+(?:https?|ssh|git)://[^\s@]*?/vllm(?:\.git)?(?:@[^\s#]+)?(?:#\S*)?$", re.I)
 _CLONE = re.compile(r"\bgit\s+clone\b[^\n]*?/vllm(?:\.git)?(?=[\s\"']|$)", re.I | re.M)
-_IN_PLACE = re.compile(r"\b(?:pip3?|uv\s+pip)\s+install\b[^\n]*?(?:\s-e\s+|\s--editable\s+|\s)(?:\.|vllm/?|\./vllm/?)(?=[\s\"']|$)"
+_IN_PLACE = re.compile(r"\b(?:pip3?|uv\s+pip)\s+install\b[^\n]*?(?:\s-e\s+|\s--editable\s+|\s)(?:\.|vllm/?|\S*/vllm/?(?:\[[^\]]*\])?)(?=[\s\"']|$)"
                        r"|\bpython3?\s+setup\.py\s+(?:install|develop)\b|\bVLLM_USE_PRECOMPILED=", re.I | re.M)
 NIGHTLY = "wheels.vllm.ai"
 _DEV = re.compile(r"\.?dev\d*|\+g[0-9a-f]{7,}", re.I)
