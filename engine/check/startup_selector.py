@@ -23,6 +23,8 @@ _EVALUATED = frozenset({7.0, 7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.0, 10.3, 11.0, 12.
 _KV_FROM_CHECKPOINT = Version("0.14.0")
 _ALIASES = {"FLASH_ATTN_VLLM_V1": "FLASH_ATTN", "TRITON_ATTN_VLLM_V1": "TRITON_ATTN"}
 # ModelConfig.is_deepseek_mla: the model types whose attention vLLM runs as MLA (0.11.1-0.34.0)
+# the cache dtypes tools/vllm_attn_selector.py (KVS) evaluates every backend over
+GRID_KV = frozenset({"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_ds_mla", "fp8_inc", "nvfp4"})
 MLA_TYPES = frozenset({"deepseek_v2", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "kimi_k2", "kimi_linear",
                        "longcat_flash", "pangu_ultra_moe", "pangu_ultra_moe_mtp", "glm4_moe_lite", "glm_moe_dsa"})
 
@@ -70,6 +72,10 @@ def selector_config(model: dict, engine: dict, startup: dict, gpu: dict) -> dict
     sparse = bool(model.get("index_topk")) if mla else False
     if sparse and str(kv).startswith("fp8"):
         kv = None  # DeepSeek V3.2's config hook rewrites an fp8 cache (fp8_ds_mla) in some releases
+    if kv not in GRID_KV:
+        # attn_selector.yaml evaluated each backend over these cache dtypes only: a TurboQuant
+        # (turboquant_*) or other newer cache is not known to be refused (raises14: a false L71 P0)
+        kv = None
     sinks = model.get("attention_sinks")
     # Gemma 4 builds its full-attention layers at global_head_dim: the selector is asked for each size
     wide = model.get("global_head_dim") if not mla else None

@@ -1,0 +1,133 @@
+"""raises14: start-up refusals vLLM raises from a launch's own flags, model and GPU while it builds the
+engine configuration (docs/startup-raises.md), checked end to end on a small project: L246 a TurboQuant
+cache on a hybrid model (0.20.x; public reports: vLLM PR #38479's comments, club-3090 #13, and the realcase
+turboquant-hybrid--vllm-pr38479), L247 an NVFP4 cache on an MLA model, L248 the data-parallel launch
+options across nodes, L249 stochastic rounding of the Mamba cache, L250 routed experts under PP or
+context parallelism, L251 the per-request metrics flags, L252 the partial-prefill limits; and the selector
+no longer refuses a cache dtype its table never evaluated (a TurboQuant cache gave a false L71 P0)."""
+from __future__ import annotations
+
+import pytest
+
+# the small project audited end to end and its result per check, as raises13 wrote them
+from test_startup_raises13 import _audit, _result
+
+
+def _p0s(site: dict) -> list[str]:
+    return [r["id"] for r in site["checks"] if r.get("priority") == "P0"]
+
+
+@pytest.mark.parametrize(("vllm", "model", "kv", "want"), [
+    ("0.20.0", "Qwen/Qwen3.6-27B", "turboquant_k8v4", "recommended"),
+    ("0.20.2", "Qwen/Qwen3-Next-80B-A3B-Instruct", "turboquant_4bit_nc", "recommended"),
+    ("0.20.0", "Qwen/Qwen3-32B", "turboquant_k8v4", "enabled"),  # every layer attention
+    ("0.21.0", "Qwen/Qwen3.6-27B", "turboquant_k8v4", "not_applicable"),  # vLLM #39931
+])
+def test_turboquant_hybrid(cli, write_project, vllm, model, kv, want):
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
+                  f"vllm serve {model} --tensor-parallel-size 2 --max-model-len 32768 --kv-cache-dtype {kv}\n"}, "A100-80GB x2")
+    got = _result(site, "L246")
+    assert got is not None and got["status"] == want, got
+    if want == "recommended":
+        assert got["priority"] == "P0" and "not supported for hybrid" in got["reason"]
+    else:  # the TurboQuant backend takes its own cache dtypes: no selector refusal
+        assert "L71" not in _p0s(site) and "L246" not in _p0s(site), site["checks"]
+
+
+@pytest.mark.parametrize(("vllm", "model", "kv", "env", "want"), [
+    ("0.25.0", "deepseek-ai/DeepSeek-V3", "nvfp4", "", "recommended"),
+    ("0.34.0", "deepseek-ai/DeepSeek-V3", "nvfp4", "", "recommended"),
+    ("0.25.0", "deepseek-ai/DeepSeek-V3", "nvfp4", "VLLM_MLA_DISABLE=1 ", "not_applicable"),
+    ("0.20.0", "deepseek-ai/DeepSeek-V3", "nvfp4", "", "not_applicable"),
+])
+def test_nvfp4_cache_on_mla(cli, write_project, vllm, model, kv, env, want):
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
+                  f"{env}vllm serve {model} --tensor-parallel-size 8 --kv-cache-dtype {kv}\n"}, "B200 x8")
+    got = _result(site, "L247")
+    assert got is not None and got["status"] == want, got
+    if want == "recommended":
+        assert got["priority"] == "P0" and "not supported with MLA" in got["reason"]
+        # L71 (no MLA backend takes the cache either) unsets it; L247 would write fp8: either starts
+        assert any(c["target"] == "kv_cache_dtype" for c in site["changes"]), site["changes"]
+
+
+@pytest.mark.parametrize(("vllm", "flags", "want", "words"), [
+    ("0.20.0", "--data-parallel-size 2 --data-parallel-hybrid-lb --data-parallel-external-lb", "recommended", "cannot both be True"),
+    ("0.34.0", "--nnodes 2 --node-rank 0 --data-parallel-size 2 --data-parallel-backend ray", "recommended", "data-parallel-backend ray"),
+    ("0.13.0", "--nnodes 3 --node-rank 0 --tensor-parallel-size 8", "recommended", "world size 8"),
+    ("0.30.0", "--nnodes 2 --node-rank 2 --tensor-parallel-size 8 --data-parallel-size 2", "recommended", "ranks 0 to 1"),
+    ("0.30.0", "--nnodes 2 --node-rank 1 --tensor-parallel-size 8 --data-parallel-size 2", "not_applicable", None),
+    ("0.30.0", "--nnodes 2 --node-rank $NODE_RANK --tensor-parallel-size 8 --data-parallel-size 2", "not_applicable", None),
+])
+def test_dp_launch_options(cli, write_project, vllm, flags, want, words):
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
+                  f"vllm serve deepseek-ai/DeepSeek-V3 {flags}\n"})
+    got = _result(site, "L248")
+    assert got is not None and got["status"] == want, got
+    if words:
+        assert got["priority"] == "P0" and words in got["reason"], got["reason"]
+
+
+@pytest.mark.parametrize(("vllm", "gpu", "flags", "want", "priority"), [
+    # the SSM cache left at auto for a model whose config hook does not set it
+    ("0.25.0", "B200 x1", "", "recommended", "P0"),
+    ("0.25.0", "B200 x1", "--mamba-ssm-cache-dtype float32", "recommended", "P0"),
+    ("0.25.0", "B200 x1", "--mamba-ssm-cache-dtype float16", "enabled", None),
+    # the Triton backend's capability check reaches the flag only from 0.34.0
+    ("0.34.0", "H100 x1", "--mamba-ssm-cache-dtype float16", "recommended", "P0"),
+    ("0.30.0", "H100 x1", "--mamba-ssm-cache-dtype float16", "enabled", None),
+    ("0.34.0", "H100 x1", "--mamba-ssm-cache-dtype float16 --mamba-backend flashinfer", "enabled", None),
+])
+def test_mamba_stochastic_rounding(cli, write_project, vllm, gpu, flags, want, priority):
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
+                  f"vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --enable-mamba-cache-stochastic-rounding {flags}\n"}, gpu)
+    got = _result(site, "L249")
+    assert got is not None and got["status"] == want, got
+    if priority:
+        assert got["priority"] == priority, got
+
+
+@pytest.mark.parametrize(("vllm", "flags", "want"), [
+    ("0.25.0", "--pipeline-parallel-size 2 --tensor-parallel-size 4", "recommended"),
+    ("0.30.0", "--tensor-parallel-size 8 --decode-context-parallel-size 2", "recommended"),
+    ("0.25.0", "--tensor-parallel-size 8 --decode-context-parallel-size 2", "enabled"),  # DCP checked from 0.28.0
+    ("0.34.0", "--tensor-parallel-size 8", "enabled"),
+])
+def test_routed_experts_parallelism(cli, write_project, vllm, flags, want):
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
+                  f"vllm serve deepseek-ai/DeepSeek-V3 --enable-return-routed-experts {flags}\n"})
+    got = _result(site, "L250")
+    assert got is not None and got["status"] == want, got
+    if want == "recommended":
+        assert got["priority"] == "P0" and "--enable-return-routed-experts is incompatible" in got["reason"]
+
+
+@pytest.mark.parametrize(("vllm", "flags", "want"), [
+    ("0.25.0", "--enable-per-request-metrics --disable-log-stats", "recommended"),
+    ("0.25.0", "--enable-per-request-metrics", "enabled"),
+    ("0.30.0", "--per-request-spec-decode-metrics summary", "recommended"),
+    ("0.30.0", "--per-request-spec-decode-metrics summary --speculative-config '{\"method\": \"ngram\", "
+               "\"num_speculative_tokens\": 3, \"prompt_lookup_max\": 4}'", "enabled"),
+])
+def test_per_request_metrics(cli, write_project, vllm, flags, want):
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
+                  f"vllm serve Qwen/Qwen3-8B {flags}\n"}, "H100 x1")
+    got = _result(site, "L251")
+    assert got is not None and got["status"] == want, got
+    if want == "recommended":
+        assert got["priority"] == "P0", got
+
+
+@pytest.mark.parametrize(("vllm", "flags", "want"), [
+    ("0.34.0", "--max-model-len 16384 --long-prefill-token-threshold 32768", "recommended"),
+    ("0.20.0", "--max-model-len 16384 --max-num-partial-prefills 2 --long-prefill-token-threshold 32768", "recommended"),
+    ("0.20.0", "--max-model-len 16384 --long-prefill-token-threshold 32768", "enabled"),  # no partial prefills
+    ("0.34.0", "--max-model-len 16384 --long-prefill-token-threshold 4096", "enabled"),
+])
+def test_partial_prefill_limits(cli, write_project, vllm, flags, want):
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
+                  f"vllm serve Qwen/Qwen3-8B {flags}\n"}, "H100 x1")
+    got = _result(site, "L252")
+    assert got is not None and got["status"] == want, got
+    if want == "recommended":
+        assert got["priority"] == "P0" and "cannot be greater than the max_model_len" in got["reason"]
