@@ -187,3 +187,16 @@ def test_install_envs_reads_only_lines_that_install_or_activate():
     got = install_envs.file_envs("README.md", text, lambda rel, ref: ref)
     assert got == {"requirements-vllm.txt": {"env:serve"}, "requirements.txt": {"env:.venv"}}
     assert install_envs.file_envs("README.md", "use -r here, no installer", lambda rel, ref: ref) == {}
+
+
+@pytest.mark.parametrize("build, judged", [
+    ("VLLM_TARGET_DEVICE=empty pip install -e .", False),        # vllm-ascend's base: no kernels, no torch pin
+    ("pip install -e .", True),                                  # a CUDA build of the v0.11.0 tag
+])
+def test_a_checkout_built_for_no_device_pins_no_torch(write_project, build, judged):
+    # eval85 hicann/cann-recipes-train: vLLM v0.11.0 built with VLLM_TARGET_DEVICE=empty under vllm-ascend, then
+    # torch 2.7.1 with torch-npu. setup.py reads requirements/common.txt alone for it (0.11.0:549), which pins no torch
+    docker = ("FROM ubuntu:22.04\nRUN git clone -b v0.11.0 --depth 1 https://github.com/vllm-project/vllm.git && \\\n"
+              f"    cd vllm && {build} && cd ..\nRUN pip install torch==2.7.1 torch-npu==2.7.1\n")
+    got, _ = _judged(write_project, {"Dockerfile": docker})
+    assert (got[0] == "recommended") is judged

@@ -37,6 +37,10 @@ def dependency_facts(site, choice: Any, pins: list, read) -> dict[str, Any]:
     vpin = choice.pin
     if vpin is None or choice.basis not in ("pin", "image") or vpin.source:  # a source build has no wheel's pins
         return {}
+    if vpin.target not in ("", "cuda"):
+        # a checkout built for no device (vllm-ascend's base: VLLM_TARGET_DEVICE=empty) or another one has no
+        # CUDA kernels and not the CUDA requirements' torch pin (setup.py get_requirements, 0.11.0:549)
+        return {}
     req = dependency_pins.requires(choice.version)
     if not req:
         return {}

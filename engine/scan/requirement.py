@@ -66,6 +66,7 @@ class Pin:
     last_install: bool = False  # a setup script's pin installed after the project's own install (scan/script_installs.py)
     group: str = ""  # the pyproject optional-dependencies group (extra) it is listed in (scan/extra_groups.py)
     within: str = ""  # a vendored copy's range narrowed by the project's root floor, named here (scan/pin_scope.py)
+    target: str = ""  # the VLLM_TARGET_DEVICE a checkout is built for (scan/source_pins.py); "" where not said
 
     @property
     def folder(self) -> str:

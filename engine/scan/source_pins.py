@@ -75,6 +75,19 @@ def checkout_release(text: str, got=None) -> str | None:
     return m.group(1) if m else None
 
 
+_TARGET = re.compile(r"\bVLLM_TARGET_DEVICE\s*[= ]\s*[\"']?(\w+)")
+
+
+def _target(text: str, got) -> str:
+    """The VLLM_TARGET_DEVICE the checkout is built with (on the build's line, or set before it: `ENV`, `export`):
+    `empty` builds no kernels and requires only requirements/common.txt, no torch (setup.py get_requirements,
+    0.11.0:549); "" where the file does not say."""
+    end = text.find("\n", got[1].end())
+    found = [m.group(1).lower() for m in _TARGET.finditer(text, 0, len(text) if end < 0 else end)
+             if not _commented(text, m.start())]
+    return found[-1] if found else ""
+
+
 def _commented(text: str, at: int) -> bool:
     """Whether offset `at` lies in a `#` comment (a Dockerfile's or a script's prerequisites written as
     prose: `#   git clone …/vllm.git` tells the reader, not the build)."""
@@ -120,9 +133,9 @@ def in_text(rel: str, text: str, pin_type, shell: bool) -> list:
         n = _line(text, got)
         shown = text.splitlines()[n - 1].strip()[:120]
         if (tag := checkout_release(text, got)) is not None:  # a release's tag: that release, as an exact pin
-            out.append(pin_type(rel, n, shown, f"=={tag}", "checkout", tag, "vllm"))
+            out.append(pin_type(rel, n, shown, f"=={tag}", "checkout", tag, "vllm", target=_target(text, got)))
         else:
-            out.append(pin_type(rel, n, shown, "", "checkout", None, "vllm", source="checkout"))
+            out.append(pin_type(rel, n, shown, "", "checkout", None, "vllm", source="checkout", target=_target(text, got)))
     for n, line in enumerate(text.splitlines(), 1) if shell else ():
         if "install" in line and "git+" in line:
             out += [p for w in line.split() if (p := git_pin(rel, n, w.strip("'\""), "dockerfile", pin_type)) is not None]
