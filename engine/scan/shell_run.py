@@ -2,8 +2,8 @@
 vLLM: assignments and exports in order, arrays, functions run where they are called (the call is
 the site), `source`d files in the project, `eval` and `bash -c` strings parsed again, `docker run`
 unwrapped, and `if`/`case`/`&&`/`||` branches decided when their condition is known — otherwise
-every branch is read for launches and the variables they set are merged (see shell_cond). Nothing
-is executed."""
+every branch is read for launches and the variables they set are merged (shell_branches, shell_cond).
+Nothing is executed."""
 from __future__ import annotations
 
 import re
@@ -13,7 +13,8 @@ from pathlib import PurePosixPath
 from vllm_kb.engine.scan import shell_choices, shell_cond, shell_heredoc, shell_printf, shell_wrap
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import SHELLS, ShellSyntaxError, Word
-from vllm_kb.engine.scan.shell_expand import Expander, hole, shown, split_assignment
+from vllm_kb.engine.scan.shell_branches import Branches
+from vllm_kb.engine.scan.shell_expand import Expander, split_assignment
 from vllm_kb.engine.scan.shell_builtins import MAX_DEPTH, Builtins
 from vllm_kb.engine.scan.shell_containers import Containers
 from vllm_kb.engine.scan.shell_nodes import shift_lines
@@ -61,7 +62,7 @@ class State:
                      self.choices, self.capture if not isinstance(self.capture, list) else [list(a) for a in self.capture])
 
 
-class Runner(Builtins, Containers):
+class Runner(Builtins, Containers, Branches):
     def __init__(self, ctx, rel: str, emit, *, state: State | None = None, depth: int = 0, quiet: bool = False,
                  anchor: tuple[int, int] | None = None, seen: set | None = None):
         self.ctx, self.rel, self.emit = ctx, rel, emit
@@ -125,114 +126,6 @@ class Runner(Builtins, Containers):
             self.st.funcs[n.name] = n
             self.defined[n.name] = n
         return shell_cond.UNKNOWN
-
-    def and_or(self, n: AndOr) -> shell_cond.Truth:
-        truth = self._truth(n.items[0][1], self.node(n.items[0][1]))
-        for op, node in n.items[1:]:
-            runs = truth.value if op == "&&" else (None if truth.value is None else not truth.value)
-            if runs is True:
-                truth = self._truth(node, self.node(node))
-            elif runs is False:
-                if truth.assumed:  # `cmd || fallback`: the fallback may still run
-                    self.sites_only([node])
-            else:
-                self._with_paths([[node]], keep_current=True)
-                truth = shell_cond.UNKNOWN
-        return truth
-
-    @staticmethod
-    def _truth(node, t: shell_cond.Truth) -> shell_cond.Truth:
-        """A plain command (not a test) is assumed to succeed."""
-        return t if t.value is not None or _is_test_node(node) else shell_cond.Truth(True, assumed=True)
-
-    def if_(self, n: If) -> None:
-        paths: list[list] = []
-        for k, (cond, body) in enumerate(n.branches):
-            t = self.condition(cond)
-            if t.value is False:
-                if t.assumed:
-                    self.sites_only(body)
-                continue
-            paths.append(body)
-            if t.value is True:
-                if t.assumed:
-                    for _, later in n.branches[k + 1:]:
-                        self.sites_only(later)
-                    if n.otherwise:
-                        self.sites_only(n.otherwise)
-                return self._with_paths(paths, keep_current=False)
-        if n.otherwise is not None:
-            paths.append(n.otherwise)
-            return self._with_paths(paths, keep_current=False)
-        self._with_paths(paths, keep_current=True)
-
-    def case(self, n: Case) -> None:
-        subject = self.st.ex.expand(n.word)
-        if subject.value is not None:
-            for patterns, body in n.items:
-                for p in patterns:
-                    self.st.ex.expand(p)
-                if shell_cond.case_matches(subject.value, patterns):
-                    if subject.assumed:
-                        for _, other in n.items:
-                            if other is not body:
-                                self.sites_only(other)
-                    self.run(body)
-                    return
-            return
-        # a `*)` arm takes whatever the others do not: then no path skips every arm
-        every = any(p.raw == "*" for patterns, _ in n.items for p in patterns)
-        self._with_paths([body for _, body in n.items], keep_current=not every)
-
-    def loop(self, n: Loop) -> None:
-        if n.kind == "for" and n.items:
-            values = [f for w in n.items for f in self.st.ex.expand_fields(w)]
-            texts = sorted({f.text or "" for f in values})
-            if n.var:
-                self.st.ex.vars[n.var] = texts[0] if len(texts) == 1 else hole(f"${n.var}: one of " + " | ".join(shown(t) for t in texts))
-            if values:
-                self.run(n.body)
-                return
-        elif n.kind == "for" and n.var:
-            self.st.ex.vars[n.var] = hole("$" + n.var)
-        self._with_paths([n.cond + n.body], keep_current=True)
-
-    def condition(self, cond: list) -> shell_cond.Truth:
-        if not cond:
-            return shell_cond.UNKNOWN
-        self.run(cond[:-1])
-        return self.node(cond[-1])
-
-    def sites_only(self, body: list) -> None:
-        saved = self.st
-        self.st = saved.copy()
-        self.run(body)
-        self.st = saved
-
-    def _with_paths(self, bodies: list[list], keep_current: bool) -> None:
-        """Run each body from the current state and merge the states they end in (with the
-        current one when no body may also run)."""
-        if len(bodies) == 1 and not keep_current:
-            self.run(bodies[0])
-            return
-        saved = self.st
-        ends = []
-        for body in bodies:
-            self.st = saved.copy()
-            self.run(body)
-            ends.append(self.st)
-        if keep_current:
-            ends.append(saved.copy())
-        self.st = saved
-        shell_cond.merge(saved.ex, [s.ex for s in ends], saved.choices)
-        saved.capture = shell_printf.merged([s.capture for s in ends]) if saved.capture is not None else None
-        for s in ends:
-            saved.funcs.update(s.funcs)
-            for k, v in s.env.items():
-                cur = saved.env.get(k)
-                if cur is None or cur.value != v.value:
-                    saved.env[k] = v if all(e.env.get(k) is not None and e.env[k].value == v.value for e in ends) else \
-                        Setting(k, None, False, v.file, v.line, k, v.raw, v.syntax, "set only on some paths", pos=v.pos)
 
     # -- simple commands ---------------------------------------------------------------------
     def simple(self, n: Simple) -> shell_cond.Truth:
@@ -390,11 +283,3 @@ def _remote(emit):
         c.via = ("ssh",) + c.via
         emit(c)
     return remote
-
-
-def _is_test_node(n) -> bool:
-    return isinstance(n, Simple) and bool(n.words) and n.words[0].raw in ("[", "[[", "test", "true", "false")
-
-
-def _env_setting(name: str, val: Word, rel: str, pos: dict | None = None) -> Setting:
-    return Setting(name, val.value, val.value is not None, rel, val.line, name, val.raw, "cli", val.assumed or val.unresolved, pos=pos)
