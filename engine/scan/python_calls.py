@@ -1,26 +1,27 @@
 """Python files → sites: `LLM(...)`, `EngineArgs(...)`, `AsyncEngineArgs(...)` calls bound to a
 vllm import, read with `ast` (never imported or run). Literal kwargs, module-level and
 same-function constants, `**dict(...)`/dict literals and `**asdict(engine_args)` resolve;
-anything else is kept as unresolved with its source text."""
+anything else is kept as unresolved with its source text. A call as a site: engine/scan/python_call_site.py;
+what it does to its process: engine/scan/python_call_facts.py."""
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
 
-from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.textpos import index as line_index
 from vllm_kb.engine.scan import container_spec, lazy_config, framework_site, python_argv, python_opaque, python_spawn_helpers, python_subclass, python_text, python_tools
 from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.scan.python_call_facts import call_facts
+from vllm_kb.engine.scan.python_call_site import call_name, call_site, trl_site
 from vllm_kb.engine.scan.python_prefilter import CALLEES as _CALLEES, TARGETS, TRL_CONFIGS, could_hold_site, may_call_wrapper
 from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
-from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
+from vllm_kb.engine.scan.python_process import ImportTime
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
-from vllm_kb.engine.scan.python_settings import place, setting, spread
-from vllm_kb.engine.scan import envfile, python_env, python_lora, script_env, trl_spread, wrapper_args
+from vllm_kb.engine.scan import envfile, python_env, script_env, wrapper_args
 from vllm_kb.engine.scan.deploy import image_entry
-from vllm_kb.engine.scan.python_values import _is_environ, _Resolver, walk
-from vllm_kb.engine.scan.site import Finding, Setting, Site
+from vllm_kb.engine.scan.python_values import _Resolver
+from vllm_kb.engine.scan.site import Site
 
 
 def _imports(imported: list) -> tuple[dict[str, str], set[str]]:
@@ -115,7 +116,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
                     visit(node.body, node.body, cls, fns + (node,))
                 elif isinstance(node, ast.ClassDef):
                     visit(node.body, block, node, fns)
-                elif (isinstance(node, ast.Call) and _call_name(node.func) in callees) or (isinstance(node, ast.Dict) and container_spec.candidate(node)):
+                elif (isinstance(node, ast.Call) and call_name(node.func) in callees) or (isinstance(node, ast.Dict) and container_spec.candidate(node)):
                     candidates.append((node, block, cls, fns))
                 elif opaque_ok and isinstance(node, ast.Call) and len(node.keywords) >= python_opaque.MIN_ENGINE_KEYWORDS:
                     loose.append((node, block, cls, fns))
@@ -182,7 +183,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
             f.resolver.calls = by_id
     absorbed: set[int] = set()
     sites = []
-    per_file: dict = {"rel": rel}  # what _process_facts reads of the whole file, read once for all its sites
+    per_file: dict = {"rel": rel}  # what call_facts reads of the whole file, read once for all its sites
     trl_seen: set = set()
     for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
         call, target, wrapper = f.call, f.target, None
@@ -190,17 +191,17 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         if target in TRL_CONFIGS:
             # the same config built again in one function (a retry in `except TypeError:`) is one launch
             again = (tuple(id(fn) for fn in f.fns), ast.unparse(call))
-            many = _trl_site(ctx, rel, text, call, target, f.resolver, tree) if again not in trl_seen else None
+            many = trl_site(ctx, rel, text, call, target, f.resolver, tree) if again not in trl_seen else None
             trl_seen.add(again)
         elif target in TARGETS:
             wrapper = opaque.get(id(call)) or python_subclass.called(call, wrappers)
-            site = many = _site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
+            site = many = call_site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
             if id(call) in lazy:  # built by the runner's task process, never when the config is imported
                 site.gpu_request = lazy[id(call)]
             else:
-                site.launch.update(_process_facts(importing, tree, call, target, per_file, text,
+                site.launch.update(call_facts(importing, tree, call, target, per_file, text,
                                                   bool(wrapper is not None and wrapper.builds)))
             wrapper_args.process_facts(wrapper, site.launch)
         elif target == "spawn-helper":
@@ -252,146 +253,3 @@ def _walk_stmt(node: ast.AST):
         kids.reverse()
         stack += kids
 
-
-def _process_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: str, per_file: dict,
-                   text: str, builds_here: bool = False) -> dict:
-    """Whether the engine is built when the module is imported (LLM() itself; for engine
-    arguments, the `from_engine_args` that builds it), and whether CUDA was touched before.
-    `per_file` keeps what is read of the whole file once for all of its sites (a file of vLLM's
-    own tests has dozens)."""
-    # a method of that name is spelled in the text (as Python reads it) before any walk
-    plain = text.isascii()
-    if target == "LLM" or builds_here:  # a wrapper whose constructor builds the engine (Orpheus): the call itself
-        builds = [call]
-    else:
-        if "builds" not in per_file:
-            per_file["builds"] = [n for n in walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                                  and n.func.attr in ("from_engine_args", "from_vllm_config")] \
-                if not plain or "from_engine_args" in text or "from_vllm_config" in text else []
-        builds = per_file["builds"]
-    at_import = [n for n in builds if importing.runs(n)]
-    out: dict = {"module_level": bool(at_import)}
-    if "sleep" not in per_file:
-        per_file["sleep"] = _sleep_level(tree) if not plain or "sleep" in text else None
-    level = per_file["sleep"]
-    if level is not None:
-        out["sleep_level"] = level
-    if target == "LLM" and "prefix_pos" in text:  # 0.3.x's per-request prefix caching (L66)
-        lines = [n.lineno for n in walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "generate"
-                 and any(k.arg == "prefix_pos" and not (isinstance(k.value, ast.Constant) and k.value.value is None) for k in n.keywords)]
-        out.update({"generate_prefix_pos": min(lines)} if lines else {})
-    if "lora" not in per_file:
-        per_file["lora"] = python_lora.trained_rank(tree, text, per_file["rel"])
-    out.update(per_file["lora"])
-    if at_import:
-        out["cuda_before"] = importing.cuda_before(min(n.lineno for n in at_import))
-    if builds:
-        if "cuda_order" not in per_file:
-            per_file["cuda_order"] = CudaOrder(tree)
-        out.update(cuda_facts(per_file["cuda_order"], min(n.lineno for n in builds), bool(at_import), tree,
-                              per_file["rel"]))
-    return out
-
-
-def _sleep_level(tree: ast.Module) -> int | None:
-    """The level the script puts the engine to sleep at: `llm.sleep(level=2)`, `llm.sleep(1)`,
-    `llm.sleep()` (vLLM's default, 1); the deepest one when there are several."""
-    levels = []
-    for n in walk(tree):
-        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "sleep"):
-            continue
-        if isinstance(n.func.value, ast.Name) and n.func.value.id in ("time", "asyncio", "gevent", "trio", "anyio"):
-            continue
-        kw = next((k.value for k in n.keywords if k.arg == "level"), None)
-        arg = kw if kw is not None else (n.args[0] if n.args else None)
-        if arg is None and not n.keywords:
-            levels.append(1)
-        elif isinstance(arg, ast.Constant) and isinstance(arg.value, int) and arg.value in (1, 2) \
-                and not isinstance(arg.value, bool):
-            levels.append(arg.value)
-    return min(levels) if levels else None
-
-
-def _site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrapper=None) -> Site:
-    kind, mode = TARGETS[target]
-    written = call  # edits go into the call as written, a wrapper's own arguments included
-    site = Site(file=rel, line=call.lineno, syntax="python-call", kind=kind, mode=mode,
-                mode_evidence=f"{rel}:{call.lineno}", end_line=call.end_lineno or call.lineno)
-    if wrapper is not None:
-        site.mode_evidence += (f" ({wrapper.name} from {wrapper.origin} builds vLLM's {wrapper.target})" if wrapper.forwarder
-                               else f" ({wrapper.name}, a subclass of vllm.LLM from {wrapper.origin})")
-        site.mode = wrapper.mode or site.mode
-        site.tool = wrapper.host or site.tool
-        if wrapper.has_init:
-            call = wrapper_args.engine_call(site, call, wrapper, rel)
-    if call.args:
-        first = call.args[0]
-        if isinstance(first, ast.Starred):
-            site.opaque.append({"code": "spread", "what": "*" + ast.unparse(first.value), "where": f"{rel}:{first.lineno}"})
-        else:
-            site.model = setting(resolver, "model", first, rel, text, "")
-        for extra in call.args[1:]:
-            site.remarks.append(Finding("positional-arg", msg("finding.positional_arg", arg=ast.unparse(extra)), rel, extra.lineno, None))
-    for kw in call.keywords:
-        if kw.arg is None:
-            spread(ctx, site, resolver, kw.value, rel, text, version, by_id, absorbed)
-            continue
-        s = setting(resolver, kw.arg, kw.value, rel, text, getattr(kw, "written", kw.arg), (kw, kw))
-        place(ctx, site, s, version)
-    for s in wrapper_args.wrapper_defaults(site, wrapper, rel, call.lineno, written) if wrapper is not None else ():
-        place(ctx, site, s, version)
-    site.source = {"call": written, "text": text, "target": target, "func": resolver.lines.segment(call.func) or target}
-    if wrapper is not None and not wrapper.rest and (wrapper.forwarder or wrapper.rename):
-        # other engine arguments reach vLLM only as its own keywords, inside its mapping (langchain's vllm_kwargs), or not at all
-        site.source["wrapper_dict"] = (sorted(wrapper.dicts)[0] if wrapper.dicts else None,
-                                       any(k.arg in wrapper.dicts for k in written.keywords))
-        site.source["wrapper_keys"] = {e: own for own, e in wrapper.rename}
-    return site
-
-
-def _trl_site(ctx, rel, text, call, target, resolver, tree) -> Site | None:
-    """GRPOConfig(use_vllm=True, vllm_mode=…, vllm_gpu_memory_utilization=…): TRL's keys, mapped
-    to engine arguments by knowledge/frameworks/trl.yaml."""
-    from vllm_kb.engine.kb import frameworks
-
-    fw = frameworks.get("trl")
-    entries, followed = [], set()
-    for kw in call.keywords:
-        if kw.arg is None:
-            got = trl_spread.spread_entries(resolver, kw.value, rel, text)
-            if got is not None:
-                entries += got
-                followed.add(id(kw))
-            continue
-        entries.append(framework_site.Entry(kw.arg, setting(resolver, kw.arg, kw.value, rel, text, kw.arg, (kw, kw))))
-    site = framework_site.build_site(fw, entries, file=rel, line=call.lineno, end_line=call.end_lineno or call.lineno,
-                                 syntax="python-call", kind=f"{target}()", version=ctx.framework_version(rel, fw.package),
-                                 source={"call": call, "text": text, "target": target,
-                                         "func": resolver.lines.segment(call.func) or target},
-                                 commit=ctx.framework_commit(rel, fw.package))
-    if site is not None and any(kw.arg is None for kw in call.keywords):
-        for kw in call.keywords:
-            if kw.arg is None and id(kw) not in followed:
-                site.opaque.append({"code": "spread", "what": "**" + ast.unparse(kw.value), "where": f"{rel}:{kw.value.lineno}"})
-    if site is not None and site.model is None:
-        node = _trainer_model(tree)
-        if node is not None:
-            site.model = setting(resolver, "model", node, rel, text, "model")
-    return site
-
-
-def _trainer_model(tree: ast.Module):
-    """What vLLM loads in TRL is the policy: `GRPOTrainer(model=…)` (or its first argument) in the
-    same file as the config."""
-    for node in walk(tree):
-        if isinstance(node, ast.Call) and _call_name(node.func).endswith("Trainer"):
-            for kw in node.keywords:
-                if kw.arg == "model":
-                    return kw.value
-            if node.args:
-                return node.args[0]
-    return None
-
-
-def _call_name(func) -> str:
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
