@@ -6,7 +6,7 @@ from __future__ import annotations
 from vllm_kb.engine.check import memory
 from vllm_kb.engine.check.memory.kv import kv_bytes_per_token_layer, mla_absorbs
 from vllm_kb.engine.check.memory.runtime import GIB, runtime
-from vllm_kb.engine.check.memory.weights import mla_absorbed_bytes
+from vllm_kb.engine.check.memory.weights_stages import mla_absorbed_bytes
 from vllm_kb.engine.kb import hardware, knowledge, models
 
 KB = knowledge.load()

@@ -38,7 +38,7 @@ def test_vllm_pp_layer_partition_replaces_the_even_split():
 def test_qwen3_next_and_qwen3_5_hold_the_embedding_on_every_stage():
     # qwen3_next.py (0.10.2-0.34.0) and qwen3_5.py (0.17.0-0.34.0) build embed_tokens on every rank,
     # not a PPMissingLayer off the first (vLLM #36861): each middle stage carries the vocabulary table
-    from vllm_kb.engine.check.memory.weights import embeds_every_stage, stage_weights_bytes
+    from vllm_kb.engine.check.memory.weights_stages import embeds_every_stage, stage_weights_bytes
     base = {"hidden_size": 2048, "num_hidden_layers": 40, "vocab_size": 248320, "params_b": 34.0,
             "tie_word_embeddings": False}
     table = 248320 * 2048 * 2.0
@@ -55,7 +55,7 @@ def test_qwen3_next_and_qwen3_5_hold_the_embedding_on_every_stage():
 def test_qwen3_5_vision_tower_on_every_stage_until_0_34():
     # interfaces.py _mark_tower_model: skips the tower only by the modality limits in 0.17.0-0.33.0,
     # off the first pipeline stage too from 0.34.0
-    from vllm_kb.engine.check.memory.weights import stage_weights_bytes, tower_bytes, tower_on_every_stage
+    from vllm_kb.engine.check.memory.weights_stages import stage_weights_bytes, tower_bytes, tower_on_every_stage
     model = {"hidden_size": 5120, "num_hidden_layers": 64, "vocab_size": 248320, "params_b": 27.0,
              "model_type": "qwen3_5", "multimodal": True, "vision_params_b": 0.46}
     assert tower_on_every_stage(model, {}, "0.28.0")

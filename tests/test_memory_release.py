@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from vllm_kb.engine.check import memory
 from vllm_kb.engine.check.memory.kv import kv_bytes_per_token_layer
-from vllm_kb.engine.check.memory.weights import stage_weights_bytes, weights_bytes
+from vllm_kb.engine.check.memory.weights import weights_bytes
+from vllm_kb.engine.check.memory.weights_stages import stage_weights_bytes
 from vllm_kb.engine.kb import hardware, knowledge, models
 
 KB = knowledge.load()

@@ -57,7 +57,7 @@ def test_gptq_and_bitsandbytes_at_8_bits_weigh_a_byte_a_weight():
 def test_the_rope_table_of_every_position_is_held_on_every_gpu():
     # vLLM builds cos/sin for all max_position_embeddings positions, whatever max_model_len is:
     # Llama 4 Scout's 10,485,760 x 128 x 2 bytes = 2.5 GiB per GPU at any TP
-    from vllm_kb.engine.check.memory.weights import rope_cache_bytes, stage_weights_bytes
+    from vllm_kb.engine.check.memory.weights_stages import rope_cache_bytes, stage_weights_bytes
 
     scout = facts("meta-llama/Llama-4-Scout-17B-16E-Instruct")
     assert rope_cache_bytes(scout, {}) == 10485760 * 128 * 2
@@ -72,7 +72,7 @@ def test_the_rope_table_of_every_position_is_held_on_every_gpu():
 def test_a_linear_rope_scaling_multiplies_the_table():
     # LinearScalingRotaryEmbedding builds max_position_embeddings x factor positions; Gemma 3's local
     # layers add an unscaled table: 12B at head_dim 256 holds 0.56 GiB of them
-    from vllm_kb.engine.check.memory.weights import rope_cache_bytes
+    from vllm_kb.engine.check.memory.weights_stages import rope_cache_bytes
 
     g12 = facts("google/gemma-3-12b-it")
     assert g12["rope_cache_positions"] == 9 * 131072
@@ -99,7 +99,7 @@ def test_qwen38_27b_is_the_qwen35_hybrid_with_its_tower():
 def test_an_mtp_draft_loads_its_own_layer_inside_model_loading():
     # gpu_model_runner.load_model loads the drafter inside the same DeviceMemoryProfiler; the MTP drafter
     # shares the target's embedding and head, keeping fc (2h x h) and one gated full-attention decoder layer
-    from vllm_kb.engine.check.memory.weights import mtp_draft_bytes
+    from vllm_kb.engine.check.memory.weights_stages import mtp_draft_bytes
     f = facts("Qwen/Qwen3.8-27B-FP8")
     mtp = {"speculative_config": {"method": "mtp", "num_speculative_tokens": 3}}
     h = 5120

@@ -8,29 +8,26 @@ determine_available_memory, vllm/v1/core/kv_cache_utils.py; the V0 worker before
 
 with full-attention, MLA and sliding-window layers counted as vLLM's (hybrid) KV-cache manager
 counts them. Every number is an estimate; `assumptions` lists what it rests on as
-machine-readable {key, value} pairs so that reports can word them in any language."""
+machine-readable {key, value} pairs so that reports can word them in any language. The budget of one
+GPU: budget.py; the KV cache it leaves: kv_facts.py."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Any
 
 from vllm_kb.engine.check.memory.bands import (KV_ERROR_FRACTION, KV_TIGHT_FRACTION, SUGGEST_MARGIN, error_band,
-                                               shortfall_band, shortfall_share)
-from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound, v0_profile, v1_encoder_step
-from vllm_kb.engine.check.memory.kv import (KVLayout, checkpoint_kv_dtype, hybrid_manager_on, kv_capacity, kv_element_bytes,
-                                            kv_layer_count, kv_layout, mla_absorbs, pp_stage_layers, safe_len)
-from vllm_kb.engine.check.memory.graphs import cudagraph_bytes, cudagraph_mode
-from vllm_kb.engine.check.memory.reserve import (activation_peak_bytes, batched_tokens, non_torch_bytes,
-                                                 nvls_v0_unknown_bytes)
+                                               shortfall_share)
+from vllm_kb.engine.check.memory.budget import gpu_budget
+from vllm_kb.engine.check.memory.encoder import encoder_facts, tiled_bound
+from vllm_kb.engine.check.memory.kv import checkpoint_kv_dtype, kv_layout, mla_absorbs, pp_stage_layers
+from vllm_kb.engine.check.memory.kv_facts import kv_facts
+from vllm_kb.engine.check.memory.reserve import batched_tokens
 from vllm_kb.engine.check.memory.site import Notes, Site, numeric_args
-from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal, speculative
-from vllm_kb.engine.check.memory.runtime import (ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB,
-                                                 KV_RESERVE_FRACTION, PROFILE_WORKSPACE_GIB, TP_CHOICES, human_int, runtime)
-from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, stage_weights_bytes, tower_on_every_stage,
-                                                 uncertain_weights_bytes, weight_width, weights_bytes,
+from vllm_kb.engine.check.memory.runtime import (DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB, KV_RESERVE_FRACTION, TP_CHOICES,
+                                                 human_int, runtime)
+from vllm_kb.engine.check.memory.weights import (BYTES_PER_PARAM, uncertain_weights_bytes, weight_width, weights_bytes,
                                                  weights_per_gpu_bytes)
-from vllm_kb.engine.kb.gpu_mix import rank_memory_gib
+from vllm_kb.engine.check.memory.weights_stages import stage_weights_bytes, tower_on_every_stage
 from vllm_kb.engine.kb.models import tp_divides
 
 
@@ -62,7 +59,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     rt = runtime(vllm_version, env, gpu.get("compute_capability"), install, model.get("architecture"), early_v1=True)
     site = Site(model, gpu, engine, rt,
                  int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1))
-    budget = _budget(site, last_stage=True, notes=notes)
+    budget = gpu_budget(site, last_stage=True, notes=notes)
     stages = stage_weights_bytes(model, engine, weights, site.tp, site.pp, site.rt.experts_over_dp,
                                  absorbed_mla=mla_absorbs(model, engine, site.rt, env), partition=site.rt.pp_partition,
                                  tower_every_stage=tower_on_every_stage(model, engine, vllm_version))
@@ -74,7 +71,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     per_gpu = max(stages)  # the fullest GPU decides the fit
     out["weights_per_gpu_gib"] = round(stages[0] / GIB, 1)  # what rank 0 logs
     out["usable_per_gpu_gib"] = round(budget["usable"] / GIB, 1)
-    usable = [_budget(site, i == len(stages) - 1, stage=i)["usable"] for i in range(len(stages))] \
+    usable = [gpu_budget(site, i == len(stages) - 1, stage=i)["usable"] for i in range(len(stages))] \
         if site.gpu.get("devices_gib") else [budget["usable"]] * len(stages)  # mixed cards: stage by stage
     out["fits"] = all(w <= u * (1 - KV_RESERVE_FRACTION) for w, u in zip(stages, usable))
     min_tp = _min_tp(site, weights)
@@ -84,7 +81,7 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     out["requested_per_gpu_gib"] = round(budget["requested"] / GIB, 2)
     out["gpu_memory_utilization"] = budget["gmu"]
     if site.has_dims:
-        out.update(_kv_facts(site, stages, notes))
+        out.update(kv_facts(site, stages, notes))
         safe = out.get("max_model_len_safe")
         if safe and _settle and safe < site.max_len and batched_tokens(engine, safe, site.rt, model) != site.batched:
             # the profile run's batch follows max_model_len (V0 without chunked prefill): a shorter
@@ -117,7 +114,7 @@ def _mxfp4_alt(site: Site, width: str, offload: float) -> dict[str, Any]:
     alt = weights_bytes(model, engine, site.tp, site.rt.mxfp4_alt)
     stages = [max(0.0, s - offload) for s in stage_weights_bytes(model, engine, alt, site.tp, site.pp, site.rt.experts_over_dp,
                                                                     partition=site.rt.pp_partition)]
-    cap = _kv_facts(site, stages, Notes())
+    cap = kv_facts(site, stages, Notes())
     return {"weights_mxfp4_alt_per_gpu_gib": round(stages[0] / GIB, 1), "kv_cache_mxfp4_alt_gib": cap["kv_cache_gib"],
             "max_model_len_fit_mxfp4_alt": cap["max_model_len_fit"],
             "fits_max_model_len_mxfp4_alt": cap["fits_max_model_len"]}
@@ -161,227 +158,6 @@ def _kv_bound(budget: dict, weights_per_gpu: float) -> dict[str, Any]:
     return out
 
 
-def _budget(site: Site, last_stage: bool, notes: Notes | None = None, stage: int | None = None) -> dict[str, float]:
-    """Bytes per GPU: requested, the non-KV terms, and `usable` (left for weights and KV); on mixed
-    cards, of pipeline stage `stage`'s smallest card (None: the smallest the engine takes)."""
-    add = notes.add if notes else (lambda k, v: v)
-    model, gpu, engine, rt = site.model, site.gpu, site.engine, site.rt
-    # unified memory: cudaMemGetInfo's total is the OS's MemTotal, what the catalog holds
-    reserved = 0.0 if gpu.get("unified_memory") else DRIVER_RESERVED_GIB
-    total = (rank_memory_gib(gpu, site.tp, site.pp, stage) - add("driver_reserved_gib", reserved)) * GIB
-    gmu = float(add("gpu_memory_utilization", float(engine.get("gpu_memory_utilization") or DEFAULT_GMU)))
-    if site.has_dims:
-        tokens, seqs = site.batched, int(engine.get("max_num_seqs") or 256)
-        v0_mm = v0_profile(model, engine, site.max_len, tokens, rt)
-        if v0_mm:  # V0 shrinks a multimodal dummy batch to the sequences that hold its items
-            tokens, seqs = v0_mm["tokens"], v0_mm["seqs"]
-        add("profile_batched_tokens", tokens)
-        add("profile_max_num_seqs", seqs)
-        activation = activation_peak_bytes(model, dict(engine, max_num_seqs=seqs), tokens, site.tp, rt, last_stage)
-        enc = v1_encoder_step(model, engine, site.max_len, tokens, site.tp, rt) if site.pp == 1 else None
-        text_only = activation
-        if enc:  # the encoder step runs before the text dummy run, whose peak its cached output joins
-            add("encoder_profile_items", enc["items"])
-            activation = max(activation + enc["out"], enc["peak"] + PROFILE_WORKSPACE_GIB["v1"] * GIB)
-        encoder_step = activation - text_only
-        graphs = cudagraph_bytes(model, engine, site.pp, rt, gpu)
-    else:  # no dimensions: a share of the GPU, as the first-order estimate did
-        activation = ACTIVATION_FRACTION * float(gpu["memory_gib"]) * GIB
-        graphs = encoder_step = 0.0
-        add("no_architecture_dims", True)
-    non_torch = non_torch_bytes(site.tp, site.pp, rt, gpu)
-    add("activation_peak_gib", round(activation / GIB, 2))
-    add("non_torch_gib", round(non_torch / GIB, 2))
-    add("cudagraph_gib", round(graphs / GIB, 2))
-    add("vllm_version", rt.version or "newest")
-    if site.has_dims and rt.sampler_alt:
-        add("sampler_alt", rt.sampler_alt)
-    requested = total * gmu
-    return {"requested": requested, "activation_peak": activation, "non_torch": non_torch, "gmu": gmu,
-            "cudagraph": graphs, "usable": requested - activation - non_torch - graphs, "encoder_step": encoder_step,
-            "unknown": nvls_v0_unknown_bytes(site.tp, site.pp, rt, gpu)}
-
-
-def _kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]:
-    """KV cache of the tightest GPU. Every pipeline stage profiles its own memory (only the last
-    samples; the first and last also hold the embedding and LM head) and vLLM sizes all caches to
-    the smallest block count."""
-    model, engine, rt = site.model, site.engine, site.rt
-    stages = pp_stage_layers(model["num_hidden_layers"], site.pp, rt.pp_partition)
-    best: tuple[dict, KVLayout, float] | None = None
-    kv_bytes = human_int(engine.get("kv_cache_memory_bytes"))
-    tightest, lows = len(stages) - 1, []
-    for i, layers in enumerate(stages):
-        last = i == len(stages) - 1
-        available = _budget(site, last, stage=i)["usable"] - stages_w[i]
-        if kv_bytes:
-            available = float(kv_bytes)
-        layout = kv_layout(model, engine, site.tp, layers, rt)
-        if not kv_bytes:
-            available -= layout.v0_state  # V0 allocates the Mamba states in the profile run
-        lows.append(available)
-        cap = kv_capacity(layout, max(available, 0.0), site.max_len, site.batched, rt)
-        if best is None or cap["kv_blocks"] < best[0]["kv_blocks"]:
-            best, tightest = (cap, layout, available), i
-    assert best is not None  # there is always a last stage
-    weights_per_gpu = stages_w[-1]
-    cap, layout, available = best
-    if site.pp > 1 and not kv_bytes and rt.pp_whole_model_check:
-        # 0.14-0.16 check one request of the whole model's layers against the smallest stage's memory
-        layout, available = kv_layout(model, engine, site.tp, model["num_hidden_layers"], rt), min(lows)
-        whole = kv_capacity(layout, max(available, 0.0), site.max_len, site.batched, rt)
-        cap.update(fits_max_model_len=whole["fits_max_model_len"], max_model_len_fit=whole["max_model_len_fit"])
-    budget = _budget(site, True, stage=tightest if site.gpu.get("devices_gib") else None)
-    total = budget["requested"] / budget["gmu"]
-    # the blocks of a request SUGGEST_MARGIN longer than max_model_len, plus one: the margin L15
-    # asks for, so following this change does not leave a launch that "may refuse to start"
-    margin_len = math.ceil(site.max_len * (1 + SUGGEST_MARGIN))
-    one = (layout.blocks_per_request(margin_len, site.batched) + 1) * layout.page * layout.group_size
-    needed = (budget["requested"] - budget["usable"]) + weights_per_gpu + one
-    if needed <= total:
-        cap["gmu_needed"] = math.ceil(needed / total * 100) / 100
-    cap["max_model_len_safe"] = safe_len(cap["max_model_len_fit"], layout.block, SUGGEST_MARGIN)
-    band = error_band(budget)
-    exact = layout.blocks_per_request(site.max_len, site.batched) * layout.page * layout.group_size
-    if band <= available < exact < available + band and not cap["fits_max_model_len"] and not kv_bytes:
-        # one max_model_len request misses by less than the estimate's own error: L15 P1, not P0
-        cap["kv_shortfall_within_error"] = True
-    short = shortfall_band(site, budget)
-    saving = _sampler_alt_saving(site)
-    if short is not None and not kv_bytes and not cap["fits_max_model_len"] and available >= band \
-            and exact - (available + saving) >= short:
-        # short of one request by more than the estimate's error on logged start-ups of this engine
-        # and model class, though maybe by fewer than 10% of the tokens: L15 P0 where the release is pinned
-        cap["kv_shortfall_beyond_error"] = True
-        cap["kv_shortfall_gib"] = round((exact - available) / GIB, 2)
-        cap["kv_error_band_gib"] = round(short / GIB, 2)
-    if exact <= available < exact + band and cap["fits_max_model_len"] and not kv_bytes:
-        # one max_model_len request fits by less than the estimate's own error: L15 P1 (may refuse)
-        cap["kv_surplus_within_error"] = True
-    if -band < available < 0 and exact <= available + band and not kv_bytes:
-        # nothing left at the estimate, yet one max_model_len request within its own error: whether
-        # vLLM finds the blocks is below what the estimate can tell (L16 P1, not P0)
-        cap["kv_deficit_within_error"] = True
-    elif abs(available) < band and cap["max_model_len_fit"] < (1 - SUGGEST_MARGIN) * site.max_len and not kv_bytes:
-        # within the estimate's own error of zero, on either side: whether vLLM finds a few blocks
-        # ("max seq len … larger than …", L15) or none ("No available memory …", L16) is below
-        # what the estimate can tell
-        cap["kv_cache_near_zero"] = True
-    if available < (one if not kv_bytes else 0):
-        seqs = _seqs_fit(site, weights_per_gpu, one)
-        if seqs:
-            cap["max_num_seqs_fit"] = seqs
-    if saving and not kv_bytes:
-        # where the installation picks the sampler (0.8.0-0.11.0: FlashInfer's when it is
-        # importable), what the lighter one leaves: L16 says P1, not P0, when only it leaves a cache
-        cap["kv_cache_alt_gib"] = round((available + saving) / GIB, 2)
-        if -band < available + saving <= 0 and exact <= available + saving + band:
-            # the lighter sampler's pool is short of zero by less than the estimate's own error, and
-            # that error would hold one request: as for kv_deficit_within_error, L16 P1, not P0
-            cap["kv_cache_alt_within_error"] = True
-    if human_int(engine.get("kv_cache_memory_bytes")):
-        notes.add("kv_cache_memory_bytes", human_int(engine["kv_cache_memory_bytes"]))
-    kv_dtype = str(engine.get("kv_cache_dtype") or "auto")
-    notes.add("kv_cache_dtype", kv_dtype)
-    notes.add("kv_bytes_per_element", kv_element_bytes(engine, model))
-    notes.add("block_size", layout.block)
-    notes.add("max_model_len", site.max_len)
-    if model.get("num_sliding_layers"):
-        notes.add("hybrid_kv_cache_manager", hybrid_manager_on(engine, rt))
-    per_gpu_token = layout.bytes_per_token
-    per_layer = per_gpu_token / max(1, layout.full + layout.sliding) if layout.full_bytes else layout.per_layer
-    replicas = 1 if model.get("kv_lora_rank") else site.tp  # MLA: every rank holds the same latent
-    out: dict[str, Any] = {
-        # negative when the weights and activations overrun the budget, as vLLM logs it
-        "kv_cache_gib": round(available / GIB, 2),
-        "kv_cache_dtype": kv_dtype,
-        "kv_bytes_per_token_per_gpu": int(per_gpu_token),
-        "kv_bytes_per_token": int(per_layer * kv_layer_count(model) * replicas),
-        "block_size": layout.block,
-        "max_model_len": site.max_len,
-        "max_model_len_known": site.max_len_known,
-        "hybrid_kv_cache": layout.hybrid,
-    }
-    out.update(cap)
-    if model.get("ssm"):
-        out.update(ssm_facts(site, layout, cap, notes))
-    return out
-
-
-def ssm_facts(site: Site, layout: KVLayout, cap: dict, notes: Notes) -> dict[str, Any]:
-    """What a hybrid state-space model adds: where its state lives, and (V1) the blocks that bound
-    max_num_seqs, which 0.20.0+ refuses to exceed under full CUDA graphs."""
-    out: dict[str, Any] = {"ssm_layers_per_gpu": layout.ssm or int(site.model["ssm"].get("layers") or 0)}
-    notes.add("ssm_cache", "kv_blocks" if layout.ssm else "v0_max_num_seqs")
-    if not layout.ssm:
-        out["ssm_v0_state_gib"] = round(layout.v0_state / GIB, 2)
-        return out
-    out["ssm_pool_blocks"] = cap["kv_blocks"]
-    out["ssm_blocks_per_request"] = layout.ssm_blocks
-    out.update(_align_facts(site, layout))
-    line = seqs_refusal(site.rt.version)
-    seqs = int(site.engine.get("max_num_seqs") or 256)
-    # raised after the KV cache is sized, so only when that succeeds (L15 / L16 otherwise)
-    if line and _full_graphs(site.engine, site.gpu) and 0 < cap["kv_blocks"] < seqs and cap["fits_max_model_len"]:
-        out["ssm_seqs_refused"] = line
-        fit = int(cap["kv_blocks"] * (1 - SUGGEST_MARGIN))
-        if fit >= 1:
-            out["ssm_max_num_seqs_fit"] = fit
-        # the estimate's own error on the pool: a max_num_seqs within it may still start
-        out["ssm_seqs_margin"] = seqs > cap["kv_blocks"] * (1 + SUGGEST_MARGIN) + 1
-    return out
-
-
-def _align_facts(site: Site, layout: KVLayout) -> dict[str, Any]:
-    """Prefix caching's "align" mode schedules prefills in whole blocks, and 0.17.0–0.26.0 assert
-    that the raised block fits max_num_batched_tokens. The block is a lower bound (vLLM aligns to
-    16 tokens or more), so a block above the budget is refused."""
-    line = align_refusal(site.rt.version)
-    # vLLM turns its default "none" into "align" once prefix caching is on; only "all" differs
-    if not line or layout.ssm_blocks < 2 or str(site.engine.get("mamba_cache_mode") or "none") == "all":
-        return {}
-    if layout.block <= site.batched:
-        return {}
-    return {"ssm_align_refused": line, "ssm_align_batched_fit": math.ceil(layout.block / 1024) * 1024}
-
-
-def _full_graphs(engine: dict, gpu: dict) -> bool:
-    """Whether the site keeps FULL CUDA graphs once vLLM has resolved the mode: not eager, no
-    PIECEWISE/NONE mode of its own, and no PIECEWISE downgrade under speculative decoding — the Mamba
-    block check follows that downgrade in the same function (config/compilation.py)."""
-    if engine.get("enforce_eager"):
-        return False
-    return cudagraph_mode(engine, gpu, speculative(engine)[1]) in ("FULL_AND_PIECEWISE", "FULL", "FULL_DECODE_ONLY")
-
-
-def _sampler_alt_saving(site: Site) -> float:
-    """Bytes the release's other sampler (rt.sampler_alt) would leave free on the last stage."""
-    if not site.rt.sampler_alt or not site.has_dims or site.pp > 1:  # PP: the tightest stage may not sample
-        return 0.0
-    alt = Site(site.model, site.gpu, site.engine, replace(site.rt, sampler=site.rt.sampler_alt), site.tp, site.pp)
-    return max(0.0, _budget(alt, True)["usable"] - _budget(site, True)["usable"])
-
-
-def _seqs_fit(site: Site, weights_per_gpu: float, one: float) -> int | None:
-    """The largest max_num_seqs, a power of two below the site's, whose dummy sampler run (one
-    row of logits per sequence: vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run, the V0
-    model runner's profile_run; vLLM's own hint on its OOM is "try lowering `max_num_seqs`")
-    leaves room for one request 10% longer than max_model_len, and for the estimate's error on
-    what vLLM profiles. None when the sampler warm-up is not what fills the budget."""
-    now = int(site.engine.get("max_num_seqs") or 256)
-    if not site.model.get("vocab_size") or now <= 1:
-        return None
-    seqs = 1 << ((now - 1).bit_length() - 1)  # the power of two below `now`
-    while seqs >= 1:
-        trial = Site(site.model, site.gpu, dict(site.engine, max_num_seqs=seqs), site.rt, site.tp, site.pp)
-        b = _budget(trial, True)
-        error = SUGGEST_MARGIN * (b["activation_peak"] + b["non_torch"] + b["cudagraph"])
-        if b["usable"] - weights_per_gpu >= one + error:
-            return seqs
-        seqs //= 2
-    return None
-
-
 def _offload_bytes(engine: dict) -> float:
     v = engine.get("cpu_offload_gb")
     return float(v) * GIB if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 else 0.0
@@ -392,7 +168,7 @@ def _min_tp(site: Site, weights: float) -> int | None:
     for t in TP_CHOICES:
         if site.has_dims and not tp_divides(site.model, t):
             continue
-        usable = _budget(site.with_tp(t), last_stage=True)["usable"]
+        usable = gpu_budget(site.with_tp(t), last_stage=True)["usable"]
         held = weights_per_gpu_bytes(site.model, site.engine, weights, t, site.pp, site.rt.experts_over_dp) - _offload_bytes(site.engine)
         if held <= usable * (1 - KV_RESERVE_FRACTION):
             return t
