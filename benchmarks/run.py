@@ -19,6 +19,7 @@ taken between runs made back to back on the same tree. `--compare` runs a second
 release before a change) beside this one. Targets (2-core machine): vLLM tree ≤ 2× ruff E9;
 5,000 files ≤ 3× ruff E9; 10,000 files with 5,000 sites ≤ 300 MB (all processes together); 20 files cold ≤ 0.4 s; detect
 never slower than audit; MCP audit on 1,000 sites ≤ 25,000 tokens.
+How one command is measured: benchmarks/measure.py.
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_repo  # noqa: E402
+from measure import median_run, peak, timed  # noqa: E402
 
 GPU = "H100-80GB x8"
 VLLM_SDIST = "vllm==0.34.0"
@@ -45,93 +47,6 @@ VLLM_SDIST = "vllm==0.34.0"
 def vllm_kb() -> list[str]:
     exe = Path(sys.executable).with_name("vllm-kb")
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "vllm_kb.cli.main"]
-
-
-def _process_tree(root: int) -> list[int]:
-    """`root` and every process under it (Linux's /proc/<pid>/task/<tid>/children)."""
-    pids, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        pids.append(pid)
-        try:
-            for task in os.listdir(f"/proc/{pid}/task"):
-                with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
-                    todo.extend(int(c) for c in f.read().split())
-        except (OSError, ValueError):
-            pass
-    return pids
-
-
-def _footprint(pids: list[int]) -> tuple[float, float]:
-    """The RSS and the PSS of `pids` summed, in MiB (/proc/<pid>/smaps_rollup). PSS shares each
-    page among the processes that map it: what forked workers hold together, where summing their
-    RSS would count the pages they share with the parent again for each."""
-    rss = pss = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
-                for line in f:
-                    if line.startswith("Rss:"):
-                        rss += int(line.split()[1])
-                    elif line.startswith("Pss:"):
-                        pss += int(line.split()[1])
-        except (OSError, ValueError, IndexError):
-            pass
-    return rss / 1024, pss / 1024
-
-
-class _Sampler:
-    """The peak of the sums of RSS and of PSS over a process and its children, polled every 20 ms
-    in a thread (`os.wait4`'s max RSS is the largest single process's: a scan's forked workers
-    were not counted). None where /proc has no smaps_rollup."""
-
-    def __init__(self, pid: int) -> None:
-        import threading
-
-        self.pid, self.rss, self.pss = pid, 0.0, 0.0
-        self.ok = os.path.exists(f"/proc/{pid}/smaps_rollup")
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        if self.ok:
-            self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            rss, pss = _footprint(_process_tree(self.pid))
-            self.rss, self.pss = max(self.rss, rss), max(self.pss, pss)
-            self._stop.wait(0.02)
-
-    def stop(self) -> tuple[float | None, float | None]:
-        self._stop.set()
-        if self.ok:
-            self._thread.join()
-            return self.rss, self.pss
-        return None, None
-
-
-def timed(argv: list[str], cwd: Path | None = None, env: dict | None = None) -> dict:
-    """Wall and CPU seconds, max RSS (MiB: the largest process), the peak sums of RSS and PSS over
-    all its processes (MiB) and the exit code of one child process (and its children)."""
-    t = time.perf_counter()
-    p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    sampler = _Sampler(p.pid)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t
-    sum_rss, sum_pss = sampler.stop()
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024,
-            "sum_rss": sum_rss, "sum_pss": sum_pss, "exit": os.waitstatus_to_exitcode(status)}
-
-
-def _peak(runs: list[dict], key: str) -> float | None:
-    got = [r[key] for r in runs if r.get(key) is not None]
-    return max(got) if got else None
-
-
-def median_run(argv: list[str], repeat: int, cwd: Path | None = None, env: dict | None = None) -> dict:
-    runs = [timed(argv, cwd, env) for _ in range(repeat)]
-    return {"wall_s": statistics.median(r["wall"] for r in runs), "cpu_s": statistics.median(r["cpu"] for r in runs),
-            "max_rss_mib": max(r["rss"] for r in runs), "sum_rss_mib": _peak(runs, "sum_rss"),
-            "sum_pss_mib": _peak(runs, "sum_pss"), "exit": sorted({r["exit"] for r in runs})}
 
 
 def ruff_cmd(work: Path) -> list[str]:
@@ -272,8 +187,8 @@ def bench_tree(name: str, tree: Path, kbs: dict[str, list[str]], ruff: list[str]
             runs[key].append(timed(argv, cwd, e))
     for key, rs in runs.items():
         row[key] = {"wall_s": statistics.median(r["wall"] for r in rs), "cpu_s": statistics.median(r["cpu"] for r in rs),
-                    "max_rss_mib": max(r["rss"] for r in rs), "sum_rss_mib": _peak(rs, "sum_rss"),
-                    "sum_pss_mib": _peak(rs, "sum_pss"), "exit": sorted({r["exit"] for r in rs})}
+                    "max_rss_mib": max(r["rss"] for r in rs), "sum_rss_mib": peak(rs, "sum_rss"),
+                    "sum_pss_mib": peak(rs, "sum_pss"), "exit": sorted({r["exit"] for r in rs})}
         # the ratio to ruff within each round (the load drifts between rounds), then its median
         row[key]["x_ruff_cpu"] = statistics.median(r["cpu"] / max(q["cpu"], 1e-9) for r, q in zip(rs, runs["ruff_e9"]))
         row[key]["x_ruff_wall"] = statistics.median(r["wall"] / max(q["wall"], 1e-9) for r, q in zip(rs, runs["ruff_e9"]))
