@@ -6,6 +6,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 import yaml
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.kb import compat, resources
@@ -24,7 +25,8 @@ def _site(tmp_path, files: dict, gpu="A100-80GB x8"):
 
 def test_every_row_names_its_release_and_where_each_import_resolves():
     data = yaml.safe_load(resources.read_text("knowledge", "frameworks", "vllm_imports.yaml"))
-    assert "0.11.0" in data["vllm_releases"] and "0.15.0" not in data["vllm_releases"]
+    # every final release from the first read to the last: 0.9.2, 0.15.0 and 0.15.1 too (relbugs5's reread)
+    assert {"0.9.2", "0.11.0", "0.15.0", "0.15.1"} <= set(data["vllm_releases"])
     for r in data["rows"]:
         assert r["source"].split("==")[0] in ("trl", "verl", "openrlhf", "llamafactory", "ms-swift", "vllm-omni", "lmcache", "vllm-backend",
                                               "ray", "lm-eval", "lighteval", "fschat")
@@ -154,6 +156,34 @@ def test_the_tool_resolves_names_the_way_python_does(tmp_path):
     assert tool.resolves(str(src), "vllm.lazy", "Later") and not tool.resolves(str(src), "vllm.lazy", "Other")
     assert not tool.resolves(str(src), "vllm.missing.mod", "X")
     assert tool._runs([False, True, True, False, True], ["1", "2", "3", "4", "5"]) == [">=2,<4", ">=5"]
+
+
+def test_the_reread_fills_the_releases_the_sources_gained(tmp_path):
+    # no wheels: a listed import's runs are read again over the releases between the first and last read
+    for v, body in (("0.1.0", "X = 1\n"), ("0.2.0", "Y = 1\n"), ("0.3.0", "X = 1\n"), ("0.4.0", "X = 1\n")):
+        (tmp_path / v / "vllm").mkdir(parents=True)
+        (tmp_path / v / "vllm" / "__init__.py").write_text("")
+        (tmp_path / v / "vllm" / "a.py").write_text(body)
+    tool._vllm_module.cache_clear()
+    row = {"framework": "verl", "releases": "==1.0", "imports": [{"entry": "async", "import": "vllm.a.X", "vllm": [">=0.1.0"]}]}
+    table = {"version": 1, "vllm_releases": ["0.1.0", "0.3.0"], "rows": [row]}
+    got = tool.reread(table, tmp_path)
+    assert got["vllm_releases"] == ["0.1.0", "0.2.0", "0.3.0"]  # 0.4.0 lies past the last release read
+    assert got["rows"][0]["imports"][0]["vllm"] == [">=0.1.0,<0.2.0", ">=0.3.0"]
+    bad = {**table, "rows": [{**row, "imports": [{**row["imports"][0], "vllm": [">=0.3.0"]}]}]}
+    with pytest.raises(SystemExit):  # the sources no longer give the committed runs: a run with the wheels is due
+        tool.reread(bad, tmp_path)
+
+
+def test_a_release_the_tables_once_skipped_is_judged(tmp_path):
+    # vllm.entrypoints.openai.protocol is gone in 0.15.0 (its classes moved to per-endpoint modules): verl 0.5.0's
+    # async server import was "not known" on 0.15.x while the table read 0.14.1 and 0.16.0 only
+    from vllm_kb.engine.kb import vllm_symbols
+    read = [str(v) for v in compat.vllm_imports()["vllm_releases"]]
+    (row,) = compat.vllm_import_rows("verl", "0.5.0")
+    imp = next(i for i in row["imports"] if i["import"] == "vllm.entrypoints.openai.protocol.ChatCompletionRequest")
+    assert vllm_symbols.resolves_in(imp["vllm"], "0.15.0", read) is False
+    assert vllm_symbols.resolves_in(imp["vllm"], "0.14.1", read) is True
 
 
 OMNI = "#!/bin/bash\nvllm serve Qwen/Qwen2.5-Omni-7B --port 8000 {flags}\n"

@@ -26,6 +26,8 @@ Serve LLM, lm-eval, lighteval) from their vLLM backend's module.
 
 Usage: python tools/framework_vllm_imports.py --wheels DIR [DIR …] [--vllm-src /work/sdists/src]
        [--only PACKAGE …] [-o knowledge/frameworks/vllm_imports.yaml]
+       python tools/framework_vllm_imports.py --reread   (the committed rows over the releases the sources
+       now hold, no wheels: see reread)
 (DIR holds <dist>-<version>-*.whl as `pip download <dist>==<version> --no-deps` leaves them)
 """
 from __future__ import annotations
@@ -201,11 +203,37 @@ def release_rows(fid: str, dist: str, per_release: list[tuple[str, list[dict]]],
              "source": f"{dist.replace('_', '-')}=={vers[0]}", key: got} for vers, got in runs if got]
 
 
+def reread(table: dict, vsrc: Path) -> dict:
+    """The table's rows with each import's runs read again over the releases the sources hold between the
+    table's first and last read release (the final releases; a gap the sources since filled is read too).
+    A load-time import has no gate (an unguarded module-level statement), so the sources alone decide
+    where it resolves, and no wheel is needed for a row already listed. What this cannot add: an import
+    that resolved in every release read before and fails only in a filled gap (a full run with the
+    wheels finds it)."""
+    old = [str(v) for v in table.get("vllm_releases") or []]
+    lo, hi = vkey(old[0]), vkey(old[-1])
+    versions = sorted({*old, *(p.name for p in vsrc.iterdir() if re.fullmatch(r"\d+(\.\d+)+", p.name)
+                                and lo <= vkey(p.name) <= hi and (p / "vllm").is_dir())}, key=vkey)
+    rows = []
+    for row in table.get("rows") or []:
+        imps = []
+        for imp in row.get("imports") or []:
+            # `from m import n` or `import m.n`: the spelling whose reading gives the committed runs back
+            forms = [tuple(imp["import"].rsplit(".", 1)), (imp["import"], None)]
+            form = next((f for f in forms if _runs([resolves(str(vsrc / v), *f) for v in old], old) == imp["vllm"]), None)
+            if form is None:
+                raise SystemExit(f"{row['framework']} {row['releases']} {imp['import']}: the sources no longer give "
+                                 f"{imp['vllm']} over the releases read; run the tool with the wheels")
+            imps.append({**imp, "vllm": _runs([resolves(str(vsrc / v), *form) for v in versions], versions)})
+        rows.append({**row, "imports": imps})
+    return {**table, "vllm_releases": versions, "rows": rows}
+
+
 HEADER = """\
 # The `from vllm… import X` statements each framework release's vLLM adapter runs when it is
 # loaded (no try, no version gate around them), and the vLLM releases in which each resolves
-# (`vllm`: one specifier per run of releases; `vllm_releases`: the releases read, 0.15.0 has no
-# sdist). Read from the released wheels and vLLM's sdists by tools/framework_vllm_imports.py —
+# (`vllm`: one specifier per run of releases; `vllm_releases`: the final releases read). Read from
+# the released wheels and vLLM's sdists by tools/framework_vllm_imports.py —
 # do not edit by hand, re-run the tool. `source` names the row's first release; `file`/`line` are
 # in it. Only imports that fail in some vLLM release are listed.
 """
@@ -213,11 +241,20 @@ HEADER = """\
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--wheels", type=Path, nargs="+", required=True, help="folders of wheels")
+    ap.add_argument("--wheels", type=Path, nargs="+", help="folders of wheels")
+    ap.add_argument("--reread", action="store_true",
+                    help="no wheels: read the committed rows' imports again over the releases the sources now hold")
     ap.add_argument("--vllm-src", type=Path, default=Path("/work/sdists/src"))
     ap.add_argument("--only", nargs="*", help="refresh only these packages' rows, keep the others in the output file")
     ap.add_argument("-o", "--out", type=Path, default=ROOT / "knowledge" / "frameworks" / "vllm_imports.yaml")
     args = ap.parse_args(argv)
+    if args.reread or not args.wheels:
+        if not args.reread:
+            ap.error("--wheels or --reread")
+        data = reread(yaml.safe_load(args.out.read_text("utf-8")), args.vllm_src)
+        args.out.write_text(HEADER + yaml.safe_dump(data, sort_keys=False, width=140, default_flow_style=None), encoding="utf-8")
+        print(f"{len(data['rows'])} rows over {len(data['vllm_releases'])} releases → {args.out}")
+        return 0
     old = (yaml.safe_load(args.out.read_text("utf-8")) or {}) if args.only and args.out.exists() else {}
     data = build(args.wheels, args.vllm_src, args.only, [str(v) for v in old.get("vllm_releases") or []] or None)
     if args.only and args.out.exists():
