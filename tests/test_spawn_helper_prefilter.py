@@ -50,3 +50,17 @@ def test_a_call_of_a_helper_named_run_is_still_a_site(scanned):
                    "main.py": f"from tools.launch import run\n\nrun({SERVE})\n",
                    "other.py": "import torch\n\nmodel.run(x)\n"})
     assert [s.id for s in got] == ["main.py:3"]
+
+
+@pytest.mark.parametrize("text", [
+    "run(x)", "xrun(x)", "_run(x)", "érun (x)", "a.run\n(x)", "from m import run as r", "runas x", "run  as  y",
+    "xrun( run(", "rrun(", "run", "run as", "run as 1", "éxrun(run (", "\nrun\t(",
+])
+def test_the_literal_first_search_answers_as_the_lookbehind_pattern(text):
+    """may_call's test of a helper's name, searched literal first (python_spawn_helpers._called_or_renamed),
+    answers as the pattern with its lookbehind first that it replaces."""
+    import re
+
+    for name in ("run", "r", "un"):
+        want = re.search(rf"(?<!\w){re.escape(name)}(?:\s*\(|\s+as\s+\w)", text) is not None
+        assert python_spawn_helpers._called_or_renamed(text, name) is want, (text, name)

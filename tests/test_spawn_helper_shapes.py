@@ -109,3 +109,14 @@ r = Echo()
 r.run_cmd({SERVE})
 '''})
     assert not [s for s in got if s.file == "local.py" and s.line == 15]
+
+
+def test_an_imported_instance_bound_to_a_class_without_helpers_too_is_no_helper_call(scanned):
+    """The instances are looked for only where an imported class owns a helper method, but then
+    among every imported class: a name bound to one without helpers as well is left out."""
+    other = "class Plain:\n    def run_cmd(self, cmd):\n        print(cmd)\n"
+    got = scanned({"pkg/__init__.py": "", "pkg/base.py": BASE, "pkg/plain.py": other,
+                   "pkg/use.py": f"from pkg.base import Base\nfrom pkg.plain import Plain\n\nr = Base()\nr = Plain()\n"
+                                 f"r.run_cmd({SERVE})\n",
+                   "pkg/only.py": f"from pkg.plain import Plain\n\nr = Plain()\nr.run_cmd({SERVE})\n"})
+    assert _found(got) == []
