@@ -53,3 +53,20 @@ def test_a_dict_of_another_type_is_no_site(cli, write_project):
     other = CONFIG.replace("VLLMwithChatTemplate", "HuggingFacewithChatTemplate")
     code, out, err = cli("audit", str(write_project({"qwen.py": other})), "--gpu", "L4", "--isolated", "-q", "--format", "json")
     assert json.loads(out)["sites"] == []
+
+
+def test_the_text_test_before_the_walk_lets_every_spelling_of_the_keyword_through():
+    """rewrite skips its walk where the text spells no `type=` naming a lazy wrapper; white space,
+    a line's continuation, a comment and parentheses around the name are still that keyword."""
+    import ast
+
+    from vllm_kb.engine.scan import lazy_config
+    from vllm_kb.engine.scan.context import parse_python
+
+    for text in ("m = dict(type=VLLM, path='a')\n", "m = dict(type = ( # the class\n    VLLM), path='a')\n",
+                 "m = dict(type\\\n    =VLLM)\n", "m = dict(type  # c\n    = VLLM)\n", "m = dict(type=VLLMx)\n",
+                 "m = dict(kind=VLLM)\n", "t = type(VLLM)\n", "m = dict(ｔｙｐｅ=VLLM)\n"):
+        walked, tested = parse_python(text), parse_python(text)
+        want = lazy_config.rewrite(walked, {"VLLM"})  # no text: always walked
+        got = lazy_config.rewrite(tested, {"VLLM"}, text)
+        assert (len(got), ast.dump(tested)) == (len(want), ast.dump(walked)), text

@@ -89,7 +89,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         ctx.skip(rel, "parse-error", detail=type(e).__name__)
         return []
     # a config's `dict(type=Wrapper, …)` is the call its runner makes later (engine/scan/lazy_config.py)
-    lazy = lazy_config.rewrite(tree, wrapper_words)
+    lazy = lazy_config.rewrite(tree, wrapper_words, text)
     # one walk: the imports, and the calls whose callee's name can be a target
     imported: list = []
     candidates: list[tuple] = []
