@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from vllm_kb.engine.scan.python_scope import walk
+
 _PARSE = ("parse_args", "parse_known_args")
 
 
@@ -27,7 +29,7 @@ def assignments(tree: ast.Module) -> dict[str, Assign]:
         return {}
     consts = _module_constants(tree)
     found: dict[str, list[Assign]] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
         t = node.targets[0]
@@ -48,7 +50,7 @@ def assignments(tree: ast.Module) -> dict[str, Assign]:
 def _namespaces(tree: ast.Module) -> set[str]:
     """Names bound to what a parser's parse_args()/parse_known_args() returns."""
     out = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1 or not isinstance(node.value, ast.Call):
             continue
         f = node.value.func

@@ -48,18 +48,19 @@ def _runs_engine(ctx, rel: str, text: str) -> bool:
     import ast
 
     from vllm_kb.engine.scan.context import parse_python
+    from vllm_kb.engine.scan.python_scope import walk  # ast.walk's order, the list kept on the module
 
     try:
         tree = parse_python(text, rel)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     argv = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("parse_args", "parse_known_args")
-               and not n.args and not any(k.arg == "args" for k in n.keywords) for n in ast.walk(tree))
+               and not n.args and not any(k.arg == "args" for k in n.keywords) for n in walk(tree))
     if not argv:
         return False
     if any(w in text for w in ("from_cli_args", "LLM(", "run_server(")):
         return True
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if isinstance(n, ast.ImportFrom) and n.module and not n.level and n.module.split(".")[0] != "vllm":
             file = hydra_entry.module_file(ctx, rel, n.module)
             if file is not None and "from_cli_args" in (ctx.read(file) or ""):

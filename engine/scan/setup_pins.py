@@ -7,6 +7,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan.context import ScanContext, parse_python
+from vllm_kb.engine.scan.python_scope import walk
 from vllm_kb.engine.scan.requirement import PACKAGES, Pin, from_requirement, package_name
 
 
@@ -16,13 +17,13 @@ def setup_py(rel: str, text: str, ctx: ScanContext | None = None) -> list[Pin]:
     own = _own_package(tree, rel, ctx)
     # extras_require={"vllm": [...]}: a key names an extra, it is no requirement; nor is the
     # project's own metadata (setup(name="verl") of a fork: its release is `own`)
-    keys = {id(k) for node in ast.walk(tree) if isinstance(node, ast.Dict) for k in node.keys if k is not None}
-    keys |= {id(kw.value) for node in ast.walk(tree) if isinstance(node, ast.Call) for kw in node.keywords
+    keys = {id(k) for node in walk(tree) if isinstance(node, ast.Dict) for k in node.keys if k is not None}
+    keys |= {id(kw.value) for node in walk(tree) if isinstance(node, ast.Call) for kw in node.keywords
              if kw.arg in ("name", "version", "description", "author", "url", "license", "python_requires")}
     if own is not None:
         keys.add(id(own[1]))
     extra = _extras(tree)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if id(node) in keys:
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()[:1].isalpha():
@@ -37,15 +38,15 @@ def _extras(tree) -> dict[int, str]:
     """id(string constant) → the extra it is listed under, in `extras_require={"sglang": [...]}` or
     `{"sglang": SGLANG_REQUIRES}` with `SGLANG_REQUIRES = [...]` (verl's setup.py): only an install
     that names the extra installs it (engine/scan/extra_groups.py)."""
-    lists = {t.id: node.value for node in ast.walk(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.List)
+    lists = {t.id: node.value for node in walk(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.List)
              for t in node.targets if isinstance(t, ast.Name)}
-    base = {id(kw.value) for node in ast.walk(tree) if isinstance(node, ast.Call) for kw in node.keywords
+    base = {id(kw.value) for node in walk(tree) if isinstance(node, ast.Call) for kw in node.keywords
             if kw.arg == "install_requires"}
     base |= {id(v) for n, v in lists.items() if any(isinstance(node, ast.Call) and any(
         kw.arg == "install_requires" and isinstance(kw.value, ast.Name) and kw.value.id == n for kw in node.keywords)
-        for node in ast.walk(tree))}
+        for node in walk(tree))}
     out: dict[int, str] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Dict) or not node.keys:
             continue
         named = []
@@ -67,7 +68,7 @@ def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
     """A project that is itself a framework release — a fork that keeps the framework's name, as
     Search-R1 and TinyZero keep verl's `setup(name="verl", version=…)`: that release drives vLLM
     here. The version is the literal, or the `<name>/version/version` file verl's setup.py reads."""
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "setup"):
             continue
         kw = {k.arg: k.value for k in node.keywords if k.arg}
@@ -98,7 +99,7 @@ def _version_py(tree, rel: str, ctx) -> str | None:
     """The `__version__` of the version file setup.py names (ms-swift: `version_file = 'swift/version.py'`,
     read by its get_version()): a checkout of ms-swift 3.3.0.dev0 is that release's code."""
     folder = PurePosixPath(rel).parent.as_posix()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.endswith("version.py") \
                 and re.fullmatch(r"[\w./-]+", node.value):
             path = f"{folder}/{node.value}".removeprefix("./").lstrip("/") if folder not in ("", ".") else node.value
