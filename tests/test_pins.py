@@ -200,3 +200,21 @@ def test_the_version_line_names_the_bare_file_it_set_aside(tmp_path):
     assert sr.version.version == "0.6.3"
     kb = load()
     assert "requirements.txt:2" in version_text(kb, sr.version, "en") and "requirements.txt:2" in version_text(kb, sr.version, "zh")
+
+
+def test_a_bare_name_in_an_alternative_requirements_file_is_said_to_be_apart(tmp_path):
+    # alibaba/ROLL (https://github.com/alibaba/ROLL, eval85): requirements_torch260_vllm.txt pins vllm==0.8.4,
+    # requirements_torch2100_vllm.txt names a bare vllm: one file per torch, alternative installs, not one
+    from vllm_kb.engine.kb.knowledge import load
+    from vllm_kb.engine.report.model import version_text
+
+    pinned = pins.Pin("requirements_torch260_vllm.txt", 12, "vllm==0.8.4", "==0.8.4", "requirements", "0.8.4")
+    bare = pins.Pin("requirements_torch2100_vllm.txt", 16, "vllm", "", "requirements")
+    c = pins.choose([pinned, bare], KNOWN, "0.33.0")
+    assert c.version == "0.8.4" and c.bare_apart
+    text = version_text(load(), c, "en")
+    assert "apart from this one" in text and "one install" not in text
+    # a pyproject's constraint and a requirements file's bare name are one install (CriticCoT): said so
+    beside = pins.choose([pins.Pin("requirements.txt", 1, "vllm", "", "requirements"),
+                          pins.Pin("pyproject.toml", 4, "vllm<=0.6.3", "<=0.6.3", "pyproject")], KNOWN, "0.33.0")
+    assert not beside.bare_apart and "one install" in version_text(load(), beside, "en")

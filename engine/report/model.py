@@ -46,7 +46,8 @@ _VIA = ("xinference-server", "gpustack-backend", "gpustack-server")
 def version_text(kb, choice, lang: str) -> str:
     text = _version_text(kb, choice, lang)
     if getattr(choice, "bare_beside", ()):  # the files read that name vLLM without a version: set aside, said
-        text += kb.t("version.bare_beside", lang, files=", ".join(choice.bare_beside))
+        key = "version.bare_apart" if getattr(choice, "bare_apart", False) else "version.bare_beside"
+        text += kb.t(key, lang, files=", ".join(choice.bare_beside))
     return text
 
 

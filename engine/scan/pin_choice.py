@@ -18,6 +18,7 @@ class VersionChoice:
     pin: Pin | None = None
     among: tuple[str, ...] | None = None  # a range's releases that pip can install beside the project's torch pin
     bare_beside: tuple[str, ...] = ()  # files of the folder that name vLLM without a version (read, set aside)
+    bare_apart: bool = False  # those are requirements files of their own (requirements_torch280_vllm.txt beside …260…)
 
     @property
     def where(self) -> str:
@@ -45,13 +46,18 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
     if last and best.last_install and (rest := [p for p in pins if not p.last_install and p.spec.strip()]):
         o = sorted(rest, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, p.file, p.line))[0]
         best.replaces = (f"{o.file}:{o.line}", o.text)  # what the report says it stands over
-    bare = tuple(f"{p.file}:{p.line}" for p in pins if p is not best and is_bare(p) and not is_bare(best))
+    bare_pins = [p for p in pins if p is not best and is_bare(p) and not is_bare(best)]
+    bare = tuple(f"{p.file}:{p.line}" for p in bare_pins)
+    # requirements files neither of which reads the other are installs of their own (one per backend or torch),
+    # alternatives rather than one install (alibaba/ROLL's requirements_torch{260,280,2100}_vllm.txt, eval85)
+    apart = bool(bare) and all(p.kind == "requirements" and p.included_in is None and (p is best or p.file != best.file)
+                               for p in [best, *bare_pins])
     if best.source:  # built from vLLM's sources: the release is known only from a development version
         span = source_pins.span_of(best.exact, known) if best.source == "dev" else None
         return VersionChoice(source_pins.release_of(best.exact, known, newest), False, source_pins.BASIS, best,
                              tuple(str(v) for v in span) if span else None)
     if best.exact and try_parse(best.exact):
-        return VersionChoice(str(try_parse(best.exact)), True, "pin", best, bare_beside=bare)
+        return VersionChoice(str(try_parse(best.exact)), True, "pin", best, bare_beside=bare, bare_apart=apart)
     try:
         spec = SpecifierSet(best.spec)
     except InvalidSpecifier:
@@ -66,7 +72,7 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
     if hit is None:
         return VersionChoice(newest, False, "no-match", best)
     return VersionChoice(str(hit), False, "range", best, tuple(str(v) for v in fitting) if fitting is not known else None,
-                         bare_beside=bare)
+                         bare_beside=bare, bare_apart=apart)
 
 
 def is_bare(p: Pin) -> bool:
