@@ -42,3 +42,10 @@ def test_a_lone_example_beside_and_a_shipped_env_first(write_project, tmp_path):
                           "d/.env": _NIGHTLY}, tmp_path / "d")
     sr = _site(root)  # the project's own .env is what the script sources
     assert sr.version.basis == "image-untagged" and sr.site.settings["max_model_len"].value == 16384
+
+
+def test_an_env_exported_with_xargs_reads_its_template_too(write_project):
+    launch = ('#!/bin/bash\n# cp .env.example .env, then fill in HF_TOKEN\nexport $(grep -v "^#" .env | xargs)\n'
+              'docker run --gpus all --entrypoint python3 "$VLLM_IMAGE" -m vllm.entrypoints.openai.api_server --model "$MODEL_ID"\n')
+    sr = _site(write_project({"serve.sh": launch, ".env.example": _NGC}))
+    assert str(sr.version.version) == "0.17.1" and sr.site.model.value == "Qwen/Qwen3-8B"

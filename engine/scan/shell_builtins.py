@@ -89,7 +89,7 @@ class Builtins:
         """`export $(grep -v '^#' .env | xargs)`, `source <(cat .env)`, `eval "$(cat .env)"`: every
         KEY=VALUE of that file is set (read with the env-file grammar, engine/scan/envfile.py)."""
         m = re.search(r"([\w./-]*\.env\w*)", what)
-        target = self._resolve(m.group(1)) if m else None
+        target = (self._resolve(m.group(1)) or self._env_template(m.group(1))) if m else None
         values = envfile.load(self.ctx, target) if target else None
         for name, v in (values or {}).items():
             if v.value is None:
