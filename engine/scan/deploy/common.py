@@ -49,7 +49,10 @@ def yaml_word(text: str, line: int, ex: Expander, compose: bool = False, k8s_env
             return k8s_env.get(m.group(1), m.group(0))
         text = re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", sub, text)
         w = Word(raw=text, line=line, segs=[Seg("lit", text)])
-        w.value = None if re.search(r"\$\([A-Za-z_]", text) else text
+        # a `$(NAME)` the container's env does not set stays as written: unknown in an argument; in a
+        # script of several lines (`bash -c` + a block) the shell runs it as a command, as it does
+        # `$(seq 1 30)`, which is no Kubernetes reference at all (aws-samples/aws-do-eks's manifests)
+        w.value = None if "\n" not in text and re.search(r"\$\([A-Za-z_][A-Za-z0-9_]*\)", text) else text
         if w.value is None:
             w.unresolved = text
         return w
