@@ -26,7 +26,7 @@ from vllm_kb.engine.scan.deploy.kserve import is_kserve, scan_kserve
 from vllm_kb.engine.scan.deploy.kubeai import is_kubeai, scan_kubeai_catalog, scan_kubeai_model
 from vllm_kb.engine.scan.deploy.kubernetes import scan_k8s
 from vllm_kb.engine.scan.deploy.kwargs_sites import is_llm_config, scan_ray_serve, scan_rayservice, scan_triton
-from vllm_kb.engine.scan.deploy.llmd import is_modelservice, scan_modelservice
+from vllm_kb.engine.scan.deploy.llmd import is_modelservice, is_modelservice_cr, scan_modelservice
 from vllm_kb.engine.scan.deploy.llmd_deployer import is_deployer_values, scan_deployer_values
 from vllm_kb.engine.scan.deploy.llmkube import is_llmkube_vllm, scan_llmkube
 from vllm_kb.engine.scan.deploy.vllmruntime import is_vllmruntime, scan_vllmruntime
@@ -93,6 +93,8 @@ def _scan_doc(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         sites += scan_litellm_config(ctx, rel, doc)
     elif is_vllmruntime(data):
         sites += scan_vllmruntime(ctx, rel, doc)
+    elif is_modelservice_cr(data):  # llm-d's operator resource: the chart's values under `spec:`
+        sites += scan_modelservice(ctx, rel, doc)
     elif "kind" in data and "spec" in data:
         sites += scan_k8s(ctx, rel, doc) + (scan_rayservice(ctx, rel, doc) if data.get("kind") == "RayService" else [])
     elif isinstance(data.get("controllers"), dict):

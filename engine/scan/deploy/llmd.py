@@ -4,7 +4,13 @@ templates/_helpers.tpl): for each role (`decode:`, `prefill:`) whose container h
 `--tensor-parallel-size` / `--data-parallel-size` / `--data-parallel-size-local` of
 `parallelism` (only when > 1) and `--served-model-name`, then the container's own args;
 `imageDefault` passes the same as `--model …` args to the image's entrypoint; `custom` uses the
-container's command as written. Each pod gets dataLocal × tensor GPUs."""
+container's command as written. Each pod gets dataLocal × tensor GPUs.
+
+The same layout under `spec:` of a `kind: ModelService` resource (llm-d.ai/v1alpha1, the
+llm-d-model-service operator, api/v1alpha1/modelservice_types.go) is read the same way. There the
+operator lays each container over the base config's one of the same name (its `vllm serve` command,
+internal/controller/mergeContainerSlices.go: args appended), so a container with args and no
+command of its own runs vLLM's server on the artifacts' model (cnuland/hello-chris-llm-d)."""
 from __future__ import annotations
 
 import re
@@ -21,8 +27,19 @@ def is_modelservice(data: dict) -> bool:
     return isinstance(data.get("modelArtifacts"), dict) and any(isinstance(data.get(r), dict) for r in ("decode", "prefill"))
 
 
+def is_modelservice_cr(data: dict) -> bool:
+    """The operator's resource: `apiVersion: llm-d.ai/…`, `kind: ModelService`, the values under `spec:`."""
+    return data.get("kind") == "ModelService" and str(data.get("apiVersion", "")).startswith("llm-d.ai/") \
+        and isinstance(data.get("spec"), dict) and is_modelservice(data["spec"])
+
+
 def scan_modelservice(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
-    data = doc.data
+    if is_modelservice_cr(doc.data):
+        return _scan(ctx, rel, doc, doc.data["spec"], ("spec",))
+    return _scan(ctx, rel, doc, doc.data, ())
+
+
+def _scan(ctx: ScanContext, rel: str, doc: yamlio.Document, data: dict, at: tuple) -> list[Site]:
     art = data["modelArtifacts"]
     model = _render(str(art.get("uri") or ""), data)
     name = _render(str(art.get("name") or ""), data)
@@ -39,7 +56,7 @@ def scan_modelservice(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[
         for ci, c in enumerate(part.get("containers") or []):
             if not isinstance(c, dict):
                 continue
-            site = _container(ctx, rel, doc, role, ci, c, model, name, port, tp, dp, dpl, art)
+            site = _container(ctx, rel, doc, at, data, role, ci, c, model, name, port, tp, dp, dpl, art)
             if site is not None:
                 site.tool = "llm-d"
                 site.gpu_request = dpl * tp
@@ -47,22 +64,30 @@ def scan_modelservice(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[
     return out
 
 
-def _container(ctx, rel, doc, role, ci, c, model, name, port, tp, dp, dpl, art) -> Site | None:
-    anchor = doc.line_of((role,))
-    base = (role, "containers", ci)
+def _container(ctx, rel, doc, at, data, role, ci, c, model, name, port, tp, dp, dpl, art) -> Site | None:
+    anchor = doc.line_of(at + (role,))
+    base = at + (role, "containers", ci)
     ex = Expander()
     how = c.get("modelCommand", "custom")
     args = [yaml_word(str(a), doc.line_of(base + ("args", i)), ex) for i, a in enumerate(c.get("args") or [])]
-    if how in ("vllmServe", "imageDefault"):
+    if at and "modelCommand" not in c and c.get("command") is None and args:
+        # the operator's base config runs `vllm serve` and appends the resource's args; the model is
+        # the artifacts' unless the args name it first (its samples' `{{ .HFModelName }}`)
+        first = str(c["args"][0])
+        words = [yaml_word(t, anchor, ex) for t in ["vllm", "serve"] + ([_model_arg(model, art)] if first.startswith("-") else [])]
+        if tp > 1:
+            words += [yaml_word(t, doc.line_of(at + (role, "parallelism", "tensor")), ex) for t in ("--tensor-parallel-size", str(tp))]
+        words += args
+    elif how in ("vllmServe", "imageDefault"):
         model_arg = _model_arg(model, art)
-        par_line = doc.line_of((role, "parallelism"))
+        par_line = doc.line_of(at + (role, "parallelism"))
         chart = [yaml_word(t, anchor, ex) for t in (["vllm", "serve", model_arg] if how == "vllmServe" else
                                                       ["python3", "-m", "vllm.entrypoints.openai.api_server", "--model", model_arg])]
         chart += [yaml_word("--port", anchor, ex), yaml_word(str(port), anchor, ex)]
         for flag, v, key in (("--tensor-parallel-size", tp, "tensor"), ("--data-parallel-size", dp, "data"),
                              ("--data-parallel-size-local", dpl, "dataLocal")):
             if v > 1:
-                ln = doc.line_of((role, "parallelism", key)) if key in (doc.data[role].get("parallelism") or {}) else par_line
+                ln = doc.line_of(at + (role, "parallelism", key)) if key in (data[role].get("parallelism") or {}) else par_line
                 chart += [yaml_word(flag, ln, ex), yaml_word(str(v), ln, ex)]
         if name:
             chart += [yaml_word("--served-model-name", anchor, ex), yaml_word(name, anchor, ex)]

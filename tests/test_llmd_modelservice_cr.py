@@ -1,0 +1,57 @@
+"""llm-d's operator resource (`apiVersion: llm-d.ai/v1alpha1`, `kind: ModelService`, llm-d/llm-d-model-service
+api/v1alpha1/modelservice_types.go) holds the modelservice chart's layout under `spec:`. A container with
+`modelCommand: vllmServe` is read as the chart writes it; one with args and no command of its own runs the
+base config's `vllm serve` with the args appended (internal/controller/mergeContainerSlices.go). Real case:
+cnuland/hello-chris-llm-d (https://github.com/cnuland/hello-chris-llm-d, eval85), assets/llm-d/modelservice.yaml
+and assets/multi-model/llama-3.2-3b-modelservice.yaml."""
+from __future__ import annotations
+
+from vllm_kb.engine.audit import audit
+
+CR = """\
+apiVersion: llm-d.ai/v1alpha1
+kind: ModelService
+metadata:
+  name: small-llama
+spec:
+  modelArtifacts:
+    uri: "hf://meta-llama/Llama-3.2-3B-Instruct"
+  routing:
+    modelName: meta-llama/Llama-3.2-3B-Instruct
+  decode:
+    replicas: 2
+    containers:
+    - name: vllm
+      image: ghcr.io/llm-d/llm-d:v0.2.0
+      {command}
+      args:
+        - "--max-model-len=4096"
+        - "--max-num-seqs=64"
+      resources:
+        limits:
+          nvidia.com/gpu: "1"
+"""
+
+
+def _site(tmp_path, command: str):
+    (tmp_path / "ms.yaml").write_text(CR.replace("{command}", command))
+    return audit(tmp_path, gpu="H100-80GB x1").sites
+
+
+def test_a_modelservice_resource_with_vllm_serve_is_a_site(tmp_path):
+    (sr,) = _site(tmp_path, "modelCommand: vllmServe")
+    assert sr.site.line == 10 and sr.site.model.value == "meta-llama/Llama-3.2-3B-Instruct"
+    assert sr.site.settings["max_model_len"].value == 4096 and sr.site.settings["max_num_seqs"].value == 64
+
+
+def test_the_operator_runs_the_base_configs_server_with_the_resources_args(tmp_path):
+    (sr,) = _site(tmp_path, "")
+    assert sr.site.kind == "vllm serve" and sr.site.model.value == "meta-llama/Llama-3.2-3B-Instruct"
+    assert sr.site.settings["max_model_len"].value == 4096
+
+
+def test_a_resource_with_its_own_command_and_another_kind_are_read_as_before(tmp_path):
+    (sr,) = _site(tmp_path, 'command: ["vllm", "serve", "/models/x"]')
+    assert sr.site.model.value == "/models/x"
+    (tmp_path / "ms.yaml").write_text(CR.replace("{command}", "").replace("kind: ModelService", "kind: Other"))
+    assert audit(tmp_path, gpu="H100-80GB x1").sites == []
