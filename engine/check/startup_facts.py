@@ -48,7 +48,7 @@ from vllm_kb.engine.check.startup_vision import vision_split, vision_unsplit
 from vllm_kb.engine.check.startup_spec import spec_facts
 from vllm_kb.engine.check.startup_spec_tokens import spec_tokens_facts
 from vllm_kb.engine.check.startup_task import task_facts
-from vllm_kb.engine.check.startup_tokenizer_files import tokenizer_file_facts
+from vllm_kb.engine.check.startup_tokenizer_files import params_file_facts, tokenizer_file_facts
 from vllm_kb.engine.check.startup_vocab import vocab_facts
 from vllm_kb.engine.check.startup_eplb import eplb_facts
 from vllm_kb.engine.check.startup_window import window_rope_facts
@@ -134,6 +134,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     drafts = draft_lookup(facts, kb)  # a draft's own config.json where read, else its name's catalog entry
     out.update(spec_tokens_facts(engine, drafts, vllm.get("version") or version, model))
     out.update(tokenizer_file_facts(model, engine))
+    out.update(params_file_facts(model, engine))  # --config-format mistral on a quantized re-upload (L165)
     out.update(dual_chunk_facts(model, out.get("arch", model.get("architecture")), kb.doc("vllm", "dual_chunk.yaml").data,
                                 str(vllm.get("version") or version).partition("+")[0], out, gpu, env))
     out.update(release_bug_facts(model, engine, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))

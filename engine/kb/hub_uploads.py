@@ -61,6 +61,8 @@ def apply(facts: dict[str, Any], row: dict) -> dict[str, Any]:
         out["upload_facts"] = str(row.get("source") or "")
     if row.get("tokenizer_format"):  # only mistral_common reads it: which tokenizer_mode starts it is L166's
         out["tokenizer_format"] = row["tokenizer_format"]
+    if row.get("params_json") is False:  # an HF-format upload: --config-format mistral finds no params.json (L165)
+        out["params_json"] = False
     if row.get("weight_formats"):
         out["weight_formats"], out["weights_seen"] = list(row["weight_formats"]), "upload"
     if isinstance(shared := row.get("kv_shared_without_k_norm"), dict):  # L153 reads a folder's index the same way
