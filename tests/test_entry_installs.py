@@ -124,3 +124,14 @@ def test_a_double_quote_a_json_string_escapes_is_not_rewritten():
     ch = Change("pin", "huggingface-hub", ">=1.5.0", "Dockerfile", "pin", None, '"transformers>=5"', '"transformers>=5" "huggingface-hub>=1.5.0"')
     assert pin_edit(ch, 'CMD ["sh", "-c", "pip install --no-deps \\"transformers>=5\\" && vllm serve m"]\n') is None
     assert pin_edit(ch, 'RUN pip install --no-deps "transformers>=5"\n') is not None
+
+
+def test_another_package_is_not_put_into_a_no_deps_command():
+    from types import SimpleNamespace
+
+    from vllm_kb.engine.fix.pins import _beside_install
+
+    site = SimpleNamespace(file="c.yml", line=1, end_line=3, launch={"entry_installs": [
+        {"package": "transformers", "spec": ">=5.5.0", "text": "transformers>=5.5.0", "no_deps": True, "quote": "'"}]})
+    assert _beside_install(site, "lmcache", ">=0.3") is None  # it would come without its own requirements
+    assert _beside_install(site, "huggingface-hub", ">=1.5.0") is not None

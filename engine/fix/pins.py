@@ -106,12 +106,17 @@ def _pin_change(site, target: str, value, pins: list, choice) -> Change:
     return ch
 
 
+# packages a --no-deps install is known to need beside it (L155: transformers 5's huggingface_hub 1.x); another
+# package put into such a command would come without its own requirements, so it is only named
+_BESIDE = frozenset({"huggingface-hub"})
+
+
 def _beside_install(site, target: str, value: str) -> Change | None:
     """A package the site's own command does not install, where that command installs others with --no-deps
     before vLLM starts (L155: transformers 5 over an image's huggingface_hub 0.x): the requirement goes into the
     same pip command, beside the last of them and quoted as it is (a bare one takes `~=` for a bounded range)."""
     got = (site.launch.get("image_installs") or []) + (site.launch.get("entry_installs") or [])  # a build's RUN, then the command
-    if target in ("vllm", "torch") or any(i["package"] == target for i in got):
+    if target not in _BESIDE or any(i["package"] == target for i in got):
         return None
     last = next((i for i in reversed(got) if i.get("no_deps") and i.get("quote") is not None), None)
     if last is None:
