@@ -25,7 +25,7 @@ from vllm_kb.engine.kb import machine
 from vllm_kb.engine.kb import compat, redact, release_dates
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
-from vllm_kb.engine.scan import deploy, image_beside, pins as pins_mod, python_callers, requirement, source_pins, xinference_server
+from vllm_kb.engine.scan import deploy, image_beside, pin_alternatives, pins as pins_mod, python_callers, requirement, source_pins, xinference_server
 from vllm_kb.engine.scan.clients import tool_client_urls
 from vllm_kb.engine.scan.model_clients import model_clients
 from vllm_kb.engine.scan.images import image_date, is_vllm_image, vendor_build_day
@@ -168,6 +168,8 @@ def _site_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanConte
         choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(at_file, at_line, site.image or "", f"=={tag}", "image", tag))
     elif own_pin:
         pass
+    elif choice.basis == "pin" and (alternatives := pin_alternatives.choice(site, cat)) is not None:
+        choice = alternatives  # one requirements file per backend (engine/scan/pin_alternatives.py): a range over them
     elif site.installed and choice.basis != "cli" and (ranged := pins_mod.installed_range(site.installed, cat.versions, cat.newest)):
         choice = ranged  # `pip install "vllm>=0.10"` in the site's own setup: judged as a requirements file's range
     elif site.installed and choice.basis != "cli":

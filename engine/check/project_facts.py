@@ -39,7 +39,7 @@ from vllm_kb.engine.check.verl_fork import verl_fork_kv
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.kb.knowledge import Knowledge
-from vllm_kb.engine.scan import entry_installs, project_imports, vendored
+from vllm_kb.engine.scan import entry_installs, pin_alternatives, project_imports, vendored
 
 
 def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, asked: list | None = None) -> None:
@@ -79,7 +79,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
                 facts["launch"]["client_max_tokens_over"] = long[:5]  # check L173
         # the transformers pin against the checkpoint's model_type
         # a container holds its image's, unless built here or installed by its own command before vLLM starts
-        tf_pin = entry_installs.pin_for(site, "transformers") or sc.ctx.framework_pin(site.file, "transformers")
+        tf_pin = entry_installs.pin_for(site, "transformers") or pin_alternatives.pin_in(sc.ctx, site, "transformers") \
+            or sc.ctx.framework_pin(site.file, "transformers")
         own = not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None \
             or image_lock(tf_pin, facts)
         facts["launch"].update(hub_fit(site, model_types, vllm_released))  # …with --no-deps, over a 0.x huggingface_hub (L155)

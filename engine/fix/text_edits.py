@@ -263,7 +263,8 @@ def _yaml_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
         if ch.file != site.file or "yaml_doc" not in src:
             return None
         d = yaml_edits.doc(text, src["yaml_doc"])
-        keys = tuple(ch.key.split(".")) if src.get("flatten") else (ch.key,)
+        # a ROLL role's keys are written under its block (engine/scan/roll_config.py)
+        keys = (*src.get("key_base", ()), *(ch.key.split(".") if src.get("flatten") else (ch.key,)))
     elif "yaml_base" in src:  # a key of a mapping inside the file (FlagScale's `engine_args`)
         if ch.file != site.file:
             return None

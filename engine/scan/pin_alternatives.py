@@ -1,0 +1,75 @@
+"""Requirements files that are alternatives, one per backend, not one install: alibaba/ROLL keeps
+requirements_torch260_vllm.txt (vllm==0.8.4), requirements_torch280_vllm.txt (vllm==0.10.2) and
+requirements_torch2100_vllm.txt (a bare vllm from the nightly index) beside each other, and each of its
+configs runs whichever one the user installed. A site of such a project is judged as a range over those
+releases (a bare name: the newest), so a failure of only some of them is a P1 that names them (the
+checks' settle_priorities, the catalog's settle_range), while one of all of them stays a P0. A site gets
+them from its scanner (Site.launch["release_alternatives"]: a framework that names its own files)."""
+from __future__ import annotations
+
+import re
+
+from vllm_kb.engine.kb.versions import try_parse
+from vllm_kb.engine.scan.pin_choice import VersionChoice
+from vllm_kb.engine.scan.requirement import Pin, from_requirement
+
+_ALTERNATIVE = re.compile(r"(?:^|/)requirements[_-][\w.-]*vllm[\w.-]*\.txt$", re.I)
+
+
+def files(ctx, rel: str) -> list[str]:
+    """The requirements files named for a vLLM variant (`requirements_torch280_vllm.txt`) of the
+    nearest folder at or above `rel` that has any."""
+    found: dict[str, list[str]] = {}
+    for f in ctx.files:
+        if _ALTERNATIVE.search(f):
+            found.setdefault(f.rpartition("/")[0], []).append(f)
+    folder = rel.rpartition("/")[0]
+    while True:
+        if folder in found:
+            return sorted(found[folder])
+        if not folder:
+            return []
+        folder = folder.rpartition("/")[0]
+
+
+def releases(ctx, names: list[str]) -> list[tuple[str, Pin]] | None:
+    """(release, pin) of each file's vLLM requirement; None unless two or more releases differ."""
+    cat = ctx.catalog
+    out = []
+    for rel in names:
+        for i, line in enumerate((ctx.read(rel) or "").splitlines(), 1):
+            p = from_requirement(rel, i, line.split("#", 1)[0].strip(), "requirements") if line.strip() else None
+            if p is None or p.package != "vllm":
+                continue
+            if p.exact and try_parse(p.exact):
+                out.append((str(cat.index_version(p.exact)), p))
+            elif not p.spec.strip():
+                out.append((str(cat.newest), p))
+            break
+    return out if len({v for v, _ in out}) > 1 else None
+
+
+def choice(site, cat) -> VersionChoice | None:
+    """The range a site's alternatives span, judged at the newest of them."""
+    alts = site.launch.get("release_alternatives")
+    if not alts:
+        return None
+    vs = sorted({v for v, _ in alts}, key=cat.index_version)
+    newest = max(alts, key=lambda a: cat.index_version(a[0]))
+    spec = f">={vs[0]},<={vs[-1]}"
+    pin = Pin(newest[1].file, newest[1].line, newest[1].text, spec, "requirements", None)
+    return VersionChoice(vs[-1], False, "range", pin, tuple(vs))
+
+
+def pin_in(ctx, site, package: str) -> Pin | None:
+    """`package`'s exact pin in the file of the release the site is judged at (the newest alternative):
+    requirements_torch2100_vllm.txt's transformers==5.2.0 goes with its nightly vLLM, not the other files'."""
+    alts = site.launch.get("release_alternatives")
+    if not alts:
+        return None
+    judged = max(alts, key=lambda a: ctx.catalog.index_version(a[0]))[1]
+    for i, line in enumerate((ctx.read(judged.file) or "").splitlines(), 1):
+        p = from_requirement(judged.file, i, line.split("#", 1)[0].strip(), "requirements") if line.strip() else None
+        if p is not None and p.package == package:
+            return p
+    return None

@@ -1,0 +1,74 @@
+"""ROLL (alibaba/ROLL, https://github.com/alibaba/ROLL, eval85) pipeline YAML: each worker role whose
+`strategy_args.strategy_name` is `vllm` is an engine whose `strategy_config` becomes AsyncEngineArgs
+keywords (roll/distributed/strategy/vllm_strategy.py); actor_infer takes the top-level `pretrain` when its
+own model is empty. The project keeps one requirements file per backend (vllm==0.8.4, vllm==0.10.2, a bare
+nightly vllm): a site is judged over those alternatives, so an option only some of them lack is a P1."""
+from __future__ import annotations
+
+from vllm_kb.engine.audit import audit
+
+PIPELINE = """\
+pretrain: Qwen/Qwen2.5-7B-Instruct
+response_length: 2048
+actor_infer:
+  model_args:
+    dtype: bf16
+  strategy_args:
+    strategy_name: vllm
+    strategy_config:
+      gpu_memory_utilization: 0.6
+      block_size: 16
+      max_model_len: ${response_length}
+      sleep_level: 2
+{extra}
+  num_gpus_per_worker: 1
+rewards:
+  llm_judge:
+    model_args:
+      model_name_or_path: ${pretrain}
+    strategy_args:
+      strategy_name: hf_infer
+"""
+
+
+def _sites(tmp_path, extra: str = "", reqs: dict | None = None):
+    (tmp_path / "rlvr.yaml").write_text(PIPELINE.replace("{extra}", extra))
+    for name, text in (reqs or {"requirements_torch280_vllm.txt": "vllm==0.10.2\n"}).items():
+        (tmp_path / name).write_text(text)
+    return audit(tmp_path, gpu="H100-80GB x8").sites
+
+
+def test_a_vllm_role_is_a_site_with_its_strategy_config(tmp_path):
+    (sr,) = _sites(tmp_path)
+    s = sr.site
+    assert s.framework == "roll" and s.line == 7 and s.model.value == "Qwen/Qwen2.5-7B-Instruct"
+    assert s.settings["gpu_memory_utilization"].value == 0.6 and s.settings["block_size"].value == 16
+    assert s.settings["max_model_len"].value == 2048  # ${response_length}
+    assert s.settings["dtype"].value == "bfloat16" and "sleep_level" not in s.settings
+    assert s.framework_defaults.get("load_format") == "dummy"
+
+
+def test_another_role_with_vllm_is_a_site_of_its_own(tmp_path):
+    (tmp_path / "rlvr.yaml").write_text(PIPELINE.replace("{extra}", "").replace("strategy_name: hf_infer", "strategy_name: vllm"))
+    sites = audit(tmp_path, gpu="H100-80GB x8").sites
+    assert sorted(s.site.kind for s in sites) == ["ROLL config (actor_infer)", "ROLL config (rewards.llm_judge)"]
+
+
+def test_an_option_only_some_alternatives_lack_is_no_p0(tmp_path):
+    reqs = {"requirements_torch260_vllm.txt": "vllm==0.8.4\n", "requirements_torch2100_vllm.txt": "vllm\n"}
+    (sr,) = _sites(tmp_path, "      optimization_level: 2\n      disable_mm_preprocessor_cache: true", reqs)
+    assert sr.site.framework == "roll" and sr.version.basis == "range"
+    assert not [f for f in sr.remarks if f.priority == "P0"]
+    # gone from the nightly, still in 0.8.4: said, not a refusal
+    assert [f.priority for f in sr.remarks if f.subject == "disable_mm_preprocessor_cache"] == ["P1"]
+    # the one file of 0.8.4 alone: that release refuses optimization_level
+    (tmp_path / "requirements_torch2100_vllm.txt").unlink()
+    (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
+    assert any(f.subject == "optimization_level" and f.priority == "P0" for f in sr.remarks)
+
+
+def test_a_change_to_a_key_not_written_goes_under_the_role(tmp_path):
+    (sr,) = _sites(tmp_path)
+    (diff,) = [a["text"] for a in sr.after if a["file"] == "rlvr.yaml"]
+    added = [ln for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    assert added and all(ln.startswith("+      ") for ln in added)  # inside actor_infer.strategy_args.strategy_config
