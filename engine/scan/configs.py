@@ -1,7 +1,7 @@
 """Framework config files no command in the project points at: verl Hydra YAML
 (actor_rollout_ref.rollout…), EasyR1 (worker.rollout…), NeMo-RL (policy.generation.vllm_cfg, with
 its `defaults:` parents), TRL recipes (use_vllm), LLaMA-Factory (infer_backend: vllm) and
-ms-swift YAML/JSON, ROLL pipelines (strategy_name: vllm). Which framework a file belongs to is decided by keys only it uses."""
+ms-swift YAML/JSON, ROLL pipelines (strategy_name: vllm), oumi inference configs (engine: VLLM). Which framework a file belongs to is decided by keys only it uses."""
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks, yamlio
@@ -21,6 +21,8 @@ def framework_of(data: dict) -> str | None:
         return "easyr1"  # EasyR1's PPOConfig: worker.rollout / worker.actor (verl's is actor_rollout_ref)
     if nemo_rl_config.generation_command(data):
         return "nemo-rl"
+    if data.get("engine") == "VLLM" and isinstance(data.get("model"), dict) and "model_name" in data["model"]:
+        return "oumi"  # an oumi InferenceConfig (`oumi infer -c`): its VLLM engine builds LLM(...)
     keys = set(map(str, data))
     if keys & SWIFT_ONLY:
         return "ms-swift"
@@ -54,7 +56,7 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
                 out += areal_config.scan(ctx, rel, doc)
             continue
         fw = frameworks.get(fid)
-        verl = fid in ("verl", "easyr1", "nemo-rl")
+        verl = fid in ("verl", "easyr1", "nemo-rl", "oumi")  # nested keys read as dotted paths
         if fid == "nemo-rl":
             command = command or nemo_rl_config.generation_command(doc.data)
             entries = nemo_rl_config.entries(ctx, rel, [], command, referenced=False) if doc.index == 0 else []
