@@ -57,7 +57,9 @@ def choice(site, cat) -> VersionChoice | None:
     vs = sorted({v for v, _ in alts}, key=cat.index_version)
     newest = max(alts, key=lambda a: cat.index_version(a[0]))
     spec = f">={vs[0]},<={vs[-1]}"
-    pin = Pin(newest[1].file, newest[1].line, newest[1].text, spec, "requirements", None)
+    # the report names every alternative: `vllm==0.8.4 | vllm==0.10.2 | vllm`
+    text = " | ".join(dict.fromkeys(p.text for _, p in sorted(alts, key=lambda a: cat.index_version(a[0]))))
+    pin = Pin(newest[1].file, newest[1].line, text, spec, "requirements", None)
     return VersionChoice(vs[-1], False, "range", pin, tuple(vs))
 
 
