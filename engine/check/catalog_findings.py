@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.check import cli_choices, config_keys, empty_values, entrypoint_findings, framework_args, framework_range, unknown_flags, value_findings
+from vllm_kb.engine.check import cli_choices, config_keys, empty_values, entrypoint_findings, framework_args, framework_range, json_values, unknown_flags, value_findings
 from vllm_kb.engine.kb import deploy_tools
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
@@ -30,6 +30,7 @@ CODES = {
     "deprecated-entrypoint": "P2",
     **entrypoint_findings.CODES,
     **empty_values.CODES,
+    **json_values.CODES,
     framework_args.CODE: "P0",
     config_keys.CODE: "P0",
 }
@@ -53,6 +54,7 @@ def site_findings(site: Site, cat: Catalog, version: str, lookup: str, handled: 
     said = {f.subject for f in values}
     values += [f for f in cli_choices.findings(site, kb, lookup) if f.subject not in said and f.subject.partition("=")[0] not in refused]
     values += config_keys.findings(site, cat, lookup, refused, claimed or set())
+    values += json_values.findings(site, cat, lookup, refused)
     out = demo + (_version_remarks(site, cat, lookup, refused, kb) + values
            + _env_remarks(site, cat, lookup, handled, kb) + _framework_remarks(site, version, pinned)) + empty_values.findings(site)
     if site.kind == "api_server" and cat.index_version(version) >= cat.index_version(API_SERVER_DEPRECATED):

@@ -39,6 +39,11 @@ FINDING_TEXTS = {
     "config-key-unknown": [
         {"text": "Unexpected keyword argument [type=unexpected_keyword_argument, input_value={value}, input_type={type}]", "vllm": ">=0.13.0", "origin": "pydantic"},
     ],
+    # a JSON-valued option whose text is not JSON (engine/check/json_values.py): parse_type's words
+    # (vllm/engine/arg_utils.py 0.8.5+, the type printed as `<function loads at 0x…>`)
+    "option-not-json": [
+        {"text": "Value {value} cannot be converted to {type}.", "vllm": ">=0.8.5", "origin": "vllm"},
+    ],
     # an option whose value expanded to nothing (engine/check/empty_values.py): argparse's own words
     "option-without-value": [
         {"text": "argument {flag}: expected one argument", "vllm": ">=0.1.0", "origin": "argparse"},

@@ -1,0 +1,99 @@
+"""A JSON-valued option whose text, as the command line hands it to vLLM, is not JSON: the shell
+removed the double quotes of an unquoted `{"method":"ngram"}` (leaving `{method:ngram}`), a brace
+or quote is missing or extra, or the value carries literal quote characters around the braces
+(`'{…}'` built with printf or written inside a YAML string). argparse stops before anything
+starts: every parse path vLLM has used for such an option refuses it — `json.loads` through
+parse_type/optional_type ("Value … cannot be converted to <function loads …>", 0.8.5+ arg_utils
+`parse_type`; "invalid loads value" before), a pydantic config's `validate_json`
+("Invalid JSON", 0.11+ `parse_dataclass`), CompilationConfig.from_cli's `ast.literal_eval`
+(0.6.5–0.10.2: a SyntaxError) and the `KEY=VALUE` list parser of 0.5.5–0.8.x
+(`nullable_kvs`: "Each item should be in the form KEY=VALUE").
+
+Only values that are neither JSON nor a Python literal are judged: a Python dict (`{'level': 3}`)
+is what CompilationConfig.from_cli took up to 0.10.2, so it is left to a later, per-release rule.
+Bare human-readable numbers (`{"cpu_bytes_to_use": 80m}`) are expanded first, as vLLM 0.20+ does
+for its config classes (arg_utils `_expand_json_human_readable_numbers`)."""
+from __future__ import annotations
+
+import ast
+import json
+import re
+
+from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.knowledge import FixOp
+from vllm_kb.engine.kb.messages import msg
+from vllm_kb.engine.scan.site import Finding, Site
+
+CODE = "option-not-json"
+CODES = {CODE: "P0"}
+
+# Options whose text vLLM parses only as JSON (or a config class's JSON) in every release that has
+# them, so literal quote characters around the braces can never parse: the config classes
+# (engine/check/config_keys.py) and --speculative-config (optional_type(json.loads), 0.8.3+).
+# Options typed dict|str (--hf-overrides: union_dict_and_str) keep a non-brace text as a string.
+_JSON_ONLY = frozenset({"compilation_config", "speculative_config", "kv_transfer_config", "kv_events_config",
+                        "structured_outputs_config", "attention_config", "eplb_config", "ec_transfer_config",
+                        "profiler_config", "kernel_config", "pooler_config", "override_pooler_config"})
+_HUMAN = re.compile(r"\b\d+(?:\.\d+)?[kKmMgGtT]\b")
+_STRING = re.compile(r'("(?:[^"\\]|\\.)*")')
+
+
+def _parses(text: str) -> bool:
+    """Whether some parser vLLM has used for a dict option would take the text."""
+    expanded = "".join(p if i % 2 else _HUMAN.sub("0", p) for i, p in enumerate(_STRING.split(text)))
+    for attempt in (lambda: json.loads(expanded), lambda: ast.literal_eval(text)):
+        try:
+            # a quoted string parses too, but no dict option takes one
+            if isinstance(attempt(), dict):
+                return True
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return False
+
+
+def _judged(text: str, name: str) -> bool:
+    t = text.strip()
+    if t.startswith("{") and t.endswith("}"):
+        return True
+    # literal quotes around the braces: only where no parser keeps a non-brace text
+    return name in _JSON_ONLY and len(t) > 4 and t[0] == t[-1] and t[0] in "'\"" and t[1] == "{" and t[-2] == "}"
+
+
+def findings(site: Site, cat: Catalog, version: str, handled: set[str]) -> list[Finding]:
+    """One P0 per JSON-valued option of a command line whose text no parser of vLLM takes."""
+    out = []
+    for s in site.settings.values():
+        if not s.resolved or not s.known or s.name in handled or not isinstance(s.value, str) or not s.key.startswith("-"):
+            continue
+        entry = cat.arg(s.name)
+        if entry is None or not entry.exists(version) or entry.field("type", version) != "dict":
+            continue
+        text = s.value
+        if "$" in text or "{{" in text or not _judged(text, s.name) or _parses(text):
+            continue
+        fix = []
+        written = _parsed_json(s.raw)
+        if written is not None:  # the text as written is JSON: only its quoting was lost
+            fix = [(FixOp("set", s.name), written)]
+            text_msg = msg("finding.option_not_json_quotes", flag=s.key.split("=", 1)[0], value=_short(text))
+        else:
+            text_msg = msg("finding.option_not_json", flag=s.key.split("=", 1)[0], value=_short(text))
+        out.append(Finding(CODE, text_msg, s.file, s.line, "P0", fix=fix, safe=bool(fix), subject=s.name))
+    return out
+
+
+def _parsed_json(raw: str) -> dict | None:
+    """The value as written in the file, when it is a JSON object once the file's own outer
+    quoting is taken off (the shell, not the author, lost its inner quotes)."""
+    t = (raw or "").strip()
+    if len(t) > 1 and t[0] == t[-1] and t[0] in "'\"":
+        t = t[1:-1]
+    try:
+        value = json.loads(t)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "…"

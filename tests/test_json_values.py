@@ -1,0 +1,67 @@
+"""A JSON-valued option whose text, as the command line hands it to vLLM, is not JSON: quotes the
+shell removed, a stray quote or brace, literal quotes around the braces. argparse stops before
+anything starts (option-not-json, P0); JSON, a Python dict, human-readable numbers and values the
+scan cannot see stay quiet."""
+from vllm_kb.engine.audit import audit
+
+
+def _findings(tmp_path, files: dict[str, str], gpu="H100-80GB x1"):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    rep = audit(tmp_path, gpu=gpu)
+    return [f for sr in rep.sites for f in sr.remarks if f.code == "option-not-json"]
+
+
+REQ = "vllm==0.17.1\n"
+
+
+def test_unquoted_json_in_a_script_loses_its_quotes(tmp_path):
+    got = _findings(tmp_path, {"requirements.txt": REQ, "serve.sh":
+                               'vllm serve Qwen/Qwen3-8B --speculative-config {"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":4}\n'})
+    assert [(f.priority, f.subject) for f in got] == [("P0", "speculative_config")]
+    assert "{method:ngram" in got[0].message["en"] and got[0].fix  # the JSON as written, quoted
+    assert got[0].fix[0][1] == {"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4}
+
+
+def test_quoted_json_python_dicts_and_human_numbers_are_quiet(tmp_path):
+    for arg in ("""'{"method":"ngram","num_speculative_tokens":3}'""",
+                '"{\\"method\\": \\"ngram\\", \\"num_speculative_tokens\\": 3}"',
+                "\"{'method': 'ngram', 'num_speculative_tokens': 3}\"",  # a Python literal: left to a per-release rule
+                """'{"method":"ngram","num_speculative_tokens":3,"max_model_len":8k}'""",
+                '"$SPEC"', "'{{ .Values.spec }}'"):
+        got = _findings(tmp_path, {"requirements.txt": REQ,
+                                   "serve.sh": f"vllm serve Qwen/Qwen3-8B --speculative-config {arg}\n"})
+        assert got == [], arg
+
+
+def test_a_stray_quote_in_kubernetes_args(tmp_path):
+    manifest = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: vllm}
+spec:
+  template:
+    spec:
+      containers:
+      - name: vllm
+        image: vllm/vllm-openai:v0.17.1
+        command: ["vllm", "serve"]
+        args:
+        - Qwen/Qwen3-8B
+        - --compilation-config
+        - '{"cudagraph_mode": "FULL_DECODE_ONLY","cudagraph_capture_sizes":[5, 10, 15]"}'
+        resources: {limits: {nvidia.com/gpu: 1}}
+"""
+    got = _findings(tmp_path, {"deploy.yaml": manifest})
+    assert [(f.priority, f.subject) for f in got] == [("P0", "compilation_config")]
+    assert not got[0].fix  # nothing to restore: the text itself is wrong
+
+
+def test_literal_quotes_around_the_braces(tmp_path):
+    code = ('import subprocess\n'
+            'subprocess.run(["vllm", "serve", "Qwen/Qwen3-8B", "--speculative-config", "\'{\\"method\\": \\"ngram\\"}\'"])\n')
+    got = _findings(tmp_path, {"requirements.txt": REQ, "launch.py": code})
+    assert [(f.priority, f.subject) for f in got] == [("P0", "speculative_config")]
+    # --hf-overrides keeps a text without braces as a string (union_dict_and_str): not judged
+    code = ('import subprocess\n'
+            'subprocess.run(["vllm", "serve", "Qwen/Qwen3-8B", "--hf-overrides", "\'{\\"a\\": 1}\'"])\n')
+    assert _findings(tmp_path, {"requirements.txt": REQ, "launch.py": code}) == []
