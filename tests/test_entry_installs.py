@@ -135,3 +135,19 @@ def test_another_package_is_not_put_into_a_no_deps_command():
         {"package": "transformers", "spec": ">=5.5.0", "text": "transformers>=5.5.0", "no_deps": True, "quote": "'"}]})
     assert _beside_install(site, "lmcache", ">=0.3") is None  # it would come without its own requirements
     assert _beside_install(site, "huggingface-hub", ">=1.5.0") is not None
+
+
+def test_a_manifest_running_an_image_a_script_builds_with_no_deps_transformers_5(tmp_path):
+    # the same build named by a Kubernetes manifest (own_images.base_of): its RUN installs are the container's
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.19.0\nRUN pip install --no-deps 'transformers>=5.5.0'\n")
+    (tmp_path / "build.sh").write_text("docker build -t registry.example.com/gemma-server:dev .\n")
+    (tmp_path / "deploy.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: llm}\nspec:\n  template:\n    spec:\n      containers:\n"
+        "        - name: llm\n          image: registry.example.com/gemma-server:dev\n"
+        f"          args: [--model, {MODEL}, --max-model-len, '16384']\n")
+    (sr,) = [sr for sr in audit(tmp_path, gpu="RTX-4090").sites if sr.site.file == "deploy.yaml"]
+    assert "L155" in {r.check.id for r in sr.results if r.needs_change and r.priority == "P0"}
+    (ch,) = [c for c in sr.changes if c.op == "pin" and c.target == "huggingface-hub"]
+    assert ch.file == "Dockerfile"

@@ -11,7 +11,7 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, publish_spec, shm_mount
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy import compose_dotenv, compose_wrapper
-from vllm_kb.engine.scan.deploy.dockerfile import built_from
+from vllm_kb.engine.scan.deploy.dockerfile import built_from, image_installs
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
@@ -163,6 +163,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                 site.launch["image_installs"] = built[2]  # what the build installs over its base (L155)
             if kept:
                 site.launch["image_at"] = kept[1:]  # where a change of the release is made: the build's FROM
+                if got := image_installs(ctx, kept[1]):
+                    site.launch["image_installs"] = got  # what the build installs over its base (L155)
             if svc.get("build"):
                 site.launch["built_here"] = True  # a build of the project's own (audit: its pin may stand in)
             site.gpu_request = _compose_gpus(svc)

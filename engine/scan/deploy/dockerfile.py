@@ -117,6 +117,13 @@ def built_from(ctx: ScanContext, folder: str, build) -> tuple[str, tuple | None,
     return st["image"], ((installed[0], f"{rel}:{installed[1]}", installed[2]) if installed else None), st.get("image_installs")
 
 
+def image_installs(ctx: ScanContext, rel: str) -> list | None:
+    """What a project Dockerfile's final stage installs over its base (RUN pip install …), for a launch elsewhere
+    that runs the image it builds (a manifest's or compose service's `image:` a project script builds)."""
+    text = ctx.read(rel)
+    return _final_stage(rel, text, ctx.build_args.get(rel)).get("image_installs") if text else None
+
+
 def build_dockerfile(ctx: ScanContext, folder: str, build) -> str | None:
     """The project Dockerfile a compose `build:` (a context, or {context, dockerfile}) names: the
     context is the compose file's folder joined once with `context:`, the Dockerfile relative to it.

@@ -10,6 +10,7 @@ from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import gpu_types, own_images
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy import app_template, configmap_config, image_entry, kuberay, kustomize
+from vllm_kb.engine.scan.deploy.dockerfile import image_installs
 from vllm_kb.engine.scan.image_tables import image_ref
 from vllm_kb.engine.scan.images import env_command
 from vllm_kb.engine.scan.deploy.common import (
@@ -123,6 +124,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
         for site in made:
             if kept:
                 site.launch["image_at"] = kept[1:]  # where a change of the release is made: the build's FROM
+                if got := image_installs(ctx, kept[1]):
+                    site.launch["image_installs"] = got  # what the build installs over its base (L155)
             site.gpu_request = resource_gpus(c.get("resources")) or _service_gpus(doc.data, path)
             backend = site.settings.get("distributed_executor_backend")
             if site.gpu_request is None and backend is not None and backend.value == "ray" \
