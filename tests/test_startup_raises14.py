@@ -58,6 +58,13 @@ def test_nvfp4_cache_on_mla(cli, write_project, vllm, model, kv, env, want):
     ("0.30.0", "--nnodes 2 --node-rank 2 --tensor-parallel-size 8 --data-parallel-size 2", "recommended", "ranks 0 to 1"),
     ("0.30.0", "--nnodes 2 --node-rank 1 --tensor-parallel-size 8 --data-parallel-size 2", "not_applicable", None),
     ("0.30.0", "--nnodes 2 --node-rank $NODE_RANK --tensor-parallel-size 8 --data-parallel-size 2", "not_applicable", None),
+    # an external rank: its own rank and one local rank; fault tolerance only with one (0.27.0+)
+    ("0.20.0", "--data-parallel-size 4 --data-parallel-external-lb", "recommended", "must be specified"),
+    ("0.34.0", "--data-parallel-size 4 --data-parallel-rank 1 --data-parallel-size-local 2", "recommended", "local size"),
+    ("0.34.0", "--data-parallel-size 4 --data-parallel-rank $RANK --data-parallel-size-local 2", "not_applicable", None),
+    ("0.34.0", "--data-parallel-size 4 --data-parallel-external-lb --data-parallel-rank $RANK", "not_applicable", None),
+    ("0.30.0", "--data-parallel-size 4 --enable-fault-tolerance", "recommended", "Fault tolerance requires"),
+    ("0.30.0", "--data-parallel-size 4 --data-parallel-rank 0 --enable-fault-tolerance", "not_applicable", None),
 ])
 def test_dp_launch_options(cli, write_project, vllm, flags, want, words):
     site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
@@ -131,3 +138,35 @@ def test_partial_prefill_limits(cli, write_project, vllm, flags, want):
     assert got is not None and got["status"] == want, got
     if want == "recommended":
         assert got["priority"] == "P0" and "cannot be greater than the max_model_len" in got["reason"]
+
+
+@pytest.mark.parametrize(("vllm", "tokens", "lora", "want"), [
+    ("0.20.0", 8, "--enable-lora", "recommended"),  # 1024 sequences x 9 > 8192 on an H100's serve defaults
+    ("0.20.0", 3, "--enable-lora", "enabled"),
+    ("0.20.0", 8, "", "not_applicable"),
+    ("0.11.0", 8, "--enable-lora", "not_applicable"),
+])
+def test_lora_spec_token_budget(cli, write_project, vllm, tokens, lora, want):
+    spec = f'{{"method": "ngram", "num_speculative_tokens": {tokens}, "prompt_lookup_max": 4}}'
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
+                  f"vllm serve Qwen/Qwen3-8B {lora} --max-model-len 8192 --speculative-config '{spec}'\n"}, "H100 x1")
+    got = _result(site, "L253")
+    assert got is not None and got["status"] == want, got
+    if want == "recommended":
+        assert got["priority"] == "P0" and "Consider increasing max_num_batched_tokens" in got["reason"]
+        assert any(c["target"] == "max_num_batched_tokens" and c.get("value") == 9216 for c in site["changes"]), site["changes"]
+
+
+@pytest.mark.parametrize(("vllm", "model", "flags", "want", "priority"), [
+    ("0.25.0", "Qwen/Qwen2.5-VL-7B-Instruct", "--renderer-num-workers 4", "recommended", "P0"),
+    ("0.25.0", "Qwen/Qwen2.5-VL-7B-Instruct", "--renderer-num-workers 4 --mm-processor-cache-gb 0", "not_applicable", None),
+    ("0.25.0", "Qwen/Qwen3-8B", "--renderer-num-workers 4", "not_applicable", None),
+    ("0.30.0", "Qwen/Qwen2.5-VL-7B-Instruct", "--renderer-num-workers 4", "not_applicable", None),  # pooling runners only
+])
+def test_renderer_workers_mm_cache(cli, write_project, vllm, model, flags, want, priority):
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
+                  f"vllm serve {model} --max-model-len 8192 {flags}\n"}, "H100 x1")
+    got = _result(site, "L254")
+    assert got is not None and got["status"] == want, got
+    if priority:
+        assert got["priority"] == priority and "renderer-num-workers" in got["reason"], got

@@ -3,8 +3,9 @@
 EngineArgs.create_engine_config checks the data-parallel launch options before it builds the
 parallel configuration, from 0.11.1 (--nnodes / --node-rank arrived then): hybrid and external load
 balancing together, --nnodes above 1 with a data-parallel backend other than mp, a world size
-(DP × PP × TP, × PCP from 0.30.0) that --nnodes does not divide, and a --node-rank outside
-[0, nnodes). Asserts up to 0.26.0 (vllm/engine/arg_utils.py 0.11.1:1459-1481, 0.26.0:1967-1989),
+(DP × PP × TP, × PCP from 0.30.0) that --nnodes does not divide, a --node-rank outside
+[0, nnodes), then an external data-parallel rank without a rank or with a local size other than 1,
+and (0.27.0+) fault tolerance without external load balancing. Asserts up to 0.26.0 (vllm/engine/arg_utils.py 0.11.1:1459-1481, 0.26.0:1967-1989),
 ValueErrors "Invalid data-parallel launch options: …" from 0.27.0 (0.27.0:2021-2055,
 0.34.0:2417-2455). A value the scan cannot read is absent from `engine`, so nothing is judged on it."""
 from __future__ import annotations
@@ -15,8 +16,8 @@ from vllm_kb.engine.check.startup_common import as_int
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 
-def dp_launch_facts(engine: dict, version: str) -> dict[str, Any]:
-    """The first of the four refusals the options meet, in vLLM's order, with what its message needs."""
+def dp_launch_facts(engine: dict, version: str, unread: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+    """The first refusal the options meet, in vLLM's order, with what its message needs."""
     v = try_parse(version)
     if v is None or v < Version("0.11.1"):
         return {}
@@ -24,7 +25,7 @@ def dp_launch_facts(engine: dict, version: str) -> dict[str, Any]:
         return {"dp_launch_refused": "hybrid_external"}
     nnodes = as_int(engine.get("nnodes"))
     if not nnodes or nnodes <= 1:
-        return {}
+        return _external(engine, v, unread, inferred=False)
     backend = engine.get("data_parallel_backend")
     if not isinstance(backend, str):
         return {}  # `--data-parallel-backend $B`: the next checks run only on mp
@@ -44,4 +45,28 @@ def dp_launch_facts(engine: dict, version: str) -> dict[str, Any]:
     rank = as_int(engine.get("node_rank"))
     if rank is not None and (rank >= nnodes or (rank < 0 and v >= Version("0.27.0"))):
         return {"dp_launch_refused": "node_rank", "dp_node_rank_max": nnodes - 1}
+    if rank is None and "node_rank" in unread:
+        return {}
+    dp = as_int(engine.get("data_parallel_size") if engine.get("data_parallel_size") is not None else 1)
+    return _external(engine, v, unread, inferred=bool(dp and dp > 1 and engine.get("data_parallel_external_lb") is True))
+
+
+def _external(engine: dict, v: Version, unread, inferred: bool) -> dict[str, Any]:
+    """After the node checks: fault tolerance without external load balancing (0.27.0+), then an
+    external data-parallel rank (--data-parallel-external-lb or --data-parallel-rank) that has no rank
+    or a local size other than 1 (0.11.1+; 0.27.0:2062/2069, 0.34.0:2486/2503). Under --nnodes with
+    DP above 1 the rank of an external launch is inferred from --node-rank."""
+    if {"data_parallel_rank", "data_parallel_external_lb", "enable_fault_tolerance"} & set(unread):
+        return {}
+    rank = engine.get("data_parallel_rank")
+    external = engine.get("data_parallel_external_lb") is True or rank is not None
+    if engine.get("enable_fault_tolerance") is True and not external and v >= Version("0.27.0"):
+        return {"dp_launch_refused": "fault_tolerance"}
+    if not external:
+        return {}
+    if rank is None and not inferred:
+        return {"dp_launch_refused": "external_no_rank"}
+    local = engine.get("data_parallel_size_local")
+    if "data_parallel_size_local" not in unread and as_int(local) is not None and local != 1:
+        return {"dp_launch_refused": "external_local", "dp_size_local": local}
     return {}

@@ -79,7 +79,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(cpu_quant_facts(facts))
     out.update(eplb_facts(model, engine, version))
     out.update(dcp_facts(model, engine))
-    out.update(dp_launch_facts(engine, str((facts.get("vllm") or {}).get("version") or version)))
+    out.update(dp_launch_facts(engine, str((facts.get("vllm") or {}).get("version") or version),
+                               set((facts.get("site") or {}).get("unread", ()))))
     out.update(custom_ops_facts(facts.get("passed") or {}))
     ep = cat.engine_arg("enable_expert_parallel")
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,

@@ -48,24 +48,49 @@ def draft_slots(spec: dict, version: str | None) -> int | None:
     return 1 if draft_model else 0
 
 
-def spec_facts(engine: dict, passed: dict, startup: dict, version: str | None) -> dict[str, Any]:
-    """`spec_draft_slots`, `spec_scheduled_tokens` (the budget left, as vLLM computes it) and
-    `spec_batched_tokens` (the max_num_batched_tokens that keeps the budget the drafting takes
-    away), where the speculative config, max_num_seqs and max_num_batched_tokens are known. A
-    max_num_batched_tokens left to vLLM is raised to max_model_len without chunked prefill, and an
-    unset max_num_seqs is lowered to max_num_batched_tokens (SchedulerConfig, 0.10.1 on)."""
-    spec = engine.get("speculative_config")
-    if not isinstance(spec, dict) or engine.get("max_num_scheduled_tokens") is not None:
-        return {}
-    slots = draft_slots(spec, version)
+def _budget(engine: dict, passed: dict, startup: dict) -> tuple[int, int] | None:
+    """(max_num_seqs, max_num_batched_tokens) as SchedulerConfig leaves them: a max_num_batched_tokens
+    left to vLLM is raised to max_model_len without chunked prefill, and an unset max_num_seqs is
+    lowered to max_num_batched_tokens (0.10.1 on)."""
     seqs, batched = as_int(engine.get("max_num_seqs")), as_int(engine.get("max_num_batched_tokens"))
-    if slots is None or seqs is None or batched is None:
-        return {}
+    if seqs is None or batched is None:
+        return None
     if passed.get("max_num_batched_tokens") is None and startup.get("chunked_prefill") is not True:
         if as_int(startup.get("max_len")) is None:
-            return {}
+            return None
         batched = max(batched, startup["max_len"])
     if passed.get("max_num_seqs") is None:
         seqs = min(seqs, batched)
-    return {"spec_draft_slots": slots, "spec_scheduled_tokens": batched - slots * seqs,
+    return seqs, batched
+
+
+def spec_facts(engine: dict, passed: dict, startup: dict, version: str | None) -> dict[str, Any]:
+    """`spec_draft_slots`, `spec_scheduled_tokens` (the budget left, as vLLM computes it) and
+    `spec_batched_tokens` (the max_num_batched_tokens that keeps the budget the drafting takes
+    away), where the speculative config, max_num_seqs and max_num_batched_tokens are known."""
+    spec = engine.get("speculative_config")
+    if not isinstance(spec, dict) or engine.get("max_num_scheduled_tokens") is not None:
+        return {}
+    out = _lora_budget(engine, spec, passed, startup, version)
+    slots = draft_slots(spec, version)
+    budget = _budget(engine, passed, startup)
+    if slots is None or budget is None:
+        return out
+    seqs, batched = budget
+    return {**out, "spec_draft_slots": slots, "spec_scheduled_tokens": batched - slots * seqs,
             "spec_batched_tokens": batched + slots * seqs, "spec_max_num_seqs": seqs, "spec_max_num_batched_tokens": batched}
+
+
+def _lora_budget(engine: dict, spec: dict, passed: dict, startup: dict, version: str | None) -> dict[str, Any]:
+    """L253: with LoRA, EngineArgs.create_engine_config (0.11.1+) wants max_num_batched_tokens at least
+    max_num_seqs × (num_speculative_tokens + 1), "Consider increasing max_num_batched_tokens or
+    decreasing num_speculative_tokens" otherwise (vllm/engine/arg_utils.py 0.11.1:1700, 0.34.0:2758)."""
+    v = try_parse(version) if version else None
+    k = as_int(spec.get("num_speculative_tokens"))
+    budget = _budget(engine, passed, startup)
+    if v is None or v < Version("0.11.1") or engine.get("enable_lora") is not True or k is None or budget is None:
+        return {}
+    seqs, batched = budget
+    need = seqs * (k + 1)
+    return {"spec_lora_tokens_needed": need, "spec_lora_short": batched < need,
+            "spec_max_num_seqs": seqs, "spec_max_num_batched_tokens": batched}
