@@ -36,3 +36,33 @@ def test_a_vllm_inference_config_is_a_site(tmp_path):
 def test_another_engine_is_no_vllm_site(tmp_path):
     (tmp_path / "infer.yaml").write_text(INFER.replace("{engine}", "NATIVE"))
     assert audit(tmp_path, gpu="H100-80GB x1").sites == []
+
+
+TRAIN = """\
+model:
+  model_name: "Qwen/Qwen2-0.5B-Instruct"
+  torch_dtype_str: "bfloat16"
+
+training:
+  trainer_type: "TRL_GRPO"
+  grpo:
+    num_generations: 4
+    use_vllm: True
+{share}
+  trainer_kwargs:
+    vllm_mode: "colocate"
+"""
+
+
+def test_a_trl_grpo_training_config_is_trls_site(tmp_path):
+    """oumi hands training.grpo and training.trainer_kwargs to TRL's GRPOConfig (grpo_params.py
+    to_hf_trainer_kwargs; training_params.py merges them), with its own 0.9 memory share."""
+    (tmp_path / "train.yaml").write_text(TRAIN.replace("{share}", "    vllm_gpu_memory_utilization: 0.4"))
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["trl==0.24.0", "vllm==0.11.0"]\n')
+    (sr,) = audit(tmp_path, gpu="H100-80GB x1").sites
+    s = sr.site
+    assert s.framework == "trl" and s.mode == "rlhf_colocate" and s.line == 9
+    assert s.model.value == "Qwen/Qwen2-0.5B-Instruct" and s.settings["gpu_memory_utilization"].value == 0.4
+    (tmp_path / "train.yaml").write_text(TRAIN.replace("{share}\n", ""))
+    (sr,) = audit(tmp_path, gpu="H100-80GB x1").sites
+    assert sr.site.settings["gpu_memory_utilization"].value == 0.9  # oumi's default, not TRL's 0.3

@@ -1,11 +1,12 @@
 """Framework config files no command in the project points at: verl Hydra YAML
 (actor_rollout_ref.rollout…), EasyR1 (worker.rollout…), NeMo-RL (policy.generation.vllm_cfg, with
 its `defaults:` parents), TRL recipes (use_vllm), LLaMA-Factory (infer_backend: vllm) and
-ms-swift YAML/JSON, ROLL pipelines (strategy_name: vllm), oumi inference configs (engine: VLLM). Which framework a file belongs to is decided by keys only it uses."""
+ms-swift YAML/JSON, ROLL pipelines (strategy_name: vllm), oumi inference configs (engine: VLLM) and TRL GRPO
+training configs. Which framework a file belongs to is decided by keys only it uses."""
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks, yamlio
-from vllm_kb.engine.scan import areal_config, framework_site, nemo_rl_config, roll_config, swift_adapters, trl_parsers
+from vllm_kb.engine.scan import areal_config, framework_site, nemo_rl_config, oumi_grpo, roll_config, swift_adapters, trl_parsers
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.fw_launch import mapping_entries
 from vllm_kb.engine.scan.site import Site
@@ -44,6 +45,9 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
             continue
         if roll_config.is_roll(doc.data):  # ROLL: one engine per role with a vLLM strategy
             out += roll_config.scan(ctx, rel, doc)
+            continue
+        if oumi_grpo.is_trl_grpo(doc.data):  # oumi's TRL GRPO trainer: TRL's keys under training.grpo
+            out += oumi_grpo.scan(ctx, rel, doc)
             continue
         fid = framework_of(doc.data)
         command = "rlhf" if fid == "ms-swift" and "rlhf_type" in doc.data else None
