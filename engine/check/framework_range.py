@@ -144,7 +144,7 @@ def at_newest(site, vllm_version: str, pinned: bool, refuses=None):
     """The site as the newest release its range pin allows (of those that take the pinned vLLM) would run it, where that release passes other
     defaults for the engine arguments the site leaves to the framework (TRL's vllm_gpu_memory_utilization 0.9
     before 0.18.0, 0.3 from it): a check's P0 that does not hold with them too is not certain
-    (engine/audit.py settles it as a build between releases). None where nothing differs. `refuses(release)`: whether
+    (engine/check/site_release.py settles it as a build between releases). None where nothing differs. `refuses(release)`: whether
     that release stops beside the pinned vLLM (framework_compat.refuses), so that a fresh install cannot be it."""
     import dataclasses
 

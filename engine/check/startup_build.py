@@ -195,7 +195,7 @@ def _first_covering(table: dict, v: Version, cc: float, key: str) -> Version | N
 
 
 _VARIANT = re.compile(r"image-cu(1\d)(\d)")
-UNTAGGED = "image-untagged"  # the version basis of an image whose tag names no release (engine/audit.py)
+UNTAGGED = "image-untagged"  # the version basis of an image whose tag names no release (engine/check/site_release.py)
 
 
 def _every_image_stops(facts: dict, table: dict) -> bool:

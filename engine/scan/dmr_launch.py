@@ -3,7 +3,7 @@ hands a model in safetensors form to its vLLM backend (Linux x86_64, NVIDIA) and
 its default engine: a Hugging Face repository (`hf.co/ORG/REPO`, `huggingface.co/…`) whose name does not say
 GGUF and that names no quantization tag is served by vLLM, as `vllm serve` of that model; a Docker Hub model
 (`ai/gemma3`) is a GGUF artifact unless its name ends in `-vllm`, whose weights the audit cannot name. The
-vLLM release is the runner's (engine/audit.py), not the project's pin."""
+vLLM release is the runner's (engine/check/site_release.py), not the project's pin."""
 from __future__ import annotations
 
 import re

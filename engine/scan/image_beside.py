@@ -8,7 +8,7 @@ dropped was a certain refusal although the image the project builds accepts it (
 `--enable-reasoning` on v0.9.1, #30165 `--swap-space` on v0.10.2: both started).
 
 So such a site is judged as the image's release, and with the newest release's facts beside it
-(`between_releases` in engine/audit.py): a P0 stays P0 only where both give it. Only images of
+(`between_releases` in engine/check/site_release.py): a P0 stays P0 only where both give it. Only images of
 the site's own folder or a folder above it count (a monorepo's other services do not), and only
 when those name one release; where they disagree the site stays unpinned.
 """

@@ -142,7 +142,7 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     else:
         site = None
     if site is not None and "ssh" in c.via:
-        site.launch["remote"] = True  # another machine's install runs it, unless the script installs one (audit.py)
+        site.launch["remote"] = True  # another machine's install runs it, unless the script installs one (check/site_release.py)
     if site is not None and c.container:
         site.image = image
         site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file", "mounts", "env_names", "env_opaque", "detach",

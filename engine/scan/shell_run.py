@@ -278,7 +278,7 @@ class Runner(Builtins, Containers, Branches):
 
 def _remote(emit):
     """Launches another machine runs (`ssh HOST "…"`, a here-document `ssh HOST bash -s` reads): that
-    machine's vLLM is none of this project's installs (engine/audit.py)."""
+    machine's vLLM is none of this project's installs (engine/check/site_release.py)."""
     def remote(c: Candidate) -> None:
         c.via = ("ssh",) + c.via
         emit(c)
