@@ -55,3 +55,15 @@ def test_a_resource_with_its_own_command_and_another_kind_are_read_as_before(tmp
     assert sr.site.model.value == "/models/x"
     (tmp_path / "ms.yaml").write_text(CR.replace("{command}", "").replace("kind: ModelService", "kind: Other"))
     assert audit(tmp_path, gpu="H100-80GB x1").sites == []
+
+
+def test_args_that_are_not_a_list_cost_no_file(tmp_path):
+    # review7: `args: {a: 1}` gave a scanner-error (KeyError: 0), `args: 7` a TypeError; the API server
+    # refuses both, so the container is read without args and the rest of the file stands
+    for args in ("{a: 1}", "7", "--max-model-len 4096"):
+        text = CR.replace("{command}", "").replace('args:\n        - "--max-model-len=4096"\n        - "--max-num-seqs=64"',
+                                                     f"args: {args}")
+        assert f"args: {args}" in text
+        (tmp_path / "ms.yaml").write_text(text)
+        rep = audit(tmp_path, gpu="H100-80GB x1")
+        assert not [s for s in rep.skipped if "scanner-error" in str(s)], args

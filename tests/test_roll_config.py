@@ -72,3 +72,12 @@ def test_a_change_to_a_key_not_written_goes_under_the_role(tmp_path):
     (diff,) = [a["text"] for a in sr.after if a["file"] == "rlvr.yaml"]
     added = [ln for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
     assert added and all(ln.startswith("+      ") for ln in added)  # inside actor_infer.strategy_args.strategy_config
+
+
+def test_a_model_that_is_not_a_name_costs_no_site(tmp_path):
+    # review7: `pretrain: [a, b]` reached the checkpoint reader as a list (TypeError: the site was
+    # lost as a scanner-error); a model that is no string names no checkpoint, the site stands
+    (tmp_path / "rlvr.yaml").write_text(PIPELINE.replace("{extra}", "").replace(
+        "pretrain: Qwen/Qwen2.5-7B-Instruct", "pretrain: [Qwen/Qwen2.5-7B-Instruct, Qwen/Qwen3-8B]"))
+    rep = audit(tmp_path, gpu="H100-80GB x8")
+    assert len(rep.sites) == 1 and not [s for s in rep.skipped if "scanner-error" in str(s)]

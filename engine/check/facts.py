@@ -129,7 +129,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # a pod that requests no GPU (nvidia.com/gpu absent; a KServe hardware profile gives it its GPUs): how many
         # it sees is the cluster's (device plugin, default runtime), not the --gpu machine's count (eval70)
         facts["gpu"] = {k: v for k, v in facts["gpu"].items() if k != "count"}
-    model_name = site.model.value if site.model and site.model.resolved else None
+    # a list or mapping where a model name goes (ROLL's `pretrain: [a, b]`) names no checkpoint to read
+    model_name = site.model.value if site.model and site.model.resolved and isinstance(site.model.value, str) else None
     windows = next((p for p in (model_name, args.get("download_dir"), args.get("tokenizer"))
                     if isinstance(p, str) and _WINDOWS_PATH.match(p)), None)
     if windows:  # a drive-letter path only a native Windows process opens (WSL sees /mnt/<drive>/)

@@ -69,11 +69,12 @@ def _container(ctx, rel, doc, at, data, role, ci, c, model, name, port, tp, dp, 
     base = at + (role, "containers", ci)
     ex = Expander()
     how = c.get("modelCommand", "custom")
-    args = [yaml_word(str(a), doc.line_of(base + ("args", i)), ex) for i, a in enumerate(c.get("args") or [])]
+    given = c.get("args") if isinstance(c.get("args"), list) else []  # the API server refuses args that are not a list
+    args = [yaml_word(str(a), doc.line_of(base + ("args", i)), ex) for i, a in enumerate(given)]
     if at and "modelCommand" not in c and c.get("command") is None and args:
         # the operator's base config runs `vllm serve` and appends the resource's args; the model is
         # the artifacts' unless the args name it first (its samples' `{{ .HFModelName }}`)
-        first = str(c["args"][0])
+        first = str(given[0])
         words = [yaml_word(t, anchor, ex) for t in ["vllm", "serve"] + ([_model_arg(model, art)] if first.startswith("-") else [])]
         if tp > 1:
             words += [yaml_word(t, doc.line_of(at + (role, "parallelism", "tensor")), ex) for t in ("--tensor-parallel-size", str(tp))]
