@@ -65,3 +65,16 @@ def test_literal_quotes_around_the_braces(tmp_path):
     code = ('import subprocess\n'
             'subprocess.run(["vllm", "serve", "Qwen/Qwen3-8B", "--hf-overrides", "\'{\\"a\\": 1}\'"])\n')
     assert _findings(tmp_path, {"requirements.txt": REQ, "launch.py": code}) == []
+
+
+def test_quotes_kept_by_an_unquoted_variable_are_said_so(tmp_path):
+    # review7: `vllm serve $ARGS` splits the variable's value but keeps its quotes, so vLLM gets
+    # '{…}' with the quote characters; the finding said the shell had removed the double quotes
+    # and offered the same single-quoted JSON that is already written
+    script = """ARGS="--speculative-config '{\\"method\\":\\"ngram\\",\\"num_speculative_tokens\\":3}'"
+vllm serve Qwen/Qwen3-8B $ARGS
+"""
+    (f,) = _findings(tmp_path, {"requirements.txt": REQ, "serve.sh": script})
+    assert f.priority == "P0" and not f.fix
+    assert "quote characters included" in f.message["en"] and "shell removes" not in f.message["en"]
+    assert "引号字符" in f.message["zh"]

@@ -56,7 +56,13 @@ def _judged(text: str, name: str) -> bool:
     if t.startswith("{") and t.endswith("}"):
         return True
     # literal quotes around the braces: only where no parser keeps a non-brace text
-    return name in _JSON_ONLY and len(t) > 4 and t[0] == t[-1] and t[0] in "'\"" and t[1] == "{" and t[-2] == "}"
+    return name in _JSON_ONLY and _quoted_braces(t)
+
+
+def _quoted_braces(t: str) -> bool:
+    """`'{…}'` or `"{…}"` with the quote characters part of the value."""
+    t = t.strip()
+    return len(t) > 4 and t[0] == t[-1] and t[0] in "'\"" and t[1] == "{" and t[-2] == "}"
 
 
 def findings(site: Site, cat: Catalog, version: str, handled: set[str]) -> list[Finding]:
@@ -73,11 +79,16 @@ def findings(site: Site, cat: Catalog, version: str, handled: set[str]) -> list[
             continue
         fix = []
         written = _parsed_json(s.raw)
-        if written is not None:  # the text as written is JSON: only its quoting was lost
+        flag = s.key.split("=", 1)[0]
+        if _quoted_braces(text):
+            # the quotes reach vLLM: a variable expanded unquoted (`vllm serve $ARGS`), a list item or a
+            # YAML string keeps them, so "the shell removed them" and a re-quoted value would be wrong
+            text_msg = msg("finding.option_not_json_literal", flag=flag, value=_short(text))
+        elif written is not None:  # the text as written is JSON: only its quoting was lost
             fix = [(FixOp("set", s.name), written)]
-            text_msg = msg("finding.option_not_json_quotes", flag=s.key.split("=", 1)[0], value=_short(text))
+            text_msg = msg("finding.option_not_json_quotes", flag=flag, value=_short(text))
         else:
-            text_msg = msg("finding.option_not_json", flag=s.key.split("=", 1)[0], value=_short(text))
+            text_msg = msg("finding.option_not_json", flag=flag, value=_short(text))
         out.append(Finding(CODE, text_msg, s.file, s.line, "P0", fix=fix, safe=bool(fix), subject=s.name))
     return out
 
