@@ -100,3 +100,14 @@ def test_a_command_substitution_in_a_k8s_script_is_no_env_reference(tmp_path):
                                      "      command: [/bin/bash, -c]\n      args:\n        - |-\n" + block + "\n")
     (sr,) = audit(tmp_path, gpu="H100-80GB x1").sites
     assert sr.site.model.value == "/models/m" and sr.site.settings["max_model_len"].value == 4096
+
+
+def test_a_whole_item_placeholder_in_a_flow_list_keeps_its_value(tmp_path):
+    """`command: [--model, ${MODEL}]` is no YAML as written; the item is read as `"$MODEL"`, so compose's
+    .env still fills it (a placeholder inside a quoted scalar is YAML already and stays as written)."""
+    (tmp_path / ".env").write_text("MODEL=Qwen/Qwen2.5-7B-Instruct\nLEN=8192\n")
+    (tmp_path / "docker-compose.yml").write_text(
+        "services:\n  vllm:\n    image: vllm/vllm-openai:v0.11.0\n    labels: { app: ${APP}, x: \"${ETCD}\" }\n"
+        "    command: [--model, ${MODEL}, --max-model-len, ${LEN}]\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB x1").sites
+    assert sr.site.model.value == "Qwen/Qwen2.5-7B-Instruct" and sr.site.settings["max_model_len"].value == 8192

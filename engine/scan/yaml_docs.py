@@ -3,7 +3,8 @@ the ones before it standing (reported as partial), a broken file is skipped and 
 JSON nested deeper than the YAML loader allows is refused before a scanner walks it. A file kept for
 envsubst (`cat x.yaml-template | envsubst > x.yaml`) may put a `${VAR}` inside a flow collection
 (`labels: { app: ${NAME} }`), which is no YAML until rendered: the placeholders on the line the parser
-stops at are read as plain words of the same length (`$_NAME_`) and the file is read again."""
+stops at are read as words of the same length (`"$NAME"` where it is a whole item, else `$_NAME_`) and
+the file is read again."""
 from __future__ import annotations
 
 import json
@@ -17,16 +18,26 @@ _HOLE = re.compile(r"\$\{([A-Za-z_]\w*)\}")
 _RETRIES = 64  # lines mended at most: a file broken otherwise is not parsed again and again
 
 
+def _word(m: re.Match) -> str:
+    """A placeholder that is a whole item (`[a, ${B}]`, `{k: ${V}}`) as the quoted `"$B"`: the same value
+    for whatever expands it later (compose's .env, the shell); one inside a longer word as `$_B_`."""
+    text, a, b = m.string, m.start(), m.end()
+    if text.count('"', 0, a) % 2 or text.count("'", 0, a) % 2:
+        return m.group(0)  # inside a quoted scalar: YAML already, and its value as written
+    alone = (a == 0 or text[a - 1] in " \t[{,") and (b == len(text) or text[b] in " \t,]}")
+    return ('"$' + m.group(1) + '"') if alone else "$_" + m.group(1) + "_"
+
+
 def _placeholders_mended(text: str, line: int | None) -> str | None:
     """The text with the `${VAR}` of the error's line (and the one before: an unclosed `{` is told on
-    the next) as `$_VAR_`; None when those lines hold none."""
+    the next) read as words (`_word`); None when those lines hold none."""
     if not line or "${" not in text:
         return None
     lines = text.split("\n")
     changed = False
     for i in (line - 2, line - 1):
         if 0 <= i < len(lines) and "${" in lines[i]:
-            new = _HOLE.sub(lambda m: "$_" + m.group(1) + "_", lines[i])
+            new = _HOLE.sub(_word, lines[i])
             changed |= new != lines[i]
             lines[i] = new
     return "\n".join(lines) if changed else None
