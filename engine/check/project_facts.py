@@ -29,6 +29,7 @@ from vllm_kb.engine.check.trainer_attn import trainer_attention
 from vllm_kb.engine.check.transformers_fit import release_requires, rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.transformers_range import transformers_range
+from vllm_kb.engine.check.transformers_floor import apply_floor
 from vllm_kb.engine.check.transformers_resolve import newest_build
 from vllm_kb.engine.check.transformers_per_layer import per_layer_fit
 from vllm_kb.engine.check.bnb_version import bnb_version_fit
@@ -119,6 +120,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
                                                  model_types.get("released") or {}))
             # …and one the release's own requirement excludes (pip refuses it beside vLLM, or warns)
             facts["launch"].update(transformers_range(choice, tf_pin if own else None, tf_requires, tf_scanned, sc.ctx.read))
+            apply_floor(facts, model_types, tf_scanned)  # …never below the model type's own floor (L52)
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         # a KV-cache connector package the kv-transfer config loads (LMCache): its pin against vLLM's

@@ -72,8 +72,14 @@ def _model_type_fit(facts: dict, pin: Any, table: dict, image: str | None, vllm_
     if got is None or _allows_from(pin.spec, got[1], got[2]):
         return _pin_has_type(facts, pin, table)
     model_type, since, _ = got
-    return {"tf_model_type": model_type, "tf_since": since, "tf_pin": pin.text, "tf_pin_at": f"{pin.file}:{pin.line}",
-            "tf_fix": f">={since}", "tf_too_old": True}
+    out = {"tf_model_type": model_type, "tf_since": since, "tf_pin": pin.text, "tf_pin_at": f"{pin.file}:{pin.line}",
+           "tf_fix": f">={since}", "tf_too_old": True}
+    release = str((facts.get("vllm") or {}).get("version") or "")
+    if not tf_admits_type(table, model_type, release) and (first := first_pip_release(model_type, release, table)):
+        # raising transformers leaves the release's own requirement (vLLM 0.19.0's <5 and Gemma 4's 5.5.0): the
+        # first release that admits both is the alternative
+        out.update(tf_vllm_first=first, tf_vllm_fix=f">={first}")
+    return out
 
 
 def _pin_has_type(facts: dict, pin: Any, table: dict) -> dict[str, Any]:
