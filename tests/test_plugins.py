@@ -102,3 +102,41 @@ def test_a_dockerfile_installs_only_what_its_run_and_from_name(write_project):
     assert plugins.packages_in(df, dockerfile=True) == set()
     assert plugins.packages_in("FROM python:3.12\nRUN pip install \\\n    vllm==0.10.2 \\\n    vllm-spyre==0.9.0\n",
                                dockerfile=True) == {"vllm-spyre"}
+
+
+def _env_remarks(write_project, files):
+    from vllm_kb.engine.audit import audit
+
+    (sr,) = audit(write_project(files), gpu="H100-80GB x1").sites
+    return {r.subject for r in sr.remarks if r.code == "env-not-in-version"}
+
+
+def test_a_plugins_own_variables_are_not_reported_as_vllm_variables(write_project):
+    # fix85 (hicann/cann-recipes-train, eval85): `export VLLM_ASCEND_ENABLE_NZ=0` was "not a vLLM 0.11.0 variable";
+    # vllm-ascend's envs.py reads it (0.11.0 wheel). Any name under its prefix is the plugin's; another unknown
+    # VLLM_* stays reported
+    script = "#!/bin/bash\nexport VLLM_ASCEND_ENABLE_NZ=0\nexport VLLM_ASCEND_NOT_YET_READ=1\nexport VLLM_NO_SUCH_THING=1\nvllm serve Qwen/Qwen2.5-7B-Instruct\n"
+    assert _env_remarks(write_project, {"requirements.txt": "vllm==0.11.0\n", "serve.sh": script}) == {"VLLM_NO_SUCH_THING"}
+
+
+def test_a_plugin_variable_outside_its_prefix_needs_the_plugin(write_project):
+    # VLLM_VERSION is vllm-ascend's (its envs.py), not vLLM's: quiet only where the project uses vllm-ascend
+    script = "#!/bin/bash\nexport VLLM_VERSION=0.11.0\nvllm serve Qwen/Qwen2.5-7B-Instruct\n"
+    assert _env_remarks(write_project, {"requirements.txt": "vllm==0.11.0\n", "serve.sh": script}) == {"VLLM_VERSION"}
+    assert _env_remarks(write_project, {"requirements.txt": "vllm==0.11.0\nvllm-ascend==0.11.0\n", "serve.sh": script}) == set()
+    assert plugins.env_owner("VLLM_ASCEND_ENABLE_NZ", frozenset()) == "vllm-ascend"
+    assert plugins.env_owner("VLLM_VERSION", frozenset()) is None
+
+
+def test_the_extractor_reads_the_vllm_keys_of_env_variables():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    from plugin_flags import env_names
+
+    text = ('import os\nfrom typing import Any, Callable, Dict\nenv_variables: Dict[str, Callable[[], Any]] = {\n'
+            '    "MAX_JOBS": lambda: os.getenv("MAX_JOBS", None),\n'
+            '    "VLLM_ASCEND_ENABLE_NZ": lambda: int(os.getenv("VLLM_ASCEND_ENABLE_NZ", 1)),\n'
+            '    "VLLM_VERSION": lambda: os.getenv("VLLM_VERSION", None),\n}\nOTHER = {"VLLM_X": 1}\n')
+    assert env_names(text) == {"VLLM_ASCEND_ENABLE_NZ", "VLLM_VERSION"}

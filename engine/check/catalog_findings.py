@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.check import cli_choices, config_keys, empty_values, entrypoint_findings, framework_args, framework_range, json_values, unknown_flags, value_findings
-from vllm_kb.engine.kb import deploy_tools
+from vllm_kb.engine.kb import deploy_tools, plugins
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
@@ -371,8 +371,8 @@ def _env_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge
     """VLLM_* variables the site's vLLM does not know: ignored (and warned about from 0.17)."""
     out = []
     for name, s in site.env.items():
-        if not name.startswith("VLLM_") or name in handled:
-            continue
+        if not name.startswith("VLLM_") or name in handled or plugins.env_owner(name, site.plugins):
+            continue  # a plugin's own variable (vllm-ascend's VLLM_ASCEND_*) is not vLLM's to know
         e = cat.env(name)
         if e is not None and e.exists(version):
             continue

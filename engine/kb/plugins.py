@@ -20,12 +20,15 @@ class Plugin:
     markers: frozenset[str]
     images: tuple[str, ...]
     source: str
+    env: frozenset[str] = frozenset()  # the VLLM_* variables its own envs.py reads
+    env_prefixes: tuple[str, ...] = ()  # a namespace of its own (VLLM_ASCEND_): no vLLM variable lies there
 
 
 @lru_cache(maxsize=1)
 def _table() -> tuple[dict[str, Plugin], frozenset[str]]:
     data = yamlio.load_cached(resources.read_text("knowledge", "vllm", "plugins.yaml")).data
-    known = {p["package"]: Plugin(p["package"], frozenset(p["flags"]), frozenset(p["markers"]), tuple(p["images"]), p["source"])
+    known = {p["package"]: Plugin(p["package"], frozenset(p["flags"]), frozenset(p["markers"]), tuple(p["images"]), p["source"],
+                                  frozenset(p.get("env") or ()), tuple(p.get("env_prefixes") or ()))
              for p in data["plugins"]}
     return known, frozenset(data["not_plugins"])
 
@@ -73,4 +76,13 @@ def owner(flag: str, installed: set[str] | frozenset[str], passed: set[str]) -> 
     for p in known().values():
         if flag in p.flags:
             return p.package, p.package in installed or bool(p.markers & passed)
+    return None
+
+
+def env_owner(name: str, installed: set[str] | frozenset[str]) -> str | None:
+    """The known plugin whose own variable `name` is: under its prefix (VLLM_ASCEND_*, whatever the site
+    installs), or one its envs.py reads (VLLM_VERSION) where the site uses the plugin."""
+    for p in known().values():
+        if p.env_prefixes and name.startswith(p.env_prefixes) or name in p.env and p.package in installed:
+            return p.package
     return None
