@@ -71,6 +71,15 @@ def test_an_option_gone_for_half_a_year_is_a_p0_on_latest(tmp_path):
     assert _latest_tag("docker.io/vllm/vllm-openai:latest") and not _latest_tag("vllm/vllm-openai")
 
 
+def test_latest_names_the_tags_that_have_an_option_added_later(tmp_path):
+    # review7: --num-scheduler-steps came in 0.5.5 and went after 0.10.0; "tag v0.10.0 or older" named
+    # images that lack it too, so the way out names the span of tags that have it
+    sr = _site(tmp_path, "vllm/vllm-openai:latest", '"--num-scheduler-steps", "8"')
+    (gone,) = [f for f in sr.remarks if f.code == "not-in-version" and f.subject == "num_scheduler_steps"]
+    assert gone.priority == "P0" and "from v0.5.5 to v0.10.0" in gone.message["en"] and "or older" not in gone.message["en"]
+    assert "v0.5.5 至 v0.10.0" in gone.message["zh"]
+
+
 def test_a_config_files_model_key_fails_before_083(tmp_path):
     (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen2.5-0.5B-Instruct --config cfg.yaml\n")
     (tmp_path / "cfg.yaml").write_text("model: Qwen/Qwen2.5-0.5B-Instruct\nport: 8001\n")

@@ -118,8 +118,11 @@ def _fresh_way_out(f, site: Site, cat: Catalog, kb: Knowledge, image: bool = Fal
     e = _entry(f, site, cat)
     if e is None or not getattr(e, "last", None):
         return
-    spec = f"<={e.last}" if cat.index_version(e.first) <= cat.versions[0] else f">={e.first},<={e.last}"
-    key, kw = ("priority.latest_fresh", {"last": e.last}) if image else ("priority.unpinned_fresh", {"spec": spec})
+    oldest = cat.index_version(e.first) <= cat.versions[0]
+    spec = f"<={e.last}" if oldest else f">={e.first},<={e.last}"
+    # an image older than the option's first release lacks it too: "or older" only where none is
+    latest = "priority.latest_fresh" if oldest else "priority.latest_fresh_span"
+    key, kw = (latest, {"first": e.first, "last": e.last}) if image else ("priority.unpinned_fresh", {"spec": spec})
     f.message = {lang: f.message[lang] + kb.t(key, lang, version=str(cat.versions[-1]), **kw) for lang in ("en", "zh")}
     if not image:
         f.fix = list(f.fix) + [(FixOp("pin", "vllm", alternative=True), spec)]
