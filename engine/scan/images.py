@@ -1,11 +1,10 @@
 """Container images that run vLLM: the official image and its entrypoint by tag, images built
-from vLLM and named for it, and the argv a `docker run` of one executes."""
+from vLLM and named for it, and the argv a `docker run` of one executes (an image its environment
+configures: engine/scan/image_env.py)."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
-import shlex
 
 from vllm_kb.engine.kb import deploy_tools, release_dates
 from vllm_kb.engine.kb.versions import parse, try_parse
@@ -25,7 +24,7 @@ _IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai(?::(?P<tag>[\w.+-]
 _VARIANT_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?vllm/vllm-openai-(?:rocm|cpu)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
 VARIANT_ENTRYPOINT = ["vllm", "serve"]
 # images built from vLLM whose entrypoint is its OpenAI server: <registry>/<org>/vllm[-variant][:tag]
-_LIKE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*(?P<name>vllm(?:[-_][\w.-]+)?)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
+VLLM_NAMED = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*(?P<name>vllm(?:[-_][\w.-]+)?)(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
 # words in an image's name, after `vllm-`, of a program that talks to vLLM rather than serves it: the
 # project's own backend, frontend, dashboard, router or exporter (vllm-optimizer-backend/-frontend)
 _APP_WORDS = frozenset({"backend", "frontend", "ui", "webui", "web", "dashboard", "optimizer", "exporter", "proxy",
@@ -53,7 +52,7 @@ def image_version(image: str | None) -> str | None:
     if (fw := framework_image(text).get("vllm")) is not None:
         return fw  # a framework's image whose tag names the vLLM it installs (verlai/verl:app-…-vllm0.10.0-…)
     official = _IMAGE.match(text)
-    m = official or _LIKE.match(text)
+    m = official or VLLM_NAMED.match(text)
     if not m or not m.group("tag"):
         return None
     if official and m.group("tag") in _PREVIEW_TAGS:
@@ -103,7 +102,7 @@ def image_date(image: str | None) -> str | None:
     `…:nightly-20250505`) as YYYY-MM-DD, or the one its vendor's build of that tag says
     (vendor_build_day); None when neither does."""
     text = (image or "").strip()
-    m = _IMAGE.match(text) or _LIKE.match(text) or _MODEL_GARDEN.match(text)
+    m = _IMAGE.match(text) or VLLM_NAMED.match(text) or _MODEL_GARDEN.match(text)
     d = _TAG_DATE.search(m.group("tag") or "") if m else None
     return f"{d.group(1)}-{d.group(2)}-{d.group(3)}" if d else vendor_build_day(text)
 
@@ -137,7 +136,7 @@ def is_vllm_like_image(image: str | None) -> bool:
     text = (image or "").strip()
     if not is_vllm_image(text) and _runs_own_entrypoint(text):
         return False  # vllm-runtime of Dynamo: vLLM inside, its own programs at the door
-    like = _LIKE.match(text)
+    like = VLLM_NAMED.match(text)
     if like and _APP_WORDS & set(re.split(r"[-_.]", like.group("name").lower())[1:]):
         return False  # a project's own app named for vLLM: vllm-optimizer-backend runs uvicorn (eval68)
     return is_vllm_image(text) or bool(like) or bool(_MODEL_GARDEN.match(text))
@@ -204,7 +203,7 @@ def container_command(run, newest: str) -> list[Word] | None:
             # repetition is a finding (engine/scan/scripts.py)
             run.facts["repeats_entrypoint"] = (" ".join(w.value or "" for w in argv[:k]), " ".join(entrypoint))
             argv = argv[k:]
-        return [_synth(t, line) for t in entrypoint] + argv
+        return [synth_word(t, line) for t in entrypoint] + argv
     return argv or None
 
 
@@ -222,7 +221,7 @@ def repeated_program(argv: list[Word]) -> int:
     return 0
 
 
-def _synth(text: str, line: int) -> Word:
+def synth_word(text: str, line: int) -> Word:
     w = Word(raw=text, line=line, segs=[Seg("lit", text)], start=-1, end=-1)
     w.value = text
     return w
@@ -270,7 +269,7 @@ def local_entrypoint(text: str | None, newest: str, line: int, target: str | Non
     """The ENTRYPOINT of an image the script builds itself (`docker build -t TAG [--target STAGE]`
     from a project Dockerfile), as words for `docker run TAG …`."""
     ep = dockerfile_entrypoint(text, newest, target) if text else None
-    return [_synth(t, line) for t in ep] if ep else None
+    return [synth_word(t, line) for t in ep] if ep else None
 
 
 def env_image(image: str | None) -> tuple[dict, dict] | None:
@@ -292,104 +291,3 @@ def env_image(image: str | None) -> tuple[dict, dict] | None:
                     vllm = str(v)
             return entry, {"worker": str(worker) if worker else None, "vllm": vllm}
     return None
-
-
-_MODEL_VALUE = re.compile(r"^(?:[\w.-]+/[\w.-]+|/[\w./-]+|\.{1,2}/[\w./-]+)$")  # a hub id or a path
-
-
-def env_fallback(image: str | None, env: list[tuple[str, Word]]) -> tuple[dict, dict] | None:
-    """An image named for vLLM that no entry knows, given a model by a usual env name
-    (`-e MODEL=org/name`) and no command: its entrypoint most likely builds `--model $MODEL`
-    from it (knowledge/deploy/env_images.yaml `fallback`). The official image is not one: it
-    takes flags only."""
-    from vllm_kb.engine.kb import deploy_tools
-
-    if is_vllm_image(image) or not _LIKE.match((image or "").strip()):
-        return None
-    spec = deploy_tools.load("env_images")["fallback"]
-    if any(re.search(x, name_and_tag(image)[0]) for x in spec.get("exclude") or ()):
-        return None
-    given = {k: w for k, w in env}
-    var = next((v for v in spec["model_vars"] if v in given and _MODEL_VALUE.match(str(given[v].value or ""))), None)
-    if var is None:
-        return None
-    return dict(spec, aliases={**(spec.get("aliases") or {}), var: "model"}), {"worker": None, "vllm": image_version(image)}
-
-
-def env_command(image: str | None, env: list[tuple[str, Word]], line: int, cat) -> list[Word] | None:
-    """The `vllm serve` command an env-configured image runs, from the container's env: each value
-    word stays the env's own (edits land on it); what the worker passes by default is added. A
-    switch's true sets it, its false leaves it out (the worker's --no- form is vLLM's default)."""
-    found = env_image(image) or env_fallback(image, env)
-    return None if found is None else entry_command(found[0], found[1], env, line, cat)
-
-
-def entry_command(entry: dict, tag: dict, env: list[tuple[str, Word]], line: int, cat) -> list[Word]:
-    """env_command for a knowledge entry of that shape (an image's, or an application server's
-    own env file: engine/scan/app_env.py); a default without a `worker` range always applies."""
-    from vllm_kb.engine.kb.deploy_tools import in_range
-
-    present = {k for k, w in env if w.value is not None and str(w.value).strip()}
-    args = cat.raw["engine_args"]
-    aliases, reserved = entry.get("aliases") or {}, set(entry.get("reserved") or ())
-    out = [_synth("vllm", line), _synth("serve", line)]
-    given: set[str] = set()
-    extra: list[Word] = []
-    for name, word in env:
-        arg = aliases.get(name) or (name.lower() if entry.get("generic") and name not in reserved and name.isupper()
-                                    and name.lower() in args else None) or _prefixed(entry, name)
-        spec = entry.get("extra_args") or {}
-        if name in ([spec["env"]] if isinstance(spec.get("env"), str) else spec.get("env") or ()) and (tag["worker"] is None or in_range(spec.get("worker"), tag["worker"])):
-            try:  # the worker splits it with shlex
-                extra = [_synth(t, word.line) for t in shlex.split(word.value or "")]
-            except ValueError:  # an unclosed quote: the worker fails on it too
-                extra = []
-            continue
-        if arg is None or word.value is None or not str(word.value).strip():
-            continue
-        if (needs := (entry.get("needs") or {}).get(name)) and needs not in present:
-            continue  # read by the entrypoint only beside another (substratusai: DTYPE with QUANTIZATION)
-        low = str(word.value).strip().lower()
-        flag = _synth("--" + arg.replace("_", "-"), word.line)
-        if (args.get(arg) or {}).get("type") == "bool" or _switch(cat, arg):
-            if low in ("true", "1", "yes", "on"):
-                out.append(flag)
-            given.add(arg)
-            continue
-        if arg == "model":  # the worker hands it to the engine itself: vLLM's own form is the positional
-            if entry.get("model_vars"):  # the fallback: which variable the entrypoint reads is inferred
-                word = dataclasses.replace(word, assumed=f"inferred from env {name}: the image's entrypoint is not known")
-            out.insert(2, word)
-        else:
-            out += [flag, word]
-        given.add(arg)
-    if "model" not in given and not entry.get("model_vars"):  # set on the endpoint or the platform, not here
-        out.insert(2, _unresolved("the model the image's environment names where it is started", line))
-    for d in entry.get("defaults") or ():
-        if "worker" not in d or tag["worker"] is not None and in_range(d.get("worker"), tag["worker"]):
-            for arg, value in d["set"].items():
-                if arg not in given:
-                    out += [_synth("--" + arg.replace("_", "-"), line), _synth(str(value), line)]
-    for arg, why in (entry.get("unknown") or {}).items():
-        if arg not in given:  # what the entrypoint passes itself, not known here: unresolved, not vLLM's default
-            out += [_synth("--" + arg.replace("_", "-"), line), _unresolved(str(why), line)]
-    return out + extra
-
-
-def _prefixed(entry: dict, name: str) -> str | None:
-    """SM_VLLM_MAX_MODEL_LEN → max_model_len for an entry whose entrypoint passes every prefixed name."""
-    prefix = entry.get("prefix")
-    return name[len(prefix):].lower() if prefix and name.startswith(prefix) and len(name) > len(prefix) else None
-
-
-def _switch(cat, arg: str) -> bool:
-    """A serve flag that takes no value in some release (--enable-auto-tool-choice)."""
-    kind = ((cat.raw.get("cli_flags") or {}).get("--" + arg.replace("_", "-")) or {}).get("kind")
-    kinds = [k for _, k in kind.get("changes", [])] if isinstance(kind, dict) else [kind]
-    return bool(kinds) and all(k in ("switch", "negatable") for k in kinds)
-
-
-def _unresolved(text: str, line: int) -> Word:
-    w = Word(raw=text, line=line, segs=[Seg("lit", text)], start=-1, end=-1)
-    w.value, w.unresolved = None, text
-    return w

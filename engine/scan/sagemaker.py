@@ -10,7 +10,8 @@ import ast
 
 from vllm_kb.engine.scan import container_env
 from vllm_kb.engine.scan.deploy import common
-from vllm_kb.engine.scan.images import env_command, env_image
+from vllm_kb.engine.scan.image_env import env_command
+from vllm_kb.engine.scan.images import env_image
 from vllm_kb.engine.scan.python_flow import Flow, TrackedDict
 from vllm_kb.engine.scan.shell import Seg, Word
 from vllm_kb.engine.scan.site import Site

@@ -65,7 +65,8 @@ class Containers:
         return True
 
     def container_run(self, run: docker_run.DockerRun, n: Simple) -> bool:
-        from vllm_kb.engine.scan.images import container_command, env_command, local_entrypoint
+        from vllm_kb.engine.scan.image_env import env_command
+        from vllm_kb.engine.scan.images import container_command, local_entrypoint
 
         facts = dict(run.facts, image=run.image.value if run.image is not None else None)
         if run.name:

@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 from vllm_kb.engine.scan import envfile
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy.common import launch_site
-from vllm_kb.engine.scan.images import entry_command
+from vllm_kb.engine.scan.image_env import entry_command
 from vllm_kb.engine.scan.shell import Seg, Word
 from vllm_kb.engine.scan.site import Site
 

@@ -9,7 +9,7 @@ from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import envfile, mounted_config, own_images, scripts
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, publish_spec, shm_mount
-from vllm_kb.engine.scan.images import env_command
+from vllm_kb.engine.scan.image_env import env_command
 from vllm_kb.engine.scan.deploy import compose_dotenv, compose_wrapper
 from vllm_kb.engine.scan.deploy.dockerfile import built_from, image_installs
 from vllm_kb.engine.scan.deploy.common import (

@@ -19,7 +19,8 @@ from vllm_kb.engine.scan.deploy.common import (
 )
 from vllm_kb.engine.scan.shell import Word
 from vllm_kb.engine.scan.deploy import endpoint_env
-from vllm_kb.engine.scan.images import env_command, env_image
+from vllm_kb.engine.scan.image_env import env_command
+from vllm_kb.engine.scan.images import env_image
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan import source_pins
 from vllm_kb.engine.scan.site import Setting, Site

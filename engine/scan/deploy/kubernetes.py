@@ -12,7 +12,7 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy import app_template, configmap_config, image_entry, kuberay, kustomize
 from vllm_kb.engine.scan.deploy.dockerfile import image_installs
 from vllm_kb.engine.scan.image_tables import image_ref
-from vllm_kb.engine.scan.images import env_command
+from vllm_kb.engine.scan.image_env import env_command
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
