@@ -54,3 +54,29 @@ def test_cuda_graph_sizes_past_its_last_vllm_is_refused_and_named(json_site, wri
     assert "not-in-version:cuda_graph_sizes" in _p0(site)
     (rec,) = [r for r in site["recommendations"] if r["check"] == "not-in-version:cuda_graph_sizes"]
     assert "hands it to vLLM as `cuda_graph_sizes`" in rec["title"]
+
+
+LIMIT = """\
+python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.model.path=Qwen/Qwen2.5-VL-7B-Instruct \\
+    actor_rollout_ref.rollout.name=vllm \\
+    actor_rollout_ref.rollout.limit_images={n} {extra}
+"""
+
+
+@pytest.mark.parametrize("pins, n, extra, want", [
+    # verl 0.4.0+ hands a truthy limit_images on as limit_mm_per_prompt={"image": N} (0.4.0 vllm_rollout_spmd.py:138,
+    # 0.9.1 vllm_async_server.py:289)
+    ("vllm==0.10.2\nverl==0.6.1\n", "4", "", {"image": 4}),
+    ("vllm==0.10.2\n", "2", "", {"image": 2}),  # an unknown verl: the newest release's
+    ("vllm==0.8.5\nverl==0.4.1\n", "3", "", {"image": 3}),  # the sync LLM()
+    ("vllm==0.8.5\nverl==0.4.1\n", "3", "actor_rollout_ref.rollout.mode=async", None),  # 0.4-0.5's async server drops it
+    ("vllm==0.10.2\nverl==0.6.1\n", "null", "", None),  # null or 0: nothing is passed
+    ("vllm==0.10.2\nverl==0.6.1\n", "0", "", None),
+    ("vllm==0.8.5\nverl==0.3.0.post1\n", "3", "", None),  # before 0.4.0 verl has no such key
+])
+def test_limit_images_reaches_vllm_as_limit_mm_per_prompt(json_site, write_project, pins, n, extra, want):
+    root = write_project({"run.sh": LIMIT.format(n=n, extra=extra), "requirements.txt": pins})
+    settings = {s["name"]: s["value"] for s in json_site(root, "H100-80GB x8")["settings"]}
+    assert settings.get("limit_mm_per_prompt") == want
+    assert "limit_images" not in settings

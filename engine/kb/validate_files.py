@@ -63,7 +63,8 @@ def frameworks(v) -> None:
                 where = f"keys[{i}].passed_as[{j}]"
                 if v.cat.arg(p["arg"]) is None:
                     v.add(name, k["key"], where + ".arg", f"no vLLM argument {p['arg']!r} in any catalog release")
-                elif p.get("field") and v.cat.config_field(f"{p['arg']}.{p['field']}") is None:
+                elif p.get("field") and (v.cat.raw["engine_args"].get(p["arg"]) or {}).get("type") != "dict" \
+                        and v.cat.config_field(f"{p['arg']}.{p['field']}") is None:  # a dict's keys are the user's (limit_mm_per_prompt's modalities)
                     v.add(name, k["key"], where + ".field", f"no field {p['field']!r} of {p['arg']} in any catalog release")
                 if p.get("when"):
                     _framework_predicate(v, name, where + ".when", p["when"])
