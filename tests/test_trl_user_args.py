@@ -67,3 +67,35 @@ def test_a_file_trls_dataclasses_read_or_an_unknown_parser_keeps_the_refusal(cli
     script = OWN.format(types=types).replace("from trl import", "from args import ImportedArgs\nfrom trl import")
     sites, legacy, _ = _audit(cli, write_project({"train.py": script, "grpo.yaml": CONFIG}))
     assert ("P0", "grpo.yaml") in legacy
+
+
+ARGS_MODULE = """\
+from dataclasses import dataclass
+from typing import Optional
+
+from transformers import TrainingArguments
+
+
+@dataclass
+class ImportedArgs(TrainingArguments):
+    use_vllm: bool = False
+    vllm_mode: str = "server"
+    vllm_device: Optional[str] = None
+"""
+
+
+def test_a_dataclass_imported_from_a_project_module_is_read_there(cli, write_project):
+    # yflyzhang/simpleR1 (eval86): the parser's classes live in the project's arguments module; its
+    # TrainingArguments subclass declares the dropped vllm_device, and the run.sh launch stays a site
+    # (use_vllm, vllm_mode are read as TRL's: the project runs a copy of TRL's trainer on them)
+    script = ("from args import ImportedArgs\nfrom trl import GRPOTrainer, TrlParser\n"
+              "args = TrlParser((ImportedArgs,)).parse_args_and_config()[0]\n"
+              "GRPOTrainer(model='Qwen/Qwen2.5-0.5B', reward_funcs=[], args=args).train()\n")
+    files = {"train.py": script, "args.py": ARGS_MODULE, "grpo.yaml": "vllm_device: auto\nmax_steps: 10\n",
+             "run.sh": "python train.py --config grpo.yaml --use_vllm True --vllm_mode colocate\n"}
+    sites, legacy, _ = _audit(cli, write_project(files))
+    assert "run.sh" in sites and legacy == []
+    # the same module without the field: TrlParser refuses the key again
+    files["args.py"] = ARGS_MODULE.replace("    vllm_device: Optional[str] = None\n", "")
+    sites, legacy, _ = _audit(cli, write_project(files))
+    assert "run.sh" in sites and ("P0", "grpo.yaml") in legacy

@@ -70,7 +70,7 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
             # a file a project script's own dataclass reads (TrlParser(dataclass_types=[MyArguments])):
             # its keys are the project's fields, not TRL's (engine/scan/trl_parsers.py)
             keys = {str(k) for k in doc.data}
-            own = trl_parsers.own_keys(ctx, keys, {k for k in keys if fw.key(k) is not None})
+            own = trl_parsers.own_keys(ctx, keys, {k for k in keys if fw.key(k) is not None}, current=trl_parsers.current_keys(fw, keys))
             if own is not None and own >= keys:
                 continue
             entries = [e for e in entries if own is None or e.written not in own]

@@ -68,7 +68,8 @@ def _trl_own_keys(ctx, rel: str, script: str, entries: list) -> list:
         return entries
     fw = frameworks.get("trl")
     keys = {e.written.lstrip("-").replace("-", "_") for e in entries} - {"config"}
-    own = trl_parsers.own_keys(ctx, keys, {k for k in keys if fw.key(k) is not None}, script=ref)
+    own = trl_parsers.own_keys(ctx, keys, {k for k in keys if fw.key(k) is not None}, script=ref,
+                               current=trl_parsers.current_keys(fw, keys))
     return entries if own is None else [e for e in entries if e.written.lstrip("-").replace("-", "_") not in own]
 
 

@@ -52,10 +52,10 @@ def _from_trl(ctx, ref: str, tree: ast.Module, name: str, depth: int) -> bool:
     """Whether `name` in the module `ref` is TRL's. Defined there (TRL not imported) it is not;
     imported from a module the project holds, that module decides; from a package the project
     does not hold (trl itself, open_r1 installed, unsloth), or reached some other way, it is."""
-    src = _imported_from(tree, name)
+    src = imported_from(tree, name)
     if src is None:
         return not any(isinstance(n, ast.ClassDef) and n.name == name for n in ast.walk(tree))
-    mod_ref = _module_ref(ctx, ref, *src)
+    mod_ref = module_ref(ctx, ref, *src)
     text = ctx.read(mod_ref) if mod_ref is not None else None
     if mod_ref is None or text is None or depth >= _DEPTH or _TRL_IMPORT.search(text):
         return True
@@ -70,7 +70,7 @@ def _parse(text: str) -> ast.Module | None:
         return None
 
 
-def _imported_from(tree: ast.Module, name: str) -> tuple[int, str] | None:
+def imported_from(tree: ast.Module, name: str) -> tuple[int, str] | None:
     """(level, module) of a `from M import name` anywhere in the module."""
     for n in ast.walk(tree):
         if isinstance(n, ast.ImportFrom) and any(a.name == name and a.asname in (None, name) for a in n.names):
@@ -78,7 +78,7 @@ def _imported_from(tree: ast.Module, name: str) -> tuple[int, str] | None:
     return None
 
 
-def _module_ref(ctx, ref: str, level: int, module: str) -> str | None:
+def module_ref(ctx, ref: str, level: int, module: str) -> str | None:
     """The project file of `from <level dots><module> import …` written in `ref`: relative to its
     package, else beside it (the script's folder is first on sys.path), else at the root."""
     here = PurePosixPath(ref).parent

@@ -1,0 +1,5 @@
+from trl import GRPOTrainer as _Base
+
+
+class GRPOTrainer(_Base):
+    pass
