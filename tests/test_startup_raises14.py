@@ -170,3 +170,20 @@ def test_renderer_workers_mm_cache(cli, write_project, vllm, model, flags, want,
     assert got is not None and got["status"] == want, got
     if priority:
         assert got["priority"] == priority and "renderer-num-workers" in got["reason"], got
+
+
+@pytest.mark.parametrize(("vllm", "flags", "want"), [
+    ("0.20.0", "--numa-bind-nodes 0 -1", "recommended"),
+    ("0.30.0", "--numa-bind-cpus 0:15 16-31", "recommended"),
+    ("0.30.0", "--numa-bind-cpus 15-0 16-31", "recommended"),
+    ("0.34.0", "--no-numa-bind --numa-bind-nodes 0 1", "recommended"),
+    ("0.30.0", "--no-numa-bind --numa-bind-nodes 0 1", "not_applicable"),  # refused from 0.34.0
+    ("0.34.0", "--numa-bind-cpus 0-15 16-31", "not_applicable"),
+])
+def test_numa_bind_values(cli, write_project, vllm, flags, want):
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
+                  f"vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 {flags}\n"}, "H100 x2")
+    got = _result(site, "L255")
+    assert got is not None and got["status"] == want, got
+    if want == "recommended":
+        assert got["priority"] == "P0", got

@@ -1,4 +1,4 @@
-"""startup facts of a data-parallel launch's own options across nodes (L248).
+"""startup facts of a data-parallel launch's own options across nodes (L248) and of its NUMA binding (L255).
 
 EngineArgs.create_engine_config checks the data-parallel launch options before it builds the
 parallel configuration, from 0.11.1 (--nnodes / --node-rank arrived then): hybrid and external load
@@ -10,6 +10,7 @@ ValueErrors "Invalid data-parallel launch options: …" from 0.27.0 (0.27.0:2021
 0.34.0:2417-2455). A value the scan cannot read is absent from `engine`, so nothing is judged on it."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vllm_kb.engine.check.startup_common import as_int
@@ -69,4 +70,38 @@ def _external(engine: dict, v: Version, unread, inferred: bool) -> dict[str, Any
     local = engine.get("data_parallel_size_local")
     if "data_parallel_size_local" not in unread and as_int(local) is not None and local != 1:
         return {"dp_launch_refused": "external_local", "dp_size_local": local}
+    return {}
+
+
+_CPUSET = re.compile(r"^\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*$")  # vllm/config/parallel.py _NUMACTL_CPUSET_PATTERN
+
+
+def numa_facts(engine: dict, version: str, unread: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+    """L255: ParallelConfig's field validators of --numa-bind-nodes and --numa-bind-cpus (0.20.0+,
+    vllm/config/parallel.py 0.20.0:378-405, 0.34.0:528-555), then its model validator, which from
+    0.34.0 refuses either list beside --no-numa-bind (0.34.0:597). The first refusal, by field order."""
+    v = try_parse(version)
+    if v is None or v < Version("0.20.0") or {"numa_bind_nodes", "numa_bind_cpus", "numa_bind"} & set(unread):
+        return {}
+    nodes, cpus = engine.get("numa_bind_nodes"), engine.get("numa_bind_cpus")
+    if isinstance(nodes, list):
+        if not nodes:
+            return {"numa_refused": "nodes_empty"}
+        values = [int(n) if isinstance(n, (int, str)) and str(n).lstrip("-").isdigit() else None for n in nodes]
+        if any(n is not None and n < 0 for n in values):
+            return {"numa_refused": "nodes_negative", "numa_value": ",".join(str(n) for n in nodes)}
+    if isinstance(cpus, list):
+        if not cpus:
+            return {"numa_refused": "cpus_empty"}
+        for cpuset in cpus:
+            text = str(cpuset)
+            if not text:
+                return {"numa_refused": "cpu_entry_empty"}
+            if not _CPUSET.fullmatch(text):
+                return {"numa_refused": "cpu_syntax", "numa_value": text}
+            if any(int(a) > int(b) for a, b in (p.split("-", 1) for p in text.split(",") if "-" in p)):
+                return {"numa_refused": "cpu_descending", "numa_value": text}
+    if (isinstance(nodes, list) or isinstance(cpus, list)) and engine.get("numa_bind") is False \
+            and v >= Version("0.34.0"):
+        return {"numa_refused": "numa_off"}
     return {}

@@ -22,7 +22,7 @@ from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_common import as_int
 from vllm_kb.engine.check.startup_dcp import dcp_facts
-from vllm_kb.engine.check.startup_dp import dp_launch_facts
+from vllm_kb.engine.check.startup_dp import dp_launch_facts, numa_facts
 from vllm_kb.engine.check.draft_config import draft_lookup
 from vllm_kb.engine.check.startup_drafter import drafter_arch, eagle3_target
 from vllm_kb.engine.check.startup_dual_chunk import dual_chunk_facts
@@ -79,8 +79,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(cpu_quant_facts(facts))
     out.update(eplb_facts(model, engine, version))
     out.update(dcp_facts(model, engine))
-    out.update(dp_launch_facts(engine, str((facts.get("vllm") or {}).get("version") or version),
-                               set((facts.get("site") or {}).get("unread", ()))))
+    unread = set((facts.get("site") or {}).get("unread", ()))
+    out.update(dp_launch_facts(engine, str((facts.get("vllm") or {}).get("version") or version), unread))
+    out.update(numa_facts(engine, str((facts.get("vllm") or {}).get("version") or version), unread))
     out.update(custom_ops_facts(facts.get("passed") or {}))
     ep = cat.engine_arg("enable_expert_parallel")
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
