@@ -31,3 +31,32 @@ def test_a_rollout_tp_that_does_not_divide_the_trainer_world_is_a_p0(tmp_path, m
     if p0:
         fit = sr.facts["launch"]["rollout_tp_fit"]
         assert fit == (1 if "=1 " in more + " " else 2)
+
+
+PY_RUN = '''import subprocess
+
+
+def train(train_args: dict):
+    tp = int(train_args.get("tensor_model_parallel_size", 1))
+    gpus = int(train_args.get("gpus", 1))
+    cmd = ["python", "-m", "verl.trainer.main_ppo", "algorithm.adv_estimator=grpo",
+           "actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct", "actor_rollout_ref.rollout.name=vllm",
+           f"actor_rollout_ref.rollout.tensor_model_parallel_size={tp}", "trainer.n_gpus_per_node=1",
+           f"trainer.default_local_dir=/out/{gpus}", "trainer.nnodes=1"]
+    subprocess.run(cmd, check=False)
+'''
+
+
+def test_an_fstring_override_the_scan_cannot_read_is_set_not_verls_default(tmp_path):
+    # SambhavG/tinyzero-modal (eval86): the run sets the rollout TP from a value the scan cannot read;
+    # it stays unknown, and verl's default 2 does not stand in for it (a false L34 P0 on one GPU)
+    (tmp_path / "requirements.txt").write_text("verl==0.3.0.post1\nvllm==0.8.2\n")
+    (tmp_path / "train.py").write_text(PY_RUN)
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    assert next(r for r in sr.results if r.check.id == "L34").priority != "P0"
+    tp = sr.site.settings["tensor_parallel_size"]
+    assert not tp.resolved and tp.key == "actor_rollout_ref.rollout.tensor_model_parallel_size"
+    # the same list with the override left out keeps verl's default and its P0
+    (tmp_path / "train.py").write_text(PY_RUN.replace('f"actor_rollout_ref.rollout.tensor_model_parallel_size={tp}", ', ""))
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    assert next(r for r in sr.results if r.check.id == "L34").priority == "P0"

@@ -137,6 +137,10 @@ def argv_word(it: Item, r, text: str) -> Word:
     # folder a hole, the name kept, as a script's `$VENV/bin/vllm` (launchers.known_program)
     shown_text = hole(raw) if value is not None or it.node is None or (name := _program_name(it.node, r)) is None \
         else hole(raw) + "/" + name
+    if value is None and isinstance(it.node, ast.JoinedStr) and shown_text == hole(raw):
+        # f"rollout.tensor_model_parallel_size={tp}" with tp unknown: the key is written, its value a hole,
+        # as the shell's `key=$TP` (a framework's default never stands in for a value the run sets)
+        shown_text = fstring(it.node, r)
     # no span in the file: a fix never edits a Python list as shell text
     w = Word(raw=raw, line=line, segs=[Seg("lit", value if value is not None else shown_text, quoted=True)], start=-1, end=-1)
     w.value = value
