@@ -39,7 +39,9 @@ def weight_width(engine: dict, model: dict) -> str | None:
     """The width class of the weights, or None when it cannot be told (a GGUF file)."""
     if str(model.get("name") or "").lower().endswith(".gguf"):
         return None  # the file's own tensors, whatever width the config it is served with names
-    q = engine.get("quantization") or model.get("quant_method")
+    # a BF16 conversion of a quantized release (catalog size `quantized: false`, DeepSeek-V3.2/V4-…-BF16)
+    # keeps the family's quant_method beside it: its weights are 16-bit all the same
+    q = engine.get("quantization") or (model.get("quant_method") if model.get("quantized") is not False else None)
     if q:
         q = str(q).strip().lower()
         if q in UNKNOWN_WIDTH:
@@ -58,6 +60,12 @@ def weight_width(engine: dict, model: dict) -> str | None:
             named = QUANT_WIDTH.get(str(model.get("quant_method") or "").lower())
             if named and named != "int8":
                 return named  # `--quantization compressed-tensors` on a "-AWQ-4bit"/"-FP8" name: the name's width
+        if q in ("fp8", "deepseek_v4_fp8") and model.get("quant_expert_dtype") == "fp4" and model.get("quantized") is not False:
+            # DeepSeek-V4: FP8 blocks for attention and the shared expert, MXFP4 routed experts (expert_dtype
+            # fp4, DeepseekV4FP8Config). Without the layer shapes every weight is counted at MXFP4's width:
+            # the experts are most of the model, so this errs a few per cent low (V4-Flash 284B: ~150 GB vs
+            # the ~160 GB upload), never high
+            return "mxfp4"
         width = QUANT_WIDTH.get(q, "4bit" if "4" in q else "fp8" if "8" in q else "bf16")
         return "int8" if width == "4bit" and q not in ("awq", "awq_marlin", "auto_awq") and _eight_bit(model) else width
     dtype = str(engine.get("dtype") or "auto").lower()
