@@ -93,3 +93,21 @@ def test_bf16_conversion_of_a_quantized_release_is_sized_16_bit(name):
     f = facts(name)
     assert f["quantized"] is False and weight_width({}, f) == "bf16"
     assert weight_width({"quantization": "fp8"}, f) == "fp8"  # vLLM quantizing it online
+
+
+def test_glm53_flash_is_sized_as_its_fp8_upload_without_a_sure_method():
+    f = facts("zai-org/GLM-5.3-Flash")
+    assert (f["family"], f["architecture"], f["moe"], f["multimodal"]) == ("glm-5.3-flash", "Glm5NextForConditionalGeneration", True, True)
+    assert (f["params_b"], f["active_params_b"], f["max_context"]) == (321, 18, 1048576)
+    assert (f["quantized"], f["quant_method"]) == (True, "fp8") and weight_width({}, f) == "fp8"
+    # the config.json's method is unread: a --quantization flag gets no mismatch verdict from it
+    assert f["quant_source"] == "name" and "quant_method_unread" not in f
+    assert f.get("num_hidden_layers") is None
+    # NVIDIA's NVFP4 upload, served with --quantization modelopt_mixed (FP8 dense + NVFP4 experts)
+    fp4 = facts("nvidia/GLM-5.3-Flash-FP4-Local")
+    assert weight_width({"quantization": "modelopt_mixed"}, fp4) == "fp4"
+    assert weight_width({"quantization": "modelopt_mixed"}, facts("zai-org/GLM-5.3-Flash")) == "fp8"
+    bf16 = facts("someone/GLM-5.3-Flash-BF16")
+    assert bf16["params_b"] == 321 and not bf16.get("quantized") and weight_width({}, bf16) == "bf16"
+    # GLM-5 / 5.1 keep their own 744B MLA facts
+    assert facts("zai-org/GLM-5.1")["params_b"] == 744

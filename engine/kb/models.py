@@ -154,7 +154,7 @@ def _publisher(facts: dict, name: str, publishers: list[str] | None) -> None:
 def _take(facts: dict, arch: dict, entry: dict) -> None:
     """One catalog entry (family or size): scalar facts, arch dims, its source."""
     for k, v in entry.items():
-        if k in ("match", "id", "name", "sizes", "eagle", "generations", "backbone"):
+        if k in ("match", "id", "name", "sizes", "eagle", "generations", "backbone", "quant_method_unread"):
             continue
         if k == "arch":
             arch.update(v)
@@ -163,7 +163,9 @@ def _take(facts: dict, arch: dict, entry: dict) -> None:
         else:
             facts[k] = v
             if k == "quant_method":
-                facts["quant_source"] = "catalog"
+                # an upload known to be FP8 whose config.json was not read: the width sizes the weights, but
+                # the method is no more certain than a name's marker (no mismatch verdict on --quantization)
+                facts["quant_source"] = "name" if entry.get("quant_method_unread") else "catalog"
 
 
 def _apply_config(facts: dict, arch: dict, config: dict, tokenizer: dict | None, version: str | None) -> None:

@@ -18,7 +18,7 @@ BYTES_PER_PARAM = {
 # quantization method → weight width class
 QUANT_WIDTH = {
     "fp8": "fp8", "fp8_per_tensor": "fp8", "fp8_per_block": "fp8", "fp8_per_channel": "fp8", "mxfp8": "fp8",
-    "fbgemm_fp8": "fp8", "modelopt": "fp8", "modelopt_mxfp8": "fp8", "deepseek_v4_fp8": "fp8",
+    "fbgemm_fp8": "fp8", "modelopt": "fp8", "modelopt_mxfp8": "fp8", "deepseek_v4_fp8": "fp8", "modelopt_mixed": "fp8",
     "experts_int8": "int8", "int8": "int8", "int8_per_channel_weight_only": "int8", "compressed-tensors": "int8",
     "awq": "4bit", "awq_marlin": "4bit", "auto_awq": "4bit", "gptq": "4bit", "gptq_marlin": "4bit", "auto_gptq": "4bit",
     "bitsandbytes": "4bit", "int4": "4bit", "moe_wna16": "4bit", "marlin": "4bit", "auto_round": "4bit",
@@ -52,6 +52,10 @@ def weight_width(engine: dict, model: dict) -> str | None:
             # applied in ModelConfig._verify_quantization; 0.10.0 through 0.34.0: 0.9.x has no such override and
             # builds its FP8 ModelOpt config), so the weights are FP4
             q = "modelopt_fp4"
+        if q == "modelopt_mixed" and QUANT_WIDTH.get(str(model.get("quant_method") or "").lower()) == "fp4":
+            # ModelOpt MIXED_PRECISION (ModelOptMixedPrecisionConfig: FP8 dense layers, NVFP4 experts) on an
+            # NVFP4 upload: the experts are most of the weights, so FP4's width (FP8's would double them)
+            return "fp4"
         if q == "compressed-tensors" and model.get("quant_scheme") in ("nvfp4", "mxfp4"):
             return "fp4" if model["quant_scheme"] == "nvfp4" else "mxfp4"  # 4-bit float weights, not int8
         if q == "compressed-tensors" and model.get("quant_scheme") == "wna16":
