@@ -113,7 +113,8 @@ def test_minimax_m2_point_releases_keep_m2_shapes():
     for name in ("MiniMaxAI/MiniMax-M2.1", "MiniMaxAI/MiniMax-M2.5", "MiniMaxAI/MiniMax-M2.7"):
         mf = _facts(name)
         assert not mf.get("dims_family") and mf["moe_intermediate_size"] == 1536 and mf["quant_block"] == [128, 128], name
-    assert _facts("MiniMaxAI/MiniMax-M3").get("dims_family")  # another generation: not M2's shapes
+    m3 = _facts("MiniMaxAI/MiniMax-M3")  # another generation with its own entry (catalog4): not M2's shapes
+    assert m3["architecture"] != "MiniMaxM2ForCausalLM" and m3.get("moe_intermediate_size") is None and not m3.get("quant_block")
 
 
 def test_unsloth_bnb_uploads_keep_the_base_dtype_other_quantized_uploads_do_not():
