@@ -12,6 +12,7 @@ from typing import Any
 
 from vllm_kb.engine.check.memory.runtime import runtime
 from vllm_kb.engine.check.startup_act_dtype import act_dtype_facts, cpu_quant_facts
+from vllm_kb.engine.check.startup_awq_moe import awq_moe_facts
 from vllm_kb.engine.check.startup_arch import arch_facts, mistral_format
 from vllm_kb.engine.check.startup_fallback import fallback_facts
 from vllm_kb.engine.check.transformers_fit import release_requires, tf_admits_type
@@ -77,6 +78,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(quant_facts(facts, table, cat, version))
     out.update(act_dtype_facts(facts, table, version, out))
     out.update(cpu_quant_facts(facts))
+    out.update(awq_moe_facts(facts, table, version))
     out.update(eplb_facts(model, engine, version))
     out.update(dcp_facts(model, engine))
     unread = set((facts.get("site") or {}).get("unread", ()))
