@@ -3,52 +3,22 @@
 an argv list grown with `+=`, `.append()` and `.extend()`, an argument namespace whose attributes
 are set (`args.x = v`, `setattr(args, k, v)` over a dict), and plain names assigned more than once.
 The statements before the call are followed in order, in every block that holds it; a change made
-under a condition that cannot be decided makes what it touches uncertain rather than guessed."""
+under a condition that cannot be decided makes what it touches uncertain rather than guessed. The values
+it tracks: python_tracked.py; a container expression read as one: python_containers.py."""
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 
-from vllm_kb.engine.scan import python_branches, python_ifexp
+from vllm_kb.engine.scan import python_branches
+from vllm_kb.engine.scan.python_containers import ContainerReader
 from vllm_kb.engine.scan.python_loops import argv_loop
+from vllm_kb.engine.scan.python_tracked import Item, Scalar, TrackedDict, TrackedList, Unknown
+
+# the tracked values are read from here by the scanners
+__all__ = ["Flow", "Item", "Scalar", "TrackedDict", "TrackedList", "Unknown"]
 
 
-@dataclass
-class Item:
-    node: ast.expr | None  # the value as written (None: unknown)
-    span: tuple | None = None  # (first node, last node) of the whole entry, for edits
-    uncertain: str | None = None  # why the item may not be there / may differ
-    assumed: str | None = None  # what its being there rests on (a branch chosen by a default)
-
-
-@dataclass
-class TrackedDict:
-    items: dict[str, Item] = field(default_factory=dict)
-    unknown: list[str] = field(default_factory=list)  # spreads that could not be followed
-    namespace: str | None = None  # an argparse namespace: what fills the attributes not set here
-
-
-@dataclass
-class TrackedList:
-    items: list[Item] = field(default_factory=list)
-    unknown: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Scalar:
-    item: Item
-    left_out: tuple = ()  # pieces `+=` adds under an undecided condition: (text, why), reported, not joined
-
-
-@dataclass
-class Unknown:
-    why: str
-    # the values the branches of an undecided `if` give it, each one a command the program may run
-    # (engine/scan/python_branches.py)
-    choices: tuple = ()
-
-
-class Flow:
+class Flow(ContainerReader):
     """The names of the blocks that hold a call, as they stand just before it. `resolver` decides
     conditions (`truth`) and gives the expressions of names the flow does not track."""
 
@@ -297,93 +267,6 @@ class Flow:
             cur.unknown += src.unknown
         else:
             cur.unknown.append(ast.unparse(node))
-
-    def _container(self, node: ast.AST, hops: int = 0):
-        """A dict/list/namespace expression as a tracked container (None when it is not one)."""
-        if hops > 20:
-            return None
-        if isinstance(node, ast.Name):
-            if node.id in self.vars:
-                return _copy(self.vars[node.id])
-            target = self.r.scope.lookup(node.id)
-            return self._container(target, hops + 1) if isinstance(target, ast.AST) else None
-        if isinstance(node, (ast.List, ast.Tuple)):
-            out = TrackedList()
-            for e in node.elts:
-                if isinstance(e, ast.Starred):
-                    sub = self._container(e.value, hops + 1)
-                    if isinstance(sub, TrackedList):
-                        out.items += sub.items
-                    else:  # kept in its place: what comes after it stays after it
-                        out.items.append(Item(None, (e, e)))
-                        out.unknown.append("*" + ast.unparse(e.value))
-                else:
-                    out.items.append(Item(e, (e, e)))
-            return out
-        if isinstance(node, ast.Dict):
-            got = TrackedDict()
-            for k, v in zip(node.keys, node.values):
-                if k is None:
-                    self._merge_into(got, v, hops)
-                elif (key := self._key(k)) is not None:
-                    got.items[key] = Item(v, (k, v))
-                else:
-                    got.unknown.append(ast.unparse(k))
-            return got
-        if isinstance(node, ast.Call):
-            f = node.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            if isinstance(f, ast.Name) and name == "dict":
-                made = TrackedDict()
-                for a in node.args:  # dict(BASE, k=v): a copy of BASE
-                    self._merge_into(made, a, hops)
-                for kw in node.keywords:
-                    if kw.arg is None:
-                        self._merge_into(made, kw.value, hops)
-                    else:
-                        made.items[kw.arg] = Item(kw.value, (kw, kw))
-                return made
-            if isinstance(f, ast.Name) and name in ("list", "copy", "deepcopy") and len(node.args) == 1 or \
-                    isinstance(f, ast.Attribute) and name in ("copy", "deepcopy") and len(node.args) <= 1:
-                return self._container(node.args[0] if node.args or not isinstance(f, ast.Attribute) else f.value, hops + 1)
-            if name == "parse_args":
-                return TrackedDict(namespace=_namespace_origin(node))
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            a, b = self._container(node.left, hops + 1), self._container(node.right, hops + 1)
-            if isinstance(a, TrackedList) and isinstance(b, TrackedList):
-                return TrackedList(a.items + b.items, a.unknown + b.unknown)
-        if isinstance(node, ast.IfExp):
-            return python_ifexp.chosen(self, node, hops)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            a, b = self._container(node.left, hops + 1), self._container(node.right, hops + 1)
-            if isinstance(a, TrackedDict) and isinstance(b, TrackedDict):
-                return TrackedDict({**a.items, **b.items}, a.unknown + b.unknown)
-        return None
-
-    def _merge_into(self, out: TrackedDict, node: ast.AST, hops: int) -> None:
-        src = self._container(node, hops + 1)
-        if isinstance(src, TrackedDict):
-            out.items.update(src.items)
-            out.unknown += src.unknown
-        else:
-            out.unknown.append("**" + ast.unparse(node))
-
-
-def _namespace_origin(call: ast.Call) -> str:
-    """`make_arg_parser(FlexibleArgumentParser()).parse_args([])`: vLLM's own defaults; any other
-    parser's `parse_args()`: the command line."""
-    src = ast.unparse(call.func)
-    if "make_arg_parser" in src and call.args and isinstance(call.args[0], ast.List) and not call.args[0].elts:
-        return "vllm-defaults"
-    return "command-line"
-
-
-def _copy(c):
-    if isinstance(c, TrackedDict):
-        return TrackedDict(dict(c.items), list(c.unknown), c.namespace)
-    if isinstance(c, TrackedList):
-        return TrackedList(list(c.items), list(c.unknown))
-    return c
 
 
 def _text_like(node: ast.expr) -> bool:
