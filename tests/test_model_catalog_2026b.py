@@ -74,7 +74,8 @@ def test_minimax_m3():
 def test_qwen38_flash_next_is_not_dense_qwen3(name):
     f = facts(name)
     assert f["family"] == "qwen3-8-flash-next"
-    assert f.get("architecture") is None and f.get("max_context") is None and f.get("num_hidden_layers") is None
+    assert f.get("architecture") is None and f.get("num_hidden_layers") is None and f.get("params_b") is None
+    assert (f["moe"], f["multimodal"], f["max_context"]) == (True, True, 262144)
     assert facts("Qwen/Qwen3.8-27B")["architecture"] == "Qwen3_5ForConditionalGeneration"
 
 
