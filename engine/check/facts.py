@@ -234,6 +234,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         est = memory.estimate(mf, facts["gpu"], sized, vllm_version=lookup, env=facts["env"], install=install)
         if est:
             facts["memory"] = est
+            # idle visible GPUs: a larger TP that holds the request is L15's alternative change
+            if (raised := memory.tp_raise(est, mf, facts["gpu"], sized, facts["launch"].get("visible_gpus"),
+                                          vllm_version=lookup, env=facts["env"], install=install)):
+                est["tp_raise"] = raised
     if "memory" not in facts:  # why the KV checks stay unknown, in words a report can give (evaluate.py)
         facts["memory_unknown"] = ("gpu" if not facts.get("gpu") else "unread" if unread & _SIZING
                                    else "model" if not (mf or {}).get("params_b") else "other")

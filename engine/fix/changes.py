@@ -119,7 +119,8 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
             changes[key] = ch
     if lost:
         return plan(site, [i for i in items if i.id not in lost], cat, version)
-    out = _merge_containers(site, [*changes.values(), *alternatives(items, changes, lambda op, v: _change(site, op.kind, op.target, v, cat, version))])
+    out = _merge_containers(site, [*changes.values(), *alternatives(items, changes, lambda op, v: _change(site, op.kind, op.target, v, cat, version),
+                                                                    (site.source or {}).get("env_names"))])
     mark_invalid(out, items, site.kind, cat, version)
     if site.launch.get("runs_script"):
         # a deployment of the project's image (engine/scan/deploy/image_entry.py deployed): its command

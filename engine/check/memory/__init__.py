@@ -31,7 +31,7 @@ from vllm_kb.engine.check.memory.weights_stages import stage_weights_bytes, towe
 from vllm_kb.engine.kb.models import tp_divides
 
 
-__all__ = ["BYTES_PER_PARAM", "DEFAULT_GMU", "DRIVER_RESERVED_GIB", "GIB", "KV_ERROR_FRACTION", "KV_TIGHT_FRACTION", "batched_tokens", "estimate", "human_int",
+__all__ = ["BYTES_PER_PARAM", "DEFAULT_GMU", "DRIVER_RESERVED_GIB", "GIB", "KV_ERROR_FRACTION", "KV_TIGHT_FRACTION", "batched_tokens", "estimate", "human_int", "tp_raise",
            "kv_layout", "numeric_args", "pp_stage_layers", "runtime", "shortfall_share", "weights_bytes",
            "weights_per_gpu_bytes"]
 
@@ -102,6 +102,24 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
         out.update(tiled_bound(model, engine, site.rt, budget["requested"] - budget["non_torch"] - per_gpu))
     out["assumptions"] = notes.items
     return out
+
+
+def tp_raise(est: dict, model: dict, gpu: dict, engine: dict, visible, **kw) -> int | None:
+    """Where one max_model_len request does not fit (L15) and the process sees GPUs the engine leaves idle
+    (tp × pp × local DP below `visible`): the smallest larger tensor-parallel size that splits the heads
+    evenly, fits those GPUs and holds the request at the estimate (eval84 api-for-open-llm: two cards
+    visible, TP 1; the reporter's fix was TP 2). `kw` goes to estimate()."""
+    if est.get("fits_max_model_len", True) or not isinstance(visible, int) or not model.get("num_attention_heads"):
+        return None
+    def size(key: str) -> int | None:
+        v = engine.get(key)
+        return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 1 else None
+    tp, pp = size("tensor_parallel_size") or 1, size("pipeline_parallel_size") or 1
+    dp = size("data_parallel_size_local") or size("data_parallel_size") or 1
+    for t in range(tp + 1, visible // (pp * dp) + 1):
+        if tp_divides(model, t) and estimate(model, gpu, dict(engine, tensor_parallel_size=t), **kw).get("fits_max_model_len"):
+            return t
+    return None
 
 
 def _mxfp4_alt(site: Site, width: str, offload: float) -> dict[str, Any]:
