@@ -126,7 +126,7 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
                                                      '(neither: "auto", this machine)')] = None,
         mode: Annotated[Literal["standalone_serve", "standalone_offline", "rlhf_server", "rlhf_colocate"] | None,
                         Field(description="usage mode; default from the description, else standalone_serve")] = None,
-        framework: Annotated[Literal["none", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl"] | None,
+        framework: Annotated[Literal["none", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl", "roll", "oumi"] | None,
                              Field(description="the RL / fine-tuning framework that drives vLLM, if any")] = None,
         syntax: Annotated[Literal["cli", "python", "yaml"] | None,
                           Field(description="how to write a plain vLLM config: vllm serve flags, LLM(...), --config YAML")] = None,

@@ -170,8 +170,12 @@ def test_model_gpu_memory_reports_are_named_by_their_own_words():
         text = c.get("traceback") or c.get("error")
         if c["kind"] != "failure" or not any(w.startswith("L") and int(w[1:]) < 30 for w in wants) or not text:
             continue  # (a report that quotes no error line has none to name; a list: any of its rules, first)
-        hits = [h.id for h in launch.recognise(KB, text)]
-        if not hits or hits[0] not in wants:
+        got = launch.recognise(KB, text)
+        hits = [h.id for h in got]
+        # a wording several checks print (error_text `shared`: FusedMoE's bare assert for bnb and AWQ MoE
+        # models) with nothing else in the text to tell them apart: the expected check among the candidates
+        alike = got and all(h.kind == "shared" for h in got) and got[0].match.score == got[-1].match.score
+        if not hits or (hits[0] not in wants and not (alike and wants & set(hits))):
             missed.append(f"{case.parent.name}: {hits}")
     assert not missed, missed
 

@@ -243,7 +243,8 @@ async def test_match_scenario(server):
     for fw in FRAMEWORK_IDS:
         out = (await call(server, "match_scenario", {"description": "GRPO colocate, Qwen2.5-7B on 8xH100", "framework": fw,
                                                      "limit": 1})).structured_content
-        assert out["understood"]["framework"] == fw and out["scenarios"][0]["blocks"]
+        # (a framework that fixes every setting the scenario names, oumi's inference engine, says so instead)
+        assert out["understood"]["framework"] == fw and (out["scenarios"][0]["blocks"] or out["scenarios"][0]["blocked"])
     assert "not a version number" in error_text(await call(server, "match_scenario", {"vllm_version": "latest"}))
     assert "unknown GPU" in error_text(await call(server, "match_scenario", {"gpu": "Z9000"}))
 

@@ -33,7 +33,7 @@ DECLARED = {
     "cuda_builds.yaml": ("releases", "0.4.1", "0.34.0", [], "startup_build: before 0.4.1 the build is unknown"),
     "dependency_pins.yaml": ("releases", "0.1.0", "0.34.0", ["0.3.2", "0.4.0", "0.15.0", "0.15.1"],
                              "no requirement file in those sdists: dependency_pins gives nothing (not judged)"),
-    "entrypoints.yaml": ("releases", "0.1.7", "0.24.0", ["0.3.2", "0.4.0", "0.9.2", "0.15.0", "0.15.1"],
+    "entrypoints.yaml": ("releases", "0.1.0", "0.24.0", [],
                          "spans of the demo server's options; removed_in after the last"),
     "example_models.yaml": ("releases", "0.6.4", "0.34.0", ["0.15.0", "0.15.1"],
                             "advice only (the newest mapping wins), never a P0; 0.15.x was unpacked from its wheel: no tests/"),

@@ -129,7 +129,7 @@ def _beside_install(site, target: str, value: str) -> Change | None:
         written = f"{target}~={m.group(1)}.{m.group(2)}"  # >=1.5.0,<2.0 without the shell's redirections
     before = f"{q}{last['text']}{q}"
     ch = Change("pin", target, value, last.get("file") or site.file, "pin", None, before, f"{before} {q}{written}{q}")
-    ch.near = tuple(last["lines"]) if last.get("lines") else (site.line, max(site.end_line or site.line, site.line))  # type: ignore[assignment]
+    ch.near = tuple(last["lines"]) if last.get("lines") else (site.line, max(site.end_line or site.line, site.line))
     return ch
 
 

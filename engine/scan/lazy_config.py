@@ -59,7 +59,7 @@ def rewrite(tree: ast.Module, words: set[str], text: str | None = None) -> dict[
         # a `type=` keyword whose value is the name, as the text must spell it (white space, line
         # continuations and comments between): vLLM's tree spells VLLM in every VLLM_… variable, and
         # the walk that finds no such dict was ~5 % of its scan
-        names = {n for n in names if _type_is(n).search(text)}
+        names = frozenset(n for n in names if _type_is(n).search(text))
     out: dict[int, int | None] = {}
     for node in walk_changing(tree) if names else ():  # ast.walk's order without its leaves (Load, Add …)
         if isinstance(node, ast.Call) and (name := lazy_class(node)) in names:

@@ -226,6 +226,10 @@ _UNCOVERED_POOL = _Uncovered()
 _POOLS: dict[int, tuple[Knowledge, _Pool]] = {}
 
 
+# Finding codes whose wording is another check's too, kept only when nothing more specific matched
+_GENERIC = frozenset({"option-not-json"})
+
+
 def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[LaunchHit]:
     """Launch checks and findings whose vLLM wording occurs in `text`, best first: the whole
     wording before an opening, then the most literal text matched — so a check's own words
@@ -248,6 +252,10 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
     if "L43" not in {x.check_id for x in matches} and "not-in-version" in {x.check_id for x in matches} \
             and (pf := closest_mod.plugin_flags(parsed.text)) is not None:
         matches.append(pf)  # argparse refusing a plugin's flags: the plugin did not load into this vLLM
+    if any(m.check_id not in _GENERIC for m in matches):
+        # parse_type's words are printed for every option vLLM parses with json.loads: a check that
+        # words the same line with its option (L32's --limit-mm-per-prompt) names the cause alone
+        matches = [m for m in matches if m.check_id not in _GENERIC]
     if matches and all(m.shared for m in matches):
         return shared(kb, text, matches)
     if matches and (win := closest_mod.windows_frame(parsed)) is not None and "L28" not in {x.check_id for x in matches}:

@@ -96,7 +96,8 @@ _KIND = {("none", "cli"): "vllm serve", ("none", "yaml-config"): "vllm serve", (
          ("ms-swift", "cli"): "swift rlhf", ("easyr1", "hydra-override"): "easyr1 verl.trainer.main",
          ("nemo-rl", "hydra-override"): "nemo-rl run_grpo_math.py"}
 _SYNTAX = {"none": "cli", "trl": "python-call", "verl": "hydra-override", "openrlhf": "cli", "llamafactory": "cli",
-           "ms-swift": "cli", "easyr1": "hydra-override", "nemo-rl": "hydra-override"}
+           "ms-swift": "cli", "easyr1": "hydra-override", "nemo-rl": "hydra-override", "roll": "framework-config",
+           "oumi": "framework-config"}
 
 
 def context_for(*, model: str, gpu: str, mode: str, vllm_version: str | None = None, framework: str = "none",

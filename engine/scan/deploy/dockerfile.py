@@ -177,10 +177,10 @@ def _final_stage(rel: str, text: str, given: dict[str, str] | None = None) -> di
                 cur.setdefault("env", {})[k] = Setting(k, _expand_vars(v, known), True, rel, ln, k, v, "dockerfile",
                                                        pos=_env_pos(text, ins, k, len(pairs)))
         elif kw == "RUN":
-            if cur and "install" in arg and (got := entry_installs.installs([arg])):
+            if cur and "install" in arg and (pkgs := entry_installs.installs([arg])):
                 # what the build installs over its base (`pip install --no-deps 'transformers>=5.5.0'`: L155)
                 cur["image_installs"] = (cur.get("image_installs") or []) + [
-                    {**i, "file": rel, "lines": [ins.line, ins.pieces[-1][0]]} for i in got]
+                    {**i, "file": rel, "lines": [ins.line, ins.pieces[-1][0]]} for i in pkgs]
             if cur and (written := _written(ins)):
                 cur["written"] = {**(cur.get("written") or {}), **written}
             known = {**args, **(cur.get("args") or {}), **{k: str(v.value) for k, v in cur.get("env", {}).items()}} if cur else {}
