@@ -78,3 +78,30 @@ vllm serve Qwen/Qwen3-8B $ARGS
     assert f.priority == "P0" and not f.fix
     assert "quote characters included" in f.message["en"] and "shell removes" not in f.message["en"]
     assert "引号字符" in f.message["zh"]
+
+
+def test_cors_lists_are_json(tmp_path):
+    # --allowed-origins/-methods/-headers: argparse type=json.loads in every release (0.19.0
+    # vllm/entrypoints/openai/cli_args.py:292): a bare * stops it (eval86 gemma4-modal-vllm-inference)
+    got = _findings(tmp_path, {"requirements.txt": "vllm==0.19.0\n", "serve.sh":
+                               'vllm serve Qwen/Qwen3-8B --allowed-origins "*" --allowed-methods \'["*"]\' '
+                               '--allowed-headers "$HEADERS"\n'})
+    assert [(f.priority, f.subject) for f in got] == [("P0", "allowed_origins")]
+    assert got[0].fix[0][1] == ["*"] and '["*"]' in got[0].message["en"]
+
+
+def test_cors_lists_in_a_python_argv(tmp_path):
+    code = ('import subprocess\nORIGINS = "*"\n'
+            'subprocess.Popen(["vllm", "serve", "Qwen/Qwen3-8B", "--allowed-origins", "*", "--allowed-methods",\n'
+            '                  \'["GET", "POST"]\', "--allowed-headers", ORIGINS])\n')
+    got = _findings(tmp_path, {"requirements.txt": "vllm==0.19.0\n", "app.py": code})
+    # the name's value is not the text as written: left alone rather than guessed
+    assert [(f.priority, f.subject) for f in got] == [("P0", "allowed_origins")]
+
+
+def test_fix_writes_the_cors_list_as_json(cli, tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm==0.19.0\n")
+    (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen3-8B --allowed-origins http://a.example,http://b.example\n")
+    cli("audit", str(tmp_path), "--gpu", "H100-80GB", "--fix")
+    assert (tmp_path / "serve.sh").read_text() == \
+        """vllm serve Qwen/Qwen3-8B --allowed-origins '["http://a.example", "http://b.example"]'\n"""

@@ -22,6 +22,7 @@ import re
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp
 from vllm_kb.engine.kb.messages import msg
+from vllm_kb.engine.scan.cli_args import coerce
 from vllm_kb.engine.scan.site import Finding, Site
 
 CODE = "option-not-json"
@@ -34,6 +35,12 @@ CODES = {CODE: "P0"}
 _JSON_ONLY = frozenset({"compilation_config", "speculative_config", "kv_transfer_config", "kv_events_config",
                         "structured_outputs_config", "attention_config", "eplb_config", "ec_transfer_config",
                         "profiler_config", "kernel_config", "pooler_config", "override_pooler_config"})
+# The CORS lists: argparse parses each with type=json.loads in every release that has them (0.1.0
+# vllm/entrypoints/openai/api_server.py:285 .. 0.9.2 openai/cli_args.py:103; from 0.10.0
+# FrontendArgs._customize_cli_kwargs sets json.loads and drops nargs: 0.19.0 openai/cli_args.py:292,
+# 0.34.0 common/cli_args.py:400). A bare `*` or `a,b` is no JSON: "argument --allowed-origins: invalid
+# loads value: '*'" and argparse exits (eval86 MharoonZ/gemma4-modal-vllm-inference on 0.19.0).
+_JSON_LISTS = frozenset({"allowed_origins", "allowed_methods", "allowed_headers"})
 _HUMAN = re.compile(r"\b\d+(?:\.\d+)?[kKmMgGtT]\b")
 _STRING = re.compile(r'("(?:[^"\\]|\\.)*")')
 
@@ -69,6 +76,9 @@ def findings(site: Site, cat: Catalog, version: str, handled: set[str]) -> list[
     """One P0 per JSON-valued option of a command line whose text no parser of vLLM takes."""
     out = []
     for s in site.settings.values():
+        if s.name in _JSON_LISTS:
+            out += _list_finding(s, cat, version, handled)
+            continue
         if not s.resolved or not s.known or s.name in handled or not isinstance(s.value, str) or not s.key.startswith("-"):
             continue
         entry = cat.arg(s.name)
@@ -91,6 +101,42 @@ def findings(site: Site, cat: Catalog, version: str, handled: set[str]) -> list[
             text_msg = msg("finding.option_not_json", flag=flag, value=_short(text))
         out.append(Finding(CODE, text_msg, s.file, s.line, "P0", fix=fix, safe=bool(fix), subject=s.name))
     return out
+
+
+def _list_finding(s, cat: Catalog, version: str, handled: set[str]) -> list[Finding]:
+    """--allowed-origins * : the text is no JSON at all; the fix writes the list it meant as JSON."""
+    if not s.resolved or not s.known or s.name in handled or not s.key.startswith("-") or not isinstance(s.value, list):
+        return []
+    entry = cat.arg(s.name)
+    text = _list_text(s)
+    if entry is None or not entry.exists(version) or text is None or "$" in text or "{{" in text:
+        return []
+    try:
+        json.loads(text)
+        return []
+    except ValueError:
+        pass
+    flag = s.key.split("=", 1)[0]
+    value = json.dumps(s.value)
+    return [Finding(CODE, msg("finding.option_not_json_list", flag=flag, value=_short(text), json=value), s.file, s.line,
+                    "P0", fix=[(FixOp("set", s.name), list(s.value))], safe=True, subject=s.name)]
+
+
+def _list_text(s) -> str | None:
+    """The text a CORS list reaches vLLM as, read from the value as written (a Python string, a shell
+    or YAML word without its own quoting); None unless that text reads as the setting's value (a
+    variable's name, an f-string or an expression is not the text)."""
+    raw = (s.raw or "").strip()
+    if s.syntax == "python-argv":
+        try:
+            text = ast.literal_eval(raw)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+    elif len(raw) > 1 and raw[0] == raw[-1] and raw[0] in "'\"":
+        text = raw[1:-1]
+    else:
+        text = raw
+    return text if isinstance(text, str) and text and coerce(text, "list") == s.value else None
 
 
 def _parsed_json(raw: str) -> dict | None:

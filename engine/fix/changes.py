@@ -242,8 +242,10 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         return Change("set", target, value, site.file, "cli", existing.line if existing else None,
                       _as_written(existing) if existing else None, shell_word(value), setting=existing, positional=True)
     if existing is not None and existing.resolved and not existing.implied and existing.value == merge_value(value, existing) \
-            and not isinstance(value, dict):
-        return None  # already so: nothing to write
+            and not isinstance(value, (dict, list)):
+        # already so: nothing to write (a dict or list asked for again is a text vLLM cannot parse as JSON
+        # that the scan read as the value it meant: `--allowed-origins *` read as ["*"], option-not-json)
+        return None
     if site.kind == "trl vllm-serve" and existing is None and not _serve_accepts(site, target):
         return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="not_exposed")
     if site.framework != "none" and site.kind != "trl vllm-serve":

@@ -43,6 +43,8 @@ FINDING_TEXTS = {
     # (vllm/engine/arg_utils.py 0.8.5+, the type printed as `<function loads at 0x…>`)
     "option-not-json": [
         {"text": "Value {value} cannot be converted to {type}.", "vllm": ">=0.8.5", "origin": "vllm"},
+        # the CORS lists keep argparse's plain type=json.loads (openai/cli_args.py, every release)
+        {"text": "argument {flag}: invalid loads value: {value}", "vllm": ">=0.1.0", "origin": "argparse"},
     ],
     # an option whose value expanded to nothing (engine/check/empty_values.py): argparse's own words
     "option-without-value": [
