@@ -165,6 +165,8 @@ def _script(vals: list, j: int, env, program: int, ctx=None, rel=None, words: li
     if entry is not None:
         return FwLaunch("verl", f"verl {script.rsplit('/', 1)[-1]}", "hydra", j + 1, command="train", env=env,
                         program_start=program, config=entry.config, base_configs=entry.defaults)
+    if rel and (mod := hydra_entry.reexported_main(ctx, rel, script)) is not None:
+        return _module(mod, j + 1, env, program, ctx, rel)  # `from verl.trainer.main_ppo import main; main()`
     rest = [v for v in vals[j + 1:] if v]
     if ctx is not None and rel is not None and (nemo := _nemo_rl(vals, j, env, program, ctx, rel)) is not None:
         return nemo

@@ -192,3 +192,33 @@ def _has_rollout(ctx, configs: list[str]) -> bool:
         if isinstance(data, dict) and isinstance(data.get("actor_rollout_ref"), dict):
             return True
     return False
+
+
+# the frameworks whose entry point a project file may run under its own name
+_REEXPORTED = ("verl.", "recipe.")
+
+
+def reexported_main(ctx, rel: str, script: str) -> str | None:
+    """The framework module whose `main` a project script imports and calls (`entry.py`:
+    `from verl.trainer.main_ppo import main` with `main()` under `if __name__ == "__main__":`,
+    utopiafar/TinyZero_QWen3.5, eval86): `python entry.py <overrides>` runs that entry point as
+    `python -m verl.trainer.main_ppo` would. None where the script does anything else with it."""
+    file = ctx.resolve_ref(rel, script) if ctx is not None else None
+    text = ctx.read(file) if file else None
+    if not text or not any(p + "trainer" in text or p in text for p in _REEXPORTED):
+        return None
+    try:
+        tree = parse_python(text, file)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    imported = {a.asname or a.name: n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module
+                and n.module.startswith(_REEXPORTED) and not n.level for a in n.names if a.name == "main"}
+    body = list(tree.body)
+    for n in tree.body:  # the `if __name__ == "__main__":` block runs as the script's body
+        if isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and "__main__" in ast.unparse(n.test):
+            body += n.body
+    for n in body:
+        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
+                and n.value.func.id in imported and not n.value.args and not n.value.keywords:
+            return imported[n.value.func.id]
+    return None
