@@ -208,7 +208,7 @@ def reexported_main(ctx, rel: str, script: str) -> str | None:
     if not text or not any(p + "trainer" in text or p in text for p in _REEXPORTED):
         return None
     try:
-        tree = parse_python(text, file)
+        tree = parse_python(text, str(file))
     except (SyntaxError, ValueError, RecursionError):
         return None
     imported = {a.asname or a.name: n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module
