@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from vllm_kb.engine.check import memory
 from vllm_kb.engine.check.memory import graphs
+from vllm_kb.engine.check.memory.runtime import expand_json_human
 from vllm_kb.engine.kb import hardware, knowledge, models
 
 KB = knowledge.load()
@@ -145,4 +146,4 @@ def test_human_readable_integers_reach_the_graph_sizes(engine, largest):
     g = gpu("H100")
     rt = memory.runtime("0.29.0", {}, g.get("compute_capability"))
     assert graphs.capture_sizes(engine, g, rt, 0)[-1] == largest
-    assert graphs._expand_human('{"a": 2k, "b": "2k"}') == '{"a": 2000, "b": "2k"}'
+    assert expand_json_human('{"a": 2k, "b": "2k"}') == '{"a": 2000, "b": "2k"}'

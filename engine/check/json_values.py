@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 
+from vllm_kb.engine.check.memory.runtime import expand_json_human
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp
 from vllm_kb.engine.kb.messages import msg
@@ -41,14 +41,11 @@ _JSON_ONLY = frozenset({"compilation_config", "speculative_config", "kv_transfer
 # 0.34.0 common/cli_args.py:400). A bare `*` or `a,b` is no JSON: "argument --allowed-origins: invalid
 # loads value: '*'" and argparse exits (eval86 MharoonZ/gemma4-modal-vllm-inference on 0.19.0).
 _JSON_LISTS = frozenset({"allowed_origins", "allowed_methods", "allowed_headers"})
-_HUMAN = re.compile(r"\b\d+(?:\.\d+)?[kKmMgGtT]\b")
-_STRING = re.compile(r'("(?:[^"\\]|\\.)*")')
 
 
 def _parses(text: str) -> bool:
     """Whether some parser vLLM has used for a dict option would take the text."""
-    expanded = "".join(p if i % 2 else _HUMAN.sub("0", p) for i, p in enumerate(_STRING.split(text)))
-    for attempt in (lambda: json.loads(expanded), lambda: ast.literal_eval(text)):
+    for attempt in (lambda: json.loads(expand_json_human(text)), lambda: ast.literal_eval(text)):
         try:
             # a quoted string parses too, but no dict option takes one
             if isinstance(attempt(), dict):
@@ -132,24 +129,24 @@ def _list_text(s) -> str | None:
             text = ast.literal_eval(raw)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return None
-    elif len(raw) > 1 and raw[0] == raw[-1] and raw[0] in "'\"":
-        text = raw[1:-1]
     else:
-        text = raw
+        text = _outer_unquoted(raw)
     return text if isinstance(text, str) and text and coerce(text, "list") == s.value else None
 
 
 def _parsed_json(raw: str) -> dict | None:
     """The value as written in the file, when it is a JSON object once the file's own outer
     quoting is taken off (the shell, not the author, lost its inner quotes)."""
-    t = (raw or "").strip()
-    if len(t) > 1 and t[0] == t[-1] and t[0] in "'\"":
-        t = t[1:-1]
     try:
-        value = json.loads(t)
+        value = json.loads(_outer_unquoted((raw or "").strip()))
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
+
+
+def _outer_unquoted(t: str) -> str:
+    """The word without the file's own outer quotes (`'{…}'` → `{…}`)."""
+    return t[1:-1] if len(t) > 1 and t[0] == t[-1] and t[0] in "'\"" else t
 
 
 def _short(text: str) -> str:

@@ -10,7 +10,8 @@ import re
 
 from vllm_kb.engine.check.memory.runtime import (CUDAGRAPH_BASE_GIB, CUDAGRAPH_LORA_FACTOR, CUDAGRAPH_MOE_REF_GRAPHS,
                                                  CUDAGRAPH_PER_LAYER_GIB, CUDAGRAPH_PER_MOE_LAYER_GIB,
-                                                 CUDAGRAPH_PIECEWISE_LAYER_GIB, GIB, Runtime, human_int)
+                                                 CUDAGRAPH_PIECEWISE_LAYER_GIB, GIB, Runtime, expand_json_human,
+                                                 human_int)
 from vllm_kb.engine.check.memory.ssm import speculative
 from vllm_kb.engine.kb.model_arith import head_dim, moe_layers
 from vllm_kb.engine.kb.models import ceil_div
@@ -93,20 +94,11 @@ def _compilation(engine: dict) -> dict:
     comp = engine.get("compilation_config")
     if isinstance(comp, str):
         try:
-            comp = json.loads(_expand_human(comp))
+            comp = json.loads(expand_json_human(comp))
         except ValueError:  # read the mode from the text, as L110's refusal read it before the graph term
             m = _MODE_TEXT.search(comp)
             return {"cudagraph_mode": m.group(1)} if m else {}
     return comp if isinstance(comp, dict) else {}
-
-
-def _expand_human(text: str) -> str:
-    """A JSON config with its bare human-readable numbers written out, as vLLM 0.20+ reads it before
-    parsing (arg_utils.py _expand_json_human_readable_numbers: {"max_cudagraph_capture_size": 8k});
-    quoted strings are left alone."""
-    parts = re.split(r'("(?:[^"\\]|\\.)*")', text)
-    parts[::2] = [re.sub(r"\b\d+(?:\.\d+)?[kKmMgGtT]\b", lambda m: str(human_int(m.group())), p) for p in parts[::2]]
-    return "".join(parts)
 
 
 def cudagraph_mode(engine: dict, gpu: dict, k: int) -> str:

@@ -271,3 +271,12 @@ def human_int(value: Any) -> int | None:
     if not m:
         return None
     return int(m.group(3).replace("_", "")) if m.group(3) else int(float(m.group(1)) * _MULTIPLIER[m.group(2)])
+
+
+def expand_json_human(text: str) -> str:
+    """A JSON config with its bare human-readable numbers written out, as vLLM 0.20+ reads it before
+    parsing (arg_utils.py _expand_json_human_readable_numbers: {"max_cudagraph_capture_size": 8k});
+    quoted strings are left alone."""
+    parts = re.split(r'("(?:[^"\\]|\\.)*")', text)
+    parts[::2] = [re.sub(r"\b\d+(?:\.\d+)?[kKmMgGtT]\b", lambda m: str(human_int(m.group())), p) for p in parts[::2]]
+    return "".join(parts)
