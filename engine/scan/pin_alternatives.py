@@ -37,15 +37,13 @@ def releases(ctx, names: list[str]) -> list[tuple[str, Pin]] | None:
     cat = ctx.catalog
     out = []
     for rel in names:
-        for i, line in enumerate((ctx.read(rel) or "").splitlines(), 1):
-            p = from_requirement(rel, i, line.split("#", 1)[0].strip(), "requirements") if line.strip() else None
-            if p is None or p.package != "vllm":
-                continue
-            if p.exact and try_parse(p.exact):
-                out.append((str(cat.index_version(p.exact)), p))
-            elif not p.spec.strip():
-                out.append((str(cat.newest), p))
-            break
+        p = next((p for p in _file_pins(ctx, rel) if p.package == "vllm"), None)
+        if p is None:
+            continue
+        if p.exact and try_parse(p.exact):
+            out.append((str(cat.index_version(p.exact)), p))
+        elif not p.spec.strip():
+            out.append((str(cat.newest), p))
     return out if len({v for v, _ in out}) > 1 else None
 
 
@@ -70,8 +68,12 @@ def pin_in(ctx, site, package: str) -> Pin | None:
     if not alts:
         return None
     judged = max(alts, key=lambda a: ctx.catalog.index_version(a[0]))[1]
-    for i, line in enumerate((ctx.read(judged.file) or "").splitlines(), 1):
-        p = from_requirement(judged.file, i, line.split("#", 1)[0].strip(), "requirements") if line.strip() else None
-        if p is not None and p.package == package:
-            return p
-    return None
+    return next((p for p in _file_pins(ctx, judged.file) if p.package == package), None)
+
+
+def _file_pins(ctx, rel: str):
+    """The requirements file's pins, in line order (a comment cut at `#`)."""
+    for i, line in enumerate((ctx.read(rel) or "").splitlines(), 1):
+        p = from_requirement(rel, i, line.split("#", 1)[0].strip(), "requirements") if line.strip() else None
+        if p is not None:
+            yield p
