@@ -1,0 +1,5 @@
+#!/bin/sh
+VLLM_WORKER_MULTIPROC_METHOD=spawn python -m vllm.entrypoints.openai.api_server \
+  --served-model-name qwen2vl \
+  --model ./Qwen2-VL-72B-Instruct-AWQ \
+  --tensor-parallel-size 2
