@@ -26,7 +26,6 @@ def test_unquoted_json_in_a_script_loses_its_quotes(tmp_path):
 def test_quoted_json_python_dicts_and_human_numbers_are_quiet(tmp_path):
     for arg in ("""'{"method":"ngram","num_speculative_tokens":3}'""",
                 '"{\\"method\\": \\"ngram\\", \\"num_speculative_tokens\\": 3}"',
-                "\"{'method': 'ngram', 'num_speculative_tokens': 3}\"",  # a Python literal: left to a per-release rule
                 """'{"method":"ngram","num_speculative_tokens":3,"max_model_len":8k}'""",
                 '"$SPEC"', "'{{ .Values.spec }}'"):
         got = _findings(tmp_path, {"requirements.txt": REQ,
@@ -105,3 +104,29 @@ def test_fix_writes_the_cors_list_as_json(cli, tmp_path):
     cli("audit", str(tmp_path), "--gpu", "H100-80GB", "--fix")
     assert (tmp_path / "serve.sh").read_text() == \
         """vllm serve Qwen/Qwen3-8B --allowed-origins '["http://a.example", "http://b.example"]'\n"""
+
+
+def test_a_python_dict_compilation_config_per_release(tmp_path):
+    # vLLM's own docs wrote `--compilation-config "{'cudagraph_capture_sizes': [1, 2, 4, 8]}"` (docs/source/
+    # design/v1/torch_compile.md, https://github.com/vllm-project/vllm/pull/16729): CompilationConfig.from_cli read
+    # it with ast.literal_eval in 0.6.5-0.8.5.post1; from 0.9.0 the text is JSON only and argparse stops
+    line = "vllm serve meta-llama/Llama-3.2-1B --compilation-config \"{'cudagraph_capture_sizes': [1, 2, 4, 8]}\"\n"
+    assert _findings(tmp_path, {"requirements.txt": "vllm==0.8.5\n", "serve.sh": line}) == []
+    (f,) = _findings(tmp_path, {"requirements.txt": "vllm==0.9.0\n", "serve.sh": line})
+    assert (f.priority, f.subject) == ("P0", "compilation_config") and "Python dict" in f.message["en"]
+    assert f.fix[0][1] == {"cudagraph_capture_sizes": [1, 2, 4, 8]} and "Python 字典" in f.message["zh"]
+    # any other dict option was JSON only in every release
+    line = "vllm serve Qwen/Qwen3-8B --speculative-config \"{'method': 'ngram', 'num_speculative_tokens': 3}\"\n"
+    (f,) = _findings(tmp_path, {"requirements.txt": "vllm==0.8.5\n", "serve.sh": line})
+    assert (f.priority, f.subject) == ("P0", "speculative_config")
+
+
+def test_json_booleans_stop_the_literal_eval_releases(tmp_path):
+    # 0.8.4 from_cli: ast.literal_eval('{"level": 3, "use_cudagraph": true}') raises ValueError ("invalid from_cli
+    # value"); the same JSON starts on 0.9.0
+    line = """vllm serve Qwen/Qwen3-8B -O '{"level": 3, "use_cudagraph": true}'\n"""
+    (f,) = _findings(tmp_path, {"requirements.txt": "vllm==0.8.4\n", "serve.sh": line})
+    assert (f.priority, f.subject, f.fix) == ("P0", "compilation_config", []) and "literal_eval" in f.message["en"]
+    assert _findings(tmp_path, {"requirements.txt": "vllm==0.9.0\n", "serve.sh": line}) == []
+    assert _findings(tmp_path, {"requirements.txt": "vllm==0.8.4\n",
+                                "serve.sh": """vllm serve Qwen/Qwen3-8B -O '{"level": 3}'\n"""}) == []

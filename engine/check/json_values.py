@@ -6,11 +6,14 @@ starts: every parse path vLLM has used for such an option refuses it — `json.l
 parse_type/optional_type ("Value … cannot be converted to <function loads …>", 0.8.5+ arg_utils
 `parse_type`; "invalid loads value" before), a pydantic config's `validate_json`
 ("Invalid JSON", 0.11+ `parse_dataclass`), CompilationConfig.from_cli's `ast.literal_eval`
-(0.6.5–0.10.2: a SyntaxError) and the `KEY=VALUE` list parser of 0.5.5–0.8.x
+(0.6.5–0.8.5.post1: a SyntaxError) and the `KEY=VALUE` list parser of 0.5.5–0.8.x
 (`nullable_kvs`: "Each item should be in the form KEY=VALUE").
 
-Only values that are neither JSON nor a Python literal are judged: a Python dict (`{'level': 3}`)
-is what CompilationConfig.from_cli took up to 0.10.2, so it is left to a later, per-release rule.
+Which parser reads the text depends on the release: CompilationConfig.from_cli read --compilation-config
+with `ast.literal_eval` from 0.6.5 to 0.8.5.post1 (0.8.5 vllm/config.py:3534), so a Python dict
+(`{'level': 3}`) starts there and JSON's `true`/`null` stop it ("invalid from_cli value"); from 0.9.0
+(`cls(**json.loads(…))`, then `TypeAdapter.validate_json`, then the dataclass parser) and for every
+other dict option in every release the text is JSON only, so a Python dict stops argparse.
 Bare human-readable numbers (`{"cpu_bytes_to_use": 80m}`) are expanded first, as vLLM 0.20+ does
 for its config classes (arg_utils `_expand_json_human_readable_numbers`)."""
 from __future__ import annotations
@@ -21,6 +24,7 @@ import json
 from vllm_kb.engine.check.memory.runtime import expand_json_human
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp
+from vllm_kb.engine.kb.versions import parse, try_parse
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.scan.cli_args import coerce
 from vllm_kb.engine.scan.site import Finding, Site
@@ -43,16 +47,36 @@ _JSON_ONLY = frozenset({"compilation_config", "speculative_config", "kv_transfer
 _JSON_LISTS = frozenset({"allowed_origins", "allowed_methods", "allowed_headers"})
 
 
-def _parses(text: str) -> bool:
-    """Whether some parser vLLM has used for a dict option would take the text."""
-    for attempt in (lambda: json.loads(expand_json_human(text)), lambda: ast.literal_eval(text)):
-        try:
-            # a quoted string parses too, but no dict option takes one
-            if isinstance(attempt(), dict):
-                return True
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue
-    return False
+# CompilationConfig.from_cli's ast.literal_eval: 0.6.5 config.py:2708 .. 0.8.5.post1 config.py:3534;
+# 0.9.0 config.py from_cli is `cls(**json.loads(cli_value))`
+_LITERAL_EVAL = {"compilation_config": (parse("0.6.5"), parse("0.9.0"))}
+
+
+def _literal_eval_release(name: str, version: str) -> bool:
+    span = _LITERAL_EVAL.get(name)
+    v = try_parse(version)
+    return span is not None and v is not None and span[0] <= v < span[1]
+
+
+def _as_json(text: str):
+    try:
+        return json.loads(expand_json_human(text))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _as_literal(text: str):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def _parses(text: str, name: str, version: str) -> bool:
+    """Whether the parser the release uses for this dict option takes the text (a quoted string parses
+    too, but no dict option takes one)."""
+    read = _as_literal if _literal_eval_release(name, version) else _as_json
+    return isinstance(read(text), dict)
 
 
 def _judged(text: str, name: str) -> bool:
@@ -76,18 +100,28 @@ def findings(site: Site, cat: Catalog, version: str, handled: set[str]) -> list[
         if s.name in _JSON_LISTS:
             out += _list_finding(s, cat, version, handled)
             continue
-        if not s.resolved or not s.known or s.name in handled or not isinstance(s.value, str) or not s.key.startswith("-"):
+        if not s.resolved or not s.known or s.name in handled or not s.key.startswith("-"):
+            continue
+        if isinstance(s.value, dict):
+            out += _json_on_literal_eval(s, version)
+            continue
+        if not isinstance(s.value, str):
             continue
         entry = cat.arg(s.name)
         if entry is None or not entry.exists(version) or entry.field("type", version) != "dict":
             continue
         text = s.value
-        if "$" in text or "{{" in text or not _judged(text, s.name) or _parses(text):
+        if "$" in text or "{{" in text or not _judged(text, s.name) or _parses(text, s.name, version):
             continue
         fix = []
         written = _parsed_json(s.raw)
         flag = s.key.split("=", 1)[0]
-        if _quoted_braces(text):
+        literal = _as_literal(text)
+        if isinstance(literal, dict) and not _quoted_braces(text):
+            # a Python dict on a JSON-only parser: the fix writes the same dict as JSON
+            fix = [(FixOp("set", s.name), literal)] if _json_safe(literal) else []
+            text_msg = msg("finding.option_not_json_python", flag=flag, value=_short(text), version=version)
+        elif _quoted_braces(text):
             # the quotes reach vLLM: a variable expanded unquoted (`vllm serve $ARGS`), a list item or a
             # YAML string keeps them, so "the shell removed them" and a re-quoted value would be wrong
             text_msg = msg("finding.option_not_json_literal", flag=flag, value=_short(text))
@@ -98,6 +132,19 @@ def findings(site: Site, cat: Catalog, version: str, handled: set[str]) -> list[
             text_msg = msg("finding.option_not_json", flag=flag, value=_short(text))
         out.append(Finding(CODE, text_msg, s.file, s.line, "P0", fix=fix, safe=bool(fix), subject=s.name))
     return out
+
+
+def _json_on_literal_eval(s, version: str) -> list[Finding]:
+    """JSON with true/false/null (the scan already read it into a dict) on a release whose from_cli reads
+    the text with ast.literal_eval: argparse stops. No JSON fix helps there, so none is offered."""
+    if not _literal_eval_release(s.name, version):
+        return []
+    text = _written_text(s)
+    if text is None or _as_json(text) != s.value or isinstance(_as_literal(text), dict):
+        return []
+    flag = s.key.split("=", 1)[0]
+    return [Finding(CODE, msg("finding.option_not_python_literal", flag=flag, value=_short(text), version=version),
+                    s.file, s.line, "P0", subject=s.name)]
 
 
 def _list_finding(s, cat: Catalog, version: str, handled: set[str]) -> list[Finding]:
@@ -120,9 +167,14 @@ def _list_finding(s, cat: Catalog, version: str, handled: set[str]) -> list[Find
 
 
 def _list_text(s) -> str | None:
-    """The text a CORS list reaches vLLM as, read from the value as written (a Python string, a shell
-    or YAML word without its own quoting); None unless that text reads as the setting's value (a
+    """The text a CORS list reaches vLLM as; None unless that text reads as the setting's value (a
     variable's name, an f-string or an expression is not the text)."""
+    text = _written_text(s)
+    return text if text and coerce(text, "list") == s.value else None
+
+
+def _written_text(s) -> str | None:
+    """The value as written (a Python string, a shell or YAML word without its own quoting)."""
     raw = (s.raw or "").strip()
     if s.syntax == "python-argv":
         try:
@@ -131,7 +183,7 @@ def _list_text(s) -> str | None:
             return None
     else:
         text = _outer_unquoted(raw)
-    return text if isinstance(text, str) and text and coerce(text, "list") == s.value else None
+    return text if isinstance(text, str) else None
 
 
 def _parsed_json(raw: str) -> dict | None:
@@ -147,6 +199,14 @@ def _parsed_json(raw: str) -> dict | None:
 def _outer_unquoted(t: str) -> str:
     """The word without the file's own outer quotes (`'{…}'` → `{…}`)."""
     return t[1:-1] if len(t) > 1 and t[0] == t[-1] and t[0] in "'\"" else t
+
+
+def _json_safe(value) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+        return True
+    except (TypeError, ValueError):
+        return False
 
 
 def _short(text: str) -> str:
