@@ -12,7 +12,7 @@ from vllm_kb.engine.scan import python_text
 from vllm_kb.engine.scan.site import Site
 
 # Syntaxes whose settings reach vLLM as argv words, parsed by vLLM's own argparse.
-ARGV_SYNTAXES = frozenset({"cli", "compose", "k8s-args", "helm-values", "dockerfile"})
+ARGV_SYNTAXES = frozenset({"cli", "compose", "k8s-args", "helm-values", "dockerfile", "vscode-launch"})
 _KV_ITEM = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*=\s*(-?\d+)\s*$")
 
 

@@ -50,7 +50,7 @@ BNB_FROM = "0.5.0"
 # for a QLoRA adapter_name_or_path: vllm/model_executor/layers/quantization/bitsandbytes.py:52)
 BNB_PREQUANT_FROM = "0.5.4"
 # CLI syntaxes whose values go through vLLM's argparse (choices were case-sensitive up to 0.12).
-_ARGV = frozenset({"cli", "yaml-config", "compose", "k8s-args", "helm-values", "dockerfile"})
+_ARGV = frozenset({"cli", "yaml-config", "compose", "k8s-args", "helm-values", "dockerfile", "vscode-launch"})
 
 
 def ranged(rows: list[dict], version: str) -> int | None:

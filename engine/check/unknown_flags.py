@@ -15,7 +15,7 @@ from vllm_kb.engine.kb.knowledge import FixOp
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.scan.site import Finding, Site
 
-DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values")
+DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values", "vscode-launch")
 
 
 def canonical(name: str) -> str:

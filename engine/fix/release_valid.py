@@ -12,7 +12,7 @@ from typing import Any
 from vllm_kb.engine.kb.versions import parse
 
 # Syntaxes whose value reaches vLLM's argparse as text.
-ARGV = frozenset({"cli", "dockerfile", "compose", "k8s-args", "helm-values", "python-argv"})
+ARGV = frozenset({"cli", "dockerfile", "compose", "k8s-args", "helm-values", "python-argv", "vscode-launch"})
 
 # Mapping arguments that a release parses as key=value only, until the release named (first that
 # takes JSON): `type=nullable_kvs` for --limit-mm-per-prompt from 0.5.5 (arg_utils.py:35, :466)

@@ -13,7 +13,7 @@ from vllm_kb.engine.scan.deploy import llmkube, vllmruntime
 from vllm_kb.engine.scan.images import env_image
 from vllm_kb.engine.scan.site import Setting, Site
 
-DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values")
+DEPLOY_SYNTAXES = ("dockerfile", "compose", "k8s-args", "helm-values", "vscode-launch")
 # argv lists whose changes are told in the list's own form; a Python list (`subprocess.run([...])`,
 # Vertex AI's serving_container_args) is told, never written (its items may be f-strings or names)
 ARGV_SYNTAXES = (*DEPLOY_SYNTAXES, "python-argv")
@@ -183,6 +183,8 @@ def env_text(syntax: str, name: str, value: Any, env_style: str | None = None) -
         return f"environment: [{json.dumps(name + '=' + v)}]"
     if syntax in ("k8s-args", "helm-values"):
         return f"env: [{{name: {name}, value: {json.dumps(v)}}}]"
+    if syntax == "vscode-launch":
+        return f"\"env\": {{{json.dumps(name)}: {json.dumps(v)}}}"
     return f"export {name}={shlex.quote(v)}"
 
 

@@ -8,7 +8,8 @@ import gc
 from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, makefile, notebooks, python_calls, scripts, service_files, words
-from vllm_kb.engine.scan import heredoc_manifests, heredoc_python, hydra_compose, manifest_template, own_images, text_commands, toml_commands, verl_worker, windows_scripts, yaml_python
+from vllm_kb.engine.scan import heredoc_manifests, heredoc_python, hydra_compose, manifest_template, own_images, text_commands, toml_commands, verl_worker, vscode_launch, windows_scripts
+from vllm_kb.engine.scan import yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -44,6 +45,10 @@ def scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
     if notebooks.is_notebook(rel):
         text = ctx.read(rel)
         return guarded(ctx, rel, notebooks.scan, text) if text is not None and "vllm" in text else None
+    if suffix == ".json" and vscode_launch.is_launch_json(rel) and (text := ctx.read(rel)) is not None and "vllm" in text:
+        got = guarded(ctx, rel, vscode_launch.scan, text)  # None: another tool's launch.json, read as JSON below
+        if got is not None:
+            return got
     if suffix in (".yaml", ".yml", ".json"):
         return None
     if windows_scripts.is_windows_script(rel):

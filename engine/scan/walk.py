@@ -177,6 +177,18 @@ class WalkResult(list):
         self.skipped: list[tuple[str, str, str]] = skipped or []
 
 
+def _vscode_launch(folder: str, rel: str, ignored, out) -> None:
+    """The one file of an editor folder an audit reads: VS Code's debug configurations, which may
+    start vLLM (engine/scan/vscode_launch.py). A link is not followed."""
+    path = os.path.join(folder, "launch.json")
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    if stat.S_ISREG(st.st_mode) and not ignored(rel, False):
+        out.append(rel)
+
+
 def walk(root: Path, progress: Callable[[str, int], None] | None = None) -> WalkResult:
     """`progress("walk", 0)` is told of each file found (how many there are is not known yet)."""
     root_s = os.path.realpath(root)
@@ -246,6 +258,8 @@ def walk(root: Path, progress: Callable[[str, int], None] | None = None) -> Walk
                     continue
                 if e.is_dir(follow_symlinks=False):
                     if name in SKIP_DIRS or name.endswith(".egg-info") or ignored(rel, True):
+                        if name == ".vscode" and not ignored(rel, True):
+                            _vscode_launch(e.path, rel + "/launch.json", ignored, out)
                         continue
                     subdirs.append(rel)
                 elif e.is_file(follow_symlinks=False):
