@@ -159,7 +159,8 @@ def parse_with_spans(text: str) -> tuple[object, dict]:
         i = _WS.match(text, i).end()  # type: ignore[union-attr]
         c = text[i:i + 1]
         if c == "{":
-            out, j = {}, _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+            out: dict = {}
+            j = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
             if text[j:j + 1] == "}":
                 spans[path] = (i, j + 1)
                 return out, j + 1
@@ -180,7 +181,8 @@ def parse_with_spans(text: str) -> tuple[object, dict]:
                 spans[path] = (i, j + 1)
                 return out, j + 1
         if c == "[":
-            items, j = [], _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+            items: list = []
+            j = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
             if text[j:j + 1] == "]":
                 spans[path] = (i, j + 1)
                 return items, j + 1
