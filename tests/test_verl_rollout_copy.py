@@ -50,7 +50,10 @@ def test_the_copy_says_which_rollout_asserts(tmp_path, init, customized, spmd, p
     root = _tree(tmp_path, init, customized, spmd, pins=pins)
     paths = {str(p.relative_to(root)) for p in root.rglob("*.py")}
     trees = Trees("", paths, lambda rel: (root / rel).read_text(), parse=lambda rel: parse_or_empty((root / rel).read_text()))
-    assert verl_rollout.eager_assert(trees) == want
+    got = verl_rollout.eager_assert(trees)
+    assert {k: got[k] for k in ("customized", "spmd")} == want
+    # neither body refuses a chunked-prefill budget below max_model_len
+    assert (got["customized_chunked"], got["spmd_chunked"]) == ("no", "no")
 
 
 @pytest.mark.parametrize("init,spmd,pins,p0", [

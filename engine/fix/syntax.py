@@ -115,7 +115,9 @@ def _spelling(site: Site, fw, k) -> str:
     """OpenRLHF has two generations of flags: write the one the script already uses."""
     if not k.aliases:
         return k.key
-    written = [s.key for s in site.settings.values()] + list(site.framework_keys)
+    # the spellings as written (framework_written), not framework_keys: those are keyed by the
+    # canonical, dotted name whatever the script wrote, so a flat-flag script read as dotted
+    written = [s.key for s in site.settings.values() if s.key] + list(site.framework_written or ())
     dotted = any("." in w.lstrip("-") for w in written if fw.key(w) is not None)
     flat = any("." not in w.lstrip("-") and fw.key(w) is not None and fw.key(w).aliases for w in written)
     if flat and not dotted:

@@ -63,7 +63,7 @@ class Framework:
         """The key that sets an engine argument; with a release, only a key that release has
         (its `versions`, and the release range the framework catalog read from the wheels) — TRL
         0.14 has no max_model_len key at all; with a command, only a key that command reads."""
-        keys = [k for k in self.keys if k.arg == arg and (command or "") not in k.not_read_by]
+        keys = [k for k in self.keys if self._sets(k, arg, version) and (command or "") not in k.not_read_by]
         if version and try_parse(version) is not None:
             # a pre-release (0.8.2.dev0) lies between the last final release and the one it
             # leads to: a key both have first, then the older release's (a rename lands at
@@ -73,6 +73,13 @@ class Framework:
             keys = next((t for t in tiers if t), [])
         return next((k for k in keys if not k.legacy), keys[0] if keys else None)
 
+    @staticmethod
+    def _sets(k: Key, arg: str, version: str | None) -> bool:
+        """The key sets the argument: its `arg`, or a `passed_as` entry that hands it on whole under
+        that name (OpenRLHF's vllm.enable_sleep is enable_sleep_mode once colocate_all is on)."""
+        return k.arg == arg or (k.arg is None and any(a == arg and f is None and version_matches(v, version)
+                                                      for a, f, v, _ in k.passed_as))
+
     def newer_key(self, arg: str, version: str | None, command: str | None = None) -> tuple[str, str] | None:
         """(key, first release) of the framework's first release after `version` that has a key for
         the engine argument, where `version` has none: what a fix can name instead of a key the
@@ -81,7 +88,7 @@ class Framework:
             return None
         from vllm_kb.engine.kb.compat import releases
 
-        keys = [k for k in self.keys if k.arg == arg and (command or "") not in k.not_read_by and not k.legacy]
+        keys = [k for k in self.keys if self._sets(k, arg, None) and (command or "") not in k.not_read_by and not k.legacy]
         for r in releases(self.id):
             if parse(r) > parse(version):
                 got = next((k for k in keys if self._has(k, r)), None)
@@ -227,7 +234,7 @@ class Framework:
                 # GRPOConfig(vllm_max_model_len=args.len) fails on the keyword whatever its value
                 # (a null would read as absent: a placeholder stands for the value)
                 given = {**{k: "(unread)" for k in unread}, **values}
-            elif unread and any(len(p) > 1 and p[0] == "keys" and p[1] in unread for p in cel.compile(f["when"]).paths):
+            elif unread and reads_keys(f["when"]) & set(unread):
                 continue
             # legacy keys (and a finding that says so) are looked for as written, without defaults
             act = self._activation(given, version, command, vllm_version, with_defaults=f["code"] != "legacy-key" and not f.get("as_written"),
@@ -310,6 +317,16 @@ class Framework:
             if cel.compile(rule["when"]).evaluate(act).value:
                 return rule
         return None
+
+
+def reads_keys(expr: str) -> set[str]:
+    """The framework keys a predicate reads: `keys.vllm_mode` (a path of the compiled predicate) and
+    `keys["actor_rollout_ref.rollout.max_num_batched_tokens"]`, the index form a dotted Hydra key needs,
+    which the compiled paths hold only as `keys`."""
+    import re
+
+    got = {p[1] for p in cel.compile(expr).paths if len(p) > 1 and p[0] == "keys"}
+    return got | set(re.findall(r'keys\[\s*"([^"]+)"\s*\]', expr))
 
 
 def normalise_key(name: str) -> str:

@@ -39,6 +39,9 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     for e in entries:
         key = fw.key(e.written)
         s = e.setting
+        if s.resolved and interpolated(s.value):
+            # left by a reader that does not resolve it (NeMo-RL's and ROLL's resolve `${a.b}` first)
+            s.resolved, s.value, s.note = False, None, f"{s.raw} (an interpolation the audit cannot read)"
         every.setdefault(e.written, s)
         if key is None and pt and normalise_key(e.written).startswith(normalise_key(pt["key"]) + "."):
             # engine_kwargs.vllm.X=… / vllm_config.X: a vLLM argument passed straight through
@@ -56,8 +59,9 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
                 # a YAML mapping: each key on its own line; a JSON string (--vllm_config '{…}'): the flag's
                 nested = str(arg) in e.lines
                 pos = {"yaml": [s.pos["yaml"][0], list(s.pos["yaml"][1]) + [str(arg)]]} if nested and s.pos and "yaml" in s.pos else None
-                settings[str(arg)] = Setting(str(arg), v, True, s.file, e.lines.get(str(arg), s.line), str(arg) if nested else s.key,
-                                             repr(v), s.syntax, pos=pos)
+                known = not interpolated(v)
+                settings[str(arg)] = Setting(str(arg), v if known else None, known, s.file, e.lines.get(str(arg), s.line),
+                                             str(arg) if nested else s.key, repr(v), s.syntax, pos=pos)
             values[pt["key"]] = s.value
             passthrough = s
             continue
@@ -232,3 +236,10 @@ def mapping_entries(data: dict, doc: yamlio.Document, rel: str, flatten: bool, b
         out.append(Entry(key, Setting(key, v, v is not None, rel, doc.line_of(path), str(k) if not flatten else key, raw, "framework-config",
                                       pos=doc.pos(path)), lines))
     return out
+
+
+def interpolated(value: Any) -> bool:
+    """An OmegaConf/Hydra interpolation (`${oc.env:ROLLOUT_TP,4}`, `${data.max_prompt_length}`): its value is
+    decided when the framework loads the config (an environment variable may be set, another key
+    overridden on the command line), so it is unknown here, never a string vLLM would be given nor a default."""
+    return isinstance(value, str) and "${" in value

@@ -21,17 +21,21 @@ MODULES = {"vllm_rollout": "customized", "vllm_rollout_spmd": "spmd"}
 def eager_assert(trees) -> dict[str, str]:
     """{"customized": "yes"|"no", "spmd": "yes"|"no"}: whether the rollout the copy builds for
     vLLM <= 0.6.3 (customized) and for later vLLM (spmd) asserts enforce_eager with
-    free_cache_engine; {} where the copy has no such package (EasyR1's layout)."""
+    free_cache_engine; {} where the copy has no such package (EasyR1's layout). With them
+    "customized_chunked" / "spmd_chunked": whether that rollout refuses a max_num_batched_tokens
+    below max_model_len while chunked prefill is on (released 0.3.0.post1 … 0.6.1)."""
     init = f"{PKG}/__init__.py"
     if init not in trees:
         return {}
     imported = [m for m in MODULES if imports_submodule(trees[init], m, PKG.replace("/", "."))]
     if not imported:
         return {}
-    said = {m: "yes" if f"{PKG}/{m}.py" in trees and _asserts(trees[f"{PKG}/{m}.py"]) else "no" for m in imported}
-    if len(imported) == 1:  # one rollout whatever vLLM is installed
-        return {kind: said[imported[0]] for kind in MODULES.values()}
-    return {kind: said[m] for m, kind in MODULES.items()}
+    out: dict[str, str] = {}
+    for suffix, test in (("", _asserts), ("_chunked", _refuses_chunked_budget)):
+        said = {m: "yes" if f"{PKG}/{m}.py" in trees and test(trees[f"{PKG}/{m}.py"]) else "no" for m in imported}
+        # one rollout imported: it runs whatever vLLM is installed
+        out.update({kind + suffix: said[imported[0]] if len(imported) == 1 else said[m] for m, kind in MODULES.items()})
+    return out
 
 
 def _asserts(tree: ast.Module) -> bool:
@@ -39,5 +43,16 @@ def _asserts(tree: ast.Module) -> bool:
         if isinstance(node, ast.Assert):
             test = ast.unparse(node.test)
             if "enforce_eager" in test and "free_cache_engine" in test:
+                return True
+    return False
+
+
+def _refuses_chunked_budget(tree: ast.Module) -> bool:
+    """`if max_num_batched_tokens < max_model_len and self.config.enable_chunked_prefill: raise …`"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and any(isinstance(n, ast.Raise) for n in node.body):
+            test = ast.unparse(node.test)
+            if "max_num_batched_tokens" in test and "max_model_len" in test and "enable_chunked_prefill" in test \
+                    and "not " not in test:
                 return True
     return False
