@@ -16,6 +16,7 @@ from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
 from vllm_kb.engine.check.site_platform import cpu_build, platform, visible_gpus
+from vllm_kb.engine.check.startup_arch import registers
 from vllm_kb.engine.check.startup_dtype import device_picked_dtype
 from vllm_kb.engine.check.startup_facts import startup_facts
 from vllm_kb.engine.check.startup_lengths import window_capped
@@ -26,6 +27,7 @@ from vllm_kb.engine.kb.hardware import Hardware, is_amd
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
 from vllm_kb.engine.kb import arch_names, hub_uploads, model_resolve
+from vllm_kb.engine.kb.mla import mla_at
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile
 from vllm_kb.engine.scan.deploy.image_files import copied_paths
@@ -178,6 +180,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         mf = window_capped(mf, kb.doc("vllm", "startup.yaml").data, lookup, args.get("disable_sliding_window") is True)
         if registered and mf.get("architecture") in registered:
             mf = {**mf, "registered_by": registered[mf["architecture"]]}
+        # kv_lora_rank is MLA only for the model types the release's is_deepseek_mla lists
+        archs = kb.doc("vllm", "architectures.yaml").data
+        mf = mla_at(mf, lookup, kb.doc("vllm", "mla_types.yaml").data, lambda a, v: registers(archs, a, v))
         facts["model"] = mf
     # which engine runs decides the start-up defaults (V0 below compute capability 8.0 up to 0.10.1)
     cc = (facts.get("gpu") or {}).get("compute_capability")

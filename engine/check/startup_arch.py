@@ -80,6 +80,14 @@ def _registered(table: dict, arch: str, releases: list[Version], v: Version) -> 
     return False if releases[0] <= v <= releases[-1] else None
 
 
+def registers(table: dict, arch: str, version: str) -> bool | None:
+    """Whether release `version` registers `arch` itself (None: not known)."""
+    v = try_parse(version)
+    if v is None or not table.get("releases"):
+        return None
+    return _registered(table, arch, [parse(r) for r in table["releases"]], v)
+
+
 # the fallback's model class for an architecture transformers lacks: the checkpoint's code under the
 # auto_map key "AutoModel" (model_loader/utils.py 0.7.2-0.10.0), any "AutoModel…" key from 0.10.1
 # (models/registry.py _try_resolve_transformers); none there and vLLM raises

@@ -48,6 +48,11 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["architecture"] = archs[0]
     if isinstance(config.get("model_type"), str):
         facts["model_type"] = config["model_type"]
+    # vLLM decides MLA by hf_text_config.model_type (Kimi-VL: kimi_vl outside, deepseek_v3 inside)
+    facts.pop("text_model_type", None)
+    inner_type = _text_config(config).get("model_type")
+    if isinstance(inner_type, str) and inner_type != config.get("model_type"):
+        facts["text_model_type"] = inner_type
     # the classes the checkpoint's own code registers (remote code): vLLM's Transformers fallback
     # takes a model class from them ("AutoModel", from 0.10.1 any "AutoModel…" key)
     auto_map = config.get("auto_map")

@@ -44,8 +44,11 @@ def checkpoint_kv_dtype(engine: dict, model: dict, version: str | None) -> dict:
 
 def mla_cache(model: dict, engine: dict, rt: Runtime) -> str:
     """How the release caches a DeepSeek-style MLA model: its latent, or full K and V per head.
-    0.7.1–0.7.2 also fell back to full K/V for quantizations other than fp8 and compressed-tensors."""
+    0.7.1–0.7.2 also fell back to full K/V for quantizations other than fp8 and compressed-tensors;
+    a model type the release's is_deepseek_mla does not list (engine/kb/mla.py) is never MLA there."""
     mode = rt.mla_cache
+    if mode == "latent" and model.get("mla_release") is False:
+        return "full192"
     if mode == "latent" and rt.version:
         from vllm_kb.engine.kb.versions import Version, try_parse
 

@@ -12,7 +12,7 @@ from vllm_kb.engine.check.memory.bands import SUGGEST_MARGIN, error_band, shortf
 from vllm_kb.engine.check.memory.budget import gpu_budget
 from vllm_kb.engine.check.memory.graphs import cudagraph_mode
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layer_count,
-                                            kv_layout, pp_stage_layers, safe_len)
+                                            kv_layout, mla_cache, pp_stage_layers, safe_len)
 from vllm_kb.engine.check.memory.runtime import GIB, human_int
 from vllm_kb.engine.check.memory.site import Notes, Site
 from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal, speculative
@@ -106,7 +106,8 @@ def kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]:
         notes.add("hybrid_kv_cache_manager", hybrid_manager_on(engine, rt))
     per_gpu_token = layout.bytes_per_token
     per_layer = per_gpu_token / max(1, layout.full + layout.sliding) if layout.full_bytes else layout.per_layer
-    replicas = 1 if model.get("kv_lora_rank") else site.tp  # MLA: every rank holds the same latent
+    # MLA: every rank holds the same latent; cached per head (no MLA in the release), each rank its own heads
+    replicas = 1 if model.get("kv_lora_rank") and mla_cache(model, engine, rt) == "latent" else site.tp
     out: dict[str, Any] = {
         # negative when the weights and activations overrun the budget, as vLLM logs it
         "kv_cache_gib": round(available / GIB, 2),

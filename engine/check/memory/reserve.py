@@ -46,7 +46,9 @@ def v0_chunked_prefill(engine: dict, max_len: int, model: dict, v: Version | Non
         return False
     if model.get("multimodal") and (v is None or not v < Version("0.6.1.post2")):
         return False
-    if (model.get("mla") or model.get("kv_lora_rank")) and (v is None or not v < Version("0.8.0")):
+    # use_mla: a model type the release does not list runs plain attention (engine/kb/mla.py)
+    if (model.get("mla") or model.get("kv_lora_rank")) and model.get("mla_release") is not False \
+            and (v is None or not v < Version("0.8.0")):
         return False
     return True
 
