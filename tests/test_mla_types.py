@@ -60,3 +60,4 @@ def test_kv_cache_per_head_where_not_mla(table):
     plain = kv_bytes_per_token_layer(mla_at({**DS, "model_type": "kimi_k2"}, "0.9.2", table), {}, 8, rt)
     assert latent == (512 + 64) * 2
     assert plain == 2 * (64 // 8) * 192 * 2
+

@@ -95,6 +95,11 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
             and isinstance(facts.get("max_window_layers"), int):
         # transformers (4.53+) derives them: sliding from layer max_window_layers on
         facts["window_layers_mixed"] = 0 < facts["max_window_layers"] < layers
+    # config.is_encoder_decoder (or its text config's): vLLM's ModelConfig.is_encoder_decoder, for which
+    # SchedulerConfig turns chunked prefill off and zeroes long_prefill_token_threshold (0.11.1+, check L252)
+    facts.pop("encoder_decoder", None)
+    if config.get("is_encoder_decoder") is True or _text_config(config).get("is_encoder_decoder") is True:
+        facts["encoder_decoder"] = True
     # is_causal false: vLLM's Llama/Qwen2 classes then build EncoderOnlyAttention (no KV cache)
     facts.pop("is_causal", None)
     if isinstance((text or config).get("is_causal"), bool):
