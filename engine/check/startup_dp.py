@@ -27,6 +27,9 @@ def dp_launch_facts(engine: dict, version: str, unread: frozenset[str] | set[str
     nnodes = as_int(engine.get("nnodes"))
     if not nnodes or nnodes <= 1:
         return _external(engine, v, unread, inferred=False)
+    # unwritten, the backend is the catalog's default "mp" (ParallelConfig.data_parallel_backend in
+    # 0.11.1-0.34.0, config/parallel.py 0.11.1:91, 0.34.0:175; nothing reassigns it before the check),
+    # which passes; only a written non-mp backend is refused
     backend = engine.get("data_parallel_backend")
     if not isinstance(backend, str):
         return {}  # `--data-parallel-backend $B`: the next checks run only on mp
