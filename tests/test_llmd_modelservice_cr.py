@@ -67,3 +67,23 @@ def test_args_that_are_not_a_list_cost_no_file(tmp_path):
         (tmp_path / "ms.yaml").write_text(text)
         rep = audit(tmp_path, gpu="H100-80GB x1")
         assert not [s for s in rep.skipped if "scanner-error" in str(s)], args
+
+
+def test_a_sidecar_with_args_is_no_site(tmp_path):
+    # review8: only the container the operator lays over the base config's `vllm` one (by name), or one
+    # running a vLLM image, is vLLM's server; a routing proxy with args of its own is added as it is
+    sidecar = CR.replace("{command}", "").replace("""      resources:""", """      resources:
+        limits:
+          nvidia.com/gpu: "1"
+    - name: routing-proxy
+      image: ghcr.io/llm-d/llm-d-routing-sidecar:v0.2.0
+      args: ["--port=8000", "--vllm-port=8200", "--connector=nixlv2"]
+      resources:""", 1)
+    (tmp_path / "ms.yaml").write_text(sidecar)
+    sites = audit(tmp_path, gpu="H100-80GB x1").sites
+    assert [s.site.settings["max_model_len"].value for s in sites] == [4096]
+    renamed = CR.replace("{command}", "").replace("name: vllm", "name: server")
+    (tmp_path / "ms.yaml").write_text(renamed)
+    assert len(audit(tmp_path, gpu="H100-80GB x1").sites) == 1  # ghcr.io/llm-d/llm-d: llm-d's vLLM image
+    (tmp_path / "ms.yaml").write_text(renamed.replace("ghcr.io/llm-d/llm-d:v0.2.0", "example.com/proxy:1"))
+    assert audit(tmp_path, gpu="H100-80GB x1").sites == []

@@ -10,7 +10,8 @@ The same layout under `spec:` of a `kind: ModelService` resource (llm-d.ai/v1alp
 llm-d-model-service operator, api/v1alpha1/modelservice_types.go) is read the same way. There the
 operator lays each container over the base config's one of the same name (its `vllm serve` command,
 internal/controller/mergeContainerSlices.go: args appended), so a container with args and no
-command of its own runs vLLM's server on the artifacts' model (cnuland/hello-chris-llm-d)."""
+command of its own runs vLLM's server on the artifacts' model (cnuland/hello-chris-llm-d) — when it is
+that container (named `vllm`) or runs a vLLM image; a sidecar with args of its own is no site."""
 from __future__ import annotations
 
 import re
@@ -19,6 +20,7 @@ from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy.common import launch_site, yaml_word
 from vllm_kb.engine.scan.deploy.kserve import _env
+from vllm_kb.engine.scan.images import is_vllm_like_image
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.site import Site
 
@@ -71,7 +73,7 @@ def _container(ctx, rel, doc, at, data, role, ci, c, model, name, port, tp, dp, 
     how = c.get("modelCommand", "custom")
     given = c.get("args") if isinstance(c.get("args"), list) else []  # the API server refuses args that are not a list
     args = [yaml_word(str(a), doc.line_of(base + ("args", i)), ex) for i, a in enumerate(given)]
-    if at and "modelCommand" not in c and c.get("command") is None and args:
+    if at and "modelCommand" not in c and c.get("command") is None and args and _base_vllm(c):
         # the operator's base config runs `vllm serve` and appends the resource's args; the model is
         # the artifacts' unless the args name it first (its samples' `{{ .HFModelName }}`)
         first = str(given[0])
@@ -109,6 +111,21 @@ def _container(ctx, rel, doc, at, data, role, ci, c, model, name, port, tp, dp, 
             if st is not None and st.line == anchor:
                 st.implied, st.note = True, "written by the modelservice chart"
     return site
+
+
+# llm-d's own vLLM images (ghcr.io/llm-d/llm-d, quay.io/llm-d/llm-d-dev, llm-d-cuda/-aws): knowledge/deploy/
+# vendor_images.yaml and framework_images.yaml
+_LLMD_VLLM_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)?llm-d/llm-d(?:-cuda|-aws)?(?:-dev)?(?:[:@].*)?$")
+
+
+def _base_vllm(c: dict) -> bool:
+    """Whether an args-only container of the resource is laid over the base config's vLLM container:
+    the operator merges containers by name (mergeContainerSlices.go), and its base configs and samples
+    name that one `vllm` (samples/baseconfigs/universal-baseconfig.yaml, samples/msvcs/xpyd.yaml); a
+    container of another name (a routing sidecar, a proxy) is added as it is and runs its own image, so
+    only a vLLM image makes it vLLM's server."""
+    image = c.get("image") if isinstance(c.get("image"), str) else None
+    return c.get("name") == "vllm" or is_vllm_like_image(image) or bool(image and _LLMD_VLLM_IMAGE.match(image.strip()))
 
 
 def _parallelism(par: dict) -> tuple[int, int, int]:
