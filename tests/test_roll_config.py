@@ -81,3 +81,23 @@ def test_a_model_that_is_not_a_name_costs_no_site(tmp_path):
         "pretrain: Qwen/Qwen2.5-7B-Instruct", "pretrain: [Qwen/Qwen2.5-7B-Instruct, Qwen/Qwen3-8B]"))
     rep = audit(tmp_path, gpu="H100-80GB x8")
     assert len(rep.sites) == 1 and not [s for s in rep.skipped if "scanner-error" in str(s)]
+
+
+def test_a_range_file_is_its_releases_and_a_pin_change_is_named(tmp_path):
+    # review8: requirements_torch260_vllm.txt with `vllm>=0.8,<0.9` was left out of the alternatives; it
+    # gives each release it allows beside its torch==2.6.0 (0.8.x), so the site spans 0.8.0 … nightly
+    from vllm_kb.engine.scan import pin_alternatives
+    from vllm_kb.engine.scan.project import scan_project
+
+    reqs = {"requirements_torch260_vllm.txt": "torch==2.6.0\nvllm>=0.8,<0.9\n", "requirements_torch2100_vllm.txt": "vllm\n"}
+    (sr,) = _sites(tmp_path, "", reqs)
+    assert sr.version.basis == "range" and sr.version.among[:6] == ("0.8.0", "0.8.1", "0.8.2", "0.8.3", "0.8.4", "0.8.5")
+    assert sr.version.among[-1] == "0.34.0" and "0.9.0" not in sr.version.among
+    # a pin change over files that are alternatives is named, never written into one of them
+    ctx = scan_project(tmp_path).ctx
+    alts = pin_alternatives.releases(ctx, ["requirements_torch260_vllm.txt", "requirements_torch2100_vllm.txt"])
+    assert {v for v, _ in alts} >= {"0.8.0", "0.8.5"} and "0.9.0" not in {v for v, _ in alts}
+    from vllm_kb.engine.fix.pins import _pin_change
+
+    ch = _pin_change(sr.site, "vllm", "==0.10.2", [], sr.version)
+    assert ch.before is None and ch.line is None and ch.after == "vllm==0.10.2"

@@ -56,7 +56,8 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(at_file, at_line, site.image or "", f"=={tag}", "image", tag))
     elif own_pin:
         pass
-    elif choice.basis == "pin" and (alternatives := pin_alternatives.choice(site, cat)) is not None:
+    elif (choice.basis == "pin" or (choice.basis == "range" and pin_alternatives.among_them(site, choice.pin))) \
+            and (alternatives := pin_alternatives.choice(site, cat)) is not None:
         choice = alternatives  # one requirements file per backend (engine/scan/pin_alternatives.py): a range over them
     elif site.installed and choice.basis != "cli" and (ranged := pins_mod.installed_range(site.installed, cat.versions, cat.newest)):
         choice = ranged  # `pip install "vllm>=0.10"` in the site's own setup: judged as a requirements file's range

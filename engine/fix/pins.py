@@ -82,6 +82,10 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
 
 
 def _pin_change(site, target: str, value, pins: list, choice) -> Change:
+    if target == "vllm" and site.launch.get("release_alternatives") and choice is not None and choice.basis == "range":
+        # one requirements file per backend (engine/scan/pin_alternatives.py): the range the site is judged over
+        # is theirs together, written in none of them; which file to move is the user's choice: named, not edited
+        return Change("pin", target, value, choice.pin.file if choice.pin else site.file, "pin", None, None, f"{target}{value}")
     pin = choice.pin if target == "vllm" and choice is not None and choice.pin is not None else _nearest(site, pins, target, value)
     if pin is not None and getattr(pin, "package", "vllm") not in (target, None) and pin.kind != "image":
         pin = None

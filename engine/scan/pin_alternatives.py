@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan.pin_choice import VersionChoice
+from vllm_kb.engine.kb.versions import SpecifierSet, try_parse
+from vllm_kb.engine.scan.pin_choice import VersionChoice, choose
 from vllm_kb.engine.scan.requirement import Pin, from_requirement
 
 _ALTERNATIVE = re.compile(r"(?:^|/)requirements[_-][\w.-]*vllm[\w.-]*\.txt$", re.I)
@@ -33,17 +33,26 @@ def files(ctx, rel: str) -> list[str]:
 
 
 def releases(ctx, names: list[str]) -> list[tuple[str, Pin]] | None:
-    """(release, pin) of each file's vLLM requirement; None unless two or more releases differ."""
+    """(release, pin) of each file's vLLM requirement; None unless two or more releases differ. A range
+    (`vllm>=0.8,<0.10`) gives every release it allows that pip can install beside the file's own exact
+    torch pin (pin_choice.choose's reading of a range): which of them an install got depends on the day
+    and the index, so each is an alternative. A specifier the audit cannot read gives none."""
     cat = ctx.catalog
     out = []
     for rel in names:
-        p = next((p for p in _file_pins(ctx, rel) if p.package == "vllm"), None)
-        if p is None:
+        pins = list(_file_pins(ctx, rel))
+        p = next((p for p in pins if p.package == "vllm"), None)
+        if p is None or p.source:
             continue
         if p.exact and try_parse(p.exact):
             out.append((str(cat.index_version(p.exact)), p))
         elif not p.spec.strip():
             out.append((str(cat.newest), p))
+        else:
+            got = choose([p], cat.versions, cat.newest, [q for q in pins if q.package == "torch"])
+            if got.basis == "range":
+                spec = SpecifierSet(p.spec)
+                out += [(str(v), p) for v in (got.among or cat.versions) if spec.contains(str(v))]
     return out if len({v for v, _ in out}) > 1 else None
 
 
@@ -59,6 +68,11 @@ def choice(site, cat) -> VersionChoice | None:
     text = " | ".join(dict.fromkeys(p.text for _, p in sorted(alts, key=lambda a: cat.index_version(a[0]))))
     pin = Pin(newest[1].file, newest[1].line, text, spec, "requirements", None)
     return VersionChoice(vs[-1], False, "range", pin, tuple(vs))
+
+
+def among_them(site, pin: Pin | None) -> bool:
+    """The folder's pin is one of the site's alternative files (a range there: the others count too)."""
+    return pin is not None and any(p.file == pin.file for _, p in site.launch.get("release_alternatives") or ())
 
 
 def pin_in(ctx, site, package: str) -> Pin | None:
