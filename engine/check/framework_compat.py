@@ -39,7 +39,9 @@ def _feature_used(row: compat.Row, site, facts: dict) -> bool:
             many = dp is not None and dp.resolved and int(dp.value) > 1
         except (TypeError, ValueError):
             many = False
-        dense = (facts.get("model") or {}).get("moe") is False
+        model = facts.get("model") or {}
+        # moe is false by default for a model nothing describes: dense only where the catalog or a config says so
+        dense = model.get("moe") is False and bool(model.get("family") or model.get("arch_source"))
         return site.kind == "trl vllm-serve" and many and (dense or rid.endswith("one-device"))
     return False
 
