@@ -184,3 +184,39 @@ def test_openrlhf_async_training_refuses_sleep(tmp_path, flags, p0):
     text = SPLIT.format(colocate="").replace("--vllm_enable_sleep ", flags + " ")
     sr = _audit(tmp_path, {"requirements.txt": "openrlhf==0.9.7\nvllm==0.10.1\n", "train.sh": text}, "H100-80GB x8")
     assert ("openrlhf-async-sleep" in _p0(sr)) is p0
+
+
+COLOCATE = """\
+    from trl import GRPOConfig, GRPOTrainer
+    cfg = GRPOConfig(output_dir="out", use_vllm=True, vllm_mode="colocate", vllm_tensor_parallel_size=2)
+    trainer = GRPOTrainer(model="Qwen/Qwen2.5-7B-Instruct", args=cfg, reward_funcs=[], train_dataset=None)
+    trainer.train()
+    """
+
+
+@pytest.mark.parametrize("launch, p0", [
+    ("accelerate launch --num_processes 3 train.py", True),  # 3 processes in groups of 2
+    ("accelerate launch --num_processes 4 train.py", False),
+    ("torchrun --nnodes=1 --nproc_per_node 3 train.py", True),
+    ("torchrun --nnodes 2 --nproc_per_node 3 train.py", False),  # 6 processes over two nodes: the count is per node
+    ("python train.py", False),  # no count written: not judged
+])
+def test_trl_colocate_tp_must_divide_the_processes(tmp_path, launch, p0):
+    files = {"requirements.txt": "trl==0.19.1\nvllm==0.9.2\n", "train.py": COLOCATE, "run.sh": launch + "\n"}
+    assert ("trl-colocate-tp-world" in _p0(_audit(tmp_path, files, "H100-80GB x8"))) is p0
+
+
+@pytest.mark.parametrize("pins, extra, p0", [
+    ("verl==0.7.1\nvllm==0.11.0\n", "actor_rollout_ref.rollout.quantization=awq", True),
+    ("verl==0.7.1\nvllm==0.11.0\n", "actor_rollout_ref.rollout.quantization=fp8", False),
+    ("verl==0.7.1\nvllm==0.11.0\n", "actor_rollout_ref.rollout.quantization=ascend", True),  # ascend from 0.8.0
+    ("verl==0.9.1\nvllm==0.18.0\n", "actor_rollout_ref.rollout.quantization=ascend", False),
+    # QAT picks the method itself (0.8.0+): the key is not read
+    ("verl==0.9.1\nvllm==0.18.0\n", "actor_rollout_ref.rollout.quantization=awq actor_rollout_ref.actor.fsdp_config.qat.enable=True", False),
+    ("verl==0.6.1\nvllm==0.10.2\n", "actor_rollout_ref.rollout.quantization=awq", False),  # before the key's check
+])
+def test_verl_quantization_only_for_the_methods_it_prepares(tmp_path, pins, extra, p0):
+    run = ("python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct-AWQ "
+           f"actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.tensor_model_parallel_size=1 {extra}\n")
+    sr = _audit(tmp_path, {"requirements.txt": pins, "run.sh": run}, "H100-80GB x8")
+    assert ("verl-quantization-method" in _p0(sr)) is p0

@@ -71,7 +71,9 @@ def _framework_remarks(site: Site, vllm_version: str, pinned: bool = True) -> li
     # TRL's rollout server is a command of its own (`trl vllm-serve`), not a trainer's subcommand
     command = site.framework_command or ("vllm-serve" if site.kind == "trl vllm-serve" else None)
     out = []
-    peer = {k: v for k, v in (site.launch or {}).items() if k == "plain_server"}
+    # what the project says around the site: the plain server on a client's port (plain_server), the
+    # process count the launcher of the file gives (launcher_processes: `accelerate launch --num_processes 3`)
+    peer = {k: v for k, v in (site.launch or {}).items() if k in ("plain_server", "launcher_processes")}
     unread = {k.key for n, s in (site.framework_written or {}).items() if not s.resolved and (k := fw.key(n)) is not None}
     written_as = "call" if site.syntax == "python-call" else "config" if site.syntax == "framework-config" else ""
     ranged = set()  # codes said at P1 because only some releases a range pin allows have them (check/framework_range.py)

@@ -16,6 +16,8 @@ from vllm_kb.engine.scan.site import Setting
 CARRIED = ("CUDA_VISIBLE_DEVICES", "VLLM_USE_V1")
 _LAUNCHERS = {"accelerate": ("--num_processes", "--num-processes"), "torchrun": ("--nproc_per_node", "--nproc-per-node"),
               "deepspeed": ("--num_gpus", "--num-gpus")}
+# torchrun's and deepspeed's counts are per node: with more nodes the world is larger
+_NODES = {"torchrun": ("--nnodes",), "deepspeed": ("--num_nodes", "--num-nodes", "--hostfile", "-H")}
 
 
 def _entry(vals: list) -> tuple[str, int | None] | None:
@@ -32,7 +34,7 @@ def _entry(vals: list) -> tuple[str, int | None] | None:
         return None
     if base == "accelerate" and (len(vals) <= got_start + 1 or vals[got_start + 1] != "launch"):
         return None
-    procs = None
+    procs, multi = None, False
     for k in range(got_start + 1, len(vals)):
         v = vals[k]
         if v is None:
@@ -42,12 +44,16 @@ def _entry(vals: list) -> tuple[str, int | None] | None:
         if v == "-m" and _PYTHON.match(base):
             return None
         opt, _, val = v.partition("=")
+        if opt in _NODES.get(base, ()):
+            raw = val if val else (vals[k + 1] if k + 1 < len(vals) else None)
+            if raw != "1":
+                multi = True  # a count per node on more than one node (or an unread count of nodes)
         if opt in _LAUNCHERS.get(base, ()):
             raw = val if val else (vals[k + 1] if k + 1 < len(vals) else None)
             procs = int(raw) if raw and raw.isdigit() else None
             continue
         if v.endswith(".py") and not v.startswith("-"):
-            return v, procs
+            return v, None if multi else procs
     return None
 
 
