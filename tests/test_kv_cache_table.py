@@ -76,3 +76,12 @@ def test_every_row_cites_releases_inside_its_range():
 def test_table_is_what_the_sources_say():
     r = subprocess.run([sys.executable, str(ROOT / "tools" / "vllm_kv_cache.py"), "--check"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_model_nothing_describes_is_judged_only_where_both_kinds_refuse():
+    # review8: a local path outside the catalog with no config has mla False by default (models.py FLAGS);
+    # that says nothing of its attention, so only a refusal MLA and multi-head models share is a verdict
+    unknown = {"name": "/models/x", "mla": False, "moe": False}
+    assert facts("0.11.0", 7.0, unknown)["kv_refused"]               # FLEX_ATTENTION and TRITON_MLA both refuse
+    assert facts("0.20.0", 7.0, LLAMA)["kv_backend"] == "TRITON_ATTN"
+    assert facts("0.20.0", 7.0, unknown) == {}                       # an MLA model's backend takes fp8 there

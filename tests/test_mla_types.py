@@ -61,3 +61,10 @@ def test_kv_cache_per_head_where_not_mla(table):
     assert latent == (512 + 64) * 2
     assert plain == 2 * (64 // 8) * 192 * 2
 
+
+
+def test_bidirectional_variant_from_0290(table):
+    m = {**DS, "model_type": "deepseek_v3", "is_causal": False, "mla": True}
+    native = lambda a, v: True  # noqa: E731 - vLLM's own DeepseekV3 class, not the Transformers backend
+    m["architecture"] = "DeepseekV3ForCausalLM"
+    assert mla_at(m, "0.28.0", table, native)["mla"] is True and mla_at(m, "0.29.0", table, native)["mla"] is False

@@ -16,15 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.check.startup_common import as_int
+from vllm_kb.engine.kb.mla import known_mla
 
 
 def _mla(model: dict) -> bool | None:
-    # vLLM's use_mla: DeepSeek-style latent attention (kv_lora_rank); the catalog's flag when set
-    if isinstance(model.get("mla"), bool):
-        return model["mla"]
-    if model.get("kv_lora_rank"):
-        return True
-    return False if model.get("num_key_value_heads") else None
+    # vLLM's use_mla as the release decides it (engine/kb/mla.py); a model with its heads read is known
+    got = known_mla(model)
+    return got if got is not None else (False if model.get("num_key_value_heads") else None)
 
 
 def _refusal(tp: int, kv: int, q_per_kv: int, dcp: int) -> str | None:

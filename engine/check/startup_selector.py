@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from vllm_kb.engine.kb.mla import known_mla
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 # the compute capabilities the tool evaluated each rule at: a GPU outside them is not judged
@@ -55,7 +56,7 @@ def selector_config(model: dict, engine: dict, startup: dict, gpu: dict) -> dict
     cc = gpu.get("compute_capability")
     if not isinstance(cc, (int, float)) or isinstance(cc, bool):
         return None
-    mla = model.get("mla")
+    mla = known_mla(model)  # None for a model nothing describes (its flags are defaults)
     if mla is None and model.get("num_key_value_heads"):
         mla = bool(model.get("kv_lora_rank"))
     if mla is None:

@@ -13,6 +13,9 @@ from typing import Any, Callable
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 _TRANSFORMERS_MLA = Version("0.28.0")  # vllm/config/model.py use_mla: using_transformers_backend() branch
+_BIDIRECTIONAL = Version("0.29.0")  # use_mla: `if not getattr(hf_text_config, "is_causal", True): return False`
+# what describes a model beyond its name: the catalog's family, a read config (or the catalog's shapes)
+_DESCRIBED = ("family", "arch_source", "model_type", "architecture", "num_key_value_heads", "num_attention_heads", "head_dim")
 
 
 def release_types(table: dict, version: str | None) -> frozenset[str] | None:
@@ -45,11 +48,26 @@ def mla_at(model: dict[str, Any], version: str | None, table: dict,
     types = release_types(table, version)
     if types is None:
         return model
-    mla = mtype in types
     v = try_parse(version) if version else None
+    # a bidirectional variant (config is_causal false) takes the plain attention path (use_mla, 0.29.0+)
+    mla = mtype in types and not (model.get("is_causal") is False and v is not None and v >= _BIDIRECTIONAL)
     if not mla and v is not None and v >= _TRANSFORMERS_MLA:
         arch = model.get("architecture")
         if not isinstance(arch, str) or native is None or native(arch, str(version)) is not True:
             return model
     return {**model, "mla": mla, "mla_release": mla}
 
+
+
+def known_mla(model: dict[str, Any]) -> bool | None:
+    """Whether the site's model is MLA, where something says so: the release's verdict on the
+    checkpoint's type, a latent rank, the catalog's flag; False only beside a description of the
+    model (a catalog family, a read config, its type, class or heads) — a model nothing describes has every flag
+    False by default (engine/kb/models.py FLAGS), which says nothing of its attention. None: unknown."""
+    if isinstance(model.get("mla_release"), bool):
+        return model["mla_release"]
+    if model.get("kv_lora_rank") or model.get("mla") is True:
+        return True
+    if model.get("mla") is False and any(model.get(k) for k in _DESCRIBED):
+        return False
+    return None
