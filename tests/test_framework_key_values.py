@@ -220,3 +220,15 @@ def test_verl_quantization_only_for_the_methods_it_prepares(tmp_path, pins, extr
            f"actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.tensor_model_parallel_size=1 {extra}\n")
     sr = _audit(tmp_path, {"requirements.txt": pins, "run.sh": run}, "H100-80GB x8")
     assert ("verl-quantization-method" in _p0(sr)) is p0
+
+
+@pytest.mark.parametrize("pins, passed", [
+    ("verl==0.5.0\nvllm==0.9.2\n", False),  # LLM(...) without max_num_seqs before 0.6.0: vLLM's default holds
+    ("verl==0.6.1\nvllm==0.10.2\n", True),
+])
+def test_verl_max_num_seqs_reaches_vllm_from_0_6_0(tmp_path, pins, passed):
+    run = ("python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct "
+           "actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.max_num_seqs=2048\n")
+    sr = _audit(tmp_path, {"requirements.txt": pins, "run.sh": run}, "H100-80GB x8")
+    assert ("max_num_seqs" in sr.site.settings) is passed
+    assert ("max_num_seqs" in sr.site.framework_defaults) is False  # written, or never passed

@@ -74,6 +74,12 @@ class Framework:
         return next((k for k in keys if not k.legacy), keys[0] if keys else None)
 
     @staticmethod
+    def _whole_arg(k: Key, version: str | None) -> str | None:
+        """The argument a `passed_as` entry with no field and no condition hands the key on as in this
+        release (verl's rollout.max_num_seqs from 0.6.0): where its default goes; None elsewhere."""
+        return next((a for a, f, v, w in k.passed_as if f is None and not w and version_matches(v, version)), None)
+
+    @staticmethod
     def _sets(k: Key, arg: str, version: str | None) -> bool:
         """The key sets the argument: its `arg`, or a `passed_as` entry that hands it on whole under
         that name (OpenRLHF's vllm.enable_sleep is enable_sleep_mode once colocate_all is on)."""
@@ -182,9 +188,9 @@ class Framework:
     def defaults(self, version: str | None, command: str | None = None) -> dict[str, Any]:
         """Engine arguments the framework passes when its key is left unset (a release whose key
         has no default of its own leaves vLLM's)."""
-        out = {k.arg: k.default_for(version) for k in self.keys
-               if k.arg and k.default is not None and not k.legacy and version_matches(k.versions, version)
-               and (command or "") not in k.not_read_by}
+        out = {arg: k.default_for(version) for k in self.keys
+               if (arg := k.arg or self._whole_arg(k, version)) and k.default is not None and not k.legacy
+               and version_matches(k.versions, version) and (command or "") not in k.not_read_by}
         out.update(self.raw.get("command_defaults", {}).get(command or "", {}))
         return {k: v for k, v in out.items() if v is not None}
 
