@@ -127,6 +127,7 @@ class ScanContext:
     _root_real: str = ""
     _file_index: tuple | None = None  # (files list, its length, its set, its module names), built on first use
     _tail_index: tuple | None = None  # (files list, its length, {path tail: files that end with it})
+    alternatives_index: tuple | None = None  # (files list, its length, {folder: its variant requirements files}) (scan/pin_alternatives.py)
 
     def file_set(self) -> frozenset[str]:
         """`files` as a set, built once (scanners ask per file and per site)."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.kb.versions import SpecifierSet, try_parse
+from vllm_kb.engine.scan import req_chains, req_file
 from vllm_kb.engine.scan.pin_choice import VersionChoice, choose
-from vllm_kb.engine.scan.requirement import Pin, from_requirement
+from vllm_kb.engine.scan.requirement import Pin
 
 _ALTERNATIVE = re.compile(r"(?:^|/)requirements[_-][\w.-]*vllm[\w.-]*\.txt$", re.I)
 
@@ -19,17 +20,27 @@ _ALTERNATIVE = re.compile(r"(?:^|/)requirements[_-][\w.-]*vllm[\w.-]*\.txt$", re
 def files(ctx, rel: str) -> list[str]:
     """The requirements files named for a vLLM variant (`requirements_torch280_vllm.txt`) of the
     nearest folder at or above `rel` that has any."""
-    found: dict[str, list[str]] = {}
-    for f in ctx.files:
-        if _ALTERNATIVE.search(f):
-            found.setdefault(f.rpartition("/")[0], []).append(f)
+    found = _index(ctx)
     folder = rel.rpartition("/")[0]
     while True:
         if folder in found:
-            return sorted(found[folder])
+            return found[folder]
         if not folder:
             return []
         folder = folder.rpartition("/")[0]
+
+
+def _index(ctx) -> dict[str, list[str]]:
+    """folder → its variant requirements files, sorted: built once per project (ROLL has a config per
+    pipeline, 117 sites, and each asked for a walk of all its files)."""
+    got = ctx.alternatives_index
+    if got is None or got[0] is not ctx.files or got[1] != len(ctx.files):
+        found: dict[str, list[str]] = {}
+        for f in ctx.files:
+            if _ALTERNATIVE.search(f):
+                found.setdefault(f.rpartition("/")[0], []).append(f)
+        got = ctx.alternatives_index = (ctx.files, len(ctx.files), {k: sorted(v) for k, v in found.items()})
+    return got[2]
 
 
 def releases(ctx, names: list[str]) -> list[tuple[str, Pin]] | None:
@@ -85,9 +96,11 @@ def pin_in(ctx, site, package: str) -> Pin | None:
     return next((p for p in _file_pins(ctx, judged.file) if p.package == package), None)
 
 
-def _file_pins(ctx, rel: str):
-    """The requirements file's pins, in line order (a comment cut at `#`)."""
-    for i, line in enumerate((ctx.read(rel) or "").splitlines(), 1):
-        p = from_requirement(rel, i, line.split("#", 1)[0].strip(), "requirements") if line.strip() else None
-        if p is not None:
-            yield p
+def _file_pins(ctx, rel: str) -> list[Pin]:
+    """The pins pip installs from the file: its own lines (engine/scan/req_file.py), then those of the
+    files it includes with -r/-c (requirements_common.txt), the file's own first."""
+    text = ctx.read(rel) or ""
+    out = req_file.pins(rel, text)
+    for inc in req_chains.included(ctx, rel, text):
+        out += req_file.pins(inc, ctx.read(inc) or "")
+    return out

@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
-from vllm_kb.engine.scan import framework_git, lock_pins
+from vllm_kb.engine.scan import lock_pins, req_file
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.install_pins import dockerfile_pins, script_pins
 from vllm_kb.engine.scan.pin_choice import VersionChoice, choose, installed_range, is_bare, is_readable, site_install
@@ -86,7 +86,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
             return setup_cfg(rel, text)
         if name.endswith((".yml", ".yaml")):
             return _conda(rel, text)
-        return _requirements(rel, text)
+        return req_file.pins(rel, text)
     except toml().TOMLDecodeError as e:
         ctx.skip(rel, "toml-error", error_line(e), str(e))
     except yamlio.YamlError as e:
@@ -96,18 +96,6 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     except (configparser.Error, ValueError, RecursionError) as e:  # a JSONDecodeError (Pipfile.lock) too
         ctx.skip(rel, "parse-error", getattr(e, "lineno", None), f"{type(e).__name__}: {e.msg}" if isinstance(e, json.JSONDecodeError) else type(e).__name__)
     return []
-
-
-def _requirements(rel: str, text: str) -> list[Pin]:
-    out = []
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.split(" #", 1)[0].strip()
-        if not line or line.startswith(("#", "-")):
-            continue
-        p = from_requirement(rel, n, line, "requirements") or framework_git.pin(rel, n, line, "requirements", Pin)
-        if p:
-            out.append(p)
-    return out
 
 
 def _pyproject(rel: str, text: str) -> list[Pin]:
@@ -202,7 +190,7 @@ def _conda(rel: str, text: str) -> list[Pin]:
 
 
 conda_pins = _conda  # an environment file of any name (engine/scan/conda_envs.py)
-requirements_pins = _requirements  # a file a requirements file includes with -r (engine/scan/req_chains.py)
+requirements_pins = req_file.pins  # a file a requirements file includes with -r (engine/scan/req_chains.py)
 
 
 def drop_stale_locks(pins: list[Pin]) -> list[Pin]:

@@ -11,7 +11,9 @@ import re
 from dataclasses import replace
 from pathlib import PurePosixPath
 
-_INCLUDE = re.compile(r"^\s*(?:-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)(\S+)", re.M)
+from vllm_kb.engine.scan import req_file
+
+_INCLUDE = re.compile(r"(?:-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)(\S+)")
 _DEPTH = 3
 
 
@@ -38,7 +40,7 @@ def pins(ctx, files: list[str], all_pins: list, read_requirements) -> list:
         if not text or "-r" not in text and "-c" not in text and "--requirement" not in text and "--constraint" not in text:
             continue
         folder = _folder(rel)
-        for inc in _included(ctx, rel, text, {rel}, 0):
+        for inc in included(ctx, rel, text):
             got = by_file.get(inc)
             if got is None:
                 inc_text = ctx.read(inc) or ""
@@ -47,10 +49,13 @@ def pins(ctx, files: list[str], all_pins: list, read_requirements) -> list:
     return out
 
 
-def _included(ctx, rel: str, text: str, seen: set[str], depth: int) -> list[str]:
+def included(ctx, rel: str, text: str, seen: set[str] | None = None, depth: int = 0) -> list[str]:
     """The project files `rel` includes, directly and through the files it includes."""
+    seen = {rel} if seen is None else seen
     out: list[str] = []
-    for m in _INCLUDE.finditer(text):
+    for _, line in req_file.lines(text):  # the lines as pip reads them (engine/scan/req_file.py)
+        if (m := _INCLUDE.match(line)) is None:
+            continue
         got = ctx.resolve_ref(rel, m.group(1).strip("'\""))
         if got is None or got in seen:
             continue
@@ -58,5 +63,5 @@ def _included(ctx, rel: str, text: str, seen: set[str], depth: int) -> list[str]
         out.append(got)
         inner = ctx.read(got) if depth + 1 < _DEPTH else None
         if inner:
-            out += _included(ctx, got, inner, seen, depth + 1)
+            out += included(ctx, got, inner, seen, depth + 1)
     return out
