@@ -95,3 +95,13 @@ def test_the_set_u_safe_array_expansion_gives_the_arrays_words(tmp_path):
     first, second = sorted(rep.sites, key=lambda s: s.site.line)
     assert first.site.settings["max_model_len"].value == 2048 and first.site.settings["enforce_eager"].value is True
     assert not [f for s in (first, second) for f in s.remarks if f.priority == "P0"]
+
+
+def test_one_outer_unquoting_for_operands_and_written_words():
+    # shell_lexer's `${X:-"a b"}` operand and check/json_values' word as a file writes it: one helper;
+    # shell_params' reading (padded) lets white space around the quoted word go, and only there
+    from vllm_kb.engine.scan.shell_lexer import outer_unquoted
+    assert outer_unquoted("'{\"a\": 1}'") == '{"a": 1}' and outer_unquoted('"a b"') == "a b"
+    assert outer_unquoted("'a\"") == "'a\"" and outer_unquoted("'") == "'"
+    assert outer_unquoted(' "a b" ') == ' "a b" ' and outer_unquoted(' "a b" ', padded=True) == "a b"
+    assert outer_unquoted(" a ", padded=True) == " a "

@@ -27,6 +27,7 @@ from vllm_kb.engine.kb.knowledge import FixOp
 from vllm_kb.engine.kb.versions import parse, try_parse
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.scan.cli_args import coerce
+from vllm_kb.engine.scan.shell_lexer import outer_unquoted
 from vllm_kb.engine.scan.site import Finding, Site
 
 CODE = "option-not-json"
@@ -182,7 +183,7 @@ def _written_text(s) -> str | None:
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return None
     else:
-        text = _outer_unquoted(raw)
+        text = outer_unquoted(raw)
     return text if isinstance(text, str) else None
 
 
@@ -190,15 +191,10 @@ def _parsed_json(raw: str) -> dict | None:
     """The value as written in the file, when it is a JSON object once the file's own outer
     quoting is taken off (the shell, not the author, lost its inner quotes)."""
     try:
-        value = json.loads(_outer_unquoted((raw or "").strip()))
+        value = json.loads(outer_unquoted((raw or "").strip()))
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
-
-
-def _outer_unquoted(t: str) -> str:
-    """The word without the file's own outer quotes (`'{…}'` → `{…}`)."""
-    return t[1:-1] if len(t) > 1 and t[0] == t[-1] and t[0] in "'\"" else t
 
 
 def _json_safe(value) -> bool:

@@ -226,7 +226,7 @@ class Lexer:
                 op = "#len"
             elif m.group(1):
                 return Seg("var", name=body, op="?bad", quoted=quoted)
-            return Seg("var", name=name, op=op, arg=_unquote_simple(m.group(5)), quoted=quoted, index=index)
+            return Seg("var", name=name, op=op, arg=outer_unquoted(m.group(5)), quoted=quoted, index=index)
         if c == "(":
             j = self._closing("(", ")")
             j = len(self.s) if j < 0 else j
@@ -247,8 +247,13 @@ class Lexer:
 _BRACED = re.compile(r"^([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?(:?[-=+?]|##?|%%?|//?|\^\^?|,,?|:)?(.*)$", re.S)
 
 
-def _unquote_simple(text: str) -> str:
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-        return text[1:-1]
+def outer_unquoted(text: str, padded: bool = False) -> str:
+    """The text without one pair of matching outer quotes (`'{…}'` → `{…}`, `"a b"` → `a b`), else the
+    text as it is: a `${X:-"a b"}` operand (this lexer, shell_params), a word as a file writes it
+    (check/json_values). `padded`: white space around the quoted word is not part of it
+    (`${X:- "a b" }` → `a b`), while an unquoted text keeps its own (`${X:- a }`: ` a `)."""
+    t = text.strip() if padded else text
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
+        return t[1:-1]
     return text
 

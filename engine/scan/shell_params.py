@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from vllm_kb.engine.scan.shell import Seg, Word
 from vllm_kb.engine.scan.shell_holes import hole, is_known
+from vllm_kb.engine.scan.shell_lexer import outer_unquoted
 
 _ARRAY_ALL = re.compile(r"\$\{([A-Za-z_]\w*)\[[@*]\]\}")
 PWD_NOTE = "{} read as the folder the command runs in"
@@ -68,7 +69,7 @@ class ParameterOps:
                 return (None, None) if name in self.unsized else (str(len(items)), None)
             if s.index in ("@", "*"):
                 return list(items), None
-            if s.op in ("+", ":+") and (m := _ARRAY_ALL.fullmatch(_unquote(s.arg).strip())):
+            if s.op in ("+", ":+") and (m := _ARRAY_ALL.fullmatch(outer_unquoted(s.arg, padded=True).strip())):
                 # `${A+"${A[@]}"}`, the `set -u`-safe spelling of "${A[@]}": the array's words
                 return (list(self.arrays.get(m.group(1), [])) if items else []), None
             idx = self.arith(s.index or "0")
@@ -123,19 +124,12 @@ class ParameterOps:
             if name in self.vars:
                 return self.vars[name]
             return hole(m.group(0))
-        text = _unquote(text)
+        text = outer_unquoted(text, padded=True)
         return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", sub, text)
 
 
-def _unquote(text: str) -> str:
-    t = text.strip()
-    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
-        return t[1:-1]
-    return text
-
-
 def _glob(pattern: str) -> str:
-    return _unquote(pattern)
+    return outer_unquoted(pattern, padded=True)
 
 
 def _strip(val: str, pat: str, longest: bool, prefix: bool) -> str:
