@@ -45,6 +45,21 @@ def test_an_opening_sentence_is_enough_and_unrelated_text_is_not():
     assert [h.id for h in got] == ["not-in-version"]
 
 
+def test_the_findings_wordings_follow_the_checks_schema_and_a_generic_one_gives_way():
+    from vllm_kb.engine.kb import schemas
+    from jsonschema import Draft202012Validator
+
+    wording = Draft202012Validator({"$ref": schemas.BASE + "checks.schema.json#/$defs/error_text"}, registry=schemas._registry())
+    for code, texts in launch.FINDING_TEXTS.items():
+        for t in texts:
+            assert not list(wording.iter_errors(t)), (code, t)
+    # parse_type's words (option-not-json, `generic`) stand alone, and give way to L32's for the same line
+    alone = "vllm serve: error: argument --speculative-config: Value {method: ngram} cannot be converted to <function loads>."
+    assert [h.id for h in launch.recognise(KB, alone)] == ["option-not-json"]
+    both = "vllm serve: error: argument --limit-mm-per-prompt: Value image=2 cannot be converted to <function loads>."
+    assert "option-not-json" not in [h.id for h in launch.recognise(KB, both)]
+
+
 def _project(tmp_path: Path) -> Path:
     (tmp_path / "requirements.txt").write_text("vllm==0.10.0\n")
     (tmp_path / "serve.sh").write_text("#!/bin/bash\nvllm serve Qwen/Qwen2.5-VL-7B-Instruct --limit-mm-per-prompt image=2\n")

@@ -34,6 +34,7 @@ class Wording:
     prefixes: tuple[tuple[re.Pattern, int], ...]  # (pattern of an opening part, literal characters in it)
     literal: int  # literal characters in the whole text
     shared: bool = False  # words several causes print: a candidate, not a recognition
+    generic: bool = False  # words a more specific check prints too: kept only when nothing else matched
     # (pattern, literal characters, normalised text) of each run of later sentences long enough to
     # be specific: the message quoted from its second (third …) sentence on
     segments: tuple[tuple[re.Pattern, int, str], ...] = ()
@@ -48,6 +49,7 @@ class Match:
     score: int  # literal characters matched
     whole: bool  # the whole wording, not only its opening
     shared: bool = False  # the wording is printed for several causes (error_text `shared`)
+    generic: bool = False  # the wording gives way to any other that matched (error_text `generic`)
 
 
 def _literal_regex(s: str) -> str:
@@ -125,7 +127,7 @@ def compile_wording(check_id: str, raw: dict) -> Wording:
     # a message quoted without its closing full stop (an issue title, a line pasted from a log viewer)
     whole += "?" if whole.endswith(r"\.") else ""
     return Wording(check_id, text, SpecifierSet(raw["vllm"]) if raw.get("vllm") else None, raw.get("origin", "vllm"),
-                   re.compile(whole, flags), tuple(prefixes), literal, bool(raw.get("shared")),
+                   re.compile(whole, flags), tuple(prefixes), literal, bool(raw.get("shared")), bool(raw.get("generic")),
                    _segments(tokens, [c for c in cuts if c[1] is not None], literal, flags))
 
 
@@ -180,21 +182,21 @@ def match(kb, text: str, version: str | None = None) -> list[Match]:
     for w in wordings(kb):
         got = None
         if w.pattern.search(text):
-            got = Match(w.check_id, w.text, w.vllm, w.origin, w.literal, True, w.shared)
+            got = Match(w.check_id, w.text, w.vllm, w.origin, w.literal, True, w.shared, w.generic)
         else:
             for rx, n in reversed(w.prefixes):
                 if rx.search(text):
-                    got = Match(w.check_id, w.text, w.vllm, w.origin, n, False, w.shared)
+                    got = Match(w.check_id, w.text, w.vllm, w.origin, n, False, w.shared, w.generic)
                     break
             else:
                 for rx, n, _ in w.segments:
                     if rx.search(text):
-                        got = Match(w.check_id, w.text, w.vllm, w.origin, n, False, w.shared)
+                        got = Match(w.check_id, w.text, w.vllm, w.origin, n, False, w.shared, w.generic)
                         break
         if got is None:
             continue
         if version and w.vllm is not None and not w.vllm.contains(version):
-            got = Match(got.check_id, got.text, got.vllm, got.origin, got.score // 2, got.whole, got.shared)
+            got = replace(got, score=got.score // 2)
         best = hits.get(w.check_id)
         if best is None or (got.whole, got.score) > (best.whole, best.score):
             hits[w.check_id] = got

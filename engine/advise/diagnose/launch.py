@@ -18,7 +18,7 @@ FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positi
             "framework-key-not-in-release": ("framework-key-not-in-release", "ms-swift-removed-flag", "trl-legacy-key"),
             "value-not-in-version": ("value-not-in-version", "value-unknown", "value-unlisted")}
 # argparse's and Python's words: every release from 0.1.0 (the catalog's first)
-FINDING_TEXTS = {
+FINDING_TEXTS: dict[str, list[dict]] = {
     "not-in-version": [
         {"text": "unrecognized arguments: {args}", "vllm": ">=0.1.0", "origin": "argparse"},
         {"text": "__init__() got an unexpected keyword argument {name}", "vllm": ">=0.1.0", "origin": "python"},
@@ -40,11 +40,13 @@ FINDING_TEXTS = {
         {"text": "Unexpected keyword argument [type=unexpected_keyword_argument, input_value={value}, input_type={type}]", "vllm": ">=0.13.0", "origin": "pydantic"},
     ],
     # a JSON-valued option whose text is not JSON (engine/check/json_values.py): parse_type's words
-    # (vllm/engine/arg_utils.py 0.8.5+, the type printed as `<function loads at 0x…>`)
+    # (vllm/engine/arg_utils.py 0.8.5+, the type printed as `<function loads at 0x…>`), printed for
+    # every option vLLM parses with json.loads, so `generic`: a check that words the same line with
+    # its option (L32's --limit-mm-per-prompt) names the cause alone
     "option-not-json": [
-        {"text": "Value {value} cannot be converted to {type}.", "vllm": ">=0.8.5", "origin": "vllm"},
+        {"text": "Value {value} cannot be converted to {type}.", "vllm": ">=0.8.5", "origin": "vllm", "generic": True},
         # the CORS lists keep argparse's plain type=json.loads (openai/cli_args.py, every release)
-        {"text": "argument {flag}: invalid loads value: {value}", "vllm": ">=0.1.0", "origin": "argparse"},
+        {"text": "argument {flag}: invalid loads value: {value}", "vllm": ">=0.1.0", "origin": "argparse", "generic": True},
     ],
     # an option whose value expanded to nothing (engine/check/empty_values.py): argparse's own words
     "option-without-value": [
@@ -228,10 +230,6 @@ _UNCOVERED_POOL = _Uncovered()
 _POOLS: dict[int, tuple[Knowledge, _Pool]] = {}
 
 
-# Finding codes whose wording is another check's too, kept only when nothing more specific matched
-_GENERIC = frozenset({"option-not-json"})
-
-
 def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[LaunchHit]:
     """Launch checks and findings whose vLLM wording occurs in `text`, best first: the whole
     wording before an opening, then the most literal text matched — so a check's own words
@@ -254,10 +252,8 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
     if "L43" not in {x.check_id for x in matches} and "not-in-version" in {x.check_id for x in matches} \
             and (pf := closest_mod.plugin_flags(parsed.text)) is not None:
         matches.append(pf)  # argparse refusing a plugin's flags: the plugin did not load into this vLLM
-    if any(m.check_id not in _GENERIC for m in matches):
-        # parse_type's words are printed for every option vLLM parses with json.loads: a check that
-        # words the same line with its option (L32's --limit-mm-per-prompt) names the cause alone
-        matches = [m for m in matches if m.check_id not in _GENERIC]
+    if any(not m.generic for m in matches):
+        matches = [m for m in matches if not m.generic]  # a wording marked `generic` gives way (error_text)
     if matches and all(m.shared for m in matches):
         return shared(kb, text, matches)
     if matches and (win := closest_mod.windows_frame(parsed)) is not None and "L28" not in {x.check_id for x in matches}:
