@@ -6,7 +6,7 @@ roots when the client declares none) before the engine sees it; see roots.py."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Callable, Literal, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Literal, Sequence
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.prompts import Prompt
@@ -14,6 +14,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
+from vllm_kb.engine.kb.frameworks import FRAMEWORK_IDS
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.report import summary as summary_mod
 from vllm_kb.engine.report.model import tool_version
@@ -46,6 +47,12 @@ LangArg = Annotated[Lang, Field(description="language of every human-readable te
 
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+# match_scenario's framework: the registry's frameworks (knowledge/frameworks), so a new one is a value the
+# tool takes without a second list here (mypy sees a str: a Literal built from a tuple is a runtime type)
+if TYPE_CHECKING:
+    FrameworkName = str
+else:
+    FrameworkName = Literal[("none",) + FRAMEWORK_IDS]
 
 
 def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLevel = "WARNING") -> MCPServer:
@@ -126,7 +133,7 @@ def build_server(fallback_roots: Sequence[Path] | None = None, log_level: LogLev
                                                      '(neither: "auto", this machine)')] = None,
         mode: Annotated[Literal["standalone_serve", "standalone_offline", "rlhf_server", "rlhf_colocate"] | None,
                         Field(description="usage mode; default from the description, else standalone_serve")] = None,
-        framework: Annotated[Literal["none", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl", "roll", "oumi"] | None,
+        framework: Annotated[FrameworkName | None,
                              Field(description="the RL / fine-tuning framework that drives vLLM, if any")] = None,
         syntax: Annotated[Literal["cli", "python", "yaml"] | None,
                           Field(description="how to write a plain vLLM config: vllm serve flags, LLM(...), --config YAML")] = None,

@@ -76,6 +76,9 @@ async def test_tools_are_read_only_typed_and_structured(server):
     audit_in = tools["audit"].input_schema["properties"]
     assert {"path", "gpu", "vllm_version", "lang", "select"} <= set(audit_in)
     assert tools["explain_check"].input_schema["required"] == ["check"]
+    # match_scenario takes every framework of the registry (knowledge/frameworks), from that one list
+    fw_in = json.dumps(tools["match_scenario"].input_schema["properties"]["framework"])
+    assert all(f'"{fw}"' in fw_in for fw in ("none", *FRAMEWORK_IDS)), fw_in
 
 
 # --- audit -------------------------------------------------------------------------------------

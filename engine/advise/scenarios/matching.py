@@ -95,9 +95,6 @@ _KIND = {("none", "cli"): "vllm serve", ("none", "yaml-config"): "vllm serve", (
          ("openrlhf", "cli"): "openrlhf train_ppo_ray", ("llamafactory", "cli"): "llamafactory-cli train",
          ("ms-swift", "cli"): "swift rlhf", ("easyr1", "hydra-override"): "easyr1 verl.trainer.main",
          ("nemo-rl", "hydra-override"): "nemo-rl run_grpo_math.py"}
-_SYNTAX = {"none": "cli", "trl": "python-call", "verl": "hydra-override", "openrlhf": "cli", "llamafactory": "cli",
-           "ms-swift": "cli", "easyr1": "hydra-override", "nemo-rl": "hydra-override", "roll": "framework-config",
-           "oumi": "framework-config"}
 
 
 def context_for(*, model: str, gpu: str, mode: str, vllm_version: str | None = None, framework: str = "none",
@@ -115,7 +112,8 @@ def context_for(*, model: str, gpu: str, mode: str, vllm_version: str | None = N
     version = vllm_version or cat.newest
     fw = framework or "none"
     if syntax is None:
-        syntax = "python-call" if fw == "none" and mode == "standalone_offline" else _SYNTAX[fw]
+        # a framework's own (its knowledge file's `syntax`): every framework the registry lists has one
+        syntax = ("python-call" if mode == "standalone_offline" else "cli") if fw == "none" else frameworks.get(fw).raw["syntax"]
     kind = _KIND.get((fw, syntax)) or ("trl vllm-serve" if fw == "trl" else f"{fw} {syntax}")
     if fw == "trl" and syntax == "cli":
         kind = "trl vllm-serve" if mode == "rlhf_server" else "trl grpo"
