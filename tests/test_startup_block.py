@@ -71,3 +71,10 @@ def test_a_forced_backend_validated_with_the_block_size(version, forced, want):
     assert bool(got.get("block_forced")) == want
     if want:
         assert got["block_error"].endswith("Reason: ['block_size not supported']") and forced in got["block_error"]
+
+
+def test_a_latent_rank_the_release_runs_as_plain_attention_is_judged():
+    # review8: MiniCPM3 has kv_lora_rank but no release lists minicpm3 as MLA (engine/kb/mla.py)
+    minicpm3 = {**PLAIN, "kv_lora_rank": 256, "model_type": "minicpm3", "mla": False, "mla_release": False}
+    got = block_facts(facts(8, minicpm3), "0.10.2", {"v1": True, "attn_backend": "FLASH_ATTN"})
+    assert got.get("block_backend") == "FlashAttention"

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from vllm_kb.engine.kb.mla import known_mla
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 _FIRST_V1 = Version("0.8.0")
@@ -48,7 +49,7 @@ def block_facts(facts: dict, version: str, startup: dict) -> dict[str, Any]:
     v = try_parse(version) if version else None
     if not isinstance(size, int) or isinstance(size, bool) or size <= 0 or size % _MULTIPLE == 0 or v is None:
         return {}
-    if not startup.get("v1") or model.get("mla") or model.get("kv_lora_rank") or model.get("ssm"):
+    if not startup.get("v1") or known_mla(model) or model.get("ssm"):  # MLA as the release decides it
         return {}
     cc = (facts.get("gpu") or {}).get("compute_capability")
     if _FIRST_V1 <= v < _VALIDATING:

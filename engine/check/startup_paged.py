@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.check.startup_selector import pick
+from vllm_kb.engine.kb.mla import known_mla
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 _V0_DEFAULT_LAST = Version("0.7.3")  # the last release whose default engine is V0
@@ -69,7 +70,7 @@ def paged_facts(facts: dict, paged: dict, selector: dict, version: str | None, s
     span = _span(paged, v)
     head = startup.get("head_size")
     model = facts.get("model") or {}
-    if span is None or startup.get("v1") or not isinstance(head, int) or model.get("kv_lora_rank") or model.get("mla"):
+    if span is None or startup.get("v1") or not isinstance(head, int) or known_mla(model):
         return {}
     forced = startup.get("backend")
     if forced not in (None, "XFORMERS", "FLASH_ATTN"):
