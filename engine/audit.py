@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator
 
-from vllm_kb.engine.check import candidates, catalog_findings, colocation, unpinned, vendored_sites
+from vllm_kb.engine.check import candidates, catalog_findings, colocation, entrypoint_findings, unpinned, vendored_sites
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.hidden_args import hidden_args
 from vllm_kb.engine.check.owners import settle_owners
@@ -193,7 +193,10 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     # the keys of a JSON argument that a P0 check already rewrites (A3: compilation_config.level)
     claimed = {(op.target, k) for r in results if r.needs_change and r.priority == "P0"
                for op, v in r.fix if op.kind == "set" and isinstance(v, dict) for k in v}
-    remarks = list(site.remarks) + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb, urgent,
+    # the release is known (a pin, a tagged image; nothing pinned: the newest a fresh install gets)
+    known = choice.basis not in (unpinned.BASIS, "source", "unreadable", "range", "image-dated")
+    own = [f for f in site.remarks if not (known and entrypoint_findings.model_tag_taken(f, site, choice.version))]
+    remarks = own + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb, urgent,
                                                                   claimed, choice.pinned)
     settle_priorities(results, remarks, choice.basis, allowed_releases(cat, choice), kb)
     if choice.basis == "none" and site.framework != "none":

@@ -107,3 +107,13 @@ def _engine_parser_findings(site: Site, kb: Knowledge, version: str) -> tuple[li
                            safe=not guards_access(s.name), subject=s.name))
         covered.add(s.name)
     return out, covered
+
+
+def model_tag_taken(f: Finding, site: Site, version: str) -> bool:
+    """The first stray word after `python -m vllm.entrypoints.openai.api_server` (engine/scan/scripts.py
+    records it in the site's source): from 0.10.0 the parser's optional positional `model_tag` takes it, so
+    nothing is refused."""
+    v = versions.try_parse(version)
+    src = site.source if isinstance(site.source, dict) else {}
+    return (f.code == "stray-positional" and src.get("stray_model_tag") == [f.line, f.message.get("en")]
+            and v is not None and v >= parse("0.10.0"))

@@ -45,7 +45,7 @@ class Change:
         return {"op": self.op, "target": self.target, "value": self.value, "file": self.file, "syntax": self.syntax,
                 "line": self.line, "before": self.before, "after": self.after, "checks": self.checks,
                 "priority": self.priority, "safe": self.safe, "blocked": self.blocked,
-                **({"origin": self.key} if self.blocked in ("from_env", "from_default", "fixed_newer", "not_exposed_newer") and self.key else {})}
+                **({"origin": self.key} if self.blocked in ("from_env", "from_default", "fixed_newer", "not_exposed_newer", "in_section") and self.key else {})}
 
 
 # --- planning --------------------------------------------------------------------------------
@@ -315,6 +315,11 @@ def _framework_change(site: Site, target: str, value: Any, existing: Setting | N
                       _as_written(existing), after, setting=existing)
     if target in site.fixed:
         return _not_here(site, target, value, "fixed")
+    if section := (site.source or {}).get("config_section"):
+        # the script hands only that section of its config to TRL (engine/scan/trl_section.py): a new key
+        # belongs there, and its own argparse may refuse it as a flag
+        return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="in_section",
+                      key=f"`{section}:`" + (f" ({site.config_file})" if site.config_file else ""))
     got = site_syntax.framework_key(site, target, value)
     if got is None:
         return _not_here(site, target, value, "unplaced" if site.framework_unplaced and not site.framework_version else "not_exposed")

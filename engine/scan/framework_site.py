@@ -222,15 +222,16 @@ def device_tp(site: Site | None) -> None:
     site.device_args = (*site.device_args, arg)
 
 
-def mapping_entries(data: dict, doc: yamlio.Document, rel: str, flatten: bool, base: tuple = ()) -> list[Entry]:
-    """A config mapping's keys as entries (nested paths joined with dots when `flatten`), each at its line."""
+def mapping_entries(data: dict, doc: yamlio.Document, rel: str, flatten: bool, base: tuple = (), strip: int = 0) -> list[Entry]:
+    """A config mapping's keys as entries (nested paths joined with dots when `flatten`), each at its line;
+    `strip`: how many leading keys of the path (a section the script hands on) the names leave out."""
     out = []
     for k, v in data.items():
         path = base + (str(k),)
         if flatten and isinstance(v, dict):
-            out += mapping_entries(v, doc, rel, flatten, path)
+            out += mapping_entries(v, doc, rel, flatten, path, strip)
             continue
-        key = ".".join(path)
+        key = ".".join(path[strip:])
         raw = json.dumps(v) if isinstance(v, (dict, list)) else ("true" if v is True else "false" if v is False else str(v))
         lines = {str(sk): doc.line_of(path + (sk,)) for sk in v} if isinstance(v, dict) else {}
         out.append(Entry(key, Setting(key, v, v is not None, rel, doc.line_of(path), str(k) if not flatten else key, raw, "framework-config",

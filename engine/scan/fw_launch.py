@@ -316,8 +316,9 @@ def _setting(key, value, resolved, rel, w, span, syntax, raw, note) -> Setting:
     return Setting(key, value, resolved and value is not None, rel, w.line, key, raw, syntax, note, span=span)
 
 
-def config_entries(ctx: ScanContext, rel: str, framework: str, flatten: bool) -> list[Entry]:
-    """A framework config file's keys (nested paths joined with dots for Hydra configs)."""
+def config_entries(ctx: ScanContext, rel: str, framework: str, flatten: bool, section: tuple = ()) -> list[Entry]:
+    """A framework config file's keys (nested paths joined with dots for Hydra configs); `section`: the
+    mapping inside the file the script hands to the framework (engine/scan/trl_section.py)."""
     text = ctx.read(rel)
     if text is None:
         return []
@@ -330,7 +331,10 @@ def config_entries(ctx: ScanContext, rel: str, framework: str, flatten: bool) ->
     except (yamlio.YamlError, ValueError) as e:
         ctx.skip(rel, "yaml-error", getattr(e, "line", None), str(e))
         return []
-    if not isinstance(doc.data, dict):
+    data = doc.data
+    for k in section:
+        data = data.get(k) if isinstance(data, dict) else None
+    if not isinstance(data, dict):
         return []
     ctx.referenced.add(rel)
-    return mapping_entries(doc.data, doc, rel, flatten)
+    return mapping_entries(data, doc, rel, flatten, section, len(section))

@@ -194,8 +194,80 @@ def argv_string(node, r, notes, text: str) -> str | None:
     try:
         v = r.value(node)
     except Unresolved:
-        return _grown(grown, r)
+        built = (r.node_of(node) or node) if isinstance(node, ast.Name) else node  # `cmd = "vllm serve " + m`
+        return _formatted(built, r, notes, text) or _grown(grown, r) or _added(built, r, notes, text)
     return v if isinstance(v, str) else None
+
+
+def _added(node, r, notes, text: str) -> str | None:
+    """`"vllm serve " + model + " --tensor-parallel-size " + str(tp)`: the pieces joined, a hole for each
+    the code leaves unknown; only a sum that writes some text of its own."""
+    pieces: list[ast.expr] = []
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        pieces.insert(0, node.right)
+        node = node.left
+    pieces.insert(0, node)
+    if len(pieces) < 2 or not any(isinstance(p, (ast.Constant, ast.JoinedStr)) for p in pieces):
+        return None
+    out = []
+    for p in pieces:
+        if isinstance(p, ast.Constant):
+            if not isinstance(p.value, str):
+                return None
+            out.append(p.value)
+        else:
+            out.append(fstring(p, r) if isinstance(p, ast.JoinedStr) else _part(p, r, notes, text))
+    return "".join(out)
+
+
+_PERCENT = __import__("re").compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?([a-zA-Z%])")
+
+
+def _formatted(node, r, notes, text: str) -> str | None:
+    """A command line made with `%` (`"… --model='%s' %s" % (path, " ".join(args))`, LLM-Tuning-On-GCP's
+    Vertex launcher) or `str.format` with positional fields, each value read or a hole for what the code
+    leaves unknown, as an f-string's parts are. A mapping (`%(name)s`, `{name}`) is not read."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        fmt, args = node.left.value, node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        out, i, pos = [], 0, 0
+        for m in _PERCENT.finditer(fmt):
+            out.append(fmt[pos:m.start()])
+            pos = m.end()
+            if m.group(2) == "%":
+                out.append("%")
+                continue
+            if m.group(1) is not None or i >= len(args):
+                return None
+            out.append(_part(args[i], r, notes, text))
+            i += 1
+        return "".join(out) + fmt[pos:] if i == len(args) else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str) and not node.keywords \
+            and not any(isinstance(a, ast.Starred) for a in node.args):
+        fmt, fields = node.func.value.value, iter(node.args)
+        try:
+            pieces = list(__import__("string").Formatter().parse(fmt))
+        except ValueError:
+            return None
+        out = []
+        for lit, field, spec, conv in pieces:
+            out.append(lit)
+            if field is None:
+                continue
+            if field or spec or conv or (arg := next(fields, None)) is None:
+                return None  # `{0}`, `{name}`, `{:>4}`: not read
+            out.append(_part(arg, r, notes, text))
+        return "".join(out) if next(fields, None) is None else None
+    return None
+
+
+def _part(node, r, notes, text: str) -> str:
+    got = r.value_or(node)
+    if isinstance(got, (str, int, float)) and not isinstance(got, bool):
+        return str(got)
+    joined = argv_string(node, r, notes, text) if isinstance(node, ast.Call) else None
+    return joined if joined is not None else hole(ast.unparse(node))
 
 
 def _grown(expr, r) -> str | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import framework_site, trl_spread, wrapper_args
+from vllm_kb.engine.scan import framework_site, trl_section, trl_spread, wrapper_args
 from vllm_kb.engine.scan.python_prefilter import TARGETS
 from vllm_kb.engine.scan.python_settings import place, setting, spread
 from vllm_kb.engine.scan.python_values import walk
@@ -57,10 +57,12 @@ def trl_site(ctx, rel, text, call, target, resolver, tree) -> Site | None:
     from vllm_kb.engine.kb import frameworks
 
     fw = frameworks.get("trl")
-    entries, followed = [], set()
+    entries, followed, section = [], set(), None
     for kw in call.keywords:
         if kw.arg is None:
             got = trl_spread.spread_entries(resolver, kw.value, rel, text)
+            if got is None and (read := trl_section.python_entries(ctx, resolver, tree, kw.value)) is not None:
+                got, section = read[0], read[1:]  # a section of the file the script loads itself
             if got is not None:
                 entries += got
                 followed.add(id(kw))
@@ -71,6 +73,9 @@ def trl_site(ctx, rel, text, call, target, resolver, tree) -> Site | None:
                                  source={"call": call, "text": text, "target": target,
                                          "func": resolver.lines.segment(call.func) or target},
                                  commit=ctx.framework_commit(rel, fw.package))
+    if site is not None and section is not None:
+        site.config_file = section[0]
+        site.source["config_section"] = ".".join(section[1])  # a key it lacks goes there (engine/fix/changes.py)
     if site is not None and any(kw.arg is None for kw in call.keywords):
         for kw in call.keywords:
             if kw.arg is None and id(kw) not in followed:

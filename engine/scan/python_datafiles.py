@@ -28,6 +28,18 @@ def _opened(node: ast.AST, tree: ast.Module | None):
     return None
 
 
+def file_of(resolver, node) -> str | None:
+    """The project file a loader call reads, where the code fixes its path; else None."""
+    kind = _LOADERS.get(dotted(node.func)) if isinstance(node, ast.Call) else None
+    links = resolver.links
+    if kind is None or not node.args or links is None or getattr(links, "ctx", None) is None:
+        return None
+    path_node = node.args[0] if kind == "path" else _opened(node.args[0], resolver.tree)
+    path = resolver.value_or(path_node) if path_node is not None else None
+    rel = links.ctx.resolve_ref(links.rel, path) if isinstance(path, str) and not path.startswith(("/", "~")) else None
+    return rel if rel is not None and links.ctx.read(rel) is not None else None
+
+
 def load(resolver, node: ast.Call, unresolved: type[Exception]):
     """The data of the file a loader call reads; `unresolved` raised when it cannot be known."""
     kind = _LOADERS.get(dotted(node.func))

@@ -39,7 +39,7 @@ def could_hold_site(text: str) -> bool:
     class nor a tool call that starts vLLM (engine/scan/python_tools.py), or never calls a name a
     site is a call of (a file that only imports or annotates with `LLM`). Python reads identifiers
     NFKC-normalised (`ＬＬＭ` is `LLM`), so a file that is not ASCII is tested as Python reads it."""
-    if not words.python_candidate(text):  # TRL configs use vllm_* / use_vllm keys too
+    if not words.python_candidate(text) and not _section_spread(text):  # TRL configs use vllm_* / use_vllm keys too
         return False
     text = _as_python_reads(text)
     if container_spec.mentions(text):
@@ -51,6 +51,15 @@ def could_hold_site(text: str) -> bool:
     # files parsed before, 349 after
     return (_calls_a_callee(text, _NOT_SPAWN_ORDER) or (_calls_a_callee(text, _SPAWN_ORDER) and _may_spawn(text))
             or "__command__" in text or any("LLM" in b for _, b in python_text.class_heads(text)))
+
+
+_TRL_SPREAD = re.compile(r"\b(?:" + "|".join(sorted(TRL_CONFIGS)) + r")\(")
+
+
+def _section_spread(text: str) -> bool:
+    """A TRL config built from a section of a file the script loads itself (`GRPOConfig(**cfg["grpo"])`,
+    engine/scan/trl_section.py): the vLLM keys are in that file, not in the script."""
+    return "**" in text and ("yaml" in text or "json.load" in text or "OmegaConf" in text) and _TRL_SPREAD.search(text) is not None
 
 
 _SPAWN_MODULES = frozenset(("subprocess", "os", "asyncio"))

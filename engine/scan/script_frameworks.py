@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.kb import frameworks
-from vllm_kb.engine.scan import framework_site, fw_launch, nemo_rl_config, swift_adapters
+from vllm_kb.engine.scan import framework_site, fw_launch, nemo_rl_config, swift_adapters, trl_section
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.shell_builtins import command_env
@@ -25,11 +25,17 @@ def framework_launch_site(ctx: ScanContext, rel: str, version: str, cmd, launch:
         config = _framework_config(ctx, rel, launch, found, positionals) or launch.config
         flatten = launch.framework in ("verl", "easyr1")
         bases = [] if config != launch.config else launch.base_configs
+        part = None
         if launch.framework == "nemo-rl":  # `defaults:` inheritance and `${…}` over the overrides
             entries = nemo_rl_config.entries(ctx, config, [e for e in found if e.written.lstrip("-") != "config"], launch.command)
         else:
+            part = trl_section.section(ctx, rel, launch.script, config) if launch.script and config else None
             entries = [e for b in bases for e in fw_launch.config_entries(ctx, b, launch.framework, flatten=flatten)]
-            entries += (fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten) if config else []) + found
+            entries += (fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten, section=part or ())
+                        if config else []) + found
+            if launch.script and not config and (got := _trl_configs(ctx, rel, launch, words)) is not None:
+                part, read = got  # `--config configs/grpo_${CONDITION}.yaml`: the section over every file it may be
+                entries = read + found
         if launch.script and config:
             entries = _trl_own_keys(ctx, rel, launch.script, entries)
         if launch.command == "generate":
@@ -41,6 +47,8 @@ def framework_launch_site(ctx: ScanContext, rel: str, version: str, cmd, launch:
         if site is None:
             return None
         site.config_file = config
+        if part:
+            site.source["config_section"] = ".".join(part)  # a key it lacks goes there (engine/fix/changes.py)
         swift_adapters.resolve(ctx, rel, site)
         for w in opaque:
             site.opaque.append({"code": "forwards-args" if w.is_all_args else "unresolved", "what": w.raw, "where": f"{rel}:{w.line}"})
@@ -71,6 +79,22 @@ def _trl_own_keys(ctx, rel: str, script: str, entries: list) -> list:
     own = trl_parsers.own_keys(ctx, keys, {k for k in keys if fw.key(k) is not None}, script=ref,
                                current=trl_parsers.current_keys(fw, keys))
     return entries if own is None else [e for e in entries if e.written.lstrip("-").replace("-", "_") not in own]
+
+
+def _trl_configs(ctx, rel: str, launch, words) -> tuple[tuple, list] | None:
+    """A TRL script's `--config` whose word is partly unknown, where the script hands one section of the
+    file to its config class and every project file the word may name holds that section."""
+    after = [w for w in words[launch.args_start:]]
+    word = next((after[i + 1] for i, w in enumerate(after[:-1]) if w.text == "--config"), None)
+    configs = trl_section.candidates(ctx, rel, word.text if word is not None else None)
+    parts = {trl_section.section(ctx, rel, launch.script, c) for c in configs}
+    part = parts.pop() if len(parts) == 1 else None
+    if not configs or part is None:
+        return None
+
+    def read(config, sect):
+        return fw_launch.config_entries(ctx, config, launch.framework, flatten=False, section=sect)
+    return part, trl_section.merged_entries(ctx, configs, part, read)
 
 
 def _as_launch(fw: fw_launch.FwLaunch):

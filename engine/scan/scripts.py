@@ -268,12 +268,21 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
             site.opaque.append({"code": "unresolved", "what": a.raw, "where": f"{rel}:{a.line}"})
     site.device_args = (*site.device_args, *(n for n, st in parsed.settings.items() if not st.resolved and gpu_count_idiom(st.note)))
     before = {b.index: b for b in argv}
-    for a in parsed.positionals:
+    for i, a in enumerate(parsed.positionals):
         # `\ ` (a backslash before a space, not before the line's end) is a word of one space: shown quoted
         shown = repr(a.text) if a.text is not None and a.text.isspace() else a.raw
-        site.remarks.append(Finding("stray-positional", msg("finding.stray_positional", arg=shown), rel, a.line, "P0",
-                                    vllm=_swallowed_until(ctx.catalog, before.get(a.index - 1))))
+        text = msg("finding.stray_positional", arg=shown)
+        if i == 0 and launch.kind == "api_server":  # the OpenAI server's `model_tag` takes it from 0.10.0
+            site.source[MODEL_TAG] = [a.line, text["en"]]
+        site.remarks.append(Finding("stray-positional", text, rel, a.line, "P0", vllm=_swallowed_until(ctx.catalog, before.get(a.index - 1))))
     return site
+
+
+# From 0.10.0 make_arg_parser gives `python -m vllm.entrypoints.openai.api_server` an optional positional
+# `model_tag` (0.10.0 openai/cli_args.py; 0.34.0 common/cli_args.py:440) that only `vllm serve` reads: one
+# stray word there (`--enforce-eager True`) is taken and ignored, not refused (check/entrypoint_findings.py)
+# where the audit knows the release (engine/audit.py); of an image of unknown release it stays a P0
+MODEL_TAG = "stray_model_tag"
 
 
 def _swallowed_until(cat, prev) -> str | None:
