@@ -78,7 +78,7 @@ def _fmt(v) -> str:
 
 def change_text(kb, lang: str, c: dict, framework: str | None) -> str:
     if c.get("blocked"):
-        return kb.t("fix.blocked_" + c["blocked"], lang, target=c["target"], framework=framework or "", origin=c.get("origin", ""), value=c.get("value"), after=c.get("after"))
+        return kb.t("fix.blocked_" + c["blocked"], lang, target=c["target"], framework=framework or "", origin=c.get("origin", ""), value=c.get("value"), after=c.get("after") or kb.t("fix.remove", lang, what=f"`{c['before']}`"))
     text = c["after"] if c["after"] else kb.t("fix.remove", lang, what=c["before"])
     where = (f"{c['file']}:{c['line']}" if c["line"] else c["file"]) if c["file"] else ""
     return f"{where}: {text}" if where else text

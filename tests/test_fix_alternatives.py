@@ -98,3 +98,30 @@ def test_a_checkpoint_method_a_later_release_knows_pins_that_release(tmp_path: P
     l10 = [r for r in sr.results if r.check.id == "L10"]
     assert l10 and l10[0].status == "recommended" and l10[0].priority == "P0"
     assert score.fix_proposed(rep, {"pin": "vllm", "value": ">=0.2.6"})
+
+
+def test_online_fp8_on_ampere_pins_the_fallback_release_or_drops_the_argument(tmp_path: Path):
+    # qualiteg blog: --quantization fp8 over a 16-bit checkpoint on an RTX A6000 (8.6) with 0.5.0.post1,
+    # whose fp8 needs 8.9; 0.5.1 falls back to weight-only Marlin, or the argument goes (the author's way)
+    (tmp_path / "requirements.txt").write_text("vllm==0.5.0.post1\n")
+    (tmp_path / "serve.sh").write_text("python3 -m vllm.entrypoints.openai.api_server --model cyberagent/calm3-22b-chat"
+                                       " --quantization fp8\n")
+    rep = audit(tmp_path, gpu="RTX-A6000")
+    (sr,) = rep.sites
+    got = {ch.target: ch for ch in sr.changes if "L7" in ch.checks}
+    assert got["vllm"].blocked is None and got["vllm"].after == "vllm==0.5.1"
+    alt = got["quantization"]
+    assert alt.op == "unset" and alt.blocked == "alternative" and alt.before == "--quantization fp8"
+    assert score.fix_proposed(rep, {"unset": "quantization"}) and score.fix_proposed(rep, {"pin": "vllm", "value": ">=0.5.1"})
+    from vllm_kb.engine.fix.apply import pending
+
+    assert [ch.target for _, ch, _ in pending(rep, True) if "L7" in ch.checks] == ["vllm"]
+
+
+def test_a_quantized_checkpoint_gets_no_removal(tmp_path: Path):
+    # the checkpoint itself is FP8 by its name: leaving --quantization out changes nothing, so only the pin is said
+    (tmp_path / "requirements.txt").write_text("vllm==0.5.0.post1\n")
+    (tmp_path / "serve.sh").write_text("vllm serve neuralmagic/Meta-Llama-3-8B-Instruct-FP8 --quantization fp8\n")
+    rep = audit(tmp_path, gpu="RTX-A6000")
+    (sr,) = rep.sites
+    assert not [ch for ch in sr.changes if ch.target == "quantization"]

@@ -277,3 +277,31 @@ def test_a_gptq_moe_shard_marlin_moe_refuses_meets_the_wna16_cuda_block():
     assert _first({**m, "quant_bits": 8}, "gptq_marlin", 8, "0.9.2") is None
     assert _first(m, "gptq_marlin", 16, "0.9.2", group=32)[3][2] == 96  # 96 % 64
     assert _first(m, "gptq_marlin", 8, "0.9.2", group=64) is None  # 192 % 64 == 0: Marlin MoE takes it
+
+
+# Intel/Qwen3.6-35B-A3B-int4-AutoRound (heldout87 quant-tp-alignment--hf-intel-autoround-d3): AutoRound,
+# GPTQ-packed, 4-bit symmetric groups of 128, bfloat16; the gated-delta-net's in_proj_ba is 2 × 32 wide
+QWEN36_AR = {"quant_method": "auto-round", "quant_packing": "gptq", "quant_bits": 4, "quant_sym": True, "quant_group_size": 128,
+             "torch_dtype": "bfloat16", "hidden_size": 2048, "num_experts": 256, "moe_intermediate_size": 512,
+             "n_shared_experts": 1, "ssm": {"kind": "gdn", "v_heads": 32}}
+
+
+def test_auto_round_packed_as_gptq_runs_on_gptq_marlin():
+    assert q._kernel("auto-round", None, QWEN36_AR, TABLE, STARTUP, 8.6, "0.19.1") == "gptq_marlin"
+    assert q._kernel("auto-round", None, {**QWEN36_AR, "quant_packing": "awq"}, TABLE, STARTUP, 8.6, "0.19.1") is None
+    assert q._kernel("auto-round", None, {**QWEN36_AR, "quant_sym": False}, TABLE, STARTUP, 8.6, "0.19.1") is None
+    assert q._kernel("auto-round", None, QWEN36_AR, TABLE, STARTUP, 8.6, "0.24.0") is None  # the inc/ package: not read
+
+
+def test_the_gdn_ba_projection_at_tp2_is_below_marlins_tile_and_no_kernel_takes_it_on_ampere_bf16():
+    sure = q._no_fallback("gptq_marlin", QWEN36_AR, {}, 8.6, TABLE, "0.19.1")
+    assert sure
+    name, width, kind, (unit_name, unit, shard, rule, certain) = q._first(QWEN36_AR, "gptq_marlin", 2, False, TABLE, "0.19.1", sure=sure)
+    assert (name, width, kind, unit_name, unit, shard, certain) == ("in_proj_ba", 64, "column", "min_thread_n", 64, 32, True)
+    assert q._first(QWEN36_AR, "gptq_marlin", 1, False, TABLE, "0.19.1", sure=sure) is None
+    # Exllama takes float16 activations, Machete a Hopper: no certainty there
+    assert not q._no_fallback("gptq_marlin", QWEN36_AR, {"dtype": "half"}, 8.6, TABLE, "0.19.1")
+    assert not q._no_fallback("gptq_marlin", QWEN36_AR, {}, 9.0, TABLE, "0.19.1")
+    assert not q._no_fallback("gptq_marlin", QWEN36_AR, {}, 8.6, TABLE, "0.24.0")  # Triton W4A16 joins the CUDA list
+    # a GPTQ upload's own ignore rules are not read: its in_proj_ba is not judged
+    assert q._first({**QWEN36_AR, "quant_method": "gptq"}, "gptq_marlin", 2, False, TABLE, "0.19.1", sure=True) is None

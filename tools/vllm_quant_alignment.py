@@ -42,6 +42,13 @@ release holds the rule when one file has it, and the rule cites the first line o
                    to the MoE WNA16 kernels; for 4-bit groups of 32/64/128 their CUDA kernel (small
                    batches: the CUDA graph captures) has block_size_k 128 and csrc/moe/moe_wna16.cu
                    raises "size_k must divisible by BLOCK_SIZE_K" on the down projection's shard
+  auto_round_gptq_marlin  an AutoRound checkpoint (quant_method auto-round: AutoRoundConfig, then INCConfig)
+                   packed as GPTQ goes, 4- or 8-bit symmetric, to the GPTQ Marlin linear method
+                   (apply_gptq_quant_layer's GPTQ_TYPE_MAP), whose layers meet marlin_tiles
+  wna16_cuda_six   the CUDA mixed-precision kernels are exactly Cutlass W4A8, Machete (both compute
+                   capability 9.0), AllSpark (no group size but -1 on 8.x), Marlin, Conch (its package,
+                   not a CUDA requirement) and Exllama (float16 activations only): on an 8.x GPU with
+                   bfloat16 activations and grouped weights no kernel takes a shard Marlin refuses
 
 Usage:
   python tools/vllm_quant_alignment.py --source /work/sdists/src -o knowledge/vllm/quant_alignment.yaml
@@ -77,11 +84,15 @@ MARKERS: dict[str, tuple[tuple[str, ...], str]] = {
     "awq_stored_dtypes": ((f"{Q}/awq_marlin.py", f"{Q}/auto_awq.py"), "def maybe_update_config("),
     "gptq_stored_dtypes": ((f"{Q}/gptq_marlin.py", f"{Q}/auto_gptq.py"), "def maybe_update_config("),
     "gptq_moe_wna16": ((f"{Q}/gptq_marlin.py",), "if not check_moe_marlin_supports_layer("),
+    "auto_round_gptq_marlin": ((f"{Q}/auto_round.py", f"{Q}/inc.py"), "(4, True): scalar_types.uint4b8,"),
+    "wna16_cuda_six": (("vllm/model_executor/kernels/linear/__init__.py", f"{Q}/kernels/mixed_precision/__init__.py"),
+                       r"PlatformEnum\.CUDA: \[\s*CutlassW4A8LinearKernel,\s*MacheteLinearKernel,\s*AllSparkLinearKernel,"
+                       r"\s*MarlinLinearKernel,\s*ConchLinearKernel,\s*ExllamaLinearKernel,\s*\]"),
 }
 # gptq_marlin_direct: the call inside create_weights, not the import (a line that is only a name)
 _CALL_ONLY = {"gptq_marlin_direct"}
 # markers that span lines (a call's arguments): a regular expression over the whole file
-_MULTILINE = {"minicpmv_vision_quant"}
+_MULTILINE = {"minicpmv_vision_quant", "wna16_cuda_six"}
 
 
 def vkey(v: str) -> tuple[int, ...]:

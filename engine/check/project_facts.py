@@ -12,6 +12,7 @@ from vllm_kb.engine.check.connector_compat import connector_compat
 from vllm_kb.engine.check.dependency_pins import dependency_facts
 from vllm_kb.engine.check.torch_pin_build import torch_pin_facts
 from vllm_kb.engine.check.dynamo_facts import dynamo_facts
+from vllm_kb.engine.check.deepgemm_installed import deepgemm_missing, needs_deepgemm
 from vllm_kb.engine.check.flashinfer_installed import flashinfer_missing
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
@@ -68,6 +69,9 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         if "FLASHINFER" in str((facts.get("startup") or {}).get("backend") or "").upper():
             # only a forced FlashInfer backend reads it (L13); the test reads every file of the project
             facts["launch"].update(flashinfer_missing(site, choice, sc.ctx.dependency_pins, sc.files, sc.ctx.read))
+        if needs_deepgemm(facts.get("model") or {}, facts["vllm"].get("version")):
+            # the sparse-attention indexer's DeepGEMM kernels, which the release's wheel lacks (L160)
+            facts["launch"].update(deepgemm_missing(site, choice, sc.ctx.dependency_pins, sc.files, sc.ctx.read))
         if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
             facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
         if paired.get(site.id) and facts["site"].get("serves_http"):

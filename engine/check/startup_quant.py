@@ -98,6 +98,9 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         return {"quant_method": method, "quant_from": "config", "quant_certain": True, "quant_unnamed": True}
     out: dict[str, Any] = {"quant_method": method, "quant_from": "argument" if flag else (source or "name")}
     known = _before_catalog(table, (facts.get("vllm") or {}).get("version"), cat) or known_methods(cat, version)
+    renamed = (table["quantization"].get("checkpoint_renamed") or {}).get(method)
+    if known is not None and method and renamed and not flag and since(version, renamed["from"]) and renamed["to"] in known:
+        known = [*known, method]  # the checkpoint's name, which the release's override maps to one it knows
     if known is not None:
         out["quant_known"] = method in known
         if method not in known:
@@ -157,6 +160,8 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
             out["quant_needs_file"] = needs
         else:  # a family's name without a quantization marker: most likely plain weights
             out["quant_needs_file_likely"] = True
+    if flag and not ckpt and method in table["quantization"]["online"]:
+        out["quant_online"] = True  # quantized while loading: without the argument the 16-bit weights load as they are
     scheme = model.get("quant_scheme") if method == ckpt else None
     need = min_capability(table, method, scheme, version)
     cc = gpu.get("compute_capability")

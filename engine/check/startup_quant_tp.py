@@ -14,6 +14,9 @@ vllm_quant_alignment.py); the layers:
   merged column (gate_up_proj, output = intermediate / TP): Marlin's min_thread_n
   fused MoE experts (intermediate / the MoE's TP, 1 with expert parallelism): FP8 block_n/block_k,
     a GPTQ MoE's fallback to the MoE WNA16 CUDA kernel (BLOCK_SIZE_K 128)
+  an AutoRound gated-delta-net's in_proj_ba (Qwen3-Next, Qwen3.5/3.6: b and a, one output per value head each,
+    output = 2 × value heads / TP): Marlin's min_thread_n
+An AutoRound checkpoint packed as GPTQ (auto_round:auto_gptq) runs on GPTQ Marlin (0.9.0-0.23.0).
 Attention projections split whole heads, which the 128-wide blocks and groups of the common
 head sizes divide; they are not judged."""
 from __future__ import annotations
@@ -53,6 +56,14 @@ def layers(model: dict) -> list[tuple[str, int, str]]:
         if shared:
             out.append(("shared_experts", shared * expert, "dense"))
         out.append(("experts", expert, "experts"))
+    ssm = model.get("ssm")
+    ssm = ssm if isinstance(ssm, dict) else {}
+    if ssm.get("kind") == "gdn" and (heads := _int(ssm.get("v_heads"))) and model.get("quant_method") in ("auto-round", "inc"):
+        # create_ba_proj: a MergedColumnParallelLinear of [v_heads] * 2 (or one 2 × v_heads) outputs over
+        # the whole hidden size, built with the checkpoint's quant_config (gdn_linear_attn.py 0.19.1:396).
+        # Judged for AutoRound, whose default recipe quantizes in_proj_a/in_proj_b; a GPTQ or
+        # compressed-tensors upload's ignore rules (not read here) often keep the layer in 16 bits
+        out.append(("in_proj_ba", 2 * heads, "column"))
     return out
 
 
@@ -67,6 +78,8 @@ def _kernel(method: str, flag: str | None, model: dict, table: dict, startup_tab
         if model.get("quant_scheme") == "wna16" and model.get("quant_group_size"):
             return "ct_wna16"
         return None
+    if method in ("auto-round", "inc"):
+        return _auto_round(flag, model, table, startup_table, cc, version)
     if method not in ("awq", "gptq") or not model.get("quant_group_size"):
         return None
     marlin = f"{method}_marlin"
@@ -79,6 +92,34 @@ def _kernel(method: str, flag: str | None, model: dict, table: dict, startup_tab
     if not exists or need is None or cc is None:
         return method if not exists else None  # the GPU decides between the two: unknown
     return marlin if round(cc * 10) >= need else method
+
+
+def _auto_round(flag: str | None, model: dict, table: dict, startup_table: dict, cc: float | None, version: str) -> str | None:
+    """AutoRoundConfig / INCConfig.apply_gptq_quant_layer on CUDA: a GPTQ-packed 4- or 8-bit symmetric
+    layer goes to GPTQ Marlin where check_marlin_supported takes its group size and the GPU (8.0+, 7.5
+    from 0.14), else to the plain GPTQ kernel; AWQ packing and other releases are not judged."""
+    if flag and flag not in ("auto-round", "inc") or model.get("quant_packing", "gptq") != "gptq" \
+            or not _in(table, "auto_round_gptq_marlin", version):
+        return None
+    group, need = model.get("quant_group_size"), min_capability(startup_table, "gptq_marlin", None, version)
+    if model.get("quant_bits") not in (4, 8) or model.get("quant_sym") is not True or group not in (-1, 32, 64, 128) \
+            or need is None or cc is None:
+        return None
+    return "gptq_marlin" if round(cc * 10) >= need else None
+
+
+def _no_fallback(kernel: str | None, model: dict, engine: dict, cc: float | None, table: dict, version: str) -> bool:
+    """Whether GPTQ Marlin's mixed-precision kernel chooser has nothing to take a shard Marlin refuses
+    (wna16_cuda_six): Cutlass W4A8 and Machete need 9.0, AllSpark no group size but -1 on 8.x, Conch
+    its own package (not a CUDA requirement of vLLM), Exllama float16 activations. So on an 8.x GPU
+    with grouped weights and bfloat16 activations the refusal is certain ("Failed to find a kernel
+    that can implement the WNA16 linear layer")."""
+    if kernel not in ("gptq_marlin", "ct_wna16") or cc is None or not 8.0 <= cc < 9.0 or not _in(table, "wna16_cuda_six", version):
+        return False
+    if (model.get("quant_group_size") or -1) <= 0:
+        return False
+    dtype = str(engine.get("dtype") or "auto").lower()
+    return dtype in ("bfloat16", "bf16") or (dtype == "auto" and model.get("torch_dtype") == "bfloat16")
 
 
 def fp8_marlin(model: dict, out: dict, table: dict, cc: float | None, version: str) -> bool:
@@ -114,11 +155,17 @@ def _gptq_moe(kernel: str, shard: int, group: int, bits: int | None, table: dict
 
 
 def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: list[int] | None,
-             table: dict, version: str, hidden: int | None, bits: int | None = None) -> tuple[str, int, int, str, bool] | None:
-    """(unit name, unit, shard, rule, certain) of the first check the shard fails, else None."""
+             table: dict, version: str, hidden: int | None, bits: int | None = None,
+             sure: bool = False) -> tuple[str, int, int, str, bool] | None:
+    """(unit name, unit, shard, rule, certain) of the first check the shard fails, else None; `sure`:
+    no other mixed-precision kernel takes a shard Marlin refuses (_no_fallback)."""
     shard = width // split
     if width % split:
         return None  # an uneven split is divide()'s own assertion, not this check's
+    if kind == "column":  # the input is whole: only the output shard meets Marlin's tile; other kernels not judged
+        if kernel in ("gptq_marlin", "ct_wna16") and shard % MIN_THREAD_N:
+            return ("min_thread_n", MIN_THREAD_N, shard, "marlin_tiles", not _in(table, "gptq_mp_fallback", version) or sure)
+        return None
     if kernel == "fp8_block":
         n, k = block or (128, 128)
         if kind == "dense":
@@ -146,7 +193,7 @@ def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: 
     grouped = 0 < group < width
     if kernel in ("awq_marlin", "gptq_marlin", "ct_wna16"):
         direct = (kernel == "awq_marlin" and not _in(table, "awq_marlin_fallback", version)) or \
-                 (kernel != "awq_marlin" and not _in(table, "gptq_mp_fallback", version))
+                 (kernel != "awq_marlin" and (not _in(table, "gptq_mp_fallback", version) or sure))
         if kernel == "awq_marlin" and not direct:
             kernel = "awq"  # a layer Marlin cannot take runs on the AWQ kernel, which checks the groups
         else:
@@ -163,7 +210,7 @@ def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: 
     return None
 
 
-def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: str, even: bool = False):
+def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: str, even: bool = False, sure: bool = False):
     """The first layer the split fails; `even`: an uneven split fails too (a TP to propose must
     split every layer evenly, which divide() asserts)."""
     group = model.get("quant_group_size") or -1
@@ -173,7 +220,7 @@ def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: st
         if even and width % split:
             return name, width, kind, ("uneven", split, width, "uneven", True)
         got = _refusal(kernel, kind, width, split, group, block, table, version, _int(model.get("hidden_size")),
-                       _int(model.get("quant_bits")))
+                       _int(model.get("quant_bits")), sure)
         if got:
             # the merged gate_up's shard is of both projections: said against their joint width
             return name, width * 2 if got[0] == "tile_n_size" else width, kind, got
@@ -271,7 +318,8 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
             other = vision_hit(model, marlin or model["quant_method"], table, version)
             if plain and other and plain[3][4] and other[3][4]:
                 kernel = model["quant_method"]
-    hit = named["hit"] if named else _first(model, kernel, tp, ep, table, version) if kernel else None
+    sure = _no_fallback(kernel, model, engine, gpu.get("compute_capability"), table, version)
+    hit = named["hit"] if named else _first(model, kernel, tp, ep, table, version, sure=sure) if kernel else None
     # a tower built quantized fails at its full width, so at every TP: no TP or kernel switch helps
     vision = vision_hit(model, kernel, table, version) if own and kernel else None
     if vision and hit is None:
@@ -292,7 +340,7 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
         res["qtp_vision"] = TOWERS[model["architecture"]][0]
     if vision:
         return res
-    plain = model["quant_method"] if kernel in ("awq_marlin", "gptq_marlin") else None
+    plain = model["quant_method"] if kernel in ("awq_marlin", "gptq_marlin") and model["quant_method"] in ("awq", "gptq") else None
     if plain and own and (model.get("quant_group_size") or 0) > 0 and str(engine.get("dtype") or "").lower() not in ("bfloat16", "bf16") \
             and _first(model, plain, tp, ep, table, version, even=True) is None:
         res["qtp_plain_fix"] = plain  # the plain kernel needs whole groups only, which the shard has

@@ -1,6 +1,6 @@
-"""Another way out of a failure, beside the change its rule makes: a rule's `set` marked
+"""Another way out of a failure, beside the change its rule makes: a rule's `set` or `unset` marked
 `alternative: true` (L15: a lower max_model_len, or a higher gpu_memory_utilization where no
-trainer shares the GPU). It is said in the site's own keys, as a change marked "alternative" that
+trainer shares the GPU; L7: --quantization left out where it quantizes 16-bit weights online). It is said in the site's own keys, as a change marked "alternative" that
 `--fix` never writes: two levers of one failure written together would change more than either
 needs. A report (and tests/realcases_score.py) reads it as a proposed change like any other."""
 from __future__ import annotations
@@ -25,7 +25,8 @@ def alternatives(items: list, changes: dict, make: Callable[[Any, Any], Any], en
             if ch is not None and ch.blocked == "from_env" and ch.after is None and name and op.kind == "set" \
                     and isinstance(value, (int, float)) and not isinstance(value, bool):
                 ch.after, ch.blocked = f"{name}={value}", None
-            if ch is not None and ch.after is not None and not ch.blocked:
+            # a removal (unset) has no text after it: the setting it removes is what it names
+            if ch is not None and (ch.after is not None or (op.kind == "unset" and ch.before is not None)) and not ch.blocked:
                 ch.checks, ch.priority, ch.blocked = [item.id], item.priority, "alternative"
                 out.append(ch)
     return out

@@ -13,8 +13,9 @@ from vllm_kb.engine.kb.model_config import config_scalars
 
 # the facts a row's files decide (the rest of config.json — shapes, context — is the catalog's)
 _TAKEN = ("torch_dtype", "quantized", "quant_method", "quant_source", "quant_scheme", "quant_group_size", "quant_block",
-          "quant_bits", "quant_zero_point", "quant_unquantized", "tokenizer_class")
-_NAME_GUESSES = ("quant_scheme", "quant_group_size", "quant_block", "quant_bits", "quant_zero_point", "quant_unquantized")
+          "quant_bits", "quant_zero_point", "quant_sym", "quant_packing", "quant_unquantized", "tokenizer_class")
+_NAME_GUESSES = ("quant_scheme", "quant_group_size", "quant_block", "quant_bits", "quant_zero_point", "quant_sym", "quant_packing",
+                 "quant_unquantized")
 
 
 def row_for(name: str | None, table: dict | None) -> dict | None:

@@ -43,7 +43,7 @@ class FixOp:
         if "set" in raw:
             return cls("set", raw["set"], raw.get("value"), raw.get("value_from"), bool(raw.get("alternative")))
         if "unset" in raw:
-            return cls("unset", raw["unset"])
+            return cls("unset", raw["unset"], alternative=bool(raw.get("alternative")))
         if "env" in raw:
             return cls("env", raw["env"], str(raw.get("value")), alternative=bool(raw.get("alternative")))
         if "pin" in raw:

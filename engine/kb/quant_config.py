@@ -58,6 +58,12 @@ def config_quant_facts(facts: dict, config: dict) -> None:
             facts.pop(fact, None)
             if isinstance(v, kind) and (kind is bool or not isinstance(v, bool)):
                 facts[fact] = v
+        facts.pop("quant_packing", None)
+        if facts["quant_method"] in ("auto-round", "inc"):
+            # AutoRound's packing decides the kernel family vLLM hands its layers to (AutoRoundConfig /
+            # INCConfig.get_quant_method: "gptq" or "awq" in packing_format; auto_round:auto_gptq by default)
+            fmt = str(quant.get("packing_format") or "auto_round:auto_gptq").lower()
+            facts["quant_packing"] = "gptq" if "gptq" in fmt else "awq" if "awq" in fmt else fmt
         if "quant_bits" not in facts and quant.get("load_in_8bit") is True:
             facts["quant_bits"] = 8  # BitsAndBytesConfig: LLM.int8() weights, one byte each
         kept = coverage(quant)

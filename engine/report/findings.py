@@ -22,7 +22,8 @@ def change_text(c: dict, lang: str, framework: str = "", prefix: str = "") -> st
     where = f"{prefix}{c['file']}:{c['line']}" if c.get("line") else prefix + c["file"]
     if c.get("blocked"):
         what = kb.t("fix.blocked_" + c["blocked"], lang, target=c["target"], framework=framework,
-                    origin=c.get("origin", ""), value=c.get("value"), after=c.get("after"))
+                    origin=c.get("origin", ""), value=c.get("value"),
+                    after=c.get("after") or kb.t("fix.remove", lang, what=f"`{c['before']}`"))  # an alternative removal
     elif c.get("op") == "rename":
         what = kb.t("fix.rename", lang, before=c["before"], after=c["after"])
     elif c.get("after"):

@@ -110,7 +110,7 @@ def _render(data: dict, console) -> None:
                 for c in r["changes"]:
                     where = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
                     fw = s["framework_info"]["name"] if s.get("framework_info") else s["framework"]
-                    what = (t("fix.blocked_" + c["blocked"], target=c["target"], framework=fw, origin=c.get("origin", ""), value=c.get("value"), after=c.get("after")) if c.get("blocked")
+                    what = (t("fix.blocked_" + c["blocked"], target=c["target"], framework=fw, origin=c.get("origin", ""), value=c.get("value"), after=c.get("after") or t("fix.remove", what=c["before"])) if c.get("blocked")
                             else t("fix.rename", before=c["before"], after=c["after"]) if c["op"] == "rename"
                             else c["after"] if c["after"] else t("fix.remove", what=c["before"]))
                     _code(console, f"      {where}: {what}")

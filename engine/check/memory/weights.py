@@ -21,7 +21,8 @@ QUANT_WIDTH = {
     "fbgemm_fp8": "fp8", "modelopt": "fp8", "modelopt_mxfp8": "fp8", "deepseek_v4_fp8": "fp8", "modelopt_mixed": "fp8",
     "experts_int8": "int8", "int8": "int8", "int8_per_channel_weight_only": "int8", "compressed-tensors": "int8",
     "awq": "4bit", "awq_marlin": "4bit", "auto_awq": "4bit", "gptq": "4bit", "gptq_marlin": "4bit", "auto_gptq": "4bit",
-    "bitsandbytes": "4bit", "int4": "4bit", "moe_wna16": "4bit", "marlin": "4bit", "auto_round": "4bit",
+    "bitsandbytes": "4bit", "int4": "4bit", "moe_wna16": "4bit", "marlin": "4bit", "auto_round": "4bit", "auto-round": "4bit",
+    "inc": "4bit",
     "mxfp4": "mxfp4", "gpt_oss_mxfp4": "mxfp4", "nvfp4": "fp4", "modelopt_fp4": "fp4", "nvfp4_per_token": "fp4",
 }
 # methods that quantize the routed experts only (gpt-oss ships attention and embeddings in BF16)
