@@ -294,3 +294,37 @@ def test_kserve_huggingfaceserver_task_clash(tmp_path, kserve, vllm, broken):
     assert said is broken
     if broken:
         assert r.priority == "P0"
+
+
+FORK_SETUP = """\
+    from setuptools import find_packages, setup
+
+
+    def _fetch_version():
+        with open("version.txt", "r") as f:
+            return f.read().strip()
+
+
+    def _fetch_package_name():
+        return "openrlhf"
+
+
+    setup(name=_fetch_package_name(), version=_fetch_version(), packages=find_packages(),
+          extras_require={"vllm": ["vllm==0.8.3"]})
+    """
+
+
+@pytest.mark.parametrize("kwarg,priority", [("worker_extension_cls", "P1"), ("worker_cls", "P0")])
+def test_an_openrlhf_fork_runs_its_own_code_not_the_release_its_version_file_names(tmp_path, kwarg, priority):
+    # eval89 yyht/openrlhf_async_pipline (https://github.com/yyht/openrlhf_async_pipline): version.txt still says
+    # 0.6.0.post2, but the fork's vllm_engine.py passes worker_extension_cls (what 0.6.3 moved to), so the V0
+    # worker_cls break of 0.5.2-0.6.2 is not in the code that runs; a fork that still passes worker_cls keeps the P0
+    ray = tmp_path / "openrlhf" / "trainer" / "ray"
+    ray.mkdir(parents=True)
+    for pkg in (tmp_path / "openrlhf", tmp_path / "openrlhf" / "trainer", ray):
+        (pkg / "__init__.py").write_text("")
+    (ray / "vllm_engine.py").write_text(f'import vllm\n\n\ndef make(llm):\n    return llm(model="m", {kwarg}="openrlhf.trainer.ray.vllm_worker_wrap.WorkerWrap")\n')
+    (ray / "vllm_worker_wrap.py").write_text("class WorkerWrap:\n    pass\n")
+    r = _l43(tmp_path, {"setup.py": FORK_SETUP, "version.txt": "0.6.0.post2\n", "train.sh": PPO.format(env="")})
+    assert r.priority == priority or (priority == "P1" and r.status != "recommended")
+    assert ("get_kv_cache_spec" in r.reason_text("en")) is (priority == "P0")

@@ -98,6 +98,8 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
     if fw:
         rows += _feature_breaks(fid, code, vllm, site, facts)
     rows = [r for r in rows if engine_needed(r, vllm, facts)]
+    if copy is not None:  # a copy in the tree whose code no longer holds a break's cause runs without it
+        rows = [r for r in rows if str(r.raw.get("id")) not in copy.cleared]
     if fw and cat is not None:  # the arguments the release passes first: they name the file and line
         # …after the release's own version gate, which raises on import before any argument is passed
         # (verl 0.2's dispatch refuses 0.6.3.post1 before its rollout could pass enable_sleep_mode)

@@ -193,3 +193,19 @@ def accepted_args() -> dict:
     """knowledge/frameworks/accepted_args.json (tools/framework_args.py): per framework release and
     parser, the vLLM-facing keys its argument parser accepts."""
     return json.loads(resources.read_text("knowledge", "frameworks", "accepted_args.json"))
+
+
+def not_in_code(fid: str, text_of) -> frozenset[str]:
+    """The ids of the known breaks (`in_code`) whose cause a copy of the framework does not hold: it has
+    the file, without the pattern. A fork that keeps an old version file while its code moved on (eval89
+    yyht/openrlhf_async_pipline: version.txt 0.6.0.post2, vllm_engine.py passes worker_extension_cls)
+    runs its code, not the release its version names. `text_of(path)`: the copy's file, None if absent."""
+    out = set()
+    for r in rows():
+        where = r.raw.get("in_code")
+        if r.framework != fid or not where:
+            continue
+        text = text_of(where["file"])
+        if text is not None and not re.search(where["pattern"], text, re.M):
+            out.add(str(r.raw.get("id")))
+    return frozenset(out)

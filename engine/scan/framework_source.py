@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Container
 
+from vllm_kb.engine.kb import compat
 from vllm_kb.engine.scan import verl_rollout
 
 # entry modules of each framework's vLLM path, with the entry they serve (engine/check/framework_imports.py)
@@ -65,6 +66,8 @@ class SourceCopy:
     facts: tuple[tuple[str, str], ...] = ()  # what the copy's code does, for knowledge rules (framework.source)
     # the engine calls a git commit's package makes (engine_kwargs.yaml's row shape); None: not read
     kwargs: tuple[dict, ...] | None = None
+    # the known breaks (compat.yaml `in_code`) whose cause this copy's code does not hold
+    cleared: frozenset[str] = frozenset()
 
     @property
     def package(self) -> str:
@@ -122,7 +125,8 @@ def copies(files: list[str], read) -> list[SourceCopy]:
                 imp = SourceImport(entry, mod, name, prefix + path, line)
                 got.setdefault((entry, imp.spelled), imp)
         facts = tuple(sorted(verl_rollout.eager_assert(trees).items())) if fid == "verl" else ()
-        out.append(SourceCopy(fid, root, tuple(got.values()), facts=facts))
+        cleared = compat.not_in_code(fid, lambda path: read(prefix + path) if path in inside else None)
+        out.append(SourceCopy(fid, root, tuple(got.values()), facts=facts, cleared=cleared))
     return out
 
 
