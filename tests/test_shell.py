@@ -105,3 +105,29 @@ def test_one_outer_unquoting_for_operands_and_written_words():
     assert outer_unquoted("'a\"") == "'a\"" and outer_unquoted("'") == "'"
     assert outer_unquoted(' "a b" ') == ' "a b" ' and outer_unquoted(' "a b" ', padded=True) == "a b"
     assert outer_unquoted(" a ", padded=True) == " a "
+
+
+def test_a_helpers_quoted_all_arguments_after_shift_may_be_no_word_at_all():
+    # eval89 0xquinto/inference-engineering-portfolio (https://github.com/0xquinto/inference-engineering-portfolio)
+    # scripts/run_gpu_spec_decoding.sh: start_vllm takes model and port, `shift 2`, then passes "$@" to vLLM;
+    # called with just those two, "$@" is no word (bash) — not a stray positional; an extra word still is one
+    ex = Expander()
+    (w,) = parse('x "$@"\n')[0].words[1:]
+    ex.positional = []
+    assert ex.expand_fields(w) == []
+    (w,) = parse('x "${A[@]}"\n')[0].words[1:]
+    ex.arrays["A"] = []
+    assert ex.expand_fields(w) == []
+    assert [f.value for f in ex.expand_fields(parse('x "a$@" ""\n')[0].words[1])] == ["a"]
+    assert [f.value for f in ex.expand_fields(parse('x ""\n')[0].words[1])] == [""]
+
+
+def test_a_helpers_arguments_after_shift_reach_vllm_only_where_the_call_gives_more(tmp_path):
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "run.sh").write_text('start_vllm() {\n    local model=$1\n    local port=$2\n    shift 2\n'
+                                     '    python3 -m vllm.entrypoints.openai.api_server --model "$model" --port "$port" "$@" &\n}\n'
+                                     'start_vllm "Qwen/Qwen3-8B" 8010\nstart_vllm "Qwen/Qwen3-8B" 8011 --enforce-eager\n'
+                                     'start_vllm "Qwen/Qwen3-8B" 8012 stray\n')
+    got = {s.site.line: [f.id for f in s.remarks if f.priority == "P0"] for s in audit(tmp_path, gpu="A100-80GB").sites}
+    assert got == {7: [], 8: [], 9: ["stray-positional"]}

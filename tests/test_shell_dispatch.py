@@ -91,3 +91,38 @@ def test_launches_in_different_arms_of_a_case_never_share_a_gpu(write_project):
     assert not l37(ARMS)
     assert l37("#!/bin/bash\nvllm serve m --gpu-memory-utilization 0.9 > a.log 2>&1 &\n"
                "vllm serve other --gpu-memory-utilization 0.9 > b.log 2>&1 &\n")
+
+
+ENGINES = """#!/bin/bash
+ENGINE="${1:-vllm}"
+start_server() {
+    local extra_args="$1"
+    if [ "$ENGINE" = "vllm" ]; then
+        python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B $extra_args &
+    elif [ "$ENGINE" = "sglang" ]; then
+        python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B $extra_args &
+    fi
+}
+if [ "$ENGINE" = "sglang" ]; then
+    start_server "--disable-radix-cache"
+else
+    start_server "--enable-prefix-caching"
+fi
+case "$ENGINE" in
+    sglang) start_server "--enable-torch-compile" ;;
+    vllm) start_server "--enforce-eager" ;;
+esac
+"""
+
+
+def test_a_flag_passed_in_the_other_engines_branch_never_reaches_vllm(tmp_path):
+    # eval89 0xquinto/inference-engineering-portfolio (https://github.com/0xquinto/inference-engineering-portfolio)
+    # 03-prefix-caching/scripts/run_benchmarks.sh: `start_server "--disable-radix-cache"` under
+    # `[ "$ENGINE" = "sglang" ]`, and the helper runs vLLM only when ENGINE is vllm: the SGLang flag was read as a
+    # vLLM option (false P0); the branches for vLLM keep their own options
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "run.sh").write_text(ENGINES)
+    rep = audit(tmp_path, gpu="A100-80GB")
+    assert sorted(sorted(s.site.settings) for s in rep.sites) == [["enable_prefix_caching"], ["enforce_eager"]]
+    assert not [f for s in rep.sites for f in s.remarks if f.priority == "P0"]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from vllm_kb.engine.scan import shell_cond, shell_printf
 from vllm_kb.engine.scan.shell_expand import hole, shown
+from vllm_kb.engine.scan.shell_nodes import Bind
 from vllm_kb.engine.scan.shell_tree import AndOr, Case, If, Loop, Simple
 from vllm_kb.engine.scan.site import Setting
 
@@ -45,6 +46,8 @@ class Branches:
         paths: list[list] = []
         for k, (cond, body) in enumerate(n.branches):
             t = self.condition(cond)
+            if (proved := shell_cond.proves(cond)) is not None:
+                body = [Bind(*proved), *body]
             if t.value is False:
                 if t.assumed:
                     self.sites_only(body)
@@ -70,15 +73,15 @@ class Branches:
                     self.st.ex.expand(p)
                 if shell_cond.case_matches(subject.value, patterns):
                     if subject.assumed:
-                        for _, other in n.items:
+                        for other_patterns, other in n.items:
                             if other is not body:
-                                self.sites_only(other)
+                                self.sites_only(_bound(n.word, other_patterns, other))
                     self.run(body)
                     return
             return
         # a `*)` arm takes whatever the others do not: then no path skips every arm
         every = any(p.raw == "*" for patterns, _ in n.items for p in patterns)
-        self._with_paths([body for _, body in n.items], keep_current=not every)
+        self._with_paths([_bound(n.word, patterns, body) for patterns, body in n.items], keep_current=not every)
 
     def loop(self, n: Loop) -> None:
         if n.kind == "for" and n.items:
@@ -129,6 +132,12 @@ class Branches:
                 if cur is None or cur.value != v.value:
                     saved.env[k] = v if all(e.env.get(k) is not None and e.env[k].value == v.value for e in ends) else \
                         Setting(k, None, False, v.file, v.line, k, v.raw, v.syntax, "set only on some paths", pos=v.pos)
+
+
+def _bound(subject, patterns: list, body: list) -> list:
+    """A case arm's body, led by the value its one plain pattern proves for the subject variable."""
+    proved = shell_cond.arm_proves(subject, patterns)
+    return [Bind(*proved), *body] if proved is not None else body
 
 
 def _is_test_node(n) -> bool:

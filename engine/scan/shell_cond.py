@@ -248,3 +248,48 @@ def _common_prefix(lists: list[list[str]]) -> list[str]:
         else:
             break
     return out
+
+
+def _var_name(w: Word) -> str | None:
+    """The variable a word is nothing but (`$X`, `"${X}"`), or None."""
+    parts = [g for g in w.segs if not (g.kind == "lit" and g.text == "")]
+    if len(parts) == 1 and parts[0].kind == "var" and not parts[0].op and not parts[0].index and re.fullmatch(r"[A-Za-z_]\w*", parts[0].name):
+        return parts[0].name
+    return None
+
+
+def _literal(w: Word) -> str | None:
+    """A word that is plain text, no expansion and no glob pattern."""
+    if all(g.kind == "lit" for g in w.segs) and not _is_pattern(w):
+        return "".join(g.text for g in w.segs)
+    return None
+
+
+def proves(cond: list) -> tuple[str, str] | None:
+    """(variable, value) where a condition holds only with the variable at that value: `[ "$V" = lit ]`,
+    `[[ $V == lit ]]`, `test lit = "$V"` — the branch it guards runs with that value (eval89
+    inference-engineering-portfolio: `start_server "--disable-radix-cache"` in the sglang branch reaches the
+    helper's sglang launch, not its vLLM one)."""
+    if not cond:
+        return None
+    words = getattr(cond[-1], "words", None) or []
+    if len(words) == 5 and (words[0].raw, words[4].raw) in (("[", "]"), ("[[", "]]")):
+        args = words[1:4]
+    elif len(words) == 4 and words[0].raw == "test":
+        args = words[1:]
+    else:
+        return None
+    if args[1].raw not in ("=", "=="):
+        return None
+    for v, lit in ((args[0], args[2]), (args[2], args[0])):
+        name, value = _var_name(v), _literal(lit)
+        if name is not None and value is not None:
+            return name, value
+    return None
+
+
+def arm_proves(subject: Word, patterns: list[Word]) -> tuple[str, str] | None:
+    """(variable, value) for a `case $V in lit)` arm of one plain pattern."""
+    name = _var_name(subject)
+    value = _literal(patterns[0]) if len(patterns) == 1 else None
+    return (name, value) if name is not None and value is not None else None

@@ -78,8 +78,16 @@ class Expander(ParameterOps):
         fields: list[list[tuple[str, Word | None]]] = [[]]
         started = False  # the current field exists even if empty ("" or a quoted empty expansion)
         note = None
+        after_list = False  # the piece before was "$@" or "${A[@]}"
         for s in w.segs:
+            closing = after_list and s.kind == "lit" and s.text == "" and s.quoted
+            after_list = s.kind == "var" and s.quoted and (s.name == "@" or s.index == "@")
             if s.kind == "lit":
+                # the parser closes `"$@"` with an empty quoted piece: after a "$@" (or "${A[@]}") of no
+                # items it makes no word, as bash gives none (eval89 inference-engineering-portfolio: a
+                # helper's `shift 2` then `"$@"`, called with just two arguments, passes vLLM nothing more)
+                if closing and not fields[-1] and not started:
+                    continue
                 fields[-1].append((s.text, w))
                 started = True
                 continue
@@ -170,6 +178,13 @@ class Expander(ParameterOps):
         else:
             self.unknown.discard(name)
         _finish(w, text, note)
+
+    def bind(self, name: str, value: str) -> None:
+        """A value a branch's condition proves (shell_nodes.Bind): known there, no longer a default."""
+        self.vars[name] = value
+        self.notes.pop(name, None)
+        self.unknown.discard(name)
+        self.arrays.pop(name, None)
 
     def forget(self, name: str) -> None:
         self.unsized.discard(name)

@@ -49,6 +49,14 @@ class If:
 
 
 @dataclass
+class Bind:
+    """Not in the script: a branch's own condition (`[ "$ENGINE" = sglang ]`, `case $ENGINE in sglang)`)
+    holds inside it, so the variable has that value there (shell_branches puts it first in the body)."""
+    name: str
+    value: str
+
+
+@dataclass
 class Case:
     word: Word
     items: list[tuple[list[Word], list[object]]]

@@ -17,7 +17,7 @@ from vllm_kb.engine.scan.shell_branches import Branches
 from vllm_kb.engine.scan.shell_expand import Expander, split_assignment
 from vllm_kb.engine.scan.shell_builtins import MAX_DEPTH, Builtins
 from vllm_kb.engine.scan.shell_containers import Containers
-from vllm_kb.engine.scan.shell_nodes import shift_lines
+from vllm_kb.engine.scan.shell_nodes import Bind, shift_lines
 from vllm_kb.engine.scan.shell_tree import AndOr, Case, FuncDef, Group, If, Loop, Pipeline, Simple, parse_tree
 from vllm_kb.engine.scan.site import Setting
 
@@ -125,6 +125,8 @@ class Runner(Builtins, Containers, Branches):
         elif isinstance(n, FuncDef):
             self.st.funcs[n.name] = n
             self.defined[n.name] = n
+        elif isinstance(n, Bind):
+            self.st.ex.bind(n.name, n.value)
         return shell_cond.UNKNOWN
 
     # -- simple commands ---------------------------------------------------------------------
