@@ -314,3 +314,27 @@ tool = os.path.join(os.path.dirname(sys.executable), "guidellm")
 subprocess.Popen([f"{tool}", "serve", "--port", "8000"])
 '''
     assert scanned({"bench.py": code}) == []
+
+
+@pytest.mark.parametrize("path,found", [
+    ('VLLM_VENV_BIN if os.path.exists(VLLM_VENV_BIN) else shutil.which("vllm") or "vllm"', True),
+    ('shutil.which("vllm")', True),
+    ('shutil.which("vllm") or VLLM_VENV_BIN', True),
+    ('VLLM_VENV_BIN if os.path.exists(VLLM_VENV_BIN) else shutil.which("sglang")', False),  # two programs: no launch
+])
+def test_an_argv_whose_program_is_one_of_several_paths_to_vllm(scanned, path, found):
+    # eval89 0xquinto/inference-engineering-portfolio (https://github.com/0xquinto/inference-engineering-portfolio)
+    # 02-inference-benchmarks/src/runners/vllm_runner.py: `vllm_bin = VLLM_VENV_BIN if os.path.exists(VLLM_VENV_BIN)
+    # else shutil.which("vllm") or "vllm"`, then Popen([vllm_bin, "serve", model, …]) — a missed site
+    code = f'''import os, shutil, subprocess
+
+VLLM_VENV_BIN = "/workspace/venvs/vllm/bin/vllm"
+
+
+def start(model, port):
+    vllm_bin = {path}
+    cmd = [vllm_bin, "serve", model, "--port", str(port), "--max-model-len", "8192"]
+    return subprocess.Popen(cmd)
+'''
+    sites = scanned({"runner.py": code})
+    assert [(s.kind, s.settings["max_model_len"].value) for s in sites] == ([("vllm serve", 8192)] if found else [])

@@ -152,7 +152,7 @@ def argv_word(it: Item, r, text: str) -> Word:
     return w
 
 
-def _program_name(node, r) -> str | None:
+def _program_name(node, r, depth: int = 0) -> str | None:
     """The file name an unresolved path ends with, where the code writes it: `os.path.join(DIR, "vllm")`,
     `f"{DIR}/vllm"`, or a name (or an f-string of one name) bound to either (neuralmagic/research's
     `[f"{vllm_path}", "serve", …]`, eval73)."""
@@ -160,6 +160,15 @@ def _program_name(node, r) -> str | None:
         node = node.values[0].value
     if isinstance(node, ast.Name):
         node = r.node_of(node)
+    # `BIN if os.path.exists(BIN) else shutil.which("vllm") or "vllm"`: each choice a path to the same
+    # program (eval89 0xquinto/inference-engineering-portfolio, src/runners/vllm_runner.py)
+    if (looked := _which(node)) is not None:
+        return looked if is_known(looked) and "/" not in looked else None
+    choices = [node.body, node.orelse] if isinstance(node, ast.IfExp) else \
+        list(node.values) if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) else None
+    if choices is not None and depth < 4:
+        names = {_choice_name(c, r, depth + 1) for c in choices}
+        return names.pop() if len(names) == 1 else None
     tail = None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" and node.args:
         last = node.args[-1]
@@ -167,6 +176,29 @@ def _program_name(node, r) -> str | None:
     elif isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[-1], ast.Constant):
         tail = str(node.values[-1].value).rsplit("/", 1)[-1] if "/" in str(node.values[-1].value) else None
     return tail if tail and "/" not in tail and is_known(tail) and tail.replace("-", "").replace("_", "").replace(".", "").isalnum() else None
+
+
+def _choice_name(node, r, depth: int) -> str | None:
+    """The program one choice of a conditional names: a path written out, `shutil.which("vllm")`, or as
+    _program_name reads it."""
+    if isinstance(node, ast.Name):
+        try:
+            v = r.value(node)
+        except Unresolved:
+            v = None
+        if isinstance(v, str):
+            node = ast.Constant(v)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
+        return node.value.rstrip("/").rsplit("/", 1)[-1] or None
+    return _program_name(node, r, depth)
+
+
+def _which(node) -> str | None:
+    """`shutil.which("vllm")`: the program it looks up."""
+    if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) == "which" and node.args \
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return None
 
 
 def argv_string(node, r, notes, text: str) -> str | None:
