@@ -57,3 +57,36 @@ def test_a_torch_pin_of_an_extra_never_installed_is_not_the_projects(write_proje
     assert l115({}) != "recommended"
     # an install that names the extra installs its torch beside vLLM
     assert l115({"README.md": "pip install -r requirements.txt\npip install -e .[sglang]\n"}) == "recommended"
+
+
+EXTRA_SETUP = '''from setuptools import setup
+VLLM_REQUIRES = ["vllm>=0.8.5,<=0.12.0"]
+setup(name="docvqa", install_requires=["{base}"], extras_require={{"vllm": VLLM_REQUIRES}})
+'''
+IMAGE = "FROM nvidia/cuda:12.8.1-devel-ubuntu22.04\nARG VLLM_VERSION=0.20.2\nRUN pip install vllm==${VLLM_VERSION}\n"
+LAUNCH = "#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 4096\n"
+
+
+def test_an_optional_extras_range_is_judged_beside_what_the_projects_image_installs(write_project):
+    # eval89 bdsaglam/docvqa-verl (https://github.com/bdsaglam/docvqa-verl): verl's setup.py extra says
+    # vllm>=0.8.5,<=0.12.0 while docker/Dockerfile.stable.vllm installs 0.20.2; the launches were judged at 0.12.0
+    # alone (a Qwen3.5 architecture 0.12.0 lacks: false P0) — now over both, at the newest
+    from vllm_kb.engine.audit import audit
+
+    def judged(files):
+        (sr,) = audit(write_project(files), gpu="A100-80GB").sites
+        return str(sr.version.version), sr.version.basis
+
+    root = {"setup.py": EXTRA_SETUP.format(base="numpy"), "train/run.sh": LAUNCH}
+    assert judged(root) == ("0.12.0", "range")  # no image: the extra's range alone
+    assert judged({**root, "docker/Dockerfile.stable.vllm": IMAGE}) == ("0.20.2", "range")
+
+
+def test_a_range_the_project_installs_itself_is_not_widened_by_an_image(write_project):
+    from vllm_kb.engine.audit import audit
+
+    files = {"setup.py": 'from setuptools import setup\nsetup(name="docvqa", install_requires=["vllm>=0.8.5,<=0.12.0"])\n',
+             "train/run.sh": LAUNCH,
+             "docker/Dockerfile.stable.vllm": IMAGE}
+    (sr,) = audit(write_project(files), gpu="A100-80GB").sites
+    assert str(sr.version.version) == "0.12.0"

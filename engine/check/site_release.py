@@ -59,6 +59,8 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
     elif (choice.basis == "pin" or (choice.basis == "range" and pin_alternatives.among_them(site, choice.pin))) \
             and (alternatives := pin_alternatives.choice(site, cat)) is not None:
         choice = alternatives  # one requirements file per backend (engine/scan/pin_alternatives.py): a range over them
+    elif choice.basis == "range" and (alternatives := pin_alternatives.installs(ctx, choice, cat)) is not None:
+        choice = alternatives  # an optional extra's range beside what the project's images install: a range over them
     elif site.installed and choice.basis != "cli" and (ranged := pins_mod.installed_range(site.installed, cat.versions, cat.newest)):
         choice = ranged  # `pip install "vllm>=0.10"` in the site's own setup: judged as a requirements file's range
     elif site.installed and choice.basis != "cli":

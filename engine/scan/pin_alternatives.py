@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.kb.versions import SpecifierSet, try_parse
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, try_parse
 from vllm_kb.engine.scan import req_chains, req_file
 from vllm_kb.engine.scan.pin_choice import VersionChoice, choose
 from vllm_kb.engine.scan.requirement import Pin
@@ -104,3 +104,25 @@ def _file_pins(ctx, rel: str) -> list[Pin]:
     for inc in req_chains.included(ctx, rel, text):
         out += req_file.pins(inc, ctx.read(inc) or "")
     return out
+
+
+def installs(ctx, choice: VersionChoice, cat) -> VersionChoice | None:
+    """A range that only an optional extra of the project declares (verl's setup.py `extras_require["vllm"]`
+    `vllm>=0.8.5,<=0.12.0`) is no install; the project's own images install what they pin. eval89
+    bdsaglam/docvqa-verl (https://github.com/bdsaglam/docvqa-verl): docker/Dockerfile.stable.vllm installs
+    vllm==0.20.2 beside the extra's range — its launches are judged over both (a failure of only the
+    extra's newest release is a P1 that names them), as files per backend are (choice above)."""
+    pin = choice.pin
+    if choice.basis != "range" or pin is None or not pin.group:
+        return None
+    try:
+        among = choice.among or tuple(str(v) for v in cat.versions if SpecifierSet(pin.spec).contains(str(v)))
+    except InvalidSpecifier:
+        return None
+    got = [(str(cat.index_version(p.exact)), p) for p in getattr(ctx, "image_installs", ()) if try_parse(p.exact)]
+    got = [(v, p) for v, p in got if v not in among]
+    if not among or not got:
+        return None
+    vs = sorted({*among, *(v for v, _ in got)}, key=cat.index_version)
+    text = " | ".join(dict.fromkeys([pin.text, *(p.text for _, p in sorted(got, key=lambda a: cat.index_version(a[0])))]))
+    return VersionChoice(vs[-1], False, "range", Pin(pin.file, pin.line, text, f">={vs[0]},<={vs[-1]}", pin.kind, None), tuple(vs))

@@ -124,6 +124,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     all_pins = [p for p in all_pins if p.package not in dependency_pins.PACKAGES]
     ctx.dependency_pins = extra_groups.installed_only(files, ctx.read, ctx.dependency_pins,
                                                       [p for p in all_pins if p.package == "vllm"])
+    ctx.image_installs = [p for p in all_pins if p.package == "vllm" and p.kind == "dockerfile" and p.exact and not pin_scope.is_variant(p.file)]
     hosts = [p for p in all_pins if p.package in pins_mod.HOST_PACKAGES]
     all_pins = [p for p in all_pins if p.package not in pins_mod.HOST_PACKAGES]
     known = _known_releases(cat)
