@@ -249,3 +249,18 @@ def test_a_dockerfile_variant_is_a_launch_site_too(write_project, tmp_path):
         (sr,) = audit(write_project({name: docker}, tmp_path / name.replace("/", "_"))).sites
         assert (sr.site.file, str(sr.version.version), sr.site.settings["max_model_len"].value) == (name, "0.8.5", 4096)
     assert deploy.is_dockerfile("Dockerfile-Nvidia") and not deploy.is_dockerfile("Dockerfile-notes.md")
+
+
+def test_a_requirements_file_of_any_name_a_script_installs_is_a_pin(write_project):
+    # eval89 Lorenayannnnn/classmate-cot-verl (https://github.com/Lorenayannnnn/classmate-cot-verl): install.sh runs
+    # `pip install -r my_requirements.txt`, whose vllm==0.11.0 was never read (judged unpinned, the newest release)
+    from vllm_kb.engine.audit import audit
+
+    def judged(files):
+        (sr,) = audit(write_project(files), gpu="A100-80GB").sites
+        return str(sr.version.version), sr.version.pinned
+
+    files = {"my_requirements.txt": "numpy\nvllm==0.11.0\n", "run.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n"}
+    newest = judged(files)
+    assert newest[0] != "0.11.0" and not newest[1]  # a file nothing installs says nothing
+    assert judged({**files, "install.sh": "pip install -r my_requirements.txt\n"}) == ("0.11.0", True)

@@ -14,7 +14,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import makefile, notebooks
 from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, notebook_json, own_release, pip_lines, source_pins, vendored
-from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, pin_scope, req_chains, script_installs, install_envs, install_pins, run_records
+from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, installed_requirements, pin_scope, req_chains, script_installs, install_envs, install_pins, run_records
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project_files import guarded
@@ -94,6 +94,10 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 all_pins += source_pins.in_text(rel, install_pins.clones_expanded(text), pins_mod.Pin, shell=True)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
                     all_pins += script_installs.mark_last(ctx, rel, text, guarded(ctx, rel, pins_mod.script_pins, text))
+    # a requirements file of any name a script installs (`pip install -r my_requirements.txt`)
+    scripts = [rel for rel in files if rel.endswith((".sh", ".bash")) or makefile.is_makefile(rel) or pins_mod.is_dockerfile(rel)]
+    for rel in installed_requirements.files(ctx, scripts, pins_mod.is_pin_file):
+        all_pins += guarded(ctx, rel, pins_mod.scan, ctx.read(rel) or "")
     all_pins = ansible_pins.agreed(all_pins) + run_records.scan(ctx, files, all_pins)  # playbooks that disagree name none; run records
     ctx.plugins = frozenset(plugins)
     no_deps: set[str] = set()
