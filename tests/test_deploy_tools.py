@@ -346,3 +346,13 @@ spec:
 """})
     assert s.image == "kserve/huggingfaceserver:v0.16.0-gpu" and s.launch["image_at"] == ("isvc.yaml", 9)
     assert "dtype" not in s.fixed
+
+
+def test_a_program_as_the_cmd_of_a_vllm_image_is_no_model_for_its_entrypoint(scanned):
+    # eval89 Hiroaki-Masuzawa/llm_vlm_memo (https://github.com/Hiroaki-Masuzawa/llm_vlm_memo): FROM
+    # vllm/vllm-openai:latest, then CMD ["/usr/bin/supervisord"] — run with --entrypoint="" by its script, so no
+    # `vllm serve /usr/bin/supervisord`; a model path as the CMD stays the inherited `vllm serve`'s model
+    supervised = scanned({"Dockerfile": 'FROM vllm/vllm-openai:latest\nRUN pip install supervisor\nCMD ["/usr/bin/supervisord"]\n'})
+    assert supervised == []
+    (site,) = scanned({"Dockerfile": 'FROM vllm/vllm-openai:latest\nCMD ["/models/Qwen2.5-7B-Instruct", "--max-model-len", "4096"]\n'})
+    assert site.settings["max_model_len"].value == 4096

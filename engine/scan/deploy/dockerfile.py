@@ -316,6 +316,11 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
         by_env_used = True
         line = end = min((v.line for v in st["env"].values()), default=1)
     elif is_vllm_image(image):
+        if cmd is not None and (form := _exec_form(cmd.arg)) and _SYSTEM_PROGRAM.match(form[0]):
+            # `CMD ["/usr/bin/supervisord"]` on vllm/vllm-openai: a program, not a model for the inherited
+            # `vllm serve` — the image is run with `--entrypoint=""` (eval89 Hiroaki-Masuzawa/llm_vlm_memo
+            # shells/run_supervisor.sh), and what supervisord starts is read from its own .conf files
+            return None
         implicit = entrypoint_for(image, ctx.untagged_image_release)
         words += [yaml_word(t, 1, ex) for t in implicit]
         argv_pos += [None] * len(implicit)
@@ -355,6 +360,7 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
 # single-quoted text is read (a double-quoted one is expanded while the image is built)
 _WRITE = re.compile(r"""\b(?:echo(?:[ \t]+-[neE]+)?|printf)[ \t]+'([^']*)'[ \t]*>[ \t]*([^\s>&;|]+)""")
 _SHELLS = ("sh", "bash", "/bin/sh", "/bin/bash", "/usr/bin/env bash")
+_SYSTEM_PROGRAM = re.compile(r"^/(?:usr/(?:local/)?)?s?bin/[^/]+$")  # an executable where no model is kept
 
 
 def _written(ins: _Instr) -> dict[str, tuple[str, int]]:
