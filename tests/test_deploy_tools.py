@@ -356,3 +356,34 @@ def test_a_program_as_the_cmd_of_a_vllm_image_is_no_model_for_its_entrypoint(sca
     assert supervised == []
     (site,) = scanned({"Dockerfile": 'FROM vllm/vllm-openai:latest\nCMD ["/models/Qwen2.5-7B-Instruct", "--max-model-len", "4096"]\n'})
     assert site.settings["max_model_len"].value == 4096
+
+
+TEMPLATE = """apiVersion: template.openshift.io/v1
+kind: Template
+metadata:
+  name: vllm-mistral-7b-serving-template
+objects:
+- apiVersion: serving.kserve.io/v1alpha1
+  kind: ServingRuntime
+  metadata:
+    name: mistral-7b
+  spec:
+    containers:
+    - args:
+      - --model
+      - /mnt/models/
+      - --max-model-len
+      - "6144"
+      image: quay.io/rh-aiservices-bu/vllm-openai-ubi9:0.4.2
+      name: kserve-container
+"""
+
+
+def test_the_objects_of_an_openshift_template_are_read_as_resources(scanned):
+    # eval89 alpha-hack-program/doc-bot (https://github.com/alpha-hack-program/doc-bot):
+    # vllm_runtime/vllm-mistral-7b-template.yaml wraps its KServe ServingRuntime in a Template's `objects:` (2 missed sites)
+    (site,) = scanned({"template.yaml": TEMPLATE})
+    s = site.settings["max_model_len"]
+    assert (site.line, s.value, s.line) == (12, 6144, 15)
+    assert site.source["argv_pos"][-1] == {"yaml": [0, ["objects", 0, "spec", "containers", 0, "args", 3]]}  # a fix edits it there
+    assert scanned({"template.yaml": TEMPLATE.replace("kind: Template", "kind: Other")}) == []

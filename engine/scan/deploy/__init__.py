@@ -15,6 +15,7 @@ from vllm_kb.engine.scan.deploy.common import (
     is_local_image,
     is_vllm_like_image,
 )
+from vllm_kb.engine.scan.deploy import wrapped
 from vllm_kb.engine.scan.deploy.compose import scan_compose
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile, scan_dockerfile as _scan_dockerfile
 from vllm_kb.engine.scan.deploy.image_files import merge_copied_config
@@ -51,6 +52,7 @@ def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]
     from vllm_kb.engine.scan import yaml_commands
 
     sites: list[Site] = []
+    docs = wrapped.unwrap(docs)  # an OpenShift Template's objects, a List's items
     for doc in docs:
         if is_kaito(doc.data):
             sites += scan_kaito(ctx, rel, doc, docs)
