@@ -25,7 +25,8 @@ def unwrap(docs: list) -> list:
     out = []
     for doc in docs:
         data = doc.data
-        key = _WRAPPERS.get(data.get("kind")) if isinstance(data, dict) and isinstance(data.get("kind"), str) else None
+        kind = data.get("kind") if isinstance(data, dict) else None
+        key = _WRAPPERS.get(kind) if isinstance(kind, str) else None
         objects = data.get(key) if key else None
         inner = [(i, o) for i, o in enumerate(objects) if isinstance(o, dict)] if isinstance(objects, list) else []
         if not inner:
