@@ -138,6 +138,19 @@ def _render(data: dict, console) -> None:
     sm = data["summary"]
     console.print(t("report.summary", sites=sm["sites"], p0=sm["recommendations"]["P0"], p1=sm["recommendations"]["P1"],
                     p2=sm["recommendations"]["P2"], unknown=sm["unknown"]))
+    if groups := _repeated_p0(data):
+        console.print(escape(t("report.p0_repeated", groups=", ".join(t("report.p0_repeated_group", check=c, n=n) for c, n in groups))))
+
+
+def _repeated_p0(data: dict) -> list[tuple[str, int]]:
+    """P0 findings with the same check and the same words at two or more sites: one cause that many
+    launch scripts share (eval89 yyht/openrlhf_async_pipline: one framework pair, 33 scripts, 33 P0)."""
+    seen: dict[tuple[str, str], set] = {}
+    for s in data.get("sites") or []:
+        for f in s.get("recommendations") or []:
+            if f.get("priority") == "P0":
+                seen.setdefault((str(f.get("check")), str(f.get("reason"))), set()).add(s.get("id"))
+    return [(c, len(ids)) for (c, _), ids in seen.items() if len(ids) > 1]
 
 
 def print_report(data: dict) -> None:
