@@ -241,6 +241,11 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         existing = site.model if site.model is not None and site.model.syntax == "cli" else None
         return Change("set", target, value, site.file, "cli", existing.line if existing else None,
                       _as_written(existing) if existing else None, shell_word(value), setting=existing, positional=True)
+    if target == "model" and op == "set" and site.kind == "api_server" and existing is None \
+            and (tag := (site.source or {}).get("model_tag_word")) is not None and tag.value == value:
+        # the word the api_server module takes as `model_tag` and ignores (check L33): `--model X` in its place
+        after = cli_text(cat, version, site, target, value, None) if site.syntax == "cli" else site_syntax.deploy_text(site, target, value, cat.long_flag(target, version), None)
+        return Change("set", target, value, tag.file, site.syntax, tag.line, _as_written(tag), after, setting=tag)
     if existing is not None and existing.resolved and not existing.implied and existing.value == merge_value(value, existing) \
             and not isinstance(value, (dict, list)):
         # already so: nothing to write (a dict or list asked for again is a text vLLM cannot parse as JSON

@@ -274,6 +274,11 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
         text = msg("finding.stray_positional", arg=shown)
         if i == 0 and launch.kind == "api_server":  # the OpenAI server's `model_tag` takes it from 0.10.0
             site.source[MODEL_TAG] = [a.line, text["en"]]
+            if a.text is not None and not _NOT_A_MODEL.fullmatch(a.text):
+                # and ignores it (only `vllm serve` copies it to model): the site's model stays unknown, never
+                # this word; check serve-model-arg (L33) tells it and writes it as `--model` in its place
+                site.launch["model_tag"] = a.text
+                site.source[MODEL_TAG_WORD] = Setting("model", a.text, True, rel, a.line, "", a.raw, syntax, span=(a.index, a.index))
         site.remarks.append(Finding("stray-positional", text, rel, a.line, "P0", vllm=_swallowed_until(ctx.catalog, before.get(a.index - 1))))
     return site
 
@@ -283,6 +288,8 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
 # stray word there (`--enforce-eager True`) is taken and ignored, not refused (check/entrypoint_findings.py)
 # where the audit knows the release (engine/audit.py); of an image of unknown release it stays a P0
 MODEL_TAG = "stray_model_tag"
+MODEL_TAG_WORD = "model_tag_word"
+_NOT_A_MODEL = re.compile(r"(?i)true|false|yes|no|on|off|-?\d+(?:\.\d+)?")  # a switch's stray value (`--enforce-eager True`)
 
 
 def _swallowed_until(cat, prev) -> str | None:
