@@ -6,6 +6,7 @@ A new table, a table whose first/last release moves, or a release missing inside
 (0.9.2 and 0.15.x were once left out of several) fails this test until it is declared."""
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -80,10 +81,17 @@ def _catalog() -> list[str]:
     return [v for v in versions if "post" not in v and _key(v) >= _key("0.1.0")]
 
 
+@functools.cache
+def _table(name: str) -> dict:
+    # parsed once per process (libyaml where built, as engine/kb/yamlio.py reads them): the tables
+    # are 1.1 MB of YAML, and each parameter read them all again (~250 s of a loaded CI run)
+    return yaml.load((VLLM / name).read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def _tables() -> dict[str, dict]:
     out = {}
     for path in sorted(VLLM.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = _table(path.name)
         if any(isinstance(data.get(k), list) for k in ("releases", "vllm_releases")):
             out[path.name] = data
     return out

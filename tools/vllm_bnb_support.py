@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -56,19 +57,25 @@ def loader_check(root: Path) -> tuple[str, int, str] | None:
     return None
 
 
-def _index(root: Path) -> dict[str, dict[str, ast.ClassDef]]:
-    """module (dotted, under model_executor/models, or full under vllm/models) → class → node."""
-    out: dict[str, dict[str, ast.ClassDef]] = {}
+def model_files(root: Path) -> Iterator[tuple[str, Path]]:
+    """(module key, file) of every module of the models packages: the dotted path under
+    model_executor/models, or the full one under vllm/models."""
     base = root / "vllm/model_executor/models"
     for top in (base, root / "vllm/models"):
         for f in top.rglob("*.py") if top.is_dir() else ():
             rel = f.relative_to(base if top == base else root).with_suffix("")
-            key = ".".join(p for p in rel.parts if p != "__init__")
-            try:
-                tree = ast.parse(f.read_text(encoding="utf-8"))
-            except (SyntaxError, UnicodeDecodeError):
-                continue
-            out[key] = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+            yield ".".join(p for p in rel.parts if p != "__init__"), f
+
+
+def _index(root: Path) -> dict[str, dict[str, ast.ClassDef]]:
+    """module (dotted, under model_executor/models, or full under vllm/models) → class → node."""
+    out: dict[str, dict[str, ast.ClassDef]] = {}
+    for key, f in model_files(root):
+        try:
+            tree = ast.parse(f.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError):
+            continue
+        out[key] = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     return out
 
 

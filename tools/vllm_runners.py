@@ -29,13 +29,14 @@ import argparse
 import ast
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vllm_architectures import (_PLAIN, _bases, _find, registry_entries, registry_file, sp, spans,  # noqa: E402
                                 vkey, write_or_check)
-from vllm_bnb_support import _index  # noqa: E402
+from vllm_bnb_support import model_files  # noqa: E402
 
 FIRST = "0.6.4"  # ModelConfig._resolve_task: the first release with a task option
 GEN_PROTOCOL = "VllmModelForTextGeneration"
@@ -62,10 +63,59 @@ def _body_names(node: ast.ClassDef) -> tuple[frozenset[str], bool | None]:
     return frozenset(names), flag
 
 
-def class_bodies(root: Path) -> dict[str, dict[str, tuple[list[str], frozenset[str], bool | None]]]:
+# a line that opens a class statement at the top of a module: every module-level class has one
+_CLASS_LINE = re.compile(r"^class\b", re.M)
+_CLASS_NAME = re.compile(r"^class[ \t]+([A-Za-z_][A-Za-z0-9_]*)(?=[ \t(:\[])", re.M)
+
+
+class _Module(Mapping):
+    """class → (base names, names its body defines, its `is_pooling_model` value) of one module,
+    parsed with ast only when one of its classes is asked for: a release's models packages are 21 MB
+    of source (0.34.0's vllm/models kernels), and the lookups need a few hundred of their modules.
+    `candidates` (the names on the lines that open a class at the module's top) holds every class
+    of the module, so a name outside it is answered without the parse."""
+
+    def __init__(self, text: str):
+        self._text: str | None = text
+        self._classes: dict | None = None
+        names = _CLASS_NAME.findall(text)
+        self.candidates = frozenset(names)
+        if len(names) != len(_CLASS_LINE.findall(text)):  # a line the pattern cannot name: read it all now
+            self.candidates = frozenset(self._parsed())
+
+    def _parsed(self) -> dict:
+        if self._classes is None:
+            try:
+                tree = ast.parse(self._text or "")
+            except SyntaxError:
+                tree = ast.Module(body=[], type_ignores=[])  # as a module left out: no class
+            self._classes = {n.name: (_bases(n), *_body_names(n)) for n in tree.body if isinstance(n, ast.ClassDef)}
+            self._text = None
+        return self._classes
+
+    def __contains__(self, cls: object) -> bool:
+        return cls in self.candidates and cls in self._parsed()
+
+    def __getitem__(self, cls: str):
+        return self._parsed()[cls]
+
+    def __iter__(self):
+        return iter(self._parsed())
+
+    def __len__(self) -> int:
+        return len(self._parsed())
+
+
+def class_bodies(root: Path) -> dict[str, Mapping[str, tuple[list[str], frozenset[str], bool | None]]]:
     """module → class → (base names, names its body defines, its `is_pooling_model` value), over
-    the models packages, keyed as tools/vllm_architectures.py keys them."""
-    return {m: {c: (_bases(n), *_body_names(n)) for c, n in classes.items()} for m, classes in _index(root).items()}
+    the models packages, keyed as tools/vllm_architectures.py keys them (a module read lazily)."""
+    out: dict[str, Mapping[str, tuple[list[str], frozenset[str], bool | None]]] = {}
+    for key, f in model_files(root):
+        try:
+            out[key] = _Module(f.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            continue
+    return out
 
 
 def protocols(root: Path) -> tuple[frozenset[str], frozenset[str], bool] | None:
