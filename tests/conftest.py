@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,50 @@ def scanned(write_project):
     def scan(files: dict[str, str], root: Path | None = None):
         return sorted(scan_project(write_project(files, root)).sites, key=lambda s: (s.file, s.line))
     return scan
+
+
+class RealcaseOutcomes:
+    """realcases_score.run of each public report once per test session: tests/test_realcases.py
+    judges every case one by one, then scores their totals and the error lines' diagnoses from the
+    same outcomes, which used to be the 758 audits over again. Under pytest-xdist an outcome is
+    shared through the session's common temporary folder (written whole, then renamed into place),
+    so a worker reads what the other one already ran."""
+
+    def __init__(self, folder: Path):
+        self.dir = folder
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.mem: dict[str, object] = {}
+
+    def peek(self, case: Path):
+        """The outcome if this session already has it, else None."""
+        import realcases_score as score
+
+        got = self.mem.get(case.name)
+        if got is None:
+            try:
+                got = score.Outcome(**json.loads((self.dir / f"{case.name}.json").read_text(encoding="utf-8")))
+            except FileNotFoundError:
+                return None
+            self.mem[case.name] = got
+        return got
+
+    def get(self, case: Path):
+        import dataclasses
+
+        import realcases_score as score
+
+        got = self.peek(case)
+        if got is None:
+            got = self.mem[case.name] = score.run(case)
+            tmp = self.dir / f".{case.name}.{os.getpid()}"
+            tmp.write_text(json.dumps(dataclasses.asdict(got)), encoding="utf-8")
+            os.replace(tmp, self.dir / f"{case.name}.json")
+        return got
+
+
+@pytest.fixture(scope="session")
+def realcase_outcomes(tmp_path_factory) -> RealcaseOutcomes:
+    base = tmp_path_factory.getbasetemp()
+    # an xdist worker's folder sits in the session's (pytest-xdist's documented way to share data)
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return RealcaseOutcomes(shared / "realcase-outcomes")
