@@ -36,7 +36,9 @@ def cases(root: Path = HERE) -> list[Path]:
 
 
 def load(folder: Path) -> dict:
-    return yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
+    # libyaml where built (as engine/kb/yamlio.py reads): tests/test_fix_idempotent.py reads every
+    # case.yaml at collection, in each pytest-xdist worker
+    return yaml.load((folder / "case.yaml").read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def expected(case: dict) -> list[str]:

@@ -5,6 +5,7 @@ paths with values of every type (missing ones included, so "unknown" is compared
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from pathlib import Path
 
@@ -16,7 +17,9 @@ ROOT = Path(__file__).parent
 CEL_KEYS = ("when", "value_from", "show")
 
 
+@functools.cache
 def _sources() -> list[str]:
+    # read when a test here first asks (not at collection, in every pytest-xdist worker)
     out: set[str] = set()
 
     def walk(node, key=None):
@@ -39,9 +42,6 @@ def _sources() -> list[str]:
             elif child.name.endswith(".yaml"):
                 walk(yamlio.load_all(child.read_text(encoding="utf-8"))[0].data)
     return sorted(out)
-
-
-SOURCES = _sources()
 
 
 def _recorded_facts() -> list[dict]:
@@ -111,8 +111,8 @@ def _flat(v):
 
 
 def test_every_knowledge_predicate_translates():
-    untranslated = [s for s in SOURCES if cel.compile(s).code is None]
-    assert len(SOURCES) > 250 and not untranslated, untranslated
+    untranslated = [s for s in _sources() if cel.compile(s).code is None]
+    assert len(_sources()) > 250 and not untranslated, untranslated
 
 
 def test_the_translation_agrees_with_the_interpreter_on_every_case_and_activation():
@@ -122,7 +122,7 @@ def test_the_translation_agrees_with_the_interpreter_on_every_case_and_activatio
     bad, runs, deferred, unknown = [], 0, 0, 0
     by_groups: dict[frozenset, list[dict]] = {}
     acts: dict[int, cel.Activation] = {}  # id(facts) → its Activation, for every predicate it is run against
-    for src in SOURCES:
+    for src in _sources():
         pred = cel.compile(src)
         groups = frozenset(p[0] for p in pred.paths)
         if groups not in by_groups:
@@ -154,7 +154,7 @@ def test_the_translation_agrees_with_the_interpreter_on_every_case_and_activatio
 def test_the_translation_agrees_on_made_up_facts_of_every_type():
     rng = random.Random(17)
     bad = []
-    for src in SOURCES:
+    for src in _sources():
         pred = cel.compile(src)
         for _ in range(12):
             facts = _made_up(pred, rng)
