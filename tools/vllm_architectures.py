@@ -38,11 +38,12 @@ from __future__ import annotations
 
 import argparse
 import ast
-import bisect
-import itertools
 import re
-from collections.abc import Iterator, Mapping
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vllm_class_lookup import _find  # noqa: E402,F401 — the other tools import it from here
 
 VERSION_DIR = re.compile(r"\d+(\.\d+)+$")
 NOT_REGISTERED = ("_PREVIOUSLY_SUPPORTED_MODELS", "_OOT_SUPPORTED_MODELS", "_ROCM_UNSUPPORTED_MODELS",
@@ -149,45 +150,6 @@ _PLAIN = ("^(Module|nn|object|Supports(?!{}$)\\w*|Has\\w*|Is\\w*|Generic|Protoco
 # interface → (base class name, class-body flag)
 INTERFACES = {"pp": ("SupportsPP", "supports_pp"), "lora": ("SupportsLoRA", "supports_lora"),
               "lora_old": ("", "supported_lora_modules")}
-
-
-# id(classes) → (classes, its module keys sorted, class name → modules that may define it): a
-# release's ~1,200 modules sorted again at each of its ~8,000 lookups took half a minute (0.34.0)
-_ORDERS: dict[int, tuple[Mapping, list[str], dict[str, list[str]]]] = {}
-
-
-def _order(classes: Mapping) -> tuple[list[str], dict[str, list[str]]]:
-    got = _ORDERS.get(id(classes))
-    if got is None or got[0] is not classes or len(got[1]) != len(classes):
-        names: dict[str, list[str]] = {}
-        for m, c in classes.items():
-            # a module read lazily (tools/vllm_runners.py) names the classes it may have
-            for n in getattr(c, "candidates", c):
-                names.setdefault(n, []).append(m)
-        if len(_ORDERS) >= 8:
-            _ORDERS.clear()
-        got = _ORDERS[id(classes)] = (classes, sorted(classes), names)
-    return got[1], got[2]
-
-
-def _under(keys: list[str], prefix: str) -> Iterator[str]:
-    """The sorted keys that start with `prefix` (one run of the sorted list)."""
-    i = bisect.bisect_left(keys, prefix)
-    while i < len(keys) and keys[i].startswith(prefix):
-        yield keys[i]
-        i += 1
-
-
-def _find(classes: Mapping, module: str, cls: str) -> tuple[str, tuple[list[str], bool]] | None:
-    """The class `cls` as seen from `module`: in that module or its package, else the one class of
-    that name anywhere."""
-    keys, names = _order(classes)
-    pkg = module.rsplit(".", 1)[0]
-    for m in itertools.chain((module,), _under(keys, module + "."), _under(keys, pkg + ".")):
-        if cls in classes.get(m, {}):
-            return m, classes[m][cls]
-    owners = [m for m in names.get(cls, ()) if cls in classes[m]]
-    return (owners[0], classes[owners[0]][cls]) if len(owners) == 1 else None
 
 
 def _implements(classes: dict, module: str, cls: str, seen: set, iface: str = "pp") -> bool | None:
