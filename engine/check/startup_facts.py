@@ -85,6 +85,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(dp_launch_facts(engine, str((facts.get("vllm") or {}).get("version") or version), unread))
     out.update(numa_facts(engine, str((facts.get("vllm") or {}).get("version") or version), unread))
     out.update(custom_ops_facts(facts.get("passed") or {}))
+    out.update(pooler_facts(facts.get("passed") or {}))
     ep = cat.engine_arg("enable_expert_parallel")
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
                                lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version)),
@@ -183,10 +184,40 @@ def kv_table(kb: Knowledge) -> dict:
 
 
 def custom_ops_facts(passed: dict) -> dict[str, Any]:
-    """`custom_ops_bad`: the compilation_config custom_ops entries vLLM's CompilationConfig refuses
-    (0.11.0+: not 'all' or 'none', nor '+name' / '-name'; L190). Only a list of strings is judged."""
+    """The compilation_config custom_ops entries vLLM's CompilationConfig refuses (L190):
+    `custom_ops_bad`, not 'all' or 'none', nor '+name' / '-name' (0.11.0+); `custom_ops_base_modes`,
+    more than one 'all'/'none' (0.6.5+); `custom_ops_conflict`, ops both enabled and disabled (0.27.0+).
+    Only a list of strings is judged."""
     ops = (passed.get("compilation_config") or {}).get("custom_ops") if isinstance(passed.get("compilation_config"), dict) else None
     if not isinstance(ops, list) or not all(isinstance(op, str) for op in ops):
         return {}
-    bad = [op for op in ops if not (op in ("all", "none") or (op[:1] in ("+", "-") and len(op) >= 2))]
-    return {"custom_ops_bad": bad} if bad else {}
+    out: dict[str, Any] = {}
+    if bad := [op for op in ops if not (op in ("all", "none") or (op[:1] in ("+", "-") and len(op) >= 2))]:
+        out["custom_ops_bad"] = bad
+    if len(base := [op for op in ops if op in ("all", "none")]) > 1:
+        out["custom_ops_base_modes"] = base
+    if conflict := sorted({op[1:] for op in ops if op[:1] == "+"} & {op[1:] for op in ops if op[:1] == "-"}):
+        out["custom_ops_conflict"] = conflict
+    return out
+
+
+def pooler_facts(passed: dict) -> dict[str, Any]:
+    """`pooler_refused`: the pooler_config pairs and values PoolerConfig.__post_init__ refuses, in the
+    order it meets them (vllm/config/pooler.py 0.20.0:121-162; L257): both logit_bias and logit_mean,
+    both logit_scale and logit_sigma, a zero logit_scale (these three 0.20.0-0.22.1), a zero
+    logit_sigma (0.20.0+), pooling_type beside seq_pooling_type or tok_pooling_type (0.14.0+). The rule
+    gates each by release. Only a mapping written as such is judged (a None value counts as unset)."""
+    cfg = passed.get("pooler_config")
+    if not isinstance(cfg, dict):
+        return {}
+    given = {k for k, v in cfg.items() if v is not None}
+    zero = {k for k in ("logit_scale", "logit_sigma") if isinstance(cfg.get(k), (int, float))
+            and not isinstance(cfg.get(k), bool) and cfg[k] == 0}
+    refused = [code for code, hit in (
+        ("bias_and_mean", {"logit_bias", "logit_mean"} <= given),
+        ("scale_and_sigma", {"logit_scale", "logit_sigma"} <= given),
+        ("scale_zero", "logit_scale" in zero),
+        ("sigma_zero", "logit_sigma" in zero),
+        ("type_and_seq", {"pooling_type", "seq_pooling_type"} <= given),
+        ("type_and_tok", {"pooling_type", "tok_pooling_type"} <= given)) if hit]
+    return {"pooler_refused": refused} if refused else {}
