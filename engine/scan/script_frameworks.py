@@ -31,8 +31,11 @@ def framework_launch_site(ctx: ScanContext, rel: str, version: str, cmd, launch:
         else:
             part = trl_section.section(ctx, rel, launch.script, config) if launch.script and config else None
             entries = [e for b in bases for e in fw_launch.config_entries(ctx, b, launch.framework, flatten=flatten)]
-            entries += (fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten, section=part or ())
-                        if config else []) + found
+            if part and launch.script and config:  # the section over the parent the config names (`extends:`), as the script's loader reads it
+                entries += trl_section.section_entries(ctx, rel, launch.script, config, part, _section_reader(ctx, launch.framework, flatten))
+            elif config:
+                entries += fw_launch.config_entries(ctx, config, launch.framework, flatten=flatten)
+            entries += found
             if launch.script and not config and (got := _trl_configs(ctx, rel, launch, words)) is not None:
                 part, read = got  # `--config configs/grpo_${CONDITION}.yaml`: the section over every file it may be
                 entries = read + found
@@ -93,8 +96,12 @@ def _trl_configs(ctx, rel: str, launch, words) -> tuple[tuple, list] | None:
         return None
 
     def read(config, sect):
-        return fw_launch.config_entries(ctx, config, launch.framework, flatten=False, section=sect)
+        return trl_section.section_entries(ctx, rel, launch.script, config, sect, _section_reader(ctx, launch.framework, False))
     return part, trl_section.merged_entries(ctx, configs, part, read)
+
+
+def _section_reader(ctx, framework: str, flatten: bool):
+    return lambda config, sect: fw_launch.config_entries(ctx, config, framework, flatten=flatten, section=sect)
 
 
 def _as_launch(fw: fw_launch.FwLaunch):

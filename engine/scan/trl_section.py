@@ -14,14 +14,52 @@ import posixpath
 import re
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.scan import python_datafiles, trl_script
+from vllm_kb.engine.scan import config_extends, python_datafiles, trl_script
 from vllm_kb.engine.scan.context import parse_python
 from vllm_kb.engine.scan.framework_site import Entry, mapping_entries
 from vllm_kb.engine.scan.site import Setting
 
 
 def section(ctx, rel: str, script: str, config: str) -> tuple[str, ...] | None:
-    """The key path under which `config` holds what the script gives its TRL config class."""
+    """The key path under which `config` (or a parent the project's loader merges into it) holds what
+    the script gives its TRL config class."""
+    got = _spread(ctx, rel, script)
+    if got is None:
+        return None
+    path, _ = got
+    for _ in range(config_extends.DEPTH):
+        data = config_extends.data_of(ctx, config)
+        for k in path:
+            data = data.get(k) if isinstance(data, dict) else None
+        if isinstance(data, dict):
+            return path
+        up = config_extends.parent(ctx, config)
+        if up is None or up[1] is None or not _follows(ctx, rel, script, up[0]):
+            return None
+        config = up[1]
+    return None
+
+
+def section_entries(ctx, rel: str, script: str, config: str, part: tuple[str, ...], read, depth: int = 0) -> list[Entry]:
+    """The section's entries of `config` (`read(config, part)`) over those of the parent it names
+    (engine/scan/config_extends.py): merged where the script's loader visibly does, else unknown."""
+    own = read(config, part)
+    key, parent = config_extends.parent(ctx, config) or ("", None) if depth < config_extends.DEPTH else ("", None)
+    if parent is None:
+        return own
+    followed = _follows(ctx, rel, script, key)
+    inherited = section_entries(ctx, rel, script, parent, part, read, depth + 1) if followed else read(parent, part)
+    return config_extends.merge(own, inherited, followed, parent, key)
+
+
+def _follows(ctx, rel: str, script: str, key: str) -> bool:
+    loader = (_spread(ctx, rel, script) or (None, None))[1]
+    return loader is not None and config_extends.follows(ctx, loader[0], loader[1], loader[2], key)
+
+
+def _spread(ctx, rel: str, script: str):
+    """(the key path, (script, tree, the loader call or None)) of the one config section the script spreads
+    into its TRL config class, or None."""
     ref = trl_script.script_ref(ctx, rel, script)
     text = ctx.read(ref) if ref is not None else None
     if text is None or "**" not in text:
@@ -35,11 +73,11 @@ def section(ctx, rel: str, script: str, config: str) -> tuple[str, ...] | None:
     paths = {p for e in spread if (p := _subscripts(e)) is not None}
     if len(paths) != 1 or any(_names_its_file(tree, e) for e in spread):
         return None  # a file the code names itself is read at the GRPOConfig call (python_entries), whatever --config says
-    (path,) = paths
-    data = _data(ctx, config)
-    for k in path:
-        data = data.get(k) if isinstance(data, dict) else None
-    return path if isinstance(data, dict) else None
+    expr = spread[0]
+    while isinstance(expr, ast.Subscript):
+        expr = expr.value
+    call = _bound(tree, expr) if isinstance(expr, ast.Name) else expr
+    return next(iter(paths)), ((ref, tree, call) if isinstance(call, ast.Call) else None)
 
 
 def _trl_config(func) -> bool:
@@ -87,16 +125,6 @@ def _subscripts(node) -> tuple[str, ...] | None:
         keys.insert(0, node.slice.value)
         node = node.value
     return tuple(keys) if keys and isinstance(node, (ast.Name, ast.Call, ast.Attribute)) else None
-
-
-def _data(ctx, config: str):
-    text = ctx.read(config)
-    if text is None:
-        return None
-    try:
-        return json.loads(text) if config.endswith(".json") else yamlio.load(text).data
-    except (ValueError, yamlio.YamlError):
-        return None
 
 
 _HOLE = re.compile("\ue000.*?\ue001", re.S)
@@ -160,8 +188,19 @@ def python_entries(ctx, resolver, tree: ast.Module, node) -> tuple[list[Entry], 
         expr = expr.value
     call = _bound(tree, expr) if isinstance(expr, ast.Name) else expr
     ref = python_datafiles.file_of(resolver, call)
-    text = ctx.read(ref) if ref is not None else None
-    if ref is None or text is None:
+    own = _section_of(ctx, ref, path) if ref is not None else None
+    if ref is None or own is None:
+        return None
+    ctx.referenced.add(ref)
+    if (up := config_extends.parent(ctx, ref)) is not None and up[1] is not None:
+        # a library loader (yaml.safe_load, json.load) merges no parent: a key only the parent sets is unknown
+        own = config_extends.merge(own, _section_of(ctx, up[1], path) or [], False, up[1], up[0])
+    return own, ref, path
+
+
+def _section_of(ctx, ref: str, path: tuple[str, ...]) -> list[Entry] | None:
+    text = ctx.read(ref)
+    if text is None:
         return None
     try:
         doc = yamlio.Document(data=json.loads(text)) if ref.endswith(".json") else yamlio.load(text)
@@ -170,7 +209,4 @@ def python_entries(ctx, resolver, tree: ast.Module, node) -> tuple[list[Entry], 
     data = doc.data
     for k in path:
         data = data.get(k) if isinstance(data, dict) else None
-    if not isinstance(data, dict):
-        return None
-    ctx.referenced.add(ref)
-    return mapping_entries(data, doc, ref, False, path, len(path)), ref, path
+    return mapping_entries(data, doc, ref, False, path, len(path)) if isinstance(data, dict) else None
