@@ -232,3 +232,14 @@ def test_verl_max_num_seqs_reaches_vllm_from_0_6_0(tmp_path, pins, passed):
     sr = _audit(tmp_path, {"requirements.txt": pins, "run.sh": run}, "H100-80GB x8")
     assert ("max_num_seqs" in sr.site.settings) is passed
     assert ("max_num_seqs" in sr.site.framework_defaults) is False  # written, or never passed
+
+
+@pytest.mark.parametrize("pins, passed", [
+    ("trl==1.16.0\nvllm==0.18.0\n", True),  # colocate LLM(trust_remote_code=…) from 1.8.0
+    ("trl==1.7.0\nvllm==0.18.0\n", False),  # the config has it, the LLM it builds does not get it
+])
+def test_trl_trust_remote_code_reaches_the_colocated_engine_from_1_8(tmp_path, pins, passed):
+    train = COLOCATE.replace('vllm_tensor_parallel_size=2', 'trust_remote_code=True')
+    sr = _audit(tmp_path, {"requirements.txt": pins, "train.py": train}, "H100-80GB x8")
+    got = sr.site.settings.get("trust_remote_code")
+    assert (got is not None and got.value is True) is passed
