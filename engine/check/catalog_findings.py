@@ -218,7 +218,7 @@ def lifecycle_entry(s, key: str, cat: Catalog, version: str | None = None):
     spelled = normalise_flag(key if key.startswith("-") else "--" + key)[0] if key else None
     flag = cat.flag(spelled) if spelled else None
     if flag is None and spelled and key.startswith("--") and version is not None:
-        full = cat.expand_abbreviation(spelled, version)
+        full = cat.expand_abbreviation(spelled, version) or cat.abbreviation_elsewhere(spelled)
         flag = cat.flag(full) if full else None
     if s.syntax in ("python-call", "kwargs-json"):
         # a keyword, or a Triton model.json key (vllm_backend: AsyncEngineArgs(**model_json)): the

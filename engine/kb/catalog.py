@@ -292,6 +292,17 @@ class Catalog:
         hits = [f for f in longs if f.startswith(flag)]
         return hits[0] if len(hits) == 1 else None
 
+    def abbreviation_elsewhere(self, flag: str) -> str | None:
+        """The one option `flag` is a unique prefix of in some other release, where the judged one has
+        no option it begins (`--disable-log-request` is 0.16.0's `--disable-log-requests`, gone in
+        0.17.0): that option's history decides, as for the full spelling, never "no such option"."""
+        if not flag.startswith("--") or len(flag) < 4:
+            return None
+        cands = [f for f in self.raw["cli_flags"] if f.startswith(flag) and self.flag(f) is not None]
+        meant = {c for c in cands if any(self.expand_abbreviation(flag, str(v)) == c
+                                         for v in self.versions if self.flag(c).exists(str(v)))}
+        return meant.pop() if len(meant) == 1 else None
+
     def long_flag(self, dest: str, version: str) -> str | None:
         """The canonical long spelling of an argument's flag in a release."""
         flags = [f for f in self.flags_for_dest(dest, version) if f.startswith("--")]
