@@ -25,6 +25,10 @@ def canonical(name: str) -> str:
 
 def finding(site: Site, s, key: str, cat, version: str) -> Finding:
     """The finding for `key` (as written), which no vLLM release has."""
+    tree = site.fork_options.get(canonical(key)) or site.fork_options.get(canonical(s.name))
+    if tree is not None:
+        # the project's own vLLM source tree (a fork's submodule or vendored copy) defines it
+        return Finding("plugin-option", msg("finding.fork_option", key=key, tree=tree), s.file, s.line, "P2", subject=s.name)
     long_flag = "--" + canonical(key)
     passed = {"--" + canonical(o.key or o.name) for o in list(site.settings.values()) + list(site.unknown.values())}
     own = kb_plugins.owner(long_flag, site.plugins, passed)

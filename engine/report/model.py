@@ -86,6 +86,8 @@ def _version_text(kb, choice, lang: str) -> str:
         # a development version between two releases: judged as the later, P0 only where both agree
         return kb.t("version.source-dev", lang, version=choice.version, where=choice.where, text=p.text,
                     low=choice.among[0], high=choice.among[1])
+    if choice.basis == "source" and p is not None and p.source == "fork":  # another owner's vLLM repository
+        return kb.t("version.source-fork", lang, version=choice.version, where=choice.where, text=p.text)
     return kb.t(f"version.{choice.basis}", lang, version=choice.version, where=choice.where, text=p.text if p else "")
 
 

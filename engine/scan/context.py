@@ -92,6 +92,7 @@ class ScanContext:
     dependency_pins: list = field(default_factory=list)  # torch & co. (kb/dependency_pins.py), apart from the report's pins
     image_installs: list = field(default_factory=list)  # exact vLLM pins the project's Dockerfiles install (pin_alternatives.installs)
     plugins: frozenset = frozenset()  # vLLM plugin packages the project installs (kb/plugins.py)
+    fork_options: dict = field(default_factory=dict)  # option → the vLLM source tree in the project that defines it (scan/fork_source.py)
     # folders whose vLLM is built from its sources (a checkout, a git URL, a dev version): with
     # --vllm-version the release is given, but the kernels are still the ones that build compiled
     source_built: frozenset = frozenset()

@@ -21,6 +21,7 @@ def with_plugins(ctx: ScanContext, found: list[Site]) -> list[Site]:
     """The plugins each site's vLLM may load: the project's, and those its container image holds."""
     for s in found:
         s.plugins = ctx.plugins | (kb_plugins.packages_in(s.image + "\n") if s.image else set())
+        s.fork_options = ctx.fork_options
     return found
 
 

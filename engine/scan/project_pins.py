@@ -13,7 +13,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import makefile, notebooks
-from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, framework_source, notebook_json, own_release, pip_lines, source_pins, vendored
+from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, fork_source, framework_source, notebook_json, own_release, pip_lines, source_pins, vendored
 from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, installed_requirements, pin_scope, req_chains, script_installs, install_envs, install_pins, run_records
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
@@ -99,6 +99,9 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     for rel in installed_requirements.files(ctx, scripts, pins_mod.is_pin_file):
         all_pins += guarded(ctx, rel, pins_mod.scan, ctx.read(rel) or "")
     all_pins = ansible_pins.agreed(all_pins) + run_records.scan(ctx, files, all_pins)  # playbooks that disagree name none; run records
+    # a vLLM submodule (a fork's, pgimenes/adaserve) is a build from source; the options its tree defines are its own
+    all_pins += fork_source.pins(ctx.root, pins_mod.Pin)
+    ctx.fork_options = fork_source.options(ctx.root, [rel for rel, code, _d in getattr(files, "skipped", ()) if code == "vllm-source"])
     ctx.plugins = frozenset(plugins)
     no_deps: set[str] = set()
     for rel in files:  # requirement files installed with `pip install --no-deps -r`: no resolution joins their pins

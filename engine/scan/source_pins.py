@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import framework_git
+from vllm_kb.engine.scan import fork_source, framework_git
 
 BASIS = "source"
 # a repository named vllm (vllm-project's or a fork), as pip is given it
@@ -119,7 +119,7 @@ def git_pin(rel: str, line: int, word: str, kind: str, pin_type):
     if (tag := release_tag(word)) is not None:  # a release's own tag: that release, as an exact pin
         return pin_type(rel, line, word, f"=={tag}", kind, tag, "vllm")
     if is_git_url(word):
-        return pin_type(rel, line, word, "", kind, None, "vllm", source="git")
+        return pin_type(rel, line, word, "", kind, None, "vllm", source="fork" if fork_source.is_fork_url(word) else "git")
     return framework_git.pin(rel, line, word, kind, pin_type)
 
 

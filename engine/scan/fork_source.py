@@ -1,0 +1,77 @@
+"""vLLM run from a fork's source tree inside the project: a git submodule (`.gitmodules` naming a
+repository called vllm), or a vendored copy of vLLM's package beside its setup files (the walk skips
+it, engine/scan/walk.py is_vllm_source). A research fork adds options stock vLLM never had
+(pgimenes/adaserve: the pgimenes/vllm submodule's `--num-parallel-layers`, `enable_dynamic_resharding`,
+vllm/engine/arg_utils.py of that fork), so judging them against PyPI's releases called four working
+launches "vLLM has no option" (eval90). The submodule is a build from source — a fork's, whose
+commit names no release — and the options its own arg_utils.py defines, when the tree is there,
+are the fork's, not unknown ones."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_SECTION = re.compile(r'^\s*\[submodule\s+"([^"]*)"\]\s*$')
+_KEY = re.compile(r"^\s*(path|url)\s*=\s*(\S+)\s*$")
+# a repository named vllm on any host: its owner decides whether it is vLLM's own or a fork
+_VLLM_URL = re.compile(r"(?:^|[/:])([\w.-]+)/vllm(?:\.git)?/?$", re.I)
+_OPTION = re.compile(r"""["'](--[a-z0-9][\w-]*)["']""", re.I)
+_FIELD = re.compile(r"^    ([a-z_][a-z0-9_]*)\s*:", re.M)
+_ARG_FILES = ("vllm/engine/arg_utils.py", "vllm/entrypoints/openai/cli_args.py")
+
+
+def submodules(root: Path) -> list[tuple[int, str, str, bool]]:
+    """(line, path, url, fork) of each submodule whose repository is named vllm: `fork` unless the
+    owner is vllm-project."""
+    try:
+        text = (root / ".gitmodules").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    out, cur = [], None
+    for n, line in enumerate(text.splitlines(), 1):
+        if _SECTION.match(line):
+            cur = {"line": n, "path": "", "url": ""}
+            out.append(cur)
+        elif cur is not None and (m := _KEY.match(line)):
+            cur[m.group(1)] = m.group(2)
+            if m.group(1) == "url":
+                cur["line"] = n
+    return [(d["line"], d["path"], d["url"], m.group(1).lower() != "vllm-project")
+            for d in out if (m := _VLLM_URL.search(d["url"]))]
+
+
+def is_fork_url(word: str) -> bool:
+    """A git URL of a repository named vllm whose owner is not vllm-project (`git+https://github.com/x/vllm@main`)."""
+    w = re.sub(r"^(?:vllm\s*@\s*)?git\+", "", word.strip()).split("#", 1)[0]
+    rest = w.partition("://")[2] or w
+    if "@" in rest.split("/", 1)[0]:  # user@host
+        rest = rest.split("@", 1)[1]
+    m = _VLLM_URL.search(rest.split("@", 1)[0])
+    return bool(m) and m.group(1).lower() != "vllm-project"
+
+
+def pins(root: Path, pin_type) -> list:
+    """A vLLM submodule as the vllm pin it builds: source `fork` (another owner's repository) or
+    `checkout` (vllm-project's, at a commit the checkout does not name)."""
+    return [pin_type(".gitmodules", line, f"url = {url}", "", "checkout", None, "vllm", source="fork" if fork else "checkout")
+            for line, _path, url, fork in submodules(root)]
+
+
+def options(root: Path, folders: list[str]) -> dict[str, str]:
+    """{canonical option name: the tree that defines it} from the argument definitions of each vLLM
+    source tree in the project (the submodules' paths and the vendored copies the walk skipped)."""
+    trees = list(dict.fromkeys([*folders, *(p for _l, p, _u, _f in submodules(root) if p)]))
+    out: dict[str, str] = {}
+    for tree in trees:
+        for rel in _ARG_FILES:
+            try:
+                text = (root / tree / rel).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            names = [m.group(1) for m in _OPTION.finditer(text)]
+            if rel.endswith("arg_utils.py") and (c := text.find("class EngineArgs")) >= 0:
+                end = text.find("\nclass ", c + 1)
+                names += [m.group(1) for m in _FIELD.finditer(text, c, end if end > 0 else len(text))]
+            for name in names:
+                out.setdefault(name.lstrip("-").lower().replace("_", "-"), tree)
+    return out
