@@ -126,6 +126,14 @@ class Framework:
             return arg, fld
         return k.arg, None
 
+    def key_versions_hold(self, k: Key, version: str | None) -> bool:
+        """A key's `versions` hold for a release; a development build (0.4.0.dev, LeonLixyz/r2e-verl's
+        verl fork) may hold the code of either release around it, so the key is read where one of them
+        reads it (verl passes actor_rollout_ref.model.trust_remote_code to vLLM from 0.4.0, eval90)."""
+        if not version or try_parse(version) is None:
+            return version_matches(k.versions, version)
+        return any(version_matches(k.versions, v) for v in self._around(version))
+
     def _has(self, k: Key, version: str) -> bool:
         return version_matches(k.versions, version) and any(self._in_release(n, version) for n in (k.key, *k.aliases))
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vllm_kb.engine.kb import yamlio
-from vllm_kb.engine.kb.frameworks import Framework, normalise_key, version_matches
+from vllm_kb.engine.kb.frameworks import Framework, normalise_key
 from vllm_kb.engine.scan.site import Setting, Site
 
 
@@ -70,7 +70,7 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
         if s.resolved:
             values[key.key] = s.value
         written[key.key] = s
-        if not version_matches(key.versions, version):
+        if not fw.key_versions_hold(key, version):
             unmapped[key.key] = s  # this release of the framework ignores (or rejects) the key
             continue
         if (command or "") in key.not_read_by:
