@@ -5,8 +5,8 @@ its maximum DP size, L256 the torch_shm multimodal IPC, L257 the pooler_config p
 refuses, L258 VLLM_USE_V2_MODEL_RUNNER=1 beside features the V2 runner lacks (public report:
 intel/intel-xpu-backend-for-triton#7158), L259 --max-num-active-seqs above --max-num-seqs, L260 a
 negative --sse-keep-alive-interval, L128 --async-scheduling beside disable_padded_drafter_batch, L261
---dcp-comm-backend a2a without DCP, L262 --mamba-ssu-algorithm off the FlashInfer Mamba backend. Each with
-a control that starts."""
+--dcp-comm-backend a2a without DCP, L262 --mamba-ssu-algorithm off the FlashInfer Mamba backend, L263 --enable-dbo
+without a DeepEP / NIXL EP all2all backend. Each with a control that starts."""
 from __future__ import annotations
 
 import json
@@ -108,6 +108,9 @@ def test_scheduler_and_server_values(cli, write_project, vllm, flags, check, wan
     ("0.30.0", "vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --tensor-parallel-size 4 --mamba-ssu-algorithm horizontal", "L262", "P0"),
     ("0.30.0", "vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --tensor-parallel-size 4 --mamba-ssu-algorithm horizontal "
                "--mamba-backend flashinfer", "L262", None),
+    ("0.30.0", "vllm serve deepseek-ai/DeepSeek-V3 --data-parallel-size 8 --enable-expert-parallel --enable-dbo", "L263", "P0"),
+    ("0.30.0", "vllm serve deepseek-ai/DeepSeek-V3 --data-parallel-size 8 --enable-expert-parallel --enable-dbo "
+               "--all2all-backend deepep_low_latency", "L263", None),
 ])
 def test_spec_dcp_mamba_flags(cli, write_project, vllm, cmd, check, want):
     got = _check(cli, write_project, vllm, cmd, check, "H100 x8")
