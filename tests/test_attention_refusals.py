@@ -158,3 +158,23 @@ def test_gptoss_image_tag_is_the_preview_build(tmp_path):
                 if r.status == "recommended" and r.priority == "P0"}
     assert "L65" in p0("A100-80GB")
     assert "L65" not in p0("H100-80GB")
+
+
+@pytest.mark.parametrize("version,forced,model,refused", [
+    ("0.19.1", "ROCM_ATTN", GPT_OSS, True),          # rocm_attn.py supports_sink() False from 0.19.0
+    ("0.18.0", "ROCM_ATTN", GPT_OSS, False),         # 0.18.x's ROCM_ATTN declares sinks
+    ("0.20.0", "ROCM_AITER_FA", GPT_OSS, True),       # the base class's default, through 0.22.1
+    ("0.23.0", "ROCM_AITER_FA", GPT_OSS, False),
+    ("0.19.1", "ROCM_AITER_UNIFIED_ATTN", GPT_OSS, False),
+    ("0.19.1", "ROCM_ATTN", GEMMA2, False),           # no sinks: nothing refused
+    ("0.19.1", None, GPT_OSS, False),
+])
+def test_rocm_backend_sinks(version, forced, model, refused):
+    got = facts(version, None, model, forced)
+    assert (got.get("attn_nosink_backend") == forced) is refused if forced else "attn_nosink_backend" not in got
+
+
+def test_l65_rocm_rule_judged_on_rocm():
+    """L65 reads the CUDA compute capability, so it is CUDA-only; its ROCm rule still runs on ROCm."""
+    check = next(c for c in load().checks if c.id == "L65")
+    assert check.cuda_only and [r.index for r in check.rules if r.rocm] == [0]

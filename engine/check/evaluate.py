@@ -45,7 +45,12 @@ def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[st
         return Result(check, "not_applicable", Text(
             en=kb.t("reason.mode", "en", modes=", ".join(check.modes), mode=mode),
             zh=kb.t("reason.mode", "zh", modes=", ".join(check.modes), mode=mode)))
+    rules = check.rules
     if check.cuda_only and (facts.get("site") or {}).get("platform") == "rocm":
+        rules = [r for r in check.rules if r.rocm]
+        res = _first(check, rules, facts, act, unresolved, kb, version) if rules else None
+        if res is not None and res.status == "recommended":
+            return res
         gpu = str((facts.get("gpu") or {}).get("name") or "AMD GPU")
         return Result(check, "not_applicable", Text(en=kb.t("reason.cuda_only", "en", gpu=gpu),
                                                     zh=kb.t("reason.cuda_only", "zh", gpu=gpu)))
@@ -54,7 +59,14 @@ def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[st
             en=kb.t("reason.versions", "en", spec=str(check.vllm), version=version),
             zh=kb.t("reason.versions", "zh", spec=str(check.vllm), version=version))
         return Result(check, "not_applicable", text, values=_values(text, facts))
-    for rule in check.rules:
+    return _first(check, rules, facts, act, unresolved, kb, version) or \
+        Result(check, check.otherwise_status, check.otherwise_reason, values=_values(check.otherwise_reason, facts))
+
+
+def _first(check: Check, rules: list[Rule], facts: dict, act: cel.Activation, unresolved: dict[str, str], kb: Knowledge,
+           version: str | None) -> Result | None:
+    """The result of the first rule that holds or cannot be decided (None: none holds)."""
+    for rule in rules:
         if rule.vllm and version and not rule.vllm.contains(version):
             continue
         pred = cel.compile(rule.when)
@@ -79,7 +91,7 @@ def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[st
                 res.safe = rule.safe
                 res.fix = _concrete(rule.fix, act)
             return res
-    return Result(check, check.otherwise_status, check.otherwise_reason, values=_values(check.otherwise_reason, facts))
+    return None
 
 
 def _missing_key(missing: tuple[str, ...], facts: dict) -> str:

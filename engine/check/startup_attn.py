@@ -36,6 +36,27 @@ _VALIDATING = Version("0.11.1")
 _PREVIEW_SINKS_FA = "gptoss"  # the local label of the preview build above
 
 
+# ROCm backends whose supports_sink() is False (the base class's default, or ROCM_ATTN's own from
+# 0.19.0, rocm_attn.py 0.19.0:197 "ROCM custom attention kernel does not support sinks") in the
+# releases whose selectors validate a forced backend on both platforms (vllm/platforms/rocm.py
+# 0.18.0:455, cuda.py from 0.11.1): validate_configuration adds "attention sinks not supported"
+# (vllm/v1/attention/backend.py 0.19.1:283) and the selector raises "Selected backend … is not
+# valid for this configuration". ROCM_AITER_FA declares sinks from 0.23.0, ROCM_AITER_UNIFIED_ATTN
+# and ROCM_ATTN of 0.18.x do. Read up to 0.34.0.
+ROCM_NO_SINKS: dict[str, tuple[str, str, str]] = {
+    "ROCM_ATTN": ("0.19.0", "0.34.0", "vllm/v1/attention/backends/rocm_attn.py"),
+    "ROCM_AITER_FA": ("0.18.0", "0.22.1", "vllm/v1/attention/backend.py"),
+}
+
+
+def rocm_sinks_refusal(forced: str | None, features: list[str], version: Version) -> dict[str, Any]:
+    """startup.attn_nosink_backend: the forced ROCm backend refuses the model's attention sinks."""
+    span = ROCM_NO_SINKS.get(forced or "")
+    if span is None or "sinks" not in features or not Version(span[0]) <= version <= Version(span[1]):
+        return {}
+    return {"attn_nosink_backend": forced, "attn_nosink_file": span[2]}
+
+
 def _v(version: str | None) -> Version | None:
     return try_parse(version) if version else None
 
@@ -153,7 +174,7 @@ def attn_facts(facts: dict, table: dict, version: str, forced: str | None, start
         either = [_signature_row(table, engine, b, features, v) for b in _V0_PICKS]
         if all(either):
             backend = _V0_PICKS[0]
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = rocm_sinks_refusal(backend if forced else None, features, v)
     if backend:
         out["attn_backend"] = backend
     if not features or not backend:

@@ -66,6 +66,9 @@ class Rule:
     safe: bool = False
     index: int = 0
     source: tuple[dict, ...] = ()  # where vLLM decides it: {release, file, line} or {url, title}
+    # a rule of a CUDA-only check whose `when` names ROCm (`site.platform == "rocm"`) reads what
+    # vLLM's shared code decides on both platforms (a backend's own metadata): judged on ROCm too
+    rocm: bool = False
 
 
 @dataclass
@@ -113,7 +116,7 @@ def _check_from(raw: dict, category: str, file: str) -> Check:
             # a P0 means vLLM will not start without the fix (or a verified gain at no risk):
             # its fix is safe unless the rule says otherwise (engine/report/consistency.py)
             safe=bool(r.get("safe", (r.get("priority") or raw.get("priority", "P2")) == "P0")),
-            index=i, source=tuple(r.get("source", ())),
+            index=i, source=tuple(r.get("source", ())), rocm='site.platform == "rocm"' in r["when"],
         ))
     other = raw.get("otherwise", {})
     return Check(
