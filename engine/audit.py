@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator
 
-from vllm_kb.engine.check import candidates, catalog_findings, colocation, entrypoint_findings, unpinned, vendored_sites
+from vllm_kb.engine.check import candidates, catalog_findings, colocation, entrypoint_findings, import_sites, unpinned, vendored_sites
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
 from vllm_kb.engine.check.hidden_args import hidden_args
 from vllm_kb.engine.check.owners import settle_owners
@@ -23,7 +23,7 @@ from vllm_kb.engine.kb import machine
 from vllm_kb.engine.kb import compat, redact
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
-from vllm_kb.engine.scan import image_beside, python_callers, requirement, source_pins
+from vllm_kb.engine.scan import image_beside, project_imports, python_callers, requirement, source_pins
 from vllm_kb.engine.scan.clients import tool_client_urls
 from vllm_kb.engine.scan.model_clients import model_clients
 from vllm_kb.engine.scan.images import is_vllm_image
@@ -75,7 +75,17 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     # reads it (engine/check/endpoints.py; the files are read again only where a site serves HTTP)
     serving = any(p[2]["site"].get("serves_http") for p in prepared)
     clients = tool_client_urls(sc.ctx, sc.files) if serving else []
+    # a module that imports vLLM's own modules where no launch site reaches it: a site of its own,
+    # judged by L139 alone, kept only where its import fails (engine/check/import_sites.py)
+    for site in import_sites.candidates(sc.files, sc.ctx.read, sc.sites, project_imports.Launches(sc.files, sc.ctx.read)):
+        try:
+            prepared.append((site, *release_facts(site, choice_for(site.file, sc.choices, sc.default, sc.own),
+                                                  hardware, kb, cat, sc.ctx)))
+        except Exception as e:  # noqa: BLE001 — as above
+            sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     add_project_facts(prepared, sc, kb, cat, clients, model_clients(sc.ctx, sc.files) if serving else [])
+    prepared = [p for p in prepared if p[0].kind != import_sites.KIND or import_sites.keep(p[0], p[2])]
+    sc.sites.extend(p[0] for p in prepared if p[0].kind == import_sites.KIND)
     # every site's facts are built: the texts and modules the scan kept are let go (a site's file is read again for its diff)
     sc.ctx.release()
     python_callers.forget()
@@ -177,7 +187,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     unresolved.update(hidden_args(site, cat.arg_names))
     others = facts.pop("model_alternatives", None)
     between = facts.pop("between_releases", None)
-    results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere)
+    results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere,
+                           only=import_sites.ONLY if site.kind == import_sites.KIND else None)
     if others:
         candidates.merge(results, [evaluate_all(kb, candidates.with_parts(facts, o), unresolved, site.engine_elsewhere)
                                    for o in others], facts["model"].get("candidates") or facts["model"].get("revisions") or [], kb,

@@ -149,3 +149,22 @@ def test_one_index_per_audit_reads_each_module_once_and_skips_a_tree_that_carrie
     reads.clear()
     assert project_imports.Launches([*files, "vllm/__init__.py"], read).files("src/a.py") == []
     assert reads == []
+
+
+def test_a_module_no_launch_site_reaches_is_a_site_of_its_own_at_its_failing_import(tmp_path):
+    """gitcode f685d25e: a wrapper's server module imports a name vLLM 0.8.3 spells otherwise and
+    starts nothing itself; tests, a guarded import and a module the launch file loads give no site."""
+    root = _project(tmp_path, "vllm==0.8.3", {
+        "serve.py": "import os\nfrom vllm.entrypoints.openai.protocol import LoadLoraAdapterRequest\n",
+        "guarded.py": "try:\n    from vllm.model_executor.parallel_utils import parallel_state\nexcept ImportError:\n    pass\n",
+        "tests/test_serve.py": "from vllm.entrypoints.openai.protocol import LoadLoraAdapterRequest\n",
+        "fine.py": "from vllm.entrypoints.openai.protocol import LoadLoRAAdapterRequest\n",
+        "app.py": "from vllm import LLM\nimport helper\nllm = LLM(model='facebook/opt-125m')\n",
+        "helper.py": "from vllm.model_executor.parallel_utils import parallel_state\n",
+    })
+    rep = audit(root)
+    flagged = {(sr.site.file, sr.site.line, sr.site.kind) for sr in rep.sites for r in sr.results
+               if r.check.id == "L139" and r.status == "recommended"}
+    assert flagged == {("serve.py", 2, "vllm import"), ("app.py", 3, "LLM()")}, flagged
+    [serve] = [sr for sr in rep.sites if sr.site.file == "serve.py"]
+    assert [r.check.id for r in serve.results if r.status == "recommended"] == ["L139"]

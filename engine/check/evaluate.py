@@ -135,7 +135,9 @@ def _cpu_refusal(res: Result, facts: dict) -> bool:
         and res.rule is not None and '"cpu"' in res.rule.when and "site.platform" in res.rule.when
 
 
-def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_elsewhere: bool = False) -> list[Result]:
+def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_elsewhere: bool = False,
+                 only: frozenset[str] | None = None) -> list[Result]:
+    """`only`: the checks a site is judged by (a project module's vLLM imports: L139), the others not applicable."""
     act = cel.Activation(facts)
     shown: dict[str, str] = {}  # repr of each fact a check's words quote: the checks quote the same few
     out = []
@@ -145,6 +147,9 @@ def evaluate_all(kb: Knowledge, facts: dict, unresolved: dict[str, str], engine_
             # are answered at the server's own site
             text = Text(en=kb.t("reason.engine_elsewhere", "en"), zh=kb.t("reason.engine_elsewhere", "zh"))
             out.append(Result(c, "not_applicable", text))
+            continue
+        if only is not None and c.id not in only:
+            out.append(Result(c, "not_applicable", Text(en=kb.t("reason.import_site", "en"), zh=kb.t("reason.import_site", "zh"))))
             continue
         res = _evaluate_once(c, facts, act, unresolved, kb, shown)
         if res.priority == "P0" and (facts.get("site") or {}).get("platform", "cuda") not in ("cuda", "rocm") \

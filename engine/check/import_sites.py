@@ -1,0 +1,67 @@
+"""Project modules that import vLLM's own modules without being a launch site, nor loaded by one:
+a serving wrapper's module that another process starts, a library module of the project. Check
+L139 reads the imports of each launch file and of the modules it loads; a module no launch site
+reaches was not read, yet Python raises the same ImportError when anything loads it (a wrapper's
+OpenAI server module importing `LoadLoraAdapterRequest`, which vLLM 0.8 spells
+`LoadLoRAAdapterRequest`: blog.gitcode.com f685d25e). Each such module becomes a site of its own
+("vllm import"), at the import that fails, judged by L139 alone; a module whose imports all
+resolve in the release (or that a launch site loads) gives no site.
+
+Left out: tests (test folders, test_*.py, *_test.py, conftest.py) and copies of vLLM itself (a
+folder holding vllm/__init__.py, whose imports are of that copy)."""
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from vllm_kb.engine.scan.project_imports import Launches
+from vllm_kb.engine.scan.site import Site
+
+KIND = "vllm import"
+ONLY = frozenset({"L139"})  # the checks an import site is judged by
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+vllm\.[\w.]+[ \t]+import|import[ \t]+vllm\.)", re.M)
+_TEST_DIRS = frozenset({"test", "tests", "testing", "unittests"})
+
+
+def _test(rel: str) -> bool:
+    p = PurePosixPath(rel)
+    return bool(_TEST_DIRS & set(p.parts[:-1])) or p.name.startswith("test_") or p.name.endswith("_test.py") \
+        or p.name == "conftest.py"
+
+
+def _vllm_copy(rel: str, py: set[str]) -> bool:
+    """`rel` lies under a folder that holds a copy of vLLM's package (or is inside that package)."""
+    parts = PurePosixPath(rel).parts[:-1]
+    return any("/".join((*parts[:i], "vllm", "__init__.py")) in py for i in range(len(parts) + 1))
+
+
+def candidates(files: list[str], read, sites: list[Site], launches: Launches) -> list[Site]:
+    """An import site for each module that imports a vLLM submodule at its top level and that no
+    Python launch site is or loads (its imports are judged there)."""
+    py = {f for f in files if f.endswith(".py")}
+    found: list[Site] = []
+    for rel in sorted(py):
+        if _test(rel) or _vllm_copy(rel, py):
+            continue
+        m = _IMPORT.search(read(rel) or "")
+        if m is None:
+            continue
+        line = (read(rel) or "").count("\n", 0, m.start()) + 1
+        found.append(Site(file=rel, line=line, syntax="python-import", kind=KIND, mode="standalone_offline",
+                          mode_evidence=f"{rel}:{line}"))
+    if not found:
+        return []
+    reached = {rel for s in sites if s.file.endswith(".py") for rel, _ in launches.files(s.file)}
+    return [s for s in found if s.file not in reached]
+
+
+def keep(site: Site, facts: dict) -> bool:
+    """Whether an import site stays: its own module-level import fails in the release; the site
+    moves to that import's line."""
+    launch = facts.get("launch") or {}
+    at = re.search(r"\((.+):(\d+)\)$", str(launch.get("vllm_import") or ""))
+    if not (at and launch.get("vllm_import_at_start") and at.group(1) == site.file):
+        return False
+    site.line = int(at.group(2))
+    site.mode_evidence = f"{site.file}:{site.line}"
+    return True
