@@ -93,7 +93,21 @@ def _version(v) -> tuple | None:
 _DTYPE_ALIASES = {"half": "float16", "fp16": "float16", "bf16": "bfloat16", "float": "float32", "fp32": "float32"}
 
 
+def _json(v):
+    """A JSON object or array written as a string (a case's `'{"image": 5}'`, a flag's value) as
+    what it parses to; anything else as it is."""
+    if isinstance(v, str) and v.strip()[:1] in ("{", "["):
+        try:
+            return json.loads(v)
+        except ValueError:
+            return v
+    return v
+
+
 def _same(a, b) -> bool:
+    a, b = _json(a), _json(b)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
         return all(k in b and _same(v, b[k]) for k, v in a.items())
     na, nb = _number(a), _number(b)

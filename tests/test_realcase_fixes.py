@@ -22,3 +22,14 @@ def test_sampler_lever_is_proposed_for_no_kv_memory():
     # estimate leaves no KV at all, as vLLM said, so L16 takes the P0 with the reporter's lever, max_num_seqs
     out = score.run(score.HERE / "no-kv-memory--vllm-17238")
     assert out.p0 == ["L16"] and out.fix
+
+
+def test_a_json_string_and_the_mapping_it_spells_are_the_same_value():
+    # eval91 mm-limit-form--minicpmv-977: fix_used wrote '{"image":5,"video":2}', the audit proposes the mapping
+    assert score._same('{"image":5,"video":2}', {"image": 5, "video": 2})
+    assert score._same({"image": 5}, ' {"image": 5} ')
+    assert score._same('["a", 2]', ["a", "2"])
+    assert not score._same('{"image": 2}', {"image": 5})
+    assert not score._same('{"image": 5}', {"video": 5})
+    assert not score._same("{not json", {"image": 5})
+    assert not score._same('["a"]', ["a", "b"])
