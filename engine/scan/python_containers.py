@@ -72,6 +72,10 @@ class ContainerReader:
             a, b = self._container(node.left, hops + 1), self._container(node.right, hops + 1)
             if isinstance(a, TrackedList) and isinstance(b, TrackedList):
                 return TrackedList(a.items + b.items, a.unknown + b.unknown)
+            if isinstance(a, TrackedList) and b is None and isinstance(node.right, (ast.Name, ast.Attribute, ast.Call)):
+                # `["docker", "run", …, image] + flags` with flags built elsewhere (madhurprash/agent-serving-lab
+                # model_serve.py, eval90): the list as written, the rest a hole in its place, as `*flags` is
+                return TrackedList(a.items + [Item(None, (node.right, node.right))], a.unknown + ["*" + ast.unparse(node.right)])
         if isinstance(node, ast.IfExp):
             return python_ifexp.chosen(self, node, hops)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
