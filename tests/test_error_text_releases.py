@@ -4,6 +4,7 @@ from the unpacked sdists; this test never reads them). A wording missing from th
 tool was not re-run after the knowledge changed."""
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -20,6 +21,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import vllm_error_texts  # noqa: E402
 
 DATA = yaml.safe_load((ROOT / "tests" / "data" / "error_text_releases.yaml").read_text())
+# the knowledge's wordings, read once for the tests below (each read every check file again)
+wordings = functools.cache(vllm_error_texts.wordings)
 
 
 def _inside(release: str, spans: list[list[str]]) -> bool:
@@ -28,17 +31,17 @@ def _inside(release: str, spans: list[list[str]]) -> bool:
 
 
 def test_every_wording_was_extracted():
-    missing = sorted(set(vllm_error_texts.wordings()) - set(DATA["texts"]))
+    missing = sorted(set(wordings()) - set(DATA["texts"]))
     assert not missing, f"run tools/vllm_error_texts.py: {missing[:5]}"
     # and nothing else: a wording the knowledge no longer quotes is left by a hand merge, not by the tool
-    stale = sorted(set(DATA["texts"]) - set(vllm_error_texts.wordings()))
+    stale = sorted(set(DATA["texts"]) - set(wordings()))
     assert not stale, f"run tools/vllm_error_texts.py: {stale[:5]}"
 
 
 def test_the_extraction_does_not_depend_on_the_hash_seed():
     # the words tried for each wording come out in one order whatever PYTHONHASHSEED is (a set's
     # order made two runs of the tool disagree on some forty spans)
-    ws = sorted(vllm_error_texts.wordings())
+    ws = sorted(wordings())
     picks = [vllm_error_texts._longest_words(w) for w in ws]
     assert all(p == sorted(p, key=lambda x: (-len(x), x)) for p in picks)
     assert vllm_error_texts._longest_words("zzzzz aaaaa mmmmm") == ["aaaaa", "mmmmm", "zzzzz"]
@@ -64,7 +67,7 @@ def test_only_the_listed_wordings_go_unverified():
 
 def test_every_wording_occurs_in_every_release_it_claims():
     wrong = []
-    for w, claims in vllm_error_texts.wordings().items():
+    for w, claims in wordings().items():
         spans = DATA["texts"].get(w) or []
         if not spans and w in UNREAD:
             continue
