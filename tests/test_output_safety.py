@@ -165,9 +165,34 @@ def _audit(tmp_path, cache) -> None:
     assert run.returncode in (0, 1), run.stderr
 
 
+def _warm(tmp_path_factory, prepare) -> Path:
+    """A cache one cold audit wrote (after `prepare(cache)`), copied (modes kept) into each test of
+    its kind below rather than written again by a cold audit in every one."""
+    work = tmp_path_factory.mktemp("warm")
+    cache = work / "cache"
+    prepare(cache)
+    _audit(work, cache)
+    return cache
+
+
+def _own_folders(cache: Path) -> None:
+    (cache / "cel").mkdir(parents=True, mode=0o700)
+    os.chmod(cache, 0o700)
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory) -> Path:
+    return _warm(tmp_path_factory, _own_folders)
+
+
+@pytest.fixture(scope="module")
+def warm_translations(tmp_path_factory) -> Path:
+    return _warm(tmp_path_factory, lambda cache: None)
+
+
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX ownership")
 @pytest.mark.parametrize("how", ["folder-open-to-others", "file-writable-by-others", "file-of-another-user", "link"])
-def test_a_poisoned_cache_cannot_run_code(tmp_path, how):
+def test_a_poisoned_cache_cannot_run_code(tmp_path, how, warm_cache):
     """A pickle planted in the cache (lark's CEL tables are a pickle) is never loaded unless the
     user's own, unshared file wrote it: the folder must be the user's, 0700; the file the user's,
     writable by no one else, not a link."""
@@ -176,10 +201,8 @@ def test_a_poisoned_cache_cannot_run_code(tmp_path, how):
     import lark
 
     cache = tmp_path / "cache"
-    (cache / "cel").mkdir(parents=True, mode=0o700)
-    os.chmod(cache, 0o700)
     target = cache / "cel" / f"cel-grammar-lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.cache"
-    _audit(tmp_path, cache)  # a real cache file first
+    shutil.copytree(warm_cache, cache, symlinks=True)  # a real cache file first
     assert target.exists()
     # a warm start runs the predicates' cached translations and builds no parser: without them the
     # parser, and so its tables, are needed again
@@ -213,11 +236,11 @@ def test_a_poisoned_cache_cannot_run_code(tmp_path, how):
 
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX ownership")
 @pytest.mark.parametrize("how", ["folder-open-to-others", "file-writable-by-others", "link"])
-def test_a_poisoned_translation_cannot_run_code(tmp_path, how):
+def test_a_poisoned_translation_cannot_run_code(tmp_path, how, warm_translations):
     """A predicate's cached translation is Python the engine evaluates (engine/kb/cel.py): one
     planted where the user's own, unshared cache would keep it is never run."""
     cache = tmp_path / "cache"
-    _audit(tmp_path, cache)
+    shutil.copytree(warm_translations, cache, symlinks=True)  # what an audit cached
     entries = sorted((cache / "cel-py").glob("*.json"))
     assert entries, "the audit cached its translations"
     planted = tmp_path / "planted.json"
