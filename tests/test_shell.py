@@ -129,5 +129,7 @@ def test_a_helpers_arguments_after_shift_reach_vllm_only_where_the_call_gives_mo
                                      '    python3 -m vllm.entrypoints.openai.api_server --model "$model" --port "$port" "$@" &\n}\n'
                                      'start_vllm "Qwen/Qwen3-8B" 8010\nstart_vllm "Qwen/Qwen3-8B" 8011 --enforce-eager\n'
                                      'start_vllm "Qwen/Qwen3-8B" 8012 stray\n')
+    # before 0.10.0 the api_server module takes no positional at all (from 0.10.0 one is model_tag, ignored)
+    (tmp_path / "requirements.txt").write_text("vllm==0.9.2\n")
     got = {s.site.line: [f.id for f in s.remarks if f.priority == "P0"] for s in audit(tmp_path, gpu="A100-80GB").sites}
     assert got == {7: [], 8: [], 9: ["stray-positional"]}

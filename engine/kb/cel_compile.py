@@ -18,13 +18,14 @@ from typing import Any, Callable
 from vllm_kb.engine.kb.cel_runtime import RUNTIME
 
 # Bumped whenever the translation changes: cached translations of another version miss.
-VERSION = 2
+VERSION = 3
 # Names the interpreter resolves to types or functions when they are not facts.
 _RESERVED = frozenset({"bool", "bytes", "double", "duration", "int", "list", "map", "null_type", "string",
                        "timestamp", "uint", "type", "dyn", "has", "true", "false", "null"})
 _REL = {"relation_lt": "lt", "relation_le": "le", "relation_gt": "gt", "relation_ge": "ge", "relation_eq": "eq",
         "relation_ne": "ne", "relation_in": "in_"}
-_BIN = {"addition_add": "add", "addition_sub": "sub", "multiplication_mul": "mul", "multiplication_div": "div"}
+_BIN = {"addition_add": "add", "addition_sub": "sub", "multiplication_mul": "mul", "multiplication_div": "div",
+        "multiplication_mod": "mod"}
 _FUNCTIONS = frozenset({"size", "int", "double", "string"})
 _METHODS = frozenset({"startsWith", "endsWith", "contains"})
 

@@ -219,6 +219,16 @@ def div(a, b):
     return _arith(a, b, "/")
 
 
+def mod(a, b):
+    """`a % b` on two non-negative ints (CEL truncates toward zero; a sign, a zero divisor or a double
+    is left to the interpreter)."""
+    if a is ERR or b is ERR:
+        return ERR
+    if type(a) is int and type(b) is int and a >= 0 and b > 0:
+        return a % b
+    raise Defer
+
+
 def either(c, left, right):
     """`c ? x : y` whose condition is not a bool: an error (the interpreter evaluates one branch
     first; both were evaluated here, so one it would raise on was deferred)."""
@@ -306,5 +316,5 @@ REGISTERED: dict[str, Callable[..., Any]] = {}  # filled by engine/kb/cel.py
 
 RUNTIME = {"path": path, "dot": dot, "index": index, "land": land, "lor": lor, "lnot": lnot, "neg": neg, "eq": eq,
            "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge, "in_": in_, "add": add, "sub": sub, "mul": mul,
-           "div": div, "either": either, "has": has, "make_list": make_list, "make_map": make_map, "top_list": top_list, "top_map": top_map, "call": call,
+           "div": div, "mod": mod, "either": either, "has": has, "make_list": make_list, "make_map": make_map, "top_list": top_list, "top_map": top_map, "call": call,
            "method": method, "ERR": ERR}
