@@ -111,6 +111,8 @@ def test_scheduler_and_server_values(cli, write_project, vllm, flags, check, wan
     ("0.30.0", "vllm serve deepseek-ai/DeepSeek-V3 --data-parallel-size 8 --enable-expert-parallel --enable-dbo", "L263", "P0"),
     ("0.30.0", "vllm serve deepseek-ai/DeepSeek-V3 --data-parallel-size 8 --enable-expert-parallel --enable-dbo "
                "--all2all-backend deepep_low_latency", "L263", None),
+    ("0.30.0", "vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 8 --data-parallel-size 2 --data-parallel-rank 0 "
+               "--enable-fault-tolerance --api-server-count 4", "L248", "P0"),
 ])
 def test_spec_dcp_mamba_flags(cli, write_project, vllm, cmd, check, want):
     got = _check(cli, write_project, vllm, cmd, check, "H100 x8")
