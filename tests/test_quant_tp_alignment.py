@@ -305,3 +305,17 @@ def test_the_gdn_ba_projection_at_tp2_is_below_marlins_tile_and_no_kernel_takes_
     assert not q._no_fallback("gptq_marlin", QWEN36_AR, {}, 8.6, TABLE, "0.24.0")  # Triton W4A16 joins the CUDA list
     # a GPTQ upload's own ignore rules are not read: its in_proj_ba is not judged
     assert q._first({**QWEN36_AR, "quant_method": "gptq"}, "gptq_marlin", 2, False, TABLE, "0.19.1", sure=True) is None
+
+
+def test_an_autoround_config_that_sets_the_gdn_projections_own_bits_leaves_in_proj_ba_unjudged():
+    # a re-quantization that keeps in_proj_a/in_proj_b in BF16 for TP 2 says so in extra_config, which
+    # vLLM's INCConfig reads per layer (16+ bits: unquantized): no refusal may be claimed for the layer
+    from vllm_kb.engine.kb.quant_config import config_quant_facts
+    base = {"quant_method": "auto-round", "bits": 4, "group_size": 128, "sym": True, "packing_format": "auto_round:auto_gptq"}
+    kept = {"model.language_model.layers.0.linear_attn.in_proj_a": {"bits": 16}, "mtp.fc": {"bits": 16}}
+    for extra, listed in ((None, False), ({"mtp.fc": {"bits": 16}}, False), (kept, True), ({r".*in_proj_[ab]$": {"bits": 16}}, True)):
+        facts: dict = {}
+        config_quant_facts(facts, {"quantization_config": {**base, **({"extra_config": extra} if extra else {})}})
+        assert bool(facts.get("quant_layers_listed")) is listed, extra
+    model = {**QWEN36_AR, "quant_layers_listed": True}
+    assert q._first(model, "gptq_marlin", 2, False, TABLE, "0.19.1", sure=True) is None

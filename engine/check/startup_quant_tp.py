@@ -58,11 +58,13 @@ def layers(model: dict) -> list[tuple[str, int, str]]:
         out.append(("experts", expert, "experts"))
     ssm = model.get("ssm")
     ssm = ssm if isinstance(ssm, dict) else {}
-    if ssm.get("kind") == "gdn" and (heads := _int(ssm.get("v_heads"))) and model.get("quant_method") in ("auto-round", "inc"):
+    if ssm.get("kind") == "gdn" and (heads := _int(ssm.get("v_heads"))) and model.get("quant_method") in ("auto-round", "inc") \
+            and not model.get("quant_layers_listed"):
         # create_ba_proj: a MergedColumnParallelLinear of [v_heads] * 2 (or one 2 × v_heads) outputs over
         # the whole hidden size, built with the checkpoint's quant_config (gdn_linear_attn.py 0.19.1:396).
         # Judged for AutoRound, whose default recipe quantizes in_proj_a/in_proj_b; a GPTQ or
-        # compressed-tensors upload's ignore rules (not read here) often keep the layer in 16 bits
+        # compressed-tensors upload's ignore rules (not read here) often keep the layer in 16 bits; nor is it
+        # where the AutoRound config's extra_config may set in_proj_a/in_proj_b's own bits (quant_layers_listed)
         out.append(("in_proj_ba", 2 * heads, "column"))
     return out
 

@@ -59,11 +59,19 @@ def config_quant_facts(facts: dict, config: dict) -> None:
             if isinstance(v, kind) and (kind is bool or not isinstance(v, bool)):
                 facts[fact] = v
         facts.pop("quant_packing", None)
+        facts.pop("quant_layers_listed", None)
         if facts["quant_method"] in ("auto-round", "inc"):
             # AutoRound's packing decides the kernel family vLLM hands its layers to (AutoRoundConfig /
             # INCConfig.get_quant_method: "gptq" or "awq" in packing_format; auto_round:auto_gptq by default)
             fmt = str(quant.get("packing_format") or "auto_round:auto_gptq").lower()
             facts["quant_packing"] = "gptq" if "gptq" in fmt else "awq" if "awq" in fmt else fmt
+            # per-layer bits in extra_config (INCConfig.get_layer_config: exact names, then regex keys; 16+ bits
+            # loads unquantized) may keep the gated-delta-net's in_proj_a/in_proj_b in 16 bits, as re-quantizations
+            # for TP 2 do: such a config leaves in_proj_ba unjudged (startup_quant_tp.layers)
+            extra = quant.get("extra_config")
+            if isinstance(extra, dict) and any(isinstance(k, str) and ("in_proj_" in k or set(k) & set("*+?^$()[]{}|\\"))
+                                               for k in extra):
+                facts["quant_layers_listed"] = True
         if "quant_bits" not in facts and quant.get("load_in_8bit") is True:
             facts["quant_bits"] = 8  # BitsAndBytesConfig: LLM.int8() weights, one byte each
         kept = coverage(quant)
