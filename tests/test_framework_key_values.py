@@ -186,6 +186,17 @@ def test_openrlhf_async_training_refuses_sleep(tmp_path, flags, p0):
     assert ("openrlhf-async-sleep" in _p0(sr)) is p0
 
 
+@pytest.mark.parametrize("kept, p0", [(True, True), (False, False)])
+def test_openrlhf_async_sleep_reads_a_fork_in_the_tree(tmp_path, kept, p0):
+    # an OpenRLHF fork in the tree runs its own train_ppo_ray.py: without the assertion nothing refuses
+    assertion = "    assert not args.vllm_enable_sleep, 'Async RLHF is not supported with --vllm_enable_sleep.'\n" if kept else ""
+    text = SPLIT.format(colocate="").replace("--vllm_enable_sleep ", "--colocate_all_models --async_train --vllm_enable_sleep ")
+    files = {"train.sh": text, "requirements.txt": "vllm==0.10.1\n", "openrlhf/__init__.py": "", "openrlhf/cli/__init__.py": "",
+             "openrlhf/cli/train_ppo_ray.py": "def main(args):\n" + assertion + "    return args\n",
+             "openrlhf/trainer/ray/vllm_engine.py": "import ray\n"}
+    assert ("openrlhf-async-sleep" in _p0(_audit(tmp_path, files, "H100-80GB x8"))) is p0
+
+
 COLOCATE = """\
     from trl import GRPOConfig, GRPOTrainer
     cfg = GRPOConfig(output_dir="out", use_vllm=True, vllm_mode="colocate", vllm_tensor_parallel_size=2)

@@ -124,10 +124,24 @@ def copies(files: list[str], read) -> list[SourceCopy]:
             for path, line, mod, name in vllm_imports(trees, loaded(trees, entry_file)):
                 imp = SourceImport(entry, mod, name, prefix + path, line)
                 got.setdefault((entry, imp.spelled), imp)
-        facts = tuple(sorted(verl_rollout.eager_assert(trees).items())) if fid == "verl" else ()
+        facts = tuple(sorted(verl_rollout.eager_assert(trees).items())) if fid == "verl" else \
+            tuple(sorted(_openrlhf_facts(trees).items())) if fid == "openrlhf" else ()
         cleared = compat.not_in_code(fid, lambda path: read(prefix + path) if path in inside else None)
         out.append(SourceCopy(fid, root, tuple(got.values()), facts=facts, cleared=cleared))
     return out
+
+
+def _openrlhf_facts(trees) -> dict[str, str]:
+    """{"async_sleep": "yes"|"no"}: whether the copy's train_ppo_ray.py asserts the vLLM sleep switch off
+    in async training (0.8.5+ :503 `assert not args.vllm_enable_sleep`; a fork may have dropped it, as
+    async pipelines that sleep their engines do); {} where the copy has no such entry point."""
+    path = "openrlhf/cli/train_ppo_ray.py"
+    if path not in trees:
+        return {}
+    for node in ast.walk(trees[path]):
+        if isinstance(node, ast.Assert) and "enable_sleep" in ast.unparse(node.test):
+            return {"async_sleep": "yes"}
+    return {"async_sleep": "no"}
 
 
 def unguarded(body):
