@@ -175,6 +175,8 @@ def test_the_translation_agrees_on_made_up_facts_of_every_type():
     ("version_ge(a.v, \"0.10\")", {"a": {"v": "not a version"}}),
     ("int(a.x) + size(a.s) * 2 - 1", {"a": {"x": -2.7, "s": "abc"}}),
     ("{\"m\": a.m, \"n\": [1, 2.5]}", {"a": {"m": 3.0}}),
+    ("a.s.matches(\"^[0-9]+$\") && a.s.matches(\"[1-9]\")", {"a": {"s": "010"}}),
+    ("a.s.matches(\"[1-9]\")", {"a": {"s": "x0"}}),
 ])
 def test_edges_agree(src, facts):
     assert _same(cel.compile(src), facts)[0]

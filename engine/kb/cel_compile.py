@@ -27,7 +27,7 @@ _REL = {"relation_lt": "lt", "relation_le": "le", "relation_gt": "gt", "relation
 _BIN = {"addition_add": "add", "addition_sub": "sub", "multiplication_mul": "mul", "multiplication_div": "div",
         "multiplication_mod": "mod"}
 _FUNCTIONS = frozenset({"size", "int", "double", "string"})
-_METHODS = frozenset({"startsWith", "endsWith", "contains"})
+_METHODS = frozenset({"startsWith", "endsWith", "contains", "matches"})
 
 
 class _Unsupported(Exception):

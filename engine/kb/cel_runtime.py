@@ -4,6 +4,7 @@ operators over plain values with the interpreter's semantics, errors as the valu
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Callable
 
 _INT64 = (-(2**63), 2**63 - 1)
@@ -309,6 +310,12 @@ def method(name: str, obj, *args):
         if name == "endsWith":
             return obj.endswith(args[0])
         return args[0] in obj
+    if name == "matches" and type(obj) is str and len(args) == 1 and type(args[0]) is str:
+        # CEL's matches is an unanchored RE2 search; a pattern Python reads otherwise is left to the interpreter
+        try:
+            return re.search(args[0], obj) is not None
+        except re.error:
+            raise Defer from None
     raise Defer
 
 
