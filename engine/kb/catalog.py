@@ -300,7 +300,7 @@ class Catalog:
             return None
         cands = [f for f in self.raw["cli_flags"] if f.startswith(flag) and self.flag(f) is not None]
         meant = {c for c in cands if any(self.expand_abbreviation(flag, str(v)) == c
-                                         for v in self.versions if self.flag(c).exists(str(v)))}
+                                         for v in self.versions if (e := self.flag(c)) is not None and e.exists(str(v)))}
         return meant.pop() if len(meant) == 1 else None
 
     def long_flag(self, dest: str, version: str) -> str | None:

@@ -27,17 +27,21 @@ def submodules(root: Path) -> list[tuple[int, str, str, bool]]:
         text = (root / ".gitmodules").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []
-    out, cur = [], None
+    out: list[dict[str, str]] = []
+    cur: dict[str, str] | None = None
     for n, line in enumerate(text.splitlines(), 1):
         if _SECTION.match(line):
-            cur = {"line": n, "path": "", "url": ""}
+            cur = {"line": str(n), "path": "", "url": ""}
             out.append(cur)
-        elif cur is not None and (m := _KEY.match(line)):
-            cur[m.group(1)] = m.group(2)
-            if m.group(1) == "url":
-                cur["line"] = n
-    return [(d["line"], d["path"], d["url"], m.group(1).lower() != "vllm-project")
-            for d in out if (m := _VLLM_URL.search(d["url"]))]
+        elif cur is not None and (k := _KEY.match(line)):
+            cur[k.group(1)] = k.group(2)
+            if k.group(1) == "url":
+                cur["line"] = str(n)
+    found: list[tuple[int, str, str, bool]] = []
+    for d in out:
+        if m := _VLLM_URL.search(d["url"]):
+            found.append((int(d["line"]), d["path"], d["url"], m.group(1).lower() != "vllm-project"))
+    return found
 
 
 def is_fork_url(word: str) -> bool:
@@ -47,7 +51,7 @@ def is_fork_url(word: str) -> bool:
     if "@" in rest.split("/", 1)[0]:  # user@host
         rest = rest.split("@", 1)[1]
     m = _VLLM_URL.search(rest.split("@", 1)[0])
-    return bool(m) and m.group(1).lower() != "vllm-project"
+    return m is not None and m.group(1).lower() != "vllm-project"
 
 
 def pins(root: Path, pin_type) -> list:
