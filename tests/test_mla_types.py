@@ -68,3 +68,12 @@ def test_bidirectional_variant_from_0290(table):
     native = lambda a, v: True  # noqa: E731 - vLLM's own DeepseekV3 class, not the Transformers backend
     m["architecture"] = "DeepseekV3ForCausalLM"
     assert mla_at(m, "0.28.0", table, native)["mla"] is True and mla_at(m, "0.29.0", table, native)["mla"] is False
+
+
+def test_multimodal_wrapper_known_by_outer_type_is_left_alone(table):
+    # Kimi-K2.5 in the catalog: kimi_k25 outside, deepseek_v3 in its text config (which vLLM asks);
+    # heldout46 control--vllm-36207 drew a false L15 P0 when kimi_k25 was judged against the list
+    outer = {**DS, "model_type": "kimi_k25", "architecture": "KimiK25ForConditionalGeneration", "mla": True}
+    assert "mla_release" not in mla_at(outer, "0.15.0", table)
+    read = {**outer, "text_model_type": "deepseek_v3"}
+    assert mla_at(read, "0.15.0", table)["mla_release"] is True

@@ -45,6 +45,11 @@ def mla_at(model: dict[str, Any], version: str | None, table: dict,
     mtype = model.get("text_model_type") or model.get("model_type")
     if not model.get("kv_lora_rank") or not isinstance(mtype, str) or mtype == "eagle":
         return model
+    arch = model.get("architecture")
+    if not model.get("text_model_type") and isinstance(arch, str) and arch.endswith("ForConditionalGeneration"):
+        # a multimodal wrapper known by its outer type only (a catalog row, not a read config): vLLM
+        # asks the text config's type (Kimi-K2.5: kimi_k25 outside, deepseek_v3 inside), unknown here
+        return model
     types = release_types(table, version)
     if types is None:
         return model
@@ -52,7 +57,6 @@ def mla_at(model: dict[str, Any], version: str | None, table: dict,
     # a bidirectional variant (config is_causal false) takes the plain attention path (use_mla, 0.29.0+)
     mla = mtype in types and not (model.get("is_causal") is False and v is not None and v >= _BIDIRECTIONAL)
     if not mla and v is not None and v >= _TRANSFORMERS_MLA:
-        arch = model.get("architecture")
         if not isinstance(arch, str) or native is None or native(arch, str(version)) is not True:
             return model
     return {**model, "mla": mla, "mla_release": mla}
