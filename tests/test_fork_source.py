@@ -3,6 +3,7 @@
 `cd vllm && pip install -e .` (scripts/init.sh); the fork's vllm/engine/arg_utils.py adds
 `--num-parallel-layers` and `enable_dynamic_resharding`, which eval90 saw called "vLLM has no option"
 (4 false P0s). A failure every release has (max_model_len past gemma-2's 8192) stays a P0."""
+import pytest
 from vllm_kb.engine.audit import audit
 
 GITMODULES = '[submodule "vllm"]\n\tpath = vllm\n\turl = https://github.com/pgimenes/vllm.git\n'
@@ -51,3 +52,19 @@ def test_a_vendored_fork_tree_defines_its_options(tmp_path):
     got = [(sr.site.file, f.code, f.priority) for sr in audit(tmp_path, gpu="H100-80GB").sites for f in sr.remarks
            if f.code in ("unknown-option", "plugin-option")]
     assert sorted(got) == [("run.py", "plugin-option", "P2"), ("serve.sh", "plugin-option", "P2")]
+
+
+@pytest.mark.parametrize("path,script,installed", [
+    ("vllm", "pip install vllm", False),             # PyPI's package, not the folder
+    ("vllm", "pip install vllm[audio]", False),
+    ("vllm", "pip install -e vllm", True),
+    ("vllm", "pip install ./vllm", True),
+    ("vllm", "cd vllm && pip install -e .", True),
+    ("third_party/vllm", "pip install third_party/vllm", True),
+])
+def test_vllm_projects_own_submodule_is_a_build_only_where_a_script_installs_it(tmp_path, path, script, installed):
+    # eval89 Hiroaki-Masuzawa/llm_vlm_memo keeps vllm-project/vllm as a submodule for its examples and
+    # installs vLLM from PyPI / the image: its tokenizer_mode="slow" on 0.34.0 stays a P0
+    from vllm_kb.engine.scan import fork_source
+    (tmp_path / "install.sh").write_text(script + "\n")
+    assert fork_source._installed_from(tmp_path, path) is installed

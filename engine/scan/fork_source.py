@@ -56,9 +56,35 @@ def is_fork_url(word: str) -> bool:
 
 def pins(root: Path, pin_type) -> list:
     """A vLLM submodule as the vllm pin it builds: source `fork` (another owner's repository) or
-    `checkout` (vllm-project's, at a commit the checkout does not name)."""
+    `checkout` (vllm-project's, at a commit the checkout does not name). vLLM's own repository as a
+    submodule is a build only where a project script installs from it: projects keep it to read
+    vLLM's examples and install vLLM from PyPI or an image (eval89 llm_vlm_memo)."""
     return [pin_type(".gitmodules", line, f"url = {url}", "", "checkout", None, "vllm", source="fork" if fork else "checkout")
-            for line, _path, url, fork in submodules(root)]
+            for line, path, url, fork in submodules(root) if fork or _installed_from(root, path)]
+
+
+_SCRIPTS = ("*.sh", "*.bash", "Dockerfile*", "*.Dockerfile", "Makefile", "*.mk", "*.md")
+
+
+def _installed_from(root: Path, path: str) -> bool:
+    """Whether a project script installs the folder `path` (`pip install -e ./vllm`, `cd vllm && pip install .`)."""
+    p = re.escape(path.strip("./"))
+    # a bare `vllm` after pip install is PyPI's package: the folder is `./vllm`, `vllm/`, `-e vllm` or a deeper path
+    bare = "" if "/" in path.strip("./") else r"(?<!-e )(?<!-e=)"
+    here = re.compile(rf"(?:pip3?|uv pip)\s+install\b[^\n]*?(?:-e\s+(?:\./)?{p}/?|\./{p}/?|(?:^|[\s=]){bare}{p}(?:/|(?=[\s\[]|$))"
+                      rf"{'(?<=/)' if bare else ''})(?:[\s\[]|$)", re.M)
+    into = re.compile(rf"\bcd\s+(?:\./)?{p}/?(?:\s|$|;|&)", re.M)
+    for pattern in _SCRIPTS:
+        for f in root.rglob(pattern):
+            if not f.is_file() or path and f.is_relative_to(root / path):
+                continue
+            try:
+                text = f.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if here.search(text) or (into.search(text) and re.search(r"(?:pip3?\s+install|setup\.py)", text)):
+                return True
+    return False
 
 
 def options(root: Path, folders: list[str]) -> dict[str, str]:
