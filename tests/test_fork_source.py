@@ -65,6 +65,8 @@ def test_a_vendored_fork_tree_defines_its_options(tmp_path):
 def test_vllm_projects_own_submodule_is_a_build_only_where_a_script_installs_it(tmp_path, path, script, installed):
     # eval89 Hiroaki-Masuzawa/llm_vlm_memo keeps vllm-project/vllm as a submodule for its examples and
     # installs vLLM from PyPI / the image: its tokenizer_mode="slow" on 0.34.0 stays a P0
+    from types import SimpleNamespace
+
     from vllm_kb.engine.scan import fork_source
-    (tmp_path / "install.sh").write_text(script + "\n")
-    assert fork_source._installed_from(tmp_path, path) is installed
+    ctx = SimpleNamespace(root=tmp_path, read=lambda rel: script + "\n")
+    assert fork_source._installed_from(ctx, ["install.sh"], path) is installed

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from vllm_kb.engine.scan import pip_lines
+
 _SECTION = re.compile(r'^\s*\[submodule\s+"([^"]*)"\]\s*$')
 _KEY = re.compile(r"^\s*(path|url)\s*=\s*(\S+)\s*$")
 # a repository named vllm on any host: its owner decides whether it is vLLM's own or a fork
@@ -54,36 +56,33 @@ def is_fork_url(word: str) -> bool:
     return m is not None and m.group(1).lower() != "vllm-project"
 
 
-def pins(root: Path, pin_type) -> list:
+def pins(ctx, scripts: list[str], pin_type) -> list:
     """A vLLM submodule as the vllm pin it builds: source `fork` (another owner's repository) or
     `checkout` (vllm-project's, at a commit the checkout does not name). vLLM's own repository as a
-    submodule is a build only where a project script installs from it: projects keep it to read
-    vLLM's examples and install vLLM from PyPI or an image (eval89 llm_vlm_memo)."""
+    submodule is a build only where one of the project's `scripts` installs from it: projects keep it
+    to read vLLM's examples and install vLLM from PyPI or an image (eval89 llm_vlm_memo)."""
     return [pin_type(".gitmodules", line, f"url = {url}", "", "checkout", None, "vllm", source="fork" if fork else "checkout")
-            for line, path, url, fork in submodules(root) if fork or _installed_from(root, path)]
+            for line, path, url, fork in submodules(ctx.root) if fork or _installed_from(ctx, scripts, path)]
 
 
-_SCRIPTS = ("*.sh", "*.bash", "Dockerfile*", "*.Dockerfile", "Makefile", "*.mk", "*.md")
-
-
-def _installed_from(root: Path, path: str) -> bool:
-    """Whether a project script installs the folder `path` (`pip install -e ./vllm`, `cd vllm && pip install .`)."""
-    p = re.escape(path.strip("./"))
-    # a bare `vllm` after pip install is PyPI's package: the folder is `./vllm`, `vllm/`, `-e vllm` or a deeper path
-    bare = "" if "/" in path.strip("./") else r"(?<!-e )(?<!-e=)"
-    here = re.compile(rf"(?:pip3?|uv pip)\s+install\b[^\n]*?(?:-e\s+(?:\./)?{p}/?|\./{p}/?|(?:^|[\s=]){bare}{p}(?:/|(?=[\s\[]|$))"
-                      rf"{'(?<=/)' if bare else ''})(?:[\s\[]|$)", re.M)
-    into = re.compile(rf"\bcd\s+(?:\./)?{p}/?(?:\s|$|;|&)", re.M)
-    for pattern in _SCRIPTS:
-        for f in root.rglob(pattern):
-            if not f.is_file() or path and f.is_relative_to(root / path):
-                continue
-            try:
-                text = f.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            if here.search(text) or (into.search(text) and re.search(r"(?:pip3?\s+install|setup\.py)", text)):
-                return True
+def _installed_from(ctx, scripts: list[str], path: str) -> bool:
+    """Whether a script installs the folder `path`: `pip install -e vllm`, `./vllm`, `vllm/` (a bare
+    `vllm` is PyPI's package), or `pip install .` after `cd vllm` on the same command line."""
+    folder = path.strip("./")
+    cd = re.compile(rf"\bcd\s+(?:\./)?{re.escape(folder)}/?(?:\s|$|;|&)")
+    for rel in scripts:
+        text = ctx.read(rel)
+        if not text or folder not in text:
+            continue
+        docker = rel.rpartition("/")[2].lower().startswith(("dockerfile", "containerfile"))
+        for _, _, logical, words in pip_lines.pip_commands(text if docker else pip_lines.as_run(text)):
+            for k, w in enumerate(words):
+                target = w.split("[", 1)[0]
+                editable = k > 0 and words[k - 1] in ("-e", "--editable")
+                if target.strip("/").removeprefix("./") == folder and (editable or target != folder or "/" in folder):
+                    return True
+                if target in (".", "./") and cd.search(logical):
+                    return True
     return False
 
 

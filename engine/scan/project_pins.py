@@ -100,7 +100,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         all_pins += guarded(ctx, rel, pins_mod.scan, ctx.read(rel) or "")
     all_pins = ansible_pins.agreed(all_pins) + run_records.scan(ctx, files, all_pins)  # playbooks that disagree name none; run records
     # a vLLM submodule (a fork's, pgimenes/adaserve) is a build from source; the options its tree defines are its own
-    all_pins += fork_source.pins(ctx.root, pins_mod.Pin)
+    all_pins += fork_source.pins(ctx, scripts, pins_mod.Pin)
     ctx.fork_options = fork_source.options(ctx.root, [rel for rel, code, _d in getattr(files, "skipped", ()) if code == "vllm-source"])
     ctx.plugins = frozenset(plugins)
     no_deps: set[str] = set()
