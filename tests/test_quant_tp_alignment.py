@@ -319,3 +319,35 @@ def test_an_autoround_config_that_sets_the_gdn_projections_own_bits_leaves_in_pr
         assert bool(facts.get("quant_layers_listed")) is listed, extra
     model = {**QWEN36_AR, "quant_layers_listed": True}
     assert q._first(model, "gptq_marlin", 2, False, TABLE, "0.19.1", sure=True) is None
+
+
+@pytest.mark.parametrize("text, line", [
+    ("#!/bin/bash\n# remove the `quantization_config` in the `config.json`\nvllm serve x\n", 2),
+    ("# Also: remove `quantization_config` from DeepSeek-V3 config.json and set\n", 1),
+    ("x=1\n# 删除 config.json 中的 quantization_config\n", 2),
+    ("jq 'del(.quantization_config)' config.json > c.json\n", 1),
+    ("cfg.pop(\"quantization_config\", None)\n", 1),
+    ("# the config.json carries a quantization_config (NVFP4), so vLLM detects it\n", None),  # eval77 gb10
+    ("# do not remove quantization_config from config.json\n", None),
+    ("quantization_config = Mxfp4Config(dequantize=True)\n", None),
+])
+def test_a_script_that_removes_the_quantization_config(tmp_path, text, line):
+    """The launch file's own words that vLLM reads an edited config.json (eval89 docvqa-verl's DeepSeek-V3
+    recipe): the quantization read from the Hub's is dropped, so L75 judges no FP8 block."""
+    from vllm_kb.engine.check import quant_stripped
+
+    (tmp_path / f"run{line}.sh").write_text(text, encoding="utf-8")
+    where = quant_stripped.stripped_at(tmp_path, f"run{line}.sh")
+    assert where == (f"run{line}.sh:{line}" if line else None)
+    model = {"name": "deepseek-ai/DeepSeek-V3", "quantized": True, "quant_method": "fp8", "quant_block": [128, 128],
+             "quant_source": "catalog", "torch_dtype": "bfloat16"}
+    assert quant_stripped.strip(model, "run.sh:2") == {"name": "deepseek-ai/DeepSeek-V3", "torch_dtype": "bfloat16",
+                                                       "quantized": False, "quant_stripped": "run.sh:2"}
+
+
+def test_the_finding_says_which_config_it_read():
+    hub = "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json"
+    assert q.config_read({"name": "deepseek-ai/DeepSeek-V3", "arch_source": hub}, named=False) == hub
+    assert q.config_read({"name": "./ckpt/", "arch_source": "config.json"}, named=False) == "./ckpt/config.json"
+    assert q.config_read({"name": "org/x-AWQ"}, named=False) == "https://huggingface.co/org/x-AWQ/blob/main/config.json"
+    assert q.config_read({"name": "org/x-AWQ", "arch_source": hub, "dims_from": "base/config.json"}, named=True) == "base/config.json"

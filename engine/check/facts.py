@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, site_gpu
+from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, quant_stripped, site_gpu
 from vllm_kb.engine.check.draft_config import read_drafts
 from vllm_kb.engine.check.engine_defaults import effective_defaults
 from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
@@ -172,6 +172,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     if mf and model is None and ck is None and mf.get("upload_revisions"):
         mf, others = candidates.revisions(mf)  # one repository name, published with other shapes before
     candidates.mark_linked(mf, link)
+    if mf and (stripped := quant_stripped.stripped_at(root, site.file)):  # the script edits config.json first
+        mf = quant_stripped.strip(mf, stripped)
     if mf and ck is not None and ck.weights:  # the project's folder: the weight files the loader globs
         mf = {**mf, "weight_formats": list(ck.weights), "weights_seen": "folder"}
     if others:

@@ -237,6 +237,16 @@ def _pp_runs(facts: dict, version: str) -> bool:
     return v is not None and v >= Version("0.5.1") and (facts.get("site") or {}).get("mode") not in ("standalone_offline", "rlhf_colocate")
 
 
+def config_read(model: dict, named: bool) -> str:
+    """Where the quantization_config (and the widths) were read: the local folder's config.json, the Hub
+    config.json the catalog row records, or for a name-only upload the base checkpoint's."""
+    source = str((model.get("dims_from") if named else None) or model.get("arch_source") or "")
+    name = str(model.get("name") or ".").rstrip("/")
+    if source == "config.json" or (not source and name.startswith((".", "/", "~"))):
+        return f"{name}/config.json"
+    return source or f"https://huggingface.co/{name}/blob/main/config.json"  # the catalog's row for that upload
+
+
 def third_party_upload(model: dict, publishers: list[str] | None) -> bool:
     """An AWQ upload only its name says is quantized, by an organisation other than the base model's
     publishers, of a model whose widths the catalog gives exactly (the model's own entry, or a
@@ -336,8 +346,7 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     name, width, kind, (unit_name, unit, shard, rule, certain) = hit
     res.update(qtp_layer=name, qtp_width=width, qtp_shard=shard, qtp_unit=unit, qtp_unit_name=unit_name,
                qtp_rule=rule, qtp_certain=certain)
-    if named:
-        res["qtp_widths_from"] = str(model.get("dims_from") or model.get("arch_source"))
+    res["qtp_config"] = config_read(model, named=bool(named))  # said in the finding (eval89 docvqa-verl)
     if kind == "vision":
         res["qtp_vision"] = TOWERS[model["architecture"]][0]
     if vision:
