@@ -1,7 +1,8 @@
 """vLLM's CPU build as the platform of a site (helper cpu, blind miss heldout63 vllm#12794): a `+cpu`
 pin, VLLM_TARGET_DEVICE=cpu or a CPU image make the site run vLLM's CPU backend, whose start-up
 refusals keep their P0 (a GPTQ/AWQ checkpoint up to 0.6.3.post1, the float16 → bfloat16 cast);
-VLLM_CPU_KVCACHE_SPACE alone is a hint (P1); the GPU checks do not judge the site."""
+VLLM_CPU_KVCACHE_SPACE alone is a hint (P1), proof where the target has no GPU (`--gpu none`, heldout87
+gitcode-deepseek-awq-cpu); the GPU checks do not judge the site."""
 from __future__ import annotations
 
 import json
@@ -43,12 +44,19 @@ def _prio(site, name="quant-activation-dtype"):
     ({"requirements.txt": "vllm==0.6.3.post1+cpu\n"}, "P0"),  # setup.py's CPU label
     ({"requirements.txt": "vllm==0.6.3.post1\n", "serve.sh": "VLLM_TARGET_DEVICE=cpu vllm serve ./models/gptq/\n"}, "P0"),
     ({"requirements.txt": "vllm==0.6.3.post1\n",
-      "serve.sh": "VLLM_CPU_KVCACHE_SPACE=40 vllm serve ./models/gptq/\n"}, "P1"),  # a hint, not proof
+      "serve.sh": "VLLM_CPU_KVCACHE_SPACE=40 vllm serve ./models/gptq/\n"}, "P0"),  # a hint, and no GPU: only the CPU build starts
     ({"requirements.txt": "vllm==0.6.4+cpu\n"}, None),  # 0.6.4 no longer casts float16 by itself
     ({"requirements.txt": "vllm==0.6.3.post1\n"}, None),  # nothing says CPU: `--gpu none` is no CPU build
 ])
 def test_a_gptq_checkpoint_on_the_cpu_build_up_to_0_6_3_post1(json_site, write_project, files, expect):
     assert _prio(_site(json_site, write_project, files), "quant-activation-dtype") == expect
+
+
+def test_the_cpu_variable_on_a_gpu_target_stays_a_hint(json_site, write_project):
+    # a GPU launch may carry VLLM_CPU_KVCACHE_SPACE unused: with a GPU named, the CPU refusal stays P1
+    site = _site(json_site, write_project, {"requirements.txt": "vllm==0.6.3.post1\n",
+                                            "serve.sh": "VLLM_CPU_KVCACHE_SPACE=40 vllm serve ./models/gptq/\n"}, gpu="T4")
+    assert _prio(site, "quant-activation-dtype") == "P1"
 
 
 def test_a_cpu_site_gets_no_gpu_p0(json_site, write_project):

@@ -1,5 +1,6 @@
-"""`docker exec NAME CMD …` runs CMD in the container the script started with `docker run --name
-NAME`: the launch is read as a site with that container's facts (GPUs, IPC, /dev/shm)."""
+"""`docker exec NAME CMD …` runs CMD in the container the script (or another project script,
+heldout47 xinference-1622) started with `docker run --name NAME`: the launch is read as a site with
+that container's facts (GPUs, IPC, /dev/shm)."""
 from vllm_kb.engine.audit import audit
 
 _RUN = ("docker run -d --name xinf --gpus all {opts} xprobe/xinference:v1.2.1 xinference-local -H 0.0.0.0\n"
@@ -28,3 +29,21 @@ def test_exec_in_a_container_with_ipc_host_or_shm_starts(tmp_path):
 def test_exec_in_a_container_started_elsewhere_is_not_judged_as_one(tmp_path):
     only_exec = _RUN.split("\n", 1)[1]
     assert _l40(tmp_path, "", only_exec).status == "not_applicable"
+
+
+def _two_scripts(tmp_path, starts: dict[str, str]):
+    (tmp_path / "requirements.txt").write_text("vllm==0.7.0\n")
+    for name, opts in starts.items():
+        (tmp_path / name).write_text(_RUN.split("\n", 1)[0].format(opts=opts) + "\n")
+    (tmp_path / "launch.sh").write_text(_RUN.split("\n", 1)[1])
+    (sr,) = audit(tmp_path, gpu="A100-80GB x4").sites
+    return next(r for r in sr.results if r.check.id == "L40")
+
+
+def test_exec_in_a_container_another_script_starts(tmp_path):
+    r = _two_scripts(tmp_path, {"start.sh": ""})
+    assert (r.status, r.priority) == ("recommended", "P0")
+
+
+def test_exec_in_a_name_two_scripts_start_differently_is_not_judged(tmp_path):
+    assert _two_scripts(tmp_path, {"start.sh": "", "start_big.sh": "--shm-size 16g"}).status == "not_applicable"

@@ -108,7 +108,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["site"]["platform"] = platform(args, facts["env"], site.image)
     if facts["site"]["platform"] == "cuda" and (cpu := cpu_build(pin_text, facts["env"])):
         facts["site"]["platform"] = "cpu"  # vLLM's CPU backend (platforms/cpu.py, cpu_executor.py before 0.6.4)
-        if cpu == "hint":  # VLLM_CPU_KVCACHE_SPACE alone: its start-up refusals stay P1 (evaluate.py)
+        # VLLM_CPU_KVCACHE_SPACE alone: its start-up refusals stay P1 (evaluate.py), unless the
+        # target is said to have no GPU (`--gpu none`), where only the CPU build starts at all
+        if cpu == "hint" and hardware.reason != "spec_none":
             facts["site"]["platform_hint"] = True
     if is_amd(facts.get("gpu")) and facts["site"]["platform"] == "cuda":
         facts["site"]["platform"] = "rocm"  # an AMD Instinct GPU runs vLLM's ROCm platform

@@ -30,7 +30,8 @@ def cpu_build(pin_text: str | None, env: dict) -> str | None:
     """How the project says it runs vLLM's CPU build: "proof" for a `+cpu` pin or
     VLLM_TARGET_DEVICE=cpu (the variable setup.py builds the CPU backend for); "hint" for
     VLLM_CPU_KVCACHE_SPACE alone (only the CPU backend reads it, but a GPU launch may carry it
-    unused); else None. `--gpu none` says nothing about the build."""
+    unused; with `--gpu none` facts.py takes it as proof: only the CPU build starts without a GPU);
+    else None. `--gpu none` alone says nothing about the build."""
     if pin_text and _CPU_LABEL.search(pin_text):
         return "proof"
     if str(env.get("VLLM_TARGET_DEVICE", "")).strip().lower() == "cpu":

@@ -126,14 +126,18 @@ class Containers:
         return True
 
     def docker_exec(self, fields: list[Word], i: int, n: Simple) -> bool:
-        """`docker exec NAME CMD …`: CMD runs in the container the script started as NAME (its GPUs,
-        IPC and shared memory); a container the script does not start is of unknown make."""
+        """`docker exec NAME CMD …`: CMD runs in the container the script (else another project script)
+        started as NAME (its GPUs, IPC and shared memory); one the project does not start is of unknown make."""
         got = docker_run.find_exec(fields, i)
         if got is None:
             return False
         name, at, env = got
         known = self.st.containers.get(name)
-        facts = dict(known) if known is not None else None  # a container started elsewhere: not known
+        if known is None:  # started by another of the project's scripts (engine/scan/named_containers.py)
+            from vllm_kb.engine.scan.named_containers import started_elsewhere
+
+            known = started_elsewhere(self.ctx, self.rel, name, type(self))
+        facts = dict(known) if known is not None else None  # a container started outside the project: not known
         saved, self.st = self.st, self.st.copy()
         for k, val, _opt in env:
             self.st.ex.vars[k] = val.value or "" if val is not None else ""
