@@ -11,7 +11,7 @@ from typing import Callable, Iterator
 from vllm_kb.engine.scan import entry_env, entry_flags, framework_unplaced, parallel, peers, python_subclass, registered_models, windows_scripts, words
 from vllm_kb.engine.scan import entry_modules, manifest_template, own_images
 from vllm_kb.engine.scan import pins as pins_mod
-from vllm_kb.engine.scan.deploy import helm_chart, image_entry
+from vllm_kb.engine.scan.deploy import helm_chart, helm_umbrella, image_entry
 from vllm_kb.engine.scan.project_files import scan_one, sides, suffix_of, with_plugins, yaml_sites
 from vllm_kb.engine.scan.project_pins import Scan, begin
 from vllm_kb.engine.scan.site import Site
@@ -79,7 +79,8 @@ def sites_by_file(sc: Scan, progress: Callable[[str, int], None] | None = None) 
         holes: list = []
         if text is not None and manifest_template.is_template(rel):
             text, holes = manifest_template.rendered(text)
-        if text is None or not (words.yaml_candidate(text) or words.runs_entry_point(text) or helm_chart.candidate(ctx, rel, text) or own_images.yaml_candidate(ctx, rel, text)):
+        if text is None or not (words.yaml_candidate(text) or words.runs_entry_point(text) or helm_chart.candidate(ctx, rel, text)
+                                    or helm_umbrella.is_values(ctx, rel) or own_images.yaml_candidate(ctx, rel, text)):
             continue
         got = manifest_template.mark(sides(ctx, rel, text, lambda t: yaml_sites(ctx, rel, t)), rel, holes)
         seen += got

@@ -13,7 +13,7 @@ from vllm_kb.engine.scan import yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
-from vllm_kb.engine.scan.deploy import app_env, helm_chart, image_entry
+from vllm_kb.engine.scan.deploy import app_env, helm_chart, helm_umbrella, image_entry
 from vllm_kb.engine.scan.yaml_docs import load_docs as _load_yaml_docs
 
 
@@ -93,8 +93,27 @@ def yaml_sites(ctx: ScanContext, rel: str, text: str) -> list:
     if helm_chart.is_template(ctx, rel, text):  # Go-template actions: rendered with the chart's values, never a YAML error
         return guarded(ctx, rel, _template_sites, text)
     docs = _load_yaml_docs(ctx, rel, text)
+    umbrella = guarded(ctx, rel, _umbrella_sites) if helm_umbrella.is_values(ctx, rel) else []
     return guarded(ctx, rel, deploy.scan_yaml, text, docs) + guarded(ctx, rel, configs.scan, docs) \
-        + guarded(ctx, rel, yaml_python.scan, text, docs)
+        + guarded(ctx, rel, yaml_python.scan, text, docs) + umbrella
+
+
+def _umbrella_sites(ctx: ScanContext, rel: str) -> list:
+    """An umbrella chart's values.yaml: each local vLLM subchart it enables, its templates rendered with
+    the umbrella's values, one launch at the subchart's key (engine/scan/deploy/helm_umbrella.py)."""
+    out = []
+    for sub in helm_umbrella.subcharts(ctx, rel):
+        for tpl, rendered in sub.chart.rendered.items():
+            try:
+                docs = helm_chart.prepare(ctx, tpl, yamlio.load_all(rendered), sub.chart)
+            except (yamlio.YamlError, RecursionError):
+                continue
+            for s in helm_chart.unplaced(deploy.scan_yaml(ctx, rel, rendered, docs) + configs.scan(ctx, rel, docs)):
+                s.line = s.end_line = sub.line
+                for setting in (*s.settings.values(), *s.env.values(), *s.unknown.values(), *([s.model] if s.model else [])):
+                    setting.file, setting.line = rel, sub.line
+                out.append(s)
+    return out
 
 
 def _template_sites(ctx: ScanContext, rel: str, text: str) -> list:

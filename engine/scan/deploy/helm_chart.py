@@ -61,10 +61,10 @@ def render(ctx: ScanContext, rel: str, text: str) -> str:
     return got
 
 
-def prepare(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[yamlio.Document]:
+def prepare(ctx: ScanContext, rel: str, docs: list[yamlio.Document], chart: Chart | None = None) -> list[yamlio.Document]:
     """The rendered documents as the chart runs them: a mounted ConfigMap script in the container's
     command, and no ConfigMap a container runs (its launch is the container's)."""
-    chart = _chart(ctx, chart_folder(ctx, rel) or "")
+    chart = chart or _chart(ctx, chart_folder(ctx, rel) or "")
     gaps = sorted(chart.gaps.get(rel) or ())
     starts = [d.start_line for d in docs[1:]] + [None]
     for doc, end in zip(docs, starts):  # each document's own gaps: a container's env is not known in full there
@@ -95,14 +95,25 @@ def unplaced(sites: list[Site]) -> list[Site]:
     return sites
 
 
-def _chart(ctx: ScanContext, folder: str) -> Chart:
-    got = ctx.helm_charts.get(folder)
+def _chart(ctx: ScanContext, folder: str, parent: tuple | None = None) -> Chart:
+    """The chart in `folder` rendered with its own values.yaml; or, with `parent` (umbrella values file,
+    key, the values under that key, the umbrella's `global:`), as that umbrella installs it
+    (engine/scan/deploy/helm_umbrella.py)."""
+    cache = folder if parent is None else (folder, parent[0], parent[1])
+    got = ctx.helm_charts.get(cache)
     if got is not None:
         return got
     base = folder + "/" if folder else ""
-    chart = Chart(folder, {"Values": _mapping(ctx, base + "values.yaml"), "Chart": _meta(ctx, base + "Chart.yaml"),
+    values, meta = _mapping(ctx, base + "values.yaml"), _meta(ctx, base + "Chart.yaml")
+    if parent is not None:
+        values = coalesce(parent[2], values)
+        if isinstance(values, dict) and isinstance(parent[3], dict):
+            values["global"] = coalesce(parent[3], values.get("global"))
+        if isinstance(meta, dict):  # an alias is the name the subchart's templates see
+            meta = {**meta, "Name": parent[1]}
+    chart = Chart(folder, {"Values": values, "Chart": meta,
                            "Release": helm_render.UNKNOWN, "Capabilities": helm_render.UNKNOWN})
-    ctx.helm_charts[folder] = chart
+    ctx.helm_charts[cache] = chart
     texts = {f: t for f in sorted(ctx.files) if f.startswith(base + "templates/") and f.endswith((".yaml", ".yml"))
              and (t := ctx.read(f)) is not None}
     values = ctx.read(base + "values.yaml") if base + "values.yaml" in ctx.file_set() else None
@@ -138,6 +149,30 @@ def _chart(ctx: ScanContext, folder: str) -> Chart:
             if isinstance(d.data, dict) and d.data.get("kind") != "ConfigMap":
                 _run_scripts(chart, d.data, chart.run)
     return chart
+
+
+def as_subchart(ctx: ScanContext, folder: str, parent: tuple) -> Chart:
+    """The chart in `folder` as an umbrella chart installs it (`parent`: see _chart)."""
+    return _chart(ctx, folder, parent)
+
+
+def values_of(ctx: ScanContext, rel: str) -> Any:
+    """A values file's mapping ({} when empty, unknown when it is not YAML)."""
+    return _mapping(ctx, rel)
+
+
+def coalesce(over: Any, under: Any) -> Any:
+    """Helm's merge of a parent's values over a chart's defaults: maps merge key by key, anything
+    else (a list, a scalar) replaces; a null from the parent removes the default."""
+    if not isinstance(over, dict) or not isinstance(under, dict):
+        return under if over is None else over
+    out = dict(under)
+    for k, v in over.items():
+        if v is None:
+            out.pop(k, None)
+        else:
+            out[k] = coalesce(v, under.get(k))
+    return out
 
 
 def _defines(text: str) -> dict[str, list]:
