@@ -25,6 +25,9 @@ def multimodal(site, facts: dict) -> bool:
 
 
 def _entry_matches(entry: str | None, site, fw: str = "") -> bool:
+    if entry == "batch_inference" or getattr(site, "framework_command", None) == "batch_inference":
+        # OpenRLHF's batch_inference builds its own LLM(); the training engines' calls are not on its path
+        return entry == "batch_inference" and site.framework_command == "batch_inference"
     if entry is None:
         return True
     if entry == "async":  # verl's rollout server
@@ -35,7 +38,7 @@ def _entry_matches(entry: str | None, site, fw: str = "") -> bool:
         return site.kind != "trl vllm-serve" and site.mode in ("rlhf_colocate", "framework_integrated")
     if entry.startswith("model_type:"):  # Xinference's engine of one model type (embedding, rerank)
         return str((site.launch or {}).get("model_type", "")).lower() == entry.split(":", 1)[1]
-    return False  # an entry point no scanner builds a site for (OpenRLHF's batch_inference), bundled code
+    return False  # an entry point no scanner builds a site for, bundled code
 
 
 def _value(name: str, site):

@@ -79,6 +79,8 @@ def _verl(site, version) -> dict[str, Any]:
 
 
 def _openrlhf(site, version) -> dict[str, Any]:
+    if getattr(site, "framework_command", None) == "batch_inference":
+        return {}  # generate_vllm trains nothing: no FlashAttention model is built
     impl = _written(site, "attn_implementation", "ds.attn_implementation")
     if impl is not None:
         v = _value(impl)

@@ -206,7 +206,7 @@ def device_tp(site: Site | None) -> None:
     from vllm_kb.engine.kb import frameworks
 
     spec = frameworks.get(site.framework).raw.get("device_tp")
-    if not spec or spec["arg"] in site.settings:
+    if not spec or spec["arg"] in site.settings or (spec.get("commands") and site.framework_command not in spec["commands"]):
         return
     arg = spec["arg"]
     site.framework_defaults.pop(arg, None)

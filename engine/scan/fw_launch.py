@@ -134,7 +134,9 @@ def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLa
             return None
         return FwLaunch("verl", f"verl {name}", "hydra", start, command=command, env=env, program_start=program)
     if mod.startswith("openrlhf.cli."):
-        return FwLaunch("openrlhf", f"openrlhf {mod.rsplit('.', 1)[-1]}", "flags", start, env=env, program_start=program)
+        name = mod.rsplit(".", 1)[-1]  # batch_inference builds its own LLM() from its own flags (knowledge: openrlhf.yaml)
+        return FwLaunch("openrlhf", f"openrlhf {name}", "flags", start, command="batch_inference" if name == "batch_inference" else None,
+                        env=env, program_start=program)
     if mod.startswith("swift.cli.") and mod.rsplit(".", 1)[-1] in SWIFT_COMMANDS:  # `swift <cmd>` is this module
         cmd = mod.rsplit(".", 1)[-1]
         return FwLaunch("ms-swift", f"swift {cmd}", "flags", start, command=cmd, env=env, program_start=program)
