@@ -19,7 +19,7 @@ image:
   tag: v0.10.2
 port: 2080
 extraCmdArgs: []
-LLM_MODEL_ID: Qwen/Qwen2.5-7B-Instruct
+LLM_MODEL_ID: meta-llama/Meta-Llama-3-8B-Instruct
 global:
   modelUsePVC: ""
 """
@@ -71,7 +71,7 @@ tgi:
   enabled: false
 vllm:
   enabled: true
-  LLM_MODEL_ID: meta-llama/Meta-Llama-3-8B-Instruct
+  LLM_MODEL_ID: Qwen/Qwen2.5-Coder-7B-Instruct
   extraCmdArgs: ["--max-seq-len-to-capture", "16384"]
 global:
   modelUsePVC: model-volume
@@ -120,15 +120,22 @@ def test_each_enabled_umbrella_is_a_site_at_its_subchart_key(report):
     sites = _by_file(report)
     assert set(sites) == {"charts/common/vllm/templates/deployment.yaml", "charts/codetrans/values.yaml", "charts/agent/values.yaml"}
     trans = sites["charts/codetrans/values.yaml"]
-    assert trans["line"] == 4 and trans["model"]["name"] == "meta-llama/Meta-Llama-3-8B-Instruct"
+    assert trans["line"] == 4 and trans["model"]["name"] == "Qwen/Qwen2.5-Coder-7B-Instruct"
     assert sites["charts/agent/values.yaml"]["model"]["name"] == "mistralai/Mistral-7B-Instruct-v0.3"
     # the subchart's own site keeps its defaults
-    assert sites["charts/common/vllm/templates/deployment.yaml"]["model"]["name"] == "Qwen/Qwen2.5-7B-Instruct"
+    assert sites["charts/common/vllm/templates/deployment.yaml"]["model"]["name"] == "meta-llama/Meta-Llama-3-8B-Instruct"
 
 
 def test_the_umbrellas_arguments_are_judged_and_told_not_written(report):
     trans = _by_file(report)["charts/codetrans/values.yaml"]
     assert trans["vllm"]["version"] == "0.10.2"  # the subchart's image tag, the umbrella leaving it
     got = {s["name"]: s for s in trans["settings"]}
-    assert got["max_seq_len_to_capture"]["value"] == 16384 and got["max_seq_len_to_capture"]["line"] == 4
+    assert got["max_seq_len_to_capture"]["value"] == 16384 and got["max_seq_len_to_capture"]["line"] == 7  # its extraCmdArgs line
     assert "max_seq_len_to_capture" not in {s["name"] for s in _by_file(report)["charts/common/vllm/templates/deployment.yaml"]["settings"]}
+
+
+def test_an_added_argument_is_told_in_the_umbrellas_values_list(report):
+    """The subchart's args range over `.Values.extraCmdArgs`: the umbrella adds one under its key there."""
+    trans = _by_file(report)["charts/codetrans/values.yaml"]
+    told = [c["after"] for r in trans["recommendations"] for c in r.get("changes") or [] if c.get("op") == "set" and c.get("after")]
+    assert any(t.startswith('vllm.extraCmdArgs: ["--max-model-len"') for t in told)  # B2: its 32K context

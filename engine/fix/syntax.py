@@ -154,6 +154,8 @@ def deploy_text(site: Site, target: str, value: Any, flag: str | None, existing:
         return None
     if style == "production-stack" or style in CRD_FIELDS:
         return (CRD_FIELDS[style][2] if style in CRD_FIELDS else "extraArgs") + ": [" + ", ".join(json.dumps(t) for t in tokens) + "]"
+    if listed := (site.source or {}).get("values_list"):  # an umbrella chart's: the values list its subchart's args range over
+        return f"{listed}: [" + ", ".join(json.dumps(t) for t in tokens) + "]"
     if style in ("json", "yaml-list"):
         return ", ".join(json.dumps(t) for t in tokens)
     return " ".join(shlex.quote(t) for t in tokens)

@@ -110,8 +110,11 @@ def _umbrella_sites(ctx: ScanContext, rel: str) -> list:
                 continue
             for s in helm_chart.unplaced(deploy.scan_yaml(ctx, rel, rendered, docs) + configs.scan(ctx, rel, docs)):
                 s.line = s.end_line = sub.line
+                if sub.args_list and isinstance(s.source, dict):
+                    s.source["values_list"] = f"{sub.key}.{sub.args_list}"
                 for setting in (*s.settings.values(), *s.env.values(), *s.unknown.values(), *([s.model] if s.model else [])):
-                    setting.file, setting.line = rel, sub.line
+                    flag = (setting.key or "").split("=", 1)[0]
+                    setting.file, setting.line = rel, sub.line_of(flag, str(setting.raw or "").strip("'\""))
                 out.append(s)
     return out
 

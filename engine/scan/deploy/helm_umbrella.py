@@ -9,7 +9,8 @@ umbrella's values.yaml: that is where a user changes what it runs."""
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from vllm_kb.engine.kb import yamlio
@@ -22,6 +23,13 @@ class Subchart:
     key: str  # the dependency's alias, else its name: the umbrella's values key
     line: int  # where that key sits in the umbrella's values.yaml (the Chart.yaml entry's line without one)
     chart: helm_chart.Chart  # the subchart rendered as the umbrella installs it
+    written: dict[str, int] = field(default_factory=dict)  # each scalar the umbrella writes under the key → its line
+    args_list: str | None = None  # the values list the subchart's container args range over (`extraCmdArgs`)
+
+    def line_of(self, *texts: str) -> int:
+        """The line of the umbrella's value a setting was rendered from (`--max-seq-len-to-capture` in its
+        extraCmdArgs), else the key's."""
+        return next((self.written[t] for t in texts if t and t in self.written), self.line)
 
 
 def is_values(ctx: ScanContext, rel: str) -> bool:
@@ -49,7 +57,8 @@ def subcharts(ctx: ScanContext, rel: str) -> list[Subchart]:
             continue
         chart = helm_chart.as_subchart(ctx, folder, (rel, key, values.get(key), values.get("global")))
         if chart.mentions and chart.rendered:
-            out.append(Subchart(key, docs[0].line_of((key,)) if key in values else entry_line, chart))
+            out.append(Subchart(key, docs[0].line_of((key,)) if key in values else entry_line, chart, _written(docs[0], key),
+                                _args_list(ctx, chart)))
     return out
 
 
@@ -94,3 +103,27 @@ def _enabled(condition: str, values: dict, key: str, own: dict) -> bool:
         if isinstance(node, bool):
             return node
     return True
+
+
+def _written(doc: yamlio.Document, key: str) -> dict[str, int]:
+    """Each scalar under `key` in the umbrella's values, as text, with its line (the first, where one repeats)."""
+    out: dict[str, int] = {}
+    for path, line in sorted(doc.lines.items(), key=lambda kv: kv[1]):
+        if not path or path[0] != key:
+            continue
+        node: Any = doc.data
+        for part in path:
+            node = node[part] if isinstance(node, (dict, list)) and (part in node if isinstance(node, dict) else isinstance(part, int) and part < len(node)) else None
+        if node is not None and not isinstance(node, (dict, list)):
+            out.setdefault(str(node), line)
+    return out
+
+
+# `args:` then, before any item, the `range` over a values list (GenAIInfra's common/vllm:
+# `{{- if .Values.extraCmdArgs }}` / `{{- range .Values.extraCmdArgs }}`): where an added argument goes
+_ARGS_RANGE = re.compile(r"^[ \t]*args:[ \t]*\n(?:[ \t]*\{\{[^\n]*\}\}[ \t]*\n)*?[ \t]*\{\{-?[ \t]*range[ \t]+\.Values\.([\w.]+)[ \t]*-?\}\}", re.M)
+
+
+def _args_list(ctx: ScanContext, chart: helm_chart.Chart) -> str | None:
+    found = {m.group(1) for tpl in chart.rendered for m in _ARGS_RANGE.finditer(ctx.read(tpl) or "")}
+    return found.pop() if len(found) == 1 else None
