@@ -249,3 +249,23 @@ def test_a_profile_gating_three_or_more_engines_is_a_menu_not_engines_that_run_t
         got = _shared(tmp_path / str(n), {"docker-compose.yml": _MENU.format(
             services="".join(_MENU_SVC.format(i=i) for i in range(n)))})
         assert len(got) == n and {p for _u, p in got.values()} == {want}, (n, got)
+
+
+def test_curator_llms_build_and_free_their_engine_per_call(tmp_path):
+    # zaidalyafeai/curator examples/vllm-offline/vllm_recipe_structured.py (https://github.com/zaidalyafeai/curator,
+    # eval89): two curator.LLM subclasses held in one function; curator builds vllm.LLM when one is called and
+    # destroys it when process_requests ends, so they never hold the GPU together (a false L37 P0 ×2)
+    gen = ("from bespokelabs import curator\n"
+           "class Cuisines(curator.LLM):\n    pass\n"
+           "class Recipes(curator.LLM):\n    pass\n"
+           "def main():\n"
+           "    a = Cuisines(model_name='Qwen/Qwen2.5-3B-Instruct', backend='vllm')\n"
+           "    rows = a()\n"
+           "    b = Recipes(model_name='Qwen/Qwen2.5-3B-Instruct', backend='vllm')\n"
+           "    b(rows)\n")
+    got = _shared(tmp_path, {"gen.py": gen}, version="0.34.0")
+    assert set(got) == {"gen.py:7", "gen.py:9"} and all(v == (None, None) for v in got.values())
+    # vLLM's own LLM kept in the same places does share the GPU
+    plain = gen.replace("from bespokelabs import curator\n", "from vllm import LLM\n").replace("curator.LLM", "LLM") \
+        .replace(", backend='vllm'", "").replace("model_name=", "model=")
+    assert _shared(tmp_path, {"gen.py": plain}, version="0.34.0")["gen.py:7"][1] == "P0"

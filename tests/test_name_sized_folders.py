@@ -26,3 +26,16 @@ def test_a_batch_job_file_with_a_shell_shebang_is_a_script(write_project, tmp_pa
     assert [s.site.file for s in audit(write_project({"run.job": job}, tmp_path / "a")).sites] == ["run.job"]
     # without a shebang a .job file may be anything (a CI job definition): not read as a script
     assert not audit(write_project({"run.job": job.split("\n", 1)[1]}, tmp_path / "b")).sites
+
+
+def test_a_moe_folder_of_a_dense_family_is_a_size_read_from_the_name(write_project, tmp_path):
+    # bdsaglam/docvqa-verl examples/grpo_trainer/run_qwen3_30b_veomni.sh (https://github.com/bdsaglam/docvqa-verl,
+    # eval89): `/Qwen3-30B-MoE-merge` matched the dense qwen3 family at 30B (≈56 GiB a GPU); the name says MoE,
+    # so the family's dense shape describes another model and the size is the name's guess: P1, not P0
+    r = _l16(write_project({"requirements.txt": "vllm==0.20.0\n",
+                            "serve.sh": "vllm serve /Qwen3-30B-MoE-merge --gpu-memory-utilization 0.7\n"}, tmp_path / "moe"))
+    assert r.status == "recommended" and r.priority == "P1"
+    # the same folder without the word keeps the family's verdict
+    r = _l16(write_project({"requirements.txt": "vllm==0.20.0\n",
+                            "serve.sh": "vllm serve /Qwen3-30B-merge --gpu-memory-utilization 0.7\n"}, tmp_path / "dense"))
+    assert r.status == "recommended" and r.priority == "P0"

@@ -60,3 +60,23 @@ def test_an_fstring_override_the_scan_cannot_read_is_set_not_verls_default(tmp_p
     (tmp_path / "train.py").write_text(PY_RUN.replace('f"actor_rollout_ref.rollout.tensor_model_parallel_size={tp}", ', ""))
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     assert next(r for r in sr.results if r.check.id == "L34").priority == "P0"
+
+
+EP_RUN = ("python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo \\\n"
+          "    actor_rollout_ref.model.path=Qwen/Qwen3-235B-A22B actor_rollout_ref.rollout.name=vllm \\\n"
+          "    actor_rollout_ref.rollout.tensor_model_parallel_size=8 actor_rollout_ref.rollout.expert_parallel_size=64 \\\n"
+          "    {more} trainer.n_gpus_per_node=8 trainer.nnodes=8\n")
+
+
+@pytest.mark.parametrize("more,p0", [
+    ("", True),  # bdsaglam/docvqa-verl run_qwen3_235b_a22b_megatron.sh (eval89): DP set only on its NPU branch
+    ("actor_rollout_ref.rollout.data_parallel_size=8", False),  # 64 = 8 × 8
+    ("actor_rollout_ref.rollout.data_parallel_size=$DP", False),  # a count the audit cannot read
+])
+def test_a_rollout_expert_parallel_size_other_than_tp_times_dp_is_verls_assertion(tmp_path, more, p0):
+    # verl 0.6.0+ RolloutConfig.__post_init__: "expert_parallel_size must be equal to tensor_model_parallel_size * data_parallel_size"
+    (tmp_path / "requirements.txt").write_text("verl==0.7.1\nvllm==0.11.0\n")
+    (tmp_path / "run.sh").write_text(EP_RUN.format(more=more))
+    (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
+    assert any(f.id == "verl-ep-world" and f.priority == "P0" for f in sr.remarks) is p0
+    assert sr.site.settings["enable_expert_parallel"].value is True  # verl hands vLLM EP > 1 as the switch

@@ -90,6 +90,8 @@ def _together(a, b, read) -> bool:
             return False  # one host port published by both: the second cannot start beside the first
         return (a.source or {}).get("service") != (b.source or {}).get("service")
     if a.syntax == b.syntax == "python-call":
+        if (a.launch or {}).get("engine_per_call") or (b.launch or {}).get("engine_per_call"):
+            return False  # a wrapper that frees its engine before each call returns (curator's offline processor)
         return a.kind == b.kind == "LLM()" and colocation_py.alive_together(read(a.file) or "", a.line, b.line)
     if a.syntax == b.syntax == "cli":
         if (a.launch or {}).get("call") and (a.launch or {}).get("call") == (b.launch or {}).get("call"):

@@ -39,13 +39,14 @@ def cpu_build(pin_text: str | None, env: dict) -> str | None:
     return "hint" if "VLLM_CPU_KVCACHE_SPACE" in env else None
 
 
-def platform(args: dict, env: dict, image: str | None = None) -> str:
-    """The accelerator a site runs on: `device` when it names another one, else what the image
-    (quay.io/ascend/vllm-ascend, rocm/vllm) or the environment shows (an Ascend, Neuron, ROCm,
-    Gaudi, XPU or TPU runtime's variables), else cuda."""
-    device = str(args.get("device", "")).strip().lower()
-    if device in _NOT_CUDA:
-        return device
+def platform(args: dict, env: dict, image: str | None = None, framework_device: str | None = None) -> str:
+    """The accelerator a site runs on: `device` (or the framework's own device key, verl's
+    trainer.device) when it names another one, else what the image (quay.io/ascend/vllm-ascend,
+    rocm/vllm) or the environment shows (an Ascend, Neuron, ROCm, Gaudi, XPU or TPU runtime's
+    variables), else cuda."""
+    for device in (str(args.get("device", "")).strip().lower(), framework_device or ""):
+        if device in _NOT_CUDA:
+            return device
     name = name_and_tag(image)[0]
     for rx, plat in _PLATFORM_IMAGE:
         if rx.search(name):

@@ -27,6 +27,7 @@ _SIZE = re.compile(r"(?<![\dA-Za-z.])(\d+(?:\.\d+)?)\s*[bB](?![A-Za-z])")
 _ACTIVE = re.compile(r"[-_]A(\d+(?:\.\d+)?)B(?![A-Za-z])", re.I)
 _MOE_SIZE = re.compile(r"(\d+)x(\d+(?:\.\d+)?)[bB]", re.I)
 _EXPERTS = re.compile(r"[-_]\d+E(?![A-Za-z])", re.I)
+_MOE_WORD = re.compile(r"(?<![A-Za-z])moe(?![A-Za-z])", re.I)
 FLAGS = ("moe", "mla", "mtp", "multimodal", "sliding_window", "quantized", "attention_sinks")
 
 
@@ -222,8 +223,13 @@ def _size_from_name(facts: dict, short: str) -> None:
         if m:
             facts["params_b"] = round(int(m.group(1)) * float(m.group(2)) * 0.8, 1)
             facts.setdefault("moe", True)
-        elif sizes:  # with no family matched, a size read from a folder's name alone is a guess (params_from_name)
-            facts.update(params_b=max(sizes), **({} if "family" in facts else {"params_from_name": True}))
+        elif sizes:  # with no family matched, a size read from a folder's name alone is a guess (params_from_name);
+            # so is it where the name says MoE and the family matched is dense (docvqa-verl's /Qwen3-30B-MoE-merge:
+            # the qwen3 dense shape at 30B, where the checkpoint is the 30B-A3B's experts)
+            moe_word = _MOE_WORD.search(short) is not None and not facts.get("moe")
+            facts.update(params_b=max(sizes), **({"params_from_name": True} if "family" not in facts or moe_word else {}))
+            if moe_word:
+                facts["moe"] = True  # experts it has, whatever the dense family says (no L19 "dense model")
     act = _ACTIVE.search(short)
     if act:
         facts.setdefault("active_params_b", float(act.group(1)))

@@ -147,6 +147,9 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     if isinstance(own.get("gpu_memory_utilization"), (int, float)):
         # what leaving the key out gives: the framework's share, not vLLM's default (B1)
         site.launch["framework_gpu_share"] = float(own["gpu_memory_utilization"])
+    device = next((values[k.key] for k in fw.keys if k.role == "device" and isinstance(values.get(k.key), str)), None)
+    if device:  # the accelerator the framework's workers run on (verl trainer.device=npu): facts.py's platform
+        site.launch["framework_device"] = device.strip().lower()
     if mode_rule is not None and mode_rule.get("device"):  # the mode's rule: `rule` above is an implied one's
         site.launch.update(engine_device(mode_rule["device"], values))
         site.launch["engine_device_by"] = f"{fw.name} {version}"

@@ -24,6 +24,8 @@ def call_site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, 
                                else f" ({wrapper.name}, a subclass of vllm.LLM from {wrapper.origin})")
         site.mode = wrapper.mode or site.mode
         site.tool = wrapper.host or site.tool
+        if wrapper.per_call:  # its engine lives only through each call: never beside another's (colocation)
+            site.launch["engine_per_call"] = True
         if wrapper.has_init:
             call = wrapper_args.engine_call(site, call, wrapper, rel)
     if call.args:
