@@ -139,3 +139,4 @@ def test_an_added_argument_is_told_in_the_umbrellas_values_list(report):
     trans = _by_file(report)["charts/codetrans/values.yaml"]
     told = [c["after"] for r in trans["recommendations"] for c in r.get("changes") or [] if c.get("op") == "set" and c.get("after")]
     assert any(t.startswith('vllm.extraCmdArgs: ["--max-model-len"') for t in told)  # B2: its 32K context
+    assert "charts/common/vllm/templates/deployment.yaml:" in trans["mode_evidence"]  # where the command is written

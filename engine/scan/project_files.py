@@ -110,6 +110,7 @@ def _umbrella_sites(ctx: ScanContext, rel: str) -> list:
                 continue
             for s in helm_chart.unplaced(deploy.scan_yaml(ctx, rel, rendered, docs) + configs.scan(ctx, rel, docs)):
                 s.line = s.end_line = sub.line
+                s.mode_evidence = s.mode_evidence.replace(f"{rel}:", f"{tpl}:")  # the renderer keeps the template's lines
                 if sub.args_list and isinstance(s.source, dict):
                     s.source["values_list"] = f"{sub.key}.{sub.args_list}"
                 for setting in (*s.settings.values(), *s.env.values(), *s.unknown.values(), *([s.model] if s.model else [])):
