@@ -377,3 +377,68 @@ def test_a_charts_inference_service_takes_the_runtime_the_chart_renders(cli, wri
     got = {s["name"]: s["value"] for s in site["settings"]}
     assert got["gpu_memory_utilization"] == 0.9 and got["port"] == 8080
     assert site["gpu_count"] is None and next(c for c in site["checks"] if c["id"] == "C3")["status"] == "unknown"
+
+
+# eval93 sagiahrac/llm-d-kv-cache-manager (https://github.com/sagiahrac/llm-d-kv-cache-manager, vllm-setup-helm):
+# the image is `{{ include "chart.vllmImage" . }}`, a define that sets `$tag := default .Chart.AppVersion
+# .Values.vllm.image.tag` first (v0.10.0 in values.yaml), and the args are one `sh -c` script whose lines
+# `{{- if … }}` joins; the site was judged at 0.34.0 from an unbounded `vllm` elsewhere, its script cut after
+# --trust-remote-code, and 0.10.0's refusal of `--prefix-caching-hash-algo sha256_cbor` missed.
+LLMD_HELPERS = """\
+{{- define "chart.vllmImage" -}}
+{{- $tag := default .Chart.AppVersion .Values.vllm.image.tag -}}
+{{- printf "%s:%s" .Values.vllm.image.repository $tag -}}
+{{- end -}}
+"""
+LLMD_VALUES = """\
+vllm:
+  image: {repository: vllm/vllm-openai, tag: "v0.10.0"}
+  model: {name: Qwen/Qwen3-8B}
+  enableChunkedPrefill: true
+  gpuMemoryUtilization: null
+kvCacheManager: {enabled: true}
+"""
+LLMD_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: {{ include "chart.vllmImage" . }}
+          command: [/bin/sh, '-c']
+          args:
+            - |
+              vllm serve {{ .Values.vllm.model.name }} \\
+              --trust-remote-code \\
+              {{- if .Values.vllm.enableChunkedPrefill }}
+              --enable-chunked-prefill \\{{- else }}--no-enable-chunked-prefill \\
+              {{- end }}
+              {{- if .Values.vllm.gpuMemoryUtilization }}
+              --gpu-memory-utilization {{ .Values.vllm.gpuMemoryUtilization }} \\
+              {{- end }}
+              {{- if .Values.kvCacheManager.enabled }}
+              --prefix-caching-hash-algo sha256_cbor \\
+              {{- end }}
+          resources: {limits: {nvidia.com/gpu: 1}}
+"""
+
+
+def test_a_define_with_a_variable_gives_the_image_and_the_script_keeps_its_joined_lines(cli, write_project):
+    root = write_project({"chart/Chart.yaml": CHART.replace('appVersion: "0.9.2"\n', ""), "chart/values.yaml": LLMD_VALUES,
+                          "chart/templates/_helpers.tpl": LLMD_HELPERS, "chart/templates/deployment.yaml": LLMD_DEPLOYMENT,
+                          "kv/pyproject.toml": '[project]\nname = "kv"\nversion = "0.1"\ndependencies = ["vllm"]\n'})
+    (site,) = _audit(cli, root, "--gpu", "H100-80GB")["sites"]
+    assert (site["vllm"]["version"], site["vllm"]["basis"]) == ("0.10.0", "image")
+    got = {s["name"]: s["value"] for s in site["settings"]}
+    assert got["enable_chunked_prefill"] is True and got["prefix_caching_hash_algo"] == "sha256_cbor"
+    p0 = [r["check"] for r in site["recommendations"] if r["priority"] == "P0"]
+    assert p0 == ["value-not-in-version:prefix_caching_hash_algo=sha256_cbor"]
+
+
+def test_template_variables_in_order_and_unknown_after_a_block_left_out():
+    t = ('{{- $t := .Values.tag -}}\na: {{ $t }}\n{{- $t = "x" }}\nb: {{ $t }}\n'
+         '{{- if .Release.IsUpgrade }}{{ $t = "y" }}{{ end }}\nc: {{ $t }}\nd: {{ $cfg.model }}\n')
+    lines = helm_render.render(t, _root({"tag": "v1"})).split("\n")
+    assert (lines[1], lines[3]) == ("a: v1", "b: x") and HOLE_OPEN in lines[5] and HOLE_OPEN in lines[6]

@@ -124,3 +124,34 @@ def test_the_prefilter_keeps_every_spelling_of_a_call(tmp_path):
                  "import vllm\nvllm.LLM\t(model='m')"):
         sites, _ = scan(tmp_path, "from vllm import LLM\n" + call + "\n")
         assert [s.kind for s in sites] == ["LLM()"], call
+
+
+def test_attributes_set_on_the_engine_args_before_the_engine_is_built(tmp_path):
+    """eval93 yanbinwa/bilbil_llm (https://github.com/yanbinwa/bilbil_llm, qwen_fastApi.py:102): `args =
+    AsyncEngineArgs(model_dir)` then `args.tensor_parallel_size = tensor_parallel_size` … before
+    `AsyncLLMEngine.from_engine_args(args)`: the site read TP 1. Straight-line sets are its settings; one in
+    a branch is conditional, `+=` unresolved, one after the engine is built or no field of the release
+    (`args.worker_use_ray`, an attribute vLLM never reads) is left out."""
+    sites, _ = scan(tmp_path, '''
+from vllm import AsyncEngineArgs, AsyncLLMEngine
+TP = 2
+def load(fast):
+    args = AsyncEngineArgs("org/m", max_num_seqs=8)
+    args.worker_use_ray = False
+    args.tensor_parallel_size = TP
+    args.gpu_memory_utilization = 1
+    args.max_num_seqs = 20
+    args.max_model_len += 1
+    if fast:
+        args.enforce_eager = True
+    print(args.model)
+    engine = AsyncLLMEngine.from_engine_args(args)
+    args.dtype = "half"
+    return engine
+''')
+    (s,) = sites
+    v = {k: (x.value, x.line) for k, x in s.settings.items()}
+    assert v["tensor_parallel_size"] == (2, 7) and v["gpu_memory_utilization"] == (1.0, 8) and v["max_num_seqs"] == (20, 9)
+    assert not s.settings["max_model_len"].resolved and "enforce_eager" not in v and "dtype" not in v
+    assert "worker_use_ray" not in v and "worker_use_ray" not in s.unknown
+    assert any(o["code"] == "conditional" and "enforce_eager" in o["what"] for o in s.opaque)

@@ -18,7 +18,7 @@ from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
-from vllm_kb.engine.scan import envfile, python_env, script_env, wrapper_args
+from vllm_kb.engine.scan import envfile, python_attr_sets, python_env, script_env, wrapper_args
 from vllm_kb.engine.scan.deploy import image_entry
 from vllm_kb.engine.scan.python_values import _Resolver
 from vllm_kb.engine.scan.site import Site
@@ -196,6 +196,8 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         elif target in TARGETS:
             wrapper = opaque.get(id(call)) or python_subclass.called(call, wrappers)
             site = many = call_site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
+            if target in python_attr_sets.ENGINE_ARGS and wrapper is None:
+                python_attr_sets.read(ctx, site, f.levels, call, f.resolver, rel, text, version)
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
             if id(call) in lazy:  # built by the runner's task process, never when the config is imported

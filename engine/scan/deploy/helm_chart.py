@@ -192,7 +192,7 @@ def _include(named: dict, name, dot, root: dict, depth: list):
         return helm_render.UNKNOWN
     depth[0] += 1
     try:
-        out = helm_render.emit(body, dot, root).strip()
+        out = helm_render.emit(body, dot, helm_render.scoped(root)).strip()
     finally:
         depth[0] -= 1
     return helm_render.UNKNOWN if not out or "\n" in out or helm_render.GAP in out or not is_known(out) else out

@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any
 
+from vllm_kb.engine.scan.deploy.helm_text import Yaml, continued
 from vllm_kb.engine.scan.shell_expand import hole
 
 # an action ends at the first `}}` outside its strings: `{{ "}}" }}` prints `}}` (a chart escaping KServe's own `{{.Name}}`)
@@ -38,8 +39,7 @@ def _truthy(v) -> bool:
     return bool(v) if not isinstance(v, (int, float)) or isinstance(v, bool) else v != 0
 
 
-def render(text: str, root: dict) -> str:
-    """`text` rendered with `root` (`{"Values": …, "Chart": …}`); unknown output becomes a hole."""
+def render(text: str, root: dict) -> str:  # `root`: {"Values": …, "Chart": …}; unknown output is a hole
     return render_gaps(text, root)[0]
 
 
@@ -48,12 +48,23 @@ def render_gaps(text: str, root: dict) -> tuple[str, frozenset[int]]:
     container's env, an `if` on `.Release`): what lies there is not known until the chart is installed."""
     out = _render(text, root)
     if GAP not in out:
-        return out, frozenset()
-    return out.replace(GAP, ""), frozenset(i for i, line in enumerate(out.split("\n"), 1) if GAP in line)
+        return continued(out, text), frozenset()
+    gaps = frozenset(i for i, line in enumerate(out.split("\n"), 1) if GAP in line)
+    return continued(out.replace(GAP, ""), text), gaps
 
 
 def _render(text: str, root: dict) -> str:
-    return emit(tree(text), root, root)
+    return emit(tree(text), root, scoped(root))
+
+
+# root key: the template's variables (`$tag := default .Chart.AppVersion .Values.image.tag`), set in
+# straight-line order; one assigned in a block left out on an unknown condition becomes unknown
+VARS = "\ue005vars"
+
+
+def scoped(root):
+    """`root` with a fresh scope of variables: each template and each `include` body has its own."""
+    return {**root, VARS: {}} if isinstance(root, dict) else root
 
 
 def tree(text: str) -> list:
@@ -150,6 +161,7 @@ def _block(word: str, branches: list, dot, root) -> str:
         for k, (cond, body) in enumerate(branches):
             v = True if cond == "true" else _eval(cond, dot, root)
             if v is UNKNOWN:
+                _forget(branches, root)
                 return GAP + _blank(branches)  # a branch on an unknown: none is taken as the site's own
             if _placeholder(v):
                 gap = GAP  # on a value values.yaml leaves empty (`hfToken: ""`): the install decides the branch
@@ -159,6 +171,7 @@ def _block(word: str, branches: list, dot, root) -> str:
     cond, body = branches[0]
     v = UNKNOWN if ":=" in cond else _eval(cond, dot, root)
     if v is UNKNOWN:
+        _forget(branches, root)
         return GAP + _blank(branches)
     gap = GAP if _placeholder(v) else ""  # over a value values.yaml leaves empty: the install gives it
     if word == "with":
@@ -169,6 +182,19 @@ def _block(word: str, branches: list, dot, root) -> str:
         return gap + _blank(branches)
     items = list(v.values()) if isinstance(v, dict) else v if isinstance(v, list) else []
     return gap + _fit("".join(emit(body, item, root) for item in items), body) + _blank(branches[1:])
+
+
+def _forget(branches: list, root) -> None:
+    """The variables a block left out assigns are unknown after it (it may or may not have run)."""
+    scope: dict = root[VARS] if isinstance(root, dict) and isinstance(root.get(VARS), dict) else {}
+    for n in (n for _, body in branches for n in body):
+        if n[0] == "expr" and (m := _ASSIGN.fullmatch(n[1])):
+            scope[m.group(1)] = UNKNOWN
+        elif n[0] == "block":
+            _forget(n[2], root)
+
+
+_ASSIGN = re.compile(r"\$(\w+)\s*:?=\s*(.+)", re.S)
 
 
 def _lines(nodes) -> int:
@@ -191,10 +217,13 @@ def _expr_text(body: str, dot, root, alone: bool) -> str:
     `toYaml .Values.x`) is YAML structure the chart adds, left out rather than made a hole (a GAP)."""
     if body.startswith("/*") or body.startswith("-/*"):
         return ""  # a comment
-    if ":=" in body or re.match(r"\$\w+\s*=", body):
+    if (m := _ASSIGN.fullmatch(body)) and isinstance(root, dict) and isinstance(root.get(VARS), dict):
+        root[VARS][m.group(1)] = _eval(m.group(2), dot, root)
         return ""  # a variable assignment prints nothing
+    if ":=" in body or re.match(r"\$\w+\s*=", body):
+        return ""
     v = _eval(body, dot, root)
-    if isinstance(v, _Yaml):
+    if isinstance(v, Yaml):
         # `key: {{ toYaml X | nindent 8 }}` puts the block under the key on lines of its own; the
         # same value as one flow mapping on the key's line is the YAML it renders, lines kept
         return v.text if alone else v.flow
@@ -205,29 +234,6 @@ def _expr_text(body: str, dot, root, alone: bool) -> str:
     if v is None:  # left empty in values.yaml: the user's install gives it
         return hole("{{" + re.sub(r"\s+", " ", body).replace('"', "'") + "}}")
     return "true" if v is True else "false" if v is False else str(v)
-
-
-class _Yaml:
-    """`toYaml X | nindent N`: a mapping's keys one per line, anything else as JSON (which YAML reads)."""
-
-    def __init__(self, value, indent: int = 0) -> None:
-        self.value, self.indent = value, indent
-
-    @property
-    def text(self) -> str:
-        pad = " " * self.indent
-        v = self.value
-        if v in (None, {}, []):
-            return ""
-        if isinstance(v, dict):
-            return "\n".join(pad + json.dumps(str(k)) + ": " + json.dumps(x) for k, x in v.items())
-        if isinstance(v, list):
-            return "\n".join(pad + "- " + json.dumps(x) for x in v)
-        return pad + json.dumps(v)
-
-    @property
-    def flow(self) -> str:
-        return "" if self.value is None else json.dumps(self.value)
 
 
 def _eval(body: str, dot, root):
@@ -315,6 +321,10 @@ def _arg(a, dot, root):
         return _field(root, text[2:])
     if text == "$":
         return root
+    if text.startswith("$") and isinstance(root, dict) and isinstance(root.get(VARS), dict):
+        name, _, chain = text[1:].partition(".")  # `$tag`, `$cfg.model`
+        v = root[VARS].get(name, UNKNOWN)
+        return _field(v, chain) if chain else v
     if text.startswith("."):
         return _field(dot, text[1:])
     return UNKNOWN  # a variable, a function's value used as an argument
@@ -376,11 +386,11 @@ def _call(name: str, a: list):
                 return None if node is None else UNKNOWN
         return node
     if name == "toYaml" and len(a) == 1:
-        return _Yaml(a[0])
+        return Yaml(a[0])
     if name in ("nindent", "indent") and len(a) == 2 and isinstance(a[0], int):
         v = a[1]
-        if isinstance(v, _Yaml):
-            return _Yaml(v.value, a[0])
+        if isinstance(v, Yaml):
+            return Yaml(v.value, a[0])
         return " " * a[0] + _plain(v) if isinstance(v, (str, int, float)) else UNKNOWN
     return UNKNOWN  # include, tpl, printf, lookup…: what it renders is not read here
 
