@@ -115,8 +115,15 @@ def value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledg
 
 # options vLLM parses as `Enum[value.upper()]` in every release that has them: --attention-backend
 # (0.13.0 arg_utils create_engine_config, from 0.18 config/attention.py validate_backend_before),
-# --mamba-backend (0.20.0 arg_utils)
-_UPPER_CASED = frozenset({("attention_backend",), ("mamba_backend",)})
+# --mamba-backend (0.20.0 arg_utils); and keys of a JSON config, each through its pydantic
+# `field_validator(mode="before")` from the release that brought the key: compilation_config's
+# cudagraph_mode (0.10.1 config/compilation.py validate_cudagraph_mode_before … 0.34.0:1028),
+# attention_config's backend (0.13.0 config/attention.py:70 … 0.34.0:289) and mla_prefill_backend
+# (0.21.0:103 … 0.34.0:297), speculative_config's attention_backend (0.21.0 config/speculative.py
+# _parse_attention_backend … 0.34.0:1642), mamba_config's backend (0.20.0 config/mamba.py … 0.34.0:63)
+_UPPER_CASED = frozenset({("attention_backend",), ("mamba_backend",), ("compilation_config", "cudagraph_mode"),
+                          ("attention_config", "backend"), ("attention_config", "mla_prefill_backend"),
+                          ("speculative_config", "attention_backend"), ("mamba_config", "backend")})
 
 
 def _enum_names(cat, path: tuple, version: str, values: list) -> bool:
