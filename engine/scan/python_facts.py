@@ -42,6 +42,9 @@ def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
             gpus = _value(r, _entry(kw.get("ray_actor_options"), "num_gpus"))
             if isinstance(gpus, (int, float)) and not isinstance(gpus, bool) and float(gpus).is_integer() and gpus > 0:
                 site.gpu_request = site.gpu_request or int(gpus)
+            elif isinstance(gpus, (int, float)) and not isinstance(gpus, bool) and 0 < gpus < 1:
+                # a fraction of a GPU per replica: Ray packs replicas (and other actors) onto one device by design
+                site.launch["instances_share_gpu"] = True
         elif name.rsplit(".", 1)[-1] in ("function", "cls") and ("gpu" in kw or "image" in kw) and _imports_modal(tree):
             site.tool = "modal" if site.tool in (None, "python subprocess") else site.tool
             gpu = _value(r, kw.get("gpu"))
