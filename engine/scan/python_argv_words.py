@@ -227,6 +227,8 @@ def argv_string(node, r, notes, text: str) -> str | None:
         v = r.value(node)
     except Unresolved:
         built = (r.node_of(node) or node) if isinstance(node, ast.Name) else node  # `cmd = "vllm serve " + m`
+        if isinstance(built, ast.JoinedStr) and built is not node:
+            return fstring(built, r)  # `cmd = (f"pm2 start … " f"--port {port} ")`: an f-string bound to a name
         return _formatted(built, r, notes, text) or _grown(grown, r) or _added(built, r, notes, text)
     return v if isinstance(v, str) else None
 

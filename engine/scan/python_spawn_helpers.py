@@ -39,6 +39,8 @@ class Helper:
     name: str  # and its name
     spawn: ast.Call  # the spawn inside the helper
     kind: tuple = field(default=(), compare=False)  # (module, function) of that spawn, for a helper of another module
+    # `shell=shell`, a parameter of the helper: (its position, its name, its default), what each call gives
+    shell_at: tuple | None = field(default=None, compare=False)
 
 
 def _param(arg) -> str | None:
@@ -115,8 +117,19 @@ def _runs_parameter(fn, spawners, skip: int) -> Helper | None:
         if name in assigned or not spawners.spawns(node):
             continue
         if kind[0] == "subprocess" or kind in _COMMAND_FIRST:
-            return Helper(params.index(name), name, node, kind)
+            return Helper(params.index(name), name, node, kind, _shell_param(fn, node, params))
     return None
+
+
+def _shell_param(fn, spawn: ast.Call, params: list[str]) -> tuple | None:
+    """`def run(cmd, shell=False): subprocess.check_call(cmd, shell=shell)`: where the call gives `shell`."""
+    given = next((k.value for k in spawn.keywords if k.arg == "shell"), None)
+    if not isinstance(given, ast.Name) or given.id not in params:
+        return None
+    every = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    at = every.index(given.id) - len(every) + len(fn.args.defaults)
+    default = fn.args.defaults[at] if at >= 0 else None
+    return params.index(given.id), given.id, default.value if isinstance(default, ast.Constant) else None
 
 
 def callee(func) -> str:
@@ -144,7 +157,13 @@ def call_for(call: ast.Call, helper: Helper) -> ast.Call | None:
         split = ast.Call(func=arg.func if arg.args else ast.Attribute(value=given, attr="split", ctx=ast.Load()),
                          args=[given] if arg.args else [], keywords=[])
         given = ast.copy_location(split, call)
-    out = ast.Call(func=helper.spawn.func, args=[given], keywords=[k for k in helper.spawn.keywords if k.arg == "shell"])
+    shell = [k for k in helper.spawn.keywords if k.arg == "shell"]
+    if helper.shell_at is not None:  # the helper's `shell=` is its parameter: the call's value, else its default
+        at, name, value = helper.shell_at
+        node = call.args[at] if len(call.args) > at else next((k.value for k in call.keywords if k.arg == name), None)
+        value = node.value if isinstance(node, ast.Constant) else value if node is None else None
+        shell = [ast.keyword(arg="shell", value=ast.Constant(value))]
+    out = ast.Call(func=helper.spawn.func, args=[given], keywords=shell)
     return ast.copy_location(out, call) if hasattr(call, "lineno") else out
 
 

@@ -187,6 +187,9 @@ class Runner(Builtins, Containers, Branches):
             return shell_cond.UNKNOWN
         if base == "tmux" and self.tmux(fields, prog_i, n):
             return shell_cond.UNKNOWN
+        if base == "pm2" and (started := shell_wrap.pm2_started([f.value for f in fields], prog_i)) is not None:
+            self._hand_on([fields[k] for k in started], "", n)  # the process pm2 starts and keeps alive
+            return shell_cond.UNKNOWN
         if (j := shell_wrap.runner_at([f.value for f in fields], lead, prog_i)) is not None and self.handed_on(fields, j, n):
             return shell_cond.UNKNOWN
         self._emit(fields, n)

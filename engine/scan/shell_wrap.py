@@ -99,3 +99,44 @@ def sweep_serve(fields: list) -> str | None:
         return None
     text = text.partition("=")[2] if text.startswith("--serve-cmd=") else text
     return text + ' "$@"' if more else text
+
+
+# pm2's `start` options that take a separate value (`--name=x` is one word)
+_PM2_TAKES = frozenset({"--name", "-n", "--interpreter", "--interpreter-args", "--node-args", "-i", "--instances", "--cwd",
+                        "-l", "--log", "-o", "--output", "-e", "--error", "--max-memory-restart", "--namespace", "--env",
+                        "--log-date-format", "-c", "--cron", "--cron-restart", "--restart-delay", "--max-restarts",
+                        "--kill-timeout", "--exp-backoff-restart-delay", "-u", "--user", "--uid", "--gid", "-p", "--pid",
+                        "--listen-timeout", "--ignore-watch", "--log-type", "--instance-var", "--min-uptime"})
+
+
+def pm2_started(vals: list[str | None], i: int) -> list[int] | None:
+    """`pm2 start PROGRAM [pm2 options] -- ARGS…` runs PROGRAM with ARGS (`pm2 start python --name w0 -- -m
+    vllm.entrypoints.openai.api_server …`, `pm2 start vllm -- serve M …`), `--interpreter X` before it; `pm2 start
+    "vllm serve M …"` runs the string as a shell line: the indices of the words that make the command (one word: a
+    line to read as `sh -c` would). None for anything else (an ecosystem file, another subcommand, two programs)."""
+    n = len(vals)
+    if i + 1 >= n or vals[i + 1] != "start":
+        return None
+    k, program, interpreter = i + 2, None, None
+    while k < n:
+        v = vals[k]
+        if v is None:  # the program unknown (`pm2 start {sys.executable} -- -m vllm…`: the module says what runs), or an option's value
+            program = k if program is None else program
+            k += 1
+            continue
+        opt, eq, inline = v.partition("=")
+        if v == "--":
+            break
+        if opt == "--interpreter":
+            interpreter = k if eq else k + 1
+        if v.startswith("-"):
+            k += 2 if opt in _PM2_TAKES and not eq else 1
+            continue
+        if program is not None:
+            return None  # a second positional: several apps (`pm2 start a.js b.js`)
+        program = k
+        k += 1
+    if program is None or (vals[program] or "").endswith((".json", ".config.js", ".config.cjs", ".yaml", ".yml")):
+        return None
+    head = ([interpreter] if interpreter is not None and interpreter < n and vals[interpreter] != "none" else []) + [program]
+    return head + list(range(k + 1, n)) if k < n else head
