@@ -137,6 +137,7 @@ from vllm import AsyncEngineArgs, AsyncLLMEngine
 TP = 2
 def load(fast):
     args = AsyncEngineArgs("org/m", max_num_seqs=8)
+    args.model = "org/other"
     args.worker_use_ray = False
     args.tensor_parallel_size = TP
     args.gpu_memory_utilization = 1
@@ -151,7 +152,8 @@ def load(fast):
 ''')
     (s,) = sites
     v = {k: (x.value, x.line) for k, x in s.settings.items()}
-    assert v["tensor_parallel_size"] == (2, 7) and v["gpu_memory_utilization"] == (1.0, 8) and v["max_num_seqs"] == (20, 9)
+    assert v["tensor_parallel_size"] == (2, 8) and v["gpu_memory_utilization"] == (1.0, 9) and v["max_num_seqs"] == (20, 10)
+    assert s.model.value == "org/other"
     assert not s.settings["max_model_len"].resolved and "enforce_eager" not in v and "dtype" not in v
     assert "worker_use_ray" not in v and "worker_use_ray" not in s.unknown
     assert any(o["code"] == "conditional" and "enforce_eager" in o["what"] for o in s.opaque)

@@ -44,9 +44,12 @@ def read(ctx, site: Site, levels: list, call: ast.Call, resolver, rel: str, text
 
 
 def _place(ctx, site: Site, s: Setting, version: str) -> None:
+    s.pos = {**(s.pos or {}), "attribute": True}  # no `item`: --fix rewrites the value, never the statement
+    if s.name == "model":
+        site.model = s
+        return
     if not _engine_arg(ctx, s.name, version):
         return
-    s.pos = {**(s.pos or {}), "attribute": True}  # no `item`: --fix rewrites the value, never the statement
     if s.resolved and ctx.catalog.arg(s.name).field("type", version) == "float" and isinstance(s.value, int) \
             and not isinstance(s.value, bool):
         s.value = float(s.value)
