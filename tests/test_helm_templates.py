@@ -442,3 +442,11 @@ def test_template_variables_in_order_and_unknown_after_a_block_left_out():
          '{{- if .Release.IsUpgrade }}{{ $t = "y" }}{{ end }}\nc: {{ $t }}\nd: {{ $cfg.model }}\n')
     lines = helm_render.render(t, _root({"tag": "v1"})).split("\n")
     assert (lines[1], lines[3]) == ("a: v1", "b: x") and HOLE_OPEN in lines[5] and HOLE_OPEN in lines[6]
+
+
+def test_the_template_action_prints_the_define_as_include_does():
+    from vllm_kb.engine.scan.deploy import helm_chart
+
+    root = {"Values": {"vllm": {"image": {"repository": "vllm/vllm-openai", "tag": "v0.10.0"}}}, "Chart": {}}
+    root[helm_render.INCLUDE] = lambda name, dot: helm_chart._include(helm_chart._defines(LLMD_HELPERS), name, dot, root, [0])
+    assert helm_render.render('image: {{ template "chart.vllmImage" . }}', root) == "image: vllm/vllm-openai:v0.10.0"

@@ -287,7 +287,7 @@ def _command(toks, i, dot, root, piped):
         raise ValueError("empty")
     head_kind, head = args[0]
     rest = [_arg(a, dot, root) for a in args[1:]] + ([] if piped is _NONE else [piped])
-    if head_kind == "w" and head == "include":
+    if head_kind == "w" and head in ("include", "template"):  # `{{ template "x" . }}` prints what include returns
         fn = root.get(INCLUDE) if isinstance(root, dict) and len(rest) == 2 else None
         return (fn(*rest) if fn is not None else UNKNOWN), i
     if head_kind == "w" and _is_func(head):
