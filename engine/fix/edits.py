@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from vllm_kb.engine.fix import parse_chunk
 from vllm_kb.engine.fix.diff_text import _masked_lines, shown_diff, unified_diff  # noqa: F401 — their home before
 
 
@@ -54,7 +55,8 @@ def checked(path: str, old: str, edits: list[TextEdit]) -> str:
     if path.endswith(".py") and new != old:
         import ast
 
-        if _parses(new):
+        # the lines of the one statement the edits changed, where the scan knows its statements, else the whole file
+        if parse_chunk.parses(old, new, _parses) or _parses(new):
             return new
         try:
             ast.parse(new)

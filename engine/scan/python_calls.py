@@ -18,7 +18,7 @@ from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
-from vllm_kb.engine.scan import envfile, python_attr_sets, python_env, script_env, wrapper_args
+from vllm_kb.engine.scan import envfile, python_attr_sets, python_env, python_stmt_lines, script_env, wrapper_args
 from vllm_kb.engine.scan.deploy import image_entry
 from vllm_kb.engine.scan.python_values import _Resolver
 from vllm_kb.engine.scan.site import Site
@@ -225,6 +225,8 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         # model.vllm_engine`, unsloth/models/rl.py): a GRPOConfig(use_vllm=True) beside
         # FastLanguageModel.from_pretrained(fast_inference=True) starts no second vLLM
         absorbed |= {cid for cid, s in sites if s.framework == "trl" and s.kind.removesuffix("()") in TRL_CONFIGS}
+    if sites:  # a site's diffs check their edits on the lines of the statement they change (engine/fix/parse_chunk.py)
+        python_stmt_lines.remember(text, tree)
     return [s for cid, s in sites if cid not in absorbed]
 
 
