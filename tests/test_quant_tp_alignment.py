@@ -182,7 +182,8 @@ def test_l75_cites_the_lines_that_raise():
     check = next(c for c in load().checks if c.id == "L75")
     # the GPTQ MoE fallback: Marlin MoE's shape check, the hand-over to WNA16, its CUDA block_size_k
     words = ("not aligned with the quantized", "min_thread_k", "min_thread_n", "block_k", "gate's and up's",
-             "GPTQMoeMarlin", "max(64, group_size)", "block_size_k = 128")
+             "GPTQMoeMarlin", "max(64, group_size)", "block_size_k = 128",
+             "gptq_marlin_repack(", "marlin_padded_nk(")  # FP4 Marlin: the repack's tiles, then its padding
     for rule in check.rules:
         for s in rule.source:
             if "release" not in s:
@@ -217,6 +218,39 @@ def test_fp8_on_a_gpu_without_fp8_is_judged_by_the_marlin_repack_tiles():
     facts["gpu"]["compute_capability"] = 8.0
     model.update(quant_source="config", arch_source="config.json")
     assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.8.5", lambda t: True, True)["qtp_kernel"] == "fp8_marlin"
+
+
+NEMOTRON3_NANO = {"num_experts": 128, "moe_intermediate_size": 1856, "hidden_size": 2688,
+                  "ssm": {"kind": "mamba2", "layers": 23, "intermediate": 4096, "heads": 64, "head_dim": 64, "state": 128, "groups": 8}}
+
+
+def test_nvfp4_below_fp4_tensor_cores_is_judged_by_the_marlin_repack_tiles():
+    # nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4 at TP 2 on two L4s (heldout87 gemmaforge, 0.19.0): FP4 Marlin,
+    # the Mamba2 in_proj's 10304 outputs / 2 = 5152, no multiple of tile_n_size 64; the experts are not judged
+    model = {"quant_method": "modelopt_fp4", "quant_source": "name", "arch_source": "https://github.com/NVIDIA-NeMo/Megatron-Bridge",
+             **NEMOTRON3_NANO}
+    facts = {"model": model, "engine": {"tensor_parallel_size": 2}, "gpu": {"compute_capability": 8.9}}
+    out = {"tp": 2, "quant_method": "modelopt_fp4"}
+    got = q.alignment_facts(facts, TABLE, STARTUP, out, "0.19.0", lambda t: True, True)
+    assert (got["qtp_kernel"], got["qtp_layer"], got["qtp_unit_name"], got["qtp_shard"], got["qtp_width"]) == \
+        ("fp4_marlin", "in_proj", "tile_n_size", 5152, 10304)
+    assert got["qtp_certain"] is True and got["qtp_tp_fit"] == 1
+    assert q.alignment_facts(facts, TABLE, STARTUP, {"tp": 1, "quant_method": "modelopt_fp4"}, "0.19.0", lambda t: True, True)["qtp_ok"]
+    # TP 8 (vLLM #49949, eight H100s): the expert shard 1856 / 8 = 232 splits a 16-value scale block; from 0.24.0
+    # the linear repack pads, so only the experts refuse
+    facts["gpu"]["compute_capability"] = 9.0
+    tp8 = {"tp": 8, "quant_method": "modelopt_fp4"}
+    assert q.alignment_facts(facts, TABLE, STARTUP, tp8, "0.19.0", lambda t: True, True)["qtp_layer"] == "experts"  # in_proj too
+    got = q.alignment_facts(facts, TABLE, STARTUP, tp8, "0.26.0", lambda t: True, True)
+    assert (got["qtp_layer"], got["qtp_unit_name"], got["qtp_shard"], got.get("qtp_ep_fix")) == ("experts", "group_size", 232, True)
+    assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.26.0", lambda t: True, True)["qtp_ok"] is True
+    # FP4 tensor cores (10.0+) run CUTLASS; before 0.9.0 no FP4 Marlin
+    for cc, version in ((10.0, "0.19.0"), (12.0, "0.19.0"), (8.9, "0.8.5")):
+        facts["gpu"]["compute_capability"] = cc
+        assert q.alignment_facts(facts, TABLE, STARTUP, out, version, lambda t: True, True) == {}, (cc, version)
+    # a GPTQ Mamba2 upload's in_proj is not judged (its quantization may leave the mixer in 16 bits)
+    assert all(kind != "mamba_in" or name == "in_proj" for name, _w, kind in q.layers(model))
+    assert q._refusal("gptq_marlin", "mamba_in", 10304, 2, 128, None, TABLE, "0.19.0", 2688) is None
 
 
 PUBLISHERS = ["Qwen", "deepseek-ai"]

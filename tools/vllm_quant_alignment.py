@@ -29,6 +29,11 @@ release holds the rule when one file has it, and the rule cites the first line o
                    tile_n_size = 64")
   fp8_marlin_pads  the FP8 Marlin repack pads a partition up to the tile family (marlin_padded_nk)
                    instead: no refusal where it is
+  fp4_marlin       NVFP4 weights through Marlin on GPUs without FP4 tensor cores (below compute
+                   capability 10.0: ModelOpt's NVFP4 linear method, use_marlin / the MARLIN NVFP4 GEMM
+                   backend): prepare_fp4_layer_for_marlin repacks each partition with gptq_marlin_repack,
+                   whose TORCH_CHECKs refuse size_k % 16 and size_n % 64
+  fp4_marlin_pads  the FP4 Marlin repack pads a partition up to the tile family (marlin_padded_nk)
   fp8_block_no_marlin   Fp8LinearMethod turns Marlin off for block-FP8 checkpoints ("Marlin doesn't
                    support block-wise fp8"): block FP8 takes Marlin on those GPUs only outside it
   minicpmv_vision_quant MiniCPM-V 2.5+ builds its SigLIP tower (Idefics2VisionTransformer, prefix vpm)
@@ -78,6 +83,8 @@ MARKERS: dict[str, tuple[tuple[str, ...], str]] = {
     "ct_block": ((f"{Q}/compressed_tensors/compressed_tensors.py",), "QuantizationStrategy.BLOCK"),
     "fp8_marlin": ((f"{Q}/utils/marlin_utils_fp8.py",), "def prepare_fp8_layer_for_marlin("),
     "fp8_marlin_pads": ((f"{Q}/utils/marlin_utils_fp8.py",), "marlin_padded_nk("),
+    "fp4_marlin": ((f"{Q}/utils/marlin_utils_fp4.py",), "def prepare_fp4_layer_for_marlin("),
+    "fp4_marlin_pads": ((f"{Q}/utils/marlin_utils_fp4.py",), "marlin_padded_nk("),
     "fp8_block_no_marlin": ((f"{Q}/fp8.py",), "Marlin doesn't support block-wise fp8"),
     "minicpmv_vision_quant": (("vllm/model_executor/models/minicpmv.py",),
                               r"Idefics2VisionTransformer\(\s*config\.vision_config,\s*quant_config=quant_config"),

@@ -16,6 +16,8 @@ vllm_quant_alignment.py); the layers:
     a GPTQ MoE's fallback to the MoE WNA16 CUDA kernel (BLOCK_SIZE_K 128)
   an AutoRound gated-delta-net's in_proj_ba (Qwen3-Next, Qwen3.5/3.6: b and a, one output per value head each,
     output = 2 × value heads / TP): Marlin's min_thread_n
+  a Mamba2 mixer's in_proj (x, z, B, C and dt: 2 × intermediate + 2 × groups × state + heads outputs, / TP),
+    judged for NVFP4 on FP4 Marlin only (fp4_marlin: its repack's tile_n_size)
 An AutoRound checkpoint packed as GPTQ (auto_round:auto_gptq) runs on GPTQ Marlin (0.9.0-0.23.0).
 Attention projections split whole heads, which the 128-wide blocks and groups of the common
 head sizes divide; they are not judged."""
@@ -66,6 +68,9 @@ def layers(model: dict) -> list[tuple[str, int, str]]:
         # compressed-tensors upload's ignore rules (not read here) often keep the layer in 16 bits; nor is it
         # where the AutoRound config's extra_config may set in_proj_a/in_proj_b's own bits (quant_layers_listed)
         out.append(("in_proj_ba", 2 * heads, "column"))
+    if ssm.get("kind") == "mamba2" and all(_int(ssm.get(k)) for k in ("intermediate", "groups", "state", "heads")):
+        # MambaMixer2.in_proj over the whole hidden size (mamba_mixer2.py); only FP4 Marlin judges it (_refusal)
+        out.append(("in_proj", 2 * ssm["intermediate"] + 2 * ssm["groups"] * ssm["state"] + ssm["heads"], "mamba_in"))
     return out
 
 
@@ -143,6 +148,15 @@ def fp8_marlin(model: dict, out: dict, table: dict, cc: float | None, version: s
     return not _in(table, "fp8_block_no_marlin", version) or (known and not block)
 
 
+def fp4_marlin(model: dict, table: dict, cc: float | None, version: str, groups_split: bool) -> bool:
+    """Whether ModelOpt's NVFP4 layers run on FP4 Marlin (fp4_marlin, 0.9.0+): below compute capability 10.0
+    no CUTLASS FP4 GEMM runs (modelopt.py `use_marlin` to 0.16, the MARLIN NVFP4 backends after). NVFP4 keeps
+    the base widths, so a family's shapes serve; `groups_split`: TP divides the Mamba2 groups (else replicated)."""
+    if cc is None or not 7.5 <= cc < 10.0 or not _in(table, "fp4_marlin", version):
+        return False
+    return model.get("quant_method") in ("modelopt_fp4", "nvfp4") and groups_split
+
+
 def _gptq_moe(kernel: str, shard: int, group: int, bits: int | None, table: dict, version: str):
     """A GPTQ MoE's expert shard Marlin MoE cannot take (check_moe_marlin_supports_layer: shard %
     max(64, group)) goes to the MoE WNA16 kernels (gptq_marlin.py, 0.8.5-0.21.0), whose CUDA kernel
@@ -164,6 +178,20 @@ def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: 
     shard = width // split
     if width % split:
         return None  # an uneven split is divide()'s own assertion, not this check's
+    if kernel == "fp4_marlin":
+        # an expert shard splits the 16-value scale blocks: the repack's tile_k_size to 0.23, the padded GEMM's scales
+        # after (vLLM #49949); linear partitions meet gptq_marlin_repack until it pads (fp4_marlin_pads, 0.24):
+        # output % tile_n_size (64, the Mamba2 in_proj's, the merged gate_up's), down_proj's input % 16
+        if kind == "experts":
+            return ("group_size", FP8_MARLIN_TILE_K, shard, "fp4_marlin", True) if shard % FP8_MARLIN_TILE_K else None
+        if _in(table, "fp4_marlin_pads", version):
+            return None
+        n = shard if kind == "mamba_in" else 2 * shard if kind == "dense" else None
+        if n is not None and n % FP8_MARLIN_TILE_N:
+            return ("tile_n_size", FP8_MARLIN_TILE_N, n, "fp4_marlin", True)
+        return ("tile_k_size", FP8_MARLIN_TILE_K, shard, "fp4_marlin", True) if kind == "dense" and shard % FP8_MARLIN_TILE_K else None
+    if kind == "mamba_in":
+        return None  # judged for FP4 Marlin only
     if kind == "column":  # the input is whole: only the output shard meets Marlin's tile; other kernels not judged
         if kernel in ("gptq_marlin", "ct_wna16") and shard % MIN_THREAD_N:
             return ("min_thread_n", MIN_THREAD_N, shard, "marlin_tiles", not _in(table, "gptq_mp_fallback", version) or sure)
@@ -225,7 +253,7 @@ def _first(model: dict, kernel: str, tp: int, ep: bool, table: dict, version: st
                        _int(model.get("quant_bits")), sure)
         if got:
             # the merged gate_up's shard is of both projections: said against their joint width
-            return name, width * 2 if got[0] == "tile_n_size" else width, kind, got
+            return name, width * 2 if got[0] == "tile_n_size" and kind == "dense" else width, kind, got
     return None
 
 
@@ -295,6 +323,8 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     # FP8 weights keep the base model's widths (nothing is padded to a group), so a family's shapes
     # serve for the Marlin tiles where the name alone says FP8
     marlin8 = fp8_marlin(model, out, table, gpu.get("compute_capability"), version)
+    ssm: dict = model["ssm"] if isinstance(model.get("ssm"), dict) else {}
+    marlin4 = not marlin8 and fp4_marlin(model, table, gpu.get("compute_capability"), version, (_int(ssm.get("groups")) or tp) % tp == 0)
     # the checkpoint's own word on its method, group or block, and widths
     own = model.get("quant_source") in ("config", "catalog") and bool(model.get("quant_method"))
     # widths from the catalog's own entry for this checkpoint (a quantization the catalog or the named
@@ -304,10 +334,10 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
         own = False
     flag = engine.get("quantization")
     flag = str(flag).strip().lower() if isinstance(flag, str) and flag.strip() else None
-    named = {} if own or marlin8 or not third_party_upload(model, publishers) else \
+    named = {} if own or marlin8 or marlin4 or not third_party_upload(model, publishers) else \
         _name_only(model, flag, tp, bool(engine.get("enable_expert_parallel")), table, startup_table,
                    gpu.get("compute_capability"), version)
-    if not own and not marlin8 and not named:
+    if not own and not marlin8 and not marlin4 and not named:
         return {}
     if flag and method != model["quant_method"] and method not in (f"{model['quant_method']}_marlin", "marlin"):
         return {}  # another method forced (L9 speaks)
@@ -338,6 +368,8 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
         hit = vision
     if hit is None and marlin8:  # a block FP8 checkpoint's blocks first (create_weights), then the repack
         kernel, hit = "fp8_marlin", _first(model, "fp8_marlin", tp, ep, table, version)
+    if hit is None and marlin4:
+        kernel, hit = "fp4_marlin", _first(model, "fp4_marlin", tp, ep, table, version)
     if kernel is None:
         return {}
     res: dict[str, Any] = {"qtp_kernel": kernel, "qtp_ok": hit is None}
