@@ -3,14 +3,16 @@
 the project serve on, on an overlapping set of GPUs. They are replicas that share the machine's GPUs
 on purpose, each with a small gpu_memory_utilization (https://github.com/BjornWest/instance_scripts:
 four `vllm serve` scripts on ports 8000-8003 at 0.2-0.75, nginx least_conn over them), so a low share
-is no waste there: `launch.instances_share_gpu`. Launches in different files are not known to run
-together (colocation.py wants that evidence for L37's sum); this fact only clears B1's advice."""
+is no waste there: `launch.instances_share_gpu`. So is a launch put in the background in the body of a
+`for` over several items, on GPUs no item changes (a CUDA_VISIBLE_DEVICES of the loop's variable is
+unknown: one GPU per item is no sharing). Launches in different files are not known to run together
+(colocation.py wants that evidence for L37's sum); this fact only clears B1's advice."""
 from __future__ import annotations
 
 import re
 from typing import Any, Callable
 
-from vllm_kb.engine.check.colocation import ENGINE_KINDS, devices
+from vllm_kb.engine.check.colocation import ENGINE_KINDS, _backgrounded, devices
 
 _UPSTREAM = re.compile(r"\bupstream\s+[\w.-]+\s*\{([^{}]*)\}", re.S)
 _SERVER = re.compile(r"^\s*server\s+(?:https?://)?(127\.0\.0\.1|localhost|0\.0\.0\.0|\[::1\]):(\d+)\b", re.M)
@@ -34,6 +36,11 @@ def upstream_ports(files: list[str], read: Callable[[str], str | None]) -> list[
 
 
 def annotate(items: list[tuple[Any, dict]], files: list[str], read: Callable[[str], str | None]) -> None:
+    for site, facts in items:  # `for p in 8001 8002; do vllm serve M --port $p … & done`: one GPU, one server per item
+        cvd = (site.env or {}).get("CUDA_VISIBLE_DEVICES")
+        if (facts.get("launch") or {}).get("in_loop") and site.kind in ENGINE_KINDS and _backgrounded(site, read) \
+                and (cvd is None or cvd.resolved) and devices(facts, site.container) is not None:
+            facts["launch"]["instances_share_gpu"] = True
     groups = upstream_ports(files, read)
     if not groups:
         return

@@ -143,6 +143,8 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
         site = None
     if site is not None and "ssh" in c.via:
         site.launch["remote"] = True  # another machine's install runs it, unless the script installs one (check/site_release.py)
+    if site is not None and "loop" in c.via:
+        site.launch["in_loop"] = True  # once per item of a `for` (check/balanced.py: instances on one GPU when backgrounded)
     if site is not None and c.container:
         site.image = image
         site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file", "mounts", "env_names", "env_opaque", "detach",

@@ -90,7 +90,12 @@ class Branches:
             if n.var:
                 self.st.ex.vars[n.var] = texts[0] if len(texts) == 1 else hole(f"${n.var}: one of " + " | ".join(shown(t) for t in texts))
             if values:
-                self.run(n.body)
+                # a launch in the body runs once per item: several instances where it is put in the background
+                self.loops = getattr(self, "loops", 0) + (len(values) > 1)
+                try:
+                    self.run(n.body)
+                finally:
+                    self.loops -= len(values) > 1
                 return
         elif n.kind == "for" and n.var:
             self.st.ex.vars[n.var] = hole("$" + n.var)

@@ -264,6 +264,7 @@ class Runner(Builtins, Containers, Branches):
             self.child(swept, fields[0].line, n, state=st, container=container)
             return
         line, end = self.anchor or (n.line, n.end_line)
+        via += ("loop",) if getattr(self, "loops", 0) else ()  # a `for` over several items runs it once per item
         for argv in shell_choices.alternatives(fields, self.st.choices) if self.st.choices else [fields]:
             self.emit(Candidate(argv, line, end, self.st.ex, dict(self.st.env), container, via if argv is fields else via + ("branch",),
                                 (n.line, n.end_line)))
