@@ -375,6 +375,22 @@ def write_or_check(out: Path, text: str, check: bool) -> int:
     return 0
 
 
+SOURCES = Path("/work/sdists/src")  # the unpacked releases, <version>/vllm/
+
+
+def source_main(doc: str, text_of, out: Path | None = None, many: bool = False) -> int:
+    """The command line of a table tool that reads the unpacked releases into one table: --source (a
+    folder, repeatable where `many`; /work/sdists/src by default), --check, and -o (required where the
+    tool names no table of its own, `out` None). `text_of(source)` renders the table."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--source", type=Path, action="append" if many else "store", default=None,
+                    help="a folder of unpacked releases" + (" (repeatable)" if many else ""))
+    ap.add_argument("-o", "--output", type=Path, default=out, required=out is None)
+    ap.add_argument("--check", action="store_true", help="only say whether the committed table is what the sources give")
+    a = ap.parse_args()
+    return write_or_check(a.output, text_of(a.source or ([SOURCES] if many else SOURCES)), a.check)
+
+
 def main() -> None:
     table_main(__doc__, build, dump)
 

@@ -20,7 +20,6 @@ Run: python tools/vllm_dependency_pins.py --source /work/sdists/src [--check]
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
@@ -29,7 +28,7 @@ import yaml
 from packaging.markers import Marker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_architectures import write_or_check  # noqa: E402
+from vllm_architectures import source_main  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "knowledge" / "vllm" / "dependency_pins.yaml"
 VERSION_DIR = re.compile(r"\d+(\.\d+)+(\.post\d+)?$")
@@ -118,12 +117,7 @@ def build(src: Path) -> dict:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--source", default="/work/sdists/src", type=Path)
-    ap.add_argument("--check", action="store_true", help="exit 1 when the committed file differs")
-    a = ap.parse_args()
-    text = HEADER + yaml.safe_dump(build(a.source), sort_keys=False, allow_unicode=True, width=120)
-    return write_or_check(OUT, text, a.check)
+    return source_main(__doc__, lambda source: HEADER + yaml.safe_dump(build(source), sort_keys=False, allow_unicode=True, width=120), OUT)
 
 
 if __name__ == "__main__":

@@ -25,13 +25,12 @@ Run: python tools/vllm_dual_chunk.py [--source /work/sdists/src] [--check]
 """
 from __future__ import annotations
 
-import argparse
 import ast
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_architectures import VERSION_DIR, registry_entries, registry_file, vkey, write_or_check  # noqa: E402
+from vllm_architectures import registry_entries, registry_file, source_main, VERSION_DIR, vkey  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "knowledge" / "vllm" / "dual_chunk.yaml"
 BACKEND_DIRS = ("vllm/v1/attention/backends", "vllm/attention/backends")
@@ -124,11 +123,7 @@ def dump(read: list[str], rows: dict[str, dict]) -> str:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--source", type=Path, action="append", default=None)
-    ap.add_argument("--check", action="store_true")
-    a = ap.parse_args()
-    return write_or_check(OUT, dump(*build(a.source or [Path("/work/sdists/src")])), a.check)
+    return source_main(__doc__, lambda source: dump(*build(source)), OUT, many=True)
 
 
 if __name__ == "__main__":

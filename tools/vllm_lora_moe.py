@@ -27,14 +27,13 @@ Usage:
 """
 from __future__ import annotations
 
-import argparse
 import ast
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vllm_architectures import VERSION_DIR, registry_file, sp, spans, split_registry, vkey, write_or_check  # noqa: E402
+from vllm_architectures import registry_file, source_main, sp, spans, split_registry, VERSION_DIR, vkey  # noqa: E402
 
 WORDS = "'get_expert_mapping' must be implemented"
 MOE_LAYERS = re.compile(r"\b(FusedMoE|SharedFusedMoE|MoERunner)\b")
@@ -236,12 +235,7 @@ def dump(data: dict) -> str:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--source", type=Path, default=Path("/work/sdists/src"), help="the unpacked releases")
-    ap.add_argument("-o", "--output", type=Path, default=Path(__file__).resolve().parents[1] / "knowledge/vllm/lora_moe.yaml")
-    ap.add_argument("--check", action="store_true", help="only say whether the committed table is what the sources give")
-    a = ap.parse_args()
-    return write_or_check(a.output, dump(build(a.source)), a.check)
+    return source_main(__doc__, lambda source: dump(build(source)), Path(__file__).resolve().parents[1] / "knowledge/vllm/lora_moe.yaml")
 
 
 if __name__ == "__main__":

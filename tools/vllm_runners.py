@@ -25,7 +25,6 @@ Usage:
 """
 from __future__ import annotations
 
-import argparse
 import ast
 import re
 import sys
@@ -34,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vllm_architectures import (_PLAIN, _bases, _find, registry_entries, registry_file, sp, spans,  # noqa: E402
-                                vkey, write_or_check)
+from vllm_architectures import (_PLAIN, _bases, _find, registry_entries, registry_file, source_main, sp,  # noqa: E402
+                                spans, vkey)
 from vllm_bnb_support import model_files  # noqa: E402
 
 FIRST = "0.6.4"  # ModelConfig._resolve_task: the first release with a task option
@@ -221,12 +220,7 @@ def dump(data: dict) -> str:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--source", type=Path, required=True, action="append", help="a folder of unpacked releases (repeatable)")
-    ap.add_argument("-o", "--output", type=Path, required=True)
-    ap.add_argument("--check", action="store_true", help="say whether the committed table is what the sources give")
-    a = ap.parse_args()
-    return write_or_check(a.output, dump(build(a.source)), a.check)
+    return source_main(__doc__, lambda source: dump(build(source)), many=True)
 
 
 if __name__ == "__main__":

@@ -51,7 +51,6 @@ Usage:
 """
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import re
@@ -60,7 +59,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vllm_architectures as va  # noqa: E402
-from vllm_architectures import VERSION_DIR, registry_file, sp, spans, vkey, write_or_check  # noqa: E402
+from vllm_architectures import registry_file, source_main, sp, spans, VERSION_DIR, vkey  # noqa: E402
 from spec_decode_mtp import mtp_steps  # noqa: E402
 
 _EAGLE3_METHODS = ("get_eagle3_aux_hidden_state_layers", "set_aux_hidden_state_layers")
@@ -248,12 +247,7 @@ def dump(data: dict) -> str:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--source", type=Path, required=True, action="append")
-    ap.add_argument("-o", "--output", type=Path, required=True)
-    ap.add_argument("--check", action="store_true")
-    a = ap.parse_args()
-    return write_or_check(a.output, dump(build(a.source)), a.check)
+    return source_main(__doc__, lambda source: dump(build(source)), many=True)
 
 
 if __name__ == "__main__":
