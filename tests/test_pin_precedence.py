@@ -264,3 +264,38 @@ def test_a_requirements_file_of_any_name_a_script_installs_is_a_pin(write_projec
     newest = judged(files)
     assert newest[0] != "0.11.0" and not newest[1]  # a file nothing installs says nothing
     assert judged({**files, "install.sh": "pip install -r my_requirements.txt\n"}) == ("0.11.0", True)
+
+
+_EXTRA_ONLY = '[project]\nname="x"\ndependencies=[]\n[project.optional-dependencies]\nvllm=["vllm==0.8.5"]\n'
+_GPT_OSS = "#!/bin/bash\nvllm serve openai/gpt-oss-20b\n"  # mxfp4: unknown to 0.8.5, known from 0.10.1 (L10)
+
+
+def test_a_pin_only_an_unnamed_extra_holds_is_a_p1(write_project):
+    # no install line names the `vllm` extra: the launch may run a plain install's newest release, which starts
+    sr, p0 = _p0(audit(write_project({"pyproject.toml": _EXTRA_ONLY, "serve.sh": _GPT_OSS}), gpu="H100-80GB x1"))
+    assert sr.version.version == "0.8.5" and not p0
+    l10 = next(r for r in sr.results if r.check.id == "L10")
+    assert l10.priority == "P1" and "optional extra" in l10.reason.en and "可选 extra" in l10.reason.zh
+    # the project's own install names it: its P0 stands
+    sr, p0 = _p0(audit(write_project({"pyproject.toml": _EXTRA_ONLY, "serve.sh": _GPT_OSS, "Makefile": "install:\n\tuv sync --extra vllm\n"}),
+                       gpu="H100-80GB x1"))
+    assert "L10" in p0
+
+
+@pytest.mark.parametrize("toml, extras", [
+    (_EXTRA_ONLY, ["vllm"]),
+    ('[project]\nname="x"\ndependencies=["vllm>=0.8"]\n[project.optional-dependencies]\nvllm=["vllm==0.8.5"]\n', []),
+    ('[project]\nname="x"\n[dependency-groups]\ndev=["vllm==0.8.5"]\n', []),  # uv installs `dev` by default
+    ('[tool.poetry.dependencies]\nvllm = { version = "^0.6.3", optional = true }\n[tool.poetry.extras]\nlocal = ["vllm"]\n', ["local"]),
+    ('[tool.poetry.dependencies]\nvllm = "^0.6.3"\n', []),
+])
+def test_which_pyproject_lists_vllm_in_extras_only(toml, extras):
+    from vllm_kb.engine.scan.extra_groups import optional_only
+
+    assert optional_only(toml) == extras
+
+
+def test_a_lock_of_an_extra_only_vllm_is_marked(write_project):
+    lock = '[[package]]\nname = "vllm"\nversion = "0.8.5"\n'
+    sc = scan_project(write_project({"pyproject.toml": _EXTRA_ONLY, "uv.lock": lock, "serve.sh": SERVE}))
+    assert [(p.file, p.unnamed_extra) for p in sc.pins if p.package == "vllm"] == [("pyproject.toml", "vllm"), ("uv.lock", "vllm")]

@@ -163,6 +163,12 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         # the image beside the site, or a fresh install of the newest release (engine/scan/image_beside.py)
         facts["between_releases"] = unpinned.Between(str(choice.version), facts_at(cat.newest, False), str(choice.version),
                                                      why="beside", high=str(cat.newest))
+    elif choice.pin is not None and choice.pin.unnamed_extra and choice.basis in ("pin", "range") \
+            and str(choice.version) != str(cat.newest):
+        # only an optional extra no install names pins it (docs/pins.md): the launch may run that release,
+        # if one installs the extra, or the one a plain `pip install vllm` brings
+        facts["between_releases"] = unpinned.Between(str(choice.version), facts_at(cat.newest, False), str(choice.version),
+                                                     why="extra", high=str(cat.newest))
     return choice, facts
 
 

@@ -8,7 +8,11 @@ file stand aside. Where no install names one of them, every extra is read, as be
 line wins among equals: pins.choose)."""
 from __future__ import annotations
 
+import posixpath
 import re
+
+from vllm_kb.engine.kb.tomlread import toml
+from vllm_kb.engine.scan.requirement import package_name
 
 # `.[vllm,dev]`, `'.[vllm]'`, `-e .[vllm]`, `./[vllm]`; `--extra vllm`, `--extras "vllm dev"`, `-E vllm`, `-G vllm`
 _DOT = re.compile(r"""(?:^|[\s'"=])\.?\.?/?\.?\[([\w ,.-]+)\]""")
@@ -39,6 +43,17 @@ def _install_file(rel: str) -> bool:
         or name.endswith(".dockerfile")
 
 
+def named_in(files: list[str], read, skip: frozenset[str] | set[str] = frozenset()) -> set[str]:
+    """The extras the project's install lines name; "*" where one installs them all (`--all-extras`, `.[all]`)."""
+    named: set[str] = set()
+    for rel in files:
+        if _install_file(rel) and rel not in skip:
+            text = read(rel)
+            if text and ("[" in text or "-extra" in text or " -E " in text or " -G " in text or "--group" in text):
+                named |= _named(text) | ({"*"} if "--all-extras" in text else set())
+    return named | ({"*"} if "all" in named else set())
+
+
 def narrow(files: list[str], read, pins: list) -> list:
     """`pins` without the vLLM pins of the extras no install names, in each pyproject whose extras
     disagree on vLLM and some of whose extras an install names."""
@@ -49,12 +64,7 @@ def narrow(files: list[str], read, pins: list) -> list:
     split = {f for f, ps in by_file.items() if len({p.spec.replace(" ", "") for p in ps}) > 1}
     if not split:
         return pins
-    named: set[str] = set()
-    for rel in files:
-        if _install_file(rel) and rel not in split:
-            text = read(rel)
-            if text and ("[" in text or "--extra" in text or " -E " in text or " -G " in text or "--group" in text):
-                named |= _named(text)
+    named = named_in(files, read, split) - {"*"}  # the pyproject's own lines install nothing
     drop = set()
     for f in split:
         groups = {_norm(p.group) for p in by_file[f]}
@@ -74,15 +84,62 @@ def installed_only(files: list[str], read, pins: list, vllm_pins: list) -> list:
     grouped = [p for p in pins if p.group and any(f == p.file and g != _norm(p.group) for f, g in vllm_extras)]
     if not grouped:
         return pins
-    named: set[str] = set()
-    for rel in files:
-        if _install_file(rel):
-            text = read(rel)
-            if text and ("[" in text or "-extra" in text or " -E " in text or " -G " in text or "--group" in text):
-                if "--all-extras" in text:
-                    return pins
-                named |= _named(text)
-    if "all" in named:
+    named = named_in(files, read)
+    if "*" in named:
         return pins
     drop = {id(p) for p in grouped if _norm(p.group) not in named}
     return [p for p in pins if id(p) not in drop]
+
+
+_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def _lists_vllm(reqs) -> bool:
+    return any(isinstance(r, str) and (m := _NAME.match(r)) is not None and package_name(m.group(1)) == "vllm"
+               for r in reqs or ())
+
+
+def optional_only(text: str) -> list[str]:
+    """The extras of a pyproject.toml that list vLLM, where nothing an install always brings does (its
+    dependencies, a dependency group — uv installs `dev` by default —, Poetry's main or group tables
+    without `optional = true`); empty otherwise."""
+    try:
+        data = toml().loads(text)
+    except Exception:  # noqa: BLE001 — a pyproject the pins reader already reported
+        return []
+    proj = data.get("project") or {}
+    poetry = (data.get("tool") or {}).get("poetry") or {}
+    groups = [g.get("dependencies") for g in (poetry.get("group") or {}).values() if isinstance(g, dict)]
+    if _lists_vllm(proj.get("dependencies")) or any(_lists_vllm(g) for g in (data.get("dependency-groups") or {}).values()) \
+            or any(isinstance(g, dict) and any(package_name(k) == "vllm" for k in g) for g in groups):
+        return []
+    extras = [str(n) for n, reqs in (proj.get("optional-dependencies") or {}).items() if _lists_vllm(reqs)]
+    main = {package_name(k): v for k, v in (poetry.get("dependencies") or {}).items()}
+    if "vllm" in main:
+        if not (isinstance(main["vllm"], dict) and main["vllm"].get("optional")):
+            return []
+        extras += [str(n) for n, pkgs in (poetry.get("extras") or {}).items()
+                   if any(package_name(str(x)) == "vllm" for x in pkgs or ())] or ["vllm"]
+    return extras
+
+
+def mark_unnamed(files: list[str], read, pins: list) -> None:
+    """Mark the vLLM pins that only an optional extra holds, where no install line of the project names
+    that extra (`unnamed_extra`): an extra's pin (pyproject, setup.py extras_require) with no pin of the
+    same file outside the extras, and a lock's (uv/poetry/pdm) where the folder's pyproject lists vLLM
+    in extras only (curator's poetry.lock `vllm 0.6.6.post1` under its `vllm` extra, eval89; t0-1's
+    uv.lock `vllm 0.8.3`, eval90). docs/pins.md says what the audit then makes of them."""
+    vllm = [p for p in pins if p.package == "vllm"]
+    base = {p.file for p in vllm if not p.group}
+    named: set[str] | None = None
+    for p in vllm:
+        if p.kind == "lock" or p.kind == "pyproject" and not p.group and p.file.endswith("pyproject.toml"):
+            text = read(posixpath.join(posixpath.dirname(p.file), "pyproject.toml").lstrip("/"))
+            extras = optional_only(text) if text else []
+        else:
+            extras = [p.group] if p.group and p.file not in base else []
+        if not extras:
+            continue
+        named = named_in(files, read) if named is None else named
+        if "*" not in named and not {_norm(e) for e in extras} & named:
+            p.unnamed_extra = extras[0]

@@ -115,6 +115,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         p.envs, p.file_vllm = envs.get(p.file, frozenset()), vllm_by_file.get(p.file)
     all_pins = pins_mod.drop_stale_locks(all_pins)
     all_pins = extra_groups.narrow(files, ctx.read, all_pins)  # `pip install -e .[vllm]`: that extra's vLLM, not another's
+    extra_groups.mark_unnamed(files, ctx.read, all_pins)  # a pin of an extra no install names: P0s also of the newest release
     all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
     all_pins += copied_requirements.pins(files, ctx.read, all_pins)  # a requirements file an image copies in and installs
     all_pins += req_chains.pins(ctx, files, all_pins, pins_mod.requirements_pins)  # `-r other.txt`: its pins, the includer's folder's

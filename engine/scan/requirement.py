@@ -65,6 +65,7 @@ class Pin:
     replaces: tuple = ()  # (file:line, text) of the folder's pin that a later install on a launch's path replaces
     last_install: bool = False  # a setup script's pin installed after the project's own install (scan/script_installs.py)
     group: str = ""  # the pyproject optional-dependencies group (extra) it is listed in (scan/extra_groups.py)
+    unnamed_extra: str = ""  # the optional extra that alone holds this vLLM pin, which no install names (extra_groups.mark_unnamed)
     within: str = ""  # a vendored copy's range narrowed by the project's root floor, named here (scan/pin_scope.py)
     target: str = ""  # the VLLM_TARGET_DEVICE a checkout is built for (scan/source_pins.py); "" where not said
 
