@@ -226,3 +226,13 @@ def test_scenario_rendering_follows_the_release():
     assert "--quantization fp8_per_block" in text("0.33.0") and "--quantization fp8 " in text("0.19.0")
     assert "--api-server-count 4" in text("0.14.0") and "--api-server-count" not in text("0.15.0")
     assert "--gpu-memory-utilization 0.9 " in text("0.19.0") and "--gpu-memory-utilization" not in text("0.34.0")
+
+
+def test_a_described_launch_gets_the_kind_its_scanner_gives():
+    # vLLM's own, and each framework's usual entry point in its own syntax (knowledge/frameworks `described_kind`)
+    from vllm_kb.engine.advise.scenarios.matching import described_kind
+
+    assert [described_kind("none", s) for s in ("cli", "yaml-config", "python-call")] == ["vllm serve", "vllm serve", "LLM()"]
+    assert described_kind("verl", "hydra-override") == "verl main_ppo"
+    assert described_kind("trl", "python-call") == "GRPOConfig()" and described_kind("trl", "cli") == "trl vllm-serve"
+    assert described_kind("openrlhf", "cli") == "openrlhf train_ppo_ray" and described_kind("roll", "framework-config") == "roll framework-config"

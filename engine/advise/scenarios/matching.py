@@ -23,6 +23,7 @@ from vllm_kb.engine.kb import cel
 from vllm_kb.engine.kb.knowledge import Knowledge, Text
 from vllm_kb.engine.kb.messages import lookup, placeholders
 from vllm_kb.engine.kb.messages import render as fill
+from vllm_kb.engine.scan.python_prefilter import TARGETS
 from vllm_kb.engine.scan.site import Setting, Site
 
 # --- the site seen by a scenario -------------------------------------------------------------
@@ -90,11 +91,21 @@ def site_context(sr, kb: Knowledge) -> Context:
     return ctx
 
 
-_KIND = {("none", "cli"): "vllm serve", ("none", "yaml-config"): "vllm serve", ("none", "python-call"): "LLM()",
-         ("trl", "python-call"): "GRPOConfig()", ("verl", "hydra-override"): "verl main_ppo",
-         ("openrlhf", "cli"): "openrlhf train_ppo_ray", ("llamafactory", "cli"): "llamafactory-cli train",
-         ("ms-swift", "cli"): "swift rlhf", ("easyr1", "hydra-override"): "easyr1 verl.trainer.main",
-         ("nemo-rl", "hydra-override"): "nemo-rl run_grpo_math.py"}
+# vLLM's own launches as the scanners name them (a framework's is its knowledge file's `described_kind`)
+_VLLM_KIND = {"python-call": TARGETS["LLM"][0], "cli": "vllm serve", "yaml-config": "vllm serve"}
+
+
+def described_kind(framework: str, syntax: str) -> str:
+    """The site kind of a launch only described: vLLM's own, or the framework's usual entry point where
+    it is written in the framework's own syntax (knowledge/frameworks/<id>.yaml `described_kind`)."""
+    from vllm_kb.engine.kb import frameworks
+
+    if framework == "none":
+        return _VLLM_KIND.get(syntax) or f"none {syntax}"
+    raw = frameworks.get(framework).raw
+    if syntax == raw.get("syntax") and raw.get("described_kind"):
+        return str(raw["described_kind"])
+    return "trl vllm-serve" if framework == "trl" else f"{framework} {syntax}"
 
 
 def context_for(*, model: str, gpu: str, mode: str, vllm_version: str | None = None, framework: str = "none",
@@ -114,7 +125,7 @@ def context_for(*, model: str, gpu: str, mode: str, vllm_version: str | None = N
     if syntax is None:
         # a framework's own (its knowledge file's `syntax`): every framework the registry lists has one
         syntax = ("python-call" if mode == "standalone_offline" else "cli") if fw == "none" else frameworks.get(fw).raw["syntax"]
-    kind = _KIND.get((fw, syntax)) or ("trl vllm-serve" if fw == "trl" else f"{fw} {syntax}")
+    kind = described_kind(fw, syntax)
     if fw == "trl" and syntax == "cli":
         kind = "trl vllm-serve" if mode == "rlhf_server" else "trl grpo"
     if fw == "ms-swift" and mode == "rlhf_server":
