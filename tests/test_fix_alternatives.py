@@ -6,6 +6,8 @@ change marked "alternative": said in the site's own keys, never written by --fix
 fix matches it as it matches any proposed change (tests/realcases_score.py)."""
 from pathlib import Path
 
+import pytest
+
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.check.evaluate import evaluate
 from vllm_kb.engine.kb import cel
@@ -72,23 +74,6 @@ def test_the_alternative_is_said_not_written(tmp_path: Path):
     assert [ch.target for _, ch, _ in pending(rep, True) if "L15" in ch.checks] == ["max_model_len"]
 
 
-def test_an_env_alternative_beside_a_release_pin(tmp_path: Path):
-    # the gpt-oss preview build on an Ampere card (vLLM #22414): install a release, or keep the
-    # build and choose the Triton backend (sinks: 0.10.1 triton_attn.py) — the env var is said, not written
-    (tmp_path / "requirements.txt").write_text("vllm==0.10.1+gptoss\n")
-    (tmp_path / "serve.sh").write_text("vllm serve openai/gpt-oss-20b\n")
-    rep = audit(tmp_path, gpu="RTX-A6000")
-    (sr,) = rep.sites
-    got = {ch.target: ch for ch in sr.changes if "L65" in ch.checks}
-    assert got["vllm"].blocked is None and got["vllm"].after == "vllm==0.10.1.1"
-    alt = got["VLLM_ATTENTION_BACKEND"]
-    assert alt.blocked == "alternative" and alt.value == "TRITON_ATTN_VLLM_V1"
-    assert score.fix_proposed(rep, {"env": "VLLM_ATTENTION_BACKEND", "value": "TRITON_ATTN_VLLM_V1"})
-    from vllm_kb.engine.fix.apply import pending
-
-    assert [ch.target for _, ch, _ in pending(rep, True) if "L65" in ch.checks] == ["vllm"]
-
-
 def test_a_checkpoint_method_a_later_release_knows_pins_that_release(tmp_path: Path):
     # vLLM #1769: a GPTQ checkpoint on 0.2.2, which knows awq and squeezellm only; GPTQ from 0.2.6
     (tmp_path / "requirements.txt").write_text("vllm==0.2.3\n")
@@ -100,22 +85,28 @@ def test_a_checkpoint_method_a_later_release_knows_pins_that_release(tmp_path: P
     assert score.fix_proposed(rep, {"pin": "vllm", "value": ">=0.2.6"})
 
 
-def test_online_fp8_on_ampere_pins_the_fallback_release_or_drops_the_argument(tmp_path: Path):
-    # qualiteg blog: --quantization fp8 over a 16-bit checkpoint on an RTX A6000 (8.6) with 0.5.0.post1,
-    # whose fp8 needs 8.9; 0.5.1 falls back to weight-only Marlin, or the argument goes (the author's way)
-    (tmp_path / "requirements.txt").write_text("vllm==0.5.0.post1\n")
-    (tmp_path / "serve.sh").write_text("python3 -m vllm.entrypoints.openai.api_server --model cyberagent/calm3-22b-chat"
-                                       " --quantization fp8\n")
+@pytest.mark.parametrize(("pin", "serve", "check", "after", "alt", "alt_fix"), [
+    # the gpt-oss preview build on an Ampere card (vLLM #22414): install a release, or keep the build and choose
+    # the Triton backend (sinks: 0.10.1 triton_attn.py) — the env var is said, not written
+    ("vllm==0.10.1+gptoss", "vllm serve openai/gpt-oss-20b", "L65", "vllm==0.10.1.1",
+     "VLLM_ATTENTION_BACKEND", {"env": "VLLM_ATTENTION_BACKEND", "value": "TRITON_ATTN_VLLM_V1"}),
+    # qualiteg blog: --quantization fp8 over a 16-bit checkpoint on an RTX A6000 (8.6) with 0.5.0.post1, whose fp8
+    # needs 8.9; 0.5.1 falls back to weight-only Marlin, or the argument goes (the author's way)
+    ("vllm==0.5.0.post1", "python3 -m vllm.entrypoints.openai.api_server --model cyberagent/calm3-22b-chat --quantization fp8",
+     "L7", "vllm==0.5.1", "quantization", {"unset": "quantization"}),
+])
+def test_a_release_pin_with_an_alternative_said_not_written(tmp_path: Path, pin, serve, check, after, alt, alt_fix):
+    (tmp_path / "requirements.txt").write_text(pin + "\n")
+    (tmp_path / "serve.sh").write_text(serve + "\n")
     rep = audit(tmp_path, gpu="RTX-A6000")
     (sr,) = rep.sites
-    got = {ch.target: ch for ch in sr.changes if "L7" in ch.checks}
-    assert got["vllm"].blocked is None and got["vllm"].after == "vllm==0.5.1"
-    alt = got["quantization"]
-    assert alt.op == "unset" and alt.blocked == "alternative" and alt.before == "--quantization fp8"
-    assert score.fix_proposed(rep, {"unset": "quantization"}) and score.fix_proposed(rep, {"pin": "vllm", "value": ">=0.5.1"})
+    got = {ch.target: ch for ch in sr.changes if check in ch.checks}
+    assert got["vllm"].blocked is None and got["vllm"].after == after
+    assert got[alt].blocked == "alternative" and score.fix_proposed(rep, alt_fix)
+    assert score.fix_proposed(rep, {"pin": "vllm", "value": ">=" + after.split("==")[1]})
     from vllm_kb.engine.fix.apply import pending
 
-    assert [ch.target for _, ch, _ in pending(rep, True) if "L7" in ch.checks] == ["vllm"]
+    assert [ch.target for _, ch, _ in pending(rep, True) if check in ch.checks] == ["vllm"]
 
 
 def test_a_quantized_checkpoint_gets_no_removal(tmp_path: Path):

@@ -51,93 +51,80 @@ def test_nvfp4_cache_on_mla(cli, write_project, vllm, model, kv, env, want):
         assert any(c["target"] == "kv_cache_dtype" for c in site["changes"]), site["changes"]
 
 
-@pytest.mark.parametrize(("vllm", "flags", "want", "words"), [
-    ("0.20.0", "--data-parallel-size 2 --data-parallel-hybrid-lb --data-parallel-external-lb", "recommended", "cannot both be True"),
-    ("0.34.0", "--nnodes 2 --node-rank 0 --data-parallel-size 2 --data-parallel-backend ray", "recommended", "data-parallel-backend ray"),
-    ("0.13.0", "--nnodes 3 --node-rank 0 --tensor-parallel-size 8", "recommended", "world size 8"),
-    ("0.30.0", "--nnodes 2 --node-rank 2 --tensor-parallel-size 8 --data-parallel-size 2", "recommended", "ranks 0 to 1"),
-    ("0.30.0", "--nnodes 2 --node-rank 1 --tensor-parallel-size 8 --data-parallel-size 2", "not_applicable", None),
-    ("0.30.0", "--nnodes 2 --node-rank $NODE_RANK --tensor-parallel-size 8 --data-parallel-size 2", "not_applicable", None),
-    # an external rank: its own rank and one local rank; fault tolerance only with one (0.27.0+)
-    ("0.20.0", "--data-parallel-size 4 --data-parallel-external-lb", "recommended", "must be specified"),
-    ("0.34.0", "--data-parallel-size 4 --data-parallel-rank 1 --data-parallel-size-local 2", "recommended", "local size"),
-    ("0.34.0", "--data-parallel-size 4 --data-parallel-rank $RANK --data-parallel-size-local 2", "not_applicable", None),
-    ("0.34.0", "--data-parallel-size 4 --data-parallel-external-lb --data-parallel-rank $RANK", "not_applicable", None),
-    ("0.30.0", "--data-parallel-size 4 --enable-fault-tolerance", "recommended", "Fault tolerance requires"),
-    ("0.30.0", "--data-parallel-size 4 --data-parallel-rank 0 --enable-fault-tolerance", "not_applicable", None),
-])
-def test_dp_launch_options(cli, write_project, vllm, flags, want, words):
-    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
-                  f"vllm serve deepseek-ai/DeepSeek-V3 {flags}\n"})
-    got = _result(site, "L248")
+_DS, _NEXT, _Q3, _VL = "deepseek-ai/DeepSeek-V3", "Qwen/Qwen3-Next-80B-A3B-Instruct", "Qwen/Qwen3-8B", "Qwen/Qwen2.5-VL-7B-Instruct"
+_DP_DS = f"{_DS} --data-parallel-size"
+_SR = f"{_NEXT} --enable-mamba-cache-stochastic-rounding"
+_RE = f"{_DS} --enable-return-routed-experts"
+_PP = f"{_Q3} --max-model-len 16384"
+_RW = "--max-model-len 8192 --renderer-num-workers 4"
+_NUMA = f"{_Q3} --tensor-parallel-size 2"
+
+# (check, release, GPU, what `vllm serve` gets, status, the words of a P0's reason: "" any P0, None no P0 asked)
+REFUSALS = [
+    # L248 the data-parallel launch options across nodes; an external rank: its own rank and one local rank,
+    # fault tolerance only with one (0.27.0+)
+    ("L248", "0.20.0", "H100 x8", f"{_DP_DS} 2 --data-parallel-hybrid-lb --data-parallel-external-lb", "recommended", "cannot both be True"),
+    ("L248", "0.34.0", "H100 x8", f"{_DS} --nnodes 2 --node-rank 0 --data-parallel-size 2 --data-parallel-backend ray", "recommended",
+     "data-parallel-backend ray"),
+    ("L248", "0.13.0", "H100 x8", f"{_DS} --nnodes 3 --node-rank 0 --tensor-parallel-size 8", "recommended", "world size 8"),
+    ("L248", "0.30.0", "H100 x8", f"{_DS} --nnodes 2 --node-rank 2 --tensor-parallel-size 8 --data-parallel-size 2", "recommended", "ranks 0 to 1"),
+    ("L248", "0.30.0", "H100 x8", f"{_DS} --nnodes 2 --node-rank 1 --tensor-parallel-size 8 --data-parallel-size 2", "not_applicable", None),
+    ("L248", "0.30.0", "H100 x8", f"{_DS} --nnodes 2 --node-rank $NODE_RANK --tensor-parallel-size 8 --data-parallel-size 2", "not_applicable", None),
+    ("L248", "0.20.0", "H100 x8", f"{_DP_DS} 4 --data-parallel-external-lb", "recommended", "must be specified"),
+    ("L248", "0.34.0", "H100 x8", f"{_DP_DS} 4 --data-parallel-rank 1 --data-parallel-size-local 2", "recommended", "local size"),
+    ("L248", "0.34.0", "H100 x8", f"{_DP_DS} 4 --data-parallel-rank $RANK --data-parallel-size-local 2", "not_applicable", None),
+    ("L248", "0.34.0", "H100 x8", f"{_DP_DS} 4 --data-parallel-external-lb --data-parallel-rank $RANK", "not_applicable", None),
+    ("L248", "0.30.0", "H100 x8", f"{_DP_DS} 4 --enable-fault-tolerance", "recommended", "Fault tolerance requires"),
+    ("L248", "0.30.0", "H100 x8", f"{_DP_DS} 4 --data-parallel-rank 0 --enable-fault-tolerance", "not_applicable", None),
+    # L249 stochastic rounding of the Mamba cache: the SSM cache left at auto for a model whose config hook does
+    # not set it; the Triton backend's capability check reaches the flag only from 0.34.0
+    ("L249", "0.25.0", "B200 x1", _SR, "recommended", ""),
+    ("L249", "0.25.0", "B200 x1", f"{_SR} --mamba-ssm-cache-dtype float32", "recommended", ""),
+    ("L249", "0.25.0", "B200 x1", f"{_SR} --mamba-ssm-cache-dtype float16", "enabled", None),
+    ("L249", "0.34.0", "H100 x1", f"{_SR} --mamba-ssm-cache-dtype float16", "recommended", ""),
+    ("L249", "0.30.0", "H100 x1", f"{_SR} --mamba-ssm-cache-dtype float16", "enabled", None),
+    ("L249", "0.34.0", "H100 x1", f"{_SR} --mamba-ssm-cache-dtype float16 --mamba-backend flashinfer", "enabled", None),
+    # L250 routed experts under PP or context parallelism (DCP checked from 0.28.0)
+    ("L250", "0.25.0", "H100 x8", f"{_RE} --pipeline-parallel-size 2 --tensor-parallel-size 4", "recommended",
+     "--enable-return-routed-experts is incompatible"),
+    ("L250", "0.30.0", "H100 x8", f"{_RE} --tensor-parallel-size 8 --decode-context-parallel-size 2", "recommended",
+     "--enable-return-routed-experts is incompatible"),
+    ("L250", "0.25.0", "H100 x8", f"{_RE} --tensor-parallel-size 8 --decode-context-parallel-size 2", "enabled", None),
+    ("L250", "0.34.0", "H100 x8", f"{_RE} --tensor-parallel-size 8", "enabled", None),
+    # L251 the per-request metrics flags
+    ("L251", "0.25.0", "H100 x1", f"{_Q3} --enable-per-request-metrics --disable-log-stats", "recommended", ""),
+    ("L251", "0.25.0", "H100 x1", f"{_Q3} --enable-per-request-metrics", "enabled", None),
+    ("L251", "0.30.0", "H100 x1", f"{_Q3} --per-request-spec-decode-metrics summary", "recommended", ""),
+    ("L251", "0.30.0", "H100 x1", f"{_Q3} --per-request-spec-decode-metrics summary --speculative-config "
+     "'{\"method\": \"ngram\", \"num_speculative_tokens\": 3, \"prompt_lookup_max\": 4}'", "enabled", None),
+    # L252 the partial-prefill limits (no partial prefills in 0.20.0 without --max-num-partial-prefills)
+    ("L252", "0.34.0", "H100 x1", f"{_PP} --long-prefill-token-threshold 32768", "recommended", "cannot be greater than the max_model_len"),
+    ("L252", "0.20.0", "H100 x1", f"{_PP} --max-num-partial-prefills 2 --long-prefill-token-threshold 32768", "recommended",
+     "cannot be greater than the max_model_len"),
+    ("L252", "0.20.0", "H100 x1", f"{_PP} --long-prefill-token-threshold 32768", "enabled", None),
+    ("L252", "0.34.0", "H100 x1", f"{_PP} --long-prefill-token-threshold 4096", "enabled", None),
+    # L254 renderer workers with the multimodal processor cache (pooling runners only from 0.30.0)
+    ("L254", "0.25.0", "H100 x1", f"{_VL} {_RW}", "recommended", "renderer-num-workers"),
+    ("L254", "0.25.0", "H100 x1", f"{_VL} {_RW} --mm-processor-cache-gb 0", "not_applicable", None),
+    ("L254", "0.25.0", "H100 x1", f"{_Q3} {_RW}", "not_applicable", None),
+    ("L254", "0.30.0", "H100 x1", f"{_VL} {_RW}", "not_applicable", None),
+    # L255 the NUMA binding values (--no-numa-bind with nodes refused from 0.34.0)
+    ("L255", "0.20.0", "H100 x2", f"{_NUMA} --numa-bind-nodes 0 -1", "recommended", ""),
+    ("L255", "0.30.0", "H100 x2", f"{_NUMA} --numa-bind-cpus 0:15 16-31", "recommended", ""),
+    ("L255", "0.30.0", "H100 x2", f"{_NUMA} --numa-bind-cpus 15-0 16-31", "recommended", ""),
+    ("L255", "0.34.0", "H100 x2", f"{_NUMA} --no-numa-bind --numa-bind-nodes 0 1", "recommended", ""),
+    ("L255", "0.30.0", "H100 x2", f"{_NUMA} --no-numa-bind --numa-bind-nodes 0 1", "not_applicable", None),
+    ("L255", "0.34.0", "H100 x2", f"{_NUMA} --numa-bind-cpus 0-15 16-31", "not_applicable", None),
+]
+
+
+@pytest.mark.parametrize(("check", "vllm", "gpu", "serve", "want", "words"), REFUSALS)
+def test_refusal(cli, write_project, check, vllm, gpu, serve, want, words):
+    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh": f"vllm serve {serve}\n"}, gpu)
+    got = _result(site, check)
     assert got is not None and got["status"] == want, got
-    if words:
-        assert got["priority"] == "P0" and words in got["reason"], got["reason"]
-
-
-@pytest.mark.parametrize(("vllm", "gpu", "flags", "want", "priority"), [
-    # the SSM cache left at auto for a model whose config hook does not set it
-    ("0.25.0", "B200 x1", "", "recommended", "P0"),
-    ("0.25.0", "B200 x1", "--mamba-ssm-cache-dtype float32", "recommended", "P0"),
-    ("0.25.0", "B200 x1", "--mamba-ssm-cache-dtype float16", "enabled", None),
-    # the Triton backend's capability check reaches the flag only from 0.34.0
-    ("0.34.0", "H100 x1", "--mamba-ssm-cache-dtype float16", "recommended", "P0"),
-    ("0.30.0", "H100 x1", "--mamba-ssm-cache-dtype float16", "enabled", None),
-    ("0.34.0", "H100 x1", "--mamba-ssm-cache-dtype float16 --mamba-backend flashinfer", "enabled", None),
-])
-def test_mamba_stochastic_rounding(cli, write_project, vllm, gpu, flags, want, priority):
-    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
-                  f"vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --enable-mamba-cache-stochastic-rounding {flags}\n"}, gpu)
-    got = _result(site, "L249")
-    assert got is not None and got["status"] == want, got
-    if priority:
-        assert got["priority"] == priority, got
-
-
-@pytest.mark.parametrize(("vllm", "flags", "want"), [
-    ("0.25.0", "--pipeline-parallel-size 2 --tensor-parallel-size 4", "recommended"),
-    ("0.30.0", "--tensor-parallel-size 8 --decode-context-parallel-size 2", "recommended"),
-    ("0.25.0", "--tensor-parallel-size 8 --decode-context-parallel-size 2", "enabled"),  # DCP checked from 0.28.0
-    ("0.34.0", "--tensor-parallel-size 8", "enabled"),
-])
-def test_routed_experts_parallelism(cli, write_project, vllm, flags, want):
-    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
-                  f"vllm serve deepseek-ai/DeepSeek-V3 --enable-return-routed-experts {flags}\n"})
-    got = _result(site, "L250")
-    assert got is not None and got["status"] == want, got
-    if want == "recommended":
-        assert got["priority"] == "P0" and "--enable-return-routed-experts is incompatible" in got["reason"]
-
-
-@pytest.mark.parametrize(("vllm", "flags", "want"), [
-    ("0.25.0", "--enable-per-request-metrics --disable-log-stats", "recommended"),
-    ("0.25.0", "--enable-per-request-metrics", "enabled"),
-    ("0.30.0", "--per-request-spec-decode-metrics summary", "recommended"),
-    ("0.30.0", "--per-request-spec-decode-metrics summary --speculative-config '{\"method\": \"ngram\", "
-               "\"num_speculative_tokens\": 3, \"prompt_lookup_max\": 4}'", "enabled"),
-])
-def test_per_request_metrics(cli, write_project, vllm, flags, want):
-    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
-                  f"vllm serve Qwen/Qwen3-8B {flags}\n"}, "H100 x1")
-    got = _result(site, "L251")
-    assert got is not None and got["status"] == want, got
-    if want == "recommended":
-        assert got["priority"] == "P0", got
-
-
-@pytest.mark.parametrize(("vllm", "flags", "want"), [
-    ("0.34.0", "--max-model-len 16384 --long-prefill-token-threshold 32768", "recommended"),
-    ("0.20.0", "--max-model-len 16384 --max-num-partial-prefills 2 --long-prefill-token-threshold 32768", "recommended"),
-    ("0.20.0", "--max-model-len 16384 --long-prefill-token-threshold 32768", "enabled"),  # no partial prefills
-    ("0.34.0", "--max-model-len 16384 --long-prefill-token-threshold 4096", "enabled"),
-])
-def test_partial_prefill_limits(cli, write_project, vllm, flags, want):
-    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
-                  f"vllm serve Qwen/Qwen3-8B {flags}\n"}, "H100 x1")
-    got = _result(site, "L252")
-    assert got is not None and got["status"] == want, got
-    if want == "recommended":
-        assert got["priority"] == "P0" and "cannot be greater than the max_model_len" in got["reason"]
+    if words is not None:
+        assert got["priority"] == "P0" and words in got["reason"], got
 
 
 @pytest.mark.parametrize(("vllm", "tokens", "lora", "want"), [
@@ -155,35 +142,3 @@ def test_lora_spec_token_budget(cli, write_project, vllm, tokens, lora, want):
     if want == "recommended":
         assert got["priority"] == "P0" and "Consider increasing max_num_batched_tokens" in got["reason"]
         assert any(c["target"] == "max_num_batched_tokens" and c.get("value") == 9216 for c in site["changes"]), site["changes"]
-
-
-@pytest.mark.parametrize(("vllm", "model", "flags", "want", "priority"), [
-    ("0.25.0", "Qwen/Qwen2.5-VL-7B-Instruct", "--renderer-num-workers 4", "recommended", "P0"),
-    ("0.25.0", "Qwen/Qwen2.5-VL-7B-Instruct", "--renderer-num-workers 4 --mm-processor-cache-gb 0", "not_applicable", None),
-    ("0.25.0", "Qwen/Qwen3-8B", "--renderer-num-workers 4", "not_applicable", None),
-    ("0.30.0", "Qwen/Qwen2.5-VL-7B-Instruct", "--renderer-num-workers 4", "not_applicable", None),  # pooling runners only
-])
-def test_renderer_workers_mm_cache(cli, write_project, vllm, model, flags, want, priority):
-    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
-                  f"vllm serve {model} --max-model-len 8192 {flags}\n"}, "H100 x1")
-    got = _result(site, "L254")
-    assert got is not None and got["status"] == want, got
-    if priority:
-        assert got["priority"] == priority and "renderer-num-workers" in got["reason"], got
-
-
-@pytest.mark.parametrize(("vllm", "flags", "want"), [
-    ("0.20.0", "--numa-bind-nodes 0 -1", "recommended"),
-    ("0.30.0", "--numa-bind-cpus 0:15 16-31", "recommended"),
-    ("0.30.0", "--numa-bind-cpus 15-0 16-31", "recommended"),
-    ("0.34.0", "--no-numa-bind --numa-bind-nodes 0 1", "recommended"),
-    ("0.30.0", "--no-numa-bind --numa-bind-nodes 0 1", "not_applicable"),  # refused from 0.34.0
-    ("0.34.0", "--numa-bind-cpus 0-15 16-31", "not_applicable"),
-])
-def test_numa_bind_values(cli, write_project, vllm, flags, want):
-    site = _audit(cli, write_project, {"requirements.txt": f"vllm=={vllm}\n", "serve.sh":
-                  f"vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 {flags}\n"}, "H100 x2")
-    got = _result(site, "L255")
-    assert got is not None and got["status"] == want, got
-    if want == "recommended":
-        assert got["priority"] == "P0", got

@@ -16,21 +16,15 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, Version, in_spans, parse, try_parse, written_versions
+from vllm_kb.engine.kb.versions import Version, allows_any, in_spans, parse, try_parse
 
 
 
 def _allows_from(spec: str, since: str, later: list[str]) -> bool:
-    """Whether the pin allows `since` or any release after it."""
-    try:
-        ss = SpecifierSet(spec)
-    except InvalidSpecifier:
-        return True  # a pin the audit cannot read claims nothing
-    written = written_versions(spec)
-    probes = [since, *later, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in [since, *later, *written]), "999.0.0"]
+    """Whether the pin allows `since` or any release after it (a pre-release or development build of
+    `since` itself may already map the type: no claim)."""
     floor = Version(since)
-    # a pre-release or development build of `since` itself may already map the type: no claim
-    return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and Version(".".join(map(str, pv.release))) >= floor)
+    return allows_any(spec, [since, *later], lambda pv: Version(".".join(map(str, pv.release))) >= floor)
 
 
 # vLLM's own image of one release; the days an image may have been rebuilt after the release

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from vllm_kb.engine.kb import resources, yamlio
-from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, in_spans, parse, try_parse, written_versions
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, allows_any, in_spans, parse, try_parse, written_versions
 
 # the sites that run `vllm serve` (the OpenAI server's imports) and those that import LLM
 _SERVE_MODES = frozenset({"standalone_serve", "rlhf_server"})
@@ -28,26 +28,14 @@ def _table() -> dict:
 
 def _allows_before(spec: str, gone: str, scanned: list[str]) -> bool:
     """Whether the pin allows any transformers release older than `gone`."""
-    try:
-        ss = SpecifierSet(spec)
-    except InvalidSpecifier:
-        return True  # a pin the audit cannot read claims nothing
     floor = parse(gone)
-    written = written_versions(spec)
-    probes = [*scanned, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in [*scanned, *written])]
-    return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and pv < floor)
+    return allows_any(spec, scanned, lambda pv: pv < floor)
 
 
 def _allows_from(spec: str, ceiling: str, scanned: list[str]) -> bool:
     """Whether the pin allows `ceiling` or any release after it."""
-    try:
-        ss = SpecifierSet(spec)
-    except InvalidSpecifier:
-        return True
     floor = parse(ceiling)
-    written = written_versions(spec)
-    probes = [ceiling, *scanned, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in written), "999.0.0"]
-    return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and pv >= floor)
+    return allows_any(spec, [ceiling, *scanned], lambda pv: pv >= floor)
 
 
 def _allows_any(spec: str, scanned: list[str]) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache, total_ordering
+from typing import Callable
 
 _VERSION = re.compile(
     r"^\s*v?(?P<rel>\d+(?:\.\d+)*)"
@@ -205,3 +206,16 @@ def _pad(rel: tuple, width: int) -> tuple:
 def newest_matching(spec: SpecifierSet, candidates: list[Version]) -> Version | None:
     hits = [c for c in candidates if spec.contains(c)]
     return max(hits) if hits else None
+
+
+def allows_any(spec: str, known: list[str], keep: Callable[[Version], bool]) -> bool:
+    """Whether the specifier allows a version `keep` accepts, probed at `known`, the versions it names,
+    each one's `.99` patch and 999.0.0 (transformers pins: engine/check/transformers_fit.py and
+    transformers_gone.py); a specifier the audit cannot read claims nothing (True)."""
+    try:
+        ss = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return True
+    written = written_versions(spec)
+    probes = [*known, *written, *(f"{v.rsplit('.', 1)[0]}.99" for v in [*known, *written]), "999.0.0"]
+    return any(ss.contains(p) for p in probes if (pv := try_parse(p)) is not None and keep(pv))
