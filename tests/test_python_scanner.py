@@ -157,3 +157,19 @@ def load(fast):
     assert not s.settings["max_model_len"].resolved and "enforce_eager" not in v and "dtype" not in v
     assert "worker_use_ray" not in v and "worker_use_ray" not in s.unknown
     assert any(o["code"] == "conditional" and "enforce_eager" in o["what"] for o in s.opaque)
+
+
+def test_attributes_set_on_engine_args_a_call_spreads(tmp_path):
+    sites, _ = scan(tmp_path, '''
+from dataclasses import asdict
+from vllm import LLM, EngineArgs
+def main():
+    args = EngineArgs(model="m", tensor_parallel_size=4)
+    args.tensor_parallel_size = 2
+    args.enforce_eager = True
+    llm = LLM(**asdict(args))
+    args.max_num_seqs = 8
+''')
+    (s,) = sites
+    v = {k: x.value for k, x in s.settings.items()}
+    assert v["tensor_parallel_size"] == 2 and v["enforce_eager"] is True and "max_num_seqs" not in v

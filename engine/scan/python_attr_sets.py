@@ -43,6 +43,25 @@ def read(ctx, site: Site, levels: list, call: ast.Call, resolver, rel: str, text
             return
 
 
+def read_spread(ctx, site: Site, call: ast.Call, by_id: dict, resolver, tree: ast.Module, rel: str, text: str,
+                version: str) -> None:
+    """`LLM(**asdict(args))` / `LLM(**vars(args))` where `args = EngineArgs(…)` (its keywords absorbed into the
+    call's site by python_settings.spread): the attributes set on `args` before this call are the site's too."""
+    from vllm_kb.engine.scan.python_scope import chain
+
+    for kw in call.keywords:
+        v = kw.value
+        if kw.arg is not None or not (isinstance(v, ast.Call) and len(v.args) == 1 and isinstance(v.args[0], ast.Name)
+                                      and getattr(v.func, "id", getattr(v.func, "attr", None)) in ("asdict", "vars")):
+            continue
+        bound = resolver.scope.lookup(v.args[0].id)
+        if isinstance(bound, ast.Call) and id(bound) in by_id and getattr(bound.func, "id", getattr(bound.func, "attr", "")) in ENGINE_ARGS:
+            holders = [fn for fn in ast.walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       and fn.lineno < bound.lineno <= (fn.end_lineno or 0)]
+            body = max(holders, key=lambda fn: fn.lineno).body if holders else tree.body  # chain stops at a def
+            read(ctx, site, chain(body, bound), bound, resolver, rel, text, version)
+
+
 def _place(ctx, site: Site, s: Setting, version: str) -> None:
     s.pos = {**(s.pos or {}), "attribute": True}  # no `item`: --fix rewrites the value, never the statement
     if s.name == "model":

@@ -198,6 +198,8 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
             site = many = call_site(ctx, rel, text, version, call, target, f.resolver, by_id, absorbed, wrapper)
             if target in python_attr_sets.ENGINE_ARGS and wrapper is None:
                 python_attr_sets.read(ctx, site, f.levels, call, f.resolver, rel, text, version)
+            elif "asdict(" in text or "vars(" in text:
+                python_attr_sets.read_spread(ctx, site, call, by_id, f.resolver, tree, rel, text, version)
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
             if id(call) in lazy:  # built by the runner's task process, never when the config is imported
