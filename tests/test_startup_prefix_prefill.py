@@ -35,3 +35,31 @@ def test_prefix_caching_float32_turing_v1_and_later_releases():
     assert prefix_prefill_facts(_facts({"enable_chunked_prefill": True}), "0.9.0", False, 8192, None) == {}
     assert prefix_prefill_facts(_facts({"enable_chunked_prefill": True}), "0.4.0", False, 8192, None) == {}
     assert prefix_prefill_facts(_facts({"enable_chunked_prefill": True}), "0.6.3", False, 8192, "FLASHINFER") == {}
+
+
+# L8: the same kernel on an fp8 (e4m3) KV cache below SM 8.9 (vLLM #10861: 2 x RTX 3090, 0.6.4.post1, 280K context)
+from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_fp8_facts  # noqa: E402
+
+A3090 = {"compute_capability": 8.6}
+
+
+def test_fp8_cache_below_89_runs_the_kernel_with_chunked_prefill():
+    fp8 = {"kv_cache_dtype": "fp8"}
+    assert prefix_prefill_fp8_facts(_facts(fp8, gpu=A3090), "0.6.4.post1", False, 280000, None) == {"prefill_triton_fp8": "chunked-default"}
+    assert prefix_prefill_fp8_facts(_facts(fp8, gpu=A3090), "0.6.4.post1", False, 20000, None) == {}  # the reporter's fix
+    assert prefix_prefill_fp8_facts(_facts({**fp8, "enable_chunked_prefill": True}, gpu=A3090), "0.8.5", False, 8192, None) == {
+        "prefill_triton_fp8": "chunked"}
+    assert prefix_prefill_fp8_facts(_facts({**fp8, "enable_prefix_caching": True}, gpu=A3090), "0.6.0", False, 8192, None) == {
+        "prefill_triton_fp8": "prefix-caching"}
+
+
+def test_fp8_cache_not_claimed_on_89_e5m2_v1_flashinfer_or_other_releases():
+    on = {"kv_cache_dtype": "fp8", "enable_chunked_prefill": True}
+    assert prefix_prefill_fp8_facts(_facts(on, gpu={"compute_capability": 8.9}), "0.6.4", False, 8192, None) == {}
+    assert prefix_prefill_fp8_facts(_facts({**on, "kv_cache_dtype": "fp8_e5m2"}, gpu=A3090), "0.6.4", False, 8192, None) == {}
+    assert prefix_prefill_fp8_facts(_facts(on, gpu=A3090), "0.8.5", True, 8192, None) == {}  # V1 attends elsewhere (L8's own rows)
+    assert prefix_prefill_fp8_facts(_facts(on, gpu=A3090), "0.6.4", False, 8192, "FLASHINFER") == {}
+    assert prefix_prefill_fp8_facts(_facts(on, gpu=A3090), "0.5.4", False, 8192, None) == {}  # no e4m3 view before 0.5.5
+    assert prefix_prefill_fp8_facts(_facts(on, gpu=A3090), "0.11.0", False, 8192, None) == {}
+    assert prefix_prefill_fp8_facts(_facts({"kv_cache_dtype": "auto", "enable_chunked_prefill": True}, gpu=A3090), "0.6.4", False,
+                                    8192, None) == {}

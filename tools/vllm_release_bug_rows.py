@@ -82,6 +82,14 @@ and the place and words of the fix (`fixed_in`, `fixed_by`):
                          init_app (vllm/entrypoints/api_server.py) does not, so `python -m
                          vllm.entrypoints.api_server` stops with AttributeError as the HTTP server
                          starts (vLLM #17395); #17434 (0.9.0) sets it in init_app.
+  qwen2-vl-mrope-default
+                         _get_and_verify_max_len (vllm/config.py) of 0.6.1-0.6.2 takes rope_scaling
+                         type "mrope" as factor 1 and asserts a `factor` for any other type; every
+                         released transformers that reads Qwen2-VL (4.45.0+, Qwen2VLConfig.__init__)
+                         rewrites "mrope" to "default", so ModelConfig asserts before the model loads
+                         (vLLM #9236; 0.6.2 requires transformers>=4.45.0). 0.6.3 reads config.json with
+                         its own Qwen2VLConfig, which keeps "mrope"; 0.6.3.post1 on takes "default".
+                         Only a transformers from git before the rename (0.6.1's instructions) passes.
 """
 from __future__ import annotations
 
@@ -258,6 +266,16 @@ MODEL_BUGS = [
      "error": "you instantiated the text-only version of this model",
      "fix": None,
      "reports": []},
+    {"id": "qwen2-vl-mrope-default", "arch": "Qwen2VLForConditionalGeneration",
+     # the rope type the release special-cases is the one every released transformers rewrites (4.45.0+)
+     "code": [("vllm/config.py", "_get_and_verify_max_len")],
+     "since": ("vllm/model_executor/models/qwen2_vl.py", "Qwen2VLForConditionalGeneration"),
+     "reads": 'rope_type == "mrope"',
+     "fixed_in": [("vllm/transformers_utils/configs/qwen2vl.py", "Qwen2VLConfig")],
+     "fixed_by": "class Qwen2VLConfig",
+     "error": 'assert "factor" in rope_scaling',
+     "fix": None,  # 0.6.3 added its own Qwen2VLConfig (transformers_utils/config.py:60)
+     "reports": ["https://github.com/vllm-project/vllm/issues/9236"]},
 ]
 
 

@@ -88,6 +88,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             or sc.ctx.framework_pin(site.file, "transformers")
         own = not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None \
             or image_lock(tf_pin, facts)
+        if tf_pin is not None and own and getattr(tf_pin, "source", "") == "git":
+            facts["launch"]["tf_git"] = True  # a commit, maybe from before a release's change (L133: Qwen2-VL's mrope)
         facts["launch"].update(hub_fit(site, model_types, vllm_released))  # …with --no-deps, over a 0.x huggingface_hub (L155)
         facts["launch"].update(transformers_fit(facts, tf_pin if own else None,
                                                 model_types, site.image, vllm_released))

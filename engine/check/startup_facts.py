@@ -38,7 +38,7 @@ from vllm_kb.engine.check.startup_mm_chunk import mm_chunk_facts
 from vllm_kb.engine.check.startup_modelcap import model_kernel_facts
 from vllm_kb.engine.check.startup_paged import paged_facts
 from vllm_kb.engine.check.startup_parallel import divides_heads, parallel_facts
-from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts
+from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts, prefix_prefill_fp8_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
 from vllm_kb.engine.check.startup_release_bugs import entrypoint_bug_facts, model_bug_facts, release_bug_facts, runtime_bug_facts
@@ -98,6 +98,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(backend_facts(facts, table, cat, version))
     out.update(prefix_prefill_facts(facts, str((facts.get("vllm") or {}).get("version") or version), out["v1"],
                                     out.get("max_len"), out.get("backend")))
+    out.update(prefix_prefill_fp8_facts(facts, str((facts.get("vllm") or {}).get("version") or version), out["v1"],
+                                        out.get("max_len"), out.get("backend")))  # …on an fp8 KV cache below SM 8.9 (L8)
     selector = kb.doc("vllm", "attn_selector.yaml").data
     out.update(attn_facts(facts, kb.doc("vllm", "attention_refusals.yaml").data, version, out.get("backend"), out, selector))
     out.update(kv_facts(facts, kv_table(kb), version, out.get("backend")))

@@ -1,0 +1,25 @@
+"""ms-swift's VllmEngine (knowledge/deploy/llm_wrappers.yaml): a call in a user's script builds vLLM's engine
+in the process, like LLM(...) (ms-swift #4289: `VllmEngine(model, model_type='qwen2_vl', max_model_len=8192)`)."""
+
+
+def values(s):
+    return {k: v.value for k, v in s.settings.items() if v.resolved}
+
+
+def test_swift3_vllm_engine_is_an_llm_site(scanned):
+    (s,) = scanned({"infer.py": "from swift.llm import VllmEngine\n"
+                                "engine = VllmEngine('Qwen/Qwen2-VL-2B-Instruct', model_type='qwen2_vl', max_model_len=8192,\n"
+                                "                    tensor_parallel_size=2, engine_kwargs={'enable_chunked_prefill': False})\n"})
+    assert s.kind == "LLM()" and s.model.value == "Qwen/Qwen2-VL-2B-Instruct"
+    got = values(s)
+    assert got["max_model_len"] == 8192 and got["tensor_parallel_size"] == 2 and got["enable_chunked_prefill"] is False
+    assert got["trust_remote_code"] is True and got["max_num_seqs"] == 256  # what VllmEngine passes itself
+    assert "disable_custom_all_reduce" in s.settings and not s.settings["disable_custom_all_reduce"].resolved  # per release
+
+
+def test_swift4_import_paths_and_a_foreign_class_of_that_name(scanned):
+    sites = scanned({"a.py": "from swift import VllmEngine\nVllmEngine('org/a', gpu_memory_utilization=0.5)\n",
+                     "b.py": "from swift.infer_engine import VllmEngine\nVllmEngine(model_id_or_path='org/b')\n",
+                     "c.py": "from mypkg import VllmEngine\nVllmEngine('org/c')\n"})
+    assert [(s.file, s.model.value) for s in sites] == [("a.py", "org/a"), ("b.py", "org/b")]
+    assert values(sites[0])["gpu_memory_utilization"] == 0.5
