@@ -53,11 +53,18 @@ def test_rows_in_the_table(arch, version, hit):
         assert f["release_bug_fixed"] == "0.6.3" and "factor" in f["release_bug_words"]
 
 
-def test_a_transformers_from_git_is_a_p1(write_project, json_site):
+def test_p0_only_where_the_transformers_is_a_release(tmp_path, write_project, json_site):
     # Qwen2-VL's own instructions for vLLM 0.6.1 installed transformers at a commit from before the rename;
-    # a later commit fails the same way (QwenLM/Qwen3-VL #247), so the verdict is a P1, not a P0
+    # a later commit fails the same way (QwenLM/Qwen3-VL #247): unpinned or from git is a P1, a release pin a P0
     serve = "vllm serve Qwen/Qwen2-VL-7B-Instruct --max-model-len 8192\n"
-    git = write_project({"serve.sh": serve, "requirements.txt":
-                         "vllm==0.6.1\ntransformers @ git+https://github.com/huggingface/transformers@21fac7abba2a37fae86106f87fcf9974fd1e3830\n"})
-    by = {r["check"]: r["priority"] for r in json_site(git, "A100-80GB")["recommendations"]}
-    assert by.get("L133") == "P1"
+    git = "transformers @ git+https://github.com/huggingface/transformers@21fac7abba2a37fae86106f87fcf9974fd1e3830\n"
+    for sub, tf, want in (("git", git, "P1"), ("unpinned", "", "P1"), ("pinned", "transformers==4.45.1\n", "P0")):
+        root = write_project({"serve.sh": serve, "requirements.txt": "vllm==0.6.1\n" + tf}, tmp_path / sub)
+        assert {r["check"]: r["priority"] for r in json_site(root, "A100-80GB")["recommendations"]}.get("L133") == want, sub
+
+
+def test_a_config_that_writes_rope_type_alone_is_not_renamed():
+    # transformers renames only the legacy `type` key (QwenLM/Qwen3-VL #497: writing `rope_type` gets past it)
+    table = load().doc("vllm", "release_bugs.yaml").data
+    assert model_bug_facts(_ARCH, {}, table, "0.6.1", {"rope_legacy_key": False}) == {}
+    assert model_bug_facts(_ARCH, {}, table, "0.6.1", {"rope_legacy_key": True})["release_bug"] == "qwen2-vl-mrope-default"

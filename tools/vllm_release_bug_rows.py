@@ -266,7 +266,7 @@ MODEL_BUGS = [
      "error": "you instantiated the text-only version of this model",
      "fix": None,
      "reports": []},
-    {"id": "qwen2-vl-mrope-default", "arch": "Qwen2VLForConditionalGeneration",
+    {"id": "qwen2-vl-mrope-default", "arch": "Qwen2VLForConditionalGeneration", "rope_key": "type",
      # the rope type the release special-cases is the one every released transformers rewrites (4.45.0+)
      "code": [("vllm/config.py", "_get_and_verify_max_len")],
      "since": ("vllm/model_executor/models/qwen2_vl.py", "Qwen2VLForConditionalGeneration"),

@@ -165,7 +165,7 @@ def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
                      "config_has": bug.get("config_has"), "hf_overrides_any": bug.get("hf_overrides_any"),
                      "min_tp": bug.get("min_tp"), "min_pp": bug.get("min_pp"), "load": bug.get("load"), "ignore_unfused": bug.get("ignore_unfused"),
                      "quant_none": bug.get("quant_none"), "config_format": bug.get("config_format"),
-                     "kv_scales": bug.get("kv_scales"),
+                     "kv_scales": bug.get("kv_scales"), "rope_key": bug.get("rope_key"),
                      **_read(per, releases, bug)})
     return rows
 
@@ -322,6 +322,7 @@ def dump(t: dict) -> str:
             "# quant (without backend): only a checkpoint of that method; quant_none: only a checkpoint known to be unquantized;",
             "# config_format: only where the launch asks for that config format; arch \"*\": whatever class the launch builds;",
             "# kv_scales: only a checkpoint that stores KV-cache scales that way (modelopt: a ModelOpt checkpoint with an FP8 KV cache).",
+            "# rope_key: only where config.json writes the rope type under that key (or is not read).",
             "model_bugs:"]
     for b in t["model_bugs"]:
         out.append(f"  - id: {b['id']}")
@@ -346,6 +347,8 @@ def dump(t: dict) -> str:
             out.append(f"    config_format: {b['config_format']}")
         if b.get("kv_scales"):
             out.append(f"    kv_scales: {b['kv_scales']}")
+        if b.get("rope_key"):
+            out.append(f"    rope_key: {b['rope_key']}")
         if b.get("load"):
             out.append(f"    load: {b['load']}")
         if b.get("ignore_unfused"):

@@ -4,6 +4,8 @@ GGUF files, plugins, KV connectors, serving hosts and the framework that drives 
 to the site's `launch` facts, which the checks read."""
 from __future__ import annotations
 
+import re
+
 from functools import partial
 from pathlib import Path
 
@@ -42,6 +44,9 @@ from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.scan import entry_installs, pin_alternatives, project_imports, vendored
+
+# vLLM's own image of a release: it installs a transformers release (never a git commit)
+_VLLM_IMAGE = re.compile(r"^(?:docker\.io/)?vllm/vllm-openai:v?\d+\.\d+")
 
 
 def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, asked: list | None = None) -> None:
@@ -88,8 +93,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             or sc.ctx.framework_pin(site.file, "transformers")
         own = not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None \
             or image_lock(tf_pin, facts)
-        if tf_pin is not None and own and getattr(tf_pin, "source", "") == "git":
-            facts["launch"]["tf_git"] = True  # a commit, maybe from before a release's change (L133: Qwen2-VL's mrope)
+        if tf_source := _tf_source(tf_pin if own else None, site.image):
+            facts["launch"]["tf_source"] = tf_source  # a commit may predate a release's change (L133: Qwen2-VL's mrope)
         facts["launch"].update(hub_fit(site, model_types, vllm_released))  # …with --no-deps, over a 0.x huggingface_hub (L155)
         facts["launch"].update(transformers_fit(facts, tf_pin if own else None,
                                                 model_types, site.image, vllm_released))
@@ -178,3 +183,13 @@ def _certain(cat, choice) -> list[str]:
     if choice.basis in ("range", "image-dated"):
         return [str(v) for v in allowed_releases(cat, choice)]
     return [str(choice.version)] if choice.pinned and choice.basis in ("pin", "cli", "image") else []
+
+
+def _tf_source(pin, image: str | None) -> str | None:
+    """launch.tf_source: "git" (transformers from its repository: a branch or a commit), "release" (a
+    version pin, or vLLM's own image, which installs a release), or None (nothing in the project says)."""
+    if pin is not None and getattr(pin, "source", "") == "git":
+        return "git"
+    if pin is not None and getattr(pin, "spec", None):
+        return "release"
+    return "release" if pin is None and image and _VLLM_IMAGE.match(image) else None

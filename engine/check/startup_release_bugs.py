@@ -106,6 +106,8 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
             continue
         if bug.get("kv_scales") == "modelopt" and not _modelopt_kv_scales(model or {}):
             continue  # only a checkpoint whose files hold ModelOpt's per-projection KV-cache scales
+        if bug.get("rope_key") == "type" and (model or {}).get("rope_legacy_key") is False:
+            continue  # config.json writes the rope type as `rope_type` alone, which transformers does not rename
         if bug.get("load") and _load(engine) != bug["load"]:
             continue  # a loader bug: only launches through that loader meet it
         if bug.get("ignore_unfused") and bug["ignore_unfused"] not in ((model or {}).get("quant_ignore_unfused") or []):

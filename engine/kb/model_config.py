@@ -79,6 +79,9 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
     facts.pop("rope_type", None)  # the catalog's reading of the name; the checkpoint's own follows
     if isinstance(rs, dict) and isinstance(rs.get("rope_type") or rs.get("type"), str):
         facts["rope_type"] = rs.get("rope_type") or rs.get("type")
+    facts.pop("rope_legacy_key", None)  # …and whether it is the legacy `type` key (L133: Qwen2-VL's mrope rename)
+    if isinstance(rs, dict) and isinstance(rs.get("rope_type") or rs.get("type"), str):
+        facts["rope_legacy_key"] = "type" in rs
     # Qwen2's sliding-window switches, which vllm/model_executor/models/qwen2.py refuses in some
     # combinations (check L121): `use_sliding_window` and how many bottom layers keep full attention
     src = text or config
