@@ -174,7 +174,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     if mf and model is None and ck is None and mf.get("upload_revisions"):
         mf, others = candidates.revisions(mf)  # one repository name, published with other shapes before
     candidates.mark_linked(mf, link)
-    if mf and (stripped := quant_stripped.stripped_at(root, site.file)):  # the script edits config.json first
+    if mf and (mf.get("quantized") or mf.get("quant_method")) and (stripped := quant_stripped.stripped_at(root, site.file)):
+        # the script edits config.json first
         mf = quant_stripped.strip(mf, stripped)
     if mf and ck is not None and ck.weights:  # the project's folder: the weight files the loader globs
         mf = {**mf, "weight_formats": list(ck.weights), "weights_seen": "folder"}

@@ -12,7 +12,6 @@ does it (`jq 'del(.quantization_config)'`, `cfg.pop("quantization_config")`)."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,6 @@ _COMMAND = re.compile(r"del\s*\(\s*\.quantization_config\s*\)|\.pop\(\s*['\"]qua
                       r"|\bdel\s+\w+\[\s*['\"]quantization_config['\"]\s*\]")
 
 
-@lru_cache(maxsize=256)
 def _line(path: Path) -> int | None:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
