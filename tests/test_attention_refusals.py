@@ -178,3 +178,23 @@ def test_l65_rocm_rule_judged_on_rocm():
     """L65 reads the CUDA compute capability, so it is CUDA-only; its ROCm rule still runs on ROCm."""
     check = next(c for c in load().checks if c.id == "L65")
     assert check.cuda_only and [r.index for r in check.rules if r.rocm] == [0]
+
+
+SELECTOR = load().doc("vllm", "attn_selector.yaml").data
+
+
+@pytest.mark.parametrize("version,cc,refused", [
+    ("0.27.1", 9.0, True),    # supports_sink: TRT-LLM on the 10.x family only
+    ("0.30.0", 9.0, False),   # Hopper and 12.x take TRT-LLM's decode kernels where FlashInfer's cubins are
+    ("0.34.0", 9.0, False),
+    ("0.28.0", 12.1, False),  # 12.x from 0.28.0
+    ("0.27.1", 12.1, True),
+    ("0.34.0", 8.9, True),    # never on Ada
+])
+def test_flashinfer_sinks_by_the_release_selector(version, cc, refused):
+    # jdaln/dgx-spark-inference-stack compose/models-gpt.yml (https://github.com/jdaln/dgx-spark-inference-stack,
+    # eval81): gpt-oss forced onto FLASHINFER; 0.30+ FlashInferBackend.supports_sink() is
+    # supports_trtllm_attention(is_prefill=False) on 9.0, true where the cubins are (vLLM's image downloads them)
+    got = attn_facts({"model": GPT_OSS, "gpu": {"compute_capability": cc}}, TABLE, version, "FLASHINFER", {"v1": True},
+                     SELECTOR)
+    assert ("attn_refusal" in got) is refused

@@ -103,15 +103,22 @@ def picked_backend(forced: str | None, v1: bool, version: Version, cc: float | N
     return "FLASH_ATTN"
 
 
-def _selector_sink(selector: dict | None, backend: str, cc: float, version: Version) -> bool | None:
+_UNREAD = "unread"
+
+
+def _selector_sink(selector: dict | None, backend: str, cc: float, version: Version) -> bool | str | None:
     """The backend's own supports_sink on this GPU as the release's selector table read it from
-    the sources (0.11.1+; None: not read, or not known there)."""
+    the sources (0.11.1+): True/False; None where the table says it is decided at run time for
+    this GPU (0.30+ FlashInfer on Hopper, 0.28+ on 12.x: TRT-LLM's decode kernels, there when
+    FlashInfer's cubins are, as vLLM's image downloads them); _UNREAD where it was not read."""
     for span in (selector or {}).get("spans") or ():
         if Version(span["first"]) <= version <= Version(span["last"]):
             sink = (span.get("backends", {}).get(backend) or {}).get("sink")
-            sink = sink.get(round(cc, 1)) if isinstance(sink, dict) else sink
-            return sink if isinstance(sink, bool) else None
-    return None
+            if isinstance(sink, dict):
+                return sink[round(cc, 1)] if round(cc, 1) in sink and (sink[round(cc, 1)] is None
+                                                                      or isinstance(sink[round(cc, 1)], bool)) else _UNREAD
+            return sink if isinstance(sink, bool) else _UNREAD
+    return _UNREAD
 
 
 def _gpu_refuses(feature: str, backend: str, cc: float | None, version: Version, selector: dict | None = None) -> bool | None:
@@ -122,7 +129,9 @@ def _gpu_refuses(feature: str, backend: str, cc: float | None, version: Version,
         return None
     if version >= _VALIDATING:
         known = _selector_sink(selector, backend, cc, version)
-        if known is not None:
+        if known is None:
+            return None  # decided at run time on this GPU: no refusal to claim
+        if known is not _UNREAD:
             return not known
     if backend == "FLASH_ATTN":
         # FlashAttention 3 is Hopper's; 0.11.1+ validates below 9.0 (Blackwell's FA version varies)
