@@ -299,3 +299,9 @@ def test_a_lock_of_an_extra_only_vllm_is_marked(write_project):
     lock = '[[package]]\nname = "vllm"\nversion = "0.8.5"\n'
     sc = scan_project(write_project({"pyproject.toml": _EXTRA_ONLY, "uv.lock": lock, "serve.sh": SERVE}))
     assert [(p.file, p.unnamed_extra) for p in sc.pins if p.package == "vllm"] == [("pyproject.toml", "vllm"), ("uv.lock", "vllm")]
+
+
+def test_an_extra_pin_beside_a_plain_install_is_no_extra_only_pin(write_project):
+    # requirements.txt installs vLLM anyway: the extra's pin is not the only way it comes in
+    sc = scan_project(write_project({"pyproject.toml": _EXTRA_ONLY, "requirements.txt": "vllm==0.8.5\n", "serve.sh": SERVE}))
+    assert not [p for p in sc.pins if p.package == "vllm" and p.unnamed_extra]

@@ -125,21 +125,22 @@ def optional_only(text: str) -> list[str]:
 
 def mark_unnamed(files: list[str], read, pins: list) -> None:
     """Mark the vLLM pins that only an optional extra holds, where no install line of the project names
-    that extra (`unnamed_extra`): an extra's pin (pyproject, setup.py extras_require) with no pin of the
-    same file outside the extras, and a lock's (uv/poetry/pdm) where the folder's pyproject lists vLLM
-    in extras only (curator's poetry.lock `vllm 0.6.6.post1` under its `vllm` extra, eval89; t0-1's
-    uv.lock `vllm 0.8.3`, eval90). docs/pins.md says what the audit then makes of them."""
-    vllm = [p for p in pins if p.package == "vllm"]
-    base = {p.file for p in vllm if not p.group}
-    named: set[str] | None = None
-    for p in vllm:
+    that extra (`unnamed_extra`): an extra's pin (pyproject, setup.py extras_require), and a lock's
+    (uv/poetry/pdm) or a Poetry dependency's where the folder's pyproject lists vLLM in extras only
+    (curator's poetry.lock `vllm 0.6.6.post1` under its `vllm` extra, eval89; t0-1's uv.lock `vllm 0.8.3`,
+    eval90) — none where another pin of the folder (a requirements file, a Dockerfile, a README's
+    `pip install vllm==…`, the file's own install_requires) installs vLLM anyway. docs/pins.md says what
+    the audit then makes of them."""
+    extras_of: dict[int, list[str]] = {}
+    for p in (p for p in pins if p.package == "vllm"):
         if p.kind == "lock" or p.kind == "pyproject" and not p.group and p.file.endswith("pyproject.toml"):
             text = read(posixpath.join(posixpath.dirname(p.file), "pyproject.toml").lstrip("/"))
-            extras = optional_only(text) if text else []
+            extras_of[id(p)] = optional_only(text) if text else []
         else:
-            extras = [p.group] if p.group and p.file not in base else []
-        if not extras:
-            continue
+            extras_of[id(p)] = [p.group] if p.group else []
+    installed = {p.folder for p in pins if p.package == "vllm" and not extras_of[id(p)]}
+    named: set[str] | None = None
+    for p in (p for p in pins if p.package == "vllm" and extras_of[id(p)] and p.folder not in installed):
         named = named_in(files, read) if named is None else named
-        if "*" not in named and not {_norm(e) for e in extras} & named:
-            p.unnamed_extra = extras[0]
+        if "*" not in named and not {_norm(e) for e in extras_of[id(p)]} & named:
+            p.unnamed_extra = extras_of[id(p)][0]
