@@ -363,6 +363,8 @@ def test_an_autoround_config_that_sets_the_gdn_projections_own_bits_leaves_in_pr
     ("cfg.pop(\"quantization_config\", None)\n", 1),
     ("# the config.json carries a quantization_config (NVFP4), so vLLM detects it\n", None),  # eval77 gb10
     ("# do not remove quantization_config from config.json\n", None),
+    ("# vLLM reads quantization_config out of config.json; dropout stays 0\n", None),
+    ("# take the quantization_config out of config.json first\n", 1),
     ("quantization_config = Mxfp4Config(dequantize=True)\n", None),
 ])
 def test_a_script_that_removes_the_quantization_config(tmp_path, text, line):

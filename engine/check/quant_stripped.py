@@ -19,7 +19,8 @@ from typing import Any
 # `config.json`", "take quantization_config out of config.json", "删除 config.json 中的 quantization_config"),
 # or a command that removes it
 _COMMENT = re.compile(r"^[ \t]*(?:#|//)(.*\bquantization_config\b.*)$", re.M)
-_REMOVAL = re.compile(r"\b(?:remov|delet|strip|drop|eras)\w*|\bout of\b|\brid of\b|删除|去掉|移除|删掉", re.I)
+_REMOVAL = re.compile(r"\b(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|strip(?:s|ped|ping)?|drop(?:s|ped|ping)?"
+                      r"|eras(?:e|es|ed|ing))\b|\btak(?:e|es|en|ing)\b[^\n]{0,60}\bout\b|\brid of\b|删除|去掉|移除|删掉", re.I)
 _NEGATED = re.compile(r"\b(?:not|never|don't|keep)\b", re.I)
 _COMMAND = re.compile(r"del\s*\(\s*\.quantization_config\s*\)|\.pop\(\s*['\"]quantization_config['\"]"
                       r"|\bdel\s+\w+\[\s*['\"]quantization_config['\"]\s*\]")
