@@ -22,6 +22,7 @@ from vllm_kb.engine.check.startup_block import block_facts
 from vllm_kb.engine.check.startup_bnb import bnb_facts
 from vllm_kb.engine.check.startup_build import build_facts
 from vllm_kb.engine.check.startup_common import as_int
+from vllm_kb.engine.check.startup_cudagraph import cudagraph_size_facts
 from vllm_kb.engine.check.startup_dcp import dcp_facts
 from vllm_kb.engine.check.startup_dp import dp_launch_facts, numa_facts
 from vllm_kb.engine.check.draft_config import draft_lookup
@@ -86,6 +87,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(numa_facts(engine, str((facts.get("vllm") or {}).get("version") or version), unread))
     out.update(custom_ops_facts(facts.get("passed") or {}))
     out.update(pooler_facts(facts.get("passed") or {}))
+    out.update(effort_map_facts(facts.get("passed") or {}))
+    out.update(cudagraph_size_facts(facts.get("passed") or {}, engine, (facts.get("site") or {}).get("platform")))
     ep = cat.engine_arg("enable_expert_parallel")
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
                                lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version)),
@@ -223,3 +226,23 @@ def pooler_facts(passed: dict) -> dict[str, Any]:
         ("type_and_seq", {"pooling_type", "seq_pooling_type"} <= given),
         ("type_and_tok", {"pooling_type", "tok_pooling_type"} <= given)) if hit]
     return {"pooler_refused": refused} if refused else {}
+
+
+# vLLM's ReasoningEffort literal, the keys --reasoning-effort-map may name (vllm/renderers/params.py
+# 0.33.0:27, 0.34.0:27; the option arrived in 0.33.0)
+REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
+
+
+def effort_map_facts(passed: dict) -> dict[str, Any]:
+    """`effort_map_refused`: what validate_reasoning_effort_map refuses in the --reasoning-effort-map the
+    launch passes (L265): "not_object", parsed JSON that is not an object or has a value that is not a
+    string, else "unknown" with `effort_map_unknown`, the keys outside REASONING_EFFORTS (sorted, as
+    vLLM lists them). A string is text the scan did not parse as JSON ($MAP, a shell word): not judged."""
+    value = passed.get("reasoning_effort_map")
+    if value is None or isinstance(value, str):
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        return {"effort_map_refused": "not_object"}
+    if unknown := sorted(str(k) for k in set(value) - set(REASONING_EFFORTS)):
+        return {"effort_map_refused": "unknown", "effort_map_unknown": unknown}
+    return {}

@@ -1,0 +1,101 @@
+"""raises16: start-up refusals of vLLM 0.21–0.34 read from a launch's flags and environment, checked end to
+end on a small project (docs/startup-raises.md): L264 --grpc-port without the Rust frontend or beside
+options validate_grpc_port_arg refuses (0.32.0+), L265 a --reasoning-effort-map that is not an object of
+strings or names unknown efforts (0.33.0+), L266 a KV connector with
+PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (0.21.0+), L267 CUDA-graph capture sizes _set_cudagraph_sizes
+refuses (0.11.1+), L268 suffix-decoding values out of range (0.11.1–0.33.x), L269 --kv-sharing-fast-prefill
+beside an EAGLE-style drafter (0.10.2+), L270 an NCCL EPLB communicator with async EPLB (0.24.0+), L271
+prefetch offloading without a group size (0.17.0+). Each with a control that starts."""
+from __future__ import annotations
+
+import pytest
+
+# the small project audited end to end and its result per check, as raises13 wrote them
+from test_startup_raises15 import _check
+
+_NIXL = "--kv-transfer-config '{\"kv_connector\": \"NixlConnector\", \"kv_role\": \"kv_both\"}'"
+
+
+@pytest.mark.parametrize(("vllm", "cmd", "want", "words"), [
+    ("0.34.0", "VLLM_USE_RUST_FRONTEND=1 vllm serve Qwen/Qwen3-8B --grpc --grpc-port 50051", "P0", "mutually exclusive"),
+    ("0.32.0", "VLLM_USE_RUST_FRONTEND=0 vllm serve Qwen/Qwen3-8B --grpc-port 50051", "P0", "requires VLLM_USE_RUST_FRONTEND=1"),
+    ("0.33.0", "VLLM_USE_RUST_FRONTEND=1 vllm serve Qwen/Qwen3-8B --grpc-port 50051 --headless", "P0", "remove --headless"),
+    ("0.34.0", "VLLM_USE_RUST_FRONTEND=1 vllm serve Qwen/Qwen3-8B --grpc-port 8000", "P0", "must differ from --port"),
+    ("0.34.0", "vllm serve Qwen/Qwen3-8B --grpc-port 50051", "P1", "requires VLLM_USE_RUST_FRONTEND=1"),  # may be set outside
+    ("0.34.0", "VLLM_USE_RUST_FRONTEND=1 vllm serve Qwen/Qwen3-8B --grpc-port 50051 --port 9000", None, None),
+])
+def test_grpc_port(cli, write_project, vllm, cmd, want, words):
+    got = _check(cli, write_project, vllm, cmd, "L264")
+    assert got.get("priority") == want, got
+    if words:
+        assert words in got["reason"]
+
+
+@pytest.mark.parametrize(("vllm", "effort_map", "want"), [
+    ("0.34.0", '{"extreme": "high"}', "P0"),
+    ("0.33.0", '["high"]', "P0"),
+    ("0.34.0", '{"xhigh": "high", "max": "high"}', None),
+])
+def test_reasoning_effort_map(cli, write_project, vllm, effort_map, want):
+    got = _check(cli, write_project, vllm, f"vllm serve Qwen/Qwen3-8B --reasoning-effort-map '{effort_map}'", "L265")
+    assert got.get("priority") == want, got
+
+
+@pytest.mark.parametrize(("vllm", "cmd", "want"), [
+    ("0.25.0", f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve Qwen/Qwen3-8B {_NIXL}", "P0"),
+    ("0.21.0", f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve Qwen/Qwen3-8B {_NIXL} --enable-sleep-mode", None),
+    ("0.30.0", f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve Qwen/Qwen3-8B {_NIXL} --enable-cumem-allocator", None),
+    ("0.20.0", f"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True vllm serve Qwen/Qwen3-8B {_NIXL}", None),  # not checked yet
+])
+def test_kv_connector_expandable_segments(cli, write_project, vllm, cmd, want):
+    got = _check(cli, write_project, vllm, cmd, "L266")
+    assert got.get("priority") == want, got
+
+
+@pytest.mark.parametrize(("vllm", "flags", "gpu", "want", "words"), [
+    ("0.30.0", "--cudagraph-capture-sizes 1 2 4 8 --max-cudagraph-capture-size 16", "H100 x1", "P0", "(=16) should be consistent"),
+    ("0.13.0", "-cc '{\"cudagraph_capture_sizes\": []}'", "H100 x1", "P0", "at least one element"),
+    ("0.34.0", "--max-cudagraph-capture-size 0", "H100 x1", "P0", "greater than or equal to 1"),
+    ("0.30.0", "--max-cudagraph-capture-size 0 --enforce-eager", "H100 x1", None, None),
+    ("0.30.0", "--cudagraph-capture-sizes 1 2 4 8 --max-cudagraph-capture-size 8", "H100 x1", None, None),
+    ("0.30.0", "--tensor-parallel-size 2 --cudagraph-capture-sizes 1 2 4 8 --max-cudagraph-capture-size 16", "H100 x2", "P1", None),
+])
+def test_cudagraph_capture_sizes(cli, write_project, vllm, flags, gpu, want, words):
+    got = _check(cli, write_project, vllm, f"vllm serve Qwen/Qwen3-8B {flags}", "L267", gpu)
+    assert got.get("priority") == want, got
+    if words:
+        assert words in got["reason"]
+
+
+_EAGLE3 = ('--speculative-config \'{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", '
+           '"num_speculative_tokens": 3}\'')
+
+
+@pytest.mark.parametrize(("vllm", "cmd", "check", "want"), [
+    ("0.20.0", "vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"suffix\", \"suffix_decoding_min_token_prob\": 5}'",
+     "L268", "P0"),
+    ("0.20.0", "vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"suffix\", \"suffix_decoding_max_cached_requests\": 0}'",
+     "L268", None),
+    ("0.34.0", "vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"suffix\", \"suffix_decoding_min_token_prob\": 5}'",
+     "L268", None),  # 0.34.0 no longer checks the values there
+    ("0.20.0", f"vllm serve meta-llama/Llama-3.1-8B-Instruct --kv-sharing-fast-prefill {_EAGLE3}", "L269", "P0"),
+    ("0.20.0", "vllm serve meta-llama/Llama-3.1-8B-Instruct --kv-sharing-fast-prefill", "L269", None),
+])
+def test_spec_values(cli, write_project, vllm, cmd, check, want):
+    got = _check(cli, write_project, vllm, cmd, check)
+    assert got.get("priority") == want, got
+
+
+_DSV2 = "vllm serve deepseek-ai/DeepSeek-V2-Lite --tensor-parallel-size 2 --enable-expert-parallel --enable-eplb"
+
+
+@pytest.mark.parametrize(("vllm", "cmd", "check", "want"), [
+    ("0.30.0", f"{_DSV2} --eplb-config '{{\"communicator\": \"torch_nccl\"}}'", "L270", "P0"),
+    ("0.30.0", f"{_DSV2} --eplb-config '{{\"communicator\": \"torch_nccl\", \"use_async\": false}}'", "L270", None),
+    ("0.23.0", f"{_DSV2} --eplb-config '{{\"communicator\": \"pynccl\"}}'", "L270", None),  # no such check yet
+    ("0.20.0", "vllm serve Qwen/Qwen3-8B --offload-backend prefetch", "L271", "P0"),
+    ("0.20.0", "vllm serve Qwen/Qwen3-8B --offload-backend prefetch --offload-group-size 8 --offload-num-in-group 2", "L271", None),
+])
+def test_eplb_and_offload_values(cli, write_project, vllm, cmd, check, want):
+    got = _check(cli, write_project, vllm, cmd, check, "H100 x2")
+    assert got.get("priority") == want, got
