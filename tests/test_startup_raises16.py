@@ -5,7 +5,10 @@ strings or names unknown efforts (0.33.0+), L266 a KV connector with
 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (0.21.0+), L267 CUDA-graph capture sizes _set_cudagraph_sizes
 refuses (0.11.1+), L268 suffix-decoding values out of range (0.11.1–0.33.x), L269 --kv-sharing-fast-prefill
 beside an EAGLE-style drafter (0.10.2+), L270 an NCCL EPLB communicator with async EPLB (0.24.0+), L271
-prefetch offloading without a group size (0.17.0+). Each with a control that starts."""
+prefetch offloading without a group size (0.17.0+), L252's partial-prefill counts, L272 cudagraph_mode beside the
+deprecated use_cudagraph / full_cuda_graph (0.10.1–0.11.0), L273 a non-MLA backend forced for an MLA model on
+ROCm (0.11.0–0.14.x), L274 --enable-prompt-embeds on an encoder-decoder model (0.29.0+), L275 a compilation mode
+that names no CompilationMode (0.11.1+). Each with a control that starts."""
 from __future__ import annotations
 
 import pytest
@@ -98,4 +101,31 @@ _DSV2 = "vllm serve deepseek-ai/DeepSeek-V2-Lite --tensor-parallel-size 2 --enab
 ])
 def test_eplb_and_offload_values(cli, write_project, vllm, cmd, check, want):
     got = _check(cli, write_project, vllm, cmd, check, "H100 x2")
+    assert got.get("priority") == want, got
+
+
+@pytest.mark.parametrize(("vllm", "cmd", "check", "gpu", "want"), [
+    ("0.20.0", "vllm serve Qwen/Qwen3-8B --max-num-partial-prefills 2 --max-long-partial-prefills 4", "L252", "H100 x1", "P0"),
+    ("0.10.1.1", "vllm serve Qwen/Qwen3-8B --max-num-partial-prefills 0", "L252", "H100 x1", "P0"),
+    ("0.20.0", "vllm serve Qwen/Qwen3-8B --max-num-partial-prefills 4 --max-long-partial-prefills 2", "L252", "H100 x1", None),
+    ("0.11.0", "vllm serve Qwen/Qwen3-8B -O '{\"cudagraph_mode\": \"FULL_AND_PIECEWISE\", \"full_cuda_graph\": true}'", "L272",
+     "H100 x1", "P0"),
+    ("0.11.0", "vllm serve Qwen/Qwen3-8B -O '{\"cudagraph_mode\": \"FULL_AND_PIECEWISE\"}'", "L272", "H100 x1", None),
+    ("0.13.0", "VLLM_ATTENTION_BACKEND=TRITON_ATTN vllm serve deepseek-ai/DeepSeek-V2-Lite-Chat --trust-remote-code", "L273",
+     "MI300X x1", "P0"),
+    ("0.13.0", "VLLM_ATTENTION_BACKEND=TRITON_ATTN vllm serve Qwen/Qwen3-8B", "L273", "MI300X x1", None),
+])
+def test_scheduler_compilation_rocm(cli, write_project, vllm, cmd, check, gpu, want):
+    got = _check(cli, write_project, vllm, cmd, check, gpu)
+    assert got.get("priority") == want, got
+
+
+@pytest.mark.parametrize(("vllm", "cmd", "check", "want"), [
+    ("0.30.0", "vllm serve openai/whisper-large-v3 --enable-prompt-embeds", "L274", "P0"),
+    ("0.30.0", "vllm serve Qwen/Qwen3-8B --enable-prompt-embeds", "L274", None),
+    ("0.30.0", "vllm serve Qwen/Qwen3-8B --compilation-config '{\"mode\": \"max-autotune\"}'", "L275", "P0"),
+    ("0.30.0", "vllm serve Qwen/Qwen3-8B --compilation-config '{\"mode\": \"vllm_compile\"}'", "L275", None),
+])
+def test_model_and_compilation_values(cli, write_project, vllm, cmd, check, want):
+    got = _check(cli, write_project, vllm, cmd, check)
     assert got.get("priority") == want, got

@@ -88,6 +88,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(custom_ops_facts(facts.get("passed") or {}))
     out.update(pooler_facts(facts.get("passed") or {}))
     out.update(effort_map_facts(facts.get("passed") or {}))
+    out.update(compile_mode_facts(facts.get("passed") or {}))
     out.update(cudagraph_size_facts(facts.get("passed") or {}, engine, (facts.get("site") or {}).get("platform")))
     ep = cat.engine_arg("enable_expert_parallel")
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
@@ -245,4 +246,20 @@ def effort_map_facts(passed: dict) -> dict[str, Any]:
         return {"effort_map_refused": "not_object"}
     if unknown := sorted(str(k) for k in set(value) - set(REASONING_EFFORTS)):
         return {"effort_map_refused": "unknown", "effort_map_unknown": unknown}
+    return {}
+
+
+# CompilationMode's member names, the strings compilation_config's mode may be written as (any case);
+# the same four from 0.11.1 to 0.34.0 (vllm/config/compilation.py)
+COMPILATION_MODES = ("NONE", "STOCK_TORCH_COMPILE", "DYNAMO_TRACE_ONCE", "VLLM_COMPILE")
+
+
+def compile_mode_facts(passed: dict) -> dict[str, Any]:
+    """`compile_mode_bad`: a compilation_config mode written as a string that names no CompilationMode
+    member ("max-autotune", "3"), which validate_mode_before refuses (L275). A number is left to
+    pydantic; a non-string is not judged."""
+    cfg = passed.get("compilation_config")
+    mode = cfg.get("mode") if isinstance(cfg, dict) else None
+    if isinstance(mode, str) and mode.upper() not in COMPILATION_MODES:
+        return {"compile_mode_bad": mode}
     return {}
