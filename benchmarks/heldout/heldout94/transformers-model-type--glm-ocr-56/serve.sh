@@ -1,0 +1,2 @@
+#!/bin/sh
+vllm serve zai-org/GLM-OCR --allowed-local-media-path / --port 8080

@@ -1,0 +1,2 @@
+#!/bin/sh
+vllm serve Qwen/Qwen2.5-VL-7B-Instruct
