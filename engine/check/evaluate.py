@@ -70,7 +70,8 @@ def _first(check: Check, rules: list[Rule], facts: dict, act: cel.Activation, un
         if rule.vllm and version and not rule.vllm.contains(version):
             continue
         pred = cel.compile(rule.when)
-        blocked = sorted({unresolved[p[1]] for p in pred.paths if len(p) > 1 and p[0] in ("args", "passed", "engine") and p[1] in unresolved})
+        blocked = sorted({unresolved[p[1]] for p in pred.paths if len(p) > 1 and p[0] in ("args", "passed", "engine")
+                          and p[1] in unresolved}) if unresolved else None
         if blocked:
             return Result(check, "unknown", Text(
                 en=kb.t("reason.unresolved", "en", what="; ".join(blocked)),

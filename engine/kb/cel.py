@@ -62,7 +62,10 @@ class Activation:
     def __init__(self, facts: dict):
         self.facts = facts
         self._cel = None
-        self._keys: dict[tuple[str, ...], str] = {}
+        self._keys = _Keys(facts)
+        # the value at a path as a canonical string: `key(path)`, a dict read in C once made (engine/check/
+        # evaluate.py builds ~1,600 a site from ~230 checks' paths: `map(act.key, …)` reads this directly)
+        self.key = self._keys.__getitem__
         self.plain = _PlainFacts(facts)
 
     @property
@@ -71,23 +74,31 @@ class Activation:
             self._cel = _backend().to_cel(self.facts)
         return self._cel
 
-    def key(self, path: tuple[str, ...]) -> str:
-        """The value at `path` as a canonical string (absent and null alike, as CEL sees them)."""
-        k = self._keys.get(path)
-        if k is None:
-            cur: Any = self.facts
-            for part in path:
-                if not isinstance(cur, dict) or cur.get(part) is None:
-                    cur = _ABSENT
-                    break
-                cur = cur[part]
-            if cur is not _ABSENT:
-                try:
-                    cur = json.dumps(cur, sort_keys=True, default=str)
-                except (TypeError, ValueError):  # keys of mixed types cannot be sorted
-                    cur = repr(cur)
-            k = self._keys[path] = cur
-        return k
+
+class _Keys(dict):
+    """path → the value there as a canonical string (absent and null alike, as CEL sees them), made on
+    first read (`__missing__`: a hit never leaves C)."""
+
+    __slots__ = ("facts",)
+
+    def __init__(self, facts: dict):
+        super().__init__()
+        self.facts = facts
+
+    def __missing__(self, path: tuple[str, ...]) -> str:
+        cur: Any = self.facts
+        for part in path:
+            if not isinstance(cur, dict) or cur.get(part) is None:
+                cur = _ABSENT
+                break
+            cur = cur[part]
+        if cur is not _ABSENT:
+            try:
+                cur = json.dumps(cur, sort_keys=True, default=str)
+            except (TypeError, ValueError):  # keys of mixed types cannot be sorted
+                cur = repr(cur)
+        self[path] = cur
+        return cur
 
 
 class _PlainFacts:
@@ -149,7 +160,7 @@ class Predicate:
     def _run(self, activation: "Activation | dict"):
         """(CEL result, None) or (None, unknown Outcome), remembered by the values of `paths`."""
         act = activation if isinstance(activation, Activation) else Activation(activation)
-        key = tuple(act.key(p) for p in self._sorted_paths)
+        key = tuple(map(act.key, self._sorted_paths))
         hit = self._memo.get(key)
         if hit is None:
             hit = self._run_uncached(act)
