@@ -23,3 +23,17 @@ def test_swift4_import_paths_and_a_foreign_class_of_that_name(scanned):
                      "c.py": "from mypkg import VllmEngine\nVllmEngine('org/c')\n"})
     assert [(s.file, s.model.value) for s in sites] == [("a.py", "org/a"), ("b.py", "org/b")]
     assert values(sites[0])["gpu_memory_utilization"] == 0.5
+
+
+def test_keys_swift_passes_only_where_the_release_has_them_are_no_unknown_argument(tmp_path):
+    # ms-swift 3.8.0 vllm_engine.py: enable_sleep_mode, enable_expert_parallel, … go to EngineArgs only where its
+    # signature has them ("does not support `…`. Ignored."); max_num_batched_tokens in engine_kwargs is passed as is
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text("vllm==0.6.3\nms-swift==3.8.0\n")
+    (tmp_path / "infer.py").write_text("from swift.llm import VllmEngine\n"
+                                       "e = VllmEngine('Qwen/Qwen2-7B-Instruct', enable_sleep_mode=True, enable_expert_parallel=True,\n"
+                                       "               engine_kwargs={'disable_cascade_attn': True})\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    p0 = [f.id for f in sr.remarks if f.priority == "P0"]
+    assert p0 == ["not-in-version:disable_cascade_attn"]  # the spread mapping's key reaches EngineArgs unchecked

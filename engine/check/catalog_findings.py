@@ -156,8 +156,10 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
     out = []
     to_class = site.kind in ENGINE_CLASS_KINDS and site.syntax == "python-call" or site.tool in KWARG_TOOLS
     for s in list(site.settings.values()) + list(site.unknown.values()):
-        if s.name in handled or (s.pos or {}).get("attribute"):
-            continue  # an attribute set on a built EngineArgs (python_attr_sets): a field it lacks is no error
+        if s.name in handled or (s.pos or {}).get("attribute") or (s.pos or {}).get("probed"):
+            # an attribute set on a built EngineArgs (python_attr_sets), or a keyword a wrapper passes only where
+            # the release has it (llm_wrappers.yaml probed): a field it lacks is no error
+            continue
         if to_class and (f := _server_only(s, site, cat, version, kb)):
             out.append(f)
             continue

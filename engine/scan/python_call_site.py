@@ -41,6 +41,8 @@ def call_site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, 
             spread(ctx, site, resolver, kw.value, rel, text, version, by_id, absorbed)
             continue
         s = setting(resolver, kw.arg, kw.value, rel, text, getattr(kw, "written", kw.arg), (kw, kw))
+        if getattr(kw, "probed", False):  # the wrapper drops it where the release lacks it (catalog_findings)
+            s.pos = {**(s.pos or {}), "probed": True}
         place(ctx, site, s, version)
     for s in wrapper_args.wrapper_defaults(site, wrapper, rel, call.lineno, written) if wrapper is not None else ():
         place(ctx, site, s, version)

@@ -46,6 +46,7 @@ class Wrapper:
     v1_from: str = ""  # the first release whose engine it builds runs on V1 (an engine-core process): a setting of its own keeps older ones on V0
     host: str = ""  # the package whose own code builds the engine (its pinned release is judged by L43: unsloth_zoo)
     per_call: bool = False  # it builds the engine when called and frees it before returning (curator's offline processor)
+    probed: frozenset = field(default_factory=frozenset)  # engine arguments it passes only where the release's EngineArgs has them
 
 
 @lru_cache(maxsize=None)
@@ -70,7 +71,7 @@ def registry() -> dict[tuple[str, str], Wrapper]:
             keyed=tuple((k, tuple(m.items())) for k, m in (w.get("keyed") or {}).items()), defaults_with=w.get("defaults_with", ""),
             imports=tuple(w.get("imports", ())), v1_from=str(w.get("v1_from", "")),
             env=tuple((w.get("env") or {}).items()), builds=bool(w.get("builds")), host=w.get("host", ""),
-            per_call=bool(w.get("per_call")))
+            per_call=bool(w.get("per_call")), probed=frozenset(w.get("probed", ())))
     for w in data.get("functions", []):
         if w.get("path"):  # a module function that hands its arguments on (outlines' `models.vllm(model_name, **kw)`)
             args = w.get("args", {})

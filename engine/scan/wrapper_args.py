@@ -40,11 +40,13 @@ def engine_call(site, call: ast.Call, wrapper: Wrapper, rel: str) -> ast.Call:
         elif kw.arg in renamed:
             if wrapper.prefix and kw.arg == "model":
                 keep.keywords.append(ast.copy_location(ast.keyword(arg="model", value=_unprefixed(kw.value, wrapper)), kw))
-            elif renamed[kw.arg] == kw.arg:
+            elif renamed[kw.arg] == kw.arg and kw.arg not in wrapper.probed:
                 keep.keywords.append(kw)
             else:
                 new = ast.copy_location(ast.keyword(arg=renamed[kw.arg], value=kw.value), kw)
                 new.written = kw.arg  # type: ignore[attr-defined]  # the key as the call spells it
+                # passed only where the release's EngineArgs has it (ms-swift's inspect.signature): no unknown-argument error
+                new.probed = renamed[kw.arg] in wrapper.probed  # type: ignore[attr-defined]
                 keep.keywords.append(new)
         elif kw.arg in {k for k, _ in wrapper.when} | {i[0] for i in wrapper.implies}:
             continue  # read as the settings it stands for (wrapper_defaults)
