@@ -227,14 +227,20 @@ NEMOTRON3_NANO = {"num_experts": 128, "moe_intermediate_size": 1856, "hidden_siz
 def test_nvfp4_below_fp4_tensor_cores_is_judged_by_the_marlin_repack_tiles():
     # nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4 at TP 2 on two L4s (heldout87 gemmaforge, 0.19.0): FP4 Marlin,
     # the Mamba2 in_proj's 10304 outputs / 2 = 5152, no multiple of tile_n_size 64; the experts are not judged
-    model = {"quant_method": "modelopt_fp4", "quant_source": "name", "arch_source": "https://github.com/NVIDIA-NeMo/Megatron-Bridge",
-             **NEMOTRON3_NANO}
+    model = {"name": "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4", "quant_method": "modelopt_fp4", "quant_source": "name",
+             "arch_source": "https://github.com/NVIDIA-NeMo/Megatron-Bridge", **NEMOTRON3_NANO}
     facts = {"model": model, "engine": {"tensor_parallel_size": 2}, "gpu": {"compute_capability": 8.9}}
     out = {"tp": 2, "quant_method": "modelopt_fp4"}
     got = q.alignment_facts(facts, TABLE, STARTUP, out, "0.19.0", lambda t: True, True)
     assert (got["qtp_kernel"], got["qtp_layer"], got["qtp_unit_name"], got["qtp_shard"], got["qtp_width"]) == \
         ("fp4_marlin", "in_proj", "tile_n_size", 5152, 10304)
     assert got["qtp_certain"] is True and got["qtp_tp_fit"] == 1
+    # another publisher's upload, named only, may keep the mixer in 16 bits (an ignore rule): a P1; its own
+    # config.json listing the in_proj in 16 bits leaves the in_proj unjudged (review11)
+    other = {**facts, "model": {**model, "name": "someone/Nemotron-3-Nano-30B-A3B-NVFP4"}}
+    assert q.alignment_facts(other, TABLE, STARTUP, dict(out), "0.19.0", lambda t: True, True)["qtp_certain"] is False
+    kept = {**facts, "model": {**model, "quant_source": "config", "quant_layers_listed": True}}
+    assert q.alignment_facts(kept, TABLE, STARTUP, dict(out), "0.19.0", lambda t: True, True)["qtp_ok"] is True
     assert q.alignment_facts(facts, TABLE, STARTUP, {"tp": 1, "quant_method": "modelopt_fp4"}, "0.19.0", lambda t: True, True)["qtp_ok"]
     # TP 8 (vLLM #49949, eight H100s): the expert shard 1856 / 8 = 232 splits a 16-value scale block; from 0.24.0
     # the linear repack pads, so only the experts refuse
@@ -387,3 +393,15 @@ def test_the_finding_says_which_config_it_read():
     assert q.config_read({"name": "./ckpt/", "arch_source": "config.json"}, named=False) == "./ckpt/config.json"
     assert q.config_read({"name": "org/x-AWQ"}, named=False) == "https://huggingface.co/org/x-AWQ/blob/main/config.json"
     assert q.config_read({"name": "org/x-AWQ", "arch_source": hub, "dims_from": "base/config.json"}, named=True) == "base/config.json"
+
+
+@pytest.mark.parametrize("kept,listed", [(["lm_head", "*mixer.conv1d*"], False), (["lm_head", "*mixer.in_proj*"], True),
+                                         (["backbone.layers.0.mixer"], True), (["re:.*mixer.in_proj.*"], True)])
+def test_a_modelopt_list_of_16_bit_layers_naming_the_mamba_in_proj(kept, listed):
+    # ModelOpt's defaults leave out only the mixer's conv1d; a list naming in_proj or a whole mixer keeps it in 16 bits
+    from vllm_kb.engine.kb.quant_config import config_quant_facts
+
+    facts: dict = {}
+    config_quant_facts(facts, {"quantization_config": {"quant_method": "modelopt", "quant_algo": "NVFP4",
+                                                       "exclude_modules": kept, "ignore": []}})
+    assert bool(facts.get("quant_layers_listed")) is listed

@@ -2,14 +2,11 @@
 tensor-parallel split leaves every quantized layer's shard a whole number of quantization groups
 (AWQ, GPTQ, compressed-tensors integer weights), FP8 weight blocks, or Marlin tiles, in the way the
 release checks it while the model is built — and the TP (or expert parallelism) that does.
+Only what the checkpoint itself says is judged: method, group or block, and widths from its config.json (or a
+catalog entry for that very checkpoint); an upload may pad its widths (Qwen's 72B AWQ/GPTQ: intermediate_size
+29568 → 29696 so that TP 8 splits whole groups), so the base model's widths never stand in.
 
-Only what the checkpoint itself says is judged: the method, its group size or block, and the layer
-widths come from its config.json (or a catalog entry that describes that very checkpoint). A
-quantized upload may pad its widths (Qwen's 72B AWQ/GPTQ uploads widen intermediate_size from
-29568 to 29696 so that TP 8 splits whole groups), so the base model's widths never stand in.
-
-The releases each refusal holds in are knowledge/vllm/quant_alignment.yaml (tools/
-vllm_quant_alignment.py); the layers:
+The releases each refusal holds in: knowledge/vllm/quant_alignment.yaml (tools/vllm_quant_alignment.py); the layers:
   row-parallel MLP (down_proj, input = intermediate / TP): groups, block_k, Marlin's min_thread_k
   merged column (gate_up_proj, output = intermediate / TP): Marlin's min_thread_n
   fused MoE experts (intermediate / the MoE's TP, 1 with expert parallelism): FP8 block_n/block_k,
@@ -17,10 +14,9 @@ vllm_quant_alignment.py); the layers:
   an AutoRound gated-delta-net's in_proj_ba (Qwen3-Next, Qwen3.5/3.6: b and a, one output per value head each,
     output = 2 × value heads / TP): Marlin's min_thread_n
   a Mamba2 mixer's in_proj (x, z, B, C and dt: 2 × intermediate + 2 × groups × state + heads outputs, / TP),
-    judged for NVFP4 on FP4 Marlin only (fp4_marlin: its repack's tile_n_size)
-An AutoRound checkpoint packed as GPTQ (auto_round:auto_gptq) runs on GPTQ Marlin (0.9.0-0.23.0).
-Attention projections split whole heads, which the 128-wide blocks and groups of the common
-head sizes divide; they are not judged."""
+    judged for NVFP4 on FP4 Marlin only (fp4_marlin: its repack's tile_n_size), unless a 16-bit list names it
+An AutoRound checkpoint packed as GPTQ (auto_round:auto_gptq) runs on GPTQ Marlin (0.9.0-0.23.0). Attention
+projections split whole heads, which the 128-wide blocks and groups of the common head sizes divide: not judged."""
 from __future__ import annotations
 
 import math
@@ -68,7 +64,8 @@ def layers(model: dict) -> list[tuple[str, int, str]]:
         # compressed-tensors upload's ignore rules (not read here) often keep the layer in 16 bits; nor is it
         # where the AutoRound config's extra_config may set in_proj_a/in_proj_b's own bits (quant_layers_listed)
         out.append(("in_proj_ba", 2 * heads, "column"))
-    if ssm.get("kind") == "mamba2" and all(_int(ssm.get(k)) for k in ("intermediate", "groups", "state", "heads")):
+    if ssm.get("kind") == "mamba2" and all(_int(ssm.get(k)) for k in ("intermediate", "groups", "state", "heads")) \
+            and not model.get("quant_layers_listed"):
         # MambaMixer2.in_proj over the whole hidden size (mamba_mixer2.py); only FP4 Marlin judges it (_refusal)
         out.append(("in_proj", 2 * ssm["intermediate"] + 2 * ssm["groups"] * ssm["state"] + ssm["heads"], "mamba_in"))
     return out
@@ -187,8 +184,8 @@ def _refusal(kernel: str, kind: str, width: int, split: int, group: int, block: 
         if _in(table, "fp4_marlin_pads", version):
             return None
         n = shard if kind == "mamba_in" else 2 * shard if kind == "dense" else None
-        if n is not None and n % FP8_MARLIN_TILE_N:
-            return ("tile_n_size", FP8_MARLIN_TILE_N, n, "fp4_marlin", True)
+        if n is not None and n % FP8_MARLIN_TILE_N:  # the in_proj certain only where known FP4 (alignment_facts: mixer4)
+            return ("tile_n_size", FP8_MARLIN_TILE_N, n, "fp4_marlin", sure or kind != "mamba_in")
         return ("tile_k_size", FP8_MARLIN_TILE_K, shard, "fp4_marlin", True) if kind == "dense" and shard % FP8_MARLIN_TILE_K else None
     if kind == "mamba_in":
         return None  # judged for FP4 Marlin only
@@ -369,7 +366,10 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     if hit is None and marlin8:  # a block FP8 checkpoint's blocks first (create_weights), then the repack
         kernel, hit = "fp8_marlin", _first(model, "fp8_marlin", tp, ep, table, version)
     if hit is None and marlin4:
-        kernel, hit = "fp4_marlin", _first(model, "fp4_marlin", tp, ep, table, version)
+        # the Mamba2 in_proj is known FP4 where the own config.json was read (a 16-bit list naming it: quant_layers_listed)
+        # or NVIDIA's ModelOpt upload (its defaults leave out only conv1d); another's, named only, may keep it in 16 bits
+        mixer4 = model.get("quant_source") == "config" or str(model.get("name") or "").lower().startswith("nvidia/")
+        kernel, hit = "fp4_marlin", _first(model, "fp4_marlin", tp, ep, table, version, sure=mixer4)
     if kernel is None:
         return {}
     res: dict[str, Any] = {"qtp_kernel": kernel, "qtp_ok": hit is None}

@@ -4,6 +4,7 @@ block size the weights are split by, the FP8 KV cache a ModelOpt config asks for
 unquantized."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vllm_kb.engine.kb.layer_config import config_dim as _dim
@@ -72,6 +73,11 @@ def config_quant_facts(facts: dict, config: dict) -> None:
             if isinstance(extra, dict) and any(isinstance(k, str) and ("in_proj_" in k or set(k) & set("*+?^$()[]{}|\\"))
                                                for k in extra):
                 facts["quant_layers_listed"] = True
+        # a ModelOpt / compressed-tensors list of 16-bit layers that names an in_proj or a whole Mamba mixer (not
+        # only its conv1d, which ModelOpt's defaults leave out): the Mamba2 in_proj's FP4 Marlin tiles are not judged
+        if any(_MIXER_KEPT.search(str(e)) for key in ("exclude_modules", "ignore") if isinstance(quant.get(key), list)
+               for e in quant[key]):
+            facts["quant_layers_listed"] = True
         if "quant_bits" not in facts and quant.get("load_in_8bit") is True:
             facts["quant_bits"] = 8  # BitsAndBytesConfig: LLM.int8() weights, one byte each
         kept = coverage(quant)
@@ -98,6 +104,7 @@ def config_quant_facts(facts: dict, config: dict) -> None:
 
 
 # what a catalog entry (or a name) says of a quantized upload, void for a checkpoint without quantization_config
+_MIXER_KEPT = re.compile(r"in_proj|mixer(?:\.\*|\*)?$|\*mixer\*$")
 _CATALOG_QUANT = ("quant_method", "quant_scheme", "quant_block", "quant_group_size", "quant_kv_cache", "quant_unquantized")
 
 
