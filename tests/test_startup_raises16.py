@@ -8,7 +8,8 @@ beside an EAGLE-style drafter (0.10.2+), L270 an NCCL EPLB communicator with asy
 prefetch offloading without a group size (0.17.0+), L252's partial-prefill counts, L272 cudagraph_mode beside the
 deprecated use_cudagraph / full_cuda_graph (0.10.1–0.11.0), L273 a non-MLA backend forced for an MLA model on
 ROCm (0.11.0–0.14.x), L274 --enable-prompt-embeds on an encoder-decoder model (0.29.0+), L275 a compilation mode
-that names no CompilationMode (0.11.1+). Each with a control that starts."""
+that names no CompilationMode (0.11.1+), L276 microbatch token thresholds below the microbatch count (0.30.0+),
+L277 a KDA prefill backend for the other GPU platform (0.30.0+). Each with a control that starts."""
 from __future__ import annotations
 
 import pytest
@@ -128,4 +129,17 @@ def test_scheduler_compilation_rocm(cli, write_project, vllm, cmd, check, gpu, w
 ])
 def test_model_and_compilation_values(cli, write_project, vllm, cmd, check, want):
     got = _check(cli, write_project, vllm, cmd, check)
+    assert got.get("priority") == want, got
+
+
+@pytest.mark.parametrize(("vllm", "cmd", "check", "gpu", "want"), [
+    ("0.30.0", "vllm serve Qwen/Qwen3-8B --ubatch-size 64", "L276", "H100 x1", "P0"),
+    ("0.30.0", "vllm serve Qwen/Qwen3-8B --ubatch-size 4", "L276", "H100 x1", None),
+    ("0.30.0", "vllm serve moonshotai/Kimi-Linear-48B-A3B-Instruct --trust-remote-code --kda-prefill-backend fused", "L277",
+     "H100 x1", "P0"),
+    ("0.30.0", "vllm serve moonshotai/Kimi-Linear-48B-A3B-Instruct --trust-remote-code --kda-prefill-backend flashkda", "L277",
+     "H100 x1", None),
+])
+def test_microbatch_and_kda_backends(cli, write_project, vllm, cmd, check, gpu, want):
+    got = _check(cli, write_project, vllm, cmd, check, gpu)
     assert got.get("priority") == want, got
