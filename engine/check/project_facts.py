@@ -40,6 +40,7 @@ from vllm_kb.engine.check.transformers_calls import transformers_calls
 from vllm_kb.engine.check.transformers_since import own_import, transformers_since
 from vllm_kb.engine.check.unpinned import allowed_releases
 from vllm_kb.engine.check.verl_fork import verl_fork_kv
+from vllm_kb.engine.check.weight_prefixes import unplaced_fit, wrapper_task
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -56,6 +57,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
     vllm_released = kb.doc("vllm", "release_dates.yaml").data["released"]
     gguf_table = kb.doc("vllm", "gguf.yaml").data
     gguf_loader = kb.doc("vllm", "gguf_loader.yaml").data
+    prefix_table = kb.doc("vllm", "weight_prefixes.yaml").data
     gguf_markers = kb.doc("models.yaml").data.get("quantized_markers", [])
     tf_scanned = [str(v) for v in kb.doc("vllm", "transformers_imports.yaml").data.get("transformers_scanned") or []]
     launches = project_imports.Launches(sc.files, sc.ctx.read)
@@ -113,7 +115,9 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         facts["launch"].update(kv_shared_norm_fit(facts, sc.root, (Path(sc.root) / site.file).parent))  # L153: Gemma 4's KV-shared key norms
         facts["launch"].update(lm_head_fit(facts, sc.root, (Path(sc.root) / site.file).parent,
                                            kb.doc("hub_uploads.yaml").data))  # L141: an embedding checkpoint with no output head
-        facts["launch"].update(mtp_fit(facts, sc.root, (Path(sc.root) / site.file).parent))  # G2: an MTP draft with no mtp.* weights
+        facts["launch"].update(mtp_fit(facts, sc.root, (Path(sc.root) / site.file).parent))
+        if not wrapper_task(site):  # L165: tensors the class config.json names cannot place
+            facts["launch"].update(unplaced_fit(facts, sc.root, (Path(sc.root) / site.file).parent, prefix_table))  # G2: an MTP draft with no mtp.* weights
         if facts["launch"].get("tf_too_old"):  # …whose model type the architecture's own vLLM module also imports (L52 stays P0)
             facts["launch"].update(own_import(facts, tf_pin if own else None, model_types.get("vllm_requires") or {}, image=bool(site.image)))
         else:  # a transformers newer than the names vLLM imports from it
