@@ -64,3 +64,14 @@ def test_the_literal_first_search_answers_as_the_lookbehind_pattern(text):
     for name in ("run", "r", "un"):
         want = re.search(rf"(?<!\w){re.escape(name)}(?:\s*\(|\s+as\s+\w)", text) is not None
         assert python_spawn_helpers._called_or_renamed(text, name) is want, (text, name)
+
+
+@pytest.mark.parametrize("text", [
+    "subprocess.run(cmd, check=True)", "subprocess.Popen( shlex.split( cmd ) )", "os.system(c)", "os.popen(x.split()) ,",
+    "subprocess.check_output(args)", "import os\nos.path.join(a)\nsubprocess .run(x)", "sub = os.sys(x)", "",
+])
+def test_the_bare_spawn_pretest_never_skips_a_match(text):
+    # project_index asks _may_bare before _BARE's findall (perf5): only a text _BARE cannot match is skipped
+    from vllm_kb.engine.scan import python_spawn_helpers as h
+
+    assert h._may_bare(text) or not h._BARE.findall(text)
