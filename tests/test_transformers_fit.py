@@ -144,3 +144,12 @@ def test_a_file_that_pins_the_images_release_exactly_describes_the_image(tmp_pat
                                "transformers==5.8.1\n"]):  # no vLLM pin beside it
         (tmp_path / str(i)).mkdir()
         assert _l52_in_image(tmp_path / str(i), other) is None, other
+
+
+def test_a_pin_the_release_requirement_keeps_old_moves_with_vllm(tmp_path):
+    # zai-org/GLM-OCR#56: glm_ocr is mapped from transformers 5.1.0, vLLM 0.15.1 requires transformers<5 — raising
+    # the pin alone is a resolver conflict: the vLLM release that admits one, and the pin inside its requirement
+    r, sr = _audit(tmp_path, "vllm==0.15.1\ntransformers==4.57.6\n", "vllm serve zai-org/GLM-OCR\n")
+    assert (r.status, r.priority) == ("recommended", "P0") and "<5" in r.reason_text("en")
+    got = {c.target: c.value for c in sr.changes if c.target in ("vllm", "transformers")}
+    assert got["vllm"] == ">=0.19.1" and got["transformers"].startswith(">=5.")

@@ -16,7 +16,7 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from vllm_kb.engine.kb.versions import Version, allows_any, in_spans, parse, try_parse
+from vllm_kb.engine.kb.versions import Version, allows_any, contains, in_spans, parse, try_parse
 
 
 
@@ -65,14 +65,19 @@ def _model_type_fit(facts: dict, pin: Any, table: dict, image: str | None, vllm_
     got = _model_type_since(facts, table)
     if got is None or _allows_from(pin.spec, got[1], got[2]):
         return _pin_has_type(facts, pin, table)
-    model_type, since, _ = got
+    model_type, since = got[0], got[1]
     out = {"tf_model_type": model_type, "tf_since": since, "tf_pin": pin.text, "tf_pin_at": f"{pin.file}:{pin.line}",
            "tf_fix": f">={since}", "tf_too_old": True}
     release = str((facts.get("vllm") or {}).get("version") or "")
     if not tf_admits_type(table, model_type, release) and (first := first_pip_release(model_type, release, table)):
         # raising transformers leaves the release's own requirement (vLLM 0.19.0's <5 and Gemma 4's 5.5.0): the
         # first release that admits both is the alternative
-        out.update(tf_vllm_first=first, tf_vllm_fix=f">={first}")
+        out.update(tf_vllm_first=first, tf_vllm_fix=f">={first}", tf_pin_requires=_requires(table, release))
+        # and the pin must move too, to a transformers that maps the type inside that release's requirement
+        theirs = _requires(table, first)
+        fits = [v for v in [since, *got[2]] if not theirs or contains(theirs, v)]
+        if fits:
+            out["tf_pin_fix"] = f">={fits[0]}"
     return out
 
 

@@ -27,9 +27,11 @@ def _table() -> dict:
 
 
 def _allows_before(spec: str, gone: str, scanned: list[str]) -> bool:
-    """Whether the pin allows any transformers release older than `gone`."""
-    floor = parse(gone)
-    return allows_any(spec, scanned, lambda pv: pv < floor)
+    """Whether the pin allows any transformers release older than `gone`. Older as `<gone` reads it
+    (PEP 440): a development build or release candidate of `gone` itself (5.0.0.dev0, a source build of
+    transformers' main on the way to 5.0.0) is not older — the `<5` this check proposes excludes it."""
+    below = SpecifierSet(f"<{gone}")
+    return allows_any(spec, scanned, below.contains)
 
 
 def _allows_from(spec: str, ceiling: str, scanned: list[str]) -> bool:
