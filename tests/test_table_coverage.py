@@ -36,6 +36,8 @@ DECLARED = {
                              "no requirement file in those sdists: dependency_pins gives nothing (not judged)"),
     "entrypoints.yaml": ("releases", "0.1.0", "0.24.0", [],
                          "spans of the demo server's options; removed_in after the last"),
+    "eplb_moe.yaml": ("releases", "0.9.2", "0.33.0", [],
+                      "EPLB arrived in 0.9.2; 0.34.0's model runner left vllm/v1/worker/gpu_model_runner.py (not read)"),
     "example_models.yaml": ("releases", "0.6.4", "0.34.0", ["0.15.0", "0.15.1"],
                             "advice only (the newest mapping wins), never a P0; 0.15.x was unpacked from its wheel: no tests/"),
     "kv_cache.yaml": ("releases", "0.4.1", "0.34.0", [], "rows carry a lower bound of 0.8.0 or later"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from vllm_kb.engine.check.json_arg import UNREADABLE, json_arg
-from vllm_kb.engine.kb.versions import Version, try_parse
+from vllm_kb.engine.kb.versions import Version, in_spans, try_parse
 
 
 def _int(value: Any) -> int | None:
@@ -74,3 +74,19 @@ def eplb_facts(model: dict, engine: dict, version: str) -> dict[str, Any]:
     if not out["eplb_even"]:
         out["eplb_redundant_fit"] = redundant + (-total) % ep  # the fewest redundant experts that split evenly
     return out
+
+
+def eplb_moe_facts(model: dict, arch: str | None, engine: dict, table: dict, version: str | None) -> dict[str, Any]:
+    """`eplb_moe_missing`: --enable-eplb with expert parallelism on a mixture-of-experts model whose class lacks
+    vLLM's MixtureOfExperts interface in a release whose eplb_step asserts it during the start-up dummy run
+    (knowledge/vllm/eplb_moe.yaml, tools/vllm_eplb_moe.py; PhiMoEForCausalLM in 0.19.1, vllm#40740). Absent
+    where the model is not known to be a mixture of experts or the release is outside the table."""
+    v = try_parse(version) if version else None
+    if v is None or not table or model.get("moe") is not True or not isinstance(arch, str):
+        return {}
+    if engine.get("enable_eplb") is not True or engine.get("enable_expert_parallel") is not True:
+        return {}
+    v = Version(v.public)  # a .postN release patches its base
+    if str(v) not in (table.get("releases") or []) or not in_spans(v, (table.get("lacking") or {}).get(arch) or []):
+        return {}
+    return {"eplb_moe_missing": arch}

@@ -52,7 +52,7 @@ from vllm_kb.engine.check.startup_spec_tokens import spec_tokens_facts
 from vllm_kb.engine.check.startup_task import task_facts
 from vllm_kb.engine.check.startup_tokenizer_files import params_file_facts, tokenizer_file_facts
 from vllm_kb.engine.check.startup_vocab import vocab_facts
-from vllm_kb.engine.check.startup_eplb import eplb_facts
+from vllm_kb.engine.check.startup_eplb import eplb_facts, eplb_moe_facts
 from vllm_kb.engine.check.startup_window import window_rope_facts
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import Knowledge
@@ -141,6 +141,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
                                     as_int(engine.get("lora_extra_vocab_size")) or 256))
         out.update(lora_moe_facts(model, out.get("arch", model.get("architecture")), kb.doc("vllm", "lora_moe.yaml").data,
                                   vllm.get("version") or version))
+    if engine.get("enable_eplb") is True:  # a MoE class without the MixtureOfExperts interface (L19)
+        out.update(eplb_moe_facts(model, out.get("arch", model.get("architecture")), engine,
+                                  kb.doc("vllm", "eplb_moe.yaml").data, vllm.get("version") or version))
     out.update(spec_facts(engine, facts.get("passed") or {}, out, vllm.get("version") or version))
     drafts = draft_lookup(facts, kb)  # a draft's own config.json where read, else its name's catalog entry
     out.update(spec_tokens_facts(engine, drafts, vllm.get("version") or version, model))

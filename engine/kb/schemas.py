@@ -10,7 +10,7 @@ from vllm_kb.engine.kb import resources
 
 SCHEMA_FILES = ("common", "checks", "facts", "categories", "manifest", "gpus", "models", "i18n",
                 "effective_defaults", "renames", "framework", "triggers", "catalog", "report",
-                "decision_tree", "scenarios", "tables", "compat", "framework_catalog", "startup", "architectures", "bnb_support", "model_versions", "vision_tp", "example_models", "arch_names", "entrypoints", "kv_cache", "attention_refusals", "attn_selector", "model_kernels", "paged_head_sizes", "cuda_builds", "dependency_pins", "raise_order", "vocab_padding", "lora_vocab", "lora_moe", "gguf", "gguf_loader", "cli_choices",
+                "decision_tree", "scenarios", "tables", "compat", "framework_catalog", "startup", "architectures", "bnb_support", "model_versions", "vision_tp", "example_models", "arch_names", "entrypoints", "kv_cache", "attention_refusals", "attn_selector", "model_kernels", "paged_head_sizes", "cuda_builds", "dependency_pins", "raise_order", "vocab_padding", "lora_vocab", "lora_moe", "eplb_moe", "gguf", "gguf_loader", "cli_choices",
                 "plugins", "engine_kwargs", "vllm_imports", "vllm_uses", "vllm_symbols", "vllm_classes", "git_history", "hub_uploads")
 BASE = "https://vllm-kb.dev/schema/"
 

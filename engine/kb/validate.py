@@ -28,7 +28,7 @@ FILES = [
     (("vllm", "model_versions.yaml"), "model_versions"), (("vllm", "vision_tp.yaml"), "vision_tp"), (("vllm", "quant_alignment.yaml"), "quant_alignment"), (("vllm", "example_models.yaml"), "example_models"), (("vllm", "arch_names.yaml"), "arch_names"), (("vllm", "entrypoints.yaml"), "entrypoints"), (("vllm", "kv_cache.yaml"), "kv_cache"), (("vllm", "attention_refusals.yaml"), "attention_refusals"), (("vllm", "attn_selector.yaml"), "attn_selector"), (("vllm", "model_kernels.yaml"), "model_kernels"), (("vllm", "paged_head_sizes.yaml"), "paged_head_sizes"),
     (("vllm", "cuda_builds.yaml"), "cuda_builds"), (("vllm", "cli_choices.yaml"), "cli_choices"), (("vllm", "dependency_pins.yaml"), "dependency_pins"),
     (("vllm", "raise_order.yaml"), "raise_order"), (("vllm", "vocab_padding.yaml"), "vocab_padding"),
-    (("vllm", "lora_vocab.yaml"), "lora_vocab"), (("vllm", "lora_moe.yaml"), "lora_moe"), (("vllm", "gguf.yaml"), "gguf"), (("vllm", "gguf_loader.yaml"), "gguf_loader"), (("vllm", "renames.yaml"), "renames"),
+    (("vllm", "lora_vocab.yaml"), "lora_vocab"), (("vllm", "lora_moe.yaml"), "lora_moe"), (("vllm", "eplb_moe.yaml"), "eplb_moe"), (("vllm", "gguf.yaml"), "gguf"), (("vllm", "gguf_loader.yaml"), "gguf_loader"), (("vllm", "renames.yaml"), "renames"),
     (("vllm", "plugins.yaml"), "plugins"), (("vllm", "mamba_spec.yaml"), "mamba_spec"), (("vllm", "v0_only.yaml"), "v0_only"), (("vllm", "dual_chunk.yaml"), "dual_chunk"), (("vllm", "weight_prefixes.yaml"), "weight_prefixes"), (("vllm", "mla_types.yaml"), "mla_types"),
     (("vllm", "release_bugs.yaml"), "release_bugs"),
     (("vllm", "parsers.yaml"), "parsers"), (("vllm", "spec_decode.yaml"), "spec_decode"),
