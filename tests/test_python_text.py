@@ -120,7 +120,7 @@ def test_class_heads_are_what_the_multiline_regex_finds(text):
 @settings(max_examples=400, deadline=None)
 @given(_SAMPLES, st.sampled_from(["LLM", "max_model_len", "B_1"]), st.booleans())
 def test_word_with_is_the_lookbehind_search(text, word, after_dot):
-    tail = re.compile(r"(?:[ \t\f\r\n\\]|#[^\n\r]*)*=(?!=)")
+    tail = re.compile(r"(?:[ \t\f\r\n\\]|#[^\n\r]*(?![^\n\r]))*=(?!=)")
     behind = r"(?<![\w])" if after_dot else r"(?<![\w.])"
     want = re.search(behind + re.escape(word) + tail.pattern, text) is not None
     assert python_text.word_with(text, word, tail, after_dot) is want
@@ -149,3 +149,25 @@ def test_call_spans_start_where_the_name_is_called(text, root):
             want.append(tail.end())
         i = text.find(root, i + 1)
     assert [start for start, _ in python_text.call_spans(text, root)] == want
+
+
+def test_comment_runs_take_linear_time():
+    """A block of comments, each holding a second `#` (blackfish's option list,
+    https://github.com/princeton-ddss/blackfish lib/src/blackfish/server/services/text_generation.py:
+    `# dtype # {auto,half,...}`), once made each gap regex try every way of cutting each comment at a
+    `#` or a blank: exponential in the lines, the audit never ended. A comment now runs to its line's end."""
+    import time
+    from vllm_kb.engine.scan import clients, lazy_config, python_opaque, python_prefilter
+    lines = "".join(f"    # opt_{i} # {{auto,half,float16,bfloat16}} # more # words\n" for i in range(120))
+    text = "from vllm import LLM\nmax_model_len\n" + lines + "tensor_parallel_size\n" + lines + "x\n"
+    start = time.perf_counter()
+    assert not python_text.word_with(text, "max_model_len", python_opaque._TO_EQUALS)
+    assert python_opaque._KEYWORD.search(text) is None
+    assert not python_text.word_with(text, "max_model_len", python_prefilter._AS)
+    assert python_prefilter._spawn_attr(frozenset({"subprocess"})).search("subprocess\n" + lines) is None
+    assert re.compile("tensor_parallel_size" + python_text._CALL_TAIL.pattern).search(text) is None
+    assert clients._KEYWORD.search("tools\n" + lines) is None
+    assert re.compile(f"type{lazy_config._GAP}=").search("type\n" + lines) is None
+    assert time.perf_counter() - start < 0.5
+    # a comment still stands between a keyword and its `=`, as Python allows
+    assert python_text.word_with("max_model_len  # a # b\n  =4", "max_model_len", python_opaque._TO_EQUALS)

@@ -13,7 +13,7 @@ from vllm_kb.engine.scan.client_urls import FileURLs, is_completion_call
 from vllm_kb.engine.scan.context import ScanContext, parse_python
 from vllm_kb.engine.scan.python_scope import walk
 
-_KEYWORD = re.compile(r"tool(?:s|_choice)(?:[ \t\f\r\n]|\\|#[^\n]*)*=(?!=)")
+_KEYWORD = re.compile(r"tool(?:s|_choice)(?:[ \t\f\r\n]|\\|#[^\n]*(?![^\n]))*=(?!=)")
 
 
 def _nfkc(text: str) -> str:

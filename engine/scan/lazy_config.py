@@ -69,7 +69,7 @@ def rewrite(tree: ast.Module, words: set[str], text: str | None = None) -> dict[
 
 
 # what Python lets stand around a keyword's `=`: blanks, a line's continuation, a comment up to its line's end
-_GAP = r"(?:[ \t\f\v\r\n\\]|#[^\n\r]*)*"
+_GAP = r"(?:[ \t\f\v\r\n\\]|#[^\n\r]*(?![^\n\r]))*"
 
 
 @lru_cache(maxsize=64)

@@ -40,8 +40,8 @@ def could_hold(text: str) -> bool:
 
 
 # one of them written as a call's keyword (`tensor_parallel_size=`, `max_model_len  =`)
-_KEYWORD = re.compile(r"(?<![\w.])(?:%s)(?:[ \t\f\r\n\\]|#[^\n\r]*)*=(?!=)" % "|".join(DISTINCT))
-_TO_EQUALS = re.compile(r"(?:[ \t\f\r\n\\]|#[^\n\r]*)*=(?!=)")  # what follows the name in `_KEYWORD`
+_KEYWORD = re.compile(r"(?<![\w.])(?:%s)(?:[ \t\f\r\n\\]|#[^\n\r]*(?![^\n\r]))*=(?!=)" % "|".join(DISTINCT))
+_TO_EQUALS = re.compile(r"(?:[ \t\f\r\n\\]|#[^\n\r]*(?![^\n\r]))*=(?!=)")  # what follows the name in `_KEYWORD`
 
 
 def could_pick(ctx, text: str) -> bool:

@@ -87,7 +87,7 @@ def _spawn_attr(modules: frozenset[str]) -> re.Pattern:
     """`M.fn` for a module name `M` and a subprocess function `fn`, with what Python allows between
     them: the `)` of `(M)`, white space, line continuations, comments."""
     names, fns = "|".join(map(re.escape, sorted(modules))), "|".join(sorted(python_argv.SPAWN_NAMES))
-    return re.compile(rf"(?<![\w.])(?:{names})(?:[ \t\f\r\n\\)]|#[^\n\r]*)*\.(?:[ \t\f\r\n\\]|#[^\n\r]*)*(?:{fns})(?!\w)")
+    return re.compile(rf"(?<![\w.])(?:{names})(?:[ \t\f\r\n\\)]|#[^\n\r]*(?![^\n\r]))*\.(?:[ \t\f\r\n\\]|#[^\n\r]*(?![^\n\r]))*(?:{fns})(?!\w)")
 
 
 def _as_python_reads(text: str) -> str:
@@ -105,7 +105,7 @@ def _callees() -> frozenset[str]:
 
 # What may stand between a callee's name and the `(` of its call: the `)` of a parenthesised
 # callee, white space, a line continuation, a comment that ends its line.
-_TO_PAREN = re.compile(r"(?:[ \t\f\r\n)\\]|#[^\n\r]*[\n\r])*\(")
+_TO_PAREN = re.compile(r"(?:[ \t\f\r\n)\\]|#[^\n\r]*(?![^\n\r])[\n\r])*\(")
 
 
 def may_call_wrapper(text: str, wrapper_words: set[str]) -> bool:
@@ -133,7 +133,7 @@ def may_call_wrapper(text: str, wrapper_words: set[str]) -> bool:
 
 
 # `W as X`: what may stand between an import's name and its `as`, then the `as`
-_AS = re.compile(r"(?:[ \t\f\r\n\\]|#[^\n\r]*)+as(?!\w)")
+_AS = re.compile(r"(?:[ \t\f\r\n\\]|#[^\n\r]*(?![^\n\r]))+as(?!\w)")
 
 
 def _calls_a_callee(text: str, names: list[str] | None = None) -> bool:

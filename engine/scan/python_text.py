@@ -157,7 +157,7 @@ def _code_lines(text: str, i: int):
 
 # what may follow a call's root name before its `(`: attributes (`.sub.f`), white space, a
 # continuation, a comment that ends its line, the `)` of a parenthesised callee
-_CALL_TAIL = re.compile(r"(?:[ \t\f\r\n)\\]|#[^\n\r]*|\.(?:[ \t\f\r\n\\]|#[^\n\r]*)*[^\W\d]\w*)*\(")
+_CALL_TAIL = re.compile(r"(?:[ \t\f\r\n)\\]|#[^\n\r]*(?![^\n\r])|\.(?:[ \t\f\r\n\\]|#[^\n\r]*(?![^\n\r]))*[^\W\d]\w*)*\(")
 _STOPS = re.compile(r"[()\[\]{}#'\"]")
 _EOL = re.compile(r"[\r\n]")
 _PREFIX = frozenset("rRbBfFuUtT")
