@@ -87,9 +87,9 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 all_pins += guarded(ctx, rel, pins_mod.scan, text)
             elif text is not None and "vllm" in text.lower() and ansible_pins.could_be(text):  # a playbook's pip tasks
                 all_pins += guarded(ctx, rel, ansible_pins.pins, text)
-        elif rel.endswith(".sh") or makefile.is_makefile(rel):  # a Makefile's `install:` recipe, as a script's lines
+        elif rel.endswith(".sh") or makefile.is_makefile(rel) or _apptainer_recipe(rel):  # a Makefile's `install:` recipe, as a script's lines
             text = ctx.read(rel)
-            if text is not None and "install" in text:
+            if text is not None and "install" in text and (not _apptainer_recipe(rel) or "Bootstrap:" in text):
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
                 all_pins += source_pins.in_text(rel, install_pins.clones_expanded(text), pins_mod.Pin, shell=True)
                 if pip_lines.PIP_INSTALL.search(text):  # the vLLM it installs before it starts one
@@ -188,3 +188,11 @@ def _known_releases(cat) -> list:
     from vllm_kb.engine.kb.versions import parse
 
     return [parse(v) for v in cat.raw.get("releases", cat.raw["versions"])]
+
+
+def _apptainer_recipe(rel: str) -> bool:
+    """An Apptainer/Singularity definition file (`x.def`, `Singularity`, `Singularity.gpu`; its text opens with
+    `Bootstrap:`): its `%post` section is shell lines run at the image's build, so a `pip install vllm==X` there
+    is the release the `.sif` built from it runs (olcf/olcf_containers_examples vllm0141rocm72.def)."""
+    name = rel.rpartition("/")[2].lower()
+    return name.endswith(".def") or name == "singularity" or name.startswith("singularity.")
