@@ -42,3 +42,35 @@ def test_sources():
     assert _source("", ".", "/app", {"app/requirements.txt"}, files) == "requirements.txt"
     assert _source("docker", "reqs/requirements.txt", "/tmp/", {"tmp/requirements.txt"}, files) == "docker/reqs/requirements.txt"
     assert _source("", "x.txt", "/x.txt", {"requirements.txt"}, files) is None
+
+
+# the copies `pins` makes for a Dockerfile's folder, in a fresh interpreter (its own hash seed); the module
+# alone, not a whole scan, so that each run stays well under a second
+_PINS = ("import dataclasses, pathlib, sys\nfrom vllm_kb.engine.scan.copied_requirements import pins\n"
+         "@dataclasses.dataclass\nclass Pin:\n    file: str\n    text: str\n    folder: str = ''\n    above: bool = False\n"
+         "    installed_in: object = None\n"
+         "root = pathlib.Path(sys.argv[1])\nfiles = sorted(p.relative_to(root).as_posix() for p in root.rglob('*') if p.is_file())\n"
+         "read = lambda rel: (root / rel).read_text()\n"
+         "mine = [Pin(rel, line) for rel in files if rel.endswith('.txt') for line in read(rel).splitlines()]\n"
+         "print([(p.file, p.text, p.installed_in) for p in pins(files, read, mine)])\n")
+
+
+def test_copy_all_stands_for_the_same_file_whatever_the_hash_seed(tmp_path):
+    """`COPY . .` puts every installed requirements file in the image; which one the copy stands for
+    followed the order of a set of strings, so the report changed with PYTHONHASHSEED (vLLM's
+    docker/Dockerfile.cpu: requirements/test/cpu.txt's transformers pin listed once more, or not).
+    The first file the Dockerfile installs stands, as written."""
+    import os
+    import subprocess
+    import sys
+
+    reqs = {"requirements/common.txt": "vllm==0.11.0\ntransformers>=4.56.0\n", "requirements/test/cpu.txt": "transformers==4.57.1\n",
+            "requirements/test/cuda.txt": "transformers==4.56.2\n", "requirements/test/rocm.txt": "transformers==4.55.0\n"}
+    docker = "FROM python:3.12\nWORKDIR /ws\nCOPY . .\n" + "".join(f"RUN pip install -r {f}\n" for f in reqs)
+    for rel, text in {**reqs, "docker/Dockerfile": docker}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    outs = {subprocess.run([sys.executable, "-c", _PINS, str(tmp_path)], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("2", "5")}
+    assert len(outs) == 1
+    assert outs.pop().strip() == str([("requirements/common.txt", t, "docker") for t in ("vllm==0.11.0", "transformers>=4.56.0")])

@@ -33,16 +33,17 @@ def _copies(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _installed(text: str) -> set[str]:
-    """The paths the RUN lines' pip installs read with -r/-c."""
-    out: set[str] = set()
+def _installed(text: str) -> list[str]:
+    """The paths the RUN lines' pip installs read with -r/-c, in the Dockerfile's order: a list, not
+    a set, so that which of them a `COPY . .` stands for does not follow the string hash seed."""
+    out: dict[str, None] = {}
     for _, _, _, words in pip_commands(text):
         for i, w in enumerate(words):
             if w in _REQ_FLAGS and i + 1 < len(words):
-                out.add(words[i + 1])
+                out[words[i + 1]] = None
             elif w.startswith(tuple(f + "=" for f in _REQ_FLAGS)) or w.startswith("-r") and len(w) > 2 and not w.startswith("--"):
-                out.add(w.split("=", 1)[1] if "=" in w else w[2:])
-    return out
+                out[w.split("=", 1)[1] if "=" in w else w[2:]] = None
+    return list(out)
 
 
 def pins(files: list[str], read, all_pins: list) -> list:
@@ -62,7 +63,7 @@ def pins(files: list[str], read, all_pins: list) -> list:
             continue
         folder = PurePosixPath(rel).parent.as_posix()
         folder = "" if folder == "." else folder
-        installed = {_norm(p) for p in _installed(text)}
+        installed = list(dict.fromkeys(_norm(p) for p in _installed(text)))
         for src, dst in _copies(text):
             source = _source(folder, src, dst, installed, by_file)
             if source is None:
@@ -77,7 +78,7 @@ def pins(files: list[str], read, all_pins: list) -> list:
     return out
 
 
-def _source(folder: str, src: str, dst: str, installed: set[str], by_file: dict) -> str | None:
+def _source(folder: str, src: str, dst: str, installed: list[str], by_file: dict) -> str | None:
     """The project file that a COPY of `src` to `dst` puts where a pip install reads it: one file
     (to its name, or into a folder: `COPY requirements.txt .`), or one inside a copied folder
     (`COPY . /app` then `-r /app/requirements.txt`); a WORKDIR-relative path matches by name."""
