@@ -127,6 +127,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 if got := image_installs(ctx, kept[1]):
                     site.launch["image_installs"] = got  # what the build installs over its base (L155)
             site.gpu_request = resource_gpus(c.get("resources")) or _service_gpus(doc.data, path)
+            if _gap_in(doc, path + ("args",)):  # `args: {{- include "chart.serverArgs" . | nindent 12 }}`: not all known
+                site.opaque.append({"code": "forwards-args", "what": "a template's args", "where": f"{rel}:{doc.line_of(path + ('args',))}"})
             backend = site.settings.get("distributed_executor_backend")
             if site.gpu_request is None and backend is not None and backend.value == "ray" \
                     and (per_node := kuberay.node_gpus(doc.data, path, resource_gpus)):
