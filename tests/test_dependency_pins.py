@@ -200,3 +200,16 @@ def test_a_checkout_built_for_no_device_pins_no_torch(write_project, build, judg
               f"    cd vllm && {build} && cd ..\nRUN pip install torch==2.7.1 torch-npu==2.7.1\n")
     got, _ = _judged(write_project, {"Dockerfile": docker})
     assert (got[0] == "recommended") is judged
+
+
+def test_setup_script_above_a_pyproject_sub_project_stands_aside(write_project):
+    """kapilw25/multi_agent_alignment_drift: the top-level setup_env.sh installs torch==2.5.1 (no vLLM) for the
+    project's own env; literature/tulu_train is a uv project of its own (pyproject.toml: vllm==0.12.0), and its
+    launches run there (https://github.com/kapilw25/multi_agent_alignment_drift)."""
+    root = write_project({
+        "setup_env.sh": "pip install torch==2.5.1 torchvision==0.20.1\npip install -r requirements.txt\n",
+        "sub/pyproject.toml": '[project]\nname = "x"\nversion = "0"\ndependencies = ["vllm==0.12.0"]\n',
+        "sub/serve.sh": SERVE})
+    sites = [s for s in audit(root, gpu="A100-80GB").sites if s.site.file == "sub/serve.sh"]
+    assert sites and sites[0].version.version == "0.12.0"
+    assert not [r for r in sites[0].results if r.check.id == "L115" and r.status == "recommended"]

@@ -90,6 +90,9 @@ def _applies(p, folder: str, site, vpin) -> bool:
     same build, wherever the site's own file is); inside a container only the image's own build."""
     if site.image and p.kind != "dockerfile":
         return False
+    if vpin.kind == "pyproject" and vpin.folder and p.folder != vpin.folder and (not p.folder or vpin.folder.startswith(p.folder + "/")) \
+            and p.file_vllm is None and p.file.endswith((".sh", ".bash")):
+        return False  # a sub-project with its own pyproject pinning vLLM (its own environment), not a setup script's above it
     return p.above or not p.folder or folder == p.folder or folder.startswith(p.folder + "/") or p.file == vpin.file
 
 
