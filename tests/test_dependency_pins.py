@@ -213,3 +213,16 @@ def test_setup_script_above_a_pyproject_sub_project_stands_aside(write_project):
     sites = [s for s in audit(root, gpu="A100-80GB").sites if s.site.file == "sub/serve.sh"]
     assert sites and sites[0].version.version == "0.12.0"
     assert not [r for r in sites[0].results if r.check.id == "L115" and r.status == "recommended"]
+
+
+def test_setup_script_torch_above_a_sub_project_that_pins_torch(write_project):
+    """The same repository as it is: tulu_train's vLLM pin is its exported requirements.txt, and its pyproject asks
+    torch>=2.9.0,<2.10: the nearer folder's torch is the launches', not setup_env.sh's."""
+    root = write_project({
+        "setup_env.sh": "pip install torch==2.5.1\n",
+        "sub/requirements.txt": "vllm==0.12.0\n",
+        "sub/pyproject.toml": '[project]\nname = "x"\nversion = "0"\ndependencies = ["torch>=2.9.0,<2.10"]\n',
+        "sub/serve.sh": SERVE})
+    sites = [s for s in audit(root, gpu="A100-80GB").sites if s.site.file == "sub/serve.sh"]
+    assert sites and sites[0].version.version == "0.12.0"
+    assert not [r for r in sites[0].results if r.check.id == "L115" and r.status == "recommended"]

@@ -49,7 +49,7 @@ def dependency_facts(site, choice: Any, pins: list, read) -> dict[str, Any]:
     for p in pins:
         if p.package not in req or p.own or p.kind == "lock" or not _applies(p, folder, site, vpin) or not _on_linux(p.text):
             continue
-        if _own_install(vpin, p):
+        if _own_install(vpin, p) or _nearer_pin(p, folder, pins):
             continue
         want = req[p.package]["spec"]
         exact = _exact(want)
@@ -83,6 +83,16 @@ def _own_install(vpin, p) -> bool:
     if p.file_vllm is not None and (vpin.exact is None or try_parse(_public(p.file_vllm)) != try_parse(_public(vpin.exact))):
         return True
     return install_envs.apart(p.envs, vpin.envs)
+
+
+def _nearer_pin(p, folder: str, pins: list) -> bool:
+    """A setup script's pin in a folder above, where a folder nearer the site (a sub-project of its own) pins
+    the same package: that one is the site's (kapilw25/multi_agent_alignment_drift: setup_env.sh's torch==2.5.1
+    above literature/tulu_train, whose pyproject asks torch>=2.9.0,<2.10)."""
+    if not p.file.endswith((".sh", ".bash")):
+        return False
+    return any(q.package == p.package and q.folder != p.folder and (not p.folder or q.folder.startswith(p.folder + "/"))
+               and (folder == q.folder or folder.startswith(q.folder + "/")) for q in pins)
 
 
 def _applies(p, folder: str, site, vpin) -> bool:
