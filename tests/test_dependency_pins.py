@@ -202,27 +202,21 @@ def test_a_checkout_built_for_no_device_pins_no_torch(write_project, build, judg
     assert (got[0] == "recommended") is judged
 
 
-def test_setup_script_above_a_pyproject_sub_project_stands_aside(write_project):
-    """kapilw25/multi_agent_alignment_drift: the top-level setup_env.sh installs torch==2.5.1 (no vLLM) for the
-    project's own env; literature/tulu_train is a uv project of its own (pyproject.toml: vllm==0.12.0), and its
-    launches run there (https://github.com/kapilw25/multi_agent_alignment_drift)."""
-    root = write_project({
-        "setup_env.sh": "pip install torch==2.5.1 torchvision==0.20.1\npip install -r requirements.txt\n",
-        "sub/pyproject.toml": '[project]\nname = "x"\nversion = "0"\ndependencies = ["vllm==0.12.0"]\n',
-        "sub/serve.sh": SERVE})
-    sites = [s for s in audit(root, gpu="A100-80GB").sites if s.site.file == "sub/serve.sh"]
-    assert sites and sites[0].version.version == "0.12.0"
-    assert not [r for r in sites[0].results if r.check.id == "L115" and r.status == "recommended"]
+_PYPROJECT = '[project]\nname = "x"\nversion = "0"\ndependencies = ["%s"]\n'
 
 
-def test_setup_script_torch_above_a_sub_project_that_pins_torch(write_project):
-    """The same repository as it is: tulu_train's vLLM pin is its exported requirements.txt, and its pyproject asks
-    torch>=2.9.0,<2.10: the nearer folder's torch is the launches', not setup_env.sh's."""
-    root = write_project({
-        "setup_env.sh": "pip install torch==2.5.1\n",
-        "sub/requirements.txt": "vllm==0.12.0\n",
-        "sub/pyproject.toml": '[project]\nname = "x"\nversion = "0"\ndependencies = ["torch>=2.9.0,<2.10"]\n',
-        "sub/serve.sh": SERVE})
+@pytest.mark.parametrize("script, sub", [
+    # the top-level setup_env.sh installs torch (no vLLM) for the project's own env; the sub-project (a uv project
+    # of its own) pins vLLM in its pyproject
+    ("pip install torch==2.5.1 torchvision==0.20.1\n", {"sub/pyproject.toml": _PYPROJECT % "vllm==0.12.0"}),
+    # as the repository is: vLLM pinned in the sub-project's exported requirements.txt, torch>=2.9.0,<2.10 in its
+    # pyproject: the nearer folder's torch is the launches'
+    ("pip install torch==2.5.1\n", {"sub/requirements.txt": "vllm==0.12.0\n", "sub/pyproject.toml": _PYPROJECT % "torch>=2.9.0,<2.10"}),
+])
+def test_setup_script_above_a_sub_project_stands_aside(write_project, script, sub):
+    """kapilw25/multi_agent_alignment_drift: setup_env.sh's torch==2.5.1 is not literature/tulu_train's
+    (https://github.com/kapilw25/multi_agent_alignment_drift)."""
+    root = write_project({"setup_env.sh": script, "sub/serve.sh": SERVE, **sub})
     sites = [s for s in audit(root, gpu="A100-80GB").sites if s.site.file == "sub/serve.sh"]
     assert sites and sites[0].version.version == "0.12.0"
     assert not [r for r in sites[0].results if r.check.id == "L115" and r.status == "recommended"]
