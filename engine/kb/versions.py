@@ -181,33 +181,22 @@ def _holds(op: str, ver: str, v: Version) -> bool:
     if op == ">":
         return v > w
     if op == "<":
-        return _below(v, w)
+        return v < w
     if op == "~=":
         if len(w.release) < 2:
             raise InvalidSpecifier("~= needs at least two release numbers")
         upper = w.release[:-2] + (w.release[-2] + 1,)
-        return v >= w and _below(v, Version(".".join(map(str, upper))))
+        return v >= w and v < Version(".".join(map(str, upper)))
     if op == "^":  # Poetry: ^0.6.3 → >=0.6.3,<0.7.0 ; ^1.2 → >=1.2,<2
         rel = w.release
         idx = next((i for i, x in enumerate(rel) if x != 0), len(rel) - 1)
         upper = rel[:idx] + (rel[idx] + 1,)
-        return v >= w and _below(v, Version(".".join(map(str, upper))))
+        return v >= w and v < Version(".".join(map(str, upper)))
     if op == "~":  # Poetry: ~0.6.3 → >=0.6.3,<0.7.0 ; ~1 → >=1,<2
         rel = w.release
         upper = (rel[0] + 1,) if len(rel) == 1 else rel[:1] + (rel[1] + 1,)
-        return v >= w and _below(v, Version(".".join(map(str, upper))))
+        return v >= w and v < Version(".".join(map(str, upper)))
     raise InvalidSpecifier(f"unknown operator {op!r}")
-
-
-def _below(v: Version, w: Version) -> bool:
-    """`v` satisfies `<w` as PEP 440 (and pip) read it: a pre-release or development build of `w`
-    itself (5.0.0.dev0, 5.0.0rc1 for `<5`) is excluded although it sorts before `w`, unless `w` is one
-    too — `transformers<5` does not admit a 5.0.0.dev0 source build."""
-    if not v < w:
-        return False
-    plain = w._key[1] == (9, 0) and w._key[3] == 1 << 30
-    width = max(len(v.release), len(w.release))
-    return not (plain and v._key[1] != (9, 0) and _pad(v.release, width) == _pad(w.release, width))
 
 
 def _pad(rel: tuple, width: int) -> tuple:
