@@ -24,6 +24,13 @@ def test_specifiers(spec, yes, no):
     assert not any(s.contains(v) for v in no)
 
 
+def test_a_dev_build_falls_on_one_side_of_a_release_gate():
+    # the knowledge's release gates read these: a fork's verl 0.7.0.dev in neither "<0.7.0" nor ">=0.7.0" lost every
+    # fact the verl file gates (zhymma/verl_with_learning_notes: false L17 P0s, reverted in session 33)
+    for dev in ("0.7.0.dev", "0.7.0.dev0", "0.7.0rc1"):
+        assert SpecifierSet("<0.7.0").contains(dev) != SpecifierSet(">=0.7.0").contains(dev)
+
+
 def test_ordering():
     assert Version("0.10.0") > Version("0.9.2") > Version("0.9.2rc1") > Version("0.9.2.dev3")
     assert Version("0.8.5.post1") > Version("0.8.5")
