@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+python -m vllm.entrypoints.openai.api_server \
+    --model meta-llama/Llama-2-7b-hf \
+    --enable-lora \
+    --lora-modules sql-lora=./adapters/sql-lora
