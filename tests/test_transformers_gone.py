@@ -82,8 +82,14 @@ def test_transformers_5_beside_vllm_011(write_project):
     assert _l125(write_project, {"requirements.txt": "vllm==0.11.0\ntransformers>=4.57.0,<5\n"})[0] == ("not_applicable", None)
     # 0.12.0 no longer reads it (and bounds transformers below 5)
     assert _l125(write_project, {"requirements.txt": "vllm==0.12.0\ntransformers>=4.57.0\n"})[0] == ("not_applicable", None)
-    # a source build on the way to 5.0.0 (vllm-project/vllm#27505) is not judged: PEP 440's `<5` excludes it, but
-    # applying that to every range in engine/kb/versions.py put a framework's dev build (verl 0.7.0.dev) in no range
+    # a source build on the way to 5.0.0 (vllm-project/vllm#27505): `<5`, the bound this proposes, excludes it as pip
+    # reads a project's pin (PEP 440) — only there: the knowledge's release gates keep the plain order (test_versions)
+    for pin in ("transformers==5.0.0.dev0", "transformers==5.0.0rc1"):
+        verdict, sr = _l125(write_project, {"requirements.txt": f"vllm==0.11.0\n{pin}\n"})
+        assert verdict == ("recommended", "P0") and sr.facts["launch"]["tf_gone_fix"] == "<5"
+        assert sr.facts["launch"]["tf_gone_pre"]
+    # a dev build of an earlier release is older, as before
+    assert _l125(write_project, {"requirements.txt": "vllm==0.11.0\ntransformers==4.58.0.dev0\n"})[0] == ("not_applicable", None)
 
 
 def test_an_image_build_from_a_bare_base_resolves_the_newest(write_project):

@@ -59,9 +59,6 @@ def test_installed_before_vllm_says_nothing(write_project):
 def test_a_range_that_meets_vllms_says_nothing(write_project):
     verdict, launch = _l125(write_project, {"requirements.txt": "vllm==0.17.1\ntransformers>=4.50\n"})
     assert verdict == ("not_applicable", None) and "tf_range" not in launch
-    # a pre-release alone claims nothing: resolvers differ on how it compares with `<5`
-    _, launch = _l125(write_project, {"requirements.txt": "vllm==0.17.1\ntransformers==5.0.0rc1\n"})
-    assert "tf_range" not in launch
 
 
 def test_the_name_vllm_reads_is_judged_first(write_project):
@@ -86,3 +83,12 @@ def test_a_pin_uv_overrides_or_one_a_marker_limits_is_no_certain_conflict(write_
     # one marker line, alone for its package, applies where the project runs (Linux): still the same install
     verdict, _ = _l125(write_project, {"requirements.txt": 'vllm==0.12.0\ntransformers==5.3.0; sys_platform == "linux"\n'})
     assert verdict == ("recommended", "P0")
+
+
+def test_a_release_candidate_of_an_excluded_major_is_outside_the_requirement(write_project):
+    # pip (and uv) read `<5` as PEP 440 does: 5.0.0rc1 is not below 5, so one requirements file cannot hold both
+    verdict, launch = _l125(write_project, {"requirements.txt": "vllm==0.17.1\ntransformers==5.0.0rc1\n"})
+    assert verdict == ("recommended", "P0") and launch["tf_range_same"] and launch["tf_range_fix"] == "==4.57.6"
+    # an rc of a release the requirement admits is inside it
+    verdict, launch = _l125(write_project, {"requirements.txt": "vllm==0.17.1\ntransformers==4.57.0rc1\n"})
+    assert "tf_range" not in launch

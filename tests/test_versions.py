@@ -31,6 +31,37 @@ def test_a_dev_build_falls_on_one_side_of_a_release_gate():
         assert SpecifierSet("<0.7.0").contains(dev) != SpecifierSet(">=0.7.0").contains(dev)
 
 
+@pytest.mark.parametrize("spec,yes,no", [
+    # PEP 440 as pip reads a project's requirement: `<V` admits no pre-release or dev build of V itself (pip
+    # refuses transformers 5.0.0.dev0 beside `transformers<5`: vLLM #27505), one of an earlier release it does
+    ("<5", ["4.57.6", "4.99.dev0"], ["5.0.0.dev0", "5.0.0rc1", "5.0.0"]),
+    ("<5.0.0rc2", ["5.0.0rc1", "5.0.0.dev0"], ["5.0.0rc2"]),
+    ("<5.0.0.post1", ["5.0.0", "5.0.0rc1"], ["5.0.0.post1.dev0"]),
+    ("~=4.56", ["4.57.0"], ["5.0.dev0"]),
+    ("^0.6.3", ["0.6.9"], ["0.7.0.dev1"]),
+    (">4.57", ["4.57.1", "4.58.0rc1"], ["4.57.0.post1"]),
+    (">4.57rc1", ["4.57.0.post1"], ["4.57rc1"]),
+    ("==4.57.0", ["4.57"], ["4.57.0.post1"]),
+    ("!=5.0.*", ["4.57.6", "5.1.0"], ["5.0.0.dev0", "5", "5.0.0rc1"]),
+    (">=4.56.0", ["5.0.0.dev0"], ["4.56.0rc1"]),
+])
+def test_a_projects_requirement_read_as_pip_reads_it(spec, yes, no):
+    s = SpecifierSet(spec, pip=True)
+    assert all(s.contains(v) for v in yes)
+    assert not any(s.contains(v) for v in no)
+
+
+def test_pip_reading_agrees_with_packaging():
+    packaging = pytest.importorskip("packaging.specifiers")
+    vs = ["4.99", "4.99.dev0", "5", "5.0.0", "5.0.0.dev0", "5.0.0a1", "5.0.0rc1", "5.0.0rc2.dev1", "5.0.0.post1",
+          "5.0.0.post1.dev0", "5.0.0.post2", "5.0.1rc1", "5.1.0.dev0", "5.1", "6.0.0.dev0"]
+    for op in ("<", ">", "<=", ">=", "~=", "!=", "=="):
+        for w in (w for w in vs if op != "~=" or "." in w):
+            for v in vs:
+                want = packaging.SpecifierSet(op + w).contains(v, prereleases=True)
+                assert SpecifierSet(op + w, pip=True).contains(v) == want, (op + w, v)
+
+
 def test_ordering():
     assert Version("0.10.0") > Version("0.9.2") > Version("0.9.2rc1") > Version("0.9.2.dev3")
     assert Version("0.8.5.post1") > Version("0.8.5")

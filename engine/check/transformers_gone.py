@@ -27,17 +27,26 @@ def _table() -> dict:
 
 
 def _allows_before(spec: str, gone: str, scanned: list[str]) -> bool:
-    """Whether the pin allows any transformers release older than `gone`. Older as `<gone` reads it
-    (PEP 440): a development build or release candidate of `gone` itself (5.0.0.dev0, a source build of
-    transformers' main on the way to 5.0.0) is not older — the `<5` this check proposes excludes it."""
-    below = SpecifierSet(f"<{gone}")
-    return allows_any(spec, scanned, below.contains)
+    """Whether the project's pin allows any transformers release older than `gone`, both read as pip
+    reads a requirement (PEP 440): a development build or release candidate of `gone` itself
+    (5.0.0.dev0, a source build of transformers' main on the way to 5.0.0) is not older — the `<5` this
+    check proposes excludes it (vLLM #27505)."""
+    below = SpecifierSet(f"<{gone}", pip=True)
+    return allows_any(spec, scanned, below.contains, pip=True)
 
 
 def _allows_from(spec: str, ceiling: str, scanned: list[str]) -> bool:
-    """Whether the pin allows `ceiling` or any release after it."""
-    floor = parse(ceiling)
-    return allows_any(spec, [ceiling, *scanned], lambda pv: pv >= floor)
+    """Whether the pin allows `ceiling` or any release after it — or a pre-release of it, which
+    `<ceiling` excludes as pip reads it and which carries that release's changes up to its date."""
+    below = SpecifierSet(f"<{ceiling}", pip=True)
+    return allows_any(spec, [ceiling, *scanned], lambda pv: not below.contains(pv), pip=True)
+
+
+def _only_pre(spec: str, gone: str, scanned: list[str]) -> bool:
+    """Whether the pin, which allows nothing older than `gone`, allows no `gone` or later either: only a
+    pre-release or development build of it (==5.0.0.dev0), which has its changes up to its date."""
+    floor = parse(gone)
+    return not allows_any(spec, [gone, *scanned], lambda pv: pv >= floor, pip=True)
 
 
 def _allows_any(spec: str, scanned: list[str]) -> bool:
@@ -138,6 +147,8 @@ def transformers_gone(facts: dict, pin: Any, requires: str | None = None, image:
                "tf_gone_attr": "attribute" in row}
         if spec:
             out.update(tf_pin=pin.text, tf_pin_at=f"{pin.file}:{pin.line}")
+            if not open_above and _only_pre(str(spec), gone, scanned):
+                out["tf_gone_pre"] = True
             if open_above:
                 out.update(tf_gone_open=True, tf_gone_fix=f"{spec},{_below(gone)}")
         else:

@@ -33,11 +33,14 @@ def transformers_range(choice: Any, pin: Any, requires: str | None, scanned: lis
     if not spec or not requires or vpin is None or getattr(choice, "basis", "") not in ("pin", "image") or vpin.source:
         return {}
     try:
-        mine, theirs = SpecifierSet(spec), SpecifierSet(requires)
+        # both read as pip reads a requirement: `<5` excludes 5.0.0rc1 and 5.0.0.dev0 (PEP 440), and so
+        # does uv; the knowledge's release gates keep the plain order (engine/kb/versions.py)
+        mine, theirs = SpecifierSet(spec, pip=True), SpecifierSet(requires, pip=True)
     except InvalidSpecifier:
         return {}  # a specifier the audit cannot read claims nothing
-    # final releases only: how a pre-release (5.0.0rc0) compares with `<5` differs between resolvers
-    probes = [v for v in dict.fromkeys([*scanned, *written_versions(spec)]) if _FINAL.fullmatch(v) and try_parse(v) is not None]
+    # the final releases scanned, and the releases the pin names (==5.0.0rc1 is a pin of that build alone)
+    probes = [v for v in dict.fromkeys([*(v for v in scanned if _FINAL.fullmatch(v)), *written_versions(spec)])
+              if try_parse(v) is not None]
     allowed = [v for v in probes if mine.contains(v)]
     if not allowed or any(theirs.contains(v) for v in allowed):
         return {}  # a pin of releases the audit never read, or one pip can satisfy beside vLLM

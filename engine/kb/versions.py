@@ -97,10 +97,18 @@ class InvalidSpecifier(ValueError):
 
 
 class SpecifierSet:
-    """A comma-separated list of clauses; all must hold. Empty means "any version"."""
+    """A comma-separated list of clauses; all must hold. Empty means "any version".
 
-    def __init__(self, text: str = ""):
+    `pip=True` reads the clauses as pip does a project's requirement (PEP 440): `<V` (and the upper
+    bound of ~=, ^, ~) admits no pre-release or development build of V itself unless V is one
+    (`transformers<5` refuses a 5.0.0.dev0 source build), `>V` no post or local release of V. Only for
+    a project's pin or a package's requirement text: the knowledge's own release gates keep the plain
+    order, where a dev build falls on exactly one side of every gate (a fork's verl 0.7.0.dev in neither
+    `<0.7.0` nor `>=0.7.0` lost every fact the verl file gates: tests/test_versions.py)."""
+
+    def __init__(self, text: str = "", *, pip: bool = False):
         self.text = (text or "").strip()
+        self.pip = pip
         self._clauses: list[tuple[str, str]] = []
         if self.text in ("", "*"):
             return
@@ -134,7 +142,7 @@ class SpecifierSet:
 
     def contains(self, version: Version | str) -> bool:
         v = version if isinstance(version, Version) else _version(version)
-        return all(_holds(op, ver, v) for op, ver in self._clauses)
+        return all(_holds(op, ver, v, self.pip) for op, ver in self._clauses)
 
     def __contains__(self, version) -> bool:
         return self.contains(version)
@@ -160,10 +168,10 @@ def _version(text) -> Version:
     return Version(text)
 
 
-def _holds(op: str, ver: str, v: Version) -> bool:
+def _holds(op: str, ver: str, v: Version, pip: bool = False) -> bool:
     if ver.endswith(".*"):
         prefix = tuple(int(x) for x in ver[:-2].split("."))
-        match = v.release[: len(prefix)] == prefix
+        match = _pad(v.release, len(prefix))[: len(prefix)] == prefix  # `==5.0.*` holds 5 (5.0)
         return match if op == "==" else (not match if op == "!=" else False)
     w = _version(ver)
     if op in ("==", "==="):
@@ -171,32 +179,64 @@ def _holds(op: str, ver: str, v: Version) -> bool:
         same_release = _pad(v.release, width) == _pad(w.release, width)
         # A post or local release of the pinned version is the same code for our purposes.
         plain_pin = w._key[1:] == ((9, 0), -1, 1 << 30)
-        return same_release and (v._key[1:] == w._key[1:] or (plain_pin and v._key[1] == (9, 0)))
+        return same_release and (v._key[1:] == w._key[1:] or (plain_pin and v._key[1] == (9, 0) and not pip))
     if op == "!=":
-        return not _holds("==", ver, v)
+        return not _holds("==", ver, v, pip)
     if op == ">=":
         return v >= w
     if op == "<=":
         return v <= w
+    below = _below_pip if pip else _below_plain
     if op == ">":
-        return v > w
+        return _above_pip(v, w) if pip else v > w
     if op == "<":
-        return v < w
+        return below(v, w)
     if op == "~=":
         if len(w.release) < 2:
             raise InvalidSpecifier("~= needs at least two release numbers")
         upper = w.release[:-2] + (w.release[-2] + 1,)
-        return v >= w and v < Version(".".join(map(str, upper)))
+        return v >= w and below(v, Version(".".join(map(str, upper))))
     if op == "^":  # Poetry: ^0.6.3 → >=0.6.3,<0.7.0 ; ^1.2 → >=1.2,<2
         rel = w.release
         idx = next((i for i, x in enumerate(rel) if x != 0), len(rel) - 1)
         upper = rel[:idx] + (rel[idx] + 1,)
-        return v >= w and v < Version(".".join(map(str, upper)))
+        return v >= w and below(v, Version(".".join(map(str, upper))))
     if op == "~":  # Poetry: ~0.6.3 → >=0.6.3,<0.7.0 ; ~1 → >=1,<2
         rel = w.release
         upper = (rel[0] + 1,) if len(rel) == 1 else rel[:1] + (rel[1] + 1,)
-        return v >= w and v < Version(".".join(map(str, upper)))
+        return v >= w and below(v, Version(".".join(map(str, upper))))
     raise InvalidSpecifier(f"unknown operator {op!r}")
+
+
+def _below_plain(v: Version, w: Version) -> bool:
+    return v < w
+
+
+def _below_pip(v: Version, w: Version) -> bool:
+    """`v < w` less PEP 440's exclusion: a pre-release or dev build of `w` itself (5.0.0.dev0 for `<5`,
+    5.0.0.post1.dev0 for `<5.0.0.post1`) is not below it, unless `w` is one too."""
+    return v < w and not (_pre(v) and not _pre(w) and _same_release(v, w) and v._key[2] == w._key[2])
+
+
+def _above_pip(v: Version, w: Version) -> bool:
+    """`v > w` less PEP 440's exclusion: a post release of a plain release `w` is not above it; this
+    Version keeps no local label, so `w+local` already compares equal to `w`."""
+    return v > w and not (v._key[2] != -1 and _final(w) and _same_release(v, w))
+
+
+def _pre(v: Version) -> bool:
+    """A pre-release or development build (1.0rc1, 1.0.dev0, 1.0.post1.dev0)."""
+    return v._key[1] != (9, 0) or v._key[3] != 1 << 30
+
+
+def _final(w: Version) -> bool:
+    """A plain release (5.0.0): no pre, post or dev part — the only kind PEP 440's exclusions protect."""
+    return w._key[1:] == ((9, 0), -1, 1 << 30)
+
+
+def _same_release(v: Version, w: Version) -> bool:
+    width = max(len(v.release), len(w.release))
+    return _pad(v.release, width) == _pad(w.release, width)
 
 
 def _pad(rel: tuple, width: int) -> tuple:
@@ -208,12 +248,13 @@ def newest_matching(spec: SpecifierSet, candidates: list[Version]) -> Version | 
     return max(hits) if hits else None
 
 
-def allows_any(spec: str, known: list[str], keep: Callable[[Version], bool]) -> bool:
+def allows_any(spec: str, known: list[str], keep: Callable[[Version], bool], *, pip: bool = False) -> bool:
     """Whether the specifier allows a version `keep` accepts, probed at `known`, the versions it names,
     each one's `.99` patch and 999.0.0 (transformers pins: engine/check/transformers_fit.py and
-    transformers_gone.py); a specifier the audit cannot read claims nothing (True)."""
+    transformers_gone.py); a specifier the audit cannot read claims nothing (True). `pip`: read it as
+    pip does (SpecifierSet)."""
     try:
-        ss = SpecifierSet(spec)
+        ss = SpecifierSet(spec, pip=pip)
     except InvalidSpecifier:
         return True
     written = written_versions(spec)
