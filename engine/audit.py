@@ -231,7 +231,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none", fresh=_fresh_install(site, choice, bounded, ctx),
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
-    elif between is not None and between.why != "fw_range":  # a version no release has, or an image beside: options and values of either release
+    elif between is not None and between.why not in ("fw_range", "fw_derived"):  # a version no release has, or an image beside: options and values of either release
         unpinned.settle(results, remarks, site, cat, kb, between.why,
                         span=[cat.index_version(between.low), cat.index_version(between.high)], checks=False)
     elif choice.basis == "range" and choice.pin is not None:

@@ -11,12 +11,14 @@ Other packages' requirements on the framework (ms-swift 3.10.2's trl<0.25) narro
 so a fresh install's release is said as the newest of them, at P1."""
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from vllm_kb.engine.check import framework_args
 from vllm_kb.engine.kb import compat
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, parse, try_parse
+from vllm_kb.engine.scan.site import Setting
 from vllm_kb.engine.scan.framework_site import engine_device
 
 _LITERAL = re.compile(r'"(\d+(?:\.\d+)+)"')
@@ -146,8 +148,6 @@ def at_newest(site, vllm_version: str, pinned: bool, refuses=None):
     before 0.18.0, 0.3 from it): a check's P0 that does not hold with them too is not certain
     (engine/check/site_release.py settles it as a build between releases). None where nothing differs. `refuses(release)`: whether
     that release stops beside the pinned vLLM (framework_compat.refuses), so that a fresh install cannot be it."""
-    import dataclasses
-
     from vllm_kb.engine.kb import frameworks
 
     span = releases(site, vllm_version if pinned else None)
@@ -176,3 +176,69 @@ def at_newest(site, vllm_version: str, pinned: bool, refuses=None):
         mode, elsewhere = rule_now["mode"], bool(rule_now.get("client"))
     return dataclasses.replace(site, framework_defaults={**site.framework_defaults, **changed}, framework_version=span[-1],
                                launch=launch, mode=mode, engine_elsewhere=elsewhere)
+
+
+def derived_elsewhere(site, vllm_version: str, pinned: bool, refuses=None):
+    """(the site as another release of its framework would build it, those releases and what they derive), or None.
+    Where the project leaves the framework's release open (no pin, a pin of no version, a range) beside a
+    pinned vLLM, the releases that run with that vLLM may derive different engine arguments from the same
+    keys (knowledge › implies: TRL 0.18–0.25's colocate LLM(max_model_len=max_prompt_length +
+    max_completion_length), 0.26's vllm_max_model_length, None → the model's own): a check's P0 that rests
+    on one derivation only is not certain. Without a vLLM pin the newest of each is judged, as before.
+    `refuses(release)`: whether that release stops beside the pinned vLLM, so that it is not the one that runs."""
+    from vllm_kb.engine.kb import frameworks
+
+    if site.framework in (None, "none") or site.framework_unplaced or not pinned or try_parse(vllm_version) is None:
+        return None
+    if site.framework_version and not site.framework_range:
+        return None  # one release, pinned
+    fw = frameworks.get(site.framework)
+    if not fw.raw.get("implies"):
+        return None
+    # a pin with a version or the vllm extra: the releases pip can put beside this vLLM; none (a plain `trl`, or
+    # no pin): those that declare or check a range that holds it — a project that pins vLLM and not the framework
+    # runs one of its day, not whichever release pip would bring today
+    span = releases(site, vllm_version) if site.framework_range else compat.supporting(site.framework, vllm_version)
+    if refuses is not None:
+        span = [r for r in span if not refuses(r)] or span
+    command = site.framework_command
+    judged = _derived(fw, site, site.framework_version)
+    own = {a for a, s in site.settings.items() if a not in judged or not s.implied}
+    then = {a: v for a, (_, v) in judged.items() if a not in own}
+    differ: dict[str, dict] = {}
+    for r in span:
+        now = {a: v for a, (_, v) in _derived(fw, site, r).items() if a not in own}
+        if now != then:
+            differ[r] = now
+    if not differ:
+        return None
+    other = list(differ)[-1]  # the newest that differs: the likeliest of them to be installed
+    written = {k.key: s for name, s in site.framework_written.items() if (k := fw.key(name)) is not None}
+    settings = {a: s for a, s in site.settings.items() if a in own}
+    base = fw.defaults(other, command)
+    defaults = {a: v for a, v in site.framework_defaults.items() if a not in then}
+    defaults.update({a: base[a] for a in then if a in base and a not in settings})
+    for a, (rule, v) in _derived(fw, site, other).items():
+        if a in own:
+            continue
+        src = [written[k] for k in rule["from"] if k in written]
+        if not src:
+            defaults[a] = v
+            continue
+        first = src[0]
+        settings[a] = Setting(a, v, True, first.file, first.line, first.key, first.raw, first.syntax, implied=True,
+                              note=f"{fw.name} {other}: implied by " + " + ".join(f"{k}={site.framework_keys.get(k)!r}" for k in rule["from"]))
+        defaults.pop(a, None)
+    said = ", ".join(f"{a}={v!r}" for a, v in sorted(differ[other].items())) or ", ".join(f"{a} unset" for a in sorted(then))
+    # only what it derives changes: the release itself stays the one judged, so that checks of other facts stand as they are
+    return (dataclasses.replace(site, settings=settings, framework_defaults=defaults),
+            f"{runs(span, list(differ))} ({said})")
+
+
+def _derived(fw, site, release: str | None) -> dict:
+    """The engine arguments the release derives from the site's keys (knowledge › implies), by argument:
+    (rule, value); none from a key written with a value the audit cannot read."""
+    values = site.framework_keys
+    unread = {k.key for name, s in site.framework_written.items() if (k := fw.key(name)) is not None and not s.resolved}
+    return {rule["arg"]: (rule, value) for rule, value in fw.implied(values, release, site.framework_command)
+            if not any(k in unread for k in rule["from"])}

@@ -13,7 +13,7 @@ from vllm_kb.engine.check import candidates, framework_compat, framework_range, 
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.check.lora_adapters import training_ranks
 from vllm_kb.engine.check.startup_modelcap import mark_local
-from vllm_kb.engine.kb import release_dates
+from vllm_kb.engine.kb import frameworks, release_dates
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.scan import deploy, image_beside, pin_alternatives, pins as pins_mod, source_pins, xinference_server
 from vllm_kb.engine.scan.context import ScanContext
@@ -159,6 +159,17 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         mark_local(other, choice.pin.text if choice.pin else None)
         facts["between_releases"] = unpinned.Between(str(site.framework_version), other, site.framework_range, why="fw_range",
                                                      high=str(newer.framework_version))
+    elif (derived := framework_range.derived_elsewhere(site, str(choice.version), choice.pinned,
+                                                       lambda r: framework_compat.refuses(site, r, str(choice.version), facts, cat))) is not None:
+        # the framework's release left open beside a pinned vLLM, and its releases derive other engine arguments
+        # from the same keys (TRL's colocate max_model_len): a P0 of one derivation only is not certain
+        other = site_facts(derived[0], hardware, choice.version, choice.pinned, kb, cat, **same)
+        other.pop("model_alternatives", None)
+        mark_local(other, choice.pin.text if choice.pin else None)
+        fw = frameworks.get(site.framework)
+        facts["between_releases"] = unpinned.Between(
+            str(choice.version), other, f"{fw.name} (`{site.framework_range}`)" if site.framework_range else fw.name,
+            why="fw_derived", high=derived[1])
     elif choice.basis == image_beside.BASIS and str(choice.version) != str(cat.newest):
         # the image beside the site, or a fresh install of the newest release (engine/scan/image_beside.py)
         facts["between_releases"] = unpinned.Between(str(choice.version), facts_at(cat.newest, False), str(choice.version),
