@@ -6,7 +6,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, shell_choices, entry_env, entry_flags, evalscope_launch, fw_launch, mounted_config, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
+from vllm_kb.engine.scan import argv_entry, shell_choices, switch_value, entry_env, entry_flags, evalscope_launch, fw_launch, mounted_config, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
@@ -273,7 +273,7 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
     for i, a in enumerate(parsed.positionals):
         # `\ ` (a backslash before a space, not before the line's end) is a word of one space: shown quoted
         shown = repr(a.text) if a.text is not None and a.text.isspace() else a.raw
-        text = msg("finding.stray_positional", arg=shown)
+        text = switch_value.words(ctx.catalog, version, before.get(a.index - 1), a.text) or msg("finding.stray_positional", arg=shown)
         if i == 0 and launch.kind == "api_server":  # the OpenAI server's `model_tag` takes it from 0.10.0
             site.source[MODEL_TAG] = [a.line, text["en"]]
             if a.text is not None and not _NOT_A_MODEL.fullmatch(a.text):
