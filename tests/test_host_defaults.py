@@ -30,3 +30,25 @@ def test_a_pin_of_the_folder_itself_wins_and_no_repository_means_no_climbing(tmp
     (tmp_path / ".git").rmdir()
     (sub / "requirements.txt").unlink()
     assert not audit(sub, gpu="none").default_version.pinned
+
+
+def test_a_single_file_without_a_repository_climbs_to_the_nearest_pins(tmp_path):
+    # eval97 Zityuen/open-r1-coderm (https://github.com/Zityuen/open-r1-coderm) unpacked without .git:
+    # slurm/experimental/serve_r1_vllm.slurm alone, the root Makefile's `uv pip install vllm==0.8.5.post1`
+    _, sub = _repo(tmp_path)
+    (tmp_path / ".git").rmdir()
+    assert audit(sub / "run.sh", gpu="none").sites[0].version.version == "0.8.5"
+    (tmp_path / "requirements.txt").unlink()
+    (tmp_path / "Makefile").write_text("install:\n\tuv pip install vllm==0.8.5.post1 && \\\n\tuv pip install -e .\n")
+    rep = audit(sub / "run.sh", gpu="none")
+    assert rep.sites[0].version.version == "0.8.5.post1" and rep.default_version.pinned
+    (tmp_path / "Makefile").write_text("test:\n\tpytest -q\n")  # a Makefile that installs no vLLM starts no project
+    assert not audit(sub / "run.sh", gpu="none").default_version.pinned
+
+
+def test_a_single_file_reads_the_pins_beside_it(tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
+    (tmp_path / "run.sh").write_text("vllm serve org/m --max-model-len 4096\n")
+    assert audit(tmp_path / "run.sh", gpu="none").sites[0].version.version == "0.8.5"
+    (tmp_path / ".git").mkdir()
+    assert audit(tmp_path / "run.sh", gpu="none").sites[0].version.version == "0.8.5"

@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
-from vllm_kb.engine.scan import lock_pins, req_file
+from vllm_kb.engine.scan import lock_pins, pip_lines, req_file
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.install_pins import dockerfile_pins, script_pins
 from vllm_kb.engine.scan.pin_choice import VersionChoice, choose, installed_range, is_bare, is_readable, site_install
@@ -23,7 +23,7 @@ from vllm_kb.engine.kb.tomlread import error_line, toml
 
 # read through this module by the rest of the scan and the checks
 __all__ = ["HOST_PACKAGES", "PACKAGES", "RANK", "Pin", "VersionChoice", "choose", "dockerfile_pins", "from_requirement",
-           "installed_range", "is_bare", "is_dockerfile", "is_pin_file", "is_readable", "package_name", "pins_above", "poetry_spec", "repository_root", "scan",
+           "installed_range", "is_bare", "is_dockerfile", "is_pin_file", "is_readable", "package_name", "pins_above", "poetry_spec", "project_root", "repository_root", "scan",
            "script_pins", "site_install"]
 
 
@@ -227,34 +227,75 @@ def repository_root(folder: Path, limit: int = 24) -> Path | None:
     return None
 
 
-def pins_above(ctx: ScanContext, root: Path) -> list[Pin]:
+_MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
+
+
+def project_root(folder: Path, limit: int = 24) -> Path | None:
+    """Where a file audited on its own starts its project: its repository's root (repository_root), or in a
+    tree without one (copied or unpacked without its .git) the nearest folder at or above it that holds the
+    project's own pins: a pin file (requirements*.txt, pyproject.toml, setup.py …) or a Makefile whose recipe
+    pip-installs vLLM (eval97 Zityuen/open-r1-coderm: `uv pip install vllm==0.8.5.post1` in the root Makefile,
+    slurm/experimental/serve_r1_vllm.slurm two folders down). None when no folder up to `limit` holds either."""
+    repo = repository_root(folder, limit)
+    if repo is not None:
+        return repo
+    d = folder
+    for _ in range(limit):
+        try:
+            names = sorted(os.listdir(d))
+        except OSError:
+            names = []
+        if any(is_pin_file(n) and (d / n).is_file() for n in names) or any(_makefile_text(d / n) for n in names if n in _MAKEFILES):
+            return d
+        if d.parent == d:
+            return None
+        d = d.parent
+    return None
+
+
+def _makefile_text(path: Path) -> str | None:
+    """A Makefile's text where a recipe of it pip-installs vLLM, else None."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+    except OSError:
+        return None
+    return text if "vllm" in text and pip_lines.PIP_INSTALL.search(text) else None
+
+
+def pins_above(ctx: ScanContext, root: Path, single: bool = False) -> list[Pin]:
     """Pins of the folders between the audited folder and its repository's root (a single file or a
     sub-folder audited on its own still runs with the project's pins), nearest folder first and
-    named relative to the audited folder (`../requirements.txt`). Nothing when no repository holds
-    the folder: where the project starts is then unknown."""
-    repo = repository_root(root)
-    if repo is None or repo == root:
+    named relative to the audited folder (`../requirements.txt`): pin files, and the `pip install` lines of a
+    Makefile's recipes. Nothing when no repository holds the folder: where the project starts is then unknown,
+    except for a `single` file, whose own folder's pins count too and whose project starts at project_root."""
+    repo = project_root(root) if single else repository_root(root)
+    if repo is None or (repo == root and not single):
         return []
     out: list[Pin] = []
-    d, up = root.parent, 1
+    d, up = (root, 0) if single else (root.parent, 1)
     while True:
         try:
             names = sorted(os.listdir(d))
         except OSError:
             names = []
         for name in names:
-            if not is_pin_file(name) or not (d / name).is_file():
-                continue
-            try:
-                text = (d / name).read_text(encoding="utf-8-sig")
-            except (OSError, UnicodeDecodeError, ValueError):
-                continue
             rel = "../" * up + name
-            for p in scan(ctx, rel, text):
+            if not up and rel in ctx.files:
+                continue  # the file audited: read already
+            if name in _MAKEFILES and (text := _makefile_text(d / name)) is not None:
+                found = script_pins(ctx, rel, text)
+            elif is_pin_file(name) and (d / name).is_file():
+                try:
+                    text = (d / name).read_text(encoding="utf-8-sig")
+                except (OSError, UnicodeDecodeError, ValueError):
+                    continue
+                found = scan(ctx, rel, text)
+            else:
+                continue
+            for p in found:
                 p.above = True
                 out.append(p)
         if d == repo or d.parent == d:
             break
         d, up = d.parent, up + 1
     return out
-

@@ -122,7 +122,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     # pins above the audited folder, up to its repository's root, stand where the folder has none
     have = {(p.folder, p.package) for p in all_pins}
     nearest: dict[str, str] = {}
-    for p in pins_mod.pins_above(ctx, ctx.root):
+    for p in pins_mod.pins_above(ctx, ctx.root, single=single is not None):
         first = nearest.setdefault(p.package, p.file)
         if ("", p.package) not in have and p.file == first:
             all_pins.append(p)
