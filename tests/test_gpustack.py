@@ -115,3 +115,25 @@ def test_the_release_in_chinese(cli, write_project):
     root = write_project({"m.yaml": SPEC})
     code, out, err = cli("audit", str(root), "--gpu", "A100-80GB x3", "--isolated", "-q", "--format", "json", "--lang", "zh")
     assert "GPUStack 模型的 backend_version" in json.loads(out)["sites"][0]["vllm"]["source"]
+
+
+def test_a_json_value_item_is_one_token_as_gpustack_splits_it(cli, write_project):
+    # gpustack/gpustack's own catalog (assets/model-catalog.yaml) writes JSON values with spaces as one
+    # item; GPUStack masks a JSON value after `=` before its shlex split (utils/command.py safe_split),
+    # so vLLM gets the JSON whole: no stray `1}` positional, and --hf_overrides is JSON
+    spec = SPEC.replace("  - --max-model-len 16384\n", "  - '--limit-mm-per-prompt={\"image\": 1}'\n"
+                        "  - '--hf_overrides={\"architectures\":[\"Qwen3ForSequenceClassification\"],\"is_original_qwen3_reranker\":true}'\n"
+                        "  - --override-generation-config\n  - '{\"temperature\": 0.6}'\n")
+    (site,) = _sites(cli, write_project({"m.yaml": spec}))
+    st = _settings(site)
+    assert st["limit_mm_per_prompt"]["value"] == {"image": 1}
+    assert st["override_generation_config"]["value"] == {"temperature": 0.6}  # a value item is never split
+    assert not [r for r in site["recommendations"] if r["check"] in ("stray-positional", "option-not-json:hf_overrides")]
+
+
+def test_a_spec_for_ascend_npus_keeps_its_refusals_to_vllm_ascend(cli, write_project):
+    # gpustack's catalog pins Ascend specs with gpu_filters.vendor: ascend; vllm-ascend registers
+    # `--quantization ascend` and runs on 910B NPUs, so CUDA vLLM's refusals are not its own (P1 at most)
+    spec = SPEC.replace("backend_parameters:\n", "gpu_filters:\n  vendor: ascend\nbackend_parameters:\n  - --quantization=ascend\n")
+    (site,) = _sites(cli, write_project({"m.yaml": spec}))
+    assert not [r for r in site["recommendations"] if r["priority"] == "P0"]

@@ -14,7 +14,11 @@ followed by what GPUStack adds and the `backend_parameters` (gpustack/worker/bac
 - `--host`, `--port` and `--served-model-name` (the model's name).
 
 Each `backend_parameters` item is argv: one token, `--key=value`, or `--key value` that 2.x splits
-(`flatten_to_argv`); an item of several tokens is read split, and is not edited by a fix. The vLLM
+(`flatten_to_argv`); an item of several tokens is read split, and is not edited by a fix. The split
+is GPUStack's own (gpustack/utils/command.py `safe_split`): an item that does not open with a key is
+one token as written, and a JSON value after `=` is one token, spaces and quotes kept
+(`'--limit-mm-per-prompt={"image": 1}'`), as 0.x passed every item. A spec whose `gpu_filters`
+name another vendor's GPUs (Ascend NPUs, AMD) runs that platform's vLLM build. The vLLM
 release is the spec's `backend_version` (0.6+: a versioned vLLM executable; 2.x: the runner image
 `gpustack/runner:…-vllm<version>`), else the one a GPUStack server image of the project bundles
 (knowledge/deploy/framework_images.yaml), else the folder's pin."""
@@ -114,6 +118,9 @@ def _spec(ctx: ScanContext, rel: str, doc: yamlio.Document, base: tuple, spec: d
         return None
     site.tool = "gpustack"
     site.gpu_request = gpus
+    if (plat := _vendor_platform(spec.get("gpu_filters"))) is not None:
+        # the accelerator facts.py reads (engine/check/site_platform.py): that platform's plugin decides its refusals
+        site.launch["framework_device"] = plat
     for n in ("tensor_parallel_size",) if tp_words else ():
         s = site.settings.get(n)
         if s is not None:
@@ -131,11 +138,70 @@ def _spec(ctx: ScanContext, rel: str, doc: yamlio.Document, base: tuple, spec: d
     return site
 
 
-def _argv(item: str) -> list[str]:
+# GPUStack's gpu_filters.vendor (gpustack-runtime's ManufacturerEnum) → the platform site_platform reads
+_VENDOR_PLATFORM = {"ascend": "npu", "amd": "rocm", "hygon": "rocm"}
+
+
+def _vendor_platform(filters) -> str | None:
+    vendor = str(filters.get("vendor") or "").strip().lower() if isinstance(filters, dict) else ""
+    return _VENDOR_PLATFORM.get(vendor)
+
+
+def _is_key(word: str) -> bool:
+    """gpustack/utils/command.py `is_parameter_key`: `--x`/`-x`, not `--` nor a negative number."""
+    if not word.startswith("-") or len(word) <= 1 or word == "--":
+        return False
     try:
-        return shlex.split(item) or [item]
+        float(word)
     except ValueError:
-        return item.split() or [item]
+        return True
+    return False
+
+
+def _json_end(text: str, start: int) -> int:
+    """The end of the bracketed value opening at `start` (quotes and escapes respected), or len(text)."""
+    depth, quoted, escaped = 0, False, False
+    for j in range(start, len(text)):
+        c = text[j]
+        if escaped:
+            escaped = False
+        elif c == "\\":
+            escaped = True
+        elif c == '"':
+            quoted = not quoted
+        elif not quoted and c in "{[":
+            depth += 1
+        elif not quoted and c in "}]":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(text)
+
+
+def _argv(item: str) -> list[str]:
+    """The tokens GPUStack makes of one item (`flatten_to_argv`): verbatim unless it opens with a key;
+    then shlex, each `=`-joined JSON value masked first so it stays one token as written."""
+    stripped = item.strip()
+    if not stripped or not _is_key(stripped.split(None, 1)[0]):
+        return [stripped or item]
+    masked: list[str] = []
+    values: list[str] = []
+    i = 0
+    while i < len(stripped):
+        if stripped[i] == "=" and i + 1 < len(stripped) and stripped[i + 1] in "{[":
+            end = _json_end(stripped, i + 1)
+            masked.append(f"=\x1f{len(values)}\x1f")
+            values.append(stripped[i + 1:end])
+            i = end
+            continue
+        masked.append(stripped[i])
+        i += 1
+    text = "".join(masked)
+    try:
+        tokens = shlex.split(text) or [text]
+    except ValueError:
+        tokens = text.split() or [text]
+    return [re.sub("\x1f(\\d+)\x1f", lambda m: values[int(m.group(1))], t) for t in tokens]
 
 
 def _gpus(selector) -> tuple[int | None, bool]:
