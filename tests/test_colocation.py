@@ -269,3 +269,20 @@ def test_curator_llms_build_and_free_their_engine_per_call(tmp_path):
     plain = gen.replace("from bespokelabs import curator\n", "from vllm import LLM\n").replace("curator.LLM", "LLM") \
         .replace(", backend='vllm'", "").replace("model_name=", "model=")
     assert _shared(tmp_path, {"gen.py": plain}, version="0.34.0")["gen.py:7"][1] == "P0"
+
+
+def test_opencompass_models_of_one_config_run_in_tasks_of_their_own(tmp_path):
+    # open-compass/opencompass autotest/model/infer_vllm_base.py (https://github.com/open-compass/opencompass):
+    # several `dict(type=VLLM, …, gpu_memory_utilization=0.7, run_cfg=dict(num_gpus=1))` models in one config;
+    # the runner builds each in a task process on GPUs it gives that task alone (runners/local.py), so the
+    # 0.7 shares never add up on one GPU (27 false L37 P0s in the session-34 census)
+    model = ("{name} = dict(type=VLLM, abbr='{name}', path='Qwen/Qwen3-0.6B-Base',\n"
+             "    model_kwargs=dict(max_model_len=4096, gpu_memory_utilization=0.7), run_cfg=dict(num_gpus=1))\n")
+    cfg = "from opencompass.models import VLLM\n" + model.format(name="a") + model.format(name="b") + "models = [a, b]\n"
+    got = _shared(tmp_path, {"infer_vllm.py": cfg}, version="0.34.0")
+    assert len(got) == 2 and all(v == (None, None) for v in got.values()), got
+    # the same engines built in one process do share the GPU
+    plain = ("from vllm import LLM\n"
+             "a = LLM(model='Qwen/Qwen3-0.6B-Base', max_model_len=4096, gpu_memory_utilization=0.7)\n"
+             "b = LLM(model='Qwen/Qwen3-0.6B-Base', max_model_len=4096, gpu_memory_utilization=0.7)\n")
+    assert {u for u, _p in _shared(tmp_path, {"infer_vllm.py": plain}, version="0.34.0").values()} == {1.4}

@@ -92,6 +92,8 @@ def _together(a, b, read) -> bool:
     if a.syntax == b.syntax == "python-call":
         if (a.launch or {}).get("engine_per_call") or (b.launch or {}).get("engine_per_call"):
             return False  # a wrapper that frees its engine before each call returns (curator's offline processor)
+        if (a.launch or {}).get("engine_in_task") or (b.launch or {}).get("engine_in_task"):
+            return False  # a config's model, built in a task process on GPUs of its own (OpenCompass's runners)
         return a.kind == b.kind == "LLM()" and colocation_py.alive_together(read(a.file) or "", a.line, b.line)
     if a.syntax == b.syntax == "cli":
         if (a.launch or {}).get("call") and (a.launch or {}).get("call") == (b.launch or {}).get("call"):

@@ -204,6 +204,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
             if id(call) in lazy:  # built by the runner's task process, never when the config is imported
                 site.gpu_request = lazy[id(call)]
+                site.launch["engine_in_task"] = True
             else:
                 site.launch.update(call_facts(importing, tree, call, target, per_file, text,
                                                   bool(wrapper is not None and wrapper.builds)))
