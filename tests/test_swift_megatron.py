@@ -82,3 +82,21 @@ def test_the_installed_cli_file_found_through_python_is_a_site(tmp_path, script)
 def test_another_package_or_a_file_that_is_no_swift_command_is_no_site(tmp_path, script):
     (tmp_path / "train.sh").write_text(f"{script} --rlhf_type grpo --model Qwen/Qwen2.5-0.5B --use_vllm true\n")
     assert not audit(tmp_path, gpu="H100-80GB x8").sites
+
+
+def test_a_ray_launcher_config_needs_no_vllm_mode(tmp_path):
+    # modelscope/ms-swift examples/ray/grpo/ray_grpo_colocate.yaml (https://github.com/modelscope/ms-swift), run as
+    # `megatron rlhf --use_ray true --config "$SCRIPT_DIR/ray_grpo_colocate.yaml"`: use_vllm without vllm_mode, the
+    # rollout replicas placed by colocate_groups; only `swift rlhf` (RLHFArguments._init_rollout) refuses that
+    # (7 false ms-swift-mode-required P0s in the session-34 census)
+    (tmp_path / "requirements.txt").write_text("ms-swift==4.0.0\nvllm==0.11.0\n")
+    ray = ("rlhf_type: grpo\nmodel: Qwen/Qwen2.5-VL-3B-Instruct\nuse_vllm: true\n"
+           "colocate_groups: [[train, rollout]]\nsleep_level: 1\n"
+           "train:\n  gpus: 4\n  tensor_model_parallel_size: 1\nrollout:\n  gpus: 4\n  vllm_gpu_memory_utilization: 0.4\n")
+    (tmp_path / "ray_grpo_colocate.yaml").write_text(ray)
+    (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
+    assert not [f for f in sr.remarks if f.code == "ms-swift-mode-required"]
+    # the same keys without the Ray launcher's are a `swift rlhf` config, which raises
+    (tmp_path / "ray_grpo_colocate.yaml").write_text("rlhf_type: grpo\nmodel: Qwen/Qwen2.5-VL-3B-Instruct\nuse_vllm: true\nsleep_level: 1\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB x8").sites
+    assert [f.priority for f in sr.remarks if f.code == "ms-swift-mode-required"] == ["P0"]

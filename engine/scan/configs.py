@@ -50,7 +50,7 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
             out += oumi_grpo.scan(ctx, rel, doc)
             continue
         fid = framework_of(doc.data)
-        command = "rlhf" if fid == "ms-swift" and "rlhf_type" in doc.data else None
+        command = _swift_command(doc.data) if fid == "ms-swift" and "rlhf_type" in doc.data else None
         if fid is None and doc.index == 0 and "defaults" in doc.data:
             # a NeMo-RL recipe that inherits its generation block (`defaults: grpo_math_1B.yaml`)
             command = nemo_rl_config.generation_command(nemo_rl_config.composed(ctx, rel))
@@ -87,6 +87,16 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
             framework_site.device_tp(site)
             out.append(site)
     return out
+
+
+def _swift_command(data: dict) -> str:
+    """`rlhf`, or `megatron-rlhf` for a config of ms-swift's Ray launcher (`megatron rlhf --use_ray true
+    --config X.yaml`): its own keys are colocate_groups and a section per role with the GPUs it gets
+    (`rollout: {gpus: 4, …}`; swift/ray/megatron/driver_utils.py _RAY_ONLY_KEYS), and the rollout
+    replicas it builds need no vllm_mode (swift rlhf's RLHFArguments refuses use_vllm without one)."""
+    if "colocate_groups" in data or any(isinstance(v, dict) and "gpus" in v for v in data.values()):
+        return "megatron-rlhf"
+    return "rlhf"
 
 
 def _selector_line(fw, entries) -> int | None:
