@@ -137,3 +137,17 @@ def test_a_spec_for_ascend_npus_keeps_its_refusals_to_vllm_ascend(cli, write_pro
     spec = SPEC.replace("backend_parameters:\n", "gpu_filters:\n  vendor: ascend\nbackend_parameters:\n  - --quantization=ascend\n")
     (site,) = _sites(cli, write_project({"m.yaml": spec}))
     assert not [r for r in site["recommendations"] if r["priority"] == "P0"]
+
+
+def test_the_projects_transformers_pin_is_not_the_runners(cli, write_project):
+    # gpustack/gpustack pins transformers 5.x for its server (uv.lock) while a catalog spec's backend_version
+    # 0.11.2 runs in GPUStack's runner image of that release: its transformers is the image's (2 false L125 P0s)
+    spec = SPEC.replace("backend_version: 0.8.5.post1", "backend_version: 0.11.2")
+    root = write_project({"m.yaml": spec, "requirements.txt": "transformers==5.0.0\n"})
+    (site,) = _sites(cli, root)
+    assert not [r for r in site["recommendations"] if r["check"] == "L125" and r["priority"] == "P0"]
+    # the same pin beside a plain launch of that release is the one vLLM imports
+    sites = _sites(cli, write_project({"run.sh": "vllm serve google/gemma-3-27b-it\n",
+                                       "requirements.txt": "vllm==0.11.2\ntransformers==5.0.0\n"}))
+    (site,) = [s for s in sites if s["file"] == "run.sh"]
+    assert [r["priority"] for r in site["recommendations"] if r["check"] == "L125"] == ["P0"]

@@ -93,8 +93,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         # a container holds its image's, unless built here or installed by its own command before vLLM starts
         tf_pin = entry_installs.pin_for(site, "transformers") or pin_alternatives.pin_in(sc.ctx, site, "transformers") \
             or sc.ctx.framework_pin(site.file, "transformers")
-        own = not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None \
-            or image_lock(tf_pin, facts)
+        own = (not site.image or getattr(tf_pin, "kind", "") in ("dockerfile", "entry") or getattr(tf_pin, "installed_in", None) is not None
+               or image_lock(tf_pin, facts)) and not site.launch.get("backend_env")
         if tf_source := _tf_source(tf_pin if own else None, site.image):
             facts["launch"]["tf_source"] = tf_source  # a commit may predate a release's change (L133: Qwen2-VL's mrope)
         facts["launch"].update(hub_fit(site, model_types, vllm_released))  # …with --no-deps, over a 0.x huggingface_hub (L155)
@@ -102,7 +102,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
                                                 model_types, site.image, vllm_released))
         # the bitsandbytes a BitsAndBytes model loads with: the project's own pin, else the image's (L20)
         bnb_pin = entry_installs.pin_for(site, "bitsandbytes") or sc.ctx.framework_pin(site.file, "bitsandbytes")
-        bnb_own = not site.image or getattr(bnb_pin, "kind", "") in ("dockerfile", "entry") or getattr(bnb_pin, "installed_in", None) is not None
+        bnb_own = (not site.image or getattr(bnb_pin, "kind", "") in ("dockerfile", "entry")
+                   or getattr(bnb_pin, "installed_in", None) is not None) and not site.launch.get("backend_env")
         facts["launch"].update(bnb_version_fit(facts, bnb_pin if bnb_own else None, site.image))
         if tf_pin is not None and own:
             facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin

@@ -118,6 +118,10 @@ def _spec(ctx: ScanContext, rel: str, doc: yamlio.Document, base: tuple, spec: d
         return None
     site.tool = "gpustack"
     site.gpu_request = gpus
+    if got is not None and got[4] == "gpustack-backend":
+        # the worker runs that release in an environment of its own (a runner image, a versioned venv):
+        # the project's transformers or bitsandbytes pins are not what it imports
+        site.launch["backend_env"] = True
     if (plat := _vendor_platform(spec.get("gpu_filters"))) is not None:
         # the accelerator facts.py reads (engine/check/site_platform.py): that platform's plugin decides its refusals
         site.launch["framework_device"] = plat
