@@ -118,6 +118,18 @@ def test_a_pin_beside_an_image_of_another_make_still_decides(tmp_path):
     assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P0"]
 
 
+def test_a_python_pin_beside_a_vendors_vllm_image_does_not_decide_its_release(tmp_path):
+    # kserve/kserve (https://github.com/kserve/kserve) pins `vllm==0.24.0` for its Python huggingfaceserver
+    # (python/kserve/pyproject.toml) while install/v0.16.0/kserve-cluster-resources.yaml runs
+    # ghcr.io/llm-d/llm-d-dev:v0.2.2, llm-d's own numbering (knowledge/deploy/vendor_images.yaml), a vLLM 0.10
+    # build that still has --disable-log-requests: 18 false P0s in the session-34 census
+    (tmp_path / "deploy.yaml").write_text(DEPLOY.format(image="ghcr.io/llm-d/llm-d-dev:v0.2.2"))
+    (tmp_path / "requirements.txt").write_text("vllm==0.24.0\n")
+    (sr,) = audit(tmp_path, gpu="H100-80GB").sites
+    assert sr.version.basis == "image-untagged"
+    assert [f.priority for f in sr.remarks if f.code == "not-in-version"] == ["P1"]
+
+
 def test_a_value_older_releases_took_is_a_p1_on_latest(tmp_path):
     # AIBrix's test/regression/v0.2.1/ps_stack.yaml: `--enable-chunked-prefill false` in
     # lmcache/vllm-openai:latest; 0.5.3–0.8.4 took the value, later releases read a stray positional

@@ -18,7 +18,7 @@ from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.scan import deploy, image_beside, pin_alternatives, pins as pins_mod, source_pins, xinference_server
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.dmr_launch import model_runner_choice
-from vllm_kb.engine.scan.images import image_date, vendor_build_day
+from vllm_kb.engine.scan.images import image_date, own_numbering, vendor_build_day
 from vllm_kb.engine.scan.site import Site
 
 
@@ -104,9 +104,11 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         # it was built with, which the project's Python pins do not decide
         choice = pins_mod.VersionChoice(cat.newest, False, unpinned.BASIS,
                                         pins_mod.Pin(site.file, site.line, site.image, "", "image", None))
-    elif site.image and choice.basis == "none":
+    elif site.image and (choice.basis == "none" or (own_numbering(site.image) and choice.basis in ("pin", "range"))):
         # an image of another make (ghcr.io/llm-d/llm-d-dev:v0.2.2) and no pin in the project: it
-        # holds whatever vLLM it was built with, not necessarily the newest
+        # holds whatever vLLM it was built with, not necessarily the newest; nor does a Python pin of the
+        # project decide what a vendor's vLLM image holds (KServe's `vllm==0.24.0` is its huggingfaceserver's,
+        # while its LLMInferenceServiceConfig runs llm-d-dev:v0.2.2, a vLLM 0.10 build)
         choice = pins_mod.VersionChoice(cat.newest, False, unpinned.BASIS,
                                         pins_mod.Pin(site.file, site.line, site.image, "", "image", None))
     # a CUDA variant (`vllm==0.20.0+cu129`, `vllm-openai:v0.10.0-cu128`) is another build than the release's default

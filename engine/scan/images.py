@@ -57,7 +57,7 @@ def image_version(image: str | None) -> str | None:
         return None
     if official and m.group("tag") in _PREVIEW_TAGS:
         return _PREVIEW_TAGS[m.group("tag")]
-    if not official and _own_numbering(text):
+    if not official and own_numbering(text):
         return None  # lmcache/vllm-openai:v0.3.7 is LMCache 0.3.7, whatever vLLM it holds
     t = _TAG_VERSION.match(m.group("tag"))
     if t and _COMMIT.search(m.group("tag")[t.end(1):]):
@@ -86,7 +86,7 @@ def framework_image_pins(rel: str, lines: list[str], serves: bool, pin_type) -> 
     return out
 
 
-def _own_numbering(image: str) -> bool:
+def own_numbering(image: str) -> bool:
     """An image whose tags count its vendor's releases (knowledge/deploy/vendor_images.yaml)."""
     from vllm_kb.engine.kb import deploy_tools
 
