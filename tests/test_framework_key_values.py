@@ -225,12 +225,17 @@ def test_trl_colocate_tp_must_divide_the_processes(tmp_path, launch, p0):
     # QAT picks the method itself (0.8.0+): the key is not read
     ("verl==0.9.1\nvllm==0.18.0\n", "actor_rollout_ref.rollout.quantization=awq actor_rollout_ref.actor.fsdp_config.qat.enable=True", False),
     ("verl==0.6.1\nvllm==0.10.2\n", "actor_rollout_ref.rollout.quantization=awq", False),  # before the key's check
+    # Hydra's null is `null`: `=None` is the string "None", which verl refuses like any other name
+    ("verl==0.7.1\nvllm==0.11.0\n", "actor_rollout_ref.rollout.quantization=None", True),
+    ("verl==0.7.1\nvllm==0.11.0\n", "actor_rollout_ref.rollout.quantization=null", False),
+    ("verl==0.7.1\nvllm==0.11.0\n", "actor_rollout_ref.rollout.quantization=NULL", False),
 ])
 def test_verl_quantization_only_for_the_methods_it_prepares(tmp_path, pins, extra, p0):
     run = ("python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct-AWQ "
            f"actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.tensor_model_parallel_size=1 {extra}\n")
     sr = _audit(tmp_path, {"requirements.txt": pins, "run.sh": run}, "H100-80GB x8")
     assert ("verl-quantization-method" in _p0(sr)) is p0
+    assert "L11" not in _p0(sr)  # "None" is no pre-quantized method whose config file is missing
 
 
 @pytest.mark.parametrize("pins, passed", [

@@ -83,6 +83,12 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     gpu = facts.get("gpu") or {}
     flag = engine.get("quantization")
     flag = str(flag).strip() if isinstance(flag, str) and flag.strip() else None
+    if flag is not None and normalise_quant(flag) == "none":
+        # the string "None" (a Hydra or YAML value; null is spelt `null` there): vLLM's command line reads
+        # it as no method (nullable_str 0.4.2+, optional_type), the Python API raises "Unknown quantization
+        # method: none"; never a pre-quantized method whose config file is missing, and not this module's
+        # "none" for unquantized weights, so nothing is judged from it
+        return {}
     ckpt = normalise_quant(model["quant_method"]) if model.get("quantized") and model.get("quant_method") else None
     source = model.get("quant_source")
     if ckpt and not flag and model.get("quant_nested") and not since(version, NESTED_READ):

@@ -232,12 +232,14 @@ def _nemo_rl(vals: list, j: int, env, program: int, ctx, rel: str) -> FwLaunch |
                     program_start=program, config=got[1])
 
 
-def _typed(text: str):
+def _typed(text: str, hydra: bool = False):
     t = text.strip()
     low = t.lower()
     if low in ("true", "false"):
         return low == "true"
-    if low in ("none", "null", "~"):
+    # Hydra's override grammar (and OmegaConf's YAML) spell null `null`: `key=None` is the string "None",
+    # which verl hands on as it is (hydra OverrideLexer.g4 NULL; hydra-ecosystem/hydra#1473)
+    if low in (("null", "~") if hydra else ("none", "null", "~")):
         return None
     if _NUMBER.match(t):
         f = float(t)
@@ -278,7 +280,7 @@ def entries(words: list[Word], launch: FwLaunch, rel: str) -> tuple[list[Entry],
         t = w.value
         if launch.style in ("hydra", "kv") and not t.startswith("-") and "=" in t:
             key, _, val = t.partition("=")
-            out.append(Entry(key, _setting(key, _typed(val), True, rel, w, (i, i), "hydra-override" if launch.style == "hydra" else "cli", t, w.assumed)))
+            out.append(Entry(key, _setting(key, _typed(val, launch.style == "hydra"), True, rel, w, (i, i), "hydra-override" if launch.style == "hydra" else "cli", t, w.assumed)))
             i += 1
             continue
         if t.startswith("--") and len(t) > 2:
