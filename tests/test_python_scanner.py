@@ -1,5 +1,7 @@
 from pathlib import Path
 
+import pytest
+
 from vllm_kb.engine.kb import catalog
 from vllm_kb.engine.scan import python_calls
 from vllm_kb.engine.scan.context import ScanContext
@@ -173,3 +175,41 @@ def main():
     (s,) = sites
     v = {k: x.value for k, x in s.settings.items()}
     assert v["tensor_parallel_size"] == 2 and v["enforce_eager"] is True and "max_num_seqs" not in v
+
+
+def test_engine_args_a_function_returns_then_changed_by_the_caller(tmp_path):
+    # the function's EngineArgs site is the engine call's: its keywords and own sets, then the caller's sets
+    sites, _ = scan(tmp_path, '''
+from dataclasses import asdict
+from vllm import LLM, EngineArgs
+def make_args(model):
+    args = EngineArgs(model=model, tensor_parallel_size=2, max_model_len=4096)
+    args.enforce_eager = True
+    return args
+def main():
+    args = make_args("org/m")
+    args.tensor_parallel_size = 8
+    llm = LLM(**asdict(args))
+''')
+    (s,) = sites
+    v = {k: x.value for k, x in s.settings.items()}
+    assert s.kind == "LLM()" and s.model.value == "org/m" and not s.opaque
+    assert v["tensor_parallel_size"] == 8 and v["max_model_len"] == 4096 and v["enforce_eager"] is True
+
+
+@pytest.mark.parametrize("body", [
+    "    if model:\n        return EngineArgs(model=model, tensor_parallel_size=2)\n    return EngineArgs(model=model)",
+    "    args = EngineArgs(model=model, tensor_parallel_size=2)\n    args = other(args)\n    return args",
+])
+def test_a_function_that_may_return_another_engine_args_is_not_followed(tmp_path, body):
+    sites, _ = scan(tmp_path, f'''
+from dataclasses import asdict
+from vllm import LLM, EngineArgs
+def make_args(model):
+{body}
+args = make_args("org/m")
+args.tensor_parallel_size = 8
+llm = LLM(**asdict(args))
+''')
+    llm = next(s for s in sites if s.kind == "LLM()")
+    assert "tensor_parallel_size" not in llm.settings and any(o["code"] == "spread" for o in llm.opaque)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from vllm_kb.engine.scan import engine_args_returned
 from vllm_kb.engine.scan.python_settings import conditional, setting
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -44,9 +45,11 @@ def read(ctx, site: Site, levels: list, call: ast.Call, resolver, rel: str, text
 
 
 def read_spread(ctx, site: Site, call: ast.Call, by_id: dict, resolver, tree: ast.Module, rel: str, text: str,
-                version: str) -> None:
+                version: str, built: dict | None = None, absorbed: set | None = None) -> None:
     """`LLM(**asdict(args))` / `LLM(**vars(args))` where `args = EngineArgs(…)` (its keywords absorbed into the
-    call's site by python_settings.spread): the attributes set on `args` before this call are the site's too."""
+    call's site by python_settings.spread): the attributes set on `args` before this call are the site's too.
+    Where `args = make_args(…)` and the module's function returns the EngineArgs it builds (engine_args_returned),
+    that EngineArgs' site (`built`, by call) is this one's: its settings, then the caller's sets."""
     from vllm_kb.engine.scan.python_scope import chain
 
     for kw in call.keywords:
@@ -55,7 +58,15 @@ def read_spread(ctx, site: Site, call: ast.Call, by_id: dict, resolver, tree: as
                                       and getattr(v.func, "id", getattr(v.func, "attr", None)) in ("asdict", "vars")):
             continue
         bound = resolver.scope.lookup(v.args[0].id)
-        if isinstance(bound, ast.Call) and id(bound) in by_id and getattr(bound.func, "id", getattr(bound.func, "attr", "")) in ENGINE_ARGS:
+        made = None
+        if isinstance(bound, ast.Call) and id(bound) not in by_id and built is not None and absorbed is not None:
+            inner = engine_args_returned.returned(tree, bound, by_id, ENGINE_ARGS)
+            made = built.get(id(inner)) if inner is not None else None
+            if made is not None:
+                engine_args_returned.adopt(site, made, "**" + (resolver.lines.segment(v) or ast.unparse(v)))
+                absorbed.add(id(inner))
+        if made is not None or (isinstance(bound, ast.Call) and id(bound) in by_id
+                                and getattr(bound.func, "id", getattr(bound.func, "attr", "")) in ENGINE_ARGS):
             holders = [fn for fn in ast.walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
                        and fn.lineno < bound.lineno <= (fn.end_lineno or 0)]
             body = max(holders, key=lambda fn: fn.lineno).body if holders else tree.body  # chain stops at a def

@@ -182,7 +182,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         if f.resolver is not None:
             f.resolver.calls = by_id
     absorbed: set[int] = set()
-    sites = []
+    sites: list[tuple[int, Site]] = []
     per_file: dict = {"rel": rel}  # what call_facts reads of the whole file, read once for all its sites
     trl_seen: set = set()
     for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
@@ -199,7 +199,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
             if target in python_attr_sets.ENGINE_ARGS and wrapper is None:
                 python_attr_sets.read(ctx, site, f.levels, call, f.resolver, rel, text, version)
             elif "asdict(" in text or "vars(" in text:
-                python_attr_sets.read_spread(ctx, site, call, by_id, f.resolver, tree, rel, text, version)
+                python_attr_sets.read_spread(ctx, site, call, by_id, f.resolver, tree, rel, text, version, dict(sites), absorbed)
             if id(call) in opaque:
                 python_opaque.mark(site, opaque[id(call)], rel, call.lineno)
             if id(call) in lazy:  # built by the runner's task process, never when the config is imported
