@@ -9,6 +9,13 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
                          the (output, residual) pair the fused post-attention RMSNorm returns to
                          hidden_states and feeds it to the MLP: the profile run stops the engine
                          (vLLM #16818, #16687); #16618 unpacks the pair (0.8.5).
+  decilm-nemotron-nas-config
+                         DeciLMForCausalLM.__init__ of 0.2.7-0.8.2 (decilm.py, written for DeciLM-7B)
+                         takes the KV head count from config.num_key_value_heads_per_layer; NVIDIA's
+                         Nemotron NAS checkpoints (Llama-3.3-Nemotron-Super-49B, -Ultra-253B, -51B) name
+                         the same class with model_type nemotron-nas and describe their layers in
+                         block_configs: the engine stops building the model (vLLM #15625). 0.8.3 maps the
+                         class to nemotron_nas.py, which reads block_configs (`model_type`).
   qwen1-text-vl-processor
                          QWenVLProcessor.__init__ of 0.7.1-0.7.2 (QWenLMHeadModel registered as
                          multimodal) looks up the tokenizer's `<img>` token, which a text Qwen (v1)
@@ -113,6 +120,16 @@ MODEL_BUGS = [
      "reports": ["https://github.com/vllm-project/vllm/issues/16818",
                  "https://github.com/vllm-project/vllm/issues/16687",
                  "https://github.com/zai-org/GLM-4/issues/742"]},
+    {"id": "decilm-nemotron-nas-config", "arch": "DeciLMForCausalLM", "model_type": "nemotron-nas",
+     # the DeciLM-7B class reads the per-layer KV head counts of its own config; a Nemotron NAS checkpoint
+     # (model_type nemotron-nas) describes its layers in block_configs instead, which nemotron_nas.py reads
+     "code": [("vllm/model_executor/models/decilm.py", "DeciLMForCausalLM.__init__"),
+              ("vllm/model_executor/models/nemotron_nas.py", "DeciLMDecoderLayer.__init__")],
+     "reads": "config.num_key_value_heads_per_layer",
+     "fixed_by": "config.block_configs",
+     "error": "AttributeError: 'DeciLMConfig' object has no attribute 'num_key_value_heads_per_layer'",
+     "fix": None,  # 0.8.3 maps the architecture to the new nemotron_nas module
+     "reports": ["https://github.com/vllm-project/vllm/issues/15625"]},
     {"id": "qwen1-text-vl-processor", "arch": "QWenLMHeadModel", "config_lacks": "visual",
      # 0.7.3 moved the processor to qwen_vl.py; its QWenLMHeadModel refuses a `visual` config, naming the VL class
      "code": [("vllm/model_executor/models/qwen.py", "QWenVLProcessor.__init__"),

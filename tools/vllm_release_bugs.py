@@ -161,7 +161,7 @@ def build_models(dirs: dict[str, Path], releases: list[str]) -> list[dict]:
         via = sorted(set().union(*(_backend_archs(dirs[v], bug["backend"]) for v, p in zip(releases, per)
                                    if p and p[0] == "affected"))) if bug.get("backend") else None
         rows.append({"id": bug["id"], "arch": bug["arch"], "backend": bug.get("backend"), "quant": bug.get("quant"), "via": via,
-                     "config_lacks": bug.get("config_lacks"),
+                     "config_lacks": bug.get("config_lacks"), "model_type": bug.get("model_type"),
                      "config_has": bug.get("config_has"), "hf_overrides_any": bug.get("hf_overrides_any"),
                      "min_tp": bug.get("min_tp"), "min_pp": bug.get("min_pp"), "load": bug.get("load"), "ignore_unfused": bug.get("ignore_unfused"),
                      "quant_none": bug.get("quant_none"), "config_format": bug.get("config_format"),
@@ -323,6 +323,7 @@ def dump(t: dict) -> str:
             "# config_format: only where the launch asks for that config format; arch \"*\": whatever class the launch builds;",
             "# kv_scales: only a checkpoint that stores KV-cache scales that way (modelopt: a ModelOpt checkpoint with an FP8 KV cache).",
             "# rope_key: only where config.json writes the rope type under that key (or is not read).",
+            "# model_type: only where config.json's model_type is that one (a class two checkpoint layouts share).",
             "model_bugs:"]
     for b in t["model_bugs"]:
         out.append(f"  - id: {b['id']}")
@@ -349,6 +350,8 @@ def dump(t: dict) -> str:
             out.append(f"    kv_scales: {b['kv_scales']}")
         if b.get("rope_key"):
             out.append(f"    rope_key: {b['rope_key']}")
+        if b.get("model_type"):
+            out.append(f"    model_type: {b['model_type']}")
         if b.get("load"):
             out.append(f"    load: {b['load']}")
         if b.get("ignore_unfused"):

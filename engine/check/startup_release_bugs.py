@@ -104,6 +104,8 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
             continue  # only a checkpoint the facts say is unquantized (config.json, or a catalogued BF16 upload)
         if bug.get("config_lacks") == "visual" and (model or {}).get("multimodal") is not False:
             continue
+        if bug.get("model_type") and (model or {}).get("model_type") != bug["model_type"]:
+            continue  # a class two checkpoint layouts share (DeciLM-7B, Nemotron NAS): only the one the code misreads
         if bug.get("kv_scales") == "modelopt" and not _modelopt_kv_scales(model or {}):
             continue  # only a checkpoint whose files hold ModelOpt's per-projection KV-cache scales
         if bug.get("rope_key") == "type" and (model or {}).get("rope_legacy_key") is False:
