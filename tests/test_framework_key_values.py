@@ -259,3 +259,17 @@ def test_trl_trust_remote_code_reaches_the_colocated_engine_from_1_8(tmp_path, p
     sr = _audit(tmp_path, {"requirements.txt": pins, "train.py": train}, "H100-80GB x8")
     got = sr.site.settings.get("trust_remote_code")
     assert (got is not None and got.value is True) is passed
+
+
+@pytest.mark.parametrize("pins, task, p0", [
+    ("ms-swift==4.0.4\nvllm==0.13.0\n", "embedding", True),  # EngineArgs(task="embed"): 0.13 removed the field
+    ("ms-swift==4.0.4\nvllm==0.12.0\n", "embedding", False),  # the release still has it
+    ("ms-swift==4.4.2\nvllm==0.13.0\n", "seq_cls", False),  # runner="pooling" where EngineArgs has it
+    ("ms-swift==3.8.3\nvllm==0.13.0\n", "seq_cls", False),  # before 3.9.0 only embedding is handed on
+    ("ms-swift==3.10.3\nvllm==0.14.1\n", "reranker", True),
+    ("ms-swift==4.0.4\nvllm==0.13.0\n", "causal_lm", False),
+])
+def test_swift_encode_task_reaches_vllm_as_task(tmp_path, pins, task, p0):
+    run = f"swift deploy --model Qwen/Qwen3-Embedding-0.6B --task_type {task} --infer_backend vllm\n"
+    sr = _audit(tmp_path, {"requirements.txt": pins, "deploy.sh": run}, "H100-80GB x1")
+    assert ("ms-swift-task-removed" in _p0(sr)) is p0

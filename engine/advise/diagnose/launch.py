@@ -14,7 +14,9 @@ from vllm_kb.engine.kb.knowledge import Knowledge
 # Findings recognised by argparse's and Python's words (engine/check/catalog_findings.py,
 # engine/scan/site.py). argparse says "unrecognized arguments" both for an option the release
 # lacks and for a stray positional, so one wording stands for a family of codes.
-FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional", "entrypoint-option"),
+# A framework that hands vLLM an engine argument the release removed meets Python's words too
+# (ms-swift's EngineArgs(task=…) on vLLM 0.13+).
+FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional", "entrypoint-option", "ms-swift-task-removed"),
             "framework-key-not-in-release": ("framework-key-not-in-release", "ms-swift-removed-flag", "trl-legacy-key"),
             "value-not-in-version": ("value-not-in-version", "value-unknown", "value-unlisted")}
 # argparse's and Python's words: every release from 0.1.0 (the catalog's first)
