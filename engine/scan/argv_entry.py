@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb.knowledge import load
 from vllm_kb.engine.kb.versions import SpecifierSet
-from vllm_kb.engine.scan import entry_assigns, hydra_entry
+from vllm_kb.engine.scan import entry_assigns, hydra_entry, launcher_entry
 from vllm_kb.engine.scan.cli_args import coerce
 from vllm_kb.engine.scan.context import parse_python
 from vllm_kb.engine.scan.launchers import _PYTHON, Launch, program_start
@@ -41,6 +41,8 @@ class EntryPoint:
     exact: bool = False  # its parser is argparse's own: an option matches as written, `_` is not `-`
     parse_line: int = 0  # where it parses its command line
     assigns: dict = field(default_factory=dict)  # `args.x = …` after parsing (entry_assigns.Assign): wins over the command line
+    passes_rest: bool = False  # a launcher (launcher_entry): the words its parser does not declare reach vLLM's as written
+    adds: dict = field(default_factory=dict)  # a launcher's own additions to vLLM's argv (launcher_entry): value, None when computed
 
     @property
     def mode(self) -> str:
@@ -76,6 +78,11 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
         return Launch(kind_of(program, entry), i + 1, False, env, i), entry
     if (known := _package_entry(program, vals[i + 1:], key="console")) is not None:  # a public package's command
         return Launch(kind_of(program, known), i + 1, False, env, i), known
+    if program.endswith(".py") and (file := script_file(ctx, rel, vals[i] or "")) is not None:
+        # `./start.py …`, `srun ~/proj/start.py …`: a script run by its shebang
+        if (entry := inspect(ctx, file)) is not None:
+            return Launch(kind_of(program, entry), i + 1, False, env, i), entry
+        return None
     if not _PYTHON.match(program):
         return None
     j = i + 1
@@ -152,8 +159,18 @@ def inspect(ctx, file: str) -> EntryPoint | None:
     """Whether a project file is a vLLM command-line entry point (read once per scan)."""
     cache = ctx.entry_points
     if file not in cache:
-        cache[file] = _inspect(ctx.read(file), file)
+        text = ctx.read(file)
+        cache[file] = _inspect(text, file) or _launcher(text, file)
     return cache[file]
+
+
+def _launcher(text: str | None, file: str) -> EntryPoint | None:
+    """A script that runs `vllm serve` with the words its own parser leaves (launcher_entry)."""
+    got = launcher_entry.read(text, file) if text else None
+    if got is None:
+        return None
+    return EntryPoint(file, "server", dict(got.own_flags), positionals=got.positionals, model_default=got.model_default,
+                      defaults=dict(got.defaults), exact=True, parse_line=got.parse_line, passes_rest=True, adds=dict(got.adds))
 
 
 def _inspect(text: str | None, file: str) -> EntryPoint | None:
@@ -261,6 +278,15 @@ def apply_assigns(site, entry: EntryPoint, cat, version: str) -> None:
             site.settings[name] = s
 
 
+def _abbreviated(entry: EntryPoint, flag: str) -> str:
+    """The own option argparse takes a word for: itself, or the one long option it is the start
+    of (argparse's allow_abbrev), which then never reaches vLLM."""
+    if flag in entry.own_flags or not flag.startswith("--"):
+        return flag
+    longer = [f for f in entry.own_flags if f.startswith(flag)]
+    return longer[0] if len(longer) == 1 else flag
+
+
 def _vllm_would_take(cat, name: str, value, version: str) -> bool:
     """Whether a value of the script's own option is one vLLM accepts for the engine argument its
     dest names: `--dtype bf16` that the script maps (`{"bf16": "bfloat16"}[args.dtype]`) before it
@@ -284,6 +310,7 @@ def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:
     for table in (site.settings, site.unknown):
         for name, s in list(table.items()):
             flag = (s.key.split("=", 1)[0] if entry.exact else norm_flag(s.key)) if (s.key or "").startswith("-") else None
+            flag = _abbreviated(entry, flag) if entry.passes_rest and flag else flag
             if flag is None or flag not in entry.own_flags:
                 continue
             del table[name]
@@ -305,6 +332,8 @@ def narrow(site, entry: EntryPoint, script: str, cat, version: str) -> None:
                 if isinstance(s.value, (str, int, float, bool)):  # what a launcher's own check reads (L143)
                     site.launch.setdefault("script_values", {})[flag] = str(s.value)
     for name, s in list(site.unknown.items()):
+        if entry.passes_rest:
+            continue  # handed to vLLM's parser as written: judged there
         del site.unknown[name]
         site.opaque.append({"code": "script-option", "what": f"{s.key} {s.raw}".strip(), "where": f"{s.file}:{s.line}"})
     if entry.known_args:  # parse_known_args(): a flag this release lacks is left over, not an error

@@ -37,7 +37,12 @@ def index(ctx, files: list[str]) -> dict:
                 declared[script] = file
     modules = [rel for rel, text in texts_with(ctx, files, ".py", "vllm", "parse_")
                if argv_entry.inspect(ctx, rel) is not None and _runs_engine(ctx, rel, text)]
-    return {"console": {k: v for k, v in declared.items() if argv_entry.inspect(ctx, v) is not None}, "modules": modules}
+    # scripts that pass the words they do not parse on to `vllm serve` (launcher_entry): a command
+    # that runs one by name need not name vLLM or Python itself (`srun ./start.py img.sif --model m`)
+    launchers = sorted({rel.rpartition("/")[2] for rel, _ in texts_with(ctx, files, ".py", "vllm", "parse_known_args")
+                        if (e := argv_entry.inspect(ctx, rel)) is not None and e.passes_rest})
+    return {"console": {k: v for k, v in declared.items() if argv_entry.inspect(ctx, v) is not None}, "modules": modules,
+            "launchers": launchers}
 
 
 def _runs_engine(ctx, rel: str, text: str) -> bool:

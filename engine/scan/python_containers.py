@@ -8,6 +8,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from vllm_kb.engine.scan import python_ifexp
+from vllm_kb.engine.scan.python_scope import known_args_call
 from vllm_kb.engine.scan.python_tracked import Item, TrackedDict, TrackedList, copy_tracked
 
 
@@ -78,6 +79,8 @@ class ContainerReader:
                 return TrackedList(a.items + [Item(None, (node.right, node.right))], a.unknown + ["*" + ast.unparse(node.right)])
         if isinstance(node, ast.IfExp):
             return python_ifexp.chosen(self, node, hops)
+        if isinstance(node, ast.Subscript) and known_args_call(node, 0) is not None:  # `p.parse_known_args()[0]`
+            return TrackedDict(namespace="command-line")
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             a, b = self._container(node.left, hops + 1), self._container(node.right, hops + 1)
             if isinstance(a, TrackedDict) and isinstance(b, TrackedDict):

@@ -12,6 +12,7 @@ import ast
 from vllm_kb.engine.scan import python_branches
 from vllm_kb.engine.scan.python_containers import ContainerReader
 from vllm_kb.engine.scan.python_loops import argv_loop
+from vllm_kb.engine.scan.python_scope import known_args_call
 from vllm_kb.engine.scan.python_tracked import Item, Scalar, TrackedDict, TrackedList, Unknown
 
 # the tracked values are read from here by the scanners
@@ -159,6 +160,12 @@ class Flow(ContainerReader):
             return
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self.vars.pop(st.name, None)
+            return
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) \
+                and len(st.targets[0].elts) == 2 and isinstance(st.targets[0].elts[0], ast.Name) \
+                and known_args_call(st.value, None) is not None:  # `args, rest = p.parse_known_args()`
+            self._stores([st.targets[0].elts[1]], uncertain or "from the command line")
+            self._set(st.targets[0].elts[0].id, TrackedDict(namespace="command-line"), uncertain)
             return
         self._stores([st], uncertain or f"by `{ast.unparse(st)[:40]}`")
 

@@ -152,7 +152,11 @@ def assignments(body: list[ast.stmt]) -> dict[str, ast.AST]:
     values: dict[str, ast.AST] = {}
     for stmt in body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            values[stmt.targets[0].id] = stmt.value
+            values[stmt.targets[0].id] = known_args_call(stmt.value, 0) or stmt.value
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple) \
+                and len(stmt.targets[0].elts) == 2 and isinstance(stmt.targets[0].elts[0], ast.Name) \
+                and (parsed := known_args_call(stmt.value, None)) is not None:
+            values[stmt.targets[0].elts[0].id] = parsed  # `args, rest = p.parseknown_args_call()`: rest stays unknown
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
             values[stmt.target.id] = stmt.value
     counts: Counter[str] = Counter()
@@ -163,6 +167,19 @@ def assignments(body: list[ast.stmt]) -> dict[str, ast.AST]:
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 counts[node.name] += 1
     return {k: v for k, v in values.items() if counts[k] == 1}
+
+
+def known_args_call(value, index: int | None) -> ast.Call | None:
+    """`p.parseknown_args_call()` (`[0]` of it where `index` is 0) as the `p.parse_args()` whose
+    namespace it returns: its options read through their defaults, as parse_args' are."""
+    if index is not None:
+        if not (isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == index):
+            return None
+        value = value.value
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "parse_known_args"):
+        return None
+    call = ast.Call(func=ast.Attribute(value=value.func.value, attr="parse_args", ctx=ast.Load()), args=value.args, keywords=value.keywords)
+    return ast.copy_location(call, value)
 
 
 def params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ParamDefault]:

@@ -190,6 +190,12 @@ def _entry_site(ctx: ScanContext, rel: str, version: str, cmd, found, c: Candida
     for name in entry.unknown:
         if name not in site.settings:  # what the module passes itself depends on its release, which is not read
             site.settings[name] = Setting(name, None, False, rel, c.line, "", "", syntax, f"set by {entry.file} in some of its releases")
+    for name, (value, line) in entry.adds.items():
+        if name not in site.settings and name != "model":  # a launcher's own words after what it passes on
+            e = ctx.catalog.arg(name)
+            site.settings[name] = Setting(name, value, value is not None, entry.file, line, "--" + name.replace("_", "-"),
+                                          "" if value is None else str(value), "python-argv", f"added by {entry.file}",
+                                          known=e is not None and e.exists(version), implied=value is None)
     argv_entry.apply_assigns(site, entry, ctx.catalog, version)
     if site.model is None and entry.model_default is not None:
         value, line = entry.model_default

@@ -42,8 +42,8 @@ def runs_entry_point(text: str, ctx=None) -> bool:
     vLLM's engine flags, or a console script the project declares for such a module."""
     if "python" in text and any(w in text for w in ENTRY_FLAG_WORDS):
         return True
-    scripts = ((getattr(ctx, "entry_index", None) or {}).get("console") or {}) if ctx is not None else {}
-    return any(name in text for name in scripts)
+    index = (getattr(ctx, "entry_index", None) or {}) if ctx is not None else {}
+    return any(name in text for name in (index.get("console") or {})) or any(name in text for name in index.get("launchers") or ())
 
 
 def sets_devices(text: str) -> bool:
