@@ -9,7 +9,8 @@ from vllm_kb.engine.kb import frameworks, yamlio
 from vllm_kb.engine.scan import areal_config, framework_site, nemo_rl_config, oumi_grpo, roll_config, swift_adapters, trl_parsers
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.fw_launch import mapping_entries
-from vllm_kb.engine.scan.site import Site
+from vllm_kb.engine.scan.entry_modules import SIZED_BY_COMMAND
+from vllm_kb.engine.scan.site import Setting, Site
 
 SWIFT_ONLY = {"rlhf_type", "sleep_level", "train_type", "vllm_engine_kwargs", "vllm_use_async_engine", "offload_model"}
 LLAMAFACTORY_ONLY = {"vllm_maxlen", "vllm_gpu_util", "vllm_config", "template", "finetuning_type", "stage"}
@@ -36,6 +37,23 @@ def framework_of(data: dict) -> str | None:
     return None
 
 
+def swift_sections(data: dict) -> list[str]:
+    """The sections of a project's own config that hold ms-swift's arguments (`model: {model: …}`,
+    `rlhf: {rlhf_type: grpo, use_vllm: true, vllm_mode: colocate, …}`), which the project's loader
+    hands to swift's RLHFArguments: read as ms-swift where the sections' plain keys together are
+    ms-swift's (framework_of) and turn its vLLM rollout on; [] otherwise."""
+    sections = [str(k) for k, v in data.items() if isinstance(v, dict) and v]
+    merged: dict = {}
+    for k in sections:
+        for kk, v in data[k].items():
+            merged.setdefault(str(kk), v)
+    if framework_of(merged) != "ms-swift" or framework_of({k: v for k, v in merged.items() if not isinstance(v, dict)}) != "ms-swift":
+        return []
+    if merged.get("use_vllm") is not True:  # a training run's rollout (an infer config is read only with its command)
+        return []
+    return sections
+
+
 def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
     if rel in ctx.referenced:
         return []
@@ -50,7 +68,11 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
             out += oumi_grpo.scan(ctx, rel, doc)
             continue
         fid = framework_of(doc.data)
-        command = _swift_command(doc.data) if fid == "ms-swift" and "rlhf_type" in doc.data else None
+        sections = swift_sections(doc.data) if fid is None else None
+        if sections:
+            fid = "ms-swift"
+        command = _swift_command(doc.data) if fid == "ms-swift" and "rlhf_type" in doc.data else \
+            "rlhf" if sections and any("rlhf_type" in doc.data[k] for k in sections) else None
         if fid is None and doc.index == 0 and "defaults" in doc.data:
             # a NeMo-RL recipe that inherits its generation block (`defaults: grpo_math_1B.yaml`)
             command = nemo_rl_config.generation_command(nemo_rl_config.composed(ctx, rel))
@@ -64,6 +86,9 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
         if fid == "nemo-rl":
             command = command or nemo_rl_config.generation_command(doc.data)
             entries = nemo_rl_config.entries(ctx, rel, [], command, referenced=False) if doc.index == 0 else []
+        elif sections:  # only the keys ms-swift declares: the rest are the project's own loader's
+            entries = [e for k in sections for e in mapping_entries(doc.data[k], doc, rel, False, (k,), 1) if fw.key(e.written) is not None]
+            entries = list({e.written: e for e in reversed(entries)}.values())[::-1]  # a key in two sections: the first
         else:
             entries = mapping_entries(doc.data, doc, rel, flatten=verl)
         if fid == "trl":
@@ -81,6 +106,11 @@ def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
                                      syntax="framework-config", kind=f"{fw.name} config", version=ctx.framework_version(rel, fw.package),
                                      command=command, source={"yaml_doc": doc.index, "flatten": verl},
                                      commit=ctx.framework_commit(rel, fw.package))
+        if site is not None and sections:
+            for name in SIZED_BY_COMMAND:  # the project's loader may derive what the file leaves out (a length of its own)
+                if name not in site.settings:
+                    site.settings[name] = Setting(name, None, False, rel, line, "", "", "framework-config",
+                                                  "not written: the project's own loader may set it", implied=True)
         if site is not None:
             swift_adapters.resolve(ctx, rel, site)
             site.config_key_style = "snake"
