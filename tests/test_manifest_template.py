@@ -46,7 +46,8 @@ def test_a_manifest_template_is_a_site(tmp_path, name):
 def test_a_template_of_something_else_is_not_read_as_yaml(tmp_path):
     (tmp_path / "launch.sh.tpl").write_text("#!/bin/bash\nvllm serve Qwen/Qwen2.5-7B-Instruct\n")
     (tmp_path / "notes.txt.j2").write_text("command: vllm serve Qwen/Qwen2.5-7B-Instruct\n")
-    assert [s.site.file for s in audit(tmp_path, gpu="H100-80GB x1").sites] == []
+    # a shell script kept as a template is read as the script it renders to (engine/scan/shell_templates.py)
+    assert [(s.site.file, s.site.syntax) for s in audit(tmp_path, gpu="H100-80GB x1").sites] == [("launch.sh.tpl", "cli")]
 
 
 # aws-samples/aws-do-eks (https://github.com/aws-samples/aws-do-eks, eval85) renders each manifest with

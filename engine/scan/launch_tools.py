@@ -70,8 +70,11 @@ def _options(words: list[Word], vals: list, i: int, takes: set[str], out: Docker
     while i < n:
         v = vals[i]
         if v is None:
-            if unknown_operand and i + 1 < n and vals[i + 1] and not vals[i + 1].startswith("-"):
+            if unknown_operand and (i + 1 < n and vals[i + 1] and not vals[i + 1].startswith("-") or _image(words[i])):
                 return i
+            if unknown_operand and i + 1 < n and (vals[i + 1] or "").startswith("-") and any(_image(w) for w in words[i + 1:]):
+                i += 1  # `{{ '--nv' if gpus }}`, `$NV`: a switch or nothing, before an image named later
+                continue
             return None
         if v == "--":
             return i + 1
@@ -100,13 +103,20 @@ def _options(words: list[Word], vals: list, i: int, takes: set[str], out: Docker
     return None
 
 
+# the file `apptainer pull` writes for a Docker image: `<name>_<tag>.sif` (vllm-openai_v0.9.2.sif)
+_PULLED = re.compile(r"^vllm-openai_([A-Za-z0-9][\w.-]*)\.sif$")
+
+
 def _image(word: Word) -> str | None:
     """The image an operand names: `docker://vllm/vllm-openai:v0.9.2` → the Docker reference; a
-    local `.sif` file names no release."""
+    local `.sif` file names no release, unless it is the file `apptainer pull` made of vLLM's image."""
     v = word.value or ""
     for scheme in ("docker://", "oras://", "library://"):
         if v.startswith(scheme):
             return v[len(scheme):] if scheme == "docker://" else None
+    base = (v or getattr(word, "text", None) or "").rsplit("/", 1)[-1]  # `{{ cache }}/vllm-openai_v0.9.2.sif`: its name is known
+    if (m := _PULLED.match(base)) is not None:
+        return f"vllm/vllm-openai:{m.group(1)}"  # `apptainer pull docker://vllm/vllm-openai:v0.9.2` names it so
     return None if v.endswith((".sif", ".simg", ".img")) or "/" not in v and ":" not in v else v
 
 

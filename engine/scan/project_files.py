@@ -9,7 +9,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, makefile, notebooks, python_calls, scripts, service_files, words
 from vllm_kb.engine.scan import heredoc_manifests, heredoc_python, hydra_compose, manifest_template, own_images, text_commands, toml_commands, verl_worker, vscode_launch, windows_scripts
-from vllm_kb.engine.scan import yaml_python
+from vllm_kb.engine.scan import shell_templates, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -74,10 +74,13 @@ def scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
             return found
     if suffix == ".txt" and (text := ctx.read(rel)) is not None and text_commands.candidate(rel, text):
         return guarded(ctx, rel, text_commands.scan, text)  # a command template the project's Python fills in
-    if suffix in scripts.SHELL_SUFFIXES or suffix in scripts.BATCH_SUFFIXES or suffix == "":
+    template = shell_templates.is_template_script(rel)  # `serve.sh.j2`: read as the script it renders to
+    if suffix in scripts.SHELL_SUFFIXES or suffix in scripts.BATCH_SUFFIXES or suffix == "" or template:
         text = ctx.read(rel) if suffix else head_if_script(ctx, rel)
+        if text is not None and (template or shell_templates.templated(text)):
+            text = shell_templates.rendered(text)  # template expressions unknown, lines and offsets the file's
         if text is not None and ("vllm" in text or words.framework_words(text) or words.runs_entry_point(text, ctx)
-                                 or words.sets_devices(text) or own_images.runs_built(ctx, text)) and scripts.is_shell(rel, text):
+                                 or words.sets_devices(text) or own_images.runs_built(ctx, text)) and (template or scripts.is_shell(rel, text)):
             found = sides(ctx, rel, text, lambda t: guarded(ctx, rel, image_entry.scan_script, t))
             # a manifest the script writes with a here-document and applies, read as the YAML it is
             if manifests := heredoc_manifests.bodies(text):
