@@ -165,3 +165,27 @@ def test_the_runners_own_options_before_the_server_are_not_vllms(scanned):
     (s,) = [s for s in scanned({"serve.py": DOCKER, "run.sh": "python serve.py --max-model-len 4096\n"}) if s.file == "run.sh"]
     assert s.model.value == "Qwen/Qwen3-8B"
     assert values(s) == {"max_model_len": 4096, "enable_prefix_caching": True}
+
+
+ARGV = '''import subprocess
+import sys
+
+if __name__ == "__main__":
+    cmd = ["vllm", "serve"] + sys.argv[1:]
+    cmd += ["--max-num-seqs", "64"]
+    sys.exit(subprocess.call(cmd))
+'''
+
+
+def test_a_wrapper_passing_all_its_words_after_serve_takes_the_model_first(scanned):
+    (s,) = scanned({"serve.py": ARGV, "run.sh": "python serve.py Qwen/Qwen3-8B --max-model-len 8192\n"})
+    assert s.model.value == "Qwen/Qwen3-8B" and values(s) == {"max_model_len": 8192, "max_num_seqs": 64}
+    assert s.settings["max_num_seqs"].file == "serve.py" and not s.remarks
+
+
+def test_argv_words_after_a_fixed_model_are_stray_for_vllm(scanned):
+    """`["vllm", "serve", MODEL] + sys.argv[1:]`: a plain word the command adds is one positional too many."""
+    text = ARGV.replace('["vllm", "serve"]', '["vllm", "serve", "Qwen/Qwen3-8B"]')
+    (s,) = [s for s in scanned({"serve.py": text, "run.sh": "python serve.py --max-model-len 8192\n"}) if s.file == "run.sh"]
+    assert s.model.value == "Qwen/Qwen3-8B"
+    assert values(s)["max_model_len"] == 8192

@@ -42,6 +42,7 @@ class EntryPoint:
     parse_line: int = 0  # where it parses its command line
     assigns: dict = field(default_factory=dict)  # `args.x = …` after parsing (entry_assigns.Assign): wins over the command line
     passes_rest: bool = False  # a launcher (launcher_entry): the words its parser does not declare reach vLLM's as written
+    model_positional: bool = False  # a launcher that passes its words on right after `vllm serve`
     adds: dict = field(default_factory=dict)  # a launcher's own additions to vLLM's argv (launcher_entry): value, None when computed
 
     @property
@@ -81,7 +82,7 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
     if program.endswith(".py") and (file := script_file(ctx, rel, vals[i] or "")) is not None:
         # `./start.py …`, `srun ~/proj/start.py …`: a script run by its shebang
         if (entry := inspect(ctx, file)) is not None:
-            return Launch(kind_of(program, entry), i + 1, False, env, i), entry
+            return Launch(kind_of(program, entry), i + 1, entry.model_positional, env, i), entry
         return None
     if not _PYTHON.match(program):
         return None
@@ -107,7 +108,7 @@ def find(words, ctx, rel: str) -> tuple[Launch, EntryPoint] | None:
     entry = inspect(ctx, file) if file else None
     if entry is None:
         return None
-    return Launch(kind_of(f"-m {name}" if vals[j] == "-m" else PurePosixPath(name).name, entry), start, False, env, i), entry
+    return Launch(kind_of(f"-m {name}" if vals[j] == "-m" else PurePosixPath(name).name, entry), start, entry.model_positional, env, i), entry
 
 
 def _package_entry(module: str, rest: list | None = None, key: str = "module") -> EntryPoint | None:
@@ -170,7 +171,8 @@ def _launcher(text: str | None, file: str) -> EntryPoint | None:
     if got is None:
         return None
     return EntryPoint(file, "server", dict(got.own_flags), positionals=got.positionals, model_default=got.model_default,
-                      defaults=dict(got.defaults), exact=True, parse_line=got.parse_line, passes_rest=True, adds=dict(got.adds))
+                      defaults=dict(got.defaults), exact=True, parse_line=got.parse_line, passes_rest=True, adds=dict(got.adds),
+                      model_positional=got.model_positional)
 
 
 def _inspect(text: str | None, file: str) -> EntryPoint | None:

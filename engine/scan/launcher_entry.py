@@ -20,6 +20,7 @@ from vllm_kb.engine.scan.python_scope import is_main_guard
 # subprocess.*, os.exec*/spawn* and asyncio's functions that run an argv (python_argv reads them as sites)
 _SPAWNS = frozenset({"Popen", "run", "call", "check_call", "check_output", "execvp", "execv", "execvpe", "execve",
                      "spawnvp", "spawnv", "create_subprocess_exec"})
+_ARGV = "sys.argv[1:]"  # the process's own arguments, as a name the carriers follow
 _SERVER_MODULES = ("vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server")
 # statements whose body may not run, or may run more than once (a `try` body and a `with` body run)
 _BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.Match, ast.IfExp)
@@ -36,17 +37,20 @@ class Launcher:
     defaults: dict = field(default_factory=dict)  # vLLM option → the default of the own option handed on as it
     model_default: tuple[str, int] | None = None
     adds: dict = field(default_factory=dict)  # vLLM option → (value or None, line) the script adds itself
+    model_positional: bool = False  # the passed-on words follow `serve`: the first plain one is the model
 
 
 def read(text: str, file: str) -> Launcher | None:
     """The launcher a file is, or None when it is not one."""
-    if "parse_known_args" not in text or "vllm" not in text:
+    if "vllm" not in text or "parse_known_args" not in text and "argv[1:]" not in text:
         return None
     try:
         tree = parse_python(text, file)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     spaces, rests, line = _known_args(tree)
+    if not rests and not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "parse_args" for n in ast.walk(tree)):
+        rests = {_ARGV}  # `["vllm", "serve"] + sys.argv[1:]`: every word of its command line passed on
     if not rests:
         return None
     carried = _carriers(tree, rests)
@@ -73,7 +77,37 @@ def read(text: str, file: str) -> Launcher | None:
             elif isinstance(value, str):
                 out.model_default = (value, at)
     out.adds = _added(tree, words, set(handed.values()))
+    out.model_positional = out.positionals == 0 and _right_after_serve(parts, carried)
+    model, at = out.adds.pop("model", (None, 0))
+    for elts in words:  # `["vllm", "serve", "org/model"]`: the model the script names itself
+        if _texts(elts[:1]) == ["serve"] and len(elts) > 1 and isinstance(elts[1], ast.Constant) and isinstance(elts[1].value, str):
+            model, at = elts[1].value, elts[1].lineno
+    if isinstance(model, str) and out.model_default is None and not model.startswith("-"):
+        out.model_default = (model, at)
     return out
+
+
+def _right_after_serve(parts, carried: set[str]) -> bool:
+    """The passed-on words come right after `vllm serve` (`["vllm", "serve", *rest]`, `["vllm", "serve"] + rest`):
+    the first of them that is no option is the model."""
+    def carrier(e) -> bool:
+        return isinstance(e, ast.Name) and e.id in carried or _ARGV in _names(e) and not isinstance(e, (ast.List, ast.Tuple))
+
+    for p in parts:
+        for n in ast.walk(p):
+            if isinstance(n, (ast.List, ast.Tuple)):
+                texts = _texts(n.elts)
+                at = _serve_at(texts)
+                star = n.elts[at + 1] if at is not None and texts[at] == "serve" and at + 1 < len(n.elts) else None
+                if isinstance(star, ast.Starred) and carrier(star.value):
+                    return True
+            if isinstance(n, ast.BinOp):
+                ops = _operands(n)
+                for a, b in zip(ops, ops[1:]):
+                    if isinstance(a, (ast.List, ast.Tuple)) and _texts(a.elts)[-1:] == ["serve"] and _serve_at(_texts(a.elts)) is not None \
+                            and carrier(b):
+                        return True
+    return False
 
 
 def _known_args(tree) -> tuple[set[str], set[str], int]:
@@ -94,7 +128,17 @@ def _known_args(tree) -> tuple[set[str], set[str], int]:
 
 
 def _names(node) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} if node is not None else set()
+    """The names an expression reads; `sys.argv[1:]` (or `argv[1:]`) as the name _ARGV."""
+    if node is None:
+        return set()
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice) and isinstance(n.slice.lower, ast.Constant) \
+                and n.slice.lower.value == 1 and n.slice.upper is None and ast.unparse(n.value) in ("sys.argv", "argv"):
+            out.add(_ARGV)
+    return out
 
 
 def _carriers(tree, rests: set[str]) -> set[str]:

@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.scan import argv_entry, shell_choices, switch_value, entry_env, entry_flags, evalscope_launch, fw_launch, mounted_config, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
-from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
+from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words, coerce
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.launchers import executable_release, find_launch, gpu_count_idiom, program_start
 from vllm_kb.engine.scan.script_frameworks import framework_launch_site
@@ -193,6 +193,8 @@ def _entry_site(ctx: ScanContext, rel: str, version: str, cmd, found, c: Candida
     for name, (value, line) in entry.adds.items():
         if name not in site.settings and name != "model":  # a launcher's own words after what it passes on
             e = ctx.catalog.arg(name)
+            if isinstance(value, str) and e is not None:  # written as text in the argv: vLLM's parser types it
+                value = coerce(value, e.field("type", version if e.exists(version) else e.last) or "str")
             site.settings[name] = Setting(name, value, value is not None, entry.file, line, "--" + name.replace("_", "-"),
                                           "" if value is None else str(value), "python-argv", f"added by {entry.file}",
                                           known=e is not None and e.exists(version), implied=value is None)
