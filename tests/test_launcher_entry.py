@@ -189,3 +189,11 @@ def test_argv_words_after_a_fixed_model_are_stray_for_vllm(scanned):
     (s,) = [s for s in scanned({"serve.py": text, "run.sh": "python serve.py --max-model-len 8192\n"}) if s.file == "run.sh"]
     assert s.model.value == "Qwen/Qwen3-8B"
     assert values(s)["max_model_len"] == 8192
+
+
+def test_the_launchers_own_argv_takes_what_its_command_gives(scanned):
+    """engine/scan/entry_flags.py: `str(args.tp)` in the argv takes the `--tp` the shell line gives."""
+    text = OWN_ARGV.format(parse="args, rest = parser.parse_known_args()").replace("default=4)", "default=4, type=str)")
+    got = {s.file: s for s in scanned({"serve.py": text, "run.sh": "python serve.py --tp 2 --max-model-len 4096\n"})}
+    assert got["serve.py"].settings["tensor_parallel_size"].value == 2
+    assert values(got["run.sh"])["max_model_len"] == 4096

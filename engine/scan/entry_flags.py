@@ -15,6 +15,7 @@ import ast
 import re
 from pathlib import PurePosixPath
 
+from vllm_kb.engine.scan.cli_args import coerce
 from vllm_kb.engine.scan.context import parse_python
 from vllm_kb.engine.scan.launchers import _PYTHON
 
@@ -25,7 +26,8 @@ _LAUNCHERS = {"torchrun": ("--nproc_per_node", "--nproc-per-node", "--nnodes", "
               "deepspeed": ("--num_gpus", "--num-gpus", "--num_nodes", "--num-nodes", "--master_port",
                             "--master-port", "--hostfile", "--include", "--exclude", "--master_addr")}
 _TYPES = {"int": int, "float": float, "str": str}
-_REF = re.compile(r"^\s*([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*$")
+# `args.tp`, and as a subprocess argv writes it: `str(args.tp)`, `f"{args.tp}"`
+_REF = re.compile(r"""^\s*(?:(?:str|int|float)\(\s*|f(?P<q>["'])\{)?([A-Za-z_]\w*)\.([A-Za-z_]\w*)(?:\s*\)|\}(?P=q))?\s*$""")
 
 
 def _launched(vals: list) -> tuple[str, str, int] | None:
@@ -164,9 +166,11 @@ def carry(sites: list, ctx) -> None:
         named = [s for s in list(site.settings.values()) + ([site.model] if site.model is not None else [])]
         for s in named:
             m = _REF.match(s.raw or "")
-            if s.file != site.file or m is None or m.group(1) in ("self", "cls") or m.group(2) not in dests:
+            if s.file != site.file or m is None or m.group(2) in ("self", "cls") or m.group(3) not in dests:
                 continue
-            _apply(s, m.group(2), each, runs)
+            _apply(s, m.group(3), each, runs)
+            if s.syntax == "python-argv" and isinstance(s.value, str) and (e := ctx.catalog.arg(s.name)) is not None:
+                s.value = coerce(s.value, e.field("type", e.last) or "str")  # a word of the argv: vLLM's parser types it
 
 
 def _apply(s, dest: str, each: list[dict], runs: list[dict]) -> None:
