@@ -197,3 +197,14 @@ def test_the_launchers_own_argv_takes_what_its_command_gives(scanned):
     got = {s.file: s for s in scanned({"serve.py": text, "run.sh": "python serve.py --tp 2 --max-model-len 4096\n"})}
     assert got["serve.py"].settings["tensor_parallel_size"].value == 2
     assert values(got["run.sh"])["max_model_len"] == 4096
+
+
+@pytest.mark.parametrize("change", [
+    ("    parser.add_argument(\"--bind\")\n", "    parser.add_argument(\"--bind\")\n    add_cluster_options(parser)\n"),
+    ("parser = argparse.ArgumentParser()", "parser = make_parser()"),
+    ("parser = argparse.ArgumentParser()", "parser = argparse.ArgumentParser(parents=[base])"),
+], ids=["handed-to-a-function", "built-elsewhere", "parents"])
+def test_a_parser_whose_options_are_not_all_read_is_no_launcher(scanned, change):
+    """Options the file does not declare may be the script's: a word would be judged as vLLM's wrongly."""
+    script = LAUNCHER.replace(*change)
+    assert scanned({"tools/start.py": script, "run.sh": JOB.format(prog="./tools/start.py", model="m", rest="--x 1")}) == []

@@ -120,11 +120,31 @@ def _known_args(tree) -> tuple[set[str], set[str], int]:
         call, target = node.value, node.targets[0]
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "parse_known_args" \
                 and not call.args and not any(k.arg == "args" for k in call.keywords) and len(target.elts) == 2 \
-                and all(isinstance(e, ast.Name) for e in target.elts):
+                and all(isinstance(e, ast.Name) for e in target.elts) and _whole_parser(tree, call.func.value):
             spaces.add(target.elts[0].id)  # type: ignore[attr-defined]
             rests.add(target.elts[1].id)  # type: ignore[attr-defined]
             line = line or node.lineno
     return spaces, rests, line
+
+
+def _whole_parser(tree, parser) -> bool:
+    """Whether the file declares every option of the parser: an `ArgumentParser(...)` it builds itself,
+    with no `parents=`, no sub-commands, never handed to a function (that may add options the
+    audit does not read: a word taken for vLLM's would then be the script's own)."""
+    if not isinstance(parser, ast.Name):
+        return False
+    made = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == parser.id for t in n.targets)]
+    if len(made) != 1 or not (isinstance(made[0], ast.Call) and ast.unparse(made[0].func).rsplit(".", 1)[-1] == "ArgumentParser") \
+            or any(k.arg == "parents" for k in made[0].keywords):
+        return False
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Call):
+            continue
+        if isinstance(n.func, ast.Attribute) and n.func.attr == "add_subparsers" and _names(n.func.value) == {parser.id}:
+            return False
+        if any(isinstance(a, ast.Name) and a.id == parser.id for a in [*n.args, *(k.value for k in n.keywords)]):
+            return False
+    return True
 
 
 def _names(node) -> set[str]:
