@@ -203,7 +203,8 @@ def test_the_launchers_own_argv_takes_what_its_command_gives(scanned):
     ("    parser.add_argument(\"--bind\")\n", "    parser.add_argument(\"--bind\")\n    add_cluster_options(parser)\n"),
     ("parser = argparse.ArgumentParser()", "parser = make_parser()"),
     ("parser = argparse.ArgumentParser()", "parser = argparse.ArgumentParser(parents=[base])"),
-], ids=["handed-to-a-function", "built-elsewhere", "parents"])
+    ("    parser.add_argument(\"--bind\")\n", "    for name in OWN:\n        parser.add_argument(f\"--{name}\")\n"),
+], ids=["handed-to-a-function", "built-elsewhere", "parents", "computed-name"])
 def test_a_parser_whose_options_are_not_all_read_is_no_launcher(scanned, change):
     """Options the file does not declare may be the script's: a word would be judged as vLLM's wrongly."""
     script = LAUNCHER.replace(*change)

@@ -129,8 +129,9 @@ def _known_args(tree) -> tuple[set[str], set[str], int]:
 
 def _whole_parser(tree, parser) -> bool:
     """Whether the file declares every option of the parser: an `ArgumentParser(...)` it builds itself,
-    with no `parents=`, no sub-commands, never handed to a function (that may add options the
-    audit does not read: a word taken for vLLM's would then be the script's own)."""
+    with no `parents=`, no sub-commands, every option named as written, never handed to a function
+    (that may add options the audit does not read: a word taken for vLLM's would then be the
+    script's own)."""
     if not isinstance(parser, ast.Name):
         return False
     made = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == parser.id for t in n.targets)]
@@ -142,6 +143,9 @@ def _whole_parser(tree, parser) -> bool:
             continue
         if isinstance(n.func, ast.Attribute) and n.func.attr == "add_subparsers" and _names(n.func.value) == {parser.id}:
             return False
+        if isinstance(n.func, ast.Attribute) and n.func.attr == "add_argument" \
+                and not (n.args and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in n.args)):
+            return False  # `add_argument(*FLAGS)`, `add_argument(f"--{name}")`: an option the audit cannot name
         if any(isinstance(a, ast.Name) and a.id == parser.id for a in [*n.args, *(k.value for k in n.keywords)]):
             return False
     return True
