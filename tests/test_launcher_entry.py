@@ -209,3 +209,17 @@ def test_a_parser_whose_options_are_not_all_read_is_no_launcher(scanned, change)
     """Options the file does not declare may be the script's: a word would be judged as vLLM's wrongly."""
     script = LAUNCHER.replace(*change)
     assert scanned({"tools/start.py": script, "run.sh": JOB.format(prog="./tools/start.py", model="m", rest="--x 1")}) == []
+
+
+def test_a_command_line_joined_for_the_shell(scanned):
+    """`os.system(f"vllm serve {opts.model} " + " ".join(rest))`: the passed-on words are vLLM's too."""
+    text = '''import argparse
+import os
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--model", default="Qwen/Qwen3-8B")
+opts, rest = parser.parse_known_args()
+os.system(f"vllm serve {opts.model} " + " ".join(rest))
+'''
+    (s,) = [s for s in scanned({"go.py": text, "run.sh": "python go.py --max-model-length 4096\n"}) if s.file == "run.sh"]
+    assert list(s.unknown) == ["max_model_length"] and not s.remarks

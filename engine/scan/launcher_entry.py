@@ -19,7 +19,7 @@ from vllm_kb.engine.scan.python_scope import is_main_guard
 
 # subprocess.*, os.exec*/spawn* and asyncio's functions that run an argv (python_argv reads them as sites)
 _SPAWNS = frozenset({"Popen", "run", "call", "check_call", "check_output", "execvp", "execv", "execvpe", "execve",
-                     "spawnvp", "spawnv", "create_subprocess_exec"})
+                     "spawnvp", "spawnv", "create_subprocess_exec", "system", "popen", "create_subprocess_shell"})
 _ARGV = "sys.argv[1:]"  # the process's own arguments, as a name the carriers follow
 _SERVER_MODULES = ("vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server")
 # statements whose body may not run, or may run more than once (a `try` body and a `with` body run)
@@ -184,7 +184,8 @@ def _carriers(tree, rests: set[str]) -> set[str]:
 
 
 def _spawn_argv(call: ast.Call):
-    """The argv expression of a subprocess / os.exec* / os.spawn* call, by its function's name."""
+    """The argv expression of a subprocess / os.exec* / os.spawn* call, by its function's name (the
+    command line of os.system / os.popen / a shell subprocess)."""
     f = call.func
     name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
     if name not in _SPAWNS:
