@@ -63,6 +63,10 @@ def test_kv_connector_expandable_segments(cli, write_project, vllm, cmd, want):
     ("0.30.0", "--max-cudagraph-capture-size 0 --enforce-eager", "H100 x1", None, None),
     ("0.30.0", "--cudagraph-capture-sizes 1 2 4 8 --max-cudagraph-capture-size 8", "H100 x1", None, None),
     ("0.30.0", "--tensor-parallel-size 2 --cudagraph-capture-sizes 1 2 4 8 --max-cudagraph-capture-size 16", "H100 x2", "P1", None),
+    # a size above the budget vLLM picks itself (estimated): which sizes are kept is vLLM's call
+    ("0.30.0", "--cudagraph-capture-sizes 1 2 4 8 16384 --max-cudagraph-capture-size 16384", "H100 x1", "P1", None),
+    ("0.30.0", "--cudagraph-capture-sizes 1 2 4 8 16384 --max-cudagraph-capture-size 16384 --max-num-batched-tokens 8192",
+     "H100 x1", "P0", "(=16384) should be consistent"),
 ])
 def test_cudagraph_capture_sizes(cli, write_project, vllm, flags, gpu, want, words):
     got = _check(cli, write_project, vllm, f"vllm serve Qwen/Qwen3-8B {flags}", "L267", gpu)
@@ -97,6 +101,8 @@ _DSV2 = "vllm serve deepseek-ai/DeepSeek-V2-Lite --tensor-parallel-size 2 --enab
     ("0.30.0", f"{_DSV2} --eplb-config '{{\"communicator\": \"torch_nccl\"}}'", "L270", "P0"),
     ("0.30.0", f"{_DSV2} --eplb-config '{{\"communicator\": \"torch_nccl\", \"use_async\": false}}'", "L270", None),
     ("0.23.0", f"{_DSV2} --eplb-config '{{\"communicator\": \"pynccl\"}}'", "L270", None),  # no such check yet
+    # pydantic reads the string "false" as False: synchronous EPLB, which takes any communicator
+    ("0.30.0", f"{_DSV2} --eplb-config '{{\"communicator\": \"torch_nccl\", \"use_async\": \"false\"}}'", "L270", None),
     ("0.20.0", "vllm serve Qwen/Qwen3-8B --offload-backend prefetch", "L271", "P0"),
     ("0.20.0", "vllm serve Qwen/Qwen3-8B --offload-backend prefetch --offload-group-size 8 --offload-num-in-group 2", "L271", None),
 ])
@@ -115,6 +121,12 @@ def test_eplb_and_offload_values(cli, write_project, vllm, cmd, check, want):
     ("0.13.0", "VLLM_ATTENTION_BACKEND=TRITON_ATTN vllm serve deepseek-ai/DeepSeek-V2-Lite-Chat --trust-remote-code", "L273",
      "MI300X x1", "P0"),
     ("0.13.0", "VLLM_ATTENTION_BACKEND=TRITON_ATTN vllm serve Qwen/Qwen3-8B", "L273", "MI300X x1", None),
+    # VLLM_MLA_DISABLE=1: use_mla is false, the model takes the plain-attention path where TRITON_ATTN is valid
+    ("0.13.0", "VLLM_MLA_DISABLE=1 VLLM_ATTENTION_BACKEND=TRITON_ATTN vllm serve deepseek-ai/DeepSeek-V2-Lite-Chat "
+     "--trust-remote-code", "L273", "MI300X x1", None),
+    # -1 (auto, 0.14.0+) is the model's own length, not a length below the threshold
+    ("0.30.0", "vllm serve Qwen/Qwen3-8B --max-model-len -1 --long-prefill-token-threshold 4096", "L252", "H100 x1", None),
+    ("0.30.0", "vllm serve Qwen/Qwen3-8B --max-model-len 2048 --long-prefill-token-threshold 4096", "L252", "H100 x1", "P0"),
 ])
 def test_scheduler_compilation_rocm(cli, write_project, vllm, cmd, check, gpu, want):
     got = _check(cli, write_project, vllm, cmd, check, gpu)
@@ -139,6 +151,9 @@ def test_model_and_compilation_values(cli, write_project, vllm, cmd, check, want
      "H100 x1", "P0"),
     ("0.30.0", "vllm serve moonshotai/Kimi-Linear-48B-A3B-Instruct --trust-remote-code --kda-prefill-backend flashkda", "L277",
      "H100 x1", None),
+    # no GPU named and nothing showing a platform: the audit's default CUDA is a guess, and fused says ROCm
+    ("0.30.0", "vllm serve moonshotai/Kimi-Linear-48B-A3B-Instruct --trust-remote-code --kda-prefill-backend fused", "L277",
+     "none", "P1"),
 ])
 def test_microbatch_and_kda_backends(cli, write_project, vllm, cmd, check, gpu, want):
     got = _check(cli, write_project, vllm, cmd, check, gpu)

@@ -7,7 +7,8 @@ max_cudagraph_capture_size(=…) should be consistent with the max value of cuda
 vLLM runs these only when CUDA graphs are on; `cg_sizes_certain` says nothing the launch passes could
 turn them off or reshape the list (eager mode is not judged at all; a compilation mode or level, a
 cudagraph_mode, an optimization level, tensor parallelism, whose sequence-parallel pass rounds the
-sizes, BitsAndBytes or a platform other than CUDA, where vLLM may fall back to eager, leave the rule at P1)."""
+sizes, BitsAndBytes or a platform other than CUDA, where vLLM may fall back to eager, leave the rule at P1, and
+so does a list whose sizes exceed the max_num_batched_tokens vLLM picks itself, which is estimated)."""
 from __future__ import annotations
 
 from typing import Any
@@ -52,5 +53,9 @@ def cudagraph_size_facts(passed: dict, engine: dict, platform: str | None = None
         return {}
     kept = max((s for s in sizes if s <= budget), default=0)
     if kept != top_n:
+        if as_int(passed.get("max_num_batched_tokens")) is None and any(s > budget for s in sizes):
+            # the sizes dropped hang on vLLM's own default budget (by GPU, usage context, chunked
+            # prefill, batched DP MoE, a prefix-LM's floor), which the audit only estimates
+            out["cg_sizes_certain"] = False
         return {**out, "cg_sizes_top": kept, "cg_sizes_refused": "inconsistent"}
     return {}
