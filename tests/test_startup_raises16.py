@@ -85,7 +85,7 @@ _EAGLE3 = ('--speculative-config \'{"method": "eagle3", "model": "yuhuili/EAGLE3
     ("0.20.0", "vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"suffix\", \"suffix_decoding_max_cached_requests\": 0}'",
      "L268", None),
     ("0.34.0", "vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"suffix\", \"suffix_decoding_min_token_prob\": 5}'",
-     "L268", None),  # 0.34.0 no longer checks the values there
+     "L268", "P0"),  # 0.34.0 checks them in SuffixSpeculatorConfig.configure (v1/worker/gpu/spec_decode/suffix/config.py)
     ("0.20.0", f"vllm serve meta-llama/Llama-3.1-8B-Instruct --kv-sharing-fast-prefill {_EAGLE3}", "L269", "P0"),
     ("0.20.0", "vllm serve meta-llama/Llama-3.1-8B-Instruct --kv-sharing-fast-prefill", "L269", None),
 ])
