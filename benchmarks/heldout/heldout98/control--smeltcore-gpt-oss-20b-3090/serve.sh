@@ -1,0 +1,2 @@
+#!/bin/bash
+vllm serve openai/gpt-oss-20b
