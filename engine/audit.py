@@ -16,6 +16,7 @@ from vllm_kb.engine.check.project_facts import add_project_facts
 from vllm_kb.engine.check.site_release import release_facts
 from vllm_kb.engine.check.unpinned import allowed_releases
 from vllm_kb.engine.fix.changes import fixables, plan
+from vllm_kb.engine.fix.container_edits import container_changes
 from vllm_kb.engine.fix.pins import pin_changes
 from vllm_kb.engine.fix.text_edits import diffs
 from vllm_kb.engine.kb import catalog as catalog_mod
@@ -137,7 +138,8 @@ def replan(rep: AuditReport, sr: SiteReport) -> None:
     cat = catalog_mod.load()
     items = fixables(sr.results, sr.remarks)
     pins = rep.pins + (rep.ctx.dependency_pins if rep.ctx is not None else [])  # a torch pin L115 rewrites
-    sr.changes = plan(sr.site, items, cat, sr.lookup_version) + pin_changes(sr.site, items, pins, sr.version)
+    sr.changes = plan(sr.site, items, cat, sr.lookup_version) + pin_changes(sr.site, items, pins, sr.version) \
+        + container_changes(sr.site, items)
     urgent = [c for c in sr.changes if c.priority in ("P0", "P1")]
     sr.after = diffs(sr.site, urgent, rep.ctx.read)
 
@@ -247,7 +249,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     settle_owners(results, remarks, facts, kb)  # one cause, one owner: after every other priority rule
     items = fixables(results, remarks)
     try:
-        changes = plan(site, items, cat, resolved.version) + pin_changes(site, items, pins, choice)
+        changes = plan(site, items, cat, resolved.version) + pin_changes(site, items, pins, choice) + container_changes(site, items)
         after = diffs(site, [c for c in changes if c.priority in ("P0", "P1")], ctx.read)
     except Exception as e:  # noqa: BLE001 — a planner bug costs the site its changes, never its verdicts
         ctx.skip(site.file, "planner-error", site.line, f"{type(e).__name__}: {e}"[:160])

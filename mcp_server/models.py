@@ -65,7 +65,7 @@ class CheckList(BaseModel):
 
 
 class FixOp(BaseModel):
-    op: str = Field(description="set | unset | env | unset_env | pin (a package version: target vllm or the framework)")
+    op: str = Field(description="set | unset | env | unset_env | pin (a package version: target vllm or the framework) | container (an option of the container's docker run: target ipc)")
     target: str
     value: Any = None
     value_from: str | None = Field(None, description="CEL expression the audit computes the value from")

@@ -96,8 +96,10 @@ def test_a_tag_bump_keeps_what_the_new_release_takes_on_the_same_line(write_proj
     res = _fix(root, "A100-80GB x4")
     assert res.converged and not res.refused
     # one line, two passes: the tag, then what v0.9.0 asks (--enable-reasoning is gone there); the
-    # parser 0.8.5 would have needed instead of qwen3 is not written
-    assert res.texts["run.sh"] == QWEN3_DOCKER["run.sh"].replace("v0.8.5.post1", "v0.9.0").replace("--enable-reasoning ", "")
+    # parser 0.8.5 would have needed instead of qwen3 is not written; four workers in Docker's 64 MiB /dev/shm (L40)
+    # get --ipc=host on the same line
+    assert res.texts["run.sh"] == QWEN3_DOCKER["run.sh"].replace("v0.8.5.post1", "v0.9.0").replace("--enable-reasoning ", "") \
+        .replace("docker run ", "docker run --ipc=host ")
     assert [(r.change.target, r.change.after, r.was, r.now) for r in res.rebased] == \
         [("reasoning_parser", "--reasoning-parser deepseek_r1", "0.8.5.post1", "0.9.0")]
     assert _fix(write_project(res.texts, root), "A100-80GB x4").changed_files == []

@@ -76,8 +76,8 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
     asked: dict[tuple[str, str], tuple[str, Any]] = {}
     for item in sorted(items, key=lambda x: PRIORITY_ORDER.get(x.priority, 3)):
         for op, value in item.ops:
-            if op.kind == "pin" or op.alternative:
-                continue  # a package pin (engine/fix/pins.py); an alternative (below)
+            if op.kind in ("pin", "container") or op.alternative:
+                continue  # a package pin (engine/fix/pins.py), a `docker run` option (container_edits.py); an alternative (below)
             key = ("env" if op.is_env else "arg", op.target)
             if key in asked:
                 prev_kind, prev_value = asked[key]

@@ -11,6 +11,7 @@ import shlex
 from vllm_kb.engine.fix import edits as edits_mod
 from vllm_kb.engine.fix import python_edits, yaml_edits, yaml_scalars
 from vllm_kb.engine.fix.changes import Change, merge_value
+from vllm_kb.engine.fix.container_edits import SYNTAX as CONTAINER_SYNTAX, container_edit
 from vllm_kb.engine.fix.deploy_edits import deploy_edit, deploy_rename
 from vllm_kb.engine.fix.edits import TextEdit
 from vllm_kb.engine.fix.literals import as_written_value, py_literal
@@ -96,6 +97,8 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
         return deploy_edit(site, ch, text)  # a Ray runtime_env's env_vars key is edited where it is written
     if ch.syntax == "pin":
         return pin_edit(ch, text)
+    if ch.syntax == CONTAINER_SYNTAX:
+        return container_edit(site, ch, text)
     return None
 
 

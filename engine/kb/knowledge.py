@@ -33,6 +33,7 @@ class Text:
 @dataclass(frozen=True)
 class FixOp:
     kind: str  # set | unset | env | unset_env | pin (a package's version: "vllm", "trl") | rename (value: the argument a misspelt one should be)
+    # | container (an option of the site's `docker run`: engine/fix/container_edits.py)
     target: str
     value: Any = None
     value_from: str | None = None
@@ -48,6 +49,8 @@ class FixOp:
             return cls("env", raw["env"], str(raw.get("value")), alternative=bool(raw.get("alternative")))
         if "pin" in raw:
             return cls("pin", raw["pin"], raw.get("value"), raw.get("value_from"), bool(raw.get("alternative")))
+        if "container" in raw:
+            return cls("container", raw["container"], str(raw.get("value")))
         return cls("unset_env", raw["unset_env"])
 
     @property

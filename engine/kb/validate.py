@@ -233,8 +233,8 @@ class Validator:
 
     def fix_target(self, file, id_, path, op, versions: list[str]) -> None:
         """A fix names a real argument or env var, and one that exists wherever it is set."""
-        if op.kind == "pin":
-            return  # a package's version, not an argument (the schema lists the packages)
+        if op.kind in ("pin", "container"):
+            return  # a package's version, an option of `docker run`: not an argument (the schema lists them)
         is_env = op.is_env
         entry = self.cat.env(op.target) if is_env else self.cat.arg(op.target)
         what = f"env var {op.target!r}" if is_env else f"argument {op.target!r}"

@@ -21,7 +21,7 @@ from vllm_kb.engine.kb.versions import SpecifierSet, newest_matching, parse
 
 # How a text field is shown: one language ("en"/"zh"), or both as {"en": …, "zh": …}.
 Lang = str | None
-SYNTAXES = ("cli", "python", "yaml", "env")
+SYNTAXES = ("cli", "python", "yaml", "env", "container")  # container: an option of the `docker run` (L40's --ipc=host)
 
 
 def text_of(t: Text | None, lang: Lang) -> Any:
@@ -152,6 +152,10 @@ def _remove(text: str) -> dict[str, Any]:
 
 
 def _spell(op: FixOp, syntax: str, cat: catalog_mod.Catalog, version: str) -> list[dict[str, Any]]:
+    if (op.kind == "container") != (syntax == "container"):  # the `docker run`'s option, whatever the launch's syntax
+        return []
+    if op.kind == "container":
+        return [_write(f"--{op.target}={op.value}")]
     if op.is_env:
         if syntax != "env":
             return []

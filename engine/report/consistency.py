@@ -14,8 +14,8 @@ before anyone reads it, and a test runs them over every fixture, example and a g
 - `status-word`: the word a check's status is shown with does not fit its change (a removal
   labelled "enable");
 - `p0-unsafe`: a P0 whose fix is marked unsafe although P0 means vLLM will not start without it
-  (or a verified gain at no risk) — only removing an access guard or turning trust_remote_code on
-  (a person's call) may stay unsafe;
+  (or a verified gain at no risk) — only removing an access guard, turning trust_remote_code on or
+  sharing the host's IPC namespace with a container (a person's call) may stay unsafe;
 - `no-op`: a change that writes what is already there."""
 from __future__ import annotations
 
@@ -203,6 +203,8 @@ def _p0_unsafe(s: dict):
             continue  # removing an access guard stays for a person to decide
         if all(runs_foreign_code(ch["target"]) for ch in r["changes"]):
             continue  # so does letting the model repository's code run
+        if all(ch["op"] == "container" for ch in r["changes"]):
+            continue  # and what the container shares with its host (L40's --ipc=host)
         if r["kind"] == "finding" and r["check"].startswith("unknown-option") and all(ch["op"] == "rename" for ch in r["changes"]):
             continue  # a rename whose target is a guess between close candidates
         if r["kind"] == "finding" and r["check"].startswith("unknown-option") and any(ch["target"] == "lora_modules" for ch in r["changes"]):

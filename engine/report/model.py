@@ -225,6 +225,8 @@ def _enables(op: str, target: str, value: Any, site) -> bool:
     """Whether a fix op turns something on: a switch set on, a disabling option set off or
     removed, an environment variable that was "0" removed, a value given to what was unset or
     `auto` (FP8 KV cache, a draft model, quantization)."""
+    if op == "container":
+        return False  # the container's own option (--ipc=host): not a vLLM feature turned on
     current = (site.env if op in ("env", "unset_env") else site.settings).get(target)
     if op in ("unset", "unset_env"):
         return bool(_DISABLER.search(target)) or (current is not None and current.value in _OFF)

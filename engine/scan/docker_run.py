@@ -54,6 +54,7 @@ class DockerRun:
     env: list[tuple[str, Word | None, Word]] = field(default_factory=list)  # (name, value word or None, option word)
     facts: dict = field(default_factory=dict)  # gpus, gpu_count, ipc, shm_size, runtime, env_file
     name: str | None = None  # --name: what a later `docker exec NAME …` runs in
+    run_word: Word | None = None  # the `run` of `docker run`: an option is added right after it (engine/fix/container_edits.py)
 
 
 def find(words: list[Word], start: int) -> DockerRun | None:
@@ -68,7 +69,7 @@ def find(words: list[Word], start: int) -> DockerRun | None:
     if i >= n or vals[i] != "run":
         return None
     i += 1
-    out = DockerRun(None, -1, [], None)
+    out = DockerRun(None, -1, [], None, run_word=words[i - 1])
     while i < n:
         v = vals[i]
         if v is None:

@@ -20,9 +20,14 @@ def started_elsewhere(ctx, rel: str, name: str, runner) -> dict | None:
     runner class that reads the scripts (shell_run.Runner, passed in: it imports this module's caller)."""
     index = _index(ctx, runner)
     got = [facts for where, facts in index.get(name, []) if where != rel]
-    if not got or any(g != got[0] for g in got[1:]):
+    if not got or any(_settings(g) != _settings(got[0]) for g in got[1:]):
         return None
-    return dict(got[0])
+    # two scripts that start it alike: the same container either way, but no one `docker run` to edit
+    return dict(got[0]) if len(got) == 1 else _settings(got[0])
+
+
+def _settings(facts: dict) -> dict:
+    return {k: v for k, v in facts.items() if k != "run_at"}
 
 
 def _index(ctx, runner_cls) -> dict[str, list[tuple[str, dict]]]:

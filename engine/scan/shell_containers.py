@@ -69,6 +69,9 @@ class Containers:
         from vllm_kb.engine.scan.images import container_command, local_entrypoint
 
         facts = dict(run.facts, image=run.image.value if run.image is not None else None)
+        if run.run_word is not None:
+            # where an option of the container's goes (L40's --ipc=host), this script's bytes: engine/fix/container_edits.py
+            facts["run_at"] = (self.rel, run.run_word.start, run.run_word.end, run.run_word.line)
         if run.name:
             self.st.containers[run.name] = facts
         built = (self.st.images.get(facts["image"]) if facts["image"] else None) or own_images.built(self.ctx, self.rel, run)

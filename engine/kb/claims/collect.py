@@ -78,6 +78,8 @@ def fix_facts(op: dict) -> list[Fact]:
         return out + cel_facts(op.get("value_from"))[0]
     if "unset" in op:
         return [Fact("arg", op["unset"])]
+    if "container" in op:
+        return []  # an option of `docker run`, not vLLM's
     return [Fact("env", op.get("env") or op.get("unset_env") or "")]
 
 
