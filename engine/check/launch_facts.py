@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from vllm_kb.engine.check.startup_common import as_int
+from vllm_kb.engine.kb import deploy_tools
 from vllm_kb.engine.scan import python_text
 from vllm_kb.engine.scan.site import Site
 
@@ -164,7 +165,21 @@ def launch_facts(site: Site) -> dict[str, Any]:
     level = sleep_level(site)
     if level is not None:
         out["sleep_level"] = level
+    if "evaluator" not in out and (harness := evaluator(site)):
+        out["evaluator"] = harness
     return out
+
+
+def evaluator(site: Site) -> str | None:
+    """The evaluation harness that builds this engine: its command line (`lm_eval --model vllm`), a
+    framework's eval command, or a model backend in the harness's own source (the site's file lies in
+    its package folder)."""
+    names = deploy_tools.load("llm_wrappers").get("evaluators", [])
+    if site.tool in names:
+        return site.tool
+    if site.framework != "none" and site.framework_command == "eval":  # `swift eval` (EvalScope on the framework's engine)
+        return site.framework
+    return next((p for p in site.file.split("/")[:-1] if p in names), None)
 
 
 # ppo_trainer.yaml's trainer block in every verl release (0.1 … 0.9)

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import ast
 
+from vllm_kb.engine.kb import deploy_tools
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.scan import framework_site, trl_section, trl_spread, wrapper_args
 from vllm_kb.engine.scan.python_prefilter import TARGETS
 from vllm_kb.engine.scan.python_settings import place, setting, spread
 from vllm_kb.engine.scan.python_values import walk
 from vllm_kb.engine.scan.site import Finding, Site
+
+
+def _evaluators() -> list[str]:
+    return deploy_tools.load("llm_wrappers").get("evaluators", [])
 
 
 def call_site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, wrapper=None) -> Site:
@@ -24,6 +29,8 @@ def call_site(ctx, rel, text, version, call, target, resolver, by_id, absorbed, 
                                else f" ({wrapper.name}, a subclass of vllm.LLM from {wrapper.origin})")
         site.mode = wrapper.mode or site.mode
         site.tool = wrapper.host or site.tool
+        if wrapper.forwarder and wrapper.origin in _evaluators():
+            site.launch["evaluator"] = wrapper.origin
         if wrapper.per_call:  # its engine lives only through each call: never beside another's (colocation)
             site.launch["engine_per_call"] = True
         if wrapper.has_init:
