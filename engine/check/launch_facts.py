@@ -143,6 +143,8 @@ def container_facts(site: Site) -> dict[str, Any]:
     if not c or not c.get("tool"):
         return {}
     out: dict[str, Any] = {"container_tool": str(c["tool"]), "ipc_host": str(c.get("ipc") or "").lower() == "host"}
+    if gpu_request_absent(c):
+        out["container_no_gpu_request"] = True
     shm = c.get("shm_size")
     if shm == "unbounded":
         return {**out, "shm_unbounded": True}
@@ -150,6 +152,18 @@ def container_facts(site: Site) -> dict[str, Any]:
     if gib is not None:
         out["shm_gib"] = round(gib, 4)
     return out
+
+
+def gpu_request_absent(c: dict) -> bool:
+    """A `docker run` that hands the container no GPU: no `--gpus`, runtime, `--device` or
+    `--privileged`, every option read, no NVIDIA_VISIBLE_DEVICES of its own (which only a host whose
+    daemon runs the NVIDIA runtime by default reads: the launch then counts on it) and no env file that
+    might set one. Docker's default runtime (runc) mounts no GPU device and no driver library, so vLLM
+    finds no platform. Only `docker` itself: `nvidia-docker` is the NVIDIA runtime, and podman runs
+    the NVIDIA OCI hook for every container where it is installed."""
+    return (c.get("tool") == "docker run" and c.get("program") == "docker" and not c.get("device_opts")
+            and not c.get("options_unknown") and not c.get("env_opaque")
+            and "NVIDIA_VISIBLE_DEVICES" not in (c.get("env_names") or ()))
 
 
 def config_mappings(site: Site) -> dict[str, Any]:

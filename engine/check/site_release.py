@@ -45,6 +45,12 @@ def _install(site: Site, choice, basis: str, ctx: ScanContext) -> str | None:
     return "pip"
 
 
+def _inline_pin(installed: tuple[str, str, str]):
+    """The requirement of a script's inline metadata that Site.installed holds, as a pin of its file."""
+    f, _, ln = installed[1].rpartition(":")
+    return pins_mod.from_requirement(f, int(ln), installed[2].replace(" ", ""), "requirements") if ln.isdigit() else None
+
+
 def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanContext):
     """The release the site runs (pin, image tag or image build) and its facts."""
     tag = deploy.image_version(site.image)
@@ -56,6 +62,11 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(at_file, at_line, site.image or "", f"=={tag}", "image", tag))
     elif own_pin:
         pass
+    elif site.launch.get("inline_script") and site.installed and choice.basis != "cli" \
+            and (req := _inline_pin(site.installed)) is not None:
+        # a script's inline metadata (PEP 723, engine/scan/inline_script.py): `uv run` installs what it
+        # pins into the script's own environment, read as a requirements file's pin is
+        choice = pins_mod.choose([req], cat.versions, cat.newest)
     elif (choice.basis == "pin" or (choice.basis == "range" and pin_alternatives.among_them(site, choice.pin))) \
             and (alternatives := pin_alternatives.choice(site, cat)) is not None:
         choice = alternatives  # one requirements file per backend (engine/scan/pin_alternatives.py): a range over them

@@ -41,6 +41,7 @@ from vllm_kb.engine.check.startup_paged import paged_facts
 from vllm_kb.engine.check.startup_parallel import divides_heads, parallel_facts
 from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts, prefix_prefill_fp8_facts
 from vllm_kb.engine.check.startup_quant import quant_facts
+from vllm_kb.engine.check.startup_quant_group import group_guess
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
 from vllm_kb.engine.check.startup_release_bugs import entrypoint_bug_facts, model_bug_facts, release_bug_facts, runtime_bug_facts
 from vllm_kb.engine.check.startup_selector import fp8_cache_on_triton, selector_facts
@@ -94,6 +95,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(alignment_facts(facts, kb.doc("vllm", "quant_alignment.yaml").data, table, out, version,
                                lambda t: all(divides_heads(heads_model, t).values()), bool(ep and ep.exists(version)),
                                kb.doc("models.yaml").data.get("publishers")))
+    out.update(group_guess(facts, out))  # …and where the checkpoint's group size is not known (L75 at P1)
     out.update(length_facts(model, engine, env, facts, version, out["v1"]))
     out.update(smem_facts(model, engine, gpu, str((facts.get("vllm") or {}).get("version") or version), out.get("max_len")))
     out.update(mm_chunk_facts(model, engine, facts.get("passed") or {}, str((facts.get("vllm") or {}).get("version") or version),

@@ -70,15 +70,20 @@ def find(words: list[Word], start: int) -> DockerRun | None:
         return None
     i += 1
     out = DockerRun(None, -1, [], None, run_word=words[i - 1])
+    # which program starts it: `nvidia-docker` (the NVIDIA runtime) and podman's hooks may hand GPUs
+    # to a container that asks for none (engine/check/launch_facts.py gpu_request)
+    out.facts["program"] = (vals[start] or "").rsplit("/", 1)[-1]
     while i < n:
         v = vals[i]
         if v is None:
             nxt = vals[i + 1] if i + 1 < n else None
             if words[i].raw.startswith("-") or _MAY_VANISH.fullmatch(words[i].raw) and i + 1 < n \
                     and (nxt if nxt is not None else words[i + 1].raw).startswith("-"):
+                out.facts["options_unknown"] = True
                 i += 1  # `${DETACH:+$DETACH} --label …`: an option or nothing, not the image (pulsar-gb10-vllm-stack)
                 continue
             if _image_after(vals, i + 1):
+                out.facts["options_unknown"] = True
                 i += 1  # `for e in …; do CMD+=(-e "$e"); done` before `"$IMAGE"`: options of unknown count
                 continue
             break  # an unknown image ("${IMAGE}")
@@ -122,8 +127,16 @@ def _image_after(vals: list, j: int) -> bool:
     return j < len(vals) and is_vllm_like_image(vals[j])
 
 
+# options that hand a container devices (GPUs among them, or all of the host's): `--gpus`, a runtime
+# (`--runtime nvidia` mounts what the image's NVIDIA_VISIBLE_DEVICES names), `--device` (a node, or a
+# CDI name `nvidia.com/gpu=all`), `--privileged`
+_DEVICE_OPTS = frozenset({"--gpus", "--runtime", "--device", "--privileged", "--gpus-cdi", "--cdi-device"})
+
+
 def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None, opt_word: Word, inline: str | None):
     f = out.facts
+    if opt in _DEVICE_OPTS:
+        f.setdefault("device_opts", []).append(opt)
     if opt in ("-e", "--env"):
         if value is None:  # `-e HF_TOKEN=$HF_TOKEN` with the value unknown here: its name still counts
             m = re.match(r"[A-Za-z_][A-Za-z0-9_]*(?==|$)", (value_word.raw if value_word is not None else "").strip("'\""))

@@ -41,6 +41,26 @@ _TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:$|[-+_]
 # carries as a local version label (`vllm==0.10.1+gptoss`, from wheels.vllm.ai/gpt-oss/), which the
 # checks that know the build's own behaviour read (engine/check/startup_attn.py).
 _PREVIEW_TAGS = {"gptoss": "0.10.1+gptoss"}
+# A tag of another maker's image that names the vLLM release it is built on, as one word of the tag:
+# `rednotehilab/dots.ocr:vllm-openai-v0.9.1` (its Dockerfile is `FROM vllm/vllm-openai:v0.9.1`),
+# `…:cu124-vllm0.8.5`. `openai` says it is the vllm/vllm-openai image with the maker's additions, so its
+# entrypoint is that image's server; a tag naming two releases names none.
+_TAG_NAMES_VLLM = re.compile(r"(?:^|[-_.])vllm(?P<openai>[-_]?openai)?[-_]?v?(?P<v>\d+\.\d+\.\d+(?:\.post\d+)?)(?=$|[-_+])", re.I)
+
+
+def tagged_vllm(image: str | None) -> tuple[str, bool] | None:
+    """(release, built on vllm/vllm-openai) where an image that is not vLLM's own nor named for it says
+    in its tag which vLLM release it holds; None elsewhere (also where the tag names two releases)."""
+    text = (image or "").strip()
+    if _IMAGE.match(text) or VLLM_NAMED.match(text) or framework_image(text) or env_image(text) is not None:
+        return None
+    found = {(m.group("v"), bool(m.group("openai"))) for m in _TAG_NAMES_VLLM.finditer(name_and_tag(text)[1])}
+    if len({v for v, _ in found}) != 1:
+        return None
+    v = try_parse(next(iter(found))[0])
+    if v is None or v > parse(release_dates.newest()):
+        return None
+    return str(v), any(o for _, o in found)
 
 
 def image_version(image: str | None) -> str | None:
@@ -51,6 +71,8 @@ def image_version(image: str | None) -> str | None:
         return env[1].get("vllm")
     if (fw := framework_image(text).get("vllm")) is not None:
         return fw  # a framework's image whose tag names the vLLM it installs (verlai/verl:app-…-vllm0.10.0-…)
+    if (tagged := tagged_vllm(text)) is not None:
+        return tagged[0]  # another maker's image built on a vLLM release its tag names
     official = _IMAGE.match(text)
     m = official or VLLM_NAMED.match(text)
     if not m or not m.group("tag"):
@@ -139,6 +161,8 @@ def is_vllm_like_image(image: str | None) -> bool:
     like = VLLM_NAMED.match(text)
     if like and _APP_WORDS & set(re.split(r"[-_.]", like.group("name").lower())[1:]):
         return False  # a project's own app named for vLLM: vllm-optimizer-backend runs uvicorn (eval68)
+    if not like and (tagged := tagged_vllm(text)) is not None and tagged[1]:
+        return True  # `rednotehilab/dots.ocr:vllm-openai-v0.9.1`: vllm/vllm-openai with its maker's additions
     return is_vllm_image(text) or bool(like) or bool(_MODEL_GARDEN.match(text))
 
 
@@ -163,7 +187,8 @@ def entrypoint_for(image: str | None, newest: str) -> list[str]:
         return VARIANT_ENTRYPOINT
     if own := deploy_tools.vendor_entrypoint(name_and_tag(image or "")[0]):
         return own
-    if not is_vllm_image(image) and not (image or "").split(":")[0].endswith("/vllm-openai"):
+    if not is_vllm_image(image) and not (image or "").split(":")[0].endswith("/vllm-openai") \
+            and not (tagged_vllm(image) or ("", False))[1]:
         return IMAGE_ENTRYPOINTS[0][1]  # images built from vLLM keep the OpenAI server module
     day = image_date(image)
     v = try_parse(image_version(image) or (release_dates.newest_by(day)[0] if day else None) or newest)

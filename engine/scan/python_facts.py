@@ -10,7 +10,7 @@ import ast
 import re
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan import gpu_types, pins, ray_placement
+from vllm_kb.engine.scan import gpu_types, inline_script, pins, ray_placement
 from vllm_kb.engine.scan.context import texts_with
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
 from vllm_kb.engine.scan.python_values import Unresolved
@@ -54,6 +54,11 @@ def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
             site.gpu_types = gpu_types.from_modal(gpu)
             if isinstance(image := kw.get("image"), ast.Name):
                 _modal_image(ctx, rel, tree, r, image.id, site)
+    if site.installed is None and "# /// script" in (text := ctx.read(rel) or ""):
+        # `uv run script.py`: the script's own inline dependencies are what its environment installs
+        site.installed = inline_script.vllm_install(rel, text, ctx.catalog.versions, ctx.catalog.newest)
+        if site.installed is not None:
+            site.launch["inline_script"] = True
     if site.tool == "vertex-ai":
         _vertex_machine(tree, r, site)
     gpus = bound_gpus(ctx, rel)
