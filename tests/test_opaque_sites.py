@@ -48,3 +48,23 @@ def test_what_is_not_an_opaque_site(scanned):
 def test_a_file_with_a_real_site_gets_no_opaque_one(scanned):
     (s,) = scanned({"run.py": f"from vllm import LLM\nfrom pkg import Cfg\ncfg = Cfg({ENGINE})\nllm = LLM(model='org/m')\n"})
     assert s.kind == "LLM()" and not s.launch.get("opaque")
+
+
+def test_a_call_with_fewer_than_three_keywords_is_not_parsed_for(tmp_path):
+    """could_pick: 2 where a call of an external name holds a sizing keyword and an `=` for each of
+    the three engine keywords `pick` asks of it; 1 where it holds fewer (parsed only for another site,
+    its calls read as before)."""
+    from vllm_kb.engine.kb import catalog
+    from vllm_kb.engine.scan import python_opaque
+    from vllm_kb.engine.scan.context import ScanContext
+
+    ctx = ScanContext(tmp_path, catalog.load(), "0.8.5")
+    ctx.files = []
+    head = "import vllm\nimport pytest\nfrom somepkg import Engine\n# max_num_seqs\n"
+    assert python_opaque.could_pick(ctx, head + f"Engine({ENGINE})\n") == 2
+    assert python_opaque.could_pick(ctx, head + 'with pytest.raises(ValueError, match="max_model_len=2"):\n    f()\n') == 1
+    assert python_opaque.could_pick(ctx, head + "Engine(max_model_len=2, x=1)\n") == 1
+    assert python_opaque.could_pick(ctx, head + "Engine(max_model_len=2, x=1, y=2)\n") == 2
+    assert python_opaque.could_pick(ctx, head + "Engine(max_model_len=2, x=(f\"{a}\")\n") == 2  # not followed: the worst
+    assert python_opaque.could_pick(ctx, "import vllm\nfrom somepkg import Engine\nEngine(max_model_len=2, a=1, b=2)\n") == 0
+

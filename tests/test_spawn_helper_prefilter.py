@@ -75,3 +75,34 @@ def test_the_bare_spawn_pretest_never_skips_a_match(text):
     from vllm_kb.engine.scan import python_spawn_helpers as h
 
     assert h._may_bare(text) or not h._BARE.findall(text)
+
+
+TOOLS = "import subprocess\n\n\nclass Tools:\n    def _run(self, cmd):\n        return subprocess.run(cmd, shell=True)\n"
+
+
+@pytest.mark.parametrize("rel,text,may", [
+    # a method helper binds only through an import of its class: `runtime` (its file) alone is not enough
+    ("main.py", "import torch\nfrom tools.runtime import Other\n\nobj._run(x)\n", False),
+    ("main.py", "import torch\nfrom tools.runtime import Tools\n\nclass Mine(Tools):\n    def go(self):\n        self._run(x)\n", True),
+    ("main.py", "import torch\nfrom tools.runtime import Tools as T\n\nclass Mine(T):\n    def go(self):\n        self._run(x)\n", True),
+    ("main.py", "import torch\nfrom tools.runtime import Ｔools\n\nx._run(y)\n", True),  # read NFKC-normalised
+    # a relative import naming no module binds a helper of one of the file's own packages only
+    ("pkg/sub/main.py", "import torch\nfrom . import run\n\nrun(x)\n", False),
+    ("main.py", "import torch\nfrom . import run\n\nrun(x)\n", False),  # at the root: no package
+    ("tools/launch/main.py", "import torch\nfrom . import run\n\nrun(x)\n", True),  # tools.launch: tools/launch.py
+    ("tools/launch/deep/main.py", "import torch\nfrom .. \\\n  import run\nrun(x)\n", True),
+    ("pkg/sub/main.py", "import torch\nfrom . import launch\n\nlaunch.run(x)\n", True),  # spells the helper's file
+    ("pkg/sub/main.py", "import subprocess\nfrom . import run\n\nrun(x)\n", True),  # may define a helper of its own
+])
+def test_may_call_asks_what_an_import_can_bind(tmp_path, rel, text, may):
+    ctx = _ctx(tmp_path, {"tools/launch.py": HELPER, "tools/runtime.py": TOOLS, rel: text})
+    assert {"run", "Tools._run"} <= set(python_spawn_helpers.project_index(ctx))
+    assert python_spawn_helpers.may_call(ctx, text, rel) is may
+
+
+def test_a_method_helper_and_a_package_helper_are_still_sites(scanned):
+    got = scanned({"tools/__init__.py": "", "tools/runtime.py": TOOLS, "tools/launch.py": HELPER,
+                   "tools/launch/__init__.py": "", "tools/launch/go.py": f"from . import run\n\nrun({SERVE})\n",
+                   "main.py": f"from tools.runtime import Tools\n\n\nclass Mine(Tools):\n    def go(self):\n"
+                              f"        self._run({SERVE})\n"})
+    assert [s.id for s in got] == ["main.py:6", "tools/launch/go.py:3"]

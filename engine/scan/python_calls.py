@@ -76,9 +76,10 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     """The sites of a Python module; `mounted`: the environment the process that runs it is given beside
     what the project binds to the file (the containers that mount a ConfigMap holding it: yaml_python)."""
     wrapper_words = python_subclass.words_in(ctx, text)
-    opaque_ok = python_opaque.could_pick(ctx, text)
-    if not could_hold_site(text) and not opaque_ok and not may_call_wrapper(text, wrapper_words) \
-            and not python_spawn_helpers.may_call(ctx, text):
+    pickable = python_opaque.could_pick(ctx, text)
+    opaque_ok = pickable > 0  # the calls `pick` reads are collected wherever the file is parsed
+    if not could_hold_site(text) and pickable < 2 and not may_call_wrapper(text, wrapper_words) \
+            and not python_spawn_helpers.may_call(ctx, text, rel):
         return []
     try:
         tree = parse_python(text, rel)

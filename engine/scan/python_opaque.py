@@ -44,33 +44,43 @@ _KEYWORD = re.compile(r"(?<![\w.])(?:%s)(?:[ \t\f\r\n\\]|#[^\n\r]*(?![^\n\r]))*=
 _TO_EQUALS = re.compile(r"(?:[ \t\f\r\n\\]|#[^\n\r]*(?![^\n\r]))*=(?!=)")  # what follows the name in `_KEYWORD`
 
 
-def could_pick(ctx, text: str) -> bool:
+def could_pick(ctx, text: str) -> int:
     """Whether `pick` can find an opaque site in the file, asked before it is parsed: the two
     sizing names, one of them as a keyword (the names of a text outside ASCII read
     NFKC-normalised, as Python reads them), in a project that uses vLLM (vLLM's own tree: 623 →
     434 files), between the parentheses of a call of a name that an import from a package outside
-    the project may bind (→ 14 files: most of the rest call only vLLM's own classes that way)."""
+    the project may bind (→ 14 files: most of the rest call only vLLM's own classes that way).
+    0: no such call; 2: one that also holds an `=` for each of the three engine keywords `pick`
+    asks of it, the file is worth parsing for it; 1: only calls with fewer (`pytest.raises(…,
+    match="max_model_len=2")` has two: vLLM's tree, 9 test files), whose keywords are read as
+    before where the file is parsed for another site (python_calls' `loose`)."""
     if not (could_hold(text) and (getattr(ctx, "versions_by_dir", None) or "vllm" in text.lower())):
-        return False
+        return 0
     text = python_text.as_python_reads(text)
-    return any(python_text.word_with(text, n, _TO_EQUALS) for n in DISTINCT) and _external_call_sized(ctx, text)
+    return _external_call_sized(ctx, text) if any(python_text.word_with(text, n, _TO_EQUALS) for n in DISTINCT) else 0
 
 
-def _external_call_sized(ctx, text: str) -> bool:
-    """A necessary condition of `pick`'s: a call whose callee starts from a name `_external`
-    may return has a sizing keyword between its parentheses (python_text reads the imports and
-    the parentheses, or says it cannot: then True)."""
+def _external_call_sized(ctx, text: str) -> int:
+    """A necessary condition of `pick`'s (2, or 1 for a call with fewer than three `=` between its
+    parentheses: a keyword is a name, `=` and its value): a call whose callee starts from a name
+    `_external` may return has a sizing keyword between its parentheses (python_text reads the
+    imports and the parentheses, or says it cannot: then 2)."""
     bound = python_text.imports(text)
     if bound is None:
-        return True
+        return 2
     project = ctx.module_names()
     roots = {name for name, module in bound
              if not module.startswith(".") and module.split(".")[0] not in project and module.split(".")[0] not in _OTHER}
+    got = 0
     for root in sorted(roots):
         for start, end in python_text.call_spans(text, root):
-            if end is None or _KEYWORD.search(text, start, end) is not None:
-                return True
-    return False
+            if end is None:
+                return 2
+            if _KEYWORD.search(text, start, end) is not None:
+                if text.count("=", start, end) >= MIN_ENGINE_KEYWORDS:
+                    return 2
+                got = 1
+    return got
 
 
 def _external(tree: ast.Module, ctx) -> dict[str, str]:
