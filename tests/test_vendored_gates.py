@@ -294,3 +294,67 @@ def test_verl_04_copy_takes_vllm_0_10(tmp_path):
     assert r.priority != "P0" and "0.5.4" not in r.reason_text("en")
     files["setup.py"] = files["setup.py"].replace("0.10.1.1", "0.6.4")
     assert _l43(tmp_path, files).priority == "P0"
+
+
+# StepSearch #10 (https://github.com/Zillwang/StepSearch/issues/10): a Search-R1-lineage copy that names the
+# installed release `vllm_version`, read inside a try; verl 0.2.0.post2's own file (read in the wheel) reads it
+# through `get_version(package_name)` with package_name = 'vllm' and keeps a `vllm_version` label of its own
+_NAMED = """\
+    from importlib.metadata import version, PackageNotFoundError
+    try:
+        {name} = {read}
+    except PackageNotFoundError:
+        raise ValueError("vllm is not installed")
+    if {name} == "0.3.1":
+        from .vllm_v_0_3_1.llm import LLM
+    elif {name} in ("0.5.4", "0.6.3"):
+        from .vllm_v_0_6_3.llm import LLM
+    else:
+        raise ValueError(f"vllm version {{{name}}} not supported. Currently supported versions are 0.3.1, 0.5.4 and 0.6.3.")
+    """
+_V02 = """\
+    from importlib.metadata import version, PackageNotFoundError
+
+    def get_version(pkg):
+        try:
+            return version(pkg)
+        except PackageNotFoundError:
+            return None
+
+    package_name = 'vllm'
+    installed = get_version(package_name)
+    vllm_version = None
+    if installed == '0.5.4':
+        vllm_version = '0.5.4'
+    elif installed == '0.6.3':
+        vllm_version = '0.6.3'
+    else:
+        raise ValueError(f'vllm version {installed} not supported. Currently supported versions are 0.5.4 and 0.6.3')
+    """
+
+
+@pytest.mark.parametrize("text", [
+    _NAMED.format(name="vllm_version", read='version("vllm")'),
+    _NAMED.format(name="installed", read="importlib.metadata.version('vllm')"),
+    _NAMED.format(name="v", read="vllm.__version__"),
+    _V02,
+])
+def test_verl_dispatch_on_a_name_that_holds_the_installed_release(text):
+    (g,) = vendored.gates(["verl/third_party/vllm/__init__.py"], lambda rel: textwrap.dedent(text))
+    assert [v for v in ("0.6.3", "0.5.4", "0.11.0", "0.6.3.post1") if not g.allows(v)] == ["0.11.0", "0.6.3.post1"]
+    assert g.message("0.11.0").startswith("vllm version 0.11.0 not supported")
+
+
+def test_verl_dispatch_on_a_label_it_assigns_itself_makes_no_claim():
+    # verl 0.2's `vllm_version` is set from constants inside the chain: a chain on it is not a gate on vLLM
+    text = _NAMED.format(name="vllm_version", read='"0.6.3"')
+    assert vendored.gates(["verl/third_party/vllm/__init__.py"], lambda rel: textwrap.dedent(text)) == []
+
+
+def test_stepsearch_copy_refuses_vllm_0_11_and_takes_its_pin(tmp_path):
+    files = {"verl/third_party/vllm/__init__.py": _NAMED.format(name="vllm_version", read='version("vllm")'),
+             "scripts/train.sh": VERL_RUN, "requirements.txt": "vllm==0.11.0\n"}
+    r = _l43(tmp_path, files)
+    assert r.priority == "P0" and "vllm version 0.11.0 not supported" in r.reason_text("en")
+    files["requirements.txt"] = "vllm==0.6.3\ntorch==2.4.0\n"
+    assert _l43(tmp_path, files).priority != "P0"

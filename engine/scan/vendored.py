@@ -107,6 +107,7 @@ def _verl(rel: str, text: str):
     tree = _parse(text)
     if tree is None:
         return None
+    names = _version_names(tree)
     inner = {id(n.orelse[0]) for n in ast.walk(tree) if isinstance(n, ast.If) and len(n.orelse) == 1}
     for node in ast.walk(tree):
         if not isinstance(node, ast.If) or id(node) in inner:
@@ -116,7 +117,7 @@ def _verl(rel: str, text: str):
         branch: ast.If | None = node
         final: list[ast.stmt] = []
         while branch is not None:
-            test = _branch_test(branch.test)
+            test = _branch_test(branch.test, names)
             if test is None:
                 # `else: if not is_sglang_available(): raise …` (verl 0.3–0.4, 0.9) is the refusal itself
                 final = [branch] if alts and _refuses(text, branch.body) else []
@@ -144,18 +145,38 @@ def _refuses(text: str, stmts: list) -> list:
             and "not supported" in (ast.get_source_segment(text, r) or "")]
 
 
-def _branch_test(test) -> list[str] | None:
+def _version_names(tree: ast.Module) -> frozenset[str]:
+    """The names that hold the installed vLLM release: verl's `package_version`, and any name a copy
+    assigns from a call on the distribution "vllm" (`version("vllm")`, `get_version(package_name)` with
+    `package_name = 'vllm'`) or from `vllm.__version__` (StepSearch #10's copy tests `vllm_version`;
+    verl 0.2's own `vllm_version` is a label it assigns from string constants and is not one)."""
+    vllm_names = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+                  and n.value.value == "vllm" for t in n.targets if isinstance(t, ast.Name)}
+
+    def installed(v) -> bool:
+        if isinstance(v, ast.Attribute):
+            return v.attr == "__version__" and isinstance(v.value, ast.Name) and v.value.id == "vllm"
+        return isinstance(v, ast.Call) and len(v.args) == 1 and (
+            (isinstance(v.args[0], ast.Constant) and v.args[0].value == "vllm")
+            or (isinstance(v.args[0], ast.Name) and v.args[0].id in vllm_names))
+
+    got = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and installed(n.value)
+           for t in n.targets if isinstance(t, ast.Name)}
+    return frozenset(got | {"package_version", "vllm_version_installed"})
+
+
+def _branch_test(test, names: frozenset[str] = frozenset({"package_version"})) -> list[str] | None:
     """The specifiers under which a branch is taken; [] for a branch never taken on an installed
     GPU vLLM (`package_version is None`, `is_npu_available`); None for a test not read."""
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_version(test.left) \
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_version(test.left, names) \
             and isinstance(test.ops[0], ast.Is) and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
         return []
     if isinstance(test, (ast.Name, ast.Call)) and _callee(test) == "is_npu_available":
         return []
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-        parts = [_branch_test(v) for v in test.values]
+        parts = [_branch_test(v, names) for v in test.values]
         return None if any(p is None for p in parts) else [s for p in parts for s in p or ()]
-    one = _version_test(test)
+    one = _version_test(test, names)
     return one or None
 
 
@@ -164,21 +185,21 @@ def _callee(node) -> str:
     return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
-def _version_test(test) -> list[str]:
+def _version_test(test, names: frozenset[str] = frozenset({"package_version"})) -> list[str]:
     """`package_version == '0.6.3'` → [">=0.6.3,<0.6.3.post1"] (the string test refuses 0.6.3.post1, which a
     plain "==0.6.3" here would take: verl #245); `vs.parse(package_version) >= vs.parse('0.7.0')`
     → [">=0.7.0"] (a local label dropped: a range takes none); `package_version.startswith('0.6.3')`
     → ["==0.6.3.*"]; `… in [vs.parse('0.5.4'), vs.parse('0.6.3')]` → one each; [] for any other test."""
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "startswith" \
-            and _is_version(test.func.value) and len(test.args) == 1:
+            and _is_version(test.func.value, names) and len(test.args) == 1:
         v = _literal_version(test.args[0])
         return [f"=={v.rstrip('.')}.*"] if v and re.fullmatch(r"\d+(?:\.\d+)*\.?", v) else []
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_version(test.left)):
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_version(test.left, names)):
         return []
     if isinstance(test.ops[0], ast.In) and isinstance(test.comparators[0], (ast.List, ast.Tuple, ast.Set)):
         vs = [_literal_version(e) for e in test.comparators[0].elts]
         return [] if not vs or None in vs else [s for v in vs for s in _version_test(
-            ast.Compare(ast.Name("package_version"), [ast.Eq()], [ast.Constant(v)]))]
+            ast.Compare(ast.Name("package_version"), [ast.Eq()], [ast.Constant(v)]), names)]
     v = _literal_version(test.comparators[0])
     op = {ast.Eq: "==", ast.GtE: ">=", ast.Gt: ">", ast.Lt: "<", ast.LtE: "<=", ast.NotEq: "!="}.get(type(test.ops[0]))
     if v and op == "==":
@@ -216,11 +237,14 @@ def _parse(text: str):
         return None
 
 
-def _is_version(node) -> bool:
-    """`package_version`, or `vs.parse(package_version)`."""
+def _is_version(node, names: frozenset[str]) -> bool:
+    """A name that holds the installed release (`package_version`), `vllm.__version__`, or either under
+    `vs.parse(…)`."""
     if isinstance(node, ast.Call) and node.args:
         node = node.args[0]
-    return isinstance(node, ast.Name) and node.id in ("package_version", "vllm_version_installed")
+    if isinstance(node, ast.Attribute):
+        return node.attr == "__version__" and isinstance(node.value, ast.Name) and node.value.id == "vllm"
+    return isinstance(node, ast.Name) and node.id in names
 
 
 def _literal_version(node) -> str | None:
