@@ -70,6 +70,11 @@ FINDING_TEXTS: dict[str, list[dict]] = {
     "ms-swift-megatron-no-grpo": [
         {"text": "argument --rlhf_type: invalid choice: 'grpo'", "vllm": ">=0.4.0", "origin": "argparse"},
     ],
+    # LLaMA-Factory get_train_args/get_eval_args on infer_backend vllm (llamafactory.yaml › findings infer-backend)
+    "llamafactory-infer-backend": [
+        {"text": "vLLM backend is only available for API, CLI and Web.", "vllm": ">=0.3.0", "origin": "framework"},
+        {"text": "vLLM/SGLang backend is only available for API, CLI and Web.", "vllm": ">=0.3.0", "origin": "framework"},
+    ],
     # TRL's VLLMClient (0.16 … 1.10) on a route the server lacks: a plain `vllm serve` (trl.yaml › plain-vllm-server)
     "trl-plain-vllm-server": [
         {"text": "Request failed: 404, {detail}", "vllm": ">=0.4.0", "origin": "framework"},
