@@ -37,3 +37,25 @@ def test_keys_swift_passes_only_where_the_release_has_them_are_no_unknown_argume
     (sr,) = audit(tmp_path, gpu="H100-80GB").sites
     p0 = [f.id for f in sr.remarks if f.priority == "P0"]
     assert p0 == ["not-in-version:disable_cascade_attn"]  # the spread mapping's key reaches EngineArgs unchecked
+
+
+def test_swift2_get_vllm_engine_is_an_llm_site(scanned):
+    # ms-swift 2.x (vLLM #9401, ms-swift #1557): `get_vllm_engine(model_type, …)` builds EngineArgs and LLMEngine in
+    # the process; the model comes from model_type unless model_id_or_path names it
+    (s,) = scanned({"infer.py": "from swift.llm import ModelType, get_vllm_engine, inference_vllm\n"
+                                "engine = get_vllm_engine(ModelType.qwen2_7b_instruct, model_id_or_path='Qwen/Qwen2-7B-Instruct',\n"
+                                "                         tensor_parallel_size=2, max_model_len=4096,\n"
+                                "                         engine_kwargs={'enable_prefix_caching': True})\n"})
+    assert s.kind == "LLM()" and s.model.value == "Qwen/Qwen2-7B-Instruct"
+    got = values(s)
+    assert got["tensor_parallel_size"] == 2 and got["max_model_len"] == 4096 and got["enable_prefix_caching"] is True
+    assert got["trust_remote_code"] is True and got["disable_custom_all_reduce"] is True and got["max_num_seqs"] == 256
+    assert "model_type" not in s.settings and "revision" not in s.settings
+
+
+def test_swift2_get_vllm_engine_import_paths(scanned):
+    sites = scanned({"a.py": "from swift.llm import get_vllm_engine\nget_vllm_engine('qwen2-7b-instruct')\n",
+                     "b.py": "import swift.llm\nswift.llm.get_vllm_engine('qwen2-7b-instruct', gpu_memory_utilization=0.5)\n",
+                     "c.py": "from mypkg import get_vllm_engine\nget_vllm_engine('x')\n"})
+    assert [s.file for s in sites] == ["a.py", "b.py"]
+    assert values(sites[1])["gpu_memory_utilization"] == 0.5

@@ -75,9 +75,11 @@ def registry() -> dict[tuple[str, str], Wrapper]:
     for w in data.get("functions", []):
         if w.get("path"):  # a module function that hands its arguments on (outlines' `models.vllm(model_name, **kw)`)
             args = w.get("args", {})
-            out[(w["module"], w["function"])] = Wrapper(w["function"], w["module"], frozenset(args) | frozenset(w.get("positional", [])),
-                                                        tuple(w.get("positional", [])), True, w["target"], tuple(args.items()),
-                                                        rest=bool(w.get("rest")), forwarder=True, path=f'{w["module"]}.{w["path"]}')
+            out[(w["module"], w["function"])] = Wrapper(
+                w["function"], w["module"], frozenset(args) | frozenset(w.get("positional", [])) | frozenset(w.get("dicts", []))
+                | frozenset(w.get("own", [])), tuple(w.get("positional", [])), True, w["target"], tuple(args.items()),
+                tuple((w.get("defaults") or {}).items()), frozenset(w.get("dicts", [])), rest=bool(w.get("rest")), forwarder=True,
+                decides=tuple((w.get("decides") or {}).items()), path=f'{w["module"]}.{w["path"]}')
             continue
         # a module function (`litellm.completion(model="vllm/<id>")`): only the model reaches the engine
         out[(w["module"], w["function"])] = Wrapper(w["function"], w["module"], frozenset({"model"}), ("model",), True,
