@@ -250,6 +250,31 @@ spec:
     assert s.env["VLLM_USE_V1"].value == "0" and s.env["VLLM_RPC_TIMEOUT"].value == "1000000" and "HF_TOKEN" in s.env
 
 
+
+def test_vllmruntime_of_the_first_schema_reads_its_own_fields(scanned):
+    # production-stack's first CRD (5b7af2b1) kept every field at the top of spec and ran the api_server
+    # module; its gateway sample src/gateway_inference_extension/configs/vllm/vllm-runtime.yaml still
+    # writes it (spec.image, spec.v1): the image is the release, v1 the connector
+    (s,) = scanned({"rt.yaml": """apiVersion: production-stack.vllm.ai/v1alpha1
+kind: VLLMRuntime
+metadata: {name: m}
+spec:
+  v1: true
+  tensorParallelSize: 2
+  extraArgs: ["--max-num-seqs", "64"]
+  model:
+    modelURL: meta-llama/Llama-3.2-1B-Instruct
+  lmCacheConfig: {enabled: true}
+  image: {registry: docker.io, name: "lmcache/vllm-openai:2025-05-05-v1"}
+  resources: {gpu: "2"}
+"""})
+    assert (s.image, s.gpu_request, s.kind) == ("docker.io/lmcache/vllm-openai:2025-05-05-v1", 2, "api_server")
+    got = {k: v.value for k, v in s.settings.items()}
+    assert (got["tensor_parallel_size"], got["max_num_seqs"]) == (2, 64)
+    assert got["kv_transfer_config"]["kv_connector"] == "LMCacheConnectorV1" and s.env["VLLM_USE_V1"].value == "1"
+    assert s.settings["tensor_parallel_size"].key == "tensorParallelSize"
+
+
 LLMKUBE = """apiVersion: inference.llmkube.dev/v1alpha1
 kind: Model
 metadata: {name: llama8b}

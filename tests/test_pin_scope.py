@@ -106,3 +106,36 @@ def test_a_root_pin_that_decides_alone(write_project):
         assert "verl" not in sc.choices, req
     sc = scan_project(write_project(_tfgame("vllm>=0.5,<0.9")))  # a range with a ceiling of its own: both ceilings
     assert sc.ctx.version_for("verl/examples/run.sh") == "0.6.3" and sc.choices["verl"].pin.spec == "<=0.6.3,>=0.5,<0.9"
+
+
+def test_dev_requirement_names():
+    for rel in ("requirements-test.txt", "requirements_dev.txt", "test-requirements.txt", "dev-requirements.txt",
+                "requirements/docs.txt", "requirements-tests.in", "requirements/test.txt"):
+        assert pin_scope._dev_name(rel), rel
+    for rel in ("requirements.txt", "requirements-cuda.txt", "requirements/common.txt", "requirements-latest.txt",
+                "pyproject.toml", "requirements_devices.txt"):
+        assert not pin_scope._dev_name(rel), rel
+
+
+_PSTACK = {"pyproject.toml": '[project]\nname = "router"\nversion = "0"\ndependencies = ["vllm==0.13.0"]\n',
+           "requirements-test.txt": "pytest\ntransformers==4.51.1\nvllm==0.13.0\n",
+           ".github/workflows/e2e.yml": "jobs:\n  e2e:\n    steps:\n      - run: |\n          pip install -e .\n"
+                                       "          vllm serve facebook/opt-125m --port 8001\n"}
+
+
+def test_a_test_requirements_file_nothing_installs_pins_nothing(write_project):
+    # vllm-project/production-stack (https://github.com/vllm-project/production-stack): requirements-test.txt pins
+    # transformers==4.51.1 beside vllm==0.13.0, but the workflows install `-e .` and no file names it
+    sc = scan_project(write_project(_PSTACK))
+    assert sc.ctx.framework_pin(".github/workflows/e2e.yml", "transformers") is None
+    assert sc.ctx.version_for(".github/workflows/e2e.yml") == "0.13.0"
+
+
+def test_a_test_requirements_file_something_installs_still_pins(write_project):
+    files = dict(_PSTACK)
+    files[".github/workflows/e2e.yml"] = files[".github/workflows/e2e.yml"].replace("pip install -e .", "pip install -r requirements-test.txt")
+    sc = scan_project(write_project(files))
+    assert sc.ctx.framework_pin(".github/workflows/e2e.yml", "transformers").exact == "4.51.1"
+    # …as does one a README tells the reader to install
+    files = dict(_PSTACK, **{"README.md": "Run `pip install -r requirements-test.txt` first.\n"})
+    assert scan_project(write_project(files)).ctx.framework_pin(".github/workflows/e2e.yml", "transformers").exact == "4.51.1"

@@ -162,6 +162,8 @@ def _key_edit(src: dict, ch: Change, text: str, style: str):
     at = crd_field(style, ch.target, ch.value) if crd else (key,) if key else None
     if at is None or ch.op != "set" or (s is not None and not (crd and s.implied)):
         return NotImplemented
+    if (src.get("crd_spec") if crd else src.get("vllm_config")) is None:
+        return NotImplemented  # the CRD's first schema has no field of that name
     d, base = _yaml(text, src["crd_spec" if crd else "vllm_config"])
     return yaml_edits.set_value(text, d, base + at, typed(ch.value)) if d is not None else None
 

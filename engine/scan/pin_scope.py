@@ -23,7 +23,13 @@ the one the project's own pin files describe, and must not outrank them.
   kernel): where a notebook installs vLLM itself its sites run that, not a sibling notebook's or the
   folder's pin (notebook_choices). A bare name counts only with `-U`/`--upgrade` (the newest release);
   a plain `pip install vllm` keeps the release the environment already holds. TRL's notebooks
-  folder: grpo_agent.ipynb installs vllm==0.11.2, sft_trl_lora_qlora.ipynb `pip install -qU vllm`."""
+  folder: grpo_agent.ipynb installs vllm==0.11.2, sft_trl_lora_qlora.ipynb `pip install -qU vllm`.
+- A requirements file whose name says it is for tests, development or docs (`requirements-test.txt`,
+  `dev-requirements.txt`, `requirements/docs.txt`) and that no other file of the project names — no
+  install line, Dockerfile, workflow, Makefile, tox/nox file, setup.py/pyproject, README — is installed by
+  nothing the audit can see (unused_dev_files): its framework pins (transformers, …) do not stand for a
+  launch. production-stack's requirements-test.txt pins transformers==4.51.1 beside vllm==0.13.0 while
+  its workflows install `-e .[…]` (pyproject, no transformers pin) and its charts run their images."""
 from __future__ import annotations
 
 import dataclasses
@@ -59,6 +65,39 @@ def _readable(p) -> bool:
         return bool(p.spec.strip()) and bool(SpecifierSet(p.spec))
     except (InvalidSpecifier, ValueError):
         return False
+
+
+# the part of a requirements file's name that says what it is for
+_DEV = re.compile(r"(?:^|[-_./])(tests?|testing|dev|devel|develop|development|docs?|lint|ci)(?:[-_.]|$)", re.I)
+_TEXT = (".txt", ".in", ".sh", ".bash", ".md", ".rst", ".yml", ".yaml", ".toml", ".cfg", ".ini", ".py", ".json", ".ipynb", ".mk")
+
+
+def _dev_name(rel: str) -> bool:
+    path = PurePosixPath(rel)
+    name = path.name.lower()
+    if not name.endswith((".txt", ".in")):
+        return False
+    if "requirement" in name:
+        return _DEV.search(name.replace("requirements", "").replace("requirement", "")) is not None
+    return path.parent.name.lower() == "requirements" and _DEV.search(path.stem) is not None
+
+
+def unused_dev_files(ctx, pin_files: set[str]) -> set[str]:
+    """The test/dev/docs requirements files among `pin_files` that no other project file names."""
+    dev = {f for f in pin_files if _dev_name(f)}
+    if not dev:
+        return set()
+    names = {f: PurePosixPath(f).name for f in dev}
+    named: set[str] = set()
+    for rel in ctx.files:
+        leaf = PurePosixPath(rel).name.lower()
+        if rel in dev or not (leaf.endswith(_TEXT) or "docker" in leaf or leaf in ("makefile", "gnumakefile", "procfile")):
+            continue
+        text = ctx.read(rel) or ""
+        named |= {f for f, n in names.items() if f not in named and n in text}
+        if named == dev:
+            break
+    return dev - named
 
 
 def _script(rel: str) -> bool:

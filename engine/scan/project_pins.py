@@ -145,7 +145,8 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     for p in deciding:
         if p.package == "vllm":
             by_folder.setdefault(p.folder, []).append(p)
-    kept = {id(p) for p in deciding}
+    unused = pin_scope.unused_dev_files(ctx, {p.file for p in all_pins if p.package != "vllm" and p.kind == "requirements"})
+    kept = {id(p) for p in deciding if p.file not in unused}
     # of a folder's files, one that also pins vLLM is the install its launches run (DB-Opt-R1: requirements-eval.txt's
     # vllm==0.11.0 with transformers>=4.55.2,<5, not requirements-trl.txt's transformers==5.5.4 for TRL alone)
     # a bare name or an unreadable specifier never outranks a pin that names a release (as for vLLM: pins.choose)
@@ -172,7 +173,8 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
             default = pins_mod.choose([], known, cat.newest)
     ctx.default_version = cat.resolve(default.version).version
     if "" not in choices and default.pin is not None:  # the pins beside the vLLM pin every unpinned folder runs
-        ctx.default_mates = install_pins.installed_with(default.pin, all_pins + hosts + ctx.dependency_pins, ctx.read)
+        ctx.default_mates = install_pins.installed_with(default.pin, [p for p in all_pins + hosts + ctx.dependency_pins
+                                                                      if p.file not in unused], ctx.read)
     ctx.versions_by_dir = {f: cat.resolve(c.version).version for f, c in choices.items()}
     own = {} if vllm_version else pin_scope.notebook_choices(ctx, [p for p in deciding if p.package == "vllm"], choices, default,
                                                              lambda ps: pins_mod.choose(ps, known, cat.newest, ctx.dependency_pins))

@@ -4,7 +4,13 @@ Deployment whose container runs `/opt/venv/bin/vllm serve <model.modelURL> --hos
 deploymentForVLLMRuntime, unchanged from the CRD's restructure ff533f81 to a6c01db05; the fields in
 operator/api/v1alpha1/vllmruntime_types.go). Two things the operator writes whatever the resource
 says: `--no-enable-chunked-prefill` / `--no-enable-prefix-caching` unless the key is true, and
-`VLLM_USE_V1=0` unless `vllmConfig.v1` is true."""
+`VLLM_USE_V1=0` unless `vllmConfig.v1` is true.
+
+The CRD's first schema (5b7af2b1, before that restructure) kept every field at the top of `spec`
+(`spec.image`, `spec.v1`, `spec.extraArgs`, `spec.resources`) and ran `python3 -m
+vllm.entrypoints.openai.api_server --model <modelURL>`; a resource written for it (production-stack's
+own gateway sample, image lmcache/vllm-openai:2025-05-05-v1) is read by that schema: the image it
+names, not the project's pins, holds the release."""
 from __future__ import annotations
 
 import json
@@ -49,42 +55,45 @@ def _map(data: dict, key: str) -> dict:
 
 def scan_vllmruntime(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     spec = doc.data["spec"]
-    model, cfg = _map(spec, "model"), _map(spec, "vllmConfig")
+    flat = _flat(spec)
+    model, cfg = _map(spec, "model"), spec if flat else _map(spec, "vllmConfig")
     if not model.get("modelURL"):
         return []
     ex = Expander()
     start = doc.line_of(("spec", "model", "modelURL"))
-    words = [yaml_word(t, start, ex) for t in ("/opt/venv/bin/vllm", "serve", str(model["modelURL"]), "--host", "0.0.0.0")]
+    head = ("python3", "-m", "vllm.entrypoints.openai.api_server", "--model") if flat else ("/opt/venv/bin/vllm", "serve")
+    words = [yaml_word(t, start, ex) for t in (*head, str(model["modelURL"]), "--host", "0.0.0.0")]
+    at = ("spec",) if flat else ("spec", "vllmConfig")  # where the engine's fields sit
     argv_pos: list = [None] * len(words)
     written: dict[int, tuple[str, object]] = {}
     implied: dict[str, str] = {}
 
     def add(tokens: list[str], path: tuple | None, value: Any = None) -> None:
-        ln = doc.line_of(path) if path else doc.line_of(("spec", "vllmConfig")) if cfg else start
+        ln = doc.line_of(path) if path else doc.line_of(at) if cfg and not flat else start
         words.extend(yaml_word(t, ln, ex) for t in tokens)
         pos = dict(doc.pos(path), ps_key=path[-1]) if path else None
         argv_pos.extend([pos] * len(tokens))
         if path:
-            written[ln] = (f"{path[1]}.{path[2]}", value)
+            written[ln] = (".".join(path[1:]), value)
 
     port = cfg.get("port", 8000)  # the CRD's default
-    add(["--port", plain_yaml(port)], ("spec", "vllmConfig", "port") if "port" in cfg else None, port)
+    add(["--port", plain_yaml(port)], (*at, "port") if "port" in cfg else None, port)
     for section, key, flag, switch in FLAGS:
         value = (model if section == "model" else cfg).get(key)
         if value not in (None, False, ""):
-            add([flag] if switch else [flag, plain_yaml(value)], ("spec", section, key), value)
+            add([flag] if switch else [flag, plain_yaml(value)], ("spec", section, key) if section == "model" else (*at, key), value)
     for key, flag in (("enableChunkedPrefill", "--enable-chunked-prefill"), ("enablePrefixCaching", "--enable-prefix-caching")):
         on = cfg.get(key) is True
-        add([flag if on else "--no-" + flag[2:]], ("spec", "vllmConfig", key) if key in cfg else None, cfg.get(key))
+        add([flag if on else "--no-" + flag[2:]], (*at, key) if key in cfg else None, cfg.get(key))
         implied[flag[2:].replace("-", "_")] = key
     for section, key, flag in SIZES:
         value = (model if section == "model" else cfg).get(key)
         if value not in (None, "", 0):
-            add([flag, plain_yaml(value)], ("spec", section, key), value)
+            add([flag, plain_yaml(value)], ("spec", section, key) if section == "model" else (*at, key), value)
     extra = cfg["extraArgs"] if isinstance(cfg.get("extraArgs"), list) else []
     for j, item in enumerate(extra):
-        words.append(yaml_word(str(item), doc.line_of(("spec", "vllmConfig", "extraArgs", j)), ex))
-        argv_pos.append(doc.pos(("spec", "vllmConfig", "extraArgs", j)))
+        words.append(yaml_word(str(item), doc.line_of((*at, "extraArgs", j)), ex))
+        argv_pos.append(doc.pos((*at, "extraArgs", j)))
     if model.get("chatTemplate"):
         add(["--chat-template", "/etc/chat-template.json"], None)
     if _map(spec, "lmCacheConfig").get("enabled") is True:
@@ -92,13 +101,14 @@ def scan_vllmruntime(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[S
         ln = doc.line_of(("spec", "lmCacheConfig", "enabled"))
         words += [yaml_word("--kv-transfer-config", ln, ex), yaml_word(json.dumps(conn, separators=(",", ":")), ln, ex)]
         argv_pos += [None, None]
-    env = _env(rel, doc, spec, model, cfg)
-    deploy = _map(spec, "deploymentConfig")
+    env = _env(rel, doc, spec, model, cfg, at)
+    deploy = spec if flat else _map(spec, "deploymentConfig")
     image = _map(deploy, "image")
     ref = f"{image['registry']}/{image['name']}" if image.get("registry") and image.get("name") else None
     site = launch_site(ctx, rel, words, start, max(w.line for w in words), "helm-values", "vllmruntime", env, ref,
-                       {"argv_pos": argv_pos, "argv_append": doc.pos(("spec", "vllmConfig", "extraArgs")),
-                        "crd_spec": doc.pos(("spec",))})
+                       # a field the first schema lacks is never written into it (deploy_edits: no crd_spec)
+                       {"argv_pos": argv_pos, "argv_append": doc.pos((*at, "extraArgs")),
+                        **({} if flat else {"crd_spec": doc.pos(("spec",))})})
     if site is None:
         return []
     site.tool = "production-stack"
@@ -114,29 +124,36 @@ def scan_vllmruntime(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[S
         if arg in site.settings:
             s = site.settings[arg]
             # one of the two flags is always written: removing the key leaves the switch off
-            s.key, s.implied, s.note = f"vllmConfig.{key}", True, f"the VLLMRuntime operator writes it off unless vllmConfig.{key} is true"
+            name = ".".join((*at[1:], key))
+            s.key, s.implied, s.note = name, True, f"the VLLMRuntime operator writes it off unless {name} is true"
     return [site]
 
 
-def _env(rel: str, doc: yamlio.Document, spec: dict, model: dict, cfg: dict) -> dict[str, Setting]:
+def _flat(spec: dict) -> bool:
+    """A resource of the CRD's first schema: engine fields at the top of spec, neither section of the later one."""
+    return "vllmConfig" not in spec and "deploymentConfig" not in spec and any(
+        k in spec for k in ("image", "v1", "extraArgs", "tensorParallelSize", "gpuMemoryUtilization", "resources", "port"))
+
+
+def _env(rel: str, doc: yamlio.Document, spec: dict, model: dict, cfg: dict, at: tuple) -> dict[str, Setting]:
     # the operator's variables come first and the resource's env after them: a name the resource
     # sets again is the value the process sees
     on = cfg.get("v1") is True
-    ln = doc.line_of(("spec", "vllmConfig", "v1")) if "v1" in cfg else doc.line_of(("spec", "vllmConfig"))
-    env = {"VLLM_USE_V1": Setting("VLLM_USE_V1", "1" if on else "0", True, rel, ln, "vllmConfig.v1", str(cfg.get("v1", "")).lower(),
-                                  "helm-values", "set by the VLLMRuntime operator from vllmConfig.v1 (0 unless it is true)", implied=True)}
+    ln = doc.line_of((*at, "v1")) if "v1" in cfg else doc.line_of(at)
+    env = {"VLLM_USE_V1": Setting("VLLM_USE_V1", "1" if on else "0", True, rel, ln, ".".join((*at[1:], "v1")), str(cfg.get("v1", "")).lower(),
+                                  "helm-values", f"set by the VLLMRuntime operator from {'.'.join((*at[1:], 'v1'))} (0 unless it is true)", implied=True)}
     if model.get("enableLoRA") is True:
         env["VLLM_ALLOW_RUNTIME_LORA_UPDATING"] = Setting("VLLM_ALLOW_RUNTIME_LORA_UPDATING", "True", True, rel, doc.line_of(("spec", "model", "enableLoRA")),
                                                           "model.enableLoRA", "true", "helm-values", "set by the VLLMRuntime operator for enableLoRA", implied=True)
     if _map(spec, "lmCacheConfig").get("enabled") is True:
         env["VLLM_RPC_TIMEOUT"] = Setting("VLLM_RPC_TIMEOUT", "1000000", True, rel, doc.line_of(("spec", "lmCacheConfig", "enabled")),
                                           "lmCacheConfig.enabled", "true", "helm-values", "set by the VLLMRuntime operator for LMCache", implied=True)
-    secret = model.get("hfTokenSecret")
+    secret = model.get("hfTokenSecret") or (spec.get("hfTokenSecret") if at == ("spec",) else None)
     if isinstance(secret, dict) and any(isinstance(v, str) and v for v in secret.values()):
         # HF_TOKEN from the named Secret: its name counts (L51), its value is never read
         env["HF_TOKEN"] = Setting("HF_TOKEN", None, False, rel, doc.line_of(("spec", "model", "hfTokenSecret")), "model.hfTokenSecret", "", "helm-values")
     for i, e in enumerate(cfg["env"] if isinstance(cfg.get("env"), list) else []):
         if isinstance(e, dict) and "name" in e and "value" in e:
-            ln = doc.line_of(("spec", "vllmConfig", "env", i))
+            ln = doc.line_of((*at, "env", i))
             env[str(e["name"])] = Setting(str(e["name"]), str(e["value"]), True, rel, ln, str(e["name"]), str(e["value"]), "helm-values")
     return env
