@@ -18,7 +18,7 @@ from vllm_kb.engine.scan.python_flow import Flow
 from vllm_kb.engine.scan.python_links import Links
 from vllm_kb.engine.scan.python_process import ImportTime
 from vllm_kb.engine.scan.python_scope import Scope, chain, children, function_scope, module_attr
-from vllm_kb.engine.scan import envfile, python_attr_sets, python_env, python_stmt_lines, script_env, wrapper_args
+from vllm_kb.engine.scan import argv_lists, envfile, python_attr_sets, python_env, python_stmt_lines, script_env, wrapper_args
 from vllm_kb.engine.scan.deploy import image_entry
 from vllm_kb.engine.scan.python_values import _Resolver
 from vllm_kb.engine.scan.site import Site
@@ -79,7 +79,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     pickable = python_opaque.could_pick(ctx, text)
     opaque_ok = pickable > 0  # the calls `pick` reads are collected wherever the file is parsed
     if not could_hold_site(text) and pickable < 2 and not may_call_wrapper(text, wrapper_words) \
-            and not python_spawn_helpers.may_call(ctx, text, rel):
+            and not python_spawn_helpers.may_call(ctx, text, rel) and not argv_lists.mentions(text):
         return []
     try:
         tree = parse_python(text, rel)
@@ -96,6 +96,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     candidates: list[tuple] = []
     commands: list[tuple] = []
     loose: list[tuple] = []  # calls of three or more keywords, for the opaque fallback
+    launch_lists: list[tuple] = []  # argv lists written as a vLLM launch (argv_lists.py)
 
     # a function of the file that runs the command it is handed: its calls are the sites (python_spawn_helpers)
     own = _own_helpers(tree, text)  # found once: the file's own calls of them and other modules' both read it
@@ -121,6 +122,8 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
                     candidates.append((node, block, cls, fns))
                 elif opaque_ok and isinstance(node, ast.Call) and len(node.keywords) >= python_opaque.MIN_ENGINE_KEYWORDS:
                     loose.append((node, block, cls, fns))
+                elif argv_lists.starts_launch(node):
+                    launch_lists.append((node, block, cls, fns))
 
     visit(tree.body, tree.body, None, ())
     classes, modules = _imports(imported)
@@ -146,6 +149,8 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         found += [Found(node, "bentoml-command", None, chain(block, node), cls, fns) for node, block, cls, fns in commands]
     opaque = {} if found else python_opaque.pick(ctx, tree, loose, ctx.catalog.is_engine_arg, text)
     found += [Found(node, "LLM", None, chain(block, node), cls, fns) for node, block, cls, fns in loose if id(node) in opaque]
+    if not own and not any(f.target in ("subprocess", "spawn-helper") for f in found):  # else the file's own spawn reads its lists
+        found += [Found(node, "argv-list", None, chain(block, node), cls, fns) for node, block, cls, fns in launch_lists]
     if not found:
         return []
     image = image_entry.runs(ctx, rel)  # a Dockerfile's CMD runs this file: its vLLM and ENV

@@ -120,6 +120,8 @@ def site(ctx, rel: str, text: str, version: str, f, tree: ast.Module) -> Site | 
         return container_spec.site(ctx, rel, text, call, r)
     if f.target in job_sdk.TARGETS:
         return job_sdk.site(ctx, rel, text, call, r, f.target, tree)
+    if f.target == "argv-list":  # a vLLM argv whose spawn is out of sight (argv_lists.py)
+        return python_argv.list_site(ctx, rel, text, call, r, "python subprocess")
     if f.target == "bentoml-command":
         return python_argv.list_site(ctx, rel, text, call, r, "bentoml")
     if f.target == "xinference":
