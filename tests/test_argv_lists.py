@@ -65,3 +65,12 @@ def test_what_starts_a_launch():
                 '["vllm"]', '("vllm", "serve", m)'):
         assert not argv_lists.starts_launch(first(src)), src
     assert argv_lists.mentions('cmd = ["vllm", "serve", m]') and not argv_lists.mentions('x = "vllm serve m"')
+
+
+def test_a_table_of_cases_or_a_container_spec_is_no_launch(scanned):
+    # gpustack's tests/worker/backends/test_backend.py: parametrize rows of argv lists; kserve's e2e fixtures:
+    # a container spec's "command" beside an image the container_spec reader judges
+    rows = ('import pytest\n\n\n@pytest.mark.parametrize("argv", [\n    ["vllm", "serve", "/models/llm", "--port", "8000"],\n'
+            '    (["vllm", "serve"], None),\n])\ndef test_it(argv):\n    assert argv\n')
+    spec = 'POD = {"containers": [{"name": "main", "image": IMAGE, "command": ["vllm", "serve", "/mnt/models"]}]}\n'
+    assert scanned({"requirements.txt": "vllm==0.10.0\n", "tests/test_rows.py": rows, "fixtures.py": spec}) == []

@@ -28,6 +28,20 @@ def _python(node: ast.expr) -> bool:
     return word is not None and word.rsplit("/", 1)[-1].startswith(_PYTHONS)
 
 
+def standing(tree: ast.AST, lists: list) -> set[int]:
+    """The ids of the lists that stand as a command: assigned, returned, passed to a call, joined with
+    `+` — not an item of a table of cases (a test's parametrize rows) nor a dict's value (a container
+    spec, which engine/scan/container_spec.py reads with its image)."""
+    want = {id(n) for n, *_ in lists}
+    out: set[int] = set()
+    for parent in ast.walk(tree):
+        if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.Return, ast.Call, ast.BinOp, ast.keyword, ast.Expr)):
+            kids = ([parent.value] if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.Return, ast.keyword, ast.Expr)) else
+                    [*parent.args, *(k.value for k in parent.keywords)] if isinstance(parent, ast.Call) else [parent.left, parent.right])
+            out |= {id(k) for k in kids if id(k) in want}
+    return out
+
+
 def mentions(text: str) -> bool:
     return ("vllm" in text) and _WRITTEN.search(text) is not None
 

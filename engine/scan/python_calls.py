@@ -149,8 +149,10 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         found += [Found(node, "bentoml-command", None, chain(block, node), cls, fns) for node, block, cls, fns in commands]
     opaque = {} if found else python_opaque.pick(ctx, tree, loose, ctx.catalog.is_engine_arg, text)
     found += [Found(node, "LLM", None, chain(block, node), cls, fns) for node, block, cls, fns in loose if id(node) in opaque]
-    if not own and not any(f.target in ("subprocess", "spawn-helper") for f in found):  # else the file's own spawn reads its lists
-        found += [Found(node, "argv-list", None, chain(block, node), cls, fns) for node, block, cls, fns in launch_lists]
+    # a file that spawns, or hands a container or a job its command, reads its lists itself
+    if launch_lists and not own and not any(f.target not in TARGETS and f.target not in TRL_CONFIGS for f in found):
+        standing = argv_lists.standing(tree, launch_lists)
+        found += [Found(node, "argv-list", None, chain(block, node), cls, fns) for node, block, cls, fns in launch_lists if id(node) in standing]
     if not found:
         return []
     image = image_entry.runs(ctx, rel)  # a Dockerfile's CMD runs this file: its vLLM and ENV
