@@ -68,8 +68,14 @@ def test_an_option_only_some_alternatives_lack_is_no_p0(tmp_path):
 
 
 def test_a_change_to_a_key_not_written_goes_under_the_role(tmp_path):
-    (sr,) = _sites(tmp_path)
-    (diff,) = [a["text"] for a in sr.after if a["file"] == "rlvr.yaml"]
+    # B3's kv_cache_dtype: P2 for a rollout since e8d5bd5e, so not in sr.after; the same writer places it
+    from vllm_kb.engine.fix.text_edits import diffs
+    (tmp_path / "rlvr.yaml").write_text(PIPELINE.replace("{extra}", ""))
+    (tmp_path / "requirements_torch280_vllm.txt").write_text("vllm==0.10.2\n")
+    rep = audit(tmp_path, gpu="H100-80GB x8")
+    (sr,) = rep.sites
+    kv = [c for c in sr.changes if c.target == "kv_cache_dtype"]
+    (diff,) = [a["text"] for a in diffs(sr.site, kv, rep.ctx.read) if a["file"] == "rlvr.yaml"]
     added = [ln for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
     assert added and all(ln.startswith("+      ") for ln in added)  # inside actor_infer.strategy_args.strategy_config
 

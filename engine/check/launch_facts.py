@@ -143,7 +143,9 @@ def container_facts(site: Site) -> dict[str, Any]:
     if not c or not c.get("tool"):
         return {}
     out: dict[str, Any] = {"container_tool": str(c["tool"]), "ipc_host": str(c.get("ipc") or "").lower() == "host"}
-    if gpu_request_absent(c):
+    # a container a Python program starts (docker SDK, an argv list) may get its GPUs where the code
+    # leaves holes (device_requests through **kwargs, a wrapper): L278 judges only written command lines
+    if gpu_request_absent(c) and site.syntax != "python-argv":
         out["container_no_gpu_request"] = True
     shm = c.get("shm_size")
     if shm == "unbounded":

@@ -42,7 +42,7 @@ def swift_sections(data: dict) -> list[str]:
     `rlhf: {rlhf_type: grpo, use_vllm: true, vllm_mode: colocate, …}`), which the project's loader
     hands to swift's RLHFArguments: read as ms-swift where the sections' plain keys together are
     ms-swift's (framework_of) and turn its vLLM rollout on; [] otherwise."""
-    sections = [str(k) for k, v in data.items() if isinstance(v, dict) and v]
+    sections = [k for k, v in data.items() if isinstance(k, str) and isinstance(v, dict) and v]
     merged: dict = {}
     for k in sections:
         for kk, v in data[k].items():
