@@ -10,7 +10,8 @@ from __future__ import annotations
 import ast
 import re
 
-_MODULES = ("vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server")
+from vllm_kb.engine.scan.launcher_entry import SERVER_MODULES
+
 _PYTHONS = ("python", "python3")
 # the words as the file writes them, for the prefilter (a file with neither is not parsed for this)
 _WRITTEN = re.compile(r"""["'](?:[^"'\s]*/)?vllm["']\s*,\s*["']serve["']|["']-m["']\s*,\s*["']vllm\.entrypoints\.""")
@@ -53,5 +54,5 @@ def starts_launch(node: ast.AST) -> bool:
     first = [_text(e) for e in node.elts[:3]]
     if first[0] is not None and first[0].rsplit("/", 1)[-1] == "vllm" and first[1] == "serve":
         return True
-    return len(node.elts) >= 3 and _python(node.elts[0]) and first[1] == "-m" and first[2] in _MODULES
+    return len(node.elts) >= 3 and _python(node.elts[0]) and first[1] == "-m" and first[2] in SERVER_MODULES
 

@@ -21,7 +21,7 @@ from vllm_kb.engine.scan.python_scope import is_main_guard
 _SPAWNS = frozenset({"Popen", "run", "call", "check_call", "check_output", "execvp", "execv", "execvpe", "execve",
                      "spawnvp", "spawnv", "create_subprocess_exec", "system", "popen", "create_subprocess_shell"})
 _ARGV = "sys.argv[1:]"  # the process's own arguments, as a name the carriers follow
-_SERVER_MODULES = ("vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server")
+SERVER_MODULES = ("vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server")
 # statements whose body may not run, or may run more than once (a `try` body and a `with` body run)
 _BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.Match, ast.IfExp)
 
@@ -229,7 +229,7 @@ def _serves(node) -> bool:
             texts = [e.value if isinstance(e, ast.Constant) and isinstance(e.value, str) else None for e in n.elts]
             if any(a and a.rsplit("/", 1)[-1] == "vllm" and b == "serve" for a, b in zip(texts, texts[1:])):
                 return True
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and (n.value in _SERVER_MODULES or n.value.startswith("vllm serve")):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and (n.value in SERVER_MODULES or n.value.startswith("vllm serve")):
             return True
     return False
 
@@ -244,7 +244,7 @@ def _space_attr(node, spaces: set[str]) -> str | None:
 def _serve_at(texts: list) -> int | None:
     """Where `serve` (after `vllm`) or the server module stands among a list's words."""
     return next((k for k, t in enumerate(texts) if t == "serve" and k and (texts[k - 1] or "").rsplit("/", 1)[-1] == "vllm"
-                 or t in _SERVER_MODULES), None)
+                 or t in SERVER_MODULES), None)
 
 
 def _texts(elts) -> list:
