@@ -69,6 +69,13 @@ def _message(node: ast.AST | None, func: ast.AST) -> str | None:
         node = node.func.value
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         node = node.left
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) \
+            and any(isinstance(x, ast.Name) for x in (node.left, node.right)):
+        # "Too large swap space. " + msg: the named part is said earlier in the function, and a
+        # wording cut at the "+" would match no check's error_text
+        parts = [_message(x, func) if isinstance(x, (ast.Name, ast.BinOp)) else vet._render(x)
+                 for x in (node.left, node.right)]
+        return vet.norm("".join(p if p is not None else "{}" for p in parts))
     if isinstance(node, ast.Name):  # msg = "..." earlier in the same function
         for n in ast.walk(func):
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
