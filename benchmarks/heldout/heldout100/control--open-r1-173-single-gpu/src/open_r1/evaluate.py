@@ -1,0 +1,2 @@
+"""Custom lighteval tasks (aime24, math_500) - task definitions only."""
+TASKS_TABLE = []
