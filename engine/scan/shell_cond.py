@@ -195,6 +195,10 @@ def merge(base: Expander, branches: list[Expander], choices: dict | None = None)
             base.vars.pop(name, None)
             (base.unsized.add if unsized else base.unsized.discard)(name)
             continue
+        if (default := _default(states)) is not None:
+            _put(base, name, default, branches[0])
+            base.unknown.discard(name)
+            continue
         alts = sorted({a for s in states for a in _alternatives(name, s)})
         base.vars[name] = hole(f"${name}: one of " + " | ".join(alts))
         if all(s[0] == "value" for s in states):  # each path's command line, should `$NAME` run it
@@ -204,6 +208,24 @@ def merge(base: Expander, branches: list[Expander], choices: dict | None = None)
         base.unset.discard(name)
     for b in branches:
         base.exported |= b.exported
+
+
+def _default(states: list[tuple]) -> tuple | None:
+    """One known value on the paths the script takes by itself, what the caller supplies on the others
+    (`B=vllm; while …; case $1 in --backend) B="$2";; esac; done`, `getopts` … `B=$OPTARG`): the value,
+    a default as `${B:-vllm}` is one (Gary-code/CADReview's vllm_deploy.sh, eval99)."""
+    values = {s[1] for s in states if s[0] == "value"}
+    if len(values) != 1 or not {s[0] for s in states} <= {"value", "input"}:
+        return None
+    text = next(iter(values))
+    if not is_known(text):
+        return None
+    inputs = sorted({shown(s[1]) for s in states if s[0] == "input"})
+    # the same value on every path, a default on some (an earlier merge): still that default
+    notes = sorted({s[2] for s in states if s[0] == "value" and s[2]})
+    if inputs:
+        notes = [f"default of the script; {' | '.join(inputs)} may set it otherwise"]
+    return ("value", text, notes[0] if notes else None)
 
 
 def _state(ex: Expander, name: str) -> tuple:
