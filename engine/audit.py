@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from vllm_kb.engine.check import balanced, candidates, catalog_findings, colocation, entrypoint_findings, import_sites, unpinned, vendored_sites
-from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_priorities
+from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_documented, settle_priorities
 from vllm_kb.engine.check.hidden_args import hidden_args
 from vllm_kb.engine.check.owners import settle_owners
 from vllm_kb.engine.check.project_facts import add_project_facts
@@ -243,6 +243,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle_range(remarks, site, cat, kb, allowed, f">={allowed[0]},<={allowed[-1]}")
     if site.launch.get("opaque"):
         cap_opaque(results, remarks)
+    if site.launch.get("documented"):
+        settle_documented(results, remarks, kb)
     # a site in a vendored framework copy: its upstream tests, or a module its version test never imports
     vendored_sites.settle(results, remarks, site.file, ctx, [str(v) for v in allowed_releases(cat, choice)]
                           or ([str(choice.version)] if choice.basis not in (unpinned.BASIS, "source", "none") else []), kb)

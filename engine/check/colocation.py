@@ -70,6 +70,8 @@ def _together(a, b, read) -> bool:
     """`a` (written first) and `b` run at the same time."""
     if a.file != b.file:
         return False
+    if (a.launch or {}).get("documented") != (b.launch or {}).get("documented"):
+        return False  # a README's fences are alternatives the reader picks from (engine/scan/readme_fences.py)
     if a.kind in TOOL_KINDS and b.kind in TOOL_KINDS:
         # `xinference launch` returns once the model is placed, and the server keeps it: a later launch
         # to the same server runs beside it (xorbitsai/inference#4637)

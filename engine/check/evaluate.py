@@ -230,6 +230,18 @@ def cap_opaque(results: list[Result], findings: list) -> None:
             lower(x, "P1", unsafe=False)
 
 
+def settle_documented(results: list[Result], findings: list, kb: Knowledge) -> None:
+    """A launch written only in a README's code fence (engine/scan/readme_fences.py) is what the
+    reader is told to type, not a file that runs: a refusal there is P1, and no change to it is
+    written without --unsafe-fixes."""
+    why = note(kb, "priority.documented")
+    for x in [*results, *findings]:
+        if getattr(x, "priority", None) == "P0":
+            lower(x, "P1", why)
+        elif hasattr(x, "safe"):
+            x.safe = False
+
+
 # The dependency index: what a check's verdict can depend on — the site's mode and release, the
 # fact paths its rules and fix values read, the facts its texts quote, and what the scanner could
 # not resolve among the arguments it reads. Sites that agree on all of it (most sites of a large

@@ -15,10 +15,11 @@ from vllm_kb.engine.scan.site import Setting, Site
 
 def script_sites(ctx: ScanContext, rel: str, text: str, first_line: int, *, known: dict[str, str] | None = None,
                  env: dict[str, Setting] | None = None, notes: dict[str, str] | None = None, tool: str | None = None,
-                 version: str | None = None, cwd: str | None = None) -> list[Site]:
+                 version: str | None = None, cwd: str | None = None, start: int | None = None) -> list[Site]:
     """Sites of a script whose first line is `first_line` of `rel`. `known`: variables the script
     starts with (exported: `env`, as the environment the step gets); `cwd`: the folder its relative
-    paths start from, where that is not the file's own (a CI step's working directory)."""
+    paths start from, where that is not the file's own (a CI step's working directory); `start`: the
+    script begins at that offset of `text`, the file's own text (its words keep the file's offsets)."""
     ex = Expander(known)
     ex.notes.update(notes or {})
     ex.exported |= set(env or {})
@@ -36,14 +37,15 @@ def script_sites(ctx: ScanContext, rel: str, text: str, first_line: int, *, know
             shell_choices.merge_site(found[site.id], site)
 
     try:
-        nodes = parse_tree(text)
+        nodes = parse_tree(text) if start is None else parse_tree(text, start, first_line)
     except ShellSyntaxError as e:
-        ctx.skip(rel, "shell-syntax", first_line + e.line - 1, str(e))
+        ctx.skip(rel, "shell-syntax", first_line + e.line - 1 if start is None else e.line, str(e))
         return []
     except RecursionError:
         ctx.skip(rel, "parse-error", first_line, "nesting too deep")
         return []
-    shift_lines(nodes, first_line - 1)
+    if start is None:
+        shift_lines(nodes, first_line - 1)
     runner = Runner(ctx, rel, emit, state=st)
     runner.run(nodes)
     runner.finish()

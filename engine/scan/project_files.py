@@ -9,7 +9,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, makefile, notebooks, python_calls, scripts, service_files, words
 from vllm_kb.engine.scan import heredoc_manifests, heredoc_python, hydra_compose, manifest_template, own_images, text_commands, toml_commands, verl_worker, vscode_launch, windows_scripts
-from vllm_kb.engine.scan import shell_templates, yaml_python
+from vllm_kb.engine.scan import readme_fences, shell_templates, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -72,6 +72,8 @@ def scan_one(ctx: ScanContext, rel: str) -> list[Site] | None:
     if app_env.is_env_file(rel) and (text := ctx.read(rel)) is not None and app_env.mentions(text):
         if found := guarded(ctx, rel, app_env.scan, text):  # an application server's own .env (api-for-open-llm)
             return found
+    if readme_fences.is_readme(rel) and (text := ctx.read(rel)) is not None and "vllm" in text.lower():
+        return guarded(ctx, rel, readme_fences.scan, text)  # documentation: sites, never a P0
     if suffix == ".txt" and (text := ctx.read(rel)) is not None and text_commands.candidate(rel, text):
         return guarded(ctx, rel, text_commands.scan, text)  # a command template the project's Python fills in
     template = shell_templates.is_template_script(rel)  # `serve.sh.j2`: read as the script it renders to

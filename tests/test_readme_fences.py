@@ -1,0 +1,59 @@
+"""Launches a README gives only in its shell code fences (eugr/spark-vllm-docker's README.md runs every
+`vllm serve` through `./launch-cluster.sh exec …`, eval99): each one a site, documentation that never
+carries a P0, that `--fix` leaves alone, and whose fences are alternatives, not engines run together."""
+import json
+
+README = '''# Serving
+
+Install the package, then start the server:
+
+```console
+$ pip install vllm
+$ vllm serve org/chat-model \\
+    --tensor-parallel-size 2 --disable-log-requests
+INFO:     Started server process
+```
+
+Or a second model on the same GPUs:
+
+```bash
+vllm serve org/other-model --gpu-memory-utilization 0.7 &
+```
+
+```bash
+vllm serve org/third-model --gpu-memory-utilization 0.7
+```
+
+```python
+from vllm import LLM  # not shell: no site here
+llm = LLM("org/python-model")
+```
+
+```bash
+vllm serve <your-model> --port 8000
+./launch.sh exec vllm serve ...
+```
+'''
+
+
+def test_each_shell_fence_launch_is_a_site_at_its_line(scanned, tmp_path):
+    got = scanned({"README.md": README})
+    assert [(s.line, s.model.value if s.model else None) for s in got] == [
+        (7, "org/chat-model"), (15, "org/other-model"), (19, "org/third-model")]
+    first = got[0]
+    assert first.settings["tensor_parallel_size"].value == 2 and first.launch["documented"] == 6
+    assert not scanned({"docs/guide.md": README}, tmp_path / "other")  # a README only: docs pages are many and rarely run
+
+
+def test_a_refusal_in_a_readme_is_p1_and_fix_leaves_the_file(cli, write_project):
+    root = write_project({"README.md": README})
+    code, out, _ = cli("audit", str(root), "--gpu", "H100-80GB x8", "--isolated", "-q", "--format", "json")
+    report = json.loads(out)
+    prios = [x["priority"] for s in report["sites"] for x in [*s["recommendations"], *(s.get("findings") or [])]]
+    assert "P0" not in prios and code == 0
+    gone = [r for s in report["sites"] for r in s["recommendations"] if "disable_log_requests" in r["check"]]
+    assert gone and "README" in gone[0]["title"] and gone[0]["priority"] == "P1"
+    # two fences are two ways to run it, not two engines on one GPU (L37)
+    assert not [r for s in report["sites"] for r in s["recommendations"] if r["check"] == "L37"]
+    cli("audit", str(root), "--gpu", "H100-80GB x8", "--isolated", "-q", "--fix")
+    assert (root / "README.md").read_text() == README
