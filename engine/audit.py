@@ -243,8 +243,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle_range(remarks, site, cat, kb, allowed, f">={allowed[0]},<={allowed[-1]}")
     if site.launch.get("opaque"):
         cap_opaque(results, remarks)
-    if site.launch.get("documented"):
-        settle_documented(results, remarks, kb)
+    settle_documented(results, remarks, kb, site.launch)
     # a site in a vendored framework copy: its upstream tests, or a module its version test never imports
     vendored_sites.settle(results, remarks, site.file, ctx, [str(v) for v in allowed_releases(cat, choice)]
                           or ([str(choice.version)] if choice.basis not in (unpinned.BASIS, "source", "none") else []), kb)

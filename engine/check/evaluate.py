@@ -230,11 +230,17 @@ def cap_opaque(results: list[Result], findings: list) -> None:
             lower(x, "P1", unsafe=False)
 
 
-def settle_documented(results: list[Result], findings: list, kb: Knowledge) -> None:
-    """A launch written only in a README's code fence (engine/scan/readme_fences.py) is what the
-    reader is told to type, not a file that runs: a refusal there is P1, and no change to it is
-    written without --unsafe-fixes."""
-    why = note(kb, "priority.documented")
+def settle_documented(results: list[Result], findings: list, kb: Knowledge, launch: dict) -> None:
+    """A launch the project offers but does not run as it stands — written only in a README's code
+    fence (engine/scan/readme_fences.py), or a chart template rendered under a value its values.yaml
+    does not choose (engine/scan/deploy/helm_choices.py): a refusal there is P1, and no change to it
+    is written without --unsafe-fixes."""
+    if launch.get("documented"):
+        why = note(kb, "priority.documented")
+    elif launch.get("values_choice"):
+        why = note(kb, "priority.values_choice", choice=launch["values_choice"])
+    else:
+        return
     for x in [*results, *findings]:
         if getattr(x, "priority", None) == "P0":
             lower(x, "P1", why)

@@ -13,7 +13,7 @@ from vllm_kb.engine.scan import readme_fences, shell_templates, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
-from vllm_kb.engine.scan.deploy import app_env, helm_chart, helm_umbrella, image_entry
+from vllm_kb.engine.scan.deploy import app_env, helm_chart, helm_choices, helm_umbrella, image_entry
 from vllm_kb.engine.scan.yaml_docs import load_docs as _load_yaml_docs
 
 
@@ -132,7 +132,12 @@ def _template_sites(ctx: ScanContext, rel: str, text: str) -> list:
     except (yamlio.YamlError, RecursionError) as e:
         ctx.skip(rel, "helm-template", getattr(e, "line", None))  # the renderer keeps the template's lines
         return []
-    return helm_chart.unplaced(guarded(ctx, rel, deploy.scan_yaml, text, docs) + guarded(ctx, rel, configs.scan, docs))
+    found = helm_chart.unplaced(guarded(ctx, rel, deploy.scan_yaml, text, docs) + guarded(ctx, rel, configs.scan, docs))
+    source = ctx.read(rel) or ""
+    if "eq" in source and ".Values." in source:  # a launch the chart renders under another value (`servingTopology: multiNode`)
+        found += guarded(ctx, rel, helm_choices.sites, source, found,
+                         lambda t, d: deploy.scan_yaml(ctx, rel, t, d) + configs.scan(ctx, rel, d))
+    return found
 
 
 def sides(ctx: ScanContext, rel: str, text: str, scan) -> list:

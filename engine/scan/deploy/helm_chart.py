@@ -80,6 +80,11 @@ def prepare(ctx: ScanContext, rel: str, docs: list[yamlio.Document], chart: Char
     return out
 
 
+def chart_of(ctx: ScanContext, rel: str) -> Chart:
+    """The chart `rel` is a template of, rendered with its own values.yaml."""
+    return _chart(ctx, chart_folder(ctx, rel) or "")
+
+
 def unplaced(sites: list[Site]) -> list[Site]:
     """Sites read from rendered text: no position in the template's bytes (fixes are told, not written)."""
     for s in sites:
