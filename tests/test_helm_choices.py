@@ -1,19 +1,21 @@
 """A chart template rendered only under a value values.yaml does not choose (`{{- if eq
 .Values.servingTopology "multiNode" }}` with `servingTopology: singleNode`): the launch is one setting
 away, so it is a site, rendered with that value, whose refusals are P1 — the default install does not
-run it. redhat-ai-services/helm-charts' vllm-kserve chart keeps its multi-node ServingRuntime so (eval97)."""
+run it. redhat-ai-services/helm-charts' vllm-kserve chart keeps its multi-node ServingRuntime so (eval97); a
+public chart in the code corpus picks its LeaderWorkerSet through a variable (`$app := .Values.vllm`,
+`eq $app.workload.type "leaderWorkerSet"`)."""
 from __future__ import annotations
 
 import json
 
 CHART = "apiVersion: v2\nname: llm\nversion: 0.1.0\nappVersion: \"0.9.2\"\n"
 VALUES = """\
-topology: single
+deploy: {topology: single}
 image: vllm/vllm-openai:v0.9.2
 model: org/chat-model
 """
 SINGLE = """\
-{{- if eq .Values.topology "single" }}
+{{- if eq .Values.deploy.topology "single" }}
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: one}
@@ -27,7 +29,8 @@ spec:
 {{- end }}
 """
 MULTI = """\
-{{- if eq "multi" .Values.topology }}
+{{- $t := .Values.deploy -}}
+{{- if eq "multi" $t.topology }}
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: many}
@@ -50,7 +53,7 @@ def _chart(write_project):
 def test_the_other_topology_is_a_site_rendered_with_its_value(scanned, write_project):
     got = scanned({}, _chart(write_project))
     assert [(s.file, s.launch.get("values_choice")) for s in got] == [
-        ("chart/templates/multi.yaml", "topology=multi"), ("chart/templates/single.yaml", None)]
+        ("chart/templates/multi.yaml", "deploy.topology=multi"), ("chart/templates/single.yaml", None)]
     assert got[0].settings["pipeline_parallel_size"].value == 2
 
 
@@ -61,4 +64,4 @@ def test_its_refusals_are_p1(cli, write_project):
     multi = sites["chart/templates/multi.yaml"]
     items = [*multi["recommendations"], *(multi.get("findings") or [])]
     assert "P0" not in [x["priority"] for x in items] and code == 0
-    assert any("topology=multi" in json.dumps(x) for x in items if x["priority"] == "P1")
+    assert any("deploy.topology=multi" in json.dumps(x) for x in items if x["priority"] == "P1")

@@ -33,6 +33,12 @@ llm = LLM("org/python-model")
 vllm serve <your-model> --port 8000
 ./launch.sh exec vllm serve ...
 ```
+
+```
+vllm serve MODEL_NAME --tensor-parallel-size 2
+vllm serve model_name --max-num-seqs 32
+vllm serve /path/to/model --quantization awq
+```
 '''
 
 

@@ -27,6 +27,10 @@ _PROMPT = re.compile(r"^(\s*)\$ ")  # `$ vllm serve …`: the prompt is not part
 _PLACEHOLDER = re.compile(r"(?<![<\w])<[A-Za-z_][\w./:|-]*>|(?<!\S)(?:\.\.\.|…)(?!\S)")  # or `vllm serve ...`
 
 
+# a model the reader is to fill in: `vllm serve MODEL_NAME`, `model_name`, `your-model`, `/path/to/model`
+_PLACEHOLDER_MODEL = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,}|(?i:(?:your|my)[_-]?\w*|model(?:[_-]?(?:name|path|id|dir))?|.*\bpath/to\b.*)")
+
+
 def is_readme(rel: str) -> bool:
     return bool(_README.search(rel))
 
@@ -82,6 +86,9 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
         except (ShellSyntaxError, RecursionError):
             continue
         for site in embedded.script_sites(ctx, rel, script, first, start=start):
+            model = site.model.value if site.model is not None and site.model.resolved else None
+            if isinstance(model, str) and _PLACEHOLDER_MODEL.fullmatch(model):
+                continue  # a template of a command, not one a reader runs as written
             site.launch["documented"] = first  # the fence: launches of two fences are alternatives, never run together
             found.append(site)
     return found

@@ -4,7 +4,7 @@ vllm-kserve servingruntime-multinode.yaml, eval97). The chart offers that launch
 is read too, rendered with the value the condition names (one condition at a time, the rest of values.yaml
 as it is). Its sites are marked `values_choice` ("servingTopology=multiNode"): the default install does not
 run them, so a refusal there is P1, never P0 (engine/check/evaluate.settle_documented). Only a string
-comparison (`eq .Values.x "lit"`, either order) is read as such a choice: it names the value; a switch
+comparison (`eq .Values.x "lit"`, either order, or on a `$v := .Values.part` variable) is read as such a choice: it names the value; a switch
 (`if .Values.lws.enabled`) may turn on parts that need values the chart leaves to the user."""
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy import helm_chart, helm_render
 from vllm_kb.engine.scan.site import Site
 
-_EQ = re.compile(r'\{\{-?\s*(?:else\s+)?if\s+\(?\s*eq\s+(?:\.Values\.([\w.]+)\s+"([^"]*)"|"([^"]*)"\s+\.Values\.([\w.]+))\s*\)?\s*-?\}\}')
+_EQ = re.compile(r'\{\{-?\s*(?:else\s+)?if\s+\(?\s*eq\s+(?:(\.Values|\$\w+)\.([\w.]+)\s+"([^"]*)"|"([^"]*)"\s+(\.Values|\$\w+)\.([\w.]+))\s*\)?\s*-?\}\}')
+# `{{- $app := .Values.vllm -}}` … `{{- if eq $app.workload.type "leaderWorkerSet" }}`: a variable that names a part of the values
+_ALIAS = re.compile(r'\{\{-?\s*(\$\w+)\s*:=\s*\.Values\.([\w.]+)\s*-?\}\}')
 MAX_CHOICES = 4  # renderings of one template beyond the default
 
 
@@ -25,8 +27,13 @@ def choices(text: str, values) -> list[tuple[str, str]]:
     """(values path, literal) of each `eq` condition the chart's values do not meet, where the path holds
     another string (a setting the chart makes, that the user may change)."""
     out: list[tuple[str, str]] = []
+    aliases = {m.group(1): m.group(2) for m in _ALIAS.finditer(text)}
     for m in _EQ.finditer(text):
-        path, lit = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        head, path, lit = (m.group(1), m.group(2), m.group(3)) if m.group(2) else (m.group(5), m.group(6), m.group(4))
+        if head != ".Values":
+            if head not in aliases:
+                continue
+            path = aliases[head] + "." + path
         cur = _get(values, path.split("."))
         if isinstance(cur, str) and cur and cur != lit and (path, lit) not in out:
             out.append((path, lit))
