@@ -1,6 +1,7 @@
 """Launches a README gives only in its shell code fences (eugr/spark-vllm-docker's README.md runs every
 `vllm serve` through `./launch-cluster.sh exec …`, eval99): each one a site, documentation that never
-carries a P0, that `--fix` leaves alone, and whose fences are alternatives, not engines run together."""
+carries a P0, that `--fix` leaves alone, and whose fences are alternatives, not engines run together — in a
+project that installs vLLM itself (a README that only names it as a server to run describes no launch of its own)."""
 import json
 
 README = '''# Serving
@@ -43,16 +44,18 @@ vllm serve /path/to/model --quantization awq
 
 
 def test_each_shell_fence_launch_is_a_site_at_its_line(scanned, tmp_path):
-    got = scanned({"README.md": README})
+    got = scanned({"README.md": README, "requirements.txt": "vllm==0.20.0\n"})
     assert [(s.line, s.model.value if s.model else None) for s in got] == [
         (7, "org/chat-model"), (15, "org/other-model"), (19, "org/third-model")]
     first = got[0]
     assert first.settings["tensor_parallel_size"].value == 2 and first.launch["documented"] == 6
-    assert not scanned({"docs/guide.md": README}, tmp_path / "other")  # a README only: docs pages are many and rarely run
+    assert not scanned({"docs/guide.md": README, "requirements.txt": "vllm==0.20.0\n"}, tmp_path / "docs")  # a README only
+    # a project that does not install vLLM: its README names it as a server the reader may run (tests/fixtures/neg-mentions)
+    assert not scanned({"README.md": README}, tmp_path / "mentions")
 
 
 def test_a_refusal_in_a_readme_is_p1_and_fix_leaves_the_file(cli, write_project):
-    root = write_project({"README.md": README})
+    root = write_project({"README.md": README, "requirements.txt": "vllm==0.20.0\n"})
     code, out, _ = cli("audit", str(root), "--gpu", "H100-80GB x8", "--isolated", "-q", "--format", "json")
     report = json.loads(out)
     prios = [x["priority"] for s in report["sites"] for x in [*s["recommendations"], *(s.get("findings") or [])]]

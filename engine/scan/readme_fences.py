@@ -2,8 +2,9 @@
 `vllm serve` is in README.md, run through the project's `launch-cluster.sh exec …`, eval99).
 
 A fence is documentation, not a file that runs: what the reader types may differ (a placeholder
-filled in, a flag added, another release installed). So such a launch is listed as a site, read by
-the same shell model as a script, but it never carries a P0 (engine/check/evaluate.settle_documented
+filled in, a flag added, another release installed). So such a launch is listed as a site — where the
+project installs vLLM itself (ships_vllm): a README that names vLLM only as a server the reader may
+run describes no launch of the project —, read by the same shell model as a script, but it never carries a P0 (engine/check/evaluate.settle_documented
 lowers it to P1 with the reason) and `--fix` edits it only with `--unsafe-fixes`. A fence that is not
 shell (`python`, `yaml`), or not valid shell (`vllm serve <model>`), is no site; docs/launch-checks.md
 says the same to the user."""
@@ -75,8 +76,19 @@ def masked(text: str, start: int, end: int) -> str:
     return text[:start] + "\n".join(out)
 
 
+def ships_vllm(ctx: ScanContext, rel: str) -> bool:
+    """The project installs vLLM for the README's folder (a pin at or above it, a Dockerfile's install,
+    a build from source): its README then tells how to run what it ships. A README that only names
+    vLLM as one server the reader may run (tests/fixtures/neg-mentions) describes no launch of its own."""
+    folder = rel.rpartition("/")[0]
+    pinned = any(k == "" or folder == k or folder.startswith(k + "/") for k in ctx.versions_by_dir)
+    return pinned or bool(ctx.image_installs) or bool(ctx.source_built)
+
+
 def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
     found: list[Site] = []
+    if not ships_vllm(ctx, rel):
+        return found
     for start, end, first in fences(text):
         if "vllm" not in text[start:end].lower() or _PLACEHOLDER.search(text[start:end]):
             continue
