@@ -64,3 +64,14 @@ parse "$@"
 swift deploy --model org/m --infer_backend $BACKEND
 '''})
     assert got == []  # BACKEND is whatever the first argument is, "" when none
+
+
+def test_a_line_read_in_a_loop_is_no_caller_choice(scanned):
+    (s,) = scanned({"run.sh": '''#!/bin/bash
+MODEL=org/small
+while read -r m; do
+  MODEL=$m
+done < models.txt
+vllm serve $MODEL
+'''})
+    assert s.model is None or not s.model.resolved  # the last line of a file the script goes through

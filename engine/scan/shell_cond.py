@@ -217,6 +217,8 @@ def _default(states: list[tuple]) -> tuple | None:
     values = {s[1] for s in states if s[0] == "value"}
     if len(values) != 1 or not {s[0] for s in states} <= {"value", "input"}:
         return None
+    if not all(_from_caller(h) for s in states if s[0] == "input" for h in holes(s[1])):
+        return None  # `$m` of `for m in $LIST`, a line `read` gives: values the script goes through, not a choice
     text = next(iter(values))
     if not is_known(text):
         return None
@@ -239,6 +241,12 @@ def _state(ex: Expander, name: str) -> tuple:
     if name in ex.unset:
         return ("unset",)
     return ("external",)
+
+
+def _from_caller(what: str) -> bool:
+    """What the caller of the script gives: an argument, getopts' OPTARG, an environment variable
+    (upper-case, as they are written)."""
+    return bool(re.fullmatch(r"\$\{?([0-9@*]|OPTARG|[A-Z_][A-Z0-9_]*)\}?", what))
 
 
 def _is_input(what: str) -> bool:
