@@ -39,6 +39,7 @@ vllm serve <your-model> --port 8000
 vllm serve MODEL_NAME --tensor-parallel-size 2
 vllm serve model_name --max-num-seqs 32
 vllm serve /path/to/model --quantization awq
+vllm serve {model_name} --max-model-len 4096
 ```
 '''
 
