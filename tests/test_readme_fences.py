@@ -67,3 +67,12 @@ def test_a_refusal_in_a_readme_is_p1_and_fix_leaves_the_file(cli, write_project)
     assert not [r for s in report["sites"] for r in s["recommendations"] if r["check"] == "L37"]
     cli("audit", str(root), "--gpu", "H100-80GB x8", "--isolated", "-q", "--fix")
     assert (root / "README.md").read_text() == README
+
+
+def test_a_config_a_fence_launches_stays_a_site_of_its_own(scanned):
+    got = scanned({"requirements.txt": "vllm==0.20.0\ntrl==0.19.0\n",
+                   "recipes/grpo.yaml": "model_name_or_path: org/m\nuse_vllm: true\nvllm_mode: colocate\n",
+                   "src/app/grpo.py": "from trl import GRPOConfig, GRPOTrainer, TrlParser\nTrlParser((GRPOConfig,)).parse_args_and_config()\n",
+                   "README.md": "```shell\naccelerate launch src/app/grpo.py --config recipes/grpo.yaml --vllm_mode colocate\n```\n"})
+    # huggingface/open-r1's README launches recipes/…/config_demo.yaml so; its P0s are not capped as the README's are
+    assert {s.file for s in got} == {"README.md", "recipes/grpo.yaml"}

@@ -97,7 +97,11 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
             parse_tree(script, start, first)  # documentation need not be valid shell: no site, no skip
         except (ShellSyntaxError, RecursionError):
             continue
-        for site in embedded.script_sites(ctx, rel, script, first, start=start):
+        before = set(ctx.referenced)
+        launched = embedded.script_sites(ctx, rel, script, first, start=start)
+        # a config the fence's command reads stays a site of its own: the file runs whatever the README says
+        ctx.referenced.intersection_update(before)
+        for site in launched:
             model = site.model.value if site.model is not None and site.model.resolved else None
             if isinstance(model, str) and _PLACEHOLDER_MODEL.fullmatch(model):
                 continue  # a template of a command, not one a reader runs as written
