@@ -74,3 +74,16 @@ def test_a_table_of_cases_or_a_container_spec_is_no_launch(scanned):
             '    (["vllm", "serve"], None),\n])\ndef test_it(argv):\n    assert argv\n')
     spec = 'POD = {"containers": [{"name": "main", "image": IMAGE, "command": ["vllm", "serve", "/mnt/models"]}]}\n'
     assert scanned({"requirements.txt": "vllm==0.10.0\n", "tests/test_rows.py": rows, "fixtures.py": spec}) == []
+
+
+def test_the_prefilter_answers_as_its_pattern():
+    """mentions passes a text without `serve` and a quote or `vllm.entrypoints.` before the pattern
+    runs: the answer is the pattern's own, whatever the text."""
+    import random
+
+    rng = random.Random(7)
+    parts = ['"vllm"', "'vllm'", '"/usr/bin/vllm"', ", ", ",", '"serve"', "'serve'", '"serve', "serve'", '"-m"', "'-m'",
+             '"vllm.entrypoints.openai.api_server"', "vllm.entrypoints.", "vllm", " ", "\n", "x = [", "]", "observe'"]
+    for _ in range(3000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 9)))
+        assert argv_lists.mentions(text) == ("vllm" in text and argv_lists._WRITTEN.search(text) is not None), text

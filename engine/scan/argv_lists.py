@@ -44,7 +44,11 @@ def standing(tree: ast.AST, lists: list) -> set[int]:
 
 
 def mentions(text: str) -> bool:
-    return ("vllm" in text) and _WRITTEN.search(text) is not None
+    """Whether `_WRITTEN` finds its words. Its first branch ends with `serve` and a quote, its second
+    holds `vllm.entrypoints.`: a file with neither is passed before the pattern, which starts with a
+    quote and is tried at each of them (vLLM's tree: 0.6 s, a sixtieth of its audit)."""
+    return "vllm" in text and ("serve'" in text or 'serve"' in text or "vllm.entrypoints." in text) \
+        and _WRITTEN.search(text) is not None
 
 
 def starts_launch(node: ast.AST) -> bool:

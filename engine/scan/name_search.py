@@ -32,8 +32,10 @@ class _Blocks:
     def _index_full_blocks(self) -> None:
         while (len(self.words) + 1) * BLOCK <= len(self.pairs):
             start = len(self.words) * BLOCK
-            text = "\n".join(t for _, t in self.pairs[start:start + BLOCK])
-            self.words.append(b"\n".join(set(text.encode("utf-8", "surrogatepass").translate(_CUT).split())))
+            found: set[bytes] = set()
+            for _, text in self.pairs[start:start + BLOCK]:  # file by file: no copy of the whole block's text
+                found.update(text.encode("utf-8", "surrogatepass").translate(_CUT).split())
+            self.words.append(b"\n".join(found))
 
 
 def _blocks(ctx) -> _Blocks:

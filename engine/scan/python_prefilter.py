@@ -91,12 +91,22 @@ def _spawn_attr(modules: frozenset[str]) -> re.Pattern:
 
 
 def _as_python_reads(text: str) -> str:
+    global _last_read
     if not text.isascii():
+        last = _last_read  # read once: another thread may set it meanwhile
+        if last[0] is text:
+            return last[1]
         import unicodedata
 
-        if not unicodedata.is_normalized("NFKC", text):
-            return unicodedata.normalize("NFKC", text)
+        out = unicodedata.normalize("NFKC", text) if not unicodedata.is_normalized("NFKC", text) else text
+        _last_read = (text, out)
+        return out
     return text
+
+
+# the last text outside ASCII and its normal form: could_hold_site and may_call_wrapper ask for it
+# for the same file one after the other (held by identity: the text is kept, so its id is not reused)
+_last_read: tuple = (None, None)
 
 
 def _callees() -> frozenset[str]:

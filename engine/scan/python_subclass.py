@@ -147,22 +147,35 @@ def argument(call: ast.Call | None, wrapper: Wrapper, key: str) -> ast.expr | No
     return kw
 
 
-def words(ctx) -> set[str]:
+def words(ctx) -> frozenset[str]:
     """Names whose call may be an LLM() site in this project: the public wrappers and the
     project's own subclasses."""
-    return {c for (_, c), w in registry().items() if not w.path} | set(getattr(ctx, "llm_subclasses", None) or {})
+    own = getattr(ctx, "llm_subclasses", None)
+    return _public_words() | frozenset(own) if own else _public_words()
+
+
+@lru_cache(maxsize=None)
+def _public_words() -> frozenset[str]:
+    return frozenset(c for (_, c), w in registry().items() if not w.path)
 
 
 def words_in(ctx, text: str) -> set[str]:
     """The words above that the text spells, and the module functions known by a dotted path whose
     package it names (outlines' `vllm`: the word alone is in every file that names vLLM)."""
     found: set[str] = set()
-    for w, inside in _search_order(frozenset(words(ctx))):
+    for w, inside in _search_order(words(ctx)):
         # a word holding another (VLLM holds LLM) is looked for only where that one was found:
         # asked of every Python file, each search is a pass over its text
         if (inside is None or inside in found) and w in text:
             found.add(w)
-    return found | {w.name for w in registry().values() if w.path and w.origin in text}
+    return found | {name for name, origin in _by_path() if origin in text}
+
+
+@lru_cache(maxsize=None)
+def _by_path() -> tuple[tuple[str, str], ...]:
+    """(name, package) of the module functions known by a dotted path: the registry is walked once,
+    not for each Python file."""
+    return tuple((w.name, w.origin) for w in registry().values() if w.path)
 
 
 @lru_cache(maxsize=8)
