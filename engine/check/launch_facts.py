@@ -143,9 +143,7 @@ def container_facts(site: Site) -> dict[str, Any]:
     if not c or not c.get("tool"):
         return {}
     out: dict[str, Any] = {"container_tool": str(c["tool"]), "ipc_host": str(c.get("ipc") or "").lower() == "host"}
-    # a container a Python program starts (docker SDK, an argv list) may get its GPUs where the code
-    # leaves holes (device_requests through **kwargs, a wrapper): L278 judges only written command lines
-    if gpu_request_absent(c) and site.syntax != "python-argv":
+    if gpu_request_absent(site):
         out["container_no_gpu_request"] = True
     shm = c.get("shm_size")
     if shm == "unbounded":
@@ -156,15 +154,24 @@ def container_facts(site: Site) -> dict[str, Any]:
     return out
 
 
-def gpu_request_absent(c: dict) -> bool:
-    """A `docker run` that hands the container no GPU: no `--gpus`, runtime, `--device` or
-    `--privileged`, every option read, no NVIDIA_VISIBLE_DEVICES of its own (which only a host whose
-    daemon runs the NVIDIA runtime by default reads: the launch then counts on it) and no env file that
-    might set one. Docker's default runtime (runc) mounts no GPU device and no driver library, so vLLM
-    finds no platform. Only `docker` itself: `nvidia-docker` is the NVIDIA runtime, and podman runs
-    the NVIDIA OCI hook for every container where it is installed."""
-    return (c.get("tool") == "docker run" and c.get("program") == "docker" and not c.get("device_opts")
-            and not c.get("options_unknown") and not c.get("env_opaque")
+def gpu_request_absent(site: Site) -> bool:
+    """A container started with no GPU of its own, every option read: a `docker run` with no `--gpus`,
+    runtime, `--device` or `--privileged`, or a compose service with no device reservation, `gpus:`,
+    `runtime:`, `devices:` or `privileged:` that no other compose file of the project names (compose
+    merges the files it is given). Neither with an NVIDIA_VISIBLE_DEVICES of its own (which only a host
+    whose daemon runs the NVIDIA runtime by default reads: the launch then counts on it) nor an env file
+    that might set one. Docker's default runtime (runc) mounts no GPU device and no driver library, so
+    vLLM finds no platform. Only `docker` itself: `nvidia-docker` is the NVIDIA runtime, and podman runs
+    the NVIDIA OCI hook for every container where it is installed. A container a Python program starts
+    (docker SDK, an argv list) is not judged: its device_requests may come through holes the code leaves
+    (`**kwargs`, a wrapper)."""
+    c = getattr(site, "container", None)
+    if not isinstance(c, dict) or site.syntax == "python-argv":
+        return False
+    tool = c.get("tool")
+    if not (tool == "docker run" and c.get("program") == "docker" or tool == "compose"):
+        return False
+    return (not c.get("device_opts") and not c.get("options_unknown") and not c.get("env_opaque")
             and "NVIDIA_VISIBLE_DEVICES" not in (c.get("env_names") or ()))
 
 

@@ -1,5 +1,5 @@
 """An option of the `docker run` that starts the site's container (`{container: ipc, value: host}`:
-`--ipc=host`, check L40), written right after its `run` word — in the script that runs the container,
+`--ipc=host`, check L40; `{container: gpus, value: all}`: `--gpus=all`, check L278), written right after its `run` word — in the script that runs the container,
 which for `docker exec NAME vllm serve …` is often another one (engine/scan/named_containers.py:
 run_xinference.sh starts it, launch_model.sh serves in it). Only those bytes are added; a `docker run`
 whose `run` word is not where the scanner read it (inside `bash -c "…"`, an `eval`, a variable) or
@@ -17,8 +17,9 @@ def container_changes(site, items: list[Fixable]) -> list[Change]:
     """One change per container option asked for (the most urgent item first), at the site's `docker run`."""
     c = site.container if isinstance(site.container, dict) else {}
     # a run that sets its IPC mode or /dev/shm already (`--shm-size 512m`, a tmpfs there) is a person's to
-    # change: podman refuses --shm-size beside --ipc=host, and a second --ipc overrides the first
-    run_at = c.get("run_at") if not c.get("ipc") and "shm_size" not in c else None
+    # change: podman refuses --shm-size beside --ipc=host, and a second --ipc overrides the first; likewise
+    # a run that hands the container a device or a runtime already gets no `--gpus` beside it
+    written = {"ipc": bool(c.get("ipc")) or "shm_size" in c, "gpus": bool(c.get("device_opts"))}
     out: dict[str, Change] = {}
     for item in sorted(items, key=lambda x: PRIORITY_ORDER.get(x.priority, 3)):
         for op, value in item.ops:
@@ -28,6 +29,7 @@ def container_changes(site, items: list[Fixable]) -> list[Change]:
                 if out[op.target].value == value and item.id not in out[op.target].checks:
                     out[op.target].checks.append(item.id)
                 continue
+            run_at = c.get("run_at") if not written.get(op.target, True) else None
             if run_at is None:
                 continue  # a compose service, a pod, a container the project does not start: said in the reason only
             file, _start, _end, line = run_at
@@ -39,7 +41,7 @@ def container_changes(site, items: list[Fixable]) -> list[Change]:
 
 
 def container_edit(site, ch: Change, text: str) -> TextEdit | None:
-    """` --ipc=host` inserted after the `run` word, where that word is in `ch.file` as the scanner read it."""
+    """` --ipc=host` (` --gpus=all`) inserted after the `run` word, where that word is in `ch.file` as the scanner read it."""
     run_at = (site.container or {}).get("run_at") if isinstance(site.container, dict) else None
     if run_at is None or ch.after is None:
         return None

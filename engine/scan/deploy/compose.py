@@ -11,6 +11,7 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, publish_spec, shm_mount
 from vllm_kb.engine.scan.image_env import env_command
 from vllm_kb.engine.scan.deploy import compose_dotenv, compose_wrapper
+from vllm_kb.engine.scan.deploy.compose_devices import device_opts, named_elsewhere, reserved
 from vllm_kb.engine.scan.deploy.dockerfile import built_from, image_installs
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -174,7 +175,9 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                                                ("runtime", svc.get("runtime")), ("mounts", _mounts(svc)),
                                                ("env_names", sorted(env)), ("env_opaque", _env_unread(ctx, rel, svc, dotenv)),
                                                ("device_ids", _device_ids(svc)), ("profiles", _profiles(svc)),
-                                               ("menus", sorted(menus.intersection(_profiles(svc) or ())))) if v}
+                                               ("menus", sorted(menus.intersection(_profiles(svc) or ()))),
+                                               ("device_opts", device_opts(svc)),
+                                               ("options_unknown", named_elsewhere(ctx, rel, str(name)))) if v}
             mounted_config.merge(ctx, site, site.container.get("mounts"))  # `--config /app/x.yaml` a volume holds
             out.append(site)
     return out
@@ -281,17 +284,10 @@ def _flags_only(command) -> bool:
     return str(first).startswith("-")
 
 
-def _reserved(svc: dict) -> list:
-    res = ((svc.get("deploy") or {}).get("resources") or {}) if isinstance(svc.get("deploy"), dict) else {}
-    held = res.get("reservations") if isinstance(res, dict) else None  # a hand-written file may hold any type
-    devices = (held.get("devices") or []) if isinstance(held, dict) else []
-    return [d for d in devices if isinstance(d, dict)] if isinstance(devices, list) else []
-
-
 def _device_ids(svc: dict) -> str | None:
     """The host GPU ids `device_ids` reserves ("0,1"), as `--gpus device=…` writes them; None for a
     `count`, for `${VAR}` ids or where nothing names them (colocation: engines on other GPUs)."""
-    ids = [x.strip() for d in _reserved(svc) if isinstance(d.get("device_ids"), list)
+    ids = [x.strip() for d in reserved(svc) if isinstance(d.get("device_ids"), list)
            for i in d["device_ids"] for x in str(i).split(",") if x.strip()]
     return "device=" + ",".join(ids) if ids and all(x.isdigit() for x in ids) else None
 
@@ -309,7 +305,7 @@ def _menu_profiles(services: dict) -> set[str]:
     a waker starts one)."""
     count: dict[str, int] = {}
     for svc in services.values():
-        if isinstance(svc, dict) and (_reserved(svc) or svc.get("gpus") or svc.get("runtime") == "nvidia"):
+        if isinstance(svc, dict) and (reserved(svc) or svc.get("gpus") or svc.get("runtime") == "nvidia"):
             for p in _profiles(svc) or ():
                 count[p] = count.get(p, 0) + 1
     return {p for p, n in count.items() if n >= 3}
@@ -318,7 +314,7 @@ def _menu_profiles(services: dict) -> set[str]:
 def _compose_gpus(svc: dict) -> int | None:
     """deploy.resources.reservations.devices[] with nvidia/gpu: `count` or `device_ids`."""
     total = 0
-    for d in _reserved(svc):
+    for d in reserved(svc):
         if "device_ids" in d and isinstance(d["device_ids"], list):
             # ['0,1,2,3'] is four devices: the NVIDIA runtime joins the ids with commas
             total += sum(len([x for x in str(i).split(",") if x.strip()]) for i in d["device_ids"])
