@@ -15,6 +15,7 @@ from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import SHELLS, ShellSyntaxError, Word
 from vllm_kb.engine.scan.shell_branches import Branches
 from vllm_kb.engine.scan.shell_expand import Expander, split_assignment
+from vllm_kb.engine.scan.shell_holes import is_known
 from vllm_kb.engine.scan.shell_builtins import MAX_DEPTH, Builtins
 from vllm_kb.engine.scan.shell_containers import Containers
 from vllm_kb.engine.scan.shell_nodes import Bind, shift_lines
@@ -191,6 +192,9 @@ class Runner(Builtins, Containers, Branches):
             self._hand_on([fields[k] for k in started], "", n)  # the process pm2 starts and keeps alive
             return shell_cond.UNKNOWN
         if (j := shell_wrap.runner_at([f.value for f in fields], lead, prog_i)) is not None and self.handed_on(fields, j, n):
+            return shell_cond.UNKNOWN
+        if (not is_known(prog) or prog.startswith("$")) and (k := shell_wrap.unknown_runner_serve([f.value for f in fields], prog_i)) is not None:
+            self._emit(fields[k:], n, None, ("container exec",))  # `$RUNNER exec $IMAGE vllm serve …`
             return shell_cond.UNKNOWN
         self._emit(fields, n)
         return shell_cond.UNKNOWN

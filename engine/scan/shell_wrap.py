@@ -140,3 +140,24 @@ def pm2_started(vals: list[str | None], i: int) -> list[int] | None:
         return None
     head = ([interpreter] if interpreter is not None and interpreter < n and vals[interpreter] != "none" else []) + [program]
     return head + list(range(k + 1, n)) if k < n else head
+
+
+def unknown_runner_serve(vals: list[str | None], i: int) -> int | None:
+    """Where vLLM's server starts in `RUNNER exec|run [opts] IMAGE vllm serve …` whose runner is unknown
+    here (`$RUNNER`, a Python launcher's `[args.container_runner, "exec", args.image, "vllm", "serve", …]`,
+    uv-python/raycluster's start-cluster.py): a container tool's verb, then an image, then the command it
+    runs in it. Only `vllm serve` or `python -m vllm.entrypoints…` after at least one word (the image):
+    what the container gets (GPUs, shared memory, its vLLM release) stays unknown."""
+    if i + 2 >= len(vals) or vals[i + 1] not in ("exec", "run"):  # the caller has `vals[i]` unknown
+        return None
+    for k in range(i + 3, len(vals) - 1):
+        v = (vals[k] or "").rsplit("/", 1)[-1]
+        if v == "vllm" and vals[k + 1] == "serve" or v.startswith("python") and vals[k + 1] == "-m" \
+                and k + 2 < len(vals) and (vals[k + 2] or "").startswith("vllm.entrypoints."):
+            # between: options, their values and unknown words, and the image last (`exec box echo vllm
+            # serve` runs echo)
+            between = vals[i + 2:k]
+            ok = all(w is None or w.startswith("-") or j == len(between) - 1 or j and (between[j - 1] or "").startswith("-")
+                     for j, w in enumerate(between))
+            return k if ok else None
+    return None
