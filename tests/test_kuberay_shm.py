@@ -42,9 +42,9 @@ def test_the_operator_mounts_shm_in_the_ray_container(cli, write_project, memory
 
 def test_a_small_memory_limit_is_a_small_shm(cli, write_project):
     got = _l40(cli, write_project, params="{}", memory=", memory: 64Mi")
-    assert (got["status"], got["priority"]) == ("recommended", "P0")
+    assert (got["status"], got["priority"]) == ("recommended", "P1")  # two workers in 64 MiB: a risk (vLLM #26360)
 
 
 def test_a_plasma_directory_keeps_the_container_default(cli, write_project):
     got = _l40(cli, write_project, params="{plasma-directory: /tmp}", memory=", memory: 64Gi")
-    assert (got["status"], got["priority"]) == ("recommended", "P0")
+    assert (got["status"], got["priority"]) == ("recommended", "P1")

@@ -42,7 +42,7 @@ def test_docker_run_with_the_hosts_shm_mounted_starts(tmp_path):
         "small.sh": f"docker run --gpus all --tmpfs /dev/shm:size=32m vllm/vllm-openai:v0.10.1 {TP2}\n",
         "plain.sh": f"docker run --gpus all vllm/vllm-openai:v0.10.1 {TP2}\n"})
     assert "L40" not in got["bind.sh:1"]
-    assert got["small.sh:1"]["L40"] == "P0" and got["plain.sh:1"]["L40"] == "P0"
+    assert got["small.sh:1"]["L40"] == "P1" and got["plain.sh:1"]["L40"] == "P1"  # TP 2: a risk, not certain (vLLM #26360)
 
 
 def test_compose_volume_or_tmpfs_at_dev_shm_starts(tmp_path):
@@ -69,7 +69,7 @@ def test_a_disk_emptydir_or_the_nodes_shm_at_dev_shm_is_no_p0(tmp_path):
                                "small/pod.yaml": _pod("emptyDir: {medium: Memory, sizeLimit: 32Mi}")})
     by_dir = {k.split("/")[0]: v for k, v in got.items()}
     assert "L40" not in by_dir["disk"] and "L40" not in by_dir["host"]
-    assert by_dir["small"]["L40"] == "P0"
+    assert by_dir["small"]["L40"] == "P1"
 
 
 def test_nvidia_visible_devices_bounds_a_container_without_a_gpu_request(tmp_path):
@@ -128,5 +128,5 @@ def test_podman_and_nerdctl_runs_are_read_like_docker_run(tmp_path):
         "ipc.sh": f"podman run --device=nvidia.com/gpu=all --ipc=host --pod llm vllm/vllm-openai:v0.10.1 {TP2}\n",
         "ns.sh": f"sudo nerdctl -n k8s.io run -d --gpus all --shm-size 16g vllm/vllm-openai:v0.10.1 {TP2}\n",
         "remote.sh": f"podman --remote --connection gpu-box run --gpus all vllm/vllm-openai:v0.10.1 {TP2}\n"})
-    assert got["cdi.sh:1"]["L40"] == "P0" and got["remote.sh:1"]["L40"] == "P0"
+    assert got["cdi.sh:1"]["L40"] == "P1" and got["remote.sh:1"]["L40"] == "P1"
     assert "L40" not in got["ipc.sh:1"] and "L40" not in got["ns.sh:1"]
