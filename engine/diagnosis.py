@@ -18,6 +18,10 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 
 
+# the symptoms of a server that serves (its throughput, its latencies), which a failed launch does not have
+_RUNNING = ("throughput", "ttft", "itl")
+
+
 def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str | None = None, gpu: str | None = "auto",
              site: str | None = None, answers=None, vllm_version: str | None = None, nvml=None,
              kb: Knowledge | None = None) -> Result:
@@ -36,6 +40,10 @@ def diagnose(path: str | Path | None, *, symptom: str | None = None, error: str 
         # the decision tree's words are looked for in the exception lines first (a log's INFO
         # lines mention "out of memory" settings long before the real error)
         hit = (match_text(t, "\n".join(parsed.exceptions)) if parsed.exceptions else None) or match_text(t, parsed.text)
+        if hit is not None and hit[0] in _RUNNING and symptom is None and any(h.kind in ("check", "finding") for h in hits):
+            # a launch refused in vLLM's own words never served: a word of the running server's symptoms
+            # inside its text ("Reasoning preempted" in a refused option's value) says nothing of them
+            hit = None
         if hit is None and symptom is None and not hits:
             raise UsageError("no symptom recognised in the error text (no launch check's wording or words either); give one of "
                              + ", ".join(t.symptoms))

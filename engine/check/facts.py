@@ -15,7 +15,7 @@ from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
 from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
-from vllm_kb.engine.check.site_platform import cpu_build, platform, visible_gpus
+from vllm_kb.engine.check.site_platform import cpu_build, cuda_ids_beyond, platform, visible_gpus
 from vllm_kb.engine.check.startup_arch import registers
 from vllm_kb.engine.check.startup_dtype import device_picked_dtype
 from vllm_kb.engine.check.startup_facts import startup_facts
@@ -121,6 +121,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         facts.pop("gpu", None)
     facts["launch"] = launch_facts(site)
     visible = visible_gpus(facts["env"], site.container if site.gpu_request is None else None)
+    if (beyond := cuda_ids_beyond(facts["env"], site.container, site.gpu_request)) is not None:
+        facts["launch"].update({"cuda_ids_beyond": beyond["ids"], "cuda_ids_mounted": beyond["mounted"],
+                                "cuda_ids_shown": beyond["shown"]})
     if site.gpu_request is not None:
         # a container gets the GPUs its manifest asks for, not the whole machine
         visible = min(visible, site.gpu_request) if visible is not None else site.gpu_request

@@ -75,3 +75,28 @@ def visible_gpus(env: dict[str, str], container: dict | None) -> int | None:
         seen.append(_count_ids(nvd))
     known = [n for n in seen if n is not None]
     return min(known) if known else None
+
+
+def cuda_ids_beyond(env: dict[str, str], container: dict | None, request: int | None) -> dict | None:
+    """CUDA_VISIBLE_DEVICES set inside a container naming an index past the GPUs it is given: the
+    NVIDIA runtime numbers a container's GPUs 0..N-1 whatever the host called them, and CUDA keeps
+    only the entries before the first index that is not one of them (vLLM #9865:
+    NVIDIA_VISIBLE_DEVICES=2,3 with CUDA_VISIBLE_DEVICES=2,3 leaves none: NVMLError_InvalidArgument).
+    N from the manifest's GPU request, else a Docker/compose NVIDIA_VISIBLE_DEVICES list. Nothing
+    for UUIDs, MIG names, variables, repeats, or a container whose GPUs are all the machine's."""
+    ids = env.get("CUDA_VISIBLE_DEVICES")
+    if not container or ids is None or "$" in ids:
+        return None
+    mounted = request
+    nvd = env.get("NVIDIA_VISIBLE_DEVICES")
+    if mounted is None and container.get("tool") in ("compose", "docker run") and container.get("gpus") is None \
+            and nvd is not None and nvd.strip().lower() not in ("all", "none", "void", ""):
+        mounted = _count_ids(nvd)
+    parts = [p.strip() for p in ids.split(",") if p.strip()]
+    if not mounted or not parts or not all(p.isdigit() for p in parts) or len(set(parts)) != len(parts):
+        return None
+    shown = next((i for i, p in enumerate(parts) if int(p) >= mounted), None)
+    if shown is None:
+        return None
+    return {"ids": ",".join(parts), "mounted": mounted, "shown": shown}
+

@@ -50,7 +50,9 @@ FAMILIES: dict[str, Family] = {
     "max-len-model-limit": _f(r"max[ _]?model[ _]?len|max_position_embeddings|model_max_length",
                               r"max_position_embeddings|derived|model_max_length|rope", need=2),
     "batched-tokens": _f(r"max_num_batched_tokens|batched[ _]tokens"),
-    "model-architecture": _f(r"architecture|only supports versions?\b", r"not supported|supported architectures|registered"),
+    # "X has no vLLM implementation": the Transformers fallback's refusal (0.7.2-0.9.x), often quoted cut short
+    "model-architecture": _f(r"architecture|only supports versions?\b|has no vLLM implementation",
+                             r"not supported|supported architectures|registered|has no vLLM implementation"),
     "gpu-count": _f(r"(cuda|device).{0,40}(not available|invalid|ordinal)|world[ _]size|number of (available )?gpus"),
     "attention-backend-gpu": _f(r"attention backend|flash[_-]?attn|flashinfer|xformers"),
     # the selector's reasons other than the GPU's: the model's features (L13 names the compute capability)
