@@ -145,6 +145,9 @@ def container_facts(site: Site) -> dict[str, Any]:
     out: dict[str, Any] = {"container_tool": str(c["tool"]), "ipc_host": str(c.get("ipc") or "").lower() == "host"}
     if gpu_request_absent(site):
         out["container_no_gpu_request"] = True
+    # the container's own command names a program by its bare name where the image's tag has it off PATH
+    if c.get("exec") == "vllm" and deploy_tools.path_lacks(site.image, "vllm"):
+        out["container_exec_missing"] = "vllm"
     shm = c.get("shm_size")
     if shm == "unbounded":
         return {**out, "shm_unbounded": True}

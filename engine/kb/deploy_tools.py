@@ -35,6 +35,20 @@ def vendor_torch(image: str | None) -> dict | None:
     return None
 
 
+def path_lacks(image: str | None, program: str) -> str | None:
+    """The source saying a vendor image's tag has no `program` on PATH (knowledge/deploy/vendor_images.yaml
+    `path_lacks`); None where no row names the tag."""
+    import re
+
+    text = (image or "").strip().split("@", 1)[0]
+    name, _, tag = text.rpartition(":") if ":" in text.rsplit("/", 1)[-1] else (text, "", "")
+    for e in load("vendor_images")["images"] if tag else ():
+        if re.match(e["match"], name):
+            return next((r["source"] for r in e.get("path_lacks") or ()
+                         if r["program"] == program and re.search(r["tags"], tag)), None)
+    return None
+
+
 def xinference_checkpoint(name: object, size: object = None, fmt: object = None, quantization: object = None) -> str | None:
     """The Hugging Face checkpoint Xinference's registry names for `--model-name NAME
     --size-in-billions SIZE [--model-format F --quantization Q]` (knowledge/deploy/xinference_models.yaml,

@@ -178,6 +178,9 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                                                ("menus", sorted(menus.intersection(_profiles(svc) or ()))),
                                                ("device_opts", device_opts(svc)),
                                                ("options_unknown", named_elsewhere(ctx, rel, str(name)))) if v}
+            entry = svc.get("entrypoint")  # replaces the image's ENTRYPOINT: its first word is what runs
+            if not wrapped and (first := (entry[:1] if isinstance(entry, list) else str(entry or "").split()[:1])):
+                site.container["exec"] = str(first[0])
             mounted_config.merge(ctx, site, site.container.get("mounts"))  # `--config /app/x.yaml` a volume holds
             out.append(site)
     return out

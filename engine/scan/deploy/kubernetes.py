@@ -152,6 +152,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
             site.container = dict(tool="kubernetes", **held, **_mounts(doc.data, path, c),
                                   env_names=[str(e["name"]) for e in c.get("env") or [] if isinstance(e, dict) and "name" in e],
                                   env_opaque=bool(c.get("envFrom")) or _gap_in(doc, path))
+            if isinstance(command, list) and command:
+                site.container["exec"] = str(command[0])  # `command:` replaces the image's ENTRYPOINT
             labels = _node(doc.data, _pod(path)[:-1] + ("metadata", "labels"))
             if isinstance(labels, dict) and labels:  # the Services that select the pod (engine/check/endpoints.py)
                 site.container["labels"] = {str(k): str(v) for k, v in labels.items()}
