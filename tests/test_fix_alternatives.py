@@ -116,3 +116,17 @@ def test_a_quantized_checkpoint_gets_no_removal(tmp_path: Path):
     rep = audit(tmp_path, gpu="RTX-A6000")
     (sr,) = rep.sites
     assert not [ch for ch in sr.changes if ch.target == "quantization"]
+
+
+def test_a_setting_whose_value_computes_to_null_is_not_proposed():
+    """L15's encoder branch raises gpu_memory_utilization only when a budget of 0.95 or less fits
+    (`… ? memory.gmu_needed_encoder : null`): where none does, nothing is written — LLaMA-Factory's
+    vllm_infer.py once got `--vllm_config '{"gpu_memory_utilization": null}'`
+    (https://github.com/hiyouga/LlamaFactory/issues/7234)."""
+    from vllm_kb.engine.check.evaluate import _concrete
+    from vllm_kb.engine.kb.knowledge import FixOp
+
+    act = cel.Activation({"memory": {"gpu_memory_utilization": 0.9}})
+    ops = (FixOp("set", "gpu_memory_utilization", value_from="has(memory.gmu_needed_encoder) ? memory.gmu_needed_encoder : null"),
+           FixOp("set", "max_model_len", value=8192))
+    assert [(op.target, v) for op, v in _concrete(ops, act)] == [("max_model_len", 8192)]

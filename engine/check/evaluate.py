@@ -122,8 +122,10 @@ def _concrete(ops: tuple[FixOp, ...], act: cel.Activation) -> list[tuple[FixOp, 
             op = dataclasses.replace(op, target=fid)
         if op.value_from:
             value, err = cel.compile(op.value_from).compute(act)
-            if err is not None or (value is None and op.alternative):
-                continue  # an alternative whose expression gives null is not offered here
+            if err is not None or (value is None and (op.alternative or op.kind == "set")):
+                # an alternative whose expression gives null is not offered here; nor is a setting
+                # with no value to set (LLaMA-Factory's vllm_config would be written with a null)
+                continue
         out.append((op, value))
     return out
 
