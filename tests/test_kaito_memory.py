@@ -96,3 +96,16 @@ def test_mistral_small_4_is_sized_as_its_fp8_upload(tmp_path):
     (sr,) = audit(tmp_path, gpu="H100-NVL-94GB x2").sites
     assert sr.facts["model"]["quantized"] and sr.facts["memory"]["weights_per_gpu_gib"] < 60
     assert not [r for r in sr.results if r.check.id == "L16" and r.priority == "P0" and r.status == "recommended"]
+
+
+def test_mistral_small_4_caches_its_mla_latent(tmp_path):
+    # vLLM builds it from params.json as deepseek_v3 (MLA): 36 layers x (256 + 64) x 2 bytes = 23,040
+    # bytes a token on every rank, the 22.5 GiB one 1,048,576-token request needs in KAITO's report
+    # (https://github.com/kaito-project/kaito/issues/2132), where vLLM had 17.39 GiB free for it. Sized
+    # as K and V per head (12.8x more) a 262,144-token context got a false L15 P0.
+    (tmp_path / "serve.sh").write_text(
+        "#!/bin/sh\nvllm serve mistralai/Mistral-Small-4-119B-2603 -tp 2 --max-model-len 262144\n")
+    (tmp_path / "requirements.txt").write_text("vllm==0.22.0\n")
+    (sr,) = audit(tmp_path, gpu="H100-NVL-94GB x2").sites
+    assert sr.facts["memory"]["kv_bytes_per_token_per_gpu"] == 23040
+    assert _status(sr, "L15") != "recommended"
