@@ -1,17 +1,18 @@
 """L75 at P1 where an AWQ/GPTQ checkpoint's group size is not read (engine/check/startup_quant_group.py):
 vLLM #1816 (TheBloke/Qwen-14B-Chat-AWQ at TP 2: 13696 / 2 = 6848 splits a group of 128) and Qwen #1035
-(Qwen-14B-Chat-Int4, GPTQ, at TP 2)."""
+(Qwen-14B-Chat-Int4, GPTQ, at TP 2). Those two uploads are in the catalog now (group 128, a P0); an AWQ of
+the same model by another publisher keeps the guess."""
 import pytest
 
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.check.startup_quant_group import group_guess
 
-SERVER = 'from vllm import LLM\nllm = LLM(model="TheBloke/Qwen-14B-Chat-AWQ", trust_remote_code=True, quantization="awq", tensor_parallel_size={tp})\n'
+SERVER = 'from vllm import LLM\nllm = LLM(model="{model}", trust_remote_code=True, quantization="awq", tensor_parallel_size={tp})\n'
 
 
-def _l75(tmp_path, tp: int, pin: str = "vllm==0.2.2"):
+def _l75(tmp_path, tp: int, pin: str = "vllm==0.2.2", model: str = "my-org/Qwen-14B-Chat-AWQ"):
     (tmp_path / "requirements.txt").write_text(pin + "\n")
-    (tmp_path / "server.py").write_text(SERVER.format(tp=tp))
+    (tmp_path / "server.py").write_text(SERVER.format(tp=tp, model=model))
     (sr,) = audit(tmp_path, gpu=f"A100-80GB x{max(tp, 1)}").sites
     return next(r for r in sr.results if r.check.id == "L75")
 
@@ -20,6 +21,11 @@ def test_group_unknown_shard_off_the_default_group_is_a_p1(tmp_path):
     r = _l75(tmp_path, 2)
     assert (r.status, r.priority) == ("recommended", "P1")
     assert "6848" in r.reason_text("en") and "if the checkpoint's group size is 128" in r.reason_text("en")
+
+
+def test_thebloke_upload_is_known_to_be_group_128(tmp_path):
+    r = _l75(tmp_path, 2, model="TheBloke/Qwen-14B-Chat-AWQ")
+    assert (r.status, r.priority) == ("recommended", "P0") and "6848" in r.reason_text("en")
 
 
 def test_tp1_is_quiet(tmp_path):
