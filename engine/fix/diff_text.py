@@ -34,10 +34,11 @@ def shown_diff(path: str, old: str, new: str, context: int = 2) -> tuple[str, li
                                                   or any(masked_b[j] != b[j] for j in range(j1, j2))))
                              for tag, i1, i2, j1, j2 in group)
         # a second look at the hunk as shown: a secret spread over lines of its own is still caught
-        if not touched_secret and _changed_lines_differ(hunk, hide("".join(hunk))):
+        # (each line ended: a last line without its newline would run into the next and read as moved)
+        if not touched_secret and _changed_lines_differ(hunk, hide("".join(_ended(x) for x in hunk))):
             touched_secret = True
-        if touched_secret:
-            withheld.append(group[0][1] + 1)
+        if touched_secret:  # the first changed line, not the hunk's first context line
+            withheld.append(next(i1 for tag, i1, _i2, _j1, _j2 in group if tag != "equal") + 1)
             continue
         out += hunk
     if not out:
@@ -79,8 +80,12 @@ def _range(start: int, stop: int) -> str:
     return f"{begin},{length}"
 
 
+def _ended(line: str) -> str:
+    return line if line.endswith(("\n", "\r")) else line + "\n"
+
+
 def _changed_lines_differ(hunk: list[str], masked: str) -> bool:
     shown = masked.splitlines(keepends=True)
     if len(shown) != len(hunk):
         return True
-    return any(h != m for h, m in zip(hunk, shown) if h[:1] in "+-")
+    return any(_ended(h) != m for h, m in zip(hunk, shown) if h[:1] in "+-")
