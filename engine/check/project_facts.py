@@ -38,7 +38,7 @@ from vllm_kb.engine.check.transformers_per_layer import per_layer_fit
 from vllm_kb.engine.check.bnb_version import bnb_version_fit
 from vllm_kb.engine.check.transformers_calls import transformers_calls
 from vllm_kb.engine.check.transformers_since import own_import, transformers_since
-from vllm_kb.engine.check.unpinned import allowed_releases
+from vllm_kb.engine.check.unpinned import allowed_releases, recent_releases
 from vllm_kb.engine.check.verl_fork import verl_fork_kv
 from vllm_kb.engine.check.weight_prefixes import unplaced_fit, wrapper_task
 from vllm_kb.engine.kb import frameworks
@@ -184,9 +184,14 @@ def _named_by_image(basis: str) -> bool:
 
 def _certain(cat, choice) -> list[str]:
     """The releases a failure must hold in to be certain: the pinned one, or each one a range
-    allows; none where nothing bounds the release (the user's install decides)."""
+    allows, each one of the last half year for an install with no bound; none where nothing installs
+    or bounds the release (the user's install decides)."""
     if choice.basis in ("range", "image-dated"):
         return [str(v) for v in allowed_releases(cat, choice)]
+    if choice.basis == "unbounded":
+        # an install line with no bound (`pip install vllm` in a Dockerfile): a build of the last half
+        # year got one of that half year's releases, as a removed option is judged (engine/check/unpinned.py)
+        return [str(v) for v in recent_releases(cat.versions, cat)]
     return [str(choice.version)] if choice.pinned and choice.basis in ("pin", "cli", "image") else []
 
 

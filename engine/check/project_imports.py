@@ -14,9 +14,13 @@ from vllm_kb.engine.kb import vllm_symbols
 from vllm_kb.engine.scan import project_imports
 
 
-def _fails(imp, vllm: str) -> bool:
+def _resolves(imp, vllm: str) -> bool | None:
     module, name = (imp.module, imp.name) if imp.name else vllm_symbols.judged_module(imp.module)
-    return vllm_symbols.resolves(module, name, vllm) is False
+    return vllm_symbols.resolves(module, name, vllm)
+
+
+def _fails(imp, vllm: str) -> bool:
+    return _resolves(imp, vllm) is False
 
 
 def _error(imp, vllm: str) -> str:
@@ -75,7 +79,9 @@ def import_facts(launch: str, vllm: str, certain_in: list[str], launches: projec
         "vllm_import_count": len(broken),
     } | _hint(imp, vllm)
     first = [b for b in broken if b.at_start] or broken
-    fit = project_kwargs.nearest(vllm_symbols.read_releases(), vllm, lambda x: not any(_fails(b, x) for b in first))
+    # a release proven to have every one of them: one the table cannot judge (vllm.utils's module
+    # __getattr__ of 0.11.1-0.13.0, which maps only a few deprecated names) is no way out
+    fit = project_kwargs.nearest(vllm_symbols.read_releases(), vllm, lambda x: all(_resolves(b, x) is True for b in first))
     if fit:
         out["vllm_import_fit"] = fit
     return out

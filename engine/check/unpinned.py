@@ -64,7 +64,7 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
     # a `latest` image pulled in the last half year: a check that refuses every release of that half
     # year refuses it (`--swap-space`, gone from 0.18, on vllm/vllm-openai:latest: WillLiang713/vllm-docker,
     # eval79), as an option the catalog finds dropped as long ago does below
-    held = (_recent(releases, cat) or releases) if fresh else releases
+    held = (recent_releases(releases, cat) or releases) if fresh else releases
     for r in results if checks else ():
         if r.status != "recommended" or r.priority != "P0":
             continue
@@ -90,7 +90,7 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
 _SETTLED_DAYS = 183
 
 
-def _recent(releases: list, cat: Catalog) -> list:
+def recent_releases(releases: list, cat: Catalog) -> list:
     """The releases among `releases` that came out within half a year of the newest (empty when the
     newest's day is not known)."""
     newest = release_dates.released_on(str(cat.versions[-1]))
