@@ -41,7 +41,12 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
     # somewhere, not where: it never outranks a readable pin of the folder (DB-Opt-R1's install script over its
     # requirements file's vllm==0.11.0), and is chosen over a bare name only
     last = len({p.exact for p in pins if p.last_install and p.exact}) == 1
-    best = sorted(pins, key=lambda p: (not (last and p.last_install and p.exact), is_bare(p), not is_readable(p), RANK.get(p.kind, 9),
+    # the package's own metadata pinning one release (setup.py's, pyproject's `vllm==0.9.1`) outranks a range of
+    # an auxiliary requirements file beside it (`requirements_noflash.txt`'s `vllm<0.9.0`: an install variant,
+    # OpenRLHF, eval101)
+    meta = any(p.exact and p.kind in ("setup", "pyproject") for p in pins)
+    best = sorted(pins, key=lambda p: (not (last and p.last_install and p.exact), is_bare(p), not is_readable(p),
+                                       meta and _auxiliary_range(p), RANK.get(p.kind, 9),
                                        p.exact is None, not p.spec.strip(), p.file, p.line))[0]
     if last and best.last_install and (rest := [p for p in pins if not p.last_install and p.spec.strip()]):
         o = sorted(rest, key=lambda p: (RANK.get(p.kind, 9), p.exact is None, p.file, p.line))[0]
@@ -73,6 +78,12 @@ def choose(pins: list[Pin], known: list[Version], newest: str, beside: list[Pin]
         return VersionChoice(newest, False, "no-match", best)
     return VersionChoice(str(hit), False, "range", best, tuple(str(v) for v in fitting) if fitting is not known else None,
                          bare_beside=bare, bare_apart=apart)
+
+
+def _auxiliary_range(p: Pin) -> bool:
+    """A range in a requirements file other than the folder's plain requirements.txt/.in."""
+    name = p.file.rsplit("/", 1)[-1].lower()
+    return p.kind == "requirements" and not p.exact and not p.source and name not in ("requirements.txt", "requirements.in")
 
 
 def is_bare(p: Pin) -> bool:
