@@ -129,6 +129,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         visible = min(visible, site.gpu_request) if visible is not None else site.gpu_request
     if facts["launch"].get("gpu_cotenant") and "gpu" in facts:  # shared for sure only on a one-GPU machine
         facts["launch"]["gpu_cotenant_machine_gpus"] = facts["gpu"]["count"]
+    if visible is not None or site.gpu_per_node:
+        # the project itself says how many GPUs this process sees (else the count is --gpu's machine,
+        # which others may share: C3's idle GPUs are then a P2)
+        facts["launch"]["gpus_said"] = True
     if visible is not None and "gpu" in facts:
         # CUDA_VISIBLE_DEVICES narrows what this site can use on the machine
         facts["gpu"]["count"] = min(facts["gpu"]["count"], visible)
