@@ -204,9 +204,12 @@ def container_command(run, newest: str) -> list[Word] | None:
     given only flags) followed by the arguments after the image."""
     image = run.image.value if run.image is not None else None
     argv = list(run.argv)
-    if run.entrypoint:
+    if run.entrypoint and not all(w.value == "" for w in run.entrypoint):
         return run.entrypoint + argv
-    if run.facts.get("replaces_entrypoint"):  # `hf jobs run IMAGE CMD`, `apptainer exec IMAGE CMD`
+    if run.entrypoint or run.facts.get("replaces_entrypoint"):
+        # `--entrypoint=""` clears the image's entrypoint: the arguments after the image are the command
+        # (`docker run --entrypoint="" IMAGE bash -c "pip install vllm[audio] && vllm serve …"`), as
+        # `hf jobs run IMAGE CMD` and `apptainer exec IMAGE CMD` run their CMD
         return argv or None
     first = (argv[0].value or "") if argv else ""
     values = [w.value or "" for w in argv]
