@@ -31,3 +31,13 @@ def test_nothing_installed_stays_p1(cli, write_project):
     root = write_project({"run.py": SCRIPT})
     rec, _ = _l139(cli, root)
     assert rec["priority"] == "P1"
+
+
+def test_one_import_is_one_p0_per_file(cli, write_project):
+    two = SCRIPT + "other = LLM(model='Qwen/Qwen2.5-1.5B-Instruct', max_model_len=2048)\n"
+    root = write_project({"Dockerfile": "FROM python:3.11\nRUN pip install vllm\nCOPY run.py .\nCMD python run.py\n", "run.py": two})
+    code, out, err = cli("audit", str(root), "--isolated", "-q", "--format", "json", "--gpu", "H100-80GB x1")
+    assert code in (0, 1), err
+    got = sorted((s["line"], r["priority"]) for s in json.loads(out)["sites"] if s["file"] == "run.py"
+                 for r in s["recommendations"] if r["check"] == "L139")
+    assert got == [(5, "P0"), (6, "P1")]

@@ -68,6 +68,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
     paired = endpoints.pair(clients, servers, services) if clients else {}
     # …and each call that names its model, with the server its URL reaches (check L172)
     naming = endpoints.pair_clients(asked, servers, services) if asked else {}
+    first_import: dict[tuple, int] = {}
     for site, choice, facts in prepared:
         facts["launch"]["ray_cluster"] = ray_cluster(site, facts["env"], sc.ctx.read)
         facts["launch"].update(dependency_facts(site, choice, sc.ctx.dependency_pins, sc.ctx.read))  # torch & co. against vLLM's pins
@@ -80,7 +81,13 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             # the sparse-attention indexer's DeepGEMM kernels, which the release's wheel lacks (L160)
             facts["launch"].update(deepgemm_missing(site, choice, sc.ctx.dependency_pins, sc.files, sc.ctx.read))
         if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
-            facts["launch"].update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
+            launch = facts["launch"]
+            launch.update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
+            if launch.get("vllm_import_at_start"):
+                # one module-level import stops the file once: its first launch reports it (a file of 21 calls, eval101)
+                at = first_import.setdefault((site.file, launch.get("vllm_import"), launch.get("vllm_import_certain")), site.line)
+                if at != site.line:
+                    launch["vllm_import_first_at"] = f"{site.file}:{at}"
         if paired.get(site.id) and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = paired[site.id][:5]
         if naming.get(site.id) and facts["site"].get("serves_http"):
