@@ -33,3 +33,27 @@ def test_a_json_string_and_the_mapping_it_spells_are_the_same_value():
     assert not score._same('{"image": 5}', {"video": 5})
     assert not score._same("{not json", {"image": 5})
     assert not score._same('["a"]', ["a", "b"])
+
+
+def _changes(tmp_path, pin: str, launch: str, gpu: str) -> list[tuple]:
+    from vllm_kb.engine.audit import audit
+
+    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
+    (tmp_path / "serve.sh").write_text(launch + "\n")
+    (sr,) = audit(tmp_path, gpu=gpu).sites
+    return [(c.op, c.target, c.value, c.blocked, c.checks) for c in sr.changes]
+
+
+def test_softcap_on_053_proposes_the_backend_vllm_names_beside_the_upgrade(tmp_path):
+    # vllm#6242 / #7070: Gemma 2 on 0.5.1-0.5.3 on an Ampere card; vLLM's own message, and both reporters,
+    # set VLLM_ATTENTION_BACKEND=FLASHINFER; 0.5.4's FlashAttention soft-caps (the change --fix writes)
+    got = _changes(tmp_path, "0.5.3", "vllm serve google/gemma-2-9b-it --max-model-len 4096", "A10G")
+    assert ("pin", "vllm", ">=0.5.4", None, ["L65"]) in got
+    assert ("env", "VLLM_ATTENTION_BACKEND", "FLASHINFER", "alternative", ["L65"]) in got
+
+
+def test_compressed_tensors_scheme_below_its_capability_proposes_the_release_that_runs_it(tmp_path):
+    # vllm#29707: a compressed-tensors W4A16 checkpoint on Turing with 0.11.0; 0.12.0 runs it there (#29732)
+    got = _changes(tmp_path, "0.11.0", "vllm serve cpatonn/Qwen3-VL-32B-Instruct-AWQ-4bit --tensor-parallel-size 2 --max-model-len 8192",
+                   "Quadro RTX 5000 x2")
+    assert ("pin", "vllm", ">=0.12.0", None, ["L7"]) in got

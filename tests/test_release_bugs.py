@@ -16,6 +16,9 @@ from vllm_kb.engine.audit import audit  # noqa: E402
 from vllm_kb.engine.check.startup_release_bugs import model_bug_facts, release_bug_facts  # noqa: E402
 from vllm_kb.engine.kb.knowledge import load  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import realcases_score as rs  # noqa: E402
+
 _BEFORE = '''
     class DefaultModelLoader:
         def _prepare_weights(self, name):
@@ -240,3 +243,35 @@ def test_two_way_softmax_override_without_architectures_takes_the_config_class()
     f = model_bug_facts("Qwen2ForSequenceClassification", engine, _table(), "0.9.2")
     assert f.get("release_bug") == "seq-cls-2way-softmax-tp" and f["release_bug_arch"] == "Qwen2ForSequenceClassification"
     assert not model_bug_facts("Qwen2ForCausalLM", engine, _table(), "0.9.2")
+
+
+def _before(arch, version, passed, registered):
+    from vllm_kb.engine.check.startup_release_bugs import release_before_bug
+    from vllm_kb.engine.kb.catalog import load as catalog
+
+    bug = model_bug_facts(arch, {}, load().doc("vllm", "release_bugs.yaml").data, version, {"quant_ignore_unfused": ["visual.gate_up_proj"]})
+    return release_before_bug(bug, load().doc("vllm", "release_bugs.yaml").data, {"registered": registered}, version, passed, catalog())
+
+
+@pytest.mark.parametrize("arch,version,passed,registered,expected", [
+    # vllm#30969 went back to 0.11.0, vllm#23320 to 0.10.0: the release before the span, which has the class
+    ("Qwen2_5_VLForConditionalGeneration", "0.10.1", {"max_model_len": 8192}, {"Qwen2_5_VLForConditionalGeneration": [["0.7.2", "0.34.0"]]}, "0.10.0"),
+    # a class that arrived with the broken release: nothing older to go back to
+    ("Qwen2_5_VLForConditionalGeneration", "0.10.1", {}, {"Qwen2_5_VLForConditionalGeneration": [["0.10.1", "0.34.0"]]}, None),
+    # an option the older release does not have would stop its argparse instead
+    ("Qwen2_5_VLForConditionalGeneration", "0.10.1", {"mm_processor_cache_gb": 0}, {"Qwen2_5_VLForConditionalGeneration": [["0.7.2", "0.34.0"]]}, None),
+])
+def test_release_before_a_model_class_regression(arch, version, passed, registered, expected):
+    got = _before(arch, version, passed, registered)
+    assert got.get("release_bug_before") == expected, got
+
+
+def test_l133_proposes_the_release_before_the_regression_beside_the_fixed_one(tmp_path):
+    # vllm#23320: a W4A16 Qwen2.5-VL whose ignore list names the vision MLP's shards, on 0.10.1; the
+    # reporter went back to 0.10.0, the fix came with 0.10.2
+    out = rs.run(Path(__file__).resolve().parent / "realcases" / "release-loader-bug--vllm-23320")
+    assert out.predicted and out.fix
+    (sr,) = audit(Path(__file__).resolve().parent / "realcases" / "release-loader-bug--vllm-23320", gpu="A100-80GB",
+                  exclude=lambda rel: rel == "case.yaml").sites
+    pins = sorted((c.value, c.blocked) for c in sr.changes if c.op == "pin" and c.target == "vllm")
+    assert pins == [("==0.10.0", "alternative"), (">=0.10.2", None)]

@@ -43,7 +43,8 @@ from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_facts, pr
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.check.startup_quant_group import group_guess
 from vllm_kb.engine.check.startup_quant_tp import alignment_facts
-from vllm_kb.engine.check.startup_release_bugs import entrypoint_bug_facts, model_bug_facts, release_bug_facts, runtime_bug_facts
+from vllm_kb.engine.check.startup_release_bugs import (entrypoint_bug_facts, model_bug_facts, release_before_bug, release_bug_facts,
+                                                       runtime_bug_facts)
 from vllm_kb.engine.check.startup_selector import fp8_cache_on_triton, selector_facts
 from vllm_kb.engine.check.startup_smem import smem_facts
 from vllm_kb.engine.check.startup_version import version_facts
@@ -157,6 +158,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     if "release_bug" not in out:
         out.update(model_bug_facts(out.get("arch", built.get("architecture")), engine, kb.doc("vllm", "release_bugs.yaml").data,
                                    vllm.get("version") or version, model, out.get("arch_fallback")))
+        out.update(release_before_bug(out, kb.doc("vllm", "release_bugs.yaml").data, kb.doc("vllm", "architectures.yaml").data,
+                                      vllm.get("version") or version, facts.get("passed") or {}, cat))
     out.update(runtime_bug_facts(engine, env, gpu, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version,
                                  facts.get("site") or {}))
     if "runtime_bug" not in out:

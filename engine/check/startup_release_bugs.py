@@ -281,3 +281,29 @@ def runtime_bug_facts(engine: dict, env: dict, gpu: dict, table: dict, version: 
                     "runtime_bug_default": asked is None, **({"runtime_bug_words": bug["error"]} if bug.get("error") else {}),
                     **({"runtime_bug_one_gpu": True} if one_gpu else {})}
     return {}
+
+
+def release_before_bug(bug: dict, table: dict, archs: dict, version: str | None, passed: dict, cat: Any) -> dict[str, Any]:
+    """`release_bug_before`: the last scanned release before the affected span the site's release is in,
+    the release reporters of a model-class regression go back to (vllm#23320 ran 0.10.0 for Qwen2.5-VL's
+    merged vision MLP of 0.10.1, vllm#30969 0.11.0 for 0.11.1's Transformers-backend targets). Only where
+    that release registers the class (knowledge/vllm/architectures.yaml: a span that begins with the
+    class's arrival has nothing older to go back to) and has every engine argument the launch passes (a
+    newer option would stop the older release's argparse instead)."""
+    row = next((b for b in (table or {}).get("model_bugs") or [] if b.get("id") == bug.get("release_bug")), None)
+    v = try_parse(version) if version else None
+    arch = bug.get("release_bug_arch")
+    if row is None or v is None or not row.get("fixed") or not isinstance(arch, str):
+        return {}
+    first = next((str(a) for a, b in row["affected"] if parse(str(a)) <= v <= parse(str(b))), None)
+    releases = [str(r) for r in (table or {}).get("releases") or []]
+    if first not in releases or releases.index(first) == 0:
+        return {}
+    prev = releases[releases.index(first) - 1]
+    if not in_spans(prev, ((archs or {}).get("registered") or {}).get(arch) or []):
+        return {}
+    for name in passed or {}:
+        entry = cat.arg(name)
+        if entry is None or not entry.exists(prev):
+            return {}
+    return {"release_bug_before": prev}

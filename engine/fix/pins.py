@@ -78,7 +78,10 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
             ch.checks.append(item.id)
             ch.priority, ch.safe = item.priority, False
             out[op.target] = ch
-    return list(out.values()) + [c for c in other if c.target not in out]
+    # an alternative pin of a package the changes already pin is said only where the one check that asks for
+    # both gives it (L133: the release with the fix, or the last one before the regression); another
+    # check's pin of the package may need what the alternative would undo
+    return list(out.values()) + [c for c in other if c.target not in out or (out[c.target].checks == c.checks and c.value != out[c.target].value)]
 
 
 def _pin_change(site, target: str, value, pins: list, choice) -> Change:
