@@ -116,3 +116,18 @@ def test_xinference_enable_thinking_is_a_flag_only_from_1_17(write_project, rele
                                        "  --model-format pytorch --enable-thinking true\n"})
     (sr,) = audit(root, gpu="A100-80GB").sites
     assert bool([f for f in sr.remarks if f.code == "unknown-option" and f.subject == "enable_thinking"]) is told
+
+
+def test_xinference_dashed_key_whose_value_changes_is_written_once_renamed(cli, tmp_path):
+    # xinference#2525: `--gpu-memory-utilization 0.6` is handed to vLLM as the keyword written (refused), and
+    # on a 24 GB card 0.6 leaves no KV cache for a 7B model (L16): one edit, the value under the underscored key
+    (tmp_path / "requirements.txt").write_text("vllm==0.6.3.post1\nxinference==0.16.0\n")
+    (tmp_path / "launch.sh").write_text("xinference launch --model-engine vllm --model-name qwen2.5-instruct --size-in-billions 7 \\\n"
+                                        "  --model-format pytorch --gpu-memory-utilization 0.6\n")
+    (sr,) = audit(tmp_path, gpu="RTX-4090").sites
+    (ch,) = [c for c in sr.changes if c.target == "gpu_memory_utilization"]
+    assert ch.op == "set" and ch.after.startswith("--gpu_memory_utilization ") and "L16" in ch.checks
+    assert any(c.startswith("unknown-option") for c in ch.checks)
+    cli("audit", str(tmp_path), "--gpu", "RTX-4090", "--fix")
+    assert "--gpu_memory_utilization " in (tmp_path / "launch.sh").read_text()
+    assert "--gpu-memory-utilization" not in (tmp_path / "launch.sh").read_text()

@@ -10,6 +10,7 @@ from vllm_kb.engine.fix import syntax as site_syntax
 from vllm_kb.engine.fix.literals import as_written_value, py_literal, shell_word, yaml_scalar
 from vllm_kb.engine.fix.alternatives import alternatives
 from vllm_kb.engine.fix.release_valid import mark_invalid, release_form
+from vllm_kb.engine.fix import collisions
 from vllm_kb.engine.fix.spelling import cli_text, merge_value, yaml_key  # noqa: F401 — merge_value re-exported
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
@@ -93,7 +94,7 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
                     continue
                 # Two of one priority that move a number the same way: the one that moves it
                 # further satisfies both (max_model_len within the model's limit and the KV cache).
-                stricter = _stricter(site, op.target, prev_value, value, cat, version) \
+                stricter = collisions.stricter(site, op.target, prev_value, value, cat, version) \
                     if op.kind == prev_kind == "set" and key in changes and changes[key].priority == item.priority else None
                 if stricter is not None and stricter != prev_value:
                     ch = _change(site, op.kind, op.target, stricter, cat, version)
@@ -102,8 +103,11 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
                         changes[key] = ch
                         asked[key] = ("set", stricter)
                     continue
-                # The same change asked for by another item is credited to it too; a different
-                # value for a setting already being changed loses to the higher priority.
+                if op.kind == "rename" and prev_kind == "set" and key in changes and (
+                        ch := collisions.renamed(changes[key], _rename(site, op.target, value, cat, version))) is not None:
+                    changes[key], ch.checks = ch, ch.checks + [item.id]  # one edit: the new value under the renamed key
+                    continue
+                # The same change asked for by another item is credited to it too; a different value loses to the higher priority.
                 if (asked[key] == (op.kind, value) or stricter is not None) and key in changes and item.id not in changes[key].checks:
                     changes[key].checks.append(item.id)
                 elif asked[key] != (op.kind, value) and stricter is None:
@@ -132,25 +136,6 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
         if ch.op in ("unset", "unset_env") and (guards_access(ch.target) or guards_access(ch.setting.key if ch.setting else None)):
             ch.safe = False
     return out
-
-
-def _number(v: Any) -> float | None:
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-
-
-def _stricter(site: Site, target: str, a: Any, b: Any, cat: Catalog, version: str) -> Any | None:
-    """Of two values that move a number the same way from where it is, the one that moves it
-    further; None when they move it opposite ways (or it is not a number)."""
-    x, y = _number(a), _number(b)
-    s = site.settings.get(target)
-    cur = _number(s.value) if s is not None and s.resolved else _number(cat.defaults(version).get(target))
-    if x is None or y is None or cur is None:
-        return None
-    if x > cur and y > cur:
-        return a if x >= y else b
-    if x < cur and y < cur:
-        return a if x <= y else b
-    return None
 
 
 def _rename(site: Site, target: str, new: str, cat: Catalog, version: str) -> Change | None:
