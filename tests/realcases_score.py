@@ -127,6 +127,8 @@ def fix_proposed(rep, fix: dict) -> bool:
         for ch in sr.changes:
             if "unset" in fix and ch.op == "unset" and ch.target == fix["unset"]:
                 return True
+            if "unset" in fix and ch.op == "set" and ch.target == fix["unset"] and _toward_default(sr, fix["unset"], ch.value):
+                return True
             if "env" in fix and ch.op in ("env", "unset_env") and ch.target == fix["env"]:
                 if fix.get("value") is None or ch.op == "unset_env" or _same(fix["value"], ch.value):
                     return True
@@ -158,6 +160,16 @@ def fix_proposed(rep, fix: dict) -> bool:
                 if None not in (nb, nw, ng) and nw != nb and (nw > nb) == (ng > nb):
                     return True
     return False
+
+
+def _toward_default(sr, name: str, got) -> bool:
+    """Removing a number the site sets is setting it to the release's default (`gpu_memory_utilization 0.1`
+    left out runs at 0.9): a proposed value that moves it the same way from where it is is the same change."""
+    from vllm_kb.engine.kb.catalog import load as catalog
+
+    before = _number((sr.facts.get("engine") or {}).get(name))
+    default, ng = _number(catalog().defaults(sr.version.version).get(name)), _number(got)
+    return None not in (before, default, ng) and default != before and ng != before and (default > before) == (ng > before)
 
 
 def _pkg(name) -> str:

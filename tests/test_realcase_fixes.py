@@ -57,3 +57,10 @@ def test_compressed_tensors_scheme_below_its_capability_proposes_the_release_tha
     got = _changes(tmp_path, "0.11.0", "vllm serve cpatonn/Qwen3-VL-32B-Instruct-AWQ-4bit --tensor-parallel-size 2 --max-model-len 8192",
                    "Quadro RTX 5000 x2")
     assert ("pin", "vllm", ">=0.12.0", None, ["L7"]) in got
+
+
+def test_removing_a_number_is_setting_it_to_the_release_default():
+    # vllm#7028: gpu_memory_utilization 0.1 on a T4; the reporter removed it (0.9, the default), the audit
+    # raises it to what the estimate needs: both move it up from 0.1
+    out = score.run(score.HERE / "no-kv-memory--vllm-7028")
+    assert out.predicted and out.fix
