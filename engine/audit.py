@@ -24,7 +24,7 @@ from vllm_kb.engine.kb import machine
 from vllm_kb.engine.kb import compat, redact
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
-from vllm_kb.engine.scan import image_beside, project_imports, python_callers, requirement, source_pins
+from vllm_kb.engine.scan import image_beside, project_imports, workspace_image, python_callers, requirement, source_pins
 from vllm_kb.engine.scan.clients import tool_client_urls
 from vllm_kb.engine.scan.model_clients import model_clients
 from vllm_kb.engine.scan.images import is_vllm_image
@@ -63,7 +63,8 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     rep = AuditReport(root=sc.root, sites=[], skipped=sc.ctx.skipped, hardware=hardware, files_scanned=len(sc.files),
                       pins=sc.pins, default_version=sc.default, kb=kb, files=list(sc.files), ctx=sc.ctx)
     prepared: list = []
-    images = image_beside.index(sc.sites + sc.image_only, {str(v) for v in cat.versions}) if sc.default.basis == "none" else {}
+    images = image_beside.index(sc.sites + sc.image_only, {str(v) for v in cat.versions},
+                                workspace_image.workspaces(sc.files, sc.ctx.read)) if sc.default.basis == "none" else {}
     for site in sc.sites:
         try:
             choice = image_beside.choice(site, choice_for(site.file, sc.choices, sc.default, sc.own), images)

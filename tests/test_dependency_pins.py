@@ -162,6 +162,25 @@ def test_files_installed_into_one_environment_still_meet(write_project):
     assert _judged(write_project, {**files, "setup.sh": "pip install -r requirements-vllm.txt\n"})[0] == ("recommended", "P1")
 
 
+_ENV_FILE = "name: serve\ndependencies:\n  - python=3.11\n  - pip:\n      - vllm==0.5.4\n"
+
+
+def test_a_script_pin_in_another_conda_env_than_the_env_files_vllm(write_project):
+    # 02lyx/iterative-dpo: vLLM from an environment file, torch pinned by the script in another env it activates
+    script = "conda env create -f serve.yaml\nconda create -n train -y\nconda activate train\npip install torch==2.1.2\n"
+    assert _judged(write_project, {"serve.yaml": _ENV_FILE, "setup.sh": script})[0][0] != "recommended"
+    # the same env activated for the torch install: the pins meet
+    same = "conda env create -f serve.yaml\nconda activate serve\npip install torch==2.1.2\n"
+    assert _judged(write_project, {"serve.yaml": _ENV_FILE, "setup.sh": same})[0] == ("recommended", "P1")
+
+
+def test_one_script_installing_into_two_envs_in_turn(write_project):
+    two = "conda activate train\npip install torch==2.1.2\nconda activate serve\npip install vllm==0.5.4\n"
+    assert _judged(write_project, {"setup.sh": two})[0][0] != "recommended"
+    one = "conda activate serve\npip install torch==2.1.2\npip install vllm==0.5.4\n"
+    assert _judged(write_project, {"setup.sh": one})[0][0] == "recommended"
+
+
 def test_separate_dockerfiles_are_separate_installs(write_project):
     files = {"requirements.txt": "torch==2.2.0\n", "requirements-vllm.txt": "vllm==0.6.3\n",
              "docker/Dockerfile.train": "FROM python:3.10\nCOPY requirements.txt .\nRUN pip install -r requirements.txt\n",

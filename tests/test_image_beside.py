@@ -76,3 +76,23 @@ def test_the_report_says_where_the_release_comes_from(tmp_path):
 
     for lang in ("en", "zh"):
         assert "vllm/vllm-openai:v0.9.1" in version_text(load(), sr.version, lang)
+
+
+_WORKSPACE = ("services:\n  dev:\n    image: example.cn/repo/modelscope:ubuntu22.04-cuda12.9.1-torch2.8.0-vllm0.9.1-swift3.11.3\n"
+              "    working_dir: /workspace\n    tty: true\n    volumes:\n      - {mount}:/workspace\n{extra}")
+
+
+def test_a_compose_workspace_whose_tag_names_vllm_is_the_scripts_image(tmp_path):
+    # atbender/editorial-faithfulness: its scripts run in a ModelScope image tagged …-vllm0.11.0-…, mounted at
+    # /workspace with no command of its own; the scripts were judged as the newest release ("nothing pins vLLM")
+    (tmp_path / "docker-compose.yml").write_text(_WORKSPACE.format(mount="./", extra=""))
+    sr = _site(tmp_path, "--enable-reasoning --reasoning-parser deepseek_r1")
+    assert (sr.version.basis, str(sr.version.version)) == ("image-beside", "0.9.1")
+    assert sr.version.pin.file == "docker-compose.yml" and sr.version.pin.line == 3
+    assert not _p0(sr)
+
+
+def test_a_compose_service_that_runs_its_own_program_or_mounts_elsewhere_is_no_workspace(tmp_path):
+    for mount, extra in (("./", "    command: python app.py\n"), ("./data", "")):
+        (tmp_path / "docker-compose.yml").write_text(_WORKSPACE.format(mount=mount, extra=extra))
+        assert _site(tmp_path).version.basis != "image-beside"

@@ -73,3 +73,15 @@ def test_a_notebooks_pip_cell_pins_its_release_and_only_that_pin_is_written(cli,
     cli("audit", str(root), "--gpu", "A100-80GB", "--fix", "--unsafe-fixes")
     assert (root / "embed.ipynb").read_text() == nb.replace("vllm==0.6.3", "vllm==0.6.4")
     json.loads((root / "embed.ipynb").read_text())
+
+
+def test_a_pip_magic_continued_over_lines_is_an_install_not_python(write_project):
+    # MAOJIASONG/TinyZero-TRL's GRPO notebook: `%pip install --upgrade \` then one package a line, then the
+    # vLLM install; the whole cell was skipped as "not valid Python" and the continued pins were not read
+    nb = _notebook(("code", ["%pip install --upgrade \\\n", "  \"transformers==4.48.1\" \\\n", "  \"vllm==0.6.3\"\n",
+                             "from vllm import LLM\n", "llm = LLM(model=\"BAAI/bge-m3\", task=\"embedding\")\n"]))
+    rep = audit(write_project({"embed.ipynb": nb}), gpu="A100-80GB")
+    assert rep.skipped == []
+    (sr,) = rep.sites
+    assert (sr.version.version, sr.version.basis) == ("0.6.3", "pin")
+    assert sr.site.line == _line_of(nb, "task=")

@@ -78,8 +78,8 @@ def _own_install(vpin, p) -> bool:
     """A pin of another file installed apart from vLLM's: its file pins another vLLM release (the torch
     that one needs), or the project's instructions install the two files only into different
     environments (conda envs, venvs, images: engine/scan/install_envs.py)."""
-    if p.file == vpin.file:
-        return False
+    if p.file == vpin.file:  # one script's installs into two environments it activates in turn
+        return install_envs.apart(p.envs, vpin.envs)
     if p.file_vllm is not None and (vpin.exact is None or try_parse(_public(p.file_vllm)) != try_parse(_public(vpin.exact))):
         return True
     return install_envs.apart(p.envs, vpin.envs)

@@ -44,7 +44,7 @@ from vllm_kb.engine.check.weight_prefixes import unplaced_fit, wrapper_task
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.kb.knowledge import Knowledge
-from vllm_kb.engine.scan import entry_installs, pin_alternatives, project_imports, vendored
+from vllm_kb.engine.scan import entry_installs, image_beside, pin_alternatives, project_imports, vendored
 
 # vLLM's own image of a release: it installs a transformers release (never a git commit)
 _VLLM_IMAGE = re.compile(r"^(?:docker\.io/)?vllm/vllm-openai:v?\d+\.\d+")
@@ -126,16 +126,18 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         facts["launch"].update(mtp_fit(facts, sc.root, (Path(sc.root) / site.file).parent))
         if not wrapper_task(site):  # L165: tensors the class config.json names cannot place
             facts["launch"].update(unplaced_fit(facts, sc.root, (Path(sc.root) / site.file).parent, prefix_table))  # G2: an MTP draft with no mtp.* weights
+        # a site judged as the release of the image beside it runs in that image, whose transformers was fixed when it was built
+        in_image = bool(site.image) or choice.basis == image_beside.BASIS
         if facts["launch"].get("tf_too_old"):  # …whose model type the architecture's own vLLM module also imports (L52 stays P0)
-            facts["launch"].update(own_import(facts, tf_pin if own else None, model_types.get("vllm_requires") or {}, image=bool(site.image)))
+            facts["launch"].update(own_import(facts, tf_pin if own else None, model_types.get("vllm_requires") or {}, image=in_image))
         else:  # a transformers newer than the names vLLM imports from it
             tf_requires = release_requires(model_types.get("vllm_requires") or {}, str((facts.get("vllm") or {}).get("version")))
             facts["launch"].update(transformers_gone(facts, tf_pin if own else None, tf_requires,
-                                                     image=bool(site.image), build=partial(newest_build, site.file, tf_pin if own else None,
+                                                     image=in_image, build=partial(newest_build, site.file, tf_pin if own else None,
                                                                                            sc.files, sc.ctx.read, site.image)))
             # …and one older than the names the architecture's own vLLM module imports from it
             facts["launch"].update(transformers_since(facts, tf_pin if own else None, model_types.get("vllm_requires") or {},
-                                                      image=bool(site.image)))
+                                                      image=in_image))
             # …and one whose functions refuse the calls the release's own config class of the model type makes
             facts["launch"].update(transformers_calls(facts, tf_pin if own else None, model_types.get("vllm_requires") or {}))
             # …and one whose config makes the model's head_dim per-layer, which the release reads globally

@@ -14,6 +14,7 @@ when those name one release; where they disagree the site stays unpinned.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.scan import pins as pins_mod
@@ -23,20 +24,26 @@ from vllm_kb.engine.scan.site import Site
 BASIS = "image-beside"
 
 
-def index(sites: list[Site], known: set[str]) -> dict[str, list[tuple[str, Site]]]:
-    """folder → [(release, site)] of the sites whose image (or the image build's own install)
-    names a known vLLM release."""
-    out: dict[str, list[tuple[str, Site]]] = {}
+def index(sites: list[Site], known: set[str], workspaces: Sequence[tuple[str, str, str, int, str]] = ()) -> dict[str, list[tuple]]:
+    """folder → [(release, file, line, image text)] of the sites whose image (or the image build's own
+    install) names a known vLLM release, and of the `workspaces` (folder, release, file, line, image:
+    engine/scan/workspace_image.py) that mount a folder into an image naming one."""
+    out: dict[str, list[tuple]] = {}
     for s in sites:
         release = image_version(s.image) if s.image and is_vllm_like_image(s.image) else None
         if release is None and s.installed and s.installed[0] in known and not s.launch.get("installed_on_path"):  # an image build's, not a script's
             release = s.installed[0]
         if release in known:
-            out.setdefault(str(PurePosixPath(s.file).parent), []).append((release, s))
+            at_file, at_line = s.launch.get("image_at") or (s.file, s.line)
+            text = s.image or (s.installed[2] if s.installed else "")
+            out.setdefault(str(PurePosixPath(s.file).parent), []).append((release, at_file, at_line, text))
+    for folder, release, at_file, at_line, text in workspaces:
+        if release in known:
+            out.setdefault(folder, []).append((release, at_file, at_line, text))
     return out
 
 
-def choice(site: Site, current: pins_mod.VersionChoice, found: dict[str, list[tuple[str, Site]]]):
+def choice(site: Site, current: pins_mod.VersionChoice, found: dict[str, list[tuple]]):
     """The image release for a site with no pin, image or install of its own; else `current`."""
     if current.basis != "none" or site.image or site.installed or not found:
         return current
@@ -45,12 +52,10 @@ def choice(site: Site, current: pins_mod.VersionChoice, found: dict[str, list[tu
         here = found.get(str(d))
         if not here:
             continue
-        releases = {r for r, _ in here}
+        releases = {h[0] for h in here}
         if len(releases) != 1:
             return current  # the project's images disagree: which one runs the script is not known
-        release, other = here[0]
-        at_file, at_line = other.launch.get("image_at") or (other.file, other.line)
-        text = other.image or (other.installed[2] if other.installed else "")
+        release, at_file, at_line, text = here[0]
         return pins_mod.VersionChoice(release, False, BASIS,
                                       pins_mod.Pin(at_file, at_line, text, f"=={release}", "image", release))
     return current

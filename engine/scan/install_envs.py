@@ -94,6 +94,30 @@ def file_envs(rel: str, text: str, resolve) -> dict[str, set[str]]:
     return out
 
 
+def script_env_at(text: str):
+    """The environment a setup script's own `pip install X==V` on a line lands in: the one named by
+    the `conda activate NAME` / `source DIR/bin/activate` before it, or None where none is (or
+    after `deactivate`/`conda activate base`): only a named activation is known
+    (02lyx/iterative-dpo: env_setup.sh pins torch in `anno-train`, vLLM lives in gen-eval.yaml's env)."""
+    changes: list[tuple[int, str | None]] = []
+    for line, cmd in _commands(text, False):
+        if m := _CONDA_ACTIVATE.match(cmd):
+            changes.append((line, f"env:{_env_name(m.group(1))}" if m.group(1) != "base" else None))
+        elif m := _VENV_ACTIVATE.match(cmd):
+            changes.append((line, f"env:{_env_name(m.group(1))}"))
+        elif _DEACTIVATE.match(cmd):
+            changes.append((line, None))
+
+    def at(line: int) -> str | None:
+        env = None
+        for start, name in changes:
+            if start >= line:
+                break
+            env = name
+        return env
+    return at
+
+
 def project_envs(files: list[str], read, resolve, is_instructions) -> dict[str, frozenset[str]]:
     """{requirements file: every environment the project's instructions install it into}."""
     found: dict[str, set[str]] = {}

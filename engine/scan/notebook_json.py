@@ -76,12 +76,22 @@ def _read(text: str, i: int):
 
 def pip_lines(text: str) -> str:
     """The notebook's `%pip install …` / `!pip install …` code lines as Dockerfile RUN lines, each on
-    its line of the notebook (every other line blank): the packages its cells run with."""
+    its line of the notebook (every other line blank): the packages its cells run with. The lines a
+    trailing backslash continues it on follow it as written (one package a line), so they join it."""
     cells = code_cells(text) or []
     lines = [""] * (text.count("\n") + 1)
     for cell in cells:
+        cont = False
         for at, src in cell:
             body = src.strip()
-            if "\n" not in body and body[:1] in ("%", "!") and "install" in body:
+            if "\n" in body:
+                cont = False
+                continue
+            if cont:
+                lines[text.count("\n", 0, at)] = body
+            elif body[:1] in ("%", "!") and "install" in body:
                 lines[text.count("\n", 0, at)] = "RUN " + body[1:]
+            else:
+                continue
+            cont = body.endswith("\\")
     return "\n".join(lines)

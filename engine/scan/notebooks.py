@@ -97,24 +97,26 @@ def _place(cell: list[tuple[int, str]], starts: list[int]) -> list[tuple[int, st
 def _python(placed: list[tuple[int, str]], sh: dict[int, str]) -> list[tuple[int, str]]:
     """The cell's lines as Python: a `!cmd` line (and the lines its trailing backslashes continue
     it on) is a shell line, read by the shell model, and — like a `%magic` line — a `pass` at its
-    indentation in the Python text, so the block around it stays valid."""
-    out, shell_cont, indent = [], False, ""
+    indentation in the Python text, so the block around it stays valid. A line magic's backslashes
+    continue it too (`%pip install --upgrade`, a backslash, then a package a line): those lines are
+    blank, not Python (MAOJIASONG/TinyZero-TRL's GRPO notebook was skipped whole as a syntax error)."""
+    out: list[tuple[int, str]] = []
+    cont: str | None = None  # the kind of line ("!" or "%") the previous one's backslash continues
     for ln, line in placed:
         body = line.lstrip()
-        if shell_cont:
+        kind = cont or ({"!": "!", "%": "%"}.get(body[:1]))
+        if cont == "!":
             sh[ln] = line
             out.append((ln, ""))
-        elif body.startswith("!"):
-            indent = line[:len(line) - len(body)]
-            sh[ln] = body[1:]
-            out.append((ln, indent + "pass"))
-        elif body.startswith("%"):
+        elif cont == "%":
+            out.append((ln, ""))
+        elif kind:
+            if kind == "!":
+                sh[ln] = body[1:]
             out.append((ln, line[:len(line) - len(body)] + "pass"))
-            shell_cont = False
-            continue
         else:
             out.append((ln, line))
-        shell_cont = (shell_cont or body.startswith("!")) and line.rstrip().endswith("\\")
+        cont = kind if line.rstrip().endswith("\\") else None
     return out
 
 

@@ -113,6 +113,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     for p in all_pins:
         p.no_deps = p.file in no_deps
         p.envs, p.file_vllm = envs.get(p.file, frozenset()), vllm_by_file.get(p.file)
+    _own_envs(ctx, all_pins)
     all_pins = pins_mod.drop_stale_locks(all_pins)
     all_pins = extra_groups.narrow(files, ctx.read, all_pins)  # `pip install -e .[vllm]`: that extra's vLLM, not another's
     extra_groups.mark_unnamed(files, ctx.read, all_pins)  # a pin of an extra no install names: P0s also of the newest release
@@ -198,3 +199,21 @@ def _apptainer_recipe(rel: str) -> bool:
     is the release the `.sif` built from it runs (olcf/olcf_containers_examples vllm0141rocm72.def)."""
     name = rel.rpartition("/")[2].lower()
     return name.endswith(".def") or name == "singularity" or name.startswith("singularity.")
+
+
+def _own_envs(ctx, pins) -> None:
+    """A conda environment file's pins are its named environment's; a setup script's own pin, the
+    environment the script activated before it (where it named one): pins of two such environments
+    never meet (engine/check/dependency_pins.py `_own_install`)."""
+    names = {rel: f"env:{name}" for name, (rel, _p) in conda_envs.by_name(ctx).items()}
+    at: dict = {}
+    for p in pins:
+        if p.envs:
+            continue
+        if p.kind == "conda" and p.file in names:
+            p.envs = frozenset((names[p.file],))
+        elif p.file.endswith((".sh", ".bash")):
+            if p.file not in at:
+                at[p.file] = install_envs.script_env_at(ctx.read(p.file) or "")
+            if env := at[p.file](p.line):
+                p.envs = frozenset((env,))
