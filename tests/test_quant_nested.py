@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from vllm_kb.engine.check.startup_quant import quant_facts
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb import knowledge, models
+from vllm_kb.engine.kb import hub_uploads, knowledge, models
 from vllm_kb.engine.kb.model_config import config_scalars
 
 KB = knowledge.load()
@@ -62,3 +62,25 @@ def test_catalog_marks_opengvlab_internvl_awq():
     assert "quant_nested" not in top and top["quant_source"] == "config"
     nested = _identify("/models/internvl-sft-awq", {"architectures": ["InternVLChatModel"], "llm_config": {"quantization_config": AWQ}})
     assert nested["quant_nested"] is True and nested["quant_source"] == "config"
+
+
+def test_a_layout_guessed_from_the_name_keeps_the_method():
+    # the catalog's guess (no config.json read): uploads of one family differ, so the method is judged as
+    # read (the TP split check runs) and L23 only warns (vLLM #11601 reached the AWQ layers on 0.6.6)
+    model = {"name": "OpenGVLab/InternVL2_5-78B-MPO-AWQ", "quantized": True, "quant_method": "awq",
+             "quant_source": "name", "quant_nested": True}
+    got = _startup(model, "0.6.6")
+    assert got["quant_method"] == "awq" and got["quant_nested_guess"] == "awq"
+    assert "quant_nested_unread" not in got
+    assert "quant_nested_guess" not in _startup(model, "0.6.6", {"quantization": "awq"})
+    assert "quant_nested_guess" not in _startup(model, "0.10.2")
+
+
+def test_an_upload_known_nested_keeps_the_p0():
+    # knowledge/hub_uploads.yaml: the layout a maintainer or a KeyError …qweight showed is not a guess
+    table = KB.doc("hub_uploads.yaml").data
+    name = "OpenGVLab/InternVL2-Llama3-76B-AWQ"
+    got = hub_uploads.apply(_identify(name), hub_uploads.row_for(name, table) or {})
+    assert got["quant_nested_known"] is True
+    assert _startup(got, "0.6.4")["quant_nested_unread"] == "awq"
+    assert hub_uploads.row_for("OpenGVLab/InternVL2_5-78B-MPO-AWQ", table) is None

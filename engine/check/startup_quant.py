@@ -91,9 +91,15 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         return {}
     ckpt = normalise_quant(model["quant_method"]) if model.get("quantized") and model.get("quant_method") else None
     source = model.get("quant_source")
+    nested_guess = None
     if ckpt and not flag and model.get("quant_nested") and not since(version, NESTED_READ):
-        # ModelConfig reads hf_config.quantization_config only: the weights load as 16-bit ones
-        return {"quant_method": "none", "quant_nested_unread": ckpt}
+        if source == "config" or model.get("quant_nested_known"):
+            # ModelConfig reads hf_config.quantization_config only: the weights load as 16-bit ones
+            return {"quant_method": "none", "quant_nested_unread": ckpt}
+        # only the catalog's guess from the name: an upload of the same family may keep its config at the
+        # top level, where vLLM reads it (vLLM #11601: InternVL2_5-78B-MPO-AWQ on 0.6.6 built AWQ layers),
+        # so the checkpoint's method is judged as read and L23 only warns
+        nested_guess = ckpt
     if not flag and not ckpt:
         return {"quant_method": "none"} if model.get("quant_source") == "config" or model.get("family") else {}
     method = normalise_quant(flag) if flag else ckpt
@@ -103,6 +109,8 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         # "" matches no method nor the argument; 0.11 takes "" as unquantized
         return {"quant_method": method, "quant_from": "config", "quant_certain": True, "quant_unnamed": True}
     out: dict[str, Any] = {"quant_method": method, "quant_from": "argument" if flag else (source or "name")}
+    if nested_guess:
+        out["quant_nested_guess"] = nested_guess
     known = _before_catalog(table, (facts.get("vllm") or {}).get("version"), cat) or known_methods(cat, version)
     renamed = (table["quantization"].get("checkpoint_renamed") or {}).get(method)
     if known is not None and method and renamed and not flag and since(version, renamed["from"]) and renamed["to"] in known:

@@ -64,6 +64,8 @@ def apply(facts: dict[str, Any], row: dict) -> dict[str, Any]:
         out["tokenizer_format"] = row["tokenizer_format"]
     if row.get("params_json") is False:  # an HF-format upload: --config-format mistral finds no params.json (L165)
         out["params_json"] = False
+    if row.get("quant_nested"):  # the upload's layout as its evidence shows it, not the catalog's guess (L23)
+        out["quant_nested"] = out["quant_nested_known"] = True
     if row.get("weight_formats"):
         out["weight_formats"], out["weights_seen"] = list(row["weight_formats"]), "upload"
     if isinstance(shared := row.get("kv_shared_without_k_norm"), dict):  # L153 reads a folder's index the same way
