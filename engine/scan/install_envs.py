@@ -51,6 +51,16 @@ def _env_name(path: str) -> str:
     return path.rstrip("/").removeprefix("./") or "."
 
 
+def _activation(cmd: str) -> tuple[str, str | None] | None:
+    """What a command switches the shell to: ("env", "env:NAME") for a named conda env or a venv,
+    ("base", None) for `conda activate base`, ("off", None) for `deactivate`; None for any other."""
+    if m := _CONDA_ACTIVATE.match(cmd):
+        return ("env", f"env:{_env_name(m.group(1))}") if m.group(1) != "base" else ("base", None)
+    if m := _VENV_ACTIVATE.match(cmd):
+        return "env", f"env:{_env_name(m.group(1))}"
+    return ("off", None) if _DEACTIVATE.match(cmd) else None
+
+
 def file_envs(rel: str, text: str, resolve) -> dict[str, set[str]]:
     """{requirements file (project path): environments this file's instructions install it into}."""
     # every install this reads is a `pip … install` (pip_lines.PIP_INSTALL) in the text as written:
@@ -66,14 +76,10 @@ def file_envs(rel: str, text: str, resolve) -> dict[str, set[str]]:
             images += 1
             env = f"{base}#{images}"
             continue
-        if m := _CONDA_ACTIVATE.match(cmd):
-            env = f"env:{_env_name(m.group(1))}" if m.group(1) != "base" else base
-            continue
-        if m := _VENV_ACTIVATE.match(cmd):
-            env = f"env:{_env_name(m.group(1))}"
-            continue
-        if _DEACTIVATE.match(cmd):
-            env = base if not docker else env
+        if (act := _activation(cmd)) is not None:
+            kind, name = act
+            # a Dockerfile's `deactivate` leaves the image's environment as it was
+            env = name if name is not None else env if kind == "off" and docker else base
             continue
         if not pip_lines.PIP_INSTALL.search(" " + cmd + " "):
             continue
@@ -101,12 +107,8 @@ def script_env_at(text: str):
     (02lyx/iterative-dpo: env_setup.sh pins torch in `anno-train`, vLLM lives in gen-eval.yaml's env)."""
     changes: list[tuple[int, str | None]] = []
     for line, cmd in _commands(text, False):
-        if m := _CONDA_ACTIVATE.match(cmd):
-            changes.append((line, f"env:{_env_name(m.group(1))}" if m.group(1) != "base" else None))
-        elif m := _VENV_ACTIVATE.match(cmd):
-            changes.append((line, f"env:{_env_name(m.group(1))}"))
-        elif _DEACTIVATE.match(cmd):
-            changes.append((line, None))
+        if (act := _activation(cmd)) is not None:
+            changes.append((line, act[1]))
 
     def at(line: int) -> str | None:
         env = None
