@@ -129,6 +129,19 @@ def test_expert_parallelism_is_the_change_when_only_the_experts_fail():
     assert q.alignment_facts(facts, TABLE, STARTUP, {"tp": 8, "quant_method": "fp8"}, "0.8.5", lambda t: True, True) == {}
 
 
+def test_a_checkpoint_without_layer_widths_is_not_said_to_split_whole():
+    # vllm#54178: a catalog row gave Qwen3.8-Flash-Next-FP8's method and block but no widths; its 320-wide
+    # experts fail block_n 128 at TP 8, and with no width known nothing may be judged whole
+    model = {"quant_method": "fp8", "quant_source": "catalog", "quant_block": [128, 128], "moe": True,
+             "arch_source": "https://example.org/best-practice.html"}
+    facts = {"model": model, "engine": {"tensor_parallel_size": 8}, "gpu": {"compute_capability": 8.9}}
+    out = {"tp": 8, "quant_method": "fp8"}
+    assert q.alignment_facts(facts, TABLE, STARTUP, out, "0.27.1", lambda t: True, True) == {}
+    model.update(num_experts=256, moe_intermediate_size=320)  # with the widths the refusal shows
+    got = q.alignment_facts(facts, TABLE, STARTUP, out, "0.27.1", lambda t: True, True)
+    assert got["qtp_ok"] is False and got["qtp_layer"] == "experts"
+
+
 def test_audit_end_to_end_from_the_checkpoint_folder(tmp_path):
     from vllm_kb.engine.audit import audit
 

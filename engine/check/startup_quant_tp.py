@@ -32,13 +32,11 @@ FP8_MARLIN_TILE_N, FP8_MARLIN_TILE_K = 64, 16  # marlin::tile_n_size / tile_k_si
 _WNA16_BLOCK_K = 128  # get_moe_wna16_block_config's CUDA block_size_k (fused_moe.py, 0.8.0+)
 _REFINE_MIN = 32  # refine_fp8_moe_block_shape: a finer block below 32 is not tried
 _TP_LIMIT = 64
+_in = in_span  # whether the release lies in one of the rule's spans
 
 
 def _int(v) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
-
-
-_in = in_span  # whether the release lies in one of the rule's spans
 
 
 def layers(model: dict) -> list[tuple[str, int, str]]:
@@ -371,6 +369,8 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
         mixer4 = model.get("quant_source") == "config" or str(model.get("name") or "").lower().startswith("nvidia/")
         kernel, hit = "fp4_marlin", _first(model, "fp4_marlin", tp, ep, table, version, sure=mixer4)
     if kernel is None:
+        return {}
+    if hit is None and not layers(model):  # no width known, nothing shown whole (vllm#54178: 320-wide experts unlisted)
         return {}
     res: dict[str, Any] = {"qtp_kernel": kernel, "qtp_ok": hit is None}
     if hit is None:
