@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+tritonserver --model-repository ./triton/

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+vllm serve deepseek-ai/DeepSeek-OCR
