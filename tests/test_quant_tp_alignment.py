@@ -306,6 +306,27 @@ def test_a_third_party_awq_upload_keeps_its_base_widths_so_marlin_refuses_a_laye
     assert (got["qtp_shard"], got["qtp_tp_fit"], got["qtp_pp_fit"]) == (7392, 1, 4)
 
 
+def test_a_third_party_compressed_tensors_upload_by_name_is_judged_on_its_base_widths_at_p1():
+    # llm-compressor #57: neuralmagic's Qwen2-72B-Instruct w8a16 at TP 4 on 0.5.x: 29568 / 4 = 7392, no multiple of
+    # Marlin's min_thread_k 128; the name alone cannot tell integer weights (Marlin) from FP8 weight-only ones
+    def named(name, tp=4, flag=None, **dims):
+        model = {"name": name, "quant_method": "compressed-tensors", "quant_scheme": "wna16", "quant_source": "name",
+                 "arch_source": "https://huggingface.co/Qwen/Qwen2-72B-Instruct/blob/main/config.json", **(dims or QWEN72)}
+        facts = {"model": model, "engine": {"tensor_parallel_size": tp, **({"quantization": flag} if flag else {})},
+                 "gpu": {"compute_capability": 8.0}}
+        return q.alignment_facts(facts, TABLE, STARTUP, {"tp": tp, "quant_method": "compressed-tensors"}, "0.5.3",
+                                 lambda t: 64 % t == 0, True, PUBLISHERS)
+
+    got = named("neuralmagic/Qwen2-72B-Instruct-quantized.w8a16")
+    assert (got["qtp_kernel"], got["qtp_shard"], got["qtp_unit_name"]) == ("ct_wna16", 7392, "min_thread_k")
+    assert got["qtp_certain"] is False and got["qtp_ct_name"] is True and got["qtp_tp_fit"] == 1
+    assert named("neuralmagic/Qwen2-72B-Instruct-quantized.w8a16", flag="compressed-tensors")["qtp_ct_name"] is True
+    # the publisher's own upload may pad, another method forced keeps another kernel, whole tiles claim nothing
+    assert named("Qwen/Qwen2-72B-Instruct-quantized.w8a16") == {}
+    assert named("neuralmagic/Qwen2-72B-Instruct-quantized.w8a16", flag="gptq") == {}
+    assert named("neuralmagic/Meta-Llama-3.1-70B-Instruct-quantized.w8a16", intermediate_size=28672, hidden_size=8192) == {}
+
+
 def test_the_plain_kernel_is_proposed_where_the_checkpoints_groups_divide_the_layer():
     model = {"quant_method": "awq", "quant_source": "config", "quant_group_size": 64, "arch_source": "config.json", **DSV2_LITE}
     facts = {"model": model, "engine": {"tensor_parallel_size": 1}, "gpu": {"compute_capability": 8.0}}

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from vllm_kb.engine.check.quant_uploads import config_read, third_party_upload
 from vllm_kb.engine.check.startup_quant import min_capability
 from vllm_kb.engine.check.startup_quant_vision import TOWERS, in_span, vision_hit
 from vllm_kb.engine.kb.model_arith import has_dense_mlp
@@ -260,31 +261,6 @@ def _pp_runs(facts: dict, version: str) -> bool:
     return v is not None and v >= Version("0.5.1") and (facts.get("site") or {}).get("mode") not in ("standalone_offline", "rlhf_colocate")
 
 
-def config_read(model: dict, named: bool) -> str:
-    """Where the quantization_config (and the widths) were read: the local folder's config.json, the Hub
-    config.json the catalog row records, or for a name-only upload the base checkpoint's."""
-    source = str((model.get("dims_from") if named else None) or model.get("arch_source") or "")
-    name = str(model.get("name") or ".").rstrip("/")
-    if source == "config.json" or (not source and name.startswith((".", "/", "~"))):
-        return f"{name}/config.json"
-    return source or f"https://huggingface.co/{name}/blob/main/config.json"  # the catalog's row for that upload
-
-
-def third_party_upload(model: dict, publishers: list[str] | None) -> bool:
-    """An AWQ upload only its name says is quantized, by an organisation other than the base model's
-    publishers, of a model whose widths the catalog gives exactly (the model's own entry, or a
-    fine-tune of it, which keeps them). AutoAWQ quantizes the widths as they are; only a publisher
-    pads its own uploads for TP (Qwen's 72B: 29568 → 29696, which the catalog lists), so these
-    uploads carry the base model's widths. GPTQ is left out: an asymmetric GPTQ upload with a small
-    group is not Marlin's and the plain kernel takes the width."""
-    name = model.get("name")
-    if publishers is None or model.get("quant_source") != "name" or model.get("quant_method") != "awq" \
-            or model.get("dims_family") or not str(model.get("arch_source") or "").startswith("https://") \
-            or not isinstance(name, str) or name.startswith((".", "/", "~")) or name.count("/") != 1:
-        return False
-    return name.split("/")[0].lower() not in {p.lower() for p in publishers}
-
-
 def _name_only(model: dict, flag: str | None, tp: int, ep: bool, table: dict, startup_table: dict,
                cc: float | None, version: str) -> dict[str, Any]:
     """A third-party AWQ upload's Marlin tiles (min_thread_k / min_thread_n need no group size): vLLM
@@ -292,17 +268,21 @@ def _name_only(model: dict, flag: str | None, tp: int, ep: bool, table: dict, st
     group of 32, 64, 128 or none (is_awq_marlin_compatible) unless --quantization names the plain
     kernel (an upload outside that — no zero points, a group above 128 — is rare, and the AWQ kernel
     it runs on refuses such a shard for any group of 128 or more). Only a refusal is said: with the
-    group unknown, a whole shard proves nothing of the groups."""
+    group unknown, a whole shard proves nothing of the groups. A compressed-tensors upload named W4A16 /
+    W8A16 (llm-compressor) runs its integer weights on Marlin (CompressedTensorsWNA16); never certain
+    from the name, which FP8 weight-only uploads share (Marlin's FP8 tiles are 64 × 16)."""
     method = model["quant_method"]
-    if flag and flag not in (f"{method}_marlin", "marlin"):
+    ct = method == "compressed-tensors"
+    marlin = "ct_wna16" if ct else f"{method}_marlin"
+    if flag and flag not in (f"{method}_marlin", "marlin", "compressed-tensors" if ct else marlin):
         return {}
     kernel = _kernel(method, flag, {**model, "quant_group_size": -1}, table, startup_table, cc, version)
-    if kernel != f"{method}_marlin":
+    if kernel != marlin:
         return {}
     hit = _first({**model, "quant_group_size": -1}, kernel, tp, ep, table, version)
     if hit is None or hit[3][0] not in ("min_thread_k", "min_thread_n"):
         return {}
-    return {"kernel": kernel, "hit": hit}
+    return {"kernel": kernel, "hit": (*hit[:3], (*hit[3][:4], False)) if ct else hit, "ct": ct}
 
 
 def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, version: str,
@@ -379,6 +359,8 @@ def alignment_facts(facts: dict, table: dict, startup_table: dict, out: dict, ve
     res.update(qtp_layer=name, qtp_width=width, qtp_shard=shard, qtp_unit=unit, qtp_unit_name=unit_name,
                qtp_rule=rule, qtp_certain=certain)
     res["qtp_config"] = config_read(model, named=bool(named))  # said in the finding (eval89 docvqa-verl)
+    if named.get("ct"):
+        res["qtp_ct_name"] = True  # llm-compressor #57: only the name says W8A16
     if kind == "vision":
         res["qtp_vision"] = TOWERS[model["architecture"]][0]
     if vision:
