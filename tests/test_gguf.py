@@ -101,6 +101,16 @@ def test_qwen3_next_files_are_named_qwen3next_which_no_transformers_reads():
     assert TABLE["arch_of_class"]["Qwen3NextForCausalLM"] == "qwen3next"
 
 
+def test_ernie_45_files_are_named_as_llama_cpp_writes_them_which_no_transformers_reads():
+    """PaddlePaddle/ERNIE#1389: an ERNIE-4.5-21B-A3B GGUF says general.architecture "ernie4_5-moe"
+    (llama.cpp's MODEL_ARCH.ERNIE4_5_MOE), and transformers refused it while vLLM 0.11.2 read the config."""
+    got = gguf_fit(_facts("0.11.2", "/data/ERNIE-4.5-21B-A3B-PT-Q4_K_M.gguf", model_type="ernie4_5_moe"),
+                   None, None, None, TABLE, TYPES, None, DATES)
+    assert got["gguf_arch"] == "ernie4_5-moe" and got["gguf_tf_ok"] is False and "gguf_tf_since" not in got
+    assert TABLE["arch_of_model_type"]["ernie4_5"] == "ernie4_5"
+    assert TABLE["arch_of_class"]["Ernie4_5_MoeForCausalLM"] == "ernie4_5-moe"
+
+
 def _audit(tmp_path: Path, arch: str, release: str, extra: str = "") -> str | None:
     (tmp_path / "models").mkdir(parents=True)
     (tmp_path / "models" / "my-finetune-Q4_K_M.gguf").write_bytes(header(arch))

@@ -275,3 +275,28 @@ def test_l133_proposes_the_release_before_the_regression_beside_the_fixed_one(tm
                   exclude=lambda rel: rel == "case.yaml").sites
     pins = sorted((c.value, c.blocked) for c in sr.changes if c.op == "pin" and c.target == "vllm")
     assert pins == [("==0.10.0", "alternative"), (">=0.10.2", None)]
+
+
+_INTERNLM2 = ('{"architectures": ["InternLM2ForCausalLM"], "model_type": "internlm2", "hidden_size": 4096,'
+              ' "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,'
+              ' "vocab_size": 92544, "max_position_embeddings": 32768, "torch_dtype": "bfloat16"%s}')
+
+
+@pytest.mark.parametrize("quant,pin,p0", [
+    # 0.3.1-0.5.4 view every wqkv tensor per head while loading: GPTQ/AWQ packed tensors do not fit
+    # (xinference #2013, vLLM #7580 on 0.5.4 with ModelCloud/internlm-2.5-7b-chat-gptq-4bit)
+    ("gptq", "0.5.4", True),
+    ("awq", "0.4.0", True),
+    ("gptq", "0.5.5", False),  # control: 0.5.5 loads wqkv whole and splits it at run time
+    (None, "0.5.4", False),  # control: the 16-bit checkpoint's wqkv.weight splits per head
+])
+def test_l133_internlm2_packed_wqkv(tmp_path, quant, pin, p0):
+    (tmp_path / "requirements.txt").write_text(f"vllm=={pin}\n")
+    (tmp_path / "run.py").write_text('from vllm import LLM\nllm = LLM(model="./internlm2_5-7b-chat-q", trust_remote_code=True, max_model_len=2048)\n')
+    qc = (', "quantization_config": {"quant_method": "%s", "bits": 4, "group_size": 128%s}'
+          % (quant, ', "desc_act": true' if quant == "gptq" else ', "zero_point": true, "version": "gemm"')) if quant else ""
+    (tmp_path / "internlm2_5-7b-chat-q").mkdir()
+    (tmp_path / "internlm2_5-7b-chat-q" / "config.json").write_text(_INTERNLM2 % qc)
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(r for r in sr.results if r.check.id == "L133")
+    assert (r.status == "recommended" and r.priority == "P0") is p0, r.reason_text("en")

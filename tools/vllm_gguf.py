@@ -48,6 +48,9 @@ LLAMA_CPP = {
     "nemotron": "nemotron", "mamba": "mamba", "olmo2": "olmo2", "olmo3": "olmo2", "glm4": "glm4", "chatglm": "chatglm",
     "gpt_oss": "gpt-oss", "llama4": "llama4", "qwen3_vl": "qwen3vl", "qwen3_vl_moe": "qwen3vlmoe",
     "exaone": "exaone", "granite": "granite", "internlm2": "internlm2",
+    # Ernie4_5ForCausalLM / Ernie4_5_MoeForCausalLM → MODEL_ARCH.ERNIE4_5 "ernie4_5" / ERNIE4_5_MOE "ernie4_5-moe"
+    # (gguf-py constants.py; PaddlePaddle/ERNIE#1389 quotes transformers refusing "ernie4_5-moe")
+    "ernie4_5": "ernie4_5", "ernie4_5_moe": "ernie4_5-moe",
     # Qwen3NextForCausalLM → MODEL_ARCH.QWEN3NEXT, "qwen3next" (llama.cpp conversion/qwen.py and
     # gguf-py constants.py, late 2025; vLLM #30023 quotes transformers refusing "qwen3next")
     "qwen3_next": "qwen3next",

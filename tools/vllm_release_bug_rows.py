@@ -75,6 +75,13 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
   minimax-m2-kv-scales   MiniMaxM2Model.load_weights of 0.11.1-0.18.1 renames a ModelOpt KV-cache scale
                          (self_attn.k_proj.k_scale) to qkv_proj.k_scale, which no parameter holds: KeyError
                          (vLLM #38303, `kv_scales: modelopt`); #37214 (0.19.0) remaps the scales first.
+  internlm2-packed-wqkv-gptq, internlm2-packed-wqkv-awq
+                         InternLM2ForCausalLM.load_weights of 0.3.1-0.5.4 views every tensor named wqkv
+                         as (-1, 2 + kv_groups, head_dim, last dim) to split q/k/v as it loads; a GPTQ or
+                         AWQ checkpoint's packed qweight/qzeros/scales/g_idx do not have that shape, so
+                         loading stops with "shape … is invalid for input of size …" (xinference #2013,
+                         InternLM #793, `quant`); 0.5.5 loads wqkv whole and splits it at run time
+                         (InternLM2Attention.split_qkv).
   qwen-vl-text-class     the mirror: from 0.7.3 QWenLMHeadModel.__init__ refuses a config.json with
                          `visual` (Qwen-VL) with a RuntimeError that asks for --hf-overrides
                          architectures QwenVLForConditionalGeneration (`config_has`); held through
@@ -110,7 +117,22 @@ def _pp_walk(archs: dict[str, str], code: list[tuple[str, str]], layer: str, fix
             for rid, arch in archs.items()]
 
 
+def _internlm2_wqkv(quant: str) -> dict:
+    """InternLM2's wqkv split at load time, met by a checkpoint of that packed method (`quant`)."""
+    return {"id": f"internlm2-packed-wqkv-{quant}", "arch": "InternLM2ForCausalLM", "quant": quant,
+            "code": [("vllm/model_executor/models/internlm2.py", "InternLM2ForCausalLM.load_weights")],
+            "reads": "loaded_weight.view(-1, 2 + kv_groups",
+            "fixed_in": [("vllm/model_executor/models/internlm2.py", "InternLM2Attention.split_qkv")],
+            "fixed_by": "def split_qkv",
+            # 7B (hidden 4096, 32 query / 8 KV heads of 128): GPTQ's g_idx of 4096 entries is read first
+            "error": "shape '[-1, 6, 128, 4096]' is invalid for input of size 4096",
+            "fix": None,  # 0.5.5 rewrote the class's attention (split_qkv) with the same change
+            "reports": ["https://github.com/xorbitsai/inference/issues/2013"]}
+
+
 MODEL_BUGS = [
+    _internlm2_wqkv("gptq"),
+    _internlm2_wqkv("awq"),
     {"id": "glm4-0414-post-attention-norm", "arch": "Glm4ForCausalLM",
      "code": [("vllm/model_executor/models/glm4.py", "Glm4DecoderLayer.forward")],
      "reads": "hidden_states = self.post_attention_layernorm(hidden_states, residual)",

@@ -27,7 +27,7 @@ from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.lm_head_absent import lm_head_fit
 from vllm_kb.engine.check.mtp_weights import mtp_fit
 from vllm_kb.engine.check.project_imports import import_facts
-from vllm_kb.engine.check.swift_world import swift_world
+from vllm_kb.engine.check.swift_world import swift_processes, swift_world
 from vllm_kb.engine.check.trainer_attn import trainer_attention
 from vllm_kb.engine.check.transformers_fit import release_requires, rope_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
@@ -172,6 +172,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
                 facts["site"]["framework_requires"] = needs
             facts["launch"].update(trainer_attention(site) | verl_fork_kv(site, facts))  # L130; verl's own vLLM copy sizes the cache (L15, L16)
             facts["launch"].update(swift_world(site, facts))  # L70: swift's torchrun world around its rollout engine
+            facts["launch"].update(swift_processes(site))  # swift-grpo-device-map: one process over several GPUs
 
 
 def image_lock(pin, facts: dict) -> bool:

@@ -102,6 +102,8 @@ def model_bug_facts(arch: str | None, engine: dict, table: dict, version: str | 
             continue  # read above, whatever the architecture
         if bug.get("quant_none") and ((model or {}).get("quantized") is not False or engine.get("quantization")):
             continue  # only a checkpoint the facts say is unquantized (config.json, or a catalogued BF16 upload)
+        if bug.get("quant") and bug["quant"] not in ((model or {}).get("quant_method"), engine.get("quantization")):
+            continue  # only a checkpoint packed by that method (InternLM2's wqkv split: GPTQ, AWQ)
         if bug.get("config_lacks") == "visual" and (model or {}).get("multimodal") is not False:
             continue
         if bug.get("model_type") and (model or {}).get("model_type") != bug["model_type"]:
