@@ -34,3 +34,12 @@ def test_the_sequence_must_fit_one_blocks_shared_memory(cli, write_project, vllm
     if want == "recommended":
         assert got["priority"] == "P0" and "65536" in got["reason"]
         assert any(c["target"] == "max_model_len" and c["value"] == 15360 for c in site["changes"]), site["changes"]
+
+
+def test_a_window_of_unknown_size_is_not_judged():
+    # the checked length is min(max_model_len, window): without the window's size the check cannot say
+    from vllm_kb.engine.check.startup_smem import smem_facts
+    t4 = {"compute_capability": 7.5}
+    assert smem_facts({"sliding_window": True}, {}, t4, "0.2.1", 32768) == {}
+    assert smem_facts({"sliding_window": True, "sliding_window_size": 4096}, {}, t4, "0.2.1", 32768)["smem_refused"] is False
+    assert smem_facts({"sliding_window": False}, {}, t4, "0.2.1", 32768)["smem_refused"] is True

@@ -83,9 +83,15 @@ def cuda_ids_beyond(env: dict[str, str], container: dict | None, request: int | 
     only the entries before the first index that is not one of them (vLLM #9865:
     NVIDIA_VISIBLE_DEVICES=2,3 with CUDA_VISIBLE_DEVICES=2,3 leaves none: NVMLError_InvalidArgument).
     N from the manifest's GPU request, else a Docker/compose NVIDIA_VISIBLE_DEVICES list. Nothing
-    for UUIDs, MIG names, variables, repeats, or a container whose GPUs are all the machine's."""
+    for UUIDs, MIG names, variables, repeats, or a container whose GPUs are all the machine's.
+    Only a variable the container's own environment sets (-e, compose environment:, a pod's env:):
+    one the host's shell exports never reaches the container. Nor a privileged container or one
+    handed device nodes: those see GPUs beyond the request (the runtime's own numbering no longer
+    bounds the indices)."""
     ids = env.get("CUDA_VISIBLE_DEVICES")
-    if not container or ids is None or "$" in ids:
+    if not container or ids is None or "$" in ids or "CUDA_VISIBLE_DEVICES" not in (container.get("env_names") or ()):
+        return None
+    if container.get("privileged") or set(container.get("device_opts") or ()) & {"--privileged", "privileged", "--device", "devices"}:
         return None
     mounted = request
     nvd = env.get("NVIDIA_VISIBLE_DEVICES")

@@ -32,6 +32,8 @@ def smem_facts(model: dict, engine: dict, gpu: dict, version: str, max_len: int 
         return {}
     block = as_int(engine.get("block_size")) or 16
     window = as_int(model.get("sliding_window_size")) if model["sliding_window"] else None
+    if model["sliding_window"] and not window:
+        return {}  # a window of unknown size shortens what is checked: not judged
     seq = min(max_len, window) if window else max_len
     fit = have // FLOAT32 - (block - 1)  # the longest max_seq_len the check lets through
     return {"smem_seq_len": seq, "smem_bytes": have, "smem_fit": fit, "smem_block": block,

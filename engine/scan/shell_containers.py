@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from vllm_kb.engine.scan.shell_run import State
 
 
+# the engines that start a container with its image's environment and its own -e options only (Apptainer,
+# which passes the host's environment in, is not one of them)
+_OWN_ENV = frozenset({"docker", "podman", "nerdctl", "nvidia-docker"})
+
+
 class Containers:
     if TYPE_CHECKING:  # what shell_run.Runner, the class this is mixed into, provides
         ctx: Any
@@ -91,6 +96,8 @@ class Containers:
             argv = env_command(run.image.value, [(k, v) for k, v, _ in run.env if v is not None], run.image.line,
                                self.ctx.catalog) or argv
         state = self.st.copy()
+        if run.facts.get("program") in _OWN_ENV:
+            state.env = {}  # the host shell's exports stay outside: only -e / --env reach the container
         for name, val, _opt in run.env:
             if val is not None:
                 state.ex.vars[name] = val.value or ""

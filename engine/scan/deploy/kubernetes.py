@@ -154,6 +154,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                                   env_opaque=bool(c.get("envFrom")) or _gap_in(doc, path))
             if isinstance(command, list) and command:
                 site.container["exec"] = str(command[0])  # `command:` replaces the image's ENTRYPOINT
+            if isinstance(sc := c.get("securityContext"), dict) and sc.get("privileged") is True:
+                site.container["privileged"] = True  # every GPU of the node, whatever the request
             labels = _node(doc.data, _pod(path)[:-1] + ("metadata", "labels"))
             if isinstance(labels, dict) and labels:  # the Services that select the pod (engine/check/endpoints.py)
                 site.container["labels"] = {str(k): str(v) for k, v in labels.items()}
