@@ -49,6 +49,15 @@ def test_powershell_backticks_env_and_variables():
     assert argv(cmds[2]) == ["C:/venv/Scripts/python", "-m", "vllm.entrypoints.openai.api_server", "--model", "Qwen/Qwen2.5-7B-Instruct"]
 
 
+def test_powershell_operators_right_after_a_word_split_it():
+    # unsloth's install.ps1 writes `cmd;cmd` with no space: the word scan stopped on the `;` without
+    # taking it and looped there, growing until the machine ran out of memory (census 36)
+    text = 'python serve.py;echo done\n$a = 1;$b = 2\nvllm serve org/m --port 8000|Tee-Object log.txt\npython x.py&&exit\nwrite-host a`'
+    cmds, _ = powershell_commands(text)
+    assert [argv(c) for c in cmds] == [["python", "serve.py"], ["echo", "done"], ["vllm", "serve", "org/m", "--port", "8000"],
+                                       ["Tee-Object", "log.txt"], ["python", "x.py"], ["exit"], ["write-host", "a"]]
+
+
 def test_a_batch_launch_is_a_site_read_like_a_shell_script(scanned):
     (s,) = scanned({"serve.bat": "@echo off\nset VLLM_USE_V1=1\nvllm serve org/m ^\n  --tensor-parallel-size 2 --swap-space 4\n"})
     assert (s.kind, s.line, s.model.value) == ("vllm serve", 3, "org/m")

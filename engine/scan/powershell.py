@@ -62,7 +62,10 @@ def _ps_tokens(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
             continue
         if c == "#" and raw_start is None:
             break
-        if raw_start is None and (text.startswith("&&", i) or text.startswith("||", i) or c in ";|"):
+        # an operator ends the word before it too (`python serve.py;echo done`): PowerShell splits there,
+        # and a word scan that stops on it without taking it would never move on (unsloth's install.ps1)
+        if text.startswith("&&", i) or text.startswith("||", i) or c in ";|":
+            flush(i)
             width = 2 if text.startswith(("&&", "||"), i) else 1
             out.append((text[i:i + width], [("op", text[i:i + width])]))
             i += width
@@ -95,11 +98,11 @@ def _ps_tokens(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
                 j += 1
             pieces.append(("exp", "".join(buf)))
             i = j + 1
-        elif c == "`" and i + 1 < n:
-            pieces.append(("lit", text[i + 1]))
+        elif c == "`":  # escapes the next character; a last one stands for itself
+            pieces.append(("lit", text[i + 1] if i + 1 < n else c))
             i += 2
         else:
-            j = i
+            j = i + 1
             while j < n and text[j] not in " \t'\"`;|" and not text.startswith(("&&", "||"), j):
                 j += 1
             pieces.append(("exp", text[i:j]))
