@@ -29,7 +29,7 @@ from vllm_kb.engine.check.mtp_weights import mtp_fit
 from vllm_kb.engine.check.project_imports import import_facts
 from vllm_kb.engine.check.swift_world import swift_processes, swift_world
 from vllm_kb.engine.check.trainer_attn import trainer_attention
-from vllm_kb.engine.check.transformers_fit import release_requires, rope_fit, transformers_fit
+from vllm_kb.engine.check.transformers_fit import release_requires, rope_fit, text_config_fit, transformers_fit
 from vllm_kb.engine.check.transformers_gone import transformers_gone
 from vllm_kb.engine.check.transformers_range import transformers_range
 from vllm_kb.engine.check.transformers_floor import apply_floor
@@ -114,6 +114,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         facts["launch"].update(bnb_version_fit(facts, bnb_pin if bnb_own else None, site.image))
         if tf_pin is not None and own:
             facts["launch"].update(rope_fit(facts, tf_pin))  # Llama 3.1's rope_scaling against the same pin
+            facts["launch"].update(text_config_fit(facts, tf_pin))  # a nested text_config it reads as a dict (L281)
         if "vllm-gguf-plugin" in site.plugins:  # GGUF left vLLM in 0.24 for this plugin (D5, L10)
             facts["launch"]["gguf_plugin"] = True
         facts["launch"].update(gguf_fit(facts, sc.root, (Path(sc.root) / site.file).parent, tf_pin if own else None, gguf_table, model_types,

@@ -264,3 +264,23 @@ def rope_fit(facts: dict, pin: Any) -> dict[str, Any]:
     if pin is None or not getattr(pin, "spec", None) or _allows_from(pin.spec, ROPE_LLAMA3_SINCE, ["4.44.0", "4.50.0", "5.0.0"]):
         return {}
     return {"tf_rope_old": True, "tf_pin": pin.text, "tf_pin_at": f"{pin.file}:{pin.line}"}
+
+
+# the transformers minor release whose config class of the model type reads a nested text_config as its
+# own sub-config (Qwen2VLConfig / Qwen2_5_VLConfig sub_configs gain "text_config" in 4.52; read in the
+# 4.49.0, 4.51.3 and 4.52.4 wheels): an older one keeps it as a plain dict attribute
+TEXT_CONFIG_SINCE = {"qwen2_vl": "4.52.0", "qwen2_5_vl": "4.52.0"}
+
+
+def text_config_fit(facts: dict, pin: Any) -> dict[str, Any]:
+    """launch.tf_text_config_flat (with tf_text_config_since, tf_pin / tf_pin_at) when the project's own
+    config.json nests the language settings under text_config and every transformers release the pin
+    allows predates the config class that reads it: vLLM's get_hf_text_config then finds a dict and
+    asserts num_attention_heads on it (check L281)."""
+    model = facts.get("model") or {}
+    since = TEXT_CONFIG_SINCE.get(str(model.get("model_type")))
+    if facts.get("model_alternatives") or not since or model.get("text_config_nested") is not True:
+        return {}
+    if pin is None or not getattr(pin, "spec", None) or _allows_from(pin.spec, since, ["4.53.0", "4.57.0", "5.0.0"]):
+        return {}
+    return {"tf_text_config_flat": True, "tf_text_config_since": since, "tf_pin": pin.text, "tf_pin_at": f"{pin.file}:{pin.line}"}

@@ -50,6 +50,8 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
         facts["model_type"] = config["model_type"]
     # vLLM decides MLA by hf_text_config.model_type (Kimi-VL: kimi_vl outside, deepseek_v3 inside)
     facts.pop("text_model_type", None)
+    # the language settings nested under text_config, as transformers 4.52+ writes Qwen2-VL/2.5-VL configs
+    facts["text_config_nested"] = isinstance(config.get("text_config"), dict)
     inner_type = _text_config(config).get("model_type")
     if isinstance(inner_type, str) and inner_type != config.get("model_type"):
         facts["text_model_type"] = inner_type
