@@ -35,6 +35,17 @@ def test_a_makers_tag_names_the_vllm_its_build_installs(image, vllm):
     assert image_version(image) == vllm
 
 
+@pytest.mark.parametrize("image, vllm", [
+    # a Volcengine blog's two 7B services (jianshu 6589622965e1): the vendor's build suffix after the release
+    ("ai-containers-cn-beijing.cr.volces.com/deeplearning/vllm:0.7.1.v1.iaas", "0.7.1"),
+    ("example.com/team/vllm:0.8.5.post1", "0.8.5.post1"),
+    ("example.com/team/vllm:0.7.1.dev3", None),  # a build between releases: not 0.7.1
+    ("example.com/team/vllm:0.7.1.rc1", None),
+])
+def test_a_vendors_dotted_suffix_after_the_release(image, vllm):
+    assert image_version(image) == vllm
+
+
 def test_where_the_release_of_a_makers_tag_is_said():
     assert framework_image_source("kserve/huggingfaceserver:v0.13.0") == (
         "0.4.2", "https://github.com/kserve/kserve/blob/v0.13.0/python/huggingface_server.Dockerfile")

@@ -36,7 +36,8 @@ _APP_WORDS = frozenset({"backend", "frontend", "ui", "webui", "web", "dashboard"
 _MODEL_GARDEN = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*vertex-vision-model-garden-dockers/pytorch-vllm-serve(?::(?P<tag>[\w.+-]+))?(?:@sha256:\w+)?$")
 MODEL_GARDEN_ENTRYPOINT = ["python3", "-m", "vllm.entrypoints.api_server"]
 _COMMIT = re.compile(r"(?:^|[-_.+])g?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?=$|[-_.+])")  # a git hash in a tag
-_TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:$|[-+_])")  # 0.9.0.1 and 0.10.1.1 too
+# 0.9.0.1 and 0.10.1.1 too; a vendor's own suffix after a dot (Volcengine's `vllm:0.7.1.v1.iaas`), not a dev or rc build
+_TAG_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:$|[-+_]|\.(?!dev|rc)(?=[a-zA-Z]))")
 # Tags of the official image that name a preview build instead of a release: the build its wheel
 # carries as a local version label (`vllm==0.10.1+gptoss`, from wheels.vllm.ai/gpt-oss/), which the
 # checks that know the build's own behaviour read (engine/check/startup_attn.py).
