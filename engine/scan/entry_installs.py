@@ -51,3 +51,17 @@ def pin_for(site, package: str):
     p = make_pin(site.file, site.line, got[-1]["text"], got[-1]["spec"] or ">=0.0.0", "entry")
     p.package = package
     return p
+
+
+def adopt_vllm(site) -> None:
+    """`docker run IMAGE bash -c "pip install vllm==0.6.3 && vllm serve …"`: the container serves the vLLM
+    its own command installs, whatever the image holds (a torch or CUDA image's tag names no vLLM); read as
+    the last install on the launch's path (Site.installed), as a script's own `pip install` is."""
+    from vllm_kb.engine.scan.pin_choice import site_install
+
+    own = pin_for(site, "vllm")
+    if site.installed or own is None or own.spec == ">=0.0.0":
+        return
+    if (got := site_install([own])) is not None:
+        site.installed = got
+        site.launch["installed_on_path"] = True

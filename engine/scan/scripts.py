@@ -6,7 +6,7 @@ import re
 from pathlib import PurePosixPath
 
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, shell_choices, switch_value, entry_env, entry_flags, evalscope_launch, fw_launch, mounted_config, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
+from vllm_kb.engine.scan import argv_entry, shell_choices, switch_value, entry_env, entry_flags, entry_installs, evalscope_launch, fw_launch, mounted_config, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words, coerce
 from vllm_kb.engine.scan.context import ScanContext
@@ -154,6 +154,7 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
             site.launch["image_at"] = c.container["image_at"]
         if c.container.get("entry_installs"):  # what `bash -c "pip install … && vllm serve"` installs first
             site.launch["entry_installs"] = c.container["entry_installs"]
+            entry_installs.adopt_vllm(site)
         if (rep := c.container.get("repeats_entrypoint")) is not None:
             site.remarks.append(Finding("stray-positional", msg("finding.entrypoint_repeated", words=rep[0], entrypoint=rep[1]),
                                         rel, c.line, "P0"))

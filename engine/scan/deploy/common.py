@@ -113,6 +113,7 @@ def launch_site(ctx: ScanContext, rel: str, words: list[Word], line: int, end_li
         # what the command installs before vLLM starts (engine/scan/entry_installs.py)
         if got := entry_installs.installs([w.text for w in frozen if w.text and "install" in w.text]):
             found[0].launch["entry_installs"] = got
+            entry_installs.adopt_vllm(found[0])
         return found[0]
     return None
 

@@ -13,6 +13,7 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     is_vllm_image,
+    is_vllm_like_image,
     launch_site,
     shell_site,
     yaml_word,
@@ -315,7 +316,9 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
         argv_pos += [None] * len(by_env)
         by_env_used = True
         line = end = min((v.line for v in st["env"].values()), default=1)
-    elif is_vllm_image(image):
+    elif is_vllm_image(image) or _flags_only(cmd) and is_vllm_like_image(image):
+        # a CMD of only flags on another maker's vLLM image (`FROM …/vllm-openai:v0.7.1`, `CMD ["--model", …]`)
+        # can only be arguments to the entrypoint it inherits, vLLM's server, as `docker run IMAGE --model …` reads
         if cmd is not None and (form := _exec_form(cmd.arg)) and _SYSTEM_PROGRAM.match(form[0]):
             # `CMD ["/usr/bin/supervisord"]` on vllm/vllm-openai: a program, not a model for the inherited
             # `vllm serve` — the image is run with `--entrypoint=""` (eval89 Hiroaki-Masuzawa/llm_vlm_memo
@@ -361,6 +364,11 @@ def _docker_site(ctx: ScanContext, rel: str, st: dict, text: str) -> Site | None
 _WRITE = re.compile(r"""\b(?:echo(?:[ \t]+-[neE]+)?|printf)[ \t]+'([^']*)'[ \t]*>[ \t]*([^\s>&;|]+)""")
 _SHELLS = ("sh", "bash", "/bin/sh", "/bin/bash", "/usr/bin/env bash")
 _SYSTEM_PROGRAM = re.compile(r"^/(?:usr/(?:local/)?)?s?bin/[^/]+$")  # an executable where no model is kept
+
+
+def _flags_only(cmd) -> bool:
+    form = _exec_form(cmd.arg) if cmd is not None else None
+    return bool(form) and form[0].startswith("-")
 
 
 def _written(ins: _Instr) -> dict[str, tuple[str, int]]:
