@@ -9,6 +9,7 @@ import configparser
 import json
 import os
 import re
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
@@ -27,6 +28,7 @@ __all__ = ["HOST_PACKAGES", "PACKAGES", "RANK", "Pin", "VersionChoice", "choose"
            "script_pins", "site_install"]
 
 
+@lru_cache(maxsize=8192)  # asked of every name of every folder between a project and its repository's root
 def is_pin_file(rel: str) -> bool:
     head, _, name = rel.rpartition("/")
     name = name.lower()
@@ -98,8 +100,15 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Pin]:
     return []
 
 
+@lru_cache(maxsize=16)
+def _toml(text: str) -> dict:
+    """The parsed text, read only: the repository's own pyproject.toml is read again by every
+    audit of a folder below it (pins_above), the test suite's hundreds of real cases each time."""
+    return toml().loads(text)
+
+
 def _pyproject(rel: str, text: str) -> list[Pin]:
-    data = toml().loads(text)
+    data = _toml(text)
     proj = data.get("project", {})
     reqs: list[tuple[str, str]] = [("", r) for r in proj.get("dependencies", []) if isinstance(r, str)]
     for name, group in (proj.get("optional-dependencies") or {}).items():  # an extra: which one is installed (extra_groups)
