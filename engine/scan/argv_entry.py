@@ -175,6 +175,19 @@ def _launcher(text: str | None, file: str) -> EntryPoint | None:
                       model_positional=got.model_positional)
 
 
+# The module _inspect parsed last, by its text: entry_modules asks `parsed` for the same text right
+# after (whether the entry point builds the engine), and parsed it a second time (vLLM's own tree:
+# every entry module). Nothing here or there changes a parsed tree.
+_last: list = [None, None]
+
+
+def parsed(text: str, file: str) -> ast.Module:
+    """parse_python(text, file), the module _inspect parsed when it was given this same text."""
+    text_held, tree = _last
+    _last[0] = _last[1] = None  # held for the one reader right after, not for the rest of the scan
+    return tree if text_held is text else parse_python(text, file)
+
+
 def _inspect(text: str | None, file: str) -> EntryPoint | None:
     if not text or "vllm" not in text or not any(m in text for m in MARKS):
         return None
@@ -182,6 +195,7 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
         tree = parse_python(text, file)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    _last[0], _last[1] = text, tree
     names, modules = _vllm_names(tree)
     engine = None
     serve = llm = False

@@ -52,11 +52,10 @@ def _runs_engine(ctx, rel: str, text: str) -> bool:
     borrows vLLM's options."""
     import ast
 
-    from vllm_kb.engine.scan.context import parse_python
     from vllm_kb.engine.scan.python_scope import walk  # ast.walk's order, the list kept on the module
 
     try:
-        tree = parse_python(text, rel)
+        tree = argv_entry.parsed(text, rel)  # the module argv_entry.inspect just read, not parsed again
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     argv = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("parse_args", "parse_known_args")
