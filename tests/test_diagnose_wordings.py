@@ -93,3 +93,11 @@ def test_layer_type_validation_arguments_are_the_transformers_check():
     # vLLM 0.17-0.23's own qwen3_5 config passes two arguments; transformers 4.53-4.56 takes one
     log = "TypeError: layer_type_validation() takes 1 positional argument but 2 were given"
     assert _first(log, "0.17.1") == ("L125", "check")
+
+
+def test_a_wording_copied_without_its_code_marks_or_its_value_is_still_recognised():
+    # transformers < 4.43 refusing Llama 3.1's rope_scaling: quoted in an issue title cut before the value
+    # (StartHua/Comfyui_CXH_joy_caption#35), and pasted from a rendered page, where `rope_scaling` lost its backticks
+    title = "`rope_scaling` must be a dictionary with with two fields, `type` and `factor`, got {'factor': 8.0, 'rope_type"
+    assert _first(title, "0.5.0") == ("L91", "check")
+    assert _first("ValueError: rope_scaling must be a dictionary with two fields, type and factor", "0.4.2") == ("L91", "check")

@@ -92,6 +92,20 @@ def test_diagnose_cli_prints_the_launch_check(tmp_path, cli):
     assert code == 0 and data["launch"][0]["id"] == "L30" and data["symptom"] is None
 
 
+def test_a_verdict_line_always_carries_a_reason(tmp_path):
+    # eval104 (pascal-pkgs-ci#21): L4 recognised, printed "not applicable — —" — a check's `otherwise` says "—";
+    # a launch whose model the audit cannot read reaches it
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.1\n")
+    (tmp_path / "serve.sh").write_text('vllm serve "$MODEL_PATH"\n')
+    res = diagnose(tmp_path, error="Bfloat16 is only supported on GPUs with compute capability of at least 8.0. "
+                                   "Your Tesla P40 GPU has compute capability 6.1.", gpu="P40")
+    for lang in ("en", "zh"):
+        (hit,) = record(res, lang)["launch"]
+        (site,) = hit["sites"]
+        assert hit["id"] == "L4" and site["status"] == "not_applicable"
+        assert site["reason"].strip("— ") and len(site["reason"]) > 20
+
+
 def test_p0_rules_must_cite_a_source_in_their_range():
     from vllm_kb.engine.kb import validate_sources
     from vllm_kb.engine.kb.catalog import load as catalog

@@ -77,3 +77,27 @@ def test_capability_rules_are_cuda_only():
     by_id = {c.id: c for c in KB.checks}
     assert by_id["L6"].cuda_only and by_id["L13"].cuda_only and by_id["L72"].cuda_only and by_id["L29"].cuda_only
     assert not by_id["L1"].cuda_only and not by_id["L33"].cuda_only
+
+
+def _sleep(tmp_path, files):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    (sr,) = audit(tmp_path, gpu="MI300X x1").sites
+    (r,) = [r for r in sr.results if r.check.id == "L196"]
+    return r.status, r.priority
+
+
+SLEEP = 'from vllm import LLM\nllm = LLM(model="meta-llama/Llama-3.1-8B-Instruct", enable_sleep_mode=True)\nllm.sleep()\n'
+
+
+def test_sleep_mode_on_upstream_vllm_from_a_pin_is_p0_and_in_an_amd_image_p1(tmp_path):
+    # vllm#12695 (sleep mode moved to ROCm, first released in 0.11.1): its test script, LLM(enable_sleep_mode=True),
+    # on an MI300X; upstream 0.8.5 from a pip pin refuses it while it builds the config (config.py: "Sleep mode is
+    # not supported on current platform."), while an AMD-built image of a release may carry the patch
+    assert _sleep(tmp_path, {"requirements.txt": "vllm==0.8.5\n", "sleep.py": SLEEP}) == ("recommended", "P0")
+    (tmp_path / "requirements.txt").unlink()
+    docker = 'FROM rocm/vllm:rocm6.3.1_vllm_0.8.5_20250521\nCOPY sleep.py /app/\nCMD ["python3", "/app/sleep.py"]\n'
+    assert _sleep(tmp_path, {"Dockerfile": docker}) == ("recommended", "P1")
+    (tmp_path / "requirements.txt").write_text("vllm==0.11.1\n")
+    (tmp_path / "Dockerfile").unlink()
+    assert _sleep(tmp_path, {})[0] == "not_applicable"

@@ -153,3 +153,13 @@ def test_a_pin_the_release_requirement_keeps_old_moves_with_vllm(tmp_path):
     assert (r.status, r.priority) == ("recommended", "P0") and "<5" in r.reason_text("en")
     got = {c.target: c.value for c in sr.changes if c.target in ("vllm", "transformers")}
     assert got["vllm"] == ">=0.19.1" and got["transformers"].startswith(">=5.")
+
+
+def test_the_raise_never_falls_below_the_releases_own_floor():
+    # SPPO#5's pins (transformers==4.36.2 beside vLLM 0.5.0.post1, which asks for >=4.40.0) with a Qwen2 model:
+    # qwen2 maps from 4.37.0, but 4.37 cannot install beside that release; the change is its own floor
+    table = {**_TABLE, "transformers_first": {"qwen2": "4.37.0"}, "vllm_requires": {"0.5.0.post1": ">=4.40.0"}}
+    facts = {"model": {"model_type": "qwen2"}, "vllm": {"version": "0.5.0.post1"}}
+    assert transformers_fit(facts, _pin("==4.36.2"), table)["tf_fix"] == ">=4.40.0"
+    table["vllm_requires"] = {"0.5.0.post1": ">=4.30.0"}
+    assert transformers_fit(facts, _pin("==4.36.2"), table)["tf_fix"] == ">=4.37.0"

@@ -28,8 +28,28 @@ def test_the_same_install_as_a_release_that_excludes_it_is_p0(write_project):
 def test_an_open_requirement_proposes_its_own_major_line(write_project):
     # 0.10.2 asks for transformers>=4.55.2 with no upper bound, written before 5.0 existed; 5.x drops what it
     # imports (eval75 Neelectric/open-r1_safety was offered 5.25.0): the newest 4.x is the fix
+    # …and of the release's own time: 4.56 was the newest minor out when 0.10.2 was (2025-09-13), 4.57 came after
     _, launch = _l125(write_project, {"requirements.txt": "vllm==0.10.2\ntransformers==4.52.3\n"})
-    assert launch["tf_range_requires"] == ">=4.55.2" and launch["tf_range_fix"] == "==4.57.6"
+    assert launch["tf_range_requires"] == ">=4.55.2" and launch["tf_range_fix"] == "==4.56.2"
+
+
+def test_an_old_release_is_offered_a_transformers_of_its_time(write_project):
+    # uclaml/SPPO#5: transformers==4.36.2 beside vLLM 0.5.0.post1 (transformers>=4.40.0); the change is the newest
+    # minor out by that release's day (4.41), not the newest 4.x of today, which later vLLM imports were written for
+    _, launch = _l125(write_project, {"requirements.txt": "vllm==0.5.0.post1\ntransformers==4.36.2\n",
+                                      "serve.sh": "vllm serve mistralai/Mistral-7B-Instruct-v0.2\n"})
+    assert launch["tf_range_requires"] == ">=4.40.0" and launch["tf_range_fix"] == "==4.41.2"
+    assert "tf_range_held" not in launch
+
+
+def test_a_held_tokenizers_pin_makes_the_earlier_vllm_the_change(write_project):
+    # DeepSeek-OCR#39: its requirements hold transformers==4.46.3 and tokenizers==0.20.3, vLLM 0.8.5 asks for
+    # transformers>=4.51.1; a commenter who raised transformers to 4.57.1 hit a removed import. Keeping both pins,
+    # the change is the newest earlier vLLM that admits 4.46.3; raising transformers (to 4.51.x) is the alternative
+    verdict, launch = _l125(write_project, {"requirements.txt": "vllm==0.8.5\ntransformers==4.46.3\ntokenizers==0.20.3\n"})
+    assert verdict == ("recommended", "P0")
+    assert launch["tf_range_fix"] == "==4.51.3" and launch["tf_range_held"] == "tokenizers==0.20.3"
+    assert launch["tf_range_vllm_fix"] == "==0.7.0"
 
 
 def test_an_excluded_minor_of_0_20_is_p0_and_an_allowed_one_is_not(write_project):
@@ -92,3 +112,10 @@ def test_a_release_candidate_of_an_excluded_major_is_outside_the_requirement(wri
     # an rc of a release the requirement admits is inside it
     verdict, launch = _l125(write_project, {"requirements.txt": "vllm==0.17.1\ntransformers==4.57.0rc1\n"})
     assert "tf_range" not in launch
+
+
+def test_a_held_tokenizers_pin_beside_a_too_new_transformers_offers_no_earlier_vllm(write_project):
+    # lowering transformers keeps to what tokenizers allows less surely, and an earlier release whose open requirement
+    # admits transformers 5 (0.11.0's >=4.55.2) breaks on it: only the transformers change is offered
+    _, launch = _l125(write_project, {"requirements.txt": "vllm==0.17.1\ntransformers==5.3.0\ntokenizers==0.22.1\n"})
+    assert launch["tf_range_fix"] == "==4.57.6" and "tf_range_vllm_fix" not in launch

@@ -34,3 +34,18 @@ def test_the_image_own_vllm_a_matching_one_or_a_release_no_branch_tells_is_not_j
     # 24.12 runs the vLLM its build installs (0.5.5); no branch after r26.01 was read
     r, _ = _l43(tmp_path, tag, install)
     assert not (r.status == "recommended" and r.priority == "P0")
+
+
+def test_a_backend_release_the_audit_cannot_pair_is_not_called_direct_use(tmp_path):
+    # eval104 (triton#8578): with the container's tag unread, L43 said "vLLM is used directly" of a site it calls
+    # framework-integrated; it names the host and says its pairing with vLLM is not judged
+    (tmp_path / "model_repository" / "m" / "1").mkdir(parents=True)
+    (tmp_path / "model_repository" / "m" / "config.pbtxt").write_text('backend: "vllm"\n')
+    (tmp_path / "model_repository" / "m" / "1" / "model.json").write_text('{"model": "facebook/opt-125m"}\n')
+    (tmp_path / "requirements.txt").write_text("vllm==0.11.0\n")
+    (tmp_path / "serve.sh").write_text("tritonserver --model-repository ./model_repository\n")
+    (sr,) = audit(tmp_path, gpu="A100-80GB").sites
+    r = next(r for r in sr.results if r.check.id == "L43")
+    assert sr.site.mode == "framework_integrated" and r.status == "not_applicable"
+    assert "triton" in r.reason_text("en").lower() and "directly" not in r.reason_text("en")
+    assert r.reason_text("zh") != r.reason_text("en")

@@ -145,7 +145,9 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             facts["launch"].update(per_layer_fit(facts, tf_pin if own else None, tf_requires, site.image, vllm_released,
                                                  model_types.get("released") or {}))
             # …and one the release's own requirement excludes (pip refuses it beside vLLM, or warns)
-            facts["launch"].update(transformers_range(choice, tf_pin if own else None, tf_requires, tf_scanned, sc.ctx.read))
+            facts["launch"].update(transformers_range(choice, tf_pin if own else None, tf_requires, tf_scanned, sc.ctx.read,
+                                                     (vllm_released, model_types.get("released") or {}),
+                                                     model_types.get("vllm_requires") or {}))
             apply_floor(facts, model_types, tf_scanned)  # …never below the model type's own floor (L52)
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))

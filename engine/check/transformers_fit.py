@@ -66,9 +66,12 @@ def _model_type_fit(facts: dict, pin: Any, table: dict, image: str | None, vllm_
     if got is None or _allows_from(pin.spec, got[1], got[2]):
         return _pin_has_type(facts, pin, table)
     model_type, since = got[0], got[1]
-    out = {"tf_model_type": model_type, "tf_since": since, "tf_pin": pin.text, "tf_pin_at": f"{pin.file}:{pin.line}",
-           "tf_fix": f">={since}", "tf_too_old": True}
     release = str((facts.get("vllm") or {}).get("version") or "")
+    # never below the release's own floor either: qwen2 maps from 4.37.0, vLLM 0.5.0.post1 asks for >=4.40.0
+    floors = [v for v in re.findall(r">=\s*([0-9][\w.]*)", _requires(table, release) or "") if try_parse(v) is not None]
+    raise_to = max([since, *floors], key=parse)
+    out = {"tf_model_type": model_type, "tf_since": since, "tf_pin": pin.text, "tf_pin_at": f"{pin.file}:{pin.line}",
+           "tf_fix": f">={raise_to}", "tf_too_old": True}
     if not tf_admits_type(table, model_type, release) and (first := first_pip_release(model_type, release, table)):
         # raising transformers leaves the release's own requirement (vLLM 0.19.0's <5 and Gemma 4's 5.5.0): the
         # first release that admits both is the alternative

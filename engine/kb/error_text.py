@@ -54,7 +54,9 @@ class Match:
 
 def _literal_regex(s: str) -> str:
     parts = re.split(r"\s+", s)
-    return r"\s+".join(re.escape(p) for p in parts if p != "") if s.strip() else (r"\s*" if s else "")
+    # a backtick is optional: an issue or a page renders `name` as code and the copied text loses the marks
+    # (transformers' "`rope_scaling` must be a dictionary…" pasted as "rope_scaling must be…", eval104)
+    return r"\s+".join(re.escape(p).replace("`", "`?") for p in parts if p != "") if s.strip() else (r"\s*" if s else "")
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:

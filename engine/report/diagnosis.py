@@ -83,9 +83,14 @@ def _launch(h, kb: Knowledge, lang: str) -> dict[str, Any]:
         "wording": h.match.text, "wording_vllm": str(h.match.vllm) if h.match.vllm else None, "origin": h.match.origin,
         "whole": h.match.whole,
         "advice": rule.check.advice(lang) if rule.check else rule.full(lang),
-        "sites": [{"site": _site_ref(v.site), "status": v.status, "priority": v.priority, "reason": v.reason[lang],
+        "sites": [{"site": _site_ref(v.site), "status": v.status, "priority": v.priority, "reason": _said(v.reason[lang], kb, lang),
                    "changes": [c.to_json() for c in v.changes]} for v in h.sites],
     }
+
+
+def _said(reason: str, kb: Knowledge, lang: str) -> str:
+    """A verdict's reason, never blank: a check whose `otherwise` says nothing ("—") still says why it does not fire."""
+    return reason if reason.strip().strip("—").strip() else kb.t("diagnose.no_reason", lang)
 
 
 def _diagnosis(d: Diagnosis, t: Tree, kb: Knowledge, lang: str) -> dict[str, Any]:
