@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, quant_stripped, site_gpu
+from vllm_kb.engine.check.adapter_model import adapter_facts
 from vllm_kb.engine.check.draft_config import read_drafts
 from vllm_kb.engine.check.engine_defaults import effective_defaults
 from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
@@ -151,6 +152,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     ck = read_checkpoint(root, config_name, base=(root / site.file).parent if root is not None else None) if config_name else None
     if ck is None and root is not None and isinstance(config_name, str) and config_name.startswith("/"):
         ck = _mounted_checkpoint(root, site, config_name)
+    if ck is None and config_name == model_name and (adapter := adapter_facts(root, site, model_name)):
+        # a PEFT adapter folder as the model (L282): its base model is the one to judge, and to serve
+        facts["launch"].update(adapter)
+        config_name = adapter["model_adapter_base"] if adapter["model_adapter_base"] != "?" else config_name
     link = candidates.linked(model_name, downloads, (site.container or {}).get("mounts")) if ck is None and config_name == model_name else None
     if link is not None:  # the project downloads a Hub repository into that folder: its facts are the repository's
         config_name, ck = link.repo, read_checkpoint(None, link.repo)
@@ -225,6 +230,10 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
                        if k not in site.unresolved and v is not None}
     facts["launch"].update(gpu_layout(engine, visible, (facts.get("gpu") or {}).get("count"), framework_nodes(site),
                                       facts["launch"]))
+    if facts["launch"].get("engine_shares_trainer_gpu") and site.mode == "standalone_offline" and site.framework != "none":
+        # the engine a trainer builds in its own process on the one GPU it sees holds memory the
+        # trainer needs (ms-swift 3.2-3.4 calls this its colocate mode: device count == num_infer_workers)
+        site.mode = facts["site"]["mode"] = "rlhf_colocate"
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     if engine.get("enable_lora"):
         facts["launch"].update(lora_facts(args, site.framework_keys, root, (root / site.file).parent if root is not None else None,

@@ -314,6 +314,10 @@ def _framework_change(site: Site, target: str, value: Any, existing: Setting | N
     if got is None:
         return _not_here(site, target, value, "unplaced" if site.framework_unplaced and not site.framework_version else "not_exposed")
     key, val = got
+    own = next((s for w, s in (site.framework_written or {}).items() if w.lstrip("-") == key and not s.implied), None)
+    if own is not None and not isinstance(val, dict):  # the deriving key already written (`--sleep_level 0`): rewritten
+        after = site_syntax.framework_text(site, own.key, val, own, own.syntax)
+        return Change("set", target, val, own.file, own.syntax, own.line, _as_written(own), after, setting=own)
     pt = site.passthrough
     container = key if isinstance(val, dict) and key == (frameworks_passthrough(site) or "") else None
     if pt is not None and _same_key(key, pt.key):

@@ -84,7 +84,8 @@ def framework_key(site: Site, target: str, value: Any) -> tuple[str, Any] | None
     if k is None and site.framework_version:
         # this release has no key named for it (verl before 0.7 reads none named
         # enable_sleep_mode: an unknown Hydra key stops the trainer); the key it derives it from
-        k = fw.deriving_key(target, site.framework_version)
+        got = fw.deriving_key(target, value, site.framework_version)
+        k, value = got if got is not None else (None, value)
     if k is not None and site.framework_unplaced and not site.framework_version and fw.first_of_some(k) is not None:
         return None  # a git commit of unknown release: the key may be one that commit ignores or rejects
     if k is not None:

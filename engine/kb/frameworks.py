@@ -212,14 +212,20 @@ class Framework:
                 if (not f.get("modes") or mode in f["modes"])
                 and (not f.get("versions") or (read is not None and version_matches(f["versions"], read)))}
 
-    def deriving_key(self, arg: str, version: str | None) -> Key | None:
+    def deriving_key(self, arg: str, value: Any, version: str | None) -> tuple[Key, Any] | None:
         """The key this release passes as `arg` unchanged (an `implies` rule whose value is one
-        key's own), for a fix to write where the release has no key named for `arg`."""
+        key's own), or whose `write` value turns `arg` to `value` (ms-swift's sleep_level 1 for
+        enable_sleep_mode), and what to write there, for a fix where the release has no key named
+        for `arg`; a key the release does not read (sleep_level before ms-swift 3.2.1) is none."""
         for rule in self.raw.get("implies", []):
             if rule["arg"] != arg or len(rule["from"]) != 1 or not (version and version_matches(rule.get("versions"), version)):
                 continue
             if rule.get("value_from", "").replace(" ", "") == f'keys["{rule["from"][0]}"]':
-                return self.key(rule["from"][0])
+                return (k, value) if (k := self.key(rule["from"][0])) is not None else None
+            k = self.key(rule["from"][0])
+            if "write" in rule and rule.get("value") == value and k is not None and try_parse(version) is not None \
+                    and all(self._has(k, v) for v in self._around(version)):
+                return k, rule["write"]
         return None
 
     def _activation(self, values, version, command, vllm_version=None, with_defaults=True, peer=None, source=None,

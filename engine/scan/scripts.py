@@ -23,6 +23,16 @@ BATCH_SUFFIXES = {".job", ".qsub", ".lsf", ".batch", ".jobscript"}
 SHEBANG = ("#!/bin/sh", "#!/bin/bash", "#!/usr/bin/env bash", "#!/usr/bin/env sh", "#!/bin/zsh", "#!/usr/bin/env zsh", "#!/bin/dash", "#!/bin/ksh")
 
 
+# `--model <model_name> \`: a placeholder the reader fills in, which bash would read as two redirections
+# (the next word, `1` after `--tensor_parallel_size`, then taken for the model); read as an unset variable
+_PLACEHOLDER = re.compile(r"(?<=[ \t])<([A-Za-z_][\w-]*)>(?=[ \t]|$)", re.M)
+
+
+def _as_variable(m: re.Match) -> str:
+    """`<model_name>` as `$model_name ` — the same length, so every offset after it still holds."""
+    return "$" + m.group(1).replace("-", "_") + " "
+
+
 def is_shell(rel: str, head: str) -> bool:
     if PurePosixPath(rel).suffix.lower() in SHELL_SUFFIXES:
         return True
@@ -71,7 +81,7 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
 
     runner = Runner(ctx, rel, emit, state=state)
     try:
-        runner.run_text(text)
+        runner.run_text(_PLACEHOLDER.sub(_as_variable, text))
         runner.finish()
     except ShellSyntaxError as e:
         if (ran := shell_prefix.before_error(text, e.line)) is not None:  # bash ran the commands above it
@@ -106,7 +116,7 @@ def _reanchor(sites: dict, placed: dict, anchor: str, at: tuple) -> None:
 def _run_prefix(ctx: ScanContext, rel: str, text: str, emit, state) -> None:
     runner = Runner(ctx, rel, emit, state=state)
     try:
-        runner.run_text(text)
+        runner.run_text(_PLACEHOLDER.sub(_as_variable, text))
         runner.finish()
     except (ShellSyntaxError, RecursionError):
         pass  # the error the whole file gave is already recorded
