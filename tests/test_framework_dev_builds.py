@@ -48,10 +48,11 @@ def _rollout_l43(cli, write_project, commit: str):
     # 3.5.0.dev0: the release before its line (3.4.x) and 3.5.0 both pass worker_extension_cls in
     # `swift rollout`, which vLLM 0.7.3's EngineArgs lacks: every commit between does too
     ("9de7addb3e", "P0"),
-    # 3.4.0.dev0: 3.3.x had no rollout command, so whether the commit passes it is the commit's
-    ("fd84c468b8", "P1"),
+    # 3.4.0.dev0: 3.3.x had no rollout command, so whether the commit passes it is the commit's own,
+    # which the history did not read: a fixed commit gets no verdict from one end's facts (eval105)
+    ("fd84c468b8", None),
 ])
 def test_a_git_commit_is_refused_where_both_ends_of_its_line_refuse(cli, write_project, commit, want):
     got = _rollout_l43(cli, write_project, commit)
-    assert [r["priority"] for r in got] == [want]
-    assert "worker_extension_cls" in got[0]["reason"]
+    assert [r["priority"] for r in got] == ([want] if want else [])
+    assert not got or "worker_extension_cls" in got[0]["reason"]

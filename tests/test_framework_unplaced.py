@@ -35,12 +35,28 @@ def test_a_git_commit_gives_no_release_dependent_p0(tmp_path):
     sr = _audit(tmp_path, "requirement.txt", TRL_COMMIT)
     assert sr.site.framework_unplaced.startswith("trl @ git+")
     assert "max_num_batched_tokens" not in sr.site.fixed  # TRL hard-codes 4096 only from 0.19.0 (L17)
-    legacy = [f for f in sr.remarks if f.code == "trl-legacy-key"]
-    assert legacy and all(f.priority == "P1" for f in legacy) and "e751a16" in legacy[0].message["zh"]
     assert not [f for f in sr.remarks if f.priority == "P0"]
     assert not [r for r in sr.results if r.priority == "P0"]
+
+
+def test_a_commit_the_history_holds_is_judged_as_its_own_code(tmp_path):
+    # eval105 (TinyZero-TRL): e751a16 is 0.17.0.dev0, whose GRPOConfig still has vllm_device (gone in
+    # 0.18), whose setup declares vllm>=0.7.0 and whose vllm-serve passes worker_cls (vLLM 0.7.2 has it):
+    # neither 0.17.0's vllm>=0.8.3 nor its worker_extension_cls is a fact about the commit
+    sr = _audit(tmp_path, "requirement.txt", TRL_COMMIT)
+    assert sr.site.framework_version == "0.17.0.dev0"
+    assert not [f for f in sr.remarks if f.code == "trl-legacy-key"]
+    assert not [r for r in sr.results if r.check.id == "L43" and r.status == "recommended"]
+
+
+def test_the_commits_own_declared_range_is_held_against_the_pin(tmp_path):
+    (tmp_path / "requirements.txt").write_text(f"{TRL_COMMIT}\nvllm==0.6.6\n")
+    (tmp_path / "recipes").mkdir()
+    (tmp_path / "recipes/grpo.yaml").write_text(textwrap.dedent(RECIPE))
+    (tmp_path / "train.sh").write_text("accelerate launch src/grpo.py --config recipes/grpo.yaml\n")
+    sr = next(s for s in audit(tmp_path, gpu="A100-80GB").sites if s.site.framework == "trl")
     l43 = next(r for r in sr.results if r.check.id == "L43")
-    assert l43.priority == "P1" and "0.16.1 … 0.17.0" in l43.reason_text("en")
+    assert l43.status == "recommended" and "vllm>=0.7.0" in l43.reason_text("en")
 
 
 def test_without_any_trl_pin_the_newest_release_still_decides(tmp_path):

@@ -154,3 +154,44 @@ def test_each_recipe_of_a_monorepo_runs_its_own_checkout(write_project, cli):
     code, out, err = cli("audit", str(root), "--isolated", "-q", "--format", "json")
     got = {s["file"]: s["vllm"]["version"] for s in json.loads(out)["sites"]}
     assert got == {"agent/serve.sh": "0.11.0", "llm/internal/serve.sh": "0.14.1"}
+
+
+# Fluder-Paradyne/vllm_inference (eval105, https://github.com/Fluder-Paradyne/vllm_inference): the image
+# clones vLLM and builds it in place, and its ENTRYPOINT runs a script that starts the server; the
+# script's release was the word "source", parsed as a version, and the scan lost the file's site
+CLONE_IMAGE = ("FROM nvidia/cuda:12.4.0-devel-ubuntu22.04\n"
+               "RUN git clone --depth 1 https://github.com/vllm-project/vllm.git && cd vllm && pip3 install -e .\n")
+ENTRY_SCRIPTS = {
+    "module": ('COPY entrypoint.sh .\nENTRYPOINT ["/workspace/entrypoint.sh"]\n',
+               "entrypoint.sh", '#!/bin/bash\nexec python3 -m vllm.entrypoints.openai.api_server "$@"\n'),
+    "vllm serve": ('COPY run.sh .\nENTRYPOINT ["./run.sh"]\n', "run.sh", "#!/bin/bash\n" + NEW),
+}
+
+
+@pytest.mark.parametrize("how", sorted(ENTRY_SCRIPTS))
+def test_a_script_an_image_built_from_a_checkout_runs_is_a_site(write_project, how, json_site, p0s):
+    from vllm_kb.engine.audit import audit
+
+    tail, name, script = ENTRY_SCRIPTS[how]
+    root = write_project({"Dockerfile": CLONE_IMAGE + tail, name: script})
+    site = json_site(root)
+    assert site["file"] == name and site["vllm"]["basis"] == "source" and not p0s(site)
+    assert audit(root).skipped == []
+
+
+def test_one_commands_scanner_error_costs_that_command_alone(write_project, monkeypatch):
+    """A bug met on one launch of a script is reported at its line; the script's other launches stay."""
+    from vllm_kb.engine.audit import audit
+    from vllm_kb.engine.scan import scripts
+
+    real = scripts.site_for
+
+    def site_for(ctx, rel, version, c, *a, **kw):
+        if any(w.value == "bad/model" for w in c.words):
+            raise ValueError("boom")
+        return real(ctx, rel, version, c, *a, **kw)
+
+    monkeypatch.setattr(scripts, "site_for", site_for)
+    rep = audit(write_project({"serve.sh": "vllm serve bad/model --port 8001\nvllm serve Qwen/Qwen3-8B --port 8002\n"}))
+    assert [s.site.line for s in rep.sites] == [2]
+    assert [(k.file, k.line, k.code) for k in rep.skipped] == [("serve.sh", 1, "scanner-error")]

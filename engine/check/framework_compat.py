@@ -119,8 +119,16 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
         before = compat.code_releases(fid, fw)[1:]
         span = f"{before[0]} … {code}" if before else code
         mine = kw if fw and cat is not None and getattr(copy, "kwargs", None) is not None else []
-        rows = [r if r in mine or _both_ends(r, before, code) else
-                compat.Row(r.framework, r.releases, r.vllm, r.kind, {**r.raw, "between": span}) for r in rows]
+        if copy.moving:
+            rows = [r if r in mine or _both_ends(r, before, code) else
+                    compat.Row(r.framework, r.releases, r.vllm, r.kind, {**r.raw, "between": span}) for r in rows]
+        else:
+            # a fixed commit: what only one of the releases around it does is no verdict on it, and the
+            # range its own setup declares stands for the release's (TinyZero-TRL, eval105: trl at e751a16,
+            # 0.17.0.dev0, declares vllm>=0.7.0 and passes worker_cls, which vLLM 0.7.2 takes; 0.17.0's
+            # vllm>=0.8.3 and worker_extension_cls gave 7 false P1s)
+            rows = [r for r in rows if (r in mine or _both_ends(r, before, code))
+                    and not (copy.declared is not None and r.kind == "declared")] + _declared_row(copy, fid, vllm)
     # the imports its adapter runs on load last: a version gate of its own speaks first, in its words;
     # a copy in the tree runs its own imports, not the release's
     if copy is not None:
@@ -157,6 +165,13 @@ def _between(fid: str, fw: str, code: str, vllm: str, rows: list) -> list:
         return rows
     span = f"{before[0]} … {code}"
     return [compat.Row(r.framework, r.releases, r.vllm, r.kind, {**r.raw, "between": span}) for r in rows or prev]
+
+
+def _declared_row(copy, fid: str, vllm: str) -> list:
+    """The range a git commit's own setup declares, as a row, where it does not take this vLLM."""
+    if copy.declared is None or versions.contains(copy.declared, vllm):
+        return []
+    return [compat.Row(fid, "", copy.declared, "declared", {"commit_declared": True, "source": {"title": copy.label}})]
 
 
 def _both_ends(row: compat.Row, before: list, code: str) -> bool:
@@ -228,8 +243,9 @@ def _pair(site, facts: dict, cat, pin, fw: str | None, shown: str, vllm: str, ga
     out: dict[str, Any] = {"fw_release": shown, "fw_extra": "vllm" in getattr(pin, "extras", ())}
     declared = [r.vllm for r in compat.rows() if fw and gate is None and not site.framework_fork_vllm and r.framework == fid and r.kind == "declared"
                 and r.covers(compat.code_release(fw)) and r.vllm]
-    if declared:
-        out["fw_declared"] = declared[0]
+    own = copy.declared if copy is not None and not copy.moving else None  # a fixed commit's own setup
+    if own or declared:
+        out["fw_declared"] = own or declared[0]
     rows = _errors(fid, fw, vllm, site, facts, cat, gate, copy)
     if not rows:
         return out
@@ -249,6 +265,7 @@ def _pair(site, facts: dict, cat, pin, fw: str | None, shown: str, vllm: str, ga
     text = str(r.raw.get("error") or f"{fid} {fw} declares vllm{r.vllm}")
     # {package_version} → the pinned one; the sentence the message sits in brings its own full stop
     out["fw_problem_text"] = re.sub(r"\{[^{}]*version[^{}]*\}", vllm, text).rstrip(".")
+    out["fw_problem_text_zh"] = re.sub(r"\{[^{}]*version[^{}]*\}", vllm, _zh_text(r, fid, fw)).rstrip(".。")
     out["fw_problem_source"] = str((r.raw.get("source") or {}).get("url") or "")
     versions = [str(v) for v in cat.versions]
     here = cat.index_version(vllm)
@@ -273,6 +290,17 @@ def _pair(site, facts: dict, cat, pin, fw: str | None, shown: str, vllm: str, ga
     if fw and "fw_fit_framework" in out:
         out["fw_fit_first"] = _first(fid, fw, out["fw_fit_framework"][2:], vllm, out.get("fw_fit_vllm"), versions)
     return out
+
+
+def _zh_text(r: compat.Row, fid: str, fw: str | None) -> str:
+    """The problem as a Chinese report says it: a row's own `error_zh`; else the raised error
+    verbatim, without the English explanation after it (eval105: L43's zh text kept whole English
+    sentences); a declared range in Chinese."""
+    if r.raw.get("error_zh"):
+        return str(r.raw["error_zh"])
+    if not r.raw.get("error"):
+        return f"{fid} {fw} 声明依赖 vllm{r.vllm}"
+    return str(r.raw["error"]).split(" — ", 1)[0]
 
 
 def _undeclared(site, fw: str, vllm: str, facts: dict, cat) -> list[str]:

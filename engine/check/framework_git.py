@@ -35,7 +35,8 @@ def copy_for(pin) -> SourceCopy | None:
         run, sha, when = got
         label, ref = f"{g.package} {g.ref or 'main'} as of {when} (commit {sha})", f"git {g.ref or 'main'}"
     imports = tuple(SourceImport(i["entry"], i["module"], i["name"], i["file"], i["line"]) for i in run.get("imports") or [])
-    return SourceCopy(g.package, "", imports, label, g.kind == "branch", run.get("version"), ref, kwargs=_kwargs(g.package, run, ref))
+    return SourceCopy(g.package, "", imports, label, g.kind == "branch", run.get("version"), ref, kwargs=_kwargs(g.package, run, ref),
+                      declared=run.get("declared") if g.kind == "commit" else None)
 
 
 def _kwargs(package: str, run: dict, ref: str) -> tuple[dict, ...] | None:

@@ -193,6 +193,7 @@ def breaks(fid: str, fw: str, vllm: str, site, facts: dict, cat, commit_rows=Non
             out.append(compat.Row(fid, row["releases"], "", "known_break", {
                 "id": f"{fid}-passes-{name}", "effect": "error", "scope": "install",
                 "error": f"{error} — {pkg.split('==')[0]} {row['releases']} passes {name} ({file}:{info.get('line', line)}), which {was} takes",
+                "error_zh": f"{error} — {pkg.split('==')[0]} {row['releases']} 会传入 {name}（{file}:{info.get('line', line)}），只有 {was} 接受它",
                 "where": row["source"],
                 "source": {"title": f"{pkg} {file}", "url": row.get("url") or f"https://pypi.org/project/{pkg.replace('==', '/')}/"}}))
     return out

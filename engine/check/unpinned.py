@@ -82,6 +82,29 @@ def settle(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledg
                                                      or newer and f.code == "unknown-option"
                                                      or f.code not in RELEASE_BOUND and fails_in_some_only(f, releases)):
             lower(f, "P1", note(kb, f"priority.{why}_finding", floor=low))
+    hold_back(results, findings, site, cat, kb, releases)
+
+
+# fixes that undo what only some releases refuse: dropping a removed option, variable or value
+_RELEASE_FIXES = (*RELEASE_BOUND, "env-not-in-version")
+
+
+def hold_back(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledge, releases: list) -> None:
+    """A release that is assumed, not read: a change that drops or renames what some release among
+    `releases` still takes is written only with --unsafe-fixes, whatever its priority (CharmCheen/PRL-addENV,
+    eval105: nothing pinned vLLM, so 0.34.0 was judged, and --fix deleted VLLM_ENGINE_ITERATION_TIMEOUT_S,
+    gone only in 0.32.0, from the in-tree ms-swift of the 0.7/0.8 era that raises its 60 s default)."""
+    low = str(releases[0])
+    for f in findings:
+        if f.fix and f.safe and f.code in _RELEASE_FIXES and _some_release_accepts(f, site, cat, releases):
+            lower(f, f.priority, note(kb, "priority.assumed_fix", floor=low))
+    for r in results:
+        if not (r.status == "recommended" and r.fix and r.safe
+                and any(op.kind in ("unset", "unset_env", "rename") for op, _ in r.fix)):
+            continue
+        specs = [sp for sp in ((r.rule.vllm if r.rule is not None else None), r.check.vllm) if sp is not None]
+        if specs and not all(sp.contains(str(v)) for sp in specs for v in releases):
+            lower(r, r.priority, note(kb, "priority.assumed_fix", floor=low))
 
 
 # how long before the newest release an option must have gone for a project that pins nothing to be
@@ -135,11 +158,11 @@ def _entry(f, site: Site, cat: Catalog):
 
 def _some_release_accepts(f, site: Site, cat: Catalog, releases: list) -> bool:
     """Whether an option the newest release lacks is still in a release the image may hold."""
-    if f.code != "not-in-version":
+    if f.code not in ("not-in-version", "env-not-in-version"):
         return True  # a value some release lists (the finding names those releases)
-    e = _entry(f, site, cat)
+    e = cat.env(f.subject) if f.code == "env-not-in-version" else _entry(f, site, cat)
     if e is None or not getattr(e, "first", None):
-        return True
+        return f.code != "env-not-in-version"  # a variable no release reads: every release ignores it
     span = SpecifierSet(f">={e.first},<={e.last}")
     return any(span.contains(str(v)) for v in releases)
 

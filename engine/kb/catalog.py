@@ -10,7 +10,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from vllm_kb.engine.kb import resources
-from vllm_kb.engine.kb.versions import Version, parse
+from vllm_kb.engine.kb.versions import Version, parse, try_parse
 
 
 # Arguments whose allowed values are a vLLM enum rather than a Literal on the EngineArgs field.
@@ -135,6 +135,13 @@ class Catalog:
         elif used.release != v.release:
             note = "nearest"
         return Resolved(requested=str(version), version=str(used), note=note)
+
+    def installed_version(self, release: str | None) -> str | None:
+        """The catalog release what an install names is judged as; None where it names no release:
+        a build from a checkout or a git commit ("source", engine/scan/source_pins.py) is judged as
+        its folder's release, never parsed (Fluder-Paradyne/vllm_inference, eval105: a Dockerfile that
+        clones vLLM and runs a script as its ENTRYPOINT lost the script's site to the parse)."""
+        return self.resolve(release).version if release and try_parse(release) is not None else None
 
     def _entry(self, section: str, name: str) -> Entry | None:
         key = (section, name)

@@ -66,6 +66,8 @@ class SourceCopy:
     facts: tuple[tuple[str, str], ...] = ()  # what the copy's code does, for knowledge rules (framework.source)
     # the engine calls a git commit's package makes (engine_kwargs.yaml's row shape); None: not read
     kwargs: tuple[dict, ...] | None = None
+    # the vLLM range a git commit's own setup declares (git_history.json `declared`); None: not read
+    declared: str | None = None
     # the known breaks (compat.yaml `in_code`) whose cause this copy's code does not hold
     cleared: frozenset[str] = frozenset()
 

@@ -8,6 +8,9 @@ runs is not known, so nothing that holds only for some releases is taken as fact
   `versions`, e.g. TRL's max_num_batched_tokens=4096 from 0.19.0) are dropped: an unknown release
   is otherwise read as the newest, and a P0 (L17) would rest on that guess.
 
+A commit the framework's history holds (knowledge/frameworks/git_history.json) is judged at the development
+version its files said (trl e751a16: 0.17.0.dev0), which lies before the release it led to.
+
 A release tag (`@v0.19.0`) gives the pin its version and is a release like any other.
 
 A pin that allows a range (`trl>=0.14.0`, `trl[vllm]<0.17.0`) gives its lower bound as the version while pip
@@ -16,7 +19,8 @@ own findings are judged over every release it allows (engine/check/framework_ran
 with the vllm extra and no version (`trl[vllm]`) beside a pinned vLLM, the releases whose extra takes that vLLM."""
 from __future__ import annotations
 
-from vllm_kb.engine.kb import frameworks
+from vllm_kb.engine.kb import framework_history, frameworks
+from vllm_kb.engine.scan import framework_git
 
 
 def mark(sites: list, ctx) -> None:
@@ -38,6 +42,16 @@ def mark(sites: list, ctx) -> None:
         site.framework_unplaced = pin.text
         every_release = {f["arg"] for f in fw.raw.get("fixed", []) if not f.get("versions")}
         site.fixed = {k: v for k, v in site.fixed.items() if k in every_release}
+        # a commit the framework's history holds is the development version its files said then: the
+        # framework's own findings are judged at it, not at the newest release (TinyZero-TRL, eval105:
+        # trl at e751a16 is 0.17.0.dev0, whose GRPOConfig still has vllm_device; legacy-key said it gone)
+        site.framework_version = _commit_version(pin.text) or ""
+
+
+def _commit_version(text: str) -> str | None:
+    g = framework_git.parse(text)
+    got = framework_history.commit(g.package, g.ref) if g is not None and g.kind == "commit" else None
+    return (got[0].get("version") or None) if got is not None else None
 
 
 def _bounded(spec: str | None) -> bool:

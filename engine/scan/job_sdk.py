@@ -97,7 +97,7 @@ def site(ctx, rel: str, text: str, call: ast.Call, r, which: str, tree: ast.Modu
         gpus = int(n) if isinstance(n, (int, float)) and not isinstance(n, bool) and n >= 1 else None
     tool = "skypilot" if which == SKY else "ray-job"
     env = {k: Setting(k, v, True, rel, call.lineno, k, v, tool) for k, v in envs.items()}
-    version = ctx.catalog.resolve(installed[0]).version if installed else None
+    version = ctx.catalog.installed_version(installed[0] if installed else None)
     out = common.shell_site(ctx, rel, line, call.lineno, "python-argv", env, None, known=known, end_line=call.end_lineno,
                             version=version)
     if out is None:

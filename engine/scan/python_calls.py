@@ -157,7 +157,7 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
         return []
     image = image_entry.runs(ctx, rel)  # a Dockerfile's CMD runs this file: its vLLM and ENV
     release = image.release() if image else None
-    version = ctx.catalog.resolve(release).version if release else ctx.version_for(rel)
+    version = ctx.catalog.installed_version(release) or ctx.version_for(rel)
     # os.environ is named in the text of a file that sets it (as Python reads the text)
     env = python_env.assignments(tree, rel) if "environ" in text or not text.isascii() else {}
     lines = line_index(text)

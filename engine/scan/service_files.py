@@ -80,7 +80,7 @@ def _run(ctx: ScanContext, rel: str, text: str, spans: list[tuple[int, int]], en
     # a file an image copies in runs that image's vLLM (engine/scan/deploy/image_files.py)
     image, installed = image_files.image_of(ctx, rel) or (None, None)
     release = image_version(image) or (installed[0] if installed else None)
-    version = ctx.catalog.resolve(release).version if release else None
+    version = ctx.catalog.installed_version(release)
     sites = scripts.scan(ctx, rel, _keep(text, spans, joined), state=State(ex, dict(env)), version=version)
     for site in sites:
         site.tool = tool

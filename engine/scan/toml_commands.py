@@ -29,7 +29,7 @@ def scan(ctx: ScanContext, rel: str, text: str) -> list[Site]:
              if yaml_commands.launches(value) and path and isinstance(path[-1], str)}
     installed = _cerebrium_install(ctx, rel, data, lines)
     sites = yaml_commands.scan(ctx, rel, yamlio.Document(data=data, lines={p: n for p, n in where.items() if n}),
-                               ctx.catalog.resolve(installed[0]).version if installed else None)
+                               ctx.catalog.installed_version(installed[0] if installed else None))
     placeholder = _pip_spec(data)
     for s in sites:
         s.installed = s.installed or installed

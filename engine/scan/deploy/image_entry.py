@@ -155,7 +155,7 @@ def _walk(ctx, rel: str, text: str, entry: Entry) -> list[Site]:
     ex.origins.update({k: f"{v.file}:{v.line}" for k, v in entry.env.items()})
     release = entry.release()
     sites = scripts.scan(ctx, rel, text, state=State(ex, dict(entry.env)),
-                         version=ctx.catalog.resolve(release).version if release else None)
+                         version=ctx.catalog.installed_version(release))
     for site in sites:
         adopt(ctx, site, entry)
     return sites

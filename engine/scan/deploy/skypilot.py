@@ -55,7 +55,7 @@ def scan_skypilot(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site
     lines = (ctx.read(rel) or "").splitlines()
     first = block_first_line(lines, doc.line_of(("run",)), data["run"])
     installed = _setup_install(ctx, rel, data.get("setup"), lines, doc.line_of(("setup",)))
-    version = ctx.catalog.resolve(installed[0]).version if installed else None
+    version = ctx.catalog.installed_version(installed[0] if installed else None)
     sites = script_sites(ctx, rel, data["run"], first, known=known, env=env, tool="skypilot", version=version)
     if isinstance(data.get("setup"), str) and data["setup"].strip():
         sites += script_sites(ctx, rel, data["setup"], block_first_line(lines, doc.line_of(("setup",)), data["setup"]),
