@@ -91,15 +91,16 @@ _RELEASE_FIXES = (*RELEASE_BOUND, "env-not-in-version")
 
 def hold_back(results: list, findings: list, site: Site, cat: Catalog, kb: Knowledge, releases: list) -> None:
     """A release that is assumed, not read: a change that drops or renames what some release among
-    `releases` still takes is written only with --unsafe-fixes, whatever its priority (CharmCheen/PRL-addENV,
-    eval105: nothing pinned vLLM, so 0.34.0 was judged, and --fix deleted VLLM_ENGINE_ITERATION_TIMEOUT_S,
-    gone only in 0.32.0, from the in-tree ms-swift of the 0.7/0.8 era that raises its 60 s default)."""
+    `releases` still takes is written only with --unsafe-fixes (CharmCheen/PRL-addENV, eval105: nothing
+    pinned vLLM, so 0.34.0 was judged, and --fix deleted VLLM_ENGINE_ITERATION_TIMEOUT_S, gone only in
+    0.32.0, from the in-tree ms-swift of the 0.7/0.8 era that raises its 60 s default). A P0 keeps its
+    safe fix: it stayed P0 because every release the install may bring refuses what the fix removes."""
     low = str(releases[0])
     for f in findings:
-        if f.fix and f.safe and f.code in _RELEASE_FIXES and _some_release_accepts(f, site, cat, releases):
+        if f.fix and f.safe and f.priority != "P0" and f.code in _RELEASE_FIXES and _some_release_accepts(f, site, cat, releases):
             lower(f, f.priority, note(kb, "priority.assumed_fix", floor=low))
     for r in results:
-        if not (r.status == "recommended" and r.fix and r.safe
+        if not (r.status == "recommended" and r.fix and r.safe and r.priority != "P0"
                 and any(op.kind in ("unset", "unset_env", "rename") for op, _ in r.fix)):
             continue
         specs = [sp for sp in ((r.rule.vllm if r.rule is not None else None), r.check.vllm) if sp is not None]
