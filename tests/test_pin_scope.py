@@ -1,5 +1,6 @@
 """Pins that must not outrank the project's own (engine/scan/pin_scope.py): another platform's
 requirements file, a vendored framework copy's files, a sub-folder setup script's install."""
+from vllm_kb.engine.audit import audit
 from vllm_kb.engine.scan import pin_scope
 from vllm_kb.engine.scan.install_pins import literal_vars
 from vllm_kb.engine.scan.project import scan_project
@@ -139,3 +140,74 @@ def test_a_test_requirements_file_something_installs_still_pins(write_project):
     # …as does one a README tells the reader to install
     files = dict(_PSTACK, **{"README.md": "Run `pip install -r requirements-test.txt` first.\n"})
     assert scan_project(write_project(files)).ctx.framework_pin(".github/workflows/e2e.yml", "transformers").exact == "4.51.1"
+
+
+_GATE = ("from importlib.metadata import version\nv = version('vllm')\nif v == '0.6.3':\n    pass\n"
+         "else:\n    raise ValueError(f'vllm version {v} not supported. Currently supported versions are 0.6.3.')\n")
+
+
+def _skythought(find: str = '\n[tool.setuptools.packages.find]\ninclude = ["evals*"]\n') -> dict:
+    # NovaSky-AI/SkyThought (https://github.com/NovaSky-AI/SkyThought): the root evals package pins vllm==0.7.0 and
+    # its file list leaves skythought/skythought-rl out; that folder is verl 0.1, a project of its own requiring vllm<=0.6.3
+    return {"pyproject.toml": f'[project]\nname = "evals"\nversion = "0.1.0"\ndependencies = ["vllm==0.7.0"]\n{find}',
+            "evals/__init__.py": "", "evals/run.sh": "vllm serve Qwen/Qwen2.5-7B-Instruct\n",
+            "sub-rl/pyproject.toml": '[project]\nname = "verl"\nversion = "0.1"\ndependencies = ["vllm<=0.6.3"]\n',
+            "sub-rl/verl/__init__.py": "", "sub-rl/verl/trainer/main_ppo.py": "", "sub-rl/verl/version/version": "0.1\n",
+            "sub-rl/verl/workers/rollout/vllm_rollout/__init__.py": "from vllm import LLM\n",
+            "sub-rl/verl/third_party/vllm/__init__.py": _GATE,
+            "sub-rl/examples/run.sh": "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct "
+                                      "actor_rollout_ref.rollout.name=vllm trainer.n_gpus_per_node=8\n"}
+
+
+def test_a_copy_the_root_package_leaves_out_runs_its_own_pin(write_project):
+    sc = scan_project(write_project(_skythought()))
+    assert sc.ctx.version_for("sub-rl/examples/run.sh") == "0.6.3"
+    assert sc.ctx.version_for("evals/run.sh") == "0.7.0"
+    # …as where a uv workspace or the package's own list names it, the root package's release decides
+    for find in ('\n[tool.uv.workspace]\nmembers = ["sub-rl"]\n', '\n[tool.setuptools.packages.find]\ninclude = ["evals*", "sub*"]\n'):
+        files = _skythought(find)
+        files["sub-rl/verl/workers/rollout/vllm_rollout/__init__.py"] = "from vllm import LLM\n"
+        if "sub*" in find:
+            files = {k.replace("sub-rl", "sub_rl"): v for k, v in files.items()}
+        sc = scan_project(write_project(files))
+        rel = "sub_rl/examples/run.sh" if "sub*" in find else "sub-rl/examples/run.sh"
+        assert sc.ctx.version_for(rel) == "0.7.0", find
+
+
+def test_a_copy_whose_root_package_files_are_unread_may_run_either(write_project):
+    # setuptools' automatic discovery: judged at the root's release as before, the copy's own release beside it
+    sc = scan_project(write_project(_skythought("")))
+    assert sc.ctx.version_for("sub-rl/examples/run.sh") == "0.7.0"
+    assert sc.choices["sub-rl"].pin.rival == "0.6.3" and sc.choices["sub-rl"].pin.file == "pyproject.toml"
+
+
+def _l43(rep, rel: str):
+    return [(r.status, r.priority) for sr in rep.sites if sr.site.file == rel for r in sr.results if r.check.id == "L43"]
+
+
+def test_verl_refusing_only_the_root_release_is_p0_only_where_the_root_environment_runs_it(write_project):
+    # the root package's files read and leaving the copy out: judged at 0.6.3, which verl 0.1 runs
+    assert ("recommended", "P0") not in _l43(audit(write_project(_skythought()), gpu="H100-80GB x8"), "sub-rl/examples/run.sh")
+    # not read: either may run it, so the refusal is said, at P1
+    assert _l43(audit(write_project(_skythought("")), gpu="H100-80GB x8"), "sub-rl/examples/run.sh") == [("recommended", "P1")]
+    # an environment file at the root (LiveMCP-GRPO's shape) still decides alone
+    files = {k: v for k, v in _skythought("").items() if k != "pyproject.toml"} | {"requirements.txt": "vllm==0.7.0\n"}
+    assert _l43(audit(write_project(files), gpu="H100-80GB x8"), "sub-rl/examples/run.sh") == [("recommended", "P0")]
+
+
+def test_which_root_package_file_lists_leave_a_copy_out():
+    from vllm_kb.engine.scan.sub_projects import _left_out
+
+    def left(data, lock=""):
+        return _left_out(data, "third/verl", lambda rel: lock if rel == "uv.lock" else None)
+    find = {"tool": {"setuptools": {"packages": {"find": {"include": ["evals*"]}}}}}
+    assert left(find) is True
+    assert left({"tool": {"setuptools": {"packages": {"find": {"include": ["third*"]}}}}}) is None
+    assert left({"tool": {"setuptools": {"packages": {"find": {"where": ["src"]}}}}}) is True  # outside every `where`
+    assert left({"tool": {"setuptools": {"packages": ["evals", "evals.cli"]}}}) is True
+    assert left({"tool": {"setuptools": {"packages": ["third"]}}}) is None
+    assert left({"tool": {"hatch": {"build": {"targets": {"wheel": {"packages": ["src/evals"]}}}}}}) is True
+    assert left({"tool": {"poetry": {"packages": [{"include": "third"}]}}}) is None
+    assert left({"tool": {"uv": {"workspace": {"members": ["third/*"]}}}}) is None
+    assert left(find, lock='[[package]]\nname = "verl"\nsource = { editable = "third/verl" }\n') is None
+    assert left({"project": {"name": "evals"}}) is False  # automatic discovery: not read

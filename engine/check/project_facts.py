@@ -167,7 +167,11 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
             copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
             site.framework_source = dict(copy.facts) if copy is not None else {}  # the rules' framework.source
-            facts["launch"].update(framework_compat(site, facts, cat, pin, gate, copy))
+            facts["launch"].update(fw := framework_compat(site, facts, cat, pin, gate, copy))
+            if (between := facts.get("between_releases")) is not None and between.why == "sub_project":
+                # the other environment's vLLM meets the same framework: its own verdict, none of the judged one's
+                theirs = framework_compat(site, between.other, cat, pin, gate, copy)
+                between.other["launch"].update({k: None for k in fw if k not in theirs} | theirs)
             # what the release refuses to run without: a check does not propose the other value (A2, A5)
             command = site.framework_command or ("vllm-serve" if site.kind == "trl vllm-serve" else None)
             if needs := frameworks.get(site.framework).requires(site.framework_keys, site.framework_version, command,

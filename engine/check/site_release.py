@@ -163,6 +163,12 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
             # a development build (`0.8.0.dev42`), judged as the release it leads to: the facts of the release
             # before it too, so that a P0 of only the later is not certain either
             facts["between_releases"] = unpinned.Between(str(span[0]), facts_at(span[0]), f">{span[0]}", high=str(choice.version))
+    elif choice.pin is not None and choice.pin.rival and str(choice.version) != choice.pin.rival:
+        # a framework copy that is a project of its own, judged at the root package's release: its own pin's
+        # release may run it instead, where which files that package takes is not read (engine/scan/sub_projects.py)
+        low, high = sorted((str(choice.version), choice.pin.rival), key=lambda v: cat.index_version(v))
+        facts["between_releases"] = unpinned.Between(low, facts_at(choice.pin.rival), str(choice.version),
+                                                     why="sub_project", high=high)
     elif (newer := framework_range.at_newest(site, str(choice.version), choice.pinned,
                                              lambda r: framework_compat.refuses(site, r, str(choice.version), facts, cat))) is not None:
         # a framework range pin (`trl>=0.14.0`) whose newest release passes other defaults: a check's P0 with the

@@ -11,7 +11,10 @@ the one the project's own pin files describe, and must not outrank them.
   a package, the copy's pins of it stand aside for the copy's files as well — except where the
   root's vLLM pin is a range (or a bare name): the copy's code still runs only on the
   releases it admits, so for its files the range is both at once (`within`), where some release
-  meets both. TFGame's root `vllm>=0.2.0` over its vendored verl's `vllm<=0.6.3`: 0.6.3.
+  meets both. TFGame's root `vllm>=0.2.0` over its vendored verl's `vllm<=0.6.3`: 0.6.3. Nor where
+  the copy is a project of its own that the root package leaves out (engine/scan/sub_projects.py):
+  its own pins decide, or, where the root package's files are not read, the root's release is
+  judged with the copy's beside it (`rival`).
 - A shell script's `pip install vllm==X` (engine/scan/install_pins.py script_pins) in a sub-folder
   decides the release of the launches on its own path (engine/scan/script_installs.py); it does not
   outrank, for the other launches of its folder, a pin file above that pins the package readably — as in
@@ -104,19 +107,27 @@ def _script(rel: str) -> bool:
     return rel.endswith((".sh", ".bash")) or PurePosixPath(rel).name.lower() in ("makefile", "gnumakefile")
 
 
-def deciding(pins: list, copy_roots: list[str]) -> list:
+def deciding(pins: list, copy_roots: list[str], own: dict[str, bool] | None = None) -> list:
     """The pins that may decide a folder's release (vLLM's, and the frameworks' by the nearest
-    folder); the others stay in the project's list of pins, read for the report."""
+    folder); the others stay in the project's list of pins, read for the report. `own`: the copies
+    that are projects of their own outside the root package (engine/scan/sub_projects.py)."""
     plain = [p for p in pins if not is_variant(p.file)]
+    own = own or {}
     out = []
     for p in pins:
         mine = p.folder
         if is_variant(p.file) and any(q.package == p.package and _covers(q.folder, mine) for q in plain):
             continue  # another platform's pin
         roots = [q for q in pins if q.package == p.package and q.folder == "" and not is_variant(q.file)]
-        if mine and roots and any(_covers(r, mine) for r in copy_roots if r):
+        copy = next((r for r in copy_roots if r and _covers(r, mine)), None) if mine else None
+        if copy is not None and roots:
             if (both := _within(p, roots)) is not None:
                 out.append(both)  # the copy's range within the project's floor
+            elif own.get(copy):
+                out.append(p)  # the root package leaves the copy out: its own install decides its files
+            elif copy in own and p.package == "vllm" and (rival := _rival(p, roots)):
+                # either environment may run them: judged at the root's release, a P0 of it alone not certain
+                out.append(dataclasses.replace(next(q for q in roots if q.exact), rival=rival, for_copy=mine))
             continue  # the vendored copy's own pin, below the project's
         if mine and _script(p.file) and not p.last_install and any(
                 q.package == p.package and q.kind in _PIN_FILE_KINDS and q.folder != mine and _covers(q.folder, mine)
@@ -124,6 +135,22 @@ def deciding(pins: list, copy_roots: list[str]) -> list:
             continue  # a setup script's install, below a pin file above its folder
         out.append(p)
     return out
+
+
+def _rival(p, roots: list) -> str:
+    """The newest known release the copy's own pin admits, where the root pins another exactly; else ""."""
+    exact = {q.exact for q in roots if q.exact}
+    if len(exact) != 1 or not _readable(p):
+        return ""
+    if p.exact:
+        return "" if p.exact in exact else p.exact
+    cat = catalog_mod.load()
+    try:
+        spec = SpecifierSet(p.spec)
+    except (InvalidSpecifier, ValueError):
+        return ""
+    admitted = [str(v) for v in cat.raw.get("releases", cat.raw["versions"]) if spec.contains(str(v))]
+    return "" if not admitted or spec.contains(next(iter(exact))) else max(admitted, key=cat.index_version)
 
 
 def _within(p, roots: list):

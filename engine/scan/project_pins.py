@@ -14,7 +14,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import makefile, notebooks
 from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, fork_source, framework_source, notebook_json, own_release, pip_lines, source_pins, vendored
-from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, installed_requirements, pin_scope, req_chains, script_installs, install_envs, install_pins, run_records
+from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, installed_requirements, pin_scope, req_chains, script_installs, install_envs, install_pins, run_records, sub_projects
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project_files import guarded
@@ -142,7 +142,9 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     implied += extra_pins.torch_ranges(ctx.dependency_pins, all_pins + implied, known)
     ctx.framework_copies = framework_source.copies(ctx.files, ctx.read)  # framework copies in the tree and the vLLM imports they run
     # another platform's requirements file, a vendored copy's own pins, a sub-folder script's install: not over the project's pins
-    deciding = pin_scope.deciding(all_pins + implied + hosts, [c.root for c in ctx.framework_copies])
+    copy_roots = [c.root for c in ctx.framework_copies]
+    own = sub_projects.outside(ctx.read, all_pins, copy_roots)  # a copy its own project, which the root package leaves out
+    deciding = pin_scope.deciding(all_pins + implied + hosts, copy_roots, own)
     for p in deciding:
         if p.package == "vllm":
             by_folder.setdefault(p.folder, []).append(p)

@@ -67,6 +67,8 @@ class Pin:
     group: str = ""  # the pyproject optional-dependencies group (extra) it is listed in (scan/extra_groups.py)
     unnamed_extra: str = ""  # the optional extra that alone holds this vLLM pin, which no install names (extra_groups.mark_unnamed)
     within: str = ""  # a vendored copy's range narrowed by the project's root floor, named here (scan/pin_scope.py)
+    rival: str = ""  # a root pin judging a copy that is a project of its own: the release the copy pins (scan/sub_projects.py)
+    for_copy: str | None = None  # …and that copy's folder, whose files it judges
     target: str = ""  # the VLLM_TARGET_DEVICE a checkout is built for (scan/source_pins.py); "" where not said
 
     @property
@@ -77,6 +79,8 @@ class Pin:
             return self.installed_in
         if self.included_in is not None:
             return self.included_in
+        if self.for_copy is not None:
+            return self.for_copy
         p = PurePosixPath(self.file).parent.as_posix()
         return "" if p == "." else p
 

@@ -1,0 +1,1 @@
+from vllm import LLM
