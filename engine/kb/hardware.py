@@ -3,6 +3,7 @@ NVML probe and the choice between the two live in engine/kb/machine.py)."""
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,7 +81,9 @@ def is_amd(gpu: dict | None) -> bool:
     return gpu is not None and gpu.get("vendor") == "amd"
 
 
+@functools.lru_cache(maxsize=4096)
 def _norm(s: str) -> str:
+    # memoised: find_gpu normalises every catalog name at each lookup (~1,400 calls an audit)
     return re.sub(r"[^a-z0-9]", "", str(s).lower().replace("nvidia", "").replace("geforce", "").replace("tesla", ""))
 
 
