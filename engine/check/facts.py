@@ -16,6 +16,7 @@ from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
 from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
 from vllm_kb.engine.check.lora_adapters import lora_facts
+from vllm_kb.engine.check.memory.sampler_range import range_sampler
 from vllm_kb.engine.check.site_platform import cpu_build, cuda_ids_beyond, platform, visible_gpus
 from vllm_kb.engine.check.startup_arch import registers
 from vllm_kb.engine.check.startup_dtype import device_picked_dtype
@@ -257,7 +258,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # sizing needs what was passed, not the generic default (engine/check/memory/ssm.py)
         sized = {**sized, "enable_prefix_caching": facts["passed"].get("enable_prefix_caching")}
     if mf and facts.get("gpu") and not (unread & _SIZING) and not _encoder_only(engine):
-        est = memory.estimate(mf, facts["gpu"], sized, vllm_version=lookup, env=facts["env"], install=install)
+        lighter = range_sampler(pin_text, pinned, basis, [str(v) for v in cat.versions])
+        est = memory.estimate(mf, facts["gpu"], sized, vllm_version=lookup, env=facts["env"], install=install,
+                              range_sampler=lighter)
         if est:
             facts["memory"] = est
             # idle visible GPUs: a larger TP that holds the request is L15's alternative change

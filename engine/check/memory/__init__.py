@@ -13,6 +13,7 @@ GPU: budget.py; the KV cache it leaves: kv_facts.py."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from vllm_kb.engine.check.memory.bands import (KV_ERROR_FRACTION, KV_TIGHT_FRACTION, SUGGEST_MARGIN, error_band,
@@ -37,11 +38,14 @@ __all__ = ["BYTES_PER_PARAM", "DEFAULT_GMU", "DRIVER_RESERVED_GIB", "GIB", "KV_E
 
 
 def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = None,
-             env: dict | None = None, install: str | None = None, _settle: int = 4) -> dict[str, Any]:
+             env: dict | None = None, install: str | None = None, _settle: int = 4,
+             range_sampler: str | None = None) -> dict[str, Any]:
     """Memory facts for one site. `model` = models.model_facts(...), `gpu` = hardware facts,
     `engine` = effective engine arguments; `vllm_version` picks the release's sizing rules
     (None: the newest), `env` the site's environment (VLLM_USE_V1). Empty when the model size
-    is unknown."""
+    is unknown. `range_sampler`: the lighter sampler an earlier release of the project's range
+    warms up with where it is installed, when the release is assumed from that range
+    (engine/check/sampler_range.py): what it leaves is reported beside the estimate (L16 P1)."""
     if not model.get("params_b"):
         return {}
     engine = checkpoint_kv_dtype(numeric_args(engine), model, vllm_version)
@@ -81,12 +85,19 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     out["requested_per_gpu_gib"] = round(budget["requested"] / GIB, 2)
     out["gpu_memory_utilization"] = budget["gmu"]
     if site.has_dims:
-        out.update(kv_facts(site, stages, notes))
+        # the range's lighter sampler is asked about only for the cache it would leave: the assumed
+        # release's own sizing (and its notes) stand
+        from_range = bool(range_sampler) and rt.v1 and not rt.sampler_alt and rt.sampler in ("sort", "triton")
+        kv_site = Site(model, gpu, engine, replace(rt, sampler_alt=range_sampler), site.tp, site.pp) if from_range else site
+        out.update(kv_facts(kv_site, stages, notes))
+        if from_range and "kv_cache_alt_gib" in out:
+            out["kv_cache_alt_release"] = True  # another release of the range, not this one, samples lighter
         safe = out.get("max_model_len_safe")
         if safe and _settle and safe < site.max_len and batched_tokens(engine, safe, site.rt, model) != site.batched:
             # the profile run's batch follows max_model_len (V0 without chunked prefill): a shorter
             # context frees activations, so the suggestion is what still fits once it is set
-            again = estimate(model, gpu, dict(engine, max_model_len=safe), vllm_version, env, install, _settle - 1)
+            again = estimate(model, gpu, dict(engine, max_model_len=safe), vllm_version, env, install, _settle - 1,
+                             range_sampler)
             out["max_model_len_safe"] = min(safe, again.get("max_model_len_safe") or safe)
         _low_band(out, uncertain_weights_bytes(model, engine, width) / (site.tp * site.pp))
         _high_band(out, budget.get("encoder_step", 0.0))

@@ -32,6 +32,14 @@ def error_band(budget: dict[str, float], share: float = KV_ERROR_FRACTION) -> fl
     return max(SUGGEST_MARGIN * terms, share * budget["requested"]) + budget["unknown"]
 
 
+def deficit_band(budget: dict[str, float]) -> float:
+    """L16's band where the estimate leaves no cache at all: error_band, plus the CUDA-graph term where
+    the release subtracts it before sizing the cache (vLLM 0.20+, v1/worker/gpu_worker.py
+    determine_available_memory: `cudagraph_memory_estimate_applied`, 0.20.0 lines 399-424), which no
+    logged start-up checks yet (TIGHT_BEFORE): the whole term may be off, so a deficit within it is P1."""
+    return error_band(budget) + budget["cudagraph"]
+
+
 def shortfall_share(model: dict, gpu: dict, engine: dict, vllm_version: str | None = None,
                     env: dict | None = None) -> float | None:
     """The share of the budget L15 allows the estimate's error where it calls one request short, for

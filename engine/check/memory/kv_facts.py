@@ -8,7 +8,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from vllm_kb.engine.check.memory.bands import SUGGEST_MARGIN, error_band, shortfall_band
+from vllm_kb.engine.check.memory.bands import SUGGEST_MARGIN, deficit_band, error_band, shortfall_band
 from vllm_kb.engine.check.memory.budget import gpu_budget
 from vllm_kb.engine.check.memory.graphs import cudagraph_mode
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layer_count,
@@ -74,10 +74,12 @@ def kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]:
     if exact <= available < exact + band and cap["fits_max_model_len"] and not kv_bytes:
         # one max_model_len request fits by less than the estimate's own error: L15 P1 (may refuse)
         cap["kv_surplus_within_error"] = True
-    if -band < available < 0 and exact <= available + band and not kv_bytes:
+    deficit = deficit_band(budget)
+    if -deficit < available < 0 and exact <= available + deficit and not kv_bytes:
         # nothing left at the estimate, yet one max_model_len request within its own error: whether
         # vLLM finds the blocks is below what the estimate can tell (L16 P1, not P0)
         cap["kv_deficit_within_error"] = True
+        cap["kv_deficit_band_gib"] = round(deficit / GIB, 2)
     elif abs(available) < band and cap["max_model_len_fit"] < (1 - SUGGEST_MARGIN) * site.max_len and not kv_bytes:
         # within the estimate's own error of zero, on either side: whether vLLM finds a few blocks
         # ("max seq len … larger than …", L15) or none ("No available memory …", L16) is below
