@@ -108,6 +108,15 @@ def test_max_num_seqs_above_the_state_blocks_is_refused_from_0200():
                                           max_num_seqs=1024, kv_cache_dtype="fp8", speculative_config=mtp)
 
 
+def test_an_unknown_max_num_seqs_is_not_guessed_into_a_refusal():
+    # the default is the usage context's (128 for EngineArgs(), 256 or 1024 for serve and LLM()),
+    # and a framework's own engine has none read here: about 190 blocks refuse 256 sequences, not 128
+    assert "ssm_seqs_refused" not in estimate("Qwen/Qwen3.5-27B", "H100", "0.28.0", max_model_len=132000,
+                                              gpu_memory_utilization=0.8)
+    assert estimate("Qwen/Qwen3.5-27B", "H100", "0.28.0", max_model_len=132000, gpu_memory_utilization=0.8,
+                    max_num_seqs=256)["ssm_seqs_margin"]
+
+
 def test_sizing_table_rows():
     assert ssm.sizing_row("0.9.2")["block_raise"] is None
     assert ssm.sizing_row("0.10.0")["block_raise"].startswith("vllm/model_executor/models/config.py:")

@@ -139,9 +139,11 @@ def ssm_facts(site: Site, layout: KVLayout, cap: dict, notes: Notes) -> dict[str
     out["ssm_blocks_per_request"] = layout.ssm_blocks
     out.update(_align_facts(site, layout))
     line = seqs_refusal(site.rt.version)
-    seqs = int(site.engine.get("max_num_seqs") or 256)
+    # an unset max_num_seqs is the usage context's (128, 256 or 1024 by GPU, engine_defaults.py),
+    # and a framework's own engine has no context read here: a guessed count judges nothing
+    seqs = human_int(site.engine.get("max_num_seqs")) or 0
     # raised after the KV cache is sized, so only when that succeeds (L15 / L16 otherwise)
-    if line and _full_graphs(site.engine, site.gpu) and 0 < cap["kv_blocks"] < seqs and cap["fits_max_model_len"]:
+    if line and seqs and _full_graphs(site.engine, site.gpu) and 0 < cap["kv_blocks"] < seqs and cap["fits_max_model_len"]:
         out["ssm_seqs_refused"] = line
         fit = int(cap["kv_blocks"] * (1 - SUGGEST_MARGIN))
         if fit >= 1:
@@ -159,7 +161,9 @@ def _align_facts(site: Site, layout: KVLayout) -> dict[str, Any]:
     # vLLM turns its default "none" into "align" once prefix caching is on; only "all" differs
     if not line or layout.ssm_blocks < 2 or str(site.engine.get("mamba_cache_mode") or "none") == "all":
         return {}
-    if layout.block <= site.batched:
+    # an unset max_num_batched_tokens is the usage context's (2048 up to 16384); site.batched's
+    # stand-in (8192) for a context not read here would refuse a block that LLM() takes
+    if not human_int(site.engine.get("max_num_batched_tokens")) or layout.block <= site.batched:
         return {}
     return {"ssm_align_refused": line, "ssm_align_batched_fit": math.ceil(layout.block / 1024) * 1024}
 
