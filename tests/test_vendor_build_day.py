@@ -118,3 +118,29 @@ def test_a_failure_the_next_release_fixes_is_not_certain_in_a_build_of_that_day(
     assert sr.version.version == "0.8.2" and sr.version.basis == "image-dated"
     assert l21.status == "recommended" and l21.priority == "P1"
     assert "may already run vLLM 0.8.3" in l21.reason.en and "0.8.3" in l21.reason.zh
+
+
+# census36 (vllm-project/aibrix, https://github.com/vllm-project/aibrix): `--enable-chunked-prefill "false"` on an
+# image built on 2025-01-18; the command line is read before the build day is, as the newest release, where the
+# switch takes no value from 0.8.5 — on the releases of that day it is the option's value, no stray positional
+AIBRIX = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: m}
+spec:
+  template:
+    spec:
+      containers:
+      - name: vllm
+        image: aibrix/vllm-openai:v0.6.1-edb07092-20250118
+        command: ["vllm", "serve", "/models/llama", "--enable-chunked-prefill", "false", "--max-model-len", "8192"]
+        resources:
+          limits: {nvidia.com/gpu: 1}
+"""
+
+
+def test_a_value_an_older_release_takes_is_no_stray_positional_on_an_image_of_its_day(write_project):
+    (sr,) = audit(write_project({"deploy.yaml": AIBRIX}), gpu="H100-80GB").sites
+    assert sr.lookup_version.startswith("0.6") and not any(f.code == "stray-positional" for f in sr.remarks)
+    # …while on an image of the newest releases' days it stays
+    (sr,) = audit(write_project({"deploy.yaml": AIBRIX.replace("20250118", "20260401")}), gpu="H100-80GB").sites
+    assert any(f.code == "stray-positional" for f in sr.remarks)

@@ -193,6 +193,10 @@ def settle_priorities(results: list[Result], findings: list, basis: str, allowed
         elif (starts := _moves_within(r, allowed)) is not None:
             # say why it is not certain: the release that starts is one the project may run
             lower(r, "P1", note(kb, "priority.moves_within", release=starts) if kb is not None else None, unsafe=False)
+    # a command line read before the release was known (an image tag read as its build day, after the scan
+    # parsed argv as the newest release): a finding none of the allowed releases fails in is no finding
+    # (`--enable-chunked-prefill false` a stray positional only from 0.8.5, on an image built in January 2025)
+    findings[:] = [f for f in findings if not (getattr(f, "vllm", None) and _fails_in_none(f, allowed))]
     for f in findings:
         if f.priority == "P0" and fails_in_some_only(f, allowed):
             lower(f, "P1", unsafe=False)
@@ -214,6 +218,12 @@ def _moves_within(r: Result, allowed: list) -> str | None:
             if hit is not None:
                 return hit
     return None
+
+
+def _fails_in_none(f, releases: list) -> bool:
+    from vllm_kb.engine.kb.versions import SpecifierSet
+
+    return not any(SpecifierSet(str(f.vllm)).contains(str(v)) for v in releases)
 
 
 def fails_in_some_only(f, releases: list) -> bool:
