@@ -96,8 +96,8 @@ def test_estimate_takes_the_modelled_term():
 def test_cudagraph_mode_none_profiles_no_graphs():
     """gpu_worker.py determine_available_memory profiles the graphs only when cudagraph_mode is not NONE."""
     llama = facts("meta-llama/Llama-3.1-8B-Instruct")
-    at = lambda comp: memory.estimate(llama, gpu("H100"), {"max_model_len": 8192, "compilation_config": comp},
-                                      vllm_version="0.24.0")["cudagraph_gib"]
+    at = lambda comp: memory.estimate(llama, gpu("H100"), {"max_model_len": 8192, "max_num_seqs": 256,
+                                      "compilation_config": comp}, vllm_version="0.24.0")["cudagraph_gib"]
     assert at({"cudagraph_mode": "NONE"}) == 0.0
     assert at('{"cudagraph_mode": "NONE"}') == 0.0
     assert at({"cudagraph_mode": "PIECEWISE"}) == pytest.approx(51 * 32 * 0.37 / 1024, abs=0.01)  # 51 sizes at 256 sequences

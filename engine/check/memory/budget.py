@@ -6,7 +6,7 @@ from __future__ import annotations
 from vllm_kb.engine.check.memory.encoder import v0_profile, v1_encoder_step
 from vllm_kb.engine.check.memory.graphs import cudagraph_bytes
 from vllm_kb.engine.check.memory.reserve import activation_peak_bytes, non_torch_bytes, nvls_v0_unknown_bytes
-from vllm_kb.engine.check.memory.runtime import ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB, PROFILE_WORKSPACE_GIB
+from vllm_kb.engine.check.memory.runtime import ACTIVATION_FRACTION, DEFAULT_GMU, DRIVER_RESERVED_GIB, GIB, PROFILE_WORKSPACE_GIB, profile_seqs
 from vllm_kb.engine.check.memory.site import Notes, Site
 from vllm_kb.engine.kb.gpu_mix import rank_memory_gib
 
@@ -21,7 +21,7 @@ def gpu_budget(site: Site, last_stage: bool, notes: Notes | None = None, stage: 
     total = (rank_memory_gib(gpu, site.tp, site.pp, stage) - add("driver_reserved_gib", reserved)) * GIB
     gmu = float(add("gpu_memory_utilization", float(engine.get("gpu_memory_utilization") or DEFAULT_GMU)))
     if site.has_dims:
-        tokens, seqs = site.batched, int(engine.get("max_num_seqs") or 256)
+        tokens, seqs = site.batched, profile_seqs(engine, rt)
         v0_mm = v0_profile(model, engine, site.max_len, tokens, rt)
         if v0_mm:  # V0 shrinks a multimodal dummy batch to the sequences that hold its items
             tokens, seqs = v0_mm["tokens"], v0_mm["seqs"]

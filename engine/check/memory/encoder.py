@@ -17,7 +17,7 @@ import math
 from typing import Any
 
 from vllm_kb.engine.check.json_arg import json_arg
-from vllm_kb.engine.check.memory.runtime import GIB, Runtime
+from vllm_kb.engine.check.memory.runtime import GIB, Runtime, profile_seqs
 from vllm_kb.engine.kb.versions import Version, try_parse
 
 # V1 releases whose profile_run encoder step was read (vllm/v1/worker/gpu_model_runner.py)
@@ -58,7 +58,7 @@ def tiled_profile(model: dict, engine: dict, rt: Runtime) -> dict[str, Any] | No
     if not tv or rt.v1 or v is None or not TILED_FROM <= v <= TILED_TO or limits is None:
         return None
     per_seq = max(0, limits.get("image", 1))
-    images = int(engine.get("max_num_seqs") or 256) * per_seq
+    images = profile_seqs(engine, rt) * per_seq
     if images <= 0:
         return None
     patches = (tv["image_size"] // tv["patch_size"]) ** 2 + 1  # and the class token
@@ -150,7 +150,7 @@ def v0_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtime) 
     most = items(max_len)  # MultiModalRegistry.get_max_multimodal_tokens reads max_model_len
     if most <= 0:
         return None
-    seqs = max(1, min(int(engine.get("max_num_seqs") or 256), mnbt // most))
+    seqs = max(1, min(profile_seqs(engine, rt), mnbt // most))
     seq_len = mnbt // seqs
     per_seq = items(seq_len)
     video = videos * _video_tokens(vision, seq_len, images, videos, floor) if videos else 0
@@ -224,8 +224,8 @@ def encoder_profile(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runt
     modality, most = max(per_item.items(), key=lambda kv: kv[1])
     budget = max(mnbt, most)
     limit = images if modality == "image" else videos
-    count = max(1, min(budget // most, int(engine.get("max_num_seqs") or 256) * limit)) if v == FULL_LENGTH_DUMMY \
-        else min(-(-budget // most), int(engine.get("max_num_seqs") or 256) * limit)
+    count = max(1, min(budget // most, profile_seqs(engine, rt) * limit)) if v == FULL_LENGTH_DUMMY \
+        else min(-(-budget // most), profile_seqs(engine, rt) * limit)
     if v == FULL_LENGTH_DUMMY or modality == "image":
         item = most
     else:
@@ -266,7 +266,7 @@ def v1_encoder_step(model: dict, engine: dict, max_len: int, mnbt: int, tp: int,
     item = _tokens(vision, 0)
     budget = max(mnbt, item)
     per_prompt = max(1, min(limits.get("image", 1), max_len // item))
-    items = max(1, min(budget // item, int(engine.get("max_num_seqs") or 256) * per_prompt))
+    items = max(1, min(budget // item, profile_seqs(engine, rt) * per_prompt))
     patches = items * item * vision["spatial_merge_size"] ** 2
     h, i = vision["hidden_size"], vision["intermediate_size"]
     split = 1 if str(engine.get("mm_encoder_tp_mode") or "").strip().lower() == "data" else max(1, tp)
@@ -306,7 +306,7 @@ def encoder_facts(model: dict, engine: dict, max_len: int, mnbt: int, rt: Runtim
     if want <= total:
         out["gmu_needed_encoder"] = math.ceil(want / total * 100) / 100
     tiled = tiled_profile(model, engine, rt)
-    if tiled and (seqs := tiled_seqs_fit(tiled, (activation + kv_gib * GIB) * 0.9, int(engine.get("max_num_seqs") or 256))):
+    if tiled and (seqs := tiled_seqs_fit(tiled, (activation + kv_gib * GIB) * 0.9, profile_seqs(engine, rt))):
         out["max_num_seqs_fit_encoder"] = seqs
     return out
 
@@ -320,6 +320,6 @@ def tiled_bound(model: dict, engine: dict, rt: Runtime, left: float) -> dict[str
     out: dict[str, Any] = {"encoder_profile_gib": round(enc["high"] / GIB, 2), "encoder_profile_modality": "image",
                            "kv_cache_after_encoder_gib": round((left - enc["high"]) / GIB, 2),
                            "kv_cache_after_encoder_low_gib": round((left - enc["low"]) / GIB, 2)}
-    if (seqs := tiled_seqs_fit(enc, left * 0.9, int(engine.get("max_num_seqs") or 256))):
+    if (seqs := tiled_seqs_fit(enc, left * 0.9, profile_seqs(engine, rt))):
         out["max_num_seqs_fit_encoder"] = seqs
     return out

@@ -11,7 +11,7 @@ import re
 from vllm_kb.engine.check.memory.runtime import (CUDAGRAPH_BASE_GIB, CUDAGRAPH_LORA_FACTOR, CUDAGRAPH_MOE_REF_GRAPHS,
                                                  CUDAGRAPH_PER_LAYER_GIB, CUDAGRAPH_PER_MOE_LAYER_GIB,
                                                  CUDAGRAPH_PIECEWISE_LAYER_GIB, GIB, Runtime, expand_json_human,
-                                                 human_int)
+                                                 human_int, profile_seqs)
 from vllm_kb.engine.check.memory.ssm import speculative
 from vllm_kb.engine.kb.model_arith import head_dim, moe_layers
 from vllm_kb.engine.kb.models import ceil_div
@@ -142,7 +142,7 @@ def capture_sizes(engine: dict, gpu: dict, rt: Runtime, k: int) -> list[int]:
     if isinstance(given, list) and given and all(isinstance(s, int) for s in given):
         return sorted({s for s in given if s <= mnbt})
     v = try_parse(rt.version) if rt.version else None
-    seqs = human_int(engine.get("max_num_seqs")) or 256
+    seqs = profile_seqs(engine, rt)
     cc = gpu.get("compute_capability")
     dc_blackwell = isinstance(cc, (int, float)) and 10.0 <= cc < 11.0 and (v is None or not v < Version("0.28.0"))
     ceiling = 1024 if dc_blackwell else 512
@@ -167,7 +167,7 @@ def graph_counts(engine: dict, gpu: dict, rt: Runtime, k: int, mode: str) -> tup
     if mode == "NONE":
         return 0, 0
     sizes = capture_sizes(engine, gpu, rt, k)
-    seqs = human_int(engine.get("max_num_seqs")) or 256
+    seqs = profile_seqs(engine, rt)
     decode = [s for s in sizes if 1 + k <= s <= seqs * (1 + k)]
     if mode == "PIECEWISE":
         return len(sizes), 0

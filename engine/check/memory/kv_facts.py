@@ -13,7 +13,7 @@ from vllm_kb.engine.check.memory.budget import gpu_budget
 from vllm_kb.engine.check.memory.graphs import cudagraph_mode
 from vllm_kb.engine.check.memory.kv import (KVLayout, hybrid_manager_on, kv_capacity, kv_element_bytes, kv_layer_count,
                                             kv_layout, mla_cache, pp_stage_layers, safe_len)
-from vllm_kb.engine.check.memory.runtime import GIB, human_int
+from vllm_kb.engine.check.memory.runtime import GIB, human_int, profile_seqs
 from vllm_kb.engine.check.memory.site import Notes, Site
 from vllm_kb.engine.check.memory.ssm import align_refusal, seqs_refusal, speculative
 
@@ -191,7 +191,7 @@ def _seqs_fit(site: Site, weights_per_gpu: float, one: float) -> int | None:
     model runner's profile_run; vLLM's own hint on its OOM is "try lowering `max_num_seqs`")
     leaves room for one request 10% longer than max_model_len, and for the estimate's error on
     what vLLM profiles. None when the sampler warm-up is not what fills the budget."""
-    now = int(site.engine.get("max_num_seqs") or 256)
+    now = profile_seqs(site.engine, site.rt)
     if not site.model.get("vocab_size") or now <= 1:
         return None
     seqs = 1 << ((now - 1).bit_length() - 1)  # the power of two below `now`

@@ -7,7 +7,8 @@ from vllm_kb.engine.check.memory.runtime import (CUDA_CONTEXT_GIB, GIB, NON_TORC
                                                  NON_TORCH_UNIFIED_GIB, NON_TORCH_V0_NCCL_GIB,
                                                  NON_TORCH_V0_PRE_AMPERE_GIB, NVLS_CHANNEL_BYTES, NVLS_CHANNELS,
                                                  NVLS_V0_COMMUNICATORS, MOE_CHUNK_TOKENS,
-                                                 PROFILE_WORKSPACE_GIB, SAMPLER_BYTES_PER_LOGIT, Runtime, human_int)
+                                                 PROFILE_WORKSPACE_GIB, SAMPLER_BYTES_PER_LOGIT, Runtime, human_int,
+                                                 profile_seqs)
 from vllm_kb.engine.kb.model_arith import has_dense_mlp, moe_layers
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
 from vllm_kb.engine.kb.versions import Version, try_parse
@@ -62,7 +63,7 @@ def activation_peak_bytes(model: dict, engine: dict, tokens: int, tp: int, rt: R
     act = 2.0  # activations run in the model dtype (bf16/fp16) whatever the weights are
     width = max(_mlp_width(model, engine, tp), _attention_width(model, tp))
     forward = max(tokens * act * (2.5 * h + width), _dp_gathered_moe_bytes(model, engine, tokens, tp, rt))
-    rows = tokens if rt.sampler == "logits_all" else min(int(engine.get("max_num_seqs") or 256), tokens)
+    rows = tokens if rt.sampler == "logits_all" else min(profile_seqs(engine, rt), tokens)
     sampler = rows * (model.get("vocab_size") or 0) * SAMPLER_BYTES_PER_LOGIT[rt.sampler] if last_stage else 0.0
     return max(forward, sampler) + PROFILE_WORKSPACE_GIB["v1" if rt.v1 else "v0"] * GIB
 

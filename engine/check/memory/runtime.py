@@ -280,3 +280,17 @@ def expand_json_human(text: str) -> str:
     parts = re.split(r'("(?:[^"\\]|\\.)*")', text)
     parts[::2] = [re.sub(r"\b\d+(?:\.\d+)?[kKmMgGtT]\b", lambda m: str(human_int(m.group())), p) for p in parts[::2]]
     return "".join(parts)
+
+
+def profile_seqs(engine: dict, rt: Runtime) -> int:
+    """max_num_seqs as the site sets it, else the least vLLM may give an unset one. The site's
+    usage context (serve, LLM(), EngineArgs()) fills it before this (engine_defaults.py); what is
+    left unset is a framework's own engine, whose context is not read: V0 and the V1 of 0.8.0-0.9.1
+    take 256 or more in every context (arg_utils.py 0.9.1:1517/1567), the V1 of 0.9.2+ 128 outside
+    LLM() and serve (SchedulerConfig, config.py 0.9.2:2240, scheduler.py 0.34.0 DEFAULT_MAX_NUM_SEQS).
+    Fewer sequences profile fewer logits, images and graphs, so no verdict rests on more than vLLM
+    may run (a guessed 256 was more than 0.9.2+ EngineArgs() run)."""
+    if (seqs := human_int(engine.get("max_num_seqs"))) and seqs > 0:
+        return seqs
+    v = try_parse(rt.version) if rt.version else None
+    return 128 if rt.v1 and (v is None or not v < parse("0.9.2")) else 256
