@@ -29,20 +29,21 @@ from vllm_kb.engine.scan.clients import tool_client_urls
 from vllm_kb.engine.scan.model_clients import model_clients
 from vllm_kb.engine.scan.images import is_vllm_image
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.project import choice_for, scan_project
+from vllm_kb.engine.scan.project import Scan, choice_for, scan_project
 from vllm_kb.engine.scan.site import Site
 
 
 def audit(path: str | Path, *, gpu: str | None = None, vllm_version: str | None = None, nvml=None,
           kb: Knowledge | None = None, exclude: Callable[[str], bool] | None = None,
           overlay: dict[str, str] | None = None, progress: Callable[[str, int], None] | None = None,
-          files: list[str] | None = None) -> AuditReport:
+          files: list[str] | None = None, scanned: Scan | None = None) -> AuditReport:
     """`exclude(rel)` drops files before they are read; `overlay` gives files' texts instead of
     the disk's (how --diff sees the project after earlier fixes); `progress(phase, n)` is told of
     each file read and each site checked; `files` limits the read to those files of the folder
-    `path` (engine/scan/project.py)."""
+    `path` (engine/scan/project.py). `scanned` is the project already read (scan_project), which
+    the audit consumes: audits of one read each take a copy_scan of it; the read's arguments are then unused."""
     rep, _sites, reports = audit_lazily(path, gpu=gpu, vllm_version=vllm_version, nvml=nvml, kb=kb, exclude=exclude,
-                                        overlay=overlay, progress=progress, files=files)
+                                        overlay=overlay, progress=progress, files=files, scanned=scanned)
     rep.sites = list(reports)
     return rep
 
@@ -51,12 +52,13 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
                  kb: Knowledge | None = None, exclude: Callable[[str], bool] | None = None,
                  overlay: dict[str, str] | None = None,
                  progress: Callable[[str, int], None] | None = None, files: list[str] | None = None,
-                 ) -> tuple[AuditReport, list[Site], "SiteReports"]:
+                 scanned: Scan | None = None) -> tuple[AuditReport, list[Site], "SiteReports"]:
     """The project read and its report without sites, the sites found, and their reports one at
     a time (what a streamed report writes and forgets, so memory does not grow with the sites)."""
     kb = kb or load()
     cat = catalog_mod.load()
-    sc = scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay, progress=progress, files=files)
+    sc = scanned if scanned is not None else scan_project(path, vllm_version=vllm_version, exclude=exclude, overlay=overlay,
+                                                          progress=progress, files=files)
     redact.known_secrets(s.value for site in sc.sites for s in (*site.settings.values(), *site.env.values())
                          if redact.is_secret_name(s.name) or redact.is_secret_name(s.key))
     hardware = machine.resolve(kb.gpus, gpu, nvml)
