@@ -155,10 +155,10 @@ def test_openllm_serve_runs_vllm(tmp_path):
 @pytest.mark.parametrize("verl, rollout, status, change", [
     # up to 0.4.1 verl's rollout passes enable_sleep_mode=True itself: nothing to change
     ("0.4.1", "{name: vllm, free_cache_engine: false}", "enabled", None),
-    # 0.5.0 … 0.6.1 pass free_cache_engine as enable_sleep_mode: the fix turns that key on (an
-    # enable_sleep_mode key would stop a release that has none)
+    # 0.5.0 … 0.6.1 pass free_cache_engine as enable_sleep_mode: the fix turns that key on where it
+    # is written (an enable_sleep_mode key would stop a release that has none)
     ("0.5.0", "{name: vllm}", "enabled", None),
-    ("0.5.0", "{name: vllm, free_cache_engine: false}", "recommended", "actor_rollout_ref.rollout.free_cache_engine: true"),
+    ("0.5.0", "{name: vllm, free_cache_engine: false}", "recommended", "free_cache_engine: true"),
     ("0.9.1", "{name: vllm, enable_sleep_mode: false}", "recommended", "enable_sleep_mode: true"),
 ])
 def test_verl_sleep_mode_by_release(tmp_path, verl, rollout, status, change):
@@ -167,6 +167,8 @@ def test_verl_sleep_mode_by_release(tmp_path, verl, rollout, status, change):
     (sr,) = audit(root, gpu="H100-80GB x8").sites
     assert next(r for r in sr.results if r.check.id == "H1").status == status
     assert [c.after for c in sr.changes if "H1" in c.checks] == ([change] if change else [])
+    # the key's own line (the rollout mapping), never a second, dotted key beside it (since e0d8a5b0)
+    assert all(c.line == 4 for c in sr.changes if "H1" in c.checks)
 
 
 _SWIFT_32 = ("#!/bin/bash\nCUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 \\\nNPROC_PER_NODE={procs} \\\nswift rlhf --rlhf_type grpo \\\n"

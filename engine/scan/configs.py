@@ -57,66 +57,68 @@ def swift_sections(data: dict) -> list[str]:
 def scan(ctx: ScanContext, rel: str, docs: list[yamlio.Document]) -> list[Site]:
     if rel in ctx.referenced:
         return []
-    out = []
-    for doc in docs:
-        if not isinstance(doc.data, dict):
-            continue
-        if roll_config.is_roll(doc.data):  # ROLL: one engine per role with a vLLM strategy
-            out += roll_config.scan(ctx, rel, doc)
-            continue
-        if oumi_grpo.is_trl_grpo(doc.data):  # oumi's TRL GRPO trainer: TRL's keys under training.grpo
-            out += oumi_grpo.scan(ctx, rel, doc)
-            continue
-        fid = framework_of(doc.data)
-        sections = swift_sections(doc.data) if fid is None else None
-        if sections:
-            fid = "ms-swift"
-        command = _swift_command(doc.data) if fid == "ms-swift" and "rlhf_type" in doc.data else \
-            "rlhf" if sections and any("rlhf_type" in doc.data[k] for k in sections) else None
-        if fid is None and doc.index == 0 and "defaults" in doc.data:
-            # a NeMo-RL recipe that inherits its generation block (`defaults: grpo_math_1B.yaml`)
-            command = nemo_rl_config.generation_command(nemo_rl_config.composed(ctx, rel))
-            fid = "nemo-rl" if command else None
-        if fid is None:
-            if doc.index == 0 and areal_config.is_areal(doc.data):  # AReaL: its launcher starts the vLLM servers
-                out += areal_config.scan(ctx, rel, doc)
-            continue
-        fw = frameworks.get(fid)
-        verl = fid in ("verl", "easyr1", "nemo-rl", "oumi")  # nested keys read as dotted paths
-        if fid == "nemo-rl":
-            command = command or nemo_rl_config.generation_command(doc.data)
-            entries = nemo_rl_config.entries(ctx, rel, [], command, referenced=False) if doc.index == 0 else []
-        elif sections:  # only the keys ms-swift declares: the rest are the project's own loader's
-            entries = [e for k in sections for e in mapping_entries(doc.data[k], doc, rel, False, (k,), 1) if fw.key(e.written) is not None]
-            entries = list({e.written: e for e in reversed(entries)}.values())[::-1]  # a key in two sections: the first
-        else:
-            entries = mapping_entries(doc.data, doc, rel, flatten=verl)
-        if fid == "trl":
-            # a file a project script's own dataclass reads (TrlParser(dataclass_types=[MyArguments])):
-            # its keys are the project's fields, not TRL's (engine/scan/trl_parsers.py)
-            keys = {str(k) for k in doc.data}
-            own = trl_parsers.own_keys(ctx, keys, {k for k in keys if fw.key(k) is not None}, current=trl_parsers.current_keys(fw, keys))
-            if own is not None and own >= keys:
-                continue
-            entries = [e for e in entries if own is None or e.written not in own]
-        line = _selector_line(fw, [e for e in entries if e.setting.file == rel]) or doc.start_line
-        if fid == "verl":
-            line = _selector_line(fw, entries) or doc.line_of(("actor_rollout_ref", "rollout"))
-        site = framework_site.build_site(fw, entries, file=rel, line=line,
+    out: list[Site] = []
+    for doc in docs:  # a bug met on one document costs that document, not the file's others
+        out += ctx.one_launch(rel, doc.start_line, _doc_sites, ctx, rel, doc, failed=[])
+    return out
+
+
+def _doc_sites(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
+    """The framework site of one document (a ROLL or AReaL config: a site per engine)."""
+    if not isinstance(doc.data, dict):
+        return []
+    if roll_config.is_roll(doc.data):  # ROLL: one engine per role with a vLLM strategy
+        return roll_config.scan(ctx, rel, doc)
+    if oumi_grpo.is_trl_grpo(doc.data):  # oumi's TRL GRPO trainer: TRL's keys under training.grpo
+        return oumi_grpo.scan(ctx, rel, doc)
+    fid = framework_of(doc.data)
+    sections = swift_sections(doc.data) if fid is None else None
+    if sections:
+        fid = "ms-swift"
+    command = _swift_command(doc.data) if fid == "ms-swift" and "rlhf_type" in doc.data else \
+        "rlhf" if sections and any("rlhf_type" in doc.data[k] for k in sections) else None
+    if fid is None and doc.index == 0 and "defaults" in doc.data:
+        # a NeMo-RL recipe that inherits its generation block (`defaults: grpo_math_1B.yaml`)
+        command = nemo_rl_config.generation_command(nemo_rl_config.composed(ctx, rel))
+        fid = "nemo-rl" if command else None
+    if fid is None:
+        # AReaL: its launcher starts the vLLM servers
+        return areal_config.scan(ctx, rel, doc) if doc.index == 0 and areal_config.is_areal(doc.data) else []
+    fw = frameworks.get(fid)
+    verl = fid in ("verl", "easyr1", "nemo-rl", "oumi")  # nested keys read as dotted paths
+    if fid == "nemo-rl":
+        command = command or nemo_rl_config.generation_command(doc.data)
+        entries = nemo_rl_config.entries(ctx, rel, [], command, referenced=False) if doc.index == 0 else []
+    elif sections:  # only the keys ms-swift declares: the rest are the project's own loader's
+        entries = [e for k in sections for e in mapping_entries(doc.data[k], doc, rel, False, (k,), 1) if fw.key(e.written) is not None]
+        entries = list({e.written: e for e in reversed(entries)}.values())[::-1]  # a key in two sections: the first
+    else:
+        entries = mapping_entries(doc.data, doc, rel, flatten=verl)
+    if fid == "trl":
+        # a file a project script's own dataclass reads (TrlParser(dataclass_types=[MyArguments])):
+        # its keys are the project's fields, not TRL's (engine/scan/trl_parsers.py)
+        keys = {str(k) for k in doc.data}
+        own = trl_parsers.own_keys(ctx, keys, {k for k in keys if fw.key(k) is not None}, current=trl_parsers.current_keys(fw, keys))
+        if own is not None and own >= keys:
+            return []
+        entries = [e for e in entries if own is None or e.written not in own]
+    line = _selector_line(fw, [e for e in entries if e.setting.file == rel]) or doc.start_line
+    if fid == "verl":
+        line = _selector_line(fw, entries) or doc.line_of(("actor_rollout_ref", "rollout"))
+    site = framework_site.build_site(fw, entries, file=rel, line=line,
                                      syntax="framework-config", kind=f"{fw.name} config", version=ctx.framework_version(rel, fw.package),
                                      command=command, source={"yaml_doc": doc.index, "flatten": verl},
                                      commit=ctx.framework_commit(rel, fw.package))
-        if site is not None and sections:
-            for name in SIZED_BY_COMMAND:  # the project's loader may derive what the file leaves out (a length of its own)
-                if name not in site.settings:
-                    site.settings[name] = Setting(name, None, False, rel, line, "", "", "framework-config",
-                                                  "not written: the project's own loader may set it", implied=True)
-        if site is not None:
-            swift_adapters.resolve(ctx, rel, site)
-            site.config_key_style = "snake"
-            framework_site.device_tp(site)
-            out.append(site)
-    return out
+    if site is not None and sections:
+        for name in SIZED_BY_COMMAND:  # the project's loader may derive what the file leaves out (a length of its own)
+            if name not in site.settings:
+                site.settings[name] = Setting(name, None, False, rel, line, "", "", "framework-config",
+                                              "not written: the project's own loader may set it", implied=True)
+    if site is not None:
+        swift_adapters.resolve(ctx, rel, site)
+        site.config_key_style = "snake"
+        framework_site.device_tp(site)
+    return [site] if site is not None else []
 
 
 def _swift_command(data: dict) -> str:

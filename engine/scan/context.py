@@ -240,6 +240,17 @@ class ScanContext:
             self._skip_files.add(rel)
             self.skipped.append(Skipped(rel, line, code, detail))
 
+    def one_launch(self, rel: str, line: int | None, read, *args, failed=None):
+        """What `read(*args)` gives for one launch of a file (a call, a command, a document); a scanner
+        bug met there costs that launch alone, reported as skipped at its line, not the file's others."""
+        try:
+            return read(*args)
+        except RecursionError:
+            self.skip(rel, "parse-error", line, "nesting too deep")
+        except Exception as e:  # noqa: BLE001 — the boundary of one launch, as guarded() is of one file
+            self.skip(rel, "scanner-error", line, f"{type(e).__name__}: {e}"[:160])
+        return failed
+
     def was_skipped(self, rel: str) -> bool:
         return rel in self._skip_files
 

@@ -165,13 +165,7 @@ def _free_cycles() -> None:
 def guarded(ctx: ScanContext, rel: str, scanner, *args) -> list:
     """A scanner's findings in one file. A scanner bug (tests/test_fuzz.py hunts for them) costs
     that file, reported as skipped with the error, never the audit."""
-    try:
-        return scanner(ctx, rel, *args)
-    except RecursionError:
-        ctx.skip(rel, "parse-error", detail="nesting too deep")
-    except Exception as e:  # noqa: BLE001 — the boundary: every other file is still audited
-        ctx.skip(rel, "scanner-error", detail=f"{type(e).__name__}: {e}"[:160])
-    return []
+    return ctx.one_launch(rel, None, scanner, ctx, rel, *args, failed=[])  # every other file is still audited
 
 
 def suffix_of(rel: str) -> str:

@@ -193,7 +193,9 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
     sites: list[tuple[int, Site]] = []
     per_file: dict = {"rel": rel}  # what call_facts reads of the whole file, read once for all its sites
     trl_seen: set = set()
-    for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
+
+    def read_call(f: Found) -> list[tuple[int, Site]]:
+        out: list[tuple[int, Site]] = []
         call, target, wrapper = f.call, f.target, None
         many: Site | list[Site] | None = None  # a spawn of a command chosen in branches gives a site per branch
         if target in TRL_CONFIGS:
@@ -230,7 +232,16 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
             image_entry.adopt(ctx, site, image)
             framework_site.device_tp(site)
             python_tools.facts(ctx, rel, tree, f, site)
-            sites.append((id(call), site))
+            out.append((id(call), site))
+        return out
+
+    for f in sorted(found, key=lambda x: (x.call.lineno, x.call.col_offset)):
+        # a bug met reading one call costs that call (skipped with its line), not the file's other sites
+        held = set(absorbed)
+        got = ctx.one_launch(rel, f.call.lineno, read_call, f)
+        if got is None:
+            absorbed.intersection_update(held)  # what the failed call took from its neighbours is theirs again
+        sites += got or []
     if any(s.tool == "unsloth_zoo" for _, s in sites):
         # Unsloth patches TRL's trainers to generate with the model's own engine (`self.llm =
         # model.vllm_engine`, unsloth/models/rl.py): a GRPOConfig(use_vllm=True) beside

@@ -50,11 +50,7 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
     first_shape: dict[tuple, tuple] = {}  # (anchor, command lines) → what its first reading gave
 
     def emit(c: Candidate) -> None:
-        try:
-            site = site_for(ctx, rel, version, c)
-        except Exception as e:  # noqa: BLE001 — one command's bug costs that command, not the script's other launches
-            ctx.skip(rel, "scanner-error", c.line, f"{type(e).__name__}: {e}"[:160])
-            return
+        site = ctx.one_launch(rel, c.line, site_for, ctx, rel, version, c)
         if site is None:
             return
         at = c.own or (c.line, c.end_line)

@@ -49,25 +49,28 @@ def scan_dockerfile(ctx: ScanContext, rel: str, text: str) -> list[Site]:
 
 
 def scan_yaml(ctx: ScanContext, rel: str, text: str, docs: list[yamlio.Document]) -> list[Site]:
-    from vllm_kb.engine.scan import yaml_commands
-
     sites: list[Site] = []
     docs = wrapped.unwrap(docs)  # an OpenShift Template's objects, a List's items
-    for doc in docs:
-        if is_kaito(doc.data):
-            sites += scan_kaito(ctx, rel, doc, docs)
-            continue
-        if is_llmkube_vllm(doc.data):  # its Model resource may be another document of the file
-            sites += scan_llmkube(ctx, rel, doc, docs)
-            continue
-        if is_flagscale(doc.data):  # a FlagScale serve list (the document itself or its `serve:`)
-            got = scan_flagscale(ctx, rel, doc)
-        else:
-            got = _scan_doc(ctx, rel, doc) if isinstance(doc.data, dict) else []
-        # a document no format claims (a recipe, a job spec, an unknown operator's resource): the
-        # command lines its strings hold are launches of their own
-        sites += got if got or "vllm" not in text else yaml_commands.scan(ctx, rel, doc, rendered=helm_chart.renders_value(ctx, rel))
+    for doc in docs:  # a bug met on one document costs that document, not the file's others
+        sites += ctx.one_launch(rel, doc.start_line, _doc_sites, ctx, rel, text, doc, docs, failed=[])
     return sites
+
+
+def _doc_sites(ctx: ScanContext, rel: str, text: str, doc: yamlio.Document, docs: list[yamlio.Document]) -> list[Site]:
+    """The sites of one document of a YAML file (`docs`: the file's others, which some formats read beside it)."""
+    from vllm_kb.engine.scan import yaml_commands
+
+    if is_kaito(doc.data):
+        return scan_kaito(ctx, rel, doc, docs)
+    if is_llmkube_vllm(doc.data):  # its Model resource may be another document of the file
+        return scan_llmkube(ctx, rel, doc, docs)
+    if is_flagscale(doc.data):  # a FlagScale serve list (the document itself or its `serve:`)
+        got = scan_flagscale(ctx, rel, doc)
+    else:
+        got = _scan_doc(ctx, rel, doc) if isinstance(doc.data, dict) else []
+    # a document no format claims (a recipe, a job spec, an unknown operator's resource): the
+    # command lines its strings hold are launches of their own
+    return got if got or "vllm" not in text else yaml_commands.scan(ctx, rel, doc, rendered=helm_chart.renders_value(ctx, rel))
 
 
 def _scan_doc(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
