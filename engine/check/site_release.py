@@ -13,12 +13,12 @@ from vllm_kb.engine.check import candidates, framework_compat, framework_range, 
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.check.lora_adapters import training_ranks
 from vllm_kb.engine.check.startup_modelcap import mark_local
-from vllm_kb.engine.kb import frameworks, release_dates
+from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.scan import deploy, image_beside, pin_alternatives, pins as pins_mod, source_pins, xinference_server
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.dmr_launch import model_runner_choice
-from vllm_kb.engine.scan.images import image_date, own_numbering, vendor_build_day
+from vllm_kb.engine.scan.images import dated_release, own_numbering
 from vllm_kb.engine.scan.site import Site
 
 
@@ -101,8 +101,7 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         choice = pins_mod.VersionChoice(v, True, "image", pins_mod.Pin(at, line, image, f"=={v}", "image", v, via="xinference-server"))
     elif site.tool == "docker-model-runner" and choice.basis != "cli":
         choice = model_runner_choice(site, cat)  # the runner's own vLLM, whichever runner release the host has
-    elif (day := image_date(site.image)) and (built := release_dates.newest_by(day)[0]) \
-            and (deploy.is_vllm_like_image(site.image) or vendor_build_day(site.image)) and choice.basis != "cli":
+    elif (built := dated_release(site.image)) and choice.basis != "cli":
         choice = pins_mod.VersionChoice(built, False, "image-dated",
                                         pins_mod.Pin(site.file, site.line, site.image or "", "", "image", None))
     elif site.image and choice.basis == "pin" and choice.pin is not None and deploy.is_vllm_like_image(site.image) \

@@ -130,6 +130,21 @@ def image_date(image: str | None) -> str | None:
     return f"{d.group(1)}-{d.group(2)}-{d.group(3)}" if d else vendor_build_day(text)
 
 
+def dated_release(image: str | None, *, grammar: bool = False) -> str | None:
+    """The release a vLLM image that names only its build day is judged at: the newest published by
+    that day (engine/check/site_release.py, basis image-dated). `grammar`: the release its argv is
+    parsed with, the first published after that day where there is one — a build of vLLM's main
+    holds what came before that release (lmcache/vllm-openai:2025-04-18 takes 0.8.5's
+    --no-enable-chunked-prefill), and the day's grammar, not the newest's, decides how a word is read
+    (`--enable-chunked-prefill "false"` takes the value up to 0.8.4, where 0.34.0 reads a switch and
+    a stray positional)."""
+    day = image_date(image)
+    if not day or not (is_vllm_like_image(image) or vendor_build_day(image)):
+        return None
+    before, after = release_dates.newest_by(day)
+    return (after or before) if grammar else before
+
+
 def vendor_build_day(image: str | None) -> str | None:
     """The day an image whose tag counts its vendor's releases was built from a vLLM commit
     (knowledge/deploy/vendor_images.yaml `built`: ghcr.io/llm-d/llm-d:0.0.8 → 2025-05-14)."""

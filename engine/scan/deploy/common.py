@@ -15,6 +15,7 @@ from vllm_kb.engine.scan.site import Setting, Site
 from vllm_kb.engine.scan.images import (  # noqa: F401 — re-exported for the container scanners
     IMAGE_ENTRYPOINTS,
     container_command,
+    dated_release,
     entrypoint_for,
     image_version,
     is_local_image,
@@ -82,7 +83,8 @@ def launch_site(ctx: ScanContext, rel: str, words: list[Word], line: int, end_li
     inner scripts see (the container's environment). `version`: the release a tool names for the
     launch itself (GPUStack's backend_version), over the image's and the folder's."""
     tag = image_version(image)
-    version = version or (ctx.catalog.resolve(tag).version if tag else ctx.version_for(rel))
+    # an image that names only its build day: its argv read with the grammar of the release it is judged at
+    version = version or (ctx.catalog.resolve(tag).version if tag else ctx.catalog.installed_version(dated_release(image, grammar=True)) or ctx.version_for(rel))
     st = State(Expander(known if known is not None else {k: str(s.value) for k, s in env.items() if s.resolved}), dict(env))
     st.ex.exported |= set(st.ex.vars)
     found: list[Site] = []
