@@ -20,14 +20,16 @@ def _p0(sr):
     return [r.check.id for r in sr.results if r.status == "recommended" and r.priority == "P0"]
 
 
-@pytest.mark.parametrize("trl,gpu,p0", [
-    ("0.14.0", "A100-80GB", ["L34"]),      # vLLM on cuda:1 of a one-GPU machine
-    ("0.14.0", "A100-80GB x2", []),        # cuda:1 exists
-    ("0.15.2", "A100-80GB", []),           # 0.15 shares cuda:0 on a one-GPU machine
+@pytest.mark.parametrize("trl,gpu,p0,mode", [
+    ("0.14.0", "A100-80GB", ["L34"], "standalone_offline"),  # vLLM on cuda:1 of a one-GPU machine
+    ("0.14.0", "A100-80GB x2", [], "standalone_offline"),    # cuda:1 exists
+    # 0.15 shares cuda:0 on a one-GPU machine: the engine sits beside the trainer's policy, which
+    # is colocation (e0d8a5b0 engine_shares_trainer_gpu)
+    ("0.15.2", "A100-80GB", [], "rlhf_colocate"),
 ])
-def test_in_process_engine_on_the_next_gpu(write_project, trl, gpu, p0):
+def test_in_process_engine_on_the_next_gpu(write_project, trl, gpu, p0, mode):
     sr = _site(write_project, trl, gpu)
-    assert sr.site.mode == "standalone_offline" and sr.site.launch["engine_device"] == 1
+    assert sr.site.mode == mode and sr.site.launch["engine_device"] == 1
     assert _p0(sr) == p0
 
 

@@ -368,7 +368,7 @@ _SYSTEM_PROGRAM = re.compile(r"^/(?:usr/(?:local/)?)?s?bin/[^/]+$")  # an execut
 
 def _flags_only(cmd) -> bool:
     form = _exec_form(cmd.arg) if cmd is not None else None
-    return bool(form) and form[0].startswith("-")
+    return bool(form and form[0].startswith("-"))
 
 
 def _written(ins: _Instr) -> dict[str, tuple[str, int]]:
