@@ -60,7 +60,8 @@ def test_sarif_help_uris_resolve_to_generated_pages(files):
 def test_links_between_pages_resolve(files):
     for name, text in files.items():
         here = (Path("docs") / name).parent
-        for link in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        # a code span is not a link: a CEL predicate shows `[0-9](_?[0-9])` (checks/F3.md)
+        for link in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", re.sub(r"`[^`\n]*`", "", text)):
             if link.startswith(("http://", "https://")):
                 continue
             target = (ROOT / here / link).resolve()
