@@ -90,3 +90,43 @@ def test_a_range_the_project_installs_itself_is_not_widened_by_an_image(write_pr
              "docker/Dockerfile.stable.vllm": IMAGE}
     (sr,) = audit(write_project(files), gpu="A100-80GB").sites
     assert str(sr.version.version) == "0.12.0"
+
+
+# The Hugging Face layout (open-r1; R1-V and VLM-R1 copy it, eval107): every pin sits in a `_deps`
+# table, and only what install_requires or an extra names through `deps[...]` / `deps_list(...)` is
+# installed. R1-V's table says vllm==0.6.6.post1, which nothing installs; its setup.sh installs 0.7.2.
+TABLE = '''import re
+from setuptools import setup
+_deps = ["accelerate>=1.2.1", "lighteval>=0.8", "trl==0.14.0", "vllm==0.6.6.post1", "torch>=2.5.1"]
+deps = {b: a for a, b in (re.findall(r"^(([^!=<>~ ]+)(?:[!=<>~ ].*)?$)", x)[0] for x in _deps)}
+
+
+def deps_list(*pkgs):
+    return [deps[pkg] for pkg in pkgs]
+
+
+extras = {}
+extras["eval"] = deps_list("lighteval")
+extras["dev"] = extras["eval"] + deps_list("torch")
+install_requires = [deps["accelerate"], deps["trl"]]
+setup(name="r1-v", install_requires=install_requires, extras_require=extras)
+'''
+
+
+def test_a_lookup_table_pin_counts_only_where_setup_takes_it():
+    from vllm_kb.engine.scan.setup_pins import setup_py
+
+    got = {p.package: p.group for p in setup_py("setup.py", TABLE)}
+    assert got == {"trl": "", "lighteval": "eval", "torch": "dev"}  # vllm: in the table only
+
+
+def test_an_unused_table_pin_is_not_the_sites_release(write_project):
+    from vllm_kb.engine.audit import audit
+
+    root = write_project({
+        "src/r1-v/setup.py": TABLE,
+        "src/r1-v/setup.sh": "pip install -e \".[dev]\"\npip install vllm==0.7.2\n",
+        "src/r1-v/src/open_r1/trainer/grpo.py": "from vllm import LLM\nllm = LLM(model='Qwen/Qwen2-VL-2B-Instruct', enforce_eager=True)\n",
+    })
+    versions = {s.version.version for s in audit(root, gpu="H100-80GB x1").sites}
+    assert versions == {"0.7.2"}

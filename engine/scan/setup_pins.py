@@ -23,12 +23,17 @@ def setup_py(rel: str, text: str, ctx: ScanContext | None = None) -> list[Pin]:
     if own is not None:
         keys.add(id(own[1]))
     extra = _extras(tree)
+    table = _tables(tree)
     for node in walk(tree):
         if id(node) in keys:
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()[:1].isalpha():
             p = from_requirement(rel, node.lineno, node.value, "setup")
-            if p:
+            if p and id(node) in table:
+                p.group = table[id(node)]
+                if p.group is not None:
+                    out.append(p)
+            elif p:
                 p.group = extra.get(id(node), "")
                 out.append(p)
     return out + ([own[0]] if own is not None and own[0] is not None else [])
@@ -61,6 +66,70 @@ def _extras(tree) -> dict[int, str]:
             for name, v in named:
                 if id(v) not in base:  # `"all": install_requires`: installed anyway
                     out.update({id(e): name for e in v.elts if isinstance(e, ast.Constant)})
+    return out
+
+
+def _tables(tree) -> dict[int, str | None]:
+    """id(string) → "" (installed), the extra's name, or None (never installed) for the strings of a
+    lookup table: the Hugging Face layout (open-r1, R1-V, VLM-R1) lists every pin in `_deps`, turns it
+    into `deps = {name: pin for … in _deps}` and installs only what `deps["trl"]` or
+    `deps_list("lighteval")` names in install_requires or an extra; the rest of the table installs
+    nothing (R1-V's `"vllm==0.6.6.post1"` while setup.sh installs 0.7.2)."""
+    iters = {n.iter.id for n in walk(tree) if isinstance(n, ast.comprehension | ast.For) and isinstance(n.iter, ast.Name)}
+    lists = {t.id: node.value for node in walk(tree) if isinstance(node, ast.Assign)
+             and isinstance(node.value, ast.List) for t in node.targets if isinstance(t, ast.Name) and t.id in iters}
+    if not lists:
+        return {}
+    named: dict[str, list] = {}  # a Name → the expressions assigned to it
+    for node in walk(tree):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    named.setdefault(t.id, []).append(node.value)
+    call_kw = {kw.arg: kw.value for node in walk(tree) if isinstance(node, ast.Call)
+               and getattr(node.func, "id", getattr(node.func, "attr", None)) == "setup" for kw in node.keywords}
+    used: dict[str, str] = {}  # package → "" or the extra that names it
+    keys: list = []  # the `"trl"` of `deps["trl"]`: a key into the table, no requirement of its own
+
+    def names(expr, group: str, seen: set) -> None:
+        for n in walk(expr) if isinstance(expr, ast.AST) else ():
+            if isinstance(n, ast.Name) and n.id not in seen and n.id not in lists:
+                seen.add(n.id)
+                for v in named.get(n.id, []):
+                    names(v, group, seen)
+            key = n.slice if isinstance(n, ast.Subscript) else None
+            args = n.args if isinstance(n, ast.Call) else [key] if key is not None else []
+            for a in args:
+                if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                    pkg = package_name(a.value)
+                    keys.append((a, pkg))
+                    if used.get(pkg) != "":
+                        used[pkg] = group
+
+    names(call_kw.get("install_requires"), "", set())
+    extras = call_kw.get("extras_require")
+    for e in [extras] + (named.get(extras.id, []) if isinstance(extras, ast.Name) else []):
+        if isinstance(e, ast.Dict):
+            for k, v in zip(e.keys, e.values):
+                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    names(v, k.value, set())
+    if isinstance(extras, ast.Name):  # extras["eval"] = deps_list("lighteval", "math-verify")
+        for node in walk(tree):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == extras.id \
+                            and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
+                        names(node.value, t.slice.value, set())
+    out: dict[int, str | None] = {}
+    table: set[str] = set()
+    for lst in lists.values():
+        for e in lst.elts:
+            if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                head = re.match(r"\s*([A-Za-z0-9][\w.-]*)", e.value)
+                if head:
+                    table.add(package_name(head.group(1)))
+                out[id(e)] = used.get(package_name(head.group(1))) if head else None
+    out.update({id(a): None for a, pkg in keys if pkg in table})
     return out
 
 
