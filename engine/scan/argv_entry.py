@@ -231,7 +231,7 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
             for kw in node.keywords:
                 if kw.arg == "model" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
                     out.model_default = (kw.value.value, kw.value.lineno)
-    if engine is None and not serve:
+    if engine is None and not serve or not llm and _lists_flags_only(tree):
         return None
     for node in walk(tree):  # `args.model = args.model_path`: an own option handed to an engine argument
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
@@ -241,6 +241,27 @@ def _inspect(text: str | None, file: str) -> EntryPoint | None:
     out.engine = "server" if serve or engine is None else "LLM" if llm and engine == "EngineArgs" else engine
     out.assigns = entry_assigns.assignments(tree)
     return out
+
+
+# Calls that start an engine or a server from a parsed namespace; a file with none of them that reads
+# the parser's `_actions` only lists vLLM's flags (runpod worker-vllm scripts/check_vllm_flags.py dump,
+# run in CI with `docker run --entrypoint python3 IMAGE`): nothing starts, so no site and no GPU need.
+_STARTS = frozenset({"LLM", "run_server", "serve_http", "build_async_engine_client", "from_engine_args", "from_cli_args",
+                     "from_vllm_config", "AsyncLLMEngine", "LLMEngine", "AsyncLLM", "run", "Popen", "call", "check_call",
+                     "execvp", "execv", "system", "main", "init_app", "build_app", "cmd", "EngineArgs", "AsyncEngineArgs"})
+
+
+def _lists_flags_only(tree: ast.Module) -> bool:
+    reads_actions = any(isinstance(n, ast.Attribute) and n.attr in ("_actions", "_option_string_actions") for n in walk(tree))
+    if not reads_actions:
+        return False
+    for n in walk(tree):
+        if isinstance(n, ast.Call):
+            f = n.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name in _STARTS and not (name == "main" and isinstance(f, ast.Name)):
+                return False
+    return True
 
 
 def _same_namespace(target, value) -> bool:
