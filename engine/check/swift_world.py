@@ -9,7 +9,9 @@ of any size. Only a tensor-parallel engine is judged: with one GPU per engine sw
 each rank on its own, and no report shows that path failing.
 
 Without NPROC_PER_NODE swift runs one plain process, which spreads the model over every GPU it
-sees (device_map); its GRPO and GKD arguments refuse that beside a vLLM rollout (swift_processes)."""
+sees (device_map); its GRPO and GKD arguments refuse that beside a vLLM rollout (swift_processes).
+ms-swift 3.2.2 … 3.4.1 instead assert that the GPUs a GRPO trainer sees are its processes per node
+(colocate, num_infer_workers equal to that count) or those plus num_infer_workers (async)."""
 from __future__ import annotations
 
 from typing import Any
@@ -45,4 +47,10 @@ def swift_processes(site) -> dict[str, Any]:
     n = site.env.get("NPROC_PER_NODE")
     if n is not None and (not n.resolved or not str(n.value).strip().isdigit() or int(str(n.value).strip()) < 1):
         return {}
-    return {"swift_rl_vllm": algo, "swift_local_procs": int(str(n.value).strip()) if n is not None else 1}
+    out = {"swift_rl_vllm": algo, "swift_local_procs": int(str(n.value).strip()) if n is not None else 1}
+    # 3.2.2-3.4.1 _check_grpo (rlhf_args.py) counts the rollout workers beside the trainer's processes;
+    # an external rollout server (vllm_server_host, 3.3.1 on) skips it
+    workers = str(keys.get("num_infer_workers", 1)).strip()
+    if algo == "grpo" and workers.isdigit() and not keys.get("vllm_server_host"):
+        out["swift_infer_workers"] = int(workers)
+    return out
