@@ -30,8 +30,9 @@ def setup_py(rel: str, text: str, ctx: ScanContext | None = None) -> list[Pin]:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()[:1].isalpha():
             p = from_requirement(rel, node.lineno, node.value, "setup")
             if p and id(node) in table:
-                p.group = table[id(node)]
-                if p.group is not None:
+                group = table[id(node)]  # None: a table entry no install takes
+                if group is not None:
+                    p.group = group
                     out.append(p)
             elif p:
                 p.group = extra.get(id(node), "")
