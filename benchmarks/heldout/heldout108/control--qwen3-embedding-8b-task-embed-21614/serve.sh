@@ -1,0 +1,2 @@
+#!/bin/sh
+vllm serve Qwen/Qwen3-Embedding-8B --task embed

@@ -1,0 +1,2 @@
+#!/bin/sh
+llamafactory-cli chat internvl_vllm.yaml

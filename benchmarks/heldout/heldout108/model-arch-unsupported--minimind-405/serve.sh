@@ -1,0 +1,2 @@
+#!/bin/sh
+vllm serve ./MiniMind2 --trust-remote-code --dtype half
