@@ -63,3 +63,22 @@ def test_speculator_heads_are_never_draft_models_in_any_release():
     assert draft_name({"speculative_config": {"model": head}}, "0.9.0") is None
     assert refused_draft({"speculative_config": {"model": head}}, "0.12.0") is None
     assert draft_name({"speculative_model": "JackFram/llama-68m"}, "0.5.5") == "JackFram/llama-68m"
+
+
+def test_a_draft_whose_config_names_mtp_is_not_refused():
+    # SpeculativeConfig detects MTP/Medusa/MLP-speculator drafts from their config before it falls back
+    # to draft_model (0.10.0 config.py:2829-2846, hf_config_override :2705-2733): a DeepSeek-V3 drafting
+    # for itself with no method is MTP there, not a refused draft model
+    engine = {"speculative_config": {"model": "deepseek-ai/DeepSeek-V3", "num_speculative_tokens": 1}}
+    target = {"name": "deepseek-ai/DeepSeek-V3", "family": "deepseek-v3", "model_type": "deepseek_v3", "mtp": True}
+    draft = {"family": "deepseek-v3", "model_type": "deepseek_v3", "mtp": True}
+    for v in ("0.10.0", "0.12.0", "0.16.0"):
+        assert refused_draft(engine, v, draft, target) is None
+    # a local folder drafting for a target of its own unknown type may be either: no refusal claimed
+    local = {"speculative_config": {"model": "/models/ckpt"}}
+    assert refused_draft(local, "0.12.0", {}, {"name": "/models/ckpt"}) is None
+    # a plain small draft of a dense family stays refused
+    small = {"speculative_config": {"model": "Qwen/Qwen2.5-0.5B-Instruct"}}
+    dense = {"family": "qwen2.5", "model_type": "qwen2", "mtp": False}
+    assert refused_draft(small, "0.12.0", dense, {"name": "Qwen/Qwen2.5-72B-Instruct", **dense}) == "Qwen/Qwen2.5-0.5B-Instruct"
+    assert refused_draft(small, "0.16.0", dense, {"name": "Qwen/Qwen2.5-72B-Instruct", **dense}) == "Qwen/Qwen2.5-0.5B-Instruct"

@@ -182,7 +182,8 @@ def config_mappings(site: Site) -> dict[str, Any]:
     """Arguments the `vllm serve --config` YAML gives as a mapping: vLLM < 0.16 hands them to
     argparse as `str(dict)`, which no JSON parser reads."""
     names = sorted(n for n, s in site.settings.items()
-                   if s.syntax == "yaml-config" and s.resolved and isinstance(s.value, dict) and "." not in (s.key or ""))
+                   if s.syntax == "yaml-config" and s.resolved and isinstance(s.value, dict) and s.value
+                   and "." not in (s.key or ""))
     return {"config_mappings": names} if names else {}
 
 

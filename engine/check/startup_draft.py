@@ -56,12 +56,40 @@ def draft_name(engine: dict, version: str | None) -> str | None:
     return None
 
 
-def refused_draft(engine: dict, version: str | None) -> str | None:
+# the draft configs SpeculativeConfig turns into another method before it falls back to draft_model
+# (0.10.0 config.py:2705-2733 and :2829-2846, 0.14.1 config/speculative.py:170-240 and :359-380,
+# 0.16.0 :182-280): medusa and MLP-speculator heads, and the checkpoints hf_config_override rewrites
+# into their MTP module — a union over the releases, so a draft of these types is never called refused
+_METHOD_TYPES = frozenset({"medusa", "mlp_speculator", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "mimo",
+                           "mimo_mtp", "glm4_moe", "glm4_moe_lite", "glm4_moe_mtp", "glm_moe_dsa", "ernie4_5_moe",
+                           "ernie_mtp", "qwen3_next", "qwen3_next_mtp", "longcat_flash", "longcat_flash_mtp",
+                           "pangu_ultra_moe", "pangu_ultra_moe_mtp", "exaone_moe", "exaone_moe_mtp", "step3p5"})
+_METHOD_ARCHS = frozenset({"MiMoForCausalLM", "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM",
+                           "GlmOcrForConditionalGeneration"})
+
+
+def _may_be_method(draft: dict | None, name: str, target: dict | None) -> bool:
+    """Whether a draft named without a method may be one SpeculativeConfig detects as MTP, Medusa or an
+    MLP speculator from its config: its known type says so, or it is the target itself (a model that
+    drafts for itself is how MTP is asked for) whose type says so or is not known."""
+    def typed(f: dict | None) -> bool:
+        if not f:
+            return False
+        return f.get("mtp") is True or str(f.get("model_type")) in _METHOD_TYPES or str(f.get("architecture")) in _METHOD_ARCHS
+    if typed(draft):
+        return True
+    if target and name == target.get("name"):
+        return typed(target) or not (target.get("family") or target.get("model_type"))
+    return False
+
+
+def refused_draft(engine: dict, version: str | None, draft: dict | None = None, target: dict | None = None) -> str | None:
     """The separate draft model a V1-only release without draft models refuses (0.10.0–0.14.x, G3):
     method `draft_model`, or a model with no method that SpeculativeConfig takes as one (a name
     that is not an EAGLE/Medusa/MTP/speculator head or n-gram), which SpeculativeConfig then
     refuses with NotImplementedError "Speculative decoding with draft model is not supported yet"
-    (0.10.0 config.py:2852, 0.14.1 config/speculative.py:389); the method written out is refused
+    (0.10.0 config.py:2852, 0.14.1 config/speculative.py:389) — unless its config may name another
+    method (`draft`: the draft's facts, `target`: the target's; _may_be_method); the method written out is refused
     by 0.10's engine arguments (arg_utils.py:1398) and by 0.11–0.14's V1 model runner ("Unknown
     speculative decoding method", gpu_model_runner.py:293 … :454)."""
     v = try_parse(version) if version else None
@@ -72,10 +100,10 @@ def refused_draft(engine: dict, version: str | None) -> str | None:
     if v >= Version("0.15.0"):
         # 0.15–0.16 run draft models only when the method says so; without it the auto-detection
         # finds no head type and raises "Unsupported speculative method: 'None'"
-        return name if method is None and plain_draft(name) else None
+        return name if method is None and plain_draft(name) and not _may_be_method(draft, name, target) else None
     if method == "draft_model":
         return name if isinstance(name, str) and name else "draft_model"
-    if method is None and plain_draft(name):
+    if method is None and plain_draft(name) and not _may_be_method(draft, name, target):
         return name
     return None
 

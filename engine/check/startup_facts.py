@@ -165,7 +165,9 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     if "runtime_bug" not in out:
         out.update(entrypoint_bug_facts(facts.get("site") or {}, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
     out.update(draft_facts(engine, model, kb.models, vllm.get("version") or version, drafts))
-    if (refused := refused_draft(engine, vllm.get("version") or version)) is not None:
+    spec = engine.get("speculative_config")
+    draft_of = drafts(spec.get("model")) if isinstance(spec, dict) and isinstance(spec.get("model"), str) else None
+    if (refused := refused_draft(engine, vllm.get("version") or version, draft_of, model)) is not None:
         out["spec_refused_draft"] = refused
     if (mm := mm_refused_draft(engine, model, vllm.get("version") or version)) is not None:
         out["spec_draft_mm_refused"] = mm
