@@ -36,3 +36,19 @@ def test_a_fix_is_shown_never_written_into_the_pairs(cli, write_project):
     root = write_project({"eval.sh": SCRIPT, "requirements.txt": "vllm==0.10.1.1\n"})
     cli("audit", str(root), "--gpu", "T4", "--fix", "--unsafe-fixes")
     assert (root / "eval.sh").read_text() == SCRIPT
+
+
+def test_generation_length_and_changes_in_its_own_keys(cli, write_project):
+    """open-r1's evaluation line without a max_model_length: B2 keeps room for the 32768 new tokens, and
+    every change is a pair of lighteval's model arguments under its own key names."""
+    import json
+
+    script = ("MODEL=deepseek-ai/DeepSeek-R1-Distill-Qwen-7B\nMODEL_ARGS=\"model_name=$MODEL,dtype=bfloat16,gpu_memory_utilization=0.5,"
+              "generation_parameters={max_new_tokens:32768,temperature:0.6,top_p:0.95}\"\n"
+              "lighteval vllm $MODEL_ARGS \"lighteval|aime24|0|0\" --use-chat-template\n")
+    root = write_project({"eval.sh": script, "requirements.txt": "lighteval==0.10.0\nvllm==0.8.5\n"})
+    site = json.loads(cli("audit", str(root), "--gpu", "H100", "--format", "json")[1])["sites"][0]
+    changes = {c["target"]: c for c in site["changes"]}
+    assert changes["max_model_len"]["after"] == "…,max_model_length=65536"
+    assert changes["gpu_memory_utilization"]["after"] == "gpu_memory_utilization=0.9"
+    assert changes["kv_cache_dtype"]["blocked"] == "not_exposed"  # VLLMModelConfig has no such key

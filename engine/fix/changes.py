@@ -10,7 +10,7 @@ from vllm_kb.engine.fix import syntax as site_syntax
 from vllm_kb.engine.fix.literals import as_written_value, py_literal, shell_word, yaml_scalar
 from vllm_kb.engine.fix.alternatives import alternatives
 from vllm_kb.engine.fix.release_valid import mark_invalid, release_form
-from vllm_kb.engine.fix import collisions
+from vllm_kb.engine.fix import collisions, harness_pairs
 from vllm_kb.engine.fix.spelling import cli_text, merge_value, yaml_key  # noqa: F401 — merge_value re-exported
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
@@ -215,6 +215,9 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
     if op == "unset":
         if existing is None:
             return None
+        if site.tool in harness_pairs.TOOLS:
+            return Change("unset", target, None, existing.file, existing.syntax, existing.line,
+                          harness_pairs.text(site, op, target, None, existing)[0], None, setting=existing)
         return Change("unset", target, None, existing.file, existing.syntax, existing.line, _as_written(existing), None, setting=existing)
     if op == "set" and existing is not None and not existing.resolved and target in site.device_args:
         # `$(nvidia-smi -L | wc -l)`: the script follows the machine it runs on; a literal would
@@ -236,6 +239,10 @@ def _change(site: Site, op: str, target: str, value: Any, cat: Catalog, version:
         # already so: nothing to write (a dict or list asked for again is a text vLLM cannot parse as JSON
         # that the scan read as the value it meant: `--allowed-origins *` read as ["*"], option-not-json)
         return None
+    if site.tool in harness_pairs.TOOLS and op == "set" and target != "model":
+        before, after, blocked = harness_pairs.text(site, op, target, value, existing)
+        return Change("set", target, value, existing.file if existing else site.file, site.syntax,
+                      existing.line if existing else None, before, after, setting=existing, blocked=blocked)
     if site.kind == "trl vllm-serve" and existing is None and not _serve_accepts(site, target):
         return Change("set", target, value, site.file, site.syntax, None, None, None, blocked="not_exposed")
     if site.framework != "none" and site.kind != "trl vllm-serve":

@@ -115,6 +115,7 @@ class ScanContext:
     # (file, Xinference endpoint) → [(line, model, model type, --gpu-idx)]: the launches of models that
     # are not vLLM's (an embedding, a reranker), in the script's order (scan/tool_launch.py)
     xinference_others: dict = field(default_factory=dict)
+    task_generation: dict | None = None  # task YAML → (task name, max_gen_toks) (scan/harness_generation.py), read once
     forced_version: str | None = None  # --vllm-version: the release the user says the project runs
     _yaml_index: list | None = None  # values file → vllm-stack release (`helm install --version`)
     _cache: dict[str, str | None] = field(default_factory=dict)

@@ -12,6 +12,7 @@ import re
 import yaml
 
 from vllm_kb.engine.kb import deploy_tools
+from vllm_kb.engine.scan import harness_generation
 from vllm_kb.engine.scan.lm_eval_launch import pairs
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -75,6 +76,7 @@ def site(ctx, rel: str, version: str, cmd, tl, env: dict, syntax: str = "cli") -
             return s
         items = [(k, v) for k, v in got[1].items() if not isinstance(v, (dict, list)) and v is not None]
     else:
+        s.launch.update(harness_generation.lighteval(rel, w.line, w.value))
         items = [(k.strip(), v) for k, eq, v in (p.strip().partition("=") for p in _GENERATION.sub("", w.value).split(",")) if eq]
     renamed = entry["args"]
     # its own keys (data_parallel_size) decide what its code passes vLLM (engine_kwargs.yaml conditions)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from vllm_kb.engine.scan import harness_generation
 from vllm_kb.engine.scan.cli_args import Arg, ArgParser, normalise_flag
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -44,9 +45,11 @@ def site(ctx, rel: str, version: str, cmd, tl, env: dict, syntax: str = "cli") -
     # the pairs share one word: no change is written into it (the report shows each change instead)
     s.tool, s.env, s.source = "lm_eval", dict(env), {"words": [dataclasses.replace(x, start=-1, end=-1) for x in words]}
     if at < 0:
+        s.launch.update(harness_generation.lm_eval(ctx, rel, words, None))
         return s
     w = words[at]
     text = w.value
+    s.launch.update(harness_generation.lm_eval(ctx, rel, words, text))
     if text is None:
         s.opaque.append({"code": "unresolved", "what": w.raw, "where": f"{rel}:{w.line}"})
         return s
