@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from vllm_kb.engine.scan import python_argv_forms, python_returns
 from vllm_kb.engine.scan.deploy import common
-from vllm_kb.engine.scan.python_argv_words import argv_items, argv_string, argv_word, split_of, star_items
+from vllm_kb.engine.scan.python_argv_words import argv_items, argv_string, argv_word, opaque, split_of, star_items
 from vllm_kb.engine.scan.python_flow import Flow, Item, TrackedDict, Unknown
 from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.site import Setting, Site
@@ -111,8 +111,7 @@ def _site(ctx, rel, text, call, r, mod, fn, shell, env, first, lines) -> Site | 
         words = python_argv_forms.interpreter_first(items, [argv_word(it, r, text) for it in items])
         got = common.launch_site(ctx, rel, words, lines[0], lines[1], syntax, "argv", env, None)
     if got is not None:
-        for n in notes:
-            got.opaque.append({"code": "conditional", "what": n, "where": f"{rel}:{call.lineno}"})
+        got.opaque += opaque(notes, f"{rel}:{call.lineno}")
         got.tool = got.tool or "python subprocess"
     return got
 
@@ -126,8 +125,7 @@ def list_site(ctx, rel: str, text: str, node: ast.expr, r, tool: str) -> Site | 
     words = [argv_word(it, r, text) for it in items]
     got = common.launch_site(ctx, rel, words, node.lineno, node.end_lineno or node.lineno, "python-argv", "argv", {}, None)
     if got is not None:
-        for n in notes:
-            got.opaque.append({"code": "conditional", "what": n, "where": f"{rel}:{node.lineno}"})
+        got.opaque += opaque(notes, f"{rel}:{node.lineno}")
         got.tool = tool
     return got
 
@@ -148,8 +146,7 @@ def container_site(ctx, rel: str, text: str, call: ast.Call, r, command: ast.exp
     got = common.launch_site(ctx, rel, words, call.lineno, call.end_lineno or call.lineno, "python-argv", "argv", {},
                              img if isinstance(img, str) else None)
     if got is not None:
-        for n in notes:
-            got.opaque.append({"code": "conditional", "what": n, "where": f"{rel}:{call.lineno}"})
+        got.opaque += opaque(notes, f"{rel}:{call.lineno}")
         got.tool = tool
         got.image = got.image or (img if isinstance(img, str) else None)
     return got

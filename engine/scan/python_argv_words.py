@@ -45,6 +45,11 @@ def argv_items(node, r, notes: list[str]) -> list[Item] | None:
     return None
 
 
+class Unseen(str):
+    """A note of words the list takes that the flow does not follow (`argv += build_args()` of a helper
+    whose items come from the environment): the command has arguments the audit cannot see."""
+
+
 def _items_of(got: TrackedList, r, notes: list[str]) -> list[Item]:
     out = []
     for it in got.items:
@@ -52,7 +57,13 @@ def _items_of(got: TrackedList, r, notes: list[str]) -> list[Item]:
             notes.append(f"{_shown(it, r)} ({it.uncertain})")
             continue
         out.append(it)
+    notes += [Unseen(u) for u in got.unknown]
     return out  # an unknown `*part` is a hole word in its place (reported as unresolved)
+
+
+def opaque(notes: list[str], where: str) -> list[dict]:
+    """The site's opaque entries of the notes: an item under an undecided condition, or words not followed."""
+    return [{"code": "run-time-args" if isinstance(n, Unseen) else "conditional", "what": str(n), "where": where} for n in notes]
 
 
 def _is_interpreter(node) -> bool:
