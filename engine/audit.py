@@ -11,6 +11,7 @@ from typing import Callable, Iterator
 from vllm_kb.engine.check import balanced, candidates, catalog_findings, colocation, entrypoint_findings, import_sites, unpinned, vendored_sites
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_documented, settle_priorities
 from vllm_kb.engine.check.hidden_args import hidden_args
+from vllm_kb.engine.check.site_platform import PLATFORM_PLUGINS
 from vllm_kb.engine.check.owners import settle_owners
 from vllm_kb.engine.check.project_facts import add_project_facts
 from vllm_kb.engine.check.site_release import release_facts
@@ -157,6 +158,8 @@ def _fresh_install(site: Site, choice, bounded: Callable[[], bool], ctx: ScanCon
         return _latest_tag(site.image or "") or _written_untagged(site, ctx)
     if choice.basis != "none" or site.framework != "none" or site.launch.get("release_placeholder"):
         return False  # a template's `vllm=={vllm_version}`, a command the code renders: its release is the code's choice
+    if set(site.plugins or ()) & set(PLATFORM_PLUGINS):
+        return False  # vllm-ascend is installed over the vLLM release it was built for, never the newest by itself
     return not bounded()
 
 

@@ -140,3 +140,23 @@ def test_the_extractor_reads_the_vllm_keys_of_env_variables():
             '    "VLLM_ASCEND_ENABLE_NZ": lambda: int(os.getenv("VLLM_ASCEND_ENABLE_NZ", 1)),\n'
             '    "VLLM_VERSION": lambda: os.getenv("VLLM_VERSION", None),\n}\nOTHER = {"VLLM_X": 1}\n')
     assert env_names(text) == {"VLLM_ASCEND_ENABLE_NZ", "VLLM_VERSION"}
+
+
+def test_vllm_ascend_installed_is_the_npu_platform(write_project):
+    """vllm-ascend's register() names its NPUPlatform whatever the machine, and vLLM takes the one
+    out-of-tree platform plugin installed (vllm/platforms/__init__.py:226-236 in 0.9.1): CUDA's start-up
+    refusals (a GPU count the --gpu spec lacks) are not certain there, P1 at most."""
+    from vllm_kb.engine.audit import audit
+
+    serve = "vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 4 --max-model-len 8192\n"
+    cuda = audit(write_project({"requirements.txt": "vllm==0.9.1\n", "serve.sh": serve}), gpu="A100-80GB x1").sites[0]
+    assert any(r.check.id == "L34" and r.priority == "P0" for r in cuda.results)
+    root = write_project({"requirements.txt": "vllm==0.9.1\nvllm-ascend==0.9.1\n", "serve.sh": serve})
+    (sr,) = audit(root, gpu="A100-80GB x1").sites
+    assert sr.facts["site"]["platform"] == "npu" and not any(r.priority == "P0" for r in sr.results)
+
+
+def test_a_script_starting_the_plugin_image_installs_the_plugin():
+    text = "export IMAGE=quay.io/ascend/vllm-ascend:v0.10.0rc1\ndocker run --name vllm-ascend01 -it -d $IMAGE bash\n"
+    assert plugins.images_in(text) == {"vllm-ascend"}
+    assert plugins.images_in("docker run --name vllm-ascend01 vllm/vllm-openai:v0.9.1\n") == set()

@@ -39,11 +39,18 @@ def cpu_build(pin_text: str | None, env: dict) -> str | None:
     return "hint" if "VLLM_CPU_KVCACHE_SPACE" in env else None
 
 
-def platform(args: dict, env: dict, image: str | None = None, framework_device: str | None = None) -> str:
+# platform plugins the project installs: vllm-ascend's register() names its NPUPlatform whatever the
+# machine (vllm_ascend/__init__.py, 0.9.1 wheel), and vLLM takes the one out-of-tree platform plugin
+# installed over its own (resolve_current_platform_cls_qualname, vllm/platforms/__init__.py:226-236 in 0.9.1)
+PLATFORM_PLUGINS = {"vllm-ascend": "npu"}
+
+
+def platform(args: dict, env: dict, image: str | None = None, framework_device: str | None = None,
+             plugins: frozenset | set | None = None) -> str:
     """The accelerator a site runs on: `device` (or the framework's own device key, verl's
     trainer.device) when it names another one, else what the image (quay.io/ascend/vllm-ascend,
-    rocm/vllm) or the environment shows (an Ascend, Neuron, ROCm, Gaudi, XPU or TPU runtime's
-    variables), else cuda."""
+    rocm/vllm), a platform plugin the project installs (vllm-ascend) or the environment shows (an
+    Ascend, Neuron, ROCm, Gaudi, XPU or TPU runtime's variables), else cuda."""
     for device in (str(args.get("device", "")).strip().lower(), framework_device or ""):
         if device in _NOT_CUDA:
             return device
@@ -51,6 +58,9 @@ def platform(args: dict, env: dict, image: str | None = None, framework_device: 
     for rx, plat in _PLATFORM_IMAGE:
         if rx.search(name):
             return plat
+    for pkg in sorted(plugins or ()):
+        if pkg in PLATFORM_PLUGINS:
+            return PLATFORM_PLUGINS[pkg]
     for name in env:
         for prefix, plat in _PLATFORM_ENV:
             if name == prefix or (prefix.endswith("_") and name.startswith(prefix)):

@@ -70,6 +70,14 @@ def packages_in(text: str, dockerfile: bool = False) -> set[str]:
     return out
 
 
+def images_in(text: str) -> set[str]:
+    """The known plugins whose image the text names (a script's `docker run quay.io/ascend/vllm-ascend:v0.10.0rc1 bash`):
+    the project's own code runs in that container."""
+    low = text.lower()
+    return {p.package for p in known().values()
+            if any(f"/{img}:" in low or f"/{img}\n" in low or f"/{img} " in low or f"/{img}@" in low for img in p.images)}
+
+
 def owner(flag: str, installed: set[str] | frozenset[str], passed: set[str]) -> tuple[str, bool] | None:
     """The known plugin that adds `flag` (--long-form), and whether the site uses it: installed
     by the project or named by a marker flag the same launch passes (`--omni`)."""

@@ -89,6 +89,8 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                 all_pins += guarded(ctx, rel, ansible_pins.pins, text)
         elif rel.endswith(".sh") or makefile.is_makefile(rel) or _apptainer_recipe(rel):  # a Makefile's `install:` recipe, as a script's lines
             text = ctx.read(rel)
+            if text is not None and "/" in text:
+                plugins |= kb_plugins.images_in(text)  # a platform plugin's image the script starts (vllm-ascend's)
             if text is not None and "install" in text and (not _apptainer_recipe(rel) or "Bootstrap:" in text):
                 plugins |= {p for line in text.splitlines() if "install" in line for p in kb_plugins.packages_in(line)}
                 all_pins += source_pins.in_text(rel, install_pins.clones_expanded(text), pins_mod.Pin, shell=True)
