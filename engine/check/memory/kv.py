@@ -3,12 +3,13 @@
 concurrency vLLM logs."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from vllm_kb.engine.check.memory.runtime import DEFAULT_BLOCK, Runtime
+from vllm_kb.engine.check.memory.runtime import DEFAULT_BLOCK, Runtime, human_int
 from vllm_kb.engine.check.memory.ssm import plan as ssm_plan, sizing_row
 from vllm_kb.engine.kb.models import ceil_div, head_dim, kv_heads_per_gpu
+from vllm_kb.engine.kb.versions import parse, try_parse
 
 KV_BYTES = {"auto": None, "fp8": 1.0, "fp8_e4m3": 1.0, "fp8_e5m2": 1.0, "fp8_inc": 1.0, "int8": 1.0,
             "int8_per_token_head": 1.0, "nvfp4": 0.5625, "bfloat16": 2.0, "float16": 2.0, "half": 2.0, "float": 4.0}
@@ -125,6 +126,7 @@ class KVLayout:
     v0_state: float = 0.0            # bytes V0's MambaCacheManager takes before the KV cache
     local_extra: int = 1             # a sliding window's extra block; a Llama 4 chunk has none
     full_bytes: float = 0.0          # a full-attention layer's bytes per token when wider (Gemma 4)
+    shards: int = 1                  # context-parallel ranks a request's full-attention tokens spread over
 
     @property
     def page(self) -> float:
@@ -193,7 +195,7 @@ class KVLayout:
 
     def blocks_per_request(self, max_len: int, batched: int) -> int:
         full_groups, sliding_groups = self.groups
-        full = ceil_div(max_len, self.full_block)
+        full = ceil_div(ceil_div(max_len, self.shards), self.full_block)
         local = ceil_div(min(self.window - 1 + batched, max_len), self.sliding_block) + self.local_extra
         return full_groups * full + sliding_groups * local + self.ssm_groups * self.ssm_blocks
 
@@ -222,8 +224,34 @@ def kv_layer_count(model: dict, layers: int | None = None) -> int:
     return round(layers * (total - shared) / total)
 
 
+# Context parallelism spreads a request's tokens over ranks, and the start-up check counts one rank's
+# share: AttentionSpec.max_memory_usage_bytes takes cdiv(max_model_len, shards) tokens (vllm/v1/
+# kv_cache_interface.py), decode CP from 0.10.2 (0.10.2:94), decode x prefill CP in 0.12.0-0.25.x
+# (0.12.0:102, 0.25.1:244), decode CP alone again from 0.26.0 (0.26.0:262, 0.34.0:658)
+DCP_SINCE, PCP_SHARDS = "0.10.2", ("0.12.0", "0.26.0")
+
+
+def kv_token_shards(engine: dict, version: str | None) -> int:
+    """Ranks one request's full-attention tokens are spread over (1 without context parallelism;
+    an unknown release counts as the newest)."""
+    v = try_parse(version) if version else None
+    if v is not None and v < parse(DCP_SINCE):
+        return 1
+    dcp, pcp = human_int(engine.get("decode_context_parallel_size")), human_int(engine.get("prefill_context_parallel_size"))
+    shards = dcp if dcp and dcp > 1 else 1
+    if pcp and pcp > 1 and v is not None and parse(PCP_SHARDS[0]) <= v < parse(PCP_SHARDS[1]):
+        shards *= pcp
+    return shards
+
+
 def kv_layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> KVLayout:
     """The KV-cache shape of one GPU holding `layers` of the model."""
+    shards = kv_token_shards(engine, rt.version)
+    layout = _layout(model, engine, tp, layers, rt)
+    return replace(layout, shards=shards) if shards > 1 else layout
+
+
+def _layout(model: dict, engine: dict, tp: int, layers: int, rt: Runtime) -> KVLayout:
     layers = kv_layer_count(model, layers)
     sliding = 0
     window = int(model.get("sliding_window_size") or 0)
@@ -291,7 +319,7 @@ def kv_capacity(layout: KVLayout, available: float, max_len: int, batched: int, 
     if rt.tokens_from_concurrency:
         tokens = int(concurrency * max_len)
     else:  # blocks spread evenly over the groups, counted in the smallest block size
-        tokens = blocks // (full_groups + sliding_groups) * layout.min_block
+        tokens = blocks // (full_groups + sliding_groups) * layout.min_block * layout.shards
     return {"kv_blocks": blocks, "kv_tokens": tokens, "max_concurrency": round(concurrency, 2),
             "kv_groups": full_groups + sliding_groups, "fits_max_model_len": concurrency >= 1.0,
             "max_model_len_fit": _longest_fit(layout, blocks, batched, max_len)}
@@ -299,7 +327,7 @@ def kv_capacity(layout: KVLayout, available: float, max_len: int, batched: int, 
 
 def _longest_fit(layout: KVLayout, blocks: int, batched: int, max_len: int) -> int:
     """Longest request the cache holds (vLLM's "estimated maximum model length")."""
-    lo, hi = 0, max(max_len, blocks * max(layout.block, layout.full_block))
+    lo, hi = 0, max(max_len, blocks * max(layout.block, layout.full_block) * layout.shards)
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if layout.blocks_per_request(mid, batched) <= blocks:

@@ -103,6 +103,8 @@ def kv_facts(site: Site, stages_w: list[float], notes: Notes) -> dict[str, Any]:
     notes.add("kv_cache_dtype", kv_dtype)
     notes.add("kv_bytes_per_element", kv_element_bytes(engine, model))
     notes.add("block_size", layout.block)
+    if layout.shards > 1:
+        notes.add("kv_token_shards", layout.shards)
     notes.add("max_model_len", site.max_len)
     if model.get("num_sliding_layers"):
         notes.add("hybrid_kv_cache_manager", hybrid_manager_on(engine, rt))
