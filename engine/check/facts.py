@@ -33,6 +33,7 @@ from vllm_kb.engine.kb.mla import mla_at
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile
 from vllm_kb.engine.scan.deploy.image_files import copied_paths
+from vllm_kb.engine.scan.registered_models import ANY
 from vllm_kb.engine.scan.python_callers import is_test_module
 from vllm_kb.engine.scan.site import Site
 
@@ -198,6 +199,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         mf = window_capped(mf, kb.doc("vllm", "startup.yaml").data, lookup, args.get("disable_sliding_window") is True)
         if registered and mf.get("architecture") in registered:
             mf = {**mf, "registered_by": registered[mf["architecture"]]}
+        elif registered and ANY in registered:  # code the project loads into vLLM may register it
+            mf = {**mf, "plugin_code": registered[ANY]}
         # kv_lora_rank is MLA only for the model types the release's is_deepseek_mla lists
         archs = kb.doc("vllm", "architectures.yaml").data
         mf = mla_at(mf, lookup, kb.doc("vllm", "mla_types.yaml").data, lambda a, v: registers(archs, a, v))

@@ -130,6 +130,9 @@ def arch_facts(model: dict, table: dict, version: str | None, tf: dict | None = 
             known = True if True in bases else (None if None in bases else False)
     if known is None:
         return out
+    if not known and model.get("plugin_code"):
+        # the project loads code into vLLM that may register it (engine/scan/registered_models.py)
+        return {**out, "arch_plugin": model["plugin_code"]}
     if not known and model.get("architecture_from") == "vllm-tests":
         # the class vLLM's tests load a checkpoint as may not be what its config.json said in an
         # older release (BAAI/bge-m3: XLMRobertaModel, BgeM3EmbeddingModel from 0.16.0): no refusal on it
@@ -149,9 +152,12 @@ def arch_facts(model: dict, table: dict, version: str | None, tf: dict | None = 
         out["arch_removed_until"] = removed["until"]
         out["arch_removed_pin"] = "<=" + removed["until"]
     multimodal = model.get("multimodal")
-    if v < Version(FALLBACK_TEXT) or model.get("transformers_fallback") is False:
+    until = model.get("transformers_fallback_until")
+    no_backend = model.get("transformers_fallback") is False and (not until or v < Version(str(until)))
+    if v < Version(FALLBACK_TEXT) or no_backend:
         # no fallback before 0.7.2; none for a class transformers lacks and no auto_map names
-        # (registry.py _try_resolve_transformers returns None: 0.13.0 line 866-881)
+        # (registry.py _try_resolve_transformers returns None: 0.13.0 line 866-881), or whose
+        # remote code the release's gate refuses (up to `transformers_fallback_until`, where it changes)
         out["arch_fallback"] = "none"
     elif v < Version(FALLBACK_MULTIMODAL):
         out["arch_fallback"] = "text" if multimodal is False else ("none" if multimodal else "unknown")
