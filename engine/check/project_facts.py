@@ -25,6 +25,7 @@ from vllm_kb.engine.check.hub_fit import hub_fit
 from vllm_kb.engine.check.kv_shared_norm import kv_shared_norm_fit
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.lm_head_absent import lm_head_fit
+from vllm_kb.engine.check.st_weights import st_weights_fit
 from vllm_kb.engine.check.mtp_weights import mtp_fit
 from vllm_kb.engine.check.project_imports import import_facts
 from vllm_kb.engine.check.swift_world import swift_processes, swift_world
@@ -124,6 +125,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         facts["launch"].update(kv_shared_norm_fit(facts, sc.root, (Path(sc.root) / site.file).parent))  # L153: Gemma 4's KV-shared key norms
         facts["launch"].update(lm_head_fit(facts, sc.root, (Path(sc.root) / site.file).parent,
                                            kb.doc("hub_uploads.yaml").data))  # L141: an embedding checkpoint with no output head
+        facts["launch"].update(st_weights_fit(facts, kb.doc("hub_uploads.yaml").data))  # L141: Qwen3-Embedding on 0.10.0 with no task
         facts["launch"].update(mtp_fit(facts, sc.root, (Path(sc.root) / site.file).parent))
         if not wrapper_task(site):  # L165: tensors the class config.json names cannot place
             facts["launch"].update(unplaced_fit(facts, sc.root, (Path(sc.root) / site.file).parent, prefix_table))  # G2: an MTP draft with no mtp.* weights

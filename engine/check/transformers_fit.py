@@ -50,6 +50,8 @@ def transformers_fit(facts: dict, pin: Any, table: dict, image: str | None = Non
         # names AutoConfig (transformers AutoConfig.from_pretrained: has_remote_code); known only where
         # the project holds the config.json
         out["tf_config_code"] = "AutoConfig" in auto_map
+    elif out.get("tf_too_old") and (facts.get("model") or {}).get("remote_code") is False:
+        out["tf_config_code"] = False  # the catalog knows the uploads as transformers' own port (models.yaml remote_code: false)
     return {**out, **tok}
 
 
@@ -60,6 +62,8 @@ def _model_type_fit(facts: dict, pin: Any, table: dict, image: str | None, vllm_
         # transformers from its repository's branch or commit: newer than any release's mapping
         return {"tf_pin_has_type": True} if not tf_admits_type(table, (facts.get("model") or {}).get("model_type"),
                                                                str((facts.get("vllm") or {}).get("version") or "")) else {}
+    if pin is not None and getattr(pin, "source", "") == "fork" and not getattr(pin, "spec", None):
+        return {}  # another owner's transformers branch: what it maps is not known here, the image's no longer counts
     if pin is None or not getattr(pin, "spec", None):
         return _image_fit(facts, image, table, vllm_released or {}) if image else _requires_fit(facts, table)
     got = _model_type_since(facts, table)

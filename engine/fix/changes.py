@@ -15,7 +15,7 @@ from vllm_kb.engine.fix.spelling import cli_text, merge_value, yaml_key  # noqa:
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
 from vllm_kb.engine.check.evaluate import Result
-from vllm_kb.engine.scan import dynamo_run
+from vllm_kb.engine.scan import dynamo_run, kv_positional
 from vllm_kb.engine.scan.site import Setting, Site
 
 PRIORITY_ORDER = {"P0": 0, "P1": 1, "P2": 2}
@@ -125,6 +125,7 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
         return plan(site, [i for i in items if i.id not in lost], cat, version)
     out = _merge_containers(site, [*changes.values(), *alternatives(items, changes, lambda op, v: _change(site, op.kind, op.target, v, cat, version),
                                                                     (site.source or {}).get("env_names"))])
+    out = collisions.absorbed(out, kv_positional.NOTE, lambda p: PRIORITY_ORDER.get(p, 3))
     mark_invalid(out, items, site.kind, cat, version)
     if site.launch.get("runs_script"):
         # a deployment of the project's image (engine/scan/deploy/image_entry.py deployed): its command
@@ -140,9 +141,12 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
 
 def _rename(site: Site, target: str, new: str, cat: Catalog, version: str) -> Change | None:
     """A misspelt option renamed to the one meant: only the key's own bytes change."""
-    existing = site.unknown.get(target) or site.settings.get(target)
+    existing = site.unknown.get(target) or site.settings.get(target) or ((site.source or {}).get(kv_positional.NOTE) or {}).get(target)
     if existing is None or not existing.key or existing.implied:
         return None
+    if existing.note == kv_positional.NOTE:  # `trust_remote_code=True` as a word: the whole word becomes the flag
+        return Change("rename", target, existing.name, existing.file, existing.syntax, existing.line, existing.key, new,
+                      setting=existing, key=new)
     old = existing.key.split("=", 1)[0]
     if existing.syntax in ("cli", *site_syntax.DEPLOY_SYNTAXES) and old.startswith("-"):
         key = cat.long_flag(new, version) or "--" + new.replace("_", "-")

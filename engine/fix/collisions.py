@@ -2,10 +2,12 @@
 satisfies both. A setting one check sets and another renames at the same bytes (`xinference launch …
 --gpu-memory-utilization 0.6` hands the dashed keyword on as written, which vLLM refuses: the rename to
 `--gpu_memory_utilization`; L16 raises the value): written apart, one loses to the other and the value
-written keeps the refused spelling; together they are one edit, the new value under the renamed key."""
+written keeps the refused spelling; together they are one edit, the new value under the renamed key. A
+flag a check adds that a rewritten `name=value` word already writes (L50's --trust-remote-code beside
+`trust_remote_code=True` turned into it) is that one rewrite too."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.scan.site import Site
@@ -41,3 +43,21 @@ def renamed(set_change: Any, rename: Any) -> Any | None:
         return None
     set_change.after = rename.key + set_change.after[len(old):]
     return set_change
+
+
+def absorbed(out: list, note: str, rank: Callable[[str], int]) -> list:
+    """`out` less each added flag that a rewritten word (a rename of a Setting noted `note`) already
+    writes, that rename credited to its checks at the more urgent priority."""
+    words = [c for c in out if c.op == "rename" and c.setting is not None and c.setting.note == note]
+    if not words:
+        return out
+    keep = []
+    for c in out:
+        w = next((w for w in words if c.op == "set" and c.line is None and c.file == w.file and c.setting is None
+                  and c.target == w.setting.name and c.after in (w.after, (w.after or "").replace("=", " ", 1))), None)
+        if w is None:
+            keep.append(c)
+            continue
+        w.checks += [x for x in c.checks if x not in w.checks]
+        w.priority = min(w.priority, c.priority, key=rank)
+    return keep

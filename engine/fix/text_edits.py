@@ -18,6 +18,7 @@ from vllm_kb.engine.fix.literals import as_written_value, py_literal
 from vllm_kb.engine.fix.syntax import DEPLOY_SYNTAXES
 from vllm_kb.engine.fix.pins import pin_edit
 from vllm_kb.engine.kb.textpos import LineIndex, index as line_index
+from vllm_kb.engine.scan import kv_positional
 from vllm_kb.engine.scan.site import Site
 
 
@@ -288,7 +289,7 @@ def _rename_edit(site: Site, ch: Change, text: str) -> list[TextEdit] | None:
     s = ch.setting
     if s is None or not ch.key:
         return None
-    old = s.key.split("=", 1)[0]
+    old = s.key if s.note == kv_positional.NOTE else s.key.split("=", 1)[0]  # a `name=value` word: all of it
     src = site.source if isinstance(site.source, dict) else {}
     if s.syntax == "cli" and s.span is not None and src.get("words") is not None and s.file == site.file:
         w = src["words"][s.span[0]]

@@ -199,6 +199,12 @@ def document(rep: AuditReport, lang: str, sites: Any, summary: dict[str, Any],
     }
 
 
+def _finding_advice(kb, code: str, lang: str) -> str:
+    """What a scan or catalog finding's kind of cause is, in the words SARIF gives its rule (knowledge/i18n.yaml)."""
+    key = f"sarif.rule.{code}"
+    return kb.t(key, lang) if key in kb.strings else ""
+
+
 def _where(sr: SiteReport, rule: str, subject: str, loc: tuple[str, int]) -> dict[str, Any]:
     """Where a recommendation or finding is (the setting's line, else the site's) and its
     line-independent fingerprint (engine/check/baseline.py)."""
@@ -293,7 +299,7 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> d
     for f in sr.remarks:
         if f.priority:
             recs.append({"priority": f.priority, "check": f.id, "name": f.code, "title": f.message[lang],
-                         "reason": "", "advice": "", "safe": f.safe, "kind": "finding", "file": f.file, "line": f.line,
+                         "reason": f.message[lang], "advice": _finding_advice(kb, f.code, lang), "safe": f.safe, "kind": "finding", "file": f.file, "line": f.line,
                          "changes": by_check.get(f.id, []) if f.fix else [], **_where(sr, f.code, f.subject, (f.file, f.line))})
     # P0s in the order vLLM raises them (the first one shown is the error the user will see)
     ver = sr.version.version

@@ -41,6 +41,7 @@ class GitRef:
     ref: str  # as written; "" for the repository's default branch
     kind: str  # release | commit | branch
     release: str | None = None  # the version a release tag names
+    fork: bool = False  # another owner's copy of the package (a transformers fork's model branch): its code is not known
 
 
 def parse(word: str) -> GitRef | None:
@@ -49,9 +50,12 @@ def parse(word: str) -> GitRef | None:
     if m is None:
         return None
     package = REPOS.get(f"{m['owner']}/{m['repo']}".lower())
+    ref = m["ref"] or ""
+    if package is None and m["repo"].lower() == "transformers":
+        # a fork of transformers (a model's preview branch, vllm#15754): neither a release nor main's mapping
+        return GitRef("transformers", ref, "commit" if _SHA.match(ref.lower()) else "branch", fork=True)
     if package is None:
         return None
-    ref = m["ref"] or ""
     if (t := _TAG.match(ref)) is not None:
         return GitRef(package, ref, "release", t.group(1))
     return GitRef(package, ref, "commit" if _SHA.match(ref.lower()) else "branch")
@@ -62,7 +66,9 @@ def pin(rel: str, line: int, word: str, kind: str, pin_type, extras: tuple = ())
     g = parse(word)
     if g is None:
         return None
-    return pin_type(rel, line, word.strip(), f"=={g.release}" if g.release else "", kind, g.release, g.package, extras, source="git")
+    release = None if g.fork else g.release
+    return pin_type(rel, line, word.strip(), f"=={release}" if release else "", kind, release, g.package, extras,
+                    source="fork" if g.fork else "git")
 
 
 
@@ -115,7 +121,8 @@ def clone_pins(rel: str, text: str, kind: str, pin_type) -> list:
         got = _clone_words(m.group(1))
         repo = _REPO.match(got[0]) if got else None
         package = REPOS.get(f"{repo['owner']}/{repo['repo']}".lower()) if repo else None
-        if got is None or repo is None or package in (None, "transformers"):
+        fork = repo is not None and package is None and repo["repo"].lower() == "transformers"  # built from a fork's branch
+        if got is None or repo is None or (package in (None, "transformers") and not fork):
             continue
         folder = (got[2] or repo["repo"]).rstrip("/")
         # the clone by path: `.` after a cd, `./verl`, `/opt/verl`, `-e verl` (a bare `verl` is PyPI's)
@@ -133,5 +140,6 @@ def clone_pins(rel: str, text: str, kind: str, pin_type) -> list:
             continue
         line = text.count("\n", 0, m.start()) + 1
         shown = text.splitlines()[line - 1].strip()[:160]
-        out.append(pin_type(rel, line, shown, f"=={g.release}" if g.release else "", kind, g.release, g.package, (), source="git"))
+        out.append(pin_type(rel, line, shown, f"=={g.release}" if g.release and not g.fork else "", kind, None if g.fork else g.release,
+                            g.package, (), source="fork" if g.fork else "git"))
     return out

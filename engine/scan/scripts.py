@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from vllm_kb.engine.kb.knowledge import FixOp
 from vllm_kb.engine.kb.messages import msg
-from vllm_kb.engine.scan import argv_entry, shell_choices, switch_value, entry_env, entry_flags, entry_installs, evalscope_launch, fw_launch, mounted_config, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
+from vllm_kb.engine.scan import argv_entry, kv_positional, shell_choices, switch_value, entry_env, entry_flags, entry_installs, evalscope_launch, fw_launch, mounted_config, script_installs, serve_config, shell_prefix, tool_launch, xinference_rest
 from vllm_kb.engine.scan import images as deploy_common
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words, coerce
 from vllm_kb.engine.scan.context import ScanContext
@@ -148,7 +149,10 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     elif (body := xinference_rest.curl_body(ctx, rel, c.words)) is not None:
         site = xinference_rest.site(ctx, rel, version, cmd, body, c.env)
     elif (served := evalscope_launch.server_argv(c.words)) is not None:
-        site = _evalscope_site(ctx, rel, version, Command(served, c.line, c.end_line), c, syntax)
+        trust = evalscope_launch.trust_state(ctx.framework_pin(rel, "evalscope"))
+        if trust == "absent":
+            served = evalscope_launch.server_argv(c.words, trust=False) or served
+        site = _evalscope_site(ctx, rel, version, Command(served, c.line, c.end_line), c, syntax, trust)
     else:
         site = None
     if site is not None and "ssh" in c.via:
@@ -173,16 +177,18 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     return site
 
 
-def _evalscope_site(ctx: ScanContext, rel: str, version: str, cmd, c: Candidate, syntax: str) -> Site | None:
+def _evalscope_site(ctx: ScanContext, rel: str, version: str, cmd, c: Candidate, syntax: str, trust: str | None = None) -> Site | None:
     """The server `evalscope perf --api local_vllm` starts (engine/scan/evalscope_launch.py): its
     arguments and environment are EvalScope's, the tensor-parallel size the GPUs it sees."""
     launch = find_launch(cmd.words)
     if launch is None:
         return None
     env = {**c.env, **{k: Setting(k, v, True, rel, c.line, k, v, syntax, "set by evalscope perf", implied=True)
-                       for k, v in evalscope_launch.ENV.items()}}
+                       for k, v in evalscope_launch.env_for(trust).items()}}
     site = _site(ctx, rel, version, cmd, launch, env, c.ex, syntax=syntax)
     site.tool = "evalscope"
+    if trust is not None:  # whether its launcher passes --trust-remote-code depends on the evalscope release (L50)
+        site.launch = {**site.launch, "evalscope_trust": trust, "evalscope_trust_since": evalscope_launch.TRUST_SINCE}
     for s in site.settings.values():
         s.implied = s.implied or s.name != "model"
     site.settings["tensor_parallel_size"] = Setting("tensor_parallel_size", None, False, rel, c.line, "", "", syntax,
@@ -292,7 +298,9 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
     for i, a in enumerate(parsed.positionals):
         # `\ ` (a backslash before a space, not before the line's end) is a word of one space: shown quoted
         shown = repr(a.text) if a.text is not None and a.text.isspace() else a.raw
-        text = switch_value.words(ctx.catalog, version, before.get(a.index - 1), a.text) or msg("finding.stray_positional", arg=shown)
+        text = switch_value.words(ctx.catalog, version, before.get(a.index - 1), a.text)
+        kv = None if text is not None or (i == 0 and launch.kind == "api_server") else kv_positional.finding(ctx.catalog, version, a, rel, syntax)
+        text = text or (kv[0] if kv else None) or msg("finding.stray_positional", arg=shown)
         if i == 0 and launch.kind == "api_server":  # the OpenAI server's `model_tag` takes it from 0.10.0
             site.source[MODEL_TAG] = [a.line, text["en"]]
             if a.text is not None and not _NOT_A_MODEL.fullmatch(a.text):
@@ -300,7 +308,13 @@ def _site(ctx: ScanContext, rel: str, version: str, cmd, launch, exported, ex, s
                 # this word; check serve-model-arg (L33) tells it and writes it as `--model` in its place
                 site.launch["model_tag"] = a.text
                 site.source[MODEL_TAG_WORD] = Setting("model", a.text, True, rel, a.line, "", a.raw, syntax, span=(a.index, a.index))
-        site.remarks.append(Finding("stray-positional", text, rel, a.line, "P0", vllm=_swallowed_until(ctx.catalog, before.get(a.index - 1))))
+        fix = []
+        if kv and kv[2]:  # the word rewritten into the flag it was meant as (engine/fix/changes.py _rename)
+            target = f"{kv_positional.NOTE}:{a.index}"
+            site.source.setdefault(kv_positional.NOTE, {})[target] = kv[1]
+            fix = [(FixOp("rename", target), kv[2])]
+        site.remarks.append(Finding("stray-positional", text, rel, a.line, "P0", fix=fix,
+                                    vllm=_swallowed_until(ctx.catalog, before.get(a.index - 1))))
     return site
 
 

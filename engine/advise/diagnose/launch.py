@@ -3,7 +3,8 @@ why vLLM refused to start, and — for each site of the audited project — that
 the change that makes the launch start, in the site's own syntax."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vllm_kb.engine.advise.diagnose import closest as closest_mod
@@ -16,7 +17,10 @@ from vllm_kb.engine.kb.knowledge import Knowledge
 # lacks and for a stray positional, so one wording stands for a family of codes.
 # A framework that hands vLLM an engine argument the release removed meets Python's words too
 # (ms-swift's EngineArgs(task=…) on vLLM 0.13+).
-FAMILIES = {"not-in-version": ("not-in-version", "unknown-option", "stray-positional", "entrypoint-option", "ms-swift-task-removed"),
+POSITIONAL = "stray-positional"
+_UNRECOGNIZED = re.compile(r"unrecognized arguments:[ \t]*([^\n]*)")
+FAMILIES = {POSITIONAL: (POSITIONAL,),
+            "not-in-version": ("not-in-version", "unknown-option", "stray-positional", "entrypoint-option", "ms-swift-task-removed"),
             "framework-key-not-in-release": ("framework-key-not-in-release", "ms-swift-removed-flag", "trl-legacy-key"),
             "value-not-in-version": ("value-not-in-version", "value-unknown", "value-unlisted")}
 # argparse's and Python's words: every release from 0.1.0 (the catalog's first)
@@ -259,8 +263,12 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
     if "L43" not in {x.check_id for x in matches} and "not-in-version" in {x.check_id for x in matches} \
             and (pf := closest_mod.plugin_flags(parsed.text)) is not None:
         matches.append(pf)  # argparse refusing a plugin's flags: the plugin did not load into this vLLM
+    if "L52" not in {x.check_id for x in matches} and (key := _model_type_key(kb, text)) is not None:
+        # transformers' CONFIG_MAPPING[model_type] raising bare (its "does not recognize" line not pasted)
+        matches.append(error_text.Match("L52", key, None, "transformers", len(key), True))
     if any(not m.generic for m in matches):
         matches = [m for m in matches if not m.generic]  # a wording marked `generic` gives way (error_text)
+    matches = [_positional(m, text) for m in matches]
     if matches and all(m.shared for m in matches):
         return shared(kb, text, matches)
     if matches and (win := closest_mod.windows_frame(parsed)) is not None and "L28" not in {x.check_id for x in matches}:
@@ -270,8 +278,26 @@ def recognise(kb: Knowledge, text: str, version: str | None = None) -> list[Laun
         if gap:
             return [LaunchHit("uncovered", "uncovered", gap[0])]
         return closest(kb, text)
-    return [LaunchHit(m.check_id, "closest" if m.origin == "keywords" else "finding" if m.check_id in FINDING_TEXTS else "check", m)
-            for m in matches]
+    return [LaunchHit(m.check_id, "closest" if m.origin == "keywords" else "finding" if m.check_id in FINDING_TEXTS
+                      or m.check_id == POSITIONAL else "check", m) for m in matches]
+
+
+_KEY_ERROR = re.compile(r"KeyError: '([a-z][a-z0-9_]*)'")
+
+
+def _model_type_key(kb: Knowledge, text: str) -> str | None:
+    """`KeyError: 'qwen2_5_omni'`: a key that is a model type some transformers release maps
+    (knowledge/vllm/model_types.yaml) — the lookup of an older transformers that lacks it."""
+    known = kb.doc("vllm", "model_types.yaml").data.get("transformers_first") or {}
+    return next((m.group(0) for m in _KEY_ERROR.finditer(text) if m.group(1) in known), None)
+
+
+def _positional(m: error_text.Match, text: str) -> error_text.Match:
+    """argparse's "unrecognized arguments" naming only words without leading dashes
+    (`trust_remote_code=True`, a second model name): no option the release lacks, a stray positional."""
+    got = _UNRECOGNIZED.findall(text) if m.check_id == "not-in-version" and m.origin == "argparse" else []
+    words = [w for line in got for w in line.split()]
+    return replace(m, check_id=POSITIONAL) if words and not any(w.startswith("-") for w in words) else m
 
 
 def verdicts(hit: LaunchHit, reports: list) -> None:
