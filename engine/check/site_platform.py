@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.scan.images import name_and_tag
 
 _NOT_CUDA = frozenset({"neuron", "tpu", "cpu", "xpu", "hpu", "openvino", "npu", "rocm"})
@@ -43,6 +44,14 @@ def cpu_build(pin_text: str | None, env: dict) -> str | None:
 # machine (vllm_ascend/__init__.py, 0.9.1 wheel), and vLLM takes the one out-of-tree platform plugin
 # installed over its own (resolve_current_platform_cls_qualname, vllm/platforms/__init__.py:226-236 in 0.9.1)
 PLATFORM_PLUGINS = {"vllm-ascend": "npu"}
+
+
+def plugin_quantizations(plat: str | None, plugins: frozenset | set | None = None) -> frozenset[str]:
+    """The quantization methods the platform's own plugin (vllm-ascend on an NPU) or a plugin the project
+    installs registers with vLLM (`ascend`): names no vLLM release lists, which vLLM takes once it loads them."""
+    names = set(plugins or ()) | {pkg for pkg, p in PLATFORM_PLUGINS.items() if p == plat}
+    table = kb_plugins.known()
+    return frozenset(m for n in names if n in table for m in table[n].quantization)
 
 
 def platform(args: dict, env: dict, image: str | None = None, framework_device: str | None = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from vllm_kb.engine.check.site_platform import plugin_quantizations
 from vllm_kb.engine.check.startup_common import since
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.quant_config import normalise_quant
@@ -162,6 +163,11 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
             # a value the release does not know reaches it unless argparse's choices (up to 0.12) stop it
             out["quant_mismatch"] = False
             out["quant_claimed"] = known is None or method in known or not (_argv(facts) and not since(version, "0.13.0"))
+    if flag and method in plugin_quantizations((facts.get("site") or {}).get("platform")):
+        # the platform's plugin registers the method and its override claims any checkpoint there
+        # (vllm-ascend's AscendQuantConfig on an NPU): vLLM's own list and the checkpoint's method do not decide
+        out.update(quant_known=True, quant_claimed=True, quant_mismatch=False)
+        out.pop("quant_known_pin", None)
     maybe = (table["quantization"].get("name_may_be_claimed") or {}).get(ckpt or "")
     if flag and ckpt and source == "name" and known is not None and method not in known and maybe \
             and since(version, (table["quantization"].get("claims_any_from") or {}).get(maybe, "99")) \

@@ -8,6 +8,7 @@ import difflib
 from typing import Any
 
 from vllm_kb.engine.check import cli_choices
+from vllm_kb.engine.check.site_platform import platform, plugin_quantizations
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
 from vllm_kb.engine.kb.messages import msg
 from vllm_kb.engine.scan.site import Finding, Site
@@ -32,6 +33,12 @@ def _successor(kb: Knowledge, what: str, value, allowed: list) -> Any:
 # (model_executor/layers/quantization/__init__.py, 0.8.5+), register_model_loader
 # (model_executor/model_loader/__init__.py, 0.10.2+). vllm-ascend registers MooncakeConnectorV1.
 _REGISTRIES = {("kv_transfer_config", "kv_connector"), ("quantization",), ("load_format",)}
+
+
+def _plugin_methods(site: Site) -> frozenset[str]:
+    plat = platform({}, {n: str(e.value) for n, e in site.env.items() if e.resolved}, site.image,
+                    (site.launch or {}).get("framework_device"), site.plugins)
+    return plugin_quantizations(plat, site.plugins)
 
 
 def _registrable(site: Site, path: tuple[str, ...], whole) -> bool:
@@ -79,6 +86,8 @@ def value_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledg
             values, _ = allowed
             if str(value) in {str(v) for v in values}:
                 continue
+            if path == ("quantization",) and str(value).lower() in _plugin_methods(site):
+                continue  # registered by the plugin of the platform it runs on (vllm-ascend's `ascend`)
             if path == ("quantization",) and str(value).lower() in {str(v) for v in values}:
                 continue  # vLLM lower-cases it (the command line of 0.4–0.12 does not: launch check L10)
             if _enum_names(cat, path, version, values) and str(value).upper() in {str(v) for v in values}:

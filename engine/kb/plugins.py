@@ -22,13 +22,15 @@ class Plugin:
     source: str
     env: frozenset[str] = frozenset()  # the VLLM_* variables its own envs.py reads
     env_prefixes: tuple[str, ...] = ()  # a namespace of its own (VLLM_ASCEND_): no vLLM variable lies there
+    quantization: frozenset[str] = frozenset()  # the quantization methods it registers
 
 
 @lru_cache(maxsize=1)
 def _table() -> tuple[dict[str, Plugin], frozenset[str]]:
     data = yamlio.load_cached(resources.read_text("knowledge", "vllm", "plugins.yaml")).data
     known = {p["package"]: Plugin(p["package"], frozenset(p["flags"]), frozenset(p["markers"]), tuple(p["images"]), p["source"],
-                                  frozenset(p.get("env") or ()), tuple(p.get("env_prefixes") or ()))
+                                  frozenset(p.get("env") or ()), tuple(p.get("env_prefixes") or ()),
+                                  frozenset(p.get("quantization") or ()))
              for p in data["plugins"]}
     return known, frozenset(data["not_plugins"])
 
