@@ -247,7 +247,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             facts["launch"]["lora_rank"] = facts["launch"]["lora_trained_rank"]
             facts["launch"]["lora_adapter"] = f"trained at {facts['launch']['lora_trained_at']}"
     if ck is None:  # a folder the project holds is read from disk, not the Hub
-        hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [], _text(root, site.file))
+        own = _text(root, site.file)
+        hf_access.apply(facts, site, model_name, kb.doc("models.yaml").data.get("gated_repos") or [], own,
+                        hf_access.bentoml_token(root, site.file, own))
     facts["site"]["pooling"] = _pooling(engine) or pools_natively(
         mf or {}, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data, lookup)
     facts["site"]["pooling_kv"] = facts["site"]["pooling"] and pooling_keeps_kv(mf or {}, engine)

@@ -117,6 +117,8 @@ def _spec(ctx: ScanContext, rel: str, doc: yamlio.Document, base: tuple, spec: d
     if site is None:
         return None
     site.tool = "gpustack"
+    if key == "model_scope_model_id":
+        site.launch["model_hub"] = "modelscope"  # the worker downloads it from ModelScope, never the Hub
     site.gpu_request = gpus
     if got is not None and got[4] == "gpustack-backend":
         # the worker runs that release in an environment of its own (a runner image, a versioned venv):
