@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from vllm_kb.engine.scan import python_argv_forms, python_returns
 from vllm_kb.engine.scan.deploy import common
-from vllm_kb.engine.scan.python_argv_words import argv_items, argv_string, argv_word, opaque, split_of, star_items
+from vllm_kb.engine.scan.python_argv_words import Unseen, argv_items, argv_string, argv_word, opaque, split_of, star_items
 from vllm_kb.engine.scan.python_flow import Flow, Item, TrackedDict, Unknown
 from vllm_kb.engine.scan.python_values import Unresolved
 from vllm_kb.engine.scan.site import Setting, Site
@@ -126,8 +126,17 @@ def list_site(ctx, rel: str, text: str, node: ast.expr, r, tool: str) -> Site | 
     got = common.launch_site(ctx, rel, words, node.lineno, node.end_lineno or node.lineno, "python-argv", "argv", {}, None)
     if got is not None:
         got.opaque += opaque(notes, f"{rel}:{node.lineno}")
+        if isinstance(node, ast.List) and _entry_only(node):
+            # `command = ["vllm", "serve"]` handed on with arguments built apart (GPUStack's worker:
+            # _build_command_args, model path among them): a prefix, whose model is unknown, not missing
+            got.opaque += opaque([Unseen(f"the arguments that follow {ast.unparse(node)}, built elsewhere")], f"{rel}:{node.lineno}")
         got.tool = tool
     return got
+
+
+def _entry_only(node: ast.List) -> bool:
+    """The list holds the entry point's words and nothing else (`["vllm", "serve"]`, `[sys.executable, "-m", M]`)."""
+    return len(node.elts) == 2 or (len(node.elts) == 3 and isinstance(node.elts[1], ast.Constant) and node.elts[1].value == "-m")
 
 
 def container_site(ctx, rel: str, text: str, call: ast.Call, r, command: ast.expr | None, args: ast.expr | None,
