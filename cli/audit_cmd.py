@@ -213,6 +213,10 @@ def run(ns) -> int:
             raise UsageError(kb.t("fix.refused", lang, error=e)) from None
         if not ns.quiet:
             _fix_notes(res, kb, lang, would=False, written=written)
+        elif written or res.unsafe_left:
+            # a write to the user's files is always said, even with -q: which files, and what --unsafe-fixes holds back
+            print(_say(kb.t("fix.quiet_summary", lang, n=len(res.applied), files=len(written or []),
+                            names=", ".join(written or []) or "—", unsafe=res.unsafe_left)), file=sys.stderr)
         if written:
             rep, outcome = one()
 

@@ -23,10 +23,11 @@ def render(report: dict) -> str:
     from vllm_kb.engine.kb.safe_text import shown
 
     from vllm_kb.engine.report.catalogue import expand
+    from vllm_kb.engine.report.compact import compact
 
     # secrets hidden, control characters escaped: a renderer never trusts its input; each site's
     # table lists every check, as the per-site view of schema_version 1 holds them
-    report = expand(shown(report))
+    report = compact(expand(shown(report)))
     kb = load()
     lang = report["lang"]
 
