@@ -26,8 +26,7 @@ def compact(report: dict) -> dict:
         recs = []
         for rec in s.get("recommendations") or []:
             k = _key(rec)
-            where = f"{rec.get('file') or s.get('file')}:{rec.get('line') or s.get('line')}"
-            seen.setdefault(k, []).append(where)
+            seen.setdefault(k, []).append(f"{rec.get('file') or s.get('file')}:{rec.get('line') or s.get('line')}")
             if k in first:
                 rec = {**rec, "same_as": first[k]}
             else:
@@ -35,12 +34,12 @@ def compact(report: dict) -> dict:
             recs.append(rec)
         out_sites.append({**s, "recommendations": recs})
     repeated = []
-    for k, where in seen.items():
-        if len(where) < 2:
+    for k, at in seen.items():
+        if len(at) < 2:
             continue
         rec = next(r for s in out_sites for r in s["recommendations"] if _key(r) == k and "same_as" not in r)
-        places = list(dict.fromkeys(where))  # two sites of one line (a spec read twice) named once
-        repeated.append({"priority": k[0], "check": rec.get("check"), "title": rec.get("title"), "n": len(where),
+        places = list(dict.fromkeys(at))  # two sites of one line (a spec read twice) named once
+        repeated.append({"priority": k[0], "check": rec.get("check"), "title": rec.get("title"), "n": len(at),
                          "where": places[:_NAMED], "more": max(0, len(places) - _NAMED)})
     repeated.sort(key=lambda r: (str(r["priority"]), -r["n"], str(r["check"])))
     return {**report, "sites": out_sites, "compact": True, "repeated": repeated}
