@@ -124,17 +124,21 @@ def _path_text(s: str) -> str:
     return display_path(s) if _SURROGATE.search(s) else s
 
 
+def secret_record(obj: dict) -> bool:
+    """As redact: a record whose name/target/key is a secret's hides its value (a rename's value is a name)."""
+    return any(_redact.is_secret_name(obj[k]) for k in _redact._NAME_FIELDS if k in obj) and obj.get("op") != "rename"
+
+
 def _clean_dict(obj: dict) -> dict:
     secret = _redact.is_secret_name
-    # as redact: a record whose name/target/key is a secret's hides its value (a rename's value is a name)
-    secret_record = any(secret(obj[k]) for k in _redact._NAME_FIELDS if k in obj) and obj.get("op") != "rename"
+    secret_record_ = secret_record(obj)
     out = {}
     for k, v in obj.items():
         if type(k) is not str or not k.isascii():
             k2 = paths(k)
         else:
             k2 = k
-        if secret_record and k in _redact._VALUE_FIELDS:
+        if secret_record_ and k in _redact._VALUE_FIELDS:
             out[k2] = paths(_redact.redact_value(obj.get("name") or obj.get("target") or obj.get("key"), v))
         elif type(v) not in _redact._CONTAINERS and secret(k):
             out[k2] = paths(_redact.redact_value(k, v))

@@ -3,7 +3,7 @@ Poetry's ^ and ~), without depending on `packaging` at run time."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache, total_ordering
+from functools import lru_cache
 from typing import Callable
 
 _VERSION = re.compile(
@@ -21,7 +21,6 @@ class InvalidVersion(ValueError):
     pass
 
 
-@total_ordering
 class Version:
     __slots__ = ("text", "release", "_key")
 
@@ -50,8 +49,19 @@ class Version:
     def __eq__(self, other) -> bool:
         return isinstance(other, Version) and self._key == other._key
 
+    # the four orders on the key itself (functools.total_ordering derived three of them from
+    # __lt__ and __eq__: two calls each, on the knowledge's release gates at every site)
     def __lt__(self, other: "Version") -> bool:
         return self._key < other._key
+
+    def __le__(self, other: "Version") -> bool:
+        return self._key <= other._key
+
+    def __gt__(self, other: "Version") -> bool:
+        return self._key > other._key
+
+    def __ge__(self, other: "Version") -> bool:
+        return self._key >= other._key
 
     def __hash__(self) -> int:
         return hash(self._key)
@@ -110,6 +120,7 @@ class SpecifierSet:
         self.text = (text or "").strip()
         self.pip = pip
         self._clauses: list[tuple[str, str]] = []
+        self._memo: dict = {}
         if self.text in ("", "*"):
             return
         for part in self.text.split(","):
@@ -141,8 +152,15 @@ class SpecifierSet:
         return None
 
     def contains(self, version: Version | str) -> bool:
-        v = version if isinstance(version, Version) else _version(version)
-        return all(_holds(op, ver, v, self.pip) for op, ver in self._clauses)
+        # remembered per set: a check's release gate is asked about the same few releases at every site
+        hit = self._memo.get(version)
+        if hit is None:
+            v = version if isinstance(version, Version) else _version(version)
+            hit = all(_holds(op, ver, v, self.pip) for op, ver in self._clauses)
+            if len(self._memo) >= 1024:
+                self._memo.clear()
+            self._memo[version] = hit
+        return hit
 
     def __contains__(self, version) -> bool:
         return self.contains(version)

@@ -125,7 +125,7 @@ def build(rep: AuditReport, lang: str = "en", *, advice: bool = True,
     reasons = catalogue.Reasons()
     for s in doc["sites"]:  # numbered as cleaned, as engine/report/stream.py numbers them
         s["not_applicable"] = reasons.number(s["not_applicable"])
-    doc["catalogue"] = clean(catalogue.catalogue(rep.kb, lang, reasons))
+    doc["catalogue"] = catalogue.cleaned(rep.kb, lang, reasons)
     return doc
 
 

@@ -217,8 +217,8 @@ def write(rep: AuditReport, reports: Iterable[SiteReport], lang: str, out: IO[st
                 seen[at] += 1
                 text, n, w, na = _entry(rep, sr, lang, each)
                 worst, first = _put(spool, _numbered(text, na, reasons), n, w, counts, worst, first, progress, total)
-        head = model.clean(model.document(rep, lang, _HOLE, model.summary([], counts.n),
-                                          catalogue.catalogue(rep.kb, lang, reasons)))
+        head = model.clean(model.document(rep, lang, _HOLE, model.summary([], counts.n), []))
+        head["catalogue"] = catalogue.cleaned(rep.kb, lang, reasons)
         for f in head.get("findings", []):
             worst = _worse(worst, f["priority"])
         text = json_text.dumps(head)
