@@ -132,3 +132,17 @@ def test_the_summary_counts_every_verdict():
 def test_a_report_of_version_1_reads_as_it_is():
     data = {"schema_version": 1, "sites": [{"checks": [{"id": "A1"}]}]}
     assert catalogue.expand(json.loads(json.dumps(data))) == data
+
+
+def test_the_held_catalogue_is_the_cleaned_one():
+    """catalogue.cleaned holds each check's own part cleaned once: it gives what cleaning the whole
+    catalogue gives, in both languages, again on a second report, and where a reason holds a secret."""
+    from vllm_kb.engine.kb import safe_text
+
+    rep = audit(ROOT / "examples" / "quickstart", gpu=GPU)
+    for lang in ("en", "zh", "en"):
+        reasons = catalogue.Reasons()
+        for s in model.build(rep, lang)["sites"]:
+            reasons.number([(cid, f"reason {n}") for cid, n in s["not_applicable"].items()])
+        reasons.number([(next(iter(rep.kb.checks)).id, "HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz12")])
+        assert catalogue.cleaned(rep.kb, lang, reasons) == safe_text.clean(catalogue.catalogue(rep.kb, lang, reasons))

@@ -67,9 +67,9 @@ def cleaned(kb, lang: str, reasons: Reasons) -> list[dict[str, Any]]:
     (tests/test_report_catalogue.py compares the two)."""
     held = _BASE.get((id(kb), lang))
     if held is None or held[0] is not kb:
-        base = [safe_text.clean({"id": c.id, "name": c.name, "category": c.category, "title": c.title(lang)})
-                for c in kb.checks]
-        held = _BASE[(id(kb), lang)] = (kb, base)
+        parts = [safe_text.clean({"id": c.id, "name": c.name, "category": c.category, "title": c.title(lang)})
+                 for c in kb.checks]
+        held = _BASE[(id(kb), lang)] = (kb, parts)
     out = []
     for c, base in zip(kb.checks, held[1]):
         said = reasons.by_check.get(c.id)
