@@ -243,7 +243,9 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle(results, remarks, site, cat, kb, between.why,
                         span=[cat.index_version(between.low), cat.index_version(between.high)], checks=False)
     elif choice.basis == "range" and choice.pin is not None:
-        unpinned.settle_range(remarks, site, cat, kb, allowed_releases(cat, choice), choice.pin.spec)
+        unpinned.settle_range(remarks, site, cat, kb, allowed_releases(cat, choice), choice.pin.spec, choice.pin.via)
+        if choice.pin.via:
+            unpinned.settle_copin(results, kb, allowed_releases(cat, choice), choice.pin.spec, choice.pin.via)
     elif choice.basis == "image-dated" and (allowed := allowed_releases(cat, choice)):
         # built from main on that day: an option or value the next release has may be in it already
         unpinned.settle_range(remarks, site, cat, kb, allowed, f">={allowed[0]},<={allowed[-1]}")

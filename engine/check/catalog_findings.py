@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.check import cli_choices, config_keys, empty_values, entrypoint_findings, framework_args, framework_range, json_values, unknown_flags, value_findings
+from vllm_kb.engine.check.removed_moves import carry as _carry, safe_removal
 from vllm_kb.engine.kb import deploy_tools, plugins
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.knowledge import FixOp, Knowledge
@@ -172,7 +173,7 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
             # release may be another (an upgrade's target), where the option may be gone
             e = lifecycle_entry(s, key, cat, version) if not _not_one_option(key) and not s.implied else None
             if e is not None and not e.within_life(version):
-                out.append(_passed_as(site, s, _lifecycle_finding(s, key, e, cat, version, kb)))
+                out.append(_passed_as(site, s, _lifecycle_finding(s, key, e, cat, version, kb, site)))
             continue
         if _not_one_option(key):
             # a whole `${VLLM_ARGS}` string or an unexpanded variable read as one word: what it
@@ -185,7 +186,7 @@ def _version_remarks(site: Site, cat: Catalog, version: str, handled: set[str], 
         if e is not None and e.within_life(version):
             continue
         if e is not None:
-            out.append(_lifecycle_finding(s, key, e, cat, version, kb))
+            out.append(_lifecycle_finding(s, key, e, cat, version, kb, site))
         else:
             out.append(unknown_flags.finding(site, s, key, cat, version))
     return out
@@ -239,7 +240,7 @@ def _arg_at(cat: Catalog, name: str, version: str | None):
     return other if other is not None and other.within_life(version) else entry
 
 
-def _lifecycle_finding(s, key: str, e, cat: Catalog, version: str, kb: Knowledge) -> Finding:
+def _lifecycle_finding(s, key: str, e, cat: Catalog, version: str, kb: Knowledge, site: Site | None = None) -> Finding:
     """An option some release has but the site's release does not (vllm/engine/arg_utils.py and the
     server's cli_args.py of each release, knowledge/vllm/catalog.json): `not-in-version`, with the
     releases that have it. Added later: the option is what the launch asks for, so the change is the
@@ -265,8 +266,8 @@ def _lifecycle_finding(s, key: str, e, cat: Catalog, version: str, kb: Knowledge
     if rename:
         text = {lang: text[lang] + kb.t("finding.replaced_by", lang, what=rename["replacement"][lang]) for lang in ("en", "zh")}
         if not rename.get("selects"):
-            fix += _carry(rename, s.value, cat, version)
-    return Finding("not-in-version", text, s.file, s.line, "P0", fix=fix, safe=True, subject=s.name)
+            fix += _carry(rename, s.value if s.resolved else None, cat, version, frozenset(site.settings) if site else frozenset())
+    return Finding("not-in-version", text, s.file, s.line, "P0", fix=fix, safe=safe_removal(rename, fix), subject=s.name)
 
 
 def _successor_args(rename: dict, s, cat: Catalog, version: str) -> dict | None:
@@ -329,7 +330,7 @@ def _server_only(s, site: Site, cat: Catalog, version: str, kb: Knowledge) -> Fi
     cls = {"LLM()": "LLM → EngineArgs", "EngineArgs()": "EngineArgs", "AsyncEngineArgs()": "AsyncEngineArgs"}.get(
         site.kind, "AsyncEngineArgs")
     if engine is not None and cat.index_version(version) > cat.index_version(engine.last):
-        f = _lifecycle_finding(s, s.key or s.name, engine, cat, version, kb)
+        f = _lifecycle_finding(s, s.key or s.name, engine, cat, version, kb, site)
         now = msg("finding.server_only_now", name=s.name, flag=flag, cls=cls, version=version)
         f.message = {lang: f.message[lang] + now[lang] for lang in ("en", "zh")}
         return f
@@ -358,17 +359,6 @@ def _one_item(site: Site, s, key: str) -> Finding | None:
 
 def _not_one_option(key: str) -> bool:
     return any(c.isspace() for c in key) or "${" in key or "$(" in key or key.lstrip("-").startswith("$")
-
-
-def _carry(rename: dict, value, cat, version: str) -> list:
-    """Move an old option's value to the argument that replaced it, when that one exists."""
-    if not rename.get("carry") or value is None:
-        return []
-    head, _, key = rename["carry"].partition(".")
-    e = cat.arg(head)
-    if e is None or not e.exists(version):
-        return []
-    return [(FixOp("set", head), {key: value} if key else value)]
 
 
 def _env_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:

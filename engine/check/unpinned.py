@@ -168,15 +168,39 @@ def _some_release_accepts(f, site: Site, cat: Catalog, releases: list) -> bool:
     return any(span.contains(str(v)) for v in releases)
 
 
-def settle_range(findings: list, site: Site, cat: Catalog, kb: Knowledge, releases: list, spec: str) -> None:
+def settle_range(findings: list, site: Site, cat: Catalog, kb: Knowledge, releases: list, spec: str, via: str = "") -> None:
     """A project that allows a range of releases (`vllm>=0.8.3`, or what a framework release
     declares): an option or value only the newest of them dropped is a P1 that names the range, as
-    `evaluate.settle_priorities` does for the checks."""
+    `evaluate.settle_priorities` does for the checks. `via`: the range is read from another package's
+    pin beside a bare `vllm` (extra_pins.torch_ranges); an option only later releases have is then the
+    site's own word that it runs in another install (Qwen2.5-Coder's benchmark scripts pass
+    distributed_executor_backend beside the root file's transformers==4.39.1, which caps vLLM at 0.4.0.post1)."""
     if not releases:
         return
     for f in findings:
-        if getattr(f, "priority", None) == "P0" and f.code in RELEASE_BOUND and _some_release_accepts(f, site, cat, releases):
+        if getattr(f, "priority", None) != "P0" or f.code not in RELEASE_BOUND:
+            continue
+        if _some_release_accepts(f, site, cat, releases):
             lower(f, "P1", note(kb, "priority.range_finding", spec=spec))
+        elif via and f.code == "not-in-version" and (e := _entry(f, site, cat)) is not None and getattr(e, "first", None) \
+                and cat.index_version(e.first) > releases[-1]:
+            lower(f, "P1", note(kb, "priority.copin_later_finding", spec=spec, via=via, first=e.first))
+
+
+def settle_copin(results: list, kb: Knowledge, releases: list, spec: str, via: str) -> None:
+    """A check's P0 under a range read from a co-pin (settle_range's `via`) whose own way out is a vLLM
+    after the range (L139: an import only later releases have): the site's code was written for another
+    install, so the cap is no certainty there."""
+    for r in results:
+        if r.status != "recommended" or r.priority != "P0" or not releases:
+            continue
+        later = [v for op, v in (r.fix or []) if op.kind == "pin" and op.target == "vllm" and isinstance(v, str)]
+        try:
+            after = later and all(not any(SpecifierSet(v).contains(str(x)) for x in releases) for v in later)
+        except InvalidSpecifier:
+            after = False
+        if after:
+            lower(r, "P1", note(kb, "priority.copin_later_check", spec=spec, via=via))
 
 
 @dataclass

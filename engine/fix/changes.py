@@ -6,11 +6,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from vllm_kb.engine.fix import syntax as site_syntax
 from vllm_kb.engine.fix.literals import as_written_value, py_literal, shell_word, yaml_scalar
 from vllm_kb.engine.fix.alternatives import alternatives
 from vllm_kb.engine.fix.release_valid import mark_invalid, release_form
-from vllm_kb.engine.fix import collisions, harness_pairs
+from vllm_kb.engine.fix import collisions, engine_count, harness_pairs, syntax as site_syntax
 from vllm_kb.engine.fix.spelling import cli_text, merge_value, yaml_key  # noqa: F401 — merge_value re-exported
 from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.guards import guards_access
@@ -35,7 +34,7 @@ class Change:
     priority: str = "P2"
     safe: bool = False
     setting: Setting | None = field(default=None, repr=False, compare=False)
-    blocked: str | None = None  # why it cannot be written at this site: fixed | not_exposed | from_env | from_default | device_count
+    blocked: str | None = None  # why it cannot be written at this site: fixed | not_exposed | from_env | from_default | device_count | engine_count
     container: str | None = None  # the framework mapping (vllm_config, vllm_engine_kwargs) this sets a key of
     key: str | None = None  # a new key as the file writes keys (dotted for a nested YAML path), when one is added
     positional: bool = False  # `vllm serve MODEL`: the model goes first after `serve`, not as `--model`
@@ -126,6 +125,7 @@ def plan(site: Site, items: list[Fixable], cat: Catalog, version: str) -> list[C
     out = _merge_containers(site, [*changes.values(), *alternatives(items, changes, lambda op, v: _change(site, op.kind, op.target, v, cat, version),
                                                                     (site.source or {}).get("env_names"))])
     out = collisions.absorbed(out, kv_positional.NOTE, lambda p: PRIORITY_ORDER.get(p, 3))
+    out += engine_count.paired(site, out, Change, _as_written)  # engines × TP kept (OpenRLHF's --vllm_num_engines)
     mark_invalid(out, items, site.kind, cat, version)
     if site.launch.get("runs_script"):
         # a deployment of the project's image (engine/scan/deploy/image_entry.py deployed): its command

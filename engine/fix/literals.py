@@ -23,10 +23,16 @@ def py_literal(v: Any) -> str:
     if isinstance(v, str):
         return json.dumps(v, ensure_ascii=False)
     if isinstance(v, dict):
-        return "{" + ", ".join(f"{py_literal(str(k))}: {py_literal(x)}" for k, x in v.items()) + "}"
+        return "{" + ", ".join(f"{py_literal(str(k))}: {_member(x)}" for k, x in v.items()) + "}"
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(py_literal(x) for x in v) + "]"
+        return "[" + ", ".join(_member(x) for x in v) + "]"
     return repr(v)
+
+
+def _member(v: Any) -> str:
+    """A value inside a dict or list keeps its float: a value moved whole (rope_scaling's `factor: 4.0`
+    into hf_overrides) reaches code that checks its type (transformers' rope validation wants a float)."""
+    return repr(v) if isinstance(v, float) else py_literal(v)
 
 
 def as_written_value(source, value: Any) -> Any:

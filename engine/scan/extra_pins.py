@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.kb import compat, dependency_pins, frameworks
+from vllm_kb.engine.kb import compat, dependency_pins, frameworks, transformers_requires
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.pins import Pin, package_name
@@ -74,8 +74,8 @@ _ONE_RESOLUTION = ("requirements", "pyproject", "setup", "conda")
 
 
 def torch_ranges(deps: list[Pin], pins: list[Pin], known: list) -> list[Pin]:
-    """For a `vllm` written without a version, the releases the torch pinned beside it admits (see
-    the module's doc), as a range pin on the vllm line itself; `via` names the torch pin."""
+    """For a `vllm` written without a version, the releases the torch and transformers pinned beside it
+    admit (see the module's doc), as a range pin on the vllm line itself; `via` names those pins."""
     by_folder: dict[str, list[Pin]] = {}
     for p in pins:
         if p.package == "vllm":
@@ -85,25 +85,36 @@ def torch_ranges(deps: list[Pin], pins: list[Pin], known: list) -> list[Pin]:
         if any(p.spec.strip() or p.source or p.exact for p in mine):
             continue  # the project bounds vLLM itself
         for v in mine:
-            torch = next((d for d in deps if d.package == "torch" and d.file == v.file and d.exact
-                          and (v.kind in _ONE_RESOLUTION or d.line == v.line) and ";" not in d.text), None)
-            span = _admitted(torch.exact, known) if torch is not None and torch.exact else None
-            if torch is None or span is None:
+            def beside(d: Pin) -> bool:
+                return d.file == v.file and (v.kind in _ONE_RESOLUTION or d.line == v.line) and ";" not in d.text
+            torch = next((d for d in deps if d.package == "torch" and d.exact and beside(d)), None)
+            # of a pyproject, one extra's transformers need not be installed with another extra's vLLM
+            tf = next((d for d in pins if d.package == "transformers" and d.spec.strip() and not d.source and beside(d)
+                       and d.group in ("", v.group)), None)
+            tests = [(d, f) for d, f in ((torch, _torch_test(torch)), (tf, transformers_requires.admits(tf) if tf else None)) if d is not None and f]
+            span = _admitted(lambda r: all(f(r) is not False for _, f in tests), known) if tests else None
+            if span is None:
                 continue
-            out.append(Pin(v.file, v.line, v.text, f">={span[0]},<={span[1]}", v.kind, None, "vllm", v.extras, v.above,
-                           via=f"{torch.text} ({torch.file}:{torch.line})"))
+            via = " + ".join(f"{d.text} ({d.file}:{d.line})" for d, f in tests if _admitted(f, known) is not None)
+            spec = f"<={span[1]}" if span[0] == str(known[0]) else f">={span[0]},<={span[1]}"  # no floor where the run starts at the first release
+            out.append(Pin(v.file, v.line, v.text, spec, v.kind, None, "vllm", v.extras, v.above, via=via))
             break
     return out
 
 
-def _admitted(torch: str, known: list) -> tuple[str, str] | None:
-    """(first, last) of the newest run of releases whose torch requirement admits `torch`; None when
-    the newest release admits it (the pin says nothing the newest release does not) or none does."""
-    if try_parse(torch.split("+", 1)[0]) is None:
+def _torch_test(torch: Pin | None):
+    if torch is None or not torch.exact or try_parse(torch.exact.split("+", 1)[0]) is None:
         return None
+    return lambda release: dependency_pins.admits_torch(release, torch.exact) is True  # one stating none is not counted
+
+
+def _admitted(admits, known: list) -> tuple[str, str] | None:
+    """(first, last) of the newest run of releases `admits` (a release it cannot judge, None, is not
+    ruled out); None when the newest release is admitted (the pin says nothing the newest release
+    does not) or none is."""
     run: list = []
     for v in known:
-        if dependency_pins.admits_torch(str(v), torch):  # a release that states none says nothing here
+        if admits(str(v)) is not False:
             run = run + [v] if run and run[-1] == _before(v, known) else [v]
     if not run or run[-1] == known[-1]:
         return None

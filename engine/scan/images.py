@@ -127,7 +127,24 @@ def image_date(image: str | None) -> str | None:
     text = (image or "").strip()
     m = _IMAGE.match(text) or VLLM_NAMED.match(text) or _MODEL_GARDEN.match(text)
     d = _TAG_DATE.search(m.group("tag") or "") if m else None
-    return f"{d.group(1)}-{d.group(2)}-{d.group(3)}" if d else vendor_build_day(text)
+    if d:
+        return f"{d.group(1)}-{d.group(2)}-{d.group(3)}"
+    return _month_first(text, m.group("tag") or "") if m else vendor_build_day(text)
+
+
+# the year last, month first: AMD's rocm/vllm-dev tags (`open-mi300-08052025`: the gpt-oss build of
+# 5 August 2025). Read so only where the tag cannot also be a day-first date, or for AMD's own images
+_US_DATE = re.compile(r"(?<!\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(20\d\d)(?!\d)")
+
+
+def _month_first(image: str, tag: str) -> str | None:
+    u = _US_DATE.search(tag)
+    if not u:
+        return vendor_build_day(image)
+    month, day, year = u.groups()
+    if int(day) <= 12 and day != month and not name_and_tag(image)[0].startswith("rocm/"):
+        return None  # 08052025 elsewhere: 5 August or 8 May
+    return f"{year}-{month}-{day}"
 
 
 def dated_release(image: str | None, *, grammar: bool = False) -> str | None:

@@ -74,6 +74,9 @@ def _rayjob_head_image(data, path: tuple) -> str | None:
     return image.strip() if isinstance(image, str) and image.strip() else None
 
 
+_TAG_BESIDE = re.compile(r"^v?\d+(\.\d+)+(\.post\d+)?$")
+
+
 def _doc_image(data) -> str | None:
     """The one vLLM image a document names (`base_image: {image: vllm/vllm-openai:v0.15.1}` of a
     serving platform's config): the container its command runs in. A tag that is itself a placeholder
@@ -89,6 +92,10 @@ def _doc_image(data) -> str | None:
             for k, v in node.items():
                 if k == "image" and (v := image_ref(v)) and v.strip():  # `image: {image|repository, tag}` of a chart's values too
                     name, tag = name_and_tag(v)
+                    if not tag and _TAG_BESIDE.match(str(node.get("version") or "")):
+                        # llmaz's BackendRuntime: `image: vllm/vllm-openai` with `version: v0.6.0`, which its
+                        # controller appends to the image as the tag (api/inference/v1alpha1 BackendRuntimeSpec)
+                        v = name = f"{v.strip()}:{node['version']}"
                     image = name if "{" in tag or "$" in tag else v.strip()
                     if is_vllm_like_image(image):
                         found.add(image)
