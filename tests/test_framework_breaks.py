@@ -328,3 +328,13 @@ def test_an_openrlhf_fork_runs_its_own_code_not_the_release_its_version_file_nam
     r = _l43(tmp_path, {"setup.py": FORK_SETUP, "version.txt": "0.6.0.post2\n", "train.sh": PPO.format(env="")})
     assert r.priority == priority or (priority == "P1" and r.status != "recommended")
     assert ("get_kv_cache_spec" in r.reason_text("en")) is (priority == "P0")
+
+
+def test_a_v1_break_with_the_gpu_unknown_is_a_p1(tmp_path):
+    # OpenRLHF 0.6.3 reaches llm_engine.model_executor, which vLLM 0.8.2's V1 LLMEngine lacks; on a GPU below
+    # compute capability 8.0 vLLM 0.8.2 runs V0 and has it (EngineArgs._is_v1_supported_oracle)
+    files = {"requirements.txt": "vllm==0.8.2\nopenrlhf==0.6.3\n", "train.sh": PPO.format(env="")}
+    assert _l43(tmp_path, files).priority == "P0"
+    r = _l43(tmp_path, files, gpu=None)
+    assert (r.status, r.priority) == ("recommended", "P1") and "no attribute 'model_executor'" in r.reason_text("en")
+    assert "--gpu" in r.reason_text("en")

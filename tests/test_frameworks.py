@@ -113,3 +113,19 @@ def test_a_container_counts_the_gpus_its_manifest_asks_for(project, site_id, gpu
     rep = audit(FIXTURES / project, gpu="H100-80GB x8")
     r = next(r for r in rep.sites if r.site.id == site_id)
     assert r.site.gpu_request == gpus and r.facts["gpu"]["count"] == gpus
+
+
+def test_pip_holds_a_pair_only_to_metadata_it_reads():
+    from vllm_kb.engine.kb import compat
+
+    # `extra == 'vllm'` in single quotes (verl 0.4.0's METADATA) binds only with the extra named
+    assert compat.installs_beside("verl", "0.4.0", "0.9.0", set())
+    assert not compat.installs_beside("verl", "0.4.0", "0.9.0", {"vllm"})
+    # verl 0.2 requires vllm<=0.6.3 outright
+    assert not compat.installs_beside("verl", "0.2", "0.7.0", set())
+    # ms-swift 3.2.2's range is a README table and the wheel has no vllm extra: pip reads nothing
+    assert compat.installs_beside("ms-swift", "3.2.2", "0.8.5", {"vllm"})
+    # NeMo-RL's pyproject optional-dependencies, EasyR1's setup.py install_requires
+    assert not compat.installs_beside("nemo-rl", "0.4.0", "0.9.0", {"vllm"})
+    assert compat.installs_beside("nemo-rl", "0.4.0", "0.9.0", set())
+    assert not compat.installs_beside("easyr1", "0.3.0", "0.7.0", set())

@@ -110,6 +110,12 @@ def test_bnb_prequant_only_when_the_checkpoint_says_so():
     assert _quant(named, "0.7.3")["quant_bnb_prequant"] is True
     vague = {"name": "someone/model-4bit", "quantized": True, "quant_method": "bitsandbytes", "quant_source": "name"}
     assert "quant_bnb_prequant" not in _quant(vague, "0.7.3")
+    # a local folder: only its own config.json says what it holds (a merged QLoRA run keeps "-bnb" in its name)
+    folder = {"name": "./models/llama-3-8b-bnb-4bit", "quantized": True, "quant_method": "bitsandbytes", "quant_source": "name"}
+    got = _quant(folder, "0.7.3")
+    assert "quant_bnb_prequant" not in got and got["quant_bnb_prequant_named"] is True
+    read = {**folder, "quant_source": "config"}
+    assert _quant(read, "0.7.3")["quant_bnb_prequant"] is True
 
 
 def test_min_capability_is_read_from_the_config_classes(tmp_path):

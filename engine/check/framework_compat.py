@@ -8,8 +8,9 @@ import re
 from typing import Any
 
 from vllm_kb.engine.check import framework_copy, framework_git, framework_imports, framework_kwargs, framework_range, memory
+from vllm_kb.engine.check.memory.runtime import v1_certain
 from vllm_kb.engine.kb import compat, versions
-from vllm_kb.engine.kb.versions import try_parse
+from vllm_kb.engine.kb.versions import contains as spec_contains, try_parse
 
 
 def _feature_used(row: compat.Row, site, facts: dict) -> bool:
@@ -67,6 +68,16 @@ def engine_needed(row: compat.Row, vllm: str, facts: dict) -> bool:
     return need != "v1-multiprocessing" or str(env.get("VLLM_ENABLE_V1_MULTIPROCESSING", "")).strip() != "0"
 
 
+def _v1_guessed(row: compat.Row, vllm: str, facts: dict) -> compat.Row:
+    """A break that needs V1 where V1 is only the default (the GPU or the model that decides it in
+    0.8-0.10 not known): marked, so L43 says it at P1."""
+    env = facts.get("env") or {}
+    if not row.raw.get("needs") or v1_certain(
+            vllm, env, (facts.get("gpu") or {}).get("compute_capability"), (facts.get("model") or {}).get("architecture")):
+        return row
+    return compat.Row(row.framework, row.releases, row.vllm, row.kind, {**row.raw, "v1_guess": True})
+
+
 def _bypassed(text: str, env_name: str, facts: dict) -> bool:
     """LLaMA-Factory's check_version (0.9.2 on) returns at once under DISABLE_VERSION_CHECK=1
     (llamafactory/extras/misc.py, `is_env_enabled`); its bare require_version before never did."""
@@ -97,7 +108,7 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
         rows = [r for r in rows if not (r.kind == "runtime_check" and _bypassed(str(r.raw.get("error", "")), "DISABLE_VERSION_CHECK", facts))]
     if fw:
         rows += _feature_breaks(fid, code, vllm, site, facts)
-    rows = [r for r in rows if engine_needed(r, vllm, facts)]
+    rows = [_v1_guessed(r, vllm, facts) for r in rows if engine_needed(r, vllm, facts)]
     if copy is not None:  # a copy in the tree whose code no longer holds a break's cause runs without it
         rows = [r for r in rows if str(r.raw.get("id")) not in copy.cleared]
     if fw and cat is not None:  # the arguments the release passes first: they name the file and line
@@ -135,7 +146,7 @@ def _errors(fid: str, fw: str | None, vllm: str, site, facts: dict, cat=None, ga
         rows += framework_copy.breaks(copy, fw, vllm, site)
     elif fw:
         # an attribute only V1's engine lacks holds where the site runs V1 (`needs`)
-        rows += [r for r in framework_imports.breaks(fid, fw, vllm, site) if engine_needed(r, vllm, facts)]
+        rows += [_v1_guessed(r, vllm, facts) for r in framework_imports.breaks(fid, fw, vllm, site) if engine_needed(r, vllm, facts)]
     return rows
 
 
@@ -233,14 +244,21 @@ def _range(site, facts: dict, cat, pin, vllm: str) -> dict[str, Any]:
 def refuses(site, release: str, vllm: str, facts: dict, cat, extra: bool = False) -> bool:
     """Whether this framework release stops the launch beside the pinned vLLM (its own gate, a known break,
     an argument it passes that vLLM lacks); `extra`: installed with its vllm extra, whose declared range pip keeps."""
-    return any(x.effect == "error" and not x.raw.get("after_start") or extra and x.kind == "declared"
+    return any(x.effect == "error" and not x.raw.get("after_start") and not x.raw.get("v1_guess") or extra and x.kind == "declared"
                for x in _errors(site.framework, release, vllm, site, facts, cat))
 
 
 def _pair(site, facts: dict, cat, pin, fw: str | None, shown: str, vllm: str, gate=None, copy=None) -> dict[str, Any]:
     """The `fw_*` facts of one framework release (or copy) beside the pinned vLLM."""
     fid = site.framework
-    out: dict[str, Any] = {"fw_release": shown, "fw_extra": "vllm" in getattr(pin, "extras", ())}
+    extras = frozenset(getattr(pin, "extras", ()))
+    out: dict[str, Any] = {"fw_release": shown, "fw_extra": "vllm" in extras}
+    # pip holds the pair to the range only where the release's metadata requires vLLM under an extra the pin
+    # names, or outright: ms-swift's README table and LLaMA-Factory 0.9.4's example file bind nothing
+    if fw and gate is None and copy is None and not site.framework_fork_vllm:
+        out["fw_pip_refuses"] = not compat.installs_beside(fid, compat.code_release(fw), vllm, extras)
+    elif copy is not None and copy.declared is not None and not copy.moving:  # a fixed commit's own setup, with the extra
+        out["fw_pip_refuses"] = "vllm" in extras and not spec_contains(copy.declared, vllm)
     declared = [r.vllm for r in compat.rows() if fw and gate is None and not site.framework_fork_vllm and r.framework == fid and r.kind == "declared"
                 and r.covers(compat.code_release(fw)) and r.vllm]
     own = copy.declared if copy is not None and not copy.moving else None  # a fixed commit's own setup
@@ -254,12 +272,13 @@ def _pair(site, facts: dict, cat, pin, fw: str | None, shown: str, vllm: str, ga
     placed = [r for r in rows if not r.raw.get("moving") and not r.raw.get("between")]
     # a break the framework meets only once the engine runs (its first batch): the launch starts, a P1
     later = [r for r in placed if r.effect == "error" and r.raw.get("after_start")]
-    hard = [r for r in placed if r.effect == "error" and r not in later]
+    guessed = [r for r in placed if r.effect == "error" and r.raw.get("v1_guess") and r not in later]
+    hard = [r for r in placed if r.effect == "error" and r not in later and r not in guessed]
     reported = [r for r in placed if r.kind == "known_break" and r not in later]
     between = sorted((r for r in rows if r.raw.get("between")), key=lambda r: r.effect != "error")
     out["fw_problem"] = "error" if hard else ("moving" if moving else "between" if between else "after_start" if later
-                                              else "reported" if reported else "declared")
-    r = (hard or moving or between or later or reported or rows)[0]
+                                              else "v1_guess" if guessed else "reported" if reported else "declared")
+    r = (hard or moving or between or later or guessed or reported or rows)[0]
     if r.raw.get("between"):
         out["fw_between"] = r.raw["between"]
     text = str(r.raw.get("error") or f"{fid} {fw} declares vllm{r.vllm}")

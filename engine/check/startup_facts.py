@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vllm_kb.engine.check.memory.runtime import runtime
+from vllm_kb.engine.check.memory.runtime import runtime, v1_certain
 from vllm_kb.engine.check.startup_act_dtype import act_dtype_facts, cpu_quant_facts
 from vllm_kb.engine.check.startup_awq_moe import awq_moe_facts
 from vllm_kb.engine.check.startup_arch import arch_facts, mistral_format
@@ -65,6 +65,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     model, engine, env = facts.get("model") or {}, facts.get("engine") or {}, facts.get("env") or {}
     gpu = facts.get("gpu") or {}
     out: dict[str, Any] = {"v1": (facts.get("vllm") or {}).get("engine", "v1" if runtime(version, env).v1 else "v0") == "v1"}
+    # a P0 that rests on V1 needs it certain: 0.8-0.10 pick V0 by GPU and architecture
+    out["v1_sure"] = out["v1"] and v1_certain(version, env, gpu.get("compute_capability"), model.get("architecture"))
     split = vision_split(model, engine, kb.doc("vllm", "vision_tp.yaml").data, version)
     # the vision heads count for TP only where this release splits them (no fallback, no data mode)
     out.update(parallel_facts(model if split else {k: v for k, v in model.items() if k != "vision_num_heads"}, engine, gpu))

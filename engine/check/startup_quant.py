@@ -11,6 +11,7 @@ from typing import Any
 from vllm_kb.engine.check.site_platform import plugin_quantizations
 from vllm_kb.engine.check.startup_common import since
 from vllm_kb.engine.kb.catalog import Catalog
+from vllm_kb.engine.kb.model_resolve import is_local
 from vllm_kb.engine.kb.quant_config import normalise_quant
 from vllm_kb.engine.kb.versions import SpecifierSet, Version, try_parse
 
@@ -201,9 +202,13 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
                 later = _first_release_ok(table, cat, method, model.get("quant_scheme"), round(cc * 10), version)
                 if later:
                     out["quant_ok_from"] = later
-    if ckpt == "bitsandbytes" and (source in ("config", "catalog") or _BNB_NAME.search(str(model.get("name") or ""))):
-        # a checkpoint saved quantized (quantization_config bitsandbytes): the loader's pre_quant
-        out["quant_bnb_prequant"] = True
+    name = str(model.get("name") or "")
+    if ckpt == "bitsandbytes" and (source in ("config", "catalog") or _BNB_NAME.search(name)):
+        # a checkpoint saved quantized (quantization_config bitsandbytes): the loader's pre_quant. A folder
+        # is whatever the project put there (a QLoRA run merged back to 16 bits keeps its "-bnb" name):
+        # only its own config.json says so, its name (or the Hub upload it resembles) only suggests it
+        local = bool(name) and is_local(name) and source != "config"
+        out["quant_bnb_prequant_named" if local else "quant_bnb_prequant"] = True
     for row in table["quantization"]["deprecated"]:
         if SpecifierSet(row["vllm"]).contains(version):
             out["quant_deprecated"] = method in row["methods"] and not engine.get("allow_deprecated_quantization")

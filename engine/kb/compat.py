@@ -86,15 +86,27 @@ def installs_beside(fid: str, release: str, vllm_version: str, extras: set[str] 
     binding = []
     for r in rows():
         where = str(r.raw.get("where", ""))
-        if r.framework != fid or r.kind != "declared" or "Requires-Dist" not in where or not r.covers(release):
+        if r.framework != fid or r.kind != "declared" or not r.covers(release):
             continue
-        m = _EXTRA.search(where)
-        if m is None or m.group(1) in extras:
+        if "Requires-Dist" in where:
+            m = _EXTRA.search(where)
+            extra = m.group(1) if m else None
+        elif (m := _PYPROJECT_EXTRA.search(where)) is not None:  # a source install's own pyproject (NeMo-RL)
+            extra = m.group(1)
+        elif _SOURCE_REQUIRES.search(where):  # install_requires of a source install (EasyR1, NeMo-RL 0.1)
+            extra = None
+        else:  # a README table, an example requirements file: nothing pip reads
+            continue
+        if extra is None or extra in extras:
             binding.append(r)
     return not binding or any(r.allows(vllm_version) for r in binding)
 
 
-_EXTRA = re.compile(r'extra\s*==\s*"([^"]+)"')
+# both quotings occur in wheels' METADATA: `extra == "vllm"`, and `extra == 'vllm'` (verl 0.4, LLaMA-Factory 0.9.1)
+_EXTRA = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
+_PYPROJECT_EXTRA = re.compile(r"\[project\.optional-dependencies\]\s*([\w.-]+)\s*=")
+# EasyR1's setup.py reads requirements.txt into install_requires (get_requires), with no vllm extra
+_SOURCE_REQUIRES = re.compile(r'setup\.py get_requires reads it|^requirements\.txt at v|pyproject\.toml[^:]*:\s*dependencies "vllm')
 
 
 def supporting(fid: str, vllm_version: str, at_least: str | None = None) -> list[str]:

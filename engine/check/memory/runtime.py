@@ -190,6 +190,23 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
                    and str(env.get("VLLM_ALL2ALL_BACKEND") or "naive").strip() in ("naive", "allgather_reducescatter"))
 
 
+def v1_certain(vllm_version: str | None, env: dict | None, compute_capability: float | None,
+               architecture: str | None) -> bool:
+    """Whether the V1 engine that runtime() picks is a fact, not a default: from 0.11.0 there is no
+    V0 (engine/llm_engine.py is V1's), and VLLM_USE_V1=1 makes 0.7-0.10 run V1 or raise. Otherwise
+    0.8.0-0.10.2 fall back to V0 for a V0-only architecture, and 0.8.0-0.10.1 also below compute
+    capability 8.0 (EngineArgs._is_v1_supported_oracle, 0.9.0 arg_utils.py:1248-1254): the GPU and the
+    architecture must both be known."""
+    v = try_parse(vllm_version) if vllm_version else None
+    if v is None:
+        return False
+    if not v < parse("0.11.0") or str((env or {}).get("VLLM_USE_V1", "")).strip() == "1":
+        return True
+    if v < parse("0.8.0") or not architecture:
+        return False
+    return compute_capability is not None or not v < parse("0.10.2")
+
+
 def _pp_partition(env: dict) -> tuple[int, ...] | None:
     """VLLM_PP_LAYER_PARTITION as vLLM parses it ("12,10,10"), or None when unset or not a list
     of counts (vLLM then refuses to start, which the estimate does not model)."""
