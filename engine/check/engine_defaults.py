@@ -45,6 +45,8 @@ def context_defaults(facts: dict, version: str, cat: Catalog | None = None) -> d
         value = cat.context_default(arg, version, ctx, gpu)
         if value is not None:
             out[arg] = value
+    if ctx == "other" and "max_num_batched_tokens" not in out and (batched := scheduler_batched(facts, version)):
+        out["max_num_batched_tokens"] = batched
     args = facts.get("args") or {}
     mode = args.get("performance_mode")
     effects = cat.performance_mode(str(mode), version) if mode else None
@@ -52,6 +54,23 @@ def context_defaults(facts: dict, version: str, cat: Catalog | None = None) -> d
         if arg in out and arg not in args and "multiply" in eff:
             out[arg] = out[arg] * eff["multiply"]
     return out
+
+
+def scheduler_batched(facts: dict, version: str) -> int | None:
+    """max_num_batched_tokens for EngineArgs()/AsyncEngineArgs() on the V1 engine of 0.8.0-0.11.0:
+    their EngineArgs tables leave ENGINE_CONTEXT out, so SchedulerConfig.__post_init__ fills it — 2048
+    with chunked prefill, which V1 forces on a generative model, raised to 5120 for a multimodal one
+    (0.8.0 config.py:1657-1686, 0.10.1 config/scheduler.py:188-209); the estimate's 8192 stand-in would
+    charge the profile run four times the tokens it runs. A pooling model's default follows its
+    pooler: facts.py drops the value once the site is known to pool."""
+    from vllm_kb.engine.kb.versions import Version, try_parse
+
+    v = try_parse(version)
+    site = facts.get("site") or {}
+    if v is None or not Version("0.8.0") <= v < Version("0.11.1") or (facts.get("vllm") or {}).get("engine") != "v1" \
+            or usage_context(site) != "other":
+        return None
+    return 5120 if (facts.get("model") or {}).get("multimodal") else 2048
 
 
 def effective_defaults(kb: Knowledge, facts: dict, version: str) -> dict[str, Any]:

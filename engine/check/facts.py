@@ -11,7 +11,7 @@ from typing import Any, Callable
 from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, quant_stripped, site_gpu
 from vllm_kb.engine.check.adapter_model import adapter_facts
 from vllm_kb.engine.check.draft_config import read_drafts
-from vllm_kb.engine.check.engine_defaults import effective_defaults
+from vllm_kb.engine.check.engine_defaults import effective_defaults, scheduler_batched
 from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
 from vllm_kb.engine.check.json_arg import json_arg
 from vllm_kb.engine.check.launch_facts import framework_nodes, gpu_layout, launch_facts, parser_facts
@@ -193,6 +193,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         mf = quant_stripped.strip(mf, stripped)
     if mf and ck is not None and ck.weights:  # the project's folder: the weight files the loader globs
         mf = {**mf, "weight_formats": list(ck.weights), "weights_seen": "folder"}
+    if mf and ck is not None and ck.json_files is not None:  # …and the *.json files get_quant_config globs
+        mf = {**mf, "checkpoint_json": list(ck.json_files)}
     if others:
         facts["model_alternatives"] = others
     if mf:
@@ -253,6 +255,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["site"]["pooling"] = _pooling(engine) or pools_natively(
         mf or {}, engine, kb.doc("vllm", "runners.yaml").data, kb.doc("vllm", "architectures.yaml").data, lookup)
     facts["site"]["pooling_kv"] = facts["site"]["pooling"] and pooling_keeps_kv(mf or {}, engine)
+    # a pooling model's scheduler default follows its pooler (32768 or more): not EngineArgs()'s 2048
+    if facts["site"]["pooling"] and "max_num_batched_tokens" not in facts["passed"] and scheduler_batched(facts, lookup):
+        engine.pop("max_num_batched_tokens", None)
     # a pytest module's engine runs a tiny model for a test, not a training job (H1; eval81 CODE-GRPO's TRL tests)
     facts["site"]["test_module"] = site.file.endswith((".py", ".ipynb")) and is_test_module(site.file)
     # an estimate at TP 1 for `--tensor-parallel-size $TP` would be a confident wrong answer

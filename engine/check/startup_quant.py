@@ -155,11 +155,18 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
     if flag and ckpt and sure and accepted is not None and not implied and alt_fmt is None:
         out["quant_checkpoint"] = ckpt
         out["quant_mismatch"] = method != ckpt and method not in accepted
+        # the argument's own override comes first (humming heads the overrides list): it takes the
+        # checkpoint, or refuses it with an error of its own that is no mismatch
+        argued = _argument_claims(table["quantization"], method, ckpt, model, facts, version) if out["quant_mismatch"] else None
+        if argued is False:
+            out.pop("quant_mismatch")
+        elif argued:
+            out.update(quant_mismatch=False, quant_claimed=True)
         claims = (table["quantization"].get("claims_any_from") or {}).get(ckpt)
         types = (table["quantization"].get("claims_any_model_types") or {}).get(ckpt)
         if types is not None and model.get("model_type") not in types:
             claims = None
-        if out["quant_mismatch"] and claims and since(version, claims):
+        if out.get("quant_mismatch") and claims and since(version, claims):
             # the checkpoint's own override replaces whatever was asked (startup.yaml claims_any_from);
             # a value the release does not know reaches it unless argparse's choices (up to 0.12) stop it
             out["quant_mismatch"] = False
@@ -176,11 +183,7 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         out["quant_maybe_claimed"] = maybe
     plain = "exact" if source == "config" else model.get("unquantized")  # what says the weights are not quantized
     if flag and not model.get("quantized") and plain:
-        needs = method not in table["quantization"]["online"]
-        if plain == "exact" or not needs:
-            out["quant_needs_file"] = needs
-        else:  # a family's name without a quantization marker: most likely plain weights
-            out["quant_needs_file_likely"] = True
+        out.update(_needs_file(table["quantization"], method, version, plain, source, model.get("checkpoint_json")))
     if flag and not ckpt and method in table["quantization"]["online"]:
         out["quant_online"] = True  # quantized while loading: without the argument the 16-bit weights load as they are
     scheme = model.get("quant_scheme") if method == ckpt else None
@@ -213,6 +216,42 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
         if SpecifierSet(row["vllm"]).contains(version):
             out["quant_deprecated"] = method in row["methods"] and not engine.get("allow_deprecated_quantization")
     return out
+
+
+def _needs_file(q: dict, method: str | None, version: str, plain: str, source: str | None, listing: list | None) -> dict:
+    """Whether get_quant_config raises "Cannot find the config file" for a checkpoint whose config.json
+    has no quantization_config: only for a method that names config files (startup.yaml config_files),
+    and only where no *.json of the checkpoint ends with one of them — known for a folder of the
+    project; a config read from the Hub cache lists no files (P1), a catalogued name reads as its upload."""
+    if method in q["online"]:
+        return {"quant_needs_file": False}
+    row = (q.get("config_files") or {}).get(method)
+    if not row or ("vllm" in row and not SpecifierSet(row["vllm"]).contains(version)):
+        return {}  # vLLM builds the method's config without a file: no such refusal
+    if listing is not None and any(str(n).endswith(f) for n in listing for f in row["files"]):
+        return {"quant_needs_file": False}  # a file beside config.json that vLLM takes instead
+    if plain == "exact" and (source != "config" or listing is not None):
+        return {"quant_needs_file": True}
+    if plain == "exact":
+        return {"quant_needs_file_unlisted": True}
+    return {"quant_needs_file_likely": True}  # a family's name without a quantization marker
+
+
+def _argument_claims(q: dict, method: str | None, ckpt: str, model: dict, facts: dict, version: str) -> bool | None:
+    """Whether vLLM's overrides take the checkpoint for this --quantization although the two differ
+    (startup.yaml argument_claims_any, platform_claims): True where they do, False where the
+    argument's override refuses the checkpoint with its own error, None where the mismatch stands."""
+    platform = str((facts.get("site") or {}).get("platform") or "")
+    if ckpt in (q.get("platform_claims") or {}).get(platform, ()):
+        return True
+    spec = (q.get("argument_claims_any") or {}).get(method)
+    if not spec or not SpecifierSet(spec).contains(version):
+        return None
+    refused = (q.get("argument_claims_refused") or {}).get(method)
+    if refused and SpecifierSet(refused["vllm"]).contains(version) and ckpt == refused["checkpoint"] \
+            and model.get("model_type") in refused["model_types"]:
+        return False
+    return True
 
 
 def _bnb_named(model: dict, version: str) -> bool:

@@ -33,6 +33,7 @@ class Checkpoint:
     tokenizer: dict | None  # tokenizer_config.json, when present
     where: str              # "folder" (inside the project) or "hf-cache"
     weights: tuple[str, ...] = ()  # a project folder's weight file formats (names listed, never read)
+    json_files: tuple[str, ...] | None = None  # a project folder's *.json names (vLLM's get_quant_config globs them)
 
 
 def read_local_config(root: str | Path, model: str | None, base: str | Path | None = None) -> dict | None:
@@ -67,7 +68,8 @@ def _folder(root, model, base) -> Checkpoint | None:
         cfg = read_json_inside(top, folder / "config.json")
         if cfg is not None:
             cfg = _with_quant_file(cfg, lambda: read_json_inside(top, folder / "hf_quant_config.json"))
-            return Checkpoint(cfg, read_json_inside(top, folder / "tokenizer_config.json"), "folder", weight_formats(folder))
+            return Checkpoint(cfg, read_json_inside(top, folder / "tokenizer_config.json"), "folder", weight_formats(folder),
+                              json_names(folder))
     return None
 
 
@@ -103,6 +105,14 @@ def weight_formats(folder: Path) -> tuple[str, ...]:
     found = {_WEIGHT_SUFFIXES[Path(n).suffix.lower()] for n in names
              if Path(n).suffix.lower() in _WEIGHT_SUFFIXES and n.lower() not in _TRAINING_FILES}
     return tuple(sorted(found))
+
+
+def json_names(folder: Path) -> tuple[str, ...] | None:
+    """The names of the *.json files directly in `folder`, sorted; None when it cannot be listed."""
+    try:
+        return tuple(sorted(e.name for e in os.scandir(folder) if e.is_file() and e.name.lower().endswith(".json")))
+    except OSError:
+        return None
 
 
 def hub_cache_dir(env: Mapping[str, str] | None = None) -> Path | None:

@@ -49,6 +49,11 @@ def config_quant_facts(facts: dict, config: dict) -> None:
         facts.pop("quant_kv_cache", None)
         if _modelopt_fp8_kv(quant):
             facts["quant_kv_cache"] = "fp8"
+        facts.pop("quant_kv_scheme", None)
+        if facts["quant_method"] == "compressed-tensors":
+            # CompressedTensorsConfig.from_config reads kv_cache_scheme as given (None when absent):
+            # from 0.24.0 only a declared one refuses fp8_e5m2 (attention.py:177-183, L8)
+            facts["quant_kv_scheme"] = quant.get("kv_cache_scheme") is not None
         facts.update(quant_shape(quant))
         # what AWQMarlinConfig.is_awq_marlin_compatible reads: `bits` only (not AutoAWQ's older
         # `w_bit`) and `zero_point`; GPTQMarlinConfig.is_gptq_marlin_compatible also `sym` and
