@@ -11,7 +11,7 @@ from typing import Any
 from vllm_kb.engine.kb import cel, resources, yamlio
 from vllm_kb.engine.kb.versions import SpecifierSet, parse, try_parse
 
-FRAMEWORK_IDS = ("trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl", "roll", "oumi")
+FRAMEWORK_IDS = ("trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl", "roll", "oumi", "skyrl")
 
 
 @dataclass(frozen=True)

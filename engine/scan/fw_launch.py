@@ -51,7 +51,7 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
         return None
     i, env = got
     vals, n = [w.value for w in words], len(words)
-    base = (vals[i] or _interpreter_by_module(words, i) or "").rsplit("/", 1)[-1]
+    base = "python" if vals[i] == "-m" else (vals[i] or _interpreter_by_module(words, i) or "").rsplit("/", 1)[-1]  # `uv run -m …`
     if base in ("accelerate", "torchrun", "deepspeed"):
         return _launcher(words, vals, i + 1 if base != "accelerate" else i + 2, env, i, ctx, rel)  # `accelerate launch`
     if base == "trl" and i + 1 < n:
@@ -69,7 +69,7 @@ def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = No
         # `uv run examples/run_grpo_math.py …`: NeMo-RL's run scripts are run as the program itself
         return _nemo_rl(vals, i, env, i, ctx, rel)
     if _PYTHON.match(base):
-        j = i + 1
+        j = i if vals[i] == "-m" else i + 1
         while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
             j += 1
         if j + 1 < n and vals[j] == "-m" and vals[j + 1] in ("torch.distributed.run", "torch.distributed.launch"):
@@ -133,6 +133,8 @@ def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLa
         if command is None:
             return None
         return FwLaunch("verl", f"verl {name}", "hydra", start, command=command, env=env, program_start=program)
+    if (sky := _skyrl(mod)) is not None:
+        return FwLaunch("skyrl", f"skyrl {mod.rsplit('.', 1)[-1]}", "hydra", start, command=sky, env=env, program_start=program)
     if mod.startswith("openrlhf.cli."):
         name = mod.rsplit(".", 1)[-1]  # batch_inference builds its own LLM() from its own flags (knowledge: openrlhf.yaml)
         return FwLaunch("openrlhf", f"openrlhf {name}", "flags", start, command="batch_inference" if name == "batch_inference" else None,
@@ -152,6 +154,20 @@ def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLa
     if re.match(r"^recipe\.[\w.]+\.main", mod) or (re.match(r"^recipe\.[\w.]+$", mod) and verl_command(mod.rsplit(".", 1)[-1]) == "train"):
         return FwLaunch("verl", f"verl {mod.rsplit('.', 1)[-1]}", "hydra", start, command="train", env=env, program_start=program)
     return None
+
+
+# SkyRL (knowledge/frameworks/skyrl.yaml): skyrl.train.entrypoints.{main_base,serve,main_generate}, the older
+# skyrl_train.entrypoints.main_base, and the examples' own entry points built on main_base
+# (examples/train/<topic>/main_<x>.py, examples/train_integrations/<x>/entrypoints/main_<x>.py)
+_SKYRL = re.compile(r"^(?:skyrl\.train\.entrypoints|skyrl_train\.entrypoints|examples\.train(?:_integrations)?\.[\w.]+)\.(main_\w+|serve)$")
+
+
+def _skyrl(mod: str) -> str | None:
+    """What a SkyRL entry point does with vLLM: serve (its server group), generate (main_generate) or train."""
+    if (m := _SKYRL.match(mod)) is None:
+        return None
+    name = m.group(1)
+    return "serve" if name == "serve" else "generate" if name.endswith("generate") else "train"
 
 
 def _script(vals: list, j: int, env, program: int, ctx=None, rel=None, words: list[Word] | None = None) -> FwLaunch | None:

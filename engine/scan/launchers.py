@@ -140,10 +140,18 @@ def program_start(words: list[Word]) -> tuple[int, list[tuple[str, Word, int]]] 
         if i + 1 < n and (base, vals[i + 1]) in RUNNERS:
             i += 2
             while i < n and (vals[i] or "").startswith("-"):
-                i += 2 if vals[i] in ("-n", "--name", "-p", "--prefix", "--with", "--python", "-e", "--env", "--project") else 1
+                if base == "uv" and vals[i] == "-m":
+                    return i, env  # `uv run --extra fsdp -m pkg.mod` runs the project's Python on a module (SkyRL's scripts)
+                i += 2 if vals[i] in _RUNNER_TAKES else 1
             continue
         return i, env
     return None
+
+
+# a runner's options that take a value (`uv run --isolated --extra fsdp …`: fsdp is the extra, not the program)
+_RUNNER_TAKES = frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "-e", "--env", "--project", "--extra", "--group",
+                           "--only-group", "--no-group", "--package", "--index", "--index-url", "--extra-index-url", "--env-file",
+                           "--directory", "--with-requirements", "--with-editable"})
 
 
 _ENV_ARG = re.compile(r"^([A-Za-z_]\w*)=(.*)$", re.S)
@@ -193,13 +201,13 @@ def find_launch(words: list[Word]) -> Launch | None:
         return _after_prefix(words)
     i, env = got
     vals, n = [w.value for w in words], len(words)
-    base = (vals[i] or known_program(words[i]) or _interpreter_by_module(words, i) or "").rsplit("/", 1)[-1]
+    base = "python" if vals[i] == "-m" else (vals[i] or known_program(words[i]) or _interpreter_by_module(words, i) or "").rsplit("/", 1)[-1]
     if base == "vllm" or _VERSIONED_VLLM.match(base) or _RUNNER_PIN.match(base):
         if i + 1 < n and vals[i + 1] == "serve":
             return Launch("vllm serve", i + 2, True, env, i)
         return None
     if _PYTHON.match(base):
-        j = i + 1
+        j = i if vals[i] == "-m" else i + 1  # `uv run -m …`: the runner's Python (program_start)
         while j < n and (vals[j] or "").startswith("-") and vals[j] != "-m":
             j += 1
         if j + 1 < n and vals[j] == "-m":

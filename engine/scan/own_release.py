@@ -1,9 +1,10 @@
-"""A project that is a checkout (or a fork) of EasyR1 or NeMo-RL: the release its own version file
+"""A project that is a checkout (or a fork) of EasyR1, NeMo-RL or SkyRL: the release its own version file
 names. EasyR1 keeps verl's package name (`setup(name="verl")`, `verl/__init__.py` __version__
 "0.3.2"), so its setup.py says nothing a pin reader can tell from verl; its layout does —
 `verl/trainer/main.py` (verl has `main_ppo.py`) beside `verl/workers/rollout/config.py`.
 NeMo-RL's pyproject.toml reads its version from `nemo_rl/package_info.py` (MAJOR, MINOR, PATCH,
-PRE_RELEASE; `nemo_reinforcer/` before 0.2.1), and its uv.lock lists itself without one."""
+PRE_RELEASE; `nemo_reinforcer/` before 0.2.1), and its uv.lock lists itself without one. SkyRL's
+pyproject.toml reads its version from `skyrl/__init__.py` (`version = {attr = "skyrl.__version__"}`)."""
 from __future__ import annotations
 
 import re
@@ -27,7 +28,7 @@ def pins(files: list[str], read: Callable[[str], str | None], pin_cls) -> list:
             continue
         folder = PurePosixPath(rel).parent.as_posix()
         base = "" if folder in ("", ".") else folder + "/"
-        got = _easyr1(base, have, read, pin_cls, rel) or _nemo_rl(base, have, read, pin_cls, rel)
+        got = _easyr1(base, have, read, pin_cls, rel) or _nemo_rl(base, have, read, pin_cls, rel) or _skyrl(base, have, read, pin_cls, rel)
         if got is not None and all(p.folder != got.folder or p.package != got.package for p in out):
             out.append(got)
     return out
@@ -57,3 +58,14 @@ def _nemo_rl(base, have, read, pin_cls, rel):
         v = f"{parts['MAJOR']}.{parts['MINOR']}.{parts['PATCH']}{parts.get('PRE_RELEASE', '')}"
         return pin_cls(rel, 1, f"nemo-rl {v} (this project, {path})", f"=={v}", "setup", v, "nemo-rl", own=True)
     return None
+
+
+def _skyrl(base, have, read, pin_cls, rel):
+    path = base + "skyrl/__init__.py"
+    if not rel.endswith("pyproject.toml") or path not in have or base + "skyrl/train/config/config.py" not in have:
+        return None
+    m = _VERSION.search(read(path) or "")
+    if not m:
+        return None
+    v = m.group(1)
+    return pin_cls(rel, 1, f"skyrl {v} (this project, {path})", f"=={v}", "setup", v, "skyrl", own=True)

@@ -11,11 +11,13 @@ from __future__ import annotations
 # before llamafactory-cli (`python src/cli_demo.py cfg.yaml`) may name vLLM only in the config; MinerU's
 # mineru-openai-server runs `vllm serve` without naming it; a POST to Xinference's /v1/models may name vLLM
 # only in the JSON file it sends (`curl -d @launch.json`, engine/scan/xinference_rest.py); Docker Model Runner's
-# `docker model run hf.co/…` hands a safetensors model to its vLLM backend (engine/scan/dmr_launch.py).
+# `docker model run hf.co/…` hands a safetensors model to its vLLM backend (engine/scan/dmr_launch.py); SkyRL's
+# scripts (`-m skyrl.train.entrypoints.serve generator.inference_engine.…`) leave vLLM to its default backend.
 FRAMEWORK_WORDS = ("verl.", "openrlhf.cli", "llamafactory-cli", "lmf ", "swift ", "trl ", "use_vllm", "rollout.name",
                    "accelerate", "torchrun", "deepspeed", "vllm_infer", "--config", "actor_rollout_ref", "trl.scripts",
                    "vLLM", "VLLM", "openllm ", "run_grpo", "run_eval", "api_demo.py", "cli_demo.py", "web_demo.py",
-                   "mineru-openai-server", "xinference launch", "/v1/models", "docker model run")
+                   "mineru-openai-server", "xinference launch", "/v1/models", "docker model run",
+                   "skyrl", "inference_engine.")
 # Only YAML that could configure vLLM is parsed: tools that configure it without naming it (KServe's
 # Hugging Face runtime, KubeAI, llm-d's modelservice, Ray Serve LLM configs) count, and so do an
 # EasyR1 config (its rollout is vLLM unless named otherwise) and a NeMo-RL config that inherits its
