@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator
 
-from vllm_kb.engine.check import balanced, candidates, catalog_findings, colocation, entrypoint_findings, import_sites, unpinned, vendored_sites
+from vllm_kb.engine.check import balanced, candidates, catalog_findings, colocation, entrypoint_findings, import_sites, name_guess, unpinned, vendored_sites
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_documented, settle_priorities
 from vllm_kb.engine.check.hidden_args import hidden_args
 from vllm_kb.engine.check.site_platform import PLATFORM_PLUGINS
@@ -196,12 +196,17 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     unresolved.update(hidden_args(site, cat.arg_names))
     others = facts.pop("model_alternatives", None)
     between = facts.pop("between_releases", None)
+    control = facts.pop("name_control", None)
     results = evaluate_all(kb, facts, unresolved, site.engine_elsewhere,
                            only=import_sites.ONLY if site.kind == import_sites.KIND else None)
     if others:
         candidates.merge(results, [evaluate_all(kb, candidates.with_parts(facts, o), unresolved, site.engine_elsewhere)
                                    for o in others], facts["model"].get("candidates") or facts["model"].get("revisions") or [], kb,
                          "reason.model_revisions" if facts["model"].get("revisions") else "reason.model_candidates")
+    if control is not None:
+        name_guess.settle(results, evaluate_all(kb, candidates.with_parts(facts, control), unresolved, site.engine_elsewhere,
+                                                only=import_sites.ONLY if site.kind == import_sites.KIND else None),
+                          kb, str(facts["model"].get("name")))
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     # a less urgent removal (D6's "leave it unset") must not hide the catalog's P0 that the release
     # refuses the value: the refusals are hidden only by a P0 check's removal

@@ -35,7 +35,11 @@ def test_a_moe_folder_of_a_dense_family_is_a_size_read_from_the_name(write_proje
     r = _l16(write_project({"requirements.txt": "vllm==0.20.0\n",
                             "serve.sh": "vllm serve /Qwen3-30B-MoE-merge --gpu-memory-utilization 0.7\n"}, tmp_path / "moe"))
     assert r.status == "recommended" and r.priority == "P1"
-    # the same folder without the word keeps the family's verdict
+    # the same folder without the word keeps the family's size; `-merge` names a training run's output, whose
+    # config.json the project does not hold (engine/check/name_guess.py): P1; named as the model itself: P0
     r = _l16(write_project({"requirements.txt": "vllm==0.20.0\n",
                             "serve.sh": "vllm serve /Qwen3-30B-merge --gpu-memory-utilization 0.7\n"}, tmp_path / "dense"))
+    assert r.status == "recommended" and r.priority == "P1" and "/Qwen3-30B-merge" in r.reason_text("en")
+    r = _l16(write_project({"requirements.txt": "vllm==0.20.0\n",
+                            "serve.sh": "vllm serve /Qwen3-30B --gpu-memory-utilization 0.7\n"}, tmp_path / "plain"))
     assert r.status == "recommended" and r.priority == "P0"

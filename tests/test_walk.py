@@ -224,3 +224,14 @@ def test_a_copy_of_vllms_own_source_below_the_root_is_skipped_and_said(tmp_path)
 def test_vllms_own_source_at_the_root_is_audited_as_it_is(tmp_path):
     tree(tmp_path, {"pyproject.toml": '[project]\nname = "vllm"\n', "vllm/__init__.py": "", "examples/a.py": "x = 1\n"})
     assert sorted(walk(tmp_path)) == ["examples/a.py", "pyproject.toml", "vllm/__init__.py"]
+
+
+def test_a_requirements_file_an_ignore_pattern_catches_is_read(tmp_path):
+    # open-compass/opencompass@a5acc4bb .gitignore has `*.txt` while it commits requirements.txt and
+    # requirements/*.txt (setup.py's extras_require reads requirements/vllm.txt): git keeps tracking them
+    # and pip reads them, so the audit does too (https://github.com/open-compass/opencompass)
+    tree(tmp_path, {".gitignore": "*.txt\noutputs/\n", "requirements.txt": "-r requirements/runtime.txt\n",
+                    "requirements/vllm.txt": "vllm\n", "requirements/runtime.txt": "numpy<2.0.0\n",
+                    "notes.txt": "", "outputs/requirements.txt": "", "setup.py": ""})
+    assert sorted(walk(tmp_path)) == [".gitignore", "requirements.txt", "requirements/runtime.txt",
+                                      "requirements/vllm.txt", "setup.py"]

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, quant_stripped, site_gpu
+from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, name_guess, quant_stripped, site_gpu
 from vllm_kb.engine.check.adapter_model import adapter_facts
 from vllm_kb.engine.check.draft_config import read_drafts
 from vllm_kb.engine.check.engine_defaults import effective_defaults, scheduler_batched
@@ -188,6 +188,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     if mf and model is None and ck is None and mf.get("upload_revisions"):
         mf, others = candidates.revisions(mf)  # one repository name, published with other shapes before
     candidates.mark_linked(mf, link)
+    if mf and model is None and ck is None and name_guess.named_only(mf, kb):
+        mf = {**mf, "name_only": True}  # a verdict resting on what it is called is no certainty (engine/check/name_guess.py)
     if mf and (mf.get("quantized") or mf.get("quant_method")) and (stripped := quant_stripped.stripped_at(root, site.file)):
         # the script edits config.json first
         mf = quant_stripped.strip(mf, stripped)

@@ -9,7 +9,7 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
-from vllm_kb.engine.check import candidates, framework_compat, framework_range, unpinned
+from vllm_kb.engine.check import candidates, framework_compat, framework_range, name_guess, unpinned
 from vllm_kb.engine.check.facts import site_facts
 from vllm_kb.engine.check.lora_adapters import training_ranks
 from vllm_kb.engine.check.startup_modelcap import mark_local
@@ -141,6 +141,9 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
     if others:  # a local path several catalogued models fit: each is evaluated (engine/check/candidates.py)
         facts["model_alternatives"] = [candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
                                                                    model=m, **same)) for m in others]
+    if (facts.get("model") or {}).get("name_only"):  # the same site with the model known by its name only
+        facts["name_control"] = candidates.parts(site_facts(site, hardware, choice.version, choice.pinned, kb, cat,
+                                                            model=name_guess.control(facts["model"]), **same))
 
     def facts_at(release, pinned: bool = choice.pinned) -> dict:  # the same site's facts with another release's
         other = site_facts(site, hardware, str(release), pinned, kb, cat, **same)

@@ -1,6 +1,7 @@
 """Which files an audit reads: every regular file under the root except VCS folders,
 virtualenvs (any folder holding pyvenv.cfg), dependency and build trees and what .gitignore
-(nested files, negations, `**`, anchors, `dir/`) and .git/info/exclude exclude. Symlinked
+(nested files, negations, `**`, anchors, `dir/`) and .git/info/exclude exclude — save a requirements
+file in a folder the walk enters (is_pin_file). Symlinked
 folders are never entered (so no loop and no way out of the root); a symlinked file is kept
 only when it resolves inside the root. Folders that cannot be listed and links that point out
 of the root are reported, not fatal."""
@@ -149,6 +150,21 @@ _VLLM_PROJECT = (("pyproject.toml", re.compile(r'^name\s*=\s*["\']vllm["\']\s*$'
                  ("setup.py", re.compile(r'\bname\s*=\s*["\']vllm["\']\s*,')))
 
 
+# a requirements or constraints file: `requirements.txt`, `requirements-dev.in`, `requirements/vllm.txt`
+_PIN_NAME = re.compile(r"^(?:requirements?|constraints?)(?:[-_.][\w.-]*)?\.(?:txt|in)$", re.I)
+
+
+def is_pin_file(rel: str) -> bool:
+    """A requirements file is read even where an ignore pattern catches it: a pattern meant for
+    outputs (`*.txt`) does not untrack a file committed before it or with `git add -f`, and pip
+    reads the file whatever git says. open-compass/opencompass ignores `*.txt` while it commits
+    requirements.txt and requirements/*.txt, which setup.py's extras read (`opencompass[vllm]`)."""
+    parts = rel.split("/")
+    name = parts[-1]
+    return bool(_PIN_NAME.match(name)) or (len(parts) > 1 and parts[-2].lower() == "requirements"
+                                           and name.lower().endswith((".txt", ".in")))
+
+
 def is_vllm_source(folder: str, names: set[str]) -> bool:
     """A copy of vLLM's own source tree (its package folder beside a pyproject.toml or setup.py that
     names the project `vllm`). Below the audited root it is vendored code: vLLM's tests, examples,
@@ -263,7 +279,7 @@ def walk(root: Path, progress: Callable[[str, int], None] | None = None) -> Walk
                         continue
                     subdirs.append(rel)
                 elif e.is_file(follow_symlinks=False):
-                    if not ignored(rel, False) and not _FIX_TEMP.match(name):
+                    if (not ignored(rel, False) or is_pin_file(rel)) and not _FIX_TEMP.match(name):
                         out.append(rel)
                         if progress is not None:
                             progress("walk", 0)
