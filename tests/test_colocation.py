@@ -6,7 +6,9 @@ from __future__ import annotations
 from vllm_kb.engine.audit import audit
 
 
-def _shared(tmp_path, files, version="0.9.2"):
+# 0.11.0: V1 only, so the free-memory check at start-up is certain for a model the catalog does not
+# know (0.9.1-0.10.x fall back to V0 for V0-only architectures, and an unknown model may be one: c1479665)
+def _shared(tmp_path, files, version="0.11.0"):
     (tmp_path / "requirements.txt").write_text(f"vllm=={version}\n")
     for name, text in files.items():
         (tmp_path / name).write_text(text)
@@ -130,8 +132,8 @@ def test_a_verl_run_over_two_nodes_may_hold_a_rollout_larger_than_one_node(tmp_p
 def test_detached_containers_on_one_named_device_share_it(tmp_path):
     # `docker run -d` returns at once, so the next launch runs beside it; `--gpus device=N` names the
     # host's GPU (vLLM #17366: two containers at 0.3 on device 0)
-    run = ("docker run -itd --gpus '\"device=0\"' vllm/vllm-openai:v0.9.2 --model a/b --gpu-memory-utilization 0.6\n"
-           "docker run -d --gpus '\"device={dev}\"' vllm/vllm-openai:v0.9.2 --model c/d --gpu-memory-utilization 0.6\n")
+    run = ("docker run -itd --gpus '\"device=0\"' vllm/vllm-openai:v0.11.0 --model a/b --gpu-memory-utilization 0.6\n"
+           "docker run -d --gpus '\"device={dev}\"' vllm/vllm-openai:v0.11.0 --model c/d --gpu-memory-utilization 0.6\n")
     (tmp_path / "same").mkdir()
     (tmp_path / "other").mkdir()
     same = _shared(tmp_path / "same", {"run.sh": run.format(dev=0)})
@@ -189,7 +191,7 @@ def test_an_xinference_model_terminated_before_the_next_launch_is_gone(tmp_path)
 
 _COMPOSE = """services:
   a:
-    image: vllm/vllm-openai:v0.9.2
+    image: vllm/vllm-openai:v0.11.0
     {pa}
     deploy:
       resources:
@@ -200,7 +202,7 @@ _COMPOSE = """services:
               capabilities: [gpu]
     command: ["--model", "a/b", "--gpu-memory-utilization", "0.9"]
   b:
-    image: vllm/vllm-openai:v0.9.2
+    image: vllm/vllm-openai:v0.11.0
     {pb}
     deploy:
       resources:
@@ -234,7 +236,7 @@ _MENU = """services:
 {services}"""
 _MENU_SVC = """  m{i}:
     profiles: ["models"]
-    image: vllm/vllm-openai:v0.10.2
+    image: vllm/vllm-openai:v0.11.0
     gpus: all
     command: ["--model", "org/model-{i}", "--gpu-memory-utilization", "0.7"]
 """

@@ -8,7 +8,9 @@ import pytest
 
 import realcases_score as score
 
-CASES = ["value-not-in-version--lmcache-1759", "bitsandbytes-launch--vllm-7294", "tp-heads--gpustack-814"]
+# bitsandbytes-launch--vllm-7294 left: its -bnb-4bit folder is outside the project, so since c1479665 (review19)
+# the name alone no longer makes L20 a P0 (case.yaml known_miss)
+CASES = ["value-not-in-version--lmcache-1759", "tp-heads--gpustack-814"]
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -201,8 +201,9 @@ def _p0_unsafe(s: dict):
             continue
         if all(ch["op"] in ("unset", "unset_env") and guards_access(ch["target"]) for ch in r["changes"]):
             continue  # removing an access guard stays for a person to decide
-        if all(runs_foreign_code(ch["target"]) for ch in r["changes"]):
-            continue  # so does letting the model repository's code run
+        if all(runs_foreign_code(ch["target"]) or (ch["op"] == "rename" and runs_foreign_code(ch.get("value")))
+               for ch in r["changes"]):
+            continue  # so does letting the model repository's code run (also a stray `trust_remote_code=True` made the flag)
         if all(ch["op"] == "container" for ch in r["changes"]):
             continue  # and what the container shares with its host (L40's --ipc=host)
         if r["kind"] == "finding" and r["check"].startswith("unknown-option") and all(ch["op"] == "rename" for ch in r["changes"]):

@@ -143,7 +143,11 @@ def build_site(fw: Framework, entries: list[Entry], *, file: str, line: int, syn
     site.passthrough = passthrough
     site.engine_elsewhere = client
     if changed:
-        site.launch["model_config_keys"] = changed
+        # the config fields the keys override, by their own names beside the framework's keys (NeMo-RL's
+        # policy.hf_config_overrides.max_position_embeddings): L14 asks for the field, as ms-swift's adapter writes it
+        fields = [f for f in ("rope_scaling", "max_position_embeddings")
+                  if any(f in k.split(".") or (f == "rope_scaling" and f in k) for k in changed) and f not in changed]
+        site.launch["model_config_keys"] = [*changed, *fields]
     if isinstance(own.get("gpu_memory_utilization"), (int, float)):
         # what leaving the key out gives: the framework's share, not vLLM's default (B1)
         site.launch["framework_gpu_share"] = float(own["gpu_memory_utilization"])
