@@ -28,6 +28,15 @@ from vllm_catalog import vkey  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPI = {"trl": "trl", "verl": "verl", "openrlhf": "openrlhf", "llamafactory": "llamafactory", "ms-swift": "ms-swift"}
+# Gates a release runs only for some launches: (framework, file) -> the launch keys that reach the call.
+# ms-swift 2.2.0-2.2.5 call require_version('vllm>=0.5') only where MODEL_MAPPING[model_type] carries a
+# vllm_config (swift/llm/utils/vllm_utils.py get_vllm_engine, 2.2.0 :92-93, 2.2.5 :94-95), which the seven
+# LLaVA and Phi-3-vision types do in every one of those wheels (swift/llm/utils/model.py register_model)
+ONLY_FOR = {
+    ("ms-swift", "swift/llm/utils/vllm_utils.py"): {"model_type": [
+        "llava1_5-7b-instruct", "llava1_5-13b-instruct", "llava1_6-mistral-7b-instruct", "llava1_6-vicuna-7b-instruct",
+        "llava1_6-vicuna-13b-instruct", "llava1_6-yi-34b-instruct", "phi3-vision-128k-instruct"]},
+}
 FINAL = re.compile(r"^\d+(\.\d+)*(\.post\d+)?$")
 VER = r"\d+(?:\.\d+)+(?:\.post\d+)?"
 
@@ -108,8 +117,10 @@ def rows_for(fid: str, releases: list[dict]) -> list[dict]:
             if i == len(items) or idx[i] != idx[i - 1] + 1:
                 chunk = items[start:i]
                 c = chunk[0][1]
+                only = ONLY_FOR.get((fid, str(c.get("file"))))
                 flush("runtime_check", [x[0] for x in chunk], spec,
-                      {"effect": effect, "scope": scope, "error": text, "where": f"{c.get('file')}:{c.get('line')}"})
+                      {"effect": effect, "scope": "feature" if only else scope, **({"when": only} if only else {}),
+                       "error": text, "where": f"{c.get('file')}:{c.get('line')}"})
                 start = i
     return out
 

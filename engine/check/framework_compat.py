@@ -73,7 +73,8 @@ def _v1_guessed(row: compat.Row, vllm: str, facts: dict) -> compat.Row:
     0.8-0.10 not known): marked, so L43 says it at P1."""
     env = facts.get("env") or {}
     if not row.raw.get("needs") or v1_certain(
-            vllm, env, (facts.get("gpu") or {}).get("compute_capability"), (facts.get("model") or {}).get("architecture")):
+            vllm, env, (facts.get("gpu") or {}).get("compute_capability"), (facts.get("model") or {}).get("architecture"),
+            facts):
         return row
     return compat.Row(row.framework, row.releases, row.vllm, row.kind, {**row.raw, "v1_guess": True})
 
@@ -161,7 +162,15 @@ def _has_command(fid: str, release: str, site) -> bool:
 
 
 def _feature_breaks(fid: str, code: str, vllm: str, site, facts: dict) -> list:
-    return [r for r in compat.problems(fid, code, vllm, "feature") if r.kind == "known_break" and _feature_used(r, site, facts)]
+    return [r for r in compat.problems(fid, code, vllm, "feature")
+            if (r.kind == "known_break" and _feature_used(r, site, facts)) or (r.kind == "runtime_check" and _gate_reached(r, site))]
+
+
+def _gate_reached(row: compat.Row, site) -> bool:
+    """A version gate the framework runs only for some launches (`when` on its framework keys: ms-swift
+    2.2.x checks vllm>=0.5 only for the model types with a vllm_config); a key not read reaches none."""
+    keys, when = site.framework_keys or {}, row.raw.get("when") or {}
+    return bool(when) and all(str(keys.get(k, "")).lower() in [str(v).lower() for v in vals] for k, vals in when.items())
 
 
 def _between(fid: str, fw: str, code: str, vllm: str, rows: list) -> list:

@@ -66,7 +66,8 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     gpu = facts.get("gpu") or {}
     out: dict[str, Any] = {"v1": (facts.get("vllm") or {}).get("engine", "v1" if runtime(version, env).v1 else "v0") == "v1"}
     # a P0 that rests on V1 needs it certain: 0.8-0.10 pick V0 by GPU and architecture
-    out["v1_sure"] = out["v1"] and v1_certain(version, env, gpu.get("compute_capability"), model.get("architecture"))
+    out["v1_sure"] = out["v1"] and v1_certain(version, env, gpu.get("compute_capability"), model.get("architecture"),
+                                                   facts)
     split = vision_split(model, engine, kb.doc("vllm", "vision_tp.yaml").data, version)
     # the vision heads count for TP only where this release splits them (no fallback, no data mode)
     out.update(parallel_facts(model if split else {k: v for k, v in model.items() if k != "vision_num_heads"}, engine, gpu))

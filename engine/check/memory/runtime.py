@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from vllm_kb.engine.check.memory.v1_fallback import v0_fallback
 from vllm_kb.engine.kb.versions import parse, try_parse
 
 GIB = 2**30
@@ -191,12 +192,13 @@ def runtime(vllm_version: str | None, env: dict | None = None, compute_capabilit
 
 
 def v1_certain(vllm_version: str | None, env: dict | None, compute_capability: float | None,
-               architecture: str | None) -> bool:
+               architecture: str | None, facts: dict | None = None) -> bool:
     """Whether the V1 engine that runtime() picks is a fact, not a default: from 0.11.0 there is no
     V0 (engine/llm_engine.py is V1's), and VLLM_USE_V1=1 makes 0.7-0.10 run V1 or raise. Otherwise
     0.8.0-0.10.2 fall back to V0 for a V0-only architecture, and 0.8.0-0.10.1 also below compute
     capability 8.0 (EngineArgs._is_v1_supported_oracle, 0.9.0 arg_utils.py:1248-1254): the GPU and the
-    architecture must both be known."""
+    architecture must both be known, and no flag of the site's (`facts`: args, site.unread, site.pooling)
+    may be one the oracle falls back for (v1_fallback.py)."""
     v = try_parse(vllm_version) if vllm_version else None
     if v is None:
         return False
@@ -204,7 +206,20 @@ def v1_certain(vllm_version: str | None, env: dict | None, compute_capability: f
         return True
     if v < parse("0.8.0") or not architecture:
         return False
-    return compute_capability is not None or not v < parse("0.10.2")
+    if compute_capability is None and v < parse("0.10.2"):
+        return False
+    site = (facts or {}).get("site") or {}
+    inner = v < parse("0.10.2") and architecture in _mamba_archs(str(vllm_version))
+    return not v0_fallback(v, (facts or {}).get("args") or {}, env or {}, set(site.get("unread") or ()),
+                           site.get("pooling") is True, inner)
+
+
+def _mamba_archs(version: str) -> list[str]:
+    """Architectures with Mamba layers in this release (knowledge/vllm/mamba_spec.yaml)."""
+    from vllm_kb.engine.kb import knowledge  # loaded lazily, as v0_only below
+
+    row = (knowledge.load().doc("vllm", "mamba_spec.yaml").data.get("releases") or {}).get(version) or {}
+    return list(row.get("architectures") or []) + list(row.get("v0_only") or [])
 
 
 def _pp_partition(env: dict) -> tuple[int, ...] | None:
