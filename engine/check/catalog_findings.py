@@ -294,6 +294,14 @@ def _dashed_keyword(s, site: Site, cat: Catalog) -> Finding | None:
     no dataclass field has a hyphen, so the load stops with "AsyncEngineArgs.__init__() got an
     unexpected keyword argument 'limit-mm-per-prompt'" (xorbitsai/inference#3054) in every vLLM."""
     key = (s.key or "").split("=", 1)[0]
+    if s.syntax == "python-call" and not s.implied and "-" in s.name and key == s.name:
+        # launch_model(**{"limit-mm-per-prompt": …}): the client sends the key as written and VLLMModel.load
+        # hands it to AsyncEngineArgs(**model_config) the same way (xorbitsai/inference#3778)
+        word = s.name.replace("-", "_")
+        if cat.arg(word) is None or word in _tool_keys(site.tool):
+            return None
+        text = msg("finding.xinference_dashed_kwarg", key=s.name, fixed=word)
+        return Finding("unknown-option", text, s.file, s.line, "P0", fix=[(FixOp("rename", s.name), word)], safe=True, subject=s.name)
     if s.syntax == "python-call" or s.implied or not key.startswith("--") or "-" not in key[2:] or _not_one_option(key):
         return None
     word = key[2:].replace("-", "_")

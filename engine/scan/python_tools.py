@@ -148,6 +148,12 @@ def _xinference(ctx, rel, text, version, call, r) -> Site | None:
     from vllm_kb.engine.scan import tool_launch
 
     kw = {k.arg: k for k in call.keywords if k.arg}
+    for k in call.keywords:  # `**{"limit-mm-per-prompt": …}`: launch_model takes each entry as a keyword, as written
+        if k.arg is None and isinstance(k.value, ast.Dict):
+            for key, v in zip(k.value.keys, k.value.values):
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    kw.setdefault(key.value, ast.keyword(arg=key.value, value=v, lineno=key.lineno, col_offset=key.col_offset,
+                                                         end_lineno=v.end_lineno, end_col_offset=v.end_col_offset))
 
     def value(*keys):  # the first of these keywords the call writes, as a plain value
         got = next((setting(r, k, kw[k].value, rel, text, k) for k in keys if k in kw), None)
