@@ -8,7 +8,6 @@ import json
 
 from vllm_kb.engine.audit import audit
 from vllm_kb.engine.check import name_guess
-from vllm_kb.engine.kb.knowledge import load
 
 _SERVE = "vllm serve {m} --tensor-parallel-size {tp} --max-model-len 8192\n"
 _QWEN72 = {"architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "hidden_size": 8192, "intermediate_size": 29568,
@@ -47,13 +46,12 @@ def test_a_folder_named_as_the_model_or_read_keeps_its_p0(write_project, tmp_pat
 
 
 def test_named_only():
-    kb = load()
     fam = {"family": "qwen2.5", "params_b": 72.7}
-    assert name_guess.named_only({"name": "./merged/qwen2.5-72b-instruct-sft", **fam}, kb)
-    assert name_guess.named_only({"name": "/ckpt/qwen2.5-72b/global_step_100/actor/huggingface", **fam}, kb)
-    assert name_guess.named_only({"name": "/ckpt/run7", "identity": "hint", **fam}, kb)
-    assert not name_guess.named_only({"name": "/models/Qwen2.5-72B-Instruct", **fam}, kb)
-    assert not name_guess.named_only({"name": "Qwen/Qwen2.5-72B-Instruct-sft", **fam}, kb)  # a Hub id
-    assert not name_guess.named_only({"name": "./out/sft", "identity": "download", **fam}, kb)
-    assert not name_guess.named_only({"name": "./merged/qwen-sft", "arch_source": "config.json", **fam}, kb)
-    assert not name_guess.named_only({"name": "./merged/unknown-sft"}, kb)  # nothing claimed of it
+    assert name_guess.named_only({"name": "./merged/qwen2.5-72b-instruct-sft", **fam})
+    assert name_guess.named_only({"name": "/ckpt/qwen2.5-72b/global_step_100/actor/huggingface", **fam})
+    assert name_guess.named_only({"name": "/ckpt/run7", "identity": "hint", **fam})
+    assert not name_guess.named_only({"name": "/models/Qwen2.5-72B-Instruct", **fam})
+    assert not name_guess.named_only({"name": "Qwen/Qwen2.5-72B-Instruct-sft", **fam})  # a Hub id
+    assert not name_guess.named_only({"name": "./out/sft", "identity": "download", **fam})
+    assert not name_guess.named_only({"name": "./merged/qwen-sft", "arch_source": "config.json", **fam})
+    assert not name_guess.named_only({"name": "./merged/unknown-sft"})  # nothing claimed of it

@@ -188,7 +188,7 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     if mf and model is None and ck is None and mf.get("upload_revisions"):
         mf, others = candidates.revisions(mf)  # one repository name, published with other shapes before
     candidates.mark_linked(mf, link)
-    if mf and model is None and ck is None and name_guess.named_only(mf, kb):
+    if mf and model is None and ck is None and name_guess.named_only(mf):
         mf = {**mf, "name_only": True}  # a verdict resting on what it is called is no certainty (engine/check/name_guess.py)
     if mf and (mf.get("quantized") or mf.get("quant_method")) and (stripped := quant_stripped.stripped_at(root, site.file)):
         # the script edits config.json first

@@ -27,7 +27,7 @@ _TRAINED = re.compile(r"(?i)(?<![a-z])(sft|merged?|lora|qlora|finetuned?|ft|dpo|
 _SIZED = re.compile(r"(?i)(?<![a-z0-9.])(?:\d+x)?\d+(?:\.\d+)?b(?![a-z])")
 
 
-def named_only(mf: dict, kb: Knowledge) -> bool:
+def named_only(mf: dict) -> bool:
     """Whether the model facts `mf` of a local folder come from its name alone (no config.json of it
     read, no download that fills it, no Hugging Face cache path) and that name is a training run's
     output: the catalogued model's name followed by a run's word (`-sft`, `merged/`, `checkpoint-500`,
