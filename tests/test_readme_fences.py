@@ -40,6 +40,7 @@ vllm serve MODEL_NAME --tensor-parallel-size 2
 vllm serve model_name --max-num-seqs 32
 vllm serve /path/to/model --quantization awq
 vllm serve {model_name} --max-model-len 4096
+vllm serve path_to_merged_model --max-model-len 4096
 ```
 '''
 

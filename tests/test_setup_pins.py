@@ -130,3 +130,30 @@ def test_an_unused_table_pin_is_not_the_sites_release(write_project):
     })
     versions = {s.version.version for s in audit(root, gpu="H100-80GB x1").sites}
     assert versions == {"0.7.2"}
+
+
+ENTRY = '''from setuptools import setup
+setup(name="ramalama", install_requires=["vllm>=0.8.5"],
+      entry_points={"ramalama.runtimes.v1alpha": ["vllm = ramalama.plugins.runtimes.inference.vllm:VllmPlugin"]},
+      classifiers=["Programming Language :: Python :: 3"])
+'''
+
+
+def test_entry_points_are_no_requirements():
+    """containers/ramalama setup.py:40 registers a runtime plugin named `vllm`; eval111 read that string
+    as an unreadable vLLM pin (https://github.com/containers/ramalama/blob/8bc1f0a3/setup.py)."""
+    from vllm_kb.engine.scan.setup_pins import setup_py
+
+    assert [(p.package, p.spec) for p in setup_py("setup.py", ENTRY)] == [("vllm", ">=0.8.5")]
+
+
+def test_a_setup_py_project_reports_no_phantom_pyproject(cli, write_project):
+    """A project pinning vLLM in setup.py alone had `pyproject.toml: cannot be read` among its skipped files
+    (Agent-RL/ReCall, eval111: https://github.com/Agent-RL/ReCall/blob/aaf16b31/setup.py)."""
+    import json
+
+    root = write_project({"setup.py": 'from setuptools import setup\nsetup(name="x", install_requires=["vllm==0.8.4"])\n',
+                          "run.py": 'from vllm import LLM\nLLM("Qwen/Qwen2.5-7B-Instruct")\n'})
+    code, out, _ = cli("audit", str(root), "--gpu", "H100-80GB x8", "--isolated", "-q", "--format", "json")
+    project = json.loads(out)["project"]
+    assert project["vllm"]["version"] == "0.8.4" and not project.get("skipped")

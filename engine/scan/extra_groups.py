@@ -132,9 +132,12 @@ def mark_unnamed(files: list[str], read, pins: list) -> None:
     `pip install vllm==…`, the file's own install_requires) installs vLLM anyway. docs/pins.md says what
     the audit then makes of them."""
     extras_of: dict[int, list[str]] = {}
+    have = set(files)
     for p in (p for p in pins if p.package == "vllm"):
         if p.kind == "lock" or p.kind == "pyproject" and not p.group and p.file.endswith("pyproject.toml"):
-            text = read(posixpath.join(posixpath.dirname(p.file), "pyproject.toml").lstrip("/"))
+            # a lock beside no pyproject.toml (ReCall's uv.lock, eval111): nothing to read, no skip to report
+            near = posixpath.join(posixpath.dirname(p.file), "pyproject.toml").lstrip("/")
+            text = read(near) if near in have else None
             extras_of[id(p)] = optional_only(text) if text else []
         else:
             extras_of[id(p)] = [p.group] if p.group else []

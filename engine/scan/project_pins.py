@@ -145,7 +145,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
     ctx.framework_copies = framework_source.copies(ctx.files, ctx.read)  # framework copies in the tree and the vLLM imports they run
     # another platform's requirements file, a vendored copy's own pins, a sub-folder script's install: not over the project's pins
     copy_roots = [c.root for c in ctx.framework_copies]
-    own = sub_projects.outside(ctx.read, all_pins, copy_roots)  # a copy its own project, which the root package leaves out
+    own = sub_projects.outside(ctx.read, all_pins, copy_roots, "pyproject.toml" in ctx.files)  # a copy its own project, which the root package leaves out
     deciding = pin_scope.deciding(all_pins + implied + hosts, copy_roots, own)
     for p in deciding:
         if p.package == "vllm":

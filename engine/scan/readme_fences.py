@@ -28,8 +28,8 @@ _PROMPT = re.compile(r"^(\s*)\$ ")  # `$ vllm serve …`: the prompt is not part
 _PLACEHOLDER = re.compile(r"(?<![<\w])<[A-Za-z_][\w./:|-]*>|(?<!\S)(?:\.\.\.|…)(?!\S)")  # or `vllm serve ...`
 
 
-# a model the reader is to fill in: `vllm serve MODEL_NAME`, `model_name`, `your-model`, `/path/to/model`, `{model_name}`
-_PLACEHOLDER_MODEL = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,}|(?i:(?:your|my)[_-]?\w*|model(?:[_-]?(?:name|path|id|dir))?|.*\bpath/to\b.*|.*\{[\w.-]*\}.*)")
+# a model the reader is to fill in: `vllm serve MODEL_NAME`, `model_name`, `your-model`, `/path/to/model`, `path_to_merged_model` (LLaMA-Factory), `{model_name}`
+_PLACEHOLDER_MODEL = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,}|(?i:(?:your|my)[_-]?\w*|model(?:[_-]?(?:name|path|id|dir))?|.*\bpath[/_-]to(?:\b|_).*|.*\{[\w.-]*\}.*)")
 
 
 def is_readme(rel: str) -> bool:

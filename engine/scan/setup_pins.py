@@ -20,6 +20,10 @@ def setup_py(rel: str, text: str, ctx: ScanContext | None = None) -> list[Pin]:
     keys = {id(k) for node in walk(tree) if isinstance(node, ast.Dict) for k in node.keys if k is not None}
     keys |= {id(kw.value) for node in walk(tree) if isinstance(node, ast.Call) for kw in node.keywords
              if kw.arg in ("name", "version", "description", "author", "url", "license", "python_requires")}
+    # entry points (`"vllm = pkg.plugin:VllmPlugin"`, ramalama), package data and classifiers hold
+    # strings that read like requirements and install nothing
+    keys |= {id(n) for node in walk(tree) if isinstance(node, ast.Call) for kw in node.keywords
+             if kw.arg in _NOT_REQUIREMENTS for n in ast.walk(kw.value)}
     if own is not None:
         keys.add(id(own[1]))
     extra = _extras(tree)
@@ -38,6 +42,10 @@ def setup_py(rel: str, text: str, ctx: ScanContext | None = None) -> list[Pin]:
                 p.group = extra.get(id(node), "")
                 out.append(p)
     return out + ([own[0]] if own is not None and own[0] is not None else [])
+
+
+_NOT_REQUIREMENTS = frozenset({"entry_points", "package_data", "data_files", "classifiers", "scripts", "packages",
+                               "py_modules", "package_dir", "keywords", "exclude_package_data"})
 
 
 def _extras(tree) -> dict[int, str]:

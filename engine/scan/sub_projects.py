@@ -25,12 +25,13 @@ from vllm_kb.engine.scan.pin_scope import _covers, is_variant
 _PACKAGE_KINDS = ("pyproject", "setup", "lock")
 
 
-def outside(read, pins: list, copy_roots: list[str]) -> dict[str, bool]:
+def outside(read, pins: list, copy_roots: list[str], has_pyproject: bool = True) -> dict[str, bool]:
     """copy root → True where the root package's files are read and leave it out, False where unread."""
     roots = [q for q in pins if q.package == "vllm" and q.folder == "" and not is_variant(q.file)]
     if not roots or any(q.kind not in _PACKAGE_KINDS or q.above for q in roots):
         return {}  # no root pin, or one that is an environment (or of a repository above the audited folder)
-    text = read("pyproject.toml") or ""
+    # a setup.py project has no pyproject.toml to read (ReCall, eval111: a phantom "unreadable" skip)
+    text = (read("pyproject.toml") or "") if has_pyproject else ""
     try:
         data = toml().loads(text) if text else {}
     except ValueError:
