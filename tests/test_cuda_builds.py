@@ -57,6 +57,17 @@ def test_build_facts(version, cc, basis, kernels, torch, pin):
     assert got.get("build_pin") == pin
 
 
+def test_the_pipelines_x86_arch_list_is_not_an_arm_systems_build():
+    # review20: the release pipeline left 12.0 out of its (x86_64) arch list before 0.9.2, but a DGX Spark
+    # (GB10, 12.1, unified memory) had no wheel of 0.9.0/0.9.1 to install: pip builds the sdist, whose
+    # CMakeLists.txt lists 12.0 for CUDA 12.8+ (0.9.0 CMakeLists.txt:83): its kernels are not known absent
+    spark = build_facts({"gpu": {"compute_capability": 12.1, "unified_memory": True}}, TABLE, "0.9.1", "pin")
+    assert spark["build_kernels_ok"] is True
+    assert facts("0.9.1", 12.1)["build_kernels_ok"] is False  # an x86_64 host's wheel
+    # below 0.9.0 the CMakeLists list itself stops at 9.0: no build of it has 12.x code
+    assert build_facts({"gpu": {"compute_capability": 12.1, "unified_memory": True}}, TABLE, "0.8.5", "pin")["build_kernels_ok"] is False
+
+
 def test_nothing_without_a_known_build_or_gpu():
     assert facts("0.8.5", None) == {}
     assert facts("0.8.5", 6.1) == {}            # below 7.0: L6's first rule

@@ -114,3 +114,35 @@ def test_engine_core_p0_needs_a_v1_the_flags_keep(tmp_path):
     (tmp_path / "gen.py").write_text(_MODULE_LEVEL.replace('Instruct")', 'Instruct", dtype="float32")'))
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     assert next(r for r in sr.results if r.check.id == "L35").priority == "P1"
+
+
+@pytest.mark.parametrize("version,kv,env,cc,sure", [
+    # review20: the oracle's own FP8 KV test (0.8.2 vllm/engine/arg_utils.py:1561-1572, 0.9.2 :1366-1380):
+    # FlashAttention 3 on compute capability 9.x takes an FP8 cache, with VLLM_ATTENTION_BACKEND unset
+    ("0.8.1", "fp8", {}, 9.0, False),                                    # 0.8.0-0.8.1: any non-auto dtype
+    ("0.8.2", "fp8", {}, 9.0, True),
+    ("0.9.2", "fp8_e4m3", {}, 9.0, True),
+    ("0.9.2", "fp8", {}, 8.0, False),                                    # FA2: no FP8
+    ("0.9.2", "fp8", {"VLLM_FLASH_ATTN_VERSION": "2"}, 9.0, False),
+    ("0.9.2", "fp8", {"VLLM_ATTENTION_BACKEND": "FLASH_ATTN"}, 9.0, False),  # set at all: will_use_fa is False
+    ("0.9.2", "fp8", {"VLLM_ATTENTION_BACKEND": "FLASH_ATTN_VLLM_V1"}, 9.0, True),
+    ("0.10.0", "fp8", {}, 10.0, False),                                  # Blackwell passes from 0.10.1 only
+    ("0.10.1", "fp8", {}, 10.0, True),                                   # cuda.py:498 is_device_capability(100)
+    ("0.10.1", "fp8", {}, 10.3, False),
+    ("0.10.2", "fp8", {}, 9.0, True),                                    # cuda.py:522, MLA or not
+    ("0.10.2", "fp8", {"VLLM_ATTENTION_BACKEND": "FLASHINFER"}, 9.0, False),  # not modelled: uncertain
+])
+def test_fp8_kv_cache_keeps_v1_where_the_release_oracle_does(version, kv, env, cc, sure):
+    assert v1_certain(version, env, cc, _QWEN, {"args": {"kv_cache_dtype": kv}, "site": {}}) is sure
+
+
+@pytest.mark.parametrize("version,backend,sure", [
+    # review20: each release's V1_BACKENDS (0.8.0 arg_utils.py:1567 … 0.10.2 :1502)
+    ("0.8.1", "TRITON_ATTN_VLLM_V1", False), ("0.8.2", "TRITON_ATTN_VLLM_V1", True),
+    ("0.8.4", "FLASHINFER", False), ("0.8.5", "FLASHINFER", True),
+    ("0.9.0", "FLEX_ATTENTION", False), ("0.9.1", "FLEX_ATTENTION", True),
+    ("0.10.0", "XFORMERS_VLLM_V1", False), ("0.10.1", "XFORMERS_VLLM_V1", True),
+    ("0.10.2", "XFORMERS", False), ("0.9.0", "", False),                 # set to "": envs.is_set, not a V1 name
+])
+def test_attention_backend_variable_against_the_release_list(version, backend, sure):
+    assert v1_certain(version, {"VLLM_ATTENTION_BACKEND": backend}, 8.0, _QWEN, {"args": {}, "site": {}}) is sure

@@ -14,8 +14,11 @@ command line still offers (`--block-size 8`):
 - 0.11.1-0.12.0 and 0.18.0+ hand the block size to the selector, which asks each backend's
   supports_block_size (supported_kernel_block_sizes: FlashAttention, FlashInfer and Triton take
   multiples of 16) and moves on to FlexAttention, which takes any: nothing chosen refuses it. A
-  forced one of those three is validated alone and refused ("Selected backend … is not valid for
-  this configuration. Reason: ['block_size not supported']").
+  forced one of those three is validated alone: 0.18.0+ with the block size, refused there
+  ("Selected backend … is not valid for this configuration. Reason: ['block_size not supported']");
+  0.11.1-0.12.0 validate it with block_size None (vllm/platforms/cuda.py 0.11.1:358-366, 0.12.0:345-349),
+  so it is taken and select_common_block_size raises "No common block size for 8." when the KV cache
+  is set up (vllm/v1/worker/gpu_model_runner.py 0.11.1:4655, 0.12.0:4888).
 - 0.13.0-0.17.1 drop it before they select (vllm/platforms/cuda.py 0.13.0 get_attn_backend_cls
   `attn_selector_config._replace(block_size=None)`), so the backend the selector picks
   (startup_selector: startup.attn_selected) meets the block size only when the KV cache is set up,
@@ -68,8 +71,13 @@ def block_facts(facts: dict, version: str, startup: dict) -> dict[str, Any]:
         return {}
     forced = str(startup.get("backend") or "")
     if forced in _KERNEL_16:
-        # 0.11.1-0.12.0 and 0.18.0+ validate a forced backend with the block size: supports_block_size
-        # refuses it before the model is built (vllm/platforms/cuda.py 0.11.1:373, 0.18.0:253)
+        if v < _DROPPED:
+            # 0.11.1-0.12.0 validate a forced backend without the block size and take it: the KV cache
+            # setup finds no kernel block size for it (gpu_model_runner.py 0.11.1:4655)
+            return {"block_refused": True, "block_forced": True, "block_backend": _KERNEL_16[forced],
+                    "block_error": f"No common block size for {size}."}
+        # 0.18.0+ validate a forced backend with the block size: supports_block_size refuses it before
+        # the model is built (vllm/platforms/cuda.py 0.18.0:253)
         return {"block_refused": True, "block_forced": True, "block_backend": _KERNEL_16[forced],
                 "block_error": f"Selected backend {forced} is not valid for this configuration. Reason: ['block_size not supported']"}
     return {}

@@ -41,23 +41,25 @@ def _row(table: dict, v: Version) -> dict | None:
     return rows[-1] if rows else None
 
 
-def _state(table: dict, v: Version, cc: float, kind: str) -> tuple[bool, bool, dict] | None:
+def _state(table: dict, v: Version, cc: float, kind: str, arm: bool = False) -> tuple[bool, bool, dict] | None:
     row = _row(table, v)
     if row is None:
         return None
+    # the pipeline's arch list is its x86_64 build's: an Arm-hosted GPU (DGX Spark's GB10) got no wheel of
+    # those releases (aarch64 wheels came later), so pip builds the sdist, whose CMakeLists list holds
     kernels = [a for a in row["kernels"]
-               if not any(a in p["without"] and contains(p["vllm"], str(v)) for p in table.get("pipeline") or [])]
+               if arm or not any(a in p["without"] and contains(p["vllm"], str(v)) for p in table.get("pipeline") or [])]
     torch_cuda = row["torch_cuda"] if kind == "wheel" else row["cuda"]
     torch_ok = cc < 10.0 or _cuda(torch_cuda) >= TORCH_NEW
     return covers(kernels, cc), torch_ok, {**row, "torch_cuda": torch_cuda}
 
 
-def _fix(table: dict, v: Version, cc: float, kind: str, ok_now: bool) -> str | None:
+def _fix(table: dict, v: Version, cc: float, kind: str, ok_now: bool, arm: bool = False) -> str | None:
     """The nearest release whose build runs: the first after `v` (a GPU newer than the build) or
     the last before it (a GPU the build dropped)."""
     candidates = sorted({parse(r["release"]) for r in table.get("rows") or []}
                         | {parse(s.lstrip("<>=!~ ")) for p in table.get("pipeline") or [] for s in p["vllm"].split(",")})
-    runs = [c for c in candidates if (st := _state(table, c, cc, kind)) and st[0] and st[1]]
+    runs = [c for c in candidates if (st := _state(table, c, cc, kind, arm)) and st[0] and st[1]]
     later = [c for c in runs if c > v]
     if later and not ok_now:
         return ">=" + str(later[0])
@@ -96,7 +98,9 @@ def build_facts(facts: dict, table: dict, version: str | None, basis: str | None
     kind = "wheel" if basis in WHEEL else "image" if basis in IMAGE or variant or basis == UNTAGGED else None
     if not isinstance(cc, (int, float)) or cc < 7.0 or v is None or kind is None or not table:
         return {}  # below 7.0 every build refuses (L6's first rule)
-    st = _state(table, v, float(cc), kind)
+    # a unified-memory NVIDIA GPU is an Arm system's (DGX Spark, Jetson): not the x86_64 pipeline's build
+    arm = bool((facts.get("gpu") or {}).get("unified_memory"))
+    st = _state(table, v, float(cc), kind, arm)
     if st is None:
         return {}
     kernels_ok, torch_ok, row = st
@@ -107,7 +111,7 @@ def build_facts(facts: dict, table: dict, version: str | None, basis: str | None
                     "build_torch": f"{row['torch']}+cu{row['torch_cuda'].replace('.', '')}",
                     "build_arch": f"sm_{round(cc * 10)}"})
         if not (kernels_ok and torch_ok):
-            pin = _fix(table, v, float(cc), kind, False)
+            pin = _fix(table, v, float(cc), kind, False, arm)
             if pin:
                 out["build_pin"] = pin
         if kernels_ok and torch_ok:

@@ -211,7 +211,7 @@ def v1_certain(vllm_version: str | None, env: dict | None, compute_capability: f
     site = (facts or {}).get("site") or {}
     inner = v < parse("0.10.2") and architecture in _mamba_archs(str(vllm_version))
     return not v0_fallback(v, (facts or {}).get("args") or {}, env or {}, set(site.get("unread") or ()),
-                           site.get("pooling") is True, inner)
+                           site.get("pooling") is True, inner, compute_capability)
 
 
 def _mamba_archs(version: str) -> list[str]:

@@ -11,12 +11,21 @@ from typing import Any, Callable
 
 from vllm_kb.engine.kb.versions import Version, parse
 
+# V1_BACKENDS of the oracle ("No XFormers so far"): a VLLM_ATTENTION_BACKEND outside the release's list
+# falls back (0.8.0 arg_utils.py:1567, 0.8.2 adds Triton, 0.8.5 FlashInfer, 0.9.0 AITER MLA, 0.9.1 CUTLASS MLA,
+# SDPA and FlexAttention, 0.10.1 tree attention and XFormers, 0.10.2 :1502 the MLA spellings)
+_V1_BACKENDS: list[tuple[str, tuple[str, ...]]] = [
+    ("0.8.0", ("FLASH_ATTN_VLLM_V1", "FLASH_ATTN", "PALLAS", "PALLAS_VLLM_V1", "TRITON_MLA", "FLASHMLA")),
+    ("0.8.2", ("TRITON_ATTN_VLLM_V1",)),
+    ("0.8.5", ("FLASHINFER", "FLASHINFER_VLLM_V1")),
+    ("0.9.0", ("ROCM_AITER_MLA",)),
+    ("0.9.1", ("CUTLASS_MLA_VLLM_V1", "TORCH_SDPA_VLLM_V1", "FLEX_ATTENTION")),
+    ("0.10.1", ("CUTLASS_MLA", "TREE_ATTN", "XFORMERS_VLLM_V1")),
+    ("0.10.2", ("FLASHMLA_VLLM_V1", "FLASH_ATTN_MLA", "FLASHINFER_MLA")),
+]
 _GUIDED_082 = ("xgrammar", "xgrammar:disable-any-whitespace", "guidance", "auto")
 _GUIDED_083 = _GUIDED_082 + ("guidance:disable-any-whitespace",)
 _SPEC_090 = ("ngram", "[ngram]", "medusa", "eagle", "eagle3", "deepseek_mtp")
-# FLASH_ATTN is in every release's V1_BACKENDS; the rest of the list changes per release, so any other
-# backend leaves V1 uncertain rather than guessed
-_ATTN_V1 = ("FLASH_ATTN", "FLASH_ATTN_VLLM_V1")
 
 
 def _set(a: dict, key: str, default: Any) -> bool:
@@ -89,9 +98,6 @@ _ROWS: list[tuple[tuple[str, ...], str, str, Callable[[dict, Version], bool]]] =
     (("scheduler_delay_factor",), "0.8.0", "0.11.0", lambda a, v: _set(a, "scheduler_delay_factor", 0.0)),
     (("additional_config",), "0.8.0", "0.8.5", lambda a, v: bool(a.get("additional_config"))),
     (("guided_decoding_backend",), "0.8.0", "0.10.1", _guided_fallback),
-    # 0.8.2-0.10.2 keep V1 only for an FP8 cache the platform's attention supports, which the GPU,
-    # the backend and the FlashAttention build decide (0.8.5 :1360, 0.10.2 :1466 is_kv_cache_dtype_supported)
-    (("kv_cache_dtype",), "0.8.0", "0.11.0", lambda a, v: _set(a, "kv_cache_dtype", "auto")),
     (("enable_prompt_adapter",), "0.8.0", "0.10.0", lambda a, v: a.get("enable_prompt_adapter") is True),
     (("enable_prompt_embeds",), "0.9.0", "0.11.0", lambda a, v: a.get("enable_prompt_embeds") is True),
     (("cpu_offload_gb",), "0.8.0", "0.8.3", lambda a, v: _set(a, "cpu_offload_gb", 0)),
@@ -112,21 +118,50 @@ _ROWS: list[tuple[tuple[str, ...], str, str, Callable[[dict, Version], bool]]] =
 ]
 
 
+def _kv_fallback(a: dict, v: Version, env: dict, cc: float | None) -> bool:
+    """A non-auto KV cache dtype: 0.8.0-0.8.1 fall back for any (0.8.0 :1480). 0.8.2-0.10.0 keep V1 for an
+    FP8 cache that FlashAttention takes: VLLM_ATTENTION_BACKEND unset (or FLASH_ATTN_VLLM_V1) and
+    flash_attn_supports_fp8(), FA3 on compute capability 9.x, the default there unless VLLM_FLASH_ATTN_VERSION
+    says 2 (0.8.2 :1561-1572, 0.9.2 :1366-1380, vllm/attention/utils/fa_utils.py). 0.10.1 asks the platform
+    (cuda.py :498): also any dtype on compute capability exactly 10.0. 0.10.2 (cuda.py :522) weighs the backend and
+    MLA: with the variable unset, 10.0 and FA3 on 9.x pass whether or not the model is MLA (FlashMLA and
+    CUTLASS MLA take FP8). Anything else, an unknown GPU included, is left uncertain."""
+    kv = a.get("kv_cache_dtype")
+    if kv is None or kv == "auto":
+        return False
+    if v < parse("0.8.2") or not isinstance(cc, (int, float)):
+        return True
+    fa_version = env.get("VLLM_FLASH_ATTN_VERSION")
+    fa3_fp8 = str(kv).startswith("fp8") and int(cc) == 9 and (fa_version is None or str(fa_version).strip() == "3")
+    blackwell = round(cc * 10) == 100  # is_device_capability(100)
+    if v < parse("0.10.2"):
+        takes_fa = "VLLM_ATTENTION_BACKEND" not in env or env["VLLM_ATTENTION_BACKEND"] == "FLASH_ATTN_VLLM_V1"
+        return not ((takes_fa and fa3_fp8) or (not v < parse("0.10.1") and blackwell))
+    return "VLLM_ATTENTION_BACKEND" in env or not (fa3_fp8 or blackwell)
+
+
+def _v1_backends(v: Version) -> set[str]:
+    return {b for first, names in _V1_BACKENDS if parse(first) <= v for b in names}
+
+
 def v0_fallback(v: Version, args: dict, env: dict, unread: set[str], pooling: bool,
-                inner_state: bool) -> bool:
+                inner_state: bool, cc: float | None = None) -> bool:
     """Whether this release (0.8.0-0.10.2) may run V0 for the flags the site sets (`args`: only those
     given explicitly), VLLM_ATTENTION_BACKEND, a pooling model (0.8.0-0.9.1: `--task` other than
-    generate, 0.9.1 :1348) or a model with Mamba state (0.9.2-0.10.1.1 `_warn_or_fallback("Mamba")`, 0.9.2 :1404)."""
+    generate, 0.9.1 :1348) or a model with Mamba state (0.9.2-0.10.1.1 `_warn_or_fallback("Mamba")`, 0.9.2 :1404).
+    `cc`: the GPU's compute capability, which the FP8 KV cache's check reads."""
     for keys, lo, hi, falls_back in _ROWS:
         if not parse(lo) <= v < parse(hi):
             continue
         if unread & set(keys) or falls_back(args, v):
             return True
+    if v < parse("0.11.0") and ("kv_cache_dtype" in unread or _kv_fallback(args, v, env, cc)):
+        return True
     if v < parse("0.9.2"):
         task = args.get("task")
         if pooling or "task" in unread or (task is not None and task not in ("generate", "auto")):
             return True
     if parse("0.9.2") <= v < parse("0.10.2") and inner_state:
         return True
-    backend = str(env.get("VLLM_ATTENTION_BACKEND") or "").strip()
-    return bool(backend) and backend not in _ATTN_V1
+    # envs.is_set: a variable set to "" is set, and "" is no V1 backend
+    return "VLLM_ATTENTION_BACKEND" in env and str(env["VLLM_ATTENTION_BACKEND"]) not in _v1_backends(v)
