@@ -1,12 +1,13 @@
 """What one engine call does to its process, read from the whole module (engine/scan/python_calls.py
 adds it to the call's site): whether the engine is built when the module is imported (the spawn
 check), whether CUDA is touched before it, the level the script puts it to sleep at, 0.3.x's
-per-request `prefix_pos`, and the LoRA rank a training script gives."""
+per-request `prefix_pos`, the LoRA rank a training script gives, and whether the module is a
+hand-written RL loop around the engine (engine/scan/python_rl_loop.py)."""
 from __future__ import annotations
 
 import ast
 
-from vllm_kb.engine.scan import python_lora
+from vllm_kb.engine.scan import python_lora, python_rl_loop
 from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
 from vllm_kb.engine.scan.python_values import walk
 
@@ -41,6 +42,10 @@ def call_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: 
     if "lora" not in per_file:
         per_file["lora"] = python_lora.trained_rank(tree, text, per_file["rel"])
     out.update(per_file["lora"])
+    if "rl" not in per_file:
+        per_file["rl"] = python_rl_loop.rl_rollout(tree, text, per_file["rel"])
+    if per_file["rl"]:
+        out["rl_rollout"] = per_file["rl"]
     if at_import:
         out["cuda_before"] = importing.cuda_before(min(n.lineno for n in at_import))
     if builds:
