@@ -1,0 +1,2 @@
+#!/bin/bash
+serve run config.yaml

@@ -1,0 +1,2 @@
+#!/bin/bash
+vllm serve deepseek-ai/DeepSeek-OCR --trust-remote-code
