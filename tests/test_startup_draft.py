@@ -25,7 +25,9 @@ def test_vocabularies_only_for_sizes_the_catalog_knows():
     engine = {"speculative_config": {"method": "draft_model", "model": "Qwen/Qwen2.5-0.5B-Instruct"}}
     target = {"name": "Qwen/Qwen2.5-72B-Instruct", "vocab_size": 152064}
     assert draft_facts(engine, target, KB.models, "0.20.0") == {
-        "spec_draft_model": "Qwen/Qwen2.5-0.5B-Instruct", "spec_draft_vocab": 151936, "spec_target_vocab": 152064}
+        "spec_draft_model": "Qwen/Qwen2.5-0.5B-Instruct", "spec_draft_vocab": 151936, "spec_target_vocab": 152064,
+        "spec_vocab_draft": "Qwen/Qwen2.5-7B-Instruct",
+        "spec_vocab_config": {"method": "draft_model", "model": "Qwen/Qwen2.5-7B-Instruct"}}
     # a target known only by its family gives no vocabulary to compare
     assert "spec_draft_vocab" not in draft_facts(engine, {**target, "dims_family": True}, KB.models, "0.20.0")
 
@@ -82,3 +84,16 @@ def test_a_draft_whose_config_names_mtp_is_not_refused():
     dense = {"family": "qwen2.5", "model_type": "qwen2", "mtp": False}
     assert refused_draft(small, "0.12.0", dense, {"name": "Qwen/Qwen2.5-72B-Instruct", **dense}) == "Qwen/Qwen2.5-0.5B-Instruct"
     assert refused_draft(small, "0.16.0", dense, {"name": "Qwen/Qwen2.5-72B-Instruct", **dense}) == "Qwen/Qwen2.5-0.5B-Instruct"
+
+
+def test_the_same_family_draft_with_the_targets_vocabulary():
+    # vllm#10913: Qwen2.5-Coder-32B with the 0.5B draft (151936) -> the 7B (152064), its path kept
+    target = {"name": "/app/models/Qwen2.5-Coder-32B-Instruct-AWQ", "vocab_size": 152064, "params_b": 32.76}
+    got = draft_facts({"speculative_model": "/app/models/Qwen2.5-Coder-0.5B-Instruct-AWQ"}, target, KB.models, "0.6.4.post1")
+    assert got["spec_vocab_draft"] == "/app/models/Qwen2.5-Coder-7B-Instruct-AWQ" and "spec_vocab_config" not in got
+    # a 7B target: no smaller Qwen2.5 size has 152064, so nothing is proposed
+    seven = {"name": "Qwen/Qwen2.5-7B-Instruct", "vocab_size": 152064, "params_b": 7.62}
+    assert "spec_vocab_draft" not in draft_facts({"speculative_model": "Qwen/Qwen2.5-0.5B-Instruct"}, seven, KB.models, "0.6.4")
+    # a name without one size in it
+    assert "spec_vocab_draft" not in draft_facts({"speculative_model": "/models/draft"}, target, KB.models, "0.6.4",
+                                                 lambda n: {"vocab_size": 151936, "family": "qwen2.5"})

@@ -1,5 +1,6 @@
 """The rank of the LoRA adapters a launch names (facts.launch.lora_rank and lora_adapter), for the
-check that an adapter fits max_lora_rank. vLLM reads each adapter's adapter_config.json (peft's
+check that an adapter fits max_lora_rank (L62), and the adapter features vLLM refuses
+(lora_refused: modules_to_save, DoRA; L284). vLLM reads each adapter's adapter_config.json (peft's
 `r`) and refuses an adapter above
 max_lora_rank ("LoRA rank r is greater than max_lora_rank m"). The adapters are the folders
 `--lora-modules` names (name=path, or the JSON form with "path") and the adapter a framework hands
@@ -98,15 +99,38 @@ def _trained(path: str, trained: dict[str, tuple[int, str]]) -> tuple[int, str] 
     return max(hits)[1] if hits else None
 
 
+# the modules_to_save PEFTHelper lets through from 0.31.0 (a classification head); every other
+# entry, and any entry before 0.31.0, is refused (vllm/lora/peft_helper.py _validate_features)
+_HEADS = ("classifier", "score")
+
+
+def _refused(name: str, cfg: dict, out: dict[str, Any]) -> None:
+    """The features of one adapter that PEFTHelper refuses (0.6.5+), kept for the first adapter
+    that has them: `lora_refused` as releases before 0.31.0 judge it, `lora_refused_031` from 0.31.0
+    (a classifier/score head is taken there)."""
+    saves = cfg.get("modules_to_save")
+    saves = [m for m in saves if isinstance(m, str)] if isinstance(saves, list) else []
+    dora = cfg.get("use_dora") is True
+    old = ([f"modules_to_save: {', '.join(saves)}"] if saves else []) + (["use_dora"] if dora else [])
+    other = [m for m in saves if m not in _HEADS]
+    new = ([f"modules_to_save: {', '.join(other)}"] if other else []) + (["use_dora"] if dora else [])
+    if old and "lora_refused" not in out:
+        out["lora_refused"] = f"{name} ({', '.join(old)})"
+    if new and "lora_refused_031" not in out:
+        out["lora_refused_031"] = f"{name} ({', '.join(new)})"
+
+
 def lora_facts(args: dict, framework_keys: dict, root: Path | None, base: Path | None,
                trained: Callable[[], dict[str, tuple[int, str]]] | None = None) -> dict[str, Any]:
     """`lora_rank`: the largest rank among the adapters whose config the project holds (else the
     rank the project's training config gives the folder, `trained`), and `lora_adapter`: the one
-    that has it; empty when none is readable."""
+    that has it; `lora_refused`/`lora_refused_031`: an adapter with features vLLM refuses
+    (modules_to_save, DoRA); empty when none is readable."""
     if root is None:
         return {}
     top = Path(root).resolve()
     best: tuple[int, str] | None = None
+    refused: dict[str, Any] = {}
     for name, path in _paths(args, framework_keys):
         if "://" in path or "$" in path:
             continue
@@ -116,6 +140,7 @@ def lora_facts(args: dict, framework_keys: dict, root: Path | None, base: Path |
             cfg = read_json_inside(top, folder / "adapter_config.json")
             if cfg is not None:
                 r = _rank(cfg)
+                _refused(name, cfg, refused)
                 break
         else:
             hit = _trained(path, trained()) if trained is not None else None
@@ -123,4 +148,4 @@ def lora_facts(args: dict, framework_keys: dict, root: Path | None, base: Path |
                 r, name = hit[0], f"{name} (lora_rank {hit[0]} in {hit[1]})"
         if r is not None and (best is None or r > best[0]):
             best = (r, name)
-    return {"lora_rank": best[0], "lora_adapter": best[1]} if best else {}
+    return ({"lora_rank": best[0], "lora_adapter": best[1]} if best else {}) | refused

@@ -140,10 +140,49 @@ def draft_facts(engine: dict, model: dict, families: list[dict], version: str | 
     if name is None:
         return {}
     out: dict[str, Any] = {"spec_draft_model": name}
-    draft, target = _vocab(lookup(name) if lookup else model_facts(name, families, [])), _vocab(model)
+    facts = lookup(name) if lookup else model_facts(name, families, [])
+    draft, target = _vocab(facts), _vocab(model)
     if draft is not None and target is not None:
         out.update(spec_draft_vocab=draft, spec_target_vocab=target)
+        other = same_vocab_draft(name, facts, target, model, families) if draft != target else None
+        if other is not None:
+            out["spec_vocab_draft"] = other
+            spec = engine.get("speculative_config")
+            if isinstance(spec, dict) and spec.get("model") == name:
+                out["spec_vocab_config"] = {**spec, "model": other}
     return out
+
+
+# a size written in a checkpoint's name (`-0.5B-`, `_7b`), and the sizes a catalog family's entries match
+_SIZE = re.compile(r"(?<=[-_])(\d+(?:\.\d+)?)([bB])(?![a-zA-Z0-9])")
+_ENTRY_SIZE = re.compile(r"\[-_\](\d+(?:\\\.\d+)?)b")
+
+
+def same_vocab_draft(name: str, facts: dict, vocab: int, model: dict, families: list[dict]) -> str | None:
+    """The draft's own name at the smallest other size of its catalog family whose vocab_size is
+    the target's (Qwen2.5's 0.5B-3B have 151936, 7B+ 152064: `…-0.5B-…` becomes `…-7B-…`), no
+    larger than the target; None when the name holds no single size or no such size is catalogued."""
+    fam = next((f for f in families if f.get("id") == facts.get("family")), None)
+    found = _SIZE.findall(name.rsplit("/", 1)[-1])
+    if fam is None or len(found) != 1:
+        return None
+    sizes = {m.replace("\\.", ".") for e in fam.get("sizes") or [] for m in _ENTRY_SIZE.findall(str(e.get("match") or ""))}
+    limit = model.get("params_b") if isinstance(model.get("params_b"), (int, float)) else None
+    best: tuple[float, str] | None = None
+    for size in sizes:
+        if size == found[0][0]:
+            continue
+        head, _, tail = name.rpartition("/")
+        cand = (head + "/" if head else "") + _SIZE.sub(size + found[0][1], tail, count=1)
+        got = model_facts(cand, families, [])
+        params = got.get("params_b")
+        if got.get("family") != fam.get("id") or _vocab(got) != vocab or not isinstance(params, (int, float)):
+            continue
+        if limit is not None and params >= limit:
+            continue
+        if best is None or params < best[0]:
+            best = (float(params), cand)
+    return best[1] if best else None
 
 
 def mm_refused_draft(engine: dict, model: dict, version: str | None) -> str | None:
