@@ -83,3 +83,22 @@ def test_a_latent_rank_the_release_runs_as_plain_attention_is_judged():
     minicpm3 = {**PLAIN, "kv_lora_rank": 256, "model_type": "minicpm3", "mla": False, "mla_release": False}
     got = block_facts(facts(8, minicpm3), "0.10.2", {"v1": True, "attn_backend": "FLASH_ATTN"})
     assert got.get("block_backend") == "FlashAttention"
+
+
+@pytest.mark.parametrize("version,model,platform,want", [
+    # review20: from 0.21.0 FlexAttention takes multiples of 16 only (vLLM PR #41363), so no CUDA backend of a
+    # model without MLA takes 8 and get_valid_backends raises (vllm/platforms/cuda.py 0.21.0:336, 0.34.0:514)
+    ("0.21.0", {**PLAIN, "mla": False, "family": "qwen2.5"}, None, True),
+    ("0.34.0", {**PLAIN, "mla": False, "family": "qwen2.5"}, "cuda", True),
+    ("0.20.0", {**PLAIN, "mla": False, "family": "qwen2.5"}, None, False),  # FlexAttention still takes it
+    ("0.21.0", PLAIN, None, False),                                          # MLA not known: Triton MLA takes any
+    ("0.21.0", {**PLAIN, "mla": False, "family": "qwen2.5"}, "rocm", False),
+])
+def test_no_cuda_backend_takes_the_block_size_from_0_21(version, model, platform, want):
+    f = facts(8, model)
+    if platform:
+        f["site"] = {"platform": platform}
+    got = block_facts(f, version, {"v1": True})
+    assert bool(got.get("block_refused")) == want
+    if want:
+        assert got["block_error"].startswith("No valid attention backend found for cuda") and "block_size=8" in got["block_error"]

@@ -24,6 +24,12 @@ command line still offers (`--block-size 8`):
   (startup_selector: startup.attn_selected) meets the block size only when the KV cache is set up,
   and select_common_block_size raises "No common block size for 8." (vllm/v1/worker/
   gpu_model_runner.py 0.13.0:5012, vllm/v1/worker/utils.py 0.17.1:327).
+- 0.21.0+ give FlexAttention kernel block sizes of a multiple of 16 too (vLLM PR #41363): a block size
+  the user set reaches the selector (vllm/v1/attention/selector.py 0.21.0:78, user_specified_block_size),
+  every CUDA candidate of a model without MLA (FlashAttention, FlashInfer, Triton, FlexAttention,
+  TurboQuant [16, 32, 64, 128]; the 0.31+ Triton composites) refuses it, and get_valid_backends raises
+  "No valid attention backend found for cuda … Reasons: {…: [block_size not supported]}" while the model
+  is built (vllm/platforms/cuda.py 0.21.0:336, 0.34.0:514). 0.18.0-0.20.x still take it with FlexAttention.
 MLA models (their own backends; FlashMLA and CUTLASS MLA set 64 and 128 themselves) and hybrid
 models (the platform raises the attention block size to the Mamba page) are not judged."""
 from __future__ import annotations
@@ -37,6 +43,8 @@ _FIRST_V1 = Version("0.8.0")
 _VALIDATING = Version("0.11.1")
 # the releases whose selector drops the block size, and the first that weighs it again
 _DROPPED, _WEIGHED = Version("0.13.0"), Version("0.18.0")
+# the first release whose every CUDA backend of a model without MLA refuses such a block size (FlexAttention too)
+_NONE_TAKES = Version("0.21.0")
 # the V1 backends whose get_kv_cache_shape refuses it, from the first release that raises there
 _REFUSING = {"FLASH_ATTN": (Version("0.7.0"), "FlashAttention"), "TRITON_ATTN": (Version("0.8.5"), "Triton")}
 # their kernel block sizes in 0.13.0-0.17.1: [16, 32, 64] or MultipleOf(16)
@@ -80,4 +88,12 @@ def block_facts(facts: dict, version: str, startup: dict) -> dict[str, Any]:
         # the model is built (vllm/platforms/cuda.py 0.18.0:253)
         return {"block_refused": True, "block_forced": True, "block_backend": _KERNEL_16[forced],
                 "block_error": f"Selected backend {forced} is not valid for this configuration. Reason: ['block_size not supported']"}
+    platform = (facts.get("site") or {}).get("platform")
+    # an MLA model has other candidates (Triton MLA takes any size): only a model known not to be one
+    if v >= _NONE_TAKES and not forced and known_mla(model) is False and isinstance(cc, (int, float)) \
+            and platform in (None, "cuda"):
+        return {"block_refused": True, "block_backend": "every CUDA attention backend",
+                "block_error": f"No valid attention backend found for cuda with AttentionSelectorConfig(…, block_size={size}, …). "
+                               "Reasons: {FLASH_ATTN: [block_size not supported], FLASHINFER: [block_size not supported], "
+                               "TRITON_ATTN: [block_size not supported], FLEX_ATTENTION: [block_size not supported], …}."}
     return {}
