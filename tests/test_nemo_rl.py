@@ -145,3 +145,33 @@ def test_the_release_declares_its_vllm(cli, write_project, vllm, status):
     site = _launch(cli, write_project(checkout("uv run examples/run_grpo_math.py\n", vllm=vllm)))
     l43 = next(c for c in site["checks"] if c["id"] == "L43")
     assert l43["status"] == status
+
+
+# QAT rollouts (NeMo-RL d2a24cbb, main after v0.6.0): with real_quant the quantized worker hands vLLM its own
+# ModelOpt NVFP4 method and an NVFP4 quantization_config through hf_overrides (vllm_quant_worker.py), so
+# Qwen3-30B-A3B's experts sit in vLLM as NVFP4 (~17 GiB), not the ~57 GiB of bf16 that leaves an H100 at gmu 0.6
+# no KV cache; the bf16 checkpoint's missing quantization_config is no "Cannot find the config file" (L11)
+QAT = """\
+defaults: "grpo_math_1B.yaml"
+policy:
+  model_name: "Qwen/Qwen3-30B-A3B"
+  max_total_sequence_length: 4096
+  generation:
+    quant_cfg: examples/modelopt/quant_configs/nvfp4_experts.yaml
+    real_quant: true
+"""
+
+
+@pytest.mark.parametrize("real", [True, False])
+def test_real_quant_rollouts_hold_nvfp4_weights(cli, write_project, real):
+    files = checkout("uv run examples/run_grpo.py --config examples/configs/qat.yaml\n", vllm="0.25.1")
+    files["nemo_rl/package_info.py"] = PACKAGE_INFO.replace("MINOR = 2", "MINOR = 6").replace("PATCH = 1", "PATCH = 0")
+    files["examples/run_grpo.py"] = "import argparse\n"
+    files["examples/configs/qat.yaml"] = QAT if real else QAT.replace("real_quant: true", "real_quant: false")
+    site = _launch(cli, write_project(files))
+    p0 = {c["id"] for c in site["checks"] if c.get("priority") == "P0" and c["status"] != "ok"}
+    if real:
+        assert _settings(site)["quantization"]["value"] == "modelopt_fp4" and site["memory"]["weights_per_gpu_gib"] < 20
+        assert not p0 & {"L11", "L16"}
+    else:
+        assert "quantization" not in _settings(site) and "L16" in p0

@@ -182,7 +182,9 @@ def quant_facts(facts: dict, table: dict, cat: Catalog, version: str) -> dict[st
             and not (_argv(facts) and not since(version, "0.13.0")):
         out["quant_maybe_claimed"] = maybe
     plain = "exact" if source == "config" else model.get("unquantized")  # what says the weights are not quantized
-    if flag and not model.get("quantized") and plain:
+    if flag and not model.get("quantized") and plain and not implied:
+        # a method a framework derives from its own keys comes with the quantization_config it builds
+        # (NeMo-RL's real_quant: a ModelOpt NVFP4 one through hf_overrides), not from the checkpoint's files
         out.update(_needs_file(table["quantization"], method, version, plain, source, model.get("checkpoint_json")))
     if flag and not ckpt and method in table["quantization"]["online"]:
         out["quant_online"] = True  # quantized while loading: without the argument the 16-bit weights load as they are
