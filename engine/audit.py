@@ -243,6 +243,8 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         unpinned.settle(results, remarks, site, cat, kb, why, checks=choice.basis != "none", fresh=_fresh_install(site, choice, bounded, ctx),
                         newer=choice.basis == "source" and source_pins.newer_than_releases(choice, cat.versions),
                         span=source_pins.dev_span(choice, cat.versions) if choice.basis == "source" else None)
+        if choice.basis != "none":
+            unpinned.settle_memory(results, facts.get("memory"), kb, str(choice.version))
     elif between is not None and between.why not in ("fw_range", "fw_derived"):  # a version no release has, or an image beside: options and values of either release
         unpinned.settle(results, remarks, site, cat, kb, between.why,
                         span=[cat.index_version(between.low), cat.index_version(between.high)], checks=False)
