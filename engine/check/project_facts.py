@@ -168,6 +168,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             site.framework_fork_vllm = site.framework_fork and choice.pin is not None and choice.pin.file == pin.file
             gate = vendored.for_site(sc.ctx.vendored, site.file, site.framework)
             copy = vendored.for_site(sc.ctx.framework_copies, site.file, site.framework)
+            if vendored.lacks_module(sc.ctx.framework_copies, site.file, site.framework, site.launch.get("module"), sc.ctx.file_set()) is not None:
+                gate = copy = None  # the launch runs a module the copy lacks: another checkout of the framework
             site.framework_source = dict(copy.facts) if copy is not None else {}  # the rules' framework.source
             facts["launch"].update(fw := framework_compat(site, facts, cat, pin, gate, copy))
             if (between := facts.get("between_releases")) is not None and between.why == "sub_project":

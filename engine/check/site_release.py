@@ -15,7 +15,7 @@ from vllm_kb.engine.check.lora_adapters import training_ranks
 from vllm_kb.engine.check.startup_modelcap import mark_local
 from vllm_kb.engine.kb import frameworks
 from vllm_kb.engine.kb.knowledge import Knowledge
-from vllm_kb.engine.scan import deploy, image_beside, pin_alternatives, pins as pins_mod, source_pins, xinference_server
+from vllm_kb.engine.scan import deploy, image_beside, pin_alternatives, pins as pins_mod, source_pins, vendored, xinference_server
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.dmr_launch import model_runner_choice
 from vllm_kb.engine.scan.images import dated_release, own_numbering
@@ -62,6 +62,12 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         choice = pins_mod.VersionChoice(tag, True, "image", pins_mod.Pin(at_file, at_line, site.image or "", f"=={tag}", "image", tag))
     elif own_pin:
         pass
+    elif choice.basis != "cli" and choice.pin is not None and (root := vendored.lacks_module(
+            getattr(ctx, "framework_copies", None) or [], site.file, site.framework, site.launch.get("module"), ctx.file_set())) is not None \
+            and (not root or choice.pin.file.startswith(root + "/")):
+        # `python -m` of a module the framework copy lacks runs another checkout (rllm's pipeline scripts:
+        # agentica-project/verl-pipeline), whose vLLM the copy's own pin does not say
+        choice = pins_mod.choose([], cat.versions, cat.newest)
     elif site.launch.get("inline_script") and site.installed and choice.basis != "cli" \
             and (req := _inline_pin(site.installed)) is not None:
         # a script's inline metadata (PEP 723, engine/scan/inline_script.py): `uv run` installs what it

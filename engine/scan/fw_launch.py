@@ -44,6 +44,7 @@ class FwLaunch:
     config: str | None = None  # the config a project Hydra entry point names (engine/scan/hydra_entry.py)
     base_configs: list = field(default_factory=list)  # configs its `defaults:` list composes first
     script: str | None = None  # `python X.py …` as written: the user script a TRL launch runs
+    module: str | None = None  # `python -m verl.trainer.X`: the module as written (engine/scan/vendored.py lacks_module)
 
 
 def find(words: list[Word], ctx: ScanContext | None = None, rel: str | None = None) -> FwLaunch | None:
@@ -132,7 +133,7 @@ def _module(mod: str, start: int, env, program: int, ctx=None, rel=None) -> FwLa
         command = verl_command(name)
         if command is None:
             return None
-        return FwLaunch("verl", f"verl {name}", "hydra", start, command=command, env=env, program_start=program)
+        return FwLaunch("verl", f"verl {name}", "hydra", start, command=command, env=env, program_start=program, module=mod)
     if (sky := _skyrl(mod)) is not None:
         return FwLaunch("skyrl", f"skyrl {mod.rsplit('.', 1)[-1]}", "hydra", start, command=sky, env=env, program_start=program)
     if mod.startswith("openrlhf.cli."):

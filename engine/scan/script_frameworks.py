@@ -50,6 +50,8 @@ def framework_launch_site(ctx: ScanContext, rel: str, version: str, cmd, launch:
         if site is None:
             return None
         site.config_file = config
+        if launch.module:
+            site.launch["module"] = launch.module
         if part:
             site.source["config_section"] = ".".join(part)  # a key it lacks goes there (engine/fix/changes.py)
         swift_adapters.resolve(ctx, rel, site)

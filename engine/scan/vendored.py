@@ -97,6 +97,25 @@ def for_site(found: Sequence[_C], site_file: str, fid: str) -> _C | None:
     return mine[0] if len(mine) == 1 else None
 
 
+def lacks_module(found: Sequence[_C], site_file: str, fid: str, module: str | None, files) -> str | None:
+    """The root of the copy for_site gives a launch of `python -m <module>` when that copy has no such
+    module: the launch runs another checkout of the framework, not this copy, so neither the copy's gate,
+    its rollout code nor its pins are the launch's. rllm's scripts/pipeline/*.sh run
+    verl.trainer.main_ppo_async / main_ppo_pipeline, which its verl/ copy lacks (README: they need
+    agentica-project/verl-pipeline, a repository of its own)."""
+    copy = for_site(found, site_file, fid) if module else None
+    if copy is None or module is None:
+        return None
+    prefix = copy.root + "/" if copy.root else ""
+    path = prefix + module.replace(".", "/")
+    if path + ".py" in files or path + "/__main__.py" in files:
+        return None
+    # only where the copy holds the module's package (its verl/trainer/ with main_ppo.py beside): a copy cut
+    # down to its rollout, or a package the tree does not carry, says nothing of which module runs
+    package = path.rpartition("/")[0] + "/"
+    return copy.root if any(f.startswith(package) and f.endswith(".py") for f in files) else None
+
+
 def _verl(rel: str, text: str):
     """The if/elif chain on the installed release whose final `else` raises "… not supported".
     Every branch is read (`==`, `.startswith`, `or`, `>=`/`<`, `in [...]`); a branch on a missing

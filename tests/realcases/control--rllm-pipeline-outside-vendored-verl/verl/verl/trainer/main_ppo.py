@@ -1,0 +1,2 @@
+# the vendored verl's synchronous PPO entry point (stand-in)
+import hydra
