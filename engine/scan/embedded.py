@@ -6,7 +6,9 @@ from __future__ import annotations
 from vllm_kb.engine.scan import scripts, shell_choices
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.shell import ShellSyntaxError
+from vllm_kb.engine.scan.shell_budget import TooComplex
 from vllm_kb.engine.scan.shell_expand import Expander
+from vllm_kb.engine.scan.shell_flat import FlatRunner
 from vllm_kb.engine.scan.shell_nodes import shift_lines
 from vllm_kb.engine.scan.shell_run import Runner, State
 from vllm_kb.engine.scan.shell_tree import parse_tree
@@ -46,9 +48,15 @@ def script_sites(ctx: ScanContext, rel: str, text: str, first_line: int, *, know
         return []
     if start is None:
         shift_lines(nodes, first_line - 1)
+    initial = st.copy()
     runner = Runner(ctx, rel, emit, state=st)
-    runner.run(nodes)
-    runner.finish()
+    try:
+        runner.run(nodes)
+        runner.finish()
+    except TooComplex as e:  # past its budget (shell_budget): each command once, without control flow
+        found.clear()
+        ctx.skip(rel, "shell-too-complex", first_line, str(e))
+        FlatRunner(ctx, rel, emit, state=initial).run(nodes)
     return list(found.values())
 
 

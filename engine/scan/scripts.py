@@ -13,7 +13,9 @@ from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words, coerce
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.launchers import executable_release, find_launch, gpu_count_idiom, program_start
 from vllm_kb.engine.scan.script_frameworks import framework_launch_site
+from vllm_kb.engine.scan import shell_flat
 from vllm_kb.engine.scan.shell import Command, ShellSyntaxError
+from vllm_kb.engine.scan.shell_budget import TooComplex
 from vllm_kb.engine.scan.shell_builtins import command_env, env_setting
 from vllm_kb.engine.scan.shell_run import Candidate, Runner
 from vllm_kb.engine.scan.site import Finding, Setting, Site
@@ -80,6 +82,7 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
             sites[site.id] = site
         placed[(anchor, at)] = site.id
 
+    initial = state.copy() if state is not None else None  # what a reading without control flow starts from
     runner = Runner(ctx, rel, emit, state=state)
     try:
         runner.run_text(_PLACEHOLDER.sub(_as_variable, text))
@@ -87,11 +90,18 @@ def scan(ctx: ScanContext, rel: str, text: str, *, state=None, anchor_lines: boo
     except ShellSyntaxError as e:
         if (ran := shell_prefix.before_error(text, e.line)) is not None:  # bash ran the commands above it
             ctx.skip(rel, "shell-partial", ran[1], f"{e} (line {e.line})")
-            _run_prefix(ctx, rel, ran[0], emit, state)
+            _run_prefix(ctx, rel, ran[0], emit, state, initial)
         else:
             ctx.skip(rel, "shell-syntax", e.line, str(e))
     except RecursionError:
         ctx.skip(rel, "parse-error", detail="nesting too deep")
+    except TooComplex as e:
+        # past its budget (shell_budget): what the walk found so far is dropped, the file read again,
+        # each command once at its own line, and the report says it was read so
+        for table in (sites, placed, anchors, first_shape):
+            table.clear()
+        ctx.skip(rel, "shell-too-complex", None, str(e))
+        shell_flat.read_flat(ctx, rel, _PLACEHOLDER.sub(_as_variable, text), emit, initial)
     script_installs.adopt(ctx, rel, text, sites.values())  # `pip install vllm==X` on the way to the launch
     return list(sites.values())
 
@@ -114,13 +124,16 @@ def _reanchor(sites: dict, placed: dict, anchor: str, at: tuple) -> None:
     placed[(anchor, at)] = first.id
 
 
-def _run_prefix(ctx: ScanContext, rel: str, text: str, emit, state) -> None:
+def _run_prefix(ctx: ScanContext, rel: str, text: str, emit, state, initial) -> None:
     runner = Runner(ctx, rel, emit, state=state)
     try:
         runner.run_text(_PLACEHOLDER.sub(_as_variable, text))
         runner.finish()
     except (ShellSyntaxError, RecursionError):
         pass  # the error the whole file gave is already recorded
+    except TooComplex as e:
+        ctx.skip(rel, "shell-too-complex", None, str(e))
+        shell_flat.read_flat(ctx, rel, _PLACEHOLDER.sub(_as_variable, text), emit, initial)
 
 
 def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str = "cli") -> Site | None:

@@ -120,6 +120,7 @@ class Branches:
             self.run(bodies[0])
             return
         saved = self.st
+        saved.walk.branches(len(bodies) + keep_current, len(saved.ex.vars) + len(saved.ex.arrays))
         ends = []
         for body in bodies:
             self.st = saved.copy()

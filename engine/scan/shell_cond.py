@@ -167,6 +167,8 @@ def merge(base: Expander, branches: list[Expander], choices: dict | None = None)
         return
     names = set(base.vars) | set(base.arrays) | {n for b in branches for n in (*b.vars, *b.arrays, *b.unset)}
     for name in names:
+        if _untouched(base, branches, name):
+            continue  # every path still holds base's own value: the merge would put it back as it is
         states = [_state(b, name) for b in branches]
         first = states[0]
         # an array of unknown length in any branch stays of unknown length
@@ -208,6 +210,19 @@ def merge(base: Expander, branches: list[Expander], choices: dict | None = None)
         base.unset.discard(name)
     for b in branches:
         base.exported |= b.exported
+
+
+def _untouched(base: Expander, branches: list[Expander], name: str) -> bool:
+    """No path changed the variable: each holds base's very string (a copy shares it), no array, no
+    note and the same unset and unsized marks — most of a long script's variables at each branch,
+    which _state's regular expressions would otherwise read once per path (harbor.sh, eval111). A
+    variable with a note or an array takes the full merge, which may rewrite them."""
+    value = base.vars.get(name, _MISSING)
+    if name in base.arrays or name in base.notes:
+        return False
+    unset, unsized = name in base.unset, name in base.unsized
+    return all(b.vars.get(name, _MISSING) is value and name not in b.arrays and name not in b.notes
+               and (name in b.unset) == unset and (name in b.unsized) == unsized for b in branches)
 
 
 def _default(states: list[tuple]) -> tuple | None:

@@ -16,6 +16,7 @@ from vllm_kb.engine.scan.shell import SHELLS, ShellSyntaxError, Word
 from vllm_kb.engine.scan.shell_branches import Branches
 from vllm_kb.engine.scan.shell_expand import Expander, split_assignment
 from vllm_kb.engine.scan.shell_holes import is_known
+from vllm_kb.engine.scan.shell_budget import Walk
 from vllm_kb.engine.scan.shell_builtins import MAX_DEPTH, Builtins
 from vllm_kb.engine.scan.shell_containers import Containers
 from vllm_kb.engine.scan.shell_nodes import Bind, shift_lines
@@ -57,10 +58,11 @@ class State:
     cwd: str | None = None
     choices: dict = field(default_factory=dict)  # what each branch held where a merged array is unknown (shell_choices)
     capture: list | str | None = None  # what `{ …; } > FILE` has printed so far, per path (shell_printf)
+    walk: Walk = field(default_factory=Walk)  # the steps this file's walk has taken, one count for all copies (shell_budget)
 
     def copy(self) -> "State":
         return State(self.ex.copy(), dict(self.env), dict(self.funcs), self.allexport, self.containers, self.images, self.cwd,
-                     self.choices, self.capture if not isinstance(self.capture, list) else [list(a) for a in self.capture])
+                     self.choices, self.capture if not isinstance(self.capture, list) else [list(a) for a in self.capture], self.walk)
 
 
 class Runner(Builtins, Containers, Branches):
@@ -97,6 +99,7 @@ class Runner(Builtins, Containers, Branches):
             self.node(n)
 
     def node(self, n) -> shell_cond.Truth:
+        self.st.walk.step()
         if isinstance(n, Simple):
             return self.simple(n)
         if isinstance(n, AndOr):

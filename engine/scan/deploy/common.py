@@ -9,6 +9,7 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.shell import Command, Seg, ShellSyntaxError, Word, parse
 from vllm_kb.engine.scan.shell_expand import Expander, hole
 from vllm_kb.engine.scan.shell_nodes import Simple
+from vllm_kb.engine.scan.shell_budget import TooComplex
 from vllm_kb.engine.scan.shell_run import Runner, State
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -107,6 +108,9 @@ def launch_site(ctx: ScanContext, rel: str, words: list[Word], line: int, end_li
         runner.simple(Simple(frozen, line, end_line))
     except (ShellSyntaxError, RecursionError) as e:
         ctx.skip(rel, "shell-syntax", line, str(e))
+        return None
+    except TooComplex as e:  # a `bash -c` string past its budget (shell_budget)
+        ctx.skip(rel, "shell-too-complex", line, str(e))
         return None
     if found:
         # a `docker run IMAGE` inside the command (a Python f-string run with shell=True) names the
