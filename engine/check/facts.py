@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from vllm_kb.engine.check import candidates, hf_access, host_memory, memory, name_guess, quant_stripped, site_gpu
 from vllm_kb.engine.check.adapter_model import adapter_facts
+from vllm_kb.engine.check.chat_template import no_chat_template
 from vllm_kb.engine.check.draft_config import read_drafts
 from vllm_kb.engine.check.engine_defaults import effective_defaults, scheduler_batched
 from vllm_kb.engine.check.hidden_args import SIZING as _SIZING, hidden_args
@@ -197,6 +198,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         mf = {**mf, "weight_formats": list(ck.weights), "weights_seen": "folder"}
     if mf and ck is not None and ck.json_files is not None:  # …and the *.json files get_quant_config globs
         mf = {**mf, "checkpoint_json": list(ck.json_files)}
+    if no_chat_template(ck, args):
+        facts["launch"]["no_chat_template"] = True
     if others:
         facts["model_alternatives"] = others
     if mf:

@@ -34,6 +34,7 @@ class Checkpoint:
     where: str              # "folder" (inside the project) or "hf-cache"
     weights: tuple[str, ...] = ()  # a project folder's weight file formats (names listed, never read)
     json_files: tuple[str, ...] | None = None  # a project folder's *.json names (vLLM's get_quant_config globs them)
+    chat_template_file: bool = False  # a project folder holds chat_template.jinja (transformers reads it beside the tokenizer)
 
 
 def read_local_config(root: str | Path, model: str | None, base: str | Path | None = None) -> dict | None:
@@ -69,8 +70,15 @@ def _folder(root, model, base) -> Checkpoint | None:
         if cfg is not None:
             cfg = _with_quant_file(cfg, lambda: read_json_inside(top, folder / "hf_quant_config.json"))
             return Checkpoint(cfg, read_json_inside(top, folder / "tokenizer_config.json"), "folder", weight_formats(folder),
-                              json_names(folder))
+                              json_names(folder), _is_file(folder / "chat_template.jinja"))
     return None
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _with_quant_file(cfg: dict, read) -> dict:
