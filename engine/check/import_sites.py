@@ -5,7 +5,9 @@ reaches was not read, yet Python raises the same ImportError when anything loads
 OpenAI server module importing `LoadLoraAdapterRequest`, which vLLM 0.8 spells
 `LoadLoRAAdapterRequest`: blog.gitcode.com f685d25e). Each such module becomes a site of its own
 ("vllm import"), at the import that fails, judged by L139 alone; a module whose imports all
-resolve in the release (or that a launch site loads) gives no site.
+resolve in the release (or that a launch site loads) gives no site, nor one the project imports only
+under a test of vLLM's version that the release fails (engine/scan/version_gates.py: RLinf's
+vllm_0_8_5 executor, imported only for 0.8.5 <= vllm < 0.9.0).
 
 Left out: tests (test folders, test_*.py, *_test.py, conftest.py) and copies of vLLM itself (a
 folder holding vllm/__init__.py, whose imports are of that copy)."""
@@ -14,6 +16,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from vllm_kb.engine.kb.versions import SpecifierSet
+from vllm_kb.engine.scan import version_gates
 from vllm_kb.engine.scan.project_imports import Launches
 from vllm_kb.engine.scan.site import Site
 
@@ -52,7 +56,11 @@ def candidates(files: list[str], read, sites: list[Site], launches: Launches) ->
     if not found:
         return []
     reached = {rel for s in sites if s.file.endswith(".py") for rel, _ in launches.files(s.file)}
-    return [s for s in found if s.file not in reached]
+    out = [s for s in found if s.file not in reached]
+    for s in out:
+        if (ranges := version_gates.gates(s.file, files, read)) is not None:
+            s.launch["import_gate"] = [str(r) for r in ranges]
+    return out
 
 
 def keep(site: Site, facts: dict) -> bool:
@@ -62,6 +70,9 @@ def keep(site: Site, facts: dict) -> bool:
     at = re.search(r"\((.+):(\d+)\)$", str(launch.get("vllm_import") or ""))
     if not (at and launch.get("vllm_import_at_start") and at.group(1) == site.file):
         return False
+    gate = site.launch.get("import_gate")
+    if gate and version_gates.outside(str((facts.get("vllm") or {}).get("version")), [SpecifierSet(g) for g in gate]):
+        return False  # the project loads the module only under releases other than this one
     site.line = int(at.group(2))
     site.mode_evidence = f"{site.file}:{site.line}"
     return True

@@ -78,6 +78,12 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         choice = alternatives  # one requirements file per backend (engine/scan/pin_alternatives.py): a range over them
     elif choice.basis == "range" and (alternatives := pin_alternatives.installs(ctx, choice, cat)) is not None:
         choice = alternatives  # an optional extra's range beside what the project's images install: a range over them
+    elif choice.basis == "none" and not site.image and not site.installed \
+            and (named := pin_alternatives.named(ctx, cat)) is not None:
+        # no pin, but requirements files named for the releases the project's install picks among
+        # (RLinf requirements/agentic/vllm_0.8.5_cu12.txt, vllm_0.23.0_cu13.txt): a range over them
+        site.launch["release_alternatives"] = named
+        choice = pin_alternatives.choice(site, cat) or choice
     elif site.installed and choice.basis != "cli" and (ranged := pins_mod.installed_range(site.installed, cat.versions, cat.newest)):
         choice = ranged  # `pip install "vllm>=0.10"` in the site's own setup: judged as a requirements file's range
     elif site.installed and choice.basis != "cli":

@@ -15,6 +15,9 @@ from vllm_kb.engine.scan.pin_choice import VersionChoice, choose
 from vllm_kb.engine.scan.requirement import Pin
 
 _ALTERNATIVE = re.compile(r"(?:^|/)requirements[_-][\w.-]*vllm[\w.-]*\.txt$", re.I)
+# a requirements folder's file named for the vLLM release it goes with (RLinf requirements/agentic/
+# vllm_0.8.5_cu12.txt, vllm_0.23.0_cu13.txt), read only where the file itself names that release
+_NAMED = re.compile(r"(?:^|/)requirements/(?:[\w.-]+/)*vllm[_-]v?(\d+\.\d+\.\d+(?:\.post\d+)?)(?:[_-][\w.-]*)?\.txt$", re.I)
 
 
 def files(ctx, rel: str) -> list[str]:
@@ -64,6 +67,38 @@ def releases(ctx, names: list[str]) -> list[tuple[str, Pin]] | None:
             if got.basis == "range":
                 spec = SpecifierSet(p.spec)
                 out += [(str(v), p) for v in (got.among or cat.versions) if spec.contains(str(v))]
+    return out if len({v for v, _ in out}) > 1 else None
+
+
+def named(ctx, cat) -> list[tuple[str, Pin]] | None:
+    """(release, pin) of each requirements-folder file named for a vLLM release, where its own text names
+    that release too: RLinf's install.sh installs `sed -n 's/^# engine: //p'` of the file it picks by
+    engine and release (requirements/install.sh:1034-1046, https://github.com/RLinf/RLinf a3816b59), so
+    `# engine: vllm==0.8.5` or a wheel URL `…/vllm-0.23.0%2Bcu129-…whl` on a line of vllm_0.23.0_cu12.txt is
+    what it installs; a file that names no vLLM (vllm_0.23.0_common.txt, the shared dependencies) is none.
+    None unless two or more releases differ (one is the folder's pin's business) or where a file's name
+    and text disagree."""
+    got = ctx.__dict__.get("_named_alternatives")
+    if got is None or got[0] is not ctx.files:
+        got = ctx.__dict__["_named_alternatives"] = (ctx.files, _named(ctx, cat))
+    return got[1]
+
+
+def _named(ctx, cat) -> list[tuple[str, Pin]] | None:
+    out: list[tuple[str, Pin]] = []
+    for rel in ctx.files:
+        m = _NAMED.search(rel)
+        if m is None or try_parse(m.group(1)) is None:
+            continue
+        v = m.group(1)
+        said = re.compile(rf"\bvllm(?:==|-){re.escape(v)}(?![\d.])", re.I)
+        text = ctx.read(rel) or ""
+        at = next((n for n, line in enumerate(text.splitlines(), 1) if said.search(line)), None)
+        if at is None:
+            if re.search(r"\bvllm(?:==|-)\d", text, re.I):
+                return None  # the file installs another release than its name says: no reading
+            continue  # a shared part (vllm_0.23.0_common.txt: the dependencies, no vLLM of its own)
+        out.append((str(cat.index_version(v)), Pin(rel, at, f"vllm=={v}", f"=={v}", "requirements", v)))
     return out if len({v for v, _ in out}) > 1 else None
 
 

@@ -1,0 +1,129 @@
+"""The vLLM releases under which the project loads one of its own modules, where every import of it
+sits under a test of the installed vLLM version. RLinf's rlinf/workers/rollout/vllm/__init__.py:36-45
+(https://github.com/RLinf/RLinf, a3816b59) reads `package_version = get_version("vllm")` and imports
+rlinf.hybrid_engines.vllm.vllm_0_8_5.executor only when `package_version >= parse("0.8.5") and
+package_version < parse("0.9.0")`: that module's `from vllm.executor…` imports never run on 0.23.0, so
+an import of it that 0.23.0 lacks is no failure there (eval113).
+
+Read conservatively: a gate is known only when every import of the module (or of a package above it)
+in the project stands in the body of an `if`/`elif` whose test is an `and` of comparisons of one name
+bound to vLLM's version with version literals; an import anywhere else, an `else:` branch, an `or`, a
+name the audit cannot tie to vLLM — no gate, and the module is judged as before. An `elif` also needs
+the earlier tests false, so its own test is a superset of when it runs: a release outside it never
+loads the module."""
+from __future__ import annotations
+
+import ast
+
+from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet, try_parse
+from vllm_kb.engine.scan.framework_source import parse_or_empty
+
+_FLIP = {ast.GtE: "<=", ast.Gt: "<", ast.LtE: ">=", ast.Lt: ">", ast.Eq: "==", ast.NotEq: "!="}
+_OPS = {ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Lt: "<", ast.Eq: "==", ast.NotEq: "!="}
+
+
+def module_name(rel: str) -> str:
+    mod = rel[:-3].replace("/", ".")
+    return mod[:-9] if mod.endswith(".__init__") else mod
+
+
+def _literal(node: ast.AST) -> str | None:
+    """A version literal: "0.9.0", parse("0.9.0"), Version("0.9.0"), version.parse("0.9.0")."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and try_parse(node.value) is not None:
+        return node.value
+    return None
+
+
+def _vllm_names(module: ast.Module) -> set[str]:
+    """Module-level names bound to vLLM's version: an assignment whose value names vLLM (`vllm.__version__`,
+    `version("vllm")`) or a name bound to the string "vllm" (`get_version(package_name)`)."""
+    literal = {t.id for s in module.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
+               and s.value.value == "vllm" for t in s.targets if isinstance(t, ast.Name)}
+    out = set()
+    for s in module.body:
+        if not isinstance(s, ast.Assign) or isinstance(s.value, ast.Constant):
+            continue
+        said = any((isinstance(n, ast.Constant) and n.value == "vllm") or (isinstance(n, ast.Name) and n.id in literal)
+                   or (isinstance(n, ast.Name) and n.id == "vllm") for n in ast.walk(s.value))
+        if said and any(k in ast.unparse(s.value).lower() for k in ("version", "__version__")):
+            out |= {t.id for t in s.targets if isinstance(t, ast.Name)}
+    return out
+
+
+def _spec(test: ast.AST, names: set[str]) -> SpecifierSet | None:
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    specs = []
+    for p in parts:
+        if not (isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS):
+            return None
+        left, right, op = p.left, p.comparators[0], type(p.ops[0])
+        if isinstance(left, ast.Name) and left.id in names and (v := _literal(right)):
+            specs.append(f"{_OPS[op]}{v}")
+        elif isinstance(right, ast.Name) and right.id in names and (v := _literal(left)):
+            specs.append(f"{_FLIP[op]}{v}")
+        else:
+            return None
+    try:
+        return SpecifierSet(",".join(specs)) if specs else None
+    except InvalidSpecifier:
+        return None
+
+
+def _imported(node: ast.AST, path: str, target: str) -> bool:
+    """Whether the import statement loads `target` (the module itself or a package holding it loads it
+    only when it names the module: `from pkg import executor`)."""
+    if isinstance(node, ast.Import):
+        return any(a.name == target or a.name.startswith(target + ".") for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        base = node.module or ""
+        if node.level:
+            pkg = module_name(path).split(".")
+            if not path.endswith("__init__.py"):
+                pkg = pkg[:-1]
+            pkg = pkg[: len(pkg) - (node.level - 1)]
+            base = ".".join(pkg + ([base] if base else []))
+        return base == target or base.startswith(target + ".") or any(f"{base}.{a.name}" == target for a in node.names)
+    return False
+
+
+def _walk(body, path: str, target: str, names: set[str], gate: SpecifierSet | None, out: list):
+    for s in body:
+        if isinstance(s, (ast.Import, ast.ImportFrom)):
+            if _imported(s, path, target):
+                out.append(gate)
+        elif isinstance(s, ast.If):
+            spec = _spec(s.test, names) if names else None
+            _walk(s.body, path, target, names, spec if spec is not None else gate, out)
+            _walk(s.orelse, path, target, names, gate, out)  # `else:` runs outside the test: the outer gate
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(s, field, None)
+                if isinstance(inner, list):
+                    _walk(inner, path, target, names, gate, out)
+
+
+def gates(rel: str, files: list[str], read) -> list[SpecifierSet] | None:
+    """The version ranges under which the project imports the module at `rel`; None where some import
+    of it is not under such a test, or nothing in the project imports it by name."""
+    target = module_name(rel)
+    short = target.rsplit(".", 1)[-1]
+    found: list = []
+    for other in files:
+        if other == rel or not other.endswith(".py"):
+            continue
+        text = read(other) or ""
+        if short not in text:
+            continue
+        tree = parse_or_empty(text)
+        _walk(tree.body, other, target, _vllm_names(tree), None, found)
+    if not found or any(g is None for g in found):
+        return None
+    return found
+
+
+def outside(release: str, ranges: list[SpecifierSet] | None) -> bool:
+    """The judged release is one under which the project never loads the module."""
+    return bool(ranges) and not any(r.contains(str(release)) for r in ranges or ())
+
