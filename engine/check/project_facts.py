@@ -172,6 +172,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
                 gate = copy = None  # the launch runs a module the copy lacks: another checkout of the framework
             site.framework_source = dict(copy.facts) if copy is not None else {}  # the rules' framework.source
             facts["launch"].update(fw := framework_compat(site, facts, cat, pin, gate, copy))
+            facts["launch"].update(v0_only(gate, cat))
             if (between := facts.get("between_releases")) is not None and between.why == "sub_project":
                 # the other environment's vLLM meets the same framework: its own verdict, none of the judged one's
                 theirs = framework_compat(site, between.other, cat, pin, gate, copy)
@@ -184,6 +185,18 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             facts["launch"].update(trainer_attention(site) | verl_fork_kv(site, facts))  # L130; verl's own vLLM copy sizes the cache (L15, L16)
             facts["launch"].update(swift_world(site, facts))  # L70: swift's torchrun world around its rollout engine
             facts["launch"].update(swift_processes(site))  # swift-grpo-device-map: one process over several GPUs
+
+
+def v0_only(gate, cat) -> dict:
+    """A framework copy in the tree whose vLLM gate takes no release with the V1 engine (0.8.0 on):
+    RAGEN's vendored verl 0.1 dispatches 0.3.1/0.4.2/0.5.4/0.6.3 to its own SPMD engine copies and raises
+    ValueError for any other (verl/third_party/vllm/__init__.py), so V1 is a framework upgrade (A4)."""
+    if gate is None:
+        return {}
+    allowed = [v for v in cat.versions if gate.allows(str(v))]
+    if not allowed or any(v >= cat.index_version("0.8.0") for v in allowed):
+        return {}
+    return {"framework_vllm_newest": str(allowed[-1]), "framework_vllm_gate": f"{gate.file}:{gate.line}"}
 
 
 def image_lock(pin, facts: dict) -> bool:

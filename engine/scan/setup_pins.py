@@ -154,6 +154,11 @@ def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
         if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
             return _version_txt(rel, node, ctx)
         pkg = package_name(name.value)
+        if pkg not in PACKAGES and (inner := _only_package(kw.get("packages"))) in PACKAGES and ctx is not None \
+                and f"{_base(rel)}{inner}/version/version" in ctx.file_set():
+            # RAGEN's `setup(name='verl-core', version=__version__, packages=find_packages(include=['verl']))`
+            # installs its vendored verl under another distribution name: the package is verl's
+            pkg, name = inner, ast.Constant(inner)
         if pkg not in PACKAGES or pkg == "vllm":
             return None
         version = kw.get("version")
@@ -167,6 +172,21 @@ def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
         if not v:
             return None, name
         return Pin(rel, node.lineno, f"{name.value} {v} (this project)", f"=={v}", "setup", v, pkg, own=True), name
+    return None
+
+
+def _base(rel: str) -> str:
+    folder = PurePosixPath(rel).parent.as_posix()
+    return "" if folder in ("", ".") else folder + "/"
+
+
+def _only_package(node) -> str | None:
+    """The one package `packages=find_packages(include=['verl'])` or `packages=['verl']` names."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "find_packages":
+        node = next((k.value for k in node.keywords if k.arg == "include"), None)
+    if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) == 1 and isinstance(node.elts[0], ast.Constant) \
+            and isinstance(node.elts[0].value, str) and re.fullmatch(r"\w+", node.elts[0].value):
+        return node.elts[0].value
     return None
 
 
