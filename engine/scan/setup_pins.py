@@ -153,25 +153,25 @@ def _own_package(tree, rel: str, ctx) -> tuple[Pin | None, ast.AST] | None:
         name = kw.get("name")
         if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
             return _version_txt(rel, node, ctx)
-        pkg = package_name(name.value)
+        pkg, label = package_name(name.value), name.value
         if pkg not in PACKAGES and (inner := _only_package(kw.get("packages"))) in PACKAGES and ctx is not None \
                 and f"{_base(rel)}{inner}/version/version" in ctx.file_set():
             # RAGEN's `setup(name='verl-core', version=__version__, packages=find_packages(include=['verl']))`
             # installs its vendored verl under another distribution name: the package is verl's
-            pkg, name = inner, ast.Constant(inner)
+            pkg = label = str(inner)
         if pkg not in PACKAGES or pkg == "vllm":
             return None
         version = kw.get("version")
         v = version.value if isinstance(version, ast.Constant) and isinstance(version.value, str) else None
         if v is None and ctx is not None:
-            path = f"{PurePosixPath(rel).parent.as_posix()}/{name.value}/version/version".removeprefix("./")
+            path = f"{PurePosixPath(rel).parent.as_posix()}/{label}/version/version".removeprefix("./")
             got = ctx.read(path) if path in ctx.file_set() else None
             v = got.strip() if got and re.fullmatch(r"\s*\d+(\.\d+)*\S*\s*", got) else None
         if v is None and ctx is not None:
             v = _version_py(tree, rel, ctx)
         if not v:
             return None, name
-        return Pin(rel, node.lineno, f"{name.value} {v} (this project)", f"=={v}", "setup", v, pkg, own=True), name
+        return Pin(rel, node.lineno, f"{label} {v} (this project)", f"=={v}", "setup", v, pkg, own=True), name
     return None
 
 
