@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 
 from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.report.compact import same_as
 
 STATUS_STYLE = {"enabled": "green", "not_enabled": "dim", "recommended": "yellow", "not_applicable": "dim", "unknown": "magenta"}
 PRIO_STYLE = {"P0": "bold red", "P1": "yellow", "P2": "cyan"}
@@ -66,6 +67,7 @@ def _render(data: dict, console) -> None:
     console.print(Panel(head, title=t("report.title"), expand=False))
     if not data["sites"]:
         console.print(t("report.no_sites"))
+    repeats = same_as(data["sites"])
     for n, s in enumerate(data["sites"], 1):
         console.rule(f"[bold]{t('report.site')} {n}: {escape(s['id'])} — {escape(s['kind'])}")
         model = s["model"]["name"] if s["model"] else t("report.not_detected")
@@ -102,7 +104,12 @@ def _render(data: dict, console) -> None:
         console.print(table)
         if s["recommendations"]:
             console.print(f"[bold]{t('report.priorities')}[/]")
-            for r in s["recommendations"]:
+            for j, r in enumerate(s["recommendations"]):
+                if (first := repeats.get((n, j))) is not None:  # one cause at several sites: told once
+                    head = f"{escape(r['file'])}:{r['line']} {escape(r['title'])}" if r["kind"] == "finding" \
+                        else f"[bold]{r['check']}[/] {escape(r['title'])}"
+                    console.print(f"  [{PRIO_STYLE.get(r['priority'], '')}]{r['priority']}[/] {head} — {escape(t('report.same_as', k=first))}")
+                    continue
                 if r["kind"] == "finding":
                     console.print(f"  [{PRIO_STYLE.get(r['priority'], '')}]{r['priority']}[/] {escape(r['file'])}:{r['line']} {escape(r['title'])}")
                 else:
