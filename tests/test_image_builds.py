@@ -113,3 +113,32 @@ def test_deployer_values_of_another_shape_are_read_without_a_scanner_error(write
     # a GPU count given as a request only is read as the pod's GPUs
     asked = DEPLOYER.replace("    limits:\n      nvidia.com/gpu: 1", "    requests:\n      nvidia.com/gpu: 2")
     assert {sr.site.gpu_request for sr in audit(write_project({"values.yaml": asked}, tmp_path / "req"), gpu="H100").sites} == {2}
+
+
+# https://github.com/xorbitsai/inference/issues/3776 — Xinference's image pip-installs PyPI's vLLM 0.8.5 wheel
+XINFERENCE = "docker run -d --gpus all -p 9997:9997 xprobe/xinference:{tag} xinference-local -H 0.0.0.0\n" \
+             "docker exec xinference xinference launch --model-engine vllm --model-name qwen2.5-instruct " \
+             "--size-in-billions 7 --model-format pytorch\n"
+
+
+def test_a_framework_image_holding_the_pypi_wheel_is_judged_as_that_wheel(write_project):
+    (sr,) = audit(write_project({"launch.sh": XINFERENCE.format(tag="v1.7.1.post1")}), gpu="RTX-PRO-6000").sites
+    r = _l6(sr)
+    assert (r.status, r.priority) == ("recommended", "P0")
+    assert "PyPI wheel" in repr(r) and "2.6.0+cu124" in repr(r)
+    (sr,) = audit(write_project({"launch.sh": XINFERENCE.format(tag="v1.7.1.post1")}), gpu="H100").sites
+    assert _l6(sr).status == "enabled"
+
+
+def test_a_later_wheel_and_a_cuda_variant_tag_get_no_p0(write_project):
+    for tag in ("v1.17.1", "v1.7.1.post1-cu128"):  # 0.9.2's wheel has sm_120; a -cu128 build is not the table's
+        (sr,) = audit(write_project({"launch.sh": XINFERENCE.format(tag=tag)}), gpu="RTX-PRO-6000").sites
+        assert _l6(sr).priority != "P0", tag
+
+
+def test_a_vendor_build_of_an_old_release_is_not_judged_from_its_number(write_project):
+    # NVIDIA's Triton image builds vLLM for its own CUDA: no `pypi_wheel`, so its release number says nothing
+    from vllm_kb.engine.scan.image_tables import pypi_wheel_release
+    assert pypi_wheel_release("nvcr.io/nvidia/tritonserver:25.12-vllm-python-py3") is None
+    assert pypi_wheel_release("xprobe/xinference:v1.7.1.post1") == "0.8.5"
+    assert pypi_wheel_release("gpustack/gpustack:v0.6.1") == "0.8.5.post1"

@@ -103,6 +103,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             **({"framework_version": site.framework_version} if site.framework and site.framework_version else {}),
             **({"image": site.image} if site.image else {}),
             **({"tool": site.tool} if site.tool else {}),
+            # the image whose build the release was read from (GPUStack's server image names no site image)
+            **({"release_image": pin_text} if pin_text and (basis or "").startswith("image") else {}),
         },
         "vllm": {"version": version, "pinned": pinned, **({"basis": basis} if basis else {})},
         "args": args,

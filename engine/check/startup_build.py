@@ -13,6 +13,7 @@ from typing import Any
 
 from vllm_kb.engine.kb import deploy_tools
 from vllm_kb.engine.kb.versions import Version, contains, parse, try_parse
+from vllm_kb.engine.scan import image_tables
 
 # what an install of vLLM at a version-choice basis (engine/scan/pins.py VersionChoice.basis) runs;
 # not a range (`vllm>=0.10` on a V100 allows 0.19.1, which runs), nor a CUDA variant (`+cu129`)
@@ -23,6 +24,9 @@ IMAGE = frozenset({"image"})
 # .ci/manywheel/build_cuda.sh sets TORCH_CUDA_ARCH_LIST up to 9.0 for its CUDA 12.4/12.6 wheels, with 10.0 and
 # 12.0 from CUDA 12.8 (the printout "The current PyTorch install supports CUDA capabilities sm_50 … sm_90")
 TORCH_NEW = (12, 8)
+# the first torch release with a CUDA 12.8 wheel on any index (PyTorch 2.7.0's release notes: "pre-built wheels for
+# CUDA 12.8"; 2.6.0 has cu118/cu124/cu126 wheels only): a vLLM wheel pinning an earlier torch has no Blackwell torch
+TORCH_FIRST_CU128 = Version("2.7.0")
 
 
 def _cuda(text: str) -> tuple[int, ...]:
@@ -85,9 +89,38 @@ def vendor_torch_facts(facts: dict, basis: str | None) -> dict[str, Any]:
             "build_source": row["source"], "image_torch_ok": cc < 10.0 or _cuda(row["torch_cuda"]) >= TORCH_NEW}
 
 
+def pypi_image_facts(facts: dict, table: dict, version: str | None, basis: str | None) -> dict[str, Any]:
+    """A framework's image whose vLLM is PyPI's wheel of the release (engine/scan/image_tables.py
+    pypi_wheel_release: Xinference's image pip-installs `vllm==0.8.5`): that wheel's kernels are the row's,
+    and its compiled ops load only with the torch release it pins, so a torch before the first with a CUDA
+    12.8 build (2.7.0) has no Blackwell kernels from any index. Which torch build the image holds beside a
+    later pin is the maker's choice: not judged (no P1 on PyPI's default torch), nor the driver."""
+    cc = (facts.get("gpu") or {}).get("compute_capability")
+    site = facts.get("site") or {}
+    v = try_parse(version) if version else None
+    wheel = try_parse(image_tables.pypi_wheel_release(site.get("image") or site.get("release_image")) or "")
+    # the release the image's tag gives (0.8.5.post1) is the one the site runs, read at its base (0.8.5)
+    if basis != "image-other" or not isinstance(cc, (int, float)) or cc < 7.0 or v is None or not table \
+            or _NOT_RELEASE.search(version or "") or wheel is None or wheel.release != v.release:
+        return {}
+    st = _state(table, v, float(cc), "wheel")
+    if st is None:
+        return {}
+    kernels_ok, _, row = st
+    torch_ok = cc < 10.0 or parse(row["torch"]) >= TORCH_FIRST_CU128
+    out: dict[str, Any] = {"build": "PyPI wheel", "build_cuda": row["cuda"], "build_kernels_ok": kernels_ok and torch_ok,
+                           "build_torch": f"{row['torch']}+cu{row['torch_cuda'].replace('.', '')}",
+                           "build_arch": f"sm_{round(cc * 10)}"}
+    if not (kernels_ok and torch_ok) and (pin := _fix(table, v, float(cc), "wheel", False)):
+        out["build_pin"] = pin
+    return out
+
+
 def build_facts(facts: dict, table: dict, version: str | None, basis: str | None) -> dict[str, Any]:
     if vendor := vendor_torch_facts(facts, basis):
         return vendor
+    if pypi := pypi_image_facts(facts, table, version, basis):
+        return pypi
     cc = (facts.get("gpu") or {}).get("compute_capability")
     v = try_parse(version) if version else None
     if v is not None and _NOT_RELEASE.search(version or ""):

@@ -8,7 +8,8 @@ from typing import Any
 
 from vllm_kb.engine.kb.versions import try_parse
 
-__all__ = ["framework_image", "framework_image_package", "framework_image_source", "image_ref", "name_and_tag"]
+__all__ = ["framework_image", "framework_image_package", "framework_image_source", "image_ref", "name_and_tag",
+           "pypi_wheel_release"]
 
 
 def name_and_tag(image: str | None) -> tuple[str, str]:
@@ -99,3 +100,16 @@ def framework_image_package(image: str | None, package: str) -> tuple[str, str] 
             return next(((str(r[1]), str(r[2])) for r in rows if r[0] == m.group(1)), None)
         return None
     return None
+
+
+def pypi_wheel_release(image: str | None) -> str | None:
+    """The vLLM release an image installs as PyPI's wheel (`pypi_wheel: true` rows: Xinference's Dockerfile
+    pip-installs its requirement file's `vllm==X`), whose kernels and torch are that wheel's; None where the
+    table does not say the image holds the PyPI wheel (a vendor's own build: NGC, Triton, Dynamo)."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    name, _ = name_and_tag(image)
+    row = next((e for e in deploy_tools.load("framework_images")["images"] if re.match(e["match"], name)), None)
+    if row is None or not row.get("pypi_wheel"):
+        return None
+    return framework_image(image).get("vllm")
