@@ -300,3 +300,24 @@ def test_l133_internlm2_packed_wqkv(tmp_path, quant, pin, p0):
     (sr,) = audit(tmp_path, gpu="A100-80GB").sites
     r = next(r for r in sr.results if r.check.id == "L133")
     assert (r.status == "recommended" and r.priority == "P0") is p0, r.reason_text("en")
+
+
+# vLLM #33464: Qwen3-VL-Reranker with its card's hf_overrides on 0.15.0 (adapters.py:509 takes the score head
+# from the VLM's inner Qwen3LLMForCausalLM); 0.15.1 looks there only where the head exists
+_VL_RERANKER = {"architectures": ["Qwen3VLForSequenceClassification"], "classifier_from_token": ["no", "yes"],
+                "is_original_qwen3_reranker": True}
+
+
+@pytest.mark.parametrize("engine,version,hit", [
+    ({"hf_overrides": _VL_RERANKER}, "0.15.0", True),
+    ({"hf_overrides": _VL_RERANKER}, "0.15.1", False),
+    ({"hf_overrides": _VL_RERANKER}, "0.14.1", False),  # no VLM branch in that loader
+    # the text reranker's class has its head on the outer model: 0.15.0 loads it
+    ({"hf_overrides": {**_VL_RERANKER, "architectures": ["Qwen3ForSequenceClassification"]}}, "0.15.0", False),
+    ({}, "0.15.0", False),  # a converted checkpoint (no tokens, no method) loads through the plain loader
+])
+def test_qwen3_vl_reranker_score_head_on_0150(engine, version, hit):
+    f = model_bug_facts("Qwen3VLForConditionalGeneration", engine, _table(), version)
+    assert (f.get("release_bug") == "seq-cls-vlm-score-head") == hit
+    if hit:
+        assert f["release_bug_fixed"] == "0.15.1" and f["release_bug_arch"] == "Qwen3VLForSequenceClassification"

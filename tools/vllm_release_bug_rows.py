@@ -23,6 +23,12 @@ of the broken line (`reads`) and of the fixed one (`fixed_by`):
                          (xinference #2950). Qwen-VL shares the class and its tokenizer has the token,
                          so the row holds only where config.json has no `visual` (`config_lacks`);
                          0.7.3 splits Qwen-VL out and QWenLMHeadModel is text-only again.
+  seq-cls-vlm-score-head
+                         load_weights_using_from_2_way_softmax of 0.15.0 (adapters.py) takes the score head
+                         from the inner language model of a VLM (`is_vlm`); Qwen3-VL's Qwen3LLMForCausalLM
+                         has none (the adapter puts it on the outer class): Qwen3-VL-Reranker with its card's
+                         hf_overrides stops loading weights (vLLM #33464). 0.15.1 uses the inner head only
+                         where it exists (`using_vlm_head`).
   qwen2-5-vl-bnb-vision-qkv
                          Qwen2_5_VisionTransformer.load_weights of 0.7.2 reshapes every vision
                          qkv weight per head as it loads it; the BitsAndBytes loader hands it the
@@ -171,6 +177,17 @@ MODEL_BUGS = [
      "error": "The size of tensor a (2048) must match the size of tensor b (4096) at non-singleton dimension 1",  # 8B, TP 2
      "fix": "https://github.com/vllm-project/vllm/pull/20682",
      "reports": ["https://github.com/gpustack/gpustack/issues/2490", "https://github.com/vllm-project/vllm/issues/20670"]},
+    {"id": "seq-cls-vlm-score-head", "arch": "Qwen3VLForSequenceClassification",
+     # Qwen3-VL-Reranker loaded as a classifier through hf_overrides (its card's is_original_qwen3_reranker): 0.15.0's
+     # two-way-softmax loader takes the score head from the VLM's inner language model, which has none
+     "hf_overrides_any": {"is_original_qwen3_reranker": True},
+     "code": [("vllm/model_executor/models/adapters.py", "load_weights_using_from_2_way_softmax")],
+     "reads": "score_layer = language_model.score if is_vlm else model.score",
+     "fixed_by": "using_vlm_head",
+     "error": "AttributeError: 'Qwen3LLMForCausalLM' object has no attribute 'score'",
+     # no PR named in the thread: the release diff, where 0.15.1 uses the inner head only where it exists
+     "fix": "https://github.com/vllm-project/vllm/blob/v0.15.1/vllm/model_executor/models/adapters.py#L469",
+     "reports": ["https://github.com/vllm-project/vllm/issues/33464"]},
     {"id": "qwen2-5-vl-bnb-vision-qkv", "arch": "Qwen2_5_VLForConditionalGeneration", "load": "bitsandbytes",
      "code": [("vllm/model_executor/models/qwen2_5_vl.py", "Qwen2_5_VisionTransformer.load_weights")],
      "reads": "loaded_weight.view(3, visual_num_heads",
