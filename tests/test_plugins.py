@@ -160,3 +160,16 @@ def test_a_script_starting_the_plugin_image_installs_the_plugin():
     text = "export IMAGE=quay.io/ascend/vllm-ascend:v0.10.0rc1\ndocker run --name vllm-ascend01 -it -d $IMAGE bash\n"
     assert plugins.images_in(text) == {"vllm-ascend"}
     assert plugins.images_in("docker run --name vllm-ascend01 vllm/vllm-openai:v0.9.1\n") == set()
+
+
+def test_an_architecture_an_installed_plugin_may_register_gets_the_plugin_rule(write_project):
+    # vllm-omni#276: `vllm serve Qwen3-Omni… --omni` with vllm-omni installed; vLLM 0.11.0 has no
+    # Qwen3OmniMoeForConditionalGeneration, the plugin's general entry point registers its own classes
+    from vllm_kb.engine.audit import audit
+
+    launch = "vllm serve Qwen/Qwen3-Omni-30B-A3B-Instruct --omni --port 8091\n"
+    (sr,) = audit(write_project({"requirements.txt": "vllm==0.11.0\nvllm-omni==0.11.0rc1\n", "serve.sh": launch}),
+                  gpu="A100-80GB x2").sites
+    r = next(x for x in sr.results if x.check.id == "L21")
+    assert r.priority == "P1" and "vllm_omni_register_models" in repr(r) and "startup.arch_plugin" in repr(r)
+    assert plugins.model_registrar(frozenset({"vllm-ascend"})) is None

@@ -29,7 +29,7 @@ from vllm_kb.engine.kb.catalog import Catalog
 from vllm_kb.engine.kb.hardware import Hardware, is_amd
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.kb.checkpoint import read_checkpoint
-from vllm_kb.engine.kb import arch_names, hub_uploads, model_resolve
+from vllm_kb.engine.kb import arch_names, hub_uploads, model_resolve, plugins
 from vllm_kb.engine.kb.mla import mla_at
 from vllm_kb.engine.kb.models import model_facts
 from vllm_kb.engine.scan.deploy.dockerfile import is_dockerfile
@@ -210,6 +210,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
             mf = {**mf, "registered_by": registered[mf["architecture"]]}
         elif registered and ANY in registered:  # code the project loads into vLLM may register it
             mf = {**mf, "plugin_code": registered[ANY]}
+        elif (via := plugins.model_registrar(site.plugins)) is not None:  # an installed plugin's own model classes
+            mf = {**mf, "plugin_code": via}
         # kv_lora_rank is MLA only for the model types the release's is_deepseek_mla lists
         archs = kb.doc("vllm", "architectures.yaml").data
         mf = mla_at(mf, lookup, kb.doc("vllm", "mla_types.yaml").data, lambda a, v: registers(archs, a, v))

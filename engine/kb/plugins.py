@@ -23,6 +23,7 @@ class Plugin:
     env: frozenset[str] = frozenset()  # the VLLM_* variables its own envs.py reads
     env_prefixes: tuple[str, ...] = ()  # a namespace of its own (VLLM_ASCEND_): no vLLM variable lies there
     quantization: frozenset[str] = frozenset()  # the quantization methods it registers
+    registers_models: str | None = None  # its vllm.general_plugins entry point that registers model classes
 
 
 @lru_cache(maxsize=1)
@@ -30,7 +31,7 @@ def _table() -> tuple[dict[str, Plugin], frozenset[str]]:
     data = yamlio.load_cached(resources.read_text("knowledge", "vllm", "plugins.yaml")).data
     known = {p["package"]: Plugin(p["package"], frozenset(p["flags"]), frozenset(p["markers"]), tuple(p["images"]), p["source"],
                                   frozenset(p.get("env") or ()), tuple(p.get("env_prefixes") or ()),
-                                  frozenset(p.get("quantization") or ()))
+                                  frozenset(p.get("quantization") or ()), p.get("registers_models"))
              for p in data["plugins"]}
     return known, frozenset(data["not_plugins"])
 
@@ -96,3 +97,10 @@ def env_owner(name: str, installed: set[str] | frozenset[str]) -> str | None:
         if p.env_prefixes and name.startswith(p.env_prefixes) or name in p.env and p.package in installed:
             return p.package
     return None
+
+
+def model_registrar(installed: set[str] | frozenset[str]) -> str | None:
+    """Where an installed plugin registers model classes with vLLM (`registers_models`: vllm-omni's
+    vllm_omni_register_models entry point), for the architecture check's plugin rule; None where none does."""
+    return next((f"the {p.package} plugin's vllm.general_plugins entry point {p.registers_models}"
+                 for p in known().values() if p.registers_models and p.package in installed), None)
