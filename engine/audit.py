@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator
 
-from vllm_kb.engine.check import balanced, candidates, catalog_findings, colocation, entrypoint_findings, import_sites, name_guess, unpinned, vendored_sites
+from vllm_kb.engine.check import balanced, candidates, catalog_findings, chat_template_path, colocation, entrypoint_findings, import_sites, name_guess, unpinned, vendored_sites
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_documented, settle_priorities
 from vllm_kb.engine.check.hidden_args import hidden_args
 from vllm_kb.engine.check.site_platform import PLATFORM_PLUGINS
@@ -222,6 +222,7 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
     own = [f for f in site.remarks if not (known and entrypoint_findings.model_tag_taken(f, site, choice.version))]
     remarks = own + catalog_findings.site_findings(site, cat, choice.version, resolved.version, handled, kb, urgent,
                                                                   claimed, choice.pinned)
+    remarks += chat_template_path.findings(site, ctx.root, choice.basis, choice.version)
     settle_priorities(results, remarks, choice.basis, allowed_releases(cat, choice), kb)
     if choice.basis == "none" and site.framework != "none":
         # no vLLM pin beside a framework: its own install brings a release it accepts, so a failure

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from vllm_kb.engine.check import cli_choices, config_keys, empty_values, entrypoint_findings, framework_args, framework_range, json_values, unknown_flags, value_findings
+from vllm_kb.engine.check import chat_template_path, cli_choices, config_keys, empty_values, entrypoint_findings, framework_args, framework_range, json_values, unknown_flags, value_findings
 from vllm_kb.engine.check.removed_moves import carry as _carry, safe_removal
 from vllm_kb.engine.kb import deploy_tools, plugins
 from vllm_kb.engine.kb.catalog import Catalog
@@ -30,6 +30,7 @@ CODES = {
     "env-not-in-version": "P2",
     "deprecated-entrypoint": "P2",
     **entrypoint_findings.CODES,
+    **chat_template_path.CODES,
     **empty_values.CODES,
     **json_values.CODES,
     framework_args.CODE: "P0",

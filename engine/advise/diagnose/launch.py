@@ -58,6 +58,13 @@ FINDING_TEXTS: dict[str, list[dict]] = {
     "option-without-value": [
         {"text": "argument {flag}: expected one argument", "vllm": ">=0.1.0", "origin": "argparse"},
     ],
+    # --chat-template as a path the server cannot open (engine/check/chat_template_path.py): the serve command
+    # line's check (chat_utils.validate_chat_template, 0.6.3:321 … 0.34.0 renderers/chat_utils/chat_template.py:44)
+    # and the loader's own words (load_chat_template, 0.4.1+; LLM.chat and the server before 0.6.3)
+    "chat-template-path": [
+        {"text": "The supplied chat template string ({value}) appears path-like, but doesn't exist!", "vllm": ">=0.6.3", "origin": "vllm"},
+        {"text": "The supplied chat template ({value}) looks like a file path, but it failed to be opened.", "vllm": ">=0.4.1", "origin": "vllm"},
+    ],
     # `python -m vllm.entrypoints.api_server` on a release without the demo server
     # (engine/check/entrypoint_findings.py, knowledge/vllm/entrypoints.yaml removed_in)
     "entrypoint-removed": [
