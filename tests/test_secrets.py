@@ -256,6 +256,8 @@ def test_redact_text_hides(text, secret):
     "--max-prompt-adapter-token 4", "max_num_batched_tokens: 8192", "tokenizer: meta-llama/Llama-3",
     "vllm @ git+ssh://git@github.com/vllm-project/vllm", "KV cache per token: 5 bytes",
     "--num-speculative-tokens 5", "skip_special_tokens=True",
+    # vocabulary tokens, not credentials: L285's hf_overrides change showed `"classifier_from_token": ***"no", …`
+    '--hf-overrides {"classifier_from_token": ["no", "yes"]}', "pad_token: <|endoftext|>", "eos_token: </s>",
 ])
 def test_redact_text_keeps_what_is_not_a_secret(text):
     assert redact.redact_text(text) == text

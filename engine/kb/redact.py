@@ -21,8 +21,11 @@ _SECRET_WORDS = re.compile(
     r"api[_-]?key|apikey|access[_-]?key|secret|passw(?:or)?d|credential|private[_-]?key|auth[_-]?token|bearer"
     r"|(?:^|[_-])token$|(?:^|[_-])(?:hf|hub|api|access|refresh|session|auth|bot|github|gh|gitlab|wandb|openai|oauth|pat)[_-]?token",
     re.I)
-# …but not counts and limits that merely end in "token" (max_prompt_adapter_token).
-_NOT_SECRET = re.compile(r"^(?:max|min|num|n)[_-]|(?:adapter|prefill|decode|image|video|audio|special|spec)[_-]token$", re.I)
+# …but not counts and limits that merely end in "token" (max_prompt_adapter_token), nor a tokenizer's
+# or a model config's vocabulary tokens (pad_token, eos_token, hf_overrides' classifier_from_token)
+_NOT_SECRET = re.compile(
+    r"^(?:max|min|num|n)[_-]|(?:adapter|prefill|decode|image|video|audio|special|spec|pad|eos|bos|unk|sep|cls|mask"
+    r"|from|start|end|stop|think|begin|sentinel|placeholder|vision|default|split|answer|tool|reasoning)[_-]token$", re.I)
 
 
 def is_secret_name(name: Any) -> bool:
