@@ -13,9 +13,11 @@ from typing import Any
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan import python_scope, scripts, shell, shell_expand
 from vllm_kb.engine.scan.context import parse_python
+from vllm_kb.engine.scan.deploy import helm_chart
 from vllm_kb.engine.scan.project import Scan
 from vllm_kb.engine.scan.project_files import head_if_script
 from vllm_kb.engine.scan.yaml_docs import load_docs as _load_yaml_docs
+from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.tomlread import toml
 
 
@@ -160,7 +162,13 @@ def _yaml(sc: Scan, rel: str) -> list[Observation]:
     text = _text(sc, rel)
     if text is None:
         return []
-    docs = _load_yaml_docs(sc.ctx, rel, text) if not sc.ctx.was_skipped(rel) else []
+    if helm_chart.is_template(sc.ctx, rel, text):  # Go-template actions: the text the chart renders, never a YAML error
+        try:
+            docs = yamlio.load_all(helm_chart.render(sc.ctx, rel, text))
+        except (yamlio.YamlError, RecursionError):
+            docs = []  # the scan reports a template it cannot render
+    else:
+        docs = _load_yaml_docs(sc.ctx, rel, text) if not sc.ctx.was_skipped(rel) else []
     found: list[tuple[str, int]] = []
     env: list[tuple[str, int]] = []
     context = False

@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any
 
+from vllm_kb.engine.scan.deploy import helm_funcs
 from vllm_kb.engine.scan.deploy.helm_text import Yaml, continued
 from vllm_kb.engine.scan.shell_expand import hole
 
@@ -392,7 +393,7 @@ def _call(name: str, a: list):
         if isinstance(v, Yaml):
             return Yaml(v.value, a[0])
         return " " * a[0] + _plain(v) if isinstance(v, (str, int, float)) else UNKNOWN
-    return UNKNOWN  # include, tpl, printf, lookup…: what it renders is not read here
+    return helm_funcs.call(name, a, UNKNOWN)  # include, tpl, lookup…: unknown (what they render is not read here)
 
 
 def _plain(v) -> str:
