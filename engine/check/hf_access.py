@@ -6,8 +6,9 @@ vllm/transformers_utils/config.py, every release); for a gated repository (model
 licence — `HF_TOKEN` / `HUGGING_FACE_HUB_TOKEN`, or the token file `huggingface-cli login` writes
 under HF_HOME — or the model already in a mounted cache. The answer (`launch.hf_access`):
 
-- `token`: the launch sets a token variable (its value is never read or shown), or the deployment
-  declares one for the process (BentoML's `envs`);
+- `token`: the launch sets a token variable (its value is never read or shown), the deployment
+  declares one for the process (BentoML's `envs`), a container's `envFrom` Secret holds one, or an
+  operator gives it from its own setting (KAITO's `presetOptions.modelAccessSecret`);
 - `cache`: a container mounts a Hugging Face cache, a home's `.cache` or the download folder;
 - `none`: a container whose environment and volumes are read in full (docker run, compose,
   Kubernetes) from vLLM's own image: nothing can bring a token or the model;
@@ -105,6 +106,8 @@ def access(site: Site, download_dir: Any = None, reads: str | None = None) -> tu
         # GPUStack's worker downloads the files itself with the server's huggingface_token (HF_TOKEN;
         # gpustack/schemas/config.py:44, worker/model_file_manager.py) and starts vLLM on the local copy
         return "server", "huggingface_token"
+    if given := (site.launch or {}).get("hf_token"):  # an operator's own token setting (KAITO's modelAccessSecret)
+        return "token", str(given)
     names = set(site.env) | set((site.container or {}).get("env_names") or ())
     if reads and not (site.container or {}).get("tool"):
         names.add(reads)

@@ -146,6 +146,8 @@ def deploy_text(site: Site, target: str, value: Any, flag: str | None, existing:
         key = PRODUCTION_STACK_KEYS.get(target)
         if key:
             return f"{key}: {literal(value, 'yaml')}"
+    if (site.source or {}).get("option_keys") and flag is not None:  # KAITO's ConfigMap `vllm:` block: the flag as a key
+        return f"{flag.lstrip('-')}: {literal(value, 'yaml')}"
     if at := crd_field(style, target, value):
         return f"{'.'.join(at)}: {literal(CRD_FIELDS[style][1](target, value), 'yaml')}"
     if flag is None:

@@ -231,6 +231,10 @@ def _python_edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit]
     if ch.op == "set" and ch.after and ch.file == site.file:
         if site.source.get("target") == "xinference-rest":
             return None  # a REST launch body (a dict): an entry is not written the way a keyword is
+        if site.source.get("target") == "openai-server":
+            # `run_server(args, **uvicorn_kwargs)` (api_server.py:685 in 0.25.1): a keyword there goes to uvicorn,
+            # not the engine, and the re-audit never reads it back (eval113 kaito: --fix added it pass after pass)
+            return None
         if any(k.arg is None and _all_fields(k.value) for k in site.source["call"].keywords):
             return None  # `**asdict(engine_args)` carries every field already: a second one is a TypeError at the call
         return python_edits.insert_python_kwarg(text, site.source["call"], lines, ch.after)

@@ -32,7 +32,10 @@ def compact(report: dict) -> dict:
         recs = []
         for rec in s.get("recommendations") or []:
             k = key(rec)
-            seen.setdefault(k, []).append(f"{rec.get('file') or s.get('file')}:{rec.get('line') or s.get('line')}")
+            # where the setting is written (a KAITO ConfigMap's key), not the site's line that reads it
+            loc = rec.get("location") or {}
+            file, line = loc.get("file") or rec.get("file") or s.get("file"), loc.get("line") or rec.get("line") or s.get("line")
+            seen.setdefault(k, []).append(f"{file}:{line}")
             if k in first:
                 rec = {**rec, "same_as": first[k]}
             else:

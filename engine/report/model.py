@@ -335,6 +335,7 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> d
         "config_file": site.config_file,
         "gpu_request": site.gpu_request,
         "gpu_count": (facts.get("gpu") or {}).get("count"),
+        "gpu_from": (facts.get("site") or {}).get("gpu_from"),  # the GPU the deployment names over --gpu's (check/site_gpu.py)
         "framework_info": _framework_info(site, lang),
         "settings": [{"name": s.name, "value": _redact(s.name, s.value), "resolved": s.resolved, "file": s.file,
                       "line": s.line, "key": s.key, "raw": _redact(s.name, s.raw), "syntax": s.syntax, "note": s.note, "known": s.known}

@@ -9,7 +9,7 @@ import posixpath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import serve_config
-from vllm_kb.engine.scan.context import texts_with
+from vllm_kb.engine.scan.deploy import k8s_objects
 from vllm_kb.engine.scan.images import image_version
 from vllm_kb.engine.scan.site import Site
 
@@ -75,18 +75,6 @@ def _entry(pod: dict, container: dict, path: str) -> tuple[str, str] | None:
 
 def _config_map(ctx, name: str, key: str) -> tuple[str, int, str] | None:
     """(file, line, text) of the one ConfigMap `name`'s entry `key` the project's YAML holds."""
-    found = []
-    files = list(getattr(ctx, "files", None) or [])
-    for rel, text in texts_with(ctx, files, (".yaml", ".yml"), "ConfigMap", name):
-        try:
-            docs = yamlio.load_all(text)
-        except (yamlio.YamlError, RecursionError):
-            continue
-        for d in docs:
-            data: dict = d.data if isinstance(d.data, dict) else {}
-            meta = data.get("metadata")
-            entries = data.get("data")
-            if data.get("kind") == "ConfigMap" and isinstance(meta, dict) and meta.get("name") == name \
-                    and isinstance(entries, dict) and isinstance(entries.get(key), str):
-                found.append((rel, d.line_of(("data", key)), entries[key]))
+    found = [(rel, d.line_of(("data", key)), d.data["data"][key]) for rel, d in k8s_objects.named(ctx, "ConfigMap", name)
+             if isinstance(d.data.get("data"), dict) and isinstance(d.data["data"].get(key), str)]
     return found[0] if len(found) == 1 else None

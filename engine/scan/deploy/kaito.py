@@ -16,6 +16,7 @@ from typing import Any
 from vllm_kb.engine.kb import deploy_tools, yamlio
 from vllm_kb.engine.scan import gpu_types
 from vllm_kb.engine.scan.context import ScanContext
+from vllm_kb.engine.scan.deploy import k8s_objects
 from vllm_kb.engine.scan.deploy.common import launch_site, yaml_word
 from vllm_kb.engine.scan.shell_expand import Expander
 from vllm_kb.engine.scan.site import Setting, Site
@@ -64,9 +65,12 @@ def scan_kaito(ctx: ScanContext, rel: str, doc: yamlio.Document, docs: list[yaml
     if site is None:
         return []
     site.tool, site.kind, site.mode = "kaito", "kaito workspace", "framework_integrated"
+    if cfg_rel is not None:
+        _as_config_keys(site, cfg_rel, {f"--{k}": str(k) for k in keys}, (ctx.read(cfg_rel) or "").splitlines())
     machine = gpu_types.instance_gpu((_at(body, ("resource",)) or {}).get("instanceType"))
     if machine:
         site.gpu_types, site.gpu_per_node = [machine[0]], machine[1]
+    _unnamed_gpu(site, _at(body, ("resource",)))
     sets = table["sets"]
     for arg, note in table["decides"].items():
         if arg in site.settings:
@@ -87,7 +91,56 @@ def scan_kaito(ctx: ScanContext, rel: str, doc: yamlio.Document, docs: list[yaml
     if machine:
         sized["tensor_parallel_size"] = machine[1]
     site.launch["sized_as"] = sized
+    if token := _access_token(ctx, preset):
+        site.launch["hf_token"] = token
     return [site]
+
+
+def _access_token(ctx: ScanContext, preset: dict) -> str | None:
+    """`presetOptions.modelAccessSecret: hf-token`: KAITO gives the inference container HF_TOKEN from that
+    Secret's HF_TOKEN key, optional (SetHFToken, pkg/workspace/inference/preset_inferences.go:846 at
+    056b8280b), so a Secret the project holds without that key gives none."""
+    secret = _at(preset, ("presetOptions", "modelAccessSecret"))
+    if not isinstance(secret, str) or not secret.strip():
+        return None
+    keys = k8s_objects.secret_keys(ctx, secret.strip())
+    if keys is not None and "HF_TOKEN" not in keys:
+        return None
+    return f"HF_TOKEN ← presetOptions.modelAccessSecret: {secret.strip()}"
+
+
+# `instanceType: <your-vm-sku>` (KAITO's Arc examples): a machine the user fills in, not the one --gpu names
+_PLACEHOLDER = re.compile(r"^<.*>$|\$\{|\{\{|\byour[-_ ]", re.I)
+
+
+def _unnamed_gpu(site: Site, resource: Any) -> None:
+    """A GPU the Workspace leaves to its install: a placeholder machine type, or a MIG slice (`partition: {mode:
+    mig, profile: 2g.24gb}`: one slice of a card it does not name, api/v1beta1/workspace_types.go at 056b8280b) is
+    not --gpu's card, so no verdict is drawn from that card (engine/check/site_gpu.py: an unknown type); an
+    `accelerator` partition gives the workload `count` whole GPUs of the node's own kind."""
+    if not isinstance(resource, dict):
+        return
+    kind = resource.get("instanceType")
+    if isinstance(kind, str) and _PLACEHOLDER.search(kind.strip()):
+        site.gpu_types, site.gpu_per_node = [kind.strip()], None
+    part = resource.get("partition")
+    if isinstance(part, dict) and part.get("mode") == "mig":
+        site.gpu_types, site.gpu_per_node, site.gpu_request = [f"MIG slice {part.get('profile') or ''}".strip()], None, 1
+    elif isinstance(part, dict) and part.get("mode") == "accelerator" and isinstance(part.get("count"), int) and part["count"] > 0:
+        site.gpu_request = part["count"]
+
+
+def _as_config_keys(site: Site, cfg_rel: str, spelled: dict[str, str], lines: list[str]) -> None:
+    """The ConfigMap's options named as the file writes them, `swap-space: 4` at the key's line of that file
+    (a change is told as the key to edit, not as a flag no file holds); the site's changes are written the
+    same way (fix/syntax.py deploy_text)."""
+    for st in (*site.settings.values(), *site.unknown.values()):
+        if st.implied or st.key not in spelled:
+            continue
+        text = lines[st.line - 1] if 0 < st.line <= len(lines) else ""
+        st.file, st.key, st.syntax = cfg_rel, spelled[st.key], "helm-values"  # an operator's values: `key: value`
+        st.raw = text.partition(":")[2].split(" #")[0].strip() or st.raw
+    site.source = dict(site.source or {}, option_keys="kaito")
 
 
 def json_like(value: Any) -> str:

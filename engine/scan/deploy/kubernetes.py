@@ -9,7 +9,7 @@ from typing import Any
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import gpu_types, own_images
 from vllm_kb.engine.scan.context import ScanContext
-from vllm_kb.engine.scan.deploy import app_template, configmap_config, image_entry, kuberay, kustomize
+from vllm_kb.engine.scan.deploy import app_template, configmap_config, image_entry, k8s_objects, kuberay, kustomize
 from vllm_kb.engine.scan.deploy.dockerfile import image_installs
 from vllm_kb.engine.scan.image_tables import image_ref
 from vllm_kb.engine.scan.image_env import env_command
@@ -150,7 +150,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 site.gpu_per_node = machine[1]
             held = app_template.shm(doc.data, path) if app_template.in_map(path) else _shm(doc.data, path, c)
             site.container = dict(tool="kubernetes", **held, **_mounts(doc.data, path, c),
-                                  env_names=[str(e["name"]) for e in c.get("env") or [] if isinstance(e, dict) and "name" in e],
+                                  env_names=[str(e["name"]) for e in c.get("env") or [] if isinstance(e, dict) and "name" in e]
+                                  + k8s_objects.env_from_names(ctx, c),
                                   env_opaque=bool(c.get("envFrom")) or _gap_in(doc, path))
             if isinstance(command, list) and command:
                 site.container["exec"] = str(command[0])  # `command:` replaces the image's ENTRYPOINT
