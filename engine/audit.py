@@ -203,8 +203,9 @@ def _site_report(site: Site, choice, facts: dict, kb: Knowledge, cat, ctx: ScanC
         candidates.merge(results, [evaluate_all(kb, candidates.with_parts(facts, o), unresolved, site.engine_elsewhere)
                                    for o in others], facts["model"].get("candidates") or facts["model"].get("revisions") or [], kb,
                          "reason.model_revisions" if facts["model"].get("revisions") else "reason.model_candidates")
-    if control is not None:
-        name_guess.settle(results, evaluate_all(kb, candidates.with_parts(facts, control), unresolved, site.engine_elsewhere, only=only),
+    if control is not None and (sure := name_guess.certain(results)):
+        # only the P0s are settled by the control: it evaluates those checks alone
+        name_guess.settle(results, evaluate_all(kb, candidates.with_parts(facts, control), unresolved, site.engine_elsewhere, only=sure),
                           kb, str(facts["model"].get("name")))
     handled = {op.target for r in results if r.needs_change for op, _ in r.fix if op.kind in ("unset", "unset_env")}
     # a less urgent removal (D6's "leave it unset") must not hide the catalog's P0 that the release

@@ -35,6 +35,26 @@ def test_a_training_runs_folder_gives_no_certain_p0(write_project, tmp_path):
     assert r["L34"].status == "recommended" and r["L34"].priority == "P0"
 
 
+
+def test_the_control_evaluates_the_p0_checks_only(write_project, tmp_path, monkeypatch):
+    """`settle` reads the control only where the site's verdict is a P0: the rest is not evaluated again."""
+    from vllm_kb.engine import audit as audit_mod
+
+    seen = []
+    real = audit_mod.evaluate_all
+
+    def recording(kb, facts, unresolved, engine_elsewhere=False, only=None):
+        seen.append(only)
+        return real(kb, facts, unresolved, engine_elsewhere, only=only)
+
+    monkeypatch.setattr(audit_mod, "evaluate_all", recording)
+    r = _results(_project(write_project, tmp_path / "tp", "/data/Qwen2.5-72B-Instruct/checkpoint-500", tp=3))
+    assert seen[0] is None and {"L1", "L34"} <= seen[-1]
+    assert all(r[c].status == "recommended" and r[c].priority in ("P0", "P1") for c in seen[-1])
+    seen.clear()
+    _results(_project(write_project, tmp_path / "fits", "./merged/qwen2.5-0.5b-instruct-sft"))
+    assert seen == [None]  # no P0 at all: no control
+
 def test_a_folder_named_as_the_model_or_read_keeps_its_p0(write_project, tmp_path):
     r = _results(_project(write_project, tmp_path / "named", "/models/Qwen2.5-72B-Instruct"))["L16"]
     assert r.status == "recommended" and r.priority == "P0"

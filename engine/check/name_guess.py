@@ -65,6 +65,11 @@ def control(mf: dict) -> dict:
     return {"name": mf["name"], "name_only": True}
 
 
+def certain(results: list) -> frozenset[str]:
+    """The checks whose verdict `settle` may lower: the P0s (none: the control need not be evaluated)."""
+    return frozenset(r.check.id for r in results if r.status == "recommended" and r.priority == "P0")
+
+
 def settle(results: list, controls: list, kb: Knowledge, name: str) -> None:
     """Lower each P0 of `results` that the same check does not give at P0 with the model unknown
     (`controls`, in the same order)."""
