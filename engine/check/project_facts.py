@@ -23,6 +23,7 @@ from vllm_kb.engine.check.gguf_loader import loader_fit
 from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
 from vllm_kb.engine.check.hub_fit import hub_fit
 from vllm_kb.engine.check.kv_shared_norm import kv_shared_norm_fit
+from vllm_kb.engine.check.llm_methods import method_facts
 from vllm_kb.engine.check.launch_facts import ray_cluster
 from vllm_kb.engine.check.lm_head_absent import lm_head_fit
 from vllm_kb.engine.check.st_weights import st_weights_fit
@@ -84,6 +85,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
             launch = facts["launch"]
             launch.update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
+            launch.update(method_facts(site, facts["vllm"].get("version"), kb.doc("vllm", "llm_methods.yaml").data, sc.ctx.read))  # L287
             if launch.get("vllm_import_at_start"):
                 # one module-level import stops the file once: its first launch reports it (a file of 21 calls, eval101)
                 at = first_import.setdefault((site.file, launch.get("vllm_import"), launch.get("vllm_import_certain")), site.line)
