@@ -17,7 +17,7 @@ class MethodCall:
     line: int
 
 
-def _is_llm(call: ast.AST) -> bool:
+def _is_llm(call: ast.AST | None) -> bool:
     if not isinstance(call, ast.Call):
         return False
     f = call.func
