@@ -51,6 +51,22 @@ def _imports(imported: list) -> tuple[dict[str, str], set[str]]:
     return classes, modules
 
 
+def optional_import(node: ast.Assign) -> ast.ImportFrom | None:
+    """`LLM, _has_vllm = optional_import("vllm", "LLM")` (lmms-eval's lmms_eval/imports.py: the name when
+    the package imports, a stub raising ImportError on use otherwise) read as `from vllm import LLM`: a
+    helper whose name says it imports, handed vLLM's module and one of its classes as literals."""
+    v, t = node.value, node.targets[0] if len(node.targets) == 1 else None
+    f = v.func if isinstance(v, ast.Call) else None
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    if not (isinstance(v, ast.Call) and "import" in name.lower() and len(v.args) >= 2):
+        return None
+    mod, cls = (a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in v.args[:2])
+    target = t.elts[0] if isinstance(t, ast.Tuple) and t.elts else t
+    if not (isinstance(mod, str) and mod.split(".")[0] == "vllm" and cls in TARGETS and isinstance(target, ast.Name)):
+        return None
+    return ast.copy_location(ast.ImportFrom(module=mod, names=[ast.alias(name=cls, asname=target.id)], level=0), node)
+
+
 def _target(call: ast.Call, classes: dict[str, str], modules: set[str]) -> str | None:
     f = call.func
     if isinstance(f, ast.Name):
@@ -110,6 +126,8 @@ def scan(ctx: ScanContext, rel: str, text: str, mounted: dict[str, str] | None =
             for node in _walk_stmt(stmt):
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     imported.append(node)
+                elif isinstance(node, ast.Assign) and (as_import := optional_import(node)) is not None:
+                    imported.append(as_import)
                 elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     if cls is not None and node.name == "__command__":  # BentoML runs the argv it returns
                         ret = next((st for st in reversed(node.body) if isinstance(st, ast.Return) and st.value is not None), None)
