@@ -3,11 +3,13 @@
 AsyncEngineArgs (knowledge/frameworks/roll.yaml). The role's keys are read relative to its block, with
 OmegaConf's `${a.b}` resolved over the whole file (`model_name_or_path: ${pretrain}`); a role the
 pipeline fills from the top-level `pretrain` (roll/configs/base_config.py: actor_train, actor_infer,
-reference) takes that model when its own is empty. A change to a key not written goes under the role."""
+reference) takes that model when its own is empty. A change to a key not written goes under the role.
+A role whose device_mapping meets no other role's runs apart from the trainer (engine/scan/roll_devices.py):
+mode rlhf_server, as verl's and OpenRLHF's own-GPU rollouts, instead of rlhf_colocate."""
 from __future__ import annotations
 
 from vllm_kb.engine.kb import frameworks, yamlio
-from vllm_kb.engine.scan import framework_site, pin_alternatives
+from vllm_kb.engine.scan import framework_site, pin_alternatives, roll_devices
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.framework_site import Entry, mapping_entries
 from vllm_kb.engine.scan.nemo_rl_config import resolve
@@ -42,6 +44,8 @@ def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
     top = {e.written: e for e in every}
     out = []
     alternatives = pin_alternatives.releases(ctx, pin_alternatives.files(ctx, rel))
+    mappings = {e.written.removesuffix(".device_mapping"): e.setting.value for e in every
+                if e.written.endswith(".device_mapping") and e.written.count(".") <= _DEPTH}
     for path in _roles(doc.data):
         prefix = ".".join(path) + "."
         entries = [Entry(e.written[len(prefix):], e.setting, e.lines) for e in every if e.written.startswith(prefix)]
@@ -55,6 +59,9 @@ def scan(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                                          commit=ctx.framework_commit(rel, fw.package))
         if site is not None:
             site.config_key_style = "snake"
+            if site.mode == "rlhf_colocate" and (why := roll_devices.apart(mappings, ".".join(path))):
+                # its own GPUs: the rollout engine beside the trainer, not sharing its memory (roll_devices.py)
+                site.mode, site.mode_evidence = "rlhf_server", f"{site.mode_evidence} ({why})"
             if alternatives:  # requirements_torch260_vllm.txt / _torch280_ / _torch2100_: whichever the user installed
                 site.launch["release_alternatives"] = alternatives
             out.append(site)
