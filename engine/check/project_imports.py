@@ -44,6 +44,17 @@ def _hint(imp, vllm: str) -> dict[str, str]:
     return {"vllm_import_have": " or ".join(spans)} if spans else {}
 
 
+def _fallback(imp, vllm: str, moves) -> dict[str, str]:
+    """The path the project's own code falls back to for the same module (a try/except elsewhere),
+    where `vllm` has the import there: `vllm_import_moved` with `vllm_import_fallback`, its place."""
+    for mv in moves:
+        new = mv.moved(imp.module)
+        if new is not None and _resolves(type(imp)(new, imp.name, imp.file, imp.line, imp.at_start), vllm) is True:
+            spelled = f"from {new} import {imp.name}" if imp.name else f"import {new}"
+            return {"vllm_import_moved": f"`{spelled}`", "vllm_import_fallback": f"{mv.file}:{mv.line}"}
+    return {}
+
+
 def _likely(name: str, found: list[str], most: int = 3) -> list[str]:
     """The modules among `found` most likely to define `name` rather than import it: those whose
     file name's words the name spells (OpenAIServingChat: serving_chat, not api_server); at most
@@ -77,7 +88,7 @@ def import_facts(launch: str, vllm: str, certain_in: list[str], launches: projec
         "vllm_import_at_start": imp.at_start,
         "vllm_import_certain": bool(certain_in) and all(_fails(imp, v) for v in certain_in),
         "vllm_import_count": len(broken),
-    } | _hint(imp, vllm)
+    } | (_fallback(imp, vllm, launches.fallbacks()) or _hint(imp, vllm))
     first = [b for b in broken if b.at_start] or broken
     # a release proven to have every one of them: one the table cannot judge (vllm.utils's module
     # __getattr__ of 0.11.1-0.13.0, which maps only a few deprecated names) is no way out

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from vllm_kb.engine.scan import import_fallbacks
 from vllm_kb.engine.scan.framework_source import Trees, loaded, parse_or_empty, unguarded
 
 
@@ -88,6 +89,13 @@ class Launches:
         self.trees: dict[str, ast.Module] = {}
         self.files_all = files
         self.given: dict[tuple[str, ...], bool] = {}
+        self.moves: list | None = None
+
+    def fallbacks(self) -> list:
+        """The project's own try/except moves of vLLM modules (engine/scan/import_fallbacks.py), read once."""
+        if self.moves is None:
+            self.moves = import_fallbacks.fallbacks(self.files_all, self.read)
+        return self.moves
 
     def _parse(self, rel: str) -> ast.Module:
         tree = self.trees.pop(rel, None)
