@@ -3,10 +3,11 @@
 variables the command line sets before it."""
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from vllm_kb.engine.kb import frameworks
-from vllm_kb.engine.scan import framework_site, fw_launch, nemo_rl_config, swift_adapters, trl_section
+from vllm_kb.engine.scan import framework_site, fw_launch, nemo_rl_config, swift_adapters, trl_section, verl_rollout_names
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.shell_builtins import command_env
@@ -43,12 +44,16 @@ def framework_launch_site(ctx: ScanContext, rel: str, version: str, cmd, launch:
             entries = _trl_own_keys(ctx, rel, launch.script, entries)
         if launch.command == "generate":
             fw_launch.generation_keys(entries)
+        if launch.framework == "verl":
+            entries, own_rollout = _own_vllm_rollout(ctx, entries)
         site = framework_site.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,
                                      syntax="hydra-override" if launch.style == "hydra" else "cli", kind=launch.kind,
                                      version=fw_version, command=launch.command, commit=ctx.framework_commit(rel, fw.package),
                                      source={"words": words, "launch": _as_launch(launch), "arg_style": launch.style})
         if site is None:
             return None
+        if launch.framework == "verl" and own_rollout:
+            site.mode_evidence += f" (rollout.name {own_rollout})"
         site.config_file = config
         if launch.module:
             site.launch["module"] = launch.module
@@ -173,3 +178,23 @@ def _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version) -> Site | No
         if applies(e):
             site.env[e["name"]] = Setting(e["name"], e["value"], True, rel, cmd.line, e["name"], e["value"], "cli", "set by trl vllm-serve")
     return site
+
+
+_ROLLOUT_NAME = "actor_rollout_ref.rollout.name"
+
+
+def _own_vllm_rollout(ctx: ScanContext, entries: list) -> tuple[list, str | None]:
+    """A rollout name other than `vllm` that the project's own verl copy builds a vLLM rollout for
+    (engine/scan/verl_rollout_names.py): read as `vllm` for the site's mode, its words kept."""
+    at = [i for i, e in enumerate(entries) if e.written.lstrip("+~") == _ROLLOUT_NAME]
+    for i in at[-1:]:  # the last one written wins (a config file's, then the command line's)
+        e = entries[i]
+        s = e.setting
+        if not s.resolved or not isinstance(s.value, str) or s.value == "vllm":
+            continue
+        where = verl_rollout_names.vllm_rollout(ctx.framework_copies, ctx.files, ctx.read, s.value)
+        if where is None:
+            return entries, None
+        said = f"{s.value!r}: the project's verl copy builds a vLLM rollout for it at {where}"
+        return entries[:i] + [dataclasses.replace(e, setting=dataclasses.replace(s, value="vllm", note=said))] + entries[i + 1:], said
+    return entries, None
