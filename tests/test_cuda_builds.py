@@ -236,3 +236,13 @@ def test_flashinfer_moe_env_on_sm120(version, judged):
 def test_fp4_facts_only_for_w4a4_on_the_release_build(kw):
     assert "build_fp4_ok" not in _fp4("0.12.0", 12.1, **kw)
     assert "build_fp4_ok" not in _fp4("0.12.0", 9.0)  # Hopper has no FP4 tensor cores: Marlin or emulation
+
+
+def test_fp4_not_judged_for_an_arm_hosts_sdist_build():
+    """A DGX Spark (GB10, unified memory, Arm) has no PyPI wheel before 0.10.2: pip builds the sdist, whose
+    NVFP4 targets are its builder's arch list, not the table's; from 0.10.2 (0.12.0 too) the aarch64 wheel is judged."""
+    model = {"name": "RedHatAI/Qwen3-30B-A3B-NVFP4", "quantized": True, "quant_method": "nvfp4"}
+    spark = {"gpu": {"compute_capability": 12.1, "unified_memory": True}, "model": model}
+    assert "build_fp4_ok" not in build_facts(spark, TABLE, "0.10.1", "pin")
+    assert build_facts(spark, TABLE, "0.12.0", "pin")["build_fp4_ok"] is False
+    assert build_facts(spark, TABLE, "0.10.1", "image")["build_fp4_ok"] is False  # an image is the pipeline's build

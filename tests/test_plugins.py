@@ -173,3 +173,27 @@ def test_an_architecture_an_installed_plugin_may_register_gets_the_plugin_rule(w
     r = next(x for x in sr.results if x.check.id == "L21")
     assert r.priority == "P1" and "vllm_omni_register_models" in repr(r) and "startup.arch_plugin" in repr(r)
     assert plugins.model_registrar(frozenset({"vllm-ascend"})) is None
+
+
+def test_plugin_call_imports_by_release_and_vllm_plugins():
+    """PaddleX's general plugin imports ernie45 (vLLM 0.9.2+) when vLLM calls it: facts only where the pinned
+    vLLM calls plugins unguarded (0.7.0+) and lacks the module, and VLLM_PLUGINS does not keep the plugin out."""
+    from types import SimpleNamespace
+
+    from vllm_kb.engine.check.plugin_calls import plugin_call_facts
+
+    def facts(version, env=None):
+        return {"vllm": {"version": version, "pinned": True}, "env": env or {}}
+
+    def pin(exact):
+        return lambda pkg: SimpleNamespace(exact=exact) if pkg == "paddlex" else None
+
+    got = plugin_call_facts(facts("0.8.5"), pin("3.3.0"))
+    assert got["plugin_call_module"] == "vllm.model_executor.models.ernie45" and got["plugin_call_vllm"] == ">=0.9.2"
+    assert plugin_call_facts(facts("0.8.5"), pin(None))["plugin_call_release"] == "(release not pinned)"
+    assert plugin_call_facts(facts("0.9.2"), pin("3.3.0")) == {}  # the module is there
+    assert plugin_call_facts(facts("0.6.6"), pin("3.3.0")) == {}  # the call sits inside vLLM's try
+    assert plugin_call_facts(facts("0.8.5"), pin("3.2.1")) == {}  # no vllm.general_plugins entry point yet
+    assert plugin_call_facts(facts("0.8.5"), lambda pkg: None) == {}  # not installed
+    assert plugin_call_facts(facts("0.8.5", {"VLLM_PLUGINS": ""}), pin("3.3.0")) == {}
+    assert plugin_call_facts(facts("0.8.5", {"VLLM_PLUGINS": "register_paddlex_genai_models"}), pin("3.3.0"))

@@ -18,6 +18,7 @@ from vllm_kb.engine.check.deepgemm_installed import deepgemm_missing, needs_deep
 from vllm_kb.engine.check.flashinfer_installed import flashinfer_missing
 from vllm_kb.engine.check.framework_compat import framework_compat
 from vllm_kb.engine.check.framework_imports import plugin_compat
+from vllm_kb.engine.check.plugin_calls import plugin_call_facts
 from vllm_kb.engine.check.gguf_fit import gguf_fit
 from vllm_kb.engine.check.gguf_loader import loader_fit
 from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
@@ -155,6 +156,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             apply_floor(facts, model_types, tf_scanned)  # …never below the model type's own floor (L52)
         if site.plugins:  # a plugin's pin against vLLM's
             facts["launch"].update(plugin_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
+        # a general plugin whose registered function imports a module the pinned vLLM lacks (PaddleX)
+        facts["launch"].update(plugin_call_facts(facts, partial(sc.ctx.framework_pin, site.file)))
         # a KV-cache connector package the kv-transfer config loads (LMCache): its pin against vLLM's
         facts["launch"].update(connector_compat(site, facts, partial(sc.ctx.framework_pin, site.file)))
         # a serving package that starts vLLM itself (FastChat, Xinference, Ray Serve LLM): its pin against vLLM's

@@ -24,6 +24,10 @@ IMAGE = frozenset({"image"})
 # .ci/manywheel/build_cuda.sh sets TORCH_CUDA_ARCH_LIST up to 9.0 for its CUDA 12.4/12.6 wheels, with 10.0 and
 # 12.0 from CUDA 12.8 (the printout "The current PyTorch install supports CUDA capabilities sm_50 … sm_90")
 TORCH_NEW = (12, 8)
+# the first release PyPI holds an aarch64 wheel of (vllm-0.10.2-cp38-abi3-manylinux2014_aarch64.whl,
+# 2025-09-16; 0.9.0-0.10.1.1 ship x86_64 wheels only, https://pypi.org/simple/vllm/; 0.12.0 has one too,
+# manylinux_2_31, whatever vLLM #30065's pip found): before it, pip on an Arm host builds the sdist
+FIRST_AARCH64_WHEEL = parse("0.10.2")
 # the first torch release with a CUDA 12.8 wheel on any index (PyTorch 2.7.0's release notes: "pre-built wheels for
 # CUDA 12.8"; 2.6.0 has cu118/cu124/cu126 wheels only): a vLLM wheel pinning an earlier torch has no Blackwell torch
 TORCH_FIRST_CU128 = Version("2.7.0")
@@ -147,7 +151,9 @@ def build_facts(facts: dict, table: dict, version: str | None, basis: str | None
             pin = _fix(table, v, float(cc), kind, False, arm)
             if pin:
                 out["build_pin"] = pin
-        if kernels_ok and torch_ok:
+        # an Arm host's sdist build compiles NVFP4 for the archs its builder asks (TORCH_CUDA_ARCH_LIST, else the
+        # GPU torch sees), through cuda_archs_loose_intersection: not the published wheel's targets, not judged
+        if kernels_ok and torch_ok and not (arm and kind == "wheel" and v < FIRST_AARCH64_WHEEL):
             out.update(fp4_facts(facts, table, v, float(cc)))
     out.update(driver_facts(facts.get("gpu") or {}, table, v, out["build_cuda"], kind,
                             _compat(row, kind, facts.get("env") or {}, bool(variant))))

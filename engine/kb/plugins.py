@@ -24,6 +24,7 @@ class Plugin:
     env_prefixes: tuple[str, ...] = ()  # a namespace of its own (VLLM_ASCEND_): no vLLM variable lies there
     quantization: frozenset[str] = frozenset()  # the quantization methods it registers
     registers_models: str | None = None  # its vllm.general_plugins entry point that registers model classes
+    call_imports: tuple[dict, ...] = ()  # the vLLM modules that entry point imports when vLLM calls it
 
 
 @lru_cache(maxsize=1)
@@ -31,7 +32,8 @@ def _table() -> tuple[dict[str, Plugin], frozenset[str]]:
     data = yamlio.load_cached(resources.read_text("knowledge", "vllm", "plugins.yaml")).data
     known = {p["package"]: Plugin(p["package"], frozenset(p["flags"]), frozenset(p["markers"]), tuple(p["images"]), p["source"],
                                   frozenset(p.get("env") or ()), tuple(p.get("env_prefixes") or ()),
-                                  frozenset(p.get("quantization") or ()), p.get("registers_models"))
+                                  frozenset(p.get("quantization") or ()), p.get("registers_models"),
+                                  tuple(p.get("call_imports") or ()))
              for p in data["plugins"]}
     return known, frozenset(data["not_plugins"])
 

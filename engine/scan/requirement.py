@@ -22,6 +22,7 @@ HOST_PACKAGES = ("fschat", "xinference", "ray", "ai-dynamo", "lighteval", "lm-ev
 PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl", "skyrl", "sglang", "vllm-omni", "lmcache", "transformers",
             "evalscope",  # the release decides the server `evalscope perf --api local_vllm` starts (scan/evalscope_launch.py)
             "bitsandbytes",  # its release against the floor vLLM's BitsAndBytes code checks (L20)
+            "paddlex",  # a general plugin whose registered function imports vLLM model files (knowledge/vllm/plugins.yaml call_imports)
             *dependency_pins.PACKAGES, *HOST_PACKAGES)
 # A package name must end at an operator, `[`, `@`, `;` or the end (vllm, not vllm-flash-attn).
 _REQ = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[^\]]*\])?(?=\s*(?:$|[<>=!~;@(]))\s*(?:@\s*(?P<url>\S+)|(?P<spec>[^;#@]*))(?:;.*)?$", re.I)
