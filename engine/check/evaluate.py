@@ -246,9 +246,16 @@ def settle_documented(results: list[Result], findings: list, kb: Knowledge, laun
     """A launch the project offers but does not run as it stands — written only in a README's code
     fence (engine/scan/readme_fences.py), or a chart template rendered under a value its values.yaml
     does not choose (engine/scan/deploy/helm_choices.py): a refusal there is P1, and no change to it
-    is written without --unsafe-fixes."""
+    is written without --unsafe-fixes. A README's tuning advice (a P1 of checks A-J) is P2 there."""
     if launch.get("documented"):
         why = note(kb, "priority.documented")
+        # a README's command is an example the reader adapts: tuning advice on it (categories A-J) is no
+        # P1; a refusal lowered from P0 below keeps its P1 (eval111 GLM-V README TP4: C4, I5, B2, B3)
+        example = note(kb, "priority.documented_tuning")
+        for r in results:
+            own = (r.rule.priority if r.rule is not None else None) or r.check.priority
+            if r.priority == "P1" and own == "P1" and r.status == "recommended" and not r.check.id.startswith("L"):
+                lower(r, "P2", example)
     elif launch.get("values_choice"):
         why = note(kb, "priority.values_choice", choice=launch["values_choice"])
     else:

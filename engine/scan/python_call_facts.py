@@ -1,13 +1,14 @@
 """What one engine call does to its process, read from the whole module (engine/scan/python_calls.py
 adds it to the call's site): whether the engine is built when the module is imported (the spawn
 check), whether CUDA is touched before it, the level the script puts it to sleep at, 0.3.x's
-per-request `prefix_pos`, the LoRA rank a training script gives, and whether the module is a
-hand-written RL loop around the engine (engine/scan/python_rl_loop.py)."""
+per-request `prefix_pos`, the LoRA rank a training script gives, whether the module is a
+hand-written RL loop around the engine (engine/scan/python_rl_loop.py), and the most tokens its own
+SamplingParams ask for (engine/scan/python_sampling.py)."""
 from __future__ import annotations
 
 import ast
 
-from vllm_kb.engine.scan import python_lora, python_rl_loop
+from vllm_kb.engine.scan import python_lora, python_rl_loop, python_sampling
 from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
 from vllm_kb.engine.scan.python_values import walk
 
@@ -46,6 +47,12 @@ def call_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: 
         per_file["rl"] = python_rl_loop.rl_rollout(tree, text, per_file["rel"])
     if per_file["rl"]:
         out["rl_rollout"] = per_file["rl"]
+    # LLM() alone: the module's own generate() calls are then all its engine serves; an engine a server
+    # builds answers requests from outside, whatever a warm-up SamplingParams of its module asks
+    if target == "LLM":
+        if "requests" not in per_file:
+            per_file["requests"] = python_sampling.request_tokens(tree, text, per_file["rel"])
+        out.update(per_file["requests"])
     if at_import:
         out["cuda_before"] = importing.cuda_before(min(n.lineno for n in at_import))
     if builds:
