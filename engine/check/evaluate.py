@@ -99,8 +99,8 @@ def _missing_key(missing: tuple[str, ...], facts: dict) -> str:
     """The words for a check that needs the memory estimate when there is none: why (no GPU, a
     sizing argument not read, a model whose size is not known), rather than the fact's name."""
     why = facts.get("memory_unknown")
-    told = ("memory.", "gpu.") if why == "gpu" else ("memory.",)
-    if (why in ("gpu", "unread", "model") and any(m.startswith("memory.") for m in missing)
+    told = ("memory.", "gpu.") if why in ("gpu", "site_gpu", "spec_none") else ("memory.",)
+    if (why in ("gpu", "site_gpu", "spec_none", "unread", "model") and any(m.startswith("memory.") for m in missing)
             and all(m.startswith(told) for m in missing)):
         return f"reason.memory_unknown.{why}"
     return "reason.missing"

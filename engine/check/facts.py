@@ -287,7 +287,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
                                           vllm_version=lookup, env=facts["env"], install=install)):
                 est["tp_raise"] = raised
     if "memory" not in facts:  # why the KV checks stay unknown, in words a report can give (evaluate.py)
-        facts["memory_unknown"] = ("gpu" if not facts.get("gpu") else "unread" if unread & _SIZING
+        # "site_gpu": the audit has a GPU (--gpu or the probe), but not this site's (check/site_gpu.py, another platform)
+        facts["memory_unknown"] = (("site_gpu" if hardware.gpu else "spec_none" if hardware.reason == "spec_none" else "gpu") if not facts.get("gpu") else "unread" if unread & _SIZING
                                    else "model" if not (mf or {}).get("params_b") else "other")
         if facts["memory_unknown"] == "unread":
             facts["memory_unread"] = sorted(unread & _SIZING)

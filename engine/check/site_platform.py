@@ -6,22 +6,9 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.kb import plugins as kb_plugins
-from vllm_kb.engine.scan.images import name_and_tag
+# what decides the platform lives with the scan, which also reads it from a project Dockerfile (scan/image_platform.py)
+from vllm_kb.engine.scan.platform_of import PLATFORM_PLUGINS, platform, platform_why  # noqa: F401
 
-_NOT_CUDA = frozenset({"neuron", "tpu", "cpu", "xpu", "hpu", "openvino", "npu", "rocm"})
-# environment variables only another platform's runtime reads (a prefix, or a whole name)
-_PLATFORM_ENV = (("ASCEND_RT_VISIBLE_DEVICES", "npu"), ("VLLM_ASCEND_", "npu"), ("HCCL_", "npu"),
-                 ("NEURON_RT_", "neuron"), ("HIP_VISIBLE_DEVICES", "rocm"), ("ROCR_VISIBLE_DEVICES", "rocm"),
-                 ("VLLM_ROCM_", "rocm"), ("HABANA_VISIBLE_DEVICES", "hpu"), ("PT_HPU_", "hpu"),
-                 ("ZE_AFFINITY_MASK", "xpu"), ("TPU_", "tpu"))
-
-
-# images of vLLM built for another accelerator (the image's name, before its tag)
-_PLATFORM_IMAGE = ((re.compile(r"vllm-ascend|/ascend/", re.I), "npu"), (re.compile(r"(^|/)rocm/|vllm[-_]?(openai-)?rocm", re.I), "rocm"),
-                   (re.compile(r"vllm[-_]tpu", re.I), "tpu"), (re.compile(r"gaudi|habana|vllm[-_]hpu", re.I), "hpu"),
-                   (re.compile(r"neuron", re.I), "neuron"), (re.compile(r"vllm[-_]xpu|(^|/)intel/vllm", re.I), "xpu"),
-                   # vLLM's CPU builds (docker/Dockerfile.cpu): the release repository on ECR, vllm-openai-cpu
-                   (re.compile(r"vllm[-_](openai[-_])?cpu|cpu[-_]release[-_]repo", re.I), "cpu"))
 # a local version label of vLLM's CPU wheels (`vllm==0.6.3.post1+cpu`): setup.py appends it when
 # VLLM_TARGET_DEVICE is cpu
 _CPU_LABEL = re.compile(r"\+(?:[0-9a-z]+\.)*cpu(?:\.|\b)", re.I)
@@ -40,41 +27,12 @@ def cpu_build(pin_text: str | None, env: dict) -> str | None:
     return "hint" if "VLLM_CPU_KVCACHE_SPACE" in env else None
 
 
-# platform plugins the project installs: vllm-ascend's register() names its NPUPlatform whatever the
-# machine (vllm_ascend/__init__.py, 0.9.1 wheel), and vLLM takes the one out-of-tree platform plugin
-# installed over its own (resolve_current_platform_cls_qualname, vllm/platforms/__init__.py:226-236 in 0.9.1)
-PLATFORM_PLUGINS = {"vllm-ascend": "npu"}
-
-
 def plugin_quantizations(plat: str | None, plugins: frozenset | set | None = None) -> frozenset[str]:
     """The quantization methods the platform's own plugin (vllm-ascend on an NPU) or a plugin the project
     installs registers with vLLM (`ascend`): names no vLLM release lists, which vLLM takes once it loads them."""
     names = set(plugins or ()) | {pkg for pkg, p in PLATFORM_PLUGINS.items() if p == plat}
     table = kb_plugins.known()
     return frozenset(m for n in names if n in table for m in table[n].quantization)
-
-
-def platform(args: dict, env: dict, image: str | None = None, framework_device: str | None = None,
-             plugins: frozenset | set | None = None) -> str:
-    """The accelerator a site runs on: `device` (or the framework's own device key, verl's
-    trainer.device) when it names another one, else what the image (quay.io/ascend/vllm-ascend,
-    rocm/vllm), a platform plugin the project installs (vllm-ascend) or the environment shows (an
-    Ascend, Neuron, ROCm, Gaudi, XPU or TPU runtime's variables), else cuda."""
-    for device in (str(args.get("device", "")).strip().lower(), framework_device or ""):
-        if device in _NOT_CUDA:
-            return device
-    name = name_and_tag(image)[0]
-    for rx, plat in _PLATFORM_IMAGE:
-        if rx.search(name):
-            return plat
-    for pkg in sorted(plugins or ()):
-        if pkg in PLATFORM_PLUGINS:
-            return PLATFORM_PLUGINS[pkg]
-    for name in env:
-        for prefix, plat in _PLATFORM_ENV:
-            if name == prefix or (prefix.endswith("_") and name.startswith(prefix)):
-                return plat
-    return "cuda"
 
 
 def _count_ids(ids: str | None) -> int | None:

@@ -13,6 +13,7 @@ from vllm_kb.engine.advise import scenarios, tables
 from vllm_kb.engine.check import baseline
 from vllm_kb.engine.report import catalogue
 from vllm_kb.engine.report.results import AuditReport, SiteReport
+from vllm_kb.engine.report.site_hardware import site_hardware
 from vllm_kb.engine.check.evaluate import NO_CHANGE
 from vllm_kb.engine.fix.changes import PRIORITY_ORDER
 from vllm_kb.engine.fix import apply as apply_fixes
@@ -336,6 +337,7 @@ def _site(sr: SiteReport, rep: AuditReport, lang: str, advice: bool = True) -> d
         "gpu_request": site.gpu_request,
         "gpu_count": (facts.get("gpu") or {}).get("count"),
         "gpu_from": (facts.get("site") or {}).get("gpu_from"),  # the GPU the deployment names over --gpu's (check/site_gpu.py)
+        "gpu_facts": site_hardware(kb, site, facts, rep.hardware, lang),
         "framework_info": _framework_info(site, lang),
         "settings": [{"name": s.name, "value": _redact(s.name, s.value), "resolved": s.resolved, "file": s.file,
                       "line": s.line, "key": s.key, "raw": _redact(s.name, s.raw), "syntax": s.syntax, "note": s.note, "known": s.known}

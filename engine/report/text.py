@@ -80,6 +80,10 @@ def _render(data: dict, console) -> None:
         source = f" — {escape(s['vllm']['source'])}" if s["vllm"]["source"] != p["vllm"]["source"] else ""
         console.print(f"{t('report.model')}: {escape(model)}   {t('report.mode')}: {s['mode']}   "
                       f"{t('report.vllm_version')}: {s['vllm']['version']}{source}")
+        gf = s.get("gpu_facts") or {}
+        if gf.get("text") and (gf.get("from") != "run" or gf.get("why")):  # the site's GPU is not simply the panel's
+            desc = f"{gf['description']} — " if gf.get("description") else ""
+            console.print(f"{t('report.hardware')}: {escape(desc + gf['text'])}")
         mem = s.get("memory")
         if mem:
             from vllm_kb.engine.kb.messages import num
@@ -91,7 +95,7 @@ def _render(data: dict, console) -> None:
             if fit := fit_sentence(mem, t):
                 line += " " + fit
             console.print(f"{t('report.memory')}: {escape(line)}")
-            _memory_bar(console, mem, (data["hardware"].get("gpu") or {}).get("memory_gib"), t)
+            _memory_bar(console, mem, gf.get("memory_gib") or (data["hardware"].get("gpu") or {}).get("memory_gib"), t)
         for o in s["opaque"]:
             console.print(f"[magenta]![/] {escape(o)}")
         table = Table(show_header=True, header_style="bold")

@@ -198,14 +198,16 @@ def _index(ctx, docs: bool = False) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
-def _builds(rel: str, text: str, have) -> list[tuple[str, str]]:
-    """(image name, Dockerfile) of each build the file runs or declares."""
+def _builds(rel: str, text: str, have, tagged: bool = False) -> list[tuple[str, str]]:
+    """(image name, Dockerfile) of each build the file runs or declares; `tagged`: the name with its tag
+    as written (`mineru:latest`), where a compose service names none."""
     folder = posixpath.dirname(rel)
     found = []
     if rel.endswith((".yml", ".yaml")) and "compose" in rel.rsplit("/", 1)[-1]:
-        found += _compose_builds(folder, text, have)
+        found += [] if tagged else _compose_builds(folder, text, have)
     if not _BUILD.search(text):
         return found
+    fetched = _fetched(text, have)
     values = _assignments(text)
     for line in re.sub(r"\\[ \t]*\r?\n", " ", text).splitlines():
         m = _BUILD.search(line)
@@ -234,10 +236,12 @@ def _builds(rel: str, text: str, have) -> list[tuple[str, str]]:
                 context = context or w
             i += 1
         df = _dockerfile(folder, context, file, have) if context else None
+        if df is None and context in (".", "./"):  # the project's Dockerfile the same text downloads first (MinerU's docs)
+            df = fetched.get(file or "Dockerfile")
         if df is None:
             continue
         for tag in tags:
-            name = name_and_tag(tag)[0].lower()
+            name = tag.lower() if tagged else name_and_tag(tag)[0].lower()
             if name and "$" not in name:
                 found.append((name, df))
     return found
@@ -311,6 +315,20 @@ def _names_vllm(ctx, dockerfile: str) -> bool:
 
 
 _ASSIGN = re.compile(r"^[ \t-]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::=|::=|\?=|=|:[ \t])[ \t]*(.*?)[ \t]*$", re.M)
+
+
+def _fetched(text: str, have) -> dict[str, str]:
+    """File name → the project file a `wget`/`curl` of the project's own repository downloads
+    (`wget https://…/MinerU@master/docker/global/Dockerfile` then `docker build -f Dockerfile .`): the one
+    project path the URL ends with; a name two downloads give differently names none."""
+    out: dict[str, str | None] = {}
+    for url in re.findall(r"\b(?:wget|curl)\b[^\n]*?(https?://\S+)", text):
+        tail = url.split("?", 1)[0].rstrip("/'\"")
+        got = [f for f in have if tail.endswith("/" + f)]
+        if len(got) == 1:
+            base = got[0].rsplit("/", 1)[-1]
+            out[base] = got[0] if out.get(base, got[0]) == got[0] else None
+    return {k: v for k, v in out.items() if v}
 
 
 def _assignments(text: str) -> dict[str, str]:

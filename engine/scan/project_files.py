@@ -19,9 +19,16 @@ from vllm_kb.engine.scan.yaml_docs import load_docs as _load_yaml_docs
 
 def with_plugins(ctx: ScanContext, found: list[Site]) -> list[Site]:
     """The plugins each site's vLLM may load: the project's, and those its container image holds."""
+    from vllm_kb.engine.scan.platform_of import PLATFORM_PLUGINS
+    from vllm_kb.engine.scan.image_platform import build_platform
+
     for s in found:
         s.plugins = ctx.plugins | (kb_plugins.packages_in(s.image + "\n") if s.image else set())
         s.fork_options = ctx.fork_options
+        if (s.image or (s.source or {}).get("build_dockerfile")) and (built := build_platform(ctx, s)):
+            # the image's own Dockerfiles say its platform plugins, not another accelerator's Dockerfile
+            s.plugins = frozenset(p for p in s.plugins if p not in PLATFORM_PLUGINS) | built[2]
+            s.source = dict(s.source or {}, platform_build=(built[0], built[1]))
     return found
 
 

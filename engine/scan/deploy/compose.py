@@ -12,7 +12,7 @@ from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, publish_spec, 
 from vllm_kb.engine.scan.image_env import env_command
 from vllm_kb.engine.scan.deploy import compose_dotenv, compose_wrapper
 from vllm_kb.engine.scan.deploy.compose_devices import device_opts, named_elsewhere, reserved
-from vllm_kb.engine.scan.deploy.dockerfile import built_from, image_installs
+from vllm_kb.engine.scan.deploy.dockerfile import build_dockerfile, built_from, image_installs
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
     int_gpus,
@@ -168,6 +168,11 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                     site.launch["image_installs"] = got  # what the build installs over its base (L155)
             if svc.get("build"):
                 site.launch["built_here"] = True  # a build of the project's own (audit: its pin may stand in)
+            # which project Dockerfile the container is built from, for its platform (engine/scan/image_platform.py)
+            if svc.get("build") and (df := build_dockerfile(ctx, folder, svc["build"])):
+                site.source = dict(site.source or {}, build_dockerfile=df)
+            elif isinstance(svc.get("image"), str) and "$" not in svc["image"]:
+                site.source = dict(site.source or {}, image_written=svc["image"])
             site.gpu_request = _compose_gpus(svc)
             site.container = {k: v for k, v in (("tool", "compose"), ("ipc", svc.get("ipc")), ("shm_size", _shm(svc)),
                                                ("service", name), ("name", svc.get("container_name")), ("ports", _ports(svc)),

@@ -67,10 +67,21 @@ def scan_kaito(ctx: ScanContext, rel: str, doc: yamlio.Document, docs: list[yaml
     site.tool, site.kind, site.mode = "kaito", "kaito workspace", "framework_integrated"
     if cfg_rel is not None:
         _as_config_keys(site, cfg_rel, {f"--{k}": str(k) for k in keys}, (ctx.read(cfg_rel) or "").splitlines())
-    machine = gpu_types.instance_gpu((_at(body, ("resource",)) or {}).get("instanceType"))
+    kind = (_at(body, ("resource",)) or {}).get("instanceType")
+    machine = gpu_types.instance_gpu(kind)
     if machine:
         site.gpu_types, site.gpu_per_node = [machine[0]], machine[1]
+    elif isinstance(kind, str) and kind.strip():
+        # a machine type the cloud catalog does not list: the checks keep --gpu's card, and the report says so
+        site.source = dict(site.source or {}, gpu_unlisted=kind.strip())
+    if isinstance(kind, str) and kind.strip():  # where the site's GPU is written (report: its hardware line)
+        site.source = dict(site.source or {}, gpu_at=f"{rel}:{doc.line_of(base + ('resource', 'instanceType'))}")
     _unnamed_gpu(site, _at(body, ("resource",)))
+    part = (_at(body, ("resource",)) or {}).get("partition")
+    if isinstance(part, dict) and part.get("mode") == "mig":
+        site.source = dict(site.source or {}, gpu_at=f"{rel}:{doc.line_of(base + ('resource', 'partition'))}")
+    if site.source and site.gpu_types and not machine:
+        site.source.pop("gpu_unlisted", None)  # a placeholder or a MIG slice: no GPU facts, said as such
     sets = table["sets"]
     for arg, note in table["decides"].items():
         if arg in site.settings:
