@@ -45,11 +45,13 @@ from vllm_kb.engine.check.unpinned import allowed_releases, recent_releases
 from vllm_kb.engine.check.verl_fork import verl_fork_kv
 from vllm_kb.engine.check.weight_prefixes import unplaced_fit, wrapper_task
 from vllm_kb.engine.kb import frameworks
-from vllm_kb.engine.kb.versions import try_parse
+from vllm_kb.engine.kb.versions import Version, try_parse
 from vllm_kb.engine.kb.knowledge import Knowledge
 from vllm_kb.engine.scan import entry_installs, image_beside, pin_alternatives, project_imports, vendored
 
 # vLLM's own image of a release: it installs a transformers release (never a git commit)
+# LLM.generate/encode lose the legacy prompt_token_ids keyword (0.10.2 vllm/entrypoints/llm.py:330-338)
+_TOKEN_IDS_GONE = Version("0.10.2")
 _VLLM_IMAGE = re.compile(r"^(?:docker\.io/)?vllm/vllm-openai:v?\d+\.\d+")
 
 
@@ -87,6 +89,9 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
             launch = facts["launch"]
             launch.update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
             launch.update(method_facts(site, facts["vllm"].get("version"), kb.doc("vllm", "llm_methods.yaml").data, sc.ctx.read))  # L287
+            if launch.get("generate_token_ids"):  # L288: every release the project may run lacks the keyword
+                certain = [try_parse(v) for v in _certain(cat, choice)]
+                launch["generate_token_ids_certain"] = bool(certain) and all(v is not None and v >= _TOKEN_IDS_GONE for v in certain)
             if launch.get("vllm_import_at_start"):
                 # one module-level import stops the file once: its first launch reports it (a file of 21 calls, eval101)
                 at = first_import.setdefault((site.file, launch.get("vllm_import"), launch.get("vllm_import_certain")), site.line)
