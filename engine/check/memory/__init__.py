@@ -57,6 +57,8 @@ def estimate(model: dict, gpu: dict, engine: dict, vllm_version: str | None = No
     width = notes.add("weight_width", weight_width(engine, model))
     if BYTES_PER_PARAM[width] < 2.0:  # only quantized layers shrink; the note says so
         notes.add("weight_bytes_per_param", BYTES_PER_PARAM[width])
+    if BYTES_PER_PARAM[width] < 0.6:
+        out["weights_four_bit"] = True  # "quantize the weights" is no lever for a 4-bit checkpoint (L16)
     if not gpu.get("memory_gib"):
         out["assumptions"] = notes.items
         return out
