@@ -15,7 +15,8 @@ before anyone reads it, and a test runs them over every fixture, example and a g
   labelled "enable");
 - `p0-unsafe`: a P0 whose fix is marked unsafe although P0 means vLLM will not start without it
   (or a verified gain at no risk) — only removing an access guard, turning trust_remote_code on or
-  sharing the host's IPC namespace with a container (a person's call) may stay unsafe;
+  sharing the host's IPC namespace with a container (a person's call), or naming another draft model
+  or a template file to fetch first, may stay unsafe;
 - `no-op`: a change that writes what is already there."""
 from __future__ import annotations
 
@@ -195,6 +196,10 @@ def _status_words(s: dict):
             yield "status-word", f"{c['id']} is shown as 'remove' but its change sets {', '.join(f['target'] for f in ops)}"
 
 
+# values that name something the person must download or choose before the launch can use it
+_FETCHED = frozenset({"speculative_model", "speculative_config", "chat_template"})
+
+
 def _p0_unsafe(s: dict):
     for r in s.get("recommendations", []):
         if r["priority"] != "P0" or r["safe"] or not r.get("changes"):
@@ -206,6 +211,8 @@ def _p0_unsafe(s: dict):
             continue  # so does letting the model repository's code run (also a stray `trust_remote_code=True` made the flag)
         if all(ch["op"] == "container" for ch in r["changes"]):
             continue  # and what the container shares with its host (L40's --ipc=host)
+        if all(ch["op"] == "set" and ch["target"] in _FETCHED for ch in r["changes"]):
+            continue  # another draft model (L90) or a template file to fetch first (chat-template-path): a person's step
         if r["kind"] == "finding" and r["check"].startswith("unknown-option") and all(ch["op"] == "rename" for ch in r["changes"]):
             continue  # a rename whose target is a guess between close candidates
         if r["kind"] == "finding" and r["check"].startswith("unknown-option") and any(ch["target"] == "lora_modules" for ch in r["changes"]):
