@@ -50,3 +50,43 @@ def test_a_name_the_copy_does_not_build_with_vllm_is_no_site(tmp_path):
 
 def test_without_a_copy_the_name_is_not_guessed(tmp_path):
     assert _project(tmp_path, "vllm_with_tool", with_copy=False) == []
+
+
+_MAIN_PPO = """import hydra
+
+
+@hydra.main(config_path='config', config_name='ppo_trainer', version_base=None)
+def main(config):
+    pass
+"""
+_PPO_TRAINER = """actor_rollout_ref:
+  model:
+    path: ~/models/deepseek-llm-7b-chat
+  rollout:
+    name: vllm
+    gpu_memory_utilization: 0.5
+    tensor_model_parallel_size: 2
+"""
+
+
+def _trainer(tmp_path, module: str = "main_ppo"):
+    trainer = tmp_path / "src" / "verl" / "trainer"
+    (trainer / "config").mkdir(parents=True)
+    (trainer / "__init__.py").write_text("")
+    (trainer / f"{module}.py").write_text(_MAIN_PPO)
+    (trainer / "config" / "ppo_trainer.yaml").write_text(_PPO_TRAINER)
+
+
+def test_the_copys_trainer_config_the_launch_runs_is_no_site_of_its_own(tmp_path):
+    _trainer(tmp_path)
+    (sr,) = _project(tmp_path, "vllm_with_tool")
+    files = {s.site.file for s in audit(tmp_path, gpu="H100-80GB x8").sites}
+    assert sr.site.framework == "verl" and "src/verl/trainer/config/ppo_trainer.yaml" not in files
+
+
+def test_a_copy_without_the_launched_module_keeps_its_config_and_names_no_rollout(tmp_path):
+    # the launch runs verl.trainer.main_ppo, which this copy's trainer package lacks: another checkout runs
+    _trainer(tmp_path, module="main_generation")
+    assert _project(tmp_path, "vllm_with_tool") == []
+    files = {s.site.file for s in audit(tmp_path, gpu="H100-80GB x8").sites}
+    assert "src/verl/trainer/config/ppo_trainer.yaml" in files

@@ -7,7 +7,7 @@ import dataclasses
 import re
 
 from vllm_kb.engine.kb import frameworks
-from vllm_kb.engine.scan import framework_site, fw_launch, nemo_rl_config, swift_adapters, trl_section, verl_rollout_names
+from vllm_kb.engine.scan import framework_site, fw_launch, nemo_rl_config, swift_adapters, trl_section, vendored, verl_copy_config, verl_rollout_names
 from vllm_kb.engine.scan.cli_args import ArgParser, args_from_words
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.shell_builtins import command_env
@@ -45,7 +45,10 @@ def framework_launch_site(ctx: ScanContext, rel: str, version: str, cmd, launch:
         if launch.command == "generate":
             fw_launch.generation_keys(entries)
         if launch.framework == "verl":
-            entries, own_rollout = _own_vllm_rollout(ctx, entries)
+            entries, own_rollout = _own_vllm_rollout(ctx, entries, vendored.lacks_module(
+                ctx.framework_copies, rel, "verl", launch.module, ctx.file_set()))
+            if not config and (base := verl_copy_config.launched_config(ctx.framework_copies, rel, launch.module, ctx.file_set(), ctx.read)):
+                ctx.referenced.add(base)  # the copy's trainer config under these overrides: no site of its own
         site = framework_site.build_site(fw, entries, file=rel, line=cmd.line, end_line=cmd.end_line,
                                      syntax="hydra-override" if launch.style == "hydra" else "cli", kind=launch.kind,
                                      version=fw_version, command=launch.command, commit=ctx.framework_commit(rel, fw.package),
@@ -183,16 +186,18 @@ def _trl_serve_site(ctx, rel, version, cmd, launch, fw, fw_version) -> Site | No
 _ROLLOUT_NAME = "actor_rollout_ref.rollout.name"
 
 
-def _own_vllm_rollout(ctx: ScanContext, entries: list) -> tuple[list, str | None]:
+def _own_vllm_rollout(ctx: ScanContext, entries: list, not_run: str | None = None) -> tuple[list, str | None]:
     """A rollout name other than `vllm` that the project's own verl copy builds a vLLM rollout for
-    (engine/scan/verl_rollout_names.py): read as `vllm` for the site's mode, its words kept."""
+    (engine/scan/verl_rollout_names.py): read as `vllm` for the site's mode, its words kept. `not_run`: the
+    root of a copy that lacks the launched module (another checkout runs: its rollout names are not this copy's)."""
     at = [i for i, e in enumerate(entries) if e.written.lstrip("+~") == _ROLLOUT_NAME]
     for i in at[-1:]:  # the last one written wins (a config file's, then the command line's)
         e = entries[i]
         s = e.setting
         if not s.resolved or not isinstance(s.value, str) or s.value == "vllm":
             continue
-        where = verl_rollout_names.vllm_rollout(ctx.framework_copies, ctx.files, ctx.read, s.value)
+        where = verl_rollout_names.vllm_rollout(
+            [c for c in ctx.framework_copies if not_run is None or c.root != not_run], ctx.files, ctx.read, s.value)
         if where is None:
             return entries, None
         said = f"{s.value!r}: the project's verl copy builds a vLLM rollout for it at {where}"
