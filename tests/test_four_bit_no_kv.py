@@ -26,3 +26,22 @@ def test_sixteen_bit_checkpoint_keeps_quantize(tmp_path):
     sr, l16 = _l16(tmp_path, "0.13.0", "vllm serve Qwen/Qwen2.5-72B-Instruct", gpu="A100-80GB")
     assert not sr.facts["memory"].get("weights_four_bit")
     assert l16.status != "recommended" or "4 bits" not in l16.reason_text("en")
+
+
+def _c2(tmp_path, model: str):
+    (tmp_path / "requirements.txt").write_text("vllm==0.13.0\n")
+    (tmp_path / "serve.sh").write_text(f"#!/bin/bash\nvllm serve {model}\n")
+    (sr,) = audit(tmp_path, gpu="L40S").sites
+    return next(r for r in sr.results if r.check.id == "C2")
+
+
+def test_pipeline_advice_on_a_four_bit_checkpoint_does_not_say_quantize(tmp_path):
+    # gpt-oss-120b (MXFP4) needs more than one 48 GB GPU: spanning nodes or larger GPUs are the levers
+    c2 = _c2(tmp_path, "openai/gpt-oss-120b")
+    assert c2.status == "recommended" and c2.priority == "P1"
+    assert "quantize the weights" not in c2.reason_text("en") and "量化权重" not in c2.reason_text("zh")
+    assert "4 bits" in c2.reason_text("en")
+
+
+def test_pipeline_advice_on_a_sixteen_bit_checkpoint_keeps_quantize(tmp_path):
+    assert "quantize the weights" in _c2(tmp_path, "Qwen/Qwen2.5-72B-Instruct").reason_text("en")
