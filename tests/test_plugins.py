@@ -197,3 +197,13 @@ def test_plugin_call_imports_by_release_and_vllm_plugins():
     assert plugin_call_facts(facts("0.8.5"), lambda pkg: None) == {}  # not installed
     assert plugin_call_facts(facts("0.8.5", {"VLLM_PLUGINS": ""}), pin("3.3.0")) == {}
     assert plugin_call_facts(facts("0.8.5", {"VLLM_PLUGINS": "register_paddlex_genai_models"}), pin("3.3.0"))
+
+
+def test_diagnose_names_the_plugin_rule_for_a_missing_model_module():
+    # DeepSeek-OCR #195: PaddleX's vllm.general_plugins function imports ernie45, which vLLM has from 0.9.2
+    from vllm_kb.engine.advise.diagnose.launch import recognise
+    from vllm_kb.engine.kb.knowledge import load
+
+    hits = recognise(load(), "ModuleNotFoundError: No module named 'vllm.model_executor.models.ernie45'")
+    assert hits and hits[0].id == "L43" and "ernie45" in hits[0].match.text
+    assert "L139" in {h.id for h in hits}  # the project's own import stays a candidate
