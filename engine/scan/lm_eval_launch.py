@@ -36,32 +36,41 @@ def is_vllm_model(words, start: int) -> int | None:
 
 
 def site(ctx, rel: str, version: str, cmd, tl, env: dict, syntax: str = "cli") -> Site | None:
+    if (got := harness_site(rel, cmd, tl, env, syntax, "lm_eval")) is None:
+        return None
+    s, at, text = got
+    s.launch.update(harness_generation.lm_eval(ctx, rel, cmd.words, cmd.words[at].value if at >= 0 else None))
+    if text is None:
+        return s
+    # its own keys (data_parallel_size) decide what its code passes vLLM (engine_kwargs.yaml conditions)
+    # (data_parallel_size defaults to 1: VLLM.__init__ in every release read, 0.4.1–0.4.13)
+    s.framework_keys = {"data_parallel_size": 1, **{k: v for k, v in split_pairs(text) if k in _OWN}}
+    s.settings, s.unknown, s.model = pairs(ctx, version, rel, syntax, cmd.words[at].line, at, split_pairs(text), _RENAMED, _OWN)
+    return s
+
+
+def harness_site(rel: str, cmd, tl, env: dict, syntax: str, tool: str) -> tuple[Site, int, str | None] | None:
+    """The site of a harness's `--model vllm` command line (its engine built in the evaluating process),
+    the index of its `--model_args` word (-1: none) and that word's pairs (None: none, or unread);
+    None when the command evaluates another model backend."""
     words = cmd.words
     at = is_vllm_model(words, tl.args_start)
     if at is None:
         return None
-    s = Site(file=rel, line=cmd.line, syntax=syntax, kind="lm_eval vllm", mode="standalone_offline",
+    s = Site(file=rel, line=cmd.line, syntax=syntax, kind=f"{tool} vllm", mode="standalone_offline",
              mode_evidence=f"{rel}:{words[tl.program_start].line}", end_line=cmd.end_line)
     # the pairs share one word: no change is written into it (the report shows each change instead)
-    s.tool, s.env, s.source = "lm_eval", dict(env), {"words": [dataclasses.replace(x, start=-1, end=-1) for x in words]}
+    s.tool, s.env, s.source = tool, dict(env), {"words": [dataclasses.replace(x, start=-1, end=-1) for x in words]}
     if at < 0:
-        s.launch.update(harness_generation.lm_eval(ctx, rel, words, None))
-        return s
+        return s, at, None
     w = words[at]
-    text = w.value
-    s.launch.update(harness_generation.lm_eval(ctx, rel, words, text))
-    if text is None:
+    if w.value is None:
         s.opaque.append({"code": "unresolved", "what": w.raw, "where": f"{rel}:{w.line}"})
-        return s
-    text = text.split("=", 1)[1] if text.startswith("--model") else text
-    # its own keys (data_parallel_size) decide what its code passes vLLM (engine_kwargs.yaml conditions)
-    # (data_parallel_size defaults to 1: VLLM.__init__ in every release read, 0.4.1–0.4.13)
-    s.framework_keys = {"data_parallel_size": 1, **{k: v for k, v in _pairs(text) if k in _OWN}}
-    s.settings, s.unknown, s.model = pairs(ctx, version, rel, syntax, w.line, at, _pairs(text), _RENAMED, _OWN)
-    return s
+        return s, at, None
+    return s, at, w.value.split("=", 1)[1] if w.value.startswith("--model") else w.value
 
 
-def _pairs(text: str) -> list[tuple[str, str]]:
+def split_pairs(text: str) -> list[tuple[str, str]]:
     out = []
     for pair in (p for p in text.split(",") if p.strip()):
         key, eq, value = pair.strip().partition("=")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vllm_kb.engine.kb import deploy_tools, versions
-from vllm_kb.engine.scan import dmr_launch, dynamo_run, lighteval_launch, lm_eval_launch, xinference_defaults, xinference_engine
+from vllm_kb.engine.scan import dmr_launch, dynamo_run, lighteval_launch, lm_eval_launch, lmms_eval_launch, xinference_defaults, xinference_engine
 from vllm_kb.engine.scan.cli_args import Arg, ArgParser
 from vllm_kb.engine.scan.launchers import program_start
 from vllm_kb.engine.scan.shell import Word
@@ -40,6 +40,8 @@ def find(words: list[Word]) -> ToolLaunch | None:
         return ToolLaunch("lm_eval", i + 1, i, env)
     if base.startswith("python") and vals[i + 1:i + 3] == ["-m", "lm_eval"]:
         return ToolLaunch("lm_eval", i + 3, i, env)
+    if base in ("lmms_eval", "lmms-eval") or (base.startswith("python") and vals[i + 1:i + 3] == ["-m", "lmms_eval"]):
+        return ToolLaunch("lmms_eval", i + 3 if base.startswith("python") else i + 1, i, env)
     if (start := dynamo_run.is_vllm_run(vals, i)) is not None:
         return ToolLaunch("dynamo", start, i, env)
     if base == "lighteval" and vals[i + 1:i + 2] == ["vllm"]:
@@ -70,6 +72,8 @@ def site(ctx, rel: str, version: str, cmd, tl: ToolLaunch, env: dict, syntax: st
         return dmr_launch.site(rel, cmd, tl.args_start, tl.program_start, env, syntax)
     if tl.tool == "lm_eval":
         return lm_eval_launch.site(ctx, rel, version, cmd, tl, env, syntax)
+    if tl.tool == "lmms_eval":
+        return lmms_eval_launch.site(ctx, rel, version, cmd, tl, env, syntax)
     if tl.tool == "dynamo":
         return dynamo_run.site(ctx, rel, version, cmd, tl, env, syntax)
     if tl.tool == "lighteval":
