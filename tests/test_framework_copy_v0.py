@@ -38,9 +38,12 @@ def test_v1_behind_a_gate_that_takes_no_v1_release_is_a_p2_that_names_the_gate(t
     assert r.values["launch.framework_vllm_gate"].startswith("verl/third_party/vllm/__init__.py:")
 
 
-def test_a_gate_that_takes_a_v1_release_leaves_the_p1(tmp_path):
+def test_a_gate_that_takes_a_v1_release_leaves_the_project_pin_rule(tmp_path):
+    """With a gate that admits 0.8.2 the framework no longer blocks V1; the case's own vllm==0.6.3 pin
+    still makes A4 an upgrade path (P2, db34168c), worded for the pin, not for the gate."""
     gate = ("from importlib.metadata import version\n\npackage_version = version('vllm')\n"
             "if package_version == '0.6.3':\n    from .vllm_v_0_6_3.llm import LLM\n"
             "elif package_version == '0.8.2':\n    from .vllm_v_0_8_2.llm import LLM\n"
             "else:\n    raise ValueError(f'vllm version {package_version} not supported')\n")
-    assert _a4(_audit(tmp_path, gate)).priority == "P1"
+    r = _a4(_audit(tmp_path, gate))
+    assert r.priority == "P2" and "own requirement" in r.reason_text("en") and "gate" not in r.reason_text("en")
