@@ -9,15 +9,21 @@ from typing import Any
 
 from vllm_kb.engine.kb import versions
 from vllm_kb.engine.scan import llm_method_calls
-from vllm_kb.engine.scan.framework_source import parse_or_empty
 
 
-def method_facts(site, vllm: str | None, table: dict, read) -> dict[str, Any]:
-    """`launch.llm_method_*` facts of the first call of a method `vllm` lacks, or none."""
+def method_facts(site, vllm: str | None, table: dict, tree_of, read) -> dict[str, Any]:
+    """`launch.llm_method_*` facts of the first call of a method `vllm` lacks, or none. `tree_of`: the
+    audit's parse of a project file (project_imports.Launches.tree), which L139 has just parsed the
+    site's file with: a parse of its own would parse each Python launch file twice."""
     rows = {m["name"]: m for m in table.get("methods") or ()}
     if not rows or not vllm or not site.file.endswith(".py") or versions.try_parse(vllm) is None:
         return {}
-    tree = parse_or_empty(read(site.file) or "")
+    text = read(site.file) or ""
+    # an ASCII file spells each attribute it calls as the method's own name: one that names none of
+    # them calls none (a non-ASCII one may spell it in NFKC-equivalent letters, so it is walked)
+    if text.isascii() and not any(name in text for name in rows):
+        return {}
+    tree = tree_of(site.file)
     for c in llm_method_calls.calls(tree, site.line, frozenset(rows)):
         row = rows[c.method]
         if not versions.contains(row["have"], vllm):

@@ -88,7 +88,7 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         if site.file.endswith(".py"):  # the project's own imports of vLLM modules against its release (L139)
             launch = facts["launch"]
             launch.update(import_facts(site.file, str(facts["vllm"].get("version")), _certain(cat, choice), launches))
-            launch.update(method_facts(site, facts["vllm"].get("version"), kb.doc("vllm", "llm_methods.yaml").data, sc.ctx.read))  # L287
+            launch.update(method_facts(site, facts["vllm"].get("version"), kb.doc("vllm", "llm_methods.yaml").data, launches.tree, sc.ctx.read))  # L287
             if launch.get("generate_token_ids"):  # L288: every release the project may run lacks the keyword
                 certain = [try_parse(v) for v in _certain(cat, choice)]
                 launch["generate_token_ids_certain"] = bool(certain) and all(v is not None and v >= _TOKEN_IDS_GONE for v in certain)

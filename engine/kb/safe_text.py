@@ -131,7 +131,8 @@ def secret_record(obj: dict) -> bool:
 
 def _clean_dict(obj: dict) -> dict:
     secret = _redact.is_secret_name
-    secret_record_ = secret_record(obj)
+    # secret_record's test, written out: this runs for every dict of every report
+    secret_record_ = any(secret(obj[k]) for k in _redact._NAME_FIELDS if k in obj) and obj.get("op") != "rename"
     out = {}
     for k, v in obj.items():
         if type(k) is not str or not k.isascii():

@@ -97,6 +97,10 @@ class Launches:
             self.moves = import_fallbacks.fallbacks(self.files_all, self.read)
         return self.moves
 
+    def tree(self, rel: str) -> ast.Module:
+        """The tree of one project file, from the last PARSED parsed (a launch file `files` has just read)."""
+        return self._parse(rel)
+
     def _parse(self, rel: str) -> ast.Module:
         tree = self.trees.pop(rel, None)
         if tree is None:
