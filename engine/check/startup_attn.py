@@ -141,6 +141,14 @@ def _gpu_refuses(feature: str, backend: str, cc: float | None, version: Version,
     return True
 
 
+# On ROCm, 0.5.1-0.5.3's selector returns ROCM_FLASH whatever VLLM_ATTENTION_BACKEND names
+# (vllm/attention/selector.py 0.5.1:137-147, 0.5.3:135-145; FlashInfer has no ROCm build), and in
+# 0.5.3 ROCm's metadata builder is the shared CommonMetadataBuilder (rocm_flash_attn.py 0.5.3:174),
+# whose soft-cap refusal (backends/utils.py 0.5.3:162) the table files under XFormers.
+_ROCM_ONLY = (Version("0.5.1"), Version("0.5.3.post1"))
+_ROCM_BUILDER = {"vllm/attention/backends/utils.py": "ROCM_FLASH"}
+
+
 # the backends V0's selector picks between by the GPU when none is forced (picked_backend)
 _V0_PICKS = ("FLASH_ATTN", "XFORMERS")
 
@@ -177,6 +185,9 @@ def attn_facts(facts: dict, table: dict, version: str, forced: str | None, start
     backend = picked_backend(forced.strip() if isinstance(forced, str) and forced.strip() else None, v1, v, cc,
                              {**startup, "kv_cache_dtype": kv}, features, build)
     engine = "v1" if v1 else "v0"
+    rocm = (facts.get("site") or {}).get("platform") == "rocm" and not v1 and _ROCM_ONLY[0] <= v <= _ROCM_ONLY[1]
+    if rocm:
+        backend = "ROCM_FLASH"
     if backend is None and not v1 and cc is None and features and not (isinstance(forced, str) and forced.strip()):
         # V0 picks FlashAttention or XFormers by the GPU, unknown here: where both Impls refuse the
         # feature by their signature (sinks, 0.10.1-0.10.2), the refusal holds on any GPU
@@ -194,7 +205,7 @@ def attn_facts(facts: dict, table: dict, version: str, forced: str | None, start
         if row["backend"] == "*":
             if backend == "FLASHINFER":
                 continue
-        elif row["backend"] != backend:
+        elif (_ROCM_BUILDER.get(row["file"], row["backend"]) if rocm else row["backend"]) != backend:
             continue
         # an Impl constructor without `sinks` raises a TypeError on every GPU (V0 FlashAttention
         # on Hopper too: FA3 runs sinks only behind V1's Impl)
