@@ -52,17 +52,6 @@ def version_text(kb, choice, lang: str) -> str:
     return text
 
 
-def _project_version_text(kb, rep, lang: str) -> str:
-    """The project's release in words; where nothing pins vLLM project-wide but sites name their own
-    (an image tag, an install on their path), say so, or the header reads as if every site were judged
-    at the newest release (eval115: lws, GKE samples, OME, all image-pinned)."""
-    text = version_text(kb, rep.default_version, lang)
-    if rep.default_version.basis != "none":
-        return text
-    own = sum(1 for sr in rep.sites if sr.version is not None and sr.version.basis != "none")
-    return text + (kb.t("version.sites_own", lang, n=own, total=len(rep.sites)) if own else "")
-
-
 def _version_text(kb, choice, lang: str) -> str:
     p = choice.pin
     if choice.basis == "range" and p is not None and p.kind == "docs":  # install instructions: judged as their release
@@ -192,7 +181,7 @@ def document(rep: AuditReport, lang: str, sites: Any, summary: dict[str, Any],
             "root": str(rep.root),
             "files_scanned": rep.files_scanned,
             "vllm": {"version": rep.default_version.version, "pinned": rep.default_version.pinned,
-                     "basis": rep.default_version.basis, "source": _project_version_text(kb, rep, lang)},
+                     "basis": rep.default_version.basis, "source": version_text(kb, rep.default_version, lang)},
             "pins": [{"file": p.file, "line": p.line, "text": p.text, "package": p.package} for p in _listed(rep.pins)],
             "skipped": [{"file": s.file, "line": s.line, "code": s.code,
                          "reason": kb.t(f"skip.{s.code}", lang) + (f": {s.detail}" if s.detail else "")} for s in rep.skipped],
