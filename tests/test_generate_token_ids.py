@@ -1,4 +1,4 @@
-"""LLM.generate(prompt_token_ids=…), gone from vLLM 0.10.2 (engine/scan/python_llm_methods.py, check L288):
+"""LLM.generate(prompt_token_ids=…), gone from vLLM 0.10.2 (engine/scan/llm_method_calls.py, check L288):
 only a call on the LLM the script builds counts; P1 (the engine starts, the script fails at its first generate), P2 while deprecated."""
 from __future__ import annotations
 

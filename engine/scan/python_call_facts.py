@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from vllm_kb.engine.scan import python_llm_methods, python_lora, python_rl_loop, python_sampling
+from vllm_kb.engine.scan import llm_method_calls, python_lora, python_rl_loop, python_sampling
 from vllm_kb.engine.scan.python_process import CudaOrder, ImportTime, cuda_facts
 from vllm_kb.engine.scan.python_values import walk
 
@@ -40,7 +40,7 @@ def call_facts(importing: ImportTime, tree: ast.Module, call: ast.Call, target: 
         lines = [n.lineno for n in walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "generate"
                  and any(k.arg == "prefix_pos" and not (isinstance(k.value, ast.Constant) and k.value.value is None) for k in n.keywords)]
         out.update({"generate_prefix_pos": min(lines)} if lines else {})
-    if target == "LLM" and (legacy := python_llm_methods.token_ids_call(tree, text, call, per_file["rel"])):
+    if target == "LLM" and (legacy := llm_method_calls.token_ids_call(tree, text, call, per_file["rel"])):
         out["generate_token_ids"] = legacy  # gone from 0.10.2 (L288)
     if "lora" not in per_file:
         per_file["lora"] = python_lora.trained_rank(tree, text, per_file["rel"])
