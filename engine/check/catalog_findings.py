@@ -371,7 +371,11 @@ def _not_one_option(key: str) -> bool:
 
 
 def _env_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge) -> list[Finding]:
-    """VLLM_* variables the site's vLLM does not know: ignored (and warned about from 0.17)."""
+    """VLLM_* variables the site's vLLM does not know: ignored (and warned about from 0.17). `--fix`
+    drops one only where stock vLLM is known to have removed it before the site's release: a variable no
+    release reads may be a fork's (opea/vllm-gaudi's VLLM_SKIP_WARMUP, read by the HabanaAI build:
+    GenAIExamples, eval117), a plugin's or the project's own, and one a later release adds is meant for
+    that release — dropping either gains nothing and can take what the deployment relies on."""
     out = []
     for name, s in site.env.items():
         if not name.startswith("VLLM_") or name in handled or plugins.env_owner(name, site.plugins):
@@ -379,6 +383,7 @@ def _env_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge
         e = cat.env(name)
         if e is not None and e.exists(version):
             continue
+        removed = None
         if e is not None:
             removed = e.removed_in() if cat.index_version(version) > cat.index_version(e.last) else None
             extra = msg("finding.removed_in", removed=removed) if removed else msg("finding.added_in", first=e.first)
@@ -390,5 +395,9 @@ def _env_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge
         if rename:
             text = {lang: text[lang] + kb.t("finding.replaced_by", lang, what=rename["replacement"][lang]) for lang in ("en", "zh")}
             fix += _carry(rename, s.value, cat, version)
-        out.append(Finding("env-not-in-version", text, s.file, s.line, "P2", fix=fix, safe=True, subject=name))
+        vendor = site.image is not None and not is_vllm_image(site.image)
+        kept = "env_kept_unknown" if e is None else "env_kept_newer" if not removed else "env_kept_removed" if vendor else None
+        if kept:
+            text = {lang: text[lang] + msg(f"finding.{kept}")[lang] for lang in ("en", "zh")}
+        out.append(Finding("env-not-in-version", text, s.file, s.line, "P2", fix=fix, safe=kept is None, subject=name))
     return out
