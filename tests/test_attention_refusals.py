@@ -176,9 +176,9 @@ def test_rocm_backend_sinks(version, forced, model, refused):
 
 def test_l65_rocm_rule_judged_on_rocm():
     """L65 reads the CUDA compute capability, so it is CUDA-only; its ROCm rules (sinks 0.18+, soft-capping
-    0.5.1-0.5.3) still run on ROCm."""
+    0.5.1-0.5.3 and 0.5.4-0.7.0) still run on ROCm."""
     check = next(c for c in load().checks if c.id == "L65")
-    assert check.cuda_only and [r.index for r in check.rules if r.rocm] == [0, 1]
+    assert check.cuda_only and [r.index for r in check.rules if r.rocm] == [0, 1, 2]
 
 
 SELECTOR = load().doc("vllm", "attn_selector.yaml").data
@@ -201,10 +201,12 @@ def test_flashinfer_sinks_by_the_release_selector(version, cc, refused):
     assert ("attn_refusal" in got) is refused
 
 
-@pytest.mark.parametrize("version, line", [("0.5.1", 690), ("0.5.2", 690), ("0.5.3", 162)])
+@pytest.mark.parametrize("version, line", [("0.5.1", 690), ("0.5.2", 690), ("0.5.3", 162), ("0.5.4", 253), ("0.6.3", 253),
+                                           ("0.7.0", 253)])
 def test_rocm_runs_rocm_flash_whatever_is_forced(version, line):
-    """ROCm 0.5.1-0.5.3: the selector returns ROCM_FLASH for any backend asked for (vLLM #6218), so a
-    soft-capped model is refused even with FLASHINFER set; on CUDA FLASHINFER runs it."""
+    """ROCm 0.5.1-0.7.0: the selector returns ROCM_FLASH for any backend asked for (vLLM #6218), so a
+    soft-capped model is refused even with FLASHINFER set (0.5.4-0.7.0 by ROCmFlashAttentionImpl itself);
+    on CUDA FLASHINFER runs it."""
     rocm = {"model": GEMMA2, "gpu": {"name": "MI300X"}, "site": {"platform": "rocm"}}
     out = attn_facts(rocm, TABLE, version, "FLASHINFER", {"v1": False})
     assert out["attn_backend"] == "ROCM_FLASH" and out["attn_refusal_feature"] == "soft_cap"
@@ -212,3 +214,9 @@ def test_rocm_runs_rocm_flash_whatever_is_forced(version, line):
     cuda = {"model": GEMMA2, "gpu": {"compute_capability": 8.0}, "site": {"platform": "cuda"}}
     assert "attn_refusal" not in attn_facts(cuda, TABLE, version, "FLASHINFER", {"v1": False})
     assert "attn_refusal" not in attn_facts({**rocm, "model": {}}, TABLE, version, "FLASHINFER", {"v1": False})
+
+
+def test_rocm_from_071_not_judged():
+    """0.7.1 refuses soft-capping only on the Triton path (VLLM_USE_TRITON_FLASH_ATTN=0 runs CK FlashAttention)."""
+    rocm = {"model": GEMMA2, "gpu": {"name": "MI300X"}, "site": {"platform": "rocm"}}
+    assert "attn_refusal" not in attn_facts(rocm, TABLE, "0.7.1", None, {"v1": False})

@@ -30,11 +30,14 @@ def _p0(r) -> bool:
     return r.status == "recommended" and r.priority == "P0"
 
 
-def test_fastchat_worker_on_v1_engine_is_p0_with_the_v0_switch(tmp_path):
+def test_fastchat_worker_on_v1_engine_is_p0_with_both_breaks_and_a_pin(tmp_path):
+    """VLLM_USE_V1=0 gets the worker started, but from vLLM 0.6.3 its SamplingParams(use_beam_search=…)
+    fails every request (vLLM #18231): L43 says both and pins the nearest vLLM with neither."""
     l43, _, sr = _l43(tmp_path, {"requirements.txt": "fschat==0.2.36\nvllm==0.8.2\n", "serve.sh": FASTCHAT})
     assert _p0(l43) and "'AsyncLLM' object has no attribute 'engine'" in sr.facts["launch"]["host_problem_text"]
-    assert sr.facts["launch"]["host_env_fix"] == "0"
-    assert any(ch.op == "env" and ch.target == "VLLM_USE_V1" and str(ch.value) == "0" for ch in sr.changes)
+    assert sr.facts["launch"]["host_env_fix"] == "0" and "use_beam_search" in sr.facts["launch"]["host_request_text"]
+    assert "{launch.host_request_text}" in l43.reason.en
+    assert any(ch.op == "pin" and ch.target == "vllm" and str(ch.value) == "==0.6.2" for ch in sr.changes)
 
 
 def test_fastchat_worker_with_v0_chosen_starts_and_keeps_its_switch(tmp_path):

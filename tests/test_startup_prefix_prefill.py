@@ -37,6 +37,24 @@ def test_prefix_caching_float32_turing_v1_and_later_releases():
     assert prefix_prefill_facts(_facts({"enable_chunked_prefill": True}), "0.6.3", False, 8192, "FLASHINFER") == {}
 
 
+def test_prefix_caching_the_framework_turns_on_itself():
+    """ms-swift's GRPO rollout passes enable_prefix_caching=True unless its key says otherwise
+    (ms-swift #3549): the fix is the framework's key, not a vLLM flag to drop."""
+    f = _facts({"enable_prefix_caching": True}, version="0.7.3", framework_defaulted=["enable_prefix_caching"])
+    assert prefix_prefill_facts(f, "0.7.3", False, 1024, None) == {"prefill_triton_volta": "prefix-caching-framework"}
+    f = _facts({"enable_prefix_caching": True, "enable_chunked_prefill": True}, version="0.7.3",
+               framework_defaulted=["enable_prefix_caching"])
+    assert prefix_prefill_facts(f, "0.7.3", False, 1024, None) == {"prefill_triton_volta": "chunked"}
+
+
+def test_swift_grpo_rollout_prefix_caching_default_and_its_key():
+    from vllm_kb.engine.kb import frameworks
+
+    fw = frameworks.get("ms-swift")
+    assert fw.defaults("3.2.1", "rlhf").get("enable_prefix_caching") is True
+    assert "enable_prefix_caching" not in fw.defaults("3.2.1", "infer")
+
+
 # L8: the same kernel on an fp8 (e4m3) KV cache below SM 8.9 (vLLM #10861: 2 x RTX 3090, 0.6.4.post1, 280K context)
 from vllm_kb.engine.check.startup_prefix_prefill import prefix_prefill_fp8_facts  # noqa: E402
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build knowledge/vllm/attention_refusals.yaml: which CUDA attention backend of each vLLM release
+"""Build knowledge/vllm/attention_refusals.yaml: which CUDA attention backend (and ROCm's V0 one) of each vLLM release
 refuses which model feature when the model is built, with vLLM's own words and line. Read with ast
 from the unpacked releases: every `raise X("…")` and `assert cond, "…"` in a backend's module
 whose message names logits soft-capping, attention sinks or a sliding window. The backend a
@@ -34,7 +34,13 @@ MODULES = {
     "vllm/v1/attention/backends/flex_attention.py": ("v1", "FLEX_ATTENTION"),
     "vllm/v1/attention/backends/triton_attn.py": ("v1", "TRITON_ATTN"),
     "vllm/v1/attention/backends/xformers.py": ("v1", "XFORMERS"),
+    # ROCm's one V0 backend (the HIP selector returns ROCM_FLASH whatever is asked for)
+    "vllm/attention/backends/rocm_flash_attn.py": ("v0", "ROCM_FLASH"),
 }
+# the last release a module is read for: from 0.7.1 ROCmFlashAttentionImpl refuses soft-capping only
+# on its Triton path (VLLM_USE_TRITON_FLASH_ATTN, rocm_flash_attn.py 0.7.1:496), a condition the
+# table has no column for; up to 0.7.0 the raise is unconditional (0.7.0 rocm_flash_attn.py)
+UNTIL = {"vllm/attention/backends/rocm_flash_attn.py": "0.7.0"}
 
 FEATURES = {
     "soft_cap": re.compile(r"soft[ _]?cap", re.I),
@@ -130,6 +136,8 @@ def scan(sources: list[Path]) -> dict:
     seen: dict[tuple, list[tuple[str, int]]] = {}
     for v in order:
         for rel, (engine, backend) in MODULES.items():
+            if rel in UNTIL and vkey(v) > vkey(UNTIL[rel]):
+                continue
             found: dict[tuple, int] = {}
             sigs = signature_refusals(releases[v] / rel) if (releases[v] / SINKS_MODEL).is_file() else []
             for r in refusals(releases[v] / rel) + sigs:  # the first line that says it, once per release
@@ -156,7 +164,7 @@ def scan(sources: list[Path]) -> dict:
 
 
 HEADER = """\
-# Which CUDA attention backend of each vLLM release refuses which model feature (logits
+# Which CUDA attention backend (and ROCm's ROCM_FLASH, up to 0.7.0) of each vLLM release refuses which model feature (logits
 # soft-capping, attention sinks, sliding window) when the model is built: every raise/assert in
 # the backend's module whose message names the feature (kind signature: an Impl constructor that
 # takes neither `sinks` nor **kwargs, a TypeError once gpt-oss hands it sinks), with its text and line in the first and

@@ -232,6 +232,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         engine.pop(name, None)
     facts["site"]["unread"] = sorted(site.unresolved | hidden)
     facts["site"]["framework_fixed"] = sorted(n for n in site.fixed if n not in args)
+    # what the framework turns on by its own default: a fix writes the framework's key, not a vLLM flag to drop
+    facts["site"]["framework_defaulted"] = sorted(n for n in site.framework_defaults if n not in args and n not in site.fixed)
     if (q := site.settings.get("quantization")) is not None and q.implied:
         facts["site"]["quant_implied"] = True
     count = (facts.get("gpu") or {}).get("count")

@@ -168,8 +168,8 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
         # a serving package that starts vLLM itself (FastChat, Xinference, Ray Serve LLM): its pin against vLLM's
         facts["launch"].update(host_compat(site, facts, cat, partial(sc.ctx.framework_pin, site.file),
                                            sc.ctx.read(site.file) if host_of(site) == "ray" else None))
-        if "host_problem_text" not in facts["launch"]:  # …or a keyword it passes to vLLM where each request runs
-            facts["launch"].update(host_request(site, facts, partial(sc.ctx.framework_pin, site.file)))
+        # …and a keyword it passes to vLLM where each request runs, said beside a start-up break of the same pair
+        facts["launch"].update(host_request(site, facts, partial(sc.ctx.framework_pin, site.file)))
         facts["launch"].update(dynamo_facts(site, partial(sc.ctx.framework_pin, site.file)))  # Dynamo's worker (L143)
         if site.framework != "none":  # the framework's pin against vLLM's
             pin = sc.ctx.framework_pin(site.file, frameworks.get(site.framework).package)

@@ -141,11 +141,14 @@ def _gpu_refuses(feature: str, backend: str, cc: float | None, version: Version,
     return True
 
 
-# On ROCm, 0.5.1-0.5.3's selector returns ROCM_FLASH whatever VLLM_ATTENTION_BACKEND names
-# (vllm/attention/selector.py 0.5.1:137-147, 0.5.3:135-145; FlashInfer has no ROCm build), and in
-# 0.5.3 ROCm's metadata builder is the shared CommonMetadataBuilder (rocm_flash_attn.py 0.5.3:174),
-# whose soft-cap refusal (backends/utils.py 0.5.3:162) the table files under XFormers.
-_ROCM_ONLY = (Version("0.5.1"), Version("0.5.3.post1"))
+# On ROCm, V0's selector returns ROCM_FLASH whatever VLLM_ATTENTION_BACKEND names
+# (vllm/attention/selector.py 0.5.1:137-147, 0.5.3:135-145, 0.6.3:208-218, 0.6.4:239-249;
+# platforms/rocm.py 0.6.5:48-57, 0.7.0:77-88; FlashInfer has no ROCm build). In 0.5.3 ROCm's metadata
+# builder is the shared CommonMetadataBuilder (rocm_flash_attn.py 0.5.3:174), whose soft-cap refusal
+# (backends/utils.py 0.5.3:162) the table files under XFormers; 0.5.4-0.7.0's ROCmFlashAttentionImpl
+# refuses soft-capping itself (0.5.4:253). 0.7.1 moves that raise behind the Triton path
+# (VLLM_USE_TRITON_FLASH_ATTN): later releases are not judged here.
+_ROCM_ONLY = (Version("0.5.1"), Version("0.7.0"))
 _ROCM_BUILDER = {"vllm/attention/backends/utils.py": "ROCM_FLASH"}
 
 

@@ -120,12 +120,27 @@ def pypi_image_facts(facts: dict, table: dict, version: str | None, basis: str |
     return out
 
 
+def unknown_image_facts(facts: dict, basis: str | None) -> dict[str, Any]:
+    """`build_image_unknown`: another maker's vLLM image whose release nothing tells (no tag, no pin, no
+    row of vendor_images.yaml) on a Blackwell GPU. Its torch may be a build for a CUDA below 12.8, which
+    has no sm_100/sm_120 code (the image of Hunyuan-A13B #8: "no kernel image is available"); whether it
+    is, only the image knows, so this is a question to check, not a refusal."""
+    cc = (facts.get("gpu") or {}).get("compute_capability")
+    image = (facts.get("site") or {}).get("image")
+    if basis != "image-other" or (facts.get("vllm") or {}).get("pinned") or not image \
+            or not isinstance(cc, (int, float)) or cc < 10.0:
+        return {}
+    return {"build_image_unknown": image, "build_arch": f"sm_{round(cc * 10)}"}
+
+
 def build_facts(facts: dict, table: dict, version: str | None, basis: str | None) -> dict[str, Any]:
     if vendor := vendor_torch_facts(facts, basis):
         return vendor
     if pypi := pypi_image_facts(facts, table, version, basis):
         return pypi
     cc = (facts.get("gpu") or {}).get("compute_capability")
+    if unknown := unknown_image_facts(facts, basis):
+        return unknown
     v = try_parse(version) if version else None
     if v is not None and _NOT_RELEASE.search(version or ""):
         return {}  # `0.9.2.dev300+g<sha>`, `0.9.0+cu128`: a source or variant build, not the release's wheel

@@ -56,9 +56,9 @@ def _default_chunked(facts: dict, max_len: Any, v: Version) -> bool:
 
 
 def prefix_prefill_facts(facts: dict, version: str, v1: bool, max_len: Any, backend: str | None) -> dict[str, Any]:
-    """`prefill_triton_volta`: "chunked" (asked for), "chunked-default" (V0's own above 32K) or
-    "prefix-caching", where a V0 engine on compute capability 7.0–7.2 runs the Triton prefix
-    kernel; nothing elsewhere."""
+    """`prefill_triton_volta`: "chunked" (asked for), "chunked-default" (V0's own above 32K),
+    "prefix-caching" or "prefix-caching-framework" (the framework's own default), where a V0 engine
+    on compute capability 7.0–7.2 runs the Triton prefix kernel; nothing elsewhere."""
     v = try_parse(version) if version else None
     cc = (facts.get("gpu") or {}).get("compute_capability")
     if v1 or v is None or not FIRST <= v < LAST or not isinstance(cc, (int, float)) or not 7.0 <= cc < 7.5:
@@ -71,6 +71,8 @@ def prefix_prefill_facts(facts: dict, version: str, v1: bool, max_len: Any, back
     why = _why(facts, max_len, v)
     if why == "chunked" and v < CHUNKED:  # 0.4.0 chunks nothing: only a cached block reaches the kernel
         why = "prefix-caching" if _on(engine.get("enable_prefix_caching")) else None
+    if why == "prefix-caching" and "enable_prefix_caching" in ((facts.get("site") or {}).get("framework_defaulted") or ()):
+        why = "prefix-caching-framework"  # ms-swift's GRPO rollout: no flag to drop, the framework's key to turn off
     return {"prefill_triton_volta": why} if why else {}
 
 
