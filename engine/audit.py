@@ -25,7 +25,7 @@ from vllm_kb.engine.kb import machine
 from vllm_kb.engine.kb import compat, redact
 from vllm_kb.engine.kb.knowledge import Knowledge, load
 from vllm_kb.engine.report.results import AuditReport, SiteReport
-from vllm_kb.engine.scan import image_beside, project_imports, workspace_image, python_callers, requirement, source_pins
+from vllm_kb.engine.scan import image_beside, project_imports, python_callers, python_facts, requirement, source_pins, workspace_image
 from vllm_kb.engine.scan.clients import tool_client_urls
 from vllm_kb.engine.scan.model_clients import model_clients
 from vllm_kb.engine.scan.images import is_vllm_image
@@ -85,6 +85,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
     # judged by L139 alone, kept only where its import fails (engine/check/import_sites.py)
     for site in import_sites.candidates(sc.files, sc.ctx.read, sc.sites, project_imports.Launches(sc.files, sc.ctx.read)):
         try:
+            python_facts.bound_release(sc.ctx, site.file, site)  # a RayService's runtime_env installs its release
             prepared.append((site, *release_facts(site, choice_for(site.file, sc.choices, sc.default, sc.own),
                                                   hardware, kb, cat, sc.ctx)))
         except Exception as e:  # noqa: BLE001 — as above

@@ -76,6 +76,8 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
     elif (choice.basis == "pin" or (choice.basis == "range" and pin_alternatives.among_them(site, choice.pin))) \
             and (alternatives := pin_alternatives.choice(site, cat)) is not None:
         choice = alternatives  # one requirements file per backend (engine/scan/pin_alternatives.py): a range over them
+    elif site.launch.get("ray_runtime_env") and choice.basis != "cli" and (alternatives := pin_alternatives.choice(site, cat)):
+        choice = alternatives  # Ray applications that install different releases for one module (scan/ray_runtime_pins.py)
     elif choice.basis == "range" and (alternatives := pin_alternatives.installs(ctx, choice, cat)) is not None:
         choice = alternatives  # an optional extra's range beside what the project's images install: a range over them
     elif choice.basis == "none" and not site.image and not site.installed \
@@ -91,6 +93,8 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         f, _, ln = where.rpartition(":")
         basis = "executable" if text.rsplit("/", 1)[-1].startswith(("vllm_", "vllm-")) else "build"
         pin = pins_mod.Pin(f, int(ln), text, f"=={v}", "image", v)
+        if site.launch.get("ray_runtime_env"):  # the Ray application's runtime_env installs it (scan/ray_runtime_pins.py)
+            pin.via = "ray-runtime-env"
         if site.launch.get("installed_on_path"):  # a script's `pip install vllm==X` before the launch (scan/script_installs.py)
             env = site.launch["installed_on_path"]
             pin.via = f"conda:{env}" if isinstance(env, str) else "script"

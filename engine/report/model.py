@@ -19,7 +19,7 @@ from vllm_kb.engine.fix.changes import PRIORITY_ORDER
 from vllm_kb.engine.fix import apply as apply_fixes
 from vllm_kb.engine.check.suppressions import locate
 from vllm_kb.engine.check.raise_order import stage_of
-from vllm_kb.engine.scan.image_tables import framework_image_source
+from vllm_kb.engine.scan.image_tables import framework_image_source, unlisted_vendor_release
 from vllm_kb.engine.scan.images import vendor_build_day
 
 SCHEMA_VERSION = 2  # 2: the check catalogue once per report (engine/report/catalogue.py)
@@ -52,6 +52,16 @@ def version_text(kb, choice, lang: str) -> str:
     return text
 
 
+def _project_version_text(kb, choice, lang: str) -> str:
+    """The project's release in words. Where nothing pins vLLM project-wide, the header says what the
+    release of a site that names none is, not that every site runs it: an image tag or a site's own install
+    decides its own (eval115: lws, GKE samples, OME, whose sites were image-pinned), as the summary counts."""
+    text = version_text(kb, choice, lang)
+    if choice.basis == "none" and choice.pin is None:
+        return text.replace(kb.t("version.none", lang, version=choice.version), kb.t("version.none_project", lang, version=choice.version), 1)
+    return text
+
+
 def _version_text(kb, choice, lang: str) -> str:
     p = choice.pin
     if choice.basis == "range" and p is not None and p.kind == "docs":  # install instructions: judged as their release
@@ -71,8 +81,13 @@ def _version_text(kb, choice, lang: str) -> str:
         # a tag in its maker's own numbering (kserve/huggingfaceserver:v0.13.0): the release is the maker's word
         return kb.t("version.image-maker", lang, version=choice.version, where=choice.where, text=p.text,
                     source=made[1].split()[0] if made[1] else "knowledge/deploy/framework_images.yaml")
+    if choice.basis == "image-untagged" and p is not None and (month := unlisted_vendor_release(p.text)):
+        # a vendor's release whose notes read here do not name its vLLM (NGC 26.02): unknown, said as the vendor's release
+        return kb.t("version.image-unlisted", lang, version=choice.version, where=choice.where, text=p.text, release=month)
     if choice.basis == "image-dated" and p is not None and (day := vendor_build_day(p.text)):  # the vendor's build, not the tag, dates it
         return kb.t("version.image-built", lang, version=choice.version, where=choice.where, text=p.text, day=day)
+    if choice.basis == "build" and p is not None and p.via == "ray-runtime-env":  # a Ray application's own environment
+        return kb.t("version.ray-runtime-env", lang, version=choice.version, where=choice.where, text=p.text)
     if choice.basis == "build" and p is not None and (p.via == "script" or p.via.startswith("conda:")):
         # the last install on a launch's path: a script's own `pip install`, or the conda environment it activates
         over = kb.t("version.script-install-over", lang, where=p.replaces[0], text=p.replaces[1]) if p.replaces else ""
@@ -142,14 +157,19 @@ def summary(sites: list[dict[str, Any]], counts: dict[str, int] | None = None) -
     added up site by site: Counts)."""
     c = counts or Counts().add_all(sites).n
     return {"sites": c["sites"], "recommendations": {p: c[p] for p in ("P0", "P1", "P2")}, "findings": c["findings"],
-            "unknown": c["unknown"]}
+            "unknown": c["unknown"], "own_release": c["own_release"]}
+
+
+# the bases of a release the site names itself (engine/check/site_release.py): its image's tag or build
+# day, its own install — not a folder's pin, the project's default, nor an image whose release is unknown
+OWN_BASES = frozenset({"image", "image-dated", "build", "executable"})
 
 
 class Counts:
     """What `summary` adds up, one site entry at a time."""
 
     def __init__(self) -> None:
-        self.n = {"sites": 0, "P0": 0, "P1": 0, "P2": 0, "findings": 0, "unknown": 0}
+        self.n = {"sites": 0, "P0": 0, "P1": 0, "P2": 0, "findings": 0, "unknown": 0, "own_release": 0}
 
     def add(self, s: dict[str, Any]) -> None:
         n = self.n
@@ -160,6 +180,8 @@ class Counts:
             n["findings"] += r["kind"] == "finding"
         n["findings"] += len(s["findings"])
         n["unknown"] += sum(1 for c in s["checks"] if c["status"] == "unknown")
+        # counted per site, so that the built and the streamed report (which writes its header first) agree
+        n["own_release"] += (s.get("vllm") or {}).get("basis") in OWN_BASES
 
     def add_all(self, sites: list[dict[str, Any]]) -> "Counts":
         for s in sites:
@@ -181,7 +203,7 @@ def document(rep: AuditReport, lang: str, sites: Any, summary: dict[str, Any],
             "root": str(rep.root),
             "files_scanned": rep.files_scanned,
             "vllm": {"version": rep.default_version.version, "pinned": rep.default_version.pinned,
-                     "basis": rep.default_version.basis, "source": version_text(kb, rep.default_version, lang)},
+                     "basis": rep.default_version.basis, "source": _project_version_text(kb, rep.default_version, lang)},
             "pins": [{"file": p.file, "line": p.line, "text": p.text, "package": p.package} for p in _listed(rep.pins)],
             "skipped": [{"file": s.file, "line": s.line, "code": s.code,
                          "reason": kb.t(f"skip.{s.code}", lang) + (f": {s.detail}" if s.detail else "")} for s in rep.skipped],

@@ -149,6 +149,8 @@ def _render(data: dict, console) -> None:
     sm = data["summary"]
     console.print(t("report.summary", sites=sm["sites"], p0=sm["recommendations"]["P0"], p1=sm["recommendations"]["P1"],
                     p2=sm["recommendations"]["P2"], unknown=sm["unknown"]))
+    if sm.get("own_release"):
+        console.print(escape(t("report.own_release", n=sm["own_release"], sites=sm["sites"])))
     if groups := _repeated_p0(data):
         console.print(escape(t("report.p0_repeated", groups=", ".join(t("report.p0_repeated_group", check=c, n=n) for c, n in groups))))
 

@@ -21,7 +21,7 @@ import re
 
 from vllm_kb.engine.kb import compat, dependency_pins, frameworks, transformers_requires
 from vllm_kb.engine.kb.versions import try_parse
-from vllm_kb.engine.scan import pins as pins_mod
+from vllm_kb.engine.scan import pins as pins_mod, sub_projects
 from vllm_kb.engine.scan.pins import Pin, package_name
 
 _PIP = re.compile(r"^\s*(?:[$>]\s*)?(?:!|%)?(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\s.*\bvllm==", re.I)
@@ -50,12 +50,14 @@ def vllm_ranges(pins: list[Pin]) -> list[Pin]:
 
 def docs_floors(ctx, files: list[str], pins: list[Pin]) -> list[Pin]:
     """`pip install … vllm==X` lines of the project's Markdown files, as `vllm>=X` of their folder,
-    when nothing else in the project pins vLLM."""
-    if any(p.package == "vllm" for p in pins):
+    when nothing else in the project pins vLLM — or only sub-projects with their own manifest do, whose pins
+    stay under their own roots (sub_projects.siblings_only): then the Markdown outside them still speaks."""
+    own = {p.folder for p in pins if p.package == "vllm"}
+    if own and not sub_projects.siblings_only(files, dict.fromkeys(own)):
         return []
     out = []
     for rel in files:
-        if not rel.lower().endswith(".md"):
+        if not rel.lower().endswith(".md") or any(rel.startswith(f + "/") for f in own):
             continue
         text = ctx.read(rel) or ""
         if "vllm==" not in text.lower():

@@ -31,7 +31,9 @@ def index(sites: list[Site], known: set[str], workspaces: Sequence[tuple[str, st
     out: dict[str, list[tuple]] = {}
     for s in sites:
         release = image_version(s.image) if s.image and is_vllm_like_image(s.image) else None
-        if release is None and s.installed and s.installed[0] in known and not s.launch.get("installed_on_path"):  # an image build's, not a script's
+        # an image build's, not a script's, nor what a Ray application installs for its own module (scan/ray_runtime_pins.py)
+        if release is None and s.installed and s.installed[0] in known and not s.launch.get("installed_on_path") \
+                and not s.launch.get("ray_runtime_env"):
             release = s.installed[0]
         if release in known:
             at_file, at_line = s.launch.get("image_at") or (s.file, s.line)

@@ -9,7 +9,7 @@ from typing import Any
 from vllm_kb.engine.kb.versions import try_parse
 
 __all__ = ["framework_image", "framework_image_package", "framework_image_source", "image_ref", "name_and_tag",
-           "pypi_wheel_release"]
+           "pypi_wheel_release", "unlisted_vendor_release"]
 
 
 def name_and_tag(image: str | None) -> tuple[str, str]:
@@ -81,6 +81,23 @@ def framework_image_source(image: str | None) -> tuple[str, str] | None:
         if e.get("lines") and e.get("release") and (m := re.search(e["release"], tag)):
             line = ".".join(m.group(1).split(".")[:2])
             return (str(e["lines"][line]), str(e.get("source") or "")) if line in e["lines"] else None
+        return None
+    return None
+
+
+def unlisted_vendor_release(image: str | None) -> str | None:
+    """The vendor's own release an image's tag names (`nvcr.io/nvidia/vllm:26.02-py3` → 26.02) where the
+    table knows the vendor's numbering but no row of that release: its vLLM is not known, and the report
+    says whose release it is rather than "untagged" (eval115 M6: GKE nemo-rl-on-gke's NGC 26.02)."""
+    from vllm_kb.engine.kb import deploy_tools
+
+    name, tag = name_and_tag(image)
+    for e in deploy_tools.load("framework_images")["images"] if tag else ():
+        if not re.match(e["match"], name):
+            continue
+        if e.get("releases") and e.get("tag") and (m := re.search(e["tag"], tag)) \
+                and not any(str(r[0]) == m.group(1) for r in e["releases"]):
+            return m.group(1)
         return None
     return None
 

@@ -172,7 +172,8 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         if "" in choices:
             default = choices[""]
         elif len({c.version for c in choices.values()}) == 1 and choices and \
-                not any(c.pin is not None and c.pin.kind == "docs" for c in choices.values()):
+                not any(c.pin is not None and c.pin.kind == "docs" for c in choices.values()) \
+                and not sub_projects.siblings_only(files, choices):
             default = next(iter(choices.values()))  # one release everywhere (a tutorial's own floor stays in its folder)
         else:
             default = pins_mod.choose([], known, cat.newest)

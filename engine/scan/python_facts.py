@@ -10,7 +10,7 @@ import ast
 import re
 from pathlib import PurePosixPath
 
-from vllm_kb.engine.scan import gpu_types, inline_script, pins, ray_placement
+from vllm_kb.engine.scan import gpu_types, inline_script, pins, ray_placement, ray_runtime_pins
 from vllm_kb.engine.scan.context import texts_with
 from vllm_kb.engine.scan.python_scope import dotted as _dotted
 from vllm_kb.engine.scan.python_values import Unresolved
@@ -45,6 +45,9 @@ def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
             elif isinstance(gpus, (int, float)) and not isinstance(gpus, bool) and 0 < gpus < 1:
                 # a fraction of a GPU per replica: Ray packs replicas (and other actors) onto one device by design
                 site.launch["instances_share_gpu"] = True
+            req = ray_runtime_pins.requirement(_value(r, _entry(kw.get("ray_actor_options"), "runtime_env")))
+            if req is not None and site.installed is None:  # the replica's own environment installs it
+                ray_runtime_pins.apply(site, ((rel, dec.lineno, req),), ctx.catalog.versions, ctx.catalog.newest)
         elif name.rsplit(".", 1)[-1] in ("function", "cls") and ("gpu" in kw or "image" in kw) and _imports_modal(tree):
             site.tool = "modal" if site.tool in (None, "python subprocess") else site.tool
             gpu = _value(r, kw.get("gpu"))
@@ -64,6 +67,7 @@ def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
     gpus = bound_gpus(ctx, rel)
     if gpus and site.gpu_request is None:
         site.gpu_request = gpus
+    bound_release(ctx, rel, site)
 
 
 def _vertex_machine(tree: ast.Module, r, site: Site) -> None:
@@ -189,14 +193,21 @@ def _modal_image(ctx, rel, tree, r, name: str, site: Site, seen: set | None = No
 
 
 def bound_env(ctx, rel: str) -> dict[str, str]:
-    return _bindings(ctx).get(rel, ({}, None))[0]
+    return _bindings(ctx).get(rel, ({}, None, ()))[0]
 
 
 def bound_gpus(ctx, rel: str) -> int | None:
-    return _bindings(ctx).get(rel, ({}, None))[1]
+    return _bindings(ctx).get(rel, ({}, None, ()))[1]
 
 
-def _bindings(ctx) -> dict[str, tuple[dict[str, str], int | None]]:
+def bound_release(ctx, rel: str, site: Site) -> None:
+    """The vLLM release the applications that import `rel` install in their runtime_env, as the site's own."""
+    got = _bindings(ctx).get(rel)
+    if got is not None:
+        ray_runtime_pins.apply(site, got[2], ctx.catalog.versions, ctx.catalog.newest)
+
+
+def _bindings(ctx) -> dict[str, tuple[dict[str, str], int | None, tuple]]:
     cache = ctx.__dict__.get("_py_bindings")
     if cache is not None:
         return cache
@@ -262,7 +273,10 @@ def _bind(ctx, rel: str, app: dict, files: list[str], cache: dict) -> None:
             gpus = int(n)
     old = cache.get(cands[0])
     new_env = {str(k): str(v) for k, v in env.items() if v is not None} if isinstance(env, dict) else {}
+    # the vLLM the application's runtime_env installs, per application (engine/scan/ray_runtime_pins.py)
+    installs = (ray_runtime_pins.located(rel, ctx.read(rel) or "", ray_runtime_pins.requirement(app.get("runtime_env")), path),)
     if old is not None:  # two deployments of one file: keep only what they agree on
         new_env = {k: v for k, v in new_env.items() if old[0].get(k) == v}
         gpus = gpus if gpus == old[1] else None
-    cache[cands[0]] = (new_env, gpus)
+        installs = old[2] + installs
+    cache[cands[0]] = (new_env, gpus, installs)

@@ -102,3 +102,14 @@ def _dotted(rel: str) -> str:
 
 def _under(name: str, package: str) -> bool:
     return name == package or name.startswith(package + ".")
+
+
+def siblings_only(files, choices: dict) -> bool:
+    """Every folder that pins vLLM is a sub-project with its own package manifest (pyproject.toml,
+    setup.py) beside a root package whose own manifest does not name vLLM: a pin applies to the files
+    under its own project root, so it is no release for the root package or a sibling (eval115
+    PKU-Alignment/align-anything: projects/eval-anything's `vllm >= 0.6.2` was read for align_anything/)."""
+    have = set(files)
+    if "" in choices or not choices or not ({"pyproject.toml", "setup.py"} & have):
+        return False
+    return all(f and any(f"{f}/{m}" in have for m in ("pyproject.toml", "setup.py")) for f in choices)
