@@ -163,3 +163,27 @@ def test_the_raise_never_falls_below_the_releases_own_floor():
     assert transformers_fit(facts, _pin("==4.36.2"), table)["tf_fix"] == ">=4.40.0"
     table["vllm_requires"] = {"0.5.0.post1": ">=4.30.0"}
     assert transformers_fit(facts, _pin("==4.36.2"), table)["tf_fix"] == ">=4.37.0"
+
+
+_NEMOTRON = ("vllm serve nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tensor-parallel-size 1 "
+             "--max-model-len 65536{trust}\n")
+
+
+def _l52(write_project, trust: str):
+    # basetenlabs/truss-examples nemotron/Nemotron-3-Nano (eval117) runs vLLM 0.12.0 (transformers<5),
+    # whose transformers maps nemotron_h only from 5.3.0
+    root = write_project({"requirements.txt": "vllm==0.12.0\n", "serve.sh": _NEMOTRON.format(trust=trust)})
+    (sr,) = audit(root, gpu="H100-80GB").sites
+    return next(r for r in sr.results if r.check.id == "L52")
+
+
+def test_a_catalogued_config_class_answers_l52_under_trust_remote_code(write_project):
+    """Nemotron-H uploads name AutoConfig in their auto_map (models.yaml config_code): with
+    --trust-remote-code AutoConfig reads nemotron_h through the repository's class (truss-examples'
+    published Nemotron-3-Nano launch on v0.12.0 drew a false P1, eval117)."""
+    assert _l52(write_project, " --trust-remote-code").status == "not_applicable"
+
+
+def test_without_trust_remote_code_the_old_transformers_still_stops_it(write_project):
+    r = _l52(write_project, "")
+    assert r.status == "recommended" and r.priority == "P0"

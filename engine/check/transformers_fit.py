@@ -50,6 +50,8 @@ def transformers_fit(facts: dict, pin: Any, table: dict, image: str | None = Non
         # names AutoConfig (transformers AutoConfig.from_pretrained: has_remote_code); known only where
         # the project holds the config.json
         out["tf_config_code"] = "AutoConfig" in auto_map
+    elif out.get("tf_too_old") and (facts.get("model") or {}).get("config_code") is True:
+        out["tf_config_code"] = True  # the catalog knows the uploads' auto_map to name AutoConfig (models.yaml config_code)
     elif out.get("tf_too_old") and (facts.get("model") or {}).get("remote_code") is False:
         out["tf_config_code"] = False  # the catalog knows the uploads as transformers' own port (models.yaml remote_code: false)
     return {**out, **tok}
