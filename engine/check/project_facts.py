@@ -23,6 +23,7 @@ from vllm_kb.engine.check.gguf_fit import gguf_fit
 from vllm_kb.engine.check.gguf_loader import loader_fit
 from vllm_kb.engine.check.host_compat import host_compat, host_of, host_request
 from vllm_kb.engine.check.hub_fit import hub_fit
+from vllm_kb.engine.check.import_args import import_arg_facts
 from vllm_kb.engine.check.kv_shared_norm import kv_shared_norm_fit
 from vllm_kb.engine.check.llm_methods import method_facts
 from vllm_kb.engine.check.launch_facts import ray_cluster
@@ -97,6 +98,9 @@ def add_project_facts(prepared: list, sc, kb: Knowledge, cat, clients: list, ask
                 at = first_import.setdefault((site.file, launch.get("vllm_import"), launch.get("vllm_import_certain")), site.line)
                 if at != site.line:
                     launch["vllm_import_first_at"] = f"{site.file}:{at}"
+        # a launch argument vLLM imports by dotted path or file path at start (--middleware, worker_cls, …; L289)
+        facts["launch"].update(import_arg_facts(site, str(facts["vllm"].get("version")), _certain(cat, choice),
+                                                sc.ctx.module_names(), sc.ctx.files_ending))
         if paired.get(site.id) and facts["site"].get("serves_http"):
             facts["launch"]["tool_clients"] = paired[site.id][:5]
         if naming.get(site.id) and facts["site"].get("serves_http"):

@@ -114,6 +114,9 @@ FRAMES: dict[str, tuple[str, ...]] = {
     "get_tokenizer": ("remote-code-model", "gated-model-token"),  # transformers_utils 0.4.1–0.34.0
     "get_config": ("transformers-model-type", "remote-code-model", "gated-model-token"),  # 0.4.1–0.34.0
     "_init_workers_ray": ("gpu-count",),  # executor 0.4.1–0.32.0
+    "resolve_obj_by_qualname": ("launch-arg-import-path",),  # utils: worker/scheduler/executor class paths 0.6.5–0.34.0
+    "_load_logitsprocs_by_fqcns": ("launch-arg-import-path",),  # v1 logits processors 0.10.1–0.33.0
+    "_load_v2_logitsprocs_by_fqcns": ("launch-arg-import-path",),  # 0.34.0
 }
 _VLLM_FILE = re.compile(r"(^|[/\\])vllm[/\\]")
 # a frame in one of these packages is the framework's own code calling vLLM (engine/advise/diagnose/framework_lines.py)
