@@ -38,6 +38,10 @@ class Result:
         return render(self.reason(lang), self.values)
 
 
+# platforms whose vLLM is not the CUDA or ROCm GPU code (report.platform_name.*); vLLM's CPU backend keeps its own rules
+NOT_GPU = frozenset({"tpu", "npu", "hpu", "neuron", "xpu", "openvino"})
+
+
 def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[str, str], kb: Knowledge) -> Result:
     mode = facts.get("site", {}).get("mode")
     version = facts.get("vllm", {}).get("version")
@@ -46,7 +50,13 @@ def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[st
             en=kb.t("reason.mode", "en", modes=", ".join(check.modes), mode=mode),
             zh=kb.t("reason.mode", "zh", modes=", ".join(check.modes), mode=mode)))
     rules = check.rules
-    if check.cuda_only and (facts.get("site") or {}).get("platform") == "rocm":
+    plat = (facts.get("site") or {}).get("platform")
+    if (check.cuda_only or check.gpu_only) and plat in NOT_GPU:
+        # a TPU's, an Ascend NPU's … vLLM runs another platform's code (its plugin or backend), not these GPU paths
+        name = kb.t(f"report.platform_name.{plat}", "en"), kb.t(f"report.platform_name.{plat}", "zh")
+        return Result(check, "not_applicable", Text(en=kb.t("reason.gpu_only", "en", platform=name[0]),
+                                                    zh=kb.t("reason.gpu_only", "zh", platform=name[1])))
+    if check.cuda_only and plat == "rocm":
         rules = [r for r in check.rules if r.rocm]
         res = _first(check, rules, facts, act, unresolved, kb, version) if rules else None
         if res is not None and res.status == "recommended":
@@ -281,8 +291,8 @@ def _deps(check: Check) -> tuple:
     if hit is not None and hit[0] is check:
         return hit[1], hit[2], hit[3]
     paths: set[tuple[str, ...]] = {("site", "mode"), ("vllm", "version")}
-    if check.cuda_only:
-        # `evaluate` answers such a check on ROCm by the platform alone, naming the GPU (reason.cuda_only)
+    if check.cuda_only or check.gpu_only:
+        # `evaluate` answers such a check on ROCm (cuda_only) or another platform by the platform alone (reason.gpu_only)
         paths |= {("site", "platform"), ("gpu", "name")}
     quoted: set[str] = set()
     texts = [check.otherwise_reason] + ([check.outside_versions] if check.outside_versions else [])

@@ -8,11 +8,8 @@ import re
 from typing import Any
 
 from vllm_kb.engine.kb import deploy_tools, hardware
+from vllm_kb.engine.scan.gpu_types import OTHER_ACCELERATORS as _OTHER
 
-# deployment names of accelerators other than NVIDIA GPUs, compiled when a site names a GPU type
-# (case-blind sets are slow to compile: a hundredth of a cold start that never asks)
-_OTHER = ((r"amd|mi\d{3}|radeon|instinct", "rocm"), (r"tpu", "tpu"), (r"gaudi|habana|hpu", "hpu"),
-          (r"neuron|inferentia|trainium|\binf\d|\btrn\d", "neuron"), (r"ascend|\bnpu", "npu"), (r"^cpu", "cpu"))
 _PREFIX = r"^(nvidia[-_ ]gpu[-_ ]|nvidia[-_ ]tesla[-_ ]|nvidia[-_ ]|tesla[-_ ]|gpu[-_ ])"
 
 
@@ -35,6 +32,8 @@ def resolve(types: list[str], current: dict | None, gpus: list[dict], per_node: 
     for name in types:
         for rx, plat in _OTHER:
             if re.search(rx, name, re.I):
+                if name.lower() == "amd.com/gpu" and hardware.is_amd(current):
+                    return plat, current, False  # an AMD device request names no card: --gpu's AMD card holds
                 return plat, None, True
     entries = [_catalog_entry(t, gpus) for t in types]
     if current and any(e is not None and e["name"] == current.get("name") for e in entries):

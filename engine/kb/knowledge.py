@@ -98,6 +98,9 @@ class Check:
     # read from vLLM's CUDA paths: `applies_to.cuda_only`, or a rule that reads the CUDA compute
     # capability or architecture; not judged on ROCm (engine/check/evaluate.py)
     cuda_only: bool = False
+    # read from vLLM's GPU paths, CUDA's and ROCm's alike (CUDA/HIP graphs): `applies_to.gpu_only`; with
+    # cuda_only, not judged where another platform's plugin or backend runs vLLM (TPU, Ascend NPU, Gaudi …)
+    gpu_only: bool = False
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -134,6 +137,7 @@ def _check_from(raw: dict, category: str, file: str) -> Check:
         outside_versions=Text.of(applies["outside_versions"]) if applies.get("outside_versions") else None,
         error_text=tuple(raw.get("error_text", ())), raw=raw,
         cuda_only=bool(applies.get("cuda_only")) or any(_CUDA_FACTS.search(r.when) for r in rules),
+        gpu_only=bool(applies.get("gpu_only")),
     )
 
 

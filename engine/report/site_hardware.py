@@ -23,6 +23,9 @@ def _platform_by(kb, site, facts: dict, lang: str) -> tuple[str | None, str]:
         return built[0], kb.t("report.platform_by.build", lang, what=", ".join(built[1]))
     plat, what = platform_why(facts.get("args") or {}, facts.get("env") or {}, site.image,
                               (site.launch or {}).get("framework_device"), site.plugins)
+    if what is None and site.platform_near:  # the image the README beside it runs it in (scan/readme_platform.py)
+        near = site.platform_near
+        return near[0], kb.t("report.platform_by.readme", lang, what=f"`{near[1]}`", at=near[2])
     if what is None:
         return None, ""
     kind = ("device" if what.startswith("device=") else "plugin" if what in (site.plugins or ()) else

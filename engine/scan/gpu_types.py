@@ -12,7 +12,16 @@ from vllm_kb.engine.kb import deploy_tools
 
 INSTANCE_KEYS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
 NODE_SELECTOR_KEYS = ("nvidia.com/gpu.product", "cloud.google.com/gke-accelerator",
-                      "karpenter.k8s.aws/instance-gpu-name", "gpu.nvidia.com/class")
+                      "karpenter.k8s.aws/instance-gpu-name", "gpu.nvidia.com/class",
+                      "cloud.google.com/gke-tpu-accelerator")  # GKE's TPU node pools (tpu-v6e-slice)
+# deployment names of accelerators other than NVIDIA GPUs (a nodeSelector value, a device plugin's resource, Ray's
+# accelerator_type): the platform they run vLLM on. Strings, compiled only when a site names a type.
+OTHER_ACCELERATORS = ((r"amd|mi\d{3}|radeon|instinct", "rocm"), (r"tpu", "tpu"), (r"gaudi|habana|hpu", "hpu"),
+                      (r"neuron|inferentia|trainium|\binf\d|\btrn\d", "neuron"), (r"ascend|\bnpu", "npu"),
+                      (r"gpu\.intel\.com|intel[-_ ]?gpu|\bxpu", "xpu"), (r"^cpu", "cpu"))
+# Kubernetes device plugins' extended resources of those accelerators (a container's limits/requests)
+_RESOURCE = re.compile(r"^(google\.com/tpu|amd\.com/gpu|habana\.ai/gaudi|huawei\.com/ascend[\w-]*|"
+                       r"aws\.amazon\.com/neuron[\w]*|gpu\.intel\.com/[\w]+)$", re.I)
 
 
 def from_pod(pod: Any) -> list[str]:
@@ -21,6 +30,24 @@ def from_pod(pod: Any) -> list[str]:
     if not isinstance(sel, dict):
         return []
     return [str(sel[k]) for k in NODE_SELECTOR_KEYS if isinstance(sel.get(k), (str, int)) and str(sel[k]).strip()]
+
+
+def other_platform(name: Any) -> str | None:
+    """The platform an accelerator name other than an NVIDIA GPU's says (`TPU-V6E` → tpu); None for any other."""
+    if not isinstance(name, str):
+        return None
+    return next((plat for rx, plat in OTHER_ACCELERATORS if re.search(rx, name, re.I)), None)
+
+
+def from_resources(resources: Any) -> list[str]:
+    """A container's `resources` naming another accelerator's device (`google.com/tpu: 8`,
+    `amd.com/gpu`, `habana.ai/gaudi`, `huawei.com/Ascend910`): the scheduler places it only where that
+    device is, whatever GPU the audit was given. Nothing where it also asks for nvidia.com/gpu."""
+    parts = [resources.get(k) for k in ("limits", "requests")] if isinstance(resources, dict) else []
+    keys = [str(k) for part in parts if isinstance(part, dict) for k in part]
+    if any(k == "nvidia.com/gpu" for k in keys):
+        return []
+    return list(dict.fromkeys(k for k in keys if _RESOURCE.match(k)))
 
 
 def pod_machine(pod: Any) -> tuple[str, int] | None:
@@ -63,3 +90,32 @@ def from_modal(gpu: Any) -> list[str]:
         if isinstance(g, str) and g.strip() and g.strip().lower() not in ("any", "auto"):
             out.append(re.sub(r":\d+\s*$", "", g.strip()))
     return out
+
+
+def pods_other(data: Any) -> tuple[str, tuple] | None:
+    """(the name, its path) where every pod spec of a manifest (a RayService's head and worker groups)
+    that names an accelerator names one other platform's (`cloud.google.com/gke-tpu-accelerator:
+    tpu-v6e-slice`, `google.com/tpu: 8`); None where none does, or any pod asks for an NVIDIA GPU
+    (nvidia.com/gpu, an NVIDIA nodeSelector value) or for two platforms."""
+    found: list[tuple[str, tuple]] = []
+    stack: list[tuple[Any, tuple]] = [(data, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("containers"), list):
+                got = node.get("nodeSelector")
+                sel: dict = got if isinstance(got, dict) else {}
+                found += [(n, path + ("nodeSelector", k)) for k in NODE_SELECTOR_KEYS for n in from_pod({"nodeSelector": {k: sel.get(k)}})]
+                for i, c in enumerate(node["containers"]):
+                    res = c.get("resources") if isinstance(c, dict) else None
+                    parts = [res.get(p) for p in ("limits", "requests")] if isinstance(res, dict) else []
+                    if any(isinstance(p, dict) and "nvidia.com/gpu" in p for p in parts):
+                        return None
+                    found += [(n, path + ("containers", i, "resources")) for n in from_resources(res)]
+            stack += [(v, path + (k,)) for k, v in node.items()]
+        elif isinstance(node, list):
+            stack += [(v, path + (i,)) for i, v in enumerate(node)]
+    plats = {other_platform(n) for n, _ in found}
+    if not found or None in plats or len(plats) != 1:
+        return None
+    return min(found, key=lambda f: ("nodeSelector" not in f[1], [str(p) for p in f[1]]))  # the selector names the generation

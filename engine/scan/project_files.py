@@ -9,7 +9,7 @@ from vllm_kb.engine.kb import plugins as kb_plugins
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan import chatchat_config, configs, conflicts, deploy, makefile, notebooks, python_calls, scripts, service_files, words
 from vllm_kb.engine.scan import heredoc_manifests, heredoc_python, hydra_compose, manifest_template, own_images, text_commands, toml_commands, verl_worker, vscode_launch, windows_scripts
-from vllm_kb.engine.scan import readme_fences, shell_templates, yaml_python
+from vllm_kb.engine.scan import readme_fences, readme_platform, shell_templates, yaml_python
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.site import Site
@@ -25,6 +25,8 @@ def with_plugins(ctx: ScanContext, found: list[Site]) -> list[Site]:
     for s in found:
         s.plugins = ctx.plugins | (kb_plugins.packages_in(s.image + "\n") if s.image else set())
         s.fork_options = ctx.fork_options
+        if not s.image and not s.gpu_types and (near := readme_platform.folder_platform(ctx, s.file)):
+            s.platform_near = near  # no image of its own: the one the folder's README runs it in
         if (s.image or (s.source or {}).get("build_dockerfile")) and (built := build_platform(ctx, s)):
             # the image's own Dockerfiles say its platform plugins, not another accelerator's Dockerfile
             s.plugins = frozenset(p for p in s.plugins if p not in PLATFORM_PLUGINS) | built[2]

@@ -68,6 +68,10 @@ def facts(ctx, rel: str, tree: ast.Module, f, site: Site) -> None:
     if gpus and site.gpu_request is None:
         site.gpu_request = gpus
     bound_release(ctx, rel, site)
+    if not site.gpu_types and (other := bound_accelerator(ctx, rel)):
+        # the RayService's pods run on a TPU (Ascend, Gaudi …) node pool: so does the engine the file starts
+        site.gpu_types = [other[0]]
+        site.source = dict(site.source, gpu_at=other[1]) if isinstance(site.source, dict) else site.source
 
 
 def _vertex_machine(tree: ast.Module, r, site: Site) -> None:
@@ -207,7 +211,13 @@ def bound_release(ctx, rel: str, site: Site) -> None:
         ray_runtime_pins.apply(site, got[2], ctx.catalog.versions, ctx.catalog.newest)
 
 
-def _bindings(ctx) -> dict[str, tuple[dict[str, str], int | None, tuple]]:
+def bound_accelerator(ctx, rel: str) -> tuple[str, str] | None:
+    """(name, file:line) of another platform's accelerator every RayService running the file asks for."""
+    got = _bindings(ctx).get(rel)
+    return got[3] if got else None
+
+
+def _bindings(ctx) -> dict[str, tuple[dict[str, str], int | None, tuple, tuple[str, str] | None]]:
     cache = ctx.__dict__.get("_py_bindings")
     if cache is not None:
         return cache
@@ -222,8 +232,9 @@ def _bindings(ctx) -> dict[str, tuple[dict[str, str], int | None, tuple]]:
         except (yamlio.YamlError, RecursionError):
             continue
         for d in docs:
+            other = gpu_types.pods_other(d.data) if isinstance(d.data, dict) and d.data.get("kind") == "RayService" else None
             for app in _applications(d.data):
-                _bind(ctx, rel, app, files, cache)
+                _bind(ctx, rel, app, files, cache, (other[0], f"{rel}:{d.line_of(other[1])}") if other else None)
     return cache
 
 
@@ -251,7 +262,7 @@ def _applications(data) -> list[dict]:
     return [a for a in apps if isinstance(a, dict)] if isinstance(apps, list) else []
 
 
-def _bind(ctx, rel: str, app: dict, files: list[str], cache: dict) -> None:
+def _bind(ctx, rel: str, app: dict, files: list[str], cache: dict, other: tuple[str, str] | None = None) -> None:
     path = app.get("import_path")
     if not isinstance(path, str) or ":" not in path and "." not in path:
         return
@@ -279,4 +290,6 @@ def _bind(ctx, rel: str, app: dict, files: list[str], cache: dict) -> None:
         new_env = {k: v for k, v in new_env.items() if old[0].get(k) == v}
         gpus = gpus if gpus == old[1] else None
         installs = old[2] + installs
-    cache[cands[0]] = (new_env, gpus, installs)
+        # two node pools of one platform (a v5e and a v6e RayService) still say the platform
+        other = old[3] if old[3] and other and gpu_types.other_platform(old[3][0]) == gpu_types.other_platform(other[0]) else None
+    cache[cands[0]] = (new_env, gpus, installs, other)

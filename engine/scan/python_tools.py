@@ -267,6 +267,7 @@ def _llm_config(ctx, rel, text, version, call, r, kind, mode, tool) -> Site:
     elif kwargs is not None:
         site.opaque.append({"code": "spread", "what": "engine_kwargs=" + ast.unparse(kwargs), "where": f"{rel}:{kwargs.lineno}"})
     site.env = _runtime_env(r, _kw(call, "runtime_env"), rel)
+    site.gpu_types = _other_accelerator(r, _kw(call, "accelerator_type"))
     tp, pp = (site.settings.get(k) for k in ("tensor_parallel_size", "pipeline_parallel_size"))
     if tp is None or tp.resolved:
         tpv = tp.value if tp is not None else 1
@@ -275,6 +276,20 @@ def _llm_config(ctx, rel, text, version, call, r, kind, mode, tool) -> Site:
             site.gpu_request = tpv * ppv
     site.source = {"call": call, "text": text, "target": kind, "func": r.lines.segment(call.func) or kind}
     return site
+
+
+def _other_accelerator(r, node) -> list[str]:
+    """LLMConfig(accelerator_type="TPU-V6E"): Ray places the engine's workers only on nodes of that
+    accelerator (ray.util.accelerators names TPUs, Gaudi, AMD Instinct, Ascend, Intel GPUs beside NVIDIA's).
+    Only another platform's name is kept: an NVIDIA one leaves the GPU to --gpu as before."""
+    from vllm_kb.engine.scan.gpu_types import other_platform
+    from vllm_kb.engine.scan.python_scope import Unresolved
+
+    try:
+        name = r.value(node) if node is not None else None
+    except (Unresolved, RecursionError):
+        return []
+    return [name.strip()] if isinstance(name, str) and other_platform(name) else []
 
 
 def _runtime_env(r, node, rel: str) -> dict[str, Setting]:

@@ -109,6 +109,8 @@ class Site:
     # unknown in the files (LLaMA-Factory, Xinference): the audit takes them from --gpu
     device_args: tuple[str, ...] = ()
     plugins: frozenset = frozenset()  # vLLM plugin packages the project installs or the site's image holds
+    # (platform, image, README file:line): the vendor image the README beside a launch runs it in (scan/readme_platform.py)
+    platform_near: tuple[str, str, str] | None = None
     fork_options: dict = field(default_factory=dict)  # option → the project's vLLM source tree defining it (scan/fork_source.py)
     peer: str | None = None  # id of the other half of a rollout server / trainer client pair  # a client of a rollout server: engine arguments belong to the server
 

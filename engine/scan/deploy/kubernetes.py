@@ -142,7 +142,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                     site.launch["ray_driver_gpus_unset"] = True
             pod = _node(doc.data, _pod(path))
             configmap_config.merge(ctx, site, pod, c)  # `--config /etc/vllm/x.yaml` a ConfigMap volume holds
-            site.gpu_types = gpu_types.from_pod(pod)
+            # a nodeSelector's GPU (or TPU node pool); else a device plugin's resource of another accelerator
+            site.gpu_types = gpu_types.from_pod(pod) or gpu_types.from_resources(c.get("resources"))
             machine = gpu_types.pod_machine(pod)
             if machine and not site.gpu_types:
                 site.gpu_types = [machine[0]]  # node affinity to one machine type

@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.deploy.dockerfile import final_stage_installs, is_dockerfile
+from vllm_kb.engine.scan.gpu_types import other_platform
 from vllm_kb.engine.scan.images import image_version
 from vllm_kb.engine.scan.site import Setting, Site
 
@@ -173,6 +174,8 @@ def _llm_config(ctx, rel, doc, item: dict, path: tuple, off: int) -> Site:
                         kind="ray.serve.llm LLMConfig", mode="framework_integrated", tool="ray-serve", syntax="kwargs-yaml",
                         model=model, model_line=doc.line_of(path + ("model_loading_config", src_key)) + off)
     site.env = _runtime_env(rel, doc, item, path, off)
+    if isinstance(acc := item.get("accelerator_type"), str) and other_platform(acc):
+        site.gpu_types = [acc.strip()]  # Ray places the workers on that accelerator's nodes (a TPU-V6E, Intel-GAUDI)
     tp = kwargs.get("tensor_parallel_size", 1)
     pp = kwargs.get("pipeline_parallel_size", 1)
     if all(isinstance(x, int) and not isinstance(x, bool) for x in (tp, pp)):
