@@ -9,10 +9,13 @@ import pytest
 from vllm_kb.engine.fix.changes import Fixable, plan
 from vllm_kb.engine.fix.release_valid import problem
 from vllm_kb.engine.kb import catalog as catalog_mod
-from vllm_kb.engine.kb.knowledge import load
+from vllm_kb.engine.kb.knowledge import FixOp, load
 from vllm_kb.engine.scan.site import Site, Setting
 
 SERVE_MODES = {"standalone_serve", "rlhf_server"}
+
+
+_MM_LIMIT = FixOp("set", "limit_mm_per_prompt", {"image": 4})
 
 
 def _site(settings: dict | None = None) -> Site:
@@ -56,8 +59,9 @@ def test_every_literal_proposal_starts_in_its_release():
                                              ("0.8.5", "--limit-mm-per-prompt '{\"image\": 4}'"),
                                              ("0.34.0", "--limit-mm-per-prompt '{\"image\": 4}'")])
 def test_mm_limit_written_in_the_release_form(version, written):
-    i5 = load().checks.get("I5")
-    ops = [(op, op.value) for r in i5.rules for op in r.fix]
+    # I5 proposes no count any more (a per-prompt count frees no memory on V1, and V0's default of one is
+    # the smallest): the planner still writes a limit in the form each release parses
+    ops = [(_MM_LIMIT, _MM_LIMIT.value)]
     (ch,) = plan(_site(), [Fixable("I5", "P1", False, ops)], catalog_mod.load(), version)
     assert ch.after == written and ch.blocked is None
 
@@ -65,7 +69,7 @@ def test_mm_limit_written_in_the_release_form(version, written):
 def test_mm_limit_merges_the_written_keys_in_kv_form():
     existing = Setting(name="limit_mm_per_prompt", value={"video": 1}, raw="video=1", key="--limit-mm-per-prompt",
                        file="serve.sh", line=1, syntax="cli")
-    op = load().checks.get("I5").rules[-1].fix[0]
+    op = _MM_LIMIT
     (ch,) = plan(_site({"limit_mm_per_prompt": existing}), [Fixable("X", "P1", False, [(op, {"image": 4})])],
                  catalog_mod.load(), "0.6.1")
     assert ch.after == "--limit-mm-per-prompt video=1,image=4"
@@ -90,5 +94,8 @@ def test_realcase_control_gets_the_release_form():
 
     folder = score.HERE / "mm-limit-form--vllm-11006-qwen2vl-063-control"
     rep = score._audit(folder, score.load(folder))
-    changes = [ch for sr in rep.sites for ch in sr.changes if ch.target == "limit_mm_per_prompt"]
-    assert [ch.after for ch in changes] == ["--limit-mm-per-prompt image=4"]
+    # 0.6.3's default is one image per prompt: nothing to propose (the reporter's question was sending more)
+    assert not [ch for sr in rep.sites for ch in sr.changes if ch.target == "limit_mm_per_prompt"]
+    (sr,) = rep.sites
+    (ch,) = plan(sr.site, [Fixable("I5", "P2", False, [(_MM_LIMIT, _MM_LIMIT.value)])], catalog_mod.load(), sr.lookup_version)
+    assert ch.after == "--limit-mm-per-prompt image=4"

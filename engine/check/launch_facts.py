@@ -275,7 +275,8 @@ def gpu_layout(engine: dict, visible: int | None, gpu_count, nodes: int = 1, lau
     multi = (nnodes > 1 or nodes > 1 or engine.get("distributed_executor_backend") == "ray" or bool(engine.get("headless"))
              or (local is not None and local < dp))
     dp_local = local if local is not None else dp
-    out: dict[str, Any] = {"gpus_needed": tp * pp * dp_local, "multi_node": multi}
+    # engine_gpus: every rank of every node (TP × PP × all DP replicas), the count a report says the launch runs on
+    out: dict[str, Any] = {"gpus_needed": tp * pp * dp_local, "engine_gpus": tp * pp * max(dp, dp_local), "multi_node": multi}
     seen = visible if visible is not None else (int(gpu_count) if isinstance(gpu_count, (int, float)) else None)
     if seen is None or seen < 1:
         return out

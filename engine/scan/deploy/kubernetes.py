@@ -127,6 +127,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 if got := image_installs(ctx, kept[1]):
                     site.launch["image_installs"] = got  # what the build installs over its base (L155)
             site.gpu_request = resource_gpus(c.get("resources")) or _service_gpus(doc.data, path)
+            if path[-1:] == ("runner",) and (arch := _runtime_architecture(doc.data)):
+                site.launch["runtime_architecture"] = arch
             if _gap_in(doc, path + ("args",)):  # `args: {{- include "chart.serverArgs" . | nindent 12 }}`: not all known
                 site.opaque.append({"code": "forwards-args", "what": "a template's args", "where": f"{rel}:{doc.line_of(path + ('args',))}"})
             backend = site.settings.get("distributed_executor_backend")
@@ -179,6 +181,14 @@ def _model_first(image: str | None, args: list, ctx: ScanContext) -> bool:
     name = (image or "").split(":")[0]
     return (name.endswith("/vllm-openai") or is_variant_image(image)) and entrypoint_for(image, ctx.untagged_image_release) == ["vllm", "serve"] \
         and re.fullmatch(r"[\w.-]+/[\w.-]+", str(args[0])) is not None
+
+
+def _runtime_architecture(data: dict) -> str | None:
+    """The one architecture an OME serving runtime accepts (`spec.supportedModelFormats[].modelArchitecture`):
+    the runtime names no model, so this is what is known of the checkpoints it serves."""
+    formats = (data.get("spec") or {}).get("supportedModelFormats") if isinstance(data.get("spec"), dict) else None
+    archs = {str(f["modelArchitecture"]) for f in formats or [] if isinstance(f, dict) and f.get("modelArchitecture")}
+    return archs.pop() if len(archs) == 1 else None
 
 
 def _dynamo_shm(data: dict, path: tuple) -> str | None:
