@@ -51,7 +51,7 @@ def gpu_facts(row: dict) -> dict[str, Any]:
     spec = row["gpu"]
     gpu = dict(spec) if isinstance(spec, dict) else dict(hardware.parse_spec(spec, knowledge.load().gpus).gpu)
     if row.get("gpu_total_gib"):
-        gpu["memory_gib"] = float(row["gpu_total_gib"]) + memory.DRIVER_RESERVED_GIB
+        gpu["memory_gib"] = float(row["gpu_total_gib"]) + float(gpu.get("driver_reserved_gib") or memory.DRIVER_RESERVED_GIB)
     return gpu
 
 

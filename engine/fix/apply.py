@@ -270,9 +270,18 @@ def _apply_file(rep: Audited, f: str, items: list, res: FixResult, ledger: guard
         return None
     for ch, where in done:
         ledger.record(where, ch)
-    res.applied += [Applied(f, ch.line, ch.op, ch.target, ch.before, ch.after, list(ch.checks), ch.safe, ch.value,
-                            ch.priority or "P2") for ch, _ in done]
+    edits = {id(ch): es for ch, es, _ in items}
+    res.applied += [Applied(f, ch.line, ch.op, ch.target, ch.before, _written(ch, edits.get(id(ch))), list(ch.checks), ch.safe,
+                            ch.value, ch.priority or "P2") for ch, _ in done]
     return new
+
+
+def _written(ch: Any, es: list | None) -> str | None:
+    """What the summary says a change wrote: the bytes themselves where it replaced text within a line
+    (a YAML item `--k=v`, not the JSON tokens the change is planned in: eval115), else the change's text."""
+    if ch.after and es and all(e.end > e.start and "\n" not in e.text for e in es):
+        return " ".join(e.text for e in es)
+    return ch.after
 
 
 def _take(f: str, text: str, items: list, check: bool) -> tuple[list, list]:

@@ -155,6 +155,8 @@ def deploy_text(site: Site, target: str, value: Any, flag: str | None, existing:
     tokens = [flag] if isinstance(value, bool) and value else ([] if isinstance(value, bool) else [flag, _plain(value)])
     if not tokens:
         return None
+    if len(tokens) == 2 and style in ("json", "yaml-list") and _joined(existing):
+        tokens = [f"{flag}={tokens[1]}"]  # the item the file has, `--k=v`, is the item --fix rewrites (deploy_edits.py)
     if style == "production-stack" or style in CRD_FIELDS:
         return (CRD_FIELDS[style][2] if style in CRD_FIELDS else "extraArgs") + ": [" + ", ".join(json.dumps(t) for t in tokens) + "]"
     if listed := (site.source or {}).get("values_list"):  # an umbrella chart's: the values list its subchart's args range over
@@ -162,6 +164,15 @@ def deploy_text(site: Site, target: str, value: Any, flag: str | None, existing:
     if style in ("json", "yaml-list"):
         return ", ".join(json.dumps(t) for t in tokens)
     return " ".join(shlex.quote(t) for t in tokens)
+
+
+def _joined(existing: Setting | None) -> bool:
+    """Whether an existing option is written as one `--k=v` item."""
+    if existing is None or not existing.raw or "=" not in existing.raw:
+        return False
+    def bare(k: str) -> str:
+        return k.lstrip("-").replace("-", "_")
+    return bare(existing.raw.split("=", 1)[0]) == bare(existing.key)
 
 
 def _plain(value: Any) -> str:

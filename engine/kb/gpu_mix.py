@@ -38,6 +38,8 @@ def combine(parts: list[dict[str, Any]]) -> dict[str, Any]:
     for key in ("unified_memory", "nvls"):
         if not all(g.get(key) for g in parts):
             out.pop(key, None)
+    if len({g.get("driver_reserved_gib") for g in parts}) > 1:
+        out.pop("driver_reserved_gib", None)  # one reserve per card kind; mixed cards keep the default
     return out
 
 

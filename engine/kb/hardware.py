@@ -50,7 +50,7 @@ class Hardware:
     def facts(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.gpu:
-            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib", "unified_memory", "nvls", "devices_gib", "vendor", "gfx", "fp8_fnuz") and v is not None}
+            out["gpu"] = {k: v for k, v in self.gpu.items() if k in ("name", "arch", "count", "memory_gib", "compute_capability", "fp8", "fp4", "nvlink", "free_gib", "unified_memory", "nvls", "devices_gib", "vendor", "gfx", "fp8_fnuz", "driver_reserved_gib") and v is not None}
             if self.cuda:  # the newest CUDA the driver runs (NVML, or `--gpu "…, cuda 12.4"`)
                 out["gpu"]["driver_cuda"] = self.cuda
             if self.driver and (m := re.match(r"(\d{3})\.", self.driver + ".")):  # NVML, or `driver 535.104`
@@ -280,7 +280,8 @@ def find_gpu(name: str, gpus: list[dict]) -> dict | None:
         # that chip with the memory the name states, never a smaller card whose name looks alike
         for g in gpus:
             if named(g) and 0 < gib <= 4096:
-                return {**g, "name": f"{g['name']} ({gib:g} GiB as named)", "memory_gib": gib,
+                return {**{k: v for k, v in g.items() if k != "torch_total_gib"},  # measured for the listed size only
+                        "name": f"{g['name']} ({gib:g} GiB as named)", "memory_gib": gib,
                         "_note": f"{name!r}: the {g['name']} with {gib:g} GiB, as the name states (the table lists "
                                  f"{float(g['memory_gib']):g} GiB)"}
     return None
@@ -294,5 +295,8 @@ def facts_from_entry(entry: dict, count: int) -> dict:
         "memory_gib": float(entry["memory_gib"]), **({"compute_capability": float(cc)} if cc is not None else {}),
         "fp8": bool(entry.get("fp8")), "fp4": bool(entry.get("fp4")), "nvlink": bool(entry.get("nvlink")),
         **{k: True for k in ("unified_memory", "nvls", "fp8_fnuz") if entry.get(k)},
+        # what torch sees of the card where the catalog knows it: the budget's total (engine/check/memory/budget.py)
+        **({"driver_reserved_gib": round(float(entry["memory_gib"]) - float(entry["torch_total_gib"]), 2)}
+           if entry.get("torch_total_gib") else {}),
         **({"vendor": entry["vendor"], "gfx": entry["gfx"]} if entry.get("vendor") == "amd" else {}),
     }

@@ -111,6 +111,11 @@ class Check:
 _CUDA_FACTS = re.compile(r"\bgpu\.(?:compute_capability|arch)\b")
 
 
+def _estimated(rule: dict) -> bool:
+    """Whether a rule writes (not merely offers as an alternative) a value the memory estimate computed."""
+    return any("memory." in str(f.get("value_from") or "") and not f.get("alternative") for f in rule.get("fix", []))
+
+
 def _check_from(raw: dict, category: str, file: str) -> Check:
     applies = raw.get("applies_to", {})
     rules = []
@@ -120,8 +125,11 @@ def _check_from(raw: dict, category: str, file: str) -> Check:
             vllm=SpecifierSet(r["vllm"]) if r.get("vllm") else None,
             priority=r.get("priority"), fix=tuple(FixOp.of(f) for f in r.get("fix", [])),
             # a P0 means vLLM will not start without the fix (or a verified gain at no risk):
-            # its fix is safe unless the rule says otherwise (engine/report/consistency.py)
-            safe=bool(r.get("safe", (r.get("priority") or raw.get("priority", "P2")) == "P0")),
+            # its fix is safe unless the rule says otherwise (engine/report/consistency.py) — or
+            # writes a value the memory estimate computed (a max_model_len cut, a utilization):
+            # that is this machine's guess, and changes what the launch serves, so only
+            # --unsafe-fixes writes it (docs/cli.md, eval115: GKE adk-vllm's published context limit)
+            safe=bool(r.get("safe", (r.get("priority") or raw.get("priority", "P2")) == "P0" and not _estimated(r))),
             index=i, source=tuple(r.get("source", ())), rocm='site.platform == "rocm"' in r["when"],
         ))
     other = raw.get("otherwise", {})

@@ -16,7 +16,7 @@ before anyone reads it, and a test runs them over every fixture, example and a g
 - `p0-unsafe`: a P0 whose fix is marked unsafe although P0 means vLLM will not start without it
   (or a verified gain at no risk) — only removing an access guard, turning trust_remote_code on or
   sharing the host's IPC namespace with a container (a person's call), or naming another draft model
-  or a template file to fetch first, may stay unsafe;
+  or a template file to fetch first, or a value the memory estimate computed, may stay unsafe;
 - `no-op`: a change that writes what is already there."""
 from __future__ import annotations
 
@@ -198,6 +198,9 @@ def _status_words(s: dict):
 
 # values that name something the person must download or choose before the launch can use it
 _FETCHED = frozenset({"speculative_model", "speculative_config", "chat_template"})
+# the settings the memory estimate sizes: a value computed for them is this machine's guess
+_SIZED = frozenset({"max_model_len", "gpu_memory_utilization", "tensor_parallel_size", "pipeline_parallel_size",
+                    "data_parallel_size", "max_num_seqs", "max_num_batched_tokens"})
 
 
 def _p0_unsafe(s: dict):
@@ -217,6 +220,8 @@ def _p0_unsafe(s: dict):
             continue  # a rename whose target is a guess between close candidates
         if r["kind"] == "finding" and r["check"].startswith("unknown-option") and any(ch["target"] == "lora_modules" for ch in r["changes"]):
             continue  # an adapter path under a guessed flag rewritten to --lora-modules: a guess too
+        if r["kind"] == "check" and all(ch["op"] == "set" and ch["target"] in _SIZED for ch in r["changes"]):
+            continue  # a value the memory estimate computed (a max_model_len cut): --unsafe-fixes writes it (knowledge.py)
         yield "p0-unsafe", f"{r['check']} is P0 but its fix is marked unsafe"
 
 

@@ -17,7 +17,8 @@ def gpu_budget(site: Site, last_stage: bool, notes: Notes | None = None, stage: 
     add = notes.add if notes else (lambda k, v: v)
     model, gpu, engine, rt = site.model, site.gpu, site.engine, site.rt
     # unified memory: cudaMemGetInfo's total is the OS's MemTotal, what the catalog holds
-    reserved = 0.0 if gpu.get("unified_memory") else DRIVER_RESERVED_GIB
+    # elsewhere NVML's total less what torch does not see: the catalog's measure for the card, or the default
+    reserved = 0.0 if gpu.get("unified_memory") else float(gpu.get("driver_reserved_gib") or DRIVER_RESERVED_GIB)
     total = (rank_memory_gib(gpu, site.tp, site.pp, stage) - add("driver_reserved_gib", reserved)) * GIB
     gmu = float(add("gpu_memory_utilization", float(engine.get("gpu_memory_utilization") or DEFAULT_GMU)))
     if site.has_dims:
