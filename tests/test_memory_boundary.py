@@ -112,7 +112,7 @@ def test_a_v1_request_short_beyond_the_logged_error_is_refused():
 
 
 def test_no_p0_on_the_numbers_where_the_logs_do_not_bound_the_error():
-    # pipeline stages (-2.8% at 0.9.2, PP 2) and a multimodal profile: the estimate alone decides no P0
+    # pipeline stages (-2.1% at 0.9.2, PP 2) and a multimodal profile: the estimate alone decides no P0
     engine = {"max_model_len": 32768, "gpu_memory_utilization": 0.78}
     pp = dict(engine, pipeline_parallel_size=2)
     assert _share("Qwen/Qwen2.5-7B-Instruct", "L4 x2", pp, "0.12.0") is None

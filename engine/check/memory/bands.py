@@ -9,9 +9,9 @@ from vllm_kb.engine.kb.versions import parse, try_parse
 
 # Headroom a suggested value keeps for the estimate's own error (docs/estimator.md: within 10%).
 SUGGEST_MARGIN = 0.10
-# The estimate's error on the KV pool in GiB, as a share of the requested budget: 50 of the 51
-# positive logged pools of docs/estimator.md come within 2.5% (the other, -2.8%, is a pipeline-parallel
-# run; benchmarks/estimator_accuracy.py --bands). A pool closer to zero than that is "nothing
+# The estimate's error on the KV pool in GiB, as a share of the requested budget: the 51 positive
+# logged pools of docs/estimator.md come within 2.5% (the widest, -2.1%, a pipeline-parallel run on
+# L4s; benchmarks/estimator_accuracy.py --bands). A pool closer to zero than that is "nothing
 # or a few blocks".
 KV_ERROR_FRACTION = 0.025
 # The same on the side that calls a launch short, where the logs bound it tighter: V1 text models
@@ -58,7 +58,7 @@ def shortfall_band(site: Site, budget: dict[str, float]) -> float | None:
 
 def _shortfall_share(site: Site) -> float | None:
     """The estimate's error on the pool where it says one request does not fit, as a share of the
-    requested budget; None where the logs do not bound it: pipeline stages (-2.8% of the budget at
+    requested budget; None where the logs do not bound it: pipeline stages (-2.1% of the budget at
     0.9.2, PP 2), a multimodal profile (+5.6% to +46% in V0), shapes borrowed from the family. The
     tighter share holds for the V1 releases the logs cover."""
     model, engine = site.model, site.engine
