@@ -86,3 +86,18 @@ def test_verl_drops_a_null_engine_kwarg(json_site, write_project, files, value, 
     refused = {r["check"] for r in site["recommendations"] if r["priority"] == "P0"} & {"B4", "not-in-version:swap_space"}
     assert bool(refused) is reaches
     assert not any("swap_space" in r["check"] for r in site["recommendations"] if not reaches)
+
+
+def test_verl_06_refusal_names_its_own_length_and_key(json_site, write_project):
+    # eval117 MindSpeed-RL test_dapo_deepseekv3_671b_megatron_A3.sh:78 on its documented verl 0.6.1: verl hands
+    # vLLM max_model_len = prompt + response (0.6.1 vllm_rollout_spmd.py:195), 2048 + 8192, not the model's
+    # 163840, so the budget to raise is 10240, written where the script sets it
+    script = ("python3 -m recipe.dapo.main_dapo data.max_prompt_length=2048 data.max_response_length=8192 "
+              "actor_rollout_ref.model.path=deepseek-ai/DeepSeek-V3-Base actor_rollout_ref.rollout.name=vllm "
+              "actor_rollout_ref.rollout.tensor_model_parallel_size=8 actor_rollout_ref.rollout.enable_chunked_prefill=False "
+              "actor_rollout_ref.rollout.max_num_batched_tokens=2048\n")
+    site = json_site(write_project({"run.sh": script, "requirements.txt": "verl==0.6.1\nvllm==0.12.0\n"}), "H100-80GB x8")
+    assert site["effective"]["max_model_len"] == 10240
+    l17 = [r for r in site["recommendations"] if r["check"] == "L17"]
+    assert l17 and "max_model_len (10240)" in l17[0]["reason"]
+    assert [c["after"] for c in l17[0]["changes"]] == ["actor_rollout_ref.rollout.max_num_batched_tokens=10240"]
