@@ -157,3 +157,32 @@ def test_a_setup_py_project_reports_no_phantom_pyproject(cli, write_project):
     code, out, _ = cli("audit", str(root), "--gpu", "H100-80GB x8", "--isolated", "-q", "--format", "json")
     project = json.loads(out)["project"]
     assert project["vllm"]["version"] == "0.8.4" and not project.get("skipped")
+
+
+PLUGIN_SETUP = '''import os, subprocess, sys
+from setuptools import setup
+
+def find_vllm(path):
+    candidate = os.path.join(path, "vllm")
+    subprocess.run([sys.executable, "-m", "pip", "show", "vllm"])
+    return candidate
+
+REQUIRES = ["numpy"]
+REQUIRES.append("vllm>=0.8.5,<=0.11.0")
+
+def main():
+    setup(name="verl_npu", version="0.0.1", install_requires=REQUIRES, extras_require=extras())
+
+def extras():
+    return {"eval": ["transformers>=4.51"]}
+
+main()
+'''
+
+
+def test_only_what_setup_installs_is_a_requirement():
+    # MindSpeed-RL verl_npu/setup.py:156 `os.path.join(path, "vllm")` (eval117): a path, read as an unbounded vllm
+    from vllm_kb.engine.scan.setup_pins import setup_py
+
+    got = sorted((p.package, p.spec, p.group) for p in setup_py("setup.py", PLUGIN_SETUP))
+    assert got == [("transformers", ">=4.51", "eval"), ("vllm", ">=0.8.5,<=0.11.0", "")]

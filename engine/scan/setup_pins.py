@@ -28,8 +28,9 @@ def setup_py(rel: str, text: str, ctx: ScanContext | None = None) -> list[Pin]:
         keys.add(id(own[1]))
     extra = _extras(tree)
     table = _tables(tree)
+    reach = _install_strings(tree)
     for node in walk(tree):
-        if id(node) in keys:
+        if id(node) in keys or reach is not None and id(node) not in reach:
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip()[:1].isalpha():
             p = from_requirement(rel, node.lineno, node.value, "setup")
@@ -42,6 +43,44 @@ def setup_py(rel: str, text: str, ctx: ScanContext | None = None) -> list[Pin]:
                 p.group = extra.get(id(node), "")
                 out.append(p)
     return out + ([own[0]] if own is not None and own[0] is not None else [])
+
+
+_INSTALL_KEYWORDS = ("install_requires", "extras_require", "setup_requires", "tests_require")
+
+
+def _install_strings(tree) -> set[int] | None:
+    """id() of every node the setup() call's install lists are made of, following the names they are
+    built from (`REQUIRES = [...]`, `REQUIRES.append(...)`, `extras["x"] = ...`) and the file's own functions
+    they call; None where the file calls no setup(). A string elsewhere in setup.py installs nothing:
+    MindSpeed-RL verl_npu/setup.py:156 `os.path.join(path, "vllm")` looks for an installed vLLM to patch."""
+    calls = [n for n in walk(tree) if isinstance(n, ast.Call)
+             and getattr(n.func, "id", getattr(n.func, "attr", None)) == "setup"]
+    if not calls:
+        return None
+    values: dict[str, list[ast.AST]] = {}
+    for node in walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                name = t.value if isinstance(t, ast.Subscript) else t
+                if isinstance(name, ast.Name) and node.value is not None:
+                    values.setdefault(name.id, []).append(node.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.attr in ("append", "extend", "insert", "update"):
+            values.setdefault(node.func.value.id, []).append(node)
+        elif isinstance(node, ast.FunctionDef):
+            values.setdefault(node.name + "()", []).extend(node.body)
+    todo: list[ast.AST] = [kw.value for c in calls for kw in c.keywords if kw.arg in _INSTALL_KEYWORDS or kw.arg is None]
+    seen: set[str] = set()
+    out: set[int] = set()
+    while todo:
+        for n in ast.walk(todo.pop()):
+            out.add(id(n))
+            key = n.id if isinstance(n, ast.Name) else n.func.id + "()" \
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else None
+            if key is not None and key not in seen:
+                seen.add(key)
+                todo.extend(values.get(key, []))
+    return out
 
 
 _NOT_REQUIREMENTS = frozenset({"entry_points", "package_data", "data_files", "classifiers", "scripts", "packages",
