@@ -11,6 +11,7 @@ environments has them all; a file no instruction installs has none (nothing know
 """
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 
@@ -23,6 +24,9 @@ _DEACTIVATE = re.compile(r"^(?:(?:conda|mamba|micromamba)\s+)?deactivate\b")
 _PIP_BY_PATH = re.compile(r"^(\S+?)/bin/(?:pip|python)[\d.]*\b")
 _CONDA_RUN = re.compile(r"^(?:conda|mamba|micromamba)\s+run\s+(?:-n|--name|-p|--prefix)\s+(\S+)")
 _DOCKER_NAMES = ("dockerfile", "containerfile")
+# `cd evalplus` before `pip install -r requirements.txt` (TIGER-AI-Lab/verl-tool benchmarks/README.md:78): the
+# file is the sub-project's, not the one beside the README or at the root
+_CD = re.compile(r"^cd\s+(\S+)$")
 
 
 def _commands(text: str, docker: bool):
@@ -39,7 +43,10 @@ def _commands(text: str, docker: bool):
                 yield start, "FROM"
                 continue
             body = head[1] if len(head) > 1 else ""
-        if "install" not in body and "activate" not in body:  # most lines of a README: no regex run on them
+        if body.startswith("```"):
+            yield start, "FENCE"  # a README's next code block starts where its reader stands
+            continue
+        if "install" not in body and "activate" not in body and "cd " not in body:  # most lines of a README: no regex run on them
             continue
         body = re.sub(r"^(?:[$>]\s+|[!%])", "", body)
         for part in re.split(r"&&|\|\||;", body):
@@ -70,8 +77,17 @@ def file_envs(rel: str, text: str, resolve) -> dict[str, set[str]]:
     docker = rel.rpartition("/")[2].lower().startswith(_DOCKER_NAMES)
     base = f"image:{rel}" if docker else "default"
     env, images = base, 0
+    cwd = ""  # the folder a relative `cd` moved to, from the file's
     out: dict[str, set[str]] = {}
     for _, cmd in _commands(text, docker):
+        if cmd == "FENCE":
+            cwd = ""
+            continue
+        if (m := _CD.match(cmd)) and not docker:
+            # a relative `cd` moves the files named after it; an absolute one or `$DIR` is read as before (the file's folder)
+            to = m.group(1).strip("\"'")
+            cwd = "" if not to or to[0] in "/~$" or "$" in to else posixpath.normpath(posixpath.join(cwd, to))
+            continue
         if cmd == "FROM":
             images += 1
             env = f"{base}#{images}"
@@ -95,6 +111,7 @@ def file_envs(rel: str, text: str, resolve) -> dict[str, set[str]]:
             if opt not in ("-r", "--requirement"):
                 continue
             ref = val if eq else (words[k + 1] if k + 1 < len(words) else "")
+            ref = posixpath.normpath(posixpath.join(cwd, ref)) if cwd not in ("", ".") and ref else ref
             if ref and (got := resolve(rel, ref)) is not None:
                 out.setdefault(got, set()).add(here)
     return out

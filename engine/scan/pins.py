@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from vllm_kb.engine.kb import yamlio
 from vllm_kb.engine.kb.versions import InvalidSpecifier, SpecifierSet
-from vllm_kb.engine.scan import lock_pins, pip_lines, req_file
+from vllm_kb.engine.scan import lock_pins, pip_lines, req_file, truss_config
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.install_pins import dockerfile_pins, script_pins
 from vllm_kb.engine.scan.pin_choice import VersionChoice, choose, installed_range, is_bare, is_readable, site_install
@@ -293,6 +293,11 @@ def pins_above(ctx: ScanContext, root: Path, single: bool = False) -> list[Pin]:
                 continue  # the file audited: read already
             if name in _MAKEFILES and (text := _makefile_text(d / name)) is not None:
                 found = script_pins(ctx, rel, text)
+            elif truss_config.is_config_name(name) and (d / name).is_file():
+                try:
+                    found = truss_config.pins(ctx, rel, (d / name).read_text(encoding="utf-8-sig"))
+                except (OSError, UnicodeDecodeError, ValueError):
+                    continue
             elif is_pin_file(name) and (d / name).is_file():
                 try:
                     text = (d / name).read_text(encoding="utf-8-sig")

@@ -9,7 +9,7 @@ import gc
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
-from vllm_kb.engine.scan import entry_env, entry_flags, framework_unplaced, parallel, peers, python_subclass, registered_models, windows_scripts, words
+from vllm_kb.engine.scan import entry_env, entry_flags, truss_config, framework_unplaced, parallel, peers, python_subclass, registered_models, windows_scripts, words
 from vllm_kb.engine.scan import entry_modules, manifest_template, own_images
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.deploy import helm_chart, helm_umbrella, image_entry
@@ -34,6 +34,7 @@ def scan_project(path: str | Path, *, vllm_version: str | None = None, exclude: 
     sc.sites = [s for s in sc.sites if s.file not in launched or s.launch.get("runs_file")]
     sc.image_only = [s for s in sc.sites if s.launch.get("image_only")]
     sc.sites = [s for s in sc.sites if not s.launch.get("image_only")]
+    truss_config.apply(sc.sites, sc.ctx)  # a Truss's GPUs and base image, from its config.yaml
     entry_env.carry(sc.sites, sc.ctx)  # the GPUs a script starts a Python file on
     entry_flags.carry(sc.sites, sc.ctx)  # and the options it gives that file's own argparse
     peers.pair_peers(sc.sites)

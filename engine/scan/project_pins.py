@@ -14,7 +14,7 @@ from vllm_kb.engine.kb.errors import UsageError
 from vllm_kb.engine.kb.versions import try_parse
 from vllm_kb.engine.scan import makefile, notebooks
 from vllm_kb.engine.scan import copied_requirements, extra_groups, extra_pins, fork_source, framework_source, notebook_json, own_release, pip_lines, source_pins, vendored
-from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, installed_requirements, pin_scope, req_chains, script_installs, install_envs, install_pins, run_records, sub_projects
+from vllm_kb.engine.scan import ansible_pins, build_args, conda_envs, installed_requirements, pin_scope, req_chains, script_installs, install_envs, install_pins, run_records, stale_freeze, sub_projects, truss_config
 from vllm_kb.engine.scan import pins as pins_mod
 from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.project_files import guarded
@@ -83,7 +83,9 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
                     all_pins += source_pins.in_text(rel, install_pins.clones_expanded(text, ctx.build_args.get(rel)), pins_mod.Pin, shell=False)
         elif rel.lower().endswith((".yml", ".yaml")):  # a conda environment file of any name (`conda env create -f x.yaml`)
             text = ctx.read(rel)
-            if text is not None and "vllm" in text.lower() and conda_envs.is_env_file(rel, text):
+            if text is not None and truss_config.candidate(rel, text):  # a Truss's `requirements:` list
+                all_pins += guarded(ctx, rel, truss_config.pins, text)
+            elif text is not None and "vllm" in text.lower() and conda_envs.is_env_file(rel, text):
                 all_pins += guarded(ctx, rel, pins_mod.scan, text)
             elif text is not None and "vllm" in text.lower() and ansible_pins.could_be(text):  # a playbook's pip tasks
                 all_pins += guarded(ctx, rel, ansible_pins.pins, text)
@@ -117,6 +119,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
         p.envs, p.file_vllm = envs.get(p.file, frozenset()), vllm_by_file.get(p.file)
     _own_envs(ctx, all_pins)
     all_pins = pins_mod.drop_stale_locks(all_pins)
+    all_pins = stale_freeze.drop(all_pins, ctx.read)  # a pip freeze no instruction installs, beside the package's own declaration
     all_pins = extra_groups.narrow(files, ctx.read, all_pins)  # `pip install -e .[vllm]`: that extra's vLLM, not another's
     extra_groups.mark_unnamed(files, ctx.read, all_pins)  # a pin of an extra no install names: P0s also of the newest release
     all_pins += own_release.pins(files, ctx.read, pins_mod.Pin)  # an EasyR1 or NeMo-RL checkout: its own release
@@ -173,7 +176,7 @@ def begin(path: str | Path, *, vllm_version: str | None = None, exclude: Callabl
             default = choices[""]
         elif len({c.version for c in choices.values()}) == 1 and choices and \
                 not any(c.pin is not None and c.pin.kind == "docs" for c in choices.values()) \
-                and not sub_projects.siblings_only(files, choices):
+                and not sub_projects.siblings_only(files, choices) and not truss_config.own_projects(ctx, choices):
             default = next(iter(choices.values()))  # one release everywhere (a tutorial's own floor stays in its folder)
         else:
             default = pins_mod.choose([], known, cat.newest)
