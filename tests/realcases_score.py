@@ -129,6 +129,8 @@ def fix_proposed(rep, fix: dict) -> bool:
                 return True
             if "unset" in fix and ch.op == "set" and ch.target == fix["unset"] and _toward_default(sr, fix["unset"], ch.value):
                 return True
+            if "set" in fix and ch.op == "unset" and ch.target == fix["set"] and _is_default(sr, fix["set"], fix.get("value")):
+                return True  # removing a setting runs the release's default, the value the reporter set (`--dtype auto`)
             if "env" in fix and ch.op in ("env", "unset_env") and ch.target == fix["env"]:
                 if fix.get("value") is None or ch.op == "unset_env" or _same(fix["value"], ch.value):
                     return True
@@ -170,6 +172,14 @@ def _toward_default(sr, name: str, got) -> bool:
     before = _number((sr.facts.get("engine") or {}).get(name))
     default, ng = _number(catalog().defaults(sr.version.version).get(name)), _number(got)
     return None not in (before, default, ng) and default != before and ng != before and (default > before) == (ng > before)
+
+
+def _is_default(sr, name: str, value) -> bool:
+    """Whether `value` is the release's default of engine argument `name` (a removed setting runs at it)."""
+    from vllm_kb.engine.kb.catalog import load as catalog
+
+    default = catalog().defaults(sr.version.version).get(name)
+    return value is not None and default is not None and _same(value, default)
 
 
 def _pkg(name) -> str:

@@ -255,8 +255,9 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         site.mode = facts["site"]["mode"] = "rlhf_colocate"
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     if engine.get("enable_lora"):
+        uploads = kb.doc("hub_uploads.yaml").data
         facts["launch"].update(lora_facts(args, site.framework_keys, root, (root / site.file).parent if root is not None else None,
-                                          trained))
+                                          trained, lambda repo: hub_uploads.row_for(repo, uploads)))
         if "lora_rank" not in facts["launch"] and facts["launch"].get("lora_trained_rank"):
             # no adapter folder to read: the rank the same script trains with (engine/scan/python_lora.py)
             facts["launch"]["lora_rank"] = facts["launch"]["lora_trained_rank"]

@@ -7,11 +7,12 @@ only the pair of releases decides (knowledge/frameworks/compat.yaml rows of `fas
 release this package release takes, and the package release that fixed it (`fixed_in`)."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable
 
 from vllm_kb.engine.check import framework_imports, framework_kwargs
 from vllm_kb.engine.check.framework_compat import engine_needed
-from vllm_kb.engine.kb import compat
+from vllm_kb.engine.kb import compat, deploy_tools
 from vllm_kb.engine.kb.versions import parse, try_parse
 
 # host id → its package on PyPI
@@ -33,6 +34,32 @@ def host_of(site) -> str | None:
     if site.kind.startswith(("python -m huggingfaceserver", "kserve huggingfaceserver")):
         return "kserve"
     return None
+
+
+def release_defaults(site, pin_of: Callable[[str], Any]):
+    """`site` without the defaults its serving package's parser holds only from a later release than
+    the project pins (knowledge/deploy/llm_wrappers.yaml `defaults_since`: FastChat's vllm_worker
+    trusts remote code by default only from fschat 0.2.33; before, vLLM's own --trust-remote-code,
+    False, decides). An unpinned or range-pinned package keeps them (the newest release)."""
+    since = _defaults_since(site)
+    drop = []
+    for arg, spec in since.items():
+        if arg not in (site.framework_defaults or {}):
+            continue
+        rel = getattr(pin_of(spec["package"]), "exact", None)
+        if rel and try_parse(rel) is not None and parse(rel) < parse(spec["release"]):
+            drop.append(arg)
+    if not drop:
+        return site
+    return dataclasses.replace(site, framework_defaults={k: v for k, v in site.framework_defaults.items() if k not in drop})
+
+
+def _defaults_since(site) -> dict:
+    kind = str(getattr(site, "kind", "") or "")
+    for e in deploy_tools.load("llm_wrappers").get("entry_points", []):
+        if e.get("defaults_since") and isinstance(e.get("module"), str) and kind.startswith(f"python -m {e['module']}"):
+            return e["defaults_since"]
+    return {}
 
 
 def _used(row: compat.Row, site) -> bool:

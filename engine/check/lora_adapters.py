@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 from pathlib import Path
 from typing import Any, Callable
 
@@ -120,12 +121,85 @@ def _refused(name: str, cfg: dict, out: dict[str, Any]) -> None:
         out["lora_refused_031"] = f"{name} ({', '.join(new)})"
 
 
+# a tensor name vLLM's parse_fine_tuned_lora_name takes: lora_A/lora_B weights, the embedding pair
+# (lora_embedding_A/B); biases and a classifier/score head are left to the releases that take them
+_LORA_PARTS = ("lora_A", "lora_B")
+_EMBED_PAIR = ("lora_embedding_A", "lora_embedding_B")
+# the layers PEFT (EMBEDDING_LAYER_NAMES) saves whole when target_modules name one of them and
+# save_embedding_layers is left "auto": the adapter then holds `….base_layer.weight`
+_EMBEDDING_LAYERS = ("embed_tokens", "lm_head")
+_HEADER_MAX = 16 << 20
+
+
+def _tensor_names(top: Path, path: Path) -> list[str] | None:
+    """The tensor names of a safetensors file inside `top`: its JSON header only, never the tensors."""
+    try:
+        real = path.resolve()
+        real.relative_to(top.resolve())
+        if not real.is_file():
+            return None
+        with real.open("rb") as f:
+            head = f.read(8)
+            if len(head) != 8:
+                return None
+            (size,) = struct.unpack("<Q", head)
+            if not 0 < size <= _HEADER_MAX:
+                return None
+            header = json.loads(f.read(size).decode("utf-8"))
+    except (OSError, ValueError, RuntimeError, RecursionError):
+        return None
+    return [k for k in header if isinstance(k, str) and k != "__metadata__"] if isinstance(header, dict) else None
+
+
+def unsupported_tensor(names: list[str]) -> str | None:
+    """The first tensor name vLLM's LoRA loader refuses ("… is unsupported LoRA weight"): a whole
+    layer's weight (PEFT's saved embedding layers, `lm_head.base_layer.weight`) rather than a LoRA pair."""
+    for name in names:
+        parts = name.split(".")
+        if parts[-1] in _EMBED_PAIR or parts[-1] == "bias":
+            continue
+        if parts[-1] == "weight" and len(parts) >= 2 and (parts[-2] in _LORA_PARTS or parts[-2] in _HEADS):
+            continue
+        return name
+    return None
+
+
+def _embedding_targets(cfg: dict) -> list[str]:
+    targets = cfg.get("target_modules")
+    items = [targets] if isinstance(targets, str) else [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
+    return [t for t in items if any(re.search(rf"(?<![A-Za-z_]){layer}(?![A-Za-z_])", t) for layer in _EMBEDDING_LAYERS)]
+
+
+def _weights(name: str, folder: Path, top: Path, cfg: dict, out: dict[str, Any]) -> None:
+    """`lora_weight_refused`: an adapter whose safetensors header names a tensor vLLM refuses (certain);
+    `lora_weight_embed`: one whose target_modules name an embedding layer, which PEFT saves whole by
+    default, and whose weights the project does not hold."""
+    names = _tensor_names(top, folder / "adapter_model.safetensors")
+    if names is not None:
+        bad = unsupported_tensor(names)
+        if bad and "lora_weight_refused" not in out:
+            out["lora_weight_refused"] = f"{name} (tensor {bad})"
+        return
+    embed = _embedding_targets(cfg)
+    if embed and "lora_weight_embed" not in out:
+        out["lora_weight_embed"] = f"{name} (target_modules: {', '.join(embed)})"
+
+
+def hub_adapter(name: str, path: str, row: dict | None, out: dict[str, Any]) -> None:
+    """An adapter named by its Hub id, from its knowledge/hub_uploads.yaml row (`adapter_tensors`)."""
+    bad = unsupported_tensor(list((row or {}).get("adapter_tensors") or []))
+    if bad and "lora_weight_refused" not in out:
+        out["lora_weight_refused"] = f"{name} ({path}: tensor {bad})"
+
+
 def lora_facts(args: dict, framework_keys: dict, root: Path | None, base: Path | None,
-               trained: Callable[[], dict[str, tuple[int, str]]] | None = None) -> dict[str, Any]:
+               trained: Callable[[], dict[str, tuple[int, str]]] | None = None,
+               hub_row: Callable[[str], dict | None] | None = None) -> dict[str, Any]:
     """`lora_rank`: the largest rank among the adapters whose config the project holds (else the
     rank the project's training config gives the folder, `trained`), and `lora_adapter`: the one
     that has it; `lora_refused`/`lora_refused_031`: an adapter with features vLLM refuses
-    (modules_to_save, DoRA); empty when none is readable."""
+    (modules_to_save, DoRA); `lora_weight_refused`/`lora_weight_embed`: an adapter whose tensors vLLM's
+    loader refuses, or may (its safetensors header, its Hub row, its target_modules); empty when none is readable."""
     if root is None:
         return {}
     top = Path(root).resolve()
@@ -141,8 +215,11 @@ def lora_facts(args: dict, framework_keys: dict, root: Path | None, base: Path |
             if cfg is not None:
                 r = _rank(cfg)
                 _refused(name, cfg, refused)
+                _weights(name, folder, top, cfg, refused)
                 break
         else:
+            if hub_row is not None:
+                hub_adapter(name, path, hub_row(path), refused)
             hit = _trained(path, trained()) if trained is not None else None
             if hit is not None:
                 r, name = hit[0], f"{name} (lora_rank {hit[0]} in {hit[1]})"

@@ -6,11 +6,13 @@ two releases, a development build, a framework range, the image beside) the fact
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import PurePosixPath
 from typing import Any
 
 from vllm_kb.engine.check import candidates, framework_compat, framework_range, name_guess, unpinned
 from vllm_kb.engine.check.facts import site_facts
+from vllm_kb.engine.check.host_compat import release_defaults
 from vllm_kb.engine.check.lora_adapters import training_ranks
 from vllm_kb.engine.check.startup_modelcap import mark_local
 from vllm_kb.engine.kb import frameworks
@@ -147,6 +149,7 @@ def release_facts(site: Site, choice, hardware, kb: Knowledge, cat, ctx: ScanCon
         basis = "image-" + variant.group(0)[1:]
     if basis in ("cli", "image") and _built_from_source(site, ctx):
         basis = source_pins.BASIS  # its kernels are the ones that build compiled (TORCH_CUDA_ARCH_LIST), not the release's
+    site = release_defaults(site, partial(ctx.framework_pin, site.file))  # a serving package's defaults as its pinned release has them
     # a candidate model is evaluated with everything the site itself is evaluated with
     same: dict[str, Any] = dict(root=ctx.root, basis=basis, trained=lambda: _training_ranks(ctx),
                 install=_install(site, choice, basis, ctx), registered=ctx.registered_archs,

@@ -172,6 +172,11 @@ def arch_facts(model: dict, table: dict, version: str | None, tf: dict | None = 
         # 0.7.2-0.8.4 hand every unregistered name to the Transformers fallback (registry.py
         # _normalize_archs), whose loader refuses it in its own words (0.7.3 model_loader/utils.py:76)
         out["arch_fallback_refused"] = True
+    if multimodal and not out.get("arch_registered") and Version(FALLBACK_TEXT) <= v < Version(FALLBACK_MULTIMODAL):
+        # 0.7.2-0.9.x map the unknown multimodal name to the backend's text class (TransformersModel,
+        # TransformersForCausalLM from 0.8.3), which ModelConfig then finds is no multimodal model:
+        # a limit_mm_per_prompt stops it there ("… is only supported for multimodal models", config.py 0.8.5:590)
+        out["arch_mm_as_text"] = True
     if out.get("arch_fallback") in ("text", "transformers") and v < Version(FALLBACK_LORA):
         # whether the fallback loads or not, a LoRA launch of it stops
         out.update({"arch_lora": False, "arch_lora_via": "TransformersModel", "arch_lora_since": FALLBACK_LORA,

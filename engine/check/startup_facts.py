@@ -36,6 +36,7 @@ from vllm_kb.engine.check.startup_lora_moe import lora_moe_facts
 from vllm_kb.engine.check.startup_lora_vocab import lora_vocab_facts
 from vllm_kb.engine.check.startup_mamba import mamba_spec_facts
 from vllm_kb.engine.check.startup_mm_chunk import mm_chunk_facts
+from vllm_kb.engine.check.startup_no_arch import no_arch_facts
 from vllm_kb.engine.check.startup_modelcap import model_kernel_facts
 from vllm_kb.engine.check.startup_paged import paged_facts
 from vllm_kb.engine.check.startup_parallel import divides_heads, parallel_facts
@@ -157,6 +158,7 @@ def startup_facts(facts: dict, kb: Knowledge, cat: Catalog, version: str) -> dic
     out.update(params_file_facts(model, engine))  # --config-format mistral on a quantized re-upload (L165)
     out.update(dual_chunk_facts(model, out.get("arch", model.get("architecture")), kb.doc("vllm", "dual_chunk.yaml").data,
                                 str(vllm.get("version") or version).partition("+")[0], out, gpu, env))
+    out.update(no_arch_facts(model, engine, kb.doc("vllm", "no_architectures.yaml").data, vllm.get("version") or version))
     out.update(release_bug_facts(model, engine, kb.doc("vllm", "release_bugs.yaml").data, vllm.get("version") or version))
     if "release_bug" not in out:
         out.update(model_bug_facts(out.get("arch", built.get("architecture")), engine, kb.doc("vllm", "release_bugs.yaml").data,

@@ -46,6 +46,9 @@ def config_scalars(facts: dict, config: dict, tokenizer: dict | None) -> None:
     archs = config.get("architectures")
     if isinstance(archs, list) and archs and isinstance(archs[0], str):
         facts["architecture"] = archs[0]
+    # a config.json without them (DeepSeek-VL2's keeps them under language_config): vLLM's registry
+    # gets None unless its config class or hf_overrides fills them in (L290)
+    facts["config_architectures"] = isinstance(archs, list) and bool(archs)
     if isinstance(config.get("model_type"), str):
         facts["model_type"] = config["model_type"]
     # vLLM decides MLA by hf_text_config.model_type (Kimi-VL: kimi_vl outside, deepseek_v3 inside)

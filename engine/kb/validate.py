@@ -30,7 +30,7 @@ FILES = [
     (("vllm", "raise_order.yaml"), "raise_order"), (("vllm", "vocab_padding.yaml"), "vocab_padding"),
     (("vllm", "lora_vocab.yaml"), "lora_vocab"), (("vllm", "lora_moe.yaml"), "lora_moe"), (("vllm", "eplb_moe.yaml"), "eplb_moe"), (("vllm", "gguf.yaml"), "gguf"), (("vllm", "gguf_loader.yaml"), "gguf_loader"), (("vllm", "renames.yaml"), "renames"),
     (("vllm", "plugins.yaml"), "plugins"), (("vllm", "mamba_spec.yaml"), "mamba_spec"), (("vllm", "v0_only.yaml"), "v0_only"), (("vllm", "dual_chunk.yaml"), "dual_chunk"), (("vllm", "weight_prefixes.yaml"), "weight_prefixes"), (("vllm", "mla_types.yaml"), "mla_types"), (("vllm", "llm_methods.yaml"), "llm_methods"),
-    (("vllm", "release_bugs.yaml"), "release_bugs"),
+    (("vllm", "release_bugs.yaml"), "release_bugs"), (("vllm", "no_architectures.yaml"), "no_architectures"),
     (("vllm", "parsers.yaml"), "parsers"), (("vllm", "spec_decode.yaml"), "spec_decode"),
     (("vllm", "release_dates.yaml"), "release_dates"), (("vllm", "model_types.yaml"), "model_types"), (("vllm", "transformers_classes.yaml"), "transformers_classes"), (("vllm", "transformers_imports.yaml"), "transformers_imports"),
     (("vllm", "transformers_since.yaml"), "transformers_since"), (("vllm", "transformers_calls.yaml"), "transformers_calls"), (("vllm", "bnb_version.yaml"), "bnb_version"), (("vllm", "transformers_backend.yaml"), "transformers_backend"), (("vllm", "transformers_per_layer.yaml"), "transformers_per_layer"),
