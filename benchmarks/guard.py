@@ -2,7 +2,7 @@
 jobs the CPU seconds of the same command move by ±20 % between two runs, so a timed test either
 fails for nothing or lets a 10 % slowdown through. What this counts moves only when the code does.
 
-    python benchmarks/guard.py [--update] [--tolerance 2.0] [--instructions] [--keep DIR] [--json]
+    python benchmarks/guard.py [--update] [--tolerance 2.0] [--instructions] [--keep DIR] [--json] [--tree NAME]
 
 Two audits, on trees benchmarks/gen_repo.py makes the same way each time: the 5,000-file tree of
 the speed target (50 sites, JSON report) and the cold 20-file project (3 sites, text report).
@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -120,9 +121,11 @@ def count_instructions(tree: Path, fmt: str, work: Path) -> tuple[str, int] | No
     return ("valgrind", int(m.group(1))) if m else None
 
 
-def measure(work: Path, instructions: bool) -> dict:
+def measure(work: Path, instructions: bool, only: Sequence[str] = ()) -> dict:
     got: dict = {}
     for name, files, sites, seed, fmt in TREES:
+        if only and name not in only:
+            continue
         tree = work / name
         if not tree.exists():
             gen_repo.generate(tree, files, sites, seed=seed)
@@ -162,11 +165,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--instructions", action="store_true", help="count instructions too (perf stat, else valgrind: slow)")
     ap.add_argument("--keep", help="make the trees here and keep them")
     ap.add_argument("--json", action="store_true", help="print the counts as JSON")
+    ap.add_argument("--tree", action="append", choices=[t[0] for t in TREES], default=[],
+                    help="count only this tree (repeatable; tests/test_guard.py counts cold-20); --update keeps the others")
     a = ap.parse_args(argv)
     work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="vllm-kb-guard-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
-        got = measure(work, a.instructions or perf_works())
+        got = measure(work, a.instructions or perf_works(), a.tree)
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -175,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.json:
         print(json.dumps(got, indent=2))
     if a.update:
-        data[py] = got
+        data[py] = {**data.get(py, {}), **got}
         BASELINE.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         print(f"baseline for Python {py} written to {BASELINE.relative_to(HERE.parent)}")
         return 0

@@ -55,7 +55,7 @@ def candidates(files: list[str], read, sites: list[Site], launches: Launches) ->
                           mode_evidence=f"{rel}:{line}"))
     if not found:
         return []
-    reached = {rel for s in sites if s.file.endswith(".py") for rel, _ in launches.files(s.file)}
+    reached = {rel for f in {s.file for s in sites if s.file.endswith(".py")} for rel in launches.reached(f)}
     out = [s for s in found if s.file not in reached]
     for s in out:
         if (ranges := version_gates.gates(s.file, files, read)) is not None:

@@ -32,7 +32,7 @@ def _tagged(ctx, image: str) -> list[str]:
             text = ctx.read(rel)
             if not text or "build" not in text:
                 continue
-            for tag, df in own_images._builds(rel, text, have, tagged=True):
+            for tag, df in own_images._builds(ctx, rel, text, have, tagged=True):
                 index.setdefault(_full(tag), set()).add(df)
     return sorted(index.get(_full(image), ()))
 

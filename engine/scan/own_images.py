@@ -193,20 +193,28 @@ def _index(ctx, docs: bool = False) -> dict[str, list[tuple[str, str]]]:
         text = ctx.read(rel)
         if not text or "build" not in text:
             continue
-        for tag, df in _builds(rel, text, have):
+        for tag, df in _builds(ctx, rel, text, have):
             out.setdefault(tag.rsplit("/", 1)[-1], []).append((tag, df))
     return out
 
 
-def _builds(rel: str, text: str, have, tagged: bool = False) -> list[tuple[str, str]]:
+def _builds(ctx, rel: str, text: str, have, tagged: bool = False) -> list[tuple[str, str]]:
     """(image name, Dockerfile) of each build the file runs or declares; `tagged`: the name with its tag
     as written (`mineru:latest`), where a compose service names none."""
+    compose = rel.endswith((".yml", ".yaml")) and "compose" in rel.rsplit("/", 1)[-1] and not tagged
+    found = _compose_builds(posixpath.dirname(rel), text, have) if compose else []
+    # the indexes of scripts, of scripts and docs, and image_platform's tagged one read the same files: split once
+    memo: dict[str, list[tuple[str, str]]] = ctx.__dict__.setdefault("_own_build_lines", {})
+    if rel not in memo:
+        memo[rel] = _build_lines(rel, text, have) if _BUILD.search(text) else []
+    names = ((tag.lower() if tagged else name_and_tag(tag)[0].lower(), df) for tag, df in memo[rel])
+    return found + [(name, df) for name, df in names if name and "$" not in name]
+
+
+def _build_lines(rel: str, text: str, have) -> list[tuple[str, str]]:
+    """(tag as written, Dockerfile) of each `docker build` line of a script or document."""
     folder = posixpath.dirname(rel)
     found = []
-    if rel.endswith((".yml", ".yaml")) and "compose" in rel.rsplit("/", 1)[-1]:
-        found += [] if tagged else _compose_builds(folder, text, have)
-    if not _BUILD.search(text):
-        return found
     fetched = _fetched(text, have)
     values = _assignments(text)
     for line in re.sub(r"\\[ \t]*\r?\n", " ", text).splitlines():
@@ -240,10 +248,7 @@ def _builds(rel: str, text: str, have, tagged: bool = False) -> list[tuple[str, 
             df = fetched.get(file or "Dockerfile")
         if df is None:
             continue
-        for tag in tags:
-            name = tag.lower() if tagged else name_and_tag(tag)[0].lower()
-            if name and "$" not in name:
-                found.append((name, df))
+        found += [(tag, df) for tag in tags]
     return found
 
 

@@ -87,6 +87,7 @@ class Launches:
         self.read = read
         self.last: tuple[str, list[tuple[str, ast.Module]]] | None = None
         self.trees: dict[str, ast.Module] = {}
+        self.stubs: dict[str, ast.Module] = {}
         self.files_all = files
         self.given: dict[tuple[str, ...], bool] = {}
         self.moves: list | None = None
@@ -127,7 +128,22 @@ class Launches:
             self.last = (launch, self._files(launch))
         return self.last[1]
 
-    def _files(self, launch: str) -> list[tuple[str, ast.Module]]:
+    def reached(self, launch: str) -> set[str]:
+        """The paths `files(launch)` gives, walked over each module's unguarded imports alone: those are
+        kept for every module, so a package that every launch file loads is parsed once however large
+        (VLMEvalKit: hundreds of modules under one `__init__`, beyond the last PARSED trees)."""
+        return {rel for rel, _ in self._files(launch, self._imports)}
+
+    def _imports(self, rel: str) -> ast.Module:
+        stub = self.stubs.get(rel)
+        if stub is None:
+            tree = self.trees.get(rel) or parse_or_empty(self.read(rel) or "")
+            # `loaded` reads nothing else of a module
+            body: list[ast.stmt] = [s for s in unguarded(tree.body) if isinstance(s, (ast.Import, ast.ImportFrom))]
+            stub = self.stubs[rel] = ast.Module(body=body, type_ignores=[])
+        return stub
+
+    def _files(self, launch: str, parse=None) -> list[tuple[str, ast.Module]]:
         if not launch.endswith(".py"):
             return []
         folder = str(PurePosixPath(launch).parent)
@@ -138,7 +154,7 @@ class Launches:
         out: list[tuple[str, ast.Module]] = []
         seen: set[str] = set()
         for root in roots:
-            tree = Trees(root, _Under(root, self.py), self.read, self._parse)
+            tree = Trees(root, _Under(root, self.py), self.read, parse or self._parse)
             entry = launch[len(root) + 1:] if root else launch
             if entry not in tree:
                 continue
