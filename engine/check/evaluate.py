@@ -51,7 +51,10 @@ def evaluate(check: Check, facts: dict, act: cel.Activation, unresolved: dict[st
             zh=kb.t("reason.mode", "zh", modes=", ".join(check.modes), mode=mode)))
     rules = check.rules
     plat = (facts.get("site") or {}).get("platform")
-    if (check.cuda_only or check.gpu_only) and plat in NOT_GPU:
+    # vLLM's CPU build captures no graphs (0.10.0 platforms/cpu.py:190 empties cudagraph_capture_sizes; the V0 CPU
+    # model runner never captured): checks of the GPU's graphs alone (gpu_only) say nothing there
+    cpu_build = plat == "cpu" and not (facts.get("site") or {}).get("platform_hint")
+    if (check.cuda_only or check.gpu_only) and plat in NOT_GPU or check.gpu_only and cpu_build:
         # a TPU's, an Ascend NPU's … vLLM runs another platform's code (its plugin or backend), not these GPU paths
         name = kb.t(f"report.platform_name.{plat}", "en"), kb.t(f"report.platform_name.{plat}", "zh")
         return Result(check, "not_applicable", Text(en=kb.t("reason.gpu_only", "en", platform=name[0]),

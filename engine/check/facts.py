@@ -114,6 +114,8 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
     facts["site"]["platform"] = platform(args, facts["env"], site.image, (site.launch or {}).get("framework_device"), site.plugins)
     if facts["site"]["platform"] == "cuda" and site.platform_near:
         facts["site"]["platform"] = site.platform_near[0]  # the vendor image the folder's README runs it in
+    if facts["site"]["platform"] == "cuda" and (node := (site.container or {}).get("device_platform")):
+        facts["site"]["platform"] = node[0]  # a device node only that platform's driver makes (/dev/kfd: ROCm)
     if facts["site"]["platform"] == "cuda" and (cpu := cpu_build(pin_text, facts["env"])):
         facts["site"]["platform"] = "cpu"  # vLLM's CPU backend (platforms/cpu.py, cpu_executor.py before 0.6.4)
         # VLLM_CPU_KVCACHE_SPACE alone: its start-up refusals stay P1 (evaluate.py), unless the

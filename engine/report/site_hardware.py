@@ -26,6 +26,8 @@ def _platform_by(kb, site, facts: dict, lang: str) -> tuple[str | None, str]:
     if what is None and site.platform_near:  # the image the README beside it runs it in (scan/readme_platform.py)
         near = site.platform_near
         return near[0], kb.t("report.platform_by.readme", lang, what=f"`{near[1]}`", at=near[2])
+    if what is None and (node := (site.container or {}).get("device_platform")):  # `--device /dev/kfd` (scan/docker_run.py)
+        return node[0], kb.t("report.platform_by.device_node", lang, what=f"`{node[1]}`")
     if what is None:
         return None, ""
     kind = ("device" if what.startswith("device=") else "plugin" if what in (site.plugins or ()) else

@@ -133,10 +133,22 @@ def _image_after(vals: list, j: int) -> bool:
 _DEVICE_OPTS = frozenset({"--gpus", "--runtime", "--device", "--privileged", "--gpus-cdi", "--cdi-device"})
 
 
+# device nodes only another platform's driver creates: AMD's Kernel Fusion Driver (/dev/kfd), which every ROCm
+# container is handed (ROCm's docker guide: `--device=/dev/kfd --device=/dev/dri`); Ascend's /dev/davinci*
+_DEVICE_NODES = ((re.compile(r"^/dev/kfd(?::|$)"), "rocm"), (re.compile(r"^/dev/davinci(?:\d+|_manager)(?::|$)"), "npu"))
+
+
+def device_node_platform(value: str) -> str | None:
+    """The platform a `--device` node (or a compose `devices:` entry) belongs to: /dev/kfd → rocm."""
+    return next((plat for rx, plat in _DEVICE_NODES if rx.match(value.strip())), None)
+
+
 def _record(out: DockerRun, opt: str, value: str | None, value_word: Word | None, opt_word: Word, inline: str | None):
     f = out.facts
     if opt in _DEVICE_OPTS:
         f.setdefault("device_opts", []).append(opt)
+    if opt == "--device" and value and (plat := device_node_platform(value)):
+        f["device_platform"] = (plat, value.split(":")[0])  # the site's platform (check/facts.py), over --gpu's GPU
     if opt in ("-e", "--env"):
         if value is None:  # `-e HF_TOKEN=$HF_TOKEN` with the value unknown here: its name still counts
             m = re.match(r"[A-Za-z_][A-Za-z0-9_]*(?==|$)", (value_word.raw if value_word is not None else "").strip("'\""))

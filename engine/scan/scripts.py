@@ -175,7 +175,8 @@ def site_for(ctx: ScanContext, rel: str, version: str, c: Candidate, syntax: str
     if site is not None and c.container:
         site.image = image
         site.container = {k: v for k, v in c.container.items() if k in ("ipc", "shm_size", "gpus", "runtime", "env_file", "mounts", "env_names", "env_opaque", "detach",
-                                                                        "name", "ports", "network", "run_at", "program", "device_opts", "options_unknown")}
+                                                                        "name", "ports", "network", "run_at", "program", "device_opts", "options_unknown",
+                                                                        "device_platform")}
         site.container["tool"] = c.container.get("tool") or "docker run"
         if c.container.get("image_at"):  # a project build that keeps its base image (engine/scan/own_images.py)
             site.launch["image_at"] = c.container["image_at"]

@@ -11,7 +11,7 @@ from vllm_kb.engine.scan.context import ScanContext
 from vllm_kb.engine.scan.docker_run import add_mount, mount_spec, publish_spec, shm_mount
 from vllm_kb.engine.scan.image_env import env_command
 from vllm_kb.engine.scan.deploy import compose_dotenv, compose_wrapper
-from vllm_kb.engine.scan.deploy.compose_devices import device_opts, named_elsewhere, reserved
+from vllm_kb.engine.scan.deploy.compose_devices import device_opts, device_platform, named_elsewhere, reserved
 from vllm_kb.engine.scan.deploy.dockerfile import build_dockerfile, built_from, image_installs
 from vllm_kb.engine.scan.deploy.common import (
     entrypoint_for,
@@ -181,7 +181,7 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                                                ("env_names", sorted(env)), ("env_opaque", _env_unread(ctx, rel, svc, dotenv)),
                                                ("device_ids", _device_ids(svc)), ("profiles", _profiles(svc)),
                                                ("menus", sorted(menus.intersection(_profiles(svc) or ()))),
-                                               ("device_opts", device_opts(svc)),
+                                               ("device_opts", device_opts(svc)), ("device_platform", device_platform(svc)),
                                                ("options_unknown", named_elsewhere(ctx, rel, str(name)))) if v}
             entry = svc.get("entrypoint")  # replaces the image's ENTRYPOINT: its first word is what runs
             if not wrapped and (first := (entry[:1] if isinstance(entry, list) else str(entry or "").split()[:1])):

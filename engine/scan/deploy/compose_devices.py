@@ -60,3 +60,14 @@ def named_elsewhere(ctx: ScanContext, rel: str, service: str) -> bool:
                for d in docs):
             return True
     return False
+
+
+def device_platform(svc: dict) -> tuple[str, str] | None:
+    """(platform, node) of a `devices:` entry only another platform's driver makes (`/dev/kfd`: ROCm)."""
+    from vllm_kb.engine.scan.docker_run import device_node_platform
+
+    devs = svc.get("devices")
+    for d in devs if isinstance(devs, list) else []:
+        if isinstance(d, str) and (plat := device_node_platform(d)):
+            return plat, d.split(":")[0]
+    return None
