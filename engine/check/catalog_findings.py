@@ -383,12 +383,9 @@ def _env_remarks(site: Site, cat, version: str, handled: set[str], kb: Knowledge
         e = cat.env(name)
         if e is not None and e.exists(version):
             continue
-        removed = None
-        if e is not None:
-            removed = e.removed_in() if cat.index_version(version) > cat.index_version(e.last) else None
-            extra = msg("finding.removed_in", removed=removed) if removed else msg("finding.added_in", first=e.first)
-        else:
-            extra = {"en": "", "zh": ""}
+        removed = e.removed_in() if e is not None and cat.index_version(version) > cat.index_version(e.last) else None
+        extra = (msg("finding.removed_in", removed=removed) if removed else msg("finding.added_in", first=e.first)) \
+            if e is not None else {"en": "", "zh": ""}
         text = {lang: msg("finding.env_not_in_version", name=name, version=version, extra=extra[lang])[lang] for lang in ("en", "zh")}
         fix = [(FixOp("unset_env", name), None)]
         rename = kb.renames.get((True, name))
