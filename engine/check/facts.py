@@ -255,6 +255,13 @@ def site_facts(site: Site, hardware: Hardware, version: str, pinned: bool, kb: K
         # the engine a trainer builds in its own process on the one GPU it sees holds memory the
         # trainer needs (ms-swift 3.2-3.4 calls this its colocate mode: device count == num_infer_workers)
         site.mode = facts["site"]["mode"] = "rlhf_colocate"
+    elif facts["launch"].get("rl_rollout") and site.mode == "standalone_offline" and site.framework == "none":
+        # an engine the project's own RL loop samples from and pushes weights into is a rollout engine, not
+        # a batch job (R1-V/VLM-R1's TRL-0.14 GRPOTrainer copies): on the trainer's GPU it is colocated,
+        # else on GPUs of its own, as verl's and OpenRLHF's own-GPU rollouts
+        shared = facts["launch"].get("engine_shares_trainer_gpu")
+        site.mode = facts["site"]["mode"] = "rlhf_colocate" if shared else "rlhf_server"
+        site.mode_evidence = f"{site.mode_evidence}; RL rollout: {facts['launch']['rl_rollout']}"
     facts["launch"].update(parser_facts(engine, lookup, cat, model_name))
     if engine.get("enable_lora"):
         uploads = kb.doc("hub_uploads.yaml").data

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from vllm_kb.engine.check.length_budget import completion_only
 from vllm_kb.engine.check.startup_common import as_int
 from vllm_kb.engine.kb import deploy_tools
 from vllm_kb.engine.scan import python_text
@@ -188,7 +189,8 @@ def config_mappings(site: Site) -> dict[str, Any]:
 
 
 def launch_facts(site: Site) -> dict[str, Any]:
-    out = {**arg_forms(site), **site.launch, **container_facts(site), **config_mappings(site), **rollout_world(site)}
+    out = {**arg_forms(site), **site.launch, **container_facts(site), **config_mappings(site), **rollout_world(site),
+           **completion_only(site)}
     level = sleep_level(site)
     if level is not None:
         out["sleep_level"] = level

@@ -10,7 +10,10 @@ Two signals, each cheap and read once per module:
   model (`llm_engine`, `model_executor`, `driver_worker`, `model_runner`), or
   `.collective_rpc("…weight…")` / `.collective_rpc(update_weights, …)`;
 - logprobs asked of vLLM (`SamplingParams(logprobs=…)`/`prompt_logprobs=…` not None nor 0) in a
-  module that also calls `.backward(…)`: an evaluation script reads logprobs but trains nothing.
+  module that also calls `.backward(…)`: an evaluation script reads logprobs but trains nothing;
+- `LLM(…)` built inside a class that subclasses a transformers/TRL trainer (`class X(Trainer)`,
+  `(GRPOTrainer)`): the TRL 0.14-era GRPOTrainer copies (R1-V, VLM-R1 vllm_grpo_trainer.py) build
+  the engine in `__init__` on a spare GPU and sample every training step's completions from it.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import ast
 from vllm_kb.engine.scan.python_values import walk
 
 _ENGINE_INNARDS = ("llm_engine", "model_executor", "driver_worker", "model_runner")
-_WORDS = ("load_weights", "collective_rpc", "backward")
+_WORDS = ("load_weights", "collective_rpc", "backward", "Trainer")
 
 
 def rl_rollout(tree: ast.Module, text: str, rel: str) -> str | None:
@@ -48,6 +51,22 @@ def rl_rollout(tree: ast.Module, text: str, rel: str) -> str | None:
         return f"{rel}:{min(rpc)} (collective_rpc pushes new weights into the engine)"
     if logprobs and backward:
         return f"{rel}:{min(logprobs)} (vLLM's logprobs, in a module that trains at line {min(backward)})"
+    return _trainer_builds_llm(tree, rel)
+
+
+def _trainer_builds_llm(tree: ast.Module, rel: str) -> str | None:
+    """`class X(…Trainer):` whose body calls `LLM(…)`: the engine samples that trainer's rollouts."""
+    for cls in walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        base = next((b for b in cls.bases if (b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute)
+                                               else "").endswith("Trainer")), None)
+        if base is None:
+            continue
+        builds = [n.lineno for n in walk(cls) if isinstance(n, ast.Call)
+                  and (n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) else "") == "LLM"]
+        if builds:
+            return f"{rel}:{min(builds)} (LLM built inside {cls.name}({ast.unparse(base)}), a trainer class)"
     return None
 
 
