@@ -43,7 +43,11 @@ def test_python_fix_edits_the_dict_entry_not_the_call(tmp_path):
     (site,) = rep.sites
     new = apply_all(site, lambda f: (tmp_path / f).read_text())["job.py"]
     assert "gpu_memory_utilization=0.92," in new and "enable_prefix_caching" not in new
-    assert 'llm = LLM("Qwen/Qwen2.5-7B-Instruct", **KW, max_model_len=16384, kv_cache_dtype="fp8")' in new
+    # the additions go to the call, after **KW, in the order of their priority (B3 P1, then B2's P2 guard on V1)
+    call = next(line for line in new.splitlines() if line.startswith("llm = LLM("))
+    assert call.startswith('llm = LLM("Qwen/Qwen2.5-7B-Instruct", **KW, ') and call.endswith(")")
+    assert sorted(call[len('llm = LLM("Qwen/Qwen2.5-7B-Instruct", **KW, '):-1].split(", ")) == [
+        'kv_cache_dtype="fp8"', "max_model_len=16384"]
     compile(new, "job.py", "exec")
 
 

@@ -57,8 +57,9 @@ def test_the_shown_diff_of_a_call_parses(tmp_path, layout, combo):
 
 
 def test_two_lines_added_after_a_last_argument_keep_the_calls_layout(tmp_path):
+    # a V0 release, where B2's max_model_len is a P1 beside B3 (on V1 it is a P2 guard, not shown in `after`)
     src = f"from vllm import LLM\n\nllm = LLM(\n    {M},\n    tensor_parallel_size=1\n)\n"
-    (tmp_path / "requirements.txt").write_text("vllm==0.33.0\n")
+    (tmp_path / "requirements.txt").write_text("vllm==0.6.3\n")
     (tmp_path / "run.py").write_text(src)
     (sr,) = audit(tmp_path, gpu="H100-80GB x1").sites
     (block,) = sr.after
