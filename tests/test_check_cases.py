@@ -53,6 +53,6 @@ def test_launch_checks_cite_vllm():
 
 
 # Checks the knowledge adds beyond the seed's rows (ids are never reused).
-BEYOND_SEED = {"B7", "H8"}  # H8 rollout-server-gpus: TRL/ms-swift server mode (issue 16)
+BEYOND_SEED = {"B7", "H8", "H9"}  # H8 rollout-server-gpus: TRL/ms-swift server mode (issue 16); H9 max-model-len-completion-only (eval115 M7)
 # "Will vLLM start at all" (knowledge/checks/L.yaml): not rows of the seed's optimisation checklist.
 LAUNCH = {"L"}  # kv-cache-capacity: the memory estimate against max_num_seqs (issue 5)
