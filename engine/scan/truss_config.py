@@ -83,25 +83,32 @@ def _image(data: dict) -> str | None:
     return image.strip() if isinstance(image, str) and image.strip() else None
 
 
+def _configs(ctx) -> dict[str, dict]:
+    """Each Truss's config by its folder, parsed once per scan (apply and own_projects both ask)."""
+    held = ctx.__dict__.get("_truss_configs")
+    if held is None or held[0] is not ctx.files:  # the file list it was read from (as pin_alternatives keys it)
+        got = {}
+        for rel in ctx.files:
+            if is_config_name(rel) and (doc := load(rel, ctx.read(rel) or "")) is not None:
+                got[PurePosixPath(rel).parent.as_posix()] = doc.data
+        held = ctx.__dict__["_truss_configs"] = (ctx.files, got)
+    return held[1]
+
+
 def apply(sites: list[Site], ctx) -> None:
     """Give each site inside a Truss what its config.yaml says: the GPU type and count a replica gets
     (as a Kubernetes GPU request and node type would; --gpu stays where it names the same card), and the
     base image its model code and the `data/` scripts the start command runs are run in — unless the
     config's own requirements install vLLM over it (the folder's pin then decides)."""
-    configs: dict[str, dict] = {}
-    for rel in ctx.files:
-        if rel.endswith(_NAMES) and is_config_name(rel):
-            doc = load(rel, ctx.read(rel) or "")
-            if doc is not None:
-                configs[PurePosixPath(rel).parent.as_posix()] = doc.data
+    configs = _configs(ctx)
     if not configs:
         return
     for site in sites:
         folder = PurePosixPath(site.file).parent
-        data = next((configs[f.as_posix()] for f in [folder, *folder.parents] if f.as_posix() in configs), None)
-        if data is None:
+        top = next((f.as_posix() for f in [folder, *folder.parents] if f.as_posix() in configs), None)
+        if top is None:
             continue
-        top = next(f.as_posix() for f in [folder, *folder.parents] if f.as_posix() in configs)
+        data = configs[top]
         count, types = accelerator(data)
         if types and not site.gpu_types:
             site.gpu_types = types
@@ -130,8 +137,7 @@ def own_projects(ctx, choices: dict) -> bool:
     release, no project-wide one for the sites outside them (truss-examples: llava-1.6-sgl's vllm==0.3.0)."""
     if not choices or "" in choices:
         return False
-    trusses = {PurePosixPath(rel).parent.as_posix() for rel in ctx.files
-               if rel.endswith(_NAMES) and is_config_name(rel) and load(rel, ctx.read(rel) or "") is not None}
+    trusses = set(_configs(ctx))
     if not trusses or "." in trusses:
         return False
     return all(any(f == t or f.startswith(t + "/") for t in trusses) for f in choices)
