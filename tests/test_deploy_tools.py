@@ -412,3 +412,42 @@ def test_the_objects_of_an_openshift_template_are_read_as_resources(scanned):
     assert (site.line, s.value, s.line) == (12, 6144, 15)
     assert site.source["argv_pos"][-1] == {"yaml": [0, ["objects", 0, "spec", "containers", 0, "args", 3]]}  # a fix edits it there
     assert scanned({"template.yaml": TEMPLATE.replace("kind: Template", "kind: Other")}) == []
+
+
+NO_COMMAND = """services:
+  vllm-gaudi:
+    build:
+      context: vllm-fork
+      dockerfile: Dockerfile.hpu
+    image: opea/vllm-gaudi:latest
+  vendor:
+    image: opea/vllm-gaudi:1.2
+  stock:
+    image: vllm/vllm-openai:v0.8.4
+"""
+
+NO_ARGS = """apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+spec:
+  containers:
+    - name: vllm
+      image: {image}
+"""
+
+
+def test_a_fix_writes_no_new_command_where_the_image_may_run_its_own(scanned):
+    # eval119 opea-project/GenAIComps (https://github.com/opea-project/GenAIComps,
+    # .github/workflows/docker/compose/third_parties-compose.yaml:47): --fix added `command:` to a build-only
+    # vllm-gaudi service. A new `command:` / `args:` replaces the image's CMD: only vLLM's own image (an
+    # ENTRYPOINT of its server, no CMD) takes new arguments that way; a build, a vendor's image or the
+    # project's own may have a CMD of its own
+    by_service = {s.source["service"]: s for s in scanned({"compose.yaml": NO_COMMAND})}
+    assert by_service["vllm-gaudi"].source["argv_append"] is None
+    assert by_service["vendor"].source["argv_append"] is None
+    assert by_service["stock"].source["argv_append"] is not None
+    pods = {s.file: s for s in scanned({"a.yaml": NO_ARGS.format(name="a", image="opea/vllm-gaudi:1.2"),
+                                        "b.yaml": NO_ARGS.format(name="b", image="vllm/vllm-openai:v0.8.4")})}
+    assert pods["a.yaml"].source["argv_append"] is None
+    assert pods["b.yaml"].source["argv_append"] == {"yaml": [0, ["spec", "containers", 0, "args"]]}

@@ -149,6 +149,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                 argv_pos += [None] * len(implicit)
         if not words:
             continue
+        if svc.get("command") is None and svc.get("entrypoint") is None and not _empty_cmd(image, svc, kept):
+            append = None  # type: ignore[assignment]  # a new `command:` replaces the CMD only vLLM's own image leaves empty
         anchor = next((base + (k,) for k in ("command", "entrypoint") if k in svc), base)
         site = launch_site(ctx, rel, words, doc.line_of(anchor), words[-1].line, "compose", style, env, image,
                             {"service": name, "env_style": "map" if isinstance(raw_env, dict) else "list",
@@ -282,6 +284,13 @@ def _model_first(command) -> bool:
     a Hub id first is its positional model (a path or a bare word may be a program, and stays one)."""
     first = command[0] if isinstance(command, list) and command else str(command or "").split(" ", 1)[0]
     return re.fullmatch(r"[\w.-]+/[\w.-]+", str(first)) is not None
+
+
+def _empty_cmd(image, svc: dict, kept) -> bool:
+    """vLLM's own image has an ENTRYPOINT and no CMD, so arguments written as a new `command:` reach its
+    server; any other image (a build, a vendor's or the project's own on another base) may run a CMD that
+    a new `command:` would replace (eval119: a build-only vllm-gaudi service got one from --fix)."""
+    return not svc.get("build") and not kept and is_vllm_image(image)
 
 
 def _flags_only(command) -> bool:

@@ -117,6 +117,8 @@ def scan_k8s(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]:
                 lines = (ctx.read(rel) or "").splitlines()
             # new arguments go to args (created when missing), or to command when only it is written
             append = doc.pos(path + ("command",) if isinstance(command, list) and args is None else path + ("args",))
+            if command is None and args is None and (kept or not is_vllm_image(image)):
+                append = None  # type: ignore[assignment]  # a new `args:` replaces the CMD only vLLM's own image leaves empty
             extra = {"argv_pos": argv_pos, "argv_append": append, "env_at": dict(doc.pos(path + ("env",)), env_style=env_style)}
             site = launch_site(ctx, rel, words, line, max(w.line for w in words), "k8s-args", "yaml-list", env, image,
                                extra, known=k8s_env, source_lines=lines)
