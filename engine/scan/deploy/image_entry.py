@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import posixpath
 import shlex
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from vllm_kb.engine.scan.site import Setting, Site
 
 _INTERPRETERS = {"python", "python3", "bash", "sh", "exec", "uv", "run", "dumb-init", "tini", "--"}
 _SCRIPT_SUFFIXES = (".py", ".sh")
+_SHELLS = {"bash", "sh", "dash", "zsh"}
 
 
 @dataclass
@@ -214,12 +216,22 @@ def _script(arg: str) -> str | None:
         return None
     if not isinstance(words, list):
         return None
-    for w in words:
+    for i, w in enumerate(words):
         w = str(w)
         base = w.rpartition("/")[2]
+        if w == "-c" and i and str(words[i - 1]).rpartition("/")[2] in _SHELLS and i + 1 < len(words):
+            return _last_script(str(words[i + 1]))
         if w.endswith(_SCRIPT_SUFFIXES) and not w.startswith("-"):
             return w
         if base in _INTERPRETERS or base.startswith("python3.") or w.startswith("-") and len(w) <= 3:
             continue  # `python -u`, `bash -e`: the file comes next
         return None
     return None
+
+
+def _last_script(code: str) -> str | None:
+    """The file a `sh -c` string's last command runs (`source /opt/intel/oneapi/setvars.sh && bash
+    /llm/start.sh` → /llm/start.sh): the commands before it set the scene (eval119 GenAIComps
+    compose_text-generation.yaml:188, a script mounted into intel/llm-scaler-vllm)."""
+    parts = [p for p in re.split(r"&&|\|\||;|\n", re.sub(r"\\\s", " ", code)) if p.strip()]
+    return _script(parts[-1]) if parts else None
