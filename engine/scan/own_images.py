@@ -21,6 +21,7 @@ _GENERIC = frozenset({"vllm", "vllm-openai", "vllm-openai-rocm", "vllm-openai-cp
 _BUILD = re.compile(r"\b(?:docker|podman|buildah)\s+(?:buildx\s+|image\s+)?(?:build|bud)\b")
 _SCRIPTS = (".sh", ".bash", ".mk", ".yml", ".yaml")
 _INSTALLS_VLLM = re.compile(r"install[^&;|]*(?<![\w/.-])vllm(?=$|[\s=<>~!\[\]\"'])")  # not vllm-gguf-plugin
+_DEFAULTED = re.compile(r"\$\{\w+:?-([^${}]*)\}")
 _INTERPRETERS = re.compile(r"^(?:python[\d.]*|bash|sh|exec|uv|dumb-init|tini|--)$")
 
 
@@ -60,6 +61,16 @@ def note_run(ctx, rel: str, lines: tuple[int, int], run, dockerfile: str, env: d
                                   run.argv[0].value if run.argv else None, run.facts.get("gpu_count")))
 
 
+def release_base(ctx, image: str | None = None, dockerfile: str | None = None) -> tuple[str, str, int] | None:
+    """(the vLLM image it starts FROM, the Dockerfile, that FROM's line) of the project's builds of `image`
+    that install no vLLM of their own, whatever they run: the release is the base's even where the build
+    sets its own ENTRYPOINT (GenAIComps' opea/vllm-rocm, `FROM rocm/vllm:…_vllm0.8.3_…` with ENTRYPOINT
+    ["python3", "/workspace/api_server.py"] copied from that vLLM; eval119). Only for the release: what
+    the container runs is read as before."""
+    got = {_base(df, ctx.read(df) or "", entry=False) for df in ([dockerfile] if dockerfile else _for(ctx, image))}
+    return got.pop() if len(got) == 1 and None not in got else None
+
+
 def base_of(ctx, image: str | None = None, dockerfile: str | None = None) -> tuple[str, str, int] | None:
     """(the vLLM image it starts FROM, the Dockerfile, that FROM's line) of the project's build of `image`
     (or of `dockerfile`) that keeps its base's entrypoint and installs no vLLM of its own: what runs in it
@@ -70,7 +81,7 @@ def base_of(ctx, image: str | None = None, dockerfile: str | None = None) -> tup
     return got.pop() if len(got) == 1 and None not in got else None
 
 
-def _base(df: str, text: str) -> tuple[str, str, int] | None:
+def _base(df: str, text: str, entry: bool = True) -> tuple[str, str, int] | None:
     from vllm_kb.engine.scan.images import is_vllm_like_image
 
     args: dict[str, str] = {}
@@ -89,7 +100,7 @@ def _base(df: str, text: str) -> tuple[str, str, int] | None:
                 alias = parts[2].lower()
             else:
                 alias = None
-        elif cur is not None and (kw in ("ENTRYPOINT", "CMD") or kw == "RUN" and _INSTALLS_VLLM.search(arg)):
+        elif cur is not None and (entry and kw in ("ENTRYPOINT", "CMD") or kw == "RUN" and _INSTALLS_VLLM.search(arg)):
             cur = (cur[0], cur[1], False)
             if alias:
                 stages[alias] = cur
@@ -272,7 +283,8 @@ def _dockerfile(folder: str, context: str, file: str | None, have) -> str | None
 def _compose_builds(folder: str, text: str, have) -> list[tuple[str, str]]:
     out = []
     for image, df in _compose_build_files(folder, text, have):
-        name = name_and_tag(image)[0].lower() if isinstance(image, str) else ""
+        # `${REGISTRY:-opea}/vllm-rocm:${TAG:-latest}`: the name compose gives it when nothing is set
+        name = name_and_tag(_DEFAULTED.sub(r"\1", image))[0].lower() if isinstance(image, str) else ""
         if name and "$" not in name:
             out.append((name, df))
     return out

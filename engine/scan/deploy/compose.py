@@ -102,6 +102,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
         kept = own_images.base_of(ctx, image) if not svc.get("build") and isinstance(image, str) else None
         if kept:
             image = kept[0]  # the project builds that name keeping its base image: the base's vLLM runs
+        rebased = None if kept or built or not isinstance(image, str) else own_images.release_base(
+            ctx, dockerfile=build_dockerfile(ctx, folder, svc["build"])) if svc.get("build") else own_images.release_base(ctx, image)
         words: list[Word] = []
         argv_pos: list = []  # where each word is written, for fixes (None: not in this file's lists)
         append = doc.pos(base + ("command",))  # where new arguments go
@@ -168,6 +170,8 @@ def scan_compose(ctx: ScanContext, rel: str, doc: yamlio.Document) -> list[Site]
                 site.launch["image_at"] = kept[1:]  # where a change of the release is made: the build's FROM
                 if got := image_installs(ctx, kept[1]):
                     site.launch["image_installs"] = got  # what the build installs over its base (L155)
+            elif rebased:  # a build of that name with its own entrypoint: the release is still its base's
+                site.image, site.launch["image_at"] = rebased[0], rebased[1:]
             if svc.get("build"):
                 site.launch["built_here"] = True  # a build of the project's own (audit: its pin may stand in)
             # which project Dockerfile the container is built from, for its platform (engine/scan/image_platform.py)
