@@ -136,6 +136,41 @@ def test_the_tool_follows_module_level_imports_and_skips_guarded_ones(tmp_path):
     assert got == {("vllm.config", "New"), ("vllm.y", "Available"), ("vllm.lora", "Helper")}
 
 
+def test_the_tool_reads_vllm_release_gates_and_module_only_guards():
+    # lm-eval 0.4.9-0.4.11 (lm_eval/models/vllm_causallms.py): `if parse_version(version("vllm")) >=
+    # parse_version("0.8.3"): from vllm.entrypoints.chat_utils import resolve_hf_chat_template`, inside
+    # `try: … except ModuleNotFoundError: pass` in 0.4.9 (a missing name still raises ImportError)
+    src = textwrap.dedent("""\
+        try:
+            from vllm.utils import get_open_port
+            if parse_version(version("vllm")) >= parse_version("0.8.3"):
+                from vllm.entrypoints.chat_utils import resolve_hf_chat_template
+            else:
+                from vllm.old import old_name
+        except ModuleNotFoundError:
+            pass
+        try:
+            from vllm.a import caught_all
+        except ImportError:
+            caught_all = None
+        if sys.platform == "linux":
+            from vllm.b import platform_gated
+        """)
+    got = {(m, n): (g, only) for _, _, m, n, g, only in tool.vllm_imports({"m.py": ast.parse(src)}, ["m.py"], gates=True)}
+    assert got == {("vllm.utils", "get_open_port"): ((), True),
+                   ("vllm.entrypoints.chat_utils", "resolve_hf_chat_template"): ((">=0.8.3",), True),
+                   ("vllm.old", "old_name"): (("<0.8.3",), True)}
+    assert [x[2:] for x in tool.vllm_imports({"m.py": ast.parse(src)}, ["m.py"])] == []
+
+
+def test_lm_eval_0_4_11_with_vllm_0_22_is_p0_with_the_release_that_moved_it(tmp_path):
+    # vLLM moved resolve_hf_chat_template to vllm/renderers/hf.py (lm-evaluation-harness #3595; lm-eval 0.4.12)
+    _, r = _site(tmp_path, {"requirements.txt": "vllm==0.22.1\nlm-eval==0.4.11\n",
+                            "eval.sh": "lm_eval --model vllm --model_args pretrained=Qwen/Qwen3-8B --tasks gsm8k\n"}, "H100-80GB")
+    assert r.priority == "P0" and r.status == "recommended"
+    assert "resolve_hf_chat_template" in r.reason_text("en") and "lm-eval ==0.4.12" in r.reason_text("en")
+
+
 def test_the_tool_resolves_names_the_way_python_does(tmp_path):
     src = tmp_path / "v"
     (src / "vllm" / "config").mkdir(parents=True)

@@ -41,6 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
+from packaging.specifiers import SpecifierSet
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from framework_engine_kwargs import DISTS, final_wheels  # noqa: E402
@@ -160,6 +161,18 @@ def _runs(ok: list[bool], versions: list[str]) -> list[str]:
     return out
 
 
+def _runs_under(gate, version: str) -> bool:
+    """Whether vLLM `version` meets every specifier of an import's release gate (none: always)."""
+    return all(SpecifierSet(g).contains(version, prereleases=True) for g in gate)
+
+
+def _ok(vsrc: Path, version: str, mod: str, name, gate=(), names_only: bool = False) -> bool:
+    """The import does not fail on load in `version`: its gate keeps it from running there, it resolves, or
+    (`names_only`: under `except ModuleNotFoundError`) its module is missing there, which the try catches."""
+    src = str(vsrc / version)
+    return not _runs_under(gate, version) or resolves(src, mod, name) or names_only and not resolves(src, mod, None)
+
+
 def build(wheels: list[Path], vsrc: Path, only=None, read: list[str] | None = None) -> dict:
     # a refresh of some packages reads the releases the kept rows were read against, so that every
     # row's runs are spans of one list
@@ -177,13 +190,18 @@ def build(wheels: list[Path], vsrc: Path, only=None, read: list[str] | None = No
             for entry_file, entry in entries[fid]:
                 if entry_file not in trees:
                     continue
-                for path, line, mod, name in vllm_imports(trees, loaded(trees, entry_file)):
-                    ok = [resolves(str(vsrc / v), mod, name) for v in versions]
-                    if all(ok) or not any(ok):
-                        continue  # resolves everywhere, or nowhere (not a .py module: not judged)
+                for path, line, mod, name, gate, names_only in vllm_imports(trees, loaded(trees, entry_file), gates=True):
+                    if not any(_runs_under(gate, v) for v in versions) or not any(resolves(str(vsrc / v), mod, name) for v in versions):
+                        continue  # a gate no release meets, or nowhere a module (not a .py module: not judged)
+                    if names_only and not name:
+                        continue  # `import vllm.x` under `except ModuleNotFoundError`: only a missing module fails it
+                    ok = [_ok(vsrc, v, mod, name, gate, names_only) for v in versions]
+                    if all(ok):
+                        continue
                     key = (entry, f"{mod}.{name}" if name else mod)
                     got.setdefault(key, {"entry": entry, "import": key[1], "file": path, "line": line,
-                                         "vllm": _runs(ok, versions)})
+                                         "vllm": _runs(ok, versions), **({"gate": list(gate)} if gate else {}),
+                                         **({"caught": "ModuleNotFoundError"} if names_only else {})})
             per_release.append((version, sorted(got.values(), key=lambda r: (r["entry"], r["file"], r["line"], r["import"]))))
         rows += release_rows(fid, dist, per_release, "imports",
                              lambda imps: [(r["entry"], r["import"], r["file"], r["vllm"]) for r in imps])
@@ -220,18 +238,20 @@ def reread(table: dict, vsrc: Path) -> dict:
         for imp in row.get("imports") or []:
             # `from m import n` or `import m.n`: the spelling whose reading gives the committed runs back
             forms = [tuple(imp["import"].rsplit(".", 1)), (imp["import"], None)]
-            form = next((f for f in forms if _runs([resolves(str(vsrc / v), *f) for v in old], old) == imp["vllm"]), None)
+            gate, caught = imp.get("gate") or (), bool(imp.get("caught"))
+            form = next((f for f in forms if _runs([_ok(vsrc, v, *f, gate, caught) for v in old], old) == imp["vllm"]), None)
             if form is None:
                 raise SystemExit(f"{row['framework']} {row['releases']} {imp['import']}: the sources no longer give "
                                  f"{imp['vllm']} over the releases read; run the tool with the wheels")
-            imps.append({**imp, "vllm": _runs([resolves(str(vsrc / v), *form) for v in versions], versions)})
+            imps.append({**imp, "vllm": _runs([_ok(vsrc, v, *form, gate, caught) for v in versions], versions)})
         rows.append({**row, "imports": imps})
     return {**table, "vllm_releases": versions, "rows": rows}
 
 
 HEADER = """\
 # The `from vllm… import X` statements each framework release's vLLM adapter runs when it is
-# loaded (no try, no version gate around them), and the vLLM releases in which each resolves
+# loaded (no try, no gate around them but a test of vLLM's own release: `gate`), and the vLLM releases in which each
+# resolves or its gate keeps it from running
 # (`vllm`: one specifier per run of releases; `vllm_releases`: the final releases read). Read from
 # the released wheels and vLLM's sdists by tools/framework_vllm_imports.py —
 # do not edit by hand, re-run the tool. `source` names the row's first release; `file`/`line` are

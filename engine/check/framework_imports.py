@@ -82,11 +82,18 @@ def _load_breaks(fid: str, fw: str, vllm: str, site) -> list[compat.Row]:
             out.append(compat.Row(fid, row["releases"], "", "known_break", {
                 "id": f"{fid}-imports-{imp['import']}", "effect": "error", "scope": "install",
                 "error": (f"{raised} — {_WHO.get(fid, pkg.split('==')[0])} {row['releases']} "
-                          f"imports {what} ({where}); vLLM has it in releases {spans}"),
+                          f"imports {what} ({where}){_gated(imp, spans)}"),
                 "where": f"{pkg} {where}",
                 "source": {"title": f"{pkg} {imp['file']}", "url": _url(fid, pkg, imp["file"])}}))
             break  # one per row is enough to name the break
     return out
+
+
+def _gated(imp: dict, spans: str) -> str:
+    """Where the import works: a gated one (`if vLLM >= 0.8.3:`) also where its gate keeps it from running."""
+    if imp.get("gate"):
+        return f" when vLLM is {','.join(imp['gate'])}; it loads with vLLM {spans}"
+    return f"; vLLM has it in releases {spans}"
 
 
 # when a function-level import runs, as its message says (tools/framework_vllm_uses.py `when`)

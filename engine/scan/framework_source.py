@@ -158,6 +158,53 @@ def unguarded(body):
             yield s
 
 
+# `if parse_version(version("vllm")) >= parse_version("0.8.3"):`, `if vllm.__version__ < "0.10"`,
+# `if VLLM_VERSION >= Version("0.9.0")`: a test of the installed vLLM's release against a literal one
+_GATE_NAME = re.compile(r"""version\(\s*["']vllm["']\s*\)|vllm\.__version__|\bVLLM_VERSION\b|\bvllm_version\b""")
+_GATE_OPS = {ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Lt: "<", ast.Eq: "==", ast.NotEq: "!="}
+_NEGATED = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
+
+
+def version_gate(test) -> str | None:
+    """The specifier a module-level `if` holds under when it only compares vLLM's release with a literal
+    one (`>=0.8.3`); None for any other test."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _GATE_OPS):
+        return None
+    left, right = ast.unparse(test.left), ast.unparse(test.comparators[0])
+    lit = [n.value for n in ast.walk(test.comparators[0]) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    if not _GATE_NAME.search(left) or _GATE_NAME.search(right) or len(lit) != 1 or not re.fullmatch(r"\d+(\.\d+){0,3}", lit[0]):
+        return None
+    return _GATE_OPS[type(test.ops[0])] + lit[0]
+
+
+def gated(body, gate: tuple[str, ...] = (), names_only: bool = False):
+    """(statement, gates, names_only) of the module-level statements that run whenever the vLLM release
+    meets every specifier in `gates`: unguarded() plus the branches of vLLM release gates (an import only
+    the releases it names run: lm-eval 0.4.11 imports resolve_hf_chat_template from 0.8.3 on) and the
+    bodies of a `try` that catches only ModuleNotFoundError (`names_only`): a missing module is caught,
+    a name missing from a module that is there (ImportError) is not (lm-eval 0.4.9's get_open_port)."""
+    for s in body:
+        if isinstance(s, ast.If) and not AVAILABLE.search(ast.unparse(s.test)) and (g := version_gate(s.test)):
+            yield from gated(s.body, gate + (g,), names_only)
+            op = re.match(r"[<>=!]+", g).group(0)  # type: ignore[union-attr]
+            yield from gated(s.orelse, gate + (_NEGATED[op] + g[len(op):],), names_only)
+        elif isinstance(s, ast.If) and AVAILABLE.search(ast.unparse(s.test)):
+            yield from gated(s.body, gate, names_only)
+        elif isinstance(s, ast.Try) and s.handlers and all(_raises(h.body) for h in s.handlers):
+            yield from gated(s.body, gate, names_only)
+        elif isinstance(s, ast.Try) and s.handlers and all(_catches_missing_module_only(h) for h in s.handlers):
+            yield from gated(s.body, gate, True)
+        elif not isinstance(s, (ast.If, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield s, gate, names_only
+
+
+def _catches_missing_module_only(handler) -> bool:
+    """`except ModuleNotFoundError:` (alone or in a tuple of it): ImportError's other cases pass through."""
+    t = handler.type
+    names = [t] if isinstance(t, ast.Name) else list(t.elts) if isinstance(t, ast.Tuple) else []
+    return bool(names) and all(isinstance(n, ast.Name) and n.id == "ModuleNotFoundError" for n in names)
+
+
 def _raises(body) -> bool:
     """Whether a handler always raises: a `raise` among its statements, or a nested try whose body
     imports another engine and whose every handler raises (Ray Serve LLM 2.5x tries SGLang's protocol
@@ -216,14 +263,21 @@ def loaded(trees, entry: str) -> list[str]:
     return seen
 
 
-def vllm_imports(trees, files: list[str]):
-    """(file, line, module, name) of each unguarded vLLM import in `files`; name None for `import vllm.x`."""
+def vllm_imports(trees, files: list[str], gates: bool = False):
+    """(file, line, module, name) of each unguarded vLLM import in `files`; name None for `import vllm.x`.
+    `gates`: also those under a vLLM release gate or a ModuleNotFoundError-only try (gated()), each with the
+    specifiers it runs under and whether only a missing name fails it as fifth and sixth items."""
     for path in files:
-        for s in unguarded(trees[path].body):
-            if isinstance(s, ast.ImportFrom) and not s.level and (s.module or "").split(".")[0] == "vllm":
-                for a in s.names:
-                    yield path, s.lineno, s.module, a.name
-            elif isinstance(s, ast.Import):
-                for a in s.names:
-                    if a.name.startswith("vllm."):
-                        yield path, s.lineno, a.name, None
+        for s, gate, names_only in (gated(trees[path].body) if gates else ((x, (), False) for x in unguarded(trees[path].body))):
+            for got in _imports_of(path, s):
+                yield (*got, gate, names_only) if gates else got
+
+
+def _imports_of(path: str, s):
+    if isinstance(s, ast.ImportFrom) and not s.level and (s.module or "").split(".")[0] == "vllm":
+        for a in s.names:
+            yield path, s.lineno, s.module, a.name
+    elif isinstance(s, ast.Import):
+        for a in s.names:
+            if a.name.startswith("vllm."):
+                yield path, s.lineno, a.name, None
