@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator
 
-from vllm_kb.engine.check import balanced, candidates, catalog_findings, chat_template_path, colocation, entrypoint_findings, import_sites, name_guess, unpinned, vendored_sites
+from vllm_kb.engine.check import balanced, candidates, catalog_findings, chat_template_path, colocation, entrypoint_findings, import_sites, name_guess, trainer_beside, unpinned, vendored_sites
 from vllm_kb.engine.check.evaluate import cap_opaque, evaluate_all, settle_documented, settle_priorities
 from vllm_kb.engine.check.hidden_args import hidden_args
 from vllm_kb.engine.check.site_platform import PLATFORM_PLUGINS
@@ -76,6 +76,7 @@ def audit_lazily(path: str | Path, *, gpu: str | None = None, vllm_version: str 
             sc.ctx.skip(site.file, "scanner-error", site.line, f"{type(e).__name__}: {e}"[:160])
     colocation.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # engines that share a GPU
     colocation.trainer_overlap([(p[0], p[2]) for p in prepared])  # a rollout server on its trainer's GPUs
+    trainer_beside.annotate([(p[0], p[2]) for p in prepared], sc.ctx.read)  # a trainer the project starts on the engine's GPU
     balanced.annotate([(p[0], p[2]) for p in prepared], sc.files, sc.ctx.read)  # replicas behind the project's nginx
     # code that asks a server for automatic tool choice: only the site that serves HTTP at its URL
     # reads it (engine/check/endpoints.py; the files are read again only where a site serves HTTP)

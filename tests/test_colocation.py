@@ -288,3 +288,51 @@ def test_opencompass_models_of_one_config_run_in_tasks_of_their_own(tmp_path):
              "a = LLM(model='Qwen/Qwen3-0.6B-Base', max_model_len=4096, gpu_memory_utilization=0.7)\n"
              "b = LLM(model='Qwen/Qwen3-0.6B-Base', max_model_len=4096, gpu_memory_utilization=0.7)\n")
     assert {u for u, _p in _shared(tmp_path, {"infer_vllm.py": plain}, version="0.34.0").values()} == {1.4}
+
+
+_ALTERNATIVES = """services:
+  cpu:
+    image: opea/vllm:latest
+    command: --model a/b --port 80
+  gaudi:
+    image: opea/vllm-gaudi:latest
+    runtime: habana
+    environment:
+      HABANA_VISIBLE_DEVICES: all
+    command: --model a/b --port 80
+  rocm:
+    image: opea/vllm-rocm:latest
+    container_name: {rocm_name}
+    devices:
+      - /dev/kfd:/dev/kfd
+      - /dev/dri:/dev/dri
+    command: --model a/b --port 8011
+  rocm2:
+    image: opea/vllm-rocm:latest
+    container_name: vllm-rocm
+    devices:
+      - /dev/kfd:/dev/kfd
+      - /dev/dri:/dev/dri
+    command: --model c/d --port 8012
+"""
+
+
+def test_services_for_other_hardware_a_deviceless_one_or_one_container_name_do_not_share(tmp_path):
+    # OPEA GenAIComps comps/third_parties/vllm/deployment/docker_compose/compose.yaml (eval119): a CPU image,
+    # a Gaudi service (runtime: habana) and a ROCm one (/dev/kfd) are alternatives for different machines,
+    # and a container handed no device holds no GPU; two ROCm services of one container_name cannot run
+    # together, two of different names can (a false L37 ×6 there)
+    for sub, name, want in (("one-name", "vllm-rocm", set()), ("two-names", "vllm-rocm-a", {"docker-compose.yml:17", "docker-compose.yml:24"})):
+        (tmp_path / sub).mkdir()
+        got = _shared(tmp_path / sub, {"docker-compose.yml": _ALTERNATIVES.format(rocm_name=name)})
+        assert {k for k, v in got.items() if v[1] is not None} == want, (sub, got)
+
+
+def test_docker_runs_of_one_container_name_do_not_share(tmp_path):
+    # GenAIComps tests/agent/test_agent_langchain_on_intel_hpu.sh (eval119): each start function runs
+    # `docker run -d --name test-comps-vllm-gaudi-service …`; Docker refuses a second container of that name
+    run = "docker run -d --gpus all --name {n} vllm/vllm-openai:v0.11.0 --model {m} --gpu-memory-utilization 0.6\n"
+    for sub, names, want in (("same", ("svc", "svc"), 0), ("other", ("svc-a", "svc-b"), 2)):
+        (tmp_path / sub).mkdir()
+        got = _shared(tmp_path / sub, {"run.sh": run.format(n=names[0], m="a/b") + run.format(n=names[1], m="c/d")})
+        assert sum(1 for v in got.values() if v[1] is not None) == want, (sub, got)

@@ -106,6 +106,22 @@ def _together(a, b, read) -> bool:
     return False
 
 
+def _apart(a, fa: dict, b, fb: dict) -> bool:
+    """Two engines that cannot hold one device together whatever runs them: alternatives written for
+    different hardware (a Gaudi service beside a ROCm one), a container handed no device at all (a
+    CPU image, a build-only compose service: unknown is no evidence of a shared GPU), or two
+    containers of one literal name (Docker refuses the second while the first exists)."""
+    pa, pb = ((f.get("site") or {}).get("platform") for f in (fa, fb))
+    if pa and pb and pa != pb:
+        return True
+    ca, cb = a.container or {}, b.container or {}
+    if any(c.get("tool") in ("compose", "docker run") and not c.get("device_opts") and not c.get("gpus")
+           and not c.get("options_unknown") for c in (ca, cb)):
+        return True
+    na, nb = ca.get("name"), cb.get("name")
+    return bool(na) and na == nb and "$" not in str(na)
+
+
 def annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) -> None:
     """Add `launch.gpu_shared_with` (the other sites) and `launch.gpu_shared_util` (the sum of
     every co-located engine's fraction, this one included) to each site sharing a GPU."""
@@ -135,7 +151,7 @@ def _annotate(items: list[tuple[Any, dict]], read: Callable[[str], str | None]) 
             if i == j:
                 continue
             first, second = (other, site) if j < i else (site, other)
-            if not _together(first, second, read):
+            if _apart(site, facts, other, ofacts) or not _together(first, second, read):
                 continue
             theirs, their_util = _devices(other, ofacts), _util(ofacts)
             if theirs is None or their_util is None or not (mine & theirs):
