@@ -69,7 +69,14 @@ def _fields(cls: type[ast.AST]) -> tuple[str, ...]:
 
 def children(node: ast.AST) -> list[ast.AST]:
     """The child nodes a scanner may look at (context and operator leaves left out)."""
-    return _children(node, _FIELDS.get(type(node)) or _fields(type(node)))
+    out = []  # _children's loop, not a call of it: the scanners ask this of every node they walk
+    for name in _FIELDS.get(type(node)) or _fields(type(node)):
+        v = getattr(node, name, None)
+        if type(v) is list:
+            out += [x for x in v if isinstance(x, ast.AST)]
+        elif isinstance(v, ast.AST):
+            out.append(v)
+    return out
 
 
 def _children(node: ast.AST, fields: tuple[str, ...]) -> list[ast.AST]:
@@ -108,13 +115,20 @@ def walk_changing(tree: ast.AST):
 
 
 def _walk(tree: ast.AST):
+    # _children inlined: a call per node was a fifth of the walk (vLLM's tree: 1.2 million nodes walked)
     from collections import deque
 
     todo = deque([tree])
+    pop, extend, append, known, AST = todo.popleft, todo.extend, todo.append, _FIELDS.get, ast.AST
     while todo:
-        n = todo.popleft()
+        n = pop()
         yield n
-        todo.extend(_children(n, _FIELDS.get(type(n)) or _fields(type(n))))
+        for name in known(type(n)) or _fields(type(n)):
+            v = getattr(n, name, None)
+            if type(v) is list:
+                extend([x for x in v if isinstance(x, AST)])
+            elif isinstance(v, AST):
+                append(v)
 
 
 def statements(tree: ast.AST):
