@@ -97,3 +97,23 @@ def test_ray_serve_llm_with_vllm_use_v1_written_or_another_release_is_not_judged
 def test_ray_serve_llm_2_47_on_a_vllm_without_v0(tmp_path):
     l43, _, sr = _l43(tmp_path, {"requirements.txt": "ray[serve,llm]==2.47.1\nvllm==0.11.0\n", "app.py": RAY.format(extra="")}, gpu="A10G x1")
     assert _p0(l43) and "vllm.engine.multiprocessing" in sr.facts["launch"]["host_problem_text"]
+
+
+SMOLAGENTS = '''from smolagents.models import VLLMModel
+
+model = VLLMModel(model_id="Qwen/Qwen2.5-0.5B-Instruct", model_kwargs={"max_model_len": 2048, "dtype": "float16"})
+'''
+
+
+def test_smolagents_vllmmodel_is_a_launch_and_its_tokenizer_import_breaks_on_0_22(tmp_path):
+    """smolagents' VLLMModel builds LLM(model=model_id, **model_kwargs) after importing
+    vllm.transformers_utils.tokenizer, which vLLM 0.22.0 removed (smolagents #2417)."""
+    l43, _, sr = _l43(tmp_path, {"requirements.txt": "smolagents==1.26.0\nvllm==0.23.0\n", "agent.py": SMOLAGENTS}, gpu="A10 x1")
+    assert _p0(l43) and sr.site.tool == "smolagents"
+    assert {"max_model_len", "dtype"} <= set(sr.site.settings)
+    assert any(ch.op == "pin" and ch.target == "vllm" and str(ch.value) == "==0.21.0" for ch in sr.changes)
+
+
+def test_smolagents_vllmmodel_on_a_vllm_with_the_module_is_fine(tmp_path):
+    l43, _, _ = _l43(tmp_path, {"requirements.txt": "smolagents==1.26.0\nvllm==0.21.0\n", "agent.py": SMOLAGENTS}, gpu="A10 x1")
+    assert not _p0(l43)

@@ -17,13 +17,13 @@ from vllm_kb.engine.kb.versions import parse, try_parse
 
 # host id → its package on PyPI
 PACKAGES = {"fastchat": "fschat", "xinference": "xinference", "ray": "ray", "lighteval": "lighteval", "lm_eval": "lm-eval", "openllm": "openllm",
-            "unsloth_zoo": "unsloth-zoo",
+            "unsloth_zoo": "unsloth-zoo", "smolagents": "smolagents",
             "triton": "tritonserver", "kserve": "kserve"}
 
 
 def host_of(site) -> str | None:
     """The serving package that starts this site's engine, when it is one of PACKAGES."""
-    if site.tool in ("xinference", "lighteval", "lm_eval", "triton", "openllm", "unsloth_zoo"):
+    if site.tool in ("xinference", "lighteval", "lm_eval", "triton", "openllm", "unsloth_zoo", "smolagents"):
         return site.tool
     if site.kind.startswith("python -m fastchat.serve.vllm_worker"):
         return "fastchat"

@@ -18,7 +18,7 @@ from vllm_kb.engine.scan import framework_git, source_pins
 # `requirements-dev.lock`) and a `pip freeze` kept under that name (terrense/SFT_RLHF-DPO_GRPO-'s
 # docs/requirements.vllm.lock, the frozen venv its serve scripts run: vllm==0.24.0, eval75)
 REQUIREMENTS_SUFFIXES = (".txt", ".in", ".lock")
-HOST_PACKAGES = ("fschat", "xinference", "ray", "ai-dynamo", "lighteval", "lm-eval", "openllm", "unsloth-zoo", "kserve", "huggingfaceserver")
+HOST_PACKAGES = ("fschat", "xinference", "ray", "ai-dynamo", "lighteval", "lm-eval", "openllm", "unsloth-zoo", "kserve", "huggingfaceserver", "smolagents")
 PACKAGES = ("vllm", "trl", "verl", "openrlhf", "llamafactory", "ms-swift", "easyr1", "nemo-rl", "skyrl", "sglang", "vllm-omni", "lmcache", "transformers",
             "evalscope",  # the release decides the server `evalscope perf --api local_vllm` starts (scan/evalscope_launch.py)
             "bitsandbytes",  # its release against the floor vLLM's BitsAndBytes code checks (L20)
