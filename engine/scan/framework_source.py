@@ -161,6 +161,7 @@ def unguarded(body):
 # `if parse_version(version("vllm")) >= parse_version("0.8.3"):`, `if vllm.__version__ < "0.10"`,
 # `if VLLM_VERSION >= Version("0.9.0")`: a test of the installed vLLM's release against a literal one
 _GATE_NAME = re.compile(r"""version\(\s*["']vllm["']\s*\)|vllm\.__version__|\bVLLM_VERSION\b|\bvllm_version\b""")
+_PARSER = re.compile(r"(?:^|\.)(?:parse_version|parse|Version|vparse|LooseVersion|StrictVersion)$")
 _GATE_OPS = {ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Lt: "<", ast.Eq: "==", ast.NotEq: "!="}
 _NEGATED = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
 
@@ -174,6 +175,12 @@ def version_gate(test) -> str | None:
     lit = [n.value for n in ast.walk(test.comparators[0]) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     if not _GATE_NAME.search(left) or _GATE_NAME.search(right) or len(lit) != 1 or not re.fullmatch(r"\d+(\.\d+){0,3}", lit[0]):
         return None
+    # both sides parsed as versions: a bare string comparison is lexicographic ("0.10.1" < "0.9") and
+    # decides otherwise than the release order, so it is not read as a gate
+    if not all(isinstance(side, ast.Call) and _PARSER.search(ast.unparse(side.func)) for side in (test.left, test.comparators[0])):
+        if not (_GATE_NAME.search(left) and "VLLM_VERSION" in left.upper() and isinstance(test.comparators[0], ast.Call)
+                and _PARSER.search(ast.unparse(test.comparators[0].func))):
+            return None
     return _GATE_OPS[type(test.ops[0])] + lit[0]
 
 
