@@ -46,6 +46,23 @@ def remove_python_item(text: str, start: int, end: int) -> TextEdit | list[TextE
     return TextEdit(start, end, "")
 
 
+def remove_argv_items(source: dict | None, span: tuple[int, int] | None, text: str) -> TextEdit | list[TextEdit] | None:
+    """An option's items (`"--flag"` or `"--flag", "value"`) taken out of the list literal that
+    writes them, with their comma; None unless each is a string element the scan placed
+    (engine/scan/python_argv_forms.py literal_positions) and they sit side by side, only
+    commas and blanks between them (a comment between is a person's to move)."""
+    pos = (source or {}).get("argv_pos")
+    if span is None or not isinstance(pos, list) or span[1] >= len(pos):
+        return None
+    where = pos[span[0]:span[1] + 1]
+    if not where or any(not isinstance(p, tuple) for p in where):
+        return None
+    for (_, end), (start, _) in zip(where, where[1:]):
+        if not re.fullmatch(r"\s*,\s*", text[end:start]):
+            return None
+    return remove_python_item(text, where[0][0], where[-1][1])
+
+
 def remove_statement(text: str, start: int, end: int) -> TextEdit:
     """A Python statement: its whole line when nothing else is on it (a comment after it goes
     too, it was about the statement), else just the statement and a `;` that joins it to the

@@ -96,6 +96,9 @@ def _edit(site: Site, ch: Change, text: str) -> TextEdit | list[TextEdit] | None
         return _yaml_edit(site, ch, text)
     if ch.syntax in DEPLOY_SYNTAXES or (ch.syntax == "ray-env-kwargs-yaml" and ch.file == site.file):
         return deploy_edit(site, ch, text)  # a Ray runtime_env's env_vars key is edited where it is written
+    if ch.syntax == "python-argv" and ch.op == "unset" and ch.file == site.file and ch.setting is not None:
+        # a Python argv list's option removed where each of its items is a string in the list literal
+        return _quoting_kept(site, python_edits.remove_argv_items(site.source, ch.setting.span, text))
     if ch.syntax == "pin":
         return pin_edit(ch, text)
     if ch.syntax == CONTAINER_SYNTAX:

@@ -109,7 +109,8 @@ def _site(ctx, rel, text, call, r, mod, fn, shell, env, first, lines) -> Site | 
         if not items:
             return None
         words = python_argv_forms.interpreter_first(items, [argv_word(it, r, text) for it in items])
-        got = common.launch_site(ctx, rel, words, lines[0], lines[1], syntax, "argv", env, None)
+        got = common.launch_site(ctx, rel, words, lines[0], lines[1], syntax, "argv", env, None,
+                                 python_argv_forms.literal_positions(items, r, text))
     if got is not None:
         got.opaque += opaque(notes, f"{rel}:{call.lineno}")
         got.tool = got.tool or "python subprocess"

@@ -39,3 +39,27 @@ def called(node: ast.expr, r) -> ast.expr:
     if isinstance(got, Scalar) and not got.item.uncertain and isinstance(got.item.node, ast.Call):
         return got.item.node
     return node
+
+
+def literal_positions(items: list, r, text: str) -> dict | None:
+    """Where each argv item is written as a string element of a list literal in this file
+    (`["--disable-log-requests", …]`): its character offsets, for --fix to remove it
+    (engine/fix/python_edits.py); None for any other item (a name, an f-string, an `.append`
+    argument), which a fix never edits."""
+    tree = getattr(r, "tree", None)
+    if tree is None or not any(isinstance(it.node, ast.Constant) and hasattr(it.node, "lineno") for it in items):
+        return None
+    in_list = {id(e) for n in ast.walk(tree) if isinstance(n, ast.List) for e in n.elts}
+    pos: list = []
+    for it in items:
+        node = it.node
+        at = None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) in in_list and not it.uncertain:
+            a, b = r.lines.span(node)
+            try:
+                same = 0 <= a < b <= len(text) and ast.literal_eval(text[a:b]) == node.value
+            except (ValueError, SyntaxError):
+                same = False
+            at = (a, b) if same else None
+        pos.append(at)
+    return {"argv_pos": pos} if any(p is not None for p in pos) else None
