@@ -81,3 +81,39 @@ def test_the_reason_in_chinese(tmp_path):
 ])
 def test_a_length_that_holds_the_prompt_is_left_alone(tmp_path, max_len):
     assert _h9(_site(tmp_path, max_len)).status == "not_applicable"
+
+
+# allenai/open-instruct e6c3044aa6201c8bfa4573c1b03142af599e730d open_instruct/rejection_sampling/generation.py:159-177:
+# the limit read back from the engine and the longer prompts dropped before generate(), so none is refused
+_FILTERED = """
+from vllm import LLM, SamplingParams
+
+
+def generate(path, prompt_token_ids, gen_args):
+    llm = LLM(
+        model=path,
+        max_model_len=gen_args.response_length,
+    )
+    {guard}
+    return llm.generate([{{"prompt_token_ids": p}} for p in prompt_token_ids], SamplingParams(max_tokens=gen_args.response_length))
+"""
+
+
+@pytest.mark.parametrize("guard", [
+    "max_model_len = llm.llm_engine.scheduler_config.max_model_len\n    prompt_token_ids = [p for p in prompt_token_ids if len(p) < max_model_len]",
+    "limit = llm.llm_engine.model_config.max_model_len\n    prompt_token_ids = [p for p in prompt_token_ids if len(p) <= limit]",
+    "prompt_token_ids = [p for p in prompt_token_ids if gen_args.response_length > len(p)]",
+])
+def test_prompts_dropped_before_generate_make_it_a_p2(tmp_path, guard):
+    (tmp_path / "gen.py").write_text(textwrap.dedent(_FILTERED.format(guard=guard)))
+    (tmp_path / "requirements.txt").write_text("vllm==0.19.1\n")
+    h9 = _h9(audit(tmp_path, gpu="H100-80GB x1").sites[0])
+    assert (h9.status, h9.priority) == ("recommended", "P2")
+    assert "drops prompts longer than it before generating (gen.py:" in h9.reason_text("en")
+    assert "过滤掉超过该长度的 prompt" in h9.reason_text("zh")
+
+
+def test_a_guard_on_another_length_is_no_filter(tmp_path):
+    (tmp_path / "gen.py").write_text(textwrap.dedent(_FILTERED.format(guard="assert len(prompt_token_ids) < 100")))
+    (tmp_path / "requirements.txt").write_text("vllm==0.19.1\n")
+    assert _h9(audit(tmp_path, gpu="H100-80GB x1").sites[0]).priority == "P1"

@@ -29,4 +29,27 @@ def completion_only(site: Site) -> dict[str, str]:
     last = raw.rsplit(".", 1)[-1]
     if _PROMPT.search(last) or not _COMPLETION.search(last):
         return {}
-    return {"max_model_len_completion": raw, "max_model_len_completion_at": s.where}
+    out = {"max_model_len_completion": raw, "max_model_len_completion_at": s.where}
+    if (at := prompts_filtered(site, raw)) is not None:
+        out["max_model_len_prompts_filtered_at"] = at
+    return out
+
+
+def prompts_filtered(site: Site, raw: str) -> str | None:
+    """file:line of a length guard after the engine is built that compares a prompt's length with the
+    engine's max_model_len (`len(item) < llm.llm_engine.scheduler_config.max_model_len`, or the budget
+    passed as it): the code drops the prompts vLLM would refuse before generate() (open-instruct
+    rejection_sampling/generation.py:169), so none raises; completions still stop at the shared limit."""
+    src = site.source if isinstance(site.source, dict) else {}
+    text = src.get("text")
+    if not isinstance(text, str):
+        return None
+    # a name the engine's limit is read into first (`limit = llm.llm_engine.model_config.max_model_len`)
+    names = set(re.findall(r"^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*[\w.]*\.max_model_len[ \t]*$", text, re.M))
+    limit = rf"(?:[\w.]*max_model_len|{'|'.join(map(re.escape, sorted(names | {raw})))})\b"
+    guard = re.compile(rf"\blen\([^()\n]*\)\s*[<>]=?\s*{limit}|{limit}\s*[<>]=?\s*len\(")
+    lines = text.splitlines()
+    for n in range(max(site.line, 1), len(lines) + 1):
+        if n != site.line and guard.search(lines[n - 1]):
+            return f"{site.file}:{n}"
+    return None
