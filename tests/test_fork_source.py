@@ -70,3 +70,15 @@ def test_vllm_projects_own_submodule_is_a_build_only_where_a_script_installs_it(
     from vllm_kb.engine.scan import fork_source
     ctx = SimpleNamespace(root=tmp_path, read=lambda rel: script + "\n")
     assert fork_source._installed_from(ctx, ["install.sh"], path) is installed
+
+
+def test_a_fork_submodule_is_no_pin_target(tmp_path):
+    """Tencent-Hunyuan/Hunyuan-A13B (eval119): a parser importing vllm.entrypoints.openai.protocol beside the
+    quinnrong94/vllm submodule; L139 stays a P1, but no change pins vLLM at .gitmodules."""
+    (tmp_path / ".gitmodules").write_text('[submodule "inference/vllm"]\n\tpath = inference/vllm\n'
+                                          "\turl = https://github.com/quinnrong94/vllm.git\n")
+    (tmp_path / "inference" / "vllm").mkdir(parents=True)
+    (tmp_path / "parser.py").write_text("from vllm.entrypoints.openai.protocol import ChatCompletionRequest\n")
+    sites = audit(tmp_path, gpu="H100-80GB").sites
+    assert [r.check.id for sr in sites for r in sr.results if r.needs_change] == ["L139"]
+    assert not [c for sr in sites for c in sr.changes if c.op == "pin"]

@@ -195,3 +195,24 @@ def test_one_commands_scanner_error_costs_that_command_alone(write_project, monk
     rep = audit(write_project({"serve.sh": "vllm serve bad/model --port 8001\nvllm serve Qwen/Qwen3-8B --port 8002\n"}))
     assert [s.site.line for s in rep.sites] == [2]
     assert [(k.file, k.line, k.code) for k in rep.skipped] == [("serve.sh", 1, "scanner-error")]
+
+
+BRANCHES = """#!/bin/bash
+if [ "$VERL_VERSION" = "0.7.1" ]; then
+    VLLM_VERSION="0.12.0"
+else
+    VLLM_VERSION="0.20.2"
+fi
+uv pip install "vllm==$VLLM_VERSION" --extra-index-url "https://wheels.vllm.ai/$VLLM_VERSION/$CUDA_VARIANT"
+"""
+
+
+def test_a_version_set_per_branch_is_the_range_over_them(write_project, json_site, p0s):
+    """microsoft/agent-lightning scripts/setup_verl.sh (eval119): read as a nightly source build at the newest
+    release; the per-release wheel index is no nightly, and one of the branch's releases is installed."""
+    site = json_site(write_project({"scripts/setup_verl.sh": BRANCHES, "serve.sh": OLD}))
+    assert site["vllm"]["basis"] == "range" and site["vllm"]["version"] == "0.20.2"
+    one = BRANCHES.replace('else\n    VLLM_VERSION="0.20.2"\n', "")
+    assert json_site(write_project({"scripts/setup_verl.sh": one, "serve.sh": OLD}))["vllm"]["basis"] == "pin"
+    nightly = BRANCHES.replace("$VLLM_VERSION/$CUDA_VARIANT", "nightly")
+    assert json_site(write_project({"scripts/setup_verl.sh": nightly, "serve.sh": OLD}))["vllm"]["basis"] == "source"

@@ -57,6 +57,8 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
         for op, value in item.ops:
             if op.kind != "pin" or not value:
                 continue
+            if op.target == "vllm" and _submodule(choice):
+                continue
             if op.alternative:
                 ch = _pin_change(site, op.target, value, pins, choice)
                 ch.checks, ch.priority, ch.safe, ch.blocked = [item.id], item.priority, False, "alternative"
@@ -82,6 +84,13 @@ def pin_changes(site, items: list[Fixable], pins: list, choice) -> list[Change]:
     # both gives it (L133: the release with the fix, or the last one before the regression); another
     # check's pin of the package may need what the alternative would undo
     return list(out.values()) + [c for c in other if c.target not in out or (out[c.target].checks == c.checks and c.value != out[c.target].value)]
+
+
+def _submodule(choice) -> bool:
+    """vLLM built from a git submodule (engine/scan/fork_source.py: Tencent-Hunyuan/Hunyuan-A13B's
+    quinnrong94/vllm fork at inference/vllm): `.gitmodules` is no dependency file, and a release pin would
+    replace the project's own vLLM; the advice says what the release needs, no pin is written (eval119)."""
+    return choice is not None and choice.pin is not None and choice.pin.file.rsplit("/", 1)[-1] == ".gitmodules"
 
 
 def _pin_change(site, target: str, value, pins: list, choice) -> Change:

@@ -26,9 +26,10 @@ def dockerfile_pins(rel: str, text: str, given: dict[str, str] | None = None) ->
     for start, _, logical, words in pip_lines.pip_commands(text):
         for w in pip_lines.requirement_words(words):
             word = expand(w, known) if "$" in w else w  # `vllm==${VLLM_VERSION}` after `ARG VLLM_VERSION=0.6.3`
+            word = _branches(word, text) if "$" in word else word
             if (p := from_requirement(rel, n := _line_of_word(lines, start, w), word, "dockerfile")
                   or source_pins.git_pin(rel, n, word, "dockerfile", Pin)) is not None and not (serves and p.package == "vllm"):
-                p.source = p.source or ("nightly" if p.package == "vllm" and not p.exact and source_pins.NIGHTLY in logical else "")
+                p.source = p.source or ("nightly" if p.package == "vllm" and not p.exact and _nightly(logical, w) else "")
                 if word != w:  # as written, with what it expands to (a change finds no such text: nothing is edited)
                     p.text = f"{w} ({word})"
                 out.append(p)
@@ -55,6 +56,36 @@ def literal_vars(text: str) -> dict[str, str]:
     for m in _DEFAULTED.finditer(text):
         seen.setdefault(m.group(1), set()).add(m.group(3))
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
+# `vllm==$VLLM_VERSION` where the script sets VLLM_VERSION in branches (`if …; then V="0.12.0"; else V="0.20.2"`)
+_EXACT_VAR = re.compile(r"^([A-Za-z0-9_.\-\[\],]+)===?\$\{?(\w+)\}?$")
+_VERSION = re.compile(r"^\d+(?:\.\d+)+$")
+
+
+def _branches(word: str, text: str) -> str:
+    """A requirement whose whole version is a variable the script sets to several releases, one per branch
+    (microsoft/agent-lightning scripts/setup_verl.sh: VLLM_VERSION "0.12.0" for verl 0.7.1, else "0.20.2", then
+    `vllm==$VLLM_VERSION`): one of them is installed, so the pin is the range over them (`>=0.12.0,<=0.20.2`) —
+    a P0 then holds only where every release between them refuses. Which branch runs is the user's choice."""
+    m = _EXACT_VAR.match(word)
+    if m is None:
+        return word
+    got = {g[2] for g in _ASSIGN.findall(text) if g[0] == m.group(2)}
+    if len(got) < 2 or not all(_VERSION.match(v) for v in got):
+        return word
+    ordered = sorted(got, key=lambda v: tuple(int(x) for x in v.split(".")))
+    return f"{m.group(1)}>={ordered[0]},<={ordered[-1]}"
+
+
+def _nightly(logical: str, word: str) -> bool:
+    """An index of vLLM's nightly builds; `wheels.vllm.ai/0.12.0/cu129` (or `/$VLLM_VERSION/…` with the
+    requirement's own variable) is one release's wheels, built per CUDA variant."""
+    if source_pins.NIGHTLY not in logical:
+        return False
+    var = m.group(2) if (m := _EXACT_VAR.match(word)) else None
+    segs = re.findall(re.escape(source_pins.NIGHTLY) + r"/([^/\s\"']*)", logical)
+    return not segs or any(not (_VERSION.match(s) or var and s in (f"${var}", f"${{{var}}}")) for s in segs)
 
 
 def expand(word: str, known: dict[str, str]) -> str:
