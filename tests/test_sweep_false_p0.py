@@ -199,6 +199,9 @@ def test_an_image_built_for_another_accelerator_is_not_judged_by_the_cuda_build(
     assert platform({}, {}, "quay.io/ascend/vllm-ascend:v0.11.0rc1-a3") == "npu"
     assert platform({}, {}, "rocm/vllm:rocm6.3.1_vllm_0.8.5_20250521") == "rocm"
     assert platform({}, {}, "vllm/vllm-openai:v0.10.0") == "cuda"
+    # Intel's LLM Scaler image of vLLM for Arc GPUs (GenAIComps compose_text-generation.yaml: /dev/dri): XPU, where
+    # vLLM runs eagerly whatever enforce_eager says (0.10.0 vllm/platforms/xpu.py:108-112), so A2 says nothing
+    assert platform({}, {}, "intel/llm-scaler-vllm:latest") == "xpu"
     root = write_project({"job.yaml": ASCEND})
     site = json_site(root, "H100-80GB x2")
     assert not p0s(site)

@@ -19,7 +19,7 @@ _PLATFORM_ENV = (("ASCEND_RT_VISIBLE_DEVICES", "npu"), ("VLLM_ASCEND_", "npu"), 
 # images of vLLM built for another accelerator (the image's name, before its tag)
 _PLATFORM_IMAGE = ((re.compile(r"vllm-ascend|/ascend/", re.I), "npu"), (re.compile(r"(^|/)rocm/|vllm[-_]?(openai-)?rocm", re.I), "rocm"),
                    (re.compile(r"vllm[-_]tpu", re.I), "tpu"), (re.compile(r"gaudi|habana|vllm[-_]hpu", re.I), "hpu"),
-                   (re.compile(r"neuron", re.I), "neuron"), (re.compile(r"vllm[-_]xpu|(^|/)intel/vllm", re.I), "xpu"),
+                   (re.compile(r"neuron", re.I), "neuron"), (re.compile(r"vllm[-_]xpu|(^|/)intel/vllm|(^|/)intel/llm-scaler", re.I), "xpu"),
                    # vLLM's CPU builds (docker/Dockerfile.cpu): the release repository on ECR, vllm-openai-cpu
                    (re.compile(r"vllm[-_](openai[-_])?cpu|cpu[-_]release[-_]repo", re.I), "cpu"))
 # platform plugins the project installs: vllm-ascend's register() names its NPUPlatform whatever the
