@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from vllm_kb.engine.kb import plugins as kb_plugins
-from vllm_kb.engine.scan import own_images
+from vllm_kb.engine.scan import own_image_builds
 from vllm_kb.engine.scan.image_tables import name_and_tag
 
 # an install whose packages the Dockerfile does not spell: a requirements file, the project's own tree
@@ -32,7 +32,7 @@ def _tagged(ctx, image: str) -> list[str]:
             text = ctx.read(rel)
             if not text or "build" not in text:
                 continue
-            for tag, df in own_images._builds(ctx, rel, text, have, tagged=True):
+            for tag, df in own_image_builds.builds(ctx, rel, text, have, tagged=True):
                 index.setdefault(_full(tag), set()).add(df)
     return sorted(index.get(_full(image), ()))
 
